@@ -1,0 +1,102 @@
+# dvsim - cycle-approximate simulator of the Da Vinci AI Core.
+#
+#   make          build $(BIN)/dvsim (and the generated docs)
+#   make demo     install missing packages, build, run the default job on the embedded 910B2 profile
+#   make test     install missing packages, build, run every test
+#   make bench    speed benchmark (prints figures; not a test)
+
+CC      ?= gcc
+CXX     ?= g++
+PKGS    := libsystemc-dev libyaml-dev check pkg-config
+B       ?= build
+BIN     ?= bin
+WARN    := -Wall -Wextra -Werror
+OPT     ?= -O2 -g
+CPPFLAGS += -Iinclude -Iisa -Iconfigs -I$(B)
+CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) $(WARN)
+CXXFLAGS += -std=c++17 $(OPT) $(WARN) -Wno-unused-parameter
+PKGCONF := $(shell command -v pkg-config 2>/dev/null)
+SC_CFLAGS := $(if $(PKGCONF),$(shell pkg-config --cflags systemc 2>/dev/null))
+SC_LIBS   := $(if $(PKGCONF),$(shell pkg-config --libs systemc 2>/dev/null),-lsystemc)
+YAML_LIBS := $(if $(PKGCONF),$(shell pkg-config --libs yaml-0.1 2>/dev/null),-lyaml)
+CHECK_LIBS := $(if $(PKGCONF),$(shell pkg-config --libs check 2>/dev/null),-lcheck)
+LIBS    := $(SC_LIBS) $(YAML_LIBS) -lm -lpthread
+
+# Library sources: everything under isa/, configs/, model/ and sim/ except the program's main.
+C_SRCS   := $(wildcard isa/*.c) $(wildcard configs/*.c) $(filter-out sim/main.c,$(wildcard sim/*.c))
+CXX_SRCS := $(wildcard model/*.cpp)
+GEN_C    := $(B)/profiles_embedded.c
+LIB_OBJS := $(C_SRCS:%.c=$(B)/%.o) $(CXX_SRCS:%.cpp=$(B)/%.o) $(GEN_C:%.c=%.o)
+TEST_SRCS := $(wildcard tests/check_*.c) tests/runner.c $(wildcard tests/support/*.c)
+TEST_OBJS := $(TEST_SRCS:%.c=$(B)/%.o)
+PROFILES := $(wildcard configs/*.yaml)
+
+DOCS := docs/ISA.md configs/SCHEMA.md
+
+.PHONY: all deps demo test bench clean docs
+all: $(BIN)/dvsim docs
+
+# ---- dependencies: install what is missing through apt-get when we can ----
+deps:
+	@missing=""; for p in $(PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "dvsim: installing$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; elif command -v sudo >/dev/null; then SUDO="sudo"; else \
+	    echo "dvsim: please install:$$missing (apt-get install$$missing)"; exit 1; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
+# ---- build ----
+$(B)/%.o: %.c | $(B)/dirs
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+$(B)/%.o: %.cpp | $(B)/dirs
+	$(CXX) $(CPPFLAGS) $(SC_CFLAGS) $(CXXFLAGS) -MMD -MP -c $< -o $@
+$(B)/dirs:
+	@mkdir -p $(B)/isa $(B)/configs $(B)/model $(B)/sim $(B)/tests/support $(B)/tools $(BIN)
+	@touch $@
+
+# Built-in profiles: the YAML files compiled in, so dvsim runs with no files at all.
+$(B)/tools/embed: tools/embed.c | $(B)/dirs
+	$(CC) $(CFLAGS) $< -o $@
+$(GEN_C): $(B)/tools/embed $(PROFILES)
+	$(B)/tools/embed $(PROFILES) > $@.tmp && mv $@.tmp $@
+$(B)/profiles_embedded.o: $(GEN_C)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(B)/libdv.a: $(LIB_OBJS)
+	rm -f $@ && ar rcs $@ $^
+
+$(BIN)/dvsim: $(B)/sim/main.o $(B)/libdv.a
+	$(CXX) $^ -o $@ $(LIBS)
+
+# ---- generated documentation (from the tables; never edit by hand) ----
+$(B)/tools/gendoc: tools/gendoc.c $(B)/libdv.a
+	$(CXX) $(CPPFLAGS) -x c -std=c11 $(WARN) -c tools/gendoc.c -o $(B)/tools/gendoc.o
+	$(CXX) $(B)/tools/gendoc.o $(B)/libdv.a -o $@ $(LIBS)
+docs/ISA.md: $(B)/tools/gendoc
+	$(B)/tools/gendoc isa > $@.tmp && mv $@.tmp $@
+configs/SCHEMA.md: $(B)/tools/gendoc
+	$(B)/tools/gendoc schema > $@.tmp && mv $@.tmp $@
+docs: $(DOCS)
+
+# ---- quick start ----
+demo: deps
+	$(MAKE) -j2 all
+	$(BIN)/dvsim run traces/vadd_double_buffer.trace
+
+$(B)/check_dvsim: $(TEST_OBJS) $(B)/libdv.a
+	$(CXX) $^ -o $@ $(CHECK_LIBS) $(LIBS)
+
+test: deps
+	$(MAKE) -j2 all $(B)/check_dvsim
+	DVSIM_ROOT=$(CURDIR) $(B)/check_dvsim
+	sh tests/golden.sh
+
+bench: deps
+	$(MAKE) -j2 all
+	sh bench/run.sh
+
+clean:
+	rm -rf $(B) $(BIN)
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,72 @@
+/* dv/kernel.h - a kernel as the model sees it: a header (name, kind, blocks, GM arguments)
+ * and one instruction stream per block (three per block for a 910B mix kernel).
+ * Text traces (dv/trace.h) implement it; so can C kernels. */
+#ifndef DV_KERNEL_H
+#define DV_KERNEL_H
+
+#include <stdint.h>
+
+#include "dv/common.h"
+#include "dv/isa.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum dv_kind { DV_KIND_VECTOR, DV_KIND_CUBE, DV_KIND_MIX } dv_kind_t;
+
+/* Sub-streams of a block: a vector or cube kernel has only DV_SUB_MAIN; a mix kernel on a split
+ * chip has DV_SUB_AIC and DV_SUB_AIV0 .. AIV0 + aiv_per_core - 1. */
+enum { DV_SUB_MAIN = 0, DV_SUB_AIC = 0, DV_SUB_AIV0 = 1, DV_SUB_MAX = 5 };
+
+typedef enum dv_arg_dir { DV_ARG_IN, DV_ARG_OUT, DV_ARG_INOUT } dv_arg_dir_t;
+typedef enum dv_arg_init { DV_INIT_ZERO, DV_INIT_RANDOM, DV_INIT_FILE } dv_arg_init_t;
+
+#define DV_NAME_MAX 64
+
+typedef struct dv_arg {
+    char name[DV_NAME_MAX];
+    uint64_t bytes;
+    dv_dtype_t dtype;  /* element type, used by random initialisation */
+    dv_arg_dir_t dir;
+    dv_arg_init_t init;
+    uint64_t seed;     /* DV_INIT_RANDOM */
+    char path[256];    /* DV_INIT_FILE */
+} dv_arg_t;
+
+typedef struct dv_kernel_info {
+    char name[DV_NAME_MAX];
+    dv_kind_t kind;
+    uint32_t blocks;
+    uint32_t subs;     /* streams per block: 1, or 1 + aiv count for mix */
+    uint32_t nargs;
+    dv_arg_t *args;
+} dv_kernel_info_t;
+
+/* One block's instruction stream, read in program order. */
+typedef struct dv_stream dv_stream_t;
+struct dv_stream {
+    /* Fill *out with the next instruction: returns 1, 0 at the end, or a negative status (err filled,
+     * with the source location). */
+    int (*next)(dv_stream_t *s, dv_insn_t *out, dv_error_t *err);
+    void (*close)(dv_stream_t *s);
+    const char *source; /* file name for messages, or a kernel name */
+};
+
+typedef struct dv_kernel dv_kernel_t;
+struct dv_kernel {
+    dv_kernel_info_t info;
+    /* Open block `block`, sub-stream `sub`.  Several streams may be open at once. */
+    int (*open)(dv_kernel_t *k, uint32_t block, uint32_t sub, dv_stream_t **out, dv_error_t *err);
+    void *impl;
+};
+
+static inline const char *dv_kind_name(dv_kind_t k)
+{
+    return k == DV_KIND_VECTOR ? "vector" : k == DV_KIND_CUBE ? "cube" : "mix";
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif

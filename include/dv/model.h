@@ -1,0 +1,108 @@
+/* dv/model.h - the C API of the SystemC model (model/ is the only C++ in the project).
+ *
+ * The model only counts.  Ratios, bandwidths and occupancy percentages are derived by the report
+ * (sim/report.c).  All times are in cycles of the profile's clock, relative to the kernel launch. */
+#ifndef DV_MODEL_H
+#define DV_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dv/common.h"
+#include "dv/config.h"
+#include "dv/isa.h"
+#include "dv/kernel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum dv_core_type { DV_CORE_COUPLED, DV_CORE_AIC, DV_CORE_AIV } dv_core_type_t;
+
+/* GM contents of a kernel's arguments.  data[i] may be NULL (timing-only run); addr[i] is the
+ * device address used for L2 indexing (caller-chosen, e.g. by the allocator). */
+typedef struct dv_gm {
+    uint32_t nargs;
+    uint8_t **data;
+    uint64_t *bytes;
+    uint64_t *addr;
+} dv_gm_t;
+
+/* Occupancy of one buffer: bytes holding data that is still to be read. */
+typedef struct dv_buf_counters {
+    uint64_t capacity;     /* bytes */
+    uint64_t peak_bytes;   /* at the resolution documented in docs/MODEL.md */
+    double byte_cycles;    /* integral of occupancy over the core's active time */
+} dv_buf_counters_t;
+
+typedef struct dv_core_counters {
+    char name[16];                         /* "core0", "aic3", "aiv7" */
+    dv_core_type_t type;
+    uint64_t blocks;                       /* blocks (or mix sub-streams) run */
+    uint64_t first_cycle, last_cycle;      /* active window; cycles = last - first */
+    uint64_t instructions;
+    uint64_t pipe_busy[DV_PIPE_COUNT];     /* union of execution intervals */
+    uint64_t pipe_insns[DV_PIPE_COUNT];
+    uint64_t stall_queue_full_cycles;      /* scalar unit waiting for a full pipe queue */
+    uint64_t stall_flag_cycles;            /* pipe heads waiting on wait_flag / barrier */
+    uint64_t stall_cross_cycles;           /* waiting on cross-core flags */
+    uint64_t bank_conflict_cycles;
+    uint64_t gm_read_bytes, gm_write_bytes;
+    dv_buf_counters_t buf[DV_SPACE_COUNT]; /* index DV_SPACE_GM unused */
+} dv_core_counters_t;
+
+typedef enum dv_hazard_kind { DV_HAZ_RAW, DV_HAZ_WAR, DV_HAZ_WAW } dv_hazard_kind_t;
+
+/* An unsynchronised cross-pipe access pair on overlapping bytes. */
+typedef struct dv_hazard {
+    uint32_t core, block, sub;
+    dv_hazard_kind_t kind;
+    uint8_t pipe_first, pipe_second;     /* earlier access, later access */
+    uint64_t insn_first, insn_second;    /* 0-based index in the block's stream */
+    uint32_t line_first, line_second;    /* trace lines (0 when generated) */
+    uint8_t space;
+    uint16_t arg;                        /* GM argument when space is GM */
+    uint64_t lo, hi;                     /* overlapping bytes [lo, hi) */
+} dv_hazard_t;
+
+#define DV_HAZARD_RECORDS 64
+
+typedef struct dv_counters {
+    uint64_t cycles;                     /* launch to the end of the last block */
+    uint64_t instructions;
+    uint32_t ncores;
+    dv_core_counters_t *cores;           /* owned; free with dv_counters_free */
+    uint64_t gm_read_bytes, gm_write_bytes;
+    uint64_t l2_hits, l2_misses, l2_writebacks;
+    uint64_t hbm_read_bytes, hbm_write_bytes;
+    uint64_t hazards;                    /* total found */
+    uint32_t nhazard_records;            /* the first DV_HAZARD_RECORDS */
+    dv_hazard_t hazard[DV_HAZARD_RECORDS];
+    uint64_t op_count[DV_OP_COUNT];      /* per-opcode instruction counts */
+} dv_counters_t;
+
+/* Called once per executed instruction when a timeline is wanted. */
+typedef void (*dv_slice_fn)(void *ctx, uint32_t core, dv_pipe_t pipe, const dv_insn_t *insn, uint64_t start,
+                            uint64_t end);
+
+typedef struct dv_run_opts {
+    bool data;        /* execute instructions on real data (false: --no-data, timing only) */
+    bool hazards;     /* run the hazard checker */
+    dv_slice_fn on_slice;
+    void *slice_ctx;
+} dv_run_opts_t;
+
+void dv_run_opts_default(dv_run_opts_t *o);
+
+/* Run kernel k on the chip described by cfg.  gm must hold k->info.nargs arguments.  On error,
+ * nothing is reported in *out (its contents are undefined) and err says what and where.  The first
+ * call elaborates the SystemC model; later calls in the same process must use a profile with the
+ * same core layout and continue in simulated time (L2 contents persist across kernels). */
+int dv_model_run(const dv_config_t *cfg, dv_kernel_t *k, const dv_gm_t *gm, const dv_run_opts_t *opts,
+                 dv_counters_t *out, dv_error_t *err);
+void dv_counters_free(dv_counters_t *c);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

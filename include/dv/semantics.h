@@ -1,0 +1,103 @@
+/* dv/semantics.h - what each instruction does to data, and which bytes it touches.
+ * Pure C, no timing: the model calls dv_exec at the simulated time an instruction executes. */
+#ifndef DV_SEMANTICS_H
+#define DV_SEMANTICS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dv/common.h"
+#include "dv/isa.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Vector mask state, captured when a V instruction is issued (set by set_vector_mask /
+ * set_mask_count / set_mask_norm, which run on the scalar unit). */
+typedef struct dv_vstate {
+    bool count_mode;
+    uint64_t hi, lo;
+} dv_vstate_t;
+
+/* The reset state: normal mode, all bits set. */
+void dv_vstate_reset(dv_vstate_t *vs);
+
+/* The memories one core sees.  buf[s]/size[s] for local spaces (NULL buffer: timing-only run);
+ * gm[a]/gm_size[a] for the kernel's GM arguments (gm[a] NULL: timing only). */
+typedef struct dv_mem {
+    uint8_t *buf[DV_SPACE_COUNT];
+    uint64_t size[DV_SPACE_COUNT];
+    uint32_t ngm;
+    uint8_t *const *gm;
+    const uint64_t *gm_size;
+} dv_mem_t;
+
+/* A byte range an instruction reads or writes: [lo, hi) in `space` (and GM argument `arg`). */
+typedef struct dv_range {
+    uint8_t space;
+    uint8_t write;
+    uint16_t arg;
+    uint64_t lo, hi;
+} dv_range_t;
+
+#define DV_MAX_RANGES 4
+
+/* The footprint (bounding range per operand) of an instruction; returns the count (0 for
+ * instructions without memory operands).  Counts repeats and masks as they will execute. */
+int dv_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_MAX_RANGES]);
+
+/* One UB operand of a vector instruction, for bank-conflict timing and for dv_exec. */
+typedef struct dv_vop {
+    uint64_t base;        /* byte offset in UB */
+    uint64_t blk_bytes;   /* bytes per datablock of this operand */
+    uint64_t blk_stride;  /* bytes between datablocks of one repeat */
+    uint64_t rep_stride;  /* bytes between repeats */
+    bool write;
+} dv_vop_t;
+
+/* Vector-instruction geometry: effective repeat count (count mode derives it from the mask),
+ * elements per repeat, and its UB operands (returns the operand count, 0 for non-UB-strided ops). */
+typedef struct dv_vgeom {
+    uint32_t repeats;
+    uint32_t elems_per_repeat;
+    uint64_t elems;        /* elements processed in total (mask applied), for statistics */
+    int nops;
+    dv_vop_t ops[4];
+} dv_vgeom_t;
+int dv_vec_geometry(const dv_insn_t *in, const dv_vstate_t *vs, dv_vgeom_t *g);
+
+/* Bytes moved by a DMA-like instruction (DMA, ND2NZ, LOAD2D, IMG2COL, FIXPIPE forms): the bytes
+ * read from its source and written to its destination, and the number of contiguous GM bursts. */
+typedef struct dv_xfer {
+    uint64_t src_bytes, dst_bytes;
+    uint64_t bursts;       /* contiguous runs on the GM side (1 per burst / row) */
+    uint64_t burst_bytes;  /* bytes per GM run */
+    uint64_t gm_lo;        /* first GM byte offset (argument-relative) */
+    uint64_t gm_stride;    /* bytes from one GM run to the next inside a group */
+    uint64_t group;        /* runs per group (ND2NZ: rows per matrix); 0 means all runs */
+    uint64_t group_stride; /* bytes from one group's first run to the next group's */
+} dv_xfer_t;
+/* Argument-relative GM offset of run i of a transfer. */
+static inline uint64_t dv_xfer_run_offset(const dv_xfer_t *x, uint64_t i)
+{
+    if (x->group == 0)
+        return x->gm_lo + i * x->gm_stride;
+    return x->gm_lo + (i / x->group) * x->group_stride + (i % x->group) * x->gm_stride;
+}
+int dv_xfer_shape(const dv_insn_t *in, dv_xfer_t *x);
+
+/* Execute one instruction on the memories (no-op for sync/scalar instructions).  The footprint
+ * must already have been checked against the buffers; this checks only what data can violate. */
+int dv_exec(const dv_insn_t *in, const dv_vstate_t *vs, dv_mem_t *m, dv_error_t *err);
+
+/* Number conversions used by dv_exec and by tests' plain-C references. */
+float dv_f16_to_f32(uint16_t h);
+uint16_t dv_f32_to_f16(float f);       /* round to nearest even */
+float dv_bf16_to_f32(uint16_t h);
+uint16_t dv_f32_to_bf16(float f);      /* round to nearest even */
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,40 @@
+/* dv/trace.h - the versioned text trace format (traces/FORMAT.md): reader and writer. */
+#ifndef DV_TRACE_H
+#define DV_TRACE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "dv/kernel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DV_TRACE_VERSION 1
+
+/* Open a trace file: reads the header and indexes where each block's stream starts; the
+ * instructions are parsed lazily as the model reads them, so memory does not grow with the trace.
+ * Header and structure errors are reported here with file:line:column. */
+int dv_trace_open(const char *path, dv_kernel_t **out, dv_error_t *err);
+/* The same from text in memory (copied); `name` is used in messages. */
+int dv_trace_open_string(const char *text, const char *name, dv_kernel_t **out, dv_error_t *err);
+void dv_trace_close(dv_kernel_t *k);
+
+/* Parse one instruction line (no newline).  info supplies the GM argument names. */
+int dv_trace_parse_insn(const char *line, size_t len, const dv_kernel_info_t *info, const char *file,
+                        int lineno, dv_insn_t *out, dv_error_t *err);
+/* Canonical text of an instruction (every field, in table order); returns the length, or -1 when
+ * cap is too small. */
+int dv_trace_format_insn(const dv_insn_t *insn, const dv_kernel_info_t *info, char *buf, size_t cap);
+
+/* Writer: header, then for each block/sub a marker followed by its instructions. */
+int dv_trace_write_header(FILE *out, const dv_kernel_info_t *info);
+int dv_trace_write_block(FILE *out, const dv_kernel_info_t *info, uint32_t block, uint32_t sub);
+int dv_trace_write_insn(FILE *out, const dv_kernel_info_t *info, const dv_insn_t *insn);
+int dv_trace_write_end(FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,224 @@
+/* isa/isa.c - tables generated from isa.def / fields.def and their look-ups. */
+#include "dv/isa.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define REQ INT64_MIN
+#define NA DV_FS_NA
+#define DST DV_FS_DST
+#define SRC DV_FS_SRC
+#define GM DV_SPACE_GM
+#define UB DV_SPACE_UB
+#define L1 DV_SPACE_L1
+#define L0A DV_SPACE_L0A
+#define L0B DV_SPACE_L0B
+#define L0C DV_SPACE_L0C
+#define BT DV_SPACE_BT
+#define FB DV_SPACE_FB
+
+static const dv_field_spec_t field_table[] = {
+#define DV_FIELD(form, name, kind, space, min, max, def) \
+    {#name, DV_FK_##kind, space, (int64_t)(min), (int64_t)(max), (int64_t)(def) == REQ, (int64_t)(def) == REQ ? 0 : (int64_t)(def)},
+#include "fields.def"
+};
+
+static dv_form_spec_t form_table[DV_FORM_COUNT];
+static int form_table_ready;
+
+static void form_table_init(void)
+{
+    int next = 0;
+    int f = 0;
+#define DV_FORM(form, text) \
+    form_table[f].name = #form; form_table[f].desc = text; form_table[f].fields = &field_table[next]; f++;
+#define DV_FIELD(form, name, kind, space, min, max, def) form_table[f - 1].nfields++; next++;
+#include "fields.def"
+    (void)f;
+    form_table_ready = 1;
+}
+
+static const dv_op_spec_t op_table[] = {
+#define DV_INSN(mn, pipe, form, cost, dst, src, dtypes, desc) \
+    {#mn, DV_PIPE_##pipe, DV_FORM_##form, DV_COST_##cost, DV_SPACE_##dst, DV_SPACE_##src, dtypes, desc},
+#include "isa.def"
+};
+
+static const char *const pipe_names[] = {
+#define DV_PIPE(id, name, ratio, desc) name,
+#include "isa.def"
+    "ALL"};
+static const char *const pipe_ratio_names[] = {
+#define DV_PIPE(id, name, ratio, desc) ratio,
+#include "isa.def"
+};
+static const char *const space_names[] = {
+#define DV_SPACE(id, name, desc) name,
+#include "isa.def"
+};
+static const struct {
+    const char *name;
+    unsigned bytes;
+    bool is_float;
+} dtype_table[] = {
+#define DV_DTYPE(id, name, bytes, is_float, desc) {name, bytes, is_float},
+#include "isa.def"
+};
+static const char *const cost_names[] = {
+#define DV_COST(id, name, desc) name,
+#define DV_VCOST(id, name, desc) "v_" name,
+#include "isa.def"
+};
+static const struct {
+    dv_dtype_t src, dst;
+} conv_table[] = {
+#define DV_CONV(s, d) {DV_DT_##s, DV_DT_##d},
+#include "isa.def"
+};
+static const char *const quant_names[] = {"none", "f16", "bf16"};
+static const char *const cmp_names[] = {"eq", "ne", "lt", "gt", "le", "ge"};
+static const char *const round_names[] = {"r", "f", "c", "z", "a"};
+
+const dv_op_spec_t *dv_op_spec(dv_op_t op)
+{
+    return (unsigned)op < DV_OP_COUNT ? &op_table[op] : NULL;
+}
+
+const dv_form_spec_t *dv_form_spec(dv_form_t form)
+{
+    if (!form_table_ready)
+        form_table_init();
+    return (unsigned)form < DV_FORM_COUNT ? &form_table[form] : NULL;
+}
+
+static int lookup(const char *const *names, int n, const char *s, size_t len)
+{
+    for (int i = 0; i < n; i++)
+        if (strlen(names[i]) == len && memcmp(names[i], s, len) == 0)
+            return i;
+    return -1;
+}
+
+dv_op_t dv_op_lookup(const char *s, size_t len)
+{
+    for (int i = 0; i < DV_OP_COUNT; i++)
+        if (strlen(op_table[i].mnemonic) == len && memcmp(op_table[i].mnemonic, s, len) == 0)
+            return (dv_op_t)i;
+    return DV_OP_INVALID;
+}
+
+const char *dv_pipe_name(dv_pipe_t p) { return (unsigned)p <= DV_PIPE_ALL ? pipe_names[p] : "?"; }
+const char *dv_pipe_ratio_name(dv_pipe_t p) { return (unsigned)p < DV_PIPE_COUNT ? pipe_ratio_names[p] : "?"; }
+int dv_pipe_lookup(const char *s, size_t len) { return lookup(pipe_names, DV_PIPE_COUNT + 1, s, len); }
+const char *dv_space_name(dv_space_t s) { return (unsigned)s < DV_SPACE_COUNT ? space_names[s] : "?"; }
+int dv_space_lookup(const char *s, size_t len) { return lookup(space_names, DV_SPACE_COUNT, s, len); }
+const char *dv_dtype_name(dv_dtype_t t) { return (unsigned)t < DV_DT_COUNT ? dtype_table[t].name : "?"; }
+unsigned dv_dtype_size(dv_dtype_t t) { return (unsigned)t < DV_DT_COUNT ? dtype_table[t].bytes : 0; }
+bool dv_dtype_is_float(dv_dtype_t t) { return (unsigned)t < DV_DT_COUNT && dtype_table[t].is_float; }
+const char *dv_cost_name(dv_cost_t c) { return (unsigned)c < DV_COST_COUNT ? cost_names[c] : "?"; }
+const char *dv_quant_name(int q) { return (unsigned)q < 3 ? quant_names[q] : "?"; }
+const char *dv_cmp_name(int c) { return (unsigned)c < 6 ? cmp_names[c] : "?"; }
+const char *dv_round_name(int r) { return (unsigned)r < 5 ? round_names[r] : "?"; }
+
+int dv_dtype_lookup(const char *s, size_t len)
+{
+    for (int i = 0; i < DV_DT_COUNT; i++)
+        if (strlen(dtype_table[i].name) == len && memcmp(dtype_table[i].name, s, len) == 0)
+            return i;
+    return -1;
+}
+
+bool dv_conv_allowed(dv_dtype_t src, dv_dtype_t dst)
+{
+    for (size_t i = 0; i < sizeof conv_table / sizeof conv_table[0]; i++)
+        if (conv_table[i].src == src && conv_table[i].dst == dst)
+            return true;
+    return false;
+}
+
+int dv_field_index(dv_op_t op, const char *name)
+{
+    const dv_op_spec_t *os = dv_op_spec(op);
+    if (!os)
+        return -1;
+    const dv_form_spec_t *fs = dv_form_spec(os->form);
+    for (int i = 0; i < fs->nfields; i++)
+        if (strcmp(fs->fields[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+/* The space an ADDR field must hold for this op. */
+static int field_space(const dv_op_spec_t *os, const dv_field_spec_t *fd)
+{
+    if (fd->space == DV_FS_DST)
+        return os->dst_space;
+    if (fd->space == DV_FS_SRC)
+        return os->src_space;
+    return fd->space;
+}
+
+void dv_insn_init(dv_insn_t *insn, dv_op_t op)
+{
+    const dv_op_spec_t *os = dv_op_spec(op);
+    memset(insn, 0, sizeof *insn);
+    insn->op = (uint16_t)op;
+    if (!os)
+        return;
+    const dv_form_spec_t *fs = dv_form_spec(os->form);
+    insn->nf = (uint16_t)fs->nfields;
+    for (int i = 0; i < fs->nfields; i++) {
+        const dv_field_spec_t *fd = &fs->fields[i];
+        if (fd->kind == DV_FK_F64)
+            insn->f[i].d = (double)fd->def;
+        else if (fd->kind == DV_FK_ADDR)
+            insn->f[i].u = DV_ADDR(field_space(os, fd), 0);
+        else
+            insn->f[i].i = fd->def;
+    }
+}
+
+int dv_insn_check(const dv_insn_t *insn, dv_error_t *err)
+{
+    const dv_op_spec_t *os = dv_op_spec((dv_op_t)insn->op);
+    if (!os)
+        return dv_error_set(err, DV_ERR_UNKNOWN, NULL, (int)insn->line, 0, "invalid opcode %u", insn->op);
+    const dv_form_spec_t *fs = dv_form_spec(os->form);
+    for (int i = 0; i < fs->nfields; i++) {
+        const dv_field_spec_t *fd = &fs->fields[i];
+        const dv_val_t v = insn->f[i];
+        switch (fd->kind) {
+        case DV_FK_ADDR:
+            if ((int)DV_ADDR_SPACE(v.u) != field_space(os, fd))
+                return dv_error_set(err, DV_ERR_RANGE, NULL, (int)insn->line, 0, "%s: field '%s' must address %s, not %s",
+                                    os->mnemonic, fd->name, dv_space_name((dv_space_t)field_space(os, fd)),
+                                    dv_space_name(DV_ADDR_SPACE(v.u)));
+            break;
+        case DV_FK_DTYPE:
+            if (v.i < 0 || v.i >= DV_DT_COUNT)
+                return dv_error_set(err, DV_ERR_RANGE, NULL, (int)insn->line, 0, "%s: bad dtype in '%s'", os->mnemonic, fd->name);
+            if (os->dtypes && !(os->dtypes & (1u << v.i)))
+                return dv_error_set(err, DV_ERR_RANGE, NULL, (int)insn->line, 0, "%s: dtype %s is not supported",
+                                    os->mnemonic, dv_dtype_name((dv_dtype_t)v.i));
+            break;
+        case DV_FK_F64:
+        case DV_FK_U64:
+            break;
+        default:
+            if (v.i < fd->min || v.i > fd->max)
+                return dv_error_set(err, DV_ERR_RANGE, NULL, (int)insn->line, 0,
+                                    "%s: field '%s' = %lld is out of range [%lld, %lld]", os->mnemonic, fd->name,
+                                    (long long)v.i, (long long)fd->min, (long long)fd->max);
+        }
+    }
+    if (os->form == DV_FORM_VCONV) {
+        dv_dtype_t d = (dv_dtype_t)insn->f[DV_FLD(VCONV, dst_type)].i, s = (dv_dtype_t)insn->f[DV_FLD(VCONV, src_type)].i;
+        if (!dv_conv_allowed(s, d))
+            return dv_error_set(err, DV_ERR_RANGE, NULL, (int)insn->line, 0, "vconv: conversion %s -> %s is not supported",
+                                dv_dtype_name(s), dv_dtype_name(d));
+    }
+    if (os->form == DV_FORM_LOAD2D && insn->f[DV_FLD(LOAD2D, transpose)].i &&
+        dv_dtype_size((dv_dtype_t)insn->f[DV_FLD(LOAD2D, dtype)].i) != 2)
+        return dv_error_set(err, DV_ERR_RANGE, NULL, (int)insn->line, 0, "%s: transpose is only for 16-bit types", os->mnemonic);
+    return DV_OK;
+}

@@ -1,0 +1,22 @@
+/* tests/runner.c - the one Check runner: every module's suite, fork mode on. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* One suite per module (tests/check_<module>.c).  Weak so a module's suite is picked up by
+ * linking its file; the list below is the full set the project has. */
+#define SUITES(X) X(isa) X(trace) X(config) X(semantics) X(model) X(timing) X(report) X(cli)
+#define DECLARE(m) extern Suite *dv_##m##_suite(void) __attribute__((weak));
+SUITES(DECLARE)
+
+int main(void)
+{
+    SRunner *sr = srunner_create(NULL);
+#define ADD(m) if (dv_##m##_suite) srunner_add_suite(sr, dv_##m##_suite());
+    SUITES(ADD)
+    srunner_set_fork_status(sr, CK_FORK);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,21 @@
+/* tools/gendoc.c - write the generated reference pages from the tables.
+ *   gendoc isa     -> docs/ISA.md        (isa/isa.def, isa/fields.def)
+ *   gendoc schema  -> configs/SCHEMA.md  (configs/params.def) */
+#include <stdio.h>
+#include <string.h>
+
+void dv_doc_isa(FILE *out);
+void dv_doc_schema(FILE *out);
+
+int main(int argc, char **argv)
+{
+    if (argc == 2 && strcmp(argv[1], "isa") == 0)
+        dv_doc_isa(stdout);
+    else if (argc == 2 && strcmp(argv[1], "schema") == 0)
+        dv_doc_schema(stdout);
+    else {
+        fprintf(stderr, "usage: gendoc isa|schema\n");
+        return 2;
+    }
+    return ferror(stdout) ? 1 : 0;
+}
