@@ -52,6 +52,9 @@ typedef struct dv_param_spec {
 const dv_param_spec_t *dv_param_specs(int *count);
 /* Row for "section.key", NULL when unknown. */
 const dv_param_spec_t *dv_param_find(const char *path);
+/* Write the value of one parameter as a profile spells it ("196608", "true", "split", a name) into
+ * buf; returns the length snprintf would have written. */
+int dv_param_format(const dv_param_spec_t *spec, const dv_config_t *cfg, char *buf, size_t size);
 
 /* Names of the built-in presets (NULL-terminated); the first is the default (ascend910b2). */
 const char *const *dv_profile_names(void);

@@ -1,0 +1,43 @@
+#!/bin/sh
+# bench/run.sh - simulation speed benchmark (prints figures; it is not a test).
+# Generates two long double-buffered vector-add traces (~1 M and ~4 M instructions over 48
+# blocks), runs each timing-only, and prints simulated instructions per host second and peak RSS.
+# Memory must stay flat as the trace grows; the speed target is 2 M instructions per second.
+#
+# Environment: DVSIM (default bin/dvsim), B (build directory, default build), KEEP=1 keeps the
+# generated traces in $B.
+set -eu
+cd "$(dirname "$0")/.."
+DVSIM=${DVSIM:-bin/dvsim}
+B=${B:-build}
+KEEP=${KEEP:-}
+TARGET=2000000
+BLOCKS=48
+
+mkdir -p "$B"
+cc -O2 tools/gentrace.c -o "$B/gentrace"
+
+printf '%-8s %12s %10s %16s %14s\n' size instructions seconds 'instr/second' 'peak RSS (KB)'
+met=yes
+rss_first=
+for tiles in 1600 6400; do
+    trace="$B/bench_vadd_${BLOCKS}x${tiles}.trace"
+    "$B/gentrace" --vadd-long "$BLOCKS" "$tiles" >"$trace"
+    "$DVSIM" run --no-data --quiet --host-stats "$trace" 2>"$B/bench.stats"
+    stats=$(tail -n 1 "$B/bench.stats")
+    field() { printf '%s\n' "$stats" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+    insns=$(field instructions)
+    secs=$(field host_seconds)
+    ips=$(field insns_per_second)
+    rss=$(field peak_rss_kb)
+    printf '%-8s %12s %10s %16s %14s\n' "${BLOCKS}x$tiles" "$insns" "$secs" "$ips" "$rss"
+    [ "$ips" -ge "$TARGET" ] || met=no
+    [ -n "$rss_first" ] || rss_first=$rss
+    rss_last=$rss
+    [ -n "$KEEP" ] || rm -f "$trace"
+done
+rm -f "$B/bench.stats"
+
+growth=$(awk -v a="$rss_first" -v b="$rss_last" 'BEGIN { printf "%.2f", b / a }')
+echo "peak RSS growth for 4x the instructions: ${growth}x (flat is ~1.0)"
+echo "target: $TARGET instructions per host second: $([ "$met" = yes ] && echo met || echo NOT met)"

@@ -1,0 +1,91 @@
+/* dv/report.h - the report step: every derived metric (ratios, bandwidths, occupancy %) is
+ * computed once, by dv_report_derive, from the profile, the kernel header and the model's
+ * counters.  The text and JSON writers only format what it computed.
+ *
+ * The report has the profile's shape: chip, cores, buffers, memory (then hazards).  The JSON
+ * schema is documented in docs/REPORT.md. */
+#ifndef DV_REPORT_H
+#define DV_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dv/common.h"
+#include "dv/config.h"
+#include "dv/isa.h"
+#include "dv/kernel.h"
+#include "dv/model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Version of the JSON report's schema (docs/REPORT.md); bumped on incompatible changes. */
+#define DV_REPORT_SCHEMA_VERSION 1
+
+/* Buffers whose occupancy the report shows, in print order. */
+#define DV_REPORT_NBUFS 5
+extern const dv_space_t dv_report_bufs[DV_REPORT_NBUFS]; /* UB, L1, L0A, L0B, L0C */
+
+/* Occupancy of one buffer ("bytes holding data that is still to be read").  avg = byte_cycles /
+ * core cycles.  Chip level: peak = max over cores, avg = mean over cores that have the buffer and
+ * ran work.  present is false when no such core exists (all fields are then 0). */
+typedef struct dv_occupancy {
+    bool present;
+    uint64_t capacity;
+    uint64_t peak_bytes;
+    double peak_pct; /* of capacity */
+    double avg_bytes;
+    double avg_pct;
+} dv_occupancy_t;
+
+/* One core, derived. */
+typedef struct dv_core_report {
+    const dv_core_counters_t *c;
+    bool ran;                          /* executed at least one instruction */
+    uint64_t cycles;                   /* last_cycle - first_cycle */
+    bool has_pipe[DV_PIPE_COUNT];      /* the pipe exists on this core type */
+    double ratio[DV_PIPE_COUNT];       /* pipe_busy / cycles (0 when the pipe is absent) */
+    dv_occupancy_t buf[DV_SPACE_COUNT];
+} dv_core_report_t;
+
+/* The derived report.  It points into cfg, info and counters, which must outlive it. */
+typedef struct dv_report {
+    const dv_config_t *cfg;
+    const dv_kernel_info_t *info;
+    const dv_counters_t *cnt;
+    double time_us;                    /* cycles / chip.freq_mhz */
+    uint32_t cores_ran;
+    /* Kernel level, per pipe: sum of busy over the cores that ran work and own the pipe, divided by
+     * the sum of their core cycles.  Split chips: M, MTE1, FIX over AICs; V over AIVs; S, MTE2,
+     * MTE3 over all.  0 when no such core ran. */
+    double ratio[DV_PIPE_COUNT];
+    int bound_by;                      /* pipe with the highest kernel-level ratio; -1 if all are 0 */
+    uint64_t stall_queue_full_cycles, stall_flag_cycles, stall_cross_cycles; /* sums over cores */
+    uint64_t bank_conflict_cycles;     /* sum over cores */
+    dv_occupancy_t buf[DV_SPACE_COUNT];
+    double gm_read_gb_per_s, gm_write_gb_per_s; /* achieved over the kernel's time */
+    bool l2_accessed;                  /* hits + misses > 0 */
+    double l2_hit_rate;                /* hits / (hits + misses); 0 when !l2_accessed */
+    uint32_t ncores;
+    dv_core_report_t *cores;           /* owned */
+} dv_report_t;
+
+/* Derive every metric.  Fails only on allocation (or inconsistent input: NULL counters). */
+int dv_report_derive(dv_report_t *r, const dv_config_t *cfg, const dv_kernel_info_t *info,
+                     const dv_counters_t *cnt, dv_error_t *err);
+void dv_report_free(dv_report_t *r);
+
+/* The human-readable report (sections chip, cores, buffers, memory, hazards). */
+int dv_report_print(const dv_report_t *r, FILE *out);
+/* The JSON report (docs/REPORT.md), with the profile echoed under "config". */
+int dv_report_write_json(const dv_report_t *r, FILE *out);
+
+/* Write s as a JSON string literal (with quotes). */
+void dv_json_string(FILE *out, const char *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,74 @@
+/* dv/sim.h - one simulation run, end to end: profile -> kernel -> GM arguments -> model ->
+ * report.  sim/driver.c is the one driver; sim/main.c only turns the command line into
+ * dv_sim_opts_t and the status into an exit code. */
+#ifndef DV_SIM_H
+#define DV_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dv/common.h"
+#include "dv/config.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DV_SIM_VERSION "0.1.0"
+
+/* One profile option, in command-line order. */
+typedef enum dv_profile_op_kind {
+    DV_PROFILE_PRESET, /* --profile NAME */
+    DV_PROFILE_FILE,   /* --config FILE */
+    DV_PROFILE_SET     /* --set section.key=value */
+} dv_profile_op_kind_t;
+
+typedef struct dv_profile_op {
+    dv_profile_op_kind_t kind;
+    const char *arg;
+} dv_profile_op_t;
+
+/* An argument whose final bytes are written to a file after the run (--dump ARG=FILE). */
+typedef struct dv_dump {
+    const char *arg;
+    const char *path;
+} dv_dump_t;
+
+typedef struct dv_sim_opts {
+    const dv_profile_op_t *profile_ops;
+    int nprofile_ops;
+    const char *trace;         /* trace file */
+    const char *json;          /* JSON report file, "-" = stdout, NULL = none */
+    const char *timeline;      /* Chrome-trace file, NULL = none */
+    bool data;                 /* false: --no-data (timing only) */
+    bool hazards;              /* false: --no-hazards */
+    bool quiet;                /* no text report */
+    const dv_dump_t *dumps;
+    int ndumps;
+} dv_sim_opts_t;
+
+/* What a successful run found, for the exit code and --host-stats. */
+typedef struct dv_sim_summary {
+    uint64_t cycles;
+    uint64_t instructions;
+    uint64_t hazards;
+} dv_sim_summary_t;
+
+void dv_sim_opts_default(dv_sim_opts_t *o);
+
+/* Step 1 of a run, also used by --dump-config: the default preset, then every --profile /
+ * --config in order, then every --set in order, then the cross-parameter checks. */
+int dv_sim_profile(const dv_profile_op_t *ops, int nops, dv_config_t *cfg, dv_error_t *err);
+
+/* Run one kernel and write its reports.  On error nothing is reported, err says what and where,
+ * and the status is negative. */
+int dv_sim_run(const dv_sim_opts_t *o, dv_sim_summary_t *sum, dv_error_t *err);
+
+/* Device address of the first GM argument; arguments follow in order, each 512-byte aligned. */
+#define DV_GM_BASE 0x100000000ull
+#define DV_GM_ALIGN 512u
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,653 @@
+// model/AiCore.cpp
+#include "AiCore.h"
+
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+
+#include "Chip.h"
+
+namespace dv {
+
+namespace {
+const dv_pipe_t kAll[] = {DV_PIPE_S, DV_PIPE_V, DV_PIPE_M, DV_PIPE_MTE1, DV_PIPE_MTE2, DV_PIPE_MTE3, DV_PIPE_FIX};
+unsigned bit(int p) { return 1u << p; }
+} // namespace
+
+AiCore::AiCore(sc_core::sc_module_name name, const dv_config_t &cfg, Chip &chip, unsigned index, dv_core_type_t type,
+               L2Cache &l2)
+    : sc_module(name), cfg_(cfg), chip_(chip), index_(index), type_(type), vec_("vec", cfg), cube_("cube", cfg)
+{
+    const bool vec = type != DV_CORE_AIC, cube = type != DV_CORE_AIV;
+    pipes_ = bit(DV_PIPE_S) | bit(DV_PIPE_MTE2) | bit(DV_PIPE_MTE3);
+    if (vec)
+        pipes_ |= bit(DV_PIPE_V);
+    if (cube)
+        pipes_ |= bit(DV_PIPE_M) | bit(DV_PIPE_MTE1) | (cfg.chip_has_fix_pipe ? bit(DV_PIPE_FIX) : 0);
+    if (type == DV_CORE_AIC)
+        pipes_ &= ~bit(DV_PIPE_MTE3); // the AIC writes GM through FixPipe
+    if (vec) {
+        size_[DV_SPACE_UB] = cfg.ub_size_bytes;
+        align_[DV_SPACE_UB] = cfg.ub_align_bytes;
+    }
+    if (cube) {
+        size_[DV_SPACE_L1] = cfg.l1_size_bytes;
+        size_[DV_SPACE_L0A] = cfg.l0a_size_bytes;
+        size_[DV_SPACE_L0B] = cfg.l0b_size_bytes;
+        size_[DV_SPACE_L0C] = cfg.l0c_size_bytes;
+        size_[DV_SPACE_BT] = cfg.bt_size_bytes;
+        size_[DV_SPACE_FB] = cfg.fb_size_bytes;
+        align_[DV_SPACE_L1] = cfg.l1_align_bytes;
+        align_[DV_SPACE_L0A] = cfg.l0a_align_bytes;
+        align_[DV_SPACE_L0B] = cfg.l0b_align_bytes;
+        align_[DV_SPACE_L0C] = cfg.l0c_align_bytes;
+        align_[DV_SPACE_BT] = cfg.bt_align_bytes;
+        align_[DV_SPACE_FB] = cfg.fb_align_bytes;
+    }
+    static const char *const dma_names[DV_PIPE_COUNT] = {nullptr, nullptr, nullptr, "mte1", "mte2", "mte3", "fix"};
+    for (dv_pipe_t p : {DV_PIPE_MTE1, DV_PIPE_MTE2, DV_PIPE_MTE3, DV_PIPE_FIX})
+        if (has_pipe(p))
+            dma_[p] = std::make_unique<DmaEngine>(dma_names[p], cfg, p, l2);
+    const uint64_t depth[DV_PIPE_COUNT] = {1, cfg.queue_v_depth, cfg.queue_m_depth, cfg.queue_mte1_depth,
+                                           cfg.queue_mte2_depth, cfg.queue_mte3_depth, cfg.queue_fix_depth};
+    for (int p = 0; p < DV_PIPE_COUNT; p++)
+        q_[p].ring.resize(depth[p]);
+    flags_.resize(DV_PIPE_COUNT * DV_PIPE_COUNT * 16);
+    cross_.resize(16);
+}
+
+void AiCore::begin_kernel(cycles_t origin, bool data, bool hazards)
+{
+    origin_ = origin;
+    t_ = origin + cfg_.chip_kernel_start_cycles;
+    data_ = data;
+    check_hazards_ = hazards;
+    finished_ = false;
+    blocked_.clear();
+    std::memset(&counters, 0, sizeof counters);
+    std::snprintf(counters.name, sizeof counters.name, "%s", basename());
+    counters.type = type_;
+    for (auto &c : cross_)
+        c.clear();
+    view_ = dv_mem_t{};
+    for (int s = 1; s < DV_SPACE_COUNT; s++) {
+        counters.buf[s].capacity = size_[s];
+        occ_[s].reset(origin);
+        if (data && size_[s] > 0) {
+            mem_[s].assign(size_[s], 0);
+            view_.buf[s] = mem_[s].data();
+        } else {
+            mem_[s].clear();
+            mem_[s].shrink_to_fit();
+        }
+        view_.size[s] = size_[s];
+    }
+    chip_.gm_view(view_);
+}
+
+void AiCore::end_kernel()
+{
+    for (int s = 1; s < DV_SPACE_COUNT; s++) {
+        occ_[s].finish();
+        counters.buf[s].peak_bytes = occ_[s].peak_bytes();
+        counters.buf[s].byte_cycles = occ_[s].byte_cycles();
+    }
+    for (dv_pipe_t p : {DV_PIPE_MTE1, DV_PIPE_MTE2, DV_PIPE_MTE3, DV_PIPE_FIX})
+        if (dma_[p]) {
+            counters.gm_read_bytes += dma_[p]->gm_read_bytes;
+            counters.gm_write_bytes += dma_[p]->gm_write_bytes;
+            dma_[p]->gm_read_bytes = dma_[p]->gm_write_bytes = 0;
+        }
+}
+
+void AiCore::sync_to(cycles_t t)
+{
+    const cycles_t now = now_cycles();
+    if (t > now)
+        wait(to_time(t - now));
+    chip_.retire(now_cycles());
+}
+
+void AiCore::thread()
+{
+    dv_error_t err{};
+    uint32_t block, sub;
+    for (;;) {
+        sync_to(t_); // take blocks in simulated-time order
+        if (chip_.aborting() || !chip_.next_block(*this, block, sub))
+            break;
+        if (counters.blocks == 0)
+            counters.first_cycle = t_ - origin_;
+        t_ += cfg_.chip_block_start_cycles;
+        dv_stream_t *s = nullptr;
+        int rc = chip_.open_stream(block, sub, &s, &err);
+        if (rc == DV_OK) {
+            rc = run_block(s, block, sub, &err);
+            s->close(s);
+        }
+        if (rc != DV_OK) {
+            if (!chip_.aborting())
+                chip_.fail(err);
+            return;
+        }
+        counters.blocks++;
+        counters.last_cycle = t_ - origin_;
+    }
+    finished_ = true;
+}
+
+int AiCore::locate(dv_error_t *err, int code, const dv_insn_t &in, uint64_t index, const char *fmt, ...)
+{
+    char msg[600];
+    va_list ap;
+    va_start(ap, fmt);
+    std::vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    const dv_op_spec_t *os = dv_op_spec(static_cast<dv_op_t>(in.op));
+    return dv_error_set(err, code, stream_ ? stream_->source : "", static_cast<int>(in.line), 0,
+                        "%s (%s, block %u, instruction #%llu %s)", msg, basename(), block_,
+                        static_cast<unsigned long long>(index), os ? os->mnemonic : "?");
+}
+
+void AiCore::add_busy(int p, cycles_t from, cycles_t to)
+{
+    if (to <= from)
+        return;
+    const cycles_t s = std::max(from, busy_end_[p]);
+    if (to > s)
+        counters.pipe_busy[p] += to - s;
+    busy_end_[p] = std::max(busy_end_[p], to);
+}
+
+int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *err)
+{
+    stream_ = s;
+    block_ = block;
+    sub_ = sub;
+    ts_ = t_;
+    for (int p = 0; p < DV_PIPE_COUNT; p++) {
+        q_[p].head = q_[p].count = 0;
+        free_[p] = done_[p] = t_;
+        busy_end_[p] = std::max(busy_end_[p], t_);
+    }
+    for (auto &f : flags_)
+        f.set = false;
+    dv_vstate_reset(&vs_);
+    hz_.reset();
+    have_pending_ = stream_end_ = false;
+    next_index_ = 0;
+
+    for (;;) {
+        if (chip_.aborting())
+            return DV_ERR_STATE;
+        if (!have_pending_ && !stream_end_) {
+            int rc = s->next(s, &pending_, err);
+            if (rc < 0)
+                return rc;
+            if (rc == 0)
+                stream_end_ = true;
+            else {
+                have_pending_ = true;
+                pending_index_ = next_index_++;
+            }
+        }
+        // Pick the earliest thing that can happen: a pipe head starting, or the scalar unit.
+        cycles_t best = kNever;
+        int who = -2; // -1 scalar, >= 0 pipe
+        bool cross_blocked = false, any_blocked = false;
+        for (int p = 1; p < DV_PIPE_COUNT; p++) {
+            if (q_[p].empty())
+                continue;
+            cycles_t t;
+            Block why = Block::None;
+            if (head_ready(p, t, why)) {
+                if (t < best)
+                    best = t, who = p;
+            } else {
+                any_blocked = true;
+                cross_blocked |= why == Block::Cross;
+            }
+        }
+        if (have_pending_) {
+            cycles_t t;
+            Block why = Block::None;
+            if (scalar_ready(t, why)) {
+                if (t < best)
+                    best = t, who = -1;
+            } else {
+                any_blocked = true;
+                cross_blocked |= why == Block::Cross;
+            }
+        } else if (stream_end_) {
+            bool empty = true;
+            for (int p = 1; p < DV_PIPE_COUNT; p++)
+                empty = empty && q_[p].empty();
+            if (empty) {
+                cycles_t end = ts_;
+                for (int p = 0; p < DV_PIPE_COUNT; p++)
+                    end = std::max(end, done_[p]);
+                if (check_hazards_)
+                    hz_.join_all();
+                t_ = end;
+                stream_ = nullptr;
+                return DV_OK;
+            }
+        }
+        if (who == -2) {
+            if (cross_blocked) {
+                // Another core must signal us: hand over to SystemC until it does.
+                cycles_t local = ts_;
+                for (int p = 0; p < DV_PIPE_COUNT; p++)
+                    local = std::max(local, free_[p]);
+                blocked_ = "waits for a cross-core flag";
+                for (int p = 1; p < DV_PIPE_COUNT; p++)
+                    if (!q_[p].empty())
+                        blocked_ = describe_wait(p, q_[p].front());
+                if (have_pending_)
+                    blocked_ = "scalar unit " + describe_wait(DV_PIPE_S, Entry{pending_, vs_, {}, 0, pending_index_, 0, {}});
+                sync_to(local);
+                const cycles_t before = now_cycles();
+                wait(cross_event | chip_.abort_event());
+                counters.stall_cross_cycles += now_cycles() - before;
+                blocked_.clear();
+                continue;
+            }
+            (void)any_blocked;
+            std::string what;
+            for (int p = 1; p < DV_PIPE_COUNT; p++)
+                if (!q_[p].empty())
+                    what += (what.empty() ? "" : "; ") + describe_wait(p, q_[p].front());
+            if (have_pending_)
+                what += (what.empty() ? "" : "; ") +
+                        std::string("scalar unit ") + describe_wait(DV_PIPE_S, Entry{pending_, vs_, {}, 0, pending_index_, 0, {}});
+            return dv_error_set(err, DV_ERR_DEADLOCK, s->source, 0, 0,
+                                "deadlock on %s in block %u: %s, and nothing else can progress", basename(), block,
+                                what.c_str());
+        }
+        int rc = who < 0 ? issue(err) : start_head(who, best, err);
+        if (rc != DV_OK)
+            return rc;
+        if (best > now_cycles() + cfg_.sim_quantum_cycles)
+            sync_to(best);
+    }
+}
+
+std::string AiCore::describe_wait(int p, const Entry &e)
+{
+    char buf[300];
+    const dv_insn_t &in = e.insn;
+    const dv_op_spec_t *os = dv_op_spec(static_cast<dv_op_t>(in.op));
+    const char *where = stream_ ? stream_->source : "";
+    if (in.op == DV_OP_wait_flag)
+        std::snprintf(buf, sizeof buf, "pipe %s waits for event %s->%s id %lld (instruction #%llu, %s:%u)",
+                      dv_pipe_name(static_cast<dv_pipe_t>(p)),
+                      dv_pipe_name(static_cast<dv_pipe_t>(in.f[DV_FLD(FLAG, src)].i)),
+                      dv_pipe_name(static_cast<dv_pipe_t>(in.f[DV_FLD(FLAG, dst)].i)),
+                      static_cast<long long>(in.f[DV_FLD(FLAG, id)].i), static_cast<unsigned long long>(e.index), where,
+                      in.line);
+    else if (in.op == DV_OP_wait_cross_flag)
+        std::snprintf(buf, sizeof buf, "pipe %s waits for cross-core flag %lld (instruction #%llu, %s:%u)",
+                      dv_pipe_name(static_cast<dv_pipe_t>(p)), static_cast<long long>(in.f[DV_FLD(XWAIT, id)].i),
+                      static_cast<unsigned long long>(e.index), where, in.line);
+    else
+        std::snprintf(buf, sizeof buf, "pipe %s holds %s (instruction #%llu, %s:%u)",
+                      dv_pipe_name(static_cast<dv_pipe_t>(p)), os ? os->mnemonic : "?",
+                      static_cast<unsigned long long>(e.index), where, in.line);
+    return buf;
+}
+
+// Which pipe queue an instruction goes to (S for work done by the scalar unit itself).
+static int route(const dv_insn_t &in)
+{
+    switch (in.op) {
+    case DV_OP_set_flag: return static_cast<int>(in.f[DV_FLD(FLAG, src)].i);
+    case DV_OP_wait_flag: return static_cast<int>(in.f[DV_FLD(FLAG, dst)].i);
+    case DV_OP_pipe_barrier: {
+        int p = static_cast<int>(in.f[DV_FLD(BARRIER, pipe)].i);
+        return p == DV_PIPE_ALL ? DV_PIPE_S : p;
+    }
+    case DV_OP_set_cross_flag: return static_cast<int>(in.f[DV_FLD(XSET, pipe)].i);
+    case DV_OP_wait_cross_flag: return static_cast<int>(in.f[DV_FLD(XWAIT, pipe)].i);
+    default: return dv_op_spec(static_cast<dv_op_t>(in.op))->pipe;
+    }
+}
+
+bool AiCore::head_ready(int p, cycles_t &t, Block &why)
+{
+    const Entry &e = q_[p].front();
+    const dv_insn_t &in = e.insn;
+    const cycles_t base = std::max(e.enq, free_[p]);
+    switch (in.op) {
+    case DV_OP_set_flag:
+    case DV_OP_set_cross_flag:
+    case DV_OP_pipe_barrier:
+        t = std::max(base, done_[p]);
+        return true;
+    case DV_OP_wait_flag: {
+        const Flag &f = flag(static_cast<int>(in.f[DV_FLD(FLAG, src)].i), p, static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
+        if (!f.set) {
+            why = Block::Flag;
+            return false;
+        }
+        t = std::max(base, f.time + cfg_.sync_flag_latency_cycles);
+        return true;
+    }
+    case DV_OP_wait_cross_flag: {
+        const auto &c = cross_[static_cast<size_t>(in.f[DV_FLD(XWAIT, id)].i)];
+        if (c.empty()) {
+            why = Block::Cross;
+            return false;
+        }
+        t = std::max(base, c.front() + cfg_.sync_cross_latency_cycles);
+        return true;
+    }
+    default:
+        t = base;
+        return true;
+    }
+}
+
+bool AiCore::scalar_ready(cycles_t &t, Block &why)
+{
+    const dv_insn_t &in = pending_;
+    const int p = route(in);
+    if (in.op == DV_OP_pipe_barrier && p == DV_PIPE_S) { // pipe_barrier(ALL)
+        t = ts_;
+        for (int k = 1; k < DV_PIPE_COUNT; k++) {
+            if (!q_[k].empty()) {
+                why = Block::Drain;
+                return false;
+            }
+            t = std::max(t, done_[k]);
+        }
+        return true;
+    }
+    if (p == DV_PIPE_S && in.op == DV_OP_wait_flag) {
+        const Flag &f = flag(static_cast<int>(in.f[DV_FLD(FLAG, src)].i), DV_PIPE_S,
+                             static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
+        if (!f.set) {
+            why = Block::Flag;
+            return false;
+        }
+        t = std::max(ts_, f.time + cfg_.sync_flag_latency_cycles);
+        return true;
+    }
+    if (p == DV_PIPE_S && in.op == DV_OP_wait_cross_flag) {
+        const size_t id = static_cast<size_t>(in.f[DV_FLD(XWAIT, id)].i);
+        if (id >= cross_.size() || cross_[id].empty()) {
+            why = id >= cross_.size() ? Block::None : Block::Cross;
+            t = ts_;
+            return id >= cross_.size(); // an invalid id is reported by issue()
+        }
+        t = std::max(ts_, cross_[id].front() + cfg_.sync_cross_latency_cycles);
+        return true;
+    }
+    if (p != DV_PIPE_S && p < DV_PIPE_COUNT && has_pipe(static_cast<dv_pipe_t>(p)) && q_[p].full()) {
+        why = Block::Queue;
+        return false;
+    }
+    t = ts_;
+    return true;
+}
+
+// Checks that do not depend on timing: pipes and buffers exist, ids are in range, every byte the
+// instruction touches is inside its buffer or GM argument, and local addresses are aligned.
+int AiCore::check_access(const Entry &e, dv_error_t *err)
+{
+    const dv_insn_t &in = e.insn;
+    const int p = route(in);
+    if (p < DV_PIPE_COUNT && !has_pipe(static_cast<dv_pipe_t>(p)))
+        return locate(err, DV_ERR_RANGE, in, e.index, "pipe %s does not exist on %s", dv_pipe_name(static_cast<dv_pipe_t>(p)),
+                      type_ == DV_CORE_AIC ? "an AIC (cube core)" : type_ == DV_CORE_AIV ? "an AIV (vector core)" : "this core");
+    switch (in.op) {
+    case DV_OP_set_flag:
+    case DV_OP_wait_flag: {
+        const int src = static_cast<int>(in.f[DV_FLD(FLAG, src)].i), dst = static_cast<int>(in.f[DV_FLD(FLAG, dst)].i);
+        if (src == dst)
+            return locate(err, DV_ERR_RANGE, in, e.index, "event source and destination are both %s", dv_pipe_name(static_cast<dv_pipe_t>(src)));
+        for (int q : {src, dst})
+            if (!has_pipe(static_cast<dv_pipe_t>(q)))
+                return locate(err, DV_ERR_RANGE, in, e.index, "pipe %s does not exist on this core", dv_pipe_name(static_cast<dv_pipe_t>(q)));
+        if (static_cast<uint64_t>(in.f[DV_FLD(FLAG, id)].i) >= cfg_.sync_event_ids)
+            return locate(err, DV_ERR_RANGE, in, e.index, "event id %lld is out of range: sync.event_ids is %llu",
+                          static_cast<long long>(in.f[DV_FLD(FLAG, id)].i), static_cast<unsigned long long>(cfg_.sync_event_ids));
+        return DV_OK;
+    }
+    case DV_OP_set_cross_flag:
+    case DV_OP_wait_cross_flag: {
+        const long long id = in.op == DV_OP_set_cross_flag ? in.f[DV_FLD(XSET, id)].i : in.f[DV_FLD(XWAIT, id)].i;
+        if (cfg_.chip_layout != DV_LAYOUT_SPLIT || cfg_.sync_cross_flag_ids == 0)
+            return locate(err, DV_ERR_UNSUPPORTED, in, e.index, "cross-core flags need a split (AIC/AIV) chip");
+        if (static_cast<uint64_t>(id) >= cfg_.sync_cross_flag_ids)
+            return locate(err, DV_ERR_RANGE, in, e.index, "cross-core flag id %lld is out of range: sync.cross_flag_ids is %llu",
+                          id, static_cast<unsigned long long>(cfg_.sync_cross_flag_ids));
+        return DV_OK;
+    }
+    default:
+        break;
+    }
+    const dv_op_spec_t *os = dv_op_spec(static_cast<dv_op_t>(in.op));
+    if ((in.op == DV_OP_load_gm_to_ca || in.op == DV_OP_load_gm_to_cb) && !cfg_.chip_gm_to_l0)
+        return locate(err, DV_ERR_UNSUPPORTED, in, e.index, "GM -> L0 loads are not available on this chip (chip.gm_to_l0)");
+    if (in.op == DV_OP_copy_matrix_cc_to_ubuf && !cfg_.chip_l0c_to_ub)
+        return locate(err, DV_ERR_UNSUPPORTED, in, e.index, "L0C -> UB moves are not available on this chip (chip.l0c_to_ub)");
+    (void)os;
+    for (int k = 0; k < e.nr; k++) {
+        const dv_range_t &r = e.r[k];
+        const dv_space_t sp = static_cast<dv_space_t>(r.space);
+        if (sp == DV_SPACE_GM) {
+            const uint64_t size = chip_.gm_bytes(r.arg);
+            if (r.arg >= chip_.gm_args())
+                return locate(err, DV_ERR_RANGE, in, e.index, "GM argument #%u does not exist", r.arg);
+            if (r.hi > size)
+                return locate(err, DV_ERR_RANGE, in, e.index,
+                              "GM access outside argument '%s': bytes [%llu, %llu) of %llu", chip_.gm_name(r.arg),
+                              static_cast<unsigned long long>(r.lo), static_cast<unsigned long long>(r.hi),
+                              static_cast<unsigned long long>(size));
+            continue;
+        }
+        if (!has_space(sp))
+            return locate(err, DV_ERR_RANGE, in, e.index, "%s does not exist on %s", dv_space_name(sp), basename());
+        if (r.hi > size_[sp])
+            return locate(err, DV_ERR_RANGE, in, e.index, "access past the end of %s: bytes [%llu, %llu) of %llu",
+                          dv_space_name(sp), static_cast<unsigned long long>(r.lo), static_cast<unsigned long long>(r.hi),
+                          static_cast<unsigned long long>(size_[sp]));
+        if (r.lo % align_[sp] != 0)
+            return locate(err, DV_ERR_RANGE, in, e.index, "%s address 0x%llx is not aligned to %llu bytes",
+                          dv_space_name(sp), static_cast<unsigned long long>(r.lo), static_cast<unsigned long long>(align_[sp]));
+    }
+    return DV_OK;
+}
+
+int AiCore::issue(dv_error_t *err)
+{
+    const dv_insn_t &in = pending_;
+    const int p = route(in);
+    const cycles_t issue_cost = cfg_.scalar_issue_cycles;
+    cycles_t t;
+    Block why;
+    scalar_ready(t, why);
+    if (t > ts_) {
+        if (in.op == DV_OP_wait_flag || in.op == DV_OP_wait_cross_flag || in.op == DV_OP_pipe_barrier)
+            counters.stall_flag_cycles += t - ts_;
+        else
+            counters.stall_queue_full_cycles += t - ts_;
+        ts_ = t;
+    }
+    have_pending_ = false;
+    counters.instructions++;
+    chip_.count_op(in.op);
+    counters.pipe_insns[p < DV_PIPE_COUNT ? p : DV_PIPE_S]++;
+
+    Entry probe;
+    probe.insn = in;
+    probe.index = pending_index_;
+    probe.nr = 0;
+    if (p == DV_PIPE_S) {
+        int rc = check_access(probe, err);
+        if (rc != DV_OK)
+            return rc;
+        switch (in.op) {
+        case DV_OP_scalar: {
+            const cycles_t c = static_cast<cycles_t>(in.f[DV_FLD(SCALAR, cycles)].i);
+            add_busy(DV_PIPE_S, ts_, ts_ + c);
+            chip_.slice(index_, DV_PIPE_S, in, ts_, ts_ + c);
+            ts_ += c;
+            return DV_OK;
+        }
+        case DV_OP_set_vector_mask:
+            vs_.hi = in.f[DV_FLD(MASK, hi)].u;
+            vs_.lo = in.f[DV_FLD(MASK, lo)].u;
+            break;
+        case DV_OP_set_mask_count: vs_.count_mode = true; break;
+        case DV_OP_set_mask_norm: vs_.count_mode = false; break;
+        case DV_OP_set_flag: {
+            Flag &f = flag(DV_PIPE_S, static_cast<int>(in.f[DV_FLD(FLAG, dst)].i), static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
+            if (f.set)
+                return locate(err, DV_ERR_STATE, in, pending_index_, "event S->%s id %lld set twice without a wait",
+                              dv_pipe_name(static_cast<dv_pipe_t>(in.f[DV_FLD(FLAG, dst)].i)), static_cast<long long>(in.f[DV_FLD(FLAG, id)].i));
+            f.set = true;
+            f.time = ts_;
+            f.vc = hz_.clock(DV_PIPE_S);
+            break;
+        }
+        case DV_OP_wait_flag: {
+            Flag &f = flag(static_cast<int>(in.f[DV_FLD(FLAG, src)].i), DV_PIPE_S, static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
+            f.set = false;
+            hz_.merge(DV_PIPE_S, f.vc);
+            break;
+        }
+        case DV_OP_pipe_barrier:
+            if (check_hazards_)
+                hz_.join_all();
+            break;
+        case DV_OP_set_cross_flag: {
+            int rc2 = chip_.cross_set(*this, static_cast<int>(in.f[DV_FLD(XSET, mode)].i),
+                                      static_cast<unsigned>(in.f[DV_FLD(XSET, id)].i), ts_, err);
+            if (rc2 != DV_OK)
+                return locate(err, rc2, in, pending_index_, "%s", err->msg);
+            break;
+        }
+        case DV_OP_wait_cross_flag: {
+            auto &c = cross_[static_cast<size_t>(in.f[DV_FLD(XWAIT, id)].i)];
+            c.erase(c.begin());
+            break;
+        }
+        default:
+            break;
+        }
+        add_busy(DV_PIPE_S, ts_, ts_ + issue_cost);
+        ts_ += issue_cost;
+        return DV_OK;
+    }
+
+    // Issue into the pipe's queue.
+    add_busy(DV_PIPE_S, ts_, ts_ + issue_cost);
+    ts_ += issue_cost;
+    Entry &e = q_[p].push_slot();
+    e.insn = in;
+    e.vs = vs_;
+    e.vc = hz_.clock(DV_PIPE_S);
+    e.enq = ts_;
+    e.index = pending_index_;
+    e.nr = dv_footprint(&in, &vs_, e.r);
+    int rc = check_access(e, err);
+    if (rc != DV_OK)
+        return rc;
+    return DV_OK;
+}
+
+int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
+{
+    Entry &e = q_[p].front();
+    const dv_insn_t &in = e.insn;
+    const cycles_t base = std::max(e.enq, free_[p]);
+    switch (in.op) {
+    case DV_OP_set_flag: {
+        Flag &f = flag(p, static_cast<int>(in.f[DV_FLD(FLAG, dst)].i), static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
+        if (f.set)
+            return locate(err, DV_ERR_STATE, in, e.index, "event %s->%s id %lld set twice without a wait",
+                          dv_pipe_name(static_cast<dv_pipe_t>(p)), dv_pipe_name(static_cast<dv_pipe_t>(in.f[DV_FLD(FLAG, dst)].i)),
+                          static_cast<long long>(in.f[DV_FLD(FLAG, id)].i));
+        f.set = true;
+        f.time = t;
+        f.vc = hz_.clock(static_cast<dv_pipe_t>(p));
+        free_[p] = std::max(free_[p], t);
+        break;
+    }
+    case DV_OP_wait_flag: {
+        Flag &f = flag(static_cast<int>(in.f[DV_FLD(FLAG, src)].i), p, static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
+        f.set = false;
+        hz_.merge(static_cast<dv_pipe_t>(p), f.vc);
+        counters.stall_flag_cycles += t - base;
+        free_[p] = t;
+        break;
+    }
+    case DV_OP_pipe_barrier:
+        counters.stall_flag_cycles += t - base;
+        free_[p] = t;
+        break;
+    case DV_OP_set_cross_flag: {
+        int rc = chip_.cross_set(*this, static_cast<int>(in.f[DV_FLD(XSET, mode)].i),
+                                 static_cast<unsigned>(in.f[DV_FLD(XSET, id)].i), t, err);
+        if (rc != DV_OK)
+            return locate(err, rc, in, e.index, "%s", err->msg);
+        free_[p] = t;
+        break;
+    }
+    case DV_OP_wait_cross_flag: {
+        auto &c = cross_[static_cast<size_t>(in.f[DV_FLD(XWAIT, id)].i)];
+        c.erase(c.begin());
+        counters.stall_cross_cycles += t - base;
+        free_[p] = t;
+        break;
+    }
+    default: {
+        Cost c;
+        const dv_op_spec_t *os = dv_op_spec(static_cast<dv_op_t>(in.op));
+        if (p == DV_PIPE_V) {
+            dv_vgeom_t g;
+            dv_vec_geometry(&in, &e.vs, &g);
+            c = vec_.cost(in, g);
+            counters.bank_conflict_cycles += c.conflict;
+        } else if (p == DV_PIPE_M) {
+            c = cube_.cost(in);
+        } else {
+            c = dma_[p]->cost(in, t, chip_.gm_addrs());
+        }
+        (void)os;
+        if (data_) {
+            int rc = dv_exec(&in, &e.vs, &view_, err);
+            if (rc != DV_OK)
+                return locate(err, rc, in, e.index, "%s", err->msg);
+        }
+        const cycles_t end = t + c.occupy + c.latency;
+        if (check_hazards_)
+            hz_.execute(static_cast<dv_pipe_t>(p), e.vc, e.index, in.line, e.r, e.nr,
+                        [this](const dv_hazard_t &h) { chip_.report_hazard(*this, block_, sub_, h); });
+        for (int k = 0; k < e.nr; k++)
+            if (e.r[k].space != DV_SPACE_GM) {
+                if (e.r[k].write)
+                    occ_[e.r[k].space].write(e.r[k].lo, e.r[k].hi, end);
+                else
+                    occ_[e.r[k].space].read(e.r[k].lo, e.r[k].hi, end);
+            }
+        free_[p] = t + c.occupy;
+        done_[p] = std::max(done_[p], end);
+        add_busy(p, t, end);
+        chip_.slice(index_, static_cast<dv_pipe_t>(p), in, t, end);
+        break;
+    }
+    }
+    const bool was_full = q_[p].full();
+    q_[p].pop();
+    // A scalar unit stalled on this full queue issues once the head has left it.
+    if (was_full && have_pending_ && route(pending_) == p && t > ts_) {
+        counters.stall_queue_full_cycles += t - ts_;
+        ts_ = t;
+    }
+    return DV_OK;
+}
+
+} // namespace dv

@@ -1,0 +1,130 @@
+// model/AiCore.h - one AI core (coupled) or one AIC / AIV (split layout).
+//
+// The scalar unit reads the block's instruction stream in program order.  Scalar work runs on it;
+// everything else is issued (scalar.issue_cycles) into the in-order queue of its pipe, stalling
+// while that queue is full.  Each pipe starts its head instruction when the pipe is free:
+//   normal instruction: start = max(enqueue, pipe free); the executor's Cost gives how long the
+//                       pipe stays busy (occupy) and when the results are visible (latency)
+//   set_flag SRC->DST : fires on SRC once every earlier SRC instruction has completed
+//   wait_flag SRC->DST: holds DST until the flag is set (+ sync.flag_latency_cycles), clears it
+//   pipe_barrier P    : later P work starts after every earlier P instruction completed;
+//                       pipe_barrier ALL stops the scalar unit until every pipe has drained
+// Time advances per event (issue, start), never per clock tick: the core keeps its own cycle
+// count and synchronises with SystemC time only every sim.quantum_cycles, before taking a block,
+// and when it must wait for another core (cross-core flags).
+#pragma once
+#include <memory>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "CubeUnit.h"
+#include "DmaEngine.h"
+#include "HazardChecker.h"
+#include "Occupancy.h"
+#include "VectorUnit.h"
+#include "dv/kernel.h"
+#include "dv/model.h"
+#include "dv/semantics.h"
+
+namespace dv {
+
+class Chip;
+
+class AiCore : public sc_core::sc_module {
+public:
+    AiCore(sc_core::sc_module_name name, const dv_config_t &cfg, Chip &chip, unsigned index, dv_core_type_t type,
+           L2Cache &l2);
+
+    // Prepare for a kernel (counters, buffers) and the body of its SystemC thread.
+    void begin_kernel(cycles_t origin, bool data, bool hazards);
+    void thread();
+    void end_kernel();
+
+    bool has_pipe(dv_pipe_t p) const { return pipes_ >> p & 1; }
+    bool has_space(dv_space_t s) const { return s == DV_SPACE_GM || size_[s] > 0; }
+    unsigned index() const { return index_; }
+    dv_core_type_t type() const { return type_; }
+    bool finished() const { return finished_; }
+    const std::string &blocked_reason() const { return blocked_; }
+
+    // Cross-core flags delivered to this core: arrival times per flag id.
+    std::vector<std::vector<cycles_t>> cross_;
+    sc_core::sc_event cross_event;
+
+    dv_core_counters_t counters{};
+
+private:
+    struct Entry {
+        dv_insn_t insn;
+        dv_vstate_t vs;
+        VClock vc;      // scalar clock at issue
+        cycles_t enq;
+        uint64_t index; // position in the block stream
+        int nr;
+        dv_range_t r[DV_MAX_RANGES];
+    };
+    struct Queue {
+        std::vector<Entry> ring;
+        size_t head = 0, count = 0;
+        Entry &front() { return ring[head]; }
+        Entry &push_slot() { return ring[(head + count++) % ring.size()]; }
+        void pop() { head = (head + 1) % ring.size(); count--; }
+        bool full() const { return count == ring.size(); }
+        bool empty() const { return count == 0; }
+    };
+    struct Flag {
+        bool set = false;
+        cycles_t time = 0;
+        VClock vc{};
+    };
+    enum class Block { None, Flag, Cross, Queue, Drain };
+
+    int run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *err);
+    // Readiness of a pipe head / of the scalar unit's next action: false when blocked.
+    bool head_ready(int p, cycles_t &t, Block &why);
+    bool scalar_ready(cycles_t &t, Block &why);
+    int issue(dv_error_t *err);
+    int start_head(int p, cycles_t t, dv_error_t *err);
+    int check_access(const Entry &e, dv_error_t *err);
+    int locate(dv_error_t *err, int code, const dv_insn_t &in, uint64_t index, const char *fmt, ...)
+        __attribute__((format(printf, 6, 7)));
+    void add_busy(int p, cycles_t from, cycles_t to);
+    Flag &flag(int src, int dst, int id) { return flags_[(src * DV_PIPE_COUNT + dst) * 16 + id]; }
+    std::string describe_wait(int p, const Entry &e);
+    void sync_to(cycles_t t);
+
+    const dv_config_t &cfg_;
+    Chip &chip_;
+    const unsigned index_;
+    const dv_core_type_t type_;
+    unsigned pipes_ = 0;
+    uint64_t size_[DV_SPACE_COUNT] = {}, align_[DV_SPACE_COUNT] = {};
+
+    VectorUnit vec_;
+    CubeUnit cube_;
+    std::unique_ptr<DmaEngine> dma_[DV_PIPE_COUNT];
+
+    // Per-kernel state.
+    cycles_t origin_ = 0, t_ = 0;
+    bool data_ = false, check_hazards_ = false, finished_ = false;
+    std::vector<uint8_t> mem_[DV_SPACE_COUNT];
+    dv_mem_t view_{};
+    Occupancy occ_[DV_SPACE_COUNT];
+    std::string blocked_;
+
+    // Per-block state.
+    Queue q_[DV_PIPE_COUNT];
+    cycles_t free_[DV_PIPE_COUNT] = {}, done_[DV_PIPE_COUNT] = {}, busy_end_[DV_PIPE_COUNT] = {};
+    cycles_t ts_ = 0;
+    std::vector<Flag> flags_;
+    dv_vstate_t vs_{};
+    HazardChecker hz_;
+    dv_stream_t *stream_ = nullptr;
+    uint32_t block_ = 0, sub_ = 0;
+    dv_insn_t pending_{};
+    bool have_pending_ = false, stream_end_ = false;
+    uint64_t next_index_ = 0, pending_index_ = 0;
+};
+
+} // namespace dv

@@ -1,0 +1,283 @@
+// model/Chip.cpp
+#define SC_INCLUDE_DYNAMIC_PROCESSES
+#include "Chip.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+namespace dv {
+
+Chip::Chip(sc_core::sc_module_name name, const dv_config_t &cfg)
+    : sc_module(name), cfg_(cfg), hbm_("hbm", cfg_), l2_("l2", cfg_, hbm_)
+{
+    char nm[32];
+    if (cfg_.chip_layout == DV_LAYOUT_SPLIT) {
+        n_aic_ = static_cast<unsigned>(cfg_.chip_ai_cores);
+        n_aiv_ = static_cast<unsigned>(cfg_.chip_ai_cores * cfg_.chip_aiv_per_core);
+        for (unsigned i = 0; i < n_aic_; i++) {
+            std::snprintf(nm, sizeof nm, "aic%u", i);
+            cores_.push_back(std::make_unique<AiCore>(nm, cfg_, *this, i, DV_CORE_AIC, l2_));
+        }
+        for (unsigned i = 0; i < n_aiv_; i++) {
+            std::snprintf(nm, sizeof nm, "aiv%u", i);
+            cores_.push_back(std::make_unique<AiCore>(nm, cfg_, *this, n_aic_ + i, DV_CORE_AIV, l2_));
+        }
+    } else {
+        for (unsigned i = 0; i < cfg_.chip_ai_cores; i++) {
+            std::snprintf(nm, sizeof nm, "core%u", i);
+            cores_.push_back(std::make_unique<AiCore>(nm, cfg_, *this, i, DV_CORE_COUPLED, l2_));
+        }
+    }
+    mode2_.resize(n_aiv_);
+}
+
+bool Chip::same_layout(const dv_config_t &cfg) const { return std::memcmp(&cfg, &cfg_, sizeof cfg) == 0; }
+
+unsigned Chip::group_of(const AiCore &c) const
+{
+    if (c.type() == DV_CORE_AIV)
+        return (c.index() - n_aic_) / static_cast<unsigned>(cfg_.chip_aiv_per_core);
+    return c.index();
+}
+
+bool Chip::participates(const AiCore &c) const
+{
+    switch (kernel_->info.kind) {
+    case DV_KIND_VECTOR: return c.type() != DV_CORE_AIC;
+    case DV_KIND_CUBE: return c.type() != DV_CORE_AIV;
+    default: return group_of(c) < std::min<uint64_t>(kernel_->info.blocks, cfg_.chip_ai_cores);
+    }
+}
+
+bool Chip::next_block(AiCore &c, uint32_t &block, uint32_t &sub)
+{
+    if (kernel_->info.kind != DV_KIND_MIX) {
+        // The first wave goes to the cores in order; later blocks to whichever core is free first.
+        uint32_t &first = group_next_[c.index()];
+        if (first != UINT32_MAX) {
+            block = first;
+            first = UINT32_MAX;
+            if (block < kernel_->info.blocks) {
+                sub = DV_SUB_MAIN;
+                return true;
+            }
+        }
+        if (next_block_ >= kernel_->info.blocks)
+            return false;
+        block = next_block_++;
+        sub = DV_SUB_MAIN;
+        return true;
+    }
+    uint32_t &next = group_next_[c.index()];
+    if (next >= kernel_->info.blocks)
+        return false;
+    block = next;
+    next += static_cast<uint32_t>(cfg_.chip_ai_cores);
+    sub = c.type() == DV_CORE_AIC ? static_cast<uint32_t>(DV_SUB_AIC)
+                                  : DV_SUB_AIV0 + (c.index() - n_aic_) % static_cast<unsigned>(cfg_.chip_aiv_per_core);
+    return true;
+}
+
+int Chip::open_stream(uint32_t block, uint32_t sub, dv_stream_t **s, dv_error_t *err)
+{
+    return kernel_->open(kernel_, block, sub, s, err);
+}
+
+void Chip::fail(const dv_error_t &err)
+{
+    if (aborting_)
+        return;
+    error_ = err;
+    aborting_ = true;
+    abort_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void Chip::gm_view(dv_mem_t &m) const
+{
+    m.ngm = gm_->nargs;
+    m.gm = gm_->data;
+    m.gm_size = gm_->bytes;
+}
+
+void Chip::report_hazard(const AiCore &c, uint32_t block, uint32_t sub, dv_hazard_t h)
+{
+    hazards_++;
+    if (hazard_log_.size() < DV_HAZARD_RECORDS) {
+        h.core = c.index();
+        h.block = block;
+        h.sub = sub;
+        hazard_log_.push_back(h);
+    }
+}
+
+int Chip::cross_set(AiCore &c, int mode, unsigned id, cycles_t t, dv_error_t *err)
+{
+    std::vector<AiCore *> targets;
+    const unsigned g = group_of(c), aiv = static_cast<unsigned>(cfg_.chip_aiv_per_core);
+    auto aiv_of = [&](unsigned group, unsigned k) { return cores_[n_aic_ + group * aiv + k].get(); };
+    cycles_t when = t;
+    if (mode == 0) {
+        const int ty = c.type();
+        auto &pending = mode0_[ty];
+        if (pending.size() < 16)
+            pending.resize(16);
+        pending[id].push_back(t);
+        std::vector<AiCore *> same;
+        for (auto &k : cores_)
+            if (k->type() == c.type() && participates(*k))
+                same.push_back(k.get());
+        if (pending[id].size() < same.size())
+            return DV_OK;
+        when = *std::max_element(pending[id].begin(), pending[id].end());
+        pending[id].clear();
+        targets = same;
+    } else if (mode == 1) {
+        if (c.type() != DV_CORE_AIV)
+            return dv_error_set(err, DV_ERR_RANGE, nullptr, 0, 0, "cross-core mode 1 is between the AIVs of one AI core; %s is an AIC", c.basename());
+        for (unsigned k = 0; k < aiv; k++)
+            if (aiv_of(g, k) != &c)
+                targets.push_back(aiv_of(g, k));
+    } else {
+        if (c.type() == DV_CORE_AIC) {
+            for (unsigned k = 0; k < aiv; k++)
+                targets.push_back(aiv_of(g, k));
+        } else {
+            const unsigned k = (c.index() - n_aic_) % aiv;
+            auto &slot = mode2_[g * aiv + k];
+            if (slot.size() < 16)
+                slot.resize(16);
+            slot[id].push_back(t);
+            for (unsigned j = 0; j < aiv; j++) {
+                auto &sj = mode2_[g * aiv + j];
+                if (sj.size() < 16 || sj[id].empty())
+                    return DV_OK; // the AIC sees the flag once every AIV of its group set it
+            }
+            when = 0;
+            for (unsigned j = 0; j < aiv; j++) {
+                auto &q = mode2_[g * aiv + j][id];
+                when = std::max(when, q.front());
+                q.erase(q.begin());
+            }
+            targets.push_back(cores_[g].get());
+        }
+    }
+    for (AiCore *k : targets) {
+        k->cross_[id].push_back(when);
+        if (k->cross_[id].size() > cfg_.sync_cross_flag_max)
+            return dv_error_set(err, DV_ERR_STATE, nullptr, 0, 0,
+                                "cross-core flag %u set more than %llu times without a wait on %s", id,
+                                static_cast<unsigned long long>(cfg_.sync_cross_flag_max), k->basename());
+        k->cross_event.notify(sc_core::SC_ZERO_TIME);
+    }
+    return DV_OK;
+}
+
+int Chip::run(dv_kernel_t *k, const dv_gm_t *gm, const dv_run_opts_t &opts, dv_counters_t *out, dv_error_t *err)
+{
+    const dv_kernel_info_t &info = k->info;
+    if (gm->nargs != info.nargs)
+        return dv_error_set(err, DV_ERR_RANGE, nullptr, 0, 0, "kernel '%s' has %u GM arguments but %u were given",
+                            info.name, info.nargs, gm->nargs);
+    if (info.blocks == 0)
+        return dv_error_set(err, DV_ERR_RANGE, nullptr, 0, 0, "kernel '%s' has no blocks", info.name);
+    if (info.kind == DV_KIND_MIX && cfg_.chip_layout != DV_LAYOUT_SPLIT)
+        return dv_error_set(err, DV_ERR_UNSUPPORTED, nullptr, 0, 0,
+                            "kernel '%s' is a mix kernel, which needs a split (AIC + AIV) chip; profile '%s' is coupled",
+                            info.name, cfg_.chip_name);
+    if (info.kind == DV_KIND_MIX && info.subs != 1 + cfg_.chip_aiv_per_core)
+        return dv_error_set(err, DV_ERR_RANGE, nullptr, 0, 0, "mix kernel '%s' has %u streams per block; profile '%s' has 1 AIC + %llu AIVs per AI core",
+                            info.name, info.subs, cfg_.chip_name, static_cast<unsigned long long>(cfg_.chip_aiv_per_core));
+    kernel_ = k;
+    gm_ = gm;
+    opts_ = opts;
+    origin_ = now_cycles();
+    next_block_ = 0;
+    group_next_.assign(cores_.size(), 0);
+    for (auto &c : cores_)
+        if (c->type() != DV_CORE_AIV)
+            group_next_[c->index()] = c->index();
+        else
+            group_next_[c->index()] = group_of(*c);
+    aborting_ = false;
+    error_ = dv_error_t{};
+    std::memset(op_count_, 0, sizeof op_count_);
+    hazards_ = 0;
+    hazard_log_.clear();
+    for (auto &m : mode0_)
+        m.clear();
+    for (auto &m : mode2_)
+        m.clear();
+    l2_.reset_counters();
+    hbm_.reset_counters();
+
+    std::vector<AiCore *> active;
+    for (auto &c : cores_)
+        if (participates(*c))
+            active.push_back(c.get());
+    if (info.kind != DV_KIND_MIX) {
+        for (size_t i = 0; i < active.size(); i++)
+            group_next_[active[i]->index()] = static_cast<uint32_t>(i);
+        next_block_ = static_cast<uint32_t>(std::min<size_t>(active.size(), info.blocks));
+    }
+    for (AiCore *c : active) {
+        c->begin_kernel(origin_, opts.data, opts.hazards);
+        sc_core::sc_spawn([c] { c->thread(); });
+    }
+    sc_core::sc_start();
+
+    if (!aborting_) {
+        std::string stuck;
+        for (AiCore *c : active)
+            if (!c->finished())
+                stuck += std::string(stuck.empty() ? "" : "; ") + c->basename() + " " +
+                         (c->blocked_reason().empty() ? "is waiting" : c->blocked_reason());
+        if (!stuck.empty()) {
+            dv_error_t e{};
+            dv_error_set(&e, DV_ERR_DEADLOCK, k->info.name, 0, 0, "deadlock: %s, and no core can signal it",
+                         stuck.c_str());
+            fail(e);
+        }
+    }
+    if (aborting_) {
+        abort_event_.notify(sc_core::SC_ZERO_TIME);
+        sc_core::sc_start(); // let every waiting thread see the abort and end
+        if (err)
+            *err = error_;
+        kernel_ = nullptr;
+        return error_.code ? error_.code : DV_ERR_STATE;
+    }
+
+    std::memset(out, 0, sizeof *out);
+    out->ncores = static_cast<uint32_t>(cores_.size());
+    out->cores = static_cast<dv_core_counters_t *>(calloc(cores_.size(), sizeof(dv_core_counters_t)));
+    if (!out->cores)
+        return dv_error_set(err, DV_ERR_NOMEM, nullptr, 0, 0, "out of memory");
+    for (auto &c : cores_) {
+        if (participates(*c)) {
+            c->end_kernel();
+            out->cores[c->index()] = c->counters;
+        } else {
+            std::snprintf(out->cores[c->index()].name, sizeof out->cores[0].name, "%s", c->basename());
+            out->cores[c->index()].type = c->type();
+        }
+        const dv_core_counters_t &cc = out->cores[c->index()];
+        out->cycles = std::max<uint64_t>(out->cycles, cc.last_cycle);
+        out->instructions += cc.instructions;
+        out->gm_read_bytes += cc.gm_read_bytes;
+        out->gm_write_bytes += cc.gm_write_bytes;
+    }
+    out->l2_hits = l2_.hits;
+    out->l2_misses = l2_.misses;
+    out->l2_writebacks = l2_.writebacks;
+    out->hbm_read_bytes = hbm_.read_bytes;
+    out->hbm_write_bytes = hbm_.write_bytes;
+    out->hazards = hazards_;
+    out->nhazard_records = static_cast<uint32_t>(hazard_log_.size());
+    std::copy(hazard_log_.begin(), hazard_log_.end(), out->hazard);
+    std::memcpy(out->op_count, op_count_, sizeof op_count_);
+    kernel_ = nullptr;
+    return DV_OK;
+}
+
+} // namespace dv

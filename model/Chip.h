@@ -1,0 +1,83 @@
+// model/Chip.h - the chip: its cores (coupled, or AICs plus AIVs), the shared L2 and HBM, block
+// dispatch and cross-core flags.
+//
+// Blocks of a vector or cube kernel are taken by the cores of the matching type in simulated-time
+// order (a core that finishes takes the next block: extra blocks run in waves).  A mix kernel's
+// block b runs on AI core group b % ai_cores: its AIC runs sub-stream aic and its AIVs aiv0..;
+// a group runs its blocks in order.
+#pragma once
+#include <memory>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "AiCore.h"
+#include "Hbm.h"
+#include "L2Cache.h"
+#include "dv/model.h"
+
+namespace dv {
+
+class Chip : public sc_core::sc_module {
+public:
+    Chip(sc_core::sc_module_name name, const dv_config_t &cfg);
+
+    // Run one kernel to completion (or to an error); fills *out on success.
+    int run(dv_kernel_t *k, const dv_gm_t *gm, const dv_run_opts_t &opts, dv_counters_t *out, dv_error_t *err);
+    bool same_layout(const dv_config_t &cfg) const;
+
+    // Services for the cores.
+    bool next_block(AiCore &core, uint32_t &block, uint32_t &sub);
+    int open_stream(uint32_t block, uint32_t sub, dv_stream_t **s, dv_error_t *err);
+    int cross_set(AiCore &core, int mode, unsigned id, cycles_t t, dv_error_t *err);
+    void fail(const dv_error_t &err);
+    bool aborting() const { return aborting_; }
+    sc_core::sc_event &abort_event() { return abort_event_; }
+    void retire(cycles_t t)
+    {
+        l2_.retire(t);
+        hbm_.retire(t);
+    }
+    void gm_view(dv_mem_t &m) const;
+    uint32_t gm_args() const { return gm_ ? gm_->nargs : 0; }
+    uint64_t gm_bytes(unsigned a) const { return a < gm_args() ? gm_->bytes[a] : 0; }
+    const char *gm_name(unsigned a) const { return a < kernel_->info.nargs ? kernel_->info.args[a].name : "?"; }
+    const uint64_t *gm_addrs() const { return gm_->addr; }
+    void count_op(unsigned op) { op_count_[op]++; }
+    void slice(unsigned core, dv_pipe_t p, const dv_insn_t &in, cycles_t s, cycles_t e)
+    {
+        if (opts_.on_slice)
+            opts_.on_slice(opts_.slice_ctx, core, p, &in, s - origin_, e - origin_);
+    }
+    void report_hazard(const AiCore &core, uint32_t block, uint32_t sub, dv_hazard_t h);
+
+private:
+    AiCore &core(unsigned i) { return *cores_[i]; }
+    bool participates(const AiCore &c) const;
+    unsigned group_of(const AiCore &c) const;
+
+    const dv_config_t cfg_;
+    Hbm hbm_;
+    L2Cache l2_;
+    std::vector<std::unique_ptr<AiCore>> cores_;
+    unsigned n_aic_ = 0, n_aiv_ = 0;
+
+    // Per-kernel state.
+    dv_kernel_t *kernel_ = nullptr;
+    const dv_gm_t *gm_ = nullptr;
+    dv_run_opts_t opts_{};
+    cycles_t origin_ = 0;
+    uint32_t next_block_ = 0;
+    std::vector<uint32_t> group_next_; // per core: first block (vector/cube) or next block (mix)
+    bool aborting_ = false;
+    dv_error_t error_{};
+    sc_core::sc_event abort_event_;
+    uint64_t op_count_[DV_OP_COUNT] = {};
+    uint64_t hazards_ = 0;
+    std::vector<dv_hazard_t> hazard_log_;
+    // Cross-core flags: mode 0 pending sets per core type and id; mode 2 AIV->AIC per group.
+    std::vector<std::vector<cycles_t>> mode0_[3];
+    std::vector<std::vector<std::vector<cycles_t>>> mode2_; // [group * aiv + k][id] -> times
+};
+
+} // namespace dv

@@ -1,0 +1,24 @@
+// model/CubeUnit.cpp
+#include "CubeUnit.h"
+
+namespace dv {
+
+CubeUnit::CubeUnit(sc_core::sc_module_name name, const dv_config_t &cfg) : sc_module(name), cfg_(cfg) {}
+
+Cost CubeUnit::cost(const dv_insn_t &in) const
+{
+    const uint64_t m = in.f[DV_FLD(MMAD, m)].u, k = in.f[DV_FLD(MMAD, k)].u, n = in.f[DV_FLD(MMAD, n)].u;
+    uint64_t k0 = cfg_.cube_k_f16;
+    switch (in.f[DV_FLD(MMAD, dtype)].i) {
+    case DV_DT_BF16: k0 = cfg_.cube_k_bf16; break;
+    case DV_DT_S8: k0 = cfg_.cube_k_s8; break;
+    case DV_DT_F32: k0 = cfg_.cube_k_f32; break;
+    default: break;
+    }
+    Cost c;
+    c.occupy = ceil_div(m, cfg_.cube_m) * ceil_div(n, cfg_.cube_n) * ceil_div(k, k0);
+    c.latency = cfg_.cube_latency_cycles;
+    return c;
+}
+
+} // namespace dv

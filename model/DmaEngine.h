@@ -1,0 +1,37 @@
+// model/DmaEngine.h - timing of the data-movement pipes MTE1, MTE2, MTE3 and FIX (ref 4.3).
+//
+// GM transfers (MTE2 reads; MTE3 and FixPipe writes):
+//   the engine spends issue_cycles, then pushes micro-ops: every GM run is cut at multiples of
+//   gm.uop_bytes; a micro-op of b bytes takes max(uop_cycles, ceil(b / core cap)) cycles.  The
+//   local side moves bytes at its own rate.  All bytes pass the shared L2 (and HBM on a miss or a
+//   write-back), whose calendars may finish later than the engine does.
+//   occupy  = max(issue + max(engine, local), memory done - start)
+//   latency = path latency (+ hbm.latency_cycles when a read missed in L2)
+// Local transfers: occupy = bytes / path bandwidth (+ issue for FixPipe), latency = path latency.
+#pragma once
+#include <systemc>
+
+#include "Cost.h"
+#include "L2Cache.h"
+#include "dv/config.h"
+#include "dv/semantics.h"
+
+namespace dv {
+
+class DmaEngine : public sc_core::sc_module {
+public:
+    DmaEngine(sc_core::sc_module_name name, const dv_config_t &cfg, dv_pipe_t pipe, L2Cache &l2);
+    // Cost of `in` starting at cycle t.  gm_addr[a] is the device address of GM argument a.
+    Cost cost(const dv_insn_t &in, cycles_t t, const uint64_t *gm_addr);
+
+    uint64_t gm_read_bytes = 0, gm_write_bytes = 0;
+
+private:
+    cycles_t engine_cycles(const dv_xfer_t &x, uint64_t base, uint64_t cap) const;
+
+    const dv_config_t &cfg_;
+    const dv_pipe_t pipe_;
+    L2Cache &l2_;
+};
+
+} // namespace dv

@@ -1,0 +1,59 @@
+// model/HazardChecker.h - finds unsynchronised cross-pipe accesses inside one core.
+//
+// Happens-before is tracked with vector clocks over the pipes: every executed instruction
+// advances its pipe's clock; set_flag snapshots the source pipe's clock once all its earlier work
+// is done; wait_flag merges the snapshot into the destination; the scalar unit's clock travels
+// with every instruction it issues (so wait_flag on S and pipe_barrier(ALL) order later work).
+// Two accesses from different pipes to overlapping bytes, at least one a write, with no
+// happens-before between them are a hazard.  Accesses are bounding byte ranges per operand.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "dv/isa.h"
+#include "dv/model.h"
+#include "dv/semantics.h"
+
+namespace dv {
+
+using VClock = std::array<uint64_t, DV_PIPE_COUNT>;
+
+inline void vc_merge(VClock &a, const VClock &b)
+{
+    for (int i = 0; i < DV_PIPE_COUNT; i++)
+        if (b[i] > a[i])
+            a[i] = b[i];
+}
+
+class HazardChecker {
+public:
+    using Report = std::function<void(const dv_hazard_t &)>;
+
+    void reset();
+    // An instruction starts on `pipe`; `issued` is the scalar clock it was issued with.
+    void execute(dv_pipe_t pipe, const VClock &issued, uint64_t index, uint32_t line, const dv_range_t *r, int n,
+                 const Report &report);
+    // Clock of a pipe (for set_flag snapshots) and merging a snapshot into a pipe (wait_flag).
+    const VClock &clock(dv_pipe_t pipe) const { return vc_[pipe]; }
+    void merge(dv_pipe_t pipe, const VClock &snap) { vc_merge(vc_[pipe], snap); }
+    // pipe_barrier(ALL) / end of stream: the scalar unit knows everything every pipe did.
+    void join_all();
+
+private:
+    struct Access {
+        uint8_t space, pipe, write;
+        uint16_t arg;
+        uint64_t lo, hi, seq, index;
+        uint32_t line;
+    };
+    void prune();
+
+    VClock vc_[DV_PIPE_COUNT] = {};
+    std::vector<Access> acc_;
+    size_t prune_at_ = 256;
+    unsigned used_ = 0; // pipes that executed something since reset
+};
+
+} // namespace dv

@@ -1,0 +1,25 @@
+// model/Hbm.h - device memory: bandwidth shared by all cores, with a fixed miss latency.
+#pragma once
+#include <systemc>
+
+#include "BandwidthCalendar.h"
+#include "dv/config.h"
+
+namespace dv {
+
+class Hbm : public sc_core::sc_module {
+public:
+    Hbm(sc_core::sc_module_name name, const dv_config_t &cfg);
+    // Move `bytes` starting at cycle t; returns when the last byte is through.
+    cycles_t transfer(cycles_t t, uint64_t bytes, bool write);
+    void retire(cycles_t t) { cal_.retire(t); }
+    void reset_counters() { read_bytes = write_bytes = 0; }
+
+    const cycles_t latency;
+    uint64_t read_bytes = 0, write_bytes = 0;
+
+private:
+    BandwidthCalendar cal_;
+};
+
+} // namespace dv

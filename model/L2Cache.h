@@ -1,0 +1,50 @@
+// model/L2Cache.h - the shared L2: set-associative, LRU, write-back, write-allocate, with an
+// aggregate bandwidth shared by all cores.  It is the GM entry point of every DMA engine: reads
+// that miss fetch whole lines from HBM; evicting a dirty line writes it back to HBM.
+#pragma once
+#include <systemc>
+#include <vector>
+
+#include "BandwidthCalendar.h"
+#include "Hbm.h"
+#include "dv/config.h"
+
+namespace dv {
+
+// The GM side of one DMA instruction: `runs` contiguous byte runs.
+struct GmRuns {
+    uint64_t count = 0;
+    uint64_t bytes = 0;                 // per run
+    uint64_t (*offset)(const void *ctx, uint64_t i) = nullptr; // device address of run i
+    const void *ctx = nullptr;
+};
+
+struct GmResult {
+    cycles_t done = 0;  // last byte through L2 (and HBM for misses)
+    bool miss = false;  // at least one line came from HBM
+};
+
+class L2Cache : public sc_core::sc_module {
+public:
+    L2Cache(sc_core::sc_module_name name, const dv_config_t &cfg, Hbm &hbm);
+    GmResult transfer(cycles_t t, const GmRuns &runs, bool write);
+    void retire(cycles_t t) { cal_.retire(t); }
+    void reset_counters() { hits = misses = writebacks = 0; }
+    cycles_t hbm_latency() const { return hbm_.latency; }
+
+    uint64_t hits = 0, misses = 0, writebacks = 0; // in lines
+
+private:
+    // Look up one line; returns true on a hit.  Counts HBM bytes for fills and write-backs.
+    bool touch(uint64_t line_addr, bool write, uint64_t &fill_bytes, uint64_t &wb_bytes);
+
+    Hbm &hbm_;
+    const uint64_t line_, ways_, sets_;
+    std::vector<uint64_t> tag_;   // line address + 1; 0 = invalid
+    std::vector<uint32_t> stamp_; // LRU
+    std::vector<uint8_t> dirty_;
+    uint32_t clock_ = 0;
+    BandwidthCalendar cal_;
+};
+
+} // namespace dv

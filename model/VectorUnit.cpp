@@ -1,0 +1,115 @@
+// model/VectorUnit.cpp
+#include "VectorUnit.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+namespace dv {
+
+VectorUnit::VectorUnit(sc_core::sc_module_name name, const dv_config_t &cfg)
+    : sc_module(name), repeat_bytes_(cfg.vector_repeat_bytes), pipeline_(cfg.vector_pipeline_cycles),
+      banks_(cfg.ub_banks), groups_(cfg.ub_bank_groups)
+{
+    int i = 0;
+#define DV_VCOST(id, nm, d) \
+    rate_[i++] = Rate{{cfg.vc_##id##_b16_bpc, cfg.vc_##id##_b32_bpc}, {cfg.vc_##id##_b16_lat, cfg.vc_##id##_b32_lat}};
+#include "isa.def"
+    (void)i;
+    for (int op = 0; op < DV_OP_COUNT; op++)
+        dtype_field_[op] = dv_field_index(static_cast<dv_op_t>(op), "dtype");
+}
+
+unsigned VectorUnit::op_width(const dv_insn_t &in) const
+{
+    const dv_op_spec_t *os = dv_op_spec(static_cast<dv_op_t>(in.op));
+    switch (os->form) {
+    case DV_FORM_VCONV:
+        return std::max(dv_dtype_size(static_cast<dv_dtype_t>(in.f[DV_FLD(VCONV, dst_type)].i)),
+                        dv_dtype_size(static_cast<dv_dtype_t>(in.f[DV_FLD(VCONV, src_type)].i)));
+    case DV_FORM_FIXPIPE:
+        return 4; // L0C holds 32-bit accumulators
+    default:
+        return dtype_field_[in.op] < 0 ? 2 : dv_dtype_size(static_cast<dv_dtype_t>(in.f[dtype_field_[in.op]].i));
+    }
+}
+
+Cost VectorUnit::cost(const dv_insn_t &in, const dv_vgeom_t &g)
+{
+    const dv_op_spec_t *os = dv_op_spec(static_cast<dv_op_t>(in.op));
+    const Rate &r = rate_[os->cost - DV_COST_V_ADD];
+    const int w = op_width(in) == 4 ? 1 : 0;
+    Cost c;
+    c.conflict = conflicts(g);
+    c.occupy = ceil_div(static_cast<uint64_t>(g.repeats) * repeat_bytes_, r.bpc[w]) + c.conflict;
+    c.latency = r.lat[w] + pipeline_;
+    return c;
+}
+
+cycles_t VectorUnit::conflicts(const dv_vgeom_t &g)
+{
+    if (g.nops == 0 || g.repeats == 0)
+        return 0;
+    const uint64_t span = banks_ * 32; // bank pattern repeats every span bytes
+    uint64_t key[4 * 3 + 2] = {};
+    for (int k = 0; k < g.nops; k++) {
+        key[3 * k] = (g.ops[k].base % span) | (uint64_t)g.ops[k].write << 63;
+        key[3 * k + 1] = g.ops[k].blk_stride % span | g.ops[k].blk_bytes << 32;
+        key[3 * k + 2] = g.ops[k].rep_stride % span;
+    }
+    key[12] = g.repeats;
+    key[13] = static_cast<uint64_t>(g.nops);
+    for (auto &m : memo_)
+        if (m.valid && std::memcmp(m.key, key, sizeof key) == 0)
+            return m.value;
+
+    // The layout of repeat r repeats with period `banks` repeats (strides are whole rows).
+    const uint64_t period = std::min<uint64_t>(g.repeats, banks_);
+    std::vector<uint32_t> rd(groups_), wr(groups_);
+    std::vector<uint8_t> rbank(banks_);
+    cycles_t per_period = 0, partial = 0;
+    const uint64_t rem = g.repeats % banks_;
+    for (uint64_t r = 0; r < period; r++) {
+        std::fill(rd.begin(), rd.end(), 0);
+        std::fill(wr.begin(), wr.end(), 0);
+        std::fill(rbank.begin(), rbank.end(), 0);
+        uint32_t rmax = 0, wmax = 0;
+        bool rw = false;
+        for (int pass = 0; pass < 2; pass++) // reads first, so writes can see the banks read
+            for (int k = 0; k < g.nops; k++) {
+                const dv_vop_t &op = g.ops[k];
+                if (op.write != (pass == 1) || (op.blk_stride == 0 && op.blk_bytes < 32))
+                    continue; // a mask chunk or reduction result: one partial row, not a datablock stream
+                uint64_t rows[8];
+                for (uint64_t b = 0; b < 8; b++) {
+                    const uint64_t row = (op.base + r * op.rep_stride + b * op.blk_stride) / 32;
+                    rows[b] = row;
+                    bool seen = false; // narrow datablocks share a row: one access serves both
+                    for (uint64_t j = 0; j < b && !seen; j++)
+                        seen = rows[j] == row;
+                    if (seen)
+                        continue;
+                    const uint64_t bank = row % banks_, grp = bank % groups_;
+                    if (op.write) {
+                        wmax = std::max(wmax, ++wr[grp]);
+                        rw = rw || rbank[bank];
+                    } else {
+                        rmax = std::max(rmax, ++rd[grp]);
+                        rbank[bank] = 1;
+                    }
+                }
+            }
+        const cycles_t need = std::max<cycles_t>({rmax, wmax, 1}) + (rw ? 1 : 0);
+        per_period += need - 1;
+        if (r < rem)
+            partial += need - 1;
+    }
+    const cycles_t total = g.repeats <= banks_ ? per_period : (g.repeats / banks_) * per_period + partial;
+    Memo &m = memo_[memo_next_++ % 8];
+    std::memcpy(m.key, key, sizeof key);
+    m.value = total;
+    m.valid = true;
+    return total;
+}
+
+} // namespace dv

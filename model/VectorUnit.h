@@ -1,0 +1,43 @@
+// model/VectorUnit.h - timing of the V pipe (ref 3.2).
+//   occupy  = ceil(repeats * repeat_bytes / bytes_per_cycle(class, width)) + bank-conflict cycles
+//   latency = latency(class, width) + vector.pipeline_cycles
+// Bank conflicts (ref 2.1): datablock rows of 32 B live in bank (addr/32) % ub_banks, bank k in
+// group k % ub_bank_groups.  Per repeat, each group serves one row per cycle for reads and one for
+// writes; a repeat needs max(rows read in one group, rows written in one group) cycles, plus one
+// when a write hits a bank that the same repeat reads.  Cycles beyond one per repeat are conflicts.
+// Datablocks narrower than a row that share one count once; mask chunks (vcmp/vsel) and reduction
+// results are single partial rows per repeat and take no part.
+#pragma once
+#include <systemc>
+
+#include "Cost.h"
+#include "dv/config.h"
+#include "dv/semantics.h"
+
+namespace dv {
+
+class VectorUnit : public sc_core::sc_module {
+public:
+    VectorUnit(sc_core::sc_module_name name, const dv_config_t &cfg);
+    Cost cost(const dv_insn_t &in, const dv_vgeom_t &g);
+
+private:
+    cycles_t conflicts(const dv_vgeom_t &g);
+    unsigned op_width(const dv_insn_t &in) const;
+
+    struct Rate {
+        uint64_t bpc[2], lat[2]; // [0] 8/16-bit, [1] 32-bit
+    };
+    Rate rate_[DV_VC_COUNT];
+    int dtype_field_[DV_OP_COUNT];
+    const uint64_t repeat_bytes_, pipeline_, banks_, groups_;
+    // One-entry memo per operand layout: kernels repeat the same addresses over and over.
+    struct Memo {
+        uint64_t key[4 * 3 + 2] = {};
+        cycles_t value = 0;
+        bool valid = false;
+    } memo_[8];
+    unsigned memo_next_ = 0;
+};
+
+} // namespace dv

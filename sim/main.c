@@ -1,0 +1,239 @@
+/* sim/main.c - the dvsim command line: turns arguments into dv_sim_opts_t, calls the driver and
+ * maps the outcome to an exit code (0 ok, 1 input or simulation error, 2 usage, 3 hazards with
+ * --fail-on-hazard). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "dv/config.h"
+#include "dv/sim.h"
+#include "dv/trace.h"
+
+enum { EXIT_OK = 0, EXIT_ERROR = 1, EXIT_USAGE = 2, EXIT_HAZARD = 3 };
+
+static const char usage_text[] =
+    "usage: dvsim run [options] TRACE     simulate a kernel trace and print its report\n"
+    "       dvsim profiles                list the built-in chip profiles\n"
+    "       dvsim --dump-config [profile options]   print the profile as YAML\n"
+    "       dvsim --help | --version\n"
+    "\n"
+    "profile options (the default is the first preset; --set applies after --profile/--config):\n"
+    "  --profile NAME            a built-in preset (see dvsim profiles)\n"
+    "  --config FILE             a YAML profile, complete or 'preset: NAME' plus overrides\n"
+    "  --set SECTION.KEY=VALUE   override one parameter (repeatable)\n"
+    "\n"
+    "run options:\n"
+    "  --json FILE|-             also write the JSON report (docs/REPORT.md); '-' = stdout\n"
+    "                            instead of the text report\n"
+    "  --timeline FILE           write a Chrome-trace / Perfetto timeline\n"
+    "  --no-data                 timing only: no GM data, instructions are not executed\n"
+    "  --no-hazards              do not run the hazard checker\n"
+    "  --fail-on-hazard          exit with status 3 when hazards were found\n"
+    "  --dump ARG=FILE           write argument ARG's final bytes to FILE (repeatable)\n"
+    "  --quiet                   no text report\n"
+    "  --host-stats              print host seconds, instructions per second and peak RSS to stderr\n"
+    "\n"
+    "exit status: 0 ok, 1 input or simulation error, 2 usage error, 3 hazards (--fail-on-hazard)\n";
+
+typedef struct cli {
+    dv_sim_opts_t so;
+    dv_profile_op_t *ops;
+    dv_dump_t *dumps;
+    int nops, ndumps;
+    int fail_on_hazard, host_stats;
+} cli_t;
+
+static int usage_error(const char *fmt, const char *what)
+{
+    dv_error_t e;
+    dv_error_set(&e, DV_ERR_PARSE, "dvsim", 0, 0, fmt, what);
+    dv_error_print(&e, stderr);
+    fputs("Try 'dvsim --help'.\n", stderr);
+    return EXIT_USAGE;
+}
+
+/* Options with a value accept "--opt VALUE" and "--opt=VALUE". */
+static const char *option_value(int argc, char **argv, int *i, const char *name)
+{
+    size_t n = strlen(name);
+    if (argv[*i][n] == '=')
+        return argv[*i] + n + 1;
+    if (*i + 1 >= argc)
+        return NULL;
+    return argv[++*i];
+}
+
+static int option_is(const char *arg, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
+}
+
+/* Parse the options after the command; run_opts says whether run options (and TRACE) are allowed. */
+static int parse(int argc, char **argv, int first, int run_opts, cli_t *c)
+{
+    static const char *const profile_opts[] = {"--profile", "--config", "--set"};
+    int only_positional = 0;
+    for (int i = first; i < argc; i++) {
+        const char *a = argv[i];
+        if (only_positional || a[0] != '-' || strcmp(a, "-") == 0) {
+            if (!run_opts)
+                return usage_error("unexpected argument '%s'", a);
+            if (c->so.trace)
+                return usage_error("only one TRACE may be given ('%s')", a);
+            c->so.trace = a;
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            only_positional = 1;
+            continue;
+        }
+        int handled = 0;
+        for (int p = 0; p < 3 && !handled; p++) {
+            if (!option_is(a, profile_opts[p]))
+                continue;
+            const char *v = option_value(argc, argv, &i, profile_opts[p]);
+            if (!v)
+                return usage_error("option '%s' needs a value", profile_opts[p]);
+            c->ops[c->nops].kind = p == 0 ? DV_PROFILE_PRESET : p == 1 ? DV_PROFILE_FILE : DV_PROFILE_SET;
+            c->ops[c->nops++].arg = v;
+            handled = 1;
+        }
+        if (handled)
+            continue;
+        if (!run_opts)
+            return usage_error("unknown option '%s'", a);
+        if (option_is(a, "--json") || option_is(a, "--timeline") || option_is(a, "--dump")) {
+            const char *name = option_is(a, "--json") ? "--json" : option_is(a, "--timeline") ? "--timeline" : "--dump";
+            const char *v = option_value(argc, argv, &i, name);
+            if (!v || !v[0])
+                return usage_error("option '%s' needs a value", name);
+            if (name[2] == 'j')
+                c->so.json = v;
+            else if (name[2] == 't')
+                c->so.timeline = v;
+            else {
+                const char *eq = strchr(v, '=');
+                if (!eq || eq == v || !eq[1])
+                    return usage_error("option '--dump' needs ARG=FILE, not '%s'", v);
+                /* split in place: argv strings are writable */
+                argv[i][eq - argv[i]] = '\0';
+                c->dumps[c->ndumps].arg = v;
+                c->dumps[c->ndumps++].path = eq + 1;
+            }
+        } else if (strcmp(a, "--no-data") == 0)
+            c->so.data = false;
+        else if (strcmp(a, "--no-hazards") == 0)
+            c->so.hazards = false;
+        else if (strcmp(a, "--fail-on-hazard") == 0)
+            c->fail_on_hazard = 1;
+        else if (strcmp(a, "--quiet") == 0)
+            c->so.quiet = true;
+        else if (strcmp(a, "--host-stats") == 0)
+            c->host_stats = 1;
+        else
+            return usage_error("unknown option '%s'", a);
+    }
+    if (run_opts && !c->so.trace)
+        return usage_error("%s", "run: missing TRACE (dvsim run [options] TRACE)");
+    if (c->ndumps && !c->so.data)
+        return usage_error("%s", "option '--dump' cannot be used with '--no-data'");
+    return EXIT_OK;
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmd_run(cli_t *c)
+{
+    dv_error_t err;
+    dv_sim_summary_t sum = {0};
+    double t0 = now_seconds();
+    c->so.profile_ops = c->ops;
+    c->so.nprofile_ops = c->nops;
+    c->so.dumps = c->dumps;
+    c->so.ndumps = c->ndumps;
+    if (dv_sim_run(&c->so, &sum, &err) != DV_OK) {
+        dv_error_print(&err, stderr);
+        return EXIT_ERROR;
+    }
+    if (c->host_stats) {
+        double secs = now_seconds() - t0;
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        fprintf(stderr, "host_seconds=%.3f instructions=%llu insns_per_second=%.0f peak_rss_kb=%ld\n", secs,
+                (unsigned long long)sum.instructions, secs > 0 ? (double)sum.instructions / secs : 0.0,
+                (long)ru.ru_maxrss);
+    }
+    return c->fail_on_hazard && sum.hazards ? EXIT_HAZARD : EXIT_OK;
+}
+
+static int cmd_dump_config(cli_t *c)
+{
+    dv_error_t err;
+    dv_config_t cfg;
+    if (dv_sim_profile(c->ops, c->nops, &cfg, &err) != DV_OK) {
+        dv_error_print(&err, stderr);
+        return EXIT_ERROR;
+    }
+    dv_config_dump(&cfg, stdout);
+    return fflush(stdout) == 0 ? EXIT_OK : EXIT_ERROR;
+}
+
+static int cmd_profiles(void)
+{
+    const char *const *names = dv_profile_names();
+    for (int i = 0; names[i]; i++)
+        printf("%s%s\n", names[i], i == 0 ? " (default)" : "");
+    return EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+    cli_t c;
+    int rc;
+    memset(&c, 0, sizeof c);
+    dv_sim_opts_default(&c.so);
+    c.ops = calloc((size_t)argc, sizeof *c.ops);
+    c.dumps = calloc((size_t)argc, sizeof *c.dumps);
+    if (!c.ops || !c.dumps) {
+        fputs("dvsim: error: out of memory\n", stderr);
+        return EXIT_ERROR;
+    }
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(usage_text, stdout);
+            rc = EXIT_OK;
+            goto cleanup;
+        }
+    const char *cmd = argc > 1 ? argv[1] : "";
+    if (argc < 2) {
+        fputs(usage_text, stderr);
+        rc = EXIT_USAGE;
+    } else if (strcmp(cmd, "--version") == 0) {
+        printf("dvsim %s (trace format %d)\n", DV_SIM_VERSION, DV_TRACE_VERSION);
+        rc = EXIT_OK;
+    } else if (strcmp(cmd, "profiles") == 0) {
+        rc = argc > 2 ? usage_error("unexpected argument '%s'", argv[2]) : cmd_profiles();
+    } else if (strcmp(cmd, "--dump-config") == 0 || strcmp(cmd, "dump-config") == 0) {
+        rc = parse(argc, argv, 2, 0, &c);
+        if (rc == EXIT_OK)
+            rc = cmd_dump_config(&c);
+    } else if (strcmp(cmd, "run") == 0) {
+        rc = parse(argc, argv, 2, 1, &c);
+        if (rc == EXIT_OK)
+            rc = cmd_run(&c);
+    } else {
+        rc = usage_error(cmd[0] == '-' ? "unknown option '%s'" : "unknown command '%s'", cmd);
+    }
+cleanup:
+    free(c.ops);
+    free(c.dumps);
+    return rc;
+}

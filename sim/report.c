@@ -1,0 +1,515 @@
+/* sim/report.c - derive the report once from (profile, kernel header, counters), then format it
+ * as text or JSON.  The formatters compute nothing. */
+#include "dv/report.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+const dv_space_t dv_report_bufs[DV_REPORT_NBUFS] = {DV_SPACE_UB, DV_SPACE_L1, DV_SPACE_L0A, DV_SPACE_L0B,
+                                                    DV_SPACE_L0C};
+
+static double ratio_of(double num, double den) { return den > 0 ? num / den : 0.0; }
+
+/* Pipes a core owns.  Split chips: the AIC has S, M, MTE1, MTE2, MTE3, FIX; an AIV has S, V,
+ * MTE2, MTE3.  Coupled cores have everything but FIX unless chip.has_fix_pipe. */
+static bool core_has_pipe(const dv_config_t *cfg, dv_core_type_t type, dv_pipe_t p)
+{
+    if (p == DV_PIPE_FIX && !cfg->chip_has_fix_pipe)
+        return false;
+    switch (type) {
+    case DV_CORE_AIC:
+        return p != DV_PIPE_V;
+    case DV_CORE_AIV:
+        return p == DV_PIPE_S || p == DV_PIPE_V || p == DV_PIPE_MTE2 || p == DV_PIPE_MTE3;
+    default:
+        return true;
+    }
+}
+
+static void occupancy_of(const dv_buf_counters_t *b, uint64_t cycles, dv_occupancy_t *o)
+{
+    memset(o, 0, sizeof *o);
+    if (b->capacity == 0)
+        return;
+    o->present = true;
+    o->capacity = b->capacity;
+    o->peak_bytes = b->peak_bytes;
+    o->peak_pct = 100.0 * ratio_of((double)b->peak_bytes, (double)b->capacity);
+    o->avg_bytes = ratio_of(b->byte_cycles, (double)cycles);
+    o->avg_pct = 100.0 * ratio_of(o->avg_bytes, (double)b->capacity);
+}
+
+int dv_report_derive(dv_report_t *r, const dv_config_t *cfg, const dv_kernel_info_t *info, const dv_counters_t *cnt,
+                     dv_error_t *err)
+{
+    memset(r, 0, sizeof *r);
+    if (!cfg || !info || !cnt)
+        return dv_error_set(err, DV_ERR_STATE, NULL, 0, 0, "report: missing profile, kernel or counters");
+    r->cfg = cfg;
+    r->info = info;
+    r->cnt = cnt;
+    r->ncores = cnt->ncores;
+    r->cores = calloc(cnt->ncores ? cnt->ncores : 1, sizeof *r->cores);
+    if (!r->cores)
+        return dv_error_set(err, DV_ERR_NOMEM, NULL, 0, 0, "out of memory for the report");
+    r->time_us = ratio_of((double)cnt->cycles, (double)cfg->chip_freq_mhz);
+
+    double busy[DV_PIPE_COUNT] = {0}, span[DV_PIPE_COUNT] = {0};
+    double avg_sum[DV_SPACE_COUNT] = {0};
+    unsigned avg_n[DV_SPACE_COUNT] = {0};
+    for (uint32_t i = 0; i < cnt->ncores; i++) {
+        const dv_core_counters_t *c = &cnt->cores[i];
+        dv_core_report_t *cr = &r->cores[i];
+        cr->c = c;
+        cr->ran = c->instructions > 0;
+        cr->cycles = c->last_cycle > c->first_cycle ? c->last_cycle - c->first_cycle : 0;
+        for (int p = 0; p < DV_PIPE_COUNT; p++) {
+            cr->has_pipe[p] = core_has_pipe(cfg, c->type, (dv_pipe_t)p);
+            if (!cr->has_pipe[p])
+                continue;
+            cr->ratio[p] = ratio_of((double)c->pipe_busy[p], (double)cr->cycles);
+            if (cr->ran) {
+                busy[p] += (double)c->pipe_busy[p];
+                span[p] += (double)cr->cycles;
+            }
+        }
+        for (int s = 0; s < DV_SPACE_COUNT; s++) {
+            if (s == DV_SPACE_GM)
+                continue;
+            occupancy_of(&c->buf[s], cr->cycles, &cr->buf[s]);
+            dv_occupancy_t *chip = &r->buf[s];
+            if (!cr->buf[s].present || !cr->ran)
+                continue;
+            chip->present = true;
+            if (cr->buf[s].capacity > chip->capacity)
+                chip->capacity = cr->buf[s].capacity;
+            if (cr->buf[s].peak_bytes > chip->peak_bytes)
+                chip->peak_bytes = cr->buf[s].peak_bytes;
+            avg_sum[s] += cr->buf[s].avg_bytes;
+            avg_n[s]++;
+        }
+        if (cr->ran)
+            r->cores_ran++;
+        r->stall_queue_full_cycles += c->stall_queue_full_cycles;
+        r->stall_flag_cycles += c->stall_flag_cycles;
+        r->stall_cross_cycles += c->stall_cross_cycles;
+        r->bank_conflict_cycles += c->bank_conflict_cycles;
+    }
+
+    r->bound_by = -1;
+    double best = 0.0;
+    for (int p = 0; p < DV_PIPE_COUNT; p++) {
+        r->ratio[p] = ratio_of(busy[p], span[p]);
+        if (r->ratio[p] > best) {
+            best = r->ratio[p];
+            r->bound_by = p;
+        }
+    }
+    for (int s = 0; s < DV_SPACE_COUNT; s++) {
+        dv_occupancy_t *o = &r->buf[s];
+        if (!o->present)
+            continue;
+        o->avg_bytes = avg_n[s] ? avg_sum[s] / avg_n[s] : 0.0;
+        o->peak_pct = 100.0 * ratio_of((double)o->peak_bytes, (double)o->capacity);
+        o->avg_pct = 100.0 * ratio_of(o->avg_bytes, (double)o->capacity);
+    }
+
+    /* bytes per microsecond / 1000 = GB/s */
+    r->gm_read_gb_per_s = ratio_of((double)cnt->gm_read_bytes, r->time_us * 1e3);
+    r->gm_write_gb_per_s = ratio_of((double)cnt->gm_write_bytes, r->time_us * 1e3);
+    r->l2_accessed = cnt->l2_hits + cnt->l2_misses > 0;
+    r->l2_hit_rate = ratio_of((double)cnt->l2_hits, (double)(cnt->l2_hits + cnt->l2_misses));
+    return DV_OK;
+}
+
+void dv_report_free(dv_report_t *r)
+{
+    if (!r)
+        return;
+    free(r->cores);
+    r->cores = NULL;
+}
+
+static const char *core_type_name(dv_core_type_t t)
+{
+    return t == DV_CORE_AIC ? "aic" : t == DV_CORE_AIV ? "aiv" : "coupled";
+}
+
+static const char *hazard_kind_name(int k)
+{
+    return k == DV_HAZ_RAW ? "RAW" : k == DV_HAZ_WAR ? "WAR" : k == DV_HAZ_WAW ? "WAW" : "?";
+}
+
+static const char *sub_name(const dv_kernel_info_t *info, uint32_t sub, char *buf, size_t cap)
+{
+    if (info->kind != DV_KIND_MIX)
+        buf[0] = '\0';
+    else if (sub == DV_SUB_AIC)
+        snprintf(buf, cap, "aic");
+    else
+        snprintf(buf, cap, "aiv%u", sub - DV_SUB_AIV0);
+    return buf;
+}
+
+static const char *hazard_core_name(const dv_report_t *r, const dv_hazard_t *h)
+{
+    return h->core < r->ncores ? r->cores[h->core].c->name : "?";
+}
+
+/* "ub" or the GM argument's name. */
+static const char *hazard_space_name(const dv_report_t *r, const dv_hazard_t *h)
+{
+    if (h->space == DV_SPACE_GM)
+        return h->arg < r->info->nargs ? r->info->args[h->arg].name : "gm";
+    return dv_space_name((dv_space_t)h->space);
+}
+
+/* ---------------------------------------------------------------- text */
+
+static void print_ratio(FILE *out, bool has, double v)
+{
+    if (has)
+        fprintf(out, " %7.3f", v);
+    else
+        fprintf(out, " %7s", "-");
+}
+
+int dv_report_print(const dv_report_t *r, FILE *out)
+{
+    const dv_config_t *cfg = r->cfg;
+    const dv_counters_t *cnt = r->cnt;
+
+    fprintf(out, "kernel        %s (%s, %u blocks)\n", r->info->name, dv_kind_name(r->info->kind), r->info->blocks);
+    if (cfg->chip_layout == DV_LAYOUT_SPLIT)
+        fprintf(out, "profile       %s (split: %" PRIu64 " AIC + %" PRIu64 " AIV, %" PRIu64 " MHz)\n", cfg->chip_name,
+                cfg->chip_ai_cores, cfg->chip_ai_cores * cfg->chip_aiv_per_core, cfg->chip_freq_mhz);
+    else
+        fprintf(out, "profile       %s (coupled: %" PRIu64 " cores, %" PRIu64 " MHz)\n", cfg->chip_name,
+                cfg->chip_ai_cores, cfg->chip_freq_mhz);
+
+    fprintf(out, "\n[chip]\n");
+    fprintf(out, "cycles        %" PRIu64 "\n", cnt->cycles);
+    fprintf(out, "time          %.3f us\n", r->time_us);
+    fprintf(out, "instructions  %" PRIu64 "\n", cnt->instructions);
+    for (int op = 0; op < DV_OP_COUNT; op++)
+        if (cnt->op_count[op])
+            fprintf(out, "  %-24s %" PRIu64 "\n", dv_op_spec((dv_op_t)op)->mnemonic, cnt->op_count[op]);
+    fprintf(out, "ratios        (busy / core cycles, over the cores that own the pipe)\n");
+    for (int p = 0; p < DV_PIPE_COUNT; p++) {
+        char key[32];
+        snprintf(key, sizeof key, "%s_ratio", dv_pipe_ratio_name((dv_pipe_t)p));
+        fprintf(out, "  %-14s %.3f\n", key, r->ratio[p]);
+    }
+    if (r->bound_by >= 0)
+        fprintf(out, "bound by      %s (%s_ratio %.3f)\n", dv_pipe_ratio_name((dv_pipe_t)r->bound_by),
+                dv_pipe_ratio_name((dv_pipe_t)r->bound_by), r->ratio[r->bound_by]);
+    else
+        fprintf(out, "bound by      none\n");
+    fprintf(out, "stall cycles  (sum over cores)\n");
+    fprintf(out, "  %-14s %" PRIu64 "\n", "queue_full", r->stall_queue_full_cycles);
+    fprintf(out, "  %-14s %" PRIu64 "\n", "flag_wait", r->stall_flag_cycles);
+    fprintf(out, "  %-14s %" PRIu64 "\n", "cross_core", r->stall_cross_cycles);
+
+    fprintf(out, "\n[cores]       %u of %u ran work (idle cores not listed)\n", r->cores_ran, r->ncores);
+    fprintf(out, "%-6s %6s %9s %10s", "core", "blocks", "insns", "cycles");
+    for (int p = 0; p < DV_PIPE_COUNT; p++)
+        fprintf(out, " %7s", dv_pipe_ratio_name((dv_pipe_t)p));
+    fprintf(out, " %10s %10s %10s\n", "stall_q", "stall_flag", "stall_x");
+    for (uint32_t i = 0; i < r->ncores; i++) {
+        const dv_core_report_t *cr = &r->cores[i];
+        if (!cr->ran)
+            continue;
+        fprintf(out, "%-6s %6" PRIu64 " %9" PRIu64 " %10" PRIu64, cr->c->name, cr->c->blocks, cr->c->instructions,
+                cr->cycles);
+        for (int p = 0; p < DV_PIPE_COUNT; p++)
+            print_ratio(out, cr->has_pipe[p], cr->ratio[p]);
+        fprintf(out, " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 "\n", cr->c->stall_queue_full_cycles,
+                cr->c->stall_flag_cycles, cr->c->stall_cross_cycles);
+    }
+
+    fprintf(out, "\n[buffers]     (peak: max over cores; avg: byte-cycles / core cycles, mean over cores)\n");
+    fprintf(out, "%-6s %10s %10s %8s %12s %8s\n", "buffer", "capacity", "peak", "peak%", "avg", "avg%");
+    for (int i = 0; i < DV_REPORT_NBUFS; i++) {
+        const dv_occupancy_t *o = &r->buf[dv_report_bufs[i]];
+        if (!o->present)
+            continue;
+        fprintf(out, "%-6s %10" PRIu64 " %10" PRIu64 " %7.2f%% %12.1f %7.2f%%\n", dv_space_name(dv_report_bufs[i]),
+                o->capacity, o->peak_bytes, o->peak_pct, o->avg_bytes, o->avg_pct);
+    }
+    fprintf(out, "ub bank-conflict cycles  %" PRIu64 "\n", r->bank_conflict_cycles);
+
+    fprintf(out, "\n[memory]\n");
+    fprintf(out, "gm read       %" PRIu64 " bytes  %.3f GB/s\n", cnt->gm_read_bytes, r->gm_read_gb_per_s);
+    fprintf(out, "gm write      %" PRIu64 " bytes  %.3f GB/s\n", cnt->gm_write_bytes, r->gm_write_gb_per_s);
+    fprintf(out, "l2            %" PRIu64 " hits, %" PRIu64 " misses, ", cnt->l2_hits, cnt->l2_misses);
+    if (r->l2_accessed)
+        fprintf(out, "hit rate %.2f%%", 100.0 * r->l2_hit_rate);
+    else
+        fprintf(out, "hit rate n/a");
+    fprintf(out, ", %" PRIu64 " writebacks\n", cnt->l2_writebacks);
+    fprintf(out, "hbm           %" PRIu64 " bytes read, %" PRIu64 " bytes written\n", cnt->hbm_read_bytes,
+            cnt->hbm_write_bytes);
+
+    fprintf(out, "\n[hazards]     %" PRIu64 "\n", cnt->hazards);
+    for (uint32_t i = 0; i < cnt->nhazard_records && i < DV_HAZARD_RECORDS; i++) {
+        const dv_hazard_t *h = &cnt->hazard[i];
+        char sub[16];
+        sub_name(r->info, h->sub, sub, sizeof sub);
+        fprintf(out, "  %s %s block %u%s%s: insn %" PRIu64 " (line %u, %s) -> insn %" PRIu64 " (line %u, %s) on %s[0x%" PRIx64
+                     ", 0x%" PRIx64 ")\n",
+                hazard_kind_name(h->kind), hazard_core_name(r, h), h->block, sub[0] ? " " : "", sub, h->insn_first,
+                h->line_first, dv_pipe_name((dv_pipe_t)h->pipe_first), h->insn_second, h->line_second,
+                dv_pipe_name((dv_pipe_t)h->pipe_second), hazard_space_name(r, h), h->lo, h->hi);
+    }
+    if (cnt->hazards > cnt->nhazard_records)
+        fprintf(out, "  ... %" PRIu64 " more not recorded\n", cnt->hazards - cnt->nhazard_records);
+    return ferror(out) ? DV_ERR_IO : DV_OK;
+}
+
+/* ---------------------------------------------------------------- JSON */
+
+void dv_json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        switch (*p) {
+        case '"': fputs("\\\"", out); break;
+        case '\\': fputs("\\\\", out); break;
+        case '\n': fputs("\\n", out); break;
+        case '\r': fputs("\\r", out); break;
+        case '\t': fputs("\\t", out); break;
+        default:
+            if (*p < 0x20)
+                fprintf(out, "\\u%04x", *p);
+            else
+                fputc(*p, out);
+        }
+    }
+    fputc('"', out);
+}
+
+/* Doubles with fixed digits (deterministic; never NaN or inf: every division is guarded). */
+static void json_num(FILE *out, double v) { fprintf(out, "%.6f", v); }
+
+static void json_occupancy(FILE *out, const dv_occupancy_t *o)
+{
+    fprintf(out, "{\"capacity_bytes\":%" PRIu64 ",\"peak_bytes\":%" PRIu64 ",\"peak_pct\":", o->capacity, o->peak_bytes);
+    json_num(out, o->peak_pct);
+    fputs(",\"avg_bytes\":", out);
+    json_num(out, o->avg_bytes);
+    fputs(",\"avg_pct\":", out);
+    json_num(out, o->avg_pct);
+    fputc('}', out);
+}
+
+static void json_buffers(FILE *out, const dv_occupancy_t *buf)
+{
+    int n = 0;
+    fputc('{', out);
+    for (int i = 0; i < DV_REPORT_NBUFS; i++) {
+        const dv_occupancy_t *o = &buf[dv_report_bufs[i]];
+        if (!o->present)
+            continue;
+        fprintf(out, "%s\"%s\":", n++ ? "," : "", dv_space_name(dv_report_bufs[i]));
+        json_occupancy(out, o);
+    }
+    fputc('}', out);
+}
+
+static int count_dots(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '.';
+    return n;
+}
+
+/* Segment i of a dotted section path into buf. */
+static void path_segment(const char *path, int i, char *buf, size_t cap)
+{
+    for (; i > 0 && *path; path++)
+        if (*path == '.')
+            i--;
+    size_t n = strcspn(path, ".");
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(buf, path, n);
+    buf[n] = '\0';
+}
+
+/* The profile, nested by section ("vector.add" -> "vector": {"add": {...}}), in schema order. */
+static void json_config(FILE *out, const dv_config_t *cfg)
+{
+    int count = 0;
+    const dv_param_spec_t *specs = dv_param_specs(&count);
+    char open[8][64];
+    int depth = 0;
+    int need_comma = 0;
+    fputc('{', out);
+    for (int i = 0; i < count; i++) {
+        const dv_param_spec_t *ps = &specs[i];
+        int segs = count_dots(ps->section) + 1;
+        char seg[64];
+        int common = 0;
+        while (common < depth && common < segs) {
+            path_segment(ps->section, common, seg, sizeof seg);
+            if (strcmp(seg, open[common]) != 0)
+                break;
+            common++;
+        }
+        for (; depth > common; depth--) {
+            fputc('}', out);
+            need_comma = 1;
+        }
+        for (; depth < segs && depth < 8; depth++) {
+            path_segment(ps->section, depth, open[depth], sizeof open[depth]);
+            if (need_comma)
+                fputc(',', out);
+            dv_json_string(out, open[depth]);
+            fputs(":{", out);
+            need_comma = 0;
+        }
+        if (need_comma)
+            fputc(',', out);
+        dv_json_string(out, ps->key);
+        fputc(':', out);
+        const char *field = (const char *)cfg + ps->offset;
+        switch (ps->type) {
+        case DV_PT_U64: fprintf(out, "%" PRIu64, *(const uint64_t *)(const void *)field); break;
+        case DV_PT_BOOL: fputs(*(const bool *)(const void *)field ? "true" : "false", out); break;
+        case DV_PT_LAYOUT:
+            fputs(*(const int *)(const void *)field == DV_LAYOUT_SPLIT ? "\"split\"" : "\"coupled\"", out);
+            break;
+        case DV_PT_STR: dv_json_string(out, field); break;
+        }
+        need_comma = 1;
+    }
+    for (; depth > 0; depth--)
+        fputc('}', out);
+    fputc('}', out);
+}
+
+static const char *arg_dir_name(dv_arg_dir_t d)
+{
+    return d == DV_ARG_IN ? "in" : d == DV_ARG_OUT ? "out" : "inout";
+}
+
+int dv_report_write_json(const dv_report_t *r, FILE *out)
+{
+    const dv_counters_t *cnt = r->cnt;
+    const dv_kernel_info_t *info = r->info;
+
+    fprintf(out, "{\n\"schema_version\":%d,\n", DV_REPORT_SCHEMA_VERSION);
+    fputs("\"kernel\":{\"name\":", out);
+    dv_json_string(out, info->name);
+    fprintf(out, ",\"kind\":\"%s\",\"blocks\":%u,\"args\":[", dv_kind_name(info->kind), info->blocks);
+    for (uint32_t i = 0; i < info->nargs; i++) {
+        const dv_arg_t *a = &info->args[i];
+        fputs(i ? ",{\"name\":" : "{\"name\":", out);
+        dv_json_string(out, a->name);
+        fprintf(out, ",\"bytes\":%" PRIu64 ",\"dtype\":\"%s\",\"dir\":\"%s\"}", a->bytes, dv_dtype_name(a->dtype),
+                arg_dir_name(a->dir));
+    }
+    fputs("]},\n\"profile\":", out);
+    dv_json_string(out, r->cfg->chip_name);
+
+    fprintf(out, ",\n\"cycles\":%" PRIu64 ",\n\"time_us\":", cnt->cycles);
+    json_num(out, r->time_us);
+    fprintf(out, ",\n\"instructions\":%" PRIu64 ",\n\"op_counts\":{", cnt->instructions);
+    int n = 0;
+    for (int op = 0; op < DV_OP_COUNT; op++)
+        if (cnt->op_count[op])
+            fprintf(out, "%s\"%s\":%" PRIu64, n++ ? "," : "", dv_op_spec((dv_op_t)op)->mnemonic, cnt->op_count[op]);
+    fputs("},\n\"ratios\":{", out);
+    for (int p = 0; p < DV_PIPE_COUNT; p++) {
+        fprintf(out, "%s\"%s\":", p ? "," : "", dv_pipe_ratio_name((dv_pipe_t)p));
+        json_num(out, r->ratio[p]);
+    }
+    fputs("},\n\"bound_by\":", out);
+    if (r->bound_by >= 0)
+        fprintf(out, "\"%s\"", dv_pipe_ratio_name((dv_pipe_t)r->bound_by));
+    else
+        fputs("null", out);
+    fprintf(out,
+            ",\n\"stall_cycles\":{\"queue_full\":%" PRIu64 ",\"flag_wait\":%" PRIu64 ",\"cross_core\":%" PRIu64 "},\n",
+            r->stall_queue_full_cycles, r->stall_flag_cycles, r->stall_cross_cycles);
+
+    fprintf(out, "\"cores_ran\":%u,\n\"cores\":[", r->cores_ran);
+    for (uint32_t i = 0; i < r->ncores; i++) {
+        const dv_core_report_t *cr = &r->cores[i];
+        const dv_core_counters_t *c = cr->c;
+        fprintf(out, "%s\n {\"name\":", i ? "," : "");
+        dv_json_string(out, c->name);
+        fprintf(out,
+                ",\"type\":\"%s\",\"blocks\":%" PRIu64 ",\"instructions\":%" PRIu64 ",\"first_cycle\":%" PRIu64
+                ",\"last_cycle\":%" PRIu64 ",\"cycles\":%" PRIu64 ",\"pipe_busy\":{",
+                core_type_name(c->type), c->blocks, c->instructions, c->first_cycle, c->last_cycle, cr->cycles);
+        for (int p = 0; p < DV_PIPE_COUNT; p++)
+            fprintf(out, "%s\"%s\":%" PRIu64, p ? "," : "", dv_pipe_name((dv_pipe_t)p), c->pipe_busy[p]);
+        fputs("},\"pipe_insns\":{", out);
+        for (int p = 0; p < DV_PIPE_COUNT; p++)
+            fprintf(out, "%s\"%s\":%" PRIu64, p ? "," : "", dv_pipe_name((dv_pipe_t)p), c->pipe_insns[p]);
+        fputs("},\"ratios\":{", out);
+        for (int p = 0; p < DV_PIPE_COUNT; p++) {
+            fprintf(out, "%s\"%s\":", p ? "," : "", dv_pipe_ratio_name((dv_pipe_t)p));
+            if (cr->has_pipe[p])
+                json_num(out, cr->ratio[p]);
+            else
+                fputs("null", out);
+        }
+        fprintf(out,
+                "},\"stall_cycles\":{\"queue_full\":%" PRIu64 ",\"flag_wait\":%" PRIu64 ",\"cross_core\":%" PRIu64
+                "},\"bank_conflict_cycles\":%" PRIu64 ",\"gm_read_bytes\":%" PRIu64 ",\"gm_write_bytes\":%" PRIu64
+                ",\"buffers\":",
+                c->stall_queue_full_cycles, c->stall_flag_cycles, c->stall_cross_cycles, c->bank_conflict_cycles,
+                c->gm_read_bytes, c->gm_write_bytes);
+        json_buffers(out, cr->buf);
+        fputc('}', out);
+    }
+    fputs("\n],\n\"buffers\":", out);
+    json_buffers(out, r->buf);
+    fprintf(out, ",\n\"ub_peak_bytes\":%" PRIu64 ",\n\"bank_conflict_cycles\":%" PRIu64 ",\n",
+            r->buf[DV_SPACE_UB].peak_bytes, r->bank_conflict_cycles);
+
+    fprintf(out, "\"gm_read_bytes\":%" PRIu64 ",\n\"gm_write_bytes\":%" PRIu64 ",\n\"gm_read_gb_per_s\":",
+            cnt->gm_read_bytes, cnt->gm_write_bytes);
+    json_num(out, r->gm_read_gb_per_s);
+    fputs(",\n\"gm_write_gb_per_s\":", out);
+    json_num(out, r->gm_write_gb_per_s);
+    fprintf(out, ",\n\"l2_hits\":%" PRIu64 ",\n\"l2_misses\":%" PRIu64 ",\n\"l2_hit_rate\":", cnt->l2_hits,
+            cnt->l2_misses);
+    if (r->l2_accessed)
+        json_num(out, r->l2_hit_rate);
+    else
+        fputs("null", out);
+    fprintf(out, ",\n\"l2_writebacks\":%" PRIu64 ",\n\"hbm_read_bytes\":%" PRIu64 ",\n\"hbm_write_bytes\":%" PRIu64 ",\n",
+            cnt->l2_writebacks, cnt->hbm_read_bytes, cnt->hbm_write_bytes);
+
+    fprintf(out, "\"hazard_count\":%" PRIu64 ",\n\"hazards\":[", cnt->hazards);
+    for (uint32_t i = 0; i < cnt->nhazard_records && i < DV_HAZARD_RECORDS; i++) {
+        const dv_hazard_t *h = &cnt->hazard[i];
+        char sub[16];
+        fprintf(out, "%s\n {\"kind\":\"%s\",\"core\":", i ? "," : "", hazard_kind_name(h->kind));
+        dv_json_string(out, hazard_core_name(r, h));
+        fprintf(out, ",\"block\":%u,\"sub\":", h->block);
+        if (info->kind == DV_KIND_MIX)
+            dv_json_string(out, sub_name(info, h->sub, sub, sizeof sub));
+        else
+            fputs("null", out);
+        fprintf(out,
+                ",\"first\":{\"insn\":%" PRIu64 ",\"line\":%u,\"pipe\":\"%s\"},\"second\":{\"insn\":%" PRIu64
+                ",\"line\":%u,\"pipe\":\"%s\"},\"space\":\"%s\",\"arg\":",
+                h->insn_first, h->line_first, dv_pipe_name((dv_pipe_t)h->pipe_first), h->insn_second, h->line_second,
+                dv_pipe_name((dv_pipe_t)h->pipe_second), dv_space_name((dv_space_t)h->space));
+        if (h->space == DV_SPACE_GM)
+            dv_json_string(out, hazard_space_name(r, h));
+        else
+            fputs("null", out);
+        fprintf(out, ",\"lo\":%" PRIu64 ",\"hi\":%" PRIu64 "}", h->lo, h->hi);
+    }
+    fputs(cnt->nhazard_records ? "\n],\n\"config\":" : "],\n\"config\":", out);
+    json_config(out, r->cfg);
+    fputs("\n}\n", out);
+    return ferror(out) ? DV_ERR_IO : DV_OK;
+}

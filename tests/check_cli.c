@@ -1,0 +1,420 @@
+/* tests/check_cli.c - the dvsim program: every error a user can reach from the command line, with
+ * its exit code, its message and its location.  Runs $DVSIM_ROOT/bin/dvsim (set by make test). */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char tmp[64];        /* per-test scratch directory */
+static char out_text[65536];
+static char err_text[65536];
+
+static const char *root(void)
+{
+    const char *r = getenv("DVSIM_ROOT");
+    return r && r[0] ? r : ".";
+}
+
+static void setup(void)
+{
+    snprintf(tmp, sizeof tmp, "/tmp/dvsim-cli-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(tmp));
+}
+
+static void teardown(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", tmp);
+}
+
+static void slurp(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
+    buf[n] = '\0';
+    if (f)
+        fclose(f);
+}
+
+/* Run "dvsim ARGS" in the project root (so traces/ paths work); scratch files are under $T.  ARGS
+ * may go on with shell commands ("... && cat $T/x"); the exit status is the whole line's, and its
+ * stdout and stderr land in out_text / err_text. */
+static int dvsim(const char *args)
+{
+    char cmd[4096], out[128], err[128];
+    snprintf(out, sizeof out, "%s/stdout", tmp);
+    snprintf(err, sizeof err, "%s/stderr", tmp);
+    snprintf(cmd, sizeof cmd, "cd '%s' && T='%s' && { bin/dvsim %s ; } >'%s' 2>'%s'", root(), tmp, args, out, err);
+    int st = system(cmd);
+    slurp(out, out_text, sizeof out_text);
+    slurp(err, err_text, sizeof err_text);
+    ck_assert_msg(st != -1 && WIFEXITED(st), "dvsim did not exit normally: %s", cmd);
+    return WEXITSTATUS(st);
+}
+
+static void write_file(const char *name, const char *text)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", tmp, name);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* stderr holds "<...>FILE:LINE:<col>: error: <...>MSG" */
+static void assert_located(const char *file, int line, const char *msg)
+{
+    char head[256];
+    snprintf(head, sizeof head, "%s:%d:", file, line);
+    const char *p = strstr(err_text, head);
+    ck_assert_msg(p != NULL, "no location '%s' in: %s", head, err_text);
+    p += strlen(head);
+    ck_assert_msg(*p >= '1' && *p <= '9', "no column after '%s' in: %s", head, err_text);
+    while (*p >= '0' && *p <= '9')
+        p++;
+    ck_assert_msg(strncmp(p, ": error: ", 9) == 0, "malformed location in: %s", err_text);
+    ck_assert_msg(strstr(p, msg) != NULL, "message '%s' missing in: %s", msg, err_text);
+}
+
+#define ASSERT_ERR(s) ck_assert_msg(strstr(err_text, s) != NULL, "expected '%s' in stderr: %s", s, err_text)
+
+static const char *const vadd = "traces/vadd_double_buffer.trace";
+
+START_TEST(test_cli_unknown_option)
+{
+    char a[256];
+    snprintf(a, sizeof a, "run --bogus %s", vadd);
+    ck_assert_int_eq(dvsim(a), 2);
+    ASSERT_ERR("unknown option '--bogus'");
+    ck_assert_str_eq(out_text, "");
+}
+END_TEST
+
+START_TEST(test_cli_unknown_command)
+{
+    ck_assert_int_eq(dvsim("frobnicate"), 2);
+    ASSERT_ERR("unknown command 'frobnicate'");
+}
+END_TEST
+
+START_TEST(test_cli_missing_trace)
+{
+    ck_assert_int_eq(dvsim("run --quiet"), 2);
+    ASSERT_ERR("missing TRACE");
+}
+END_TEST
+
+START_TEST(test_cli_missing_value)
+{
+    ck_assert_int_eq(dvsim("run traces/missing_wait.trace --json"), 2);
+    ASSERT_ERR("option '--json' needs a value");
+}
+END_TEST
+
+START_TEST(test_cli_two_traces)
+{
+    ck_assert_int_eq(dvsim("run traces/missing_wait.trace traces/matmul_tile.trace"), 2);
+    ASSERT_ERR("only one TRACE");
+}
+END_TEST
+
+START_TEST(test_cli_dump_needs_data)
+{
+    char a[256];
+    snprintf(a, sizeof a, "run --no-data --dump z=$T/z.bin %s", vadd);
+    ck_assert_int_eq(dvsim(a), 2);
+    ASSERT_ERR("'--dump' cannot be used with '--no-data'");
+}
+END_TEST
+
+START_TEST(test_cli_dump_malformed)
+{
+    char a[256];
+    snprintf(a, sizeof a, "run --dump z %s", vadd);
+    ck_assert_int_eq(dvsim(a), 2);
+    ASSERT_ERR("needs ARG=FILE");
+}
+END_TEST
+
+START_TEST(test_cli_unexpected_argument)
+{
+    ck_assert_int_eq(dvsim("profiles extra"), 2);
+    ASSERT_ERR("unexpected argument 'extra'");
+    ck_assert_int_eq(dvsim("--dump-config traces/matmul_tile.trace"), 2);
+    ASSERT_ERR("unexpected argument 'traces/matmul_tile.trace'");
+}
+END_TEST
+
+START_TEST(test_cli_nonexistent_trace)
+{
+    ck_assert_int_eq(dvsim("run $T/no-such.trace"), 1);
+    ASSERT_ERR("no-such.trace: error:");
+    ck_assert_str_eq(out_text, "");
+}
+END_TEST
+
+START_TEST(test_cli_bad_set_key)
+{
+    char a[256];
+    snprintf(a, sizeof a, "run --set chip.bogus_key=1 %s", vadd);
+    ck_assert_int_eq(dvsim(a), 1);
+    ASSERT_ERR("chip.bogus_key");
+    ck_assert_str_eq(out_text, "");
+}
+END_TEST
+
+START_TEST(test_cli_bad_set_value)
+{
+    ck_assert_int_eq(dvsim("--dump-config --set chip.freq_mhz=0"), 1);
+    ASSERT_ERR("chip.freq_mhz");
+}
+END_TEST
+
+START_TEST(test_cli_bad_profile)
+{
+    char a[256];
+    snprintf(a, sizeof a, "run --profile no_such_chip %s", vadd);
+    ck_assert_int_eq(dvsim(a), 1);
+    ASSERT_ERR("no_such_chip");
+    ck_assert_str_eq(out_text, "");
+}
+END_TEST
+
+START_TEST(test_cli_bad_yaml_key)
+{
+    write_file("bad.yaml", "preset: ascend910b2\nchip:\n  bogus_key: 1\n");
+    ck_assert_int_eq(dvsim("--dump-config --config $T/bad.yaml"), 1);
+    assert_located("bad.yaml", 3, "bogus_key");
+}
+END_TEST
+
+START_TEST(test_cli_bad_yaml_syntax)
+{
+    write_file("broken.yaml", "preset: ascend910b2\nchip: {freq_mhz: 1000\n");
+    ck_assert_int_eq(dvsim("--dump-config --config $T/broken.yaml"), 1);
+    ck_assert_msg(strstr(err_text, "broken.yaml:") != NULL, "no file in: %s", err_text);
+    /* libyaml reports the position where it gave up: line 3, column 1 (end of input) */
+    ck_assert_msg(strstr(err_text, "broken.yaml:2:") || strstr(err_text, "broken.yaml:3:"), "no line in: %s",
+                  err_text);
+}
+END_TEST
+
+START_TEST(test_cli_malformed_trace_line)
+{
+    write_file("bad.trace", "dvtrace 1\n"
+                            "kernel k kind=vector blocks=1\n"
+                            "arg x bytes=1024 dtype=f16 dir=in init=zero\n"
+                            "block 0\n"
+                            "vadd dst=ub:0x0 src0=ub:0x0 src1=ub:0x100 dtype=f16 repeat=1\n"
+                            "vadd dst=ub:0x0 src0=ub:0x0 bogus=3 dtype=f16 repeat=1\n"
+                            "end\n");
+    ck_assert_int_eq(dvsim("run $T/bad.trace"), 1);
+    assert_located("bad.trace", 6, "bogus");
+    ck_assert_str_eq(out_text, "");
+}
+END_TEST
+
+START_TEST(test_cli_unknown_mnemonic)
+{
+    write_file("op.trace", "dvtrace 1\n"
+                           "kernel k kind=vector blocks=1\n"
+                           "block 0\n"
+                           "vfrobnicate dst=ub:0x0\n"
+                           "end\n");
+    ck_assert_int_eq(dvsim("run $T/op.trace"), 1);
+    assert_located("op.trace", 4, "vfrobnicate");
+}
+END_TEST
+
+START_TEST(test_cli_dump_config_round_trip)
+{
+    ck_assert_int_eq(dvsim("--dump-config --profile ascend310 --set chip.freq_mhz=700 >$T/a.yaml"), 0);
+    ck_assert_int_eq(dvsim("dump-config --config $T/a.yaml >$T/b.yaml"), 0);
+    ck_assert_int_eq(dvsim("--dump-config --config $T/a.yaml"), 0);
+    ck_assert_msg(strstr(out_text, "freq_mhz: 700") != NULL, "override lost: %s", out_text);
+    ck_assert_int_eq(dvsim("--dump-config --config $T/a.yaml >$T/c.yaml && cmp $T/a.yaml $T/c.yaml"), 0);
+}
+END_TEST
+
+START_TEST(test_cli_profiles_and_version)
+{
+    ck_assert_int_eq(dvsim("profiles"), 0);
+    ck_assert_msg(strstr(out_text, "ascend910b2 (default)\n") == out_text, "default first: %s", out_text);
+    ck_assert_ptr_nonnull(strstr(out_text, "ascend310\n"));
+    ck_assert_int_eq(dvsim("--version"), 0);
+    ck_assert_ptr_nonnull(strstr(out_text, "dvsim "));
+    ck_assert_int_eq(dvsim("--help"), 0);
+    ck_assert_ptr_nonnull(strstr(out_text, "usage: dvsim run"));
+}
+END_TEST
+
+/* ---- runs that need the model ---- */
+
+START_TEST(test_cli_run_sample)
+{
+    char a[256];
+    snprintf(a, sizeof a, "run %s", vadd);
+    ck_assert_int_eq(dvsim(a), 0);
+    ck_assert_msg(strstr(out_text, "[chip]") && strstr(out_text, "[cores]") && strstr(out_text, "[buffers]") &&
+                      strstr(out_text, "[memory]"),
+                  "report sections missing: %s", out_text);
+    ck_assert_str_eq(err_text, "");
+}
+END_TEST
+
+START_TEST(test_cli_json_and_timeline)
+{
+    char a[256];
+    snprintf(a, sizeof a, "run --quiet --json $T/r.json --timeline $T/t.json %s && cat $T/r.json $T/t.json", vadd);
+    ck_assert_int_eq(dvsim(a), 0);
+    ck_assert_ptr_nonnull(strstr(out_text, "\"schema_version\":"));
+    ck_assert_ptr_nonnull(strstr(out_text, "\"profile\":\"ascend910b2\""));
+    ck_assert_ptr_nonnull(strstr(out_text, "\"traceEvents\":["));
+    ck_assert_ptr_nonnull(strstr(out_text, "\"args\":{\"name\":\"aiv0\"}"));
+}
+END_TEST
+
+START_TEST(test_cli_unwritable_json_prints_no_report)
+{
+    char a[256];
+    snprintf(a, sizeof a, "run --json $T/no/such/dir/r.json %s", vadd);
+    ck_assert_int_eq(dvsim(a), 1);
+    ASSERT_ERR("r.json: error: cannot write");
+    ck_assert_str_eq(out_text, "");
+}
+END_TEST
+
+START_TEST(test_cli_dump_unknown_argument)
+{
+    char a[256];
+    snprintf(a, sizeof a, "run --dump nope=$T/n.bin %s", vadd);
+    ck_assert_int_eq(dvsim(a), 1);
+    ASSERT_ERR("has no argument 'nope'");
+}
+END_TEST
+
+START_TEST(test_cli_dump_writes_bytes)
+{
+    char a[256];
+    snprintf(a, sizeof a, "run --quiet --dump z=$T/z.bin %s && wc -c < $T/z.bin", vadd);
+    ck_assert_int_eq(dvsim(a), 0);
+    ck_assert_int_eq(atoi(out_text), 524288);
+}
+END_TEST
+
+START_TEST(test_cli_hbm_capacity)
+{
+    char a[256];
+    snprintf(a, sizeof a, "run --set hbm.capacity_bytes=1000000 %s", vadd);
+    ck_assert_int_eq(dvsim(a), 1);
+    ASSERT_ERR("argument 'y' (524288 bytes) does not fit in device memory");
+    ASSERT_ERR("hbm.capacity_bytes is 1000000");
+    ck_assert_str_eq(out_text, "");
+}
+END_TEST
+
+START_TEST(test_cli_init_file_size_mismatch)
+{
+    write_file("small.bin", "0123456789");
+    write_file("f.trace", "dvtrace 1\n"
+                          "kernel k kind=vector blocks=1\n"
+                          "arg x bytes=1024 dtype=f16 dir=in init=file:small.bin\n"
+                          "block 0\n"
+                          "end\n");
+    ck_assert_int_eq(dvsim("run $T/f.trace"), 1);
+    ASSERT_ERR("argument 'x': file '");
+    ASSERT_ERR("has 10 bytes, the argument has 1024");
+}
+END_TEST
+
+START_TEST(test_cli_init_file_missing)
+{
+    write_file("g.trace", "dvtrace 1\n"
+                          "kernel k kind=vector blocks=1\n"
+                          "arg x bytes=1024 dtype=f16 dir=in init=file:absent.bin\n"
+                          "block 0\n"
+                          "end\n");
+    ck_assert_int_eq(dvsim("run $T/g.trace"), 1);
+    ASSERT_ERR("g.trace: error: argument 'x': cannot read '");
+    ASSERT_ERR("absent.bin'");
+    ck_assert_str_eq(out_text, "");
+}
+END_TEST
+
+START_TEST(test_cli_unwritable_timeline)
+{
+    ck_assert_int_eq(dvsim("run --timeline $T/no/dir/t.json traces/matmul_tile.trace"), 1);
+    ASSERT_ERR("t.json: error: cannot write the timeline");
+    ck_assert_str_eq(out_text, "");
+}
+END_TEST
+
+START_TEST(test_cli_fail_on_hazard)
+{
+    ck_assert_int_eq(dvsim("run --quiet traces/missing_wait.trace"), 0);
+    ck_assert_int_eq(dvsim("run --fail-on-hazard traces/missing_wait.trace"), 3);
+    ck_assert_ptr_nonnull(strstr(out_text, "RAW"));
+    ck_assert_int_eq(dvsim("run --no-hazards --fail-on-hazard --quiet traces/missing_wait.trace"), 0);
+}
+END_TEST
+
+START_TEST(test_cli_host_stats)
+{
+    ck_assert_int_eq(dvsim("run --no-data --quiet --host-stats traces/matmul_tile.trace"), 0);
+    ck_assert_str_eq(out_text, "");
+    ASSERT_ERR("insns_per_second=");
+    ASSERT_ERR("peak_rss_kb=");
+}
+END_TEST
+
+Suite *dv_cli_suite(void)
+{
+    Suite *s = suite_create("cli");
+    TCase *usage = tcase_create("usage");
+    tcase_add_checked_fixture(usage, setup, teardown);
+    tcase_add_test(usage, test_cli_unknown_option);
+    tcase_add_test(usage, test_cli_unknown_command);
+    tcase_add_test(usage, test_cli_missing_trace);
+    tcase_add_test(usage, test_cli_missing_value);
+    tcase_add_test(usage, test_cli_two_traces);
+    tcase_add_test(usage, test_cli_dump_needs_data);
+    tcase_add_test(usage, test_cli_dump_malformed);
+    tcase_add_test(usage, test_cli_unexpected_argument);
+    suite_add_tcase(s, usage);
+
+    TCase *input = tcase_create("input");
+    tcase_add_checked_fixture(input, setup, teardown);
+    tcase_add_test(input, test_cli_nonexistent_trace);
+    tcase_add_test(input, test_cli_bad_set_key);
+    tcase_add_test(input, test_cli_bad_set_value);
+    tcase_add_test(input, test_cli_bad_profile);
+    tcase_add_test(input, test_cli_bad_yaml_key);
+    tcase_add_test(input, test_cli_bad_yaml_syntax);
+    tcase_add_test(input, test_cli_malformed_trace_line);
+    tcase_add_test(input, test_cli_unknown_mnemonic);
+    tcase_add_test(input, test_cli_dump_config_round_trip);
+    tcase_add_test(input, test_cli_profiles_and_version);
+    suite_add_tcase(s, input);
+
+    TCase *run = tcase_create("run");
+    tcase_add_checked_fixture(run, setup, teardown);
+    tcase_set_timeout(run, 60);
+    tcase_add_test(run, test_cli_run_sample);
+    tcase_add_test(run, test_cli_json_and_timeline);
+    tcase_add_test(run, test_cli_unwritable_json_prints_no_report);
+    tcase_add_test(run, test_cli_dump_unknown_argument);
+    tcase_add_test(run, test_cli_dump_writes_bytes);
+    tcase_add_test(run, test_cli_hbm_capacity);
+    tcase_add_test(run, test_cli_init_file_size_mismatch);
+    tcase_add_test(run, test_cli_init_file_missing);
+    tcase_add_test(run, test_cli_unwritable_timeline);
+    tcase_add_test(run, test_cli_fail_on_hazard);
+    tcase_add_test(run, test_cli_host_stats);
+    suite_add_tcase(s, run);
+    return s;
+}

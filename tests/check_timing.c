@@ -1,0 +1,437 @@
+/* tests/check_timing.c - the model's timing rules (each run uses fresh GM addresses: L2 contents
+ * persist between kernels of one process), with exact cycle counts derived by hand from the
+ * profile's numbers (docs/MODEL.md states the rules).  t0 = chip.kernel_start_cycles +
+ * chip.block_start_cycles is when a core's scalar unit reads its first instruction; issuing an
+ * instruction into a pipe queue costs scalar.issue_cycles (I below). */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dv/config.h"
+#include "dv/isa.h"
+#include "dv/model.h"
+#include "dv/trace.h"
+#include "support/dvt.h"
+
+#define GM0 0x100000000ull
+
+static uint64_t cdiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+/* The first AIV of a split chip, or core 0 of a coupled one. */
+static const dv_core_counters_t *first_core(const dvt_run_t *r, dv_core_type_t type)
+{
+    for (uint32_t i = 0; i < r->cnt.ncores; i++)
+        if (r->cnt.cores[i].type == type)
+            return &r->cnt.cores[i];
+    ck_abort_msg("no core of type %d", type);
+    return NULL;
+}
+
+START_TEST(test_timing_single_mmad)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, NULL);
+    dvt_run_t r;
+    const char *t = "dvtrace 1\nkernel mm kind=cube blocks=1\nblock 0\n"
+                    "mmad c=l0c:0 a=l0a:0 b=l0b:0 dtype=f16 m=64 k=128 n=32 init=1\nend\n";
+    ck_assert_msg(dvt_run_text(&r, &cfg, t, true, GM0) == DV_OK, "%s", r.err.msg);
+    /* issue, then ceil(64/M0) * ceil(32/N0) * ceil(128/K0) cube cycles, then the cube's tail */
+    const uint64_t occupy = cdiv(64, cfg.cube_m) * cdiv(32, cfg.cube_n) * cdiv(128, cfg.cube_k_f16);
+    ck_assert_uint_eq(occupy, 64); /* 4 x 2 x 8 on the 16x16x16 cube */
+    ck_assert_uint_eq(r.cnt.cycles, dvt_t0(&cfg) + cfg.scalar_issue_cycles + occupy + cfg.cube_latency_cycles);
+    const dv_core_counters_t *c = first_core(&r, DV_CORE_AIC);
+    ck_assert_uint_eq(c->pipe_busy[DV_PIPE_M], occupy + cfg.cube_latency_cycles);
+    ck_assert_uint_eq(c->pipe_insns[DV_PIPE_M], 1);
+    dvt_free(&r);
+}
+END_TEST
+
+/* Set a field of an instruction by name (the test builds instructions from the ISA table). */
+static void setf(dv_insn_t *in, const char *name, int64_t v)
+{
+    int k = dv_field_index((dv_op_t)in->op, name);
+    if (k >= 0)
+        in->f[k].i = v;
+}
+static void seta(dv_insn_t *in, const char *name, dv_space_t s, uint64_t off)
+{
+    int k = dv_field_index((dv_op_t)in->op, name);
+    if (k >= 0)
+        in->f[k].u = DV_ADDR(s, off);
+}
+
+/* One vector instruction of R repeats, for every vector opcode, dtype and R in {1, 37, 255}:
+ *   cycles = t0 + I + ceil(R * repeat_bytes / bytes_per_cycle) + latency + pipeline_cycles
+ * with the class's rate and latency for the element width.  Operands sit in distinct bank groups
+ * (src0 at row 0, src1 at row 8, dst at row 16, moving 8 rows per repeat: no bank conflicts). */
+START_TEST(test_timing_vector_repeats_per_class)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, NULL);
+    const dv_kernel_info_t noargs = {0};
+    const uint32_t reps[] = {1, 37, 255};
+    int cases = 0;
+    for (int op = 0; op < DV_OP_COUNT; op++) {
+        const dv_op_spec_t *os = dv_op_spec((dv_op_t)op);
+        if (os->pipe != DV_PIPE_V || os->form == DV_FORM_FIXPIPE)
+            continue;
+        for (int dt = 0; dt < DV_DT_COUNT; dt++) {
+            dv_dtype_t src = (dv_dtype_t)dt, dst = (dv_dtype_t)dt;
+            for (int dt2 = 0; dt2 < (os->form == DV_FORM_VCONV ? DV_DT_COUNT : 1); dt2++) {
+                if (os->form == DV_FORM_VCONV) {
+                    dst = (dv_dtype_t)dt2;
+                    if (!dv_conv_allowed(src, dst))
+                        continue;
+                } else if (!(os->dtypes & (1u << dt)))
+                    continue;
+                const unsigned width = dv_dtype_size(src) > dv_dtype_size(dst) ? dv_dtype_size(src) : dv_dtype_size(dst);
+                uint64_t bpc = 0, lat = 0;
+                int vc = (int)os->cost - DV_COST_V_ADD;
+                const dv_param_spec_t *ps;
+                char key[96];
+                static const char *const names[] = {
+#define DV_VCOST(id, name, d) name,
+#include "isa.def"
+                };
+                snprintf(key, sizeof key, "vector.%s.%s", names[vc], width == 4 ? "b32_bytes_per_cycle" : "b16_bytes_per_cycle");
+                ck_assert_ptr_nonnull(ps = dv_param_find(key));
+                bpc = *(const uint64_t *)((const char *)&cfg + ps->offset);
+                snprintf(key, sizeof key, "vector.%s.%s", names[vc], width == 4 ? "b32_latency_cycles" : "b16_latency_cycles");
+                ck_assert_ptr_nonnull(ps = dv_param_find(key));
+                lat = *(const uint64_t *)((const char *)&cfg + ps->offset);
+                for (size_t ri = 0; ri < sizeof reps / sizeof reps[0]; ri++) {
+                    dv_insn_t in;
+                    dv_insn_init(&in, (dv_op_t)op);
+                    seta(&in, "dst", DV_SPACE_UB, 0x200);
+                    seta(&in, "src", DV_SPACE_UB, 0x0);
+                    seta(&in, "src0", DV_SPACE_UB, 0x0);
+                    seta(&in, "src1", DV_SPACE_UB, 0x100);
+                    seta(&in, "sel", DV_SPACE_UB, 0x20000);
+                    setf(&in, "dtype", src);
+                    setf(&in, "src_type", src);
+                    setf(&in, "dst_type", dst);
+                    setf(&in, "repeat", reps[ri]);
+                    setf(&in, "dst_rep", os->form == DV_FORM_VREDUCE ? 1 : 8);
+                    /* a reduction re-reads rows 0..7 so its results (row 16) never share a bank */
+                    if (os->form == DV_FORM_VREDUCE)
+                        setf(&in, "src_rep", 0);
+                    char line[1024], text[2048];
+                    ck_assert_int_gt(dv_trace_format_insn(&in, &noargs, line, sizeof line), 0);
+                    snprintf(text, sizeof text, "dvtrace 1\nkernel v kind=vector blocks=1\nblock 0\n%s\nend\n", line);
+                    dvt_run_t r;
+                    ck_assert_msg(dvt_run_text(&r, &cfg, text, false, GM0) == DV_OK, "%s: %s", line, r.err.msg);
+                    const uint64_t occupy = cdiv((uint64_t)reps[ri] * cfg.vector_repeat_bytes, bpc);
+                    const uint64_t want = dvt_t0(&cfg) + cfg.scalar_issue_cycles + occupy + lat + cfg.vector_pipeline_cycles;
+                    ck_assert_msg(r.cnt.cycles == want, "%s: %llu cycles, expected %llu", line,
+                                  (unsigned long long)r.cnt.cycles, (unsigned long long)want);
+                    ck_assert_uint_eq(first_core(&r, DV_CORE_AIV)->bank_conflict_cycles, 0);
+                    dvt_free(&r);
+                    cases++;
+                }
+            }
+        }
+    }
+    ck_assert_int_gt(cases, 100);
+}
+END_TEST
+
+/* Easy numbers for the DMA path: 64 B/cycle per core, 1 cycle per micro-op minimum, issue 10,
+ * latency 100 (+50 on an L2 miss). */
+static const char *const dma_sets[] = {
+    "gm.core_read_bytes_per_cycle=64", "gm.core_write_bytes_per_cycle=64", "mte2.uop_cycles=1", "mte3.uop_cycles=1",
+    "mte2.issue_cycles=10", "mte3.issue_cycles=10", "mte2.latency_cycles=100", "mte3.latency_cycles=80",
+    "hbm.latency_cycles=50", NULL};
+
+static uint64_t run_copy(const dv_config_t *cfg, const char *copy, uint64_t base)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "dvtrace 1\nkernel c kind=vector blocks=1\narg x bytes=1048576 dtype=f16 dir=in\nblock 0\n%s\nend\n", copy);
+    dvt_run_t r;
+    ck_assert_msg(dvt_run_text(&r, cfg, text, false, base) == DV_OK, "%s", r.err.msg);
+    uint64_t c = r.cnt.cycles;
+    dvt_free(&r);
+    return c;
+}
+
+/* MTE2 copy: t0 + I + issue + sum over 512 B micro-ops of ceil(bytes / 64) + latency + miss latency
+ * (a cold L2 misses).  The UB side (128 B/cycle) and HBM are faster than the engine here. */
+START_TEST(test_timing_mte2_burst_size_and_count)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, dma_sets);
+    const uint64_t fixed = dvt_t0(&cfg) + 1 + 10 + 100 + 50;
+    /* one 2048 B burst: 4 micro-ops of 512 B at 8 cycles */
+    ck_assert_uint_eq(run_copy(&cfg, "copy_gm_to_ubuf dst=ub:0x0 src=x nburst=1 len=64", GM0), fixed + 32);
+    /* four 512 B bursts back to back: the same 4 micro-ops */
+    ck_assert_uint_eq(run_copy(&cfg, "copy_gm_to_ubuf dst=ub:0x0 src=x nburst=4 len=16", GM0 + 0x1000000), fixed + 32);
+    /* sixteen 64 B bursts, each in its own 512 B block: 16 micro-ops of 1 cycle */
+    ck_assert_uint_eq(run_copy(&cfg, "copy_gm_to_ubuf dst=ub:0x0 src=x nburst=16 len=2 src_gap=14", GM0 + 0x2000000), fixed + 16);
+    /* a 512 B burst starting 32 B into a block splits into 480 B (8 cycles) + 32 B (1 cycle) */
+    ck_assert_uint_eq(run_copy(&cfg, "copy_gm_to_ubuf dst=ub:0x0 src=x+0x20 nburst=1 len=16", GM0 + 0x3000000), fixed + 9);
+    /* 16 bursts of 8 KB: 256 micro-ops of 8 cycles */
+    ck_assert_uint_eq(run_copy(&cfg, "copy_gm_to_ubuf dst=ub:0x0 src=x nburst=16 len=256 dst_gap=0", GM0 + 0x4000000),
+                      fixed + 16 * 16 * 8);
+}
+END_TEST
+
+/* A copy and an independent vector op overlap: the kernel ends when the later one does. */
+START_TEST(test_timing_independent_pipes_overlap)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, dma_sets);
+    dvt_run_t r;
+    const char *t = "dvtrace 1\nkernel o kind=vector blocks=1\narg x bytes=65536 dtype=f16 dir=in\nblock 0\n"
+                    "copy_gm_to_ubuf dst=ub:0x10000 src=x nburst=1 len=64\n"
+                    "vadd dst=ub:0x200 src0=ub:0x0 src1=ub:0x100 dtype=f16 repeat=200\nend\n";
+    ck_assert_msg(dvt_run_text(&r, &cfg, t, false, GM0) == DV_OK, "%s", r.err.msg);
+    const uint64_t t0 = dvt_t0(&cfg);
+    const uint64_t mte2_end = t0 + 1 + 10 + 32 + 100 + 50;
+    const uint64_t v_time = cdiv(200 * 256, cfg.vc_ADD_b16_bpc) + cfg.vc_ADD_b16_lat + cfg.vector_pipeline_cycles;
+    const uint64_t v_end = t0 + 2 + v_time; /* issued one scalar cycle after the copy */
+    ck_assert_uint_eq(r.cnt.cycles, mte2_end > v_end ? mte2_end : v_end);
+    ck_assert_uint_lt(r.cnt.cycles, t0 + 2 + (10 + 32 + 150) + v_time);
+    dvt_free(&r);
+}
+END_TEST
+
+/* wait_flag holds V until MTE2's set_flag fires (after the copy completes) + flag latency. */
+START_TEST(test_timing_wait_flag_holds_pipe)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, dma_sets);
+    const uint64_t t0 = dvt_t0(&cfg);
+    const uint64_t v_time = cdiv(8 * 256, cfg.vc_ADD_b16_bpc) + cfg.vc_ADD_b16_lat + cfg.vector_pipeline_cycles;
+    const uint64_t copy_end = t0 + 1 + 10 + 32 + 150;
+    dvt_run_t r;
+    const char *synced = "dvtrace 1\nkernel w kind=vector blocks=1\narg x bytes=65536 dtype=f16 dir=in\nblock 0\n"
+                         "copy_gm_to_ubuf dst=ub:0x0 src=x nburst=1 len=64\n"
+                         "set_flag src=MTE2 dst=V id=0\n"
+                         "wait_flag src=MTE2 dst=V id=0\n"
+                         "vadd dst=ub:0x1000 src0=ub:0x0 src1=ub:0x100 dtype=f16 repeat=8\nend\n";
+    ck_assert_msg(dvt_run_text(&r, &cfg, synced, false, GM0) == DV_OK, "%s", r.err.msg);
+    ck_assert_uint_eq(r.cnt.cycles, copy_end + cfg.sync_flag_latency_cycles + v_time);
+    ck_assert_uint_eq(first_core(&r, DV_CORE_AIV)->stall_flag_cycles, copy_end + cfg.sync_flag_latency_cycles - (t0 + 3));
+    ck_assert_uint_eq(r.cnt.hazards, 0);
+    dvt_free(&r);
+}
+END_TEST
+
+/* pipe_barrier(V): the second vadd starts after the first has completed, not after it issued. */
+START_TEST(test_timing_pipe_barrier_drains)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, NULL);
+    const uint64_t t0 = dvt_t0(&cfg), I = cfg.scalar_issue_cycles;
+    const uint64_t occ = cdiv(8 * 256, cfg.vc_ADD_b16_bpc), lat = cfg.vc_ADD_b16_lat + cfg.vector_pipeline_cycles;
+    const char *fmt = "dvtrace 1\nkernel b kind=vector blocks=1\nblock 0\n"
+                      "vadd dst=ub:0x1000 src0=ub:0x0 src1=ub:0x100 dtype=f16 repeat=8\n%s"
+                      "vadd dst=ub:0x2000 src0=ub:0x1000 src1=ub:0x100 dtype=f16 repeat=8\nend\n";
+    char text[1024];
+    dvt_run_t r;
+    snprintf(text, sizeof text, fmt, "pipe_barrier pipe=V\n");
+    ck_assert_msg(dvt_run_text(&r, &cfg, text, false, GM0) == DV_OK, "%s", r.err.msg);
+    ck_assert_uint_eq(r.cnt.cycles, t0 + I + occ + lat + occ + lat);
+    dvt_free(&r);
+    snprintf(text, sizeof text, fmt, "");
+    ck_assert_msg(dvt_run_text(&r, &cfg, text, false, GM0 + 0x10000000) == DV_OK, "%s", r.err.msg);
+    ck_assert_uint_eq(r.cnt.cycles, t0 + I + occ + occ + lat); /* pipelined without the barrier */
+    dvt_free(&r);
+}
+END_TEST
+
+/* Two AIVs streaming from HBM at once share its bandwidth: each takes longer than alone. */
+START_TEST(test_timing_hbm_contention)
+{
+    static const char *const sets[] = {"chip.ai_cores=1", "hbm.bytes_per_cycle=32", "gm.core_read_bytes_per_cycle=64",
+                                       "l2.size_bytes=0", NULL};
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, sets);
+    char text[4096], *p = text;
+    for (int blocks = 1; blocks <= 2; blocks++) {
+        p = text;
+        p += sprintf(p, "dvtrace 1\nkernel h kind=vector blocks=%d\narg x bytes=1048576 dtype=f16 dir=in\n", blocks);
+        for (int b = 0; b < blocks; b++) {
+            p += sprintf(p, "block %d\n", b);
+            for (int i = 0; i < 8; i++)
+                p += sprintf(p, "copy_gm_to_ubuf dst=ub:0x0 src=x+%d nburst=1 len=512\n", (b * 8 + i) * 16384);
+        }
+        sprintf(p, "end\n");
+        dvt_run_t r;
+        ck_assert_msg(dvt_run_text(&r, &cfg, text, false, GM0 + (uint64_t)blocks * 0x10000000) == DV_OK, "%s", r.err.msg);
+        static uint64_t alone;
+        if (blocks == 1) {
+            alone = r.cnt.cycles;
+            /* alone: HBM-bound, 8 x 16 KB at 32 B/cycle */
+            ck_assert_uint_ge(alone, dvt_t0(&cfg) + 8 * 16384 / 32);
+        } else {
+            const dv_core_counters_t *a = first_core(&r, DV_CORE_AIV), *b = a + 1;
+            ck_assert_uint_eq(a->blocks, 1);
+            ck_assert_uint_eq(b->blocks, 1);
+            ck_assert_uint_gt(a->last_cycle, alone);
+            ck_assert_uint_gt(b->last_cycle, alone);
+            ck_assert_uint_ge(r.cnt.cycles, dvt_t0(&cfg) + 2 * 8 * 16384 / 32); /* the pair is HBM-bound */
+        }
+        dvt_free(&r);
+    }
+}
+END_TEST
+
+/* The same read twice in one process: the second finds its lines in L2 and is faster by exactly
+ * the miss latency (the engine is the bottleneck either way). */
+START_TEST(test_timing_l2_hit_faster_than_miss)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, dma_sets);
+    const char *copy = "copy_gm_to_ubuf dst=ub:0x0 src=x nburst=1 len=64";
+    const uint64_t miss = run_copy(&cfg, copy, GM0);
+    const uint64_t hit = run_copy(&cfg, copy, GM0);
+    ck_assert_uint_eq(miss - hit, cfg.hbm_latency_cycles);
+    ck_assert_uint_eq(hit, dvt_t0(&cfg) + 1 + 10 + 32 + 100);
+}
+END_TEST
+
+/* With a V queue of depth 2 the scalar unit stalls on the fourth vadd until the second starts. */
+START_TEST(test_timing_queue_full_stalls_scalar)
+{
+    static const char *const sets[] = {"queue.v_depth=2", NULL};
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, sets);
+    const uint64_t occ = cdiv(255 * 256, cfg.vc_ADD_b16_bpc);
+    dvt_run_t r;
+    char text[2048], *p = text;
+    p += sprintf(p, "dvtrace 1\nkernel q kind=vector blocks=1\nblock 0\n");
+    for (int i = 0; i < 4; i++)
+        p += sprintf(p, "vadd dst=ub:0x10000 src0=ub:0x0 src1=ub:0x100 dtype=f16 repeat=255\n");
+    sprintf(p, "end\n");
+    ck_assert_msg(dvt_run_text(&r, &cfg, text, false, GM0) == DV_OK, "%s", r.err.msg);
+    /* vadd0 starts at t0+1 and leaves the queue; vadd1, vadd2 fill it by t0+3; vadd3 waits for vadd1
+     * to start at t0+1+occ */
+    ck_assert_uint_eq(first_core(&r, DV_CORE_AIV)->stall_queue_full_cycles, occ - 2);
+    ck_assert_uint_eq(r.cnt.cycles, dvt_t0(&cfg) + 1 + 4 * occ + cfg.vc_ADD_b16_lat + cfg.vector_pipeline_cycles);
+    dvt_free(&r);
+}
+END_TEST
+
+/* Twice as many blocks as AIVs: every AIV runs two waves. */
+START_TEST(test_timing_blocks_run_in_waves)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, NULL);
+    const unsigned n = (unsigned)(cfg.chip_ai_cores * cfg.chip_aiv_per_core);
+    char *text = malloc(200 + 2 * n * 120), *p = text;
+    p += sprintf(p, "dvtrace 1\nkernel w kind=vector blocks=%u\n", 2 * n);
+    for (unsigned b = 0; b < 2 * n; b++)
+        p += sprintf(p, "block %u\nvadd dst=ub:0x200 src0=ub:0x0 src1=ub:0x100 dtype=f16 repeat=8\n", b);
+    sprintf(p, "end\n");
+    dvt_run_t r;
+    ck_assert_msg(dvt_run_text(&r, &cfg, text, false, GM0) == DV_OK, "%s", r.err.msg);
+    const uint64_t block = cfg.chip_block_start_cycles + 1 + cdiv(8 * 256, cfg.vc_ADD_b16_bpc) + cfg.vc_ADD_b16_lat +
+                           cfg.vector_pipeline_cycles;
+    ck_assert_uint_eq(r.cnt.cycles, cfg.chip_kernel_start_cycles + 2 * block);
+    for (uint32_t i = 0; i < r.cnt.ncores; i++)
+        ck_assert_uint_eq(r.cnt.cores[i].blocks, r.cnt.cores[i].type == DV_CORE_AIV ? 2 : 0);
+    dvt_free(&r);
+    free(text);
+}
+END_TEST
+
+/* UB bank conflicts (ref 2.1 worked example): one repeat of vdup writing 8 blocks 16 rows apart
+ * puts all 8 in one bank group (8 cycles: 7 conflict cycles); 8 rows apart, 4 per group (3). */
+START_TEST(test_timing_ub_bank_conflicts)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, NULL);
+    const int strides[] = {1, 8, 16};
+    const uint64_t conflicts[] = {0, 3, 7};
+    for (int i = 0; i < 3; i++) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 "dvtrace 1\nkernel b kind=vector blocks=1\nblock 0\nvdup dst=ub:0x0 dtype=f16 scalar=1 repeat=1 dst_blk=%d\nend\n",
+                 strides[i]);
+        dvt_run_t r;
+        ck_assert_msg(dvt_run_text(&r, &cfg, text, false, GM0) == DV_OK, "%s", r.err.msg);
+        ck_assert_uint_eq(first_core(&r, DV_CORE_AIV)->bank_conflict_cycles, conflicts[i]);
+        ck_assert_uint_eq(r.cnt.cycles, dvt_t0(&cfg) + 1 + cdiv(256, cfg.vc_DUP_b16_bpc) + conflicts[i] +
+                                            cfg.vc_DUP_b16_lat + cfg.vector_pipeline_cycles);
+        dvt_free(&r);
+    }
+}
+END_TEST
+
+/* A mix kernel: the AIC signals its AIVs (mode 2) after 1000 cycles of scalar work; each AIV's
+ * scalar unit waits, then issues a vadd. */
+START_TEST(test_timing_cross_core_flag)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, NULL);
+    const char *t = "dvtrace 1\nkernel x kind=mix blocks=1\n"
+                    "block 0 aic\nscalar cycles=1000\nset_cross_flag pipe=S mode=2 id=1\n"
+                    "block 0 aiv0\nwait_cross_flag id=1\nvadd dst=ub:0x200 src0=ub:0x0 src1=ub:0x100 dtype=f16 repeat=8\n"
+                    "block 0 aiv1\nwait_cross_flag id=1\nvadd dst=ub:0x200 src0=ub:0x0 src1=ub:0x100 dtype=f16 repeat=8\n"
+                    "end\n";
+    dvt_run_t r;
+    ck_assert_msg(dvt_run_text(&r, &cfg, t, false, GM0) == DV_OK, "%s", r.err.msg);
+    const uint64_t t0 = dvt_t0(&cfg), I = cfg.scalar_issue_cycles;
+    const uint64_t resume = t0 + 1000 + cfg.sync_cross_latency_cycles;
+    const uint64_t v_end = resume + I + I + cdiv(8 * 256, cfg.vc_ADD_b16_bpc) + cfg.vc_ADD_b16_lat + cfg.vector_pipeline_cycles;
+    const dv_core_counters_t *aiv = first_core(&r, DV_CORE_AIV);
+    ck_assert_uint_eq(aiv[0].last_cycle, v_end);
+    ck_assert_uint_eq(aiv[1].last_cycle, v_end);
+    ck_assert_uint_eq(first_core(&r, DV_CORE_AIC)->last_cycle, t0 + 1000 + I);
+    ck_assert_uint_eq(r.cnt.cycles, v_end);
+    dvt_free(&r);
+}
+END_TEST
+
+/* Occupancy: 2 KB lands in UB when the copy completes and is read until the vadd completes; the
+ * vadd's 2 KB result is read until the copy out completes. */
+START_TEST(test_timing_ub_occupancy)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, dma_sets);
+    const char *t = "dvtrace 1\nkernel o kind=vector blocks=1\narg x bytes=4096 dtype=f16 dir=in\narg z bytes=4096 dtype=f16 dir=out\n"
+                    "block 0\ncopy_gm_to_ubuf dst=ub:0x0 src=x nburst=1 len=64\n"
+                    "set_flag src=MTE2 dst=V id=0\nwait_flag src=MTE2 dst=V id=0\n"
+                    "vadds dst=ub:0x1000 src=ub:0x0 dtype=f16 scalar=1 repeat=8\n"
+                    "set_flag src=V dst=MTE3 id=0\nwait_flag src=V dst=MTE3 id=0\n"
+                    "copy_ubuf_to_gm dst=z src=ub:0x1000 nburst=1 len=64\nend\n";
+    dvt_run_t r;
+    ck_assert_msg(dvt_run_text(&r, &cfg, t, true, GM0) == DV_OK, "%s", r.err.msg);
+    const uint64_t t0 = dvt_t0(&cfg), fl = cfg.sync_flag_latency_cycles;
+    const uint64_t copy_end = t0 + 1 + 10 + 32 + 150;
+    const uint64_t v_end = copy_end + fl + cdiv(8 * 256, cfg.vc_ADD_b16_bpc) + cfg.vc_ADD_b16_lat + cfg.vector_pipeline_cycles;
+    /* copy out: 4 micro-ops of 8 cycles; the UB read side (128 B/cycle) is faster */
+    const uint64_t out_end = v_end + fl + 10 + 32 + 80;
+    ck_assert_uint_eq(r.cnt.cycles, out_end);
+    const dv_core_counters_t *c = first_core(&r, DV_CORE_AIV);
+    ck_assert_uint_eq(c->buf[DV_SPACE_UB].peak_bytes, 4096); /* both live at the vadd's completion */
+    ck_assert(c->buf[DV_SPACE_UB].byte_cycles == 2048.0 * (double)(v_end - copy_end) + 2048.0 * (double)(out_end - v_end));
+    ck_assert_uint_eq(c->gm_read_bytes, 2048);
+    ck_assert_uint_eq(c->gm_write_bytes, 2048);
+    dvt_free(&r);
+}
+END_TEST
+
+Suite *dv_timing_suite(void)
+{
+    Suite *s = suite_create("timing");
+    TCase *tc = tcase_create("rules");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_timing_single_mmad);
+    tcase_add_test(tc, test_timing_vector_repeats_per_class);
+    tcase_add_test(tc, test_timing_mte2_burst_size_and_count);
+    tcase_add_test(tc, test_timing_independent_pipes_overlap);
+    tcase_add_test(tc, test_timing_wait_flag_holds_pipe);
+    tcase_add_test(tc, test_timing_pipe_barrier_drains);
+    tcase_add_test(tc, test_timing_hbm_contention);
+    tcase_add_test(tc, test_timing_l2_hit_faster_than_miss);
+    tcase_add_test(tc, test_timing_queue_full_stalls_scalar);
+    tcase_add_test(tc, test_timing_blocks_run_in_waves);
+    tcase_add_test(tc, test_timing_ub_bank_conflicts);
+    tcase_add_test(tc, test_timing_cross_core_flag);
+    tcase_add_test(tc, test_timing_ub_occupancy);
+    suite_add_tcase(s, tc);
+    return s;
+}
