@@ -48,7 +48,7 @@ AiCore::AiCore(sc_core::sc_module_name name, const dv_config_t &cfg, Chip &chip,
     static const char *const dma_names[DV_PIPE_COUNT] = {nullptr, nullptr, nullptr, "mte1", "mte2", "mte3", "fix"};
     for (dv_pipe_t p : {DV_PIPE_MTE1, DV_PIPE_MTE2, DV_PIPE_MTE3, DV_PIPE_FIX})
         if (has_pipe(p))
-            dma_[p] = std::make_unique<DmaEngine>(dma_names[p], cfg, p, l2);
+            dma_[p] = std::make_unique<DmaEngine>(dma_names[p], cfg, p, l2, index);
     const uint64_t depth[DV_PIPE_COUNT] = {1, cfg.queue_v_depth, cfg.queue_m_depth, cfg.queue_mte1_depth,
                                            cfg.queue_mte2_depth, cfg.queue_mte3_depth, cfg.queue_fix_depth};
     for (int p = 0; p < DV_PIPE_COUNT; p++)
@@ -173,6 +173,7 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
     }
     for (auto &f : flags_)
         f.set = false;
+    invalidate_all();
     dv_vstate_reset(&vs_);
     hz_.reset();
     have_pending_ = stream_end_ = false;
@@ -199,14 +200,18 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
         for (int p = 1; p < DV_PIPE_COUNT; p++) {
             if (q_[p].empty())
                 continue;
-            cycles_t t;
-            Block why = Block::None;
-            if (head_ready(p, t, why)) {
-                if (t < best)
-                    best = t, who = p;
+            Cand &c = cand_[p];
+            if (!c.valid) {
+                c.why = Block::None;
+                c.ready = head_ready(p, c.t, c.why);
+                c.valid = true;
+            }
+            if (c.ready) {
+                if (c.t < best)
+                    best = c.t, who = p;
             } else {
                 any_blocked = true;
-                cross_blocked |= why == Block::Cross;
+                cross_blocked |= c.why == Block::Cross;
             }
         }
         if (have_pending_) {
@@ -251,6 +256,7 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
                 wait(cross_event | chip_.abort_event());
                 counters.stall_cross_cycles += now_cycles() - before;
                 blocked_.clear();
+                invalidate_all(); // flags from other cores may have arrived
                 continue;
             }
             (void)any_blocked;
@@ -268,8 +274,10 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
         int rc = who < 0 ? issue(err) : start_head(who, best, err);
         if (rc != DV_OK)
             return rc;
-        if (best > now_cycles() + cfg_.sim_quantum_cycles)
+        if (best > now_cycles() + cfg_.sim_quantum_cycles) {
             sync_to(best);
+            invalidate_all();
+        }
     }
 }
 
@@ -510,6 +518,7 @@ int AiCore::issue(dv_error_t *err)
             f.set = true;
             f.time = ts_;
             f.vc = hz_.clock(DV_PIPE_S);
+            invalidate(static_cast<int>(in.f[DV_FLD(FLAG, dst)].i));
             break;
         }
         case DV_OP_wait_flag: {
@@ -527,11 +536,13 @@ int AiCore::issue(dv_error_t *err)
                                       static_cast<unsigned>(in.f[DV_FLD(XSET, id)].i), ts_, err);
             if (rc2 != DV_OK)
                 return locate(err, rc2, in, pending_index_, "%s", err->msg);
+            invalidate_all(); // mode 0 can signal this core too
             break;
         }
         case DV_OP_wait_cross_flag: {
             auto &c = cross_[static_cast<size_t>(in.f[DV_FLD(XWAIT, id)].i)];
             c.erase(c.begin());
+            invalidate_all(); // other heads may wait on the same flag
             break;
         }
         default:
@@ -545,6 +556,8 @@ int AiCore::issue(dv_error_t *err)
     // Issue into the pipe's queue.
     add_busy(DV_PIPE_S, ts_, ts_ + issue_cost);
     ts_ += issue_cost;
+    if (q_[p].empty())
+        invalidate(p);
     Entry &e = q_[p].push_slot();
     e.insn = in;
     e.vs = vs_;
@@ -574,6 +587,7 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
         f.time = t;
         f.vc = hz_.clock(static_cast<dv_pipe_t>(p));
         free_[p] = std::max(free_[p], t);
+        invalidate(static_cast<int>(in.f[DV_FLD(FLAG, dst)].i));
         break;
     }
     case DV_OP_wait_flag: {
@@ -593,12 +607,14 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
                                  static_cast<unsigned>(in.f[DV_FLD(XSET, id)].i), t, err);
         if (rc != DV_OK)
             return locate(err, rc, in, e.index, "%s", err->msg);
+        invalidate_all(); // mode 0 can signal this core too
         free_[p] = t;
         break;
     }
     case DV_OP_wait_cross_flag: {
         auto &c = cross_[static_cast<size_t>(in.f[DV_FLD(XWAIT, id)].i)];
         c.erase(c.begin());
+            invalidate_all(); // other heads may wait on the same flag
         counters.stall_cross_cycles += t - base;
         free_[p] = t;
         break;
@@ -642,6 +658,7 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
     }
     const bool was_full = q_[p].full();
     q_[p].pop();
+    invalidate(p);
     // A scalar unit stalled on this full queue issues once the head has left it.
     if (was_full && have_pending_ && route(pending_) == p && t > ts_) {
         counters.stall_queue_full_cycles += t - ts_;

@@ -115,6 +115,18 @@ private:
 
     // Per-block state.
     Queue q_[DV_PIPE_COUNT];
+    // Cached readiness of each pipe head; recomputed only after something it depends on changed.
+    struct Cand {
+        bool valid = false, ready = false;
+        Block why = Block::None;
+        cycles_t t = 0;
+    } cand_[DV_PIPE_COUNT];
+    void invalidate(int p) { cand_[p].valid = false; }
+    void invalidate_all()
+    {
+        for (auto &c : cand_)
+            c.valid = false;
+    }
     cycles_t free_[DV_PIPE_COUNT] = {}, done_[DV_PIPE_COUNT] = {}, busy_end_[DV_PIPE_COUNT] = {};
     cycles_t ts_ = 0;
     std::vector<Flag> flags_;

@@ -1,8 +1,11 @@
 // model/BandwidthCalendar.h - a shared bandwidth resource as a calendar of time bins.
-// Each bin of `window` cycles can carry bytes_per_cycle * window bytes; a transfer reserves bytes
-// from its start time onward, so concurrent users share the bandwidth and the aggregate never
-// exceeds it.  Reservations may arrive slightly out of time order (cores run ahead by up to the
-// quantum); bins before the global time are retired so memory stays bounded.
+//
+// Each bin of `window` cycles carries at most bytes_per_cycle * window bytes.  A transfer reserves
+// its bytes bin by bin from its start time.  Sharing is fair: in every bin a requester takes at
+// most capacity / A, where A is the number of requesters active in the bins around its start
+// (processor sharing), so the outcome does not depend on the order in which cores - which run
+// ahead of each other by up to the quantum - happen to make their reservations.  Bins before
+// the global time are retired, so memory stays bounded.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -14,16 +17,25 @@ namespace dv {
 class BandwidthCalendar {
 public:
     void configure(uint64_t bytes_per_cycle, uint64_t window);
-    // Reserve `bytes` starting at cycle t; returns the cycle the last byte is through.
-    cycles_t reserve(cycles_t t, uint64_t bytes);
+    // Reserve `bytes` for `requester` (a core index) starting at cycle t; returns the cycle the
+    // last byte is through.
+    cycles_t reserve(cycles_t t, uint64_t bytes, unsigned requester);
     // Forget bins that end before cycle t (no reservation will start earlier).
     void retire(cycles_t t);
     void reset();
 
 private:
+    struct Bin {
+        uint64_t used = 0;
+        uint64_t who[2] = {0, 0}; // requesters seen in this bin (index mod 128)
+    };
+    Bin &bin_at(uint64_t bin);
+    unsigned active_near(uint64_t bin, unsigned requester);
+
+    static constexpr uint64_t near_ = 16; // bins either side that count as "active around"
     uint64_t bpc_ = 1, window_ = 64, cap_ = 64;
-    uint64_t base_ = 0;           // index of bins_.front()
-    std::deque<uint64_t> used_;   // bytes reserved per bin
+    uint64_t base_ = 0; // index of bins_.front()
+    std::deque<Bin> bins_;
 };
 
 } // namespace dv

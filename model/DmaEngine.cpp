@@ -5,8 +5,8 @@
 
 namespace dv {
 
-DmaEngine::DmaEngine(sc_core::sc_module_name name, const dv_config_t &cfg, dv_pipe_t pipe, L2Cache &l2)
-    : sc_module(name), cfg_(cfg), pipe_(pipe), l2_(l2)
+DmaEngine::DmaEngine(sc_core::sc_module_name name, const dv_config_t &cfg, dv_pipe_t pipe, L2Cache &l2, unsigned core)
+    : sc_module(name), cfg_(cfg), pipe_(pipe), l2_(l2), core_(core)
 {
 }
 
@@ -85,7 +85,7 @@ Cost DmaEngine::cost(const dv_insn_t &in, cycles_t t, const uint64_t *gm_addr)
     runs.bytes = x.burst_bytes;
     runs.offset = run_addr;
     runs.ctx = &rc;
-    const GmResult mem = l2_.transfer(t + issue, runs, write);
+    const GmResult mem = l2_.transfer(t + issue, runs, write, core_);
     c.occupy = std::max<cycles_t>(issue + std::max(engine, local), mem.done > t ? mem.done - t : 0);
     if (write) {
         gm_write_bytes += gm_bytes;

@@ -20,7 +20,7 @@ namespace dv {
 
 class DmaEngine : public sc_core::sc_module {
 public:
-    DmaEngine(sc_core::sc_module_name name, const dv_config_t &cfg, dv_pipe_t pipe, L2Cache &l2);
+    DmaEngine(sc_core::sc_module_name name, const dv_config_t &cfg, dv_pipe_t pipe, L2Cache &l2, unsigned core);
     // Cost of `in` starting at cycle t.  gm_addr[a] is the device address of GM argument a.
     Cost cost(const dv_insn_t &in, cycles_t t, const uint64_t *gm_addr);
 
@@ -32,6 +32,7 @@ private:
     const dv_config_t &cfg_;
     const dv_pipe_t pipe_;
     L2Cache &l2_;
+    const unsigned core_; // requester id in the shared calendars
 };
 
 } // namespace dv

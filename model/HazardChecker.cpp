@@ -10,7 +10,7 @@ void HazardChecker::reset()
     for (auto &v : vc_)
         v.fill(0);
     acc_.clear();
-    prune_at_ = 256;
+    prune_at_ = 64;
     used_ = 0;
 }
 
@@ -86,7 +86,7 @@ void HazardChecker::prune()
     const size_t cap = 4096;
     if (acc_.size() > cap)
         acc_.erase(acc_.begin(), acc_.begin() + static_cast<long>(acc_.size() - cap));
-    prune_at_ = std::max<size_t>(256, acc_.size() * 2);
+    prune_at_ = std::max<size_t>(64, acc_.size() * 2);
 }
 
 } // namespace dv

@@ -52,7 +52,7 @@ private:
 
     VClock vc_[DV_PIPE_COUNT] = {};
     std::vector<Access> acc_;
-    size_t prune_at_ = 256;
+    size_t prune_at_ = 64;
     unsigned used_ = 0; // pipes that executed something since reset
 };
 

@@ -9,10 +9,10 @@ Hbm::Hbm(sc_core::sc_module_name name, const dv_config_t &cfg)
     cal_.configure(cfg.hbm_bytes_per_cycle, cfg.sim_bandwidth_window_cycles);
 }
 
-cycles_t Hbm::transfer(cycles_t t, uint64_t bytes, bool write)
+cycles_t Hbm::transfer(cycles_t t, uint64_t bytes, bool write, unsigned requester)
 {
     (write ? write_bytes : read_bytes) += bytes;
-    return cal_.reserve(t, bytes);
+    return cal_.reserve(t, bytes, requester);
 }
 
 } // namespace dv

@@ -10,8 +10,8 @@ namespace dv {
 class Hbm : public sc_core::sc_module {
 public:
     Hbm(sc_core::sc_module_name name, const dv_config_t &cfg);
-    // Move `bytes` starting at cycle t; returns when the last byte is through.
-    cycles_t transfer(cycles_t t, uint64_t bytes, bool write);
+    // Move `bytes` for core `requester` starting at cycle t; returns when the last byte is through.
+    cycles_t transfer(cycles_t t, uint64_t bytes, bool write, unsigned requester);
     void retire(cycles_t t) { cal_.retire(t); }
     void reset_counters() { read_bytes = write_bytes = 0; }
 

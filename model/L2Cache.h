@@ -1,4 +1,6 @@
-// model/L2Cache.h - the shared L2: set-associative, LRU, write-back, write-allocate, with an
+// model/L2Cache.h - the shared L2: set-associative, bit pseudo-LRU (each set keeps one
+// "recently used" bit per way; the victim is the lowest way whose bit is clear, and when every bit
+// is set they are cleared but the newest), write-back, write-allocate, with an
 // aggregate bandwidth shared by all cores.  It is the GM entry point of every DMA engine: reads
 // that miss fetch whole lines from HBM; evicting a dirty line writes it back to HBM.
 #pragma once
@@ -27,7 +29,7 @@ struct GmResult {
 class L2Cache : public sc_core::sc_module {
 public:
     L2Cache(sc_core::sc_module_name name, const dv_config_t &cfg, Hbm &hbm);
-    GmResult transfer(cycles_t t, const GmRuns &runs, bool write);
+    GmResult transfer(cycles_t t, const GmRuns &runs, bool write, unsigned requester);
     void retire(cycles_t t) { cal_.retire(t); }
     void reset_counters() { hits = misses = writebacks = 0; }
     cycles_t hbm_latency() const { return hbm_.latency; }
@@ -40,10 +42,10 @@ private:
 
     Hbm &hbm_;
     const uint64_t line_, ways_, sets_;
-    std::vector<uint64_t> tag_;   // line address + 1; 0 = invalid
-    std::vector<uint32_t> stamp_; // LRU
-    std::vector<uint8_t> dirty_;
-    uint32_t clock_ = 0;
+    std::vector<uint64_t> tag_;  // per set, ways_ consecutive: line address + 1; 0 = invalid
+    std::vector<uint64_t> mru_;  // per set: recently-used bit per way
+    std::vector<uint64_t> dirty_; // per set: dirty bit per way
+    uint64_t all_ways_ = 0;      // mask of the ways_ low bits
     BandwidthCalendar cal_;
 };
 

@@ -87,6 +87,8 @@ static uint32_t rne_b(double mag)
 static uint32_t round_mag(double mag, uint32_t rne, uint32_t inf, double (*val)(uint32_t), int mode, bool neg)
 {
     uint32_t lo, hi;
+    if (isinf(mag))
+        return inf;
     if (rne == inf) {
         lo = inf - 1;
         hi = inf;
@@ -185,7 +187,7 @@ static void rst_i(int dt, uint8_t *p, int64_t v) { rst_bits(dt, p, (uint64_t)v);
 
 /* ------------------------------------------------------------------ memories */
 
-#define UB_SIZE (2u << 20)
+#define UB_SIZE (1u << 20)
 #define L1_SIZE (1u << 20)
 #define L0_SIZE (256u << 10)
 #define L0C_SIZE (512u << 10)
@@ -200,23 +202,36 @@ typedef struct tmem {
     dv_mem_t m;
 } tmem_t;
 
-static void tmem_init(tmem_t *t)
+static void fill_random(uint8_t *b, uint64_t n)
+{
+    for (uint64_t i = 0; i + 8 <= n; i += 8) {
+        const uint64_t v = rnd();
+        memcpy(b + i, &v, 8);
+    }
+}
+
+/* Freed buffers are kept for the next case (page-faulting megabytes per case is slow). */
+static uint8_t *pool[16][DV_SPACE_COUNT + GM_ARGS];
+static int npool;
+
+static void tmem_alloc(tmem_t *t, bool fill)
 {
     memset(t, 0, sizeof *t);
     const uint64_t sizes[DV_SPACE_COUNT] = {[DV_SPACE_UB] = UB_SIZE, [DV_SPACE_L1] = L1_SIZE, [DV_SPACE_L0A] = L0_SIZE,
                                             [DV_SPACE_L0B] = L0_SIZE, [DV_SPACE_L0C] = L0C_SIZE};
+    uint8_t **p = npool > 0 ? pool[--npool] : NULL;
     for (int s = 1; s < DV_SPACE_COUNT; s++)
         if (sizes[s]) {
-            t->buf[s] = malloc(sizes[s]);
+            t->buf[s] = p ? p[s] : malloc(sizes[s]);
             t->size[s] = sizes[s];
-            for (uint64_t i = 0; i < sizes[s]; i++)
-                t->buf[s][i] = (uint8_t)rnd();
+            if (fill)
+                fill_random(t->buf[s], sizes[s]);
         }
     for (int a = 0; a < GM_ARGS; a++) {
-        t->gm[a] = malloc(GM_SIZE);
+        t->gm[a] = p ? p[DV_SPACE_COUNT + a] : malloc(GM_SIZE);
         t->gm_size[a] = GM_SIZE;
-        for (uint64_t i = 0; i < GM_SIZE; i++)
-            t->gm[a][i] = (uint8_t)rnd();
+        if (fill)
+            fill_random(t->gm[a], GM_SIZE);
     }
     for (int s = 0; s < DV_SPACE_COUNT; s++) {
         t->m.buf[s] = t->buf[s];
@@ -227,8 +242,12 @@ static void tmem_init(tmem_t *t)
     t->m.gm_size = t->gm_size;
 }
 
-static void tmem_copy(tmem_t *d, const tmem_t *s)
+static void tmem_init(tmem_t *t) { tmem_alloc(t, true); }
+
+/* d becomes a new copy of s. */
+static void tmem_clone(tmem_t *d, const tmem_t *s)
 {
+    tmem_alloc(d, false);
     for (int i = 0; i < DV_SPACE_COUNT; i++)
         if (s->buf[i])
             memcpy(d->buf[i], s->buf[i], s->size[i]);
@@ -238,10 +257,18 @@ static void tmem_copy(tmem_t *d, const tmem_t *s)
 
 static void tmem_free(tmem_t *t)
 {
+    if (npool == 16) {
+        for (int s = 0; s < DV_SPACE_COUNT; s++)
+            free(t->buf[s]);
+        for (int a = 0; a < GM_ARGS; a++)
+            free(t->gm[a]);
+        return;
+    }
     for (int s = 0; s < DV_SPACE_COUNT; s++)
-        free(t->buf[s]);
+        pool[npool][s] = t->buf[s];
     for (int a = 0; a < GM_ARGS; a++)
-        free(t->gm[a]);
+        pool[npool][DV_SPACE_COUNT + a] = t->gm[a];
+    npool++;
 }
 
 /* First differing byte of two memories, -1 when equal; names the space. */
@@ -304,7 +331,7 @@ static void expect_same(const tmem_t *got, const tmem_t *want, const char *what)
 /* ------------------------------------------------------------------ vector reference */
 
 /* Operand bases in UB used by every vector case (regions do not overlap). */
-enum { B_DST = 0x1000, B_S0 = 0x0A0000, B_S1 = 0x140000, B_SEL = 0x1E0000 };
+enum { B_DST = 0x1000, B_S0 = 0x40000, B_S1 = 0x80000, B_SEL = 0xC0000 };
 
 typedef struct vcase {
     dv_op_t op;
@@ -555,15 +582,22 @@ static uint64_t gen_elem(int dt, int kind, bool nan_ok)
     }
 }
 
+/* Typed random data in the first 128 KB of every operand region (the largest case needs 104 KB),
+ * random bytes elsewhere. */
+enum { REGION_USED = 128 << 10 };
 static void fill_ub(tmem_t *t, int dt, int kind, bool nan_ok)
 {
     const unsigned s = sz(dt);
-    for (uint64_t i = 0; i + s <= UB_SIZE; i += s)
-        rst_bits(dt, t->buf[DV_SPACE_UB] + i, gen_elem(dt, kind, nan_ok));
+    uint8_t *ub = t->buf[DV_SPACE_UB];
+    static const uint64_t bases[] = {B_DST, B_S0, B_S1, B_SEL};
+    fill_random(ub, UB_SIZE);
+    for (int r = 0; r < 4; r++)
+        for (uint64_t i = bases[r]; i + s <= bases[r] + REGION_USED; i += s)
+            rst_bits(dt, ub + i, gen_elem(dt, kind, nan_ok));
     /* src1 often equals src0 at the same offset, so eq/ne and ties are exercised */
-    for (uint64_t i = 0; i + s <= B_SEL - B_S1; i += s)
+    for (uint64_t i = 0; i + s <= REGION_USED; i += s)
         if (rndn(3) == 0)
-            memcpy(t->buf[DV_SPACE_UB] + B_S1 + i, t->buf[DV_SPACE_UB] + B_S0 + i, s);
+            memcpy(ub + B_S1 + i, ub + B_S0 + i, s);
 }
 
 static dv_insn_t vcase_insn(const vcase_t *c)
@@ -626,14 +660,13 @@ static dv_insn_t vcase_insn(const vcase_t *c)
 static void vcase_run(vcase_t *c, int kind)
 {
     tmem_t got, want;
-    tmem_init(&got);
-    tmem_init(&want);
+    tmem_alloc(&got, false); /* only UB matters; the other memories just must not change */
     const dv_form_t form = dv_op_spec(c->op)->form;
     fill_ub(&got, form == DV_FORM_VCONV ? c->st : c->dt, kind, form == DV_FORM_VCONV && !isfl(c->dt));
     if (c->op == DV_OP_vln || c->op == DV_OP_vsqrt || c->op == DV_OP_vrsqrt)
         for (uint64_t i = sz(c->dt) - 1; i < UB_SIZE; i += sz(c->dt))
             got.buf[DV_SPACE_UB][i] &= 0x7f;
-    tmem_copy(&want, &got);
+    tmem_clone(&want, &got);
     const dv_insn_t in = vcase_insn(c);
     exec_ok(&in, &c->vs, &got);
     ref_vec(c, want.buf[DV_SPACE_UB]);
@@ -857,8 +890,11 @@ START_TEST(test_semantics_f32_bit_exact)
         uint32_t b = (uint32_t)rnd();
         if (rndn(4) == 0)
             b &= 0x807fffffu;
-        if (rndn(4) == 0 && i >= n)
-            b = fbits(-bitsf(*(uint32_t *)(void *)(ub + B_S0 + 4 * (i - n))) * (1 + 0x1p-20f));
+        if (rndn(4) == 0 && i >= n) { /* near-cancellation */
+            uint32_t a;
+            memcpy(&a, ub + B_S0 + 4 * (i - n), 4);
+            b = fbits(-bitsf(a) * (1 + 0x1p-20f));
+        }
         memcpy(ub + (i < n ? B_S0 + 4 * i : B_S1 + 4 * (i - n)), &b, 4);
     }
     const dv_op_t ops[] = {DV_OP_vadd, DV_OP_vsub, DV_OP_vmul, DV_OP_vdiv};
@@ -940,7 +976,7 @@ START_TEST(test_semantics_f16_conversion)
             ck_assert_int_eq(dv_f32_to_f16(want), h);
     }
     seed(11);
-    for (uint64_t i = 0; i < 3000000; i++) { /* sweep of f32 -> f16 against the compiler's conversion */
+    for (uint64_t i = 0; i < 1500000; i++) { /* sweep of f32 -> f16 against the compiler's conversion */
         const uint32_t b = i < 1000000 ? (uint32_t)(i * 4294u + (i >> 3)) : (uint32_t)rnd();
         const float f = bitsf(b);
         const uint16_t got = dv_f32_to_f16(f);
@@ -966,7 +1002,7 @@ START_TEST(test_semantics_bf16_conversion)
         ck_assert_uint_eq(fbits(got), h << 16);
     }
     seed(12);
-    for (int i = 0; i < 2000000; i++) {
+    for (int i = 0; i < 1000000; i++) {
         const uint32_t b = (uint32_t)rnd();
         const float f = bitsf(b);
         const uint16_t got = dv_f32_to_bf16(f);
@@ -1066,8 +1102,7 @@ START_TEST(test_semantics_dma)
         for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
             tmem_t got, want;
             tmem_init(&got);
-            tmem_init(&want);
-            tmem_copy(&want, &got);
+            tmem_clone(&want, &got);
             const dv_op_spec_t *os = dv_op_spec(ops[o]);
             const uint64_t soff = 96 + 32 * rndn(64), doff = 64 + 32 * rndn(64);
             const unsigned arg = 1 + rndn(3);
@@ -1107,8 +1142,7 @@ START_TEST(test_semantics_nd2nz)
         for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
             tmem_t got, want;
             tmem_init(&got);
-            tmem_init(&want);
-            tmem_copy(&want, &got);
+            tmem_clone(&want, &got);
             const int *p = shapes[s];
             const uint64_t size = sz(dts[d]), C0 = 32 / size, soff = 1000, doff = 4096;
             dv_insn_t in;
@@ -1157,8 +1191,7 @@ START_TEST(test_semantics_load2d)
                 for (int s = 0; s < 4; s++) {
                     tmem_t got, want;
                     tmem_init(&got);
-                    tmem_init(&want);
-                    tmem_copy(&want, &got);
+                    tmem_clone(&want, &got);
                     const dv_op_spec_t *os = dv_op_spec(ops[o]);
                     const int *p = shapes[s];
                     const uint64_t soff = 512, doff = 1024;
@@ -1196,7 +1229,7 @@ START_TEST(test_semantics_img2col)
     const int shapes[][17] = {
         {8, 8, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 0, 64, 0, 144},   /* same padding */
         {9, 7, 2, 3, 2, 2, 1, 0, 1, 2, 0, 1, 2, 5, 20, 32, 96},   /* stride, dilation, offsets */
-        {6, 6, 3, 2, 2, 2, 2, 1, 0, 0, 1, 2, 1, 0, 30, 16, 160},  /* rows past Ho*Wo, cols past K */
+        {6, 6, 3, 2, 2, 2, 2, 1, 0, 0, 1, 2, 1, 0, 30, 16, 208},  /* rows past Ho*Wo, cols past K */
         {5, 11, 1, 1, 1, 1, 3, 0, 0, 4, 4, 1, 1, 3, 7, 0, 16},    /* 1x1 kernel, wide pad */
         {4, 4, 2, 5, 5, 1, 1, 2, 2, 2, 2, 1, 1, 0, 16, 400, 240}, /* k window at the end */
     };
@@ -1205,8 +1238,7 @@ START_TEST(test_semantics_img2col)
             const int *p = shapes[s];
             tmem_t got, want;
             tmem_init(&got);
-            tmem_init(&want);
-            tmem_copy(&want, &got);
+            tmem_clone(&want, &got);
             const uint64_t soff = 2048, doff = 512;
             static const char *names[] = {"fmap_h", "fmap_w", "c1", "kh", "kw", "stride_h", "stride_w", "pad_t", "pad_b",
                                           "pad_l", "pad_r", "dil_h", "dil_w", "m_start", "m_ext", "k_start", "k_ext"};
@@ -1263,6 +1295,14 @@ static uint64_t nz_off(int m, int n, int M)
     return ((uint64_t)(n / 16) * (uint64_t)M1 + (uint64_t)(m / 16)) * 1024 + (uint64_t)((m % 16) * 16 + n % 16) * 4;
 }
 
+/* Cube operands: moderate exponents so sums stay finite but rounding order still shows. */
+static uint64_t gen_mm(int dt)
+{
+    if (dt == DV_DT_F32)
+        return (rnd() & 0x80000000u) | (118u + rndn(16)) << 23 | (rnd() & 0x7fffff);
+    return gen_elem(dt, D_NORMAL, false);
+}
+
 START_TEST(test_semantics_mmad)
 {
     seed(24);
@@ -1276,14 +1316,13 @@ START_TEST(test_semantics_mmad)
                 tmem_init(&got);
                 /* operands: finite values; C: finite f32 (or any s32) */
                 for (uint64_t i = 0; i < L0_SIZE; i += (uint64_t)size) {
-                    rst_bits(dt, got.buf[DV_SPACE_L0A] + i, gen_elem(dt, D_NORMAL, false));
-                    rst_bits(dt, got.buf[DV_SPACE_L0B] + i, gen_elem(dt, D_NORMAL, false));
+                    rst_bits(dt, got.buf[DV_SPACE_L0A] + i, gen_mm(dt));
+                    rst_bits(dt, got.buf[DV_SPACE_L0B] + i, gen_mm(dt));
                 }
                 for (uint64_t i = 0; i < L0C_SIZE; i += 4)
                     rst_bits(DV_DT_F32, got.buf[DV_SPACE_L0C] + i,
-                             dt == DV_DT_S8 ? rnd() : gen_elem(DV_DT_F32, D_NORMAL, false) & 0x8fffffffu);
-                tmem_init(&want);
-                tmem_copy(&want, &got);
+                             dt == DV_DT_S8 ? rnd() : fbits((float)((int)rndn(2001) - 1000) / 8));
+                tmem_clone(&want, &got);
                 const uint64_t ao = 1024, bo = 2048, co = 4096;
                 dv_insn_t in;
                 dv_insn_init(&in, DV_OP_mmad);
@@ -1338,9 +1377,9 @@ START_TEST(test_semantics_fixpipe)
                         tmem_t got, want;
                         tmem_init(&got);
                         for (uint64_t i = 0; i < L0C_SIZE; i += 4)
-                            rst_bits(DV_DT_F32, got.buf[DV_SPACE_L0C] + i, gen_elem(DV_DT_F32, D_CONV, false));
-                        tmem_init(&want);
-                        tmem_copy(&want, &got);
+                            rst_bits(DV_DT_F32, got.buf[DV_SPACE_L0C] + i,
+                                     rndn(8) ? gen_elem(DV_DT_F32, D_CONV, false) : 0x80000000u); /* -0 */
+                        tmem_clone(&want, &got);
                         const dv_op_spec_t *os = dv_op_spec(ops[o]);
                         const uint64_t so = 1024, doff = 96;
                         dv_insn_t in;
@@ -1899,11 +1938,24 @@ START_TEST(test_semantics_footprint_covers_exec)
 }
 END_TEST
 
+static TCase *tcase(Suite *s, const char *name)
+{
+    TCase *tc = tcase_create(name);
+    tcase_set_timeout(tc, 300);
+    suite_add_tcase(s, tc);
+    return tc;
+}
+
 Suite *dv_semantics_suite(void)
 {
     Suite *s = suite_create("semantics");
-    TCase *tc = tcase_create("core");
-    tcase_set_timeout(tc, 300);
+    TCase *tc = tcase(s, "numbers");
+    tcase_add_test(tc, test_semantics_f32_bit_exact);
+    tcase_add_test(tc, test_semantics_f16_correctly_rounded);
+    tcase_add_test(tc, test_semantics_f16_conversion);
+    tcase_add_test(tc, test_semantics_bf16_conversion);
+    tcase_add_test(tc, test_semantics_special_values);
+    tc = tcase(s, "vector");
     tcase_add_test(tc, test_semantics_vbin);
     tcase_add_test(tc, test_semantics_vscalar);
     tcase_add_test(tc, test_semantics_vunary);
@@ -1912,24 +1964,22 @@ Suite *dv_semantics_suite(void)
     tcase_add_test(tc, test_semantics_vdup);
     tcase_add_test(tc, test_semantics_vcmp);
     tcase_add_test(tc, test_semantics_vsel);
-    tcase_add_test(tc, test_semantics_f32_bit_exact);
-    tcase_add_test(tc, test_semantics_f16_correctly_rounded);
-    tcase_add_test(tc, test_semantics_f16_conversion);
-    tcase_add_test(tc, test_semantics_bf16_conversion);
-    tcase_add_test(tc, test_semantics_special_values);
+    tc = tcase(s, "transfer");
     tcase_add_test(tc, test_semantics_dma);
     tcase_add_test(tc, test_semantics_nd2nz);
     tcase_add_test(tc, test_semantics_load2d);
     tcase_add_test(tc, test_semantics_img2col);
-    tcase_add_test(tc, test_semantics_mmad);
     tcase_add_test(tc, test_semantics_fixpipe);
+    tc = tcase(s, "cube");
+    tcase_add_test(tc, test_semantics_mmad);
     tcase_add_test(tc, test_semantics_matmul_end_to_end);
+    tc = tcase(s, "shape");
     tcase_add_test(tc, test_semantics_footprint_vector);
     tcase_add_test(tc, test_semantics_footprint_cube);
     tcase_add_test(tc, test_semantics_footprint_and_xfer_dma);
     tcase_add_test(tc, test_semantics_vec_geometry);
+    tc = tcase(s, "safety");
     tcase_add_test(tc, test_semantics_exec_refuses_out_of_bounds);
     tcase_add_test(tc, test_semantics_footprint_covers_exec);
-    suite_add_tcase(s, tc);
     return s;
 }
