@@ -1516,6 +1516,10 @@ START_TEST(test_semantics_footprint_vector)
     in = vadd_f32(0x100, 200, 8);
     dv_footprint(&in, &vs, r);
     expect_range(&r[0], DV_SPACE_UB, 0, 0x100, 0x100 + 256 + 24, 1);
+    /* ... with a 32-byte repeat stride the full first repeat reaches further than the tail */
+    in = vadd_f32(0x100, 200, 1);
+    dv_footprint(&in, &vs, r);
+    expect_range(&r[0], DV_SPACE_UB, 0, 0x100, 0x100 + 256, 1);
     vs.lo = 0;
     ck_assert_int_eq(dv_footprint(&in, &vs, r), 0);
     /* zero repeats, mask of zero */
