@@ -656,6 +656,10 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
         break;
     }
     }
+    if (in.op == DV_OP_set_flag || in.op == DV_OP_set_cross_flag)
+        chip_.slice(index_, static_cast<dv_pipe_t>(p), in, t, t);
+    else if (in.op == DV_OP_wait_flag || in.op == DV_OP_wait_cross_flag || in.op == DV_OP_pipe_barrier)
+        chip_.slice(index_, static_cast<dv_pipe_t>(p), in, base, t); // the time the pipe was held
     const bool was_full = q_[p].full();
     q_[p].pop();
     invalidate(p);
