@@ -23,6 +23,7 @@ rss_first=
 for tiles in 1600 6400; do
     trace="$B/bench_vadd_${BLOCKS}x${tiles}.trace"
     "$B/gentrace" --vadd-long "$BLOCKS" "$tiles" >"$trace"
+    sync # write the new trace out now, so the kernel's write-back does not overlap the timed run
     "$DVSIM" run --no-data --quiet --host-stats "$trace" 2>"$B/bench.stats"
     stats=$(tail -n 1 "$B/bench.stats")
     field() { printf '%s\n' "$stats" | tr ' ' '\n' | sed -n "s/^$1=//p"; }

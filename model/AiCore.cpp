@@ -73,7 +73,8 @@ void AiCore::begin_kernel(cycles_t origin, bool data, bool hazards)
     view_ = dv_mem_t{};
     for (int s = 1; s < DV_SPACE_COUNT; s++) {
         counters.buf[s].capacity = size_[s];
-        occ_[s].reset(origin);
+        if (size_[s] > 0)
+            occ_[s].reset(origin);
         if (data && size_[s] > 0) {
             mem_[s].assign(size_[s], 0);
             view_.buf[s] = mem_[s].data();
@@ -89,6 +90,8 @@ void AiCore::begin_kernel(cycles_t origin, bool data, bool hazards)
 void AiCore::end_kernel()
 {
     for (int s = 1; s < DV_SPACE_COUNT; s++) {
+        if (size_[s] == 0)
+            continue;
         occ_[s].finish();
         counters.buf[s].peak_bytes = occ_[s].peak_bytes();
         counters.buf[s].byte_cycles = occ_[s].byte_cycles();

@@ -15,37 +15,47 @@ void BandwidthCalendar::configure(uint64_t bytes_per_cycle, uint64_t window)
 
 void BandwidthCalendar::reset()
 {
-    base_ = 0;
-    bins_.clear();
+    base_ = count_ = 0;
+    ring_.assign(256, Bin{});
+    mask_ = ring_.size() - 1;
 }
 
 void BandwidthCalendar::retire(cycles_t t)
 {
     const uint64_t bin = t / window_;
     const uint64_t keep = bin > near_ ? bin - near_ : 0; // keep recent history for active_near
-    while (base_ < keep && !bins_.empty()) {
-        bins_.pop_front();
+    while (base_ < keep && count_ > 0) {
+        slot(base_) = Bin{};
         base_++;
+        count_--;
     }
-    if (bins_.empty() && base_ < keep)
+    if (count_ == 0 && base_ < keep)
         base_ = keep;
 }
 
 BandwidthCalendar::Bin &BandwidthCalendar::bin_at(uint64_t bin)
 {
-    while (bin - base_ >= bins_.size())
-        bins_.emplace_back();
-    return bins_[bin - base_];
+    if (bin - base_ >= ring_.size()) { // grow the ring, keeping every live bin at its new slot
+        std::vector<Bin> bigger(std::max<size_t>(ring_.size() * 2, (bin - base_ + 1) * 2));
+        const uint64_t mask = bigger.size() - 1;
+        for (uint64_t b = base_; b < base_ + count_; b++)
+            bigger[b & mask] = slot(b);
+        ring_.swap(bigger);
+        mask_ = mask;
+    }
+    if (bin - base_ >= count_)
+        count_ = bin - base_ + 1;
+    return slot(bin);
 }
 
 unsigned BandwidthCalendar::active_near(uint64_t bin, unsigned requester)
 {
     uint64_t w0 = 0, w1 = 0;
     const uint64_t lo = std::max(base_, bin > near_ ? bin - near_ : 0);
-    const uint64_t hi = std::min<uint64_t>(bin + near_, base_ + bins_.size());
+    const uint64_t hi = std::min<uint64_t>(bin + near_, base_ + count_);
     for (uint64_t b = lo; b < hi; b++) {
-        w0 |= bins_[b - base_].who[0];
-        w1 |= bins_[b - base_].who[1];
+        w0 |= slot(b).who[0];
+        w1 |= slot(b).who[1];
     }
     const unsigned r = requester % 128;
     (r < 64 ? w0 : w1) |= 1ull << (r % 64);

@@ -8,7 +8,7 @@
 // the global time are retired, so memory stays bounded.
 #pragma once
 #include <cstdint>
-#include <deque>
+#include <vector>
 
 #include "Cycles.h"
 
@@ -34,8 +34,10 @@ private:
 
     static constexpr uint64_t near_ = 16; // bins either side that count as "active around"
     uint64_t bpc_ = 1, window_ = 64, cap_ = 64;
-    uint64_t base_ = 0; // index of bins_.front()
-    std::deque<Bin> bins_;
+    // Bins base_ .. base_ + count_ - 1 live in a power-of-two ring, bin b at ring_[b & mask_].
+    Bin &slot(uint64_t bin) { return ring_[bin & mask_]; }
+    uint64_t base_ = 0, count_ = 0, mask_ = 0;
+    std::vector<Bin> ring_;
 };
 
 } // namespace dv

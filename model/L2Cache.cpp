@@ -16,9 +16,9 @@ L2Cache::L2Cache(sc_core::sc_module_name name, const dv_config_t &cfg, Hbm &hbm)
     cal_.configure(cfg.l2_bytes_per_cycle, cfg.sim_bandwidth_window_cycles);
 }
 
-bool L2Cache::touch(uint64_t line_addr, bool write, uint64_t &fill_bytes, uint64_t &wb_bytes)
+bool L2Cache::touch(uint64_t line_addr, uint64_t set, bool write, uint64_t &fill_bytes, uint64_t &wb_bytes)
 {
-    const uint64_t set = line_addr % sets_, tag = line_addr + 1;
+    const uint64_t tag = line_addr + 1;
     const uint64_t *tags = &tag_[set * ways_];
     uint64_t &mru = mru_[set], &dirty = dirty_[set];
     uint64_t w = 0;
@@ -60,9 +60,12 @@ GmResult L2Cache::transfer(cycles_t t, const GmRuns &runs, bool write, unsigned 
     for (uint64_t i = 0; i < runs.count; i++) {
         const uint64_t a = runs.offset(runs.ctx, i);
         const uint64_t first = a / line_, last = (a + runs.bytes - 1) / line_;
+        uint64_t set = first % sets_; // consecutive lines live in consecutive sets
         for (uint64_t l = first; l <= last; l++) {
-            if (!touch(l, write, fill, wb))
+            if (!touch(l, set, write, fill, wb))
                 r.miss = r.miss || !write;
+            if (++set == sets_)
+                set = 0;
         }
         total += runs.bytes;
     }

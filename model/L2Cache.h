@@ -37,8 +37,8 @@ public:
     uint64_t hits = 0, misses = 0, writebacks = 0; // in lines
 
 private:
-    // Look up one line; returns true on a hit.  Counts HBM bytes for fills and write-backs.
-    bool touch(uint64_t line_addr, bool write, uint64_t &fill_bytes, uint64_t &wb_bytes);
+    // Look up one line (set = line_addr % sets_); returns true on a hit.  Counts HBM bytes for fills and write-backs.
+    bool touch(uint64_t line_addr, uint64_t set, bool write, uint64_t &fill_bytes, uint64_t &wb_bytes);
 
     Hbm &hbm_;
     const uint64_t line_, ways_, sets_;
