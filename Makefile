@@ -4,6 +4,7 @@
 #   make demo     install missing packages, build, run the default job on the embedded 910B2 profile
 #   make test     install missing packages, build, run every test
 #   make bench    speed benchmark (prints figures; not a test)
+#   make asan     every test again on an AddressSanitizer + UBSan build (build/asan)
 
 CC      ?= gcc
 CXX     ?= g++
@@ -33,7 +34,7 @@ PROFILES := $(wildcard configs/*.yaml)
 
 DOCS := docs/ISA.md configs/SCHEMA.md
 
-.PHONY: all deps demo test bench clean docs
+.PHONY: all deps demo test bench asan clean docs
 all: $(BIN)/dvsim docs
 
 # ---- dependencies: install what is missing through apt-get when we can ----
@@ -67,12 +68,12 @@ $(B)/libdv.a: $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
 $(BIN)/dvsim: $(B)/sim/main.o $(B)/libdv.a
-	$(CXX) $^ -o $@ $(LIBS)
+	$(CXX) $(LDFLAGS) $^ -o $@ $(LIBS)
 
 # ---- generated documentation (from the tables; never edit by hand) ----
 $(B)/tools/gendoc: tools/gendoc.c $(B)/libdv.a
 	$(CXX) $(CPPFLAGS) -x c -std=c11 $(WARN) -c tools/gendoc.c -o $(B)/tools/gendoc.o
-	$(CXX) $(B)/tools/gendoc.o $(B)/libdv.a -o $@ $(LIBS)
+	$(CXX) $(LDFLAGS) $(B)/tools/gendoc.o $(B)/libdv.a -o $@ $(LIBS)
 docs/ISA.md: $(B)/tools/gendoc
 	$(B)/tools/gendoc isa > $@.tmp && mv $@.tmp $@
 configs/SCHEMA.md: $(B)/tools/gendoc
@@ -85,12 +86,20 @@ demo: deps
 	$(BIN)/dvsim run traces/vadd_double_buffer.trace
 
 $(B)/check_dvsim: $(TEST_OBJS) $(B)/libdv.a
-	$(CXX) $^ -o $@ $(CHECK_LIBS) $(LIBS)
+	$(CXX) $(LDFLAGS) $^ -o $@ $(CHECK_LIBS) $(LIBS)
 
 test: deps
 	$(MAKE) -j2 all $(B)/check_dvsim
 	DVSIM_ROOT=$(CURDIR) $(B)/check_dvsim
 	sh tests/golden.sh
+
+ASAN := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer
+asan: deps
+	$(MAKE) -j2 B=$(B)/asan BIN=$(B)/asan/bin OPT="$(ASAN)" LDFLAGS="-fsanitize=address,undefined" \
+	  $(B)/asan/bin/dvsim $(B)/asan/check_dvsim
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	  DVSIM_ROOT=$(CURDIR) DVSIM=$(CURDIR)/$(B)/asan/bin/dvsim $(B)/asan/check_dvsim
+	DVSIM=$(B)/asan/bin/dvsim B=$(B)/asan sh tests/golden.sh
 
 bench: deps
 	$(MAKE) -j2 all

@@ -1,5 +1,6 @@
 /* tests/check_cli.c - the dvsim program: every error a user can reach from the command line, with
- * its exit code, its message and its location.  Runs $DVSIM_ROOT/bin/dvsim (set by make test). */
+ * its exit code, its message and its location.  Runs $DVSIM, else $DVSIM_ROOT/bin/dvsim (set by
+ * make test). */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,13 @@ static const char *root(void)
 {
     const char *r = getenv("DVSIM_ROOT");
     return r && r[0] ? r : ".";
+}
+
+/* The program under test: $DVSIM (e.g. a sanitizer build), else bin/dvsim under the root. */
+static const char *program(void)
+{
+    const char *p = getenv("DVSIM");
+    return p && p[0] ? p : "bin/dvsim";
 }
 
 static void setup(void)
@@ -48,7 +56,7 @@ static int dvsim(const char *args)
     char cmd[4096], out[128], err[128];
     snprintf(out, sizeof out, "%s/stdout", tmp);
     snprintf(err, sizeof err, "%s/stderr", tmp);
-    snprintf(cmd, sizeof cmd, "cd '%s' && T='%s' && { bin/dvsim %s ; } >'%s' 2>'%s'", root(), tmp, args, out, err);
+    snprintf(cmd, sizeof cmd, "cd '%s' && T='%s' && { '%s' %s ; } >'%s' 2>'%s'", root(), tmp, program(), args, out, err);
     int st = system(cmd);
     slurp(out, out_text, sizeof out_text);
     slurp(err, err_text, sizeof err_text);
