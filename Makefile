@@ -15,7 +15,7 @@ WARN    := -Wall -Wextra -Werror
 OPT     ?= -O2 -g
 CPPFLAGS += -Iinclude -Iisa -Iconfigs -I$(B)
 CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) $(WARN)
-CXXFLAGS += -std=c++17 $(OPT) $(WARN) -Wno-unused-parameter
+CXXFLAGS += -std=c++17 $(OPT) $(WARN)
 PKGCONF := $(shell command -v pkg-config 2>/dev/null)
 SC_CFLAGS := $(if $(PKGCONF),$(shell pkg-config --cflags systemc 2>/dev/null))
 SC_LIBS   := $(if $(PKGCONF),$(shell pkg-config --libs systemc 2>/dev/null),-lsystemc)

@@ -199,7 +199,7 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
         // Pick the earliest thing that can happen: a pipe head starting, or the scalar unit.
         cycles_t best = kNever;
         int who = -2; // -1 scalar, >= 0 pipe
-        bool cross_blocked = false, any_blocked = false;
+        bool cross_blocked = false;
         for (int p = 1; p < DV_PIPE_COUNT; p++) {
             if (q_[p].empty())
                 continue;
@@ -213,7 +213,6 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
                 if (c.t < best)
                     best = c.t, who = p;
             } else {
-                any_blocked = true;
                 cross_blocked |= c.why == Block::Cross;
             }
         }
@@ -224,7 +223,6 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
                 if (t < best)
                     best = t, who = -1;
             } else {
-                any_blocked = true;
                 cross_blocked |= why == Block::Cross;
             }
         } else if (stream_end_) {
@@ -262,7 +260,6 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
                 invalidate_all(); // flags from other cores may have arrived
                 continue;
             }
-            (void)any_blocked;
             std::string what;
             for (int p = 1; p < DV_PIPE_COUNT; p++)
                 if (!q_[p].empty())
@@ -438,12 +435,10 @@ int AiCore::check_access(const Entry &e, dv_error_t *err)
     default:
         break;
     }
-    const dv_op_spec_t *os = dv_op_spec(static_cast<dv_op_t>(in.op));
     if ((in.op == DV_OP_load_gm_to_ca || in.op == DV_OP_load_gm_to_cb) && !cfg_.chip_gm_to_l0)
         return locate(err, DV_ERR_UNSUPPORTED, in, e.index, "GM -> L0 loads are not available on this chip (chip.gm_to_l0)");
     if (in.op == DV_OP_copy_matrix_cc_to_ubuf && !cfg_.chip_l0c_to_ub)
         return locate(err, DV_ERR_UNSUPPORTED, in, e.index, "L0C -> UB moves are not available on this chip (chip.l0c_to_ub)");
-    (void)os;
     for (int k = 0; k < e.nr; k++) {
         const dv_range_t &r = e.r[k];
         const dv_space_t sp = static_cast<dv_space_t>(r.space);
@@ -624,7 +619,6 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
     }
     default: {
         Cost c;
-        const dv_op_spec_t *os = dv_op_spec(static_cast<dv_op_t>(in.op));
         if (p == DV_PIPE_V) {
             dv_vgeom_t g;
             dv_vec_geometry(&in, &e.vs, &g);
@@ -635,7 +629,6 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
         } else {
             c = dma_[p]->cost(in, t, chip_.gm_addrs());
         }
-        (void)os;
         if (data_) {
             int rc = dv_exec(&in, &e.vs, &view_, err);
             if (rc != DV_OK)

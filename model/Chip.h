@@ -52,7 +52,6 @@ public:
     void report_hazard(const AiCore &core, uint32_t block, uint32_t sub, dv_hazard_t h);
 
 private:
-    AiCore &core(unsigned i) { return *cores_[i]; }
     bool participates(const AiCore &c) const;
     unsigned group_of(const AiCore &c) const;
 
