@@ -252,7 +252,13 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
                         blocked_ = describe_wait(p, q_[p].front());
                 if (have_pending_)
                     blocked_ = "scalar unit " + describe_wait(DV_PIPE_S, Entry{pending_, vs_, {}, 0, pending_index_, 0, {}});
-                sync_to(local);
+                if (local > now_cycles()) {
+                    // Catch up with simulated time first; flags set meanwhile are seen on the next
+                    // pass, before waiting (nothing can run between that check and the wait).
+                    sync_to(local);
+                    invalidate_all();
+                    continue;
+                }
                 const cycles_t before = now_cycles();
                 wait(cross_event | chip_.abort_event());
                 counters.stall_cross_cycles += now_cycles() - before;

@@ -123,10 +123,10 @@ int Chip::cross_set(AiCore &c, int mode, unsigned id, cycles_t t, dv_error_t *er
         if (pending.size() < 16)
             pending.resize(16);
         pending[id].push_back(t);
-        std::vector<AiCore *> same;
-        for (auto &k : cores_)
-            if (k->type() == c.type() && participates(*k))
-                same.push_back(k.get());
+        std::vector<AiCore *> same; // the cores of the setter's type that run this kernel
+        for (AiCore *k : running_)
+            if (k->type() == c.type())
+                same.push_back(k);
         if (pending[id].size() < same.size())
             return DV_OK;
         when = *std::max_element(pending[id].begin(), pending[id].end());
@@ -211,15 +211,19 @@ int Chip::run(dv_kernel_t *k, const dv_gm_t *gm, const dv_run_opts_t &opts, dv_c
     l2_.reset_counters();
     hbm_.reset_counters();
 
-    std::vector<AiCore *> active;
+    // The cores that run this kernel: those of its type, at most one per block.
+    running_.clear();
     for (auto &c : cores_)
         if (participates(*c))
-            active.push_back(c.get());
+            running_.push_back(c.get());
     if (info.kind != DV_KIND_MIX) {
-        for (size_t i = 0; i < active.size(); i++)
-            group_next_[active[i]->index()] = static_cast<uint32_t>(i);
-        next_block_ = static_cast<uint32_t>(std::min<size_t>(active.size(), info.blocks));
+        if (running_.size() > info.blocks)
+            running_.resize(info.blocks);
+        for (size_t i = 0; i < running_.size(); i++)
+            group_next_[running_[i]->index()] = static_cast<uint32_t>(i);
+        next_block_ = static_cast<uint32_t>(running_.size());
     }
+    const std::vector<AiCore *> &active = running_;
     for (AiCore *c : active) {
         c->begin_kernel(origin_, opts.data, opts.hazards);
         sc_core::sc_spawn([c] { c->thread(); });
@@ -254,7 +258,7 @@ int Chip::run(dv_kernel_t *k, const dv_gm_t *gm, const dv_run_opts_t &opts, dv_c
     if (!out->cores)
         return dv_error_set(err, DV_ERR_NOMEM, nullptr, 0, 0, "out of memory");
     for (auto &c : cores_) {
-        if (participates(*c)) {
+        if (std::find(running_.begin(), running_.end(), c.get()) != running_.end()) {
             c->end_kernel();
             out->cores[c->index()] = c->counters;
         } else {

@@ -67,6 +67,7 @@ private:
     dv_run_opts_t opts_{};
     cycles_t origin_ = 0;
     uint32_t next_block_ = 0;
+    std::vector<AiCore *> running_;    // cores that run the current kernel
     std::vector<uint32_t> group_next_; // per core: first block (vector/cube) or next block (mix)
     bool aborting_ = false;
     dv_error_t error_{};

@@ -385,6 +385,48 @@ START_TEST(test_timing_cross_core_flag)
 }
 END_TEST
 
+/* Mode 1: aiv0 signals aiv1 of its group after 500 cycles of scalar work. */
+START_TEST(test_timing_cross_core_mode1)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, NULL);
+    const char *t = "dvtrace 1\nkernel x kind=mix blocks=1\nblock 0 aic\nscalar cycles=1\n"
+                    "block 0 aiv0\nscalar cycles=500\nset_cross_flag pipe=S mode=1 id=3\n"
+                    "block 0 aiv1\nwait_cross_flag id=3\nscalar cycles=1\nend\n";
+    dvt_run_t r;
+    ck_assert_msg(dvt_run_text(&r, &cfg, t, false, GM0) == DV_OK, "%s", r.err.msg);
+    const uint64_t t0 = dvt_t0(&cfg), I = cfg.scalar_issue_cycles;
+    const dv_core_counters_t *aiv = first_core(&r, DV_CORE_AIV);
+    ck_assert_uint_eq(aiv[0].last_cycle, t0 + 500 + I);
+    ck_assert_uint_eq(aiv[1].last_cycle, t0 + 500 + cfg.sync_cross_latency_cycles + I + 1);
+    dvt_free(&r);
+}
+END_TEST
+
+/* Mode 0: a barrier across the AIVs that run the kernel (3 of 48): all leave it when the last one
+ * (after 300 cycles) has set the flag. */
+START_TEST(test_timing_cross_core_mode0_barrier)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, NULL);
+    char text[1024], *p = text;
+    p += sprintf(p, "dvtrace 1\nkernel x kind=vector blocks=3\n");
+    for (int b = 0; b < 3; b++)
+        p += sprintf(p, "block %d\nscalar cycles=%d\nset_cross_flag pipe=S mode=0 id=0\nwait_cross_flag id=0\nscalar cycles=1\n",
+                     b, 100 * (b + 1));
+    sprintf(p, "end\n");
+    dvt_run_t r;
+    ck_assert_msg(dvt_run_text(&r, &cfg, text, false, GM0) == DV_OK, "%s", r.err.msg);
+    const uint64_t t0 = dvt_t0(&cfg), I = cfg.scalar_issue_cycles;
+    const uint64_t leave = t0 + 300 + cfg.sync_cross_latency_cycles + I + 1;
+    const dv_core_counters_t *aiv = first_core(&r, DV_CORE_AIV);
+    for (int b = 0; b < 3; b++)
+        ck_assert_uint_eq(aiv[b].last_cycle, leave);
+    ck_assert_uint_eq(r.cnt.cycles, leave);
+    dvt_free(&r);
+}
+END_TEST
+
 /* Occupancy: 2 KB lands in UB when the copy completes and is read until the vadd completes; the
  * vadd's 2 KB result is read until the copy out completes. */
 START_TEST(test_timing_ub_occupancy)
@@ -431,6 +473,8 @@ Suite *dv_timing_suite(void)
     tcase_add_test(tc, test_timing_blocks_run_in_waves);
     tcase_add_test(tc, test_timing_ub_bank_conflicts);
     tcase_add_test(tc, test_timing_cross_core_flag);
+    tcase_add_test(tc, test_timing_cross_core_mode1);
+    tcase_add_test(tc, test_timing_cross_core_mode0_barrier);
     tcase_add_test(tc, test_timing_ub_occupancy);
     suite_add_tcase(s, tc);
     return s;
