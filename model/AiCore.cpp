@@ -65,6 +65,8 @@ void AiCore::begin_kernel(cycles_t origin, bool data, bool hazards)
     check_hazards_ = hazards;
     finished_ = false;
     blocked_.clear();
+    blocked_source_ = "";
+    blocked_line_ = 0;
     std::memset(&counters, 0, sizeof counters);
     std::snprintf(counters.name, sizeof counters.name, "%s", basename());
     counters.type = type_;
@@ -248,10 +250,15 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
                     local = std::max(local, free_[p]);
                 blocked_ = "waits for a cross-core flag";
                 for (int p = 1; p < DV_PIPE_COUNT; p++)
-                    if (!q_[p].empty())
+                    if (!q_[p].empty() && q_[p].front().insn.op == DV_OP_wait_cross_flag) {
                         blocked_ = describe_wait(p, q_[p].front());
-                if (have_pending_)
+                        blocked_line_ = q_[p].front().insn.line;
+                    }
+                if (have_pending_ && pending_.op == DV_OP_wait_cross_flag) {
                     blocked_ = "scalar unit " + describe_wait(DV_PIPE_S, Entry{pending_, vs_, {}, 0, pending_index_, 0, {}});
+                    blocked_line_ = pending_.line;
+                }
+                blocked_source_ = s->source;
                 if (local > now_cycles()) {
                     // Catch up with simulated time first; flags set meanwhile are seen on the next
                     // pass, before waiting (nothing can run between that check and the wait).
@@ -267,13 +274,18 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
                 continue;
             }
             std::string what;
+            uint32_t line = 0; // located at the first waiting instruction
             for (int p = 1; p < DV_PIPE_COUNT; p++)
-                if (!q_[p].empty())
+                if (!q_[p].empty()) {
                     what += (what.empty() ? "" : "; ") + describe_wait(p, q_[p].front());
-            if (have_pending_)
+                    line = line ? line : q_[p].front().insn.line;
+                }
+            if (have_pending_) {
                 what += (what.empty() ? "" : "; ") +
                         std::string("scalar unit ") + describe_wait(DV_PIPE_S, Entry{pending_, vs_, {}, 0, pending_index_, 0, {}});
-            return dv_error_set(err, DV_ERR_DEADLOCK, s->source, 0, 0,
+                line = line ? line : pending_.line;
+            }
+            return dv_error_set(err, DV_ERR_DEADLOCK, s->source, static_cast<int>(line), 0,
                                 "deadlock on %s in block %u: %s, and nothing else can progress", basename(), block,
                                 what.c_str());
         }

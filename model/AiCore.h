@@ -47,6 +47,9 @@ public:
     dv_core_type_t type() const { return type_; }
     bool finished() const { return finished_; }
     const std::string &blocked_reason() const { return blocked_; }
+    // Where the core waits for another core: trace file and line of the waiting instruction.
+    const char *blocked_source() const { return blocked_source_; }
+    uint32_t blocked_line() const { return blocked_line_; }
 
     // Cross-core flags delivered to this core: arrival times per flag id.
     std::vector<std::vector<cycles_t>> cross_;
@@ -112,6 +115,8 @@ private:
     dv_mem_t view_{};
     Occupancy occ_[DV_SPACE_COUNT];
     std::string blocked_;
+    const char *blocked_source_ = "";
+    uint32_t blocked_line_ = 0;
 
     // Per-block state.
     Queue q_[DV_PIPE_COUNT];

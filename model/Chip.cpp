@@ -232,14 +232,17 @@ int Chip::run(dv_kernel_t *k, const dv_gm_t *gm, const dv_run_opts_t &opts, dv_c
 
     if (!aborting_) {
         std::string stuck;
+        const AiCore *first = nullptr; // the error is located at the first waiting core's instruction
         for (AiCore *c : active)
-            if (!c->finished())
+            if (!c->finished()) {
                 stuck += std::string(stuck.empty() ? "" : "; ") + c->basename() + " " +
                          (c->blocked_reason().empty() ? "is waiting" : c->blocked_reason());
-        if (!stuck.empty()) {
+                first = first ? first : c;
+            }
+        if (first) {
             dv_error_t e{};
-            dv_error_set(&e, DV_ERR_DEADLOCK, k->info.name, 0, 0, "deadlock: %s, and no core can signal it",
-                         stuck.c_str());
+            dv_error_set(&e, DV_ERR_DEADLOCK, first->blocked_source(), static_cast<int>(first->blocked_line()), 0,
+                         "deadlock: %s, and no core can signal it", stuck.c_str());
             fail(e);
         }
     }

@@ -227,6 +227,37 @@ START_TEST(test_cli_malformed_trace_line)
 }
 END_TEST
 
+/* Errors the model finds while running name the trace line (no column: the whole instruction),
+ * exit with 1 and print no report. */
+static const struct {
+    const char *body;
+    int line;
+    const char *msg;
+} model_errors[] = {
+    {"vadd dst=ub:0x0 src0=ub:0x0 src1=ub:0x100 dtype=f16 repeat=1\nwait_flag src=MTE2 dst=V id=0\n"
+     "vadd dst=ub:0x0 src0=ub:0x0 src1=ub:0x100 dtype=f16 repeat=1\n",
+     6, "pipe V waits for event MTE2->V id 0"},
+    {"vadd dst=ub:0x10 src0=ub:0x0 src1=ub:0x100 dtype=f16 repeat=1\n", 5, "not aligned to 32 bytes"},
+    {"vadd dst=ub:0x2ff00 src0=ub:0x0 src1=ub:0x100 dtype=f16 repeat=2\n", 5, "access past the end of ub"},
+    {"copy_gm_to_ubuf dst=ub:0x0 src=x+0x200 nburst=1 len=32\n", 5, "GM access outside argument 'x'"},
+};
+
+START_TEST(test_cli_model_errors_are_located)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "dvtrace 1\nkernel k kind=vector blocks=1\narg x bytes=1024 dtype=f16 dir=in init=zero\nblock 0\n%send\n",
+             model_errors[_i].body);
+    write_file("m.trace", text);
+    ck_assert_int_eq(dvsim("run $T/m.trace"), 1);
+    char head[64];
+    snprintf(head, sizeof head, "m.trace:%d: error: ", model_errors[_i].line);
+    ck_assert_msg(strstr(err_text, head) != NULL, "no '%s' in: %s", head, err_text);
+    ASSERT_ERR(model_errors[_i].msg);
+    ck_assert_str_eq(out_text, "");
+}
+END_TEST
+
 START_TEST(test_cli_unknown_mnemonic)
 {
     write_file("op.trace", "dvtrace 1\n"
@@ -405,6 +436,8 @@ Suite *dv_cli_suite(void)
     tcase_add_test(input, test_cli_bad_yaml_syntax);
     tcase_add_test(input, test_cli_malformed_trace_line);
     tcase_add_test(input, test_cli_unknown_mnemonic);
+    tcase_add_loop_test(input, test_cli_model_errors_are_located, 0,
+                        (int)(sizeof model_errors / sizeof model_errors[0]));
     tcase_add_test(input, test_cli_dump_config_round_trip);
     tcase_add_test(input, test_cli_profiles_and_version);
     suite_add_tcase(s, input);

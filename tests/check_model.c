@@ -51,7 +51,7 @@ START_TEST(test_model_scalar_wait_deadlock)
 {
     expect_error(NULL,
                  "dvtrace 1\nkernel d kind=vector blocks=1\nblock 0\nwait_flag src=V dst=S id=0\nend\n",
-                 DV_ERR_DEADLOCK, "scalar unit", "event V->S id 0");
+                 DV_ERR_DEADLOCK, "scalar unit", "test.trace:4: deadlock on aiv0 in block 0: scalar unit pipe S waits for event V->S id 0");
 }
 END_TEST
 
@@ -60,7 +60,7 @@ START_TEST(test_model_cross_core_deadlock)
     expect_error(NULL,
                  "dvtrace 1\nkernel x kind=mix blocks=1\nblock 0 aic\nwait_cross_flag id=2\n"
                  "block 0 aiv0\nscalar cycles=5\nblock 0 aiv1\nscalar cycles=5\nend\n",
-                 DV_ERR_DEADLOCK, "aic0", "cross-core flag 2");
+                 DV_ERR_DEADLOCK, "aic0 scalar unit pipe S waits for cross-core flag 2", "test.trace:4: deadlock");
 }
 END_TEST
 
