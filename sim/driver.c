@@ -103,7 +103,7 @@ cleanup:
     return rc;
 }
 
-static void gm_free(dv_gm_t *gm)
+void dv_sim_gm_free(dv_gm_t *gm)
 {
     for (uint32_t i = 0; gm->data && i < gm->nargs; i++)
         free(gm->data[i]);
@@ -121,49 +121,41 @@ static int arg_find(const dv_kernel_info_t *info, const char *name)
     return -1;
 }
 
-/* Device addresses from DV_GM_BASE in order, each DV_GM_ALIGN-aligned, within hbm.capacity_bytes;
- * host buffers initialised as the trace says (none with --no-data). */
-static int gm_setup(const dv_config_t *cfg, const dv_kernel_info_t *info, const dv_sim_opts_t *o, dv_gm_t *gm,
-                    dv_error_t *err)
+int dv_sim_gm_setup(const dv_config_t *cfg, const dv_kernel_info_t *info, bool data, const char *trace,
+                    uint64_t base, dv_gm_t *gm, dv_error_t *err)
 {
     uint32_t n = info->nargs;
+    memset(gm, 0, sizeof *gm);
     gm->nargs = n;
     gm->data = calloc(n ? n : 1, sizeof *gm->data);
     gm->bytes = calloc(n ? n : 1, sizeof *gm->bytes);
     gm->addr = calloc(n ? n : 1, sizeof *gm->addr);
     if (!gm->data || !gm->bytes || !gm->addr)
         return dv_error_set(err, DV_ERR_NOMEM, NULL, 0, 0, "out of memory for the GM arguments");
-    for (int i = 0; i < o->ndumps; i++) {
-        if (arg_find(info, o->dumps[i].arg) < 0)
-            return dv_error_set(err, DV_ERR_UNKNOWN, o->trace, 0, 0, "--dump: kernel '%s' has no argument '%s'",
-                                info->name, o->dumps[i].arg);
-        if (!o->data)
-            return dv_error_set(err, DV_ERR_STATE, NULL, 0, 0, "--dump needs data; it cannot be used with --no-data");
-    }
-    uint64_t next = DV_GM_BASE;
+    uint64_t next = base;
     for (uint32_t i = 0; i < n; i++) {
         const dv_arg_t *a = &info->args[i];
         gm->bytes[i] = a->bytes;
         gm->addr[i] = next;
         uint64_t end = next + a->bytes;
-        if (a->bytes > cfg->hbm_capacity_bytes || end - DV_GM_BASE > cfg->hbm_capacity_bytes)
-            return dv_error_set(err, DV_ERR_RANGE, o->trace, 0, 0,
+        if (a->bytes > cfg->hbm_capacity_bytes || end - base > cfg->hbm_capacity_bytes)
+            return dv_error_set(err, DV_ERR_RANGE, trace, 0, 0,
                                 "argument '%s' (%llu bytes) does not fit in device memory: the arguments need %llu "
                                 "bytes, hbm.capacity_bytes is %llu",
-                                a->name, (unsigned long long)a->bytes, (unsigned long long)(end - DV_GM_BASE),
+                                a->name, (unsigned long long)a->bytes, (unsigned long long)(end - base),
                                 (unsigned long long)cfg->hbm_capacity_bytes);
         next = (end + DV_GM_ALIGN - 1) / DV_GM_ALIGN * DV_GM_ALIGN;
     }
-    for (uint32_t i = 0; o->data && i < n; i++) {
+    for (uint32_t i = 0; data && i < n; i++) {
         const dv_arg_t *a = &info->args[i];
         if (a->bytes > SIZE_MAX || !(gm->data[i] = calloc(a->bytes ? a->bytes : 1, 1)))
-            return dv_error_set(err, DV_ERR_NOMEM, o->trace, 0, 0,
+            return dv_error_set(err, DV_ERR_NOMEM, trace, 0, 0,
                                 "argument '%s': cannot allocate %llu bytes on the host (try --no-data)", a->name,
                                 (unsigned long long)a->bytes);
         if (a->init == DV_INIT_RANDOM)
             fill_random(gm->data[i], a->bytes, a->dtype, a->seed);
         else if (a->init == DV_INIT_FILE) {
-            int rc = fill_file(gm->data[i], a, o->trace, err);
+            int rc = fill_file(gm->data[i], a, trace, err);
             if (rc != DV_OK)
                 return rc;
         }
@@ -261,7 +253,18 @@ int dv_sim_run(const dv_sim_opts_t *o, dv_sim_summary_t *sum, dv_error_t *err)
     if ((rc = dv_trace_open(o->trace, &k, err)) != DV_OK)
         goto cleanup;
     /* 3. GM arguments: device addresses and initial contents */
-    if ((rc = gm_setup(&cfg, &k->info, o, &gm, err)) != DV_OK)
+    for (int i = 0; i < o->ndumps; i++) {
+        if (arg_find(&k->info, o->dumps[i].arg) < 0) {
+            rc = dv_error_set(err, DV_ERR_UNKNOWN, o->trace, 0, 0, "--dump: kernel '%s' has no argument '%s'",
+                              k->info.name, o->dumps[i].arg);
+            goto cleanup;
+        }
+        if (!o->data) {
+            rc = dv_error_set(err, DV_ERR_STATE, NULL, 0, 0, "--dump needs data; it cannot be used with --no-data");
+            goto cleanup;
+        }
+    }
+    if ((rc = dv_sim_gm_setup(&cfg, &k->info, o->data, o->trace, DV_GM_BASE, &gm, err)) != DV_OK)
         goto cleanup;
     /* 4. model: run the kernel, streaming the timeline, and collect the counters */
     dv_run_opts_default(&ro);
@@ -303,7 +306,7 @@ cleanup:
         dv_timeline_close(tl, NULL);
     if (have_cnt)
         dv_counters_free(&cnt);
-    gm_free(&gm);
+    dv_sim_gm_free(&gm);
     if (k)
         dv_trace_close(k);
     return rc;

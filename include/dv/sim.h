@@ -9,6 +9,8 @@
 
 #include "dv/common.h"
 #include "dv/config.h"
+#include "dv/kernel.h"
+#include "dv/model.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -67,6 +69,14 @@ int dv_sim_run(const dv_sim_opts_t *o, dv_sim_summary_t *sum, dv_error_t *err);
 /* Device address of the first GM argument; arguments follow in order, each 512-byte aligned. */
 #define DV_GM_BASE 0x100000000ull
 #define DV_GM_ALIGN 512u
+
+/* Step 3 of a run: lay a kernel's GM arguments out from device address `base` (DV_GM_BASE for a
+ * run), each DV_GM_ALIGN-aligned and within hbm.capacity_bytes, and, when `data`, allocate host
+ * buffers initialised as the arguments say (zero, random:SEED, file:PATH relative to `trace`).
+ * On error *gm may be partly filled: dv_sim_gm_free it either way. */
+int dv_sim_gm_setup(const dv_config_t *cfg, const dv_kernel_info_t *info, bool data, const char *trace,
+                    uint64_t base, dv_gm_t *gm, dv_error_t *err);
+void dv_sim_gm_free(dv_gm_t *gm);
 
 #ifdef __cplusplus
 }

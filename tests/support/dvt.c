@@ -1,8 +1,9 @@
 /* tests/support/dvt.c */
 #include "dvt.h"
 
+#include "dv/sim.h"
+
 #include <check.h>
-#include <stdlib.h>
 #include <string.h>
 
 void dvt_config(dv_config_t *cfg, const char *profile, const char *const *sets)
@@ -23,19 +24,9 @@ int dvt_run_text(dvt_run_t *r, const dv_config_t *cfg, const char *trace, bool d
     r->rc = dv_trace_open_string(trace, "test.trace", &r->kernel, &r->err);
     if (r->rc != DV_OK)
         return r->rc;
-    const dv_kernel_info_t *info = &r->kernel->info;
-    r->gm.nargs = info->nargs;
-    r->gm.data = calloc(info->nargs + 1, sizeof *r->gm.data);
-    r->gm.bytes = calloc(info->nargs + 1, sizeof *r->gm.bytes);
-    r->gm.addr = calloc(info->nargs + 1, sizeof *r->gm.addr);
-    uint64_t a = gm_base;
-    for (uint32_t i = 0; i < info->nargs; i++) {
-        r->gm.bytes[i] = info->args[i].bytes;
-        r->gm.addr[i] = a;
-        a += (info->args[i].bytes + 511) / 512 * 512;
-        if (data)
-            r->gm.data[i] = calloc(1, info->args[i].bytes ? info->args[i].bytes : 1);
-    }
+    r->rc = dv_sim_gm_setup(cfg, &r->kernel->info, data, "test.trace", gm_base, &r->gm, &r->err);
+    if (r->rc != DV_OK)
+        return r->rc;
     dv_run_opts_t o;
     dv_run_opts_default(&o);
     o.data = data;
@@ -47,11 +38,7 @@ void dvt_free(dvt_run_t *r)
 {
     if (r->rc == DV_OK)
         dv_counters_free(&r->cnt);
-    for (uint32_t i = 0; r->gm.data && i < r->gm.nargs; i++)
-        free(r->gm.data[i]);
-    free(r->gm.data);
-    free(r->gm.bytes);
-    free(r->gm.addr);
+    dv_sim_gm_free(&r->gm);
     if (r->kernel)
         dv_trace_close(r->kernel);
     memset(r, 0, sizeof *r);

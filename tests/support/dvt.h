@@ -20,8 +20,8 @@ typedef struct dvt_run {
 
 /* Load `profile` (NULL = default) and apply the overrides in `sets` (NULL-terminated). */
 void dvt_config(dv_config_t *cfg, const char *profile, const char *const *sets);
-/* Open the trace text, allocate its GM arguments (filled by `fill`, or zero when NULL) at device
- * addresses from gm_base, and run it.  Returns the status; r->err says why on failure. */
+/* Open the trace text, set its GM arguments up as a run does (dv_sim_gm_setup) from device
+ * address gm_base, and run it.  Returns the status; r->err says why on failure. */
 int dvt_run_text(dvt_run_t *r, const dv_config_t *cfg, const char *trace, bool data, uint64_t gm_base);
 void dvt_free(dvt_run_t *r);
 /* Cycles from launch to the first instruction's issue on a core: kernel + block start overhead. */
