@@ -27,23 +27,12 @@ AiCore::AiCore(sc_core::sc_module_name name, const dv_config_t &cfg, Chip &chip,
         pipes_ |= bit(DV_PIPE_M) | bit(DV_PIPE_MTE1) | (cfg.chip_has_fix_pipe ? bit(DV_PIPE_FIX) : 0);
     if (type == DV_CORE_AIC)
         pipes_ &= ~bit(DV_PIPE_MTE3); // the AIC writes GM through FixPipe
-    if (vec) {
-        size_[DV_SPACE_UB] = cfg.ub_size_bytes;
-        align_[DV_SPACE_UB] = cfg.ub_align_bytes;
-    }
-    if (cube) {
-        size_[DV_SPACE_L1] = cfg.l1_size_bytes;
-        size_[DV_SPACE_L0A] = cfg.l0a_size_bytes;
-        size_[DV_SPACE_L0B] = cfg.l0b_size_bytes;
-        size_[DV_SPACE_L0C] = cfg.l0c_size_bytes;
-        size_[DV_SPACE_BT] = cfg.bt_size_bytes;
-        size_[DV_SPACE_FB] = cfg.fb_size_bytes;
-        align_[DV_SPACE_L1] = cfg.l1_align_bytes;
-        align_[DV_SPACE_L0A] = cfg.l0a_align_bytes;
-        align_[DV_SPACE_L0B] = cfg.l0b_align_bytes;
-        align_[DV_SPACE_L0C] = cfg.l0c_align_bytes;
-        align_[DV_SPACE_BT] = cfg.bt_align_bytes;
-        align_[DV_SPACE_FB] = cfg.fb_align_bytes;
+    // Split layout: the UB belongs to the AIVs, L1/L0/BT/FB to the AICs; a coupled core has them all.
+    for (int sp = 1; sp < DV_SPACE_COUNT; sp++) {
+        const dv_space_t space = static_cast<dv_space_t>(sp);
+        const bool mine = space == DV_SPACE_UB ? vec : cube;
+        if (mine && Buffer::profile_size(cfg, space) > 0)
+            buf_[sp] = std::make_unique<Buffer>(dv_space_name(space), space, cfg);
     }
     static const char *const dma_names[DV_PIPE_COUNT] = {nullptr, nullptr, nullptr, "mte1", "mte2", "mte3", "fix"};
     for (dv_pipe_t p : {DV_PIPE_MTE1, DV_PIPE_MTE2, DV_PIPE_MTE3, DV_PIPE_FIX})
@@ -73,31 +62,20 @@ void AiCore::begin_kernel(cycles_t origin, bool data, bool hazards)
     for (auto &c : cross_)
         c.clear();
     view_ = dv_mem_t{};
-    for (int s = 1; s < DV_SPACE_COUNT; s++) {
-        counters.buf[s].capacity = size_[s];
-        if (size_[s] > 0)
-            occ_[s].reset(origin);
-        if (data && size_[s] > 0) {
-            mem_[s].assign(size_[s], 0);
-            view_.buf[s] = mem_[s].data();
-        } else {
-            mem_[s].clear();
-            mem_[s].shrink_to_fit();
+    for (int s = 1; s < DV_SPACE_COUNT; s++)
+        if (buf_[s]) {
+            buf_[s]->begin_kernel(origin, data);
+            view_.buf[s] = buf_[s]->data();
+            view_.size[s] = buf_[s]->size();
         }
-        view_.size[s] = size_[s];
-    }
     chip_.gm_view(view_);
 }
 
 void AiCore::end_kernel()
 {
-    for (int s = 1; s < DV_SPACE_COUNT; s++) {
-        if (size_[s] == 0)
-            continue;
-        occ_[s].finish();
-        counters.buf[s].peak_bytes = occ_[s].peak_bytes();
-        counters.buf[s].byte_cycles = occ_[s].byte_cycles();
-    }
+    for (int s = 1; s < DV_SPACE_COUNT; s++)
+        if (buf_[s])
+            buf_[s]->end_kernel(counters.buf[s]);
     for (dv_pipe_t p : {DV_PIPE_MTE1, DV_PIPE_MTE2, DV_PIPE_MTE3, DV_PIPE_FIX})
         if (dma_[p]) {
             counters.gm_read_bytes += dma_[p]->gm_read_bytes;
@@ -473,13 +451,9 @@ int AiCore::check_access(const Entry &e, dv_error_t *err)
         }
         if (!has_space(sp))
             return locate(err, DV_ERR_RANGE, in, e.index, "%s does not exist on %s", dv_space_name(sp), basename());
-        if (r.hi > size_[sp])
-            return locate(err, DV_ERR_RANGE, in, e.index, "access past the end of %s: bytes [%llu, %llu) of %llu",
-                          dv_space_name(sp), static_cast<unsigned long long>(r.lo), static_cast<unsigned long long>(r.hi),
-                          static_cast<unsigned long long>(size_[sp]));
-        if (r.lo % align_[sp] != 0)
-            return locate(err, DV_ERR_RANGE, in, e.index, "%s address 0x%llx is not aligned to %llu bytes",
-                          dv_space_name(sp), static_cast<unsigned long long>(r.lo), static_cast<unsigned long long>(align_[sp]));
+        char why[200];
+        if (buf_[sp]->check(r.lo, r.hi, why, sizeof why))
+            return locate(err, DV_ERR_RANGE, in, e.index, "%s", why);
     }
     return DV_OK;
 }
@@ -657,12 +631,8 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
             hz_.execute(static_cast<dv_pipe_t>(p), e.vc, e.index, in.line, e.r, e.nr,
                         [this](const dv_hazard_t &h) { chip_.report_hazard(*this, block_, sub_, h); });
         for (int k = 0; k < e.nr; k++)
-            if (e.r[k].space != DV_SPACE_GM) {
-                if (e.r[k].write)
-                    occ_[e.r[k].space].write(e.r[k].lo, e.r[k].hi, end);
-                else
-                    occ_[e.r[k].space].read(e.r[k].lo, e.r[k].hi, end);
-            }
+            if (e.r[k].space != DV_SPACE_GM)
+                buf_[e.r[k].space]->access(e.r[k], end);
         free_[p] = t + c.occupy;
         done_[p] = std::max(done_[p], end);
         add_busy(p, t, end);

@@ -18,10 +18,10 @@
 #include <systemc>
 #include <vector>
 
+#include "Buffer.h"
 #include "CubeUnit.h"
 #include "DmaEngine.h"
 #include "HazardChecker.h"
-#include "Occupancy.h"
 #include "VectorUnit.h"
 #include "dv/kernel.h"
 #include "dv/model.h"
@@ -42,7 +42,7 @@ public:
     void end_kernel();
 
     bool has_pipe(dv_pipe_t p) const { return pipes_ >> p & 1; }
-    bool has_space(dv_space_t s) const { return s == DV_SPACE_GM || size_[s] > 0; }
+    bool has_space(dv_space_t s) const { return s == DV_SPACE_GM || buf_[s] != nullptr; }
     unsigned index() const { return index_; }
     dv_core_type_t type() const { return type_; }
     bool finished() const { return finished_; }
@@ -102,18 +102,16 @@ private:
     const unsigned index_;
     const dv_core_type_t type_;
     unsigned pipes_ = 0;
-    uint64_t size_[DV_SPACE_COUNT] = {}, align_[DV_SPACE_COUNT] = {};
 
     VectorUnit vec_;
     CubeUnit cube_;
     std::unique_ptr<DmaEngine> dma_[DV_PIPE_COUNT];
+    std::unique_ptr<Buffer> buf_[DV_SPACE_COUNT]; // the core's local buffers (null: absent)
 
     // Per-kernel state.
     cycles_t origin_ = 0, t_ = 0;
     bool data_ = false, check_hazards_ = false, finished_ = false;
-    std::vector<uint8_t> mem_[DV_SPACE_COUNT];
-    dv_mem_t view_{};
-    Occupancy occ_[DV_SPACE_COUNT];
+    dv_mem_t view_{}; // the buffers and GM arguments as dv_exec sees them
     std::string blocked_;
     const char *blocked_source_ = "";
     uint32_t blocked_line_ = 0;

@@ -1,0 +1,50 @@
+// model/Buffer.h - one local buffer of a core (UB, L1, L0A, L0B, L0C, BT or FB): its capacity and
+// alignment from the profile, its bytes (in runs with data) and its occupancy.  The SystemC name
+// is the space's name ("ub", "l1", ...), so the module path reads chip.aiv3.ub.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <systemc>
+#include <vector>
+
+#include "Occupancy.h"
+#include "dv/config.h"
+#include "dv/isa.h"
+#include "dv/model.h"
+#include "dv/semantics.h"
+
+namespace dv {
+
+class Buffer : public sc_core::sc_module {
+public:
+    // Capacity and alignment of `space` in the profile (core.<space>_size_bytes / _align_bytes).
+    static uint64_t profile_size(const dv_config_t &cfg, dv_space_t space);
+    static uint64_t profile_align(const dv_config_t &cfg, dv_space_t space);
+
+    Buffer(sc_core::sc_module_name name, dv_space_t space, const dv_config_t &cfg);
+
+    // A kernel starts: forget occupancy; hold zeroed bytes when the run executes data.
+    void begin_kernel(cycles_t origin, bool data);
+    // The kernel ended: close the occupancy intervals and report them.
+    void end_kernel(dv_buf_counters_t &out);
+    // Why an access to [lo, hi) is not allowed (base misaligned, past the end), or nullptr.
+    const char *check(uint64_t lo, uint64_t hi, char *why, size_t cap) const;
+    // An instruction that completes at cycle t read or wrote r.
+    void access(const dv_range_t &r, cycles_t t)
+    {
+        if (r.write)
+            occ_.write(r.lo, r.hi, t);
+        else
+            occ_.read(r.lo, r.hi, t);
+    }
+    uint8_t *data() { return bytes_.empty() ? nullptr : bytes_.data(); }
+    uint64_t size() const { return size_; }
+
+private:
+    const dv_space_t space_;
+    const uint64_t size_, align_;
+    std::vector<uint8_t> bytes_;
+    Occupancy occ_;
+};
+
+} // namespace dv
