@@ -65,7 +65,7 @@ Cost DmaEngine::cost(const dv_insn_t &in, cycles_t t, const uint64_t *gm_addr)
     uint64_t issue, local_bpc, cap;
     if (!write) {
         issue = cfg_.mte2_issue_cycles;
-        local_bpc = cfg_.mte2_local_bytes_per_cycle;
+        local_bpc = os->dst_space == DV_SPACE_UB ? cfg_.mte2_ub_bytes_per_cycle : cfg_.mte2_l1_bytes_per_cycle;
         cap = cfg_.gm_core_read_bytes_per_cycle;
     } else if (pipe_ == DV_PIPE_FIX) {
         issue = cfg_.fix_issue_cycles;

@@ -176,6 +176,25 @@ START_TEST(test_timing_mte2_burst_size_and_count)
 }
 END_TEST
 
+/* With the GM side fast, the local side binds: 2 KB into UB at 128 B/cycle, into L1 at 256. */
+START_TEST(test_timing_mte2_local_side)
+{
+    static const char *const sets[] = {"gm.core_read_bytes_per_cycle=1024", "mte2.uop_cycles=1", "mte2.issue_cycles=10",
+                                       "mte2.latency_cycles=100", "hbm.latency_cycles=50", NULL};
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, sets);
+    const uint64_t fixed = dvt_t0(&cfg) + 1 + 10 + 100 + 50;
+    ck_assert_uint_eq(run_copy(&cfg, "copy_gm_to_ubuf dst=ub:0x0 src=x nburst=1 len=64", GM0), fixed + 2048 / cfg.mte2_ub_bytes_per_cycle);
+    dvt_run_t r;
+    const char *t = "dvtrace 1\nkernel c kind=cube blocks=1\narg x bytes=4096 dtype=f16 dir=in\nblock 0\n"
+                    "copy_gm_to_cbuf dst=l1:0x0 src=x nburst=1 len=64\nend\n";
+    ck_assert_msg(dvt_run_text(&r, &cfg, t, false, GM0 + 0x1000000) == DV_OK, "%s", r.err.msg);
+    ck_assert_uint_eq(r.cnt.cycles, fixed + 2048 / cfg.mte2_l1_bytes_per_cycle);
+    ck_assert_uint_ne(cfg.mte2_ub_bytes_per_cycle, cfg.mte2_l1_bytes_per_cycle); /* ref 4.3: 128 and 256 */
+    dvt_free(&r);
+}
+END_TEST
+
 /* A copy and an independent vector op overlap: the kernel ends when the later one does. */
 START_TEST(test_timing_independent_pipes_overlap)
 {
@@ -464,6 +483,7 @@ Suite *dv_timing_suite(void)
     tcase_add_test(tc, test_timing_single_mmad);
     tcase_add_test(tc, test_timing_vector_repeats_per_class);
     tcase_add_test(tc, test_timing_mte2_burst_size_and_count);
+    tcase_add_test(tc, test_timing_mte2_local_side);
     tcase_add_test(tc, test_timing_independent_pipes_overlap);
     tcase_add_test(tc, test_timing_wait_flag_holds_pipe);
     tcase_add_test(tc, test_timing_pipe_barrier_drains);
