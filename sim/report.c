@@ -180,7 +180,8 @@ int dv_report_print(const dv_report_t *r, FILE *out)
     const dv_config_t *cfg = r->cfg;
     const dv_counters_t *cnt = r->cnt;
 
-    fprintf(out, "kernel        %s (%s, %u blocks)\n", r->info->name, dv_kind_name(r->info->kind), r->info->blocks);
+    fprintf(out, "kernel        %s (%s, %u block%s)\n", r->info->name, dv_kind_name(r->info->kind), r->info->blocks,
+            r->info->blocks == 1 ? "" : "s");
     if (cfg->chip_layout == DV_LAYOUT_SPLIT)
         fprintf(out, "profile       %s (split: %" PRIu64 " AIC + %" PRIu64 " AIV, %" PRIu64 " MHz)\n", cfg->chip_name,
                 cfg->chip_ai_cores, cfg->chip_ai_cores * cfg->chip_aiv_per_core, cfg->chip_freq_mhz);
