@@ -53,6 +53,7 @@ vadd_double_buffer
 matmul_tile
 conv_tile_310       --profile ascend310
 missing_wait
+matmul_relu_mix
 CASES
 
 echo "$pass passed, $fail failed"

@@ -2,7 +2,8 @@
  * output) and long vector-add traces for the benchmark.  Plain C, no project headers, so it
  * builds with `cc -O2 tools/gentrace.c -o build/gentrace`.
  *
- *   gentrace vadd_double_buffer | matmul_tile | conv_tile_310 | missing_wait   > traces/NAME.trace
+ *   gentrace vadd_double_buffer | matmul_tile | conv_tile_310 | missing_wait | matmul_relu_mix
+ *                                                                              > traces/NAME.trace
  *   gentrace --vadd-long BLOCKS TILES                                          > long.trace
  */
 #include <stdio.h>
@@ -170,9 +171,68 @@ static void conv_tile_310(void)
     printf("end\n");
 }
 
+/* The 910B's split form: a mix kernel on 2 AI core groups.  Each block's AIC computes
+ * W[64x64] f32 = A_b[64x64] f16 x B[64x64] f16 into a GM workspace through FixPipe and signals its
+ * AIVs (cross-core mode 2, set on the FIX pipe once the write is done); each AIV waits on its MTE2
+ * pipe, brings 32 rows into UB, applies ReLU, casts to f16 and writes its half of the output.  AIC
+ * and AIV share data only through GM (ref 4.1). */
+static void matmul_relu_mix(void)
+{
+    enum { M = 64, K = 64, N = 64, FR = 512, F1 = 4, ROWS = M / 2, BLOCKS = 2 };
+    const unsigned ws_rows = ROWS * N * 4; /* one AIV's share of the workspace, bytes */
+    header("matmul_relu_mix", "mix", BLOCKS,
+           "out_b = f16(relu(A_b x B)) on 2 AIC+2AIV groups: cube -> GM workspace -> cross-core flag -> vector");
+    printf("arg a bytes=%u dtype=f16 dir=in init=random:1\n", BLOCKS * M * K * 2);
+    printf("arg b bytes=%u dtype=f16 dir=in init=random:2\n", K * N * 2);
+    printf("arg ws bytes=%u dtype=f32 dir=inout init=zero\n", BLOCKS * M * N * 4);
+    printf("arg out bytes=%u dtype=f16 dir=out init=zero\n", BLOCKS * M * N * 2);
+    for (unsigned blk = 0; blk < BLOCKS; blk++) {
+        printf("block %u aic\n", blk);
+        printf("copy_gm_to_cbuf_nd2nz dst=l1:0x0 src=a+0x%x dtype=f16 nd_num=1 n_value=%u d_value=%u src_d_stride=%u "
+               "dst_c0_stride=%u dst_n_stride=1\n", blk * M * K * 2, M, K, K, M);
+        printf("copy_gm_to_cbuf_nd2nz dst=l1:0x%x src=b+0x0 dtype=f16 nd_num=1 n_value=%u d_value=%u src_d_stride=%u "
+               "dst_c0_stride=%u dst_n_stride=1\n", M * K * 2, K, N, N, K);
+        printf("set_flag src=MTE2 dst=MTE1 id=0\n");
+        printf("wait_flag src=MTE2 dst=MTE1 id=0\n");
+        for (unsigned r1 = 0; r1 < F1; r1++)
+            printf("load_cbuf_to_ca dst=l0a:0x%x src=l1:0x0 dtype=f16 base_idx=%u repeat=%u src_stride=%u\n",
+                   r1 * F1 * FR, r1, F1, F1);
+        for (unsigned k1 = 0; k1 < F1; k1++)
+            printf("load_cbuf_to_cb dst=l0b:0x%x src=l1:0x%x dtype=f16 base_idx=%u repeat=%u src_stride=%u transpose=1\n",
+                   k1 * F1 * FR, M * K * 2, k1, F1, F1);
+        printf("set_flag src=MTE1 dst=M id=0\n");
+        printf("wait_flag src=MTE1 dst=M id=0\n");
+        printf("mmad c=l0c:0x0 a=l0a:0x0 b=l0b:0x0 dtype=f16 m=%u k=%u n=%u init=1\n", M, K, N);
+        printf("set_flag src=M dst=FIX id=0\n");
+        printf("wait_flag src=M dst=FIX id=0\n");
+        printf("copy_matrix_cc_to_gm dst=ws+0x%x src=l0c:0x0 n_size=%u m_size=%u src_stride=%u dst_stride=%u quant=none "
+               "relu=0 nz2nd=1\n", blk * M * N * 4, N, M, M, N);
+        printf("# tell both AIVs of this group that the workspace is written\n");
+        printf("set_cross_flag pipe=FIX mode=2 id=0\n");
+        for (unsigned v = 0; v < 2; v++) {
+            printf("block %u aiv%u\n", blk, v);
+            printf("wait_cross_flag pipe=MTE2 id=0\n");
+            printf("copy_gm_to_ubuf dst=ub:0x0 src=ws+0x%x nburst=1 len=%u\n", blk * M * N * 4 + v * ws_rows,
+                   ws_rows / 32);
+            printf("set_flag src=MTE2 dst=V id=0\n");
+            printf("wait_flag src=MTE2 dst=V id=0\n");
+            printf("vrelu dst=ub:0x0 src=ub:0x0 dtype=f32 repeat=%u\n", ws_rows / 256);
+            printf("pipe_barrier pipe=V\n");
+            printf("# f32 -> f16: 64 elements per repeat, the f16 side packed 128 B per repeat\n");
+            printf("vconv dst=ub:0x%x src=ub:0x0 dst_type=f16 src_type=f32 round=r repeat=%u dst_rep=4 src_rep=8\n",
+                   ws_rows, ws_rows / 256);
+            printf("set_flag src=V dst=MTE3 id=0\n");
+            printf("wait_flag src=V dst=MTE3 id=0\n");
+            printf("copy_ubuf_to_gm dst=out+0x%x src=ub:0x%x nburst=1 len=%u\n", blk * M * N * 2 + v * ROWS * N * 2,
+                   ws_rows, ROWS * N * 2 / 32);
+        }
+    }
+    printf("end\n");
+}
+
 static int usage(void)
 {
-    fprintf(stderr, "usage: gentrace vadd_double_buffer|matmul_tile|conv_tile_310|missing_wait\n"
+    fprintf(stderr, "usage: gentrace vadd_double_buffer|matmul_tile|conv_tile_310|missing_wait|matmul_relu_mix\n"
                     "       gentrace --vadd-long BLOCKS TILES\n");
     return 2;
 }
@@ -196,6 +256,8 @@ int main(int argc, char **argv)
         conv_tile_310();
     else if (argc == 2 && strcmp(argv[1], "missing_wait") == 0)
         missing_wait();
+    else if (argc == 2 && strcmp(argv[1], "matmul_relu_mix") == 0)
+        matmul_relu_mix();
     else
         return usage();
     return fflush(stdout) == 0 ? 0 : 1;
