@@ -1,6 +1,6 @@
 #!/bin/sh
-# tests/golden.sh - golden tests: the full text report of every sample trace must equal
-# tests/golden/<name>.txt.  A mismatch prints a diff and fails.
+# tests/golden.sh - golden tests: every sample trace must be what tools/gentrace.c writes, and its
+# full text report must equal tests/golden/<name>.txt.  A mismatch prints a diff and fails.
 #
 #   sh tests/golden.sh            compare (used by make test)
 #   UPDATE=1 sh tests/golden.sh   also write every new report to $B/golden-new/<name>.txt; tracked
@@ -19,12 +19,20 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/dvsim-golden.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 [ -n "$UPDATE" ] && mkdir -p "$NEW"
 
+${CC:-cc} -O2 tools/gentrace.c -o "$tmp/gentrace" || exit 1
+
 pass=0
 fail=0
 # One case per line: name (traces/<name>.trace, tests/golden/<name>.txt) and dvsim run options.
 while read -r name opts; do
     case "$name" in '' | '#'*) continue ;; esac
     out="$tmp/$name.txt"
+    # the committed trace is the generator's output, never edited by hand
+    if ! "$tmp/gentrace" "$name" | cmp -s - "traces/$name.trace"; then
+        echo "FAIL $name: traces/$name.trace differs from 'gentrace $name' (tools/gentrace.c)"
+        fail=$((fail + 1))
+        continue
+    fi
     # shellcheck disable=SC2086 # opts is a word list on purpose
     if ! "$DVSIM" run $opts "traces/$name.trace" >"$out" 2>"$tmp/$name.err"; then
         echo "FAIL $name: dvsim exited with an error:"
