@@ -632,7 +632,7 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
                         [this](const dv_hazard_t &h) { chip_.report_hazard(*this, block_, sub_, h); });
         for (int k = 0; k < e.nr; k++)
             if (e.r[k].space != DV_SPACE_GM)
-                buf_[e.r[k].space]->access(e.r[k], end);
+                buf_[e.r[k].space]->access(e.r[k], t, end);
         free_[p] = t + c.occupy;
         done_[p] = std::max(done_[p], end);
         add_busy(p, t, end);

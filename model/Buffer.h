@@ -29,13 +29,14 @@ public:
     void end_kernel(dv_buf_counters_t &out);
     // Why an access to [lo, hi) is not allowed (base misaligned, past the end), or nullptr.
     const char *check(uint64_t lo, uint64_t hi, char *why, size_t cap) const;
-    // An instruction that completes at cycle t read or wrote r.
-    void access(const dv_range_t &r, cycles_t t)
+    // An instruction that runs from cycle start to cycle end read or wrote r: written bytes are
+    // occupied from its start, read bytes are needed until its end.
+    void access(const dv_range_t &r, cycles_t start, cycles_t end)
     {
         if (r.write)
-            occ_.write(r.lo, r.hi, t);
+            occ_.write(r.lo, r.hi, start);
         else
-            occ_.read(r.lo, r.hi, t);
+            occ_.read(r.lo, r.hi, end);
     }
     uint8_t *data() { return bytes_.empty() ? nullptr : bytes_.data(); }
     uint64_t size() const { return size_; }

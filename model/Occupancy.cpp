@@ -5,15 +5,15 @@
 
 namespace dv {
 
-void Occupancy::reset(cycles_t origin)
+void Occupancy::reset(cycles_t)
 {
     segs_.clear();
-    starts_.assign(kBuckets + 1, 0);
-    ends_.assign(kBuckets + 1, 0);
-    shift_ = 0;
-    origin_ = origin;
-    byte_cycles_ = 0;
+    events_.clear();
+    level_ = 0;
+    writes_ = 0;
     peak_ = 0;
+    byte_cycles_ = 0;
+    folded_early_ = false;
 }
 
 void Occupancy::split(uint64_t at)
@@ -29,39 +29,58 @@ void Occupancy::split(uint64_t at)
     }
 }
 
-void Occupancy::emit(uint64_t b0, uint64_t b1, uint64_t bytes)
+void Occupancy::close(uint64_t lo, const Seg &s)
 {
-    while (b1 >= kBuckets) {
-        // Double the bucket width: starts map to floor(i/2), exclusive ends to ceil(k/2).
-        std::vector<int64_t> s(kBuckets + 1, 0), e(kBuckets + 1, 0);
-        for (unsigned i = 0; i <= kBuckets; i++) {
-            s[i / 2] += starts_[i];
-            e[(i + 1) / 2] += ends_[i];
-        }
-        starts_.swap(s);
-        ends_.swap(e);
-        shift_++;
-        b0 >>= 1;
-        b1 >>= 1;
-    }
-    starts_[b0] += static_cast<int64_t>(bytes);
-    ends_[b1 + 1] += static_cast<int64_t>(bytes);
+    if (!s.read || s.r <= s.w)
+        return;
+    const int64_t bytes = static_cast<int64_t>(s.hi - lo);
+    byte_cycles_ += static_cast<double>(bytes) * static_cast<double>(s.r - s.w);
+    events_.emplace_back(s.w, bytes);
+    events_.emplace_back(s.r, -bytes);
 }
 
-void Occupancy::close(uint64_t lo, const Seg &s, cycles_t next_write)
+// Sweep the endpoints before `upto` into the running level and the peak.
+void Occupancy::fold(cycles_t upto)
 {
-    if (!s.read || s.r < s.w)
-        return;
-    const uint64_t bytes = s.hi - lo;
-    byte_cycles_ += static_cast<double>(bytes) * static_cast<double>(s.r - s.w);
-    uint64_t b0 = bucket(s.w), b1 = bucket(s.r);
-    // The new data written in the same bucket counts these bytes already.
-    if (next_write != kNever && bucket(next_write) == b1) {
-        if (b1 == b0)
-            return;
-        b1--;
+    std::sort(events_.begin(), events_.end());
+    size_t i = 0;
+    // Equal times are summed before the peak is taken: an interval ending when another starts does
+    // not overlap it.
+    while (i < events_.size() && events_[i].first < upto) {
+        const cycles_t t = events_[i].first;
+        for (; i < events_.size() && events_[i].first == t; i++)
+            level_ += events_[i].second;
+        peak_ = std::max<uint64_t>(peak_, static_cast<uint64_t>(std::max<int64_t>(level_, 0)));
     }
-    emit(b0, b1, bytes);
+    events_.erase(events_.begin(), events_.begin() + static_cast<long>(i));
+}
+
+void Occupancy::compact()
+{
+    // Endpoints before the oldest open write are final: no interval can start earlier any more.
+    cycles_t oldest = kNever;
+    for (const auto &kv : segs_)
+        oldest = std::min(oldest, kv.second.w);
+    fold(oldest);
+    if (events_.size() <= kMaxEvents)
+        return;
+    // Data left unread for very long holds the rest back: fold the older half (events_ is sorted
+    // now), counting the open ranges written before that point as occupied up to it (an upper
+    // bound).
+    const cycles_t upto = events_[events_.size() / 2].first;
+    for (auto &kv : segs_) {
+        Seg &s = kv.second;
+        if (s.w < upto) {
+            const int64_t bytes = static_cast<int64_t>(s.hi - kv.first);
+            events_.emplace_back(s.w, bytes);
+            events_.emplace_back(upto, -bytes);
+            byte_cycles_ += static_cast<double>(bytes) * static_cast<double>(upto - s.w);
+            s.w = upto; // what remains of its interval starts at the fold
+            s.r = std::max(s.r, upto);
+        }
+    }
+    folded_early_ = true;
+    fold(upto);
 }
 
 void Occupancy::write(uint64_t lo, uint64_t hi, cycles_t t)
@@ -72,10 +91,12 @@ void Occupancy::write(uint64_t lo, uint64_t hi, cycles_t t)
     split(hi);
     auto it = segs_.lower_bound(lo);
     while (it != segs_.end() && it->first < hi) {
-        close(it->first, it->second, t);
+        close(it->first, it->second);
         it = segs_.erase(it);
     }
     segs_.emplace(lo, Seg{hi, t, t, false});
+    if (++writes_ % 256 == 0)
+        compact();
 }
 
 void Occupancy::read(uint64_t lo, uint64_t hi, cycles_t t)
@@ -93,14 +114,9 @@ void Occupancy::read(uint64_t lo, uint64_t hi, cycles_t t)
 void Occupancy::finish()
 {
     for (auto &kv : segs_)
-        close(kv.first, kv.second, kNever);
+        close(kv.first, kv.second);
     segs_.clear();
-    int64_t level = 0, best = 0;
-    for (unsigned i = 0; i < kBuckets; i++) {
-        level += starts_[i] - ends_[i];
-        best = std::max(best, level);
-    }
-    peak_ = static_cast<uint64_t>(best);
+    fold(kNever);
 }
 
 } // namespace dv

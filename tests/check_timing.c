@@ -446,8 +446,8 @@ START_TEST(test_timing_cross_core_mode0_barrier)
 }
 END_TEST
 
-/* Occupancy: 2 KB lands in UB when the copy completes and is read until the vadd completes; the
- * vadd's 2 KB result is read until the copy out completes. */
+/* Occupancy: 2 KB is written into UB by a copy and read by a vadds, whose 2 KB result is read by a
+ * copy out. */
 START_TEST(test_timing_ub_occupancy)
 {
     dv_config_t cfg;
@@ -467,11 +467,43 @@ START_TEST(test_timing_ub_occupancy)
     const uint64_t out_end = v_end + fl + 10 + 32 + 80;
     ck_assert_uint_eq(r.cnt.cycles, out_end);
     const dv_core_counters_t *c = first_core(&r, DV_CORE_AIV);
-    ck_assert_uint_eq(c->buf[DV_SPACE_UB].peak_bytes, 4096); /* both live at the vadd's completion */
-    ck_assert(c->buf[DV_SPACE_UB].byte_cycles == 2048.0 * (double)(v_end - copy_end) + 2048.0 * (double)(out_end - v_end));
+    /* the input is occupied from the copy's start until the vadd completes; the output from the
+     * vadd's start until the copy out completes: both while the vadd runs */
+    const uint64_t copy_start = t0 + 1, v_start = copy_end + fl;
+    ck_assert_uint_eq(c->buf[DV_SPACE_UB].peak_bytes, 4096);
+    ck_assert(c->buf[DV_SPACE_UB].byte_cycles ==
+              2048.0 * (double)(v_end - copy_start) + 2048.0 * (double)(out_end - v_start));
     ck_assert_uint_eq(c->gm_read_bytes, 2048);
     ck_assert_uint_eq(c->gm_write_bytes, 2048);
     dvt_free(&r);
+}
+END_TEST
+
+/* A long run (about a million cycles) that alternates two UB regions, each written by a copy and read by
+ * the next vadds, with the next copy waiting for that vadds: the regions are never live at the same
+ * time, so the peak is exactly one region, however long the run. */
+START_TEST(test_timing_occupancy_peak_is_exact_on_long_runs)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, NULL);
+    enum { ITER = 12000 };
+    char *text = malloc((size_t)ITER * 400 + 200), *p = text;
+    p += sprintf(p, "dvtrace 1\nkernel o kind=vector blocks=1\narg x bytes=4096 dtype=f16 dir=in\nblock 0\n");
+    for (int i = 0; i < ITER; i++)
+        p += sprintf(p,
+                     "copy_gm_to_ubuf dst=ub:0x%x src=x nburst=1 len=64\nset_flag src=MTE2 dst=V id=0\n"
+                     "wait_flag src=MTE2 dst=V id=0\nvadds dst=ub:0x4000 src=ub:0x%x dtype=f16 scalar=1 repeat=8\n"
+                     "set_flag src=V dst=MTE2 id=0\nwait_flag src=V dst=MTE2 id=0\n",
+                     (i % 2) * 0x800, (i % 2) * 0x800);
+    sprintf(p, "end\n");
+    dvt_run_t r;
+    ck_assert_msg(dvt_run_text(&r, &cfg, text, false, GM0) == DV_OK, "%s", r.err.msg);
+    /* long enough that 4096 time buckets would each span more than one alternation */
+    ck_assert_uint_gt(r.cnt.cycles / 4096, 2 * (r.cnt.cycles / ITER));
+    const dv_core_counters_t *c = first_core(&r, DV_CORE_AIV);
+    ck_assert_uint_eq(c->buf[DV_SPACE_UB].peak_bytes, 2048); /* the vadds results are never read */
+    dvt_free(&r);
+    free(text);
 }
 END_TEST
 
@@ -496,6 +528,7 @@ Suite *dv_timing_suite(void)
     tcase_add_test(tc, test_timing_cross_core_mode1);
     tcase_add_test(tc, test_timing_cross_core_mode0_barrier);
     tcase_add_test(tc, test_timing_ub_occupancy);
+    tcase_add_test(tc, test_timing_occupancy_peak_is_exact_on_long_runs);
     suite_add_tcase(s, tc);
     return s;
 }
