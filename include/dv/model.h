@@ -31,7 +31,7 @@ typedef struct dv_gm {
 /* Occupancy of one buffer: bytes holding data that is still to be read. */
 typedef struct dv_buf_counters {
     uint64_t capacity;     /* bytes */
-    uint64_t peak_bytes;   /* at the resolution documented in docs/MODEL.md */
+    uint64_t peak_bytes;   /* largest occupancy at any cycle (docs/MODEL.md) */
     double byte_cycles;    /* integral of occupancy over the core's active time */
 } dv_buf_counters_t;
 
