@@ -244,9 +244,7 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
                     invalidate_all();
                     continue;
                 }
-                const cycles_t before = now_cycles();
-                wait(cross_event | chip_.abort_event());
-                counters.stall_cross_cycles += now_cycles() - before;
+                wait(cross_event | chip_.abort_event()); // the wait is counted when the waiter starts
                 blocked_.clear();
                 invalidate_all(); // flags from other cores may have arrived
                 continue;
@@ -467,10 +465,13 @@ int AiCore::issue(dv_error_t *err)
     Block why;
     scalar_ready(t, why);
     if (t > ts_) {
-        if (in.op == DV_OP_wait_flag || in.op == DV_OP_wait_cross_flag || in.op == DV_OP_pipe_barrier)
+        if (in.op == DV_OP_wait_cross_flag)
+            counters.stall_cross_cycles += t - ts_;
+        else if (in.op == DV_OP_wait_flag || in.op == DV_OP_pipe_barrier)
             counters.stall_flag_cycles += t - ts_;
         else
             counters.stall_queue_full_cycles += t - ts_;
+        counters.pipe_wait_cycles[DV_PIPE_S] += t - ts_;
         ts_ = t;
     }
     have_pending_ = false;
@@ -585,11 +586,13 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
         f.set = false;
         hz_.merge(static_cast<dv_pipe_t>(p), f.vc);
         counters.stall_flag_cycles += t - base;
+        counters.pipe_wait_cycles[p] += t - base;
         free_[p] = t;
         break;
     }
     case DV_OP_pipe_barrier:
         counters.stall_flag_cycles += t - base;
+        counters.pipe_wait_cycles[p] += t - base;
         free_[p] = t;
         break;
     case DV_OP_set_cross_flag: {
@@ -606,6 +609,7 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
         c.erase(c.begin());
             invalidate_all(); // other heads may wait on the same flag
         counters.stall_cross_cycles += t - base;
+        counters.pipe_wait_cycles[p] += t - base;
         free_[p] = t;
         break;
     }
@@ -650,6 +654,7 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
     // A scalar unit stalled on this full queue issues once the head has left it.
     if (was_full && have_pending_ && route(pending_) == p && t > ts_) {
         counters.stall_queue_full_cycles += t - ts_;
+        counters.pipe_wait_cycles[DV_PIPE_S] += t - ts_;
         ts_ = t;
     }
     return DV_OK;

@@ -94,6 +94,8 @@ int dv_report_derive(dv_report_t *r, const dv_config_t *cfg, const dv_kernel_inf
         r->stall_queue_full_cycles += c->stall_queue_full_cycles;
         r->stall_flag_cycles += c->stall_flag_cycles;
         r->stall_cross_cycles += c->stall_cross_cycles;
+        for (int p = 0; p < DV_PIPE_COUNT; p++)
+            r->pipe_wait_cycles[p] += c->pipe_wait_cycles[p];
         r->bank_conflict_cycles += c->bank_conflict_cycles;
     }
 
@@ -211,6 +213,10 @@ int dv_report_print(const dv_report_t *r, FILE *out)
     fprintf(out, "  %-14s %" PRIu64 "\n", "queue_full", r->stall_queue_full_cycles);
     fprintf(out, "  %-14s %" PRIu64 "\n", "flag_wait", r->stall_flag_cycles);
     fprintf(out, "  %-14s %" PRIu64 "\n", "cross_core", r->stall_cross_cycles);
+    fprintf(out, "  %-14s", "by pipe");
+    for (int p = 0; p < DV_PIPE_COUNT; p++)
+        fprintf(out, " %s %" PRIu64, dv_pipe_name((dv_pipe_t)p), r->pipe_wait_cycles[p]);
+    fputc('\n', out);
 
     fprintf(out, "\n[cores]       %u of %u ran work (idle cores not listed)\n", r->cores_ran, r->ncores);
     fprintf(out, "%-6s %6s %9s %10s", "core", "blocks", "insns", "cycles");
@@ -301,6 +307,15 @@ static void json_occupancy(FILE *out, const dv_occupancy_t *o)
     json_num(out, o->avg_bytes);
     fputs(",\"avg_pct\":", out);
     json_num(out, o->avg_pct);
+    fputc('}', out);
+}
+
+/* "pipe_wait_cycles":{"S":n,...,"FIX":n} */
+static void json_pipe_waits(FILE *out, const uint64_t *w)
+{
+    fputs("\"pipe_wait_cycles\":{", out);
+    for (int p = 0; p < DV_PIPE_COUNT; p++)
+        fprintf(out, "%s\"%s\":%" PRIu64, p ? "," : "", dv_pipe_name((dv_pipe_t)p), w[p]);
     fputc('}', out);
 }
 
@@ -435,6 +450,8 @@ int dv_report_write_json(const dv_report_t *r, FILE *out)
     fprintf(out,
             ",\n\"stall_cycles\":{\"queue_full\":%" PRIu64 ",\"flag_wait\":%" PRIu64 ",\"cross_core\":%" PRIu64 "},\n",
             r->stall_queue_full_cycles, r->stall_flag_cycles, r->stall_cross_cycles);
+    json_pipe_waits(out, r->pipe_wait_cycles);
+    fputs(",\n", out);
 
     fprintf(out, "\"cores_ran\":%u,\n\"cores\":[", r->cores_ran);
     for (uint32_t i = 0; i < r->ncores; i++) {
@@ -460,11 +477,13 @@ int dv_report_write_json(const dv_report_t *r, FILE *out)
                 fputs("null", out);
         }
         fprintf(out,
-                "},\"stall_cycles\":{\"queue_full\":%" PRIu64 ",\"flag_wait\":%" PRIu64 ",\"cross_core\":%" PRIu64
-                "},\"bank_conflict_cycles\":%" PRIu64 ",\"gm_read_bytes\":%" PRIu64 ",\"gm_write_bytes\":%" PRIu64
+                "},\"stall_cycles\":{\"queue_full\":%" PRIu64 ",\"flag_wait\":%" PRIu64 ",\"cross_core\":%" PRIu64 "},",
+                c->stall_queue_full_cycles, c->stall_flag_cycles, c->stall_cross_cycles);
+        json_pipe_waits(out, c->pipe_wait_cycles);
+        fprintf(out,
+                ",\"bank_conflict_cycles\":%" PRIu64 ",\"gm_read_bytes\":%" PRIu64 ",\"gm_write_bytes\":%" PRIu64
                 ",\"buffers\":",
-                c->stall_queue_full_cycles, c->stall_flag_cycles, c->stall_cross_cycles, c->bank_conflict_cycles,
-                c->gm_read_bytes, c->gm_write_bytes);
+                c->bank_conflict_cycles, c->gm_read_bytes, c->gm_write_bytes);
         json_buffers(out, cr->buf);
         fputc('}', out);
     }

@@ -124,6 +124,14 @@ static int run_random_kernels(const char *profile, int kernels, uint64_t seed)
         if (rc == DV_OK) {
             ok++;
             ck_assert_uint_ge(r.cnt.cycles, cfg.chip_kernel_start_cycles);
+            for (uint32_t c = 0; c < r.cnt.ncores; c++) { /* every wait is counted once, by pipe */
+                const dv_core_counters_t *cc = &r.cnt.cores[c];
+                uint64_t by_pipe = 0;
+                for (int p = 0; p < DV_PIPE_COUNT; p++)
+                    by_pipe += cc->pipe_wait_cycles[p];
+                ck_assert_uint_eq(by_pipe, cc->stall_queue_full_cycles + cc->stall_flag_cycles + cc->stall_cross_cycles);
+                ck_assert_uint_le(cc->pipe_busy[DV_PIPE_V], cc->last_cycle - cc->first_cycle + 1);
+            }
         } else {
             ck_assert_msg(rc < 0 && r.err.msg[0], "kernel %d: status %d without a message", k, rc);
         }

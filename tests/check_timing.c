@@ -232,6 +232,8 @@ START_TEST(test_timing_wait_flag_holds_pipe)
     ck_assert_msg(dvt_run_text(&r, &cfg, synced, false, GM0) == DV_OK, "%s", r.err.msg);
     ck_assert_uint_eq(r.cnt.cycles, copy_end + cfg.sync_flag_latency_cycles + v_time);
     ck_assert_uint_eq(first_core(&r, DV_CORE_AIV)->stall_flag_cycles, copy_end + cfg.sync_flag_latency_cycles - (t0 + 3));
+    ck_assert_uint_eq(first_core(&r, DV_CORE_AIV)->pipe_wait_cycles[DV_PIPE_V],
+                      copy_end + cfg.sync_flag_latency_cycles - (t0 + 3)); /* it is V that waited */
     ck_assert_uint_eq(r.cnt.hazards, 0);
     dvt_free(&r);
 }

@@ -44,8 +44,9 @@ typedef struct dv_core_counters {
     uint64_t pipe_busy[DV_PIPE_COUNT];     /* union of execution intervals */
     uint64_t pipe_insns[DV_PIPE_COUNT];
     uint64_t stall_queue_full_cycles;      /* scalar unit waiting for a full pipe queue */
-    uint64_t stall_flag_cycles;            /* pipe heads waiting on wait_flag / barrier */
-    uint64_t stall_cross_cycles;           /* waiting on cross-core flags */
+    uint64_t stall_flag_cycles;            /* pipe heads and the scalar unit waiting on wait_flag / barriers */
+    uint64_t stall_cross_cycles;           /* pipe heads and the scalar unit waiting on cross-core flags */
+    uint64_t pipe_wait_cycles[DV_PIPE_COUNT]; /* the same waits by pipe (S: the scalar unit, queue full included) */
     uint64_t bank_conflict_cycles;
     uint64_t gm_read_bytes, gm_write_bytes;
     dv_buf_counters_t buf[DV_SPACE_COUNT]; /* index DV_SPACE_GM unused */

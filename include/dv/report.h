@@ -63,6 +63,7 @@ typedef struct dv_report {
     double ratio[DV_PIPE_COUNT];
     int bound_by;                      /* pipe with the highest kernel-level ratio; -1 if all are 0 */
     uint64_t stall_queue_full_cycles, stall_flag_cycles, stall_cross_cycles; /* sums over cores */
+    uint64_t pipe_wait_cycles[DV_PIPE_COUNT]; /* the same waits by pipe, summed over cores */
     uint64_t bank_conflict_cycles;     /* sum over cores */
     dv_occupancy_t buf[DV_SPACE_COUNT];
     double gm_read_gb_per_s, gm_write_gb_per_s; /* achieved over the kernel's time */
