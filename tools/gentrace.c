@@ -97,26 +97,24 @@ static void missing_wait(void)
     printf("end\n");
 }
 
-/* C[64x64] f32 = A[64x64] f16 x B[64x64] f16 on one AIC.
+/* One AIC stream: C[64x64] f32 = A[64x64] f16 (argument a at a_off) x B[64x64] f16 (argument b),
+ * GM -> L1 (ND to NZ) -> L0A/L0B -> cube -> FixPipe -> GM argument `c` at c_off (ND).
  * L1 holds A and B in NZ (16-column blocks of 64 rows: fractal (r1, c1) at index c1*4 + r1).
  * L0A wants ZZ (fractal (r1, c1) at r1*4 + c1): one load per row of fractals, src_stride 4.
  * L0B wants ZN: the same reordering per K row of fractals, each fractal transposed. */
-static void matmul_tile(void)
+static void matmul_aic(unsigned a_off, const char *c, unsigned c_off, int comments)
 {
     enum { M = 64, K = 64, N = 64, FR = 512, F1 = 4 /* fractals per 64 */ };
-    header("matmul_tile", "cube", 1, "C[64x64] f32 = A[64x64] f16 x B[64x64] f16: GM -> L1 (NZ) -> L0A/L0B -> cube -> GM");
-    printf("arg a bytes=%u dtype=f16 dir=in init=random:1\n", M * K * 2);
-    printf("arg b bytes=%u dtype=f16 dir=in init=random:2\n", K * N * 2);
-    printf("arg c bytes=%u dtype=f32 dir=out init=zero\n", M * N * 4);
-    printf("block 0\n");
-    printf("# MTE2: A and B, ND -> NZ into L1 (column blocks of 16 f16 = 32 B, %u rows each)\n", M);
-    printf("copy_gm_to_cbuf_nd2nz dst=l1:0x0 src=a+0x0 dtype=f16 nd_num=1 n_value=%u d_value=%u src_d_stride=%u "
-           "dst_c0_stride=%u dst_n_stride=1\n", M, K, K, M);
+    if (comments)
+        printf("# MTE2: A and B, ND -> NZ into L1 (column blocks of 16 f16 = 32 B, %u rows each)\n", M);
+    printf("copy_gm_to_cbuf_nd2nz dst=l1:0x0 src=a+0x%x dtype=f16 nd_num=1 n_value=%u d_value=%u src_d_stride=%u "
+           "dst_c0_stride=%u dst_n_stride=1\n", a_off, M, K, K, M);
     printf("copy_gm_to_cbuf_nd2nz dst=l1:0x%x src=b+0x0 dtype=f16 nd_num=1 n_value=%u d_value=%u src_d_stride=%u "
            "dst_c0_stride=%u dst_n_stride=1\n", M * K * 2, K, N, N, K);
     printf("set_flag src=MTE2 dst=MTE1 id=0\n");
     printf("wait_flag src=MTE2 dst=MTE1 id=0\n");
-    printf("# MTE1: L1 -> L0A (ZZ) and L0B (ZN), one row of 4 fractals per instruction\n");
+    if (comments)
+        printf("# MTE1: L1 -> L0A (ZZ) and L0B (ZN), one row of 4 fractals per instruction\n");
     for (unsigned r1 = 0; r1 < F1; r1++)
         printf("load_cbuf_to_ca dst=l0a:0x%x src=l1:0x0 dtype=f16 base_idx=%u repeat=%u src_stride=%u\n",
                r1 * F1 * FR, r1, F1, F1);
@@ -128,9 +126,22 @@ static void matmul_tile(void)
     printf("mmad c=l0c:0x0 a=l0a:0x0 b=l0b:0x0 dtype=f16 m=%u k=%u n=%u init=1\n", M, K, N);
     printf("set_flag src=M dst=FIX id=0\n");
     printf("wait_flag src=M dst=FIX id=0\n");
-    printf("# FIX: L0C (NZ, f32) -> GM (ND, f32)\n");
-    printf("copy_matrix_cc_to_gm dst=c+0x0 src=l0c:0x0 n_size=%u m_size=%u src_stride=%u dst_stride=%u quant=none "
-           "relu=0 nz2nd=1\n", N, M, M, N);
+    if (comments)
+        printf("# FIX: L0C (NZ, f32) -> GM (ND, f32)\n");
+    printf("copy_matrix_cc_to_gm dst=%s+0x%x src=l0c:0x0 n_size=%u m_size=%u src_stride=%u dst_stride=%u quant=none "
+           "relu=0 nz2nd=1\n", c, c_off, N, M, M, N);
+}
+
+/* C[64x64] f32 = A[64x64] f16 x B[64x64] f16 on one AIC. */
+static void matmul_tile(void)
+{
+    enum { M = 64, K = 64, N = 64 };
+    header("matmul_tile", "cube", 1, "C[64x64] f32 = A[64x64] f16 x B[64x64] f16: GM -> L1 (NZ) -> L0A/L0B -> cube -> GM");
+    printf("arg a bytes=%u dtype=f16 dir=in init=random:1\n", M * K * 2);
+    printf("arg b bytes=%u dtype=f16 dir=in init=random:2\n", K * N * 2);
+    printf("arg c bytes=%u dtype=f32 dir=out init=zero\n", M * N * 4);
+    printf("block 0\n");
+    matmul_aic(0, "c", 0, 1);
     printf("end\n");
 }
 
@@ -178,7 +189,7 @@ static void conv_tile_310(void)
  * and AIV share data only through GM (ref 4.1). */
 static void matmul_relu_mix(void)
 {
-    enum { M = 64, K = 64, N = 64, FR = 512, F1 = 4, ROWS = M / 2, BLOCKS = 2 };
+    enum { M = 64, K = 64, N = 64, ROWS = M / 2, BLOCKS = 2 };
     const unsigned ws_rows = ROWS * N * 4; /* one AIV's share of the workspace, bytes */
     header("matmul_relu_mix", "mix", BLOCKS,
            "out_b = f16(relu(A_b x B)) on 2 AIC+2AIV groups: cube -> GM workspace -> cross-core flag -> vector");
@@ -188,25 +199,7 @@ static void matmul_relu_mix(void)
     printf("arg out bytes=%u dtype=f16 dir=out init=zero\n", BLOCKS * M * N * 2);
     for (unsigned blk = 0; blk < BLOCKS; blk++) {
         printf("block %u aic\n", blk);
-        printf("copy_gm_to_cbuf_nd2nz dst=l1:0x0 src=a+0x%x dtype=f16 nd_num=1 n_value=%u d_value=%u src_d_stride=%u "
-               "dst_c0_stride=%u dst_n_stride=1\n", blk * M * K * 2, M, K, K, M);
-        printf("copy_gm_to_cbuf_nd2nz dst=l1:0x%x src=b+0x0 dtype=f16 nd_num=1 n_value=%u d_value=%u src_d_stride=%u "
-               "dst_c0_stride=%u dst_n_stride=1\n", M * K * 2, K, N, N, K);
-        printf("set_flag src=MTE2 dst=MTE1 id=0\n");
-        printf("wait_flag src=MTE2 dst=MTE1 id=0\n");
-        for (unsigned r1 = 0; r1 < F1; r1++)
-            printf("load_cbuf_to_ca dst=l0a:0x%x src=l1:0x0 dtype=f16 base_idx=%u repeat=%u src_stride=%u\n",
-                   r1 * F1 * FR, r1, F1, F1);
-        for (unsigned k1 = 0; k1 < F1; k1++)
-            printf("load_cbuf_to_cb dst=l0b:0x%x src=l1:0x%x dtype=f16 base_idx=%u repeat=%u src_stride=%u transpose=1\n",
-                   k1 * F1 * FR, M * K * 2, k1, F1, F1);
-        printf("set_flag src=MTE1 dst=M id=0\n");
-        printf("wait_flag src=MTE1 dst=M id=0\n");
-        printf("mmad c=l0c:0x0 a=l0a:0x0 b=l0b:0x0 dtype=f16 m=%u k=%u n=%u init=1\n", M, K, N);
-        printf("set_flag src=M dst=FIX id=0\n");
-        printf("wait_flag src=M dst=FIX id=0\n");
-        printf("copy_matrix_cc_to_gm dst=ws+0x%x src=l0c:0x0 n_size=%u m_size=%u src_stride=%u dst_stride=%u quant=none "
-               "relu=0 nz2nd=1\n", blk * M * N * 4, N, M, M, N);
+        matmul_aic(blk * M * K * 2, "ws", blk * M * N * 4, 0);
         printf("# tell both AIVs of this group that the workspace is written\n");
         printf("set_cross_flag pipe=FIX mode=2 id=0\n");
         for (unsigned v = 0; v < 2; v++) {
