@@ -226,17 +226,6 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
                 cycles_t local = ts_;
                 for (int p = 0; p < DV_PIPE_COUNT; p++)
                     local = std::max(local, free_[p]);
-                blocked_ = "waits for a cross-core flag";
-                for (int p = 1; p < DV_PIPE_COUNT; p++)
-                    if (!q_[p].empty() && q_[p].front().insn.op == DV_OP_wait_cross_flag) {
-                        blocked_ = describe_wait(p, q_[p].front());
-                        blocked_line_ = q_[p].front().insn.line;
-                    }
-                if (have_pending_ && pending_.op == DV_OP_wait_cross_flag) {
-                    blocked_ = "scalar unit " + describe_wait(DV_PIPE_S, Entry{pending_, vs_, {}, 0, pending_index_, 0, {}});
-                    blocked_line_ = pending_.line;
-                }
-                blocked_source_ = s->source;
                 if (local > now_cycles()) {
                     // Catch up with simulated time first; flags set meanwhile are seen on the next
                     // pass, before waiting (nothing can run between that check and the wait).
@@ -244,6 +233,18 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
                     invalidate_all();
                     continue;
                 }
+                // What we wait for, should no core ever signal it (the chip then reports a deadlock).
+                blocked_ = "waits for a cross-core flag";
+                for (int p = 1; p < DV_PIPE_COUNT; p++)
+                    if (!q_[p].empty() && q_[p].front().insn.op == DV_OP_wait_cross_flag) {
+                        blocked_ = describe_wait(p, q_[p].front());
+                        blocked_line_ = q_[p].front().insn.line;
+                    }
+                if (have_pending_ && pending_.op == DV_OP_wait_cross_flag) {
+                    blocked_ = describe_pending();
+                    blocked_line_ = pending_.line;
+                }
+                blocked_source_ = s->source;
                 wait(cross_event | chip_.abort_event()); // the wait is counted when the waiter starts
                 blocked_.clear();
                 invalidate_all(); // flags from other cores may have arrived
@@ -257,8 +258,7 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
                     line = line ? line : q_[p].front().insn.line;
                 }
             if (have_pending_) {
-                what += (what.empty() ? "" : "; ") +
-                        std::string("scalar unit ") + describe_wait(DV_PIPE_S, Entry{pending_, vs_, {}, 0, pending_index_, 0, {}});
+                what += (what.empty() ? "" : "; ") + describe_pending();
                 line = line ? line : pending_.line;
             }
             return dv_error_set(err, DV_ERR_DEADLOCK, s->source, static_cast<int>(line), 0,
@@ -273,6 +273,11 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
             invalidate_all();
         }
     }
+}
+
+std::string AiCore::describe_pending()
+{
+    return "scalar unit " + describe_wait(DV_PIPE_S, Entry{pending_, vs_, {}, 0, pending_index_, 0, {}});
 }
 
 std::string AiCore::describe_wait(int p, const Entry &e)

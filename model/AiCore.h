@@ -95,6 +95,7 @@ private:
     void add_busy(int p, cycles_t from, cycles_t to);
     Flag &flag(int src, int dst, int id) { return flags_[(src * DV_PIPE_COUNT + dst) * 16 + id]; }
     std::string describe_wait(int p, const Entry &e);
+    std::string describe_pending(); // the scalar unit's next instruction, as describe_wait words it
     void sync_to(cycles_t t);
 
     const dv_config_t &cfg_;
