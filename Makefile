@@ -13,7 +13,7 @@ B       ?= build
 BIN     ?= bin
 WARN    := -Wall -Wextra -Werror
 OPT     ?= -O2 -g
-CPPFLAGS += -Iinclude -Iisa -Iconfigs -I$(B)
+CPPFLAGS += -Iinclude -Iisa -Iconfigs -Iops -I$(B) -I$(B)/include
 CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) $(WARN)
 CXXFLAGS += -std=c++17 $(OPT) $(WARN)
 PKGCONF := $(shell command -v pkg-config 2>/dev/null)
@@ -23,16 +23,19 @@ YAML_LIBS := $(if $(PKGCONF),$(shell pkg-config --libs yaml-0.1 2>/dev/null),-ly
 CHECK_LIBS := $(if $(PKGCONF),$(shell pkg-config --libs check 2>/dev/null),-lcheck)
 LIBS    := $(SC_LIBS) $(YAML_LIBS) -lm -lpthread
 
-# Library sources: everything under isa/, configs/, model/ and sim/ except the program's main.
-C_SRCS   := $(wildcard isa/*.c) $(wildcard configs/*.c) $(filter-out sim/main.c,$(wildcard sim/*.c))
+# Library sources: everything under isa/, configs/, model/, kernel/, ops/ and sim/ except the
+# program's main.
+C_SRCS   := $(wildcard isa/*.c) $(wildcard configs/*.c) $(wildcard kernel/*.c) $(wildcard ops/*.c) \
+            $(filter-out sim/main.c,$(wildcard sim/*.c))
 CXX_SRCS := $(wildcard model/*.cpp)
 GEN_C    := $(B)/profiles_embedded.c
+GEN_H    := $(B)/include/dv/kapi_insn.h
 LIB_OBJS := $(C_SRCS:%.c=$(B)/%.o) $(CXX_SRCS:%.cpp=$(B)/%.o) $(GEN_C:%.c=%.o)
 TEST_SRCS := $(wildcard tests/check_*.c) tests/runner.c $(wildcard tests/support/*.c)
 TEST_OBJS := $(TEST_SRCS:%.c=$(B)/%.o)
 PROFILES := $(wildcard configs/*.yaml)
 
-DOCS := docs/ISA.md configs/SCHEMA.md
+DOCS := docs/ISA.md configs/SCHEMA.md docs/OPS.md
 
 .PHONY: all deps demo test bench asan clean docs
 all: $(BIN)/dvsim docs
@@ -48,12 +51,15 @@ deps:
 	fi
 
 # ---- build ----
-$(B)/%.o: %.c | $(B)/dirs
+$(B)/%.o: %.c | $(B)/dirs $(GEN_H)
+	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 $(B)/%.o: %.cpp | $(B)/dirs
+	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) $(SC_CFLAGS) $(CXXFLAGS) -MMD -MP -c $< -o $@
 $(B)/dirs:
-	@mkdir -p $(B)/isa $(B)/configs $(B)/model $(B)/sim $(B)/tests/support $(B)/tools $(BIN)
+	@mkdir -p $(B)/isa $(B)/configs $(B)/model $(B)/kernel $(B)/ops $(B)/sim $(B)/tests/support $(B)/tools \
+	  $(B)/include/dv $(BIN)
 	@touch $@
 
 # Built-in profiles: the YAML files compiled in, so dvsim runs with no files at all.
@@ -61,23 +67,35 @@ $(B)/tools/embed: tools/embed.c | $(B)/dirs
 	$(CC) $(CFLAGS) $< -o $@
 $(GEN_C): $(B)/tools/embed $(PROFILES)
 	$(B)/tools/embed $(PROFILES) > $@.tmp && mv $@.tmp $@
+# The kernel API's instruction functions: one dvk_<mnemonic> per row of isa/isa.def.
+$(B)/tools/genkapi: tools/genkapi.c isa/isa.c isa/error.c isa/isa.def isa/fields.def | $(B)/dirs
+	$(CC) $(CPPFLAGS) $(CFLAGS) tools/genkapi.c isa/isa.c isa/error.c -o $@
+$(GEN_H): $(B)/tools/genkapi
+	@mkdir -p $(dir $@)
+	$(B)/tools/genkapi > $@.tmp && mv $@.tmp $@
+
 $(B)/profiles_embedded.o: $(GEN_C)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(B)/libdv.a: $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
-$(BIN)/dvsim: $(B)/sim/main.o $(B)/libdv.a
+# The operators are linked as objects: the registry (ops/op.c) refers to them weakly.
+OPS_OBJS := $(patsubst %.c,$(B)/%.o,$(wildcard ops/*.c))
+
+$(BIN)/dvsim: $(B)/sim/main.o $(OPS_OBJS) $(B)/libdv.a
 	$(CXX) $(LDFLAGS) $^ -o $@ $(LIBS)
 
 # ---- generated documentation (from the tables; never edit by hand) ----
-$(B)/tools/gendoc: tools/gendoc.c $(B)/libdv.a
+$(B)/tools/gendoc: tools/gendoc.c $(OPS_OBJS) $(B)/libdv.a
 	$(CXX) $(CPPFLAGS) -x c -std=c11 $(WARN) -c tools/gendoc.c -o $(B)/tools/gendoc.o
-	$(CXX) $(LDFLAGS) $(B)/tools/gendoc.o $(B)/libdv.a -o $@ $(LIBS)
+	$(CXX) $(LDFLAGS) $(B)/tools/gendoc.o $(OPS_OBJS) $(B)/libdv.a -o $@ $(LIBS)
 docs/ISA.md: $(B)/tools/gendoc
 	$(B)/tools/gendoc isa > $@.tmp && mv $@.tmp $@
 configs/SCHEMA.md: $(B)/tools/gendoc
 	$(B)/tools/gendoc schema > $@.tmp && mv $@.tmp $@
+docs/OPS.md: $(B)/tools/gendoc
+	$(B)/tools/gendoc ops > $@.tmp && mv $@.tmp $@
 docs: $(DOCS)
 
 # ---- quick start ----
@@ -85,7 +103,7 @@ demo: deps
 	$(MAKE) -j2 all
 	$(BIN)/dvsim run traces/vadd_double_buffer.trace
 
-$(B)/check_dvsim: $(TEST_OBJS) $(B)/libdv.a
+$(B)/check_dvsim: $(TEST_OBJS) $(OPS_OBJS) $(B)/libdv.a
 	$(CXX) $(LDFLAGS) $^ -o $@ $(CHECK_LIBS) $(LIBS)
 
 test: deps
@@ -94,12 +112,16 @@ test: deps
 	sh tests/golden.sh
 
 ASAN := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer
+# use_stacks=0: LeakSanitizer's second pass (after suppressions) can read the guard pages of the
+# stack it has registered for the main thread, a SystemC coroutine stack, and crash.  Without stacks
+# as roots the leak scan is stricter, never weaker.
+ASAN_ENV := LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:use_stacks=0 \
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 asan: deps
 	$(MAKE) -j2 B=$(B)/asan BIN=$(B)/asan/bin OPT="$(ASAN)" LDFLAGS="-fsanitize=address,undefined" \
 	  $(B)/asan/bin/dvsim $(B)/asan/check_dvsim
-	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	  DVSIM_ROOT=$(CURDIR) DVSIM=$(CURDIR)/$(B)/asan/bin/dvsim $(B)/asan/check_dvsim
-	DVSIM=$(B)/asan/bin/dvsim B=$(B)/asan sh tests/golden.sh
+	$(ASAN_ENV) DVSIM_ROOT=$(CURDIR) DVSIM=$(CURDIR)/$(B)/asan/bin/dvsim $(B)/asan/check_dvsim
+	$(ASAN_ENV) DVSIM=$(B)/asan/bin/dvsim B=$(B)/asan sh tests/golden.sh
 
 bench: deps
 	$(MAKE) -j2 all

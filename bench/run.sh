@@ -4,6 +4,9 @@
 # blocks), runs each timing-only, and prints simulated instructions per host second and peak RSS.
 # Memory must stay flat as the trace grows; the speed target is 2 M instructions per second.
 #
+# Then times the operator-library jobs of issue 3 (a 24-core fp16 8192^3 matmul, timing only,
+# and a 48-core fp16 8192x8192 add with --check), each against a 30 s target.
+#
 # Environment: DVSIM (default bin/dvsim), B (build directory, default build), KEEP=1 keeps the
 # generated traces in $B.
 set -eu
@@ -42,3 +45,20 @@ rm -f "$B/bench.stats"
 growth=$(awk -v a="$rss_first" -v b="$rss_last" 'BEGIN { printf "%.2f", b / a }')
 echo "peak RSS growth for 4x the instructions: ${growth}x (flat is ~1.0)"
 echo "target: $TARGET instructions per host second: $([ "$met" = yes ] && echo met || echo NOT met)"
+
+# Operator-library targets (issue 3): each job under 30 host seconds on one core.
+echo
+printf '%-58s %10s %10s %8s\n' 'operator job' seconds cycles target
+op_met=yes
+for job in "matmul --m 8192 --n 8192 --k 8192 --dtype fp16 --cores 24 --no-data" \
+           "add --shape 8192x8192 --dtype fp16 --cores 48 --check"; do
+    # shellcheck disable=SC2086
+    "$DVSIM" op $job --quiet --json "$B/bench.json" --host-stats 2>"$B/bench.stats"
+    secs=$(tail -n 1 "$B/bench.stats" | tr ' ' '\n' | sed -n 's/^host_seconds=//p')
+    cycles=$(sed -n 's/^"cycles":\([0-9]*\),*$/\1/p' "$B/bench.json")
+    ok=$(awk -v s="$secs" 'BEGIN { print (s < 30) ? "met" : "NOT met" }')
+    [ "$ok" = met ] || op_met=no
+    printf '%-58s %10s %10s %8s\n' "$job" "$secs" "$cycles" "$ok"
+done
+rm -f "$B/bench.stats" "$B/bench.json"
+echo "operator jobs under 30 s each: $([ "$op_met" = yes ] && echo met || echo NOT met)"

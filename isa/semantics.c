@@ -294,6 +294,39 @@ static void range_set(dv_range_t *r, uint64_t addr, uint64_t lo, uint64_t hi, bo
     r->hi = DV_ADDR_OFF(addr) + hi;
 }
 
+/* ======================================================================== burst copies */
+
+/* The burst geometry of the DMA and DMAPAD forms: burst b moves `len` bytes from src + b*src_stride
+ * to dst + b*dst_stride.  DMA counts everything in 32 B blocks; DMAPAD counts len in bytes, and its
+ * gaps in bytes on the GM side and in 32 B blocks on the UB side, whose bursts start 32 B aligned. */
+typedef struct dma_geom {
+    uint64_t dst, src; /* addresses */
+    uint64_t nburst, len, dst_stride, src_stride;
+} dma_geom_t;
+
+static bool dma_geom(const dv_insn_t *in, const dv_op_spec_t *os, dma_geom_t *g)
+{
+    if (os->form == DV_FORM_DMA) {
+        g->dst = FA(DMA, dst);
+        g->src = FA(DMA, src);
+        g->nburst = FI(DMA, nburst);
+        g->len = FI(DMA, len) * 32;
+        g->dst_stride = g->len + FI(DMA, dst_gap) * 32;
+        g->src_stride = g->len + FI(DMA, src_gap) * 32;
+        return true;
+    }
+    if (os->form != DV_FORM_DMAPAD)
+        return false;
+    g->dst = FA(DMAPAD, dst);
+    g->src = FA(DMAPAD, src);
+    g->nburst = FI(DMAPAD, nburst);
+    g->len = FI(DMAPAD, len);
+    const uint64_t local = ceil_div(g->len, 32) * 32;
+    g->dst_stride = os->dst_space == DV_SPACE_GM ? g->len + FI(DMAPAD, dst_gap) : local + FI(DMAPAD, dst_gap) * 32;
+    g->src_stride = os->src_space == DV_SPACE_GM ? g->len + FI(DMAPAD, src_gap) : local + FI(DMAPAD, src_gap) * 32;
+    return true;
+}
+
 /* ======================================================================== vector geometry */
 
 /* Vector operand kinds: strided elements of the form's dtype (or of the vconv source type), a bit
@@ -478,14 +511,60 @@ static dv_dtype_t fix_out_type(const dv_insn_t *in)
     return q == DV_QUANT_F16 ? DV_DT_F16 : q == DV_QUANT_BF16 ? DV_DT_BF16 : DV_DT_F32;
 }
 
+/* The fixed-shape vector forms (vbrcb, vtranspose): no mask, one operand layout each.  Fills g as
+ * dv_vec_geometry reports it and addr[k] with the full address of operand k (dst, src); false for
+ * other forms and bad dtypes. */
+static bool vfixed_geometry(const dv_insn_t *in, dv_vgeom_t *g, uint64_t addr[2])
+{
+    const dv_op_spec_t *os = dv_op_spec((dv_op_t)in->op);
+    if (!os)
+        return false;
+    switch (os->form) {
+    case DV_FORM_VBRCB: {
+        const dv_dtype_t t = FT(VBRCB, dtype);
+        if (!dtype_ok(os, t))
+            return false;
+        const uint64_t s = dv_dtype_size(t), R = FI(VBRCB, repeat);
+        addr[0] = FA(VBRCB, dst);
+        addr[1] = FA(VBRCB, src);
+        g->repeats = (uint32_t)R;
+        g->elems_per_repeat = (uint32_t)(256 / s);
+        g->elems = R * (256 / s);
+        /* dst: 8 datablocks per repeat; src: one chunk of 8 elements per repeat, contiguous */
+        g->ops[0] = (dv_vop_t){DV_ADDR_OFF(addr[0]), 32, FI(VBRCB, dst_blk) * 32, FI(VBRCB, dst_rep) * 32, true};
+        g->ops[1] = (dv_vop_t){DV_ADDR_OFF(addr[1]), 8 * s, 0, 8 * s, false};
+        break;
+    }
+    case DV_FORM_VTRANSPOSE:
+        if (!dtype_ok(os, FT(VTRANSPOSE, dtype)))
+            return false;
+        addr[0] = FA(VTRANSPOSE, dst);
+        addr[1] = FA(VTRANSPOSE, src);
+        /* 512 contiguous bytes each side, counted as two full repeats */
+        g->repeats = 2;
+        g->elems_per_repeat = 128;
+        g->elems = 256;
+        g->ops[0] = (dv_vop_t){DV_ADDR_OFF(addr[0]), 32, 32, 256, true};
+        g->ops[1] = (dv_vop_t){DV_ADDR_OFF(addr[1]), 32, 32, 256, false};
+        break;
+    default:
+        return false;
+    }
+    g->nops = 2;
+    return true;
+}
+
 int dv_vec_geometry(const dv_insn_t *in, const dv_vstate_t *vs, dv_vgeom_t *g)
 {
     vinfo_t v;
+    uint64_t addr[2];
     const int k = vinfo_build(in, vs, &v);
     g->nops = 0;
     g->repeats = 0;
     g->elems_per_repeat = 0;
     g->elems = 0;
+    if (k == 0 && vfixed_geometry(in, g, addr))
+        return g->nops;
     if (k == 0 && in->op == DV_OP_copy_matrix_cc_to_ubuf) { /* 64 f32 accumulators per repeat */
         const uint64_t n = FI(FIXPIPE, m_size) * FI(FIXPIPE, n_size);
         g->repeats = (uint32_t)ceil_div(n * 4, 256);
@@ -578,13 +657,13 @@ int dv_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_M
         return 0;
     int n = 0;
     uint64_t lo, hi;
-    switch (os->form) {
-    case DV_FORM_DMA: {
-        const uint64_t nb = FI(DMA, nburst), len = FI(DMA, len) * 32;
-        range_set(&out[n++], FA(DMA, dst), 0, (nb - 1) * (len + FI(DMA, dst_gap) * 32) + len, true);
-        range_set(&out[n++], FA(DMA, src), 0, (nb - 1) * (len + FI(DMA, src_gap) * 32) + len, false);
+    dma_geom_t dg;
+    if (dma_geom(in, os, &dg)) {
+        range_set(&out[n++], dg.dst, 0, (dg.nburst - 1) * dg.dst_stride + dg.len, true);
+        range_set(&out[n++], dg.src, 0, (dg.nburst - 1) * dg.src_stride + dg.len, false);
         return n;
     }
+    switch (os->form) {
     case DV_FORM_ND2NZ: {
         const dv_dtype_t t = FT(ND2NZ, dtype);
         if (!dtype_ok(os, t))
@@ -638,6 +717,18 @@ int dv_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_M
                   (((N1 - 1) * FI(FIXPIPE, src_stride) + ms - 1) * 16 + (ns - 1) % 16 + 1) * 4, false);
         return n;
     }
+    case DV_FORM_VBRCB:
+    case DV_FORM_VTRANSPOSE: {
+        dv_vgeom_t g;
+        uint64_t addr[2];
+        if (!vfixed_geometry(in, &g, addr) || g.repeats == 0)
+            return 0;
+        for (int k = 0; k < g.nops; k++) {
+            const dv_vop_t *o = &g.ops[k];
+            range_set(&out[n++], addr[k], 0, (g.repeats - 1) * o->rep_stride + 7 * o->blk_stride + o->blk_bytes, o->write);
+        }
+        return n;
+    }
     default:
         break;
     }
@@ -659,18 +750,18 @@ int dv_xfer_shape(const dv_insn_t *in, dv_xfer_t *x)
     if (!os)
         return -1;
     const bool gm_src = os->src_space == DV_SPACE_GM, gm_dst = os->dst_space == DV_SPACE_GM;
-    switch (os->form) {
-    case DV_FORM_DMA: {
-        const uint64_t nb = FI(DMA, nburst), len = FI(DMA, len) * 32;
-        x->src_bytes = x->dst_bytes = nb * len;
+    dma_geom_t dg;
+    if (dma_geom(in, os, &dg)) {
+        x->src_bytes = x->dst_bytes = dg.nburst * dg.len;
         if (gm_src || gm_dst) {
-            x->bursts = nb;
-            x->burst_bytes = len;
-            x->gm_lo = DV_ADDR_OFF(gm_src ? FA(DMA, src) : FA(DMA, dst));
-            x->gm_stride = len + 32 * (gm_src ? FI(DMA, src_gap) : FI(DMA, dst_gap));
+            x->bursts = dg.nburst;
+            x->burst_bytes = dg.len;
+            x->gm_lo = DV_ADDR_OFF(gm_src ? dg.src : dg.dst);
+            x->gm_stride = gm_src ? dg.src_stride : dg.dst_stride;
         }
         return 0;
     }
+    switch (os->form) {
     case DV_FORM_ND2NZ: {
         const uint64_t sz = dv_dtype_size(FT(ND2NZ, dtype)) ? dv_dtype_size(FT(ND2NZ, dtype)) : 1;
         const uint64_t nd = FI(ND2NZ, nd_num), nv = FI(ND2NZ, n_value), d = FI(ND2NZ, d_value);
@@ -981,14 +1072,14 @@ static uint8_t *mem_at(dv_mem_t *m, uint64_t addr)
     return base + DV_ADDR_OFF(addr);
 }
 
-static void exec_dma(const dv_insn_t *in, dv_mem_t *m)
+/* DMA and DMAPAD: only the `len` bytes of each burst are written (DMAPAD leaves the UB bytes up to
+ * the burst's 32 B boundary as they were). */
+static void exec_dma(const dma_geom_t *g, dv_mem_t *m)
 {
-    uint8_t *d = mem_at(m, FA(DMA, dst));
-    const uint8_t *s = mem_at(m, FA(DMA, src));
-    const uint64_t nb = FI(DMA, nburst), len = FI(DMA, len) * 32;
-    const uint64_t ds = len + FI(DMA, dst_gap) * 32, ss = len + FI(DMA, src_gap) * 32;
-    for (uint64_t i = 0; i < nb; i++)
-        memmove(d + i * ds, s + i * ss, len);
+    uint8_t *d = mem_at(m, g->dst);
+    const uint8_t *s = mem_at(m, g->src);
+    for (uint64_t i = 0; i < g->nburst; i++)
+        memmove(d + i * g->dst_stride, s + i * g->src_stride, g->len);
 }
 
 static void exec_nd2nz(const dv_insn_t *in, dv_mem_t *m)
@@ -1009,6 +1100,14 @@ static void exec_nd2nz(const dv_insn_t *in, dv_mem_t *m)
             }
 }
 
+/* A 16x16 matrix of 2-byte elements, transposed: d(r, c) = s(c, r).  d and s must not overlap. */
+static void transpose_16x16_b16(uint8_t *d, const uint8_t *s)
+{
+    for (int r = 0; r < 16; r++)
+        for (int c = 0; c < 16; c++)
+            memcpy(d + (r * 16 + c) * 2, s + (c * 16 + r) * 2, 2);
+}
+
 static void exec_load2d(const dv_insn_t *in, dv_mem_t *m)
 {
     uint8_t *d = mem_at(m, FA(LOAD2D, dst));
@@ -1020,12 +1119,26 @@ static void exec_load2d(const dv_insn_t *in, dv_mem_t *m)
     for (uint64_t i = 0; i < rep; i++) {
         const uint8_t *sp = s + (base + i * ss) * 512;
         if (tr)
-            for (int r = 0; r < 16; r++)
-                for (int c = 0; c < 16; c++)
-                    memcpy(tmp + (r * 16 + c) * 2, sp + (c * 16 + r) * 2, 2);
+            transpose_16x16_b16(tmp, sp);
         else
             memcpy(tmp, sp, 512);
         memcpy(d + i * dstep, tmp, 512);
+    }
+}
+
+/* Repeat r: all 8 source elements are read, then datablocks 0..7 are written in order. */
+static void exec_vbrcb(const dv_insn_t *in, dv_mem_t *m)
+{
+    uint8_t *d = mem_at(m, FA(VBRCB, dst));
+    const uint8_t *s = mem_at(m, FA(VBRCB, src));
+    const uint64_t sz = dv_dtype_size(FT(VBRCB, dtype)), rep = FI(VBRCB, repeat);
+    const uint64_t blk = FI(VBRCB, dst_blk) * 32, rstride = FI(VBRCB, dst_rep) * 32;
+    uint8_t e[8 * 4];
+    for (uint64_t r = 0; r < rep; r++) {
+        memcpy(e, s + r * 8 * sz, 8 * sz);
+        for (uint64_t i = 0; i < 8; i++)
+            for (uint64_t k = 0; k < 32; k += sz)
+                memcpy(d + r * rstride + i * blk + k, e + i * sz, sz);
     }
 }
 
@@ -1173,6 +1286,24 @@ static int exec_check(const dv_insn_t *in, const dv_op_spec_t *os, dv_error_t *e
                                 "%s: k_start and k_ext must be multiples of 16", os->mnemonic);
         break;
     case DV_FORM_MMAD: t = FT(MMAD, dtype); break;
+    case DV_FORM_VBRCB:
+    case DV_FORM_VTRANSPOSE: {
+        dv_vgeom_t g;
+        uint64_t a[2];
+        if (!vfixed_geometry(in, &g, a))
+            break;
+        for (int k = 0; k < 2; k++)
+            if (DV_ADDR_SPACE(a[k]) != DV_SPACE_UB)
+                return dv_error_set(err, DV_ERR_RANGE, NULL, (int)in->line, 0, "%s: vector operand %d is not in ub",
+                                    os->mnemonic, k);
+        const uint64_t d = DV_ADDR_OFF(a[0]), s = DV_ADDR_OFF(a[1]);
+        if (os->form == DV_FORM_VTRANSPOSE && d < s + 512 && s < d + 512)
+            return dv_error_set(err, DV_ERR_RANGE, NULL, (int)in->line, 0,
+                                "%s: dst [0x%llx, 0x%llx) and src [0x%llx, 0x%llx) overlap", os->mnemonic,
+                                (unsigned long long)d, (unsigned long long)(d + 512), (unsigned long long)s,
+                                (unsigned long long)(s + 512));
+        return DV_OK;
+    }
     default: return DV_OK;
     }
     if (!dtype_ok(os, t))
@@ -1225,13 +1356,19 @@ int dv_exec(const dv_insn_t *in, const dv_vstate_t *vs, dv_mem_t *m, dv_error_t 
                                 (unsigned long long)rg[i].hi, where, (unsigned long long)size);
         }
     }
+    dma_geom_t dg;
+    if (dma_geom(in, os, &dg)) {
+        exec_dma(&dg, m);
+        return rc;
+    }
     switch (os->form) {
-    case DV_FORM_DMA: exec_dma(in, m); break;
     case DV_FORM_ND2NZ: exec_nd2nz(in, m); break;
     case DV_FORM_LOAD2D: exec_load2d(in, m); break;
     case DV_FORM_IMG2COL: exec_img2col(in, m); break;
     case DV_FORM_MMAD: rc = exec_mmad(in, m, err); break;
     case DV_FORM_FIXPIPE: exec_fixpipe(in, m); break;
+    case DV_FORM_VBRCB: exec_vbrcb(in, m); break;
+    case DV_FORM_VTRANSPOSE: transpose_16x16_b16(mem_at(m, FA(VTRANSPOSE, dst)), mem_at(m, FA(VTRANSPOSE, src))); break;
     default:
         if (vk > 0)
             for (uint64_t r = 0; r < v.R; r++)

@@ -79,6 +79,27 @@ static inline bool tok_is(tok_t t, const char *word)
 }
 
 /* Decimal or 0x hex digits: 0, -1 when not a number, -2 when it does not fit in 64 bits. */
+/* "LO:HI" of a random initialisation: two finite numbers, LO < HI. */
+static int parse_range(const char *s, size_t n, double *lo, double *hi)
+{
+    char buf[128], *end;
+    if (n == 0 || n >= sizeof buf)
+        return -1;
+    memcpy(buf, s, n);
+    buf[n] = 0;
+    char *colon = strchr(buf, ':');
+    if (!colon)
+        return -1;
+    *colon = 0;
+    *lo = strtod(buf, &end);
+    if (end == buf || *end)
+        return -1;
+    *hi = strtod(colon + 1, &end);
+    if (end == colon + 1 || *end || !isfinite(*lo) || !isfinite(*hi) || !(*lo < *hi))
+        return -1;
+    return 0;
+}
+
 static int parse_u64(const char *s, size_t n, uint64_t *out)
 {
     uint64_t v = 0;
@@ -957,10 +978,17 @@ static int scan_arg_line(trace_kernel_t *tk, const char *line, size_t len, size_
             a.init = DV_INIT_ZERO;
         } else if (v.n > 7 && memcmp(v.s, "random:", 7) == 0) {
             a.init = DV_INIT_RANDOM;
-            if (parse_u64(v.s + 7, v.n - 7, &a.seed) != 0)
+            const char *range = memchr(v.s + 7, ':', v.n - 7);
+            size_t seed_n = range ? (size_t)(range - v.s) - 7 : v.n - 7;
+            if (parse_u64(v.s + 7, seed_n, &a.seed) != 0)
                 return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, cols[3] + 7,
                                     "field 'init': expected a 64-bit seed after 'random:', got '%.*s'",
-                                    (int)(v.n - 7 > QUOTE_MAX ? QUOTE_MAX : v.n - 7), v.s + 7);
+                                    (int)(seed_n > QUOTE_MAX ? QUOTE_MAX : seed_n), v.s + 7);
+            if (range && parse_range(range + 1, (size_t)(v.s + v.n - range - 1), &a.lo, &a.hi) != 0)
+                return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, cols[3] + (int)(range - v.s) + 1,
+                                    "field 'init': expected LO:HI (finite numbers, LO < HI) after the seed, got '%.*s'",
+                                    (int)(v.s + v.n - range - 1 > QUOTE_MAX ? QUOTE_MAX : v.s + v.n - range - 1),
+                                    range + 1);
         } else if (v.n > 5 && memcmp(v.s, "file:", 5) == 0) {
             if (v.n - 5 >= sizeof a.path)
                 return dv_error_set(err, DV_ERR_RANGE, w.file, w.line, cols[3] + 5,
@@ -1267,7 +1295,12 @@ int dv_trace_write_header(FILE *out, const dv_kernel_info_t *info)
         fprintf(out, "arg %s bytes=%llu dtype=%s dir=%s init=", g->name, (unsigned long long)g->bytes,
                 dv_dtype_name(g->dtype), dir_names[g->dir]);
         if (g->init == DV_INIT_RANDOM)
-            fprintf(out, "random:%llu\n", (unsigned long long)g->seed);
+        {
+            fprintf(out, "random:%llu", (unsigned long long)g->seed);
+            if (g->lo != g->hi)
+                fprintf(out, ":%.17g:%.17g", g->lo, g->hi);
+            fputc('\n', out);
+        }
         else if (g->init == DV_INIT_FILE)
             fprintf(out, "file:%s\n", g->path);
         else

@@ -436,6 +436,8 @@ int AiCore::check_access(const Entry &e, dv_error_t *err)
     }
     if ((in.op == DV_OP_load_gm_to_ca || in.op == DV_OP_load_gm_to_cb) && !cfg_.chip_gm_to_l0)
         return locate(err, DV_ERR_UNSUPPORTED, in, e.index, "GM -> L0 loads are not available on this chip (chip.gm_to_l0)");
+    if ((in.op == DV_OP_copy_gm_to_ubuf_align || in.op == DV_OP_copy_ubuf_to_gm_align) && !cfg_.chip_dma_pad)
+        return locate(err, DV_ERR_UNSUPPORTED, in, e.index, "byte-granular DMA (copy_*_align) is not available on this chip (chip.dma_pad)");
     if (in.op == DV_OP_copy_matrix_cc_to_ubuf && !cfg_.chip_l0c_to_ub)
         return locate(err, DV_ERR_UNSUPPORTED, in, e.index, "L0C -> UB moves are not available on this chip (chip.l0c_to_ub)");
     for (int k = 0; k < e.nr; k++) {

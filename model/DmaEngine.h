@@ -7,6 +7,7 @@
 //   write-back), whose calendars may finish later than the engine does.
 //   occupy  = max(issue + max(engine, local), memory done - start)
 //   latency = path latency (+ hbm.latency_cycles when a read missed in L2)
+//   The runs come from dv_xfer_shape, so every form shares this path (copy_*_align: len bytes per run).
 // Local transfers: occupy = bytes / path bandwidth (+ issue for FixPipe), latency = path latency.
 #pragma once
 #include <systemc>

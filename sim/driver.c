@@ -1,11 +1,14 @@
-/* sim/driver.c - the one driver: profile -> kernel -> GM arguments -> model -> report. */
+/* sim/driver.c - the one driver: profile -> kernel (a trace, or an operator's C kernel) -> GM
+ * arguments -> model -> check -> report. */
 #include "dv/sim.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dv/kapi.h"
 #include "dv/model.h"
+#include "dv/ops.h"
 #include "dv/report.h"
 #include "dv/semantics.h"
 #include "dv/timeline.h"
@@ -45,14 +48,19 @@ static uint64_t splitmix64(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-/* Floats uniform in [-1, 1); signed integers in [-8, 8]; unsigned integers in [0, 8]. */
-static void fill_random(uint8_t *p, uint64_t bytes, dv_dtype_t t, uint64_t seed)
+/* Floats uniform in [lo, hi) ([-1, 1) when lo == hi); signed integers in [-8, 8]; unsigned
+ * integers in [0, 8]. */
+static void fill_random(uint8_t *p, uint64_t bytes, dv_dtype_t t, uint64_t seed, double lo, double hi)
 {
     uint64_t st = seed;
+    if (lo == hi) {
+        lo = -1.0;
+        hi = 1.0;
+    }
     unsigned size = dv_dtype_size(t) ? dv_dtype_size(t) : 1;
     for (uint64_t off = 0; off + size <= bytes; off += size) {
         uint64_t x = splitmix64(&st);
-        float f = (float)((double)(x >> 11) * 0x1.0p-53 * 2.0 - 1.0);
+        float f = (float)(lo + (double)(x >> 11) * 0x1.0p-53 * (hi - lo));
         int32_t s = (int32_t)(x % 17) - 8;
         uint32_t u = (uint32_t)(x % 9);
         uint16_t h;
@@ -153,7 +161,7 @@ int dv_sim_gm_setup(const dv_config_t *cfg, const dv_kernel_info_t *info, bool d
                                 "argument '%s': cannot allocate %llu bytes on the host (try --no-data)", a->name,
                                 (unsigned long long)a->bytes);
         if (a->init == DV_INIT_RANDOM)
-            fill_random(gm->data[i], a->bytes, a->dtype, a->seed);
+            fill_random(gm->data[i], a->bytes, a->dtype, a->seed, a->lo, a->hi);
         else if (a->init == DV_INIT_FILE) {
             int rc = fill_file(gm->data[i], a, trace, err);
             if (rc != DV_OK)
@@ -163,7 +171,7 @@ int dv_sim_gm_setup(const dv_config_t *cfg, const dv_kernel_info_t *info, bool d
     return DV_OK;
 }
 
-/* ---------------------------------------------------------------- steps 5 and 6: outputs */
+/* ---------------------------------------------------------------- steps 6 and 7: outputs */
 
 typedef struct outputs {
     FILE *json;
@@ -204,13 +212,14 @@ static int outputs_open(const dv_sim_opts_t *o, outputs_t *out, dv_error_t *err)
     return rc;
 }
 
-static int report_write(const dv_config_t *cfg, const dv_kernel_info_t *info, const dv_counters_t *cnt,
-                        const dv_sim_opts_t *o, outputs_t *out, dv_error_t *err)
+static int report_write(const dv_sim_result_t *res, const dv_sim_opts_t *o, outputs_t *out, dv_error_t *err)
 {
     dv_report_t rep;
-    int rc = dv_report_derive(&rep, cfg, info, cnt, err);
+    int rc = dv_report_derive(&rep, &res->cfg, &res->kernel->info, &res->cnt, err);
     if (rc != DV_OK)
         return rc;
+    if (res->op)
+        dv_report_set_op(&rep, &res->op_report);
     if (!o->quiet && out->json != stdout)
         rc = dv_report_print(&rep, stdout);
     if (rc == DV_OK && out->json)
@@ -232,69 +241,190 @@ static int dumps_write(const dv_kernel_info_t *info, const dv_gm_t *gm, const dv
     return DV_OK;
 }
 
+/* ---------------------------------------------------------------- step 2: the kernel */
+
+/* An operator's kernel: parameters -> plan (tiling, arguments) -> C kernel. */
+static int op_open(const dv_sim_opts_t *o, dv_sim_result_t *res, dv_error_t *err)
+{
+    dv_opvals_t vals;
+    int rc;
+    if (!(res->op = dv_ops_find(o->op)))
+        return dv_error_set(err, DV_ERR_UNKNOWN, NULL, 0, 0, "unknown operator '%s' (dvsim op --list shows them)", o->op);
+    if ((rc = dv_ops_parse(res->op, o->op_argc, o->op_argv, &vals, err)) != DV_OK)
+        return rc;
+    if ((rc = dv_ops_plan(res->op, &res->cfg, &vals, &res->plan, err)) != DV_OK)
+        return rc;
+    dv_report_op_t *r = &res->op_report;
+    snprintf(r->name, sizeof r->name, "%s", res->op->name);
+    for (int i = 0; i < res->op->nparams && i < DV_REPORT_MAX_PARAMS; i++) {
+        snprintf(r->key[i], sizeof r->key[i], "%s", res->op->params[i].name);
+        dv_ops_format_val(&res->op->params[i], &vals.v[i], r->val[i], sizeof r->val[i]);
+        r->nparams++;
+    }
+    r->flops = res->plan.flops;
+    r->bytes = res->plan.bytes;
+    return dv_ops_kernel(res->op, &res->cfg, &res->plan, &res->kernel, err);
+}
+
+static void kernel_close(dv_sim_result_t *res)
+{
+    if (res->kernel && res->op)
+        dvk_kernel_destroy(res->kernel);
+    else if (res->kernel)
+        dv_trace_close(res->kernel);
+    res->kernel = NULL;
+}
+
+/* ---------------------------------------------------------------- step 5: check */
+
+/* The expected outputs, computed by the operator's reference from the initial inputs. */
+static int expect_compute(const dv_sim_result_t *res, uint8_t ***expect, dv_error_t *err)
+{
+    const dv_op_plan_t *plan = &res->plan;
+    uint32_t n = plan->info.nargs;
+    uint8_t **e = calloc(n ? n : 1, sizeof *e);
+    const uint8_t **in = calloc(n ? n : 1, sizeof *in);
+    int rc = DV_OK;
+    *expect = e;
+    if (!e || !in) {
+        free(in);
+        return dv_error_set(err, DV_ERR_NOMEM, NULL, 0, 0, "out of memory for the reference");
+    }
+    for (uint32_t i = 0; i < n && rc == DV_OK; i++) {
+        in[i] = plan->args[i].dir == DV_ARG_OUT ? NULL : res->gm.data[i];
+        if (plan->args[i].dir != DV_ARG_IN && !(e[i] = calloc(plan->args[i].bytes ? plan->args[i].bytes : 1, 1)))
+            rc = dv_error_set(err, DV_ERR_NOMEM, NULL, 0, 0, "out of memory for the reference");
+    }
+    if (rc == DV_OK)
+        rc = res->op->reference(plan, in, e, err);
+    free((void *)in);
+    return rc;
+}
+
+static void expect_free(uint8_t **e, uint32_t n)
+{
+    for (uint32_t i = 0; e && i < n; i++)
+        free(e[i]);
+    free(e);
+}
+
+static void check_outputs(dv_sim_result_t *res, uint8_t **expect)
+{
+    const dv_op_plan_t *plan = &res->plan;
+    dv_check_result_t *c = &res->check;
+    for (uint32_t i = 0; i < plan->info.nargs; i++) {
+        if (!expect[i])
+            continue;
+        uint64_t before = c->mismatches;
+        dv_ops_compare(plan->args[i].dtype, plan->elems[i], res->gm.data[i], expect[i], plan->tol_scale, c);
+        if (before == 0 && c->mismatches)
+            snprintf(c->arg, sizeof c->arg, "%s", plan->args[i].name);
+    }
+    res->op_report.checked = true;
+    res->op_report.compared = c->compared;
+    res->op_report.mismatches = c->mismatches;
+    res->op_report.max_abs_err = c->max_abs_err;
+    res->op_report.max_rel_err = c->max_rel_err;
+}
+
 /* ---------------------------------------------------------------- the driver */
 
-int dv_sim_run(const dv_sim_opts_t *o, dv_sim_summary_t *sum, dv_error_t *err)
+int dv_sim_execute(const dv_sim_opts_t *o, dv_sim_result_t *res, dv_error_t *err)
 {
-    dv_config_t cfg;
-    dv_kernel_t *k = NULL;
-    dv_gm_t gm = {0};
+    const char *source = o->op ? o->op : o->trace;
     dv_run_opts_t ro;
     dv_timeline_t *tl = NULL;
-    dv_counters_t cnt;
-    int have_cnt = 0;
-    outputs_t out = {0};
+    uint8_t **expect = NULL;
     int rc;
+    memset(res, 0, sizeof *res);
 
     /* 1. profile: default preset, --profile / --config, --set, validate */
-    if ((rc = dv_sim_profile(o->profile_ops, o->nprofile_ops, &cfg, err)) != DV_OK)
+    if ((rc = dv_sim_profile(o->profile_ops, o->nprofile_ops, &res->cfg, err)) != DV_OK)
         goto cleanup;
-    /* 2. kernel: the trace header now, the instructions lazily as the model reads them */
-    if ((rc = dv_trace_open(o->trace, &k, err)) != DV_OK)
+    /* 2. kernel: a trace's header now and its instructions lazily as the model reads them, or an
+     *    operator's plan and its C kernel, run block by block as the model reads it */
+    if ((rc = o->op ? op_open(o, res, err) : dv_trace_open(o->trace, &res->kernel, err)) != DV_OK)
         goto cleanup;
-    /* 3. GM arguments: device addresses and initial contents */
-    for (int i = 0; i < o->ndumps; i++) {
-        if (arg_find(&k->info, o->dumps[i].arg) < 0) {
-            rc = dv_error_set(err, DV_ERR_UNKNOWN, o->trace, 0, 0, "--dump: kernel '%s' has no argument '%s'",
-                              k->info.name, o->dumps[i].arg);
-            goto cleanup;
-        }
-        if (!o->data) {
-            rc = dv_error_set(err, DV_ERR_STATE, NULL, 0, 0, "--dump needs data; it cannot be used with --no-data");
-            goto cleanup;
-        }
+    if (o->record) {
+        rc = dvk_kernel_record(res->kernel, o->record, err);
+        goto cleanup;
     }
-    if ((rc = dv_sim_gm_setup(&cfg, &k->info, o->data, o->trace, DV_GM_BASE, &gm, err)) != DV_OK)
+    /* 3. GM arguments: device addresses and initial contents; the reference's expected outputs */
+    for (int i = 0; i < o->ndumps; i++)
+        if (arg_find(&res->kernel->info, o->dumps[i].arg) < 0) {
+            rc = dv_error_set(err, DV_ERR_UNKNOWN, source, 0, 0, "--dump: kernel '%s' has no argument '%s'",
+                              res->kernel->info.name, o->dumps[i].arg);
+            goto cleanup;
+        }
+    if (!o->data && (o->ndumps || o->check)) {
+        rc = dv_error_set(err, DV_ERR_STATE, NULL, 0, 0, "%s needs data; it cannot be used with --no-data",
+                          o->check ? "--check" : "--dump");
+        goto cleanup;
+    }
+    if ((rc = dv_sim_gm_setup(&res->cfg, &res->kernel->info, o->data, o->op ? "" : o->trace, DV_GM_BASE, &res->gm,
+                              err)) != DV_OK)
+        goto cleanup;
+    if (o->check && (rc = expect_compute(res, &expect, err)) != DV_OK)
         goto cleanup;
     /* 4. model: run the kernel, streaming the timeline, and collect the counters */
     dv_run_opts_default(&ro);
     ro.data = o->data;
     ro.hazards = o->hazards;
     if (o->timeline) {
-        if ((rc = dv_timeline_open(&tl, o->timeline, &cfg, err)) != DV_OK)
+        if ((rc = dv_timeline_open(&tl, o->timeline, &res->cfg, err)) != DV_OK)
             goto cleanup;
         ro.on_slice = dv_timeline_slice;
         ro.slice_ctx = tl;
     }
-    if ((rc = dv_model_run(&cfg, k, &gm, &ro, &cnt, err)) != DV_OK)
+    if ((rc = dv_model_run(&res->cfg, res->kernel, &res->gm, &ro, &res->cnt, err)) != DV_OK)
         goto cleanup;
-    have_cnt = 1;
+    res->have_cnt = true;
     rc = dv_timeline_close(tl, err);
     tl = NULL;
-    if (rc != DV_OK)
+    /* 5. check: the outputs against the reference */
+    if (rc == DV_OK && o->check)
+        check_outputs(res, expect);
+
+cleanup:
+    if (tl)
+        dv_timeline_close(tl, NULL);
+    expect_free(expect, res->plan.info.nargs);
+    return rc;
+}
+
+void dv_sim_result_free(dv_sim_result_t *res)
+{
+    if (res->have_cnt)
+        dv_counters_free(&res->cnt);
+    res->have_cnt = false;
+    dv_sim_gm_free(&res->gm);
+    kernel_close(res);
+}
+
+int dv_sim_run(const dv_sim_opts_t *o, dv_sim_summary_t *sum, dv_error_t *err)
+{
+    dv_sim_result_t res;
+    outputs_t out = {0};
+    int rc;
+
+    /* 1-5. profile, kernel, GM arguments, model, check */
+    if ((rc = dv_sim_execute(o, &res, err)) != DV_OK || o->record)
         goto cleanup;
-    /* 5. report: derived once from the counters; text to stdout, JSON */
+    /* 6. report: derived once from the counters; text to stdout, JSON */
     if ((rc = outputs_open(o, &out, err)) != DV_OK)
         goto cleanup;
-    if ((rc = report_write(&cfg, &k->info, &cnt, o, &out, err)) != DV_OK)
+    if ((rc = report_write(&res, o, &out, err)) != DV_OK)
         goto cleanup;
-    /* 6. dumps: final bytes of the requested arguments */
-    if ((rc = dumps_write(&k->info, &gm, o, &out, err)) != DV_OK)
+    /* 7. dumps: final bytes of the requested arguments */
+    if ((rc = dumps_write(&res.kernel->info, &res.gm, o, &out, err)) != DV_OK)
         goto cleanup;
     if (sum) {
-        sum->cycles = cnt.cycles;
-        sum->instructions = cnt.instructions;
-        sum->hazards = cnt.hazards;
+        sum->cycles = res.cnt.cycles;
+        sum->instructions = res.cnt.instructions;
+        sum->hazards = res.cnt.hazards;
+        sum->checked = res.op_report.checked;
+        sum->compared = res.check.compared;
+        sum->mismatches = res.check.mismatches;
     }
 
 cleanup:
@@ -302,12 +432,6 @@ cleanup:
     for (int i = 0; out.dump && i < o->ndumps; i++)
         rc = close_out(out.dump[i], o->dumps[i].path, rc, err);
     free(out.dump);
-    if (tl)
-        dv_timeline_close(tl, NULL);
-    if (have_cnt)
-        dv_counters_free(&cnt);
-    dv_sim_gm_free(&gm);
-    if (k)
-        dv_trace_close(k);
+    dv_sim_result_free(&res);
     return rc;
 }

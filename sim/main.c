@@ -1,6 +1,6 @@
 /* sim/main.c - the dvsim command line: turns arguments into dv_sim_opts_t, calls the driver and
  * maps the outcome to an exit code (0 ok, 1 input or simulation error, 2 usage, 3 hazards with
- * --fail-on-hazard). */
+ * --fail-on-hazard, 4 --check mismatch). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,13 +8,19 @@
 #include <time.h>
 
 #include "dv/config.h"
+#include "dv/ops.h"
 #include "dv/sim.h"
 #include "dv/trace.h"
 
-enum { EXIT_OK = 0, EXIT_ERROR = 1, EXIT_USAGE = 2, EXIT_HAZARD = 3 };
+enum { EXIT_OK = 0, EXIT_ERROR = 1, EXIT_USAGE = 2, EXIT_HAZARD = 3, EXIT_MISMATCH = 4 };
 
 static const char usage_text[] =
     "usage: dvsim run [options] TRACE     simulate a kernel trace and print its report\n"
+    "       dvsim op NAME [--PARAM VALUE]... [options] [--check]\n"
+    "                                     run an operator of the library on random inputs\n"
+    "       dvsim op --list               list the operators with their parameters and defaults\n"
+    "       dvsim record NAME [--PARAM VALUE]... [profile options] -o FILE\n"
+    "                                     write an operator's kernel as a trace file\n"
     "       dvsim profiles                list the built-in chip profiles\n"
     "       dvsim --dump-config [profile options]   print the profile as YAML\n"
     "       dvsim --help | --version\n"
@@ -35,12 +41,20 @@ static const char usage_text[] =
     "  --quiet                   no text report\n"
     "  --host-stats              print host seconds, instructions per second and peak RSS to stderr\n"
     "\n"
-    "exit status: 0 ok, 1 input or simulation error, 2 usage error, 3 hazards (--fail-on-hazard)\n";
+    "op options (besides the run options; operator parameters are in dvsim op --list):\n"
+    "  --check                   compare the outputs with the operator's plain-C reference\n"
+    "                            (tolerances in docs/OPS.md); exit 4 on a mismatch\n"
+    "\n"
+    "exit status: 0 ok, 1 input or simulation error, 2 usage error, 3 hazards (--fail-on-hazard),\n"
+    "4 --check found a mismatch\n";
+
+typedef enum { CMD_RUN, CMD_OP, CMD_RECORD, CMD_CONFIG } cmd_t;
 
 typedef struct cli {
     dv_sim_opts_t so;
     dv_profile_op_t *ops;
     dv_dump_t *dumps;
+    char **op_argv;
     int nops, ndumps;
     int fail_on_hazard, host_stats;
 } cli_t;
@@ -71,19 +85,55 @@ static int option_is(const char *arg, const char *name)
     return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
 }
 
-/* Parse the options after the command; run_opts says whether run options (and TRACE) are allowed. */
-static int parse(int argc, char **argv, int first, int run_opts, cli_t *c)
+/* An operator parameter and its value (if it takes one) go to the operator's own parser. */
+static int take_op_param(int argc, char **argv, int *i, cli_t *c)
+{
+    const char *a = argv[*i];
+    c->op_argv[c->so.op_argc++] = argv[*i];
+    if (strchr(a, '='))
+        return 1;
+    const dv_opdesc_t *op = dv_ops_find(c->so.op);
+    char key[64];
+    snprintf(key, sizeof key, "%s", a + 2);
+    int p = op ? dv_ops_param_index(op, key) : -1;
+    int is_bool = p >= 0 && op->params[p].type == DV_OPT_BOOL;
+    if (*i + 1 < argc && !(is_bool && strncmp(argv[*i + 1], "--", 2) == 0))
+        c->op_argv[c->so.op_argc++] = argv[++*i];
+    return 1;
+}
+
+/* Parse the options after the command: run takes run options and TRACE, op takes run options,
+ * NAME and operator parameters, record NAME, parameters and -o FILE, dump-config profile options. */
+static int parse(int argc, char **argv, int first, cmd_t cmd, cli_t *c)
 {
     static const char *const profile_opts[] = {"--profile", "--config", "--set"};
+    const int run_opts = cmd == CMD_RUN || cmd == CMD_OP;
     int only_positional = 0;
     for (int i = first; i < argc; i++) {
         const char *a = argv[i];
         if (only_positional || a[0] != '-' || strcmp(a, "-") == 0) {
+            if (cmd == CMD_OP || cmd == CMD_RECORD) {
+                if (c->so.op)
+                    return usage_error("only one operator may be given ('%s')", a);
+                c->so.op = a;
+                continue;
+            }
             if (!run_opts)
                 return usage_error("unexpected argument '%s'", a);
             if (c->so.trace)
                 return usage_error("only one TRACE may be given ('%s')", a);
             c->so.trace = a;
+            continue;
+        }
+        if (cmd == CMD_RECORD && (strcmp(a, "-o") == 0 || option_is(a, "--output"))) {
+            const char *v = a[1] == 'o' ? (i + 1 < argc ? argv[++i] : NULL) : option_value(argc, argv, &i, "--output");
+            if (!v || !v[0])
+                return usage_error("option '%s' needs a FILE", a);
+            c->so.record = v;
+            continue;
+        }
+        if (cmd == CMD_OP && strcmp(a, "--check") == 0) {
+            c->so.check = true;
             continue;
         }
         if (strcmp(a, "--") == 0) {
@@ -103,6 +153,13 @@ static int parse(int argc, char **argv, int first, int run_opts, cli_t *c)
         }
         if (handled)
             continue;
+        if ((cmd == CMD_OP || cmd == CMD_RECORD) && c->so.op && strncmp(a, "--", 2) == 0 && a[2] &&
+            !option_is(a, "--json") && !option_is(a, "--timeline") && !option_is(a, "--dump") &&
+            strcmp(a, "--no-data") && strcmp(a, "--no-hazards") && strcmp(a, "--fail-on-hazard") &&
+            strcmp(a, "--quiet") && strcmp(a, "--host-stats")) {
+            take_op_param(argc, argv, &i, c);
+            continue;
+        }
         if (!run_opts)
             return usage_error("unknown option '%s'", a);
         if (option_is(a, "--json") || option_is(a, "--timeline") || option_is(a, "--dump")) {
@@ -136,8 +193,12 @@ static int parse(int argc, char **argv, int first, int run_opts, cli_t *c)
         else
             return usage_error("unknown option '%s'", a);
     }
-    if (run_opts && !c->so.trace)
+    if (cmd == CMD_RUN && !c->so.trace)
         return usage_error("%s", "run: missing TRACE (dvsim run [options] TRACE)");
+    if ((cmd == CMD_OP || cmd == CMD_RECORD) && !c->so.op)
+        return usage_error("%s", "missing operator NAME (dvsim op --list shows them)");
+    if (cmd == CMD_RECORD && !c->so.record)
+        return usage_error("%s", "record: missing -o FILE");
     if (c->ndumps && !c->so.data)
         return usage_error("%s", "option '--dump' cannot be used with '--no-data'");
     return EXIT_OK;
@@ -159,10 +220,18 @@ static int cmd_run(cli_t *c)
     c->so.nprofile_ops = c->nops;
     c->so.dumps = c->dumps;
     c->so.ndumps = c->ndumps;
+    c->so.op_argv = c->op_argv;
     if (dv_sim_run(&c->so, &sum, &err) != DV_OK) {
         dv_error_print(&err, stderr);
         return EXIT_ERROR;
     }
+    if (sum.checked && sum.mismatches) {
+        fprintf(stderr, "dvsim: error: --check: %llu elements differ from the reference beyond the tolerance\n",
+                (unsigned long long)sum.mismatches);
+        return EXIT_MISMATCH;
+    }
+    if (sum.checked)
+        fprintf(stderr, "dvsim: --check passed%s\n", sum.compared ? "" : " (nothing to compare: no outputs)");
     if (c->host_stats) {
         double secs = now_seconds() - t0;
         struct rusage ru;
@@ -186,6 +255,18 @@ static int cmd_dump_config(cli_t *c)
     return fflush(stdout) == 0 ? EXIT_OK : EXIT_ERROR;
 }
 
+static int cmd_list(void)
+{
+    const dv_opdesc_t *const *all = dv_ops_all();
+    for (int i = 0; all[i]; i++) {
+        dv_ops_print_params(all[i], stdout);
+        fputc('\n', stdout);
+    }
+    printf("dtypes are spelled fp16 bf16 fp32 int8 int16 int32 (or f16 f32 s8 s16 s32); a shape is\n"
+           "AxBx...; on|off parameters may be given bare (--double-buffer means on).\n");
+    return fflush(stdout) == 0 ? EXIT_OK : EXIT_ERROR;
+}
+
 static int cmd_profiles(void)
 {
     const char *const *names = dv_profile_names();
@@ -202,7 +283,8 @@ int main(int argc, char **argv)
     dv_sim_opts_default(&c.so);
     c.ops = calloc((size_t)argc, sizeof *c.ops);
     c.dumps = calloc((size_t)argc, sizeof *c.dumps);
-    if (!c.ops || !c.dumps) {
+    c.op_argv = calloc((size_t)argc, sizeof *c.op_argv);
+    if (!c.ops || !c.dumps || !c.op_argv) {
         fputs("dvsim: error: out of memory\n", stderr);
         return EXIT_ERROR;
     }
@@ -222,11 +304,15 @@ int main(int argc, char **argv)
     } else if (strcmp(cmd, "profiles") == 0) {
         rc = argc > 2 ? usage_error("unexpected argument '%s'", argv[2]) : cmd_profiles();
     } else if (strcmp(cmd, "--dump-config") == 0 || strcmp(cmd, "dump-config") == 0) {
-        rc = parse(argc, argv, 2, 0, &c);
+        rc = parse(argc, argv, 2, CMD_CONFIG, &c);
         if (rc == EXIT_OK)
             rc = cmd_dump_config(&c);
-    } else if (strcmp(cmd, "run") == 0) {
-        rc = parse(argc, argv, 2, 1, &c);
+    } else if (strcmp(cmd, "run") == 0 || strcmp(cmd, "op") == 0 || strcmp(cmd, "record") == 0) {
+        if (strcmp(cmd, "op") == 0 && argc == 3 && strcmp(argv[2], "--list") == 0) {
+            rc = cmd_list();
+            goto cleanup;
+        }
+        rc = parse(argc, argv, 2, cmd[0] == 'r' && cmd[1] == 'u' ? CMD_RUN : cmd[0] == 'o' ? CMD_OP : CMD_RECORD, &c);
         if (rc == EXIT_OK)
             rc = cmd_run(&c);
     } else {
@@ -235,5 +321,6 @@ int main(int argc, char **argv)
 cleanup:
     free(c.ops);
     free(c.dumps);
+    free(c.op_argv);
     return rc;
 }

@@ -177,11 +177,37 @@ static void print_ratio(FILE *out, bool has, double v)
         fprintf(out, " %7s", "-");
 }
 
+void dv_report_set_op(dv_report_t *r, const dv_report_op_t *op)
+{
+    r->op = op;
+    r->op_tflops = r->time_us > 0 ? (double)op->flops / r->time_us / 1e6 : 0;
+    r->op_gb_per_s = r->time_us > 0 ? (double)op->bytes / r->time_us / 1e3 : 0;
+}
+
+static void print_op(const dv_report_t *r, FILE *out)
+{
+    const dv_report_op_t *op = r->op;
+    fprintf(out, "operator      %s", op->name);
+    for (int i = 0; i < op->nparams; i++)
+        fprintf(out, " --%s %s", op->key[i], op->val[i]);
+    fputc('\n', out);
+    if (op->flops)
+        fprintf(out, "  flops       %" PRIu64 " (%.3f TFLOPS)\n", op->flops, r->op_tflops);
+    fprintf(out, "  bytes       %" PRIu64 " compulsory GM traffic (%.2f GB/s)\n", op->bytes, r->op_gb_per_s);
+    if (op->checked && op->compared == 0)
+        fprintf(out, "  check       nothing to compare: this run writes no outputs\n");
+    else if (op->checked)
+        fprintf(out, "  check       %s: %" PRIu64 " of %" PRIu64 " elements outside the tolerance (max abs err %.3g, max rel err %.3g)\n",
+                op->mismatches ? "FAILED" : "passed", op->mismatches, op->compared, op->max_abs_err, op->max_rel_err);
+}
+
 int dv_report_print(const dv_report_t *r, FILE *out)
 {
     const dv_config_t *cfg = r->cfg;
     const dv_counters_t *cnt = r->cnt;
 
+    if (r->op)
+        print_op(r, out);
     fprintf(out, "kernel        %s (%s, %u block%s)\n", r->info->name, dv_kind_name(r->info->kind), r->info->blocks,
             r->info->blocks == 1 ? "" : "s");
     if (cfg->chip_layout == DV_LAYOUT_SPLIT)
@@ -429,6 +455,36 @@ int dv_report_write_json(const dv_report_t *r, FILE *out)
     }
     fputs("]},\n\"profile\":", out);
     dv_json_string(out, r->cfg->chip_name);
+    if (r->op) {
+        const dv_report_op_t *op = r->op;
+        fputs(",\n\"op\":", out);
+        dv_json_string(out, op->name);
+        fputs(",\n\"params\":{", out);
+        for (int i = 0; i < op->nparams; i++) {
+            fputs(i ? "," : "", out);
+            dv_json_string(out, op->key[i]);
+            fputc(':', out);
+            dv_json_string(out, op->val[i]);
+        }
+        fputs("},\n\"flops\":", out);
+        if (op->flops)
+            fprintf(out, "%" PRIu64 ",\n\"tflops\":", op->flops), json_num(out, r->op_tflops);
+        else
+            fputs("null,\n\"tflops\":null", out);
+        fprintf(out, ",\n\"bytes\":%" PRIu64 ",\n\"gb_per_s\":", op->bytes);
+        json_num(out, r->op_gb_per_s);
+        fputs(",\n\"check\":", out);
+        if (op->checked) {
+            fprintf(out, "{\"passed\":%s,\"compared\":%" PRIu64 ",\"mismatches\":%" PRIu64 ",\"max_abs_err\":",
+                    op->mismatches ? "false" : "true", op->compared, op->mismatches);
+            json_num(out, op->max_abs_err);
+            fputs(",\"max_rel_err\":", out);
+            json_num(out, op->max_rel_err);
+            fputc('}', out);
+        } else {
+            fputs("null", out);
+        }
+    }
 
     fprintf(out, ",\n\"cycles\":%" PRIu64 ",\n\"time_us\":", cnt->cycles);
     json_num(out, r->time_us);

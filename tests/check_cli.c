@@ -411,6 +411,121 @@ START_TEST(test_cli_host_stats)
 }
 END_TEST
 
+
+/* ---- dvsim op / record ---- */
+
+/* The value of "key" (a number) in JSON text, -1 when absent. */
+static double json_number(const char *text, const char *key)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, "\n\"%s\":", key); /* a top-level key: the report starts each on a line */
+    const char *p = strstr(text, pat);
+    return p ? strtod(p + strlen(pat), NULL) : -1;
+}
+
+START_TEST(test_cli_op_list_names_every_operator_and_default)
+{
+    ck_assert_int_eq(dvsim("op --list"), 0);
+    const char *const ops[] = {"add", "sub", "mul", "div", "max", "relu", "gelu", "exp", "sigmoid", "silu", "copy",
+                               "softmax", "layernorm", "rmsnorm", "batchnorm", "matmul", "conv2d"};
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        char line[32];
+        snprintf(line, sizeof line, "\n%s - ", ops[i]);
+        ck_assert_msg(strstr(out_text, line) || strncmp(out_text, line + 1, strlen(line + 1)) == 0,
+                      "operator %s missing from --list", ops[i]);
+    }
+    ck_assert_msg(strstr(out_text, "--tile-elems") && strstr(out_text, "--base-k") && strstr(out_text, "--dilation"),
+                  "parameters missing: %s", out_text);
+}
+END_TEST
+
+START_TEST(test_cli_op_check_passes_and_reports_op_in_json)
+{
+    ck_assert_int_eq(dvsim("op add --shape 1000 --dtype fp32 --cores 3 --check --json $T/r.json --quiet"), 0);
+    ASSERT_ERR("--check passed");
+    char json[65536];
+    char path[128];
+    snprintf(path, sizeof path, "%s/r.json", tmp);
+    slurp(path, json, sizeof json);
+    ck_assert_msg(strstr(json, "\"op\":\"add\""), "%s", json);
+    ck_assert_msg(strstr(json, "\"shape\":\"1000\""), "%s", json);
+    ck_assert_msg(strstr(json, "\"passed\":true"), "%s", json);
+    ck_assert_double_eq(json_number(json, "bytes"), 3 * 1000 * 4); /* x and y read, z written, once */
+    ck_assert_msg(strstr(json, "\"compared\":1000,\"mismatches\":0"), "%s", json);
+}
+END_TEST
+
+START_TEST(test_cli_op_errors_name_the_parameter)
+{
+    ck_assert_int_eq(dvsim("op nosuchop"), 1);
+    ASSERT_ERR("unknown operator 'nosuchop'");
+    ck_assert_int_eq(dvsim("op add --bogus 3"), 1);
+    ASSERT_ERR("add has no parameter --bogus");
+    ck_assert_int_eq(dvsim("op add --shape 12xq"), 1);
+    ASSERT_ERR("--shape: '12xq' is not a shape");
+    ck_assert_int_eq(dvsim("op add --dtype int8"), 1);
+    ASSERT_ERR("--dtype: dtype int8 is not supported");
+    ck_assert_int_eq(dvsim("op add --shape 100000x100000x100"), 1);
+    ASSERT_ERR("hbm.capacity_bytes");
+    ck_assert_int_eq(dvsim("op add --no-data --check"), 1);
+    ASSERT_ERR("--check needs data");
+    ck_assert_int_eq(dvsim("op"), 2);
+    ASSERT_ERR("missing operator NAME");
+    ck_assert_str_eq(out_text, "");
+}
+END_TEST
+
+/* Replay equality: dvsim op and dvsim run of the trace dvsim record wrote give the same cycles and
+ * the same output bytes (two processes each, so each starts with a cold L2). */
+static void replay_equal(const char *profile, const char *opline, const char *out_arg)
+{
+    char a[1024];
+    snprintf(a, sizeof a, "record %s %s -o $T/k.trace", opline, profile);
+    ck_assert_msg(dvsim(a) == 0, "%s: %s", a, err_text);
+    snprintf(a, sizeof a, "op %s %s --json $T/op.json --quiet --dump %s=$T/op.bin", opline, profile, out_arg);
+    ck_assert_msg(dvsim(a) == 0, "%s: %s", a, err_text);
+    snprintf(a, sizeof a,
+             "run %s $T/k.trace --json $T/run.json --quiet --dump %s=$T/run.bin && cmp $T/op.bin $T/run.bin", profile,
+             out_arg);
+    ck_assert_msg(dvsim(a) == 0, "%s: %s %s", a, out_text, err_text);
+    char j1[65536], j2[65536], path[128];
+    snprintf(path, sizeof path, "%s/op.json", tmp);
+    slurp(path, j1, sizeof j1);
+    snprintf(path, sizeof path, "%s/run.json", tmp);
+    slurp(path, j2, sizeof j2);
+    ck_assert_double_gt(json_number(j1, "cycles"), 0);
+    ck_assert_msg(json_number(j1, "cycles") == json_number(j2, "cycles"), "%s: op %g cycles, replay %g", opline,
+                  json_number(j1, "cycles"), json_number(j2, "cycles"));
+    ck_assert_double_eq(json_number(j1, "instructions"), json_number(j2, "instructions"));
+}
+
+START_TEST(test_cli_record_replay_add) { replay_equal("", "add --shape 3000 --dtype fp16 --cores 4 --tile-elems 512", "z"); }
+END_TEST
+START_TEST(test_cli_record_replay_softmax) { replay_equal("", "softmax --shape 37x100 --dtype fp16 --cores 3", "y"); }
+END_TEST
+START_TEST(test_cli_record_replay_matmul) { replay_equal("", "matmul --m 100 --n 70 --k 90 --cores 2", "c"); }
+END_TEST
+START_TEST(test_cli_record_replay_matmul_310)
+{
+    replay_equal("--profile ascend310", "matmul --m 64 --n 48 --k 40", "c");
+}
+END_TEST
+
+START_TEST(test_cli_record_replay_conv2d_mix)
+{
+    replay_equal("", "conv2d --n 1 --cin 16 --h 9 --w 9 --cout 16 --kh 3 --kw 3 --pad 1", "y");
+}
+END_TEST
+
+START_TEST(test_cli_record_needs_output)
+{
+    ck_assert_int_eq(dvsim("record add --shape 100"), 2);
+    ASSERT_ERR("record: missing -o FILE");
+    ck_assert_int_eq(dvsim("record add --shape 100 -o /nonexistent-dir/x.trace"), 1);
+    ASSERT_ERR("cannot write");
+}
+END_TEST
+
 Suite *dv_cli_suite(void)
 {
     Suite *s = suite_create("cli");
@@ -457,5 +572,19 @@ Suite *dv_cli_suite(void)
     tcase_add_test(run, test_cli_fail_on_hazard);
     tcase_add_test(run, test_cli_host_stats);
     suite_add_tcase(s, run);
+
+    TCase *op = tcase_create("op");
+    tcase_add_checked_fixture(op, setup, teardown);
+    tcase_set_timeout(op, 120);
+    tcase_add_test(op, test_cli_op_list_names_every_operator_and_default);
+    tcase_add_test(op, test_cli_op_check_passes_and_reports_op_in_json);
+    tcase_add_test(op, test_cli_op_errors_name_the_parameter);
+    tcase_add_test(op, test_cli_record_replay_add);
+    tcase_add_test(op, test_cli_record_replay_softmax);
+    tcase_add_test(op, test_cli_record_replay_matmul);
+    tcase_add_test(op, test_cli_record_replay_matmul_310);
+    tcase_add_test(op, test_cli_record_replay_conv2d_mix);
+    tcase_add_test(op, test_cli_record_needs_output);
+    suite_add_tcase(s, op);
     return s;
 }

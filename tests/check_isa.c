@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "dv/isa.h"
+#include "dv/trace.h"
 
 Suite *dv_isa_suite(void);
 void dv_doc_isa(FILE *out);
@@ -233,6 +234,181 @@ START_TEST(test_isa_check_rejects_bad_fields)
 }
 END_TEST
 
+/* vbrcb and vtranspose: V pipe, UB operands, the copy class, and operands in this order (the
+ * generated kernel API passes them in fields.def order). */
+START_TEST(test_isa_vbrcb_vtranspose_rows)
+{
+    static const struct {
+        dv_op_t op;
+        dv_form_t form;
+        uint32_t dtypes;
+        int nfields;
+        const char *fields[6];
+    } rows[] = {
+        {DV_OP_vbrcb, DV_FORM_VBRCB, DT_F16 | DT_BF16 | DT_F32 | DT_S16 | DT_U16 | DT_S32 | DT_U32, 6,
+         {"dst", "src", "dtype", "repeat", "dst_blk", "dst_rep"}},
+        {DV_OP_vtranspose, DV_FORM_VTRANSPOSE, DT_F16 | DT_BF16 | DT_S16 | DT_U16, 3, {"dst", "src", "dtype"}},
+    };
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+        const dv_op_spec_t *os = dv_op_spec(rows[k].op);
+        ck_assert_int_eq(os->pipe, DV_PIPE_V);
+        ck_assert_int_eq(os->form, rows[k].form);
+        ck_assert_int_eq(os->cost, DV_COST_V_COPY);
+        ck_assert_int_eq(os->dst_space, DV_SPACE_UB);
+        ck_assert_int_eq(os->src_space, DV_SPACE_UB);
+        ck_assert_uint_eq(os->dtypes, rows[k].dtypes);
+        const dv_form_spec_t *fs = dv_form_spec(os->form);
+        ck_assert_int_eq(fs->nfields, rows[k].nfields);
+        for (int i = 0; i < fs->nfields; i++)
+            ck_assert_str_eq(fs->fields[i].name, rows[k].fields[i]);
+        ck_assert(fs->fields[0].kind == DV_FK_ADDR && fs->fields[0].space == DV_FS_DST && fs->fields[0].required);
+        ck_assert(fs->fields[1].kind == DV_FK_ADDR && fs->fields[1].space == DV_FS_SRC && fs->fields[1].required);
+        ck_assert(fs->fields[2].kind == DV_FK_DTYPE && fs->fields[2].required);
+    }
+    const dv_field_spec_t *f = dv_form_spec(DV_FORM_VBRCB)->fields;
+    ck_assert(f[3].kind == DV_FK_INT && f[3].required && f[3].min == 0 && f[3].max == 255);
+    ck_assert(f[4].kind == DV_FK_INT && !f[4].required && f[4].def == 1 && f[4].max == 255);
+    ck_assert(f[5].kind == DV_FK_INT && !f[5].required && f[5].def == 8 && f[5].max == 255);
+}
+END_TEST
+
+/* The trace reader and writer need nothing per form: vbrcb and vtranspose lines read back to their
+ * canonical text (defaults filled in), and a bad value is reported on its column. */
+START_TEST(test_isa_vbrcb_vtranspose_trace_text)
+{
+    static const char *const lines[][2] = {
+        {"vbrcb dst=ub:0x1000 src=ub:0x200 dtype=f32 repeat=37 dst_blk=2 dst_rep=16", NULL},
+        {"vbrcb src=ub:0x100 dtype=u16 dst=ub:0x0 repeat=2", "vbrcb dst=ub:0x0 src=ub:0x100 dtype=u16 repeat=2 dst_blk=1 dst_rep=8"},
+        {"vtranspose dst=ub:0x400 src=ub:0x0 dtype=bf16", NULL},
+    };
+    const dv_kernel_info_t info = {.name = "k", .blocks = 1, .subs = 1};
+    dv_error_t err;
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        dv_insn_t in;
+        char buf[256];
+        ck_assert_msg(dv_trace_parse_insn(lines[i][0], strlen(lines[i][0]), &info, "t", 3, &in, &err) == DV_OK, "%s: %s",
+                      lines[i][0], err.msg);
+        ck_assert_int_gt(dv_trace_format_insn(&in, &info, buf, sizeof buf), 0);
+        ck_assert_str_eq(buf, lines[i][1] ? lines[i][1] : lines[i][0]);
+    }
+    static const struct {
+        const char *line, *at, *msg;
+    } bad[] = {
+        {"vtranspose dst=ub:0x400 src=ub:0x0 dtype=f32", "f32", "vtranspose: dtype f32 is not supported"},
+        {"vbrcb dst=ub:0x0 src=ub:0x100 dtype=s8 repeat=1", "s8", "vbrcb: dtype s8 is not supported"},
+        {"vbrcb dst=ub:0x0 src=ub:0x100 dtype=f16 repeat=256", "256", "vbrcb: field 'repeat' = 256 is out of range [0, 255]"},
+        {"vbrcb dst=ub:0x0 src=l1:0x100 dtype=f16 repeat=1", "l1:", "vbrcb: field 'src' must address ub, not l1"},
+        {"vbrcb dst=ub:0x0 src=ub:0x100 dtype=f16", "vbrcb", "vbrcb: missing required field 'repeat'"},
+        {"vtranspose dst=ub:0x0 src=ub:0x200 dtype=f16 repeat=1", "repeat",
+         "unknown field 'repeat' for vtranspose (fields: dst, src, dtype)"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        dv_insn_t in;
+        ck_assert_int_lt(dv_trace_parse_insn(bad[i].line, strlen(bad[i].line), &info, "t.trace", 9, &in, &err), 0);
+        ck_assert_str_eq(err.file, "t.trace");
+        ck_assert_int_eq(err.line, 9);
+        ck_assert_int_eq(err.col, (int)(strstr(bad[i].line, bad[i].at) - bad[i].line) + 1);
+        ck_assert_str_eq(err.msg, bad[i].msg);
+    }
+}
+END_TEST
+
+/* DataCopyPad: two rows of the DMAPAD form, GM on one side and UB on the other, lengths in bytes. */
+START_TEST(test_isa_dma_pad_rows)
+{
+    static const struct {
+        dv_op_t op;
+        dv_pipe_t pipe;
+        dv_cost_t cost;
+        dv_space_t dst, src;
+    } rows[] = {
+        {DV_OP_copy_gm_to_ubuf_align, DV_PIPE_MTE2, DV_COST_GM_READ, DV_SPACE_UB, DV_SPACE_GM},
+        {DV_OP_copy_ubuf_to_gm_align, DV_PIPE_MTE3, DV_COST_GM_WRITE, DV_SPACE_GM, DV_SPACE_UB},
+    };
+    static const struct {
+        const char *name;
+        dv_field_kind_t kind;
+        int space;
+        int64_t min, max;
+        bool required;
+        int64_t def;
+    } fields[] = {
+        {"dst", DV_FK_ADDR, DV_FS_DST, 0, 0, true, 0},
+        {"src", DV_FK_ADDR, DV_FS_SRC, 0, 0, true, 0},
+        {"nburst", DV_FK_INT, DV_FS_NA, 1, 4095, false, 1},
+        {"len", DV_FK_INT, DV_FS_NA, 1, 2097151, true, 0},
+        {"src_gap", DV_FK_INT, DV_FS_NA, 0, 16777215, false, 0},
+        {"dst_gap", DV_FK_INT, DV_FS_NA, 0, 16777215, false, 0},
+    };
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+        const dv_op_spec_t *os = dv_op_spec(rows[k].op);
+        ck_assert_int_eq(os->pipe, rows[k].pipe);
+        ck_assert_int_eq(os->form, DV_FORM_DMAPAD);
+        ck_assert_int_eq(os->cost, rows[k].cost);
+        ck_assert_int_eq(os->dst_space, rows[k].dst);
+        ck_assert_int_eq(os->src_space, rows[k].src);
+        ck_assert_uint_eq(os->dtypes, 0);
+        ck_assert_int_eq(dv_op_lookup(os->mnemonic, strlen(os->mnemonic)), rows[k].op);
+    }
+    const dv_form_spec_t *fs = dv_form_spec(DV_FORM_DMAPAD);
+    ck_assert_str_eq(fs->name, "DMAPAD");
+    ck_assert_int_eq(fs->nfields, (int)(sizeof fields / sizeof fields[0]));
+    for (int i = 0; i < fs->nfields; i++) {
+        const dv_field_spec_t *f = &fs->fields[i];
+        ck_assert_str_eq(f->name, fields[i].name);
+        ck_assert_int_eq(f->kind, fields[i].kind);
+        ck_assert_int_eq(f->space, fields[i].space);
+        ck_assert_int_eq(f->required, fields[i].required);
+        if (f->kind == DV_FK_INT) {
+            ck_assert_int_eq(f->min, fields[i].min);
+            ck_assert_int_eq(f->max, fields[i].max);
+            ck_assert_int_eq(f->def, fields[i].def);
+        }
+    }
+    /* the plain DMA form keeps its 32 B units */
+    ck_assert_int_eq(dv_form_spec(DV_FORM_DMA)->fields[DV_FLD(DMA, len)].max, 65535);
+}
+END_TEST
+
+/* copy_*_align lines read back to their canonical text; byte lengths and byte GM offsets are
+ * accepted, a length past the table range is reported on its column. */
+START_TEST(test_isa_dma_pad_trace_text)
+{
+    const dv_kernel_info_t info = {.name = "k", .blocks = 1, .subs = 1, .nargs = 1,
+                                   .args = (dv_arg_t[]){{.name = "x", .bytes = 4096, .dtype = DV_DT_F16}}};
+    static const char *const lines[][2] = {
+        {"copy_gm_to_ubuf_align dst=ub:0x40 src=x+0x3 nburst=3 len=100 src_gap=5 dst_gap=2", NULL},
+        {"copy_ubuf_to_gm_align src=ub:0x0 dst=x len=1",
+         "copy_ubuf_to_gm_align dst=x+0x0 src=ub:0x0 nburst=1 len=1 src_gap=0 dst_gap=0"},
+    };
+    dv_error_t err;
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        dv_insn_t in;
+        char buf[256];
+        ck_assert_msg(dv_trace_parse_insn(lines[i][0], strlen(lines[i][0]), &info, "t", 3, &in, &err) == DV_OK, "%s: %s",
+                      lines[i][0], err.msg);
+        ck_assert_int_gt(dv_trace_format_insn(&in, &info, buf, sizeof buf), 0);
+        ck_assert_str_eq(buf, lines[i][1] ? lines[i][1] : lines[i][0]);
+    }
+    static const struct {
+        const char *line, *at, *msg;
+    } bad[] = {
+        {"copy_gm_to_ubuf_align dst=ub:0x0 src=x len=2097152", "2097152",
+         "copy_gm_to_ubuf_align: field 'len' = 2097152 is out of range [1, 2097151]"},
+        {"copy_ubuf_to_gm_align dst=x src=ub:0x0", "copy", "copy_ubuf_to_gm_align: missing required field 'len'"},
+        {"copy_gm_to_ubuf_align dst=l1:0x0 src=x len=4", "l1:", "copy_gm_to_ubuf_align: field 'dst' must address ub, not l1"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        dv_insn_t in;
+        ck_assert_int_lt(dv_trace_parse_insn(bad[i].line, strlen(bad[i].line), &info, "t.trace", 9, &in, &err), 0);
+        ck_assert_str_eq(err.file, "t.trace");
+        ck_assert_int_eq(err.line, 9);
+        ck_assert_int_eq(err.col, (int)(strstr(bad[i].line, bad[i].at) - bad[i].line) + 1);
+        ck_assert_str_eq(err.msg, bad[i].msg);
+    }
+}
+END_TEST
+
 START_TEST(test_isa_conv_pairs_are_conversions)
 {
     int pairs = 0;
@@ -291,6 +467,10 @@ Suite *dv_isa_suite(void)
     tcase_add_test(tc, test_isa_init_fills_defaults);
     tcase_add_test(tc, test_isa_address_encoding);
     tcase_add_test(tc, test_isa_check_rejects_bad_fields);
+    tcase_add_test(tc, test_isa_vbrcb_vtranspose_rows);
+    tcase_add_test(tc, test_isa_vbrcb_vtranspose_trace_text);
+    tcase_add_test(tc, test_isa_dma_pad_rows);
+    tcase_add_test(tc, test_isa_dma_pad_trace_text);
     tcase_add_test(tc, test_isa_conv_pairs_are_conversions);
     tcase_add_test(tc, test_isa_doc_lists_every_instruction);
     suite_add_tcase(s, tc);

@@ -199,6 +199,52 @@ START_TEST(test_model_synchronised_kernel_has_no_hazard)
 }
 END_TEST
 
+/* copy_*_align on a chip without chip.dma_pad is a located error; the same trace runs with it.
+ * _i: 0 = the default profile with --set chip.dma_pad=false, 1 = the 910A profile, 2 = the default
+ * profile, which has it (one profile per process). */
+START_TEST(test_model_dma_pad_gated)
+{
+    static const char *const off[] = {"chip.dma_pad=false", NULL};
+    static const char *const lines[] = {"copy_gm_to_ubuf_align dst=ub:0x0 src=x+3 nburst=2 len=100 src_gap=1",
+                                        "copy_ubuf_to_gm_align dst=x+1 src=ub:0x1000 nburst=1 len=33"};
+    dv_config_t cfg;
+    if (_i == 2) {
+        dvt_config(&cfg, NULL, NULL);
+        ck_assert(cfg.chip_dma_pad);
+        char text[512];
+        snprintf(text, sizeof text,
+                 "dvtrace 1\nkernel p kind=vector blocks=1\narg x bytes=4096 dtype=f16 dir=inout\nblock 0\n%s\n%s\nend\n",
+                 lines[0], lines[1]);
+        dvt_run_t r;
+        ck_assert_msg(dvt_run_text(&r, &cfg, text, true, GM0) == DV_OK, "%s", r.err.msg);
+        ck_assert_uint_eq(r.cnt.op_count[DV_OP_copy_gm_to_ubuf_align], 1);
+        ck_assert_uint_eq(r.cnt.op_count[DV_OP_copy_ubuf_to_gm_align], 1);
+        dvt_free(&r);
+        return;
+    }
+    dvt_config(&cfg, _i == 0 ? NULL : "ascend910a", _i == 0 ? off : NULL);
+    ck_assert(!cfg.chip_dma_pad);
+    for (size_t k = 0; k < sizeof lines / sizeof lines[0]; k++) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 "dvtrace 1\nkernel p kind=vector blocks=1\narg x bytes=4096 dtype=f16 dir=inout\nblock 0\n"
+                 "scalar cycles=1\n%s\nend\n",
+                 lines[k]);
+        dvt_run_t r;
+        ck_assert_int_eq(dvt_run_text(&r, &cfg, text, true, GM0 + 0x1000000 * (k + 1)), DV_ERR_UNSUPPORTED);
+        char want[256];
+        snprintf(want, sizeof want,
+                 "byte-granular DMA (copy_*_align) is not available on this chip (chip.dma_pad) (%s, block 0, "
+                 "instruction #1 %.21s)",
+                 _i == 0 ? "aiv0" : "core0", lines[k]);
+        ck_assert_str_eq(r.err.msg, want);
+        ck_assert_str_eq(r.err.file, "test.trace");
+        ck_assert_int_eq(r.err.line, 6);
+        dvt_free(&r);
+    }
+}
+END_TEST
+
 /* Every opcode of the ISA table executes on a chip that has its pipe, is counted, and (apart from
  * sync work) keeps its pipe busy: every cost class is implemented.  _i selects the chip: coupled-only
  * opcodes run on the 310 (one profile per process). */
@@ -311,6 +357,7 @@ Suite *dv_model_suite(void)
     tcase_add_test(tc, test_model_hazard_missing_wait);
     tcase_add_test(tc, test_model_synchronised_kernel_has_no_hazard);
     tcase_add_loop_test(tc, test_model_every_opcode_runs, 0, 2);
+    tcase_add_loop_test(tc, test_model_dma_pad_gated, 0, 3);
     tcase_add_test(tc, test_model_no_fix_pipe_on_310);
     tcase_add_test(tc, test_model_runs_kernels_back_to_back);
     suite_add_tcase(s, tc);

@@ -878,6 +878,105 @@ START_TEST(test_semantics_vsel)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ fixed-shape vector forms */
+
+/* A mask state that would select almost nothing: vbrcb and vtranspose must ignore it. */
+static dv_vstate_t odd_mask(int k)
+{
+    dv_vstate_t vs = {.count_mode = k % 2 == 1, .hi = 0, .lo = k % 2 ? 3 : 0x5};
+    return vs;
+}
+
+/* vbrcb (§3.3): for repeat r, block i of 32 B at dst + r*dst_rep*32 + i*dst_blk*32 is filled with
+ * src[8r + i]; the 8 sources of a repeat are read before its blocks are written in ascending i. */
+START_TEST(test_semantics_vbrcb)
+{
+    seed(9);
+    /* repeat, dst_blk, dst_rep, in place (src = dst) */
+    const int shapes[][4] = {{1, 1, 8, 0}, {5, 1, 8, 0}, {4, 2, 16, 0}, {3, 0, 1, 0}, {6, 1, 0, 0},
+                             {2, 3, 40, 0}, {0, 1, 8, 0}, {255, 1, 8, 0}, {3, 1, 8, 1}};
+    int cases = 0;
+    for (int dt = 0; dt < DV_DT_COUNT; dt++) {
+        if (!(dv_op_spec(DV_OP_vbrcb)->dtypes & (1u << dt)))
+            continue;
+        for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+            const int *p = shapes[k];
+            tmem_t got, want;
+            tmem_init(&got);
+            tmem_clone(&want, &got);
+            const uint64_t doff = B_DST + 32 * rndn(8), soff = p[3] ? doff : B_S0 + 32 * rndn(8), s = sz(dt);
+            dv_insn_t in;
+            dv_insn_init(&in, DV_OP_vbrcb);
+            fsetu(&in, "dst", DV_ADDR(DV_SPACE_UB, doff));
+            fsetu(&in, "src", DV_ADDR(DV_SPACE_UB, soff));
+            fset(&in, "dtype", dt);
+            fset(&in, "repeat", p[0]);
+            fset(&in, "dst_blk", p[1]);
+            fset(&in, "dst_rep", p[2]);
+            const dv_vstate_t vs = odd_mask((int)k);
+            exec_ok(&in, &vs, &got);
+            uint8_t *ub = want.buf[DV_SPACE_UB];
+            for (uint64_t r = 0; r < (uint64_t)p[0]; r++) {
+                uint8_t e[8][4];
+                for (uint64_t i = 0; i < 8; i++)
+                    memcpy(e[i], ub + soff + (8 * r + i) * s, s);
+                for (uint64_t i = 0; i < 8; i++)
+                    for (uint64_t b = 0; b < 32 / s; b++)
+                        memcpy(ub + doff + r * (uint64_t)p[2] * 32 + i * (uint64_t)p[1] * 32 + b * s, e[i], s);
+            }
+            char what[64];
+            snprintf(what, sizeof what, "vbrcb %s shape %zu", dv_dtype_name((dv_dtype_t)dt), k);
+            expect_same(&got, &want, what);
+            tmem_free(&got);
+            tmem_free(&want);
+            cases++;
+        }
+    }
+    ck_assert_int_eq(cases, 7 * 9); /* four 16-bit and three 32-bit types */
+}
+END_TEST
+
+/* vtranspose (§3.3): dst[16j + i] = src[16i + j], 2-byte elements, including adjacent operands. */
+START_TEST(test_semantics_vtranspose)
+{
+    seed(10);
+    int cases = 0;
+    for (int dt = 0; dt < DV_DT_COUNT; dt++) {
+        if (!(dv_op_spec(DV_OP_vtranspose)->dtypes & (1u << dt)))
+            continue;
+        ck_assert_uint_eq(sz(dt), 2);
+        for (int k = 0; k < 4; k++) {
+            tmem_t got, want;
+            tmem_init(&got);
+            tmem_clone(&want, &got);
+            uint64_t doff = B_DST + 32 * rndn(64), soff = B_S0 + 32 * rndn(64);
+            if (k == 2)
+                soff = doff + 512;
+            if (k == 3)
+                doff = soff + 512;
+            dv_insn_t in;
+            dv_insn_init(&in, DV_OP_vtranspose);
+            fsetu(&in, "dst", DV_ADDR(DV_SPACE_UB, doff));
+            fsetu(&in, "src", DV_ADDR(DV_SPACE_UB, soff));
+            fset(&in, "dtype", dt);
+            const dv_vstate_t vs = odd_mask(k);
+            exec_ok(&in, &vs, &got);
+            uint8_t *ub = want.buf[DV_SPACE_UB];
+            for (int i = 0; i < 16; i++)
+                for (int j = 0; j < 16; j++)
+                    memcpy(ub + doff + (uint64_t)(j * 16 + i) * 2, ub + soff + (uint64_t)(i * 16 + j) * 2, 2);
+            char what[64];
+            snprintf(what, sizeof what, "vtranspose %s case %d", dv_dtype_name((dv_dtype_t)dt), k);
+            expect_same(&got, &want, what);
+            tmem_free(&got);
+            tmem_free(&want);
+            cases++;
+        }
+    }
+    ck_assert_int_eq(cases, 4 * 4);
+}
+END_TEST
+
 /* dv_exec on f32 is the IEEE single operation, bit for bit. */
 START_TEST(test_semantics_f32_bit_exact)
 {
@@ -1127,6 +1226,74 @@ START_TEST(test_semantics_dma)
             tmem_free(&got);
             tmem_free(&want);
         }
+}
+END_TEST
+
+/* DataCopyPad: byte lengths; GM bursts packed with byte gaps, UB bursts 32 B aligned with block
+ * gaps.  Only len bytes per burst are written: the UB tail up to the burst's 32 B boundary and
+ * every GM byte outside the runs keep their old values. */
+START_TEST(test_semantics_dma_pad)
+{
+    seed(21);
+    const dv_op_t ops[] = {DV_OP_copy_gm_to_ubuf_align, DV_OP_copy_ubuf_to_gm_align};
+    const uint64_t lens[] = {1, 31, 32, 33, 100};
+    int cases = 0;
+    for (int o = 0; o < 2; o++)
+        for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++)
+            for (uint64_t nb = 1; nb <= 3; nb++)
+                for (int g = 0; g < 2; g++) {
+                    const bool to_ub = ops[o] == DV_OP_copy_gm_to_ubuf_align;
+                    const uint64_t len = lens[l], pad = (len + 31) / 32 * 32;
+                    const uint64_t gm_gap = g ? 7 + len % 5 : 0, ub_gap = g ? 2 : 0; /* bytes / 32 B blocks */
+                    const uint64_t gm_stride = len + gm_gap, ub_stride = pad + ub_gap * 32;
+                    const unsigned arg = 1 + rndn(3);
+                    const uint64_t gm_off = 1 + rndn(200), ub_off = 64 + 32 * (uint64_t)rndn(64);
+                    tmem_t got, want, orig;
+                    tmem_init(&got);
+                    tmem_clone(&want, &got);
+                    tmem_clone(&orig, &got);
+                    dv_insn_t in;
+                    dv_insn_init(&in, ops[o]);
+                    fsetu(&in, "dst", to_ub ? DV_ADDR(DV_SPACE_UB, ub_off) : DV_GM_ADDR(arg, gm_off));
+                    fsetu(&in, "src", to_ub ? DV_GM_ADDR(arg, gm_off) : DV_ADDR(DV_SPACE_UB, ub_off));
+                    fset(&in, "nburst", (int64_t)nb);
+                    fset(&in, "len", (int64_t)len);
+                    fset(&in, "src_gap", (int64_t)(to_ub ? gm_gap : ub_gap));
+                    fset(&in, "dst_gap", (int64_t)(to_ub ? ub_gap : gm_gap));
+                    exec_ok(&in, NULL, &got);
+                    uint8_t *ub = want.buf[DV_SPACE_UB], *gm = want.gm[arg];
+                    for (uint64_t i = 0; i < nb; i++)
+                        for (uint64_t b = 0; b < len; b++) {
+                            if (to_ub)
+                                ub[ub_off + i * ub_stride + b] = gm[gm_off + i * gm_stride + b];
+                            else
+                                gm[gm_off + i * gm_stride + b] = ub[ub_off + i * ub_stride + b];
+                        }
+                    char what[96];
+                    snprintf(what, sizeof what, "%s len=%llu nburst=%llu gaps=%d", dv_op_spec(ops[o])->mnemonic,
+                             (unsigned long long)len, (unsigned long long)nb, g);
+                    expect_same(&got, &want, what);
+                    /* spelled out: the padded UB tails and the GM bytes around the runs are untouched */
+                    const uint8_t *gub = got.buf[DV_SPACE_UB], *oub = orig.buf[DV_SPACE_UB];
+                    const uint8_t *ggm = got.gm[arg], *ogm = orig.gm[arg];
+                    for (uint64_t i = 0; i < nb; i++) {
+                        if (to_ub) {
+                            for (uint64_t b = len; b < ub_stride; b++)
+                                ck_assert_msg(gub[ub_off + i * ub_stride + b] == oub[ub_off + i * ub_stride + b],
+                                              "%s: UB byte %llu of burst %llu changed", what, (unsigned long long)b,
+                                              (unsigned long long)i);
+                        } else {
+                            for (uint64_t b = len; b < gm_stride; b++)
+                                ck_assert(ggm[gm_off + i * gm_stride + b] == ogm[gm_off + i * gm_stride + b]);
+                            ck_assert(ggm[gm_off - 1] == ogm[gm_off - 1]);
+                        }
+                    }
+                    tmem_free(&got);
+                    tmem_free(&want);
+                    tmem_free(&orig);
+                    cases++;
+                }
+    ck_assert_int_eq(cases, 2 * 5 * 3 * 2);
 }
 END_TEST
 
@@ -1709,6 +1876,77 @@ START_TEST(test_semantics_footprint_and_xfer_dma)
 }
 END_TEST
 
+/* copy_*_align footprints are exactly the bytes touched; transfer shapes count len bytes per run. */
+START_TEST(test_semantics_footprint_and_xfer_dma_pad)
+{
+    dv_range_t r[DV_MAX_RANGES];
+    dv_xfer_t x;
+    dv_insn_t in;
+    /* GM -> UB: 3 bursts of 33 B; GM stride 33 + 5 = 38, UB stride 64 + 1*32 = 96 */
+    dv_insn_init(&in, DV_OP_copy_gm_to_ubuf_align);
+    fsetu(&in, "dst", DV_ADDR(DV_SPACE_UB, 64));
+    fsetu(&in, "src", DV_GM_ADDR(2, 103));
+    fset(&in, "nburst", 3);
+    fset(&in, "len", 33);
+    fset(&in, "src_gap", 5);
+    fset(&in, "dst_gap", 1);
+    ck_assert_int_eq(dv_footprint(&in, NULL, r), 2);
+    expect_range(&r[0], DV_SPACE_UB, 0, 64, 64 + 2 * 96 + 33, 1);
+    expect_range(&r[1], DV_SPACE_GM, 2, 103, 103 + 2 * 38 + 33, 0);
+    ck_assert_int_eq(dv_xfer_shape(&in, &x), 0);
+    ck_assert_uint_eq(x.src_bytes, 99);
+    ck_assert_uint_eq(x.dst_bytes, 99);
+    ck_assert_uint_eq(x.bursts, 3);
+    ck_assert_uint_eq(x.burst_bytes, 33);
+    ck_assert_uint_eq(dv_xfer_run_offset(&x, 0), 103);
+    ck_assert_uint_eq(dv_xfer_run_offset(&x, 2), 103 + 2 * 38);
+    /* one burst: exactly len bytes on both sides */
+    fset(&in, "nburst", 1);
+    fset(&in, "len", 1);
+    ck_assert_int_eq(dv_footprint(&in, NULL, r), 2);
+    expect_range(&r[0], DV_SPACE_UB, 0, 64, 65, 1);
+    expect_range(&r[1], DV_SPACE_GM, 2, 103, 104, 0);
+    /* UB -> GM: 4 bursts of 100 B; UB stride 128 + 2*32 = 192, GM stride 100 + 7 = 107 */
+    dv_insn_init(&in, DV_OP_copy_ubuf_to_gm_align);
+    fsetu(&in, "dst", DV_GM_ADDR(0, 4097));
+    fsetu(&in, "src", DV_ADDR(DV_SPACE_UB, 0));
+    fset(&in, "nburst", 4);
+    fset(&in, "len", 100);
+    fset(&in, "src_gap", 2);
+    fset(&in, "dst_gap", 7);
+    ck_assert_int_eq(dv_footprint(&in, NULL, r), 2);
+    expect_range(&r[0], DV_SPACE_GM, 0, 4097, 4097 + 3 * 107 + 100, 1);
+    expect_range(&r[1], DV_SPACE_UB, 0, 0, 3 * 192 + 100, 0);
+    ck_assert_int_eq(dv_xfer_shape(&in, &x), 0);
+    ck_assert_uint_eq(x.src_bytes, 400);
+    ck_assert_uint_eq(x.dst_bytes, 400);
+    ck_assert_uint_eq(x.bursts, 4);
+    ck_assert_uint_eq(x.burst_bytes, 100);
+    ck_assert_uint_eq(x.gm_stride, 107);
+    ck_assert_uint_eq(dv_xfer_run_offset(&x, 3), 4097 + 3 * 107);
+    /* len a multiple of 32 with byte gaps of whole blocks: the same shape as the 32 B-unit copy */
+    dv_insn_t plain;
+    dv_xfer_t y;
+    dv_range_t q[DV_MAX_RANGES];
+    fset(&in, "len", 96);
+    fset(&in, "dst_gap", 64);
+    dv_insn_init(&plain, DV_OP_copy_ubuf_to_gm);
+    plain.f[DV_FLD(DMA, dst)].u = DV_GM_ADDR(0, 4097);
+    plain.f[DV_FLD(DMA, src)].u = DV_ADDR(DV_SPACE_UB, 0);
+    plain.f[DV_FLD(DMA, nburst)].i = 4;
+    plain.f[DV_FLD(DMA, len)].i = 3;
+    plain.f[DV_FLD(DMA, src_gap)].i = 2;
+    plain.f[DV_FLD(DMA, dst_gap)].i = 2;
+    ck_assert_int_eq(dv_xfer_shape(&in, &x), 0);
+    ck_assert_int_eq(dv_xfer_shape(&plain, &y), 0);
+    ck_assert(memcmp(&x, &y, sizeof x) == 0);
+    ck_assert_int_eq(dv_footprint(&in, NULL, r), 2);
+    ck_assert_int_eq(dv_footprint(&plain, NULL, q), 2);
+    for (int k = 0; k < 2; k++)
+        expect_range(&r[k], q[k].space, q[k].arg, q[k].lo, q[k].hi, q[k].write);
+}
+END_TEST
+
 START_TEST(test_semantics_vec_geometry)
 {
     dv_vgeom_t g;
@@ -1771,6 +2009,83 @@ START_TEST(test_semantics_vec_geometry)
 }
 END_TEST
 
+/* vbrcb and vtranspose (§5, §6): fixed layouts, whatever the mask says. */
+START_TEST(test_semantics_fixed_shape_footprint_and_geometry)
+{
+    dv_range_t r[DV_MAX_RANGES];
+    dv_vgeom_t g;
+    dv_xfer_t x;
+    const dv_vstate_t vs = {.count_mode = true, .lo = 3}; /* would be one repeat of 3 elements */
+    dv_insn_t in;
+    dv_insn_init(&in, DV_OP_vbrcb);
+    fsetu(&in, "dst", DV_ADDR(DV_SPACE_UB, 0x100));
+    fsetu(&in, "src", DV_ADDR(DV_SPACE_UB, 0x2000));
+    fset(&in, "dtype", DV_DT_F32);
+    fset(&in, "repeat", 5);
+    fset(&in, "dst_blk", 2);
+    fset(&in, "dst_rep", 20);
+    ck_assert_int_eq(dv_footprint(&in, &vs, r), 2);
+    expect_range(&r[0], DV_SPACE_UB, 0, 0x100, 0x100 + 4 * 20 * 32 + 7 * 2 * 32 + 32, 1);
+    expect_range(&r[1], DV_SPACE_UB, 0, 0x2000, 0x2000 + 5 * 8 * 4, 0);
+    ck_assert_int_eq(dv_vec_geometry(&in, &vs, &g), 2);
+    ck_assert_uint_eq(g.repeats, 5);
+    ck_assert_uint_eq(g.elems_per_repeat, 64);
+    ck_assert_uint_eq(g.elems, 5 * 64);
+    ck_assert_uint_eq(g.ops[0].base, 0x100);
+    ck_assert_uint_eq(g.ops[0].blk_bytes, 32);
+    ck_assert_uint_eq(g.ops[0].blk_stride, 64);
+    ck_assert_uint_eq(g.ops[0].rep_stride, 640);
+    ck_assert(g.ops[0].write);
+    ck_assert_uint_eq(g.ops[1].base, 0x2000);
+    ck_assert_uint_eq(g.ops[1].blk_bytes, 32); /* the 8-element chunk */
+    ck_assert_uint_eq(g.ops[1].blk_stride, 0);
+    ck_assert_uint_eq(g.ops[1].rep_stride, 32);
+    ck_assert(!g.ops[1].write);
+    ck_assert_int_eq(dv_xfer_shape(&in, &x), -1);
+    /* 16-bit, all blocks and repeats on one block: 32 B written, 3 x 16 B read */
+    fset(&in, "dtype", DV_DT_BF16);
+    fset(&in, "repeat", 3);
+    fset(&in, "dst_blk", 0);
+    fset(&in, "dst_rep", 0);
+    ck_assert_int_eq(dv_footprint(&in, NULL, r), 2);
+    expect_range(&r[0], DV_SPACE_UB, 0, 0x100, 0x100 + 32, 1);
+    expect_range(&r[1], DV_SPACE_UB, 0, 0x2000, 0x2000 + 3 * 16, 0);
+    ck_assert_int_eq(dv_vec_geometry(&in, NULL, &g), 2);
+    ck_assert_uint_eq(g.elems_per_repeat, 128);
+    ck_assert_uint_eq(g.elems, 3 * 128);
+    ck_assert_uint_eq(g.ops[1].blk_bytes, 16);
+    ck_assert_uint_eq(g.ops[1].rep_stride, 16);
+    /* no repeats: no ranges */
+    fset(&in, "repeat", 0);
+    ck_assert_int_eq(dv_footprint(&in, &vs, r), 0);
+    ck_assert_int_eq(dv_vec_geometry(&in, &vs, &g), 2);
+    ck_assert_uint_eq(g.repeats, 0);
+    /* an unsupported dtype has no footprint and no geometry */
+    fset(&in, "dtype", DV_DT_S8);
+    ck_assert_int_eq(dv_footprint(&in, &vs, r), 0);
+    ck_assert_int_eq(dv_vec_geometry(&in, &vs, &g), -1);
+
+    dv_insn_init(&in, DV_OP_vtranspose);
+    fsetu(&in, "dst", DV_ADDR(DV_SPACE_UB, 0x400));
+    fsetu(&in, "src", DV_ADDR(DV_SPACE_UB, 0x0));
+    fset(&in, "dtype", DV_DT_F16);
+    ck_assert_int_eq(dv_footprint(&in, &vs, r), 2);
+    expect_range(&r[0], DV_SPACE_UB, 0, 0x400, 0x600, 1);
+    expect_range(&r[1], DV_SPACE_UB, 0, 0x0, 0x200, 0);
+    ck_assert_int_eq(dv_vec_geometry(&in, &vs, &g), 2);
+    ck_assert_uint_eq(g.repeats, 2);
+    ck_assert_uint_eq(g.elems_per_repeat, 128);
+    ck_assert_uint_eq(g.elems, 256);
+    for (int k = 0; k < 2; k++) {
+        ck_assert_uint_eq(g.ops[k].base, k ? 0x0 : 0x400);
+        ck_assert_uint_eq(g.ops[k].blk_bytes, 32);
+        ck_assert_uint_eq(g.ops[k].blk_stride, 32);
+        ck_assert_uint_eq(g.ops[k].rep_stride, 256);
+        ck_assert(g.ops[k].write == (k == 0));
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------------------ safety */
 
 START_TEST(test_semantics_exec_refuses_out_of_bounds)
@@ -1829,6 +2144,77 @@ START_TEST(test_semantics_exec_refuses_out_of_bounds)
 }
 END_TEST
 
+/* vtranspose with overlapping operands is refused with its line, before any byte changes; so are
+ * unsupported dtypes and operands outside UB of the fixed-shape forms. */
+START_TEST(test_semantics_fixed_shape_bad_input)
+{
+    tmem_t t;
+    tmem_init(&t);
+    uint8_t *keep = malloc(UB_SIZE);
+    memcpy(keep, t.buf[DV_SPACE_UB], UB_SIZE);
+    dv_error_t err = {0};
+    dv_insn_t in;
+    dv_insn_init(&in, DV_OP_vtranspose);
+    fset(&in, "dtype", DV_DT_F16);
+    in.line = 17;
+    /* src starts 480 B into dst, on dst itself, 32 B before it */
+    const uint64_t srcs[] = {0x11e0, 0x1000, 0xfe0};
+    const char *const msgs[] = {"vtranspose: dst [0x1000, 0x1200) and src [0x11e0, 0x13e0) overlap",
+                                "vtranspose: dst [0x1000, 0x1200) and src [0x1000, 0x1200) overlap",
+                                "vtranspose: dst [0x1000, 0x1200) and src [0xfe0, 0x11e0) overlap"};
+    for (int k = 0; k < 3; k++) {
+        fsetu(&in, "dst", DV_ADDR(DV_SPACE_UB, 0x1000));
+        fsetu(&in, "src", DV_ADDR(DV_SPACE_UB, srcs[k]));
+        ck_assert_int_eq(dv_insn_check(&in, &err), DV_OK); /* a relation between addresses: checked on execution */
+        err.line = 0;
+        ck_assert_int_eq(dv_exec(&in, NULL, &t.m, &err), DV_ERR_RANGE);
+        ck_assert_int_eq(err.line, 17);
+        ck_assert_str_eq(err.msg, msgs[k]);
+        ck_assert(memcmp(t.buf[DV_SPACE_UB], keep, UB_SIZE) == 0);
+    }
+    /* adjacent on either side is fine */
+    fsetu(&in, "src", DV_ADDR(DV_SPACE_UB, 0x1200));
+    ck_assert_int_eq(dv_exec(&in, NULL, &t.m, &err), DV_OK);
+    fsetu(&in, "src", DV_ADDR(DV_SPACE_UB, 0xe00));
+    ck_assert_int_eq(dv_exec(&in, NULL, &t.m, &err), DV_OK);
+    /* a 4-byte type: refused by the table check and, defensively, by dv_exec */
+    fset(&in, "dtype", DV_DT_F32);
+    ck_assert_int_eq(dv_insn_check(&in, &err), DV_ERR_RANGE);
+    ck_assert_int_eq(err.line, 17);
+    ck_assert_str_eq(err.msg, "vtranspose: dtype f32 is not supported");
+    ck_assert_int_eq(dv_exec(&in, NULL, &t.m, &err), DV_ERR_UNSUPPORTED);
+    ck_assert_int_eq(err.line, 17);
+    /* an operand outside UB (dv_insn_check names the field) */
+    fset(&in, "dtype", DV_DT_F16);
+    fsetu(&in, "dst", DV_ADDR(DV_SPACE_L1, 0));
+    ck_assert_int_eq(dv_insn_check(&in, &err), DV_ERR_RANGE);
+    ck_assert_str_eq(err.msg, "vtranspose: field 'dst' must address ub, not l1");
+    ck_assert_int_eq(dv_exec(&in, NULL, &t.m, &err), DV_ERR_RANGE);
+    ck_assert_msg(strstr(err.msg, "vtranspose: vector operand 0 is not in ub"), "%s", err.msg);
+    /* vbrcb: 8-bit types are not supported; repeat is limited to 255 */
+    dv_insn_init(&in, DV_OP_vbrcb);
+    in.line = 23;
+    fset(&in, "dtype", DV_DT_S8);
+    fset(&in, "repeat", 1);
+    ck_assert_int_eq(dv_insn_check(&in, &err), DV_ERR_RANGE);
+    ck_assert_int_eq(err.line, 23);
+    ck_assert_str_eq(err.msg, "vbrcb: dtype s8 is not supported");
+    ck_assert_int_eq(dv_exec(&in, NULL, &t.m, &err), DV_ERR_UNSUPPORTED);
+    ck_assert_str_eq(err.msg, "vbrcb: unsupported dtype");
+    fset(&in, "dtype", DV_DT_U32);
+    fset(&in, "repeat", 256);
+    ck_assert_int_eq(dv_insn_check(&in, &err), DV_ERR_RANGE);
+    ck_assert_str_eq(err.msg, "vbrcb: field 'repeat' = 256 is out of range [0, 255]");
+    /* past the end of UB */
+    fset(&in, "repeat", 2);
+    fsetu(&in, "dst", DV_ADDR(DV_SPACE_UB, UB_SIZE - 256));
+    ck_assert_int_eq(dv_exec(&in, NULL, &t.m, &err), DV_ERR_RANGE);
+    ck_assert_msg(strstr(err.msg, "vbrcb: write of bytes"), "%s", err.msg);
+    free(keep);
+    tmem_free(&t);
+}
+END_TEST
+
 /* Random instructions of every form on buffers exactly as large as their footprints: nothing is
  * touched outside (AddressSanitizer catches reads past the end) and nothing outside a write range
  * changes. */
@@ -1879,6 +2265,8 @@ START_TEST(test_semantics_footprint_covers_exec)
             fset(&in, "k_start", 16 * rndn(4));
             fset(&in, "k_ext", 16 * (1 + rndn(4)));
         }
+        if (os->form == DV_FORM_VTRANSPOSE) /* operands must not overlap */
+            fsetu(&in, "src", in.f[DV_FLD(VTRANSPOSE, dst)].u + 512 + 32 * rndn(8));
         if (rndn(3) == 0) {
             vs.count_mode = true;
             vs.lo = rndn(700);
@@ -1968,8 +2356,11 @@ Suite *dv_semantics_suite(void)
     tcase_add_test(tc, test_semantics_vdup);
     tcase_add_test(tc, test_semantics_vcmp);
     tcase_add_test(tc, test_semantics_vsel);
+    tcase_add_test(tc, test_semantics_vbrcb);
+    tcase_add_test(tc, test_semantics_vtranspose);
     tc = tcase(s, "transfer");
     tcase_add_test(tc, test_semantics_dma);
+    tcase_add_test(tc, test_semantics_dma_pad);
     tcase_add_test(tc, test_semantics_nd2nz);
     tcase_add_test(tc, test_semantics_load2d);
     tcase_add_test(tc, test_semantics_img2col);
@@ -1981,9 +2372,12 @@ Suite *dv_semantics_suite(void)
     tcase_add_test(tc, test_semantics_footprint_vector);
     tcase_add_test(tc, test_semantics_footprint_cube);
     tcase_add_test(tc, test_semantics_footprint_and_xfer_dma);
+    tcase_add_test(tc, test_semantics_footprint_and_xfer_dma_pad);
     tcase_add_test(tc, test_semantics_vec_geometry);
+    tcase_add_test(tc, test_semantics_fixed_shape_footprint_and_geometry);
     tc = tcase(s, "safety");
     tcase_add_test(tc, test_semantics_exec_refuses_out_of_bounds);
+    tcase_add_test(tc, test_semantics_fixed_shape_bad_input);
     tcase_add_test(tc, test_semantics_footprint_covers_exec);
     return s;
 }

@@ -64,7 +64,10 @@ static void seta(dv_insn_t *in, const char *name, dv_space_t s, uint64_t off)
 /* One vector instruction of R repeats, for every vector opcode, dtype and R in {1, 37, 255}:
  *   cycles = t0 + I + ceil(R * repeat_bytes / bytes_per_cycle) + latency + pipeline_cycles
  * with the class's rate and latency for the element width.  Operands sit in distinct bank groups
- * (src0 at row 0, src1 at row 8, dst at row 16, moving 8 rows per repeat: no bank conflicts). */
+ * (src0 at row 0, src1 at row 8, dst at row 16, moving 8 rows per repeat: no bank conflicts).
+ * vbrcb reads one 8-element chunk per repeat (a whole row for 32-bit types), so its dst moves one
+ * row per repeat as well (dst_rep=1) and never meets the chunk's bank; vtranspose has no repeat
+ * field and always counts R = 2. */
 START_TEST(test_timing_vector_repeats_per_class)
 {
     dv_config_t cfg;
@@ -100,7 +103,8 @@ START_TEST(test_timing_vector_repeats_per_class)
                 snprintf(key, sizeof key, "vector.%s.%s", names[vc], width == 4 ? "b32_latency_cycles" : "b16_latency_cycles");
                 ck_assert_ptr_nonnull(ps = dv_param_find(key));
                 lat = *(const uint64_t *)((const char *)&cfg + ps->offset);
-                for (size_t ri = 0; ri < sizeof reps / sizeof reps[0]; ri++) {
+                for (size_t ri = 0; ri < (os->form == DV_FORM_VTRANSPOSE ? 1 : sizeof reps / sizeof reps[0]); ri++) {
+                    const uint64_t R = os->form == DV_FORM_VTRANSPOSE ? 2 : reps[ri];
                     dv_insn_t in;
                     dv_insn_init(&in, (dv_op_t)op);
                     seta(&in, "dst", DV_SPACE_UB, 0x200);
@@ -112,7 +116,7 @@ START_TEST(test_timing_vector_repeats_per_class)
                     setf(&in, "src_type", src);
                     setf(&in, "dst_type", dst);
                     setf(&in, "repeat", reps[ri]);
-                    setf(&in, "dst_rep", os->form == DV_FORM_VREDUCE ? 1 : 8);
+                    setf(&in, "dst_rep", os->form == DV_FORM_VREDUCE || os->form == DV_FORM_VBRCB ? 1 : 8);
                     /* a reduction re-reads rows 0..7 so its results (row 16) never share a bank */
                     if (os->form == DV_FORM_VREDUCE)
                         setf(&in, "src_rep", 0);
@@ -121,7 +125,7 @@ START_TEST(test_timing_vector_repeats_per_class)
                     snprintf(text, sizeof text, "dvtrace 1\nkernel v kind=vector blocks=1\nblock 0\n%s\nend\n", line);
                     dvt_run_t r;
                     ck_assert_msg(dvt_run_text(&r, &cfg, text, false, GM0) == DV_OK, "%s: %s", line, r.err.msg);
-                    const uint64_t occupy = cdiv((uint64_t)reps[ri] * cfg.vector_repeat_bytes, bpc);
+                    const uint64_t occupy = cdiv(R * cfg.vector_repeat_bytes, bpc);
                     const uint64_t want = dvt_t0(&cfg) + cfg.scalar_issue_cycles + occupy + lat + cfg.vector_pipeline_cycles;
                     ck_assert_msg(r.cnt.cycles == want, "%s: %llu cycles, expected %llu", line,
                                   (unsigned long long)r.cnt.cycles, (unsigned long long)want);
@@ -173,6 +177,74 @@ START_TEST(test_timing_mte2_burst_size_and_count)
     /* 16 bursts of 8 KB: 256 micro-ops of 8 cycles */
     ck_assert_uint_eq(run_copy(&cfg, "copy_gm_to_ubuf dst=ub:0x0 src=x nburst=16 len=256 dst_gap=0", GM0 + 0x4000000),
                       fixed + 16 * 16 * 8);
+}
+END_TEST
+
+/* DataCopyPad (copy_*_align) goes through the same DMA path with len bytes per GM run: t0 + I +
+ * issue + sum over micro-ops (cut at gm.uop_bytes = 512 address multiples) of
+ * max(uop_cycles, ceil(bytes / 64)) + latency (+ miss latency for reads).  The UB side moves the
+ * same bytes at 128 B/cycle and never binds here. */
+START_TEST(test_timing_dma_pad_bytes)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, dma_sets);
+    ck_assert_uint_eq(cfg.gm_uop_bytes, 512);
+    ck_assert_uint_eq(cfg.mte2_ub_bytes_per_cycle, 128);
+    const uint64_t t0 = dvt_t0(&cfg), I = cfg.scalar_issue_cycles;
+    const uint64_t read = t0 + I + cfg.mte2_issue_cycles + cfg.mte2_latency_cycles + cfg.hbm_latency_cycles;
+    /* one 100 B burst: one micro-op of ceil(100/64) = 2 cycles; UB side ceil(100/128) = 1 */
+    ck_assert_uint_eq(run_copy(&cfg, "copy_gm_to_ubuf_align dst=ub:0x0 src=x nburst=1 len=100", GM0 + 0x5000000),
+                      t0 + 1 + 10 + 2 + 100 + 50);
+    ck_assert_uint_eq(t0 + 1 + 10 + 2 + 100 + 50, read + cdiv(100, cfg.gm_core_read_bytes_per_cycle));
+    /* 100 B from byte 496 of a 512 B block: 16 B (1 cycle) + 84 B (2 cycles) */
+    ck_assert_uint_eq(run_copy(&cfg, "copy_gm_to_ubuf_align dst=ub:0x0 src=x+496 nburst=1 len=100", GM0 + 0x6000000),
+                      read + 1 + 2);
+    /* three 100 B bursts 512 B apart (src_gap 412 bytes), each its own micro-op: 3 x 2 cycles;
+     * the UB side takes ceil(300/128) = 3 */
+    ck_assert_uint_eq(run_copy(&cfg, "copy_gm_to_ubuf_align dst=ub:0x0 src=x nburst=3 len=100 src_gap=412 dst_gap=5",
+                               GM0 + 0x7000000),
+                      read + 3 * 2);
+    /* UB -> GM: 100 B written, no miss latency: t0 + I + 10 + 2 + mte3 latency 80 */
+    ck_assert_uint_eq(run_copy(&cfg, "copy_ubuf_to_gm_align dst=x src=ub:0x0 nburst=1 len=100", GM0 + 0x8000000),
+                      t0 + I + cfg.mte3_issue_cycles + cdiv(100, cfg.gm_core_write_bytes_per_cycle) + cfg.mte3_latency_cycles);
+}
+END_TEST
+
+/* With len a multiple of 32 (and gaps of whole blocks) a copy_*_align moves the same runs as the
+ * 32 B-unit copy and takes exactly its cycles, on the real profile numbers. */
+START_TEST(test_timing_dma_pad_equals_plain_copy)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, NULL);
+    static const struct {
+        uint64_t nburst, blocks, src_gap, dst_gap, src_off; /* gaps and len in 32 B blocks */
+    } cases[] = {
+        {1, 1, 0, 0, 0}, {1, 64, 0, 0, 32}, {4, 16, 0, 0, 0}, {16, 2, 14, 3, 0}, {3, 300, 5, 1, 96}, {2, 7, 0, 9, 480},
+    };
+    uint64_t base = GM0 + 0x20000000;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (int dir = 0; dir < 2; dir++) {
+            char plain[256], pad[256];
+            const unsigned long long nb = cases[i].nburst, L = cases[i].blocks, sg = cases[i].src_gap,
+                                     dg = cases[i].dst_gap, off = cases[i].src_off;
+            if (dir == 0) { /* GM gap in bytes on the source side */
+                snprintf(plain, sizeof plain, "copy_gm_to_ubuf dst=ub:0x0 src=x+%llu nburst=%llu len=%llu src_gap=%llu dst_gap=%llu",
+                         off, nb, L, sg, dg);
+                snprintf(pad, sizeof pad,
+                         "copy_gm_to_ubuf_align dst=ub:0x0 src=x+%llu nburst=%llu len=%llu src_gap=%llu dst_gap=%llu", off,
+                         nb, L * 32, sg * 32, dg);
+            } else { /* GM gap in bytes on the destination side */
+                snprintf(plain, sizeof plain, "copy_ubuf_to_gm dst=x+%llu src=ub:0x0 nburst=%llu len=%llu src_gap=%llu dst_gap=%llu",
+                         off, nb, L, sg, dg);
+                snprintf(pad, sizeof pad,
+                         "copy_ubuf_to_gm_align dst=x+%llu src=ub:0x0 nburst=%llu len=%llu src_gap=%llu dst_gap=%llu", off,
+                         nb, L * 32, sg, dg * 32);
+            }
+            const uint64_t a = run_copy(&cfg, plain, base += 0x1000000);
+            const uint64_t b = run_copy(&cfg, pad, base += 0x1000000);
+            ck_assert_msg(a == b, "%s: %llu cycles, %s: %llu", plain, (unsigned long long)a, pad, (unsigned long long)b);
+            ck_assert_uint_gt(a, dvt_t0(&cfg) + cfg.scalar_issue_cycles);
+        }
 }
 END_TEST
 
@@ -381,6 +453,68 @@ START_TEST(test_timing_ub_bank_conflicts)
 }
 END_TEST
 
+/* vbrcb instructions of R repeats (256 dst bytes each) and one vtranspose (512 bytes, two repeats' worth)
+ * in the copy class:
+ *   cycles = t0 + I + ceil(R * 256 / copy bytes_per_cycle) + conflicts + copy latency + pipeline_cycles
+ * Bank conflicts (banks of 32 B rows, bank k in group k % 16): dst_blk=16 puts vbrcb's 8 blocks in
+ * one group, 7 conflict cycles per repeat.  vbrcb's source is one 8-element chunk per repeat: for
+ * 32-bit types a whole row, which counts as a read (a write into its bank in the same repeat costs
+ * a cycle); for 16-bit types half a row, which takes no part. */
+START_TEST(test_timing_vbrcb_and_vtranspose)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, NULL);
+    ck_assert_uint_eq(cfg.ub_bank_groups, 16);
+    ck_assert_uint_eq(cfg.ub_banks % 16, 0);
+    ck_assert_uint_ge(cfg.ub_banks, 48);
+    const uint64_t t0 = dvt_t0(&cfg), I = cfg.scalar_issue_cycles, span = cfg.ub_banks * 32; /* rows of 32 B */
+    const struct {
+        const char *dtype;
+        uint64_t repeat, dst, src, dst_blk, dst_rep, conflicts;
+    } cases[] = {
+        /* dst rows 256 + 8r + i: 8 consecutive banks, 8 groups; the 16-bit chunk takes no part */
+        {"f16", 37, 0x2000, 0x0, 1, 8, 0},
+        /* src row r, dst rows 256 + r + i: never the chunk's bank (16 + i rows ahead) */
+        {"f32", 37, 0x2000, 0x0, 1, 1, 0},
+        /* dst rows 16i + r: 8 rows in one group (7 cycles per repeat); src row 1 + r is in none of
+         * their banks */
+        {"s32", 37, 0x0, 0x20, 16, 1, 37 * 7},
+        {"u16", 37, 0x0, 0x20, 16, 1, 37 * 7},
+        /* src row 3 and dst one bank span later, bank 3 again: the 32-bit chunk is read from the
+         * bank block 0 writes (1 cycle); the 16-bit half row is not counted */
+        {"f32", 1, 3 * 32 + span, 3 * 32, 1, 8, 1},
+        {"bf16", 1, 3 * 32 + span, 3 * 32, 1, 8, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const bool b32 = dv_dtype_size((dv_dtype_t)dv_dtype_lookup(cases[i].dtype, strlen(cases[i].dtype))) == 4;
+        char text[512];
+        snprintf(text, sizeof text,
+                 "dvtrace 1\nkernel b kind=vector blocks=1\nblock 0\nvbrcb dst=ub:0x%llx src=ub:0x%llx dtype=%s repeat=%llu "
+                 "dst_blk=%llu dst_rep=%llu\nend\n",
+                 (unsigned long long)cases[i].dst, (unsigned long long)cases[i].src, cases[i].dtype,
+                 (unsigned long long)cases[i].repeat, (unsigned long long)cases[i].dst_blk,
+                 (unsigned long long)cases[i].dst_rep);
+        dvt_run_t r;
+        ck_assert_msg(dvt_run_text(&r, &cfg, text, false, GM0) == DV_OK, "%s", r.err.msg);
+        const uint64_t want = t0 + I + cdiv(cases[i].repeat * 256, b32 ? cfg.vc_COPY_b32_bpc : cfg.vc_COPY_b16_bpc) +
+                              cases[i].conflicts + (b32 ? cfg.vc_COPY_b32_lat : cfg.vc_COPY_b16_lat) +
+                              cfg.vector_pipeline_cycles;
+        ck_assert_msg(r.cnt.cycles == want, "%s: %llu cycles, expected %llu", text, (unsigned long long)r.cnt.cycles,
+                      (unsigned long long)want);
+        ck_assert_uint_eq(first_core(&r, DV_CORE_AIV)->bank_conflict_cycles, cases[i].conflicts);
+        ck_assert_uint_eq(first_core(&r, DV_CORE_AIV)->pipe_insns[DV_PIPE_V], 1);
+        dvt_free(&r);
+    }
+    /* vtranspose: 512 B at the 16-bit copy rate, src rows 0..15 and dst rows 16..31 apart */
+    dvt_run_t r;
+    const char *t = "dvtrace 1\nkernel t kind=vector blocks=1\nblock 0\nvtranspose dst=ub:0x200 src=ub:0x0 dtype=f16\nend\n";
+    ck_assert_msg(dvt_run_text(&r, &cfg, t, false, GM0) == DV_OK, "%s", r.err.msg);
+    ck_assert_uint_eq(r.cnt.cycles, t0 + I + cdiv(512, cfg.vc_COPY_b16_bpc) + cfg.vc_COPY_b16_lat + cfg.vector_pipeline_cycles);
+    ck_assert_uint_eq(first_core(&r, DV_CORE_AIV)->bank_conflict_cycles, 0);
+    dvt_free(&r);
+}
+END_TEST
+
 /* A mix kernel: the AIC signals its AIVs (mode 2) after 1000 cycles of scalar work; each AIV's
  * scalar unit waits, then issues a vadd. */
 START_TEST(test_timing_cross_core_flag)
@@ -518,6 +652,8 @@ Suite *dv_timing_suite(void)
     tcase_add_test(tc, test_timing_vector_repeats_per_class);
     tcase_add_test(tc, test_timing_mte2_burst_size_and_count);
     tcase_add_test(tc, test_timing_mte2_local_side);
+    tcase_add_test(tc, test_timing_dma_pad_bytes);
+    tcase_add_test(tc, test_timing_dma_pad_equals_plain_copy);
     tcase_add_test(tc, test_timing_independent_pipes_overlap);
     tcase_add_test(tc, test_timing_wait_flag_holds_pipe);
     tcase_add_test(tc, test_timing_pipe_barrier_drains);
@@ -526,6 +662,7 @@ Suite *dv_timing_suite(void)
     tcase_add_test(tc, test_timing_queue_full_stalls_scalar);
     tcase_add_test(tc, test_timing_blocks_run_in_waves);
     tcase_add_test(tc, test_timing_ub_bank_conflicts);
+    tcase_add_test(tc, test_timing_vbrcb_and_vtranspose);
     tcase_add_test(tc, test_timing_cross_core_flag);
     tcase_add_test(tc, test_timing_cross_core_mode1);
     tcase_add_test(tc, test_timing_cross_core_mode0_barrier);

@@ -1,11 +1,13 @@
 /* tools/gendoc.c - write the generated reference pages from the tables.
  *   gendoc isa     -> docs/ISA.md        (isa/isa.def, isa/fields.def)
- *   gendoc schema  -> configs/SCHEMA.md  (configs/params.def) */
+ *   gendoc schema  -> configs/SCHEMA.md  (configs/params.def)
+ *   gendoc ops     -> docs/OPS.md        (the operator descriptors in ops/) */
 #include <stdio.h>
 #include <string.h>
 
 void dv_doc_isa(FILE *out);
 void dv_doc_schema(FILE *out);
+void dv_doc_ops(FILE *out);
 
 int main(int argc, char **argv)
 {
@@ -13,8 +15,10 @@ int main(int argc, char **argv)
         dv_doc_isa(stdout);
     else if (argc == 2 && strcmp(argv[1], "schema") == 0)
         dv_doc_schema(stdout);
+    else if (argc == 2 && strcmp(argv[1], "ops") == 0)
+        dv_doc_ops(stdout);
     else {
-        fprintf(stderr, "usage: gendoc isa|schema\n");
+        fprintf(stderr, "usage: gendoc isa|schema|ops\n");
         return 2;
     }
     return ferror(stdout) ? 1 : 0;

@@ -31,6 +31,7 @@ typedef struct dv_arg {
     dv_arg_dir_t dir;
     dv_arg_init_t init;
     uint64_t seed;     /* DV_INIT_RANDOM */
+    double lo, hi;     /* DV_INIT_RANDOM range of floats [lo, hi); lo == hi: the default [-1, 1) */
     char path[256];    /* DV_INIT_FILE */
 } dv_arg_t;
 

@@ -50,6 +50,21 @@ typedef struct dv_core_report {
     dv_occupancy_t buf[DV_SPACE_COUNT];
 } dv_core_report_t;
 
+/* An operator run (dvsim op): its name and parameters as typed, its useful work, and the --check
+ * outcome.  Optional in a report. */
+#define DV_REPORT_MAX_PARAMS 24
+typedef struct dv_report_op {
+    char name[DV_NAME_MAX];
+    int nparams;
+    char key[DV_REPORT_MAX_PARAMS][32];
+    char val[DV_REPORT_MAX_PARAMS][64];
+    uint64_t flops;                    /* 0: not meaningful */
+    uint64_t bytes;                    /* compulsory GM traffic */
+    bool checked;
+    uint64_t compared, mismatches;
+    double max_abs_err, max_rel_err;
+} dv_report_op_t;
+
 /* The derived report.  It points into cfg, info and counters, which must outlive it. */
 typedef struct dv_report {
     const dv_config_t *cfg;
@@ -71,12 +86,17 @@ typedef struct dv_report {
     double l2_hit_rate;                /* hits / (hits + misses); 0 when !l2_accessed */
     uint32_t ncores;
     dv_core_report_t *cores;           /* owned */
+    const dv_report_op_t *op;          /* NULL unless an operator run: set by dv_report_set_op */
+    double op_tflops;                  /* op->flops over time_us */
+    double op_gb_per_s;                /* op->bytes over time_us */
 } dv_report_t;
 
 /* Derive every metric.  Fails only on allocation (or inconsistent input: NULL counters). */
 int dv_report_derive(dv_report_t *r, const dv_config_t *cfg, const dv_kernel_info_t *info,
                      const dv_counters_t *cnt, dv_error_t *err);
 void dv_report_free(dv_report_t *r);
+/* Attach an operator run (op must outlive r) and derive its rates. */
+void dv_report_set_op(dv_report_t *r, const dv_report_op_t *op);
 
 /* The human-readable report (sections chip, cores, buffers, memory, hazards). */
 int dv_report_print(const dv_report_t *r, FILE *out);

@@ -11,6 +11,8 @@
 #include "dv/config.h"
 #include "dv/kernel.h"
 #include "dv/model.h"
+#include "dv/ops.h"
+#include "dv/report.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,7 +41,12 @@ typedef struct dv_dump {
 typedef struct dv_sim_opts {
     const dv_profile_op_t *profile_ops;
     int nprofile_ops;
-    const char *trace;         /* trace file */
+    const char *trace;         /* trace file (dvsim run), or NULL with op */
+    const char *op;            /* operator of the library (dvsim op / record), or NULL with trace */
+    int op_argc;               /* its parameters: "--name value" pairs as typed */
+    char **op_argv;
+    bool check;                /* compare the operator's outputs with its reference (--check) */
+    const char *record;        /* write the kernel as a trace to this file instead of running it */
     const char *json;          /* JSON report file, "-" = stdout, NULL = none */
     const char *timeline;      /* Chrome-trace file, NULL = none */
     bool data;                 /* false: --no-data (timing only) */
@@ -54,7 +61,23 @@ typedef struct dv_sim_summary {
     uint64_t cycles;
     uint64_t instructions;
     uint64_t hazards;
+    bool checked;              /* --check ran */
+    uint64_t compared;         /* output elements compared */
+    uint64_t mismatches;       /* elements outside the tolerance */
 } dv_sim_summary_t;
+
+/* Everything steps 1-5 of a run produce, for the report (and for tests). */
+typedef struct dv_sim_result {
+    dv_config_t cfg;
+    dv_kernel_t *kernel;
+    const dv_opdesc_t *op;     /* NULL for a trace */
+    dv_op_plan_t plan;         /* op runs */
+    dv_report_op_t op_report;  /* op runs: name, parameters, flops/bytes, check outcome */
+    dv_check_result_t check;   /* op runs with check */
+    dv_gm_t gm;
+    dv_counters_t cnt;
+    bool have_cnt;
+} dv_sim_result_t;
 
 void dv_sim_opts_default(dv_sim_opts_t *o);
 
@@ -63,8 +86,14 @@ void dv_sim_opts_default(dv_sim_opts_t *o);
 int dv_sim_profile(const dv_profile_op_t *ops, int nops, dv_config_t *cfg, dv_error_t *err);
 
 /* Run one kernel and write its reports.  On error nothing is reported, err says what and where,
- * and the status is negative. */
+ * and the status is negative.  A --check mismatch is not an error: the report shows it and
+ * sum->mismatches counts it. */
 int dv_sim_run(const dv_sim_opts_t *o, dv_sim_summary_t *sum, dv_error_t *err);
+
+/* Steps 1 to 5 of dv_sim_run (profile, kernel, GM, model, check), writing nothing but the
+ * timeline and the recorded trace.  Free *res with dv_sim_result_free whatever the status. */
+int dv_sim_execute(const dv_sim_opts_t *o, dv_sim_result_t *res, dv_error_t *err);
+void dv_sim_result_free(dv_sim_result_t *res);
 
 /* Device address of the first GM argument; arguments follow in order, each 512-byte aligned. */
 #define DV_GM_BASE 0x100000000ull

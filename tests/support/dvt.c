@@ -43,3 +43,69 @@ void dvt_free(dvt_run_t *r)
         dv_trace_close(r->kernel);
     memset(r, 0, sizeof *r);
 }
+
+int dvt_op(dvt_op_t *r, const char *profile, const char *const *sets, const char *cmd, bool data, bool check)
+{
+    char buf[1024], *argv[64];
+    dv_profile_op_t pops[16];
+    int argc = 0, nops = 0;
+    dv_sim_opts_t o;
+    dv_sim_result_t res;
+
+    memset(r, 0, sizeof *r);
+    snprintf(buf, sizeof buf, "%s", cmd);
+    for (char *t = strtok(buf, " "); t && argc < 64; t = strtok(NULL, " "))
+        argv[argc++] = t;
+    ck_assert_msg(argc >= 1, "dvt_op: empty command");
+    if (profile) {
+        pops[nops].kind = DV_PROFILE_PRESET;
+        pops[nops++].arg = profile;
+    }
+    for (int i = 0; sets && sets[i] && nops < 16; i++) {
+        pops[nops].kind = DV_PROFILE_SET;
+        pops[nops++].arg = sets[i];
+    }
+    dv_sim_opts_default(&o);
+    o.profile_ops = pops;
+    o.nprofile_ops = nops;
+    o.op = argv[0];
+    o.op_argc = argc - 1;
+    o.op_argv = argv + 1;
+    o.data = data;
+    o.check = check;
+    r->rc = dv_sim_execute(&o, &res, &r->err);
+    r->cfg = res.cfg;
+    r->plan = res.plan;
+    r->check = res.check;
+    if (r->rc == DV_OK) {
+        r->cnt = res.cnt; /* ownership moves to r */
+        res.have_cnt = false;
+        if (check && r->check.mismatches)
+            r->rc = dv_error_set(&r->err, DV_ERR_RANGE, NULL, 0, 0,
+                                 "%s: %llu of %llu elements outside the tolerance; first: %s[%llu] = %g, expected %g",
+                                 cmd, (unsigned long long)r->check.mismatches, (unsigned long long)r->check.compared,
+                                 r->check.arg, (unsigned long long)r->check.first_bad, r->check.first_got,
+                                 r->check.first_want);
+    }
+    dv_sim_result_free(&res);
+    return r->rc;
+}
+
+void dvt_op_free(dvt_op_t *r)
+{
+    dv_counters_free(&r->cnt);
+    memset(r, 0, sizeof *r);
+}
+
+double dvt_ratio(const dv_counters_t *c, dv_core_type_t type, dv_pipe_t p)
+{
+    uint64_t busy = 0, cycles = 0;
+    for (uint32_t i = 0; i < c->ncores; i++) {
+        const dv_core_counters_t *k = &c->cores[i];
+        if (k->type != type || k->instructions == 0)
+            continue;
+        busy += k->pipe_busy[p];
+        cycles += k->last_cycle - k->first_cycle;
+    }
+    return cycles ? (double)busy / (double)cycles : 0.0;
+}

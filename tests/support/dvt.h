@@ -7,6 +7,7 @@
 
 #include "dv/config.h"
 #include "dv/model.h"
+#include "dv/ops.h"
 #include "dv/trace.h"
 
 typedef struct dvt_run {
@@ -26,5 +27,26 @@ int dvt_run_text(dvt_run_t *r, const dv_config_t *cfg, const char *trace, bool d
 void dvt_free(dvt_run_t *r);
 /* Cycles from launch to the first instruction's issue on a core: kernel + block start overhead. */
 uint64_t dvt_t0(const dv_config_t *cfg);
+
+
+/* One operator run, in-process, as `dvsim op` does it (sim/driver.c dv_sim_op). */
+typedef struct dvt_op {
+    dv_config_t cfg;
+    dv_op_plan_t plan;
+    dv_counters_t cnt;         /* valid when rc == DV_OK */
+    dv_check_result_t check;   /* valid when rc == DV_OK and check was asked for */
+    dv_error_t err;
+    int rc;
+} dvt_op_t;
+
+/* Run the operator command line `cmd` ("add --shape 1000 --dtype fp16 --cores 3", split on
+ * spaces) on `profile` (NULL = default) with --set overrides `sets` (NULL-terminated or NULL).
+ * data: execute on data (else timing only); check: compare with the reference (r->check; a
+ * mismatch makes rc DV_ERR_RANGE).  Returns r->rc. */
+int dvt_op(dvt_op_t *r, const char *profile, const char *const *sets, const char *cmd, bool data, bool check);
+void dvt_op_free(dvt_op_t *r);
+/* Busy ratio of pipe p over the cores of one type: sum of busy cycles / sum of active cycles
+ * (the report's <pipe>_ratio). */
+double dvt_ratio(const dv_counters_t *c, dv_core_type_t type, dv_pipe_t p);
 
 #endif

@@ -1,0 +1,154 @@
+/* dv/ops.h - the operator library: tiled kernels written with dv/kapi.h, each with named tiling
+ * parameters, a plan step that checks them against the chip profile, and a plain-C reference.
+ *
+ * The operators are rows of ops/ops.def; `dvsim op --list` and docs/OPS.md are generated from the
+ * descriptors below.  One operator = one file in ops/ that defines its dv_opdesc_t. */
+#ifndef DV_OPS_H
+#define DV_OPS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dv/common.h"
+#include "dv/config.h"
+#include "dv/kapi.h"
+#include "dv/kernel.h"
+#include "dv/model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- parameters ---- */
+typedef enum dv_oparam_type {
+    DV_OPT_INT,   /* integer in [min, max]; "auto" (stored as 0) when the default is "auto" */
+    DV_OPT_BOOL,  /* on | off (also true/false, 1/0); a bare flag (--b-transposed) means on */
+    DV_OPT_DTYPE, /* fp16 | bf16 | fp32 | int8 | int16 | int32 | ... (the dtypes mask says which);
+                   * "auto" (stored as DV_DT_AUTO) when the default is "auto" */
+    DV_OPT_SHAPE, /* AxBxC... (1 to DV_SHAPE_MAX dims, each >= 1) */
+    DV_OPT_TILE   /* RxC */
+} dv_oparam_type_t;
+
+#define DV_SHAPE_MAX 6
+#define DV_DT_AUTO DV_DT_COUNT /* a DTYPE parameter left to the plan */
+
+typedef struct dv_shape {
+    int ndims;
+    uint64_t d[DV_SHAPE_MAX];
+} dv_shape_t;
+
+typedef struct dv_oparam_spec {
+    const char *name;     /* without the dashes: "tile-elems" */
+    dv_oparam_type_t type;
+    const char *def;      /* default, as typed on the command line ("auto" for INT: decided by the plan) */
+    int64_t min, max;     /* INT: the range; SHAPE/TILE: each dim in [min, max] */
+    uint32_t dtypes;      /* DTYPE: accepted DT_ mask */
+    const char *desc;
+} dv_oparam_spec_t;
+
+typedef union dv_oparam_val {
+    int64_t i;            /* INT (0 = auto), BOOL */
+    dv_dtype_t dt;
+    dv_shape_t shape;     /* SHAPE; TILE as two dims */
+} dv_oparam_val_t;
+
+#define DV_OP_MAX_PARAMS 24
+
+/* Parameter values in the order of the operator's spec table. */
+typedef struct dv_opvals {
+    dv_oparam_val_t v[DV_OP_MAX_PARAMS];
+    bool given[DV_OP_MAX_PARAMS];   /* set on the command line (else the default) */
+} dv_opvals_t;
+
+/* ---- a planned launch ---- */
+#define DV_OP_MAX_ARGS 8
+#define DV_OP_TILING_BYTES 1024
+
+typedef struct dv_op_plan {
+    dv_kernel_info_t info;             /* name, kind, blocks, args (info.args points at args) */
+    dv_arg_t args[DV_OP_MAX_ARGS];
+    uint64_t elems[DV_OP_MAX_ARGS];    /* logical elements of each argument (args[i].bytes may be padded) */
+    unsigned char tiling[DV_OP_TILING_BYTES]; /* the operator's tiling struct, passed to its kernel */
+    size_t tiling_bytes;
+    uint64_t flops;                    /* useful arithmetic (a multiply-add is 2), 0 when not meaningful */
+    uint64_t bytes;                    /* compulsory GM traffic: inputs read once plus outputs written once */
+    double tol_scale;                  /* multiplies the dtype tolerances of --check (1 unless the op says why) */
+} dv_op_plan_t;
+
+typedef struct dv_opdesc dv_opdesc_t;
+struct dv_opdesc {
+    const char *name;
+    const char *desc;
+    const dv_oparam_spec_t *params;
+    int nparams;
+    /* Check the values against the profile, choose the tiling, describe the kernel's arguments.
+     * Errors name the parameter and the limit. */
+    int (*plan)(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t *v, dv_op_plan_t *plan,
+                dv_error_t *err);
+    dv_kernel_fn kernel;
+    /* Fill the expected bytes of every DV_ARG_OUT / INOUT argument (expect[i], plan->args[i].bytes,
+     * zeroed) from the inputs (in[i]; NULL for outputs). */
+    int (*reference)(const dv_op_plan_t *plan, const uint8_t *const *in, uint8_t **expect, dv_error_t *err);
+};
+
+/* The operators, in ops/ops.def order (NULL-terminated). */
+const dv_opdesc_t *const *dv_ops_all(void);
+const dv_opdesc_t *dv_ops_find(const char *name);
+/* Rows of ops/ops.def (dv_ops_all lists those linked in: the same number in a complete build). */
+size_t dv_ops_table_rows(void);
+
+/* Parse "--name value" pairs (argv[0..argc)) into vals; defaults for the rest.  Unknown names and
+ * bad values are errors that name the parameter and its limit. */
+int dv_ops_parse(const dv_opdesc_t *op, int argc, char **argv, dv_opvals_t *vals, dv_error_t *err);
+/* Index of a parameter by name, -1 when absent. */
+int dv_ops_param_index(const dv_opdesc_t *op, const char *name);
+/* Print one operator's parameters (the --list format). */
+void dv_ops_print_params(const dv_opdesc_t *op, FILE *out);
+/* Format a value as the command line spells it. */
+void dv_ops_format_val(const dv_oparam_spec_t *s, const dv_oparam_val_t *v, char *buf, size_t cap);
+
+/* Plan: op->plan plus the common checks (arguments fit in HBM, tiling size). */
+int dv_ops_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t *v, dv_op_plan_t *plan,
+                dv_error_t *err);
+/* The kernel of a plan, for dv_model_run or dvk_kernel_record. */
+int dv_ops_kernel(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_op_plan_t *plan, dv_kernel_t **out,
+                  dv_error_t *err);
+
+/* ---- checking ---- */
+/* Tolerance of --check for one element type: |got - want| <= atol + rtol * |want| (floats);
+ * integers compare exactly.  The table is in ops/check.c and docs/OPS.md. */
+void dv_ops_tolerance(dv_dtype_t t, double *atol, double *rtol);
+
+typedef struct dv_check_result {
+    uint64_t compared, mismatches;
+    double max_abs_err, max_rel_err;
+    uint64_t first_bad;        /* element index of the first mismatch */
+    double first_got, first_want;
+    char arg[DV_NAME_MAX];     /* the argument of the first mismatch */
+} dv_check_result_t;
+
+/* Compare `elems` elements of type t: got against want, with the dtype tolerance times scale. */
+void dv_ops_compare(dv_dtype_t t, uint64_t elems, const uint8_t *got, const uint8_t *want, double scale,
+                    dv_check_result_t *r);
+
+/* ---- helpers for operator code ---- */
+/* Element i of a buffer of type t as a double, and the store with round-to-nearest-even (integers
+ * saturate). */
+double dv_ops_load(const uint8_t *p, dv_dtype_t t, uint64_t i);
+void dv_ops_store(uint8_t *p, dv_dtype_t t, uint64_t i, double v);
+/* Round v through type t (what storing and loading back gives). */
+double dv_ops_round(dv_dtype_t t, double v);
+/* Add an argument to a plan: elems elements of type t (bytes padded to whole 32 B blocks),
+ * random inputs in [lo, hi) (lo == hi: the default range) or zeroed outputs. */
+int dv_ops_add_arg(dv_op_plan_t *plan, const char *name, dv_dtype_t t, uint64_t elems, dv_arg_dir_t dir, double lo,
+                   double hi);
+/* The number of blocks for a --cores value of 0 ("auto"): every core of the kind. */
+uint32_t dv_ops_cores(const dv_config_t *cfg, dv_kind_t kind);
+/* Fail a plan with a message naming the parameter: "--NAME: ..." */
+int dv_ops_param_error(dv_error_t *err, const char *param, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,507 @@
+/* kernel/kapi.c - C kernels as instruction streams (dv/kapi.h).
+ *
+ * Each open stream runs its kernel function as a coroutine on a private stack: the function
+ * appends instructions to a small buffer and is suspended when the buffer is full, so the model
+ * reads any block lazily in O(1) memory, exactly as it reads a trace.  The coroutine is a POSIX
+ * thread that runs only while the model waits for it (a strict hand-off, so results never depend
+ * on host scheduling); threads rather than ucontext because the sanitizers and debuggers know
+ * them. */
+#include "dv/kapi.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dv/trace.h"
+
+
+#define STACK_BYTES (256u * 1024u)
+#define BUF_INSNS 256u
+
+typedef struct ckernel {
+    dv_kernel_t base;
+    dv_config_t cfg;
+    dv_arg_t *args;
+    dv_kernel_fn fn;
+    void *params;
+    char source[DV_NAME_MAX + 8];
+} ckernel_t;
+
+typedef enum { CO_NEW, CO_SUSPENDED, CO_DONE, CO_FAILED } co_state_t;
+typedef enum { TURN_MODEL, TURN_KERNEL } co_turn_t;
+
+struct dv_k {
+    dv_stream_t stream;  /* first: the model sees a dv_stream_t */
+    ckernel_t *kern;
+    uint32_t block, sub;
+    uint64_t used[DV_SPACE_COUNT];           /* bump allocator per local space */
+    uint16_t events[DV_PIPE_COUNT][DV_PIPE_COUNT]; /* event ids taken, a bit per id */
+    uint64_t pending_scalar;                 /* bookkeeping cycles not yet emitted */
+    uint64_t emitted;                        /* instructions emitted so far */
+    /* coroutine */
+    co_state_t state;
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    co_turn_t turn;          /* who runs: the model (reading) or the kernel function (writing) */
+    bool abandon;            /* the stream was closed before the kernel finished */
+    dv_error_t err;
+    /* instructions produced and not yet read */
+    dv_insn_t buf[BUF_INSNS];
+    uint32_t head, count;
+};
+
+/* ---------------------------------------------------------------- coroutine switches */
+
+/* Hand the turn to the other side and wait until it is ours again. */
+static void hand_off(dv_k_t *k, co_turn_t to)
+{
+    pthread_mutex_lock(&k->mu);
+    k->turn = to;
+    pthread_cond_broadcast(&k->cv);
+    while (k->turn == to)
+        pthread_cond_wait(&k->cv, &k->mu);
+    pthread_mutex_unlock(&k->mu);
+}
+
+/* From the model into the kernel function, until it yields. */
+static void co_resume(dv_k_t *k) { hand_off(k, TURN_KERNEL); }
+
+/* From the kernel function back to the model; ends the thread if the stream was closed meanwhile. */
+static void co_yield(dv_k_t *k)
+{
+    hand_off(k, TURN_MODEL);
+    if (k->abandon)
+        pthread_exit(NULL);
+}
+
+/* The kernel function's last hand-off: it finished or failed and is never resumed. */
+static void co_exit(dv_k_t *k) __attribute__((noreturn));
+static void co_exit(dv_k_t *k)
+{
+    pthread_mutex_lock(&k->mu);
+    k->turn = TURN_MODEL;
+    pthread_cond_broadcast(&k->cv);
+    pthread_mutex_unlock(&k->mu);
+    pthread_exit(NULL);
+}
+
+static void push(dv_k_t *k, const dv_insn_t *in);
+
+static void flush_scalar(dv_k_t *k)
+{
+    while (k->pending_scalar) {
+        uint64_t c = k->pending_scalar > 1000000 ? 1000000 : k->pending_scalar;
+        dv_insn_t in;
+        dv_insn_init(&in, DV_OP_scalar);
+        in.f[DV_FLD(SCALAR, cycles)].i = (int64_t)c;
+        k->pending_scalar -= c;
+        push(k, &in);
+    }
+}
+
+static void *co_entry(void *arg)
+{
+    dv_k_t *k = arg;
+    pthread_mutex_lock(&k->mu);
+    while (k->turn != TURN_KERNEL)
+        pthread_cond_wait(&k->cv, &k->mu);
+    pthread_mutex_unlock(&k->mu);
+    if (!k->abandon) {
+        k->kern->fn(k, k->kern->params);
+        flush_scalar(k);
+        k->state = CO_DONE;
+    }
+    co_exit(k);
+}
+
+/* ---------------------------------------------------------------- the stream */
+
+static void push(dv_k_t *k, const dv_insn_t *in)
+{
+    if (k->count == BUF_INSNS) {
+        k->state = CO_SUSPENDED;
+        co_yield(k);
+    }
+    k->buf[k->count++] = *in;
+    k->emitted++;
+}
+
+static int stream_next(dv_stream_t *s, dv_insn_t *out, dv_error_t *err)
+{
+    dv_k_t *k = (dv_k_t *)s;
+    while (k->head == k->count) {
+        if (k->state == CO_DONE)
+            return 0;
+        if (k->state == CO_FAILED) {
+            if (err)
+                *err = k->err;
+            return k->err.code ? k->err.code : DV_ERR_STATE;
+        }
+        k->head = k->count = 0;
+        if (k->state == CO_NEW) {
+            pthread_attr_t attr;
+            int bad = pthread_attr_init(&attr) != 0;
+            bad = bad || pthread_attr_setstacksize(&attr, STACK_BYTES) != 0 ||
+                  pthread_create(&k->thread, &attr, co_entry, k) != 0;
+            pthread_attr_destroy(&attr);
+            if (bad) {
+                k->state = CO_FAILED;
+                dv_error_set(&k->err, DV_ERR_NOMEM, k->stream.source, 0, 0,
+                             "cannot start the kernel function of block %u", k->block);
+                continue;
+            }
+            k->state = CO_SUSPENDED;
+        }
+        co_resume(k);
+    }
+    *out = k->buf[k->head++];
+    return 1;
+}
+
+static void stream_close(dv_stream_t *s)
+{
+    dv_k_t *k = (dv_k_t *)s;
+    if (k->state != CO_NEW) {
+        if (k->state == CO_SUSPENDED) { /* closed early: let the kernel thread end itself */
+            pthread_mutex_lock(&k->mu);
+            k->abandon = true;
+            k->turn = TURN_KERNEL;
+            pthread_cond_broadcast(&k->cv);
+            pthread_mutex_unlock(&k->mu);
+        }
+        pthread_join(k->thread, NULL);
+    }
+    pthread_mutex_destroy(&k->mu);
+    pthread_cond_destroy(&k->cv);
+    free(k);
+}
+
+static int kernel_open(dv_kernel_t *base, uint32_t block, uint32_t sub, dv_stream_t **out, dv_error_t *err)
+{
+    ckernel_t *ck = (ckernel_t *)base;
+    if (block >= base->info.blocks || sub >= base->info.subs)
+        return dv_error_set(err, DV_ERR_RANGE, ck->source, 0, 0, "no block %u sub-stream %u", block, sub);
+    dv_k_t *k = calloc(1, sizeof *k);
+    if (!k)
+        return dv_error_set(err, DV_ERR_NOMEM, ck->source, 0, 0, "out of memory for block %u", block);
+    pthread_mutex_init(&k->mu, NULL);
+    pthread_cond_init(&k->cv, NULL);
+    k->turn = TURN_MODEL;
+    k->stream.next = stream_next;
+    k->stream.close = stream_close;
+    k->stream.source = ck->source;
+    k->kern = ck;
+    k->block = block;
+    k->sub = sub;
+    k->state = CO_NEW;
+    *out = &k->stream;
+    return DV_OK;
+}
+
+/* ---------------------------------------------------------------- errors */
+
+static const char *sub_name(const dv_k_t *k)
+{
+    static const char *const names[] = {"aic", "aiv0", "aiv1", "aiv2", "aiv3"};
+    return k->kern->base.info.kind == DV_KIND_MIX && k->sub < 5 ? names[k->sub] : "";
+}
+
+void dvk_fail(dv_k_t *k, const char *fmt, ...)
+{
+    char msg[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    dv_error_set(&k->err, DV_ERR_RANGE, k->stream.source, 0, 0, "%s (block %u%s%s, after instruction #%llu)", msg,
+                 k->block, *sub_name(k) ? " " : "", sub_name(k), (unsigned long long)k->emitted);
+    k->state = CO_FAILED;
+    co_exit(k);
+}
+
+/* ---------------------------------------------------------------- emitting */
+
+void dvk_emit(dv_k_t *k, dv_op_t op, const dv_val_t *f, int nf)
+{
+    const dv_op_spec_t *os = dv_op_spec(op);
+    if (!os)
+        dvk_fail(k, "invalid opcode %d", (int)op);
+    dv_insn_t in;
+    dv_insn_init(&in, op);
+    if (nf != in.nf)
+        dvk_fail(k, "%s takes %u operands, not %d", os->mnemonic, in.nf, nf);
+    for (int i = 0; i < nf; i++)
+        in.f[i] = f[i];
+    dv_error_t e;
+    if (dv_insn_check(&in, &e) != DV_OK)
+        dvk_fail(k, "instruction #%llu: %s", (unsigned long long)k->emitted + (k->pending_scalar ? 1 : 0), e.msg);
+    flush_scalar(k);
+    push(k, &in);
+}
+
+static void charge(dv_k_t *k)
+{
+    k->pending_scalar += k->kern->cfg.scalar_bookkeeping_cycles;
+}
+
+/* ---------------------------------------------------------------- where the block runs */
+
+uint32_t dvk_block_idx(const dv_k_t *k) { return k->block; }
+uint32_t dvk_block_num(const dv_k_t *k) { return k->kern->base.info.blocks; }
+uint32_t dvk_sub(const dv_k_t *k) { return k->sub; }
+const dv_config_t *dvk_config(const dv_k_t *k) { return &k->kern->cfg; }
+
+bool dvk_is_aic(const dv_k_t *k)
+{
+    const dv_kernel_info_t *i = &k->kern->base.info;
+    if (k->kern->cfg.chip_layout != DV_LAYOUT_SPLIT)
+        return true;
+    return i->kind == DV_KIND_MIX ? k->sub == DV_SUB_AIC : i->kind == DV_KIND_CUBE;
+}
+
+bool dvk_is_aiv(const dv_k_t *k)
+{
+    const dv_kernel_info_t *i = &k->kern->base.info;
+    if (k->kern->cfg.chip_layout != DV_LAYOUT_SPLIT)
+        return true;
+    return i->kind == DV_KIND_MIX ? k->sub >= DV_SUB_AIV0 : i->kind == DV_KIND_VECTOR;
+}
+
+/* ---------------------------------------------------------------- memory */
+
+uint64_t dvk_gm(dv_k_t *k, uint32_t arg, uint64_t offset)
+{
+    const dv_kernel_info_t *i = &k->kern->base.info;
+    if (arg >= i->nargs)
+        dvk_fail(k, "GM argument %u does not exist: the kernel has %u", arg, i->nargs);
+    if (offset > i->args[arg].bytes)
+        dvk_fail(k, "offset %llu is past the end of GM argument '%s' (%llu bytes)", (unsigned long long)offset,
+                 i->args[arg].name, (unsigned long long)i->args[arg].bytes);
+    return DV_GM_ADDR(arg, offset);
+}
+
+static void space_limits(const dv_config_t *c, dv_space_t s, uint64_t *size, uint64_t *align, const char **key)
+{
+    switch (s) {
+    case DV_SPACE_UB: *size = c->ub_size_bytes; *align = c->ub_align_bytes; *key = "core.ub_size_bytes"; break;
+    case DV_SPACE_L1: *size = c->l1_size_bytes; *align = c->l1_align_bytes; *key = "core.l1_size_bytes"; break;
+    case DV_SPACE_L0A: *size = c->l0a_size_bytes; *align = c->l0a_align_bytes; *key = "core.l0a_size_bytes"; break;
+    case DV_SPACE_L0B: *size = c->l0b_size_bytes; *align = c->l0b_align_bytes; *key = "core.l0b_size_bytes"; break;
+    case DV_SPACE_L0C: *size = c->l0c_size_bytes; *align = c->l0c_align_bytes; *key = "core.l0c_size_bytes"; break;
+    case DV_SPACE_BT: *size = c->bt_size_bytes; *align = c->bt_align_bytes; *key = "core.bt_size_bytes"; break;
+    case DV_SPACE_FB: *size = c->fb_size_bytes; *align = c->fb_align_bytes; *key = "core.fb_size_bytes"; break;
+    default: *size = 0; *align = 1; *key = "GM"; break;
+    }
+}
+
+uint64_t dvk_alloc(dv_k_t *k, dv_space_t space, uint64_t bytes)
+{
+    uint64_t size, align;
+    const char *key;
+    space_limits(&k->kern->cfg, space, &size, &align, &key);
+    if (space == DV_SPACE_GM || space >= DV_SPACE_COUNT)
+        dvk_fail(k, "dvk_alloc: %s is not a local buffer", space == DV_SPACE_GM ? "gm" : "this space");
+    uint64_t need = (bytes + align - 1) / align * align;
+    if (bytes == 0 || need > size - k->used[space] || k->used[space] > size)
+        dvk_fail(k, "%s allocation of %llu bytes does not fit: %llu of %llu bytes (%s) are already allocated",
+                 dv_space_name(space), (unsigned long long)bytes, (unsigned long long)k->used[space],
+                 (unsigned long long)size, key);
+    uint64_t off = k->used[space];
+    k->used[space] += need;
+    charge(k);
+    return DV_ADDR(space, off);
+}
+
+uint64_t dvk_free_bytes(const dv_k_t *k, dv_space_t space)
+{
+    uint64_t size, align;
+    const char *key;
+    space_limits(&k->kern->cfg, space, &size, &align, &key);
+    return size > k->used[space] ? size - k->used[space] : 0;
+}
+
+/* ---------------------------------------------------------------- synchronisation */
+
+int dvk_event_alloc(dv_k_t *k, dv_pipe_t src, dv_pipe_t dst)
+{
+    if ((int)src < 0 || src >= DV_PIPE_COUNT || (int)dst < 0 || dst >= DV_PIPE_COUNT)
+        dvk_fail(k, "dvk_event_alloc: bad pipe pair");
+    uint64_t n = k->kern->cfg.sync_event_ids;
+    for (uint64_t id = 0; id < n && id < 16; id++)
+        if (!(k->events[src][dst] & (1u << id))) {
+            k->events[src][dst] |= (uint16_t)(1u << id);
+            return (int)id;
+        }
+    dvk_fail(k, "no free event id for %s -> %s: all %llu (sync.event_ids) are taken", dv_pipe_name(src),
+             dv_pipe_name(dst), (unsigned long long)n);
+}
+
+void dvk_que_init(dv_k_t *k, dv_que_t *q, dv_space_t space, dv_pipe_t producer, dv_pipe_t consumer, uint32_t depth,
+                  uint64_t bytes)
+{
+    if (depth < 1 || depth > DVK_QUE_MAX)
+        dvk_fail(k, "queue depth %u is out of range [1, %d]", depth, DVK_QUE_MAX);
+    memset(q, 0, sizeof *q);
+    q->space = space;
+    q->prod = producer;
+    q->cons = consumer;
+    q->depth = depth;
+    for (uint32_t i = 0; i < depth; i++) {
+        q->buf[i] = dvk_alloc(k, space, bytes);
+        q->ev_full[i] = dvk_event_alloc(k, producer, consumer);
+        q->ev_free[i] = dvk_event_alloc(k, consumer, producer);
+    }
+    q->bytes = depth > 1 ? DV_ADDR_OFF(q->buf[1]) - DV_ADDR_OFF(q->buf[0]) : bytes;
+}
+
+static uint32_t slot_of(dv_k_t *k, const dv_que_t *q, uint64_t buf, const char *what)
+{
+    for (uint32_t i = 0; i < q->depth; i++)
+        if (q->buf[i] == buf)
+            return i;
+    dvk_fail(k, "%s: 0x%llx is not a buffer of this queue", what, (unsigned long long)DV_ADDR_OFF(buf));
+}
+
+uint64_t dvk_que_alloc(dv_k_t *k, dv_que_t *q)
+{
+    if (q->n_alloc - q->n_free >= q->depth)
+        dvk_fail(k, "queue alloc: all %u buffers are in use (free one first)", q->depth);
+    uint32_t i = q->n_alloc++ % q->depth;
+    charge(k);
+    if (q->freed[i]) { /* WAR: the consumer's reads of the previous contents must be done */
+        dvk_wait_flag(k, q->cons, q->prod, q->ev_free[i]);
+        q->freed[i] = false;
+    }
+    return q->buf[i];
+}
+
+void dvk_que_enque(dv_k_t *k, dv_que_t *q, uint64_t buf)
+{
+    uint32_t i = slot_of(k, q, buf, "queue enque");
+    if (i != q->n_enque % q->depth || q->n_enque >= q->n_alloc)
+        dvk_fail(k, "queue enque out of order: buffer %u enqueued, %u expected", i, q->n_enque % q->depth);
+    q->n_enque++;
+    charge(k);
+    dvk_set_flag(k, q->prod, q->cons, q->ev_full[i]);
+}
+
+uint64_t dvk_que_deque(dv_k_t *k, dv_que_t *q)
+{
+    if (q->n_deque >= q->n_enque)
+        dvk_fail(k, "queue deque with nothing enqueued (it would wait forever)");
+    uint32_t i = q->n_deque++ % q->depth;
+    charge(k);
+    dvk_wait_flag(k, q->prod, q->cons, q->ev_full[i]);
+    return q->buf[i];
+}
+
+void dvk_que_free(dv_k_t *k, dv_que_t *q, uint64_t buf)
+{
+    uint32_t i = slot_of(k, q, buf, "queue free");
+    if (i != q->n_free % q->depth || q->n_free >= q->n_deque)
+        dvk_fail(k, "queue free out of order: buffer %u freed, %u expected", i, q->n_free % q->depth);
+    q->n_free++;
+    charge(k);
+    dvk_set_flag(k, q->cons, q->prod, q->ev_free[i]);
+    q->freed[i] = true;
+}
+
+/* ---------------------------------------------------------------- masks */
+
+void dvk_mask_first(dv_k_t *k, dv_dtype_t t, uint32_t n)
+{
+    unsigned size = dv_dtype_size(t);
+    uint32_t per = size ? (uint32_t)(k->kern->cfg.vector_repeat_bytes / size) : 0;
+    if (per > 128)
+        per = 128; /* the bit mask holds 128 elements */
+    if (n < 1 || n > per)
+        dvk_fail(k, "mask of %u elements is out of range [1, %u] for %s", n, per, dv_dtype_name(t));
+    uint64_t lo = n >= 64 ? ~0ull : (1ull << n) - 1;
+    uint64_t hi = n <= 64 ? 0 : n >= 128 ? ~0ull : (1ull << (n - 64)) - 1;
+    dvk_set_vector_mask(k, hi, lo);
+}
+
+void dvk_mask_all(dv_k_t *k) { dvk_set_vector_mask(k, ~0ull, ~0ull); }
+
+/* ---------------------------------------------------------------- kernel objects */
+
+int dvk_kernel_create(const dv_config_t *cfg, const dv_kernel_info_t *info, dv_kernel_fn fn, const void *params,
+                      size_t params_bytes, dv_kernel_t **out, dv_error_t *err)
+{
+    *out = NULL;
+    if (!fn || !info || info->blocks == 0)
+        return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "a kernel needs a function and at least one block");
+    ckernel_t *ck = calloc(1, sizeof *ck);
+    if (!ck)
+        return dv_error_set(err, DV_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    ck->cfg = *cfg;
+    ck->base.info = *info;
+    ck->base.info.subs = info->kind == DV_KIND_MIX ? 1 + (uint32_t)(cfg->chip_aiv_per_core ? cfg->chip_aiv_per_core : 2) : 1;
+    ck->base.open = kernel_open;
+    ck->base.impl = ck;
+    ck->fn = fn;
+    snprintf(ck->source, sizeof ck->source, "kernel %s", info->name);
+    ck->args = calloc(info->nargs ? info->nargs : 1, sizeof *ck->args);
+    ck->params = malloc(params_bytes ? params_bytes : 1);
+    if (!ck->args || !ck->params) {
+        dvk_kernel_destroy(&ck->base);
+        return dv_error_set(err, DV_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    }
+    if (info->nargs)
+        memcpy(ck->args, info->args, info->nargs * sizeof *ck->args);
+    if (params_bytes)
+        memcpy(ck->params, params, params_bytes);
+    ck->base.info.args = ck->args;
+    *out = &ck->base;
+    return DV_OK;
+}
+
+void dvk_kernel_destroy(dv_kernel_t *k)
+{
+    if (!k)
+        return;
+    ckernel_t *ck = (ckernel_t *)k;
+    free(ck->args);
+    free(ck->params);
+    free(ck);
+}
+
+int dvk_kernel_record(dv_kernel_t *k, const char *path, dv_error_t *err)
+{
+    int rc = DV_OK;
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return dv_error_set(err, DV_ERR_IO, path, 0, 0, "cannot write the trace");
+    const dv_kernel_info_t *info = &k->info;
+    if (dv_trace_write_header(f, info) != DV_OK) {
+        rc = dv_error_set(err, DV_ERR_RANGE, path, 0, 0, "kernel '%s' cannot be written as a trace", info->name);
+        goto cleanup;
+    }
+    for (uint32_t b = 0; b < info->blocks && rc == DV_OK; b++)
+        for (uint32_t s = 0; s < info->subs && rc == DV_OK; s++) {
+            dv_stream_t *st = NULL;
+            if ((rc = k->open(k, b, s, &st, err)) != DV_OK)
+                break;
+            if (dv_trace_write_block(f, info, b, s) != DV_OK)
+                rc = dv_error_set(err, DV_ERR_IO, path, 0, 0, "write failed");
+            dv_insn_t in;
+            int n;
+            while (rc == DV_OK && (n = st->next(st, &in, err)) > 0)
+                if (dv_trace_write_insn(f, info, &in) != DV_OK)
+                    rc = dv_error_set(err, DV_ERR_IO, path, 0, 0, "write failed");
+            if (rc == DV_OK && n < 0)
+                rc = n;
+            st->close(st);
+        }
+    if (rc == DV_OK && dv_trace_write_end(f) != DV_OK)
+        rc = dv_error_set(err, DV_ERR_IO, path, 0, 0, "write failed");
+cleanup:
+    if (fclose(f) != 0 && rc == DV_OK)
+        rc = dv_error_set(err, DV_ERR_IO, path, 0, 0, "write failed");
+    if (rc != DV_OK)
+        remove(path);
+    return rc;
+}

@@ -1,0 +1,614 @@
+/* ops/elementwise.c - element-wise operators on the vector unit, written like the Ascend C
+ * add_high_performance sample: per block a contiguous range of the flattened tensor, walked in
+ * tiles of --tile-elems elements through TQue-style queues (inputs MTE2 -> V, output V -> MTE3;
+ * depth 2 with --double-buffer on), each tile CopyIn -> Compute -> CopyOut.  Plus copy, the
+ * read-only GM -> UB bandwidth benchmark of the data_copy sample.
+ *
+ * Tiling decisions (all made in the plan, passed to the kernel as a tiling struct):
+ * - Blocks split the tensor in units of EW_SPLIT_BYTES (512 B: GM addresses of every block start
+ *   on a 512-B boundary, the alignment the DMA needs for full bandwidth, ref calibration C3), as
+ *   evenly as whole units allow; --cores is capped at the number of units.
+ * - A tile is copied as one burst of whole 32-B blocks.  The last tile of a block may be shorter;
+ *   the last 32-B block of the tensor may run into the argument's padding (dv_ops_add_arg pads to
+ *   32 B), and never into another block's range because ranges start on 512-B boundaries.
+ * - Vector instructions cover whole repeats (256 B) in runs of at most 255 repeats; a partial last
+ *   repeat is one more instruction under a mask of its first elements (normal mask mode), so no
+ *   element past the tile is computed.
+ * - sigmoid, silu and gelu on fp16 compute in fp32 (vconv up, the formula, vconv down: the
+ *   high-precision path of Ascend C's Gelu), in two TBuf-like fp32 scratch buffers (one for
+ *   sigmoid); on fp32 they compute in the output buffer.  Dependent vector steps are separated by
+ *   pipe_barrier(V) as in Ascend C's activation code.  The references compute the same formulas in
+ *   double and round once, which is within the dtype tolerance (no tol_scale).
+ * - copy: RxC tiles of a 2-D tensor, each one DMA (R bursts, src_gap skipping the rest of a row),
+ *   contiguous runs of tiles per block.  --copies-per-buffer N puts N tiles into one queue buffer
+ *   per synchronisation: with N = 1 a 128-B tile waits for the previous copy's latency (two copies
+ *   in flight), with larger N many small copies are in flight, as when a kernel fills one UB tile
+ *   with many small DataCopy calls.  The default tile 16x1024 double-buffers in UB for every
+ *   dtype; the 910B UB holds 64x1024 fp16 (128 KB) only single-buffered. */
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dv/ops.h"
+
+enum {
+    EW_SPLIT_BYTES = 512,     /* block ranges are whole multiples of this */
+    EW_TILE_AUTO_MAX = 16384, /* --tile-elems auto: the largest power of two up to this that fits */
+    EW_REPEAT_BYTES = 256,    /* vector repeat and datablock (docs/SEMANTICS.md 3.1) */
+    EW_BLOCK_BYTES = 32
+};
+
+/* The largest value of an instruction field (isa/fields.def): repeat, nburst, len, gaps. */
+static uint64_t field_max(dv_form_t form, int field) { return (uint64_t)dv_form_spec(form)->fields[field].max; }
+
+/* gelu (tanh form) = x * sigmoid(2 * sqrt(2/pi) * (x + 0.044715 x^3)) */
+#define GELU_CUBIC 0.044715
+#define GELU_SCALE 1.5957691216057308 /* 2 * sqrt(2 / pi) */
+
+/* ---- the element-wise operators ---- */
+typedef enum ew_kind {
+    EW_ADD, EW_SUB, EW_MUL, EW_DIV, EW_MAX, EW_RELU, EW_GELU, EW_EXP, EW_SIGMOID, EW_SILU, EW_KINDS
+} ew_kind_t;
+
+typedef struct ew_def {
+    const char *name;
+    bool binary;       /* z = f(x, y); else y = f(x) */
+    bool activation;   /* composite formula: fp32 scratch for fp16 */
+    unsigned ntmp_f16; /* fp32 scratch buffers when the dtype is fp16 */
+    unsigned flops;    /* vector operations per element in the formula */
+} ew_def_t;
+
+static const ew_def_t ew_defs[EW_KINDS] = {
+    [EW_ADD] = {"add", true, false, 0, 1},
+    [EW_SUB] = {"sub", true, false, 0, 1},
+    [EW_MUL] = {"mul", true, false, 0, 1},
+    [EW_DIV] = {"div", true, false, 0, 1},
+    [EW_MAX] = {"max", true, false, 0, 1},
+    [EW_RELU] = {"relu", false, false, 0, 1},
+    [EW_GELU] = {"gelu", false, true, 2, 8},       /* x*x, *x, *c, +x, *k, exp, +1, x/. */
+    [EW_EXP] = {"exp", false, false, 0, 1},
+    [EW_SIGMOID] = {"sigmoid", false, true, 1, 4}, /* *-1, exp, +1, 1/. */
+    [EW_SILU] = {"silu", false, true, 2, 4},       /* *-1, exp, +1, x/. */
+};
+
+/* Parameters: the same table for every element-wise operator but for the dtypes accepted. */
+enum { EP_SHAPE, EP_DTYPE, EP_CORES, EP_TILE_ELEMS, EP_DOUBLE_BUFFER, EP_COUNT };
+
+#define EW_PARAMS(ident, dtypes)                                                                              \
+    static const dv_oparam_spec_t ident[EP_COUNT] = {                                                         \
+        [EP_SHAPE] = {"shape", DV_OPT_SHAPE, "1024x1024", 1, INT64_C(1) << 40, 0,                             \
+                      "tensor shape AxBx...; the operator works on the flattened elements"},                  \
+        [EP_DTYPE] = {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, (dtypes), "element type of every tensor"},         \
+        [EP_CORES] = {"cores", DV_OPT_INT, "auto", 1, 65535, 0,                                               \
+                      "blocks (auto: every vector core); at most one per 512 B of data"},                     \
+        [EP_TILE_ELEMS] = {"tile-elems", DV_OPT_INT, "auto", 1, INT64_C(1) << 24, 0,                          \
+                           "elements per copy, whole 32-B blocks (auto: the largest power of two up to 16384 " \
+                           "whose queue buffers fit in UB)"},                                                 \
+        [EP_DOUBLE_BUFFER] = {"double-buffer", DV_OPT_BOOL, "on", 0, 1, 0,                                    \
+                              "two buffers per queue (on) so copies overlap the vector work, or one (off)"},  \
+    }
+
+EW_PARAMS(ew_params_arith, DT_F16 | DT_F32 | DT_S16 | DT_S32); /* vadd vsub vmul vmax */
+EW_PARAMS(ew_params_relu, DT_F16 | DT_F32 | DT_S32);           /* vrelu */
+EW_PARAMS(ew_params_float, DT_F16 | DT_F32);                   /* vdiv vexp and the activations */
+
+typedef struct ew_tiling {
+    uint32_t kind;  /* ew_kind_t */
+    uint32_t dtype; /* dv_dtype_t of every argument */
+    uint32_t depth; /* buffers per queue */
+    uint32_t ntmp;  /* fp32 scratch buffers of `tile` elements */
+    uint64_t elems; /* elements of every argument */
+    uint64_t unit;  /* elements per split unit */
+    uint64_t tile;  /* elements per copy */
+} ew_tiling_t;
+
+static uint64_t cdiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+static uint64_t umin(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+static int ew_kind_of(const dv_opdesc_t *op)
+{
+    for (int i = 0; i < EW_KINDS; i++)
+        if (strcmp(op->name, ew_defs[i].name) == 0)
+            return i;
+    return -1;
+}
+
+/* A dtype as the --dtype parameter spells it, for messages. */
+static const char *dt_param(dv_dtype_t t)
+{
+    switch (t) {
+    case DV_DT_F16: return "fp16";
+    case DV_DT_BF16: return "bf16";
+    case DV_DT_F32: return "fp32";
+    case DV_DT_S8: return "int8";
+    case DV_DT_S16: return "int16";
+    case DV_DT_S32: return "int32";
+    default: return dv_dtype_name(t);
+    }
+}
+
+/* Elements of a shape, 0 on overflow. */
+static uint64_t shape_elems(const dv_shape_t *s)
+{
+    uint64_t n = 1;
+    for (int i = 0; i < s->ndims; i++)
+        if (__builtin_mul_overflow(n, s->d[i], &n))
+            return 0;
+    return n;
+}
+
+static int check_tensor_bytes(const dv_config_t *cfg, uint64_t elems, unsigned size, dv_error_t *err)
+{
+    uint64_t bytes;
+    if (elems == 0 || __builtin_mul_overflow(elems, (uint64_t)size, &bytes))
+        return dv_ops_param_error(err, "shape", "one tensor of this shape has more than 2^64 bytes, "
+                                  "hbm.capacity_bytes is %llu", (unsigned long long)cfg->hbm_capacity_bytes);
+    if (bytes > cfg->hbm_capacity_bytes)
+        return dv_ops_param_error(err, "shape", "one tensor of this shape has %llu bytes, hbm.capacity_bytes is %llu",
+                                  (unsigned long long)bytes, (unsigned long long)cfg->hbm_capacity_bytes);
+    return DV_OK;
+}
+
+/* The element range [first, first + count) of block b of nb: whole split units, as even as possible. */
+static void ew_range(const ew_tiling_t *t, uint32_t b, uint32_t nb, uint64_t *first, uint64_t *count)
+{
+    uint64_t units = cdiv(t->elems, t->unit), base = units / nb, rem = units % nb;
+    uint64_t u0 = b * base + umin(b, rem), nu = base + (b < rem);
+    *first = u0 * t->unit;
+    *count = *first >= t->elems ? 0 : umin(nu * t->unit, t->elems - *first);
+}
+
+/* ---- vector steps ---- */
+typedef enum vop {
+    V_ADD, V_SUB, V_MUL, V_DIV, V_MAX, V_RELU, V_EXP, V_REC, V_ADDS, V_MULS,
+    V_F16_TO_F32, V_F32_TO_F16
+} vop_t;
+
+/* One instruction of `rep` repeats with contiguous operands (block stride 1, repeat stride 8
+ * blocks; the f16 side of a conversion packs its 64 elements per repeat into 128 B). */
+static void vinsn(dv_k_t *k, vop_t op, dv_dtype_t dt, uint64_t d, uint64_t a, uint64_t b, double s, unsigned rep)
+{
+    switch (op) {
+    case V_ADD: dvk_vadd(k, d, a, b, dt, rep, 1, 1, 1, 8, 8, 8); break;
+    case V_SUB: dvk_vsub(k, d, a, b, dt, rep, 1, 1, 1, 8, 8, 8); break;
+    case V_MUL: dvk_vmul(k, d, a, b, dt, rep, 1, 1, 1, 8, 8, 8); break;
+    case V_DIV: dvk_vdiv(k, d, a, b, dt, rep, 1, 1, 1, 8, 8, 8); break;
+    case V_MAX: dvk_vmax(k, d, a, b, dt, rep, 1, 1, 1, 8, 8, 8); break;
+    case V_RELU: dvk_vrelu(k, d, a, dt, rep, 1, 1, 8, 8); break;
+    case V_EXP: dvk_vexp(k, d, a, dt, rep, 1, 1, 8, 8); break;
+    case V_REC: dvk_vrec(k, d, a, dt, rep, 1, 1, 8, 8); break;
+    case V_ADDS: dvk_vadds(k, d, a, dt, s, rep, 1, 1, 8, 8); break;
+    case V_MULS: dvk_vmuls(k, d, a, dt, s, rep, 1, 1, 8, 8); break;
+    case V_F16_TO_F32: dvk_vconv(k, d, a, DV_DT_F32, DV_DT_F16, DV_ROUND_R, rep, 1, 1, 8, 4); break;
+    case V_F32_TO_F16: dvk_vconv(k, d, a, DV_DT_F16, DV_DT_F32, DV_ROUND_R, rep, 1, 1, 4, 8); break;
+    }
+}
+
+/* dst = op(src0[, src1 | s]) over n elements of type dt (for conversions: the f32 side). */
+static void vstep(dv_k_t *k, vop_t op, dv_dtype_t dt, uint64_t dst, uint64_t src0, uint64_t src1, double s,
+                  uint64_t n)
+{
+    const bool conv = op == V_F16_TO_F32 || op == V_F32_TO_F16;
+    const unsigned esize = conv ? 4 : dv_dtype_size(dt);
+    const uint64_t per_rep = EW_REPEAT_BYTES / esize;
+    const uint64_t dst_step = op == V_F32_TO_F16 ? EW_REPEAT_BYTES / 2 : EW_REPEAT_BYTES;
+    const uint64_t src_step = op == V_F16_TO_F32 ? EW_REPEAT_BYTES / 2 : EW_REPEAT_BYTES;
+    const uint64_t full = n / per_rep, rem = n % per_rep;
+    for (uint64_t r = 0; r < full;) {
+        unsigned rep = (unsigned)umin(field_max(DV_FORM_VBIN, DV_FLD(VBIN, repeat)), full - r);
+        vinsn(k, op, dt, dst + r * dst_step, src0 + r * src_step, src1 + r * EW_REPEAT_BYTES, s, rep);
+        r += rep;
+    }
+    if (rem) {
+        dvk_mask_first(k, conv ? DV_DT_F32 : dt, (uint32_t)rem);
+        vinsn(k, op, dt, dst + full * dst_step, src0 + full * src_step, src1 + full * EW_REPEAT_BYTES, s, 1);
+        dvk_mask_all(k);
+    }
+}
+
+/* sigmoid, silu, gelu of n elements at x into y, in fp32 (fp16 through the scratch buffers). */
+static void ew_activation(dv_k_t *k, const ew_tiling_t *t, uint64_t y, uint64_t x, const uint64_t *tmp, uint64_t n)
+{
+    const dv_dtype_t f = DV_DT_F32;
+    const bool f16 = t->dtype == DV_DT_F16;
+    const uint64_t X = f16 ? tmp[0] : x;                                  /* the input in fp32 */
+    const uint64_t W = !f16 ? y : t->kind == EW_SIGMOID ? tmp[0] : tmp[1]; /* the work buffer */
+    if (f16) {
+        vstep(k, V_F16_TO_F32, f, X, x, 0, 0, n);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+    }
+    if (t->kind == EW_GELU) {
+        vstep(k, V_MUL, f, W, X, X, 0, n);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        vstep(k, V_MUL, f, W, W, X, 0, n);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        vstep(k, V_MULS, f, W, W, 0, GELU_CUBIC, n);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        vstep(k, V_ADD, f, W, W, X, 0, n);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        vstep(k, V_MULS, f, W, W, 0, -GELU_SCALE, n);
+    } else {
+        vstep(k, V_MULS, f, W, X, 0, -1.0, n);
+    }
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    vstep(k, V_EXP, f, W, W, 0, 0, n);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    vstep(k, V_ADDS, f, W, W, 0, 1.0, n);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    if (t->kind == EW_SIGMOID)
+        vstep(k, V_REC, f, W, W, 0, 0, n);
+    else
+        vstep(k, V_DIV, f, W, X, W, 0, n);
+    if (f16) {
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        vstep(k, V_F32_TO_F16, f, y, W, 0, 0, n);
+    }
+}
+
+/* Compute: z = f(x[, y]) over n elements of one tile. */
+static void ew_compute(dv_k_t *k, const ew_tiling_t *t, uint64_t z, uint64_t x, uint64_t y, const uint64_t *tmp,
+                       uint64_t n)
+{
+    static const vop_t direct[EW_KINDS] = {[EW_ADD] = V_ADD, [EW_SUB] = V_SUB, [EW_MUL] = V_MUL, [EW_DIV] = V_DIV,
+                                           [EW_MAX] = V_MAX, [EW_RELU] = V_RELU, [EW_EXP] = V_EXP};
+    if (ew_defs[t->kind].activation)
+        ew_activation(k, t, z, x, tmp, n);
+    else
+        vstep(k, direct[t->kind], (dv_dtype_t)t->dtype, z, x, y, 0, n);
+}
+
+/* One block: its range in tiles, CopyIn -> Compute -> CopyOut through the queues.  Arguments:
+ * x, [y,] then the output. */
+static void ew_kernel(dv_k_t *k, const void *params)
+{
+    const ew_tiling_t *t = params;
+    const bool binary = ew_defs[t->kind].binary;
+    const unsigned size = dv_dtype_size((dv_dtype_t)t->dtype);
+    const uint32_t out = binary ? 2 : 1;
+    uint64_t first, count;
+    ew_range(t, dvk_block_idx(k), dvk_block_num(k), &first, &count);
+    if (count == 0)
+        return;
+
+    dv_que_t in_x, in_y, out_z;
+    dvk_que_init(k, &in_x, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, t->depth, t->tile * size);
+    if (binary)
+        dvk_que_init(k, &in_y, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, t->depth, t->tile * size);
+    dvk_que_init(k, &out_z, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, t->depth, t->tile * size);
+    uint64_t tmp[2] = {0, 0};
+    for (uint32_t i = 0; i < t->ntmp; i++)
+        tmp[i] = dvk_alloc(k, DV_SPACE_UB, t->tile * 4);
+
+    for (uint64_t off = first; off < first + count; off += t->tile) {
+        const uint64_t n = umin(t->tile, first + count - off);
+        const uint64_t len = cdiv(n * size, EW_BLOCK_BYTES), gm = off * size;
+        /* CopyIn */
+        uint64_t bx = dvk_que_alloc(k, &in_x), by = 0;
+        dvk_copy_gm_to_ubuf(k, bx, dvk_gm(k, 0, gm), 1, (int64_t)len, 0, 0);
+        dvk_que_enque(k, &in_x, bx);
+        if (binary) {
+            by = dvk_que_alloc(k, &in_y);
+            dvk_copy_gm_to_ubuf(k, by, dvk_gm(k, 1, gm), 1, (int64_t)len, 0, 0);
+            dvk_que_enque(k, &in_y, by);
+        }
+        /* Compute */
+        bx = dvk_que_deque(k, &in_x);
+        if (binary)
+            by = dvk_que_deque(k, &in_y);
+        uint64_t bz = dvk_que_alloc(k, &out_z);
+        ew_compute(k, t, bz, bx, by, tmp, n);
+        dvk_que_enque(k, &out_z, bz);
+        dvk_que_free(k, &in_x, bx);
+        if (binary)
+            dvk_que_free(k, &in_y, by);
+        /* CopyOut */
+        bz = dvk_que_deque(k, &out_z);
+        dvk_copy_ubuf_to_gm(k, dvk_gm(k, out, gm), bz, 1, (int64_t)len, 0, 0);
+        dvk_que_free(k, &out_z, bz);
+    }
+}
+
+static int ew_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t *v, dv_op_plan_t *plan,
+                   dv_error_t *err)
+{
+    const int kind = ew_kind_of(op);
+    if (kind < 0)
+        return dv_error_set(err, DV_ERR_UNKNOWN, NULL, 0, 0, "%s: not an element-wise operator", op->name);
+    const ew_def_t *d = &ew_defs[kind];
+    const dv_dtype_t dt = v->v[EP_DTYPE].dt;
+    const unsigned size = dv_dtype_size(dt);
+    const uint64_t n = shape_elems(&v->v[EP_SHAPE].shape);
+    int rc = check_tensor_bytes(cfg, n, size, err);
+    if (rc)
+        return rc;
+
+    /* UB per tile element: the queues' buffers plus the fp32 scratch. */
+    ew_tiling_t t = {.kind = (uint32_t)kind, .dtype = (uint32_t)dt, .elems = n, .unit = EW_SPLIT_BYTES / size};
+    t.depth = v->v[EP_DOUBLE_BUFFER].i ? 2 : 1;
+    t.ntmp = dt == DV_DT_F16 ? d->ntmp_f16 : 0;
+    const unsigned queues = d->binary ? 3 : 2;
+    const uint64_t per_elem = (uint64_t)queues * t.depth * size + (uint64_t)t.ntmp * 4;
+    const uint64_t min_tile = EW_BLOCK_BYTES / size;
+    if (v->v[EP_TILE_ELEMS].i == 0) {
+        t.tile = EW_TILE_AUTO_MAX;
+        while (t.tile > min_tile && t.tile * per_elem > cfg->ub_size_bytes)
+            t.tile /= 2;
+    } else {
+        t.tile = (uint64_t)v->v[EP_TILE_ELEMS].i;
+        if (t.tile % min_tile)
+            return dv_ops_param_error(err, "tile-elems", "%llu %s elements are %llu bytes, not whole 32-B blocks "
+                                      "(a copy moves 32-B blocks): use a multiple of %llu",
+                                      (unsigned long long)t.tile, dt_param(dt),
+                                      (unsigned long long)(t.tile * size), (unsigned long long)min_tile);
+    }
+    if (t.tile * per_elem > cfg->ub_size_bytes) {
+        char scratch[64] = "";
+        if (t.ntmp)
+            snprintf(scratch, sizeof scratch, " + %u fp32 scratch x %llu B", t.ntmp,
+                     (unsigned long long)(t.tile * 4));
+        return dv_ops_param_error(err, "tile-elems", "%llu elements need %llu bytes of UB (%u queues x %u buffers x "
+                                  "%llu B%s), core.ub_size_bytes is %llu",
+                                  (unsigned long long)t.tile, (unsigned long long)(t.tile * per_elem), queues,
+                                  t.depth, (unsigned long long)(t.tile * size), scratch,
+                                  (unsigned long long)cfg->ub_size_bytes);
+    }
+
+    const uint64_t units = cdiv(n, t.unit);
+    uint64_t cores = v->v[EP_CORES].i ? (uint64_t)v->v[EP_CORES].i : dv_ops_cores(cfg, DV_KIND_VECTOR);
+    snprintf(plan->info.name, sizeof plan->info.name, "%s", op->name);
+    plan->info.kind = DV_KIND_VECTOR;
+    plan->info.blocks = (uint32_t)umin(cores, units);
+    plan->info.subs = 1;
+
+    double lo = 0, hi = 0; /* the default range */
+    if (kind == EW_DIV) {
+        lo = 0.5; /* divisor away from zero: quotients stay within [-2, 2] */
+        hi = 2.0;
+    }
+    if ((rc = dv_ops_add_arg(plan, "x", dt, n, DV_ARG_IN, 0, 0)) ||
+        (d->binary && (rc = dv_ops_add_arg(plan, "y", dt, n, DV_ARG_IN, lo, hi))) ||
+        (rc = dv_ops_add_arg(plan, d->binary ? "z" : "y", dt, n, DV_ARG_OUT, 0, 0)))
+        return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
+
+    memcpy(plan->tiling, &t, sizeof t);
+    plan->tiling_bytes = sizeof t;
+    plan->flops = (uint64_t)d->flops * n;
+    plan->bytes = (uint64_t)queues * n * size;
+    plan->tol_scale = 1.0;
+    return DV_OK;
+}
+
+/* An integer result as the hardware stores it: vadd/vsub/vmul wrap (docs/SEMANTICS.md 2). */
+static double wrap_int(dv_dtype_t t, int64_t v)
+{
+    return t == DV_DT_S16 ? (double)(int16_t)(uint16_t)v : (double)(int32_t)(uint32_t)v;
+}
+
+static int64_t ew_int(ew_kind_t kind, int64_t a, int64_t b)
+{
+    switch (kind) {
+    case EW_ADD: return a + b;
+    case EW_SUB: return a - b;
+    case EW_MUL: return a * b;
+    case EW_MAX: return a >= b ? a : b;
+    case EW_RELU: return a > 0 ? a : 0;
+    default: return 0; /* the plan accepts only float dtypes for the others */
+    }
+}
+
+static double ew_float(ew_kind_t kind, double a, double b)
+{
+    switch (kind) {
+    case EW_ADD: return a + b;
+    case EW_SUB: return a - b;
+    case EW_MUL: return a * b;
+    case EW_DIV: return a / b;
+    case EW_MAX: return a >= b ? a : b;
+    case EW_RELU: return a > 0 ? a : 0;
+    case EW_EXP: return exp(a);
+    case EW_SIGMOID: return 1 / (1 + exp(-a));
+    case EW_SILU: return a / (1 + exp(-a));
+    case EW_GELU: return a / (1 + exp(-GELU_SCALE * (a + GELU_CUBIC * a * a * a)));
+    case EW_KINDS: break;
+    }
+    return 0;
+}
+
+/* The formulas in double (integers in int64, wrapped like the hardware), rounded once on store. */
+static int ew_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint8_t **expect, dv_error_t *err)
+{
+    (void)err;
+    ew_tiling_t t;
+    memcpy(&t, plan->tiling, sizeof t);
+    const dv_dtype_t dt = (dv_dtype_t)t.dtype;
+    const ew_kind_t kind = (ew_kind_t)t.kind;
+    const bool binary = ew_defs[kind].binary, is_float = dv_dtype_is_float(dt);
+    uint8_t *out = expect[binary ? 2 : 1];
+    for (uint64_t i = 0; i < t.elems; i++) {
+        const double a = dv_ops_load(in[0], dt, i), b = binary ? dv_ops_load(in[1], dt, i) : 0;
+        dv_ops_store(out, dt, i,
+                     is_float ? ew_float(kind, a, b) : wrap_int(dt, ew_int(kind, (int64_t)a, (int64_t)b)));
+    }
+    return DV_OK;
+}
+
+/* The element-wise operators (ops/ops.def rows). */
+#define EW_OP(ident, params, what)                                                                  \
+    const dv_opdesc_t dv_op_##ident = {#ident, what, params, EP_COUNT, ew_plan, ew_kernel, ew_reference}
+
+EW_OP(add, ew_params_arith, "z = x + y, element-wise over the flattened --shape");
+EW_OP(sub, ew_params_arith, "z = x - y, element-wise");
+EW_OP(mul, ew_params_arith, "z = x * y, element-wise");
+EW_OP(div, ew_params_float, "z = x / y, element-wise (y random in [0.5, 2))");
+EW_OP(max, ew_params_arith, "z = max(x, y), element-wise");
+EW_OP(relu, ew_params_relu, "y = max(x, 0)");
+EW_OP(gelu, ew_params_float,
+      "y = x * sigmoid(2 sqrt(2/pi) (x + 0.044715 x^3)) (tanh form); fp16 computes in fp32");
+EW_OP(exp, ew_params_float, "y = exp(x)");
+EW_OP(sigmoid, ew_params_float, "y = 1 / (1 + exp(-x)); fp16 computes in fp32");
+EW_OP(silu, ew_params_float, "y = x * sigmoid(x); fp16 computes in fp32");
+
+/* ---- copy: the GM -> UB bandwidth benchmark ---- */
+enum { CP_SHAPE, CP_DTYPE, CP_TILE, CP_COPIES_PER_BUFFER, CP_CORES, CP_DOUBLE_BUFFER, CP_WRITE, CP_COUNT };
+
+static const dv_oparam_spec_t copy_params[CP_COUNT] = {
+    [CP_SHAPE] = {"shape", DV_OPT_SHAPE, "4096x4096", 1, INT64_C(1) << 32, 0,
+                  "2-D tensor RxC (row-major) read from GM; rows whole 32-B blocks"},
+    [CP_DTYPE] = {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, DT_F16 | DT_BF16 | DT_F32 | DT_S8 | DT_S16 | DT_S32,
+                  "element type"},
+    [CP_TILE] = {"tile", DV_OPT_TILE, "16x1024", 1, INT64_C(1) << 32, 0,
+                 "rows x cols per copy: one DMA of R bursts of C elements (C whole 32-B blocks); "
+                 "clipped to --shape"},
+    [CP_COPIES_PER_BUFFER] = {"copies-per-buffer", DV_OPT_INT, "1", 1, 4096, 0,
+                              "tiles copied into one queue buffer before it is handed on (one sync per buffer)"},
+    [CP_CORES] = {"cores", DV_OPT_INT, "auto", 1, 65535, 0,
+                  "blocks (auto: every vector core); at most one per tile"},
+    [CP_DOUBLE_BUFFER] = {"double-buffer", DV_OPT_BOOL, "on", 0, 1, 0, "two UB buffers (on) or one (off)"},
+    [CP_WRITE] = {"write", DV_OPT_BOOL, "off", 0, 1, 0,
+                  "also write every tile back to an output y (UB -> GM), so --check can compare"},
+};
+
+typedef struct copy_tiling {
+    uint32_t dtype, depth, write;
+    uint64_t rows, cols;     /* the tensor */
+    uint64_t trows, tcols;   /* a tile: one DMA */
+    uint64_t per_buf;        /* tiles per queue buffer */
+    uint64_t ntile_cols;     /* tiles per tile row */
+    uint64_t tiles;
+} copy_tiling_t;
+
+/* Tiles in row-major order; block b takes a contiguous run of them.  Each tile is one DMA of its
+ * rows as bursts (src_gap skips the rest of a tensor row); --copies-per-buffer consecutive tiles
+ * fill one queue buffer, which is then handed on once.  Without --write the queue goes MTE2 -> V
+ * and the vector side only frees the buffer (the data_copy sample's read-only loop); with --write
+ * it goes MTE2 -> MTE3 (a bound VECIN/VECOUT queue) and MTE3 writes the tiles to y. */
+static void copy_tile(dv_k_t *k, const copy_tiling_t *t, uint64_t i, uint64_t buf, bool write)
+{
+    const unsigned size = dv_dtype_size((dv_dtype_t)t->dtype);
+    const uint64_t r0 = i / t->ntile_cols * t->trows, c0 = i % t->ntile_cols * t->tcols;
+    const uint64_t rr = umin(t->trows, t->rows - r0), cc = umin(t->tcols, t->cols - c0);
+    const uint64_t len = cc * size / EW_BLOCK_BYTES, gap = (t->cols - cc) * size / EW_BLOCK_BYTES;
+    const uint64_t gm = (r0 * t->cols + c0) * size;
+    if (write)
+        dvk_copy_ubuf_to_gm(k, dvk_gm(k, 1, gm), buf, (int64_t)rr, (int64_t)len, 0, (int64_t)gap);
+    else
+        dvk_copy_gm_to_ubuf(k, buf, dvk_gm(k, 0, gm), (int64_t)rr, (int64_t)len, (int64_t)gap, 0);
+}
+
+static void copy_kernel(dv_k_t *k, const void *params)
+{
+    const copy_tiling_t *t = params;
+    const uint64_t tile_bytes = t->trows * t->tcols * dv_dtype_size((dv_dtype_t)t->dtype);
+    const uint32_t b = dvk_block_idx(k), nb = dvk_block_num(k);
+    const uint64_t base = t->tiles / nb, rem = t->tiles % nb;
+    const uint64_t first = b * base + umin(b, rem), end = first + base + (b < rem);
+    if (first == end)
+        return;
+    dv_que_t q;
+    dvk_que_init(k, &q, DV_SPACE_UB, DV_PIPE_MTE2, t->write ? DV_PIPE_MTE3 : DV_PIPE_V, t->depth,
+                 t->per_buf * tile_bytes);
+    for (uint64_t i = first; i < end; i += t->per_buf) {
+        const uint64_t n = umin(t->per_buf, end - i);
+        uint64_t buf = dvk_que_alloc(k, &q);
+        for (uint64_t j = 0; j < n; j++)
+            copy_tile(k, t, i + j, buf + j * tile_bytes, false);
+        dvk_que_enque(k, &q, buf);
+        buf = dvk_que_deque(k, &q);
+        for (uint64_t j = 0; t->write && j < n; j++)
+            copy_tile(k, t, i + j, buf + j * tile_bytes, true);
+        dvk_que_free(k, &q, buf);
+    }
+}
+
+static int copy_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t *v, dv_op_plan_t *plan,
+                     dv_error_t *err)
+{
+    const dv_shape_t *s = &v->v[CP_SHAPE].shape, *tile = &v->v[CP_TILE].shape;
+    const dv_dtype_t dt = v->v[CP_DTYPE].dt;
+    const unsigned size = dv_dtype_size(dt);
+    if (s->ndims != 2)
+        return dv_ops_param_error(err, "shape", "copy takes a 2-D shape RxC (%d dimensions given)", s->ndims);
+    const uint64_t n = shape_elems(s);
+    int rc = check_tensor_bytes(cfg, n, size, err);
+    if (rc)
+        return rc;
+    copy_tiling_t t = {.dtype = (uint32_t)dt, .depth = v->v[CP_DOUBLE_BUFFER].i ? 2 : 1,
+                       .write = v->v[CP_WRITE].i ? 1 : 0, .rows = s->d[0], .cols = s->d[1]};
+    if (t.cols * size % EW_BLOCK_BYTES)
+        return dv_ops_param_error(err, "shape", "rows of %llu %s elements are %llu bytes, not whole 32-B blocks "
+                                  "(the DMA moves and strides in 32-B blocks)",
+                                  (unsigned long long)t.cols, dt_param(dt), (unsigned long long)(t.cols * size));
+    t.trows = umin(tile->d[0], t.rows);
+    t.tcols = umin(tile->d[1], t.cols);
+    if (t.tcols * size % EW_BLOCK_BYTES)
+        return dv_ops_param_error(err, "tile", "%llu columns of %s are %llu bytes, not whole 32-B blocks "
+                                  "(a burst is whole 32-B blocks)",
+                                  (unsigned long long)t.tcols, dt_param(dt), (unsigned long long)(t.tcols * size));
+    const uint64_t max_nburst = field_max(DV_FORM_DMA, DV_FLD(DMA, nburst));
+    const uint64_t max_len = field_max(DV_FORM_DMA, DV_FLD(DMA, len));
+    const uint64_t max_gap = field_max(DV_FORM_DMA, DV_FLD(DMA, src_gap));
+    if (t.trows > max_nburst)
+        return dv_ops_param_error(err, "tile", "%llu rows need %llu bursts in one copy, the DMA limit is %llu (nburst)",
+                                  (unsigned long long)t.trows, (unsigned long long)t.trows,
+                                  (unsigned long long)max_nburst);
+    if (t.tcols * size / EW_BLOCK_BYTES > max_len)
+        return dv_ops_param_error(err, "tile", "a row of %llu bytes is %llu 32-B blocks, the DMA burst limit is %llu "
+                                  "(len)", (unsigned long long)(t.tcols * size),
+                                  (unsigned long long)(t.tcols * size / EW_BLOCK_BYTES), (unsigned long long)max_len);
+    /* The widest gap comes with the narrowest tile: the last tile column when it is partial. */
+    const uint64_t narrow = t.cols % t.tcols ? t.cols % t.tcols : t.tcols;
+    const uint64_t gap = (t.cols - narrow) * size / EW_BLOCK_BYTES;
+    if (gap > max_gap)
+        return dv_ops_param_error(err, "tile", "a tile of %llu columns skips %llu 32-B blocks between its rows, the "
+                                  "DMA gap limit is %llu (src_gap)", (unsigned long long)narrow,
+                                  (unsigned long long)gap, (unsigned long long)max_gap);
+    t.per_buf = (uint64_t)v->v[CP_COPIES_PER_BUFFER].i;
+    const uint64_t tile_bytes = t.trows * t.tcols * size, need = (uint64_t)t.depth * t.per_buf * tile_bytes;
+    if (need > cfg->ub_size_bytes) {
+        char parts[96];
+        if (t.per_buf > 1)
+            snprintf(parts, sizeof parts, "%u buffers x %llu copies x %llu B", t.depth,
+                     (unsigned long long)t.per_buf, (unsigned long long)tile_bytes);
+        else
+            snprintf(parts, sizeof parts, "%u buffers x %llu B", t.depth, (unsigned long long)tile_bytes);
+        return dv_ops_param_error(err, t.depth * tile_bytes <= cfg->ub_size_bytes ? "copies-per-buffer" : "tile",
+                                  "%llux%llu tiles need %llu bytes of UB (%s), core.ub_size_bytes is %llu%s",
+                                  (unsigned long long)t.trows, (unsigned long long)t.tcols, (unsigned long long)need,
+                                  parts, (unsigned long long)cfg->ub_size_bytes,
+                                  t.depth > 1 ? " (--double-buffer off halves it)" : "");
+    }
+    t.ntile_cols = cdiv(t.cols, t.tcols);
+    t.tiles = cdiv(t.rows, t.trows) * t.ntile_cols;
+
+    const uint64_t cores = v->v[CP_CORES].i ? (uint64_t)v->v[CP_CORES].i : dv_ops_cores(cfg, DV_KIND_VECTOR);
+    snprintf(plan->info.name, sizeof plan->info.name, "%s", op->name);
+    plan->info.kind = DV_KIND_VECTOR;
+    plan->info.blocks = (uint32_t)umin(cores, t.tiles);
+    plan->info.subs = 1;
+    if ((rc = dv_ops_add_arg(plan, "x", dt, n, DV_ARG_IN, 0, 0)) ||
+        (t.write && (rc = dv_ops_add_arg(plan, "y", dt, n, DV_ARG_OUT, 0, 0))))
+        return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
+    memcpy(plan->tiling, &t, sizeof t);
+    plan->tiling_bytes = sizeof t;
+    plan->flops = 0;
+    plan->bytes = (t.write ? 2 : 1) * n * size;
+    plan->tol_scale = 1.0;
+    return DV_OK;
+}
+
+static int copy_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint8_t **expect, dv_error_t *err)
+{
+    (void)err;
+    copy_tiling_t t;
+    memcpy(&t, plan->tiling, sizeof t);
+    if (t.write)
+        memcpy(expect[1], in[0], t.rows * t.cols * dv_dtype_size((dv_dtype_t)t.dtype));
+    return DV_OK;
+}
+
+/* copy (ops/ops.def row). */
+const dv_opdesc_t dv_op_copy = {"copy", "read a 2-D tensor GM -> UB in --tile copies (bandwidth benchmark); "
+                                "--write on also writes it back to y", copy_params, CP_COUNT, copy_plan,
+                                copy_kernel, copy_reference};

@@ -1,0 +1,564 @@
+/* ops/matmul.c - C[M,N] = A[M,K] x B[K,N] (or x B^T with B given as [N,K]) on the cube.
+ *
+ * The data path is the one an Ascend C matmul (MDL template) takes:
+ *
+ *   GM --copy_gm_to_cbuf_nd2nz--> L1 (A1, B1: NZ, step-ka / step-kb base-K slices per load)
+ *      --load_cbuf_to_ca/cb------> L0A (ZZ) / L0B (ZN; 16-bit B[K,N] transposed per fractal)
+ *      --mmad--------------------> L0C (f32/s32 NZ; init on the first K slice, accumulate after)
+ *      910B: --copy_matrix_cc_to_gm (FixPipe: quantPre, ReLU, NZ -> ND)--> GM
+ *      310:  --copy_matrix_cc_to_ubuf (V: quantPre, ReLU, NZ -> ND)--> UB --copy_ubuf_to_gm--> GM
+ *
+ * Tiling.  The output is cut into base-m x base-n tiles (row-major tile grid).  The blocks form a
+ * gm x gn grid over that tile grid (Ascend C's singleCoreM x singleCoreN split): block b owns the
+ * rectangle of tiles (b / gn, b % gn), each side split as evenly as possible, and walks its tiles
+ * row by row, so consecutive tiles share their A rows in L2.  The grid is the one that minimises the
+ * largest per-block tile count, then the per-block A-rows-plus-B-columns (GM traffic), then the
+ * number of blocks; 8192^3 with 128 x 256 tiles on 24 cores gives 6 x 4.
+ * Per tile the K axis is walked in base-k slices; A and B reach L1 in groups of step-ka / step-kb
+ * slices (A1 / B1 queues MTE2 -> MTE1, depth 2 with --double-buffer), each slice goes to one of two
+ * L0A/L0B ping-pong buffers (MTE1 <-> M events), and the L0C tile (CO1 queue M -> FIX, or M -> V on
+ * coupled cores; two buffers when two tiles fit in L0C) is drained once per tile.  GM loads run one
+ * L1 group ahead of the cube, across tile boundaries.
+ *
+ * Tails need no padding: nd2nz copies element-granular rows and zero-fills the K columns of the last
+ * 32 B block; mmad is issued with the exact m, k, n of the tile, so the unwritten rows of a partial
+ * fractal in L1/L0 are never read (docs/SEMANTICS.md, MMAD); the FixPipe writes exactly m x n. */
+
+/* The reference sums in f32 exactly as the cube does: never fuse a*b+c (GCC ignores the STDC pragma). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("fp-contract=off")
+#else
+#pragma STDC FP_CONTRACT OFF
+#endif
+
+#include "dv/ops.h"
+
+#include <float.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if FLT_EVAL_METHOD != 0
+#error "ops/matmul.c needs FLT_EVAL_METHOD 0 (float arithmetic evaluated in float, e.g. SSE)"
+#endif
+
+enum { P_M, P_N, P_K, P_DTYPE, P_OUT_DTYPE, P_BT, P_BASE_M, P_BASE_N, P_BASE_K, P_STEP_KA, P_STEP_KB, P_CORES, P_DB,
+       P_RELU, P_COUNT };
+
+static const dv_oparam_spec_t params[] = {
+    {"m", DV_OPT_INT, "1024", 1, 16777216, 0, "rows of A and C"},
+    {"n", DV_OPT_INT, "1024", 1, 16777216, 0, "columns of B and C"},
+    {"k", DV_OPT_INT, "1024", 1, 16777216, 0, "columns of A, rows of B (the reduction)"},
+    {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, DT_F16 | DT_BF16 | DT_S8 | DT_F32, "type of A and B"},
+    {"out-dtype", DV_OPT_DTYPE, "auto", 0, 0, DT_F16 | DT_BF16 | DT_F32 | DT_S32,
+     "type of C; auto: the input's own (int8: int32); float inputs may give fp16|bf16|fp32 (quantPre)"},
+    {"b-transposed", DV_OPT_BOOL, "off", 0, 1, 0,
+     "B is given as [N,K]: C = A x B^T (required for int8 and fp32)"},
+    {"base-m", DV_OPT_INT, "128", 16, 4080, 0, "rows of the L0 tile (L0A, L0C); a multiple of 16"},
+    {"base-n", DV_OPT_INT, "256", 16, 4080, 0, "columns of the L0 tile (L0B, L0C); a multiple of 16"},
+    {"base-k", DV_OPT_INT, "auto", 1, 4095, 0,
+     "K of the L0 tile, a multiple of 32 bytes of K; auto = 128 bytes: fp16/bf16 64, int8 128, fp32 32"},
+    {"step-ka", DV_OPT_INT, "4", 1, 4095, 0,
+     "base-k slices of A per GM -> L1 load (stepKa; double-buffered depthA1 = 2 x step-ka)"},
+    {"step-kb", DV_OPT_INT, "4", 1, 4095, 0,
+     "base-k slices of B per GM -> L1 load (stepKb; double-buffered depthB1 = 2 x step-kb)"},
+    {"cores", DV_OPT_INT, "auto", 1, 65535, 0,
+     "blocks (AICs when split, AI cores when coupled); auto = all; fewer when there are fewer tiles"},
+    {"double-buffer", DV_OPT_BOOL, "on", 0, 1, 0,
+     "ping-pong A1/B1 (L1) and L0A/L0B; L0C too when two tiles fit"},
+    {"relu", DV_OPT_BOOL, "off", 0, 1, 0, "ReLU on the way out of L0C (FixPipe, or the V-pipe move when coupled)"},
+};
+
+enum { ARG_A, ARG_B, ARG_C };
+
+typedef struct mm_tiling {
+    uint64_t M, N, K;
+    uint32_t bm, bn, bk;         /* the L0 tile, clamped to the (aligned) shape */
+    uint32_t ska, skb;           /* base-k slices per L1 group, clamped to the slices of K */
+    uint32_t mtiles, ntiles, ks; /* tiles along M and N, base-k slices along K */
+    uint32_t gm, gn;             /* block grid over the tile grid */
+    uint32_t l1_depth, l0_depth, l0c_depth, ub_depth, ub_rows;
+    uint8_t it, ot, bt, relu, quant, coupled;
+} mm_tiling_t;
+
+static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+static uint64_t align_up(uint64_t a, uint64_t b) { return ceil_div(a, b) * b; }
+static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+static const char *dt_name(dv_dtype_t t)
+{
+    switch (t) {
+    case DV_DT_F16: return "fp16";
+    case DV_DT_BF16: return "bf16";
+    case DV_DT_F32: return "fp32";
+    case DV_DT_S8: return "int8";
+    case DV_DT_S32: return "int32";
+    default: return dv_dtype_name(t);
+    }
+}
+
+/* The block grid: gm x gn <= cores rectangles over mt x nt tiles (see the file comment). */
+static void choose_grid(uint32_t cores, uint64_t mt, uint64_t nt, uint64_t bm, uint64_t bn, uint32_t *gm,
+                        uint32_t *gn)
+{
+    uint64_t best_tiles = UINT64_MAX, best_load = UINT64_MAX, best_blocks = UINT64_MAX;
+    *gm = *gn = 1;
+    for (uint64_t a = 1; a <= cores && a <= mt; a++) {
+        const uint64_t b = min_u64(cores / a, nt);
+        const uint64_t tiles = ceil_div(mt, a) * ceil_div(nt, b), load = ceil_div(mt, a) * bm + ceil_div(nt, b) * bn;
+        const bool tie = tiles == best_tiles;
+        if (tiles < best_tiles || (tie && load < best_load) || (tie && load == best_load && a * b < best_blocks)) {
+            best_tiles = tiles;
+            best_load = load;
+            best_blocks = a * b;
+            *gm = (uint32_t)a;
+            *gn = (uint32_t)b;
+        }
+    }
+}
+
+static int mm_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t *v, dv_op_plan_t *plan,
+                   dv_error_t *err)
+{
+    (void)op;
+    mm_tiling_t t;
+    memset(&t, 0, sizeof t);
+    const uint64_t M = (uint64_t)v->v[P_M].i, N = (uint64_t)v->v[P_N].i, K = (uint64_t)v->v[P_K].i;
+    const dv_dtype_t it = v->v[P_DTYPE].dt;
+    const dv_dtype_t natural = it == DV_DT_S8 ? DV_DT_S32 : it;
+    const dv_dtype_t ot = v->v[P_OUT_DTYPE].dt == DV_DT_AUTO ? natural : v->v[P_OUT_DTYPE].dt;
+    const bool db = v->v[P_DB].i != 0, bt = v->v[P_BT].i != 0;
+
+    /* 1. types: the cube gives f32 (float inputs) or s32 (int8); quantPre converts f32 to f16/bf16 */
+    if (it == DV_DT_S8 ? ot != DV_DT_S32 : ot == DV_DT_S32)
+        return dv_ops_param_error(err, "out-dtype",
+                                  "--dtype %s with --out-dtype %s is not supported: %s", dt_name(it), dt_name(ot),
+                                  it == DV_DT_S8 ? "int8 accumulates in int32 and the output is int32"
+                                                 : "float inputs accumulate in fp32 and give fp16, bf16 or fp32");
+    const uint64_t isz = dv_dtype_size(it), osz = dv_dtype_size(ot), K0 = 32 / isz;
+    if (!bt && isz != 2)
+        return dv_ops_param_error(err, "b-transposed",
+                                  "--dtype %s needs B given as [N,K] (--b-transposed): B[K,N] must be transposed into "
+                                  "L0B's ZN fractals and load_cbuf_to_cb transposes 16-bit fractals only",
+                                  dt_name(it));
+    if (!cfg->chip_has_fix_pipe && !cfg->chip_l0c_to_ub)
+        return dv_error_set(err, DV_ERR_UNSUPPORTED, NULL, 0, 0,
+                            "matmul: profile %s has neither a FIX pipe (chip.has_fix_pipe) nor an L0C -> UB path "
+                            "(chip.l0c_to_ub): the result cannot leave L0C", cfg->chip_name);
+
+    /* 2. the L0 tile and the L1 groups against the buffers */
+    const uint64_t bm = (uint64_t)v->v[P_BASE_M].i, bn = (uint64_t)v->v[P_BASE_N].i;
+    const uint64_t bk = v->v[P_BASE_K].i ? (uint64_t)v->v[P_BASE_K].i : 128 / isz;
+    const uint64_t ska = (uint64_t)v->v[P_STEP_KA].i, skb = (uint64_t)v->v[P_STEP_KB].i;
+    const uint64_t depth = db ? 2 : 1;
+    if (bm % 16)
+        return dv_ops_param_error(err, "base-m", "%llu is not a multiple of 16 (the rows of a cube fractal)",
+                                  (unsigned long long)bm);
+    if (bn % 16)
+        return dv_ops_param_error(err, "base-n", "%llu is not a multiple of 16 (the columns of a cube fractal)",
+                                  (unsigned long long)bn);
+    if (bk % K0)
+        return dv_ops_param_error(err, "base-k", "%llu is not a multiple of %llu (32 bytes of %s, a fractal's K)",
+                                  (unsigned long long)bk, (unsigned long long)K0, dt_name(it));
+    const uint64_t l0a = depth * bm * bk * isz, l0b = depth * bk * bn * isz, l0c = bm * bn * 4;
+    if (l0a > cfg->l0a_size_bytes)
+        return dv_ops_param_error(err, "base-m",
+                                  "the A tile does not fit in L0A: %llu x (--base-m %llu x --base-k %llu) %s = %llu "
+                                  "bytes, core.l0a_size_bytes is %llu",
+                                  (unsigned long long)depth, (unsigned long long)bm, (unsigned long long)bk,
+                                  dt_name(it), (unsigned long long)l0a, (unsigned long long)cfg->l0a_size_bytes);
+    if (l0b > cfg->l0b_size_bytes)
+        return dv_ops_param_error(err, "base-n",
+                                  "the B tile does not fit in L0B: %llu x (--base-k %llu x --base-n %llu) %s = %llu "
+                                  "bytes, core.l0b_size_bytes is %llu",
+                                  (unsigned long long)depth, (unsigned long long)bk, (unsigned long long)bn,
+                                  dt_name(it), (unsigned long long)l0b, (unsigned long long)cfg->l0b_size_bytes);
+    if (l0c > cfg->l0c_size_bytes)
+        return dv_ops_param_error(err, "base-m",
+                                  "the C tile does not fit in L0C: --base-m %llu x --base-n %llu x 4-byte "
+                                  "accumulators = %llu bytes, core.l0c_size_bytes is %llu",
+                                  (unsigned long long)bm, (unsigned long long)bn, (unsigned long long)l0c,
+                                  (unsigned long long)cfg->l0c_size_bytes);
+    const uint64_t l1a = bm * ska * bk * isz, l1b = bn * skb * bk * isz, l1 = depth * (l1a + l1b);
+    if (l1 > cfg->l1_size_bytes)
+        return dv_ops_param_error(err, l1a >= l1b ? "step-ka" : "step-kb",
+                                  "A and B do not fit in L1: %llu x (A %llu x (--step-ka %llu x %llu) + B %llu x "
+                                  "(--step-kb %llu x %llu)) %s = %llu bytes, core.l1_size_bytes is %llu",
+                                  (unsigned long long)depth, (unsigned long long)bm, (unsigned long long)ska,
+                                  (unsigned long long)bk, (unsigned long long)bn, (unsigned long long)skb,
+                                  (unsigned long long)bk, dt_name(it), (unsigned long long)l1,
+                                  (unsigned long long)cfg->l1_size_bytes);
+
+    /* 3. the tiling of this shape: tiles no larger than the shape needs */
+    t.M = M;
+    t.N = N;
+    t.K = K;
+    t.bm = (uint32_t)min_u64(bm, align_up(M, 16));
+    t.bn = (uint32_t)min_u64(bn, align_up(N, 16));
+    t.bk = (uint32_t)min_u64(bk, align_up(K, K0));
+    t.ks = (uint32_t)ceil_div(K, t.bk);
+    t.ska = (uint32_t)min_u64(ska, t.ks);
+    t.skb = (uint32_t)min_u64(skb, t.ks);
+    t.mtiles = (uint32_t)ceil_div(M, t.bm);
+    t.ntiles = (uint32_t)ceil_div(N, t.bn);
+    t.l1_depth = t.l0_depth = (uint32_t)depth;
+    t.l0c_depth = db && 2ull * t.bm * t.bn * 4 <= cfg->l0c_size_bytes ? 2 : 1;
+    t.it = (uint8_t)it;
+    t.ot = (uint8_t)ot;
+    t.bt = bt;
+    t.relu = v->v[P_RELU].i != 0;
+    t.quant = (uint8_t)(ot == DV_DT_F16 ? DV_QUANT_F16 : ot == DV_DT_BF16 ? DV_QUANT_BF16 : DV_QUANT_NONE);
+    t.coupled = !cfg->chip_has_fix_pipe;
+    if (t.coupled && (N * osz) % 32 && !cfg->chip_dma_pad)
+        return dv_ops_param_error(err, "n",
+                                  "rows of C are %llu x %s = %llu bytes, not whole 32-byte blocks, and UB -> GM needs "
+                                  "DataCopyPad for them, which profile %s lacks (chip.dma_pad is false)",
+                                  (unsigned long long)N, dt_name(ot), (unsigned long long)(N * osz), cfg->chip_name);
+    if (t.coupled) { /* L0C -> UB in row chunks of the tile, as many rows as the UB buffers hold */
+        const uint64_t row = align_up((uint64_t)t.bn * osz, 32);
+        t.ub_depth = (uint32_t)depth;
+        uint64_t rows = cfg->ub_size_bytes / (t.ub_depth * row);
+        if (rows == 0)
+            return dv_ops_param_error(err, "base-n",
+                                      "one output row of --base-n %u %s (%llu bytes) x %u buffers does not fit in "
+                                      "UB, core.ub_size_bytes is %llu", t.bn, dt_name(ot), (unsigned long long)row,
+                                      t.ub_depth, (unsigned long long)cfg->ub_size_bytes);
+        rows = min_u64(rows, t.bm);
+        t.ub_rows = (uint32_t)ceil_div(t.bm, ceil_div(t.bm, rows)); /* equal chunks */
+    }
+    const uint32_t cores = v->v[P_CORES].i ? (uint32_t)v->v[P_CORES].i : dv_ops_cores(cfg, DV_KIND_CUBE);
+    choose_grid(cores, t.mtiles, t.ntiles, t.bm, t.bn, &t.gm, &t.gn);
+
+    /* 4. the launch */
+    plan->info.kind = DV_KIND_CUBE;
+    plan->info.blocks = t.gm * t.gn;
+    int rc;
+    if ((rc = dv_ops_add_arg(plan, "a", it, M * K, DV_ARG_IN, 0, 0)) != DV_OK ||
+        (rc = dv_ops_add_arg(plan, "b", it, K * N, DV_ARG_IN, 0, 0)) != DV_OK ||
+        (rc = dv_ops_add_arg(plan, "c", ot, M * N, DV_ARG_OUT, 0, 0)) != DV_OK)
+        return dv_error_set(err, rc, NULL, 0, 0, "matmul: the tensors are too large");
+    memcpy(plan->tiling, &t, sizeof t);
+    plan->tiling_bytes = sizeof t;
+    plan->flops = 2 * M * N * K;
+    plan->bytes = (M * K + K * N) * isz + M * N * osz;
+    return DV_OK;
+}
+
+/* ---------------------------------------------------------------- kernel */
+
+/* One block's walk over its tiles, and the L1 load streams that run ahead of it. */
+typedef struct mm_walk {
+    const mm_tiling_t *t;
+    uint32_t mi0, nj0, nmi, nnj; /* the block's rectangle of tiles */
+    uint32_t ga, gb;             /* L1 groups of A / B per tile */
+    uint64_t na, nb;             /* groups issued so far, over the whole block */
+    dv_que_t qa1, qb1;
+    uint64_t isz, K0;
+} mm_walk_t;
+
+/* Tile `i` of the block (row-major in its rectangle): first row and column, and the extents. */
+static void tile_at(const mm_walk_t *w, uint64_t i, uint64_t *m0, uint64_t *mt, uint64_t *n0, uint64_t *nt)
+{
+    const mm_tiling_t *t = w->t;
+    *m0 = (uint64_t)(w->mi0 + i / w->nnj) * t->bm;
+    *n0 = (uint64_t)(w->nj0 + i % w->nnj) * t->bn;
+    *mt = min_u64(t->bm, t->M - *m0);
+    *nt = min_u64(t->bn, t->N - *n0);
+}
+
+/* GM rows x cols (row stride `stride` elements) -> L1 NZ: 32-byte column blocks of `rows_al` rows.
+ * One instruction unless a field limit (n_value, the GM row stride) forces one-row matrices. */
+static void nd2nz(dv_k_t *k, uint64_t dst, uint64_t src, dv_dtype_t t, uint64_t rows, uint64_t cols, uint64_t stride,
+                  uint64_t rows_al)
+{
+    if (rows <= 16384 && stride <= 65535) {
+        dvk_copy_gm_to_cbuf_nd2nz(k, dst, src, t, 1, (int64_t)rows, (int64_t)cols, 0, (int64_t)stride,
+                                  (int64_t)rows_al, 1, 0);
+        return;
+    }
+    const uint64_t sz = dv_dtype_size(t);
+    for (uint64_t r = 0; r < rows; r += 4095) { /* each row its own matrix: nd_num rows, src_nd_stride = row stride */
+        const uint64_t n = min_u64(4095, rows - r);
+        dvk_copy_gm_to_cbuf_nd2nz(k, dst + r * 32, src + r * stride * sz, t, (int64_t)n, 1, (int64_t)cols,
+                                  (int64_t)stride, 1, (int64_t)rows_al, 1, 1);
+    }
+}
+
+/* load2d of `repeat` fractals, split at the 255-fractal field limit. */
+static void load2d(dv_k_t *k, bool to_b, uint64_t dst, uint64_t src, dv_dtype_t t, uint64_t base, uint64_t repeat,
+                   uint64_t stride, uint64_t gap, bool transpose)
+{
+    for (uint64_t i = 0; i < repeat; i += 255) {
+        const uint64_t n = min_u64(255, repeat - i);
+        (to_b ? dvk_load_cbuf_to_cb : dvk_load_cbuf_to_ca)(k, dst + i * (gap + 1) * 512, src, t,
+                                                          (int64_t)(base + i * stride), (int64_t)n, (int64_t)stride,
+                                                          (int64_t)gap, transpose);
+    }
+}
+
+/* Issue (MTE2) the L1 groups of A up to global group `upto`. */
+static void issue_a(dv_k_t *k, mm_walk_t *w, uint64_t upto)
+{
+    const mm_tiling_t *t = w->t;
+    for (; w->na <= upto; w->na++) {
+        uint64_t m0, mt, n0, nt;
+        tile_at(w, w->na / w->ga, &m0, &mt, &n0, &nt);
+        const uint64_t k0 = (w->na % w->ga) * t->ska * t->bk, kn = min_u64((uint64_t)t->ska * t->bk, t->K - k0);
+        const uint64_t buf = dvk_que_alloc(k, &w->qa1);
+        nd2nz(k, buf, dvk_gm(k, ARG_A, (m0 * t->K + k0) * w->isz), (dv_dtype_t)t->it, mt, kn, t->K, align_up(mt, 16));
+        dvk_que_enque(k, &w->qa1, buf);
+    }
+}
+
+/* Issue the L1 groups of B up to `upto`: B[K,N] as K rows of N (16-column blocks of K rows), or
+ * B^T[N,K] as N rows of K (K0-column blocks of N rows, already ZN fractals). */
+static void issue_b(dv_k_t *k, mm_walk_t *w, uint64_t upto)
+{
+    const mm_tiling_t *t = w->t;
+    for (; w->nb <= upto; w->nb++) {
+        uint64_t m0, mt, n0, nt;
+        tile_at(w, w->nb / w->gb, &m0, &mt, &n0, &nt);
+        const uint64_t k0 = (w->nb % w->gb) * t->skb * t->bk, kn = min_u64((uint64_t)t->skb * t->bk, t->K - k0);
+        const uint64_t buf = dvk_que_alloc(k, &w->qb1);
+        if (t->bt)
+            nd2nz(k, buf, dvk_gm(k, ARG_B, (n0 * t->K + k0) * w->isz), (dv_dtype_t)t->it, nt, kn, t->K,
+                  align_up(nt, 16));
+        else
+            nd2nz(k, buf, dvk_gm(k, ARG_B, (k0 * t->N + n0) * w->isz), (dv_dtype_t)t->it, kn, nt, t->N,
+                  align_up(kn, 16));
+        dvk_que_enque(k, &w->qb1, buf);
+    }
+}
+
+/* L1 -> L0A: the slice's M1 x K1 fractals from A1 (NZ: fractal (p, q) at q*M1 + p) into ZZ order
+ * (p*K1 + q), one instruction per K column or per row of fractals, whichever is fewer. */
+static void load_a(dv_k_t *k, const mm_walk_t *w, uint64_t dst, uint64_t a1, uint64_t q0, uint64_t mt, uint64_t kb)
+{
+    const dv_dtype_t t = (dv_dtype_t)w->t->it;
+    const uint64_t M1 = ceil_div(mt, 16), K1 = ceil_div(kb, w->K0);
+    if (K1 <= M1)
+        for (uint64_t q = 0; q < K1; q++)
+            load2d(k, false, dst + q * 512, a1, t, (q0 + q) * M1, M1, 1, K1 - 1, false);
+    else
+        for (uint64_t p = 0; p < M1; p++)
+            load2d(k, false, dst + p * K1 * 512, a1, t, q0 * M1 + p, K1, M1, 0, false);
+}
+
+/* L1 -> L0B: the slice's K1 x N1 fractals into ZN order (kb*N1 + nb).  B^T in L1 is already in that
+ * order (one run); B[K,N] in L1 has fractal (kb, nb) at nb*KL1 + kb and each is transposed. */
+static void load_b(dv_k_t *k, const mm_walk_t *w, uint64_t dst, uint64_t b1, uint64_t kq0, uint64_t kl1, uint64_t nt,
+                   uint64_t kb)
+{
+    const dv_dtype_t t = (dv_dtype_t)w->t->it;
+    const uint64_t N1 = ceil_div(nt, 16), K1 = ceil_div(kb, w->K0);
+    if (w->t->bt)
+        load2d(k, true, dst, b1, t, kq0 * N1, K1 * N1, 1, 0, false);
+    else if (K1 <= N1)
+        for (uint64_t q = 0; q < K1; q++)
+            load2d(k, true, dst + q * N1 * 512, b1, t, kq0 + q, N1, kl1, 0, true);
+    else
+        for (uint64_t n = 0; n < N1; n++)
+            load2d(k, true, dst + n * 512, b1, t, n * kl1 + kq0, K1, 1, N1 - 1, true);
+}
+
+/* Coupled cores: L0C -> UB (V, with quantPre / ReLU / NZ -> ND) in row chunks, UB -> GM (MTE3). */
+static void drain_ub(dv_k_t *k, const mm_tiling_t *t, dv_que_t *qub, uint64_t co, uint64_t m0, uint64_t mt, uint64_t n0,
+                     uint64_t nt)
+{
+    const uint64_t osz = dv_dtype_size((dv_dtype_t)t->ot), row = nt * osz, row_al = align_up(row, 32);
+    for (uint64_t r = 0; r < mt; r += t->ub_rows) {
+        const uint64_t rows = min_u64(t->ub_rows, mt - r);
+        uint64_t ub = dvk_que_alloc(k, qub);
+        dvk_copy_matrix_cc_to_ubuf(k, ub, co + r * 64, (int64_t)nt, (int64_t)rows, (int64_t)align_up(mt, 16),
+                                   (int64_t)(row_al / osz), t->quant, t->relu, 1);
+        dvk_que_enque(k, qub, ub);
+        ub = dvk_que_deque(k, qub);
+        const uint64_t gm = dvk_gm(k, ARG_C, ((m0 + r) * t->N + n0) * osz), gap = (t->N - nt) * osz;
+        const bool whole = row % 32 == 0 && gap % 32 == 0; /* else DataCopyPad (the plan checked chip.dma_pad) */
+        if (whole ? gap / 32 <= 65535 : gap <= 16777215) { /* one burst per row, the gap to the next row of C */
+            if (whole)
+                dvk_copy_ubuf_to_gm(k, gm, ub, (int64_t)rows, (int64_t)(row / 32), 0, (int64_t)(gap / 32));
+            else
+                dvk_copy_ubuf_to_gm_align(k, gm, ub, (int64_t)rows, (int64_t)row, 0, (int64_t)gap);
+        } else /* a gap beyond the field: one instruction per row */
+            for (uint64_t i = 0; i < rows; i++) {
+                const uint64_t g = gm + i * t->N * osz, u = ub + i * row_al;
+                if (whole)
+                    dvk_copy_ubuf_to_gm(k, g, u, 1, (int64_t)(row / 32), 0, 0);
+                else
+                    dvk_copy_ubuf_to_gm_align(k, g, u, 1, (int64_t)row, 0, 0);
+            }
+        dvk_que_free(k, qub, ub);
+    }
+}
+
+static void mm_kernel(dv_k_t *k, const void *params)
+{
+    const mm_tiling_t *t = params;
+    const dv_dtype_t it = (dv_dtype_t)t->it;
+    const uint32_t b = dvk_block_idx(k), gi = b / t->gn, gj = b % t->gn;
+    mm_walk_t w;
+    memset(&w, 0, sizeof w);
+    w.t = t;
+    w.mi0 = (uint32_t)((uint64_t)gi * t->mtiles / t->gm);
+    w.nmi = (uint32_t)((uint64_t)(gi + 1) * t->mtiles / t->gm) - w.mi0;
+    w.nj0 = (uint32_t)((uint64_t)gj * t->ntiles / t->gn);
+    w.nnj = (uint32_t)((uint64_t)(gj + 1) * t->ntiles / t->gn) - w.nj0;
+    w.ga = (uint32_t)ceil_div(t->ks, t->ska);
+    w.gb = (uint32_t)ceil_div(t->ks, t->skb);
+    w.isz = dv_dtype_size(it);
+    w.K0 = 32 / w.isz;
+    const uint64_t tiles = (uint64_t)w.nmi * w.nnj;
+    if (tiles == 0)
+        return;
+
+    /* buffers: A1/B1 queues in L1, L0A/L0B ping-pong with their own events, the CO1 queue in L0C */
+    dvk_que_init(k, &w.qa1, DV_SPACE_L1, DV_PIPE_MTE2, DV_PIPE_MTE1, t->l1_depth,
+                 align_up(t->bm, 16) * t->ska * t->bk * w.isz);
+    dvk_que_init(k, &w.qb1, DV_SPACE_L1, DV_PIPE_MTE2, DV_PIPE_MTE1, t->l1_depth,
+                 align_up(t->bn, 16) * t->skb * t->bk * w.isz);
+    uint64_t a2[2], b2[2];
+    int ev_ready[2], ev_free[2];
+    for (uint32_t d = 0; d < t->l0_depth; d++) {
+        a2[d] = dvk_alloc(k, DV_SPACE_L0A, (uint64_t)t->bm * t->bk * w.isz);
+        b2[d] = dvk_alloc(k, DV_SPACE_L0B, (uint64_t)t->bk * t->bn * w.isz);
+        ev_ready[d] = dvk_event_alloc(k, DV_PIPE_MTE1, DV_PIPE_M);
+        ev_free[d] = dvk_event_alloc(k, DV_PIPE_M, DV_PIPE_MTE1);
+    }
+    const dv_pipe_t out_pipe = t->coupled ? DV_PIPE_V : DV_PIPE_FIX;
+    dv_que_t qc1, qub;
+    dvk_que_init(k, &qc1, DV_SPACE_L0C, DV_PIPE_M, out_pipe, t->l0c_depth, (uint64_t)t->bm * t->bn * 4);
+    if (t->coupled)
+        dvk_que_init(k, &qub, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, t->ub_depth,
+                     (uint64_t)t->ub_rows * align_up((uint64_t)t->bn * dv_dtype_size((dv_dtype_t)t->ot), 32));
+    for (uint32_t d = 0; d < t->l0_depth; d++) /* both L0 buffers start free */
+        dvk_set_flag(k, DV_PIPE_M, DV_PIPE_MTE1, ev_free[d]);
+
+    const uint64_t total_a = tiles * w.ga, total_b = tiles * w.gb;
+    uint64_t slice = 0, a1 = 0, b1 = 0, kl1_b = 0;
+    for (uint64_t ti = 0; ti < tiles; ti++) {
+        uint64_t m0, mt, n0, nt;
+        tile_at(&w, ti, &m0, &mt, &n0, &nt);
+        const uint64_t co = dvk_que_alloc(k, &qc1);
+        for (uint64_t s = 0; s < t->ks; s++, slice++) {
+            const uint64_t k0 = s * t->bk, kb = min_u64(t->bk, t->K - k0);
+            const uint64_t sa = s % t->ska, sb = s % t->skb;
+            if (sa == 0) { /* the next A group: keep the loads one group ahead, then take it */
+                const uint64_t j = ti * w.ga + s / t->ska;
+                issue_a(k, &w, min_u64(j + t->l1_depth - 1, total_a - 1));
+                a1 = dvk_que_deque(k, &w.qa1);
+            }
+            if (sb == 0) {
+                const uint64_t j = ti * w.gb + s / t->skb;
+                issue_b(k, &w, min_u64(j + t->l1_depth - 1, total_b - 1));
+                b1 = dvk_que_deque(k, &w.qb1);
+                kl1_b = ceil_div(min_u64((uint64_t)t->skb * t->bk, t->K - k0), 16); /* B[K,N]: K rows of the group */
+            }
+            const uint32_t d = (uint32_t)(slice % t->l0_depth);
+            /* MTE1: this slice into L0A/L0B buffer d once the cube is done with it */
+            dvk_wait_flag(k, DV_PIPE_M, DV_PIPE_MTE1, ev_free[d]);
+            load_a(k, &w, a2[d], a1, sa * t->bk / w.K0, mt, kb);
+            load_b(k, &w, b2[d], b1, sb * t->bk / w.K0, kl1_b, nt, kb);
+            dvk_set_flag(k, DV_PIPE_MTE1, DV_PIPE_M, ev_ready[d]);
+            if (sa == t->ska - 1u || s == t->ks - 1)
+                dvk_que_free(k, &w.qa1, a1);
+            if (sb == t->skb - 1u || s == t->ks - 1)
+                dvk_que_free(k, &w.qb1, b1);
+            /* M: accumulate the slice */
+            dvk_wait_flag(k, DV_PIPE_MTE1, DV_PIPE_M, ev_ready[d]);
+            dvk_mmad(k, co, a2[d], b2[d], it, (int64_t)mt, (int64_t)kb, (int64_t)nt, s == 0);
+            dvk_set_flag(k, DV_PIPE_M, DV_PIPE_MTE1, ev_free[d]);
+        }
+        dvk_que_enque(k, &qc1, co);
+        /* out of L0C */
+        const uint64_t c = dvk_que_deque(k, &qc1);
+        if (t->coupled)
+            drain_ub(k, t, &qub, c, m0, mt, n0, nt);
+        else
+            dvk_copy_matrix_cc_to_gm(k, dvk_gm(k, ARG_C, (m0 * t->N + n0) * dv_dtype_size((dv_dtype_t)t->ot)), c,
+                                     (int64_t)nt, (int64_t)mt, (int64_t)align_up(mt, 16), (int64_t)t->N, t->quant,
+                                     t->relu, 1);
+        dvk_que_free(k, &qc1, c);
+    }
+    for (uint32_t d = 0; d < t->l0_depth; d++) /* consume the last frees */
+        dvk_wait_flag(k, DV_PIPE_M, DV_PIPE_MTE1, ev_free[d]);
+}
+
+/* ---------------------------------------------------------------- reference */
+
+/* C as the cube computes it (docs/SEMANTICS.md, MMAD): per element one f32 sum in ascending k of
+ * products exact in f32 (f16/bf16) or rounded to f32 (fp32), or an int32 sum that wraps (int8);
+ * then ReLU and the conversion to the output type.  The slices' order of accumulation in L0C is
+ * the same ascending k, so the result is bit-exact and the dtype tolerance is not needed. */
+static int mm_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint8_t **expect, dv_error_t *err)
+{
+    const mm_tiling_t *t = (const mm_tiling_t *)plan->tiling;
+    const dv_dtype_t it = (dv_dtype_t)t->it, ot = (dv_dtype_t)t->ot;
+    const uint64_t M = t->M, N = t->N, K = t->K;
+    const bool ints = it == DV_DT_S8;
+    int rc = DV_OK;
+    /* A row-major [M][K] and B column-major [N][K], widened once */
+    float *fa = NULL, *fb = NULL;
+    int32_t *ia = NULL, *ib = NULL;
+    if (ints) {
+        ia = malloc(M * K * sizeof *ia);
+        ib = malloc(N * K * sizeof *ib);
+    } else {
+        fa = malloc(M * K * sizeof *fa);
+        fb = malloc(N * K * sizeof *fb);
+    }
+    if (ints ? (!ia || !ib) : (!fa || !fb)) {
+        rc = dv_error_set(err, DV_ERR_NOMEM, NULL, 0, 0, "matmul reference: out of memory");
+        goto cleanup;
+    }
+    for (uint64_t i = 0; i < M * K; i++) {
+        const double x = dv_ops_load(in[ARG_A], it, i);
+        if (ints)
+            ia[i] = (int32_t)x;
+        else
+            fa[i] = (float)x;
+    }
+    for (uint64_t kk = 0; kk < K; kk++)
+        for (uint64_t j = 0; j < N; j++) {
+            const double x = dv_ops_load(in[ARG_B], it, t->bt ? j * K + kk : kk * N + j);
+            if (ints)
+                ib[j * K + kk] = (int32_t)x;
+            else
+                fb[j * K + kk] = (float)x;
+        }
+    for (uint64_t i = 0; i < M; i++)
+        for (uint64_t j = 0; j < N; j++) {
+            double out;
+            if (ints) {
+                uint32_t acc = 0;
+                for (uint64_t kk = 0; kk < K; kk++)
+                    acc += (uint32_t)(ia[i * K + kk] * ib[j * K + kk]);
+                const int32_t x = (int32_t)acc;
+                out = t->relu && x < 0 ? 0 : x;
+            } else {
+                float acc = 0.0f;
+                for (uint64_t kk = 0; kk < K; kk++) {
+                    const float prod = fa[i * K + kk] * fb[j * K + kk];
+                    acc += prod;
+                }
+                out = t->relu && !(acc > 0) ? 0.0 : acc;
+            }
+            dv_ops_store(expect[ARG_C], ot, i * N + j, out);
+        }
+cleanup:
+    free(fa);
+    free(fb);
+    free(ia);
+    free(ib);
+    return rc;
+}
+
+const dv_opdesc_t dv_op_matmul = {
+    .name = "matmul",
+    .desc = "C = A x B (or A x B^T) on the cube: GM -> L1 (nd2nz) -> L0A/L0B -> mmad -> L0C -> FixPipe (910B) or "
+            "V + MTE3 (310) -> GM",
+    .params = params,
+    .nparams = P_COUNT,
+    .plan = mm_plan,
+    .kernel = mm_kernel,
+    .reference = mm_reference,
+};

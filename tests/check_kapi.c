@@ -1,0 +1,371 @@
+/* tests/check_kapi.c - the C kernel API: kernels as lazily generated instruction streams, queues,
+ * the scalar cost rule, record/replay equality, and kernel errors with their location. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "dv/kapi.h"
+#include "dv/sim.h"
+#include "dv/trace.h"
+#include "support/dvt.h"
+
+/* ---- a double-buffered fp32 add, Ascend C style (CopyIn / Compute / CopyOut) ---- */
+typedef struct addp {
+    uint64_t n;       /* elements per block */
+    uint32_t tile;    /* elements per copy, a multiple of 64 */
+    uint32_t depth;   /* queue depth */
+} addp_t;
+
+static void add_kernel(dv_k_t *k, const void *pv)
+{
+    const addp_t *p = pv;
+    uint64_t base = dvk_block_idx(k) * p->n;
+    dv_que_t qx, qy, qz;
+    dvk_que_init(k, &qx, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, p->depth, p->tile * 4);
+    dvk_que_init(k, &qy, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, p->depth, p->tile * 4);
+    dvk_que_init(k, &qz, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, p->depth, p->tile * 4);
+    for (uint64_t t = 0; t < p->n; t += p->tile) {
+        uint64_t off = (base + t) * 4;
+        uint64_t x = dvk_que_alloc(k, &qx);
+        dvk_copy_gm_to_ubuf(k, x, dvk_gm(k, 0, off), 1, p->tile * 4 / 32, 0, 0);
+        dvk_que_enque(k, &qx, x);
+        uint64_t y = dvk_que_alloc(k, &qy);
+        dvk_copy_gm_to_ubuf(k, y, dvk_gm(k, 1, off), 1, p->tile * 4 / 32, 0, 0);
+        dvk_que_enque(k, &qy, y);
+
+        x = dvk_que_deque(k, &qx);
+        y = dvk_que_deque(k, &qy);
+        uint64_t z = dvk_que_alloc(k, &qz);
+        dvk_vadd(k, z, x, y, DV_DT_F32, p->tile / 64, 1, 1, 1, 8, 8, 8);
+        dvk_que_free(k, &qx, x);
+        dvk_que_free(k, &qy, y);
+        dvk_que_enque(k, &qz, z);
+
+        z = dvk_que_deque(k, &qz);
+        dvk_copy_ubuf_to_gm(k, dvk_gm(k, 2, off), z, 1, p->tile * 4 / 32, 0, 0);
+        dvk_que_free(k, &qz, z);
+    }
+}
+
+static void add_info(dv_kernel_info_t *info, dv_arg_t args[3], uint32_t blocks, uint64_t n)
+{
+    memset(info, 0, sizeof *info);
+    memset(args, 0, 3 * sizeof *args);
+    snprintf(info->name, sizeof info->name, "kadd");
+    info->kind = DV_KIND_VECTOR;
+    info->blocks = blocks;
+    info->nargs = 3;
+    info->args = args;
+    const char *names[3] = {"x", "y", "z"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(args[i].name, sizeof args[i].name, "%s", names[i]);
+        args[i].bytes = blocks * n * 4;
+        args[i].dtype = DV_DT_F32;
+        args[i].dir = i < 2 ? DV_ARG_IN : DV_ARG_OUT;
+        args[i].init = i < 2 ? DV_INIT_RANDOM : DV_INIT_ZERO;
+        args[i].seed = (uint64_t)i + 11;
+    }
+}
+
+/* Run a kernel object on cfg with data; returns the status, counters and GM in r. */
+static int run_kernel(dvt_run_t *r, const dv_config_t *cfg, dv_kernel_t *k)
+{
+    memset(r, 0, sizeof *r);
+    r->cfg = *cfg;
+    r->rc = dv_sim_gm_setup(cfg, &k->info, true, "", DV_GM_BASE, &r->gm, &r->err);
+    if (r->rc == DV_OK) {
+        dv_run_opts_t o;
+        dv_run_opts_default(&o);
+        r->rc = dv_model_run(&r->cfg, k, &r->gm, &o, &r->cnt, &r->err);
+    }
+    return r->rc;
+}
+
+static void free_run(dvt_run_t *r)
+{
+    if (r->rc == DV_OK)
+        dv_counters_free(&r->cnt);
+    dv_sim_gm_free(&r->gm);
+}
+
+START_TEST(test_kapi_add_kernel_computes_and_double_buffers)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, NULL);
+    dv_kernel_info_t info;
+    dv_arg_t args[3];
+    add_info(&info, args, 4, 8192);
+    uint64_t cycles[2];
+    for (uint32_t depth = 1; depth <= 2; depth++) {
+        addp_t p = {8192, 1024, depth};
+        dv_kernel_t *k;
+        dv_error_t err;
+        ck_assert_int_eq(dvk_kernel_create(&cfg, &info, add_kernel, &p, sizeof p, &k, &err), DV_OK);
+        dvt_run_t r;
+        ck_assert_msg(run_kernel(&r, &cfg, k) == DV_OK, "%s", r.err.msg);
+        ck_assert_uint_eq(r.cnt.hazards, 0);
+        const float *x = (const float *)r.gm.data[0], *y = (const float *)r.gm.data[1], *z = (const float *)r.gm.data[2];
+        for (uint64_t i = 0; i < 4 * 8192; i++)
+            ck_assert_msg(z[i] == x[i] + y[i], "element %llu", (unsigned long long)i);
+        /* 8 tiles per block: 8 vadds, 16 + 8 copies, per block */
+        ck_assert_uint_eq(r.cnt.op_count[DV_OP_vadd], 4 * 8);
+        ck_assert_uint_eq(r.cnt.op_count[DV_OP_copy_gm_to_ubuf], 4 * 16);
+        cycles[depth - 1] = r.cnt.cycles;
+        free_run(&r);
+        dvk_kernel_destroy(k);
+    }
+    ck_assert_msg(cycles[1] < cycles[0], "double buffering: %llu cycles, single: %llu", (unsigned long long)cycles[1],
+                  (unsigned long long)cycles[0]);
+}
+END_TEST
+
+START_TEST(test_kapi_record_replays_with_same_cycles_and_bytes)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, NULL);
+    dv_kernel_info_t info;
+    dv_arg_t args[3];
+    add_info(&info, args, 3, 4096);
+    addp_t p = {4096, 512, 2};
+    dv_kernel_t *k, *t = NULL;
+    dv_error_t err;
+    char path[] = "/tmp/dvsim-kapi-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    ck_assert_int_eq(dvk_kernel_create(&cfg, &info, add_kernel, &p, sizeof p, &k, &err), DV_OK);
+    ck_assert_msg(dvk_kernel_record(k, path, &err) == DV_OK, "%s", err.msg);
+    /* The replay runs in a child process: L2 contents persist between kernels of one process. */
+    int fds[2];
+    ck_assert_int_eq(pipe(fds), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        dvt_run_t b;
+        uint64_t got[3] = {0};
+        if (dv_trace_open(path, &t, &err) == DV_OK && run_kernel(&b, &cfg, t) == DV_OK) {
+            got[0] = b.cnt.cycles;
+            got[1] = b.cnt.op_count[DV_OP_scalar];
+            got[2] = 1;
+            for (uint64_t i = 0; i < b.gm.bytes[2]; i++)
+                got[2] = got[2] * 1099511628211ull ^ b.gm.data[2][i];
+        }
+        _exit(write(fds[1], got, sizeof got) == (ssize_t)sizeof got ? 0 : 1);
+    }
+    close(fds[1]);
+    uint64_t replay[3];
+    ck_assert_int_eq(read(fds[0], replay, sizeof replay), (ssize_t)sizeof replay);
+    close(fds[0]);
+    waitpid(pid, NULL, 0);
+    dvt_run_t a;
+    ck_assert_msg(run_kernel(&a, &cfg, k) == DV_OK, "%s", a.err.msg);
+    uint64_t hash = 1;
+    for (uint64_t i = 0; i < a.gm.bytes[2]; i++)
+        hash = hash * 1099511628211ull ^ a.gm.data[2][i];
+    ck_assert_uint_gt(a.cnt.op_count[DV_OP_scalar], 0); /* the bookkeeping charges are in the stream */
+    ck_assert_uint_eq(a.cnt.cycles, replay[0]);
+    ck_assert_uint_eq(a.cnt.op_count[DV_OP_scalar], replay[1]);
+    ck_assert_uint_eq(hash, replay[2]);
+    free_run(&a);
+    dvk_kernel_destroy(k);
+    unlink(path);
+}
+END_TEST
+
+/* ---- the scalar cost rule: bookkeeping calls coalesce into one scalar instruction ---- */
+static void bookkeeping_kernel(dv_k_t *k, const void *p)
+{
+    (void)p;
+    uint64_t a = dvk_alloc(k, DV_SPACE_UB, 256);
+    uint64_t b = dvk_alloc(k, DV_SPACE_UB, 256);
+    dvk_vadd(k, b, a, a, DV_DT_F32, 1, 1, 1, 1, 8, 8, 8);
+    dvk_scalar(k, 5);
+}
+
+START_TEST(test_kapi_bookkeeping_charged_as_one_scalar_instruction)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, (const char *const[]){"scalar.bookkeeping_cycles=7", NULL});
+    dv_kernel_info_t info = {.name = "bk", .kind = DV_KIND_VECTOR, .blocks = 1};
+    dv_kernel_t *k;
+    dv_error_t err;
+    ck_assert_int_eq(dvk_kernel_create(&cfg, &info, bookkeeping_kernel, NULL, 0, &k, &err), DV_OK);
+    dv_stream_t *s;
+    ck_assert_int_eq(k->open(k, 0, 0, &s, &err), DV_OK);
+    dv_insn_t in[4];
+    int n = 0;
+    while (n < 4 && s->next(s, &in[n], &err) == 1)
+        n++;
+    ck_assert_int_eq(n, 3);
+    ck_assert_int_eq(in[0].op, DV_OP_scalar);
+    ck_assert_int_eq(in[0].f[DV_FLD(SCALAR, cycles)].i, 14); /* two allocations x 7 */
+    ck_assert_int_eq(in[1].op, DV_OP_vadd);
+    ck_assert_int_eq(in[2].op, DV_OP_scalar);
+    ck_assert_int_eq(in[2].f[DV_FLD(SCALAR, cycles)].i, 5);
+    s->close(s);
+    dvk_kernel_destroy(k);
+}
+END_TEST
+
+/* ---- long blocks stream through the coroutine buffer ---- */
+static void long_kernel(dv_k_t *k, const void *p)
+{
+    uint64_t n = *(const uint64_t *)p;
+    for (uint64_t i = 0; i < n; i++)
+        dvk_scalar(k, 1 + (int64_t)(i % 3));
+}
+
+START_TEST(test_kapi_long_block_streams_every_instruction)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, NULL);
+    dv_kernel_info_t info = {.name = "long", .kind = DV_KIND_VECTOR, .blocks = 2};
+    uint64_t n = 100003;
+    dv_kernel_t *k;
+    dv_error_t err;
+    ck_assert_int_eq(dvk_kernel_create(&cfg, &info, long_kernel, &n, sizeof n, &k, &err), DV_OK);
+    dvt_run_t r;
+    ck_assert_msg(run_kernel(&r, &cfg, k) == DV_OK, "%s", r.err.msg);
+    ck_assert_uint_eq(r.cnt.instructions, 2 * n);
+    /* S busy: sum of 1,2,3,... cycles; each block runs alone on its core from dvt_t0 */
+    uint64_t busy = 0;
+    for (uint64_t i = 0; i < n; i++)
+        busy += 1 + i % 3;
+    int ran = 0;
+    for (uint32_t c = 0; c < r.cnt.ncores; c++)
+        if (r.cnt.cores[c].instructions) {
+            ck_assert_uint_eq(r.cnt.cores[c].instructions, n);
+            ck_assert_uint_eq(r.cnt.cores[c].pipe_busy[DV_PIPE_S], busy);
+            ran++;
+        }
+    ck_assert_int_eq(ran, 2);
+    free_run(&r);
+    dvk_kernel_destroy(k);
+}
+END_TEST
+
+/* ---- kernel errors stop the run with the kernel, block and instruction ---- */
+typedef struct errp {
+    int what;
+} errp_t;
+
+static void error_kernel(dv_k_t *k, const void *pv)
+{
+    const errp_t *p = pv;
+    uint64_t ub = dvk_alloc(k, DV_SPACE_UB, 1024);
+    dvk_vadd(k, ub, ub, ub, DV_DT_F32, 1, 1, 1, 1, 8, 8, 8);
+    if (dvk_block_idx(k) != 1) {
+        /* other blocks are long: they are still suspended when block 1 fails and the run stops */
+        for (int i = 0; p->what == 4 && i < 100000; i++)
+            dvk_scalar(k, 1);
+        return;
+    }
+    if (p->what == 0)
+        dvk_alloc(k, DV_SPACE_UB, dvk_config(k)->ub_size_bytes);
+    else if (p->what == 1)
+        for (int i = 0; i < 20; i++)
+            dvk_event_alloc(k, DV_PIPE_MTE2, DV_PIPE_V);
+    else if (p->what == 2)
+        dvk_vadd(k, ub, ub, ub, DV_DT_F32, 300, 1, 1, 1, 8, 8, 8);
+    else if (p->what == 3)
+        dvk_vadd(k, ub, ub, ub, DV_DT_S8, 1, 1, 1, 1, 8, 8, 8);
+    else
+        dvk_fail(k, "tiling %d is not supported", 42);
+}
+
+static void expect_error(int what, const char *const needles[])
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, NULL);
+    dv_kernel_info_t info = {.name = "bad", .kind = DV_KIND_VECTOR, .blocks = 3};
+    errp_t p = {what};
+    dv_kernel_t *k;
+    dv_error_t err;
+    ck_assert_int_eq(dvk_kernel_create(&cfg, &info, error_kernel, &p, sizeof p, &k, &err), DV_OK);
+    dvt_run_t r;
+    ck_assert_int_ne(run_kernel(&r, &cfg, k), DV_OK);
+    ck_assert_str_eq(r.err.file, "kernel bad");
+    ck_assert_msg(strstr(r.err.msg, "block 1"), "%s", r.err.msg);
+    for (int i = 0; needles[i]; i++)
+        ck_assert_msg(strstr(r.err.msg, needles[i]), "'%s' not in: %s", needles[i], r.err.msg);
+    free_run(&r);
+    dvk_kernel_destroy(k);
+}
+
+START_TEST(test_kapi_buffer_overflow_is_located)
+{
+    expect_error(0, (const char *const[]){"ub allocation", "core.ub_size_bytes", NULL});
+}
+END_TEST
+
+START_TEST(test_kapi_event_ids_exhausted_is_located)
+{
+    expect_error(1, (const char *const[]){"MTE2 -> V", "sync.event_ids", NULL});
+}
+END_TEST
+
+START_TEST(test_kapi_bad_operand_is_located)
+{
+    expect_error(2, (const char *const[]){"repeat", "out of range", "instruction #", NULL});
+}
+END_TEST
+
+START_TEST(test_kapi_bad_dtype_is_located)
+{
+    expect_error(3, (const char *const[]){"vadd", "dtype s8", NULL});
+}
+END_TEST
+
+START_TEST(test_kapi_kernel_fail_is_located)
+{
+    expect_error(4, (const char *const[]){"tiling 42 is not supported", NULL});
+}
+END_TEST
+
+/* ---- queue misuse ---- */
+static void que_misuse_kernel(dv_k_t *k, const void *p)
+{
+    (void)p;
+    dv_que_t q;
+    dvk_que_init(k, &q, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, 1, 256);
+    dvk_que_deque(k, &q);
+}
+
+START_TEST(test_kapi_deque_of_empty_queue_is_an_error_not_a_deadlock)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, NULL);
+    dv_kernel_info_t info = {.name = "q", .kind = DV_KIND_VECTOR, .blocks = 1};
+    dv_kernel_t *k;
+    dv_error_t err;
+    ck_assert_int_eq(dvk_kernel_create(&cfg, &info, que_misuse_kernel, NULL, 0, &k, &err), DV_OK);
+    dvt_run_t r;
+    ck_assert_int_ne(run_kernel(&r, &cfg, k), DV_OK);
+    ck_assert_msg(strstr(r.err.msg, "nothing enqueued"), "%s", r.err.msg);
+    free_run(&r);
+    dvk_kernel_destroy(k);
+}
+END_TEST
+
+Suite *dv_kapi_suite(void)
+{
+    Suite *s = suite_create("kapi");
+    TCase *tc = tcase_create("kapi");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_kapi_add_kernel_computes_and_double_buffers);
+    tcase_add_test(tc, test_kapi_record_replays_with_same_cycles_and_bytes);
+    tcase_add_test(tc, test_kapi_bookkeeping_charged_as_one_scalar_instruction);
+    tcase_add_test(tc, test_kapi_long_block_streams_every_instruction);
+    tcase_add_test(tc, test_kapi_buffer_overflow_is_located);
+    tcase_add_test(tc, test_kapi_event_ids_exhausted_is_located);
+    tcase_add_test(tc, test_kapi_bad_operand_is_located);
+    tcase_add_test(tc, test_kapi_bad_dtype_is_located);
+    tcase_add_test(tc, test_kapi_kernel_fail_is_located);
+    tcase_add_test(tc, test_kapi_deque_of_empty_queue_is_an_error_not_a_deadlock);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,201 @@
+/* tests/check_ops_norm.c - softmax, layernorm, rmsnorm and batchnorm (ops/norm.c): --check over a
+ * matrix of odd shapes, both dtypes and both chip layouts; double buffering against single
+ * buffering; errors for tiles that do not fit the UB and for bad parameters. */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dv/ops.h"
+#include "support/dvt.h"
+
+/* The profiles of the matrix: NULL is the default ascend910b2 (split, 48 AIVs, 192 KB UB), then
+ * the coupled ascend310 (2 cores, 248 KB UB). */
+static const char *const profiles[] = {NULL, "ascend310"};
+static const char *const dtypes[] = {"fp16", "fp32"};
+
+/* Run one command with data and --check; it must pass with no mismatch and no hazard. */
+static void check_op(const char *profile, const char *cmd)
+{
+    dvt_op_t r;
+    dvt_op(&r, profile, NULL, cmd, true, true);
+    ck_assert_msg(r.rc == DV_OK, "[%s] %s: %s", profile ? profile : "ascend910b2", cmd, r.err.msg);
+    ck_assert_msg(r.check.compared > 0, "[%s] %s: nothing compared", profile ? profile : "ascend910b2", cmd);
+    ck_assert_msg(r.check.mismatches == 0, "[%s] %s: %llu mismatches", profile ? profile : "ascend910b2", cmd,
+                  (unsigned long long)r.check.mismatches);
+    ck_assert_msg(r.cnt.hazards == 0, "[%s] %s: %llu hazards", profile ? profile : "ascend910b2", cmd,
+                  (unsigned long long)r.cnt.hazards);
+    dvt_op_free(&r);
+}
+
+/* Rows of 1, 7 (unaligned in both dtypes), 16 (one 32 B block in fp16), 64 (one fp32 repeat), 65
+ * and 100 (a tail smaller than a repeat), 1000 and 4096 (a row pitch past the 255-block repeat
+ * stride in fp32: reductions go row by row); 1, 3 and 37 rows (37 is split unevenly over cores
+ * and tiles).  Loop index i: profile i / 2, dtype i % 2. */
+static void row_matrix(const char *op, int i)
+{
+    static const unsigned cols[] = {1, 7, 16, 64, 65, 100, 1000, 4096};
+    static const unsigned rows[] = {1, 3, 37};
+    char cmd[256];
+    for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
+        for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+            snprintf(cmd, sizeof cmd, "%s --shape %ux%u --dtype %s", op, rows[r], cols[c], dtypes[i % 2]);
+            check_op(profiles[i / 2], cmd);
+        }
+}
+
+START_TEST(test_ops_softmax_matrix) { row_matrix("softmax", _i); }
+END_TEST
+
+START_TEST(test_ops_layernorm_matrix) { row_matrix("layernorm", _i); }
+END_TEST
+
+START_TEST(test_ops_rmsnorm_matrix) { row_matrix("rmsnorm", _i); }
+END_TEST
+
+/* Several tiles per block (a tail tile smaller than --tile-rows), single buffering, rank > 2
+ * shapes, more cores than rows.  Loop index: the profile (one process simulates one profile). */
+START_TEST(test_ops_norm_tiles)
+{
+    static const char *const cmds[] = {
+        "softmax --shape 37x100 --tile-rows 4 --cores 3",
+        "softmax --shape 37x100 --tile-rows 4 --cores 3 --double-buffer off --dtype fp32",
+        "layernorm --shape 2x3x5x100 --tile-rows 2 --cores 4",
+        "layernorm --shape 29x1000 --tile-rows 3 --cores 2 --double-buffer off",
+        "rmsnorm --shape 4x5x33 --tile-rows 5 --cores 2 --dtype fp32",
+        "rmsnorm --shape 3x130 --cores 8",
+        "layernorm --shape 2x8192 --double-buffer off",
+        "softmax --shape 300x7 --dtype fp32 --cores 2",
+    };
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        check_op(profiles[_i], cmds[i]);
+}
+END_TEST
+
+/* Batchnorm: planes of odd H*W (unaligned in both dtypes), one channel, 1x1 planes, planes that
+ * span channel wrap-around inside a tile, and planes larger than the UB (split into segments). */
+START_TEST(test_ops_batchnorm_matrix)
+{
+    static const char *const shapes[] = {"2x3x5x7", "1x4x7x9", "2x16x3x3", "3x5x1x1", "1x1x1x1", "3x1x9x9",
+                                         "2x3x56x56"};
+    char cmd[256];
+    const char *profile = profiles[_i / 2], *dt = dtypes[_i % 2];
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        snprintf(cmd, sizeof cmd, "batchnorm --shape %s --dtype %s", shapes[s], dt);
+        check_op(profile, cmd);
+    }
+    snprintf(cmd, sizeof cmd, "batchnorm --shape 2x5x7x11 --dtype %s --tile-rows 3 --cores 2", dt);
+    check_op(profile, cmd);
+    snprintf(cmd, sizeof cmd, "batchnorm --shape 2x5x7x11 --dtype %s --cores 3 --double-buffer off", dt);
+    check_op(profile, cmd);
+}
+END_TEST
+
+/* Planes larger than the UB are split into segments (the last one shorter and unaligned). */
+START_TEST(test_ops_batchnorm_split_planes)
+{
+    check_op(profiles[_i], "batchnorm --shape 1x2x300x300 --dtype fp32");
+    check_op(profiles[_i], "batchnorm --shape 1x2x300x301 --dtype fp16 --cores 5");
+    check_op(profiles[_i], "batchnorm --shape 2x3x300x301 --dtype fp32 --double-buffer off");
+}
+END_TEST
+
+static uint64_t cycles_of(const char *cmd)
+{
+    dvt_op_t r;
+    dvt_op(&r, NULL, NULL, cmd, false, false);
+    ck_assert_msg(r.rc == DV_OK, "%s: %s", cmd, r.err.msg);
+    const uint64_t c = r.cnt.cycles;
+    dvt_op_free(&r);
+    return c;
+}
+
+/* With two buffers per queue the next tile's load and the last tile's store overlap the vector
+ * work; with one they serialise. */
+START_TEST(test_ops_norm_double_buffer_faster)
+{
+    static const char *const cmds[] = {
+        "softmax --shape 2048x1024 --cores 8 --tile-rows 8",
+        "rmsnorm --shape 2048x1024 --cores 8 --tile-rows 8",
+        "batchnorm --shape 8x64x56x56 --cores 8",
+    };
+    char on[256], off[256];
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        snprintf(on, sizeof on, "%s --double-buffer on", cmds[i]);
+        snprintf(off, sizeof off, "%s --double-buffer off", cmds[i]);
+        const uint64_t con = cycles_of(on), coff = cycles_of(off);
+        ck_assert_msg(con < coff, "%s: double-buffered %llu cycles, single %llu", cmds[i], (unsigned long long)con,
+                      (unsigned long long)coff);
+    }
+}
+END_TEST
+
+/* A plan error: the message names the parameter and, where given, the limit. */
+static void expect_error(const char *profile, const char *cmd, const char *param, const char *limit)
+{
+    dvt_op_t r;
+    dvt_op(&r, profile, NULL, cmd, false, false);
+    ck_assert_msg(r.rc != DV_OK, "%s: accepted", cmd);
+    ck_assert_msg(strstr(r.err.msg, param) != NULL, "%s: message does not name %s: %s", cmd, param, r.err.msg);
+    ck_assert_msg(!limit || strstr(r.err.msg, limit) != NULL, "%s: message does not name %s: %s", cmd, limit,
+                  r.err.msg);
+    dvt_op_free(&r);
+}
+
+START_TEST(test_ops_norm_row_too_long)
+{
+    expect_error(NULL, "softmax --shape 2x100000 --dtype fp32", "--shape", "core.ub_size_bytes");
+    expect_error(NULL, "layernorm --shape 2x100000", "--tile-rows", "core.ub_size_bytes");
+    expect_error("ascend310", "rmsnorm --shape 4x1000000", "--shape", "core.ub_size_bytes");
+    /* an 8192-wide fp16 layernorm fits single-buffered only: the message says so */
+    expect_error(NULL, "layernorm --shape 2x8192", "core.ub_size_bytes", "--double-buffer off");
+}
+END_TEST
+
+START_TEST(test_ops_norm_tile_rows_too_many)
+{
+    expect_error(NULL, "softmax --shape 2048x1024 --tile-rows 1000", "--tile-rows", "core.ub_size_bytes");
+    expect_error(NULL, "batchnorm --shape 1x2x300x300 --tile-rows 2", "--tile-rows", "core.ub_size_bytes");
+}
+END_TEST
+
+START_TEST(test_ops_norm_bad_params)
+{
+    expect_error(NULL, "softmax --dtype int8", "--dtype", NULL);
+    expect_error(NULL, "layernorm --dtype bf16", "--dtype", NULL);
+    expect_error(NULL, "batchnorm --dtype int32", "--dtype", NULL);
+    expect_error(NULL, "rmsnorm --shape 0x4", "--shape", NULL);
+    expect_error(NULL, "batchnorm --shape 8x64", "--shape", NULL);
+    expect_error(NULL, "softmax --tile-rows 0", "--tile-rows", NULL);
+    expect_error(NULL, "softmax --shape 100000x100000x100000", "--shape", "hbm.capacity_bytes");
+}
+END_TEST
+
+/* Unaligned rows need DataCopyPad; a chip without it (910A) names chip.dma_pad.  Aligned rows run. */
+START_TEST(test_ops_norm_unaligned_needs_dma_pad)
+{
+    expect_error("ascend910a", "softmax --shape 37x1000", "--shape", "chip.dma_pad");
+    expect_error("ascend910a", "batchnorm --shape 2x3x5x7 --dtype fp32", "--shape", "chip.dma_pad");
+    check_op("ascend910a", "layernorm --shape 37x1024");
+    check_op("ascend910a", "batchnorm --shape 2x3x4x4 --dtype fp32");
+}
+END_TEST
+
+Suite *dv_ops_norm_suite(void)
+{
+    Suite *s = suite_create("ops_norm");
+    TCase *tc = tcase_create("norm");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, test_ops_softmax_matrix, 0, 4);
+    tcase_add_loop_test(tc, test_ops_layernorm_matrix, 0, 4);
+    tcase_add_loop_test(tc, test_ops_rmsnorm_matrix, 0, 4);
+    tcase_add_loop_test(tc, test_ops_norm_tiles, 0, 2);
+    tcase_add_loop_test(tc, test_ops_batchnorm_matrix, 0, 4);
+    tcase_add_loop_test(tc, test_ops_batchnorm_split_planes, 0, 2);
+    tcase_add_test(tc, test_ops_norm_double_buffer_faster);
+    tcase_add_test(tc, test_ops_norm_row_too_long);
+    tcase_add_test(tc, test_ops_norm_tile_rows_too_many);
+    tcase_add_test(tc, test_ops_norm_bad_params);
+    tcase_add_test(tc, test_ops_norm_unaligned_needs_dma_pad);
+    suite_add_tcase(s, tc);
+    return s;
+}
