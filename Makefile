@@ -5,10 +5,12 @@
 #   make test     install missing packages, build, run every test
 #   make bench    speed benchmark (prints figures; not a test)
 #   make asan     every test again on an AddressSanitizer + UBSan build (build/asan)
+#   make install PREFIX=DIR   the AscendCL shim laid out like a CANN install: DIR/include, DIR/lib
+#                 (libascendcl.so, libnnopbase.so, libopapi.so; lib64 -> lib), DIR/lib/pkgconfig, DIR/bin/dvsim
 
 CC      ?= gcc
 CXX     ?= g++
-PKGS    := libsystemc-dev libyaml-dev check pkg-config
+PKGS    := libsystemc-dev libyaml-dev check pkg-config python3 python3-numpy
 B       ?= build
 BIN     ?= bin
 WARN    := -Wall -Wextra -Werror
@@ -23,10 +25,10 @@ YAML_LIBS := $(if $(PKGCONF),$(shell pkg-config --libs yaml-0.1 2>/dev/null),-ly
 CHECK_LIBS := $(if $(PKGCONF),$(shell pkg-config --libs check 2>/dev/null),-lcheck)
 LIBS    := $(SC_LIBS) $(YAML_LIBS) -lm -lpthread
 
-# Library sources: everything under isa/, configs/, model/, kernel/, ops/ and sim/ except the
-# program's main.
+# Library sources: everything under isa/, configs/, model/, kernel/, ops/, sim/ (except the
+# program's main) and acl/ (the AscendCL shim).
 C_SRCS   := $(wildcard isa/*.c) $(wildcard configs/*.c) $(wildcard kernel/*.c) $(wildcard ops/*.c) \
-            $(filter-out sim/main.c,$(wildcard sim/*.c))
+            $(filter-out sim/main.c,$(wildcard sim/*.c)) $(filter-out acl/alias.c,$(wildcard acl/*.c))
 CXX_SRCS := $(wildcard model/*.cpp)
 GEN_C    := $(B)/profiles_embedded.c
 GEN_H    := $(B)/include/dv/kapi_insn.h
@@ -37,8 +39,8 @@ PROFILES := $(wildcard configs/*.yaml)
 
 DOCS := docs/ISA.md configs/SCHEMA.md docs/OPS.md
 
-.PHONY: all deps demo test bench asan clean docs
-all: $(BIN)/dvsim docs
+.PHONY: all deps demo test bench asan clean docs install shim
+all: $(BIN)/dvsim docs shim
 
 # ---- dependencies: install what is missing through apt-get when we can ----
 deps:
@@ -58,8 +60,8 @@ $(B)/%.o: %.cpp | $(B)/dirs
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) $(SC_CFLAGS) $(CXXFLAGS) -MMD -MP -c $< -o $@
 $(B)/dirs:
-	@mkdir -p $(B)/isa $(B)/configs $(B)/model $(B)/kernel $(B)/ops $(B)/sim $(B)/tests/support $(B)/tools \
-	  $(B)/include/dv $(BIN)
+	@mkdir -p $(B)/isa $(B)/configs $(B)/model $(B)/kernel $(B)/ops $(B)/sim $(B)/acl $(B)/tests/support $(B)/tools \
+	  $(B)/include/dv $(B)/lib $(BIN)
 	@touch $@
 
 # Built-in profiles: the YAML files compiled in, so dvsim runs with no files at all.
@@ -86,6 +88,39 @@ OPS_OBJS := $(patsubst %.c,$(B)/%.o,$(wildcard ops/*.c))
 $(BIN)/dvsim: $(B)/sim/main.o $(OPS_OBJS) $(B)/libdv.a
 	$(CXX) $(LDFLAGS) $^ -o $@ $(LIBS)
 
+# ---- the AscendCL shim: one shared library with the whole simulator, and the two other names
+# CANN programs link (-lnnopbase -lopapi) as thin libraries that depend on it ----
+PIC_OBJS := $(LIB_OBJS:$(B)/%.o=$(B)/pic/%.o)
+SHIM_LIBS := $(B)/lib/libascendcl.so $(B)/lib/libnnopbase.so $(B)/lib/libopapi.so
+$(B)/pic/%.o: %.c | $(B)/dirs $(GEN_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
+$(B)/pic/%.o: %.cpp | $(B)/dirs
+	@mkdir -p $(dir $@)
+	$(CXX) $(CPPFLAGS) $(SC_CFLAGS) $(CXXFLAGS) -fPIC -MMD -MP -c $< -o $@
+$(B)/pic/profiles_embedded.o: $(GEN_C)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c $< -o $@
+$(B)/lib/libascendcl.so: $(PIC_OBJS)
+	@mkdir -p $(dir $@)
+	$(CXX) -shared -Wl,-soname,libascendcl.so -Wl,--no-undefined $(LDFLAGS) $^ -o $@ $(LIBS)
+$(B)/lib/libnnopbase.so $(B)/lib/libopapi.so: acl/alias.c $(B)/lib/libascendcl.so
+	$(CC) $(CFLAGS) -fPIC -shared -Wl,-soname,$(notdir $@) -DDV_ALIAS_OF='"$(notdir $@)"' acl/alias.c -o $@ \
+	  -L$(B)/lib -Wl,--no-as-needed -lascendcl -Wl,-rpath,'$$ORIGIN'
+shim: $(SHIM_LIBS)
+
+PREFIX ?= /usr/local
+DEV_HEADERS := $(wildcard include/dv/*.h) isa/isa.def isa/fields.def configs/params.def
+install: shim $(BIN)/dvsim
+	mkdir -p $(PREFIX)/include/dv $(PREFIX)/lib/pkgconfig $(PREFIX)/bin
+	cp -R include/acl include/aclnn include/aclnnop include/dvsim $(PREFIX)/include/
+	cp $(DEV_HEADERS) $(GEN_H) $(PREFIX)/include/dv/
+	cp $(SHIM_LIBS) $(PREFIX)/lib/
+	ln -sfn lib $(PREFIX)/lib64
+	cp $(BIN)/dvsim $(PREFIX)/bin/
+	sed -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@VERSION@|'"$$(sed -n 's/.*DV_SIM_VERSION "\(.*\)"/\1/p' include/dv/sim.h)"'|' \
+	  acl/ascendcl.pc.in > $(PREFIX)/lib/pkgconfig/ascendcl.pc
+
 # ---- generated documentation (from the tables; never edit by hand) ----
 $(B)/tools/gendoc: tools/gendoc.c $(OPS_OBJS) $(B)/libdv.a
 	$(CXX) $(CPPFLAGS) -x c -std=c11 $(WARN) -c tools/gendoc.c -o $(B)/tools/gendoc.o
@@ -108,8 +143,10 @@ $(B)/check_dvsim: $(TEST_OBJS) $(OPS_OBJS) $(B)/libdv.a
 
 test: deps
 	$(MAKE) -j2 all $(B)/check_dvsim
-	DVSIM_ROOT=$(CURDIR) $(B)/check_dvsim
-	sh tests/golden.sh
+	$(MAKE) install PREFIX=$(B)/install
+	DVSIM_ROOT=$(CURDIR) DVSIM=$(abspath $(BIN)/dvsim) $(B)/check_dvsim
+	DVSIM=$(abspath $(BIN)/dvsim) B=$(B) sh tests/golden.sh
+	PREFIX=$(abspath $(B)/install) B=$(B) sh tests/examples.sh
 
 ASAN := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer
 # use_stacks=0: LeakSanitizer's second pass (after suppressions) can read the guard pages of the
@@ -120,7 +157,7 @@ ASAN_ENV := LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:use_stacks=0 \
 asan: deps
 	$(MAKE) -j2 B=$(B)/asan BIN=$(B)/asan/bin OPT="$(ASAN)" LDFLAGS="-fsanitize=address,undefined" \
 	  $(B)/asan/bin/dvsim $(B)/asan/check_dvsim
-	$(ASAN_ENV) DVSIM_ROOT=$(CURDIR) DVSIM=$(CURDIR)/$(B)/asan/bin/dvsim $(B)/asan/check_dvsim
+	$(ASAN_ENV) DVSIM_ROOT=$(CURDIR) DVSIM=$(abspath $(B)/asan/bin/dvsim) $(B)/asan/check_dvsim
 	$(ASAN_ENV) DVSIM=$(B)/asan/bin/dvsim B=$(B)/asan sh tests/golden.sh
 
 bench: deps

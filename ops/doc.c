@@ -22,6 +22,12 @@ static const char *type_text(const dv_oparam_spec_t *s, char *buf, size_t cap)
     }
     case DV_OPT_SHAPE: snprintf(buf, cap, "shape AxBx... (dims %lld..%lld)", (long long)s->min, (long long)s->max); break;
     case DV_OPT_TILE: snprintf(buf, cap, "RxC (%lld..%lld)", (long long)s->min, (long long)s->max); break;
+    case DV_OPT_FLOAT: {
+        char range[120];
+        dv_ops_format_range(s, range, sizeof range);
+        snprintf(buf, cap, "number in %s", range);
+        break;
+    }
     }
     return buf;
 }

@@ -19,12 +19,17 @@
  *   sigmoid); on fp32 they compute in the output buffer.  Dependent vector steps are separated by
  *   pipe_barrier(V) as in Ascend C's activation code.  The references compute the same formulas in
  *   double and round once, which is within the dtype tolerance (no tol_scale).
+ * - add and sub take --alpha (z = x +- alpha * y, aclnnAdd / aclnnSub).  At 1 the kernel is the
+ *   plain vadd / vsub; otherwise each tile's y is first scaled in place by vmuls with alpha rounded
+ *   to the dtype (integers: a whole alpha), then pipe_barrier(V), then vadd / vsub.  The reference
+ *   rounds each step as the kernel does, so fp32 and the integers match exactly.
  * - copy: RxC tiles of a 2-D tensor, each one DMA (R bursts, src_gap skipping the rest of a row),
  *   contiguous runs of tiles per block.  --copies-per-buffer N puts N tiles into one queue buffer
  *   per synchronisation: with N = 1 a 128-B tile waits for the previous copy's latency (two copies
  *   in flight), with larger N many small copies are in flight, as when a kernel fills one UB tile
  *   with many small DataCopy calls.  The default tile 16x1024 double-buffers in UB for every
  *   dtype; the 910B UB holds 64x1024 fp16 (128 KB) only single-buffered. */
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -73,11 +78,11 @@ static const ew_def_t ew_defs[EW_KINDS] = {
     [EW_SILU] = {"silu", false, true, 2, 4},       /* *-1, exp, +1, x/. */
 };
 
-/* Parameters: the same table for every element-wise operator but for the dtypes accepted. */
-enum { EP_SHAPE, EP_DTYPE, EP_CORES, EP_TILE_ELEMS, EP_DOUBLE_BUFFER, EP_COUNT };
+/* Parameters: the same table for every element-wise operator but for the dtypes accepted; add and
+ * sub also take --alpha (the last entry, so the others stop before it). */
+enum { EP_SHAPE, EP_DTYPE, EP_CORES, EP_TILE_ELEMS, EP_DOUBLE_BUFFER, EP_ALPHA, EP_COUNT };
 
-#define EW_PARAMS(ident, dtypes)                                                                              \
-    static const dv_oparam_spec_t ident[EP_COUNT] = {                                                         \
+#define EW_COMMON(dtypes)                                                                                     \
         [EP_SHAPE] = {"shape", DV_OPT_SHAPE, "1024x1024", 1, INT64_C(1) << 40, 0,                             \
                       "tensor shape AxBx...; the operator works on the flattened elements"},                  \
         [EP_DTYPE] = {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, (dtypes), "element type of every tensor"},         \
@@ -87,12 +92,20 @@ enum { EP_SHAPE, EP_DTYPE, EP_CORES, EP_TILE_ELEMS, EP_DOUBLE_BUFFER, EP_COUNT }
                            "elements per copy, whole 32-B blocks (auto: the largest power of two up to 16384 " \
                            "whose queue buffers fit in UB)"},                                                 \
         [EP_DOUBLE_BUFFER] = {"double-buffer", DV_OPT_BOOL, "on", 0, 1, 0,                                    \
-                              "two buffers per queue (on) so copies overlap the vector work, or one (off)"},  \
-    }
+                              "two buffers per queue (on) so copies overlap the vector work, or one (off)"}
 
-EW_PARAMS(ew_params_arith, DT_F16 | DT_F32 | DT_S16 | DT_S32); /* vadd vsub vmul vmax */
-EW_PARAMS(ew_params_relu, DT_F16 | DT_F32 | DT_S32);           /* vrelu */
-EW_PARAMS(ew_params_float, DT_F16 | DT_F32);                   /* vdiv vexp and the activations */
+#define EW_ARITH_DTYPES (DT_F16 | DT_F32 | DT_S16 | DT_S32)
+static const dv_oparam_spec_t ew_params_arith[EP_ALPHA] = {EW_COMMON(EW_ARITH_DTYPES)}; /* vmul vmax */
+static const dv_oparam_spec_t ew_params_relu[EP_ALPHA] = {EW_COMMON(DT_F16 | DT_F32 | DT_S32)}; /* vrelu */
+/* vdiv vexp and the activations */
+static const dv_oparam_spec_t ew_params_float[EP_ALPHA] = {EW_COMMON(DT_F16 | DT_F32)};
+/* vadd vsub, and vmuls for an alpha other than 1; the scalar register holds at most an fp32 */
+static const dv_oparam_spec_t ew_params_alpha[EP_COUNT] = {
+    EW_COMMON(EW_ARITH_DTYPES),
+    [EP_ALPHA] = {"alpha", DV_OPT_FLOAT, "1", -FLT_MAX, FLT_MAX, 0,
+                  "scale of y (aclnnAdd's, aclnnSub's alpha); other than 1 the kernel first scales y with vmuls "
+                  "in --dtype (int16/int32: an integer in the dtype's range)"},
+};
 
 typedef struct ew_tiling {
     uint32_t kind;  /* ew_kind_t */
@@ -102,6 +115,8 @@ typedef struct ew_tiling {
     uint64_t elems; /* elements of every argument */
     uint64_t unit;  /* elements per split unit */
     uint64_t tile;  /* elements per copy */
+    uint32_t scale; /* add, sub: y is scaled by alpha first (alpha != 1) */
+    double alpha;   /* --alpha rounded to the dtype (the value the vmuls scalar holds) */
 } ew_tiling_t;
 
 static uint64_t cdiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
@@ -247,16 +262,21 @@ static void ew_activation(dv_k_t *k, const ew_tiling_t *t, uint64_t y, uint64_t 
     }
 }
 
-/* Compute: z = f(x[, y]) over n elements of one tile. */
+/* Compute: z = f(x[, y]) over n elements of one tile (y may be scaled in place). */
 static void ew_compute(dv_k_t *k, const ew_tiling_t *t, uint64_t z, uint64_t x, uint64_t y, const uint64_t *tmp,
                        uint64_t n)
 {
     static const vop_t direct[EW_KINDS] = {[EW_ADD] = V_ADD, [EW_SUB] = V_SUB, [EW_MUL] = V_MUL, [EW_DIV] = V_DIV,
                                            [EW_MAX] = V_MAX, [EW_RELU] = V_RELU, [EW_EXP] = V_EXP};
-    if (ew_defs[t->kind].activation)
+    if (ew_defs[t->kind].activation) {
         ew_activation(k, t, z, x, tmp, n);
-    else
-        vstep(k, direct[t->kind], (dv_dtype_t)t->dtype, z, x, y, 0, n);
+        return;
+    }
+    if (t->scale) { /* y = alpha * y in place (aclnnAdd: Muls, then Add) */
+        vstep(k, V_MULS, (dv_dtype_t)t->dtype, y, y, 0, t->alpha, n);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+    }
+    vstep(k, direct[t->kind], (dv_dtype_t)t->dtype, z, x, y, 0, n);
 }
 
 /* One block: its range in tiles, CopyIn -> Compute -> CopyOut through the queues.  Arguments:
@@ -310,6 +330,29 @@ static void ew_kernel(dv_k_t *k, const void *params)
     }
 }
 
+/* --alpha as the vmuls scalar holds it in dtype dt: floats round to the dtype (and must stay finite),
+ * integers must be whole and in the dtype's range (the scalar would be truncated and saturated). */
+static int ew_alpha(double alpha, dv_dtype_t dt, ew_tiling_t *t, dv_error_t *err)
+{
+    if (alpha == 1.0)
+        return DV_OK;
+    t->scale = 1;
+    if (dv_dtype_is_float(dt)) {
+        t->alpha = dv_ops_round(dt, alpha);
+        if (!isfinite(t->alpha))
+            return dv_ops_param_error(err, "alpha", "%g overflows %s (the vmuls scalar is a --dtype value): |alpha| "
+                                      "must be at most %g", alpha, dt_param(dt), dt == DV_DT_F16 ? 65504.0 : FLT_MAX);
+        return DV_OK;
+    }
+    const double lo = dt == DV_DT_S16 ? INT16_MIN : INT32_MIN, hi = dt == DV_DT_S16 ? INT16_MAX : INT32_MAX;
+    if (alpha != nearbyint(alpha) || alpha < lo || alpha > hi)
+        return dv_ops_param_error(err, "alpha", "%.17g is not an integer in [%.0f, %.0f]: with --dtype %s y is scaled "
+                                  "by vmuls in %s, whose scalar is an integer", alpha, lo, hi, dt_param(dt),
+                                  dt_param(dt));
+    t->alpha = alpha;
+    return DV_OK;
+}
+
 static int ew_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t *v, dv_op_plan_t *plan,
                    dv_error_t *err)
 {
@@ -325,7 +368,10 @@ static int ew_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
         return rc;
 
     /* UB per tile element: the queues' buffers plus the fp32 scratch. */
-    ew_tiling_t t = {.kind = (uint32_t)kind, .dtype = (uint32_t)dt, .elems = n, .unit = EW_SPLIT_BYTES / size};
+    ew_tiling_t t = {.kind = (uint32_t)kind, .dtype = (uint32_t)dt, .elems = n, .unit = EW_SPLIT_BYTES / size,
+                     .alpha = 1.0};
+    if (op->nparams > EP_ALPHA && (rc = ew_alpha(v->v[EP_ALPHA].f, dt, &t, err)) != DV_OK)
+        return rc;
     t.depth = v->v[EP_DOUBLE_BUFFER].i ? 2 : 1;
     t.ntmp = dt == DV_DT_F16 ? d->ntmp_f16 : 0;
     const unsigned queues = d->binary ? 3 : 2;
@@ -374,7 +420,7 @@ static int ew_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
 
     memcpy(plan->tiling, &t, sizeof t);
     plan->tiling_bytes = sizeof t;
-    plan->flops = (uint64_t)d->flops * n;
+    plan->flops = (uint64_t)(d->flops + t.scale) * n;
     plan->bytes = (uint64_t)queues * n * size;
     plan->tol_scale = 1.0;
     return DV_OK;
@@ -398,6 +444,17 @@ static int64_t ew_int(ew_kind_t kind, int64_t a, int64_t b)
     }
 }
 
+/* add, sub on floats, step by step as the kernel computes them: vmuls rounds alpha * y to the dtype,
+ * vadd / vsub compute in fp32 and round to the dtype. */
+static double ew_addsub_float(const ew_tiling_t *t, double a, double b)
+{
+    const dv_dtype_t dt = (dv_dtype_t)t->dtype;
+    const float fa = (float)a;
+    const float fb = t->scale ? (float)dv_ops_round(dt, t->alpha * b) : (float)b; /* a double product is exact */
+    const float z = t->kind == EW_ADD ? fa + fb : fa - fb;
+    return z;
+}
+
 static double ew_float(ew_kind_t kind, double a, double b)
 {
     switch (kind) {
@@ -416,7 +473,8 @@ static double ew_float(ew_kind_t kind, double a, double b)
     return 0;
 }
 
-/* The formulas in double (integers in int64, wrapped like the hardware), rounded once on store. */
+/* The formulas in double (integers in int64, wrapped like the hardware), rounded once on store; add
+ * and sub round each step like the kernel (ew_addsub_float). */
 static int ew_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint8_t **expect, dv_error_t *err)
 {
     (void)err;
@@ -428,6 +486,11 @@ static int ew_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
     uint8_t *out = expect[binary ? 2 : 1];
     for (uint64_t i = 0; i < t.elems; i++) {
         const double a = dv_ops_load(in[0], dt, i), b = binary ? dv_ops_load(in[1], dt, i) : 0;
+        if (kind == EW_ADD || kind == EW_SUB) {
+            const int64_t sb = t.scale && !is_float ? (int64_t)wrap_int(dt, (int64_t)t.alpha * (int64_t)b) : (int64_t)b;
+            dv_ops_store(out, dt, i, is_float ? ew_addsub_float(&t, a, b) : wrap_int(dt, ew_int(kind, (int64_t)a, sb)));
+            continue;
+        }
         dv_ops_store(out, dt, i,
                      is_float ? ew_float(kind, a, b) : wrap_int(dt, ew_int(kind, (int64_t)a, (int64_t)b)));
     }
@@ -435,11 +498,12 @@ static int ew_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
 }
 
 /* The element-wise operators (ops/ops.def rows). */
-#define EW_OP(ident, params, what)                                                                  \
-    const dv_opdesc_t dv_op_##ident = {#ident, what, params, EP_COUNT, ew_plan, ew_kernel, ew_reference}
+#define EW_OP(ident, params, what)                                                                              \
+    const dv_opdesc_t dv_op_##ident = {#ident, what, params, (int)(sizeof params / sizeof params[0]), ew_plan,   \
+                                       ew_kernel, ew_reference}
 
-EW_OP(add, ew_params_arith, "z = x + y, element-wise over the flattened --shape");
-EW_OP(sub, ew_params_arith, "z = x - y, element-wise");
+EW_OP(add, ew_params_alpha, "z = x + alpha * y, element-wise over the flattened --shape");
+EW_OP(sub, ew_params_alpha, "z = x - alpha * y, element-wise");
 EW_OP(mul, ew_params_arith, "z = x * y, element-wise");
 EW_OP(div, ew_params_float, "z = x / y, element-wise (y random in [0.5, 2))");
 EW_OP(max, ew_params_arith, "z = max(x, y), element-wise");

@@ -29,9 +29,14 @@
  * shift = beta - mean * scale (vadds, vrsqrt, vmul, vsub), broadcasts both per channel with vbrcb,
  * and computes y = x * scale[c] + shift[c] per plane.
  *
- * eps: the parameter types have no float, so eps is the fixed constant NORM_EPS = 1e-5 (the
- * PyTorch default of layer_norm, rms_norm and batch_norm).  The references compute in double from
- * the rounded inputs; the default per-dtype tolerance holds (no tol_scale). */
+ * --eps (layernorm, rmsnorm, batchnorm; default 1e-5, PyTorch's) is added in fp32 by vadds.
+ * layernorm --stats on also outputs the row statistics of aclnnLayerNorm's meanOut / rstdOut: mean
+ * and rstd = 1/sqrt(var + eps), fp32, one per row.  The vmuls that makes the mean and the vrsqrt that
+ * makes rstd write them into the out queue's buffer behind y (instead of in place), so no vector
+ * instruction is added; CopyOut then writes both with copy_ubuf_to_gm_align (one burst per tile, or
+ * one 4-byte burst per row when the reduction left one value per 32 B slot), so --stats needs
+ * chip.dma_pad.  The references compute in double from the rounded inputs; the default per-dtype
+ * tolerance holds (no tol_scale). */
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -39,12 +44,11 @@
 
 #include "dv/ops.h"
 
-#define NORM_EPS 1e-5
-
 enum norm_kind { NK_SOFTMAX, NK_LAYERNORM, NK_RMSNORM, NK_BATCHNORM };
 
-/* Parameters, in table order (the same indices in both tables). */
-enum { P_SHAPE, P_DTYPE, P_CORES, P_DB, P_TILE_ROWS, P_COUNT };
+/* Parameters, in table order (the same indices in every table; softmax stops before P_EPS, rmsnorm
+ * and batchnorm before P_STATS). */
+enum { P_SHAPE, P_DTYPE, P_CORES, P_DB, P_TILE_ROWS, P_EPS, P_STATS, P_COUNT };
 
 enum { LANES = 64, REP_BYTES = 256, BLK = 32, MAX_REP = 255 };
 
@@ -61,12 +65,16 @@ typedef struct norm_tiling {
     uint32_t depth;         /* buffers per queue: 2 with --double-buffer on */
     uint32_t nparams;       /* parameter vectors (gamma, beta, mean, var) */
     uint32_t a_x, a_y, a_p[4];
+    uint32_t stats;         /* layernorm --stats on: outputs a_mean and a_rstd */
+    uint32_t a_mean, a_rstd;
+    double eps;
 } norm_tiling_t;
 
 /* UB use of one tile of R units: every buffer the kernel allocates, each rounded to the alignment. */
 typedef struct norm_ub {
     uint64_t cp;            /* padded elements per unit in UB: a 32 B multiple in the dtype */
-    uint64_t in, out;       /* one queue buffer (dtype) */
+    uint64_t in, out;       /* one queue buffer (dtype); out is y, followed by 2 x st with --stats */
+    uint64_t st;            /* --stats: the mean (then the rstd) of each row, laid out as in vals */
     uint64_t xf, tmp;       /* fp32 work tiles: the cast input (fp16 only) and the scratch */
     uint64_t q;             /* reduction results per row in vals, at most (0: no reductions) */
     uint64_t vals, bc;      /* per-row results and their vbrcb blocks */
@@ -111,7 +119,9 @@ static void ub_layout(const norm_tiling_t *t, uint64_t R, uint64_t align, norm_u
     }
     if (t->kind == NK_BATCHNORM)
         u->pbc = rup(cdiv(plen, 8) * 8 * BLK, align);
-    u->total = t->depth * (u->in + u->out) + u->xf + u->tmp + u->vals + u->bc + t->nparams * u->par + 2 * u->pbc;
+    u->st = t->stats ? u->vals : 0;
+    u->total = t->depth * (u->in + u->out + 2 * u->st) + u->xf + u->tmp + u->vals + u->bc + t->nparams * u->par +
+               2 * u->pbc;
 }
 
 /* ================================================================ kernel helpers */
@@ -334,6 +344,19 @@ static void copy_out(dv_k_t *k, uint32_t arg, uint64_t off, uint64_t ub, uint64_
                                   (int64_t)row_bytes, 0, 0);
 }
 
+/* --stats: the fp32 values of rows [row, row + rows) to GM, from UB where row r's value is element r*q:
+ * one burst of all of them (q = 1), or one 4-byte burst per row, each from its own 32 B slot (q = 8). */
+static void copy_stats(dv_k_t *k, uint32_t arg, uint64_t row, uint64_t ub, uint64_t rows, uint64_t q)
+{
+    if (q == 1) {
+        dvk_copy_ubuf_to_gm_align(k, dvk_gm(k, arg, row * 4), ub, 1, (int64_t)(rows * 4), 0, 0);
+        return;
+    }
+    for (uint64_t r = 0; r < rows; r += 4095)
+        dvk_copy_ubuf_to_gm_align(k, dvk_gm(k, arg, (row + r) * 4), ub + r * BLK, (int64_t)umin(4095, rows - r), 4, 0,
+                                  0);
+}
+
 /* ================================================================ the kernel */
 
 typedef struct norm_bufs {
@@ -368,7 +391,7 @@ static void load_params(dv_k_t *k, const norm_tiling_t *t, norm_bufs_t *b)
         return;
     /* scale = gamma / sqrt(var + eps) (into gamma), shift = beta - mean * scale (into beta) */
     const uint64_t mean = b->par[0], var = b->par[1], gamma = b->par[2], beta = b->par[3];
-    flat_sc(k, dvk_vadds, var, var, NORM_EPS, plen);
+    flat_sc(k, dvk_vadds, var, var, t->eps, plen);
     bar(k);
     flat_un(k, dvk_vrsqrt, var, var, plen);
     bar(k);
@@ -402,19 +425,20 @@ static void bn_apply(dv_k_t *k, const norm_tiling_t *t, vbin_fn fn, opnd_t d, op
     }
 }
 
-/* 1 / sqrt(mean + eps) per row of the squares in `sq` (reduced in place), broadcast into 32 B
- * blocks: the last steps of layernorm and rmsnorm. */
-static opnd_t rstd_rows(dv_k_t *k, const norm_bufs_t *b, opnd_t sq, uint64_t R, uint64_t cols, double inv)
+/* 1 / sqrt(mean + eps) per row of the squares in `sq` (reduced in place) into dst (vals, or the
+ * --stats output), broadcast into 32 B blocks: the last steps of layernorm and rmsnorm. */
+static opnd_t rstd_rows(dv_k_t *k, const norm_tiling_t *t, const norm_bufs_t *b, opnd_t sq, uint64_t R,
+                        uint64_t cols, double inv, uint64_t dst)
 {
     const uint64_t q = reduce_rows(k, false, sq, sq, R, cols, b->vals);
     bar(k);
     flat_sc(k, dvk_vmuls, b->vals, b->vals, inv, R * q);
     bar(k);
-    flat_sc(k, dvk_vadds, b->vals, b->vals, NORM_EPS, R * q);
+    flat_sc(k, dvk_vadds, b->vals, b->vals, t->eps, R * q);
     bar(k);
-    flat_un(k, dvk_vrsqrt, b->vals, b->vals, R * q);
+    flat_un(k, dvk_vrsqrt, dst, b->vals, R * q);
     bar(k);
-    const opnd_t rstd = broadcast(k, b->vals, b->bc, R, q);
+    const opnd_t rstd = broadcast(k, dst, b->bc, R, q);
     bar(k);
     return rstd;
 }
@@ -457,17 +481,19 @@ static void compute(dv_k_t *k, const norm_tiling_t *t, const norm_bufs_t *b, uin
         break;
     }
     case NK_LAYERNORM: { /* B = A - mean; A = B * B; A = B * rstd; B = A * gamma; Y = B + beta */
+        /* --stats: mean and rstd go to the out buffer behind y, else they stay in vals */
+        const uint64_t mean = t->stats ? out + b->u.out : b->vals, rstd = t->stats ? mean + b->u.st : b->vals;
         q = reduce_rows(k, false, A, B, R, cols, b->vals);
         bar(k);
-        flat_sc(k, dvk_vmuls, b->vals, b->vals, inv, R * q);
+        flat_sc(k, dvk_vmuls, mean, b->vals, inv, R * q);
         bar(k);
-        const opnd_t MEAN = broadcast(k, b->vals, b->bc, R, q);
+        const opnd_t MEAN = broadcast(k, mean, b->bc, R, q);
         bar(k);
         rowop(k, dvk_vsub, B, A, MEAN, R, cols);
         bar(k);
         flat_bin(k, dvk_vmul, A.a, B.a, B.a, elems);
         bar(k);
-        const opnd_t RSTD = rstd_rows(k, b, A, R, cols, inv);
+        const opnd_t RSTD = rstd_rows(k, t, b, A, R, cols, inv, rstd);
         rowop(k, dvk_vmul, A, B, RSTD, R, cols);
         bar(k);
         rowop(k, dvk_vmul, B, A, G, R, cols);
@@ -478,7 +504,7 @@ static void compute(dv_k_t *k, const norm_tiling_t *t, const norm_bufs_t *b, uin
     case NK_RMSNORM: { /* B = A * A; B = A * rstd; Y = B * gamma */
         flat_bin(k, dvk_vmul, B.a, A.a, A.a, elems);
         bar(k);
-        const opnd_t RMS = rstd_rows(k, b, B, R, cols, inv);
+        const opnd_t RMS = rstd_rows(k, t, b, B, R, cols, inv, b->vals);
         rowop(k, dvk_vmul, B, A, RMS, R, cols);
         bar(k);
         rowop(k, dvk_vmul, Y, B, G, R, cols);
@@ -527,7 +553,7 @@ static void norm_kernel(dv_k_t *k, const void *params)
 
     dv_que_t inq, outq;
     dvk_que_init(k, &inq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, t->depth, bf.u.in);
-    dvk_que_init(k, &outq, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, t->depth, bf.u.out);
+    dvk_que_init(k, &outq, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, t->depth, bf.u.out + 2 * bf.u.st);
     if (bf.u.xf)
         bf.xf = dvk_alloc(k, DV_SPACE_UB, bf.u.xf);
     bf.tmp = dvk_alloc(k, DV_SPACE_UB, bf.u.tmp);
@@ -558,24 +584,42 @@ static void norm_kernel(dv_k_t *k, const void *params)
         /* CopyOut(i - ahead) */
         const uint64_t o = dvk_que_deque(k, &outq);
         copy_out(k, t->a_y, x.off, o, x.n, x.cols * size);
+        if (t->stats) {
+            copy_stats(k, t->a_mean, x.u, o + bf.u.out, x.n, bf.u.q);
+            copy_stats(k, t->a_rstd, x.u, o + bf.u.out + bf.u.st, x.n, bf.u.q);
+        }
         dvk_que_free(k, &outq, o);
     }
 }
 
 /* ================================================================ plan */
 
-static const dv_oparam_spec_t row_params[] = {
-    [P_SHAPE] = {"shape", DV_OPT_SHAPE, "1024x1024", 1, INT64_C(1) << 32, 0,
-                 "input shape; normalised over the last axis, every other axis is rows"},
-    [P_DTYPE] = {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, DT_F16 | DT_F32,
-                 "element type of input and output (the arithmetic is fp32 either way)"},
-    [P_CORES] = {"cores", DV_OPT_INT, "auto", 1, 4096, 0, "blocks (auto: every vector core); rows are split evenly"},
-    [P_DB] = {"double-buffer", DV_OPT_BOOL, "on", 0, 1, 0, "two buffers per queue: the next tile loads while this one computes"},
-    [P_TILE_ROWS] = {"tile-rows", DV_OPT_INT, "auto", 1, 65535, 0,
-                     "rows per tile (auto: as many as fit the UB, at most a block's rows)"},
+#define ROW_COMMON                                                                                             \
+    [P_SHAPE] = {"shape", DV_OPT_SHAPE, "1024x1024", 1, INT64_C(1) << 32, 0,                                   \
+                 "input shape; normalised over the last axis, every other axis is rows"},                      \
+    [P_DTYPE] = {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, DT_F16 | DT_F32,                                         \
+                 "element type of input and output (the arithmetic is fp32 either way)"},                      \
+    [P_CORES] = {"cores", DV_OPT_INT, "auto", 1, 4096, 0,                                                      \
+                 "blocks (auto: every vector core); rows are split evenly"},                                   \
+    [P_DB] = {"double-buffer", DV_OPT_BOOL, "on", 0, 1, 0,                                                     \
+              "two buffers per queue: the next tile loads while this one computes"},                           \
+    [P_TILE_ROWS] = {"tile-rows", DV_OPT_INT, "auto", 1, 65535, 0,                                             \
+                     "rows per tile (auto: as many as fit the UB, at most a block's rows)"}
+
+#define EPS_PARAM(what)                                                                                        \
+    {"eps", DV_OPT_FLOAT, "1e-5", DV_FLOAT_ABOVE_0, 1, 0, "added to " what " before 1/sqrt (in fp32)"}
+
+static const dv_oparam_spec_t softmax_params[P_EPS] = {ROW_COMMON};
+static const dv_oparam_spec_t rms_params[P_STATS] = {ROW_COMMON, [P_EPS] = EPS_PARAM("mean(x^2)")};
+static const dv_oparam_spec_t ln_params[P_COUNT] = {
+    ROW_COMMON,
+    [P_EPS] = EPS_PARAM("the variance"),
+    [P_STATS] = {"stats", DV_OPT_BOOL, "off", 0, 1, 0,
+                 "also output mean and rstd = 1/sqrt(var + eps) of every row, fp32 (aclnnLayerNorm's meanOut, "
+                 "rstdOut); needs chip.dma_pad"},
 };
 
-static const dv_oparam_spec_t bn_params[] = {
+static const dv_oparam_spec_t bn_params[P_STATS] = {
     [P_SHAPE] = {"shape", DV_OPT_SHAPE, "8x64x56x56", 1, INT64_C(1) << 32, 0, "input shape NxCxHxW"},
     [P_DTYPE] = {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, DT_F16 | DT_F32,
                  "element type of the input, the statistics and the output (the arithmetic is fp32)"},
@@ -583,6 +627,7 @@ static const dv_oparam_spec_t bn_params[] = {
     [P_DB] = {"double-buffer", DV_OPT_BOOL, "on", 0, 1, 0, "two buffers per queue: the next tile loads while this one computes"},
     [P_TILE_ROWS] = {"tile-rows", DV_OPT_INT, "auto", 1, 65535, 0,
                      "H x W planes per tile (auto: as many as fit the UB; a plane larger than the UB is split)"},
+    [P_EPS] = EPS_PARAM("var[c]"),
 };
 
 static uint64_t fit_rows(const norm_tiling_t *t, const dv_config_t *cfg, uint64_t cap)
@@ -609,7 +654,12 @@ static int norm_plan(enum norm_kind kind, const dv_opdesc_t *op, const dv_config
     t.kind = kind;
     t.dt = v->v[P_DTYPE].dt;
     t.depth = v->v[P_DB].i ? 2 : 1;
+    t.eps = op->nparams > P_EPS ? v->v[P_EPS].f : 0;
+    t.stats = op->nparams > P_STATS && v->v[P_STATS].i;
     const unsigned size = dv_dtype_size(t.dt);
+    if (t.stats && !cfg->chip_dma_pad)
+        return dv_ops_param_error(err, "stats", "on writes one fp32 value per row with byte-granular DMA, and this "
+                                  "chip has none (chip.dma_pad is false)");
     const char *dname = t.dt == DV_DT_F16 ? "fp16" : "fp32";
     if (kind == NK_BATCHNORM && sh->ndims != 4)
         return dv_ops_param_error(err, "shape", "batchnorm takes NxCxHxW (4 dimensions), not %d", sh->ndims);
@@ -734,6 +784,13 @@ static int norm_plan(enum norm_kind kind, const dv_opdesc_t *op, const dv_config
     t.a_y = a++;
     if ((rc = dv_ops_add_arg(plan, "y", t.dt, n, DV_ARG_OUT, 0, 0)) != DV_OK)
         return rc;
+    if (t.stats) {
+        t.a_mean = a++;
+        t.a_rstd = a++;
+        if ((rc = dv_ops_add_arg(plan, "mean", DV_DT_F32, t.rows, DV_ARG_OUT, 0, 0)) != DV_OK ||
+            (rc = dv_ops_add_arg(plan, "rstd", DV_DT_F32, t.rows, DV_ARG_OUT, 0, 0)) != DV_OK)
+            return rc;
+    }
 
     memcpy(plan->tiling, &t, sizeof t);
     plan->tiling_bytes = sizeof t;
@@ -741,7 +798,8 @@ static int norm_plan(enum norm_kind kind, const dv_opdesc_t *op, const dv_config
      * sum, mul, mul, add; rmsnorm square, sum, mul, mul; batchnorm mul, add */
     static const uint64_t per_elem[] = {5, 7, 4, 2};
     plan->flops = per_elem[kind] * n;
-    plan->bytes = 2 * n * size + (kind == NK_BATCHNORM ? 4 * t.channels : t.nparams * t.cols) * size;
+    plan->bytes = 2 * n * size + (kind == NK_BATCHNORM ? 4 * t.channels : t.nparams * t.cols) * size +
+                  (t.stats ? 2 * t.rows * 4 : 0);
     plan->tol_scale = 1.0;
     return DV_OK;
 }
@@ -801,7 +859,11 @@ static int norm_reference(const dv_op_plan_t *plan, const uint8_t *const *in, ui
                 const double d = dv_ops_load(x, dt, base + c) - a;
                 v += d * d;
             }
-            b = 1.0 / sqrt(v / (double)C + NORM_EPS);
+            b = 1.0 / sqrt(v / (double)C + t.eps);
+            if (t.stats) {
+                dv_ops_store(expect[t.a_mean], DV_DT_F32, r, a);
+                dv_ops_store(expect[t.a_rstd], DV_DT_F32, r, b);
+            }
             for (uint64_t c = 0; c < C; c++)
                 dv_ops_store(y, dt, base + c,
                              (dv_ops_load(x, dt, base + c) - a) * b * dv_ops_load(in[t.a_p[0]], dt, c) +
@@ -814,7 +876,7 @@ static int norm_reference(const dv_op_plan_t *plan, const uint8_t *const *in, ui
                 const double d = dv_ops_load(x, dt, base + c);
                 s += d * d;
             }
-            b = 1.0 / sqrt(s / (double)C + NORM_EPS);
+            b = 1.0 / sqrt(s / (double)C + t.eps);
             for (uint64_t c = 0; c < C; c++)
                 dv_ops_store(y, dt, base + c, dv_ops_load(x, dt, base + c) * b * dv_ops_load(in[t.a_p[0]], dt, c));
             continue;
@@ -823,7 +885,7 @@ static int norm_reference(const dv_op_plan_t *plan, const uint8_t *const *in, ui
             const uint64_t ch = r % t.channels;
             const double mean = dv_ops_load(in[t.a_p[0]], dt, ch), var = dv_ops_load(in[t.a_p[1]], dt, ch);
             const double g = dv_ops_load(in[t.a_p[2]], dt, ch), be = dv_ops_load(in[t.a_p[3]], dt, ch);
-            b = g / sqrt(var + NORM_EPS);
+            b = g / sqrt(var + t.eps);
             for (uint64_t c = 0; c < C; c++)
                 dv_ops_store(y, dt, base + c, (dv_ops_load(x, dt, base + c) - mean) * b + be);
             continue;
@@ -837,20 +899,21 @@ static int norm_reference(const dv_op_plan_t *plan, const uint8_t *const *in, ui
 
 const dv_opdesc_t dv_op_softmax = {
     "softmax", "y = exp(x - max) / sum(exp(x - max)) over the last axis (fp32 arithmetic)",
-    row_params, P_COUNT, softmax_plan, norm_kernel, norm_reference,
+    softmax_params, P_EPS, softmax_plan, norm_kernel, norm_reference,
 };
 
 const dv_opdesc_t dv_op_layernorm = {
-    "layernorm", "y = (x - mean) / sqrt(var + 1e-5) * gamma + beta over the last axis (fp32 arithmetic)",
-    row_params, P_COUNT, layernorm_plan, norm_kernel, norm_reference,
+    "layernorm", "y = (x - mean) / sqrt(var + eps) * gamma + beta over the last axis (fp32 arithmetic); "
+    "--stats on also outputs mean and rstd",
+    ln_params, P_COUNT, layernorm_plan, norm_kernel, norm_reference,
 };
 
 const dv_opdesc_t dv_op_rmsnorm = {
-    "rmsnorm", "y = x / sqrt(mean(x^2) + 1e-5) * gamma over the last axis (fp32 arithmetic)",
-    row_params, P_COUNT, rmsnorm_plan, norm_kernel, norm_reference,
+    "rmsnorm", "y = x / sqrt(mean(x^2) + eps) * gamma over the last axis (fp32 arithmetic)",
+    rms_params, P_STATS, rmsnorm_plan, norm_kernel, norm_reference,
 };
 
 const dv_opdesc_t dv_op_batchnorm = {
-    "batchnorm", "inference y = (x - mean[c]) / sqrt(var[c] + 1e-5) * gamma[c] + beta[c] on NCHW (fp32 arithmetic)",
-    bn_params, P_COUNT, batchnorm_plan, norm_kernel, norm_reference,
+    "batchnorm", "inference y = (x - mean[c]) / sqrt(var[c] + eps) * gamma[c] + beta[c] on NCHW (fp32 arithmetic)",
+    bn_params, P_STATS, batchnorm_plan, norm_kernel, norm_reference,
 };

@@ -98,9 +98,36 @@ static void dtypes_list(uint32_t mask, char *buf, size_t cap)
 
 /* ---------------------------------------------------------------- values */
 
+/* The shortest %g spelling of x that strtod reads back as x (17 significant digits always do);
+ * integers below 2^53 in plain digits (1000, not 1e+03). */
+static void format_double(double x, char *buf, size_t cap)
+{
+    if (x == nearbyint(x) && fabs(x) < 9007199254740992.0) {
+        snprintf(buf, cap, "%.0f", x);
+        return;
+    }
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, cap, "%.*g", prec, x);
+        if (strtod(buf, NULL) == x)
+            return;
+    }
+}
+
+void dv_ops_format_range(const dv_oparam_spec_t *s, char *buf, size_t cap)
+{
+    char lo[32], hi[32];
+    format_double(s->min, lo, sizeof lo);
+    format_double(s->max, hi, sizeof hi);
+    if (s->min == DV_FLOAT_ABOVE_0)
+        snprintf(buf, cap, "(0, %s]", hi);
+    else
+        snprintf(buf, cap, "[%s, %s]", lo, hi);
+}
+
 void dv_ops_format_val(const dv_oparam_spec_t *s, const dv_oparam_val_t *v, char *buf, size_t cap)
 {
     switch (s->type) {
+    case DV_OPT_FLOAT: format_double(v->f, buf, cap); break;
     case DV_OPT_INT:
         if (v->i == 0 && strcmp(s->def, "auto") == 0)
             snprintf(buf, cap, "auto");
@@ -147,10 +174,24 @@ static int parse_val(const dv_oparam_spec_t *s, const char *text, dv_oparam_val_
         if (parse_u64(text, &x) != 0)
             return dv_ops_param_error(err, s->name, "'%s' is not a number%s", text,
                                       strcmp(s->def, "auto") == 0 ? " (or auto)" : "");
-        if ((int64_t)x < s->min || (int64_t)x > s->max || x > (uint64_t)INT64_MAX)
+        if ((double)x < s->min || (double)x > s->max || x > (uint64_t)INT64_MAX)
             return dv_ops_param_error(err, s->name, "%s is out of range [%lld, %lld]", text, (long long)s->min,
                                       (long long)s->max);
         v->i = (int64_t)x;
+        return DV_OK;
+    }
+    case DV_OPT_FLOAT: {
+        char *end;
+        const double x = strtod(text, &end);
+        if (!*text || isspace((unsigned char)*text) || end == text || *end)
+            return dv_ops_param_error(err, s->name, "'%s' is not a number", text);
+        if (!isfinite(x))
+            return dv_ops_param_error(err, s->name, "'%s' is not a finite number", text);
+        if (x < s->min || x > s->max) {
+            dv_ops_format_range(s, buf, sizeof buf);
+            return dv_ops_param_error(err, s->name, "%s is out of range %s", text, buf);
+        }
+        v->f = x;
         return DV_OK;
     }
     case DV_OPT_BOOL:
@@ -184,7 +225,7 @@ static int parse_val(const dv_oparam_spec_t *s, const char *text, dv_oparam_val_
             unsigned long long x = strtoull(p, &end, 10);
             if (errno || v->shape.ndims == maxd)
                 break;
-            if ((int64_t)x < s->min || (int64_t)x > s->max)
+            if ((double)x < s->min || (double)x > s->max)
                 return dv_ops_param_error(err, s->name, "dimension %llu of '%s' is out of range [%lld, %lld]", x, text,
                                           (long long)s->min, (long long)s->max);
             v->shape.d[v->shape.ndims++] = x;
@@ -260,6 +301,12 @@ void dv_ops_print_params(const dv_opdesc_t *op, FILE *out)
         case DV_OPT_DTYPE: dtypes_list(s->dtypes, kind, sizeof kind); break;
         case DV_OPT_SHAPE: snprintf(kind, sizeof kind, "AxBx..."); break;
         case DV_OPT_TILE: snprintf(kind, sizeof kind, "RxC"); break;
+        case DV_OPT_FLOAT: {
+            char range[120];
+            dv_ops_format_range(s, range, sizeof range);
+            snprintf(kind, sizeof kind, "x in %s", range);
+            break;
+        }
         }
         fprintf(out, "  --%-14s %-22s default %-10s %s\n", s->name, kind, s->def, s->desc);
     }

@@ -1,8 +1,10 @@
 /* tests/check_ops.c - the operator library's common part: the registry, parameter parsing and its
- * errors, the plans of every operator on every profile, tolerances and comparison. */
+ * errors (FLOAT parameters too), the plans of every operator on every profile, tolerances and
+ * comparison. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dv/ops.h"
@@ -135,6 +137,85 @@ START_TEST(test_ops_parse_values_and_bare_flags)
 }
 END_TEST
 
+/* FLOAT parameters: strtod syntax, finite, in the spec's range; every error names the parameter. */
+START_TEST(test_ops_parse_float_errors_name_the_parameter)
+{
+    const dv_opdesc_t *a = first_with("alpha"), *e = first_with("eps");
+    ck_assert_ptr_nonnull(a);
+    ck_assert_ptr_nonnull(e);
+    parse_fails(a, "--alpha abc", "--alpha: 'abc' is not a number");
+    parse_fails(a, "--alpha 1.5x", "--alpha: '1.5x' is not a number");
+    parse_fails(a, "--alpha=", "--alpha: '' is not a number");
+    parse_fails(a, "--alpha 1e999", "--alpha: '1e999' is not a finite number");
+    parse_fails(a, "--alpha -1e999", "--alpha: '-1e999' is not a finite number");
+    parse_fails(a, "--alpha nan", "--alpha: 'nan' is not a finite number");
+    parse_fails(a, "--alpha inf", "--alpha: 'inf' is not a finite number");
+    parse_fails(a, "--alpha 1e39", "--alpha: 1e39 is out of range [-3.4028234663852886e+38, 3.4028234663852886e+38]");
+    parse_fails(a, "--alpha", "--alpha: needs a value");
+    parse_fails(e, "--eps 0", "--eps: 0 is out of range (0, 1]");
+    parse_fails(e, "--eps -1e-5", "--eps: -1e-5 is out of range (0, 1]");
+    parse_fails(e, "--eps 1.0000001", "--eps: 1.0000001 is out of range (0, 1]");
+    parse_fails(e, "--eps abc", "--eps: 'abc' is not a number");
+}
+END_TEST
+
+/* A FLOAT value formats as the shortest text that parses back to the same double. */
+START_TEST(test_ops_parse_float_round_trips)
+{
+    const dv_opdesc_t *op = first_with("alpha");
+    const int ia = dv_ops_param_index(op, "alpha");
+    const double vals[] = {1.0, -1.0, 0.1, 1.0 / 3, -2.5e-300, 1e-5, 123456789.123, 1e20, 3.4028234663852886e+38,
+                           1.0000000000000002, -0.0, 65504};
+    for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
+        dv_oparam_val_t v = {.f = vals[i]};
+        char text[64], arg[80], *argv[] = {arg};
+        dv_ops_format_val(&op->params[ia], &v, text, sizeof text);
+        snprintf(arg, sizeof arg, "--alpha=%s", text);
+        dv_opvals_t out;
+        dv_error_t err;
+        ck_assert_msg(dv_ops_parse(op, 1, argv, &out, &err) == DV_OK, "%s: %s", arg, err.msg);
+        ck_assert_msg(memcmp(&out.v[ia].f, &vals[i], sizeof(double)) == 0, "%.17g formats as %s, parses as %.17g",
+                      vals[i], text, out.v[ia].f);
+    }
+    char buf[64];
+    dv_oparam_val_t v = {.f = 1.0};
+    dv_ops_format_val(&op->params[ia], &v, buf, sizeof buf);
+    ck_assert_str_eq(buf, "1");
+    v.f = 1e-5;
+    dv_ops_format_val(&op->params[ia], &v, buf, sizeof buf);
+    ck_assert_str_eq(buf, "1e-05");
+    v.f = 1.2;
+    dv_ops_format_val(&op->params[ia], &v, buf, sizeof buf);
+    ck_assert_str_eq(buf, "1.2");
+    /* the defaults */
+    dv_opvals_t d;
+    dv_error_t err;
+    ck_assert_int_eq(dv_ops_parse(op, 0, NULL, &d, &err), DV_OK);
+    ck_assert_double_eq(d.v[ia].f, 1.0);
+    const dv_opdesc_t *ln = dv_ops_find("layernorm");
+    ck_assert_int_eq(dv_ops_parse(ln, 0, NULL, &d, &err), DV_OK);
+    ck_assert_double_eq(d.v[dv_ops_param_index(ln, "eps")].f, 1e-5);
+}
+END_TEST
+
+/* --list shows FLOAT parameters with their range. */
+START_TEST(test_ops_list_shows_float_ranges)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ck_assert_ptr_nonnull(f);
+    dv_ops_print_params(dv_ops_find("add"), f);
+    dv_ops_print_params(dv_ops_find("layernorm"), f);
+    fclose(f);
+    ck_assert_msg(strstr(text, "--alpha") && strstr(text, "x in [-3.4028234663852886e+38, 3.4028234663852886e+38]"),
+                  "%s", text);
+    ck_assert_msg(strstr(text, "--eps") && strstr(text, "x in (0, 1]") && strstr(text, "default 1e-5"), "%s", text);
+    ck_assert_msg(strstr(text, "--stats") && strstr(text, "default off"), "%s", text);
+    free(text);
+}
+END_TEST
+
 START_TEST(test_ops_compare_uses_the_dtype_tolerance)
 {
     double atol, rtol;
@@ -195,6 +276,9 @@ Suite *dv_ops_suite(void)
     tcase_add_test(tc, test_ops_defaults_plan_on_every_profile);
     tcase_add_test(tc, test_ops_parse_errors_name_the_parameter_and_limit);
     tcase_add_test(tc, test_ops_parse_values_and_bare_flags);
+    tcase_add_test(tc, test_ops_parse_float_errors_name_the_parameter);
+    tcase_add_test(tc, test_ops_parse_float_round_trips);
+    tcase_add_test(tc, test_ops_list_shows_float_ranges);
     tcase_add_test(tc, test_ops_compare_uses_the_dtype_tolerance);
     tcase_add_test(tc, test_ops_load_store_round_like_the_hardware);
     tcase_add_test(tc, test_ops_plan_rejects_tensors_beyond_hbm);

@@ -1,7 +1,7 @@
 /* tests/check_ops_elementwise.c - the element-wise operators and copy (ops/elementwise.c): --check
  * over every operator and dtype with odd sizes and tails smaller than a tile on the 910B2 and 310
- * profiles, the tilings that must matter (double buffering, bytes per copy), and the parameter
- * errors a user can reach. */
+ * profiles, add / sub --alpha, the tilings that must matter (double buffering, bytes per copy), and
+ * the parameter errors a user can reach. */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
@@ -131,6 +131,58 @@ START_TEST(test_ops_elementwise_long_tiles)
     check_ok(NULL, "silu --dtype fp32 --shape 100001 --tile-elems 24576 --double-buffer off --cores 2", 100001);
     check_ok(NULL, "gelu --shape 100001 --tile-elems 12288 --double-buffer off --cores 2", 100001);
     check_ok(NULL, "mul --dtype int16 --shape 100001 --tile-elems 32768 --double-buffer off --cores 1", 100001);
+}
+END_TEST
+
+/* --alpha: z = x +- alpha * y.  fp32 is bit-exact against the reference (which rounds alpha * y to
+ * fp32, then adds in fp32), so the largest error is 0; fp16 and the integers pass --check too, on
+ * both profiles, with odd sizes and a masked tail.  Loop index: the profile. */
+START_TEST(test_ops_elementwise_alpha_check)
+{
+    const char *profile = profiles[_i];
+    static const char *const exact[] = {
+        "add --dtype fp32 --alpha 1.2 --shape 4097 --cores 3 --tile-elems 256",
+        "add --dtype fp32 --alpha 1 --shape 4097 --cores 3 --tile-elems 256",
+        "sub --dtype fp32 --alpha -0.3 --shape 3x7x1001 --double-buffer off",
+        "add --dtype fp32 --alpha 1e-3 --shape 65537",
+    };
+    for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++) {
+        dvt_op_t r;
+        dvt_op(&r, profile, NULL, exact[i], true, true);
+        ck_assert_msg(r.rc == DV_OK, "%s: %s", exact[i], r.err.msg);
+        ck_assert_msg(r.check.compared > 0 && r.check.max_abs_err == 0, "%s: max abs err %g", exact[i],
+                      r.check.max_abs_err);
+        ck_assert_uint_eq(r.cnt.hazards, 0);
+        dvt_op_free(&r);
+    }
+    check_ok(profile, "add --dtype fp16 --alpha 1.2 --shape 4097 --cores 3 --tile-elems 256", 4097);
+    check_ok(profile, "sub --dtype fp16 --alpha -0.3 --shape 3x7x1001", 3 * 7 * 1001);
+    check_ok(profile, "sub --dtype fp16 --alpha 2.5 --shape 17 --cores 3", 17);
+    check_ok(profile, "add --dtype int32 --alpha 3 --shape 4097 --cores 3 --tile-elems 256", 4097);
+    check_ok(profile, "sub --dtype int32 --alpha -2147483648 --shape 1000", 1000);
+    check_ok(profile, "add --dtype int16 --alpha -7 --shape 1000 --cores 2", 1000);
+    check_ok(profile, "sub --dtype int16 --alpha 0 --shape 15", 15);
+}
+END_TEST
+
+/* At alpha 1 the kernel is the plain vadd; otherwise one vmuls and one pipe_barrier(V) per vadd. */
+START_TEST(test_ops_elementwise_alpha_instructions)
+{
+    dvt_op_t r;
+    dvt_op(&r, NULL, NULL, "add --dtype fp32 --shape 4x2048 --alpha 1", false, false);
+    ck_assert_msg(r.rc == DV_OK, "%s", r.err.msg);
+    ck_assert_uint_eq(r.cnt.op_count[DV_OP_vmuls], 0);
+    ck_assert_uint_eq(r.cnt.op_count[DV_OP_pipe_barrier], 0);
+    ck_assert_uint_eq(r.plan.flops, 8192);
+    const uint64_t vadd = r.cnt.op_count[DV_OP_vadd];
+    dvt_op_free(&r);
+    dvt_op(&r, NULL, NULL, "add --dtype fp32 --shape 4x2048 --alpha 1.2", false, false);
+    ck_assert_msg(r.rc == DV_OK, "%s", r.err.msg);
+    ck_assert_uint_eq(r.cnt.op_count[DV_OP_vadd], vadd);
+    ck_assert_uint_eq(r.cnt.op_count[DV_OP_vmuls], vadd);
+    ck_assert_uint_eq(r.cnt.op_count[DV_OP_pipe_barrier], vadd);
+    ck_assert_uint_eq(r.plan.flops, 2 * 8192);
+    dvt_op_free(&r);
 }
 END_TEST
 
@@ -293,6 +345,22 @@ START_TEST(test_ops_elementwise_bad_parameters)
 }
 END_TEST
 
+/* --alpha values the vmuls scalar cannot hold in the dtype, and operators without --alpha. */
+START_TEST(test_ops_elementwise_bad_alpha)
+{
+    expect_error(NULL, "add --dtype int32 --alpha 1.5", "--alpha", "not an integer");
+    expect_error(NULL, "sub --dtype int16 --alpha 0.5", "--alpha", "int16");
+    expect_error(NULL, "add --dtype int16 --alpha 40000", "--alpha", "[-32768, 32767]");
+    expect_error(NULL, "add --dtype int32 --alpha 3e9", "--alpha", "[-2147483648, 2147483647]");
+    expect_error(NULL, "add --dtype fp16 --alpha 1e5", "--alpha", "65504");
+    expect_error(NULL, "add --alpha abc", "--alpha", "not a number");
+    expect_error(NULL, "sub --alpha nan", "--alpha", "not a finite number");
+    expect_error(NULL, "add --alpha 1e999", "--alpha", "not a finite number");
+    expect_error(NULL, "mul --alpha 2", "--alpha", "no parameter");
+    expect_error(NULL, "max --alpha 2", "--alpha", "no parameter");
+}
+END_TEST
+
 START_TEST(test_ops_copy_bad_parameters)
 {
     /* not expressible as one DMA */
@@ -322,6 +390,9 @@ Suite *dv_ops_elementwise_suite(void)
     tcase_add_test(tc, test_ops_elementwise_bigger_tiles_faster);
     tcase_add_test(tc, test_ops_elementwise_activation_vector_cost);
     tcase_add_test(tc, test_ops_elementwise_bad_parameters);
+    tcase_add_loop_test(tc, test_ops_elementwise_alpha_check, 0, 2);
+    tcase_add_test(tc, test_ops_elementwise_alpha_instructions);
+    tcase_add_test(tc, test_ops_elementwise_bad_alpha);
     suite_add_tcase(s, tc);
     TCase *cp = tcase_create("copy");
     tcase_set_timeout(cp, 120);

@@ -1,8 +1,10 @@
 /* tests/check_ops_norm.c - softmax, layernorm, rmsnorm and batchnorm (ops/norm.c): --check over a
  * matrix of odd shapes, both dtypes and both chip layouts; double buffering against single
- * buffering; errors for tiles that do not fit the UB and for bad parameters. */
+ * buffering; --eps and layernorm --stats; errors for tiles that do not fit the UB and for bad
+ * parameters. */
 #include <check.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dv/ops.h"
@@ -24,6 +26,18 @@ static void check_op(const char *profile, const char *cmd)
                   (unsigned long long)r.check.mismatches);
     ck_assert_msg(r.cnt.hazards == 0, "[%s] %s: %llu hazards", profile ? profile : "ascend910b2", cmd,
                   (unsigned long long)r.cnt.hazards);
+    dvt_op_free(&r);
+}
+
+/* A plan error: the message names the parameter and, where given, the limit. */
+static void expect_error(const char *profile, const char *cmd, const char *param, const char *limit)
+{
+    dvt_op_t r;
+    dvt_op(&r, profile, NULL, cmd, false, false);
+    ck_assert_msg(r.rc != DV_OK, "%s: accepted", cmd);
+    ck_assert_msg(strstr(r.err.msg, param) != NULL, "%s: message does not name %s: %s", cmd, param, r.err.msg);
+    ck_assert_msg(!limit || strstr(r.err.msg, limit) != NULL, "%s: message does not name %s: %s", cmd, limit,
+                  r.err.msg);
     dvt_op_free(&r);
 }
 
@@ -99,6 +113,135 @@ START_TEST(test_ops_batchnorm_split_planes)
 }
 END_TEST
 
+/* layernorm --stats on: y plus the fp32 mean and rstd of every row pass --check (one value per row
+ * compared in each); odd row counts split unevenly over cores and tiles, rows of 1 and 7 elements,
+ * and rows of 4096 whose reductions leave one value per 32 B slot.  Loop index: the profile. */
+START_TEST(test_ops_layernorm_stats)
+{
+    static const struct {
+        const char *args;
+        uint64_t rows, cols;
+    } cases[] = {
+        {"--shape 37x100", 37, 100},
+        {"--shape 3x5x33 --dtype fp32", 15, 33},
+        {"--shape 37x100 --dtype fp32 --tile-rows 4 --cores 3", 37, 100},
+        {"--shape 29x1000 --tile-rows 3 --cores 2 --double-buffer off", 29, 1000},
+        {"--shape 37x4096 --dtype fp32 --cores 5", 37, 4096},
+        {"--shape 300x7 --eps 0.5", 300, 7},
+        {"--shape 1x1", 1, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "layernorm %s --stats on", cases[i].args);
+        dvt_op_t r;
+        dvt_op(&r, profiles[_i], NULL, cmd, true, true);
+        ck_assert_msg(r.rc == DV_OK, "%s: %s", cmd, r.err.msg);
+        ck_assert_uint_eq(r.plan.info.nargs, 6);
+        ck_assert_str_eq(r.plan.args[4].name, "mean");
+        ck_assert_str_eq(r.plan.args[5].name, "rstd");
+        ck_assert_int_eq(r.plan.args[5].dtype, DV_DT_F32);
+        ck_assert_msg(r.check.compared == cases[i].rows * (cases[i].cols + 2), "%s: %llu compared", cmd,
+                      (unsigned long long)r.check.compared);
+        ck_assert_uint_eq(r.check.mismatches, 0);
+        ck_assert_uint_eq(r.cnt.hazards, 0);
+        dvt_op_free(&r);
+    }
+}
+END_TEST
+
+/* --stats off (the default) keeps the four arguments; on writes two more fp32 rows of statistics with
+ * byte-granular DMA, which a chip without chip.dma_pad lacks. */
+START_TEST(test_ops_layernorm_stats_args)
+{
+    dvt_op_t r;
+    dvt_op(&r, NULL, NULL, "layernorm --shape 8x1024", false, false);
+    ck_assert_msg(r.rc == DV_OK, "%s", r.err.msg);
+    ck_assert_uint_eq(r.plan.info.nargs, 4);
+    ck_assert_uint_eq(r.cnt.op_count[DV_OP_copy_ubuf_to_gm_align], 0);
+    dvt_op_free(&r);
+    dvt_op(&r, NULL, NULL, "layernorm --shape 8x1024 --stats on --cores 1", false, false);
+    ck_assert_msg(r.rc == DV_OK, "%s", r.err.msg);
+    ck_assert_uint_eq(r.cnt.op_count[DV_OP_copy_ubuf_to_gm_align], 2); /* one tile: mean, rstd */
+    ck_assert_uint_eq(r.plan.bytes, 2 * 8 * 1024 * 2 + 2 * 1024 * 2 + 2 * 8 * 4);
+    dvt_op_free(&r);
+    expect_error("ascend910a", "layernorm --shape 37x1024 --stats on", "--stats", "chip.dma_pad");
+}
+END_TEST
+
+/* Every element of a random-looking tensor in [-1, 1), deterministic. */
+static void fill(uint8_t *p, dv_dtype_t t, uint64_t n, uint32_t seed)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        dv_ops_store(p, t, i, (double)(seed >> 8) / (1 << 23) - 1.0);
+    }
+}
+
+/* y of the reference for `cmd` (inputs filled by fill(); the parameter vectors in [0.5, 1.5)) into y. */
+static void reference_y(const char *cmd, uint8_t **y, uint64_t *bytes)
+{
+    char buf[256], *argv[16];
+    int argc = 0;
+    snprintf(buf, sizeof buf, "%s", cmd);
+    for (char *t = strtok(buf, " "); t && argc < 16; t = strtok(NULL, " "))
+        argv[argc++] = t;
+    const dv_opdesc_t *op = dv_ops_find(argv[0]);
+    dv_config_t cfg;
+    dv_opvals_t v;
+    dv_op_plan_t plan;
+    dv_error_t err;
+    dvt_config(&cfg, NULL, NULL);
+    ck_assert_msg(dv_ops_parse(op, argc - 1, argv + 1, &v, &err) == DV_OK, "%s: %s", cmd, err.msg);
+    ck_assert_msg(dv_ops_plan(op, &cfg, &v, &plan, &err) == DV_OK, "%s: %s", cmd, err.msg);
+    uint8_t *in[DV_OP_MAX_ARGS] = {0}, *out[DV_OP_MAX_ARGS] = {0};
+    for (uint32_t i = 0; i < plan.info.nargs; i++) {
+        uint8_t *p = calloc(plan.args[i].bytes, 1);
+        ck_assert_ptr_nonnull(p);
+        if (plan.args[i].dir == DV_ARG_IN) {
+            fill(p, plan.args[i].dtype, plan.elems[i], i + 1);
+            if (i > 0) /* gamma, var: positive */
+                for (uint64_t e = 0; e < plan.elems[i]; e++)
+                    dv_ops_store(p, plan.args[i].dtype, e, 1.0 + 0.5 * dv_ops_load(p, plan.args[i].dtype, e));
+            in[i] = p;
+        } else {
+            out[i] = p;
+        }
+    }
+    ck_assert_int_eq(op->reference(&plan, (const uint8_t *const *)in, out, &err), DV_OK);
+    for (uint32_t i = 0; i < plan.info.nargs; i++) {
+        if (strcmp(plan.args[i].name, "y") == 0) {
+            *y = out[i];
+            *bytes = plan.args[i].bytes;
+            out[i] = NULL;
+        }
+        free(in[i]);
+        free(out[i]);
+    }
+}
+
+/* --eps is used by kernel and reference alike: eps 0.5 and the default give different outputs, and
+ * the kernel matches the reference with either.  Loop index: the profile. */
+START_TEST(test_ops_norm_eps_changes_the_result)
+{
+    static const char *const cmds[] = {"layernorm --shape 5x100 --dtype fp32", "rmsnorm --shape 5x100 --dtype fp32",
+                                       "batchnorm --shape 2x3x5x7 --dtype fp32", "layernorm --shape 3x5x33"};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        char with[256];
+        snprintf(with, sizeof with, "%s --eps 0.5", cmds[i]);
+        uint8_t *a, *b;
+        uint64_t na, nb;
+        reference_y(cmds[i], &a, &na);
+        reference_y(with, &b, &nb);
+        ck_assert_uint_eq(na, nb);
+        ck_assert_msg(memcmp(a, b, na) != 0, "%s: --eps 0.5 changes nothing", cmds[i]);
+        free(a);
+        free(b);
+        check_op(profiles[_i], cmds[i]);
+        check_op(profiles[_i], with);
+    }
+}
+END_TEST
+
 static uint64_t cycles_of(const char *cmd)
 {
     dvt_op_t r;
@@ -129,18 +272,6 @@ START_TEST(test_ops_norm_double_buffer_faster)
 }
 END_TEST
 
-/* A plan error: the message names the parameter and, where given, the limit. */
-static void expect_error(const char *profile, const char *cmd, const char *param, const char *limit)
-{
-    dvt_op_t r;
-    dvt_op(&r, profile, NULL, cmd, false, false);
-    ck_assert_msg(r.rc != DV_OK, "%s: accepted", cmd);
-    ck_assert_msg(strstr(r.err.msg, param) != NULL, "%s: message does not name %s: %s", cmd, param, r.err.msg);
-    ck_assert_msg(!limit || strstr(r.err.msg, limit) != NULL, "%s: message does not name %s: %s", cmd, limit,
-                  r.err.msg);
-    dvt_op_free(&r);
-}
-
 START_TEST(test_ops_norm_row_too_long)
 {
     expect_error(NULL, "softmax --shape 2x100000 --dtype fp32", "--shape", "core.ub_size_bytes");
@@ -167,6 +298,16 @@ START_TEST(test_ops_norm_bad_params)
     expect_error(NULL, "batchnorm --shape 8x64", "--shape", NULL);
     expect_error(NULL, "softmax --tile-rows 0", "--tile-rows", NULL);
     expect_error(NULL, "softmax --shape 100000x100000x100000", "--shape", "hbm.capacity_bytes");
+    /* --eps is in (0, 1]; softmax has none, --stats is layernorm's */
+    expect_error(NULL, "layernorm --eps 0", "--eps", "(0, 1]");
+    expect_error(NULL, "rmsnorm --eps -0.1", "--eps", "(0, 1]");
+    expect_error(NULL, "batchnorm --eps 2", "--eps", "(0, 1]");
+    expect_error(NULL, "layernorm --eps abc", "--eps", "not a number");
+    expect_error(NULL, "layernorm --eps 1e999", "--eps", "not a finite number");
+    expect_error(NULL, "layernorm --eps nan", "--eps", "not a finite number");
+    expect_error(NULL, "softmax --eps 0.1", "--eps", "no parameter");
+    expect_error(NULL, "rmsnorm --stats on", "--stats", "no parameter");
+    expect_error(NULL, "layernorm --stats maybe", "--stats", "not on or off");
 }
 END_TEST
 
@@ -196,6 +337,9 @@ Suite *dv_ops_norm_suite(void)
     tcase_add_test(tc, test_ops_norm_tile_rows_too_many);
     tcase_add_test(tc, test_ops_norm_bad_params);
     tcase_add_test(tc, test_ops_norm_unaligned_needs_dma_pad);
+    tcase_add_loop_test(tc, test_ops_layernorm_stats, 0, 2);
+    tcase_add_test(tc, test_ops_layernorm_stats_args);
+    tcase_add_loop_test(tc, test_ops_norm_eps_changes_the_result, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -27,10 +27,12 @@ typedef enum dv_oparam_type {
     DV_OPT_DTYPE, /* fp16 | bf16 | fp32 | int8 | int16 | int32 | ... (the dtypes mask says which);
                    * "auto" (stored as DV_DT_AUTO) when the default is "auto" */
     DV_OPT_SHAPE, /* AxBxC... (1 to DV_SHAPE_MAX dims, each >= 1) */
-    DV_OPT_TILE   /* RxC */
+    DV_OPT_TILE,  /* RxC */
+    DV_OPT_FLOAT  /* a finite number (strtod syntax) in [min, max]; a min of DV_FLOAT_ABOVE_0 reads "> 0" */
 } dv_oparam_type_t;
 
 #define DV_SHAPE_MAX 6
+#define DV_FLOAT_ABOVE_0 4.9406564584124654e-324 /* the least positive double: a FLOAT range open at 0 */
 #define DV_DT_AUTO DV_DT_COUNT /* a DTYPE parameter left to the plan */
 
 typedef struct dv_shape {
@@ -42,13 +44,14 @@ typedef struct dv_oparam_spec {
     const char *name;     /* without the dashes: "tile-elems" */
     dv_oparam_type_t type;
     const char *def;      /* default, as typed on the command line ("auto" for INT: decided by the plan) */
-    int64_t min, max;     /* INT: the range; SHAPE/TILE: each dim in [min, max] */
+    double min, max;      /* INT, FLOAT: the range; SHAPE/TILE: each dim in [min, max] (integers exact to 2^53) */
     uint32_t dtypes;      /* DTYPE: accepted DT_ mask */
     const char *desc;
 } dv_oparam_spec_t;
 
 typedef union dv_oparam_val {
     int64_t i;            /* INT (0 = auto), BOOL */
+    double f;             /* FLOAT */
     dv_dtype_t dt;
     dv_shape_t shape;     /* SHAPE; TILE as two dims */
 } dv_oparam_val_t;
@@ -105,7 +108,11 @@ int dv_ops_parse(const dv_opdesc_t *op, int argc, char **argv, dv_opvals_t *vals
 int dv_ops_param_index(const dv_opdesc_t *op, const char *name);
 /* Print one operator's parameters (the --list format). */
 void dv_ops_print_params(const dv_opdesc_t *op, FILE *out);
-/* Format a value as the command line spells it. */
+/* The range of an INT or FLOAT parameter as messages and docs print it: "[min, max]", or "(0, max]"
+ * for a FLOAT whose min is DV_FLOAT_ABOVE_0. */
+void dv_ops_format_range(const dv_oparam_spec_t *s, char *buf, size_t cap);
+/* Format a value as the command line spells it; parsing the text gives the value back exactly
+ * (FLOAT: the shortest %g form that round-trips, at most 17 digits). */
 void dv_ops_format_val(const dv_oparam_spec_t *s, const dv_oparam_val_t *v, char *buf, size_t cap);
 
 /* Plan: op->plan plus the common checks (arguments fit in HBM, tiling size). */

@@ -1,0 +1,143 @@
+/* acl/internal.h - the AscendCL shim's internal interface, shared by its files:
+ *
+ *   runtime.c  aclInit / aclFinalize, the recent error message, devices, contexts, the profile
+ *   memory.c   simulated HBM: allocations, memcpy / memset, host memory, data buffers
+ *   stream.c   streams of tasks, events, the scheduler that runs them on the model
+ *   prof.c     aclprof* and DVSIM_PROFILE_OUT: op_summary CSV rows and the timeline JSON
+ *   meta.c     aclnn objects: tensors, scalars, int arrays, executors
+ *   nnops.c    aclnn operators: shape and dtype checks, a plan from the operator library, a launch
+ *
+ * Device memory is simulated HBM: device pointers are addresses from DV_ACL_DEV_BASE on, never
+ * host pointers, so host code cannot touch them by mistake and every access is bounds-checked.
+ * Work is queued on streams and simulated when the host synchronises (docs/ACL.md). */
+#ifndef DV_ACL_INTERNAL_H
+#define DV_ACL_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "acl/acl.h"
+#include "acl/acl_prof.h"
+#include "dv/common.h"
+#include "dv/config.h"
+#include "dv/kernel.h"
+#include "dv/model.h"
+#include "dv/ops.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* First device address handed out by aclrtMalloc (far from where Linux maps host memory). */
+#define DV_ACL_DEV_BASE 0x124000000000ull
+
+/* ---- errors (runtime.c) ---- */
+/* Record a message for aclGetRecentErrMsg (per thread) and return code. */
+int dv_acl_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same with a dv_error_t's message (file:line:col: prefix when it has a location). */
+int dv_acl_fail_err(int code, const char *what, const dv_error_t *err);
+
+/* ---- state (runtime.c) ---- */
+/* ACL_SUCCESS when aclInit ran (and aclFinalize did not), else the error, recorded. */
+int dv_acl_check_init(const char *api);
+/* ACL_SUCCESS when, in addition, a device is set on this process, else the error, recorded. */
+int dv_acl_check_device(const char *api);
+/* The chip profile chosen at aclInit. */
+const dv_config_t *dv_acl_config(void);
+
+/* ---- device memory (memory.c) ---- */
+/* The allocation holding device address `dev`: its host backing at dev and the bytes from dev to
+ * the allocation's end.  ACL_SUCCESS, or ACL_ERROR_INVALID_PARAM (recorded, naming `what`) when dev
+ * is not inside a live allocation. */
+int dv_acl_mem_find(uint64_t dev, const char *what, uint8_t **host, uint64_t *avail);
+/* Free every allocation (aclrtResetDevice, aclFinalize). */
+void dv_acl_mem_reset(void);
+
+/* A checked copy (or memset) between host and device memory, as queued on a stream. */
+typedef struct dv_acl_copy {
+    aclrtMemcpyKind kind;  /* resolved: HOST_TO_HOST .. DEVICE_TO_DEVICE (memsets: DEVICE_TO_DEVICE) */
+    uint64_t dst, src;     /* device addresses or host pointers, as the kind says */
+    uint64_t bytes;
+    bool memset;           /* fill dst with value instead of copying */
+    uint8_t value;
+} dv_acl_copy_t;
+
+/* Check a copy's arguments now (kinds, NULLs, destMax, device ranges inside one allocation) and
+ * describe it in *out. */
+int dv_acl_copy_check(const char *api, void *dst, size_t destMax, const void *src, size_t count,
+                      aclrtMemcpyKind kind, dv_acl_copy_t *out);
+/* Move the bytes (looking the device ranges up again: they may have been freed since). */
+int dv_acl_copy_do(const dv_acl_copy_t *c);
+
+/* ---- kernel launches (stream.c) ---- */
+/* A tensor as a kernel argument sees it: `dims` elements laid out with `strides` (in elements)
+ * from device address `dev`.  A kernel argument built from a view is staged: before the kernel
+ * its elements are gathered into a contiguous buffer of the argument's size, and after it (for
+ * outputs) scattered back, so views with any strides and allocations of any size work. */
+#define DV_ACL_MAX_DIMS 8
+typedef struct dv_acl_view {
+    uint64_t dev;
+    dv_dtype_t dtype;
+    int ndims;
+    int64_t dims[DV_ACL_MAX_DIMS];
+    int64_t strides[DV_ACL_MAX_DIMS];
+} dv_acl_view_t;
+
+typedef struct dv_acl_karg {
+    dv_arg_dir_t dir;
+    bool staged;           /* true: `view` is gathered/scattered; false: raw bytes at `dev` */
+    dv_acl_view_t view;    /* staged */
+    uint64_t dev;          /* raw: the argument starts here and spans `bytes` */
+    uint64_t bytes;        /* the kernel's argument size (staged: the plan's padded bytes) */
+} dv_acl_karg_t;
+
+#define DV_ACL_MAX_KARGS 16
+
+/* One kernel launch, as queued on a stream. */
+typedef struct dv_acl_launch {
+    char op_type[64];               /* op_summary "OP Type": "Add", "MatMul", a custom kernel's name */
+    char op_name[128];              /* op_summary "Op Name" */
+    dv_kernel_t *kernel;            /* owned by the launch */
+    void (*kernel_destroy)(dv_kernel_t *k);
+    uint32_t nargs;                 /* == kernel->info.nargs */
+    dv_acl_karg_t arg[DV_ACL_MAX_KARGS];
+    char in_shapes[256], in_dtypes[128], in_formats[128];    /* op_summary columns, "" when unknown */
+    char out_shapes[256], out_dtypes[128], out_formats[128];
+    uint64_t flops;                 /* useful arithmetic (0: not meaningful) */
+} dv_acl_launch_t;
+
+/* Queue a launch on `stream` (NULL: the default stream).  Takes ownership of *l's kernel whatever
+ * the outcome.  Checks now what can be checked now (raw arguments inside allocations). */
+int dv_acl_enqueue_launch(aclrtStream stream, dv_acl_launch_t *l);
+/* Queue a copy on `stream` (NULL: the default stream); `sync` then runs the device until it is
+ * done (the blocking aclrtMemcpy / aclrtMemset). */
+int dv_acl_enqueue_copy(aclrtStream stream, const dv_acl_copy_t *c, bool sync);
+/* Run everything queued on every stream (aclrtSynchronize*, blocking copies).  The first task
+ * error is returned (recorded); the tasks after a failed one on a STOP_ON_FAILURE stream are
+ * dropped. */
+int dv_acl_drain(void);
+/* Forget every stream, event and queued task (aclrtResetDevice, aclFinalize). */
+void dv_acl_streams_reset(void);
+
+/* ---- profiling (prof.c) ---- */
+/* One finished task, for the timeline; kernels also carry their report inputs. */
+typedef struct dv_acl_task_record {
+    const char *kind;        /* "kernel", "memcpy", "memset", "event" */
+    const char *name;
+    uint32_t stream_id;
+    uint64_t start_cycle, end_cycle;
+    const dv_acl_launch_t *launch;   /* kernels */
+    const dv_counters_t *cnt;        /* kernels */
+    uint64_t bytes;                  /* copies */
+} dv_acl_task_record_t;
+
+/* Called by the scheduler for every finished task (a no-op unless profiling is on). */
+void dv_acl_prof_task(const dv_acl_task_record_t *r);
+/* Profiling from the environment (DVSIM_PROFILE_OUT) or aclInit's JSON; flush at finalize. */
+int dv_acl_prof_env_start(const char *dir);
+void dv_acl_prof_shutdown(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

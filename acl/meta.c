@@ -1,0 +1,443 @@
+/* acl/meta.c - the aclnn objects: tensors, scalars, int / float / bool arrays and executors
+ * (creation, checks, properties, release), the aclDataType and aclFormat tables, and the
+ * optional aclnnInit / aclnnFinalize.  The operators that use them are in nnops.c. */
+#include "nn.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dv/semantics.h"
+
+/* ---------------------------------------------------------------- types and formats */
+
+/* Element types with a whole-byte size; the sub-byte ones (int4, uint1, fp6, fp4) and strings are
+ * not tensor element types dvsim can lay out. */
+static const dv_acl_dtype_info_t dtypes[] = {
+    {ACL_FLOAT, "ACL_FLOAT", "DT_FLOAT", 4, DV_DT_F32},
+    {ACL_FLOAT16, "ACL_FLOAT16", "DT_FLOAT16", 2, DV_DT_F16},
+    {ACL_INT8, "ACL_INT8", "DT_INT8", 1, DV_DT_S8},
+    {ACL_INT32, "ACL_INT32", "DT_INT32", 4, DV_DT_S32},
+    {ACL_UINT8, "ACL_UINT8", "DT_UINT8", 1, DV_DT_U8},
+    {ACL_INT16, "ACL_INT16", "DT_INT16", 2, DV_DT_S16},
+    {ACL_UINT16, "ACL_UINT16", "DT_UINT16", 2, DV_DT_U16},
+    {ACL_UINT32, "ACL_UINT32", "DT_UINT32", 4, DV_DT_U32},
+    {ACL_INT64, "ACL_INT64", "DT_INT64", 8, -1},
+    {ACL_UINT64, "ACL_UINT64", "DT_UINT64", 8, -1},
+    {ACL_DOUBLE, "ACL_DOUBLE", "DT_DOUBLE", 8, -1},
+    {ACL_BOOL, "ACL_BOOL", "DT_BOOL", 1, -1},
+    {ACL_COMPLEX64, "ACL_COMPLEX64", "DT_COMPLEX64", 8, -1},
+    {ACL_COMPLEX128, "ACL_COMPLEX128", "DT_COMPLEX128", 16, -1},
+    {ACL_BF16, "ACL_BF16", "DT_BF16", 2, DV_DT_BF16},
+    {ACL_COMPLEX32, "ACL_COMPLEX32", "DT_COMPLEX32", 4, -1},
+    {ACL_HIFLOAT8, "ACL_HIFLOAT8", "DT_HIFLOAT8", 1, -1},
+    {ACL_FLOAT8_E5M2, "ACL_FLOAT8_E5M2", "DT_FLOAT8_E5M2", 1, -1},
+    {ACL_FLOAT8_E4M3FN, "ACL_FLOAT8_E4M3FN", "DT_FLOAT8_E4M3FN", 1, -1},
+    {ACL_FLOAT8_E8M0, "ACL_FLOAT8_E8M0", "DT_FLOAT8_E8M0", 1, -1},
+};
+
+const dv_acl_dtype_info_t *dv_acl_dtype_info(aclDataType t)
+{
+    for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++)
+        if (dtypes[i].acl == t)
+            return &dtypes[i];
+    return NULL;
+}
+
+static const struct {
+    aclFormat f;
+    const char *name;
+} formats[] = {
+    {ACL_FORMAT_UNDEFINED, "FORMAT_RESERVED"}, {ACL_FORMAT_NCHW, "FORMAT_NCHW"},
+    {ACL_FORMAT_NHWC, "FORMAT_NHWC"},          {ACL_FORMAT_ND, "FORMAT_ND"},
+    {ACL_FORMAT_NC1HWC0, "FORMAT_NC1HWC0"},    {ACL_FORMAT_FRACTAL_Z, "FORMAT_FRACTAL_Z"},
+    {ACL_FORMAT_NC1HWC0_C04, "FORMAT_NC1HWC0_C04"}, {ACL_FORMAT_HWCN, "FORMAT_HWCN"},
+    {ACL_FORMAT_NDHWC, "FORMAT_NDHWC"},        {ACL_FORMAT_FRACTAL_NZ, "FORMAT_FRACTAL_NZ"},
+    {ACL_FORMAT_NCDHW, "FORMAT_NCDHW"},        {ACL_FORMAT_NDC1HWC0, "FORMAT_NDC1HWC0"},
+    {ACL_FRACTAL_Z_3D, "FORMAT_FRACTAL_Z_3D"}, {ACL_FORMAT_NC, "FORMAT_NC"},
+    {ACL_FORMAT_NCL, "FORMAT_NCL"},            {ACL_FORMAT_FRACTAL_NZ_C0_16, "FORMAT_FRACTAL_NZ_C0_16"},
+    {ACL_FORMAT_FRACTAL_NZ_C0_32, "FORMAT_FRACTAL_NZ_C0_32"}, {ACL_FORMAT_FRACTAL_NZ_C0_2, "FORMAT_FRACTAL_NZ_C0_2"},
+    {ACL_FORMAT_FRACTAL_NZ_C0_4, "FORMAT_FRACTAL_NZ_C0_4"}, {ACL_FORMAT_FRACTAL_NZ_C0_8, "FORMAT_FRACTAL_NZ_C0_8"},
+};
+
+const char *dv_acl_format_name(aclFormat f)
+{
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+        if (formats[i].f == f)
+            return formats[i].name;
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- tensors */
+
+/* Check a dims (or strides) list: NULL only when empty, at most DV_ACL_MAX_DIMS, none negative. */
+static int dims_check(const int64_t *v, uint64_t n, bool allow_null, const char *what, const char *count)
+{
+    if (n > DV_ACL_MAX_DIMS)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor: %s is %llu; dvsim supports at most %d dimensions",
+                           count, (unsigned long long)n, DV_ACL_MAX_DIMS);
+    if (!v)
+        return n == 0 || allow_null ? ACLNN_SUCCESS
+                                    : dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "aclCreateTensor: %s is NULL but %s is %llu",
+                                                  what, count, (unsigned long long)n);
+    for (uint64_t i = 0; i < n; i++)
+        if (v[i] < 0)
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor: %s[%llu] is %lld; it must not be negative",
+                               what, (unsigned long long)i, (long long)v[i]);
+    return ACLNN_SUCCESS;
+}
+
+aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum, aclDataType dataType, const int64_t *stride,
+                           int64_t offset, aclFormat format, const int64_t *storageDims, uint64_t storageDimsNum,
+                           void *tensorData)
+{
+    const dv_acl_dtype_info_t *dt = dv_acl_dtype_info(dataType);
+    if (!dt) {
+        dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor: dataType %d is not an element type dvsim supports "
+                    "(unknown, or narrower than a byte)", (int)dataType);
+        return NULL;
+    }
+    if (!dv_acl_format_name(format)) {
+        dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor: format %d is not an aclFormat", (int)format);
+        return NULL;
+    }
+    if (dims_check(viewDims, viewDimsNum, false, "viewDims", "viewDimsNum") != ACLNN_SUCCESS ||
+        dims_check(stride, viewDimsNum, true, "stride", "viewDimsNum") != ACLNN_SUCCESS ||
+        dims_check(storageDims, storageDimsNum, false, "storageDims", "storageDimsNum") != ACLNN_SUCCESS)
+        return NULL;
+    if (offset < 0) {
+        dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor: offset is %lld; it must not be negative",
+                    (long long)offset);
+        return NULL;
+    }
+    /* the furthest element the view reaches, in bytes, must be representable */
+    int64_t reach = offset, run = 1;
+    bool overflow = false;
+    for (int i = (int)viewDimsNum - 1; i >= 0; i--) {
+        int64_t s = stride ? stride[i] : run, step;
+        overflow |= __builtin_mul_overflow(viewDims[i] > 0 ? viewDims[i] - 1 : 0, s, &step) ||
+                    __builtin_add_overflow(reach, step, &reach) || __builtin_mul_overflow(run, viewDims[i], &run);
+    }
+    overflow |= __builtin_mul_overflow(reach + 1, (int64_t)dt->size, &reach);
+    if (overflow) {
+        dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor: the view (dims, strides and offset) spans more than "
+                    "2^63 bytes");
+        return NULL;
+    }
+
+    aclTensor *t = calloc(1, sizeof *t);
+    if (!t) {
+        dv_acl_fail(ACLNN_ERR_INNER_NULLPTR, "aclCreateTensor: out of host memory");
+        return NULL;
+    }
+    t->magic = DV_ACL_MAGIC_TENSOR;
+    t->dtype = dataType;
+    t->format = format;
+    t->ndims = (int)viewDimsNum;
+    int64_t contiguous = 1;
+    for (int i = t->ndims - 1; i >= 0; i--) {
+        t->dims[i] = viewDims[i];
+        t->strides[i] = stride ? stride[i] : contiguous;
+        contiguous *= viewDims[i];
+    }
+    t->offset = offset;
+    t->nstorage = (int)storageDimsNum;
+    for (int i = 0; i < t->nstorage; i++)
+        t->storage[i] = storageDims[i];
+    t->data = (uint64_t)(uintptr_t)tensorData;
+    return t;
+}
+
+const struct aclTensor *dv_acl_tensor_get(const aclTensor *t, const char *api, const char *what, int *rc)
+{
+    if (!t) {
+        *rc = dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "%s: %s is NULL", api, what);
+        return NULL;
+    }
+    if (t->magic != DV_ACL_MAGIC_TENSOR) {
+        *rc = dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s is not a live aclTensor (destroyed, or not made by "
+                          "aclCreateTensor)", api, what);
+        return NULL;
+    }
+    *rc = ACLNN_SUCCESS;
+    return t;
+}
+
+aclnnStatus aclDestroyTensor(const aclTensor *tensor)
+{
+    int rc;
+    if (!dv_acl_tensor_get(tensor, "aclDestroyTensor", "tensor", &rc))
+        return rc;
+    aclTensor *t = (aclTensor *)tensor;
+    t->magic = 0;
+    free(t);
+    return ACLNN_SUCCESS;
+}
+
+uint64_t dv_acl_tensor_elems(const aclTensor *t)
+{
+    uint64_t n = 1;
+    for (int i = 0; i < t->ndims; i++)
+        n *= (uint64_t)t->dims[i];
+    return n;
+}
+
+void dv_acl_dims_str(const aclTensor *t, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    for (int i = 0; i < t->ndims; i++)
+        n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "%s%lld", i ? "," : "", (long long)t->dims[i]);
+}
+
+aclnnStatus aclGetDataType(const aclTensor *tensor, aclDataType *dataType)
+{
+    int rc;
+    if (!dv_acl_tensor_get(tensor, "aclGetDataType", "tensor", &rc))
+        return rc;
+    if (!dataType)
+        return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "aclGetDataType: dataType is NULL");
+    *dataType = tensor->dtype;
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclGetFormat(const aclTensor *tensor, aclFormat *format)
+{
+    int rc;
+    if (!dv_acl_tensor_get(tensor, "aclGetFormat", "tensor", &rc))
+        return rc;
+    if (!format)
+        return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "aclGetFormat: format is NULL");
+    *format = tensor->format;
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclGetViewOffset(const aclTensor *tensor, int64_t *offset)
+{
+    int rc;
+    if (!dv_acl_tensor_get(tensor, "aclGetViewOffset", "tensor", &rc))
+        return rc;
+    if (!offset)
+        return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "aclGetViewOffset: offset is NULL");
+    *offset = tensor->offset;
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclSetRawTensorAddr(aclTensor *tensor, void *addr)
+{
+    int rc;
+    if (!dv_acl_tensor_get(tensor, "aclSetRawTensorAddr", "tensor", &rc))
+        return rc;
+    tensor->data = (uint64_t)(uintptr_t)addr;
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclGetRawTensorAddr(const aclTensor *tensor, void **addr)
+{
+    int rc;
+    if (!dv_acl_tensor_get(tensor, "aclGetRawTensorAddr", "tensor", &rc))
+        return rc;
+    if (!addr)
+        return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "aclGetRawTensorAddr: addr is NULL");
+    *addr = (void *)(uintptr_t)tensor->data;
+    return ACLNN_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- scalars */
+
+aclScalar *aclCreateScalar(void *value, aclDataType dataType)
+{
+    if (!value) {
+        dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "aclCreateScalar: value is NULL");
+        return NULL;
+    }
+    double v;
+    switch (dataType) {
+    case ACL_FLOAT: { float x; memcpy(&x, value, sizeof x); v = x; break; }
+    case ACL_FLOAT16: { uint16_t h; memcpy(&h, value, sizeof h); v = dv_f16_to_f32(h); break; }
+    case ACL_BF16: { uint16_t h; memcpy(&h, value, sizeof h); v = dv_bf16_to_f32(h); break; }
+    case ACL_DOUBLE: memcpy(&v, value, sizeof v); break;
+    case ACL_INT8: { int8_t x; memcpy(&x, value, sizeof x); v = x; break; }
+    case ACL_INT16: { int16_t x; memcpy(&x, value, sizeof x); v = x; break; }
+    case ACL_INT32: { int32_t x; memcpy(&x, value, sizeof x); v = x; break; }
+    case ACL_INT64: { int64_t x; memcpy(&x, value, sizeof x); v = (double)x; break; }
+    case ACL_UINT8: { uint8_t x; memcpy(&x, value, sizeof x); v = x; break; }
+    case ACL_UINT16: { uint16_t x; memcpy(&x, value, sizeof x); v = x; break; }
+    case ACL_UINT32: { uint32_t x; memcpy(&x, value, sizeof x); v = x; break; }
+    case ACL_UINT64: { uint64_t x; memcpy(&x, value, sizeof x); v = (double)x; break; }
+    case ACL_BOOL: { bool x; memcpy(&x, value, sizeof x); v = x ? 1 : 0; break; }
+    default:
+        dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "aclCreateScalar: dataType %d is not a scalar type dvsim supports "
+                    "(float, float16, bf16, double, integers, bool)", (int)dataType);
+        return NULL;
+    }
+    aclScalar *s = calloc(1, sizeof *s);
+    if (!s) {
+        dv_acl_fail(ACLNN_ERR_INNER_NULLPTR, "aclCreateScalar: out of host memory");
+        return NULL;
+    }
+    s->magic = DV_ACL_MAGIC_SCALAR;
+    s->dtype = dataType;
+    s->value = v;
+    return s;
+}
+
+aclnnStatus aclDestroyScalar(const aclScalar *scalar)
+{
+    if (!scalar)
+        return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "aclDestroyScalar: scalar is NULL");
+    if (scalar->magic != DV_ACL_MAGIC_SCALAR)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "aclDestroyScalar: scalar is not a live aclScalar");
+    aclScalar *s = (aclScalar *)scalar;
+    s->magic = 0;
+    free(s);
+    return ACLNN_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- arrays */
+
+/* The three array kinds differ only in their element type: one definition for each pair of
+ * create / destroy functions.  A copy of the values is kept. */
+#define DV_ACL_ARRAY(type, elem, kind, create, destroy)                                                            \
+    type *create(const elem *value, uint64_t size)                                                                 \
+    {                                                                                                              \
+        if (!value && size) {                                                                                      \
+            dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, #create ": value is NULL but size is %llu",                      \
+                        (unsigned long long)size);                                                                 \
+            return NULL;                                                                                           \
+        }                                                                                                          \
+        if (size > SIZE_MAX / sizeof(elem) / 2) {                                                                  \
+            dv_acl_fail(ACLNN_ERR_PARAM_INVALID, #create ": size %llu is too large", (unsigned long long)size);    \
+            return NULL;                                                                                           \
+        }                                                                                                          \
+        type *a = calloc(1, sizeof *a);                                                                            \
+        elem *v = malloc(size ? size * sizeof(elem) : 1);                                                          \
+        if (!a || !v) {                                                                                            \
+            free(a);                                                                                               \
+            free(v);                                                                                               \
+            dv_acl_fail(ACLNN_ERR_INNER_NULLPTR, #create ": out of host memory");                                  \
+            return NULL;                                                                                           \
+        }                                                                                                          \
+        if (size)                                                                                                  \
+            memcpy(v, value, size * sizeof(elem));                                                                 \
+        a->magic = kind;                                                                                           \
+        a->size = size;                                                                                            \
+        a->v = v;                                                                                                  \
+        return a;                                                                                                  \
+    }                                                                                                              \
+    aclnnStatus destroy(const type *array)                                                                         \
+    {                                                                                                              \
+        if (!array)                                                                                                \
+            return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, #destroy ": array is NULL");                               \
+        if (array->magic != kind)                                                                                  \
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, #destroy ": array is not a live " #type);                  \
+        type *w = (type *)array;                                                                                   \
+        w->magic = 0;                                                                                              \
+        free(w->v);                                                                                                \
+        free(w);                                                                                                   \
+        return ACLNN_SUCCESS;                                                                                      \
+    }
+
+DV_ACL_ARRAY(aclIntArray, int64_t, DV_ACL_MAGIC_INT_ARRAY, aclCreateIntArray, aclDestroyIntArray)
+DV_ACL_ARRAY(aclFloatArray, float, DV_ACL_MAGIC_FLOAT_ARRAY, aclCreateFloatArray, aclDestroyFloatArray)
+DV_ACL_ARRAY(aclBoolArray, bool, DV_ACL_MAGIC_BOOL_ARRAY, aclCreateBoolArray, aclDestroyBoolArray)
+
+aclnnStatus aclGetIntArraySize(const aclIntArray *array, uint64_t *size)
+{
+    if (!array || !size)
+        return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "aclGetIntArraySize: %s is NULL", array ? "size" : "array");
+    if (array->magic != DV_ACL_MAGIC_INT_ARRAY)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "aclGetIntArraySize: array is not a live aclIntArray");
+    *size = array->size;
+    return ACLNN_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- executors */
+
+aclOpExecutor *dv_acl_executor_get(aclOpExecutor *e, const char *api, int *rc)
+{
+    if (!e) {
+        *rc = dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "%s: executor is NULL", api);
+        return NULL;
+    }
+    if (e->magic != DV_ACL_MAGIC_EXECUTOR) {
+        *rc = dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: executor is not a live aclOpExecutor (already run and "
+                          "released, destroyed, or not made by an aclnn*GetWorkspaceSize call)", api);
+        return NULL;
+    }
+    *rc = ACLNN_SUCCESS;
+    return e;
+}
+
+void dv_acl_executor_free(aclOpExecutor *e)
+{
+    if (!e)
+        return;
+    e->magic = 0;
+    free(e);
+}
+
+aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor *executor)
+{
+    int rc;
+    if (!dv_acl_executor_get(executor, "aclSetAclOpExecutorRepeatable", &rc))
+        return rc;
+    executor->repeatable = true;
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor)
+{
+    int rc;
+    if (!dv_acl_executor_get(executor, "aclDestroyAclOpExecutor", &rc))
+        return rc;
+    dv_acl_executor_free(executor);
+    return ACLNN_SUCCESS;
+}
+
+/* The index-th input (or output) tensor of an executor gets device address addr. */
+static aclnnStatus set_tensor_addr(const char *api, bool input, aclOpExecutor *executor, size_t index,
+                                   aclTensor *tensor, void *addr)
+{
+    int rc;
+    if (!dv_acl_executor_get(executor, api, &rc))
+        return rc;
+    if (tensor && !dv_acl_tensor_get(tensor, api, "tensor", &rc))
+        return rc;
+    size_t seen = 0;
+    for (int i = 0; i < executor->ntensors; i++) {
+        dv_acl_xtensor_t *x = &executor->t[i];
+        if (x->input != input || seen++ != index)
+            continue;
+        x->data = (uint64_t)(uintptr_t)addr;
+        x->view.dev = x->data + (uint64_t)x->offset_bytes;
+        if (tensor)
+            tensor->data = x->data;
+        return ACLNN_SUCCESS;
+    }
+    return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: index %zu is out of range: the %s executor has %zu %s tensor%s",
+                       api, index, executor->api, seen, input ? "input" : "output", seen == 1 ? "" : "s");
+}
+
+aclnnStatus aclSetInputTensorAddr(aclOpExecutor *executor, const size_t index, aclTensor *tensor, void *addr)
+{
+    return set_tensor_addr("aclSetInputTensorAddr", true, executor, index, tensor, addr);
+}
+
+aclnnStatus aclSetOutputTensorAddr(aclOpExecutor *executor, const size_t index, aclTensor *tensor, void *addr)
+{
+    return set_tensor_addr("aclSetOutputTensorAddr", false, executor, index, tensor, addr);
+}
+
+/* ---------------------------------------------------------------- library set-up */
+
+aclnnStatus aclnnInit(const char *configPath)
+{
+    (void)configPath;
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclnnFinalize(void)
+{
+    return ACLNN_SUCCESS;
+}

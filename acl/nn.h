@@ -1,0 +1,133 @@
+/* acl/nn.h - the aclnn layer's internal interface, shared by meta.c (the objects) and nnops.c (the
+ * operators): the aclnnStatus codes under their documented names (the public headers do not have
+ * them), the layouts behind the opaque aclnn types, and the type and format tables.
+ *
+ * Every object starts with a magic number that each call checks, and destroying an object clears
+ * it before the memory is freed.  That catches most uses of a destroyed object (a double destroy,
+ * an executor run twice) and objects of the wrong kind, but not all: freed memory may be reused for
+ * a new object of the same kind, and reading a freed object is itself undefined behaviour, so this
+ * is a diagnostic aid, not a guarantee. */
+#ifndef DV_ACL_NN_H
+#define DV_ACL_NN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "internal.h"
+#include "aclnn/aclnn_base.h"
+
+/* aclnnStatus codes (documented values). */
+enum {
+    ACLNN_SUCCESS = 0,
+    ACLNN_ERR_PARAM_NULLPTR = 161001,  /* a required pointer argument is NULL */
+    ACLNN_ERR_PARAM_INVALID = 161002,  /* shapes, types, formats or values the operator does not accept */
+    ACLNN_ERR_RUNTIME_ERROR = 361001,  /* the runtime failed (no device, a launch that cannot be queued) */
+    ACLNN_ERR_INNER_NULLPTR = 561103   /* an internal allocation failed */
+};
+
+/* Object kinds, as magic numbers. */
+enum {
+    DV_ACL_MAGIC_TENSOR = 0x7e45a001u,
+    DV_ACL_MAGIC_SCALAR = 0x7e45a002u,
+    DV_ACL_MAGIC_INT_ARRAY = 0x7e45a003u,
+    DV_ACL_MAGIC_FLOAT_ARRAY = 0x7e45a004u,
+    DV_ACL_MAGIC_BOOL_ARRAY = 0x7e45a005u,
+    DV_ACL_MAGIC_EXECUTOR = 0x7e45a006u
+};
+
+/* ---- element types and formats ---- */
+
+/* What dvsim knows about one aclDataType. */
+typedef struct dv_acl_dtype_info {
+    aclDataType acl;
+    const char *name;      /* "ACL_FLOAT16" */
+    const char *prof;      /* msprof spelling: "DT_FLOAT16" */
+    unsigned size;         /* bytes per element */
+    int dv;                /* the simulator's dv_dtype_t, -1 when the simulator has none */
+} dv_acl_dtype_info_t;
+
+/* The entry of an aclDataType, NULL when dvsim does not know it (or it has no whole-byte size). */
+const dv_acl_dtype_info_t *dv_acl_dtype_info(aclDataType t);
+/* An aclFormat's msprof spelling ("FORMAT_ND"), NULL when unknown. */
+const char *dv_acl_format_name(aclFormat f);
+
+/* ---- objects ---- */
+
+struct aclTensor {
+    uint32_t magic;
+    aclDataType dtype;
+    aclFormat format;
+    int ndims;
+    int64_t dims[DV_ACL_MAX_DIMS];
+    int64_t strides[DV_ACL_MAX_DIMS];    /* elements */
+    int64_t offset;                      /* elements from data to the view's first element */
+    int nstorage;
+    int64_t storage[DV_ACL_MAX_DIMS];
+    uint64_t data;                       /* device address, 0 when not set */
+};
+
+struct aclScalar {
+    uint32_t magic;
+    aclDataType dtype;
+    double value;                        /* the value converted to double */
+};
+
+struct aclIntArray {
+    uint32_t magic;
+    uint64_t size;
+    int64_t *v;
+};
+
+struct aclFloatArray {
+    uint32_t magic;
+    uint64_t size;
+    float *v;
+};
+
+struct aclBoolArray {
+    uint32_t magic;
+    uint64_t size;
+    bool *v;
+};
+
+/* One user tensor of an executor, as captured by the first phase. */
+typedef struct dv_acl_xtensor {
+    char arg[DV_NAME_MAX];   /* the operator library's argument it is bound to ("x", "gamma", ...) */
+    const char *what;        /* the aclnn parameter name, for messages ("self", "mat2") */
+    bool input;              /* an input (else an output), for aclSet{Input,Output}TensorAddr */
+    uint64_t data;           /* the tensor's device address (0: not set) */
+    int64_t offset_bytes;    /* view offset in bytes */
+    dv_acl_view_t view;      /* what the kernel argument gathers (view.dev = data + offset_bytes) */
+} dv_acl_xtensor_t;
+
+#define DV_ACL_MAX_XTENSORS 8
+
+struct aclOpExecutor {
+    uint32_t magic;
+    bool repeatable;
+    bool empty;                          /* zero elements: the second phase queues nothing */
+    const char *api;                     /* "aclnnAdd" */
+    const dv_opdesc_t *op;
+    dv_opvals_t vals;
+    char cmd[512];                       /* the library call as `dvsim op` spells it, for messages */
+    uint64_t workspace;                  /* bytes the second phase needs */
+    int ntensors;
+    dv_acl_xtensor_t t[DV_ACL_MAX_XTENSORS];
+    char op_type[64], op_name[128];
+    char in_shapes[256], in_dtypes[128], in_formats[128];
+    char out_shapes[256], out_dtypes[128], out_formats[128];
+};
+
+/* The object behind a handle when it is live and of that kind, else NULL with an error recorded:
+ * 161001 for NULL, 161002 otherwise (*rc receives the code).  `what` names the parameter. */
+const struct aclTensor *dv_acl_tensor_get(const aclTensor *t, const char *api, const char *what, int *rc);
+aclOpExecutor *dv_acl_executor_get(aclOpExecutor *e, const char *api, int *rc);
+/* Release an executor (clears its magic first). */
+void dv_acl_executor_free(aclOpExecutor *e);
+
+/* Elements of a tensor's view (1 for a 0-d tensor). */
+uint64_t dv_acl_tensor_elems(const aclTensor *t);
+/* The tensor's dims as "4,2048" (msprof's spelling) into buf. */
+void dv_acl_dims_str(const aclTensor *t, char *buf, size_t cap);
+
+#endif

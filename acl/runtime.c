@@ -1,0 +1,454 @@
+/* acl/runtime.c - aclInit / aclFinalize, the recent error message, the device and its contexts.
+ *
+ * One simulated device (id 0) whose chip profile is chosen at aclInit: the embedded default
+ * (ascend910b2), then the "dvsim" section of aclInit's JSON file, then the environment
+ * (DVSIM_PROFILE = a preset name, DVSIM_CONFIG = a profile YAML file).  docs/ACL.md. */
+#define _DEFAULT_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "internal.h"
+#include "dv/sim.h"
+
+static struct {
+    bool inited, ever_inited;
+    int device_refs;          /* aclrtSetDevice calls not yet reset */
+    dv_config_t cfg;
+    char soc[DV_CONFIG_STR_MAX];
+} g_rt;
+
+static _Thread_local char t_msg[1024];
+static _Thread_local aclrtContext t_ctx;
+
+/* ---------------------------------------------------------------- errors */
+
+int dv_acl_fail(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = snprintf(t_msg, sizeof t_msg, "EZ9999: dvsim [%d]: ", code);
+    vsnprintf(t_msg + n, sizeof t_msg - (size_t)n, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+int dv_acl_fail_err(int code, const char *what, const dv_error_t *err)
+{
+    if (err->file[0] && err->line)
+        return dv_acl_fail(code, "%s: %s:%d:%d: %s", what, err->file, err->line, err->col, err->msg);
+    if (err->file[0])
+        return dv_acl_fail(code, "%s: %s: %s", what, err->file, err->msg);
+    return dv_acl_fail(code, "%s: %s", what, err->msg);
+}
+
+const char *aclGetRecentErrMsg(void)
+{
+    return t_msg[0] ? t_msg : NULL;
+}
+
+/* ---------------------------------------------------------------- state */
+
+int dv_acl_check_init(const char *api)
+{
+    if (!g_rt.inited)
+        return dv_acl_fail(ACL_ERROR_UNINITIALIZE, "%s: AscendCL is not initialized (call aclInit first%s)", api,
+                           g_rt.ever_inited ? "; aclFinalize was called" : "");
+    return ACL_SUCCESS;
+}
+
+int dv_acl_check_device(const char *api)
+{
+    int rc = dv_acl_check_init(api);
+    if (rc == ACL_SUCCESS && g_rt.device_refs == 0)
+        rc = dv_acl_fail(ACL_ERROR_RT_CONTEXT_NULL, "%s: no device is set (call aclrtSetDevice first)", api);
+    return rc;
+}
+
+const dv_config_t *dv_acl_config(void)
+{
+    return g_rt.inited ? &g_rt.cfg : NULL;
+}
+
+/* ---------------------------------------------------------------- aclInit's JSON */
+
+/* The value node of key in a mapping node, or NULL. */
+static yaml_node_t *map_get(yaml_document_t *doc, yaml_node_t *map, const char *key)
+{
+    if (!map || map->type != YAML_MAPPING_NODE)
+        return NULL;
+    for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+        yaml_node_t *k = yaml_document_get_node(doc, p->key);
+        if (k && k->type == YAML_SCALAR_NODE && strcmp((const char *)k->data.scalar.value, key) == 0)
+            return yaml_document_get_node(doc, p->value);
+    }
+    return NULL;
+}
+
+static const char *scalar(yaml_node_t *n)
+{
+    return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+#define MAX_PROFILE_OPS 64
+
+typedef struct init_opts {
+    dv_profile_op_t ops[MAX_PROFILE_OPS];
+    int nops;
+    char *strings[MAX_PROFILE_OPS]; /* owned copies of the JSON's strings */
+    char prof_dir[1024];
+} init_opts_t;
+
+static int add_op(init_opts_t *o, dv_profile_op_kind_t kind, const char *arg, const char *path)
+{
+    if (o->nops == MAX_PROFILE_OPS)
+        return dv_acl_fail(ACL_ERROR_PARSE_FILE, "aclInit: %s: more than %d profile settings", path, MAX_PROFILE_OPS);
+    if (!(o->strings[o->nops] = strdup(arg)))
+        return dv_acl_fail(ACL_ERROR_BAD_ALLOC, "aclInit: out of memory");
+    o->ops[o->nops].kind = kind;
+    o->ops[o->nops].arg = o->strings[o->nops];
+    o->nops++;
+    return ACL_SUCCESS;
+}
+
+/* {"dvsim": {"profile": NAME, "config": FILE, "set": ["section.key=value", ...]},
+ *  "profiler": {"switch": "on", "output": DIR}}; other keys (dump, ...) are CANN's and ignored. */
+static int json_read(const char *path, init_opts_t *o)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return dv_acl_fail(ACL_ERROR_INVALID_FILE, "aclInit: cannot open config file '%s': %s", path, strerror(errno));
+    yaml_parser_t parser;
+    yaml_document_t doc;
+    int rc = ACL_SUCCESS;
+    bool have_doc = false;
+    yaml_parser_initialize(&parser);
+    yaml_parser_set_input_file(&parser, f);
+    if (!yaml_parser_load(&parser, &doc)) { /* libyaml: 1 = success */
+        rc = dv_acl_fail(ACL_ERROR_PARSE_FILE, "aclInit: %s:%zu:%zu: not valid JSON: %s", path,
+                         parser.problem_mark.line + 1, parser.problem_mark.column + 1,
+                         parser.problem ? parser.problem : "syntax error");
+        goto cleanup;
+    }
+    have_doc = true;
+    yaml_node_t *root = yaml_document_get_root_node(&doc);
+    if (!root) /* an empty file is an empty configuration */
+        goto cleanup;
+    if (root->type != YAML_MAPPING_NODE) {
+        rc = dv_acl_fail(ACL_ERROR_PARSE_FILE, "aclInit: %s:%zu:%zu: the configuration must be a JSON object", path,
+                         root->start_mark.line + 1, root->start_mark.column + 1);
+        goto cleanup;
+    }
+    yaml_node_t *dv = map_get(&doc, root, "dvsim");
+    const char *s;
+    if (dv && dv->type != YAML_MAPPING_NODE) {
+        rc = dv_acl_fail(ACL_ERROR_PARSE_FILE, "aclInit: %s:%zu:%zu: \"dvsim\" must be an object", path,
+                         dv->start_mark.line + 1, dv->start_mark.column + 1);
+        goto cleanup;
+    }
+    if ((s = scalar(map_get(&doc, dv, "profile"))) && (rc = add_op(o, DV_PROFILE_PRESET, s, path)) != ACL_SUCCESS)
+        goto cleanup;
+    if ((s = scalar(map_get(&doc, dv, "config"))) && (rc = add_op(o, DV_PROFILE_FILE, s, path)) != ACL_SUCCESS)
+        goto cleanup;
+    yaml_node_t *set = map_get(&doc, dv, "set");
+    if (set && set->type != YAML_SEQUENCE_NODE) {
+        rc = dv_acl_fail(ACL_ERROR_PARSE_FILE, "aclInit: %s:%zu:%zu: \"dvsim\".\"set\" must be an array of strings",
+                         path, set->start_mark.line + 1, set->start_mark.column + 1);
+        goto cleanup;
+    }
+    for (yaml_node_item_t *it = set ? set->data.sequence.items.start : NULL; set && it < set->data.sequence.items.top;
+         it++) {
+        yaml_node_t *n = yaml_document_get_node(&doc, *it);
+        if (!scalar(n)) {
+            rc = dv_acl_fail(ACL_ERROR_PARSE_FILE, "aclInit: %s:%zu:%zu: \"set\" entries must be strings", path,
+                             n->start_mark.line + 1, n->start_mark.column + 1);
+            goto cleanup;
+        }
+        if ((rc = add_op(o, DV_PROFILE_SET, scalar(n), path)) != ACL_SUCCESS)
+            goto cleanup;
+    }
+    yaml_node_t *prof = map_get(&doc, root, "profiler");
+    const char *sw = scalar(map_get(&doc, prof, "switch"));
+    if (sw && strcmp(sw, "on") == 0) {
+        const char *out = scalar(map_get(&doc, prof, "output"));
+        snprintf(o->prof_dir, sizeof o->prof_dir, "%s", out && *out ? out : ".");
+    }
+
+cleanup:
+    if (have_doc)
+        yaml_document_delete(&doc);
+    yaml_parser_delete(&parser);
+    fclose(f);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- init / finalize */
+
+aclError aclInit(const char *configPath)
+{
+    if (g_rt.inited)
+        return dv_acl_fail(ACL_ERROR_REPEAT_INITIALIZE, "aclInit: AscendCL is already initialized");
+    init_opts_t o;
+    dv_error_t err;
+    int rc = ACL_SUCCESS;
+    memset(&o, 0, sizeof o);
+    if (configPath && *configPath && (rc = json_read(configPath, &o)) != ACL_SUCCESS)
+        goto cleanup;
+    const char *env_profile = getenv("DVSIM_PROFILE"), *env_config = getenv("DVSIM_CONFIG");
+    if (env_profile && *env_profile && (rc = add_op(&o, DV_PROFILE_PRESET, env_profile, "DVSIM_PROFILE")) != ACL_SUCCESS)
+        goto cleanup;
+    if (env_config && *env_config && (rc = add_op(&o, DV_PROFILE_FILE, env_config, "DVSIM_CONFIG")) != ACL_SUCCESS)
+        goto cleanup;
+    if (dv_sim_profile(o.ops, o.nops, &g_rt.cfg, &err) != DV_OK) {
+        rc = dv_acl_fail_err(ACL_ERROR_INVALID_PARAM, "aclInit: chip profile", &err);
+        goto cleanup;
+    }
+    /* the SoC name CANN reports: "ascend910b2" -> "Ascend910B2" */
+    snprintf(g_rt.soc, sizeof g_rt.soc, "%s", g_rt.cfg.chip_name);
+    if (strncmp(g_rt.soc, "ascend", 6) == 0) {
+        g_rt.soc[0] = 'A';
+        for (char *p = g_rt.soc + 6; *p; p++)
+            *p = (char)toupper((unsigned char)*p);
+    }
+    g_rt.inited = g_rt.ever_inited = true;
+    g_rt.device_refs = 0;
+    const char *env_prof = getenv("DVSIM_PROFILE_OUT");
+    const char *dir = env_prof && *env_prof ? env_prof : o.prof_dir[0] ? o.prof_dir : NULL;
+    if (dir && (rc = dv_acl_prof_env_start(dir)) != ACL_SUCCESS)
+        g_rt.inited = false;
+
+cleanup:
+    for (int i = 0; i < o.nops; i++)
+        free(o.strings[i]);
+    return rc;
+}
+
+static void device_release(void)
+{
+    dv_acl_streams_reset();
+    dv_acl_mem_reset();
+    g_rt.device_refs = 0;
+    t_ctx = NULL;
+}
+
+aclError aclFinalize(void)
+{
+    if (!g_rt.inited)
+        return g_rt.ever_inited ? dv_acl_fail(ACL_ERROR_REPEAT_FINALIZE, "aclFinalize: AscendCL is already finalized")
+                                : dv_acl_fail(ACL_ERROR_UNINITIALIZE, "aclFinalize: aclInit was never called");
+    if (g_rt.device_refs)
+        dv_acl_drain();
+    device_release();
+    dv_acl_prof_shutdown();
+    g_rt.inited = false;
+    return ACL_SUCCESS;
+}
+
+aclError aclFinalizeReference(uint64_t *refCount)
+{
+    int rc = aclFinalize();
+    if (rc == ACL_SUCCESS && refCount)
+        *refCount = 0;
+    return rc;
+}
+
+aclError aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion, int32_t *patchVersion)
+{
+    if (!majorVersion || !minorVersion || !patchVersion)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtGetVersion: NULL argument");
+    *majorVersion = ACL_MAJOR_VERSION;
+    *minorVersion = ACL_MINOR_VERSION;
+    *patchVersion = ACL_PATCH_VERSION;
+    return ACL_SUCCESS;
+}
+
+const char *aclrtGetSocName(void)
+{
+    return g_rt.inited ? g_rt.soc : NULL;
+}
+
+/* ---------------------------------------------------------------- device */
+
+static int check_device_id(const char *api, int64_t id)
+{
+    int rc = dv_acl_check_init(api);
+    if (rc == ACL_SUCCESS && id != 0)
+        rc = dv_acl_fail(ACL_ERROR_RT_INVALID_DEVICEID, "%s: device %lld does not exist (dvsim simulates device 0)",
+                         api, (long long)id);
+    return rc;
+}
+
+aclError aclrtSetDevice(int32_t deviceId)
+{
+    int rc = check_device_id("aclrtSetDevice", deviceId);
+    if (rc == ACL_SUCCESS)
+        g_rt.device_refs++;
+    return rc;
+}
+
+aclError aclrtResetDevice(int32_t deviceId)
+{
+    int rc = check_device_id("aclrtResetDevice", deviceId);
+    if (rc == ACL_SUCCESS && g_rt.device_refs == 0)
+        rc = dv_acl_fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtResetDevice: device %d is not set", deviceId);
+    if (rc == ACL_SUCCESS && --g_rt.device_refs == 0) {
+        dv_acl_drain();
+        device_release();
+    }
+    return rc;
+}
+
+aclError aclrtResetDeviceForce(int32_t deviceId)
+{
+    int rc = check_device_id("aclrtResetDeviceForce", deviceId);
+    if (rc == ACL_SUCCESS && g_rt.device_refs) {
+        dv_acl_drain();
+        device_release();
+    }
+    return rc;
+}
+
+aclError aclrtGetDevice(int32_t *deviceId)
+{
+    int rc = dv_acl_check_device("aclrtGetDevice");
+    if (rc == ACL_SUCCESS && !deviceId)
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtGetDevice: deviceId is NULL");
+    if (rc == ACL_SUCCESS)
+        *deviceId = 0;
+    return rc;
+}
+
+aclError aclrtGetDeviceCount(uint32_t *count)
+{
+    int rc = dv_acl_check_init("aclrtGetDeviceCount");
+    if (rc == ACL_SUCCESS && !count)
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtGetDeviceCount: count is NULL");
+    if (rc == ACL_SUCCESS)
+        *count = 1;
+    return rc;
+}
+
+aclError aclrtGetRunMode(aclrtRunMode *runMode)
+{
+    int rc = dv_acl_check_init("aclrtGetRunMode");
+    if (rc == ACL_SUCCESS && !runMode)
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtGetRunMode: runMode is NULL");
+    if (rc == ACL_SUCCESS)
+        *runMode = ACL_HOST;
+    return rc;
+}
+
+static int64_t vector_cores(const dv_config_t *c)
+{
+    return (int64_t)(c->chip_layout == DV_LAYOUT_SPLIT ? c->chip_ai_cores * c->chip_aiv_per_core : c->chip_ai_cores);
+}
+
+aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t *value)
+{
+    int rc = check_device_id("aclrtGetDeviceInfo", deviceId);
+    if (rc == ACL_SUCCESS && !value)
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtGetDeviceInfo: value is NULL");
+    if (rc != ACL_SUCCESS)
+        return rc;
+    const dv_config_t *c = &g_rt.cfg;
+    switch (attr) {
+    case ACL_DEV_ATTR_AICORE_CORE_NUM: case ACL_DEV_ATTR_CUBE_CORE_NUM: *value = (int64_t)c->chip_ai_cores; break;
+    case ACL_DEV_ATTR_VECTOR_CORE_NUM: *value = vector_cores(c); break;
+    case ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE: *value = (int64_t)c->hbm_capacity_bytes; break;
+    case ACL_DEV_ATTR_L2_CACHE_SIZE: *value = (int64_t)c->l2_size_bytes; break;
+    default:
+        return dv_acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclrtGetDeviceInfo: attribute %d is not simulated (no AI CPU)",
+                           (int)attr);
+    }
+    return ACL_SUCCESS;
+}
+
+aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t *value)
+{
+    int rc = check_device_id("aclGetDeviceCapability", deviceId);
+    if (rc == ACL_SUCCESS && !value)
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclGetDeviceCapability: value is NULL");
+    if (rc != ACL_SUCCESS)
+        return rc;
+    switch (deviceInfo) {
+    case ACL_DEVICE_INFO_AI_CORE_NUM: *value = (int64_t)g_rt.cfg.chip_ai_cores; break;
+    case ACL_DEVICE_INFO_VECTOR_CORE_NUM: *value = vector_cores(&g_rt.cfg); break;
+    case ACL_DEVICE_INFO_L2_SIZE: *value = (int64_t)g_rt.cfg.l2_size_bytes; break;
+    default: return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclGetDeviceCapability: unknown info %d", (int)deviceInfo);
+    }
+    return ACL_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- contexts */
+
+typedef struct dv_acl_ctx {
+    uint32_t magic;
+    int32_t device;
+} dv_acl_ctx_t;
+#define CTX_MAGIC 0xC0C7E47u
+
+aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId)
+{
+    int rc = check_device_id("aclrtCreateContext", deviceId);
+    if (rc == ACL_SUCCESS && !context)
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateContext: context is NULL");
+    if (rc != ACL_SUCCESS)
+        return rc;
+    dv_acl_ctx_t *c = malloc(sizeof *c);
+    if (!c)
+        return dv_acl_fail(ACL_ERROR_BAD_ALLOC, "aclrtCreateContext: out of memory");
+    *c = (dv_acl_ctx_t){CTX_MAGIC, deviceId};
+    g_rt.device_refs++; /* a context holds its device, as aclrtSetDevice does */
+    *context = c;
+    t_ctx = c;
+    return ACL_SUCCESS;
+}
+
+static bool ctx_valid(aclrtContext context)
+{
+    return context && ((dv_acl_ctx_t *)context)->magic == CTX_MAGIC;
+}
+
+aclError aclrtDestroyContext(aclrtContext context)
+{
+    int rc = dv_acl_check_init("aclrtDestroyContext");
+    if (rc == ACL_SUCCESS && !ctx_valid(context))
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyContext: not a live context");
+    if (rc != ACL_SUCCESS)
+        return rc;
+    ((dv_acl_ctx_t *)context)->magic = 0;
+    free(context);
+    if (t_ctx == context)
+        t_ctx = NULL;
+    if (g_rt.device_refs > 0 && --g_rt.device_refs == 0) {
+        dv_acl_drain();
+        device_release();
+    }
+    return ACL_SUCCESS;
+}
+
+aclError aclrtSetCurrentContext(aclrtContext context)
+{
+    int rc = dv_acl_check_init("aclrtSetCurrentContext");
+    if (rc == ACL_SUCCESS && !ctx_valid(context))
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtSetCurrentContext: not a live context");
+    if (rc == ACL_SUCCESS)
+        t_ctx = context;
+    return rc;
+}
+
+aclError aclrtGetCurrentContext(aclrtContext *context)
+{
+    int rc = dv_acl_check_init("aclrtGetCurrentContext");
+    if (rc == ACL_SUCCESS && !context)
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtGetCurrentContext: context is NULL");
+    if (rc == ACL_SUCCESS && !t_ctx)
+        rc = dv_acl_fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtGetCurrentContext: no current context on this thread");
+    if (rc == ACL_SUCCESS)
+        *context = t_ctx;
+    return rc;
+}

@@ -1,0 +1,918 @@
+/* acl/stream.c - streams, events and the scheduler that runs their tasks on the model.
+ *
+ * Every stream is an in-order queue of tasks (kernel, copy, memset, event record, event wait, host
+ * callback).  Nothing runs when it is queued: a synchronising call (aclrtSynchronize*, a blocking
+ * copy, aclrtFree, an event query) drains every stream.  Draining repeatedly takes, among the
+ * streams whose head task can start, the one that can start earliest in simulated time (ties: the
+ * lower stream id) and runs it:
+ *   - a kernel starts when its stream and the AI cores are free; it takes the cycles the model
+ *     reports (launch overhead included); kernels do not overlap each other;
+ *   - a copy starts when its stream and its copy engine (one per direction: host-to-device,
+ *     device-to-host, device-to-device) are free and takes host.copy_start_cycles plus its bytes
+ *     over host.link_bytes_per_cycle (device-to-device and memset: over hbm.bytes_per_cycle, read
+ *     and write); copies overlap kernels of other streams;
+ *   - an event record stamps the event with its stream's time; a wait holds its stream until the
+ *     record it refers to (the event's last record queued before the wait) has run.
+ * Simulated time advances only with device work: gaps on the host are not modelled. */
+#define _DEFAULT_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "dv/kapi.h"
+#include "dv/trace.h"
+
+typedef enum task_kind { T_KERNEL, T_COPY, T_RECORD, T_WAIT, T_CALLBACK } task_kind_t;
+
+typedef struct dv_acl_event dv_acl_event_t;
+
+typedef struct task {
+    task_kind_t kind;
+    struct task *next;
+    uint64_t seq;                /* queue order over all streams */
+    uint64_t not_before;         /* simulated time of the host's last completed wait when it was queued */
+    dv_acl_launch_t *launch;     /* T_KERNEL (owned) */
+    dv_acl_copy_t copy;          /* T_COPY */
+    dv_acl_event_t *event;       /* T_RECORD, T_WAIT (a reference) */
+    uint64_t wait_seq;           /* T_WAIT: the record task it waits for (0: none) */
+    aclrtCallback fn;            /* T_CALLBACK */
+    void *user;
+} task_t;
+
+typedef struct dv_acl_stream {
+    uint32_t magic;
+    uint32_t id;
+    task_t *head, *tail;
+    uint64_t ready;              /* cycle its last task finished */
+    uint64_t failure_mode;
+    struct dv_acl_stream *next;
+} dv_acl_stream_t;
+
+struct dv_acl_event {
+    uint32_t magic;
+    uint32_t refs;               /* the handle (until destroyed) + tasks referring to it */
+    uint64_t queued_seq;         /* last record task queued */
+    uint64_t done_seq;           /* last record task run */
+    uint64_t cycle;              /* its time */
+    dv_acl_event_t *next;
+};
+
+#define STREAM_MAGIC 0x57AE4Au
+#define EVENT_MAGIC 0xE7E47u
+
+enum { ENG_COMPUTE, ENG_H2D, ENG_D2H, ENG_D2D, ENG_COUNT };
+
+static struct {
+    dv_acl_stream_t *streams;    /* the default stream (id 0) first when it exists */
+    dv_acl_stream_t *dflt;
+    dv_acl_event_t *events;
+    uint32_t next_id;
+    uint64_t seq;
+    uint64_t engine_free[ENG_COUNT];
+    uint64_t host_time;          /* the simulated time the host last waited for: later work starts after it */
+    bool draining;
+} g_st;
+
+/* ---------------------------------------------------------------- tasks */
+
+static void launch_free(dv_acl_launch_t *l)
+{
+    if (!l)
+        return;
+    if (l->kernel && l->kernel_destroy)
+        l->kernel_destroy(l->kernel);
+    free(l);
+}
+
+static void event_unref(dv_acl_event_t *e)
+{
+    if (e && --e->refs == 0) {
+        dv_acl_event_t **pp = &g_st.events;
+        while (*pp && *pp != e)
+            pp = &(*pp)->next;
+        if (*pp)
+            *pp = e->next;
+        free(e);
+    }
+}
+
+static void task_free(task_t *t)
+{
+    launch_free(t->launch);
+    event_unref(t->event);
+    free(t);
+}
+
+static dv_acl_stream_t *stream_new(void)
+{
+    dv_acl_stream_t *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->magic = STREAM_MAGIC;
+    s->id = g_st.next_id++;
+    dv_acl_stream_t **pp = &g_st.streams;
+    while (*pp)
+        pp = &(*pp)->next;
+    *pp = s;
+    return s;
+}
+
+/* The stream a handle names (NULL: the default stream, created on first use). */
+static int stream_get(aclrtStream stream, const char *api, dv_acl_stream_t **out)
+{
+    if (!stream) {
+        if (!g_st.dflt && !(g_st.dflt = stream_new()))
+            return dv_acl_fail(ACL_ERROR_BAD_ALLOC, "%s: out of memory", api);
+        *out = g_st.dflt;
+        return ACL_SUCCESS;
+    }
+    for (dv_acl_stream_t *s = g_st.streams; s; s = s->next)
+        if (s == stream && s->magic == STREAM_MAGIC) {
+            *out = s;
+            return ACL_SUCCESS;
+        }
+    return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: %p is not a live stream", api, stream);
+}
+
+static int enqueue(aclrtStream stream, const char *api, task_t *t)
+{
+    dv_acl_stream_t *s = NULL;
+    int rc = stream_get(stream, api, &s);
+    if (rc != ACL_SUCCESS) {
+        task_free(t);
+        return rc;
+    }
+    t->seq = ++g_st.seq;
+    t->not_before = g_st.host_time;
+    if (s->tail)
+        s->tail->next = t;
+    else
+        s->head = t;
+    s->tail = t;
+    return ACL_SUCCESS;
+}
+
+static task_t *task_new(task_kind_t kind, const char *api)
+{
+    task_t *t = calloc(1, sizeof *t);
+    if (!t)
+        dv_acl_fail(ACL_ERROR_BAD_ALLOC, "%s: out of memory", api);
+    else
+        t->kind = kind;
+    return t;
+}
+
+/* ---------------------------------------------------------------- kernel arguments */
+
+static uint64_t div_up(uint64_t a, uint64_t b)
+{
+    return b ? (a + b - 1) / b : a;
+}
+
+/* The byte range a view touches, checked to lie in one allocation. */
+static int view_range(const dv_acl_view_t *v, const char *what, uint8_t **host, uint64_t *lo_off, uint64_t *span)
+{
+    unsigned es = dv_dtype_size(v->dtype);
+    int64_t lo = 0, hi = 0;
+    for (int d = 0; d < v->ndims; d++) {
+        if (v->dims[d] == 0) {
+            *span = 0;
+            return dv_acl_mem_find(v->dev, what, host, NULL);
+        }
+        int64_t ext = (v->dims[d] - 1) * v->strides[d];
+        if (ext < 0)
+            lo += ext;
+        else
+            hi += ext;
+    }
+    uint64_t first = v->dev + (uint64_t)lo * es;
+    uint64_t avail = 0;
+    int rc = dv_acl_mem_find(first, what, host, &avail);
+    *lo_off = (uint64_t)(-lo) * es;
+    *span = (uint64_t)(hi - lo + 1) * es;
+    if (rc == ACL_SUCCESS && *span > avail)
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM,
+                         "%s: the tensor spans %llu bytes from 0x%llx but its allocation has %llu bytes left there", what,
+                         (unsigned long long)*span, (unsigned long long)first, (unsigned long long)avail);
+    return rc;
+}
+
+/* Copy between a view (base = host address of its element 0) and a contiguous buffer. */
+static void view_move(const dv_acl_view_t *v, uint8_t *base, uint8_t *buf, bool gather)
+{
+    unsigned es = dv_dtype_size(v->dtype);
+    uint64_t n = 1;
+    int64_t idx[DV_ACL_MAX_DIMS] = {0};
+    for (int d = 0; d < v->ndims; d++)
+        n *= (uint64_t)v->dims[d];
+    for (uint64_t i = 0; i < n; i++) {
+        int64_t off = 0;
+        for (int d = 0; d < v->ndims; d++)
+            off += idx[d] * v->strides[d];
+        if (gather)
+            memcpy(buf + i * es, base + off * (int64_t)es, es);
+        else
+            memcpy(base + off * (int64_t)es, buf + i * es, es);
+        for (int d = v->ndims - 1; d >= 0; d--) {
+            if (++idx[d] < v->dims[d])
+                break;
+            idx[d] = 0;
+        }
+    }
+}
+
+static int args_check(const dv_acl_launch_t *l, const char *api)
+{
+    char what[160];
+    for (uint32_t i = 0; i < l->nargs; i++) {
+        const dv_acl_karg_t *a = &l->arg[i];
+        snprintf(what, sizeof what, "%s: argument %u ('%s')", api, i, l->kernel->info.args[i].name);
+        uint8_t *host;
+        uint64_t lo = 0, span = 0, avail = 0;
+        int rc = a->staged ? view_range(&a->view, what, &host, &lo, &span)
+                           : dv_acl_mem_find(a->dev, what, &host, &avail);
+        if (rc != ACL_SUCCESS)
+            return rc;
+        if (!a->staged && avail < a->bytes)
+            return dv_acl_fail(ACL_ERROR_INVALID_PARAM,
+                               "%s needs %llu bytes from 0x%llx but its allocation has %llu bytes left there", what,
+                               (unsigned long long)a->bytes, (unsigned long long)a->dev, (unsigned long long)avail);
+    }
+    return ACL_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- running tasks */
+
+static int model_error_code(const dv_acl_launch_t *l, const dv_error_t *err)
+{
+    if (err->code == DV_ERR_DEADLOCK)
+        return ACL_ERROR_RT_AICORE_TIMEOUT;
+    const dv_config_t *cfg = dv_acl_config();
+    return cfg->chip_layout == DV_LAYOUT_SPLIT && l->kernel->info.kind == DV_KIND_VECTOR
+               ? ACL_ERROR_RT_VECTOR_CORE_EXCEPTION
+               : ACL_ERROR_RT_AICORE_EXCEPTION;
+}
+
+/* Stage the arguments, run the model, write the staged outputs back.  On failure no staged output
+ * is written (raw arguments hold whatever the kernel wrote before it failed, as on hardware). */
+static int run_kernel(dv_acl_stream_t *s, dv_acl_launch_t *l, uint64_t start, uint64_t *end)
+{
+    const dv_config_t *cfg = dv_acl_config();
+    uint32_t n = l->nargs;
+    uint8_t *data[DV_ACL_MAX_KARGS] = {0}, *base[DV_ACL_MAX_KARGS] = {0};
+    uint64_t bytes[DV_ACL_MAX_KARGS], addr[DV_ACL_MAX_KARGS];
+    bool owned[DV_ACL_MAX_KARGS] = {0};
+    dv_gm_t gm = {n, data, bytes, addr};
+    dv_counters_t cnt;
+    dv_error_t err;
+    dv_run_opts_t ro;
+    char what[160];
+    int rc = ACL_SUCCESS;
+    snprintf(what, sizeof what, "kernel '%s' on stream %u", l->kernel->info.name, s->id);
+    if ((rc = args_check(l, what)) != ACL_SUCCESS)
+        return rc;
+    for (uint32_t i = 0; i < n; i++) {
+        dv_acl_karg_t *a = &l->arg[i];
+        bytes[i] = a->bytes;
+        if (!a->staged) {
+            dv_acl_mem_find(a->dev, what, &data[i], NULL);
+            addr[i] = a->dev;
+            continue;
+        }
+        uint64_t lo = 0, span = 0;
+        view_range(&a->view, what, &base[i], &lo, &span);
+        base[i] += lo; /* element 0 */
+        addr[i] = a->view.dev;
+        if (!(data[i] = calloc(a->bytes ? a->bytes : 1, 1))) {
+            rc = dv_acl_fail(ACL_ERROR_BAD_ALLOC, "%s: cannot stage argument %u (%llu bytes)", what, i,
+                             (unsigned long long)a->bytes);
+            goto cleanup;
+        }
+        owned[i] = true;
+        if (a->dir != DV_ARG_OUT)
+            view_move(&a->view, base[i], data[i], true);
+    }
+    dv_run_opts_default(&ro);
+    if (dv_model_run(cfg, l->kernel, &gm, &ro, &cnt, &err) != DV_OK) {
+        rc = dv_acl_fail_err(model_error_code(l, &err), what, &err);
+        goto cleanup;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        if (owned[i] && l->arg[i].dir != DV_ARG_IN)
+            view_move(&l->arg[i].view, base[i], data[i], false);
+    *end = start + cnt.cycles;
+    dv_acl_task_record_t r = {"kernel", l->op_name, s->id, start, *end, l, &cnt, 0};
+    dv_acl_prof_task(&r);
+    dv_counters_free(&cnt);
+
+cleanup:
+    for (uint32_t i = 0; i < n; i++)
+        if (owned[i])
+            free(data[i]);
+    return rc;
+}
+
+static int copy_engine(const dv_acl_copy_t *c)
+{
+    return c->kind == ACL_MEMCPY_HOST_TO_DEVICE ? ENG_H2D : c->kind == ACL_MEMCPY_DEVICE_TO_HOST ? ENG_D2H : ENG_D2D;
+}
+
+static uint64_t copy_cycles(const dv_acl_copy_t *c)
+{
+    const dv_config_t *cfg = dv_acl_config();
+    if (c->kind == ACL_MEMCPY_HOST_TO_HOST)
+        return 0;
+    if (c->kind == ACL_MEMCPY_DEVICE_TO_DEVICE) /* memset writes once, a copy reads and writes */
+        return cfg->host_copy_start_cycles + div_up(c->bytes * (c->memset ? 1 : 2), cfg->hbm_bytes_per_cycle);
+    return cfg->host_copy_start_cycles + div_up(c->bytes, cfg->host_link_bytes_per_cycle);
+}
+
+/* When task t of stream s could start, or false when it must wait for an event. */
+static bool task_start(const dv_acl_stream_t *s, const task_t *t, uint64_t *start)
+{
+    uint64_t at = s->ready > t->not_before ? s->ready : t->not_before;
+    if (t->kind == T_WAIT) {
+        if (t->wait_seq && t->event->done_seq < t->wait_seq)
+            return false;
+        if (t->wait_seq && t->event->cycle > at)
+            at = t->event->cycle;
+    } else if (t->kind == T_KERNEL && g_st.engine_free[ENG_COMPUTE] > at) {
+        at = g_st.engine_free[ENG_COMPUTE];
+    } else if (t->kind == T_COPY && t->copy.kind != ACL_MEMCPY_HOST_TO_HOST &&
+               g_st.engine_free[copy_engine(&t->copy)] > at) {
+        at = g_st.engine_free[copy_engine(&t->copy)];
+    }
+    *start = at;
+    return true;
+}
+
+static int task_run(dv_acl_stream_t *s, task_t *t, uint64_t start)
+{
+    uint64_t end = start;
+    int rc = ACL_SUCCESS;
+    switch (t->kind) {
+    case T_KERNEL:
+        rc = run_kernel(s, t->launch, start, &end);
+        if (rc == ACL_SUCCESS)
+            g_st.engine_free[ENG_COMPUTE] = end;
+        break;
+    case T_COPY:
+        rc = dv_acl_copy_do(&t->copy);
+        if (rc == ACL_SUCCESS && t->copy.kind != ACL_MEMCPY_HOST_TO_HOST) {
+            end = start + copy_cycles(&t->copy);
+            g_st.engine_free[copy_engine(&t->copy)] = end;
+            dv_acl_task_record_t r = {t->copy.memset ? "memset" : "memcpy",
+                                      t->copy.memset                                 ? "aclrtMemset"
+                                      : t->copy.kind == ACL_MEMCPY_HOST_TO_DEVICE    ? "MemcpyHostToDevice"
+                                      : t->copy.kind == ACL_MEMCPY_DEVICE_TO_HOST    ? "MemcpyDeviceToHost"
+                                                                                     : "MemcpyDeviceToDevice",
+                                      s->id, start, end, NULL, NULL, t->copy.bytes};
+            dv_acl_prof_task(&r);
+        }
+        break;
+    case T_RECORD:
+        t->event->done_seq = t->seq;
+        t->event->cycle = start;
+        break;
+    case T_WAIT:
+        break;
+    case T_CALLBACK:
+        t->fn(t->user);
+        break;
+    }
+    if (rc == ACL_SUCCESS)
+        s->ready = end;
+    return rc;
+}
+
+int dv_acl_drain(void)
+{
+    int first = ACL_SUCCESS;
+    if (g_st.draining) /* a host callback synchronising: the outer drain goes on */
+        return ACL_SUCCESS;
+    g_st.draining = true;
+    for (;;) {
+        dv_acl_stream_t *best = NULL;
+        uint64_t best_start = 0, start;
+        bool pending = false;
+        for (dv_acl_stream_t *s = g_st.streams; s; s = s->next) {
+            if (!s->head)
+                continue;
+            pending = true;
+            if (task_start(s, s->head, &start) && (!best || start < best_start)) {
+                best = s;
+                best_start = start;
+            }
+        }
+        if (!best) {
+            /* waits only ever refer to records queued before them, so this cannot happen; say so if it does */
+            if (pending && first == ACL_SUCCESS)
+                first = dv_acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "scheduler: every stream waits on an event");
+            break;
+        }
+        task_t *t = best->head;
+        best->head = t->next;
+        if (!best->head)
+            best->tail = NULL;
+        int rc = task_run(best, t, best_start);
+        task_free(t);
+        if (rc != ACL_SUCCESS) {
+            if (first == ACL_SUCCESS)
+                first = rc;
+            if (best->failure_mode == ACL_STOP_ON_FAILURE)
+                while (best->head) {
+                    t = best->head;
+                    best->head = t->next;
+                    task_free(t);
+                }
+            best->tail = best->head ? best->tail : NULL;
+        }
+    }
+    g_st.draining = false;
+    /* the host waited for the device: what it queues from now on starts after this (a synchronising
+     * call waits for the whole device, a simplification for a single stream's synchronisation) */
+    for (dv_acl_stream_t *s = g_st.streams; s; s = s->next)
+        if (s->ready > g_st.host_time)
+            g_st.host_time = s->ready;
+    /* keep the message of the first failure for aclGetRecentErrMsg */
+    return first;
+}
+
+void dv_acl_streams_reset(void)
+{
+    while (g_st.streams) {
+        dv_acl_stream_t *s = g_st.streams;
+        g_st.streams = s->next;
+        while (s->head) {
+            task_t *t = s->head;
+            s->head = t->next;
+            task_free(t);
+        }
+        s->magic = 0;
+        free(s);
+    }
+    while (g_st.events) {
+        dv_acl_event_t *e = g_st.events;
+        g_st.events = e->next;
+        e->magic = 0;
+        free(e);
+    }
+    memset(&g_st, 0, sizeof g_st);
+}
+
+/* ---------------------------------------------------------------- queueing */
+
+int dv_acl_enqueue_launch(aclrtStream stream, dv_acl_launch_t *l)
+{
+    dv_acl_launch_t *copy = malloc(sizeof *copy);
+    int rc = ACL_SUCCESS;
+    task_t *t = NULL;
+    if (!copy) {
+        rc = dv_acl_fail(ACL_ERROR_BAD_ALLOC, "launch: out of memory");
+        goto fail;
+    }
+    *copy = *l;
+    l->kernel = NULL;
+    if (copy->nargs != copy->kernel->info.nargs || copy->nargs > DV_ACL_MAX_KARGS) {
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "launch of '%s': %u arguments given, the kernel has %u",
+                         copy->kernel->info.name, copy->nargs, copy->kernel->info.nargs);
+        goto fail;
+    }
+    if ((rc = args_check(copy, copy->op_name[0] ? copy->op_name : copy->kernel->info.name)) != ACL_SUCCESS)
+        goto fail;
+    if (!(t = task_new(T_KERNEL, "launch"))) {
+        rc = ACL_ERROR_BAD_ALLOC;
+        goto fail;
+    }
+    t->launch = copy;
+    return enqueue(stream, "launch", t);
+
+fail:
+    if (copy)
+        launch_free(copy);
+    else if (l->kernel && l->kernel_destroy)
+        l->kernel_destroy(l->kernel);
+    return rc;
+}
+
+int dv_acl_enqueue_copy(aclrtStream stream, const dv_acl_copy_t *c, bool sync)
+{
+    task_t *t = task_new(T_COPY, "copy");
+    if (!t)
+        return ACL_ERROR_BAD_ALLOC;
+    t->copy = *c;
+    int rc = enqueue(stream, "copy", t);
+    return rc == ACL_SUCCESS && sync ? dv_acl_drain() : rc;
+}
+
+/* ---------------------------------------------------------------- streams */
+
+aclError aclrtCreateStream(aclrtStream *stream)
+{
+    int rc = dv_acl_check_device("aclrtCreateStream");
+    if (rc == ACL_SUCCESS && !stream)
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateStream: stream is NULL");
+    if (rc != ACL_SUCCESS)
+        return rc;
+    if (!g_st.dflt && !(g_st.dflt = stream_new())) /* id 0 is the default stream's */
+        return dv_acl_fail(ACL_ERROR_BAD_ALLOC, "aclrtCreateStream: out of memory");
+    dv_acl_stream_t *s = stream_new();
+    if (!s)
+        return dv_acl_fail(ACL_ERROR_BAD_ALLOC, "aclrtCreateStream: out of memory");
+    *stream = s;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uint32_t flag)
+{
+    (void)priority; /* one device, no stream priorities in the model */
+    (void)flag;
+    return aclrtCreateStream(stream);
+}
+
+static int stream_destroy(aclrtStream stream, const char *api, bool force)
+{
+    dv_acl_stream_t *s = NULL;
+    int rc = dv_acl_check_device(api);
+    if (rc == ACL_SUCCESS && !stream)
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: stream is NULL", api);
+    if (rc == ACL_SUCCESS)
+        rc = stream_get(stream, api, &s);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    if (!force)
+        rc = dv_acl_drain(); /* its work completes first */
+    dv_acl_stream_t **pp = &g_st.streams;
+    while (*pp != s)
+        pp = &(*pp)->next;
+    *pp = s->next;
+    while (s->head) {
+        task_t *t = s->head;
+        s->head = t->next;
+        task_free(t);
+    }
+    s->magic = 0;
+    free(s);
+    return rc;
+}
+
+aclError aclrtDestroyStream(aclrtStream stream)
+{
+    return stream_destroy(stream, "aclrtDestroyStream", false);
+}
+
+aclError aclrtDestroyStreamForce(aclrtStream stream)
+{
+    return stream_destroy(stream, "aclrtDestroyStreamForce", true);
+}
+
+aclError aclrtSynchronizeStream(aclrtStream stream)
+{
+    dv_acl_stream_t *s = NULL;
+    int rc = dv_acl_check_device("aclrtSynchronizeStream");
+    if (rc == ACL_SUCCESS)
+        rc = stream_get(stream, "aclrtSynchronizeStream", &s);
+    return rc == ACL_SUCCESS ? dv_acl_drain() : rc;
+}
+
+aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout)
+{
+    (void)timeout; /* simulated work always completes (or fails) */
+    return aclrtSynchronizeStream(stream);
+}
+
+aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status)
+{
+    dv_acl_stream_t *s = NULL;
+    int rc = dv_acl_check_device("aclrtStreamQuery");
+    if (rc == ACL_SUCCESS && !status)
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtStreamQuery: status is NULL");
+    if (rc == ACL_SUCCESS)
+        rc = stream_get(stream, "aclrtStreamQuery", &s);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    /* a query runs the queued work, so polling loops terminate */
+    rc = dv_acl_drain();
+    *status = ACL_STREAM_STATUS_COMPLETE;
+    return rc;
+}
+
+aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode)
+{
+    dv_acl_stream_t *s = NULL;
+    int rc = dv_acl_check_device("aclrtSetStreamFailureMode");
+    if (rc == ACL_SUCCESS && mode != ACL_CONTINUE_ON_FAILURE && mode != ACL_STOP_ON_FAILURE)
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtSetStreamFailureMode: mode %llu is not 0 or 1",
+                         (unsigned long long)mode);
+    if (rc == ACL_SUCCESS)
+        rc = stream_get(stream, "aclrtSetStreamFailureMode", &s);
+    if (rc == ACL_SUCCESS)
+        s->failure_mode = mode;
+    return rc;
+}
+
+aclError aclrtSynchronizeDevice(void)
+{
+    int rc = dv_acl_check_device("aclrtSynchronizeDevice");
+    return rc == ACL_SUCCESS ? dv_acl_drain() : rc;
+}
+
+aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout)
+{
+    (void)timeout;
+    return aclrtSynchronizeDevice();
+}
+
+aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBlockType blockType, aclrtStream stream)
+{
+    int rc = dv_acl_check_device("aclrtLaunchCallback");
+    if (rc == ACL_SUCCESS && !fn)
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtLaunchCallback: fn is NULL");
+    (void)blockType; /* the callback runs on the host thread that drains, in stream order */
+    task_t *t = rc == ACL_SUCCESS ? task_new(T_CALLBACK, "aclrtLaunchCallback") : NULL;
+    if (rc == ACL_SUCCESS && !t)
+        rc = ACL_ERROR_BAD_ALLOC;
+    if (rc != ACL_SUCCESS)
+        return rc;
+    t->fn = fn;
+    t->user = userData;
+    return enqueue(stream, "aclrtLaunchCallback", t);
+}
+
+/* ---------------------------------------------------------------- events */
+
+static int event_get(aclrtEvent event, const char *api, dv_acl_event_t **out)
+{
+    for (dv_acl_event_t *e = g_st.events; event && e; e = e->next)
+        if (e == event && e->magic == EVENT_MAGIC) {
+            *out = e;
+            return ACL_SUCCESS;
+        }
+    return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: %p is not a live event", api, event);
+}
+
+aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag)
+{
+    int rc = dv_acl_check_device("aclrtCreateEvent");
+    if (rc == ACL_SUCCESS && !event)
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateEvent: event is NULL");
+    if (rc != ACL_SUCCESS)
+        return rc;
+    (void)flag; /* every event records simulated time */
+    dv_acl_event_t *e = calloc(1, sizeof *e);
+    if (!e)
+        return dv_acl_fail(ACL_ERROR_BAD_ALLOC, "aclrtCreateEvent: out of memory");
+    e->magic = EVENT_MAGIC;
+    e->refs = 1;
+    e->next = g_st.events;
+    g_st.events = e;
+    *event = e;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtCreateEvent(aclrtEvent *event)
+{
+    return aclrtCreateEventWithFlag(event, ACL_EVENT_SYNC);
+}
+
+aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag)
+{
+    return aclrtCreateEventWithFlag(event, flag);
+}
+
+aclError aclrtDestroyEvent(aclrtEvent event)
+{
+    dv_acl_event_t *e = NULL;
+    int rc = dv_acl_check_device("aclrtDestroyEvent");
+    if (rc == ACL_SUCCESS)
+        rc = event_get(event, "aclrtDestroyEvent", &e);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    e->magic = 0; /* queued tasks keep their reference */
+    event_unref(e);
+    return ACL_SUCCESS;
+}
+
+static int event_task(aclrtEvent event, aclrtStream stream, const char *api, task_kind_t kind)
+{
+    dv_acl_event_t *e = NULL;
+    int rc = dv_acl_check_device(api);
+    if (rc == ACL_SUCCESS)
+        rc = event_get(event, api, &e);
+    task_t *t = rc == ACL_SUCCESS ? task_new(kind, api) : NULL;
+    if (rc == ACL_SUCCESS && !t)
+        rc = ACL_ERROR_BAD_ALLOC;
+    if (rc != ACL_SUCCESS)
+        return rc;
+    t->event = e;
+    e->refs++;
+    t->wait_seq = e->queued_seq;
+    rc = enqueue(stream, api, t);
+    if (rc == ACL_SUCCESS && kind == T_RECORD)
+        e->queued_seq = t->seq;
+    return rc;
+}
+
+aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
+{
+    return event_task(event, stream, "aclrtRecordEvent", T_RECORD);
+}
+
+aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
+{
+    return event_task(event, stream, "aclrtStreamWaitEvent", T_WAIT);
+}
+
+aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
+{
+    dv_acl_event_t *e = NULL;
+    dv_acl_stream_t *s = NULL;
+    int rc = dv_acl_check_device("aclrtResetEvent");
+    if (rc == ACL_SUCCESS)
+        rc = event_get(event, "aclrtResetEvent", &e);
+    if (rc == ACL_SUCCESS)
+        rc = stream_get(stream, "aclrtResetEvent", &s);
+    if (rc == ACL_SUCCESS) {
+        /* later waits do not wait for records before the reset */
+        e->queued_seq = 0;
+    }
+    return rc;
+}
+
+aclError aclrtSynchronizeEvent(aclrtEvent event)
+{
+    dv_acl_event_t *e = NULL;
+    int rc = dv_acl_check_device("aclrtSynchronizeEvent");
+    if (rc == ACL_SUCCESS)
+        rc = event_get(event, "aclrtSynchronizeEvent", &e);
+    return rc == ACL_SUCCESS ? dv_acl_drain() : rc;
+}
+
+aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout)
+{
+    (void)timeout;
+    return aclrtSynchronizeEvent(event);
+}
+
+aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status)
+{
+    dv_acl_event_t *e = NULL;
+    int rc = dv_acl_check_device("aclrtQueryEventStatus");
+    if (rc == ACL_SUCCESS && !status)
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtQueryEventStatus: status is NULL");
+    if (rc == ACL_SUCCESS)
+        rc = event_get(event, "aclrtQueryEventStatus", &e);
+    if (rc == ACL_SUCCESS)
+        rc = dv_acl_drain(); /* a query runs the queued work, so polling loops terminate */
+    if (rc == ACL_SUCCESS)
+        *status = e->done_seq ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    return rc;
+}
+
+/* An event that has been recorded and whose record has run. */
+static int event_done(aclrtEvent event, const char *api, dv_acl_event_t **out)
+{
+    int rc = event_get(event, api, out);
+    if (rc == ACL_SUCCESS && (*out)->queued_seq > (*out)->done_seq)
+        rc = dv_acl_fail(ACL_ERROR_RT_EVENT_NOT_COMPLETE,
+                         "%s: the event's record has not run yet (synchronize the stream or the event first)", api);
+    if (rc == ACL_SUCCESS && !(*out)->done_seq)
+        rc = dv_acl_fail(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID, "%s: the event was never recorded", api);
+    return rc;
+}
+
+aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent)
+{
+    dv_acl_event_t *a = NULL, *b = NULL;
+    int rc = dv_acl_check_device("aclrtEventElapsedTime");
+    if (rc == ACL_SUCCESS && !ms)
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtEventElapsedTime: ms is NULL");
+    if (rc == ACL_SUCCESS)
+        rc = event_done(startEvent, "aclrtEventElapsedTime", &a);
+    if (rc == ACL_SUCCESS)
+        rc = event_done(endEvent, "aclrtEventElapsedTime", &b);
+    if (rc == ACL_SUCCESS && b->cycle < a->cycle)
+        rc = dv_acl_fail(ACL_ERROR_RT_EVENT_TIMESTAMP_REVERSAL,
+                         "aclrtEventElapsedTime: the end event was recorded before the start event");
+    if (rc == ACL_SUCCESS)
+        *ms = (float)((double)(b->cycle - a->cycle) / (double)dv_acl_config()->chip_freq_mhz / 1000.0);
+    return rc;
+}
+
+aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp)
+{
+    dv_acl_event_t *e = NULL;
+    int rc = dv_acl_check_device("aclrtEventGetTimestamp");
+    if (rc == ACL_SUCCESS && !timestamp)
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtEventGetTimestamp: timestamp is NULL");
+    if (rc == ACL_SUCCESS)
+        rc = event_done(event, "aclrtEventGetTimestamp", &e);
+    if (rc == ACL_SUCCESS) /* microseconds of simulated time since the device was set */
+        *timestamp = e->cycle / dv_acl_config()->chip_freq_mhz;
+    return rc;
+}
+
+/* ---------------------------------------------------------------- custom kernels and traces */
+
+#include "dvsim/acl_launch.h"
+
+static void kernel_destroy_trace(dv_kernel_t *k)
+{
+    dv_trace_close(k);
+}
+
+/* Raw arguments: each device pointer with the rest of its allocation. */
+static int raw_args(dv_acl_launch_t *l, dv_kernel_info_t *info, void *const *gmArgs, uint32_t nGmArgs,
+                    const char *api, bool sized)
+{
+    for (uint32_t i = 0; i < nGmArgs; i++) {
+        uint64_t avail;
+        char what[96];
+        snprintf(what, sizeof what, "%s: GM argument %u", api, i);
+        if (!gmArgs[i])
+            return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s is NULL", what);
+        int rc = dv_acl_mem_find((uint64_t)(uintptr_t)gmArgs[i], what, NULL, &avail);
+        if (rc != ACL_SUCCESS)
+            return rc;
+        if (sized && avail < info->args[i].bytes)
+            return dv_acl_fail(ACL_ERROR_INVALID_PARAM,
+                               "%s ('%s'): the trace declares %llu bytes, the allocation has %llu bytes from there", what,
+                               info->args[i].name, (unsigned long long)info->args[i].bytes, (unsigned long long)avail);
+        if (!sized) {
+            snprintf(info->args[i].name, sizeof info->args[i].name, "arg%u", i);
+            info->args[i].bytes = avail;
+            info->args[i].dtype = DV_DT_U8;
+            info->args[i].dir = DV_ARG_INOUT;
+        }
+        l->arg[i] = (dv_acl_karg_t){.dir = info->args[i].dir, .dev = (uint64_t)(uintptr_t)gmArgs[i],
+                                    .bytes = info->args[i].bytes};
+    }
+    l->nargs = nGmArgs;
+    return ACL_SUCCESS;
+}
+
+aclError dvsimLaunchKernel(const char *name, dv_kernel_fn fn, dv_kind_t kind, uint32_t blockDim, aclrtStream stream,
+                           void *const *gmArgs, uint32_t nGmArgs, const void *params, size_t paramsBytes)
+{
+    dv_acl_launch_t l;
+    dv_arg_t args[DV_ACL_MAX_KARGS];
+    dv_kernel_info_t info;
+    dv_error_t err;
+    int rc = dv_acl_check_device("dvsimLaunchKernel");
+    if (rc != ACL_SUCCESS)
+        return rc;
+    if (!name || !fn || (nGmArgs && !gmArgs))
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "dvsimLaunchKernel: name, fn or gmArgs is NULL");
+    if (blockDim < 1 || blockDim > 65535)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: blockDim %u is not in [1, 65535]", name, blockDim);
+    if (nGmArgs > DV_ACL_MAX_KARGS)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: %u GM arguments, at most %d", name, nGmArgs, DV_ACL_MAX_KARGS);
+    if (kind != DV_KIND_VECTOR && kind != DV_KIND_CUBE && kind != DV_KIND_MIX)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: unknown kernel kind %d", name, (int)kind);
+    memset(&l, 0, sizeof l);
+    memset(&info, 0, sizeof info);
+    memset(args, 0, sizeof args);
+    snprintf(info.name, sizeof info.name, "%s", name);
+    info.kind = kind;
+    info.blocks = blockDim;
+    info.subs = kind == DV_KIND_MIX && dv_acl_config()->chip_layout == DV_LAYOUT_SPLIT
+                    ? 1 + (uint32_t)dv_acl_config()->chip_aiv_per_core
+                    : 1;
+    info.nargs = nGmArgs;
+    info.args = args;
+    if ((rc = raw_args(&l, &info, gmArgs, nGmArgs, name, false)) != ACL_SUCCESS)
+        return rc;
+    if (dvk_kernel_create(dv_acl_config(), &info, fn, params, paramsBytes, &l.kernel, &err) != DV_OK)
+        return dv_acl_fail_err(ACL_ERROR_INVALID_PARAM, name, &err);
+    l.kernel_destroy = dvk_kernel_destroy;
+    snprintf(l.op_type, sizeof l.op_type, "%s", name);
+    snprintf(l.op_name, sizeof l.op_name, "%s", name);
+    return dv_acl_enqueue_launch(stream, &l);
+}
+
+aclError dvsimLaunchTrace(const char *path, aclrtStream stream, void *const *gmArgs, uint32_t nGmArgs)
+{
+    dv_acl_launch_t l;
+    dv_error_t err;
+    int rc = dv_acl_check_device("dvsimLaunchTrace");
+    if (rc != ACL_SUCCESS)
+        return rc;
+    if (!path || (nGmArgs && !gmArgs))
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "dvsimLaunchTrace: path or gmArgs is NULL");
+    memset(&l, 0, sizeof l);
+    if (dv_trace_open(path, &l.kernel, &err) != DV_OK)
+        return dv_acl_fail_err(ACL_ERROR_INVALID_FILE, "dvsimLaunchTrace", &err);
+    l.kernel_destroy = kernel_destroy_trace;
+    if (l.kernel->info.nargs != nGmArgs || nGmArgs > DV_ACL_MAX_KARGS)
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "dvsimLaunchTrace: %s declares %u GM arguments, %u were given", path,
+                         l.kernel->info.nargs, nGmArgs);
+    else
+        rc = raw_args(&l, &l.kernel->info, gmArgs, nGmArgs, path, true);
+    if (rc != ACL_SUCCESS) {
+        dv_trace_close(l.kernel);
+        return rc;
+    }
+    snprintf(l.op_type, sizeof l.op_type, "%s", l.kernel->info.name);
+    snprintf(l.op_name, sizeof l.op_name, "%s", l.kernel->info.name);
+    return dv_acl_enqueue_launch(stream, &l);
+}

@@ -1,0 +1,53 @@
+/* acl/error_codes/rt_error_codes.h - runtime-layer error codes (ACL_ERROR_RT_*), returned by the aclrt*
+ * functions alongside the generic aclError codes of acl_base.h.  Values are AscendCL's: 107xxx are
+ * caller errors, 207xxx resource and support limits, 507xxx faults inside the runtime or the device. */
+#ifndef ACL_ERROR_CODES_RT_ERROR_CODES_H
+#define ACL_ERROR_CODES_RT_ERROR_CODES_H
+
+/* Success. */
+#define ACL_RT_SUCCESS 0
+
+/* Caller errors: bad arguments, wrong context, misaligned or unknown handles. */
+#define ACL_ERROR_RT_PARAM_INVALID 107000
+#define ACL_ERROR_RT_INVALID_DEVICEID 107001
+#define ACL_ERROR_RT_CONTEXT_NULL 107002
+#define ACL_ERROR_RT_STREAM_CONTEXT 107003
+#define ACL_ERROR_RT_MODEL_CONTEXT 107004
+#define ACL_ERROR_RT_STREAM_MODEL 107005
+#define ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID 107006
+#define ACL_ERROR_RT_EVENT_TIMESTAMP_REVERSAL 107007
+#define ACL_ERROR_RT_ADDR_UNALIGNED 107008
+#define ACL_ERROR_RT_FILE_OPEN 107009
+#define ACL_ERROR_RT_FILE_WRITE 107010
+#define ACL_ERROR_RT_INVALID_HANDLE 107017
+#define ACL_ERROR_RT_INVALID_MALLOC_TYPE 107018
+#define ACL_ERROR_RT_WAIT_TIMEOUT 107019
+#define ACL_ERROR_RT_TASK_TIMEOUT 107020
+
+/* Resource and support limits: unsupported feature, allocation failures, exhausted pools. */
+#define ACL_ERROR_RT_FEATURE_NOT_SUPPORT 207000
+#define ACL_ERROR_RT_MEMORY_ALLOCATION 207001
+#define ACL_ERROR_RT_MEMORY_FREE 207002
+#define ACL_ERROR_RT_AICORE_OVER_FLOW 207003
+#define ACL_ERROR_RT_NO_DEVICE 207004
+#define ACL_ERROR_RT_RESOURCE_ALLOC_FAIL 207005
+#define ACL_ERROR_RT_NO_PERMISSION 207006
+#define ACL_ERROR_RT_NO_EVENT_RESOURCE 207007
+#define ACL_ERROR_RT_NO_STREAM_RESOURCE 207008
+#define ACL_ERROR_RT_DEVICE_OOM 207018
+
+/* Internal faults: runtime, task scheduler, streams, AI Core and Vector Core exceptions. */
+#define ACL_ERROR_RT_INTERNAL_ERROR 507000
+#define ACL_ERROR_RT_TS_ERROR 507001
+#define ACL_ERROR_RT_STREAM_TASK_FULL 507002
+#define ACL_ERROR_RT_STREAM_TASK_EMPTY 507003
+#define ACL_ERROR_RT_STREAM_NOT_COMPLETE 507004
+#define ACL_ERROR_RT_END_OF_SEQUENCE 507005
+#define ACL_ERROR_RT_EVENT_NOT_COMPLETE 507006
+#define ACL_ERROR_RT_AICORE_TIMEOUT 507014
+#define ACL_ERROR_RT_AICORE_EXCEPTION 507015
+#define ACL_ERROR_RT_AICORE_TRAP_EXCEPTION 507016
+#define ACL_ERROR_RT_VECTOR_CORE_TIMEOUT 507034
+#define ACL_ERROR_RT_VECTOR_CORE_EXCEPTION 507035
+
+#endif

@@ -1,0 +1,94 @@
+/* aclnn/acl_meta.h - the objects aclnn operators take: tensors (a view of device memory), scalars,
+ * integer / float / bool arrays, and the executor that the first phase of an operator builds and the
+ * second phase runs.  Names, types and parameter order follow the public aclnn interface (libnnopbase)
+ * so that unmodified aclnn programs compile; the implementation is dvsim's (acl/meta.c).
+ *
+ * Usable from C as well as C++ (the aclnn interface itself is C++-only: it uses constexpr). */
+#ifndef ACLNN_ACL_META_H
+#define ACLNN_ACL_META_H
+
+#ifdef __cplusplus
+#include <cstdint>
+#else
+#include <stdbool.h>
+#include <stdint.h>
+#endif
+
+#include "acl/acl_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifndef ACLNN_META
+#define ACLNN_META
+/* Opaque aclnn objects; each is made by its aclCreate* function and released by aclDestroy*. */
+typedef struct aclOpExecutor aclOpExecutor;   /* a planned operator launch */
+typedef struct aclTensor aclTensor;           /* shape, strides, offset, type, format, device address */
+typedef struct aclScalar aclScalar;           /* one value of a given type */
+typedef struct aclIntArray aclIntArray;       /* int64 values */
+typedef struct aclFloatArray aclFloatArray;   /* float values */
+typedef struct aclBoolArray aclBoolArray;     /* bool values */
+typedef struct aclTensorList aclTensorList;   /* not implemented by dvsim: declared for source compatibility */
+typedef struct aclScalarList aclScalarList;   /* not implemented by dvsim: declared for source compatibility */
+
+/* Status of every aclnn function: 0 on success, else 161xxx (bad arguments), 361xxx (runtime)
+ * or 561xxx (internal). */
+typedef int32_t aclnnStatus;
+#endif
+
+/* Tensor: viewDimsNum dims (viewDims may be NULL only when 0), per-dim strides in elements (NULL:
+ * contiguous row-major), the view's first element at `offset` elements from tensorData, the
+ * physical shape storageDims, and a device address from aclrtMalloc (may be NULL until set with
+ * aclSetRawTensorAddr).  NULL on invalid arguments (aclGetRecentErrMsg says why). */
+aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum, aclDataType dataType,
+                           const int64_t *stride, int64_t offset, aclFormat format,
+                           const int64_t *storageDims, uint64_t storageDimsNum, void *tensorData);
+/* Scalar: copies the value of type dataType at `value`.  NULL on invalid arguments. */
+aclScalar *aclCreateScalar(void *value, aclDataType dataType);
+/* Arrays: copy `size` values (value may be NULL only when size is 0).  NULL on invalid arguments. */
+aclIntArray *aclCreateIntArray(const int64_t *value, uint64_t size);
+aclFloatArray *aclCreateFloatArray(const float *value, uint64_t size);
+aclBoolArray *aclCreateBoolArray(const bool *value, uint64_t size);
+
+/* Release an object.  A NULL object is 161001; an object that is not live (already destroyed,
+ * or of another kind) is 161002 when it can be detected. */
+aclnnStatus aclDestroyTensor(const aclTensor *tensor);
+aclnnStatus aclDestroyScalar(const aclScalar *scalar);
+aclnnStatus aclDestroyIntArray(const aclIntArray *array);
+aclnnStatus aclDestroyFloatArray(const aclFloatArray *array);
+aclnnStatus aclDestroyBoolArray(const aclBoolArray *array);
+
+/* Tensor properties. */
+aclnnStatus aclGetDataType(const aclTensor *tensor, aclDataType *dataType);
+aclnnStatus aclGetFormat(const aclTensor *tensor, aclFormat *format);
+aclnnStatus aclGetViewOffset(const aclTensor *tensor, int64_t *offset);
+/* The number of values of an int array. */
+aclnnStatus aclGetIntArraySize(const aclIntArray *array, uint64_t *size);
+/* The device address of a tensor (the address given at creation, not offset by the view). */
+aclnnStatus aclSetRawTensorAddr(aclTensor *tensor, void *addr);
+aclnnStatus aclGetRawTensorAddr(const aclTensor *tensor, void **addr);
+
+/* Executors: by default the second phase (aclnnXxx) runs an executor once and releases it.  A
+ * repeatable executor can run any number of times and is released by aclDestroyAclOpExecutor. */
+aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor *executor);
+aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor);
+/* Rebind the device address of the executor's index-th input / output tensor (in the order of the
+ * operator's parameters) for its next run; `tensor` (may be NULL) gets the address too. */
+aclnnStatus aclSetInputTensorAddr(aclOpExecutor *executor, const size_t index, aclTensor *tensor, void *addr);
+aclnnStatus aclSetOutputTensorAddr(aclOpExecutor *executor, const size_t index, aclTensor *tensor, void *addr);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* The success status under its aclnn name (C++ only, as in the aclnn interface). */
+#ifdef __cplusplus
+#if __cplusplus >= 201103L
+constexpr aclnnStatus OK = 0;
+#else
+static const aclnnStatus OK = 0;
+#endif
+#endif
+
+#endif

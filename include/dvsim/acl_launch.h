@@ -1,0 +1,44 @@
+/* dvsim/acl_launch.h - launching your own kernels through the AscendCL shim.
+ *
+ * CANN's build generates, per kernel, a header aclrtlaunch_<name>.h declaring
+ *     uint32_t aclrtlaunch_<name>(uint32_t blockDim, aclrtStream stream, void *x, ...);
+ * which client code calls as ACLRT_LAUNCH_KERNEL(<name>)(blockDim, stream, x, ...).  With dvsim the
+ * kernel is a C function written against dv/kapi.h, and aclrtlaunch_<name> is a few lines that call
+ * dvsimLaunchKernel (examples/custom_kernel shows one).  A recorded trace (dvsim record, or a
+ * hand-written .trace file) launches with dvsimLaunchTrace.
+ *
+ * Both queue the kernel on the stream like any other task; it runs when the host synchronises.
+ * GM arguments are device pointers from aclrtMalloc: the kernel's argument i spans from gmArgs[i] to
+ * the end of its allocation, and an access beyond that fails the launch (the synchronising call
+ * returns ACL_ERROR_RT_AICORE_EXCEPTION or, for vector kernels on a split chip,
+ * ACL_ERROR_RT_VECTOR_CORE_EXCEPTION, with the model's message in aclGetRecentErrMsg). */
+#ifndef DVSIM_ACL_LAUNCH_H
+#define DVSIM_ACL_LAUNCH_H
+
+#include "acl/acl_base.h"
+#include "dv/kapi.h"
+
+#ifndef ACLRT_LAUNCH_KERNEL
+#define ACLRT_LAUNCH_KERNEL(kernel_func) aclrtlaunch_##kernel_func
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Queue C kernel `fn` (run once per block and sub-stream, see dv/kapi.h) of the given kind on
+ * `stream` with blockDim blocks in [1, 65535].  `params` (paramsBytes, copied) reaches the kernel
+ * as its second argument: the scalar arguments and tiling of the launch. */
+ACL_FUNC_VISIBILITY aclError dvsimLaunchKernel(const char *name, dv_kernel_fn fn, dv_kind_t kind, uint32_t blockDim,
+                                               aclrtStream stream, void *const *gmArgs, uint32_t nGmArgs,
+                                               const void *params, size_t paramsBytes);
+
+/* Queue the kernel of a trace file on `stream`; gmArgs[i] replaces the trace's argument i (its
+ * allocation must hold the trace's declared bytes from there; the trace's init= is ignored). */
+ACL_FUNC_VISIBILITY aclError dvsimLaunchTrace(const char *path, aclrtStream stream, void *const *gmArgs,
+                                              uint32_t nGmArgs);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

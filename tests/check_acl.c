@@ -1,0 +1,621 @@
+/* tests/check_acl.c - the AscendCL shim's runtime: init / finalize states, devices, simulated HBM,
+ * copies, streams, events, custom kernels and traces, profiling, aclInit's JSON.  Every bad call is
+ * checked for its CANN error code and its aclGetRecentErrMsg message.  Times are derived from the
+ * profile: a copy takes host.copy_start_cycles + bytes / host.link_bytes_per_cycle. */
+#define _DEFAULT_SOURCE
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "acl/acl.h"
+#include "acl/acl_prof.h"
+#include "dv/kapi.h"
+#include "dv/sim.h"
+#include "dvsim/acl_launch.h"
+#include "support/dvt.h"
+
+#define OK(expr) ck_assert_int_eq((expr), ACL_SUCCESS)
+
+/* The call fails with `code` and the recent message contains `needle`. */
+#define FAILS(expr, code, needle)                                                                                      \
+    do {                                                                                                               \
+        int rc_ = (expr);                                                                                              \
+        const char *m_ = aclGetRecentErrMsg();                                                                         \
+        ck_assert_msg(rc_ == (code), "%s returned %d, want %d (%s)", #expr, rc_, (code), m_ ? m_ : "");               \
+        ck_assert_msg(m_ && strstr(m_, needle), "%s: message '%s' lacks '%s'", #expr, m_ ? m_ : "(null)", needle);  \
+    } while (0)
+
+static void up(void)
+{
+    OK(aclInit(NULL));
+    OK(aclrtSetDevice(0));
+}
+
+static void down(void)
+{
+    OK(aclrtResetDevice(0));
+    OK(aclFinalize());
+}
+
+static dv_config_t profile(void)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, NULL);
+    return cfg;
+}
+
+/* ---------------------------------------------------------------- states */
+
+START_TEST(test_acl_init_states)
+{
+    void *p;
+    FAILS(aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_UNINITIALIZE, "aclInit");
+    FAILS(aclFinalize(), ACL_ERROR_UNINITIALIZE, "never called");
+    OK(aclInit(NULL));
+    FAILS(aclInit(NULL), ACL_ERROR_REPEAT_INITIALIZE, "already initialized");
+    FAILS(aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_CONTEXT_NULL, "aclrtSetDevice");
+    FAILS(aclrtSetDevice(1), ACL_ERROR_RT_INVALID_DEVICEID, "device 1");
+    OK(aclrtSetDevice(0));
+    int32_t dev = -1;
+    uint32_t count = 0;
+    OK(aclrtGetDevice(&dev));
+    OK(aclrtGetDeviceCount(&count));
+    ck_assert_int_eq(dev, 0);
+    ck_assert_uint_eq(count, 1);
+    ck_assert_str_eq(aclrtGetSocName(), "Ascend910B2");
+    int64_t v = 0;
+    OK(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_VECTOR_CORE_NUM, &v));
+    ck_assert_int_eq(v, 48);
+    OK(aclGetDeviceCapability(0, ACL_DEVICE_INFO_AI_CORE_NUM, &v));
+    ck_assert_int_eq(v, 24);
+    down();
+    FAILS(aclFinalize(), ACL_ERROR_REPEAT_FINALIZE, "already finalized");
+    FAILS(aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_UNINITIALIZE, "aclFinalize was called");
+    /* and a second life */
+    up();
+    OK(aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    down();
+}
+END_TEST
+
+/* ---------------------------------------------------------------- memory */
+
+START_TEST(test_acl_memory_capacity_and_info)
+{
+    dv_config_t cfg = profile();
+    void *a, *b, *big;
+    size_t free0, total, free1;
+    up();
+    OK(aclrtGetMemInfo(ACL_HBM_MEM, &free0, &total));
+    ck_assert_uint_eq(total, cfg.hbm_capacity_bytes);
+    ck_assert_uint_eq(free0, total);
+    OK(aclrtMalloc(&a, 1000, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMalloc(&b, 1, ACL_MEM_MALLOC_NORMAL_ONLY));
+    /* DV_GM_ALIGN-aligned, first fit: b follows a's 1024-byte span */
+    ck_assert_uint_eq((uintptr_t)a % DV_GM_ALIGN, 0);
+    ck_assert_uint_eq((uintptr_t)b - (uintptr_t)a, 1024);
+    OK(aclrtGetMemInfo(ACL_HBM_MEM, &free1, &total));
+    ck_assert_uint_eq(free0 - free1, 1024 + 512);
+    FAILS(aclrtMalloc(&big, (size_t)cfg.hbm_capacity_bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_MEMORY_ALLOCATION,
+          "hbm.capacity_bytes");
+    ck_assert_ptr_null(big);
+    FAILS(aclrtMalloc(&big, 0, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM, "size is 0");
+    FAILS(aclrtMalloc(NULL, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM, "devPtr is NULL");
+    OK(aclrtFree(a));
+    /* the freed range is reused first */
+    OK(aclrtMalloc(&big, 512, ACL_MEM_MALLOC_HUGE_FIRST));
+    ck_assert_ptr_eq(big, a);
+    down();
+}
+END_TEST
+
+START_TEST(test_acl_memory_bad_frees_and_copies)
+{
+    void *a, *b;
+    uint8_t host[4096], back[4096];
+    up();
+    OK(aclrtMalloc(&a, 1024, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMalloc(&b, 1024, ACL_MEM_MALLOC_HUGE_FIRST));
+    memset(host, 0x11, sizeof host);
+    OK(aclrtMemcpy(b, 1024, host, 1024, ACL_MEMCPY_HOST_TO_DEVICE));
+    memset(host, 0x22, sizeof host);
+    /* past the end of a, into b's range: refused, b intact */
+    FAILS(aclrtMemcpy(a, 4096, host, 2048, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM,
+          "runs past the end of its allocation (1024 bytes left there)");
+    FAILS(aclrtMemcpy(a, 16, host, 32, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM, "larger than destMax");
+    FAILS(aclrtMemcpy(host, 64, a, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM,
+          "is a host address but the copy kind says device");
+    FAILS(aclrtMemcpy(a, 64, b, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM,
+          "is a device address but the copy kind says host");
+    FAILS(aclrtMemcpy(NULL, 64, host, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM, "dst is NULL");
+    FAILS(aclrtMemcpy(a, 64, host, 64, (aclrtMemcpyKind)9), ACL_ERROR_INVALID_PARAM, "copy kind 9");
+    FAILS(aclrtMemset((char *)a + 1000, 64, 0, 64), ACL_ERROR_INVALID_PARAM, "past the end");
+    OK(aclrtMemcpy(back, 1024, b, 1024, ACL_MEMCPY_DEVICE_TO_HOST));
+    for (int i = 0; i < 1024; i++)
+        ck_assert_uint_eq(back[i], 0x11);
+    /* frees */
+    FAILS(aclrtFree((char *)a + 64), ACL_ERROR_INVALID_PARAM, "inside an allocation");
+    FAILS(aclrtFree((void *)(uintptr_t)0x5000), ACL_ERROR_INVALID_PARAM, "not a live device allocation");
+    FAILS(aclrtFree(NULL), ACL_ERROR_INVALID_PARAM, "NULL");
+    OK(aclrtFree(a));
+    FAILS(aclrtFree(a), ACL_ERROR_INVALID_PARAM, "freed already");
+    FAILS(aclrtMemcpy(a, 64, host, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM,
+          "not inside a device allocation");
+    /* host memory */
+    void *h;
+    OK(aclrtMallocHost(&h, 256));
+    OK(aclrtFreeHost(h));
+    FAILS(aclrtFreeHost(h), ACL_ERROR_INVALID_PARAM, "aclrtMallocHost");
+    FAILS(aclrtFreeHost(host), ACL_ERROR_INVALID_PARAM, "aclrtMallocHost");
+    OK(aclrtMemcpy(back, 1024, b, 1024, ACL_MEMCPY_DEVICE_TO_HOST));
+    ck_assert_uint_eq(back[1023], 0x11);
+    down();
+}
+END_TEST
+
+/* D2D, memset, 2-D copies and the default kind move the right bytes. */
+START_TEST(test_acl_memory_copy_kinds)
+{
+    void *a, *b;
+    uint8_t src[256], dst[256];
+    up();
+    OK(aclrtMalloc(&a, 256, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMalloc(&b, 256, ACL_MEM_MALLOC_HUGE_FIRST));
+    for (int i = 0; i < 256; i++)
+        src[i] = (uint8_t)i;
+    OK(aclrtMemcpy(a, 256, src, 256, ACL_MEMCPY_DEFAULT));
+    OK(aclrtMemset(b, 256, 0x7F, 256));
+    OK(aclrtMemcpy((char *)b + 16, 240, (char *)a + 32, 8, ACL_MEMCPY_DEVICE_TO_DEVICE));
+    OK(aclrtMemcpy(dst, 256, b, 256, ACL_MEMCPY_DEFAULT));
+    for (int i = 0; i < 256; i++)
+        ck_assert_uint_eq(dst[i], i >= 16 && i < 24 ? (unsigned)(i + 16) : 0x7Fu);
+    /* 4 rows of 8 bytes from a pitch-16 host array into a pitch-32 device range */
+    OK(aclrtMemcpy2d(b, 32, src, 16, 8, 4, ACL_MEMCPY_HOST_TO_DEVICE));
+    OK(aclrtMemcpy(dst, 256, b, 256, ACL_MEMCPY_DEVICE_TO_HOST));
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 8; c++)
+            ck_assert_uint_eq(dst[r * 32 + c], (unsigned)(r * 16 + c));
+    FAILS(aclrtMemcpy2d(b, 32, src, 16, 8, 9, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM,
+          "not inside a device allocation");
+    ck_assert_uint_eq(dst[0], 0); /* nothing of the refused copy landed */
+    FAILS(aclrtMemcpy2d(b, 4, src, 16, 8, 2, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM, "width 8");
+    down();
+}
+END_TEST
+
+/* ---------------------------------------------------------------- streams and events */
+
+/* An async host-to-device copy between two events: exactly start + bytes / link cycles. */
+START_TEST(test_acl_event_times_copy)
+{
+    dv_config_t cfg = profile();
+    const size_t bytes = 1u << 20;
+    void *d, *h;
+    aclrtStream s;
+    aclrtEvent e0, e1, e2;
+    float ms = -1;
+    up();
+    OK(aclrtCreateStream(&s));
+    OK(aclrtMalloc(&d, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMallocHost(&h, bytes));
+    OK(aclrtCreateEvent(&e0));
+    OK(aclrtCreateEvent(&e1));
+    OK(aclrtCreateEvent(&e2));
+    FAILS(aclrtEventElapsedTime(&ms, e0, e1), ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID, "never recorded");
+    OK(aclrtRecordEvent(e0, s));
+    OK(aclrtMemcpyAsync(d, bytes, h, bytes, ACL_MEMCPY_HOST_TO_DEVICE, s));
+    OK(aclrtRecordEvent(e1, s));
+    FAILS(aclrtEventElapsedTime(&ms, e0, e1), ACL_ERROR_RT_EVENT_NOT_COMPLETE, "has not run yet");
+    aclrtEventRecordedStatus st = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    OK(aclrtQueryEventStatus(e1, &st)); /* a query runs the queued work */
+    ck_assert_int_eq(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    OK(aclrtEventElapsedTime(&ms, e0, e1));
+    uint64_t cycles = cfg.host_copy_start_cycles + (bytes + cfg.host_link_bytes_per_cycle - 1) / cfg.host_link_bytes_per_cycle;
+    ck_assert_float_eq(ms, (float)((double)cycles / (double)cfg.chip_freq_mhz / 1000.0));
+    /* device-to-device: read and write through hbm.bytes_per_cycle */
+    OK(aclrtMemcpyAsync((char *)d + bytes / 2, bytes / 2, d, bytes / 2, ACL_MEMCPY_DEVICE_TO_DEVICE, s));
+    OK(aclrtRecordEvent(e2, s));
+    OK(aclrtSynchronizeStream(s));
+    OK(aclrtEventElapsedTime(&ms, e1, e2));
+    cycles = cfg.host_copy_start_cycles + (bytes + cfg.hbm_bytes_per_cycle - 1) / cfg.hbm_bytes_per_cycle;
+    ck_assert_float_eq(ms, (float)((double)cycles / (double)cfg.chip_freq_mhz / 1000.0));
+    FAILS(aclrtEventElapsedTime(&ms, e2, e1), ACL_ERROR_RT_EVENT_TIMESTAMP_REVERSAL, "before the start event");
+    OK(aclrtDestroyEvent(e0));
+    FAILS(aclrtRecordEvent(e0, s), ACL_ERROR_INVALID_PARAM, "not a live event");
+    OK(aclrtDestroyStream(s));
+    FAILS(aclrtSynchronizeStream(s), ACL_ERROR_INVALID_PARAM, "not a live stream");
+    down();
+}
+END_TEST
+
+/* Two streams: copies on different engines overlap; a wait on an event holds the other stream
+ * until the record has run; callbacks run in stream order. */
+static int g_calls[4], g_ncalls;
+static void note_call(void *p)
+{
+    g_calls[g_ncalls++] = (int)(intptr_t)p;
+}
+
+START_TEST(test_acl_streams_overlap_and_wait)
+{
+    dv_config_t cfg = profile();
+    const size_t bytes = 1u << 18;
+    void *d1, *d2, *h;
+    aclrtStream s1, s2;
+    aclrtEvent a0, a1, done;
+    float ms;
+    up();
+    OK(aclrtCreateStream(&s1));
+    OK(aclrtCreateStream(&s2));
+    OK(aclrtMalloc(&d1, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMalloc(&d2, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMallocHost(&h, bytes));
+    OK(aclrtCreateEvent(&a0));
+    OK(aclrtCreateEvent(&a1));
+    OK(aclrtCreateEvent(&done));
+    uint64_t copy = cfg.host_copy_start_cycles + (bytes + cfg.host_link_bytes_per_cycle - 1) / cfg.host_link_bytes_per_cycle;
+    double unit = (double)copy / (double)cfg.chip_freq_mhz / 1000.0;
+    /* s1: H2D; s2: D2H of another buffer (other engine) then waits for s1's H2D, then a callback */
+    OK(aclrtRecordEvent(a0, s1));
+    OK(aclrtMemcpyAsync(d1, bytes, h, bytes, ACL_MEMCPY_HOST_TO_DEVICE, s1));
+    OK(aclrtRecordEvent(done, s1));
+    OK(aclrtLaunchCallback(note_call, (void *)1, ACL_CALLBACK_BLOCK, s1));
+    OK(aclrtMemcpyAsync(h, bytes, d2, bytes, ACL_MEMCPY_DEVICE_TO_HOST, s2));
+    OK(aclrtStreamWaitEvent(s2, done));
+    OK(aclrtMemcpyAsync(h, bytes, d2, bytes, ACL_MEMCPY_DEVICE_TO_HOST, s2));
+    OK(aclrtRecordEvent(a1, s2));
+    OK(aclrtLaunchCallback(note_call, (void *)2, ACL_CALLBACK_BLOCK, s2));
+    ck_assert_int_eq(g_ncalls, 0); /* nothing runs before a synchronisation */
+    OK(aclrtSynchronizeDevice());
+    ck_assert_int_eq(g_ncalls, 2);
+    ck_assert_int_eq(g_calls[0], 1);
+    ck_assert_int_eq(g_calls[1], 2);
+    /* the first D2H overlaps the H2D; the second starts when the H2D is done: 2 copies in all */
+    OK(aclrtEventElapsedTime(&ms, a0, a1));
+    ck_assert_float_eq(ms, (float)(2 * unit));
+    OK(aclrtEventElapsedTime(&ms, a0, done));
+    ck_assert_float_eq(ms, (float)unit);
+    down();
+}
+END_TEST
+
+/* ---------------------------------------------------------------- custom kernels and traces */
+
+typedef struct scale_params {
+    uint32_t elems; /* fp32 elements per block, a multiple of 64 */
+} scale_params_t;
+
+/* y = relu(x), one copy in and out per block. */
+static void relu_kernel(dv_k_t *k, const void *p)
+{
+    const scale_params_t *prm = p;
+    uint64_t off = (uint64_t)dvk_block_idx(k) * prm->elems * 4;
+    uint64_t buf = dvk_alloc(k, DV_SPACE_UB, prm->elems * 4);
+    int ev = dvk_event_alloc(k, DV_PIPE_MTE2, DV_PIPE_V), ev2 = dvk_event_alloc(k, DV_PIPE_V, DV_PIPE_MTE3);
+    dvk_copy_gm_to_ubuf(k, buf, dvk_gm(k, 0, off), 1, prm->elems * 4 / 32, 0, 0);
+    dvk_set_flag(k, DV_PIPE_MTE2, DV_PIPE_V, ev);
+    dvk_wait_flag(k, DV_PIPE_MTE2, DV_PIPE_V, ev);
+    dvk_vrelu(k, buf, buf, DV_DT_F32, prm->elems / 64, 1, 1, 8, 8);
+    dvk_set_flag(k, DV_PIPE_V, DV_PIPE_MTE3, ev2);
+    dvk_wait_flag(k, DV_PIPE_V, DV_PIPE_MTE3, ev2);
+    dvk_copy_ubuf_to_gm(k, dvk_gm(k, 1, off), buf, 1, prm->elems * 4 / 32, 0, 0);
+}
+
+/* Cycles of the same kernel run directly on the model, in a child process (a fresh model). */
+static uint64_t direct_cycles(uint32_t blocks, uint64_t bytes, const scale_params_t *prm)
+{
+    int fd[2];
+    ck_assert_int_eq(pipe(fd), 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dv_config_t cfg = profile();
+        dv_arg_t args[2] = {{.name = "arg0", .bytes = bytes, .dtype = DV_DT_U8, .dir = DV_ARG_INOUT},
+                            {.name = "arg1", .bytes = bytes, .dtype = DV_DT_U8, .dir = DV_ARG_INOUT}};
+        dv_kernel_info_t info = {.name = "relu", .kind = DV_KIND_VECTOR, .blocks = blocks, .subs = 1, .nargs = 2,
+                                 .args = args};
+        dv_kernel_t *k;
+        dv_gm_t gm;
+        dv_counters_t cnt = {0};
+        dv_error_t err;
+        uint64_t cycles = 0;
+        if (dvk_kernel_create(&cfg, &info, relu_kernel, prm, sizeof *prm, &k, &err) == DV_OK &&
+            dv_sim_gm_setup(&cfg, &info, true, "", 0x124000000000ull, &gm, &err) == DV_OK &&
+            dv_model_run(&cfg, k, &gm, NULL, &cnt, &err) == DV_OK)
+            cycles = cnt.cycles;
+        if (write(fd[1], &cycles, sizeof cycles) != sizeof cycles)
+            _exit(1);
+        _exit(0);
+    }
+    uint64_t cycles = 0;
+    ck_assert_int_eq(read(fd[0], &cycles, sizeof cycles), sizeof cycles);
+    waitpid(pid, NULL, 0);
+    close(fd[0]);
+    close(fd[1]);
+    return cycles;
+}
+
+START_TEST(test_acl_custom_kernel_results_and_time)
+{
+    dv_config_t cfg = profile();
+    const uint32_t blocks = 4;
+    scale_params_t prm = {1024};
+    const size_t bytes = (size_t)blocks * prm.elems * 4;
+    float *hx = malloc(bytes), *hy = malloc(bytes);
+    void *x, *y;
+    aclrtStream s;
+    aclrtEvent e0, e1;
+    float ms;
+    for (size_t i = 0; i < bytes / 4; i++)
+        hx[i] = (float)((int)(i % 17) - 8) * 0.5f;
+    uint64_t direct = direct_cycles(blocks, bytes, &prm); /* before this process's model has run */
+    up();
+    OK(aclrtCreateStream(&s));
+    OK(aclrtMalloc(&x, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMalloc(&y, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMemcpy(x, bytes, hx, bytes, ACL_MEMCPY_HOST_TO_DEVICE));
+    OK(aclrtCreateEvent(&e0));
+    OK(aclrtCreateEvent(&e1));
+    void *gm[2] = {x, y};
+    OK(aclrtRecordEvent(e0, s));
+    OK(dvsimLaunchKernel("relu", relu_kernel, DV_KIND_VECTOR, blocks, s, gm, 2, &prm, sizeof prm));
+    OK(aclrtRecordEvent(e1, s));
+    OK(aclrtSynchronizeStream(s));
+    OK(aclrtMemcpy(hy, bytes, y, bytes, ACL_MEMCPY_DEVICE_TO_HOST));
+    for (size_t i = 0; i < bytes / 4; i++)
+        ck_assert_float_eq(hy[i], hx[i] > 0 ? hx[i] : 0.0f);
+    /* the events see exactly the model's cycles for the kernel */
+    OK(aclrtEventElapsedTime(&ms, e0, e1));
+    ck_assert_uint_gt(direct, 0);
+    ck_assert_float_eq(ms, (float)((double)direct / (double)cfg.chip_freq_mhz / 1000.0));
+    /* bad launches */
+    FAILS(dvsimLaunchKernel("relu", relu_kernel, DV_KIND_VECTOR, 0, s, gm, 2, &prm, sizeof prm), ACL_ERROR_INVALID_PARAM,
+          "blockDim 0");
+    void *bad[2] = {x, hx};
+    FAILS(dvsimLaunchKernel("relu", relu_kernel, DV_KIND_VECTOR, blocks, s, bad, 2, &prm, sizeof prm),
+          ACL_ERROR_INVALID_PARAM, "GM argument 1");
+    /* the output one block short: the kernel's last stores leave its argument */
+    void *shortp;
+    OK(aclrtMalloc(&shortp, bytes - prm.elems * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    void *gm2[2] = {x, shortp};
+    OK(dvsimLaunchKernel("relu", relu_kernel, DV_KIND_VECTOR, blocks, s, gm2, 2, &prm, sizeof prm));
+    FAILS(aclrtSynchronizeStream(s), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION, "GM access outside argument 'arg1'");
+    /* the device goes on working */
+    OK(dvsimLaunchKernel("relu", relu_kernel, DV_KIND_VECTOR, blocks, s, gm, 2, &prm, sizeof prm));
+    OK(aclrtSynchronizeStream(s));
+    down();
+    free(hx);
+    free(hy);
+}
+END_TEST
+
+/* With ACL_STOP_ON_FAILURE, the tasks after a failed kernel on its stream are dropped. */
+START_TEST(test_acl_stream_stop_on_failure)
+{
+    scale_params_t prm = {1024};
+    const size_t bytes = prm.elems * 4;
+    void *x, *y, *shortp;
+    aclrtStream s;
+    uint8_t h[64];
+    up();
+    OK(aclrtCreateStream(&s));
+    OK(aclrtSetStreamFailureMode(s, ACL_STOP_ON_FAILURE));
+    FAILS(aclrtSetStreamFailureMode(s, 7), ACL_ERROR_INVALID_PARAM, "mode 7");
+    OK(aclrtMalloc(&x, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMalloc(&y, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMalloc(&shortp, 256, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMemset(y, 64, 0, 64));
+    void *gm[2] = {x, shortp};
+    memset(h, 0x33, sizeof h);
+    OK(dvsimLaunchKernel("relu", relu_kernel, DV_KIND_VECTOR, 1, s, gm, 2, &prm, sizeof prm));
+    OK(aclrtMemcpyAsync(y, 64, h, 64, ACL_MEMCPY_HOST_TO_DEVICE, s));
+    FAILS(aclrtSynchronizeStream(s), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION, "outside argument");
+    OK(aclrtMemcpy(h, 64, y, 64, ACL_MEMCPY_DEVICE_TO_HOST));
+    ck_assert_uint_eq(h[0], 0); /* the copy after the failure never ran */
+    down();
+}
+END_TEST
+
+START_TEST(test_acl_launch_trace)
+{
+    char path[1024];
+    const char *root = getenv("DVSIM_ROOT");
+    snprintf(path, sizeof path, "%s/traces/vadd_double_buffer.trace", root ? root : ".");
+    const size_t bytes = 524288;
+    void *x, *y, *z;
+    uint16_t *hx = malloc(bytes), *hy = malloc(bytes), *hz = malloc(bytes);
+    for (size_t i = 0; i < bytes / 2; i++) {
+        hx[i] = aclFloatToFloat16((float)(i % 31));
+        hy[i] = aclFloatToFloat16(0.5f);
+    }
+    up();
+    OK(aclrtMalloc(&x, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMalloc(&y, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMalloc(&z, bytes / 2, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMemcpy(x, bytes, hx, bytes, ACL_MEMCPY_HOST_TO_DEVICE));
+    OK(aclrtMemcpy(y, bytes, hy, bytes, ACL_MEMCPY_HOST_TO_DEVICE));
+    void *two[2] = {x, y}, *args[3] = {x, y, z};
+    FAILS(dvsimLaunchTrace(path, NULL, two, 2), ACL_ERROR_INVALID_PARAM, "declares 3 GM arguments, 2 were given");
+    FAILS(dvsimLaunchTrace(path, NULL, args, 3), ACL_ERROR_INVALID_PARAM, "the trace declares 524288 bytes");
+    FAILS(dvsimLaunchTrace("/nonexistent.trace", NULL, args, 3), ACL_ERROR_INVALID_FILE, "nonexistent.trace");
+    OK(aclrtFree(z));
+    OK(aclrtMalloc(&z, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+    args[2] = z;
+    OK(dvsimLaunchTrace(path, NULL, args, 3));
+    OK(aclrtSynchronizeDevice());
+    OK(aclrtMemcpy(hz, bytes, z, bytes, ACL_MEMCPY_DEVICE_TO_HOST));
+    for (size_t i = 0; i < bytes / 2; i++)
+        ck_assert_uint_eq(hz[i], aclFloatToFloat16((float)(i % 31) + 0.5f));
+    down();
+    free(hx);
+    free(hy);
+    free(hz);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- profiling */
+
+static int count_lines(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    int n = 0, c;
+    if (!f)
+        return -1;
+    while ((c = fgetc(f)) != EOF)
+        n += c == '\n';
+    fclose(f);
+    return n;
+}
+
+/* Column `col` (0-based) of CSV line `line` (0 = header); quoted fields may hold commas. */
+static void csv_field(const char *path, int line, int col, char *out, size_t cap)
+{
+    char buf[8192];
+    FILE *f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    for (int i = 0; i <= line; i++)
+        ck_assert_ptr_nonnull(fgets(buf, sizeof buf, f));
+    fclose(f);
+    int c = 0;
+    bool q = false;
+    size_t n = 0;
+    for (char *p = buf; *p && *p != '\n'; p++) {
+        if (*p == '"')
+            q = !q;
+        else if (*p == ',' && !q)
+            c++;
+        else if (c == col && n + 1 < cap)
+            out[n++] = *p;
+    }
+    out[n] = 0;
+}
+
+static int csv_col(const char *path, const char *name)
+{
+    char buf[128];
+    for (int c = 0; c < 64; c++) {
+        csv_field(path, 0, c, buf, sizeof buf);
+        if (strcmp(buf, name) == 0)
+            return c;
+    }
+    ck_abort_msg("no column %s", name);
+    return -1;
+}
+
+START_TEST(test_acl_profiling_api)
+{
+    char dir[] = "/tmp/dvsim_prof_XXXXXX", csv[128], val[64];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(csv, sizeof csv, "%s/op_summary.csv", dir);
+    scale_params_t prm = {2048};
+    void *x, *y;
+    uint32_t devs[1] = {0};
+    up();
+    OK(aclrtMalloc(&x, 4 * prm.elems * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMalloc(&y, 4 * prm.elems * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    aclprofConfig *cfg = aclprofCreateConfig(devs, 1, ACL_AICORE_PIPE_UTILIZATION, NULL, ACL_PROF_TASK_TIME);
+    ck_assert_ptr_nonnull(cfg);
+    FAILS(aclprofStart(cfg), ACL_ERROR_INVALID_PROFILING_CONFIG, "aclprofInit first");
+    OK(aclprofInit(dir, strlen(dir)));
+    OK(aclprofStart(cfg));
+    FAILS(aclprofStart(cfg), ACL_ERROR_PROF_ALREADY_RUN, "already running");
+    void *gm[2] = {x, y};
+    OK(dvsimLaunchKernel("relu", relu_kernel, DV_KIND_VECTOR, 4, NULL, gm, 2, &prm, sizeof prm));
+    OK(aclprofStop(cfg));
+    FAILS(aclprofStop(cfg), ACL_ERROR_PROF_NOT_RUN, "not running");
+    /* outside the window: not profiled */
+    OK(dvsimLaunchKernel("relu", relu_kernel, DV_KIND_VECTOR, 4, NULL, gm, 2, &prm, sizeof prm));
+    OK(aclrtSynchronizeDevice());
+    ck_assert_int_eq(count_lines(csv), 2);
+    csv_field(csv, 1, csv_col(csv, "Block Dim"), val, sizeof val);
+    ck_assert_str_eq(val, "4");
+    csv_field(csv, 1, csv_col(csv, "Task Type"), val, sizeof val);
+    ck_assert_str_eq(val, "AI_VECTOR_CORE");
+    csv_field(csv, 1, csv_col(csv, "OP Type"), val, sizeof val);
+    ck_assert_str_eq(val, "relu");
+    /* each block holds its 8 KB tile in UB from the load to the store */
+    csv_field(csv, 1, csv_col(csv, "ub_peak_bytes"), val, sizeof val);
+    ck_assert_str_eq(val, "8192");
+    csv_field(csv, 1, csv_col(csv, "aic_total_cycles"), val, sizeof val);
+    ck_assert_str_eq(val, "N/A");
+    csv_field(csv, 1, csv_col(csv, "aiv_total_cycles"), val, sizeof val);
+    ck_assert_int_gt(atoi(val), 0);
+    OK(aclprofDestroyConfig(cfg));
+    OK(aclprofFinalize());
+    FAILS(aclprofFinalize(), ACL_ERROR_PROF_NOT_RUN, "aclprofInit");
+    char tl[128];
+    snprintf(tl, sizeof tl, "%s/timeline.json", dir);
+    ck_assert_int_gt(count_lines(tl), 3);
+    down();
+}
+END_TEST
+
+/* ---------------------------------------------------------------- aclInit's configuration */
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+START_TEST(test_acl_init_config)
+{
+    char dir[] = "/tmp/dvsim_cfg_XXXXXX", path[128], prof[128];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/acl.json", dir);
+    FAILS(aclInit(path), ACL_ERROR_INVALID_FILE, "cannot open config file");
+    write_file(path, "{\n  \"dump\": {\n    \"dump_list\": [ ]\n  ,,\n}\n");
+    FAILS(aclInit(path), ACL_ERROR_PARSE_FILE, "acl.json:4:");
+    write_file(path, "{\"dvsim\": {\"profile\": \"ascend999\"}}");
+    FAILS(aclInit(path), ACL_ERROR_INVALID_PARAM, "ascend999");
+    write_file(path, "{\"dvsim\": {\"profile\": \"ascend310\", \"set\": [\"hbm.capacity_bytes=4096\"]},"
+                     " \"dump\": {\"dump_path\": \"x\"}}");
+    OK(aclInit(path));
+    ck_assert_str_eq(aclrtGetSocName(), "Ascend310");
+    OK(aclrtSetDevice(0));
+    size_t fr, total;
+    OK(aclrtGetMemInfo(ACL_HBM_MEM, &fr, &total));
+    ck_assert_uint_eq(total, 4096);
+    down();
+    /* the environment wins over the file */
+    setenv("DVSIM_PROFILE", "ascend910b1", 1);
+    OK(aclInit(path));
+    ck_assert_str_eq(aclrtGetSocName(), "Ascend910B1");
+    OK(aclFinalize());
+    unsetenv("DVSIM_PROFILE");
+    /* the CANN profiler switch */
+    snprintf(prof, sizeof prof, "%s/prof", dir);
+    char text[512];
+    snprintf(text, sizeof text, "{\"profiler\": {\"switch\": \"on\", \"output\": \"%s\"}}", prof);
+    write_file(path, text);
+    OK(aclInit(path));
+    OK(aclrtSetDevice(0));
+    OK(aclFinalize()); /* finalize with the device still set releases it */
+    snprintf(text, sizeof text, "%s/op_summary.csv", prof);
+    ck_assert_int_eq(count_lines(text), 1);
+}
+END_TEST
+
+Suite *dv_acl_suite(void)
+{
+    Suite *s = suite_create("acl");
+    TCase *t = tcase_create("runtime");
+    tcase_set_timeout(t, 60);
+    tcase_add_test(t, test_acl_init_states);
+    tcase_add_test(t, test_acl_memory_capacity_and_info);
+    tcase_add_test(t, test_acl_memory_bad_frees_and_copies);
+    tcase_add_test(t, test_acl_memory_copy_kinds);
+    tcase_add_test(t, test_acl_event_times_copy);
+    tcase_add_test(t, test_acl_streams_overlap_and_wait);
+    tcase_add_test(t, test_acl_custom_kernel_results_and_time);
+    tcase_add_test(t, test_acl_stream_stop_on_failure);
+    tcase_add_test(t, test_acl_launch_trace);
+    tcase_add_test(t, test_acl_profiling_api);
+    tcase_add_test(t, test_acl_init_config);
+    suite_add_tcase(s, t);
+    return s;
+}
