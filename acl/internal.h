@@ -13,6 +13,7 @@
 #ifndef DV_ACL_INTERNAL_H
 #define DV_ACL_INTERNAL_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -36,6 +37,25 @@ extern "C" {
 int dv_acl_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The same with a dv_error_t's message (file:line:col: prefix when it has a location). */
 int dv_acl_fail_err(int code, const char *what, const dv_error_t *err);
+/* Make msg (a message dv_acl_fail wrote earlier) the recent message again. */
+void dv_acl_restore_msg(const char *msg);
+
+/* ---- one lock (runtime.c) ----
+ * Every public entry point starts with DV_ACL_LOCKED(): the shim's state (allocations, streams,
+ * the model) is used by one host thread at a time; the lock is recursive, so a host callback run
+ * while draining may call the API again.  The guard unlocks when the function returns (the GCC /
+ * Clang cleanup attribute). */
+pthread_mutex_t *dv_acl_lock(void);
+void dv_acl_unlock(pthread_mutex_t **m);
+#define DV_ACL_LOCKED() \
+    pthread_mutex_t *dv_acl_guard_ __attribute__((cleanup(dv_acl_unlock), unused)) = dv_acl_lock()
+
+/* ---- live handles (runtime.c) ----
+ * Objects handed to the client are registered with a kind; checks never read a handle that is not
+ * registered, so destroyed or foreign handles are errors, not crashes. */
+int dv_acl_handle_add(const void *p, uint32_t kind);  /* ACL_SUCCESS or ACL_ERROR_BAD_ALLOC */
+bool dv_acl_handle_is(const void *p, uint32_t kind);
+void dv_acl_handle_del(const void *p);
 
 /* ---- state (runtime.c) ---- */
 /* ACL_SUCCESS when aclInit ran (and aclFinalize did not), else the error, recorded. */
@@ -112,10 +132,13 @@ int dv_acl_enqueue_launch(aclrtStream stream, dv_acl_launch_t *l);
 /* Queue a copy on `stream` (NULL: the default stream); `sync` then runs the device until it is
  * done (the blocking aclrtMemcpy / aclrtMemset). */
 int dv_acl_enqueue_copy(aclrtStream stream, const dv_acl_copy_t *c, bool sync);
-/* Run everything queued on every stream (aclrtSynchronize*, blocking copies).  The first task
- * error is returned (recorded); the tasks after a failed one on a STOP_ON_FAILURE stream are
- * dropped. */
+/* Run everything queued on every stream.  The first task error is returned (recorded) and kept
+ * for the next dv_acl_sync; the tasks after a failed one on a STOP_ON_FAILURE stream are dropped.
+ * Calls that only need the queued work done (aclrtFree, destroying a stream) use this. */
 int dv_acl_drain(void);
+/* dv_acl_drain for the synchronising calls (aclrtSynchronize*, queries, blocking copies): returns
+ * the first task failure since the last synchronisation, even one an earlier drain ran into. */
+int dv_acl_sync(void);
 /* Forget every stream, event and queued task (aclrtResetDevice, aclFinalize). */
 void dv_acl_streams_reset(void);
 
@@ -126,6 +149,7 @@ typedef struct dv_acl_task_record {
     const char *name;
     uint32_t stream_id;
     uint64_t start_cycle, end_cycle;
+    uint64_t wait_cycles;            /* from its stream's previous task's end to its start */
     const dv_acl_launch_t *launch;   /* kernels */
     const dv_counters_t *cnt;        /* kernels */
     uint64_t bytes;                  /* copies */

@@ -138,24 +138,28 @@ static int check_policy(aclrtMemMallocPolicy policy, const char *api)
 
 aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
 {
+    DV_ACL_LOCKED();
     int rc = check_policy(policy, "aclrtMalloc");
     return rc != ACL_SUCCESS ? rc : dev_malloc(devPtr, size, "aclrtMalloc");
 }
 
 aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
 {
+    DV_ACL_LOCKED();
     int rc = check_policy(policy, "aclrtMallocAlign32");
     return rc != ACL_SUCCESS ? rc : dev_malloc(devPtr, size, "aclrtMallocAlign32");
 }
 
 aclError aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
 {
+    DV_ACL_LOCKED();
     int rc = check_policy(policy, "aclrtMallocCached");
     return rc != ACL_SUCCESS ? rc : dev_malloc(devPtr, size, "aclrtMallocCached");
 }
 
 aclError aclrtFree(void *devPtr)
 {
+    DV_ACL_LOCKED();
     int rc = dv_acl_check_device("aclrtFree");
     if (rc != ACL_SUCCESS)
         return rc;
@@ -180,6 +184,7 @@ aclError aclrtFree(void *devPtr)
 
 aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *freeBytes, size_t *total)
 {
+    DV_ACL_LOCKED();
     int rc = dv_acl_check_device("aclrtGetMemInfo");
     if (rc != ACL_SUCCESS)
         return rc;
@@ -197,6 +202,7 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *freeBytes, size_t *total)
 
 aclError aclrtMallocHost(void **hostPtr, size_t size)
 {
+    DV_ACL_LOCKED();
     int rc = dv_acl_check_device("aclrtMallocHost");
     if (rc != ACL_SUCCESS)
         return rc;
@@ -221,6 +227,7 @@ aclError aclrtMallocHost(void **hostPtr, size_t size)
 
 aclError aclrtFreeHost(void *hostPtr)
 {
+    DV_ACL_LOCKED();
     int rc = dv_acl_check_device("aclrtFreeHost");
     if (rc != ACL_SUCCESS)
         return rc;
@@ -318,6 +325,7 @@ int dv_acl_copy_do(const dv_acl_copy_t *c)
 
 aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind)
 {
+    DV_ACL_LOCKED();
     dv_acl_copy_t c = {0};
     int rc = dv_acl_check_device("aclrtMemcpy");
     if (rc == ACL_SUCCESS)
@@ -330,6 +338,7 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, a
 aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
                           aclrtStream stream)
 {
+    DV_ACL_LOCKED();
     dv_acl_copy_t c = {0};
     int rc = dv_acl_check_device("aclrtMemcpyAsync");
     if (rc == ACL_SUCCESS)
@@ -342,6 +351,7 @@ aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t cou
 aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
                        aclrtMemcpyKind kind)
 {
+    DV_ACL_LOCKED();
     int rc = dv_acl_check_device("aclrtMemcpy2d");
     if (rc != ACL_SUCCESS)
         return rc;
@@ -382,6 +392,7 @@ static int memset_check(const char *api, void *devPtr, size_t maxCount, int32_t 
 
 aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
 {
+    DV_ACL_LOCKED();
     dv_acl_copy_t c = {0};
     int rc = memset_check("aclrtMemset", devPtr, maxCount, value, count, &c);
     return rc != ACL_SUCCESS ? rc : dv_acl_enqueue_copy(NULL, &c, true);
@@ -389,6 +400,7 @@ aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
 
 aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream)
 {
+    DV_ACL_LOCKED();
     dv_acl_copy_t c = {0};
     int rc = memset_check("aclrtMemsetAsync", devPtr, maxCount, value, count, &c);
     return rc != ACL_SUCCESS ? rc : dv_acl_enqueue_copy(stream, &c, false);
@@ -397,7 +409,6 @@ aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t c
 /* ---------------------------------------------------------------- data buffers, types, fp16 */
 
 struct aclDataBuffer {
-    uint32_t magic;
     void *data;
     size_t size;
 };
@@ -405,36 +416,45 @@ struct aclDataBuffer {
 
 aclDataBuffer *aclCreateDataBuffer(void *data, size_t size)
 {
+    DV_ACL_LOCKED();
     aclDataBuffer *b = malloc(sizeof *b);
     if (!b) {
         dv_acl_fail(ACL_ERROR_BAD_ALLOC, "aclCreateDataBuffer: out of host memory");
         return NULL;
     }
-    *b = (aclDataBuffer){DATABUF_MAGIC, data, size};
+    *b = (aclDataBuffer){data, size};
+    if (dv_acl_handle_add(b, DATABUF_MAGIC) != ACL_SUCCESS) {
+        free(b);
+        return NULL;
+    }
     return b;
 }
 
 aclError aclDestroyDataBuffer(const aclDataBuffer *dataBuffer)
 {
-    if (!dataBuffer || dataBuffer->magic != DATABUF_MAGIC)
+    DV_ACL_LOCKED();
+    if (!dv_acl_handle_is(dataBuffer, DATABUF_MAGIC))
         return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclDestroyDataBuffer: not a live data buffer");
-    ((aclDataBuffer *)dataBuffer)->magic = 0;
+    dv_acl_handle_del(dataBuffer);
     free((void *)dataBuffer);
     return ACL_SUCCESS;
 }
 
 void *aclGetDataBufferAddr(const aclDataBuffer *dataBuffer)
 {
-    return dataBuffer && dataBuffer->magic == DATABUF_MAGIC ? dataBuffer->data : NULL;
+    DV_ACL_LOCKED();
+    return dv_acl_handle_is(dataBuffer, DATABUF_MAGIC) ? dataBuffer->data : NULL;
 }
 
 size_t aclGetDataBufferSizeV2(const aclDataBuffer *dataBuffer)
 {
-    return dataBuffer && dataBuffer->magic == DATABUF_MAGIC ? dataBuffer->size : 0;
+    DV_ACL_LOCKED();
+    return dv_acl_handle_is(dataBuffer, DATABUF_MAGIC) ? dataBuffer->size : 0;
 }
 
 uint32_t aclGetDataBufferSize(const aclDataBuffer *dataBuffer)
 {
+    DV_ACL_LOCKED();
     return (uint32_t)aclGetDataBufferSizeV2(dataBuffer);
 }
 

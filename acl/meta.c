@@ -91,6 +91,7 @@ aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum, aclDat
                            int64_t offset, aclFormat format, const int64_t *storageDims, uint64_t storageDimsNum,
                            void *tensorData)
 {
+    DV_ACL_LOCKED();
     const dv_acl_dtype_info_t *dt = dv_acl_dtype_info(dataType);
     if (!dt) {
         dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor: dataType %d is not an element type dvsim supports "
@@ -130,7 +131,10 @@ aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum, aclDat
         dv_acl_fail(ACLNN_ERR_INNER_NULLPTR, "aclCreateTensor: out of host memory");
         return NULL;
     }
-    t->magic = DV_ACL_MAGIC_TENSOR;
+    if (dv_acl_handle_add(t, DV_ACL_MAGIC_TENSOR) != ACL_SUCCESS) {
+        free(t);
+        return NULL;
+    }
     t->dtype = dataType;
     t->format = format;
     t->ndims = (int)viewDimsNum;
@@ -154,7 +158,7 @@ const struct aclTensor *dv_acl_tensor_get(const aclTensor *t, const char *api, c
         *rc = dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "%s: %s is NULL", api, what);
         return NULL;
     }
-    if (t->magic != DV_ACL_MAGIC_TENSOR) {
+    if (!dv_acl_handle_is(t, DV_ACL_MAGIC_TENSOR)) {
         *rc = dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s is not a live aclTensor (destroyed, or not made by "
                           "aclCreateTensor)", api, what);
         return NULL;
@@ -165,11 +169,12 @@ const struct aclTensor *dv_acl_tensor_get(const aclTensor *t, const char *api, c
 
 aclnnStatus aclDestroyTensor(const aclTensor *tensor)
 {
+    DV_ACL_LOCKED();
     int rc;
     if (!dv_acl_tensor_get(tensor, "aclDestroyTensor", "tensor", &rc))
         return rc;
     aclTensor *t = (aclTensor *)tensor;
-    t->magic = 0;
+    dv_acl_handle_del(t);
     free(t);
     return ACLNN_SUCCESS;
 }
@@ -192,6 +197,7 @@ void dv_acl_dims_str(const aclTensor *t, char *buf, size_t cap)
 
 aclnnStatus aclGetDataType(const aclTensor *tensor, aclDataType *dataType)
 {
+    DV_ACL_LOCKED();
     int rc;
     if (!dv_acl_tensor_get(tensor, "aclGetDataType", "tensor", &rc))
         return rc;
@@ -203,6 +209,7 @@ aclnnStatus aclGetDataType(const aclTensor *tensor, aclDataType *dataType)
 
 aclnnStatus aclGetFormat(const aclTensor *tensor, aclFormat *format)
 {
+    DV_ACL_LOCKED();
     int rc;
     if (!dv_acl_tensor_get(tensor, "aclGetFormat", "tensor", &rc))
         return rc;
@@ -214,6 +221,7 @@ aclnnStatus aclGetFormat(const aclTensor *tensor, aclFormat *format)
 
 aclnnStatus aclGetViewOffset(const aclTensor *tensor, int64_t *offset)
 {
+    DV_ACL_LOCKED();
     int rc;
     if (!dv_acl_tensor_get(tensor, "aclGetViewOffset", "tensor", &rc))
         return rc;
@@ -225,6 +233,7 @@ aclnnStatus aclGetViewOffset(const aclTensor *tensor, int64_t *offset)
 
 aclnnStatus aclSetRawTensorAddr(aclTensor *tensor, void *addr)
 {
+    DV_ACL_LOCKED();
     int rc;
     if (!dv_acl_tensor_get(tensor, "aclSetRawTensorAddr", "tensor", &rc))
         return rc;
@@ -234,6 +243,7 @@ aclnnStatus aclSetRawTensorAddr(aclTensor *tensor, void *addr)
 
 aclnnStatus aclGetRawTensorAddr(const aclTensor *tensor, void **addr)
 {
+    DV_ACL_LOCKED();
     int rc;
     if (!dv_acl_tensor_get(tensor, "aclGetRawTensorAddr", "tensor", &rc))
         return rc;
@@ -247,6 +257,7 @@ aclnnStatus aclGetRawTensorAddr(const aclTensor *tensor, void **addr)
 
 aclScalar *aclCreateScalar(void *value, aclDataType dataType)
 {
+    DV_ACL_LOCKED();
     if (!value) {
         dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "aclCreateScalar: value is NULL");
         return NULL;
@@ -276,7 +287,10 @@ aclScalar *aclCreateScalar(void *value, aclDataType dataType)
         dv_acl_fail(ACLNN_ERR_INNER_NULLPTR, "aclCreateScalar: out of host memory");
         return NULL;
     }
-    s->magic = DV_ACL_MAGIC_SCALAR;
+    if (dv_acl_handle_add(s, DV_ACL_MAGIC_SCALAR) != ACL_SUCCESS) {
+        free(s);
+        return NULL;
+    }
     s->dtype = dataType;
     s->value = v;
     return s;
@@ -284,12 +298,13 @@ aclScalar *aclCreateScalar(void *value, aclDataType dataType)
 
 aclnnStatus aclDestroyScalar(const aclScalar *scalar)
 {
+    DV_ACL_LOCKED();
     if (!scalar)
         return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "aclDestroyScalar: scalar is NULL");
-    if (scalar->magic != DV_ACL_MAGIC_SCALAR)
+    if (!dv_acl_handle_is(scalar, DV_ACL_MAGIC_SCALAR))
         return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "aclDestroyScalar: scalar is not a live aclScalar");
     aclScalar *s = (aclScalar *)scalar;
-    s->magic = 0;
+    dv_acl_handle_del(s);
     free(s);
     return ACLNN_SUCCESS;
 }
@@ -320,7 +335,11 @@ aclnnStatus aclDestroyScalar(const aclScalar *scalar)
         }                                                                                                          \
         if (size)                                                                                                  \
             memcpy(v, value, size * sizeof(elem));                                                                 \
-        a->magic = kind;                                                                                           \
+        if (dv_acl_handle_add(a, kind) != ACL_SUCCESS) {                                                           \
+            free(a);                                                                                               \
+            free(v);                                                                                               \
+            return NULL;                                                                                           \
+        }                                                                                                          \
         a->size = size;                                                                                            \
         a->v = v;                                                                                                  \
         return a;                                                                                                  \
@@ -329,10 +348,10 @@ aclnnStatus aclDestroyScalar(const aclScalar *scalar)
     {                                                                                                              \
         if (!array)                                                                                                \
             return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, #destroy ": array is NULL");                               \
-        if (array->magic != kind)                                                                                  \
+        if (!dv_acl_handle_is(array, kind))                                                                                  \
             return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, #destroy ": array is not a live " #type);                  \
         type *w = (type *)array;                                                                                   \
-        w->magic = 0;                                                                                              \
+        dv_acl_handle_del(w);                                                                                      \
         free(w->v);                                                                                                \
         free(w);                                                                                                   \
         return ACLNN_SUCCESS;                                                                                      \
@@ -344,9 +363,10 @@ DV_ACL_ARRAY(aclBoolArray, bool, DV_ACL_MAGIC_BOOL_ARRAY, aclCreateBoolArray, ac
 
 aclnnStatus aclGetIntArraySize(const aclIntArray *array, uint64_t *size)
 {
+    DV_ACL_LOCKED();
     if (!array || !size)
         return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "aclGetIntArraySize: %s is NULL", array ? "size" : "array");
-    if (array->magic != DV_ACL_MAGIC_INT_ARRAY)
+    if (!dv_acl_handle_is(array, DV_ACL_MAGIC_INT_ARRAY))
         return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "aclGetIntArraySize: array is not a live aclIntArray");
     *size = array->size;
     return ACLNN_SUCCESS;
@@ -360,7 +380,7 @@ aclOpExecutor *dv_acl_executor_get(aclOpExecutor *e, const char *api, int *rc)
         *rc = dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "%s: executor is NULL", api);
         return NULL;
     }
-    if (e->magic != DV_ACL_MAGIC_EXECUTOR) {
+    if (!dv_acl_handle_is(e, DV_ACL_MAGIC_EXECUTOR)) {
         *rc = dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: executor is not a live aclOpExecutor (already run and "
                           "released, destroyed, or not made by an aclnn*GetWorkspaceSize call)", api);
         return NULL;
@@ -373,12 +393,13 @@ void dv_acl_executor_free(aclOpExecutor *e)
 {
     if (!e)
         return;
-    e->magic = 0;
+    dv_acl_handle_del(e);
     free(e);
 }
 
 aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor *executor)
 {
+    DV_ACL_LOCKED();
     int rc;
     if (!dv_acl_executor_get(executor, "aclSetAclOpExecutorRepeatable", &rc))
         return rc;
@@ -388,6 +409,7 @@ aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor *executor)
 
 aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor)
 {
+    DV_ACL_LOCKED();
     int rc;
     if (!dv_acl_executor_get(executor, "aclDestroyAclOpExecutor", &rc))
         return rc;
@@ -421,11 +443,13 @@ static aclnnStatus set_tensor_addr(const char *api, bool input, aclOpExecutor *e
 
 aclnnStatus aclSetInputTensorAddr(aclOpExecutor *executor, const size_t index, aclTensor *tensor, void *addr)
 {
+    DV_ACL_LOCKED();
     return set_tensor_addr("aclSetInputTensorAddr", true, executor, index, tensor, addr);
 }
 
 aclnnStatus aclSetOutputTensorAddr(aclOpExecutor *executor, const size_t index, aclTensor *tensor, void *addr)
 {
+    DV_ACL_LOCKED();
     return set_tensor_addr("aclSetOutputTensorAddr", false, executor, index, tensor, addr);
 }
 
@@ -433,11 +457,13 @@ aclnnStatus aclSetOutputTensorAddr(aclOpExecutor *executor, const size_t index, 
 
 aclnnStatus aclnnInit(const char *configPath)
 {
+    DV_ACL_LOCKED();
     (void)configPath;
     return ACLNN_SUCCESS;
 }
 
 aclnnStatus aclnnFinalize(void)
 {
+    DV_ACL_LOCKED();
     return ACLNN_SUCCESS;
 }

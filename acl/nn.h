@@ -2,11 +2,9 @@
  * operators): the aclnnStatus codes under their documented names (the public headers do not have
  * them), the layouts behind the opaque aclnn types, and the type and format tables.
  *
- * Every object starts with a magic number that each call checks, and destroying an object clears
- * it before the memory is freed.  That catches most uses of a destroyed object (a double destroy,
- * an executor run twice) and objects of the wrong kind, but not all: freed memory may be reused for
- * a new object of the same kind, and reading a freed object is itself undefined behaviour, so this
- * is a diagnostic aid, not a guarantee. */
+ * Every object is registered with its kind (dv_acl_handle_add) when it is made and unregistered
+ * when it is destroyed; every call checks the registry before it reads an object, so a destroyed,
+ * foreign or garbage handle is an error, never a read of freed memory. */
 #ifndef DV_ACL_NN_H
 #define DV_ACL_NN_H
 
@@ -25,7 +23,7 @@ enum {
     ACLNN_ERR_INNER_NULLPTR = 561103   /* an internal allocation failed */
 };
 
-/* Object kinds, as magic numbers. */
+/* Object kinds, as registered with dv_acl_handle_add. */
 enum {
     DV_ACL_MAGIC_TENSOR = 0x7e45a001u,
     DV_ACL_MAGIC_SCALAR = 0x7e45a002u,
@@ -54,7 +52,6 @@ const char *dv_acl_format_name(aclFormat f);
 /* ---- objects ---- */
 
 struct aclTensor {
-    uint32_t magic;
     aclDataType dtype;
     aclFormat format;
     int ndims;
@@ -67,25 +64,21 @@ struct aclTensor {
 };
 
 struct aclScalar {
-    uint32_t magic;
     aclDataType dtype;
     double value;                        /* the value converted to double */
 };
 
 struct aclIntArray {
-    uint32_t magic;
     uint64_t size;
     int64_t *v;
 };
 
 struct aclFloatArray {
-    uint32_t magic;
     uint64_t size;
     float *v;
 };
 
 struct aclBoolArray {
-    uint32_t magic;
     uint64_t size;
     bool *v;
 };
@@ -103,7 +96,6 @@ typedef struct dv_acl_xtensor {
 #define DV_ACL_MAX_XTENSORS 8
 
 struct aclOpExecutor {
-    uint32_t magic;
     bool repeatable;
     bool empty;                          /* zero elements: the second phase queues nothing */
     const char *api;                     /* "aclnnAdd" */
@@ -122,7 +114,7 @@ struct aclOpExecutor {
  * 161001 for NULL, 161002 otherwise (*rc receives the code).  `what` names the parameter. */
 const struct aclTensor *dv_acl_tensor_get(const aclTensor *t, const char *api, const char *what, int *rc);
 aclOpExecutor *dv_acl_executor_get(aclOpExecutor *e, const char *api, int *rc);
-/* Release an executor (clears its magic first). */
+/* Release an executor (unregisters it first). */
 void dv_acl_executor_free(aclOpExecutor *e);
 
 /* Elements of a tensor's view (1 for a 0-d tensor). */

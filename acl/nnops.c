@@ -247,7 +247,7 @@ static int uniform_array(const nn_call_t *c, const aclIntArray *a, const char *w
 {
     if (!a)
         return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "%s: %s is NULL", c->gws, what);
-    if (a->magic != DV_ACL_MAGIC_INT_ARRAY)
+    if (!dv_acl_handle_is(a, DV_ACL_MAGIC_INT_ARRAY))
         return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s is not a live aclIntArray", c->gws, what);
     if (a->size == 0 || a->size > maxn)
         return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has %llu values; a 2-D convolution takes 1 to %llu",
@@ -389,7 +389,10 @@ static int exec_build(const nn_call_t *c, uint64_t *workspaceSize, aclOpExecutor
     aclOpExecutor *e = calloc(1, sizeof *e);
     if (!e)
         return dv_acl_fail(ACLNN_ERR_INNER_NULLPTR, "%s: out of host memory", c->gws);
-    e->magic = DV_ACL_MAGIC_EXECUTOR;
+    if ((rc = dv_acl_handle_add(e, DV_ACL_MAGIC_EXECUTOR)) != ACL_SUCCESS) {
+        free(e);
+        return ACLNN_ERR_INNER_NULLPTR;
+    }
     e->api = c->api;
     e->empty = c->empty;
     if (!c->empty && (rc = exec_plan(e, c)) != ACLNN_SUCCESS) {
@@ -556,6 +559,7 @@ static int elementwise(nn_call_t *c, const aclTensor *self, const aclTensor *oth
 aclnnStatus aclnnAddGetWorkspaceSize(const aclTensor *self, const aclTensor *other, const aclScalar *alpha,
                                      aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
+    DV_ACL_LOCKED();
     nn_call_t c;
     int rc;
     call_init(&c, "aclnnAdd", "aclnnAddGetWorkspaceSize", "add", "Add");
@@ -564,7 +568,7 @@ aclnnStatus aclnnAddGetWorkspaceSize(const aclTensor *self, const aclTensor *oth
         return rc;
     if (!alpha)
         return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "%s: alpha is NULL", c.gws);
-    if (alpha->magic != DV_ACL_MAGIC_SCALAR)
+    if (!dv_acl_handle_is(alpha, DV_ACL_MAGIC_SCALAR))
         return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: alpha is not a live aclScalar", c.gws);
     if ((rc = get_tensor(&c, out, "out")) || (rc = float_param(&c, "alpha", alpha->value, 1.0, "alpha")))
         return rc;
@@ -573,12 +577,14 @@ aclnnStatus aclnnAddGetWorkspaceSize(const aclTensor *self, const aclTensor *oth
 
 aclnnStatus aclnnAdd(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
 {
+    DV_ACL_LOCKED();
     return exec_run("aclnnAdd", workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnMulGetWorkspaceSize(const aclTensor *self, const aclTensor *other, aclTensor *out,
                                      uint64_t *workspaceSize, aclOpExecutor **executor)
 {
+    DV_ACL_LOCKED();
     nn_call_t c;
     int rc;
     call_init(&c, "aclnnMul", "aclnnMulGetWorkspaceSize", "mul", "Mul");
@@ -590,12 +596,14 @@ aclnnStatus aclnnMulGetWorkspaceSize(const aclTensor *self, const aclTensor *oth
 
 aclnnStatus aclnnMul(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
 {
+    DV_ACL_LOCKED();
     return exec_run("aclnnMul", workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnReluGetWorkspaceSize(const aclTensor *self, const aclTensor *out, uint64_t *workspaceSize,
                                       aclOpExecutor **executor)
 {
+    DV_ACL_LOCKED();
     nn_call_t c;
     int rc;
     call_init(&c, "aclnnRelu", "aclnnReluGetWorkspaceSize", "relu", "Relu");
@@ -606,12 +614,14 @@ aclnnStatus aclnnReluGetWorkspaceSize(const aclTensor *self, const aclTensor *ou
 
 aclnnStatus aclnnRelu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, const aclrtStream stream)
 {
+    DV_ACL_LOCKED();
     return exec_run("aclnnRelu", workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnGeluGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize,
                                       aclOpExecutor **executor)
 {
+    DV_ACL_LOCKED();
     nn_call_t c;
     int rc;
     call_init(&c, "aclnnGelu", "aclnnGeluGetWorkspaceSize", "gelu", "Gelu");
@@ -622,6 +632,7 @@ aclnnStatus aclnnGeluGetWorkspaceSize(const aclTensor *self, aclTensor *out, uin
 
 aclnnStatus aclnnGelu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, const aclrtStream stream)
 {
+    DV_ACL_LOCKED();
     return exec_run("aclnnGelu", workspace, workspaceSize, executor, stream);
 }
 
@@ -642,6 +653,7 @@ static void rows_cols(const aclTensor *t, int k, uint64_t *rows, uint64_t *cols)
 aclnnStatus aclnnSoftmaxGetWorkspaceSize(const aclTensor *self, int64_t dim, aclTensor *out, uint64_t *workspaceSize,
                                          aclOpExecutor **executor)
 {
+    DV_ACL_LOCKED();
     nn_call_t c;
     int rc;
     call_init(&c, "aclnnSoftmax", "aclnnSoftmaxGetWorkspaceSize", "softmax", "SoftmaxV2");
@@ -668,6 +680,7 @@ aclnnStatus aclnnSoftmaxGetWorkspaceSize(const aclTensor *self, int64_t dim, acl
 
 aclnnStatus aclnnSoftmax(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
 {
+    DV_ACL_LOCKED();
     return exec_run("aclnnSoftmax", workspace, workspaceSize, executor, stream);
 }
 
@@ -676,6 +689,7 @@ aclnnStatus aclnnLayerNormGetWorkspaceSize(const aclTensor *input, const aclIntA
                                            aclTensor *out, aclTensor *meanOutOptional, aclTensor *rstdOutOptional,
                                            uint64_t *workspaceSize, aclOpExecutor **executor)
 {
+    DV_ACL_LOCKED();
     nn_call_t c;
     int rc;
     call_init(&c, "aclnnLayerNorm", "aclnnLayerNormGetWorkspaceSize", "layernorm", "LayerNormV4");
@@ -683,7 +697,7 @@ aclnnStatus aclnnLayerNormGetWorkspaceSize(const aclTensor *input, const aclIntA
         return rc;
     if (!normalizedShape)
         return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "%s: normalizedShape is NULL", c.gws);
-    if (normalizedShape->magic != DV_ACL_MAGIC_INT_ARRAY)
+    if (!dv_acl_handle_is(normalizedShape, DV_ACL_MAGIC_INT_ARRAY))
         return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: normalizedShape is not a live aclIntArray", c.gws);
     if ((rc = get_tensor(&c, out, "out")) || (meanOutOptional && (rc = get_tensor(&c, meanOutOptional, "meanOut"))) ||
         (rstdOutOptional && (rc = get_tensor(&c, rstdOutOptional, "rstdOut"))))
@@ -751,6 +765,7 @@ aclnnStatus aclnnLayerNormGetWorkspaceSize(const aclTensor *input, const aclIntA
 
 aclnnStatus aclnnLayerNorm(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
 {
+    DV_ACL_LOCKED();
     return exec_run("aclnnLayerNorm", workspace, workspaceSize, executor, stream);
 }
 
@@ -761,6 +776,7 @@ aclnnStatus aclnnBatchNormGetWorkspaceSize(const aclTensor *input, const aclTens
                                            double momentum, double eps, aclTensor *output, aclTensor *saveMean,
                                            aclTensor *saveInvstd, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
+    DV_ACL_LOCKED();
     nn_call_t c;
     int rc;
     (void)momentum;
@@ -806,6 +822,7 @@ aclnnStatus aclnnBatchNormGetWorkspaceSize(const aclTensor *input, const aclTens
 
 aclnnStatus aclnnBatchNorm(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
 {
+    DV_ACL_LOCKED();
     return exec_run("aclnnBatchNorm", workspace, workspaceSize, executor, stream);
 }
 
@@ -814,6 +831,7 @@ aclnnStatus aclnnBatchNorm(void *workspace, uint64_t workspaceSize, aclOpExecuto
 aclnnStatus aclnnMatmulGetWorkspaceSize(const aclTensor *self, const aclTensor *mat2, aclTensor *out,
                                         int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
+    DV_ACL_LOCKED();
     nn_call_t c;
     int rc;
     call_init(&c, "aclnnMatmul", "aclnnMatmulGetWorkspaceSize", "matmul", "MatMulV3");
@@ -867,6 +885,7 @@ aclnnStatus aclnnMatmulGetWorkspaceSize(const aclTensor *self, const aclTensor *
 
 aclnnStatus aclnnMatmul(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
 {
+    DV_ACL_LOCKED();
     return exec_run("aclnnMatmul", workspace, workspaceSize, executor, stream);
 }
 
@@ -878,6 +897,7 @@ aclnnStatus aclnnConvolutionGetWorkspaceSize(const aclTensor *input, const aclTe
                                              const aclIntArray *outputPadding, const int64_t groups, aclTensor *output,
                                              int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
+    DV_ACL_LOCKED();
     nn_call_t c;
     int rc;
     int64_t s, p, d;
@@ -941,5 +961,6 @@ aclnnStatus aclnnConvolutionGetWorkspaceSize(const aclTensor *input, const aclTe
 aclnnStatus aclnnConvolution(void *workspace, const uint64_t workspaceSize, aclOpExecutor *executor,
                              aclrtStream stream)
 {
+    DV_ACL_LOCKED();
     return exec_run("aclnnConvolution", workspace, workspaceSize, executor, stream);
 }

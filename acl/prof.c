@@ -17,7 +17,6 @@
 #include "dv/report.h"
 
 struct aclprofConfig {
-    uint32_t magic;
     uint64_t data_types;
 };
 #define PROFCFG_MAGIC 0x9F0C0Fu
@@ -149,8 +148,8 @@ static void csv_row(const dv_acl_task_record_t *r)
     fprintf(f, "0,4294967295,%llu,%u", (unsigned long long)++g_prof.task_id, r->stream_id);
     put_quoted(f, r->launch->op_name);
     put_quoted(f, r->launch->op_type);
-    fprintf(f, ",dynamic,%s,%.3f,%.3f,0.000,%u,%u,NO", type, (double)r->start_cycle / mhz, t_us, info->blocks,
-            mix_dim);
+    fprintf(f, ",dynamic,%s,%.3f,%.3f,%.3f,%u,%u,NO", type, (double)r->start_cycle / mhz, t_us,
+            (double)r->wait_cycles / mhz, info->blocks, mix_dim);
     put_quoted(f, r->launch->in_shapes);
     put_quoted(f, r->launch->in_dtypes);
     put_quoted(f, r->launch->in_formats);
@@ -266,6 +265,7 @@ void dv_acl_prof_shutdown(void)
 
 aclError aclprofInit(const char *profilerResultPath, size_t length)
 {
+    DV_ACL_LOCKED();
     int rc = dv_acl_check_init("aclprofInit");
     if (rc != ACL_SUCCESS)
         return rc;
@@ -281,6 +281,7 @@ aclError aclprofInit(const char *profilerResultPath, size_t length)
 
 aclError aclprofFinalize(void)
 {
+    DV_ACL_LOCKED();
     if (!g_prof.inited || g_prof.from_env)
         return dv_acl_fail(ACL_ERROR_PROF_NOT_RUN, "aclprofFinalize: aclprofInit was not called");
     prof_close();
@@ -290,6 +291,7 @@ aclError aclprofFinalize(void)
 aclprofConfig *aclprofCreateConfig(uint32_t *deviceIdList, uint32_t deviceNums, aclprofAicoreMetrics aicoreMetrics,
                                    const aclprofAicoreEvents *aicoreEvents, uint64_t dataTypeConfig)
 {
+    DV_ACL_LOCKED();
     (void)aicoreMetrics; /* dvsim always reports the pipe utilisation set */
     (void)aicoreEvents;
     if (!deviceIdList || deviceNums == 0) {
@@ -306,23 +308,28 @@ aclprofConfig *aclprofCreateConfig(uint32_t *deviceIdList, uint32_t deviceNums, 
         dv_acl_fail(ACL_ERROR_BAD_ALLOC, "aclprofCreateConfig: out of memory");
         return NULL;
     }
-    c->magic = PROFCFG_MAGIC;
     c->data_types = dataTypeConfig;
+    if (dv_acl_handle_add(c, PROFCFG_MAGIC) != ACL_SUCCESS) {
+        free(c);
+        return NULL;
+    }
     return c;
 }
 
 aclError aclprofDestroyConfig(const aclprofConfig *profilerConfig)
 {
-    if (!profilerConfig || profilerConfig->magic != PROFCFG_MAGIC)
+    DV_ACL_LOCKED();
+    if (!dv_acl_handle_is(profilerConfig, PROFCFG_MAGIC))
         return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclprofDestroyConfig: not a live profiling config");
-    ((aclprofConfig *)profilerConfig)->magic = 0;
+    dv_acl_handle_del(profilerConfig);
     free((void *)profilerConfig);
     return ACL_SUCCESS;
 }
 
 aclError aclprofStart(const aclprofConfig *profilerConfig)
 {
-    if (!profilerConfig || profilerConfig->magic != PROFCFG_MAGIC)
+    DV_ACL_LOCKED();
+    if (!dv_acl_handle_is(profilerConfig, PROFCFG_MAGIC))
         return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclprofStart: not a live profiling config");
     if (!g_prof.inited || g_prof.from_env)
         return dv_acl_fail(ACL_ERROR_INVALID_PROFILING_CONFIG, "aclprofStart: call aclprofInit first");
@@ -334,7 +341,8 @@ aclError aclprofStart(const aclprofConfig *profilerConfig)
 
 aclError aclprofStop(const aclprofConfig *profilerConfig)
 {
-    if (!profilerConfig || profilerConfig->magic != PROFCFG_MAGIC)
+    DV_ACL_LOCKED();
+    if (!dv_acl_handle_is(profilerConfig, PROFCFG_MAGIC))
         return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclprofStop: not a live profiling config");
     if (!g_prof.running || g_prof.from_env)
         return dv_acl_fail(ACL_ERROR_PROF_NOT_RUN, "aclprofStop: profiling is not running");

@@ -25,6 +25,107 @@ static struct {
 static _Thread_local char t_msg[1024];
 static _Thread_local aclrtContext t_ctx;
 
+/* ---------------------------------------------------------------- the lock */
+
+static pthread_mutex_t g_lock;
+static pthread_once_t g_lock_once = PTHREAD_ONCE_INIT;
+
+static void lock_init(void)
+{
+    pthread_mutexattr_t a;
+    pthread_mutexattr_init(&a);
+    pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&g_lock, &a);
+    pthread_mutexattr_destroy(&a);
+}
+
+pthread_mutex_t *dv_acl_lock(void)
+{
+    pthread_once(&g_lock_once, lock_init);
+    pthread_mutex_lock(&g_lock);
+    return &g_lock;
+}
+
+void dv_acl_unlock(pthread_mutex_t **m)
+{
+    pthread_mutex_unlock(*m);
+}
+
+/* ---------------------------------------------------------------- live handles */
+
+/* Every object the API hands out (context, data buffer, tensor, executor, ...) is registered here
+ * with its kind, so a destroyed, foreign or garbage handle is recognised without reading it.
+ * Open addressing on the pointer; deleted slots are tombstones until the table is rebuilt. */
+typedef struct handle_slot {
+    const void *p;      /* NULL: empty */
+    uint32_t kind;      /* 0: tombstone */
+} handle_slot_t;
+
+static struct {
+    handle_slot_t *slot;
+    size_t cap, used;   /* used counts live entries and tombstones */
+} g_handles;
+
+static size_t handle_hash(const void *p, size_t cap)
+{
+    uint64_t x = (uint64_t)(uintptr_t)p;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    return (size_t)x & (cap - 1);
+}
+
+static handle_slot_t *handle_find(const void *p)
+{
+    if (!g_handles.cap || !p)
+        return NULL;
+    for (size_t i = handle_hash(p, g_handles.cap);; i = (i + 1) & (g_handles.cap - 1)) {
+        handle_slot_t *s = &g_handles.slot[i];
+        if (!s->p)
+            return NULL;
+        if (s->p == p && s->kind)
+            return s;
+    }
+}
+
+int dv_acl_handle_add(const void *p, uint32_t kind)
+{
+    if ((g_handles.used + 1) * 2 > g_handles.cap) { /* rebuild at half load, dropping tombstones */
+        size_t cap = g_handles.cap ? g_handles.cap * 2 : 256;
+        handle_slot_t *old = g_handles.slot, *fresh = calloc(cap, sizeof *fresh);
+        size_t oldcap = g_handles.cap;
+        if (!fresh)
+            return dv_acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory for a handle");
+        g_handles.slot = fresh;
+        g_handles.cap = cap;
+        g_handles.used = 0;
+        for (size_t i = 0; i < oldcap; i++)
+            if (old[i].p && old[i].kind)
+                dv_acl_handle_add(old[i].p, old[i].kind);
+        free(old);
+    }
+    size_t i = handle_hash(p, g_handles.cap);
+    while (g_handles.slot[i].p && g_handles.slot[i].kind)
+        i = (i + 1) & (g_handles.cap - 1);
+    if (!g_handles.slot[i].p)
+        g_handles.used++;
+    g_handles.slot[i] = (handle_slot_t){p, kind};
+    return ACL_SUCCESS;
+}
+
+bool dv_acl_handle_is(const void *p, uint32_t kind)
+{
+    const handle_slot_t *s = handle_find(p);
+    return s && s->kind == kind;
+}
+
+void dv_acl_handle_del(const void *p)
+{
+    handle_slot_t *s = handle_find(p);
+    if (s)
+        s->kind = 0;
+}
+
 /* ---------------------------------------------------------------- errors */
 
 int dv_acl_fail(int code, const char *fmt, ...)
@@ -44,6 +145,11 @@ int dv_acl_fail_err(int code, const char *what, const dv_error_t *err)
     if (err->file[0])
         return dv_acl_fail(code, "%s: %s: %s", what, err->file, err->msg);
     return dv_acl_fail(code, "%s: %s", what, err->msg);
+}
+
+void dv_acl_restore_msg(const char *msg)
+{
+    snprintf(t_msg, sizeof t_msg, "%s", msg ? msg : "");
 }
 
 const char *aclGetRecentErrMsg(void)
@@ -190,6 +296,7 @@ cleanup:
 
 aclError aclInit(const char *configPath)
 {
+    DV_ACL_LOCKED();
     if (g_rt.inited)
         return dv_acl_fail(ACL_ERROR_REPEAT_INITIALIZE, "aclInit: AscendCL is already initialized");
     init_opts_t o;
@@ -237,6 +344,7 @@ static void device_release(void)
 
 aclError aclFinalize(void)
 {
+    DV_ACL_LOCKED();
     if (!g_rt.inited)
         return g_rt.ever_inited ? dv_acl_fail(ACL_ERROR_REPEAT_FINALIZE, "aclFinalize: AscendCL is already finalized")
                                 : dv_acl_fail(ACL_ERROR_UNINITIALIZE, "aclFinalize: aclInit was never called");
@@ -250,6 +358,7 @@ aclError aclFinalize(void)
 
 aclError aclFinalizeReference(uint64_t *refCount)
 {
+    DV_ACL_LOCKED();
     int rc = aclFinalize();
     if (rc == ACL_SUCCESS && refCount)
         *refCount = 0;
@@ -258,6 +367,7 @@ aclError aclFinalizeReference(uint64_t *refCount)
 
 aclError aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion, int32_t *patchVersion)
 {
+    DV_ACL_LOCKED();
     if (!majorVersion || !minorVersion || !patchVersion)
         return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtGetVersion: NULL argument");
     *majorVersion = ACL_MAJOR_VERSION;
@@ -268,6 +378,7 @@ aclError aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion, int32_t *
 
 const char *aclrtGetSocName(void)
 {
+    DV_ACL_LOCKED();
     return g_rt.inited ? g_rt.soc : NULL;
 }
 
@@ -284,6 +395,7 @@ static int check_device_id(const char *api, int64_t id)
 
 aclError aclrtSetDevice(int32_t deviceId)
 {
+    DV_ACL_LOCKED();
     int rc = check_device_id("aclrtSetDevice", deviceId);
     if (rc == ACL_SUCCESS)
         g_rt.device_refs++;
@@ -292,6 +404,7 @@ aclError aclrtSetDevice(int32_t deviceId)
 
 aclError aclrtResetDevice(int32_t deviceId)
 {
+    DV_ACL_LOCKED();
     int rc = check_device_id("aclrtResetDevice", deviceId);
     if (rc == ACL_SUCCESS && g_rt.device_refs == 0)
         rc = dv_acl_fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtResetDevice: device %d is not set", deviceId);
@@ -304,6 +417,7 @@ aclError aclrtResetDevice(int32_t deviceId)
 
 aclError aclrtResetDeviceForce(int32_t deviceId)
 {
+    DV_ACL_LOCKED();
     int rc = check_device_id("aclrtResetDeviceForce", deviceId);
     if (rc == ACL_SUCCESS && g_rt.device_refs) {
         dv_acl_drain();
@@ -314,6 +428,7 @@ aclError aclrtResetDeviceForce(int32_t deviceId)
 
 aclError aclrtGetDevice(int32_t *deviceId)
 {
+    DV_ACL_LOCKED();
     int rc = dv_acl_check_device("aclrtGetDevice");
     if (rc == ACL_SUCCESS && !deviceId)
         rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtGetDevice: deviceId is NULL");
@@ -324,6 +439,7 @@ aclError aclrtGetDevice(int32_t *deviceId)
 
 aclError aclrtGetDeviceCount(uint32_t *count)
 {
+    DV_ACL_LOCKED();
     int rc = dv_acl_check_init("aclrtGetDeviceCount");
     if (rc == ACL_SUCCESS && !count)
         rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtGetDeviceCount: count is NULL");
@@ -334,6 +450,7 @@ aclError aclrtGetDeviceCount(uint32_t *count)
 
 aclError aclrtGetRunMode(aclrtRunMode *runMode)
 {
+    DV_ACL_LOCKED();
     int rc = dv_acl_check_init("aclrtGetRunMode");
     if (rc == ACL_SUCCESS && !runMode)
         rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtGetRunMode: runMode is NULL");
@@ -349,6 +466,7 @@ static int64_t vector_cores(const dv_config_t *c)
 
 aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t *value)
 {
+    DV_ACL_LOCKED();
     int rc = check_device_id("aclrtGetDeviceInfo", deviceId);
     if (rc == ACL_SUCCESS && !value)
         rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtGetDeviceInfo: value is NULL");
@@ -369,6 +487,7 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t *value
 
 aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t *value)
 {
+    DV_ACL_LOCKED();
     int rc = check_device_id("aclGetDeviceCapability", deviceId);
     if (rc == ACL_SUCCESS && !value)
         rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclGetDeviceCapability: value is NULL");
@@ -386,13 +505,13 @@ aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int
 /* ---------------------------------------------------------------- contexts */
 
 typedef struct dv_acl_ctx {
-    uint32_t magic;
     int32_t device;
 } dv_acl_ctx_t;
 #define CTX_MAGIC 0xC0C7E47u
 
 aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId)
 {
+    DV_ACL_LOCKED();
     int rc = check_device_id("aclrtCreateContext", deviceId);
     if (rc == ACL_SUCCESS && !context)
         rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateContext: context is NULL");
@@ -401,7 +520,11 @@ aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId)
     dv_acl_ctx_t *c = malloc(sizeof *c);
     if (!c)
         return dv_acl_fail(ACL_ERROR_BAD_ALLOC, "aclrtCreateContext: out of memory");
-    *c = (dv_acl_ctx_t){CTX_MAGIC, deviceId};
+    *c = (dv_acl_ctx_t){deviceId};
+    if ((rc = dv_acl_handle_add(c, CTX_MAGIC)) != ACL_SUCCESS) {
+        free(c);
+        return rc;
+    }
     g_rt.device_refs++; /* a context holds its device, as aclrtSetDevice does */
     *context = c;
     t_ctx = c;
@@ -410,17 +533,18 @@ aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId)
 
 static bool ctx_valid(aclrtContext context)
 {
-    return context && ((dv_acl_ctx_t *)context)->magic == CTX_MAGIC;
+    return dv_acl_handle_is(context, CTX_MAGIC);
 }
 
 aclError aclrtDestroyContext(aclrtContext context)
 {
+    DV_ACL_LOCKED();
     int rc = dv_acl_check_init("aclrtDestroyContext");
     if (rc == ACL_SUCCESS && !ctx_valid(context))
         rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyContext: not a live context");
     if (rc != ACL_SUCCESS)
         return rc;
-    ((dv_acl_ctx_t *)context)->magic = 0;
+    dv_acl_handle_del(context);
     free(context);
     if (t_ctx == context)
         t_ctx = NULL;
@@ -433,6 +557,7 @@ aclError aclrtDestroyContext(aclrtContext context)
 
 aclError aclrtSetCurrentContext(aclrtContext context)
 {
+    DV_ACL_LOCKED();
     int rc = dv_acl_check_init("aclrtSetCurrentContext");
     if (rc == ACL_SUCCESS && !ctx_valid(context))
         rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtSetCurrentContext: not a live context");
@@ -443,6 +568,7 @@ aclError aclrtSetCurrentContext(aclrtContext context)
 
 aclError aclrtGetCurrentContext(aclrtContext *context)
 {
+    DV_ACL_LOCKED();
     int rc = dv_acl_check_init("aclrtGetCurrentContext");
     if (rc == ACL_SUCCESS && !context)
         rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtGetCurrentContext: context is NULL");

@@ -70,6 +70,8 @@ static struct {
     uint64_t seq;
     uint64_t engine_free[ENG_COUNT];
     uint64_t host_time;          /* the simulated time the host last waited for: later work starts after it */
+    int deferred_rc;             /* a task failure no synchronising call has returned yet */
+    char deferred_msg[1024];
     bool draining;
 } g_st;
 
@@ -203,8 +205,18 @@ static void view_move(const dv_acl_view_t *v, uint8_t *base, uint8_t *buf, bool 
     unsigned es = dv_dtype_size(v->dtype);
     uint64_t n = 1;
     int64_t idx[DV_ACL_MAX_DIMS] = {0};
-    for (int d = 0; d < v->ndims; d++)
+    bool contiguous = true;
+    for (int d = v->ndims - 1; d >= 0; d--) {
+        contiguous = contiguous && (v->dims[d] == 1 || v->strides[d] == (int64_t)n);
         n *= (uint64_t)v->dims[d];
+    }
+    if (contiguous) { /* the common case: one block */
+        if (gather)
+            memcpy(buf, base, n * es);
+        else
+            memcpy(base, buf, n * es);
+        return;
+    }
     for (uint64_t i = 0; i < n; i++) {
         int64_t off = 0;
         for (int d = 0; d < v->ndims; d++)
@@ -301,7 +313,7 @@ static int run_kernel(dv_acl_stream_t *s, dv_acl_launch_t *l, uint64_t start, ui
         if (owned[i] && l->arg[i].dir != DV_ARG_IN)
             view_move(&l->arg[i].view, base[i], data[i], false);
     *end = start + cnt.cycles;
-    dv_acl_task_record_t r = {"kernel", l->op_name, s->id, start, *end, l, &cnt, 0};
+    dv_acl_task_record_t r = {"kernel", l->op_name, s->id, start, *end, start - s->ready, l, &cnt, 0};
     dv_acl_prof_task(&r);
     dv_counters_free(&cnt);
 
@@ -366,7 +378,7 @@ static int task_run(dv_acl_stream_t *s, task_t *t, uint64_t start)
                                       : t->copy.kind == ACL_MEMCPY_HOST_TO_DEVICE    ? "MemcpyHostToDevice"
                                       : t->copy.kind == ACL_MEMCPY_DEVICE_TO_HOST    ? "MemcpyDeviceToHost"
                                                                                      : "MemcpyDeviceToDevice",
-                                      s->id, start, end, NULL, NULL, t->copy.bytes};
+                                      s->id, start, end, start - s->ready, NULL, NULL, t->copy.bytes};
             dv_acl_prof_task(&r);
         }
         break;
@@ -434,8 +446,21 @@ int dv_acl_drain(void)
     for (dv_acl_stream_t *s = g_st.streams; s; s = s->next)
         if (s->ready > g_st.host_time)
             g_st.host_time = s->ready;
-    /* keep the message of the first failure for aclGetRecentErrMsg */
+    if (first != ACL_SUCCESS && g_st.deferred_rc == ACL_SUCCESS) {
+        g_st.deferred_rc = first;
+        snprintf(g_st.deferred_msg, sizeof g_st.deferred_msg, "%s", aclGetRecentErrMsg());
+    }
     return first;
+}
+
+int dv_acl_sync(void)
+{
+    dv_acl_drain();
+    int rc = g_st.deferred_rc;
+    if (rc != ACL_SUCCESS)
+        dv_acl_restore_msg(g_st.deferred_msg);
+    g_st.deferred_rc = ACL_SUCCESS;
+    return rc;
 }
 
 void dv_acl_streams_reset(void)
@@ -502,13 +527,14 @@ int dv_acl_enqueue_copy(aclrtStream stream, const dv_acl_copy_t *c, bool sync)
         return ACL_ERROR_BAD_ALLOC;
     t->copy = *c;
     int rc = enqueue(stream, "copy", t);
-    return rc == ACL_SUCCESS && sync ? dv_acl_drain() : rc;
+    return rc == ACL_SUCCESS && sync ? dv_acl_sync() : rc;
 }
 
 /* ---------------------------------------------------------------- streams */
 
 aclError aclrtCreateStream(aclrtStream *stream)
 {
+    DV_ACL_LOCKED();
     int rc = dv_acl_check_device("aclrtCreateStream");
     if (rc == ACL_SUCCESS && !stream)
         rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateStream: stream is NULL");
@@ -525,6 +551,7 @@ aclError aclrtCreateStream(aclrtStream *stream)
 
 aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uint32_t flag)
 {
+    DV_ACL_LOCKED();
     (void)priority; /* one device, no stream priorities in the model */
     (void)flag;
     return aclrtCreateStream(stream);
@@ -541,7 +568,7 @@ static int stream_destroy(aclrtStream stream, const char *api, bool force)
     if (rc != ACL_SUCCESS)
         return rc;
     if (!force)
-        rc = dv_acl_drain(); /* its work completes first */
+        dv_acl_drain(); /* its work completes first; a failure is for the next synchronisation */
     dv_acl_stream_t **pp = &g_st.streams;
     while (*pp != s)
         pp = &(*pp)->next;
@@ -558,31 +585,36 @@ static int stream_destroy(aclrtStream stream, const char *api, bool force)
 
 aclError aclrtDestroyStream(aclrtStream stream)
 {
+    DV_ACL_LOCKED();
     return stream_destroy(stream, "aclrtDestroyStream", false);
 }
 
 aclError aclrtDestroyStreamForce(aclrtStream stream)
 {
+    DV_ACL_LOCKED();
     return stream_destroy(stream, "aclrtDestroyStreamForce", true);
 }
 
 aclError aclrtSynchronizeStream(aclrtStream stream)
 {
+    DV_ACL_LOCKED();
     dv_acl_stream_t *s = NULL;
     int rc = dv_acl_check_device("aclrtSynchronizeStream");
     if (rc == ACL_SUCCESS)
         rc = stream_get(stream, "aclrtSynchronizeStream", &s);
-    return rc == ACL_SUCCESS ? dv_acl_drain() : rc;
+    return rc == ACL_SUCCESS ? dv_acl_sync() : rc;
 }
 
 aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout)
 {
+    DV_ACL_LOCKED();
     (void)timeout; /* simulated work always completes (or fails) */
     return aclrtSynchronizeStream(stream);
 }
 
 aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status)
 {
+    DV_ACL_LOCKED();
     dv_acl_stream_t *s = NULL;
     int rc = dv_acl_check_device("aclrtStreamQuery");
     if (rc == ACL_SUCCESS && !status)
@@ -592,13 +624,14 @@ aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status)
     if (rc != ACL_SUCCESS)
         return rc;
     /* a query runs the queued work, so polling loops terminate */
-    rc = dv_acl_drain();
+    rc = dv_acl_sync();
     *status = ACL_STREAM_STATUS_COMPLETE;
     return rc;
 }
 
 aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode)
 {
+    DV_ACL_LOCKED();
     dv_acl_stream_t *s = NULL;
     int rc = dv_acl_check_device("aclrtSetStreamFailureMode");
     if (rc == ACL_SUCCESS && mode != ACL_CONTINUE_ON_FAILURE && mode != ACL_STOP_ON_FAILURE)
@@ -613,18 +646,21 @@ aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode)
 
 aclError aclrtSynchronizeDevice(void)
 {
+    DV_ACL_LOCKED();
     int rc = dv_acl_check_device("aclrtSynchronizeDevice");
-    return rc == ACL_SUCCESS ? dv_acl_drain() : rc;
+    return rc == ACL_SUCCESS ? dv_acl_sync() : rc;
 }
 
 aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout)
 {
+    DV_ACL_LOCKED();
     (void)timeout;
     return aclrtSynchronizeDevice();
 }
 
 aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBlockType blockType, aclrtStream stream)
 {
+    DV_ACL_LOCKED();
     int rc = dv_acl_check_device("aclrtLaunchCallback");
     if (rc == ACL_SUCCESS && !fn)
         rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtLaunchCallback: fn is NULL");
@@ -653,6 +689,7 @@ static int event_get(aclrtEvent event, const char *api, dv_acl_event_t **out)
 
 aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag)
 {
+    DV_ACL_LOCKED();
     int rc = dv_acl_check_device("aclrtCreateEvent");
     if (rc == ACL_SUCCESS && !event)
         rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateEvent: event is NULL");
@@ -672,16 +709,19 @@ aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag)
 
 aclError aclrtCreateEvent(aclrtEvent *event)
 {
+    DV_ACL_LOCKED();
     return aclrtCreateEventWithFlag(event, ACL_EVENT_SYNC);
 }
 
 aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag)
 {
+    DV_ACL_LOCKED();
     return aclrtCreateEventWithFlag(event, flag);
 }
 
 aclError aclrtDestroyEvent(aclrtEvent event)
 {
+    DV_ACL_LOCKED();
     dv_acl_event_t *e = NULL;
     int rc = dv_acl_check_device("aclrtDestroyEvent");
     if (rc == ACL_SUCCESS)
@@ -715,16 +755,19 @@ static int event_task(aclrtEvent event, aclrtStream stream, const char *api, tas
 
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 {
+    DV_ACL_LOCKED();
     return event_task(event, stream, "aclrtRecordEvent", T_RECORD);
 }
 
 aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
 {
+    DV_ACL_LOCKED();
     return event_task(event, stream, "aclrtStreamWaitEvent", T_WAIT);
 }
 
 aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
 {
+    DV_ACL_LOCKED();
     dv_acl_event_t *e = NULL;
     dv_acl_stream_t *s = NULL;
     int rc = dv_acl_check_device("aclrtResetEvent");
@@ -741,21 +784,24 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
 
 aclError aclrtSynchronizeEvent(aclrtEvent event)
 {
+    DV_ACL_LOCKED();
     dv_acl_event_t *e = NULL;
     int rc = dv_acl_check_device("aclrtSynchronizeEvent");
     if (rc == ACL_SUCCESS)
         rc = event_get(event, "aclrtSynchronizeEvent", &e);
-    return rc == ACL_SUCCESS ? dv_acl_drain() : rc;
+    return rc == ACL_SUCCESS ? dv_acl_sync() : rc;
 }
 
 aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout)
 {
+    DV_ACL_LOCKED();
     (void)timeout;
     return aclrtSynchronizeEvent(event);
 }
 
 aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status)
 {
+    DV_ACL_LOCKED();
     dv_acl_event_t *e = NULL;
     int rc = dv_acl_check_device("aclrtQueryEventStatus");
     if (rc == ACL_SUCCESS && !status)
@@ -763,7 +809,7 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *statu
     if (rc == ACL_SUCCESS)
         rc = event_get(event, "aclrtQueryEventStatus", &e);
     if (rc == ACL_SUCCESS)
-        rc = dv_acl_drain(); /* a query runs the queued work, so polling loops terminate */
+        rc = dv_acl_sync(); /* a query runs the queued work, so polling loops terminate */
     if (rc == ACL_SUCCESS)
         *status = e->done_seq ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
     return rc;
@@ -783,6 +829,7 @@ static int event_done(aclrtEvent event, const char *api, dv_acl_event_t **out)
 
 aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent)
 {
+    DV_ACL_LOCKED();
     dv_acl_event_t *a = NULL, *b = NULL;
     int rc = dv_acl_check_device("aclrtEventElapsedTime");
     if (rc == ACL_SUCCESS && !ms)
@@ -801,6 +848,7 @@ aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endE
 
 aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp)
 {
+    DV_ACL_LOCKED();
     dv_acl_event_t *e = NULL;
     int rc = dv_acl_check_device("aclrtEventGetTimestamp");
     if (rc == ACL_SUCCESS && !timestamp)
@@ -854,6 +902,7 @@ static int raw_args(dv_acl_launch_t *l, dv_kernel_info_t *info, void *const *gmA
 aclError dvsimLaunchKernel(const char *name, dv_kernel_fn fn, dv_kind_t kind, uint32_t blockDim, aclrtStream stream,
                            void *const *gmArgs, uint32_t nGmArgs, const void *params, size_t paramsBytes)
 {
+    DV_ACL_LOCKED();
     dv_acl_launch_t l;
     dv_arg_t args[DV_ACL_MAX_KARGS];
     dv_kernel_info_t info;
@@ -892,6 +941,7 @@ aclError dvsimLaunchKernel(const char *name, dv_kernel_fn fn, dv_kind_t kind, ui
 
 aclError dvsimLaunchTrace(const char *path, aclrtStream stream, void *const *gmArgs, uint32_t nGmArgs)
 {
+    DV_ACL_LOCKED();
     dv_acl_launch_t l;
     dv_error_t err;
     int rc = dv_acl_check_device("dvsimLaunchTrace");

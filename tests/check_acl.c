@@ -4,6 +4,7 @@
  * profile: a copy takes host.copy_start_cycles + bytes / host.link_bytes_per_cycle. */
 #define _DEFAULT_SOURCE
 #include <check.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 
 #include "acl/acl.h"
 #include "acl/acl_prof.h"
+#include "aclnn/acl_meta.h"
 #include "dv/kapi.h"
 #include "dv/sim.h"
 #include "dvsim/acl_launch.h"
@@ -382,6 +384,13 @@ START_TEST(test_acl_custom_kernel_results_and_time)
     void *gm2[2] = {x, shortp};
     OK(dvsimLaunchKernel("relu", relu_kernel, DV_KIND_VECTOR, blocks, s, gm2, 2, &prm, sizeof prm));
     FAILS(aclrtSynchronizeStream(s), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION, "GM access outside argument 'arg1'");
+    OK(aclrtSynchronizeStream(s)); /* reported once */
+    /* a free runs the queued work first; the failure waits for the next synchronisation */
+    void *spare;
+    OK(aclrtMalloc(&spare, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(dvsimLaunchKernel("relu", relu_kernel, DV_KIND_VECTOR, blocks, s, gm2, 2, &prm, sizeof prm));
+    OK(aclrtFree(spare));
+    FAILS(aclrtSynchronizeDevice(), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION, "GM access outside argument 'arg1'");
     /* the device goes on working */
     OK(dvsimLaunchKernel("relu", relu_kernel, DV_KIND_VECTOR, blocks, s, gm, 2, &prm, sizeof prm));
     OK(aclrtSynchronizeStream(s));
@@ -600,6 +609,146 @@ START_TEST(test_acl_init_config)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- NULL arguments */
+
+START_TEST(test_acl_null_arguments)
+{
+    aclrtStream s;
+    aclrtEvent e;
+    void *d;
+    up();
+    OK(aclrtCreateStream(&s));
+    OK(aclrtCreateEvent(&e));
+    OK(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    FAILS(aclrtCreateStream(NULL), ACL_ERROR_INVALID_PARAM, "stream is NULL");
+    FAILS(aclrtCreateEvent(NULL), ACL_ERROR_INVALID_PARAM, "event is NULL");
+    FAILS(aclrtCreateContext(NULL, 0), ACL_ERROR_INVALID_PARAM, "context is NULL");
+    FAILS(aclrtGetDevice(NULL), ACL_ERROR_INVALID_PARAM, "deviceId is NULL");
+    FAILS(aclrtGetDeviceCount(NULL), ACL_ERROR_INVALID_PARAM, "count is NULL");
+    FAILS(aclrtGetRunMode(NULL), ACL_ERROR_INVALID_PARAM, "runMode is NULL");
+    FAILS(aclrtGetMemInfo(ACL_HBM_MEM, NULL, NULL), ACL_ERROR_INVALID_PARAM, "NULL");
+    FAILS(aclrtGetVersion(NULL, NULL, NULL), ACL_ERROR_INVALID_PARAM, "NULL");
+    FAILS(aclrtMallocHost(NULL, 64), ACL_ERROR_INVALID_PARAM, "hostPtr is NULL");
+    FAILS(aclrtMemcpy(d, 64, NULL, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM, "src is NULL");
+    FAILS(aclrtMemset(NULL, 64, 0, 64), ACL_ERROR_INVALID_PARAM, "devPtr is NULL");
+    FAILS(aclrtDestroyStream(NULL), ACL_ERROR_INVALID_PARAM, "stream is NULL");
+    FAILS(aclrtDestroyEvent(NULL), ACL_ERROR_INVALID_PARAM, "not a live event");
+    FAILS(aclrtRecordEvent(NULL, s), ACL_ERROR_INVALID_PARAM, "not a live event");
+    FAILS(aclrtStreamWaitEvent(s, NULL), ACL_ERROR_INVALID_PARAM, "not a live event");
+    FAILS(aclrtEventElapsedTime(NULL, e, e), ACL_ERROR_INVALID_PARAM, "ms is NULL");
+    FAILS(aclrtEventGetTimestamp(e, NULL), ACL_ERROR_INVALID_PARAM, "timestamp is NULL");
+    FAILS(aclrtQueryEventStatus(e, NULL), ACL_ERROR_INVALID_PARAM, "status is NULL");
+    FAILS(aclrtStreamQuery(s, NULL), ACL_ERROR_INVALID_PARAM, "status is NULL");
+    FAILS(aclrtLaunchCallback(NULL, NULL, ACL_CALLBACK_BLOCK, s), ACL_ERROR_INVALID_PARAM, "fn is NULL");
+    FAILS(aclrtSetCurrentContext(NULL), ACL_ERROR_INVALID_PARAM, "not a live context");
+    FAILS(aclrtDestroyContext(NULL), ACL_ERROR_INVALID_PARAM, "not a live context");
+    FAILS(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_AICORE_CORE_NUM, NULL), ACL_ERROR_INVALID_PARAM, "value is NULL");
+    FAILS(aclGetDeviceCapability(0, ACL_DEVICE_INFO_L2_SIZE, NULL), ACL_ERROR_INVALID_PARAM, "value is NULL");
+    FAILS(aclDestroyDataBuffer(NULL), ACL_ERROR_INVALID_PARAM, "not a live data buffer");
+    ck_assert_ptr_null(aclGetDataBufferAddr(NULL));
+    FAILS(aclprofInit(NULL, 0), ACL_ERROR_INVALID_PARAM, "profilerResultPath is NULL");
+    ck_assert_ptr_null(aclprofCreateConfig(NULL, 0, ACL_AICORE_NONE, NULL, 0));
+    FAILS(aclprofStart(NULL), ACL_ERROR_INVALID_PARAM, "not a live profiling config");
+    FAILS(dvsimLaunchKernel(NULL, NULL, DV_KIND_VECTOR, 1, s, NULL, 0, NULL, 0), ACL_ERROR_INVALID_PARAM, "NULL");
+    FAILS(dvsimLaunchTrace(NULL, s, NULL, 0), ACL_ERROR_INVALID_PARAM, "NULL");
+    /* nothing above disturbed the device */
+    uint8_t h[64] = {1, 2, 3};
+    OK(aclrtMemcpy(d, 64, h, 64, ACL_MEMCPY_HOST_TO_DEVICE));
+    OK(aclrtSynchronizeDevice());
+    down();
+}
+END_TEST
+
+/* ---------------------------------------------------------------- host threads */
+
+typedef struct worker {
+    aclrtStream stream;
+    float scale;
+    int ok;
+} worker_t;
+
+/* Each thread: its own stream and buffers, a copy in, a kernel, a copy out, checked. */
+static void *worker_main(void *p)
+{
+    worker_t *w = p;
+    scale_params_t prm = {512};
+    const size_t bytes = 2 * prm.elems * 4;
+    float hx[1024], hy[1024];
+    void *x = NULL, *y = NULL;
+    for (int i = 0; i < 1024; i++)
+        hx[i] = w->scale * (float)(i % 7 - 3);
+    w->ok = aclrtMalloc(&x, bytes, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS &&
+            aclrtMalloc(&y, bytes, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS;
+    for (int round = 0; round < 4 && w->ok; round++) {
+        void *gm[2] = {x, y};
+        w->ok = aclrtMemcpyAsync(x, bytes, hx, bytes, ACL_MEMCPY_HOST_TO_DEVICE, w->stream) == ACL_SUCCESS &&
+                dvsimLaunchKernel("relu", relu_kernel, DV_KIND_VECTOR, 2, w->stream, gm, 2, &prm, sizeof prm) ==
+                    ACL_SUCCESS &&
+                aclrtMemcpyAsync(hy, bytes, y, bytes, ACL_MEMCPY_DEVICE_TO_HOST, w->stream) == ACL_SUCCESS &&
+                aclrtSynchronizeStream(w->stream) == ACL_SUCCESS;
+        for (int i = 0; i < 1024 && w->ok; i++)
+            w->ok = hy[i] == (hx[i] > 0 ? hx[i] : 0.0f);
+    }
+    w->ok = w->ok && aclrtFree(x) == ACL_SUCCESS && aclrtFree(y) == ACL_SUCCESS;
+    return NULL;
+}
+
+START_TEST(test_acl_two_host_threads)
+{
+    worker_t w[2] = {{NULL, 1.0f, 0}, {NULL, -2.0f, 0}};
+    pthread_t th[2];
+    up();
+    for (int i = 0; i < 2; i++)
+        OK(aclrtCreateStream(&w[i].stream));
+    for (int i = 0; i < 2; i++)
+        ck_assert_int_eq(pthread_create(&th[i], NULL, worker_main, &w[i]), 0);
+    for (int i = 0; i < 2; i++)
+        pthread_join(th[i], NULL);
+    ck_assert_int_eq(w[0].ok, 1);
+    ck_assert_int_eq(w[1].ok, 1);
+    size_t fr, total;
+    OK(aclrtGetMemInfo(ACL_HBM_MEM, &fr, &total));
+    ck_assert_uint_eq(fr, total); /* every allocation of both threads is back */
+    down();
+}
+END_TEST
+
+/* Destroyed, foreign and garbage handles are refused without being read (ASan would see a read). */
+START_TEST(test_acl_stale_and_garbage_handles)
+{
+    void *garbage = (void *)(uintptr_t)0x7ff000001230ull;
+    aclrtContext ctx;
+    up();
+    OK(aclrtCreateContext(&ctx, 0));
+    OK(aclrtDestroyContext(ctx));
+    FAILS(aclrtDestroyContext(ctx), ACL_ERROR_INVALID_PARAM, "not a live context");
+    FAILS(aclrtSetCurrentContext(garbage), ACL_ERROR_INVALID_PARAM, "not a live context");
+    aclDataBuffer *b = aclCreateDataBuffer(NULL, 16);
+    ck_assert_ptr_nonnull(b);
+    OK(aclDestroyDataBuffer(b));
+    FAILS(aclDestroyDataBuffer(b), ACL_ERROR_INVALID_PARAM, "not a live data buffer");
+    FAILS(aclDestroyDataBuffer(garbage), ACL_ERROR_INVALID_PARAM, "not a live data buffer");
+    ck_assert_uint_eq(aclGetDataBufferSizeV2(b), 0);
+    uint32_t dev0 = 0;
+    aclprofConfig *pc = aclprofCreateConfig(&dev0, 1, ACL_AICORE_NONE, NULL, 0);
+    ck_assert_ptr_nonnull(pc);
+    OK(aclprofDestroyConfig(pc));
+    FAILS(aclprofDestroyConfig(pc), ACL_ERROR_INVALID_PARAM, "not a live profiling config");
+    int64_t dims[2] = {2, 8};
+    aclTensor *t = aclCreateTensor(dims, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, dims, 2, NULL);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_int_eq(aclDestroyTensor(t), 0);
+    FAILS(aclDestroyTensor(t), 161002, "not a live aclTensor");
+    FAILS(aclDestroyTensor((const aclTensor *)garbage), 161002, "not a live aclTensor");
+    float one = 1.0f;
+    aclScalar *sc = aclCreateScalar(&one, ACL_FLOAT);
+    ck_assert_int_eq(aclDestroyScalar(sc), 0);
+    FAILS(aclDestroyScalar(sc), 161002, "not a live aclScalar");
+    FAILS(aclDestroyAclOpExecutor((aclOpExecutor *)garbage), 161002, "not a live aclOpExecutor");
+    down();
+}
+END_TEST
+
 Suite *dv_acl_suite(void)
 {
     Suite *s = suite_create("acl");
@@ -616,6 +765,9 @@ Suite *dv_acl_suite(void)
     tcase_add_test(t, test_acl_launch_trace);
     tcase_add_test(t, test_acl_profiling_api);
     tcase_add_test(t, test_acl_init_config);
+    tcase_add_test(t, test_acl_null_arguments);
+    tcase_add_test(t, test_acl_two_host_threads);
+    tcase_add_test(t, test_acl_stale_and_garbage_handles);
     suite_add_tcase(s, t);
     return s;
 }
