@@ -37,7 +37,7 @@ TEST_SRCS := $(wildcard tests/check_*.c) tests/runner.c $(wildcard tests/support
 TEST_OBJS := $(TEST_SRCS:%.c=$(B)/%.o)
 PROFILES := $(wildcard configs/*.yaml)
 
-DOCS := docs/ISA.md configs/SCHEMA.md docs/OPS.md
+DOCS := docs/ISA.md configs/SCHEMA.md docs/OPS.md docs/OP_SUMMARY.md
 
 .PHONY: all deps demo test bench asan clean docs install shim
 all: $(BIN)/dvsim docs shim
@@ -131,6 +131,8 @@ configs/SCHEMA.md: $(B)/tools/gendoc
 	$(B)/tools/gendoc schema > $@.tmp && mv $@.tmp $@
 docs/OPS.md: $(B)/tools/gendoc
 	$(B)/tools/gendoc ops > $@.tmp && mv $@.tmp $@
+docs/OP_SUMMARY.md: $(B)/tools/gendoc
+	$(B)/tools/gendoc opsummary > $@.tmp && mv $@.tmp $@
 docs: $(DOCS)
 
 # ---- quick start ----

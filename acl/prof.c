@@ -2,10 +2,10 @@
  *
  * While profiling is on, every kernel that runs adds one row to DIR/op_summary.csv in the column
  * scheme of msprof's op_summary (A2 "stars" header, PipeUtilization metrics), followed by dvsim's
- * UB occupancy columns; at the end (aclprofFinalize, or aclFinalize for DVSIM_PROFILE_OUT) the
- * tasks of the whole run go to DIR/timeline.json (Chrome trace: one row per stream).  Every figure
- * is derived from the model's counters by the report step (dv_report_derive); docs/ACL.md lists the
- * columns. */
+ * UB occupancy and hazard columns: the table acl/op_summary.def (docs/OP_SUMMARY.md is generated from
+ * it).  At the end (aclprofFinalize, or aclFinalize for DVSIM_PROFILE_OUT) the tasks of the whole run
+ * go to DIR/timeline.json (Chrome trace: one row per stream).  Every figure is derived from the
+ * model's counters by the report step (dv_report_derive). */
 #define _DEFAULT_SOURCE
 #include <errno.h>
 #include <stdio.h>
@@ -39,15 +39,16 @@ static struct {
     size_t nslices, cap;
 } g_prof;
 
-static const char csv_header[] =
-    "Device_id,Model ID,Task ID,Stream ID,Op Name,OP Type,OP State,Task Type,Task Start Time(us),"
-    "Task Duration(us),Task Wait Time(us),Block Dim,Mix Block Dim,HF32 Eligible,Input Shapes,Input Data Types,"
-    "Input Formats,Output Shapes,Output Data Types,Output Formats,Context ID,aicore_time(us),aic_total_cycles,"
-    "aic_mac_time(us),aic_mac_ratio,aic_scalar_time(us),aic_scalar_ratio,aic_mte1_time(us),aic_mte1_ratio,"
-    "aic_mte2_time(us),aic_mte2_ratio,aic_fixpipe_time(us),aic_fixpipe_ratio,aic_icache_miss_rate,aiv_time(us),"
-    "aiv_total_cycles,aiv_vec_time(us),aiv_vec_ratio,aiv_scalar_time(us),aiv_scalar_ratio,aiv_mte2_time(us),"
-    "aiv_mte2_ratio,aiv_mte3_time(us),aiv_mte3_ratio,aiv_icache_miss_rate,cube_utilization(%),"
-    "ub_capacity_bytes,ub_peak_bytes,ub_peak(%),ub_avg_bytes,ub_avg(%)\n";
+typedef enum opsum_col {
+#define DV_OPSUM(id, header, meaning) COL_##id,
+#include "op_summary.def"
+    COL_COUNT
+} opsum_col_t;
+
+static const char *const col_header[COL_COUNT] = {
+#define DV_OPSUM(id, header, meaning) header,
+#include "op_summary.def"
+};
 
 static int mkdirs(const char *dir)
 {
@@ -74,7 +75,9 @@ static int prof_open(const char *dir, const char *api)
     snprintf(path, sizeof path, "%s/op_summary.csv", dir);
     if (!(g_prof.csv = fopen(path, "w")))
         return dv_acl_fail(ACL_ERROR_WRITE_FILE, "%s: cannot write '%s': %s", api, path, strerror(errno));
-    fputs(csv_header, g_prof.csv);
+    for (int c = 0; c < COL_COUNT; c++)
+        fprintf(g_prof.csv, "%s%s", c ? "," : "", col_header[c]);
+    fputc('\n', g_prof.csv);
     fflush(g_prof.csv);
     g_prof.inited = true;
     g_prof.task_id = 0;
@@ -83,8 +86,7 @@ static int prof_open(const char *dir, const char *api)
 
 /* ---------------------------------------------------------------- rows */
 
-/* Busy ratio of one pipe and the cycles over the cores of one side (AIC or AIV; coupled cores are
- * both sides). */
+/* The cycles and pipe busy cycles of one side (AICs or AIVs; coupled cores are both sides). */
 typedef struct side {
     bool present;
     uint64_t cycles;
@@ -106,87 +108,151 @@ static void side_sum(const dv_report_t *rep, bool aic, side_t *s)
     }
 }
 
-static void put_ratio(FILE *f, const side_t *s, int pipe, double time_us)
+/* What one row is made from. */
+typedef struct row {
+    const dv_acl_task_record_t *r;
+    const dv_config_t *cfg;
+    const dv_kernel_info_t *info;
+    const dv_report_t *rep;
+    double us;          /* the task's duration */
+    side_t aic, aiv;
+} row_t;
+
+static void put_text(FILE *f, const char *s)
+{
+    fprintf(f, "\"%s\"", s && *s ? s : "N/A");
+}
+
+/* A side's pipe ratio (time: ratio x duration), N/A when the side did not run. */
+static void put_ratio(FILE *f, const side_t *s, int pipe, double time_us, bool as_time)
 {
     if (!s->present || !s->cycles) {
-        fputs(",N/A,N/A", f);
+        fputs("N/A", f);
         return;
     }
     double r = (double)s->busy[pipe] / (double)s->cycles;
-    fprintf(f, ",%.3f,%.6f", r * time_us, r);
+    if (as_time)
+        fprintf(f, "%.3f", r * time_us);
+    else
+        fprintf(f, "%.6f", r);
 }
 
-static void put_quoted(FILE *f, const char *s)
+static void put_col(FILE *f, const row_t *w, opsum_col_t c)
 {
-    fprintf(f, ",\"%s\"", s && *s ? s : "N/A");
+    const dv_acl_task_record_t *r = w->r;
+    const dv_acl_launch_t *l = r->launch;
+    double mhz = (double)w->cfg->chip_freq_mhz;
+    bool split = w->cfg->chip_layout == DV_LAYOUT_SPLIT;
+    const dv_occupancy_t *ub = &w->rep->buf[DV_SPACE_UB];
+    switch (c) {
+    case COL_DEVICE: fputs("0", f); break;
+    case COL_MODEL: fputs("4294967295", f); break;
+    case COL_TASK: fprintf(f, "%llu", (unsigned long long)g_prof.task_id); break;
+    case COL_STREAM: fprintf(f, "%u", r->stream_id); break;
+    case COL_OP_NAME: put_text(f, l->op_name); break;
+    case COL_OP_TYPE: put_text(f, l->op_type); break;
+    case COL_OP_STATE: fputs("dynamic", f); break;
+    case COL_TASK_TYPE:
+        fputs(!split ? "AI_CORE" : w->info->kind == DV_KIND_MIX ? "MIX_AIC"
+              : w->info->kind == DV_KIND_VECTOR ? "AI_VECTOR_CORE" : "AI_CORE", f);
+        break;
+    case COL_START: fprintf(f, "%.3f", (double)r->start_cycle / mhz); break;
+    case COL_DURATION: case COL_AICORE_TIME: fprintf(f, "%.3f", w->us); break;
+    case COL_WAIT: fprintf(f, "%.3f", (double)r->wait_cycles / mhz); break;
+    case COL_BLOCK_DIM: fprintf(f, "%u", w->info->blocks); break;
+    case COL_MIX_BLOCK_DIM:
+        fprintf(f, "%u", split && w->info->kind == DV_KIND_MIX ? w->info->blocks * (uint32_t)w->cfg->chip_aiv_per_core : 0);
+        break;
+    case COL_HF32: fputs("NO", f); break;
+    case COL_IN_SHAPES: put_text(f, l->in_shapes); break;
+    case COL_IN_DTYPES: put_text(f, l->in_dtypes); break;
+    case COL_IN_FORMATS: put_text(f, l->in_formats); break;
+    case COL_OUT_SHAPES: put_text(f, l->out_shapes); break;
+    case COL_OUT_DTYPES: put_text(f, l->out_dtypes); break;
+    case COL_OUT_FORMATS: put_text(f, l->out_formats); break;
+    case COL_CONTEXT: case COL_AIC_ICACHE: case COL_AIV_ICACHE: fputs("N/A", f); break;
+    case COL_AIC_CYCLES:
+        if (w->aic.present)
+            fprintf(f, "%llu", (unsigned long long)w->aic.cycles);
+        else
+            fputs("N/A", f);
+        break;
+    case COL_AIC_MAC_TIME: case COL_AIC_MAC: put_ratio(f, &w->aic, DV_PIPE_M, w->us, c == COL_AIC_MAC_TIME); break;
+    case COL_AIC_S_TIME: case COL_AIC_S: put_ratio(f, &w->aic, DV_PIPE_S, w->us, c == COL_AIC_S_TIME); break;
+    case COL_AIC_MTE1_TIME: case COL_AIC_MTE1: put_ratio(f, &w->aic, DV_PIPE_MTE1, w->us, c == COL_AIC_MTE1_TIME); break;
+    case COL_AIC_MTE2_TIME: case COL_AIC_MTE2: put_ratio(f, &w->aic, DV_PIPE_MTE2, w->us, c == COL_AIC_MTE2_TIME); break;
+    case COL_AIC_FIX_TIME: case COL_AIC_FIX: put_ratio(f, &w->aic, DV_PIPE_FIX, w->us, c == COL_AIC_FIX_TIME); break;
+    case COL_AIV_TIME:
+        if (w->aiv.present)
+            fprintf(f, "%.3f", w->us);
+        else
+            fputs("N/A", f);
+        break;
+    case COL_AIV_CYCLES:
+        if (w->aiv.present)
+            fprintf(f, "%llu", (unsigned long long)w->aiv.cycles);
+        else
+            fputs("N/A", f);
+        break;
+    case COL_AIV_V_TIME: case COL_AIV_V: put_ratio(f, &w->aiv, DV_PIPE_V, w->us, c == COL_AIV_V_TIME); break;
+    case COL_AIV_S_TIME: case COL_AIV_S: put_ratio(f, &w->aiv, DV_PIPE_S, w->us, c == COL_AIV_S_TIME); break;
+    case COL_AIV_MTE2_TIME: case COL_AIV_MTE2: put_ratio(f, &w->aiv, DV_PIPE_MTE2, w->us, c == COL_AIV_MTE2_TIME); break;
+    case COL_AIV_MTE3_TIME: case COL_AIV_MTE3: put_ratio(f, &w->aiv, DV_PIPE_MTE3, w->us, c == COL_AIV_MTE3_TIME); break;
+    case COL_CUBE_UTIL: {
+        double cap = (double)(r->end_cycle - r->start_cycle) * (double)w->cfg->chip_ai_cores;
+        fprintf(f, "%.3f", cap > 0 ? 100.0 * (double)w->aic.busy[DV_PIPE_M] / cap : 0.0);
+        break;
+    }
+    case COL_UB_CAP: fprintf(f, "%llu", (unsigned long long)(ub->present ? ub->capacity : 0)); break;
+    case COL_UB_PEAK: fprintf(f, "%llu", (unsigned long long)(ub->present ? ub->peak_bytes : 0)); break;
+    case COL_UB_PEAK_PCT: fprintf(f, "%.2f", ub->present ? ub->peak_pct : 0.0); break;
+    case COL_UB_AVG: fprintf(f, "%.1f", ub->present ? ub->avg_bytes : 0.0); break;
+    case COL_UB_AVG_PCT: fprintf(f, "%.2f", ub->present ? ub->avg_pct : 0.0); break;
+    case COL_HAZARDS: fprintf(f, "%llu", (unsigned long long)r->cnt->hazards); break;
+    case COL_COUNT: break;
+    }
 }
 
 static void csv_row(const dv_acl_task_record_t *r)
 {
-    const dv_config_t *cfg = dv_acl_config();
-    const dv_kernel_info_t *info = &r->launch->kernel->info;
+    row_t w = {r, dv_acl_config(), &r->launch->kernel->info, NULL, 0, {0}, {0}};
     dv_report_t rep;
     dv_error_t err;
-    if (dv_report_derive(&rep, cfg, info, r->cnt, &err) != DV_OK)
+    if (dv_report_derive(&rep, w.cfg, w.info, r->cnt, &err) != DV_OK)
         return;
-    double mhz = (double)cfg->chip_freq_mhz;
-    double t_us = (double)(r->end_cycle - r->start_cycle) / mhz;
-    bool split = cfg->chip_layout == DV_LAYOUT_SPLIT;
-    const char *type = !split ? "AI_CORE"
-                       : info->kind == DV_KIND_MIX ? "MIX_AIC"
-                       : info->kind == DV_KIND_VECTOR ? "AI_VECTOR_CORE"
-                                                      : "AI_CORE";
-    uint32_t mix_dim = split && info->kind == DV_KIND_MIX ? info->blocks * (uint32_t)cfg->chip_aiv_per_core : 0;
-    side_t aic, aiv;
-    side_sum(&rep, true, &aic);
-    side_sum(&rep, false, &aiv);
-    if (split && info->kind == DV_KIND_VECTOR)
-        aic.present = false;
-    if (split && info->kind == DV_KIND_CUBE)
-        aiv.present = false;
-    FILE *f = g_prof.csv;
-    fprintf(f, "0,4294967295,%llu,%u", (unsigned long long)++g_prof.task_id, r->stream_id);
-    put_quoted(f, r->launch->op_name);
-    put_quoted(f, r->launch->op_type);
-    fprintf(f, ",dynamic,%s,%.3f,%.3f,%.3f,%u,%u,NO", type, (double)r->start_cycle / mhz, t_us,
-            (double)r->wait_cycles / mhz, info->blocks, mix_dim);
-    put_quoted(f, r->launch->in_shapes);
-    put_quoted(f, r->launch->in_dtypes);
-    put_quoted(f, r->launch->in_formats);
-    put_quoted(f, r->launch->out_shapes);
-    put_quoted(f, r->launch->out_dtypes);
-    put_quoted(f, r->launch->out_formats);
-    fprintf(f, ",N/A,%.3f", t_us);
-    if (aic.present)
-        fprintf(f, ",%llu", (unsigned long long)aic.cycles);
-    else
-        fputs(",N/A", f);
-    put_ratio(f, &aic, DV_PIPE_M, t_us);
-    put_ratio(f, &aic, DV_PIPE_S, t_us);
-    put_ratio(f, &aic, DV_PIPE_MTE1, t_us);
-    put_ratio(f, &aic, DV_PIPE_MTE2, t_us);
-    put_ratio(f, &aic, DV_PIPE_FIX, t_us);
-    fputs(",N/A", f); /* icache: not modelled */
-    if (aiv.present)
-        fprintf(f, ",%.3f,%llu", t_us, (unsigned long long)aiv.cycles);
-    else
-        fputs(",N/A,N/A", f);
-    put_ratio(f, &aiv, DV_PIPE_V, t_us);
-    put_ratio(f, &aiv, DV_PIPE_S, t_us);
-    put_ratio(f, &aiv, DV_PIPE_MTE2, t_us);
-    put_ratio(f, &aiv, DV_PIPE_MTE3, t_us);
-    fputs(",N/A", f);
-    /* cube utilisation: cube busy cycles over the cube capacity of the whole chip for the task */
-    double cube_cap = (double)(r->end_cycle - r->start_cycle) * (double)cfg->chip_ai_cores;
-    fprintf(f, ",%.3f", cube_cap > 0 ? 100.0 * (double)aic.busy[DV_PIPE_M] / cube_cap : 0.0);
-    const dv_occupancy_t *ub = &rep.buf[DV_SPACE_UB];
-    if (ub->present)
-        fprintf(f, ",%llu,%llu,%.2f,%.1f,%.2f\n", (unsigned long long)ub->capacity, (unsigned long long)ub->peak_bytes,
-                ub->peak_pct, ub->avg_bytes, ub->avg_pct);
-    else
-        fputs(",0,0,0.00,0.0,0.00\n", f);
-    fflush(f);
+    w.rep = &rep;
+    w.us = (double)(r->end_cycle - r->start_cycle) / (double)w.cfg->chip_freq_mhz;
+    side_sum(&rep, true, &w.aic);
+    side_sum(&rep, false, &w.aiv);
+    bool split = w.cfg->chip_layout == DV_LAYOUT_SPLIT;
+    w.aic.present = w.aic.present && !(split && w.info->kind == DV_KIND_VECTOR);
+    w.aiv.present = w.aiv.present && !(split && w.info->kind == DV_KIND_CUBE);
+    g_prof.task_id++;
+    for (int c = 0; c < COL_COUNT; c++) {
+        if (c)
+            fputc(',', g_prof.csv);
+        put_col(g_prof.csv, &w, (opsum_col_t)c);
+    }
+    fputc('\n', g_prof.csv);
+    fflush(g_prof.csv);
     dv_report_free(&rep);
+}
+
+/* docs/OP_SUMMARY.md: the columns of op_summary.csv (gendoc opsummary). */
+void dv_doc_op_summary(FILE *out)
+{
+    static const char *const meaning[COL_COUNT] = {
+#define DV_OPSUM(id, header, meaning) meaning,
+#include "op_summary.def"
+    };
+    fputs("# op_summary.csv columns\n\n"
+          "Generated from `acl/op_summary.def` by `gendoc opsummary`; do not edit. The AscendCL shim's\n"
+          "profiling (docs/ACL.md) writes one row per kernel: msprof's op_summary columns for A2 chips with\n"
+          "PipeUtilization metrics, then dvsim's own (marked dvsim). Ratios are derived from the model's\n"
+          "counters by the report step (docs/REPORT.md).\n\n"
+          "| # | Column | Value |\n|---|---|---|\n", out);
+    for (int c = 0; c < COL_COUNT; c++)
+        fprintf(out, "| %d | `%s` | %s |\n", c + 1, col_header[c], meaning[c]);
 }
 
 void dv_acl_prof_task(const dv_acl_task_record_t *r)

@@ -306,6 +306,18 @@ static void relu_kernel(dv_k_t *k, const void *p)
     dvk_copy_ubuf_to_gm(k, dvk_gm(k, 1, off), buf, 1, prm->elems * 4 / 32, 0, 0);
 }
 
+/* relu_kernel without its flags: the vector unit may read the tile before MTE2 wrote it. */
+static void racy_kernel(dv_k_t *k, const void *p)
+{
+    const scale_params_t *prm = p;
+    uint64_t off = (uint64_t)dvk_block_idx(k) * prm->elems * 4;
+    uint64_t buf = dvk_alloc(k, DV_SPACE_UB, prm->elems * 4);
+    dvk_copy_gm_to_ubuf(k, buf, dvk_gm(k, 0, off), 1, prm->elems * 4 / 32, 0, 0);
+    dvk_vrelu(k, buf, buf, DV_DT_F32, prm->elems / 64, 1, 1, 8, 8);
+    dvk_pipe_barrier(k, DV_PIPE_ALL);
+    dvk_copy_ubuf_to_gm(k, dvk_gm(k, 1, off), buf, 1, prm->elems * 4 / 32, 0, 0);
+}
+
 /* Cycles of the same kernel run directly on the model, in a child process (a fresh model). */
 static uint64_t direct_cycles(uint32_t blocks, uint64_t bytes, const scale_params_t *prm)
 {
@@ -532,12 +544,19 @@ START_TEST(test_acl_profiling_api)
     FAILS(aclprofStart(cfg), ACL_ERROR_PROF_ALREADY_RUN, "already running");
     void *gm[2] = {x, y};
     OK(dvsimLaunchKernel("relu", relu_kernel, DV_KIND_VECTOR, 4, NULL, gm, 2, &prm, sizeof prm));
+    OK(dvsimLaunchKernel("racy", racy_kernel, DV_KIND_VECTOR, 4, NULL, gm, 2, &prm, sizeof prm));
     OK(aclprofStop(cfg));
     FAILS(aclprofStop(cfg), ACL_ERROR_PROF_NOT_RUN, "not running");
     /* outside the window: not profiled */
     OK(dvsimLaunchKernel("relu", relu_kernel, DV_KIND_VECTOR, 4, NULL, gm, 2, &prm, sizeof prm));
     OK(aclrtSynchronizeDevice());
-    ck_assert_int_eq(count_lines(csv), 2);
+    ck_assert_int_eq(count_lines(csv), 3);
+    csv_field(csv, 1, csv_col(csv, "hazards"), val, sizeof val);
+    ck_assert_str_eq(val, "0");
+    csv_field(csv, 2, csv_col(csv, "hazards"), val, sizeof val);
+    ck_assert_int_gt(atoi(val), 0);
+    csv_field(csv, 2, csv_col(csv, "Task ID"), val, sizeof val);
+    ck_assert_str_eq(val, "2");
     csv_field(csv, 1, csv_col(csv, "Block Dim"), val, sizeof val);
     ck_assert_str_eq(val, "4");
     csv_field(csv, 1, csv_col(csv, "Task Type"), val, sizeof val);

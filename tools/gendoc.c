@@ -1,13 +1,15 @@
 /* tools/gendoc.c - write the generated reference pages from the tables.
  *   gendoc isa     -> docs/ISA.md        (isa/isa.def, isa/fields.def)
  *   gendoc schema  -> configs/SCHEMA.md  (configs/params.def)
- *   gendoc ops     -> docs/OPS.md        (the operator descriptors in ops/) */
+ *   gendoc ops     -> docs/OPS.md        (the operator descriptors in ops/)
+ *   gendoc opsummary -> docs/OP_SUMMARY.md (acl/op_summary.def: the profiler's CSV columns) */
 #include <stdio.h>
 #include <string.h>
 
 void dv_doc_isa(FILE *out);
 void dv_doc_schema(FILE *out);
 void dv_doc_ops(FILE *out);
+void dv_doc_op_summary(FILE *out);
 
 int main(int argc, char **argv)
 {
@@ -17,8 +19,10 @@ int main(int argc, char **argv)
         dv_doc_schema(stdout);
     else if (argc == 2 && strcmp(argv[1], "ops") == 0)
         dv_doc_ops(stdout);
+    else if (argc == 2 && strcmp(argv[1], "opsummary") == 0)
+        dv_doc_op_summary(stdout);
     else {
-        fprintf(stderr, "usage: gendoc isa|schema|ops\n");
+        fprintf(stderr, "usage: gendoc isa|schema|ops|opsummary\n");
         return 2;
     }
     return ferror(stdout) ? 1 : 0;
