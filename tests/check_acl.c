@@ -14,6 +14,7 @@
 #include "acl/acl.h"
 #include "acl/acl_prof.h"
 #include "aclnn/acl_meta.h"
+#include "aclnnop/aclnn_add.h"
 #include "dv/kapi.h"
 #include "dv/sim.h"
 #include "dvsim/acl_launch.h"
@@ -768,6 +769,67 @@ START_TEST(test_acl_stale_and_garbage_handles)
 }
 END_TEST
 
+/* Cycles of a library operator run as `dvsim op` does, in a child process (a fresh model). */
+static uint64_t op_cycles(const char *cmd)
+{
+    int fd[2];
+    ck_assert_int_eq(pipe(fd), 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dvt_op_t r;
+        uint64_t cycles = dvt_op(&r, NULL, NULL, cmd, true, false) == DV_OK ? r.cnt.cycles : 0;
+        if (write(fd[1], &cycles, sizeof cycles) != sizeof cycles)
+            _exit(1);
+        _exit(0);
+    }
+    uint64_t cycles = 0;
+    ck_assert_int_eq(read(fd[0], &cycles, sizeof cycles), sizeof cycles);
+    waitpid(pid, NULL, 0);
+    close(fd[0]);
+    close(fd[1]);
+    return cycles;
+}
+
+/* The shim adds nothing to a kernel: aclnnAdd between two events takes the cycles of
+ * `dvsim op add` with the parameters it maps to. */
+START_TEST(test_acl_aclnn_time_is_the_operators)
+{
+    dv_config_t cfg = profile();
+    uint64_t want = op_cycles("add --shape 4x2048 --dtype fp32 --alpha 1.5");
+    ck_assert_uint_gt(want, 0);
+    int64_t dims[2] = {4, 2048};
+    const size_t bytes = 4 * 2048 * 4;
+    void *a, *b, *c;
+    aclrtEvent e0, e1;
+    aclOpExecutor *ex;
+    uint64_t ws = 1;
+    float alpha = 1.5f, ms;
+    up();
+    OK(aclrtMalloc(&a, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMalloc(&b, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMalloc(&c, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+    aclTensor *ta = aclCreateTensor(dims, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, dims, 2, a);
+    aclTensor *tb = aclCreateTensor(dims, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, dims, 2, b);
+    aclTensor *tc = aclCreateTensor(dims, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, dims, 2, c);
+    aclScalar *sa = aclCreateScalar(&alpha, ACL_FLOAT);
+    OK(aclrtCreateEvent(&e0));
+    OK(aclrtCreateEvent(&e1));
+    ck_assert_int_eq(aclnnAddGetWorkspaceSize(ta, tb, sa, tc, &ws, &ex), 0);
+    ck_assert_uint_eq(ws, 0);
+    OK(aclrtRecordEvent(e0, NULL));
+    ck_assert_int_eq(aclnnAdd(NULL, 0, ex, NULL), 0);
+    OK(aclrtRecordEvent(e1, NULL));
+    OK(aclrtSynchronizeDevice());
+    OK(aclrtEventElapsedTime(&ms, e0, e1));
+    ck_assert_float_eq(ms, (float)((double)want / (double)cfg.chip_freq_mhz / 1000.0));
+    aclDestroyTensor(ta);
+    aclDestroyTensor(tb);
+    aclDestroyTensor(tc);
+    aclDestroyScalar(sa);
+    down();
+}
+END_TEST
+
 Suite *dv_acl_suite(void)
 {
     Suite *s = suite_create("acl");
@@ -787,6 +849,7 @@ Suite *dv_acl_suite(void)
     tcase_add_test(t, test_acl_null_arguments);
     tcase_add_test(t, test_acl_two_host_threads);
     tcase_add_test(t, test_acl_stale_and_garbage_handles);
+    tcase_add_test(t, test_acl_aclnn_time_is_the_operators);
     suite_add_tcase(s, t);
     return s;
 }
