@@ -319,37 +319,48 @@ static void racy_kernel(dv_k_t *k, const void *p)
     dvk_copy_ubuf_to_gm(k, dvk_gm(k, 1, off), buf, 1, prm->elems * 4 / 32, 0, 0);
 }
 
-/* Cycles of the same kernel run directly on the model, in a child process (a fresh model). */
-static uint64_t direct_cycles(uint32_t blocks, uint64_t bytes, const scale_params_t *prm)
+/* fn(arg) computed in a child process, whose model has not run yet (this process's has). */
+static uint64_t in_fresh_process(uint64_t (*fn)(const void *), const void *arg)
 {
     int fd[2];
     ck_assert_int_eq(pipe(fd), 0);
     pid_t pid = fork();
     if (pid == 0) {
-        dv_config_t cfg = profile();
-        dv_arg_t args[2] = {{.name = "arg0", .bytes = bytes, .dtype = DV_DT_U8, .dir = DV_ARG_INOUT},
-                            {.name = "arg1", .bytes = bytes, .dtype = DV_DT_U8, .dir = DV_ARG_INOUT}};
-        dv_kernel_info_t info = {.name = "relu", .kind = DV_KIND_VECTOR, .blocks = blocks, .subs = 1, .nargs = 2,
-                                 .args = args};
-        dv_kernel_t *k;
-        dv_gm_t gm;
-        dv_counters_t cnt = {0};
-        dv_error_t err;
-        uint64_t cycles = 0;
-        if (dvk_kernel_create(&cfg, &info, relu_kernel, prm, sizeof *prm, &k, &err) == DV_OK &&
-            dv_sim_gm_setup(&cfg, &info, true, "", 0x124000000000ull, &gm, &err) == DV_OK &&
-            dv_model_run(&cfg, k, &gm, NULL, &cnt, &err) == DV_OK)
-            cycles = cnt.cycles;
-        if (write(fd[1], &cycles, sizeof cycles) != sizeof cycles)
-            _exit(1);
-        _exit(0);
+        uint64_t v = fn(arg);
+        _exit(write(fd[1], &v, sizeof v) == sizeof v ? 0 : 1);
     }
-    uint64_t cycles = 0;
-    ck_assert_int_eq(read(fd[0], &cycles, sizeof cycles), sizeof cycles);
+    uint64_t v = 0;
+    ck_assert_int_eq(read(fd[0], &v, sizeof v), sizeof v);
     waitpid(pid, NULL, 0);
     close(fd[0]);
     close(fd[1]);
-    return cycles;
+    return v;
+}
+
+typedef struct direct_job {
+    uint32_t blocks;
+    uint64_t bytes;
+    scale_params_t prm;
+} direct_job_t;
+
+/* Cycles of relu_kernel run directly on the model, with its arguments where the shim puts them. */
+static uint64_t direct_run(const void *p)
+{
+    const direct_job_t *j = p;
+    dv_config_t cfg = profile();
+    dv_arg_t args[2] = {{.name = "arg0", .bytes = j->bytes, .dtype = DV_DT_U8, .dir = DV_ARG_INOUT},
+                        {.name = "arg1", .bytes = j->bytes, .dtype = DV_DT_U8, .dir = DV_ARG_INOUT}};
+    dv_kernel_info_t info = {.name = "relu", .kind = DV_KIND_VECTOR, .blocks = j->blocks, .subs = 1, .nargs = 2,
+                             .args = args};
+    dv_kernel_t *k;
+    dv_gm_t gm;
+    dv_counters_t cnt = {0};
+    dv_error_t err;
+    if (dvk_kernel_create(&cfg, &info, relu_kernel, &j->prm, sizeof j->prm, &k, &err) == DV_OK &&
+        dv_sim_gm_setup(&cfg, &info, true, "", 0x124000000000ull, &gm, &err) == DV_OK &&
+        dv_model_run(&cfg, k, &gm, NULL, &cnt, &err) == DV_OK)
+        return cnt.cycles;
+    return 0;
 }
 
 START_TEST(test_acl_custom_kernel_results_and_time)
@@ -365,7 +376,8 @@ START_TEST(test_acl_custom_kernel_results_and_time)
     float ms;
     for (size_t i = 0; i < bytes / 4; i++)
         hx[i] = (float)((int)(i % 17) - 8) * 0.5f;
-    uint64_t direct = direct_cycles(blocks, bytes, &prm); /* before this process's model has run */
+    direct_job_t job = {blocks, bytes, prm};
+    uint64_t direct = in_fresh_process(direct_run, &job);
     up();
     OK(aclrtCreateStream(&s));
     OK(aclrtMalloc(&x, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
@@ -769,25 +781,11 @@ START_TEST(test_acl_stale_and_garbage_handles)
 }
 END_TEST
 
-/* Cycles of a library operator run as `dvsim op` does, in a child process (a fresh model). */
-static uint64_t op_cycles(const char *cmd)
+/* Cycles of a library operator command run as `dvsim op` runs it. */
+static uint64_t op_run(const void *cmd)
 {
-    int fd[2];
-    ck_assert_int_eq(pipe(fd), 0);
-    pid_t pid = fork();
-    if (pid == 0) {
-        dvt_op_t r;
-        uint64_t cycles = dvt_op(&r, NULL, NULL, cmd, true, false) == DV_OK ? r.cnt.cycles : 0;
-        if (write(fd[1], &cycles, sizeof cycles) != sizeof cycles)
-            _exit(1);
-        _exit(0);
-    }
-    uint64_t cycles = 0;
-    ck_assert_int_eq(read(fd[0], &cycles, sizeof cycles), sizeof cycles);
-    waitpid(pid, NULL, 0);
-    close(fd[0]);
-    close(fd[1]);
-    return cycles;
+    dvt_op_t r;
+    return dvt_op(&r, NULL, NULL, cmd, true, false) == DV_OK ? r.cnt.cycles : 0;
 }
 
 /* The shim adds nothing to a kernel: aclnnAdd between two events takes the cycles of
@@ -795,7 +793,7 @@ static uint64_t op_cycles(const char *cmd)
 START_TEST(test_acl_aclnn_time_is_the_operators)
 {
     dv_config_t cfg = profile();
-    uint64_t want = op_cycles("add --shape 4x2048 --dtype fp32 --alpha 1.5");
+    uint64_t want = in_fresh_process(op_run, "add --shape 4x2048 --dtype fp32 --alpha 1.5");
     ck_assert_uint_gt(want, 0);
     int64_t dims[2] = {4, 2048};
     const size_t bytes = 4 * 2048 * 4;
