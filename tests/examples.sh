@@ -78,32 +78,40 @@ aclnn_matmul    c++     examples/aclnn_matmul/main.cpp
 custom_kernel   c       examples/custom_kernel/main.c examples/custom_kernel/add_custom.c
 EXAMPLES
 
-# Every function the installed headers declare links: a C++ file takes each one's address.
-api="$OUT/api_complete.cpp"
+# Every function the installed headers declare links: a program takes each one's address, compiled
+# once as C and once as C++ (both must accept every header).
+api="$OUT/api_complete.c"
 {
+    echo '#include <stdio.h>'
     echo '#include "acl/acl.h"'
     echo '#include "acl/acl_prof.h"'
     for h in "$PREFIX"/include/aclnnop/aclnn_*.h; do echo "#include \"aclnnop/$(basename "$h")\""; done
     echo '#include "dvsim/acl_launch.h"'
-    echo '#include <cstdio>'
-    echo 'int main() {'
+    echo 'int main(void) {'
     echo '    const void *fns[] = {'
     sed -n 's/^\(ACL_FUNC_VISIBILITY\|ACLNN_API\) [^(]*[ *]\([A-Za-z_][A-Za-z0-9_]*\)(.*/        (const void *)\&\2,/p' \
         "$PREFIX"/include/acl/*.h "$PREFIX"/include/aclnn/*.h "$PREFIX"/include/aclnnop/*.h "$PREFIX"/include/dvsim/*.h
     echo '    };'
-    echo '    std::printf("%zu API functions link\\n", sizeof fns / sizeof fns[0]);'
+    echo '    printf("%zu API functions link\\n", sizeof fns / sizeof fns[0]);'
     echo '    return 0;'
     echo '}'
 } >"$api"
-# shellcheck disable=SC2086 # LIBS is a word list
-if $CXX -std=c++11 -Wall -Wextra -Werror -I"$PREFIX/include" "$api" -o "$OUT/api_complete" -L"$PREFIX/lib" $LIBS \
-    >"$OUT/api_complete.build.log" 2>&1; then
-    run api_complete "$OUT/api_complete"
-else
-    echo "FAIL api_complete: a declared function does not link:"
-    sed 's/^/    /' "$OUT/api_complete.build.log"
-    fail=$((fail + 1))
-fi
+cp "$api" "$OUT/api_complete.cpp"
+for lang in c c++; do
+    case $lang in
+    c) compile="$CC -std=c11" src="$api" ;;
+    *) compile="$CXX -std=c++11" src="$OUT/api_complete.cpp" ;;
+    esac
+    # shellcheck disable=SC2086 # compile and LIBS are word lists
+    if $compile -Wall -Wextra -Werror -I"$PREFIX/include" "$src" -o "$OUT/api_complete_$lang" -L"$PREFIX/lib" $LIBS \
+        >"$OUT/api_complete_$lang.build.log" 2>&1; then
+        run "api_complete_$lang" "$OUT/api_complete_$lang"
+    else
+        echo "FAIL api_complete_$lang: the headers do not compile as $lang, or a declared function does not link:"
+        sed 's/^/    /' "$OUT/api_complete_$lang.build.log"
+        fail=$((fail + 1))
+    fi
+done
 
 # The pkg-config file of the install gives the same build.
 if command -v pkg-config >/dev/null 2>&1; then
