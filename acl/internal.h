@@ -64,6 +64,9 @@ int dv_acl_check_init(const char *api);
 int dv_acl_check_device(const char *api);
 /* The chip profile chosen at aclInit. */
 const dv_config_t *dv_acl_config(void);
+/* Called before a kernel runs: the model is built for the current profile from now on (one process
+ * simulates one profile), so a later aclInit must choose the same one. */
+void dv_acl_model_claim(void);
 
 /* ---- device memory (memory.c) ---- */
 /* The allocation holding device address `dev`: its host backing at dev and the bytes from dev to

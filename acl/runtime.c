@@ -22,6 +22,12 @@ static struct {
     char soc[DV_CONFIG_STR_MAX];
 } g_rt;
 
+/* The profile the model was built for (the first kernel's), for the rest of the process. */
+static struct {
+    bool set;
+    dv_config_t cfg;
+} g_model;
+
 static _Thread_local char t_msg[1024];
 static _Thread_local aclrtContext t_ctx;
 
@@ -180,6 +186,14 @@ const dv_config_t *dv_acl_config(void)
     return g_rt.inited ? &g_rt.cfg : NULL;
 }
 
+void dv_acl_model_claim(void)
+{
+    if (!g_model.set) {
+        g_model.cfg = g_rt.cfg;
+        g_model.set = true;
+    }
+}
+
 /* ---------------------------------------------------------------- aclInit's JSON */
 
 /* The value node of key in a mapping node, or NULL. */
@@ -258,8 +272,17 @@ static int json_read(const char *path, init_opts_t *o)
     }
     if ((s = scalar(map_get(&doc, dv, "profile"))) && (rc = add_op(o, DV_PROFILE_PRESET, s, path)) != ACL_SUCCESS)
         goto cleanup;
-    if ((s = scalar(map_get(&doc, dv, "config"))) && (rc = add_op(o, DV_PROFILE_FILE, s, path)) != ACL_SUCCESS)
-        goto cleanup;
+    if ((s = scalar(map_get(&doc, dv, "config")))) {
+        /* a relative profile path is relative to the JSON file, as a trace's init files are to the trace */
+        char full[1024];
+        const char *slash = strrchr(path, '/');
+        if (s[0] != '/' && slash)
+            snprintf(full, sizeof full, "%.*s/%s", (int)(slash - path), path, s);
+        else
+            snprintf(full, sizeof full, "%s", s);
+        if ((rc = add_op(o, DV_PROFILE_FILE, full, path)) != ACL_SUCCESS)
+            goto cleanup;
+    }
     yaml_node_t *set = map_get(&doc, dv, "set");
     if (set && set->type != YAML_SEQUENCE_NODE) {
         rc = dv_acl_fail(ACL_ERROR_PARSE_FILE, "aclInit: %s:%zu:%zu: \"dvsim\".\"set\" must be an array of strings",
@@ -312,6 +335,13 @@ aclError aclInit(const char *configPath)
         goto cleanup;
     if (dv_sim_profile(o.ops, o.nops, &g_rt.cfg, &err) != DV_OK) {
         rc = dv_acl_fail_err(ACL_ERROR_INVALID_PARAM, "aclInit: chip profile", &err);
+        goto cleanup;
+    }
+    if (g_model.set && memcmp(&g_model.cfg, &g_rt.cfg, sizeof g_rt.cfg) != 0) {
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM,
+                         "aclInit: this process already simulated kernels on profile '%s' and the model is built for "
+                         "it; one process simulates one profile (this aclInit chose '%s' or other settings)",
+                         g_model.cfg.chip_name, g_rt.cfg.chip_name);
         goto cleanup;
     }
     /* the SoC name CANN reports: "ascend910b2" -> "Ascend910B2" */

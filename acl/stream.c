@@ -305,6 +305,7 @@ static int run_kernel(dv_acl_stream_t *s, dv_acl_launch_t *l, uint64_t start, ui
             view_move(&a->view, base[i], data[i], true);
     }
     dv_run_opts_default(&ro);
+    dv_acl_model_claim();
     if (dv_model_run(cfg, l->kernel, &gm, &ro, &cnt, &err) != DV_OK) {
         rc = dv_acl_fail_err(model_error_code(l, &err), what, &err);
         goto cleanup;

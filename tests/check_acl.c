@@ -628,6 +628,14 @@ START_TEST(test_acl_init_config)
     ck_assert_str_eq(aclrtGetSocName(), "Ascend910B1");
     OK(aclFinalize());
     unsetenv("DVSIM_PROFILE");
+    /* a profile YAML named relative to the JSON file */
+    char yaml[160];
+    snprintf(yaml, sizeof yaml, "%s/p.yaml", dir);
+    write_file(yaml, "preset: ascend910b3\n");
+    write_file(path, "{\"dvsim\": {\"config\": \"p.yaml\"}}");
+    OK(aclInit(path));
+    ck_assert_str_eq(aclrtGetSocName(), "Ascend910B3");
+    OK(aclFinalize());
     /* the CANN profiler switch */
     snprintf(prof, sizeof prof, "%s/prof", dir);
     char text[512];
@@ -828,6 +836,30 @@ START_TEST(test_acl_aclnn_time_is_the_operators)
 }
 END_TEST
 
+/* Once a kernel ran, the model is built for that profile: another profile is refused at aclInit. */
+START_TEST(test_acl_one_profile_per_process)
+{
+    scale_params_t prm = {1024};
+    void *x, *y;
+    up();
+    OK(aclrtMalloc(&x, prm.elems * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMalloc(&y, prm.elems * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    void *gm[2] = {x, y};
+    OK(dvsimLaunchKernel("relu", relu_kernel, DV_KIND_VECTOR, 1, NULL, gm, 2, &prm, sizeof prm));
+    down();
+    setenv("DVSIM_PROFILE", "ascend310", 1);
+    FAILS(aclInit(NULL), ACL_ERROR_INVALID_PARAM, "one process simulates one profile");
+    unsetenv("DVSIM_PROFILE");
+    up(); /* the same profile again is fine */
+    OK(aclrtMalloc(&x, prm.elems * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMalloc(&y, prm.elems * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    void *gm2[2] = {x, y};
+    OK(dvsimLaunchKernel("relu", relu_kernel, DV_KIND_VECTOR, 1, NULL, gm2, 2, &prm, sizeof prm));
+    OK(aclrtSynchronizeDevice());
+    down();
+}
+END_TEST
+
 Suite *dv_acl_suite(void)
 {
     Suite *s = suite_create("acl");
@@ -848,6 +880,7 @@ Suite *dv_acl_suite(void)
     tcase_add_test(t, test_acl_two_host_threads);
     tcase_add_test(t, test_acl_stale_and_garbage_handles);
     tcase_add_test(t, test_acl_aclnn_time_is_the_operators);
+    tcase_add_test(t, test_acl_one_profile_per_process);
     suite_add_tcase(s, t);
     return s;
 }
