@@ -351,12 +351,13 @@ aclError aclInit(const char *configPath)
         for (char *p = g_rt.soc + 6; *p; p++)
             *p = (char)toupper((unsigned char)*p);
     }
-    g_rt.inited = g_rt.ever_inited = true;
+    g_rt.inited = true; /* profiling needs the profile */
     g_rt.device_refs = 0;
     const char *env_prof = getenv("DVSIM_PROFILE_OUT");
     const char *dir = env_prof && *env_prof ? env_prof : o.prof_dir[0] ? o.prof_dir : NULL;
     if (dir && (rc = dv_acl_prof_env_start(dir)) != ACL_SUCCESS)
         g_rt.inited = false;
+    g_rt.ever_inited = g_rt.ever_inited || g_rt.inited;
 
 cleanup:
     for (int i = 0; i < o.nops; i++)

@@ -628,6 +628,17 @@ START_TEST(test_acl_init_config)
     ck_assert_str_eq(aclrtGetSocName(), "Ascend910B1");
     OK(aclFinalize());
     unsetenv("DVSIM_PROFILE");
+    /* a profiling directory that cannot be made fails aclInit, which can then be retried */
+    char blocker[160], plain[160];
+    snprintf(plain, sizeof plain, "%s/file", dir);
+    snprintf(blocker, sizeof blocker, "%s/file/prof", dir);
+    write_file(plain, "not a directory");
+    setenv("DVSIM_PROFILE_OUT", blocker, 1);
+    FAILS(aclInit(NULL), ACL_ERROR_INVALID_FILE, "cannot create directory");
+    unsetenv("DVSIM_PROFILE_OUT");
+    FAILS(aclrtSetDevice(0), ACL_ERROR_UNINITIALIZE, "is not initialized");
+    OK(aclInit(NULL));
+    OK(aclFinalize());
     /* a profile YAML named relative to the JSON file */
     char yaml[160];
     snprintf(yaml, sizeof yaml, "%s/p.yaml", dir);
