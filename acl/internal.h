@@ -106,6 +106,10 @@ typedef struct dv_acl_view {
     int64_t strides[DV_ACL_MAX_DIMS];
 } dv_acl_view_t;
 
+/* ACL_SUCCESS when every byte the view touches lies in one live allocation, else
+ * ACL_ERROR_INVALID_PARAM recorded as "<what> spans N bytes from ADDR but ...". */
+int dv_acl_view_check(const dv_acl_view_t *v, const char *what);
+
 typedef struct dv_acl_karg {
     dv_arg_dir_t dir;
     bool staged;           /* true: `view` is gathered/scattered; false: raw bytes at `dev` */

@@ -359,14 +359,14 @@ aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch,
         return dv_acl_fail(ACL_ERROR_INVALID_PARAM,
                            "aclrtMemcpy2d: width %zu must be in [1, min(dpitch %zu, spitch %zu)] and height %zu > 0",
                            width, dpitch, spitch, height);
-    /* check every row first, so a bad row copies nothing */
+    /* check every row first, so a bad row copies nothing; then queue them (the kind resolved once) */
     dv_acl_copy_t c = {0};
     for (size_t r = 0; r < height && rc == ACL_SUCCESS; r++)
         rc = dv_acl_copy_check("aclrtMemcpy2d", (uint8_t *)dst + r * dpitch, width, (const uint8_t *)src + r * spitch,
                                width, kind, &c);
     for (size_t r = 0; r < height && rc == ACL_SUCCESS; r++) {
-        dv_acl_copy_check("aclrtMemcpy2d", (uint8_t *)dst + r * dpitch, width, (const uint8_t *)src + r * spitch, width,
-                          kind, &c);
+        c.dst = (uint64_t)(uintptr_t)dst + r * dpitch;
+        c.src = (uint64_t)(uintptr_t)src + r * spitch;
         rc = dv_acl_enqueue_copy(NULL, &c, r + 1 == height);
     }
     return rc;

@@ -16,6 +16,8 @@
  * executor (aclSetInputTensorAddr / aclSetOutputTensorAddr rebind its addresses). */
 #include "nn.h"
 
+#include "dv/sim.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,8 +33,6 @@
 #include "aclnnop/aclnn_relu.h"
 #include "aclnnop/aclnn_softmax.h"
 
-/* Workspace arguments start on this boundary (the alignment dv_ops_plan assumes). */
-#define NN_WS_ALIGN 512u
 #define NN_MAX_ARGV 32
 
 /* ---------------------------------------------------------------- one operator call */
@@ -289,6 +289,22 @@ static dv_acl_xtensor_t *bound(aclOpExecutor *e, const dv_op_plan_t *plan, uint3
     return NULL;
 }
 
+/* Workspace bytes of one argument: each starts on a DV_GM_ALIGN boundary, as every GM argument. */
+static uint64_t ws_bytes(uint64_t bytes)
+{
+    return (bytes + DV_GM_ALIGN - 1) / DV_GM_ALIGN * DV_GM_ALIGN;
+}
+
+/* The workspace a plan needs: its arguments that are no user tensor. */
+static uint64_t ws_needed(aclOpExecutor *e, const dv_op_plan_t *plan)
+{
+    uint64_t need = 0;
+    for (uint32_t i = 0; i < plan->info.nargs; i++)
+        if (!bound(e, plan, i))
+            need += ws_bytes(plan->args[i].bytes);
+    return need;
+}
+
 /* Plan the executor's operator on the current profile; 161002 with the library's message. */
 static int replan(aclOpExecutor *e, const char *api, dv_op_plan_t *plan)
 {
@@ -375,9 +391,7 @@ static int exec_plan(aclOpExecutor *e, const nn_call_t *c)
             return dv_acl_fail(ACLNN_ERR_RUNTIME_ERROR, "%s: internal error: %s (%llu elements) does not match "
                                "argument '%s' of `%s`", c->gws, x->what, (unsigned long long)elems, x->arg, e->cmd);
     }
-    for (uint32_t i = 0; i < plan.info.nargs; i++)
-        if (!bound(e, &plan, i))
-            e->workspace += (plan.args[i].bytes + NN_WS_ALIGN - 1) / NN_WS_ALIGN * NN_WS_ALIGN;
+    e->workspace = ws_needed(e, &plan);
     exec_prof(e, c);
     return ACLNN_SUCCESS;
 }
@@ -404,18 +418,6 @@ static int exec_build(const nn_call_t *c, uint64_t *workspaceSize, aclOpExecutor
     return ACLNN_SUCCESS;
 }
 
-/* The bytes a view spans from its first element (0 for no elements). */
-static uint64_t view_span(const dv_acl_view_t *v)
-{
-    uint64_t reach = 0;
-    for (int i = 0; i < v->ndims; i++) {
-        if (v->dims[i] == 0)
-            return 0;
-        reach += (uint64_t)(v->dims[i] - 1) * (uint64_t)v->strides[i];
-    }
-    return (reach + 1) * dv_dtype_size(v->dtype);
-}
-
 /* Everything the second phase checks and does once the executor is known to be live. */
 static int exec_launch(aclOpExecutor *e, const char *api, void *workspace, uint64_t workspaceSize,
                        aclrtStream stream)
@@ -432,26 +434,17 @@ static int exec_launch(aclOpExecutor *e, const char *api, void *workspace, uint6
     /* 1. the tensors: an address, inside an allocation */
     for (int i = 0; i < e->ntensors; i++) {
         const dv_acl_xtensor_t *x = &e->t[i];
-        uint8_t *host;
-        uint64_t avail = 0, span = view_span(&x->view);
         if (!x->data)
             return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has no device address (tensorData was NULL and no "
                                "address was set)", api, x->what);
         snprintf(what, sizeof what, "%s: %s", api, x->what);
-        if (span && dv_acl_mem_find(x->view.dev, what, &host, &avail) != ACL_SUCCESS)
+        if (dv_acl_view_check(&x->view, what) != ACL_SUCCESS)
             return ACLNN_ERR_PARAM_INVALID;
-        if (span > avail)
-            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s spans %llu bytes from its first element but its "
-                               "allocation has %llu bytes left there", api, x->what, (unsigned long long)span,
-                               (unsigned long long)avail);
     }
     /* 2. the plan again (on the profile of now), and the workspace it needs */
     if ((rc = replan(e, api, &plan)) != ACLNN_SUCCESS)
         return rc;
-    uint64_t need = 0;
-    for (uint32_t i = 0; i < plan.info.nargs; i++)
-        if (!bound(e, &plan, i))
-            need += (plan.args[i].bytes + NN_WS_ALIGN - 1) / NN_WS_ALIGN * NN_WS_ALIGN;
+    uint64_t need = ws_needed(e, &plan);
     if (need && !workspace)
         return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: workspace is NULL but the operator needs %llu bytes of it",
                            api, (unsigned long long)need);
@@ -474,7 +467,7 @@ static int exec_launch(aclOpExecutor *e, const char *api, void *workspace, uint6
             a->view = x->view;
         } else {
             a->dev = ws;
-            ws += (plan.args[i].bytes + NN_WS_ALIGN - 1) / NN_WS_ALIGN * NN_WS_ALIGN;
+            ws += ws_bytes(plan.args[i].bytes);
         }
     }
     l.nargs = plan.info.nargs;

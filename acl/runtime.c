@@ -365,8 +365,11 @@ cleanup:
     return rc;
 }
 
+/* The device finishes what is queued (a failure stays recorded), then forgets every stream, event
+ * and allocation. */
 static void device_release(void)
 {
+    dv_acl_drain();
     dv_acl_streams_reset();
     dv_acl_mem_reset();
     g_rt.device_refs = 0;
@@ -379,8 +382,6 @@ aclError aclFinalize(void)
     if (!g_rt.inited)
         return g_rt.ever_inited ? dv_acl_fail(ACL_ERROR_REPEAT_FINALIZE, "aclFinalize: AscendCL is already finalized")
                                 : dv_acl_fail(ACL_ERROR_UNINITIALIZE, "aclFinalize: aclInit was never called");
-    if (g_rt.device_refs)
-        dv_acl_drain();
     device_release();
     dv_acl_prof_shutdown();
     g_rt.inited = false;
@@ -439,10 +440,8 @@ aclError aclrtResetDevice(int32_t deviceId)
     int rc = check_device_id("aclrtResetDevice", deviceId);
     if (rc == ACL_SUCCESS && g_rt.device_refs == 0)
         rc = dv_acl_fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtResetDevice: device %d is not set", deviceId);
-    if (rc == ACL_SUCCESS && --g_rt.device_refs == 0) {
-        dv_acl_drain();
+    if (rc == ACL_SUCCESS && --g_rt.device_refs == 0)
         device_release();
-    }
     return rc;
 }
 
@@ -450,10 +449,8 @@ aclError aclrtResetDeviceForce(int32_t deviceId)
 {
     DV_ACL_LOCKED();
     int rc = check_device_id("aclrtResetDeviceForce", deviceId);
-    if (rc == ACL_SUCCESS && g_rt.device_refs) {
-        dv_acl_drain();
+    if (rc == ACL_SUCCESS && g_rt.device_refs)
         device_release();
-    }
     return rc;
 }
 
@@ -579,10 +576,8 @@ aclError aclrtDestroyContext(aclrtContext context)
     free(context);
     if (t_ctx == context)
         t_ctx = NULL;
-    if (g_rt.device_refs > 0 && --g_rt.device_refs == 0) {
-        dv_acl_drain();
+    if (g_rt.device_refs > 0 && --g_rt.device_refs == 0)
         device_release();
-    }
     return ACL_SUCCESS;
 }
 

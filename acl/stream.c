@@ -194,9 +194,16 @@ static int view_range(const dv_acl_view_t *v, const char *what, uint8_t **host, 
     *span = (uint64_t)(hi - lo + 1) * es;
     if (rc == ACL_SUCCESS && *span > avail)
         rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM,
-                         "%s: the tensor spans %llu bytes from 0x%llx but its allocation has %llu bytes left there", what,
+                         "%s spans %llu bytes from 0x%llx but its allocation has %llu bytes left there", what,
                          (unsigned long long)*span, (unsigned long long)first, (unsigned long long)avail);
     return rc;
+}
+
+int dv_acl_view_check(const dv_acl_view_t *v, const char *what)
+{
+    uint8_t *host;
+    uint64_t lo = 0, span = 0;
+    return view_range(v, what, &host, &lo, &span);
 }
 
 /* Copy between a view (base = host address of its element 0) and a contiguous buffer. */
