@@ -343,7 +343,7 @@ static uint64_t copy_cycles(const dv_acl_copy_t *c)
     if (c->kind == ACL_MEMCPY_HOST_TO_HOST)
         return 0;
     if (c->kind == ACL_MEMCPY_DEVICE_TO_DEVICE) /* memset writes once, a copy reads and writes */
-        return cfg->host_copy_start_cycles + div_up(c->bytes * (c->memset ? 1 : 2), cfg->hbm_bytes_per_cycle);
+        return cfg->host_copy_start_cycles + div_up(c->bytes * (c->memset ? 1 : 2), dv_hbm_sustained_bytes_per_cycle(cfg));
     return cfg->host_copy_start_cycles + div_up(c->bytes, cfg->host_link_bytes_per_cycle);
 }
 

@@ -36,7 +36,10 @@ void BandwidthCalendar::retire(cycles_t t)
 BandwidthCalendar::Bin &BandwidthCalendar::bin_at(uint64_t bin)
 {
     if (bin - base_ >= ring_.size()) { // grow the ring, keeping every live bin at its new slot
-        std::vector<Bin> bigger(std::max<size_t>(ring_.size() * 2, (bin - base_ + 1) * 2));
+        size_t size = ring_.size() * 2; // a power of two: slots are bin & mask_
+        while (size <= bin - base_)
+            size *= 2;
+        std::vector<Bin> bigger(size);
         const uint64_t mask = bigger.size() - 1;
         for (uint64_t b = base_; b < base_ + count_; b++)
             bigger[b & mask] = slot(b);
@@ -48,18 +51,27 @@ BandwidthCalendar::Bin &BandwidthCalendar::bin_at(uint64_t bin)
     return slot(bin);
 }
 
-unsigned BandwidthCalendar::active_near(uint64_t bin, unsigned requester)
+uint64_t BandwidthCalendar::share_near(uint64_t bin, unsigned requester)
 {
-    uint64_t w0 = 0, w1 = 0;
+    uint64_t w0 = 0, w1 = 0, used = 0;
     const uint64_t lo = std::max(base_, bin > near_ ? bin - near_ : 0);
     const uint64_t hi = std::min<uint64_t>(bin + near_, base_ + count_);
     for (uint64_t b = lo; b < hi; b++) {
         w0 |= slot(b).who[0];
         w1 |= slot(b).who[1];
+        used += slot(b).used;
     }
     const unsigned r = requester % 128;
     (r < 64 ? w0 : w1) |= 1ull << (r % 64);
-    return static_cast<unsigned>(__builtin_popcountll(w0) + __builtin_popcountll(w1));
+    const uint64_t active = static_cast<uint64_t>(__builtin_popcountll(w0) + __builtin_popcountll(w1));
+    // Processor sharing among the requesters that contend: A requesters that keep the window busy a
+    // fraction U of its capacity act as A x U full-time ones, so capacity one leaves idle between
+    // its bursts goes to the others.  share = cap / max(1, A x U), U = used / (cap x bins).
+    const uint64_t window_cap = cap_ * (hi > lo ? hi - lo : 1);
+    const unsigned __int128 demand = static_cast<unsigned __int128>(active) * used; // A x U x window_cap
+    if (demand <= window_cap)
+        return cap_;
+    return std::max<uint64_t>(1, static_cast<uint64_t>(static_cast<unsigned __int128>(cap_) * window_cap / demand));
 }
 
 cycles_t BandwidthCalendar::reserve(cycles_t t, uint64_t bytes, unsigned requester)
@@ -71,7 +83,7 @@ cycles_t BandwidthCalendar::reserve(cycles_t t, uint64_t bytes, unsigned request
         bin = base_;
         t = bin * window_;
     }
-    const uint64_t share = std::max<uint64_t>(1, cap_ / active_near(bin, requester));
+    const uint64_t share = share_near(bin, requester);
     const unsigned r = requester % 128;
     cycles_t finish = t;
     bool first = true;

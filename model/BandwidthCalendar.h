@@ -2,8 +2,9 @@
 //
 // Each bin of `window` cycles carries at most bytes_per_cycle * window bytes.  A transfer reserves
 // its bytes bin by bin from its start time.  Sharing is fair: in every bin a requester takes at
-// most capacity / A, where A is the number of requesters active in the bins around its start
-// (processor sharing), so the outcome does not depend on the order in which cores - which run
+// most capacity / max(1, A x U), where A is the number of requesters active in the bins around its
+// start and U the fraction of those bins' capacity in use (processor sharing among the requesters
+// that actually contend), so the outcome barely depends on the order in which cores - which run
 // ahead of each other by up to the quantum - happen to make their reservations.  Bins before
 // the global time are retired, so memory stays bounded.
 #pragma once
@@ -30,7 +31,7 @@ private:
         uint64_t who[2] = {0, 0}; // requesters seen in this bin (index mod 128)
     };
     Bin &bin_at(uint64_t bin);
-    unsigned active_near(uint64_t bin, unsigned requester);
+    uint64_t share_near(uint64_t bin, unsigned requester);
 
     static constexpr uint64_t near_ = 16; // bins either side that count as "active around"
     uint64_t bpc_ = 1, window_ = 64, cap_ = 64;

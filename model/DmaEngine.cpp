@@ -12,16 +12,18 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, const dv_config_t &cfg, dv_pi
 
 cycles_t DmaEngine::engine_cycles(const dv_xfer_t &x, uint64_t base, uint64_t cap) const
 {
-    const uint64_t U = cfg_.gm_uop_bytes, uop = pipe_ == DV_PIPE_MTE2 ? cfg_.mte2_uop_cycles : cfg_.mte3_uop_cycles;
-    auto piece = [&](uint64_t b) { return std::max<uint64_t>(uop, ceil_div(b, cap)); };
-    const cycles_t full = piece(U);
-    cycles_t total = 0;
+    // Summed in 1/cap-cycle units and rounded once, so a 128 B micro-op costs 128/cap cycles.
+    const uint64_t U = cfg_.gm_uop_bytes;
+    const uint64_t uop = (pipe_ == DV_PIPE_MTE2 ? cfg_.mte2_uop_cycles : cfg_.mte3_uop_cycles) * cap;
+    auto piece = [&](uint64_t b) { return std::max<uint64_t>(uop, b); };
+    const uint64_t full = piece(U), open = cfg_.gm_burst_overhead_bytes;
+    uint64_t total = 0;
     for (uint64_t i = 0; i < x.bursts; i++) {
         const uint64_t a = base + dv_xfer_run_offset(&x, i), b = x.burst_bytes;
         const uint64_t head = std::min(b, U - a % U), rest = b - head;
-        total += piece(head) + (rest / U) * full + (rest % U ? piece(rest % U) : 0);
+        total += open + piece(head) + (rest / U) * full + (rest % U ? piece(rest % U) : 0);
     }
-    return total;
+    return ceil_div(total, cap);
 }
 
 namespace {

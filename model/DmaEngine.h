@@ -1,9 +1,10 @@
 // model/DmaEngine.h - timing of the data-movement pipes MTE1, MTE2, MTE3 and FIX (ref 4.3).
 //
 // GM transfers (MTE2 reads; MTE3 and FixPipe writes):
-//   the engine spends issue_cycles, then pushes micro-ops: every GM run is cut at multiples of
-//   gm.uop_bytes; a micro-op of b bytes takes max(uop_cycles, ceil(b / core cap)) cycles.  The
-//   local side moves bytes at its own rate.  All bytes pass the shared L2 (and HBM on a miss or a
+//   the engine spends issue_cycles, then per GM run (burst) gm.burst_overhead_bytes / core cap
+//   cycles to open it and its micro-ops: the run is cut at multiples of gm.uop_bytes; a micro-op
+//   of b bytes takes max(uop_cycles, b / core cap) cycles (all summed exactly, rounded up once).  The local side moves
+//   bytes at its own rate.  All bytes pass the shared L2 (and HBM on a miss or a
 //   write-back), whose calendars may finish later than the engine does.
 //   occupy  = max(issue + max(engine, local), memory done - start)
 //   latency = path latency (+ hbm.latency_cycles when a read missed in L2)

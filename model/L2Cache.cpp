@@ -6,7 +6,7 @@
 namespace dv {
 
 L2Cache::L2Cache(sc_core::sc_module_name name, const dv_config_t &cfg, Hbm &hbm)
-    : sc_module(name), hbm_(hbm), line_(cfg.l2_line_bytes), ways_(cfg.l2_ways),
+    : sc_module(name), hbm_(hbm), line_(cfg.l2_line_bytes), ways_(cfg.l2_ways), write_through_(cfg.l2_write_through),
       sets_(cfg.l2_size_bytes ? cfg.l2_size_bytes / (cfg.l2_line_bytes * cfg.l2_ways) : 0)
 {
     tag_.assign(sets_ * ways_, 0);
@@ -39,7 +39,7 @@ bool L2Cache::touch(uint64_t line_addr, uint64_t set, bool write, uint64_t &fill
         if (!write)
             fill_bytes += line_; // write-allocate without a fill: DMA writes whole bursts
     }
-    if (write)
+    if (write && !write_through_)
         dirty |= 1ull << w;
     mru |= 1ull << w;
     if ((mru & all_ways_) == all_ways_)
@@ -72,6 +72,8 @@ GmResult L2Cache::transfer(cycles_t t, const GmRuns &runs, bool write, unsigned 
     cycles_t done = cal_.reserve(t, total, requester);
     if (fill > 0)
         done = std::max(done, hbm_.transfer(t, fill, false, requester));
+    if (write && write_through_)
+        wb += total; // the written bytes themselves go on to HBM now
     if (wb > 0)
         done = std::max(done, hbm_.transfer(t, wb, true, requester));
     r.done = done;

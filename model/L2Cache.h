@@ -1,8 +1,9 @@
 // model/L2Cache.h - the shared L2: set-associative, bit pseudo-LRU (each set keeps one
 // "recently used" bit per way; the victim is the lowest way whose bit is clear, and when every bit
-// is set they are cleared but the newest), write-back, write-allocate, with an
-// aggregate bandwidth shared by all cores.  It is the GM entry point of every DMA engine: reads
-// that miss fetch whole lines from HBM; evicting a dirty line writes it back to HBM.
+// is set they are cleared but the newest), write-allocate, write-back or (l2.write_through)
+// write-through, with an aggregate bandwidth shared by all cores.  It is the GM entry point of every
+// DMA engine: reads that miss fetch whole lines from HBM; a write-through write sends its bytes to
+// HBM at once; a write-back one leaves the line dirty, written back when it is evicted.
 #pragma once
 #include <systemc>
 #include <vector>
@@ -41,7 +42,9 @@ private:
     bool touch(uint64_t line_addr, uint64_t set, bool write, uint64_t &fill_bytes, uint64_t &wb_bytes);
 
     Hbm &hbm_;
-    const uint64_t line_, ways_, sets_;
+    const uint64_t line_, ways_;
+    const bool write_through_;   // l2.write_through: writes reach HBM at once, lines stay clean
+    const uint64_t sets_;
     std::vector<uint64_t> tag_;  // per set, ways_ consecutive: line address + 1; 0 = invalid
     std::vector<uint64_t> mru_;  // per set: recently-used bit per way
     std::vector<uint64_t> dirty_; // per set: dirty bit per way

@@ -305,14 +305,13 @@ static void ew_kernel(dv_k_t *k, const void *params)
         const uint64_t n = umin(t->tile, first + count - off);
         const uint64_t len = cdiv(n * size, EW_BLOCK_BYTES), gm = off * size;
         /* CopyIn */
-        uint64_t bx = dvk_que_alloc(k, &in_x), by = 0;
+        uint64_t bx = dvk_que_alloc(k, &in_x), by = binary ? dvk_que_alloc(k, &in_y) : 0;
         dvk_copy_gm_to_ubuf(k, bx, dvk_gm(k, 0, gm), 1, (int64_t)len, 0, 0);
-        dvk_que_enque(k, &in_x, bx);
-        if (binary) {
-            by = dvk_que_alloc(k, &in_y);
+        if (binary)
             dvk_copy_gm_to_ubuf(k, by, dvk_gm(k, 1, gm), 1, (int64_t)len, 0, 0);
+        dvk_que_enque(k, &in_x, bx);
+        if (binary)
             dvk_que_enque(k, &in_y, by);
-        }
         /* Compute */
         bx = dvk_que_deque(k, &in_x);
         if (binary)

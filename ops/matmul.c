@@ -8,14 +8,19 @@
  *      910B: --copy_matrix_cc_to_gm (FixPipe: quantPre, ReLU, NZ -> ND)--> GM
  *      310:  --copy_matrix_cc_to_ubuf (V: quantPre, ReLU, NZ -> ND)--> UB --copy_ubuf_to_gm--> GM
  *
- * Tiling.  The output is cut into base-m x base-n tiles (row-major tile grid).  The blocks form a
- * gm x gn grid over that tile grid (Ascend C's singleCoreM x singleCoreN split): block b owns the
- * rectangle of tiles (b / gn, b % gn), each side split as evenly as possible, and walks its tiles
- * row by row, so consecutive tiles share their A rows in L2.  The grid is the one that minimises the
- * largest per-block tile count, then the per-block A-rows-plus-B-columns (GM traffic), then the
- * number of blocks; 8192^3 with 128 x 256 tiles on 24 cores gives 6 x 4.
+ * Tiling.  C is split over a gm x gn grid of blocks (Ascend C's singleCoreM x singleCoreN): block b
+ * owns rows [gi * scm, +scm) and columns [gj * scn, +scn) of C (gi = b / gn, gj = b % gn; the last
+ * block of a side takes what is left), cuts its part into base-m x base-n tiles (the last ones
+ * partial) and walks them row by row, so consecutive tiles share their A rows in L2.  The split is
+ * in whole base tiles: scm = M / R rounded up to base-m (so a grid may use fewer blocks than R x C).
+ * --grid RxC asks for R x C; otherwise the grid of at most --cores blocks minimises the largest
+ * per-block tile count, then the
+ * per-block rows-plus-columns (GM traffic), then the number of blocks; 8192^3 with 128 x 256 tiles
+ * on 24 cores gives 6 x 4.
  * Per tile the K axis is walked in base-k slices; A and B reach L1 in groups of step-ka / step-kb
- * slices (A1 / B1 queues MTE2 -> MTE1, depth 2 with --double-buffer), each slice goes to one of two
+ * slices (A1 / B1 queues MTE2 -> MTE1 of depth-a1 / step-ka and depth-b1 / step-kb buffers).  When
+ * one group of A holds the whole K, it stays in L1 while the block walks its row of tiles (A is
+ * loaded once per row).  Each slice goes to one of two
  * L0A/L0B ping-pong buffers (MTE1 <-> M events), and the L0C tile (CO1 queue M -> FIX, or M -> V on
  * coupled cores; two buffers when two tiles fit in L0C) is drained once per tile.  GM loads run one
  * L1 group ahead of the cube, across tile boundaries.
@@ -41,8 +46,8 @@
 #error "ops/matmul.c needs FLT_EVAL_METHOD 0 (float arithmetic evaluated in float, e.g. SSE)"
 #endif
 
-enum { P_M, P_N, P_K, P_DTYPE, P_OUT_DTYPE, P_BT, P_BASE_M, P_BASE_N, P_BASE_K, P_STEP_KA, P_STEP_KB, P_CORES, P_DB,
-       P_RELU, P_COUNT };
+enum { P_M, P_N, P_K, P_DTYPE, P_OUT_DTYPE, P_BT, P_BASE_M, P_BASE_N, P_BASE_K, P_STEP_KA, P_STEP_KB, P_DEPTH_A1,
+       P_DEPTH_B1, P_CORES, P_GRID, P_DB, P_RELU, P_COUNT };
 
 static const dv_oparam_spec_t params[] = {
     {"m", DV_OPT_INT, "1024", 1, 16777216, 0, "rows of A and C"},
@@ -57,14 +62,21 @@ static const dv_oparam_spec_t params[] = {
     {"base-n", DV_OPT_INT, "256", 16, 4080, 0, "columns of the L0 tile (L0B, L0C); a multiple of 16"},
     {"base-k", DV_OPT_INT, "auto", 1, 4095, 0,
      "K of the L0 tile, a multiple of 32 bytes of K; auto = 128 bytes: fp16/bf16 64, int8 128, fp32 32"},
-    {"step-ka", DV_OPT_INT, "4", 1, 4095, 0,
-     "base-k slices of A per GM -> L1 load (stepKa; double-buffered depthA1 = 2 x step-ka)"},
-    {"step-kb", DV_OPT_INT, "4", 1, 4095, 0,
-     "base-k slices of B per GM -> L1 load (stepKb; double-buffered depthB1 = 2 x step-kb)"},
+    {"step-ka", DV_OPT_INT, "4", 1, 4095, 0, "base-k slices of A per GM -> L1 load (stepKa)"},
+    {"step-kb", DV_OPT_INT, "4", 1, 4095, 0, "base-k slices of B per GM -> L1 load (stepKb)"},
+    {"depth-a1", DV_OPT_INT, "auto", 1, 65535, 0,
+     "base-k slices of A that L1 holds (depthA1), a multiple of step-ka: depth-a1 / step-ka loads in flight; "
+     "auto = 2 x step-ka with --double-buffer, else step-ka"},
+    {"depth-b1", DV_OPT_INT, "auto", 1, 65535, 0,
+     "base-k slices of B that L1 holds (depthB1), a multiple of step-kb; auto = 2 x step-kb with --double-buffer, "
+     "else step-kb"},
     {"cores", DV_OPT_INT, "auto", 1, 65535, 0,
      "blocks (AICs when split, AI cores when coupled); auto = all; fewer when there are fewer tiles"},
+    {"grid", DV_OPT_TILE, "auto", 1, 65535, 0,
+     "blocks along M x along N (singleCoreM = M / rows, singleCoreN = N / cols, rounded up to whole base "
+     "tiles); auto = the split of at most --cores blocks with the fewest tiles per block"},
     {"double-buffer", DV_OPT_BOOL, "on", 0, 1, 0,
-     "ping-pong A1/B1 (L1) and L0A/L0B; L0C too when two tiles fit"},
+     "ping-pong L0A/L0B, L0C too when two tiles fit, and the auto depth-a1 / depth-b1"},
     {"relu", DV_OPT_BOOL, "off", 0, 1, 0, "ReLU on the way out of L0C (FixPipe, or the V-pipe move when coupled)"},
 };
 
@@ -74,9 +86,10 @@ typedef struct mm_tiling {
     uint64_t M, N, K;
     uint32_t bm, bn, bk;         /* the L0 tile, clamped to the (aligned) shape */
     uint32_t ska, skb;           /* base-k slices per L1 group, clamped to the slices of K */
-    uint32_t mtiles, ntiles, ks; /* tiles along M and N, base-k slices along K */
-    uint32_t gm, gn;             /* block grid over the tile grid */
-    uint32_t l1_depth, l0_depth, l0c_depth, ub_depth, ub_rows;
+    uint32_t ks;                 /* base-k slices along K */
+    uint32_t gm, gn;             /* block grid: blocks along M and N */
+    uint64_t scm, scn;           /* rows and columns of C per block (singleCoreM, singleCoreN) */
+    uint32_t l1a_bufs, l1b_bufs, l0_depth, l0c_depth, ub_depth, ub_rows;
     uint8_t it, ot, bt, relu, quant, coupled;
 } mm_tiling_t;
 
@@ -96,20 +109,25 @@ static const char *dt_name(dv_dtype_t t)
     }
 }
 
-/* The block grid: gm x gn <= cores rectangles over mt x nt tiles (see the file comment). */
-static void choose_grid(uint32_t cores, uint64_t mt, uint64_t nt, uint64_t bm, uint64_t bn, uint32_t *gm,
+/* Rows of C per block when M is split `parts` ways (Ascend C's singleCoreM), a multiple of `unit`. */
+static uint64_t split_of(uint64_t M, uint64_t parts, uint64_t unit) { return align_up(ceil_div(M, parts), unit); }
+
+/* The automatic block grid: gm x gn <= cores blocks of whole base tiles (see the file comment). */
+static void choose_grid(uint32_t cores, uint64_t M, uint64_t N, uint64_t bm, uint64_t bn, uint32_t *gm,
                         uint32_t *gn)
 {
     uint64_t best_tiles = UINT64_MAX, best_load = UINT64_MAX, best_blocks = UINT64_MAX;
     *gm = *gn = 1;
-    for (uint64_t a = 1; a <= cores && a <= mt; a++) {
-        const uint64_t b = min_u64(cores / a, nt);
-        const uint64_t tiles = ceil_div(mt, a) * ceil_div(nt, b), load = ceil_div(mt, a) * bm + ceil_div(nt, b) * bn;
+    for (uint64_t a = 1; a <= cores && a <= ceil_div(M, bm); a++) {
+        const uint64_t b = min_u64(cores / a, ceil_div(N, bn));
+        const uint64_t sm = split_of(M, a, bm), sn = split_of(N, b, bn);
+        const uint64_t tiles = ceil_div(sm, bm) * ceil_div(sn, bn), load = sm + sn;
+        const uint64_t blocks = ceil_div(M, sm) * ceil_div(N, sn);
         const bool tie = tiles == best_tiles;
-        if (tiles < best_tiles || (tie && load < best_load) || (tie && load == best_load && a * b < best_blocks)) {
+        if (tiles < best_tiles || (tie && load < best_load) || (tie && load == best_load && blocks < best_blocks)) {
             best_tiles = tiles;
             best_load = load;
-            best_blocks = a * b;
+            best_blocks = blocks;
             *gm = (uint32_t)a;
             *gn = (uint32_t)b;
         }
@@ -150,6 +168,14 @@ static int mm_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     const uint64_t bk = v->v[P_BASE_K].i ? (uint64_t)v->v[P_BASE_K].i : 128 / isz;
     const uint64_t ska = (uint64_t)v->v[P_STEP_KA].i, skb = (uint64_t)v->v[P_STEP_KB].i;
     const uint64_t depth = db ? 2 : 1;
+    const uint64_t da1 = v->v[P_DEPTH_A1].i ? (uint64_t)v->v[P_DEPTH_A1].i : depth * ska;
+    const uint64_t db1 = v->v[P_DEPTH_B1].i ? (uint64_t)v->v[P_DEPTH_B1].i : depth * skb;
+    if (da1 % ska)
+        return dv_ops_param_error(err, "depth-a1", "%llu is not a multiple of --step-ka %llu (L1 holds whole loads)",
+                                  (unsigned long long)da1, (unsigned long long)ska);
+    if (db1 % skb)
+        return dv_ops_param_error(err, "depth-b1", "%llu is not a multiple of --step-kb %llu (L1 holds whole loads)",
+                                  (unsigned long long)db1, (unsigned long long)skb);
     if (bm % 16)
         return dv_ops_param_error(err, "base-m", "%llu is not a multiple of 16 (the rows of a cube fractal)",
                                   (unsigned long long)bm);
@@ -178,15 +204,15 @@ static int mm_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
                                   "accumulators = %llu bytes, core.l0c_size_bytes is %llu",
                                   (unsigned long long)bm, (unsigned long long)bn, (unsigned long long)l0c,
                                   (unsigned long long)cfg->l0c_size_bytes);
-    const uint64_t l1a = bm * ska * bk * isz, l1b = bn * skb * bk * isz, l1 = depth * (l1a + l1b);
+    const uint64_t l1a = bm * da1 * bk * isz, l1b = bn * db1 * bk * isz, l1 = l1a + l1b;
     if (l1 > cfg->l1_size_bytes)
-        return dv_ops_param_error(err, l1a >= l1b ? "step-ka" : "step-kb",
-                                  "A and B do not fit in L1: %llu x (A %llu x (--step-ka %llu x %llu) + B %llu x "
-                                  "(--step-kb %llu x %llu)) %s = %llu bytes, core.l1_size_bytes is %llu",
-                                  (unsigned long long)depth, (unsigned long long)bm, (unsigned long long)ska,
-                                  (unsigned long long)bk, (unsigned long long)bn, (unsigned long long)skb,
-                                  (unsigned long long)bk, dt_name(it), (unsigned long long)l1,
-                                  (unsigned long long)cfg->l1_size_bytes);
+        return dv_ops_param_error(err, l1a >= l1b ? (v->v[P_DEPTH_A1].i ? "depth-a1" : "step-ka")
+                                                  : (v->v[P_DEPTH_B1].i ? "depth-b1" : "step-kb"),
+                                  "A and B do not fit in L1: A %llu x (depth-a1 %llu x %llu) + B %llu x "
+                                  "(depth-b1 %llu x %llu) %s = %llu bytes, core.l1_size_bytes is %llu",
+                                  (unsigned long long)bm, (unsigned long long)da1, (unsigned long long)bk,
+                                  (unsigned long long)bn, (unsigned long long)db1, (unsigned long long)bk,
+                                  dt_name(it), (unsigned long long)l1, (unsigned long long)cfg->l1_size_bytes);
 
     /* 3. the tiling of this shape: tiles no larger than the shape needs */
     t.M = M;
@@ -198,9 +224,9 @@ static int mm_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     t.ks = (uint32_t)ceil_div(K, t.bk);
     t.ska = (uint32_t)min_u64(ska, t.ks);
     t.skb = (uint32_t)min_u64(skb, t.ks);
-    t.mtiles = (uint32_t)ceil_div(M, t.bm);
-    t.ntiles = (uint32_t)ceil_div(N, t.bn);
-    t.l1_depth = t.l0_depth = (uint32_t)depth;
+    t.l1a_bufs = (uint32_t)(da1 / ska);
+    t.l1b_bufs = (uint32_t)(db1 / skb);
+    t.l0_depth = (uint32_t)depth;
     t.l0c_depth = db && 2ull * t.bm * t.bn * 4 <= cfg->l0c_size_bytes ? 2 : 1;
     t.it = (uint8_t)it;
     t.ot = (uint8_t)ot;
@@ -225,8 +251,24 @@ static int mm_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
         rows = min_u64(rows, t.bm);
         t.ub_rows = (uint32_t)ceil_div(t.bm, ceil_div(t.bm, rows)); /* equal chunks */
     }
-    const uint32_t cores = v->v[P_CORES].i ? (uint32_t)v->v[P_CORES].i : dv_ops_cores(cfg, DV_KIND_CUBE);
-    choose_grid(cores, t.mtiles, t.ntiles, t.bm, t.bn, &t.gm, &t.gn);
+    const dv_shape_t *grid = &v->v[P_GRID].shape;
+    if (grid->ndims) {
+        if (v->v[P_CORES].i)
+            return dv_ops_param_error(err, "grid", "give --grid or --cores, not both (the grid fixes the blocks)");
+        if (grid->d[0] * grid->d[1] > 65535)
+            return dv_ops_param_error(err, "grid", "%llu x %llu blocks is more than 65535",
+                                      (unsigned long long)grid->d[0], (unsigned long long)grid->d[1]);
+        t.scm = split_of(M, grid->d[0], t.bm); /* whole base tiles, as Ascend C's tiling rounds them */
+        t.scn = split_of(N, grid->d[1], t.bn);
+    } else {
+        const uint32_t cores = v->v[P_CORES].i ? (uint32_t)v->v[P_CORES].i : dv_ops_cores(cfg, DV_KIND_CUBE);
+        uint32_t a, b;
+        choose_grid(cores, M, N, t.bm, t.bn, &a, &b);
+        t.scm = split_of(M, a, t.bm);
+        t.scn = split_of(N, b, t.bn);
+    }
+    t.gm = (uint32_t)ceil_div(M, t.scm);
+    t.gn = (uint32_t)ceil_div(N, t.scn);
 
     /* 4. the launch */
     plan->info.kind = DV_KIND_CUBE;
@@ -248,8 +290,10 @@ static int mm_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
 /* One block's walk over its tiles, and the L1 load streams that run ahead of it. */
 typedef struct mm_walk {
     const mm_tiling_t *t;
-    uint32_t mi0, nj0, nmi, nnj; /* the block's rectangle of tiles */
+    uint64_t m_lo, m_hi, n_lo, n_hi; /* the block's part of C */
+    uint32_t nmi, nnj;               /* its tiles along M and N */
     uint32_t ga, gb;             /* L1 groups of A / B per tile */
+    bool keep_a;                 /* one A group holds the whole K: it stays in L1 along a row of tiles */
     uint64_t na, nb;             /* groups issued so far, over the whole block */
     dv_que_t qa1, qb1;
     uint64_t isz, K0;
@@ -259,10 +303,10 @@ typedef struct mm_walk {
 static void tile_at(const mm_walk_t *w, uint64_t i, uint64_t *m0, uint64_t *mt, uint64_t *n0, uint64_t *nt)
 {
     const mm_tiling_t *t = w->t;
-    *m0 = (uint64_t)(w->mi0 + i / w->nnj) * t->bm;
-    *n0 = (uint64_t)(w->nj0 + i % w->nnj) * t->bn;
-    *mt = min_u64(t->bm, t->M - *m0);
-    *nt = min_u64(t->bn, t->N - *n0);
+    *m0 = w->m_lo + i / w->nnj * t->bm;
+    *n0 = w->n_lo + i % w->nnj * t->bn;
+    *mt = min_u64(t->bm, w->m_hi - *m0);
+    *nt = min_u64(t->bn, w->n_hi - *n0);
 }
 
 /* GM rows x cols (row stride `stride` elements) -> L1 NZ: 32-byte column blocks of `rows_al` rows.
@@ -301,8 +345,9 @@ static void issue_a(dv_k_t *k, mm_walk_t *w, uint64_t upto)
     const mm_tiling_t *t = w->t;
     for (; w->na <= upto; w->na++) {
         uint64_t m0, mt, n0, nt;
-        tile_at(w, w->na / w->ga, &m0, &mt, &n0, &nt);
-        const uint64_t k0 = (w->na % w->ga) * t->ska * t->bk, kn = min_u64((uint64_t)t->ska * t->bk, t->K - k0);
+        tile_at(w, w->keep_a ? w->na * w->nnj : w->na / w->ga, &m0, &mt, &n0, &nt);
+        const uint64_t k0 = w->keep_a ? 0 : (w->na % w->ga) * t->ska * t->bk;
+        const uint64_t kn = min_u64((uint64_t)t->ska * t->bk, t->K - k0);
         const uint64_t buf = dvk_que_alloc(k, &w->qa1);
         nd2nz(k, buf, dvk_gm(k, ARG_A, (m0 * t->K + k0) * w->isz), (dv_dtype_t)t->it, mt, kn, t->K, align_up(mt, 16));
         dvk_que_enque(k, &w->qa1, buf);
@@ -399,10 +444,12 @@ static void mm_kernel(dv_k_t *k, const void *params)
     mm_walk_t w;
     memset(&w, 0, sizeof w);
     w.t = t;
-    w.mi0 = (uint32_t)((uint64_t)gi * t->mtiles / t->gm);
-    w.nmi = (uint32_t)((uint64_t)(gi + 1) * t->mtiles / t->gm) - w.mi0;
-    w.nj0 = (uint32_t)((uint64_t)gj * t->ntiles / t->gn);
-    w.nnj = (uint32_t)((uint64_t)(gj + 1) * t->ntiles / t->gn) - w.nj0;
+    w.m_lo = gi * t->scm;
+    w.m_hi = min_u64(t->M, w.m_lo + t->scm);
+    w.n_lo = gj * t->scn;
+    w.n_hi = min_u64(t->N, w.n_lo + t->scn);
+    w.nmi = (uint32_t)ceil_div(w.m_hi - w.m_lo, t->bm);
+    w.nnj = (uint32_t)ceil_div(w.n_hi - w.n_lo, t->bn);
     w.ga = (uint32_t)ceil_div(t->ks, t->ska);
     w.gb = (uint32_t)ceil_div(t->ks, t->skb);
     w.isz = dv_dtype_size(it);
@@ -412,9 +459,9 @@ static void mm_kernel(dv_k_t *k, const void *params)
         return;
 
     /* buffers: A1/B1 queues in L1, L0A/L0B ping-pong with their own events, the CO1 queue in L0C */
-    dvk_que_init(k, &w.qa1, DV_SPACE_L1, DV_PIPE_MTE2, DV_PIPE_MTE1, t->l1_depth,
+    dvk_que_init(k, &w.qa1, DV_SPACE_L1, DV_PIPE_MTE2, DV_PIPE_MTE1, t->l1a_bufs,
                  align_up(t->bm, 16) * t->ska * t->bk * w.isz);
-    dvk_que_init(k, &w.qb1, DV_SPACE_L1, DV_PIPE_MTE2, DV_PIPE_MTE1, t->l1_depth,
+    dvk_que_init(k, &w.qb1, DV_SPACE_L1, DV_PIPE_MTE2, DV_PIPE_MTE1, t->l1b_bufs,
                  align_up(t->bn, 16) * t->skb * t->bk * w.isz);
     uint64_t a2[2], b2[2];
     int ev_ready[2], ev_free[2];
@@ -433,7 +480,8 @@ static void mm_kernel(dv_k_t *k, const void *params)
     for (uint32_t d = 0; d < t->l0_depth; d++) /* both L0 buffers start free */
         dvk_set_flag(k, DV_PIPE_M, DV_PIPE_MTE1, ev_free[d]);
 
-    const uint64_t total_a = tiles * w.ga, total_b = tiles * w.gb;
+    w.keep_a = w.ga == 1 && w.nnj > 1;
+    const uint64_t total_a = w.keep_a ? w.nmi : tiles * w.ga, total_b = tiles * w.gb;
     uint64_t slice = 0, a1 = 0, b1 = 0, kl1_b = 0;
     for (uint64_t ti = 0; ti < tiles; ti++) {
         uint64_t m0, mt, n0, nt;
@@ -442,14 +490,14 @@ static void mm_kernel(dv_k_t *k, const void *params)
         for (uint64_t s = 0; s < t->ks; s++, slice++) {
             const uint64_t k0 = s * t->bk, kb = min_u64(t->bk, t->K - k0);
             const uint64_t sa = s % t->ska, sb = s % t->skb;
-            if (sa == 0) { /* the next A group: keep the loads one group ahead, then take it */
-                const uint64_t j = ti * w.ga + s / t->ska;
-                issue_a(k, &w, min_u64(j + t->l1_depth - 1, total_a - 1));
+            if (sa == 0 && (!w.keep_a || ti % w.nnj == 0)) { /* the next A group: loads run ahead, take it */
+                const uint64_t j = w.keep_a ? ti / w.nnj : ti * w.ga + s / t->ska;
+                issue_a(k, &w, min_u64(j + t->l1a_bufs - 1, total_a - 1));
                 a1 = dvk_que_deque(k, &w.qa1);
             }
             if (sb == 0) {
                 const uint64_t j = ti * w.gb + s / t->skb;
-                issue_b(k, &w, min_u64(j + t->l1_depth - 1, total_b - 1));
+                issue_b(k, &w, min_u64(j + t->l1b_bufs - 1, total_b - 1));
                 b1 = dvk_que_deque(k, &w.qb1);
                 kl1_b = ceil_div(min_u64((uint64_t)t->skb * t->bk, t->K - k0), 16); /* B[K,N]: K rows of the group */
             }
@@ -459,7 +507,7 @@ static void mm_kernel(dv_k_t *k, const void *params)
             load_a(k, &w, a2[d], a1, sa * t->bk / w.K0, mt, kb);
             load_b(k, &w, b2[d], b1, sb * t->bk / w.K0, kl1_b, nt, kb);
             dvk_set_flag(k, DV_PIPE_MTE1, DV_PIPE_M, ev_ready[d]);
-            if (sa == t->ska - 1u || s == t->ks - 1)
+            if ((sa == t->ska - 1u || s == t->ks - 1) && (!w.keep_a || ti % w.nnj == w.nnj - 1u))
                 dvk_que_free(k, &w.qa1, a1);
             if (sb == t->skb - 1u || s == t->ks - 1)
                 dvk_que_free(k, &w.qb1, b1);

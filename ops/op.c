@@ -139,6 +139,8 @@ void dv_ops_format_val(const dv_oparam_spec_t *s, const dv_oparam_val_t *v, char
     default: {
         size_t n = 0;
         buf[0] = 0;
+        if (v->shape.ndims == 0 && strcmp(s->def, "auto") == 0)
+            snprintf(buf, cap, "auto");
         for (int i = 0; i < v->shape.ndims; i++)
             n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "%s%llu", i ? "x" : "",
                                   (unsigned long long)v->shape.d[i]);
@@ -215,6 +217,10 @@ static int parse_val(const dv_oparam_spec_t *s, const char *text, dv_oparam_val_
         return DV_OK;
     case DV_OPT_SHAPE:
     case DV_OPT_TILE: {
+        if (strcmp(text, "auto") == 0 && strcmp(s->def, "auto") == 0) {
+            v->shape.ndims = 0; /* the operator chooses */
+            return DV_OK;
+        }
         const char *p = text;
         int maxd = s->type == DV_OPT_TILE ? 2 : DV_SHAPE_MAX;
         while (*p) {

@@ -218,12 +218,12 @@ START_TEST(test_acl_event_times_copy)
     OK(aclrtEventElapsedTime(&ms, e0, e1));
     uint64_t cycles = cfg.host_copy_start_cycles + (bytes + cfg.host_link_bytes_per_cycle - 1) / cfg.host_link_bytes_per_cycle;
     ck_assert_float_eq(ms, (float)((double)cycles / (double)cfg.chip_freq_mhz / 1000.0));
-    /* device-to-device: read and write through hbm.bytes_per_cycle */
+    /* device-to-device: read and write through the sustained HBM rate (hbm.bytes_per_cycle x efficiency) */
     OK(aclrtMemcpyAsync((char *)d + bytes / 2, bytes / 2, d, bytes / 2, ACL_MEMCPY_DEVICE_TO_DEVICE, s));
     OK(aclrtRecordEvent(e2, s));
     OK(aclrtSynchronizeStream(s));
     OK(aclrtEventElapsedTime(&ms, e1, e2));
-    cycles = cfg.host_copy_start_cycles + (bytes + cfg.hbm_bytes_per_cycle - 1) / cfg.hbm_bytes_per_cycle;
+    cycles = cfg.host_copy_start_cycles + (bytes + dv_hbm_sustained_bytes_per_cycle(&cfg) - 1) / dv_hbm_sustained_bytes_per_cycle(&cfg);
     ck_assert_float_eq(ms, (float)((double)cycles / (double)cfg.chip_freq_mhz / 1000.0));
     FAILS(aclrtEventElapsedTime(&ms, e2, e1), ACL_ERROR_RT_EVENT_TIMESTAMP_REVERSAL, "before the start event");
     OK(aclrtDestroyEvent(e0));

@@ -145,7 +145,7 @@ END_TEST
 static const char *const dma_sets[] = {
     "gm.core_read_bytes_per_cycle=64", "gm.core_write_bytes_per_cycle=64", "mte2.uop_cycles=1", "mte3.uop_cycles=1",
     "mte2.issue_cycles=10", "mte3.issue_cycles=10", "mte2.latency_cycles=100", "mte3.latency_cycles=80",
-    "hbm.latency_cycles=50", NULL};
+    "hbm.latency_cycles=50", "gm.burst_overhead_bytes=0", NULL};
 
 static uint64_t run_copy(const dv_config_t *cfg, const char *copy, uint64_t base)
 {
@@ -199,11 +199,11 @@ START_TEST(test_timing_dma_pad_bytes)
     /* 100 B from byte 496 of a 512 B block: 16 B (1 cycle) + 84 B (2 cycles) */
     ck_assert_uint_eq(run_copy(&cfg, "copy_gm_to_ubuf_align dst=ub:0x0 src=x+496 nburst=1 len=100", GM0 + 0x6000000),
                       read + 1 + 2);
-    /* three 100 B bursts 512 B apart (src_gap 412 bytes), each its own micro-op: 3 x 2 cycles;
-     * the UB side takes ceil(300/128) = 3 */
+    /* three 100 B bursts 512 B apart (src_gap 412 bytes), each its own micro-op: 300 bytes at 64 B/cycle,
+     * summed before rounding: ceil(300/64) = 5; the UB side takes ceil(300/128) = 3 */
     ck_assert_uint_eq(run_copy(&cfg, "copy_gm_to_ubuf_align dst=ub:0x0 src=x nburst=3 len=100 src_gap=412 dst_gap=5",
                                GM0 + 0x7000000),
-                      read + 3 * 2);
+                      read + 5);
     /* UB -> GM: 100 B written, no miss latency: t0 + I + 10 + 2 + mte3 latency 80 */
     ck_assert_uint_eq(run_copy(&cfg, "copy_ubuf_to_gm_align dst=x src=ub:0x0 nburst=1 len=100", GM0 + 0x8000000),
                       t0 + I + cfg.mte3_issue_cycles + cdiv(100, cfg.gm_core_write_bytes_per_cycle) + cfg.mte3_latency_cycles);

@@ -70,6 +70,14 @@ int dv_config_validate(const dv_config_t *cfg, dv_error_t *err);
 /* Write the profile as YAML that dv_config_load_file reads back to the same struct. */
 void dv_config_dump(const dv_config_t *cfg, FILE *out);
 
+/* The device-memory bandwidth the model's calendar carries: the nominal hbm.bytes_per_cycle times
+ * hbm.efficiency_percent, rounded down (at least 1). */
+static inline uint64_t dv_hbm_sustained_bytes_per_cycle(const dv_config_t *cfg)
+{
+    const uint64_t b = cfg->hbm_bytes_per_cycle * cfg->hbm_efficiency_percent / 100;
+    return b ? b : 1;
+}
+
 #ifdef __cplusplus
 }
 #endif
