@@ -4,6 +4,8 @@
 #   make demo     install missing packages, build, run the default job on the embedded 910B2 profile
 #   make test     install missing packages, build, run every test
 #   make bench    speed benchmark (prints figures; not a test)
+#   make validate fidelity suite: calibration cases vs measured, roofline checks (prints figures;
+#                 rewrites docs/FIDELITY.md's generated section; not a test)
 #   make asan     every test again on an AddressSanitizer + UBSan build (build/asan)
 #   make install PREFIX=DIR   the AscendCL shim laid out like a CANN install: DIR/include, DIR/lib
 #                 (libascendcl.so, libnnopbase.so, libopapi.so; lib64 -> lib), DIR/lib/pkgconfig, DIR/bin/dvsim
@@ -33,13 +35,13 @@ CXX_SRCS := $(wildcard model/*.cpp)
 GEN_C    := $(B)/profiles_embedded.c
 GEN_H    := $(B)/include/dv/kapi_insn.h
 LIB_OBJS := $(C_SRCS:%.c=$(B)/%.o) $(CXX_SRCS:%.cpp=$(B)/%.o) $(GEN_C:%.c=%.o)
-TEST_SRCS := $(wildcard tests/check_*.c) tests/runner.c $(wildcard tests/support/*.c)
+TEST_SRCS := $(wildcard tests/check_*.c) tests/runner.c $(wildcard tests/support/*.c) bench/fidelity.c
 TEST_OBJS := $(TEST_SRCS:%.c=$(B)/%.o)
 PROFILES := $(wildcard configs/*.yaml)
 
 DOCS := docs/ISA.md configs/SCHEMA.md docs/OPS.md docs/OP_SUMMARY.md
 
-.PHONY: all deps demo test bench asan clean docs install shim
+.PHONY: all deps demo test bench validate asan clean docs install shim
 all: $(BIN)/dvsim docs shim
 
 # ---- dependencies: install what is missing through apt-get when we can ----
@@ -165,6 +167,13 @@ asan: deps
 bench: deps
 	$(MAKE) -j2 all
 	sh bench/run.sh
+
+# The fidelity suite (bench/calibration.def, bench/roofline.def): each run in its own process.
+$(B)/validate: $(B)/bench/validate.o $(B)/bench/fidelity.o $(OPS_OBJS) $(B)/libdv.a
+	$(CXX) $(LDFLAGS) $^ -o $@ $(LIBS)
+validate: deps
+	$(MAKE) -j2 all $(B)/validate
+	$(B)/validate --doc docs/FIDELITY.md
 
 clean:
 	rm -rf $(B) $(BIN)

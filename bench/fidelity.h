@@ -1,0 +1,73 @@
+/* bench/fidelity.h - the fidelity suite shared by `make validate` (bench/validate.c) and the tests
+ * (tests/check_fidelity.c): the calibration set (bench/calibration.def), the roofline checks
+ * (bench/roofline.def), and one operator run per child process (SystemC elaborates one profile
+ * per process, and a fresh process starts with a cold L2 as a measured kernel does). */
+#ifndef DV_FIDELITY_H
+#define DV_FIDELITY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "dv/config.h"
+#include "dv/isa.h"
+
+/* A calibration case (a row of bench/calibration.def). */
+typedef struct dv_fid_case {
+    const char *id, *profile, *cmd;
+    double measured_us;
+    double mac, mte2;                          /* ratios the source states; < 0: not given */
+    double busy_vec_us, busy_mte2_us, busy_mte3_us; /* busy times the source gives; < 0: not given */
+    const char *note;
+} dv_fid_case_t;
+
+extern const dv_fid_case_t dv_fid_cases[];
+extern const int dv_fid_ncases;
+
+typedef enum dv_fid_kind { DV_FID_CUBE, DV_FID_STREAM, DV_FID_START } dv_fid_kind_t;
+
+/* A roofline check (a row of bench/roofline.def). */
+typedef struct dv_fid_roof {
+    const char *id, *profiles; /* profiles: a preset-name prefix, "" = every preset */
+    dv_fid_kind_t kind;
+    const char *cmd, *why;
+} dv_fid_roof_t;
+
+extern const dv_fid_roof_t dv_fid_roofs[];
+extern const int dv_fid_nroofs;
+
+/* Does roofline row r run on preset `profile`? */
+bool dv_fid_roof_applies(const dv_fid_roof_t *r, const char *profile);
+
+/* What one timing-only operator run gave. */
+typedef struct dv_fid_run {
+    int rc;                        /* DV_OK, or the run's error (msg says what) */
+    char msg[800];
+    dv_config_t cfg;               /* the profile it ran on */
+    uint64_t cycles;
+    double time_us;
+    double ratio[DV_PIPE_COUNT];   /* kernel-level busy ratios, as the report derives them */
+    uint32_t cores_ran;
+    uint64_t flops, bytes;         /* the operator's useful work and compulsory GM traffic */
+    uint64_t copies;               /* copy_gm_to_ubuf instructions (for the stream bound) */
+    double host_s;                 /* host seconds the child took */
+} dv_fid_run_t;
+
+/* Run operator command line `cmd` ("add --shape 1024 ...") timing-only, without the hazard
+ * checker, on preset `profile`, in this process.  Returns out->rc. */
+int dv_fid_run_here(const char *profile, const char *cmd, dv_fid_run_t *out);
+
+/* The same in a child process: dv_fid_start forks it (returns its pid, and the read end of the
+ * pipe its result comes through in *fd; -1 when fork fails), dv_fid_finish waits for it and fills
+ * *out (a child that died or wrote nothing is reported as an error). */
+pid_t dv_fid_start(const char *profile, const char *cmd, int *fd);
+int dv_fid_finish(pid_t pid, int fd, dv_fid_run_t *out);
+int dv_fid_run(const char *profile, const char *cmd, dv_fid_run_t *out);
+
+/* Judge a roofline run: the bound the profile allows and the achieved figure, in the row's unit
+ * (CUBE: TFLOP/s; STREAM: GB/s; START: % of the time that is start overhead), and a one-line
+ * verdict in `why`.  Returns true when the check passes. */
+bool dv_fid_roof_judge(const dv_fid_roof_t *r, const dv_fid_run_t *run, double *bound, double *achieved,
+                       char *why, size_t whylen);
+
+#endif
