@@ -9,7 +9,7 @@
  *     reports (launch overhead included); kernels do not overlap each other;
  *   - a copy starts when its stream and its copy engine (one per direction: host-to-device,
  *     device-to-host, device-to-device) are free and takes host.copy_start_cycles plus its bytes
- *     over host.link_bytes_per_cycle (device-to-device and memset: over hbm.bytes_per_cycle, read
+ *     over host.link_bytes_per_cycle (device-to-device and memset: over the sustained HBM rate, read
  *     and write); copies overlap kernels of other streams;
  *   - an event record stamps the event with its stream's time; a wait holds its stream until the
  *     record it refers to (the event's last record queued before the wait) has run.

@@ -217,6 +217,16 @@ START_TEST(test_ops_matmul_block_grid)
     ck_assert_uint_eq(plan_blocks(NULL, "--m 100 --n 200 --k 3000"), 1);
     ck_assert_uint_eq(plan_blocks(NULL, "--m 1024 --n 1024 --k 64"), 16);
     ck_assert_uint_eq(plan_blocks("ascend310", "--m 1024 --n 1024 --k 64"), 2);
+    /* --grid R x C splits in whole base tiles: 8192 / 6 = 1366 columns round up to 1536 (6 tiles of
+     * 256), so 6 blocks along N and 4 along M; a grid finer than the tiles uses fewer blocks */
+    ck_assert_uint_eq(plan_blocks(NULL, "--m 8192 --n 8192 --k 8192 --grid 4x6"), 24);
+    ck_assert_uint_eq(plan_blocks(NULL, "--m 8192 --n 8192 --k 8192 --grid 64x1"), 64);
+    ck_assert_uint_eq(plan_blocks(NULL, "--m 256 --n 256 --k 64 --grid 8x8"), 2);
+    /* depth-a1 / depth-b1 (base-K slices L1 holds) with their steps: calibration C1 cases 1 and 5 */
+    ck_assert_uint_eq(plan_blocks(NULL, "--m 8192 --n 8192 --k 8192 --b-transposed --step-ka 1 --step-kb 1 "
+                                        "--depth-a1 1 --depth-b1 1 --cores 1"), 1);
+    ck_assert_uint_eq(plan_blocks(NULL, "--m 8192 --n 8192 --k 8192 --b-transposed --step-ka 8 --step-kb 4 "
+                                        "--depth-a1 16 --depth-b1 8 --grid 4x6"), 24);
     /* the auto base-k (128 bytes of K) fits double-buffered for every dtype */
     ck_assert_uint_eq(plan_blocks(NULL, "--dtype int8 --b-transposed --cores 1"), 1);
     ck_assert_uint_eq(plan_blocks(NULL, "--dtype fp32 --b-transposed --cores 1"), 1);
@@ -237,6 +247,12 @@ START_TEST(test_ops_matmul_bad_params)
         {"ascend310", "matmul --base-m 512 --base-n 256 --base-k 16", "--base-m", "core.l0c_size_bytes"},
         {NULL, "matmul --step-ka 64", "--step-ka", "core.l1_size_bytes"},
         {NULL, "matmul --b-transposed --step-kb 16", "--step-kb", "core.l1_size_bytes"},
+        {NULL, "matmul --step-ka 8 --depth-a1 64", "--depth-a1", "core.l1_size_bytes"},
+        {NULL, "matmul --step-kb 4 --depth-b1 6", "--depth-b1", "multiple of --step-kb 4"},
+        {NULL, "matmul --step-ka 2 --depth-a1 3", "--depth-a1", "multiple of --step-ka 2"},
+        {NULL, "matmul --grid 4x6 --cores 24", "--grid", "not both"},
+        {NULL, "matmul --grid 4", "--grid", "tile ROWSxCOLS"},
+        {NULL, "matmul --grid 300x300", "--grid", "more than 65535"},
         {NULL, "matmul --base-m 24", "--base-m", "multiple of 16"},
         {NULL, "matmul --base-n 100", "--base-n", "multiple of 16"},
         {NULL, "matmul --base-k 40", "--base-k", "multiple of 16"},

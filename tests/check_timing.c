@@ -180,6 +180,63 @@ START_TEST(test_timing_mte2_burst_size_and_count)
 }
 END_TEST
 
+/* gm.burst_overhead_bytes: each GM burst costs that many bytes of engine time at the per-core cap
+ * before its micro-ops, all summed in bytes and rounded up once per instruction (docs/MODEL.md). */
+START_TEST(test_timing_burst_overhead)
+{
+    static const char *const sets[] = {"gm.core_read_bytes_per_cycle=64", "mte2.uop_cycles=1", "mte2.issue_cycles=10",
+                                       "mte2.latency_cycles=100", "hbm.latency_cycles=50", "gm.burst_overhead_bytes=64",
+                                       NULL};
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, sets);
+    const uint64_t fixed = dvt_t0(&cfg) + 1 + 10 + 100 + 50;
+    /* one 2048 B burst: (64 + 4 x 512) / 64 = 33 cycles */
+    ck_assert_uint_eq(run_copy(&cfg, "copy_gm_to_ubuf dst=ub:0x0 src=x nburst=1 len=64", GM0 + 0x30000000), fixed + 33);
+    /* four 512 B bursts: 4 x (64 + 512) / 64 = 36: the same bytes cost 3 cycles more in more bursts */
+    ck_assert_uint_eq(run_copy(&cfg, "copy_gm_to_ubuf dst=ub:0x0 src=x nburst=4 len=16", GM0 + 0x31000000), fixed + 36);
+    /* sixteen 64 B bursts: 16 x (64 + 64) / 64 = 32, twice the bytes' own 16 cycles */
+    ck_assert_uint_eq(run_copy(&cfg, "copy_gm_to_ubuf dst=ub:0x0 src=x nburst=16 len=2 src_gap=14", GM0 + 0x32000000),
+                      fixed + 32);
+    /* three 100 B bursts (DataCopyPad): (3 x 64 + 300) / 64 = 7.7 -> 8 */
+    ck_assert_uint_eq(run_copy(&cfg, "copy_gm_to_ubuf_align dst=ub:0x0 src=x nburst=3 len=100 src_gap=412 dst_gap=5",
+                               GM0 + 0x33000000),
+                      fixed + 8);
+}
+END_TEST
+
+/* l2.write_through: a write's bytes reach HBM when written (and cost HBM bandwidth then); with
+ * write-back they stay in L2.  HBM is made slow (8 B/cycle nominal x 50% = 4) so it binds: 4 KB
+ * written at 4 B/cycle is 1024 cycles instead of the engine's 64.  (A loop test: one profile per
+ * process.) */
+START_TEST(test_timing_write_through)
+{
+    {
+        const int wt = _i;
+        const char *const sets[] = {"gm.core_write_bytes_per_cycle=64", "mte3.uop_cycles=1", "mte3.issue_cycles=10",
+                                    "mte3.latency_cycles=80", "gm.burst_overhead_bytes=0", "hbm.bytes_per_cycle=8",
+                                    "hbm.efficiency_percent=50", wt ? "l2.write_through=true" : "l2.write_through=false",
+                                    NULL};
+        dv_config_t cfg;
+        dvt_config(&cfg, NULL, sets);
+        ck_assert_uint_eq(dv_hbm_sustained_bytes_per_cycle(&cfg), 4);
+        dvt_run_t r;
+        const char *t = "dvtrace 1\nkernel w kind=vector blocks=1\narg y bytes=4096 dtype=f16 dir=out\nblock 0\n"
+                        "copy_ubuf_to_gm dst=y src=ub:0x0 nburst=1 len=128\nend\n";
+        ck_assert_msg(dvt_run_text(&r, &cfg, t, false, GM0 + 0x34000000 + (uint64_t)wt * 0x1000000) == DV_OK, "%s",
+                      r.err.msg);
+        const uint64_t t0 = dvt_t0(&cfg) + cfg.scalar_issue_cycles;
+        if (wt) {
+            ck_assert_uint_eq(r.cnt.hbm_write_bytes, 4096);
+            ck_assert_uint_eq(r.cnt.cycles, t0 + 10 + 4096 / 4 + cfg.mte3_latency_cycles); /* HBM from after the issue */
+        } else {
+            ck_assert_uint_eq(r.cnt.hbm_write_bytes, 0);
+            ck_assert_uint_eq(r.cnt.cycles, t0 + 10 + 4096 / 64 + cfg.mte3_latency_cycles);
+        }
+        dvt_free(&r);
+    }
+}
+END_TEST
+
 /* DataCopyPad (copy_*_align) goes through the same DMA path with len bytes per GM run: t0 + I +
  * issue + sum over micro-ops (cut at gm.uop_bytes = 512 address multiples) of
  * max(uop_cycles, ceil(bytes / 64)) + latency (+ miss latency for reads).  The UB side moves the
@@ -652,6 +709,8 @@ Suite *dv_timing_suite(void)
     tcase_add_test(tc, test_timing_vector_repeats_per_class);
     tcase_add_test(tc, test_timing_mte2_burst_size_and_count);
     tcase_add_test(tc, test_timing_mte2_local_side);
+    tcase_add_test(tc, test_timing_burst_overhead);
+    tcase_add_loop_test(tc, test_timing_write_through, 0, 2);
     tcase_add_test(tc, test_timing_dma_pad_bytes);
     tcase_add_test(tc, test_timing_dma_pad_equals_plain_copy);
     tcase_add_test(tc, test_timing_independent_pipes_overlap);
