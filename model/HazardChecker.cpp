@@ -9,8 +9,11 @@ void HazardChecker::reset()
 {
     for (auto &v : vc_)
         v.fill(0);
-    acc_.clear();
+    for (auto &a : acc_)
+        a.clear();
+    live_ = 0;
     prune_at_ = 64;
+    order_ = 0;
     used_ = 0;
 }
 
@@ -31,14 +34,26 @@ void HazardChecker::execute(dv_pipe_t pipe, const VClock &issued, uint64_t index
     used_ |= 1u << pipe;
     uint64_t reported[8];
     int nreported = 0; // one hazard per pair of instructions, however many operands overlap
+    std::vector<const Access *> &hits = hits_;
     for (int k = 0; k < n; k++) {
-        for (const Access &a : acc_) {
-            if (a.pipe == pipe || a.space != r[k].space || a.arg != r[k].arg)
+        hits.clear();
+        for (int q = 0; q < DV_PIPE_COUNT; q++) {
+            if (q == static_cast<int>(pipe))
                 continue;
-            if (!(a.write || r[k].write) || a.hi <= r[k].lo || r[k].hi <= a.lo)
-                continue;
-            if (me[a.pipe] >= a.seq)
-                continue; // ordered by a flag or barrier
+            const std::vector<Access> &list = acc_[q];
+            // only the suffix this pipe is not ordered after (by a flag or barrier) can race
+            for (size_t i = list.size(); i-- > 0 && list[i].seq > me[q];) {
+                const Access &a = list[i];
+                if (a.space != r[k].space || a.arg != r[k].arg)
+                    continue;
+                if (!(a.write || r[k].write) || a.hi <= r[k].lo || r[k].hi <= a.lo)
+                    continue;
+                hits.push_back(&a);
+            }
+        }
+        std::sort(hits.begin(), hits.end(), [](const Access *x, const Access *y) { return x->order < y->order; });
+        for (const Access *ap : hits) {
+            const Access &a = *ap;
             bool dup = false;
             for (int j = 0; j < nreported && !dup; j++)
                 dup = reported[j] == a.index;
@@ -62,31 +77,36 @@ void HazardChecker::execute(dv_pipe_t pipe, const VClock &issued, uint64_t index
         }
     }
     for (int k = 0; k < n; k++)
-        acc_.push_back(Access{r[k].space, static_cast<uint8_t>(pipe), r[k].write, r[k].arg, r[k].lo, r[k].hi, seq,
-                              index, line});
-    if (acc_.size() >= prune_at_)
+        acc_[pipe].push_back(Access{r[k].space, static_cast<uint8_t>(pipe), r[k].write, r[k].arg, r[k].lo, r[k].hi, seq,
+                                    index, order_++, line});
+    live_ += static_cast<size_t>(n);
+    if (live_ >= prune_at_)
         prune();
 }
 
 // Drop accesses every other pipe is already ordered after: they cannot race with anything later.
+// Along one pipe's list seq grows, so they are a prefix.
 void HazardChecker::prune()
 {
-    acc_.erase(std::remove_if(acc_.begin(), acc_.end(),
-                              [this](const Access &a) {
-                                  // Pipes that have not run yet are left out: their later work
-                                  // carries the scalar clock of its issue.
-                                  for (int p = 0; p < DV_PIPE_COUNT; p++)
-                                      if (p != a.pipe && (used_ >> p & 1) &&
-                                          std::max(vc_[p][a.pipe], vc_[DV_PIPE_S][a.pipe]) < a.seq)
-                                          return false;
-                                  return true;
-                              }),
-               acc_.end());
-    // Bound the work for kernels that never synchronise: keep the newest accesses.
-    const size_t cap = 4096;
-    if (acc_.size() > cap)
-        acc_.erase(acc_.begin(), acc_.begin() + static_cast<long>(acc_.size() - cap));
-    prune_at_ = std::max<size_t>(64, acc_.size() * 2);
+    const size_t cap = 4096; // per pipe: bounds the work for kernels that never synchronise
+    live_ = 0;
+    for (int q = 0; q < DV_PIPE_COUNT; q++) {
+        std::vector<Access> &list = acc_[q];
+        // the least any other pipe that has run knows of q (pipes that have not run yet are left
+        // out: their later work carries the scalar clock of its issue)
+        uint64_t known = UINT64_MAX;
+        for (int p = 0; p < DV_PIPE_COUNT; p++)
+            if (p != q && (used_ >> p & 1))
+                known = std::min(known, std::max(vc_[p][q], vc_[DV_PIPE_S][q]));
+        size_t drop = 0;
+        while (drop < list.size() && list[drop].seq <= known)
+            drop++;
+        if (list.size() - drop > cap)
+            drop = list.size() - cap;
+        list.erase(list.begin(), list.begin() + static_cast<long>(drop));
+        live_ += list.size();
+    }
+    prune_at_ = std::max<size_t>(64, live_ * 2);
 }
 
 } // namespace dv

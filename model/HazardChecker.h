@@ -46,13 +46,18 @@ private:
         uint8_t space, pipe, write;
         uint16_t arg;
         uint64_t lo, hi, seq, index;
+        uint64_t order; // position in execution order over all pipes (reports keep that order)
         uint32_t line;
     };
     void prune();
 
     VClock vc_[DV_PIPE_COUNT] = {};
-    std::vector<Access> acc_;
-    size_t prune_at_ = 64;
+    // Per pipe, in execution order, so seq grows along each list: the accesses a pipe is not yet
+    // ordered after are a suffix, and the ones every pipe is ordered after a prefix.
+    std::vector<Access> acc_[DV_PIPE_COUNT];
+    size_t live_ = 0, prune_at_ = 64;
+    std::vector<const Access *> hits_; // scratch for one operand's races
+    uint64_t order_ = 0;
     unsigned used_ = 0; // pipes that executed something since reset
 };
 
