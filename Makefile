@@ -39,7 +39,7 @@ TEST_SRCS := $(wildcard tests/check_*.c) tests/runner.c $(wildcard tests/support
 TEST_OBJS := $(TEST_SRCS:%.c=$(B)/%.o)
 PROFILES := $(wildcard configs/*.yaml)
 
-DOCS := docs/ISA.md configs/SCHEMA.md docs/OPS.md docs/OP_SUMMARY.md
+DOCS := docs/ISA.md configs/SCHEMA.md docs/OPS.md docs/OP_SUMMARY.md docs/MICRO.md
 
 .PHONY: all deps demo test bench validate asan clean docs install shim
 all: $(BIN)/dvsim docs shim
@@ -135,6 +135,8 @@ docs/OPS.md: $(B)/tools/gendoc
 	$(B)/tools/gendoc ops > $@.tmp && mv $@.tmp $@
 docs/OP_SUMMARY.md: $(B)/tools/gendoc
 	$(B)/tools/gendoc opsummary > $@.tmp && mv $@.tmp $@
+docs/MICRO.md: $(B)/tools/gendoc
+	$(B)/tools/gendoc micro > $@.tmp && mv $@.tmp $@
 docs: $(DOCS)
 
 # ---- quick start ----

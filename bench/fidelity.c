@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dv/micro.h"
 #include "dv/report.h"
 #include "dv/sim.h"
 
@@ -48,6 +49,32 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* Every microbenchmark row on `profile`: counts, and the failed rows' names and details in msg. */
+static int micro_here(const char *profile, dv_fid_run_t *out, dv_error_t *err)
+{
+    dv_profile_op_t pop = {DV_PROFILE_PRESET, profile};
+    int rc = dv_sim_profile(&pop, 1, &out->cfg, err);
+    if (rc != DV_OK)
+        return rc;
+    dv_micro_result_t *res = calloc((size_t)dv_micro_count(), sizeof *res);
+    if (!res)
+        return dv_error_set(err, DV_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    rc = dv_micro_run(&out->cfg, NULL, res, err);
+    if (rc >= 0) {
+        size_t n = 0;
+        for (int i = 0; i < dv_micro_count(); i++) {
+            const dv_micro_status_t st = res[i].status;
+            out->micro[st == DV_MICRO_PASS ? 0 : st == DV_MICRO_FAIL ? 1 : 2]++;
+            if (st == DV_MICRO_FAIL && n < sizeof out->msg)
+                n += (size_t)snprintf(out->msg + n, sizeof out->msg - n, "%s%s (%s)", n ? "; " : "",
+                                      dv_micro_spec(i)->name, res[i].detail);
+        }
+        rc = DV_OK;
+    }
+    free(res);
+    return rc;
+}
+
 int dv_fid_run_here(const char *profile, const char *cmd, dv_fid_run_t *out)
 {
     char buf[1024], *argv[64];
@@ -65,6 +92,13 @@ int dv_fid_run_here(const char *profile, const char *cmd, dv_fid_run_t *out)
     if (argc == 0) {
         out->rc = dv_error_set(&err, DV_ERR_RANGE, NULL, 0, 0, "empty operator command");
         goto done;
+    }
+    if (argc == 1 && strcmp(argv[0], DV_FID_MICRO) == 0) {
+        out->rc = micro_here(profile, out, &err);
+        if (out->rc != DV_OK)
+            snprintf(out->msg, sizeof out->msg, "%s", err.msg);
+        out->host_s = now_s() - t0;
+        return out->rc;
     }
     dv_profile_op_t pop = {DV_PROFILE_PRESET, profile};
     dv_sim_opts_t o;

@@ -50,11 +50,16 @@ typedef struct dv_fid_run {
     uint32_t cores_ran;
     uint64_t flops, bytes;         /* the operator's useful work and compulsory GM traffic */
     uint64_t copies;               /* copy_gm_to_ubuf instructions (for the stream bound) */
+    int micro[3];                  /* DV_FID_MICRO: rows passed, failed, not observable (msg names the failed) */
     double host_s;                 /* host seconds the child took */
 } dv_fid_run_t;
 
+/* The command that runs the microbenchmarks (sim/micro.def) instead of an operator. */
+#define DV_FID_MICRO "micro"
+
 /* Run operator command line `cmd` ("add --shape 1024 ...") timing-only, without the hazard
- * checker, on preset `profile`, in this process.  Returns out->rc. */
+ * checker, on preset `profile`, in this process; or, for DV_FID_MICRO, every microbenchmark row.
+ * Returns out->rc. */
 int dv_fid_run_here(const char *profile, const char *cmd, dv_fid_run_t *out);
 
 /* The same in a child process: dv_fid_start forks it (returns its pid, and the read end of the

@@ -1,6 +1,6 @@
 /* bench/validate.c - `make validate`: the fidelity suite.  Runs every calibration case of
- * bench/calibration.def and every roofline check of bench/roofline.def on every preset (each run
- * in its own process, two at a time), prints the tables, and with --doc FILE rewrites the part of
+ * bench/calibration.def, every roofline check of bench/roofline.def and the microbenchmarks of
+ * sim/micro.def on every preset (each run in its own process, two at a time), prints the tables, and with --doc FILE rewrites the part of
  * FILE between the validate markers (docs/FIDELITY.md).  Exit 0 when every criterion of the
  * fidelity target holds, 1 when one does not, 2 on a usage or I/O error.
  *
@@ -81,7 +81,8 @@ static void busy_cell(char *buf, size_t n, double sim, double busy_us, double me
 }
 
 /* The generated section: written to `out` (stdout and, with --doc, the file). */
-static bool report(FILE *out, const job_t *cal, const job_t *roof, const int *roof_row, int nroof)
+static bool report(FILE *out, const job_t *cal, const job_t *roof, const int *roof_row, int nroof,
+                   const job_t *micro, int nmicro)
 {
     char a[96], b[96], c[96], d[96], e[96];
     double sum = 0, worst = 0;
@@ -142,11 +143,30 @@ static bool report(FILE *out, const job_t *cal, const job_t *roof, const int *ro
         fprintf(out, "| %s | %s | `%s` | %s: %s |\n", rr->id, roof[i].profile, rr->cmd, ok ? "pass" : "**FAIL**", why);
     }
     fprintf(out, "\n");
-    return !run_fail && mape <= MAPE_MAX && over == 0 && !ratio_fail && !roof_fail;
+
+    bool micro_fail = false;
+    fprintf(out, "### Microbenchmarks (sim/micro.def, docs/MICRO.md), every preset\n\n");
+    fprintf(out, "A row passes when the figure measured from the model's cycles is the profile value it isolates; "
+                 "a row is not observable where no kernel can see its parameter on that profile.\n\n");
+    fprintf(out, "| profile | pass | not observable | fail |\n|---|---:|---:|---|\n");
+    for (int i = 0; i < nmicro; i++) {
+        const dv_fid_run_t *r = &micro[i].run;
+        if (r->rc != DV_OK) {
+            micro_fail = true;
+            fprintf(out, "| %s | | | **the run failed**: %s |\n", micro[i].profile, r->msg);
+            continue;
+        }
+        micro_fail |= r->micro[1] > 0;
+        fprintf(out, "| %s | %d | %d | %s%d%s%s |\n", micro[i].profile, r->micro[0], r->micro[2], r->micro[1] ? "**" : "",
+                r->micro[1], r->micro[1] ? "**: " : "", r->micro[1] ? r->msg : "");
+    }
+    fprintf(out, "\n");
+    return !run_fail && mape <= MAPE_MAX && over == 0 && !ratio_fail && !roof_fail && !micro_fail;
 }
 
 /* Replace the text between the markers of `path` with the generated section. */
-static int write_doc(const char *path, const job_t *cal, const job_t *roof, const int *roof_row, int nroof)
+static int write_doc(const char *path, const job_t *cal, const job_t *roof, const int *roof_row, int nroof,
+                     const job_t *micro, int nmicro)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
@@ -177,7 +197,7 @@ static int write_doc(const char *path, const job_t *cal, const job_t *roof, cons
     }
     fwrite(text, 1, (size_t)(begin - text) + strlen(BEGIN_MARK), o);
     fputs("\n\n", o);
-    report(o, cal, roof, roof_row, nroof);
+    report(o, cal, roof, roof_row, nroof, micro, nmicro);
     fputs(end, o);
     free(text);
     if (fclose(o) != 0 || rename(tmp, path) != 0) {
@@ -207,8 +227,9 @@ int main(int argc, char **argv)
         nprof++;
     const int nroof_max = dv_fid_nroofs * nprof;
     job_t *cal = calloc((size_t)dv_fid_ncases, sizeof *cal), *roof = calloc((size_t)nroof_max, sizeof *roof);
+    job_t *micro = calloc((size_t)nprof, sizeof *micro);
     int *roof_row = calloc((size_t)nroof_max, sizeof *roof_row), nroof = 0;
-    if (!cal || !roof || !roof_row) {
+    if (!cal || !roof || !roof_row || !micro) {
         fprintf(stderr, "validate: error: out of memory\n");
         return 2;
     }
@@ -223,12 +244,17 @@ int main(int argc, char **argv)
                 roof[nroof].cmd = dv_fid_roofs[i].cmd;
                 roof_row[nroof++] = i;
             }
+    for (int p = 0; p < nprof; p++) {
+        micro[p].profile = names[p];
+        micro[p].cmd = DV_FID_MICRO;
+    }
     run_jobs(cal, dv_fid_ncases, par);
     run_jobs(roof, nroof, par);
-    const bool ok = report(stdout, cal, roof, roof_row, nroof);
+    run_jobs(micro, nprof, par);
+    const bool ok = report(stdout, cal, roof, roof_row, nroof, micro, nprof);
     int rc = ok ? 0 : 1;
     if (doc) {
-        const int w = write_doc(doc, cal, roof, roof_row, nroof);
+        const int w = write_doc(doc, cal, roof, roof_row, nroof, micro, nprof);
         if (w)
             rc = w;
         else
@@ -238,5 +264,6 @@ int main(int argc, char **argv)
     free(cal);
     free(roof);
     free(roof_row);
+    free(micro);
     return rc;
 }

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "dv/config.h"
+#include "dv/micro.h"
 #include "dv/ops.h"
 #include "dv/sim.h"
 #include "dv/trace.h"
@@ -21,6 +22,9 @@ static const char usage_text[] =
     "       dvsim op --list               list the operators with their parameters and defaults\n"
     "       dvsim record NAME [--PARAM VALUE]... [profile options] -o FILE\n"
     "                                     write an operator's kernel as a trace file\n"
+    "       dvsim micro [--only PREFIX] [profile options]\n"
+    "                                     run the microbenchmarks (docs/MICRO.md): each checks that\n"
+    "                                     the model's cycles give back the profile parameter it isolates\n"
     "       dvsim profiles                list the built-in chip profiles\n"
     "       dvsim --dump-config [profile options]   print the profile as YAML\n"
     "       dvsim --help | --version\n"
@@ -45,16 +49,20 @@ static const char usage_text[] =
     "  --check                   compare the outputs with the operator's plain-C reference\n"
     "                            (tolerances in docs/OPS.md); exit 4 on a mismatch\n"
     "\n"
-    "exit status: 0 ok, 1 input or simulation error, 2 usage error, 3 hazards (--fail-on-hazard),\n"
-    "4 --check found a mismatch\n";
+    "micro options:\n"
+    "  --only PREFIX             run only the rows whose name starts with PREFIX (e.g. mte2.)\n"
+    "\n"
+    "exit status: 0 ok, 1 input or simulation error (micro: a row failed), 2 usage error,\n"
+    "3 hazards (--fail-on-hazard), 4 --check found a mismatch\n";
 
-typedef enum { CMD_RUN, CMD_OP, CMD_RECORD, CMD_CONFIG } cmd_t;
+typedef enum { CMD_RUN, CMD_OP, CMD_RECORD, CMD_CONFIG, CMD_MICRO } cmd_t;
 
 typedef struct cli {
     dv_sim_opts_t so;
     dv_profile_op_t *ops;
     dv_dump_t *dumps;
     char **op_argv;
+    const char *only; /* micro --only */
     int nops, ndumps;
     int fail_on_hazard, host_stats;
 } cli_t;
@@ -130,6 +138,13 @@ static int parse(int argc, char **argv, int first, cmd_t cmd, cli_t *c)
             if (!v || !v[0])
                 return usage_error("option '%s' needs a FILE", a);
             c->so.record = v;
+            continue;
+        }
+        if (cmd == CMD_MICRO && option_is(a, "--only")) {
+            const char *v = option_value(argc, argv, &i, "--only");
+            if (!v || !v[0])
+                return usage_error("option '%s' needs a PREFIX", "--only");
+            c->only = v;
             continue;
         }
         if (cmd == CMD_OP && strcmp(a, "--check") == 0) {
@@ -255,6 +270,36 @@ static int cmd_dump_config(cli_t *c)
     return fflush(stdout) == 0 ? EXIT_OK : EXIT_ERROR;
 }
 
+/* Microbenchmarks: 0 when every row passes (or is not observable on this profile), 1 when one
+ * fails or nothing could run. */
+static int cmd_micro(cli_t *c)
+{
+    dv_error_t err;
+    dv_config_t cfg;
+    int rows = 0;
+    for (int i = 0; i < dv_micro_count(); i++)
+        rows += !c->only || strncmp(dv_micro_spec(i)->name, c->only, strlen(c->only)) == 0;
+    if (!rows)
+        return usage_error("--only: no microbenchmark row starts with '%s' (docs/MICRO.md lists them)", c->only);
+    if (dv_sim_profile(c->ops, c->nops, &cfg, &err) != DV_OK) {
+        dv_error_print(&err, stderr);
+        return EXIT_ERROR;
+    }
+    int failed = dv_micro_main(stdout, &cfg, c->only, &err);
+    if (failed < 0) {
+        dv_error_print(&err, stderr);
+        return EXIT_ERROR;
+    }
+    if (fflush(stdout) != 0)
+        return EXIT_ERROR;
+    if (failed > 0) {
+        fprintf(stderr, "dvsim: error: micro: %d row%s did not give back the profile value\n", failed,
+                failed == 1 ? "" : "s");
+        return EXIT_ERROR;
+    }
+    return EXIT_OK;
+}
+
 static int cmd_list(void)
 {
     const dv_opdesc_t *const *all = dv_ops_all();
@@ -307,6 +352,10 @@ int main(int argc, char **argv)
         rc = parse(argc, argv, 2, CMD_CONFIG, &c);
         if (rc == EXIT_OK)
             rc = cmd_dump_config(&c);
+    } else if (strcmp(cmd, "micro") == 0) {
+        rc = parse(argc, argv, 2, CMD_MICRO, &c);
+        if (rc == EXIT_OK)
+            rc = cmd_micro(&c);
     } else if (strcmp(cmd, "run") == 0 || strcmp(cmd, "op") == 0 || strcmp(cmd, "record") == 0) {
         if (strcmp(cmd, "op") == 0 && argc == 3 && strcmp(argv[2], "--list") == 0) {
             rc = cmd_list();

@@ -526,6 +526,26 @@ START_TEST(test_cli_record_needs_output)
 }
 END_TEST
 
+/* dvsim micro: the rows selected by --only run on the profile given and pass; a prefix no row has is
+ * a usage error, a bad profile an input error (and no table). */
+START_TEST(test_cli_micro)
+{
+    ck_assert_int_eq(dvsim("micro --profile ascend310 --only cube."), 0);
+    ck_assert_msg(strstr(out_text, "microbenchmarks on ascend310: 7 pass, 0 fail") != NULL, "%s", out_text);
+    ck_assert_ptr_nonnull(strstr(out_text, "cube.k.f32"));
+    ck_assert_ptr_null(strstr(out_text, "scalar.issue"));
+    ck_assert_int_eq(dvsim("micro --set scalar.issue_cycles=5 --only=scalar."), 0);
+    ck_assert_msg(strstr(out_text, "scalar.issue                            5          5  pass") != NULL, "%s",
+                  out_text);
+    ck_assert_int_eq(dvsim("micro --only nosuchrow"), 2);
+    ASSERT_ERR("no microbenchmark row starts with 'nosuchrow'");
+    ck_assert_int_eq(dvsim("micro --only"), 2);
+    ck_assert_int_eq(dvsim("micro extra"), 2);
+    ck_assert_int_eq(dvsim("micro --set scalar.nosuch=1"), 1);
+    ck_assert_msg(out_text[0] == '\0', "a table was printed: %s", out_text);
+}
+END_TEST
+
 Suite *dv_cli_suite(void)
 {
     Suite *s = suite_create("cli");
@@ -571,6 +591,7 @@ Suite *dv_cli_suite(void)
     tcase_add_test(run, test_cli_unwritable_timeline);
     tcase_add_test(run, test_cli_fail_on_hazard);
     tcase_add_test(run, test_cli_host_stats);
+    tcase_add_test(run, test_cli_micro);
     suite_add_tcase(s, run);
 
     TCase *op = tcase_create("op");

@@ -2,7 +2,8 @@
  *   gendoc isa     -> docs/ISA.md        (isa/isa.def, isa/fields.def)
  *   gendoc schema  -> configs/SCHEMA.md  (configs/params.def)
  *   gendoc ops     -> docs/OPS.md        (the operator descriptors in ops/)
- *   gendoc opsummary -> docs/OP_SUMMARY.md (acl/op_summary.def: the profiler's CSV columns) */
+ *   gendoc opsummary -> docs/OP_SUMMARY.md (acl/op_summary.def: the profiler's CSV columns)
+ *   gendoc micro   -> docs/MICRO.md      (sim/micro.def: the microbenchmarks) */
 #include <stdio.h>
 #include <string.h>
 
@@ -10,6 +11,7 @@ void dv_doc_isa(FILE *out);
 void dv_doc_schema(FILE *out);
 void dv_doc_ops(FILE *out);
 void dv_doc_op_summary(FILE *out);
+void dv_micro_doc(FILE *out);
 
 int main(int argc, char **argv)
 {
@@ -21,8 +23,10 @@ int main(int argc, char **argv)
         dv_doc_ops(stdout);
     else if (argc == 2 && strcmp(argv[1], "opsummary") == 0)
         dv_doc_op_summary(stdout);
+    else if (argc == 2 && strcmp(argv[1], "micro") == 0)
+        dv_micro_doc(stdout);
     else {
-        fprintf(stderr, "usage: gendoc isa|schema|ops|opsummary\n");
+        fprintf(stderr, "usage: gendoc isa|schema|ops|opsummary|micro\n");
         return 2;
     }
     return ferror(stdout) ? 1 : 0;
