@@ -26,6 +26,9 @@
 
 typedef enum { MX_SUM, MX_HBM } mx_expect_t;
 
+/* The argument of the gm rows: which figure of the GM read path (or, + MX_GM_WRITE, write path). */
+enum { MX_GM_RATE, MX_GM_BURST, MX_GM_UOP, MX_GM_ISSUE, MX_GM_LATENCY, MX_GM_WRITE = 8 };
+
 static const dv_micro_spec_t specs[] = {
 #define DV_MICRO(name, fn, arg, expect, tol, params, method) {name, params, method, tol},
 #include "micro.def"
@@ -437,25 +440,35 @@ static int flag_rounds(mctx_t *c, memo_t *m, unsigned n, bool flags, uint64_t *t
     return MS_OK;
 }
 
+typedef int (*rounds_fn)(mctx_t *c, memo_t *m, unsigned n, bool flags, uint64_t *t);
+
+/* A flag latency from round trips of two hops each: the difference between lo and hi round trips,
+ * minus the same difference of the control kernels, over the hops it adds. */
+static void rounds_figure(mctx_t *c, dv_micro_result_t *r, rounds_fn fn, unsigned lo, unsigned hi)
+{
+    memo_t m = {0};
+    uint64_t f1 = 0, f2 = 0, c1 = 0, c2 = 0;
+    if (fn(c, &m, lo, true, &f1) || fn(c, &m, hi, true, &f2) || fn(c, &m, lo, false, &c1) ||
+        fn(c, &m, hi, false, &c2)) {
+        usable(&m, r);
+        return;
+    }
+    const unsigned hops = 2 * (hi - lo);
+    const long long d = (long long)(f2 - f1) - (long long)(c2 - c1);
+    if (d < 0 || d % hops) {
+        FAIL(&m, "round trips %llu, %llu; control %llu, %llu: difference %lld is not %u hops' worth", ull(f1), ull(f2),
+             ull(c1), ull(c2), d, hops);
+        usable(&m, r);
+        return;
+    }
+    figure(r, (uint64_t)d / hops, (uint64_t)d / hops, "T(%u, %u round trips) = %llu, %llu; control %llu, %llu", lo, hi,
+           ull(f1), ull(f2), ull(c1), ull(c2));
+}
+
 static void mb_flag_latency(mctx_t *c, int arg, dv_micro_result_t *r)
 {
     (void)arg;
-    memo_t m = {0};
-    uint64_t f1 = 0, f9 = 0, c1 = 0, c9 = 0;
-    if (flag_rounds(c, &m, 1, true, &f1) || flag_rounds(c, &m, 9, true, &f9) || flag_rounds(c, &m, 1, false, &c1) ||
-        flag_rounds(c, &m, 9, false, &c9)) {
-        usable(&m, r);
-        return;
-    }
-    const long long d = (long long)(f9 - f1) - (long long)(c9 - c1);
-    if (d < 0 || d % 16) {
-        FAIL(&m, "flag rounds %llu, %llu; control %llu, %llu: difference %lld is not 16 hops' worth", ull(f1), ull(f9),
-             ull(c1), ull(c9), d);
-        usable(&m, r);
-        return;
-    }
-    figure(r, (uint64_t)d / 16, (uint64_t)d / 16, "T(1, 9 round trips) = %llu, %llu; control %llu, %llu", ull(f1),
-           ull(f9), ull(c1), ull(c9));
+    rounds_figure(c, r, flag_rounds, 1, 9);
 }
 
 /* A mix kernel of n cross-core round trips AIC -> AIVs -> AIC, or the control. */
@@ -485,22 +498,7 @@ static void mb_cross_latency(mctx_t *c, int arg, dv_micro_result_t *r)
         row_na(r, "cross-core flags need a split chip with 2 AIVs per AI core and 2 flag ids");
         return;
     }
-    memo_t m = {0};
-    uint64_t f1 = 0, f5 = 0, c1 = 0, c5 = 0;
-    if (cross_rounds(c, &m, 1, true, &f1) || cross_rounds(c, &m, 5, true, &f5) || cross_rounds(c, &m, 1, false, &c1) ||
-        cross_rounds(c, &m, 5, false, &c5)) {
-        usable(&m, r);
-        return;
-    }
-    const long long d = (long long)(f5 - f1) - (long long)(c5 - c1);
-    if (d < 0 || d % 8) {
-        FAIL(&m, "round trips %llu, %llu; control %llu, %llu: difference %lld is not 8 hops' worth", ull(f1), ull(f5),
-             ull(c1), ull(c5), d);
-        usable(&m, r);
-        return;
-    }
-    figure(r, (uint64_t)d / 8, (uint64_t)d / 8, "T(1, 5 round trips) = %llu, %llu; control %llu, %llu", ull(f1),
-           ull(f5), ull(c1), ull(c5));
+    rounds_figure(c, r, cross_rounds, 1, 5);
 }
 
 /* ================================================================ queues */
@@ -740,34 +738,36 @@ static int study_vec(mctx_t *c, int vc, unsigned width)
     return m->rc = MS_OK;
 }
 
-static void mb_vec_rate(mctx_t *c, int arg, dv_micro_result_t *r)
+/* The study of the row's vector class and width (arg = DV_MICRO_VARG), with its mnemonic in insn;
+ * NULL when it is not usable (r says why). */
+static const vstudy_t *vec_row(mctx_t *c, int arg, dv_micro_result_t *r, char insn[48])
 {
     const int vc = arg / 8;
     const unsigned width = (unsigned)(arg % 8);
     study_vec(c, vc, width);
     const vstudy_t *v = &c->vec[vc][width == 4];
     if (!usable(&v->m, r))
-        return;
-    char insn[48];
-    snprintf(insn, sizeof insn, "%s", v->insn);
+        return NULL;
+    snprintf(insn, 48, "%s", v->insn);
     insn[strcspn(insn, " ")] = '\0';
-    const uint64_t hi = v->hi == UINT64_MAX ? 4096 : v->hi; /* the schema's maximum rate */
-    figure(r, v->lo, hi, "%s: %s", insn, v->how);
+    return v;
+}
+
+static void mb_vec_rate(mctx_t *c, int arg, dv_micro_result_t *r)
+{
+    char insn[48];
+    const vstudy_t *v = vec_row(c, arg, r, insn);
+    if (v)
+        figure(r, v->lo, v->hi == UINT64_MAX ? 4096 : v->hi /* the schema's maximum rate */, "%s: %s", insn, v->how);
 }
 
 static void mb_vec_latency(mctx_t *c, int arg, dv_micro_result_t *r)
 {
-    const int vc = arg / 8;
-    const unsigned width = (unsigned)(arg % 8);
-    study_vec(c, vc, width);
-    const vstudy_t *v = &c->vec[vc][width == 4];
-    if (!usable(&v->m, r))
-        return;
     char insn[48];
-    snprintf(insn, sizeof insn, "%s", v->insn);
-    insn[strcspn(insn, " ")] = '\0';
-    figure(r, v->lat, v->lat, "%s: %s = %llu", insn,
-           vc == DV_VC_L0C ? "T(1 repeat) - T(mask) - occ(1 repeat)" : "T(repeat 0) - T(mask)", ull(v->lat));
+    const vstudy_t *v = vec_row(c, arg, r, insn);
+    if (v)
+        figure(r, v->lat, v->lat, "%s: %s = %llu", insn,
+               arg / 8 == DV_VC_L0C ? "T(1 repeat) - T(mask) - occ(1 repeat)" : "T(repeat 0) - T(mask)", ull(v->lat));
 }
 
 /* ================================================================ cube */
@@ -1129,51 +1129,6 @@ static int study_write(mctx_t *c)
     return m->rc = gm_study(c, s, &p);
 }
 
-static void mb_read_rate(mctx_t *c, int arg, dv_micro_result_t *r)
-{
-    (void)arg;
-    study_read(c);
-    if (usable(&c->rd.m, r))
-        figure(r, c->rd.rate, c->rd.rate, "GM -> %s: %s", c->rd.l1 ? "L1" : "UB", c->rd.how_rate);
-}
-
-static void mb_read_burst(mctx_t *c, int arg, dv_micro_result_t *r)
-{
-    (void)arg;
-    study_read(c);
-    if (usable(&c->rd.m, r))
-        figure(r, c->rd.open, c->rd.open, "%s", c->rd.how_burst);
-}
-
-static void mb_read_uop(mctx_t *c, int arg, dv_micro_result_t *r)
-{
-    (void)arg;
-    study_read(c);
-    if (usable(&c->rd.m, r))
-        figure(r, c->rd.uop, c->rd.uop, "%s", c->rd.how_uop);
-}
-
-static void mb_read_issue(mctx_t *c, int arg, dv_micro_result_t *r)
-{
-    (void)arg;
-    study_read(c);
-    if (usable(&c->rd.m, r))
-        figure(r, c->rd.issue, c->rd.issue, "%s", c->rd.how_issue);
-}
-
-static void mb_read_latency(mctx_t *c, int arg, dv_micro_result_t *r)
-{
-    study_read(c);
-    if (!usable(&c->rd.m, r))
-        return;
-    if (!c->rd.have_hit) {
-        row_na(r, "no L2 (l2.size_bytes = 0): every read misses, so only the sum %llu is seen", ull(c->rd.lat_miss));
-        return;
-    }
-    const uint64_t v = arg ? c->rd.lat_miss - c->rd.lat_hit : c->rd.lat_hit;
-    figure(r, v, v, "%s", c->rd.how_lat);
-}
-
 /* Whether n 2-byte bursts at 2-byte stride cost more from GM offset 1 than from offset 0. */
 static int crosses(mctx_t *c, memo_t *m, const path_t *p, unsigned n, bool *x)
 {
@@ -1228,44 +1183,42 @@ fail:
     usable(&m, r);
 }
 
-static void mb_write_rate(mctx_t *c, int arg, dv_micro_result_t *r)
+/* One figure of a GM path's study (arg: MX_GM_*, + MX_GM_WRITE for the write path).  Read latency
+ * splits into the L2-hit part and the miss's extra (arg + 1 = the miss); writes see one latency. */
+static void mb_gm(mctx_t *c, int arg, dv_micro_result_t *r)
 {
-    (void)arg;
-    study_write(c);
-    if (usable(&c->wr.m, r))
-        figure(r, c->wr.rate, c->wr.rate, "UB -> GM: %s", c->wr.how_rate);
-}
-
-static void mb_write_burst(mctx_t *c, int arg, dv_micro_result_t *r)
-{
-    (void)arg;
-    study_write(c);
-    if (usable(&c->wr.m, r))
-        figure(r, c->wr.open, c->wr.open, "%s", c->wr.how_burst);
-}
-
-static void mb_write_uop(mctx_t *c, int arg, dv_micro_result_t *r)
-{
-    (void)arg;
-    study_write(c);
-    if (usable(&c->wr.m, r))
-        figure(r, c->wr.uop, c->wr.uop, "%s", c->wr.how_uop);
-}
-
-static void mb_write_issue(mctx_t *c, int arg, dv_micro_result_t *r)
-{
-    (void)arg;
-    study_write(c);
-    if (usable(&c->wr.m, r))
-        figure(r, c->wr.issue, c->wr.issue, "%s", c->wr.how_issue);
-}
-
-static void mb_write_latency(mctx_t *c, int arg, dv_micro_result_t *r)
-{
-    (void)arg;
-    study_write(c);
-    if (usable(&c->wr.m, r))
-        figure(r, c->wr.lat_miss, c->wr.lat_miss, "%s", c->wr.how_lat);
+    const bool write = arg >= MX_GM_WRITE;
+    gmstudy_t *s = write ? &c->wr : &c->rd;
+    if (write)
+        study_write(c);
+    else
+        study_read(c);
+    if (!usable(&s->m, r))
+        return;
+    switch (arg % MX_GM_WRITE) {
+    case MX_GM_RATE:
+        figure(r, s->rate, s->rate, "%s: %s", write ? "UB -> GM" : s->l1 ? "GM -> L1" : "GM -> UB", s->how_rate);
+        return;
+    case MX_GM_BURST:
+        figure(r, s->open, s->open, "%s", s->how_burst);
+        return;
+    case MX_GM_UOP:
+        figure(r, s->uop, s->uop, "%s", s->how_uop);
+        return;
+    case MX_GM_ISSUE:
+        figure(r, s->issue, s->issue, "%s", s->how_issue);
+        return;
+    }
+    if (write) {
+        figure(r, s->lat_miss, s->lat_miss, "%s", s->how_lat);
+        return;
+    }
+    if (!s->have_hit) {
+        row_na(r, "no L2 (l2.size_bytes = 0): every read misses, so only the sum %llu is seen", ull(s->lat_miss));
+        return;
+    }
+    const uint64_t v = arg % MX_GM_WRITE == MX_GM_LATENCY ? s->lat_hit : s->lat_miss - s->lat_hit;
+    figure(r, v, v, "%s", s->how_lat);
 }
 
 /* A local side's rate, seen only when it is slower than the engine: one burst of 1/8 vs 7/8 of the
