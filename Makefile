@@ -4,7 +4,7 @@
 #   make demo     install missing packages, build, run the default job on the embedded 910B2 profile
 #   make test     install missing packages, build, run every test
 #   make bench    speed benchmark (prints figures; not a test)
-#   make validate fidelity suite: calibration cases vs measured, roofline checks (prints figures;
+#   make validate fidelity suite: calibration cases vs measured, roofline checks, microbenchmarks (prints figures;
 #                 rewrites docs/FIDELITY.md's generated section; not a test)
 #   make asan     every test again on an AddressSanitizer + UBSan build (build/asan)
 #   make install PREFIX=DIR   the AscendCL shim laid out like a CANN install: DIR/include, DIR/lib

@@ -49,11 +49,18 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Every microbenchmark row on `profile`: counts, and the failed rows' names and details in msg. */
-static int micro_here(const char *profile, dv_fid_run_t *out, dv_error_t *err)
+/* Every microbenchmark row on `profile` with the --set overrides in sets[0..nsets): counts, and the
+ * failed rows' names and details in msg. */
+static int micro_here(const char *profile, char **sets, int nsets, dv_fid_run_t *out, dv_error_t *err)
 {
-    dv_profile_op_t pop = {DV_PROFILE_PRESET, profile};
-    int rc = dv_sim_profile(&pop, 1, &out->cfg, err);
+    dv_profile_op_t pop[32] = {{DV_PROFILE_PRESET, profile}};
+    if (nsets > 31)
+        return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "too many --set overrides");
+    for (int i = 0; i < nsets; i++) {
+        pop[1 + i].kind = DV_PROFILE_SET;
+        pop[1 + i].arg = sets[i];
+    }
+    int rc = dv_sim_profile(pop, 1 + nsets, &out->cfg, err);
     if (rc != DV_OK)
         return rc;
     dv_micro_result_t *res = calloc((size_t)dv_micro_count(), sizeof *res);
@@ -93,8 +100,17 @@ int dv_fid_run_here(const char *profile, const char *cmd, dv_fid_run_t *out)
         out->rc = dv_error_set(&err, DV_ERR_RANGE, NULL, 0, 0, "empty operator command");
         goto done;
     }
-    if (argc == 1 && strcmp(argv[0], DV_FID_MICRO) == 0) {
-        out->rc = micro_here(profile, out, &err);
+    if (strcmp(argv[0], DV_FID_MICRO) == 0) { /* "micro [--set K=V]..." */
+        char *sets[32];
+        int nsets = 0;
+        for (int i = 1; i < argc; i++) {
+            if (strcmp(argv[i], "--set") != 0 || i + 1 >= argc || nsets == 32) {
+                out->rc = dv_error_set(&err, DV_ERR_PARSE, NULL, 0, 0, "micro takes only --set K=V, not '%s'", argv[i]);
+                goto done;
+            }
+            sets[nsets++] = argv[++i];
+        }
+        out->rc = micro_here(profile, sets, nsets, out, &err);
         if (out->rc != DV_OK)
             snprintf(out->msg, sizeof out->msg, "%s", err.msg);
         out->host_s = now_s() - t0;

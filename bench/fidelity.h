@@ -54,7 +54,8 @@ typedef struct dv_fid_run {
     double host_s;                 /* host seconds the child took */
 } dv_fid_run_t;
 
-/* The command that runs the microbenchmarks (sim/micro.def) instead of an operator. */
+/* The command that runs the microbenchmarks (sim/micro.def) instead of an operator; it may be
+ * followed by "--set SECTION.KEY=VALUE" overrides of the preset. */
 #define DV_FID_MICRO "micro"
 
 /* Run operator command line `cmd` ("add --shape 1024 ...") timing-only, without the hazard

@@ -235,6 +235,51 @@ START_TEST(test_micro_only_selects_rows)
 }
 END_TEST
 
+/* What-if profiles on which some rows cannot isolate their parameter: those rows say so (n/a, with
+ * the reason), the others still pass, and none fails. */
+static const struct premise {
+    const char *preset;
+    const char *sets[3];
+    const char *na[3];      /* rows that must be not observable, with a word of the reason */
+    const char *why;
+    const char *pass[2];    /* rows that must still pass */
+} premises[] = {
+    /* 16 rows read per repeat over 8 bank groups: conflicts are forced and taken off */
+    {"ascend910b2", {"core.ub_bank_groups=8"}, {NULL}, NULL, {"vector.add.b16.rate", "vector.div.b32.rate"}},
+    /* HBM slower than one core's engines: misses and written-through writes are HBM-bound */
+    {"ascend310", {"hbm.bytes_per_cycle=40"}, {"mte2.miss", "mte3.rate", "mte3.issue"}, "HBM", {"mte2.rate", "mte2.latency"}},
+    /* a scalar issue longer than the small instructions' occupancies */
+    {"ascend910b2", {"scalar.issue_cycles=100"}, {"sync.flag", "cube.latency", "mte1.load3d"}, "scalar", {"scalar.issue", "mte2.rate"}},
+    /* whole micro-ops cost the micro-op minimum */
+    {"ascend910b2", {"gm.uop_bytes=32"}, {"mte2.rate", "mte3.burst"}, "micro-op", {"mte1.l0a", "fix.l0c"}},
+    /* a queue deeper than the slow instruction can fill */
+    {"ascend910b2", {"queue.v_depth=1024"}, {"queue.v"}, "fill a queue", {"queue.m"}},
+    /* the local side binds on the cached path */
+    {"ascend310", {"gm.core_read_bytes_per_cycle=134"}, {NULL}, NULL, {"mte2.ub", "mte2.rate"}},
+};
+
+START_TEST(test_micro_premises)
+{
+    const struct premise *p = &premises[_i];
+    const char *sets[4] = {p->sets[0], p->sets[1], p->sets[2], NULL};
+    dv_config_t cfg;
+    dvt_config(&cfg, p->preset, sets);
+    dv_micro_result_t *res = run_all(&cfg);
+    for (int i = 0; i < 3 && p->na[i]; i++) {
+        const dv_micro_result_t *r = &res[row_index(p->na[i])];
+        ck_assert_msg(r->status == DV_MICRO_NA, "%s with %s: status %d (%s)", p->na[i], p->sets[0], r->status,
+                      r->detail);
+        ck_assert_msg(strstr(r->detail, p->why) != NULL, "%s: reason '%s' lacks '%s'", p->na[i], r->detail, p->why);
+    }
+    for (int i = 0; i < 2 && p->pass[i]; i++) {
+        const dv_micro_result_t *r = &res[row_index(p->pass[i])];
+        ck_assert_msg(r->status == DV_MICRO_PASS, "%s with %s: status %d (%s)", p->pass[i], p->sets[0], r->status,
+                      r->detail);
+    }
+    free(res);
+}
+END_TEST
+
 /* A process simulates one profile: a second profile is an error, not a row failure. */
 START_TEST(test_micro_second_profile_is_an_error)
 {
@@ -265,6 +310,7 @@ Suite *dv_micro_suite(void)
     tcase_add_test(tc, test_micro_table_covers_schema);
     tcase_add_test(tc, test_micro_only_selects_rows);
     tcase_add_test(tc, test_micro_second_profile_is_an_error);
+    tcase_add_loop_test(tc, test_micro_premises, 0, (int)(sizeof premises / sizeof premises[0]));
     suite_add_tcase(s, tc);
     return s;
 }
