@@ -797,6 +797,19 @@ static int study_vec(mctx_t *c, int vc, unsigned width)
     return m->rc = MS_OK;
 }
 
+/* The schema's largest value of a parameter: the top of a rate range no cycle count bounds. */
+static uint64_t schema_max(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static uint64_t schema_max(const char *fmt, ...)
+{
+    char path[96];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(path, sizeof path, fmt, ap);
+    va_end(ap);
+    const dv_param_spec_t *sp = dv_param_find(path);
+    return sp ? sp->max : UINT64_MAX;
+}
+
 /* The study of the row's vector class and width (arg = DV_MICRO_VARG), with its mnemonic in insn;
  * NULL when it is not usable (r says why). */
 static const vstudy_t *vec_row(mctx_t *c, int arg, dv_micro_result_t *r, char insn[48])
@@ -817,7 +830,9 @@ static void mb_vec_rate(mctx_t *c, int arg, dv_micro_result_t *r)
     char insn[48];
     const vstudy_t *v = vec_row(c, arg, r, insn);
     if (v)
-        figure(r, v->lo, v->hi == UINT64_MAX ? 4096 : v->hi /* the schema's maximum rate */, "%s: %s", insn, v->how);
+        figure(r, v->lo,
+               v->hi != UINT64_MAX ? v->hi : schema_max("vector.%s.b%d_bytes_per_cycle", vc_names[arg / 8], 8 * (arg % 8)),
+               "%s: %s", insn, v->how);
 }
 
 static void mb_vec_latency(mctx_t *c, int arg, dv_micro_result_t *r)
@@ -925,7 +940,8 @@ static void mb_mte1_rate(mctx_t *c, int arg, dv_micro_result_t *r)
     const int b = arg == DV_SPACE_L0B;
     study_mte1(c, b);
     if (usable(&c->mte1_m[b], r))
-        figure(r, c->mte1_lo[b], c->mte1_hi[b] == UINT64_MAX ? 65536 : c->mte1_hi[b], "%s", c->mte1_how[b]);
+        figure(r, c->mte1_lo[b], c->mte1_hi[b] != UINT64_MAX ? c->mte1_hi[b] : schema_max("mte1.l0%c_bytes_per_cycle", b ? 'b' : 'a'),
+               "%s", c->mte1_how[b]);
 }
 
 static void mb_mte1_latency(mctx_t *c, int arg, dv_micro_result_t *r)
