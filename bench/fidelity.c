@@ -71,7 +71,8 @@ static int micro_here(const char *profile, char **sets, int nsets, dv_fid_run_t 
         size_t n = 0;
         for (int i = 0; i < dv_micro_count(); i++) {
             const dv_micro_status_t st = res[i].status;
-            out->micro[st == DV_MICRO_PASS ? 0 : st == DV_MICRO_FAIL ? 1 : 2]++;
+            if (st != DV_MICRO_NOT_RUN)
+                out->micro[st]++;
             if (st == DV_MICRO_FAIL && n < sizeof out->msg)
                 n += (size_t)snprintf(out->msg + n, sizeof out->msg - n, "%s%s (%s)", n ? "; " : "",
                                       dv_micro_spec(i)->name, res[i].detail);

@@ -50,7 +50,7 @@ typedef struct dv_fid_run {
     uint32_t cores_ran;
     uint64_t flops, bytes;         /* the operator's useful work and compulsory GM traffic */
     uint64_t copies;               /* copy_gm_to_ubuf instructions (for the stream bound) */
-    int micro[3];                  /* DV_FID_MICRO: rows passed, failed, not observable (msg names the failed) */
+    int micro[3];                  /* DV_FID_MICRO: rows per dv_micro_status_t (pass, fail, not observable; msg names the failed) */
     double host_s;                 /* host seconds the child took */
 } dv_fid_run_t;
 

@@ -1,8 +1,9 @@
 /* bench/validate.c - `make validate`: the fidelity suite.  Runs every calibration case of
  * bench/calibration.def, every roofline check of bench/roofline.def, and the microbenchmarks of
  * sim/micro.def on every preset and on what-if variants of each (every numeric parameter halved,
- * doubled and raised by one, one at a time), each run in its own process, two at a time; prints the tables, and with --doc FILE rewrites the part of
- * FILE between the validate markers (docs/FIDELITY.md).  Exit 0 when every criterion of the
+ * doubled and raised by one, one at a time), each run in its own process, two at a time; prints
+ * the tables, and with --doc FILE rewrites the part of FILE between the validate markers
+ * (docs/FIDELITY.md).  Exit 0 when every criterion of the
  * fidelity target holds, 1 when one does not, 2 on a usage or I/O error.
  *
  *   validate [--doc FILE] [-j N]                                                                 */
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "dv/config.h"
+#include "dv/micro.h"
 #include "dv/sim.h"
 #include "fidelity.h"
 
@@ -67,9 +69,10 @@ static void run_jobs(job_t *jobs, int n, int par, bool quiet)
         /* finish the oldest: results arrive whole, so order does not matter */
         dv_fid_finish(pid[0], fd[0], &jobs[which[0]].run);
         const job_t *j = &jobs[which[0]];
-        if (!quiet || j->run.rc || j->run.micro[1])
+        const bool failed = j->run.rc || j->run.micro[DV_MICRO_FAIL];
+        if (!quiet || failed)
             fprintf(stderr, "validate: %-12s %-70.70s %7.1f s%s%s\n", j->profile, j->cmd, j->run.host_s,
-                    j->run.rc || j->run.micro[1] ? "  FAILED: " : "", j->run.rc || j->run.micro[1] ? j->run.msg : "");
+                    failed ? "  FAILED: " : "", failed ? j->run.msg : "");
         memmove(pid, pid + 1, (size_t)(live - 1) * sizeof pid[0]);
         memmove(fd, fd + 1, (size_t)(live - 1) * sizeof fd[0]);
         memmove(which, which + 1, (size_t)(live - 1) * sizeof which[0]);
@@ -176,9 +179,10 @@ static bool report(FILE *out, const suite_t *su)
             fprintf(out, "| %s | | | **the run failed**: %s |\n", micro[i].profile, r->msg);
             continue;
         }
-        micro_fail |= r->micro[1] > 0;
-        fprintf(out, "| %s | %d | %d | %s%d%s%s |\n", micro[i].profile, r->micro[0], r->micro[2], r->micro[1] ? "**" : "",
-                r->micro[1], r->micro[1] ? "**: " : "", r->micro[1] ? r->msg : "");
+        const int fail = r->micro[DV_MICRO_FAIL];
+        micro_fail |= fail > 0;
+        fprintf(out, "| %s | %d | %d | %s%d%s%s |\n", micro[i].profile, r->micro[DV_MICRO_PASS], r->micro[DV_MICRO_NA],
+                fail ? "**" : "", fail, fail ? "**: " : "", fail ? r->msg : "");
     }
     fprintf(out, "\n");
 
@@ -196,9 +200,9 @@ static bool report(FILE *out, const suite_t *su)
                 continue;
             }
             n++;
-            pass += r->micro[0];
-            na += r->micro[2];
-            const int f = r->rc != DV_OK ? 1 : r->micro[1];
+            pass += r->micro[DV_MICRO_PASS];
+            na += r->micro[DV_MICRO_NA];
+            const int f = r->rc != DV_OK ? 1 : r->micro[DV_MICRO_FAIL];
             fail += f;
             if (f && shown++ < 3 && fl < sizeof failed)
                 fl += (size_t)snprintf(failed + fl, sizeof failed - fl, "%s`%s`: %.120s", fl ? "; " : "",
@@ -275,7 +279,7 @@ static job_t *sweep_jobs(const char *const *names, int nprof, int *n)
             const dv_param_spec_t *sp = &specs[i];
             if (sp->type != DV_PT_U64 || strcmp(sp->section, "sim") == 0)
                 continue;
-            const uint64_t v = *(const uint64_t *)((const char *)&cfg + sp->offset);
+            const uint64_t v = dv_param_u64(sp, &cfg);
             const uint64_t cand[3] = {v / 2, v * 2, v + 1};
             for (int k = 0; k < 3; k++) {
                 if (cand[k] == v || cand[k] < sp->min || cand[k] > sp->max || (k == 2 && cand[2] == cand[1]))
@@ -286,7 +290,8 @@ static job_t *sweep_jobs(const char *const *names, int nprof, int *n)
                 jobs[*n].profile = names[p];
                 if (!(jobs[*n].cmd = strdup(cmd)))
                     return jobs;
-                const dv_profile_op_t ops[2] = {{DV_PROFILE_PRESET, names[p]}, {DV_PROFILE_SET, cmd + strlen(DV_FID_MICRO " --set ")}};
+                const dv_profile_op_t ops[2] = {{DV_PROFILE_PRESET, names[p]},
+                                                {DV_PROFILE_SET, cmd + strlen(DV_FID_MICRO " --set ")}};
                 dv_config_t vc;
                 jobs[*n].invalid = dv_sim_profile(ops, 2, &vc, &err) != DV_OK;
                 ++*n;

@@ -52,10 +52,14 @@ static void param_path(const dv_param_spec_t *s, char *buf, size_t size)
     snprintf(buf, size, "%s.%s", s->section, s->key);
 }
 
-static uint64_t param_u64(const dv_config_t *cfg, const dv_param_spec_t *s)
+uint64_t dv_param_u64(const dv_param_spec_t *s, const dv_config_t *cfg)
 {
-    uint64_t v;
-    memcpy(&v, (const char *)cfg + s->offset, sizeof v);
+    const char *p = (const char *)cfg + s->offset;
+    uint64_t v = 0;
+    if (s->type == DV_PT_U64)
+        memcpy(&v, p, sizeof v);
+    else if (s->type == DV_PT_BOOL)
+        v = *(const bool *)p;
     return v;
 }
 
@@ -64,7 +68,7 @@ int dv_param_format(const dv_param_spec_t *s, const dv_config_t *cfg, char *buf,
     const char *p = (const char *)cfg + s->offset;
     switch (s->type) {
     case DV_PT_U64:
-        return snprintf(buf, size, "%" PRIu64, param_u64(cfg, s));
+        return snprintf(buf, size, "%" PRIu64, dv_param_u64(s, cfg));
     case DV_PT_BOOL:
         return snprintf(buf, size, "%s", *(const bool *)p ? "true" : "false");
     case DV_PT_LAYOUT:
@@ -719,7 +723,7 @@ int dv_config_validate(const dv_config_t *c, dv_error_t *err)
         }
         if (s->type != DV_PT_U64)
             continue;
-        uint64_t v = param_u64(c, s);
+        uint64_t v = dv_param_u64(s, c);
         if (v < s->min || v > s->max)
             return bad(err, "%s = %" PRIu64 " is out of range [%" PRIu64 ", %" PRIu64 "] %s", path, v, s->min, s->max,
                        s->unit);
@@ -730,8 +734,8 @@ int dv_config_validate(const dv_config_t *c, dv_error_t *err)
                 return bad(err, "%s = %" PRIu64 " must be a power of two", path, v);
             snprintf(other, sizeof other, "%s.%.*s_size_bytes", s->section, (int)(klen - (sizeof align_sfx - 1)), s->key);
             const dv_param_spec_t *size = dv_param_find(other);
-            if (size && param_u64(c, size) % v != 0)
-                return bad(err, "%s = %" PRIu64 " is not a multiple of %s = %" PRIu64, other, param_u64(c, size), path, v);
+            if (size && dv_param_u64(size, c) % v != 0)
+                return bad(err, "%s = %" PRIu64 " is not a multiple of %s = %" PRIu64, other, dv_param_u64(size, c), path, v);
         }
     }
 

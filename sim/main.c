@@ -276,10 +276,7 @@ static int cmd_micro(cli_t *c)
 {
     dv_error_t err;
     dv_config_t cfg;
-    int rows = 0;
-    for (int i = 0; i < dv_micro_count(); i++)
-        rows += !c->only || strncmp(dv_micro_spec(i)->name, c->only, strlen(c->only)) == 0;
-    if (!rows)
+    if (dv_micro_selected(c->only) == 0)
         return usage_error("--only: no microbenchmark row starts with '%s' (docs/MICRO.md lists them)", c->only);
     if (dv_sim_profile(c->ops, c->nops, &cfg, &err) != DV_OK) {
         dv_error_print(&err, stderr);

@@ -831,7 +831,8 @@ static void mb_vec_rate(mctx_t *c, int arg, dv_micro_result_t *r)
     const vstudy_t *v = vec_row(c, arg, r, insn);
     if (v)
         figure(r, v->lo,
-               v->hi != UINT64_MAX ? v->hi : schema_max("vector.%s.b%d_bytes_per_cycle", vc_names[arg / 8], 8 * (arg % 8)),
+               v->hi != UINT64_MAX ? v->hi
+                                   : schema_max("vector.%s.b%d_bytes_per_cycle", vc_names[arg / 8], 8 * (arg % 8)),
                "%s: %s", insn, v->how);
 }
 
@@ -940,7 +941,8 @@ static void mb_mte1_rate(mctx_t *c, int arg, dv_micro_result_t *r)
     const int b = arg == DV_SPACE_L0B;
     study_mte1(c, b);
     if (usable(&c->mte1_m[b], r))
-        figure(r, c->mte1_lo[b], c->mte1_hi[b] != UINT64_MAX ? c->mte1_hi[b] : schema_max("mte1.l0%c_bytes_per_cycle", b ? 'b' : 'a'),
+        figure(r, c->mte1_lo[b],
+               c->mte1_hi[b] != UINT64_MAX ? c->mte1_hi[b] : schema_max("mte1.l0%c_bytes_per_cycle", b ? 'b' : 'a'),
                "%s", c->mte1_how[b]);
 }
 
@@ -1597,10 +1599,8 @@ static uint64_t expected(const dv_config_t *cfg, int i)
         size_t n = strcspn(p, " +");
         snprintf(name, sizeof name, "%.*s", (int)n, p);
         const dv_param_spec_t *s = dv_param_find(name);
-        if (s && s->type == DV_PT_U64)
-            sum += *(const uint64_t *)((const char *)cfg + s->offset);
-        else if (s && s->type == DV_PT_BOOL)
-            sum += *(const bool *)((const char *)cfg + s->offset) ? 1 : 0;
+        if (s)
+            sum += dv_param_u64(s, cfg);
         p += n;
         p += strspn(p, " +");
     }
@@ -1608,6 +1608,14 @@ static uint64_t expected(const dv_config_t *cfg, int i)
 }
 
 static bool selected(const char *only, int i) { return !only || strncmp(specs[i].name, only, strlen(only)) == 0; }
+
+int dv_micro_selected(const char *only)
+{
+    int n = 0;
+    for (int i = 0; i < NROWS; i++)
+        n += selected(only, i);
+    return n;
+}
 
 int dv_micro_run(const dv_config_t *cfg, const char *only, dv_micro_result_t *res, dv_error_t *err)
 {

@@ -99,10 +99,10 @@ START_TEST(test_timing_vector_repeats_per_class)
                 };
                 snprintf(key, sizeof key, "vector.%s.%s", names[vc], width == 4 ? "b32_bytes_per_cycle" : "b16_bytes_per_cycle");
                 ck_assert_ptr_nonnull(ps = dv_param_find(key));
-                bpc = *(const uint64_t *)((const char *)&cfg + ps->offset);
+                bpc = dv_param_u64(ps, &cfg);
                 snprintf(key, sizeof key, "vector.%s.%s", names[vc], width == 4 ? "b32_latency_cycles" : "b16_latency_cycles");
                 ck_assert_ptr_nonnull(ps = dv_param_find(key));
-                lat = *(const uint64_t *)((const char *)&cfg + ps->offset);
+                lat = dv_param_u64(ps, &cfg);
                 for (size_t ri = 0; ri < (os->form == DV_FORM_VTRANSPOSE ? 1 : sizeof reps / sizeof reps[0]); ri++) {
                     const uint64_t R = os->form == DV_FORM_VTRANSPOSE ? 2 : reps[ri];
                     dv_insn_t in;

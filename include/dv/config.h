@@ -52,6 +52,8 @@ typedef struct dv_param_spec {
 const dv_param_spec_t *dv_param_specs(int *count);
 /* Row for "section.key", NULL when unknown. */
 const dv_param_spec_t *dv_param_find(const char *path);
+/* The value of a numeric parameter: a U64 as it is, a BOOL as 0 or 1 (0 for the other types). */
+uint64_t dv_param_u64(const dv_param_spec_t *spec, const dv_config_t *cfg);
 /* Write the value of one parameter as a profile spells it ("196608", "true", "split", a name) into
  * buf; returns the length snprintf would have written. */
 int dv_param_format(const dv_param_spec_t *spec, const dv_config_t *cfg, char *buf, size_t size);

@@ -54,6 +54,9 @@ const dv_micro_spec_t *dv_micro_spec(int i);
 int dv_micro_skip_count(void);
 const dv_micro_skip_t *dv_micro_skip(int i);
 
+/* The number of rows `only` selects (their names start with it; NULL selects every row). */
+int dv_micro_selected(const char *only);
+
 /* Run every row (or, when `only` is not NULL, the rows whose name starts with it) on cfg, in this
  * process: the model simulates one profile per process, so cfg must be the profile of any earlier
  * run.  res holds dv_micro_count() results.  Returns the number of failed rows, or a negative status
