@@ -27,10 +27,10 @@ YAML_LIBS := $(if $(PKGCONF),$(shell pkg-config --libs yaml-0.1 2>/dev/null),-ly
 CHECK_LIBS := $(if $(PKGCONF),$(shell pkg-config --libs check 2>/dev/null),-lcheck)
 LIBS    := $(SC_LIBS) $(YAML_LIBS) -lm -lpthread
 
-# Library sources: everything under isa/, configs/, model/, kernel/, ops/, sim/ (except the
-# program's main) and acl/ (the AscendCL shim).
-C_SRCS   := $(wildcard isa/*.c) $(wildcard configs/*.c) $(wildcard kernel/*.c) $(wildcard ops/*.c) \
-            $(filter-out sim/main.c,$(wildcard sim/*.c)) $(filter-out acl/alias.c,$(wildcard acl/*.c))
+# Library sources: everything under base/, isa/, configs/, model/, kernel/, ops/, sim/ (except the
+# program's main), the microbenchmarks (bench/micro.c) and acl/ (the AscendCL shim).
+C_SRCS   := $(wildcard base/*.c) $(wildcard isa/*.c) $(wildcard configs/*.c) $(wildcard kernel/*.c) $(wildcard ops/*.c) \
+            $(filter-out sim/main.c,$(wildcard sim/*.c)) bench/micro.c $(filter-out acl/alias.c,$(wildcard acl/*.c))
 CXX_SRCS := $(wildcard model/*.cpp)
 GEN_C    := $(B)/profiles_embedded.c
 GEN_H    := $(B)/include/dv/kapi_insn.h
@@ -62,7 +62,7 @@ $(B)/%.o: %.cpp | $(B)/dirs
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) $(SC_CFLAGS) $(CXXFLAGS) -MMD -MP -c $< -o $@
 $(B)/dirs:
-	@mkdir -p $(B)/isa $(B)/configs $(B)/model $(B)/kernel $(B)/ops $(B)/sim $(B)/acl $(B)/tests/support $(B)/tools \
+	@mkdir -p $(B)/base $(B)/bench $(B)/isa $(B)/configs $(B)/model $(B)/kernel $(B)/ops $(B)/sim $(B)/acl $(B)/tests/support $(B)/tools \
 	  $(B)/include/dv $(B)/lib $(BIN)
 	@touch $@
 
@@ -72,8 +72,8 @@ $(B)/tools/embed: tools/embed.c | $(B)/dirs
 $(GEN_C): $(B)/tools/embed $(PROFILES)
 	$(B)/tools/embed $(PROFILES) > $@.tmp && mv $@.tmp $@
 # The kernel API's instruction functions: one dvk_<mnemonic> per row of isa/isa.def.
-$(B)/tools/genkapi: tools/genkapi.c isa/isa.c isa/error.c isa/isa.def isa/fields.def | $(B)/dirs
-	$(CC) $(CPPFLAGS) $(CFLAGS) tools/genkapi.c isa/isa.c isa/error.c -o $@
+$(B)/tools/genkapi: tools/genkapi.c isa/isa.c base/error.c isa/isa.def isa/fields.def | $(B)/dirs
+	$(CC) $(CPPFLAGS) $(CFLAGS) tools/genkapi.c isa/isa.c base/error.c -o $@
 $(GEN_H): $(B)/tools/genkapi
 	@mkdir -p $(dir $@)
 	$(B)/tools/genkapi > $@.tmp && mv $@.tmp $@

@@ -19,7 +19,7 @@
 
 #include "acl/acl.h"
 #include "acl/acl_prof.h"
-#include "dv/common.h"
+#include "dv/error.h"
 #include "dv/config.h"
 #include "dv/kernel.h"
 #include "dv/model.h"

@@ -54,7 +54,7 @@ typedef struct dv_fid_run {
     double host_s;                 /* host seconds the child took */
 } dv_fid_run_t;
 
-/* The command that runs the microbenchmarks (sim/micro.def) instead of an operator; it may be
+/* The command that runs the microbenchmarks (bench/micro.def) instead of an operator; it may be
  * followed by "--set SECTION.KEY=VALUE" overrides of the preset. */
 #define DV_FID_MICRO "micro"
 

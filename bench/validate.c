@@ -1,6 +1,6 @@
 /* bench/validate.c - `make validate`: the fidelity suite.  Runs every calibration case of
  * bench/calibration.def, every roofline check of bench/roofline.def, and the microbenchmarks of
- * sim/micro.def on every preset and on what-if variants of each (every numeric parameter halved,
+ * bench/micro.def on every preset and on what-if variants of each (every numeric parameter halved,
  * doubled and raised by one, one at a time), each run in its own process, two at a time; prints
  * the tables, and with --doc FILE rewrites the part of FILE between the validate markers
  * (docs/FIDELITY.md).  Exit 0 when every criterion of the
@@ -168,7 +168,7 @@ static bool report(FILE *out, const suite_t *su)
     fprintf(out, "\n");
 
     bool micro_fail = false;
-    fprintf(out, "### Microbenchmarks (sim/micro.def, docs/MICRO.md), every preset\n\n");
+    fprintf(out, "### Microbenchmarks (bench/micro.def, docs/MICRO.md), every preset\n\n");
     fprintf(out, "A row passes when the figure measured from the model's cycles is the profile value it isolates; "
                  "a row is not observable where no kernel can see its parameter on that profile.\n\n");
     fprintf(out, "| profile | pass | not observable | fail |\n|---|---:|---:|---|\n");

@@ -1,4 +1,4 @@
-/* tests/check_micro.c - the microbenchmarks of sim/micro.def: every row passes on every preset, and on
+/* tests/check_micro.c - the microbenchmarks of bench/micro.def: every row passes on every preset, and on
  * perturbed profiles each figure follows the parameter it isolates (so a row cannot pass by matching
  * a constant).  Each test runs in its own forked process: the model simulates one profile per process. */
 #include <check.h>

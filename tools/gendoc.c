@@ -3,7 +3,7 @@
  *   gendoc schema  -> configs/SCHEMA.md  (configs/params.def)
  *   gendoc ops     -> docs/OPS.md        (the operator descriptors in ops/)
  *   gendoc opsummary -> docs/OP_SUMMARY.md (acl/op_summary.def: the profiler's CSV columns)
- *   gendoc micro   -> docs/MICRO.md      (sim/micro.def: the microbenchmarks) */
+ *   gendoc micro   -> docs/MICRO.md      (bench/micro.def: the microbenchmarks) */
 #include <stdio.h>
 #include <string.h>
 

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "dv/common.h"
+#include "dv/error.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dv/common.h"
+#include "dv/error.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,6 +1,6 @@
 /* dv/micro.h - microbenchmarks: the self-consistency check that the model does what the profile says.
  *
- * Each row of sim/micro.def runs small generated kernels (dvtrace text) on the model and derives one
+ * Each row of bench/micro.def runs small generated kernels (dvtrace text) on the model and derives one
  * figure from their cycle counts, usually by differencing two runs that differ only in the count of
  * the thing measured; the figure is compared with the profile parameter(s) the row isolates.
  * docs/MICRO.md (tools/gendoc micro) lists the rows, their methods and what is skipped. */
@@ -10,14 +10,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "dv/common.h"
+#include "dv/error.h"
 #include "dv/config.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* One row of sim/micro.def. */
+/* One row of bench/micro.def. */
 typedef struct dv_micro_spec {
     const char *name;      /* "vector.add.b16.rate" */
     const char *params;    /* the parameter(s) isolated: "a" or "a + b" */

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "dv/common.h"
+#include "dv/error.h"
 #include "dv/config.h"
 #include "dv/isa.h"
 #include "dv/kernel.h"

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "dv/common.h"
+#include "dv/error.h"
 #include "dv/config.h"
 #include "dv/kapi.h"
 #include "dv/kernel.h"

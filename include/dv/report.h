@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "dv/common.h"
+#include "dv/error.h"
 #include "dv/config.h"
 #include "dv/isa.h"
 #include "dv/kernel.h"

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "dv/common.h"
+#include "dv/error.h"
 #include "dv/isa.h"
 
 #ifdef __cplusplus

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "dv/common.h"
+#include "dv/error.h"
 #include "dv/config.h"
 #include "dv/kernel.h"
 #include "dv/model.h"

@@ -1,4 +1,4 @@
-/* isa/trace.c - the text trace format of traces/FORMAT.md: a streaming reader and a writer.
+/* kernel/trace.c - the text trace format of traces/FORMAT.md: a streaming reader and a writer.
  *
  * dv_trace_open scans the file once: it parses the header, checks the block structure and the
  * first token of every instruction line, and records where each block/sub stream starts.  The

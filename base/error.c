@@ -1,5 +1,5 @@
-/* isa/error.c - the error record shared by every module. */
-#include "dv/common.h"
+/* base/error.c - the error record shared by every module (include/dv/error.h). */
+#include "dv/error.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,6 @@
-/* dv/common.h - status codes and the caller-owned error record used by every module. */
-#ifndef DV_COMMON_H
-#define DV_COMMON_H
+/* dv/error.h - status codes and the caller-owned error record used by every module. */
+#ifndef DV_ERROR_H
+#define DV_ERROR_H
 
 #include <stdarg.h>
 #include <stdint.h>
