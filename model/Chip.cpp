@@ -32,8 +32,6 @@ Chip::Chip(sc_core::sc_module_name name, const dv_config_t &cfg)
     mode2_.resize(n_aiv_);
 }
 
-bool Chip::same_layout(const dv_config_t &cfg) const { return std::memcmp(&cfg, &cfg_, sizeof cfg) == 0; }
-
 unsigned Chip::group_of(const AiCore &c) const
 {
     if (c.type() == DV_CORE_AIV)
