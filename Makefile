@@ -7,8 +7,8 @@
 #   make traces   rewrite the sample traces in traces/ from tools/gentrace.c
 #   make bench    speed benchmark (prints figures; not a test)
 #   make validate fidelity suite: calibration cases vs measured, roofline checks, microbenchmarks (prints figures;
-#                 not a test).  Writes $(B)/docs/FIDELITY.md, docs/FIDELITY.md with its generated section
-#                 replaced, and says whether it differs from the committed one; UPDATE=1 copies it over.
+#                 not a test).  Writes $(B)/docs/FIDELITY.md (docs/FIDELITY.md with its generated section
+#                 replaced) and says whether it differs from the committed one; UPDATE=1 copies it over.
 #   make asan     every test again on an AddressSanitizer + UBSan build (build/asan)
 #   make install PREFIX=DIR   the AscendCL shim laid out like a CANN install: DIR/include, DIR/lib
 #                 (libascendcl.so, libnnopbase.so, libopapi.so; lib64 -> lib), DIR/lib/dvsim (the model
