@@ -1,14 +1,33 @@
 # dvsim - cycle-approximate simulator of the Da Vinci AI Core.
 #
-#   make          build $(BIN)/dvsim (and the generated docs)
+#   make          build $(BIN)/dvsim, the AscendCL shim and the generated docs (in $(B)/docs, $(B)/configs)
 #   make demo     install missing packages, build, run the default job on the embedded 910B2 profile
 #   make test     install missing packages, build, run every test
+#   make docs     copy the generated docs over the committed ones (docs/ISA.md, configs/SCHEMA.md, ...)
+#   make traces   rewrite the sample traces in traces/ from tools/gentrace.c
 #   make bench    speed benchmark (prints figures; not a test)
 #   make validate fidelity suite: calibration cases vs measured, roofline checks, microbenchmarks (prints figures;
-#                 rewrites docs/FIDELITY.md's generated section; not a test)
+#                 not a test).  Writes $(B)/docs/FIDELITY.md (docs/FIDELITY.md with its generated section
+#                 replaced) and says whether it differs from the committed one; UPDATE=1 copies it over.
 #   make asan     every test again on an AddressSanitizer + UBSan build (build/asan)
 #   make install PREFIX=DIR   the AscendCL shim laid out like a CANN install: DIR/include, DIR/lib
-#                 (libascendcl.so, libnnopbase.so, libopapi.so; lib64 -> lib), DIR/lib/pkgconfig, DIR/bin/dvsim
+#                 (libascendcl.so, libnnopbase.so, libopapi.so; lib64 -> lib), DIR/lib/dvsim (the model
+#                 plugin), DIR/lib/pkgconfig, DIR/bin/dvsim
+#
+# Generated files.  A build never writes into the source tree: every generator writes under $(B)/.
+# The generated files that are committed (so they can be read without building) are refreshed only
+# by an explicit command, named in their banner (tools/banner.h): `make docs` for the reference docs,
+# `make traces` for the sample traces, `make validate UPDATE=1` for docs/FIDELITY.md's generated
+# section.  make test fails with a one-line hint when a committed doc or trace differs from what its
+# generator writes now (tests/generated.sh, tests/golden.sh).  docs/FIDELITY.md is the exception: its
+# section takes minutes of simulation (make validate), too long for make test, so it is compared
+# only by make validate.  Rerun make validate when a change may move the model's figures.
+#
+# The shim boundary.  The shared libraries are built with hidden visibility: libascendcl.so exports
+# the AscendCL, aclnn and aclprof functions of include/acl, include/aclnn, include/aclnnop, dvsim's
+# of include/dvsim and the kernel API of dv/kapi.h (tests/exports.sh).  It does not link SystemC:
+# the model is a private plugin, lib/dvsim/libdvsim_model.so, which it loads with dlopen on the
+# first kernel (acl/model_plugin.h says why and how).  Executables link the model directly.
 
 CC      ?= gcc
 CXX     ?= g++
@@ -17,7 +36,7 @@ B       ?= build
 BIN     ?= bin
 WARN    := -Wall -Wextra -Werror
 OPT     ?= -O2 -g
-CPPFLAGS += -Iinclude -Iisa -Iconfigs -Iops -I$(B) -I$(B)/include
+CPPFLAGS += -Iinclude -Iisa -Iconfigs -Iops -Itools -I$(B) -I$(B)/include
 CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) $(WARN)
 CXXFLAGS += -std=c++17 $(OPT) $(WARN)
 PKGCONF := $(shell command -v pkg-config 2>/dev/null)
@@ -27,22 +46,38 @@ YAML_LIBS := $(if $(PKGCONF),$(shell pkg-config --libs yaml-0.1 2>/dev/null),-ly
 CHECK_LIBS := $(if $(PKGCONF),$(shell pkg-config --libs check 2>/dev/null),-lcheck)
 LIBS    := $(SC_LIBS) $(YAML_LIBS) -lm -lpthread
 
-# Library sources: everything under base/, isa/, configs/, model/, kernel/, ops/, sim/ (except the
-# program's main), the microbenchmarks (bench/micro.c) and acl/ (the AscendCL shim).
-C_SRCS   := $(wildcard base/*.c) $(wildcard isa/*.c) $(wildcard configs/*.c) $(wildcard kernel/*.c) $(wildcard ops/*.c) \
-            $(filter-out sim/main.c,$(wildcard sim/*.c)) bench/micro.c $(filter-out acl/alias.c,$(wildcard acl/*.c))
-CXX_SRCS := $(wildcard model/*.cpp)
+# Sources, by where they go.
+#   CORE   the simulator's C modules: base/, isa/, configs/, kernel/, ops/, sim/ (but the program's main)
+#   ACL    the AscendCL shim (acl/)
+#   MODEL  the SystemC model (model/*.cpp); SC_MAIN the sc_main SystemC requires
+#   DOC    the doc generators; BENCH the microbenchmarks (bench/micro*.c)
+# Executables link all of them from $(B)/libdv.a (each takes what it calls) plus SC_MAIN.
+# libascendcl.so has CORE, ACL and the model loader; the model plugin has MODEL, SC_MAIN, the
+# plugin's table and the CORE modules the model calls.  Neither has DOC or BENCH.
+DOC_SRCS   := isa/doc.c configs/doc.c ops/doc.c acl/doc.c
+BENCH_SRCS := $(wildcard bench/micro*.c)
+CORE_SRCS  := $(filter-out $(DOC_SRCS),$(wildcard base/*.c isa/*.c configs/*.c kernel/*.c ops/*.c) \
+                $(filter-out sim/main.c,$(wildcard sim/*.c)))
+LOADER_SRC := acl/model_loader.c
+PLUGIN_SRC := acl/model_plugin.c
+ACL_SRCS   := $(filter-out acl/alias.c $(DOC_SRCS) $(LOADER_SRC) $(PLUGIN_SRC),$(wildcard acl/*.c))
+MODEL_SRCS := $(wildcard model/*.cpp)
+SC_MAIN    := $(B)/model/sc_main.o
 GEN_C    := $(B)/profiles_embedded.c
 GEN_H    := $(B)/include/dv/kapi_insn.h
-LIB_OBJS := $(C_SRCS:%.c=$(B)/%.o) $(CXX_SRCS:%.cpp=$(B)/%.o) $(GEN_C:%.c=%.o)
+LIB_OBJS := $(patsubst %.c,$(B)/%.o,$(CORE_SRCS) $(ACL_SRCS) $(DOC_SRCS) $(BENCH_SRCS)) $(MODEL_SRCS:%.cpp=$(B)/%.o) \
+            $(GEN_C:%.c=%.o)
 TEST_SRCS := $(wildcard tests/check_*.c) tests/runner.c $(wildcard tests/support/*.c) bench/fidelity.c
 TEST_OBJS := $(TEST_SRCS:%.c=$(B)/%.o)
 PROFILES := $(wildcard configs/*.yaml)
 
+# The committed generated docs: each is written to $(B)/<same path> by `make`, copied by `make docs`.
 DOCS := docs/ISA.md configs/SCHEMA.md docs/OPS.md docs/OP_SUMMARY.md docs/MICRO.md
+GEN_DOCS := $(DOCS:%=$(B)/%)
+TRACES := $(wildcard traces/*.trace)
 
-.PHONY: all deps demo test bench validate asan clean docs install shim
-all: $(BIN)/dvsim docs shim
+.PHONY: all deps demo test bench validate asan clean docs traces install shim
+all: $(BIN)/dvsim $(GEN_DOCS) shim
 
 # ---- dependencies: install what is missing through apt-get when we can ----
 deps:
@@ -63,16 +98,16 @@ $(B)/%.o: %.cpp | $(B)/dirs
 	$(CXX) $(CPPFLAGS) $(SC_CFLAGS) $(CXXFLAGS) -MMD -MP -c $< -o $@
 $(B)/dirs:
 	@mkdir -p $(B)/base $(B)/bench $(B)/isa $(B)/configs $(B)/model $(B)/kernel $(B)/ops $(B)/sim $(B)/acl $(B)/tests/support $(B)/tools \
-	  $(B)/include/dv $(B)/lib $(BIN)
+	  $(B)/include/dv $(B)/lib/dvsim $(B)/docs $(B)/traces $(BIN)
 	@touch $@
 
 # Built-in profiles: the YAML files compiled in, so dvsim runs with no files at all.
-$(B)/tools/embed: tools/embed.c | $(B)/dirs
+$(B)/tools/embed: tools/embed.c tools/banner.h | $(B)/dirs
 	$(CC) $(CFLAGS) $< -o $@
 $(GEN_C): $(B)/tools/embed $(PROFILES)
 	$(B)/tools/embed $(PROFILES) > $@.tmp && mv $@.tmp $@
 # The kernel API's instruction functions: one dvk_<mnemonic> per row of isa/isa.def.
-$(B)/tools/genkapi: tools/genkapi.c isa/isa.c base/error.c isa/isa.def isa/fields.def | $(B)/dirs
+$(B)/tools/genkapi: tools/genkapi.c tools/banner.h isa/isa.c base/error.c isa/isa.def isa/fields.def | $(B)/dirs
 	$(CC) $(CPPFLAGS) $(CFLAGS) tools/genkapi.c isa/isa.c base/error.c -o $@
 $(GEN_H): $(B)/tools/genkapi
 	@mkdir -p $(dir $@)
@@ -85,66 +120,99 @@ $(B)/libdv.a: $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
 # The operators are linked as objects: the registry (ops/op.c) refers to them weakly.
-OPS_OBJS := $(patsubst %.c,$(B)/%.o,$(wildcard ops/*.c))
+OPS_OBJS := $(patsubst %.c,$(B)/%.o,$(filter-out $(DOC_SRCS),$(wildcard ops/*.c)))
 
-$(BIN)/dvsim: $(B)/sim/main.o $(OPS_OBJS) $(B)/libdv.a
+$(BIN)/dvsim: $(B)/sim/main.o $(OPS_OBJS) $(SC_MAIN) $(B)/libdv.a
 	$(CXX) $(LDFLAGS) $^ -o $@ $(LIBS)
 
-# ---- the AscendCL shim: one shared library with the whole simulator, and the two other names
-# CANN programs link (-lnnopbase -lopapi) as thin libraries that depend on it ----
-PIC_OBJS := $(LIB_OBJS:$(B)/%.o=$(B)/pic/%.o)
+# ---- the AscendCL shim: libascendcl.so with the whole shim but the model, the two other names
+# CANN programs link (-lnnopbase -lopapi) as empty libraries that depend on it, and the model
+# plugin lib/dvsim/libdvsim_model.so that it loads (acl/model_plugin.h) ----
+# Hidden visibility; FUNC_VISIBILITY makes ACL_FUNC_VISIBILITY export the API (acl/acl_base.h).
+SHLIB_CFLAGS := -fPIC -fvisibility=hidden -DFUNC_VISIBILITY
+CORE_PIC := $(CORE_SRCS:%.c=$(B)/pic/%.o)
+SHIM_OBJS := $(CORE_PIC) $(patsubst %.c,$(B)/pic/%.o,$(ACL_SRCS) $(LOADER_SRC)) $(B)/pic/profiles_embedded.o
+PLUGIN := $(B)/lib/dvsim/libdvsim_model.so
+PLUGIN_OBJS := $(MODEL_SRCS:%.cpp=$(B)/pic/%.o) $(B)/pic/model/sc_main.o $(B)/pic/$(PLUGIN_SRC:.c=.o)
 SHIM_LIBS := $(B)/lib/libascendcl.so $(B)/lib/libnnopbase.so $(B)/lib/libopapi.so
 $(B)/pic/%.o: %.c | $(B)/dirs $(GEN_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(SHLIB_CFLAGS) -MMD -MP -c $< -o $@
 $(B)/pic/%.o: %.cpp | $(B)/dirs
 	@mkdir -p $(dir $@)
-	$(CXX) $(CPPFLAGS) $(SC_CFLAGS) $(CXXFLAGS) -fPIC -MMD -MP -c $< -o $@
+	$(CXX) $(CPPFLAGS) $(SC_CFLAGS) $(CXXFLAGS) $(SHLIB_CFLAGS) -MMD -MP -c $< -o $@
 $(B)/pic/profiles_embedded.o: $(GEN_C)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c $< -o $@
-$(B)/lib/libascendcl.so: $(PIC_OBJS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(SHLIB_CFLAGS) -c $< -o $@
+# The kernel API (dv/kapi.h, the functions that kernels launched with dvsimLaunchKernel call) is
+# exported whole: kernel/kapi.c defines nothing else (tests/exports.sh checks).
+$(B)/pic/kernel/kapi.o: SHLIB_CFLAGS := -fPIC -DFUNC_VISIBILITY
+# The CORE modules as an archive: the plugin takes from it only what the model calls.
+$(B)/pic/libcore.a: $(CORE_PIC)
+	rm -f $@ && ar rcs $@ $^
+$(B)/lib/libascendcl.so: $(SHIM_OBJS)
 	@mkdir -p $(dir $@)
-	$(CXX) -shared -Wl,-soname,libascendcl.so -Wl,--no-undefined $(LDFLAGS) $^ -o $@ $(LIBS)
+	$(CC) -shared -Wl,-soname,libascendcl.so -Wl,--no-undefined $(LDFLAGS) $^ -o $@ $(YAML_LIBS) -lm -lpthread -ldl
 $(B)/lib/libnnopbase.so $(B)/lib/libopapi.so: acl/alias.c $(B)/lib/libascendcl.so
-	$(CC) $(CFLAGS) -fPIC -shared -Wl,-soname,$(notdir $@) -DDV_ALIAS_OF='"$(notdir $@)"' acl/alias.c -o $@ \
+	$(CC) $(CFLAGS) $(SHLIB_CFLAGS) -shared -Wl,-soname,$(notdir $@) -DDV_ALIAS_OF='"$(notdir $@)"' acl/alias.c -o $@ \
 	  -L$(B)/lib -Wl,--no-as-needed -lascendcl -Wl,-rpath,'$$ORIGIN'
-shim: $(SHIM_LIBS)
+# The plugin exports its entry (DV_MODEL_PLUGIN_SYMBOL) and sc_main; the version script also hides
+# the instances of std:: templates that hidden visibility leaves visible.
+$(B)/pic/model_plugin.map: acl/model_plugin.h | $(B)/dirs
+	@mkdir -p $(dir $@)
+	printf '{\n  global: %s; sc_main;\n  local: *;\n};\n' \
+	  "$$(sed -n 's/^#define DV_MODEL_PLUGIN_SYMBOL "\(.*\)"/\1/p' acl/model_plugin.h)" > $@
+$(PLUGIN): $(PLUGIN_OBJS) $(B)/pic/libcore.a $(B)/pic/model_plugin.map
+	@mkdir -p $(dir $@)
+	$(CXX) -shared -Wl,-soname,libdvsim_model.so -Wl,--no-undefined -Wl,--version-script=$(B)/pic/model_plugin.map \
+	  $(LDFLAGS) $(PLUGIN_OBJS) $(B)/pic/libcore.a -o $@ $(SC_LIBS) -lm -lpthread
+shim: $(SHIM_LIBS) $(PLUGIN)
 
 PREFIX ?= /usr/local
 DEV_HEADERS := $(wildcard include/dv/*.h) isa/isa.def isa/fields.def configs/params.def
 install: shim $(BIN)/dvsim
-	mkdir -p $(PREFIX)/include/dv $(PREFIX)/lib/pkgconfig $(PREFIX)/bin
+	mkdir -p $(PREFIX)/include/dv $(PREFIX)/lib/dvsim $(PREFIX)/lib/pkgconfig $(PREFIX)/bin
 	cp -R include/acl include/aclnn include/aclnnop include/dvsim $(PREFIX)/include/
 	cp $(DEV_HEADERS) $(GEN_H) $(PREFIX)/include/dv/
 	cp $(SHIM_LIBS) $(PREFIX)/lib/
+	cp $(PLUGIN) $(PREFIX)/lib/dvsim/
 	ln -sfn lib $(PREFIX)/lib64
 	cp $(BIN)/dvsim $(PREFIX)/bin/
 	sed -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@VERSION@|'"$$(sed -n 's/.*DV_SIM_VERSION "\(.*\)"/\1/p' include/dv/sim.h)"'|' \
 	  acl/ascendcl.pc.in > $(PREFIX)/lib/pkgconfig/ascendcl.pc
 
 # ---- generated documentation (from the tables; never edit by hand) ----
-$(B)/tools/gendoc: tools/gendoc.c $(OPS_OBJS) $(B)/libdv.a
+# Written to $(B)/<path> by every build; `make docs` copies those that changed over the committed
+# copies (each names its source in its banner), and make test fails while one differs.
+$(B)/tools/gendoc: tools/gendoc.c $(OPS_OBJS) $(SC_MAIN) $(B)/libdv.a
 	$(CXX) $(CPPFLAGS) -x c -std=c11 $(WARN) -c tools/gendoc.c -o $(B)/tools/gendoc.o
-	$(CXX) $(LDFLAGS) $(B)/tools/gendoc.o $(OPS_OBJS) $(B)/libdv.a -o $@ $(LIBS)
-docs/ISA.md: $(B)/tools/gendoc
-	$(B)/tools/gendoc isa > $@.tmp && mv $@.tmp $@
-configs/SCHEMA.md: $(B)/tools/gendoc
-	$(B)/tools/gendoc schema > $@.tmp && mv $@.tmp $@
-docs/OPS.md: $(B)/tools/gendoc
-	$(B)/tools/gendoc ops > $@.tmp && mv $@.tmp $@
-docs/OP_SUMMARY.md: $(B)/tools/gendoc
-	$(B)/tools/gendoc opsummary > $@.tmp && mv $@.tmp $@
-docs/MICRO.md: $(B)/tools/gendoc
-	$(B)/tools/gendoc micro > $@.tmp && mv $@.tmp $@
-docs: $(DOCS)
+	$(CXX) $(LDFLAGS) $(B)/tools/gendoc.o $(OPS_OBJS) $(SC_MAIN) $(B)/libdv.a -o $@ $(LIBS)
+$(B)/docs/ISA.md: GENDOC := isa
+$(B)/configs/SCHEMA.md: GENDOC := schema
+$(B)/docs/OPS.md: GENDOC := ops
+$(B)/docs/OP_SUMMARY.md: GENDOC := opsummary
+$(B)/docs/MICRO.md: GENDOC := micro
+$(GEN_DOCS): $(B)/tools/gendoc
+	@mkdir -p $(dir $@)
+	$(B)/tools/gendoc $(GENDOC) > $@.tmp && mv $@.tmp $@
+docs: $(GEN_DOCS)
+	@for f in $(DOCS); do cmp -s $(B)/$$f $$f || { cp $(B)/$$f $$f && echo "make docs: updated $$f"; }; done
+
+# The sample traces (tests/golden.sh checks the committed ones against the generator).
+$(B)/tools/gentrace: tools/gentrace.c tools/banner.h | $(B)/dirs
+	$(CC) $(CFLAGS) $< -o $@
+$(B)/traces/%.trace: $(B)/tools/gentrace
+	@mkdir -p $(dir $@)
+	$(B)/tools/gentrace $* > $@.tmp && mv $@.tmp $@
+traces: $(TRACES:%=$(B)/%)
+	@for f in $(TRACES); do cmp -s $(B)/$$f $$f || { cp $(B)/$$f $$f && echo "make traces: updated $$f"; }; done
 
 # ---- quick start ----
 demo: deps
 	$(MAKE) -j2 all
 	$(BIN)/dvsim run traces/vadd_double_buffer.trace
 
-$(B)/check_dvsim: $(TEST_OBJS) $(OPS_OBJS) $(B)/libdv.a
+$(B)/check_dvsim: $(TEST_OBJS) $(OPS_OBJS) $(SC_MAIN) $(B)/libdv.a
 	$(CXX) $(LDFLAGS) $^ -o $@ $(CHECK_LIBS) $(LIBS)
 
 test: deps
@@ -152,7 +220,9 @@ test: deps
 	$(MAKE) install PREFIX=$(B)/install
 	DVSIM_ROOT=$(CURDIR) DVSIM=$(abspath $(BIN)/dvsim) $(B)/check_dvsim
 	DVSIM=$(abspath $(BIN)/dvsim) B=$(B) sh tests/golden.sh
+	MAKE="$(MAKE)" B=$(B) sh tests/generated.sh $(DOCS)
 	PREFIX=$(abspath $(B)/install) B=$(B) sh tests/examples.sh
+	PREFIX=$(abspath $(B)/install) sh tests/exports.sh
 
 ASAN := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer
 # use_stacks=0: LeakSanitizer's second pass (after suppressions) can read the guard pages of the
@@ -171,11 +241,18 @@ bench: deps
 	sh bench/run.sh
 
 # The fidelity suite (bench/calibration.def, bench/roofline.def): each run in its own process.
-$(B)/validate: $(B)/bench/validate.o $(B)/bench/fidelity.o $(OPS_OBJS) $(B)/libdv.a
+# It writes $(B)/docs/FIDELITY.md: the committed docs/FIDELITY.md with the generated section
+# replaced; UPDATE=1 copies it over docs/FIDELITY.md.  The exit status is the suite's.
+$(B)/validate: $(B)/bench/validate.o $(B)/bench/fidelity.o $(OPS_OBJS) $(SC_MAIN) $(B)/libdv.a
 	$(CXX) $(LDFLAGS) $^ -o $@ $(LIBS)
 validate: deps
 	$(MAKE) -j2 all $(B)/validate
-	$(B)/validate --doc docs/FIDELITY.md
+	@mkdir -p $(B)/docs && cp docs/FIDELITY.md $(B)/docs/FIDELITY.md
+	@$(B)/validate --doc $(B)/docs/FIDELITY.md; rc=$$?; \
+	if cmp -s $(B)/docs/FIDELITY.md docs/FIDELITY.md; then echo "validate: docs/FIDELITY.md is current"; \
+	elif [ -n "$(UPDATE)" ]; then cp $(B)/docs/FIDELITY.md docs/FIDELITY.md && echo "validate: updated docs/FIDELITY.md"; \
+	else echo "validate: docs/FIDELITY.md differs from $(B)/docs/FIDELITY.md: review the diff, then make validate UPDATE=1"; \
+	fi; exit $$rc
 
 clean:
 	rm -rf $(B) $(BIN)

@@ -238,23 +238,6 @@ static void csv_row(const dv_acl_task_record_t *r)
     dv_report_free(&rep);
 }
 
-/* docs/OP_SUMMARY.md: the columns of op_summary.csv (gendoc opsummary). */
-void dv_doc_op_summary(FILE *out)
-{
-    static const char *const meaning[COL_COUNT] = {
-#define DV_OPSUM(id, header, meaning) meaning,
-#include "op_summary.def"
-    };
-    fputs("# op_summary.csv columns\n\n"
-          "Generated from `acl/op_summary.def` by `gendoc opsummary`; do not edit. The AscendCL shim's\n"
-          "profiling (docs/ACL.md) writes one row per kernel: msprof's op_summary columns for A2 chips with\n"
-          "PipeUtilization metrics, then dvsim's own (marked dvsim). Ratios are derived from the model's\n"
-          "counters by the report step (docs/REPORT.md).\n\n"
-          "| # | Column | Value |\n|---|---|---|\n", out);
-    for (int c = 0; c < COL_COUNT; c++)
-        fprintf(out, "| %d | `%s` | %s |\n", c + 1, col_header[c], meaning[c]);
-}
-
 void dv_acl_prof_task(const dv_acl_task_record_t *r)
 {
     if (!g_prof.running)

@@ -124,6 +124,3 @@ extern "C" void dv_counters_free(dv_counters_t *c)
         c->ncores = 0;
     }
 }
-
-// SystemC's library expects sc_main; dvsim's entry point is its own C main(), which never calls it.
-int sc_main(int, char **) { return 1; }

@@ -1,6 +1,7 @@
 #!/bin/sh
-# tests/golden.sh - golden tests: every sample trace must be what tools/gentrace.c writes, and its
-# full text report must equal tests/golden/<name>.txt.  A mismatch prints a diff and fails.
+# tests/golden.sh - golden tests: every sample trace must be what tools/gentrace.c writes (else the
+# hint "traces/NAME.trace is out of date: run make traces"), and its full text report must equal
+# tests/golden/<name>.txt.  A mismatch prints a diff and fails.
 #
 #   sh tests/golden.sh            compare (used by make test)
 #   UPDATE=1 sh tests/golden.sh   also write every new report to $B/golden-new/<name>.txt; tracked
@@ -29,7 +30,7 @@ while read -r name opts; do
     out="$tmp/$name.txt"
     # the committed trace is the generator's output, never edited by hand
     if ! "$tmp/gentrace" "$name" | cmp -s - "traces/$name.trace"; then
-        echo "FAIL $name: traces/$name.trace differs from 'gentrace $name' (tools/gentrace.c)"
+        echo "FAIL $name: traces/$name.trace is out of date: run make traces"
         fail=$((fail + 1))
         continue
     fi

@@ -41,42 +41,44 @@ typedef int32_t aclnnStatus;
  * contiguous row-major), the view's first element at `offset` elements from tensorData, the
  * physical shape storageDims, and a device address from aclrtMalloc (may be NULL until set with
  * aclSetRawTensorAddr).  NULL on invalid arguments (aclGetRecentErrMsg says why). */
-aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum, aclDataType dataType,
-                           const int64_t *stride, int64_t offset, aclFormat format,
-                           const int64_t *storageDims, uint64_t storageDimsNum, void *tensorData);
+ACL_FUNC_VISIBILITY aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum, aclDataType dataType,
+                                               const int64_t *stride, int64_t offset, aclFormat format,
+                                               const int64_t *storageDims, uint64_t storageDimsNum, void *tensorData);
 /* Scalar: copies the value of type dataType at `value`.  NULL on invalid arguments. */
-aclScalar *aclCreateScalar(void *value, aclDataType dataType);
+ACL_FUNC_VISIBILITY aclScalar *aclCreateScalar(void *value, aclDataType dataType);
 /* Arrays: copy `size` values (value may be NULL only when size is 0).  NULL on invalid arguments. */
-aclIntArray *aclCreateIntArray(const int64_t *value, uint64_t size);
-aclFloatArray *aclCreateFloatArray(const float *value, uint64_t size);
-aclBoolArray *aclCreateBoolArray(const bool *value, uint64_t size);
+ACL_FUNC_VISIBILITY aclIntArray *aclCreateIntArray(const int64_t *value, uint64_t size);
+ACL_FUNC_VISIBILITY aclFloatArray *aclCreateFloatArray(const float *value, uint64_t size);
+ACL_FUNC_VISIBILITY aclBoolArray *aclCreateBoolArray(const bool *value, uint64_t size);
 
 /* Release an object.  A NULL object is 161001; an object that is not live (already destroyed,
  * or of another kind) is 161002 when it can be detected. */
-aclnnStatus aclDestroyTensor(const aclTensor *tensor);
-aclnnStatus aclDestroyScalar(const aclScalar *scalar);
-aclnnStatus aclDestroyIntArray(const aclIntArray *array);
-aclnnStatus aclDestroyFloatArray(const aclFloatArray *array);
-aclnnStatus aclDestroyBoolArray(const aclBoolArray *array);
+ACL_FUNC_VISIBILITY aclnnStatus aclDestroyTensor(const aclTensor *tensor);
+ACL_FUNC_VISIBILITY aclnnStatus aclDestroyScalar(const aclScalar *scalar);
+ACL_FUNC_VISIBILITY aclnnStatus aclDestroyIntArray(const aclIntArray *array);
+ACL_FUNC_VISIBILITY aclnnStatus aclDestroyFloatArray(const aclFloatArray *array);
+ACL_FUNC_VISIBILITY aclnnStatus aclDestroyBoolArray(const aclBoolArray *array);
 
 /* Tensor properties. */
-aclnnStatus aclGetDataType(const aclTensor *tensor, aclDataType *dataType);
-aclnnStatus aclGetFormat(const aclTensor *tensor, aclFormat *format);
-aclnnStatus aclGetViewOffset(const aclTensor *tensor, int64_t *offset);
+ACL_FUNC_VISIBILITY aclnnStatus aclGetDataType(const aclTensor *tensor, aclDataType *dataType);
+ACL_FUNC_VISIBILITY aclnnStatus aclGetFormat(const aclTensor *tensor, aclFormat *format);
+ACL_FUNC_VISIBILITY aclnnStatus aclGetViewOffset(const aclTensor *tensor, int64_t *offset);
 /* The number of values of an int array. */
-aclnnStatus aclGetIntArraySize(const aclIntArray *array, uint64_t *size);
+ACL_FUNC_VISIBILITY aclnnStatus aclGetIntArraySize(const aclIntArray *array, uint64_t *size);
 /* The device address of a tensor (the address given at creation, not offset by the view). */
-aclnnStatus aclSetRawTensorAddr(aclTensor *tensor, void *addr);
-aclnnStatus aclGetRawTensorAddr(const aclTensor *tensor, void **addr);
+ACL_FUNC_VISIBILITY aclnnStatus aclSetRawTensorAddr(aclTensor *tensor, void *addr);
+ACL_FUNC_VISIBILITY aclnnStatus aclGetRawTensorAddr(const aclTensor *tensor, void **addr);
 
 /* Executors: by default the second phase (aclnnXxx) runs an executor once and releases it.  A
  * repeatable executor can run any number of times and is released by aclDestroyAclOpExecutor. */
-aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor *executor);
-aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor *executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor);
 /* Rebind the device address of the executor's index-th input / output tensor (in the order of the
  * operator's parameters) for its next run; `tensor` (may be NULL) gets the address too. */
-aclnnStatus aclSetInputTensorAddr(aclOpExecutor *executor, const size_t index, aclTensor *tensor, void *addr);
-aclnnStatus aclSetOutputTensorAddr(aclOpExecutor *executor, const size_t index, aclTensor *tensor, void *addr);
+ACL_FUNC_VISIBILITY aclnnStatus aclSetInputTensorAddr(aclOpExecutor *executor, const size_t index, aclTensor *tensor,
+                                                      void *addr);
+ACL_FUNC_VISIBILITY aclnnStatus aclSetOutputTensorAddr(aclOpExecutor *executor, const size_t index, aclTensor *tensor,
+                                                       void *addr);
 
 #ifdef __cplusplus
 }

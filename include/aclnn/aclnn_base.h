@@ -10,8 +10,8 @@ extern "C" {
 
 /* Optional set-up and tear-down of the operator library.  dvsim's operators need neither (the
  * device is what aclInit / aclrtSetDevice set up); both succeed.  configPath may be NULL. */
-aclnnStatus aclnnInit(const char *configPath);
-aclnnStatus aclnnFinalize(void);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInit(const char *configPath);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnFinalize(void);
 
 #ifdef __cplusplus
 }
