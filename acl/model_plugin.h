@@ -22,10 +22,14 @@
 #include "dv/model.h"
 
 #define DV_MODEL_ENTRY_POINTS(FN, PROC)                                                                        \
+    FN(int, dv_model_create, (const dv_config_t *cfg, dv_model_t **out, dv_error_t *err), (cfg, out, err),       \
+       (*out = NULL, dv_model_plugin_failed(err)))                                                             \
+    FN(const dv_config_t *, dv_model_config, (const dv_model_t *m), (m), NULL)                                 \
     FN(int, dv_model_run,                                                                                      \
-       (const dv_config_t *cfg, dv_kernel_t *k, const dv_gm_t *gm, const dv_run_opts_t *opts, dv_counters_t *out, \
+       (dv_model_t *m, dv_kernel_t *k, const dv_gm_t *gm, const dv_run_opts_t *opts, dv_counters_t *out,        \
         dv_error_t *err),                                                                                      \
-       (cfg, k, gm, opts, out, err), dv_model_plugin_failed(err))                                              \
+       (m, k, gm, opts, out, err), dv_model_plugin_failed(err))                                                \
+    PROC(dv_model_destroy, (dv_model_t * m), (m))                                                              \
     PROC(dv_counters_free, (dv_counters_t * c), (c))                                                           \
     PROC(dv_run_opts_default, (dv_run_opts_t * o), (o))
 
