@@ -42,6 +42,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "dv/intmath.h"
 #include "dv/ops.h"
 
 enum norm_kind { NK_SOFTMAX, NK_LAYERNORM, NK_RMSNORM, NK_BATCHNORM };
@@ -50,7 +51,7 @@ enum norm_kind { NK_SOFTMAX, NK_LAYERNORM, NK_RMSNORM, NK_BATCHNORM };
  * and batchnorm before P_STATS). */
 enum { P_SHAPE, P_DTYPE, P_CORES, P_DB, P_TILE_ROWS, P_EPS, P_STATS, P_COUNT };
 
-enum { LANES = 64, REP_BYTES = 256, BLK = 32, MAX_REP = 255 };
+enum { LANES = 64, REP_BYTES = 256, BLK = 32 };
 
 /* The tiling passed to the kernel. */
 typedef struct norm_tiling {
@@ -83,42 +84,38 @@ typedef struct norm_ub {
     uint64_t total;
 } norm_ub_t;
 
-static uint64_t cdiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-static uint64_t rup(uint64_t a, uint64_t b) { return cdiv(a, b) * b; }
-static uint64_t umin(uint64_t a, uint64_t b) { return a < b ? a : b; }
-
 /* Results per row of a reduction in vals: the rows' 64-lane partials have a pitch of row_bytes; a
  * batched vcadd (vcmax: value/index pairs) needs a repeat stride <= 255 blocks, else one
  * instruction per row writes each result to its own 32 B slot. */
 static uint64_t red_q(uint64_t row_bytes, bool is_max)
 {
-    return row_bytes / BLK <= MAX_REP ? (is_max ? 2 : 1) : 8;
+    return row_bytes / BLK <= dv_ops_field_max(DV_FORM_VREDUCE, DV_FLD(VREDUCE, src_rep)) ? (is_max ? 2 : 1) : 8;
 }
 
 static void ub_layout(const norm_tiling_t *t, uint64_t R, uint64_t align, norm_ub_t *u)
 {
     const uint64_t size = dv_dtype_size(t->dt), f16 = t->dt == DV_DT_F16;
     memset(u, 0, sizeof *u);
-    u->cp = rup(t->seg, BLK / size);
-    const uint64_t reps = cdiv(R * u->cp, LANES); /* flat ops run over whole fp32 repeats */
-    u->in = u->out = rup(reps * LANES * size, align);
-    u->xf = f16 ? rup(reps * REP_BYTES, align) : 0;
-    u->tmp = rup(reps * REP_BYTES, align);
+    u->cp = dv_round_up(t->seg, BLK / size);
+    const uint64_t reps = dv_ceil_div(R * u->cp, LANES); /* flat ops run over whole fp32 repeats */
+    u->in = u->out = dv_round_up(reps * LANES * size, align);
+    u->xf = f16 ? dv_round_up(reps * REP_BYTES, align) : 0;
+    u->tmp = dv_round_up(reps * REP_BYTES, align);
     const uint64_t plen = t->kind == NK_BATCHNORM ? t->channels : t->cols;
     if (t->nparams) {
-        u->par = rup(cdiv(plen, LANES) * REP_BYTES, align);
+        u->par = dv_round_up(dv_ceil_div(plen, LANES) * REP_BYTES, align);
         /* fp16 parameters are staged in the scratch tile (free until the first tile) */
-        u->stage = f16 ? rup(cdiv(plen, LANES) * LANES * 2, align) : 0;
+        u->stage = f16 ? dv_round_up(dv_ceil_div(plen, LANES) * LANES * 2, align) : 0;
         if (u->tmp < t->nparams * u->stage)
             u->tmp = t->nparams * u->stage;
     }
     if (t->kind != NK_BATCHNORM) {
         u->q = red_q(u->cp * 4, t->kind == NK_SOFTMAX);
-        u->vals = rup(cdiv(R * u->q, LANES) * REP_BYTES, align);
-        u->bc = rup(cdiv(R * u->q, 8) * 8 * BLK, align);
+        u->vals = dv_round_up(dv_ceil_div(R * u->q, LANES) * REP_BYTES, align);
+        u->bc = dv_round_up(dv_ceil_div(R * u->q, 8) * 8 * BLK, align);
     }
     if (t->kind == NK_BATCHNORM)
-        u->pbc = rup(cdiv(plen, 8) * 8 * BLK, align);
+        u->pbc = dv_round_up(dv_ceil_div(plen, 8) * 8 * BLK, align);
     u->st = t->stats ? u->vals : 0;
     u->total = t->depth * (u->in + u->out + 2 * u->st) + u->xf + u->tmp + u->vals + u->bc + t->nparams * u->par +
                2 * u->pbc;
@@ -143,7 +140,10 @@ typedef void (*vsc_fn)(dv_k_t *, uint64_t, uint64_t, dv_dtype_t, double, int64_t
 
 static void bar(dv_k_t *k) { dvk_pipe_barrier(k, DV_PIPE_V); }
 
-static bool rep_ok(uint64_t stride) { return stride % BLK == 0 && stride / BLK <= MAX_REP; }
+static bool rep_ok(uint64_t stride)
+{
+    return stride % BLK == 0 && stride / BLK <= dv_ops_field_max(DV_FORM_VBIN, DV_FLD(VBIN, dst_rep));
+}
 
 /* Column-major issue (repeats walk the rows) when every row pitch fits a repeat stride and it takes
  * fewer instructions than row-major issue (repeats walk the chunks). */
@@ -152,7 +152,7 @@ static bool by_column(const opnd_t *o, int n, uint64_t R, uint64_t N)
     for (int i = 0; i < n; i++)
         if (!rep_ok(o[i].rs))
             return false;
-    return N * cdiv(R, MAX_REP) < R * cdiv(N, MAX_REP);
+    return N * dv_ceil_div(R, DV_REPEAT_MAX) < R * dv_ceil_div(N, DV_REPEAT_MAX);
 }
 
 /* dst = fn(s0, s1) over R rows x N chunks of 64 fp32 lanes, under the current mask. */
@@ -163,14 +163,16 @@ static void bin2d(dv_k_t *k, vbin_fn fn, opnd_t d, opnd_t s0, opnd_t s1, uint64_
     const opnd_t o[3] = {d, s0, s1};
     if (by_column(o, 3, R, N)) {
         for (uint64_t c = 0; c < N; c++)
-            for (uint64_t r = 0; r < R; r += MAX_REP)
+            for (uint64_t r = 0; r < R; r += DV_REPEAT_MAX)
                 fn(k, d.a + c * d.cs + r * d.rs, s0.a + c * s0.cs + r * s0.rs, s1.a + c * s1.cs + r * s1.rs, DV_DT_F32,
-                   (int64_t)umin(MAX_REP, R - r), d.blk, s0.blk, s1.blk, d.rs / BLK, s0.rs / BLK, s1.rs / BLK);
+                   (int64_t)dv_min_u64(DV_REPEAT_MAX, R - r), d.blk, s0.blk, s1.blk, d.rs / BLK, s0.rs / BLK,
+                   s1.rs / BLK);
     } else {
         for (uint64_t r = 0; r < R; r++)
-            for (uint64_t c = 0; c < N; c += MAX_REP)
+            for (uint64_t c = 0; c < N; c += DV_REPEAT_MAX)
                 fn(k, d.a + r * d.rs + c * d.cs, s0.a + r * s0.rs + c * s0.cs, s1.a + r * s1.rs + c * s1.cs, DV_DT_F32,
-                   (int64_t)umin(MAX_REP, N - c), d.blk, s0.blk, s1.blk, d.cs / BLK, s0.cs / BLK, s1.cs / BLK);
+                   (int64_t)dv_min_u64(DV_REPEAT_MAX, N - c), d.blk, s0.blk, s1.blk, d.cs / BLK, s0.cs / BLK,
+                   s1.cs / BLK);
     }
 }
 
@@ -181,14 +183,14 @@ static void un2d(dv_k_t *k, vun_fn fn, opnd_t d, opnd_t s, uint64_t R, uint64_t 
     const opnd_t o[2] = {d, s};
     if (by_column(o, 2, R, N)) {
         for (uint64_t c = 0; c < N; c++)
-            for (uint64_t r = 0; r < R; r += MAX_REP)
-                fn(k, d.a + c * d.cs + r * d.rs, s.a + c * s.cs + r * s.rs, DV_DT_F32, (int64_t)umin(MAX_REP, R - r),
-                   d.blk, s.blk, d.rs / BLK, s.rs / BLK);
+            for (uint64_t r = 0; r < R; r += DV_REPEAT_MAX)
+                fn(k, d.a + c * d.cs + r * d.rs, s.a + c * s.cs + r * s.rs, DV_DT_F32,
+                   (int64_t)dv_min_u64(DV_REPEAT_MAX, R - r), d.blk, s.blk, d.rs / BLK, s.rs / BLK);
     } else {
         for (uint64_t r = 0; r < R; r++)
-            for (uint64_t c = 0; c < N; c += MAX_REP)
-                fn(k, d.a + r * d.rs + c * d.cs, s.a + r * s.rs + c * s.cs, DV_DT_F32, (int64_t)umin(MAX_REP, N - c),
-                   d.blk, s.blk, d.cs / BLK, s.cs / BLK);
+            for (uint64_t c = 0; c < N; c += DV_REPEAT_MAX)
+                fn(k, d.a + r * d.rs + c * d.cs, s.a + r * s.rs + c * s.cs, DV_DT_F32,
+                   (int64_t)dv_min_u64(DV_REPEAT_MAX, N - c), d.blk, s.blk, d.cs / BLK, s.cs / BLK);
     }
 }
 
@@ -207,34 +209,36 @@ static void rowop(dv_k_t *k, vbin_fn fn, opnd_t d, opnd_t s0, opnd_t s1, uint64_
 /* Flat fp32 ops over `elems` contiguous elements (whole repeats: buffers are sized for them). */
 static void flat_un(dv_k_t *k, vun_fn fn, uint64_t d, uint64_t s, uint64_t elems)
 {
-    const uint64_t reps = cdiv(elems, LANES);
-    for (uint64_t r = 0; r < reps; r += MAX_REP)
-        fn(k, d + r * REP_BYTES, s + r * REP_BYTES, DV_DT_F32, (int64_t)umin(MAX_REP, reps - r), 1, 1, 8, 8);
+    const uint64_t reps = dv_ceil_div(elems, LANES);
+    for (uint64_t r = 0; r < reps; r += DV_REPEAT_MAX)
+        fn(k, d + r * REP_BYTES, s + r * REP_BYTES, DV_DT_F32, (int64_t)dv_min_u64(DV_REPEAT_MAX, reps - r), 1, 1, 8,
+           8);
 }
 
 static void flat_bin(dv_k_t *k, vbin_fn fn, uint64_t d, uint64_t s0, uint64_t s1, uint64_t elems)
 {
-    const uint64_t reps = cdiv(elems, LANES);
-    for (uint64_t r = 0; r < reps; r += MAX_REP)
-        fn(k, d + r * REP_BYTES, s0 + r * REP_BYTES, s1 + r * REP_BYTES, DV_DT_F32, (int64_t)umin(MAX_REP, reps - r),
-           1, 1, 1, 8, 8, 8);
+    const uint64_t reps = dv_ceil_div(elems, LANES);
+    for (uint64_t r = 0; r < reps; r += DV_REPEAT_MAX)
+        fn(k, d + r * REP_BYTES, s0 + r * REP_BYTES, s1 + r * REP_BYTES, DV_DT_F32,
+           (int64_t)dv_min_u64(DV_REPEAT_MAX, reps - r), 1, 1, 1, 8, 8, 8);
 }
 
 static void flat_sc(dv_k_t *k, vsc_fn fn, uint64_t d, uint64_t s, double v, uint64_t elems)
 {
-    const uint64_t reps = cdiv(elems, LANES);
-    for (uint64_t r = 0; r < reps; r += MAX_REP)
-        fn(k, d + r * REP_BYTES, s + r * REP_BYTES, DV_DT_F32, v, (int64_t)umin(MAX_REP, reps - r), 1, 1, 8, 8);
+    const uint64_t reps = dv_ceil_div(elems, LANES);
+    for (uint64_t r = 0; r < reps; r += DV_REPEAT_MAX)
+        fn(k, d + r * REP_BYTES, s + r * REP_BYTES, DV_DT_F32, v, (int64_t)dv_min_u64(DV_REPEAT_MAX, reps - r), 1, 1, 8,
+           8);
 }
 
 /* fp16 <-> fp32 casts over `elems` elements: 64 per repeat, 128 B on the fp16 side. */
 static void flat_cast(dv_k_t *k, uint64_t d, dv_dtype_t dt, uint64_t s, dv_dtype_t st, uint64_t elems)
 {
-    const uint64_t reps = cdiv(elems, LANES);
+    const uint64_t reps = dv_ceil_div(elems, LANES);
     const uint64_t dstep = dv_dtype_size(dt) * LANES, sstep = dv_dtype_size(st) * LANES;
-    for (uint64_t r = 0; r < reps; r += MAX_REP)
-        dvk_vconv(k, d + r * dstep, s + r * sstep, dt, st, DV_ROUND_R, (int64_t)umin(MAX_REP, reps - r), 1, 1,
-                  (int64_t)(dstep / BLK), (int64_t)(sstep / BLK));
+    for (uint64_t r = 0; r < reps; r += DV_REPEAT_MAX)
+        dvk_vconv(k, d + r * dstep, s + r * sstep, dt, st, DV_ROUND_R, (int64_t)dv_min_u64(DV_REPEAT_MAX, reps - r), 1,
+                  1, (int64_t)(dstep / BLK), (int64_t)(sstep / BLK));
 }
 
 /* Reduce each of R rows of `cols` elements (src, fp32) to one value.  The 64-lane chunks are
@@ -276,7 +280,7 @@ static uint64_t reduce_rows(dv_k_t *k, bool is_max, opnd_t src, opnd_t work, uin
     if (q < 8) {
         /* all rows at once; pieces start at a multiple of 8 rows so each result slot is 32 B aligned */
         for (uint64_t r = 0; r < R; r += 248) {
-            const int64_t nr = (int64_t)umin(248, R - r);
+            const int64_t nr = (int64_t)dv_min_u64(248, R - r);
             if (is_max)
                 dvk_vcmax(k, vals + r * q * 4, v.a + r * v.rs, DV_DT_F32, nr, 1, 1, (int64_t)(v.rs / BLK));
             else
@@ -298,9 +302,9 @@ static uint64_t reduce_rows(dv_k_t *k, bool is_max, opnd_t src, opnd_t work, uin
 /* vals -> one 32 B block per value: the value of row r (element r*q) fills block r*q of bc. */
 static opnd_t broadcast(dv_k_t *k, uint64_t vals, uint64_t bc, uint64_t R, uint64_t q)
 {
-    const uint64_t reps = cdiv(R * q, 8);
-    for (uint64_t r = 0; r < reps; r += MAX_REP)
-        dvk_vbrcb(k, bc + r * 8 * BLK, vals + r * 8 * 4, DV_DT_F32, (int64_t)umin(MAX_REP, reps - r), 1, 8);
+    const uint64_t reps = dv_ceil_div(R * q, 8);
+    for (uint64_t r = 0; r < reps; r += DV_REPEAT_MAX)
+        dvk_vbrcb(k, bc + r * 8 * BLK, vals + r * 8 * 4, DV_DT_F32, (int64_t)dv_min_u64(DV_REPEAT_MAX, reps - r), 1, 8);
     return (opnd_t){bc, q * BLK, 0, 0};
 }
 
@@ -316,13 +320,13 @@ static void copy_in(dv_k_t *k, uint64_t ub, uint32_t arg, uint64_t off, uint64_t
         }
         for (uint64_t r = 0; r < rows; r += 4095)
             dvk_copy_gm_to_ubuf(k, ub + r * row_bytes, dvk_gm(k, arg, off + r * row_bytes),
-                                (int64_t)umin(4095, rows - r), (int64_t)(row_bytes / BLK), 0, 0);
+                                (int64_t)dv_min_u64(4095, rows - r), (int64_t)(row_bytes / BLK), 0, 0);
         return;
     }
-    const uint64_t pitch = rup(row_bytes, BLK);
+    const uint64_t pitch = dv_round_up(row_bytes, BLK);
     for (uint64_t r = 0; r < rows; r += 4095)
-        dvk_copy_gm_to_ubuf_align(k, ub + r * pitch, dvk_gm(k, arg, off + r * row_bytes), (int64_t)umin(4095, rows - r),
-                                  (int64_t)row_bytes, 0, 0);
+        dvk_copy_gm_to_ubuf_align(k, ub + r * pitch, dvk_gm(k, arg, off + r * row_bytes),
+                                  (int64_t)dv_min_u64(4095, rows - r), (int64_t)row_bytes, 0, 0);
 }
 
 static void copy_out(dv_k_t *k, uint32_t arg, uint64_t off, uint64_t ub, uint64_t rows, uint64_t row_bytes)
@@ -335,13 +339,13 @@ static void copy_out(dv_k_t *k, uint32_t arg, uint64_t off, uint64_t ub, uint64_
         }
         for (uint64_t r = 0; r < rows; r += 4095)
             dvk_copy_ubuf_to_gm(k, dvk_gm(k, arg, off + r * row_bytes), ub + r * row_bytes,
-                                (int64_t)umin(4095, rows - r), (int64_t)(row_bytes / BLK), 0, 0);
+                                (int64_t)dv_min_u64(4095, rows - r), (int64_t)(row_bytes / BLK), 0, 0);
         return;
     }
-    const uint64_t pitch = rup(row_bytes, BLK);
+    const uint64_t pitch = dv_round_up(row_bytes, BLK);
     for (uint64_t r = 0; r < rows; r += 4095)
-        dvk_copy_ubuf_to_gm_align(k, dvk_gm(k, arg, off + r * row_bytes), ub + r * pitch, (int64_t)umin(4095, rows - r),
-                                  (int64_t)row_bytes, 0, 0);
+        dvk_copy_ubuf_to_gm_align(k, dvk_gm(k, arg, off + r * row_bytes), ub + r * pitch,
+                                  (int64_t)dv_min_u64(4095, rows - r), (int64_t)row_bytes, 0, 0);
 }
 
 /* --stats: the fp32 values of rows [row, row + rows) to GM, from UB where row r's value is element r*q:
@@ -353,8 +357,8 @@ static void copy_stats(dv_k_t *k, uint32_t arg, uint64_t row, uint64_t ub, uint6
         return;
     }
     for (uint64_t r = 0; r < rows; r += 4095)
-        dvk_copy_ubuf_to_gm_align(k, dvk_gm(k, arg, (row + r) * 4), ub + r * BLK, (int64_t)umin(4095, rows - r), 4, 0,
-                                  0);
+        dvk_copy_ubuf_to_gm_align(k, dvk_gm(k, arg, (row + r) * 4), ub + r * BLK, (int64_t)dv_min_u64(4095, rows - r),
+                                  4, 0, 0);
 }
 
 /* ================================================================ the kernel */
@@ -377,7 +381,7 @@ static void load_params(dv_k_t *k, const norm_tiling_t *t, norm_bufs_t *b)
         b->par[i] = dvk_alloc(k, DV_SPACE_UB, b->u.par);
         stage[i] = f16 ? b->tmp + i * b->u.stage : b->par[i];
         /* whole 32 B blocks: the argument is padded to them, and the padding is never used */
-        dvk_copy_gm_to_ubuf(k, stage[i], dvk_gm(k, t->a_p[i], 0), 1, (int64_t)cdiv(plen * size, BLK), 0, 0);
+        dvk_copy_gm_to_ubuf(k, stage[i], dvk_gm(k, t->a_p[i], 0), 1, (int64_t)dv_ceil_div(plen * size, BLK), 0, 0);
     }
     const int ev = dvk_event_alloc(k, DV_PIPE_MTE2, DV_PIPE_V);
     dvk_set_flag(k, DV_PIPE_MTE2, DV_PIPE_V, ev);
@@ -415,7 +419,7 @@ static void bn_apply(dv_k_t *k, const norm_tiling_t *t, vbin_fn fn, opnd_t d, op
 {
     for (uint64_t r = 0; r < R;) {
         const uint64_t ch = (u0 + r) / t->nseg % t->channels;
-        const uint64_t n = t->nseg > 1 ? 1 : t->channels == 1 ? R - r : umin(R - r, t->channels - ch);
+        const uint64_t n = t->nseg > 1 ? 1 : t->channels == 1 ? R - r : dv_min_u64(R - r, t->channels - ch);
         const opnd_t blk = {pbc + ch * BLK, t->channels == 1 ? 0 : BLK, 0, 0};
         opnd_t dd = d, ss = s;
         dd.a += r * d.rs;
@@ -532,9 +536,9 @@ static tile_t tile_at(const norm_tiling_t *t, uint64_t u0, uint64_t u1, uint64_t
 {
     tile_t x;
     x.u = u0 + i * t->tile_rows;
-    x.n = umin(t->tile_rows, u1 - x.u);
+    x.n = dv_min_u64(t->tile_rows, u1 - x.u);
     const uint64_t row = x.u / t->nseg, c0 = x.u % t->nseg * t->seg;
-    x.cols = umin(t->seg, t->cols - c0);
+    x.cols = dv_min_u64(t->seg, t->cols - c0);
     x.off = (row * t->cols + c0) * dv_dtype_size(t->dt);
     return x;
 }
@@ -563,7 +567,7 @@ static void norm_kernel(dv_k_t *k, const void *params)
     }
     load_params(k, t, &bf);
 
-    const uint64_t ntiles = cdiv(u1 - u0, t->tile_rows);
+    const uint64_t ntiles = dv_ceil_div(u1 - u0, t->tile_rows);
     const uint64_t ahead = t->depth > 1 ? 1 : 0; /* CopyIn runs this many tiles ahead of Compute */
     for (uint64_t i = 0; i < ntiles + ahead; i++) {
         if (i < ntiles) { /* CopyIn(i) */
@@ -735,13 +739,13 @@ static int norm_plan(enum norm_kind kind, const dv_opdesc_t *op, const dv_config
                                       (unsigned long long)cfg->ub_size_bytes);
         }
         t.seg = lo * LANES;
-        t.nseg = cdiv(t.cols, t.seg);
+        t.nseg = dv_ceil_div(t.cols, t.seg);
     }
     t.units = t.rows * t.nseg;
 
     const uint64_t cores = v->v[P_CORES].i ? (uint64_t)v->v[P_CORES].i : dv_ops_cores(cfg, DV_KIND_VECTOR);
-    const uint32_t blocks = (uint32_t)umin(cores, t.units);
-    const uint64_t per_block = cdiv(t.units, blocks);
+    const uint32_t blocks = (uint32_t)dv_min_u64(cores, t.units);
+    const uint64_t per_block = dv_ceil_div(t.units, blocks);
     if (t.nseg > 1) {
         t.tile_rows = 1;
     } else if (v->given[P_TILE_ROWS] && v->v[P_TILE_ROWS].i) {
@@ -754,9 +758,9 @@ static int norm_plan(enum norm_kind kind, const dv_opdesc_t *op, const dv_config
                                       (unsigned long long)t.tile_rows, (unsigned long long)t.cols, dname,
                                       (unsigned long long)u.total, t.depth, (unsigned long long)cfg->ub_size_bytes,
                                       (unsigned long long)fit_rows(&t, cfg, t.tile_rows));
-        t.tile_rows = umin(t.tile_rows, per_block);
+        t.tile_rows = dv_min_u64(t.tile_rows, per_block);
     } else {
-        t.tile_rows = fit_rows(&t, cfg, umin(per_block, 65535));
+        t.tile_rows = fit_rows(&t, cfg, dv_min_u64(per_block, 65535));
     }
 
     /* arguments */
