@@ -1,23 +1,10 @@
 /* isa/semantics_exec.c - execution of the data-movement and cube forms (DMA, ND2NZ, load2d,
  * img2col, mmad, FixPipe, vbrcb, vtranspose) and dv_exec, which checks an instruction and runs it.
  * docs/SEMANTICS.md is the contract. */
-
-/* fp32 results must be single IEEE operations: never fuse a*b+c (GCC ignores the STDC pragma). */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("fp-contract=off")
-#else
-#pragma STDC FP_CONTRACT OFF
-#endif
-
 #include "semantics_internal.h"
 
-#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-#if FLT_EVAL_METHOD != 0
-#error "isa/semantics_exec.c needs FLT_EVAL_METHOD 0 (float arithmetic evaluated in float, e.g. SSE)"
-#endif
 
 /* ======================================================================== execution: the rest */
 

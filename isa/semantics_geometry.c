@@ -1,6 +1,5 @@
 /* isa/semantics_geometry.c - which bytes each instruction touches: field access, burst copies,
  * vector geometry, footprints and transfer shapes.  docs/SEMANTICS.md is the contract. */
-
 #include "semantics_internal.h"
 
 /* ======================================================================== fields */

@@ -1,21 +1,8 @@
 /* isa/semantics_numbers.c - number formats: fp16 / bf16 conversions, rounding into a float format
  * or an integer type, and the bits of trace scalars.  docs/SEMANTICS.md is the contract. */
-
-/* fp32 results must be single IEEE operations: never fuse a*b+c (GCC ignores the STDC pragma). */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("fp-contract=off")
-#else
-#pragma STDC FP_CONTRACT OFF
-#endif
-
 #include "semantics_internal.h"
 
-#include <float.h>
 #include <math.h>
-
-#if FLT_EVAL_METHOD != 0
-#error "isa/semantics_numbers.c needs FLT_EVAL_METHOD 0 (float arithmetic evaluated in float, e.g. SSE)"
-#endif
 
 /* ======================================================================== numbers */
 

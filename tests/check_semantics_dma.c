@@ -1,10 +1,6 @@
 /* tests/check_semantics_dma.c - the DMA-like and cube forms (DMA, DMAPAD, ND2NZ, load2d,
  * img2col, FixPipe, mmad) against hand-computed layouts
  * (docs/SEMANTICS.md; shared references in tests/support/semref.c). */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("fp-contract=off")
-#endif
-
 #include <check.h>
 #include <math.h>
 #include <stdio.h>

@@ -2,10 +2,6 @@
  * transfer shapes, and the safety rules: out-of-bounds refusals, bad input, footprints covering what
  * dv_exec touches
  * (docs/SEMANTICS.md; shared references in tests/support/semref.c). */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("fp-contract=off")
-#endif
-
 #include <check.h>
 #include <math.h>
 #include <stdio.h>

@@ -1,10 +1,6 @@
 /* tests/check_semantics_numbers.c - number conversions and rounding: fp32 bit-exact
  * arithmetic, correctly rounded fp16 / bf16 conversions, special values
  * (docs/SEMANTICS.md; shared references in tests/support/semref.c). */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("fp-contract=off")
-#endif
-
 #include <check.h>
 #include <math.h>
 #include <stdio.h>

@@ -1,10 +1,6 @@
 /* tests/check_semantics_vector.c - every vector form run by dv_exec against a plain-C
  * reference of each repeat, masks and strides included, and the fixed-shape forms vbrcb / vtranspose
  * (docs/SEMANTICS.md; shared references in tests/support/semref.c). */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("fp-contract=off")
-#endif
-
 #include <check.h>
 #include <math.h>
 #include <stdio.h>

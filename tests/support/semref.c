@@ -1,8 +1,4 @@
 /* tests/support/semref.c - the shared helpers of the semantics suites (see semref.h). */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("fp-contract=off")
-#endif
-
 #include "semref.h"
 
 #include <math.h>

@@ -8,6 +8,12 @@
 #ifndef SEMREF_H
 #define SEMREF_H
 
+/* The references compute fp32 results as single IEEE operations, like the semantics: no a*b+c
+ * fusing in the functions of any file that includes this header. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
 #include <check.h>
 #include <stdbool.h>
 #include <stdint.h>
