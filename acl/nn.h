@@ -1,6 +1,7 @@
-/* acl/nn.h - the aclnn layer's internal interface, shared by meta.c (the objects) and nnops.c (the
- * operators): the aclnnStatus codes under their documented names (the public headers do not have
- * them), the layouts behind the opaque aclnn types, and the type and format tables.
+/* acl/nn.h - the aclnn layer's internal interface, shared by meta.c (the objects), nncall.c (one
+ * operator call: its checks and its executor) and nnops.c (the operators): the aclnnStatus codes
+ * under their documented names (the public headers do not have them), the layouts behind the opaque
+ * aclnn types, the type and format tables, and the operator-call helpers.
  *
  * Every object is registered with its kind (dv_acl_handle_add) when it is made and unregistered
  * when it is destroyed; every call checks the registry before it reads an object, so a destroyed,
@@ -121,5 +122,75 @@ void dv_acl_executor_free(aclOpExecutor *e);
 uint64_t dv_acl_tensor_elems(const aclTensor *t);
 /* The tensor's dims as "4,2048" (msprof's spelling) into buf. */
 void dv_acl_dims_str(const aclTensor *t, char *buf, size_t cap);
+
+
+/* ---- one operator call (nncall.c), used by the operators (nnops.c) ---- */
+
+#define DV_NN_MAX_ARGV 32
+
+/* A tensor parameter of the call. */
+typedef struct dv_nn_tensor {
+    const aclTensor *t;
+    const char *what;       /* the aclnn parameter name */
+    const char *arg;        /* the library argument it becomes */
+    bool input;
+    bool transpose;         /* a 2-D view staged transposed (matmul's mat2 as B^T) */
+} dv_nn_tensor_t;
+
+/* What the first phase collects before it builds the executor. */
+typedef struct dv_nn_call {
+    const char *api;        /* "aclnnAdd" */
+    const char *gws;        /* "aclnnAddGetWorkspaceSize" */
+    const char *op;         /* the library operator: "add" */
+    const char *op_type;    /* msprof's OP Type: "Add" */
+    bool empty;             /* a tensor has no elements: nothing to run */
+    int argc;
+    char *argv[DV_NN_MAX_ARGV];
+    char text[DV_NN_MAX_ARGV][48];
+    int ntensors;
+    dv_nn_tensor_t t[DV_ACL_MAX_XTENSORS];
+} dv_nn_call_t;
+
+/* Start a call: the aclnn API, its first phase, the library operator and msprof's OP Type. */
+void dv_nn_call_init(dv_nn_call_t *c, const char *api, const char *gws, const char *op, const char *op_type);
+/* Add "--name value" to the library parameters. */
+void dv_nn_call_param(dv_nn_call_t *c, const char *name, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Bind a tensor parameter (`what`, as aclnn names it) to library argument `arg`. */
+void dv_nn_call_tensor(dv_nn_call_t *c, const aclTensor *t, const char *what, const char *arg, bool input);
+/* A tensor argument: live, or 161001 (NULL) / 161002 (not a tensor). */
+int dv_nn_get_tensor(const dv_nn_call_t *c, const aclTensor *t, const char *what);
+/* The aclDataType's name ("ACL_FLOAT16"), or "an unknown dtype". */
+const char *dv_nn_dtype_name(aclDataType t);
+/* The library's --dtype spelling of a simulator dtype. */
+const char *dv_nn_param_dtype_name(int dv);
+/* The tensor's dtype must be one the library operator's parameter `param` accepts. */
+int dv_nn_check_dtype(const dv_nn_call_t *c, const aclTensor *t, const char *what, const char *param);
+/* Two tensors of the same dtype. */
+int dv_nn_check_same_dtype(const dv_nn_call_t *c, const aclTensor *a, const char *wa, const aclTensor *b,
+                           const char *wb);
+/* Two tensors of the same shape (the element-wise operators do not broadcast). */
+int dv_nn_check_same_shape(const dv_nn_call_t *c, const aclTensor *a, const char *wa, const aclTensor *b,
+                           const char *wb, const char *why);
+/* A plain layout: dvsim does not implement the fractal / 5-D private formats. */
+int dv_nn_check_plain(const dv_nn_call_t *c, const aclTensor *t, const char *what);
+/* An NCHW tensor: format NCHW (or ND) and 4 dims. */
+int dv_nn_check_nchw(const dv_nn_call_t *c, const aclTensor *t, const char *what);
+/* A 1-D (or any shape) tensor of n elements and the given dtype, e.g. a per-channel statistic. */
+int dv_nn_check_vector(const dv_nn_call_t *c, const aclTensor *t, const char *what, uint64_t n, const char *of,
+                       const aclTensor *like, const char *like_what);
+/* A float attribute that maps to an optional library parameter with a default: passed when it
+ * differs from the default, an error when it does and the library lacks the parameter. */
+int dv_nn_float_param(dv_nn_call_t *c, const char *param, double v, double dflt, const char *what);
+/* The int array attribute `what` (size 1..maxn) whose values are all equal, in *v. */
+int dv_nn_uniform_array(const dv_nn_call_t *c, const aclIntArray *a, const char *what, uint64_t maxn, int64_t *v);
+/* cubeMathType 0 .. 3 (KEEP_DTYPE, ALLOW_FP32_DOWN_PRECISION, USE_FP16, USE_HF32), else 161002. */
+int dv_nn_check_cube_math(const dv_nn_call_t *c, int8_t cubeMathType);
+/* The executor of a checked call (an empty one when a tensor has no elements). */
+int dv_nn_exec_build(const dv_nn_call_t *c, uint64_t *workspaceSize, aclOpExecutor **executor);
+/* The second phase of every operator: run the executor, release it unless it is repeatable. */
+aclnnStatus dv_nn_exec_run(const char *api, void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                           aclrtStream stream);
+/* The first phase's common start: a device, and the two output pointers. */
+int dv_nn_call_start(const dv_nn_call_t *c, uint64_t *workspaceSize, aclOpExecutor **executor);
 
 #endif

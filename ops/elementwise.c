@@ -36,6 +36,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dv/intmath.h"
 #include "dv/ops.h"
 
 enum {
@@ -44,9 +45,6 @@ enum {
     EW_REPEAT_BYTES = 256,    /* vector repeat and datablock (docs/SEMANTICS.md 3.1) */
     EW_BLOCK_BYTES = 32
 };
-
-/* The largest value of an instruction field (isa/fields.def): repeat, nburst, len, gaps. */
-static uint64_t field_max(dv_form_t form, int field) { return (uint64_t)dv_form_spec(form)->fields[field].max; }
 
 /* gelu (tanh form) = x * sigmoid(2 * sqrt(2/pi) * (x + 0.044715 x^3)) */
 #define GELU_CUBIC 0.044715
@@ -119,9 +117,6 @@ typedef struct ew_tiling {
     double alpha;   /* --alpha rounded to the dtype (the value the vmuls scalar holds) */
 } ew_tiling_t;
 
-static uint64_t cdiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-static uint64_t umin(uint64_t a, uint64_t b) { return a < b ? a : b; }
-
 static int ew_kind_of(const dv_opdesc_t *op)
 {
     for (int i = 0; i < EW_KINDS; i++)
@@ -169,10 +164,10 @@ static int check_tensor_bytes(const dv_config_t *cfg, uint64_t elems, unsigned s
 /* The element range [first, first + count) of block b of nb: whole split units, as even as possible. */
 static void ew_range(const ew_tiling_t *t, uint32_t b, uint32_t nb, uint64_t *first, uint64_t *count)
 {
-    uint64_t units = cdiv(t->elems, t->unit), base = units / nb, rem = units % nb;
-    uint64_t u0 = b * base + umin(b, rem), nu = base + (b < rem);
+    uint64_t units = dv_ceil_div(t->elems, t->unit), base = units / nb, rem = units % nb;
+    uint64_t u0 = b * base + dv_min_u64(b, rem), nu = base + (b < rem);
     *first = u0 * t->unit;
-    *count = *first >= t->elems ? 0 : umin(nu * t->unit, t->elems - *first);
+    *count = *first >= t->elems ? 0 : dv_min_u64(nu * t->unit, t->elems - *first);
 }
 
 /* ---- vector steps ---- */
@@ -212,7 +207,7 @@ static void vstep(dv_k_t *k, vop_t op, dv_dtype_t dt, uint64_t dst, uint64_t src
     const uint64_t src_step = op == V_F16_TO_F32 ? EW_REPEAT_BYTES / 2 : EW_REPEAT_BYTES;
     const uint64_t full = n / per_rep, rem = n % per_rep;
     for (uint64_t r = 0; r < full;) {
-        unsigned rep = (unsigned)umin(field_max(DV_FORM_VBIN, DV_FLD(VBIN, repeat)), full - r);
+        unsigned rep = (unsigned)dv_min_u64(dv_ops_field_max(DV_FORM_VBIN, DV_FLD(VBIN, repeat)), full - r);
         vinsn(k, op, dt, dst + r * dst_step, src0 + r * src_step, src1 + r * EW_REPEAT_BYTES, s, rep);
         r += rep;
     }
@@ -302,8 +297,8 @@ static void ew_kernel(dv_k_t *k, const void *params)
         tmp[i] = dvk_alloc(k, DV_SPACE_UB, t->tile * 4);
 
     for (uint64_t off = first; off < first + count; off += t->tile) {
-        const uint64_t n = umin(t->tile, first + count - off);
-        const uint64_t len = cdiv(n * size, EW_BLOCK_BYTES), gm = off * size;
+        const uint64_t n = dv_min_u64(t->tile, first + count - off);
+        const uint64_t len = dv_ceil_div(n * size, EW_BLOCK_BYTES), gm = off * size;
         /* CopyIn */
         uint64_t bx = dvk_que_alloc(k, &in_x), by = binary ? dvk_que_alloc(k, &in_y) : 0;
         dvk_copy_gm_to_ubuf(k, bx, dvk_gm(k, 0, gm), 1, (int64_t)len, 0, 0);
@@ -400,11 +395,11 @@ static int ew_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
                                   (unsigned long long)cfg->ub_size_bytes);
     }
 
-    const uint64_t units = cdiv(n, t.unit);
+    const uint64_t units = dv_ceil_div(n, t.unit);
     uint64_t cores = v->v[EP_CORES].i ? (uint64_t)v->v[EP_CORES].i : dv_ops_cores(cfg, DV_KIND_VECTOR);
     snprintf(plan->info.name, sizeof plan->info.name, "%s", op->name);
     plan->info.kind = DV_KIND_VECTOR;
-    plan->info.blocks = (uint32_t)umin(cores, units);
+    plan->info.blocks = (uint32_t)dv_min_u64(cores, units);
     plan->info.subs = 1;
 
     double lo = 0, hi = 0; /* the default range */
@@ -551,7 +546,7 @@ static void copy_tile(dv_k_t *k, const copy_tiling_t *t, uint64_t i, uint64_t bu
 {
     const unsigned size = dv_dtype_size((dv_dtype_t)t->dtype);
     const uint64_t r0 = i / t->ntile_cols * t->trows, c0 = i % t->ntile_cols * t->tcols;
-    const uint64_t rr = umin(t->trows, t->rows - r0), cc = umin(t->tcols, t->cols - c0);
+    const uint64_t rr = dv_min_u64(t->trows, t->rows - r0), cc = dv_min_u64(t->tcols, t->cols - c0);
     const uint64_t len = cc * size / EW_BLOCK_BYTES, gap = (t->cols - cc) * size / EW_BLOCK_BYTES;
     const uint64_t gm = (r0 * t->cols + c0) * size;
     if (write)
@@ -566,14 +561,14 @@ static void copy_kernel(dv_k_t *k, const void *params)
     const uint64_t tile_bytes = t->trows * t->tcols * dv_dtype_size((dv_dtype_t)t->dtype);
     const uint32_t b = dvk_block_idx(k), nb = dvk_block_num(k);
     const uint64_t base = t->tiles / nb, rem = t->tiles % nb;
-    const uint64_t first = b * base + umin(b, rem), end = first + base + (b < rem);
+    const uint64_t first = b * base + dv_min_u64(b, rem), end = first + base + (b < rem);
     if (first == end)
         return;
     dv_que_t q;
     dvk_que_init(k, &q, DV_SPACE_UB, DV_PIPE_MTE2, t->write ? DV_PIPE_MTE3 : DV_PIPE_V, t->depth,
                  t->per_buf * tile_bytes);
     for (uint64_t i = first; i < end; i += t->per_buf) {
-        const uint64_t n = umin(t->per_buf, end - i);
+        const uint64_t n = dv_min_u64(t->per_buf, end - i);
         uint64_t buf = dvk_que_alloc(k, &q);
         for (uint64_t j = 0; j < n; j++)
             copy_tile(k, t, i + j, buf + j * tile_bytes, false);
@@ -603,15 +598,15 @@ static int copy_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opv
         return dv_ops_param_error(err, "shape", "rows of %llu %s elements are %llu bytes, not whole 32-B blocks "
                                   "(the DMA moves and strides in 32-B blocks)",
                                   (unsigned long long)t.cols, dt_param(dt), (unsigned long long)(t.cols * size));
-    t.trows = umin(tile->d[0], t.rows);
-    t.tcols = umin(tile->d[1], t.cols);
+    t.trows = dv_min_u64(tile->d[0], t.rows);
+    t.tcols = dv_min_u64(tile->d[1], t.cols);
     if (t.tcols * size % EW_BLOCK_BYTES)
         return dv_ops_param_error(err, "tile", "%llu columns of %s are %llu bytes, not whole 32-B blocks "
                                   "(a burst is whole 32-B blocks)",
                                   (unsigned long long)t.tcols, dt_param(dt), (unsigned long long)(t.tcols * size));
-    const uint64_t max_nburst = field_max(DV_FORM_DMA, DV_FLD(DMA, nburst));
-    const uint64_t max_len = field_max(DV_FORM_DMA, DV_FLD(DMA, len));
-    const uint64_t max_gap = field_max(DV_FORM_DMA, DV_FLD(DMA, src_gap));
+    const uint64_t max_nburst = dv_ops_field_max(DV_FORM_DMA, DV_FLD(DMA, nburst));
+    const uint64_t max_len = dv_ops_field_max(DV_FORM_DMA, DV_FLD(DMA, len));
+    const uint64_t max_gap = dv_ops_field_max(DV_FORM_DMA, DV_FLD(DMA, src_gap));
     if (t.trows > max_nburst)
         return dv_ops_param_error(err, "tile", "%llu rows need %llu bursts in one copy, the DMA limit is %llu (nburst)",
                                   (unsigned long long)t.trows, (unsigned long long)t.trows,
@@ -642,13 +637,13 @@ static int copy_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opv
                                   parts, (unsigned long long)cfg->ub_size_bytes,
                                   t.depth > 1 ? " (--double-buffer off halves it)" : "");
     }
-    t.ntile_cols = cdiv(t.cols, t.tcols);
-    t.tiles = cdiv(t.rows, t.trows) * t.ntile_cols;
+    t.ntile_cols = dv_ceil_div(t.cols, t.tcols);
+    t.tiles = dv_ceil_div(t.rows, t.trows) * t.ntile_cols;
 
     const uint64_t cores = v->v[CP_CORES].i ? (uint64_t)v->v[CP_CORES].i : dv_ops_cores(cfg, DV_KIND_VECTOR);
     snprintf(plan->info.name, sizeof plan->info.name, "%s", op->name);
     plan->info.kind = DV_KIND_VECTOR;
-    plan->info.blocks = (uint32_t)umin(cores, t.tiles);
+    plan->info.blocks = (uint32_t)dv_min_u64(cores, t.tiles);
     plan->info.subs = 1;
     if ((rc = dv_ops_add_arg(plan, "x", dt, n, DV_ARG_IN, 0, 0)) ||
         (t.write && (rc = dv_ops_add_arg(plan, "y", dt, n, DV_ARG_OUT, 0, 0))))

@@ -36,6 +36,7 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 
+#include "dv/intmath.h"
 #include "dv/ops.h"
 
 #include <float.h>
@@ -93,10 +94,6 @@ typedef struct mm_tiling {
     uint8_t it, ot, bt, relu, quant, coupled;
 } mm_tiling_t;
 
-static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-static uint64_t align_up(uint64_t a, uint64_t b) { return ceil_div(a, b) * b; }
-static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
-
 static const char *dt_name(dv_dtype_t t)
 {
     switch (t) {
@@ -110,7 +107,7 @@ static const char *dt_name(dv_dtype_t t)
 }
 
 /* Rows of C per block when M is split `parts` ways (Ascend C's singleCoreM), a multiple of `unit`. */
-static uint64_t split_of(uint64_t M, uint64_t parts, uint64_t unit) { return align_up(ceil_div(M, parts), unit); }
+static uint64_t split_of(uint64_t M, uint64_t parts, uint64_t unit) { return dv_round_up(dv_ceil_div(M, parts), unit); }
 
 /* The automatic block grid: gm x gn <= cores blocks of whole base tiles (see the file comment). */
 static void choose_grid(uint32_t cores, uint64_t M, uint64_t N, uint64_t bm, uint64_t bn, uint32_t *gm,
@@ -118,11 +115,11 @@ static void choose_grid(uint32_t cores, uint64_t M, uint64_t N, uint64_t bm, uin
 {
     uint64_t best_tiles = UINT64_MAX, best_load = UINT64_MAX, best_blocks = UINT64_MAX;
     *gm = *gn = 1;
-    for (uint64_t a = 1; a <= cores && a <= ceil_div(M, bm); a++) {
-        const uint64_t b = min_u64(cores / a, ceil_div(N, bn));
+    for (uint64_t a = 1; a <= cores && a <= dv_ceil_div(M, bm); a++) {
+        const uint64_t b = dv_min_u64(cores / a, dv_ceil_div(N, bn));
         const uint64_t sm = split_of(M, a, bm), sn = split_of(N, b, bn);
-        const uint64_t tiles = ceil_div(sm, bm) * ceil_div(sn, bn), load = sm + sn;
-        const uint64_t blocks = ceil_div(M, sm) * ceil_div(N, sn);
+        const uint64_t tiles = dv_ceil_div(sm, bm) * dv_ceil_div(sn, bn), load = sm + sn;
+        const uint64_t blocks = dv_ceil_div(M, sm) * dv_ceil_div(N, sn);
         const bool tie = tiles == best_tiles;
         if (tiles < best_tiles || (tie && load < best_load) || (tie && load == best_load && blocks < best_blocks)) {
             best_tiles = tiles;
@@ -218,12 +215,12 @@ static int mm_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     t.M = M;
     t.N = N;
     t.K = K;
-    t.bm = (uint32_t)min_u64(bm, align_up(M, 16));
-    t.bn = (uint32_t)min_u64(bn, align_up(N, 16));
-    t.bk = (uint32_t)min_u64(bk, align_up(K, K0));
-    t.ks = (uint32_t)ceil_div(K, t.bk);
-    t.ska = (uint32_t)min_u64(ska, t.ks);
-    t.skb = (uint32_t)min_u64(skb, t.ks);
+    t.bm = (uint32_t)dv_min_u64(bm, dv_round_up(M, 16));
+    t.bn = (uint32_t)dv_min_u64(bn, dv_round_up(N, 16));
+    t.bk = (uint32_t)dv_min_u64(bk, dv_round_up(K, K0));
+    t.ks = (uint32_t)dv_ceil_div(K, t.bk);
+    t.ska = (uint32_t)dv_min_u64(ska, t.ks);
+    t.skb = (uint32_t)dv_min_u64(skb, t.ks);
     t.l1a_bufs = (uint32_t)(da1 / ska);
     t.l1b_bufs = (uint32_t)(db1 / skb);
     t.l0_depth = (uint32_t)depth;
@@ -240,7 +237,7 @@ static int mm_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
                                   "DataCopyPad for them, which profile %s lacks (chip.dma_pad is false)",
                                   (unsigned long long)N, dt_name(ot), (unsigned long long)(N * osz), cfg->chip_name);
     if (t.coupled) { /* L0C -> UB in row chunks of the tile, as many rows as the UB buffers hold */
-        const uint64_t row = align_up((uint64_t)t.bn * osz, 32);
+        const uint64_t row = dv_round_up((uint64_t)t.bn * osz, 32);
         t.ub_depth = (uint32_t)depth;
         uint64_t rows = cfg->ub_size_bytes / (t.ub_depth * row);
         if (rows == 0)
@@ -248,8 +245,8 @@ static int mm_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
                                       "one output row of --base-n %u %s (%llu bytes) x %u buffers does not fit in "
                                       "UB, core.ub_size_bytes is %llu", t.bn, dt_name(ot), (unsigned long long)row,
                                       t.ub_depth, (unsigned long long)cfg->ub_size_bytes);
-        rows = min_u64(rows, t.bm);
-        t.ub_rows = (uint32_t)ceil_div(t.bm, ceil_div(t.bm, rows)); /* equal chunks */
+        rows = dv_min_u64(rows, t.bm);
+        t.ub_rows = (uint32_t)dv_ceil_div(t.bm, dv_ceil_div(t.bm, rows)); /* equal chunks */
     }
     const dv_shape_t *grid = &v->v[P_GRID].shape;
     if (grid->ndims) {
@@ -267,8 +264,8 @@ static int mm_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
         t.scm = split_of(M, a, t.bm);
         t.scn = split_of(N, b, t.bn);
     }
-    t.gm = (uint32_t)ceil_div(M, t.scm);
-    t.gn = (uint32_t)ceil_div(N, t.scn);
+    t.gm = (uint32_t)dv_ceil_div(M, t.scm);
+    t.gn = (uint32_t)dv_ceil_div(N, t.scn);
 
     /* 4. the launch */
     plan->info.kind = DV_KIND_CUBE;
@@ -305,8 +302,8 @@ static void tile_at(const mm_walk_t *w, uint64_t i, uint64_t *m0, uint64_t *mt, 
     const mm_tiling_t *t = w->t;
     *m0 = w->m_lo + i / w->nnj * t->bm;
     *n0 = w->n_lo + i % w->nnj * t->bn;
-    *mt = min_u64(t->bm, w->m_hi - *m0);
-    *nt = min_u64(t->bn, w->n_hi - *n0);
+    *mt = dv_min_u64(t->bm, w->m_hi - *m0);
+    *nt = dv_min_u64(t->bn, w->n_hi - *n0);
 }
 
 /* GM rows x cols (row stride `stride` elements) -> L1 NZ: 32-byte column blocks of `rows_al` rows.
@@ -321,18 +318,18 @@ static void nd2nz(dv_k_t *k, uint64_t dst, uint64_t src, dv_dtype_t t, uint64_t 
     }
     const uint64_t sz = dv_dtype_size(t);
     for (uint64_t r = 0; r < rows; r += 4095) { /* each row its own matrix: nd_num rows, src_nd_stride = row stride */
-        const uint64_t n = min_u64(4095, rows - r);
+        const uint64_t n = dv_min_u64(4095, rows - r);
         dvk_copy_gm_to_cbuf_nd2nz(k, dst + r * 32, src + r * stride * sz, t, (int64_t)n, 1, (int64_t)cols,
                                   (int64_t)stride, 1, (int64_t)rows_al, 1, 1);
     }
 }
 
-/* load2d of `repeat` fractals, split at the 255-fractal field limit. */
+/* load2d of `repeat` fractals, split at the repeat field's limit (DV_REPEAT_MAX fractals). */
 static void load2d(dv_k_t *k, bool to_b, uint64_t dst, uint64_t src, dv_dtype_t t, uint64_t base, uint64_t repeat,
                    uint64_t stride, uint64_t gap, bool transpose)
 {
-    for (uint64_t i = 0; i < repeat; i += 255) {
-        const uint64_t n = min_u64(255, repeat - i);
+    for (uint64_t i = 0; i < repeat; i += DV_REPEAT_MAX) {
+        const uint64_t n = dv_min_u64(DV_REPEAT_MAX, repeat - i);
         (to_b ? dvk_load_cbuf_to_cb : dvk_load_cbuf_to_ca)(k, dst + i * (gap + 1) * 512, src, t,
                                                           (int64_t)(base + i * stride), (int64_t)n, (int64_t)stride,
                                                           (int64_t)gap, transpose);
@@ -347,9 +344,10 @@ static void issue_a(dv_k_t *k, mm_walk_t *w, uint64_t upto)
         uint64_t m0, mt, n0, nt;
         tile_at(w, w->keep_a ? w->na * w->nnj : w->na / w->ga, &m0, &mt, &n0, &nt);
         const uint64_t k0 = w->keep_a ? 0 : (w->na % w->ga) * t->ska * t->bk;
-        const uint64_t kn = min_u64((uint64_t)t->ska * t->bk, t->K - k0);
+        const uint64_t kn = dv_min_u64((uint64_t)t->ska * t->bk, t->K - k0);
         const uint64_t buf = dvk_que_alloc(k, &w->qa1);
-        nd2nz(k, buf, dvk_gm(k, ARG_A, (m0 * t->K + k0) * w->isz), (dv_dtype_t)t->it, mt, kn, t->K, align_up(mt, 16));
+        nd2nz(k, buf, dvk_gm(k, ARG_A, (m0 * t->K + k0) * w->isz), (dv_dtype_t)t->it, mt, kn, t->K,
+              dv_round_up(mt, 16));
         dvk_que_enque(k, &w->qa1, buf);
     }
 }
@@ -362,14 +360,14 @@ static void issue_b(dv_k_t *k, mm_walk_t *w, uint64_t upto)
     for (; w->nb <= upto; w->nb++) {
         uint64_t m0, mt, n0, nt;
         tile_at(w, w->nb / w->gb, &m0, &mt, &n0, &nt);
-        const uint64_t k0 = (w->nb % w->gb) * t->skb * t->bk, kn = min_u64((uint64_t)t->skb * t->bk, t->K - k0);
+        const uint64_t k0 = (w->nb % w->gb) * t->skb * t->bk, kn = dv_min_u64((uint64_t)t->skb * t->bk, t->K - k0);
         const uint64_t buf = dvk_que_alloc(k, &w->qb1);
         if (t->bt)
             nd2nz(k, buf, dvk_gm(k, ARG_B, (n0 * t->K + k0) * w->isz), (dv_dtype_t)t->it, nt, kn, t->K,
-                  align_up(nt, 16));
+                  dv_round_up(nt, 16));
         else
             nd2nz(k, buf, dvk_gm(k, ARG_B, (k0 * t->N + n0) * w->isz), (dv_dtype_t)t->it, kn, nt, t->N,
-                  align_up(kn, 16));
+                  dv_round_up(kn, 16));
         dvk_que_enque(k, &w->qb1, buf);
     }
 }
@@ -379,7 +377,7 @@ static void issue_b(dv_k_t *k, mm_walk_t *w, uint64_t upto)
 static void load_a(dv_k_t *k, const mm_walk_t *w, uint64_t dst, uint64_t a1, uint64_t q0, uint64_t mt, uint64_t kb)
 {
     const dv_dtype_t t = (dv_dtype_t)w->t->it;
-    const uint64_t M1 = ceil_div(mt, 16), K1 = ceil_div(kb, w->K0);
+    const uint64_t M1 = dv_ceil_div(mt, 16), K1 = dv_ceil_div(kb, w->K0);
     if (K1 <= M1)
         for (uint64_t q = 0; q < K1; q++)
             load2d(k, false, dst + q * 512, a1, t, (q0 + q) * M1, M1, 1, K1 - 1, false);
@@ -394,7 +392,7 @@ static void load_b(dv_k_t *k, const mm_walk_t *w, uint64_t dst, uint64_t b1, uin
                    uint64_t kb)
 {
     const dv_dtype_t t = (dv_dtype_t)w->t->it;
-    const uint64_t N1 = ceil_div(nt, 16), K1 = ceil_div(kb, w->K0);
+    const uint64_t N1 = dv_ceil_div(nt, 16), K1 = dv_ceil_div(kb, w->K0);
     if (w->t->bt)
         load2d(k, true, dst, b1, t, kq0 * N1, K1 * N1, 1, 0, false);
     else if (K1 <= N1)
@@ -409,11 +407,11 @@ static void load_b(dv_k_t *k, const mm_walk_t *w, uint64_t dst, uint64_t b1, uin
 static void drain_ub(dv_k_t *k, const mm_tiling_t *t, dv_que_t *qub, uint64_t co, uint64_t m0, uint64_t mt, uint64_t n0,
                      uint64_t nt)
 {
-    const uint64_t osz = dv_dtype_size((dv_dtype_t)t->ot), row = nt * osz, row_al = align_up(row, 32);
+    const uint64_t osz = dv_dtype_size((dv_dtype_t)t->ot), row = nt * osz, row_al = dv_round_up(row, 32);
     for (uint64_t r = 0; r < mt; r += t->ub_rows) {
-        const uint64_t rows = min_u64(t->ub_rows, mt - r);
+        const uint64_t rows = dv_min_u64(t->ub_rows, mt - r);
         uint64_t ub = dvk_que_alloc(k, qub);
-        dvk_copy_matrix_cc_to_ubuf(k, ub, co + r * 64, (int64_t)nt, (int64_t)rows, (int64_t)align_up(mt, 16),
+        dvk_copy_matrix_cc_to_ubuf(k, ub, co + r * 64, (int64_t)nt, (int64_t)rows, (int64_t)dv_round_up(mt, 16),
                                    (int64_t)(row_al / osz), t->quant, t->relu, 1);
         dvk_que_enque(k, qub, ub);
         ub = dvk_que_deque(k, qub);
@@ -445,13 +443,13 @@ static void mm_kernel(dv_k_t *k, const void *params)
     memset(&w, 0, sizeof w);
     w.t = t;
     w.m_lo = gi * t->scm;
-    w.m_hi = min_u64(t->M, w.m_lo + t->scm);
+    w.m_hi = dv_min_u64(t->M, w.m_lo + t->scm);
     w.n_lo = gj * t->scn;
-    w.n_hi = min_u64(t->N, w.n_lo + t->scn);
-    w.nmi = (uint32_t)ceil_div(w.m_hi - w.m_lo, t->bm);
-    w.nnj = (uint32_t)ceil_div(w.n_hi - w.n_lo, t->bn);
-    w.ga = (uint32_t)ceil_div(t->ks, t->ska);
-    w.gb = (uint32_t)ceil_div(t->ks, t->skb);
+    w.n_hi = dv_min_u64(t->N, w.n_lo + t->scn);
+    w.nmi = (uint32_t)dv_ceil_div(w.m_hi - w.m_lo, t->bm);
+    w.nnj = (uint32_t)dv_ceil_div(w.n_hi - w.n_lo, t->bn);
+    w.ga = (uint32_t)dv_ceil_div(t->ks, t->ska);
+    w.gb = (uint32_t)dv_ceil_div(t->ks, t->skb);
     w.isz = dv_dtype_size(it);
     w.K0 = 32 / w.isz;
     const uint64_t tiles = (uint64_t)w.nmi * w.nnj;
@@ -460,9 +458,9 @@ static void mm_kernel(dv_k_t *k, const void *params)
 
     /* buffers: A1/B1 queues in L1, L0A/L0B ping-pong with their own events, the CO1 queue in L0C */
     dvk_que_init(k, &w.qa1, DV_SPACE_L1, DV_PIPE_MTE2, DV_PIPE_MTE1, t->l1a_bufs,
-                 align_up(t->bm, 16) * t->ska * t->bk * w.isz);
+                 dv_round_up(t->bm, 16) * t->ska * t->bk * w.isz);
     dvk_que_init(k, &w.qb1, DV_SPACE_L1, DV_PIPE_MTE2, DV_PIPE_MTE1, t->l1b_bufs,
-                 align_up(t->bn, 16) * t->skb * t->bk * w.isz);
+                 dv_round_up(t->bn, 16) * t->skb * t->bk * w.isz);
     uint64_t a2[2], b2[2];
     int ev_ready[2], ev_free[2];
     for (uint32_t d = 0; d < t->l0_depth; d++) {
@@ -476,7 +474,7 @@ static void mm_kernel(dv_k_t *k, const void *params)
     dvk_que_init(k, &qc1, DV_SPACE_L0C, DV_PIPE_M, out_pipe, t->l0c_depth, (uint64_t)t->bm * t->bn * 4);
     if (t->coupled)
         dvk_que_init(k, &qub, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, t->ub_depth,
-                     (uint64_t)t->ub_rows * align_up((uint64_t)t->bn * dv_dtype_size((dv_dtype_t)t->ot), 32));
+                     (uint64_t)t->ub_rows * dv_round_up((uint64_t)t->bn * dv_dtype_size((dv_dtype_t)t->ot), 32));
     for (uint32_t d = 0; d < t->l0_depth; d++) /* both L0 buffers start free */
         dvk_set_flag(k, DV_PIPE_M, DV_PIPE_MTE1, ev_free[d]);
 
@@ -488,18 +486,19 @@ static void mm_kernel(dv_k_t *k, const void *params)
         tile_at(&w, ti, &m0, &mt, &n0, &nt);
         const uint64_t co = dvk_que_alloc(k, &qc1);
         for (uint64_t s = 0; s < t->ks; s++, slice++) {
-            const uint64_t k0 = s * t->bk, kb = min_u64(t->bk, t->K - k0);
+            const uint64_t k0 = s * t->bk, kb = dv_min_u64(t->bk, t->K - k0);
             const uint64_t sa = s % t->ska, sb = s % t->skb;
             if (sa == 0 && (!w.keep_a || ti % w.nnj == 0)) { /* the next A group: loads run ahead, take it */
                 const uint64_t j = w.keep_a ? ti / w.nnj : ti * w.ga + s / t->ska;
-                issue_a(k, &w, min_u64(j + t->l1a_bufs - 1, total_a - 1));
+                issue_a(k, &w, dv_min_u64(j + t->l1a_bufs - 1, total_a - 1));
                 a1 = dvk_que_deque(k, &w.qa1);
             }
             if (sb == 0) {
                 const uint64_t j = ti * w.gb + s / t->skb;
-                issue_b(k, &w, min_u64(j + t->l1b_bufs - 1, total_b - 1));
+                issue_b(k, &w, dv_min_u64(j + t->l1b_bufs - 1, total_b - 1));
                 b1 = dvk_que_deque(k, &w.qb1);
-                kl1_b = ceil_div(min_u64((uint64_t)t->skb * t->bk, t->K - k0), 16); /* B[K,N]: K rows of the group */
+                kl1_b =
+                    dv_ceil_div(dv_min_u64((uint64_t)t->skb * t->bk, t->K - k0), 16); /* B[K,N]: K rows of the group */
             }
             const uint32_t d = (uint32_t)(slice % t->l0_depth);
             /* MTE1: this slice into L0A/L0B buffer d once the cube is done with it */
@@ -523,7 +522,7 @@ static void mm_kernel(dv_k_t *k, const void *params)
             drain_ub(k, t, &qub, c, m0, mt, n0, nt);
         else
             dvk_copy_matrix_cc_to_gm(k, dvk_gm(k, ARG_C, (m0 * t->N + n0) * dv_dtype_size((dv_dtype_t)t->ot)), c,
-                                     (int64_t)nt, (int64_t)mt, (int64_t)align_up(mt, 16), (int64_t)t->N, t->quant,
+                                     (int64_t)nt, (int64_t)mt, (int64_t)dv_round_up(mt, 16), (int64_t)t->N, t->quant,
                                      t->relu, 1);
         dvk_que_free(k, &qc1, c);
     }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dv/config.h"
 #include "dv/isa.h"
 #include "dv/trace.h"
 
@@ -450,6 +451,36 @@ START_TEST(test_isa_doc_lists_every_instruction)
 }
 END_TEST
 
+/* The hardware limits of dv/isa.h bound the table and the profile schema: flag ids run 0 .. DV_FLAG_IDS - 1
+ * (cross-core: DV_CROSS_FLAG_IDS - 1), a profile may declare at most that many, and every repeat field
+ * stops at DV_REPEAT_MAX. */
+START_TEST(test_isa_hardware_limits)
+{
+    const dv_form_spec_t *flag = dv_form_spec(DV_FORM_FLAG), *xset = dv_form_spec(DV_FORM_XSET),
+                         *xwait = dv_form_spec(DV_FORM_XWAIT);
+    ck_assert_int_eq(flag->fields[DV_FLD(FLAG, id)].min, 0);
+    ck_assert_int_eq(flag->fields[DV_FLD(FLAG, id)].max, DV_FLAG_IDS - 1);
+    ck_assert_int_eq(xset->fields[DV_FLD(XSET, id)].max, DV_CROSS_FLAG_IDS - 1);
+    ck_assert_int_eq(xwait->fields[DV_FLD(XWAIT, id)].max, DV_CROSS_FLAG_IDS - 1);
+    const dv_param_spec_t *ev = dv_param_find("sync.event_ids"), *xf = dv_param_find("sync.cross_flag_ids");
+    ck_assert_ptr_nonnull(ev);
+    ck_assert_ptr_nonnull(xf);
+    ck_assert_uint_eq(ev->max, DV_FLAG_IDS);
+    ck_assert_uint_eq(xf->max, DV_CROSS_FLAG_IDS);
+    int repeats = 0;
+    for (int f = 0; f < DV_FORM_COUNT; f++) {
+        const dv_form_spec_t *fs = dv_form_spec((dv_form_t)f);
+        for (int i = 0; i < fs->nfields; i++)
+            if (strcmp(fs->fields[i].name, "repeat") == 0) {
+                ck_assert_msg(fs->fields[i].max == DV_REPEAT_MAX, "%s repeat max %lld", fs->name,
+                              (long long)fs->fields[i].max);
+                repeats++;
+            }
+    }
+    ck_assert_int_eq(repeats, 10); /* LOAD2D and the nine vector forms with a repeat count */
+}
+END_TEST
+
 Suite *dv_isa_suite(void)
 {
     Suite *s = suite_create("isa");
@@ -473,6 +504,7 @@ Suite *dv_isa_suite(void)
     tcase_add_test(tc, test_isa_dma_pad_trace_text);
     tcase_add_test(tc, test_isa_conv_pairs_are_conversions);
     tcase_add_test(tc, test_isa_doc_lists_every_instruction);
+    tcase_add_test(tc, test_isa_hardware_limits);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,7 +1,7 @@
-/* tests/check_ops_conv.c - the conv2d operator (ops/conv2d.c): --check over odd sizes, channel and
- * position tails, strides, padding and dilation, both dtypes, on the 910B2 (mix kernel: AIV
- * transforms + AIC img2col/mmad/FixPipe) and 310 (one coupled core per block) profiles; double
- * buffering must pay; and the parameter errors a user can reach. */
+/* tests/check_ops_conv.c - the conv2d operator (ops/conv2d.c, ops/conv2d_kernel.c): --check over
+ * odd sizes, channel and position tails, strides, padding and dilation, both dtypes, on the 910B2
+ * (mix kernel: AIV transforms + AIC img2col/mmad/FixPipe) and 310 (one coupled core per block)
+ * profiles; double buffering must pay; and the parameter errors a user can reach. */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>

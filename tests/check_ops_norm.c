@@ -1,7 +1,7 @@
-/* tests/check_ops_norm.c - softmax, layernorm, rmsnorm and batchnorm (ops/norm.c): --check over a
- * matrix of odd shapes, both dtypes and both chip layouts; double buffering against single
- * buffering; --eps and layernorm --stats; errors for tiles that do not fit the UB and for bad
- * parameters. */
+/* tests/check_ops_norm.c - softmax, layernorm, rmsnorm and batchnorm (ops/norm.c,
+ * ops/norm_kernel.c): --check over a matrix of odd shapes, both dtypes and both chip layouts;
+ * double buffering against single buffering; --eps and layernorm --stats; errors for tiles that do
+ * not fit the UB and for bad parameters. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -20,6 +20,21 @@ typedef enum dv_pipe {
     DV_PIPE_ALL = DV_PIPE_COUNT
 } dv_pipe_t;
 
+/* Hardware limits the ISA tables, the model and the kernel steps size themselves by
+ * (/work/shared/reference/davinci-hardware.md, "ref" in the profiles).  The flag counts are the most
+ * a profile may declare, so every preset fits: */
+enum {
+    /* Event ids per (src, dst) pipe pair of set_flag / wait_flag (ids 0 .. DV_FLAG_IDS - 1); a
+     * profile uses sync.event_ids of them.  Hardware: 8 on 910B, 310P and 950 (ids 0-7), 4 on the
+     * Atlas training parts (ref 4.2). */
+    DV_FLAG_IDS = 16,
+    /* Cross-core flag ids of set_cross_flag / wait_cross_flag; a profile uses sync.cross_flag_ids
+     * of them.  Hardware: 11 on arch 2201 (CrossCoreSetFlag ids 0-10, ref 4.2). */
+    DV_CROSS_FLAG_IDS = 16,
+    /* Repeats of one vector or load2d instruction: an 8-bit field (ref 3.2, 6). */
+    DV_REPEAT_MAX = 255
+};
+
 typedef enum dv_space {
 #define DV_SPACE(id, name, desc) DV_SPACE_##id,
 #include "isa.def"

@@ -152,6 +152,12 @@ int dv_ops_add_arg(dv_op_plan_t *plan, const char *name, dv_dtype_t t, uint64_t 
                    double hi);
 /* The number of blocks for a --cores value of 0 ("auto"): every core of the kind. */
 uint32_t dv_ops_cores(const dv_config_t *cfg, dv_kind_t kind);
+/* The largest value of an instruction field (isa/fields.def), e.g. dv_ops_field_max(DV_FORM_DMA,
+ * DV_FLD(DMA, nburst)): operators split their work at the limits the ISA table states. */
+static inline uint64_t dv_ops_field_max(dv_form_t form, int field)
+{
+    return (uint64_t)dv_form_spec(form)->fields[field].max;
+}
 /* Fail a plan with a message naming the parameter: "--NAME: ..." */
 int dv_ops_param_error(dv_error_t *err, const char *param, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

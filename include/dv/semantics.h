@@ -1,5 +1,6 @@
 /* dv/semantics.h - what each instruction does to data, and which bytes it touches.
- * Pure C, no timing: the model calls dv_exec at the simulated time an instruction executes. */
+ * Pure C, no timing: the model calls dv_exec at the simulated time an instruction executes.
+ * Implemented by isa/semantics_*.c; docs/SEMANTICS.md is the contract. */
 #ifndef DV_SEMANTICS_H
 #define DV_SEMANTICS_H
 

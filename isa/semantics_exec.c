@@ -1,0 +1,323 @@
+/* isa/semantics_exec.c - execution of the data-movement and cube forms (DMA, ND2NZ, load2d,
+ * img2col, mmad, FixPipe, vbrcb, vtranspose) and dv_exec, which checks an instruction and runs it.
+ * docs/SEMANTICS.md is the contract. */
+#include "semantics_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* ======================================================================== execution: the rest */
+
+/* Pointer to an address, given that its footprint has been checked. */
+static uint8_t *mem_at(dv_mem_t *m, uint64_t addr)
+{
+    const dv_space_t s = DV_ADDR_SPACE(addr);
+    uint8_t *base = s == DV_SPACE_GM ? m->gm[DV_ADDR_ARG(addr)] : m->buf[s];
+    return base + DV_ADDR_OFF(addr);
+}
+
+/* DMA and DMAPAD: only the `len` bytes of each burst are written (DMAPAD leaves the UB bytes up to
+ * the burst's 32 B boundary as they were). */
+static void exec_dma(const dma_geom_t *g, dv_mem_t *m)
+{
+    uint8_t *d = mem_at(m, g->dst);
+    const uint8_t *s = mem_at(m, g->src);
+    for (uint64_t i = 0; i < g->nburst; i++)
+        memmove(d + i * g->dst_stride, s + i * g->src_stride, g->len);
+}
+
+static void exec_nd2nz(const dv_insn_t *in, dv_mem_t *m)
+{
+    uint8_t *d = mem_at(m, FA(ND2NZ, dst));
+    const uint8_t *s = mem_at(m, FA(ND2NZ, src));
+    const uint64_t sz = dv_dtype_size(FT(ND2NZ, dtype)), C0 = 32 / sz;
+    const uint64_t nd = FI(ND2NZ, nd_num), nv = FI(ND2NZ, n_value), dv = FI(ND2NZ, d_value), c1 = dv_ceil_div(dv, C0);
+    const uint64_t snd = FI(ND2NZ, src_nd_stride), sd = FI(ND2NZ, src_d_stride);
+    const uint64_t dnd = FI(ND2NZ, dst_nd_stride) * 32, dc0 = FI(ND2NZ, dst_c0_stride) * 32, dn = FI(ND2NZ, dst_n_stride) * 32;
+    for (uint64_t j = 0; j < nd; j++)
+        for (uint64_t i = 0; i < nv; i++)
+            for (uint64_t b = 0; b < c1; b++) {
+                uint8_t *dp = d + j * dnd + b * dc0 + i * dn;
+                const uint64_t cols = dv_min_u64(dv - b * C0, C0);
+                memmove(dp, s + (j * snd + i * sd + b * C0) * sz, cols * sz);
+                memset(dp + cols * sz, 0, (C0 - cols) * sz);
+            }
+}
+
+/* A 16x16 matrix of 2-byte elements, transposed: d(r, c) = s(c, r).  d and s must not overlap. */
+static void transpose_16x16_b16(uint8_t *d, const uint8_t *s)
+{
+    for (int r = 0; r < 16; r++)
+        for (int c = 0; c < 16; c++)
+            memcpy(d + (r * 16 + c) * 2, s + (c * 16 + r) * 2, 2);
+}
+
+static void exec_load2d(const dv_insn_t *in, dv_mem_t *m)
+{
+    uint8_t *d = mem_at(m, FA(LOAD2D, dst));
+    const uint8_t *s = mem_at(m, FA(LOAD2D, src));
+    const uint64_t rep = FI(LOAD2D, repeat), base = FI(LOAD2D, base_idx), ss = FI(LOAD2D, src_stride);
+    const uint64_t dstep = (FI(LOAD2D, dst_gap) + 1) * 512;
+    const bool tr = FI(LOAD2D, transpose);
+    uint8_t tmp[512];
+    for (uint64_t i = 0; i < rep; i++) {
+        const uint8_t *sp = s + (base + i * ss) * 512;
+        if (tr)
+            transpose_16x16_b16(tmp, sp);
+        else
+            memcpy(tmp, sp, 512);
+        memcpy(d + i * dstep, tmp, 512);
+    }
+}
+
+/* Repeat r: all 8 source elements are read, then datablocks 0..7 are written in order. */
+static void exec_vbrcb(const dv_insn_t *in, dv_mem_t *m)
+{
+    uint8_t *d = mem_at(m, FA(VBRCB, dst));
+    const uint8_t *s = mem_at(m, FA(VBRCB, src));
+    const uint64_t sz = dv_dtype_size(FT(VBRCB, dtype)), rep = FI(VBRCB, repeat);
+    const uint64_t blk = FI(VBRCB, dst_blk) * 32, rstride = FI(VBRCB, dst_rep) * 32;
+    uint8_t e[8 * 4];
+    for (uint64_t r = 0; r < rep; r++) {
+        memcpy(e, s + r * 8 * sz, 8 * sz);
+        for (uint64_t i = 0; i < 8; i++)
+            for (uint64_t k = 0; k < 32; k += sz)
+                memcpy(d + r * rstride + i * blk + k, e + i * sz, sz);
+    }
+}
+
+static void exec_img2col(const dv_insn_t *in, dv_mem_t *m)
+{
+    i2c_t g;
+    dv_sem_i2c_get(in, &g);
+    uint8_t *d = mem_at(m, FA(IMG2COL, dst));
+    const uint8_t *s = mem_at(m, FA(IMG2COL, src));
+    const uint64_t kblocks = g.C1 * g.kh * g.kw, hw = g.Ho * g.Wo;
+    for (uint64_t ml = 0; ml < g.M1 * 16; ml++) {
+        const uint64_t mm = g.m0 + ml;
+        const bool row = ml < g.mext && mm < hw;
+        const int64_t oh = row ? (int64_t)(mm / g.Wo) : 0, ow = row ? (int64_t)(mm % g.Wo) : 0;
+        for (uint64_t kb = 0; kb < g.K1; kb++) {
+            uint8_t *dp = d + ((ml / 16) * g.K1 + kb) * 512 + (ml % 16) * 32;
+            const uint64_t kk = g.k0 / 16 + kb; /* C0 group index (c1i, khi, kwi) */
+            bool ok = row && kk < kblocks;
+            int64_t ih = 0, iw = 0;
+            uint64_t c1i = 0;
+            if (ok) {
+                const uint64_t kwi = kk % g.kw, khi = (kk / g.kw) % g.kh;
+                c1i = kk / (g.kw * g.kh);
+                ih = oh * (int64_t)g.sh - (int64_t)g.pt + (int64_t)(khi * g.dh);
+                iw = ow * (int64_t)g.sw - (int64_t)g.pl + (int64_t)(kwi * g.dw);
+                ok = ih >= 0 && ih < (int64_t)g.H && iw >= 0 && iw < (int64_t)g.W;
+            }
+            if (ok)
+                memmove(dp, s + ((c1i * g.H + (uint64_t)ih) * g.W + (uint64_t)iw) * 32, 32);
+            else
+                memset(dp, 0, 32);
+        }
+    }
+}
+
+static int exec_mmad(const dv_insn_t *in, dv_mem_t *m, dv_error_t *err)
+{
+    const dv_dtype_t t = FT(MMAD, dtype);
+    const uint64_t M = FI(MMAD, m), K = FI(MMAD, k), N = FI(MMAD, n), sz = dv_dtype_size(t), K0 = dv_sem_k0_of(t);
+    const uint64_t M1 = dv_ceil_div(M, 16), K1 = dv_ceil_div(K, K0), N1 = dv_ceil_div(N, 16);
+    const bool init = FI(MMAD, init), ints = t == DV_DT_S8;
+    uint8_t *c = mem_at(m, FA(MMAD, c));
+    const uint8_t *a = mem_at(m, FA(MMAD, a)), *b = mem_at(m, FA(MMAD, b));
+    int rc = DV_OK;
+    /* Dense copies: A row-major m x k, B column-major (n x k), as float or int32. */
+    float *fa = NULL, *fb = NULL;
+    int32_t *ia = NULL, *ib = NULL;
+    if (ints) {
+        ia = malloc(M * K * sizeof *ia);
+        ib = malloc(N * K * sizeof *ib);
+    } else {
+        fa = malloc(M * K * sizeof *fa);
+        fb = malloc(N * K * sizeof *fb);
+    }
+    if (ints ? (!ia || !ib) : (!fa || !fb)) {
+        rc = dv_error_set(err, DV_ERR_NOMEM, NULL, (int)in->line, 0, "mmad: out of memory for a %llux%llux%llu product",
+                          (unsigned long long)M, (unsigned long long)K, (unsigned long long)N);
+        goto cleanup;
+    }
+    for (uint64_t i = 0; i < M; i++)
+        for (uint64_t k = 0; k < K; k++) {
+            const uint8_t *p = a + (((i / 16) * K1 + k / K0) * 512 + ((i % 16) * K0 + k % K0) * sz);
+            if (ints)
+                ia[i * K + k] = (int8_t)p[0];
+            else
+                fa[i * K + k] = dv_sem_ld_f(t, p);
+        }
+    for (uint64_t j = 0; j < N; j++)
+        for (uint64_t k = 0; k < K; k++) {
+            const uint8_t *p = b + (((k / K0) * N1 + j / 16) * 512 + ((j % 16) * K0 + k % K0) * sz);
+            if (ints)
+                ib[j * K + k] = (int8_t)p[0];
+            else
+                fb[j * K + k] = dv_sem_ld_f(t, p);
+        }
+    for (uint64_t i = 0; i < M; i++)
+        for (uint64_t j = 0; j < N; j++) {
+            uint8_t *p = c + ((j / 16) * M1 + i / 16) * 1024 + ((i % 16) * 16 + j % 16) * 4;
+            if (ints) {
+                uint32_t acc = 0;
+                if (!init)
+                    memcpy(&acc, p, 4);
+                for (uint64_t k = 0; k < K; k++)
+                    acc += (uint32_t)(ia[i * K + k] * ib[j * K + k]);
+                memcpy(p, &acc, 4);
+            } else {
+                float acc = 0.0f;
+                if (!init)
+                    memcpy(&acc, p, 4);
+                for (uint64_t k = 0; k < K; k++) {
+                    const float prod = fa[i * K + k] * fb[j * K + k];
+                    acc += prod;
+                }
+                memcpy(p, &acc, 4);
+            }
+        }
+cleanup:
+    free(fa);
+    free(fb);
+    free(ia);
+    free(ib);
+    return rc;
+}
+
+static void exec_fixpipe(const dv_insn_t *in, dv_mem_t *m)
+{
+    uint8_t *d = mem_at(m, FA(FIXPIPE, dst));
+    const uint8_t *s = mem_at(m, FA(FIXPIPE, src));
+    const uint64_t ms = FI(FIXPIPE, m_size), ns = FI(FIXPIPE, n_size), ss = FI(FIXPIPE, src_stride);
+    const uint64_t ds = FI(FIXPIPE, dst_stride);
+    const dv_dtype_t ot = dv_sem_fix_out_type(in);
+    const uint64_t osz = dv_dtype_size(ot);
+    const bool relu = FI(FIXPIPE, relu), nd = FI(FIXPIPE, nz2nd);
+    for (uint64_t n = 0; n < ns; n++)
+        for (uint64_t i = 0; i < ms; i++) {
+            const uint8_t *sp = s + (((n / 16) * ss + i) * 16 + n % 16) * 4;
+            uint8_t *dp = d + (nd ? (i * ds + n) * osz : (((n / 16) * ds + i) * 16 + n % 16) * osz);
+            if (ot == DV_DT_F32 && !relu) { /* bit-exact move (s32 accumulators too) */
+                memmove(dp, sp, 4);
+                continue;
+            }
+            float x = dv_sem_ld_f(DV_DT_F32, sp);
+            if (relu)
+                x = x > 0 ? x : 0.0f;
+            dv_sem_st_f(ot, dp, x);
+        }
+}
+
+/* Does the instruction's form/dtype make sense (defensive: dv_insn_check is the real gate). */
+static int exec_check(const dv_insn_t *in, const dv_op_spec_t *os, dv_error_t *err)
+{
+    dv_dtype_t t = DV_DT_COUNT;
+    switch (os->form) {
+    case DV_FORM_ND2NZ: t = FT(ND2NZ, dtype); break;
+    case DV_FORM_LOAD2D:
+        t = FT(LOAD2D, dtype);
+        if (dv_sem_dtype_ok(os, t) && FI(LOAD2D, transpose) && dv_dtype_size(t) != 2)
+            return dv_error_set(err, DV_ERR_UNSUPPORTED, NULL, (int)in->line, 0,
+                                "%s: transpose is only for 16-bit types", os->mnemonic);
+        break;
+    case DV_FORM_IMG2COL:
+        t = FT(IMG2COL, dtype);
+        if (FI(IMG2COL, k_start) % 16 || FI(IMG2COL, k_ext) % 16)
+            return dv_error_set(err, DV_ERR_RANGE, NULL, (int)in->line, 0,
+                                "%s: k_start and k_ext must be multiples of 16", os->mnemonic);
+        break;
+    case DV_FORM_MMAD: t = FT(MMAD, dtype); break;
+    case DV_FORM_VBRCB:
+    case DV_FORM_VTRANSPOSE: {
+        dv_vgeom_t g;
+        uint64_t a[2];
+        if (!dv_sem_vfixed_geometry(in, &g, a))
+            break;
+        for (int k = 0; k < 2; k++)
+            if (DV_ADDR_SPACE(a[k]) != DV_SPACE_UB)
+                return dv_error_set(err, DV_ERR_RANGE, NULL, (int)in->line, 0, "%s: vector operand %d is not in ub",
+                                    os->mnemonic, k);
+        const uint64_t d = DV_ADDR_OFF(a[0]), s = DV_ADDR_OFF(a[1]);
+        if (os->form == DV_FORM_VTRANSPOSE && d < s + 512 && s < d + 512)
+            return dv_error_set(err, DV_ERR_RANGE, NULL, (int)in->line, 0,
+                                "%s: dst [0x%llx, 0x%llx) and src [0x%llx, 0x%llx) overlap", os->mnemonic,
+                                (unsigned long long)d, (unsigned long long)(d + 512), (unsigned long long)s,
+                                (unsigned long long)(s + 512));
+        return DV_OK;
+    }
+    default: return DV_OK;
+    }
+    if (!dv_sem_dtype_ok(os, t))
+        return dv_error_set(err, DV_ERR_UNSUPPORTED, NULL, (int)in->line, 0, "%s: unsupported dtype", os->mnemonic);
+    return DV_OK;
+}
+
+int dv_exec(const dv_insn_t *in, const dv_vstate_t *vs, dv_mem_t *m, dv_error_t *err)
+{
+    const dv_op_spec_t *os = dv_op_spec((dv_op_t)in->op);
+    if (!os)
+        return dv_error_set(err, DV_ERR_UNKNOWN, NULL, (int)in->line, 0, "invalid opcode %u", in->op);
+    vinfo_t v;
+    const int vk = dv_sem_vinfo_build(in, vs, &v);
+    if (vk < 0)
+        return dv_error_set(err, DV_ERR_UNSUPPORTED, NULL, (int)in->line, 0, "%s: unsupported dtype", os->mnemonic);
+    for (int k = 0; k < (vk > 0 ? v.nops : 0); k++)
+        if (DV_ADDR_SPACE(v.op[k].addr) != DV_SPACE_UB)
+            return dv_error_set(err, DV_ERR_RANGE, NULL, (int)in->line, 0, "%s: vector operand %d is not in ub",
+                                os->mnemonic, k);
+    int rc = exec_check(in, os, err);
+    if (rc)
+        return rc;
+    dv_range_t rg[DV_MAX_RANGES];
+    const int nr = dv_footprint(in, vs, rg);
+    if (nr == 0)
+        return DV_OK;
+    for (int i = 0; i < nr; i++) { /* a buffer we do not have: timing-only run */
+        if (rg[i].space >= DV_SPACE_COUNT)
+            return dv_error_set(err, DV_ERR_RANGE, NULL, (int)in->line, 0, "%s: bad address space %u", os->mnemonic,
+                                rg[i].space);
+        if (rg[i].space == DV_SPACE_GM ? !m->gm || (rg[i].arg < m->ngm && !m->gm[rg[i].arg]) : !m->buf[rg[i].space])
+            return DV_OK;
+    }
+    for (int i = 0; i < nr; i++) {
+        const bool gm = rg[i].space == DV_SPACE_GM;
+        if (gm && rg[i].arg >= m->ngm)
+            return dv_error_set(err, DV_ERR_RANGE, NULL, (int)in->line, 0, "%s: GM argument %u does not exist (%u arguments)",
+                                os->mnemonic, rg[i].arg, m->ngm);
+        const uint64_t size = gm ? (m->gm_size ? m->gm_size[rg[i].arg] : 0) : m->size[rg[i].space];
+        if (rg[i].hi > size || rg[i].lo > rg[i].hi) {
+            char where[32];
+            if (gm)
+                snprintf(where, sizeof where, "gm argument %u", rg[i].arg);
+            else
+                snprintf(where, sizeof where, "%s", dv_space_name((dv_space_t)rg[i].space));
+            return dv_error_set(err, DV_ERR_RANGE, NULL, (int)in->line, 0,
+                                "%s: %s of bytes [%llu, %llu) is outside %s (%llu bytes)", os->mnemonic,
+                                rg[i].write ? "write" : "read", (unsigned long long)rg[i].lo,
+                                (unsigned long long)rg[i].hi, where, (unsigned long long)size);
+        }
+    }
+    dma_geom_t dg;
+    if (dv_sem_dma_geom(in, os, &dg)) {
+        exec_dma(&dg, m);
+        return rc;
+    }
+    switch (os->form) {
+    case DV_FORM_ND2NZ: exec_nd2nz(in, m); break;
+    case DV_FORM_LOAD2D: exec_load2d(in, m); break;
+    case DV_FORM_IMG2COL: exec_img2col(in, m); break;
+    case DV_FORM_MMAD: rc = exec_mmad(in, m, err); break;
+    case DV_FORM_FIXPIPE: exec_fixpipe(in, m); break;
+    case DV_FORM_VBRCB: exec_vbrcb(in, m); break;
+    case DV_FORM_VTRANSPOSE: transpose_16x16_b16(mem_at(m, FA(VTRANSPOSE, dst)), mem_at(m, FA(VTRANSPOSE, src))); break;
+    default:
+        if (vk > 0)
+            for (uint64_t r = 0; r < v.R; r++)
+                dv_sem_vec_repeat(in, &v, m->buf[DV_SPACE_UB], r);
+        break;
+    }
+    return rc;
+}

@@ -1,0 +1,494 @@
+/* isa/semantics_geometry.c - which bytes each instruction touches: field access, burst copies,
+ * vector geometry, footprints and transfer shapes.  docs/SEMANTICS.md is the contract. */
+#include "semantics_internal.h"
+
+/* ======================================================================== fields */
+
+bool dv_sem_dtype_ok(const dv_op_spec_t *os, dv_dtype_t t)
+{
+    return (unsigned)t < DV_DT_COUNT && (os->dtypes == 0 || (os->dtypes & (1u << t)));
+}
+
+static void range_set(dv_range_t *r, uint64_t addr, uint64_t lo, uint64_t hi, bool write)
+{
+    const dv_space_t s = DV_ADDR_SPACE(addr);
+    r->space = (uint8_t)s;
+    r->write = write;
+    r->arg = s == DV_SPACE_GM ? (uint16_t)DV_ADDR_ARG(addr) : 0;
+    r->lo = DV_ADDR_OFF(addr) + lo;
+    r->hi = DV_ADDR_OFF(addr) + hi;
+}
+
+/* ======================================================================== burst copies */
+
+bool dv_sem_dma_geom(const dv_insn_t *in, const dv_op_spec_t *os, dma_geom_t *g)
+{
+    if (os->form == DV_FORM_DMA) {
+        g->dst = FA(DMA, dst);
+        g->src = FA(DMA, src);
+        g->nburst = FI(DMA, nburst);
+        g->len = FI(DMA, len) * 32;
+        g->dst_stride = g->len + FI(DMA, dst_gap) * 32;
+        g->src_stride = g->len + FI(DMA, src_gap) * 32;
+        return true;
+    }
+    if (os->form != DV_FORM_DMAPAD)
+        return false;
+    g->dst = FA(DMAPAD, dst);
+    g->src = FA(DMAPAD, src);
+    g->nburst = FI(DMAPAD, nburst);
+    g->len = FI(DMAPAD, len);
+    const uint64_t local = dv_ceil_div(g->len, 32) * 32;
+    g->dst_stride = os->dst_space == DV_SPACE_GM ? g->len + FI(DMAPAD, dst_gap) : local + FI(DMAPAD, dst_gap) * 32;
+    g->src_stride = os->src_space == DV_SPACE_GM ? g->len + FI(DMAPAD, src_gap) : local + FI(DMAPAD, src_gap) * 32;
+    return true;
+}
+
+/* ======================================================================== vector geometry */
+
+typedef struct vform {
+    int dtype, dtype2, repeat, nops;
+    struct {
+        int addr, blk, rep;
+        bool write;
+        int kind;
+    } op[4];
+} vform_t;
+
+#define VOP(form, name, blk, rep, w, k) {DV_FLD(form, name), blk, rep, w, k}
+#define VOPS(form, name, w) VOP(form, name, DV_FLD(form, name##_blk), DV_FLD(form, name##_rep), w, K_ELEM)
+
+/* The UB operands of each vector form, in the order dv_vec_geometry reports them. */
+static const vform_t vforms[DV_FORM_COUNT] = {
+    [DV_FORM_VBIN] = {DV_FLD(VBIN, dtype), -1, DV_FLD(VBIN, repeat), 3,
+                      {VOPS(VBIN, dst, true), VOPS(VBIN, src0, false), VOPS(VBIN, src1, false)}},
+    [DV_FORM_VSCALAR] = {DV_FLD(VSCALAR, dtype), -1, DV_FLD(VSCALAR, repeat), 2,
+                         {VOPS(VSCALAR, dst, true), VOPS(VSCALAR, src, false)}},
+    [DV_FORM_VUNARY] = {DV_FLD(VUNARY, dtype), -1, DV_FLD(VUNARY, repeat), 2,
+                        {VOPS(VUNARY, dst, true), VOPS(VUNARY, src, false)}},
+    [DV_FORM_VCONV] = {DV_FLD(VCONV, dst_type), DV_FLD(VCONV, src_type), DV_FLD(VCONV, repeat), 2,
+                       {VOPS(VCONV, dst, true),
+                        VOP(VCONV, src, DV_FLD(VCONV, src_blk), DV_FLD(VCONV, src_rep), false, K_ELEM2)}},
+    [DV_FORM_VREDUCE] = {DV_FLD(VREDUCE, dtype), -1, DV_FLD(VREDUCE, repeat), 2,
+                         {VOP(VREDUCE, dst, -1, DV_FLD(VREDUCE, dst_rep), true, K_RED), VOPS(VREDUCE, src, false)}},
+    [DV_FORM_VDUP] = {DV_FLD(VDUP, dtype), -1, DV_FLD(VDUP, repeat), 1, {VOPS(VDUP, dst, true)}},
+    [DV_FORM_VCMP] = {DV_FLD(VCMP, dtype), -1, DV_FLD(VCMP, repeat), 3,
+                      {VOP(VCMP, dst, -1, -1, true, K_BITS), VOPS(VCMP, src0, false), VOPS(VCMP, src1, false)}},
+    [DV_FORM_VSEL] = {DV_FLD(VSEL, dtype), -1, DV_FLD(VSEL, repeat), 4,
+                      {VOPS(VSEL, dst, true), VOPS(VSEL, src0, false), VOPS(VSEL, src1, false),
+                       VOP(VSEL, sel, -1, -1, false, K_BITS)}},
+};
+
+/* Largest count-mode element count honoured (keeps every byte offset far below 2^64). */
+#define DV_COUNT_MAX 0xFFFFFFFFull
+
+static int lowest_bit(uint64_t lo, uint64_t hi) { return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(hi); }
+static int highest_bit(uint64_t lo, uint64_t hi) { return hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll(lo); }
+
+int dv_sem_vinfo_build(const dv_insn_t *in, const dv_vstate_t *vs, vinfo_t *v)
+{
+    const dv_op_spec_t *os = dv_op_spec((dv_op_t)in->op);
+    if (!os || !vforms[os->form].nops)
+        return 0;
+    const vform_t *vf = &vforms[os->form];
+    v->form = os->form;
+    v->t = (dv_dtype_t)in->f[vf->dtype].i;
+    v->t2 = vf->dtype2 >= 0 ? (dv_dtype_t)in->f[vf->dtype2].i : v->t;
+    if (vf->dtype2 >= 0 ? !dv_conv_allowed(v->t2, v->t) : !dv_sem_dtype_ok(os, v->t))
+        return -1;
+    const uint32_t s1 = dv_dtype_size(v->t), s2 = dv_dtype_size(v->t2), smax = s1 > s2 ? s1 : s2;
+    v->E = 256 / smax;
+    v->epb = v->E / 8;
+    v->count = vs && vs->count_mode;
+    v->mlo = vs ? vs->lo : ~0ull;
+    v->mhi = vs ? vs->hi : ~0ull;
+    if (v->count) {
+        v->N = v->mlo > DV_COUNT_MAX ? DV_COUNT_MAX : v->mlo;
+        v->R = dv_ceil_div(v->N, v->E);
+        v->any = v->N > 0;
+        v->elo = 0;
+        v->ehi = v->E - 1;
+        v->ehi_last = v->R ? (uint32_t)(v->N - (v->R - 1) * v->E - 1) : 0;
+    } else {
+        v->N = 0;
+        v->R = dv_sem_fint(in, os->form, vf->repeat);
+        const uint64_t lo = v->mlo, hi = v->E == 64 ? 0 : v->mhi;
+        v->any = (lo | hi) != 0;
+        if (v->any) {
+            const int a = lowest_bit(lo, hi), b = highest_bit(lo, hi);
+            v->elo = v->E == 256 ? 2u * (uint32_t)a : (uint32_t)a;
+            v->ehi = v->E == 256 ? 2u * (uint32_t)b + 1 : (uint32_t)b;
+        } else {
+            v->elo = v->ehi = 0;
+        }
+        v->ehi_last = v->ehi;
+    }
+    v->nops = vf->nops;
+    for (int k = 0; k < vf->nops; k++) {
+        vop_i_t *o = &v->op[k];
+        o->addr = in->f[vf->op[k].addr].u;
+        o->write = vf->op[k].write;
+        o->kind = vf->op[k].kind;
+        switch (o->kind) {
+        case K_ELEM:
+        case K_ELEM2:
+            o->esize = o->kind == K_ELEM ? s1 : s2;
+            o->blk_bytes = v->epb * o->esize;
+            o->blk = dv_sem_fint(in, os->form, vf->op[k].blk) * o->blk_bytes;
+            o->rep = dv_sem_fint(in, os->form, vf->op[k].rep) * 32;
+            break;
+        case K_BITS:
+            o->esize = 0;
+            o->blk_bytes = v->E / 8;
+            o->blk = 0;
+            o->rep = v->E / 8;
+            break;
+        default: /* K_RED: vcadd writes one element per repeat, vcmax/vcmin a (value, index) pair */
+            o->esize = s1;
+            o->blk_bytes = (in->op == DV_OP_vcadd ? 1 : 2) * s1;
+            o->blk = 0;
+            o->rep = dv_sem_fint(in, os->form, vf->op[k].rep) * o->blk_bytes;
+            break;
+        }
+    }
+    return 1;
+}
+
+/* Bounding range of one operand; false when it touches nothing. */
+static bool vop_range(const vinfo_t *v, const vop_i_t *o, uint64_t *lo, uint64_t *hi)
+{
+    if (v->R == 0)
+        return false;
+    if (o->kind == K_BITS || o->kind == K_RED) {
+        *lo = 0;
+        *hi = (v->R - 1) * o->rep + o->blk_bytes;
+        return true;
+    }
+    if (!v->any)
+        return false;
+    if (o->blk >= o->blk_bytes) { /* element offsets grow with e: the first and last selected bound it */
+        *lo = dv_sem_vop_off(o, v->epb, 0, v->elo);
+        *hi = dv_sem_vop_off(o, v->epb, v->R - 1, v->ehi_last) + o->esize;
+        if (v->R >= 2) {
+            const uint64_t h = dv_sem_vop_off(o, v->epb, v->R - 2, v->ehi) + o->esize;
+            if (h > *hi)
+                *hi = h;
+        }
+    } else {
+        *lo = 0;
+        *hi = (v->R - 1) * o->rep + 7 * o->blk + o->blk_bytes;
+    }
+    return true;
+}
+
+void dv_vstate_reset(dv_vstate_t *vs)
+{
+    vs->count_mode = false;
+    vs->hi = vs->lo = ~0ull;
+}
+
+/* Output element type and size of a FIXPIPE form instruction. */
+dv_dtype_t dv_sem_fix_out_type(const dv_insn_t *in)
+{
+    const uint64_t q = FI(FIXPIPE, quant);
+    return q == DV_QUANT_F16 ? DV_DT_F16 : q == DV_QUANT_BF16 ? DV_DT_BF16 : DV_DT_F32;
+}
+
+bool dv_sem_vfixed_geometry(const dv_insn_t *in, dv_vgeom_t *g, uint64_t addr[2])
+{
+    const dv_op_spec_t *os = dv_op_spec((dv_op_t)in->op);
+    if (!os)
+        return false;
+    switch (os->form) {
+    case DV_FORM_VBRCB: {
+        const dv_dtype_t t = FT(VBRCB, dtype);
+        if (!dv_sem_dtype_ok(os, t))
+            return false;
+        const uint64_t s = dv_dtype_size(t), R = FI(VBRCB, repeat);
+        addr[0] = FA(VBRCB, dst);
+        addr[1] = FA(VBRCB, src);
+        g->repeats = (uint32_t)R;
+        g->elems_per_repeat = (uint32_t)(256 / s);
+        g->elems = R * (256 / s);
+        /* dst: 8 datablocks per repeat; src: one chunk of 8 elements per repeat, contiguous */
+        g->ops[0] = (dv_vop_t){DV_ADDR_OFF(addr[0]), 32, FI(VBRCB, dst_blk) * 32, FI(VBRCB, dst_rep) * 32, true};
+        g->ops[1] = (dv_vop_t){DV_ADDR_OFF(addr[1]), 8 * s, 0, 8 * s, false};
+        break;
+    }
+    case DV_FORM_VTRANSPOSE:
+        if (!dv_sem_dtype_ok(os, FT(VTRANSPOSE, dtype)))
+            return false;
+        addr[0] = FA(VTRANSPOSE, dst);
+        addr[1] = FA(VTRANSPOSE, src);
+        /* 512 contiguous bytes each side, counted as two full repeats */
+        g->repeats = 2;
+        g->elems_per_repeat = 128;
+        g->elems = 256;
+        g->ops[0] = (dv_vop_t){DV_ADDR_OFF(addr[0]), 32, 32, 256, true};
+        g->ops[1] = (dv_vop_t){DV_ADDR_OFF(addr[1]), 32, 32, 256, false};
+        break;
+    default:
+        return false;
+    }
+    g->nops = 2;
+    return true;
+}
+
+int dv_vec_geometry(const dv_insn_t *in, const dv_vstate_t *vs, dv_vgeom_t *g)
+{
+    vinfo_t v;
+    uint64_t addr[2];
+    const int k = dv_sem_vinfo_build(in, vs, &v);
+    g->nops = 0;
+    g->repeats = 0;
+    g->elems_per_repeat = 0;
+    g->elems = 0;
+    if (k == 0 && dv_sem_vfixed_geometry(in, g, addr))
+        return g->nops;
+    if (k == 0 && in->op == DV_OP_copy_matrix_cc_to_ubuf) { /* 64 f32 accumulators per repeat */
+        const uint64_t n = FI(FIXPIPE, m_size) * FI(FIXPIPE, n_size);
+        g->repeats = (uint32_t)dv_ceil_div(n * 4, 256);
+        g->elems_per_repeat = 64;
+        g->elems = n;
+        return 0;
+    }
+    if (k <= 0)
+        return -1;
+    g->repeats = v.R > UINT32_MAX ? UINT32_MAX : (uint32_t)v.R;
+    g->elems_per_repeat = v.E;
+    if (v.count) {
+        g->elems = v.N;
+    } else {
+        uint64_t bits = (uint64_t)__builtin_popcountll(v.mlo) + (v.E == 64 ? 0 : __builtin_popcountll(v.mhi));
+        g->elems = (v.E == 256 ? 2 * bits : bits) * v.R;
+    }
+    g->nops = v.nops;
+    for (int i = 0; i < v.nops; i++) {
+        g->ops[i].base = DV_ADDR_OFF(v.op[i].addr);
+        g->ops[i].blk_bytes = v.op[i].blk_bytes;
+        g->ops[i].blk_stride = v.op[i].blk;
+        g->ops[i].rep_stride = v.op[i].rep;
+        g->ops[i].write = v.op[i].write;
+    }
+    return v.nops;
+}
+
+/* ======================================================================== footprints */
+
+void dv_sem_i2c_get(const dv_insn_t *in, i2c_t *g)
+{
+    g->H = FI(IMG2COL, fmap_h);
+    g->W = FI(IMG2COL, fmap_w);
+    g->C1 = FI(IMG2COL, c1);
+    g->kh = FI(IMG2COL, kh);
+    g->kw = FI(IMG2COL, kw);
+    g->sh = FI(IMG2COL, stride_h);
+    g->sw = FI(IMG2COL, stride_w);
+    g->pt = FI(IMG2COL, pad_t);
+    g->pl = FI(IMG2COL, pad_l);
+    g->dh = FI(IMG2COL, dil_h);
+    g->dw = FI(IMG2COL, dil_w);
+    const int64_t nh = (int64_t)(g->H + g->pt + FI(IMG2COL, pad_b)) - (int64_t)(g->dh * (g->kh - 1)) - 1;
+    const int64_t nw = (int64_t)(g->W + g->pl + FI(IMG2COL, pad_r)) - (int64_t)(g->dw * (g->kw - 1)) - 1;
+    g->Ho = nh < 0 ? 0 : (uint64_t)nh / g->sh + 1;
+    g->Wo = nw < 0 ? 0 : (uint64_t)nw / g->sw + 1;
+    g->m0 = FI(IMG2COL, m_start);
+    g->mext = FI(IMG2COL, m_ext);
+    g->k0 = FI(IMG2COL, k_start);
+    g->kext = FI(IMG2COL, k_ext);
+    g->M1 = dv_ceil_div(g->mext, 16);
+    g->K1 = dv_ceil_div(g->kext, 16);
+}
+
+/* Bounding range of the feature-map bytes an img2col reads; false when it reads none. */
+static bool i2c_src_range(const i2c_t *g, uint64_t *lo, uint64_t *hi)
+{
+    const uint64_t mend = dv_min_u64(g->m0 + g->mext, g->Ho * g->Wo);
+    const uint64_t kblocks = g->C1 * g->kh * g->kw, kb0 = g->k0 / 16;
+    const uint64_t kb1 = dv_min_u64(dv_ceil_div(g->k0 + g->kext, 16), kblocks);
+    if (g->m0 >= mend || kb0 >= kb1)
+        return false;
+    const uint64_t oh0 = g->m0 / g->Wo, oh1 = (mend - 1) / g->Wo;
+    const int64_t ih0 = (int64_t)(oh0 * g->sh) - (int64_t)g->pt;
+    const int64_t ih1 = (int64_t)(oh1 * g->sh + (g->kh - 1) * g->dh) - (int64_t)g->pt;
+    const uint64_t a = ih0 < 0 ? 0 : (uint64_t)ih0;
+    const uint64_t b = ih1 >= (int64_t)g->H ? g->H - 1 : (uint64_t)(ih1 < 0 ? 0 : ih1);
+    if (ih1 < 0 || a >= g->H || a > b)
+        return false;
+    const uint64_t c0 = kb0 / (g->kh * g->kw), c1 = (kb1 - 1) / (g->kh * g->kw);
+    *lo = (c0 * g->H + a) * g->W * 32;
+    *hi = ((c1 * g->H + b) * g->W + g->W) * 32;
+    return true;
+}
+
+int dv_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_MAX_RANGES])
+{
+    const dv_op_spec_t *os = dv_op_spec((dv_op_t)in->op);
+    if (!os)
+        return 0;
+    int n = 0;
+    uint64_t lo, hi;
+    dma_geom_t dg;
+    if (dv_sem_dma_geom(in, os, &dg)) {
+        range_set(&out[n++], dg.dst, 0, (dg.nburst - 1) * dg.dst_stride + dg.len, true);
+        range_set(&out[n++], dg.src, 0, (dg.nburst - 1) * dg.src_stride + dg.len, false);
+        return n;
+    }
+    switch (os->form) {
+    case DV_FORM_ND2NZ: {
+        const dv_dtype_t t = FT(ND2NZ, dtype);
+        if (!dv_sem_dtype_ok(os, t))
+            return 0;
+        const uint64_t sz = dv_dtype_size(t), c1 = dv_ceil_div(FI(ND2NZ, d_value), 32 / sz);
+        const uint64_t nd = FI(ND2NZ, nd_num) - 1, nv = FI(ND2NZ, n_value) - 1;
+        range_set(&out[n++], FA(ND2NZ, dst), 0,
+                  (nd * FI(ND2NZ, dst_nd_stride) + (c1 - 1) * FI(ND2NZ, dst_c0_stride) + nv * FI(ND2NZ, dst_n_stride)) * 32 + 32,
+                  true);
+        range_set(&out[n++], FA(ND2NZ, src), 0,
+                  (nd * FI(ND2NZ, src_nd_stride) + nv * FI(ND2NZ, src_d_stride) + FI(ND2NZ, d_value)) * sz, false);
+        return n;
+    }
+    case DV_FORM_LOAD2D: {
+        const uint64_t rep = FI(LOAD2D, repeat), base = FI(LOAD2D, base_idx);
+        range_set(&out[n++], FA(LOAD2D, dst), 0, ((rep - 1) * (FI(LOAD2D, dst_gap) + 1) + 1) * 512, true);
+        range_set(&out[n++], FA(LOAD2D, src), base * 512, (base + (rep - 1) * FI(LOAD2D, src_stride) + 1) * 512, false);
+        return n;
+    }
+    case DV_FORM_IMG2COL: {
+        i2c_t g;
+        dv_sem_i2c_get(in, &g);
+        range_set(&out[n++], FA(IMG2COL, dst), 0, g.M1 * g.K1 * 512, true);
+        if (i2c_src_range(&g, &lo, &hi))
+            range_set(&out[n++], FA(IMG2COL, src), lo, hi, false);
+        return n;
+    }
+    case DV_FORM_MMAD: {
+        const dv_dtype_t t = FT(MMAD, dtype);
+        if (!dv_sem_dtype_ok(os, t))
+            return 0;
+        const uint64_t m = FI(MMAD, m), k = FI(MMAD, k), nn = FI(MMAD, n), sz = dv_dtype_size(t), K0 = dv_sem_k0_of(t);
+        const uint64_t M1 = dv_ceil_div(m, 16), K1 = dv_ceil_div(k, K0), N1 = dv_ceil_div(nn, 16);
+        const uint64_t chi = (N1 * M1 - 1) * 1024 + (((m - 1) % 16) * 16 + (nn - 1) % 16) * 4 + 4;
+        range_set(&out[n++], FA(MMAD, c), 0, chi, true);
+        if (!FI(MMAD, init))
+            range_set(&out[n++], FA(MMAD, c), 0, chi, false);
+        range_set(&out[n++], FA(MMAD, a), 0, (M1 * K1 - 1) * 512 + (((m - 1) % 16) * K0 + (k - 1) % K0) * sz + sz, false);
+        range_set(&out[n++], FA(MMAD, b), 0, (K1 * N1 - 1) * 512 + (((nn - 1) % 16) * K0 + (k - 1) % K0) * sz + sz, false);
+        return n;
+    }
+    case DV_FORM_FIXPIPE: {
+        const uint64_t ms = FI(FIXPIPE, m_size), ns = FI(FIXPIPE, n_size), N1 = dv_ceil_div(ns, 16);
+        const uint64_t osz = dv_dtype_size(dv_sem_fix_out_type(in)), ds = FI(FIXPIPE, dst_stride);
+        if (FI(FIXPIPE, nz2nd))
+            hi = ((ms - 1) * ds + ns) * osz;
+        else
+            hi = (((N1 - 1) * ds + ms - 1) * 16 + (ns - 1) % 16 + 1) * osz;
+        range_set(&out[n++], FA(FIXPIPE, dst), 0, hi, true);
+        range_set(&out[n++], FA(FIXPIPE, src), 0,
+                  (((N1 - 1) * FI(FIXPIPE, src_stride) + ms - 1) * 16 + (ns - 1) % 16 + 1) * 4, false);
+        return n;
+    }
+    case DV_FORM_VBRCB:
+    case DV_FORM_VTRANSPOSE: {
+        dv_vgeom_t g;
+        uint64_t addr[2];
+        if (!dv_sem_vfixed_geometry(in, &g, addr) || g.repeats == 0)
+            return 0;
+        for (int k = 0; k < g.nops; k++) {
+            const dv_vop_t *o = &g.ops[k];
+            range_set(&out[n++], addr[k], 0, (g.repeats - 1) * o->rep_stride + 7 * o->blk_stride + o->blk_bytes, o->write);
+        }
+        return n;
+    }
+    default:
+        break;
+    }
+    vinfo_t v;
+    if (dv_sem_vinfo_build(in, vs, &v) <= 0)
+        return 0;
+    for (int k = 0; k < v.nops; k++)
+        if (vop_range(&v, &v.op[k], &lo, &hi))
+            range_set(&out[n++], v.op[k].addr, lo, hi, v.op[k].write);
+    return n;
+}
+
+/* ======================================================================== transfer shapes */
+
+int dv_xfer_shape(const dv_insn_t *in, dv_xfer_t *x)
+{
+    const dv_op_spec_t *os = dv_op_spec((dv_op_t)in->op);
+    memset(x, 0, sizeof *x);
+    if (!os)
+        return -1;
+    const bool gm_src = os->src_space == DV_SPACE_GM, gm_dst = os->dst_space == DV_SPACE_GM;
+    dma_geom_t dg;
+    if (dv_sem_dma_geom(in, os, &dg)) {
+        x->src_bytes = x->dst_bytes = dg.nburst * dg.len;
+        if (gm_src || gm_dst) {
+            x->bursts = dg.nburst;
+            x->burst_bytes = dg.len;
+            x->gm_lo = DV_ADDR_OFF(gm_src ? dg.src : dg.dst);
+            x->gm_stride = gm_src ? dg.src_stride : dg.dst_stride;
+        }
+        return 0;
+    }
+    switch (os->form) {
+    case DV_FORM_ND2NZ: {
+        const uint64_t sz = dv_dtype_size(FT(ND2NZ, dtype)) ? dv_dtype_size(FT(ND2NZ, dtype)) : 1;
+        const uint64_t nd = FI(ND2NZ, nd_num), nv = FI(ND2NZ, n_value), d = FI(ND2NZ, d_value);
+        x->src_bytes = nd * nv * d * sz;
+        x->dst_bytes = nd * nv * dv_ceil_div(d, 32 / sz) * 32;
+        x->bursts = nd * nv;
+        x->burst_bytes = d * sz;
+        x->gm_lo = DV_ADDR_OFF(FA(ND2NZ, src));
+        x->gm_stride = FI(ND2NZ, src_d_stride) * sz;
+        x->group = nv;
+        x->group_stride = FI(ND2NZ, src_nd_stride) * sz;
+        return 0;
+    }
+    case DV_FORM_LOAD2D: {
+        const uint64_t rep = FI(LOAD2D, repeat);
+        x->src_bytes = x->dst_bytes = rep * 512;
+        if (gm_src) {
+            x->bursts = rep;
+            x->burst_bytes = 512;
+            x->gm_lo = DV_ADDR_OFF(FA(LOAD2D, src)) + FI(LOAD2D, base_idx) * 512;
+            x->gm_stride = FI(LOAD2D, src_stride) * 512;
+        }
+        return 0;
+    }
+    case DV_FORM_IMG2COL: {
+        i2c_t g;
+        dv_sem_i2c_get(in, &g);
+        x->src_bytes = x->dst_bytes = g.M1 * g.K1 * 512;
+        return 0;
+    }
+    case DV_FORM_FIXPIPE: {
+        const uint64_t ms = FI(FIXPIPE, m_size), ns = FI(FIXPIPE, n_size), N1 = dv_ceil_div(ns, 16);
+        const uint64_t osz = dv_dtype_size(dv_sem_fix_out_type(in)), ds = FI(FIXPIPE, dst_stride);
+        x->src_bytes = ms * ns * 4;
+        x->dst_bytes = ms * ns * osz;
+        if (!gm_dst)
+            return 0;
+        x->gm_lo = DV_ADDR_OFF(FA(FIXPIPE, dst));
+        if (FI(FIXPIPE, nz2nd)) { /* one run per row */
+            x->bursts = ms;
+            x->burst_bytes = ns * osz;
+            x->gm_stride = ds * osz;
+        } else if (ns % 16 == 0) { /* one run per 16-column block */
+            x->bursts = N1;
+            x->burst_bytes = ms * 16 * osz;
+            x->gm_stride = ds * 16 * osz;
+        } else { /* one 16-element run per row of each block */
+            x->bursts = N1 * ms;
+            x->burst_bytes = 16 * osz;
+            x->gm_stride = 16 * osz;
+            x->group = ms;
+            x->group_stride = ds * 16 * osz;
+        }
+        return 0;
+    }
+    default:
+        return -1;
+    }
+}

@@ -1,0 +1,198 @@
+/* isa/semantics_internal.h - what the pieces of the instruction semantics share, private to isa/:
+ * number formats and element access (semantics_numbers.c), field access and the decoded geometry of
+ * burst, vector and cube forms (semantics_geometry.c), vector execution (semantics_vector.c); the
+ * rest of the execution and dv_exec are in semantics_exec.c.  The public face is dv/semantics.h;
+ * docs/SEMANTICS.md is the contract. */
+#ifndef DV_ISA_SEMANTICS_INTERNAL_H
+#define DV_ISA_SEMANTICS_INTERNAL_H
+
+/* fp32 results must be single IEEE operations: never fuse a*b+c (GCC ignores the STDC pragma).
+ * Every semantics_*.c includes this header first, so the rule holds in all of them. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("fp-contract=off")
+#else
+#pragma STDC FP_CONTRACT OFF
+#endif
+
+#include <float.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "dv/intmath.h"
+#include "dv/semantics.h"
+
+#if FLT_EVAL_METHOD != 0
+#error "isa/semantics_*.c need FLT_EVAL_METHOD 0 (float arithmetic evaluated in float, e.g. SSE)"
+#endif
+
+/* ---------------------------------------------------------------- numbers (semantics_numbers.c) */
+
+/* A binary floating-point format: precision p (with the hidden bit), exponent range, field widths. */
+typedef struct fpfmt {
+    int p, emin, emax, ebits, mbits;
+} fpfmt_t;
+/* The format of a float dtype (fp16, bf16; anything else is fp32). */
+const fpfmt_t *dv_sem_fmt_of(dv_dtype_t t);
+/* Round x (any double, taken as exact) into format f with a ROUND mode; returns the bits.
+ * r: nearest even, a: nearest ties away, f/c/z: directed (IEEE overflow rules). */
+uint32_t dv_sem_fp_round(double x, const fpfmt_t *f, int mode);
+/* Float value to an integer type: rounded with mode, saturated, NaN -> 0. */
+int64_t dv_sem_fp_to_int(double x, int mode, dv_dtype_t t);
+/* The bits of a trace scalar in dtype t: floats round to nearest even, integers truncate toward
+ * zero and saturate. */
+void dv_sem_scalar_bits(dv_dtype_t t, double d, uint8_t out[4]);
+
+/* ---------------------------------------------------------------- elements
+ * (inline: the execution loops call them per element) */
+
+static inline float dv_sem_ld_f(dv_dtype_t t, const uint8_t *p)
+{
+    uint16_t h;
+    float f;
+    switch (t) {
+    case DV_DT_F16: memcpy(&h, p, 2); return dv_f16_to_f32(h);
+    case DV_DT_BF16: memcpy(&h, p, 2); return dv_bf16_to_f32(h);
+    default: memcpy(&f, p, 4); return f;
+    }
+}
+
+static inline void dv_sem_st_f(dv_dtype_t t, uint8_t *p, float f)
+{
+    uint16_t h;
+    switch (t) {
+    case DV_DT_F16: h = dv_f32_to_f16(f); memcpy(p, &h, 2); break;
+    case DV_DT_BF16: h = dv_f32_to_bf16(f); memcpy(p, &h, 2); break;
+    default: memcpy(p, &f, 4); break;
+    }
+}
+
+static inline int64_t dv_sem_ld_i(dv_dtype_t t, const uint8_t *p)
+{
+    int8_t s8;
+    int16_t s16;
+    uint16_t u16;
+    int32_t s32;
+    uint32_t u32;
+    switch (t) {
+    case DV_DT_S8: memcpy(&s8, p, 1); return s8;
+    case DV_DT_U8: return p[0];
+    case DV_DT_S16: memcpy(&s16, p, 2); return s16;
+    case DV_DT_U16: memcpy(&u16, p, 2); return u16;
+    case DV_DT_S32: memcpy(&s32, p, 4); return s32;
+    default: memcpy(&u32, p, 4); return u32;
+    }
+}
+
+/* Store the low bits of v (two's complement wrap). */
+static inline void dv_sem_st_i(dv_dtype_t t, uint8_t *p, int64_t v)
+{
+    const uint32_t w = (uint32_t)(uint64_t)v;
+    const uint16_t h = (uint16_t)w;
+    switch (dv_dtype_size(t)) {
+    case 1: p[0] = (uint8_t)w; break;
+    case 2: memcpy(p, &h, 2); break;
+    default: memcpy(p, &w, 4); break;
+    }
+}
+
+/* ---------------------------------------------------------------- fields (semantics_geometry.c) */
+
+/* Integer field idx of `form`, clamped to its table range so no product below can overflow. */
+static inline uint64_t dv_sem_fint(const dv_insn_t *in, dv_form_t form, int idx)
+{
+    const dv_field_spec_t *fd = &dv_form_spec(form)->fields[idx];
+    int64_t v = in->f[idx].i;
+    if (v < fd->min)
+        v = fd->min;
+    if (v > fd->max)
+        v = fd->max;
+    return (uint64_t)v;
+}
+#define FI(form, name) dv_sem_fint(in, DV_FORM_##form, DV_FLD(form, name))
+#define FA(form, name) (in->f[DV_FLD(form, name)].u)
+#define FT(form, name) ((dv_dtype_t)in->f[DV_FLD(form, name)].i)
+
+/* t is one of the instruction's dtypes. */
+bool dv_sem_dtype_ok(const dv_op_spec_t *os, dv_dtype_t t);
+
+/* ---------------------------------------------------------------- burst copies */
+
+/* The burst geometry of the DMA and DMAPAD forms: burst b moves `len` bytes from src + b*src_stride
+ * to dst + b*dst_stride.  DMA counts everything in 32 B blocks; DMAPAD counts len in bytes, and its
+ * gaps in bytes on the GM side and in 32 B blocks on the UB side, whose bursts start 32 B aligned. */
+typedef struct dma_geom {
+    uint64_t dst, src; /* addresses */
+    uint64_t nburst, len, dst_stride, src_stride;
+} dma_geom_t;
+
+/* The burst geometry of a DMA or DMAPAD form instruction; false for other forms. */
+bool dv_sem_dma_geom(const dv_insn_t *in, const dv_op_spec_t *os, dma_geom_t *g);
+
+/* ---------------------------------------------------------------- vector geometry */
+
+/* Vector operand kinds: strided elements of the form's dtype (or of the vconv source type), a bit
+ * mask chunk of E/8 bytes per repeat, a reduction result slot. */
+enum { K_ELEM, K_ELEM2, K_BITS, K_RED };
+
+typedef struct vop_i {
+    uint64_t addr;     /* full address (space + offset) */
+    uint32_t esize;    /* element bytes (0 for K_BITS) */
+    uint32_t blk_bytes;
+    uint64_t blk, rep; /* byte strides */
+    bool write;
+    int kind;
+} vop_i_t;
+
+typedef struct vinfo {
+    dv_form_t form;
+    dv_dtype_t t, t2; /* element type (vconv: destination) and vconv source type */
+    uint32_t E, epb;  /* elements per repeat, per datablock */
+    uint64_t R;       /* repeats */
+    bool count;
+    uint64_t N;       /* count mode: elements */
+    uint64_t mlo, mhi;
+    bool any;         /* some element of a (full) repeat is selected */
+    uint32_t elo, ehi, ehi_last;
+    int nops;
+    vop_i_t op[4];
+} vinfo_t;
+
+/* Decode a vector instruction; 1 = vector form, 0 = other form, -1 = bad dtype. */
+int dv_sem_vinfo_build(const dv_insn_t *in, const dv_vstate_t *vs, vinfo_t *v);
+
+/* Byte offset (relative to the operand address) of element e of repeat r. */
+static inline uint64_t dv_sem_vop_off(const vop_i_t *o, uint32_t epb, uint64_t r, uint32_t e)
+{
+    return r * o->rep + (e / epb) * o->blk + (e % epb) * o->esize;
+}
+
+/* Output element type of a FIXPIPE form instruction. */
+dv_dtype_t dv_sem_fix_out_type(const dv_insn_t *in);
+
+/* The fixed-shape vector forms (vbrcb, vtranspose): no mask, one operand layout each.  Fills g as
+ * dv_vec_geometry reports it and addr[k] with the full address of operand k (dst, src); false for
+ * other forms and bad dtypes. */
+bool dv_sem_vfixed_geometry(const dv_insn_t *in, dv_vgeom_t *g, uint64_t addr[2]);
+
+/* ---------------------------------------------------------------- footprints */
+
+/* Layout sizes used by the cube forms. */
+static inline uint64_t dv_sem_k0_of(dv_dtype_t t) { return 32 / dv_dtype_size(t); }
+
+/* Input rows/columns of the img2col output geometry. */
+typedef struct i2c {
+    uint64_t H, W, C1, kh, kw, sh, sw, pt, pl, dh, dw, Ho, Wo;
+    uint64_t m0, mext, k0, kext, M1, K1;
+} i2c_t;
+
+/* Decode an IMG2COL form instruction. */
+void dv_sem_i2c_get(const dv_insn_t *in, i2c_t *g);
+
+/* ---------------------------------------------------------------- execution: vector (semantics_vector.c) */
+
+/* Execute repeat r of a vector instruction on ub: every source element is read before any
+ * destination element is written. */
+void dv_sem_vec_repeat(const dv_insn_t *in, const vinfo_t *v, uint8_t *ub, uint64_t r);
+
+#endif

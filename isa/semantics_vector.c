@@ -1,0 +1,248 @@
+/* isa/semantics_vector.c - execution of the vector forms (arithmetic, conversions, reductions,
+ * compares, selects) one repeat at a time.  docs/SEMANTICS.md is the contract. */
+#include "semantics_internal.h"
+
+#include <math.h>
+
+/* ======================================================================== execution: vector */
+
+/* Selected element positions of repeat r, ascending; returns their count. */
+static uint32_t vsel_list(const vinfo_t *v, uint64_t r, uint32_t sel[256])
+{
+    uint32_t n = 0;
+    if (v->count) {
+        const uint64_t left = v->N - r * v->E;
+        const uint32_t lim = left < v->E ? (uint32_t)left : v->E;
+        for (uint32_t e = 0; e < lim; e++)
+            sel[n++] = e;
+        return n;
+    }
+    for (uint32_t e = 0; e < v->E; e++) {
+        const uint32_t b = v->E == 256 ? e / 2 : e;
+        if (b < 64 ? (v->mlo >> b) & 1 : (v->mhi >> (b - 64)) & 1)
+            sel[n++] = e;
+    }
+    return n;
+}
+
+static float fmax_rule(float a, float b)
+{
+    if (isnan(a))
+        return b;
+    if (isnan(b))
+        return a;
+    return b > a ? b : a;
+}
+
+static float fmin_rule(float a, float b)
+{
+    if (isnan(a))
+        return b;
+    if (isnan(b))
+        return a;
+    return b < a ? b : a;
+}
+
+static float fop(dv_op_t op, float a, float b)
+{
+    float r;
+    switch (op) {
+    case DV_OP_vadd: case DV_OP_vadds: r = a + b; break;
+    case DV_OP_vsub: r = a - b; break;
+    case DV_OP_vmul: case DV_OP_vmuls: r = a * b; break;
+    case DV_OP_vdiv: r = a / b; break;
+    case DV_OP_vmax: case DV_OP_vmaxs: r = fmax_rule(a, b); break;
+    case DV_OP_vmin: r = fmin_rule(a, b); break;
+    case DV_OP_vexp: r = expf(a); break;
+    case DV_OP_vln: r = logf(a); break;
+    case DV_OP_vsqrt: r = sqrtf(a); break;
+    case DV_OP_vrsqrt: r = sqrtf(a); r = 1.0f / r; break;
+    case DV_OP_vrec: r = 1.0f / a; break;
+    case DV_OP_vrelu: r = a > 0 ? a : 0.0f; break;
+    default: r = a; break;
+    }
+    return r;
+}
+
+static int64_t iop(dv_op_t op, int64_t a, int64_t b)
+{
+    const uint32_t ua = (uint32_t)a, ub = (uint32_t)b;
+    switch (op) {
+    case DV_OP_vadd: case DV_OP_vadds: return (int64_t)(ua + ub);
+    case DV_OP_vsub: return (int64_t)(ua - ub);
+    case DV_OP_vmul: case DV_OP_vmuls: return (int64_t)(ua * ub);
+    case DV_OP_vmax: case DV_OP_vmaxs: return a > b ? a : b;
+    case DV_OP_vmin: return a < b ? a : b;
+    case DV_OP_vabs: return a < 0 ? (int64_t)(0u - ua) : a;
+    case DV_OP_vrelu: return a > 0 ? a : 0;
+    default: return a;
+    }
+}
+
+static bool cmp_true(int c, double a, double b)
+{
+    switch (c) {
+    case DV_CMP_EQ: return a == b;
+    case DV_CMP_NE: return a != b;
+    case DV_CMP_LT: return a < b;
+    case DV_CMP_GT: return a > b;
+    case DV_CMP_LE: return a <= b;
+    default: return a >= b;
+    }
+}
+
+static void conv_elem(dv_dtype_t td, dv_dtype_t ts, int mode, const uint8_t *sp, uint8_t *dp)
+{
+    uint32_t bits;
+    if (dv_dtype_is_float(ts)) {
+        const float x = dv_sem_ld_f(ts, sp);
+        if (td == DV_DT_F32) {
+            memcpy(dp, &x, 4);
+            return;
+        }
+        if (!dv_dtype_is_float(td)) {
+            dv_sem_st_i(td, dp, dv_sem_fp_to_int(x, mode, td));
+            return;
+        }
+        if (mode == DV_ROUND_R)
+            bits = td == DV_DT_F16 ? dv_f32_to_f16(x) : dv_f32_to_bf16(x);
+        else
+            bits = dv_sem_fp_round(x, dv_sem_fmt_of(td), mode);
+    } else {
+        const int64_t v = dv_sem_ld_i(ts, sp);
+        bits = dv_sem_fp_round((double)v, dv_sem_fmt_of(td), mode);
+    }
+    const uint16_t h = (uint16_t)bits;
+    if (td == DV_DT_F32)
+        memcpy(dp, &bits, 4);
+    else
+        memcpy(dp, &h, 2);
+}
+
+/* One repeat: every source element is read before any destination element is written. */
+void dv_sem_vec_repeat(const dv_insn_t *in, const vinfo_t *v, uint8_t *ub, uint64_t r)
+{
+    uint32_t sel[256], n = vsel_list(v, r, sel);
+    const dv_op_t op = (dv_op_t)in->op;
+    const dv_dtype_t t = v->t;
+    const uint32_t epb = v->epb, s = dv_dtype_size(t);
+    const bool fl = dv_dtype_is_float(t);
+    const vop_i_t *o = v->op;
+    uint8_t *p0 = ub + DV_ADDR_OFF(o[0].addr);
+    uint8_t *p1 = v->nops > 1 ? ub + DV_ADDR_OFF(o[1].addr) : NULL;
+    uint8_t *p2 = v->nops > 2 ? ub + DV_ADDR_OFF(o[2].addr) : NULL;
+    float fa[256], fb[256];
+    int64_t ia[256], ib[256];
+    uint32_t raw[256];
+    uint8_t sc[4] = {0};
+
+    switch (v->form) {
+    case DV_FORM_VBIN:
+    case DV_FORM_VSCALAR:
+    case DV_FORM_VUNARY: {
+        const bool two = v->form == DV_FORM_VBIN;
+        if (v->form == DV_FORM_VSCALAR)
+            dv_sem_scalar_bits(t, in->f[DV_FLD(VSCALAR, scalar)].d, sc);
+        if (op == DV_OP_vcopy || (op == DV_OP_vabs && fl)) { /* bitwise */
+            const uint32_t signbit = s == 2 ? 0x8000u : 0x80000000u;
+            for (uint32_t k = 0; k < n; k++) {
+                raw[k] = 0;
+                memcpy(&raw[k], p1 + dv_sem_vop_off(&o[1], epb, r, sel[k]), s);
+                if (op == DV_OP_vabs)
+                    raw[k] &= ~signbit;
+            }
+            for (uint32_t k = 0; k < n; k++)
+                memcpy(p0 + dv_sem_vop_off(&o[0], epb, r, sel[k]), &raw[k], s);
+            break;
+        }
+        for (uint32_t k = 0; k < n; k++) {
+            const uint8_t *a = p1 + dv_sem_vop_off(&o[1], epb, r, sel[k]);
+            const uint8_t *b = two ? p2 + dv_sem_vop_off(&o[2], epb, r, sel[k]) : sc;
+            if (fl) {
+                fa[k] = dv_sem_ld_f(t, a);
+                fb[k] = dv_sem_ld_f(t, b);
+            } else {
+                ia[k] = dv_sem_ld_i(t, a);
+                ib[k] = dv_sem_ld_i(t, b);
+            }
+        }
+        for (uint32_t k = 0; k < n; k++) {
+            uint8_t *d = p0 + dv_sem_vop_off(&o[0], epb, r, sel[k]);
+            if (fl)
+                dv_sem_st_f(t, d, fop(op, fa[k], fb[k]));
+            else
+                dv_sem_st_i(t, d, iop(op, ia[k], ib[k]));
+        }
+        break;
+    }
+    case DV_FORM_VCONV: {
+        const int mode = (int)FI(VCONV, round);
+        const uint32_t s2 = dv_dtype_size(v->t2);
+        for (uint32_t k = 0; k < n; k++) {
+            raw[k] = 0;
+            memcpy(&raw[k], p1 + dv_sem_vop_off(&o[1], epb, r, sel[k]), s2);
+        }
+        for (uint32_t k = 0; k < n; k++)
+            conv_elem(t, v->t2, mode, (const uint8_t *)&raw[k], p0 + dv_sem_vop_off(&o[0], epb, r, sel[k]));
+        break;
+    }
+    case DV_FORM_VREDUCE: {
+        uint8_t *d = p0 + r * o[0].rep;
+        if (op == DV_OP_vcadd) {
+            float acc = 0.0f;
+            for (uint32_t k = 0; k < n; k++)
+                acc += dv_sem_ld_f(t, p1 + dv_sem_vop_off(&o[1], epb, r, sel[k]));
+            dv_sem_st_f(t, d, acc);
+            break;
+        }
+        if (n == 0)
+            break;
+        uint32_t best = 0;
+        float bv = dv_sem_ld_f(t, p1 + dv_sem_vop_off(&o[1], epb, r, sel[0]));
+        for (uint32_t k = 1; k < n; k++) {
+            const float x = dv_sem_ld_f(t, p1 + dv_sem_vop_off(&o[1], epb, r, sel[k]));
+            if ((op == DV_OP_vcmax ? x > bv : x < bv) || (isnan(bv) && !isnan(x))) {
+                bv = x;
+                best = k;
+            }
+        }
+        memcpy(&raw[0], p1 + dv_sem_vop_off(&o[1], epb, r, sel[best]), s);
+        memcpy(d, &raw[0], s);
+        dv_sem_st_i(t == DV_DT_F16 ? DV_DT_U16 : DV_DT_U32, d + s, sel[best]);
+        break;
+    }
+    case DV_FORM_VDUP:
+        dv_sem_scalar_bits(t, in->f[DV_FLD(VDUP, scalar)].d, sc);
+        for (uint32_t k = 0; k < n; k++)
+            memcpy(p0 + dv_sem_vop_off(&o[0], epb, r, sel[k]), sc, s);
+        break;
+    case DV_FORM_VCMP: {
+        uint8_t bits[32] = {0};
+        const int c = (int)FI(VCMP, cmp);
+        for (uint32_t k = 0; k < n; k++) {
+            const uint8_t *a = p1 + dv_sem_vop_off(&o[1], epb, r, sel[k]),
+                          *b = p2 + dv_sem_vop_off(&o[2], epb, r, sel[k]);
+            const bool hit = fl ? cmp_true(c, dv_sem_ld_f(t, a), dv_sem_ld_f(t, b))
+                                : cmp_true(c, (double)dv_sem_ld_i(t, a), (double)dv_sem_ld_i(t, b));
+            if (hit)
+                bits[sel[k] / 8] |= (uint8_t)(1u << (sel[k] % 8));
+        }
+        memcpy(p0 + r * o[0].rep, bits, v->E / 8);
+        break;
+    }
+    case DV_FORM_VSEL: {
+        const uint8_t *m = ub + DV_ADDR_OFF(o[3].addr) + r * o[3].rep;
+        for (uint32_t k = 0; k < n; k++) {
+            const bool first = (m[sel[k] / 8] >> (sel[k] % 8)) & 1;
+            raw[k] = 0;
+            memcpy(&raw[k],
+                   first ? p1 + dv_sem_vop_off(&o[1], epb, r, sel[k]) : p2 + dv_sem_vop_off(&o[2], epb, r, sel[k]), s);
+        }
+        for (uint32_t k = 0; k < n; k++)
+            memcpy(p0 + dv_sem_vop_off(&o[0], epb, r, sel[k]), &raw[k], s);
+        break;
+    }
+    default:
+        break;
+    }
+}

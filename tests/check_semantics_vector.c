@@ -1,0 +1,626 @@
+/* tests/check_semantics_vector.c - every vector form run by dv_exec against a plain-C
+ * reference of each repeat, masks and strides included, and the fixed-shape forms vbrcb / vtranspose
+ * (docs/SEMANTICS.md; shared references in tests/support/semref.c). */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support/semref.h"
+
+/* ------------------------------------------------------------------ vector reference */
+
+typedef struct vcase {
+    dv_op_t op;
+    int dt, st;                /* dtype; vconv source type */
+    int repeat;
+    int blk[3], rep[3];        /* dst, src0 (or src), src1 in field units */
+    int dst_rep;               /* VREDUCE */
+    double scalar;
+    int cmp, round;
+    dv_vstate_t vs;
+} vcase_t;
+
+static int ref_E(const vcase_t *c)
+{
+    const unsigned a = sr_sz(c->dt), b = sr_sz(c->st);
+    return 256 / (a > b ? a : b);
+}
+static int ref_repeats(const vcase_t *c, int E)
+{
+    return c->vs.count_mode ? (int)((c->vs.lo + (uint64_t)E - 1) / (uint64_t)E) : c->repeat;
+}
+static bool ref_sel(const vcase_t *c, int E, int r, int e)
+{
+    if (c->vs.count_mode)
+        return (uint64_t)r * (uint64_t)E + (uint64_t)e < c->vs.lo;
+    if (E == 64)
+        return (c->vs.lo >> e) & 1;
+    const int b = E == 256 ? e / 2 : e;
+    return b < 64 ? (c->vs.lo >> b) & 1 : (c->vs.hi >> (b - 64)) & 1;
+}
+/* Element e of repeat r: blocks of E/8 elements; block stride unit = block size. */
+static uint64_t ref_addr(uint64_t base, int E, int s, int blk, int rep, int r, int e)
+{
+    const int epb = E / 8;
+    return base + (uint64_t)r * (uint64_t)rep * 32 + (uint64_t)(e / epb) * (uint64_t)blk * (uint64_t)(epb * s) +
+           (uint64_t)(e % epb) * (uint64_t)s;
+}
+
+static double ref_scalar(int dt, double d)
+{
+    if (dt == DV_DT_F16)
+        return sr_h2f(sr_d2h(d));
+    if (dt == DV_DT_F32)
+        return (float)d;
+    if (dt == DV_DT_BF16)
+        return sr_b2f((uint16_t)sr_ref_to_float(d, DV_DT_BF16, DV_ROUND_R));
+    return (double)sr_ref_f2i(d, DV_ROUND_Z, sr_tmin(dt), sr_tmax(dt));
+}
+
+static float ref_fop(dv_op_t op, float a, float b)
+{
+    float r;
+    switch (op) {
+    case DV_OP_vadd: case DV_OP_vadds: r = a + b; break;
+    case DV_OP_vsub: r = a - b; break;
+    case DV_OP_vmul: case DV_OP_vmuls: r = a * b; break;
+    case DV_OP_vdiv: r = a / b; break;
+    case DV_OP_vmax: case DV_OP_vmaxs: r = a >= b ? a : b; break;
+    case DV_OP_vmin: r = a <= b ? a : b; break;
+    case DV_OP_vexp: r = expf(a); break;
+    case DV_OP_vln: r = logf(a); break;
+    case DV_OP_vsqrt: r = sqrtf(a); break;
+    case DV_OP_vrsqrt: r = sqrtf(a); r = 1.0f / r; break;
+    case DV_OP_vrec: r = 1.0f / a; break;
+    case DV_OP_vabs: r = fabsf(a); break;
+    case DV_OP_vrelu: r = a > 0 ? a : 0.0f; break;
+    default: r = a; break;
+    }
+    return r;
+}
+
+static int64_t ref_iop(dv_op_t op, int64_t a, int64_t b)
+{
+    switch (op) {
+    case DV_OP_vadd: case DV_OP_vadds: return a + b;
+    case DV_OP_vsub: return a - b;
+    case DV_OP_vmul: case DV_OP_vmuls: return (int64_t)((uint64_t)a * (uint64_t)b);
+    case DV_OP_vmax: case DV_OP_vmaxs: return a > b ? a : b;
+    case DV_OP_vmin: return a < b ? a : b;
+    case DV_OP_vabs: return a < 0 ? -a : a;
+    case DV_OP_vrelu: return a > 0 ? a : 0;
+    default: return a;
+    }
+}
+
+static void ref_conv(int dt, int st, int mode, const uint8_t *sp, uint8_t *dp)
+{
+    const double x = sr_rld(st, sp);
+    if (sr_isfl(st) && !sr_isfl(dt))
+        sr_rst_i(dt, dp, sr_ref_f2i(x, mode, sr_tmin(dt), sr_tmax(dt)));
+    else
+        sr_rst_bits(dt, dp, sr_ref_to_float(x, dt, mode));
+}
+
+static bool ref_cmp(int c, double a, double b)
+{
+    switch (c) {
+    case DV_CMP_EQ: return a == b;
+    case DV_CMP_NE: return a != b;
+    case DV_CMP_LT: return a < b;
+    case DV_CMP_GT: return a > b;
+    case DV_CMP_LE: return a <= b;
+    default: return a >= b;
+    }
+}
+
+/* The whole vector instruction on memory u, from the definitions. */
+static void ref_vec(const vcase_t *c, uint8_t *u)
+{
+    const dv_form_t form = dv_op_spec(c->op)->form;
+    const int E = ref_E(c), R = ref_repeats(c, E), s = (int)sr_sz(c->dt), ss = (int)sr_sz(c->st);
+    const int *bk = c->blk, *rp = c->rep;
+    for (int r = 0; r < R; r++) {
+        int nsel = 0;
+        switch (form) {
+        case DV_FORM_VBIN:
+        case DV_FORM_VSCALAR:
+        case DV_FORM_VUNARY:
+            for (int e = 0; e < E; e++) {
+                if (!ref_sel(c, E, r, e))
+                    continue;
+                uint8_t *d = u + ref_addr(B_DST, E, s, bk[0], rp[0], r, e);
+                const uint8_t *a = u + ref_addr(B_S0, E, s, bk[1], rp[1], r, e);
+                if (c->op == DV_OP_vcopy) {
+                    memcpy(d, a, (size_t)s);
+                    continue;
+                }
+                const double x = sr_rld(c->dt, a);
+                const double y = form == DV_FORM_VBIN ? sr_rld(c->dt, u + ref_addr(B_S1, E, s, bk[2], rp[2], r, e))
+                               : form == DV_FORM_VSCALAR ? ref_scalar(c->dt, c->scalar) : 0;
+                if (sr_isfl(c->dt))
+                    sr_rst_f(c->dt, d, ref_fop(c->op, (float)x, (float)y));
+                else
+                    sr_rst_i(c->dt, d, ref_iop(c->op, (int64_t)x, (int64_t)y));
+            }
+            break;
+        case DV_FORM_VCONV:
+            for (int e = 0; e < E; e++)
+                if (ref_sel(c, E, r, e))
+                    ref_conv(c->dt, c->st, c->round, u + ref_addr(B_S0, E, ss, bk[1], rp[1], r, e),
+                             u + ref_addr(B_DST, E, s, bk[0], rp[0], r, e));
+            break;
+        case DV_FORM_VREDUCE: {
+            float acc = 0;
+            double best = 0;
+            int bi = -1;
+            for (int e = 0; e < E; e++) {
+                if (!ref_sel(c, E, r, e))
+                    continue;
+                const double x = sr_rld(c->dt, u + ref_addr(B_S0, E, s, bk[1], rp[1], r, e));
+                acc += (float)x;
+                nsel++;
+                if (bi < 0 || (c->op == DV_OP_vcmax ? x > best : x < best)) {
+                    best = x;
+                    bi = e;
+                }
+            }
+            if (c->op == DV_OP_vcadd) {
+                sr_rst_f(c->dt, u + B_DST + (uint64_t)r * (uint64_t)c->dst_rep * (uint64_t)s, acc);
+            } else if (bi >= 0) {
+                uint8_t *d = u + B_DST + 2 * (uint64_t)r * (uint64_t)c->dst_rep * (uint64_t)s;
+                memcpy(d, u + ref_addr(B_S0, E, s, bk[1], rp[1], r, bi), (size_t)s);
+                sr_rst_i(s == 2 ? DV_DT_U16 : DV_DT_U32, d + s, bi);
+            }
+            break;
+        }
+        case DV_FORM_VDUP:
+            for (int e = 0; e < E; e++)
+                if (ref_sel(c, E, r, e)) {
+                    uint8_t *d = u + ref_addr(B_DST, E, s, bk[0], rp[0], r, e);
+                    if (sr_isfl(c->dt))
+                        sr_rst_f(c->dt, d, (float)ref_scalar(c->dt, c->scalar));
+                    else
+                        sr_rst_i(c->dt, d, (int64_t)ref_scalar(c->dt, c->scalar));
+                }
+            break;
+        case DV_FORM_VCMP: {
+            uint8_t *d = u + B_DST + (uint64_t)r * (uint64_t)(E / 8);
+            memset(d, 0, (size_t)E / 8);
+            for (int e = 0; e < E; e++)
+                if (ref_sel(c, E, r, e) && ref_cmp(c->cmp, sr_rld(c->dt, u + ref_addr(B_S0, E, s, bk[1], rp[1], r, e)),
+                                                    sr_rld(c->dt, u + ref_addr(B_S1, E, s, bk[2], rp[2], r, e))))
+                    d[e / 8] |= (uint8_t)(1 << (e % 8));
+            break;
+        }
+        case DV_FORM_VSEL: {
+            const uint8_t *m = u + B_SEL + (uint64_t)r * (uint64_t)(E / 8);
+            for (int e = 0; e < E; e++)
+                if (ref_sel(c, E, r, e)) {
+                    const bool one = (m[e / 8] >> (e % 8)) & 1;
+                    memcpy(u + ref_addr(B_DST, E, s, bk[0], rp[0], r, e),
+                           one ? u + ref_addr(B_S0, E, s, bk[1], rp[1], r, e) : u + ref_addr(B_S1, E, s, bk[2], rp[2], r, e),
+                           (size_t)s);
+                }
+            break;
+        }
+        default:
+            break;
+        }
+        (void)nsel;
+    }
+}
+
+/* Typed random data in the first 128 KB of every operand region (the largest case needs 104 KB),
+ * random bytes elsewhere. */
+enum { REGION_USED = 128 << 10 };
+static void fill_ub(sr_mem_t *t, int dt, int kind, bool nan_ok)
+{
+    const unsigned s = sr_sz(dt);
+    uint8_t *ub = t->buf[DV_SPACE_UB];
+    static const uint64_t bases[] = {B_DST, B_S0, B_S1, B_SEL};
+    sr_fill_random(ub, UB_SIZE);
+    for (int r = 0; r < 4; r++)
+        for (uint64_t i = bases[r]; i + s <= bases[r] + REGION_USED; i += s)
+            sr_rst_bits(dt, ub + i, sr_gen_elem(dt, kind, nan_ok));
+    /* src1 often equals src0 at the same offset, so eq/ne and ties are exercised */
+    for (uint64_t i = 0; i + s <= REGION_USED; i += s)
+        if (sr_rndn(3) == 0)
+            memcpy(ub + B_S1 + i, ub + B_S0 + i, s);
+}
+
+static dv_insn_t vcase_insn(const vcase_t *c)
+{
+    dv_insn_t in;
+    const dv_form_t form = dv_op_spec(c->op)->form;
+    dv_insn_init(&in, c->op);
+    sr_fsetu(&in, "dst", DV_ADDR(DV_SPACE_UB, B_DST));
+    sr_fset(&in, "repeat", c->repeat);
+    switch (form) {
+    case DV_FORM_VBIN:
+    case DV_FORM_VCMP:
+    case DV_FORM_VSEL:
+        sr_fsetu(&in, "src0", DV_ADDR(DV_SPACE_UB, B_S0));
+        sr_fsetu(&in, "src1", DV_ADDR(DV_SPACE_UB, B_S1));
+        if (form != DV_FORM_VCMP) {
+            sr_fset(&in, "dst_blk", c->blk[0]);
+            sr_fset(&in, "dst_rep", c->rep[0]);
+        } else {
+            sr_fset(&in, "cmp", c->cmp);
+        }
+        if (form == DV_FORM_VSEL)
+            sr_fsetu(&in, "sel", DV_ADDR(DV_SPACE_UB, B_SEL));
+        sr_fset(&in, "src0_blk", c->blk[1]);
+        sr_fset(&in, "src0_rep", c->rep[1]);
+        sr_fset(&in, "src1_blk", c->blk[2]);
+        sr_fset(&in, "src1_rep", c->rep[2]);
+        break;
+    case DV_FORM_VDUP:
+        sr_fset(&in, "dst_blk", c->blk[0]);
+        sr_fset(&in, "dst_rep", c->rep[0]);
+        break;
+    case DV_FORM_VREDUCE:
+        sr_fsetu(&in, "src", DV_ADDR(DV_SPACE_UB, B_S0));
+        sr_fset(&in, "dst_rep", c->dst_rep);
+        sr_fset(&in, "src_blk", c->blk[1]);
+        sr_fset(&in, "src_rep", c->rep[1]);
+        break;
+    default:
+        sr_fsetu(&in, "src", DV_ADDR(DV_SPACE_UB, B_S0));
+        sr_fset(&in, "dst_blk", c->blk[0]);
+        sr_fset(&in, "dst_rep", c->rep[0]);
+        sr_fset(&in, "src_blk", c->blk[1]);
+        sr_fset(&in, "src_rep", c->rep[1]);
+        break;
+    }
+    if (form == DV_FORM_VCONV) {
+        sr_fset(&in, "dst_type", c->dt);
+        sr_fset(&in, "src_type", c->st);
+        sr_fset(&in, "round", c->round);
+    } else {
+        sr_fset(&in, "dtype", c->dt);
+    }
+    if (form == DV_FORM_VSCALAR || form == DV_FORM_VDUP)
+        sr_fsetd(&in, "scalar", c->scalar);
+    return in;
+}
+
+/* Run one case on random data and compare every byte of every memory with the reference. */
+static void vcase_run(vcase_t *c, int kind)
+{
+    sr_mem_t got, want;
+    sr_tmem_alloc(&got, false); /* only UB matters; the other memories just must not change */
+    const dv_form_t form = dv_op_spec(c->op)->form;
+    fill_ub(&got, form == DV_FORM_VCONV ? c->st : c->dt, kind, form == DV_FORM_VCONV && !sr_isfl(c->dt));
+    if (c->op == DV_OP_vln || c->op == DV_OP_vsqrt || c->op == DV_OP_vrsqrt)
+        for (uint64_t i = sr_sz(c->dt) - 1; i < UB_SIZE; i += sr_sz(c->dt))
+            got.buf[DV_SPACE_UB][i] &= 0x7f;
+    sr_tmem_clone(&want, &got);
+    const dv_insn_t in = vcase_insn(c);
+    sr_exec_ok(&in, &c->vs, &got);
+    ref_vec(c, want.buf[DV_SPACE_UB]);
+    char what[200];
+    snprintf(what, sizeof what, "%s %s<-%s rep %d blk %d/%d/%d rep %d/%d/%d mask %s %llx:%llx round %d cmp %d",
+             dv_op_spec(c->op)->mnemonic, dv_dtype_name((dv_dtype_t)c->dt), dv_dtype_name((dv_dtype_t)c->st), c->repeat,
+             c->blk[0], c->blk[1], c->blk[2], c->rep[0], c->rep[1], c->rep[2], c->vs.count_mode ? "count" : "bits",
+             (unsigned long long)c->vs.hi, (unsigned long long)c->vs.lo, c->round, c->cmp);
+    sr_expect_same(&got, &want, what);
+    sr_tmem_free(&got);
+    sr_tmem_free(&want);
+}
+
+/* Geometry configurations every vector test runs through. */
+enum { NCFG = 9 };
+static void vcase_config(vcase_t *c, int k, int E)
+{
+    dv_vstate_reset(&c->vs);
+    for (int i = 0; i < 3; i++) {
+        c->blk[i] = 1;
+        c->rep[i] = 8;
+    }
+    c->dst_rep = 1;
+    switch (k) {
+    case 0: c->repeat = 1; break;                                    /* defaults, full mask */
+    case 1: /* 255 repeats, random bit mask */
+        c->repeat = 255;
+        c->vs.hi = sr_rnd();
+        c->vs.lo = sr_rnd();
+        break;
+    case 2: /* random strides, including 0, random mask */
+        c->repeat = 7;
+        for (int i = 0; i < 3; i++) {
+            c->blk[i] = sr_rndn(4) == 0 ? 0 : (int)sr_rndn(256);
+            c->rep[i] = sr_rndn(4) == 0 ? 0 : (int)sr_rndn(256);
+        }
+        c->vs.hi = sr_rnd() & sr_rnd();
+        c->vs.lo = sr_rnd() | sr_rnd();
+        c->dst_rep = (int)sr_rndn(4);
+        break;
+    case 3: /* count mode with a tail; the repeat field is ignored */
+        c->repeat = 2;
+        c->vs.count_mode = true;
+        c->vs.lo = (uint64_t)E * 5 + 13;
+        c->blk[0] = 2;
+        c->rep[0] = 16;
+        c->rep[1] = 9;
+        c->dst_rep = 2;
+        break;
+    case 4: /* count mode, fewer elements than a block */
+        c->repeat = 200;
+        c->vs.count_mode = true;
+        c->vs.lo = 3;
+        break;
+    case 5: /* broadcast sources (stride 0) */
+        c->repeat = 13;
+        c->blk[1] = 0;
+        c->rep[1] = 0;
+        c->rep[2] = 1;
+        c->vs.lo = sr_rnd();
+        break;
+    case 6: /* large strides, no overlap */
+        c->repeat = 3;
+        for (int i = 0; i < 3; i++) {
+            c->blk[i] = 255;
+            c->rep[i] = 255;
+        }
+        c->dst_rep = 255;
+        break;
+    case 7: /* zero repeats: nothing happens */
+        c->repeat = 0;
+        break;
+    default: /* count mode over many repeats, packed */
+        c->repeat = 1;
+        c->vs.count_mode = true;
+        c->vs.lo = (uint64_t)E * 254 + (uint64_t)E / 2 + 1;
+        c->rep[0] = 4;
+        c->dst_rep = 1;
+        break;
+    }
+}
+
+/* Every dtype an op accepts, each through every configuration. */
+static void vop_all(dv_op_t op, int kind, double scalar)
+{
+    const uint32_t dts = dv_op_spec(op)->dtypes;
+    for (int dt = 0; dt < DV_DT_COUNT; dt++) {
+        if (!(dts & (1u << dt)))
+            continue;
+        for (int k = 0; k < NCFG; k++) {
+            vcase_t c = {.op = op, .dt = dt, .st = dt, .scalar = scalar};
+            vcase_config(&c, k, 256 / (int)sr_sz(dt));
+            vcase_run(&c, kind);
+        }
+    }
+}
+
+START_TEST(test_semantics_vbin)
+{
+    sr_seed(1);
+    const dv_op_t ops[] = {DV_OP_vadd, DV_OP_vsub, DV_OP_vmul, DV_OP_vdiv, DV_OP_vmax, DV_OP_vmin};
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        vop_all(ops[i], D_NORMAL, 0);
+}
+END_TEST
+
+START_TEST(test_semantics_vscalar)
+{
+    sr_seed(2);
+    vop_all(DV_OP_vadds, D_NORMAL, 1.3);
+    vop_all(DV_OP_vmuls, D_NORMAL, -2.7);
+    vop_all(DV_OP_vmaxs, D_NORMAL, 0.3);
+    vop_all(DV_OP_vadds, D_NORMAL, 100000.75); /* saturates for s16 */
+    vop_all(DV_OP_vmuls, D_NORMAL, -77.9);
+}
+END_TEST
+
+START_TEST(test_semantics_vunary)
+{
+    sr_seed(3);
+    const dv_op_t ops[] = {DV_OP_vexp, DV_OP_vln, DV_OP_vsqrt, DV_OP_vrsqrt, DV_OP_vrec, DV_OP_vabs, DV_OP_vrelu, DV_OP_vcopy};
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        vop_all(ops[i], D_NORMAL, 0);
+}
+END_TEST
+
+START_TEST(test_semantics_vconv)
+{
+    sr_seed(4);
+    static const int pairs[][2] = {
+        {DV_DT_F32, DV_DT_F16}, {DV_DT_F16, DV_DT_F32}, {DV_DT_F32, DV_DT_BF16}, {DV_DT_BF16, DV_DT_F32},
+        {DV_DT_F32, DV_DT_S32}, {DV_DT_S32, DV_DT_F32}, {DV_DT_F16, DV_DT_S32}, {DV_DT_F16, DV_DT_S16},
+        {DV_DT_S16, DV_DT_F16}, {DV_DT_F16, DV_DT_S8},  {DV_DT_S8, DV_DT_F16},  {DV_DT_F16, DV_DT_U8},
+        {DV_DT_U8, DV_DT_F16}};
+    const int cfgs[] = {0, 1, 2, 3, 5};
+    int covered = 0;
+    for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++) {
+        ck_assert(dv_conv_allowed((dv_dtype_t)pairs[p][0], (dv_dtype_t)pairs[p][1]));
+        for (int mode = 0; mode < 5; mode++)
+            for (size_t k = 0; k < sizeof cfgs / sizeof cfgs[0]; k++) {
+                vcase_t c = {.op = DV_OP_vconv, .dt = pairs[p][1], .st = pairs[p][0], .round = mode};
+                vcase_config(&c, cfgs[k], ref_E(&c));
+                vcase_run(&c, D_CONV);
+            }
+        covered++;
+    }
+    /* the table has no pair this test does not know */
+    int table = 0;
+    for (int s = 0; s < DV_DT_COUNT; s++)
+        for (int d = 0; d < DV_DT_COUNT; d++)
+            table += dv_conv_allowed((dv_dtype_t)s, (dv_dtype_t)d);
+    ck_assert_int_eq(table, covered);
+    /* f32 -> f16 packing: dst_blk 1, dst_rep 4 writes 128 contiguous bytes per repeat */
+    vcase_t c = {.op = DV_OP_vconv, .dt = DV_DT_F16, .st = DV_DT_F32, .repeat = 10, .blk = {1, 1, 1}, .rep = {4, 8, 8}};
+    dv_vstate_reset(&c.vs);
+    vcase_run(&c, D_CONV);
+}
+END_TEST
+
+START_TEST(test_semantics_vreduce)
+{
+    sr_seed(5);
+    vop_all(DV_OP_vcadd, D_NORMAL, 0);
+    vop_all(DV_OP_vcmax, D_SMALL, 0);
+    vop_all(DV_OP_vcmin, D_SMALL, 0);
+    vop_all(DV_OP_vcmax, D_NORMAL, 0);
+    vop_all(DV_OP_vcmin, D_NORMAL, 0);
+    /* a repeat with nothing selected: vcadd writes 0, vcmax writes nothing */
+    vcase_t c = {.op = DV_OP_vcadd, .dt = DV_DT_F32, .st = DV_DT_F32, .repeat = 4, .blk = {1, 1, 1}, .rep = {8, 8, 8},
+                 .dst_rep = 1};
+    c.vs.count_mode = false;
+    c.vs.hi = c.vs.lo = 0;
+    vcase_run(&c, D_NORMAL);
+    c.op = DV_OP_vcmax;
+    vcase_run(&c, D_NORMAL);
+}
+END_TEST
+
+START_TEST(test_semantics_vdup)
+{
+    sr_seed(6);
+    vop_all(DV_OP_vdup, D_NORMAL, 3.14159);
+    vop_all(DV_OP_vdup, D_NORMAL, -70000.9);
+}
+END_TEST
+
+START_TEST(test_semantics_vcmp)
+{
+    sr_seed(7);
+    for (int cmp = 0; cmp < 6; cmp++)
+        for (int dt = 0; dt < DV_DT_COUNT; dt++) {
+            if (!(dv_op_spec(DV_OP_vcmp)->dtypes & (1u << dt)))
+                continue;
+            for (int k = 0; k < NCFG; k++) {
+                vcase_t c = {.op = DV_OP_vcmp, .dt = dt, .st = dt, .cmp = cmp};
+                vcase_config(&c, k, 256 / (int)sr_sz(dt));
+                if (k != 2) /* same strides for both sources so equal values meet */
+                    c.blk[2] = c.blk[1], c.rep[2] = c.rep[1];
+                vcase_run(&c, k % 2 ? D_SMALL : D_NORMAL);
+            }
+        }
+}
+END_TEST
+
+START_TEST(test_semantics_vsel)
+{
+    sr_seed(8);
+    vop_all(DV_OP_vsel, D_NORMAL, 0);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ fixed-shape vector forms */
+
+/* A mask state that would select almost nothing: vbrcb and vtranspose must ignore it. */
+static dv_vstate_t odd_mask(int k)
+{
+    dv_vstate_t vs = {.count_mode = k % 2 == 1, .hi = 0, .lo = k % 2 ? 3 : 0x5};
+    return vs;
+}
+
+/* vbrcb (§3.3): for repeat r, block i of 32 B at dst + r*dst_rep*32 + i*dst_blk*32 is filled with
+ * src[8r + i]; the 8 sources of a repeat are read before its blocks are written in ascending i. */
+START_TEST(test_semantics_vbrcb)
+{
+    sr_seed(9);
+    /* repeat, dst_blk, dst_rep, in place (src = dst) */
+    const int shapes[][4] = {{1, 1, 8, 0}, {5, 1, 8, 0}, {4, 2, 16, 0}, {3, 0, 1, 0}, {6, 1, 0, 0},
+                             {2, 3, 40, 0}, {0, 1, 8, 0}, {255, 1, 8, 0}, {3, 1, 8, 1}};
+    int cases = 0;
+    for (int dt = 0; dt < DV_DT_COUNT; dt++) {
+        if (!(dv_op_spec(DV_OP_vbrcb)->dtypes & (1u << dt)))
+            continue;
+        for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+            const int *p = shapes[k];
+            sr_mem_t got, want;
+            sr_tmem_init(&got);
+            sr_tmem_clone(&want, &got);
+            const uint64_t doff = B_DST + 32 * sr_rndn(8), soff = p[3] ? doff : B_S0 + 32 * sr_rndn(8), s = sr_sz(dt);
+            dv_insn_t in;
+            dv_insn_init(&in, DV_OP_vbrcb);
+            sr_fsetu(&in, "dst", DV_ADDR(DV_SPACE_UB, doff));
+            sr_fsetu(&in, "src", DV_ADDR(DV_SPACE_UB, soff));
+            sr_fset(&in, "dtype", dt);
+            sr_fset(&in, "repeat", p[0]);
+            sr_fset(&in, "dst_blk", p[1]);
+            sr_fset(&in, "dst_rep", p[2]);
+            const dv_vstate_t vs = odd_mask((int)k);
+            sr_exec_ok(&in, &vs, &got);
+            uint8_t *ub = want.buf[DV_SPACE_UB];
+            for (uint64_t r = 0; r < (uint64_t)p[0]; r++) {
+                uint8_t e[8][4];
+                for (uint64_t i = 0; i < 8; i++)
+                    memcpy(e[i], ub + soff + (8 * r + i) * s, s);
+                for (uint64_t i = 0; i < 8; i++)
+                    for (uint64_t b = 0; b < 32 / s; b++)
+                        memcpy(ub + doff + r * (uint64_t)p[2] * 32 + i * (uint64_t)p[1] * 32 + b * s, e[i], s);
+            }
+            char what[64];
+            snprintf(what, sizeof what, "vbrcb %s shape %zu", dv_dtype_name((dv_dtype_t)dt), k);
+            sr_expect_same(&got, &want, what);
+            sr_tmem_free(&got);
+            sr_tmem_free(&want);
+            cases++;
+        }
+    }
+    ck_assert_int_eq(cases, 7 * 9); /* four 16-bit and three 32-bit types */
+}
+END_TEST
+
+/* vtranspose (§3.3): dst[16j + i] = src[16i + j], 2-byte elements, including adjacent operands. */
+START_TEST(test_semantics_vtranspose)
+{
+    sr_seed(10);
+    int cases = 0;
+    for (int dt = 0; dt < DV_DT_COUNT; dt++) {
+        if (!(dv_op_spec(DV_OP_vtranspose)->dtypes & (1u << dt)))
+            continue;
+        ck_assert_uint_eq(sr_sz(dt), 2);
+        for (int k = 0; k < 4; k++) {
+            sr_mem_t got, want;
+            sr_tmem_init(&got);
+            sr_tmem_clone(&want, &got);
+            uint64_t doff = B_DST + 32 * sr_rndn(64), soff = B_S0 + 32 * sr_rndn(64);
+            if (k == 2)
+                soff = doff + 512;
+            if (k == 3)
+                doff = soff + 512;
+            dv_insn_t in;
+            dv_insn_init(&in, DV_OP_vtranspose);
+            sr_fsetu(&in, "dst", DV_ADDR(DV_SPACE_UB, doff));
+            sr_fsetu(&in, "src", DV_ADDR(DV_SPACE_UB, soff));
+            sr_fset(&in, "dtype", dt);
+            const dv_vstate_t vs = odd_mask(k);
+            sr_exec_ok(&in, &vs, &got);
+            uint8_t *ub = want.buf[DV_SPACE_UB];
+            for (int i = 0; i < 16; i++)
+                for (int j = 0; j < 16; j++)
+                    memcpy(ub + doff + (uint64_t)(j * 16 + i) * 2, ub + soff + (uint64_t)(i * 16 + j) * 2, 2);
+            char what[64];
+            snprintf(what, sizeof what, "vtranspose %s case %d", dv_dtype_name((dv_dtype_t)dt), k);
+            sr_expect_same(&got, &want, what);
+            sr_tmem_free(&got);
+            sr_tmem_free(&want);
+            cases++;
+        }
+    }
+    ck_assert_int_eq(cases, 4 * 4);
+}
+END_TEST
+
+Suite *dv_semantics_vector_suite(void)
+{
+    Suite *s = suite_create("semantics_vector");
+    TCase *tc = sr_tcase(s, "vector");
+    tcase_add_test(tc, test_semantics_vbin);
+    tcase_add_test(tc, test_semantics_vscalar);
+    tcase_add_test(tc, test_semantics_vunary);
+    tcase_add_test(tc, test_semantics_vconv);
+    tcase_add_test(tc, test_semantics_vreduce);
+    tcase_add_test(tc, test_semantics_vdup);
+    tcase_add_test(tc, test_semantics_vcmp);
+    tcase_add_test(tc, test_semantics_vsel);
+    tcase_add_test(tc, test_semantics_vbrcb);
+    tcase_add_test(tc, test_semantics_vtranspose);
+    return s;
+}
