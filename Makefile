@@ -112,7 +112,7 @@ $(B)/lib/libnnopbase.so $(B)/lib/libopapi.so: acl/alias.c $(B)/lib/libascendcl.s
 shim: $(SHIM_LIBS)
 
 PREFIX ?= /usr/local
-DEV_HEADERS := $(wildcard include/dv/*.h) isa/isa.def isa/fields.def configs/params.def
+DEV_HEADERS := $(wildcard include/dv/*.h) isa/isa.def isa/fields.def configs/params.def configs/topology.def
 install: shim $(BIN)/dvsim
 	mkdir -p $(PREFIX)/include/dv $(PREFIX)/lib/pkgconfig $(PREFIX)/bin
 	cp -R include/acl include/aclnn include/aclnnop include/dvsim $(PREFIX)/include/

@@ -20,6 +20,7 @@
 #include "dv/isa.h"
 #include "dv/model.h"
 #include "dv/sim.h"
+#include "dv/topology.h"
 #include "dv/trace.h"
 
 /* ================================================================ the table */
@@ -517,8 +518,9 @@ static int cross_rounds(mctx_t *c, memo_t *m, unsigned n, bool flags, uint64_t *
     tx(&c->k, "block 0 aic\n");
     for (unsigned i = 0; i < n; i++)
         tx(&c->k, flags ? "set_cross_flag pipe=S mode=2 id=0\nwait_cross_flag pipe=S id=1\n" : MASK MASK);
-    for (unsigned v = 0; v < 2; v++) {
-        tx(&c->k, "block 0 aiv%u\n", v);
+    for (uint32_t sub = DV_SUB_AIV0; sub < dv_topo_kernel_subs(&c->cfg, DV_KIND_MIX); sub++) {
+        char name[16];
+        tx(&c->k, "block 0 %s\n", dv_topo_sub_name(sub, name, sizeof name));
         for (unsigned i = 0; i < n; i++)
             tx(&c->k, flags ? "wait_cross_flag pipe=S id=0\nset_cross_flag pipe=S mode=2 id=1\n" : MASK MASK);
     }
@@ -533,8 +535,8 @@ static int cross_rounds(mctx_t *c, memo_t *m, unsigned n, bool flags, uint64_t *
 static void mb_cross_latency(mctx_t *c, int arg, dv_micro_result_t *r)
 {
     (void)arg;
-    if (c->cfg.chip_layout != DV_LAYOUT_SPLIT || c->cfg.chip_aiv_per_core != 2 || c->cfg.sync_cross_flag_ids < 2) {
-        row_na(r, "cross-core flags need a split chip with 2 AIVs per AI core and 2 flag ids");
+    if (dv_topo_kernel_subs(&c->cfg, DV_KIND_MIX) == 0 || c->cfg.sync_cross_flag_ids < 2) {
+        row_na(r, "cross-core flags need a split chip (AIC + AIVs) and 2 flag ids");
         return;
     }
     rounds_figure(c, r, cross_rounds, 1, 5);
@@ -1451,18 +1453,22 @@ static void mb_fix(mctx_t *c, int arg, dv_micro_result_t *r)
 static int stream(mctx_t *c, memo_t *m, bool mix, unsigned cores, uint64_t d, unsigned reps, bool fresh_lines,
                   uint64_t base, mrun_t *out)
 {
-    const unsigned blocks = mix ? (unsigned)c->cfg.chip_ai_cores : cores;
+    const dv_kind_t kind = mix ? DV_KIND_MIX : DV_KIND_VECTOR;
+    const unsigned blocks = mix ? dv_topo_kernel_cores(&c->cfg, kind) : cores;
     head(c, mix ? "mix" : "vector", blocks, (uint64_t)cores * d * (fresh_lines ? reps : 1));
     unsigned k = 0;
     for (unsigned b = 0; b < blocks; b++) {
-        for (unsigned s = 0; s < (mix ? 3u : 1u); s++, k++) {
+        for (unsigned s = 0; s < dv_topo_kernel_subs(&c->cfg, kind); s++, k++) {
+            char name[16];
             if (mix)
-                tx(&c->k, "block %u %s\n", b, s == 0 ? "aic" : s == 1 ? "aiv0" : "aiv1");
+                tx(&c->k, "block %u %s\n", b, dv_topo_sub_name(s, name, sizeof name));
             else
                 tx(&c->k, "block %u\n", b);
+            /* a core without a UB (the AIC) reads into L1 */
+            const bool l1 = !dv_topo_has_buffer(&c->cfg, dv_topo_stream_type(&c->cfg, kind, s), DV_SPACE_UB);
             for (unsigned i = 0; i < reps; i++)
-                tx(&c->k, "copy_gm_to_%s dst=%s:0x0 src=x+0x%llx nburst=1 len=%llu\n", mix && s == 0 ? "cbuf" : "ubuf",
-                   mix && s == 0 ? "l1" : "ub", ull(((fresh_lines ? i * cores : 0) + k) * d), ull(d / 32));
+                tx(&c->k, "copy_gm_to_%s dst=%s:0x0 src=x+0x%llx nburst=1 len=%llu\n", l1 ? "cbuf" : "ubuf",
+                   l1 ? "l1" : "ub", ull(((fresh_lines ? i * cores : 0) + k) * d), ull(d / 32));
         }
     }
     tx(&c->k, "end\n");
@@ -1524,8 +1530,8 @@ static void mb_l2_stream(mctx_t *c, int arg, dv_micro_result_t *r)
 {
     (void)arg;
     const dv_config_t *g = &c->cfg;
-    const bool mix = g->chip_layout == DV_LAYOUT_SPLIT && g->chip_aiv_per_core == 2;
-    const unsigned cores = mix ? (unsigned)(3 * g->chip_ai_cores) : c->nvec;
+    const bool mix = dv_topo_kernel_subs(g, DV_KIND_MIX) > 0; /* then every core of the chip reads */
+    const unsigned cores = mix ? dv_topo_cores(g) : c->nvec;
     const uint64_t rate = stream_read_rate(g);
     const uint64_t demand = (mix ? g->chip_ai_cores * min64(rate, g->mte2_l1_bytes_per_cycle) : 0) +
                             c->nvec * min64(rate, g->mte2_ub_bytes_per_cycle);
@@ -1626,8 +1632,7 @@ int dv_micro_run(const dv_config_t *cfg, const char *only, dv_micro_result_t *re
         return dv_error_set(err, DV_ERR_NOMEM, NULL, 0, 0, "out of memory");
     c->cfg = *cfg;
     c->next_base = DV_GM_BASE;
-    c->nvec = (unsigned)(cfg->chip_layout == DV_LAYOUT_SPLIT ? cfg->chip_ai_cores * cfg->chip_aiv_per_core
-                                                             : cfg->chip_ai_cores);
+    c->nvec = dv_topo_kernel_cores(cfg, DV_KIND_VECTOR);
     for (int i = 0; i < NROWS; i++) {
         memset(&res[i], 0, sizeof res[i]);
         res[i].status = DV_MICRO_NOT_RUN;

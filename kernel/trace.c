@@ -13,15 +13,15 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "dv/topology.h"
+
 #define READ_BUF_BYTES 16384u            /* per stream; a line must fit (FORMAT.md "Limits") */
 #define BLOCKS_MAX 65535u
 #define ARGS_MAX 65536u                  /* the GM argument index has 16 bits */
 #define OFF_LIMIT (1ull << 40)           /* offsets have 40 bits (DV_ADDR) */
-#define MIX_SUBS 3u
 #define QUOTE_MAX 64                     /* longest token echoed in a message */
 #define OP_HASH_SIZE 256u
 
-static const char *const sub_names[MIX_SUBS] = {"aic", "aiv0", "aiv1"};
 static const char *const dir_names[] = {"in", "out", "inout"};
 static const char *const kind_names[] = {"vector", "cube", "mix"};
 
@@ -719,7 +719,9 @@ typedef struct trace_kernel {
     char *source;      /* file name for messages */
     char *text;        /* dv_trace_open_string: the copied text; NULL for a file */
     size_t text_len;
-    block_pos_t *pos;  /* blocks * subs */
+    block_pos_t *pos;  /* blocks * stride */
+    uint32_t stride;   /* 1, or DV_SUB_MAX for a mix kernel (info.subs is known after the scan) */
+    int kind_line, kind_col; /* where the kernel line gives kind=, for dv_trace_check_profile */
     unsigned refs;     /* the kernel itself plus one per open stream */
     uint32_t args_cap;
 } trace_kernel_t;
@@ -746,6 +748,20 @@ void dv_trace_close(dv_kernel_t *k)
 {
     if (k)
         kernel_unref(k->impl);
+}
+
+static int trace_stream_open(dv_kernel_t *k, uint32_t block, uint32_t sub, dv_stream_t **out, dv_error_t *err);
+
+int dv_trace_check_profile(const dv_kernel_t *k, const dv_config_t *cfg, dv_error_t *err)
+{
+    int rc = dv_topo_check_kernel(cfg, &k->info, err);
+    if (rc != DV_OK && err && k->open == trace_stream_open) {
+        const trace_kernel_t *tk = k->impl;
+        snprintf(err->file, sizeof err->file, "%s", tk->source);
+        err->line = tk->kind_line;
+        err->col = tk->kind_col;
+    }
+    return rc;
 }
 
 static int stream_next(dv_stream_t *s, dv_insn_t *out, dv_error_t *err)
@@ -795,7 +811,7 @@ static int trace_stream_open(dv_kernel_t *k, uint32_t block, uint32_t sub, dv_st
     if (block >= k->info.blocks || sub >= k->info.subs)
         return dv_error_set(err, DV_ERR_RANGE, tk->source, 0, 0, "no stream for block %u sub %u (blocks=%u, subs=%u)",
                             block, sub, k->info.blocks, k->info.subs);
-    const block_pos_t *bp = &tk->pos[(size_t)block * k->info.subs + sub];
+    const block_pos_t *bp = &tk->pos[(size_t)block * tk->stride + sub];
     ts = calloc(1, sizeof *ts);
     if (!ts)
         return dv_error_set(err, DV_ERR_NOMEM, tk->source, 0, 0, "out of memory");
@@ -915,8 +931,11 @@ static int scan_kernel_line(trace_kernel_t *tk, const char *line, size_t len, si
                             TOKQ(vals[1]), BLOCKS_MAX);
     info->kind = (dv_kind_t)kind;
     info->blocks = (uint32_t)blocks;
-    info->subs = kind == DV_KIND_MIX ? MIX_SUBS : 1;
-    tk->pos = calloc((size_t)info->blocks * info->subs, sizeof *tk->pos);
+    info->subs = 1; /* a mix kernel's count is the sub-streams its blocks have, known at 'end' */
+    tk->stride = kind == DV_KIND_MIX ? DV_SUB_MAX : 1;
+    tk->kind_line = w.line;
+    tk->kind_col = cols[0];
+    tk->pos = calloc((size_t)info->blocks * tk->stride, sizeof *tk->pos);
     if (!tk->pos)
         return dv_error_set(err, DV_ERR_NOMEM, w.file, w.line, 0, "out of memory");
     return DV_OK;
@@ -1015,8 +1034,9 @@ static int scan_arg_line(trace_kernel_t *tk, const char *line, size_t len, size_
 static int scan_block_line(trace_kernel_t *tk, const char *line, size_t len, size_t pos, tok_t kw, const reader_t *r,
                            where_t w, dv_error_t *err)
 {
-    const dv_kernel_info_t *info = &tk->k.info;
+    dv_kernel_info_t *info = &tk->k.info;
     tok_t num, sub, extra;
+    char sub_name[16] = "";
     uint64_t b;
     int s = 0;
     if (!tok_next(line, len, &pos, &num))
@@ -1034,25 +1054,33 @@ static int scan_block_line(trace_kernel_t *tk, const char *line, size_t len, siz
     if (info->kind == DV_KIND_MIX) {
         if (!has_sub)
             return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_end_col(line, num),
-                                "a kind=mix kernel needs a sub-stream after the block number: aic, aiv0 or aiv1");
-        s = find_name(sub_names, MIX_SUBS, sub);
+                                "a kind=mix kernel needs a sub-stream after the block number: aic, or aivN for N "
+                                "in [0, %d]", DV_TOPO_AIV_MAX - 1);
+        s = dv_topo_sub_lookup(sub.s, sub.n);
         if (s < 0)
             return dv_error_set(err, DV_ERR_UNKNOWN, w.file, w.line, tok_col(line, sub),
-                                "unknown sub-stream '%.*s' (expected aic, aiv0 or aiv1)", TOKQ(sub));
+                                "unknown sub-stream '%.*s' (expected aic, or aivN for N in [0, %d])", TOKQ(sub),
+                                DV_TOPO_AIV_MAX - 1);
+        if (s >= DV_SUB_MAX)
+            return dv_error_set(err, DV_ERR_RANGE, w.file, w.line, tok_col(line, sub),
+                                "sub-stream '%.*s' is beyond the limit: an AI core has at most %d AIVs (aiv0 .. aiv%d)",
+                                TOKQ(sub), DV_TOPO_AIV_MAX, DV_TOPO_AIV_MAX - 1);
+        dv_topo_sub_name((uint32_t)s, sub_name, sizeof sub_name);
         if (tok_next(line, len, &pos, &extra))
             return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_col(line, extra),
-                                "unexpected '%.*s' after 'block %.*s %s'", TOKQ(extra), TOKQ(num), sub_names[s]);
+                                "unexpected '%.*s' after 'block %.*s %s'", TOKQ(extra), TOKQ(num), sub_name);
+        if ((uint32_t)s + 1 > info->subs)
+            info->subs = (uint32_t)s + 1;
     } else if (has_sub) {
         return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_col(line, sub),
                             "unexpected '%.*s': a kind=%s kernel has one stream per block, written 'block B'", TOKQ(sub),
                             kind_names[info->kind]);
     }
-    block_pos_t *bp = &tk->pos[(size_t)b * info->subs + (size_t)s];
+    block_pos_t *bp = &tk->pos[(size_t)b * tk->stride + (size_t)s];
     if (bp->line) {
         tok_t at = info->kind == DV_KIND_MIX ? sub : num;
         return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_col(line, at), "duplicate block %llu%s%s (first at line %u)",
-                            (unsigned long long)b, info->kind == DV_KIND_MIX ? " " : "",
-                            info->kind == DV_KIND_MIX ? sub_names[s] : "", bp->line);
+                            (unsigned long long)b, *sub_name ? " " : "", sub_name, bp->line);
     }
     bp->line = (uint32_t)w.line;
     bp->off = r->off;
@@ -1069,11 +1097,15 @@ static int scan_end_line(trace_kernel_t *tk, const char *line, size_t len, size_
                             TOKQ(extra));
     for (uint32_t b = 0; b < info->blocks; b++)
         for (uint32_t s = 0; s < info->subs; s++)
-            if (!tk->pos[(size_t)b * info->subs + s].line)
+            if (!tk->pos[(size_t)b * tk->stride + s].line) {
+                char sub_name[16] = "";
+                if (info->kind == DV_KIND_MIX)
+                    dv_topo_sub_name(s, sub_name, sizeof sub_name);
                 return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_col(line, kw),
-                                    "missing block %u%s%s (the kernel declares blocks=%u; each must appear once)", b,
-                                    info->kind == DV_KIND_MIX ? " " : "", info->kind == DV_KIND_MIX ? sub_names[s] : "",
-                                    info->blocks);
+                                    "missing block %u%s%s (the kernel declares blocks=%u; each must appear once%s)", b,
+                                    *sub_name ? " " : "", sub_name, info->blocks,
+                                    info->kind == DV_KIND_MIX ? ", with every sub-stream up to the last one used" : "");
+            }
     return DV_OK;
 }
 
@@ -1311,11 +1343,12 @@ int dv_trace_write_header(FILE *out, const dv_kernel_info_t *info)
 
 int dv_trace_write_block(FILE *out, const dv_kernel_info_t *info, uint32_t block, uint32_t sub)
 {
-    uint32_t subs = info->kind == DV_KIND_MIX ? MIX_SUBS : 1;
-    if (block >= info->blocks || sub >= subs)
+    const uint32_t subs = info->kind == DV_KIND_MIX ? info->subs : 1;
+    if (block >= info->blocks || sub >= subs || sub >= DV_SUB_MAX)
         return DV_ERR_RANGE;
+    char name[16];
     if (info->kind == DV_KIND_MIX)
-        fprintf(out, "block %u %s\n", block, sub_names[sub]);
+        fprintf(out, "block %u %s\n", block, dv_topo_sub_name(sub, name, sizeof name));
     else
         fprintf(out, "block %u\n", block);
     return ferror(out) ? DV_ERR_IO : DV_OK;

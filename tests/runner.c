@@ -7,7 +7,7 @@
  * linking its file; the list below is the full set the project has. */
 #define SUITES(X) X(isa) X(trace) X(config) X(semantics) X(model) X(timing) X(robust) X(report) X(cli) \
     X(kapi) X(ops) X(ops_elementwise) X(ops_norm) X(ops_matmul) X(ops_conv) X(acl) X(aclnn) X(micro) \
-    X(fidelity)
+    X(fidelity) X(topology)
 #define DECLARE(m) extern Suite *dv_##m##_suite(void) __attribute__((weak));
 SUITES(DECLARE)
 
