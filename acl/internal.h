@@ -64,9 +64,10 @@ int dv_acl_check_init(const char *api);
 int dv_acl_check_device(const char *api);
 /* The chip profile chosen at aclInit. */
 const dv_config_t *dv_acl_config(void);
-/* Called before a kernel runs: the model is built for the current profile from now on (one process
- * simulates one profile), so a later aclInit must choose the same one. */
-void dv_acl_model_claim(void);
+/* The model of that profile, built when the first kernel of the aclInit .. aclFinalize session
+ * runs and kept until aclFinalize (its L2 contents carry from one kernel to the next), so a later
+ * aclInit may choose any profile.  NULL, with err filled, when it cannot be built. */
+dv_model_t *dv_acl_model(dv_error_t *err);
 
 /* ---- device memory (memory.c) ---- */
 /* The allocation holding device address `dev`: its host backing at dev and the bytes from dev to

@@ -20,13 +20,8 @@ static struct {
     int device_refs;          /* aclrtSetDevice calls not yet reset */
     dv_config_t cfg;
     char soc[DV_CONFIG_STR_MAX];
+    dv_model_t *model;        /* cfg's model, from the session's first kernel to aclFinalize */
 } g_rt;
-
-/* The profile the model was built for (the first kernel's), for the rest of the process. */
-static struct {
-    bool set;
-    dv_config_t cfg;
-} g_model;
 
 static _Thread_local char t_msg[1024];
 static _Thread_local aclrtContext t_ctx;
@@ -186,12 +181,13 @@ const dv_config_t *dv_acl_config(void)
     return g_rt.inited ? &g_rt.cfg : NULL;
 }
 
-void dv_acl_model_claim(void)
+dv_model_t *dv_acl_model(dv_error_t *err)
 {
-    if (!g_model.set) {
-        g_model.cfg = g_rt.cfg;
-        g_model.set = true;
-    }
+    if (!g_rt.model && g_rt.inited && dv_model_create(&g_rt.cfg, &g_rt.model, err) != DV_OK)
+        return NULL;
+    if (!g_rt.model)
+        dv_error_set(err, DV_ERR_STATE, NULL, 0, 0, "AscendCL is not initialized");
+    return g_rt.model;
 }
 
 /* ---------------------------------------------------------------- aclInit's JSON */
@@ -337,13 +333,6 @@ aclError aclInit(const char *configPath)
         rc = dv_acl_fail_err(ACL_ERROR_INVALID_PARAM, "aclInit: chip profile", &err);
         goto cleanup;
     }
-    if (g_model.set && memcmp(&g_model.cfg, &g_rt.cfg, sizeof g_rt.cfg) != 0) {
-        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM,
-                         "aclInit: this process already simulated kernels on profile '%s' and the model is built for "
-                         "it; one process simulates one profile (this aclInit chose '%s' or other settings)",
-                         g_model.cfg.chip_name, g_rt.cfg.chip_name);
-        goto cleanup;
-    }
     /* the SoC name CANN reports: "ascend910b2" -> "Ascend910B2" */
     snprintf(g_rt.soc, sizeof g_rt.soc, "%s", g_rt.cfg.chip_name);
     if (strncmp(g_rt.soc, "ascend", 6) == 0) {
@@ -384,6 +373,8 @@ aclError aclFinalize(void)
                                 : dv_acl_fail(ACL_ERROR_UNINITIALIZE, "aclFinalize: aclInit was never called");
     device_release();
     dv_acl_prof_shutdown();
+    dv_model_destroy(g_rt.model);
+    g_rt.model = NULL;
     g_rt.inited = false;
     return ACL_SUCCESS;
 }

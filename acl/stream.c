@@ -276,7 +276,6 @@ static int model_error_code(const dv_acl_launch_t *l, const dv_error_t *err)
  * is written (raw arguments hold whatever the kernel wrote before it failed, as on hardware). */
 static int run_kernel(dv_acl_stream_t *s, dv_acl_launch_t *l, uint64_t start, uint64_t *end)
 {
-    const dv_config_t *cfg = dv_acl_config();
     uint32_t n = l->nargs;
     uint8_t *data[DV_ACL_MAX_KARGS] = {0}, *base[DV_ACL_MAX_KARGS] = {0};
     uint64_t bytes[DV_ACL_MAX_KARGS], addr[DV_ACL_MAX_KARGS];
@@ -312,8 +311,12 @@ static int run_kernel(dv_acl_stream_t *s, dv_acl_launch_t *l, uint64_t start, ui
             view_move(&a->view, base[i], data[i], true);
     }
     dv_run_opts_default(&ro);
-    dv_acl_model_claim();
-    if (dv_model_run(cfg, l->kernel, &gm, &ro, &cnt, &err) != DV_OK) {
+    dv_model_t *model = dv_acl_model(&err);
+    if (!model) {
+        rc = dv_acl_fail_err(ACL_ERROR_RT_INTERNAL_ERROR, what, &err);
+        goto cleanup;
+    }
+    if (dv_model_run(model, l->kernel, &gm, &ro, &cnt, &err) != DV_OK) {
         rc = dv_acl_fail_err(model_error_code(l, &err), what, &err);
         goto cleanup;
     }

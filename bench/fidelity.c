@@ -1,8 +1,9 @@
-/* bench/fidelity.c - the calibration and roofline tables as data, one operator run per process, and
- * the roofline verdicts (bench/fidelity.h). */
+/* bench/fidelity.c - the calibration and roofline tables as data, operator runs (in this process or
+ * in a pool of worker processes), and the roofline verdicts (bench/fidelity.h). */
 #include "fidelity.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,76 +150,183 @@ done:
     return out->rc;
 }
 
-pid_t dv_fid_start(const char *profile, const char *cmd, int *fd)
+/* ---------------------------------------------------------------- the worker pool */
+
+/* A worker process: it reads job indices from `to` and writes each job's dv_fid_run_t to `from`. */
+typedef struct worker {
+    pid_t pid;      /* -1: none */
+    int to, from;
+    int job;        /* the job it runs, -1: idle */
+} worker_t;
+
+static bool io_all(int fd, void *buf, size_t n, bool writing)
 {
-    int p[2];
-    if (pipe(p) != 0)
-        return -1;
+    char *b = buf;
+    while (n > 0) {
+        const ssize_t k = writing ? write(fd, b, n) : read(fd, b, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return false;
+        b += k;
+        n -= (size_t)k;
+    }
+    return true;
+}
+
+/* The worker's loop (in the child): run each job it is sent, send its result, until the pipe closes. */
+static void worker_main(const dv_fid_job_t *jobs, int to, int from)
+{
+    int j;
+    while (io_all(to, &j, sizeof j, false)) {
+        dv_fid_run_t r;
+        dv_fid_run_here(jobs[j].profile, jobs[j].cmd, &r);
+        if (!io_all(from, &r, sizeof r, true))
+            _exit(2);
+    }
+    _exit(0);
+}
+
+/* Fork a worker; false when the pipes or the fork fail.  `others` are the live workers' parent ends,
+ * closed in the child so that each worker sees EOF when the parent closes its pipe. */
+static bool worker_start(worker_t *w, const dv_fid_job_t *jobs, const worker_t *others, int nothers)
+{
+    int to[2], from[2];
+    if (pipe(to) != 0)
+        return false;
+    if (pipe(from) != 0) {
+        close(to[0]);
+        close(to[1]);
+        return false;
+    }
     fflush(NULL);
     const pid_t pid = fork();
+    if (pid == 0) { /* leave without the parent's atexit work */
+        close(to[1]);
+        close(from[0]);
+        for (int i = 0; i < nothers; i++)
+            if (others[i].pid > 0) {
+                close(others[i].to);
+                close(others[i].from);
+            }
+        worker_main(jobs, to[0], from[1]);
+    }
+    close(to[0]);
+    close(from[1]);
     if (pid < 0) {
-        close(p[0]);
-        close(p[1]);
-        return -1;
+        close(to[1]);
+        close(from[0]);
+        return false;
     }
-    if (pid == 0) { /* the child: run, send the whole result, leave without the parent's atexit work */
-        close(p[0]);
-        dv_fid_run_t r;
-        dv_fid_run_here(profile, cmd, &r);
-        const char *b = (const char *)&r;
-        size_t left = sizeof r;
-        while (left > 0) {
-            const ssize_t n = write(p[1], b, left);
-            if (n <= 0)
-                _exit(2);
-            b += n;
-            left -= (size_t)n;
-        }
-        _exit(0);
-    }
-    close(p[1]);
-    *fd = p[0];
-    return pid;
+    *w = (worker_t){pid, to[1], from[0], -1};
+    return true;
 }
 
-int dv_fid_finish(pid_t pid, int fd, dv_fid_run_t *out)
+/* Close the worker's pipes and wait for it; its exit status in *status. */
+static void worker_stop(worker_t *w, int *status)
 {
-    size_t got = 0;
-    char *b = (char *)out;
-    while (got < sizeof *out) {
-        const ssize_t n = read(fd, b + got, sizeof *out - got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        got += (size_t)n;
-    }
-    close(fd);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+    close(w->to);
+    close(w->from);
+    *status = 0;
+    while (waitpid(w->pid, status, 0) < 0 && errno == EINTR)
         ;
-    if (got != sizeof *out) {
-        memset(out, 0, sizeof *out);
-        out->rc = DV_ERR_STATE;
-        if (WIFSIGNALED(status))
-            snprintf(out->msg, sizeof out->msg, "the run's process died of signal %d", WTERMSIG(status));
-        else
-            snprintf(out->msg, sizeof out->msg, "the run's process exited with status %d and no result",
-                     WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-    }
-    return out->rc;
+    w->pid = -1;
 }
 
-int dv_fid_run(const char *profile, const char *cmd, dv_fid_run_t *out)
+static void worker_died(dv_fid_run_t *out, int status)
 {
-    int fd;
-    const pid_t pid = dv_fid_start(profile, cmd, &fd);
-    if (pid < 0) {
-        memset(out, 0, sizeof *out);
-        snprintf(out->msg, sizeof out->msg, "fork: %s", strerror(errno));
-        return out->rc = DV_ERR_IO;
+    memset(out, 0, sizeof *out);
+    out->rc = DV_ERR_STATE;
+    if (WIFSIGNALED(status))
+        snprintf(out->msg, sizeof out->msg, "the run's process died of signal %d", WTERMSIG(status));
+    else
+        snprintf(out->msg, sizeof out->msg, "the run's process exited with status %d and no result",
+                 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+void dv_fid_run_all(dv_fid_job_t *jobs, int n, int par, void (*done)(const dv_fid_job_t *job, void *ctx), void *ctx)
+{
+    worker_t w[64];
+    bool *finished = calloc((size_t)(n > 0 ? n : 1), sizeof *finished);
+    int next = 0, reported = 0, busy = 0;
+    if (!finished) {
+        for (int i = 0; i < n; i++)
+            if (!jobs[i].skip) {
+                memset(&jobs[i].run, 0, sizeof jobs[i].run);
+                jobs[i].run.rc = DV_ERR_NOMEM;
+                snprintf(jobs[i].run.msg, sizeof jobs[i].run.msg, "out of memory");
+            }
+        return;
     }
-    return dv_fid_finish(pid, fd, out);
+    par = par < 1 ? 1 : par > 64 ? 64 : par;
+    for (int i = 0; i < par; i++)
+        w[i] = (worker_t){-1, -1, -1, -1};
+    /* a worker that dies mid-run must not take the parent with it when it is sent its next job */
+    void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN);
+    for (;;) {
+        /* hand out jobs to idle workers, starting workers as needed */
+        for (int i = 0; i < par && next < n; i++) {
+            while (next < n && jobs[next].skip)
+                finished[next++] = true;
+            if (next == n || w[i].job >= 0)
+                continue;
+            if (w[i].pid < 0 && !worker_start(&w[i], jobs, w, par)) {
+                memset(&jobs[next].run, 0, sizeof jobs[next].run);
+                jobs[next].run.rc = DV_ERR_IO;
+                snprintf(jobs[next].run.msg, sizeof jobs[next].run.msg, "cannot start a worker process: %s",
+                         strerror(errno));
+                finished[next++] = true;
+                continue;
+            }
+            if (!io_all(w[i].to, &next, sizeof next, true)) {
+                int status;
+                worker_stop(&w[i], &status);
+                worker_died(&jobs[next].run, status);
+                finished[next++] = true;
+                continue;
+            }
+            w[i].job = next++;
+            busy++;
+        }
+        while (next < n && jobs[next].skip)
+            finished[next++] = true;
+        /* report, in job order, every job finished so far */
+        for (; reported < n && finished[reported]; reported++)
+            if (done && !jobs[reported].skip)
+                done(&jobs[reported], ctx);
+        if (busy == 0)
+            break;
+        struct pollfd pfd[64];
+        int who[64], np = 0;
+        for (int i = 0; i < par; i++)
+            if (w[i].job >= 0) {
+                pfd[np] = (struct pollfd){.fd = w[i].from, .events = POLLIN};
+                who[np++] = i;
+            }
+        if (poll(pfd, (nfds_t)np, -1) < 0)
+            continue; /* EINTR */
+        for (int k = 0; k < np; k++) {
+            if (!pfd[k].revents)
+                continue;
+            worker_t *x = &w[who[k]];
+            dv_fid_job_t *j = &jobs[x->job];
+            if (!io_all(x->from, &j->run, sizeof j->run, false)) {
+                int status;
+                worker_stop(x, &status);
+                worker_died(&j->run, status);
+            }
+            finished[x->job] = true;
+            x->job = -1;
+            busy--;
+        }
+    }
+    for (int i = 0; i < par; i++)
+        if (w[i].pid > 0) {
+            int status;
+            worker_stop(&w[i], &status);
+        }
+    signal(SIGPIPE, old_pipe);
+    free(finished);
 }
 
 /* Cycles one core's MTE2 engine needs for a copy of `rows` bursts of `b` bytes (docs/MODEL.md):

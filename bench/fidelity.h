@@ -1,13 +1,12 @@
 /* bench/fidelity.h - the fidelity suite shared by `make validate` (bench/validate.c) and the tests
  * (tests/check_fidelity.c): the calibration set (bench/calibration.def), the roofline checks
- * (bench/roofline.def), and one operator run per child process (SystemC elaborates one profile
- * per process, and a fresh process starts with a cold L2 as a measured kernel does). */
+ * (bench/roofline.def), and operator runs, each on a model of its own (which starts with a cold L2,
+ * as a measured kernel does), in a few worker processes. */
 #ifndef DV_FIDELITY_H
 #define DV_FIDELITY_H
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <sys/types.h>
 
 #include "dv/config.h"
 #include "dv/isa.h"
@@ -63,12 +62,21 @@ typedef struct dv_fid_run {
  * Returns out->rc. */
 int dv_fid_run_here(const char *profile, const char *cmd, dv_fid_run_t *out);
 
-/* The same in a child process: dv_fid_start forks it (returns its pid, and the read end of the
- * pipe its result comes through in *fd; -1 when fork fails), dv_fid_finish waits for it and fills
- * *out (a child that died or wrote nothing is reported as an error). */
-pid_t dv_fid_start(const char *profile, const char *cmd, int *fd);
-int dv_fid_finish(pid_t pid, int fd, dv_fid_run_t *out);
-int dv_fid_run(const char *profile, const char *cmd, dv_fid_run_t *out);
+/* One run of a batch: preset and command line (as for dv_fid_run_here); skip: leave it out (run.rc
+ * stays 0 and run is untouched). */
+typedef struct dv_fid_job {
+    const char *profile, *cmd;
+    bool skip;
+    dv_fid_run_t run;
+} dv_fid_job_t;
+
+/* Run every job of jobs[0..n) with dv_fid_run_here in `par` worker processes (1 to 64), each forked
+ * once and running one job after another: every run builds a model of its own, so one worker runs
+ * any profile.  The processes are there for parallelism (SystemC's kernel is not thread-safe) and
+ * to isolate crashes: a run that kills its worker is reported in its run.msg (the signal or exit
+ * status) and a fresh worker takes over.  done(job, ctx), when not NULL, is called for each job
+ * that ran, in job order. */
+void dv_fid_run_all(dv_fid_job_t *jobs, int n, int par, void (*done)(const dv_fid_job_t *job, void *ctx), void *ctx);
 
 /* Judge a roofline run: the bound the profile allows and the achieved figure, in the row's unit
  * (CUBE: TFLOP/s; STREAM: GB/s; START: % of the time that is start overhead), and a one-line

@@ -139,6 +139,7 @@ typedef struct gmstudy {
 
 struct mctx {
     dv_config_t cfg;
+    dv_model_t *model;     /* every kernel of one dv_micro_run runs on it */
     uint64_t next_base;
     unsigned nvec;         /* vector-capable cores */
     dv_error_t err;
@@ -219,7 +220,7 @@ static int exec(mctx_t *c, uint64_t base, mrun_t *out)
     dv_run_opts_default(&o);
     o.data = false;
     o.hazards = false;
-    if ((rc = dv_model_run(&c->cfg, k, &gm, &o, &cnt, &c->err)) != DV_OK)
+    if ((rc = dv_model_run(c->model, k, &gm, &o, &cnt, &c->err)) != DV_OK)
         goto cleanup;
     out->cycles = cnt.cycles;
     out->hbm_wr = cnt.hbm_write_bytes;
@@ -1640,7 +1641,7 @@ int dv_micro_run(const dv_config_t *cfg, const char *only, dv_micro_result_t *re
     /* a first kernel: the model must accept this profile at all */
     head(c, "vector", 1, 0);
     tx(&c->k, "block 0\nend\n");
-    if ((rc = exec(c, fresh(c), &probe)) != DV_OK) {
+    if ((rc = dv_model_create(cfg, &c->model, &c->err)) != DV_OK || (rc = exec(c, fresh(c), &probe)) != DV_OK) {
         if (err)
             *err = c->err;
         failed = rc;
@@ -1666,6 +1667,7 @@ count:
         failed += r->status == DV_MICRO_FAIL;
     }
 cleanup:
+    dv_model_destroy(c->model);
     free(c->k.s);
     free(c->b.s);
     free(c);

@@ -1,9 +1,9 @@
 /* bench/validate.c - `make validate`: the fidelity suite.  Runs every calibration case of
  * bench/calibration.def, every roofline check of bench/roofline.def, and the microbenchmarks of
  * bench/micro.def on every preset and on what-if variants of each (every numeric parameter halved,
- * doubled and raised by one, one at a time), each run in its own process, two at a time; prints
- * the tables, and with --doc FILE rewrites the part of FILE between the validate markers
- * (docs/FIDELITY.md).  Exit 0 when every criterion of the
+ * doubled and raised by one, one at a time), each run on a model of its own, in two worker
+ * processes (-j N; dv_fid_run_all); prints the tables, and with --doc FILE rewrites the part of
+ * FILE between the validate markers (docs/FIDELITY.md).  Exit 0 when every criterion of the
  * fidelity target holds, 1 when one does not, 2 on a usage or I/O error.
  *
  *   validate [--doc FILE] [-j N]                                                                 */
@@ -11,8 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "dv/config.h"
 #include "dv/micro.h"
@@ -27,11 +25,7 @@
 #define CASE_MAX 25.0
 #define RATIO_MAX 0.10
 
-typedef struct job {
-    const char *profile, *cmd;
-    bool invalid;          /* a what-if variant the profile checks reject: not run */
-    dv_fid_run_t run;
-} job_t;
+typedef dv_fid_job_t job_t; /* skip: a what-if variant the profile checks reject (not run) */
 
 /* Every run of the suite. */
 typedef struct suite {
@@ -44,40 +38,19 @@ typedef struct suite {
     int nsweep;
 } suite_t;
 
-/* Run every job, at most `par` processes at a time; a line per job on stderr (quiet: only failed runs). */
+/* A line per finished job on stderr (quiet: only failed runs). */
+static void job_line(const job_t *j, void *quiet)
+{
+    const bool failed = j->run.rc || j->run.micro[DV_MICRO_FAIL];
+    if (!*(const bool *)quiet || failed)
+        fprintf(stderr, "validate: %-12s %-70.70s %7.1f s%s%s\n", j->profile, j->cmd, j->run.host_s,
+                failed ? "  FAILED: " : "", failed ? j->run.msg : "");
+}
+
+/* Run every job in `par` worker processes. */
 static void run_jobs(job_t *jobs, int n, int par, bool quiet)
 {
-    pid_t pid[64];
-    int fd[64], which[64], live = 0, next = 0;
-    while (next < n || live > 0) {
-        while (next < n && live < par) {
-            if (jobs[next].invalid) {
-                next++;
-                continue;
-            }
-            pid[live] = dv_fid_start(jobs[next].profile, jobs[next].cmd, &fd[live]);
-            if (pid[live] < 0) {
-                snprintf(jobs[next].run.msg, sizeof jobs[next].run.msg, "fork failed");
-                jobs[next].run.rc = DV_ERR_STATE;
-                next++;
-                continue;
-            }
-            which[live++] = next++;
-        }
-        if (live == 0)
-            break;
-        /* finish the oldest: results arrive whole, so order does not matter */
-        dv_fid_finish(pid[0], fd[0], &jobs[which[0]].run);
-        const job_t *j = &jobs[which[0]];
-        const bool failed = j->run.rc || j->run.micro[DV_MICRO_FAIL];
-        if (!quiet || failed)
-            fprintf(stderr, "validate: %-12s %-70.70s %7.1f s%s%s\n", j->profile, j->cmd, j->run.host_s,
-                    failed ? "  FAILED: " : "", failed ? j->run.msg : "");
-        memmove(pid, pid + 1, (size_t)(live - 1) * sizeof pid[0]);
-        memmove(fd, fd + 1, (size_t)(live - 1) * sizeof fd[0]);
-        memmove(which, which + 1, (size_t)(live - 1) * sizeof which[0]);
-        live--;
-    }
+    dv_fid_run_all(jobs, n, par, job_line, &quiet);
 }
 
 /* "0.312 / 0.327" with the difference, or "-" */
@@ -195,7 +168,7 @@ static bool report(FILE *out, const suite_t *su)
         size_t fl = 0;
         for (j = i; j < su->nsweep && strcmp(su->sweep[j].profile, su->sweep[i].profile) == 0; j++) {
             const dv_fid_run_t *r = &su->sweep[j].run;
-            if (su->sweep[j].invalid) {
+            if (su->sweep[j].skip) {
                 invalid++;
                 continue;
             }
@@ -293,7 +266,7 @@ static job_t *sweep_jobs(const char *const *names, int nprof, int *n)
                 const dv_profile_op_t ops[2] = {{DV_PROFILE_PRESET, names[p]},
                                                 {DV_PROFILE_SET, cmd + strlen(DV_FID_MICRO " --set ")}};
                 dv_config_t vc;
-                jobs[*n].invalid = dv_sim_profile(ops, 2, &vc, &err) != DV_OK;
+                jobs[*n].skip = dv_sim_profile(ops, 2, &vc, &err) != DV_OK;
                 ++*n;
             }
         }
@@ -349,7 +322,7 @@ int main(int argc, char **argv)
     run_jobs(micro, nprof, par, false);
     int valid = 0;
     for (int i = 0; i < su.nsweep; i++)
-        valid += !su.sweep[i].invalid;
+        valid += !su.sweep[i].skip;
     fprintf(stderr, "validate: microbenchmarks on %d what-if profiles (failed runs only)\n", valid);
     run_jobs(su.sweep, su.nsweep, par, true);
     su.cal = cal;

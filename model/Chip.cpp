@@ -21,8 +21,6 @@ Chip::Chip(sc_core::sc_module_name name, const dv_config_t &cfg)
     mode2_.resize(n_aiv_);
 }
 
-bool Chip::same_layout(const dv_config_t &cfg) const { return std::memcmp(&cfg, &cfg_, sizeof cfg) == 0; }
-
 unsigned Chip::group_of(const AiCore &c) const { return dv_topo_core_group(&cfg_, c.index()); }
 
 bool Chip::participates(const AiCore &c) const

@@ -24,7 +24,6 @@ public:
 
     // Run one kernel to completion (or to an error); fills *out on success.
     int run(dv_kernel_t *k, const dv_gm_t *gm, const dv_run_opts_t &opts, dv_counters_t *out, dv_error_t *err);
-    bool same_layout(const dv_config_t &cfg) const;
 
     // Services for the cores.
     bool next_block(AiCore &core, uint32_t &block, uint32_t &sub);

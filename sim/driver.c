@@ -334,6 +334,7 @@ int dv_sim_execute(const dv_sim_opts_t *o, dv_sim_result_t *res, dv_error_t *err
     const char *source = o->op ? o->op : o->trace;
     dv_run_opts_t ro;
     dv_timeline_t *tl = NULL;
+    dv_model_t *model = NULL;
     uint8_t **expect = NULL;
     int rc;
     memset(res, 0, sizeof *res);
@@ -368,7 +369,8 @@ int dv_sim_execute(const dv_sim_opts_t *o, dv_sim_result_t *res, dv_error_t *err
         goto cleanup;
     if (o->check && (rc = expect_compute(res, &expect, err)) != DV_OK)
         goto cleanup;
-    /* 4. model: run the kernel, streaming the timeline, and collect the counters */
+    /* 4. model: build the chip of the profile, run the kernel on it, streaming the timeline, and
+     *    collect the counters */
     dv_run_opts_default(&ro);
     ro.data = o->data;
     ro.hazards = o->hazards;
@@ -378,7 +380,9 @@ int dv_sim_execute(const dv_sim_opts_t *o, dv_sim_result_t *res, dv_error_t *err
         ro.on_slice = dv_timeline_slice;
         ro.slice_ctx = tl;
     }
-    if ((rc = dv_model_run(&res->cfg, res->kernel, &res->gm, &ro, &res->cnt, err)) != DV_OK)
+    if ((rc = dv_model_create(&res->cfg, &model, err)) != DV_OK)
+        goto cleanup;
+    if ((rc = dv_model_run(model, res->kernel, &res->gm, &ro, &res->cnt, err)) != DV_OK)
         goto cleanup;
     res->have_cnt = true;
     rc = dv_timeline_close(tl, err);
@@ -390,6 +394,7 @@ int dv_sim_execute(const dv_sim_opts_t *o, dv_sim_result_t *res, dv_error_t *err
 cleanup:
     if (tl)
         dv_timeline_close(tl, NULL);
+    dv_model_destroy(model);
     expect_free(expect, res->plan.info.nargs);
     return rc;
 }

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "acl/acl.h"
@@ -319,48 +318,36 @@ static void racy_kernel(dv_k_t *k, const void *p)
     dvk_copy_ubuf_to_gm(k, dvk_gm(k, 1, off), buf, 1, prm->elems * 4 / 32, 0, 0);
 }
 
-/* fn(arg) computed in a child process, whose model has not run yet (this process's has). */
-static uint64_t in_fresh_process(uint64_t (*fn)(const void *), const void *arg)
-{
-    int fd[2];
-    ck_assert_int_eq(pipe(fd), 0);
-    pid_t pid = fork();
-    if (pid == 0) {
-        uint64_t v = fn(arg);
-        _exit(write(fd[1], &v, sizeof v) == sizeof v ? 0 : 1);
-    }
-    uint64_t v = 0;
-    ck_assert_int_eq(read(fd[0], &v, sizeof v), sizeof v);
-    waitpid(pid, NULL, 0);
-    close(fd[0]);
-    close(fd[1]);
-    return v;
-}
-
 typedef struct direct_job {
     uint32_t blocks;
     uint64_t bytes;
     scale_params_t prm;
+    const char *profile;  /* NULL: the default */
 } direct_job_t;
 
-/* Cycles of relu_kernel run directly on the model, with its arguments where the shim puts them. */
-static uint64_t direct_run(const void *p)
+/* Cycles of relu_kernel run directly on a fresh model, with its arguments where the shim puts them. */
+static uint64_t direct_run(const direct_job_t *j)
 {
-    const direct_job_t *j = p;
-    dv_config_t cfg = profile();
+    dv_config_t cfg;
+    dvt_config(&cfg, j->profile, NULL);
     dv_arg_t args[2] = {{.name = "arg0", .bytes = j->bytes, .dtype = DV_DT_U8, .dir = DV_ARG_INOUT},
                         {.name = "arg1", .bytes = j->bytes, .dtype = DV_DT_U8, .dir = DV_ARG_INOUT}};
     dv_kernel_info_t info = {.name = "relu", .kind = DV_KIND_VECTOR, .blocks = j->blocks, .subs = 1, .nargs = 2,
                              .args = args};
     dv_kernel_t *k;
-    dv_gm_t gm;
+    dv_gm_t gm = {0};
     dv_counters_t cnt = {0};
-    dv_error_t err;
-    if (dvk_kernel_create(&cfg, &info, relu_kernel, &j->prm, sizeof j->prm, &k, &err) == DV_OK &&
-        dv_sim_gm_setup(&cfg, &info, true, "", 0x124000000000ull, &gm, &err) == DV_OK &&
-        dv_model_run(&cfg, k, &gm, NULL, &cnt, &err) == DV_OK)
-        return cnt.cycles;
-    return 0;
+    dv_error_t err = {0};
+    dv_model_t *m = dvt_model(&cfg);
+    ck_assert_msg(dvk_kernel_create(&cfg, &info, relu_kernel, &j->prm, sizeof j->prm, &k, &err) == DV_OK, "%s", err.msg);
+    ck_assert_msg(dv_sim_gm_setup(&cfg, &info, true, "", 0x124000000000ull, &gm, &err) == DV_OK, "%s", err.msg);
+    ck_assert_msg(dv_model_run(m, k, &gm, NULL, &cnt, &err) == DV_OK, "%s", err.msg);
+    const uint64_t cycles = cnt.cycles;
+    dv_counters_free(&cnt);
+    dv_sim_gm_free(&gm);
+    dvk_kernel_destroy(k);
+    dv_model_destroy(m);
+    return cycles;
 }
 
 START_TEST(test_acl_custom_kernel_results_and_time)
@@ -376,8 +363,8 @@ START_TEST(test_acl_custom_kernel_results_and_time)
     float ms;
     for (size_t i = 0; i < bytes / 4; i++)
         hx[i] = (float)((int)(i % 17) - 8) * 0.5f;
-    direct_job_t job = {blocks, bytes, prm};
-    uint64_t direct = in_fresh_process(direct_run, &job);
+    direct_job_t job = {blocks, bytes, prm, NULL};
+    uint64_t direct = direct_run(&job);
     up();
     OK(aclrtCreateStream(&s));
     OK(aclrtMalloc(&x, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
@@ -800,11 +787,14 @@ START_TEST(test_acl_stale_and_garbage_handles)
 }
 END_TEST
 
-/* Cycles of a library operator command run as `dvsim op` runs it. */
-static uint64_t op_run(const void *cmd)
+/* Cycles of a library operator command run as `dvsim op` runs it (on a fresh model). */
+static uint64_t op_run(const char *cmd)
 {
     dvt_op_t r;
-    return dvt_op(&r, NULL, NULL, cmd, true, false) == DV_OK ? r.cnt.cycles : 0;
+    ck_assert_msg(dvt_op(&r, NULL, NULL, cmd, true, false) == DV_OK, "%s: %s", cmd, r.err.msg);
+    const uint64_t cycles = r.cnt.cycles;
+    dvt_op_free(&r);
+    return cycles;
 }
 
 /* The shim adds nothing to a kernel: aclnnAdd between two events takes the cycles of
@@ -812,7 +802,7 @@ static uint64_t op_run(const void *cmd)
 START_TEST(test_acl_aclnn_time_is_the_operators)
 {
     dv_config_t cfg = profile();
-    uint64_t want = in_fresh_process(op_run, "add --shape 4x2048 --dtype fp32 --alpha 1.5");
+    uint64_t want = op_run("add --shape 4x2048 --dtype fp32 --alpha 1.5");
     ck_assert_uint_gt(want, 0);
     int64_t dims[2] = {4, 2048};
     const size_t bytes = 4 * 2048 * 4;
@@ -847,27 +837,53 @@ START_TEST(test_acl_aclnn_time_is_the_operators)
 }
 END_TEST
 
-/* Once a kernel ran, the model is built for that profile: another profile is refused at aclInit. */
-START_TEST(test_acl_one_profile_per_process)
+/* The kernel time of relu_kernel (2 blocks) on the default stream, from events around it, in a
+ * session of profile `name` (NULL: the default), and the SoC name the session reports. */
+static float session_relu_ms(const char *name, char *soc, size_t socn)
 {
     scale_params_t prm = {1024};
+    const size_t bytes = 2 * prm.elems * 4;
     void *x, *y;
+    aclrtEvent e0, e1;
+    float ms = 0;
+    if (name)
+        setenv("DVSIM_PROFILE", name, 1);
     up();
-    OK(aclrtMalloc(&x, prm.elems * 4, ACL_MEM_MALLOC_HUGE_FIRST));
-    OK(aclrtMalloc(&y, prm.elems * 4, ACL_MEM_MALLOC_HUGE_FIRST));
-    void *gm[2] = {x, y};
-    OK(dvsimLaunchKernel("relu", relu_kernel, DV_KIND_VECTOR, 1, NULL, gm, 2, &prm, sizeof prm));
-    down();
-    setenv("DVSIM_PROFILE", "ascend310", 1);
-    FAILS(aclInit(NULL), ACL_ERROR_INVALID_PARAM, "one process simulates one profile");
     unsetenv("DVSIM_PROFILE");
-    up(); /* the same profile again is fine */
-    OK(aclrtMalloc(&x, prm.elems * 4, ACL_MEM_MALLOC_HUGE_FIRST));
-    OK(aclrtMalloc(&y, prm.elems * 4, ACL_MEM_MALLOC_HUGE_FIRST));
-    void *gm2[2] = {x, y};
-    OK(dvsimLaunchKernel("relu", relu_kernel, DV_KIND_VECTOR, 1, NULL, gm2, 2, &prm, sizeof prm));
+    snprintf(soc, socn, "%s", aclrtGetSocName());
+    OK(aclrtMalloc(&x, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMalloc(&y, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtCreateEvent(&e0));
+    OK(aclrtCreateEvent(&e1));
+    void *gm[2] = {x, y};
+    OK(aclrtRecordEvent(e0, NULL));
+    OK(dvsimLaunchKernel("relu", relu_kernel, DV_KIND_VECTOR, 2, NULL, gm, 2, &prm, sizeof prm));
+    OK(aclrtRecordEvent(e1, NULL));
     OK(aclrtSynchronizeDevice());
+    OK(aclrtEventElapsedTime(&ms, e0, e1));
     down();
+    return ms;
+}
+
+/* aclFinalize ends the session and its model: a later aclInit may choose another profile, and its
+ * kernels take that profile's cycles, those of a fresh model of it (a cold L2: the first session's
+ * data is not found in the second's L2 even when the profile is the same again). */
+START_TEST(test_acl_second_profile_after_finalize)
+{
+    static const char *const names[] = {NULL, "ascend310", NULL};
+    static const char *const socs[] = {"Ascend910B2", "Ascend310", "Ascend910B2"};
+    float ms[3];
+    for (int i = 0; i < 3; i++) {
+        char soc[64];
+        ms[i] = session_relu_ms(names[i], soc, sizeof soc);
+        ck_assert_str_eq(soc, socs[i]);
+        direct_job_t job = {2, 2 * 1024 * 4, {1024}, names[i]};
+        dv_config_t cfg;
+        dvt_config(&cfg, names[i], NULL);
+        ck_assert_float_eq(ms[i], (float)((double)direct_run(&job) / (double)cfg.chip_freq_mhz / 1000.0));
+    }
+    ck_assert_float_ne(ms[0], ms[1]);
+    ck_assert_float_eq(ms[0], ms[2]);
 }
 END_TEST
 
@@ -891,7 +907,7 @@ Suite *dv_acl_suite(void)
     tcase_add_test(t, test_acl_two_host_threads);
     tcase_add_test(t, test_acl_stale_and_garbage_handles);
     tcase_add_test(t, test_acl_aclnn_time_is_the_operators);
-    tcase_add_test(t, test_acl_one_profile_per_process);
+    tcase_add_test(t, test_acl_second_profile_after_finalize);
     suite_add_tcase(s, t);
     return s;
 }

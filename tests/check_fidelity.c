@@ -1,5 +1,5 @@
-/* tests/check_fidelity.c - the roofline checks of bench/roofline.def on every preset (each in its
- * own forked test: one profile per process), and the calibration set's commands still plan. */
+/* tests/check_fidelity.c - the roofline checks of bench/roofline.def on every preset, and the
+ * calibration set's commands still plan. */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>

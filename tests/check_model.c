@@ -1,9 +1,12 @@
 /* tests/check_model.c - the model's structure and its errors: every opcode runs on a core that has
- * its pipe, bad accesses and deadlocks are located errors, hazards are found. */
+ * its pipe, bad accesses and deadlocks are located errors, hazards are found; several models, of
+ * one profile or of several, live in one process without touching each other. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "dv/config.h"
 #include "dv/isa.h"
@@ -201,7 +204,7 @@ END_TEST
 
 /* copy_*_align on a chip without chip.dma_pad is a located error; the same trace runs with it.
  * _i: 0 = the default profile with --set chip.dma_pad=false, 1 = the 910A profile, 2 = the default
- * profile, which has it (one profile per process). */
+ * profile, which has it. */
 START_TEST(test_model_dma_pad_gated)
 {
     static const char *const off[] = {"chip.dma_pad=false", NULL};
@@ -247,7 +250,7 @@ END_TEST
 
 /* Every opcode of the ISA table executes on a chip that has its pipe, is counted, and (apart from
  * sync work) keeps its pipe busy: every cost class is implemented.  _i selects the chip: coupled-only
- * opcodes run on the 310 (one profile per process). */
+ * opcodes run on the 310. */
 START_TEST(test_model_every_opcode_runs)
 {
     const bool on_coupled = _i == 1;
@@ -307,36 +310,247 @@ START_TEST(test_model_every_opcode_runs)
 }
 END_TEST
 
-/* The model runs several kernels in one process, continuing in simulated time. */
+/* A model runs several kernels, continuing in simulated time; another model, of another profile,
+ * runs beside it. */
 START_TEST(test_model_runs_kernels_back_to_back)
 {
     dv_config_t cfg;
     dvt_config(&cfg, NULL, NULL);
+    dv_model_t *m = dvt_model(&cfg);
     const char *t = "dvtrace 1\nkernel a kind=vector blocks=4\nblock 0\nscalar cycles=10\nblock 1\nscalar cycles=10\n"
                     "block 2\nscalar cycles=10\nblock 3\nscalar cycles=10\nend\n";
-    uint64_t first = 0;
     for (int i = 0; i < 3; i++) {
         dvt_run_t r;
-        ck_assert_msg(dvt_run_text(&r, &cfg, t, true, GM0) == DV_OK, "%s", r.err.msg);
-        if (i == 0)
-            first = r.cnt.cycles;
-        ck_assert_uint_eq(r.cnt.cycles, first);
+        ck_assert_msg(dvt_run_text_on(&r, m, t, true, GM0) == DV_OK, "%s", r.err.msg);
         ck_assert_uint_eq(r.cnt.cycles, dvt_t0(&cfg) + 10);
         dvt_free(&r);
     }
     /* a failing kernel in between leaves the model usable */
     dvt_run_t r;
-    ck_assert_int_eq(dvt_run_text(&r, &cfg, "dvtrace 1\nkernel d kind=vector blocks=1\nblock 0\nwait_flag src=V dst=S id=0\nend\n",
-                                  true, GM0), DV_ERR_DEADLOCK);
+    ck_assert_int_eq(dvt_run_text_on(&r, m, "dvtrace 1\nkernel d kind=vector blocks=1\nblock 0\nwait_flag src=V dst=S id=0\nend\n",
+                                     true, GM0), DV_ERR_DEADLOCK);
     dvt_free(&r);
-    ck_assert_msg(dvt_run_text(&r, &cfg, t, true, GM0) == DV_OK, "%s", r.err.msg);
-    ck_assert_uint_eq(r.cnt.cycles, first);
+    ck_assert_msg(dvt_run_text_on(&r, m, t, true, GM0) == DV_OK, "%s", r.err.msg);
+    ck_assert_uint_eq(r.cnt.cycles, dvt_t0(&cfg) + 10);
     dvt_free(&r);
+    /* a model of another profile: its own numbers; then the first goes on */
     dv_config_t other;
     dvt_config(&other, "ascend310", NULL);
-    ck_assert_int_eq(dvt_run_text(&r, &other, t, true, GM0), DV_ERR_STATE);
-    ck_assert_msg(strstr(r.err.msg, "one process simulates one profile"), "%s", r.err.msg);
+    ck_assert_uint_ne(dvt_t0(&other), dvt_t0(&cfg));
+    ck_assert_msg(dvt_run_text(&r, &other, t, true, GM0) == DV_OK, "%s", r.err.msg);
+    /* the 310's two cores run the four blocks in two waves: blocks 2 and 3 start after 0 and 1 */
+    ck_assert_uint_eq(other.chip_ai_cores, 2);
+    ck_assert_uint_eq(r.cnt.cycles, dvt_t0(&other) + 10 + other.chip_block_start_cycles + 10);
+    ck_assert_str_eq(r.cnt.cores[0].name, "core0");
     dvt_free(&r);
+    ck_assert_msg(dvt_run_text_on(&r, m, t, true, GM0) == DV_OK, "%s", r.err.msg);
+    ck_assert_uint_eq(r.cnt.cycles, dvt_t0(&cfg) + 10);
+    ck_assert_str_eq(r.cnt.cores[0].name, "aic0");
+    dvt_free(&r);
+    dv_model_destroy(m);
+}
+END_TEST
+
+/* ---- several models in one process ---- */
+
+/* Three blocks that each copy 8 KB in from GM and back out to another place: the L2 and HBM
+ * counters, the cores' busy times and the occupancy of their UB all take part. */
+static void copy_kernel(char *text, size_t n)
+{
+    size_t k = (size_t)snprintf(text, n, "dvtrace 1\nkernel k kind=vector blocks=3\narg x bytes=262144 dtype=f16 dir=inout\n");
+    for (int b = 0; b < 3; b++)
+        k += (size_t)snprintf(text + k, n - k,
+                              "block %d\ncopy_gm_to_ubuf dst=ub:0x0 src=x+%d nburst=4 len=64\n"
+                              "set_flag src=MTE2 dst=MTE3 id=0\nwait_flag src=MTE2 dst=MTE3 id=0\n"
+                              "copy_ubuf_to_gm dst=x+%d src=ub:0x0 nburst=4 len=64\n",
+                              b, b * 0x2000, 0x20000 + b * 0x2000);
+    snprintf(text + k, n - k, "end\n");
+}
+
+/* Every counter of a and b is the same (what names the comparison). */
+static void same_counters(const dv_counters_t *a, const dv_counters_t *b, const char *what)
+{
+#define SAME(f) ck_assert_msg(a->f == b->f, "%s: " #f " %llu != %llu", what, (unsigned long long)a->f, (unsigned long long)b->f)
+    SAME(cycles);
+    SAME(instructions);
+    SAME(ncores);
+    SAME(gm_read_bytes);
+    SAME(gm_write_bytes);
+    SAME(l2_hits);
+    SAME(l2_misses);
+    SAME(l2_writebacks);
+    SAME(hbm_read_bytes);
+    SAME(hbm_write_bytes);
+    SAME(hazards);
+    SAME(nhazard_records);
+    for (int op = 0; op < DV_OP_COUNT; op++)
+        SAME(op_count[op]);
+    for (uint32_t c = 0; c < a->ncores; c++) {
+        SAME(cores[c].type);
+        SAME(cores[c].blocks);
+        SAME(cores[c].first_cycle);
+        SAME(cores[c].last_cycle);
+        SAME(cores[c].instructions);
+        SAME(cores[c].stall_queue_full_cycles);
+        SAME(cores[c].stall_flag_cycles);
+        SAME(cores[c].stall_cross_cycles);
+        SAME(cores[c].bank_conflict_cycles);
+        SAME(cores[c].gm_read_bytes);
+        SAME(cores[c].gm_write_bytes);
+        for (int p = 0; p < DV_PIPE_COUNT; p++) {
+            SAME(cores[c].pipe_busy[p]);
+            SAME(cores[c].pipe_insns[p]);
+            SAME(cores[c].pipe_wait_cycles[p]);
+        }
+        for (int sp = 0; sp < DV_SPACE_COUNT; sp++) {
+            SAME(cores[c].buf[sp].capacity);
+            SAME(cores[c].buf[sp].peak_bytes);
+            ck_assert_msg(a->cores[c].buf[sp].byte_cycles == b->cores[c].buf[sp].byte_cycles, "%s: byte_cycles", what);
+        }
+        ck_assert_str_eq(a->cores[c].name, b->cores[c].name);
+    }
+#undef SAME
+}
+
+/* Run copy_kernel on m (timing only) into *out. */
+static void run_copy_kernel(dv_model_t *m, dv_counters_t *out)
+{
+    char text[2048];
+    copy_kernel(text, sizeof text);
+    dvt_run_t r;
+    ck_assert_msg(dvt_run_text_on(&r, m, text, false, GM0) == DV_OK, "%s", r.err.msg);
+    *out = r.cnt;
+    r.rc = DV_ERR_STATE; /* the counters move to *out */
+    dvt_free(&r);
+}
+
+/* copy_kernel on a fresh model of `profile`, as a fresh process would run it first. */
+static void fresh_copy_kernel(const char *profile, dv_counters_t *out)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, profile, NULL);
+    dv_model_t *m = dvt_model(&cfg);
+    run_copy_kernel(m, out);
+    dv_model_destroy(m);
+}
+
+/* Two profiles in one process, back to back and interleaved (A, B, A), give exactly the counters
+ * of fresh models; A's second run finds A's first run's lines in its L2 (the models do not share
+ * one), and equals a second run on a model of A alone. */
+START_TEST(test_model_two_profiles_interleaved)
+{
+    dv_counters_t fresh_a, fresh_b, twice_a[2], a1, b1, a2;
+    fresh_copy_kernel("ascend910b2", &fresh_a);
+    fresh_copy_kernel("ascend310", &fresh_b);
+    ck_assert_uint_ne(fresh_a.cycles, fresh_b.cycles);
+    ck_assert_uint_eq(fresh_a.l2_hits, 0);
+    dv_config_t ca, cb;
+    dvt_config(&ca, "ascend910b2", NULL);
+    dvt_config(&cb, "ascend310", NULL);
+    dv_model_t *alone = dvt_model(&ca);
+    run_copy_kernel(alone, &twice_a[0]);
+    run_copy_kernel(alone, &twice_a[1]);
+    dv_model_destroy(alone);
+    ck_assert_uint_gt(twice_a[1].l2_hits, 0);
+
+    dv_model_t *a = dvt_model(&ca), *b = dvt_model(&cb);
+    run_copy_kernel(a, &a1);
+    run_copy_kernel(b, &b1);
+    run_copy_kernel(a, &a2);
+    same_counters(&a1, &fresh_a, "A first");
+    same_counters(&b1, &fresh_b, "B after A");
+    same_counters(&a2, &twice_a[1], "A again after B");
+    same_counters(&twice_a[0], &fresh_a, "A alone, first run");
+    dv_model_destroy(b);
+    dv_model_destroy(a);
+    dv_counters_t *all[] = {&fresh_a, &fresh_b, &twice_a[0], &twice_a[1], &a1, &b1, &a2};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        dv_counters_free(all[i]);
+}
+END_TEST
+
+/* The counters of a run in a child process, sent whole through a pipe (cores included). */
+static void child_copy_kernel(const char *profile, dv_counters_t *out)
+{
+    int fd[2];
+    ck_assert_int_eq(pipe(fd), 0);
+    fflush(NULL);
+    const pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        close(fd[0]);
+        dv_counters_t c;
+        fresh_copy_kernel(profile, &c);
+        const size_t n = c.ncores * sizeof c.cores[0];
+        const bool ok = write(fd[1], &c, sizeof c) == (ssize_t)sizeof c && write(fd[1], c.cores, n) == (ssize_t)n;
+        _exit(ok ? 0 : 1);
+    }
+    close(fd[1]);
+    ck_assert_int_eq(read(fd[0], out, sizeof *out), (ssize_t)sizeof *out);
+    const size_t n = out->ncores * sizeof out->cores[0];
+    out->cores = malloc(n);
+    size_t got = 0;
+    for (ssize_t k; got < n && (k = read(fd[0], (char *)out->cores + got, n - got)) > 0;)
+        got += (size_t)k;
+    ck_assert_uint_eq(got, n);
+    close(fd[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+/* One process running profile A then profile B gets exactly what two processes get. */
+START_TEST(test_model_two_profiles_match_two_processes)
+{
+    dv_counters_t here_a, here_b, proc_a, proc_b;
+    fresh_copy_kernel("ascend910b2", &here_a);
+    fresh_copy_kernel("ascend910a", &here_b);
+    child_copy_kernel("ascend910b2", &proc_a);
+    child_copy_kernel("ascend910a", &proc_b);
+    same_counters(&here_a, &proc_a, "ascend910b2: this process / a process of its own");
+    same_counters(&here_b, &proc_b, "ascend910a after ascend910b2 / a process of its own");
+    dv_counters_free(&here_a);
+    dv_counters_free(&here_b);
+    dv_counters_free(&proc_a);
+    dv_counters_free(&proc_b);
+}
+END_TEST
+
+/* A model destroyed and built again gives the same result, however many times; building and
+ * destroying models in any order leaves the others intact. */
+START_TEST(test_model_rebuilt_gives_same_result)
+{
+    dv_counters_t first, again;
+    fresh_copy_kernel(NULL, &first);
+    dv_config_t cfg, other;
+    dvt_config(&cfg, NULL, NULL);
+    dvt_config(&other, "ascend310", NULL);
+    dv_model_t *keep = dvt_model(&other);
+    for (int i = 0; i < 20; i++) {
+        dv_model_t *m = dvt_model(i % 2 ? &cfg : &other);
+        dv_model_destroy(m);
+    }
+    for (int i = 0; i < 3; i++) {
+        fresh_copy_kernel(NULL, &again);
+        same_counters(&again, &first, "rebuilt");
+        dv_counters_free(&again);
+    }
+    dv_counters_t k;
+    run_copy_kernel(keep, &k);
+    dv_model_destroy(keep);
+    dv_counters_t ref;
+    fresh_copy_kernel("ascend310", &ref);
+    same_counters(&k, &ref, "a model that outlived others");
+    dv_counters_free(&k);
+    dv_counters_free(&ref);
+    dv_counters_free(&first);
+    ck_assert_ptr_null(dv_model_config(NULL));
+    dv_model_destroy(NULL);
+    dv_error_t err = {0};
+    dv_model_t *none = (dv_model_t *)&err;
+    ck_assert_int_eq(dv_model_create(NULL, &none, &err), DV_ERR_STATE);
+    ck_assert_ptr_null(none);
+    ck_assert_str_eq(err.msg, "dv_model_create: NULL argument");
 }
 END_TEST
 
@@ -360,6 +574,9 @@ Suite *dv_model_suite(void)
     tcase_add_loop_test(tc, test_model_dma_pad_gated, 0, 3);
     tcase_add_test(tc, test_model_no_fix_pipe_on_310);
     tcase_add_test(tc, test_model_runs_kernels_back_to_back);
+    tcase_add_test(tc, test_model_two_profiles_interleaved);
+    tcase_add_test(tc, test_model_two_profiles_match_two_processes);
+    tcase_add_test(tc, test_model_rebuilt_gives_same_result);
     suite_add_tcase(s, tc);
     return s;
 }

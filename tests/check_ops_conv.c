@@ -97,7 +97,7 @@ START_TEST(test_ops_conv_check_tilings)
 }
 END_TEST
 
-/* (its own test: one process simulates one profile, and an override makes another) */
+/* (its own test: an override makes another profile) */
 START_TEST(test_ops_conv_check_small_l1)
 {
     const char *profile = profiles[_i];

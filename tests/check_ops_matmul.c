@@ -131,8 +131,8 @@ START_TEST(test_ops_matmul_check_relu)
 }
 END_TEST
 
-/* The result leaves L0C through the FixPipe on the 910B and through V + MTE3 on the 310.  (One
- * process simulates one profile: the profiles are loop iterations, each in its own fork.) */
+/* The result leaves L0C through the FixPipe on the 910B and through V + MTE3 on the 310 (loop
+ * index: the profile). */
 START_TEST(test_ops_matmul_output_path)
 {
     dvt_op_t r;

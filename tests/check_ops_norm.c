@@ -67,7 +67,7 @@ START_TEST(test_ops_rmsnorm_matrix) { row_matrix("rmsnorm", _i); }
 END_TEST
 
 /* Several tiles per block (a tail tile smaller than --tile-rows), single buffering, rank > 2
- * shapes, more cores than rows.  Loop index: the profile (one process simulates one profile). */
+ * shapes, more cores than rows.  Loop index: the profile. */
 START_TEST(test_ops_norm_tiles)
 {
     static const char *const cmds[] = {

@@ -1,5 +1,5 @@
-/* tests/check_timing.c - the model's timing rules (each run uses fresh GM addresses: L2 contents
- * persist between kernels of one process), with exact cycle counts derived by hand from the
+/* tests/check_timing.c - the model's timing rules (each run on a fresh model, with a cold L2,
+ * unless a test says otherwise), with exact cycle counts derived by hand from the
  * profile's numbers (docs/MODEL.md states the rules).  t0 = chip.kernel_start_cycles +
  * chip.block_start_cycles is when a core's scalar unit reads its first instruction; issuing an
  * instruction into a pipe queue costs scalar.issue_cycles (I below). */
@@ -147,15 +147,25 @@ static const char *const dma_sets[] = {
     "mte2.issue_cycles=10", "mte3.issue_cycles=10", "mte2.latency_cycles=100", "mte3.latency_cycles=80",
     "hbm.latency_cycles=50", "gm.burst_overhead_bytes=0", NULL};
 
-static uint64_t run_copy(const dv_config_t *cfg, const char *copy, uint64_t base)
+/* Cycles of a one-block kernel of instruction `copy` on model m. */
+static uint64_t run_copy_on(dv_model_t *m, const char *copy, uint64_t base)
 {
     char text[1024];
     snprintf(text, sizeof text,
              "dvtrace 1\nkernel c kind=vector blocks=1\narg x bytes=1048576 dtype=f16 dir=in\nblock 0\n%s\nend\n", copy);
     dvt_run_t r;
-    ck_assert_msg(dvt_run_text(&r, cfg, text, false, base) == DV_OK, "%s", r.err.msg);
+    ck_assert_msg(dvt_run_text_on(&r, m, text, false, base) == DV_OK, "%s", r.err.msg);
     uint64_t c = r.cnt.cycles;
     dvt_free(&r);
+    return c;
+}
+
+/* The same on a fresh model of cfg (a cold L2). */
+static uint64_t run_copy(const dv_config_t *cfg, const char *copy, uint64_t base)
+{
+    dv_model_t *m = dvt_model(cfg);
+    const uint64_t c = run_copy_on(m, copy, base);
+    dv_model_destroy(m);
     return c;
 }
 
@@ -206,8 +216,7 @@ END_TEST
 
 /* l2.write_through: a write's bytes reach HBM when written (and cost HBM bandwidth then); with
  * write-back they stay in L2.  HBM is made slow (8 B/cycle nominal x 50% = 4) so it binds: 4 KB
- * written at 4 B/cycle is 1024 cycles instead of the engine's 64.  (A loop test: one profile per
- * process.) */
+ * written at 4 B/cycle is 1024 cycles instead of the engine's 64. */
 START_TEST(test_timing_write_through)
 {
     {
@@ -428,17 +437,20 @@ START_TEST(test_timing_hbm_contention)
 }
 END_TEST
 
-/* The same read twice in one process: the second finds its lines in L2 and is faster by exactly
- * the miss latency (the engine is the bottleneck either way). */
+/* The same read twice on one model: the second finds its lines in L2 and is faster by exactly the
+ * miss latency (the engine is the bottleneck either way); a fresh model misses again. */
 START_TEST(test_timing_l2_hit_faster_than_miss)
 {
     dv_config_t cfg;
     dvt_config(&cfg, NULL, dma_sets);
     const char *copy = "copy_gm_to_ubuf dst=ub:0x0 src=x nburst=1 len=64";
-    const uint64_t miss = run_copy(&cfg, copy, GM0);
-    const uint64_t hit = run_copy(&cfg, copy, GM0);
+    dv_model_t *m = dvt_model(&cfg);
+    const uint64_t miss = run_copy_on(m, copy, GM0);
+    const uint64_t hit = run_copy_on(m, copy, GM0);
+    dv_model_destroy(m);
     ck_assert_uint_eq(miss - hit, cfg.hbm_latency_cycles);
     ck_assert_uint_eq(hit, dvt_t0(&cfg) + 1 + 10 + 32 + 100);
+    ck_assert_uint_eq(run_copy(&cfg, copy, GM0), miss);
 }
 END_TEST
 

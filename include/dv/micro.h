@@ -58,9 +58,9 @@ const dv_micro_skip_t *dv_micro_skip(int i);
 int dv_micro_selected(const char *only);
 
 /* Run every row (or, when `only` is not NULL, the rows whose name starts with it) on cfg, in this
- * process: the model simulates one profile per process, so cfg must be the profile of any earlier
- * run.  res holds dv_micro_count() results.  Returns the number of failed rows, or a negative status
- * when nothing could run (err says why). */
+ * process, on a model of its own (built for cfg, destroyed before the call returns).  res holds
+ * dv_micro_count() results.  Returns the number of failed rows, or a negative status when nothing
+ * could run (err says why). */
 int dv_micro_run(const dv_config_t *cfg, const char *only, dv_micro_result_t *res, dv_error_t *err);
 
 /* Print the results as a table (rows not run are left out); returns the number of failed rows. */

@@ -95,12 +95,26 @@ typedef struct dv_run_opts {
 
 void dv_run_opts_default(dv_run_opts_t *o);
 
-/* Run kernel k on the chip described by cfg.  gm must hold k->info.nargs arguments.  On error,
- * nothing is reported in *out (its contents are undefined) and err says what and where.  The first
- * call elaborates the SystemC model; later calls in the same process must use a profile with the
- * same core layout and continue in simulated time (L2 contents persist across kernels). */
-int dv_model_run(const dv_config_t *cfg, dv_kernel_t *k, const dv_gm_t *gm, const dv_run_opts_t *opts,
-                 dv_counters_t *out, dv_error_t *err);
+/* A model: the chip of one profile, with its L2 contents and simulated time.  Any number of
+ * models may exist in a process, of the same or of different profiles; each is independent of the
+ * others (a run on one never changes another), and a new model starts at time 0 with a cold L2,
+ * so its results equal those of a fresh process.  A model is used by one thread at a time. */
+typedef struct dv_model dv_model_t;
+
+/* Build the model of profile cfg (copied; cfg should have passed dv_config_validate).  *out is
+ * NULL on error. */
+int dv_model_create(const dv_config_t *cfg, dv_model_t **out, dv_error_t *err);
+/* The profile the model was built for. */
+const dv_config_t *dv_model_config(const dv_model_t *m);
+/* Run kernel k on model m.  gm must hold k->info.nargs arguments.  On error, nothing is reported
+ * in *out (its contents are undefined), err says what and where, and the model stays usable.
+ * Kernels on one model run one after another in simulated time, and the L2 keeps its contents
+ * from one kernel to the next; the counters of each run are relative to its own launch. */
+int dv_model_run(dv_model_t *m, dv_kernel_t *k, const dv_gm_t *gm, const dv_run_opts_t *opts, dv_counters_t *out,
+                 dv_error_t *err);
+/* Free the model and everything it holds (NULL is ignored). */
+void dv_model_destroy(dv_model_t *m);
+
 void dv_counters_free(dv_counters_t *c);
 
 #ifdef __cplusplus

@@ -17,20 +17,36 @@ void dvt_config(dv_config_t *cfg, const char *profile, const char *const *sets)
 
 uint64_t dvt_t0(const dv_config_t *cfg) { return cfg->chip_kernel_start_cycles + cfg->chip_block_start_cycles; }
 
-int dvt_run_text(dvt_run_t *r, const dv_config_t *cfg, const char *trace, bool data, uint64_t gm_base)
+dv_model_t *dvt_model(const dv_config_t *cfg)
+{
+    dv_model_t *m = NULL;
+    dv_error_t err = {0};
+    ck_assert_msg(dv_model_create(cfg, &m, &err) == DV_OK, "%s", err.msg);
+    return m;
+}
+
+int dvt_run_text_on(dvt_run_t *r, dv_model_t *m, const char *trace, bool data, uint64_t gm_base)
 {
     memset(r, 0, sizeof *r);
-    r->cfg = *cfg;
+    r->cfg = *dv_model_config(m);
     r->rc = dv_trace_open_string(trace, "test.trace", &r->kernel, &r->err);
     if (r->rc != DV_OK)
         return r->rc;
-    r->rc = dv_sim_gm_setup(cfg, &r->kernel->info, data, "test.trace", gm_base, &r->gm, &r->err);
+    r->rc = dv_sim_gm_setup(&r->cfg, &r->kernel->info, data, "test.trace", gm_base, &r->gm, &r->err);
     if (r->rc != DV_OK)
         return r->rc;
     dv_run_opts_t o;
     dv_run_opts_default(&o);
     o.data = data;
-    r->rc = dv_model_run(&r->cfg, r->kernel, &r->gm, &o, &r->cnt, &r->err);
+    r->rc = dv_model_run(m, r->kernel, &r->gm, &o, &r->cnt, &r->err);
+    return r->rc;
+}
+
+int dvt_run_text(dvt_run_t *r, const dv_config_t *cfg, const char *trace, bool data, uint64_t gm_base)
+{
+    dv_model_t *m = dvt_model(cfg);
+    dvt_run_text_on(r, m, trace, data, gm_base);
+    dv_model_destroy(m);
     return r->rc;
 }
 

@@ -22,8 +22,13 @@ typedef struct dvt_run {
 /* Load `profile` (NULL = default) and apply the overrides in `sets` (NULL-terminated). */
 void dvt_config(dv_config_t *cfg, const char *profile, const char *const *sets);
 /* Open the trace text, set its GM arguments up as a run does (dv_sim_gm_setup) from device
- * address gm_base, and run it.  Returns the status; r->err says why on failure. */
+ * address gm_base, and run it on a fresh model of cfg (as a fresh process would).  Returns the
+ * status; r->err says why on failure. */
 int dvt_run_text(dvt_run_t *r, const dv_config_t *cfg, const char *trace, bool data, uint64_t gm_base);
+/* The same on model m, whose L2 contents and time carry over from its earlier runs. */
+int dvt_run_text_on(dvt_run_t *r, dv_model_t *m, const char *trace, bool data, uint64_t gm_base);
+/* A new model of cfg (the test fails when it cannot be built). */
+dv_model_t *dvt_model(const dv_config_t *cfg);
 void dvt_free(dvt_run_t *r);
 /* Cycles from launch to the first instruction's issue on a core: kernel + block start overhead. */
 uint64_t dvt_t0(const dv_config_t *cfg);
