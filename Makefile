@@ -28,9 +28,9 @@ CHECK_LIBS := $(if $(PKGCONF),$(shell pkg-config --libs check 2>/dev/null),-lche
 LIBS    := $(SC_LIBS) $(YAML_LIBS) -lm -lpthread
 
 # Library sources: everything under base/, isa/, configs/, model/, kernel/, ops/, sim/ (except the
-# program's main), the microbenchmarks (bench/micro.c) and acl/ (the AscendCL shim).
+# program's main), the microbenchmarks (bench/micro*.c) and acl/ (the AscendCL shim).
 C_SRCS   := $(wildcard base/*.c) $(wildcard isa/*.c) $(wildcard configs/*.c) $(wildcard kernel/*.c) $(wildcard ops/*.c) \
-            $(filter-out sim/main.c,$(wildcard sim/*.c)) bench/micro.c $(filter-out acl/alias.c,$(wildcard acl/*.c))
+            $(filter-out sim/main.c,$(wildcard sim/*.c)) $(wildcard bench/micro*.c) $(filter-out acl/alias.c,$(wildcard acl/*.c))
 CXX_SRCS := $(wildcard model/*.cpp)
 GEN_C    := $(B)/profiles_embedded.c
 GEN_H    := $(B)/include/dv/kapi_insn.h
