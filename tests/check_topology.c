@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include <glob.h>
 
+#include "dv/sim.h"
 #include "dv/topology.h"
 #include "dv/trace.h"
 #include "support/dvt.h"
@@ -225,37 +225,31 @@ END_TEST
 
 /* ---------------------------------------------------------------- every sample on every profile */
 
-static const char *root(void)
-{
-    const char *r = getenv("DVSIM_ROOT");
-    return r && r[0] ? r : ".";
-}
-
-static const char *program(void)
-{
-    const char *p = getenv("DVSIM");
-    return p && p[0] ? p : "bin/dvsim";
-}
-
-/* What a sample does on a profile: runs (msg NULL), or fails with this message at this line. */
+/* What a sample does on a profile: runs (msg NULL), or fails with this message at this place. */
 typedef struct expect {
-    const char *trace;
-    int line;         /* trace line of the error */
-    const char *msg;  /* a part of the message */
+    int line, col;    /* trace line and column of the error (column 0: the model's, at a line) */
+    const char *msg;  /* the start of the message */
 } expect_t;
 
 static expect_t expected(const char *trace, const dv_config_t *cfg)
 {
     const bool split = cfg->chip_layout == DV_LAYOUT_SPLIT;
-    expect_t e = {trace, 0, NULL};
-    if (strcmp(trace, "matmul_relu_mix.trace") == 0 && !split) /* a mix kernel needs AICs and AIVs */
-        e.line = 4, e.msg = "is a mix kernel, which needs a split (AIC + AIV) chip";
-    else if (strcmp(trace, "matmul_relu_mix.trace") == 0 && cfg->chip_aiv_per_core != 2) /* written for 2 AIVs */
-        e.line = 4, e.msg = "has 2 AIV sub-streams per block (aiv0 .. aiv1)";
-    else if (strcmp(trace, "matmul_tile.trace") == 0 && !cfg->chip_has_fix_pipe) /* it writes GM through FixPipe */
-        e.line = 26, e.msg = "pipe FIX does not exist on this core (core0, block 0, instruction #15 set_flag)";
-    else if (strcmp(trace, "conv_tile_310.trace") == 0 && split) /* L0C -> UB on the vector unit of a coupled core */
-        e.line = 20, e.msg = "pipe V does not exist on this core (aic0, block 0, instruction #9 set_flag)";
+    expect_t e = {0, 0, NULL};
+    static char msg[256];
+    if (strcmp(trace, "matmul_relu_mix.trace") == 0 && !split) { /* a mix kernel needs AICs and AIVs */
+        snprintf(msg, sizeof msg, "kernel 'matmul_relu_mix' is a mix kernel, which needs a split (AIC + AIV) chip; "
+                                  "profile '%s' is coupled (chip.layout)", cfg->chip_name);
+        e = (expect_t){4, 29, msg};
+    } else if (strcmp(trace, "matmul_relu_mix.trace") == 0 && cfg->chip_aiv_per_core != 2) { /* written for 2 AIVs */
+        snprintf(msg, sizeof msg, "mix kernel 'matmul_relu_mix' has 2 AIV sub-streams per block (aiv0 .. aiv1); "
+                                  "profile '%s' has chip.aiv_per_core = %u: a mix kernel runs on the AIV count it was "
+                                  "written for", cfg->chip_name, (unsigned)cfg->chip_aiv_per_core);
+        e = (expect_t){4, 29, msg};
+    } else if (strcmp(trace, "matmul_tile.trace") == 0 && !cfg->chip_has_fix_pipe) { /* it writes GM through FixPipe */
+        e = (expect_t){26, 0, "pipe FIX does not exist on this core (core0, block 0, instruction #15 set_flag)"};
+    } else if (strcmp(trace, "conv_tile_310.trace") == 0 && split) { /* L0C -> UB on a coupled core's vector unit */
+        e = (expect_t){20, 0, "pipe V does not exist on this core (aic0, block 0, instruction #9 set_flag)"};
+    }
     return e;
 }
 
@@ -263,41 +257,41 @@ START_TEST(test_topology_every_sample_on_every_profile)
 {
     static const char *const traces[] = {"conv_tile_310.trace", "matmul_relu_mix.trace", "matmul_tile.trace",
                                          "missing_wait.trace", "vadd_double_buffer.trace"};
-    char cmd[1024], err_path[64] = "/tmp/dvsim-topo-XXXXXX";
-    int fd = mkstemp(err_path);
-    ck_assert_int_ge(fd, 0);
-    close(fd);
+    const int ntraces = (int)(sizeof traces / sizeof traces[0]);
+    const char *root = getenv("DVSIM_ROOT") && getenv("DVSIM_ROOT")[0] ? getenv("DVSIM_ROOT") : ".";
+    char path[1024];
     /* the list above is every sample: a new trace must be added with its expected outcomes */
-    snprintf(cmd, sizeof cmd, "test $(ls '%s'/traces/*.trace | wc -l) -eq %d", root(),
-             (int)(sizeof traces / sizeof traces[0]));
-    ck_assert_msg(system(cmd) == 0, "traces/ has samples this test does not list");
-    for (size_t t = 0; t < sizeof traces / sizeof traces[0]; t++)
+    glob_t g;
+    snprintf(path, sizeof path, "%s/traces/*.trace", root);
+    ck_assert_int_eq(glob(path, 0, NULL, &g), 0);
+    ck_assert_msg(g.gl_pathc == (size_t)ntraces, "traces/ has %zu samples, this test lists %d", g.gl_pathc, ntraces);
+    globfree(&g);
+    for (int t = 0; t < ntraces; t++)
         for (int i = 0; i < NPROFILES; i++) {
-            dv_config_t cfg;
-            profile_config(&cfg, i);
-            const expect_t e = expected(traces[t], &cfg);
-            snprintf(cmd, sizeof cmd, "cd '%s' && '%s' run --quiet --profile %s %s%s traces/%s 2>'%s'", root(),
-                     program(), profiles[i].profile, profiles[i].set ? "--set " : "",
-                     profiles[i].set ? profiles[i].set : "", traces[t], err_path);
-            const int st = system(cmd);
-            ck_assert(st != -1 && WIFEXITED(st));
-            char err[4096] = "";
-            FILE *f = fopen(err_path, "r");
-            ck_assert_ptr_nonnull(f);
-            err[fread(err, 1, sizeof err - 1, f)] = '\0';
-            fclose(f);
+            const dv_profile_op_t ops[] = {{DV_PROFILE_PRESET, profiles[i].profile},
+                                           {DV_PROFILE_SET, profiles[i].set}};
+            dv_sim_opts_t o;
+            dv_sim_opts_default(&o);
+            o.profile_ops = ops;
+            o.nprofile_ops = profiles[i].set ? 2 : 1;
+            snprintf(path, sizeof path, "%s/traces/%s", root, traces[t]);
+            o.trace = path;
+            dv_sim_result_t res;
+            dv_error_t err = {0};
+            const int rc = dv_sim_execute(&o, &res, &err);
+            const expect_t e = expected(traces[t], &res.cfg);
+            const char *where = profiles[i].set ? profiles[i].set : "";
             if (!e.msg) {
-                ck_assert_msg(WEXITSTATUS(st) == 0, "%s on %s %s: %s", traces[t], profiles[i].profile,
-                              profiles[i].set ? profiles[i].set : "", err);
-                continue;
+                ck_assert_msg(rc == DV_OK, "%s on %s %s: %s", traces[t], profiles[i].profile, where, err.msg);
+            } else {
+                ck_assert_msg(rc != DV_OK, "%s on %s %s ran", traces[t], profiles[i].profile, where);
+                ck_assert_str_eq(err.file, path);
+                ck_assert_msg(err.line == e.line && err.col == e.col && strcmp(err.msg, e.msg) == 0,
+                              "%s on %s %s: expected %d:%d '%s', got %d:%d '%s'", traces[t], profiles[i].profile, where,
+                              e.line, e.col, e.msg, err.line, err.col, err.msg);
             }
-            char head[128];
-            snprintf(head, sizeof head, "traces/%s:%d:", traces[t], e.line);
-            ck_assert_msg(WEXITSTATUS(st) != 0 && strncmp(err, head, strlen(head)) == 0 && strstr(err, e.msg),
-                          "%s on %s %s: expected '%s ... %s', got: %s", traces[t], profiles[i].profile,
-                          profiles[i].set ? profiles[i].set : "", head, e.msg, err);
+            dv_sim_result_free(&res);
         }
-    unlink(err_path);
 }
 END_TEST
 
@@ -305,7 +299,6 @@ Suite *dv_topology_suite(void)
 {
     Suite *s = suite_create("topology");
     TCase *tc = tcase_create("topology");
-    tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_topology_table_invariants);
     tcase_add_test(tc, test_topology_sub_names_round_trip);
     tcase_add_test(tc, test_topology_cores_of_every_profile);
