@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <glob.h>
+#include <unistd.h>
 
 #include "dv/sim.h"
 #include "dv/topology.h"
@@ -295,6 +296,57 @@ START_TEST(test_topology_every_sample_on_every_profile)
 }
 END_TEST
 
+/* A mix C kernel follows chip.aiv_per_core; recorded as a trace it names every AIV (aiv0 .. aiv{N-1})
+ * and replays with the same cycles and output on the profile it was written for. */
+START_TEST(test_topology_mix_kernel_records_and_replays_any_aiv_count)
+{
+    char *argv[] = {"--n", "1", "--cin", "16", "--h", "14", "--w", "14", "--cout", "32"};
+    for (unsigned aivs = 1; aivs <= DV_TOPO_AIV_MAX; aivs++) {
+        char set[32], path[] = "/tmp/dvsim-topo-XXXXXX";
+        snprintf(set, sizeof set, "chip.aiv_per_core=%u", aivs);
+        const dv_profile_op_t ops[] = {{DV_PROFILE_SET, set}};
+        dv_sim_opts_t o;
+        dv_sim_result_t op, replay;
+        dv_error_t err;
+        const int fd = mkstemp(path);
+        ck_assert_int_ge(fd, 0);
+        close(fd);
+        dv_sim_opts_default(&o);
+        o.profile_ops = ops;
+        o.nprofile_ops = 1;
+        o.op = "conv2d"; /* a mix kernel on the 910B */
+        o.op_argc = (int)(sizeof argv / sizeof argv[0]);
+        o.op_argv = argv;
+        ck_assert_msg(dv_sim_execute(&o, &op, &err) == DV_OK, "%s", err.msg);
+        ck_assert_int_eq(op.kernel->info.kind, DV_KIND_MIX);
+        ck_assert_uint_eq(op.kernel->info.subs, 1 + aivs);
+        o.record = path;
+        dv_sim_result_t rec;
+        ck_assert_msg(dv_sim_execute(&o, &rec, &err) == DV_OK, "%s", err.msg);
+        dv_sim_result_free(&rec);
+        o.record = NULL;
+        o.op = NULL;
+        o.trace = path;
+        ck_assert_msg(dv_sim_execute(&o, &replay, &err) == DV_OK, "%u AIVs: %s", aivs, err.msg);
+        ck_assert_uint_eq(replay.kernel->info.subs, 1 + aivs);
+        ck_assert_uint_eq(replay.cnt.cycles, op.cnt.cycles);
+        ck_assert_uint_eq(replay.cnt.instructions, op.cnt.instructions);
+        const uint32_t out = op.kernel->info.nargs - 1;
+        ck_assert_uint_eq(replay.gm.bytes[out], op.gm.bytes[out]);
+        ck_assert(memcmp(replay.gm.data[out], op.gm.data[out], op.gm.bytes[out]) == 0);
+        /* the AIVs of every AI core ran: aiv_per_core x blocks of AIV sub-streams */
+        uint64_t aiv_blocks = 0;
+        for (uint32_t c = 0; c < replay.cnt.ncores; c++)
+            if (replay.cnt.cores[c].type == DV_CORE_AIV)
+                aiv_blocks += replay.cnt.cores[c].blocks;
+        ck_assert_uint_eq(aiv_blocks, (uint64_t)aivs * replay.kernel->info.blocks);
+        dv_sim_result_free(&op);
+        dv_sim_result_free(&replay);
+        unlink(path);
+    }
+}
+END_TEST
+
 Suite *dv_topology_suite(void)
 {
     Suite *s = suite_create("topology");
@@ -304,6 +356,7 @@ Suite *dv_topology_suite(void)
     tcase_add_test(tc, test_topology_cores_of_every_profile);
     tcase_add_test(tc, test_topology_check_kernel);
     tcase_add_test(tc, test_topology_every_sample_on_every_profile);
+    tcase_add_test(tc, test_topology_mix_kernel_records_and_replays_any_aiv_count);
     suite_add_tcase(s, tc);
     return s;
 }
