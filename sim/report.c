@@ -2,6 +2,7 @@
  * as text or JSON.  The formatters compute nothing. */
 #include "dv/report.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,7 +208,7 @@ int dv_report_print(const dv_report_t *r, FILE *out)
             fputs("cores", out);
         else
             for (const char *c = dv_topo_type_spec(types[i])->type; *c; c++)
-                fputc(*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c, out);
+                fputc(toupper((unsigned char)*c), out);
     }
     fprintf(out, ", %" PRIu64 " MHz)\n", cfg->chip_freq_mhz);
 
