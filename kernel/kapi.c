@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dv/topology.h"
 #include "dv/trace.h"
 
 
@@ -36,6 +37,7 @@ struct dv_k {
     dv_stream_t stream;  /* first: the model sees a dv_stream_t */
     ckernel_t *kern;
     uint32_t block, sub;
+    char sub_name[16];                       /* "aic", "aiv0" .. for a mix kernel, else "" */
     uint64_t used[DV_SPACE_COUNT];           /* bump allocator per local space */
     uint16_t events[DV_PIPE_COUNT][DV_PIPE_COUNT]; /* event ids taken, a bit per id */
     uint64_t pending_scalar;                 /* bookkeeping cycles not yet emitted */
@@ -196,18 +198,14 @@ static int kernel_open(dv_kernel_t *base, uint32_t block, uint32_t sub, dv_strea
     k->kern = ck;
     k->block = block;
     k->sub = sub;
+    if (base->info.kind == DV_KIND_MIX)
+        dv_topo_sub_name(sub, k->sub_name, sizeof k->sub_name);
     k->state = CO_NEW;
     *out = &k->stream;
     return DV_OK;
 }
 
 /* ---------------------------------------------------------------- errors */
-
-static const char *sub_name(const dv_k_t *k)
-{
-    static const char *const names[] = {"aic", "aiv0", "aiv1", "aiv2", "aiv3"};
-    return k->kern->base.info.kind == DV_KIND_MIX && k->sub < 5 ? names[k->sub] : "";
-}
 
 void dvk_fail(dv_k_t *k, const char *fmt, ...)
 {
@@ -217,7 +215,7 @@ void dvk_fail(dv_k_t *k, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     dv_error_set(&k->err, DV_ERR_RANGE, k->stream.source, 0, 0, "%s (block %u%s%s, after instruction #%llu)", msg,
-                 k->block, *sub_name(k) ? " " : "", sub_name(k), (unsigned long long)k->emitted);
+                 k->block, *k->sub_name ? " " : "", k->sub_name, (unsigned long long)k->emitted);
     k->state = CO_FAILED;
     co_exit(k);
 }
@@ -254,21 +252,16 @@ uint32_t dvk_block_num(const dv_k_t *k) { return k->kern->base.info.blocks; }
 uint32_t dvk_sub(const dv_k_t *k) { return k->sub; }
 const dv_config_t *dvk_config(const dv_k_t *k) { return &k->kern->cfg; }
 
-bool dvk_is_aic(const dv_k_t *k)
+/* The stream runs on a core type that owns the cube (M) or the vector (V) pipe. */
+static bool runs_on_pipe(const dv_k_t *k, dv_pipe_t p)
 {
-    const dv_kernel_info_t *i = &k->kern->base.info;
-    if (k->kern->cfg.chip_layout != DV_LAYOUT_SPLIT)
-        return true;
-    return i->kind == DV_KIND_MIX ? k->sub == DV_SUB_AIC : i->kind == DV_KIND_CUBE;
+    const dv_config_t *cfg = &k->kern->cfg;
+    return dv_topo_has_pipe(cfg, dv_topo_stream_type(cfg, k->kern->base.info.kind, k->sub), p);
 }
 
-bool dvk_is_aiv(const dv_k_t *k)
-{
-    const dv_kernel_info_t *i = &k->kern->base.info;
-    if (k->kern->cfg.chip_layout != DV_LAYOUT_SPLIT)
-        return true;
-    return i->kind == DV_KIND_MIX ? k->sub >= DV_SUB_AIV0 : i->kind == DV_KIND_VECTOR;
-}
+bool dvk_is_aic(const dv_k_t *k) { return runs_on_pipe(k, DV_PIPE_M); }
+
+bool dvk_is_aiv(const dv_k_t *k) { return runs_on_pipe(k, DV_PIPE_V); }
 
 /* ---------------------------------------------------------------- memory */
 
@@ -283,25 +276,10 @@ uint64_t dvk_gm(dv_k_t *k, uint32_t arg, uint64_t offset)
     return DV_GM_ADDR(arg, offset);
 }
 
-static void space_limits(const dv_config_t *c, dv_space_t s, uint64_t *size, uint64_t *align, const char **key)
-{
-    switch (s) {
-    case DV_SPACE_UB: *size = c->ub_size_bytes; *align = c->ub_align_bytes; *key = "core.ub_size_bytes"; break;
-    case DV_SPACE_L1: *size = c->l1_size_bytes; *align = c->l1_align_bytes; *key = "core.l1_size_bytes"; break;
-    case DV_SPACE_L0A: *size = c->l0a_size_bytes; *align = c->l0a_align_bytes; *key = "core.l0a_size_bytes"; break;
-    case DV_SPACE_L0B: *size = c->l0b_size_bytes; *align = c->l0b_align_bytes; *key = "core.l0b_size_bytes"; break;
-    case DV_SPACE_L0C: *size = c->l0c_size_bytes; *align = c->l0c_align_bytes; *key = "core.l0c_size_bytes"; break;
-    case DV_SPACE_BT: *size = c->bt_size_bytes; *align = c->bt_align_bytes; *key = "core.bt_size_bytes"; break;
-    case DV_SPACE_FB: *size = c->fb_size_bytes; *align = c->fb_align_bytes; *key = "core.fb_size_bytes"; break;
-    default: *size = 0; *align = 1; *key = "GM"; break;
-    }
-}
-
 uint64_t dvk_alloc(dv_k_t *k, dv_space_t space, uint64_t bytes)
 {
-    uint64_t size, align;
-    const char *key;
-    space_limits(&k->kern->cfg, space, &size, &align, &key);
+    const uint64_t size = dv_topo_buffer_size(&k->kern->cfg, space), align = dv_topo_buffer_align(&k->kern->cfg, space);
+    const char *key = dv_topo_buffer_key(space);
     if (space == DV_SPACE_GM || space >= DV_SPACE_COUNT)
         dvk_fail(k, "dvk_alloc: %s is not a local buffer", space == DV_SPACE_GM ? "gm" : "this space");
     uint64_t need = (bytes + align - 1) / align * align;
@@ -317,9 +295,7 @@ uint64_t dvk_alloc(dv_k_t *k, dv_space_t space, uint64_t bytes)
 
 uint64_t dvk_free_bytes(const dv_k_t *k, dv_space_t space)
 {
-    uint64_t size, align;
-    const char *key;
-    space_limits(&k->kern->cfg, space, &size, &align, &key);
+    const uint64_t size = dv_topo_buffer_size(&k->kern->cfg, space);
     return size > k->used[space] ? size - k->used[space] : 0;
 }
 
@@ -434,12 +410,14 @@ int dvk_kernel_create(const dv_config_t *cfg, const dv_kernel_info_t *info, dv_k
     *out = NULL;
     if (!fn || !info || info->blocks == 0)
         return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "a kernel needs a function and at least one block");
+    if (dv_topo_kernel_subs(cfg, info->kind) == 0) /* e.g. a mix kernel on a coupled chip */
+        return dv_topo_check_kernel(cfg, info, err);
     ckernel_t *ck = calloc(1, sizeof *ck);
     if (!ck)
         return dv_error_set(err, DV_ERR_NOMEM, NULL, 0, 0, "out of memory");
     ck->cfg = *cfg;
     ck->base.info = *info;
-    ck->base.info.subs = info->kind == DV_KIND_MIX ? 1 + (uint32_t)(cfg->chip_aiv_per_core ? cfg->chip_aiv_per_core : 2) : 1;
+    ck->base.info.subs = dv_topo_kernel_subs(cfg, info->kind);
     ck->base.open = kernel_open;
     ck->base.impl = ck;
     ck->fn = fn;

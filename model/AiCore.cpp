@@ -12,26 +12,17 @@ namespace dv {
 
 namespace {
 const dv_pipe_t kAll[] = {DV_PIPE_S, DV_PIPE_V, DV_PIPE_M, DV_PIPE_MTE1, DV_PIPE_MTE2, DV_PIPE_MTE3, DV_PIPE_FIX};
-unsigned bit(int p) { return 1u << p; }
 } // namespace
 
 AiCore::AiCore(sc_core::sc_module_name name, const dv_config_t &cfg, Chip &chip, unsigned index, dv_core_type_t type,
                L2Cache &l2)
     : sc_module(name), cfg_(cfg), chip_(chip), index_(index), type_(type), vec_("vec", cfg), cube_("cube", cfg)
 {
-    const bool vec = type != DV_CORE_AIC, cube = type != DV_CORE_AIV;
-    pipes_ = bit(DV_PIPE_S) | bit(DV_PIPE_MTE2) | bit(DV_PIPE_MTE3);
-    if (vec)
-        pipes_ |= bit(DV_PIPE_V);
-    if (cube)
-        pipes_ |= bit(DV_PIPE_M) | bit(DV_PIPE_MTE1) | (cfg.chip_has_fix_pipe ? bit(DV_PIPE_FIX) : 0);
-    if (type == DV_CORE_AIC)
-        pipes_ &= ~bit(DV_PIPE_MTE3); // the AIC writes GM through FixPipe
-    // Split layout: the UB belongs to the AIVs, L1/L0/BT/FB to the AICs; a coupled core has them all.
+    // The pipes and local buffers of this core type: the core topology (configs/topology.def).
+    pipes_ = dv_topo_pipes(&cfg, type);
     for (int sp = 1; sp < DV_SPACE_COUNT; sp++) {
         const dv_space_t space = static_cast<dv_space_t>(sp);
-        const bool mine = space == DV_SPACE_UB ? vec : cube;
-        if (mine && Buffer::profile_size(cfg, space) > 0)
+        if (dv_topo_has_buffer(&cfg, type, space))
             buf_[sp] = std::make_unique<Buffer>(dv_space_name(space), space, cfg);
     }
     static const char *const dma_names[DV_PIPE_COUNT] = {nullptr, nullptr, nullptr, "mte1", "mte2", "mte3", "fix"};

@@ -11,41 +11,23 @@ namespace dv {
 Chip::Chip(sc_core::sc_module_name name, const dv_config_t &cfg)
     : sc_module(name), cfg_(cfg), hbm_("hbm", cfg_), l2_("l2", cfg_, hbm_)
 {
+    // The cores, their types, names and numbering: the core topology (configs/topology.def).
     char nm[32];
-    if (cfg_.chip_layout == DV_LAYOUT_SPLIT) {
-        n_aic_ = static_cast<unsigned>(cfg_.chip_ai_cores);
-        n_aiv_ = static_cast<unsigned>(cfg_.chip_ai_cores * cfg_.chip_aiv_per_core);
-        for (unsigned i = 0; i < n_aic_; i++) {
-            std::snprintf(nm, sizeof nm, "aic%u", i);
-            cores_.push_back(std::make_unique<AiCore>(nm, cfg_, *this, i, DV_CORE_AIC, l2_));
-        }
-        for (unsigned i = 0; i < n_aiv_; i++) {
-            std::snprintf(nm, sizeof nm, "aiv%u", i);
-            cores_.push_back(std::make_unique<AiCore>(nm, cfg_, *this, n_aic_ + i, DV_CORE_AIV, l2_));
-        }
-    } else {
-        for (unsigned i = 0; i < cfg_.chip_ai_cores; i++) {
-            std::snprintf(nm, sizeof nm, "core%u", i);
-            cores_.push_back(std::make_unique<AiCore>(nm, cfg_, *this, i, DV_CORE_COUPLED, l2_));
-        }
-    }
+    n_aic_ = dv_topo_type_cores(&cfg_, DV_CORE_AIC);
+    n_aiv_ = dv_topo_type_cores(&cfg_, DV_CORE_AIV);
+    for (uint32_t i = 0; i < dv_topo_cores(&cfg_); i++)
+        cores_.push_back(std::make_unique<AiCore>(dv_topo_core_name(&cfg_, i, nm, sizeof nm), cfg_, *this, i,
+                                                  dv_topo_core_type(&cfg_, i), l2_));
     mode2_.resize(n_aiv_);
 }
 
-unsigned Chip::group_of(const AiCore &c) const
-{
-    if (c.type() == DV_CORE_AIV)
-        return (c.index() - n_aic_) / static_cast<unsigned>(cfg_.chip_aiv_per_core);
-    return c.index();
-}
+unsigned Chip::group_of(const AiCore &c) const { return dv_topo_core_group(&cfg_, c.index()); }
 
 bool Chip::participates(const AiCore &c) const
 {
-    switch (kernel_->info.kind) {
-    case DV_KIND_VECTOR: return c.type() != DV_CORE_AIC;
-    case DV_KIND_CUBE: return c.type() != DV_CORE_AIV;
-    default: return group_of(c) < std::min<uint64_t>(kernel_->info.blocks, cfg_.chip_ai_cores);
-    }
+    if (!dv_topo_runs(c.type(), kernel_->info.kind))
+        return false;
+    return kernel_->info.kind != DV_KIND_MIX || group_of(c) < std::min<uint64_t>(kernel_->info.blocks, cfg_.chip_ai_cores);
 }
 
 bool Chip::next_block(AiCore &c, uint32_t &block, uint32_t &sub)
@@ -72,8 +54,7 @@ bool Chip::next_block(AiCore &c, uint32_t &block, uint32_t &sub)
         return false;
     block = next;
     next += static_cast<uint32_t>(cfg_.chip_ai_cores);
-    sub = c.type() == DV_CORE_AIC ? static_cast<uint32_t>(DV_SUB_AIC)
-                                  : DV_SUB_AIV0 + (c.index() - n_aic_) % static_cast<unsigned>(cfg_.chip_aiv_per_core);
+    sub = dv_topo_core_sub(&cfg_, c.index(), DV_KIND_MIX);
     return true;
 }
 
@@ -179,13 +160,8 @@ int Chip::run(dv_kernel_t *k, const dv_gm_t *gm, const dv_run_opts_t &opts, dv_c
                             info.name, info.nargs, gm->nargs);
     if (info.blocks == 0)
         return dv_error_set(err, DV_ERR_RANGE, nullptr, 0, 0, "kernel '%s' has no blocks", info.name);
-    if (info.kind == DV_KIND_MIX && cfg_.chip_layout != DV_LAYOUT_SPLIT)
-        return dv_error_set(err, DV_ERR_UNSUPPORTED, nullptr, 0, 0,
-                            "kernel '%s' is a mix kernel, which needs a split (AIC + AIV) chip; profile '%s' is coupled",
-                            info.name, cfg_.chip_name);
-    if (info.kind == DV_KIND_MIX && info.subs != 1 + cfg_.chip_aiv_per_core)
-        return dv_error_set(err, DV_ERR_RANGE, nullptr, 0, 0, "mix kernel '%s' has %u streams per block; profile '%s' has 1 AIC + %llu AIVs per AI core",
-                            info.name, info.subs, cfg_.chip_name, static_cast<unsigned long long>(cfg_.chip_aiv_per_core));
+    if (const int rc = dv_topo_check_kernel(&cfg_, &info, err)) // a mix kernel: split chip, AIV count
+        return rc;
     kernel_ = k;
     gm_ = gm;
     opts_ = opts;

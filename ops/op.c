@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "dv/semantics.h"
+#include "dv/topology.h"
 
 /* ---------------------------------------------------------------- registry */
 
@@ -330,12 +331,7 @@ int dv_ops_param_error(dv_error_t *err, const char *param, const char *fmt, ...)
 
 /* ---------------------------------------------------------------- plans */
 
-uint32_t dv_ops_cores(const dv_config_t *cfg, dv_kind_t kind)
-{
-    if (cfg->chip_layout == DV_LAYOUT_SPLIT && kind == DV_KIND_VECTOR)
-        return (uint32_t)(cfg->chip_ai_cores * cfg->chip_aiv_per_core);
-    return (uint32_t)cfg->chip_ai_cores;
-}
+uint32_t dv_ops_cores(const dv_config_t *cfg, dv_kind_t kind) { return dv_topo_kernel_cores(cfg, kind); }
 
 int dv_ops_add_arg(dv_op_plan_t *plan, const char *name, dv_dtype_t t, uint64_t elems, dv_arg_dir_t dir, double lo,
                    double hi)
@@ -372,10 +368,10 @@ int dv_ops_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t
     if (rc != DV_OK)
         return rc;
     plan->info.args = plan->args;
-    if (plan->info.kind == DV_KIND_MIX && cfg->chip_layout != DV_LAYOUT_SPLIT)
-        return dv_error_set(err, DV_ERR_UNSUPPORTED, NULL, 0, 0, "%s: a mix kernel needs a split (AIC/AIV) chip",
-                            op->name);
-    plan->info.subs = plan->info.kind == DV_KIND_MIX ? 1 + (uint32_t)cfg->chip_aiv_per_core : 1;
+    plan->info.subs = dv_topo_kernel_subs(cfg, plan->info.kind);
+    if (plan->info.subs == 0)
+        return dv_error_set(err, DV_ERR_UNSUPPORTED, NULL, 0, 0, "%s: a %s kernel needs a split (AIC/AIV) chip",
+                            op->name, dv_kind_name(plan->info.kind));
     if (plan->info.blocks == 0 || plan->info.blocks > 65535)
         return dv_ops_param_error(err, "cores", "%u blocks is out of range [1, 65535]", plan->info.blocks);
     /* the arguments, laid out as a run lays them out (512-B aligned), must fit in device memory */

@@ -346,6 +346,8 @@ int dv_sim_execute(const dv_sim_opts_t *o, dv_sim_result_t *res, dv_error_t *err
      *    operator's plan and its C kernel, run block by block as the model reads it */
     if ((rc = o->op ? op_open(o, res, err) : dv_trace_open(o->trace, &res->kernel, err)) != DV_OK)
         goto cleanup;
+    if (!o->op && (rc = dv_trace_check_profile(res->kernel, &res->cfg, err)) != DV_OK)
+        goto cleanup;
     if (o->record) {
         rc = dvk_kernel_record(res->kernel, o->record, err);
         goto cleanup;

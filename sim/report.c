@@ -2,30 +2,17 @@
  * as text or JSON.  The formatters compute nothing. */
 #include "dv/report.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "dv/topology.h"
 
 const dv_space_t dv_report_bufs[DV_REPORT_NBUFS] = {DV_SPACE_UB, DV_SPACE_L1, DV_SPACE_L0A, DV_SPACE_L0B,
                                                     DV_SPACE_L0C};
 
 static double ratio_of(double num, double den) { return den > 0 ? num / den : 0.0; }
-
-/* Pipes a core owns.  Split chips: the AIC has S, M, MTE1, MTE2, MTE3, FIX; an AIV has S, V,
- * MTE2, MTE3.  Coupled cores have everything but FIX unless chip.has_fix_pipe. */
-static bool core_has_pipe(const dv_config_t *cfg, dv_core_type_t type, dv_pipe_t p)
-{
-    if (p == DV_PIPE_FIX && !cfg->chip_has_fix_pipe)
-        return false;
-    switch (type) {
-    case DV_CORE_AIC:
-        return p != DV_PIPE_V;
-    case DV_CORE_AIV:
-        return p == DV_PIPE_S || p == DV_PIPE_V || p == DV_PIPE_MTE2 || p == DV_PIPE_MTE3;
-    default:
-        return true;
-    }
-}
 
 static void occupancy_of(const dv_buf_counters_t *b, uint64_t cycles, dv_occupancy_t *o)
 {
@@ -65,7 +52,7 @@ int dv_report_derive(dv_report_t *r, const dv_config_t *cfg, const dv_kernel_inf
         cr->ran = c->instructions > 0;
         cr->cycles = c->last_cycle > c->first_cycle ? c->last_cycle - c->first_cycle : 0;
         for (int p = 0; p < DV_PIPE_COUNT; p++) {
-            cr->has_pipe[p] = core_has_pipe(cfg, c->type, (dv_pipe_t)p);
+            cr->has_pipe[p] = dv_topo_has_pipe(cfg, c->type, (dv_pipe_t)p);
             if (!cr->has_pipe[p])
                 continue;
             cr->ratio[p] = ratio_of((double)c->pipe_busy[p], (double)cr->cycles);
@@ -77,7 +64,8 @@ int dv_report_derive(dv_report_t *r, const dv_config_t *cfg, const dv_kernel_inf
         for (int s = 0; s < DV_SPACE_COUNT; s++) {
             if (s == DV_SPACE_GM)
                 continue;
-            occupancy_of(&c->buf[s], cr->cycles, &cr->buf[s]);
+            if (dv_topo_has_buffer(cfg, c->type, (dv_space_t)s))
+                occupancy_of(&c->buf[s], cr->cycles, &cr->buf[s]);
             dv_occupancy_t *chip = &r->buf[s];
             if (!cr->buf[s].present || !cr->ran)
                 continue;
@@ -102,6 +90,7 @@ int dv_report_derive(dv_report_t *r, const dv_config_t *cfg, const dv_kernel_inf
     r->bound_by = -1;
     double best = 0.0;
     for (int p = 0; p < DV_PIPE_COUNT; p++) {
+        r->has_pipe[p] = dv_topo_chip_has_pipe(cfg, (dv_pipe_t)p);
         r->ratio[p] = ratio_of(busy[p], span[p]);
         if (r->ratio[p] > best) {
             best = r->ratio[p];
@@ -135,7 +124,8 @@ void dv_report_free(dv_report_t *r)
 
 static const char *core_type_name(dv_core_type_t t)
 {
-    return t == DV_CORE_AIC ? "aic" : t == DV_CORE_AIV ? "aiv" : "coupled";
+    const dv_core_type_spec_t *s = dv_topo_type_spec(t);
+    return s ? s->type : "?";
 }
 
 static const char *hazard_kind_name(int k)
@@ -147,10 +137,8 @@ static const char *sub_name(const dv_kernel_info_t *info, uint32_t sub, char *bu
 {
     if (info->kind != DV_KIND_MIX)
         buf[0] = '\0';
-    else if (sub == DV_SUB_AIC)
-        snprintf(buf, cap, "aic");
     else
-        snprintf(buf, cap, "aiv%u", sub - DV_SUB_AIV0);
+        dv_topo_sub_name(sub, buf, cap);
     return buf;
 }
 
@@ -210,12 +198,19 @@ int dv_report_print(const dv_report_t *r, FILE *out)
         print_op(r, out);
     fprintf(out, "kernel        %s (%s, %u block%s)\n", r->info->name, dv_kind_name(r->info->kind), r->info->blocks,
             r->info->blocks == 1 ? "" : "s");
-    if (cfg->chip_layout == DV_LAYOUT_SPLIT)
-        fprintf(out, "profile       %s (split: %" PRIu64 " AIC + %" PRIu64 " AIV, %" PRIu64 " MHz)\n", cfg->chip_name,
-                cfg->chip_ai_cores, cfg->chip_ai_cores * cfg->chip_aiv_per_core, cfg->chip_freq_mhz);
-    else
-        fprintf(out, "profile       %s (coupled: %" PRIu64 " cores, %" PRIu64 " MHz)\n", cfg->chip_name,
-                cfg->chip_ai_cores, cfg->chip_freq_mhz);
+    /* "split: 24 AIC + 48 AIV" (the layout's core types), "coupled: 1 cores" (a single type) */
+    dv_core_type_t types[DV_CORE_TYPE_COUNT];
+    const int ntypes = dv_topo_types(cfg, types);
+    fprintf(out, "profile       %s (%s:", cfg->chip_name, cfg->chip_layout == DV_LAYOUT_SPLIT ? "split" : "coupled");
+    for (int i = 0; i < ntypes; i++) {
+        fprintf(out, "%s %u ", i ? " +" : "", dv_topo_type_cores(cfg, types[i]));
+        if (ntypes == 1)
+            fputs("cores", out);
+        else
+            for (const char *c = dv_topo_type_spec(types[i])->type; *c; c++)
+                fputc(toupper((unsigned char)*c), out);
+    }
+    fprintf(out, ", %" PRIu64 " MHz)\n", cfg->chip_freq_mhz);
 
     fprintf(out, "\n[chip]\n");
     fprintf(out, "cycles        %" PRIu64 "\n", cnt->cycles);
@@ -228,7 +223,10 @@ int dv_report_print(const dv_report_t *r, FILE *out)
     for (int p = 0; p < DV_PIPE_COUNT; p++) {
         char key[32];
         snprintf(key, sizeof key, "%s_ratio", dv_pipe_ratio_name((dv_pipe_t)p));
-        fprintf(out, "  %-14s %.3f\n", key, r->ratio[p]);
+        if (r->has_pipe[p])
+            fprintf(out, "  %-14s %.3f\n", key, r->ratio[p]);
+        else
+            fprintf(out, "  %-14s -\n", key);
     }
     if (r->bound_by >= 0)
         fprintf(out, "bound by      %s (%s_ratio %.3f)\n", dv_pipe_ratio_name((dv_pipe_t)r->bound_by),
@@ -496,7 +494,10 @@ int dv_report_write_json(const dv_report_t *r, FILE *out)
     fputs("},\n\"ratios\":{", out);
     for (int p = 0; p < DV_PIPE_COUNT; p++) {
         fprintf(out, "%s\"%s\":", p ? "," : "", dv_pipe_ratio_name((dv_pipe_t)p));
-        json_num(out, r->ratio[p]);
+        if (r->has_pipe[p])
+            json_num(out, r->ratio[p]);
+        else
+            fputs("null", out);
     }
     fputs("},\n\"bound_by\":", out);
     if (r->bound_by >= 0)

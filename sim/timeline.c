@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dv/topology.h"
+
 struct dv_timeline {
     FILE *f;
     int owned;          /* f was opened by path */
@@ -14,24 +16,6 @@ struct dv_timeline {
     uint32_t ncores;
     uint8_t *seen;      /* per core: bit p = thread of pipe p named, bit 7 = process named */
 };
-
-uint32_t dv_core_count(const dv_config_t *cfg)
-{
-    if (cfg->chip_layout == DV_LAYOUT_SPLIT)
-        return (uint32_t)(cfg->chip_ai_cores * (1 + cfg->chip_aiv_per_core));
-    return (uint32_t)cfg->chip_ai_cores;
-}
-
-const char *dv_core_name(const dv_config_t *cfg, uint32_t core, char *buf, size_t cap)
-{
-    if (cfg->chip_layout != DV_LAYOUT_SPLIT)
-        snprintf(buf, cap, "core%u", core);
-    else if (core < cfg->chip_ai_cores)
-        snprintf(buf, cap, "aic%u", core);
-    else
-        snprintf(buf, cap, "aiv%u", (unsigned)(core - cfg->chip_ai_cores));
-    return buf;
-}
 
 static void event_sep(dv_timeline_t *t)
 {
@@ -48,7 +32,7 @@ int dv_timeline_open_stream(dv_timeline_t **out, FILE *f, const dv_config_t *cfg
     t->cfg = cfg;
     t->freq_mhz = cfg->chip_freq_mhz ? (double)cfg->chip_freq_mhz : 1.0;
     t->first = 1;
-    t->ncores = dv_core_count(cfg);
+    t->ncores = dv_topo_cores(cfg);
     t->seen = calloc(t->ncores ? t->ncores : 1, 1);
     if (!t->seen) {
         free(t);
@@ -89,7 +73,7 @@ static void name_once(dv_timeline_t *t, uint32_t core, dv_pipe_t pipe)
     uint8_t *seen = &t->seen[core];
     if (!(*seen & 0x80)) {
         char name[32];
-        dv_core_name(t->cfg, core, name, sizeof name);
+        dv_topo_core_name(t->cfg, core, name, sizeof name);
         event_sep(t);
         fprintf(t->f, "{\"ph\":\"M\",\"pid\":%u,\"tid\":0,\"name\":\"process_name\",\"args\":{\"name\":\"%s\"}}",
                 core, name);

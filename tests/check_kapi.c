@@ -198,6 +198,56 @@ START_TEST(test_kapi_bookkeeping_charged_as_one_scalar_instruction)
 }
 END_TEST
 
+/* ---- mix kernels: one stream per core of an AI core, for any chip.aiv_per_core ---- */
+static void where_kernel(dv_k_t *k, const void *p)
+{
+    (void)p;
+    if (dvk_sub(k) == DV_SUB_AIV0 + 2)
+        dvk_fail(k, "stop");
+    dvk_scalar(k, 1 + 10 * dvk_is_aic(k) + 100 * dvk_is_aiv(k) + 1000 * (int64_t)dvk_sub(k));
+}
+
+START_TEST(test_kapi_mix_kernel_follows_aiv_per_core)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, (const char *const[]){"chip.aiv_per_core=3", NULL});
+    dv_kernel_info_t info = {.name = "where", .kind = DV_KIND_MIX, .blocks = 1};
+    dv_kernel_t *k;
+    dv_error_t err;
+    ck_assert_int_eq(dvk_kernel_create(&cfg, &info, where_kernel, NULL, 0, &k, &err), DV_OK);
+    ck_assert_uint_eq(k->info.subs, 4); /* aic, aiv0, aiv1, aiv2 */
+    for (uint32_t sub = 0; sub < 4; sub++) {
+        dv_stream_t *s;
+        dv_insn_t in;
+        ck_assert_int_eq(k->open(k, 0, sub, &s, &err), DV_OK);
+        if (sub == 3) {
+            ck_assert_int_lt(s->next(s, &in, &err), 0);
+            ck_assert_str_eq(err.msg, "stop (block 0 aiv2, after instruction #0)");
+        } else {
+            ck_assert_int_eq(s->next(s, &in, &err), 1);
+            ck_assert_int_eq(in.f[DV_FLD(SCALAR, cycles)].i, sub == 0 ? 11 : 101 + 1000 * (int64_t)sub);
+        }
+        s->close(s);
+    }
+    dv_stream_t *s;
+    ck_assert_int_eq(k->open(k, 0, 4, &s, &err), DV_ERR_RANGE);
+    dvk_kernel_destroy(k);
+    /* a coupled chip has no AIC/AIV pair to run it */
+    dvt_config(&cfg, "ascend310", NULL);
+    ck_assert_int_eq(dvk_kernel_create(&cfg, &info, where_kernel, NULL, 0, &k, &err), DV_ERR_UNSUPPORTED);
+    ck_assert_ptr_nonnull(strstr(err.msg, "kernel 'where' is a mix kernel, which needs a split (AIC + AIV) chip"));
+    /* on a coupled core every stream is both */
+    info.kind = DV_KIND_VECTOR;
+    ck_assert_int_eq(dvk_kernel_create(&cfg, &info, where_kernel, NULL, 0, &k, &err), DV_OK);
+    dv_insn_t in;
+    ck_assert_int_eq(k->open(k, 0, 0, &s, &err), DV_OK);
+    ck_assert_int_eq(s->next(s, &in, &err), 1);
+    ck_assert_int_eq(in.f[DV_FLD(SCALAR, cycles)].i, 111);
+    s->close(s);
+    dvk_kernel_destroy(k);
+}
+END_TEST
+
 /* ---- long blocks stream through the coroutine buffer ---- */
 static void long_kernel(dv_k_t *k, const void *p)
 {
@@ -347,6 +397,7 @@ Suite *dv_kapi_suite(void)
     tcase_add_test(tc, test_kapi_record_replays_with_same_cycles_and_bytes);
     tcase_add_test(tc, test_kapi_bookkeeping_charged_as_one_scalar_instruction);
     tcase_add_test(tc, test_kapi_long_block_streams_every_instruction);
+    tcase_add_test(tc, test_kapi_mix_kernel_follows_aiv_per_core);
     tcase_add_test(tc, test_kapi_buffer_overflow_is_located);
     tcase_add_test(tc, test_kapi_event_ids_exhausted_is_located);
     tcase_add_test(tc, test_kapi_bad_operand_is_located);

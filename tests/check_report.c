@@ -24,6 +24,8 @@ static void setup(void)
     cfg.chip_ai_cores = 1;
     cfg.chip_aiv_per_core = 2;
     cfg.chip_has_fix_pipe = true;
+    cfg.ub_size_bytes = 196608; /* the buffers a core owns are those with a size (dv_topo_buffers) */
+    cfg.l1_size_bytes = 524288;
 
     memset(&info, 0, sizeof info);
     snprintf(info.name, sizeof info.name, "tiny_kernel");
@@ -171,13 +173,15 @@ START_TEST(test_report_ratios)
     ck_assert(!r.cores[0].has_pipe[DV_PIPE_V]);
     ck_assert(!r.cores[1].has_pipe[DV_PIPE_M]);
     ck_assert(r.cores[0].has_pipe[DV_PIPE_FIX]);
-    /* kernel level: mac/mte1/fixpipe over the AIC, vec over AIVs, the rest over all cores */
+    ck_assert(!r.cores[0].has_pipe[DV_PIPE_MTE3]); /* the AIC writes GM through FixPipe */
+    ck_assert(r.has_pipe[DV_PIPE_MTE3] && r.has_pipe[DV_PIPE_FIX]);
+    /* kernel level: mac/mte1/fixpipe over the AIC, vec and mte3 over AIVs, the rest over all cores */
     ck_assert_double_eq_tol(r.ratio[DV_PIPE_M], 0.5, 1e-12);
     ck_assert_double_eq_tol(r.ratio[DV_PIPE_MTE1], 0.2, 1e-12);
     ck_assert_double_eq_tol(r.ratio[DV_PIPE_FIX], 0.1, 1e-12);
     ck_assert_double_eq_tol(r.ratio[DV_PIPE_V], 1200.0 / 3000.0, 1e-12);
     ck_assert_double_eq_tol(r.ratio[DV_PIPE_MTE2], 1900.0 / 4000.0, 1e-12);
-    ck_assert_double_eq_tol(r.ratio[DV_PIPE_MTE3], 600.0 / 4000.0, 1e-12);
+    ck_assert_double_eq_tol(r.ratio[DV_PIPE_MTE3], 600.0 / 3000.0, 1e-12);
     ck_assert_double_eq_tol(r.ratio[DV_PIPE_S], 250.0 / 4000.0, 1e-12);
     ck_assert_int_eq(r.bound_by, DV_PIPE_M);
     ck_assert_double_eq_tol(r.time_us, 2.0, 1e-12);
@@ -267,11 +271,13 @@ START_TEST(test_report_json_fields)
     const char *want[] = {"\"schema_version\":1", "\"profile\":\"tiny\"", "\"name\":\"tiny_kernel\"",
                           "\"kind\":\"vector\"", "\"cycles\":2000", "\"time_us\":2.000000", "\"instructions\":50",
                           "\"mac\":0.500000", "\"vec\":0.400000", "\"scalar\":0.062500", "\"mte1\":0.200000",
-                          "\"mte2\":0.475000", "\"mte3\":0.150000", "\"fixpipe\":0.100000", "\"bound_by\":\"mac\"",
+                          "\"mte2\":0.475000", "\"mte3\":0.200000", "\"fixpipe\":0.100000", "\"bound_by\":\"mac\"",
                           "\"ub_peak_bytes\":98304", "\"gm_read_bytes\":4000", "\"gm_write_bytes\":2000",
                           "\"l2_hit_rate\":0.750000", "\"op_counts\":{\"copy_gm_to_ubuf\":8,\"vadd\":4}",
                           "\"name\":\"z\\\"q\"", "\"hazard_count\":1",
-                          "\"first\":{\"insn\":1,\"line\":6,\"pipe\":\"MTE2\"}", "\"vec\":null",
+                          "\"first\":{\"insn\":1,\"line\":6,\"pipe\":\"MTE2\"}",
+                          "\"ratios\":{\"scalar\":0.050000,\"vec\":null,\"mac\":0.500000,\"mte1\":0.200000,"
+                          "\"mte2\":0.300000,\"mte3\":null,\"fixpipe\":0.100000}",
                           "\"config\":{\"chip\":{\"name\":\"tiny\",\"layout\":\"split\"",
                           "\"vector\":{\"repeat_bytes\":", "\"add\":{\"b16_bytes_per_cycle\":"};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
@@ -303,16 +309,26 @@ START_TEST(test_report_derive_rejects_missing_counters)
 }
 END_TEST
 
-START_TEST(test_report_core_names)
+/* A pipe no core type of the profile owns (FIX without chip.has_fix_pipe) is absent at chip level
+ * too: '-' in text, null in JSON, never a ratio of 0. */
+START_TEST(test_report_pipe_absent_from_chip)
 {
-    char b[16];
-    ck_assert_uint_eq(dv_core_count(&cfg), 3);
-    ck_assert_str_eq(dv_core_name(&cfg, 0, b, sizeof b), "aic0");
-    ck_assert_str_eq(dv_core_name(&cfg, 2, b, sizeof b), "aiv1");
-    cfg.chip_layout = DV_LAYOUT_COUPLED;
-    cfg.chip_ai_cores = 2;
-    ck_assert_uint_eq(dv_core_count(&cfg), 2);
-    ck_assert_str_eq(dv_core_name(&cfg, 1, b, sizeof b), "core1");
+    dv_report_t r;
+    cfg.chip_has_fix_pipe = false;
+    cores[0].pipe_busy[DV_PIPE_FIX] = 0;
+    ck_assert_int_eq(dv_report_derive(&r, &cfg, &info, &cnt, NULL), DV_OK);
+    ck_assert(!r.has_pipe[DV_PIPE_FIX]);
+    ck_assert(!r.cores[0].has_pipe[DV_PIPE_FIX]);
+    ck_assert(r.has_pipe[DV_PIPE_M]);
+    dv_report_free(&r);
+    char *t = capture_report(0);
+    ck_assert_msg(strstr(t, "  fixpipe_ratio  -\n") != NULL, "%s", t);
+    ck_assert_ptr_nonnull(strstr(t, "  mac_ratio      0.500\n"));
+    free(t);
+    char *j = capture_report(1);
+    ck_assert_msg(strstr(j, "\"mte3\":0.200000,\"fixpipe\":null},\n\"bound_by\"") != NULL, "%s", j);
+    ck_assert(json_balanced(j));
+    free(j);
 }
 END_TEST
 
@@ -390,7 +406,7 @@ Suite *dv_report_suite(void)
     tcase_add_test(tc, test_report_json_fields);
     tcase_add_test(tc, test_report_json_without_l2_traffic);
     tcase_add_test(tc, test_report_derive_rejects_missing_counters);
-    tcase_add_test(tc, test_report_core_names);
+    tcase_add_test(tc, test_report_pipe_absent_from_chip);
     tcase_add_test(tc, test_report_timeline);
     tcase_add_test(tc, test_report_timeline_empty);
     tcase_add_test(tc, test_report_timeline_bad_path);

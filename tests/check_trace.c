@@ -7,7 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dv/topology.h"
 #include "dv/trace.h"
+#include "support/dvt.h"
 
 Suite *dv_trace_suite(void);
 
@@ -485,21 +487,26 @@ END_TEST
 
 /* ---------------------------------------------------------------- streaming */
 
-static char *many_blocks_text(uint32_t blocks, uint32_t per_block, bool mix)
+/* blocks streams of per_block scalars, written last block first; aivs > 0: a mix kernel whose
+ * blocks have the sub-streams aic, aiv0 .. aiv{aivs-1}, written last sub-stream first. */
+static char *many_blocks_text(uint32_t blocks, uint32_t per_block, uint32_t aivs)
 {
     char *text = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&text, &len);
+    const bool mix = aivs > 0;
+    const uint32_t subs = mix ? 1 + aivs : 1;
     fprintf(m, "dvtrace 1\nkernel many kind=%s blocks=%u\n", mix ? "mix" : "vector", blocks);
-    static const char *const subs[] = {"aic", "aiv0", "aiv1"};
     for (uint32_t b = blocks; b-- > 0;)
-        for (uint32_t s = 0; s < (mix ? 3u : 1u); s++) {
-            if (mix)
-                fprintf(m, "block %u %s\n", b, subs[2 - s]);
+        for (uint32_t s = subs; s-- > 0;) {
+            if (mix && s == 0)
+                fprintf(m, "block %u aic\n", b);
+            else if (mix)
+                fprintf(m, "block %u aiv%u\n", b, s - 1);
             else
                 fprintf(m, "block %u\n", b);
             for (uint32_t i = 0; i < per_block; i++)
-                fprintf(m, "scalar cycles=%u\n", (b * (mix ? 3 : 1) + (mix ? 2 - s : 0)) * 1000 + i + 1);
+                fprintf(m, "scalar cycles=%u\n", (b * subs + s) * 1000 + i + 1);
         }
     fprintf(m, "end\n");
     fclose(m);
@@ -539,7 +546,7 @@ static void read_concurrently(dv_kernel_t *k, uint32_t per_block)
 START_TEST(test_trace_concurrent_streams)
 {
     /* enough instructions that file streams refill their buffers several times */
-    char *text = many_blocks_text(4, 3000, false);
+    char *text = many_blocks_text(4, 3000, 0);
     char path[64];
     dv_kernel_t *k;
     dv_error_t err;
@@ -557,7 +564,7 @@ END_TEST
 
 START_TEST(test_trace_mix_sub_streams)
 {
-    char *text = many_blocks_text(3, 5, true);
+    char *text = many_blocks_text(3, 5, 2);
     char path[64];
     dv_kernel_t *k;
     dv_error_t err;
@@ -575,10 +582,55 @@ START_TEST(test_trace_mix_sub_streams)
 }
 END_TEST
 
+/* A mix kernel has as many AIV sub-streams as its blocks name (aiv0 .. aiv{n-1}), up to the limit
+ * of DV_TOPO_AIV_MAX; the writer writes them back under the same names. */
+START_TEST(test_trace_mix_any_aiv_count)
+{
+    for (uint32_t aivs = 1; aivs <= DV_TOPO_AIV_MAX; aivs++) {
+        char *text = many_blocks_text(2, 3, aivs);
+        dv_kernel_t *k;
+        dv_error_t err;
+        ck_assert_msg(dv_trace_open_string(text, "s", &k, &err) == DV_OK, "%u AIVs: %s", aivs, err.msg);
+        ck_assert_uint_eq(k->info.subs, 1 + aivs);
+        read_concurrently(k, 3);
+        char *out = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&out, &len);
+        ck_assert_int_eq(dv_trace_write_block(m, &k->info, 1, aivs), DV_OK);
+        ck_assert_int_eq(dv_trace_write_block(m, &k->info, 0, 0), DV_OK);
+        ck_assert_int_eq(dv_trace_write_block(m, &k->info, 0, aivs + 1), DV_ERR_RANGE);
+        fclose(m);
+        char want[64];
+        snprintf(want, sizeof want, "block 1 aiv%u\nblock 0 aic\n", aivs - 1);
+        ck_assert_str_eq(out, want);
+        free(out);
+        /* the profile check: the trace runs on the AIV count it names, located at kind= otherwise */
+        dv_config_t cfg;
+        char set[32];
+        snprintf(set, sizeof set, "chip.aiv_per_core=%u", aivs);
+        dvt_config(&cfg, NULL, (const char *const[]){set, NULL});
+        ck_assert_int_eq(dv_trace_check_profile(k, &cfg, &err), DV_OK);
+        snprintf(set, sizeof set, "chip.aiv_per_core=%u", aivs % DV_TOPO_AIV_MAX + 1);
+        dvt_config(&cfg, NULL, (const char *const[]){set, NULL});
+        ck_assert_int_eq(dv_trace_check_profile(k, &cfg, &err), DV_ERR_RANGE);
+        ck_assert_str_eq(err.file, "s");
+        ck_assert_int_eq(err.line, 2);
+        ck_assert_int_eq(err.col, 18);
+        ck_assert_ptr_nonnull(strstr(err.msg, "a mix kernel runs on the AIV count it was written for"));
+        dvt_config(&cfg, "ascend910a", NULL);
+        ck_assert_int_eq(dv_trace_check_profile(k, &cfg, &err), DV_ERR_UNSUPPORTED);
+        ck_assert_int_eq(err.col, 18);
+        ck_assert_ptr_nonnull(strstr(err.msg, "needs a split (AIC + AIV) chip; profile 'ascend910a' is coupled"));
+        dv_trace_close(k);
+        free(text);
+    }
+}
+END_TEST
+
 /* Streams keep what they need: the kernel may be closed before its open streams. */
 START_TEST(test_trace_stream_outlives_kernel)
 {
-    char *text = many_blocks_text(2, 10, false);
+    char *text = many_blocks_text(2, 10, 0);
     char path[64];
     write_temp(text, path, sizeof path);
     dv_kernel_t *k;
@@ -702,9 +754,14 @@ END_TEST
     X(junk_after_end, VEC2 "block 0\nblock 1\nend\n\nscalar cycles=1\n", 7, 1, "unexpected 'scalar' after 'end'")       \
     X(junk_on_end_line, VEC2 "block 0\nblock 1\nend now\n", 5, 5, "unexpected 'now' after 'end'")                      \
     X(missing_end, VEC2 "block 0\nblock 1\n", 5, 1, "expected 'end', got end of file")                                 \
-    X(mix_missing_sub, MIX "block 0\n", 3, 8, "needs a sub-stream after the block number: aic, aiv0 or aiv1")          \
-    X(mix_unknown_sub, MIX "block 0 aiv2\n", 3, 9, "unknown sub-stream 'aiv2' (expected aic, aiv0 or aiv1)")           \
-    X(mix_missing_sub_stream, MIX "block 0 aiv0\nblock 0 aic\nend\n", 5, 1, "missing block 0 aiv1")                    \
+    X(mix_missing_sub, MIX "block 0\n", 3, 8, "needs a sub-stream after the block number: aic, or aivN for N in [0, 3]") \
+    X(mix_unknown_sub, MIX "block 0 aiv\n", 3, 9, "unknown sub-stream 'aiv' (expected aic, or aivN for N in [0, 3])")   \
+    X(mix_sub_beyond_limit, MIX "block 0 aiv4\n", 3, 9,                                                              \
+      "sub-stream 'aiv4' is beyond the limit: an AI core has at most 4 AIVs (aiv0 .. aiv3)")                          \
+    X(mix_missing_sub_stream, MIX "block 0 aiv1\nblock 0 aic\nend\n", 5, 1, "missing block 0 aiv0")                    \
+    X(mix_missing_last_sub_stream, "dvtrace 1\nkernel k kind=mix blocks=2\nblock 0 aic\nblock 0 aiv0\nblock 0 aiv1\n" \
+      "block 1 aic\nblock 1 aiv0\nend\n", 8, 1, "missing block 1 aiv1 (the kernel declares blocks=2; each must appear "  \
+      "once, with every sub-stream up to the last one used)")                                                          \
     X(mix_duplicate_sub, MIX "block 0 aic\nblock 0 aic\n", 4, 9, "duplicate block 0 aic (first at line 3)")            \
     X(sub_on_vector_kernel, VEC2 "block 0 aic\n", 3, 9, "has one stream per block")
 
@@ -764,6 +821,7 @@ Suite *dv_trace_suite(void)
     tc = tcase_create("streams");
     tcase_add_test(tc, test_trace_concurrent_streams);
     tcase_add_test(tc, test_trace_mix_sub_streams);
+    tcase_add_test(tc, test_trace_mix_any_aiv_count);
     tcase_add_test(tc, test_trace_stream_outlives_kernel);
     tcase_add_test(tc, test_trace_open_missing_file);
     suite_add_tcase(s, tc);

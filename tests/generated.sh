@@ -75,7 +75,7 @@ docs/ISA.md          isa/isa.def isa/fields.def isa/doc.c tools/gendoc.c tools/b
 configs/SCHEMA.md    configs/params.def configs/doc.c configs/ascend910b2.yaml configs/ascend310.yaml
 docs/OPS.md          ops/ops.def ops/doc.c ops/matmul.c
 docs/OP_SUMMARY.md   acl/op_summary.def acl/doc.c
-docs/MICRO.md        bench/micro.def tools/banner.h
+docs/MICRO.md        bench/micro.def bench/micro.c tools/banner.h
 SOURCES
 
 echo "$pass passed, $fail failed"

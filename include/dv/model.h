@@ -12,12 +12,12 @@
 #include "dv/config.h"
 #include "dv/isa.h"
 #include "dv/kernel.h"
+#include "dv/topology.h" /* dv_core_type_t */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef enum dv_core_type { DV_CORE_COUPLED, DV_CORE_AIC, DV_CORE_AIV } dv_core_type_t;
 
 /* GM contents of a kernel's arguments.  data[i] may be NULL (timing-only run); addr[i] is the
  * device address used for L2 indexing (caller-chosen, e.g. by the allocator). */

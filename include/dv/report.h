@@ -45,7 +45,7 @@ typedef struct dv_core_report {
     const dv_core_counters_t *c;
     bool ran;                          /* executed at least one instruction */
     uint64_t cycles;                   /* last_cycle - first_cycle */
-    bool has_pipe[DV_PIPE_COUNT];      /* the pipe exists on this core type */
+    bool has_pipe[DV_PIPE_COUNT];      /* the core's type owns the pipe on this profile (dv_topo_has_pipe) */
     double ratio[DV_PIPE_COUNT];       /* pipe_busy / cycles (0 when the pipe is absent) */
     dv_occupancy_t buf[DV_SPACE_COUNT];
 } dv_core_report_t;
@@ -72,9 +72,10 @@ typedef struct dv_report {
     const dv_counters_t *cnt;
     double time_us;                    /* cycles / chip.freq_mhz */
     uint32_t cores_ran;
-    /* Kernel level, per pipe: sum of busy over the cores that ran work and own the pipe, divided by
-     * the sum of their core cycles.  Split chips: M, MTE1, FIX over AICs; V over AIVs; S, MTE2,
-     * MTE3 over all.  0 when no such core ran. */
+    /* Kernel level, per pipe: sum of busy over the cores that ran work and own the pipe
+     * (dv_topo_has_pipe), divided by the sum of their core cycles; 0 when no such core ran.
+     * has_pipe: some core type of the profile owns the pipe (else the ratio is shown as absent). */
+    bool has_pipe[DV_PIPE_COUNT];
     double ratio[DV_PIPE_COUNT];
     int bound_by;                      /* pipe with the highest kernel-level ratio; -1 if all are 0 */
     uint64_t stall_queue_full_cycles, stall_flag_cycles, stall_cross_cycles; /* sums over cores */

@@ -17,15 +17,8 @@ extern "C" {
 
 typedef struct dv_timeline dv_timeline_t;
 
-/* Total cores of a profile: split chips ai_cores AICs + ai_cores * aiv_per_core AIVs; coupled
- * chips ai_cores. */
-uint32_t dv_core_count(const dv_config_t *cfg);
-/* The name of core index `core` as the model numbers them: split chips "aic0".. then "aiv0"..;
- * coupled chips "core0"..  Returns buf. */
-const char *dv_core_name(const dv_config_t *cfg, uint32_t core, char *buf, size_t cap);
-
 /* Start a timeline on an open stream (not closed by the writer) or on a file path ("-" = stdout).
- * cfg supplies the clock and the core names; it must outlive the writer. */
+ * cfg supplies the clock and the core names (dv_topo_core_name); it must outlive the writer. */
 int dv_timeline_open_stream(dv_timeline_t **out, FILE *f, const dv_config_t *cfg, dv_error_t *err);
 int dv_timeline_open(dv_timeline_t **out, const char *path, const dv_config_t *cfg, dv_error_t *err);
 

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "dv/config.h"
 #include "dv/kernel.h"
 
 #ifdef __cplusplus
@@ -20,6 +21,10 @@ int dv_trace_open(const char *path, dv_kernel_t **out, dv_error_t *err);
 /* The same from text in memory (copied); `name` is used in messages. */
 int dv_trace_open_string(const char *text, const char *name, dv_kernel_t **out, dv_error_t *err);
 void dv_trace_close(dv_kernel_t *k);
+/* Whether the kernel can run on the profile (dv_topo_check_kernel: a mix kernel needs a split chip
+ * and as many AIV sub-streams per block as chip.aiv_per_core); for a trace the error is located at
+ * the kernel line's kind= field. */
+int dv_trace_check_profile(const dv_kernel_t *k, const dv_config_t *cfg, dv_error_t *err);
 
 /* Parse one instruction line (no newline).  info supplies the GM argument names. */
 int dv_trace_parse_insn(const char *line, size_t len, const dv_kernel_info_t *info, const char *file,

@@ -1,0 +1,656 @@
+/* kernel/trace_read.c - the streaming trace reader of traces/FORMAT.md.
+ *
+ * dv_trace_open scans the file once: it parses the header, checks the block structure and the
+ * first token of every instruction line, and records where each block/sub stream starts.  The
+ * instructions themselves are parsed when a stream is read, one line at a time, with a
+ * hand-written tokenizer (trace_syntax.c): memory stays O(blocks + args) whatever the length of the
+ * trace. */
+#include "trace_syntax.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include "dv/topology.h"
+
+#define READ_BUF_BYTES 16384u            /* per stream; a line must fit (FORMAT.md "Limits") */
+
+/* ---------------------------------------------------------------- line reader */
+
+/* Lines of a file (own buffer) or of text in memory (fp NULL). */
+typedef struct reader {
+    FILE *fp;
+    char *buf;
+    const char *cur, *lim; /* unread bytes */
+    uint64_t off;          /* offset of cur in the file or text */
+    uint32_t line;         /* number of the last line returned */
+    bool eof;
+} reader_t;
+
+/* 1 and the line (without its newline or a trailing CR), 0 at the end, or a negative status. */
+static int reader_next(reader_t *r, const char **s, size_t *n)
+{
+    for (;;) {
+        const char *nl = r->cur < r->lim ? memchr(r->cur, '\n', (size_t)(r->lim - r->cur)) : NULL;
+        if (nl || r->eof || !r->fp) {
+            if (!nl) {
+                if (r->cur == r->lim)
+                    return 0;
+                nl = r->lim;
+            }
+            if ((size_t)(nl - r->cur) >= READ_BUF_BYTES) /* only text in memory gets here: same limit */
+                return DV_ERR_PARSE;
+            size_t adv = (size_t)(nl - r->cur) + (nl < r->lim);
+            *s = r->cur;
+            *n = (size_t)(nl - r->cur);
+            if (*n && (*s)[*n - 1] == '\r')
+                (*n)--;
+            r->cur += adv;
+            r->off += adv;
+            r->line++;
+            return 1;
+        }
+        size_t keep = (size_t)(r->lim - r->cur);
+        if (keep == READ_BUF_BYTES)
+            return DV_ERR_PARSE;
+        memmove(r->buf, r->cur, keep);
+        size_t got = fread(r->buf + keep, 1, READ_BUF_BYTES - keep, r->fp);
+        if (got == 0) {
+            if (ferror(r->fp))
+                return DV_ERR_IO;
+            r->eof = true;
+        }
+        r->cur = r->buf;
+        r->lim = r->buf + keep + got;
+    }
+}
+
+static int reader_error(const reader_t *r, int rc, const char *file, dv_error_t *err)
+{
+    if (rc == DV_ERR_IO)
+        return dv_error_set(err, DV_ERR_IO, file, (int)r->line + 1, 0, "read error: %s", strerror(errno));
+    return dv_error_set(err, DV_ERR_PARSE, file, (int)r->line + 1, 1, "line is longer than %u bytes",
+                        READ_BUF_BYTES - 1);
+}
+
+/* ---------------------------------------------------------------- kernels and streams */
+
+typedef struct block_pos {
+    uint64_t off;  /* first byte after the block line */
+    uint32_t line; /* number of the block line; 0 = not seen */
+} block_pos_t;
+
+typedef struct trace_kernel {
+    dv_kernel_t k;
+    char *source;      /* file name for messages */
+    char *text;        /* dv_trace_open_string: the copied text; NULL for a file */
+    size_t text_len;
+    block_pos_t *pos;  /* blocks * stride */
+    uint32_t stride;   /* 1, or DV_SUB_MAX for a mix kernel (info.subs is known after the scan) */
+    int kind_line, kind_col; /* where the kernel line gives kind=, for dv_trace_check_profile */
+    unsigned refs;     /* the kernel itself plus one per open stream */
+    uint32_t args_cap;
+} trace_kernel_t;
+
+typedef struct trace_stream {
+    dv_stream_t s;
+    trace_kernel_t *tk;
+    reader_t r;
+    bool done;
+} trace_stream_t;
+
+static void kernel_unref(trace_kernel_t *tk)
+{
+    if (--tk->refs)
+        return;
+    free(tk->k.info.args);
+    free(tk->pos);
+    free(tk->text);
+    free(tk->source);
+    free(tk);
+}
+
+void dv_trace_close(dv_kernel_t *k)
+{
+    if (k)
+        kernel_unref(k->impl);
+}
+
+static int trace_stream_open(dv_kernel_t *k, uint32_t block, uint32_t sub, dv_stream_t **out, dv_error_t *err);
+
+int dv_trace_check_profile(const dv_kernel_t *k, const dv_config_t *cfg, dv_error_t *err)
+{
+    int rc = dv_topo_check_kernel(cfg, &k->info, err);
+    if (rc != DV_OK && err && k->open == trace_stream_open) {
+        const trace_kernel_t *tk = k->impl;
+        snprintf(err->file, sizeof err->file, "%s", tk->source);
+        err->line = tk->kind_line;
+        err->col = tk->kind_col;
+    }
+    return rc;
+}
+
+static int stream_next(dv_stream_t *s, dv_insn_t *out, dv_error_t *err)
+{
+    trace_stream_t *ts = (trace_stream_t *)s;
+    const char *line;
+    size_t len;
+    while (!ts->done) {
+        int rc = reader_next(&ts->r, &line, &len);
+        if (rc <= 0) {
+            ts->done = true;
+            return rc == 0 ? 0 : reader_error(&ts->r, rc, ts->tk->source, err);
+        }
+        size_t pos = 0;
+        tok_t t;
+        if (!tok_next(line, len, &pos, &t))
+            continue;
+        if (tok_is(t, "block") || tok_is(t, "end")) {
+            ts->done = true;
+            return 0;
+        }
+        where_t w = {ts->tk->source, (int)ts->r.line};
+        rc = dv_trace_parse_insn_fields(line, len, pos, t, &ts->tk->k.info, w, out, err);
+        return rc == DV_OK ? 1 : rc;
+    }
+    return 0;
+}
+
+static void stream_close(dv_stream_t *s)
+{
+    trace_stream_t *ts = (trace_stream_t *)s;
+    if (!ts)
+        return;
+    if (ts->r.fp)
+        fclose(ts->r.fp);
+    free(ts->r.buf);
+    kernel_unref(ts->tk);
+    free(ts);
+}
+
+static int trace_stream_open(dv_kernel_t *k, uint32_t block, uint32_t sub, dv_stream_t **out, dv_error_t *err)
+{
+    trace_kernel_t *tk = k->impl;
+    trace_stream_t *ts = NULL;
+    int rc = DV_OK;
+    *out = NULL;
+    if (block >= k->info.blocks || sub >= k->info.subs)
+        return dv_error_set(err, DV_ERR_RANGE, tk->source, 0, 0, "no stream for block %u sub %u (blocks=%u, subs=%u)",
+                            block, sub, k->info.blocks, k->info.subs);
+    const block_pos_t *bp = &tk->pos[(size_t)block * tk->stride + sub];
+    ts = calloc(1, sizeof *ts);
+    if (!ts)
+        return dv_error_set(err, DV_ERR_NOMEM, tk->source, 0, 0, "out of memory");
+    ts->tk = tk;
+    tk->refs++;
+    ts->r.off = bp->off;
+    ts->r.line = bp->line;
+    if (tk->text) {
+        ts->r.cur = tk->text + bp->off;
+        ts->r.lim = tk->text + tk->text_len;
+    } else {
+        ts->r.buf = malloc(READ_BUF_BYTES);
+        if (!ts->r.buf) {
+            rc = dv_error_set(err, DV_ERR_NOMEM, tk->source, 0, 0, "out of memory");
+            goto cleanup;
+        }
+        ts->r.cur = ts->r.lim = ts->r.buf;
+        ts->r.fp = fopen(tk->source, "rb");
+        if (!ts->r.fp) {
+            rc = dv_error_set(err, DV_ERR_IO, tk->source, 0, 0, "cannot open: %s", strerror(errno));
+            goto cleanup;
+        }
+        setvbuf(ts->r.fp, NULL, _IONBF, 0); /* the reader buffers */
+        if (fseeko(ts->r.fp, (off_t)bp->off, SEEK_SET) != 0) {
+            rc = dv_error_set(err, DV_ERR_IO, tk->source, (int)bp->line, 0, "cannot seek: %s", strerror(errno));
+            goto cleanup;
+        }
+    }
+    ts->s.next = stream_next;
+    ts->s.close = stream_close;
+    ts->s.source = tk->source;
+    *out = &ts->s;
+    ts = NULL;
+cleanup:
+    if (ts)
+        stream_close(&ts->s);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- header and structure scan */
+
+/* name=value fields of a header line: vals[i]/cols[i] for names[i]; cols[i] = 0 when absent. */
+static int header_fields(const char *line, size_t len, size_t pos, const char *what, const char *const *fnames, int n,
+                         tok_t *vals, int *cols, where_t w, dv_error_t *err)
+{
+    tok_t t;
+    for (int i = 0; i < n; i++)
+        cols[i] = 0;
+    while (tok_next(line, len, &pos, &t)) {
+        const char *eq = memchr(t.s, '=', t.n);
+        if (!eq || eq == t.s)
+            return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_col(line, t),
+                                "expected 'name=value' in the %s line, got '%.*s'", what, TOKQ(t));
+        size_t nn = (size_t)(eq - t.s);
+        int i = 0;
+        while (i < n && !(strlen(fnames[i]) == nn && memcmp(fnames[i], t.s, nn) == 0))
+            i++;
+        if (i == n) {
+            char list[128];
+            size_t used = 0;
+            for (int j = 0; j < n && used < sizeof list; j++)
+                used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", j ? ", " : "", fnames[j]);
+            return dv_error_set(err, DV_ERR_UNKNOWN, w.file, w.line, tok_col(line, t),
+                                "unknown field '%.*s' in the %s line (fields: %s)", (int)(nn > QUOTE_MAX ? QUOTE_MAX : nn),
+                                t.s, what, list);
+        }
+        if (cols[i])
+            return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_col(line, t), "duplicate field '%s'", fnames[i]);
+        vals[i] = (tok_t){eq + 1, t.n - nn - 1};
+        cols[i] = tok_col(line, vals[i]);
+    }
+    return DV_OK;
+}
+
+static int find_name(const char *const *tab, int n, tok_t t)
+{
+    for (int i = 0; i < n; i++)
+        if (tok_is(t, tab[i]))
+            return i;
+    return -1;
+}
+
+static int scan_kernel_line(trace_kernel_t *tk, const char *line, size_t len, size_t pos, tok_t kw, where_t w,
+                            dv_error_t *err)
+{
+    static const char *const fnames[] = {"kind", "blocks"};
+    dv_kernel_info_t *info = &tk->k.info;
+    tok_t name, vals[2];
+    int cols[2];
+    if (!tok_next(line, len, &pos, &name))
+        return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_end_col(line, kw),
+                            "expected a kernel name after 'kernel'");
+    if (!dv_trace_is_kernel_name(name.s, name.n))
+        return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_col(line, name),
+                            "expected a kernel name (letters, digits, '_', '.', '-'; at most %d characters), got '%.*s'",
+                            DV_NAME_MAX - 1, TOKQ(name));
+    memcpy(info->name, name.s, name.n);
+    info->name[name.n] = '\0';
+    int rc = header_fields(line, len, pos, "kernel", fnames, 2, vals, cols, w, err);
+    if (rc)
+        return rc;
+    for (int i = 0; i < 2; i++)
+        if (!cols[i])
+            return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_col(line, kw), "kernel: missing required field '%s'",
+                                fnames[i]);
+    int kind = find_name(dv_trace_kind_names, 3, vals[0]);
+    if (kind < 0)
+        return dv_error_set(err, DV_ERR_UNKNOWN, w.file, w.line, cols[0],
+                            "unknown kernel kind '%.*s' (expected vector, cube or mix)", TOKQ(vals[0]));
+    uint64_t blocks;
+    rc = dv_trace_parse_u64(vals[1].s, vals[1].n, &blocks);
+    if (rc == -1)
+        return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, cols[1], "field 'blocks': expected an integer, got '%.*s'",
+                            TOKQ(vals[1]));
+    if (rc == -2 || blocks < 1 || blocks > BLOCKS_MAX)
+        return dv_error_set(err, DV_ERR_RANGE, w.file, w.line, cols[1], "field 'blocks' = %.*s is out of range [1, %u]",
+                            TOKQ(vals[1]), BLOCKS_MAX);
+    info->kind = (dv_kind_t)kind;
+    info->blocks = (uint32_t)blocks;
+    info->subs = 1; /* a mix kernel's count is the sub-streams its blocks have, known at 'end' */
+    tk->stride = kind == DV_KIND_MIX ? DV_SUB_MAX : 1;
+    tk->kind_line = w.line;
+    tk->kind_col = cols[0];
+    tk->pos = calloc((size_t)info->blocks * tk->stride, sizeof *tk->pos);
+    if (!tk->pos)
+        return dv_error_set(err, DV_ERR_NOMEM, w.file, w.line, 0, "out of memory");
+    return DV_OK;
+}
+
+static int scan_arg_line(trace_kernel_t *tk, const char *line, size_t len, size_t pos, tok_t kw, where_t w,
+                         dv_error_t *err)
+{
+    static const char *const fnames[] = {"bytes", "dtype", "dir", "init"};
+    dv_kernel_info_t *info = &tk->k.info;
+    tok_t name, vals[4];
+    int cols[4];
+    if (!tok_next(line, len, &pos, &name))
+        return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_end_col(line, kw),
+                            "expected an argument name after 'arg'");
+    if (!dv_trace_is_ident(name.s, name.n))
+        return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_col(line, name),
+                            "expected an argument name (letter or '_', then letters, digits, '_'; at most %d characters), got '%.*s'",
+                            DV_NAME_MAX - 1, TOKQ(name));
+    for (uint32_t a = 0; a < info->nargs; a++)
+        if (tok_is(name, info->args[a].name))
+            return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_col(line, name), "duplicate argument '%.*s'",
+                                TOKQ(name));
+    if (info->nargs == ARGS_MAX)
+        return dv_error_set(err, DV_ERR_RANGE, w.file, w.line, tok_col(line, kw), "more than %u arguments", ARGS_MAX);
+    int rc = header_fields(line, len, pos, "arg", fnames, 4, vals, cols, w, err);
+    if (rc)
+        return rc;
+    if (!cols[0])
+        return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_col(line, kw), "arg: missing required field 'bytes'");
+    dv_arg_t a = {.dtype = DV_DT_U8, .dir = DV_ARG_INOUT, .init = DV_INIT_ZERO};
+    memcpy(a.name, name.s, name.n);
+    rc = dv_trace_parse_u64(vals[0].s, vals[0].n, &a.bytes);
+    if (rc == -1)
+        return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, cols[0], "field 'bytes': expected an integer, got '%.*s'",
+                            TOKQ(vals[0]));
+    if (rc == -2 || a.bytes < 1 || a.bytes > OFF_LIMIT)
+        return dv_error_set(err, DV_ERR_RANGE, w.file, w.line, cols[0], "field 'bytes' = %.*s is out of range [1, %llu]",
+                            TOKQ(vals[0]), (unsigned long long)OFF_LIMIT);
+    if (cols[1]) {
+        int dt = dv_trace_dtype_find(vals[1].s, vals[1].n);
+        char list[160];
+        if (dt < 0)
+            return dv_error_set(err, DV_ERR_UNKNOWN, w.file, w.line, cols[1],
+                                "field 'dtype': unknown dtype '%.*s' (expected one of %s)", TOKQ(vals[1]),
+                                dv_trace_dtype_list(list, sizeof list));
+        a.dtype = (dv_dtype_t)dt;
+    }
+    if (cols[2]) {
+        int dir = find_name(dv_trace_dir_names, 3, vals[2]);
+        if (dir < 0)
+            return dv_error_set(err, DV_ERR_UNKNOWN, w.file, w.line, cols[2],
+                                "field 'dir': unknown direction '%.*s' (expected in, out or inout)", TOKQ(vals[2]));
+        a.dir = (dv_arg_dir_t)dir;
+    }
+    if (cols[3]) {
+        tok_t v = vals[3];
+        if (tok_is(v, "zero")) {
+            a.init = DV_INIT_ZERO;
+        } else if (v.n > 7 && memcmp(v.s, "random:", 7) == 0) {
+            a.init = DV_INIT_RANDOM;
+            const char *range = memchr(v.s + 7, ':', v.n - 7);
+            size_t seed_n = range ? (size_t)(range - v.s) - 7 : v.n - 7;
+            if (dv_trace_parse_u64(v.s + 7, seed_n, &a.seed) != 0)
+                return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, cols[3] + 7,
+                                    "field 'init': expected a 64-bit seed after 'random:', got '%.*s'",
+                                    (int)(seed_n > QUOTE_MAX ? QUOTE_MAX : seed_n), v.s + 7);
+            if (range && dv_trace_parse_range(range + 1, (size_t)(v.s + v.n - range - 1), &a.lo, &a.hi) != 0)
+                return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, cols[3] + (int)(range - v.s) + 1,
+                                    "field 'init': expected LO:HI (finite numbers, LO < HI) after the seed, got '%.*s'",
+                                    (int)(v.s + v.n - range - 1 > QUOTE_MAX ? QUOTE_MAX : v.s + v.n - range - 1),
+                                    range + 1);
+        } else if (v.n > 5 && memcmp(v.s, "file:", 5) == 0) {
+            if (v.n - 5 >= sizeof a.path)
+                return dv_error_set(err, DV_ERR_RANGE, w.file, w.line, cols[3] + 5,
+                                    "field 'init': the path is longer than %zu bytes", sizeof a.path - 1);
+            a.init = DV_INIT_FILE;
+            memcpy(a.path, v.s + 5, v.n - 5);
+        } else {
+            return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, cols[3],
+                                "field 'init': expected zero, random:SEED or file:PATH, got '%.*s'", TOKQ(v));
+        }
+    }
+    if (info->nargs == tk->args_cap) {
+        uint32_t cap = tk->args_cap ? tk->args_cap * 2 : 4;
+        dv_arg_t *args = realloc(info->args, (size_t)cap * sizeof *args);
+        if (!args)
+            return dv_error_set(err, DV_ERR_NOMEM, w.file, w.line, 0, "out of memory");
+        info->args = args;
+        tk->args_cap = cap;
+    }
+    info->args[info->nargs++] = a;
+    return DV_OK;
+}
+
+static int scan_block_line(trace_kernel_t *tk, const char *line, size_t len, size_t pos, tok_t kw, const reader_t *r,
+                           where_t w, dv_error_t *err)
+{
+    dv_kernel_info_t *info = &tk->k.info;
+    tok_t num, sub, extra;
+    char sub_name[16] = "";
+    uint64_t b;
+    int s = 0;
+    if (!tok_next(line, len, &pos, &num))
+        return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_end_col(line, kw),
+                            "expected a block number after 'block'");
+    int rc = dv_trace_parse_u64(num.s, num.n, &b);
+    if (rc == -1)
+        return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_col(line, num), "expected a block number, got '%.*s'",
+                            TOKQ(num));
+    if (rc == -2 || b >= info->blocks)
+        return dv_error_set(err, DV_ERR_RANGE, w.file, w.line, tok_col(line, num),
+                            "block %.*s is out of range [0, %u] (the kernel declares blocks=%u)", TOKQ(num),
+                            info->blocks - 1, info->blocks);
+    bool has_sub = tok_next(line, len, &pos, &sub);
+    if (info->kind == DV_KIND_MIX) {
+        if (!has_sub)
+            return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_end_col(line, num),
+                                "a kind=mix kernel needs a sub-stream after the block number: aic, or aivN for N "
+                                "in [0, %d]", DV_TOPO_AIV_MAX - 1);
+        s = dv_topo_sub_lookup(sub.s, sub.n);
+        if (s < 0)
+            return dv_error_set(err, DV_ERR_UNKNOWN, w.file, w.line, tok_col(line, sub),
+                                "unknown sub-stream '%.*s' (expected aic, or aivN for N in [0, %d])", TOKQ(sub),
+                                DV_TOPO_AIV_MAX - 1);
+        if (s >= DV_SUB_MAX)
+            return dv_error_set(err, DV_ERR_RANGE, w.file, w.line, tok_col(line, sub),
+                                "sub-stream '%.*s' is beyond the limit: an AI core has at most %d AIVs (aiv0 .. aiv%d)",
+                                TOKQ(sub), DV_TOPO_AIV_MAX, DV_TOPO_AIV_MAX - 1);
+        dv_topo_sub_name((uint32_t)s, sub_name, sizeof sub_name);
+        if (tok_next(line, len, &pos, &extra))
+            return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_col(line, extra),
+                                "unexpected '%.*s' after 'block %.*s %s'", TOKQ(extra), TOKQ(num), sub_name);
+        if ((uint32_t)s + 1 > info->subs)
+            info->subs = (uint32_t)s + 1;
+    } else if (has_sub) {
+        return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_col(line, sub),
+                            "unexpected '%.*s': a kind=%s kernel has one stream per block, written 'block B'", TOKQ(sub),
+                            dv_trace_kind_names[info->kind]);
+    }
+    block_pos_t *bp = &tk->pos[(size_t)b * tk->stride + (size_t)s];
+    if (bp->line) {
+        tok_t at = info->kind == DV_KIND_MIX ? sub : num;
+        return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_col(line, at), "duplicate block %llu%s%s (first at line %u)",
+                            (unsigned long long)b, *sub_name ? " " : "", sub_name, bp->line);
+    }
+    bp->line = (uint32_t)w.line;
+    bp->off = r->off;
+    return DV_OK;
+}
+
+static int scan_end_line(trace_kernel_t *tk, const char *line, size_t len, size_t pos, tok_t kw, where_t w,
+                         dv_error_t *err)
+{
+    const dv_kernel_info_t *info = &tk->k.info;
+    tok_t extra;
+    if (tok_next(line, len, &pos, &extra))
+        return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_col(line, extra), "unexpected '%.*s' after 'end'",
+                            TOKQ(extra));
+    for (uint32_t b = 0; b < info->blocks; b++)
+        for (uint32_t s = 0; s < info->subs; s++)
+            if (!tk->pos[(size_t)b * tk->stride + s].line) {
+                char sub_name[16] = "";
+                if (info->kind == DV_KIND_MIX)
+                    dv_topo_sub_name(s, sub_name, sizeof sub_name);
+                return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_col(line, kw),
+                                    "missing block %u%s%s (the kernel declares blocks=%u; each must appear once%s)", b,
+                                    *sub_name ? " " : "", sub_name, info->blocks,
+                                    info->kind == DV_KIND_MIX ? ", with every sub-stream up to the last one used" : "");
+            }
+    return DV_OK;
+}
+
+enum scan_state { SCAN_VERSION, SCAN_KERNEL, SCAN_ARGS, SCAN_BLOCKS, SCAN_DONE };
+
+/* Read the whole trace once: header, block index, first token of every instruction. */
+static int trace_scan(trace_kernel_t *tk, reader_t *r, dv_error_t *err)
+{
+    enum scan_state st = SCAN_VERSION;
+    const char *line;
+    size_t len;
+    int rc;
+    while ((rc = reader_next(r, &line, &len)) > 0) {
+        size_t pos = 0;
+        tok_t t, v;
+        where_t w = {tk->source, (int)r->line};
+        bool any = tok_next(line, len, &pos, &t);
+        if (st == SCAN_VERSION) {
+            if (!any)
+                return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, 1,
+                                    "expected 'dvtrace %d' on the first line, got an empty line", DV_TRACE_VERSION);
+            if (!tok_is(t, "dvtrace"))
+                return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_col(line, t),
+                                    "expected 'dvtrace %d' on the first line, got '%.*s'", DV_TRACE_VERSION, TOKQ(t));
+            if (!tok_next(line, len, &pos, &v))
+                return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_end_col(line, t),
+                                    "expected a version number after 'dvtrace'");
+            uint64_t ver;
+            if (dv_trace_parse_u64(v.s, v.n, &ver) != 0)
+                return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_col(line, v),
+                                    "expected a version number, got '%.*s'", TOKQ(v));
+            if (ver != DV_TRACE_VERSION)
+                return dv_error_set(err, DV_ERR_UNSUPPORTED, w.file, w.line, tok_col(line, v),
+                                    "unsupported trace version %.*s (this reader reads version %d)", TOKQ(v),
+                                    DV_TRACE_VERSION);
+            if (tok_next(line, len, &pos, &v))
+                return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_col(line, v), "unexpected '%.*s' after the version",
+                                    TOKQ(v));
+            st = SCAN_KERNEL;
+            continue;
+        }
+        if (!any)
+            continue;
+        switch (st) {
+        case SCAN_KERNEL:
+            if (!tok_is(t, "kernel"))
+                return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_col(line, t),
+                                    "expected 'kernel NAME kind=vector|cube|mix blocks=N', got '%.*s'", TOKQ(t));
+            if ((rc = scan_kernel_line(tk, line, len, pos, t, w, err)))
+                return rc;
+            st = SCAN_ARGS;
+            break;
+        case SCAN_ARGS:
+            if (tok_is(t, "arg")) {
+                if ((rc = scan_arg_line(tk, line, len, pos, t, w, err)))
+                    return rc;
+                break;
+            }
+            if (tok_is(t, "block")) {
+                if ((rc = scan_block_line(tk, line, len, pos, t, r, w, err)))
+                    return rc;
+                st = SCAN_BLOCKS;
+                break;
+            }
+            if (dv_trace_op_find(t.s, t.n) != DV_OP_INVALID)
+                return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_col(line, t),
+                                    "instruction '%.*s' before the first block (expected 'block 0')", TOKQ(t));
+            return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_col(line, t),
+                                "expected 'arg NAME bytes=N ...' or 'block B', got '%.*s'", TOKQ(t));
+        case SCAN_BLOCKS:
+            if (tok_is(t, "block")) {
+                if ((rc = scan_block_line(tk, line, len, pos, t, r, w, err)))
+                    return rc;
+            } else if (tok_is(t, "end")) {
+                if ((rc = scan_end_line(tk, line, len, pos, t, w, err)))
+                    return rc;
+                st = SCAN_DONE;
+            } else if (tok_is(t, "arg") || tok_is(t, "kernel") || tok_is(t, "dvtrace")) {
+                return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_col(line, t),
+                                    "'%.*s' belongs to the header, before the first block", TOKQ(t));
+            } else if (dv_trace_op_find(t.s, t.n) == DV_OP_INVALID) {
+                return dv_error_set(err, DV_ERR_UNKNOWN, w.file, w.line, tok_col(line, t), "unknown mnemonic '%.*s'",
+                                    TOKQ(t));
+            }
+            break;
+        case SCAN_DONE:
+            return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_col(line, t), "unexpected '%.*s' after 'end'",
+                                TOKQ(t));
+        case SCAN_VERSION:
+            break;
+        }
+    }
+    if (rc < 0)
+        return reader_error(r, rc, tk->source, err);
+    static const char *const expected[] = {"'dvtrace 1'", "'kernel NAME kind=... blocks=N'", "'block 0'", "'end'"};
+    if (st != SCAN_DONE)
+        return dv_error_set(err, DV_ERR_PARSE, tk->source, (int)r->line + 1, 1, "expected %s, got end of file",
+                            expected[st]);
+    return DV_OK;
+}
+
+static trace_kernel_t *kernel_new(const char *source)
+{
+    trace_kernel_t *tk = calloc(1, sizeof *tk);
+    if (!tk)
+        return NULL;
+    tk->source = malloc(strlen(source) + 1);
+    if (!tk->source) {
+        free(tk);
+        return NULL;
+    }
+    strcpy(tk->source, source);
+    tk->refs = 1;
+    tk->k.open = trace_stream_open;
+    tk->k.impl = tk;
+    return tk;
+}
+
+int dv_trace_open(const char *path, dv_kernel_t **out, dv_error_t *err)
+{
+    trace_kernel_t *tk = NULL;
+    reader_t r = {0};
+    int rc = DV_OK;
+    *out = NULL;
+    dv_trace_names_init();
+    r.fp = fopen(path, "rb");
+    if (!r.fp)
+        return dv_error_set(err, DV_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errno));
+    setvbuf(r.fp, NULL, _IONBF, 0);
+    r.buf = malloc(READ_BUF_BYTES);
+    tk = kernel_new(path);
+    if (!r.buf || !tk) {
+        rc = dv_error_set(err, DV_ERR_NOMEM, path, 0, 0, "out of memory");
+        goto cleanup;
+    }
+    r.cur = r.lim = r.buf;
+    rc = trace_scan(tk, &r, err);
+    if (rc)
+        goto cleanup;
+    *out = &tk->k;
+    tk = NULL;
+cleanup:
+    if (tk)
+        kernel_unref(tk);
+    free(r.buf);
+    fclose(r.fp);
+    return rc;
+}
+
+int dv_trace_open_string(const char *text, const char *name, dv_kernel_t **out, dv_error_t *err)
+{
+    trace_kernel_t *tk = NULL;
+    reader_t r = {0};
+    int rc = DV_OK;
+    *out = NULL;
+    dv_trace_names_init();
+    if (!name)
+        name = "<string>";
+    tk = kernel_new(name);
+    if (!tk)
+        return dv_error_set(err, DV_ERR_NOMEM, name, 0, 0, "out of memory");
+    tk->text_len = strlen(text);
+    tk->text = malloc(tk->text_len + 1);
+    if (!tk->text) {
+        rc = dv_error_set(err, DV_ERR_NOMEM, name, 0, 0, "out of memory");
+        goto cleanup;
+    }
+    memcpy(tk->text, text, tk->text_len + 1);
+    r.cur = tk->text;
+    r.lim = tk->text + tk->text_len;
+    rc = trace_scan(tk, &r, err);
+    if (rc)
+        goto cleanup;
+    *out = &tk->k;
+    tk = NULL;
+cleanup:
+    if (tk)
+        kernel_unref(tk);
+    return rc;
+}

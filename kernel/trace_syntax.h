@@ -1,0 +1,103 @@
+/* kernel/trace_syntax.h - private to the trace reader and writer (kernel/trace_*.c): the format's
+ * limits, its tokens, numbers and names, and one instruction line (kernel/trace_syntax.c). */
+#ifndef DV_TRACE_SYNTAX_H
+#define DV_TRACE_SYNTAX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dv/trace.h"
+
+#define BLOCKS_MAX 65535u
+#define ARGS_MAX 65536u                  /* the GM argument index has 16 bits */
+#define OFF_LIMIT (1ull << 40)           /* offsets have 40 bits (DV_ADDR) */
+#define QUOTE_MAX 64                     /* longest token echoed in a message */
+
+/* The names of dv_arg_dir_t and dv_kind_t values in a trace, indexed by value. */
+extern const char *const dv_trace_dir_names[3];
+extern const char *const dv_trace_kind_names[3];
+
+/* ---------------------------------------------------------------- tokens */
+
+typedef struct tok {
+    const char *s;
+    size_t n;
+} tok_t;
+
+/* printf arguments quoting a token: "'%.*s'" */
+#define TOKQ(t) (int)((t).n > QUOTE_MAX ? QUOTE_MAX : (t).n), (t).s
+
+static inline bool is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* The next whitespace-separated token of line[*pos, len); a '#' starts a comment.  false at the end. */
+static inline bool tok_next(const char *line, size_t len, size_t *pos, tok_t *t)
+{
+    size_t i = *pos;
+    while (i < len && is_space(line[i]))
+        i++;
+    if (i == len || line[i] == '#') {
+        *pos = len;
+        return false;
+    }
+    size_t b = i;
+    while (i < len && !is_space(line[i]) && line[i] != '#')
+        i++;
+    t->s = line + b;
+    t->n = i - b;
+    *pos = i;
+    return true;
+}
+
+static inline int tok_col(const char *line, tok_t t)
+{
+    return (int)(t.s - line) + 1;
+}
+
+/* The column just past a token: where a missing token should have been. */
+static inline int tok_end_col(const char *line, tok_t t)
+{
+    return (int)(t.s + t.n - line) + 1;
+}
+
+static inline bool tok_is(tok_t t, const char *word)
+{
+    size_t i = 0;
+    while (i < t.n && word[i] && word[i] == t.s[i])
+        i++;
+    return i == t.n && word[i] == '\0';
+}
+
+/* Where a line is: for messages. */
+typedef struct where {
+    const char *file;
+    int line;
+} where_t;
+
+/* ---------------------------------------------------------------- numbers, names (trace_syntax.c) */
+
+/* Decimal or 0x hex digits: 0, -1 when not a number, -2 when it does not fit in 64 bits. */
+int dv_trace_parse_u64(const char *s, size_t n, uint64_t *out);
+/* "LO:HI" of a random initialisation: two finite numbers, LO < HI (0, else -1). */
+int dv_trace_parse_range(const char *s, size_t n, double *lo, double *hi);
+/* An argument name: a letter or '_', then letters, digits or '_', shorter than DV_NAME_MAX. */
+bool dv_trace_is_ident(const char *s, size_t n);
+/* A kernel name: letters, digits, '_', '.', '-', shorter than DV_NAME_MAX. */
+bool dv_trace_is_kernel_name(const char *s, size_t n);
+/* Build the name tables (mnemonics, spaces, dtypes, pipes) on first use; the reader is used from
+ * one thread. */
+void dv_trace_names_init(void);
+/* The opcode of a mnemonic, DV_OP_INVALID when unknown (after dv_trace_names_init). */
+dv_op_t dv_trace_op_find(const char *s, size_t n);
+/* The dtype named s[0..n), -1 when unknown; "f16, bf16, ..." into buf. */
+int dv_trace_dtype_find(const char *s, size_t n);
+const char *dv_trace_dtype_list(char *buf, size_t cap);
+
+/* Parse the instruction whose mnemonic token `t` has been read; the fields follow at pos. */
+int dv_trace_parse_insn_fields(const char *line, size_t len, size_t pos, tok_t t, const dv_kernel_info_t *info,
+                               where_t w, dv_insn_t *out, dv_error_t *err);
+
+#endif
