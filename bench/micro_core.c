@@ -200,7 +200,7 @@ static int queue_stalls(micro_ctx_t *c, outcome_t *m, dv_pipe_t p, unsigned k, b
         break;
     case DV_PIPE_MTE1:
         snprintf(line, sizeof line, "load_cbuf_to_ca dst=l0a:0x0 src=l1:0x0 dtype=f16 repeat=%llu\n",
-                 ull(min64(255, g->l0a_size_bytes / 512)));
+                 ull(dv_min_u64(DV_REPEAT_MAX, g->l0a_size_bytes / 512)));
         cube = true;
         break;
     case DV_PIPE_MTE2:
@@ -561,7 +561,7 @@ static int study_mte1(micro_ctx_t *c, int b)
     m->done = true;
     const uint64_t size = b ? c->cfg.l0b_size_bytes : c->cfg.l0a_size_bytes;
     const char *mn = b ? "load_cbuf_to_cb dst=l0b" : "load_cbuf_to_ca dst=l0a";
-    const unsigned rmax = (unsigned)min64(255, min64(size, c->cfg.l1_size_bytes) / 512);
+    const unsigned rmax = (unsigned)dv_min_u64(DV_REPEAT_MAX, dv_min_u64(size, c->cfg.l1_size_bytes) / 512);
     if (rmax < 2)
         return NA(m, "L0%c holds fewer than 2 fractals", b ? 'B' : 'A');
     unsigned reps[4] = {1, 3, 37, rmax};

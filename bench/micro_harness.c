@@ -228,9 +228,9 @@ void micro_rate_range(const uint64_t *x, const uint64_t *cyc, int n, uint64_t *l
             *hi = 0;
             return;
         }
-        *lo = max64(*lo, cdiv(x[i], cyc[i]));
+        *lo = dv_max_u64(*lo, dv_ceil_div(x[i], cyc[i]));
         if (cyc[i] > 1)
-            *hi = min64(*hi, cdiv(x[i], cyc[i] - 1) - 1);
+            *hi = dv_min_u64(*hi, dv_ceil_div(x[i], cyc[i] - 1) - 1);
     }
 }
 

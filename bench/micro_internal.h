@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "dv/config.h"
+#include "dv/intmath.h"
 #include "dv/isa.h"
 #include "dv/micro.h"
 #include "dv/model.h"
@@ -96,9 +97,6 @@ struct micro_ctx {
 
 #define REGION (1ull << 26) /* GM address space per run: every run gets fresh lines */
 
-static inline uint64_t cdiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-static inline uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
-static inline uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static inline unsigned long long ull(uint64_t v) { return (unsigned long long)v; }
 
 /* What one run counted. */

@@ -207,7 +207,7 @@ static path_t read_path(const dv_config_t *g)
     p.cube = p.l1;
     p.gran = p.l1 || g->chip_dma_pad ? 1 : 32;
     p.local_size = p.l1 ? g->l1_size_bytes : g->ub_size_bytes;
-    p.max_rows = p.l1 ? (unsigned)min64(16384, g->l1_size_bytes / 32) : 4095;
+    p.max_rows = p.l1 ? (unsigned)dv_min_u64(16384, g->l1_size_bytes / 32) : 4095;
     return p;
 }
 
@@ -389,7 +389,7 @@ void mb_local_rate(micro_ctx_t *c, int arg, dv_micro_result_t *r)
     const uint64_t hbm = dv_hbm_sustained_bytes_per_cycle(g);
     uint64_t shared = g->l2_bytes_per_cycle;
     if ((write && g->l2_write_through) || (!write && 2 * d2 > g->l2_size_bytes))
-        shared = min64(shared, hbm);
+        shared = dv_min_u64(shared, hbm);
     if (shared < local) {
         micro_row_na(r, "the memory side (%llu B/cycle from %s) binds before the local side (%llu B/cycle)",
                      ull(shared), shared == g->l2_bytes_per_cycle ? "L2" : "HBM", ull(local));
@@ -439,7 +439,7 @@ static int study_fix(micro_ctx_t *c)
     if (!g->chip_has_fix_pipe)
         return NA(m, "no FIX pipe on this chip");
     /* 16 columns x mm rows of f32: 64 x mm bytes read from L0C */
-    const unsigned m2 = (unsigned)(min64(g->l0c_size_bytes, g->l1_size_bytes) / 64 * 7 / 8), m1 = m2 / 7;
+    const unsigned m2 = (unsigned)(dv_min_u64(g->l0c_size_bytes, g->l1_size_bytes) / 64 * 7 / 8), m1 = m2 / 7;
     uint64_t tm, t1, t2, t, tt;
     if (m1 < 1)
         return NA(m, "L0C too small");
@@ -531,7 +531,7 @@ static uint64_t stream_rate(unsigned cores, uint64_t d, const run_counts_t *r1, 
 static uint64_t stream_read_rate(const dv_config_t *g)
 {
     const uint64_t rate = g->gm_core_read_bytes_per_cycle;
-    return g->mte2_uop_cycles ? min64(rate, g->gm_uop_bytes / g->mte2_uop_cycles) : rate;
+    return g->mte2_uop_cycles ? dv_min_u64(rate, g->gm_uop_bytes / g->mte2_uop_cycles) : rate;
 }
 
 void mb_hbm_stream(micro_ctx_t *c, int arg, dv_micro_result_t *r)
@@ -539,7 +539,7 @@ void mb_hbm_stream(micro_ctx_t *c, int arg, dv_micro_result_t *r)
     (void)arg;
     const dv_config_t *g = &c->cfg;
     const uint64_t hbm = dv_hbm_sustained_bytes_per_cycle(g);
-    const uint64_t demand = c->nvec * min64(stream_read_rate(g), g->mte2_ub_bytes_per_cycle);
+    const uint64_t demand = c->nvec * dv_min_u64(stream_read_rate(g), g->mte2_ub_bytes_per_cycle);
     if (demand * 4 < hbm * 5) {
         micro_row_na(r, "the %u vector cores together read %llu B/cycle, not clearly above HBM's %llu", c->nvec,
                      ull(demand), ull(hbm));
@@ -571,14 +571,14 @@ void mb_l2_stream(micro_ctx_t *c, int arg, dv_micro_result_t *r)
     const bool mix = dv_topo_kernel_subs(g, DV_KIND_MIX) > 0; /* then every core of the chip reads */
     const unsigned cores = mix ? dv_topo_cores(g) : c->nvec;
     const uint64_t rate = stream_read_rate(g);
-    const uint64_t demand = (mix ? g->chip_ai_cores * min64(rate, g->mte2_l1_bytes_per_cycle) : 0) +
-                            c->nvec * min64(rate, g->mte2_ub_bytes_per_cycle);
+    const uint64_t demand = (mix ? g->chip_ai_cores * dv_min_u64(rate, g->mte2_l1_bytes_per_cycle) : 0) +
+                            c->nvec * dv_min_u64(rate, g->mte2_ub_bytes_per_cycle);
     if (demand * 4 < g->l2_bytes_per_cycle * 5) {
         micro_row_na(r, "the %u cores together read %llu B/cycle, not clearly above L2's %llu", cores, ull(demand),
                      ull(g->l2_bytes_per_cycle));
         return;
     }
-    const uint64_t size = mix ? min64(g->ub_size_bytes, g->l1_size_bytes) : g->ub_size_bytes;
+    const uint64_t size = mix ? dv_min_u64(g->ub_size_bytes, g->l1_size_bytes) : g->ub_size_bytes;
     const uint64_t d = size * 7 / 8 / 512 * 512;
     if (cores * d * 2 > g->l2_size_bytes) {
         micro_row_na(r, "%u cores x %llu B do not stay in L2", cores, ull(d));

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dv/intmath.h"
 #include "dv/topology.h"
 #include "dv/trace.h"
 
@@ -39,7 +40,7 @@ struct dv_k {
     uint32_t block, sub;
     char sub_name[16];                       /* "aic", "aiv0" .. for a mix kernel, else "" */
     uint64_t used[DV_SPACE_COUNT];           /* bump allocator per local space */
-    uint16_t events[DV_PIPE_COUNT][DV_PIPE_COUNT]; /* event ids taken, a bit per id */
+    uint16_t events[DV_PIPE_COUNT][DV_PIPE_COUNT]; /* event ids taken, a bit per id (DV_FLAG_IDS bits) */
     uint64_t pending_scalar;                 /* bookkeeping cycles not yet emitted */
     uint64_t emitted;                        /* instructions emitted so far */
     /* coroutine */
@@ -54,6 +55,7 @@ struct dv_k {
     dv_insn_t buf[BUF_INSNS];
     uint32_t head, count;
 };
+_Static_assert(DV_FLAG_IDS <= 16, "dv_k.events holds one bit per event id in a uint16_t");
 
 /* ---------------------------------------------------------------- coroutine switches */
 
@@ -282,7 +284,7 @@ uint64_t dvk_alloc(dv_k_t *k, dv_space_t space, uint64_t bytes)
     const char *key = dv_topo_buffer_key(space);
     if (space == DV_SPACE_GM || space >= DV_SPACE_COUNT)
         dvk_fail(k, "dvk_alloc: %s is not a local buffer", space == DV_SPACE_GM ? "gm" : "this space");
-    uint64_t need = (bytes + align - 1) / align * align;
+    uint64_t need = dv_round_up(bytes, align);
     if (bytes == 0 || need > size - k->used[space] || k->used[space] > size)
         dvk_fail(k, "%s allocation of %llu bytes does not fit: %llu of %llu bytes (%s) are already allocated",
                  dv_space_name(space), (unsigned long long)bytes, (unsigned long long)k->used[space],
@@ -306,7 +308,7 @@ int dvk_event_alloc(dv_k_t *k, dv_pipe_t src, dv_pipe_t dst)
     if ((int)src < 0 || src >= DV_PIPE_COUNT || (int)dst < 0 || dst >= DV_PIPE_COUNT)
         dvk_fail(k, "dvk_event_alloc: bad pipe pair");
     uint64_t n = k->kern->cfg.sync_event_ids;
-    for (uint64_t id = 0; id < n && id < 16; id++)
+    for (uint64_t id = 0; id < n && id < DV_FLAG_IDS; id++)
         if (!(k->events[src][dst] & (1u << id))) {
             k->events[src][dst] |= (uint16_t)(1u << id);
             return (int)id;

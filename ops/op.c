@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dv/intmath.h"
 #include "dv/semantics.h"
 #include "dv/topology.h"
 
@@ -344,7 +345,7 @@ int dv_ops_add_arg(dv_op_plan_t *plan, const char *name, dv_dtype_t t, uint64_t 
     uint64_t size = dv_dtype_size(t);
     if (elems > UINT64_MAX / 64 / size)
         return DV_ERR_RANGE;
-    a->bytes = (elems * size + 31) / 32 * 32;
+    a->bytes = dv_round_up(elems * size, 32);
     a->dtype = t;
     a->dir = dir;
     a->init = dir == DV_ARG_OUT ? DV_INIT_ZERO : DV_INIT_RANDOM;
@@ -377,7 +378,7 @@ int dv_ops_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t
     /* the arguments, laid out as a run lays them out (512-B aligned), must fit in device memory */
     uint64_t total = 0;
     for (uint32_t i = 0; i < plan->info.nargs; i++)
-        total += (plan->args[i].bytes + 511) / 512 * 512;
+        total += dv_round_up(plan->args[i].bytes, DV_GM_ALIGN);
     if (total > cfg->hbm_capacity_bytes) {
         char shape[64] = "";
         return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0,

@@ -9,6 +9,11 @@
 #include "dv/error.h"
 #include "dv/isa.h"
 
+/* Device address of a run's first GM argument; arguments follow in order, each DV_GM_ALIGN-byte
+ * aligned (the layout of dv_sim_gm_setup, the AscendCL allocator and the operators' size checks). */
+#define DV_GM_BASE 0x100000000ull
+#define DV_GM_ALIGN 512u
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -95,10 +95,6 @@ int dv_sim_run(const dv_sim_opts_t *o, dv_sim_summary_t *sum, dv_error_t *err);
 int dv_sim_execute(const dv_sim_opts_t *o, dv_sim_result_t *res, dv_error_t *err);
 void dv_sim_result_free(dv_sim_result_t *res);
 
-/* Device address of the first GM argument; arguments follow in order, each 512-byte aligned. */
-#define DV_GM_BASE 0x100000000ull
-#define DV_GM_ALIGN 512u
-
 /* Step 3 of a run: lay a kernel's GM arguments out from device address `base` (DV_GM_BASE for a
  * run), each DV_GM_ALIGN-aligned and within hbm.capacity_bytes, and, when `data`, allocate host
  * buffers initialised as the arguments say (zero, random:SEED, file:PATH relative to `trace`).
