@@ -36,7 +36,7 @@ GEN_C    := $(B)/profiles_embedded.c
 GEN_H    := $(B)/include/dv/kapi_insn.h
 LIB_OBJS := $(C_SRCS:%.c=$(B)/%.o) $(CXX_SRCS:%.cpp=$(B)/%.o) $(GEN_C:%.c=%.o)
 TEST_SRCS := $(wildcard tests/check_*.c) tests/runner.c $(wildcard tests/support/*.c) bench/fidelity.c
-TEST_OBJS := $(TEST_SRCS:%.c=$(B)/%.o)
+TEST_OBJS := $(TEST_SRCS:%.c=$(B)/%.o) $(patsubst %.cpp,$(B)/%.o,$(wildcard tests/check_*.cpp))
 PROFILES := $(wildcard configs/*.yaml)
 
 DOCS := docs/ISA.md configs/SCHEMA.md docs/OPS.md docs/OP_SUMMARY.md docs/MICRO.md

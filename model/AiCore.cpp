@@ -164,7 +164,7 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
         f.set = false;
     invalidate_all();
     dv_vstate_reset(&vs_);
-    hz_.reset();
+    hz_.reset(pipes_);
     have_pending_ = stream_end_ = false;
     next_index_ = 0;
 

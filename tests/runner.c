@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* One suite per module (tests/check_<module>.c).  Weak so a module's suite is picked up by
+/* One suite per module (tests/check_<module>.c; .cpp for the model's C++ components).  Weak so a module's suite is picked up by
  * linking its file; the list below is the full set the project has. */
-#define SUITES(X) X(isa) X(trace) X(config) X(semantics) X(model) X(timing) X(robust) X(report) X(cli) \
+#define SUITES(X) X(isa) X(trace) X(config) X(semantics) X(model) X(components) X(timing) X(robust) X(report) X(cli) \
     X(kapi) X(ops) X(ops_elementwise) X(ops_norm) X(ops_matmul) X(ops_conv) X(acl) X(aclnn) X(micro) \
     X(fidelity)
 #define DECLARE(m) extern Suite *dv_##m##_suite(void) __attribute__((weak));
