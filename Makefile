@@ -170,7 +170,7 @@ bench: deps
 	$(MAKE) -j2 all
 	sh bench/run.sh
 
-# The fidelity suite (bench/calibration.def, bench/roofline.def): each run in its own process.
+# The fidelity suite (bench/calibration.def, bench/roofline.def): runs in a pool of worker processes.
 $(B)/validate: $(B)/bench/validate.o $(B)/bench/fidelity.o $(OPS_OBJS) $(B)/libdv.a
 	$(CXX) $(LDFLAGS) $^ -o $@ $(LIBS)
 validate: deps
