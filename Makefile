@@ -68,7 +68,7 @@ GEN_H    := $(B)/include/dv/kapi_insn.h
 LIB_OBJS := $(patsubst %.c,$(B)/%.o,$(CORE_SRCS) $(ACL_SRCS) $(DOC_SRCS) $(BENCH_SRCS)) $(MODEL_SRCS:%.cpp=$(B)/%.o) \
             $(GEN_C:%.c=%.o)
 TEST_SRCS := $(wildcard tests/check_*.c) tests/runner.c $(wildcard tests/support/*.c) bench/fidelity.c
-TEST_OBJS := $(TEST_SRCS:%.c=$(B)/%.o)
+TEST_OBJS := $(TEST_SRCS:%.c=$(B)/%.o) $(patsubst %.cpp,$(B)/%.o,$(wildcard tests/check_*.cpp))
 PROFILES := $(wildcard configs/*.yaml)
 
 # The committed generated docs: each is written to $(B)/<same path> by `make`, copied by `make docs`.
@@ -240,7 +240,7 @@ bench: deps
 	$(MAKE) -j2 all
 	sh bench/run.sh
 
-# The fidelity suite (bench/calibration.def, bench/roofline.def): each run in its own process.
+# The fidelity suite (bench/calibration.def, bench/roofline.def): runs in a pool of worker processes.
 # It writes $(B)/docs/FIDELITY.md: the committed docs/FIDELITY.md with the generated section
 # replaced; UPDATE=1 copies it over docs/FIDELITY.md.  The exit status is the suite's.
 $(B)/validate: $(B)/bench/validate.o $(B)/bench/fidelity.o $(OPS_OBJS) $(SC_MAIN) $(B)/libdv.a

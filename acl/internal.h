@@ -3,6 +3,7 @@
  *   runtime.c  aclInit / aclFinalize, the recent error message, devices, contexts, the profile
  *   memory.c   simulated HBM: allocations, memcpy / memset, host memory, data buffers
  *   stream.c   streams of tasks, events, the scheduler that runs them on the model
+ *   launch.c   custom kernels and traces launched on a stream (dvsimLaunchKernel / dvsimLaunchTrace)
  *   prof.c     aclprof* and DVSIM_PROFILE_OUT: op_summary CSV rows and the timeline JSON
  *   meta.c     aclnn objects: tensors, scalars, int arrays, executors
  *   nnops.c    aclnn operators: shape and dtype checks, a plan from the operator library, a launch

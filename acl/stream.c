@@ -15,12 +15,11 @@
  *     record it refers to (the event's last record queued before the wait) has run.
  * Simulated time advances only with device work: gaps on the host are not modelled. */
 #define _DEFAULT_SOURCE
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
-#include "dv/kapi.h"
-#include "dv/trace.h"
 
 typedef enum task_kind { T_KERNEL, T_COPY, T_RECORD, T_WAIT, T_CALLBACK } task_kind_t;
 
@@ -869,111 +868,4 @@ aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp)
     if (rc == ACL_SUCCESS) /* microseconds of simulated time since the device was set */
         *timestamp = e->cycle / dv_acl_config()->chip_freq_mhz;
     return rc;
-}
-
-/* ---------------------------------------------------------------- custom kernels and traces */
-
-#include "dvsim/acl_launch.h"
-
-static void kernel_destroy_trace(dv_kernel_t *k)
-{
-    dv_trace_close(k);
-}
-
-/* Raw arguments: each device pointer with the rest of its allocation. */
-static int raw_args(dv_acl_launch_t *l, dv_kernel_info_t *info, void *const *gmArgs, uint32_t nGmArgs,
-                    const char *api, bool sized)
-{
-    for (uint32_t i = 0; i < nGmArgs; i++) {
-        uint64_t avail;
-        char what[96];
-        snprintf(what, sizeof what, "%s: GM argument %u", api, i);
-        if (!gmArgs[i])
-            return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s is NULL", what);
-        int rc = dv_acl_mem_find((uint64_t)(uintptr_t)gmArgs[i], what, NULL, &avail);
-        if (rc != ACL_SUCCESS)
-            return rc;
-        if (sized && avail < info->args[i].bytes)
-            return dv_acl_fail(ACL_ERROR_INVALID_PARAM,
-                               "%s ('%s'): the trace declares %llu bytes, the allocation has %llu bytes from there", what,
-                               info->args[i].name, (unsigned long long)info->args[i].bytes, (unsigned long long)avail);
-        if (!sized) {
-            snprintf(info->args[i].name, sizeof info->args[i].name, "arg%u", i);
-            info->args[i].bytes = avail;
-            info->args[i].dtype = DV_DT_U8;
-            info->args[i].dir = DV_ARG_INOUT;
-        }
-        l->arg[i] = (dv_acl_karg_t){.dir = info->args[i].dir, .dev = (uint64_t)(uintptr_t)gmArgs[i],
-                                    .bytes = info->args[i].bytes};
-    }
-    l->nargs = nGmArgs;
-    return ACL_SUCCESS;
-}
-
-aclError dvsimLaunchKernel(const char *name, dv_kernel_fn fn, dv_kind_t kind, uint32_t blockDim, aclrtStream stream,
-                           void *const *gmArgs, uint32_t nGmArgs, const void *params, size_t paramsBytes)
-{
-    DV_ACL_LOCKED();
-    dv_acl_launch_t l;
-    dv_arg_t args[DV_ACL_MAX_KARGS];
-    dv_kernel_info_t info;
-    dv_error_t err;
-    int rc = dv_acl_check_device("dvsimLaunchKernel");
-    if (rc != ACL_SUCCESS)
-        return rc;
-    if (!name || !fn || (nGmArgs && !gmArgs))
-        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "dvsimLaunchKernel: name, fn or gmArgs is NULL");
-    if (blockDim < 1 || blockDim > 65535)
-        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: blockDim %u is not in [1, 65535]", name, blockDim);
-    if (nGmArgs > DV_ACL_MAX_KARGS)
-        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: %u GM arguments, at most %d", name, nGmArgs, DV_ACL_MAX_KARGS);
-    if (kind != DV_KIND_VECTOR && kind != DV_KIND_CUBE && kind != DV_KIND_MIX)
-        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: unknown kernel kind %d", name, (int)kind);
-    memset(&l, 0, sizeof l);
-    memset(&info, 0, sizeof info);
-    memset(args, 0, sizeof args);
-    snprintf(info.name, sizeof info.name, "%s", name);
-    info.kind = kind;
-    info.blocks = blockDim;
-    info.subs = kind == DV_KIND_MIX && dv_acl_config()->chip_layout == DV_LAYOUT_SPLIT
-                    ? 1 + (uint32_t)dv_acl_config()->chip_aiv_per_core
-                    : 1;
-    info.nargs = nGmArgs;
-    info.args = args;
-    if ((rc = raw_args(&l, &info, gmArgs, nGmArgs, name, false)) != ACL_SUCCESS)
-        return rc;
-    if (dvk_kernel_create(dv_acl_config(), &info, fn, params, paramsBytes, &l.kernel, &err) != DV_OK)
-        return dv_acl_fail_err(ACL_ERROR_INVALID_PARAM, name, &err);
-    l.kernel_destroy = dvk_kernel_destroy;
-    snprintf(l.op_type, sizeof l.op_type, "%s", name);
-    snprintf(l.op_name, sizeof l.op_name, "%s", name);
-    return dv_acl_enqueue_launch(stream, &l);
-}
-
-aclError dvsimLaunchTrace(const char *path, aclrtStream stream, void *const *gmArgs, uint32_t nGmArgs)
-{
-    DV_ACL_LOCKED();
-    dv_acl_launch_t l;
-    dv_error_t err;
-    int rc = dv_acl_check_device("dvsimLaunchTrace");
-    if (rc != ACL_SUCCESS)
-        return rc;
-    if (!path || (nGmArgs && !gmArgs))
-        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "dvsimLaunchTrace: path or gmArgs is NULL");
-    memset(&l, 0, sizeof l);
-    if (dv_trace_open(path, &l.kernel, &err) != DV_OK)
-        return dv_acl_fail_err(ACL_ERROR_INVALID_FILE, "dvsimLaunchTrace", &err);
-    l.kernel_destroy = kernel_destroy_trace;
-    if (l.kernel->info.nargs != nGmArgs || nGmArgs > DV_ACL_MAX_KARGS)
-        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "dvsimLaunchTrace: %s declares %u GM arguments, %u were given", path,
-                         l.kernel->info.nargs, nGmArgs);
-    else
-        rc = raw_args(&l, &l.kernel->info, gmArgs, nGmArgs, path, true);
-    if (rc != ACL_SUCCESS) {
-        dv_trace_close(l.kernel);
-        return rc;
-    }
-    snprintf(l.op_type, sizeof l.op_type, "%s", l.kernel->info.name);
-    snprintf(l.op_name, sizeof l.op_name, "%s", l.kernel->info.name);
-    return dv_acl_enqueue_launch(stream, &l);
 }

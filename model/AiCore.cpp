@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <cstring>
 
-#include "Chip.h"
 
 namespace dv {
 
@@ -14,7 +13,7 @@ namespace {
 const dv_pipe_t kAll[] = {DV_PIPE_S, DV_PIPE_V, DV_PIPE_M, DV_PIPE_MTE1, DV_PIPE_MTE2, DV_PIPE_MTE3, DV_PIPE_FIX};
 } // namespace
 
-AiCore::AiCore(sc_core::sc_module_name name, const dv_config_t &cfg, Chip &chip, unsigned index, dv_core_type_t type,
+AiCore::AiCore(sc_core::sc_module_name name, const dv_config_t &cfg, CoreServices &chip, unsigned index, dv_core_type_t type,
                L2Cache &l2)
     : sc_module(name), cfg_(cfg), chip_(chip), index_(index), type_(type), vec_("vec", cfg), cube_("cube", cfg)
 {
@@ -47,9 +46,9 @@ void AiCore::begin_kernel(cycles_t origin, bool data, bool hazards)
     blocked_.clear();
     blocked_source_ = "";
     blocked_line_ = 0;
-    std::memset(&counters, 0, sizeof counters);
-    std::snprintf(counters.name, sizeof counters.name, "%s", basename());
-    counters.type = type_;
+    std::memset(&counters_, 0, sizeof counters_);
+    std::snprintf(counters_.name, sizeof counters_.name, "%s", basename());
+    counters_.type = type_;
     for (auto &c : cross_)
         c.clear();
     view_ = dv_mem_t{};
@@ -66,13 +65,20 @@ void AiCore::end_kernel()
 {
     for (int s = 1; s < DV_SPACE_COUNT; s++)
         if (buf_[s])
-            buf_[s]->end_kernel(counters.buf[s]);
+            buf_[s]->end_kernel(counters_.buf[s]);
     for (dv_pipe_t p : {DV_PIPE_MTE1, DV_PIPE_MTE2, DV_PIPE_MTE3, DV_PIPE_FIX})
         if (dma_[p]) {
-            counters.gm_read_bytes += dma_[p]->gm_read_bytes;
-            counters.gm_write_bytes += dma_[p]->gm_write_bytes;
+            counters_.gm_read_bytes += dma_[p]->gm_read_bytes;
+            counters_.gm_write_bytes += dma_[p]->gm_write_bytes;
             dma_[p]->gm_read_bytes = dma_[p]->gm_write_bytes = 0;
         }
+}
+
+size_t AiCore::deliver_cross_flag(unsigned id, cycles_t when)
+{
+    cross_[id].push_back(when);
+    cross_event_.notify(sc_core::SC_ZERO_TIME);
+    return cross_[id].size();
 }
 
 void AiCore::sync_to(cycles_t t)
@@ -89,10 +95,10 @@ void AiCore::thread()
     uint32_t block, sub;
     for (;;) {
         sync_to(t_); // take blocks in simulated-time order
-        if (chip_.aborting() || !chip_.next_block(*this, block, sub))
+        if (chip_.aborting() || !chip_.next_block(index_, block, sub))
             break;
-        if (counters.blocks == 0)
-            counters.first_cycle = t_ - origin_;
+        if (counters_.blocks == 0)
+            counters_.first_cycle = t_ - origin_;
         t_ += cfg_.chip_block_start_cycles;
         dv_stream_t *s = nullptr;
         int rc = chip_.open_stream(block, sub, &s, &err);
@@ -105,8 +111,8 @@ void AiCore::thread()
                 chip_.fail(err);
             return;
         }
-        counters.blocks++;
-        counters.last_cycle = t_ - origin_;
+        counters_.blocks++;
+        counters_.last_cycle = t_ - origin_;
     }
     finished_ = true;
 }
@@ -130,7 +136,7 @@ void AiCore::add_busy(int p, cycles_t from, cycles_t to)
         return;
     const cycles_t s = std::max(from, busy_end_[p]);
     if (to > s)
-        counters.pipe_busy[p] += to - s;
+        counters_.pipe_busy[p] += to - s;
     busy_end_[p] = std::max(busy_end_[p], to);
 }
 
@@ -149,7 +155,7 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
         f.set = false;
     invalidate_all();
     dv_vstate_reset(&vs_);
-    hz_.reset();
+    hz_.reset(pipes_);
     have_pending_ = stream_end_ = false;
     next_index_ = 0;
 
@@ -236,7 +242,7 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
                     blocked_line_ = pending_.line;
                 }
                 blocked_source_ = s->source;
-                wait(cross_event | chip_.abort_event()); // the wait is counted when the waiter starts
+                wait(cross_event_ | chip_.abort_event()); // the wait is counted when the waiter starts
                 blocked_.clear();
                 invalidate_all(); // flags from other cores may have arrived
                 continue;
@@ -464,18 +470,18 @@ int AiCore::issue(dv_error_t *err)
     scalar_ready(t, why);
     if (t > ts_) {
         if (in.op == DV_OP_wait_cross_flag)
-            counters.stall_cross_cycles += t - ts_;
+            counters_.stall_cross_cycles += t - ts_;
         else if (in.op == DV_OP_wait_flag || in.op == DV_OP_pipe_barrier)
-            counters.stall_flag_cycles += t - ts_;
+            counters_.stall_flag_cycles += t - ts_;
         else
-            counters.stall_queue_full_cycles += t - ts_;
-        counters.pipe_wait_cycles[DV_PIPE_S] += t - ts_;
+            counters_.stall_queue_full_cycles += t - ts_;
+        counters_.pipe_wait_cycles[DV_PIPE_S] += t - ts_;
         ts_ = t;
     }
     have_pending_ = false;
-    counters.instructions++;
+    counters_.instructions++;
     chip_.count_op(in.op);
-    counters.pipe_insns[p < DV_PIPE_COUNT ? p : DV_PIPE_S]++;
+    counters_.pipe_insns[p < DV_PIPE_COUNT ? p : DV_PIPE_S]++;
 
     Entry probe;
     probe.insn = in;
@@ -521,7 +527,7 @@ int AiCore::issue(dv_error_t *err)
                 hz_.join_all();
             break;
         case DV_OP_set_cross_flag: {
-            int rc2 = chip_.cross_set(*this, static_cast<int>(in.f[DV_FLD(XSET, mode)].i),
+            int rc2 = chip_.cross_set(index_, static_cast<int>(in.f[DV_FLD(XSET, mode)].i),
                                       static_cast<unsigned>(in.f[DV_FLD(XSET, id)].i), ts_, err);
             if (rc2 != DV_OK)
                 return locate(err, rc2, in, pending_index_, "%s", err->msg);
@@ -583,18 +589,18 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
         Flag &f = flag(static_cast<int>(in.f[DV_FLD(FLAG, src)].i), p, static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
         f.set = false;
         hz_.merge(static_cast<dv_pipe_t>(p), f.vc);
-        counters.stall_flag_cycles += t - base;
-        counters.pipe_wait_cycles[p] += t - base;
+        counters_.stall_flag_cycles += t - base;
+        counters_.pipe_wait_cycles[p] += t - base;
         free_[p] = t;
         break;
     }
     case DV_OP_pipe_barrier:
-        counters.stall_flag_cycles += t - base;
-        counters.pipe_wait_cycles[p] += t - base;
+        counters_.stall_flag_cycles += t - base;
+        counters_.pipe_wait_cycles[p] += t - base;
         free_[p] = t;
         break;
     case DV_OP_set_cross_flag: {
-        int rc = chip_.cross_set(*this, static_cast<int>(in.f[DV_FLD(XSET, mode)].i),
+        int rc = chip_.cross_set(index_, static_cast<int>(in.f[DV_FLD(XSET, mode)].i),
                                  static_cast<unsigned>(in.f[DV_FLD(XSET, id)].i), t, err);
         if (rc != DV_OK)
             return locate(err, rc, in, e.index, "%s", err->msg);
@@ -606,8 +612,8 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
         auto &c = cross_[static_cast<size_t>(in.f[DV_FLD(XWAIT, id)].i)];
         c.erase(c.begin());
             invalidate_all(); // other heads may wait on the same flag
-        counters.stall_cross_cycles += t - base;
-        counters.pipe_wait_cycles[p] += t - base;
+        counters_.stall_cross_cycles += t - base;
+        counters_.pipe_wait_cycles[p] += t - base;
         free_[p] = t;
         break;
     }
@@ -617,7 +623,7 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
             dv_vgeom_t g;
             dv_vec_geometry(&in, &e.vs, &g);
             c = vec_.cost(in, g);
-            counters.bank_conflict_cycles += c.conflict;
+            counters_.bank_conflict_cycles += c.conflict;
         } else if (p == DV_PIPE_M) {
             c = cube_.cost(in);
         } else {
@@ -631,7 +637,7 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
         const cycles_t end = t + c.occupy + c.latency;
         if (check_hazards_)
             hz_.execute(static_cast<dv_pipe_t>(p), e.vc, e.index, in.line, e.r, e.nr,
-                        [this](const dv_hazard_t &h) { chip_.report_hazard(*this, block_, sub_, h); });
+                        [this](const dv_hazard_t &h) { chip_.report_hazard(index_, block_, sub_, h); });
         for (int k = 0; k < e.nr; k++)
             if (e.r[k].space != DV_SPACE_GM)
                 buf_[e.r[k].space]->access(e.r[k], t, end);
@@ -651,8 +657,8 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
     invalidate(p);
     // A scalar unit stalled on this full queue issues once the head has left it.
     if (was_full && have_pending_ && route(pending_) == p && t > ts_) {
-        counters.stall_queue_full_cycles += t - ts_;
-        counters.pipe_wait_cycles[DV_PIPE_S] += t - ts_;
+        counters_.stall_queue_full_cycles += t - ts_;
+        counters_.pipe_wait_cycles[DV_PIPE_S] += t - ts_;
         ts_ = t;
     }
     return DV_OK;

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "Buffer.h"
+#include "CoreServices.h"
 #include "CubeUnit.h"
 #include "DmaEngine.h"
 #include "HazardChecker.h"
@@ -29,11 +30,11 @@
 
 namespace dv {
 
-class Chip;
-
 class AiCore : public sc_core::sc_module {
 public:
-    AiCore(sc_core::sc_module_name name, const dv_config_t &cfg, Chip &chip, unsigned index, dv_core_type_t type,
+    // `chip` is everything the core may ask of the chip (model/CoreServices.h); `l2` is where its
+    // DMA engines take GM traffic.
+    AiCore(sc_core::sc_module_name name, const dv_config_t &cfg, CoreServices &chip, unsigned index, dv_core_type_t type,
            L2Cache &l2);
 
     // Prepare for a kernel (counters, buffers) and the body of its SystemC thread.
@@ -51,11 +52,13 @@ public:
     const char *blocked_source() const { return blocked_source_; }
     uint32_t blocked_line() const { return blocked_line_; }
 
-    // Cross-core flags delivered to this core: arrival times per flag id.
-    std::vector<std::vector<cycles_t>> cross_;
-    sc_core::sc_event cross_event;
+    // The chip delivers cross-core flag `id`, arriving at cycle `when` (CoreServices::cross_set);
+    // the core's waits see it from the next delta cycle.  Returns how many arrivals of that flag
+    // the core now holds (not yet consumed by a wait).
+    size_t deliver_cross_flag(unsigned id, cycles_t when);
 
-    dv_core_counters_t counters{};
+    // What the core counted in the current kernel (complete after end_kernel).
+    const dv_core_counters_t &counters() const { return counters_; }
 
 private:
     struct Entry {
@@ -99,7 +102,7 @@ private:
     void sync_to(cycles_t t);
 
     const dv_config_t &cfg_;
-    Chip &chip_;
+    CoreServices &chip_;
     const unsigned index_;
     const dv_core_type_t type_;
     unsigned pipes_ = 0;
@@ -141,6 +144,12 @@ private:
     dv_insn_t pending_{};
     bool have_pending_ = false, stream_end_ = false;
     uint64_t next_index_ = 0, pending_index_ = 0;
+
+    // Cross-core flags delivered to this core: arrival times per flag id.
+    std::vector<std::vector<cycles_t>> cross_;
+    sc_core::sc_event cross_event_;
+
+    dv_core_counters_t counters_{};
 };
 
 } // namespace dv

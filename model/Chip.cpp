@@ -9,8 +9,12 @@
 namespace dv {
 
 Chip::Chip(sc_core::sc_module_name name, const dv_config_t &cfg)
-    : sc_module(name), cfg_(cfg), hbm_("hbm", cfg_), l2_("l2", cfg_, hbm_)
+    : sc_module(name), cfg_(cfg), hbm_("hbm", Hbm::Params::from(cfg_)), l2_("l2", L2Cache::Params::from(cfg_))
 {
+    // Connections between the shared components (each core's are made by its constructor: its
+    // DMA engines to l2_, its services to this chip).
+    l2_.hbm.bind(hbm_);
+
     // The cores, their types, names and numbering: the core topology (configs/topology.def).
     char nm[32];
     n_aic_ = dv_topo_type_cores(&cfg_, DV_CORE_AIC);
@@ -30,8 +34,9 @@ bool Chip::participates(const AiCore &c) const
     return kernel_->info.kind != DV_KIND_MIX || group_of(c) < std::min<uint64_t>(kernel_->info.blocks, cfg_.chip_ai_cores);
 }
 
-bool Chip::next_block(AiCore &c, uint32_t &block, uint32_t &sub)
+bool Chip::next_block(unsigned core, uint32_t &block, uint32_t &sub)
 {
+    const AiCore &c = *cores_[core];
     if (kernel_->info.kind != DV_KIND_MIX) {
         // The first wave goes to the cores in order; later blocks to whichever core is free first.
         uint32_t &first = group_next_[c.index()];
@@ -79,19 +84,20 @@ void Chip::gm_view(dv_mem_t &m) const
     m.gm_size = gm_->bytes;
 }
 
-void Chip::report_hazard(const AiCore &c, uint32_t block, uint32_t sub, dv_hazard_t h)
+void Chip::report_hazard(unsigned core, uint32_t block, uint32_t sub, const dv_hazard_t &h)
 {
     hazards_++;
     if (hazard_log_.size() < DV_HAZARD_RECORDS) {
-        h.core = c.index();
-        h.block = block;
-        h.sub = sub;
         hazard_log_.push_back(h);
+        hazard_log_.back().core = core;
+        hazard_log_.back().block = block;
+        hazard_log_.back().sub = sub;
     }
 }
 
-int Chip::cross_set(AiCore &c, int mode, unsigned id, cycles_t t, dv_error_t *err)
+int Chip::cross_set(unsigned core, int mode, unsigned id, cycles_t t, dv_error_t *err)
 {
+    const AiCore &c = *cores_[core];
     std::vector<AiCore *> targets;
     const unsigned g = group_of(c), aiv = static_cast<unsigned>(cfg_.chip_aiv_per_core);
     auto aiv_of = [&](unsigned group, unsigned k) { return cores_[n_aic_ + group * aiv + k].get(); };
@@ -141,14 +147,11 @@ int Chip::cross_set(AiCore &c, int mode, unsigned id, cycles_t t, dv_error_t *er
             targets.push_back(cores_[g].get());
         }
     }
-    for (AiCore *k : targets) {
-        k->cross_[id].push_back(when);
-        if (k->cross_[id].size() > cfg_.sync_cross_flag_max)
+    for (AiCore *k : targets)
+        if (k->deliver_cross_flag(id, when) > cfg_.sync_cross_flag_max)
             return dv_error_set(err, DV_ERR_STATE, nullptr, 0, 0,
                                 "cross-core flag %u set more than %llu times without a wait on %s", id,
                                 static_cast<unsigned long long>(cfg_.sync_cross_flag_max), k->basename());
-        k->cross_event.notify(sc_core::SC_ZERO_TIME);
-    }
     return DV_OK;
 }
 
@@ -237,7 +240,7 @@ int Chip::run(dv_kernel_t *k, const dv_gm_t *gm, const dv_run_opts_t &opts, dv_c
     for (auto &c : cores_) {
         if (std::find(running_.begin(), running_.end(), c.get()) != running_.end()) {
             c->end_kernel();
-            out->cores[c->index()] = c->counters;
+            out->cores[c->index()] = c->counters();
         } else {
             std::snprintf(out->cores[c->index()].name, sizeof out->cores[0].name, "%s", c->basename());
             out->cores[c->index()].type = c->type();

@@ -12,45 +12,48 @@
 #include <vector>
 
 #include "AiCore.h"
+#include "CoreServices.h"
 #include "Hbm.h"
 #include "L2Cache.h"
 #include "dv/model.h"
 
 namespace dv {
 
-class Chip : public sc_core::sc_module {
+// The chip serves its cores through CoreServices: the services are private overrides, reached
+// only through the interface each core holds; the chip's public face is its construction and run().
+class Chip final : public sc_core::sc_module, public CoreServices {
 public:
     Chip(sc_core::sc_module_name name, const dv_config_t &cfg);
 
     // Run one kernel to completion (or to an error); fills *out on success.
     int run(dv_kernel_t *k, const dv_gm_t *gm, const dv_run_opts_t &opts, dv_counters_t *out, dv_error_t *err);
 
-    // Services for the cores.
-    bool next_block(AiCore &core, uint32_t &block, uint32_t &sub);
-    int open_stream(uint32_t block, uint32_t sub, dv_stream_t **s, dv_error_t *err);
-    int cross_set(AiCore &core, int mode, unsigned id, cycles_t t, dv_error_t *err);
-    void fail(const dv_error_t &err);
-    bool aborting() const { return aborting_; }
-    sc_core::sc_event &abort_event() { return abort_event_; }
-    void retire(cycles_t t)
+private:
+    // CoreServices (the contract is written there).
+    bool next_block(unsigned core, uint32_t &block, uint32_t &sub) override;
+    int open_stream(uint32_t block, uint32_t sub, dv_stream_t **s, dv_error_t *err) override;
+    int cross_set(unsigned core, int mode, unsigned id, cycles_t t, dv_error_t *err) override;
+    void fail(const dv_error_t &err) override;
+    bool aborting() const override { return aborting_; }
+    const sc_core::sc_event &abort_event() const override { return abort_event_; }
+    void gm_view(dv_mem_t &m) const override;
+    uint32_t gm_args() const override { return gm_ ? gm_->nargs : 0; }
+    uint64_t gm_bytes(unsigned a) const override { return a < gm_args() ? gm_->bytes[a] : 0; }
+    const char *gm_name(unsigned a) const override { return a < kernel_->info.nargs ? kernel_->info.args[a].name : "?"; }
+    const uint64_t *gm_addrs() const override { return gm_->addr; }
+    void retire(cycles_t t) override
     {
         l2_.retire(t);
         hbm_.retire(t);
     }
-    void gm_view(dv_mem_t &m) const;
-    uint32_t gm_args() const { return gm_ ? gm_->nargs : 0; }
-    uint64_t gm_bytes(unsigned a) const { return a < gm_args() ? gm_->bytes[a] : 0; }
-    const char *gm_name(unsigned a) const { return a < kernel_->info.nargs ? kernel_->info.args[a].name : "?"; }
-    const uint64_t *gm_addrs() const { return gm_->addr; }
-    void count_op(unsigned op) { op_count_[op]++; }
-    void slice(unsigned core, dv_pipe_t p, const dv_insn_t &in, cycles_t s, cycles_t e)
+    void count_op(unsigned op) override { op_count_[op]++; }
+    void slice(unsigned core, dv_pipe_t p, const dv_insn_t &in, cycles_t s, cycles_t e) override
     {
         if (opts_.on_slice)
             opts_.on_slice(opts_.slice_ctx, core, p, &in, s - origin_, e - origin_);
     }
-    void report_hazard(const AiCore &core, uint32_t block, uint32_t sub, dv_hazard_t h);
+    void report_hazard(unsigned core, uint32_t block, uint32_t sub, const dv_hazard_t &h) override;
 
-private:
     bool participates(const AiCore &c) const;
     unsigned group_of(const AiCore &c) const;
 

@@ -5,8 +5,9 @@
 
 namespace dv {
 
-void HazardChecker::reset()
+void HazardChecker::reset(unsigned pipes)
 {
+    pipes_ = pipes;
     for (auto &v : vc_)
         v.fill(0);
     for (auto &a : acc_)
@@ -14,7 +15,6 @@ void HazardChecker::reset()
     live_ = 0;
     prune_at_ = 64;
     order_ = 0;
-    used_ = 0;
 }
 
 void HazardChecker::join_all()
@@ -31,7 +31,6 @@ void HazardChecker::execute(dv_pipe_t pipe, const VClock &issued, uint64_t index
     VClock &me = vc_[pipe];
     vc_merge(me, issued);
     const uint64_t seq = ++me[pipe];
-    used_ |= 1u << pipe;
     uint64_t reported[8];
     int nreported = 0; // one hazard per pair of instructions, however many operands overlap
     std::vector<const Access *> &hits = hits_;
@@ -85,19 +84,22 @@ void HazardChecker::execute(dv_pipe_t pipe, const VClock &issued, uint64_t index
 }
 
 // Drop accesses every other pipe is already ordered after: they cannot race with anything later.
-// Along one pipe's list seq grows, so they are a prefix.
+// Along one pipe's list seq grows, so they are a prefix.  What a pipe p will know of q when it
+// executes later work is at least its own clock's entry vc_[p][q] (its flags and its own work only
+// add to it).  The scalar clock is no bound: work already waiting in p's queue carries the older
+// clock of its issue, and a pipe that has not run yet still has all of its work ahead of it.
 void HazardChecker::prune()
 {
     const size_t cap = 4096; // per pipe: bounds the work for kernels that never synchronise
     live_ = 0;
     for (int q = 0; q < DV_PIPE_COUNT; q++) {
         std::vector<Access> &list = acc_[q];
-        // the least any other pipe that has run knows of q (pipes that have not run yet are left
-        // out: their later work carries the scalar clock of its issue)
+        // the least any other pipe that may execute later work knows of q (the scalar unit
+        // executes no accesses)
         uint64_t known = UINT64_MAX;
         for (int p = 0; p < DV_PIPE_COUNT; p++)
-            if (p != q && (used_ >> p & 1))
-                known = std::min(known, std::max(vc_[p][q], vc_[DV_PIPE_S][q]));
+            if (p != q && p != DV_PIPE_S && (pipes_ >> p & 1))
+                known = std::min(known, vc_[p][q]);
         size_t drop = 0;
         while (drop < list.size() && list[drop].seq <= known)
             drop++;

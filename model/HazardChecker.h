@@ -31,7 +31,9 @@ class HazardChecker {
 public:
     using Report = std::function<void(const dv_hazard_t &)>;
 
-    void reset();
+    // A new block on a core whose pipes are the bits of `pipes` (1 << dv_pipe_t): the pipes that
+    // may execute later work, whose knowledge bounds what can be forgotten.
+    void reset(unsigned pipes);
     // An instruction starts on `pipe`; `issued` is the scalar clock it was issued with.
     void execute(dv_pipe_t pipe, const VClock &issued, uint64_t index, uint32_t line, const dv_range_t *r, int n,
                  const Report &report);
@@ -58,7 +60,7 @@ private:
     size_t live_ = 0, prune_at_ = 64;
     std::vector<const Access *> hits_; // scratch for one operand's races
     uint64_t order_ = 0;
-    unsigned used_ = 0; // pipes that executed something since reset
+    unsigned pipes_ = 0; // the core's pipes (reset)
 };
 
 } // namespace dv

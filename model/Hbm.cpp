@@ -3,10 +3,14 @@
 
 namespace dv {
 
-Hbm::Hbm(sc_core::sc_module_name name, const dv_config_t &cfg)
-    : sc_module(name), latency(cfg.hbm_latency_cycles)
+Hbm::Params Hbm::Params::from(const dv_config_t &cfg)
 {
-    cal_.configure(dv_hbm_sustained_bytes_per_cycle(&cfg), cfg.sim_bandwidth_window_cycles);
+    return Params{cfg.hbm_latency_cycles, dv_hbm_sustained_bytes_per_cycle(&cfg), cfg.sim_bandwidth_window_cycles};
+}
+
+Hbm::Hbm(sc_core::sc_module_name name, const Params &p) : sc_module(name), latency(p.latency_cycles)
+{
+    cal_.configure(p.bytes_per_cycle, p.window_cycles);
 }
 
 cycles_t Hbm::transfer(cycles_t t, uint64_t bytes, bool write, unsigned requester)

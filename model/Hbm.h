@@ -9,7 +9,15 @@ namespace dv {
 
 class Hbm : public sc_core::sc_module {
 public:
-    Hbm(sc_core::sc_module_name name, const dv_config_t &cfg);
+    // Its section of the profile: hbm.latency_cycles, the sustained rate (hbm.bytes_per_cycle x
+    // hbm.efficiency_percent) and sim.bandwidth_window_cycles.
+    struct Params {
+        cycles_t latency_cycles;
+        uint64_t bytes_per_cycle, window_cycles;
+        static Params from(const dv_config_t &cfg);
+    };
+
+    Hbm(sc_core::sc_module_name name, const Params &p);
     // Move `bytes` for core `requester` starting at cycle t; returns when the last byte is through.
     cycles_t transfer(cycles_t t, uint64_t bytes, bool write, unsigned requester);
     void retire(cycles_t t) { cal_.retire(t); }

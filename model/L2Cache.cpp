@@ -5,15 +5,21 @@
 
 namespace dv {
 
-L2Cache::L2Cache(sc_core::sc_module_name name, const dv_config_t &cfg, Hbm &hbm)
-    : sc_module(name), hbm_(hbm), line_(cfg.l2_line_bytes), ways_(cfg.l2_ways), write_through_(cfg.l2_write_through),
-      sets_(cfg.l2_size_bytes ? cfg.l2_size_bytes / (cfg.l2_line_bytes * cfg.l2_ways) : 0)
+L2Cache::Params L2Cache::Params::from(const dv_config_t &cfg)
+{
+    return Params{cfg.l2_size_bytes,         cfg.l2_line_bytes,      cfg.l2_ways, cfg.l2_write_through,
+                  cfg.l2_bytes_per_cycle, cfg.sim_bandwidth_window_cycles};
+}
+
+L2Cache::L2Cache(sc_core::sc_module_name name, const Params &p)
+    : sc_module(name), line_(p.line_bytes), ways_(p.ways), write_through_(p.write_through),
+      sets_(p.size_bytes ? p.size_bytes / (p.line_bytes * p.ways) : 0)
 {
     tag_.assign(sets_ * ways_, 0);
     mru_.assign(sets_, 0);
     dirty_.assign(sets_, 0);
     all_ways_ = ways_ >= 64 ? ~0ull : (1ull << ways_) - 1;
-    cal_.configure(cfg.l2_bytes_per_cycle, cfg.sim_bandwidth_window_cycles);
+    cal_.configure(p.bytes_per_cycle, p.window_cycles);
 }
 
 bool L2Cache::touch(uint64_t line_addr, uint64_t set, bool write, uint64_t &fill_bytes, uint64_t &wb_bytes)
@@ -53,7 +59,7 @@ GmResult L2Cache::transfer(cycles_t t, const GmRuns &runs, bool write, unsigned 
     uint64_t fill = 0, wb = 0, total = 0;
     if (sets_ == 0) {
         total = runs.count * runs.bytes;
-        r.done = hbm_.transfer(t, total, write, requester);
+        r.done = hbm->transfer(t, total, write, requester);
         r.miss = !write;
         return r;
     }
@@ -71,11 +77,11 @@ GmResult L2Cache::transfer(cycles_t t, const GmRuns &runs, bool write, unsigned 
     }
     cycles_t done = cal_.reserve(t, total, requester);
     if (fill > 0)
-        done = std::max(done, hbm_.transfer(t, fill, false, requester));
+        done = std::max(done, hbm->transfer(t, fill, false, requester));
     if (write && write_through_)
         wb += total; // the written bytes themselves go on to HBM now
     if (wb > 0)
-        done = std::max(done, hbm_.transfer(t, wb, true, requester));
+        done = std::max(done, hbm->transfer(t, wb, true, requester));
     r.done = done;
     return r;
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "BandwidthCalendar.h"
+#include "Connection.h"
 #include "Hbm.h"
 #include "dv/config.h"
 
@@ -29,11 +30,24 @@ struct GmResult {
 
 class L2Cache : public sc_core::sc_module {
 public:
-    L2Cache(sc_core::sc_module_name name, const dv_config_t &cfg, Hbm &hbm);
+    // Its section of the profile (l2.*) and sim.bandwidth_window_cycles.
+    struct Params {
+        uint64_t size_bytes, line_bytes, ways; // size 0: no L2, every access goes to HBM
+        bool write_through;
+        uint64_t bytes_per_cycle, window_cycles;
+        static Params from(const dv_config_t &cfg);
+    };
+
+    L2Cache(sc_core::sc_module_name name, const Params &p);
+
+    // Where misses, write-backs and write-through bytes go.
+    Connection<Hbm> hbm;
+
+    // Move the runs' bytes for core `requester` from cycle t (after the engine's issue).
     GmResult transfer(cycles_t t, const GmRuns &runs, bool write, unsigned requester);
     void retire(cycles_t t) { cal_.retire(t); }
     void reset_counters() { hits = misses = writebacks = 0; }
-    cycles_t hbm_latency() const { return hbm_.latency; }
+    cycles_t hbm_latency() const { return hbm->latency; }
 
     uint64_t hits = 0, misses = 0, writebacks = 0; // in lines
 
@@ -41,7 +55,6 @@ private:
     // Look up one line (set = line_addr % sets_); returns true on a hit.  Counts HBM bytes for fills and write-backs.
     bool touch(uint64_t line_addr, uint64_t set, bool write, uint64_t &fill_bytes, uint64_t &wb_bytes);
 
-    Hbm &hbm_;
     const uint64_t line_, ways_;
     const bool write_through_;   // l2.write_through: writes reach HBM at once, lines stay clean
     const uint64_t sets_;

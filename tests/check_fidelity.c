@@ -97,6 +97,48 @@ START_TEST(test_fidelity_calibration_commands_plan)
 }
 END_TEST
 
+/* The worker pool gives each job what a run in this process gives, reports them in job order,
+ * leaves skipped jobs alone, and a job that fails does not stop the others. */
+typedef struct order {
+    int seen[8], n;
+    const dv_fid_job_t *base;
+} order_t;
+
+static void note_done(const dv_fid_job_t *j, void *ctx)
+{
+    order_t *o = ctx;
+    o->seen[o->n++] = (int)(j - o->base);
+}
+
+START_TEST(test_fidelity_worker_pool)
+{
+    const char *cmd = "add --shape 4096 --dtype fp16 --cores 2";
+    dv_fid_job_t jobs[5] = {{"ascend910b2", cmd, false, {0}},
+                            {"ascend910b2", cmd, true, {0}},
+                            {"ascend310", cmd, false, {0}},
+                            {"ascend910b2", "nosuchop", false, {0}},
+                            {"ascend910a", cmd, false, {0}}};
+    order_t o = {{0}, 0, jobs};
+    dv_fid_run_all(jobs, 5, 2, note_done, &o);
+    ck_assert_int_eq(o.n, 4);
+    const int want[] = {0, 2, 3, 4};
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(o.seen[i], want[i]);
+    ck_assert_int_eq(jobs[1].run.rc, 0);
+    ck_assert_uint_eq(jobs[1].run.cycles, 0);
+    ck_assert_int_ne(jobs[3].run.rc, DV_OK);
+    ck_assert_msg(strstr(jobs[3].run.msg, "nosuchop"), "%s", jobs[3].run.msg);
+    for (int i = 0; i < 5; i += 2) {
+        dv_fid_run_t here;
+        ck_assert_int_eq(dv_fid_run_here(jobs[i].profile, cmd, &here), DV_OK);
+        ck_assert_int_eq(jobs[i].run.rc, DV_OK);
+        ck_assert_uint_eq(jobs[i].run.cycles, here.cycles);
+        ck_assert_str_eq(jobs[i].run.cfg.chip_name, jobs[i].profile);
+    }
+    ck_assert_uint_ne(jobs[0].run.cycles, jobs[2].run.cycles);
+}
+END_TEST
+
 Suite *dv_fidelity_suite(void)
 {
     Suite *s = suite_create("fidelity");
@@ -105,6 +147,7 @@ Suite *dv_fidelity_suite(void)
     tcase_add_loop_test(t, test_fidelity_roofline, 0, nprofiles() * dv_fid_nroofs);
     tcase_add_test(t, test_fidelity_judge_fails_short_runs);
     tcase_add_test(t, test_fidelity_calibration_commands_plan);
+    tcase_add_test(t, test_fidelity_worker_pool);
     suite_add_tcase(s, t);
     return s;
 }

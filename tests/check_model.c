@@ -310,6 +310,32 @@ START_TEST(test_model_every_opcode_runs)
 }
 END_TEST
 
+/* A race is found however much work one pipe did before the other pipe's first instruction: 70
+ * copies on MTE2, then a V read of the first copy's bytes with no flag between them (the checker
+ * once forgot MTE2's accesses while V had not run yet). */
+START_TEST(test_model_hazard_after_many_copies)
+{
+    char text[8192];
+    size_t n = (size_t)snprintf(text, sizeof text,
+                                "dvtrace 1\nkernel k kind=vector blocks=1\narg x bytes=1048576 dtype=f32 dir=in\nblock 0\n");
+    for (int i = 0; i < 70; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "copy_gm_to_ubuf dst=ub:0x%x src=x+%d nburst=1 len=8\n", i * 256,
+                              i * 256);
+    snprintf(text + n, sizeof text - n, "vrelu dst=ub:0x10000 src=ub:0x0 dtype=f32 repeat=1\nend\n");
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, NULL);
+    dvt_run_t r;
+    ck_assert_msg(dvt_run_text(&r, &cfg, text, false, GM0) == DV_OK, "%s", r.err.msg);
+    ck_assert_uint_eq(r.cnt.hazards, 1);
+    ck_assert_int_eq(r.cnt.hazard[0].kind, DV_HAZ_RAW);
+    ck_assert_uint_eq(r.cnt.hazard[0].insn_first, 0);
+    ck_assert_uint_eq(r.cnt.hazard[0].insn_second, 70);
+    ck_assert_uint_eq(r.cnt.hazard[0].lo, 0);
+    ck_assert_uint_eq(r.cnt.hazard[0].hi, 256);
+    dvt_free(&r);
+}
+END_TEST
+
 /* A model runs several kernels, continuing in simulated time; another model, of another profile,
  * runs beside it. */
 START_TEST(test_model_runs_kernels_back_to_back)
@@ -570,6 +596,7 @@ Suite *dv_model_suite(void)
     tcase_add_test(tc, test_model_mix_needs_split_chip);
     tcase_add_test(tc, test_model_hazard_missing_wait);
     tcase_add_test(tc, test_model_synchronised_kernel_has_no_hazard);
+    tcase_add_test(tc, test_model_hazard_after_many_copies);
     tcase_add_loop_test(tc, test_model_every_opcode_runs, 0, 2);
     tcase_add_loop_test(tc, test_model_dma_pad_gated, 0, 3);
     tcase_add_test(tc, test_model_no_fix_pipe_on_310);

@@ -98,7 +98,8 @@ void dv_run_opts_default(dv_run_opts_t *o);
 /* A model: the chip of one profile, with its L2 contents and simulated time.  Any number of
  * models may exist in a process, of the same or of different profiles; each is independent of the
  * others (a run on one never changes another), and a new model starts at time 0 with a cold L2,
- * so its results equal those of a fresh process.  A model is used by one thread at a time. */
+ * so its results equal those of a fresh process.  One thread at a time may call into the models
+ * of a process, whichever they are (SystemC's current simulation context is process-wide). */
 typedef struct dv_model dv_model_t;
 
 /* Build the model of profile cfg (copied; cfg should have passed dv_config_validate).  *out is

@@ -1,0 +1,538 @@
+// tests/check_components.cpp - unit tests of the model's components on their own: the bandwidth
+// calendar, the L2's replacement and write policies, the occupancy sweep and the hazard checker.
+// Every expectation is derived by hand from the claims in the component's header; the derivation
+// is written next to each case.  (C++: the components are C++ classes; the suite is a Check suite
+// like the others, registered in tests/runner.c.)
+#include <systemc>
+#include <vector>
+
+#include "../model/BandwidthCalendar.h"
+#include "../model/HazardChecker.h"
+#include "../model/Hbm.h"
+#include "../model/L2Cache.h"
+#include "../model/Occupancy.h"
+
+#include <check.h> // last: its macros (fail, ...) clash with names in the C++ headers
+
+using namespace dv;
+
+namespace {
+
+// ---------------------------------------------------------------- BandwidthCalendar
+// 4 B/cycle in bins of 64 cycles: a bin carries cap = 256 bytes.
+
+// Alone, a transfer goes at the full rate from its start: 100 B from cycle 10 at 4 B/cycle end
+// at 10 + 100/4 = 35.  600 B from cycle 0 fill bins 0 and 1 (256 B each, at the share 256 = cap)
+// and put 88 B in bin 2: 128 + 88/4 = 150 = 600/4.
+START_TEST(test_components_calendar_full_rate_alone)
+{
+    BandwidthCalendar c;
+    c.configure(4, 64);
+    ck_assert_uint_eq(c.reserve(10, 100, 0), 35);
+    ck_assert_uint_eq(c.reserve(10, 0, 0), 10); // no bytes, no time
+    BandwidthCalendar d;
+    d.configure(4, 64);
+    ck_assert_uint_eq(d.reserve(0, 600, 0), 150);
+}
+END_TEST
+
+// Two requesters in one bin share its capacity: r0 puts 100 B into bin 0 from cycle 10 (done at
+// 35); r1's 100 B from cycle 10 find A = 2 requesters using U = 100 / 256 of the window, A x U < 1,
+// so r1 may take the whole free capacity, but the bin now holds 200 B, which pass at 4 B/cycle:
+// done at max(10 + 100/4, 0 + 200/4) = 50.
+START_TEST(test_components_calendar_shared_bin)
+{
+    BandwidthCalendar c;
+    c.configure(4, 64);
+    ck_assert_uint_eq(c.reserve(10, 100, 0), 35);
+    ck_assert_uint_eq(c.reserve(10, 100, 1), 50);
+}
+END_TEST
+
+// Fair share: r0 fills bin 0 (256 B from cycle 0, done at 64).  r1 then asks for 512 B at cycle
+// 0: A = 2 requesters and U = 256 / 256 = 1, so r1 takes at most cap / (A x U) = 128 B per bin.
+// Bin 0 is full; bins 1, 2 and 3 take 128 B each, trickling through the whole bin (done at the
+// bin's end), and bin 4 the last 128 B, alone, at the full rate: 256 + 128/4 = 288.
+// Requester 128 is requester 0 again (indices are taken mod 128): A = 1, no sharing, so the same
+// 512 B go in bins 1 and 2 at the full 256 B each: 128 + 256/4 = 192.
+START_TEST(test_components_calendar_fair_share)
+{
+    BandwidthCalendar c;
+    c.configure(4, 64);
+    ck_assert_uint_eq(c.reserve(0, 256, 0), 64);
+    ck_assert_uint_eq(c.reserve(0, 512, 1), 288);
+    BandwidthCalendar d;
+    d.configure(4, 64);
+    ck_assert_uint_eq(d.reserve(0, 256, 0), 64);
+    ck_assert_uint_eq(d.reserve(0, 512, 128), 192);
+}
+END_TEST
+
+// Retired bins: retire(40 x 64) forgets every bin before 40 - 16 (16 bins of history are kept for
+// the share), so a reservation for cycle 0 starts at bin 24, cycle 1536: 1536 + 100/4 = 1561.
+// A reservation far ahead (bin 1000: the ring grows past its 256 bins) keeps the earlier bins:
+// r1 in bin 0 still finds r0's 100 B there, as in test_components_calendar_shared_bin.
+START_TEST(test_components_calendar_retire_and_grow)
+{
+    BandwidthCalendar c;
+    c.configure(4, 64);
+    c.retire(40 * 64);
+    ck_assert_uint_eq(c.reserve(0, 100, 0), 1561);
+    BandwidthCalendar d;
+    d.configure(4, 64);
+    ck_assert_uint_eq(d.reserve(10, 100, 0), 35);
+    ck_assert_uint_eq(d.reserve(64 * 1000, 100, 0), 64 * 1000 + 25);
+    ck_assert_uint_eq(d.reserve(10, 100, 1), 50);
+    d.reset();
+    ck_assert_uint_eq(d.reserve(10, 100, 1), 35); // reset forgets everything
+}
+END_TEST
+
+// ---------------------------------------------------------------- L2Cache
+// 128-byte lines, 4 ways, 2 sets (1 KB): line L lives in set L % 2.  The L2 moves 64 B/cycle in
+// 64-cycle bins; HBM 8 B/cycle, latency 50.  Each access below is one 128-byte run at line L.
+
+// The SystemC modules of one test live in a simulation context of their own (as in a model).
+class Context {
+public:
+    Context() : curr_(sc_core::sc_curr_simcontext), global_(sc_core::sc_default_global_context)
+    {
+        ctx_ = new sc_core::sc_simcontext;
+        sc_core::sc_curr_simcontext = sc_core::sc_default_global_context = ctx_;
+    }
+    ~Context()
+    {
+        delete ctx_;
+        sc_core::sc_curr_simcontext = curr_;
+        sc_core::sc_default_global_context = global_;
+    }
+
+private:
+    sc_core::sc_simcontext *curr_, *global_, *ctx_;
+};
+
+uint64_t line_addr(const void *ctx, uint64_t) { return *static_cast<const uint64_t *>(ctx); }
+
+struct Memory {
+    Context context; // destroyed last
+    Hbm hbm;
+    L2Cache l2;
+    explicit Memory(bool write_through, uint64_t size = 1024)
+        : hbm("hbm", Hbm::Params{50, 8, 64}), l2("l2", L2Cache::Params{size, 128, 4, write_through, 64, 64})
+    {
+        l2.hbm.bind(hbm);
+    }
+    GmResult access(uint64_t line, bool write, cycles_t t = 0)
+    {
+        const uint64_t addr = line * 128;
+        GmRuns r;
+        r.count = 1;
+        r.bytes = 128;
+        r.offset = line_addr;
+        r.ctx = &addr;
+        return l2.transfer(t, r, write, 0);
+    }
+};
+
+// Bit pseudo-LRU in set 0 (even lines), reads only.  mru is the set's "recently used" bits, way 0
+// lowest; the victim is the lowest way whose bit is clear; when all four are set only the newest
+// stays set.
+//   L0 miss -> way 0, mru 0001;  L2 miss -> way 1, 0011;  L4 miss -> way 2, 0111;
+//   L6 miss -> way 3, 1111 -> 1000;  L0 hit (way 0), 1001;
+//   L8 miss: lowest clear is way 1 (L2 out), 1011;  L2 miss: way 2 (L4 out), 1111 -> 0100;
+//   L4 miss: way 0 (L0 out), 0101;  L6 hit (way 3), 1101;  L0 miss: way 1 (L8 out), 1111 -> 0010.
+// So far 2 hits, 8 misses, 8 line fills from HBM.  The set now holds L4, L0, L2, L6 (ways 0-3):
+// reading them hits 4 times, and L8 misses.  Odd lines go to set 1 and leave set 0 alone.
+START_TEST(test_components_l2_pseudo_lru)
+{
+    Memory m(false);
+    const uint64_t seq[] = {0, 2, 4, 6, 0, 8, 2, 4, 6, 0};
+    const bool hit[] = {false, false, false, false, true, false, false, false, true, false};
+    for (size_t i = 0; i < sizeof seq / sizeof seq[0]; i++) {
+        const uint64_t before = m.l2.hits;
+        const GmResult r = m.access(seq[i], false);
+        ck_assert_msg((m.l2.hits > before) == hit[i], "access %zu (line %llu)", i, (unsigned long long)seq[i]);
+        ck_assert_msg(r.miss == !hit[i], "access %zu: miss flag", i);
+    }
+    ck_assert_uint_eq(m.l2.hits, 2);
+    ck_assert_uint_eq(m.l2.misses, 8);
+    ck_assert_uint_eq(m.hbm.read_bytes, 8 * 128);
+    for (uint64_t odd : {1, 3, 5, 7, 9})
+        m.access(odd, false);
+    ck_assert_uint_eq(m.l2.misses, 13);
+    for (uint64_t l : {4, 0, 2, 6})
+        ck_assert(!m.access(l, false).miss);
+    ck_assert_uint_eq(m.l2.hits, 6);
+    ck_assert(m.access(8, false).miss);
+    ck_assert_uint_eq(m.l2.writebacks, 0); // nothing was written
+}
+END_TEST
+
+// Write-back: a write allocates without a fill (no HBM bytes) and leaves the line dirty; L2, L4,
+// L6 fill the other ways (mru 1111 -> 1000), so L8 evicts way 0, the dirty L0: one write-back of
+// 128 B.  Misses 5, hits 0, HBM reads 4 lines (L2, L4, L6, L8), writes 1 line.
+// Write-through: the written 128 B go to HBM at once and the line stays clean, so the eviction
+// writes nothing back: HBM writes are the 128 B of the write itself.
+START_TEST(test_components_l2_write_back_and_through)
+{
+    for (int wt = 0; wt < 2; wt++) {
+        Memory m(wt != 0);
+        const GmResult w = m.access(0, true);
+        ck_assert(!w.miss); // a write never waits for HBM data
+        ck_assert_uint_eq(m.hbm.write_bytes, wt ? 128 : 0);
+        ck_assert_uint_eq(m.hbm.read_bytes, 0);
+        for (uint64_t l : {2, 4, 6, 8})
+            m.access(l, false);
+        ck_assert_uint_eq(m.l2.misses, 5);
+        ck_assert_uint_eq(m.l2.hits, 0);
+        ck_assert_uint_eq(m.l2.writebacks, wt ? 0 : 1);
+        ck_assert_uint_eq(m.hbm.read_bytes, 4 * 128);
+        ck_assert_uint_eq(m.hbm.write_bytes, 128);
+    }
+    // A write hit makes a clean line dirty (write-back): read L0, write L0 (hit), then evict it.
+    Memory m(false);
+    m.access(0, false);
+    m.access(0, true);
+    ck_assert_uint_eq(m.l2.hits, 1);
+    for (uint64_t l : {2, 4, 6, 8}) // L0 (way 0) is the victim once mru is 1000 after L6
+        m.access(l, false);
+    ck_assert_uint_eq(m.l2.writebacks, 1);
+    ck_assert_uint_eq(m.hbm.write_bytes, 128);
+}
+END_TEST
+
+// Timing of one transfer: a read miss of 128 B at cycle 0 passes the L2 in 128/64 = 2 cycles and
+// the fill takes HBM 128/8 = 16 cycles: done at 16 (the miss latency is the DMA engine's to add).
+// The same line read again at cycle 1000 hits: 1000 + 2.  Without an L2 (size 0) every access goes
+// to HBM (1000 + 16) and is a miss, and the hit/miss counters stay 0.
+START_TEST(test_components_l2_transfer_times)
+{
+    Memory m(false);
+    GmResult r = m.access(3, false, 0);
+    ck_assert(r.miss);
+    ck_assert_uint_eq(r.done, 16);
+    ck_assert_uint_eq(m.l2.hbm_latency(), 50);
+    r = m.access(3, false, 1000);
+    ck_assert(!r.miss);
+    ck_assert_uint_eq(r.done, 1002);
+    Memory none(false, 0);
+    r = none.access(3, false, 1000);
+    ck_assert(r.miss);
+    ck_assert_uint_eq(r.done, 1016);
+    ck_assert_uint_eq(none.l2.hits + none.l2.misses, 0);
+    ck_assert_uint_eq(none.hbm.read_bytes, 128);
+}
+END_TEST
+
+// ---------------------------------------------------------------- Occupancy
+// A byte is occupied from the start of the write to the end of the last read before it is written
+// again; unread data does not count.  peak = the largest sum at any time, byte_cycles = the
+// integral.
+
+// One interval: [0, 100) written at 10, read until 50: 100 B for 40 cycles.
+// Data never read counts for nothing.
+START_TEST(test_components_occupancy_one_interval)
+{
+    Occupancy o;
+    o.reset(0);
+    o.write(0, 100, 10);
+    o.read(0, 100, 50);
+    o.write(200, 264, 0); // never read
+    o.finish();
+    ck_assert_uint_eq(o.peak_bytes(), 100);
+    ck_assert_double_eq(o.byte_cycles(), 4000.0);
+    ck_assert(!o.folded_early());
+}
+END_TEST
+
+// Overlapping intervals, partial reads:
+//   A = [0, 100) written at 0: [0, 50) read until 20, [50, 100) until 40;
+//   B = [100, 300) written at 10, read until 30.
+// Sweep: t=0 +100 -> 100; t=10 +200 -> 300; t=20 -50 -> 250; t=30 -200 -> 50; t=40 -50 -> 0.
+// peak 300; integral 50 x 20 + 50 x 40 + 200 x 20 = 7000.
+START_TEST(test_components_occupancy_overlap_sweep)
+{
+    Occupancy o;
+    o.reset(0);
+    o.write(0, 100, 0);
+    o.write(100, 300, 10);
+    o.read(0, 50, 20);
+    o.read(50, 100, 40);
+    o.read(100, 300, 30);
+    o.finish();
+    ck_assert_uint_eq(o.peak_bytes(), 300);
+    ck_assert_double_eq(o.byte_cycles(), 7000.0);
+}
+END_TEST
+
+// The last read before a rewrite ends the interval; a rewrite starts a new one:
+//   [0, 10) written at 0, read at 5 and 8 -> [0, 8); written at 20, read at 25 -> [20, 25);
+//   written at 30, never read -> nothing.  Integral 10 x 8 + 10 x 5 = 130, peak 10.
+// An interval that ends when another starts does not overlap it: X = [0, 100) over [0, 10),
+// Y = [100, 200) over [10, 20): peak 100, not 200; integral 2000.
+// A partial overwrite splits a range: [0, 100) written at 0, [40, 60) rewritten at 5 (its first
+// data unread: nothing), all read at 10: [0,40) and [60,100) over [0, 10), [40, 60) over [5, 10):
+// t=0 +80 -> 80; t=5 +20 -> 100; t=10 -100 -> 0.  peak 100, integral 40x10 + 20x5 + 40x10 = 900.
+START_TEST(test_components_occupancy_rewrites)
+{
+    Occupancy o;
+    o.reset(0);
+    o.write(0, 10, 0);
+    o.read(0, 10, 5);
+    o.read(0, 10, 8);
+    o.write(0, 10, 20);
+    o.read(0, 10, 25);
+    o.write(0, 10, 30);
+    o.finish();
+    ck_assert_uint_eq(o.peak_bytes(), 10);
+    ck_assert_double_eq(o.byte_cycles(), 130.0);
+
+    o.reset(0);
+    o.write(0, 100, 0);
+    o.read(0, 100, 10);
+    o.write(100, 200, 10);
+    o.read(100, 200, 20);
+    o.finish();
+    ck_assert_uint_eq(o.peak_bytes(), 100);
+    ck_assert_double_eq(o.byte_cycles(), 2000.0);
+
+    o.reset(0);
+    o.write(0, 100, 0);
+    o.write(40, 60, 5);
+    o.read(0, 100, 10);
+    o.finish();
+    ck_assert_uint_eq(o.peak_bytes(), 100);
+    ck_assert_double_eq(o.byte_cycles(), 900.0);
+}
+END_TEST
+
+// Bounded memory without changing the figures: 1000 rounds of [0, 64) written at 10i and read
+// until 10i + 4 fold their endpoints every 256 writes (before the oldest open write), and still
+// give exactly peak 64 and 1000 x 64 x 4 = 256000.
+START_TEST(test_components_occupancy_compaction_exact)
+{
+    Occupancy o;
+    o.reset(0);
+    for (uint64_t i = 0; i < 1000; i++) {
+        o.write(0, 64, 10 * i);
+        o.read(0, 64, 10 * i + 4);
+    }
+    o.finish();
+    ck_assert_uint_eq(o.peak_bytes(), 64);
+    ck_assert_double_eq(o.byte_cycles(), 256000.0);
+    ck_assert(!o.folded_early());
+}
+END_TEST
+
+// Data that stays unread holds the fold back; past kMaxEvents endpoints the older half is folded
+// anyway, counting that data as occupied up to the fold.  [0, 8) written at 0 and never read; then
+// round j = 0 .. 39999 writes [64, 128) at 10j + 10 and reads it until 10j + 14.  Write w (1-based,
+// the [0, 8) write is w = 1) closes round w - 3's interval, so after w writes there are
+// 2 (w - 2) endpoints.  Compaction runs at every 256th write; the first with more than 65536
+// endpoints is w = 256 x 129 = 33024 (66044 endpoints).  Sorted, endpoint 66044 / 2 = 33022 is the
+// start of round 16511: cycle 165120, the fold point.  [0, 8) counts 8 B from 0 to 165120, then
+// restarts there, unread, so nothing more.  The next early fold would need 64 more compactions
+// (w = 49408): there is none.  Integral: 40000 x 64 x 4 + 8 x 165120 = 11560960; peak 64 + 8 = 72.
+START_TEST(test_components_occupancy_early_fold)
+{
+    Occupancy o;
+    o.reset(0);
+    o.write(0, 8, 0);
+    for (uint64_t j = 0; j < 40000; j++) {
+        o.write(64, 128, 10 * j + 10);
+        o.read(64, 128, 10 * j + 14);
+    }
+    o.finish();
+    ck_assert(o.folded_early());
+    ck_assert_uint_eq(o.peak_bytes(), 72);
+    ck_assert_double_eq(o.byte_cycles(), 11560960.0);
+}
+END_TEST
+
+// ---------------------------------------------------------------- HazardChecker
+// Every executed instruction advances its pipe's clock; set_flag snapshots the source's clock,
+// wait_flag merges it into the destination; an instruction carries the scalar clock it was issued
+// with.  Two accesses from different pipes to overlapping bytes, at least one a write, with no
+// happens-before between them, are a hazard.
+
+dv_range_t ub(uint64_t lo, uint64_t hi, bool write)
+{
+    dv_range_t r{};
+    r.space = DV_SPACE_UB;
+    r.write = write ? 1 : 0;
+    r.lo = lo;
+    r.hi = hi;
+    return r;
+}
+
+struct Recorder {
+    std::vector<dv_hazard_t> found;
+    HazardChecker::Report fn() { return [this](const dv_hazard_t &h) { found.push_back(h); }; }
+};
+
+const VClock kNoClock{};
+// The pipes of an AIV: S, V, MTE2, MTE3.
+const unsigned kAiv = 1u << DV_PIPE_S | 1u << DV_PIPE_V | 1u << DV_PIPE_MTE2 | 1u << DV_PIPE_MTE3;
+
+// RAW, WAR and WAW: MTE2 and V touch [0, 64) of UB with nothing between them; the overlap is
+// reported as [max lo, min hi).  Reads after reads, disjoint ranges, another space and the same
+// pipe are not hazards.
+START_TEST(test_components_hazard_kinds)
+{
+    struct Case {
+        bool w1, w2;
+        int kind; // -1: none
+    } cases[] = {{true, false, DV_HAZ_RAW}, {false, true, DV_HAZ_WAR}, {true, true, DV_HAZ_WAW}, {false, false, -1}};
+    for (const Case &c : cases) {
+        HazardChecker h;
+        Recorder rec;
+        h.reset(kAiv);
+        dv_range_t a = ub(0, 100, c.w1), b = ub(50, 200, c.w2);
+        h.execute(DV_PIPE_MTE2, kNoClock, 0, 10, &a, 1, rec.fn());
+        h.execute(DV_PIPE_V, kNoClock, 1, 11, &b, 1, rec.fn());
+        if (c.kind < 0) {
+            ck_assert_uint_eq(rec.found.size(), 0);
+            continue;
+        }
+        ck_assert_uint_eq(rec.found.size(), 1);
+        const dv_hazard_t &x = rec.found[0];
+        ck_assert_int_eq(x.kind, c.kind);
+        ck_assert_uint_eq(x.pipe_first, DV_PIPE_MTE2);
+        ck_assert_uint_eq(x.pipe_second, DV_PIPE_V);
+        ck_assert_uint_eq(x.insn_first, 0);
+        ck_assert_uint_eq(x.insn_second, 1);
+        ck_assert_uint_eq(x.line_first, 10);
+        ck_assert_uint_eq(x.line_second, 11);
+        ck_assert_uint_eq(x.space, DV_SPACE_UB);
+        ck_assert_uint_eq(x.lo, 50);
+        ck_assert_uint_eq(x.hi, 100);
+    }
+    HazardChecker h;
+    Recorder rec;
+    h.reset(kAiv);
+    dv_range_t w = ub(0, 64, true), disjoint = ub(64, 128, true), same = ub(0, 64, true);
+    dv_range_t l1 = ub(0, 64, true);
+    l1.space = DV_SPACE_L1;
+    h.execute(DV_PIPE_MTE2, kNoClock, 0, 0, &w, 1, rec.fn());
+    h.execute(DV_PIPE_V, kNoClock, 1, 0, &disjoint, 1, rec.fn());
+    h.execute(DV_PIPE_V, kNoClock, 2, 0, &l1, 1, rec.fn());
+    h.execute(DV_PIPE_MTE2, kNoClock, 3, 0, &same, 1, rec.fn()); // same pipe: in order
+    ck_assert_uint_eq(rec.found.size(), 0);
+}
+END_TEST
+
+// Ordering: MTE2 writes; set_flag MTE2 -> V snapshots MTE2's clock (MTE2 has executed 1);
+// wait_flag merges it into V, so V's read is ordered after the write: no hazard.  The same
+// through the scalar unit: join_all (pipe_barrier ALL) gives S every pipe's clock, and V's read
+// issued with S's clock is ordered.  Issued with the clock S had before the barrier, it races.
+START_TEST(test_components_hazard_ordering)
+{
+    dv_range_t w = ub(0, 64, true), r = ub(0, 64, false);
+    {
+        HazardChecker h;
+        Recorder rec;
+        h.reset(kAiv);
+        h.execute(DV_PIPE_MTE2, kNoClock, 0, 0, &w, 1, rec.fn());
+        const VClock snap = h.clock(DV_PIPE_MTE2);
+        ck_assert_uint_eq(snap[DV_PIPE_MTE2], 1);
+        h.merge(DV_PIPE_V, snap);
+        h.execute(DV_PIPE_V, kNoClock, 1, 0, &r, 1, rec.fn());
+        ck_assert_uint_eq(rec.found.size(), 0);
+    }
+    {
+        HazardChecker h;
+        Recorder rec;
+        h.reset(kAiv);
+        const VClock before = h.clock(DV_PIPE_S);
+        h.execute(DV_PIPE_MTE2, kNoClock, 0, 0, &w, 1, rec.fn());
+        h.join_all();
+        h.execute(DV_PIPE_V, h.clock(DV_PIPE_S), 1, 0, &r, 1, rec.fn());
+        ck_assert_uint_eq(rec.found.size(), 0);
+        h.execute(DV_PIPE_MTE3, before, 2, 0, &w, 1, rec.fn()); // a write issued before the barrier
+        ck_assert_uint_eq(rec.found.size(), 2);               // races with both earlier accesses
+        ck_assert_int_eq(rec.found[0].kind, DV_HAZ_WAW);
+        ck_assert_uint_eq(rec.found[0].pipe_first, DV_PIPE_MTE2);
+        ck_assert_int_eq(rec.found[1].kind, DV_HAZ_WAR);
+        ck_assert_uint_eq(rec.found[1].pipe_first, DV_PIPE_V);
+    }
+}
+END_TEST
+
+// Reports: one per pair of instructions however many operands overlap, in execution order.
+// MTE3 writes [0, 64) first, MTE2 writes it next (a WAW against MTE3), then V reads it through
+// two operands: each of the two writers is reported once, MTE3's (executed first) before MTE2's,
+// although the checker visits pipes in the order MTE2, MTE3.
+START_TEST(test_components_hazard_reports_once_in_order)
+{
+    HazardChecker h;
+    Recorder rec;
+    h.reset(kAiv);
+    dv_range_t w = ub(0, 64, true), two[2] = {ub(0, 32, false), ub(16, 64, false)};
+    h.execute(DV_PIPE_MTE3, kNoClock, 0, 0, &w, 1, rec.fn());
+    h.execute(DV_PIPE_MTE2, kNoClock, 1, 0, &w, 1, rec.fn());
+    ck_assert_uint_eq(rec.found.size(), 1);
+    h.execute(DV_PIPE_V, kNoClock, 2, 0, two, 2, rec.fn());
+    ck_assert_uint_eq(rec.found.size(), 3);
+    ck_assert_uint_eq(rec.found[1].pipe_first, DV_PIPE_MTE3);
+    ck_assert_uint_eq(rec.found[1].insn_first, 0);
+    ck_assert_uint_eq(rec.found[2].pipe_first, DV_PIPE_MTE2);
+    ck_assert_uint_eq(rec.found[2].insn_first, 1);
+    ck_assert_uint_eq(rec.found[1].hi, 32); // the first overlapping operand names the bytes
+}
+END_TEST
+
+// Pruning drops only accesses every other pipe is ordered after, so it never hides a race:
+// MTE2 writes [0, 64), then 200 disjoint ranges (pruning runs every time the live accesses reach
+// its threshold, from 64 on); V, which has executed nothing yet and never synchronised, then reads
+// [0, 64): the write and the read race.  Once V waits for MTE2 (set/wait flag), a later V read is
+// ordered after all of it.
+START_TEST(test_components_hazard_pruning_keeps_races)
+{
+    HazardChecker h;
+    Recorder rec;
+    h.reset(kAiv);
+    dv_range_t w = ub(0, 64, true), r = ub(0, 64, false);
+    h.execute(DV_PIPE_MTE2, kNoClock, 0, 0, &w, 1, rec.fn());
+    for (uint64_t i = 1; i <= 200; i++) {
+        dv_range_t x = ub(64 * i, 64 * i + 64, true);
+        h.execute(DV_PIPE_MTE2, kNoClock, i, 0, &x, 1, rec.fn());
+    }
+    h.execute(DV_PIPE_V, kNoClock, 201, 0, &r, 1, rec.fn());
+    ck_assert_uint_eq(rec.found.size(), 1);
+    ck_assert_int_eq(rec.found[0].kind, DV_HAZ_RAW);
+    ck_assert_uint_eq(rec.found[0].insn_first, 0);
+    h.merge(DV_PIPE_V, h.clock(DV_PIPE_MTE2));
+    for (uint64_t i = 0; i < 200; i++) {
+        dv_range_t x = ub(64 * i, 64 * i + 64, false);
+        h.execute(DV_PIPE_V, kNoClock, 202 + i, 0, &x, 1, rec.fn());
+    }
+    ck_assert_uint_eq(rec.found.size(), 1);
+}
+END_TEST
+
+} // namespace
+
+extern "C" Suite *dv_components_suite(void)
+{
+    Suite *s = suite_create("components");
+    TCase *t = tcase_create("units");
+    tcase_set_timeout(t, 60);
+    tcase_add_test(t, test_components_calendar_full_rate_alone);
+    tcase_add_test(t, test_components_calendar_shared_bin);
+    tcase_add_test(t, test_components_calendar_fair_share);
+    tcase_add_test(t, test_components_calendar_retire_and_grow);
+    tcase_add_test(t, test_components_l2_pseudo_lru);
+    tcase_add_test(t, test_components_l2_write_back_and_through);
+    tcase_add_test(t, test_components_l2_transfer_times);
+    tcase_add_test(t, test_components_occupancy_one_interval);
+    tcase_add_test(t, test_components_occupancy_overlap_sweep);
+    tcase_add_test(t, test_components_occupancy_rewrites);
+    tcase_add_test(t, test_components_occupancy_compaction_exact);
+    tcase_add_test(t, test_components_occupancy_early_fold);
+    tcase_add_test(t, test_components_hazard_kinds);
+    tcase_add_test(t, test_components_hazard_ordering);
+    tcase_add_test(t, test_components_hazard_reports_once_in_order);
+    tcase_add_test(t, test_components_hazard_pruning_keeps_races);
+    suite_add_tcase(s, t);
+    return s;
+}
