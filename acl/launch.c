@@ -7,6 +7,7 @@
 
 #include "internal.h"
 #include "dv/kapi.h"
+#include "dv/topology.h"
 #include "dv/trace.h"
 #include "dvsim/acl_launch.h"
 
@@ -70,9 +71,10 @@ aclError dvsimLaunchKernel(const char *name, dv_kernel_fn fn, dv_kind_t kind, ui
     snprintf(info.name, sizeof info.name, "%s", name);
     info.kind = kind;
     info.blocks = blockDim;
-    info.subs = kind == DV_KIND_MIX && dv_acl_config()->chip_layout == DV_LAYOUT_SPLIT
-                    ? 1 + (uint32_t)dv_acl_config()->chip_aiv_per_core
-                    : 1;
+    /* streams per block as the profile's topology has them; a kind no core runs (a mix kernel on a
+     * coupled chip) keeps one, and the model refuses it with the reason */
+    const uint32_t subs = dv_topo_kernel_subs(dv_acl_config(), kind);
+    info.subs = subs ? subs : 1;
     info.nargs = nGmArgs;
     info.args = args;
     if ((rc = raw_args(&l, &info, gmArgs, nGmArgs, name, false)) != ACL_SUCCESS)
@@ -99,7 +101,10 @@ aclError dvsimLaunchTrace(const char *path, aclrtStream stream, void *const *gmA
     if (dv_trace_open(path, &l.kernel, &err) != DV_OK)
         return dv_acl_fail_err(ACL_ERROR_INVALID_FILE, "dvsimLaunchTrace", &err);
     l.kernel_destroy = kernel_destroy_trace;
-    if (l.kernel->info.nargs != nGmArgs || nGmArgs > DV_ACL_MAX_KARGS)
+    /* a trace written for another core layout is refused at its kind= field, as dvsim run does */
+    if (dv_trace_check_profile(l.kernel, dv_acl_config(), &err) != DV_OK)
+        rc = dv_acl_fail_err(ACL_ERROR_INVALID_PARAM, "dvsimLaunchTrace", &err);
+    else if (l.kernel->info.nargs != nGmArgs || nGmArgs > DV_ACL_MAX_KARGS)
         rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "dvsimLaunchTrace: %s declares %u GM arguments, %u were given", path,
                          l.kernel->info.nargs, nGmArgs);
     else

@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 
 #include "internal.h"
+#include "dv/intmath.h"
 #include "dv/semantics.h"
 #include "dv/sim.h"
 
@@ -91,7 +92,7 @@ static int dev_malloc(void **devPtr, size_t size, const char *api)
     const dv_config_t *cfg = dv_acl_config();
     if (size == 0)
         return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: size is 0", api);
-    uint64_t span = ((uint64_t)size + DV_GM_ALIGN - 1) / DV_GM_ALIGN * DV_GM_ALIGN;
+    uint64_t span = dv_round_up((uint64_t)size, DV_GM_ALIGN);
     if (span < size || span > cfg->hbm_capacity_bytes - g_mem.used)
         return dv_acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
                            "%s: %zu bytes do not fit in device memory: %llu of hbm.capacity_bytes %llu are in use", api,

@@ -15,6 +15,7 @@
 
 #include "internal.h"
 #include "dv/report.h"
+#include "dv/topology.h"
 
 struct aclprofConfig {
     uint64_t data_types;
@@ -161,7 +162,7 @@ static void put_col(FILE *f, const row_t *w, opsum_col_t c)
     case COL_WAIT: fprintf(f, "%.3f", (double)r->wait_cycles / mhz); break;
     case COL_BLOCK_DIM: fprintf(f, "%u", w->info->blocks); break;
     case COL_MIX_BLOCK_DIM:
-        fprintf(f, "%u", split && w->info->kind == DV_KIND_MIX ? w->info->blocks * (uint32_t)w->cfg->chip_aiv_per_core : 0);
+        fprintf(f, "%u", split && w->info->kind == DV_KIND_MIX ? w->info->blocks * dv_topo_per_group(w->cfg, DV_CORE_AIV) : 0);
         break;
     case COL_HF32: fputs("NO", f); break;
     case COL_IN_SHAPES: put_text(f, l->in_shapes); break;

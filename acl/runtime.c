@@ -14,6 +14,7 @@
 
 #include "internal.h"
 #include "dv/sim.h"
+#include "dv/topology.h"
 
 static struct {
     bool inited, ever_inited;
@@ -480,7 +481,7 @@ aclError aclrtGetRunMode(aclrtRunMode *runMode)
 
 static int64_t vector_cores(const dv_config_t *c)
 {
-    return (int64_t)(c->chip_layout == DV_LAYOUT_SPLIT ? c->chip_ai_cores * c->chip_aiv_per_core : c->chip_ai_cores);
+    return (int64_t)dv_topo_kernel_cores(c, DV_KIND_VECTOR);
 }
 
 aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t *value)

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "dv/intmath.h"
 
 typedef enum task_kind { T_KERNEL, T_COPY, T_RECORD, T_WAIT, T_CALLBACK } task_kind_t;
 
@@ -164,11 +165,6 @@ static task_t *task_new(task_kind_t kind, const char *api)
 }
 
 /* ---------------------------------------------------------------- kernel arguments */
-
-static uint64_t div_up(uint64_t a, uint64_t b)
-{
-    return b ? (a + b - 1) / b : a;
-}
 
 /* The byte range a view touches, checked to lie in one allocation. */
 static int view_range(const dv_acl_view_t *v, const char *what, uint8_t **host, uint64_t *lo_off, uint64_t *span)
@@ -345,8 +341,8 @@ static uint64_t copy_cycles(const dv_acl_copy_t *c)
     if (c->kind == ACL_MEMCPY_HOST_TO_HOST)
         return 0;
     if (c->kind == ACL_MEMCPY_DEVICE_TO_DEVICE) /* memset writes once, a copy reads and writes */
-        return cfg->host_copy_start_cycles + div_up(c->bytes * (c->memset ? 1 : 2), dv_hbm_sustained_bytes_per_cycle(cfg));
-    return cfg->host_copy_start_cycles + div_up(c->bytes, cfg->host_link_bytes_per_cycle);
+        return cfg->host_copy_start_cycles + dv_ceil_div(c->bytes * (c->memset ? 1 : 2), dv_hbm_sustained_bytes_per_cycle(cfg));
+    return cfg->host_copy_start_cycles + dv_ceil_div(c->bytes, cfg->host_link_bytes_per_cycle);
 }
 
 /* When task t of stream s could start, or false when it must wait for an event. */

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dv/intmath.h"
 #include "dv/micro.h"
 #include "dv/report.h"
 #include "dv/sim.h"
@@ -371,7 +372,7 @@ bool dv_fid_roof_judge(const dv_fid_roof_t *r, const dv_fid_run_t *run, double *
             return false;
         }
         const double hbm = (double)dv_hbm_sustained_bytes_per_cycle(c);
-        const double per_core_copies = (double)((run->copies + run->cores_ran - 1) / run->cores_ran);
+        const double per_core_copies = (double)dv_ceil_div(run->copies, run->cores_ran);
         const double engine = per_core_copies * copy_engine_cycles(c, rows, cols * 2 /* fp16 */);
         const double mem = (double)run->bytes / hbm;
         const double cycles = start + (engine > mem ? engine : mem);

@@ -22,7 +22,8 @@ AiCore::AiCore(sc_core::sc_module_name name, const dv_config_t &cfg, CoreService
     for (int sp = 1; sp < DV_SPACE_COUNT; sp++) {
         const dv_space_t space = static_cast<dv_space_t>(sp);
         if (dv_topo_has_buffer(&cfg, type, space))
-            buf_[sp] = std::make_unique<Buffer>(dv_space_name(space), space, cfg);
+            buf_[sp] = std::make_unique<Buffer>(dv_space_name(space), space, dv_topo_buffer_size(&cfg, space),
+                                               dv_topo_buffer_align(&cfg, space));
     }
     static const char *const dma_names[DV_PIPE_COUNT] = {nullptr, nullptr, nullptr, "mte1", "mte2", "mte3", "fix"};
     for (dv_pipe_t p : {DV_PIPE_MTE1, DV_PIPE_MTE2, DV_PIPE_MTE3, DV_PIPE_FIX})
@@ -32,8 +33,8 @@ AiCore::AiCore(sc_core::sc_module_name name, const dv_config_t &cfg, CoreService
                                            cfg.queue_mte2_depth, cfg.queue_mte3_depth, cfg.queue_fix_depth};
     for (int p = 0; p < DV_PIPE_COUNT; p++)
         q_[p].ring.resize(depth[p]);
-    flags_.resize(DV_PIPE_COUNT * DV_PIPE_COUNT * 16);
-    cross_.resize(16);
+    flags_.resize(DV_PIPE_COUNT * DV_PIPE_COUNT * DV_FLAG_IDS);
+    cross_.resize(DV_CROSS_FLAG_IDS);
 }
 
 void AiCore::begin_kernel(cycles_t origin, bool data, bool hazards)

@@ -96,7 +96,7 @@ private:
     int locate(dv_error_t *err, int code, const dv_insn_t &in, uint64_t index, const char *fmt, ...)
         __attribute__((format(printf, 6, 7)));
     void add_busy(int p, cycles_t from, cycles_t to);
-    Flag &flag(int src, int dst, int id) { return flags_[(src * DV_PIPE_COUNT + dst) * 16 + id]; }
+    Flag &flag(int src, int dst, int id) { return flags_[(src * DV_PIPE_COUNT + dst) * DV_FLAG_IDS + id]; }
     std::string describe_wait(int p, const Entry &e);
     std::string describe_pending(); // the scalar unit's next instruction, as describe_wait words it
     void sync_to(cycles_t t);

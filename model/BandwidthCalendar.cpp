@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "dv/intmath.h"
+
 namespace dv {
 
 void BandwidthCalendar::configure(uint64_t bytes_per_cycle, uint64_t window)
@@ -100,7 +102,7 @@ cycles_t BandwidthCalendar::reserve(cycles_t t, uint64_t bytes, unsigned request
             bytes -= take;
             const cycles_t from = first ? t : bin_start;
             // At a fair share the bytes trickle through the whole bin; alone they go at full rate.
-            finish = std::max(from + ceil_div(take, bpc_), bin_start + ceil_div(b.used, bpc_));
+            finish = std::max(from + dv_ceil_div(take, bpc_), bin_start + dv_ceil_div(b.used, bpc_));
             if (bytes > 0 && take == share)
                 finish = bin_start + window_;
         }

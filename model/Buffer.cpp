@@ -5,36 +5,8 @@
 
 namespace dv {
 
-uint64_t Buffer::profile_size(const dv_config_t &cfg, dv_space_t space)
-{
-    switch (space) {
-    case DV_SPACE_UB: return cfg.ub_size_bytes;
-    case DV_SPACE_L1: return cfg.l1_size_bytes;
-    case DV_SPACE_L0A: return cfg.l0a_size_bytes;
-    case DV_SPACE_L0B: return cfg.l0b_size_bytes;
-    case DV_SPACE_L0C: return cfg.l0c_size_bytes;
-    case DV_SPACE_BT: return cfg.bt_size_bytes;
-    case DV_SPACE_FB: return cfg.fb_size_bytes;
-    default: return 0;
-    }
-}
-
-uint64_t Buffer::profile_align(const dv_config_t &cfg, dv_space_t space)
-{
-    switch (space) {
-    case DV_SPACE_UB: return cfg.ub_align_bytes;
-    case DV_SPACE_L1: return cfg.l1_align_bytes;
-    case DV_SPACE_L0A: return cfg.l0a_align_bytes;
-    case DV_SPACE_L0B: return cfg.l0b_align_bytes;
-    case DV_SPACE_L0C: return cfg.l0c_align_bytes;
-    case DV_SPACE_BT: return cfg.bt_align_bytes;
-    case DV_SPACE_FB: return cfg.fb_align_bytes;
-    default: return 1;
-    }
-}
-
-Buffer::Buffer(sc_core::sc_module_name name, dv_space_t space, const dv_config_t &cfg)
-    : sc_module(name), space_(space), size_(profile_size(cfg, space)), align_(profile_align(cfg, space))
+Buffer::Buffer(sc_core::sc_module_name name, dv_space_t space, uint64_t size_bytes, uint64_t align_bytes)
+    : sc_module(name), space_(space), size_(size_bytes), align_(align_bytes)
 {
 }
 

@@ -17,11 +17,9 @@ namespace dv {
 
 class Buffer : public sc_core::sc_module {
 public:
-    // Capacity and alignment of `space` in the profile (core.<space>_size_bytes / _align_bytes).
-    static uint64_t profile_size(const dv_config_t &cfg, dv_space_t space);
-    static uint64_t profile_align(const dv_config_t &cfg, dv_space_t space);
-
-    Buffer(sc_core::sc_module_name name, dv_space_t space, const dv_config_t &cfg);
+    // Its capacity and base alignment: the profile's core.<space>_size_bytes and _align_bytes, as
+    // the core topology reads them (dv_topo_buffer_size / dv_topo_buffer_align).
+    Buffer(sc_core::sc_module_name name, dv_space_t space, uint64_t size_bytes, uint64_t align_bytes);
 
     // A kernel starts: forget occupancy; hold zeroed bytes when the run executes data.
     void begin_kernel(cycles_t origin, bool data);

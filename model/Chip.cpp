@@ -100,13 +100,13 @@ int Chip::cross_set(unsigned core, int mode, unsigned id, cycles_t t, dv_error_t
     const AiCore &c = *cores_[core];
     std::vector<AiCore *> targets;
     const unsigned g = group_of(c), aiv = static_cast<unsigned>(cfg_.chip_aiv_per_core);
-    auto aiv_of = [&](unsigned group, unsigned k) { return cores_[n_aic_ + group * aiv + k].get(); };
+    auto aiv_of = [&](unsigned group, unsigned k) { return cores_[dv_topo_group_core(&cfg_, DV_CORE_AIV, group, k)].get(); };
     cycles_t when = t;
     if (mode == 0) {
         const int ty = c.type();
         auto &pending = mode0_[ty];
-        if (pending.size() < 16)
-            pending.resize(16);
+        if (pending.size() < DV_CROSS_FLAG_IDS)
+            pending.resize(DV_CROSS_FLAG_IDS);
         pending[id].push_back(t);
         std::vector<AiCore *> same; // the cores of the setter's type that run this kernel
         for (AiCore *k : running_)
@@ -130,12 +130,12 @@ int Chip::cross_set(unsigned core, int mode, unsigned id, cycles_t t, dv_error_t
         } else {
             const unsigned k = (c.index() - n_aic_) % aiv;
             auto &slot = mode2_[g * aiv + k];
-            if (slot.size() < 16)
-                slot.resize(16);
+            if (slot.size() < DV_CROSS_FLAG_IDS)
+                slot.resize(DV_CROSS_FLAG_IDS);
             slot[id].push_back(t);
             for (unsigned j = 0; j < aiv; j++) {
                 auto &sj = mode2_[g * aiv + j];
-                if (sj.size() < 16 || sj[id].empty())
+                if (sj.size() < DV_CROSS_FLAG_IDS || sj[id].empty())
                     return DV_OK; // the AIC sees the flag once every AIV of its group set it
             }
             when = 0;

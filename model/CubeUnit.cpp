@@ -1,6 +1,8 @@
 // model/CubeUnit.cpp
 #include "CubeUnit.h"
 
+#include "dv/intmath.h"
+
 namespace dv {
 
 CubeUnit::CubeUnit(sc_core::sc_module_name name, const dv_config_t &cfg) : sc_module(name), cfg_(cfg) {}
@@ -16,7 +18,7 @@ Cost CubeUnit::cost(const dv_insn_t &in) const
     default: break;
     }
     Cost c;
-    c.occupy = ceil_div(m, cfg_.cube_m) * ceil_div(n, cfg_.cube_n) * ceil_div(k, k0);
+    c.occupy = dv_ceil_div(m, cfg_.cube_m) * dv_ceil_div(n, cfg_.cube_n) * dv_ceil_div(k, k0);
     c.latency = cfg_.cube_latency_cycles;
     return c;
 }

@@ -13,6 +13,4 @@ constexpr cycles_t kNever = UINT64_MAX;
 inline sc_core::sc_time to_time(cycles_t c) { return sc_core::sc_time(static_cast<double>(c), sc_core::SC_NS); }
 inline cycles_t now_cycles() { return static_cast<cycles_t>(sc_core::sc_time_stamp().value() / 1000u); }
 
-inline uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-
 } // namespace dv

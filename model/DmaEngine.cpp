@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "dv/intmath.h"
+
 namespace dv {
 
 DmaEngine::DmaEngine(sc_core::sc_module_name name, const dv_config_t &cfg, dv_pipe_t pipe, L2Cache &l2, unsigned core)
@@ -23,7 +25,7 @@ cycles_t DmaEngine::engine_cycles(const dv_xfer_t &x, uint64_t base, uint64_t ca
         const uint64_t head = std::min(b, U - a % U), rest = b - head;
         total += open + piece(head) + (rest / U) * full + (rest % U ? piece(rest % U) : 0);
     }
-    return ceil_div(total, cap);
+    return dv_ceil_div(total, cap);
 }
 
 namespace {
@@ -46,16 +48,16 @@ Cost DmaEngine::cost(const dv_insn_t &in, cycles_t t, const uint64_t *gm_addr)
     Cost c;
     switch (os->cost) {
     case DV_COST_LOAD2D:
-        c.occupy = ceil_div(x.dst_bytes, os->dst_space == DV_SPACE_L0A ? cfg_.mte1_l0a_bytes_per_cycle
+        c.occupy = dv_ceil_div(x.dst_bytes, os->dst_space == DV_SPACE_L0A ? cfg_.mte1_l0a_bytes_per_cycle
                                                                         : cfg_.mte1_l0b_bytes_per_cycle);
         c.latency = cfg_.mte1_load2d_latency_cycles;
         return c;
     case DV_COST_LOAD3D:
-        c.occupy = ceil_div(x.dst_bytes, cfg_.mte1_l0a_bytes_per_cycle);
+        c.occupy = dv_ceil_div(x.dst_bytes, cfg_.mte1_l0a_bytes_per_cycle);
         c.latency = cfg_.mte1_load3d_latency_cycles;
         return c;
     case DV_COST_FIX_L1:
-        c.occupy = cfg_.fix_issue_cycles + ceil_div(x.src_bytes, cfg_.fix_l0c_bytes_per_cycle);
+        c.occupy = cfg_.fix_issue_cycles + dv_ceil_div(x.src_bytes, cfg_.fix_l0c_bytes_per_cycle);
         c.latency = cfg_.fix_latency_cycles;
         return c;
     default:
@@ -80,7 +82,7 @@ Cost DmaEngine::cost(const dv_insn_t &in, cycles_t t, const uint64_t *gm_addr)
     }
     const uint64_t gm_bytes = x.bursts * x.burst_bytes;
     const cycles_t engine = engine_cycles(x, base, cap);
-    const cycles_t local = ceil_div(write ? x.src_bytes : x.dst_bytes, local_bpc);
+    const cycles_t local = dv_ceil_div(write ? x.src_bytes : x.dst_bytes, local_bpc);
     RunCtx rc{&x, base};
     GmRuns runs;
     runs.count = x.bursts;

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <vector>
 
+#include "dv/intmath.h"
+
 namespace dv {
 
 VectorUnit::VectorUnit(sc_core::sc_module_name name, const dv_config_t &cfg)
@@ -41,7 +43,7 @@ Cost VectorUnit::cost(const dv_insn_t &in, const dv_vgeom_t &g)
     const int w = op_width(in) == 4 ? 1 : 0;
     Cost c;
     c.conflict = conflicts(g);
-    c.occupy = ceil_div(static_cast<uint64_t>(g.repeats) * repeat_bytes_, r.bpc[w]) + c.conflict;
+    c.occupy = dv_ceil_div(static_cast<uint64_t>(g.repeats) * repeat_bytes_, r.bpc[w]) + c.conflict;
     c.latency = r.lat[w] + pipeline_;
     return c;
 }

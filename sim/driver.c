@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dv/intmath.h"
 #include "dv/kapi.h"
 #include "dv/model.h"
 #include "dv/ops.h"
@@ -152,7 +153,7 @@ int dv_sim_gm_setup(const dv_config_t *cfg, const dv_kernel_info_t *info, bool d
                                 "bytes, hbm.capacity_bytes is %llu",
                                 a->name, (unsigned long long)a->bytes, (unsigned long long)(end - base),
                                 (unsigned long long)cfg->hbm_capacity_bytes);
-        next = (end + DV_GM_ALIGN - 1) / DV_GM_ALIGN * DV_GM_ALIGN;
+        next = dv_round_up(end, DV_GM_ALIGN);
     }
     for (uint32_t i = 0; data && i < n; i++) {
         const dv_arg_t *a = &info->args[i];

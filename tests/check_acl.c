@@ -14,6 +14,7 @@
 #include "acl/acl_prof.h"
 #include "aclnn/acl_meta.h"
 #include "aclnnop/aclnn_add.h"
+#include "dv/intmath.h"
 #include "dv/kapi.h"
 #include "dv/sim.h"
 #include "dvsim/acl_launch.h"
@@ -215,7 +216,7 @@ START_TEST(test_acl_event_times_copy)
     OK(aclrtQueryEventStatus(e1, &st)); /* a query runs the queued work */
     ck_assert_int_eq(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
     OK(aclrtEventElapsedTime(&ms, e0, e1));
-    uint64_t cycles = cfg.host_copy_start_cycles + (bytes + cfg.host_link_bytes_per_cycle - 1) / cfg.host_link_bytes_per_cycle;
+    uint64_t cycles = cfg.host_copy_start_cycles + dv_ceil_div(bytes, cfg.host_link_bytes_per_cycle);
     ck_assert_float_eq(ms, (float)((double)cycles / (double)cfg.chip_freq_mhz / 1000.0));
     /* device-to-device: read and write through the sustained HBM rate (hbm.bytes_per_cycle x efficiency) */
     OK(aclrtMemcpyAsync((char *)d + bytes / 2, bytes / 2, d, bytes / 2, ACL_MEMCPY_DEVICE_TO_DEVICE, s));
@@ -258,7 +259,7 @@ START_TEST(test_acl_streams_overlap_and_wait)
     OK(aclrtCreateEvent(&a0));
     OK(aclrtCreateEvent(&a1));
     OK(aclrtCreateEvent(&done));
-    uint64_t copy = cfg.host_copy_start_cycles + (bytes + cfg.host_link_bytes_per_cycle - 1) / cfg.host_link_bytes_per_cycle;
+    uint64_t copy = cfg.host_copy_start_cycles + dv_ceil_div(bytes, cfg.host_link_bytes_per_cycle);
     double unit = (double)copy / (double)cfg.chip_freq_mhz / 1000.0;
     /* s1: H2D; s2: D2H of another buffer (other engine) then waits for s1's H2D, then a callback */
     OK(aclrtRecordEvent(a0, s1));
@@ -590,6 +591,27 @@ static void write_file(const char *path, const char *text)
     fclose(f);
 }
 
+/* A trace written for another core layout (a mix kernel for 2 AIVs per AI core, on a profile with
+ * 1) is refused at its kind= field, with the located message dvsim run gives. */
+START_TEST(test_acl_launch_trace_other_layout)
+{
+    char dir[] = "/tmp/dvsim_cfg_XXXXXX", path[128], trace[1024];
+    const char *root = getenv("DVSIM_ROOT");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/acl.json", dir);
+    snprintf(trace, sizeof trace, "%s/traces/matmul_relu_mix.trace", root ? root : ".");
+    write_file(path, "{\"dvsim\": {\"set\": [\"chip.aiv_per_core=1\"]}}");
+    OK(aclInit(path));
+    OK(aclrtSetDevice(0));
+    FAILS(dvsimLaunchTrace(trace, NULL, NULL, 0), ACL_ERROR_INVALID_PARAM, "matmul_relu_mix.trace:4:29: ");
+    FAILS(dvsimLaunchTrace(trace, NULL, NULL, 0), ACL_ERROR_INVALID_PARAM,
+          "has 2 AIV sub-streams per block (aiv0 .. aiv1); profile 'ascend910b2' has chip.aiv_per_core = 1");
+    down();
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
 START_TEST(test_acl_init_config)
 {
     char dir[] = "/tmp/dvsim_cfg_XXXXXX", path[128], prof[128];
@@ -903,6 +925,7 @@ Suite *dv_acl_suite(void)
     tcase_add_test(t, test_acl_launch_trace);
     tcase_add_test(t, test_acl_profiling_api);
     tcase_add_test(t, test_acl_init_config);
+    tcase_add_test(t, test_acl_launch_trace_other_layout);
     tcase_add_test(t, test_acl_null_arguments);
     tcase_add_test(t, test_acl_two_host_threads);
     tcase_add_test(t, test_acl_stale_and_garbage_handles);

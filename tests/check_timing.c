@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dv/config.h"
+#include "dv/intmath.h"
 #include "dv/isa.h"
 #include "dv/model.h"
 #include "dv/trace.h"
@@ -16,7 +17,6 @@
 
 #define GM0 0x100000000ull
 
-static uint64_t cdiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 /* The first AIV of a split chip, or core 0 of a coupled one. */
 static const dv_core_counters_t *first_core(const dvt_run_t *r, dv_core_type_t type)
@@ -37,7 +37,7 @@ START_TEST(test_timing_single_mmad)
                     "mmad c=l0c:0 a=l0a:0 b=l0b:0 dtype=f16 m=64 k=128 n=32 init=1\nend\n";
     ck_assert_msg(dvt_run_text(&r, &cfg, t, true, GM0) == DV_OK, "%s", r.err.msg);
     /* issue, then ceil(64/M0) * ceil(32/N0) * ceil(128/K0) cube cycles, then the cube's tail */
-    const uint64_t occupy = cdiv(64, cfg.cube_m) * cdiv(32, cfg.cube_n) * cdiv(128, cfg.cube_k_f16);
+    const uint64_t occupy = dv_ceil_div(64, cfg.cube_m) * dv_ceil_div(32, cfg.cube_n) * dv_ceil_div(128, cfg.cube_k_f16);
     ck_assert_uint_eq(occupy, 64); /* 4 x 2 x 8 on the 16x16x16 cube */
     ck_assert_uint_eq(r.cnt.cycles, dvt_t0(&cfg) + cfg.scalar_issue_cycles + occupy + cfg.cube_latency_cycles);
     const dv_core_counters_t *c = first_core(&r, DV_CORE_AIC);
@@ -125,7 +125,7 @@ START_TEST(test_timing_vector_repeats_per_class)
                     snprintf(text, sizeof text, "dvtrace 1\nkernel v kind=vector blocks=1\nblock 0\n%s\nend\n", line);
                     dvt_run_t r;
                     ck_assert_msg(dvt_run_text(&r, &cfg, text, false, GM0) == DV_OK, "%s: %s", line, r.err.msg);
-                    const uint64_t occupy = cdiv(R * cfg.vector_repeat_bytes, bpc);
+                    const uint64_t occupy = dv_ceil_div(R * cfg.vector_repeat_bytes, bpc);
                     const uint64_t want = dvt_t0(&cfg) + cfg.scalar_issue_cycles + occupy + lat + cfg.vector_pipeline_cycles;
                     ck_assert_msg(r.cnt.cycles == want, "%s: %llu cycles, expected %llu", line,
                                   (unsigned long long)r.cnt.cycles, (unsigned long long)want);
@@ -261,7 +261,7 @@ START_TEST(test_timing_dma_pad_bytes)
     /* one 100 B burst: one micro-op of ceil(100/64) = 2 cycles; UB side ceil(100/128) = 1 */
     ck_assert_uint_eq(run_copy(&cfg, "copy_gm_to_ubuf_align dst=ub:0x0 src=x nburst=1 len=100", GM0 + 0x5000000),
                       t0 + 1 + 10 + 2 + 100 + 50);
-    ck_assert_uint_eq(t0 + 1 + 10 + 2 + 100 + 50, read + cdiv(100, cfg.gm_core_read_bytes_per_cycle));
+    ck_assert_uint_eq(t0 + 1 + 10 + 2 + 100 + 50, read + dv_ceil_div(100, cfg.gm_core_read_bytes_per_cycle));
     /* 100 B from byte 496 of a 512 B block: 16 B (1 cycle) + 84 B (2 cycles) */
     ck_assert_uint_eq(run_copy(&cfg, "copy_gm_to_ubuf_align dst=ub:0x0 src=x+496 nburst=1 len=100", GM0 + 0x6000000),
                       read + 1 + 2);
@@ -272,7 +272,7 @@ START_TEST(test_timing_dma_pad_bytes)
                       read + 5);
     /* UB -> GM: 100 B written, no miss latency: t0 + I + 10 + 2 + mte3 latency 80 */
     ck_assert_uint_eq(run_copy(&cfg, "copy_ubuf_to_gm_align dst=x src=ub:0x0 nburst=1 len=100", GM0 + 0x8000000),
-                      t0 + I + cfg.mte3_issue_cycles + cdiv(100, cfg.gm_core_write_bytes_per_cycle) + cfg.mte3_latency_cycles);
+                      t0 + I + cfg.mte3_issue_cycles + dv_ceil_div(100, cfg.gm_core_write_bytes_per_cycle) + cfg.mte3_latency_cycles);
 }
 END_TEST
 
@@ -345,7 +345,7 @@ START_TEST(test_timing_independent_pipes_overlap)
     ck_assert_msg(dvt_run_text(&r, &cfg, t, false, GM0) == DV_OK, "%s", r.err.msg);
     const uint64_t t0 = dvt_t0(&cfg);
     const uint64_t mte2_end = t0 + 1 + 10 + 32 + 100 + 50;
-    const uint64_t v_time = cdiv(200 * 256, cfg.vc_ADD_b16_bpc) + cfg.vc_ADD_b16_lat + cfg.vector_pipeline_cycles;
+    const uint64_t v_time = dv_ceil_div(200 * 256, cfg.vc_ADD_b16_bpc) + cfg.vc_ADD_b16_lat + cfg.vector_pipeline_cycles;
     const uint64_t v_end = t0 + 2 + v_time; /* issued one scalar cycle after the copy */
     ck_assert_uint_eq(r.cnt.cycles, mte2_end > v_end ? mte2_end : v_end);
     ck_assert_uint_lt(r.cnt.cycles, t0 + 2 + (10 + 32 + 150) + v_time);
@@ -359,7 +359,7 @@ START_TEST(test_timing_wait_flag_holds_pipe)
     dv_config_t cfg;
     dvt_config(&cfg, NULL, dma_sets);
     const uint64_t t0 = dvt_t0(&cfg);
-    const uint64_t v_time = cdiv(8 * 256, cfg.vc_ADD_b16_bpc) + cfg.vc_ADD_b16_lat + cfg.vector_pipeline_cycles;
+    const uint64_t v_time = dv_ceil_div(8 * 256, cfg.vc_ADD_b16_bpc) + cfg.vc_ADD_b16_lat + cfg.vector_pipeline_cycles;
     const uint64_t copy_end = t0 + 1 + 10 + 32 + 150;
     dvt_run_t r;
     const char *synced = "dvtrace 1\nkernel w kind=vector blocks=1\narg x bytes=65536 dtype=f16 dir=in\nblock 0\n"
@@ -383,7 +383,7 @@ START_TEST(test_timing_pipe_barrier_drains)
     dv_config_t cfg;
     dvt_config(&cfg, NULL, NULL);
     const uint64_t t0 = dvt_t0(&cfg), I = cfg.scalar_issue_cycles;
-    const uint64_t occ = cdiv(8 * 256, cfg.vc_ADD_b16_bpc), lat = cfg.vc_ADD_b16_lat + cfg.vector_pipeline_cycles;
+    const uint64_t occ = dv_ceil_div(8 * 256, cfg.vc_ADD_b16_bpc), lat = cfg.vc_ADD_b16_lat + cfg.vector_pipeline_cycles;
     const char *fmt = "dvtrace 1\nkernel b kind=vector blocks=1\nblock 0\n"
                       "vadd dst=ub:0x1000 src0=ub:0x0 src1=ub:0x100 dtype=f16 repeat=8\n%s"
                       "vadd dst=ub:0x2000 src0=ub:0x1000 src1=ub:0x100 dtype=f16 repeat=8\nend\n";
@@ -460,7 +460,7 @@ START_TEST(test_timing_queue_full_stalls_scalar)
     static const char *const sets[] = {"queue.v_depth=2", NULL};
     dv_config_t cfg;
     dvt_config(&cfg, NULL, sets);
-    const uint64_t occ = cdiv(255 * 256, cfg.vc_ADD_b16_bpc);
+    const uint64_t occ = dv_ceil_div(255 * 256, cfg.vc_ADD_b16_bpc);
     dvt_run_t r;
     char text[2048], *p = text;
     p += sprintf(p, "dvtrace 1\nkernel q kind=vector blocks=1\nblock 0\n");
@@ -489,7 +489,7 @@ START_TEST(test_timing_blocks_run_in_waves)
     sprintf(p, "end\n");
     dvt_run_t r;
     ck_assert_msg(dvt_run_text(&r, &cfg, text, false, GM0) == DV_OK, "%s", r.err.msg);
-    const uint64_t block = cfg.chip_block_start_cycles + 1 + cdiv(8 * 256, cfg.vc_ADD_b16_bpc) + cfg.vc_ADD_b16_lat +
+    const uint64_t block = cfg.chip_block_start_cycles + 1 + dv_ceil_div(8 * 256, cfg.vc_ADD_b16_bpc) + cfg.vc_ADD_b16_lat +
                            cfg.vector_pipeline_cycles;
     ck_assert_uint_eq(r.cnt.cycles, cfg.chip_kernel_start_cycles + 2 * block);
     for (uint32_t i = 0; i < r.cnt.ncores; i++)
@@ -515,7 +515,7 @@ START_TEST(test_timing_ub_bank_conflicts)
         dvt_run_t r;
         ck_assert_msg(dvt_run_text(&r, &cfg, text, false, GM0) == DV_OK, "%s", r.err.msg);
         ck_assert_uint_eq(first_core(&r, DV_CORE_AIV)->bank_conflict_cycles, conflicts[i]);
-        ck_assert_uint_eq(r.cnt.cycles, dvt_t0(&cfg) + 1 + cdiv(256, cfg.vc_DUP_b16_bpc) + conflicts[i] +
+        ck_assert_uint_eq(r.cnt.cycles, dvt_t0(&cfg) + 1 + dv_ceil_div(256, cfg.vc_DUP_b16_bpc) + conflicts[i] +
                                             cfg.vc_DUP_b16_lat + cfg.vector_pipeline_cycles);
         dvt_free(&r);
     }
@@ -565,7 +565,7 @@ START_TEST(test_timing_vbrcb_and_vtranspose)
                  (unsigned long long)cases[i].dst_rep);
         dvt_run_t r;
         ck_assert_msg(dvt_run_text(&r, &cfg, text, false, GM0) == DV_OK, "%s", r.err.msg);
-        const uint64_t want = t0 + I + cdiv(cases[i].repeat * 256, b32 ? cfg.vc_COPY_b32_bpc : cfg.vc_COPY_b16_bpc) +
+        const uint64_t want = t0 + I + dv_ceil_div(cases[i].repeat * 256, b32 ? cfg.vc_COPY_b32_bpc : cfg.vc_COPY_b16_bpc) +
                               cases[i].conflicts + (b32 ? cfg.vc_COPY_b32_lat : cfg.vc_COPY_b16_lat) +
                               cfg.vector_pipeline_cycles;
         ck_assert_msg(r.cnt.cycles == want, "%s: %llu cycles, expected %llu", text, (unsigned long long)r.cnt.cycles,
@@ -578,7 +578,7 @@ START_TEST(test_timing_vbrcb_and_vtranspose)
     dvt_run_t r;
     const char *t = "dvtrace 1\nkernel t kind=vector blocks=1\nblock 0\nvtranspose dst=ub:0x200 src=ub:0x0 dtype=f16\nend\n";
     ck_assert_msg(dvt_run_text(&r, &cfg, t, false, GM0) == DV_OK, "%s", r.err.msg);
-    ck_assert_uint_eq(r.cnt.cycles, t0 + I + cdiv(512, cfg.vc_COPY_b16_bpc) + cfg.vc_COPY_b16_lat + cfg.vector_pipeline_cycles);
+    ck_assert_uint_eq(r.cnt.cycles, t0 + I + dv_ceil_div(512, cfg.vc_COPY_b16_bpc) + cfg.vc_COPY_b16_lat + cfg.vector_pipeline_cycles);
     ck_assert_uint_eq(first_core(&r, DV_CORE_AIV)->bank_conflict_cycles, 0);
     dvt_free(&r);
 }
@@ -599,7 +599,7 @@ START_TEST(test_timing_cross_core_flag)
     ck_assert_msg(dvt_run_text(&r, &cfg, t, false, GM0) == DV_OK, "%s", r.err.msg);
     const uint64_t t0 = dvt_t0(&cfg), I = cfg.scalar_issue_cycles;
     const uint64_t resume = t0 + 1000 + cfg.sync_cross_latency_cycles;
-    const uint64_t v_end = resume + I + I + cdiv(8 * 256, cfg.vc_ADD_b16_bpc) + cfg.vc_ADD_b16_lat + cfg.vector_pipeline_cycles;
+    const uint64_t v_end = resume + I + I + dv_ceil_div(8 * 256, cfg.vc_ADD_b16_bpc) + cfg.vc_ADD_b16_lat + cfg.vector_pipeline_cycles;
     const dv_core_counters_t *aiv = first_core(&r, DV_CORE_AIV);
     ck_assert_uint_eq(aiv[0].last_cycle, v_end);
     ck_assert_uint_eq(aiv[1].last_cycle, v_end);
@@ -667,7 +667,7 @@ START_TEST(test_timing_ub_occupancy)
     ck_assert_msg(dvt_run_text(&r, &cfg, t, true, GM0) == DV_OK, "%s", r.err.msg);
     const uint64_t t0 = dvt_t0(&cfg), fl = cfg.sync_flag_latency_cycles;
     const uint64_t copy_end = t0 + 1 + 10 + 32 + 150;
-    const uint64_t v_end = copy_end + fl + cdiv(8 * 256, cfg.vc_ADD_b16_bpc) + cfg.vc_ADD_b16_lat + cfg.vector_pipeline_cycles;
+    const uint64_t v_end = copy_end + fl + dv_ceil_div(8 * 256, cfg.vc_ADD_b16_bpc) + cfg.vc_ADD_b16_lat + cfg.vector_pipeline_cycles;
     /* copy out: 4 micro-ops of 8 cycles; the UB read side (128 B/cycle) is faster */
     const uint64_t out_end = v_end + fl + 10 + 32 + 80;
     ck_assert_uint_eq(r.cnt.cycles, out_end);
