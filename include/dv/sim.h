@@ -85,8 +85,16 @@ void dv_sim_opts_default(dv_sim_opts_t *o);
  * --config in order, then every --set in order, then the cross-parameter checks. */
 int dv_sim_profile(const dv_profile_op_t *ops, int nops, dv_config_t *cfg, dv_error_t *err);
 
-/* Run one kernel and write its reports.  On error nothing is reported, err says what and where,
- * and the status is negative.  A --check mismatch is not an error: the report shows it and
+/* Run one kernel and write its reports, in the steps that README's layout table numbers the same
+ * way (each step lives in the directory named):
+ *   1. profile       configs/   the chip profile: presets, --config, --set, checks
+ *   2. kernel        traces/, kernel/, ops/; its instructions (isa/) are decoded as the model pulls them
+ *   3. GM arguments  sim/       device addresses and initial contents (dv_sim_gm_setup)
+ *   4. model         model/     the SystemC model runs the kernel and fills dv_counters_t
+ *   5. check         ops/       the outputs against the operator's plain-C reference (--check)
+ *   6. report        sim/       ratios, bandwidths and occupancy derived once from the counters
+ *   7. dumps         sim/       the final bytes of arguments (--dump)
+ * On error nothing is reported, err says what and where, and the status is negative.  A --check mismatch is not an error: the report shows it and
  * sum->mismatches counts it. */
 int dv_sim_run(const dv_sim_opts_t *o, dv_sim_summary_t *sum, dv_error_t *err);
 
