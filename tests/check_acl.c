@@ -1,5 +1,5 @@
 /* tests/check_acl.c - the AscendCL shim's runtime: init / finalize states, devices, simulated HBM,
- * copies, streams, events, custom kernels and traces, profiling, aclInit's JSON.  Every bad call is
+ * copies, streams, events, custom kernels and traces, profiling (aclInit's JSON: check_acl_config.c).  Every bad call is
  * checked for its CANN error code and its aclGetRecentErrMsg message.  Times are derived from the
  * profile: a copy takes host.copy_start_cycles + bytes / host.link_bytes_per_cycle. */
 #define _DEFAULT_SOURCE
@@ -18,30 +18,8 @@
 #include "dv/kapi.h"
 #include "dv/sim.h"
 #include "dvsim/acl_launch.h"
+#include "support/aclt.h"
 #include "support/dvt.h"
-
-#define OK(expr) ck_assert_int_eq((expr), ACL_SUCCESS)
-
-/* The call fails with `code` and the recent message contains `needle`. */
-#define FAILS(expr, code, needle)                                                                                      \
-    do {                                                                                                               \
-        int rc_ = (expr);                                                                                              \
-        const char *m_ = aclGetRecentErrMsg();                                                                         \
-        ck_assert_msg(rc_ == (code), "%s returned %d, want %d (%s)", #expr, rc_, (code), m_ ? m_ : "");               \
-        ck_assert_msg(m_ && strstr(m_, needle), "%s: message '%s' lacks '%s'", #expr, m_ ? m_ : "(null)", needle);  \
-    } while (0)
-
-static void up(void)
-{
-    OK(aclInit(NULL));
-    OK(aclrtSetDevice(0));
-}
-
-static void down(void)
-{
-    OK(aclrtResetDevice(0));
-    OK(aclFinalize());
-}
 
 static dv_config_t profile(void)
 {
@@ -479,18 +457,6 @@ END_TEST
 
 /* ---------------------------------------------------------------- profiling */
 
-static int count_lines(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    int n = 0, c;
-    if (!f)
-        return -1;
-    while ((c = fgetc(f)) != EOF)
-        n += c == '\n';
-    fclose(f);
-    return n;
-}
-
 /* Column `col` (0-based) of CSV line `line` (0 = header); quoted fields may hold commas. */
 static void csv_field(const char *path, int line, int col, char *out, size_t cap)
 {
@@ -578,94 +544,6 @@ START_TEST(test_acl_profiling_api)
     snprintf(tl, sizeof tl, "%s/timeline.json", dir);
     ck_assert_int_gt(count_lines(tl), 3);
     down();
-}
-END_TEST
-
-/* ---------------------------------------------------------------- aclInit's configuration */
-
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
-}
-
-/* A trace written for another core layout (a mix kernel for 2 AIVs per AI core, on a profile with
- * 1) is refused at its kind= field, with the located message dvsim run gives. */
-START_TEST(test_acl_launch_trace_other_layout)
-{
-    char dir[] = "/tmp/dvsim_cfg_XXXXXX", path[128], trace[1024];
-    const char *root = getenv("DVSIM_ROOT");
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/acl.json", dir);
-    snprintf(trace, sizeof trace, "%s/traces/matmul_relu_mix.trace", root ? root : ".");
-    write_file(path, "{\"dvsim\": {\"set\": [\"chip.aiv_per_core=1\"]}}");
-    OK(aclInit(path));
-    OK(aclrtSetDevice(0));
-    FAILS(dvsimLaunchTrace(trace, NULL, NULL, 0), ACL_ERROR_INVALID_PARAM, "matmul_relu_mix.trace:4:29: ");
-    FAILS(dvsimLaunchTrace(trace, NULL, NULL, 0), ACL_ERROR_INVALID_PARAM,
-          "has 2 AIV sub-streams per block (aiv0 .. aiv1); profile 'ascend910b2' has chip.aiv_per_core = 1");
-    down();
-    unlink(path);
-    rmdir(dir);
-}
-END_TEST
-
-START_TEST(test_acl_init_config)
-{
-    char dir[] = "/tmp/dvsim_cfg_XXXXXX", path[128], prof[128];
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/acl.json", dir);
-    FAILS(aclInit(path), ACL_ERROR_INVALID_FILE, "cannot open config file");
-    write_file(path, "{\n  \"dump\": {\n    \"dump_list\": [ ]\n  ,,\n}\n");
-    FAILS(aclInit(path), ACL_ERROR_PARSE_FILE, "acl.json:4:");
-    write_file(path, "{\"dvsim\": {\"profile\": \"ascend999\"}}");
-    FAILS(aclInit(path), ACL_ERROR_INVALID_PARAM, "ascend999");
-    write_file(path, "{\"dvsim\": {\"profile\": \"ascend310\", \"set\": [\"hbm.capacity_bytes=4096\"]},"
-                     " \"dump\": {\"dump_path\": \"x\"}}");
-    OK(aclInit(path));
-    ck_assert_str_eq(aclrtGetSocName(), "Ascend310");
-    OK(aclrtSetDevice(0));
-    size_t fr, total;
-    OK(aclrtGetMemInfo(ACL_HBM_MEM, &fr, &total));
-    ck_assert_uint_eq(total, 4096);
-    down();
-    /* the environment wins over the file */
-    setenv("DVSIM_PROFILE", "ascend910b1", 1);
-    OK(aclInit(path));
-    ck_assert_str_eq(aclrtGetSocName(), "Ascend910B1");
-    OK(aclFinalize());
-    unsetenv("DVSIM_PROFILE");
-    /* a profiling directory that cannot be made fails aclInit, which can then be retried */
-    char blocker[160], plain[160];
-    snprintf(plain, sizeof plain, "%s/file", dir);
-    snprintf(blocker, sizeof blocker, "%s/file/prof", dir);
-    write_file(plain, "not a directory");
-    setenv("DVSIM_PROFILE_OUT", blocker, 1);
-    FAILS(aclInit(NULL), ACL_ERROR_INVALID_FILE, "cannot create directory");
-    unsetenv("DVSIM_PROFILE_OUT");
-    FAILS(aclrtSetDevice(0), ACL_ERROR_UNINITIALIZE, "is not initialized");
-    OK(aclInit(NULL));
-    OK(aclFinalize());
-    /* a profile YAML named relative to the JSON file */
-    char yaml[160];
-    snprintf(yaml, sizeof yaml, "%s/p.yaml", dir);
-    write_file(yaml, "preset: ascend910b3\n");
-    write_file(path, "{\"dvsim\": {\"config\": \"p.yaml\"}}");
-    OK(aclInit(path));
-    ck_assert_str_eq(aclrtGetSocName(), "Ascend910B3");
-    OK(aclFinalize());
-    /* the CANN profiler switch */
-    snprintf(prof, sizeof prof, "%s/prof", dir);
-    char text[512];
-    snprintf(text, sizeof text, "{\"profiler\": {\"switch\": \"on\", \"output\": \"%s\"}}", prof);
-    write_file(path, text);
-    OK(aclInit(path));
-    OK(aclrtSetDevice(0));
-    OK(aclFinalize()); /* finalize with the device still set releases it */
-    snprintf(text, sizeof text, "%s/op_summary.csv", prof);
-    ck_assert_int_eq(count_lines(text), 1);
 }
 END_TEST
 
@@ -924,8 +802,6 @@ Suite *dv_acl_suite(void)
     tcase_add_test(t, test_acl_stream_stop_on_failure);
     tcase_add_test(t, test_acl_launch_trace);
     tcase_add_test(t, test_acl_profiling_api);
-    tcase_add_test(t, test_acl_init_config);
-    tcase_add_test(t, test_acl_launch_trace_other_layout);
     tcase_add_test(t, test_acl_null_arguments);
     tcase_add_test(t, test_acl_two_host_threads);
     tcase_add_test(t, test_acl_stale_and_garbage_handles);
