@@ -5,6 +5,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 
 
 namespace dv {
@@ -13,34 +14,60 @@ namespace {
 const dv_pipe_t kAll[] = {DV_PIPE_S, DV_PIPE_V, DV_PIPE_M, DV_PIPE_MTE1, DV_PIPE_MTE2, DV_PIPE_MTE3, DV_PIPE_FIX};
 } // namespace
 
-AiCore::AiCore(sc_core::sc_module_name name, const dv_config_t &cfg, CoreServices &chip, unsigned index, dv_core_type_t type,
-               L2Cache &l2)
-    : sc_module(name), cfg_(cfg), chip_(chip), index_(index), type_(type), vec_("vec", cfg), cube_("cube", cfg)
+AiCore::Params AiCore::Params::from(const dv_config_t &cfg, dv_core_type_t type)
 {
-    // The pipes and local buffers of this core type: the core topology (configs/topology.def).
-    pipes_ = dv_topo_pipes(&cfg, type);
+    Params p{};
+    p.topo.type = type;
+    p.topo.pipes = dv_topo_pipes(&cfg, type);
+    p.topo.buffers = dv_topo_buffers(&cfg, type);
     for (int sp = 1; sp < DV_SPACE_COUNT; sp++) {
-        const dv_space_t space = static_cast<dv_space_t>(sp);
-        if (dv_topo_has_buffer(&cfg, type, space))
-            buf_[sp] = std::make_unique<Buffer>(dv_space_name(space), space, dv_topo_buffer_size(&cfg, space),
-                                               dv_topo_buffer_align(&cfg, space));
+        p.topo.buffer_bytes[sp] = dv_topo_buffer_size(&cfg, static_cast<dv_space_t>(sp));
+        p.topo.buffer_align[sp] = dv_topo_buffer_align(&cfg, static_cast<dv_space_t>(sp));
     }
-    static const char *const dma_names[DV_PIPE_COUNT] = {nullptr, nullptr, nullptr, "mte1", "mte2", "mte3", "fix"};
-    for (dv_pipe_t p : {DV_PIPE_MTE1, DV_PIPE_MTE2, DV_PIPE_MTE3, DV_PIPE_FIX})
-        if (has_pipe(p))
-            dma_[p] = std::make_unique<DmaEngine>(dma_names[p], cfg, p, l2, index);
+    p.chip = {cfg.chip_kernel_start_cycles, cfg.chip_block_start_cycles, cfg.chip_layout == DV_LAYOUT_SPLIT,
+              cfg.chip_gm_to_l0, cfg.chip_dma_pad, cfg.chip_l0c_to_ub};
+    p.scalar.issue_cycles = cfg.scalar_issue_cycles;
     const uint64_t depth[DV_PIPE_COUNT] = {1, cfg.queue_v_depth, cfg.queue_m_depth, cfg.queue_mte1_depth,
                                            cfg.queue_mte2_depth, cfg.queue_mte3_depth, cfg.queue_fix_depth};
-    for (int p = 0; p < DV_PIPE_COUNT; p++)
-        q_[p].ring.resize(depth[p]);
+    std::copy(std::begin(depth), std::end(depth), std::begin(p.queue_depth));
+    p.sync = {cfg.sync_event_ids, cfg.sync_cross_flag_ids, cfg.sync_flag_latency_cycles, cfg.sync_cross_latency_cycles};
+    p.sim.quantum_cycles = cfg.sim_quantum_cycles;
+    p.vec = VectorUnit::Params::from(cfg);
+    p.cube = CubeUnit::Params::from(cfg);
+    p.dma = DmaEngine::Params::from(cfg);
+    return p;
+}
+
+AiCore::AiCore(sc_core::sc_module_name name, const Params &p, CoreServices &chip, unsigned index, L2Cache &l2)
+    : sc_module(name), p_(p), chip_(chip), index_(index), type_(p.topo.type), pipes_(p.topo.pipes), vec_("vec", p.vec),
+      cube_("cube", p.cube)
+{
+    // The pipes and local buffers of this core type: the core topology (configs/topology.def).
+    for (int sp = 1; sp < DV_SPACE_COUNT; sp++) {
+        const dv_space_t space = static_cast<dv_space_t>(sp);
+        if (p.topo.buffers >> sp & 1)
+            buf_[sp] = std::make_unique<Buffer>(dv_space_name(space), space, p.topo.buffer_bytes[sp],
+                                               p.topo.buffer_align[sp]);
+    }
+    static const char *const dma_names[DV_PIPE_COUNT] = {nullptr, nullptr, nullptr, "mte1", "mte2", "mte3", "fix"};
+    for (dv_pipe_t q : {DV_PIPE_MTE1, DV_PIPE_MTE2, DV_PIPE_MTE3, DV_PIPE_FIX})
+        if (has_pipe(q))
+            dma_[q] = std::make_unique<DmaEngine>(dma_names[q], p.dma, q, index);
+    for (int q = 0; q < DV_PIPE_COUNT; q++)
+        q_[q].ring.resize(p.queue_depth[q]);
     flags_.resize(DV_PIPE_COUNT * DV_PIPE_COUNT * DV_FLAG_IDS);
     cross_.resize(DV_CROSS_FLAG_IDS);
+
+    // Connections: every DMA engine's GM traffic goes to the shared L2.
+    for (auto &d : dma_)
+        if (d)
+            d->l2.bind(l2);
 }
 
 void AiCore::begin_kernel(cycles_t origin, bool data, bool hazards)
 {
     origin_ = origin;
-    t_ = origin + cfg_.chip_kernel_start_cycles;
+    t_ = origin + p_.chip.kernel_start_cycles;
     data_ = data;
     check_hazards_ = hazards;
     finished_ = false;
@@ -100,7 +127,7 @@ void AiCore::thread()
             break;
         if (counters_.blocks == 0)
             counters_.first_cycle = t_ - origin_;
-        t_ += cfg_.chip_block_start_cycles;
+        t_ += p_.chip.block_start_cycles;
         dv_stream_t *s = nullptr;
         int rc = chip_.open_stream(block, sub, &s, &err);
         if (rc == DV_OK) {
@@ -266,7 +293,7 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
         int rc = who < 0 ? issue(err) : start_head(who, best, err);
         if (rc != DV_OK)
             return rc;
-        if (best > now_cycles() + cfg_.sim_quantum_cycles) {
+        if (best > now_cycles() + p_.sim.quantum_cycles) {
             sync_to(best);
             invalidate_all();
         }
@@ -335,7 +362,7 @@ bool AiCore::head_ready(int p, cycles_t &t, Block &why)
             why = Block::Flag;
             return false;
         }
-        t = std::max(base, f.time + cfg_.sync_flag_latency_cycles);
+        t = std::max(base, f.time + p_.sync.flag_latency_cycles);
         return true;
     }
     case DV_OP_wait_cross_flag: {
@@ -344,7 +371,7 @@ bool AiCore::head_ready(int p, cycles_t &t, Block &why)
             why = Block::Cross;
             return false;
         }
-        t = std::max(base, c.front() + cfg_.sync_cross_latency_cycles);
+        t = std::max(base, c.front() + p_.sync.cross_latency_cycles);
         return true;
     }
     default:
@@ -375,7 +402,7 @@ bool AiCore::scalar_ready(cycles_t &t, Block &why)
             why = Block::Flag;
             return false;
         }
-        t = std::max(ts_, f.time + cfg_.sync_flag_latency_cycles);
+        t = std::max(ts_, f.time + p_.sync.flag_latency_cycles);
         return true;
     }
     if (p == DV_PIPE_S && in.op == DV_OP_wait_cross_flag) {
@@ -385,7 +412,7 @@ bool AiCore::scalar_ready(cycles_t &t, Block &why)
             t = ts_;
             return id >= cross_.size(); // an invalid id is reported by issue()
         }
-        t = std::max(ts_, cross_[id].front() + cfg_.sync_cross_latency_cycles);
+        t = std::max(ts_, cross_[id].front() + p_.sync.cross_latency_cycles);
         return true;
     }
     if (p != DV_PIPE_S && p < DV_PIPE_COUNT && has_pipe(static_cast<dv_pipe_t>(p)) && q_[p].full()) {
@@ -414,29 +441,29 @@ int AiCore::check_access(const Entry &e, dv_error_t *err)
         for (int q : {src, dst})
             if (!has_pipe(static_cast<dv_pipe_t>(q)))
                 return locate(err, DV_ERR_RANGE, in, e.index, "pipe %s does not exist on this core", dv_pipe_name(static_cast<dv_pipe_t>(q)));
-        if (static_cast<uint64_t>(in.f[DV_FLD(FLAG, id)].i) >= cfg_.sync_event_ids)
+        if (static_cast<uint64_t>(in.f[DV_FLD(FLAG, id)].i) >= p_.sync.event_ids)
             return locate(err, DV_ERR_RANGE, in, e.index, "event id %lld is out of range: sync.event_ids is %llu",
-                          static_cast<long long>(in.f[DV_FLD(FLAG, id)].i), static_cast<unsigned long long>(cfg_.sync_event_ids));
+                          static_cast<long long>(in.f[DV_FLD(FLAG, id)].i), static_cast<unsigned long long>(p_.sync.event_ids));
         return DV_OK;
     }
     case DV_OP_set_cross_flag:
     case DV_OP_wait_cross_flag: {
         const long long id = in.op == DV_OP_set_cross_flag ? in.f[DV_FLD(XSET, id)].i : in.f[DV_FLD(XWAIT, id)].i;
-        if (cfg_.chip_layout != DV_LAYOUT_SPLIT || cfg_.sync_cross_flag_ids == 0)
+        if (!p_.chip.split || p_.sync.cross_flag_ids == 0)
             return locate(err, DV_ERR_UNSUPPORTED, in, e.index, "cross-core flags need a split (AIC/AIV) chip");
-        if (static_cast<uint64_t>(id) >= cfg_.sync_cross_flag_ids)
+        if (static_cast<uint64_t>(id) >= p_.sync.cross_flag_ids)
             return locate(err, DV_ERR_RANGE, in, e.index, "cross-core flag id %lld is out of range: sync.cross_flag_ids is %llu",
-                          id, static_cast<unsigned long long>(cfg_.sync_cross_flag_ids));
+                          id, static_cast<unsigned long long>(p_.sync.cross_flag_ids));
         return DV_OK;
     }
     default:
         break;
     }
-    if ((in.op == DV_OP_load_gm_to_ca || in.op == DV_OP_load_gm_to_cb) && !cfg_.chip_gm_to_l0)
+    if ((in.op == DV_OP_load_gm_to_ca || in.op == DV_OP_load_gm_to_cb) && !p_.chip.gm_to_l0)
         return locate(err, DV_ERR_UNSUPPORTED, in, e.index, "GM -> L0 loads are not available on this chip (chip.gm_to_l0)");
-    if ((in.op == DV_OP_copy_gm_to_ubuf_align || in.op == DV_OP_copy_ubuf_to_gm_align) && !cfg_.chip_dma_pad)
+    if ((in.op == DV_OP_copy_gm_to_ubuf_align || in.op == DV_OP_copy_ubuf_to_gm_align) && !p_.chip.dma_pad)
         return locate(err, DV_ERR_UNSUPPORTED, in, e.index, "byte-granular DMA (copy_*_align) is not available on this chip (chip.dma_pad)");
-    if (in.op == DV_OP_copy_matrix_cc_to_ubuf && !cfg_.chip_l0c_to_ub)
+    if (in.op == DV_OP_copy_matrix_cc_to_ubuf && !p_.chip.l0c_to_ub)
         return locate(err, DV_ERR_UNSUPPORTED, in, e.index, "L0C -> UB moves are not available on this chip (chip.l0c_to_ub)");
     for (int k = 0; k < e.nr; k++) {
         const dv_range_t &r = e.r[k];
@@ -465,7 +492,7 @@ int AiCore::issue(dv_error_t *err)
 {
     const dv_insn_t &in = pending_;
     const int p = route(in);
-    const cycles_t issue_cost = cfg_.scalar_issue_cycles;
+    const cycles_t issue_cost = p_.scalar.issue_cycles;
     cycles_t t;
     Block why;
     scalar_ready(t, why);

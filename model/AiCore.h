@@ -32,10 +32,40 @@ namespace dv {
 
 class AiCore : public sc_core::sc_module {
 public:
-    // `chip` is everything the core may ask of the chip (model/CoreServices.h); `l2` is where its
-    // DMA engines take GM traffic.
-    AiCore(sc_core::sc_module_name name, const dv_config_t &cfg, CoreServices &chip, unsigned index, dv_core_type_t type,
-           L2Cache &l2);
+    // What a core of one type reads from the profile: the keys of the sections it runs on its own
+    // (its row of the core topology, chip.* overheads and data paths, scalar.*, queue.*, sync.*,
+    // sim.quantum_cycles) and its units' Params.
+    struct Params {
+        struct {
+            dv_core_type_t type;     // the core type, its row of configs/topology.def:
+            unsigned pipes, buffers; // bit p: pipe p; bit s: local buffer s
+            uint64_t buffer_bytes[DV_SPACE_COUNT], buffer_align[DV_SPACE_COUNT]; // core.<buffer>_*
+        } topo;
+        struct {
+            cycles_t kernel_start_cycles, block_start_cycles;
+            bool split, gm_to_l0, dma_pad, l0c_to_ub; // split: chip.layout is split (cross-core flags)
+        } chip;
+        struct {
+            cycles_t issue_cycles;
+        } scalar;
+        uint64_t queue_depth[DV_PIPE_COUNT]; // queue.<pipe>_depth (S: 1, the scalar unit's own)
+        struct {
+            uint64_t event_ids, cross_flag_ids;
+            cycles_t flag_latency_cycles, cross_latency_cycles;
+        } sync;
+        struct {
+            cycles_t quantum_cycles;
+        } sim;
+        VectorUnit::Params vec;
+        CubeUnit::Params cube;
+        DmaEngine::Params dma;
+        static Params from(const dv_config_t &cfg, dv_core_type_t type);
+    };
+
+    // Core `index` (its requester id in the shared calendars).  Its neighbours, bound in the
+    // constructor: `chip`, everything the core may ask of the chip (model/CoreServices.h), and
+    // `l2`, where its DMA engines take GM traffic.
+    AiCore(sc_core::sc_module_name name, const Params &p, CoreServices &chip, unsigned index, L2Cache &l2);
 
     // Prepare for a kernel (counters, buffers) and the body of its SystemC thread.
     void begin_kernel(cycles_t origin, bool data, bool hazards);
@@ -101,11 +131,11 @@ private:
     std::string describe_pending(); // the scalar unit's next instruction, as describe_wait words it
     void sync_to(cycles_t t);
 
-    const dv_config_t &cfg_;
+    const Params p_;
     CoreServices &chip_;
     const unsigned index_;
     const dv_core_type_t type_;
-    unsigned pipes_ = 0;
+    const unsigned pipes_;
 
     VectorUnit vec_;
     CubeUnit cube_;

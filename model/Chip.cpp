@@ -11,8 +11,8 @@ namespace dv {
 Chip::Chip(sc_core::sc_module_name name, const dv_config_t &cfg)
     : sc_module(name), cfg_(cfg), hbm_("hbm", Hbm::Params::from(cfg_)), l2_("l2", L2Cache::Params::from(cfg_))
 {
-    // Connections between the shared components (each core's are made by its constructor: its
-    // DMA engines to l2_, its services to this chip).
+    // Connections between the shared components (each core binds its own in its constructor: its
+    // DMA engines' l2 to l2_, its services to this chip).
     l2_.hbm.bind(hbm_);
 
     // The cores, their types, names and numbering: the core topology (configs/topology.def).
@@ -20,8 +20,8 @@ Chip::Chip(sc_core::sc_module_name name, const dv_config_t &cfg)
     n_aic_ = dv_topo_type_cores(&cfg_, DV_CORE_AIC);
     n_aiv_ = dv_topo_type_cores(&cfg_, DV_CORE_AIV);
     for (uint32_t i = 0; i < dv_topo_cores(&cfg_); i++)
-        cores_.push_back(std::make_unique<AiCore>(dv_topo_core_name(&cfg_, i, nm, sizeof nm), cfg_, *this, i,
-                                                  dv_topo_core_type(&cfg_, i), l2_));
+        cores_.push_back(std::make_unique<AiCore>(dv_topo_core_name(&cfg_, i, nm, sizeof nm),
+                                                  AiCore::Params::from(cfg_, dv_topo_core_type(&cfg_, i)), *this, i, l2_));
     mode2_.resize(n_aiv_);
 }
 

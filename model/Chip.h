@@ -23,6 +23,8 @@ namespace dv {
 // only through the interface each core holds; the chip's public face is its construction and run().
 class Chip final : public sc_core::sc_module, public CoreServices {
 public:
+    // The chip is the one component that reads the whole profile: it cuts it into each component's
+    // Params (Hbm, L2Cache, one AiCore::Params per core) and binds the connections between them.
     Chip(sc_core::sc_module_name name, const dv_config_t &cfg);
 
     // Run one kernel to completion (or to an error); fills *out on success.

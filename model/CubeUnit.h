@@ -12,11 +12,19 @@ namespace dv {
 
 class CubeUnit : public sc_core::sc_module {
 public:
-    CubeUnit(sc_core::sc_module_name name, const dv_config_t &cfg);
+    // Its section of the profile: cube.*.
+    struct Params {
+        uint64_t m, n;                      // cube.m, cube.n: rows of A, columns of B per cycle
+        uint64_t k_f16, k_bf16, k_s8, k_f32; // cube.k_<dtype>: K0 per cycle
+        cycles_t latency_cycles;
+        static Params from(const dv_config_t &cfg);
+    };
+
+    CubeUnit(sc_core::sc_module_name name, const Params &p);
     Cost cost(const dv_insn_t &in) const;
 
 private:
-    const dv_config_t &cfg_;
+    const Params p_;
 };
 
 } // namespace dv

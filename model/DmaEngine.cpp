@@ -7,18 +7,32 @@
 
 namespace dv {
 
-DmaEngine::DmaEngine(sc_core::sc_module_name name, const dv_config_t &cfg, dv_pipe_t pipe, L2Cache &l2, unsigned core)
-    : sc_module(name), cfg_(cfg), pipe_(pipe), l2_(l2), core_(core)
+DmaEngine::Params DmaEngine::Params::from(const dv_config_t &cfg)
+{
+    Params p{};
+    p.gm = {cfg.gm_uop_bytes, cfg.gm_burst_overhead_bytes, cfg.gm_core_read_bytes_per_cycle,
+            cfg.gm_core_write_bytes_per_cycle};
+    p.mte1 = {cfg.mte1_l0a_bytes_per_cycle, cfg.mte1_l0b_bytes_per_cycle, cfg.mte1_load2d_latency_cycles,
+              cfg.mte1_load3d_latency_cycles};
+    p.mte2 = {cfg.mte2_issue_cycles, cfg.mte2_uop_cycles, cfg.mte2_latency_cycles, cfg.mte2_ub_bytes_per_cycle,
+              cfg.mte2_l1_bytes_per_cycle};
+    p.mte3 = {cfg.mte3_issue_cycles, cfg.mte3_uop_cycles, cfg.mte3_latency_cycles, cfg.mte3_local_bytes_per_cycle};
+    p.fix = {cfg.fix_issue_cycles, cfg.fix_latency_cycles, cfg.fix_l0c_bytes_per_cycle};
+    return p;
+}
+
+DmaEngine::DmaEngine(sc_core::sc_module_name name, const Params &p, dv_pipe_t pipe, unsigned core)
+    : sc_module(name), p_(p), pipe_(pipe), core_(core)
 {
 }
 
 cycles_t DmaEngine::engine_cycles(const dv_xfer_t &x, uint64_t base, uint64_t cap) const
 {
     // Summed in 1/cap-cycle units and rounded once, so a 128 B micro-op costs 128/cap cycles.
-    const uint64_t U = cfg_.gm_uop_bytes;
-    const uint64_t uop = (pipe_ == DV_PIPE_MTE2 ? cfg_.mte2_uop_cycles : cfg_.mte3_uop_cycles) * cap;
+    const uint64_t U = p_.gm.uop_bytes;
+    const uint64_t uop = (pipe_ == DV_PIPE_MTE2 ? p_.mte2.uop_cycles : p_.mte3.uop_cycles) * cap;
     auto piece = [&](uint64_t b) { return std::max<uint64_t>(uop, b); };
-    const uint64_t full = piece(U), open = cfg_.gm_burst_overhead_bytes;
+    const uint64_t full = piece(U), open = p_.gm.burst_overhead_bytes;
     uint64_t total = 0;
     for (uint64_t i = 0; i < x.bursts; i++) {
         const uint64_t a = base + dv_xfer_run_offset(&x, i), b = x.burst_bytes;
@@ -48,17 +62,17 @@ Cost DmaEngine::cost(const dv_insn_t &in, cycles_t t, const uint64_t *gm_addr)
     Cost c;
     switch (os->cost) {
     case DV_COST_LOAD2D:
-        c.occupy = dv_ceil_div(x.dst_bytes, os->dst_space == DV_SPACE_L0A ? cfg_.mte1_l0a_bytes_per_cycle
-                                                                        : cfg_.mte1_l0b_bytes_per_cycle);
-        c.latency = cfg_.mte1_load2d_latency_cycles;
+        c.occupy = dv_ceil_div(x.dst_bytes, os->dst_space == DV_SPACE_L0A ? p_.mte1.l0a_bytes_per_cycle
+                                                                        : p_.mte1.l0b_bytes_per_cycle);
+        c.latency = p_.mte1.load2d_latency_cycles;
         return c;
     case DV_COST_LOAD3D:
-        c.occupy = dv_ceil_div(x.dst_bytes, cfg_.mte1_l0a_bytes_per_cycle);
-        c.latency = cfg_.mte1_load3d_latency_cycles;
+        c.occupy = dv_ceil_div(x.dst_bytes, p_.mte1.l0a_bytes_per_cycle);
+        c.latency = p_.mte1.load3d_latency_cycles;
         return c;
     case DV_COST_FIX_L1:
-        c.occupy = cfg_.fix_issue_cycles + dv_ceil_div(x.src_bytes, cfg_.fix_l0c_bytes_per_cycle);
-        c.latency = cfg_.fix_latency_cycles;
+        c.occupy = p_.fix.issue_cycles + dv_ceil_div(x.src_bytes, p_.fix.l0c_bytes_per_cycle);
+        c.latency = p_.fix.latency_cycles;
         return c;
     default:
         break;
@@ -68,17 +82,17 @@ Cost DmaEngine::cost(const dv_insn_t &in, cycles_t t, const uint64_t *gm_addr)
     const uint64_t base = gm_addr[DV_ADDR_ARG(addr_field)];
     uint64_t issue, local_bpc, cap;
     if (!write) {
-        issue = cfg_.mte2_issue_cycles;
-        local_bpc = os->dst_space == DV_SPACE_UB ? cfg_.mte2_ub_bytes_per_cycle : cfg_.mte2_l1_bytes_per_cycle;
-        cap = cfg_.gm_core_read_bytes_per_cycle;
+        issue = p_.mte2.issue_cycles;
+        local_bpc = os->dst_space == DV_SPACE_UB ? p_.mte2.ub_bytes_per_cycle : p_.mte2.l1_bytes_per_cycle;
+        cap = p_.gm.core_read_bytes_per_cycle;
     } else if (pipe_ == DV_PIPE_FIX) {
-        issue = cfg_.fix_issue_cycles;
-        local_bpc = cfg_.fix_l0c_bytes_per_cycle;
-        cap = cfg_.gm_core_write_bytes_per_cycle;
+        issue = p_.fix.issue_cycles;
+        local_bpc = p_.fix.l0c_bytes_per_cycle;
+        cap = p_.gm.core_write_bytes_per_cycle;
     } else {
-        issue = cfg_.mte3_issue_cycles;
-        local_bpc = cfg_.mte3_local_bytes_per_cycle;
-        cap = cfg_.gm_core_write_bytes_per_cycle;
+        issue = p_.mte3.issue_cycles;
+        local_bpc = p_.mte3.local_bytes_per_cycle;
+        cap = p_.gm.core_write_bytes_per_cycle;
     }
     const uint64_t gm_bytes = x.bursts * x.burst_bytes;
     const cycles_t engine = engine_cycles(x, base, cap);
@@ -89,14 +103,14 @@ Cost DmaEngine::cost(const dv_insn_t &in, cycles_t t, const uint64_t *gm_addr)
     runs.bytes = x.burst_bytes;
     runs.offset = run_addr;
     runs.ctx = &rc;
-    const GmResult mem = l2_.transfer(t + issue, runs, write, core_);
+    const GmResult mem = l2->transfer(t + issue, runs, write, core_);
     c.occupy = std::max<cycles_t>(issue + std::max(engine, local), mem.done > t ? mem.done - t : 0);
     if (write) {
         gm_write_bytes += gm_bytes;
-        c.latency = cfg_.mte3_latency_cycles;
+        c.latency = p_.mte3.latency_cycles;
     } else {
         gm_read_bytes += gm_bytes;
-        c.latency = cfg_.mte2_latency_cycles + (mem.miss ? l2_.hbm_latency() : 0);
+        c.latency = p_.mte2.latency_cycles + (mem.miss ? l2->hbm_latency() : 0);
     }
     return c;
 }

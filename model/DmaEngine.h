@@ -13,6 +13,7 @@
 #pragma once
 #include <systemc>
 
+#include "Connection.h"
 #include "Cost.h"
 #include "L2Cache.h"
 #include "dv/config.h"
@@ -22,7 +23,39 @@ namespace dv {
 
 class DmaEngine : public sc_core::sc_module {
 public:
-    DmaEngine(sc_core::sc_module_name name, const dv_config_t &cfg, dv_pipe_t pipe, L2Cache &l2, unsigned core);
+    // Its sections of the profile: the DMA paths gm.*, mte1.*, mte2.*, mte3.* and fixpipe.*.  Every
+    // engine of a core gets the same Params and reads the rows its pipe uses (a FixPipe GM write, like
+    // an MTE3 one, takes mte3.uop_cycles and mte3.latency_cycles).
+    struct Params {
+        struct {
+            uint64_t uop_bytes, burst_overhead_bytes, core_read_bytes_per_cycle, core_write_bytes_per_cycle;
+        } gm;
+        struct {
+            uint64_t l0a_bytes_per_cycle, l0b_bytes_per_cycle;
+            cycles_t load2d_latency_cycles, load3d_latency_cycles;
+        } mte1;
+        struct {
+            cycles_t issue_cycles, uop_cycles, latency_cycles;
+            uint64_t ub_bytes_per_cycle, l1_bytes_per_cycle;
+        } mte2;
+        struct {
+            cycles_t issue_cycles, uop_cycles, latency_cycles;
+            uint64_t local_bytes_per_cycle;
+        } mte3;
+        struct {
+            cycles_t issue_cycles, latency_cycles;
+            uint64_t l0c_bytes_per_cycle;
+        } fix;
+        static Params from(const dv_config_t &cfg);
+    };
+
+    // The engine of `pipe` (MTE1, MTE2, MTE3 or FIX) of core `core`, its requester id in the
+    // shared calendars.
+    DmaEngine(sc_core::sc_module_name name, const Params &p, dv_pipe_t pipe, unsigned core);
+
+    // Where GM transfers go.
+    Connection<L2Cache> l2;
+
     // Cost of `in` starting at cycle t.  gm_addr[a] is the device address of GM argument a.
     Cost cost(const dv_insn_t &in, cycles_t t, const uint64_t *gm_addr);
 
@@ -31,9 +64,8 @@ public:
 private:
     cycles_t engine_cycles(const dv_xfer_t &x, uint64_t base, uint64_t cap) const;
 
-    const dv_config_t &cfg_;
+    const Params p_;
     const dv_pipe_t pipe_;
-    L2Cache &l2_;
     const unsigned core_; // requester id in the shared calendars
 };
 

@@ -3,21 +3,33 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <vector>
 
 #include "dv/intmath.h"
 
 namespace dv {
 
-VectorUnit::VectorUnit(sc_core::sc_module_name name, const dv_config_t &cfg)
-    : sc_module(name), repeat_bytes_(cfg.vector_repeat_bytes), pipeline_(cfg.vector_pipeline_cycles),
-      banks_(cfg.ub_banks), groups_(cfg.ub_bank_groups)
+VectorUnit::Params VectorUnit::Params::from(const dv_config_t &cfg)
 {
+    Params p{};
+    p.repeat_bytes = cfg.vector_repeat_bytes;
+    p.pipeline_cycles = cfg.vector_pipeline_cycles;
     int i = 0;
 #define DV_VCOST(id, nm, d) \
-    rate_[i++] = Rate{{cfg.vc_##id##_b16_bpc, cfg.vc_##id##_b32_bpc}, {cfg.vc_##id##_b16_lat, cfg.vc_##id##_b32_lat}};
+    p.rate[i++] = Rate{{cfg.vc_##id##_b16_bpc, cfg.vc_##id##_b32_bpc}, {cfg.vc_##id##_b16_lat, cfg.vc_##id##_b32_lat}};
 #include "isa.def"
     (void)i;
+    p.ub_banks = cfg.ub_banks;
+    p.ub_bank_groups = cfg.ub_bank_groups;
+    return p;
+}
+
+VectorUnit::VectorUnit(sc_core::sc_module_name name, const Params &p)
+    : sc_module(name), repeat_bytes_(p.repeat_bytes), pipeline_(p.pipeline_cycles), banks_(p.ub_banks),
+      groups_(p.ub_bank_groups)
+{
+    std::copy(std::begin(p.rate), std::end(p.rate), std::begin(rate_));
     for (int op = 0; op < DV_OP_COUNT; op++)
         dtype_field_[op] = dv_field_index(static_cast<dv_op_t>(op), "dtype");
 }

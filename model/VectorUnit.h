@@ -18,16 +18,26 @@ namespace dv {
 
 class VectorUnit : public sc_core::sc_module {
 public:
-    VectorUnit(sc_core::sc_module_name name, const dv_config_t &cfg);
+    // Its section of the profile: vector.* (vector.<class>.* per vector cost class of isa/isa.def)
+    // and the UB bank geometry (core.ub_banks, core.ub_bank_groups).
+    struct Params {
+        struct Rate {
+            uint64_t bpc[2], lat[2]; // [0] 8/16-bit, [1] 32-bit: bytes per cycle, latency cycles
+        };
+        uint64_t repeat_bytes, pipeline_cycles;
+        Rate rate[DV_VC_COUNT]; // by cost class, from DV_COST_V_ADD on
+        uint64_t ub_banks, ub_bank_groups;
+        static Params from(const dv_config_t &cfg);
+    };
+
+    VectorUnit(sc_core::sc_module_name name, const Params &p);
     Cost cost(const dv_insn_t &in, const dv_vgeom_t &g);
 
 private:
     cycles_t conflicts(const dv_vgeom_t &g);
     unsigned op_width(const dv_insn_t &in) const;
 
-    struct Rate {
-        uint64_t bpc[2], lat[2]; // [0] 8/16-bit, [1] 32-bit
-    };
+    using Rate = Params::Rate;
     Rate rate_[DV_VC_COUNT];
     int dtype_field_[DV_OP_COUNT];
     const uint64_t repeat_bytes_, pipeline_, banks_, groups_;
