@@ -1,16 +1,23 @@
 // tests/check_components.cpp - unit tests of the model's components on their own: the bandwidth
-// calendar, the L2's replacement and write policies, the occupancy sweep and the hazard checker.
+// calendar, the L2's replacement and write policies, the occupancy sweep, the hazard checker, and
+// the cube unit and DMA engines built from hand-written Params (no profile) and connections.
 // Every expectation is derived by hand from the claims in the component's header; the derivation
 // is written next to each case.  (C++: the components are C++ classes; the suite is a Check suite
 // like the others, registered in tests/runner.c.)
 #include <systemc>
 #include <vector>
 
+#include <cstring>
+
 #include "../model/BandwidthCalendar.h"
+#include "../model/CubeUnit.h"
+#include "../model/DmaEngine.h"
 #include "../model/HazardChecker.h"
 #include "../model/Hbm.h"
 #include "../model/L2Cache.h"
 #include "../model/Occupancy.h"
+
+#include "dv/trace.h"
 
 #include <check.h> // last: its macros (fail, ...) clash with names in the C++ headers
 
@@ -510,6 +517,101 @@ START_TEST(test_components_hazard_pruning_keeps_races)
 }
 END_TEST
 
+// ---------------------------------------------------------------- units built from their Params
+
+// One instruction from its trace text; GM argument 0 is called x.
+dv_insn_t insn(const char *text)
+{
+    dv_arg_t arg{};
+    std::strcpy(arg.name, "x");
+    arg.bytes = 1 << 20;
+    dv_kernel_info_t info{};
+    info.blocks = info.subs = info.nargs = 1;
+    info.args = &arg;
+    dv_insn_t in{};
+    dv_error_t err{};
+    ck_assert_msg(dv_trace_parse_insn(text, std::strlen(text), &info, "t", 1, &in, &err) == DV_OK, "%s: %s", text, err.msg);
+    return in;
+}
+
+// Cube M0 = N0 = 16, K0 = 16 / 32 / 64 / 8 for f16 / bf16 / s8 / f32, latency 20.  mmad m=33
+// n=16 k=64: ceil(33/16) x ceil(16/16) = 3 x 1, times ceil(64 / K0) = 4 / 2 / 1 / 8 per dtype.
+START_TEST(test_components_cube_params)
+{
+    Context context;
+    CubeUnit cube("cube", CubeUnit::Params{16, 16, 16, 32, 64, 8, 20});
+    const struct {
+        const char *dtype;
+        cycles_t occupy;
+    } cases[] = {{"f16", 12}, {"bf16", 6}, {"s8", 3}, {"f32", 24}};
+    for (const auto &c : cases) {
+        char text[128];
+        std::snprintf(text, sizeof text, "mmad c=l0c:0x0 a=l0a:0x0 b=l0b:0x0 dtype=%s m=33 k=64 n=16 init=1", c.dtype);
+        const Cost cost = cube.cost(insn(text));
+        ck_assert_uint_eq(cost.occupy, c.occupy);
+        ck_assert_uint_eq(cost.latency, 20);
+    }
+}
+END_TEST
+
+DmaEngine::Params dma_params()
+{
+    DmaEngine::Params p{};
+    p.gm = {128, 0, 32, 16};       // uop_bytes, burst_overhead_bytes, core read / write caps
+    p.mte1 = {64, 32, 7, 9};       // L0A / L0B bytes per cycle, load2d / load3d latency
+    p.mte2 = {2, 1, 30, 64, 32};   // issue, uop cycles, latency, UB / L1 bytes per cycle
+    p.mte3 = {3, 1, 40, 64};       // issue, uop cycles, latency, local bytes per cycle
+    p.fix = {4, 11, 64};           // issue, latency, L0C bytes per cycle
+    return p;
+}
+
+// MTE1 moves locally and never uses its l2 connection (left unbound: a use would assert).
+// load_cbuf_to_ca repeat=4 moves 4 x 512 B fractals = 2048 B at 64 B/cycle (L0A): 32 cycles;
+// to L0B at 32 B/cycle: 64 cycles; both mte1.load2d_latency_cycles = 7.
+START_TEST(test_components_dma_local_params)
+{
+    Context context;
+    DmaEngine mte1("mte1", dma_params(), DV_PIPE_MTE1, 0);
+    const uint64_t gm[1] = {0};
+    Cost c = mte1.cost(insn("load_cbuf_to_ca dst=l0a:0x0 src=l1:0x0 dtype=f16 base_idx=0 repeat=4 src_stride=1"), 0, gm);
+    ck_assert_uint_eq(c.occupy, 32);
+    ck_assert_uint_eq(c.latency, 7);
+    c = mte1.cost(insn("load_cbuf_to_cb dst=l0b:0x0 src=l1:0x0 dtype=f16 base_idx=0 repeat=4 src_stride=1"), 0, gm);
+    ck_assert_uint_eq(c.occupy, 64);
+    ck_assert_uint_eq(c.latency, 7);
+    ck_assert(!mte1.l2.bound());
+}
+END_TEST
+
+// MTE2 reads 128 B (nburst=1 len=4) from GM through its l2 connection (L2: 4 KiB, 128 B lines,
+// 64 B/cycle; HBM 8 B/cycle, latency 50), starting at cycle 0:
+//   engine: issue 2, then one burst of one whole 128 B micro-op at the 32 B/cycle cap: 4 cycles;
+//   UB side 128 / 64 = 2 cycles; L2 from cycle 2: 128 / 64 -> 4; the line misses and is filled
+//   from HBM: 2 + 128 / 8 = 18.  occupy = max(2 + max(4, 2), 18) = 18; latency 30 + 50 = 80.
+// The same read from cycle 100 hits: L2 done at 102 + 2 = 104, occupy = max(6, 4) = 6, latency 30.
+START_TEST(test_components_dma_gm_read_through_l2)
+{
+    Context context;
+    Hbm hbm("hbm", Hbm::Params{50, 8, 64});
+    L2Cache l2("l2", L2Cache::Params{4096, 128, 4, false, 64, 64});
+    DmaEngine mte2("mte2", dma_params(), DV_PIPE_MTE2, 0);
+    l2.hbm.bind(hbm);
+    mte2.l2.bind(l2);
+    const uint64_t gm[1] = {0};
+    const dv_insn_t in = insn("copy_gm_to_ubuf dst=ub:0x0 src=x+0x0 nburst=1 len=4");
+    Cost c = mte2.cost(in, 0, gm);
+    ck_assert_uint_eq(c.occupy, 18);
+    ck_assert_uint_eq(c.latency, 80);
+    c = mte2.cost(in, 100, gm);
+    ck_assert_uint_eq(c.occupy, 6);
+    ck_assert_uint_eq(c.latency, 30);
+    ck_assert_uint_eq(mte2.gm_read_bytes, 256);
+    ck_assert_uint_eq(l2.hits, 1);
+    ck_assert_uint_eq(l2.misses, 1);
+    ck_assert_uint_eq(hbm.read_bytes, 128);
+}
+END_TEST
+
 } // namespace
 
 extern "C" Suite *dv_components_suite(void)
@@ -533,6 +635,9 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_hazard_ordering);
     tcase_add_test(t, test_components_hazard_reports_once_in_order);
     tcase_add_test(t, test_components_hazard_pruning_keeps_races);
+    tcase_add_test(t, test_components_cube_params);
+    tcase_add_test(t, test_components_dma_local_params);
+    tcase_add_test(t, test_components_dma_gm_read_through_l2);
     suite_add_tcase(s, t);
     return s;
 }
