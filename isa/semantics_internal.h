@@ -6,25 +6,16 @@
 #ifndef DV_ISA_SEMANTICS_INTERNAL_H
 #define DV_ISA_SEMANTICS_INTERNAL_H
 
-/* fp32 results must be single IEEE operations: never fuse a*b+c (GCC ignores the STDC pragma).
- * Every semantics_*.c includes this header first, so the rule holds in all of them. */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("fp-contract=off")
-#else
-#pragma STDC FP_CONTRACT OFF
-#endif
+/* fp32 results must be single IEEE operations (dv/fpexact.h).  Every semantics_*.c includes this
+ * header first, so the rule holds in all of them. */
+#include "dv/fpexact.h"
 
-#include <float.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "dv/intmath.h"
 #include "dv/semantics.h"
-
-#if FLT_EVAL_METHOD != 0
-#error "isa/semantics_*.c need FLT_EVAL_METHOD 0 (float arithmetic evaluated in float, e.g. SSE)"
-#endif
 
 /* ---------------------------------------------------------------- numbers (semantics_numbers.c) */
 

@@ -29,23 +29,14 @@
  * 32 B block; mmad is issued with the exact m, k, n of the tile, so the unwritten rows of a partial
  * fractal in L1/L0 are never read (docs/SEMANTICS.md, MMAD); the FixPipe writes exactly m x n. */
 
-/* The reference sums in f32 exactly as the cube does: never fuse a*b+c (GCC ignores the STDC pragma). */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("fp-contract=off")
-#else
-#pragma STDC FP_CONTRACT OFF
-#endif
+/* The reference sums in f32 exactly as the cube does (dv/fpexact.h). */
+#include "dv/fpexact.h"
 
 #include "dv/intmath.h"
 #include "dv/ops.h"
 
-#include <float.h>
 #include <stdlib.h>
 #include <string.h>
-
-#if FLT_EVAL_METHOD != 0
-#error "ops/matmul.c needs FLT_EVAL_METHOD 0 (float arithmetic evaluated in float, e.g. SSE)"
-#endif
 
 enum { P_M, P_N, P_K, P_DTYPE, P_OUT_DTYPE, P_BT, P_BASE_M, P_BASE_N, P_BASE_K, P_STEP_KA, P_STEP_KB, P_DEPTH_A1,
        P_DEPTH_B1, P_CORES, P_GRID, P_DB, P_RELU, P_COUNT };

@@ -10,9 +10,7 @@
 
 /* The references compute fp32 results as single IEEE operations, like the semantics: no a*b+c
  * fusing in the functions of any file that includes this header. */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("fp-contract=off")
-#endif
+#include "dv/fpexact.h"
 
 #include <check.h>
 #include <stdbool.h>
