@@ -492,9 +492,10 @@ static int ew_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
 }
 
 /* The element-wise operators (ops/ops.def rows). */
-#define EW_OP(ident, params, what)                                                                              \
-    const dv_opdesc_t dv_op_##ident = {#ident, what, params, (int)(sizeof params / sizeof params[0]), ew_plan,   \
-                                       ew_kernel, ew_reference}
+#define EW_OP(ident, ptab, what)                                                                                \
+    const dv_opdesc_t dv_op_##ident = {.name = #ident, .desc = what, .params = ptab,                             \
+                                       .nparams = (int)(sizeof ptab / sizeof ptab[0]), .plan = ew_plan,     \
+                                       .kernel = ew_kernel, .reference = ew_reference, .bind = dv_ops_bind_same}
 
 EW_OP(add, ew_params_alpha, "z = x + alpha * y, element-wise over the flattened --shape");
 EW_OP(sub, ew_params_alpha, "z = x - alpha * y, element-wise");
@@ -667,6 +668,8 @@ static int copy_reference(const dv_op_plan_t *plan, const uint8_t *const *in, ui
 }
 
 /* copy (ops/ops.def row). */
-const dv_opdesc_t dv_op_copy = {"copy", "read a 2-D tensor GM -> UB in --tile copies (bandwidth benchmark); "
-                                "--write on also writes it back to y", copy_params, CP_COUNT, copy_plan,
-                                copy_kernel, copy_reference};
+const dv_opdesc_t dv_op_copy = {.name = "copy",
+                                .desc = "read a 2-D tensor GM -> UB in --tile copies (bandwidth benchmark); "
+                                        "--write on also writes it back to y",
+                                .params = copy_params, .nparams = CP_COUNT, .plan = copy_plan,
+                                .kernel = copy_kernel, .reference = copy_reference};

@@ -391,21 +391,21 @@ static int norm_reference(const dv_op_plan_t *plan, const uint8_t *const *in, ui
 
 const dv_opdesc_t dv_op_softmax = {
     "softmax", "y = exp(x - max) / sum(exp(x - max)) over the last axis (fp32 arithmetic)",
-    softmax_params, P_EPS, softmax_plan, dv_norm_kernel, norm_reference,
+    softmax_params, P_EPS, softmax_plan, dv_norm_kernel, norm_reference, dv_ops_bind_same, NULL,
 };
 
 const dv_opdesc_t dv_op_layernorm = {
     "layernorm", "y = (x - mean) / sqrt(var + eps) * gamma + beta over the last axis (fp32 arithmetic); "
     "--stats on also outputs mean and rstd",
-    ln_params, P_COUNT, layernorm_plan, dv_norm_kernel, norm_reference,
+    ln_params, P_COUNT, layernorm_plan, dv_norm_kernel, norm_reference, dv_ops_bind_same, NULL,
 };
 
 const dv_opdesc_t dv_op_rmsnorm = {
     "rmsnorm", "y = x / sqrt(mean(x^2) + eps) * gamma over the last axis (fp32 arithmetic)",
-    rms_params, P_STATS, rmsnorm_plan, dv_norm_kernel, norm_reference,
+    rms_params, P_STATS, rmsnorm_plan, dv_norm_kernel, norm_reference, dv_ops_bind_same, NULL,
 };
 
 const dv_opdesc_t dv_op_batchnorm = {
     "batchnorm", "inference y = (x - mean[c]) / sqrt(var[c] + eps) * gamma[c] + beta[c] on NCHW (fp32 arithmetic)",
-    bn_params, P_STATS, batchnorm_plan, dv_norm_kernel, norm_reference,
+    bn_params, P_STATS, batchnorm_plan, dv_norm_kernel, norm_reference, dv_ops_bind_same, NULL,
 };

@@ -79,6 +79,69 @@ static const char *dtype_param_name(dv_dtype_t t)
     return "?";
 }
 
+static void dtypes_list(uint32_t mask, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    for (int t = 0; t < DV_DT_COUNT; t++)
+        if (mask & (1u << t))
+            n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "%s%s", n ? "|" : "", dtype_param_name((dv_dtype_t)t));
+}
+
+const char *dv_ops_dtype_name(dv_dtype_t t) { return dtype_param_name(t); }
+
+/* ---------------------------------------------------------------- shapes and graph binding */
+
+uint64_t dv_shape_elems(const dv_shape_t *s)
+{
+    uint64_t n = 1;
+    for (int i = 0; i < s->ndims; i++)
+        if (__builtin_mul_overflow(n, s->d[i], &n))
+            return 0;
+    return s->ndims ? n : 0;
+}
+
+void dv_shape_format(const dv_shape_t *s, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    for (int i = 0; i < s->ndims; i++)
+        n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "%s%llu", i ? "x" : "", (unsigned long long)s->d[i]);
+}
+
+int dv_ops_bind_same(const dv_opdesc_t *op, const dv_tensor_desc_t *in, int nin, dv_opvals_t *v,
+                     dv_tensor_desc_t *out, dv_error_t *err)
+{
+    const int ps = dv_ops_param_index(op, "shape"), pd = dv_ops_param_index(op, "dtype");
+    if (ps < 0 || pd < 0)
+        return dv_error_set(err, DV_ERR_STATE, NULL, 0, 0, "%s has no shape or dtype parameter", op->name);
+    for (int i = 1; i < nin; i++) {
+        if (in[i].shape.ndims != in[0].shape.ndims || memcmp(in[i].shape.d, in[0].shape.d,
+                                                              sizeof in[0].shape.d[0] * (size_t)in[0].shape.ndims)) {
+            char a[96], b[96];
+            dv_shape_format(&in[0].shape, a, sizeof a);
+            dv_shape_format(&in[i].shape, b, sizeof b);
+            return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "input %d has shape %s, input 1 has %s: %s needs equal "
+                                "shapes", i + 1, b, a, op->name);
+        }
+        if (in[i].dtype != in[0].dtype)
+            return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "input %d is %s, input 1 is %s: %s needs one dtype",
+                                i + 1, dtype_param_name(in[i].dtype), dtype_param_name(in[0].dtype), op->name);
+    }
+    if (!(op->params[pd].dtypes & (1u << in[0].dtype))) {
+        char list[128];
+        dtypes_list(op->params[pd].dtypes, list, sizeof list);
+        return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "input 1 is %s; %s takes %s", dtype_param_name(in[0].dtype),
+                            op->name, list);
+    }
+    v->v[ps].shape = in[0].shape;
+    v->given[ps] = true;
+    v->v[pd].dt = in[0].dtype;
+    v->given[pd] = true;
+    *out = in[0];
+    return DV_OK;
+}
+
 static int dtype_parse(const char *s, dv_dtype_t *t)
 {
     for (size_t i = 0; i < sizeof dtype_names / sizeof dtype_names[0]; i++)
@@ -89,14 +152,6 @@ static int dtype_parse(const char *s, dv_dtype_t *t)
     return -1;
 }
 
-static void dtypes_list(uint32_t mask, char *buf, size_t cap)
-{
-    size_t n = 0;
-    buf[0] = 0;
-    for (int t = 0; t < DV_DT_COUNT; t++)
-        if (mask & (1u << t))
-            n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "%s%s", n ? "|" : "", dtype_param_name((dv_dtype_t)t));
-}
 
 /* ---------------------------------------------------------------- values */
 

@@ -77,7 +77,55 @@ typedef struct dv_op_plan {
     uint64_t flops;                    /* useful arithmetic (a multiply-add is 2), 0 when not meaningful */
     uint64_t bytes;                    /* compulsory GM traffic: inputs read once plus outputs written once */
     double tol_scale;                  /* multiplies the dtype tolerances of --check (1 unless the op says why) */
+    uint32_t own_args;                 /* mask of DV_ARG_IN arguments the operator creates itself (weights,
+                                        * statistics, parameter vectors): a graph node does not list them */
 } dv_op_plan_t;
+
+/* ---- graph binding: an operator as a node of an operator graph (dv/graph.h) ---- */
+/* A tensor as a graph sees it. */
+typedef struct dv_tensor_desc {
+    dv_shape_t shape;
+    dv_dtype_t dtype;
+} dv_tensor_desc_t;
+
+/* ---- per-tile work: how an operator joins a fused kernel (dv/fusion.h) ----
+ * A fused kernel views every value of its group as a 2-D array [rows, cols] and walks it in tiles
+ * of rows x cols elements held in UB, each row starting `pitch` elements after the previous one
+ * (pitch: cols rounded up so that a row is whole 32-B blocks in every dtype of the group; the
+ * elements between cols and pitch are scratch that is computed on and never stored).  An
+ * operator's tile code reads its inputs' tiles and writes its output tile, in the tensors' own
+ * dtypes, with exactly the vector instructions its own kernel issues for the same elements, so a
+ * fused chain gives the bytes the unfused chain gives. */
+#define DV_TILE_MAX_IN 4
+#define DV_TILE_STATE_BYTES 256
+
+typedef struct dv_tile {
+    uint64_t rows, cols, pitch;        /* this tile */
+    uint64_t row0, col0;               /* its first row and column in the [rows, cols] view */
+    uint64_t in[DV_TILE_MAX_IN];       /* UB address of each tiled input's tile (rows x pitch) */
+    uint64_t out;                      /* UB address of the output tile (rows x pitch) */
+} dv_tile_t;
+
+enum {
+    DV_TILE_WHOLE_ROWS = 1u << 0,      /* reduces along rows: a tile holds whole rows (cols = the view's) */
+    DV_TILE_VIEW = 1u << 1             /* the operator fixes the view (view()); else any view will do */
+};
+
+typedef struct dv_tile_ops {
+    uint32_t flags;
+    /* The [rows, cols] view of the output the tile code assumes (DV_TILE_VIEW). */
+    void (*view)(const dv_op_plan_t *plan, uint64_t *rows, uint64_t *cols);
+    /* UB bytes of the operator's own buffers (fp32 scratch, its parameter vectors) for tiles of at
+     * most `rows` x `pitch` elements, each allocation rounded up to core.ub_align_bytes. */
+    uint64_t (*ub_bytes)(const dv_op_plan_t *plan, const dv_config_t *cfg, uint64_t rows, uint64_t pitch);
+    /* Once per block, before the first tile: allocate those buffers and load the operator's own
+     * arguments (plan argument i is GM argument argmap[i] of the fused kernel), leaving what emit
+     * needs in state (DV_TILE_STATE_BYTES).  The loads are complete on V when setup returns. */
+    void (*setup)(dv_k_t *k, const dv_op_plan_t *plan, const uint32_t *argmap, uint64_t rows, uint64_t pitch,
+                  void *state);
+    /* The V-pipe work of one tile: the inputs are in UB, the output buffer is free. */
+    void (*emit)(dv_k_t *k, const dv_op_plan_t *plan, const void *state, const dv_tile_t *tile);
+} dv_tile_ops_t;
 
 typedef struct dv_opdesc dv_opdesc_t;
 struct dv_opdesc {
@@ -93,6 +141,15 @@ struct dv_opdesc {
     /* Fill the expected bytes of every DV_ARG_OUT / INOUT argument (expect[i], plan->args[i].bytes,
      * zeroed) from the inputs (in[i]; NULL for outputs). */
     int (*reference)(const dv_op_plan_t *plan, const uint8_t *const *in, uint8_t **expect, dv_error_t *err);
+    /* As a graph node: check the node's input tensors (in[0..nin), the plan's DV_ARG_IN arguments
+     * that are not own_args, in order), set the parameters they determine (shapes, dtype) in v, and
+     * give the output tensor.  Errors say which input and what was expected.  NULL: the operator
+     * cannot be a graph node. */
+    int (*bind)(const dv_opdesc_t *op, const dv_tensor_desc_t *in, int nin, dv_opvals_t *v, dv_tensor_desc_t *out,
+                dv_error_t *err);
+    /* Its per-tile vector work, when it can join a fused vector kernel or a cube epilogue; NULL
+     * when not. */
+    const dv_tile_ops_t *tile;
 };
 
 /* The operators, in ops/ops.def order (NULL-terminated). */
@@ -158,6 +215,16 @@ static inline uint64_t dv_ops_field_max(dv_form_t form, int field)
 {
     return (uint64_t)dv_form_spec(form)->fields[field].max;
 }
+/* Elements of a shape, 0 on overflow. */
+uint64_t dv_shape_elems(const dv_shape_t *s);
+/* "1024x768" */
+void dv_shape_format(const dv_shape_t *s, char *buf, size_t cap);
+/* A dtype as the --dtype parameter spells it ("fp16", "int32"). */
+const char *dv_ops_dtype_name(dv_dtype_t t);
+/* The bind of operators whose output has the shape and dtype of their inputs, which must all be
+ * alike: sets "shape" and "dtype" (element-wise, softmax, layernorm, rmsnorm, batchnorm). */
+int dv_ops_bind_same(const dv_opdesc_t *op, const dv_tensor_desc_t *in, int nin, dv_opvals_t *v,
+                     dv_tensor_desc_t *out, dv_error_t *err);
 /* Fail a plan with a message naming the parameter: "--NAME: ..." */
 int dv_ops_param_error(dv_error_t *err, const char *param, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
