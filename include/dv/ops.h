@@ -78,7 +78,10 @@ typedef struct dv_op_plan {
     uint64_t bytes;                    /* compulsory GM traffic: inputs read once plus outputs written once */
     double tol_scale;                  /* multiplies the dtype tolerances of --check (1 unless the op says why) */
     uint32_t own_args;                 /* mask of DV_ARG_IN arguments the operator creates itself (weights,
-                                        * statistics, parameter vectors): a graph node does not list them */
+                                        * statistics, parameter vectors): a graph node does not list them.
+                                        * As a graph node, the node's inputs are the other DV_ARG_IN
+                                        * arguments in order, its output is the first DV_ARG_OUT argument,
+                                        * and any further output is a workspace private to the kernel */
 } dv_op_plan_t;
 
 /* ---- graph binding: an operator as a node of an operator graph (dv/graph.h) ---- */
