@@ -590,6 +590,59 @@ cleanup:
     return rc;
 }
 
+/* ---------------------------------------------------------------- graph bind */
+
+/* As a graph node: a [M,K] and b [K,N] (b [N,K] with --b-transposed on), one dtype; sets m, n, k
+ * and dtype; the output is [M,N] in --out-dtype, or the plan's natural type when it is auto. */
+static int mm_bind(const dv_opdesc_t *op, const dv_tensor_desc_t *in, int nin, dv_opvals_t *v, dv_tensor_desc_t *out,
+                   dv_error_t *err)
+{
+    static const char *const names[2] = {"a", "b"};
+    const bool bt = v->v[P_BT].i != 0;
+    if (nin != 2)
+        return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "matmul takes 2 inputs, a [M,K] and b %s; %d given",
+                            bt ? "[N,K]" : "[K,N]", nin);
+    for (int i = 0; i < 2; i++)
+        if (in[i].shape.ndims != 2) {
+            char s[96];
+            dv_shape_format(&in[i].shape, s, sizeof s);
+            return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "input %d (%s) has shape %s: matmul needs 2-D a [M,K] "
+                                "and b %s", i + 1, names[i], s, bt ? "[N,K]" : "[K,N]");
+        }
+    if (in[1].dtype != in[0].dtype)
+        return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "input 2 (b) is %s, input 1 (a) is %s: matmul needs one dtype",
+                            dv_ops_dtype_name(in[1].dtype), dv_ops_dtype_name(in[0].dtype));
+    if (!(op->params[P_DTYPE].dtypes & (1u << in[0].dtype))) {
+        char list[96];
+        size_t n = 0;
+        list[0] = '\0';
+        for (int t = 0; t < DV_DT_COUNT; t++)
+            if (op->params[P_DTYPE].dtypes & (1u << t))
+                n += (size_t)snprintf(list + n, n < sizeof list ? sizeof list - n : 0, "%s%s", n ? "|" : "",
+                                      dv_ops_dtype_name((dv_dtype_t)t));
+        return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "input 1 (a) is %s: matmul takes %s", dv_ops_dtype_name(in[0].dtype),
+                            list);
+    }
+    const uint64_t M = in[0].shape.d[0], K = in[0].shape.d[1];
+    const uint64_t N = in[1].shape.d[bt ? 0 : 1], Kb = in[1].shape.d[bt ? 1 : 0];
+    if (Kb != K)
+        return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "input 2 (b) has %llu %s, input 1 (a) has %llu columns: "
+                            "matmul needs a [M,K] x b %s", (unsigned long long)Kb, bt ? "columns" : "rows",
+                            (unsigned long long)K, bt ? "[N,K] (b-transposed)" : "[K,N]");
+    const dv_dtype_t it = in[0].dtype, natural = it == DV_DT_S8 ? DV_DT_S32 : it;
+    v->v[P_M].i = (int64_t)M;
+    v->v[P_N].i = (int64_t)N;
+    v->v[P_K].i = (int64_t)K;
+    v->v[P_DTYPE].dt = it;
+    v->given[P_M] = v->given[P_N] = v->given[P_K] = v->given[P_DTYPE] = true;
+    memset(out, 0, sizeof *out);
+    out->shape.ndims = 2;
+    out->shape.d[0] = M;
+    out->shape.d[1] = N;
+    out->dtype = v->v[P_OUT_DTYPE].dt == DV_DT_AUTO ? natural : v->v[P_OUT_DTYPE].dt;
+    return DV_OK;
+}
+
 const dv_opdesc_t dv_op_matmul = {
     .name = "matmul",
     .desc = "C = A x B (or A x B^T) on the cube: GM -> L1 (nd2nz) -> L0A/L0B -> mmad -> L0C -> FixPipe (910B) or "
@@ -599,4 +652,5 @@ const dv_opdesc_t dv_op_matmul = {
     .plan = mm_plan,
     .kernel = mm_kernel,
     .reference = mm_reference,
+    .bind = mm_bind,
 };
