@@ -1,0 +1,805 @@
+/* fusion/graph.c - operator graphs (dv/graph.h): the libyaml reader and the schema of
+ * docs/GRAPHS.md.  A file is read in one pass over the YAML document, in the order the data flows:
+ *   1. the top-level keys (name, description, inputs, nodes, outputs), unknown and duplicate keys
+ *   2. the graph inputs: names, shapes, dtypes
+ *   3. the nodes in file order: name, operator, inputs (graph inputs or earlier nodes; a later node
+ *      is named as a forward reference, or as a cycle when it depends on this one), the file's
+ *      parameters through the operator's own table (dv_ops_parse), then the operator's bind, which
+ *      sets the parameters the input tensors determine and gives the output tensor
+ *   4. the outputs
+ * Every error carries the file, the line and column of the YAML node it concerns, and the node's
+ * name (and operator) when it concerns a node. */
+#include "dv/graph.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+enum { MSG_MAX = 640, CTX_MAX = 128, ARG_MAX = 512 };
+
+typedef struct reader {
+    const char *path;
+    const char *text;
+    yaml_document_t *doc;
+    dv_graph_t *g;
+    dv_error_t *err;
+    char ctx[CTX_MAX];                           /* prefix of messages: "node 'mm' (matmul): " */
+    /* every entry of nodes: as written (name and inputs when they are there), for forward references */
+    int nentries;
+    const char *entry_name[DV_GRAPH_MAX_NODES];
+    const yaml_node_t *entry_inputs[DV_GRAPH_MAX_NODES];
+    int entry_line[DV_GRAPH_MAX_NODES];
+} reader_t;
+
+/* ---------------------------------------------------------------- messages */
+
+static int rd_error(reader_t *rd, int code, const yaml_node_t *at, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Fail at YAML node `at` with the current prefix. */
+static int rd_error(reader_t *rd, int code, const yaml_node_t *at, const char *fmt, ...)
+{
+    char msg[MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return dv_error_set(rd->err, code, rd->path, at ? (int)at->start_mark.line + 1 : 0,
+                        at ? (int)at->start_mark.column + 1 : 0, "%s%s", rd->ctx, msg);
+}
+
+static const char *kind_of(const yaml_node_t *n)
+{
+    return n->type == YAML_MAPPING_NODE ? "a mapping" : n->type == YAML_SEQUENCE_NODE ? "a sequence" : "a value";
+}
+
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b), row[DV_NAME_MAX + 1];
+    if (la > DV_NAME_MAX || lb > DV_NAME_MAX)
+        return (size_t)-1;
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+/* The candidates nearest to word, when near enough ("'gelu' or 'relu'"), built one at a time. */
+typedef struct close_list {
+    char text[160];
+    int n;
+    size_t dist;
+} close_list_t;
+
+#define CLOSE_LIST_INIT {"", 0, (size_t)-1}
+
+static void close_consider(close_list_t *c, const char *word, const char *cand)
+{
+    const size_t len = strlen(word), limit = len <= 2 ? 0 : len <= 4 ? 1 : 2, d = edit_distance(word, cand);
+    if (d > limit || d > c->dist)
+        return;
+    if (d < c->dist) {
+        c->text[0] = '\0';
+        c->n = 0;
+        c->dist = d;
+    }
+    const size_t used = strlen(c->text);
+    if (c->n < 4)
+        snprintf(c->text + used, sizeof c->text - used, "%s'%s'", c->n ? " or " : "", cand);
+    c->n++;
+}
+
+/* ---------------------------------------------------------------- YAML */
+
+/* libyaml's result (1 = success) as a dvsim status: the one place that reads its convention. */
+static int yaml_status(int libyaml_ok, const yaml_parser_t *p, const reader_t *rd)
+{
+    if (libyaml_ok)
+        return DV_OK;
+    if (p->error == YAML_MEMORY_ERROR || p->error == YAML_NO_ERROR)
+        return dv_error_set(rd->err, DV_ERR_NOMEM, rd->path, 0, 0, "out of memory while reading the graph");
+    if (p->error == YAML_READER_ERROR) { /* bad encoding: a byte offset, no mark */
+        int line = 1, col = 1;
+        for (size_t i = 0; i < p->problem_offset && rd->text[i]; i++, col++)
+            if (rd->text[i] == '\n')
+                line++, col = 0;
+        return dv_error_set(rd->err, DV_ERR_PARSE, rd->path, line, col, "YAML syntax error: %s",
+                            p->problem ? p->problem : "unreadable input");
+    }
+    char where[64] = "";
+    if (p->context)
+        snprintf(where, sizeof where, " started at line %d, column %d", (int)p->context_mark.line + 1,
+                 (int)p->context_mark.column + 1);
+    return dv_error_set(rd->err, DV_ERR_PARSE, rd->path, (int)p->problem_mark.line + 1,
+                        (int)p->problem_mark.column + 1, "YAML syntax error: %s%s%s%s",
+                        p->problem ? p->problem : "malformed YAML", p->context ? " " : "",
+                        p->context ? p->context : "", where);
+}
+
+/* Exactly one YAML document of len bytes into doc (deleted again on failure). */
+static int load_document(reader_t *rd, size_t len, yaml_document_t *doc)
+{
+    yaml_parser_t parser;
+    yaml_document_t extra;
+    bool have_doc = false, have_extra = false;
+    int rc = yaml_status(yaml_parser_initialize(&parser), &parser, rd);
+    if (rc != DV_OK)
+        return rc;
+    yaml_parser_set_input_string(&parser, (const unsigned char *)rd->text, len);
+    rc = yaml_status(yaml_parser_load(&parser, doc), &parser, rd);
+    if (rc != DV_OK)
+        goto cleanup;
+    have_doc = true;
+    rc = yaml_status(yaml_parser_load(&parser, &extra), &parser, rd);
+    if (rc != DV_OK)
+        goto cleanup;
+    have_extra = true;
+    const yaml_node_t *second = yaml_document_get_root_node(&extra);
+    if (second)
+        rc = rd_error(rd, DV_ERR_PARSE, second, "a graph file is one YAML document; a second one starts here");
+cleanup:
+    if (have_extra)
+        yaml_document_delete(&extra);
+    if (rc != DV_OK && have_doc)
+        yaml_document_delete(doc);
+    yaml_parser_delete(&parser);
+    return rc;
+}
+
+static const yaml_node_t *node_at(const reader_t *rd, int index)
+{
+    return yaml_document_get_node(rd->doc, index);
+}
+
+/* A scalar's text ("what" names it in messages); NULL after an error. */
+static const char *scalar_text(reader_t *rd, const yaml_node_t *n, const char *what, int *rc)
+{
+    if (n->type != YAML_SCALAR_NODE) {
+        *rc = rd_error(rd, DV_ERR_PARSE, n, "%s: expected a single value, got %s", what, kind_of(n));
+        return NULL;
+    }
+    const char *s = (const char *)n->data.scalar.value;
+    if (strlen(s) != n->data.scalar.length) {
+        *rc = rd_error(rd, DV_ERR_PARSE, n, "%s: the value contains a NUL character", what);
+        return NULL;
+    }
+    *rc = DV_OK;
+    return s;
+}
+
+/* The value of key `key` in mapping `map` as written (the first one), NULL when absent. */
+static const yaml_node_t *peek(const reader_t *rd, const yaml_node_t *map, const char *key)
+{
+    if (map->type != YAML_MAPPING_NODE)
+        return NULL;
+    for (const yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+        const yaml_node_t *k = node_at(rd, p->key);
+        if (k->type == YAML_SCALAR_NODE && strcmp((const char *)k->data.scalar.value, key) == 0)
+            return node_at(rd, p->value);
+    }
+    return NULL;
+}
+
+/* Sort the pairs of mapping `map` by key: keys[i] -> val[i] (its key node in kn[i]; NULL when
+ * absent).  A key that is not a plain name, is unknown or comes twice is an error ("where":
+ * "the graph", "a node", ...). */
+static int read_keys(reader_t *rd, const yaml_node_t *map, const char *where, const char *const *keys, int nkeys,
+                     const yaml_node_t **kn, const yaml_node_t **val)
+{
+    char all[128] = "";
+    for (int i = 0; i < nkeys; i++) {
+        kn[i] = val[i] = NULL;
+        snprintf(all + strlen(all), sizeof all - strlen(all), "%s%s", i ? ", " : "", keys[i]);
+    }
+    for (const yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+        const yaml_node_t *k = node_at(rd, p->key);
+        int rc;
+        const char *name = scalar_text(rd, k, "a key", &rc);
+        if (!name)
+            return rc;
+        int i = 0;
+        while (i < nkeys && strcmp(keys[i], name) != 0)
+            i++;
+        if (i == nkeys) {
+            close_list_t c = CLOSE_LIST_INIT;
+            for (int j = 0; j < nkeys; j++)
+                close_consider(&c, name, keys[j]);
+            return rd_error(rd, DV_ERR_UNKNOWN, k, "unknown key '%s' in %s (%s%s%sthe keys are %s)", name, where,
+                            c.n ? "did you mean " : "", c.text, c.n ? "? " : "", all);
+        }
+        if (kn[i])
+            return rd_error(rd, DV_ERR_PARSE, k, "duplicate key '%s' in %s (first at line %d)", name, where,
+                            (int)kn[i]->start_mark.line + 1);
+        kn[i] = k;
+        val[i] = node_at(rd, p->value);
+    }
+    return DV_OK;
+}
+
+/* A required key: an error at the mapping when it is missing. */
+static int require(reader_t *rd, const yaml_node_t *map, const yaml_node_t *val, const char *key, const char *where)
+{
+    if (val)
+        return DV_OK;
+    return rd_error(rd, DV_ERR_PARSE, map, "%s has no '%s:'", where, key);
+}
+
+/* A sequence of at least one and at most max items. */
+static int check_seq(reader_t *rd, const yaml_node_t *n, const char *what, int max, const char *limit)
+{
+    if (n->type != YAML_SEQUENCE_NODE)
+        return rd_error(rd, DV_ERR_PARSE, n, "%s: expected a sequence [...], got %s", what, kind_of(n));
+    const long items = n->data.sequence.items.top - n->data.sequence.items.start;
+    if (items == 0)
+        return rd_error(rd, DV_ERR_PARSE, n, "%s: the sequence is empty (at least one is needed)", what);
+    if (items > max)
+        return rd_error(rd, DV_ERR_RANGE, n, "%s: %ld items, at most %d (%s)", what, items, max, limit);
+    return DV_OK;
+}
+
+/* ---------------------------------------------------------------- names and values */
+
+/* A name of the graph, a value or a node: [A-Za-z_][A-Za-z0-9_.-]*, shorter than DV_NAME_MAX. */
+static bool valid_name(const char *s)
+{
+    bool ok = s[0] == '_' || (s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z');
+    for (const char *p = s; ok && *p; p++)
+        ok = *p == '_' || *p == '.' || *p == '-' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+             (*p >= '0' && *p <= '9');
+    return ok && strlen(s) < DV_NAME_MAX;
+}
+
+static int check_name(reader_t *rd, const yaml_node_t *n, const char *what, const char **out)
+{
+    int rc;
+    const char *s = scalar_text(rd, n, what, &rc);
+    if (!s)
+        return rc;
+    if (!valid_name(s))
+        return rd_error(rd, DV_ERR_PARSE, n, "%s '%.80s' is not a valid name: a letter or '_', then letters, digits, "
+                        "'_', '.' or '-', at most %d characters", what, s, DV_NAME_MAX - 1);
+    *out = s;
+    return DV_OK;
+}
+
+/* A new name must not be a value already (graph inputs and nodes share one namespace). */
+static int check_unique(reader_t *rd, const yaml_node_t *n, const char *name)
+{
+    const int v = dv_graph_value(rd->g, name);
+    if (v < 0)
+        return DV_OK;
+    const dv_gvalue_t *val = &rd->g->values[v];
+    return rd_error(rd, DV_ERR_PARSE, n, "the name '%s' is already used by %s at line %d", name,
+                    val->producer < 0 ? "the graph input" : "the node", val->line);
+}
+
+static int add_value(reader_t *rd, const yaml_node_t *at, const char *name, const dv_tensor_desc_t *t, int producer)
+{
+    dv_graph_t *g = rd->g;
+    if (g->nvalues == DV_GRAPH_MAX_VALUES)
+        return rd_error(rd, DV_ERR_RANGE, at, "more than %d values (graph inputs and nodes; DV_GRAPH_MAX_VALUES)",
+                        DV_GRAPH_MAX_VALUES);
+    dv_gvalue_t *v = &g->values[g->nvalues++];
+    snprintf(v->name, sizeof v->name, "%s", name);
+    v->t = *t;
+    v->producer = producer;
+    v->line = (int)at->start_mark.line + 1;
+    return DV_OK;
+}
+
+/* ---------------------------------------------------------------- graph inputs */
+
+static int read_shape(reader_t *rd, const yaml_node_t *n, dv_shape_t *shape)
+{
+    int rc = check_seq(rd, n, "shape", DV_SHAPE_MAX, "DV_SHAPE_MAX dimensions");
+    if (rc != DV_OK)
+        return rc;
+    memset(shape, 0, sizeof *shape);
+    for (const yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++) {
+        const yaml_node_t *d = node_at(rd, *it);
+        const char *s = scalar_text(rd, d, "shape", &rc);
+        if (!s)
+            return rc;
+        char *end;
+        errno = 0;
+        const unsigned long long x = strtoull(s, &end, 10);
+        if (!(s[0] >= '1' && s[0] <= '9') || *end || errno)
+            return rd_error(rd, DV_ERR_PARSE, d, "shape: dimension %d is '%.40s', not a whole number >= 1",
+                            shape->ndims + 1, s);
+        shape->d[shape->ndims++] = x;
+    }
+    if (dv_shape_elems(shape) == 0)
+        return rd_error(rd, DV_ERR_RANGE, n, "shape: more than 2^64 elements");
+    return DV_OK;
+}
+
+static int read_dtype(reader_t *rd, const yaml_node_t *n, dv_dtype_t *t)
+{
+    int rc;
+    const char *s = scalar_text(rd, n, "dtype", &rc);
+    if (!s)
+        return rc;
+    char all[160] = "";
+    for (int i = 0; i < DV_DT_COUNT; i++) {
+        const char *name = dv_ops_dtype_name((dv_dtype_t)i);
+        if (strcmp(name, s) == 0) {
+            *t = (dv_dtype_t)i;
+            return DV_OK;
+        }
+        snprintf(all + strlen(all), sizeof all - strlen(all), "%s%s", i ? ", " : "", name);
+    }
+    return rd_error(rd, DV_ERR_PARSE, n, "dtype: unknown dtype '%.40s' (the dtypes are %s)", s, all);
+}
+
+static int read_inputs(reader_t *rd, const yaml_node_t *map)
+{
+    static const char *const keys[] = {"shape", "dtype"};
+    if (map->type != YAML_MAPPING_NODE)
+        return rd_error(rd, DV_ERR_PARSE, map, "inputs: expected a mapping of input names to {shape: [...], dtype: ...}, "
+                        "got %s", kind_of(map));
+    if (map->data.mapping.pairs.top == map->data.mapping.pairs.start)
+        return rd_error(rd, DV_ERR_PARSE, map, "inputs: the graph needs at least one input");
+    for (const yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+        const yaml_node_t *k = node_at(rd, p->key), *v = node_at(rd, p->value), *kn[2], *val[2];
+        const char *name;
+        dv_tensor_desc_t t;
+        int rc = check_name(rd, k, "input name", &name);
+        if (rc == DV_OK)
+            rc = check_unique(rd, k, name);
+        if (rc != DV_OK)
+            return rc;
+        snprintf(rd->ctx, sizeof rd->ctx, "input '%s': ", name);
+        if (v->type != YAML_MAPPING_NODE)
+            return rd_error(rd, DV_ERR_PARSE, v, "expected {shape: [...], dtype: ...}, got %s", kind_of(v));
+        if ((rc = read_keys(rd, v, "an input", keys, 2, kn, val)) != DV_OK ||
+            (rc = require(rd, v, val[0], "shape", "the input")) != DV_OK ||
+            (rc = require(rd, v, val[1], "dtype", "the input")) != DV_OK ||
+            (rc = read_shape(rd, val[0], &t.shape)) != DV_OK || (rc = read_dtype(rd, val[1], &t.dtype)) != DV_OK ||
+            (rc = add_value(rd, k, name, &t, -1)) != DV_OK)
+            return rc;
+        rd->ctx[0] = '\0';
+    }
+    return DV_OK;
+}
+
+/* ---------------------------------------------------------------- nodes */
+
+/* The entry of nodes: named `name`, -1 when none is. */
+static int entry_named(const reader_t *rd, const char *name)
+{
+    for (int j = 0; j < rd->nentries; j++)
+        if (rd->entry_name[j] && strcmp(rd->entry_name[j], name) == 0)
+            return j;
+    return -1;
+}
+
+/* Is entry `target` reachable from entry j along the inputs as written?  path[0..*len) is then j, the
+ * entry j reads, the one that one reads, ..., target. */
+static bool reaches(const reader_t *rd, int j, int target, bool *seen, int *path, int *len)
+{
+    path[(*len)++] = j;
+    if (j == target)
+        return true;
+    seen[j] = true;
+    const yaml_node_t *ins = rd->entry_inputs[j];
+    if (ins)
+        for (const yaml_node_item_t *it = ins->data.sequence.items.start; it < ins->data.sequence.items.top; it++) {
+            const yaml_node_t *n = node_at(rd, *it);
+            if (n->type != YAML_SCALAR_NODE)
+                continue;
+            const int e = entry_named(rd, (const char *)n->data.scalar.value);
+            if (e >= 0 && !seen[e] && reaches(rd, e, target, seen, path, len))
+                return true;
+        }
+    (*len)--;
+    return false;
+}
+
+/* Input `name` of node `self` (entry index) is not a value yet: say why. */
+static int unresolved_input(reader_t *rd, const yaml_node_t *at, int self, const char *name)
+{
+    if (strcmp(name, rd->entry_name[self]) == 0)
+        return rd_error(rd, DV_ERR_PARSE, at, "input '%s' is the node itself (a node cannot read its own output)", name);
+    const int later = entry_named(rd, name);
+    if (later > self) {
+        bool seen[DV_GRAPH_MAX_NODES] = {false};
+        int path[DV_GRAPH_MAX_NODES], len = 0;
+        if (reaches(rd, later, self, seen, path, &len)) {
+            /* data flows later -> self -> ... -> later: the path read backwards */
+            char cyc[MSG_MAX / 2] = "";
+            size_t n = (size_t)snprintf(cyc, sizeof cyc, "%s", rd->entry_name[later]);
+            for (int i = len - 1; i >= 0 && n < sizeof cyc; i--)
+                n += (size_t)snprintf(cyc + n, sizeof cyc - n, " -> %s", rd->entry_name[path[i]]);
+            return rd_error(rd, DV_ERR_PARSE, at, "input '%s' is a later node (line %d) that depends on this one: "
+                            "cycle: %s", name, rd->entry_line[later], cyc);
+        }
+        return rd_error(rd, DV_ERR_PARSE, at, "input '%s' is a later node (line %d): a node reads graph inputs and "
+                        "earlier nodes only, so list '%s' before this node", name, rd->entry_line[later], name);
+    }
+    close_list_t c = CLOSE_LIST_INIT;
+    for (int v = 0; v < rd->g->nvalues; v++)
+        close_consider(&c, name, rd->g->values[v].name);
+    return rd_error(rd, DV_ERR_UNKNOWN, at, "input '%s' is not a graph input or an earlier node%s%s%s", name,
+                    c.n ? " (did you mean " : "", c.text, c.n ? "?)" : "");
+}
+
+/* One parameter of the file: key k, value v, through the operator's table into vals. */
+static int read_param(reader_t *rd, const dv_opdesc_t *op, const yaml_node_t *k, const yaml_node_t *v,
+                      dv_opvals_t *vals, const yaml_node_t **where)
+{
+    int rc;
+    const char *key = scalar_text(rd, k, "a parameter name", &rc);
+    if (!key)
+        return rc;
+    const int i = dv_ops_param_index(op, key);
+    if (i < 0) {
+        close_list_t c = CLOSE_LIST_INIT;
+        for (int j = 0; j < op->nparams; j++)
+            close_consider(&c, key, op->params[j].name);
+        return rd_error(rd, DV_ERR_UNKNOWN, k, "unknown parameter '%s' (%s%s%s%s's parameters are in dvsim op --list)",
+                        key, c.n ? "did you mean " : "", c.text, c.n ? "? " : "", op->name);
+    }
+    if (where[i])
+        return rd_error(rd, DV_ERR_PARSE, k, "parameter '%s' is given twice (first at line %d)", key,
+                        (int)where[i]->start_mark.line + 1);
+    const dv_oparam_spec_t *s = &op->params[i];
+    char arg[ARG_MAX];
+    size_t n = (size_t)snprintf(arg, sizeof arg, "--%s=", key);
+    if (v->type == YAML_SEQUENCE_NODE && (s->type == DV_OPT_SHAPE || s->type == DV_OPT_TILE)) {
+        int d = 0;
+        for (const yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++, d++) {
+            const yaml_node_t *e = node_at(rd, *it);
+            const char *t = scalar_text(rd, e, key, &rc);
+            if (!t)
+                return rc;
+            if (!t[0] || strspn(t, "0123456789") != strlen(t))
+                return rd_error(rd, DV_ERR_PARSE, e, "parameter '%s': item %d of the sequence is '%.40s', not a "
+                                "whole number", key, d + 1, t);
+            n += (size_t)snprintf(arg + n, n < sizeof arg ? sizeof arg - n : 0, "%s%s", d ? "x" : "", t);
+        }
+    } else if (v->type != YAML_SCALAR_NODE) {
+        return rd_error(rd, DV_ERR_PARSE, v, "parameter '%s' takes a single value%s, got %s", key,
+                        s->type == DV_OPT_SHAPE || s->type == DV_OPT_TILE ? " or a sequence [a, b, ...]" : "",
+                        kind_of(v));
+    } else {
+        const char *t = scalar_text(rd, v, key, &rc);
+        if (!t)
+            return rc;
+        n += (size_t)snprintf(arg + n, sizeof arg - n, "%s", t);
+    }
+    if (n >= sizeof arg)
+        return rd_error(rd, DV_ERR_RANGE, v, "parameter '%s': the value is too long", key);
+    dv_opvals_t one;
+    dv_error_t e;
+    char *argv[1] = {arg};
+    rc = dv_ops_parse(op, 1, argv, &one, &e);
+    if (rc != DV_OK)
+        return rd_error(rd, rc, v, "%s", e.msg);
+    vals->v[i] = one.v[i];
+    vals->given[i] = true;
+    where[i] = k;
+    return DV_OK;
+}
+
+/* The operator's bind on the node's input tensors: the parameters it sets must not be in the file,
+ * and what it sets must be a value the parameter's own table accepts. */
+static int bind_node(reader_t *rd, const yaml_node_t *ins_at, const yaml_node_t *const *where, dv_gnode_t *node,
+                     dv_tensor_desc_t *out)
+{
+    const dv_opdesc_t *op = node->op;
+    dv_tensor_desc_t in[DV_GNODE_MAX_IN];
+    dv_opvals_t bound = node->vals;
+    dv_error_t e;
+    for (int i = 0; i < node->nin; i++)
+        in[i] = rd->g->values[node->in[i]].t;
+    memset(bound.given, 0, sizeof bound.given); /* what bind sets shows in `given` */
+    memset(out, 0, sizeof *out);
+    int rc = op->bind(op, in, node->nin, &bound, out, &e);
+    if (rc != DV_OK)
+        return rd_error(rd, rc, ins_at, "%s", e.msg);
+    for (int i = 0; i < op->nparams; i++) {
+        if (!bound.given[i])
+            continue;
+        if (node->vals.given[i])
+            return rd_error(rd, DV_ERR_PARSE, where[i], "parameter '%s' comes from the node's inputs (do not give it)",
+                            op->params[i].name);
+        char text[ARG_MAX / 2], arg[ARG_MAX];
+        dv_opvals_t check;
+        dv_ops_format_val(&op->params[i], &bound.v[i], text, sizeof text);
+        snprintf(arg, sizeof arg, "--%s=%s", op->params[i].name, text);
+        char *argv[1] = {arg};
+        rc = dv_ops_parse(op, 1, argv, &check, &e);
+        if (rc != DV_OK)
+            return rd_error(rd, rc, ins_at, "from the inputs: %s", e.msg);
+        node->vals.v[i] = bound.v[i];
+        node->vals.given[i] = true;
+    }
+    if (out->shape.ndims < 1 || dv_shape_elems(&out->shape) == 0)
+        return rd_error(rd, DV_ERR_STATE, ins_at, "%s's bind gave an output without elements", op->name);
+    return DV_OK;
+}
+
+/* Set the message prefix of entry idx from what it says (before checking it). */
+static void node_prefix(reader_t *rd, int idx, const yaml_node_t *entry)
+{
+    const char *name = rd->entry_name[idx];
+    const yaml_node_t *opn = peek(rd, entry, "op");
+    const dv_opdesc_t *op = opn && opn->type == YAML_SCALAR_NODE ? dv_ops_find((const char *)opn->data.scalar.value)
+                                                                 : NULL;
+    int n;
+    if (name && valid_name(name))
+        n = snprintf(rd->ctx, sizeof rd->ctx, "node '%s'", name);
+    else
+        n = snprintf(rd->ctx, sizeof rd->ctx, "node %d", idx + 1);
+    snprintf(rd->ctx + n, sizeof rd->ctx - (size_t)n, "%s%s%s: ", op ? " (" : "", op ? op->name : "", op ? ")" : "");
+}
+
+static int read_node(reader_t *rd, int idx, const yaml_node_t *entry)
+{
+    enum { K_NAME, K_OP, K_INPUTS, K_PARAMS, K_COUNT };
+    static const char *const keys[K_COUNT] = {"name", "op", "inputs", "params"};
+    dv_graph_t *g = rd->g;
+    const yaml_node_t *kn[K_COUNT], *val[K_COUNT], *where[DV_OP_MAX_PARAMS] = {NULL};
+    const char *name, *opname;
+    dv_tensor_desc_t out;
+    int rc;
+    node_prefix(rd, idx, entry);
+    if (entry->type != YAML_MAPPING_NODE)
+        return rd_error(rd, DV_ERR_PARSE, entry, "expected a mapping {name: ..., op: ..., inputs: [...]}, got %s",
+                        kind_of(entry));
+    if ((rc = read_keys(rd, entry, "a node", keys, K_COUNT, kn, val)) != DV_OK ||
+        (rc = require(rd, entry, val[K_NAME], "name", "the node")) != DV_OK ||
+        (rc = require(rd, entry, val[K_OP], "op", "the node")) != DV_OK ||
+        (rc = require(rd, entry, val[K_INPUTS], "inputs", "the node")) != DV_OK)
+        return rc;
+
+    /* 1. name and operator */
+    if ((rc = check_name(rd, val[K_NAME], "node name", &name)) != DV_OK || (rc = check_unique(rd, val[K_NAME], name)))
+        return rc;
+    if (!(opname = scalar_text(rd, val[K_OP], "op", &rc)))
+        return rc;
+    dv_gnode_t *node = &g->nodes[g->nnodes];
+    memset(node, 0, sizeof *node);
+    snprintf(node->name, sizeof node->name, "%s", name);
+    node->line = (int)entry->start_mark.line + 1;
+    node->op = dv_ops_find(opname);
+    if (!node->op) {
+        close_list_t c = CLOSE_LIST_INIT;
+        for (const dv_opdesc_t *const *o = dv_ops_all(); *o; o++)
+            close_consider(&c, opname, (*o)->name);
+        return rd_error(rd, DV_ERR_UNKNOWN, val[K_OP], "unknown operator '%.60s' (%s%s%sdvsim op --list lists the "
+                        "operators)", opname, c.n ? "did you mean " : "", c.text, c.n ? "? " : "");
+    }
+    if (!node->op->bind)
+        return rd_error(rd, DV_ERR_UNSUPPORTED, val[K_OP], "operator '%s' cannot be a graph node (it does not bind to "
+                        "input tensors)", node->op->name);
+
+    /* 2. inputs: graph inputs or earlier nodes */
+    const yaml_node_t *ins = val[K_INPUTS];
+    if ((rc = check_seq(rd, ins, "inputs", DV_GNODE_MAX_IN, "DV_GNODE_MAX_IN")) != DV_OK)
+        return rc;
+    for (const yaml_node_item_t *it = ins->data.sequence.items.start; it < ins->data.sequence.items.top; it++) {
+        const yaml_node_t *n = node_at(rd, *it);
+        const char *in = scalar_text(rd, n, "inputs", &rc);
+        if (!in)
+            return rc;
+        const int v = dv_graph_value(g, in);
+        if (v < 0)
+            return unresolved_input(rd, n, idx, in);
+        node->in[node->nin++] = v;
+    }
+
+    /* 3. the file's parameters, defaults for the rest, then what the inputs determine */
+    dv_error_t e;
+    char *no_args[1] = {NULL};
+    if ((rc = dv_ops_parse(node->op, 0, no_args, &node->vals, &e)) != DV_OK)
+        return rd_error(rd, rc, val[K_OP], "%s", e.msg);
+    if (val[K_PARAMS]) {
+        const yaml_node_t *pm = val[K_PARAMS];
+        if (pm->type != YAML_MAPPING_NODE)
+            return rd_error(rd, DV_ERR_PARSE, pm, "params: expected a mapping {name: value, ...}, got %s", kind_of(pm));
+        for (const yaml_node_pair_t *p = pm->data.mapping.pairs.start; p < pm->data.mapping.pairs.top; p++)
+            if ((rc = read_param(rd, node->op, node_at(rd, p->key), node_at(rd, p->value), &node->vals, where)))
+                return rc;
+    }
+    if ((rc = bind_node(rd, ins, where, node, &out)) != DV_OK)
+        return rc;
+
+    /* 4. its value */
+    if ((rc = add_value(rd, entry, name, &out, g->nnodes)) != DV_OK)
+        return rc;
+    node->out = g->nvalues - 1;
+    g->nnodes++;
+    rd->ctx[0] = '\0';
+    return DV_OK;
+}
+
+static int read_nodes(reader_t *rd, const yaml_node_t *seq)
+{
+    int rc = check_seq(rd, seq, "nodes", DV_GRAPH_MAX_NODES, "DV_GRAPH_MAX_NODES");
+    if (rc != DV_OK)
+        return rc;
+    /* every entry's name and inputs as written first: a later node is then named as such */
+    for (const yaml_node_item_t *it = seq->data.sequence.items.start; it < seq->data.sequence.items.top; it++) {
+        const yaml_node_t *entry = node_at(rd, *it), *name = peek(rd, entry, "name"), *ins = peek(rd, entry, "inputs");
+        const int j = rd->nentries++;
+        rd->entry_name[j] = name && name->type == YAML_SCALAR_NODE ? (const char *)name->data.scalar.value : NULL;
+        rd->entry_inputs[j] = ins && ins->type == YAML_SEQUENCE_NODE ? ins : NULL;
+        rd->entry_line[j] = (int)entry->start_mark.line + 1;
+    }
+    int idx = 0;
+    for (const yaml_node_item_t *it = seq->data.sequence.items.start; it < seq->data.sequence.items.top; it++, idx++)
+        if ((rc = read_node(rd, idx, node_at(rd, *it))) != DV_OK)
+            return rc;
+    return DV_OK;
+}
+
+/* ---------------------------------------------------------------- outputs and the top level */
+
+static int read_outputs(reader_t *rd, const yaml_node_t *seq)
+{
+    dv_graph_t *g = rd->g;
+    int rc = check_seq(rd, seq, "outputs", DV_GRAPH_MAX_OUTPUTS, "DV_GRAPH_MAX_OUTPUTS");
+    if (rc != DV_OK)
+        return rc;
+    for (const yaml_node_item_t *it = seq->data.sequence.items.start; it < seq->data.sequence.items.top; it++) {
+        const yaml_node_t *n = node_at(rd, *it);
+        const char *name = scalar_text(rd, n, "outputs", &rc);
+        if (!name)
+            return rc;
+        const int v = dv_graph_value(g, name);
+        if (v < 0) {
+            close_list_t c = CLOSE_LIST_INIT;
+            for (int i = 0; i < g->nvalues; i++)
+                close_consider(&c, name, g->values[i].name);
+            return rd_error(rd, DV_ERR_UNKNOWN, n, "output '%s' is not a node of the graph%s%s%s", name,
+                            c.n ? " (did you mean " : "", c.text, c.n ? "?)" : "");
+        }
+        if (g->values[v].producer < 0)
+            return rd_error(rd, DV_ERR_PARSE, n, "output '%s' is a graph input; outputs are values the nodes compute",
+                            name);
+        if (dv_graph_is_output(g, v))
+            return rd_error(rd, DV_ERR_PARSE, n, "output '%s' is listed twice", name);
+        g->outputs[g->noutputs++] = v;
+    }
+    return DV_OK;
+}
+
+static int read_graph(reader_t *rd)
+{
+    enum { T_NAME, T_DESC, T_INPUTS, T_NODES, T_OUTPUTS, T_COUNT };
+    static const char *const keys[T_COUNT] = {"name", "description", "inputs", "nodes", "outputs"};
+    const yaml_node_t *root = yaml_document_get_root_node(rd->doc), *kn[T_COUNT], *val[T_COUNT];
+    const char *name;
+    int rc;
+    if (!root)
+        return dv_error_set(rd->err, DV_ERR_PARSE, rd->path, 1, 1,
+                            "empty graph file: expected name:, inputs:, nodes: and outputs:");
+    if (root->type != YAML_MAPPING_NODE)
+        return rd_error(rd, DV_ERR_PARSE, root, "a graph file is a mapping (name:, inputs:, nodes:, outputs:), got %s",
+                        kind_of(root));
+    if ((rc = read_keys(rd, root, "the graph", keys, T_COUNT, kn, val)) != DV_OK)
+        return rc;
+    for (int i = 0; i < T_COUNT; i++)
+        if (i != T_DESC && (rc = require(rd, root, val[i], keys[i], "the graph")) != DV_OK)
+            return rc;
+    if ((rc = check_name(rd, val[T_NAME], "graph name", &name)) != DV_OK)
+        return rc;
+    snprintf(rd->g->name, sizeof rd->g->name, "%s", name);
+    if (val[T_DESC] && !scalar_text(rd, val[T_DESC], "description", &rc))
+        return rc;
+    if ((rc = read_inputs(rd, val[T_INPUTS])) != DV_OK || (rc = read_nodes(rd, val[T_NODES])) != DV_OK)
+        return rc;
+    return read_outputs(rd, val[T_OUTPUTS]);
+}
+
+/* ---------------------------------------------------------------- public */
+
+int dv_graph_parse(const char *text, size_t len, const char *path, dv_graph_t *g, dv_error_t *err)
+{
+    yaml_document_t doc;
+    reader_t *rd = calloc(1, sizeof *rd);
+    dv_graph_t *tmp = calloc(1, sizeof *tmp);
+    int rc;
+    if (!rd || !tmp) {
+        rc = dv_error_set(err, DV_ERR_NOMEM, path, 0, 0, "out of memory");
+        goto cleanup;
+    }
+    rd->path = path ? path : "";
+    rd->text = text;
+    rd->doc = &doc;
+    rd->g = tmp;
+    rd->err = err;
+    snprintf(tmp->path, sizeof tmp->path, "%s", rd->path);
+    if ((rc = load_document(rd, len, &doc)) != DV_OK)
+        goto cleanup;
+    rc = read_graph(rd);
+    yaml_document_delete(&doc);
+    if (rc == DV_OK)
+        memcpy(g, tmp, sizeof *g);
+cleanup:
+    free(tmp);
+    free(rd);
+    return rc;
+}
+
+int dv_graph_load(const char *path, dv_graph_t *g, dv_error_t *err)
+{
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    int rc = DV_OK;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return dv_error_set(err, DV_ERR_IO, path, 0, 0, "cannot open the graph: %s", strerror(errno));
+    for (;;) {
+        if (len + 4096 + 1 > cap) {
+            const size_t ncap = cap ? cap * 2 : 16384;
+            char *n = realloc(text, ncap);
+            if (!n) {
+                rc = dv_error_set(err, DV_ERR_NOMEM, path, 0, 0, "out of memory reading the graph");
+                goto cleanup;
+            }
+            text = n;
+            cap = ncap;
+        }
+        const size_t got = fread(text + len, 1, cap - len - 1, f);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    if (ferror(f)) {
+        rc = dv_error_set(err, DV_ERR_IO, path, 0, 0, "cannot read the graph: %s", strerror(errno));
+        goto cleanup;
+    }
+    text[len] = '\0';
+    rc = dv_graph_parse(text, len, path, g, err);
+cleanup:
+    free(text);
+    fclose(f);
+    return rc;
+}
+
+int dv_graph_value(const dv_graph_t *g, const char *name)
+{
+    for (int v = 0; v < g->nvalues; v++)
+        if (strcmp(g->values[v].name, name) == 0)
+            return v;
+    return -1;
+}
+
+int dv_graph_users(const dv_graph_t *g, int v, int *users, int cap)
+{
+    int n = 0;
+    for (int i = 0; i < g->nnodes; i++)
+        for (int j = 0; j < g->nodes[i].nin; j++)
+            if (g->nodes[i].in[j] == v) {
+                if (users && n < cap)
+                    users[n] = i;
+                n++;
+                break;
+            }
+    return n;
+}
+
+bool dv_graph_is_output(const dv_graph_t *g, int v)
+{
+    for (int i = 0; i < g->noutputs; i++)
+        if (g->outputs[i] == v)
+            return true;
+    return false;
+}
