@@ -1,6 +1,7 @@
 /* ops/conv2d.c - 2-D convolution y = conv(x, w): x NCHW [n, cin, h, w], w [cout, cin, kh, kw],
  * y NCHW [n, cout, oh, ow], all of --dtype (fp16 or bf16), accumulated in fp32 on the cube and
- * rounded once (FixPipe / L0C -> UB quantisation).  The cube sees it as the matmul
+ * rounded once (FixPipe / L0C -> UB quantisation); optionally plus an fp32 bias per output channel
+ * and a ReLU (below).  The cube sees it as the matmul
  *     C[positions, cout] = im2col(x)[positions, K] x W'[K, cout],   K = (c1, kh, kw, c0)
  * with the im2col matrix built by img2col_cbuf_to_ca from an NC1HWC0 feature map in L1.
  *
@@ -44,6 +45,25 @@
  *   vtranspose -> y.  MTE3 -> MTE2 flags order the workspace writes before the L1 loads, and
  *   MTE2 -> MTE3 flags the reloads of a band before it is rewritten.
  *
+ * Bias and ReLU (--bias, --relu; y = relu(conv(x, w) + b[co])).  b[cout] is fp32 whatever the
+ * dtype, as Ascend's convolutions take it for fp16 / bf16 inputs, and, like w, an argument the
+ * operator creates (plan->own_args: a graph node lists only x).  On the 910B the cube can add it:
+ * L1 -> BiasTable, and mmad starts the L0C tile from BT (cmatrixSource, reference 6); isa/isa.def
+ * has no L1 -> BT load and no mmad bias source, and the 310 has no BiasTable, so on both chips the
+ * bias is added where the vector unit already holds the output as channel rows:
+ * - 910B: each AIV item loads the fp32 biases of its 16 channels into its y5hd buffer behind the
+ *   tile (the buffer has 16 x (P + 16) elements, the tile at most 16 x P), vbrcb makes one 32-B
+ *   block per channel; 310: the same per channel group through the in queue, issued before the
+ *   L0C -> UB copy so the load overlaps it.
+ * - then, after the scatter into NCHW rows (channel = row), per 64 columns with the repeats
+ *   walking the rows: vconv to fp32 (an fp32 copy of the unit's rows in UB), vadd of the row's
+ *   bias block (block stride 0), vrelu with --relu, vconv back (round to nearest even).
+ * So y = dtype(relu(fp32(dtype(acc)) + b)): the cube's result is rounded to the dtype by FixPipe /
+ * L0C -> UB first (as y5hd holds it on the 910B), the add is fp32, and the reference rounds at the
+ * same two places.  With --bias the UB holds two more unit-sized buffers (P is smaller).
+ * --relu without --bias costs nothing: FixPipe's ReLU (910B, copy_matrix_cc_to_gm) or the L0C -> UB
+ * copy's (310), before the quantisation; so y5hd holds max(acc, 0) then.
+ *
  * Pipelining (Ascend C TQue style, depth 2 with --double-buffer on, 1 with off): UB in (MTE2 ->
  * V) and out (V -> MTE3) queues for the transforms, L1 (MTE2 -> MTE1), L0A and L0B (MTE1 -> M),
  * L0C (M -> FIX or V).  Loads are issued one unit ahead of the compute (CopyIn(i+1) before
@@ -69,7 +89,7 @@
 #include "conv2d_internal.h"
 
 enum {
-    CP_N, CP_CIN, CP_H, CP_W, CP_COUT, CP_KH, CP_KW, CP_STRIDE, CP_PAD, CP_DILATION, CP_DTYPE, CP_CORES,
+    CP_N, CP_CIN, CP_H, CP_W, CP_COUT, CP_KH, CP_KW, CP_STRIDE, CP_PAD, CP_DILATION, CP_DTYPE, CP_BIAS, CP_RELU, CP_CORES,
     CP_BASE_M, CP_BASE_N, CP_DOUBLE_BUFFER, CP_COUNT
 };
 
@@ -86,6 +106,10 @@ static const dv_oparam_spec_t conv_params[CP_COUNT] = {
     [CP_DILATION] = {"dilation", DV_OPT_INT, "1", 1, 255, 0, "dilation (both axes)"},
     [CP_DTYPE] = {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, DT_F16 | DT_BF16,
                   "element type of x, w and y (fp32 accumulation)"},
+    [CP_BIAS] = {"bias", DV_OPT_BOOL, "off", 0, 1, 0,
+                 "add b[cout] (fp32, an argument of the operator) per output channel, in fp32 on the vector unit"},
+    [CP_RELU] = {"relu", DV_OPT_BOOL, "off", 0, 1, 0,
+                 "y = max(y, 0) on the way out (FixPipe / L0C -> UB ReLU; after the bias, on the vector unit)"},
     [CP_CORES] = {"cores", DV_OPT_INT, "auto", 1, 65535, 0,
                   "blocks (auto: every AI core; 910B: AI core groups, at most chip.ai_cores)"},
     [CP_BASE_M] = {"base-m", DV_OPT_INT, "auto", 16, 4080, 0,
@@ -142,6 +166,29 @@ void dv_conv2d_block_tasks(const conv_tiling_t *t, uint32_t b, uint32_t nb, uint
     *end = t->tasks * (b + 1) / nb;
 }
 
+/* ---------------------------------------------------------------- output size */
+
+/* The output size of an h x w input under the kernel, stride, padding and dilation of v: the plan
+ * and the graph bind both use it, so both say the same when the kernel reaches beyond the padded
+ * input. */
+static int conv_out_size(uint64_t h, uint64_t w, const dv_opvals_t *v, uint32_t *oh, uint32_t *ow, dv_error_t *err)
+{
+    const uint64_t kh = (uint64_t)v->v[CP_KH].i, kw = (uint64_t)v->v[CP_KW].i, s = (uint64_t)v->v[CP_STRIDE].i;
+    const uint64_t pad = (uint64_t)v->v[CP_PAD].i, dil = (uint64_t)v->v[CP_DILATION].i;
+    const uint64_t reach_h = dil * (kh - 1) + 1, reach_w = dil * (kw - 1) + 1;
+    if (reach_h > h + 2 * pad)
+        return dv_ops_param_error(err, "kh", "the kernel reaches %llu rows (dilation*(kh-1)+1), more than the padded "
+                                  "input height h+2*pad = %llu", (unsigned long long)reach_h,
+                                  (unsigned long long)(h + 2 * pad));
+    if (reach_w > w + 2 * pad)
+        return dv_ops_param_error(err, "kw", "the kernel reaches %llu columns (dilation*(kw-1)+1), more than the "
+                                  "padded input width w+2*pad = %llu", (unsigned long long)reach_w,
+                                  (unsigned long long)(w + 2 * pad));
+    *oh = (uint32_t)((h + 2 * pad - reach_h) / s + 1);
+    *ow = (uint32_t)((w + 2 * pad - reach_w) / s + 1);
+    return DV_OK;
+}
+
 /* ---------------------------------------------------------------- plan */
 
 static int conv_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t *v, dv_op_plan_t *plan,
@@ -161,22 +208,16 @@ static int conv_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opv
     t.pad = (uint32_t)v->v[CP_PAD].i;
     t.dil = (uint32_t)v->v[CP_DILATION].i;
     t.dtype = v->v[CP_DTYPE].dt;
+    t.bias = (uint32_t)v->v[CP_BIAS].i;
+    t.relu = (uint32_t)v->v[CP_RELU].i;
     t.split = cfg->chip_layout == DV_LAYOUT_SPLIT;
     t.depth = v->v[CP_DOUBLE_BUFFER].i ? 2 : 1;
     t.aiv = t.split ? (uint32_t)cfg->chip_aiv_per_core : 0;
 
     /* 1. output size */
-    const uint64_t reach_h = (uint64_t)t.dil * (t.kh - 1) + 1, reach_w = (uint64_t)t.dil * (t.kw - 1) + 1;
-    if (reach_h > (uint64_t)t.h + 2 * t.pad)
-        return dv_ops_param_error(err, "kh", "the kernel reaches %llu rows (dilation*(kh-1)+1), more than the padded "
-                                  "input height h+2*pad = %llu", (unsigned long long)reach_h,
-                                  (unsigned long long)t.h + 2 * t.pad);
-    if (reach_w > (uint64_t)t.w + 2 * t.pad)
-        return dv_ops_param_error(err, "kw", "the kernel reaches %llu columns (dilation*(kw-1)+1), more than the "
-                                  "padded input width w+2*pad = %llu", (unsigned long long)reach_w,
-                                  (unsigned long long)t.w + 2 * t.pad);
-    t.oh = (uint32_t)((t.h + 2 * t.pad - reach_h) / t.stride + 1);
-    t.ow = (uint32_t)((t.w + 2 * t.pad - reach_w) / t.stride + 1);
+    int rc = conv_out_size(t.h, t.w, v, &t.oh, &t.ow, err);
+    if (rc != DV_OK)
+        return rc;
     t.c1 = (uint32_t)dv_ceil_div(t.cin, C0);
     t.n1 = (uint32_t)dv_ceil_div(t.cout, C0);
     t.kk = t.kh * t.kw;
@@ -278,14 +319,14 @@ static int conv_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opv
     t.l1_wofs = (uint64_t)t.ck * t.rmax * t.w * BLK;
     t.l1_bytes = t.l1_wofs + (uint64_t)t.ck * t.kk * nq * FRAC;
 
-    /* 5. UB: the transform unit */
-    const uint64_t ub_slots = UB_BUFS;
+    /* 5. UB: the transform unit (--bias: also its 16 rows in fp32 and the 16 channels' bias blocks) */
+    const uint64_t ub_slots = UB_BUFS + (t.bias ? UB_BIAS_BUFS : 0), ub_fixed = t.bias ? C0 * BLK : 0;
     uint64_t p = XF_P_CAP;
-    while (p >= 32 && ub_slots * 32 * (p + C0) > cfg->ub_size_bytes)
+    while (p >= 32 && ub_slots * 32 * (p + C0) + ub_fixed > cfg->ub_size_bytes)
         p -= 32;
     if (p < 32)
-        return dv_ops_param_error(err, "double-buffer", "the transform needs %llu bytes of UB; core.ub_size_bytes is "
-                                  "%llu", (unsigned long long)ub_slots * 32 * 48,
+        return dv_ops_param_error(err, t.bias ? "bias" : "double-buffer", "the transform needs %llu bytes of UB; "
+                                  "core.ub_size_bytes is %llu", (unsigned long long)(ub_slots * 32 * 48 + ub_fixed),
                                   (unsigned long long)cfg->ub_size_bytes);
     t.p = (uint32_t)p;
     t.pp = (uint32_t)(p + C0);
@@ -312,11 +353,16 @@ static int conv_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opv
     plan->info.blocks = cores;
     const dv_dtype_t dt = (dv_dtype_t)t.dtype;
     const double wr = 1.0 / sqrt((double)t.cin * t.kk); /* keeps |y| of order 1 whatever cin*kh*kw */
-    int rc = DV_OK;
     t.arg_x = plan->info.nargs;
     rc |= dv_ops_add_arg(plan, "x", dt, (uint64_t)t.n * t.cin * hw, DV_ARG_IN, -1.0, 1.0);
     t.arg_w = plan->info.nargs;
     rc |= dv_ops_add_arg(plan, "w", dt, (uint64_t)t.cout * t.cin * t.kk, DV_ARG_IN, -wr * 1.7, wr * 1.7);
+    plan->own_args = 1u << t.arg_w;
+    if (t.bias) {
+        t.arg_b = plan->info.nargs;
+        rc |= dv_ops_add_arg(plan, "b", DV_DT_F32, t.cout, DV_ARG_IN, -0.5, 0.5);
+        plan->own_args |= 1u << t.arg_b;
+    }
     t.arg_y = plan->info.nargs;
     rc |= dv_ops_add_arg(plan, "y", dt, (uint64_t)t.n * t.cout * ohw, DV_ARG_OUT, 0, 0);
     t.arg_x5 = plan->info.nargs;
@@ -331,14 +377,16 @@ static int conv_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opv
         return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "conv2d: tensor sizes overflow");
     memcpy(plan->tiling, &t, sizeof t);
     plan->tiling_bytes = sizeof t;
-    plan->flops = 2ull * t.n * t.cout * ohw * t.cin * t.kk;
-    plan->bytes = ((uint64_t)t.n * t.cin * hw + (uint64_t)t.cout * t.cin * t.kk + (uint64_t)t.n * t.cout * ohw) * 2;
+    plan->flops = (2ull * t.cin * t.kk + t.bias + t.relu) * t.n * t.cout * ohw;
+    plan->bytes = ((uint64_t)t.n * t.cin * hw + (uint64_t)t.cout * t.cin * t.kk + (uint64_t)t.n * t.cout * ohw) * 2 +
+                  (t.bias ? (uint64_t)t.cout * 4 : 0);
     return DV_OK;
 }
 
 /* ---------------------------------------------------------------- reference */
 
-/* Direct convolution in double, rounded once to the dtype; the workspaces as the kernel lays
+/* Direct convolution in double, rounded once to the dtype (--relu without --bias: ReLU first), then
+ * with --bias the fp32 add (and ReLU) of the vector unit, rounded as it rounds; the workspaces as the kernel lays
  * them out (zeros in the padding channels; on coupled cores x5hd only where a band was read). */
 static int conv_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint8_t **expect, dv_error_t *err)
 {
@@ -391,12 +439,77 @@ static int conv_reference(const dv_op_plan_t *plan, const uint8_t *const *in, ui
                                        dv_ops_load(w, dt, (((uint64_t)co * t.cin + ci) * t.kh + i) * t.kw + j);
                             }
                         }
+                    /* FixPipe / L0C -> UB: ReLU (when no bias follows) and the rounding to the dtype */
                     const uint64_t m = (uint64_t)oh * t.ow + ow;
-                    dv_ops_store(expect[t.arg_y], dt, ((uint64_t)n * t.cout + co) * ohw + m, acc);
+                    double y = dv_ops_round(dt, t.relu && !t.bias ? fmax(acc, 0.0) : acc);
                     if (t.split)
                         dv_ops_store(expect[t.arg_y5], dt, (((uint64_t)n * t.n1 + co / C0) * ohw + m) * C0 + co % C0,
-                                     acc);
+                                     y);
+                    /* the vector unit: fp32 y + b[co], ReLU, rounded to the dtype by the store */
+                    if (t.bias) {
+                        y = dv_ops_round(DV_DT_F32, y + dv_ops_load(in[t.arg_b], DV_DT_F32, co));
+                        y = t.relu ? fmax(y, 0.0) : y;
+                    }
+                    dv_ops_store(expect[t.arg_y], dt, ((uint64_t)n * t.cout + co) * ohw + m, y);
                 }
+    return DV_OK;
+}
+
+/* ---------------------------------------------------------------- graph bind */
+
+/* As a graph node: x [N, Cin, H, W] sets --n, --cin, --h, --w and --dtype; y is [N, cout, OH, OW]
+ * (w and b are the operator's own). */
+static int conv_bind(const dv_opdesc_t *op, const dv_tensor_desc_t *in, int nin, dv_opvals_t *v,
+                     dv_tensor_desc_t *out, dv_error_t *err)
+{
+    static const struct {
+        int param;
+        const char *what;
+    } dims[4] = {{CP_N, "batch size"}, {CP_CIN, "channel count"}, {CP_H, "height"}, {CP_W, "width"}};
+    char buf[96];
+    if (nin != 1)
+        return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "%s takes one input (x, NxCinxHxW), not %d", op->name, nin);
+    if (in[0].shape.ndims != 4) {
+        dv_shape_format(&in[0].shape, buf, sizeof buf);
+        return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "input 1 has shape %s; %s takes x as NxCinxHxW (4 "
+                            "dimensions), not %d", buf, op->name, in[0].shape.ndims);
+    }
+    const dv_oparam_spec_t *pd = &op->params[CP_DTYPE];
+    if (in[0].dtype >= DV_DT_COUNT || !(pd->dtypes & (1u << in[0].dtype))) {
+        size_t n = 0;
+        buf[0] = 0;
+        for (int t = 0; t < DV_DT_COUNT; t++)
+            if (pd->dtypes & (1u << t))
+                n += (size_t)snprintf(buf + n, n < sizeof buf ? sizeof buf - n : 0, "%s%s", n ? ", " : "",
+                                      dv_ops_dtype_name((dv_dtype_t)t));
+        return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "input 1 is %s; %s takes %s", dv_ops_dtype_name(in[0].dtype),
+                            op->name, buf);
+    }
+    for (int i = 0; i < 4; i++) {
+        const dv_oparam_spec_t *s = &op->params[dims[i].param];
+        if ((double)in[0].shape.d[i] < s->min || (double)in[0].shape.d[i] > s->max) {
+            dv_ops_format_range(s, buf, sizeof buf);
+            return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "input 1 has %s %llu (dimension %d of NxCinxHxW); %s "
+                                "--%s takes %s", dims[i].what, (unsigned long long)in[0].shape.d[i], i + 1, op->name,
+                                s->name, buf);
+        }
+    }
+    uint32_t oh, ow;
+    int rc = conv_out_size(in[0].shape.d[2], in[0].shape.d[3], v, &oh, &ow, err);
+    if (rc != DV_OK)
+        return rc;
+    for (int i = 0; i < 4; i++) {
+        v->v[dims[i].param].i = (int64_t)in[0].shape.d[i];
+        v->given[dims[i].param] = true;
+    }
+    v->v[CP_DTYPE].dt = in[0].dtype;
+    v->given[CP_DTYPE] = true;
+    out->shape.ndims = 4;
+    out->shape.d[0] = in[0].shape.d[0];
+    out->shape.d[1] = (uint64_t)v->v[CP_COUT].i;
+    out->shape.d[2] = oh;
+    out->shape.d[3] = ow;
+    out->dtype = in[0].dtype;
     return DV_OK;
 }
 
@@ -408,4 +521,5 @@ const dv_opdesc_t dv_op_conv2d = {
     .plan = conv_plan,
     .kernel = dv_conv2d_kernel,
     .reference = conv_reference,
+    .bind = conv_bind,
 };

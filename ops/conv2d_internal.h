@@ -16,6 +16,8 @@ enum {
     BLK = 32,              /* DMA / UB block */
     XF_P_CAP = 1024,       /* positions per transform unit, at most */
     UB_BUFS = 6,           /* UB buffers of one transform unit's size */
+    UB_BIAS_BUFS = 2,      /* --bias: more of them (the fp32 rows of a unit) */
+    BIAS_LANES = 64,       /* fp32 elements per vector repeat */
     AUTO_BM = 128,         /* --base-m auto, at most */
     AUTO_BN = 128,         /* --base-n auto, at most */
     ACK_WINDOW = 8,        /* AIC signals ahead of the AIVs' answers (< sync.cross_flag_max) */
@@ -29,6 +31,7 @@ typedef struct conv_tiling {
     uint32_t n, cin, h, w, cout, kh, kw, stride, pad, dil;
     uint32_t oh, ow, c1, n1, kk; /* output size, channel groups of x and y, taps */
     uint32_t dtype;              /* dv_dtype_t */
+    uint32_t bias, relu;         /* --bias on: b[cout] (fp32) added per output channel in UB; --relu on */
     uint32_t split;              /* 910B mix kernel */
     uint32_t depth;              /* buffers per queue */
     uint32_t bm, bn;             /* L0C tile */
@@ -43,7 +46,7 @@ typedef struct conv_tiling {
     uint64_t tasks;
     uint64_t l1_wofs, l1_bytes;  /* weight offset in an L1 buffer; buffer size */
     uint64_t l0a_bytes, l0b_bytes, l0c_bytes, ub_bytes;
-    uint32_t arg_x, arg_w, arg_y, arg_x5, arg_wf, arg_y5;
+    uint32_t arg_x, arg_w, arg_b, arg_y, arg_x5, arg_wf, arg_y5;
 } conv_tiling_t;
 
 /* ---------------------------------------------------------------- geometry (ops/conv2d.c) */

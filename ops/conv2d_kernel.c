@@ -15,6 +15,7 @@ typedef struct conv_ctx {
     dv_que_t inq, outq;     /* UB: MTE2 -> V, V -> MTE3 */
     uint64_t g;             /* UB: gathered / transposed tiles (V only) */
     uint64_t stage;         /* UB: weight rows before regrouping; L0C -> UB staging (coupled; V only) */
+    uint64_t work, bb;      /* UB, --bias: a unit's rows in fp32; 16 channels' bias blocks (V only) */
     dv_que_t l1q, l0aq, l0bq, l0cq;
     int ev_st_ld, ev_ld_st; /* coupled: MTE3 -> MTE2 and MTE2 -> MTE3 */
     bool have_band;
@@ -29,6 +30,10 @@ static void ctx_ub(dv_k_t *k, conv_ctx_t *c)
     dvk_que_init(k, &c->outq, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, c->t->depth, c->t->ub_bytes);
     c->g = dvk_alloc(k, DV_SPACE_UB, c->t->ub_bytes);
     c->stage = dvk_alloc(k, DV_SPACE_UB, c->t->ub_bytes);
+    if (c->t->bias) {
+        c->work = dvk_alloc(k, DV_SPACE_UB, UB_BIAS_BUFS * c->t->ub_bytes);
+        c->bb = dvk_alloc(k, DV_SPACE_UB, C0 * BLK);
+    }
 }
 
 static void ctx_cube(dv_k_t *k, conv_ctx_t *c, dv_pipe_t out_pipe)
@@ -300,6 +305,49 @@ static void xf_get_band(const conv_tiling_t *t, const void *arg, uint64_t i, xf_
 
 /* ---------------------------------------------------------------- kernel: back to NCHW */
 
+/* --bias: GM -> UB (at dst) of the fp32 biases of the up to 16 channels [co, co + nco). */
+static void bias_load(dv_k_t *k, const conv_ctx_t *c, uint64_t dst, uint32_t co, uint32_t nco)
+{
+    dvk_copy_gm_to_ubuf(k, dst, dvk_gm(k, c->t->arg_b, (uint64_t)co * 4), 1, (int64_t)dv_ceil_div(nco * 4, BLK), 0, 0);
+}
+
+/* --bias: the loaded biases (at src) -> one 32-B block per channel in c->bb. */
+static void bias_broadcast(dv_k_t *k, const conv_ctx_t *c, uint64_t src, uint32_t nco)
+{
+    dvk_vbrcb(k, c->bb, src, DV_DT_F32, (int64_t)dv_ceil_div(nco, 8), 1, 8);
+}
+
+/* --bias: rows [0, nco) (channels) x columns [0, p) (positions) of the slab `slab` become
+ * dtype(relu(fp32(y) + b[row])): cast into c->work (same pitch, fp32), add the row's bias block
+ * (block stride 0), ReLU with --relu, cast back.  The repeats walk the rows, one instruction per
+ * 64 columns (the last under a mask). */
+static void y_bias(dv_k_t *k, const conv_ctx_t *c, uint64_t slab, uint32_t nco, uint64_t p)
+{
+    const conv_tiling_t *t = c->t;
+    const int64_t rep_h = t->pp * 2 / BLK, rep_f = t->pp * 4 / BLK; /* row pitch in blocks: dtype, fp32 */
+    for (int step = 0; step < 4; step++) {
+        if (step == 2 && !t->relu)
+            continue;
+        for (uint64_t c0 = 0; c0 < p; c0 += BIAS_LANES) {
+            const uint64_t n = dv_min_u64(BIAS_LANES, p - c0), w = c->work + c0 * 4, h = slab + c0 * 2;
+            if (n < BIAS_LANES)
+                dvk_mask_first(k, DV_DT_F32, (uint32_t)n);
+            if (step == 0)
+                dvk_vconv(k, w, h, DV_DT_F32, c->dt, DV_ROUND_R, nco, 1, 1, rep_f, rep_h);
+            else if (step == 1)
+                dvk_vadd(k, w, w, c->bb, DV_DT_F32, nco, 1, 1, 0, rep_f, rep_f, 1);
+            else if (step == 2)
+                dvk_vrelu(k, w, w, DV_DT_F32, nco, 1, 1, rep_f, rep_f);
+            else
+                dvk_vconv(k, h, w, c->dt, DV_DT_F32, DV_ROUND_R, nco, 1, 1, rep_h, rep_f);
+            if (n < BIAS_LANES)
+                dvk_mask_all(k);
+        }
+        if (step < 3)
+            dvk_pipe_barrier(k, DV_PIPE_V);
+    }
+}
+
 /* The transposed tiles in c->g (tile i = 16 channels x positions 16i..16i+15) -> y rows
  * [co, co + nco) of image n, positions [m, m + p). */
 static void y_store(dv_k_t *k, conv_ctx_t *c, uint32_t n, uint32_t co, uint32_t nco, uint64_t m, uint64_t p)
@@ -308,6 +356,10 @@ static void y_store(dv_k_t *k, conv_ctx_t *c, uint32_t n, uint32_t co, uint32_t 
     const uint64_t ohw = (uint64_t)t->oh * t->ow;
     const uint64_t out = dvk_que_alloc(k, &c->outq);
     tiles_scatter(k, c, out, c->g, (uint32_t)dv_ceil_div(p, C0));
+    if (t->bias) {
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        y_bias(k, c, out, nco, p);
+    }
     dvk_que_enque(k, &c->outq, out);
     dvk_que_deque(k, &c->outq);
     const uint64_t dst = (((uint64_t)n * t->cout + co) * ohw + m) * 2, row = p * 2, gap = (ohw - p) * 2;
@@ -423,7 +475,7 @@ static void cube_out_split(dv_k_t *k, conv_ctx_t *c, uint64_t task)
     const uint64_t l0c = dvk_que_deque(k, &c->l0cq);
     const uint64_t dst = (((uint64_t)tk.n * t->n1 + tk.co0 / C0) * ohw + tk.m0) * BLK;
     dvk_copy_matrix_cc_to_gm(k, dvk_gm(k, t->arg_y5, dst), l0c, tk.nc, (int64_t)tk.mc, (int64_t)dv_round_up(tk.mc, C0),
-                             (int64_t)ohw, quant_of(c->dt), 0, 0);
+                             (int64_t)ohw, quant_of(c->dt), t->relu && !t->bias, 0);
     dvk_que_free(k, &c->l0cq, l0c);
     if (c->acks_pending >= ACK_WINDOW) {
         dvk_wait_cross_flag(k, DV_PIPE_FIX, TILE_ACK);
@@ -443,10 +495,21 @@ static void cube_out_coupled(dv_k_t *k, conv_ctx_t *c, uint64_t task)
     const uint64_t rows = dv_round_up(tk.mc, C0);
     for (uint32_t q = 0; q < tk.nq; q++) {
         const uint32_t nco = (uint32_t)dv_min_u64(C0, tk.nc - q * C0);
+        if (t->bias) { /* through the in queue, so that the load overlaps the L0C -> UB copy */
+            const uint64_t b = dvk_que_alloc(k, &c->inq);
+            bias_load(k, c, b, tk.co0 + q * C0, nco);
+            dvk_que_enque(k, &c->inq, b);
+        }
         for (uint64_t ms = 0; ms < tk.mc; ms += t->p) {
             const uint64_t pc = dv_min_u64(t->p, tk.mc - ms);
             dvk_copy_matrix_cc_to_ubuf(k, c->stage, l0c + ((uint64_t)q * rows + ms) * C0 * 4, nco, (int64_t)pc,
-                                       (int64_t)rows, (int64_t)dv_round_up(pc, C0), quant_of(c->dt), 0, 0);
+                                       (int64_t)rows, (int64_t)dv_round_up(pc, C0), quant_of(c->dt),
+                                       t->relu && !t->bias, 0);
+            if (t->bias && ms == 0) {
+                const uint64_t b = dvk_que_deque(k, &c->inq);
+                bias_broadcast(k, c, b, nco);
+                dvk_que_free(k, &c->inq, b);
+            }
             dvk_pipe_barrier(k, DV_PIPE_V);
             tiles_transpose(k, c, c->g, c->stage, (uint32_t)dv_ceil_div(pc, C0));
             dvk_pipe_barrier(k, DV_PIPE_V);
@@ -580,6 +643,8 @@ static void yb_load(dv_k_t *k, conv_ctx_t *c, const yb_item_t *it)
     const uint64_t buf = dvk_que_alloc(k, &c->inq);
     const uint64_t src = (((uint64_t)tk.n * t->n1 + tk.co0 / C0 + it->q) * ohw + it->m) * BLK;
     dvk_copy_gm_to_ubuf(k, buf, dvk_gm(k, t->arg_y5, src), 1, (int64_t)it->p, 0, 0);
+    if (t->bias) /* behind the largest tile: the buffer is 16 x (P + 16) elements */
+        bias_load(k, c, buf + (uint64_t)t->p * BLK, tk.co0 + it->q * C0, (uint32_t)dv_min_u64(C0, tk.nc - it->q * C0));
     dvk_que_enque(k, &c->inq, buf);
 }
 
@@ -589,11 +654,14 @@ static void yb_compute(dv_k_t *k, conv_ctx_t *c, const yb_item_t *it)
         return;
     conv_task_t tk;
     dv_conv2d_task(c->t, it->task, &tk);
+    const uint32_t nco = (uint32_t)dv_min_u64(C0, tk.nc - it->q * C0);
     const uint64_t buf = dvk_que_deque(k, &c->inq);
     tiles_transpose(k, c, c->g, buf, (uint32_t)dv_ceil_div(it->p, C0));
+    if (c->t->bias)
+        bias_broadcast(k, c, buf + (uint64_t)c->t->p * BLK, nco);
     dvk_que_free(k, &c->inq, buf);
     dvk_pipe_barrier(k, DV_PIPE_V);
-    y_store(k, c, tk.n, tk.co0 + it->q * C0, (uint32_t)dv_min_u64(C0, tk.nc - it->q * C0), it->m, it->p);
+    y_store(k, c, tk.n, tk.co0 + it->q * C0, nco, it->m, it->p);
 }
 
 static void aiv_main(dv_k_t *k, conv_ctx_t *c)

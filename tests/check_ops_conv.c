@@ -1,7 +1,8 @@
 /* tests/check_ops_conv.c - the conv2d operator (ops/conv2d.c, ops/conv2d_kernel.c): --check over
  * odd sizes, channel and position tails, strides, padding and dilation, both dtypes, on the 910B2
  * (mix kernel: AIV transforms + AIC img2col/mmad/FixPipe) and 310 (one coupled core per block)
- * profiles; double buffering must pay; and the parameter errors a user can reach. */
+ * profiles, with and without --bias and --relu; double buffering must pay; the graph bind; and the
+ * parameter errors a user can reach. */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
@@ -76,6 +77,147 @@ START_TEST(test_ops_conv_check_bf16_and_single_buffer)
 }
 END_TEST
 
+/* --bias and --relu, each alone and together, both dtypes: odd output channel counts (the last
+ * channel group partial: 5, 24, 33), odd position counts (masked 64-column chunks), positions per
+ * AIV item above 64 (base-m 256 on the 910B: two chunks per row), single buffering. */
+START_TEST(test_ops_conv_check_bias_relu)
+{
+    static const struct {
+        const char *shape, *extra;
+        uint64_t y_elems;
+    } cases[] = {
+        {"--n 1 --cin 20 --h 9 --w 7 --cout 33", "--bias on --relu on --base-m 32 --base-n 16 --cores 3", 33 * 63},
+        {"--n 2 --cin 3 --h 7 --w 9 --cout 5", "--bias on --cores 2", 2 * 5 * 63},
+        {"--n 1 --cin 16 --h 13 --w 11 --cout 24", "--relu on --base-m 48 --cores 2", 24 * 143},
+        {"--n 1 --cin 20 --h 17 --w 15 --cout 24", "--bias on --relu on --base-m 256 --cores 1", 24 * 255},
+        {"--n 1 --cin 17 --h 9 --w 11 --cout 33", "--bias on --relu on --dtype bf16 --cores 2", 33 * 99},
+        {"--n 1 --cin 16 --h 7 --w 7 --cout 5", "--relu on --dtype bf16 --cores 2", 5 * 49},
+        {"--n 2 --cin 16 --h 8 --w 9 --cout 24", "--bias on --relu on --stride 2 --double-buffer off --cores 2",
+         2 * 24 * 4 * 5},
+    };
+    const char *profile = profiles[_i];
+    char cmd[320];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(cmd, sizeof cmd, "conv2d %s %s", cases[i].shape, cases[i].extra);
+        check_ok(profile, cmd, cases[i].y_elems);
+    }
+}
+END_TEST
+
+/* Where the bias and the ReLU run, counted by hand for x [1, 16, 8, 8], 24 output channels, one
+ * 64 x 32 tile (channel groups of 16 and 8).  --relu alone is FixPipe's (L0C -> UB's on the 310)
+ * and adds no instruction.  --bias: per item of 16 channels (910B: 2 channel groups x 2 AIVs with
+ * 32 positions each; 310: 2 channel groups of 64 positions) one bias load (copy_gm_to_ubuf), one
+ * vbrcb, and on its rows (one 64-column chunk) a vconv to fp32, a vadd, a vrelu with --relu and a
+ * vconv back. */
+START_TEST(test_ops_conv_bias_relu_instructions)
+{
+    const char *profile = profiles[_i];
+    const uint64_t items = 4 / (profile ? 2 : 1);
+    const char *base = "conv2d --n 1 --cin 16 --h 8 --w 8 --cout 24 --base-m 64";
+    static const char *const flags[] = {"", "--relu on", "--bias on", "--bias on --relu on"};
+    dvt_op_t r[4];
+    char cmd[200];
+    for (int i = 0; i < 4; i++) {
+        snprintf(cmd, sizeof cmd, "%s %s", base, flags[i]);
+        ck_assert_msg(dvt_op(&r[i], profile, NULL, cmd, true, true) == DV_OK, "%s on %s: %s", cmd, pname(profile),
+                      r[i].err.msg);
+    }
+    ck_assert_uint_eq(r[1].cnt.instructions, r[0].cnt.instructions);
+    for (int i = 2; i < 4; i++) {
+        const uint64_t *n = r[i].cnt.op_count, *n0 = r[0].cnt.op_count;
+        ck_assert_msg(n[DV_OP_vbrcb] == items && n[DV_OP_vadd] == items && n[DV_OP_vconv] == 2 * items &&
+                      n[DV_OP_vrelu] == (i == 3 ? items : 0) &&
+                      n[DV_OP_copy_gm_to_ubuf] == n0[DV_OP_copy_gm_to_ubuf] + items,
+                      "%s %s on %s: %llu vbrcb, %llu vadd, %llu vconv, %llu vrelu, %llu more copy_gm_to_ubuf; %llu "
+                      "items", base, flags[i], pname(profile), (unsigned long long)n[DV_OP_vbrcb],
+                      (unsigned long long)n[DV_OP_vadd], (unsigned long long)n[DV_OP_vconv],
+                      (unsigned long long)n[DV_OP_vrelu],
+                      (unsigned long long)(n[DV_OP_copy_gm_to_ubuf] - n0[DV_OP_copy_gm_to_ubuf]),
+                      (unsigned long long)items);
+    }
+    for (int i = 0; i < 4; i++)
+        dvt_op_free(&r[i]);
+}
+END_TEST
+
+/* As a graph node: x [N, Cin, H, W] sets the shape parameters and the dtype; y's shape is the
+ * plan's output size; a wrong rank, dtype or dimension names input 1; an input too small for the
+ * kernel gives the plan's own message. */
+static int bind_x(const char *params, uint64_t n, uint64_t c, uint64_t h, uint64_t w, dv_dtype_t dt, dv_opvals_t *v,
+                  dv_tensor_desc_t *out, dv_error_t *err)
+{
+    const dv_opdesc_t *op = dv_ops_find("conv2d");
+    char buf[200], *argv[24];
+    int argc = 0;
+    snprintf(buf, sizeof buf, "%s", params);
+    for (char *tok = strtok(buf, " "); tok && argc < 24; tok = strtok(NULL, " "))
+        argv[argc++] = tok;
+    ck_assert_msg(dv_ops_parse(op, argc, argv, v, err) == DV_OK, "%s", err->msg);
+    dv_tensor_desc_t x = {{4, {n, c, h, w}}, dt};
+    memset(out, 0, sizeof *out);
+    return op->bind(op, &x, 1, v, out, err);
+}
+
+START_TEST(test_ops_conv_bind)
+{
+    const dv_opdesc_t *op = dv_ops_find("conv2d");
+    dv_opvals_t v;
+    dv_tensor_desc_t y;
+    dv_error_t err = {0};
+    ck_assert_ptr_nonnull(op->bind);
+    ck_assert_int_eq(bind_x("--cout 33 --kh 3 --kw 1 --stride 2 --pad 1 --bias on", 2, 20, 9, 7, DV_DT_BF16, &v, &y,
+                            &err), DV_OK);
+    const int pn = dv_ops_param_index(op, "n"), pc = dv_ops_param_index(op, "cin");
+    const int ph = dv_ops_param_index(op, "h"), pw = dv_ops_param_index(op, "w"), pd = dv_ops_param_index(op, "dtype");
+    ck_assert(v.v[pn].i == 2 && v.v[pc].i == 20 && v.v[ph].i == 9 && v.v[pw].i == 7 && v.v[pd].dt == DV_DT_BF16);
+    ck_assert(v.given[pn] && v.given[pc] && v.given[ph] && v.given[pw] && v.given[pd]);
+    /* (9 + 2 - 3) / 2 + 1 = 5 rows, (7 + 2 - 1) / 2 + 1 = 5 columns */
+    ck_assert_int_eq(y.shape.ndims, 4);
+    ck_assert(y.shape.d[0] == 2 && y.shape.d[1] == 33 && y.shape.d[2] == 5 && y.shape.d[3] == 5);
+    ck_assert_int_eq(y.dtype, DV_DT_BF16);
+    /* the plan of the bound values agrees: y is its first output, x its one input that is not own */
+    dv_config_t cfg;
+    dv_op_plan_t plan;
+    dvt_config(&cfg, NULL, NULL);
+    ck_assert_msg(dv_ops_plan(op, &cfg, &v, &plan, &err) == DV_OK, "%s", err.msg);
+    ck_assert_uint_eq(plan.elems[0], 2 * 20 * 9 * 7);
+    ck_assert_uint_eq(plan.own_args, 1u << 1 | 1u << 2); /* w, b */
+    ck_assert_str_eq(plan.args[2].name, "b");
+    ck_assert_int_eq(plan.args[2].dtype, DV_DT_F32);
+    ck_assert_str_eq(plan.args[3].name, "y");
+    ck_assert_uint_eq(plan.elems[3], 2 * 33 * 5 * 5);
+
+    /* an input smaller than the kernel's reach: the plan's message */
+    dv_error_t perr = {0};
+    ck_assert_int_ne(bind_x("--kh 5 --pad 0", 1, 16, 4, 9, DV_DT_F16, &v, &y, &err), DV_OK);
+    char argv_buf[] = "--kh 5 --pad 0 --cin 16 --h 4 --w 9", *argv[10];
+    int argc = 0;
+    for (char *tok = strtok(argv_buf, " "); tok; tok = strtok(NULL, " "))
+        argv[argc++] = tok;
+    ck_assert_int_eq(dv_ops_parse(op, argc, argv, &v, &perr), DV_OK);
+    ck_assert_int_ne(dv_ops_plan(op, &cfg, &v, &plan, &perr), DV_OK);
+    ck_assert_str_eq(err.msg, perr.msg);
+    ck_assert_msg(strstr(err.msg, "--kh") && strstr(err.msg, "padded input height"), "%s", err.msg);
+    ck_assert_int_ne(bind_x("--kw 3 --dilation 3 --pad 1", 1, 16, 9, 4, DV_DT_F16, &v, &y, &err), DV_OK);
+    ck_assert_msg(strstr(err.msg, "--kw") && strstr(err.msg, "padded input width"), "%s", err.msg);
+
+    /* rank, dtype, a dimension out of its parameter's range, input count */
+    dv_tensor_desc_t x3 = {{3, {16, 8, 8}}, DV_DT_F16};
+    ck_assert_int_ne(op->bind(op, &x3, 1, &v, &y, &err), DV_OK);
+    ck_assert_msg(strstr(err.msg, "input 1") && strstr(err.msg, "16x8x8") && strstr(err.msg, "4 dimensions"), "%s",
+                  err.msg);
+    ck_assert_int_ne(bind_x("", 1, 16, 8, 8, DV_DT_F32, &v, &y, &err), DV_OK);
+    ck_assert_msg(strstr(err.msg, "input 1 is fp32") && strstr(err.msg, "fp16, bf16"), "%s", err.msg);
+    ck_assert_int_ne(bind_x("", 1, 70000, 8, 8, DV_DT_F16, &v, &y, &err), DV_OK);
+    ck_assert_msg(strstr(err.msg, "input 1") && strstr(err.msg, "70000") && strstr(err.msg, "--cin") &&
+                  strstr(err.msg, "[1, 65520]"), "%s", err.msg);
+    dv_tensor_desc_t two[2] = {x3, x3};
+    ck_assert_int_ne(op->bind(op, two, 2, &v, &y, &err), DV_OK);
+    ck_assert_msg(strstr(err.msg, "one input"), "%s", err.msg);
+}
+END_TEST
+
 /* A layer large enough for several transform units per block, several L1 loads per tile (base-m
  * 64 of 28x28 positions, 96 input channels) and several tiles per block, checked. */
 START_TEST(test_ops_conv_check_larger)
@@ -119,6 +261,7 @@ START_TEST(test_ops_conv_check_910a)
     check_ok("ascend910a", "conv2d --n 2 --cin 16 --h 8 --w 8 --cout 33 --cores 3", 2 * 33 * 8 * 8);
     check_ok("ascend910a", "conv2d --n 1 --cin 32 --h 16 --w 12 --cout 16 --stride 2 --base-m 32 --cores 2",
              16 * 8 * 6);
+    check_ok("ascend910a", "conv2d --n 1 --cin 16 --h 8 --w 8 --cout 21 --bias on --relu on --cores 2", 21 * 8 * 8);
 }
 END_TEST
 
@@ -207,6 +350,9 @@ Suite *dv_ops_conv_suite(void)
     tcase_add_loop_test(tc, test_ops_conv_check_larger, 0, 2);
     tcase_add_loop_test(tc, test_ops_conv_check_tilings, 0, 2);
     tcase_add_loop_test(tc, test_ops_conv_check_small_l1, 0, 2);
+    tcase_add_loop_test(tc, test_ops_conv_check_bias_relu, 0, 2);
+    tcase_add_loop_test(tc, test_ops_conv_bias_relu_instructions, 0, 2);
+    tcase_add_test(tc, test_ops_conv_bind);
     tcase_add_test(tc, test_ops_conv_check_910a);
     tcase_add_loop_test(tc, test_ops_conv_double_buffer_faster, 0, 2);
     tcase_add_loop_test(tc, test_ops_conv_tile_size_matters, 0, 2);

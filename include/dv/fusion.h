@@ -39,6 +39,7 @@ struct dv_fold {
     int node;                      /* in the rewritten graph */
     int nsrc;
     int src[2];                    /* in the original graph */
+    double eps;                    /* a batchnorm fold: the batchnorm's --eps (its arguments do not carry it) */
     /* Fill dst_args (the rewritten node's own arguments, plan order, zeroed, NULL for the others)
      * from the original nodes' arguments (src_args[s][i], plan order; own arguments filled). */
     int (*derive)(const dv_fold_t *f, const dv_op_plan_t *dst_plan, uint8_t *const *dst_args,
