@@ -54,11 +54,11 @@ uint64_t dv_norm_red_q(uint64_t row_bytes, bool is_max)
     return row_bytes / BLK <= dv_ops_field_max(DV_FORM_VREDUCE, DV_FLD(VREDUCE, src_rep)) ? (is_max ? 2 : 1) : 8;
 }
 
-void dv_norm_ub_layout(const norm_tiling_t *t, uint64_t R, uint64_t align, norm_ub_t *u)
+void dv_norm_ub_layout(const norm_tiling_t *t, uint64_t R, uint64_t cp, uint64_t align, norm_ub_t *u)
 {
     const uint64_t size = dv_dtype_size(t->dt), f16 = t->dt == DV_DT_F16;
     memset(u, 0, sizeof *u);
-    u->cp = dv_round_up(t->seg, BLK / size);
+    u->cp = cp ? cp : dv_round_up(t->seg, BLK / size);
     const uint64_t reps = dv_ceil_div(R * u->cp, LANES); /* flat ops run over whole fp32 repeats */
     u->in = u->out = dv_round_up(reps * LANES * size, align);
     u->xf = f16 ? dv_round_up(reps * REP_BYTES, align) : 0;
@@ -128,7 +128,7 @@ static uint64_t fit_rows(const norm_tiling_t *t, const dv_config_t *cfg, uint64_
     uint64_t lo = 0, hi = cap; /* largest R in [0, cap] with the layout fitting */
     while (lo < hi) {
         const uint64_t mid = lo + (hi - lo + 1) / 2;
-        dv_norm_ub_layout(t, mid, cfg->ub_align_bytes, &u);
+        dv_norm_ub_layout(t, mid, 0, cfg->ub_align_bytes, &u);
         if (u.total <= cfg->ub_size_bytes)
             lo = mid;
         else
@@ -183,14 +183,14 @@ static int norm_plan(enum norm_kind kind, const dv_opdesc_t *op, const dv_config
 
     /* One unit must fit.  Batchnorm splits a plane that does not; the others need whole rows. */
     norm_ub_t u;
-    dv_norm_ub_layout(&t, 1, cfg->ub_align_bytes, &u);
+    dv_norm_ub_layout(&t, 1, 0, cfg->ub_align_bytes, &u);
     if (u.total > cfg->ub_size_bytes) {
         if (kind != NK_BATCHNORM) {
             char hint[160] = "";
             norm_tiling_t t1 = t;
             norm_ub_t u1;
             t1.depth = 1;
-            dv_norm_ub_layout(&t1, 1, cfg->ub_align_bytes, &u1);
+            dv_norm_ub_layout(&t1, 1, 0, cfg->ub_align_bytes, &u1);
             if (t.depth > 1 && u1.total <= cfg->ub_size_bytes)
                 snprintf(hint, sizeof hint, "; with --double-buffer off it needs %llu", (unsigned long long)u1.total);
             return dv_ops_param_error(err, "shape",
@@ -211,7 +211,7 @@ static int norm_plan(enum norm_kind kind, const dv_opdesc_t *op, const dv_config
         while (lo < hi) {
             const uint64_t mid = lo + (hi - lo + 1) / 2;
             t.seg = mid * LANES;
-            dv_norm_ub_layout(&t, 1, cfg->ub_align_bytes, &u);
+            dv_norm_ub_layout(&t, 1, 0, cfg->ub_align_bytes, &u);
             if (u.total <= cfg->ub_size_bytes)
                 lo = mid;
             else
@@ -219,7 +219,7 @@ static int norm_plan(enum norm_kind kind, const dv_opdesc_t *op, const dv_config
         }
         if (lo == 0) {
             t.seg = LANES;
-            dv_norm_ub_layout(&t, 1, cfg->ub_align_bytes, &u);
+            dv_norm_ub_layout(&t, 1, 0, cfg->ub_align_bytes, &u);
             return dv_ops_param_error(err, "shape",
                                       "%llu channels need %llu bytes of UB for their statistics and one tile, "
                                       "core.ub_size_bytes is %llu",
@@ -238,7 +238,7 @@ static int norm_plan(enum norm_kind kind, const dv_opdesc_t *op, const dv_config
         t.tile_rows = 1;
     } else if (v->given[P_TILE_ROWS] && v->v[P_TILE_ROWS].i) {
         t.tile_rows = (uint64_t)v->v[P_TILE_ROWS].i;
-        dv_norm_ub_layout(&t, t.tile_rows, cfg->ub_align_bytes, &u);
+        dv_norm_ub_layout(&t, t.tile_rows, 0, cfg->ub_align_bytes, &u);
         if (u.total > cfg->ub_size_bytes)
             return dv_ops_param_error(err, "tile-rows",
                                       "%llu rows of %llu %s elements need %llu bytes of UB "
@@ -269,6 +269,7 @@ static int norm_plan(enum norm_kind kind, const dv_opdesc_t *op, const dv_config
     for (uint32_t i = 0; i < t.nparams; i++) {
         const bool bn = kind == NK_BATCHNORM;
         t.a_p[i] = a++;
+        plan->own_args |= 1u << t.a_p[i];
         if ((rc = dv_ops_add_arg(plan, bn ? bn_names[i] : ln_names[i], t.dt, bn ? t.channels : t.cols, DV_ARG_IN,
                                  bn ? bn_lo[i] : ln_lo[i], bn ? bn_hi[i] : ln_hi[i])) != DV_OK)
             return rc;
@@ -391,21 +392,21 @@ static int norm_reference(const dv_op_plan_t *plan, const uint8_t *const *in, ui
 
 const dv_opdesc_t dv_op_softmax = {
     "softmax", "y = exp(x - max) / sum(exp(x - max)) over the last axis (fp32 arithmetic)",
-    softmax_params, P_EPS, softmax_plan, dv_norm_kernel, norm_reference, dv_ops_bind_same, NULL,
+    softmax_params, P_EPS, softmax_plan, dv_norm_kernel, norm_reference, dv_ops_bind_same, &dv_norm_tile_ops, NULL,
 };
 
 const dv_opdesc_t dv_op_layernorm = {
     "layernorm", "y = (x - mean) / sqrt(var + eps) * gamma + beta over the last axis (fp32 arithmetic); "
     "--stats on also outputs mean and rstd",
-    ln_params, P_COUNT, layernorm_plan, dv_norm_kernel, norm_reference, dv_ops_bind_same, NULL,
+    ln_params, P_COUNT, layernorm_plan, dv_norm_kernel, norm_reference, dv_ops_bind_same, &dv_norm_tile_ops, NULL,
 };
 
 const dv_opdesc_t dv_op_rmsnorm = {
     "rmsnorm", "y = x / sqrt(mean(x^2) + eps) * gamma over the last axis (fp32 arithmetic)",
-    rms_params, P_STATS, rmsnorm_plan, dv_norm_kernel, norm_reference, dv_ops_bind_same, NULL,
+    rms_params, P_STATS, rmsnorm_plan, dv_norm_kernel, norm_reference, dv_ops_bind_same, &dv_norm_tile_ops, NULL,
 };
 
 const dv_opdesc_t dv_op_batchnorm = {
     "batchnorm", "inference y = (x - mean[c]) / sqrt(var[c] + eps) * gamma[c] + beta[c] on NCHW (fp32 arithmetic)",
-    bn_params, P_STATS, batchnorm_plan, dv_norm_kernel, norm_reference, dv_ops_bind_same, NULL,
+    bn_params, P_STATS, batchnorm_plan, dv_norm_kernel, norm_reference, dv_ops_bind_same, &dv_norm_tile_ops, NULL,
 };

@@ -51,10 +51,14 @@ typedef struct norm_ub {
  * instruction per row writes each result to its own 32 B slot. */
 uint64_t dv_norm_red_q(uint64_t row_bytes, bool is_max);
 
-/* The UB layout of a tile of R units at the UB alignment. */
-void dv_norm_ub_layout(const norm_tiling_t *t, uint64_t R, uint64_t align, norm_ub_t *u);
+/* The UB layout of a tile of R units at the UB alignment, rows cp elements apart (0: the unit
+ * rounded up to 32 B, the operator's own kernel). */
+void dv_norm_ub_layout(const norm_tiling_t *t, uint64_t R, uint64_t cp, uint64_t align, norm_ub_t *u);
 
 /* The kernel of every block (ops/norm_kernel.c); params is the plan's norm_tiling_t. */
 void dv_norm_kernel(dv_k_t *k, const void *params);
+
+/* The tile code of all four operators for fused kernels (ops/norm_kernel.c). */
+extern const dv_tile_ops_t dv_norm_tile_ops;
 
 #endif

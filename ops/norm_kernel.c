@@ -256,7 +256,7 @@ typedef struct norm_bufs {
 
 /* Load the parameter vectors once per block (MTE2), wait for them on V and cast them to fp32;
  * batchnorm then folds them into a per-channel scale and shift and broadcasts both. */
-static void load_params(dv_k_t *k, const norm_tiling_t *t, norm_bufs_t *b)
+static void load_params(dv_k_t *k, const norm_tiling_t *t, const uint32_t *argmap, norm_bufs_t *b)
 {
     if (!t->nparams)
         return;
@@ -267,7 +267,7 @@ static void load_params(dv_k_t *k, const norm_tiling_t *t, norm_bufs_t *b)
         b->par[i] = dvk_alloc(k, DV_SPACE_UB, b->u.par);
         stage[i] = f16 ? b->tmp + i * b->u.stage : b->par[i];
         /* whole 32 B blocks: the argument is padded to them, and the padding is never used */
-        dvk_copy_gm_to_ubuf(k, stage[i], dvk_gm(k, t->a_p[i], 0), 1, (int64_t)dv_ceil_div(plen * size, BLK), 0, 0);
+        dvk_copy_gm_to_ubuf(k, stage[i], dvk_gm(k, argmap[t->a_p[i]], 0), 1, (int64_t)dv_ceil_div(plen * size, BLK), 0, 0);
     }
     const int ev = dvk_event_alloc(k, DV_PIPE_MTE2, DV_PIPE_V);
     dvk_set_flag(k, DV_PIPE_MTE2, DV_PIPE_V, ev);
@@ -439,7 +439,7 @@ void dv_norm_kernel(dv_k_t *k, const void *params)
     const uint64_t size = dv_dtype_size(t->dt);
     norm_bufs_t bf;
     memset(&bf, 0, sizeof bf);
-    dv_norm_ub_layout(t, t->tile_rows, dvk_config(k)->ub_align_bytes, &bf.u);
+    dv_norm_ub_layout(t, t->tile_rows, 0, dvk_config(k)->ub_align_bytes, &bf.u);
 
     dv_que_t inq, outq;
     dvk_que_init(k, &inq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, t->depth, bf.u.in);
@@ -451,7 +451,8 @@ void dv_norm_kernel(dv_k_t *k, const void *params)
         bf.vals = dvk_alloc(k, DV_SPACE_UB, bf.u.vals);
         bf.bc = dvk_alloc(k, DV_SPACE_UB, bf.u.bc);
     }
-    load_params(k, t, &bf);
+    static const uint32_t identity[DV_OP_MAX_ARGS] = {0, 1, 2, 3, 4, 5, 6, 7};
+    load_params(k, t, identity, &bf);
 
     const uint64_t ntiles = dv_ceil_div(u1 - u0, t->tile_rows);
     const uint64_t ahead = t->depth > 1 ? 1 : 0; /* CopyIn runs this many tiles ahead of Compute */
@@ -481,3 +482,91 @@ void dv_norm_kernel(dv_k_t *k, const void *params)
         dvk_que_free(k, &outq, o);
     }
 }
+
+/* ================================================================ tile code for fused kernels */
+
+/* A fused kernel's tile is whole rows (batchnorm: whole planes) of the operator's [rows, cols] view
+ * at the group's pitch.  The in and out tiles are the fused kernel's; the operator brings its own
+ * fp32 scratch (the layout above without the queues) and its parameter vectors.  An fp32 input is
+ * first copied (vmuls by 1, exact) into a private tile because the arithmetic works in place on A
+ * and the fused kernel's input tile may be read by other operators of the group. */
+typedef struct norm_tile_state {
+    norm_tiling_t t;  /* the plan's, as one unit per row (a tile holds whole planes) */
+    norm_bufs_t b;
+    uint64_t xcopy;   /* fp32: the private copy of the input tile */
+} norm_tile_state_t;
+
+_Static_assert(sizeof(norm_tile_state_t) <= DV_TILE_STATE_BYTES, "norm tile state");
+
+static void tile_tiling(const dv_op_plan_t *plan, norm_tiling_t *t)
+{
+    memcpy(t, plan->tiling, sizeof *t);
+    t->seg = t->cols;
+    t->nseg = 1;
+    t->units = t->rows;
+}
+
+static void norm_tile_view(const dv_op_plan_t *plan, uint64_t *rows, uint64_t *cols)
+{
+    norm_tiling_t t;
+    tile_tiling(plan, &t);
+    *rows = t.rows;
+    *cols = t.cols;
+}
+
+static uint64_t xcopy_bytes(const norm_tiling_t *t, uint64_t rows, uint64_t pitch, uint64_t align)
+{
+    return t->dt == DV_DT_F16 ? 0 : dv_round_up(dv_ceil_div(rows * pitch, LANES) * REP_BYTES, align);
+}
+
+static uint64_t norm_tile_ub(const dv_op_plan_t *plan, const dv_config_t *cfg, uint64_t rows, uint64_t pitch)
+{
+    norm_tiling_t t;
+    norm_ub_t u;
+    tile_tiling(plan, &t);
+    dv_norm_ub_layout(&t, rows, pitch, cfg->ub_align_bytes, &u);
+    return u.xf + u.tmp + u.vals + u.bc + t.nparams * u.par + 2 * u.pbc +
+           xcopy_bytes(&t, rows, pitch, cfg->ub_align_bytes);
+}
+
+static void norm_tile_setup(dv_k_t *k, const dv_op_plan_t *plan, const uint32_t *argmap, uint64_t rows,
+                            uint64_t pitch, void *state)
+{
+    norm_tile_state_t *s = state;
+    memset(s, 0, sizeof *s);
+    tile_tiling(plan, &s->t);
+    const uint64_t align = dvk_config(k)->ub_align_bytes;
+    dv_norm_ub_layout(&s->t, rows, pitch, align, &s->b.u);
+    if (s->b.u.xf)
+        s->b.xf = dvk_alloc(k, DV_SPACE_UB, s->b.u.xf);
+    s->b.tmp = dvk_alloc(k, DV_SPACE_UB, s->b.u.tmp);
+    if (s->b.u.vals) {
+        s->b.vals = dvk_alloc(k, DV_SPACE_UB, s->b.u.vals);
+        s->b.bc = dvk_alloc(k, DV_SPACE_UB, s->b.u.bc);
+    }
+    const uint64_t xc = xcopy_bytes(&s->t, rows, pitch, align);
+    if (xc)
+        s->xcopy = dvk_alloc(k, DV_SPACE_UB, xc);
+    load_params(k, &s->t, argmap, &s->b);
+}
+
+static void norm_tile_emit(dv_k_t *k, const dv_op_plan_t *plan, const void *state, const dv_tile_t *tile)
+{
+    (void)plan;
+    const norm_tile_state_t *s = state;
+    uint64_t in = tile->in[0];
+    if (s->xcopy) {
+        flat_sc(k, dvk_vmuls, s->xcopy, in, 1.0, tile->rows * tile->pitch);
+        bar(k);
+        in = s->xcopy;
+    }
+    compute(k, &s->t, &s->b, in, tile->out, tile->row0, tile->rows, s->t.cols);
+}
+
+const dv_tile_ops_t dv_norm_tile_ops = {
+    .flags = DV_TILE_WHOLE_ROWS | DV_TILE_VIEW,
+    .view = norm_tile_view,
+    .ub_bytes = norm_tile_ub,
+    .setup = norm_tile_setup,
+    .emit = norm_tile_emit,
+};
