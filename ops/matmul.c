@@ -285,6 +285,7 @@ typedef struct mm_walk {
     uint64_t na, nb;             /* groups issued so far, over the whole block */
     dv_que_t qa1, qb1;
     uint64_t isz, K0;
+    const uint32_t *argmap;      /* plan argument -> GM argument */
 } mm_walk_t;
 
 /* Tile `i` of the block (row-major in its rectangle): first row and column, and the extents. */
@@ -337,7 +338,7 @@ static void issue_a(dv_k_t *k, mm_walk_t *w, uint64_t upto)
         const uint64_t k0 = w->keep_a ? 0 : (w->na % w->ga) * t->ska * t->bk;
         const uint64_t kn = dv_min_u64((uint64_t)t->ska * t->bk, t->K - k0);
         const uint64_t buf = dvk_que_alloc(k, &w->qa1);
-        nd2nz(k, buf, dvk_gm(k, ARG_A, (m0 * t->K + k0) * w->isz), (dv_dtype_t)t->it, mt, kn, t->K,
+        nd2nz(k, buf, dvk_gm(k, w->argmap[ARG_A], (m0 * t->K + k0) * w->isz), (dv_dtype_t)t->it, mt, kn, t->K,
               dv_round_up(mt, 16));
         dvk_que_enque(k, &w->qa1, buf);
     }
@@ -354,10 +355,10 @@ static void issue_b(dv_k_t *k, mm_walk_t *w, uint64_t upto)
         const uint64_t k0 = (w->nb % w->gb) * t->skb * t->bk, kn = dv_min_u64((uint64_t)t->skb * t->bk, t->K - k0);
         const uint64_t buf = dvk_que_alloc(k, &w->qb1);
         if (t->bt)
-            nd2nz(k, buf, dvk_gm(k, ARG_B, (n0 * t->K + k0) * w->isz), (dv_dtype_t)t->it, nt, kn, t->K,
+            nd2nz(k, buf, dvk_gm(k, w->argmap[ARG_B], (n0 * t->K + k0) * w->isz), (dv_dtype_t)t->it, nt, kn, t->K,
                   dv_round_up(nt, 16));
         else
-            nd2nz(k, buf, dvk_gm(k, ARG_B, (k0 * t->N + n0) * w->isz), (dv_dtype_t)t->it, kn, nt, t->N,
+            nd2nz(k, buf, dvk_gm(k, w->argmap[ARG_B], (k0 * t->N + n0) * w->isz), (dv_dtype_t)t->it, kn, nt, t->N,
                   dv_round_up(kn, 16));
         dvk_que_enque(k, &w->qb1, buf);
     }
@@ -395,8 +396,8 @@ static void load_b(dv_k_t *k, const mm_walk_t *w, uint64_t dst, uint64_t b1, uin
 }
 
 /* Coupled cores: L0C -> UB (V, with quantPre / ReLU / NZ -> ND) in row chunks, UB -> GM (MTE3). */
-static void drain_ub(dv_k_t *k, const mm_tiling_t *t, dv_que_t *qub, uint64_t co, uint64_t m0, uint64_t mt, uint64_t n0,
-                     uint64_t nt)
+static void drain_ub(dv_k_t *k, const mm_tiling_t *t, dv_que_t *qub, uint32_t arg_c, uint64_t co, uint64_t m0,
+                     uint64_t mt, uint64_t n0, uint64_t nt)
 {
     const uint64_t osz = dv_dtype_size((dv_dtype_t)t->ot), row = nt * osz, row_al = dv_round_up(row, 32);
     for (uint64_t r = 0; r < mt; r += t->ub_rows) {
@@ -406,7 +407,7 @@ static void drain_ub(dv_k_t *k, const mm_tiling_t *t, dv_que_t *qub, uint64_t co
                                    (int64_t)(row_al / osz), t->quant, t->relu, 1);
         dvk_que_enque(k, qub, ub);
         ub = dvk_que_deque(k, qub);
-        const uint64_t gm = dvk_gm(k, ARG_C, ((m0 + r) * t->N + n0) * osz), gap = (t->N - nt) * osz;
+        const uint64_t gm = dvk_gm(k, arg_c, ((m0 + r) * t->N + n0) * osz), gap = (t->N - nt) * osz;
         const bool whole = row % 32 == 0 && gap % 32 == 0; /* else DataCopyPad (the plan checked chip.dma_pad) */
         if (whole ? gap / 32 <= 65535 : gap <= 16777215) { /* one burst per row, the gap to the next row of C */
             if (whole)
@@ -425,20 +426,44 @@ static void drain_ub(dv_k_t *k, const mm_tiling_t *t, dv_que_t *qub, uint64_t co
     }
 }
 
-static void mm_kernel(dv_k_t *k, const void *params)
+/* The block's part of C and its tiles (no buffers yet). */
+static void walk_init(mm_walk_t *w, const mm_tiling_t *t, uint32_t b)
 {
-    const mm_tiling_t *t = params;
+    const uint32_t gi = b / t->gn, gj = b % t->gn;
+    memset(w, 0, sizeof *w);
+    w->t = t;
+    w->m_lo = gi * t->scm;
+    w->m_hi = dv_min_u64(t->M, w->m_lo + t->scm);
+    w->n_lo = gj * t->scn;
+    w->n_hi = dv_min_u64(t->N, w->n_lo + t->scn);
+    w->nmi = (uint32_t)dv_ceil_div(w->m_hi - w->m_lo, t->bm);
+    w->nnj = (uint32_t)dv_ceil_div(w->n_hi - w->n_lo, t->bn);
+}
+
+/* The tile's way out of L0C when an epilogue takes it (dv_cube_sink_t). */
+static void sink_tile(dv_k_t *k, const mm_tiling_t *t, const dv_cube_sink_t *sink, uint64_t ti, uint64_t c,
+                      uint64_t m0, uint64_t mt, uint64_t n0, uint64_t nt)
+{
+    if (t->coupled) {
+        for (uint64_t r = 0; r < mt; r += sink->chunk_rows)
+            sink->chunk(k, sink->ctx, c, dv_round_up(mt, 16), r, dv_min_u64(sink->chunk_rows, mt - r), m0, n0, nt);
+        return;
+    }
+    const uint64_t osz = dv_dtype_size((dv_dtype_t)t->ot), slot = (uint64_t)t->bm * t->bn * osz;
+    const uint64_t off = ((uint64_t)dvk_block_idx(k) * sink->slots + ti % sink->slots) * slot;
+    if (ti >= sink->slots) /* the AIVs have read this slot's previous tile */
+        dvk_wait_cross_flag(k, DV_PIPE_FIX, sink->ack_flag);
+    dvk_copy_matrix_cc_to_gm(k, dvk_gm(k, sink->ws_arg, off), c, (int64_t)nt, (int64_t)mt, (int64_t)dv_round_up(mt, 16),
+                             (int64_t)t->bn, t->quant, t->relu, 1);
+    dvk_set_cross_flag(k, DV_PIPE_FIX, 2, sink->done_flag);
+}
+
+static void mm_body(dv_k_t *k, const mm_tiling_t *t, const uint32_t *argmap, const dv_cube_sink_t *sink)
+{
     const dv_dtype_t it = (dv_dtype_t)t->it;
-    const uint32_t b = dvk_block_idx(k), gi = b / t->gn, gj = b % t->gn;
     mm_walk_t w;
-    memset(&w, 0, sizeof w);
-    w.t = t;
-    w.m_lo = gi * t->scm;
-    w.m_hi = dv_min_u64(t->M, w.m_lo + t->scm);
-    w.n_lo = gj * t->scn;
-    w.n_hi = dv_min_u64(t->N, w.n_lo + t->scn);
-    w.nmi = (uint32_t)dv_ceil_div(w.m_hi - w.m_lo, t->bm);
-    w.nnj = (uint32_t)dv_ceil_div(w.n_hi - w.n_lo, t->bn);
+    walk_init(&w, t, dvk_block_idx(k));
+    w.argmap = argmap;
     w.ga = (uint32_t)dv_ceil_div(t->ks, t->ska);
     w.gb = (uint32_t)dv_ceil_div(t->ks, t->skb);
     w.isz = dv_dtype_size(it);
@@ -463,7 +488,7 @@ static void mm_kernel(dv_k_t *k, const void *params)
     const dv_pipe_t out_pipe = t->coupled ? DV_PIPE_V : DV_PIPE_FIX;
     dv_que_t qc1, qub;
     dvk_que_init(k, &qc1, DV_SPACE_L0C, DV_PIPE_M, out_pipe, t->l0c_depth, (uint64_t)t->bm * t->bn * 4);
-    if (t->coupled)
+    if (t->coupled && !sink)
         dvk_que_init(k, &qub, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, t->ub_depth,
                      (uint64_t)t->ub_rows * dv_round_up((uint64_t)t->bn * dv_dtype_size((dv_dtype_t)t->ot), 32));
     for (uint32_t d = 0; d < t->l0_depth; d++) /* both L0 buffers start free */
@@ -509,17 +534,73 @@ static void mm_kernel(dv_k_t *k, const void *params)
         dvk_que_enque(k, &qc1, co);
         /* out of L0C */
         const uint64_t c = dvk_que_deque(k, &qc1);
-        if (t->coupled)
-            drain_ub(k, t, &qub, c, m0, mt, n0, nt);
+        if (sink)
+            sink_tile(k, t, sink, ti, c, m0, mt, n0, nt);
+        else if (t->coupled)
+            drain_ub(k, t, &qub, argmap[ARG_C], c, m0, mt, n0, nt);
         else
-            dvk_copy_matrix_cc_to_gm(k, dvk_gm(k, ARG_C, (m0 * t->N + n0) * dv_dtype_size((dv_dtype_t)t->ot)), c,
+            dvk_copy_matrix_cc_to_gm(k, dvk_gm(k, argmap[ARG_C], (m0 * t->N + n0) * dv_dtype_size((dv_dtype_t)t->ot)), c,
                                      (int64_t)nt, (int64_t)mt, (int64_t)dv_round_up(mt, 16), (int64_t)t->N, t->quant,
                                      t->relu, 1);
         dvk_que_free(k, &qc1, c);
     }
     for (uint32_t d = 0; d < t->l0_depth; d++) /* consume the last frees */
         dvk_wait_flag(k, DV_PIPE_M, DV_PIPE_MTE1, ev_free[d]);
+    if (sink && !t->coupled) /* the acknowledgements still pending */
+        for (uint64_t i = tiles > sink->slots ? tiles - sink->slots : 0; i < tiles; i++)
+            dvk_wait_cross_flag(k, DV_PIPE_FIX, sink->ack_flag);
 }
+
+static const uint32_t mm_identity[DV_OP_MAX_ARGS] = {0, 1, 2, 3, 4, 5, 6, 7};
+
+static void mm_kernel(dv_k_t *k, const void *params) { mm_body(k, params, mm_identity, NULL); }
+
+/* ---------------------------------------------------------------- as the head of a fused kernel */
+
+static uint64_t mm_cube_tiles(const dv_op_plan_t *plan, uint32_t block)
+{
+    mm_walk_t w;
+    walk_init(&w, (const mm_tiling_t *)plan->tiling, block);
+    return (uint64_t)w.nmi * w.nnj;
+}
+
+static void mm_cube_tile(const dv_op_plan_t *plan, uint32_t block, uint64_t i, uint64_t *m0, uint64_t *mt, uint64_t *n0,
+                         uint64_t *nt)
+{
+    mm_walk_t w;
+    walk_init(&w, (const mm_tiling_t *)plan->tiling, block);
+    tile_at(&w, i, m0, mt, n0, nt);
+}
+
+static void mm_cube_shape(const dv_op_plan_t *plan, uint64_t *bm, uint64_t *bn, uint64_t *rows, uint64_t *cols)
+{
+    const mm_tiling_t *t = (const mm_tiling_t *)plan->tiling;
+    *bm = t->bm;
+    *bn = t->bn;
+    *rows = t->M;
+    *cols = t->N;
+}
+
+static void mm_cube_l0c_to_ub(dv_k_t *k, const dv_op_plan_t *plan, uint64_t ub, uint64_t l0c, uint64_t m_al,
+                              uint64_t r, uint64_t rows, uint64_t nt, uint64_t pitch)
+{
+    const mm_tiling_t *t = (const mm_tiling_t *)plan->tiling;
+    dvk_copy_matrix_cc_to_ubuf(k, ub, l0c + r * 64, (int64_t)nt, (int64_t)rows, (int64_t)m_al, (int64_t)pitch,
+                               t->quant, t->relu, 1);
+}
+
+static void mm_cube_run(dv_k_t *k, const dv_op_plan_t *plan, const uint32_t *argmap, const dv_cube_sink_t *sink)
+{
+    mm_body(k, (const mm_tiling_t *)plan->tiling, argmap, sink);
+}
+
+static const dv_cube_ops_t mm_cube = {
+    .tiles = mm_cube_tiles,
+    .tile = mm_cube_tile,
+    .shape = mm_cube_shape,
+    .l0c_to_ub = mm_cube_l0c_to_ub,
+    .run = mm_cube_run,
+};
 
 /* ---------------------------------------------------------------- reference */
 
@@ -653,4 +734,5 @@ const dv_opdesc_t dv_op_matmul = {
     .kernel = mm_kernel,
     .reference = mm_reference,
     .bind = mm_bind,
+    .cube = &mm_cube,
 };

@@ -100,7 +100,7 @@ typedef struct dv_tensor_desc {
  * dtypes, with exactly the vector instructions its own kernel issues for the same elements, so a
  * fused chain gives the bytes the unfused chain gives. */
 #define DV_TILE_MAX_IN 4
-#define DV_TILE_STATE_BYTES 256
+#define DV_TILE_STATE_BYTES 512
 
 typedef struct dv_tile {
     uint64_t rows, cols, pitch;        /* this tile */
@@ -130,6 +130,44 @@ typedef struct dv_tile_ops {
     void (*emit)(dv_k_t *k, const dv_op_plan_t *plan, const void *state, const dv_tile_t *tile);
 } dv_tile_ops_t;
 
+/* ---- cube operators with a vector epilogue (dv/fusion.h) ----
+ * A cube operator that can hand its output tiles to a fused epilogue instead of writing them to
+ * its output argument.  Its output is viewed as the matrix [rows, cols] of its plan. */
+typedef struct dv_cube_sink {
+    /* Split chips (AIC + AIVs): the AIC FixPipes tile j of its block into slot j % slots of the
+     * block's part of GM argument ws_arg (slots x base-m x base-n elements of the output dtype per
+     * block, a tile's rows base-n elements apart), then sets cross flag done_flag (mode 2); before
+     * it writes a slot again it waits cross flag ack_flag, which the AIVs set (mode 2) once they
+     * have read the slot.  At the end it waits the acknowledgements still pending. */
+    uint32_t ws_arg, slots;
+    int done_flag, ack_flag;
+    /* Coupled cores: instead of moving a finished tile (in L0C at l0c, its rows rounded up to 16
+     * = m_al) out itself, the operator calls chunk for each run of chunk_rows rows [r, r + rows)
+     * of the tile at (m0, n0) with nt columns; chunk moves them out of L0C (V) and finishes them,
+     * and must leave L0C readable by the cube's next tile only after its own reads (it does). */
+    void (*chunk)(dv_k_t *k, const void *ctx, uint64_t l0c, uint64_t m_al, uint64_t r, uint64_t rows, uint64_t m0,
+                  uint64_t n0, uint64_t nt);
+    const void *ctx;
+    uint64_t chunk_rows;
+} dv_cube_sink_t;
+
+typedef struct dv_cube_ops {
+    /* Output tiles of block `block`: their number, and tile i's rows [m0, m0 + mt) and columns
+     * [n0, n0 + nt) of the output matrix. */
+    uint64_t (*tiles)(const dv_op_plan_t *plan, uint32_t block);
+    void (*tile)(const dv_op_plan_t *plan, uint32_t block, uint64_t i, uint64_t *m0, uint64_t *mt, uint64_t *n0,
+                 uint64_t *nt);
+    /* The largest tile (base-m x base-n) and the output matrix [rows, cols]. */
+    void (*shape)(const dv_op_plan_t *plan, uint64_t *bm, uint64_t *bn, uint64_t *rows, uint64_t *cols);
+    /* The L0C -> UB move of a chunk on coupled cores (quantisation and ReLU as the plan says):
+     * rows x nt of the tile at l0c (m_al rows) from row r into UB at ub, rows pitch elements apart. */
+    void (*l0c_to_ub)(dv_k_t *k, const dv_op_plan_t *plan, uint64_t ub, uint64_t l0c, uint64_t m_al, uint64_t r,
+                      uint64_t rows, uint64_t nt, uint64_t pitch);
+    /* The block's cube work (the AIC sub-stream on a split chip, the whole core when coupled),
+     * with plan argument i at GM argument argmap[i] and the tiles going to sink. */
+    void (*run)(dv_k_t *k, const dv_op_plan_t *plan, const uint32_t *argmap, const dv_cube_sink_t *sink);
+} dv_cube_ops_t;
+
 typedef struct dv_opdesc dv_opdesc_t;
 struct dv_opdesc {
     const char *name;
@@ -153,6 +191,8 @@ struct dv_opdesc {
     /* Its per-tile vector work, when it can join a fused vector kernel or a cube epilogue; NULL
      * when not. */
     const dv_tile_ops_t *tile;
+    /* Its tiles for a fused epilogue, when it is a cube operator that can take one; NULL when not. */
+    const dv_cube_ops_t *cube;
 };
 
 /* The operators, in ops/ops.def order (NULL-terminated). */
