@@ -6,6 +6,8 @@
 #   make docs     copy the generated docs over the committed ones (docs/ISA.md, configs/SCHEMA.md, ...)
 #   make traces   rewrite the sample traces in traces/ from tools/gentrace.c
 #   make bench    speed benchmark (prints figures; not a test)
+#   make fusion-doc  the fusion study of every graph in graphs/ (prints figures; not a test): writes
+#                 $(B)/docs/FUSION.md; UPDATE=1 copies it over docs/FUSION.md
 #   make validate fidelity suite: calibration cases vs measured, roofline checks, microbenchmarks (prints figures;
 #                 not a test).  Writes $(B)/docs/FIDELITY.md (docs/FIDELITY.md with its generated section
 #                 replaced) and says whether it differs from the committed one; UPDATE=1 copies it over.
@@ -76,7 +78,7 @@ DOCS := docs/ISA.md configs/SCHEMA.md docs/OPS.md docs/OP_SUMMARY.md docs/MICRO.
 GEN_DOCS := $(DOCS:%=$(B)/%)
 TRACES := $(wildcard traces/*.trace)
 
-.PHONY: all deps demo test bench validate asan clean docs traces install shim
+.PHONY: all deps demo test bench validate fusion-doc asan clean docs traces install shim
 all: $(BIN)/dvsim $(GEN_DOCS) shim
 
 # ---- dependencies: install what is missing through apt-get when we can ----
@@ -245,6 +247,22 @@ bench: deps
 # replaced; UPDATE=1 copies it over docs/FIDELITY.md.  The exit status is the suite's.
 $(B)/validate: $(B)/bench/validate.o $(B)/bench/fidelity.o $(OPS_OBJS) $(SC_MAIN) $(B)/libdv.a
 	$(CXX) $(LDFLAGS) $^ -o $@ $(LIBS)
+# The fusion study's doc (docs/FUSION.md): every shipped graph on the 910B2 and the 310, with data but
+# for FUSION_NODATA (their data runs would take hours).  Writes $(B)/docs/FUSION.md; UPDATE=1 copies
+# it over docs/FUSION.md.  Minutes of simulation: not part of make test.
+FUSION_GRAPHS := $(sort $(wildcard graphs/*.yaml))
+FUSION_NODATA := graphs/matmul_gelu_8192.yaml
+$(B)/fusiondoc: $(B)/bench/fusiondoc.o $(OPS_OBJS) $(SC_MAIN) $(B)/libdv.a
+	$(CXX) $(LDFLAGS) $^ -o $@ $(LIBS)
+fusion-doc: deps
+	$(MAKE) -j2 all $(B)/fusiondoc
+	@mkdir -p $(B)/docs
+	$(B)/fusiondoc $(B)/docs/FUSION.md $(filter-out $(FUSION_NODATA),$(FUSION_GRAPHS)) \
+	  $(foreach g,$(filter $(FUSION_NODATA),$(FUSION_GRAPHS)),--no-data $(g))
+	@if [ -n "$(UPDATE)" ]; then cp $(B)/docs/FUSION.md docs/FUSION.md && echo "docs/FUSION.md updated"; \
+	elif cmp -s $(B)/docs/FUSION.md docs/FUSION.md; then echo "docs/FUSION.md is up to date"; \
+	else echo "$(B)/docs/FUSION.md differs from docs/FUSION.md (make fusion-doc UPDATE=1 copies it)"; fi
+
 validate: deps
 	$(MAKE) -j2 all $(B)/validate
 	@mkdir -p $(B)/docs && cp docs/FIDELITY.md $(B)/docs/FIDELITY.md

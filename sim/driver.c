@@ -79,6 +79,11 @@ static void fill_random(uint8_t *p, uint64_t bytes, dv_dtype_t t, uint64_t seed,
     }
 }
 
+void dv_sim_fill_random(uint8_t *p, uint64_t bytes, dv_dtype_t t, uint64_t seed, double lo, double hi)
+{
+    fill_random(p, bytes, t, seed, lo, hi);
+}
+
 /* A relative init file is found next to the trace. */
 static void resolve_path(const char *trace, const char *path, char *buf, size_t cap)
 {

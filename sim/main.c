@@ -8,6 +8,8 @@
 #include <time.h>
 
 #include "dv/config.h"
+#include "dv/fusion.h"
+#include "dv/graph.h"
 #include "dv/micro.h"
 #include "dv/ops.h"
 #include "dv/sim.h"
@@ -25,6 +27,9 @@ static const char usage_text[] =
     "       dvsim micro [--only PREFIX] [profile options]\n"
     "                                     run the microbenchmarks (docs/MICRO.md): each checks that\n"
     "                                     the model's cycles give back the profile parameter it isolates\n"
+    "       dvsim fusion GRAPH [profile options] [--json FILE|-] [--svg FILE] [--no-data]\n"
+    "                                     run an operator graph (docs/GRAPHS.md) unfused and fused and\n"
+    "                                     compare time, GM traffic and UB use (docs/FUSION.md)\n"
     "       dvsim profiles                list the built-in chip profiles\n"
     "       dvsim --dump-config [profile options]   print the profile as YAML\n"
     "       dvsim --help | --version\n"
@@ -49,13 +54,19 @@ static const char usage_text[] =
     "  --check                   compare the outputs with the operator's plain-C reference\n"
     "                            (tolerances in docs/OPS.md); exit 4 on a mismatch\n"
     "\n"
+    "fusion options (besides --json, --no-data, --quiet):\n"
+    "  --svg FILE                write the kernels of both variants and their UB occupancy as SVG\n"
+    "  --no-fold                 no graph fusion rewrites (BatchNorm folding)\n"
+    "  --min-saving F            fuse a group when it saves at least this fraction of its\n"
+    "                            compulsory GM traffic (default 0.3, CANN's rule of thumb)\n"
+    "\n"
     "micro options:\n"
     "  --only PREFIX             run only the rows whose name starts with PREFIX (e.g. mte2.)\n"
     "\n"
     "exit status: 0 ok, 1 input or simulation error (micro: a row failed), 2 usage error,\n"
-    "3 hazards (--fail-on-hazard), 4 --check found a mismatch\n";
+    "3 hazards (--fail-on-hazard), 4 --check (fusion: the fused outputs) found a mismatch\n";
 
-typedef enum { CMD_RUN, CMD_OP, CMD_RECORD, CMD_CONFIG, CMD_MICRO } cmd_t;
+typedef enum { CMD_RUN, CMD_OP, CMD_RECORD, CMD_CONFIG, CMD_MICRO, CMD_FUSION } cmd_t;
 
 typedef struct cli {
     dv_sim_opts_t so;
@@ -63,6 +74,9 @@ typedef struct cli {
     dv_dump_t *dumps;
     char **op_argv;
     const char *only; /* micro --only */
+    const char *svg;  /* fusion --svg */
+    bool no_fold;     /* fusion --no-fold */
+    double min_saving;
     int nops, ndumps;
     int fail_on_hazard, host_stats;
 } cli_t;
@@ -115,7 +129,7 @@ static int take_op_param(int argc, char **argv, int *i, cli_t *c)
 static int parse(int argc, char **argv, int first, cmd_t cmd, cli_t *c)
 {
     static const char *const profile_opts[] = {"--profile", "--config", "--set"};
-    const int run_opts = cmd == CMD_RUN || cmd == CMD_OP;
+    const int run_opts = cmd == CMD_RUN || cmd == CMD_OP || cmd == CMD_FUSION;
     int only_positional = 0;
     for (int i = first; i < argc; i++) {
         const char *a = argv[i];
@@ -145,6 +159,25 @@ static int parse(int argc, char **argv, int first, cmd_t cmd, cli_t *c)
             if (!v || !v[0])
                 return usage_error("option '%s' needs a PREFIX", "--only");
             c->only = v;
+            continue;
+        }
+        if (cmd == CMD_FUSION && (option_is(a, "--svg") || option_is(a, "--min-saving"))) {
+            const char *name = option_is(a, "--svg") ? "--svg" : "--min-saving";
+            const char *v = option_value(argc, argv, &i, name);
+            if (!v || !v[0])
+                return usage_error("option '%s' needs a value", name);
+            if (name[2] == 's')
+                c->svg = v;
+            else {
+                char *end;
+                c->min_saving = strtod(v, &end);
+                if (*end || !(c->min_saving >= 0 && c->min_saving <= 1))
+                    return usage_error("--min-saving: '%s' is not a fraction in [0, 1]", v);
+            }
+            continue;
+        }
+        if (cmd == CMD_FUSION && strcmp(a, "--no-fold") == 0) {
+            c->no_fold = true;
             continue;
         }
         if (cmd == CMD_OP && strcmp(a, "--check") == 0) {
@@ -210,6 +243,11 @@ static int parse(int argc, char **argv, int first, cmd_t cmd, cli_t *c)
     }
     if (cmd == CMD_RUN && !c->so.trace)
         return usage_error("%s", "run: missing TRACE (dvsim run [options] TRACE)");
+    if (cmd == CMD_FUSION && !c->so.trace)
+        return usage_error("%s", "fusion: missing GRAPH (dvsim fusion [options] GRAPH)");
+    if (cmd == CMD_FUSION && (c->so.timeline || c->ndumps || c->fail_on_hazard || !c->so.hazards))
+        return usage_error("%s", "fusion takes --json, --svg, --no-data, --no-fold, --min-saving, --quiet, "
+                           "--host-stats and profile options");
     if ((cmd == CMD_OP || cmd == CMD_RECORD) && !c->so.op)
         return usage_error("%s", "missing operator NAME (dvsim op --list shows them)");
     if (cmd == CMD_RECORD && !c->so.record)
@@ -256,6 +294,71 @@ static int cmd_run(cli_t *c)
                 (long)ru.ru_maxrss);
     }
     return c->fail_on_hazard && sum.hazards ? EXIT_HAZARD : EXIT_OK;
+}
+
+static int open_file(const char *path, FILE **f)
+{
+    *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+    if (!*f) {
+        dv_error_t e;
+        dv_error_set(&e, DV_ERR_IO, path, 0, 0, "cannot write");
+        dv_error_print(&e, stderr);
+        return EXIT_ERROR;
+    }
+    return EXIT_OK;
+}
+
+static int close_file(FILE *f, int rc)
+{
+    if (!f)
+        return rc;
+    const int bad = fflush(f) != 0 || ferror(f) || (f != stdout && fclose(f) != 0);
+    return rc == EXIT_OK && bad ? EXIT_ERROR : rc;
+}
+
+/* dvsim fusion: profile -> graph -> study (dv/fusion.h) -> reports.  The output files are opened
+ * first, so a bad path fails before anything is printed. */
+static int cmd_fusion(cli_t *c)
+{
+    static dv_graph_t g;
+    static dv_fusion_result_t res;
+    dv_error_t err;
+    dv_config_t cfg;
+    FILE *json = NULL, *svg = NULL;
+    int rc = EXIT_OK;
+    double t0 = now_seconds();
+    dv_fusion_study_opts_t o;
+    dv_fusion_study_opts_default(&o);
+    o.data = c->so.data;
+    o.fold = !c->no_fold;
+    if (c->min_saving > 0)
+        o.plan.min_saving = c->min_saving;
+    if (dv_sim_profile(c->ops, c->nops, &cfg, &err) != DV_OK || dv_graph_load(c->so.trace, &g, &err) != DV_OK) {
+        dv_error_print(&err, stderr);
+        return EXIT_ERROR;
+    }
+    if ((c->so.json && (rc = open_file(c->so.json, &json)) != EXIT_OK) ||
+        (c->svg && (rc = open_file(c->svg, &svg)) != EXIT_OK))
+        goto cleanup;
+    if (dv_fusion_study(&g, &cfg, &o, &res, &err) != DV_OK) {
+        dv_error_print(&err, stderr);
+        rc = EXIT_ERROR;
+        goto cleanup;
+    }
+    if ((!c->so.quiet && json != stdout && dv_fusion_print(&res, stdout) != DV_OK) ||
+        (json && dv_fusion_write_json(&res, json) != DV_OK) || (svg && dv_fusion_write_svg(&res, svg) != DV_OK))
+        rc = EXIT_ERROR;
+    if (rc == EXIT_OK && res.checked && res.mismatches) {
+        fprintf(stderr, "dvsim: error: fusion: %llu output elements of the fused graph differ from the unfused "
+                "ones beyond the dtype tolerance (first in '%s')\n", (unsigned long long)res.mismatches,
+                res.check.arg);
+        rc = EXIT_MISMATCH;
+    }
+    if (c->host_stats)
+        fprintf(stderr, "host_seconds=%.3f\n", now_seconds() - t0);
+cleanup:
+    rc = close_file(json, rc);
+    return close_file(svg, rc);
 }
 
 static int cmd_dump_config(cli_t *c)
@@ -349,6 +452,10 @@ int main(int argc, char **argv)
         rc = parse(argc, argv, 2, CMD_CONFIG, &c);
         if (rc == EXIT_OK)
             rc = cmd_dump_config(&c);
+    } else if (strcmp(cmd, "fusion") == 0) {
+        rc = parse(argc, argv, 2, CMD_FUSION, &c);
+        if (rc == EXIT_OK)
+            rc = cmd_fusion(&c);
     } else if (strcmp(cmd, "micro") == 0) {
         rc = parse(argc, argv, 2, CMD_MICRO, &c);
         if (rc == EXIT_OK)

@@ -77,6 +77,8 @@ typedef struct dv_fgroup {
     uint64_t ub_bytes;             /* the fused kernel's UB working set per core */
     uint64_t est_unfused_bytes;    /* compulsory GM traffic of its nodes one by one */
     uint64_t est_fused_bytes;      /* and of the fused kernel */
+    char epi_param[32];            /* a cube group fused through its head's own parameter (conv2d / matmul
+                                    * --relu: ReLU on the way out of L0C), else "" */
 } dv_fgroup_t;
 
 typedef struct dv_fusion_opts {
@@ -94,6 +96,75 @@ void dv_fusion_opts_default(dv_fusion_opts_t *o);
 /* Partition g into groups by the rules of docs/FUSION.md and decide each group's tiling. */
 int dv_fusion_plan(const dv_graph_t *g, const dv_config_t *cfg, const dv_fusion_opts_t *o, dv_fplan_t *p,
                    dv_error_t *err);
+
+/* ---- 5-7. the study ---- */
+/* What one kernel launch cost (from its counters, through dv_report_derive). */
+typedef struct dv_fkstat {
+    char name[DV_NAME_MAX * 2];    /* the node, or "fused: a+b+c" */
+    int group;                     /* its group in the plan */
+    dv_kind_t kind;
+    uint32_t blocks;
+    uint64_t cycles;               /* launch to the end of its last block (chip.kernel_start_cycles included) */
+    double time_us;
+    uint64_t gm_read_bytes, gm_write_bytes, hbm_read_bytes, hbm_write_bytes, l2_hits, l2_misses;
+    uint64_t ub_peak_bytes, l1_peak_bytes, l0c_peak_bytes; /* max over cores */
+    double ub_avg_bytes;           /* mean over the cores that ran, over their active time */
+    double ratio[DV_PIPE_COUNT];   /* kernel-level busy ratios */
+    int bound_by;                  /* pipe with the highest ratio, -1 if none */
+    uint64_t hazards;              /* unsynchronised accesses the hazard checker found (data runs) */
+} dv_fkstat_t;
+
+/* A sum of kernels: one variant, or one group of it. */
+typedef struct dv_fsum {
+    uint32_t kernels;
+    uint64_t hazards;
+    uint64_t cycles;
+    double time_us;
+    uint64_t gm_read_bytes, gm_write_bytes, hbm_read_bytes, hbm_write_bytes, l2_hits, l2_misses;
+    uint64_t ub_peak_bytes, l1_peak_bytes, l0c_peak_bytes;
+    double ub_avg_bytes;           /* time-weighted over the kernels */
+    double ratio[DV_PIPE_COUNT];   /* time-weighted over the kernels */
+} dv_fsum_t;
+
+#define DV_FUSION_MAX_KERNELS (2 * DV_GRAPH_MAX_NODES)
+
+typedef struct dv_fvariant {
+    int nkernels;
+    dv_fkstat_t k[DV_FUSION_MAX_KERNELS];
+    dv_fsum_t total;
+    dv_fsum_t group[DV_FUSION_MAX_GROUPS];
+} dv_fvariant_t;
+
+typedef struct dv_fusion_study_opts {
+    dv_fusion_opts_t plan;
+    bool data;                     /* false: timing only (--no-data) */
+    bool fold;                     /* graph fusion rewrites (default on) */
+} dv_fusion_study_opts_t;
+
+typedef struct dv_fusion_result {
+    dv_config_t cfg;
+    dv_graph_t graph;              /* as read */
+    dv_graph_t rewritten;          /* after graph fusion; the plan's groups are of its nodes */
+    dv_folds_t folds;
+    dv_fplan_t plan;
+    dv_fvariant_t unfused, fused;
+    bool checked;                  /* data runs: fused outputs compared with the unfused ones */
+    uint64_t compared, mismatches;
+    dv_check_result_t check;       /* the output with the largest error */
+} dv_fusion_result_t;
+
+void dv_fusion_study_opts_default(dv_fusion_study_opts_t *o);
+
+/* Run graph g (read with dv_graph_load) on profile cfg unfused and fused (steps 2-6 of the file
+ * comment) and fill *r.  Errors name the node and kernel that failed; nothing in *r is meaningful
+ * then. */
+int dv_fusion_study(const dv_graph_t *g, const dv_config_t *cfg, const dv_fusion_study_opts_t *o,
+                    dv_fusion_result_t *r, dv_error_t *err);
+
+/* The report: text (per group and for the whole graph), JSON (docs/FUSION.md's schema), SVG. */
+int dv_fusion_print(const dv_fusion_result_t *r, FILE *out);
+int dv_fusion_write_json(const dv_fusion_result_t *r, FILE *out);
+int dv_fusion_write_svg(const dv_fusion_result_t *r, FILE *out);
 
 #ifdef __cplusplus
 }

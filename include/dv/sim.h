@@ -111,6 +111,10 @@ int dv_sim_gm_setup(const dv_config_t *cfg, const dv_kernel_info_t *info, bool d
                     uint64_t base, dv_gm_t *gm, dv_error_t *err);
 void dv_sim_gm_free(dv_gm_t *gm);
 
+/* The random initial contents of an argument (DV_INIT_RANDOM): elements of type t from seed,
+ * floats uniform in [lo, hi) ([-1, 1) when lo == hi), integers small. */
+void dv_sim_fill_random(uint8_t *p, uint64_t bytes, dv_dtype_t t, uint64_t seed, double lo, double hi);
+
 #ifdef __cplusplus
 }
 #endif
