@@ -1,9 +1,10 @@
-/* tests/check_ops_elementwise.c - the element-wise operators and copy (ops/elementwise.c): --check
- * over every operator and dtype with odd sizes and tails smaller than a tile on the 910B2 and 310
- * profiles, add / sub --alpha and muls / adds --scalar, the tilings that must matter (double
- * buffering, bytes per copy), the parameter errors a user can reach, and the per-tile code
- * (dv_tile_ops_t) of two chained operators in one test kernel, byte for byte against the two
- * operators' own kernels run one after the other. */
+/* tests/check_ops_elementwise.c - the element-wise operators and copy (ops/elementwise.c) and
+ * bias_add (ops/broadcast.c): --check over every operator and dtype with odd sizes and tails
+ * smaller than a tile on the 910B2 and 310 profiles, add / sub --alpha and muls / adds --scalar,
+ * bias_add's two kinds of view byte for byte against its reference, its graph binding, the tilings
+ * that must matter (double buffering, bytes per copy), the parameter errors a user can reach, and
+ * the per-tile code (dv_tile_ops_t) of two chained operators in one test kernel, byte for byte
+ * against the two operators' own kernels run one after the other. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -503,9 +504,167 @@ static int64_t first_diff(const uint8_t *a, const uint8_t *b, uint64_t elems, un
     return -1;
 }
 
+/* ================================================================ bias_add */
+
+/* bias_add equals its reference byte for byte (vadd's fp16 / fp32 sum is correctly rounded, as is
+ * the reference's one rounding of the double sum): the last-axis and the per-row view, rows that
+ * are not whole 32-B blocks, tiles whose rows wrap the channel index, b of length 1, rows split
+ * into segments (the last-axis kind reading b from a segment's column), several blocks, one and
+ * two buffers per queue.  Loop index: the profile. */
+START_TEST(test_ops_bias_add_matches_reference_bytes)
+{
+    static const char *const cmds[] = {
+        "bias_add --shape 37x100 --cores 3 --tile-rows 5",
+        "bias_add --shape 37x100 --dtype fp32 --cores 2",
+        "bias_add --shape 2x3x4x64 --axis -1 --double-buffer off",
+        "bias_add --shape 5x7x33 --axis 1 --cores 3 --tile-rows 4",
+        "bias_add --shape 5x7x33 --axis -2 --dtype fp32 --tile-rows 3 --double-buffer off",
+        "bias_add --shape 3x5x1000 --axis 0 --cores 2",
+        "bias_add --shape 1x1x17 --axis 1",
+        "bias_add --shape 9x300 --axis 0 --dtype fp32 --tile-rows 2",
+        "bias_add --shape 2x3x70001 --axis 1 --dtype fp32 --cores 5",
+        "bias_add --shape 3x40000 --cores 2",
+    };
+    dv_config_t cfg;
+    dvt_config(&cfg, profiles[_i], NULL);
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        oprun_t r;
+        op_prepare(&cfg, &r, cmds[i]);
+        op_run(&cfg, &r, cmds[i]);
+        uint8_t *want = calloc(1, r.plan.args[2].bytes);
+        ck_assert_ptr_nonnull(want);
+        const uint8_t *in[3] = {r.gm.data[0], r.gm.data[1], NULL};
+        uint8_t *expect[3] = {NULL, NULL, want};
+        dv_error_t err;
+        ck_assert_int_eq(r.op->reference(&r.plan, in, expect, &err), DV_OK);
+        const unsigned size = dv_dtype_size(r.plan.args[2].dtype);
+        const int64_t bad = first_diff(r.gm.data[2], want, r.plan.elems[2], size);
+        ck_assert_msg(bad < 0, "%s on %s: element %lld differs from the reference", cmds[i],
+                      profiles[_i] ? profiles[_i] : "ascend910b2", (long long)bad);
+        free(want);
+        dv_sim_gm_free(&r.gm);
+    }
+}
+END_TEST
+
+/* --check passes with the reference's values (and the dtype tolerance). */
+START_TEST(test_ops_bias_add_check)
+{
+    check_ok(profiles[_i], "bias_add --shape 8x64x7x7 --axis 1", 8 * 64 * 49);
+    check_ok(profiles[_i], "bias_add --shape 128x3072", 128 * 3072);
+    check_ok(profiles[_i], "bias_add --shape 1x4x13 --axis 0 --dtype fp32", 52);
+}
+END_TEST
+
+/* The instruction stream, by hand: a 64x64 fp32 tile of the last-axis kind is one vadd (repeats
+ * walk the 64 rows, b read at repeat stride 0); per row with 8 channels it is one vbrcb and one
+ * vadd per run of 8 consecutive channels; rows of 4096 fp16 (32 chunks, a pitch past the 255-block
+ * repeat stride) take one vadd per row. */
+START_TEST(test_ops_bias_add_instructions)
+{
+    static const struct {
+        const char *cmd;
+        uint64_t vadd, vbrcb;
+    } cases[] = {
+        {"bias_add --shape 64x64 --dtype fp32 --cores 1 --tile-rows 64", 1, 0},
+        {"bias_add --shape 8x8x64 --axis 1 --dtype fp32 --cores 1 --tile-rows 64", 8, 1},
+        {"bias_add --shape 2x4096 --cores 1 --tile-rows 2", 2, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        dvt_op_t r;
+        dvt_op(&r, NULL, NULL, cases[i].cmd, false, false);
+        ck_assert_msg(r.rc == DV_OK, "%s: %s", cases[i].cmd, r.err.msg);
+        ck_assert_msg(r.cnt.op_count[DV_OP_vadd] == cases[i].vadd, "%s: %llu vadd", cases[i].cmd,
+                      (unsigned long long)r.cnt.op_count[DV_OP_vadd]);
+        ck_assert_uint_eq(r.cnt.op_count[DV_OP_vbrcb], cases[i].vbrcb);
+        ck_assert_uint_eq(r.cnt.op_count[DV_OP_set_vector_mask], 0);
+        ck_assert_uint_eq(r.cnt.hazards, 0);
+        dvt_op_free(&r);
+    }
+}
+END_TEST
+
+START_TEST(test_ops_bias_add_bad_parameters)
+{
+    expect_error(NULL, "bias_add --shape 3x4 --axis 2", "--axis", "-2..1");
+    expect_error(NULL, "bias_add --shape 3x4 --axis -3", "--axis", "2-D");
+    expect_error(NULL, "bias_add --axis -7", "--axis", "[-6, 5]");
+    expect_error(NULL, "bias_add --axis 1.5", "--axis", "not a number");
+    expect_error(NULL, "bias_add --dtype int32", "--dtype", "fp16|fp32");
+    /* b alone does not fit the UB; per row, b's 32-B blocks do not */
+    expect_error(NULL, "bias_add --shape 2x100000 --dtype fp32", "--shape", "core.ub_size_bytes");
+    expect_error(NULL, "bias_add --shape 8192x16 --axis 0 --dtype fp32", "--shape", "32-B block per element");
+    /* 64 rows of 2 KB, two queues of two buffers: 512 KB */
+    expect_error(NULL, "bias_add --shape 64x1024 --tile-rows 64", "--tile-rows", "at most");
+    expect_error(NULL, "bias_add --shape 4x30000 --tile-rows 2", "--tile-rows", "must be 1");
+    /* 200-B rows need DataCopyPad */
+    expect_error("ascend910a", "bias_add --shape 37x100", "--shape", "chip.dma_pad");
+}
+END_TEST
+
+/* As a graph node: inputs [x, b], b 1-D of x's length along --axis in x's dtype; the output is x;
+ * the view is [prod(shape[:axis+1]), prod(shape[axis+1:])] (per row) or [.., shape[-1]]. */
+START_TEST(test_ops_bias_add_bind)
+{
+    const dv_opdesc_t *op = dv_ops_find("bias_add");
+    ck_assert_ptr_nonnull(op);
+    ck_assert_ptr_nonnull(op->bind);
+    ck_assert_ptr_nonnull(op->tile);
+    ck_assert_uint_eq(op->tile->flags, DV_TILE_VIEW);
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, NULL);
+    char a0[] = "--axis", a1[] = "1", *argv[] = {a0, a1};
+    dv_opvals_t v;
+    dv_error_t err;
+    dv_tensor_desc_t out, in[3] = {{{3, {8, 64, 49}}, DV_DT_F16}, {{1, {64}}, DV_DT_F16}, {{1, {64}}, DV_DT_F16}};
+    ck_assert_int_eq(dv_ops_parse(op, 2, argv, &v, &err), DV_OK);
+    ck_assert_msg(op->bind(op, in, 2, &v, &out, &err) == DV_OK, "%s", err.msg);
+    ck_assert_int_eq(out.shape.ndims, 3);
+    ck_assert_uint_eq(out.shape.d[2], 49);
+    ck_assert_int_eq(out.dtype, DV_DT_F16);
+    dv_op_plan_t plan;
+    ck_assert_msg(dv_ops_plan(op, &cfg, &v, &plan, &err) == DV_OK, "%s", err.msg);
+    uint64_t rows, cols;
+    op->tile->view(&plan, &rows, &cols);
+    ck_assert_uint_eq(rows, 8 * 64);
+    ck_assert_uint_eq(cols, 49);
+    ck_assert_uint_eq(plan.own_args, 0);
+    ck_assert_uint_eq(plan.info.nargs, 3);
+    ck_assert_uint_eq(plan.elems[1], 64);
+    /* b's 64 fp16 (128 B) and their 64 blocks of 32 B */
+    ck_assert_uint_eq(op->tile->ub_bytes(&plan, &cfg, 8, 64), 128 + 64 * 32);
+
+    /* the default axis is the last: b must have 49 elements */
+    ck_assert_int_eq(dv_ops_parse(op, 0, NULL, &v, &err), DV_OK);
+    ck_assert_int_ne(op->bind(op, in, 2, &v, &out, &err), DV_OK);
+    ck_assert_msg(strstr(err.msg, "input 2 (b)") && strstr(err.msg, "49"), "%s", err.msg);
+    in[1].shape.d[0] = 49;
+    ck_assert_msg(op->bind(op, in, 2, &v, &out, &err) == DV_OK, "%s", err.msg);
+    ck_assert_msg(dv_ops_plan(op, &cfg, &v, &plan, &err) == DV_OK, "%s", err.msg);
+    op->tile->view(&plan, &rows, &cols);
+    ck_assert_uint_eq(rows, 8 * 64);
+    ck_assert_uint_eq(cols, 49);
+    ck_assert_uint_eq(op->tile->ub_bytes(&plan, &cfg, 8, 64), 128); /* 98 B of b in whole 32-B blocks */
+    /* errors: dtype, b not 1-D, input count, axis */
+    in[1].dtype = DV_DT_F32;
+    ck_assert_int_ne(op->bind(op, in, 2, &v, &out, &err), DV_OK);
+    ck_assert_msg(strstr(err.msg, "one dtype"), "%s", err.msg);
+    in[1].dtype = DV_DT_F16;
+    in[1].shape = in[0].shape;
+    ck_assert_int_ne(op->bind(op, in, 2, &v, &out, &err), DV_OK);
+    ck_assert_msg(strstr(err.msg, "1-D"), "%s", err.msg);
+    ck_assert_int_ne(op->bind(op, in, 3, &v, &out, &err), DV_OK);
+    ck_assert_msg(strstr(err.msg, "2 inputs"), "%s", err.msg);
+    char b0[] = "--axis", b1[] = "3", *argv3[] = {b0, b1};
+    ck_assert_int_eq(dv_ops_parse(op, 2, argv3, &v, &err), DV_OK);
+    ck_assert_int_ne(op->bind(op, in, 2, &v, &out, &err), DV_OK);
+    ck_assert_msg(strstr(err.msg, "--axis 3"), "%s", err.msg);
+}
+END_TEST
+
 /* ================================================================ per-tile code */
 
-/* Every element-wise operator but copy has tile code; the element-wise ones bind as
+/* Every element-wise operator but copy, and bias_add, has tile code; the element-wise ones bind as
  * shape-preserving nodes and take any view.  UB of their own: the fp32 scratch of fp16
  * activations, rows x pitch x 4 bytes each (gelu two, sigmoid and tanh one). */
 START_TEST(test_ops_elementwise_tile_ops)
@@ -597,6 +756,11 @@ static const struct {
     /* fp16 gelu (two fp32 scratch tiles) after add with alpha (y scaled into the output tile);
      * 8x48 tiles: 100 columns end in a 4-column tile, rows in a 5-row tile */
     {"add --shape 37x100 --alpha 0.5", "gelu --shape 37x100", 37, 100, 8, 48},
+    /* bias on the last axis, b read from column 0, 48 and 96 of each row */
+    {"bias_add --shape 37x100", "tanh --shape 37x100", 0, 0, 8, 48},
+    /* per row: rows 0..34 of channels r % 7, tiles of 8 rows wrap the channels */
+    {"bias_add --shape 5x7x33 --axis 1 --dtype fp32", "tanh --shape 5x7x33 --dtype fp32", 0, 0, 8, 16},
+    {"bias_add --shape 4x6x10 --axis 0", "relu --shape 4x6x10", 0, 0, 3, 32},
     {"sub --shape 20x50 --dtype fp32 --alpha -3", "sigmoid --shape 20x50 --dtype fp32", 20, 50, 6, 50},
     {"muls --shape 30x40 --scalar 0.37", "silu --shape 30x40", 30, 40, 7, 40},
     {"mul --shape 9x24 --dtype int32", "adds --shape 9x24 --dtype int32 --scalar -5", 9, 24, 4, 24},
@@ -680,6 +844,14 @@ Suite *dv_ops_elementwise_suite(void)
     tcase_add_test(tc, test_ops_elementwise_scalar_and_tanh_instructions);
     tcase_add_test(tc, test_ops_elementwise_bad_scalar);
     suite_add_tcase(s, tc);
+    TCase *ba = tcase_create("bias_add");
+    tcase_set_timeout(ba, 120);
+    tcase_add_loop_test(ba, test_ops_bias_add_matches_reference_bytes, 0, 2);
+    tcase_add_loop_test(ba, test_ops_bias_add_check, 0, 2);
+    tcase_add_test(ba, test_ops_bias_add_instructions);
+    tcase_add_test(ba, test_ops_bias_add_bad_parameters);
+    tcase_add_test(ba, test_ops_bias_add_bind);
+    suite_add_tcase(s, ba);
     TCase *tl = tcase_create("tile");
     tcase_set_timeout(tl, 120);
     tcase_add_test(tl, test_ops_elementwise_tile_ops);
