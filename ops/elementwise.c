@@ -14,15 +14,27 @@
  * - Vector instructions cover whole repeats (256 B) in runs of at most 255 repeats; a partial last
  *   repeat is one more instruction under a mask of its first elements (normal mask mode), so no
  *   element past the tile is computed.
- * - sigmoid, silu and gelu on fp16 compute in fp32 (vconv up, the formula, vconv down: the
- *   high-precision path of Ascend C's Gelu), in two TBuf-like fp32 scratch buffers (one for
- *   sigmoid); on fp32 they compute in the output buffer.  Dependent vector steps are separated by
- *   pipe_barrier(V) as in Ascend C's activation code.  The references compute the same formulas in
- *   double and round once, which is within the dtype tolerance (no tol_scale).
+ * - The activations (gelu, sigmoid, silu, tanh) are step tables (ew_steps below: one vector
+ *   instruction per step, in fp32).  On fp16 they compute in fp32 (vconv up, the steps, vconv
+ *   down: the high-precision path of Ascend C's Gelu) in TBuf-like fp32 scratch buffers: one for
+ *   the cast input, and a second work buffer only when a step after the first reads the input
+ *   again (gelu, silu); on fp32 they compute in the output buffer.  Dependent vector steps are
+ *   separated by pipe_barrier(V) as in Ascend C's activation code.  The references compute the
+ *   same formulas in double and round once, which is within the dtype tolerance (no tol_scale).
+ * - tanh(x) = 2 / (1 + exp(-2x)) - 1 (vmuls -2, vexp, vadds 1, vrec, vmuls 2, vadds -1): it
+ *   saturates cleanly (exp overflowing to inf gives -1, underflowing to 0 gives 1), and near 0,
+ *   where it cancels, its absolute error is a few fp32 ulps of 1 (~3e-7), far inside the fp16
+ *   and fp32 tolerances (atol 1e-3, 1e-5) on the [-1, 1) inputs of --check.
  * - add and sub take --alpha (z = x +- alpha * y, aclnnAdd / aclnnSub).  At 1 the kernel is the
- *   plain vadd / vsub; otherwise each tile's y is first scaled in place by vmuls with alpha rounded
- *   to the dtype (integers: a whole alpha), then pipe_barrier(V), then vadd / vsub.  The reference
- *   rounds each step as the kernel does, so fp32 and the integers match exactly.
+ *   plain vadd / vsub; otherwise each tile's alpha * y is first computed into the output buffer by
+ *   vmuls with alpha rounded to the dtype (integers: a whole alpha), then pipe_barrier(V), then
+ *   vadd / vsub of x and it; the inputs are never written, so a fused kernel may read y again.
+ *   muls and adds (y = x * s, y = x + s) are one vmuls / vadds with --scalar held the same way.
+ *   The references round each step as the kernel does, so fp32 and the integers match exactly.
+ * - Per-tile work (dv/ops.h dv_tile_ops_t): the compute step works on a dv_tile_t, all
+ *   rows x pitch elements of it as one flat range; the standalone kernel's tile is 1 x n, so a
+ *   fused kernel issues the same instructions per element as the operator's own kernel.  The tile
+ *   state holds the fp32 scratch addresses (setup allocates them for rows x pitch elements).
  * - copy: RxC tiles of a 2-D tensor, each one DMA (R bursts, src_gap skipping the rest of a row),
  *   contiguous runs of tiles per block.  --copies-per-buffer N puts N tiles into one queue buffer
  *   per synchronisation: with N = 1 a 128-B tile waits for the previous copy's latency (two copies
@@ -50,35 +62,92 @@ enum {
 #define GELU_CUBIC 0.044715
 #define GELU_SCALE 1.5957691216057308 /* 2 * sqrt(2 / pi) */
 
+/* ---- vector steps ---- */
+typedef enum vop {
+    V_ADD, V_SUB, V_MUL, V_DIV, V_MAX, V_RELU, V_EXP, V_REC, V_ADDS, V_MULS,
+    V_F16_TO_F32, V_F32_TO_F16
+} vop_t;
+
+/* One step of an activation, in fp32: d = op(a[, b | s]) on the buffers X (the input) and W (the
+ * work buffer, which ends up holding the result). */
+enum { EW_NONE, EW_X, EW_W, EW_BUFS };
+typedef struct ew_step {
+    vop_t op;
+    uint8_t d, a, b; /* EW_X or EW_W; b EW_NONE for a unary op */
+    double s;        /* the scalar of V_ADDS / V_MULS */
+} ew_step_t;
+
+#define EW_BIN(op, d, a, b) {op, d, a, b, 0}
+#define EW_UN(op, d, a, s) {op, d, a, EW_NONE, s}
+
+/* gelu: W = X*X, W = W*X, W = W*c, W = W+X, W = W*-k, W = exp(W), W = W+1, W = X/W */
+static const ew_step_t gelu_steps[] = {
+    EW_BIN(V_MUL, EW_W, EW_X, EW_X), EW_BIN(V_MUL, EW_W, EW_W, EW_X), EW_UN(V_MULS, EW_W, EW_W, GELU_CUBIC),
+    EW_BIN(V_ADD, EW_W, EW_W, EW_X), EW_UN(V_MULS, EW_W, EW_W, -GELU_SCALE), EW_UN(V_EXP, EW_W, EW_W, 0),
+    EW_UN(V_ADDS, EW_W, EW_W, 1.0), EW_BIN(V_DIV, EW_W, EW_X, EW_W),
+};
+/* sigmoid: 1 / (1 + exp(-x)) */
+static const ew_step_t sigmoid_steps[] = {
+    EW_UN(V_MULS, EW_W, EW_X, -1.0), EW_UN(V_EXP, EW_W, EW_W, 0), EW_UN(V_ADDS, EW_W, EW_W, 1.0),
+    EW_UN(V_REC, EW_W, EW_W, 0),
+};
+/* silu: x / (1 + exp(-x)) */
+static const ew_step_t silu_steps[] = {
+    EW_UN(V_MULS, EW_W, EW_X, -1.0), EW_UN(V_EXP, EW_W, EW_W, 0), EW_UN(V_ADDS, EW_W, EW_W, 1.0),
+    EW_BIN(V_DIV, EW_W, EW_X, EW_W),
+};
+/* tanh: 2 / (1 + exp(-2x)) - 1 */
+static const ew_step_t tanh_steps[] = {
+    EW_UN(V_MULS, EW_W, EW_X, -2.0), EW_UN(V_EXP, EW_W, EW_W, 0), EW_UN(V_ADDS, EW_W, EW_W, 1.0),
+    EW_UN(V_REC, EW_W, EW_W, 0), EW_UN(V_MULS, EW_W, EW_W, 2.0), EW_UN(V_ADDS, EW_W, EW_W, -1.0),
+};
+
 /* ---- the element-wise operators ---- */
 typedef enum ew_kind {
-    EW_ADD, EW_SUB, EW_MUL, EW_DIV, EW_MAX, EW_RELU, EW_GELU, EW_EXP, EW_SIGMOID, EW_SILU, EW_KINDS
+    EW_ADD, EW_SUB, EW_MUL, EW_DIV, EW_MAX, EW_MULS, EW_ADDS, EW_RELU, EW_GELU, EW_EXP, EW_SIGMOID, EW_SILU, EW_TANH,
+    EW_KINDS
 } ew_kind_t;
 
+#define STEPS(s) s, (unsigned)(sizeof s / sizeof s[0])
 typedef struct ew_def {
     const char *name;
-    bool binary;       /* z = f(x, y); else y = f(x) */
-    bool activation;   /* composite formula: fp32 scratch for fp16 */
-    unsigned ntmp_f16; /* fp32 scratch buffers when the dtype is fp16 */
-    unsigned flops;    /* vector operations per element in the formula */
+    bool binary;             /* z = f(x, y); else y = f(x) */
+    vop_t op;                /* the instruction (activations: unused) */
+    const ew_step_t *steps;  /* an activation: its fp32 steps */
+    unsigned nsteps;
 } ew_def_t;
 
 static const ew_def_t ew_defs[EW_KINDS] = {
-    [EW_ADD] = {"add", true, false, 0, 1},
-    [EW_SUB] = {"sub", true, false, 0, 1},
-    [EW_MUL] = {"mul", true, false, 0, 1},
-    [EW_DIV] = {"div", true, false, 0, 1},
-    [EW_MAX] = {"max", true, false, 0, 1},
-    [EW_RELU] = {"relu", false, false, 0, 1},
-    [EW_GELU] = {"gelu", false, true, 2, 8},       /* x*x, *x, *c, +x, *k, exp, +1, x/. */
-    [EW_EXP] = {"exp", false, false, 0, 1},
-    [EW_SIGMOID] = {"sigmoid", false, true, 1, 4}, /* *-1, exp, +1, 1/. */
-    [EW_SILU] = {"silu", false, true, 2, 4},       /* *-1, exp, +1, x/. */
+    [EW_ADD] = {"add", true, V_ADD, NULL, 0},
+    [EW_SUB] = {"sub", true, V_SUB, NULL, 0},
+    [EW_MUL] = {"mul", true, V_MUL, NULL, 0},
+    [EW_DIV] = {"div", true, V_DIV, NULL, 0},
+    [EW_MAX] = {"max", true, V_MAX, NULL, 0},
+    [EW_MULS] = {"muls", false, V_MULS, NULL, 0},
+    [EW_ADDS] = {"adds", false, V_ADDS, NULL, 0},
+    [EW_RELU] = {"relu", false, V_RELU, NULL, 0},
+    [EW_GELU] = {"gelu", false, V_MUL, STEPS(gelu_steps)},
+    [EW_EXP] = {"exp", false, V_EXP, NULL, 0},
+    [EW_SIGMOID] = {"sigmoid", false, V_MUL, STEPS(sigmoid_steps)},
+    [EW_SILU] = {"silu", false, V_MUL, STEPS(silu_steps)},
+    [EW_TANH] = {"tanh", false, V_MUL, STEPS(tanh_steps)},
 };
 
+/* fp32 scratch buffers of an activation on fp16: the cast input X, and a separate W when a step
+ * after the first reads X (else W overwrites X). */
+static unsigned ew_ntmp_f16(const ew_def_t *d)
+{
+    if (!d->steps)
+        return 0;
+    for (unsigned i = 1; i < d->nsteps; i++)
+        if (d->steps[i].a == EW_X || d->steps[i].b == EW_X)
+            return 2;
+    return 1;
+}
+
 /* Parameters: the same table for every element-wise operator but for the dtypes accepted; add and
- * sub also take --alpha (the last entry, so the others stop before it). */
-enum { EP_SHAPE, EP_DTYPE, EP_CORES, EP_TILE_ELEMS, EP_DOUBLE_BUFFER, EP_ALPHA, EP_COUNT };
+ * sub also take --alpha, muls and adds --scalar (the last entry, so the others stop before it). */
+enum { EP_SHAPE, EP_DTYPE, EP_CORES, EP_TILE_ELEMS, EP_DOUBLE_BUFFER, EP_SCALAR, EP_COUNT };
 
 #define EW_COMMON(dtypes)                                                                                     \
         [EP_SHAPE] = {"shape", DV_OPT_SHAPE, "1024x1024", 1, INT64_C(1) << 40, 0,                             \
@@ -93,17 +162,24 @@ enum { EP_SHAPE, EP_DTYPE, EP_CORES, EP_TILE_ELEMS, EP_DOUBLE_BUFFER, EP_ALPHA, 
                               "two buffers per queue (on) so copies overlap the vector work, or one (off)"}
 
 #define EW_ARITH_DTYPES (DT_F16 | DT_F32 | DT_S16 | DT_S32)
-static const dv_oparam_spec_t ew_params_arith[EP_ALPHA] = {EW_COMMON(EW_ARITH_DTYPES)}; /* vmul vmax */
-static const dv_oparam_spec_t ew_params_relu[EP_ALPHA] = {EW_COMMON(DT_F16 | DT_F32 | DT_S32)}; /* vrelu */
+static const dv_oparam_spec_t ew_params_arith[EP_SCALAR] = {EW_COMMON(EW_ARITH_DTYPES)}; /* vmul vmax */
+static const dv_oparam_spec_t ew_params_relu[EP_SCALAR] = {EW_COMMON(DT_F16 | DT_F32 | DT_S32)}; /* vrelu */
 /* vdiv vexp and the activations */
-static const dv_oparam_spec_t ew_params_float[EP_ALPHA] = {EW_COMMON(DT_F16 | DT_F32)};
+static const dv_oparam_spec_t ew_params_float[EP_SCALAR] = {EW_COMMON(DT_F16 | DT_F32)};
 /* vadd vsub, and vmuls for an alpha other than 1; the scalar register holds at most an fp32 */
 static const dv_oparam_spec_t ew_params_alpha[EP_COUNT] = {
     EW_COMMON(EW_ARITH_DTYPES),
-    [EP_ALPHA] = {"alpha", DV_OPT_FLOAT, "1", -FLT_MAX, FLT_MAX, 0,
-                  "scale of y (aclnnAdd's, aclnnSub's alpha); other than 1 the kernel first scales y with vmuls "
-                  "in --dtype (int16/int32: an integer in the dtype's range)"},
+    [EP_SCALAR] = {"alpha", DV_OPT_FLOAT, "1", -FLT_MAX, FLT_MAX, 0,
+                   "scale of y (aclnnAdd's, aclnnSub's alpha); other than 1 the kernel first scales y with vmuls "
+                   "in --dtype (int16/int32: an integer in the dtype's range)"},
 };
+/* vmuls, vadds */
+#define EW_SCALAR_SPEC(def, insn)                                                                             \
+    [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, def, -FLT_MAX, FLT_MAX, 0,                                         \
+                   "s, the " insn " scalar, held in --dtype: rounded to fp16 / fp32; int16/int32: an integer in "  \
+                   "the dtype's range"}
+static const dv_oparam_spec_t ew_params_muls[EP_COUNT] = {EW_COMMON(EW_ARITH_DTYPES), EW_SCALAR_SPEC("2", "vmuls")};
+static const dv_oparam_spec_t ew_params_adds[EP_COUNT] = {EW_COMMON(EW_ARITH_DTYPES), EW_SCALAR_SPEC("1", "vadds")};
 
 typedef struct ew_tiling {
     uint32_t kind;  /* ew_kind_t */
@@ -113,9 +189,15 @@ typedef struct ew_tiling {
     uint64_t elems; /* elements of every argument */
     uint64_t unit;  /* elements per split unit */
     uint64_t tile;  /* elements per copy */
-    uint32_t scale; /* add, sub: y is scaled by alpha first (alpha != 1) */
-    double alpha;   /* --alpha rounded to the dtype (the value the vmuls scalar holds) */
+    uint32_t scale; /* add, sub: y is scaled by --alpha first (alpha != 1) */
+    double scalar;  /* --alpha / --scalar rounded to the dtype (the value the vmuls / vadds scalar holds) */
 } ew_tiling_t;
+
+/* The state of the tile code: the fp32 scratch buffers (setup allocates them). */
+typedef struct ew_state {
+    uint64_t tmp[2];
+} ew_state_t;
+_Static_assert(sizeof(ew_state_t) <= DV_TILE_STATE_BYTES, "ew_state_t exceeds the tile state");
 
 static int ew_kind_of(const dv_opdesc_t *op)
 {
@@ -170,12 +252,6 @@ static void ew_range(const ew_tiling_t *t, uint32_t b, uint32_t nb, uint64_t *fi
     *count = *first >= t->elems ? 0 : dv_min_u64(nu * t->unit, t->elems - *first);
 }
 
-/* ---- vector steps ---- */
-typedef enum vop {
-    V_ADD, V_SUB, V_MUL, V_DIV, V_MAX, V_RELU, V_EXP, V_REC, V_ADDS, V_MULS,
-    V_F16_TO_F32, V_F32_TO_F16
-} vop_t;
-
 /* One instruction of `rep` repeats with contiguous operands (block stride 1, repeat stride 8
  * blocks; the f16 side of a conversion packs its 64 elements per repeat into 128 B). */
 static void vinsn(dv_k_t *k, vop_t op, dv_dtype_t dt, uint64_t d, uint64_t a, uint64_t b, double s, unsigned rep)
@@ -218,60 +294,61 @@ static void vstep(dv_k_t *k, vop_t op, dv_dtype_t dt, uint64_t dst, uint64_t src
     }
 }
 
-/* sigmoid, silu, gelu of n elements at x into y, in fp32 (fp16 through the scratch buffers). */
-static void ew_activation(dv_k_t *k, const ew_tiling_t *t, uint64_t y, uint64_t x, const uint64_t *tmp, uint64_t n)
+/* An activation of n elements at x into y, in fp32 (fp16 through the scratch buffers). */
+static void ew_activation(dv_k_t *k, const ew_def_t *d, dv_dtype_t dt, uint64_t y, uint64_t x, const uint64_t *tmp,
+                          uint64_t n)
 {
     const dv_dtype_t f = DV_DT_F32;
-    const bool f16 = t->dtype == DV_DT_F16;
-    const uint64_t X = f16 ? tmp[0] : x;                                  /* the input in fp32 */
-    const uint64_t W = !f16 ? y : t->kind == EW_SIGMOID ? tmp[0] : tmp[1]; /* the work buffer */
+    const bool f16 = dt == DV_DT_F16;
+    uint64_t buf[EW_BUFS] = {0};
+    buf[EW_X] = f16 ? tmp[0] : x;                                    /* the input in fp32 */
+    buf[EW_W] = !f16 ? y : ew_ntmp_f16(d) == 1 ? tmp[0] : tmp[1];    /* the work buffer */
     if (f16) {
-        vstep(k, V_F16_TO_F32, f, X, x, 0, 0, n);
+        vstep(k, V_F16_TO_F32, f, buf[EW_X], x, 0, 0, n);
         dvk_pipe_barrier(k, DV_PIPE_V);
     }
-    if (t->kind == EW_GELU) {
-        vstep(k, V_MUL, f, W, X, X, 0, n);
-        dvk_pipe_barrier(k, DV_PIPE_V);
-        vstep(k, V_MUL, f, W, W, X, 0, n);
-        dvk_pipe_barrier(k, DV_PIPE_V);
-        vstep(k, V_MULS, f, W, W, 0, GELU_CUBIC, n);
-        dvk_pipe_barrier(k, DV_PIPE_V);
-        vstep(k, V_ADD, f, W, W, X, 0, n);
-        dvk_pipe_barrier(k, DV_PIPE_V);
-        vstep(k, V_MULS, f, W, W, 0, -GELU_SCALE, n);
-    } else {
-        vstep(k, V_MULS, f, W, X, 0, -1.0, n);
+    for (unsigned i = 0; i < d->nsteps; i++) {
+        const ew_step_t *s = &d->steps[i];
+        if (i)
+            dvk_pipe_barrier(k, DV_PIPE_V);
+        vstep(k, s->op, f, buf[s->d], buf[s->a], buf[s->b], s->s, n);
     }
-    dvk_pipe_barrier(k, DV_PIPE_V);
-    vstep(k, V_EXP, f, W, W, 0, 0, n);
-    dvk_pipe_barrier(k, DV_PIPE_V);
-    vstep(k, V_ADDS, f, W, W, 0, 1.0, n);
-    dvk_pipe_barrier(k, DV_PIPE_V);
-    if (t->kind == EW_SIGMOID)
-        vstep(k, V_REC, f, W, W, 0, 0, n);
-    else
-        vstep(k, V_DIV, f, W, X, W, 0, n);
     if (f16) {
         dvk_pipe_barrier(k, DV_PIPE_V);
-        vstep(k, V_F32_TO_F16, f, y, W, 0, 0, n);
+        vstep(k, V_F32_TO_F16, f, y, buf[EW_W], 0, 0, n);
     }
 }
 
-/* Compute: z = f(x[, y]) over n elements of one tile (y may be scaled in place). */
-static void ew_compute(dv_k_t *k, const ew_tiling_t *t, uint64_t z, uint64_t x, uint64_t y, const uint64_t *tmp,
-                       uint64_t n)
+/* Compute one tile: out = f(in[0][, in[1]]) over all its rows x pitch elements as one flat range
+ * (the standalone kernel's tiles are 1 x n).  The inputs are only read. */
+static void ew_compute(dv_k_t *k, const ew_tiling_t *t, const ew_state_t *st, const dv_tile_t *tile)
 {
-    static const vop_t direct[EW_KINDS] = {[EW_ADD] = V_ADD, [EW_SUB] = V_SUB, [EW_MUL] = V_MUL, [EW_DIV] = V_DIV,
-                                           [EW_MAX] = V_MAX, [EW_RELU] = V_RELU, [EW_EXP] = V_EXP};
-    if (ew_defs[t->kind].activation) {
-        ew_activation(k, t, z, x, tmp, n);
+    const ew_def_t *d = &ew_defs[t->kind];
+    const dv_dtype_t dt = (dv_dtype_t)t->dtype;
+    const uint64_t n = tile->rows * tile->pitch, z = tile->out, x = tile->in[0], y = d->binary ? tile->in[1] : 0;
+    if (d->steps) {
+        ew_activation(k, d, dt, z, x, st->tmp, n);
         return;
     }
-    if (t->scale) { /* y = alpha * y in place (aclnnAdd: Muls, then Add) */
-        vstep(k, V_MULS, (dv_dtype_t)t->dtype, y, y, 0, t->alpha, n);
-        dvk_pipe_barrier(k, DV_PIPE_V);
+    if (t->kind == EW_MULS || t->kind == EW_ADDS) {
+        vstep(k, d->op, dt, z, x, 0, t->scalar, n);
+        return;
     }
-    vstep(k, direct[t->kind], (dv_dtype_t)t->dtype, z, x, y, 0, n);
+    if (t->scale) { /* z = alpha * y, then z = x +- z (aclnnAdd: Muls, then Add) */
+        vstep(k, V_MULS, dt, z, y, 0, t->scalar, n);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        vstep(k, d->op, dt, z, x, z, 0, n);
+        return;
+    }
+    vstep(k, d->op, dt, z, x, y, 0, n);
+}
+
+/* The fp32 scratch of tiles of `elems` elements, in UB. */
+static void ew_alloc_scratch(dv_k_t *k, const ew_tiling_t *t, uint64_t elems, ew_state_t *st)
+{
+    memset(st, 0, sizeof *st);
+    for (uint32_t i = 0; i < t->ntmp; i++)
+        st->tmp[i] = dvk_alloc(k, DV_SPACE_UB, elems * 4);
 }
 
 /* One block: its range in tiles, CopyIn -> Compute -> CopyOut through the queues.  Arguments:
@@ -292,9 +369,8 @@ static void ew_kernel(dv_k_t *k, const void *params)
     if (binary)
         dvk_que_init(k, &in_y, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, t->depth, t->tile * size);
     dvk_que_init(k, &out_z, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, t->depth, t->tile * size);
-    uint64_t tmp[2] = {0, 0};
-    for (uint32_t i = 0; i < t->ntmp; i++)
-        tmp[i] = dvk_alloc(k, DV_SPACE_UB, t->tile * 4);
+    ew_state_t st;
+    ew_alloc_scratch(k, t, t->tile, &st);
 
     for (uint64_t off = first; off < first + count; off += t->tile) {
         const uint64_t n = dv_min_u64(t->tile, first + count - off);
@@ -307,43 +383,43 @@ static void ew_kernel(dv_k_t *k, const void *params)
         dvk_que_enque(k, &in_x, bx);
         if (binary)
             dvk_que_enque(k, &in_y, by);
-        /* Compute */
+        /* Compute: a tile of 1 x n */
         bx = dvk_que_deque(k, &in_x);
         if (binary)
             by = dvk_que_deque(k, &in_y);
-        uint64_t bz = dvk_que_alloc(k, &out_z);
-        ew_compute(k, t, bz, bx, by, tmp, n);
-        dvk_que_enque(k, &out_z, bz);
+        const dv_tile_t tile = {.rows = 1, .cols = n, .pitch = n, .row0 = 0, .col0 = off, .in = {bx, by},
+                                .out = dvk_que_alloc(k, &out_z)};
+        ew_compute(k, t, &st, &tile);
+        dvk_que_enque(k, &out_z, tile.out);
         dvk_que_free(k, &in_x, bx);
         if (binary)
             dvk_que_free(k, &in_y, by);
         /* CopyOut */
-        bz = dvk_que_deque(k, &out_z);
+        const uint64_t bz = dvk_que_deque(k, &out_z);
         dvk_copy_ubuf_to_gm(k, dvk_gm(k, out, gm), bz, 1, (int64_t)len, 0, 0);
         dvk_que_free(k, &out_z, bz);
     }
 }
 
-/* --alpha as the vmuls scalar holds it in dtype dt: floats round to the dtype (and must stay finite),
- * integers must be whole and in the dtype's range (the scalar would be truncated and saturated). */
-static int ew_alpha(double alpha, dv_dtype_t dt, ew_tiling_t *t, dv_error_t *err)
+/* --alpha / --scalar (parameter `param`) as the vmuls / vadds scalar holds it in dtype dt: floats
+ * round to the dtype (and must stay finite), integers must be whole and in the dtype's range (the
+ * scalar would be truncated and saturated). */
+static int ew_scalar(const char *param, double v, dv_dtype_t dt, ew_tiling_t *t, dv_error_t *err)
 {
-    if (alpha == 1.0)
-        return DV_OK;
-    t->scale = 1;
+    const char *insn = t->kind == EW_ADDS ? "vadds" : "vmuls";
     if (dv_dtype_is_float(dt)) {
-        t->alpha = dv_ops_round(dt, alpha);
-        if (!isfinite(t->alpha))
-            return dv_ops_param_error(err, "alpha", "%g overflows %s (the vmuls scalar is a --dtype value): |alpha| "
-                                      "must be at most %g", alpha, dt_param(dt), dt == DV_DT_F16 ? 65504.0 : FLT_MAX);
+        t->scalar = dv_ops_round(dt, v);
+        if (!isfinite(t->scalar))
+            return dv_ops_param_error(err, param, "%g overflows %s (the %s scalar is a --dtype value): |%s| "
+                                      "must be at most %g", v, dt_param(dt), insn, param,
+                                      dt == DV_DT_F16 ? 65504.0 : FLT_MAX);
         return DV_OK;
     }
     const double lo = dt == DV_DT_S16 ? INT16_MIN : INT32_MIN, hi = dt == DV_DT_S16 ? INT16_MAX : INT32_MAX;
-    if (alpha != nearbyint(alpha) || alpha < lo || alpha > hi)
-        return dv_ops_param_error(err, "alpha", "%.17g is not an integer in [%.0f, %.0f]: with --dtype %s y is scaled "
-                                  "by vmuls in %s, whose scalar is an integer", alpha, lo, hi, dt_param(dt),
-                                  dt_param(dt));
-    t->alpha = alpha;
+    if (v != nearbyint(v) || v < lo || v > hi)
+        return dv_ops_param_error(err, param, "%.17g is not an integer in [%.0f, %.0f]: with --dtype %s the %s "
+                                  "scalar is an integer in %s", v, lo, hi, dt_param(dt), insn, dt_param(dt));
+    t->scalar = v;
     return DV_OK;
 }
 
@@ -363,11 +439,17 @@ static int ew_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
 
     /* UB per tile element: the queues' buffers plus the fp32 scratch. */
     ew_tiling_t t = {.kind = (uint32_t)kind, .dtype = (uint32_t)dt, .elems = n, .unit = EW_SPLIT_BYTES / size,
-                     .alpha = 1.0};
-    if (op->nparams > EP_ALPHA && (rc = ew_alpha(v->v[EP_ALPHA].f, dt, &t, err)) != DV_OK)
-        return rc;
+                     .scalar = 1.0};
+    if (op->nparams > EP_SCALAR) {
+        const bool alpha = kind == EW_ADD || kind == EW_SUB;
+        if (!alpha || v->v[EP_SCALAR].f != 1.0) {
+            t.scale = alpha;
+            if ((rc = ew_scalar(op->params[EP_SCALAR].name, v->v[EP_SCALAR].f, dt, &t, err)) != DV_OK)
+                return rc;
+        }
+    }
     t.depth = v->v[EP_DOUBLE_BUFFER].i ? 2 : 1;
-    t.ntmp = dt == DV_DT_F16 ? d->ntmp_f16 : 0;
+    t.ntmp = dt == DV_DT_F16 ? ew_ntmp_f16(d) : 0;
     const unsigned queues = d->binary ? 3 : 2;
     const uint64_t per_elem = (uint64_t)queues * t.depth * size + (uint64_t)t.ntmp * 4;
     const uint64_t min_tile = EW_BLOCK_BYTES / size;
@@ -414,7 +496,7 @@ static int ew_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
 
     memcpy(plan->tiling, &t, sizeof t);
     plan->tiling_bytes = sizeof t;
-    plan->flops = (uint64_t)(d->flops + t.scale) * n;
+    plan->flops = (uint64_t)(d->steps ? d->nsteps : 1 + t.scale) * n;
     plan->bytes = (uint64_t)queues * n * size;
     plan->tol_scale = 1.0;
     return DV_OK;
@@ -429,9 +511,9 @@ static double wrap_int(dv_dtype_t t, int64_t v)
 static int64_t ew_int(ew_kind_t kind, int64_t a, int64_t b)
 {
     switch (kind) {
-    case EW_ADD: return a + b;
+    case EW_ADD: case EW_ADDS: return a + b;
     case EW_SUB: return a - b;
-    case EW_MUL: return a * b;
+    case EW_MUL: case EW_MULS: return a * b;
     case EW_MAX: return a >= b ? a : b;
     case EW_RELU: return a > 0 ? a : 0;
     default: return 0; /* the plan accepts only float dtypes for the others */
@@ -444,7 +526,7 @@ static double ew_addsub_float(const ew_tiling_t *t, double a, double b)
 {
     const dv_dtype_t dt = (dv_dtype_t)t->dtype;
     const float fa = (float)a;
-    const float fb = t->scale ? (float)dv_ops_round(dt, t->alpha * b) : (float)b; /* a double product is exact */
+    const float fb = t->scale ? (float)dv_ops_round(dt, t->scalar * b) : (float)b; /* a double product is exact */
     const float z = t->kind == EW_ADD ? fa + fb : fa - fb;
     return z;
 }
@@ -452,9 +534,9 @@ static double ew_addsub_float(const ew_tiling_t *t, double a, double b)
 static double ew_float(ew_kind_t kind, double a, double b)
 {
     switch (kind) {
-    case EW_ADD: return a + b;
+    case EW_ADD: case EW_ADDS: return a + b;
     case EW_SUB: return a - b;
-    case EW_MUL: return a * b;
+    case EW_MUL: case EW_MULS: return a * b;
     case EW_DIV: return a / b;
     case EW_MAX: return a >= b ? a : b;
     case EW_RELU: return a > 0 ? a : 0;
@@ -462,13 +544,17 @@ static double ew_float(ew_kind_t kind, double a, double b)
     case EW_SIGMOID: return 1 / (1 + exp(-a));
     case EW_SILU: return a / (1 + exp(-a));
     case EW_GELU: return a / (1 + exp(-GELU_SCALE * (a + GELU_CUBIC * a * a * a)));
+    case EW_TANH: return 2 / (1 + exp(-2 * a)) - 1;
     case EW_KINDS: break;
     }
     return 0;
 }
 
 /* The formulas in double (integers in int64, wrapped like the hardware), rounded once on store; add
- * and sub round each step like the kernel (ew_addsub_float). */
+ * and sub round each step like the kernel (ew_addsub_float).  muls and adds take the scalar as the
+ * kernel holds it (rounded to the dtype); one rounding of the double result is then exactly the
+ * hardware's (a product of two fp16 or fp32 values is exact in double, and a double sum rounded to
+ * fp16 / fp32 is the correctly rounded sum, docs/SEMANTICS.md 2). */
 static int ew_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint8_t **expect, dv_error_t *err)
 {
     (void)err;
@@ -477,11 +563,13 @@ static int ew_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
     const dv_dtype_t dt = (dv_dtype_t)t.dtype;
     const ew_kind_t kind = (ew_kind_t)t.kind;
     const bool binary = ew_defs[kind].binary, is_float = dv_dtype_is_float(dt);
+    const bool with_scalar = kind == EW_MULS || kind == EW_ADDS;
     uint8_t *out = expect[binary ? 2 : 1];
     for (uint64_t i = 0; i < t.elems; i++) {
-        const double a = dv_ops_load(in[0], dt, i), b = binary ? dv_ops_load(in[1], dt, i) : 0;
+        const double a = dv_ops_load(in[0], dt, i), b = binary ? dv_ops_load(in[1], dt, i) : with_scalar ? t.scalar : 0;
         if (kind == EW_ADD || kind == EW_SUB) {
-            const int64_t sb = t.scale && !is_float ? (int64_t)wrap_int(dt, (int64_t)t.alpha * (int64_t)b) : (int64_t)b;
+            const int64_t sb =
+                t.scale && !is_float ? (int64_t)wrap_int(dt, (int64_t)t.scalar * (int64_t)b) : (int64_t)b;
             dv_ops_store(out, dt, i, is_float ? ew_addsub_float(&t, a, b) : wrap_int(dt, ew_int(kind, (int64_t)a, sb)));
             continue;
         }
@@ -491,23 +579,59 @@ static int ew_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
     return DV_OK;
 }
 
+/* ---- per-tile work (dv/ops.h): the state is ew_state_t ---- */
+static uint64_t ew_tile_ub_bytes(const dv_op_plan_t *plan, const dv_config_t *cfg, uint64_t rows, uint64_t pitch)
+{
+    ew_tiling_t t;
+    memcpy(&t, plan->tiling, sizeof t);
+    return t.ntmp * dv_round_up(rows * pitch * 4, cfg->ub_align_bytes);
+}
+
+static void ew_tile_setup(dv_k_t *k, const dv_op_plan_t *plan, const uint32_t *argmap, uint64_t rows, uint64_t pitch,
+                          void *state)
+{
+    (void)argmap;
+    ew_tiling_t t;
+    memcpy(&t, plan->tiling, sizeof t);
+    ew_state_t st;
+    ew_alloc_scratch(k, &t, rows * pitch, &st);
+    memcpy(state, &st, sizeof st);
+}
+
+static void ew_tile_emit(dv_k_t *k, const dv_op_plan_t *plan, const void *state, const dv_tile_t *tile)
+{
+    ew_tiling_t t;
+    ew_state_t st;
+    memcpy(&t, plan->tiling, sizeof t);
+    memcpy(&st, state, sizeof st);
+    ew_compute(k, &t, &st, tile);
+}
+
+/* Any view will do: the work is per element. */
+static const dv_tile_ops_t ew_tile_ops = {.flags = 0, .view = NULL, .ub_bytes = ew_tile_ub_bytes,
+                                          .setup = ew_tile_setup, .emit = ew_tile_emit};
+
 /* The element-wise operators (ops/ops.def rows). */
 #define EW_OP(ident, ptab, what)                                                                                \
     const dv_opdesc_t dv_op_##ident = {.name = #ident, .desc = what, .params = ptab,                             \
                                        .nparams = (int)(sizeof ptab / sizeof ptab[0]), .plan = ew_plan,     \
-                                       .kernel = ew_kernel, .reference = ew_reference, .bind = dv_ops_bind_same}
+                                       .kernel = ew_kernel, .reference = ew_reference,                       \
+                                       .bind = dv_ops_bind_same, .tile = &ew_tile_ops}
 
 EW_OP(add, ew_params_alpha, "z = x + alpha * y, element-wise over the flattened --shape");
 EW_OP(sub, ew_params_alpha, "z = x - alpha * y, element-wise");
 EW_OP(mul, ew_params_arith, "z = x * y, element-wise");
 EW_OP(div, ew_params_float, "z = x / y, element-wise (y random in [0.5, 2))");
 EW_OP(max, ew_params_arith, "z = max(x, y), element-wise");
+EW_OP(muls, ew_params_muls, "y = x * s, element-wise (vmuls, s in --dtype)");
+EW_OP(adds, ew_params_adds, "y = x + s, element-wise (vadds, s in --dtype)");
 EW_OP(relu, ew_params_relu, "y = max(x, 0)");
 EW_OP(gelu, ew_params_float,
       "y = x * sigmoid(2 sqrt(2/pi) (x + 0.044715 x^3)) (tanh form); fp16 computes in fp32");
 EW_OP(exp, ew_params_float, "y = exp(x)");
 EW_OP(sigmoid, ew_params_float, "y = 1 / (1 + exp(-x)); fp16 computes in fp32");
 EW_OP(silu, ew_params_float, "y = x * sigmoid(x); fp16 computes in fp32");
+EW_OP(tanh, ew_params_float, "y = tanh(x), computed as 2 / (1 + exp(-2x)) - 1; fp16 computes in fp32");
 
 /* ---- copy: the GM -> UB bandwidth benchmark ---- */
 enum { CP_SHAPE, CP_DTYPE, CP_TILE, CP_COPIES_PER_BUFFER, CP_CORES, CP_DOUBLE_BUFFER, CP_WRITE, CP_COUNT };

@@ -230,13 +230,15 @@ static int parse_val(const dv_oparam_spec_t *s, const char *text, dv_oparam_val_
             v->i = 0;
             return DV_OK;
         }
-        if (parse_u64(text, &x) != 0)
+        const bool neg = text[0] == '-' && s->min < 0; /* a sign only where the range has negatives */
+        if (parse_u64(text + neg, &x) != 0)
             return dv_ops_param_error(err, s->name, "'%s' is not a number%s", text,
                                       strcmp(s->def, "auto") == 0 ? " (or auto)" : "");
-        if ((double)x < s->min || (double)x > s->max || x > (uint64_t)INT64_MAX)
+        const double d = neg ? -(double)x : (double)x;
+        if (d < s->min || d > s->max || x > (uint64_t)INT64_MAX)
             return dv_ops_param_error(err, s->name, "%s is out of range [%lld, %lld]", text, (long long)s->min,
                                       (long long)s->max);
-        v->i = (int64_t)x;
+        v->i = neg ? -(int64_t)x : (int64_t)x;
         return DV_OK;
     }
     case DV_OPT_FLOAT: {
