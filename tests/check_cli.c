@@ -546,6 +546,65 @@ START_TEST(test_cli_micro)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- dvsim fusion */
+
+START_TEST(test_cli_fusion_reports_json_and_svg)
+{
+    ck_assert_int_eq(dvsim("fusion graphs/bert_add_layernorm.yaml --json $T/f.json --svg $T/f.svg"), 0);
+    ck_assert_msg(strstr(out_text, "UB fusion groups") && strstr(out_text, "speedup"), "%s", out_text);
+    char json[65536], svg[65536];
+    char path[256];
+    snprintf(path, sizeof path, "%s/f.json", tmp);
+    slurp(path, json, sizeof json);
+    for (const char *const *k = (const char *const[]){"\"unfused\": {\"time_us\"", "\"fused\": {\"time_us\"",
+                                                      "\"speedup\"", "\"gm_traffic_reduction\"", "\"verdict\": \"fuse\"",
+                                                      "\"groups\": [", "\"kernels\": 2", "\"kernels\": 1",
+                                                      "\"gm_read_bytes\"", "\"gm_write_bytes\"", "\"ub_peak_bytes\"", NULL};
+         *k; k++)
+        ck_assert_msg(strstr(json, *k), "'%s' missing in %s", *k, json);
+    snprintf(path, sizeof path, "%s/f.svg", tmp);
+    slurp(path, svg, sizeof svg);
+    ck_assert_msg(strncmp(svg, "<?xml", 5) == 0 && strstr(svg, "</svg>"), "%.200s", svg);
+    /* the JSON on stdout replaces the text report */
+    ck_assert_int_eq(dvsim("fusion graphs/bert_add_layernorm.yaml --no-data --json -"), 0);
+    ck_assert_msg(out_text[0] == '{' && strstr(out_text, "\"check\": null"), "%.200s", out_text);
+}
+END_TEST
+
+/* A bad graph: a located message naming the node, status 1, nothing on stdout. */
+START_TEST(test_cli_fusion_bad_graph)
+{
+    static const struct {
+        const char *text;
+        int line;
+        const char *msg;
+    } cases[] = {
+        {"name: g\ninputs:\n  x: {shape: [4, 8], dtype: fp16}\nnodes:\n  - {name: a, op: nosuch, inputs: [x]}\n"
+         "outputs: [a]\n", 5, "node 'a': unknown operator 'nosuch'"},
+        {"name: g\ninputs:\n  x: {shape: [4, 8], dtype: fp16}\n  y: {shape: [4, 9], dtype: fp16}\nnodes:\n"
+         "  - {name: a, op: add, inputs: [x, y]}\noutputs: [a]\n", 6, "node 'a' (add)"},
+        {"name: g\ninputs:\n  x: {shape: [4, 8], dtype: fp16}\nnodes:\n  - {name: a, op: relu, inputs: [b]}\n"
+         "  - {name: b, op: relu, inputs: [a]}\noutputs: [b]\n", 5, "cycle"},
+        {"name: g\ninputs:\n  x: {shape: [4, 8], dtype: fp16}\nnodes:\n  - {name: a, op: relu, inputs: [nope]}\n"
+         "outputs: [a]\n", 5, "node 'a' (relu)"},
+        {"name: g\ninputs:\n  x: {shape: [4, 8], dtype: fp16}\nnodes:\n"
+         "  - {name: a, op: relu, inputs: [x], params: {bogus: 1}}\noutputs: [a]\n", 5, "bogus"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        write_file("bad.yaml", cases[i].text);
+        ck_assert_int_eq(dvsim("fusion $T/bad.yaml"), 1);
+        ck_assert_msg(out_text[0] == '\0', "case %zu printed a result: %s", i, out_text);
+        char file[128];
+        snprintf(file, sizeof file, "%s/bad.yaml", tmp);
+        assert_located(file, cases[i].line, cases[i].msg);
+    }
+    ck_assert_int_eq(dvsim("fusion"), 2);
+    ck_assert_int_eq(dvsim("fusion graphs/bert_add_layernorm.yaml --min-saving 2"), 2);
+    ck_assert_int_eq(dvsim("fusion graphs/bert_add_layernorm.yaml --svg /nonexistent/x.svg"), 1);
+    ck_assert_msg(out_text[0] == '\0', "a report was printed: %s", out_text);
+}
+END_TEST
+
 Suite *dv_cli_suite(void)
 {
     Suite *s = suite_create("cli");
@@ -606,6 +665,8 @@ Suite *dv_cli_suite(void)
     tcase_add_test(op, test_cli_record_replay_matmul_310);
     tcase_add_test(op, test_cli_record_replay_conv2d_mix);
     tcase_add_test(op, test_cli_record_needs_output);
+    tcase_add_test(op, test_cli_fusion_reports_json_and_svg);
+    tcase_add_test(op, test_cli_fusion_bad_graph);
     suite_add_tcase(s, op);
     return s;
 }
