@@ -5,7 +5,8 @@
 # Memory must stay flat as the trace grows; the speed target is 2 M instructions per second.
 #
 # Then times the operator-library jobs of issue 3 (a 24-core fp16 8192^3 matmul, timing only,
-# and a 48-core fp16 8192x8192 add with --check), each against a 30 s target.
+# and a 48-core fp16 8192x8192 add with --check), each against a 30 s target, and the fusion study
+# of the 8192^3 MatMul+GeLU graph (unfused and fused, timing only) against 60 s.
 #
 # Environment: DVSIM (default bin/dvsim), B (build directory, default build), KEEP=1 keeps the
 # generated traces in $B.
@@ -62,3 +63,14 @@ for job in "matmul --m 8192 --n 8192 --k 8192 --dtype fp16 --cores 24 --no-data"
 done
 rm -f "$B/bench.stats" "$B/bench.json"
 echo "operator jobs under 30 s each: $([ "$op_met" = yes ] && echo met || echo NOT met)"
+
+# The fusion study (issue 13): the 8192^3 MatMul+GeLU graph unfused and fused, timing-only, under 60 s.
+echo
+printf '%-58s %10s %10s %8s\n' 'fusion job' seconds speedup target
+"$DVSIM" fusion graphs/matmul_gelu_8192.yaml --no-data --quiet --json "$B/bench.json" --host-stats 2>"$B/bench.stats"
+secs=$(tail -n 1 "$B/bench.stats" | sed -n 's/^host_seconds=//p')
+speedup=$(sed -n 's/^ *"speedup": \([0-9.]*\),*$/\1/p' "$B/bench.json")
+ok=$(awk -v s="$secs" 'BEGIN { print (s < 60) ? "met" : "NOT met" }')
+printf '%-58s %10s %10s %8s\n' "fusion graphs/matmul_gelu_8192.yaml --no-data" "$secs" "${speedup}x" "$ok"
+rm -f "$B/bench.stats" "$B/bench.json"
+echo "fusion study of 8192^3 MatMul+GeLU under 60 s: $ok"
