@@ -611,12 +611,23 @@ static void ew_tile_emit(dv_k_t *k, const dv_op_plan_t *plan, const void *state,
 static const dv_tile_ops_t ew_tile_ops = {.flags = 0, .view = NULL, .ub_bytes = ew_tile_ub_bytes,
                                           .setup = ew_tile_setup, .emit = ew_tile_emit};
 
+/* As a graph node: one input (two for the binary operators), all of one shape and dtype. */
+static int ew_bind(const dv_opdesc_t *op, const dv_tensor_desc_t *in, int nin, dv_opvals_t *v, dv_tensor_desc_t *out,
+                   dv_error_t *err)
+{
+    const int kind = ew_kind_of(op), want = kind >= 0 && ew_defs[kind].binary ? 2 : 1;
+    if (nin != want)
+        return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "%s takes %d input%s, %d given", op->name, want,
+                            want == 1 ? "" : "s", nin);
+    return dv_ops_bind_same(op, in, nin, v, out, err);
+}
+
 /* The element-wise operators (ops/ops.def rows). */
 #define EW_OP(ident, ptab, what)                                                                                \
     const dv_opdesc_t dv_op_##ident = {.name = #ident, .desc = what, .params = ptab,                             \
                                        .nparams = (int)(sizeof ptab / sizeof ptab[0]), .plan = ew_plan,     \
                                        .kernel = ew_kernel, .reference = ew_reference,                       \
-                                       .bind = dv_ops_bind_same, .tile = &ew_tile_ops}
+                                       .bind = ew_bind, .tile = &ew_tile_ops}
 
 EW_OP(add, ew_params_alpha, "z = x + alpha * y, element-wise over the flattened --shape");
 EW_OP(sub, ew_params_alpha, "z = x - alpha * y, element-wise");

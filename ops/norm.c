@@ -388,25 +388,35 @@ static int norm_reference(const dv_op_plan_t *plan, const uint8_t *const *in, ui
     return DV_OK;
 }
 
+/* As a graph node: the tensor to normalise is the one input (the parameter vectors and statistics
+ * are the operator's own arguments). */
+static int norm_bind(const dv_opdesc_t *op, const dv_tensor_desc_t *in, int nin, dv_opvals_t *v, dv_tensor_desc_t *out,
+                     dv_error_t *err)
+{
+    if (nin != 1)
+        return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "%s takes 1 input, %d given", op->name, nin);
+    return dv_ops_bind_same(op, in, nin, v, out, err);
+}
+
 /* ================================================================ descriptors */
 
 const dv_opdesc_t dv_op_softmax = {
     "softmax", "y = exp(x - max) / sum(exp(x - max)) over the last axis (fp32 arithmetic)",
-    softmax_params, P_EPS, softmax_plan, dv_norm_kernel, norm_reference, dv_ops_bind_same, &dv_norm_tile_ops, NULL,
+    softmax_params, P_EPS, softmax_plan, dv_norm_kernel, norm_reference, norm_bind, &dv_norm_tile_ops, NULL,
 };
 
 const dv_opdesc_t dv_op_layernorm = {
     "layernorm", "y = (x - mean) / sqrt(var + eps) * gamma + beta over the last axis (fp32 arithmetic); "
     "--stats on also outputs mean and rstd",
-    ln_params, P_COUNT, layernorm_plan, dv_norm_kernel, norm_reference, dv_ops_bind_same, &dv_norm_tile_ops, NULL,
+    ln_params, P_COUNT, layernorm_plan, dv_norm_kernel, norm_reference, norm_bind, &dv_norm_tile_ops, NULL,
 };
 
 const dv_opdesc_t dv_op_rmsnorm = {
     "rmsnorm", "y = x / sqrt(mean(x^2) + eps) * gamma over the last axis (fp32 arithmetic)",
-    rms_params, P_STATS, rmsnorm_plan, dv_norm_kernel, norm_reference, dv_ops_bind_same, &dv_norm_tile_ops, NULL,
+    rms_params, P_STATS, rmsnorm_plan, dv_norm_kernel, norm_reference, norm_bind, &dv_norm_tile_ops, NULL,
 };
 
 const dv_opdesc_t dv_op_batchnorm = {
     "batchnorm", "inference y = (x - mean[c]) / sqrt(var[c] + eps) * gamma[c] + beta[c] on NCHW (fp32 arithmetic)",
-    bn_params, P_STATS, batchnorm_plan, dv_norm_kernel, norm_reference, dv_ops_bind_same, &dv_norm_tile_ops, NULL,
+    bn_params, P_STATS, batchnorm_plan, dv_norm_kernel, norm_reference, norm_bind, &dv_norm_tile_ops, NULL,
 };
