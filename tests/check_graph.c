@@ -392,8 +392,8 @@ START_TEST(test_graph_unknown_operator)
     expect_error(HEAD "  - {name: mm, op: matmul, inputs: [a, b]}\n  - {name: act, op: gelo, inputs: [mm]}\n"
                  "outputs: [act]\n", DV_ERR_UNKNOWN, 7,
                  "node 'act': unknown operator 'gelo' (did you mean 'gelu'? dvsim op --list lists the operators)");
-    expect_error(HEAD "  - {name: act, op: tanh2, inputs: [a]}\noutputs: [act]\n", DV_ERR_UNKNOWN, 6,
-                 "node 'act': unknown operator 'tanh2' (dvsim op --list lists the operators)");
+    expect_error(HEAD "  - {name: act, op: frobnicate, inputs: [a]}\noutputs: [act]\n", DV_ERR_UNKNOWN, 6,
+                 "node 'act': unknown operator 'frobnicate' (dvsim op --list lists the operators)");
     /* copy has no bind: it is a bandwidth benchmark, not a graph node */
     expect_error(HEAD "  - {name: c, op: copy, inputs: [a]}\noutputs: [c]\n", DV_ERR_UNSUPPORTED, 6,
                  "node 'c' (copy): operator 'copy' cannot be a graph node (it does not bind to input tensors)");
