@@ -1,0 +1,993 @@
+/* ops/layout.c - data-layout operators: slice (YOLOv5's Focus takes four of them), concat and
+ * transpose.  They move bytes and compute nothing, so every result is bit-exact.
+ *
+ * Data paths.  The ISA has no GM -> GM copy and no element gather (no GatherMask / vreducev2), so:
+ * - Rows move GM -> UB -> GM by DMA.  A row run whose length and gap are whole 32-B blocks uses
+ *   copy_gm_to_ubuf / copy_ubuf_to_gm; any other uses DataCopyPad (copy_*_align: exact bytes on the
+ *   GM side, every row 32-B aligned in UB), which the plans then require of the chip (chip.dma_pad:
+ *   so the 910A runs crops, concat and transpose of whole-block rows, and no column step).  Row
+ *   steps and row pitches are DMA gaps (slice's row step sh is a GM gap of (sh*W - span) elements).
+ * - Element granularity comes from vtranspose.  Vector operands move in 32-B blocks (block and
+ *   repeat strides); an element keeps its place within its block.  A 16x16 transpose of 16-bit
+ *   units turns 16 columns of a 16-row slab into 16 blocks, which block strides then pick and
+ *   reorder freely, and a second transpose turns them back into rows.  Every element moves as 16-bit units (fp32: two), with
+ *   vcopy and vtranspose in u16, so any bits pass unchanged.  The steps are:
+ *     gather    vcopy: a UB slab of 16 rows (any pitch) -> contiguous 16x16 matrices of 16-bit units
+ *     transpose vtranspose each matrix (512 B each side; dst and src never overlap)
+ *     pick      vcopy with block strides: the blocks (= columns) wanted, in the order wanted
+ *     transpose again
+ *     scatter   vcopy: matrices -> the rows of the output slab, which one DMA writes out.
+ *   Dependent vector steps are separated by pipe_barrier(V), as in Ascend C.  Partial matrices
+ *   (fewer than 16 rows or columns) carry stale UB bytes through the steps; they land in columns
+ *   and rows the output DMA never writes.
+ *
+ * slice: y = x[..., h0::sh, w0::sw][:Ho, :Wo] on the last two axes.  A unit is 16 output rows (of
+ * the flattened ...xHo rows, so a unit may span planes: one DMA per plane run) by a chunk of
+ * output columns.  With sw = 1 no vector work is needed: the unit's rows go GM -> UB -> GM through
+ * one MTE2 -> MTE3 queue, and a unit holds as many rows as fit half the UB (fewer when that spreads
+ * the rows over more cores).  With sw > 1 each row's span (w0 + j*sw for the chunk's columns j) is
+ * loaded, the 16x16 matrices put 16-bit column u of the span in block u, and the pick copies block
+ * e*j*sw + i to block e*j + i (e = 16-bit units per element, i < e: one vcopy per i, 8 columns a
+ * repeat; block stride e*sw is at most 255, the VUNARY field).  Chunks are as wide as the UB holds
+ * (queues in and out double-buffered, two work buffers).
+ *
+ * concat: x1..xN (N = --inputs, 2 to 4) along --axis.  Seen as [outer, len_i] rows (len_i = the
+ * input's axis length x the elements after the axis), input i's rows land at column off_i of the
+ * [outer, sum len_i] output: units of whole rows (or, for rows longer than a unit, row chunks of
+ * whole 32-B blocks) go GM -> UB -> GM through an MTE2 -> MTE3 queue; the output DMA's GM gap skips
+ * the other inputs' columns.  Units are sized so that the whole output splits over the cores.
+ *
+ * transpose: [..., R, C] -> [..., C, R].  A unit is rr x cc of one plane: rr a multiple of 16 (up to
+ * 128 first), cc of 16 (16-bit types) or 64 (32-bit types) as wide as six unit buffers fit the UB
+ * (128 x 128 fp16 fills the 910B's 192 KB), then rr grown up to 240 if the columns ran out (the
+ * output rows are the DMA bursts out).  16-bit types: gather, transpose, scatter.  32-bit types: a 16-bit unit index within 16 rows x
+ * 64 columns has the bits r3 r2 r1 r0 | c5 c4 c3 | c2 c1 c0 h (h: which half), the target c | r3 | r2
+ * r1 r0 h.  A transpose only swaps the low 4 bits (inside a block) with the next 4, and block copies
+ * only move the bits above the low 4, so h, inside the block in both layouts, needs two transposes:
+ * gather (blocks r3 c5 c4 c3 in matrices r2 r1 r0), transpose, regroup (blocks r2 r1 r0 h in
+ * matrices c2 c1 c0), transpose, scatter.  The output DMA writes cc rows of the unit's rr elements.
+ *
+ * The references copy element by element in plain C. */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dv/intmath.h"
+#include "dv/ops.h"
+
+enum {
+    BLK = 32,        /* bytes of a DMA block and of a vector datablock */
+    UNITS = 16,      /* 16-bit units per block: a 16x16 matrix is 16 blocks */
+    MAT = 512,       /* bytes of one 16x16 matrix of 16-bit units (vtranspose) */
+    MAT_ROWS = 16,
+    MAX_INPUTS = 4,  /* concat */
+    UB_BUFFERS = 6   /* slice (picking) and transpose: 2 in + 2 work + 2 out */
+};
+
+/* Element types that move as 16-bit units (slice, transpose); concat moves bytes. */
+#define UNIT_DTYPES (DT_F16 | DT_BF16 | DT_F32 | DT_S16 | DT_S32)
+#define BYTE_DTYPES (DT_F16 | DT_BF16 | DT_F32 | DT_S8 | DT_U8 | DT_S16 | DT_S32)
+
+/* ================================================================ shared */
+
+/* The elements of a shape, checked to fit HBM as one tensor. */
+static int tensor_elems(const dv_config_t *cfg, const char *param, const char *what, const dv_shape_t *s,
+                        unsigned size, uint64_t *elems, dv_error_t *err)
+{
+    uint64_t n = dv_shape_elems(s), bytes;
+    if (n == 0 || __builtin_mul_overflow(n, (uint64_t)size, &bytes))
+        return dv_ops_param_error(err, param, "%s has more than 2^64 bytes, hbm.capacity_bytes is %llu", what,
+                                  (unsigned long long)cfg->hbm_capacity_bytes);
+    if (bytes > cfg->hbm_capacity_bytes)
+        return dv_ops_param_error(err, param, "%s has %llu bytes, hbm.capacity_bytes is %llu", what,
+                                  (unsigned long long)bytes, (unsigned long long)cfg->hbm_capacity_bytes);
+    *elems = n;
+    return DV_OK;
+}
+
+/* Fail a plan whose DMA runs are not whole 32-B blocks on a chip without DataCopyPad. */
+static int need_pad(const dv_config_t *cfg, const char *param, const char *what, uint64_t len, uint64_t stride,
+                    dv_error_t *err)
+{
+    if (cfg->chip_dma_pad || (len % BLK == 0 && stride % BLK == 0))
+        return DV_OK;
+    return dv_ops_param_error(err, param, "%s: runs of %llu bytes every %llu bytes are not whole 32-byte blocks, and "
+                              "profile %s has no DataCopyPad (chip.dma_pad is false)", what, (unsigned long long)len,
+                              (unsigned long long)stride, cfg->chip_name);
+}
+
+static void dtype_list(uint32_t mask, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    for (int t = 0; t < DV_DT_COUNT; t++)
+        if (mask & (1u << t))
+            n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "%s%s", n ? "|" : "", dv_ops_dtype_name((dv_dtype_t)t));
+}
+
+/* A graph input's dtype must be one the operator's --dtype takes. */
+static int bind_dtype(const dv_opdesc_t *op, int pd, const dv_tensor_desc_t *in, int i, dv_error_t *err)
+{
+    if (op->params[pd].dtypes & (1u << in->dtype))
+        return DV_OK;
+    char list[128];
+    dtype_list(op->params[pd].dtypes, list, sizeof list);
+    return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "input %d is %s; %s takes %s", i + 1,
+                        dv_ops_dtype_name(in->dtype), op->name, list);
+}
+
+/* Units [first, end) of this block: as even as whole units allow. */
+static void block_units(dv_k_t *k, uint64_t units, uint64_t *first, uint64_t *end)
+{
+    const uint64_t b = dvk_block_idx(k), nb = dvk_block_num(k), base = units / nb, rem = units % nb;
+    *first = b * base + dv_min_u64(b, rem);
+    *end = *first + base + (b < rem);
+}
+
+static uint64_t ub_need(const dv_config_t *cfg, uint64_t bytes)
+{
+    return dv_round_up(bytes, cfg->ub_align_bytes ? cfg->ub_align_bytes : 1);
+}
+
+/* ---- DMA ----
+ * n rows of len bytes between GM argument `arg` (row i at byte off + i*stride) and UB (row i at
+ * ub + i*pitch; pitch a multiple of 32 of at least len).  Whole 32-B lengths and gaps take the DMA
+ * form, others DataCopyPad; more rows than a burst count holds take several instructions, and a gap
+ * wider than its field one row per instruction. */
+static void rows_move(dv_k_t *k, bool to_gm, uint64_t ub, uint64_t pitch, uint32_t arg, uint64_t off, uint64_t stride,
+                      uint64_t n, uint64_t len)
+{
+    const uint64_t gap = stride - len, ub_gap = (pitch - dv_round_up(len, BLK)) / BLK;
+    const bool pad = len % BLK != 0 || gap % BLK != 0;
+    const dv_form_t form = pad ? DV_FORM_DMAPAD : DV_FORM_DMA;
+    const uint64_t max_n = dv_ops_field_max(form, pad ? DV_FLD(DMAPAD, nburst) : DV_FLD(DMA, nburst));
+    const uint64_t max_gap = dv_ops_field_max(form, pad ? DV_FLD(DMAPAD, src_gap) : DV_FLD(DMA, src_gap));
+    const uint64_t max_ub_gap = dv_ops_field_max(form, pad ? DV_FLD(DMAPAD, dst_gap) : DV_FLD(DMA, dst_gap));
+    const uint64_t gm_gap = pad ? gap : gap / BLK, flen = pad ? len : len / BLK;
+    const bool batch = gm_gap <= max_gap && ub_gap <= max_ub_gap;
+    for (uint64_t i = 0; i < n;) {
+        const uint64_t nb = batch ? dv_min_u64(max_n, n - i) : 1;
+        const int64_t g = nb > 1 ? (int64_t)gm_gap : 0, u = nb > 1 ? (int64_t)ub_gap : 0;
+        const uint64_t a = ub + i * pitch, m = dvk_gm(k, arg, off + i * stride);
+        if (to_gm && pad)
+            dvk_copy_ubuf_to_gm_align(k, m, a, (int64_t)nb, (int64_t)flen, u, g);
+        else if (to_gm)
+            dvk_copy_ubuf_to_gm(k, m, a, (int64_t)nb, (int64_t)flen, u, g);
+        else if (pad)
+            dvk_copy_gm_to_ubuf_align(k, a, m, (int64_t)nb, (int64_t)flen, g, u);
+        else
+            dvk_copy_gm_to_ubuf(k, a, m, (int64_t)nb, (int64_t)flen, g, u);
+        i += nb;
+    }
+}
+
+/* ---- vector block moves (16-bit units, so any bits pass unchanged) ---- */
+
+/* For r < nrep and b < nblk (1..8): block r*dr + b*db of dst <- block r*sr + b*sb of src (strides
+ * in 32-B blocks; block strides at most 255).  A repeat of fewer than 8 blocks runs under a mask of
+ * its first blocks; repeat strides beyond the field take one instruction per repeat. */
+static void bcopy(dv_k_t *k, uint64_t dst, uint64_t src, unsigned nblk, uint64_t db, uint64_t sb, uint64_t nrep,
+                  uint64_t dr, uint64_t sr)
+{
+    const uint64_t max_rep = dv_ops_field_max(DV_FORM_VUNARY, DV_FLD(VUNARY, repeat));
+    const uint64_t max_stride = dv_ops_field_max(DV_FORM_VUNARY, DV_FLD(VUNARY, dst_rep));
+    if (nrep == 0 || nblk == 0)
+        return;
+    if (nblk == 1)
+        db = sb = 1; /* unused */
+    if (nblk < 8)
+        dvk_mask_first(k, DV_DT_U16, nblk * UNITS);
+    if (dr <= max_stride && sr <= max_stride) {
+        for (uint64_t r = 0; r < nrep;) {
+            const uint64_t n = dv_min_u64(max_rep, nrep - r);
+            dvk_vcopy(k, dst + r * dr * BLK, src + r * sr * BLK, DV_DT_U16, (int64_t)n, (int64_t)db, (int64_t)sb,
+                      (int64_t)dr, (int64_t)sr);
+            r += n;
+        }
+    } else {
+        for (uint64_t r = 0; r < nrep; r++)
+            dvk_vcopy(k, dst + r * dr * BLK, src + r * sr * BLK, DV_DT_U16, 1, (int64_t)db, (int64_t)sb, 8, 8);
+    }
+    if (nblk < 8)
+        dvk_mask_all(k);
+}
+
+/* Two nested walks: for i < n1, j < n2 and b < nblk, block i*d1 + j*d2 + b*db of dst <- block
+ * i*s1 + j*s2 + b*sb of src.  The repeats take the walk with more steps whose strides fit the
+ * repeat-stride field, one instruction per step of the other (fewer instructions to issue). */
+static void bcopy2(dv_k_t *k, uint64_t dst, uint64_t src, unsigned nblk, uint64_t db, uint64_t sb, uint64_t n1,
+                   uint64_t d1, uint64_t s1, uint64_t n2, uint64_t d2, uint64_t s2)
+{
+    const uint64_t max_stride = dv_ops_field_max(DV_FORM_VUNARY, DV_FLD(VUNARY, dst_rep));
+    const bool fits1 = d1 <= max_stride && s1 <= max_stride, fits2 = d2 <= max_stride && s2 <= max_stride;
+    if (fits1 && (!fits2 || n1 >= n2))
+        for (uint64_t j = 0; j < n2; j++)
+            bcopy(k, dst + j * d2 * BLK, src + j * s2 * BLK, nblk, db, sb, n1, d1, s1);
+    else
+        for (uint64_t i = 0; i < n1; i++)
+            bcopy(k, dst + i * d1 * BLK, src + i * s1 * BLK, nblk, db, sb, n2, d2, s2);
+}
+
+/* n blocks in a line: block i*db of dst <- block i*sb of src, 8 a repeat and a masked tail. */
+static void bcopy_line(dv_k_t *k, uint64_t dst, uint64_t src, uint64_t n, uint64_t db, uint64_t sb)
+{
+    const uint64_t full = n / 8;
+    bcopy(k, dst, src, 8, db, sb, full, 8 * db, 8 * sb);
+    if (n % 8)
+        bcopy(k, dst + full * 8 * db * BLK, src + full * 8 * sb * BLK, (unsigned)(n % 8), db, sb, 1, 8, 8);
+}
+
+/* Transpose n consecutive 16x16 matrices of 16-bit units: matrix i of dst <- matrix i of src. */
+static void transpose_mats(dv_k_t *k, uint64_t dst, uint64_t src, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++)
+        dvk_vtranspose(k, dst + i * MAT, src + i * MAT, DV_DT_U16);
+}
+
+/* 16 rows of a slab (pitch in blocks) -> n matrices: matrix m holds the rows' blocks m. */
+static void rows_to_mats(dv_k_t *k, uint64_t mats, uint64_t slab, uint64_t pitch_blk, uint64_t n)
+{
+    for (unsigned h = 0; h < 2; h++)
+        bcopy(k, mats + h * 8 * BLK, slab + h * 8 * pitch_blk * BLK, 8, 1, pitch_blk, n, MAT / BLK, 1);
+}
+
+/* n matrices -> 16 rows of a slab: block m of row r <- block r of matrix m. */
+static void mats_to_rows(dv_k_t *k, uint64_t slab, uint64_t pitch_blk, uint64_t mats, uint64_t n)
+{
+    for (unsigned h = 0; h < 2; h++)
+        bcopy(k, slab + h * 8 * pitch_blk * BLK, mats + h * 8 * BLK, 8, pitch_blk, 1, n, 1, MAT / BLK);
+}
+
+/* ================================================================ slice */
+
+enum { SL_SHAPE, SL_DTYPE, SL_START, SL_STEP, SL_SIZE, SL_CORES, SL_COUNT };
+
+static const dv_oparam_spec_t slice_params[SL_COUNT] = {
+    [SL_SHAPE] = {"shape", DV_OPT_SHAPE, "1x3x640x640", 1, INT64_C(1) << 40, 0,
+                  "input shape ...xHxW (2 to 6 dimensions); the slice is taken on the last two axes"},
+    [SL_DTYPE] = {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, UNIT_DTYPES, "element type (moved as 16-bit units)"},
+    [SL_START] = {"start", DV_OPT_TILE, "0x0", 0, INT64_C(1) << 40, 0, "first row x first column taken: h0 x w0"},
+    [SL_STEP] = {"step", DV_OPT_TILE, "1x1", 1, INT64_C(1) << 40, 0,
+                 "row step x column step: y = x[..., h0::sh, w0::sw]; the column step times the 16-bit units per "
+                 "element is at most 255 (a vcopy block stride)"},
+    [SL_SIZE] = {"size", DV_OPT_TILE, "auto", 1, INT64_C(1) << 40, 0,
+                 "output rows x columns (auto: every row and column that start and step reach)"},
+    [SL_CORES] = {"cores", DV_OPT_INT, "auto", 1, 65535, 0, "blocks (auto: every vector core); at most one per unit"},
+};
+
+typedef struct slice_geom {
+    uint64_t planes, h, w;  /* the input as planes x H x W */
+    uint64_t h0, w0, sh, sw;
+    uint64_t ho, wo;        /* the output planes are ho x wo */
+} slice_geom_t;
+
+typedef struct slice_tiling {
+    slice_geom_t g;
+    uint32_t dtype, size, e;    /* e: 16-bit units per element */
+    uint32_t pick;              /* sw > 1: the vector unit picks the columns */
+    uint64_t gr, wc;            /* a unit: output rows x output columns */
+    uint64_t nchunks, units;
+    uint64_t in_pitch;          /* UB bytes per row of an input buffer */
+    uint64_t out_pitch;         /* pick: UB bytes per row of an output buffer */
+    uint64_t mats;              /* pick: matrices per work buffer */
+} slice_tiling_t;
+
+/* The geometry of --start, --step, --size on an input shape. */
+static int slice_geometry(const dv_opvals_t *v, const dv_shape_t *s, slice_geom_t *g, dv_error_t *err)
+{
+    memset(g, 0, sizeof *g);
+    if (s->ndims < 2)
+        return dv_ops_param_error(err, "shape", "slice works on the last two axes: give 2 to %d dimensions (%d given)",
+                                  DV_SHAPE_MAX, s->ndims);
+    const int nd = s->ndims;
+    g->h = s->d[nd - 2];
+    g->w = s->d[nd - 1];
+    g->planes = 1;
+    for (int i = 0; i < nd - 2; i++)
+        g->planes *= s->d[i]; /* the caller checked the product */
+    g->h0 = v->v[SL_START].shape.d[0];
+    g->w0 = v->v[SL_START].shape.d[1];
+    g->sh = v->v[SL_STEP].shape.d[0];
+    g->sw = v->v[SL_STEP].shape.d[1];
+    if (g->h0 >= g->h)
+        return dv_ops_param_error(err, "start", "row %llu is outside the input's %llu rows",
+                                  (unsigned long long)g->h0, (unsigned long long)g->h);
+    if (g->w0 >= g->w)
+        return dv_ops_param_error(err, "start", "column %llu is outside the input's %llu columns",
+                                  (unsigned long long)g->w0, (unsigned long long)g->w);
+    g->ho = (g->h - 1 - g->h0) / g->sh + 1;
+    g->wo = (g->w - 1 - g->w0) / g->sw + 1;
+    const dv_shape_t *sz = &v->v[SL_SIZE].shape;
+    if (sz->ndims == 2) {
+        static const char *const what[2] = {"rows", "columns"};
+        const uint64_t got[2] = {g->ho, g->wo}, first[2] = {g->h0, g->w0}, step[2] = {g->sh, g->sw},
+                       have[2] = {g->h, g->w};
+        for (int i = 0; i < 2; i++)
+            if (sz->d[i] > got[i])
+                return dv_ops_param_error(err, "size", "%llu %s do not fit: from %llu with step %llu the input's %llu "
+                                          "%s give at most %llu", (unsigned long long)sz->d[i], what[i],
+                                          (unsigned long long)first[i], (unsigned long long)step[i],
+                                          (unsigned long long)have[i], what[i], (unsigned long long)got[i]);
+        g->ho = sz->d[0];
+        g->wo = sz->d[1];
+    }
+    /* a single row or column takes no step (and a huge step then cannot overflow a GM stride) */
+    if (g->ho == 1)
+        g->sh = 1;
+    if (g->wo == 1)
+        g->sw = 1;
+    return DV_OK;
+}
+
+/* Input elements of one output row's span of n columns. */
+static uint64_t slice_span(const slice_geom_t *g, uint64_t n) { return (n - 1) * g->sw + 1; }
+
+/* UB bytes of a picking unit wc columns wide (the six buffers). */
+static uint64_t slice_pick_ub(const dv_config_t *cfg, const slice_tiling_t *t, uint64_t wc, uint64_t *in_pitch,
+                              uint64_t *out_pitch)
+{
+    *in_pitch = dv_ceil_div(slice_span(&t->g, wc) * t->e, UNITS) * BLK;
+    *out_pitch = dv_ceil_div(wc * t->e, UNITS) * BLK;
+    return 4 * ub_need(cfg, MAT_ROWS * *in_pitch) + 2 * ub_need(cfg, MAT_ROWS * *out_pitch);
+}
+
+static int slice_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t *v, dv_op_plan_t *plan,
+                      dv_error_t *err)
+{
+    const dv_shape_t *s = &v->v[SL_SHAPE].shape;
+    const dv_dtype_t dt = v->v[SL_DTYPE].dt;
+    slice_tiling_t t;
+    memset(&t, 0, sizeof t);
+    t.dtype = (uint32_t)dt;
+    t.size = dv_dtype_size(dt);
+    t.e = t.size / 2;
+    uint64_t n_in;
+    int rc = tensor_elems(cfg, "shape", "the input", s, t.size, &n_in, err);
+    if (rc == DV_OK)
+        rc = slice_geometry(v, s, &t.g, err);
+    if (rc != DV_OK)
+        return rc;
+    const slice_geom_t *g = &t.g;
+    const uint64_t rows = g->planes * g->ho, n_out = rows * g->wo;
+    const uint64_t cores = v->v[SL_CORES].i ? (uint64_t)v->v[SL_CORES].i : dv_ops_cores(cfg, DV_KIND_VECTOR);
+    t.pick = g->sw > 1;
+    if (t.pick) {
+        const uint64_t max_blk = dv_ops_field_max(DV_FORM_VUNARY, DV_FLD(VUNARY, src_blk));
+        if ((uint64_t)t.e * g->sw > max_blk)
+            return dv_ops_param_error(err, "step", "a column step of %llu %s elements is a vcopy block stride of %llu "
+                                      "(%u 16-bit units each), the limit is %llu (src_blk)",
+                                      (unsigned long long)g->sw, dv_ops_dtype_name(dt),
+                                      (unsigned long long)(t.e * g->sw), t.e, (unsigned long long)max_blk);
+        /* the widest chunk whose buffers fit and whose slab rows a gather can stride over */
+        uint64_t lo = 1, hi = g->wo, ip, opch;
+        if (slice_pick_ub(cfg, &t, 1, &ip, &opch) > cfg->ub_size_bytes)
+            return dv_ops_param_error(err, "step", "one output column needs %llu bytes of UB (%d buffers of 16 rows), "
+                                      "core.ub_size_bytes is %llu",
+                                      (unsigned long long)slice_pick_ub(cfg, &t, 1, &ip, &opch), UB_BUFFERS,
+                                      (unsigned long long)cfg->ub_size_bytes);
+        while (lo < hi) {
+            const uint64_t mid = hi - (hi - lo) / 2;
+            if (slice_pick_ub(cfg, &t, mid, &ip, &opch) <= cfg->ub_size_bytes && ip / BLK <= max_blk)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        t.wc = lo < g->wo && lo >= UNITS ? lo - lo % UNITS : lo;
+        slice_pick_ub(cfg, &t, t.wc, &t.in_pitch, &t.out_pitch);
+        t.mats = t.in_pitch / BLK;
+        t.gr = MAT_ROWS;
+    } else {
+        const uint64_t half = cfg->ub_size_bytes / 2 / BLK * BLK;
+        const uint64_t wmax = half / t.size;
+        if (wmax == 0)
+            return dv_ops_param_error(err, "shape", "core.ub_size_bytes %llu holds no double-buffered element",
+                                      (unsigned long long)cfg->ub_size_bytes);
+        t.wc = g->wo <= wmax ? g->wo : dv_max_u64(wmax - wmax % UNITS, 1);
+        t.in_pitch = dv_round_up(t.wc * t.size, BLK);
+    }
+    t.nchunks = dv_ceil_div(g->wo, t.wc);
+    if (!t.pick) {
+        const uint64_t fit = dv_max_u64(1, cfg->ub_size_bytes / 2 / ub_need(cfg, t.in_pitch));
+        t.gr = dv_min_u64(fit, dv_ceil_div(rows, dv_ceil_div(cores, t.nchunks)));
+        if (2 * ub_need(cfg, t.gr * t.in_pitch) > cfg->ub_size_bytes)
+            return dv_ops_param_error(err, "shape", "two buffers of one %llu-byte row need %llu bytes of UB, "
+                                      "core.ub_size_bytes is %llu", (unsigned long long)t.in_pitch,
+                                      (unsigned long long)(2 * ub_need(cfg, t.gr * t.in_pitch)),
+                                      (unsigned long long)cfg->ub_size_bytes);
+    }
+    t.units = dv_ceil_div(rows, t.gr) * t.nchunks;
+
+    /* GM runs: each chunk's span every sh input rows, and its columns of each output row */
+    const uint64_t last = g->wo - (t.nchunks - 1) * t.wc;
+    const uint64_t spans[2] = {slice_span(g, t.wc), slice_span(g, last)}, outs[2] = {t.wc, last};
+    for (int i = 0; i < 2; i++) {
+        if ((rc = need_pad(cfg, t.pick ? "step" : "shape", "input rows", spans[i] * t.size, g->sh * g->w * t.size,
+                           err)) != DV_OK ||
+            (rc = need_pad(cfg, "shape", "output rows", outs[i] * t.size, g->wo * t.size, err)) != DV_OK)
+            return rc;
+    }
+
+    snprintf(plan->info.name, sizeof plan->info.name, "%s", op->name);
+    plan->info.kind = DV_KIND_VECTOR;
+    plan->info.blocks = (uint32_t)dv_min_u64(cores, t.units);
+    plan->info.subs = 1;
+    if ((rc = dv_ops_add_arg(plan, "x", dt, n_in, DV_ARG_IN, 0, 0)) ||
+        (rc = dv_ops_add_arg(plan, "y", dt, n_out, DV_ARG_OUT, 0, 0)))
+        return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
+    memcpy(plan->tiling, &t, sizeof t);
+    plan->tiling_bytes = sizeof t;
+    plan->flops = 0;
+    plan->bytes = rows * ((t.nchunks - 1) * spans[0] + spans[1]) * t.size + n_out * t.size;
+    plan->tol_scale = 1.0;
+    return DV_OK;
+}
+
+/* A unit's input rows (flattened output rows R0.., the chunk's span from input column c0) into
+ * UB: one DMA per run of rows within a plane. */
+static void slice_load(dv_k_t *k, const slice_tiling_t *t, uint64_t ub, uint64_t R0, uint64_t nr, uint64_t c0,
+                       uint64_t span)
+{
+    const slice_geom_t *g = &t->g;
+    for (uint64_t r = 0; r < nr;) {
+        const uint64_t R = R0 + r, plane = R / g->ho, i = R % g->ho, run = dv_min_u64(nr - r, g->ho - i);
+        const uint64_t row = plane * g->h + g->h0 + i * g->sh;
+        rows_move(k, false, ub + r * t->in_pitch, t->in_pitch, 0, (row * g->w + c0) * t->size,
+                  g->sh * g->w * t->size, run, span * t->size);
+        r += run;
+    }
+}
+
+/* The picking steps of one unit: input slab `in` (16 rows of the span) -> output slab `out`. */
+static void slice_pick(dv_k_t *k, const slice_tiling_t *t, dv_que_t *inq, uint64_t in, uint64_t a, uint64_t b,
+                       uint64_t out, uint64_t span, uint64_t nc)
+{
+    const uint64_t e = t->e, ntc = dv_ceil_div(span * e, UNITS), nq = dv_ceil_div(nc * e, UNITS);
+    rows_to_mats(k, a, in, t->in_pitch / BLK, ntc);
+    dvk_que_free(k, inq, in);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    transpose_mats(k, b, a, ntc); /* block u of b: 16-bit column u of the span */
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    for (uint64_t i = 0; i < e; i++) /* block e*j + i <- block e*j*sw + i */
+        bcopy_line(k, a + i * BLK, b + i * BLK, nc, e, e * t->g.sw);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    transpose_mats(k, b, a, nq); /* matrix q: the 16 rows' 16-bit columns 16q.. of the output */
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    mats_to_rows(k, out, t->out_pitch / BLK, b, nq);
+}
+
+static void slice_kernel(dv_k_t *k, const void *params)
+{
+    const slice_tiling_t *t = params;
+    const slice_geom_t *g = &t->g;
+    uint64_t first, end;
+    block_units(k, t->units, &first, &end);
+    if (first == end)
+        return;
+    const uint64_t rows = g->planes * g->ho;
+    dv_que_t inq, outq;
+    uint64_t a = 0, b = 0;
+    if (t->pick) {
+        dvk_que_init(k, &inq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, 2, MAT_ROWS * t->in_pitch);
+        dvk_que_init(k, &outq, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, 2, MAT_ROWS * t->out_pitch);
+        a = dvk_alloc(k, DV_SPACE_UB, t->mats * MAT);
+        b = dvk_alloc(k, DV_SPACE_UB, t->mats * MAT);
+    } else {
+        dvk_que_init(k, &inq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_MTE3, 2, t->gr * t->in_pitch);
+    }
+    for (uint64_t u = first; u < end; u++) {
+        const uint64_t R0 = u / t->nchunks * t->gr, nr = dv_min_u64(t->gr, rows - R0);
+        const uint64_t j0 = u % t->nchunks * t->wc, nc = dv_min_u64(t->wc, g->wo - j0), span = slice_span(g, nc);
+        uint64_t buf = dvk_que_alloc(k, &inq);
+        slice_load(k, t, buf, R0, nr, g->w0 + j0 * g->sw, span);
+        dvk_que_enque(k, &inq, buf);
+        buf = dvk_que_deque(k, &inq);
+        dv_que_t *q = &inq;
+        uint64_t pitch = t->in_pitch;
+        if (t->pick) {
+            const uint64_t out = dvk_que_alloc(k, &outq);
+            slice_pick(k, t, &inq, buf, a, b, out, span, nc);
+            dvk_que_enque(k, &outq, out);
+            buf = dvk_que_deque(k, &outq);
+            q = &outq;
+            pitch = t->out_pitch;
+        }
+        rows_move(k, true, buf, pitch, 1, (R0 * g->wo + j0) * t->size, g->wo * t->size, nr, nc * t->size);
+        dvk_que_free(k, q, buf);
+    }
+}
+
+static int slice_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint8_t **expect, dv_error_t *err)
+{
+    (void)err;
+    slice_tiling_t t;
+    memcpy(&t, plan->tiling, sizeof t);
+    const slice_geom_t *g = &t.g;
+    for (uint64_t p = 0; p < g->planes; p++)
+        for (uint64_t i = 0; i < g->ho; i++)
+            for (uint64_t j = 0; j < g->wo; j++)
+                memcpy(expect[1] + ((p * g->ho + i) * g->wo + j) * t.size,
+                       in[0] + ((p * g->h + g->h0 + i * g->sh) * g->w + g->w0 + j * g->sw) * t.size, t.size);
+    return DV_OK;
+}
+
+static int slice_bind(const dv_opdesc_t *op, const dv_tensor_desc_t *in, int nin, dv_opvals_t *v,
+                      dv_tensor_desc_t *out, dv_error_t *err)
+{
+    if (nin != 1)
+        return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "slice takes one input, the node has %d", nin);
+    if (in[0].shape.ndims < 2)
+        return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "input 1 has %d dimension%s; slice works on the last two "
+                            "axes", in[0].shape.ndims, in[0].shape.ndims == 1 ? "" : "s");
+    int rc = bind_dtype(op, SL_DTYPE, &in[0], 0, err);
+    if (rc != DV_OK)
+        return rc;
+    slice_geom_t g;
+    if ((rc = slice_geometry(v, &in[0].shape, &g, err)) != DV_OK)
+        return rc;
+    v->v[SL_SHAPE].shape = in[0].shape;
+    v->given[SL_SHAPE] = true;
+    v->v[SL_DTYPE].dt = in[0].dtype;
+    v->given[SL_DTYPE] = true;
+    *out = in[0];
+    out->shape.d[out->shape.ndims - 2] = g.ho;
+    out->shape.d[out->shape.ndims - 1] = g.wo;
+    return DV_OK;
+}
+
+/* slice (ops/ops.def row). */
+const dv_opdesc_t dv_op_slice = {
+    .name = "slice",
+    .desc = "y = x[..., h0::sh, w0::sw] on the last two axes (YOLOv5 Focus: four of them with --step 2x2); "
+            "column steps pick through vtranspose",
+    .params = slice_params, .nparams = SL_COUNT, .plan = slice_plan, .kernel = slice_kernel,
+    .reference = slice_reference, .bind = slice_bind};
+
+/* ================================================================ concat */
+
+enum { CC_SHAPE, CC_DTYPE, CC_INPUTS, CC_AXIS, CC_SIZES, CC_CORES, CC_COUNT };
+
+static const dv_oparam_spec_t concat_params[CC_COUNT] = {
+    [CC_SHAPE] = {"shape", DV_OPT_SHAPE, "1x64x80x80", 1, INT64_C(1) << 40, 0,
+                  "shape of input 1; every input has it but along --axis (--sizes)"},
+    [CC_DTYPE] = {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, BYTE_DTYPES, "element type of every tensor"},
+    [CC_INPUTS] = {"inputs", DV_OPT_INT, "2", 2, MAX_INPUTS, 0, "number of inputs x1..xN, concatenated in this order"},
+    [CC_AXIS] = {"axis", DV_OPT_INT, "1", 0, DV_SHAPE_MAX - 1, 0, "axis to concatenate along, from 0 (1: C of NCHW)"},
+    [CC_SIZES] = {"sizes", DV_OPT_SHAPE, "auto", 1, INT64_C(1) << 40, 0,
+                  "each input's length along --axis, AxBx..., one per input, the first --shape's (auto: all "
+                  "--shape's)"},
+    [CC_CORES] = {"cores", DV_OPT_INT, "auto", 1, 65535, 0, "blocks (auto: every vector core); at most one per unit"},
+};
+
+typedef struct concat_part {
+    uint64_t len;    /* elements of one of its rows: axis length x the elements after the axis */
+    uint64_t off;    /* its first column in an output row */
+    uint64_t cc;     /* columns per unit: the row, or a whole number of 32-B blocks of it */
+    uint64_t nch;    /* units across a row */
+    uint64_t gr;     /* rows per unit */
+    uint64_t units;  /* ceil(outer / gr) * nch */
+} concat_part_t;
+
+typedef struct concat_tiling {
+    uint32_t dtype, size, n;
+    uint64_t outer;             /* rows: the elements before the axis */
+    uint64_t total;             /* elements of an output row */
+    uint64_t buf;               /* UB bytes of a queue buffer */
+    uint64_t units;
+    concat_part_t p[MAX_INPUTS];
+} concat_tiling_t;
+
+static int concat_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t *v, dv_op_plan_t *plan,
+                       dv_error_t *err)
+{
+    const dv_shape_t *s = &v->v[CC_SHAPE].shape, *sz = &v->v[CC_SIZES].shape;
+    const dv_dtype_t dt = v->v[CC_DTYPE].dt;
+    const int n = (int)v->v[CC_INPUTS].i, axis = (int)v->v[CC_AXIS].i;
+    concat_tiling_t t;
+    memset(&t, 0, sizeof t);
+    t.dtype = (uint32_t)dt;
+    t.size = dv_dtype_size(dt);
+    t.n = (uint32_t)n;
+    if (axis >= s->ndims)
+        return dv_ops_param_error(err, "axis", "%d is not an axis of the %d-dimensional --shape (0 to %d)", axis,
+                                  s->ndims, s->ndims - 1);
+    uint64_t len[MAX_INPUTS];
+    if (sz->ndims == 0) {
+        for (int i = 0; i < n; i++)
+            len[i] = s->d[axis];
+    } else {
+        if (sz->ndims != n)
+            return dv_ops_param_error(err, "sizes", "%d lengths given for --inputs %d", sz->ndims, n);
+        if (sz->d[0] != s->d[axis])
+            return dv_ops_param_error(err, "sizes", "input 1's length %llu differs from --shape's %llu in axis %d",
+                                      (unsigned long long)sz->d[0], (unsigned long long)s->d[axis], axis);
+        for (int i = 0; i < n; i++)
+            len[i] = sz->d[i];
+    }
+    /* every input, and the output, must fit HBM as a tensor */
+    dv_shape_t os = *s;
+    os.d[axis] = 0;
+    uint64_t elems[MAX_INPUTS], n_out;
+    int rc;
+    for (int i = 0; i < n; i++) {
+        dv_shape_t is = *s;
+        is.d[axis] = len[i];
+        char what[32];
+        snprintf(what, sizeof what, "input %d", i + 1);
+        if ((rc = tensor_elems(cfg, i == 0 ? "shape" : "sizes", what, &is, t.size, &elems[i], err)) != DV_OK)
+            return rc;
+        os.d[axis] += len[i];
+    }
+    if ((rc = tensor_elems(cfg, "sizes", "the output", &os, t.size, &n_out, err)) != DV_OK)
+        return rc;
+    t.outer = 1;
+    uint64_t inner = 1;
+    for (int d = 0; d < s->ndims; d++) {
+        if (d < axis)
+            t.outer *= s->d[d];
+        else if (d > axis)
+            inner *= s->d[d];
+    }
+    for (int i = 0; i < n; i++) {
+        t.p[i].len = len[i] * inner;
+        t.p[i].off = t.total;
+        t.total += t.p[i].len;
+    }
+    for (int i = 0; i < n; i++) {
+        char what[64];
+        snprintf(what, sizeof what, "input %d's rows in the output", i + 1);
+        if ((rc = need_pad(cfg, "shape", what, t.p[i].len * t.size, t.total * t.size, err)) != DV_OK)
+            return rc;
+    }
+
+    /* units of about an even share of the output per core, at most half the UB (double-buffered) */
+    const uint64_t cores = v->v[CC_CORES].i ? (uint64_t)v->v[CC_CORES].i : dv_ops_cores(cfg, DV_KIND_VECTOR);
+    const uint64_t half = cfg->ub_size_bytes / 2 / BLK * BLK;
+    if (half < BLK)
+        return dv_ops_param_error(err, "shape", "core.ub_size_bytes %llu holds no double-buffered 32-B block",
+                                  (unsigned long long)cfg->ub_size_bytes);
+    const uint64_t target = dv_min_u64(half, dv_max_u64(BLK, dv_ceil_div(n_out * t.size, cores)));
+    for (int i = 0; i < n; i++) {
+        concat_part_t *p = &t.p[i];
+        const uint64_t row = p->len * t.size;
+        if (row <= target) {
+            p->cc = p->len;
+            p->gr = dv_min_u64(t.outer, dv_max_u64(1, target / dv_round_up(row, BLK)));
+        } else {
+            p->cc = dv_max_u64(1, target / BLK) * (BLK / t.size);
+            p->gr = 1;
+        }
+        p->nch = dv_ceil_div(p->len, p->cc);
+        p->units = dv_ceil_div(t.outer, p->gr) * p->nch;
+        t.units += p->units;
+        t.buf = dv_max_u64(t.buf, p->gr * dv_round_up(p->cc * t.size, BLK));
+    }
+    if (2 * ub_need(cfg, t.buf) > cfg->ub_size_bytes)
+        return dv_ops_param_error(err, "shape", "two %llu-byte buffers need %llu bytes of UB, core.ub_size_bytes is %llu",
+                                  (unsigned long long)t.buf, (unsigned long long)(2 * ub_need(cfg, t.buf)),
+                                  (unsigned long long)cfg->ub_size_bytes);
+
+    snprintf(plan->info.name, sizeof plan->info.name, "%s", op->name);
+    plan->info.kind = DV_KIND_VECTOR;
+    plan->info.blocks = (uint32_t)dv_min_u64(cores, t.units);
+    plan->info.subs = 1;
+    static const char *const names[MAX_INPUTS] = {"x1", "x2", "x3", "x4"};
+    for (int i = 0; i < n; i++)
+        if ((rc = dv_ops_add_arg(plan, names[i], dt, elems[i], DV_ARG_IN, 0, 0)) != DV_OK)
+            return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
+    if ((rc = dv_ops_add_arg(plan, "y", dt, n_out, DV_ARG_OUT, 0, 0)) != DV_OK)
+        return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
+    memcpy(plan->tiling, &t, sizeof t);
+    plan->tiling_bytes = sizeof t;
+    plan->flops = 0;
+    plan->bytes = 2 * n_out * t.size;
+    plan->tol_scale = 1.0;
+    return DV_OK;
+}
+
+static void concat_kernel(dv_k_t *k, const void *params)
+{
+    const concat_tiling_t *t = params;
+    uint64_t first, end;
+    block_units(k, t->units, &first, &end);
+    if (first == end)
+        return;
+    dv_que_t q;
+    dvk_que_init(k, &q, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_MTE3, 2, t->buf);
+    uint32_t i = 0;
+    uint64_t base = 0;
+    for (uint64_t u = first; u < end; u++) {
+        while (u >= base + t->p[i].units)
+            base += t->p[i++].units;
+        const concat_part_t *p = &t->p[i];
+        const uint64_t local = u - base, r0 = local / p->nch * p->gr, nr = dv_min_u64(p->gr, t->outer - r0);
+        const uint64_t c0 = local % p->nch * p->cc, nc = dv_min_u64(p->cc, p->len - c0);
+        const uint64_t pitch = dv_round_up(p->cc * t->size, BLK);
+        uint64_t buf = dvk_que_alloc(k, &q);
+        rows_move(k, false, buf, pitch, i, (r0 * p->len + c0) * t->size, p->len * t->size, nr, nc * t->size);
+        dvk_que_enque(k, &q, buf);
+        buf = dvk_que_deque(k, &q);
+        rows_move(k, true, buf, pitch, t->n, (r0 * t->total + p->off + c0) * t->size, t->total * t->size, nr,
+                  nc * t->size);
+        dvk_que_free(k, &q, buf);
+    }
+}
+
+static int concat_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint8_t **expect, dv_error_t *err)
+{
+    (void)err;
+    concat_tiling_t t;
+    memcpy(&t, plan->tiling, sizeof t);
+    for (uint64_t r = 0; r < t.outer; r++)
+        for (uint32_t i = 0; i < t.n; i++)
+            memcpy(expect[t.n] + (r * t.total + t.p[i].off) * t.size, in[i] + r * t.p[i].len * t.size,
+                   t.p[i].len * t.size);
+    return DV_OK;
+}
+
+static int concat_bind(const dv_opdesc_t *op, const dv_tensor_desc_t *in, int nin, dv_opvals_t *v,
+                       dv_tensor_desc_t *out, dv_error_t *err)
+{
+    if (nin < 2 || nin > MAX_INPUTS)
+        return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "concat takes 2 to %d inputs, the node has %d", MAX_INPUTS,
+                            nin);
+    if (v->given[CC_INPUTS] && v->v[CC_INPUTS].i != nin)
+        return dv_ops_param_error(err, "inputs", "%lld given, the node has %d inputs", (long long)v->v[CC_INPUTS].i,
+                                  nin);
+    const int axis = (int)v->v[CC_AXIS].i, nd = in[0].shape.ndims;
+    if (axis >= nd)
+        return dv_ops_param_error(err, "axis", "%d is not an axis of input 1, which has %d dimensions (0 to %d)", axis,
+                                  nd, nd - 1);
+    *out = in[0];
+    for (int i = 0; i < nin; i++) {
+        int rc = bind_dtype(op, CC_DTYPE, &in[i], i, err);
+        if (rc != DV_OK)
+            return rc;
+        if (i == 0)
+            continue;
+        if (in[i].dtype != in[0].dtype)
+            return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "input %d is %s, input 1 is %s: concat needs one dtype",
+                                i + 1, dv_ops_dtype_name(in[i].dtype), dv_ops_dtype_name(in[0].dtype));
+        if (in[i].shape.ndims != nd)
+            return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "input %d has %d dimensions, input 1 has %d", i + 1,
+                                in[i].shape.ndims, nd);
+        for (int d = 0; d < nd; d++)
+            if (d != axis && in[i].shape.d[d] != in[0].shape.d[d])
+                return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "input %d has %llu in axis %d, input 1 has %llu: "
+                                    "concat along axis %d needs every other axis equal", i + 1,
+                                    (unsigned long long)in[i].shape.d[d], d, (unsigned long long)in[0].shape.d[d],
+                                    axis);
+        out->shape.d[axis] += in[i].shape.d[axis];
+    }
+    v->v[CC_SHAPE].shape = in[0].shape;
+    v->given[CC_SHAPE] = true;
+    v->v[CC_DTYPE].dt = in[0].dtype;
+    v->given[CC_DTYPE] = true;
+    v->v[CC_INPUTS].i = nin;
+    v->given[CC_INPUTS] = true;
+    v->v[CC_SIZES].shape.ndims = nin;
+    for (int i = 0; i < nin; i++)
+        v->v[CC_SIZES].shape.d[i] = in[i].shape.d[axis];
+    v->given[CC_SIZES] = true;
+    return DV_OK;
+}
+
+/* concat (ops/ops.def row). */
+const dv_opdesc_t dv_op_concat = {
+    .name = "concat",
+    .desc = "y = the inputs x1..xN (2 to 4) joined along --axis; DMA GM -> UB -> GM by rows",
+    .params = concat_params, .nparams = CC_COUNT, .plan = concat_plan, .kernel = concat_kernel,
+    .reference = concat_reference, .bind = concat_bind};
+
+/* ================================================================ transpose */
+
+enum { TR_SHAPE, TR_DTYPE, TR_CORES, TR_COUNT };
+
+enum {
+    TR_MAX_RR = 240,   /* 15 row groups: the scatter's block stride (16 per group for fp32) stays <= 255 */
+    TR_RR_START = 128, /* preferred rows per unit: output rows of 256 B (fp16) */
+    TR_F32_COLS = 64   /* fp32 column granularity: 8 blocks of 8 elements (c5 c4 c3) */
+};
+
+static const dv_oparam_spec_t transpose_params[TR_COUNT] = {
+    [TR_SHAPE] = {"shape", DV_OPT_SHAPE, "12x512x64", 1, INT64_C(1) << 40, 0,
+                  "input shape ...xRxC (2 to 6 dimensions); the output is ...xCxR"},
+    [TR_DTYPE] = {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, UNIT_DTYPES,
+                  "element type (16-bit: one vtranspose pass; 32-bit: two)"},
+    [TR_CORES] = {"cores", DV_OPT_INT, "auto", 1, 65535, 0, "blocks (auto: every vector core); at most one per unit"},
+};
+
+typedef struct transpose_tiling {
+    uint32_t dtype, size, e;
+    uint64_t planes, r, c;
+    uint64_t rr, cc;         /* a unit: rr rows x cc columns of the input */
+    uint64_t nrt, nct;       /* units down and across a plane */
+    uint64_t units;
+} transpose_tiling_t;
+
+static int transpose_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t *v, dv_op_plan_t *plan,
+                          dv_error_t *err)
+{
+    const dv_shape_t *s = &v->v[TR_SHAPE].shape;
+    const dv_dtype_t dt = v->v[TR_DTYPE].dt;
+    transpose_tiling_t t;
+    memset(&t, 0, sizeof t);
+    t.dtype = (uint32_t)dt;
+    t.size = dv_dtype_size(dt);
+    t.e = t.size / 2;
+    if (s->ndims < 2)
+        return dv_ops_param_error(err, "shape", "transpose swaps the last two axes: give 2 to %d dimensions (%d given)",
+                                  DV_SHAPE_MAX, s->ndims);
+    uint64_t n;
+    int rc = tensor_elems(cfg, "shape", "the input", s, t.size, &n, err);
+    if (rc != DV_OK)
+        return rc;
+    t.r = s->d[s->ndims - 2];
+    t.c = s->d[s->ndims - 1];
+    t.planes = n / (t.r * t.c);
+    if ((rc = need_pad(cfg, "shape", "input rows", t.c * t.size, t.c * t.size, err)) != DV_OK ||
+        (rc = need_pad(cfg, "shape", "output rows", t.r * t.size, t.r * t.size, err)) != DV_OK)
+        return rc;
+
+    /* the unit: about square in bytes, six buffers in UB; the gather's block stride (16-bit: the
+     * slab pitch) and repeat stride (32-bit: 8 blocks per 64 columns) stay within the fields */
+    const uint64_t gc = t.e == 1 ? UNITS : TR_F32_COLS;
+    const uint64_t max_stride = dv_ops_field_max(DV_FORM_VUNARY, DV_FLD(VUNARY, src_blk));
+    const uint64_t max_cc = t.e == 1 ? max_stride * UNITS : max_stride / 8 * TR_F32_COLS;
+    const uint64_t per_buf = cfg->ub_size_bytes / UB_BUFFERS / cfg->ub_align_bytes * cfg->ub_align_bytes;
+    t.rr = dv_min_u64(dv_round_up(t.r, MAT_ROWS), TR_RR_START);
+    for (;;) {
+        const uint64_t fit = per_buf / (t.rr * t.size) / gc * gc;
+        t.cc = dv_min_u64(dv_min_u64(dv_round_up(t.c, gc), max_cc), fit);
+        if (t.cc >= gc || t.rr == MAT_ROWS)
+            break;
+        t.rr -= MAT_ROWS;
+    }
+    if (t.cc < gc)
+        return dv_ops_param_error(err, "shape", "a unit of 16 rows x %llu columns needs %llu bytes of UB (%d buffers), "
+                                  "core.ub_size_bytes is %llu", (unsigned long long)gc,
+                                  (unsigned long long)(UB_BUFFERS * MAT_ROWS * gc * t.size), UB_BUFFERS,
+                                  (unsigned long long)cfg->ub_size_bytes);
+    t.rr = dv_min_u64(dv_min_u64(dv_round_up(t.r, MAT_ROWS), TR_MAX_RR),
+                      per_buf / (t.cc * t.size) / MAT_ROWS * MAT_ROWS);
+    t.nrt = dv_ceil_div(t.r, t.rr);
+    t.nct = dv_ceil_div(t.c, t.cc);
+    t.units = t.planes * t.nrt * t.nct;
+
+    const uint64_t cores = v->v[TR_CORES].i ? (uint64_t)v->v[TR_CORES].i : dv_ops_cores(cfg, DV_KIND_VECTOR);
+    snprintf(plan->info.name, sizeof plan->info.name, "%s", op->name);
+    plan->info.kind = DV_KIND_VECTOR;
+    plan->info.blocks = (uint32_t)dv_min_u64(cores, t.units);
+    plan->info.subs = 1;
+    if ((rc = dv_ops_add_arg(plan, "x", dt, n, DV_ARG_IN, 0, 0)) ||
+        (rc = dv_ops_add_arg(plan, "y", dt, n, DV_ARG_OUT, 0, 0)))
+        return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
+    memcpy(plan->tiling, &t, sizeof t);
+    plan->tiling_bytes = sizeof t;
+    plan->flops = 0;
+    plan->bytes = 2 * n * t.size;
+    plan->tol_scale = 1.0;
+    return DV_OK;
+}
+
+/* 16-bit: nr x nc of the input slab (pitch cc) -> the output slab (pitch rr): matrices (column
+ * group cb, row group rb) in cb-major order, transposed, scattered to rows. */
+static void transpose16(dv_k_t *k, const transpose_tiling_t *t, dv_que_t *inq, uint64_t in, uint64_t a, uint64_t b,
+                        uint64_t out, uint64_t nr, uint64_t nc)
+{
+    const uint64_t nrb = dv_ceil_div(nr, MAT_ROWS), ncb = dv_ceil_div(nc, UNITS);
+    const uint64_t in_blk = t->cc / UNITS, out_blk = t->rr / MAT_ROWS;
+    for (unsigned h = 0; h < 2; h++) /* block (cb*nrb + rb)*16 + i <- block (rb*16 + i)*in_blk + cb */
+        bcopy2(k, a + h * 8 * BLK, in + h * 8 * in_blk * BLK, 8, 1, in_blk, ncb, MAT_ROWS * nrb, 1, nrb, MAT_ROWS,
+               MAT_ROWS * in_blk);
+    dvk_que_free(k, inq, in);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    transpose_mats(k, b, a, nrb * ncb);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    for (unsigned h = 0; h < 2; h++) /* block (cb*16 + j)*out_blk + rb <- block (cb*nrb + rb)*16 + j */
+        bcopy2(k, out + h * 8 * out_blk * BLK, b + h * 8 * BLK, 8, out_blk, 1, ncb, MAT_ROWS * out_blk,
+               MAT_ROWS * nrb, nrb, 1, MAT_ROWS);
+}
+
+/* 32-bit (16-bit units r3 r2 r1 r0 | c5 c4 c3 | c2 c1 c0 h within 16 rows x 64 columns, group
+ * g = rb*nq + cq): gather to matrices (g, r2 r1 r0) of blocks (r3 c5 c4 c3), transpose, regroup to
+ * matrices (g, c2 c1 c0) of blocks (r2 r1 r0 h), transpose, scatter: output row c, block rb*2 + r3. */
+static void transpose32(dv_k_t *k, const transpose_tiling_t *t, dv_que_t *inq, uint64_t in, uint64_t a, uint64_t b,
+                        uint64_t out, uint64_t nr, uint64_t nc)
+{
+    const uint64_t nrb = dv_ceil_div(nr, MAT_ROWS), nq = dv_ceil_div(nc, TR_F32_COLS), groups = nrb * nq;
+    const uint64_t in_blk = t->cc / 8, out_blk = t->rr / 8;  /* 8 elements per block */
+    const uint64_t gmat = 8 * MAT / BLK;                      /* blocks of a group's 8 matrices */
+    for (uint64_t rb = 0; rb < nrb; rb++)
+        for (uint64_t r3 = 0; r3 < 2; r3++) /* walks r2 r1 r0 and cq; blocks c5 c4 c3 */
+            bcopy2(k, a + (rb * nq * gmat + r3 * 8) * BLK, in + (rb * MAT_ROWS + r3 * 8) * in_blk * BLK, 8, 1, 1, 8,
+                   MAT / BLK, in_blk, nq, gmat, 8);
+    dvk_que_free(k, inq, in);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    transpose_mats(k, b, a, groups * 8);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    for (uint64_t h = 0; h < 2; h++) /* walks c2 c1 c0 and the groups; blocks r2 r1 r0 */
+        bcopy2(k, a + h * BLK, b + h * BLK, 8, 2, MAT / BLK, 8, MAT / BLK, 2, groups, gmat, gmat);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    transpose_mats(k, b, a, groups * 8);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    for (uint64_t rb = 0; rb < nrb; rb++)
+        for (uint64_t r3 = 0; r3 < 2; r3++) /* walks c2 c1 c0 and cq; blocks c5 c4 c3 */
+            bcopy2(k, out + (rb * 2 + r3) * BLK, b + (rb * nq * gmat + r3 * 8) * BLK, 8, 8 * out_blk, 1, 8, out_blk,
+                   MAT / BLK, nq, TR_F32_COLS * out_blk, gmat);
+}
+
+static void transpose_kernel(dv_k_t *k, const void *params)
+{
+    const transpose_tiling_t *t = params;
+    uint64_t first, end;
+    block_units(k, t->units, &first, &end);
+    if (first == end)
+        return;
+    const uint64_t unit_bytes = t->rr * t->cc * t->size;
+    dv_que_t inq, outq;
+    dvk_que_init(k, &inq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, 2, unit_bytes);
+    dvk_que_init(k, &outq, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, 2, unit_bytes);
+    const uint64_t a = dvk_alloc(k, DV_SPACE_UB, unit_bytes), b = dvk_alloc(k, DV_SPACE_UB, unit_bytes);
+    for (uint64_t u = first; u < end; u++) {
+        const uint64_t plane = u / (t->nrt * t->nct), r0 = u / t->nct % t->nrt * t->rr, c0 = u % t->nct * t->cc;
+        const uint64_t nr = dv_min_u64(t->rr, t->r - r0), nc = dv_min_u64(t->cc, t->c - c0);
+        uint64_t in = dvk_que_alloc(k, &inq);
+        rows_move(k, false, in, t->cc * t->size, 0, ((plane * t->r + r0) * t->c + c0) * t->size, t->c * t->size, nr,
+                  nc * t->size);
+        dvk_que_enque(k, &inq, in);
+        in = dvk_que_deque(k, &inq);
+        uint64_t out = dvk_que_alloc(k, &outq);
+        if (t->e == 1)
+            transpose16(k, t, &inq, in, a, b, out, nr, nc);
+        else
+            transpose32(k, t, &inq, in, a, b, out, nr, nc);
+        dvk_que_enque(k, &outq, out);
+        out = dvk_que_deque(k, &outq);
+        rows_move(k, true, out, t->rr * t->size, 1, ((plane * t->c + c0) * t->r + r0) * t->size, t->r * t->size, nc,
+                  nr * t->size);
+        dvk_que_free(k, &outq, out);
+    }
+}
+
+static int transpose_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint8_t **expect, dv_error_t *err)
+{
+    (void)err;
+    transpose_tiling_t t;
+    memcpy(&t, plan->tiling, sizeof t);
+    for (uint64_t p = 0; p < t.planes; p++)
+        for (uint64_t r = 0; r < t.r; r++)
+            for (uint64_t c = 0; c < t.c; c++)
+                memcpy(expect[1] + ((p * t.c + c) * t.r + r) * t.size, in[0] + ((p * t.r + r) * t.c + c) * t.size,
+                       t.size);
+    return DV_OK;
+}
+
+static int transpose_bind(const dv_opdesc_t *op, const dv_tensor_desc_t *in, int nin, dv_opvals_t *v,
+                          dv_tensor_desc_t *out, dv_error_t *err)
+{
+    if (nin != 1)
+        return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "transpose takes one input, the node has %d", nin);
+    const int nd = in[0].shape.ndims;
+    if (nd < 2)
+        return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "input 1 has %d dimension%s; transpose swaps the last two",
+                            nd, nd == 1 ? "" : "s");
+    int rc = bind_dtype(op, TR_DTYPE, &in[0], 0, err);
+    if (rc != DV_OK)
+        return rc;
+    v->v[TR_SHAPE].shape = in[0].shape;
+    v->given[TR_SHAPE] = true;
+    v->v[TR_DTYPE].dt = in[0].dtype;
+    v->given[TR_DTYPE] = true;
+    *out = in[0];
+    out->shape.d[nd - 2] = in[0].shape.d[nd - 1];
+    out->shape.d[nd - 1] = in[0].shape.d[nd - 2];
+    return DV_OK;
+}
+
+/* transpose (ops/ops.def row). */
+const dv_opdesc_t dv_op_transpose = {
+    .name = "transpose",
+    .desc = "y[..., c, r] = x[..., r, c]: the last two axes swapped, by 16x16 vtranspose of 16-bit units (two passes for 32-bit types)",
+    .params = transpose_params, .nparams = TR_COUNT, .plan = transpose_plan, .kernel = transpose_kernel,
+    .reference = transpose_reference, .bind = transpose_bind};
