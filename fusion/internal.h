@@ -58,7 +58,6 @@ enum { FK_DONE_FLAG = 0, FK_ACK_FLAG = 1, FK_WS_SLOTS = 4 };
 uint64_t dv_fkernel_ws_bytes(const dv_fkernel_t *f, uint32_t blocks);
 
 /* What a GM argument of a fused kernel is bound to. */
-#define DV_FUSION_MAX_ARGS 64
 typedef enum dv_farg_kind { DV_FARG_VALUE, DV_FARG_OWN, DV_FARG_WS } dv_farg_kind_t;
 typedef struct dv_fusion_argref {
     dv_farg_kind_t kind;

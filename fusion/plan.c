@@ -463,7 +463,14 @@ int dv_fusion_plan(const dv_graph_t *g, const dv_config_t *cfg, const dv_fusion_
             continue;
         if (*why) {
             gr->kind = DV_GROUP_SINGLE;
-            reason(gr, "alone: %s %s", g->nodes[n].op->name, why);
+            const char *head = cube_head(g, plans, cfg, n);
+            if (g->nodes[n].op->cube && !*head)
+                reason(gr, "alone: no node after it can be its epilogue (element-wise on its whole output, with every "
+                       "input ready when it runs)");
+            else if (g->nodes[n].op->cube)
+                reason(gr, "alone: %s %s", g->nodes[n].op->name, head);
+            else
+                reason(gr, "alone: %s %s", g->nodes[n].op->name, why);
             traffic(g, plans, gr);
             continue;
         }

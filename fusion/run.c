@@ -153,6 +153,17 @@ static void sum_add(dv_fsum_t *t, const dv_fkstat_t *k)
     }
 }
 
+/* What becomes of each kernel of a variant: the study runs it on the variant's model and records
+ * what it cost; dv_fusion_build keeps it with its buffers.  exec takes ownership of k. */
+typedef struct fz_exec {
+    int (*exec)(const struct fz_exec *x, dv_kernel_t *k, fz_buf_t *const *bufs, const char *name, int group,
+                dv_error_t *err);
+    dv_model_t *m;
+    const dv_config_t *cfg;
+    dv_fvariant_t *v;
+    void *ctx;
+} fz_exec_t;
+
 /* Run one kernel on the variant's model with the given buffers and record what it cost. */
 static int run_kernel(dv_model_t *m, const dv_config_t *cfg, dv_kernel_t *k, fz_buf_t *const *bufs, const char *name,
                       int group, dv_fvariant_t *v, dv_error_t *err)
@@ -218,9 +229,17 @@ static int run_kernel(dv_model_t *m, const dv_config_t *cfg, dv_kernel_t *k, fz_
     return DV_OK;
 }
 
+static int exec_run(const fz_exec_t *x, dv_kernel_t *k, fz_buf_t *const *bufs, const char *name, int group,
+                    dv_error_t *err)
+{
+    const int rc = run_kernel(x->m, x->cfg, k, bufs, name, group, x->v, err);
+    dvk_kernel_destroy(k);
+    return rc;
+}
+
 /* Node n alone: its own kernel over its tensors in store s. */
-static int run_node(dv_model_t *m, const dv_config_t *cfg, const dv_graph_t *g, const dv_op_plan_t *plan,
-                    fz_store_t *s, int n, int group, dv_fvariant_t *v, dv_error_t *err)
+static int run_node(const fz_exec_t *x, const dv_config_t *cfg, const dv_graph_t *g, const dv_op_plan_t *plan,
+                    fz_store_t *s, int n, int group, dv_error_t *err)
 {
     const dv_gnode_t *nd = &g->nodes[n];
     fz_buf_t *bufs[DV_OP_MAX_ARGS];
@@ -235,14 +254,12 @@ static int run_node(dv_model_t *m, const dv_config_t *cfg, const dv_graph_t *g, 
     int rc = dv_ops_kernel(nd->op, cfg, plan, &k, &e);
     if (rc != DV_OK)
         return dv_error_set(err, rc, g->path, nd->line, 0, "node '%s' (%s): %s", nd->name, nd->op->name, e.msg);
-    rc = run_kernel(m, cfg, k, bufs, nd->name, group, v, err);
-    dvk_kernel_destroy(k);
-    return rc;
+    return x->exec(x, k, bufs, nd->name, group, err);
 }
 
-/* A fused vector group: the composed kernel over the group's tensors in store s. */
-static int run_group(dv_model_t *m, const dv_config_t *cfg, const dv_graph_t *g, const dv_op_plan_t *plans,
-                     fz_store_t *s, const dv_fgroup_t *gr, int group, dv_fvariant_t *v, dv_error_t *err)
+/* A fused group: the composed kernel over the group's tensors in store s. */
+static int run_group(const fz_exec_t *x, const dv_config_t *cfg, const dv_graph_t *g, const dv_op_plan_t *plans,
+                     fz_store_t *s, const dv_fgroup_t *gr, int group, dv_error_t *err)
 {
     static dv_fkernel_t f;
     static dv_fusion_argref_t refs[DV_FUSION_MAX_ARGS];
@@ -295,15 +312,13 @@ static int run_group(dv_model_t *m, const dv_config_t *cfg, const dv_graph_t *g,
     int rc = dvk_kernel_create(cfg, &info, dv_fkernel_body, &f, sizeof f, &k, err);
     if (rc != DV_OK)
         return rc;
-    rc = run_kernel(m, cfg, k, bufs, name, group, v, err);
-    dvk_kernel_destroy(k);
-    return rc;
+    return x->exec(x, k, bufs, name, group, err);
 }
 
 /* A cube group fused through its head's own parameter: the head runs with it on and writes the
  * epilogue node's output directly. */
-static int run_param_epilogue(dv_model_t *m, const dv_config_t *cfg, const dv_graph_t *g, fz_store_t *s,
-                              const dv_fgroup_t *gr, int group, dv_fvariant_t *v, dv_error_t *err)
+static int run_param_epilogue(const fz_exec_t *x, const dv_config_t *cfg, const dv_graph_t *g, fz_store_t *s,
+                              const dv_fgroup_t *gr, int group, dv_error_t *err)
 {
     static dv_graph_t gg;
     static dv_op_plan_t plan;
@@ -321,7 +336,7 @@ static int run_param_epilogue(dv_model_t *m, const dv_config_t *cfg, const dv_gr
     if (rc)
         return dv_error_set(err, rc, g->path, nd->line, 0, "node '%s' (%s --%s on): %s", g->nodes[n].name, nd->op->name,
                             gr->epi_param, e2.msg);
-    return run_node(m, cfg, &gg, &plan, s, n, group, v, err);
+    return run_node(x, cfg, &gg, &plan, s, n, group, err);
 }
 
 /* Own arguments of the rewritten graph's nodes: derived for a rewrite's node, else the bytes of
@@ -370,6 +385,24 @@ static int own_args_rewritten(const dv_graph_t *g, const dv_op_plan_t *po, fz_st
                 memcpy(sr->arg[n][a].data, so->arg[o][a].data, dv_min_u64(sr->arg[n][a].bytes, so->arg[o][a].bytes));
     }
     return DV_OK;
+}
+
+/* The fused variant, group by group. */
+static int run_fused(const fz_exec_t *x, const dv_config_t *cfg, const dv_graph_t *r, const dv_op_plan_t *pr,
+                     const dv_fplan_t *plan, fz_store_t *s, dv_error_t *err)
+{
+    int rc = DV_OK;
+    for (int i = 0; i < plan->ngroups && rc == DV_OK; i++) {
+        const dv_fgroup_t *gr = &plan->g[i];
+        if (gr->fused && gr->epi_param[0])
+            rc = run_param_epilogue(x, cfg, r, s, gr, i, err);
+        else if (gr->fused)
+            rc = run_group(x, cfg, r, pr, s, gr, i, err);
+        else
+            for (int j = 0; j < gr->nnodes && rc == DV_OK; j++)
+                rc = run_node(x, cfg, r, &pr[gr->nodes[j]], s, gr->nodes[j], i, err);
+    }
+    return rc;
 }
 
 static void compare_outputs(const dv_graph_t *g, const fz_store_t *su, const dv_graph_t *r, const fz_store_t *sf,
@@ -444,24 +477,16 @@ int dv_fusion_study(const dv_graph_t *g, const dv_config_t *cfg, const dv_fusion
     /* 5. run: unfused, one kernel per node of the graph as read */
     if ((rc = dv_model_create(cfg, &mu, err)) || (rc = dv_model_create(cfg, &mf, err)))
         goto cleanup;
+    const fz_exec_t xu = {.exec = exec_run, .m = mu, .cfg = cfg, .v = &r->unfused};
+    const fz_exec_t xf = {.exec = exec_run, .m = mf, .cfg = cfg, .v = &r->fused};
     for (int n = 0; n < g->nnodes; n++) {
         const int rn = r->folds.node_map[n];
-        if ((rc = run_node(mu, cfg, g, &po[n], su, n, rn >= 0 ? group_of[rn] : -1, &r->unfused, err)))
+        if ((rc = run_node(&xu, cfg, g, &po[n], su, n, rn >= 0 ? group_of[rn] : -1, err)))
             goto cleanup;
     }
     /* fused: group by group */
-    for (int i = 0; i < r->plan.ngroups; i++) {
-        const dv_fgroup_t *gr = &r->plan.g[i];
-        if (gr->fused && gr->epi_param[0])
-            rc = run_param_epilogue(mf, cfg, &r->rewritten, sf, gr, i, &r->fused, err);
-        else if (gr->fused)
-            rc = run_group(mf, cfg, &r->rewritten, pr, sf, gr, i, &r->fused, err);
-        else
-            for (int j = 0; j < gr->nnodes && rc == DV_OK; j++)
-                rc = run_node(mf, cfg, &r->rewritten, &pr[gr->nodes[j]], sf, gr->nodes[j], i, &r->fused, err);
-        if (rc)
-            goto cleanup;
-    }
+    if ((rc = run_fused(&xf, cfg, &r->rewritten, pr, &r->plan, sf, err)))
+        goto cleanup;
     /* 6. check */
     if (o->data)
         compare_outputs(g, su, &r->rewritten, sf, r);
@@ -475,4 +500,158 @@ cleanup:
     free(su);
     free(sf);
     return rc;
+}
+
+/* ---------------------------------------------------------------- the fused variant as launches */
+
+typedef struct fz_build_ctx {
+    const dv_graph_t *g, *r;   /* the graph as read, rewritten */
+    fz_store_t *s;
+    dv_fbuild_t *b;
+    const fz_buf_t *ws[DV_FUSION_MAX_BUFS]; /* the store buffer of each workspace buffer */
+} fz_build_ctx_t;
+
+/* The position of value v of the rewritten graph among the graph's inputs or outputs (by name). */
+static int io_index(const dv_graph_t *g, const dv_graph_t *r, int v, bool output)
+{
+    const int vo = dv_graph_value(g, r->values[v].name);
+    if (vo < 0)
+        return -1;
+    if (output) {
+        for (int i = 0; i < g->noutputs; i++)
+            if (g->outputs[i] == vo)
+                return i;
+        return -1;
+    }
+    if (g->values[vo].producer >= 0)
+        return -1;
+    int idx = 0;
+    for (int i = 0; i < vo; i++)
+        idx += g->values[i].producer < 0;
+    return idx;
+}
+
+static int exec_keep(const fz_exec_t *x, dv_kernel_t *k, fz_buf_t *const *bufs, const char *name, int group,
+                     dv_error_t *err)
+{
+    (void)group;
+    fz_build_ctx_t *c = x->ctx;
+    dv_fbuild_t *b = c->b;
+    if (b->nlaunches >= DV_FUSION_MAX_KERNELS) {
+        dvk_kernel_destroy(k);
+        return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "more than %d kernels", DV_FUSION_MAX_KERNELS);
+    }
+    dv_flaunch_t *l = &b->launch[b->nlaunches++];
+    memset(l, 0, sizeof *l);
+    l->kernel = k;
+    snprintf(l->name, sizeof l->name, "%s", name);
+    l->nargs = k->info.nargs;
+    for (uint32_t i = 0; i < l->nargs; i++) {
+        const fz_buf_t *fb = bufs[i];
+        int v = -1;
+        for (int j = 0; j < c->r->nvalues; j++)
+            if (fb == &c->s->value[j])
+                v = j;
+        const int in = v >= 0 ? io_index(c->g, c->r, v, false) : -1, out = v >= 0 ? io_index(c->g, c->r, v, true) : -1;
+        if (in >= 0) {
+            l->arg[i] = (dv_fbuf_ref_t){DV_FBUF_INPUT, in};
+            continue;
+        }
+        if (out >= 0) {
+            l->arg[i] = (dv_fbuf_ref_t){DV_FBUF_OUTPUT, out};
+            continue;
+        }
+        int w = -1;
+        for (int j = 0; j < b->nbufs; j++)
+            if (c->ws[j] == fb)
+                w = j;
+        if (w < 0) {
+            if (b->nbufs >= DV_FUSION_MAX_BUFS)
+                return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "more than %d workspace buffers", DV_FUSION_MAX_BUFS);
+            w = b->nbufs++;
+            c->ws[w] = fb;
+            b->buf[w] = (dv_fwsbuf_t){.offset = b->workspace_bytes, .bytes = fb->bytes,
+                                      .init = v < 0 ? fb->data : NULL}; /* own arguments carry their bytes */
+            b->workspace_bytes = dv_round_up(b->workspace_bytes + fb->bytes, DV_GM_ALIGN);
+        }
+        l->arg[i] = (dv_fbuf_ref_t){DV_FBUF_WORKSPACE, w};
+    }
+    return DV_OK;
+}
+
+typedef struct fz_build_priv {
+    fz_store_t so, sf;
+    dv_graph_t r;
+    dv_op_plan_t po[DV_GRAPH_MAX_NODES], pr[DV_GRAPH_MAX_NODES];
+} fz_build_priv_t;
+
+int dv_fusion_build(const dv_graph_t *g, const dv_config_t *cfg, const dv_fusion_study_opts_t *o, dv_fbuild_t **out,
+                    dv_error_t *err)
+{
+    *out = NULL;
+    dv_fbuild_t *b = calloc(1, sizeof *b);
+    fz_build_priv_t *p = calloc(1, sizeof *p);
+    int rc = DV_OK;
+    if (!b || !p) {
+        free(b);
+        free(p);
+        return dv_error_set(err, DV_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    }
+    b->priv = p;
+    if (o->fold)
+        rc = dv_fusion_fold(g, cfg, &p->r, &b->folds, err);
+    else {
+        p->r = *g;
+        for (int n = 0; n < DV_GRAPH_MAX_NODES; n++)
+            b->folds.node_map[n] = n < g->nnodes ? n : -1;
+    }
+    if (rc || (rc = dv_fusion_plan_nodes(g, cfg, p->po, err)) || (rc = dv_fusion_plan_nodes(&p->r, cfg, p->pr, err)) ||
+        (rc = dv_fusion_plan(&p->r, cfg, &o->plan, &b->plan, err)))
+        goto fail;
+    /* the original's own arguments, then the rewritten graph's (derived or copied) */
+    p->so = (fz_store_t){.cfg = cfg, .data = true, .next = DV_GM_BASE};
+    p->sf = (fz_store_t){.cfg = cfg, .data = true, .next = DV_GM_BASE};
+    for (int n = 0; n < g->nnodes; n++)
+        if ((rc = place_node(g, &p->po[n], &p->so, n, true, err)))
+            goto fail;
+    if ((rc = place_inputs(&p->r, &p->sf, err)) ||
+        (rc = own_args_rewritten(g, p->po, &p->so, &p->r, p->pr, &p->sf, &b->folds, err)))
+        goto fail;
+    for (int v = 0; v < g->nvalues; v++)
+        if (g->values[v].producer < 0)
+            b->input_bytes[b->ninputs++] = value_bytes(g, v);
+    for (int i = 0; i < g->noutputs; i++)
+        b->output_bytes[b->noutputs++] = value_bytes(g, g->outputs[i]);
+    fz_build_ctx_t ctx = {.g = g, .r = &p->r, .s = &p->sf, .b = b};
+    const fz_exec_t x = {.exec = exec_keep, .cfg = cfg, .ctx = &ctx};
+    if ((rc = run_fused(&x, cfg, &p->r, p->pr, &b->plan, &p->sf, err)))
+        goto fail;
+    for (int i = 0; i < b->nlaunches; i++) {
+        const char *name = b->launch[i].name;
+        int n = -1;
+        for (int j = 0; j < p->r.nnodes; j++)
+            if (strcmp(p->r.nodes[j].name, name) == 0)
+                n = j;
+        snprintf(b->launch[i].op, sizeof b->launch[i].op, "%s", n >= 0 ? p->r.nodes[n].op->name : "Fused");
+    }
+    *out = b;
+    return DV_OK;
+fail:
+    dv_fusion_build_free(b);
+    return rc;
+}
+
+void dv_fusion_build_free(dv_fbuild_t *b)
+{
+    if (!b)
+        return;
+    for (int i = 0; i < b->nlaunches; i++)
+        dvk_kernel_destroy(b->launch[i].kernel);
+    fz_build_priv_t *p = b->priv;
+    if (p) {
+        store_free(&p->so);
+        store_free(&p->sf);
+    }
+    free(p);
+    free(b);
 }

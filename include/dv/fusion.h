@@ -161,6 +161,53 @@ void dv_fusion_study_opts_default(dv_fusion_study_opts_t *o);
 int dv_fusion_study(const dv_graph_t *g, const dv_config_t *cfg, const dv_fusion_study_opts_t *o,
                     dv_fusion_result_t *r, dv_error_t *err);
 
+/* ---- the fused variant as launches, for a host program (dvsim/acl_graph.h) ---- */
+#define DV_FUSION_MAX_ARGS 64
+#define DV_FUSION_MAX_BUFS (DV_GRAPH_MAX_VALUES + DV_GRAPH_MAX_NODES * 9)
+
+/* A GM argument of a launch: a graph input or output (by position in the file's `inputs` /
+ * `outputs`), or a buffer of the build's workspace. */
+typedef enum dv_fbuf_kind { DV_FBUF_INPUT, DV_FBUF_OUTPUT, DV_FBUF_WORKSPACE } dv_fbuf_kind_t;
+typedef struct dv_fbuf_ref {
+    dv_fbuf_kind_t kind;
+    int index;                     /* input / output position, or workspace buffer */
+} dv_fbuf_ref_t;
+
+typedef struct dv_flaunch {
+    dv_kernel_t *kernel;           /* owned by the build; may run any number of times */
+    char name[DV_NAME_MAX * 2];    /* the node, or "fused:a+b+c" */
+    char op[DV_NAME_MAX];          /* the operator, or "Fused" */
+    uint32_t nargs;
+    dv_fbuf_ref_t arg[DV_FUSION_MAX_ARGS];
+} dv_flaunch_t;
+
+/* A buffer the launches need besides the graph's inputs and outputs: an intermediate stored between
+ * kernels, an operator's own argument (init: its bytes, as a study initialises them), a workspace
+ * (init NULL: no contents needed). */
+typedef struct dv_fwsbuf {
+    uint64_t offset, bytes;        /* in the workspace, DV_GM_ALIGN-aligned */
+    const uint8_t *init;           /* owned by the build */
+} dv_fwsbuf_t;
+
+typedef struct dv_fbuild {
+    int nlaunches;
+    dv_flaunch_t launch[DV_FUSION_MAX_KERNELS];
+    int ninputs, noutputs;
+    uint64_t input_bytes[DV_GRAPH_MAX_VALUES], output_bytes[DV_GRAPH_MAX_OUTPUTS];
+    int nbufs;
+    dv_fwsbuf_t buf[DV_FUSION_MAX_BUFS];
+    uint64_t workspace_bytes;
+    dv_fplan_t plan;
+    dv_folds_t folds;
+    void *priv;
+} dv_fbuild_t;
+
+/* Steps 2-4 of a study for the fused variant only: the kernels a host program launches, in order,
+ * with what each argument is.  Free with dv_fusion_build_free. */
+int dv_fusion_build(const dv_graph_t *g, const dv_config_t *cfg, const dv_fusion_study_opts_t *o, dv_fbuild_t **out,
+                    dv_error_t *err);
+void dv_fusion_build_free(dv_fbuild_t *b);
+
 /* The report: text (per group and for the whole graph), JSON (docs/FUSION.md's schema), SVG. */
 int dv_fusion_print(const dv_fusion_result_t *r, FILE *out);
 int dv_fusion_write_json(const dv_fusion_result_t *r, FILE *out);
