@@ -662,10 +662,29 @@ START_TEST(test_ops_bias_add_bind)
 }
 END_TEST
 
+/* The element-wise binds count their inputs: one, two for the binary operators. */
+START_TEST(test_ops_elementwise_bind_counts_inputs)
+{
+    dv_tensor_desc_t in[3] = {{{2, {4, 8}}, DV_DT_F16}, {{2, {4, 8}}, DV_DT_F16}, {{2, {4, 8}}, DV_DT_F16}}, out;
+    dv_opvals_t v;
+    dv_error_t err;
+    const dv_opdesc_t *relu = dv_ops_find("relu"), *add = dv_ops_find("add");
+    ck_assert_int_eq(dv_ops_parse(relu, 0, NULL, &v, &err), DV_OK);
+    ck_assert_int_eq(relu->bind(relu, in, 1, &v, &out, &err), DV_OK);
+    ck_assert_int_ne(relu->bind(relu, in, 2, &v, &out, &err), DV_OK);
+    ck_assert_str_eq(err.msg, "relu takes 1 input, 2 given");
+    ck_assert_int_eq(dv_ops_parse(add, 0, NULL, &v, &err), DV_OK);
+    ck_assert_int_eq(add->bind(add, in, 2, &v, &out, &err), DV_OK);
+    ck_assert_int_ne(add->bind(add, in, 1, &v, &out, &err), DV_OK);
+    ck_assert_str_eq(err.msg, "add takes 2 inputs, 1 given");
+}
+END_TEST
+
 /* ================================================================ per-tile code */
 
 /* Every element-wise operator but copy, and bias_add, has tile code; the element-wise ones bind as
- * shape-preserving nodes and take any view.  UB of their own: the fp32 scratch of fp16
+ * shape-preserving nodes (the input count checked; test_ops_elementwise_bind_counts_inputs) and
+ * take any view.  UB of their own: the fp32 scratch of fp16
  * activations, rows x pitch x 4 bytes each (gelu two, sigmoid and tanh one). */
 START_TEST(test_ops_elementwise_tile_ops)
 {
@@ -674,7 +693,7 @@ START_TEST(test_ops_elementwise_tile_ops)
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         const dv_opdesc_t *op = dv_ops_find(names[i]);
         ck_assert_msg(op && op->tile && op->tile->emit && op->tile->setup && op->tile->ub_bytes, "%s", names[i]);
-        ck_assert_msg(op->tile->flags == 0 && op->bind == dv_ops_bind_same, "%s", names[i]);
+        ck_assert_msg(op->tile->flags == 0 && op->bind, "%s", names[i]);
     }
     ck_assert_ptr_null(dv_ops_find("copy")->tile);
     static const struct {
@@ -855,6 +874,7 @@ Suite *dv_ops_elementwise_suite(void)
     TCase *tl = tcase_create("tile");
     tcase_set_timeout(tl, 120);
     tcase_add_test(tl, test_ops_elementwise_tile_ops);
+    tcase_add_test(tl, test_ops_elementwise_bind_counts_inputs);
     tcase_add_loop_test(tl, test_ops_tile_chain_matches_unfused, 0, 2 * NCHAINS);
     suite_add_tcase(s, tl);
     TCase *cp = tcase_create("copy");

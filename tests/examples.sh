@@ -108,7 +108,7 @@ api="$OUT/api_complete.c"
     echo '#include "acl/acl.h"'
     echo '#include "acl/acl_prof.h"'
     for h in "$PREFIX"/include/aclnnop/aclnn_*.h; do echo "#include \"aclnnop/$(basename "$h")\""; done
-    echo '#include "dvsim/acl_launch.h"'
+    for h in "$PREFIX"/include/dvsim/*.h; do echo "#include \"dvsim/$(basename "$h")\""; done
     echo 'int main(void) {'
     echo '    const void *fns[] = {'
     sed -n 's/^\(ACL_FUNC_VISIBILITY\|ACLNN_API\) [^(]*[ *]\([A-Za-z_][A-Za-z0-9_]*\)(.*/        (const void *)\&\2,/p' \
