@@ -56,7 +56,7 @@ static void setup(void)
     cores[0].pipe_busy[DV_PIPE_MTE1] = 200;
     cores[0].pipe_busy[DV_PIPE_MTE2] = 300;
     cores[0].pipe_busy[DV_PIPE_FIX] = 100;
-    cores[0].buf[DV_SPACE_L1] = (dv_buf_counters_t){524288, 131072, 65536.0 * 1000};
+    cores[0].buf[DV_SPACE_L1] = (dv_buf_counters_t){.capacity = 524288, .peak_bytes = 131072, .byte_cycles = 65536.0 * 1000};
     /* aiv0: 1000 cycles, UB peak 50 %, average 25 % */
     snprintf(cores[1].name, sizeof cores[1].name, "aiv0");
     cores[1].type = DV_CORE_AIV;
@@ -70,7 +70,7 @@ static void setup(void)
     cores[1].pipe_busy[DV_PIPE_MTE3] = 400;
     cores[1].stall_flag_cycles = 7;
     cores[1].bank_conflict_cycles = 3;
-    cores[1].buf[DV_SPACE_UB] = (dv_buf_counters_t){196608, 98304, 49152.0 * 1000};
+    cores[1].buf[DV_SPACE_UB] = (dv_buf_counters_t){.capacity = 196608, .peak_bytes = 98304, .byte_cycles = 49152.0 * 1000};
     /* aiv1: 2000 cycles, UB peak 25 %, average 12.5 % */
     snprintf(cores[2].name, sizeof cores[2].name, "aiv1");
     cores[2].type = DV_CORE_AIV;
@@ -83,7 +83,7 @@ static void setup(void)
     cores[2].pipe_busy[DV_PIPE_MTE2] = 1000;
     cores[2].pipe_busy[DV_PIPE_MTE3] = 200;
     cores[2].stall_queue_full_cycles = 5;
-    cores[2].buf[DV_SPACE_UB] = (dv_buf_counters_t){196608, 49152, 24576.0 * 2000};
+    cores[2].buf[DV_SPACE_UB] = (dv_buf_counters_t){.capacity = 196608, .peak_bytes = 49152, .byte_cycles = 24576.0 * 2000};
 
     memset(&cnt, 0, sizeof cnt);
     cnt.cycles = 2000;
