@@ -89,11 +89,11 @@ void AiCore::begin_kernel(cycles_t origin, bool data, bool hazards)
     chip_.gm_view(view_);
 }
 
-void AiCore::end_kernel()
+void AiCore::end_kernel(cycles_t total)
 {
     for (int s = 1; s < DV_SPACE_COUNT; s++)
         if (buf_[s])
-            buf_[s]->end_kernel(counters_.buf[s]);
+            buf_[s]->end_kernel(total, counters_.buf[s]);
     for (dv_pipe_t p : {DV_PIPE_MTE1, DV_PIPE_MTE2, DV_PIPE_MTE3, DV_PIPE_FIX})
         if (dma_[p]) {
             counters_.gm_read_bytes += dma_[p]->gm_read_bytes;

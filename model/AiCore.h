@@ -70,7 +70,8 @@ public:
     // Prepare for a kernel (counters, buffers) and the body of its SystemC thread.
     void begin_kernel(cycles_t origin, bool data, bool hazards);
     void thread();
-    void end_kernel();
+    // The kernel ended `total` cycles after its launch (the run's cycles): close the counters.
+    void end_kernel(cycles_t total);
 
     bool has_pipe(dv_pipe_t p) const { return pipes_ >> p & 1; }
     bool has_space(dv_space_t s) const { return s == DV_SPACE_GM || buf_[s] != nullptr; }

@@ -19,12 +19,13 @@ void Buffer::begin_kernel(cycles_t origin, bool data)
         std::vector<uint8_t>().swap(bytes_);
 }
 
-void Buffer::end_kernel(dv_buf_counters_t &out)
+void Buffer::end_kernel(cycles_t total, dv_buf_counters_t &out)
 {
     occ_.finish();
     out.capacity = size_;
     out.peak_bytes = occ_.peak_bytes();
     out.byte_cycles = occ_.byte_cycles();
+    occ_.series(total, out.series, DV_OCC_SLICES);
 }
 
 const char *Buffer::check(uint64_t lo, uint64_t hi, char *why, size_t cap) const

@@ -23,8 +23,9 @@ public:
 
     // A kernel starts: forget occupancy; hold zeroed bytes when the run executes data.
     void begin_kernel(cycles_t origin, bool data);
-    // The kernel ended: close the occupancy intervals and report them.
-    void end_kernel(dv_buf_counters_t &out);
+    // The kernel ended `total` cycles after its launch (the run's cycles, which every core's work
+    // ends by): close the occupancy intervals and report them, with the series over that time.
+    void end_kernel(cycles_t total, dv_buf_counters_t &out);
     // Why an access to [lo, hi) is not allowed (base misaligned, past the end), or nullptr.
     const char *check(uint64_t lo, uint64_t hi, char *why, size_t cap) const;
     // An instruction that runs from cycle start to cycle end read or wrote r: written bytes are

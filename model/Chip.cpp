@@ -237,9 +237,13 @@ int Chip::run(dv_kernel_t *k, const dv_gm_t *gm, const dv_run_opts_t &opts, dv_c
     out->cores = static_cast<dv_core_counters_t *>(calloc(cores_.size(), sizeof(dv_core_counters_t)));
     if (!out->cores)
         return dv_error_set(err, DV_ERR_NOMEM, nullptr, 0, 0, "out of memory");
+    // The run's cycles first: the buffers' occupancy series divide that time into slices.
+    cycles_t total = 0;
+    for (AiCore *c : running_)
+        total = std::max<cycles_t>(total, c->counters().last_cycle);
     for (auto &c : cores_) {
         if (std::find(running_.begin(), running_.end(), c.get()) != running_.end()) {
-            c->end_kernel();
+            c->end_kernel(total);
             out->cores[c->index()] = c->counters();
         } else {
             std::snprintf(out->cores[c->index()].name, sizeof out->cores[0].name, "%s", c->basename());

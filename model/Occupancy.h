@@ -10,7 +10,22 @@
 // and are folded into the running level.  Should more than kMaxEvents endpoints wait behind data
 // that stays unread for very long, the oldest half is folded anyway, counting that data as
 // occupied up to the fold (an upper bound); `folded_early` says whether that happened.
+//
+// Over time: the same sweep yields the level's change points in time order, and with them the
+// cumulative integral F(t) (byte-cycles from the reset's origin to t), which is linear between
+// change points.  Up to kMaxKnots change points are kept as knots (t, F(t)), so F, and with it the
+// mean occupancy over any window [a, b) = (F(b) - F(a)) / (b - a), is exact at every time: the
+// series over equal slices of a total only known at the end of the run is exact.  Past kMaxKnots,
+// the knots become F at the multiples of a power-of-two grid g, the smallest that holds the run so
+// far in kMaxKnots / 2 points, and g doubles (every other knot dropped) whenever the run outgrows
+// kMaxKnots points; F stays exact at the grid points and at the last change, and is interpolated
+// linearly between them, which is off by at most peak * g / 4 at any time (g < 4 x the run's
+// length / kMaxKnots).  Either way the slices
+// integrate to byte_cycles and no slice's mean exceeds the peak; `grid` says which form is kept.
+// Cost: O(1) per change point, amortised (a coarsening touches each knot once); memory: at most
+// kMaxKnots knots of 16 bytes (256 KiB) per buffer, allocated as the changes come.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <utility>
@@ -23,7 +38,9 @@ namespace dv {
 class Occupancy {
 public:
     static constexpr size_t kMaxEvents = 1 << 16;
+    static constexpr size_t kMaxKnots = 1 << 14;
 
+    // Forget everything; times passed from now on are absolute, the series is relative to origin.
     void reset(cycles_t origin);
     void write(uint64_t lo, uint64_t hi, cycles_t t);
     void read(uint64_t lo, uint64_t hi, cycles_t t);
@@ -32,6 +49,12 @@ public:
     uint64_t peak_bytes() const { return peak_; }
     double byte_cycles() const { return byte_cycles_; }
     bool folded_early() const { return folded_early_; }
+    // After finish: out[i] = mean occupancy in bytes over [i * total / n, (i + 1) * total / n)
+    // cycles after the origin (all 0 when total is 0).  The run's intervals must end by origin +
+    // total for the slices to cover byte_cycles.
+    void series(cycles_t total, double *out, size_t n) const;
+    // 0 while every change point is kept (the series is exact); else the grid width in cycles.
+    cycles_t grid() const { return grid_; }
 
 private:
     struct Seg {
@@ -39,10 +62,18 @@ private:
         cycles_t w, r;
         bool read;
     };
+    struct Knot {
+        cycles_t t; // cycles after the origin
+        double f;   // F(t)
+    };
     void split(uint64_t at);
     void close(uint64_t lo, const Seg &s);
     void fold(cycles_t upto);
     void compact();
+    void change(cycles_t t, int64_t level);
+    void keep(cycles_t t, double f);
+    void coarsen(cycles_t upto);
+    double integral_at(double x, size_t &k) const;
 
     std::map<uint64_t, Seg> segs_;         // open ranges by start address
     // Endpoints of closed intervals (+bytes at the start, -bytes at the end), appended unsorted and
@@ -53,6 +84,12 @@ private:
     uint64_t peak_ = 0;
     double byte_cycles_ = 0;
     bool folded_early_ = false;
+    // F over time: the last change (relative time tc_, F there fc_; level_ holds from tc_ on) and
+    // the knots before it: every change point up to tc_ (grid_ == 0), or F at each multiple of
+    // grid_ up to tc_.
+    cycles_t origin_ = 0, tc_ = 0, grid_ = 0;
+    double fc_ = 0;
+    std::vector<Knot> knots_;
 };
 
 } // namespace dv

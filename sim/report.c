@@ -114,6 +114,25 @@ int dv_report_derive(dv_report_t *r, const dv_config_t *cfg, const dv_kernel_inf
     return DV_OK;
 }
 
+void dv_report_buf_series(const dv_report_t *r, dv_space_t s, double *out)
+{
+    unsigned n = 0;
+    for (int i = 0; i < DV_OCC_SLICES; i++)
+        out[i] = 0.0;
+    if (s <= DV_SPACE_GM || s >= DV_SPACE_COUNT)
+        return;
+    for (uint32_t c = 0; c < r->ncores; c++) {
+        const dv_core_report_t *cr = &r->cores[c];
+        if (!cr->ran || !cr->buf[s].present)
+            continue;
+        for (int i = 0; i < DV_OCC_SLICES; i++)
+            out[i] += cr->c->buf[s].series[i];
+        n++;
+    }
+    for (int i = 0; n && i < DV_OCC_SLICES; i++)
+        out[i] /= n;
+}
+
 void dv_report_free(dv_report_t *r)
 {
     if (!r)
@@ -323,7 +342,8 @@ void dv_json_string(FILE *out, const char *s)
 /* Doubles with fixed digits (deterministic; never NaN or inf: every division is guarded). */
 static void json_num(FILE *out, double v) { fprintf(out, "%.6f", v); }
 
-static void json_occupancy(FILE *out, const dv_occupancy_t *o)
+/* An occupancy object; with series (DV_OCC_SLICES values) also its "series_bytes". */
+static void json_occupancy(FILE *out, const dv_occupancy_t *o, const double *series)
 {
     fprintf(out, "{\"capacity_bytes\":%" PRIu64 ",\"peak_bytes\":%" PRIu64 ",\"peak_pct\":", o->capacity, o->peak_bytes);
     json_num(out, o->peak_pct);
@@ -331,6 +351,15 @@ static void json_occupancy(FILE *out, const dv_occupancy_t *o)
     json_num(out, o->avg_bytes);
     fputs(",\"avg_pct\":", out);
     json_num(out, o->avg_pct);
+    if (series) {
+        fputs(",\"series_bytes\":[", out);
+        for (int i = 0; i < DV_OCC_SLICES; i++) {
+            if (i)
+                fputc(',', out);
+            json_num(out, series[i]);
+        }
+        fputc(']', out);
+    }
     fputc('}', out);
 }
 
@@ -343,7 +372,8 @@ static void json_pipe_waits(FILE *out, const uint64_t *w)
     fputc('}', out);
 }
 
-static void json_buffers(FILE *out, const dv_occupancy_t *buf)
+/* The buffers' occupancy objects; at chip level (r given) each with its series over time. */
+static void json_buffers(FILE *out, const dv_occupancy_t *buf, const dv_report_t *r)
 {
     int n = 0;
     fputc('{', out);
@@ -352,7 +382,10 @@ static void json_buffers(FILE *out, const dv_occupancy_t *buf)
         if (!o->present)
             continue;
         fprintf(out, "%s\"%s\":", n++ ? "," : "", dv_space_name(dv_report_bufs[i]));
-        json_occupancy(out, o);
+        double series[DV_OCC_SLICES];
+        if (r)
+            dv_report_buf_series(r, dv_report_bufs[i], series);
+        json_occupancy(out, o, r ? series : NULL);
     }
     fputc('}', out);
 }
@@ -541,11 +574,11 @@ int dv_report_write_json(const dv_report_t *r, FILE *out)
                 ",\"bank_conflict_cycles\":%" PRIu64 ",\"gm_read_bytes\":%" PRIu64 ",\"gm_write_bytes\":%" PRIu64
                 ",\"buffers\":",
                 c->bank_conflict_cycles, c->gm_read_bytes, c->gm_write_bytes);
-        json_buffers(out, cr->buf);
+        json_buffers(out, cr->buf, NULL);
         fputc('}', out);
     }
     fputs("\n],\n\"buffers\":", out);
-    json_buffers(out, r->buf);
+    json_buffers(out, r->buf, r);
     fprintf(out, ",\n\"ub_peak_bytes\":%" PRIu64 ",\n\"bank_conflict_cycles\":%" PRIu64 ",\n",
             r->buf[DV_SPACE_UB].peak_bytes, r->bank_conflict_cycles);
 

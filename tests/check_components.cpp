@@ -7,6 +7,7 @@
 #include <systemc>
 #include <vector>
 
+#include <cmath>
 #include <cstring>
 
 #include "../model/BandwidthCalendar.h"
@@ -356,6 +357,104 @@ START_TEST(test_components_occupancy_early_fold)
 }
 END_TEST
 
+// The series: mean occupancy over 64 equal slices of a total T known only at the end, from the
+// integral F(t) of the same sweep.  Checks the slices against byte_cycles and the peak.
+static void expect_consistent(const Occupancy &o, cycles_t total, const double *series)
+{
+    const double len = static_cast<double>(total) / 64.0;
+    double sum = 0;
+    for (int i = 0; i < 64; i++) {
+        ck_assert_msg(series[i] >= 0 && series[i] <= static_cast<double>(o.peak_bytes()), "slice %d: %g", i, series[i]);
+        sum += series[i] * len;
+    }
+    ck_assert_double_eq_tol(sum, o.byte_cycles(), 1e-9 * o.byte_cycles());
+}
+
+// Origin 1000, T = 640: slices of 10 cycles.  Relative to the origin:
+//   A = 100 B over [5, 25) (written at 1005, read until 1025), B = 64 B over [20, 45),
+//   C = 64 B over [630, 640) (ends with the run).
+// Slice 0 [0, 10): A 5 x 100 = 500 -> 50.  Slice 1: A 1000 -> 100.  Slice 2 [20, 30): A 5 x 100
+// + B 10 x 64 = 1140 -> 114.  Slice 3: B 640 -> 64.  Slice 4 [40, 50): B 5 x 64 = 320 -> 32.
+// Slice 63: C 640 -> 64.  The rest 0.  byte_cycles 2000 + 1600 + 640 = 4240, peak 164.
+// T = 96 (slices of 1.5 cycles, boundaries between cycles), origin 0: 64 B over [3, 6) and 48 B
+// over [4, 5): F(3) = 0, F(4.5) = 64 x 1.5 + 48 x 0.5 = 120, F(6) = 240, so slices 2 and 3 are
+// 120 / 1.5 = 80 each.  T = 0: all 0.
+START_TEST(test_components_occupancy_series_exact)
+{
+    Occupancy o;
+    double s[64];
+    o.reset(1000);
+    o.write(0, 100, 1005);
+    o.write(100, 164, 1020);
+    o.read(0, 100, 1025);
+    o.read(100, 164, 1045);
+    o.write(200, 264, 1630);
+    o.read(200, 264, 1640);
+    o.finish();
+    ck_assert_uint_eq(o.peak_bytes(), 164);
+    ck_assert_double_eq(o.byte_cycles(), 4240.0);
+    ck_assert_uint_eq(o.grid(), 0);
+    o.series(640, s, 64);
+    double want[64] = {50, 100, 114, 64, 32};
+    want[63] = 64;
+    for (int i = 0; i < 64; i++)
+        ck_assert_msg(s[i] == want[i], "slice %d: %g, expected %g", i, s[i], want[i]);
+    expect_consistent(o, 640, s);
+
+    o.reset(0);
+    o.write(0, 64, 3);
+    o.write(64, 112, 4);
+    o.read(64, 112, 5);
+    o.read(0, 64, 6);
+    o.finish();
+    o.series(96, s, 64);
+    for (int i = 0; i < 64; i++)
+        ck_assert_msg(s[i] == (i == 2 || i == 3 ? 80.0 : 0.0), "slice %d: %g", i, s[i]);
+    expect_consistent(o, 96, s);
+    o.series(0, s, 64);
+    for (int i = 0; i < 64; i++)
+        ck_assert_double_eq(s[i], 0.0);
+}
+END_TEST
+
+// Memory stays bounded on long runs: 40000 rounds of 64 B over [10j, 10j + 4) are 80000 change
+// points.  The 16385th (round 8192's write, t = 81920) turns the knots into a grid: the smallest
+// power of two g with 81920 / g <= 8192 is 16.  Past t = 16384 x 16 = 262144 it doubles to 32,
+// enough up to the last change (399994 / 32 < 16384).  With T = 400000 each slice is 6250 cycles
+// from a multiple of 10: 625 rounds, 625 x 4 x 64 / 6250 = 25.6.  Each slice edge is off by at
+// most peak x g / 4 = 512 byte-cycles, so a slice by at most 1024 / 6250; the slices still
+// integrate to byte_cycles = 40000 x 256 and none exceeds the peak.  The early-fold case keeps
+// the same consistency.
+START_TEST(test_components_occupancy_series_grid)
+{
+    Occupancy o;
+    double s[64];
+    o.reset(0);
+    for (uint64_t j = 0; j < 40000; j++) {
+        o.write(0, 64, 10 * j);
+        o.read(0, 64, 10 * j + 4);
+    }
+    o.finish();
+    ck_assert_uint_eq(o.grid(), 32);
+    ck_assert_double_eq(o.byte_cycles(), 10240000.0);
+    o.series(400000, s, 64);
+    for (int i = 0; i < 64; i++)
+        ck_assert_msg(std::fabs(s[i] - 25.6) <= 1024.0 / 6250.0, "slice %d: %g", i, s[i]);
+    expect_consistent(o, 400000, s);
+
+    o.reset(0);
+    o.write(0, 8, 0);
+    for (uint64_t j = 0; j < 40000; j++) {
+        o.write(64, 128, 10 * j + 10);
+        o.read(64, 128, 10 * j + 14);
+    }
+    o.finish();
+    ck_assert(o.folded_early());
+    o.series(400014, s, 64);
+    expect_consistent(o, 400014, s);
+}
+END_TEST
+
 // ---------------------------------------------------------------- HazardChecker
 // Every executed instruction advances its pipe's clock; set_flag snapshots the source's clock,
 // wait_flag merges it into the destination; an instruction carries the scalar clock it was issued
@@ -631,6 +730,8 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_occupancy_rewrites);
     tcase_add_test(t, test_components_occupancy_compaction_exact);
     tcase_add_test(t, test_components_occupancy_early_fold);
+    tcase_add_test(t, test_components_occupancy_series_exact);
+    tcase_add_test(t, test_components_occupancy_series_grid);
     tcase_add_test(t, test_components_hazard_kinds);
     tcase_add_test(t, test_components_hazard_ordering);
     tcase_add_test(t, test_components_hazard_reports_once_in_order);

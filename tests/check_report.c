@@ -1,12 +1,15 @@
 /* tests/check_report.c - the report step: derived metrics from hand-built counters, the text and
  * JSON formats, and the timeline writer. */
 #include <check.h>
+#include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dv/report.h"
 #include "dv/timeline.h"
+#include "support/dvt.h"
 
 /* A tiny split chip: 1 AIC + 2 AIVs at 1000 MHz (one cycle = 1 ns). */
 static dv_config_t cfg;
@@ -56,7 +59,7 @@ static void setup(void)
     cores[0].pipe_busy[DV_PIPE_MTE1] = 200;
     cores[0].pipe_busy[DV_PIPE_MTE2] = 300;
     cores[0].pipe_busy[DV_PIPE_FIX] = 100;
-    cores[0].buf[DV_SPACE_L1] = (dv_buf_counters_t){524288, 131072, 65536.0 * 1000};
+    cores[0].buf[DV_SPACE_L1] = (dv_buf_counters_t){.capacity = 524288, .peak_bytes = 131072, .byte_cycles = 65536.0 * 1000};
     /* aiv0: 1000 cycles, UB peak 50 %, average 25 % */
     snprintf(cores[1].name, sizeof cores[1].name, "aiv0");
     cores[1].type = DV_CORE_AIV;
@@ -70,7 +73,7 @@ static void setup(void)
     cores[1].pipe_busy[DV_PIPE_MTE3] = 400;
     cores[1].stall_flag_cycles = 7;
     cores[1].bank_conflict_cycles = 3;
-    cores[1].buf[DV_SPACE_UB] = (dv_buf_counters_t){196608, 98304, 49152.0 * 1000};
+    cores[1].buf[DV_SPACE_UB] = (dv_buf_counters_t){.capacity = 196608, .peak_bytes = 98304, .byte_cycles = 49152.0 * 1000};
     /* aiv1: 2000 cycles, UB peak 25 %, average 12.5 % */
     snprintf(cores[2].name, sizeof cores[2].name, "aiv1");
     cores[2].type = DV_CORE_AIV;
@@ -83,7 +86,15 @@ static void setup(void)
     cores[2].pipe_busy[DV_PIPE_MTE2] = 1000;
     cores[2].pipe_busy[DV_PIPE_MTE3] = 200;
     cores[2].stall_queue_full_cycles = 5;
-    cores[2].buf[DV_SPACE_UB] = (dv_buf_counters_t){196608, 49152, 24576.0 * 2000};
+    cores[2].buf[DV_SPACE_UB] = (dv_buf_counters_t){.capacity = 196608, .peak_bytes = 49152, .byte_cycles = 24576.0 * 2000};
+    /* Over time (64 slices of 2000 / 64 = 31.25 cycles), each at its peak for a while, consistent
+     * with byte_cycles: L1 of aic0 131072 B over slices 0-15 (500 cycles), UB of aiv0 98304 B over
+     * slices 4-19, UB of aiv1 49152 B over slices 0-31 (1000 cycles). */
+    for (int i = 0; i < DV_OCC_SLICES; i++) {
+        cores[0].buf[DV_SPACE_L1].series[i] = i < 16 ? 131072 : 0;
+        cores[1].buf[DV_SPACE_UB].series[i] = i >= 4 && i < 20 ? 98304 : 0;
+        cores[2].buf[DV_SPACE_UB].series[i] = i < 32 ? 49152 : 0;
+    }
 
     memset(&cnt, 0, sizeof cnt);
     cnt.cycles = 2000;
@@ -245,6 +256,91 @@ START_TEST(test_report_occupancy)
 }
 END_TEST
 
+/* The chip's series is the mean over the cores that ran and own the buffer: UB slices 0-3 and
+ * 20-31 = 49152 / 2, 4-19 = (98304 + 49152) / 2, 32-63 = 0; L1 = aic0's; none for L0A or GM.
+ * Without aiv1 (ran nothing) the UB series is aiv0's. */
+START_TEST(test_report_buf_series)
+{
+    dv_report_t r;
+    double s[DV_OCC_SLICES];
+    ck_assert_int_eq(dv_report_derive(&r, &cfg, &info, &cnt, NULL), DV_OK);
+    dv_report_buf_series(&r, DV_SPACE_UB, s);
+    for (int i = 0; i < DV_OCC_SLICES; i++)
+        ck_assert_double_eq(s[i], i < 4 || (i >= 20 && i < 32) ? 24576.0 : i < 20 ? 73728.0 : 0.0);
+    dv_report_buf_series(&r, DV_SPACE_L1, s);
+    for (int i = 0; i < DV_OCC_SLICES; i++)
+        ck_assert_double_eq(s[i], i < 16 ? 131072.0 : 0.0);
+    dv_report_buf_series(&r, DV_SPACE_L0A, s);
+    for (int i = 0; i < DV_OCC_SLICES; i++)
+        ck_assert_double_eq(s[i], 0.0);
+    dv_report_buf_series(&r, DV_SPACE_GM, s);
+    ck_assert_double_eq(s[0], 0.0);
+    dv_report_free(&r);
+
+    cores[2].instructions = 0;
+    ck_assert_int_eq(dv_report_derive(&r, &cfg, &info, &cnt, NULL), DV_OK);
+    dv_report_buf_series(&r, DV_SPACE_UB, s);
+    for (int i = 0; i < DV_OCC_SLICES; i++)
+        ck_assert_double_eq(s[i], i >= 4 && i < 20 ? 98304.0 : 0.0);
+    dv_report_free(&r);
+}
+END_TEST
+
+/* Every slice of every buffer in [0, peak], and the slices integrate to byte_cycles: per core, and
+ * at chip level (mean over the cores that ran and own the buffer) to the mean byte_cycles. */
+static void expect_series_consistent(const char *profile, const char *cmd)
+{
+    dvt_op_t o;
+    ck_assert_msg(dvt_op(&o, profile, NULL, cmd, false, false) == DV_OK, "%s: %s", cmd, o.err.msg);
+    const double len = (double)o.cnt.cycles / DV_OCC_SLICES;
+    dv_report_t r;
+    ck_assert_int_eq(dv_report_derive(&r, &o.cfg, &o.plan.info, &o.cnt, NULL), DV_OK);
+    int checked = 0;
+    for (int k = 0; k < DV_REPORT_NBUFS; k++) {
+        const dv_space_t sp = dv_report_bufs[k];
+        double mean_bc = 0, sum = 0, s[DV_OCC_SLICES];
+        unsigned n = 0;
+        for (uint32_t c = 0; c < o.cnt.ncores; c++) {
+            const dv_buf_counters_t *b = &o.cnt.cores[c].buf[sp];
+            double bc = 0;
+            for (int i = 0; i < DV_OCC_SLICES; i++) {
+                ck_assert_msg(b->series[i] >= 0 && b->series[i] <= (double)b->peak_bytes, "%s: core %u %s slice %d: %g > %" PRIu64,
+                              cmd, c, dv_space_name(sp), i, b->series[i], b->peak_bytes);
+                bc += b->series[i] * len;
+            }
+            ck_assert_msg(fabs(bc - b->byte_cycles) <= 1e-9 * b->byte_cycles, "%s: core %u %s: %.3f vs %.3f", cmd, c,
+                          dv_space_name(sp), bc, b->byte_cycles);
+            if (r.cores[c].ran && r.cores[c].buf[sp].present) {
+                mean_bc += b->byte_cycles;
+                n++;
+            }
+        }
+        if (!n)
+            continue;
+        dv_report_buf_series(&r, sp, s);
+        for (int i = 0; i < DV_OCC_SLICES; i++) {
+            ck_assert(s[i] <= (double)r.buf[sp].peak_bytes);
+            sum += s[i] * len;
+        }
+        mean_bc /= n;
+        ck_assert_msg(mean_bc > 0, "%s: %s never occupied", cmd, dv_space_name(sp));
+        ck_assert_msg(fabs(sum - mean_bc) <= 1e-9 * mean_bc, "%s: chip %s: %.3f vs %.3f", cmd, dv_space_name(sp), sum,
+                      mean_bc);
+        checked++;
+    }
+    ck_assert_int_gt(checked, 0);
+    dv_report_free(&r);
+    dvt_op_free(&o);
+}
+
+START_TEST(test_report_series_of_real_kernels)
+{
+    expect_series_consistent(NULL, "add --shape 1024x1024");
+    expect_series_consistent(NULL, "matmul --m 256 --n 256 --k 256");
+    expect_series_consistent("ascend310", "matmul --m 256 --n 256 --k 256");
+}
+END_TEST
+
 START_TEST(test_report_text_sections)
 {
     char *t = capture_report(0);
@@ -402,6 +498,8 @@ Suite *dv_report_suite(void)
     tcase_add_test(tc, test_report_bound_by_follows_highest_ratio);
     tcase_add_test(tc, test_report_idle_cores_excluded);
     tcase_add_test(tc, test_report_occupancy);
+    tcase_add_test(tc, test_report_buf_series);
+    tcase_add_test(tc, test_report_series_of_real_kernels);
     tcase_add_test(tc, test_report_text_sections);
     tcase_add_test(tc, test_report_json_fields);
     tcase_add_test(tc, test_report_json_without_l2_traffic);

@@ -28,11 +28,18 @@ typedef struct dv_gm {
     uint64_t *addr;
 } dv_gm_t;
 
+/* Slices of a run's time in a buffer's occupancy series: slice i covers cycles
+ * [i * T / DV_OCC_SLICES, (i + 1) * T / DV_OCC_SLICES) after the launch, T = dv_counters_t.cycles. */
+#define DV_OCC_SLICES 64
+
 /* Occupancy of one buffer: bytes holding data that is still to be read. */
 typedef struct dv_buf_counters {
     uint64_t capacity;     /* bytes */
     uint64_t peak_bytes;   /* largest occupancy at any cycle (docs/MODEL.md) */
     double byte_cycles;    /* integral of occupancy over the core's active time */
+    /* mean occupancy in bytes over each slice of the run: sum of series[i] * T / DV_OCC_SLICES =
+     * byte_cycles, each <= peak_bytes; exact up to model/Occupancy.h's kMaxKnots changes (docs/REPORT.md) */
+    double series[DV_OCC_SLICES];
 } dv_buf_counters_t;
 
 typedef struct dv_core_counters {

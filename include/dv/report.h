@@ -99,6 +99,13 @@ void dv_report_free(dv_report_t *r);
 /* Attach an operator run (op must outlive r) and derive its rates. */
 void dv_report_set_op(dv_report_t *r, const dv_report_op_t *op);
 
+/* Chip-level occupancy of buffer s over time: out[i] (DV_OCC_SLICES of them) = the mean over the
+ * cores that ran work and own the buffer (those behind r->buf[s].avg_bytes) of their
+ * series[i], the mean occupancy in bytes over slice i of the run's cycles (dv_buf_counters_t).
+ * Summed over slices times cycles / DV_OCC_SLICES it gives the mean of their byte_cycles; no
+ * slice exceeds r->buf[s].peak_bytes.  All 0 when no such core exists. */
+void dv_report_buf_series(const dv_report_t *r, dv_space_t s, double *out /* DV_OCC_SLICES */);
+
 /* The human-readable report (sections chip, cores, buffers, memory, hazards). */
 int dv_report_print(const dv_report_t *r, FILE *out);
 /* The JSON report (docs/REPORT.md), with the profile echoed under "config". */
