@@ -164,9 +164,13 @@ static void json_kernels(FILE *out, const dv_fvariant_t *v)
                 (unsigned long long)k->cycles, (unsigned long long)k->gm_read_bytes,
                 (unsigned long long)k->gm_write_bytes, (unsigned long long)k->ub_peak_bytes, k->ub_avg_bytes);
         if (k->bound_by >= 0)
-            fprintf(out, "\"%s\"}", dv_pipe_name((dv_pipe_t)k->bound_by));
+            fprintf(out, "\"%s\"", dv_pipe_name((dv_pipe_t)k->bound_by));
         else
-            fputs("null}", out);
+            fputs("null", out);
+        fputs(", \"ub_series_bytes\": [", out);
+        for (int j = 0; j < DV_OCC_SLICES; j++)
+            fprintf(out, "%s%.1f", j ? ", " : "", k->ub_series[j]);
+        fputs("]}", out);
     }
     fputs("]", out);
 }
@@ -247,7 +251,9 @@ static void svg_text(FILE *out, const char *s)
 }
 
 /* Two timelines (unfused, fused) of the kernels on one time axis, each kernel a box labelled with
- * its name and time; below, the UB occupancy (peak and average per kernel) of each variant. */
+ * its name and time; below, each variant's UB occupancy over time on the same axis: every kernel's
+ * mean occupancy per core in 64 slices of its time (the model's series, dv_report_buf_series), with
+ * its peak as a light band. */
 int dv_fusion_write_svg(const dv_fusion_result_t *r, FILE *out)
 {
     static const char *const fill[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1",
@@ -296,7 +302,7 @@ int dv_fusion_write_svg(const dv_fusion_result_t *r, FILE *out)
         const double x = left + (W - left - right) * i / 4;
         fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.1f us</text>\n", x, ay + 14, tmax * i / 4);
     }
-    /* UB occupancy per kernel on the same time axis */
+    /* UB occupancy over time on the same time axis */
     for (int pass = 0; pass < 2; pass++) {
         const dv_fvariant_t *v = pass ? &r->fused : &r->unfused;
         const double y0 = occ_top + pass * (occ_h + 30);
@@ -309,11 +315,18 @@ int dv_fusion_write_svg(const dv_fusion_result_t *r, FILE *out)
         for (int i = 0; i < v->nkernels; i++) {
             const dv_fkstat_t *k = &v->k[i];
             const double x = left + t * scale, w = fmax(k->time_us * scale, 0.5);
-            const double hp = occ_h * (double)k->ub_peak_bytes / (double)ub_max, ha = occ_h * k->ub_avg_bytes / (double)ub_max;
-            fprintf(out, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" fill=\"#d0d7e5\"><title>peak %llu B"
-                    "</title></rect>\n", x, y0 + occ_h - hp, w, hp, (unsigned long long)k->ub_peak_bytes);
-            fprintf(out, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" fill=\"#4e79a7\"><title>average %.0f B"
-                    "</title></rect>\n", x, y0 + occ_h - ha, w, ha, k->ub_avg_bytes);
+            const double hp = occ_h * (double)k->ub_peak_bytes / (double)ub_max;
+            fprintf(out, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" fill=\"#e3e8f0\"><title>", x,
+                    y0 + occ_h - hp, w, hp);
+            svg_text(out, k->name);
+            fprintf(out, ": UB peak %llu B, average %.0f B</title></rect>\n", (unsigned long long)k->ub_peak_bytes,
+                    k->ub_avg_bytes);
+            fprintf(out, "<polyline fill=\"none\" stroke=\"#4e79a7\" stroke-width=\"1.5\" points=\"");
+            for (int j = 0; j < DV_OCC_SLICES; j++) {
+                const double ys = y0 + occ_h - occ_h * k->ub_series[j] / (double)ub_max;
+                fprintf(out, "%.2f,%.2f %.2f,%.2f ", x + w * j / DV_OCC_SLICES, ys, x + w * (j + 1) / DV_OCC_SLICES, ys);
+            }
+            fputs("\"/>\n", out);
             t += k->time_us;
         }
     }

@@ -221,6 +221,7 @@ static int run_kernel(dv_model_t *m, const dv_config_t *cfg, dv_kernel_t *k, fz_
         s->ratio[p] = rep.ratio[p];
     s->bound_by = rep.bound_by;
     s->hazards = cnt.hazards;
+    dv_report_buf_series(&rep, DV_SPACE_UB, s->ub_series);
     dv_report_free(&rep);
     dv_counters_free(&cnt);
     sum_add(&v->total, s);

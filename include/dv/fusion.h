@@ -112,6 +112,7 @@ typedef struct dv_fkstat {
     double ratio[DV_PIPE_COUNT];   /* kernel-level busy ratios */
     int bound_by;                  /* pipe with the highest ratio, -1 if none */
     uint64_t hazards;              /* unsynchronised accesses the hazard checker found (data runs) */
+    double ub_series[DV_OCC_SLICES]; /* UB occupancy over the kernel's time (dv_report_buf_series) */
 } dv_fkstat_t;
 
 /* A sum of kernels: one variant, or one group of it. */
