@@ -78,6 +78,7 @@ runtime         c       examples/runtime/main.c
 aclnn_add       c++     examples/aclnn_add/main.cpp
 aclnn_matmul    c++     examples/aclnn_matmul/main.cpp
 custom_kernel   c       examples/custom_kernel/main.c examples/custom_kernel/add_custom.c
+fusion_graph    c       examples/fusion_graph/main.c
 EXAMPLES
 
 # The model is a plugin that libascendcl.so loads from dvsim/ beside itself on the first kernel
