@@ -18,6 +18,8 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "dv/yamldoc.h"
+
 enum { MSG_MAX = 640, CTX_MAX = 128, ARG_MAX = 512 };
 
 typedef struct reader {
@@ -51,34 +53,6 @@ static int rd_error(reader_t *rd, int code, const yaml_node_t *at, const char *f
                         at ? (int)at->start_mark.column + 1 : 0, "%s%s", rd->ctx, msg);
 }
 
-static const char *kind_of(const yaml_node_t *n)
-{
-    return n->type == YAML_MAPPING_NODE ? "a mapping" : n->type == YAML_SEQUENCE_NODE ? "a sequence" : "a value";
-}
-
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b), row[DV_NAME_MAX + 1];
-    if (la > DV_NAME_MAX || lb > DV_NAME_MAX)
-        return (size_t)-1;
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
 /* The candidates nearest to word, when near enough ("'gelu' or 'relu'"), built one at a time. */
 typedef struct close_list {
     char text[160];
@@ -90,7 +64,7 @@ typedef struct close_list {
 
 static void close_consider(close_list_t *c, const char *word, const char *cand)
 {
-    const size_t len = strlen(word), limit = len <= 2 ? 0 : len <= 4 ? 1 : 2, d = edit_distance(word, cand);
+    const size_t len = strlen(word), limit = len <= 2 ? 0 : len <= 4 ? 1 : 2, d = dv_edit_distance(word, cand);
     if (d > limit || d > c->dist)
         return;
     if (d < c->dist) {
@@ -106,59 +80,10 @@ static void close_consider(close_list_t *c, const char *word, const char *cand)
 
 /* ---------------------------------------------------------------- YAML */
 
-/* libyaml's result (1 = success) as a dvsim status: the one place that reads its convention. */
-static int yaml_status(int libyaml_ok, const yaml_parser_t *p, const reader_t *rd)
-{
-    if (libyaml_ok)
-        return DV_OK;
-    if (p->error == YAML_MEMORY_ERROR || p->error == YAML_NO_ERROR)
-        return dv_error_set(rd->err, DV_ERR_NOMEM, rd->path, 0, 0, "out of memory while reading the graph");
-    if (p->error == YAML_READER_ERROR) { /* bad encoding: a byte offset, no mark */
-        int line = 1, col = 1;
-        for (size_t i = 0; i < p->problem_offset && rd->text[i]; i++, col++)
-            if (rd->text[i] == '\n')
-                line++, col = 0;
-        return dv_error_set(rd->err, DV_ERR_PARSE, rd->path, line, col, "YAML syntax error: %s",
-                            p->problem ? p->problem : "unreadable input");
-    }
-    char where[64] = "";
-    if (p->context)
-        snprintf(where, sizeof where, " started at line %d, column %d", (int)p->context_mark.line + 1,
-                 (int)p->context_mark.column + 1);
-    return dv_error_set(rd->err, DV_ERR_PARSE, rd->path, (int)p->problem_mark.line + 1,
-                        (int)p->problem_mark.column + 1, "YAML syntax error: %s%s%s%s",
-                        p->problem ? p->problem : "malformed YAML", p->context ? " " : "",
-                        p->context ? p->context : "", where);
-}
-
-/* Exactly one YAML document of len bytes into doc (deleted again on failure). */
+/* Exactly one YAML document of len bytes into doc (nothing to delete on failure). */
 static int load_document(reader_t *rd, size_t len, yaml_document_t *doc)
 {
-    yaml_parser_t parser;
-    yaml_document_t extra;
-    bool have_doc = false, have_extra = false;
-    int rc = yaml_status(yaml_parser_initialize(&parser), &parser, rd);
-    if (rc != DV_OK)
-        return rc;
-    yaml_parser_set_input_string(&parser, (const unsigned char *)rd->text, len);
-    rc = yaml_status(yaml_parser_load(&parser, doc), &parser, rd);
-    if (rc != DV_OK)
-        goto cleanup;
-    have_doc = true;
-    rc = yaml_status(yaml_parser_load(&parser, &extra), &parser, rd);
-    if (rc != DV_OK)
-        goto cleanup;
-    have_extra = true;
-    const yaml_node_t *second = yaml_document_get_root_node(&extra);
-    if (second)
-        rc = rd_error(rd, DV_ERR_PARSE, second, "a graph file is one YAML document; a second one starts here");
-cleanup:
-    if (have_extra)
-        yaml_document_delete(&extra);
-    if (rc != DV_OK && have_doc)
-        yaml_document_delete(doc);
-    yaml_parser_delete(&parser);
-    return rc;
+    return dv_yaml_load(doc, rd->text, len, rd->path, "a graph file", rd->err);
 }
 
 static const yaml_node_t *node_at(const reader_t *rd, int index)
@@ -170,7 +95,7 @@ static const yaml_node_t *node_at(const reader_t *rd, int index)
 static const char *scalar_text(reader_t *rd, const yaml_node_t *n, const char *what, int *rc)
 {
     if (n->type != YAML_SCALAR_NODE) {
-        *rc = rd_error(rd, DV_ERR_PARSE, n, "%s: expected a single value, got %s", what, kind_of(n));
+        *rc = rd_error(rd, DV_ERR_PARSE, n, "%s: expected a single value, got %s", what, dv_yaml_kind(n));
         return NULL;
     }
     const char *s = (const char *)n->data.scalar.value;
@@ -243,7 +168,7 @@ static int require(reader_t *rd, const yaml_node_t *map, const yaml_node_t *val,
 static int check_seq(reader_t *rd, const yaml_node_t *n, const char *what, int max, const char *limit)
 {
     if (n->type != YAML_SEQUENCE_NODE)
-        return rd_error(rd, DV_ERR_PARSE, n, "%s: expected a sequence [...], got %s", what, kind_of(n));
+        return rd_error(rd, DV_ERR_PARSE, n, "%s: expected a sequence [...], got %s", what, dv_yaml_kind(n));
     const long items = n->data.sequence.items.top - n->data.sequence.items.start;
     if (items == 0)
         return rd_error(rd, DV_ERR_PARSE, n, "%s: the sequence is empty (at least one is needed)", what);
@@ -351,7 +276,7 @@ static int read_inputs(reader_t *rd, const yaml_node_t *map)
     static const char *const keys[] = {"shape", "dtype"};
     if (map->type != YAML_MAPPING_NODE)
         return rd_error(rd, DV_ERR_PARSE, map, "inputs: expected a mapping of input names to {shape: [...], dtype: ...}, "
-                        "got %s", kind_of(map));
+                        "got %s", dv_yaml_kind(map));
     if (map->data.mapping.pairs.top == map->data.mapping.pairs.start)
         return rd_error(rd, DV_ERR_PARSE, map, "inputs: the graph needs at least one input");
     for (const yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
@@ -365,7 +290,7 @@ static int read_inputs(reader_t *rd, const yaml_node_t *map)
             return rc;
         snprintf(rd->ctx, sizeof rd->ctx, "input '%s': ", name);
         if (v->type != YAML_MAPPING_NODE)
-            return rd_error(rd, DV_ERR_PARSE, v, "expected {shape: [...], dtype: ...}, got %s", kind_of(v));
+            return rd_error(rd, DV_ERR_PARSE, v, "expected {shape: [...], dtype: ...}, got %s", dv_yaml_kind(v));
         if ((rc = read_keys(rd, v, "an input", keys, 2, kn, val)) != DV_OK ||
             (rc = require(rd, v, val[0], "shape", "the input")) != DV_OK ||
             (rc = require(rd, v, val[1], "dtype", "the input")) != DV_OK ||
@@ -475,7 +400,7 @@ static int read_param(reader_t *rd, const dv_opdesc_t *op, const yaml_node_t *k,
     } else if (v->type != YAML_SCALAR_NODE) {
         return rd_error(rd, DV_ERR_PARSE, v, "parameter '%s' takes a single value%s, got %s", key,
                         s->type == DV_OPT_SHAPE || s->type == DV_OPT_TILE ? " or a sequence [a, b, ...]" : "",
-                        kind_of(v));
+                        dv_yaml_kind(v));
     } else {
         const char *t = scalar_text(rd, v, key, &rc);
         if (!t)
@@ -561,7 +486,7 @@ static int read_node(reader_t *rd, int idx, const yaml_node_t *entry)
     node_prefix(rd, idx, entry);
     if (entry->type != YAML_MAPPING_NODE)
         return rd_error(rd, DV_ERR_PARSE, entry, "expected a mapping {name: ..., op: ..., inputs: [...]}, got %s",
-                        kind_of(entry));
+                        dv_yaml_kind(entry));
     if ((rc = read_keys(rd, entry, "a node", keys, K_COUNT, kn, val)) != DV_OK ||
         (rc = require(rd, entry, val[K_NAME], "name", "the node")) != DV_OK ||
         (rc = require(rd, entry, val[K_OP], "op", "the node")) != DV_OK ||
@@ -612,7 +537,7 @@ static int read_node(reader_t *rd, int idx, const yaml_node_t *entry)
     if (val[K_PARAMS]) {
         const yaml_node_t *pm = val[K_PARAMS];
         if (pm->type != YAML_MAPPING_NODE)
-            return rd_error(rd, DV_ERR_PARSE, pm, "params: expected a mapping {name: value, ...}, got %s", kind_of(pm));
+            return rd_error(rd, DV_ERR_PARSE, pm, "params: expected a mapping {name: value, ...}, got %s", dv_yaml_kind(pm));
         for (const yaml_node_pair_t *p = pm->data.mapping.pairs.start; p < pm->data.mapping.pairs.top; p++)
             if ((rc = read_param(rd, node->op, node_at(rd, p->key), node_at(rd, p->value), &node->vals, where)))
                 return rc;
@@ -692,7 +617,7 @@ static int read_graph(reader_t *rd)
                             "empty graph file: expected name:, inputs:, nodes: and outputs:");
     if (root->type != YAML_MAPPING_NODE)
         return rd_error(rd, DV_ERR_PARSE, root, "a graph file is a mapping (name:, inputs:, nodes:, outputs:), got %s",
-                        kind_of(root));
+                        dv_yaml_kind(root));
     if ((rc = read_keys(rd, root, "the graph", keys, T_COUNT, kn, val)) != DV_OK)
         return rc;
     for (int i = 0; i < T_COUNT; i++)
