@@ -97,14 +97,6 @@ static int need_pad(const dv_config_t *cfg, const char *param, const char *what,
                               (unsigned long long)stride, cfg->chip_name);
 }
 
-static void dtype_list(uint32_t mask, char *buf, size_t cap)
-{
-    size_t n = 0;
-    buf[0] = 0;
-    for (int t = 0; t < DV_DT_COUNT; t++)
-        if (mask & (1u << t))
-            n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "%s%s", n ? "|" : "", dv_ops_dtype_name((dv_dtype_t)t));
-}
 
 /* A graph input's dtype must be one the operator's --dtype takes. */
 static int bind_dtype(const dv_opdesc_t *op, int pd, const dv_tensor_desc_t *in, int i, dv_error_t *err)
@@ -112,7 +104,7 @@ static int bind_dtype(const dv_opdesc_t *op, int pd, const dv_tensor_desc_t *in,
     if (op->params[pd].dtypes & (1u << in->dtype))
         return DV_OK;
     char list[128];
-    dtype_list(op->params[pd].dtypes, list, sizeof list);
+    dv_ops_dtype_list(op->params[pd].dtypes, list, sizeof list);
     return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "input %d is %s; %s takes %s", i + 1,
                         dv_ops_dtype_name(in->dtype), op->name, list);
 }

@@ -695,12 +695,7 @@ static int mm_bind(const dv_opdesc_t *op, const dv_tensor_desc_t *in, int nin, d
                             dv_ops_dtype_name(in[1].dtype), dv_ops_dtype_name(in[0].dtype));
     if (!(op->params[P_DTYPE].dtypes & (1u << in[0].dtype))) {
         char list[96];
-        size_t n = 0;
-        list[0] = '\0';
-        for (int t = 0; t < DV_DT_COUNT; t++)
-            if (op->params[P_DTYPE].dtypes & (1u << t))
-                n += (size_t)snprintf(list + n, n < sizeof list ? sizeof list - n : 0, "%s%s", n ? "|" : "",
-                                      dv_ops_dtype_name((dv_dtype_t)t));
+        dv_ops_dtype_list(op->params[P_DTYPE].dtypes, list, sizeof list);
         return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "input 1 (a) is %s: matmul takes %s", dv_ops_dtype_name(in[0].dtype),
                             list);
     }

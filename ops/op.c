@@ -79,7 +79,7 @@ static const char *dtype_param_name(dv_dtype_t t)
     return "?";
 }
 
-static void dtypes_list(uint32_t mask, char *buf, size_t cap)
+void dv_ops_dtype_list(uint32_t mask, char *buf, size_t cap)
 {
     size_t n = 0;
     buf[0] = 0;
@@ -130,7 +130,7 @@ int dv_ops_bind_same(const dv_opdesc_t *op, const dv_tensor_desc_t *in, int nin,
     }
     if (!(op->params[pd].dtypes & (1u << in[0].dtype))) {
         char list[128];
-        dtypes_list(op->params[pd].dtypes, list, sizeof list);
+        dv_ops_dtype_list(op->params[pd].dtypes, list, sizeof list);
         return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "input 1 is %s; %s takes %s", dtype_param_name(in[0].dtype),
                             op->name, list);
     }
@@ -264,7 +264,7 @@ static int parse_val(const dv_oparam_spec_t *s, const char *text, dv_oparam_val_
             return dv_ops_param_error(err, s->name, "'%s' is not on or off", text);
         return DV_OK;
     case DV_OPT_DTYPE:
-        dtypes_list(s->dtypes, buf, sizeof buf);
+        dv_ops_dtype_list(s->dtypes, buf, sizeof buf);
         if (strcmp(text, "auto") == 0 && strcmp(s->def, "auto") == 0) {
             v->dt = DV_DT_AUTO;
             return DV_OK;
@@ -363,7 +363,7 @@ void dv_ops_print_params(const dv_opdesc_t *op, FILE *out)
         switch (s->type) {
         case DV_OPT_INT: snprintf(kind, sizeof kind, "N in [%lld, %lld]", (long long)s->min, (long long)s->max); break;
         case DV_OPT_BOOL: snprintf(kind, sizeof kind, "on|off"); break;
-        case DV_OPT_DTYPE: dtypes_list(s->dtypes, kind, sizeof kind); break;
+        case DV_OPT_DTYPE: dv_ops_dtype_list(s->dtypes, kind, sizeof kind); break;
         case DV_OPT_SHAPE: snprintf(kind, sizeof kind, "AxBx..."); break;
         case DV_OPT_TILE: snprintf(kind, sizeof kind, "RxC"); break;
         case DV_OPT_FLOAT: {

@@ -264,6 +264,8 @@ uint64_t dv_shape_elems(const dv_shape_t *s);
 void dv_shape_format(const dv_shape_t *s, char *buf, size_t cap);
 /* A dtype as the --dtype parameter spells it ("fp16", "int32"). */
 const char *dv_ops_dtype_name(dv_dtype_t t);
+/* The dtypes of a DT_ mask as messages list them: "fp16|bf16|fp32". */
+void dv_ops_dtype_list(uint32_t mask, char *buf, size_t cap);
 /* The bind of operators whose output has the shape and dtype of their inputs, which must all be
  * alike: sets "shape" and "dtype" (element-wise, softmax, layernorm, rmsnorm, batchnorm). */
 int dv_ops_bind_same(const dv_opdesc_t *op, const dv_tensor_desc_t *in, int nin, dv_opvals_t *v,
