@@ -97,7 +97,6 @@ static int need_pad(const dv_config_t *cfg, const char *param, const char *what,
                               (unsigned long long)stride, cfg->chip_name);
 }
 
-
 /* A graph input's dtype must be one the operator's --dtype takes. */
 static int bind_dtype(const dv_opdesc_t *op, int pd, const dv_tensor_desc_t *in, int i, dv_error_t *err)
 {
