@@ -54,6 +54,10 @@ typedef struct dv_fkernel {
 
 enum { FK_DONE_FLAG = 0, FK_ACK_FLAG = 1, FK_WS_SLOTS = 4 };
 
+/* The queues the kernel sets up: loaded (MTE2 -> V) and stored (V -> MTE3) tensors.  Each buffer
+ * of a queue takes one event id of its pipe pair each way (sync.event_ids per pair). */
+void dv_fkernel_queues(const dv_fkernel_t *f, uint32_t *in, uint32_t *out);
+
 /* Bytes of the workspace ring of a split cube group with `blocks` blocks. */
 uint64_t dv_fkernel_ws_bytes(const dv_fkernel_t *f, uint32_t blocks);
 

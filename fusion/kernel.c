@@ -39,6 +39,8 @@ static void fk_copy(dv_k_t *k, bool to_ub, uint64_t ub, uint64_t gm, uint64_t ro
     const uint64_t max_nburst = dv_ops_field_max(DV_FORM_DMA, DV_FLD(DMA, nburst));
     const uint64_t max_len = dv_ops_field_max(DV_FORM_DMA, DV_FLD(DMA, len));
     const uint64_t max_gap = dv_ops_field_max(DV_FORM_DMA, DV_FLD(DMA, src_gap));
+    if (rows == 1) /* one run: the strides do not matter */
+        gm_stride = ub_pitch = row_bytes;
     if (row_bytes % BLK == 0 && gm_stride % BLK == 0 && ub_pitch % BLK == 0) {
         if (gm_stride == row_bytes && ub_pitch == row_bytes) { /* one run of whole blocks */
             const uint64_t blocks = rows * row_bytes / BLK;
@@ -108,6 +110,15 @@ uint64_t dv_fkernel_ub_bytes(const dv_fkernel_t *f, const dv_config_t *cfg, uint
     return total;
 }
 
+void dv_fkernel_queues(const dv_fkernel_t *f, uint32_t *in, uint32_t *out)
+{
+    *in = *out = 0;
+    for (uint32_t i = 0; i < f->nslots; i++) {
+        *in += slot_kind(f, (int)i) == SLOT_IN;
+        *out += slot_kind(f, (int)i) == SLOT_OUT;
+    }
+}
+
 uint64_t dv_fkernel_ws_bytes(const dv_fkernel_t *f, uint32_t blocks)
 {
     if (!f->cube || !f->split)
@@ -160,7 +171,10 @@ static void slot_copy(dv_k_t *k, const dv_fkernel_t *f, int s, bool to_ub, uint6
         return;
     }
     const uint32_t arg = (uint32_t)(to_ub ? f->slot[s].gm_in : f->slot[s].gm_out);
-    fk_copy(k, to_ub, ub, dvk_gm(k, arg, (it->r * f->cols + it->c) * size), it->nr, it->nc * size, f->cols * size,
+    /* a flat view moves whole 32-B blocks, as the element-wise operators do: a block's range ends on a
+     * 512-B boundary or at the tensor's end, whose last block is the argument's padding */
+    const uint64_t bytes = f->rows == 1 ? dv_round_up(it->nc * size, BLK) : it->nc * size;
+    fk_copy(k, to_ub, ub, dvk_gm(k, arg, (it->r * f->cols + it->c) * size), it->nr, bytes, f->cols * size,
             it->pitch * size);
 }
 

@@ -266,6 +266,22 @@ uint32_t dv_fusion_fkernel(const dv_graph_t *g, const dv_config_t *cfg, const dv
     return nargs;
 }
 
+/* Buffers per queue: two when every queue's ids fit sync.event_ids twice over, else one; 0 (with
+ * the reason) when not even single buffering has the event ids. */
+static uint32_t choose_depth(const dv_fkernel_t *f, const dv_config_t *cfg, dv_fgroup_t *gr)
+{
+    uint32_t in, out;
+    dv_fkernel_queues(f, &in, &out);
+    const uint64_t most = in > out ? in : out;
+    if (2 * most <= cfg->sync_event_ids)
+        return 2;
+    if (most <= cfg->sync_event_ids)
+        return 1;
+    reason(gr, "kept: %u loaded and %u stored tensors need %llu event ids per pipe pair even single-buffered, "
+           "sync.event_ids is %llu", in, out, (unsigned long long)most, (unsigned long long)cfg->sync_event_ids);
+    return 0;
+}
+
 /* Choose the tile of a vector group that passed the traffic rule; false (with the reason) when
  * not even the smallest tile fits the UB or the DMA cannot move its rows. */
 static bool choose_tile(const dv_graph_t *g, const dv_op_plan_t *plans, const dv_config_t *cfg, dv_fgroup_t *gr,
@@ -276,6 +292,8 @@ static bool choose_tile(const dv_graph_t *g, const dv_op_plan_t *plans, const dv
     gr->tile_cols = gr->cols;
     gr->pitch = 1;
     dv_fusion_fkernel(g, cfg, plans, gr, 2, f, refs);
+    if (!(f->depth = gr->depth = choose_depth(f, cfg, gr)))
+        return false;
     const uint64_t ae = f->align_elems;
     if (gr->rows == 1) { /* flat */
         uint64_t t = FLAT_TILE_MAX;
@@ -410,6 +428,8 @@ static bool plan_cube_group(const dv_graph_t *g, const dv_op_plan_t *plans, cons
     gr->tile_rows = 1;
     gr->tile_cols = bn;
     dv_fusion_fkernel(g, cfg, plans, gr, 2, &fk, refs);
+    if (!(fk.depth = gr->depth = choose_depth(&fk, cfg, gr)))
+        return true;
     const uint64_t pitch = dv_round_up(bn, fk.align_elems);
     const uint64_t cap = dv_ceil_div(bm, fk.aiv);
     uint64_t lo = 0, hi = cap;

@@ -264,7 +264,7 @@ static int run_group(const fz_exec_t *x, const dv_config_t *cfg, const dv_graph_
 {
     static dv_fkernel_t f;
     static dv_fusion_argref_t refs[DV_FUSION_MAX_ARGS];
-    const uint32_t nargs = dv_fusion_fkernel(g, cfg, plans, gr, 2, &f, refs);
+    const uint32_t nargs = dv_fusion_fkernel(g, cfg, plans, gr, gr->depth, &f, refs);
     const dv_op_plan_t *head = &plans[gr->nodes[0]];
     dv_arg_t args[DV_FUSION_MAX_ARGS];
     fz_buf_t *bufs[DV_FUSION_MAX_ARGS];

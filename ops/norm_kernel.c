@@ -254,9 +254,10 @@ typedef struct norm_bufs {
     uint64_t xf, tmp, vals, bc, par[4], pbc_scale, pbc_shift;
 } norm_bufs_t;
 
-/* Load the parameter vectors once per block (MTE2), wait for them on V and cast them to fp32;
+/* Load the parameter vectors once per block (MTE2), wait for them on V (an event; a fused kernel's
+ * tile code uses pipe_barrier(ALL), which takes no event id from the kernel's queues) and cast them to fp32;
  * batchnorm then folds them into a per-channel scale and shift and broadcasts both. */
-static void load_params(dv_k_t *k, const norm_tiling_t *t, const uint32_t *argmap, norm_bufs_t *b)
+static void load_params(dv_k_t *k, const norm_tiling_t *t, const uint32_t *argmap, bool barrier, norm_bufs_t *b)
 {
     if (!t->nparams)
         return;
@@ -269,9 +270,13 @@ static void load_params(dv_k_t *k, const norm_tiling_t *t, const uint32_t *argma
         /* whole 32 B blocks: the argument is padded to them, and the padding is never used */
         dvk_copy_gm_to_ubuf(k, stage[i], dvk_gm(k, argmap[t->a_p[i]], 0), 1, (int64_t)dv_ceil_div(plen * size, BLK), 0, 0);
     }
-    const int ev = dvk_event_alloc(k, DV_PIPE_MTE2, DV_PIPE_V);
-    dvk_set_flag(k, DV_PIPE_MTE2, DV_PIPE_V, ev);
-    dvk_wait_flag(k, DV_PIPE_MTE2, DV_PIPE_V, ev);
+    if (barrier) { /* a fused kernel's: once per block, and no event id taken from its queues */
+        dvk_pipe_barrier(k, DV_PIPE_ALL);
+    } else {
+        const int ev = dvk_event_alloc(k, DV_PIPE_MTE2, DV_PIPE_V);
+        dvk_set_flag(k, DV_PIPE_MTE2, DV_PIPE_V, ev);
+        dvk_wait_flag(k, DV_PIPE_MTE2, DV_PIPE_V, ev);
+    }
     if (f16) {
         for (uint32_t i = 0; i < t->nparams; i++)
             flat_cast(k, b->par[i], DV_DT_F32, stage[i], DV_DT_F16, plen);
@@ -452,7 +457,7 @@ void dv_norm_kernel(dv_k_t *k, const void *params)
         bf.bc = dvk_alloc(k, DV_SPACE_UB, bf.u.bc);
     }
     static const uint32_t identity[DV_OP_MAX_ARGS] = {0, 1, 2, 3, 4, 5, 6, 7};
-    load_params(k, t, identity, &bf);
+    load_params(k, t, identity, false, &bf);
 
     const uint64_t ntiles = dv_ceil_div(u1 - u0, t->tile_rows);
     const uint64_t ahead = t->depth > 1 ? 1 : 0; /* CopyIn runs this many tiles ahead of Compute */
@@ -547,7 +552,7 @@ static void norm_tile_setup(dv_k_t *k, const dv_op_plan_t *plan, const uint32_t 
     const uint64_t xc = xcopy_bytes(&s->t, rows, pitch, align);
     if (xc)
         s->xcopy = dvk_alloc(k, DV_SPACE_UB, xc);
-    load_params(k, &s->t, argmap, &s->b);
+    load_params(k, &s->t, argmap, true, &s->b);
 }
 
 static void norm_tile_emit(dv_k_t *k, const dv_op_plan_t *plan, const void *state, const dv_tile_t *tile)

@@ -313,6 +313,66 @@ START_TEST(test_fusion_shipped_graphs)
 }
 END_TEST
 
+/* Every buffer of a queue takes an event id each way: with sync.event_ids = 4 three loaded tensors
+ * are single-buffered, and five cannot be fused at all. */
+START_TEST(test_fusion_event_ids_limit_the_queues)
+{
+    static const char *const sets[] = {"sync.event_ids=4", NULL};
+    dv_fusion_result_t *r = study("name: three\n"
+                                  "inputs:\n"
+                                  "  x: {shape: [256, 256], dtype: fp16}\n"
+                                  "  y: {shape: [256, 256], dtype: fp16}\n"
+                                  "  z: {shape: [256, 256], dtype: fp16}\n"
+                                  "nodes:\n"
+                                  "  - {name: s, op: add, inputs: [x, y]}\n"
+                                  "  - {name: m, op: mul, inputs: [s, z]}\n"
+                                  "outputs: [m]\n",
+                                  "ascend910b2", sets, true);
+    ck_assert(r->plan.g[0].fused);
+    ck_assert_uint_eq(r->plan.g[0].depth, 1);
+    assert_equal_outputs(r);
+    free(r);
+    r = study("name: five\n"
+              "inputs:\n"
+              "  a: {shape: [256, 256], dtype: fp16}\n"
+              "  b: {shape: [256, 256], dtype: fp16}\n"
+              "  c: {shape: [256, 256], dtype: fp16}\n"
+              "  d: {shape: [256, 256], dtype: fp16}\n"
+              "  e: {shape: [256, 256], dtype: fp16}\n"
+              "nodes:\n"
+              "  - {name: s1, op: add, inputs: [a, b]}\n"
+              "  - {name: s2, op: add, inputs: [s1, c]}\n"
+              "  - {name: s3, op: add, inputs: [s2, d]}\n"
+              "  - {name: s4, op: add, inputs: [s3, e]}\n"
+              "outputs: [s4]\n",
+              "ascend910b2", sets, true);
+    ck_assert(!r->plan.g[0].fused);
+    ck_assert_msg(strstr(r->plan.g[0].reason, "5 loaded and 1 stored tensors need 5 event ids") &&
+                      strstr(r->plan.g[0].reason, "sync.event_ids is 4"),
+                  "%s", r->plan.g[0].reason);
+    assert_equal_outputs(r);
+    free(r);
+    r = study("name: five\n"
+              "inputs:\n"
+              "  a: {shape: [256, 256], dtype: fp16}\n"
+              "  b: {shape: [256, 256], dtype: fp16}\n"
+              "  c: {shape: [256, 256], dtype: fp16}\n"
+              "  d: {shape: [256, 256], dtype: fp16}\n"
+              "  e: {shape: [256, 256], dtype: fp16}\n"
+              "nodes:\n"
+              "  - {name: s1, op: add, inputs: [a, b]}\n"
+              "  - {name: s2, op: add, inputs: [s1, c]}\n"
+              "  - {name: s3, op: add, inputs: [s2, d]}\n"
+              "  - {name: s4, op: add, inputs: [s3, e]}\n"
+              "outputs: [s4]\n",
+              "ascend910b2", NULL, true);
+    ck_assert(r->plan.g[0].fused); /* the 910B2's 8 ids: one buffer each */
+    ck_assert_uint_eq(r->plan.g[0].depth, 1);
+    assert_equal_outputs(r);
+    free(r);
+}
+END_TEST
+
 Suite *dv_fusion_suite(void)
 {
     Suite *s = suite_create("fusion");
@@ -326,6 +386,7 @@ Suite *dv_fusion_suite(void)
     tcase_add_loop_test(tc, test_fusion_cube_epilogue_composes, 0, 2);
     tcase_add_test(tc, test_fusion_conv_bn_relu_faster_on_310);
     tcase_add_test(tc, test_fusion_memory_bound_chain_gains_more_than_matmul_gelu);
+    tcase_add_test(tc, test_fusion_event_ids_limit_the_queues);
     suite_add_tcase(s, tc);
     TCase *shipped = tcase_create("shipped");
     tcase_set_timeout(shipped, 600);

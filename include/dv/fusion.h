@@ -74,6 +74,7 @@ typedef struct dv_fgroup {
     char reason[256];              /* why fused or not, for the report */
     uint64_t rows, cols;           /* the group's [rows, cols] view (dv/ops.h tiles) */
     uint64_t tile_rows, tile_cols, pitch; /* the fused kernel's tile */
+    uint32_t depth;                /* buffers per queue: 2 (double buffering) when the event ids allow */
     uint64_t ub_bytes;             /* the fused kernel's UB working set per core */
     uint64_t est_unfused_bytes;    /* compulsory GM traffic of its nodes one by one */
     uint64_t est_fused_bytes;      /* and of the fused kernel */
