@@ -49,7 +49,7 @@ CHECK_LIBS := $(if $(PKGCONF),$(shell pkg-config --libs check 2>/dev/null),-lche
 LIBS    := $(SC_LIBS) $(YAML_LIBS) -lm -lpthread
 
 # Sources, by where they go.
-#   CORE   the simulator's C modules: base/, isa/, configs/, kernel/, ops/, fusion/, sim/ (but the program's main)
+#   CORE   the simulator's C modules: base/, isa/, configs/, kernel/, ops/, fusion/, whatif/, sim/ (but the program's main)
 #   ACL    the AscendCL shim (acl/)
 #   MODEL  the SystemC model (model/*.cpp); SC_MAIN the sc_main SystemC requires
 #   DOC    the doc generators; BENCH the microbenchmarks (bench/micro*.c)
@@ -58,7 +58,7 @@ LIBS    := $(SC_LIBS) $(YAML_LIBS) -lm -lpthread
 # plugin's table and the CORE modules the model calls.  Neither has DOC or BENCH.
 DOC_SRCS   := isa/doc.c configs/doc.c ops/doc.c acl/doc.c
 BENCH_SRCS := $(wildcard bench/micro*.c)
-CORE_SRCS  := $(filter-out $(DOC_SRCS),$(wildcard base/*.c isa/*.c configs/*.c kernel/*.c ops/*.c fusion/*.c) \
+CORE_SRCS  := $(filter-out $(DOC_SRCS),$(wildcard base/*.c isa/*.c configs/*.c kernel/*.c ops/*.c fusion/*.c whatif/*.c) \
                 $(filter-out sim/main.c,$(wildcard sim/*.c)))
 LOADER_SRC := acl/model_loader.c
 PLUGIN_SRC := acl/model_plugin.c
@@ -99,7 +99,7 @@ $(B)/%.o: %.cpp | $(B)/dirs
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) $(SC_CFLAGS) $(CXXFLAGS) -MMD -MP -c $< -o $@
 $(B)/dirs:
-	@mkdir -p $(B)/base $(B)/bench $(B)/isa $(B)/configs $(B)/model $(B)/kernel $(B)/ops $(B)/fusion $(B)/sim $(B)/acl $(B)/tests/support $(B)/tools \
+	@mkdir -p $(B)/base $(B)/bench $(B)/isa $(B)/configs $(B)/model $(B)/kernel $(B)/ops $(B)/fusion $(B)/whatif $(B)/sim $(B)/acl $(B)/tests/support $(B)/tools \
 	  $(B)/include/dv $(B)/lib/dvsim $(B)/docs $(B)/traces $(BIN)
 	@touch $@
 
