@@ -131,12 +131,12 @@ static void paragraph(FILE *out, const dv_fusion_result_t *r)
         return;
     }
     if (fewer > 0 && u->time_us > f->time_us && fewer * launch_us <= u->time_us - f->time_us)
-        fprintf(out, " %d fewer launches at chip.kernel_start_cycles (%.2f us each) account for %.2f us of the %.2f us "
-                "saved.", fewer, launch_us, fewer * launch_us, u->time_us - f->time_us);
+        fprintf(out, " %d fewer launch%s at chip.kernel_start_cycles (%.2f us each) account for %.2f us of the %.2f us "
+                "saved.", fewer, fewer == 1 ? "" : "es", launch_us, fewer * launch_us, u->time_us - f->time_us);
     else if (fewer > 0 && u->time_us > f->time_us)
-        fprintf(out, " %d fewer launches at chip.kernel_start_cycles (%.2f us each) save %.2f us, more than the %.2f us "
+        fprintf(out, " %d fewer launch%s at chip.kernel_start_cycles (%.2f us each) save %.2f us, more than the %.2f us "
                 "the graph gains: the fused kernels themselves take longer than the kernels they replace.", fewer,
-                launch_us, fewer * launch_us, u->time_us - f->time_us);
+                fewer == 1 ? "" : "es", launch_us, fewer * launch_us, u->time_us - f->time_us);
     if (cube > 0.5) {
         fprintf(out, " %.0f%% of the unfused time is cube work, which fusion does not shorten, so even removing "
                 "every other kernel entirely would give at most %.2fx.", 100 * cube, 1 / cube);
