@@ -12,6 +12,7 @@
 #include "dv/graph.h"
 #include "dv/micro.h"
 #include "dv/ops.h"
+#include "dv/plot.h"
 #include "dv/sim.h"
 #include "dv/trace.h"
 
@@ -30,6 +31,8 @@ static const char usage_text[] =
     "       dvsim fusion GRAPH [profile options] [--json FILE|-] [--svg FILE] [--no-data]\n"
     "                                     run an operator graph (docs/GRAPHS.md) unfused and fused and\n"
     "                                     compare time, GM traffic and UB use (docs/FUSION.md)\n"
+    "       dvsim plot DIR|CSV --x KEY --y METRIC [--by KEY|workload] [--heatmap] -o FILE.svg\n"
+    "                                     chart a sweep's results.csv as SVG (docs/PLOT.md)\n"
     "       dvsim profiles                list the built-in chip profiles\n"
     "       dvsim --dump-config [profile options]   print the profile as YAML\n"
     "       dvsim --help | --version\n"
@@ -59,6 +62,13 @@ static const char usage_text[] =
     "  --no-fold                 no graph fusion rewrites (BatchNorm folding)\n"
     "  --min-saving F            fuse a group when it saves at least this fraction of its\n"
     "                            compulsory GM traffic (default 0.3, CANN's rule of thumb)\n"
+    "\n"
+    "plot options (columns are named as in the CSV's header):\n"
+    "  --where KEY=VALUE         keep the rows where column KEY holds VALUE (repeatable); a swept\n"
+    "                            key that varies but is on no axis must be fixed this way\n"
+    "  --log-x, --log-y          log scale (default: when the values are positive and span 100x)\n"
+    "  --linear-x, --linear-y    linear scale\n"
+    "  --title TEXT              the chart's title (default: METRIC vs KEY)\n"
     "\n"
     "micro options:\n"
     "  --only PREFIX             run only the rows whose name starts with PREFIX (e.g. mte2.)\n"
@@ -400,6 +410,23 @@ static int cmd_micro(cli_t *c)
     return EXIT_OK;
 }
 
+/* dvsim plot: its own options (dv/plot.h), a chart of a sweep's table. */
+static int cmd_plot(int argc, char **argv)
+{
+    dv_plot_opts_t o;
+    dv_error_t err;
+    if (dv_plot_parse_args(&o, argc, argv, &err) != DV_OK) {
+        dv_error_print(&err, stderr);
+        fputs("Try 'dvsim --help'.\n", stderr);
+        return EXIT_USAGE;
+    }
+    if (dv_plot_run(&o, stderr, &err) != DV_OK) {
+        dv_error_print(&err, stderr);
+        return EXIT_ERROR;
+    }
+    return EXIT_OK;
+}
+
 static int cmd_list(void)
 {
     const dv_opdesc_t *const *all = dv_ops_all();
@@ -456,6 +483,8 @@ int main(int argc, char **argv)
         rc = parse(argc, argv, 2, CMD_FUSION, &c);
         if (rc == EXIT_OK)
             rc = cmd_fusion(&c);
+    } else if (strcmp(cmd, "plot") == 0) {
+        rc = cmd_plot(argc - 2, argv + 2);
     } else if (strcmp(cmd, "micro") == 0) {
         rc = parse(argc, argv, 2, CMD_MICRO, &c);
         if (rc == EXIT_OK)
