@@ -1019,12 +1019,13 @@ int dv_sweep_load(const char *path, dv_sweep_t **out, dv_error_t *err)
     *out = NULL;
     if (!s)
         return dv_error_set(err, DV_ERR_NOMEM, path, 0, 0, "out of memory");
-    if (strlen(path) >= sizeof s->path) {
+    const size_t plen = strlen(path);
+    if (plen >= sizeof s->path) {
         rc = dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "the spec's path is longer than %d characters",
                           DV_SWEEP_PATH_MAX - 1);
         goto cleanup;
     }
-    snprintf(s->path, sizeof s->path, "%s", path);
+    memcpy(s->path, path, plen + 1);
     memset(&rd, 0, sizeof rd);
     rd.path = s->path;
     rd.doc = &doc;
