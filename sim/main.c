@@ -14,6 +14,7 @@
 #include "dv/ops.h"
 #include "dv/plot.h"
 #include "dv/sim.h"
+#include "dv/sweep.h"
 #include "dv/trace.h"
 
 enum { EXIT_OK = 0, EXIT_ERROR = 1, EXIT_USAGE = 2, EXIT_HAZARD = 3, EXIT_MISMATCH = 4 };
@@ -31,6 +32,11 @@ static const char usage_text[] =
     "       dvsim fusion GRAPH [profile options] [--json FILE|-] [--svg FILE] [--no-data]\n"
     "                                     run an operator graph (docs/GRAPHS.md) unfused and fused and\n"
     "                                     compare time, GM traffic and UB use (docs/FUSION.md)\n"
+    "       dvsim sweep SPEC.yaml [-j N] [--out DIR] [--shard I/N] [--quiet]\n"
+    "                                     run every point of a what-if sweep (docs/SWEEP.md): workloads x\n"
+    "                                     profile axes, timing only, into DIR/results.csv and .jsonl;\n"
+    "                                     run again to resume\n"
+    "       dvsim sweep --merge OUT DIR...  merge the shard directories of one sweep into OUT\n"
     "       dvsim plot DIR|CSV --x KEY --y METRIC [--by KEY|workload] [--heatmap] -o FILE.svg\n"
     "                                     chart a sweep's results.csv as SVG (docs/PLOT.md)\n"
     "       dvsim profiles                list the built-in chip profiles\n"
@@ -63,6 +69,12 @@ static const char usage_text[] =
     "  --min-saving F            fuse a group when it saves at least this fraction of its\n"
     "                            compulsory GM traffic (default 0.3, CANN's rule of thumb)\n"
     "\n"
+    "sweep options:\n"
+    "  -j, --jobs N              worker processes (default: the online CPUs)\n"
+    "  --out DIR                 the sweep directory (default: SPEC's name without .yaml + _sweep,\n"
+    "                            in the current directory; _shardIofN added for a shard)\n"
+    "  --shard I/N               run only the points p with p % N == I - 1 (1 <= I <= N)\n"
+    "  --quiet                   no progress on stderr\n"
     "plot options (columns are named as in the CSV's header):\n"
     "  --where KEY=VALUE         keep the rows where column KEY holds VALUE (repeatable); a swept\n"
     "                            key that varies but is on no axis must be fixed this way\n"
@@ -73,7 +85,8 @@ static const char usage_text[] =
     "micro options:\n"
     "  --only PREFIX             run only the rows whose name starts with PREFIX (e.g. mte2.)\n"
     "\n"
-    "exit status: 0 ok, 1 input or simulation error (micro: a row failed), 2 usage error,\n"
+    "exit status: 0 ok, 1 input or simulation error (micro: a row failed; sweep: a point failed;\n"
+    "sweep --merge: points are missing), 2 usage error,\n"
     "3 hazards (--fail-on-hazard), 4 --check (fusion: the fused outputs) found a mismatch\n";
 
 typedef enum { CMD_RUN, CMD_OP, CMD_RECORD, CMD_CONFIG, CMD_MICRO, CMD_FUSION } cmd_t;
@@ -371,6 +384,94 @@ cleanup:
     return close_file(svg, rc);
 }
 
+/* A positive integer option value, or 0. */
+static unsigned long positive(const char *v)
+{
+    char *end;
+    const unsigned long n = v && v[0] >= '1' && v[0] <= '9' ? strtoul(v, &end, 10) : 0;
+    return n && !*end && n <= 1000000 ? n : 0;
+}
+
+/* dvsim sweep --merge OUT DIR... */
+static int cmd_sweep_merge(int argc, char **argv, int first)
+{
+    dv_error_t err;
+    dv_sweep_merge_summary_t sum;
+    if (argc - first < 2)
+        return usage_error("%s", "sweep --merge: expected OUT and at least one DIR");
+    for (int i = first; i < argc; i++)
+        if (argv[i][0] == '-')
+            return usage_error("sweep --merge takes directories only, not '%s'", argv[i]);
+    if (dv_sweep_merge(argv[first], (const char *const *)argv + first + 1, argc - first - 1, &sum, &err) != DV_OK) {
+        dv_error_print(&err, stderr);
+        return EXIT_ERROR;
+    }
+    fprintf(stderr, "sweep: merged %d director%s into %s: %llu of %llu points\n", argc - first - 1,
+            argc - first - 1 == 1 ? "y" : "ies", argv[first], (unsigned long long)sum.rows,
+            (unsigned long long)sum.points);
+    if (sum.missing) {
+        fprintf(stderr, "dvsim: error: sweep --merge: %llu point%s missing: %s (dvsim sweep SPEC --out %s runs "
+                "them)\n", (unsigned long long)sum.missing, sum.missing == 1 ? " is" : "s are", sum.missing_list,
+                argv[first]);
+        return EXIT_ERROR;
+    }
+    return EXIT_OK;
+}
+
+/* dvsim sweep SPEC [-j N] [--out DIR] [--shard I/N] [--quiet]: the spec is read and every point
+ * validated before anything runs (dv/sweep.h). */
+static int cmd_sweep(int argc, char **argv, int first)
+{
+    dv_sweep_opts_t o;
+    dv_sweep_summary_t sum;
+    dv_sweep_t *s = NULL;
+    dv_error_t err;
+    const char *spec = NULL;
+    bool quiet = false;
+    dv_sweep_opts_default(&o);
+    if (first < argc && strcmp(argv[first], "--merge") == 0)
+        return cmd_sweep_merge(argc, argv, first + 1);
+    for (int i = first; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "-j") == 0 || option_is(a, "--jobs") || (a[0] == '-' && a[1] == 'j' && a[2])) {
+            const char *v = a[1] == 'j' ? (a[2] ? a + 2 : i + 1 < argc ? argv[++i] : NULL)
+                                        : option_value(argc, argv, &i, "--jobs");
+            if (!(o.jobs = (int)positive(v)))
+                return usage_error("-j: '%s' is not a number of workers >= 1", v ? v : "");
+        } else if (option_is(a, "--out")) {
+            const char *v = option_value(argc, argv, &i, "--out");
+            if (!v || !v[0])
+                return usage_error("option '%s' needs a DIR", "--out");
+            o.out = v;
+        } else if (option_is(a, "--shard")) {
+            const char *v = option_value(argc, argv, &i, "--shard");
+            const char *slash = v ? strchr(v, '/') : NULL;
+            char num[32];
+            snprintf(num, sizeof num, "%.*s", slash ? (int)(slash - v) : 0, v ? v : "");
+            o.shard = (uint32_t)positive(num);
+            o.nshards = slash ? (uint32_t)positive(slash + 1) : 0;
+            if (!o.shard || !o.nshards || o.shard > o.nshards)
+                return usage_error("--shard: '%s' is not I/N with 1 <= I <= N", v ? v : "");
+        } else if (strcmp(a, "--quiet") == 0) {
+            quiet = true;
+        } else if (a[0] == '-') {
+            return usage_error("unknown sweep option '%s'", a);
+        } else if (spec) {
+            return usage_error("only one SPEC may be given ('%s')", a);
+        } else {
+            spec = a;
+        }
+    }
+    if (!spec)
+        return usage_error("%s", "sweep: missing SPEC (dvsim sweep SPEC.yaml [-j N] [--out DIR] [--shard I/N])");
+    o.progress = quiet ? NULL : stderr;
+    int rc = dv_sweep_load(spec, &s, &err) == DV_OK && dv_sweep_run(s, &o, &sum, &err) == DV_OK ? EXIT_OK : EXIT_ERROR;
+    if (rc != EXIT_OK)
+        dv_error_print(&err, stderr);
+    dv_sweep_free(s);
+    return rc;
+}
+
 static int cmd_dump_config(cli_t *c)
 {
     dv_error_t err;
@@ -483,6 +584,8 @@ int main(int argc, char **argv)
         rc = parse(argc, argv, 2, CMD_FUSION, &c);
         if (rc == EXIT_OK)
             rc = cmd_fusion(&c);
+    } else if (strcmp(cmd, "sweep") == 0) {
+        rc = cmd_sweep(argc, argv, 2);
     } else if (strcmp(cmd, "plot") == 0) {
         rc = cmd_plot(argc - 2, argv + 2);
     } else if (strcmp(cmd, "micro") == 0) {
