@@ -11,12 +11,15 @@
 
 static uint64_t gm_bytes(const dv_fsum_t *s) { return s->gm_read_bytes + s->gm_write_bytes; }
 
-static double speedup(const dv_fsum_t *u, const dv_fsum_t *f) { return f->time_us > 0 ? u->time_us / f->time_us : 0; }
+double dv_fusion_speedup(const dv_fsum_t *u, const dv_fsum_t *f) { return f->time_us > 0 ? u->time_us / f->time_us : 0; }
 
-static double reduction(const dv_fsum_t *u, const dv_fsum_t *f)
+double dv_fusion_traffic_reduction(const dv_fsum_t *u, const dv_fsum_t *f)
 {
     return gm_bytes(u) ? 1.0 - (double)gm_bytes(f) / (double)gm_bytes(u) : 0;
 }
+
+static double speedup(const dv_fsum_t *u, const dv_fsum_t *f) { return dv_fusion_speedup(u, f); }
+static double reduction(const dv_fsum_t *u, const dv_fsum_t *f) { return dv_fusion_traffic_reduction(u, f); }
 
 static double hit_rate(const dv_fsum_t *s)
 {

@@ -25,20 +25,6 @@ static int fusion_bound(const dv_fusion_result_t *f)
     return best;
 }
 
-/* As the fusion report defines them (fusion/report.c): unfused time / fused time, and 1 - fused GM
- * bytes / unfused GM bytes. */
-static double fusion_speedup(const dv_fusion_result_t *f)
-{
-    return f->fused.total.time_us > 0 ? f->unfused.total.time_us / f->fused.total.time_us : 0;
-}
-
-static double fusion_reduction(const dv_fusion_result_t *f)
-{
-    const uint64_t u = f->unfused.total.gm_read_bytes + f->unfused.total.gm_write_bytes;
-    const uint64_t x = f->fused.total.gm_read_bytes + f->fused.total.gm_write_bytes;
-    return u ? 1.0 - (double)x / (double)u : 0;
-}
-
 static double hit_rate(uint64_t hits, uint64_t misses) { return (double)hits / (double)(hits + misses); }
 
 /* X(name, type, per_pipe, unit,
@@ -124,11 +110,11 @@ static double hit_rate(uint64_t hits, uint64_t misses) { return (double)hits / (
       "UB bank-conflict cycles, summed over cores") \
     X(speedup, F64, 0, "x", \
       0, 0, \
-      1, fusion_speedup(f), \
+      1, dv_fusion_speedup(&f->unfused.total, &f->fused.total), \
       "fusion only: unfused time / fused time") \
     X(gm_traffic_reduction, F64, 0, "fraction", \
       0, 0, \
-      1, fusion_reduction(f), \
+      1, dv_fusion_traffic_reduction(&f->unfused.total, &f->fused.total), \
       "fusion only: 1 - fused GM bytes / unfused GM bytes")
 
 typedef union sw_val {

@@ -210,6 +210,12 @@ int dv_fusion_build(const dv_graph_t *g, const dv_config_t *cfg, const dv_fusion
                     dv_error_t *err);
 void dv_fusion_build_free(dv_fbuild_t *b);
 
+/* The study's two headline figures, for the whole graph (r->unfused.total, r->fused.total) or a
+ * group: unfused time / fused time (0 when the fused time is 0), and 1 - fused GM bytes / unfused
+ * GM bytes (GM bytes: read + written by the DMA engines; 0 when the unfused moved none). */
+double dv_fusion_speedup(const dv_fsum_t *unfused, const dv_fsum_t *fused);
+double dv_fusion_traffic_reduction(const dv_fsum_t *unfused, const dv_fsum_t *fused);
+
 /* The report: text (per group and for the whole graph), JSON (docs/FUSION.md's schema), SVG. */
 int dv_fusion_print(const dv_fusion_result_t *r, FILE *out);
 int dv_fusion_write_json(const dv_fusion_result_t *r, FILE *out);
