@@ -8,6 +8,8 @@
 #   make bench    speed benchmark (prints figures; not a test)
 #   make fusion-doc  the fusion study of every graph in graphs/ (prints figures; not a test): writes
 #                 $(B)/docs/FUSION.md; UPDATE=1 copies it over docs/FUSION.md
+#   make whatif-doc  the what-if studies of bench/whatif/ (prints figures; not a test): writes
+#                 $(B)/docs/WHATIF.md and its plots; UPDATE=1 copies them over docs/
 #   make validate fidelity suite: calibration cases vs measured, roofline checks, microbenchmarks (prints figures;
 #                 not a test).  Writes $(B)/docs/FIDELITY.md (docs/FIDELITY.md with its generated section
 #                 replaced) and says whether it differs from the committed one; UPDATE=1 copies it over.
@@ -78,7 +80,7 @@ DOCS := docs/ISA.md configs/SCHEMA.md docs/OPS.md docs/OP_SUMMARY.md docs/MICRO.
 GEN_DOCS := $(DOCS:%=$(B)/%)
 TRACES := $(wildcard traces/*.trace)
 
-.PHONY: all deps demo test bench validate fusion-doc asan clean docs traces install shim
+.PHONY: all deps demo test bench validate fusion-doc whatif-doc asan clean docs traces install shim
 all: $(BIN)/dvsim $(GEN_DOCS) shim
 
 # ---- dependencies: install what is missing through apt-get when we can ----
@@ -262,6 +264,19 @@ fusion-doc: deps
 	@if [ -n "$(UPDATE)" ]; then cp $(B)/docs/FUSION.md docs/FUSION.md && echo "docs/FUSION.md updated"; \
 	elif cmp -s $(B)/docs/FUSION.md docs/FUSION.md; then echo "docs/FUSION.md is up to date"; \
 	else echo "$(B)/docs/FUSION.md differs from docs/FUSION.md (make fusion-doc UPDATE=1 copies it)"; fi
+
+# The what-if studies' doc (docs/WHATIF.md and its plots in docs/whatif/): the sweeps of
+# bench/whatif/*.yaml (run in $(B)/whatif/, resumed when there), plotted and summarised by
+# bench/whatifdoc.c into $(B)/docs; UPDATE=1 copies them over docs/.  Minutes: not part of make test.
+$(B)/whatifdoc: $(B)/bench/whatifdoc.o $(OPS_OBJS) $(SC_MAIN) $(B)/libdv.a
+	$(CXX) $(LDFLAGS) $^ -o $@ $(LIBS)
+whatif-doc: deps
+	$(MAKE) -j2 all $(B)/whatifdoc
+	$(B)/whatifdoc $(B)/docs $(B)
+	@if [ -n "$(UPDATE)" ]; then mkdir -p docs/whatif && cp $(B)/docs/WHATIF.md docs/WHATIF.md && \
+	  cp $(B)/docs/whatif/*.svg docs/whatif/ && echo "docs/WHATIF.md and docs/whatif/ updated"; \
+	elif cmp -s $(B)/docs/WHATIF.md docs/WHATIF.md; then echo "docs/WHATIF.md is up to date"; \
+	else echo "$(B)/docs/WHATIF.md differs from docs/WHATIF.md (make whatif-doc UPDATE=1 copies it)"; fi
 
 validate: deps
 	$(MAKE) -j2 all $(B)/validate

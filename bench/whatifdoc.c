@@ -91,8 +91,9 @@ static void write_table(FILE *out, const dv_plot_table_t *t, const dv_sweep_t *s
     fputs("\n", out);
 }
 
-/* The rows of one workload at the extremes of axis 0 (the others at their first value). */
-static void extremes(const dv_plot_table_t *t, const dv_sweep_t *s, const char *workload, int *lo, int *hi)
+/* The time of `workload` at the rows whose axis `a` is at its lowest / highest value and every other
+ * axis at its first value. */
+static void extremes_on(const dv_plot_table_t *t, const dv_sweep_t *s, const char *workload, int a, int *lo, int *hi)
 {
     *lo = *hi = -1;
     double xlo = INFINITY, xhi = -INFINITY;
@@ -100,11 +101,11 @@ static void extremes(const dv_plot_table_t *t, const dv_sweep_t *s, const char *
         if (strcmp(text(t, r, "workload"), workload) != 0)
             continue;
         bool others_first = true;
-        for (int a = 1; a < s->naxes; a++)
-            others_first = others_first && strcmp(text(t, r, s->axis[a].key), s->axis[a].value[0]) == 0;
+        for (int b = 0; b < s->naxes; b++)
+            others_first = others_first && (b == a || strcmp(text(t, r, s->axis[b].key), s->axis[b].value[0]) == 0);
         if (!others_first)
             continue;
-        const double x = num(t, r, s->axis[0].key);
+        const double x = num(t, r, s->axis[a].key);
         if (x < xlo) {
             xlo = x;
             *lo = r;
@@ -116,27 +117,40 @@ static void extremes(const dv_plot_table_t *t, const dv_sweep_t *s, const char *
     }
 }
 
-/* The paragraph: for every workload, how time moves from the lowest to the highest value of the
- * first axis against the ideal (time inversely proportional to the axis), what bounds it at each
- * end, and for fusion workloads how the fused speedup moves. */
+static const char *bound(const dv_plot_table_t *t, int r)
+{
+    return text(t, r, "bound_by")[0] ? text(t, r, "bound_by") : "-";
+}
+
+/* The paragraph: for every workload and axis, how time moves from the axis' lowest to its highest
+ * value (the other axes at their first value) against ideal scaling (time inversely proportional to
+ * the axis), what bounds it at each end, and for fusion workloads how the fused speedup moves. */
 static void write_paragraph(FILE *out, const dv_plot_table_t *t, const dv_sweep_t *s)
 {
-    const char *key = s->axis[0].key;
     for (int w = 0; w < s->nworkloads; w++) {
-        int lo, hi;
-        extremes(t, s, s->workload[w].name, &lo, &hi);
-        if (lo < 0 || hi < 0 || lo == hi)
-            continue;
-        const double x0 = num(t, lo, key), x1 = num(t, hi, key), t0 = num(t, lo, "time_us"), t1 = num(t, hi, "time_us");
-        const double gain = t0 / t1, ideal = x1 / x0;
-        fprintf(out, "**%s:** from %s = %g to %g (%.2gx), time goes from %.2f to %.2f us: %.2fx faster, %.0f%% of "
-                "the %.2gx an ideal scaling would give. It is bound by %s at the low end and by %s at the high end.",
-                s->workload[w].name, key, x0, x1, ideal, t0, t1, gain, 100 * (gain - 1) / (ideal - 1 > 0 ? ideal - 1 : 1),
-                ideal, text(t, lo, "bound_by")[0] ? text(t, lo, "bound_by") : "-",
-                text(t, hi, "bound_by")[0] ? text(t, hi, "bound_by") : "-");
-        const double s0 = num(t, lo, "speedup"), s1 = num(t, hi, "speedup");
-        if (!isnan(s0) && !isnan(s1))
-            fprintf(out, " The fused variant's speedup over the unfused one goes from %.2fx to %.2fx.", s0, s1);
+        fprintf(out, "**%s:**", s->workload[w].name);
+        for (int a = 0; a < s->naxes; a++) {
+            int lo, hi;
+            extremes_on(t, s, s->workload[w].name, a, &lo, &hi);
+            if (lo < 0 || hi < 0 || lo == hi)
+                continue;
+            const char *key = s->axis[a].key;
+            const double x0 = num(t, lo, key), x1 = num(t, hi, key), t0 = num(t, lo, "time_us");
+            const double t1 = num(t, hi, "time_us"), gain = t0 / t1, ideal = x1 / x0;
+            fprintf(out, " From %s = %g to %g (%.3gx), time goes from %.2f to %.2f us: ", key, x0, x1, ideal, t0, t1);
+            if (gain >= 1)
+                fprintf(out, "%.2fx faster, %.0f%% of the way to the %.3gx of ideal scaling.", gain,
+                        ideal > 1 ? 100 * (gain - 1) / (ideal - 1) : 0.0, ideal);
+            else
+                fprintf(out, "%.2fx slower.", 1 / gain);
+            if (strcmp(bound(t, lo), bound(t, hi)) == 0)
+                fprintf(out, " It is %s-bound at both ends.", bound(t, lo));
+            else
+                fprintf(out, " It is %s-bound at the low end and %s-bound at the high end.", bound(t, lo), bound(t, hi));
+            const double s0 = num(t, lo, "speedup"), s1 = num(t, hi, "speedup");
+            if (!isnan(s0) && !isnan(s1))
+                fprintf(out, " The fused variant's speedup over the unfused one goes from %.2fx to %.2fx.", s0, s1);
+        }
         fputs("\n\n", out);
     }
 }
@@ -243,8 +257,9 @@ int main(int argc, char **argv)
     fputs("# What-if studies\n\n"
           "Architecture sweeps over the profile (`dvsim sweep`, docs/SWEEP.md) on shipped specs in\n"
           "`bench/whatif/`, each plotted with `dvsim plot` (docs/PLOT.md). Every run is timing-only. Each\n"
-          "paragraph compares the lowest and the highest value of the study's first axis (the other axes at\n"
-          "their first value) with ideal scaling (time inversely proportional to the swept resource).\n\n",
+          "paragraph compares, per axis, the lowest and the highest value (the other axes at their first\n"
+          "value) with ideal scaling (time inversely proportional to the swept resource). Bandwidths and\n"
+          "latencies are per cycle in a profile, so a clock axis scales them too.\n\n",
           out);
     int rc = 0;
     for (size_t i = 0; i < sizeof studies / sizeof studies[0] && rc == 0; i++)
