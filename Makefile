@@ -173,7 +173,7 @@ $(PLUGIN): $(PLUGIN_OBJS) $(B)/pic/libcore.a $(B)/pic/model_plugin.map
 shim: $(SHIM_LIBS) $(PLUGIN)
 
 PREFIX ?= /usr/local
-DEV_HEADERS := $(wildcard include/dv/*.h) isa/isa.def isa/fields.def configs/params.def configs/topology.def
+DEV_HEADERS := $(wildcard include/dv/*.h) include/dv/stall.def isa/isa.def isa/fields.def configs/params.def configs/topology.def
 install: shim $(BIN)/dvsim
 	mkdir -p $(PREFIX)/include/dv $(PREFIX)/lib/dvsim $(PREFIX)/lib/pkgconfig $(PREFIX)/bin
 	cp -R include/acl include/aclnn include/aclnnop include/dvsim $(PREFIX)/include/

@@ -12,6 +12,9 @@ namespace dv {
 
 namespace {
 const dv_pipe_t kAll[] = {DV_PIPE_S, DV_PIPE_V, DV_PIPE_M, DV_PIPE_MTE1, DV_PIPE_MTE2, DV_PIPE_MTE3, DV_PIPE_FIX};
+// flag_cause and queue_cause count on these rows of dv/stall.def being in pipe order.
+static_assert(DV_STALL_FLAG_FIX - DV_STALL_FLAG_S == DV_PIPE_FIX - DV_PIPE_S, "dv/stall.def: flag:S .. flag:FIX");
+static_assert(DV_STALL_QUEUE_FIX - DV_STALL_QUEUE_V == DV_PIPE_FIX - DV_PIPE_V, "dv/stall.def: queue:V .. queue:FIX");
 } // namespace
 
 AiCore::Params AiCore::Params::from(const dv_config_t &cfg, dv_core_type_t type)
@@ -38,8 +41,9 @@ AiCore::Params AiCore::Params::from(const dv_config_t &cfg, dv_core_type_t type)
     return p;
 }
 
-AiCore::AiCore(sc_core::sc_module_name name, const Params &p, CoreServices &chip, unsigned index, L2Cache &l2)
-    : sc_module(name), p_(p), chip_(chip), index_(index), type_(p.topo.type), pipes_(p.topo.pipes), vec_("vec", p.vec),
+AiCore::AiCore(sc_core::sc_module_name name, const Params &p, CoreServices &chip, unsigned index, L2Cache &l2,
+               CriticalPath &path)
+    : sc_module(name), p_(p), chip_(chip), path_(path), index_(index), type_(p.topo.type), pipes_(p.topo.pipes), vec_("vec", p.vec),
       cube_("cube", p.cube)
 {
     // The pipes and local buffers of this core type: the core topology (configs/topology.def).
@@ -75,10 +79,21 @@ void AiCore::begin_kernel(cycles_t origin, bool data, bool hazards)
     blocked_source_ = "";
     blocked_line_ = 0;
     std::memset(&counters_, 0, sizeof counters_);
+    std::memset(&ops_, 0, sizeof ops_);
     std::snprintf(counters_.name, sizeof counters_.name, "%s", basename());
     counters_.type = type_;
     for (auto &c : cross_)
         c.clear();
+    // The chip reset the critical path: every reference the core held is gone with it.
+    s_node_ = end_node_ = CriticalPath::kNone;
+    for (int q = 0; q < DV_PIPE_COUNT; q++)
+        start_node_[q] = done_node_[q] = CriticalPath::kNone;
+    for (auto &f : flags_)
+        f.node = CriticalPath::kNone;
+    starving_ = 0;
+    std::memset(prov_, 0, sizeof prov_);
+    std::memset(prov_mask_, 0, sizeof prov_mask_);
+    std::memset(nwaits_, 0, sizeof nwaits_);
     view_ = dv_mem_t{};
     for (int s = 1; s < DV_SPACE_COUNT; s++)
         if (buf_[s]) {
@@ -102,9 +117,10 @@ void AiCore::end_kernel(cycles_t total)
         }
 }
 
-size_t AiCore::deliver_cross_flag(unsigned id, cycles_t when)
+size_t AiCore::deliver_cross_flag(unsigned id, cycles_t when, CriticalPath::Ref node)
 {
-    cross_[id].push_back(when);
+    path_.retain(node);
+    cross_[id].push_back(Arrival{when, node});
     cross_event_.notify(sc_core::SC_ZERO_TIME);
     return cross_[id].size();
 }
@@ -125,9 +141,27 @@ void AiCore::thread()
         sync_to(t_); // take blocks in simulated-time order
         if (chip_.aborting() || !chip_.next_block(index_, block, sub))
             break;
-        if (counters_.blocks == 0)
+        if (counters_.blocks == 0) {
             counters_.first_cycle = t_ - origin_;
+            for (int p = 0; p < DV_PIPE_COUNT; p++)
+                cur_[p] = t_;
+            end_node_ = path_.root(t_); // the chain starts with the core's first block
+        }
+        // The block's start overhead: every pipe idles; the path goes on from the last block's end.
         t_ += p_.chip.block_start_cycles;
+        for (int p = 0; p < DV_PIPE_COUNT; p++)
+            if (has_pipe(static_cast<dv_pipe_t>(p)))
+                charge(p, t_, DV_STALL_BLOCK_START);
+        {
+            const Ref start = path_at(end_node_, t_, path_key(DV_CRIT_BLOCK_START, DV_PIPE_S));
+            path_.assign(s_node_, start);
+            for (int p = 0; p < DV_PIPE_COUNT; p++) {
+                path_.assign(start_node_[p], start);
+                path_.assign(done_node_[p], start);
+                start_key_[p] = done_key_[p] = 0;
+            }
+            path_.release(start);
+        }
         dv_stream_t *s = nullptr;
         int rc = chip_.open_stream(block, sub, &s, &err);
         if (rc == DV_OK) {
@@ -158,14 +192,74 @@ int AiCore::locate(dv_error_t *err, int code, const dv_insn_t &in, uint64_t inde
                         static_cast<unsigned long long>(index), os ? os->mnemonic : "?");
 }
 
-void AiCore::add_busy(int p, cycles_t from, cycles_t to)
+void AiCore::starving_charge(cycles_t to, dv_stall_t c)
 {
-    if (to <= from)
-        return;
-    const cycles_t s = std::max(from, busy_end_[p]);
-    if (to > s)
-        counters_.pipe_busy[p] += to - s;
-    busy_end_[p] = std::max(busy_end_[p], to);
+    for (unsigned m = starving_; m; m &= m - 1) {
+        const int p = __builtin_ctz(m);
+        if (to > cur_[p]) {
+            prov_[p][c] += to - cur_[p];
+            prov_mask_[p] |= 1u << c;
+            cur_[p] = to;
+        }
+    }
+}
+
+void AiCore::starve(int p)
+{
+    starving_ |= 1u << p;
+    // The scalar unit may be ahead of the pipe's new idle time (its last stretch started before
+    // the event that emptied the queue): charge the overlap as that stretch's cause.
+    if (ts_ > cur_[p]) {
+        prov_[p][seg_c_] += ts_ - cur_[p];
+        prov_mask_[p] |= 1u << seg_c_;
+        cur_[p] = ts_;
+    }
+}
+
+void AiCore::commit(int p)
+{
+    starving_ &= ~(1u << p);
+    for (uint32_t m = prov_mask_[p]; m; m &= m - 1) {
+        const int c = __builtin_ctz(m);
+        counters_.stall[p][c] += prov_[p][c];
+        prov_[p][c] = 0;
+    }
+    prov_mask_[p] = 0;
+}
+
+void AiCore::close_block(cycles_t end)
+{
+    advance_scalar(end, DV_STALL_DONE); // the stream is read: the scalar unit has no work left
+    for (int p = 0; p < DV_PIPE_COUNT; p++) {
+        if (!has_pipe(static_cast<dv_pipe_t>(p)))
+            continue;
+        // Charged while waiting for an instruction that never came in this block: no work left.
+        for (uint32_t m = prov_mask_[p]; m; m &= m - 1) {
+            const int c = __builtin_ctz(m);
+            counters_.stall[p][DV_STALL_DONE] += prov_[p][c];
+            prov_[p][c] = 0;
+        }
+        prov_mask_[p] = 0;
+        // Waits that started after the block's end (see waits_): only their part up to it counts.
+        cycles_t over = cur_[p] > end ? cur_[p] - end : 0;
+        for (unsigned i = 0; over && i < std::min(nwaits_[p], kWaitLog); i++) {
+            WaitCharge &w = waits_[p][(nwaits_[p] - 1 - i) % kWaitLog];
+            const cycles_t back = std::min(over, w.cycles);
+            counters_.stall[p][w.cause] -= back;
+            over -= back;
+        }
+        for (int c = 0; over && c < DV_STALL_COUNT; c++) { // past the log: from any idle cause, keeping the sum
+            if (dv_stall_spec(static_cast<dv_stall_t>(c))->kind != DV_STALL_KIND_IDLE)
+                continue;
+            const cycles_t back = std::min<cycles_t>(over, counters_.stall[p][c]);
+            counters_.stall[p][c] -= back;
+            over -= back;
+        }
+        cur_[p] = std::min(cur_[p], end);
+        nwaits_[p] = 0;
+        charge(p, end, DV_STALL_DONE);
+    }
+    starving_ = 0;
 }
 
 int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *err)
@@ -179,8 +273,16 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
         free_[p] = done_[p] = t_;
         busy_end_[p] = std::max(busy_end_[p], t_);
     }
-    for (auto &f : flags_)
+    for (auto &f : flags_) {
         f.set = false;
+        path_.release(f.node);
+        f.node = CriticalPath::kNone;
+    }
+    starving_ = 0; // every queue is empty: each pipe waits for the scalar unit
+    for (int p = 1; p < DV_PIPE_COUNT; p++)
+        if (has_pipe(static_cast<dv_pipe_t>(p)))
+            starving_ |= 1u << p;
+    seg_c_ = DV_STALL_BLOCK_START;
     invalidate_all();
     dv_vstate_reset(&vs_);
     hz_.reset(pipes_);
@@ -236,10 +338,14 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
                 empty = empty && q_[p].empty();
             if (empty) {
                 cycles_t end = ts_;
+                int last = DV_PIPE_S; // what the block's end waited for: the scalar unit or a pipe's completion
                 for (int p = 0; p < DV_PIPE_COUNT; p++)
-                    end = std::max(end, done_[p]);
+                    if (done_[p] > end)
+                        end = done_[p], last = p;
                 if (check_hazards_)
                     hz_.join_all();
+                close_block(end);
+                path_.move(end_node_, last == DV_PIPE_S ? scalar_ref(end) : done_ref(last));
                 t_ = end;
                 stream_ = nullptr;
                 return DV_OK;
@@ -302,7 +408,7 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
 
 std::string AiCore::describe_pending()
 {
-    return "scalar unit " + describe_wait(DV_PIPE_S, Entry{pending_, vs_, {}, 0, pending_index_, 0, {}});
+    return "scalar unit " + describe_wait(DV_PIPE_S, Entry{pending_, vs_, {}, 0, pending_index_, 0, {}, CriticalPath::kNone});
 }
 
 std::string AiCore::describe_wait(int p, const Entry &e)
@@ -371,7 +477,7 @@ bool AiCore::head_ready(int p, cycles_t &t, Block &why)
             why = Block::Cross;
             return false;
         }
-        t = std::max(base, c.front() + p_.sync.cross_latency_cycles);
+        t = std::max(base, c.front().time + p_.sync.cross_latency_cycles);
         return true;
     }
     default:
@@ -412,7 +518,7 @@ bool AiCore::scalar_ready(cycles_t &t, Block &why)
             t = ts_;
             return id >= cross_.size(); // an invalid id is reported by issue()
         }
-        t = std::max(ts_, cross_[id].front() + p_.sync.cross_latency_cycles);
+        t = std::max(ts_, cross_[id].front().time + p_.sync.cross_latency_cycles);
         return true;
     }
     if (p != DV_PIPE_S && p < DV_PIPE_COUNT && has_pipe(static_cast<dv_pipe_t>(p)) && q_[p].full()) {
@@ -492,24 +598,47 @@ int AiCore::issue(dv_error_t *err)
 {
     const dv_insn_t &in = pending_;
     const int p = route(in);
+    const dv_pipe_t cp = static_cast<dv_pipe_t>(p < DV_PIPE_COUNT ? p : DV_PIPE_S);
     const cycles_t issue_cost = p_.scalar.issue_cycles;
     cycles_t t;
     Block why;
     scalar_ready(t, why);
+    // Stalled: the scalar unit's critical path goes on from what it waited for.
+    const cycles_t stall = t > ts_ ? t - ts_ : 0;
     if (t > ts_) {
-        if (in.op == DV_OP_wait_cross_flag)
+        dv_stall_t cause;
+        Ref pred = CriticalPath::kNone;
+        if (in.op == DV_OP_wait_cross_flag) {
             counters_.stall_cross_cycles += t - ts_;
-        else if (in.op == DV_OP_wait_flag || in.op == DV_OP_pipe_barrier)
+            cause = DV_STALL_CROSS;
+            path_.assign(pred, cross_[static_cast<size_t>(in.f[DV_FLD(XWAIT, id)].i)].front().node);
+        } else if (in.op == DV_OP_wait_flag) {
             counters_.stall_flag_cycles += t - ts_;
-        else
+            const int src = static_cast<int>(in.f[DV_FLD(FLAG, src)].i);
+            cause = flag_cause(src);
+            path_.assign(pred, flag(src, DV_PIPE_S, static_cast<int>(in.f[DV_FLD(FLAG, id)].i)).node);
+        } else if (in.op == DV_OP_pipe_barrier) { // ALL: it waited for the pipe that drained last
+            counters_.stall_flag_cycles += t - ts_;
+            int last = 1;
+            for (int k = 2; k < DV_PIPE_COUNT; k++)
+                if (done_[k] > done_[last])
+                    last = k;
+            cause = flag_cause(last);
+            pred = done_ref(last);
+        } else {
             counters_.stall_queue_full_cycles += t - ts_;
+            cause = queue_cause(cp == DV_PIPE_S ? DV_PIPE_V : cp);
+            pred = scalar_ref(ts_);
+        }
         counters_.pipe_wait_cycles[DV_PIPE_S] += t - ts_;
-        ts_ = t;
+        advance_scalar(t, cause);
+        path_.move(s_node_, path_from(pred, t, path_key(in.op, DV_PIPE_S)));
     }
     have_pending_ = false;
     counters_.instructions++;
     chip_.count_op(in.op);
-    counters_.pipe_insns[p < DV_PIPE_COUNT ? p : DV_PIPE_S]++;
+    ops_.count[in.op][cp]++;
+    counters_.pipe_insns[cp]++;
 
     Entry probe;
     probe.insn = in;
@@ -519,13 +648,13 @@ int AiCore::issue(dv_error_t *err)
         int rc = check_access(probe, err);
         if (rc != DV_OK)
             return rc;
+        cycles_t busy = issue_cost;
         switch (in.op) {
         case DV_OP_scalar: {
-            const cycles_t c = static_cast<cycles_t>(in.f[DV_FLD(SCALAR, cycles)].i);
-            add_busy(DV_PIPE_S, ts_, ts_ + c);
-            chip_.slice(index_, DV_PIPE_S, in, ts_, ts_ + c);
-            ts_ += c;
-            return DV_OK;
+            busy = static_cast<cycles_t>(in.f[DV_FLD(SCALAR, cycles)].i);
+            chip_.slice(index_, DV_PIPE_S, in, ts_, ts_ + busy);
+            path_.move(s_node_, path_from(scalar_ref(ts_), ts_ + busy, path_key(in.op, DV_PIPE_S)));
+            break;
         }
         case DV_OP_set_vector_mask:
             vs_.hi = in.f[DV_FLD(MASK, hi)].u;
@@ -541,6 +670,9 @@ int AiCore::issue(dv_error_t *err)
             f.set = true;
             f.time = ts_;
             f.vc = hz_.clock(DV_PIPE_S);
+            const Ref here = scalar_ref(ts_);
+            path_.assign(f.node, here);
+            path_.move(s_node_, here);
             invalidate(static_cast<int>(in.f[DV_FLD(FLAG, dst)].i));
             break;
         }
@@ -548,6 +680,8 @@ int AiCore::issue(dv_error_t *err)
             Flag &f = flag(static_cast<int>(in.f[DV_FLD(FLAG, src)].i), DV_PIPE_S, static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
             f.set = false;
             hz_.merge(DV_PIPE_S, f.vc);
+            path_.release(f.node);
+            f.node = CriticalPath::kNone;
             break;
         }
         case DV_OP_pipe_barrier:
@@ -555,8 +689,11 @@ int AiCore::issue(dv_error_t *err)
                 hz_.join_all();
             break;
         case DV_OP_set_cross_flag: {
+            const Ref here = scalar_ref(ts_);
+            path_.assign(s_node_, here);
             int rc2 = chip_.cross_set(index_, static_cast<int>(in.f[DV_FLD(XSET, mode)].i),
-                                      static_cast<unsigned>(in.f[DV_FLD(XSET, id)].i), ts_, err);
+                                      static_cast<unsigned>(in.f[DV_FLD(XSET, id)].i), ts_, here, err);
+            path_.release(here);
             if (rc2 != DV_OK)
                 return locate(err, rc2, in, pending_index_, "%s", err->msg);
             invalidate_all(); // mode 0 can signal this core too
@@ -564,6 +701,7 @@ int AiCore::issue(dv_error_t *err)
         }
         case DV_OP_wait_cross_flag: {
             auto &c = cross_[static_cast<size_t>(in.f[DV_FLD(XWAIT, id)].i)];
+            path_.release(c.front().node);
             c.erase(c.begin());
             invalidate_all(); // other heads may wait on the same flag
             break;
@@ -571,14 +709,15 @@ int AiCore::issue(dv_error_t *err)
         default:
             break;
         }
-        add_busy(DV_PIPE_S, ts_, ts_ + issue_cost);
-        ts_ += issue_cost;
+        ops_.cycles[in.op][DV_PIPE_S] += stall + busy;
+        advance_scalar(ts_ + busy, DV_STALL_SCALAR);
         return DV_OK;
     }
 
-    // Issue into the pipe's queue.
-    add_busy(DV_PIPE_S, ts_, ts_ + issue_cost);
-    ts_ += issue_cost;
+    // Issue into the pipe's queue: the pipe, waiting for it, has work again.
+    advance_scalar(ts_ + issue_cost, DV_STALL_SCALAR);
+    if (starving_ >> p & 1)
+        commit(p);
     if (q_[p].empty())
         invalidate(p);
     Entry &e = q_[p].push_slot();
@@ -588,6 +727,8 @@ int AiCore::issue(dv_error_t *err)
     e.enq = ts_;
     e.index = pending_index_;
     e.nr = dv_footprint(&in, &vs_, e.r);
+    e.node = s_node_;
+    path_.retain(e.node);
     int rc = check_access(e, err);
     if (rc != DV_OK)
         return rc;
@@ -599,16 +740,59 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
     Entry &e = q_[p].front();
     const dv_insn_t &in = e.insn;
     const cycles_t base = std::max(e.enq, free_[p]);
+    // Stall attribution: the cycles before t the pipe did not work.  While the instruction was
+    // still being issued they are the scalar unit's; after, they are what the head waited for.
+    if (t > cur_[p]) {
+        charge_wait(p, std::min(t, std::max(cur_[p], e.enq)), DV_STALL_SCALAR);
+        charge_wait(p, t,
+                    in.op == DV_OP_wait_flag        ? flag_cause(static_cast<int>(in.f[DV_FLD(FLAG, src)].i))
+                    : in.op == DV_OP_wait_cross_flag ? DV_STALL_CROSS
+                                                     : flag_cause(p)); // the pipe's own completion
+    }
+    // Critical path: the start waited for whichever constraint set t (a flag or another core
+    // first, then the pipe's own completion or its being free, then the issue).
+    Ref pred = CriticalPath::kNone;
+    switch (in.op) {
+    case DV_OP_wait_flag: {
+        const Flag &f = flag(static_cast<int>(in.f[DV_FLD(FLAG, src)].i), p, static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
+        if (f.time + p_.sync.flag_latency_cycles == t)
+            path_.assign(pred, f.node);
+        break;
+    }
+    case DV_OP_wait_cross_flag: {
+        const Arrival &a = cross_[static_cast<size_t>(in.f[DV_FLD(XWAIT, id)].i)].front();
+        if (a.time + p_.sync.cross_latency_cycles == t)
+            path_.assign(pred, a.node);
+        break;
+    }
+    case DV_OP_set_flag:
+    case DV_OP_set_cross_flag:
+    case DV_OP_pipe_barrier:
+        if (done_[p] == t)
+            pred = done_ref(p);
+        break;
+    default:
+        break;
+    }
+    if (!pred)
+        pred = free_[p] == t ? free_ref(p) : path_at(e.node, e.enq, path_key(DV_CRIT_ISSUE, DV_PIPE_S));
+    const uint32_t key = path_key(in.op, p);
+    const Ref node = path_from(pred, t, key);
+
+    cycles_t cycles = 0; // what the instruction kept its pipe for
     switch (in.op) {
     case DV_OP_set_flag: {
         Flag &f = flag(p, static_cast<int>(in.f[DV_FLD(FLAG, dst)].i), static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
-        if (f.set)
+        if (f.set) {
+            path_.release(node);
             return locate(err, DV_ERR_STATE, in, e.index, "event %s->%s id %lld set twice without a wait",
                           dv_pipe_name(static_cast<dv_pipe_t>(p)), dv_pipe_name(static_cast<dv_pipe_t>(in.f[DV_FLD(FLAG, dst)].i)),
                           static_cast<long long>(in.f[DV_FLD(FLAG, id)].i));
+        }
         f.set = true;
         f.time = t;
         f.vc = hz_.clock(static_cast<dv_pipe_t>(p));
+        path_.assign(f.node, node);
         free_[p] = std::max(free_[p], t);
         invalidate(static_cast<int>(in.f[DV_FLD(FLAG, dst)].i));
         break;
@@ -617,31 +801,39 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
         Flag &f = flag(static_cast<int>(in.f[DV_FLD(FLAG, src)].i), p, static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
         f.set = false;
         hz_.merge(static_cast<dv_pipe_t>(p), f.vc);
+        path_.release(f.node);
+        f.node = CriticalPath::kNone;
         counters_.stall_flag_cycles += t - base;
         counters_.pipe_wait_cycles[p] += t - base;
+        cycles = t - base;
         free_[p] = t;
         break;
     }
     case DV_OP_pipe_barrier:
         counters_.stall_flag_cycles += t - base;
         counters_.pipe_wait_cycles[p] += t - base;
+        cycles = t - base;
         free_[p] = t;
         break;
     case DV_OP_set_cross_flag: {
         int rc = chip_.cross_set(index_, static_cast<int>(in.f[DV_FLD(XSET, mode)].i),
-                                 static_cast<unsigned>(in.f[DV_FLD(XSET, id)].i), t, err);
-        if (rc != DV_OK)
+                                 static_cast<unsigned>(in.f[DV_FLD(XSET, id)].i), t, node, err);
+        if (rc != DV_OK) {
+            path_.release(node);
             return locate(err, rc, in, e.index, "%s", err->msg);
+        }
         invalidate_all(); // mode 0 can signal this core too
         free_[p] = t;
         break;
     }
     case DV_OP_wait_cross_flag: {
         auto &c = cross_[static_cast<size_t>(in.f[DV_FLD(XWAIT, id)].i)];
+        path_.release(c.front().node);
         c.erase(c.begin());
-            invalidate_all(); // other heads may wait on the same flag
+        invalidate_all(); // other heads may wait on the same flag
         counters_.stall_cross_cycles += t - base;
         counters_.pipe_wait_cycles[p] += t - base;
+        cycles = t - base;
         free_[p] = t;
         break;
     }
@@ -652,15 +844,19 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
             dv_vec_geometry(&in, &e.vs, &g);
             c = vec_.cost(in, g);
             counters_.bank_conflict_cycles += c.conflict;
+            counters_.stall[p][DV_STALL_BANK_CONFLICT] += c.conflict;
         } else if (p == DV_PIPE_M) {
             c = cube_.cost(in);
         } else {
             c = dma_[p]->cost(in, t, chip_.gm_addrs());
+            counters_.stall[p][c.mem_hbm ? DV_STALL_HBM : DV_STALL_L2] += c.mem_wait;
         }
         if (data_) {
             int rc = dv_exec(&in, &e.vs, &view_, err);
-            if (rc != DV_OK)
+            if (rc != DV_OK) {
+                path_.release(node);
                 return locate(err, rc, in, e.index, "%s", err->msg);
+            }
         }
         const cycles_t end = t + c.occupy + c.latency;
         if (check_hazards_)
@@ -670,25 +866,38 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
             if (e.r[k].space != DV_SPACE_GM)
                 buf_[e.r[k].space]->access(e.r[k], t, end);
         free_[p] = t + c.occupy;
+        if (end > done_[p]) {
+            path_.assign(done_node_[p], node);
+            done_key_[p] = key;
+        }
         done_[p] = std::max(done_[p], end);
         add_busy(p, t, end);
+        nwaits_[p] = 0; // the block cannot end before this instruction does
         chip_.slice(index_, static_cast<dv_pipe_t>(p), in, t, end);
+        cycles = end - t;
         break;
     }
     }
+    ops_.cycles[in.op][p] += cycles;
     if (in.op == DV_OP_set_flag || in.op == DV_OP_set_cross_flag)
         chip_.slice(index_, static_cast<dv_pipe_t>(p), in, t, t);
     else if (in.op == DV_OP_wait_flag || in.op == DV_OP_wait_cross_flag || in.op == DV_OP_pipe_barrier)
         chip_.slice(index_, static_cast<dv_pipe_t>(p), in, base, t); // the time the pipe was held
     const bool was_full = q_[p].full();
+    path_.release(e.node);
     q_[p].pop();
     invalidate(p);
+    if (q_[p].empty())
+        starve(p);
     // A scalar unit stalled on this full queue issues once the head has left it.
     if (was_full && have_pending_ && route(pending_) == p && t > ts_) {
         counters_.stall_queue_full_cycles += t - ts_;
         counters_.pipe_wait_cycles[DV_PIPE_S] += t - ts_;
-        ts_ = t;
+        advance_scalar(t, queue_cause(p));
+        path_.assign(s_node_, node);
     }
+    path_.move(start_node_[p], node);
+    start_key_[p] = key;
     return DV_OK;
 }
 

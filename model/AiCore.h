@@ -12,7 +12,11 @@
 // Time advances per event (issue, start), never per clock tick: the core keeps its own cycle
 // count and synchronises with SystemC time only every sim.quantum_cycles, before taking a block,
 // and when it must wait for another core (cross-core flags).
+// The core also observes, without changing any time: it charges every idle cycle of each of its
+// pipes to one stall cause (dv/stall.def) and extends the kernel's critical path (CriticalPath.h)
+// with each event; docs/MODEL.md ("Stall attribution", "Critical path") gives the rules.
 #pragma once
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <systemc>
@@ -63,9 +67,11 @@ public:
     };
 
     // Core `index` (its requester id in the shared calendars).  Its neighbours, bound in the
-    // constructor: `chip`, everything the core may ask of the chip (model/CoreServices.h), and
-    // `l2`, where its DMA engines take GM traffic.
-    AiCore(sc_core::sc_module_name name, const Params &p, CoreServices &chip, unsigned index, L2Cache &l2);
+    // constructor: `chip`, everything the core may ask of the chip (model/CoreServices.h), `l2`,
+    // where its DMA engines take GM traffic, and `path`, the chip's critical path (the nodes of
+    // every core, linked across cores by cross-core flags), which the core extends.
+    AiCore(sc_core::sc_module_name name, const Params &p, CoreServices &chip, unsigned index, L2Cache &l2,
+           CriticalPath &path);
 
     // Prepare for a kernel (counters, buffers) and the body of its SystemC thread.
     void begin_kernel(cycles_t origin, bool data, bool hazards);
@@ -83,15 +89,26 @@ public:
     const char *blocked_source() const { return blocked_source_; }
     uint32_t blocked_line() const { return blocked_line_; }
 
-    // The chip delivers cross-core flag `id`, arriving at cycle `when` (CoreServices::cross_set);
-    // the core's waits see it from the next delta cycle.  Returns how many arrivals of that flag
-    // the core now holds (not yet consumed by a wait).
-    size_t deliver_cross_flag(unsigned id, cycles_t when);
+    // The chip delivers cross-core flag `id`, arriving at cycle `when` (CoreServices::cross_set),
+    // whose critical-path node is `node` (the core takes a reference); the core's waits see it from
+    // the next delta cycle.  Returns how many arrivals of that flag the core now holds (not yet
+    // consumed by a wait).
+    size_t deliver_cross_flag(unsigned id, cycles_t when, CriticalPath::Ref node);
 
     // What the core counted in the current kernel (complete after end_kernel).
     const dv_core_counters_t &counters() const { return counters_; }
+    // The critical-path node of the end of the core's last block (none before it ran one).
+    CriticalPath::Ref path_end() const { return end_node_; }
+    // Per opcode and the pipe that ran it: instructions issued, and the cycles they kept their unit
+    // (dv_counters_t.op_pipe_count / op_pipe_cycles) in the current kernel.
+    struct OpStats {
+        uint64_t count[DV_OP_COUNT][DV_PIPE_COUNT];
+        uint64_t cycles[DV_OP_COUNT][DV_PIPE_COUNT];
+    };
+    const OpStats &op_stats() const { return ops_; }
 
 private:
+    using Ref = CriticalPath::Ref;
     struct Entry {
         dv_insn_t insn;
         dv_vstate_t vs;
@@ -100,6 +117,7 @@ private:
         uint64_t index; // position in the block stream
         int nr;
         dv_range_t r[DV_MAX_RANGES];
+        Ref node;       // critical path: the scalar unit's node when it issued it (enq: scalar_ref)
     };
     struct Queue {
         std::vector<Entry> ring;
@@ -114,6 +132,11 @@ private:
         bool set = false;
         cycles_t time = 0;
         VClock vc{};
+        Ref node = 0; // critical path: the set_flag (at time)
+    };
+    struct Arrival { // a cross-core flag delivered to this core
+        cycles_t time;
+        Ref node;
     };
     enum class Block { None, Flag, Cross, Queue, Drain };
 
@@ -126,7 +149,75 @@ private:
     int check_access(const Entry &e, dv_error_t *err);
     int locate(dv_error_t *err, int code, const dv_insn_t &in, uint64_t index, const char *fmt, ...)
         __attribute__((format(printf, 6, 7)));
-    void add_busy(int p, cycles_t from, cycles_t to);
+    // Pipe p works from `from` to `to`: its busy cycles (the union of such intervals, which start in
+    // order) and its attribution cursor (the caller charged the cycles before `from` first).
+    void add_busy(int p, cycles_t from, cycles_t to)
+    {
+        if (to <= from)
+            return;
+        const cycles_t s = std::max(from, busy_end_[p]);
+        if (to > s)
+            counters_.pipe_busy[p] += to - s;
+        busy_end_[p] = std::max(busy_end_[p], to);
+        cur_[p] = std::max(cur_[p], to);
+    }
+    // Stall attribution (docs/MODEL.md).  charge: pipe p's cycles from its cursor to `to` go to
+    // cause c.  advance_scalar: the scalar unit's time moves from ts_ to `to`, busy (DV_STALL_SCALAR)
+    // or stalled for cause c; pipes waiting for it to issue their next instruction are charged the
+    // same cause provisionally.  commit: pipe p got an instruction, its provisional charges stand.
+    // close_block: the block ends at `end`; provisional charges become done.
+    void charge(int p, cycles_t to, dv_stall_t c)
+    {
+        if (to > cur_[p]) {
+            counters_.stall[p][c] += to - cur_[p];
+            cur_[p] = to;
+        }
+    }
+    void charge_wait(int p, cycles_t to, dv_stall_t c) // charge, and log it (waits_)
+    {
+        if (to <= cur_[p])
+            return;
+        waits_[p][nwaits_[p]++ % kWaitLog] = WaitCharge{c, to - cur_[p]};
+        charge(p, to, c);
+    }
+    void advance_scalar(cycles_t to, dv_stall_t c)
+    {
+        if (to <= ts_)
+            return;
+        if (c == DV_STALL_SCALAR)
+            add_busy(DV_PIPE_S, ts_, to);
+        else
+            charge(DV_PIPE_S, to, c);
+        if (starving_)
+            starving_charge(to, c);
+        seg_c_ = c;
+        ts_ = to;
+    }
+    void starving_charge(cycles_t to, dv_stall_t c);
+    void commit(int p);
+    void close_block(cycles_t end);
+    void starve(int p); // pipe p's queue became empty
+    dv_stall_t flag_cause(int src) const { return static_cast<dv_stall_t>(DV_STALL_FLAG_S + src); }
+    dv_stall_t queue_cause(int p) const { return static_cast<dv_stall_t>(DV_STALL_QUEUE_V + p - DV_PIPE_V); }
+    // Critical path: a node at cycle t reached from `base` (base itself when it is at t), owned by
+    // the caller; the key of an edge charged to opcode op on pipe p of this core.
+    Ref path_at(Ref base, cycles_t t, uint32_t key)
+    {
+        if (path_.time(base) == t) {
+            path_.retain(base);
+            return base;
+        }
+        return path_.extend(base, t, key);
+    }
+    // The same from a node whose reference the caller hands over.
+    Ref path_from(Ref owned, cycles_t t, uint32_t key)
+    {
+        return path_.time(owned) == t ? owned : path_.extend_from(owned, t, key);
+    }
+    uint32_t path_key(unsigned op, int p) const { return index_ << 16 | op << 3 | static_cast<uint32_t>(p); }
+    Ref free_ref(int p) { return path_at(start_node_[p], free_[p], start_key_[p]); }
+    Ref scalar_ref(cycles_t t) { return path_at(s_node_, t, path_key(DV_CRIT_ISSUE, DV_PIPE_S)); }
+    Ref done_ref(int p) { return path_at(done_node_[p], done_[p], done_key_[p]); }
     Flag &flag(int src, int dst, int id) { return flags_[(src * DV_PIPE_COUNT + dst) * DV_FLAG_IDS + id]; }
     std::string describe_wait(int p, const Entry &e);
     std::string describe_pending(); // the scalar unit's next instruction, as describe_wait words it
@@ -134,6 +225,7 @@ private:
 
     const Params p_;
     CoreServices &chip_;
+    CriticalPath &path_;
     const unsigned index_;
     const dv_core_type_t type_;
     const unsigned pipes_;
@@ -176,11 +268,40 @@ private:
     bool have_pending_ = false, stream_end_ = false;
     uint64_t next_index_ = 0, pending_index_ = 0;
 
-    // Cross-core flags delivered to this core: arrival times per flag id.
-    std::vector<std::vector<cycles_t>> cross_;
+    // Cross-core flags delivered to this core: arrivals per flag id.
+    std::vector<std::vector<Arrival>> cross_;
     sc_core::sc_event cross_event_;
 
+    // Stall attribution: pipe p's timeline is charged (busy or to a cause) up to cur_[p].  Pipes
+    // whose queue is empty (bit p of starving_) wait for the scalar unit: what it does meanwhile
+    // is charged to them provisionally (prov_, causes in prov_mask_), final once they get an
+    // instruction, done when the block ends first.  seg_c_: the state of the scalar unit's last
+    // stretch of time (up to ts_).
+    cycles_t cur_[DV_PIPE_COUNT] = {};
+    unsigned starving_ = 0;
+    uint64_t prov_[DV_PIPE_COUNT][DV_STALL_COUNT] = {};
+    uint32_t prov_mask_[DV_PIPE_COUNT] = {};
+    dv_stall_t seg_c_ = DV_STALL_BLOCK_START;
+    // A block ends at max(ts_, done_): a wait (wait_flag, wait_cross_flag) a pipe starts after its
+    // last busy instruction may start later than that.  The charges made for such waits since the
+    // pipe's last busy start (the newest kWaitLog) let close_block take back what lies past the end.
+    static constexpr unsigned kWaitLog = 8;
+    struct WaitCharge {
+        dv_stall_t cause;
+        cycles_t cycles;
+    } waits_[DV_PIPE_COUNT][kWaitLog] = {};
+    unsigned nwaits_[DV_PIPE_COUNT] = {};
+
+    // Critical path frontier: the scalar unit (its last node; from there to ts_ it issued
+    // instructions, charged to DV_CRIT_ISSUE), each pipe's last start (free_[p] is start_key_'s
+    // occupancy after it) and the start of the instruction completing at done_[p], and the end of
+    // the core's last block.
+    Ref s_node_ = 0, end_node_ = 0;
+    Ref start_node_[DV_PIPE_COUNT] = {}, done_node_[DV_PIPE_COUNT] = {};
+    uint32_t start_key_[DV_PIPE_COUNT] = {}, done_key_[DV_PIPE_COUNT] = {};
+
     dv_core_counters_t counters_{};
+    OpStats ops_{};
 };
 
 } // namespace dv

@@ -21,7 +21,8 @@ Chip::Chip(sc_core::sc_module_name name, const dv_config_t &cfg)
     n_aiv_ = dv_topo_type_cores(&cfg_, DV_CORE_AIV);
     for (uint32_t i = 0; i < dv_topo_cores(&cfg_); i++)
         cores_.push_back(std::make_unique<AiCore>(dv_topo_core_name(&cfg_, i, nm, sizeof nm),
-                                                  AiCore::Params::from(cfg_, dv_topo_core_type(&cfg_, i)), *this, i, l2_));
+                                                  AiCore::Params::from(cfg_, dv_topo_core_type(&cfg_, i)), *this, i, l2_,
+                                                  path_));
     mode2_.resize(n_aiv_);
 }
 
@@ -95,26 +96,36 @@ void Chip::report_hazard(unsigned core, uint32_t block, uint32_t sub, const dv_h
     }
 }
 
-int Chip::cross_set(unsigned core, int mode, unsigned id, cycles_t t, dv_error_t *err)
+int Chip::cross_set(unsigned core, int mode, unsigned id, cycles_t t, CriticalPath::Ref node, dv_error_t *err)
 {
     const AiCore &c = *cores_[core];
     std::vector<AiCore *> targets;
     const unsigned g = group_of(c), aiv = static_cast<unsigned>(cfg_.chip_aiv_per_core);
     auto aiv_of = [&](unsigned group, unsigned k) { return cores_[dv_topo_group_core(&cfg_, DV_CORE_AIV, group, k)].get(); };
     cycles_t when = t;
+    CriticalPath::Ref from = node; // the set that completed the rule (the latest), held by the chip
+    path_.retain(from);
     if (mode == 0) {
         const int ty = c.type();
         auto &pending = mode0_[ty];
         if (pending.size() < DV_CROSS_FLAG_IDS)
             pending.resize(DV_CROSS_FLAG_IDS);
-        pending[id].push_back(t);
+        pending[id].push_back(Set{t, from});
         std::vector<AiCore *> same; // the cores of the setter's type that run this kernel
         for (AiCore *k : running_)
             if (k->type() == c.type())
                 same.push_back(k);
         if (pending[id].size() < same.size())
             return DV_OK;
-        when = *std::max_element(pending[id].begin(), pending[id].end());
+        const Set *latest = &pending[id].front();
+        for (const Set &s : pending[id])
+            if (s.time > latest->time)
+                latest = &s;
+        when = latest->time;
+        from = latest->node;
+        path_.retain(from);
+        for (const Set &s : pending[id])
+            path_.release(s.node);
         pending[id].clear();
         targets = same;
     } else if (mode == 1) {
@@ -132,27 +143,36 @@ int Chip::cross_set(unsigned core, int mode, unsigned id, cycles_t t, dv_error_t
             auto &slot = mode2_[g * aiv + k];
             if (slot.size() < DV_CROSS_FLAG_IDS)
                 slot.resize(DV_CROSS_FLAG_IDS);
-            slot[id].push_back(t);
+            slot[id].push_back(Set{t, from});
             for (unsigned j = 0; j < aiv; j++) {
                 auto &sj = mode2_[g * aiv + j];
                 if (sj.size() < DV_CROSS_FLAG_IDS || sj[id].empty())
                     return DV_OK; // the AIC sees the flag once every AIV of its group set it
             }
             when = 0;
+            from = CriticalPath::kNone;
             for (unsigned j = 0; j < aiv; j++) {
                 auto &q = mode2_[g * aiv + j][id];
-                when = std::max(when, q.front());
+                if (!from || q.front().time > when) {
+                    when = q.front().time;
+                    path_.assign(from, q.front().node);
+                }
+                path_.release(q.front().node);
                 q.erase(q.begin());
             }
             targets.push_back(cores_[g].get());
         }
     }
+    int rc = DV_OK;
     for (AiCore *k : targets)
-        if (k->deliver_cross_flag(id, when) > cfg_.sync_cross_flag_max)
-            return dv_error_set(err, DV_ERR_STATE, nullptr, 0, 0,
-                                "cross-core flag %u set more than %llu times without a wait on %s", id,
-                                static_cast<unsigned long long>(cfg_.sync_cross_flag_max), k->basename());
-    return DV_OK;
+        if (k->deliver_cross_flag(id, when, from) > cfg_.sync_cross_flag_max) {
+            rc = dv_error_set(err, DV_ERR_STATE, nullptr, 0, 0,
+                              "cross-core flag %u set more than %llu times without a wait on %s", id,
+                              static_cast<unsigned long long>(cfg_.sync_cross_flag_max), k->basename());
+            break;
+        }
+    path_.release(from);
+    return rc;
 }
 
 int Chip::run(dv_kernel_t *k, const dv_gm_t *gm, const dv_run_opts_t &opts, dv_counters_t *out, dv_error_t *err)
@@ -179,6 +199,7 @@ int Chip::run(dv_kernel_t *k, const dv_gm_t *gm, const dv_run_opts_t &opts, dv_c
     aborting_ = false;
     error_ = dv_error_t{};
     std::memset(op_count_, 0, sizeof op_count_);
+    path_.reset();
     hazards_ = 0;
     hazard_log_.clear();
     for (auto &m : mode0_)
@@ -264,8 +285,39 @@ int Chip::run(dv_kernel_t *k, const dv_gm_t *gm, const dv_run_opts_t &opts, dv_c
     out->nhazard_records = static_cast<uint32_t>(hazard_log_.size());
     std::copy(hazard_log_.begin(), hazard_log_.end(), out->hazard);
     std::memcpy(out->op_count, op_count_, sizeof op_count_);
+    for (AiCore *c : running_) // per opcode and pipe: the sums over the cores
+        for (int op = 0; op < DV_OP_COUNT; op++)
+            for (int p = 0; p < DV_PIPE_COUNT; p++) {
+                out->op_pipe_count[op][p] += c->op_stats().count[op][p];
+                out->op_pipe_cycles[op][p] += c->op_stats().cycles[op][p];
+            }
+    critical_path(out);
+    path_.reset();
     kernel_ = nullptr;
     return DV_OK;
+}
+
+void Chip::critical_path(dv_counters_t *out) const
+{
+    out->crit_end_core = UINT32_MAX;
+    out->crit_peak_nodes = path_.peak();
+    const AiCore *last = nullptr;
+    for (const AiCore *c : running_)
+        if (c->counters().blocks && (!last || c->counters().last_cycle > last->counters().last_cycle))
+            last = c;
+    if (!last)
+        return;
+    cycles_t start;
+    const std::vector<CriticalPath::Step> steps = path_.steps(last->path_end(), start);
+    out->crit_end_core = last->index();
+    for (const CriticalPath::Step &s : steps) {
+        const unsigned core = s.key >> 16, op = s.key >> 3 & 0x1fff, pipe = s.key & 7;
+        out->crit_cycles += s.cycles;
+        out->crit_op_cycles[op][pipe] += s.cycles;
+        out->crit_op_count[op][pipe] += s.count;
+        if (core < out->ncores)
+            out->cores[core].crit_cycles += s.cycles;
+    }
 }
 
 } // namespace dv

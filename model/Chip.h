@@ -34,7 +34,7 @@ private:
     // CoreServices (the contract is written there).
     bool next_block(unsigned core, uint32_t &block, uint32_t &sub) override;
     int open_stream(uint32_t block, uint32_t sub, dv_stream_t **s, dv_error_t *err) override;
-    int cross_set(unsigned core, int mode, unsigned id, cycles_t t, dv_error_t *err) override;
+    int cross_set(unsigned core, int mode, unsigned id, cycles_t t, CriticalPath::Ref node, dv_error_t *err) override;
     void fail(const dv_error_t &err) override;
     bool aborting() const override { return aborting_; }
     const sc_core::sc_event &abort_event() const override { return abort_event_; }
@@ -58,10 +58,13 @@ private:
 
     bool participates(const AiCore &c) const;
     unsigned group_of(const AiCore &c) const;
+    // The critical path of the run: it ends with the block that ended last (the first such core).
+    void critical_path(dv_counters_t *out) const;
 
     const dv_config_t cfg_;
     Hbm hbm_;
     L2Cache l2_;
+    CriticalPath path_; // declared before the cores, which hold a connection to it
     std::vector<std::unique_ptr<AiCore>> cores_;
     unsigned n_aic_ = 0, n_aiv_ = 0;
 
@@ -79,9 +82,14 @@ private:
     uint64_t op_count_[DV_OP_COUNT] = {};
     uint64_t hazards_ = 0;
     std::vector<dv_hazard_t> hazard_log_;
-    // Cross-core flags: mode 0 pending sets per core type and id; mode 2 AIV->AIC per group.
-    std::vector<std::vector<cycles_t>> mode0_[3];
-    std::vector<std::vector<std::vector<cycles_t>>> mode2_; // [group * aiv + k][id] -> times
+    // Cross-core flags: mode 0 pending sets per core type and id; mode 2 AIV->AIC per group.  Each
+    // set keeps its time and critical-path node (the chip holds a reference until it delivers).
+    struct Set {
+        cycles_t time;
+        CriticalPath::Ref node;
+    };
+    std::vector<std::vector<Set>> mode0_[3];
+    std::vector<std::vector<std::vector<Set>>> mode2_; // [group * aiv + k][id] -> sets
 };
 
 } // namespace dv

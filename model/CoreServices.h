@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <systemc>
 
+#include "CriticalPath.h"
 #include "Cycles.h"
 #include "dv/isa.h"
 #include "dv/kernel.h"
@@ -44,8 +45,10 @@ public:
     // AiCore::deliver_cross_flag - the caller may be one of them (mode 0), which is the only call
     // back into a core.  Returns an error (message without location: the caller adds it) for a
     // mode the core's type cannot use or a target that would hold more than sync.cross_flag_max
-    // undelivered sets.
-    virtual int cross_set(unsigned core, int mode, unsigned id, cycles_t t, dv_error_t *err) = 0;
+    // undelivered sets.  `node` is the set's critical-path node (its time is t; the chip takes
+    // its own references and delivers the node of the set that completed the rule).
+    virtual int cross_set(unsigned core, int mode, unsigned id, cycles_t t, CriticalPath::Ref node,
+                          dv_error_t *err) = 0;
 
     // ---- failure
     // The first failure of the kernel wins (later ones are ignored): the chip records it, answers

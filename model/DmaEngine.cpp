@@ -104,7 +104,10 @@ Cost DmaEngine::cost(const dv_insn_t &in, cycles_t t, const uint64_t *gm_addr)
     runs.offset = run_addr;
     runs.ctx = &rc;
     const GmResult mem = l2->transfer(t + issue, runs, write, core_);
-    c.occupy = std::max<cycles_t>(issue + std::max(engine, local), mem.done > t ? mem.done - t : 0);
+    const cycles_t own = issue + std::max(engine, local);
+    c.occupy = std::max<cycles_t>(own, mem.done > t ? mem.done - t : 0);
+    c.mem_wait = c.occupy - own;
+    c.mem_hbm = mem.hbm;
     if (write) {
         gm_write_bytes += gm_bytes;
         c.latency = p_.mte3.latency_cycles;

@@ -8,6 +8,8 @@
 //   write-back), whose calendars may finish later than the engine does.
 //   occupy  = max(issue + max(engine, local), memory done - start)
 //   latency = path latency (+ hbm.latency_cycles when a read missed in L2)
+//   The part of occupy beyond issue + max(engine, local) is Cost::mem_wait: the pipe held while
+//   the transfer waits for its L2 / HBM bandwidth share (stall attribution's l2 / hbm).
 //   The runs come from dv_xfer_shape, so every form shares this path (copy_*_align: len bytes per run).
 // Local transfers: occupy = bytes / path bandwidth (+ issue for FixPipe), latency = path latency.
 #pragma once

@@ -61,6 +61,7 @@ GmResult L2Cache::transfer(cycles_t t, const GmRuns &runs, bool write, unsigned 
         total = runs.count * runs.bytes;
         r.done = hbm->transfer(t, total, write, requester);
         r.miss = !write;
+        r.hbm = true;
         return r;
     }
     for (uint64_t i = 0; i < runs.count; i++) {
@@ -75,14 +76,16 @@ GmResult L2Cache::transfer(cycles_t t, const GmRuns &runs, bool write, unsigned 
         }
         total += runs.bytes;
     }
-    cycles_t done = cal_.reserve(t, total, requester);
+    const cycles_t l2_done = cal_.reserve(t, total, requester);
+    cycles_t hbm_done = 0;
     if (fill > 0)
-        done = std::max(done, hbm->transfer(t, fill, false, requester));
+        hbm_done = hbm->transfer(t, fill, false, requester);
     if (write && write_through_)
         wb += total; // the written bytes themselves go on to HBM now
     if (wb > 0)
-        done = std::max(done, hbm->transfer(t, wb, true, requester));
-    r.done = done;
+        hbm_done = std::max(hbm_done, hbm->transfer(t, wb, true, requester));
+    r.done = std::max(l2_done, hbm_done);
+    r.hbm = hbm_done > l2_done;
     return r;
 }
 

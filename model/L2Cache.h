@@ -26,6 +26,7 @@ struct GmRuns {
 struct GmResult {
     cycles_t done = 0;  // last byte through L2 (and HBM for misses)
     bool miss = false;  // at least one line came from HBM
+    bool hbm = false;   // done is HBM's (its bytes were through after the L2's)
 };
 
 class L2Cache : public sc_core::sc_module {

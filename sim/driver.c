@@ -181,6 +181,7 @@ int dv_sim_gm_setup(const dv_config_t *cfg, const dv_kernel_info_t *info, bool d
 
 typedef struct outputs {
     FILE *json;
+    FILE *csv; /* --instr-csv */
     FILE **dump;
 } outputs_t;
 
@@ -213,6 +214,8 @@ static int outputs_open(const dv_sim_opts_t *o, outputs_t *out, dv_error_t *err)
         return dv_error_set(err, DV_ERR_NOMEM, NULL, 0, 0, "out of memory");
     if (o->json)
         rc = open_out(o->json, &out->json, err);
+    if (o->instr_csv && rc == DV_OK)
+        rc = open_out(o->instr_csv, &out->csv, err);
     for (int i = 0; i < o->ndumps && rc == DV_OK; i++)
         rc = open_out(o->dumps[i].path, &out->dump[i], err);
     return rc;
@@ -226,10 +229,12 @@ static int report_write(const dv_sim_result_t *res, const dv_sim_opts_t *o, outp
         return rc;
     if (res->op)
         dv_report_set_op(&rep, &res->op_report);
-    if (!o->quiet && out->json != stdout)
+    if (!o->quiet && out->json != stdout && out->csv != stdout)
         rc = dv_report_print(&rep, stdout);
     if (rc == DV_OK && out->json)
         rc = dv_report_write_json(&rep, out->json);
+    if (rc == DV_OK && out->csv)
+        rc = dv_report_write_instr_csv(&rep, out->csv);
     if (rc != DV_OK)
         rc = dv_error_set(err, rc, NULL, 0, 0, "writing the report failed");
     dv_report_free(&rep);
@@ -423,7 +428,7 @@ int dv_sim_run(const dv_sim_opts_t *o, dv_sim_summary_t *sum, dv_error_t *err)
     /* 1-5. profile, kernel, GM arguments, model, check */
     if ((rc = dv_sim_execute(o, &res, err)) != DV_OK || o->record)
         goto cleanup;
-    /* 6. report: derived once from the counters; text to stdout, JSON */
+    /* 6. report: derived once from the counters; text to stdout, JSON, the instruction table */
     if ((rc = outputs_open(o, &out, err)) != DV_OK)
         goto cleanup;
     if ((rc = report_write(&res, o, &out, err)) != DV_OK)
@@ -442,6 +447,7 @@ int dv_sim_run(const dv_sim_opts_t *o, dv_sim_summary_t *sum, dv_error_t *err)
 
 cleanup:
     rc = close_out(out.json, o->json, rc, err);
+    rc = close_out(out.csv, o->instr_csv, rc, err);
     for (int i = 0; out.dump && i < o->ndumps; i++)
         rc = close_out(out.dump[i], o->dumps[i].path, rc, err);
     free(out.dump);

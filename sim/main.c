@@ -52,6 +52,8 @@ static const char usage_text[] =
     "  --json FILE|-             also write the JSON report (docs/REPORT.md); '-' = stdout\n"
     "                            instead of the text report\n"
     "  --timeline FILE           write a Chrome-trace / Perfetto timeline\n"
+    "  --instr-csv FILE|-        write the instruction hot-spot table (instr, pipe, call_count,\n"
+    "                            cycles, ...; docs/REPORT.md) as CSV; '-' = stdout\n"
     "  --no-data                 timing only: no GM data, instructions are not executed\n"
     "  --no-hazards              do not run the hazard checker\n"
     "  --fail-on-hazard          exit with status 3 when hazards were found\n"
@@ -207,6 +209,13 @@ static int parse(int argc, char **argv, int first, cmd_t cmd, cli_t *c)
             c->so.check = true;
             continue;
         }
+        if ((cmd == CMD_RUN || cmd == CMD_OP) && option_is(a, "--instr-csv")) {
+            const char *v = option_value(argc, argv, &i, "--instr-csv");
+            if (!v || !v[0])
+                return usage_error("option '%s' needs a value", "--instr-csv");
+            c->so.instr_csv = v;
+            continue;
+        }
         if (strcmp(a, "--") == 0) {
             only_positional = 1;
             continue;
@@ -277,6 +286,8 @@ static int parse(int argc, char **argv, int first, cmd_t cmd, cli_t *c)
         return usage_error("%s", "record: missing -o FILE");
     if (c->ndumps && !c->so.data)
         return usage_error("%s", "option '--dump' cannot be used with '--no-data'");
+    if (c->so.instr_csv && c->so.json && !strcmp(c->so.instr_csv, "-") && !strcmp(c->so.json, "-"))
+        return usage_error("%s", "'--json -' and '--instr-csv -' cannot both write to stdout");
     return EXIT_OK;
 }
 

@@ -27,6 +27,65 @@ static void occupancy_of(const dv_buf_counters_t *b, uint64_t cycles, dv_occupan
     o->avg_pct = 100.0 * ratio_of(o->avg_bytes, (double)b->capacity);
 }
 
+/* Add core c's pipe p (active for `cycles`) to a stall report. */
+static void stall_add(dv_stall_report_t *s, const dv_core_counters_t *c, uint64_t cycles, int p)
+{
+    s->present = true;
+    s->window += cycles;
+    s->busy += c->pipe_busy[p];
+    for (int k = 0; k < DV_STALL_COUNT; k++)
+        s->cause[k] += c->stall[p][k];
+}
+
+static void stall_close(dv_stall_report_t *s) { s->idle = s->window > s->busy ? s->window - s->busy : 0; }
+
+/* By cycles descending, then in opcode and pipe order. */
+static int crit_cmp(const void *a, const void *b)
+{
+    const dv_crit_row_t *x = a, *y = b;
+    if (x->cycles != y->cycles)
+        return x->cycles < y->cycles ? 1 : -1;
+    return x->op != y->op ? (x->op < y->op ? -1 : 1) : (int)x->pipe - (int)y->pipe;
+}
+
+static int instr_cmp(const void *a, const void *b)
+{
+    const dv_instr_row_t *x = a, *y = b;
+    if (x->cycles != y->cycles)
+        return x->cycles < y->cycles ? 1 : -1;
+    return x->op != y->op ? (x->op < y->op ? -1 : 1) : (int)x->pipe - (int)y->pipe;
+}
+
+/* The critical path's rows and the instruction hot-spot table, from the chip-level counters. */
+static void derive_tables(dv_report_t *r, const dv_config_t *cfg, const dv_counters_t *cnt)
+{
+    r->crit_cycles = cnt->crit_cycles;
+    r->crit_end_core = cnt->crit_end_core < cnt->ncores ? (int)cnt->crit_end_core : -1;
+    for (int op = 0; op < DV_CRIT_OPS; op++)
+        for (int p = 0; p < DV_PIPE_COUNT; p++)
+            if (cnt->crit_op_cycles[op][p] || cnt->crit_op_count[op][p])
+                r->crit[r->ncrit++] = (dv_crit_row_t){op, (dv_pipe_t)p, cnt->crit_op_cycles[op][p], cnt->crit_op_count[op][p]};
+    qsort(r->crit, (size_t)r->ncrit, sizeof r->crit[0], crit_cmp);
+    for (int op = 0; op < DV_OP_COUNT; op++)
+        for (int p = 0; p < DV_PIPE_COUNT; p++) {
+            const uint64_t n = cnt->op_pipe_count[op][p], cy = cnt->op_pipe_cycles[op][p];
+            if (n)
+                r->instr[r->ninstr++] = (dv_instr_row_t){op, (dv_pipe_t)p, n, cy, (double)cy / (double)n,
+                                                         ratio_of((double)cy, (double)cfg->chip_freq_mhz)};
+        }
+    qsort(r->instr, (size_t)r->ninstr, sizeof r->instr[0], instr_cmp);
+}
+
+const char *dv_report_crit_op_name(int op)
+{
+    if (op == DV_CRIT_BLOCK_START)
+        return "block_start";
+    if (op == DV_CRIT_ISSUE)
+        return "issue";
+    const dv_op_spec_t *s = dv_op_spec((dv_op_t)op);
+    return s ? s->mnemonic : "?";
+}
+
 int dv_report_derive(dv_report_t *r, const dv_config_t *cfg, const dv_kernel_info_t *info, const dv_counters_t *cnt,
                      dv_error_t *err)
 {
@@ -56,9 +115,12 @@ int dv_report_derive(dv_report_t *r, const dv_config_t *cfg, const dv_kernel_inf
             if (!cr->has_pipe[p])
                 continue;
             cr->ratio[p] = ratio_of((double)c->pipe_busy[p], (double)cr->cycles);
+            stall_add(&cr->stall[p], c, cr->cycles, p);
+            stall_close(&cr->stall[p]);
             if (cr->ran) {
                 busy[p] += (double)c->pipe_busy[p];
                 span[p] += (double)cr->cycles;
+                stall_add(&r->stall[p], c, cr->cycles, p);
             }
         }
         for (int s = 0; s < DV_SPACE_COUNT; s++) {
@@ -86,6 +148,10 @@ int dv_report_derive(dv_report_t *r, const dv_config_t *cfg, const dv_kernel_inf
             r->pipe_wait_cycles[p] += c->pipe_wait_cycles[p];
         r->bank_conflict_cycles += c->bank_conflict_cycles;
     }
+
+    for (int p = 0; p < DV_PIPE_COUNT; p++)
+        stall_close(&r->stall[p]);
+    derive_tables(r, cfg, cnt);
 
     r->bound_by = -1;
     double best = 0.0;
@@ -208,6 +274,101 @@ static void print_op(const dv_report_t *r, FILE *out)
                 op->mismatches ? "FAILED" : "passed", op->mismatches, op->compared, op->max_abs_err, op->max_rel_err);
 }
 
+/* The causes of one kind with cycles, by cycles descending (ties in table order); returns how many. */
+static int causes_by_cycles(const dv_stall_report_t *s, dv_stall_kind_t kind, int *order)
+{
+    int n = 0;
+    for (int k = 0; k < DV_STALL_COUNT; k++) {
+        if (dv_stall_spec((dv_stall_t)k)->kind != kind || !s->cause[k])
+            continue;
+        int i = n++;
+        for (; i > 0 && s->cause[order[i - 1]] < s->cause[k]; i--)
+            order[i] = order[i - 1];
+        order[i] = k;
+    }
+    return n;
+}
+
+/* "V      busy  15.1%  idle  84.9%  flag:MTE2 48.0%, done 10.0%, ...; held: bank_conflict 1.2%" */
+static void print_stalls(const dv_report_t *r, FILE *out)
+{
+    enum { TOP = 4 };
+    fprintf(out, "\n[stalls]      idle cycles by cause, %% of core cycles (over the cores that own the pipe)\n");
+    for (int p = 0; p < DV_PIPE_COUNT; p++) {
+        const dv_stall_report_t *s = &r->stall[p];
+        if (!s->present || !s->window)
+            continue;
+        const double w = (double)s->window;
+        fprintf(out, "  %-6s busy %5.1f%%  idle %5.1f%% ", dv_pipe_name((dv_pipe_t)p), 100.0 * (double)s->busy / w,
+                100.0 * (double)s->idle / w);
+        int order[DV_STALL_COUNT];
+        const int n = causes_by_cycles(s, DV_STALL_KIND_IDLE, order);
+        uint64_t rest = 0;
+        for (int i = 0; i < n; i++) {
+            if (i < TOP)
+                fprintf(out, "%s %s %.1f%%", i ? "," : "", dv_stall_spec((dv_stall_t)order[i])->name,
+                        100.0 * (double)s->cause[order[i]] / w);
+            else
+                rest += s->cause[order[i]];
+        }
+        if (n > TOP)
+            fprintf(out, ", %d more %.1f%%", n - TOP, 100.0 * (double)rest / w);
+        const int nh = causes_by_cycles(s, DV_STALL_KIND_HELD, order);
+        for (int i = 0; i < nh; i++)
+            fprintf(out, "%s %s %.1f%%", i ? "," : "; held:", dv_stall_spec((dv_stall_t)order[i])->name,
+                    100.0 * (double)s->cause[order[i]] / w);
+        fputc('\n', out);
+    }
+}
+
+/* The path's length, its top rows and the cores it runs on. */
+static void print_critical_path(const dv_report_t *r, FILE *out)
+{
+    enum { TOP = 6, CORES = 4 };
+    fprintf(out, "\n[critical path] %" PRIu64 " cycles (kernel cycles less chip.kernel_start_cycles)", r->crit_cycles);
+    if (r->crit_end_core >= 0)
+        fprintf(out, ", ends on %s", r->cores[r->crit_end_core].c->name);
+    fputc('\n', out);
+    const double len = (double)r->crit_cycles;
+    for (int i = 0; i < r->ncrit && i < TOP; i++) {
+        const dv_crit_row_t *row = &r->crit[i];
+        fprintf(out, "  %-24s %-5s %10" PRIu64 " %5.1f%%  %" PRIu64 " step%s\n", dv_report_crit_op_name(row->op),
+                dv_pipe_name(row->pipe), row->cycles, len > 0 ? 100.0 * (double)row->cycles / len : 0.0, row->count,
+                row->count == 1 ? "" : "s");
+    }
+    if (r->ncrit > TOP) {
+        uint64_t rest = 0;
+        for (int i = TOP; i < r->ncrit; i++)
+            rest += r->crit[i].cycles;
+        fprintf(out, "  %-30s %10" PRIu64 " %5.1f%%\n", "other", rest, len > 0 ? 100.0 * (double)rest / len : 0.0);
+    }
+    /* The cores it runs on, most cycles first. */
+    uint32_t order[CORES];
+    int n = 0, more = 0;
+    for (uint32_t c = 0; c < r->ncores; c++) {
+        const uint64_t cy = r->cores[c].c->crit_cycles;
+        if (!cy)
+            continue;
+        if (n == CORES && r->cores[order[n - 1]].c->crit_cycles >= cy) {
+            more++;
+            continue;
+        }
+        more += n == CORES;
+        int i = n < CORES ? n++ : n - 1;
+        for (; i > 0 && r->cores[order[i - 1]].c->crit_cycles < cy; i--)
+            order[i] = order[i - 1];
+        order[i] = c;
+    }
+    if (n) {
+        fprintf(out, "  on cores   ");
+        for (int i = 0; i < n; i++)
+            fprintf(out, "%s %s %" PRIu64, i ? "," : "", r->cores[order[i]].c->name, r->cores[order[i]].c->crit_cycles);
+        if (more)
+            fprintf(out, ", %d more", more);
+        fputc('\n', out);
+    }
+}
+
 int dv_report_print(const dv_report_t *r, FILE *out)
 {
     const dv_config_t *cfg = r->cfg;
@@ -277,6 +438,8 @@ int dv_report_print(const dv_report_t *r, FILE *out)
         fprintf(out, " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 "\n", cr->c->stall_queue_full_cycles,
                 cr->c->stall_flag_cycles, cr->c->stall_cross_cycles);
     }
+    print_stalls(r, out);
+    print_critical_path(r, out);
 
     fprintf(out, "\n[buffers]     (peak: max over cores; avg: byte-cycles / core cycles, mean over cores)\n");
     fprintf(out, "%-6s %10s %10s %8s %12s %8s\n", "buffer", "capacity", "peak", "peak%", "avg", "avg%");
@@ -370,6 +533,60 @@ static void json_pipe_waits(FILE *out, const uint64_t *w)
     for (int p = 0; p < DV_PIPE_COUNT; p++)
         fprintf(out, "%s\"%s\":%" PRIu64, p ? "," : "", dv_pipe_name((dv_pipe_t)p), w[p]);
     fputc('}', out);
+}
+
+/* {"busy":n,"idle":n,"causes":{IDLE causes},"held":{HELD causes}}: every cause of the table, or
+ * (all false) only those with cycles. */
+static void json_stall(FILE *out, const dv_stall_report_t *s, bool all)
+{
+    fprintf(out, "{\"busy\":%" PRIu64 ",\"idle\":%" PRIu64, s->busy, s->idle);
+    for (int kind = DV_STALL_KIND_IDLE; kind <= DV_STALL_KIND_HELD; kind++) {
+        fputs(kind == DV_STALL_KIND_IDLE ? ",\"causes\":{" : "},\"held\":{", out);
+        int n = 0;
+        for (int k = 0; k < DV_STALL_COUNT; k++) {
+            const dv_stall_spec_t *sp = dv_stall_spec((dv_stall_t)k);
+            if (sp->kind == (dv_stall_kind_t)kind && (all || s->cause[k]))
+                fprintf(out, "%s\"%s\":%" PRIu64, n++ ? "," : "", sp->name, s->cause[k]);
+        }
+    }
+    fputs("}}", out);
+}
+
+/* "stalls":{"S":{...},...}: the pipes with has[p] (none when !has), with every cause (all) or
+ * only those with cycles. */
+static void json_stalls(FILE *out, const dv_stall_report_t *s, const bool *has, bool all)
+{
+    int n = 0;
+    fputs("\"stalls\":{", out);
+    for (int p = 0; has && p < DV_PIPE_COUNT; p++) {
+        if (!has[p])
+            continue;
+        fprintf(out, "%s\"%s\":", n++ ? "," : "", dv_pipe_name((dv_pipe_t)p));
+        json_stall(out, &s[p], all);
+    }
+    fputc('}', out);
+}
+
+static void json_critical_path(FILE *out, const dv_report_t *r)
+{
+    fprintf(out, "\"critical_path\":{\"cycles\":%" PRIu64 ",\"end_core\":", r->crit_cycles);
+    if (r->crit_end_core >= 0)
+        dv_json_string(out, r->cores[r->crit_end_core].c->name);
+    else
+        fputs("null", out);
+    fputs(",\"top\":[", out);
+    for (int i = 0; i < r->ncrit; i++)
+        fprintf(out, "%s{\"op\":\"%s\",\"pipe\":\"%s\",\"cycles\":%" PRIu64 ",\"count\":%" PRIu64 "}", i ? "," : "",
+                dv_report_crit_op_name(r->crit[i].op), dv_pipe_name(r->crit[i].pipe), r->crit[i].cycles, r->crit[i].count);
+    fputs("],\"cores\":[", out);
+    int n = 0;
+    for (uint32_t c = 0; c < r->ncores; c++)
+        if (r->cores[c].c->crit_cycles) {
+            fputs(n++ ? ",{\"core\":" : "{\"core\":", out);
+            dv_json_string(out, r->cores[c].c->name);
+            fprintf(out, ",\"cycles\":%" PRIu64 "}", r->cores[c].c->crit_cycles);
+        }
+    fputs("]}", out);
 }
 
 /* The buffers' occupancy objects; at chip level (r given) each with its series over time. */
@@ -542,6 +759,10 @@ int dv_report_write_json(const dv_report_t *r, FILE *out)
             r->stall_queue_full_cycles, r->stall_flag_cycles, r->stall_cross_cycles);
     json_pipe_waits(out, r->pipe_wait_cycles);
     fputs(",\n", out);
+    json_stalls(out, r->stall, r->has_pipe, true);
+    fputs(",\n", out);
+    json_critical_path(out, r);
+    fputs(",\n", out);
 
     fprintf(out, "\"cores_ran\":%u,\n\"cores\":[", r->cores_ran);
     for (uint32_t i = 0; i < r->ncores; i++) {
@@ -570,6 +791,9 @@ int dv_report_write_json(const dv_report_t *r, FILE *out)
                 "},\"stall_cycles\":{\"queue_full\":%" PRIu64 ",\"flag_wait\":%" PRIu64 ",\"cross_core\":%" PRIu64 "},",
                 c->stall_queue_full_cycles, c->stall_flag_cycles, c->stall_cross_cycles);
         json_pipe_waits(out, c->pipe_wait_cycles);
+        fputc(',', out);
+        json_stalls(out, cr->stall, cr->ran ? cr->has_pipe : NULL, false);
+        fprintf(out, ",\"crit_cycles\":%" PRIu64, c->crit_cycles);
         fprintf(out,
                 ",\"bank_conflict_cycles\":%" PRIu64 ",\"gm_read_bytes\":%" PRIu64 ",\"gm_write_bytes\":%" PRIu64
                 ",\"buffers\":",
@@ -621,5 +845,18 @@ int dv_report_write_json(const dv_report_t *r, FILE *out)
     fputs(cnt->nhazard_records ? "\n],\n\"config\":" : "],\n\"config\":", out);
     json_config(out, r->cfg);
     fputs("\n}\n", out);
+    return ferror(out) ? DV_ERR_IO : DV_OK;
+}
+
+/* ---------------------------------------------------------------- instruction CSV */
+
+int dv_report_write_instr_csv(const dv_report_t *r, FILE *out)
+{
+    fputs("instr,pipe,call_count,cycles,avg_cycles,running_time(us)\n", out);
+    for (int i = 0; i < r->ninstr; i++) {
+        const dv_instr_row_t *row = &r->instr[i];
+        fprintf(out, "%s,%s,%" PRIu64 ",%" PRIu64 ",%.2f,%.6f\n", dv_op_spec((dv_op_t)row->op)->mnemonic,
+                dv_pipe_name(row->pipe), row->count, row->cycles, row->avg_cycles, row->time_us);
+    }
     return ferror(out) ? DV_ERR_IO : DV_OK;
 }

@@ -42,6 +42,40 @@ typedef struct dv_buf_counters {
     double series[DV_OCC_SLICES];
 } dv_buf_counters_t;
 
+/* Stall causes (dv/stall.def): why a pipe idles (IDLE) or is held without working (HELD). */
+typedef enum dv_stall {
+#define DV_STALL(id, name, kind, pipe, desc) DV_STALL_##id,
+#include "dv/stall.def"
+    DV_STALL_COUNT
+} dv_stall_t;
+
+typedef enum dv_stall_kind { DV_STALL_KIND_IDLE, DV_STALL_KIND_HELD } dv_stall_kind_t;
+
+/* One row of dv/stall.def: name as the report spells it, kind, the pipe it names (-1: none). */
+typedef struct dv_stall_spec {
+    const char *name;
+    dv_stall_kind_t kind;
+    int pipe;
+    const char *description;
+} dv_stall_spec_t;
+
+/* The row of cause s, or NULL when s is out of range. */
+static inline const dv_stall_spec_t *dv_stall_spec(dv_stall_t s)
+{
+    static const dv_stall_spec_t specs[] = {
+#define DV_STALL(id, name, kind, pipe, desc) {name, DV_STALL_KIND_##kind, pipe, desc},
+#include "dv/stall.def"
+    };
+    return (unsigned)s < (unsigned)DV_STALL_COUNT ? &specs[s] : (const dv_stall_spec_t *)0;
+}
+
+/* The critical path's rows are indexed by opcode 0 .. DV_OP_COUNT - 1 and two pseudo-opcodes: a
+ * block's start overhead (chip.block_start_cycles) and the scalar unit issuing instructions
+ * (scalar.issue_cycles each), both on pipe S. */
+#define DV_CRIT_BLOCK_START DV_OP_COUNT
+#define DV_CRIT_ISSUE (DV_OP_COUNT + 1)
+#define DV_CRIT_OPS (DV_OP_COUNT + 2)
+
 typedef struct dv_core_counters {
     char name[16];                         /* "core0", "aic3", "aiv7" */
     dv_core_type_t type;
@@ -57,6 +91,11 @@ typedef struct dv_core_counters {
     uint64_t bank_conflict_cycles;
     uint64_t gm_read_bytes, gm_write_bytes;
     dv_buf_counters_t buf[DV_SPACE_COUNT]; /* index DV_SPACE_GM unused */
+    /* Stall attribution (docs/MODEL.md): stall[p][c] cycles of pipe p charged to cause c.  For a
+     * pipe the core owns, the IDLE causes add up to last_cycle - first_cycle - pipe_busy[p]
+     * exactly; HELD causes are cycles of pipe_busy[p].  All 0 for a pipe the core does not own. */
+    uint64_t stall[DV_PIPE_COUNT][DV_STALL_COUNT];
+    uint64_t crit_cycles;                  /* cycles of the kernel's critical path spent on this core */
 } dv_core_counters_t;
 
 typedef enum dv_hazard_kind { DV_HAZ_RAW, DV_HAZ_WAR, DV_HAZ_WAW } dv_hazard_kind_t;
@@ -87,6 +126,19 @@ typedef struct dv_counters {
     uint32_t nhazard_records;            /* the first DV_HAZARD_RECORDS */
     dv_hazard_t hazard[DV_HAZARD_RECORDS];
     uint64_t op_count[DV_OP_COUNT];      /* per-opcode instruction counts */
+    /* Per opcode and the pipe that ran it (set_flag / wait_flag by their operands): instructions
+     * and the cycles they kept their unit (docs/REPORT.md, --instr-csv). */
+    uint64_t op_pipe_count[DV_OP_COUNT][DV_PIPE_COUNT];
+    uint64_t op_pipe_cycles[DV_OP_COUNT][DV_PIPE_COUNT];
+    /* The critical path (docs/MODEL.md): from the first block's start (chip.kernel_start_cycles)
+     * to the end of the last block, crit_cycles = cycles - chip.kernel_start_cycles; its cycles and
+     * steps by opcode (or DV_CRIT_BLOCK_START, DV_CRIT_ISSUE) and pipe add up to crit_cycles.  crit_end_core: the
+     * core whose block ended last (the first of them), UINT32_MAX when no core ran a block. */
+    uint64_t crit_cycles;
+    uint32_t crit_end_core;
+    uint64_t crit_op_cycles[DV_CRIT_OPS][DV_PIPE_COUNT];
+    uint64_t crit_op_count[DV_CRIT_OPS][DV_PIPE_COUNT];
+    uint64_t crit_peak_nodes;            /* host memory: the most path nodes alive at once (bounded, docs/MODEL.md) */
 } dv_counters_t;
 
 /* Called once per executed instruction when a timeline is wanted. */

@@ -40,6 +40,33 @@ typedef struct dv_occupancy {
     double avg_pct;
 } dv_occupancy_t;
 
+/* Stall attribution of one pipe (dv/stall.def, docs/REPORT.md): of one core, or summed over the
+ * cores that ran work and own the pipe.  window = their core cycles, busy = pipe_busy,
+ * idle = window - busy; the IDLE causes add up to idle exactly, the HELD ones are cycles of busy. */
+typedef struct dv_stall_report {
+    bool present;                      /* a core that owns the pipe is counted */
+    uint64_t window, busy, idle;
+    uint64_t cause[DV_STALL_COUNT];
+} dv_stall_report_t;
+
+/* A row of the critical path: an opcode (or DV_CRIT_BLOCK_START) on a pipe, its cycles on the
+ * path and its steps (instructions, or block starts, on the path). */
+typedef struct dv_crit_row {
+    int op;
+    dv_pipe_t pipe;
+    uint64_t cycles, count;
+} dv_crit_row_t;
+
+/* A row of the instruction hot-spot table (--instr-csv): an opcode on the pipe that ran it, over
+ * all cores.  cycles: what its instructions kept their unit for (docs/REPORT.md). */
+typedef struct dv_instr_row {
+    int op;
+    dv_pipe_t pipe;
+    uint64_t count, cycles;
+    double avg_cycles;                 /* cycles / count */
+    double time_us;                    /* cycles / chip.freq_mhz */
+} dv_instr_row_t;
+
 /* One core, derived. */
 typedef struct dv_core_report {
     const dv_core_counters_t *c;
@@ -48,6 +75,7 @@ typedef struct dv_core_report {
     bool has_pipe[DV_PIPE_COUNT];      /* the core's type owns the pipe on this profile (dv_topo_has_pipe) */
     double ratio[DV_PIPE_COUNT];       /* pipe_busy / cycles (0 when the pipe is absent) */
     dv_occupancy_t buf[DV_SPACE_COUNT];
+    dv_stall_report_t stall[DV_PIPE_COUNT]; /* the pipes the core owns (present) */
 } dv_core_report_t;
 
 /* An operator run (dvsim op): its name and parameters as typed, its useful work, and the --check
@@ -81,6 +109,18 @@ typedef struct dv_report {
     uint64_t stall_queue_full_cycles, stall_flag_cycles, stall_cross_cycles; /* sums over cores */
     uint64_t pipe_wait_cycles[DV_PIPE_COUNT]; /* the same waits by pipe, summed over cores */
     uint64_t bank_conflict_cycles;     /* sum over cores */
+    /* Per pipe, summed over the cores that ran work and own it (present: some did). */
+    dv_stall_report_t stall[DV_PIPE_COUNT];
+    /* The critical path: crit_cycles (= cycles - chip.kernel_start_cycles), ending on core
+     * crit_end_core (-1: none); its rows with cycles, by cycles descending (they add up to
+     * crit_cycles). */
+    uint64_t crit_cycles;
+    int crit_end_core;
+    int ncrit;
+    dv_crit_row_t crit[DV_CRIT_OPS * DV_PIPE_COUNT];
+    /* The instruction hot-spot table: every (opcode, pipe) that ran, by cycles descending. */
+    int ninstr;
+    dv_instr_row_t instr[DV_OP_COUNT * DV_PIPE_COUNT];
     dv_occupancy_t buf[DV_SPACE_COUNT];
     double gm_read_gb_per_s, gm_write_gb_per_s; /* achieved over the kernel's time */
     bool l2_accessed;                  /* hits + misses > 0 */
@@ -106,10 +146,16 @@ void dv_report_set_op(dv_report_t *r, const dv_report_op_t *op);
  * slice exceeds r->buf[s].peak_bytes.  All 0 when no such core exists. */
 void dv_report_buf_series(const dv_report_t *r, dv_space_t s, double *out /* DV_OCC_SLICES */);
 
-/* The human-readable report (sections chip, cores, buffers, memory, hazards). */
+/* The name of a critical-path row's opcode: its mnemonic, "block_start" or "issue". */
+const char *dv_report_crit_op_name(int op);
+
+/* The human-readable report (sections chip, cores, stalls, critical path, buffers, memory,
+ * hazards). */
 int dv_report_print(const dv_report_t *r, FILE *out);
 /* The JSON report (docs/REPORT.md), with the profile echoed under "config". */
 int dv_report_write_json(const dv_report_t *r, FILE *out);
+/* The instruction hot-spot table as CSV (--instr-csv; docs/REPORT.md): a header, then r->instr. */
+int dv_report_write_instr_csv(const dv_report_t *r, FILE *out);
 
 /* Write s as a JSON string literal (with quotes). */
 void dv_json_string(FILE *out, const char *s);

@@ -49,6 +49,7 @@ typedef struct dv_sim_opts {
     const char *record;        /* write the kernel as a trace to this file instead of running it */
     const char *json;          /* JSON report file, "-" = stdout, NULL = none */
     const char *timeline;      /* Chrome-trace file, NULL = none */
+    const char *instr_csv;     /* instruction hot-spot table (--instr-csv), "-" = stdout, NULL = none */
     bool data;                 /* false: --no-data (timing only) */
     bool hazards;              /* false: --no-hazards */
     bool quiet;                /* no text report */
@@ -92,7 +93,8 @@ int dv_sim_profile(const dv_profile_op_t *ops, int nops, dv_config_t *cfg, dv_er
  *   3. GM arguments  sim/       device addresses and initial contents (dv_sim_gm_setup)
  *   4. model         model/     the SystemC model runs the kernel and fills dv_counters_t
  *   5. check         ops/       the outputs against the operator's plain-C reference (--check)
- *   6. report        sim/       ratios, bandwidths and occupancy derived once from the counters
+ *   6. report        sim/       ratios, bandwidths, occupancy, stalls derived once from the counters
+ *                              (text, --json, --instr-csv)
  *   7. dumps         sim/       the final bytes of arguments (--dump)
  * On error nothing is reported, err says what and where, and the status is negative.  A --check mismatch is not an error: the report shows it and
  * sum->mismatches counts it. */
