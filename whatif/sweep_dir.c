@@ -275,7 +275,7 @@ static sw_json_kind_t column_kind(const char *name)
         return s && s->type == DV_PT_BOOL ? SW_JSON_BOOL : SW_JSON_STRING;
     }
     const dv_sweep_metric_t *m = dv_sweep_metric_find(name);
-    return m && m->type != DV_SWEEP_PIPE ? SW_JSON_NUMBER : SW_JSON_STRING;
+    return m && m->type != DV_SWEEP_PIPE && m->type != DV_SWEEP_STALL ? SW_JSON_NUMBER : SW_JSON_STRING;
 }
 
 static void json_str(sbuf_t *b, const char *s, size_t len)

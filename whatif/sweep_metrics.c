@@ -25,6 +25,16 @@ static int fusion_bound(const dv_fusion_result_t *f)
     return best;
 }
 
+/* The idle cause with the most cycles (the first on a tie, in dv/stall.def order). */
+static int top_stall(const dv_stall_report_t *st)
+{
+    int best = 0;
+    for (int c = 0; c < DV_STALL_COUNT; c++)
+        if (dv_stall_spec((dv_stall_t)c)->kind == DV_STALL_KIND_IDLE && st->cause[c] > st->cause[best])
+            best = c;
+    return best;
+}
+
 static double hit_rate(uint64_t hits, uint64_t misses) { return (double)hits / (double)(hits + misses); }
 
 /* X(name, type, per_pipe, unit,
@@ -104,6 +114,18 @@ static double hit_rate(uint64_t hits, uint64_t misses) { return (double)hits / (
       r->has_pipe[p], r->pipe_wait_cycles[p], \
       0, 0, \
       "the same waits by pipe (S: the scalar unit, queue full included)") \
+    X(idle_cycles, U64, 1, "cycles", \
+      r->stall[p].present, r->stall[p].idle, \
+      0, 0, \
+      "idle cycles of the pipe (active window - busy), summed over the cores that own it (docs/REPORT.md)") \
+    X(top_stall, STALL, 1, "cause", \
+      r->stall[p].present && r->stall[p].idle > 0, top_stall(&r->stall[p]), \
+      0, 0, \
+      "the stall cause (dv/stall.def) charged with most of the pipe's idle cycles") \
+    X(top_stall_cycles, U64, 1, "cycles", \
+      r->stall[p].present && r->stall[p].idle > 0, r->stall[p].cause[top_stall(&r->stall[p])], \
+      0, 0, \
+      "its cycles, summed over the cores") \
     X(bank_conflict_cycles, U64, 0, "cycles", \
       1, r->bank_conflict_cycles, \
       0, 0, \
@@ -121,6 +143,7 @@ typedef union sw_val {
     uint64_t U64;
     double F64;
     int PIPE;
+    int STALL;
 } sw_val_t;
 
 /* One getter per row: false when the metric does not apply. */
@@ -238,6 +261,7 @@ static void fill(const dv_report_t *r, const dv_fusion_result_t *f, dv_sweep_row
                 snprintf(cell, DV_SWEEP_CELL_MAX, "%.9g", v.F64);
             break;
         case DV_SWEEP_PIPE: snprintf(cell, DV_SWEEP_CELL_MAX, "%s", dv_pipe_name((dv_pipe_t)v.PIPE)); break;
+        case DV_SWEEP_STALL: snprintf(cell, DV_SWEEP_CELL_MAX, "%s", dv_stall_spec((dv_stall_t)v.STALL)->name); break;
         }
     }
 }

@@ -91,11 +91,11 @@ void dv_sweep_describe(const dv_sweep_t *s, uint64_t p, char *buf, size_t cap);
 int dv_sweep_profile(const dv_sweep_t *s, uint64_t p, dv_config_t *cfg, dv_error_t *err);
 
 /* ---- 3. metrics: the columns after point, workload and the axes ---- */
-typedef enum dv_sweep_type { DV_SWEEP_U64, DV_SWEEP_F64, DV_SWEEP_PIPE } dv_sweep_type_t;
+typedef enum dv_sweep_type { DV_SWEEP_U64, DV_SWEEP_F64, DV_SWEEP_PIPE, DV_SWEEP_STALL } dv_sweep_type_t;
 
 typedef struct dv_sweep_metric {
     const char *name;                 /* column name: "time_us", "ratio_MTE2" */
-    dv_sweep_type_t type;             /* PIPE: a pipe name ("MTE2") */
+    dv_sweep_type_t type;             /* PIPE: a pipe name ("MTE2"); STALL: a cause of dv/stall.def ("flag:MTE2") */
     const char *unit;                 /* "us", "cycles", "bytes", "fraction", ... */
     const char *desc;
 } dv_sweep_metric_t;
