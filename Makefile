@@ -266,7 +266,7 @@ fusion-doc: deps
 	else echo "$(B)/docs/FUSION.md differs from docs/FUSION.md (make fusion-doc UPDATE=1 copies it)"; fi
 
 # The what-if studies' doc (docs/WHATIF.md and its plots in docs/whatif/): the sweeps of
-# bench/whatif/*.yaml (run in $(B)/whatif/, resumed when there), plotted and summarised by
+# bench/whatif/*.yaml (run afresh in $(B)/whatif/), plotted and summarised by
 # bench/whatifdoc.c into $(B)/docs; UPDATE=1 copies them over docs/.  Minutes: not part of make test.
 $(B)/whatifdoc: $(B)/bench/whatifdoc.o $(OPS_OBJS) $(SC_MAIN) $(B)/libdv.a
 	$(CXX) $(LDFLAGS) $^ -o $@ $(LIBS)

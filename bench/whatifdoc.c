@@ -3,8 +3,8 @@
  * module, summarised in a table and a paragraph derived from the results.  Nothing in it is typed
  * by hand but the prose around the figures.
  *
- *   whatifdoc OUT_DIR      writes OUT_DIR/WHATIF.md and OUT_DIR/whatif/<study>.svg; the sweeps run
- *                          in $(B)/whatif/<study> (resumed when they are there) */
+ *   whatifdoc OUT_DIR BUILD_DIR   writes OUT_DIR/WHATIF.md and OUT_DIR/whatif/<study>.svg; the sweeps
+ *                                 run afresh in BUILD_DIR/whatif/<study> */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -211,6 +211,12 @@ static int run_study(FILE *out, const study_t *st, const char *outdir, const cha
     o.out = dir;
     o.progress = stderr;
     dv_sweep_summary_t sum;
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir); /* the doc shows this dvsim's figures: never resume */
+    if (system(cmd) != 0) {
+        fprintf(stderr, "whatifdoc: cannot remove %s\n", dir);
+        return 1;
+    }
     int rc = dv_sweep_load(spec, &s, &err);
     if (rc == DV_OK)
         rc = dv_sweep_run(s, &o, &sum, &err);

@@ -215,6 +215,12 @@ int sw_rows_read(const char *path, uint64_t npoints, int ncols, sw_rows_t *r, dv
         if (line == 1) {
             r->header = ln;
             r->good_bytes = at;
+            if (sw_csv_fields(ln) != ncols) { /* another version's columns: say so before any row */
+                rc = dv_error_set(err, DV_ERR_STATE, path, 1, 0, "its header has %d columns, this dvsim writes %d for "
+                                  "the sweep (a results.csv of another dvsim version?); use another --out",
+                                  sw_csv_fields(ln), ncols);
+                goto cleanup;
+            }
             continue;
         }
         const int fields = sw_csv_fields(ln);
