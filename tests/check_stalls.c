@@ -424,7 +424,13 @@ START_TEST(test_stalls_sum_on_operators)
     static const char *const profiles[] = {"ascend910b2", "ascend310"};
     static const char *const cmds[] = {
         "add --shape 65536",        "add --shape 65536 --double-buffer off", "softmax --shape 64x512",
-        "matmul --m 256 --n 256 --k 512", "conv2d --cin 16 --h 16 --w 16 --cout 32"};
+        "matmul --m 256 --n 256 --k 512", "conv2d --cin 16 --h 16 --w 16 --cout 32",
+        /* and every other operator of the library, small (test_stalls_every_operator_covered) */
+        "sub --shape 4096", "mul --shape 4096", "div --shape 4096", "max --shape 4096", "relu --shape 4096",
+        "gelu --shape 4096", "exp --shape 4096", "sigmoid --shape 4096", "silu --shape 4096", "muls --shape 4096",
+        "adds --shape 4096", "tanh --shape 4096", "bias_add --shape 64x96", "copy --shape 64x1024",
+        "layernorm --shape 32x200", "rmsnorm --shape 32x200", "batchnorm --shape 2x8x12x12",
+        "slice --shape 1x3x32x32 --step 2x2", "concat --shape 1x4x16x16", "transpose --shape 40x72"};
     static const char *const small_queues[] = {"queue.v_depth=2", "queue.mte2_depth=2", NULL};
     for (int p = 0; p < 2; p++)
         for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++)
@@ -438,6 +444,22 @@ START_TEST(test_stalls_sum_on_operators)
                 check_report(&r.cfg, &r.plan.info, &r.cnt);
                 dvt_op_free(&r);
             }
+}
+END_TEST
+
+/* The operator list above names every operator of the library. */
+START_TEST(test_stalls_every_operator_covered)
+{
+    const dv_opdesc_t *const *all = dv_ops_all();
+    static const char *const names[] = {"add", "softmax", "matmul", "conv2d", "sub", "mul", "div", "max", "relu",
+                                        "gelu", "exp", "sigmoid", "silu", "muls", "adds", "tanh", "bias_add", "copy",
+                                        "layernorm", "rmsnorm", "batchnorm", "slice", "concat", "transpose"};
+    for (int i = 0; all[i]; i++) {
+        bool found = false;
+        for (size_t j = 0; j < sizeof names / sizeof names[0]; j++)
+            found = found || strcmp(all[i]->name, names[j]) == 0;
+        ck_assert_msg(found, "operator %s is not in test_stalls_sum_on_operators", all[i]->name);
+    }
 }
 END_TEST
 
@@ -612,6 +634,7 @@ Suite *dv_stalls_suite(void)
     tcase_add_test(tc, test_stalls_single_buffer_names_flag_wait);
     tcase_add_test(tc, test_stalls_sum_on_sample_traces);
     tcase_add_test(tc, test_stalls_sum_on_operators);
+    tcase_add_test(tc, test_stalls_every_operator_covered);
     tcase_add_test(tc, test_stalls_cross_core);
     tcase_add_test(tc, test_stalls_path_memory_is_bounded);
     tcase_add_test(tc, test_stalls_instr_csv_rows_sum_to_instructions);
