@@ -2,6 +2,7 @@
  * (dv/yamldoc.h). */
 #include "dv/yamldoc.h"
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -90,4 +91,85 @@ size_t dv_edit_distance(const char *a, const char *b)
         }
     }
     return row[lb];
+}
+
+/* ---------------------------------------------------------------- reading mappings */
+
+int dv_yaml_error(dv_yaml_reader_t *rd, int code, const yaml_node_t *at, const char *fmt, ...)
+{
+    char msg[700];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return dv_error_set(rd->err, code, rd->path, at ? (int)at->start_mark.line + 1 : 0,
+                        at ? (int)at->start_mark.column + 1 : 0, "%s%s", rd->ctx, msg);
+}
+
+const yaml_node_t *dv_yaml_node(const dv_yaml_reader_t *rd, int index) { return yaml_document_get_node(rd->doc,
+                                index); }
+
+const char *dv_yaml_scalar(dv_yaml_reader_t *rd, const yaml_node_t *n, const char *what, int *rc)
+{
+    if (n->type != YAML_SCALAR_NODE) {
+        *rc = dv_yaml_error(rd, DV_ERR_PARSE, n, "%s: expected a single value, got %s", what, dv_yaml_kind(n));
+        return NULL;
+    }
+    const char *s = (const char *)n->data.scalar.value;
+    if (strlen(s) != n->data.scalar.length) {
+        *rc = dv_yaml_error(rd, DV_ERR_PARSE, n, "%s: the value contains a NUL character", what);
+        return NULL;
+    }
+    *rc = DV_OK;
+    return s;
+}
+
+int dv_yaml_keys(dv_yaml_reader_t *rd, const yaml_node_t *map, const char *where, const char *const *keys, int nkeys,
+                 const yaml_node_t **kn, const yaml_node_t **val)
+{
+    char all[128] = "";
+    for (int i = 0; i < nkeys; i++) {
+        kn[i] = val[i] = NULL;
+        snprintf(all + strlen(all), sizeof all - strlen(all), "%s%s", i ? ", " : "", keys[i]);
+    }
+    for (const yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+        const yaml_node_t *k = dv_yaml_node(rd, p->key);
+        int rc;
+        const char *name = dv_yaml_scalar(rd, k, "a key", &rc);
+        if (!name)
+            return rc;
+        int i = 0;
+        while (i < nkeys && strcmp(keys[i], name) != 0)
+            i++;
+        if (i == nkeys) {
+            dv_hint_t h = DV_HINT_INIT;
+            for (int j = 0; j < nkeys; j++)
+                dv_hint_consider(&h, name, keys[j]);
+            return dv_yaml_error(rd, DV_ERR_UNKNOWN, k, "unknown key '%s' in %s (%s%s%sthe keys are %s)", name, where,
+                                 h.n ? "did you mean " : "", h.text, h.n ? "? " : "", all);
+        }
+        if (kn[i])
+            return dv_yaml_error(rd, DV_ERR_PARSE, k, "duplicate key '%s' in %s (first at line %d)", name, where,
+                                 (int)kn[i]->start_mark.line + 1);
+        kn[i] = k;
+        val[i] = dv_yaml_node(rd, p->value);
+    }
+    return DV_OK;
+}
+
+void dv_hint_consider(dv_hint_t *h, const char *word, const char *cand)
+{
+    const size_t len = strlen(word), limit = len <= 2 ? 0 : len <= 3 ? 1 : len / 4 + 1;
+    const size_t d = dv_edit_distance(word, cand);
+    if (d > limit || d > h->dist)
+        return;
+    if (d < h->dist) {
+        h->text[0] = '\0';
+        h->n = 0;
+        h->dist = d;
+    }
+    const size_t used = strlen(h->text);
+    if (h->n < 4)
+        snprintf(h->text + used, sizeof h->text - used, "%s'%s'", h->n ? " or " : "", cand);
+    h->n++;
 }

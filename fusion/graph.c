@@ -20,15 +20,13 @@
 
 #include "dv/yamldoc.h"
 
-enum { MSG_MAX = 640, CTX_MAX = 128, ARG_MAX = 512 };
+enum { MSG_MAX = 640, ARG_MAX = 512 };
 
 typedef struct reader {
-    const char *path;
+    dv_yaml_reader_t y;                          /* path, document, error; prefix of messages:
+                                                  * "node 'mm' (matmul): " */
     const char *text;
-    yaml_document_t *doc;
     dv_graph_t *g;
-    dv_error_t *err;
-    char ctx[CTX_MAX];                           /* prefix of messages: "node 'mm' (matmul): " */
     /* every entry of nodes: as written (name and inputs when they are there), for forward references */
     int nentries;
     const char *entry_name[DV_GRAPH_MAX_NODES];
@@ -36,75 +34,12 @@ typedef struct reader {
     int entry_line[DV_GRAPH_MAX_NODES];
 } reader_t;
 
-/* ---------------------------------------------------------------- messages */
-
-static int rd_error(reader_t *rd, int code, const yaml_node_t *at, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-/* Fail at YAML node `at` with the current prefix. */
-static int rd_error(reader_t *rd, int code, const yaml_node_t *at, const char *fmt, ...)
-{
-    char msg[MSG_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return dv_error_set(rd->err, code, rd->path, at ? (int)at->start_mark.line + 1 : 0,
-                        at ? (int)at->start_mark.column + 1 : 0, "%s%s", rd->ctx, msg);
-}
-
-/* The candidates nearest to word, when near enough ("'gelu' or 'relu'"), built one at a time. */
-typedef struct close_list {
-    char text[160];
-    int n;
-    size_t dist;
-} close_list_t;
-
-#define CLOSE_LIST_INIT {"", 0, (size_t)-1}
-
-static void close_consider(close_list_t *c, const char *word, const char *cand)
-{
-    const size_t len = strlen(word), limit = len <= 2 ? 0 : len <= 4 ? 1 : 2, d = dv_edit_distance(word, cand);
-    if (d > limit || d > c->dist)
-        return;
-    if (d < c->dist) {
-        c->text[0] = '\0';
-        c->n = 0;
-        c->dist = d;
-    }
-    const size_t used = strlen(c->text);
-    if (c->n < 4)
-        snprintf(c->text + used, sizeof c->text - used, "%s'%s'", c->n ? " or " : "", cand);
-    c->n++;
-}
-
 /* ---------------------------------------------------------------- YAML */
 
 /* Exactly one YAML document of len bytes into doc (nothing to delete on failure). */
 static int load_document(reader_t *rd, size_t len, yaml_document_t *doc)
 {
-    return dv_yaml_load(doc, rd->text, len, rd->path, "a graph file", rd->err);
-}
-
-static const yaml_node_t *node_at(const reader_t *rd, int index)
-{
-    return yaml_document_get_node(rd->doc, index);
-}
-
-/* A scalar's text ("what" names it in messages); NULL after an error. */
-static const char *scalar_text(reader_t *rd, const yaml_node_t *n, const char *what, int *rc)
-{
-    if (n->type != YAML_SCALAR_NODE) {
-        *rc = rd_error(rd, DV_ERR_PARSE, n, "%s: expected a single value, got %s", what, dv_yaml_kind(n));
-        return NULL;
-    }
-    const char *s = (const char *)n->data.scalar.value;
-    if (strlen(s) != n->data.scalar.length) {
-        *rc = rd_error(rd, DV_ERR_PARSE, n, "%s: the value contains a NUL character", what);
-        return NULL;
-    }
-    *rc = DV_OK;
-    return s;
+    return dv_yaml_load(doc, rd->text, len, rd->y.path, "a graph file", rd->y.err);
 }
 
 /* The value of key `key` in mapping `map` as written (the first one), NULL when absent. */
@@ -113,47 +48,11 @@ static const yaml_node_t *peek(const reader_t *rd, const yaml_node_t *map, const
     if (map->type != YAML_MAPPING_NODE)
         return NULL;
     for (const yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
-        const yaml_node_t *k = node_at(rd, p->key);
+        const yaml_node_t *k = dv_yaml_node(&rd->y, p->key);
         if (k->type == YAML_SCALAR_NODE && strcmp((const char *)k->data.scalar.value, key) == 0)
-            return node_at(rd, p->value);
+            return dv_yaml_node(&rd->y, p->value);
     }
     return NULL;
-}
-
-/* Sort the pairs of mapping `map` by key: keys[i] -> val[i] (its key node in kn[i]; NULL when
- * absent).  A key that is not a plain name, is unknown or comes twice is an error ("where":
- * "the graph", "a node", ...). */
-static int read_keys(reader_t *rd, const yaml_node_t *map, const char *where, const char *const *keys, int nkeys,
-                     const yaml_node_t **kn, const yaml_node_t **val)
-{
-    char all[128] = "";
-    for (int i = 0; i < nkeys; i++) {
-        kn[i] = val[i] = NULL;
-        snprintf(all + strlen(all), sizeof all - strlen(all), "%s%s", i ? ", " : "", keys[i]);
-    }
-    for (const yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
-        const yaml_node_t *k = node_at(rd, p->key);
-        int rc;
-        const char *name = scalar_text(rd, k, "a key", &rc);
-        if (!name)
-            return rc;
-        int i = 0;
-        while (i < nkeys && strcmp(keys[i], name) != 0)
-            i++;
-        if (i == nkeys) {
-            close_list_t c = CLOSE_LIST_INIT;
-            for (int j = 0; j < nkeys; j++)
-                close_consider(&c, name, keys[j]);
-            return rd_error(rd, DV_ERR_UNKNOWN, k, "unknown key '%s' in %s (%s%s%sthe keys are %s)", name, where,
-                            c.n ? "did you mean " : "", c.text, c.n ? "? " : "", all);
-        }
-        if (kn[i])
-            return rd_error(rd, DV_ERR_PARSE, k, "duplicate key '%s' in %s (first at line %d)", name, where,
-                            (int)kn[i]->start_mark.line + 1);
-        kn[i] = k;
-        val[i] = node_at(rd, p->value);
-    }
-    return DV_OK;
 }
 
 /* A required key: an error at the mapping when it is missing. */
@@ -161,19 +60,19 @@ static int require(reader_t *rd, const yaml_node_t *map, const yaml_node_t *val,
 {
     if (val)
         return DV_OK;
-    return rd_error(rd, DV_ERR_PARSE, map, "%s has no '%s:'", where, key);
+    return dv_yaml_error(&rd->y, DV_ERR_PARSE, map, "%s has no '%s:'", where, key);
 }
 
 /* A sequence of at least one and at most max items. */
 static int check_seq(reader_t *rd, const yaml_node_t *n, const char *what, int max, const char *limit)
 {
     if (n->type != YAML_SEQUENCE_NODE)
-        return rd_error(rd, DV_ERR_PARSE, n, "%s: expected a sequence [...], got %s", what, dv_yaml_kind(n));
+        return dv_yaml_error(&rd->y, DV_ERR_PARSE, n, "%s: expected a sequence [...], got %s", what, dv_yaml_kind(n));
     const long items = n->data.sequence.items.top - n->data.sequence.items.start;
     if (items == 0)
-        return rd_error(rd, DV_ERR_PARSE, n, "%s: the sequence is empty (at least one is needed)", what);
+        return dv_yaml_error(&rd->y, DV_ERR_PARSE, n, "%s: the sequence is empty (at least one is needed)", what);
     if (items > max)
-        return rd_error(rd, DV_ERR_RANGE, n, "%s: %ld items, at most %d (%s)", what, items, max, limit);
+        return dv_yaml_error(&rd->y, DV_ERR_RANGE, n, "%s: %ld items, at most %d (%s)", what, items, max, limit);
     return DV_OK;
 }
 
@@ -192,11 +91,12 @@ static bool valid_name(const char *s)
 static int check_name(reader_t *rd, const yaml_node_t *n, const char *what, const char **out)
 {
     int rc;
-    const char *s = scalar_text(rd, n, what, &rc);
+    const char *s = dv_yaml_scalar(&rd->y, n, what, &rc);
     if (!s)
         return rc;
     if (!valid_name(s))
-        return rd_error(rd, DV_ERR_PARSE, n, "%s '%.80s' is not a valid name: a letter or '_', then letters, digits, "
+        return dv_yaml_error(&rd->y, DV_ERR_PARSE, n,
+                             "%s '%.80s' is not a valid name: a letter or '_', then letters, digits, "
                         "'_', '.' or '-', at most %d characters", what, s, DV_NAME_MAX - 1);
     *out = s;
     return DV_OK;
@@ -209,7 +109,7 @@ static int check_unique(reader_t *rd, const yaml_node_t *n, const char *name)
     if (v < 0)
         return DV_OK;
     const dv_gvalue_t *val = &rd->g->values[v];
-    return rd_error(rd, DV_ERR_PARSE, n, "the name '%s' is already used by %s at line %d", name,
+    return dv_yaml_error(&rd->y, DV_ERR_PARSE, n, "the name '%s' is already used by %s at line %d", name,
                     val->producer < 0 ? "the graph input" : "the node", val->line);
 }
 
@@ -217,7 +117,8 @@ static int add_value(reader_t *rd, const yaml_node_t *at, const char *name, cons
 {
     dv_graph_t *g = rd->g;
     if (g->nvalues == DV_GRAPH_MAX_VALUES)
-        return rd_error(rd, DV_ERR_RANGE, at, "more than %d values (graph inputs and nodes; DV_GRAPH_MAX_VALUES)",
+        return dv_yaml_error(&rd->y, DV_ERR_RANGE, at,
+                             "more than %d values (graph inputs and nodes; DV_GRAPH_MAX_VALUES)",
                         DV_GRAPH_MAX_VALUES);
     dv_gvalue_t *v = &g->values[g->nvalues++];
     snprintf(v->name, sizeof v->name, "%s", name);
@@ -236,27 +137,27 @@ static int read_shape(reader_t *rd, const yaml_node_t *n, dv_shape_t *shape)
         return rc;
     memset(shape, 0, sizeof *shape);
     for (const yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++) {
-        const yaml_node_t *d = node_at(rd, *it);
-        const char *s = scalar_text(rd, d, "shape", &rc);
+        const yaml_node_t *d = dv_yaml_node(&rd->y, *it);
+        const char *s = dv_yaml_scalar(&rd->y, d, "shape", &rc);
         if (!s)
             return rc;
         char *end;
         errno = 0;
         const unsigned long long x = strtoull(s, &end, 10);
         if (!(s[0] >= '1' && s[0] <= '9') || *end || errno)
-            return rd_error(rd, DV_ERR_PARSE, d, "shape: dimension %d is '%.40s', not a whole number >= 1",
+            return dv_yaml_error(&rd->y, DV_ERR_PARSE, d, "shape: dimension %d is '%.40s', not a whole number >= 1",
                             shape->ndims + 1, s);
         shape->d[shape->ndims++] = x;
     }
     if (dv_shape_elems(shape) == 0)
-        return rd_error(rd, DV_ERR_RANGE, n, "shape: more than 2^64 elements");
+        return dv_yaml_error(&rd->y, DV_ERR_RANGE, n, "shape: more than 2^64 elements");
     return DV_OK;
 }
 
 static int read_dtype(reader_t *rd, const yaml_node_t *n, dv_dtype_t *t)
 {
     int rc;
-    const char *s = scalar_text(rd, n, "dtype", &rc);
+    const char *s = dv_yaml_scalar(&rd->y, n, "dtype", &rc);
     if (!s)
         return rc;
     char all[160] = "";
@@ -268,19 +169,20 @@ static int read_dtype(reader_t *rd, const yaml_node_t *n, dv_dtype_t *t)
         }
         snprintf(all + strlen(all), sizeof all - strlen(all), "%s%s", i ? ", " : "", name);
     }
-    return rd_error(rd, DV_ERR_PARSE, n, "dtype: unknown dtype '%.40s' (the dtypes are %s)", s, all);
+    return dv_yaml_error(&rd->y, DV_ERR_PARSE, n, "dtype: unknown dtype '%.40s' (the dtypes are %s)", s, all);
 }
 
 static int read_inputs(reader_t *rd, const yaml_node_t *map)
 {
     static const char *const keys[] = {"shape", "dtype"};
     if (map->type != YAML_MAPPING_NODE)
-        return rd_error(rd, DV_ERR_PARSE, map, "inputs: expected a mapping of input names to {shape: [...], dtype: ...}, "
+        return dv_yaml_error(&rd->y, DV_ERR_PARSE, map,
+                             "inputs: expected a mapping of input names to {shape: [...], dtype: ...}, "
                         "got %s", dv_yaml_kind(map));
     if (map->data.mapping.pairs.top == map->data.mapping.pairs.start)
-        return rd_error(rd, DV_ERR_PARSE, map, "inputs: the graph needs at least one input");
+        return dv_yaml_error(&rd->y, DV_ERR_PARSE, map, "inputs: the graph needs at least one input");
     for (const yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
-        const yaml_node_t *k = node_at(rd, p->key), *v = node_at(rd, p->value), *kn[2], *val[2];
+        const yaml_node_t *k = dv_yaml_node(&rd->y, p->key), *v = dv_yaml_node(&rd->y, p->value), *kn[2], *val[2];
         const char *name;
         dv_tensor_desc_t t;
         int rc = check_name(rd, k, "input name", &name);
@@ -288,16 +190,17 @@ static int read_inputs(reader_t *rd, const yaml_node_t *map)
             rc = check_unique(rd, k, name);
         if (rc != DV_OK)
             return rc;
-        snprintf(rd->ctx, sizeof rd->ctx, "input '%s': ", name);
+        snprintf(rd->y.ctx, sizeof rd->y.ctx, "input '%s': ", name);
         if (v->type != YAML_MAPPING_NODE)
-            return rd_error(rd, DV_ERR_PARSE, v, "expected {shape: [...], dtype: ...}, got %s", dv_yaml_kind(v));
-        if ((rc = read_keys(rd, v, "an input", keys, 2, kn, val)) != DV_OK ||
+            return dv_yaml_error(&rd->y, DV_ERR_PARSE, v, "expected {shape: [...], dtype: ...}, got %s",
+                                 dv_yaml_kind(v));
+        if ((rc = dv_yaml_keys(&rd->y, v, "an input", keys, 2, kn, val)) != DV_OK ||
             (rc = require(rd, v, val[0], "shape", "the input")) != DV_OK ||
             (rc = require(rd, v, val[1], "dtype", "the input")) != DV_OK ||
             (rc = read_shape(rd, val[0], &t.shape)) != DV_OK || (rc = read_dtype(rd, val[1], &t.dtype)) != DV_OK ||
             (rc = add_value(rd, k, name, &t, -1)) != DV_OK)
             return rc;
-        rd->ctx[0] = '\0';
+        rd->y.ctx[0] = '\0';
     }
     return DV_OK;
 }
@@ -324,7 +227,7 @@ static bool reaches(const reader_t *rd, int j, int target, bool *seen, int *path
     const yaml_node_t *ins = rd->entry_inputs[j];
     if (ins)
         for (const yaml_node_item_t *it = ins->data.sequence.items.start; it < ins->data.sequence.items.top; it++) {
-            const yaml_node_t *n = node_at(rd, *it);
+            const yaml_node_t *n = dv_yaml_node(&rd->y, *it);
             if (n->type != YAML_SCALAR_NODE)
                 continue;
             const int e = entry_named(rd, (const char *)n->data.scalar.value);
@@ -339,7 +242,8 @@ static bool reaches(const reader_t *rd, int j, int target, bool *seen, int *path
 static int unresolved_input(reader_t *rd, const yaml_node_t *at, int self, const char *name)
 {
     if (strcmp(name, rd->entry_name[self]) == 0)
-        return rd_error(rd, DV_ERR_PARSE, at, "input '%s' is the node itself (a node cannot read its own output)", name);
+        return dv_yaml_error(&rd->y, DV_ERR_PARSE, at,
+                             "input '%s' is the node itself (a node cannot read its own output)", name);
     const int later = entry_named(rd, name);
     if (later > self) {
         bool seen[DV_GRAPH_MAX_NODES] = {false};
@@ -350,16 +254,18 @@ static int unresolved_input(reader_t *rd, const yaml_node_t *at, int self, const
             size_t n = (size_t)snprintf(cyc, sizeof cyc, "%s", rd->entry_name[later]);
             for (int i = len - 1; i >= 0 && n < sizeof cyc; i--)
                 n += (size_t)snprintf(cyc + n, sizeof cyc - n, " -> %s", rd->entry_name[path[i]]);
-            return rd_error(rd, DV_ERR_PARSE, at, "input '%s' is a later node (line %d) that depends on this one: "
+            return dv_yaml_error(&rd->y, DV_ERR_PARSE, at,
+                                 "input '%s' is a later node (line %d) that depends on this one: "
                             "cycle: %s", name, rd->entry_line[later], cyc);
         }
-        return rd_error(rd, DV_ERR_PARSE, at, "input '%s' is a later node (line %d): a node reads graph inputs and "
+        return dv_yaml_error(&rd->y, DV_ERR_PARSE, at,
+                             "input '%s' is a later node (line %d): a node reads graph inputs and "
                         "earlier nodes only, so list '%s' before this node", name, rd->entry_line[later], name);
     }
-    close_list_t c = CLOSE_LIST_INIT;
+    dv_hint_t c = DV_HINT_INIT;
     for (int v = 0; v < rd->g->nvalues; v++)
-        close_consider(&c, name, rd->g->values[v].name);
-    return rd_error(rd, DV_ERR_UNKNOWN, at, "input '%s' is not a graph input or an earlier node%s%s%s", name,
+        dv_hint_consider(&c, name, rd->g->values[v].name);
+    return dv_yaml_error(&rd->y, DV_ERR_UNKNOWN, at, "input '%s' is not a graph input or an earlier node%s%s%s", name,
                     c.n ? " (did you mean " : "", c.text, c.n ? "?)" : "");
 }
 
@@ -368,19 +274,20 @@ static int read_param(reader_t *rd, const dv_opdesc_t *op, const yaml_node_t *k,
                       dv_opvals_t *vals, const yaml_node_t **where)
 {
     int rc;
-    const char *key = scalar_text(rd, k, "a parameter name", &rc);
+    const char *key = dv_yaml_scalar(&rd->y, k, "a parameter name", &rc);
     if (!key)
         return rc;
     const int i = dv_ops_param_index(op, key);
     if (i < 0) {
-        close_list_t c = CLOSE_LIST_INIT;
+        dv_hint_t c = DV_HINT_INIT;
         for (int j = 0; j < op->nparams; j++)
-            close_consider(&c, key, op->params[j].name);
-        return rd_error(rd, DV_ERR_UNKNOWN, k, "unknown parameter '%s' (%s%s%s%s's parameters are in dvsim op --list)",
+            dv_hint_consider(&c, key, op->params[j].name);
+        return dv_yaml_error(&rd->y, DV_ERR_UNKNOWN, k,
+                             "unknown parameter '%s' (%s%s%s%s's parameters are in dvsim op --list)",
                         key, c.n ? "did you mean " : "", c.text, c.n ? "? " : "", op->name);
     }
     if (where[i])
-        return rd_error(rd, DV_ERR_PARSE, k, "parameter '%s' is given twice (first at line %d)", key,
+        return dv_yaml_error(&rd->y, DV_ERR_PARSE, k, "parameter '%s' is given twice (first at line %d)", key,
                         (int)where[i]->start_mark.line + 1);
     const dv_oparam_spec_t *s = &op->params[i];
     char arg[ARG_MAX];
@@ -388,33 +295,34 @@ static int read_param(reader_t *rd, const dv_opdesc_t *op, const yaml_node_t *k,
     if (v->type == YAML_SEQUENCE_NODE && (s->type == DV_OPT_SHAPE || s->type == DV_OPT_TILE)) {
         int d = 0;
         for (const yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++, d++) {
-            const yaml_node_t *e = node_at(rd, *it);
-            const char *t = scalar_text(rd, e, key, &rc);
+            const yaml_node_t *e = dv_yaml_node(&rd->y, *it);
+            const char *t = dv_yaml_scalar(&rd->y, e, key, &rc);
             if (!t)
                 return rc;
             if (!t[0] || strspn(t, "0123456789") != strlen(t))
-                return rd_error(rd, DV_ERR_PARSE, e, "parameter '%s': item %d of the sequence is '%.40s', not a "
+                return dv_yaml_error(&rd->y, DV_ERR_PARSE, e,
+                                     "parameter '%s': item %d of the sequence is '%.40s', not a "
                                 "whole number", key, d + 1, t);
             n += (size_t)snprintf(arg + n, n < sizeof arg ? sizeof arg - n : 0, "%s%s", d ? "x" : "", t);
         }
     } else if (v->type != YAML_SCALAR_NODE) {
-        return rd_error(rd, DV_ERR_PARSE, v, "parameter '%s' takes a single value%s, got %s", key,
+        return dv_yaml_error(&rd->y, DV_ERR_PARSE, v, "parameter '%s' takes a single value%s, got %s", key,
                         s->type == DV_OPT_SHAPE || s->type == DV_OPT_TILE ? " or a sequence [a, b, ...]" : "",
                         dv_yaml_kind(v));
     } else {
-        const char *t = scalar_text(rd, v, key, &rc);
+        const char *t = dv_yaml_scalar(&rd->y, v, key, &rc);
         if (!t)
             return rc;
         n += (size_t)snprintf(arg + n, sizeof arg - n, "%s", t);
     }
     if (n >= sizeof arg)
-        return rd_error(rd, DV_ERR_RANGE, v, "parameter '%s': the value is too long", key);
+        return dv_yaml_error(&rd->y, DV_ERR_RANGE, v, "parameter '%s': the value is too long", key);
     dv_opvals_t one;
     dv_error_t e;
     char *argv[1] = {arg};
     rc = dv_ops_parse(op, 1, argv, &one, &e);
     if (rc != DV_OK)
-        return rd_error(rd, rc, v, "%s", e.msg);
+        return dv_yaml_error(&rd->y, rc, v, "%s", e.msg);
     vals->v[i] = one.v[i];
     vals->given[i] = true;
     where[i] = k;
@@ -436,12 +344,13 @@ static int bind_node(reader_t *rd, const yaml_node_t *ins_at, const yaml_node_t 
     memset(out, 0, sizeof *out);
     int rc = op->bind(op, in, node->nin, &bound, out, &e);
     if (rc != DV_OK)
-        return rd_error(rd, rc, ins_at, "%s", e.msg);
+        return dv_yaml_error(&rd->y, rc, ins_at, "%s", e.msg);
     for (int i = 0; i < op->nparams; i++) {
         if (!bound.given[i])
             continue;
         if (node->vals.given[i])
-            return rd_error(rd, DV_ERR_PARSE, where[i], "parameter '%s' comes from the node's inputs (do not give it)",
+            return dv_yaml_error(&rd->y, DV_ERR_PARSE, where[i],
+                                 "parameter '%s' comes from the node's inputs (do not give it)",
                             op->params[i].name);
         char text[ARG_MAX / 2], arg[ARG_MAX];
         dv_opvals_t check;
@@ -450,12 +359,12 @@ static int bind_node(reader_t *rd, const yaml_node_t *ins_at, const yaml_node_t 
         char *argv[1] = {arg};
         rc = dv_ops_parse(op, 1, argv, &check, &e);
         if (rc != DV_OK)
-            return rd_error(rd, rc, ins_at, "from the inputs: %s", e.msg);
+            return dv_yaml_error(&rd->y, rc, ins_at, "from the inputs: %s", e.msg);
         node->vals.v[i] = bound.v[i];
         node->vals.given[i] = true;
     }
     if (out->shape.ndims < 1 || dv_shape_elems(&out->shape) == 0)
-        return rd_error(rd, DV_ERR_STATE, ins_at, "%s's bind gave an output without elements", op->name);
+        return dv_yaml_error(&rd->y, DV_ERR_STATE, ins_at, "%s's bind gave an output without elements", op->name);
     return DV_OK;
 }
 
@@ -468,10 +377,11 @@ static void node_prefix(reader_t *rd, int idx, const yaml_node_t *entry)
                                                                  : NULL;
     int n;
     if (name && valid_name(name))
-        n = snprintf(rd->ctx, sizeof rd->ctx, "node '%s'", name);
+        n = snprintf(rd->y.ctx, sizeof rd->y.ctx, "node '%s'", name);
     else
-        n = snprintf(rd->ctx, sizeof rd->ctx, "node %d", idx + 1);
-    snprintf(rd->ctx + n, sizeof rd->ctx - (size_t)n, "%s%s%s: ", op ? " (" : "", op ? op->name : "", op ? ")" : "");
+        n = snprintf(rd->y.ctx, sizeof rd->y.ctx, "node %d", idx + 1);
+    snprintf(rd->y.ctx + n, sizeof rd->y.ctx - (size_t)n, "%s%s%s: ", op ? " (" : "", op ? op->name : "",
+             op ? ")" : "");
 }
 
 static int read_node(reader_t *rd, int idx, const yaml_node_t *entry)
@@ -485,9 +395,10 @@ static int read_node(reader_t *rd, int idx, const yaml_node_t *entry)
     int rc;
     node_prefix(rd, idx, entry);
     if (entry->type != YAML_MAPPING_NODE)
-        return rd_error(rd, DV_ERR_PARSE, entry, "expected a mapping {name: ..., op: ..., inputs: [...]}, got %s",
+        return dv_yaml_error(&rd->y, DV_ERR_PARSE, entry,
+                             "expected a mapping {name: ..., op: ..., inputs: [...]}, got %s",
                         dv_yaml_kind(entry));
-    if ((rc = read_keys(rd, entry, "a node", keys, K_COUNT, kn, val)) != DV_OK ||
+    if ((rc = dv_yaml_keys(&rd->y, entry, "a node", keys, K_COUNT, kn, val)) != DV_OK ||
         (rc = require(rd, entry, val[K_NAME], "name", "the node")) != DV_OK ||
         (rc = require(rd, entry, val[K_OP], "op", "the node")) != DV_OK ||
         (rc = require(rd, entry, val[K_INPUTS], "inputs", "the node")) != DV_OK)
@@ -496,7 +407,7 @@ static int read_node(reader_t *rd, int idx, const yaml_node_t *entry)
     /* 1. name and operator */
     if ((rc = check_name(rd, val[K_NAME], "node name", &name)) != DV_OK || (rc = check_unique(rd, val[K_NAME], name)))
         return rc;
-    if (!(opname = scalar_text(rd, val[K_OP], "op", &rc)))
+    if (!(opname = dv_yaml_scalar(&rd->y, val[K_OP], "op", &rc)))
         return rc;
     dv_gnode_t *node = &g->nodes[g->nnodes];
     memset(node, 0, sizeof *node);
@@ -504,14 +415,16 @@ static int read_node(reader_t *rd, int idx, const yaml_node_t *entry)
     node->line = (int)entry->start_mark.line + 1;
     node->op = dv_ops_find(opname);
     if (!node->op) {
-        close_list_t c = CLOSE_LIST_INIT;
+        dv_hint_t c = DV_HINT_INIT;
         for (const dv_opdesc_t *const *o = dv_ops_all(); *o; o++)
-            close_consider(&c, opname, (*o)->name);
-        return rd_error(rd, DV_ERR_UNKNOWN, val[K_OP], "unknown operator '%.60s' (%s%s%sdvsim op --list lists the "
+            dv_hint_consider(&c, opname, (*o)->name);
+        return dv_yaml_error(&rd->y, DV_ERR_UNKNOWN, val[K_OP],
+                             "unknown operator '%.60s' (%s%s%sdvsim op --list lists the "
                         "operators)", opname, c.n ? "did you mean " : "", c.text, c.n ? "? " : "");
     }
     if (!node->op->bind)
-        return rd_error(rd, DV_ERR_UNSUPPORTED, val[K_OP], "operator '%s' cannot be a graph node (it does not bind to "
+        return dv_yaml_error(&rd->y, DV_ERR_UNSUPPORTED, val[K_OP],
+                             "operator '%s' cannot be a graph node (it does not bind to "
                         "input tensors)", node->op->name);
 
     /* 2. inputs: graph inputs or earlier nodes */
@@ -519,8 +432,8 @@ static int read_node(reader_t *rd, int idx, const yaml_node_t *entry)
     if ((rc = check_seq(rd, ins, "inputs", DV_GNODE_MAX_IN, "DV_GNODE_MAX_IN")) != DV_OK)
         return rc;
     for (const yaml_node_item_t *it = ins->data.sequence.items.start; it < ins->data.sequence.items.top; it++) {
-        const yaml_node_t *n = node_at(rd, *it);
-        const char *in = scalar_text(rd, n, "inputs", &rc);
+        const yaml_node_t *n = dv_yaml_node(&rd->y, *it);
+        const char *in = dv_yaml_scalar(&rd->y, n, "inputs", &rc);
         if (!in)
             return rc;
         const int v = dv_graph_value(g, in);
@@ -533,13 +446,15 @@ static int read_node(reader_t *rd, int idx, const yaml_node_t *entry)
     dv_error_t e;
     char *no_args[1] = {NULL};
     if ((rc = dv_ops_parse(node->op, 0, no_args, &node->vals, &e)) != DV_OK)
-        return rd_error(rd, rc, val[K_OP], "%s", e.msg);
+        return dv_yaml_error(&rd->y, rc, val[K_OP], "%s", e.msg);
     if (val[K_PARAMS]) {
         const yaml_node_t *pm = val[K_PARAMS];
         if (pm->type != YAML_MAPPING_NODE)
-            return rd_error(rd, DV_ERR_PARSE, pm, "params: expected a mapping {name: value, ...}, got %s", dv_yaml_kind(pm));
+            return dv_yaml_error(&rd->y, DV_ERR_PARSE, pm, "params: expected a mapping {name: value, ...}, got %s",
+                                 dv_yaml_kind(pm));
         for (const yaml_node_pair_t *p = pm->data.mapping.pairs.start; p < pm->data.mapping.pairs.top; p++)
-            if ((rc = read_param(rd, node->op, node_at(rd, p->key), node_at(rd, p->value), &node->vals, where)))
+            if ((rc = read_param(rd, node->op, dv_yaml_node(&rd->y, p->key), dv_yaml_node(&rd->y, p->value),
+                                                            &node->vals, where)))
                 return rc;
     }
     if ((rc = bind_node(rd, ins, where, node, &out)) != DV_OK)
@@ -550,7 +465,7 @@ static int read_node(reader_t *rd, int idx, const yaml_node_t *entry)
         return rc;
     node->out = g->nvalues - 1;
     g->nnodes++;
-    rd->ctx[0] = '\0';
+    rd->y.ctx[0] = '\0';
     return DV_OK;
 }
 
@@ -561,7 +476,8 @@ static int read_nodes(reader_t *rd, const yaml_node_t *seq)
         return rc;
     /* every entry's name and inputs as written first: a later node is then named as such */
     for (const yaml_node_item_t *it = seq->data.sequence.items.start; it < seq->data.sequence.items.top; it++) {
-        const yaml_node_t *entry = node_at(rd, *it), *name = peek(rd, entry, "name"), *ins = peek(rd, entry, "inputs");
+        const yaml_node_t *entry = dv_yaml_node(&rd->y, *it), *name = peek(rd, entry, "name"), *ins = peek(rd, entry,
+                                                "inputs");
         const int j = rd->nentries++;
         rd->entry_name[j] = name && name->type == YAML_SCALAR_NODE ? (const char *)name->data.scalar.value : NULL;
         rd->entry_inputs[j] = ins && ins->type == YAML_SEQUENCE_NODE ? ins : NULL;
@@ -569,7 +485,7 @@ static int read_nodes(reader_t *rd, const yaml_node_t *seq)
     }
     int idx = 0;
     for (const yaml_node_item_t *it = seq->data.sequence.items.start; it < seq->data.sequence.items.top; it++, idx++)
-        if ((rc = read_node(rd, idx, node_at(rd, *it))) != DV_OK)
+        if ((rc = read_node(rd, idx, dv_yaml_node(&rd->y, *it))) != DV_OK)
             return rc;
     return DV_OK;
 }
@@ -583,23 +499,24 @@ static int read_outputs(reader_t *rd, const yaml_node_t *seq)
     if (rc != DV_OK)
         return rc;
     for (const yaml_node_item_t *it = seq->data.sequence.items.start; it < seq->data.sequence.items.top; it++) {
-        const yaml_node_t *n = node_at(rd, *it);
-        const char *name = scalar_text(rd, n, "outputs", &rc);
+        const yaml_node_t *n = dv_yaml_node(&rd->y, *it);
+        const char *name = dv_yaml_scalar(&rd->y, n, "outputs", &rc);
         if (!name)
             return rc;
         const int v = dv_graph_value(g, name);
         if (v < 0) {
-            close_list_t c = CLOSE_LIST_INIT;
+            dv_hint_t c = DV_HINT_INIT;
             for (int i = 0; i < g->nvalues; i++)
-                close_consider(&c, name, g->values[i].name);
-            return rd_error(rd, DV_ERR_UNKNOWN, n, "output '%s' is not a node of the graph%s%s%s", name,
+                dv_hint_consider(&c, name, g->values[i].name);
+            return dv_yaml_error(&rd->y, DV_ERR_UNKNOWN, n, "output '%s' is not a node of the graph%s%s%s", name,
                             c.n ? " (did you mean " : "", c.text, c.n ? "?)" : "");
         }
         if (g->values[v].producer < 0)
-            return rd_error(rd, DV_ERR_PARSE, n, "output '%s' is a graph input; outputs are values the nodes compute",
+            return dv_yaml_error(&rd->y, DV_ERR_PARSE, n,
+                                 "output '%s' is a graph input; outputs are values the nodes compute",
                             name);
         if (dv_graph_is_output(g, v))
-            return rd_error(rd, DV_ERR_PARSE, n, "output '%s' is listed twice", name);
+            return dv_yaml_error(&rd->y, DV_ERR_PARSE, n, "output '%s' is listed twice", name);
         g->outputs[g->noutputs++] = v;
     }
     return DV_OK;
@@ -609,16 +526,17 @@ static int read_graph(reader_t *rd)
 {
     enum { T_NAME, T_DESC, T_INPUTS, T_NODES, T_OUTPUTS, T_COUNT };
     static const char *const keys[T_COUNT] = {"name", "description", "inputs", "nodes", "outputs"};
-    const yaml_node_t *root = yaml_document_get_root_node(rd->doc), *kn[T_COUNT], *val[T_COUNT];
+    const yaml_node_t *root = yaml_document_get_root_node(rd->y.doc), *kn[T_COUNT], *val[T_COUNT];
     const char *name;
     int rc;
     if (!root)
-        return dv_error_set(rd->err, DV_ERR_PARSE, rd->path, 1, 1,
+        return dv_error_set(rd->y.err, DV_ERR_PARSE, rd->y.path, 1, 1,
                             "empty graph file: expected name:, inputs:, nodes: and outputs:");
     if (root->type != YAML_MAPPING_NODE)
-        return rd_error(rd, DV_ERR_PARSE, root, "a graph file is a mapping (name:, inputs:, nodes:, outputs:), got %s",
+        return dv_yaml_error(&rd->y, DV_ERR_PARSE, root,
+                             "a graph file is a mapping (name:, inputs:, nodes:, outputs:), got %s",
                         dv_yaml_kind(root));
-    if ((rc = read_keys(rd, root, "the graph", keys, T_COUNT, kn, val)) != DV_OK)
+    if ((rc = dv_yaml_keys(&rd->y, root, "the graph", keys, T_COUNT, kn, val)) != DV_OK)
         return rc;
     for (int i = 0; i < T_COUNT; i++)
         if (i != T_DESC && (rc = require(rd, root, val[i], keys[i], "the graph")) != DV_OK)
@@ -626,7 +544,7 @@ static int read_graph(reader_t *rd)
     if ((rc = check_name(rd, val[T_NAME], "graph name", &name)) != DV_OK)
         return rc;
     snprintf(rd->g->name, sizeof rd->g->name, "%s", name);
-    if (val[T_DESC] && !scalar_text(rd, val[T_DESC], "description", &rc))
+    if (val[T_DESC] && !dv_yaml_scalar(&rd->y, val[T_DESC], "description", &rc))
         return rc;
     if ((rc = read_inputs(rd, val[T_INPUTS])) != DV_OK || (rc = read_nodes(rd, val[T_NODES])) != DV_OK)
         return rc;
@@ -645,12 +563,12 @@ int dv_graph_parse(const char *text, size_t len, const char *path, dv_graph_t *g
         rc = dv_error_set(err, DV_ERR_NOMEM, path, 0, 0, "out of memory");
         goto cleanup;
     }
-    rd->path = path ? path : "";
+    rd->y.path = path ? path : "";
     rd->text = text;
-    rd->doc = &doc;
+    rd->y.doc = &doc;
     rd->g = tmp;
-    rd->err = err;
-    snprintf(tmp->path, sizeof tmp->path, "%s", rd->path);
+    rd->y.err = err;
+    snprintf(tmp->path, sizeof tmp->path, "%s", rd->y.path);
     if ((rc = load_document(rd, len, &doc)) != DV_OK)
         goto cleanup;
     rc = read_graph(rd);

@@ -301,7 +301,7 @@ START_TEST(test_sweep_errors_are_located)
         {"workloads:\n  - {name: t, trace: traces/matmul_relu_mix.trace}\naxes:\n  chip.aiv_per_core: [2, 1]\n", 2,
          "workload 't' (trace traces/matmul_relu_mix.trace): point 1 (workload t, chip.aiv_per_core=1): "
          "traces/matmul_relu_mix.trace:"},
-        {"workloads: [{name: a, op: add}]\nmdoe: zip\n", 2, "unknown key 'mdoe' in the spec (did you mean 'mode'?)"},
+        {"workloads: [{name: a, op: add}]\nmdoe: zip\n", 2, "unknown key 'mdoe' in the spec (did you mean 'mode'? the keys are"},
         {"workloads: [{name: a, op: add}]\nmode: cartesain\n", 2, "mode: 'cartesain' is not cartesian or zip (did you "
                                                                    "mean 'cartesian'?)"},
         {"profile: ascend910b9\nworkloads: [{name: a, op: add}]\n", 1,

@@ -19,15 +19,12 @@
 #include "dv/yamldoc.h"
 #include "sweep_internal.h"
 
-enum { MSG_MAX = 700, CTX_MAX = 160 };
+enum { MSG_MAX = 700 };
 
 typedef struct reader {
-    const char *path;
-    yaml_document_t *doc;
+    dv_yaml_reader_t y;               /* path, document, error, prefix of messages ("workload 'mm': ") */
     dv_sweep_t *s;
-    dv_error_t *err;
     char dir[DV_SWEEP_PATH_MAX];      /* the spec's directory, "" for the current one */
-    char ctx[CTX_MAX];                /* prefix of messages: "workload 'mm': " */
     int axes_line;                    /* of the `axes:` key */
 } reader_t;
 
@@ -85,20 +82,6 @@ cleanup:
 
 /* ---------------------------------------------------------------- messages */
 
-static int rd_error(reader_t *rd, int code, const yaml_node_t *at, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static int rd_error(reader_t *rd, int code, const yaml_node_t *at, const char *fmt, ...)
-{
-    char msg[MSG_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return dv_error_set(rd->err, code, rd->path, at ? (int)at->start_mark.line + 1 : 0,
-                        at ? (int)at->start_mark.column + 1 : 0, "%s%s", rd->ctx, msg);
-}
-
 /* The same at a line (the points are checked after the YAML is gone). */
 static int line_error(const reader_t *rd, int code, int line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -110,7 +93,7 @@ static int line_error(const reader_t *rd, int code, int line, const char *fmt, .
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return dv_error_set(rd->err, code, rd->path, line, 0, "%s", msg);
+    return dv_error_set(rd->y.err, code, rd->y.path, line, 0, "%s", msg);
 }
 
 /* An inner error (a profile, trace or graph file, an operator's parser) as "file:line: msg". */
@@ -142,62 +125,10 @@ static void hint_consider(hint_t *h, const char *word, const char *cand)
 
 /* ---------------------------------------------------------------- YAML */
 
-static const yaml_node_t *node_at(const reader_t *rd, int index) { return yaml_document_get_node(rd->doc, index); }
-
-static const char *scalar_text(reader_t *rd, const yaml_node_t *n, const char *what, int *rc)
-{
-    if (n->type != YAML_SCALAR_NODE) {
-        *rc = rd_error(rd, DV_ERR_PARSE, n, "%s: expected a single value, got %s", what, dv_yaml_kind(n));
-        return NULL;
-    }
-    const char *s = (const char *)n->data.scalar.value;
-    if (strlen(s) != n->data.scalar.length) {
-        *rc = rd_error(rd, DV_ERR_PARSE, n, "%s: the value contains a NUL character", what);
-        return NULL;
-    }
-    *rc = DV_OK;
-    return s;
-}
-
 static bool quoted(const yaml_node_t *n)
 {
     return n->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
            n->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
-}
-
-/* The pairs of mapping `map` by key (val[i] for keys[i], NULL when absent); unknown and duplicate
- * keys are errors ("where": "the spec", "a range"). */
-static int read_keys(reader_t *rd, const yaml_node_t *map, const char *where, const char *const *keys, int nkeys,
-                     const yaml_node_t **kn, const yaml_node_t **val)
-{
-    char all[128] = "";
-    for (int i = 0; i < nkeys; i++) {
-        kn[i] = val[i] = NULL;
-        snprintf(all + strlen(all), sizeof all - strlen(all), "%s%s", i ? ", " : "", keys[i]);
-    }
-    for (const yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
-        const yaml_node_t *k = node_at(rd, p->key);
-        int rc;
-        const char *name = scalar_text(rd, k, "a key", &rc);
-        if (!name)
-            return rc;
-        int i = 0;
-        while (i < nkeys && strcmp(keys[i], name) != 0)
-            i++;
-        if (i == nkeys) {
-            hint_t h = {"", (size_t)-1};
-            for (int j = 0; j < nkeys; j++)
-                hint_consider(&h, name, keys[j]);
-            return rd_error(rd, DV_ERR_UNKNOWN, k, "unknown key '%s' in %s%s (the keys are %s)", name, where, h.text,
-                            all);
-        }
-        if (kn[i])
-            return rd_error(rd, DV_ERR_PARSE, k, "duplicate key '%s' in %s (first at line %d)", name, where,
-                            (int)kn[i]->start_mark.line + 1);
-        kn[i] = k;
-        val[i] = node_at(rd, p->value);
-    }
-    return DV_OK;
 }
 
 /* ---------------------------------------------------------------- files next to the spec */
@@ -209,10 +140,10 @@ static int find_file(reader_t *rd, const yaml_node_t *at, const char *name, cons
 {
     char beside[2 * DV_SWEEP_PATH_MAX + 2];
     if (strlen(name) + strlen(rd->dir) + 2 > DV_SWEEP_PATH_MAX)
-        return rd_error(rd, DV_ERR_RANGE, at, "%s '%.80s...': the path is too long", what, name);
+        return dv_yaml_error(&rd->y, DV_ERR_RANGE, at, "%s '%.80s...': the path is too long", what, name);
     if (name[0] == '/') {
         if (!readable(name))
-            return rd_error(rd, DV_ERR_IO, at, "%s '%s' cannot be read: %s", what, name, strerror(errno));
+            return dv_yaml_error(&rd->y, DV_ERR_IO, at, "%s '%s' cannot be read: %s", what, name, strerror(errno));
         snprintf(out, DV_SWEEP_PATH_MAX, "%s", name);
         return DV_OK;
     }
@@ -226,9 +157,10 @@ static int find_file(reader_t *rd, const yaml_node_t *at, const char *name, cons
         return DV_OK;
     }
     if (rd->dir[0])
-        return rd_error(rd, DV_ERR_IO, at, "%s '%s' not found (looked for %s, then %s in the current directory)", what,
+        return dv_yaml_error(&rd->y, DV_ERR_IO, at,
+                             "%s '%s' not found (looked for %s, then %s in the current directory)", what,
                         name, beside, name);
-    return rd_error(rd, DV_ERR_IO, at, "%s '%s' not found in the current directory", what, name);
+    return dv_yaml_error(&rd->y, DV_ERR_IO, at, "%s '%s' not found in the current directory", what, name);
 }
 
 /* ---------------------------------------------------------------- 2. the profile */
@@ -242,15 +174,15 @@ static int read_profile(reader_t *rd, const yaml_node_t *n)
     int rc;
     if (!n) { /* the default preset */
         snprintf(s->profile, sizeof s->profile, "%s", names[0]);
-        return dv_config_preset(&s->base, names[0], rd->err);
+        return dv_config_preset(&s->base, names[0], rd->y.err);
     }
-    const char *name = scalar_text(rd, n, "profile", &rc);
+    const char *name = dv_yaml_scalar(&rd->y, n, "profile", &rc);
     if (!name)
         return rc;
     for (int i = 0; names[i]; i++)
         if (strcmp(names[i], name) == 0) {
             snprintf(s->profile, sizeof s->profile, "%s", name);
-            return dv_config_preset(&s->base, name, rd->err);
+            return dv_config_preset(&s->base, name, rd->y.err);
         }
     char beside[2 * DV_SWEEP_PATH_MAX + 2];
     snprintf(beside, sizeof beside, "%s%s%s", rd->dir, rd->dir[0] ? "/" : "", name);
@@ -260,7 +192,7 @@ static int read_profile(reader_t *rd, const yaml_node_t *n)
         s->profile_is_file = true;
         if (dv_config_load_file(&s->base, s->profile, &e) != DV_OK) {
             inner(&e, msg, sizeof msg);
-            return rd_error(rd, e.code, n, "profile: %s", msg);
+            return dv_yaml_error(&rd->y, e.code, n, "profile: %s", msg);
         }
         return DV_OK;
     }
@@ -270,7 +202,8 @@ static int read_profile(reader_t *rd, const yaml_node_t *n)
         hint_consider(&h, name, names[i]);
         snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", names[i]);
     }
-    return rd_error(rd, DV_ERR_UNKNOWN, n, "profile: '%s' is not a built-in preset%s (the presets are %s; a profile "
+    return dv_yaml_error(&rd->y, DV_ERR_UNKNOWN, n,
+                         "profile: '%s' is not a built-in preset%s (the presets are %s; a profile "
                     "file is named by a path ending in .yaml)", name, h.text, list);
 }
 
@@ -300,14 +233,15 @@ static int split_op(reader_t *rd, const yaml_node_t *at, const char *text, dv_sw
         }
     }
     if (ntok == 0)
-        return rd_error(rd, DV_ERR_PARSE, at, "op: empty operator string (expected \"NAME --PARAM VALUE ...\")");
+        return dv_yaml_error(&rd->y, DV_ERR_PARSE, at,
+                             "op: empty operator string (expected \"NAME --PARAM VALUE ...\")");
     if (!(w->argv = calloc(ntok, sizeof *w->argv)))
-        return rd_error(rd, DV_ERR_NOMEM, at, "out of memory");
+        return dv_yaml_error(&rd->y, DV_ERR_NOMEM, at, "out of memory");
     for (const char *p = text; *p;) {
         p += strspn(p, " \t");
         const size_t n = strcspn(p, " \t");
         if (n && !(w->argv[w->argc++] = strndup(p, n)))
-            return rd_error(rd, DV_ERR_NOMEM, at, "out of memory");
+            return dv_yaml_error(&rd->y, DV_ERR_NOMEM, at, "out of memory");
         p += n;
     }
     return DV_OK;
@@ -320,17 +254,18 @@ static int read_op(reader_t *rd, const yaml_node_t *n, const char *text, dv_swee
         return rc;
     sw_op_t *o = calloc(1, sizeof *o);
     if (!(w->priv = o))
-        return rd_error(rd, DV_ERR_NOMEM, n, "out of memory");
+        return dv_yaml_error(&rd->y, DV_ERR_NOMEM, n, "out of memory");
     if (!(o->op = dv_ops_find(w->argv[0]))) {
         hint_t h = {"", (size_t)-1};
         for (const dv_opdesc_t *const *op = dv_ops_all(); *op; op++)
             hint_consider(&h, w->argv[0], (*op)->name);
-        return rd_error(rd, DV_ERR_UNKNOWN, n, "op: unknown operator '%s'%s (dvsim op --list lists them)", w->argv[0],
+        return dv_yaml_error(&rd->y, DV_ERR_UNKNOWN, n, "op: unknown operator '%s'%s (dvsim op --list lists them)",
+                             w->argv[0],
                         h.text);
     }
     dv_error_t e;
     if (dv_ops_parse(o->op, w->argc - 1, w->argv + 1, &o->vals, &e) != DV_OK)
-        return rd_error(rd, e.code, n, "op: %s", e.msg);
+        return dv_yaml_error(&rd->y, e.code, n, "op: %s", e.msg);
     return DV_OK;
 }
 
@@ -344,7 +279,7 @@ static int read_trace(reader_t *rd, const yaml_node_t *n, const char *text, dv_s
         return rc;
     if (dv_trace_open(w->path, &k, &e) != DV_OK) {
         inner(&e, msg, sizeof msg);
-        return rd_error(rd, e.code, n, "trace: %s", msg);
+        return dv_yaml_error(&rd->y, e.code, n, "trace: %s", msg);
     }
     w->priv = k;
     return DV_OK;
@@ -359,10 +294,10 @@ static int read_fusion(reader_t *rd, const yaml_node_t *n, const char *text, dv_
         return rc;
     dv_graph_t *g = calloc(1, sizeof *g);
     if (!(w->priv = g))
-        return rd_error(rd, DV_ERR_NOMEM, n, "out of memory");
+        return dv_yaml_error(&rd->y, DV_ERR_NOMEM, n, "out of memory");
     if (dv_graph_load(w->path, g, &e) != DV_OK) {
         inner(&e, msg, sizeof msg);
-        return rd_error(rd, e.code, n, "fusion: %s", msg);
+        return dv_yaml_error(&rd->y, e.code, n, "fusion: %s", msg);
     }
     return DV_OK;
 }
@@ -373,21 +308,22 @@ static int read_workload(reader_t *rd, int idx, const yaml_node_t *entry)
     const yaml_node_t *name = NULL, *kind = NULL, *kindkey = NULL;
     const char *text;
     int rc;
-    snprintf(rd->ctx, sizeof rd->ctx, "workload %d: ", idx + 1);
+    snprintf(rd->y.ctx, sizeof rd->y.ctx, "workload %d: ", idx + 1);
     w->line = (int)entry->start_mark.line + 1;
     if (entry->type != YAML_MAPPING_NODE)
-        return rd_error(rd, DV_ERR_PARSE, entry, "expected a mapping {name: N, op: \"...\"} (or trace: FILE, fusion: "
+        return dv_yaml_error(&rd->y, DV_ERR_PARSE, entry,
+                             "expected a mapping {name: N, op: \"...\"} (or trace: FILE, fusion: "
                         "GRAPH), got %s", dv_yaml_kind(entry));
     for (const yaml_node_pair_t *p = entry->data.mapping.pairs.start; p < entry->data.mapping.pairs.top; p++) {
-        const yaml_node_t *k = node_at(rd, p->key);
-        const char *key = scalar_text(rd, k, "a key", &rc);
+        const yaml_node_t *k = dv_yaml_node(&rd->y, p->key);
+        const char *key = dv_yaml_scalar(&rd->y, k, "a key", &rc);
         if (!key)
             return rc;
         if (strcmp(key, "name") == 0) {
             if (name)
-                return rd_error(rd, DV_ERR_PARSE, k, "duplicate key 'name' (first at line %d)",
+                return dv_yaml_error(&rd->y, DV_ERR_PARSE, k, "duplicate key 'name' (first at line %d)",
                                 (int)name->start_mark.line + 1);
-            name = node_at(rd, p->value);
+            name = dv_yaml_node(&rd->y, p->value);
             continue;
         }
         int i = 0;
@@ -398,58 +334,65 @@ static int read_workload(reader_t *rd, int idx, const yaml_node_t *entry)
             for (int j = 0; j < 3; j++)
                 hint_consider(&h, key, kinds[j]);
             hint_consider(&h, key, "name");
-            return rd_error(rd, DV_ERR_UNKNOWN, k, "unknown workload kind '%s'%s (a workload is {name: N, op: \"NAME "
+            return dv_yaml_error(&rd->y, DV_ERR_UNKNOWN, k,
+                                 "unknown workload kind '%s'%s (a workload is {name: N, op: \"NAME "
                             "--PARAM VALUE ...\"}, {name: N, trace: FILE} or {name: N, fusion: GRAPH})", key, h.text);
         }
         if (kind)
-            return rd_error(rd, DV_ERR_PARSE, k, "a workload has one kind, this one has '%s' (line %d) and '%s'",
+            return dv_yaml_error(&rd->y, DV_ERR_PARSE, k,
+                                 "a workload has one kind, this one has '%s' (line %d) and '%s'",
                             (const char *)kindkey->data.scalar.value, (int)kindkey->start_mark.line + 1, key);
         kindkey = k;
-        kind = node_at(rd, p->value);
+        kind = dv_yaml_node(&rd->y, p->value);
         w->kind = (dv_sweep_kind_t)i;
     }
     if (!name)
-        return rd_error(rd, DV_ERR_PARSE, entry, "the workload has no 'name:'");
-    if (!(text = scalar_text(rd, name, "name", &rc)))
+        return dv_yaml_error(&rd->y, DV_ERR_PARSE, entry, "the workload has no 'name:'");
+    if (!(text = dv_yaml_scalar(&rd->y, name, "name", &rc)))
         return rc;
     if (!valid_name(text, sizeof w->name))
-        return rd_error(rd, DV_ERR_PARSE, name, "name '%.80s' is not a valid workload name: a letter or '_', then "
+        return dv_yaml_error(&rd->y, DV_ERR_PARSE, name,
+                             "name '%.80s' is not a valid workload name: a letter or '_', then "
                         "letters, digits, '_', '.' or '-', at most %d characters", text, (int)sizeof w->name - 1);
     for (int j = 0; j < idx; j++)
         if (strcmp(rd->s->workload[j].name, text) == 0)
-            return rd_error(rd, DV_ERR_PARSE, name, "the name '%s' is already used by the workload at line %d", text,
+            return dv_yaml_error(&rd->y, DV_ERR_PARSE, name,
+                                 "the name '%s' is already used by the workload at line %d", text,
                             rd->s->workload[j].line);
     snprintf(w->name, sizeof w->name, "%s", text);
-    snprintf(rd->ctx, sizeof rd->ctx, "workload '%s': ", w->name);
+    snprintf(rd->y.ctx, sizeof rd->y.ctx, "workload '%s': ", w->name);
     if (!kind)
-        return rd_error(rd, DV_ERR_PARSE, entry, "the workload has no kind: add op: \"NAME --PARAM VALUE ...\", trace: "
+        return dv_yaml_error(&rd->y, DV_ERR_PARSE, entry,
+                             "the workload has no kind: add op: \"NAME --PARAM VALUE ...\", trace: "
                         "FILE or fusion: GRAPH");
-    if (!(text = scalar_text(rd, kind, kinds[w->kind], &rc)))
+    if (!(text = dv_yaml_scalar(&rd->y, kind, kinds[w->kind], &rc)))
         return rc;
     if (strlen(text) >= sizeof w->source)
-        return rd_error(rd, DV_ERR_RANGE, kind, "%s: the value is longer than %d characters", kinds[w->kind],
+        return dv_yaml_error(&rd->y, DV_ERR_RANGE, kind, "%s: the value is longer than %d characters", kinds[w->kind],
                         (int)sizeof w->source - 1);
     snprintf(w->source, sizeof w->source, "%s", text);
     rc = w->kind == DV_SWEEP_OP ? read_op(rd, kind, text, w)
        : w->kind == DV_SWEEP_TRACE ? read_trace(rd, kind, text, w) : read_fusion(rd, kind, text, w);
     if (rc == DV_OK)
-        rd->ctx[0] = '\0';
+        rd->y.ctx[0] = '\0';
     return rc;
 }
 
 static int read_workloads(reader_t *rd, const yaml_node_t *seq)
 {
     if (seq->type != YAML_SEQUENCE_NODE)
-        return rd_error(rd, DV_ERR_PARSE, seq, "workloads: expected a sequence of {name: N, op: \"...\"}, got %s",
+        return dv_yaml_error(&rd->y, DV_ERR_PARSE, seq,
+                             "workloads: expected a sequence of {name: N, op: \"...\"}, got %s",
                         dv_yaml_kind(seq));
     const long n = seq->data.sequence.items.top - seq->data.sequence.items.start;
     if (n == 0)
-        return rd_error(rd, DV_ERR_PARSE, seq, "workloads: the sequence is empty (at least one workload is needed)");
+        return dv_yaml_error(&rd->y, DV_ERR_PARSE, seq,
+                             "workloads: the sequence is empty (at least one workload is needed)");
     if (!(rd->s->workload = calloc((size_t)n, sizeof *rd->s->workload)))
-        return rd_error(rd, DV_ERR_NOMEM, seq, "out of memory");
+        return dv_yaml_error(&rd->y, DV_ERR_NOMEM, seq, "out of memory");
     for (long i = 0; i < n; i++) {
         rd->s->nworkloads = (int)i + 1; /* freed up to here on error */
-        int rc = read_workload(rd, (int)i, node_at(rd, seq->data.sequence.items.start[i]));
+        int rc = read_workload(rd, (int)i, dv_yaml_node(&rd->y, seq->data.sequence.items.start[i]));
         if (rc != DV_OK)
             return rc;
     }
@@ -473,17 +416,18 @@ static int add_value(reader_t *rd, dv_sweep_axis_t *a, const yaml_node_t *at, co
     dv_error_t e;
     const int i = a->nvalues;
     if (i >= DV_SWEEP_MAX_AXIS_VALUES)
-        return rd_error(rd, DV_ERR_RANGE, at, "more than %d values (DV_SWEEP_MAX_AXIS_VALUES)",
+        return dv_yaml_error(&rd->y, DV_ERR_RANGE, at, "more than %d values (DV_SWEEP_MAX_AXIS_VALUES)",
                         DV_SWEEP_MAX_AXIS_VALUES);
     if (is_quoted && a->param->type != DV_PT_STR)
-        return rd_error(rd, DV_ERR_PARSE, at, "value %d is the quoted string '%.40s'; write it without quotes", i + 1,
+        return dv_yaml_error(&rd->y, DV_ERR_PARSE, at,
+                             "value %d is the quoted string '%.40s'; write it without quotes", i + 1,
                         text);
     if (strlen(text) >= DV_SWEEP_VALUE_MAX)
-        return rd_error(rd, DV_ERR_RANGE, at, "value %d '%.40s...' is longer than %d characters", i + 1, text,
+        return dv_yaml_error(&rd->y, DV_ERR_RANGE, at, "value %d '%.40s...' is longer than %d characters", i + 1, text,
                         DV_SWEEP_VALUE_MAX - 1);
     snprintf(set, sizeof set, "%s=%s", a->key, text);
     if (dv_config_set(&tmp, set, &e) != DV_OK)
-        return rd_error(rd, e.code, at, "value %d ('%s'): %s", i + 1, text, strip_key(e.msg, a->key));
+        return dv_yaml_error(&rd->y, e.code, at, "value %d ('%s'): %s", i + 1, text, strip_key(e.msg, a->key));
     dv_param_format(a->param, &tmp, a->value[i], DV_SWEEP_VALUE_MAX);
     a->value_line[i] = (int)at->start_mark.line + 1;
     a->nvalues++;
@@ -494,14 +438,14 @@ static int add_value(reader_t *rd, dv_sweep_axis_t *a, const yaml_node_t *at, co
 static int range_u64(reader_t *rd, const yaml_node_t *n, const char *what, uint64_t *out)
 {
     int rc;
-    const char *t = scalar_text(rd, n, what, &rc);
+    const char *t = dv_yaml_scalar(&rd->y, n, what, &rc);
     if (!t)
         return rc;
     char *end;
     errno = 0;
     const unsigned long long v = strtoull(t, &end, 10);
     if (!(t[0] >= '0' && t[0] <= '9') || *end || errno)
-        return rd_error(rd, DV_ERR_PARSE, n, "%s: '%.40s' is not a whole number >= 0", what, t);
+        return dv_yaml_error(&rd->y, DV_ERR_PARSE, n, "%s: '%.40s' is not a whole number >= 0", what, t);
     *out = v;
     return DV_OK;
 }
@@ -539,21 +483,24 @@ static int read_range(reader_t *rd, dv_sweep_axis_t *a, const yaml_node_t *map)
     const yaml_node_t *kn[R_COUNT], *val[R_COUNT];
     uint64_t from, to, steps = 0;
     char text[DV_SWEEP_VALUE_MAX];
-    int rc = read_keys(rd, map, "a range", keys, R_COUNT, kn, val);
+    int rc = dv_yaml_keys(&rd->y, map, "a range", keys, R_COUNT, kn, val);
     if (rc != DV_OK)
         return rc;
     if (a->param->type != DV_PT_U64)
-        return rd_error(rd, DV_ERR_PARSE, map, "a range {from, to, steps} needs an integer key; list the values "
+        return dv_yaml_error(&rd->y, DV_ERR_PARSE, map,
+                             "a range {from, to, steps} needs an integer key; list the values "
                         "instead: [a, b, ...]");
     if (!val[R_FROM] || !val[R_TO] || !val[R_STEPS] == !val[R_FACTOR])
-        return rd_error(rd, DV_ERR_PARSE, map, "a range is {from: A, to: B, steps: N} or {from: A, to: B, factor: F}");
+        return dv_yaml_error(&rd->y, DV_ERR_PARSE, map,
+                             "a range is {from: A, to: B, steps: N} or {from: A, to: B, factor: F}");
     if ((rc = range_u64(rd, val[R_FROM], "from", &from)) || (rc = range_u64(rd, val[R_TO], "to", &to)))
         return rc;
     if (val[R_STEPS]) {
         if ((rc = range_u64(rd, val[R_STEPS], "steps", &steps)) != DV_OK)
             return rc;
         if (steps < 1 || steps > DV_SWEEP_MAX_AXIS_VALUES || (steps == 1 && from != to))
-            return rd_error(rd, DV_ERR_RANGE, val[R_STEPS], "steps: %llu; the number of values is 2 to %d (1 when "
+            return dv_yaml_error(&rd->y, DV_ERR_RANGE, val[R_STEPS],
+                                 "steps: %llu; the number of values is 2 to %d (1 when "
                             "from equals to)", (unsigned long long)steps, DV_SWEEP_MAX_AXIS_VALUES);
         for (uint64_t i = 0; i < steps; i++) {
             const uint64_t span = from <= to ? to - from : from - to, den = steps > 1 ? steps - 1 : 1;
@@ -566,15 +513,16 @@ static int read_range(reader_t *rd, dv_sweep_axis_t *a, const yaml_node_t *map)
         set_slack(a);
         return DV_OK;
     }
-    const char *ft = scalar_text(rd, val[R_FACTOR], "factor", &rc);
+    const char *ft = dv_yaml_scalar(&rd->y, val[R_FACTOR], "factor", &rc);
     if (!ft)
         return rc;
     char *end;
     const double f = strtod(ft, &end);
     if (*end || end == ft || !isfinite(f) || f <= 0 || f == 1)
-        return rd_error(rd, DV_ERR_PARSE, val[R_FACTOR], "factor: '%.40s' is not a number > 0 other than 1", ft);
+        return dv_yaml_error(&rd->y, DV_ERR_PARSE, val[R_FACTOR], "factor: '%.40s' is not a number > 0 other than 1",
+                             ft);
     if (from == 0 || (from < to && f < 1) || (from > to && f > 1))
-        return rd_error(rd, DV_ERR_RANGE, val[R_FACTOR], "factor %g never reaches %llu from %llu", f,
+        return dv_yaml_error(&rd->y, DV_ERR_RANGE, val[R_FACTOR], "factor %g never reaches %llu from %llu", f,
                         (unsigned long long)to, (unsigned long long)from);
     const double lo = (double)(from < to ? from : to) * (1 - 1e-12), hi = (double)(from < to ? to : from) * (1 + 1e-12);
     for (int i = 0;; i++) {
@@ -595,7 +543,8 @@ static int check_distinct(reader_t *rd, const dv_sweep_axis_t *a, const yaml_nod
     for (int i = 1; i < a->nvalues; i++)
         for (int j = 0; j < i; j++)
             if (strcmp(a->value[i], a->value[j]) == 0)
-                return rd_error(rd, DV_ERR_PARSE, at, "values %d and %d are both %s (line %d%s): every point would "
+                return dv_yaml_error(&rd->y, DV_ERR_PARSE, at,
+                                     "values %d and %d are both %s (line %d%s): every point would "
                                 "run twice", j + 1, i + 1, a->value[i], a->value_line[i],
                                 a->value_line[i] == a->value_line[j] ? ", a range rounded to the same integer; use "
                                 "fewer steps" : "");
@@ -616,45 +565,47 @@ static void suggest_key(const char *word, hint_t *h)
 static int read_axis(reader_t *rd, dv_sweep_axis_t *a, const yaml_node_t *k, const yaml_node_t *v)
 {
     int rc;
-    const char *key = scalar_text(rd, k, "an axis key", &rc);
+    const char *key = dv_yaml_scalar(&rd->y, k, "an axis key", &rc);
     if (!key)
         return rc;
     a->line = (int)k->start_mark.line + 1;
     if (!(a->param = dv_param_find(key))) {
         hint_t h = {"", (size_t)-1};
         suggest_key(key, &h);
-        return rd_error(rd, DV_ERR_UNKNOWN, k, "axis '%.100s': not a key of the profile schema%s (configs/SCHEMA.md "
+        return dv_yaml_error(&rd->y, DV_ERR_UNKNOWN, k,
+                             "axis '%.100s': not a key of the profile schema%s (configs/SCHEMA.md "
                         "lists them as section.key)", key, h.text);
     }
     snprintf(a->key, sizeof a->key, "%s", key);
-    snprintf(rd->ctx, sizeof rd->ctx, "axis %s: ", a->key);
+    snprintf(rd->y.ctx, sizeof rd->y.ctx, "axis %s: ", a->key);
     const long n = v->type == YAML_SEQUENCE_NODE ? v->data.sequence.items.top - v->data.sequence.items.start
                                                  : DV_SWEEP_MAX_AXIS_VALUES;
     if (v->type == YAML_SEQUENCE_NODE && n == 0)
-        return rd_error(rd, DV_ERR_PARSE, v, "the axis is empty (give at least one value)");
+        return dv_yaml_error(&rd->y, DV_ERR_PARSE, v, "the axis is empty (give at least one value)");
     if (n > DV_SWEEP_MAX_AXIS_VALUES)
-        return rd_error(rd, DV_ERR_RANGE, v, "%ld values, at most %d", n, DV_SWEEP_MAX_AXIS_VALUES);
+        return dv_yaml_error(&rd->y, DV_ERR_RANGE, v, "%ld values, at most %d", n, DV_SWEEP_MAX_AXIS_VALUES);
     a->value = calloc((size_t)n, sizeof *a->value);
     a->value_line = calloc((size_t)n, sizeof *a->value_line);
     a->slack = calloc((size_t)n, sizeof *a->slack);
     if (!a->value || !a->value_line || !a->slack)
-        return rd_error(rd, DV_ERR_NOMEM, v, "out of memory");
+        return dv_yaml_error(&rd->y, DV_ERR_NOMEM, v, "out of memory");
     if (v->type == YAML_MAPPING_NODE)
         rc = read_range(rd, a, v);
     else if (v->type == YAML_SEQUENCE_NODE)
         for (long i = 0; i < n && rc == DV_OK; i++) {
-            const yaml_node_t *item = node_at(rd, v->data.sequence.items.start[i]);
-            const char *t = scalar_text(rd, item, "a value", &rc);
+            const yaml_node_t *item = dv_yaml_node(&rd->y, v->data.sequence.items.start[i]);
+            const char *t = dv_yaml_scalar(&rd->y, item, "a value", &rc);
             if (t)
                 rc = add_value(rd, a, item, t, quoted(item));
         }
     else
-        return rd_error(rd, DV_ERR_PARSE, v, "expected a list of values [a, b, ...] or a range {from: A, to: B, "
+        return dv_yaml_error(&rd->y, DV_ERR_PARSE, v,
+                             "expected a list of values [a, b, ...] or a range {from: A, to: B, "
                         "steps: N}, got a single value (write [%s] for one)", (const char *)v->data.scalar.value);
     if (rc == DV_OK && !rd->s->zip)
         rc = check_distinct(rd, a, k);
     if (rc == DV_OK)
-        rd->ctx[0] = '\0';
+        rd->y.ctx[0] = '\0';
     return rc;
 }
 
@@ -662,21 +613,21 @@ static int read_axes(reader_t *rd, const yaml_node_t *map)
 {
     dv_sweep_t *s = rd->s;
     if (map->type != YAML_MAPPING_NODE)
-        return rd_error(rd, DV_ERR_PARSE, map, "axes: expected a mapping of profile keys to values, got %s",
+        return dv_yaml_error(&rd->y, DV_ERR_PARSE, map, "axes: expected a mapping of profile keys to values, got %s",
                         dv_yaml_kind(map));
     const long n = map->data.mapping.pairs.top - map->data.mapping.pairs.start;
     if (n && !(s->axis = calloc((size_t)n, sizeof *s->axis)))
-        return rd_error(rd, DV_ERR_NOMEM, map, "out of memory");
+        return dv_yaml_error(&rd->y, DV_ERR_NOMEM, map, "out of memory");
     for (long i = 0; i < n; i++) {
         const yaml_node_pair_t *p = &map->data.mapping.pairs.start[i];
-        const yaml_node_t *k = node_at(rd, p->key);
+        const yaml_node_t *k = dv_yaml_node(&rd->y, p->key);
         s->naxes = (int)i + 1; /* freed up to here on error */
-        int rc = read_axis(rd, &s->axis[i], k, node_at(rd, p->value));
+        int rc = read_axis(rd, &s->axis[i], k, dv_yaml_node(&rd->y, p->value));
         if (rc != DV_OK)
             return rc;
         for (long j = 0; j < i; j++)
             if (strcmp(s->axis[j].key, s->axis[i].key) == 0)
-                return rd_error(rd, DV_ERR_PARSE, k, "duplicate axis '%s' (first at line %d)", s->axis[i].key,
+                return dv_yaml_error(&rd->y, DV_ERR_PARSE, k, "duplicate axis '%s' (first at line %d)", s->axis[i].key,
                                 s->axis[j].line);
     }
     return DV_OK;
@@ -858,7 +809,7 @@ static int snap_values(reader_t *rd)
                 continue;
             }
             int k = snprintf(note, sizeof note, "%.300s:%d: axis %s: the range's value %s moved to %s, the nearest "
-                             "value for which every point's profile is valid (%.400s)\n", rd->path,
+                             "value for which every point's profile is valid (%.400s)\n", rd->y.path,
                              ax->value_line[i], ax->key, orig, ax->value[i], why.msg);
             if (k >= (int)sizeof note)
                 k = (int)sizeof note - 1;
@@ -924,7 +875,8 @@ static int hash_points(reader_t *rd)
         if (w->kind != DV_SWEEP_OP) {
             char *text;
             size_t len;
-            int rc = sw_read_file(w->path, w->kind == DV_SWEEP_TRACE ? "the trace" : "the graph", &text, &len, rd->err);
+            int rc = sw_read_file(w->path, w->kind == DV_SWEEP_TRACE ? "the trace" : "the graph", &text, &len,
+                                  rd->y.err);
             if (rc != DV_OK)
                 return rc;
             h = sw_fnv(h, text, len);
@@ -947,29 +899,31 @@ static int read_spec(reader_t *rd)
 {
     enum { T_PROFILE, T_WORKLOADS, T_AXES, T_MODE, T_DESC, T_COUNT };
     static const char *const keys[T_COUNT] = {"profile", "workloads", "axes", "mode", "description"};
-    const yaml_node_t *root = yaml_document_get_root_node(rd->doc), *kn[T_COUNT], *val[T_COUNT];
+    const yaml_node_t *root = yaml_document_get_root_node(rd->y.doc), *kn[T_COUNT], *val[T_COUNT];
     int rc;
     if (!root)
-        return dv_error_set(rd->err, DV_ERR_PARSE, rd->path, 1, 1, "empty sweep spec: expected profile:, workloads: "
-                            "and axes:");
+        return dv_error_set(rd->y.err, DV_ERR_PARSE, rd->y.path, 1, 1,
+                            "empty sweep spec: expected profile:, workloads: and axes:");
     if (root->type != YAML_MAPPING_NODE)
-        return rd_error(rd, DV_ERR_PARSE, root, "a sweep spec is a mapping (profile:, workloads:, axes:, mode:), "
+        return dv_yaml_error(&rd->y, DV_ERR_PARSE, root,
+                             "a sweep spec is a mapping (profile:, workloads:, axes:, mode:), "
                         "got %s", dv_yaml_kind(root));
-    if ((rc = read_keys(rd, root, "the spec", keys, T_COUNT, kn, val)) != DV_OK)
+    if ((rc = dv_yaml_keys(&rd->y, root, "the spec", keys, T_COUNT, kn, val)) != DV_OK)
         return rc;
     if (!val[T_WORKLOADS])
-        return rd_error(rd, DV_ERR_PARSE, root, "the spec has no 'workloads:'");
-    if (val[T_DESC] && !scalar_text(rd, val[T_DESC], "description", &rc))
+        return dv_yaml_error(&rd->y, DV_ERR_PARSE, root, "the spec has no 'workloads:'");
+    if (val[T_DESC] && !dv_yaml_scalar(&rd->y, val[T_DESC], "description", &rc))
         return rc;
     if (val[T_MODE]) {
-        const char *m = scalar_text(rd, val[T_MODE], "mode", &rc);
+        const char *m = dv_yaml_scalar(&rd->y, val[T_MODE], "mode", &rc);
         if (!m)
             return rc;
         if (strcmp(m, "cartesian") != 0 && strcmp(m, "zip") != 0) {
             hint_t h = {"", (size_t)-1};
             hint_consider(&h, m, "cartesian");
             hint_consider(&h, m, "zip");
-            return rd_error(rd, DV_ERR_UNKNOWN, val[T_MODE], "mode: '%s' is not cartesian or zip%s", m, h.text);
+            return dv_yaml_error(&rd->y, DV_ERR_UNKNOWN, val[T_MODE], "mode: '%s' is not cartesian or zip%s", m,
+                                 h.text);
         }
         rd->s->zip = m[0] == 'z';
     }
@@ -1027,10 +981,10 @@ int dv_sweep_load(const char *path, dv_sweep_t **out, dv_error_t *err)
     }
     memcpy(s->path, path, plen + 1);
     memset(&rd, 0, sizeof rd);
-    rd.path = s->path;
-    rd.doc = &doc;
+    rd.y.path = s->path;
+    rd.y.doc = &doc;
     rd.s = s;
-    rd.err = err;
+    rd.y.err = err;
     const char *slash = strrchr(path, '/');
     if (slash)
         snprintf(rd.dir, sizeof rd.dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);

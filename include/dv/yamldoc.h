@@ -22,6 +22,40 @@ int dv_yaml_load(yaml_document_t *doc, const char *text, size_t len, const char 
 /* "a mapping", "a sequence" or "a value", for messages. */
 const char *dv_yaml_kind(const yaml_node_t *n);
 
+/* ---- reading a document's mappings with located errors ---- */
+/* A document being read: errors are located at a node and start with ctx (the reader's current
+ * context, e.g. "node 'mm' (matmul): "). */
+typedef struct dv_yaml_reader {
+    const char *path;
+    yaml_document_t *doc;
+    dv_error_t *err;
+    char ctx[160];
+} dv_yaml_reader_t;
+
+/* Fail at node `at` (NULL: no position): "path:line:col: <ctx><message>"; returns code. */
+int dv_yaml_error(dv_yaml_reader_t *rd, int code, const yaml_node_t *at, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* The node of an index of the document. */
+const yaml_node_t *dv_yaml_node(const dv_yaml_reader_t *rd, int index);
+/* A scalar's text ("what" names it in messages); NULL, with *rc set, when n is not a scalar or
+ * holds a NUL. */
+const char *dv_yaml_scalar(dv_yaml_reader_t *rd, const yaml_node_t *n, const char *what, int *rc);
+/* The pairs of mapping `map` by key: val[i] is the value of keys[i] and kn[i] its key node (NULL
+ * when absent).  A key that is not a plain name, is unknown (with the nearest keys) or comes twice
+ * is an error ("where": "the graph", "a node", "the spec", ...). */
+int dv_yaml_keys(dv_yaml_reader_t *rd, const yaml_node_t *map, const char *where, const char *const *keys, int nkeys,
+                 const yaml_node_t **kn, const yaml_node_t **val);
+
+/* The candidates nearest to a word, when near enough, built one at a time: text lists up to four
+ * ("'gelu' or 'relu'"), n counts them. */
+typedef struct dv_hint {
+    char text[160];
+    int n;
+    size_t dist;
+} dv_hint_t;
+#define DV_HINT_INIT {"", 0, (size_t)-1}
+void dv_hint_consider(dv_hint_t *h, const char *word, const char *cand);
+
 /* Levenshtein distance between two names of at most DV_EDIT_MAX characters ((size_t)-1 beyond). */
 #define DV_EDIT_MAX 255
 size_t dv_edit_distance(const char *a, const char *b);
