@@ -8,88 +8,27 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static char tmp[64];        /* per-test scratch directory */
-static char out_text[65536];
-static char err_text[65536];
+#include "support/clit.h"
 
-static const char *root(void)
-{
-    const char *r = getenv("DVSIM_ROOT");
-    return r && r[0] ? r : ".";
-}
-
-/* The program under test: $DVSIM (e.g. a sanitizer build), else bin/dvsim under the root. */
-static const char *program(void)
-{
-    const char *p = getenv("DVSIM");
-    return p && p[0] ? p : "bin/dvsim";
-}
-
-static void setup(void)
-{
-    snprintf(tmp, sizeof tmp, "/tmp/dvsim-cli-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(tmp));
-}
-
-static void teardown(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", tmp);
-}
-
-static void slurp(const char *path, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "rb");
-    size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
-    buf[n] = '\0';
-    if (f)
-        fclose(f);
-}
-
-/* Run "dvsim ARGS" in the project root (so traces/ paths work); scratch files are under $T.  ARGS
- * may go on with shell commands ("... && cat $T/x"); the exit status is the whole line's, and its
- * stdout and stderr land in out_text / err_text. */
-static int dvsim(const char *args)
-{
-    char cmd[4096], out[128], err[128];
-    snprintf(out, sizeof out, "%s/stdout", tmp);
-    snprintf(err, sizeof err, "%s/stderr", tmp);
-    snprintf(cmd, sizeof cmd, "cd '%s' && T='%s' && { '%s' %s ; } >'%s' 2>'%s'", root(), tmp, program(), args, out, err);
-    int st = system(cmd);
-    slurp(out, out_text, sizeof out_text);
-    slurp(err, err_text, sizeof err_text);
-    ck_assert_msg(st != -1 && WIFEXITED(st), "dvsim did not exit normally: %s", cmd);
-    return WEXITSTATUS(st);
-}
-
-static void write_file(const char *name, const char *text)
-{
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s", tmp, name);
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
-}
+static void setup(void) { clit_setup_named("dvsim-cli"); }
+static void teardown(void) { clit_teardown(); }
 
 /* stderr holds "<...>FILE:LINE:<col>: error: <...>MSG" */
 static void assert_located(const char *file, int line, const char *msg)
 {
     char head[256];
     snprintf(head, sizeof head, "%s:%d:", file, line);
-    const char *p = strstr(err_text, head);
-    ck_assert_msg(p != NULL, "no location '%s' in: %s", head, err_text);
+    const char *p = strstr(clit_err, head);
+    ck_assert_msg(p != NULL, "no location '%s' in: %s", head, clit_err);
     p += strlen(head);
-    ck_assert_msg(*p >= '1' && *p <= '9', "no column after '%s' in: %s", head, err_text);
+    ck_assert_msg(*p >= '1' && *p <= '9', "no column after '%s' in: %s", head, clit_err);
     while (*p >= '0' && *p <= '9')
         p++;
-    ck_assert_msg(strncmp(p, ": error: ", 9) == 0, "malformed location in: %s", err_text);
-    ck_assert_msg(strstr(p, msg) != NULL, "message '%s' missing in: %s", msg, err_text);
+    ck_assert_msg(strncmp(p, ": error: ", 9) == 0, "malformed location in: %s", clit_err);
+    ck_assert_msg(strstr(p, msg) != NULL, "message '%s' missing in: %s", msg, clit_err);
 }
 
-#define ASSERT_ERR(s) ck_assert_msg(strstr(err_text, s) != NULL, "expected '%s' in stderr: %s", s, err_text)
+#define ASSERT_ERR(s) ck_assert_msg(strstr(clit_err, s) != NULL, "expected '%s' in stderr: %s", s, clit_err)
 
 static const char *const vadd = "traces/vadd_double_buffer.trace";
 
@@ -97,36 +36,36 @@ START_TEST(test_cli_unknown_option)
 {
     char a[256];
     snprintf(a, sizeof a, "run --bogus %s", vadd);
-    ck_assert_int_eq(dvsim(a), 2);
+    ck_assert_int_eq(clit_dvsim(a), 2);
     ASSERT_ERR("unknown option '--bogus'");
-    ck_assert_str_eq(out_text, "");
+    ck_assert_str_eq(clit_out, "");
 }
 END_TEST
 
 START_TEST(test_cli_unknown_command)
 {
-    ck_assert_int_eq(dvsim("frobnicate"), 2);
+    ck_assert_int_eq(clit_dvsim("frobnicate"), 2);
     ASSERT_ERR("unknown command 'frobnicate'");
 }
 END_TEST
 
 START_TEST(test_cli_missing_trace)
 {
-    ck_assert_int_eq(dvsim("run --quiet"), 2);
+    ck_assert_int_eq(clit_dvsim("run --quiet"), 2);
     ASSERT_ERR("missing TRACE");
 }
 END_TEST
 
 START_TEST(test_cli_missing_value)
 {
-    ck_assert_int_eq(dvsim("run traces/missing_wait.trace --json"), 2);
+    ck_assert_int_eq(clit_dvsim("run traces/missing_wait.trace --json"), 2);
     ASSERT_ERR("option '--json' needs a value");
 }
 END_TEST
 
 START_TEST(test_cli_two_traces)
 {
-    ck_assert_int_eq(dvsim("run traces/missing_wait.trace traces/matmul_tile.trace"), 2);
+    ck_assert_int_eq(clit_dvsim("run traces/missing_wait.trace traces/matmul_tile.trace"), 2);
     ASSERT_ERR("only one TRACE");
 }
 END_TEST
@@ -135,7 +74,7 @@ START_TEST(test_cli_dump_needs_data)
 {
     char a[256];
     snprintf(a, sizeof a, "run --no-data --dump z=$T/z.bin %s", vadd);
-    ck_assert_int_eq(dvsim(a), 2);
+    ck_assert_int_eq(clit_dvsim(a), 2);
     ASSERT_ERR("'--dump' cannot be used with '--no-data'");
 }
 END_TEST
@@ -144,25 +83,25 @@ START_TEST(test_cli_dump_malformed)
 {
     char a[256];
     snprintf(a, sizeof a, "run --dump z %s", vadd);
-    ck_assert_int_eq(dvsim(a), 2);
+    ck_assert_int_eq(clit_dvsim(a), 2);
     ASSERT_ERR("needs ARG=FILE");
 }
 END_TEST
 
 START_TEST(test_cli_unexpected_argument)
 {
-    ck_assert_int_eq(dvsim("profiles extra"), 2);
+    ck_assert_int_eq(clit_dvsim("profiles extra"), 2);
     ASSERT_ERR("unexpected argument 'extra'");
-    ck_assert_int_eq(dvsim("--dump-config traces/matmul_tile.trace"), 2);
+    ck_assert_int_eq(clit_dvsim("--dump-config traces/matmul_tile.trace"), 2);
     ASSERT_ERR("unexpected argument 'traces/matmul_tile.trace'");
 }
 END_TEST
 
 START_TEST(test_cli_nonexistent_trace)
 {
-    ck_assert_int_eq(dvsim("run $T/no-such.trace"), 1);
+    ck_assert_int_eq(clit_dvsim("run $T/no-such.trace"), 1);
     ASSERT_ERR("no-such.trace: error:");
-    ck_assert_str_eq(out_text, "");
+    ck_assert_str_eq(clit_out, "");
 }
 END_TEST
 
@@ -170,15 +109,15 @@ START_TEST(test_cli_bad_set_key)
 {
     char a[256];
     snprintf(a, sizeof a, "run --set chip.bogus_key=1 %s", vadd);
-    ck_assert_int_eq(dvsim(a), 1);
+    ck_assert_int_eq(clit_dvsim(a), 1);
     ASSERT_ERR("chip.bogus_key");
-    ck_assert_str_eq(out_text, "");
+    ck_assert_str_eq(clit_out, "");
 }
 END_TEST
 
 START_TEST(test_cli_bad_set_value)
 {
-    ck_assert_int_eq(dvsim("--dump-config --set chip.freq_mhz=0"), 1);
+    ck_assert_int_eq(clit_dvsim("--dump-config --set chip.freq_mhz=0"), 1);
     ASSERT_ERR("chip.freq_mhz");
 }
 END_TEST
@@ -187,43 +126,43 @@ START_TEST(test_cli_bad_profile)
 {
     char a[256];
     snprintf(a, sizeof a, "run --profile no_such_chip %s", vadd);
-    ck_assert_int_eq(dvsim(a), 1);
+    ck_assert_int_eq(clit_dvsim(a), 1);
     ASSERT_ERR("no_such_chip");
-    ck_assert_str_eq(out_text, "");
+    ck_assert_str_eq(clit_out, "");
 }
 END_TEST
 
 START_TEST(test_cli_bad_yaml_key)
 {
-    write_file("bad.yaml", "preset: ascend910b2\nchip:\n  bogus_key: 1\n");
-    ck_assert_int_eq(dvsim("--dump-config --config $T/bad.yaml"), 1);
+    clit_write("bad.yaml", "preset: ascend910b2\nchip:\n  bogus_key: 1\n");
+    ck_assert_int_eq(clit_dvsim("--dump-config --config $T/bad.yaml"), 1);
     assert_located("bad.yaml", 3, "bogus_key");
 }
 END_TEST
 
 START_TEST(test_cli_bad_yaml_syntax)
 {
-    write_file("broken.yaml", "preset: ascend910b2\nchip: {freq_mhz: 1000\n");
-    ck_assert_int_eq(dvsim("--dump-config --config $T/broken.yaml"), 1);
-    ck_assert_msg(strstr(err_text, "broken.yaml:") != NULL, "no file in: %s", err_text);
+    clit_write("broken.yaml", "preset: ascend910b2\nchip: {freq_mhz: 1000\n");
+    ck_assert_int_eq(clit_dvsim("--dump-config --config $T/broken.yaml"), 1);
+    ck_assert_msg(strstr(clit_err, "broken.yaml:") != NULL, "no file in: %s", clit_err);
     /* libyaml reports the position where it gave up: line 3, column 1 (end of input) */
-    ck_assert_msg(strstr(err_text, "broken.yaml:2:") || strstr(err_text, "broken.yaml:3:"), "no line in: %s",
-                  err_text);
+    ck_assert_msg(strstr(clit_err, "broken.yaml:2:") || strstr(clit_err, "broken.yaml:3:"), "no line in: %s",
+                  clit_err);
 }
 END_TEST
 
 START_TEST(test_cli_malformed_trace_line)
 {
-    write_file("bad.trace", "dvtrace 1\n"
+    clit_write("bad.trace", "dvtrace 1\n"
                             "kernel k kind=vector blocks=1\n"
                             "arg x bytes=1024 dtype=f16 dir=in init=zero\n"
                             "block 0\n"
                             "vadd dst=ub:0x0 src0=ub:0x0 src1=ub:0x100 dtype=f16 repeat=1\n"
                             "vadd dst=ub:0x0 src0=ub:0x0 bogus=3 dtype=f16 repeat=1\n"
                             "end\n");
-    ck_assert_int_eq(dvsim("run $T/bad.trace"), 1);
+    ck_assert_int_eq(clit_dvsim("run $T/bad.trace"), 1);
     assert_located("bad.trace", 6, "bogus");
-    ck_assert_str_eq(out_text, "");
+    ck_assert_str_eq(clit_out, "");
 }
 END_TEST
 
@@ -248,47 +187,47 @@ START_TEST(test_cli_model_errors_are_located)
     snprintf(text, sizeof text,
              "dvtrace 1\nkernel k kind=vector blocks=1\narg x bytes=1024 dtype=f16 dir=in init=zero\nblock 0\n%send\n",
              model_errors[_i].body);
-    write_file("m.trace", text);
-    ck_assert_int_eq(dvsim("run $T/m.trace"), 1);
+    clit_write("m.trace", text);
+    ck_assert_int_eq(clit_dvsim("run $T/m.trace"), 1);
     char head[64];
     snprintf(head, sizeof head, "m.trace:%d: error: ", model_errors[_i].line);
-    ck_assert_msg(strstr(err_text, head) != NULL, "no '%s' in: %s", head, err_text);
+    ck_assert_msg(strstr(clit_err, head) != NULL, "no '%s' in: %s", head, clit_err);
     ASSERT_ERR(model_errors[_i].msg);
-    ck_assert_str_eq(out_text, "");
+    ck_assert_str_eq(clit_out, "");
 }
 END_TEST
 
 START_TEST(test_cli_unknown_mnemonic)
 {
-    write_file("op.trace", "dvtrace 1\n"
+    clit_write("op.trace", "dvtrace 1\n"
                            "kernel k kind=vector blocks=1\n"
                            "block 0\n"
                            "vfrobnicate dst=ub:0x0\n"
                            "end\n");
-    ck_assert_int_eq(dvsim("run $T/op.trace"), 1);
+    ck_assert_int_eq(clit_dvsim("run $T/op.trace"), 1);
     assert_located("op.trace", 4, "vfrobnicate");
 }
 END_TEST
 
 START_TEST(test_cli_dump_config_round_trip)
 {
-    ck_assert_int_eq(dvsim("--dump-config --profile ascend310 --set chip.freq_mhz=700 >$T/a.yaml"), 0);
-    ck_assert_int_eq(dvsim("dump-config --config $T/a.yaml >$T/b.yaml"), 0);
-    ck_assert_int_eq(dvsim("--dump-config --config $T/a.yaml"), 0);
-    ck_assert_msg(strstr(out_text, "freq_mhz: 700") != NULL, "override lost: %s", out_text);
-    ck_assert_int_eq(dvsim("--dump-config --config $T/a.yaml >$T/c.yaml && cmp $T/a.yaml $T/c.yaml"), 0);
+    ck_assert_int_eq(clit_dvsim("--dump-config --profile ascend310 --set chip.freq_mhz=700 >$T/a.yaml"), 0);
+    ck_assert_int_eq(clit_dvsim("dump-config --config $T/a.yaml >$T/b.yaml"), 0);
+    ck_assert_int_eq(clit_dvsim("--dump-config --config $T/a.yaml"), 0);
+    ck_assert_msg(strstr(clit_out, "freq_mhz: 700") != NULL, "override lost: %s", clit_out);
+    ck_assert_int_eq(clit_dvsim("--dump-config --config $T/a.yaml >$T/c.yaml && cmp $T/a.yaml $T/c.yaml"), 0);
 }
 END_TEST
 
 START_TEST(test_cli_profiles_and_version)
 {
-    ck_assert_int_eq(dvsim("profiles"), 0);
-    ck_assert_msg(strstr(out_text, "ascend910b2 (default)\n") == out_text, "default first: %s", out_text);
-    ck_assert_ptr_nonnull(strstr(out_text, "ascend310\n"));
-    ck_assert_int_eq(dvsim("--version"), 0);
-    ck_assert_ptr_nonnull(strstr(out_text, "dvsim "));
-    ck_assert_int_eq(dvsim("--help"), 0);
-    ck_assert_ptr_nonnull(strstr(out_text, "usage: dvsim run"));
+    ck_assert_int_eq(clit_dvsim("profiles"), 0);
+    ck_assert_msg(strstr(clit_out, "ascend910b2 (default)\n") == clit_out, "default first: %s", clit_out);
+    ck_assert_ptr_nonnull(strstr(clit_out, "ascend310\n"));
+    ck_assert_int_eq(clit_dvsim("--version"), 0);
+    ck_assert_ptr_nonnull(strstr(clit_out, "dvsim "));
+    ck_assert_int_eq(clit_dvsim("--help"), 0);
+    ck_assert_ptr_nonnull(strstr(clit_out, "usage: dvsim run"));
 }
 END_TEST
 
@@ -298,11 +237,11 @@ START_TEST(test_cli_run_sample)
 {
     char a[256];
     snprintf(a, sizeof a, "run %s", vadd);
-    ck_assert_int_eq(dvsim(a), 0);
-    ck_assert_msg(strstr(out_text, "[chip]") && strstr(out_text, "[cores]") && strstr(out_text, "[buffers]") &&
-                      strstr(out_text, "[memory]"),
-                  "report sections missing: %s", out_text);
-    ck_assert_str_eq(err_text, "");
+    ck_assert_int_eq(clit_dvsim(a), 0);
+    ck_assert_msg(strstr(clit_out, "[chip]") && strstr(clit_out, "[cores]") && strstr(clit_out, "[buffers]") &&
+                      strstr(clit_out, "[memory]"),
+                  "report sections missing: %s", clit_out);
+    ck_assert_str_eq(clit_err, "");
 }
 END_TEST
 
@@ -310,11 +249,11 @@ START_TEST(test_cli_json_and_timeline)
 {
     char a[256];
     snprintf(a, sizeof a, "run --quiet --json $T/r.json --timeline $T/t.json %s && cat $T/r.json $T/t.json", vadd);
-    ck_assert_int_eq(dvsim(a), 0);
-    ck_assert_ptr_nonnull(strstr(out_text, "\"schema_version\":"));
-    ck_assert_ptr_nonnull(strstr(out_text, "\"profile\":\"ascend910b2\""));
-    ck_assert_ptr_nonnull(strstr(out_text, "\"traceEvents\":["));
-    ck_assert_ptr_nonnull(strstr(out_text, "\"args\":{\"name\":\"aiv0\"}"));
+    ck_assert_int_eq(clit_dvsim(a), 0);
+    ck_assert_ptr_nonnull(strstr(clit_out, "\"schema_version\":"));
+    ck_assert_ptr_nonnull(strstr(clit_out, "\"profile\":\"ascend910b2\""));
+    ck_assert_ptr_nonnull(strstr(clit_out, "\"traceEvents\":["));
+    ck_assert_ptr_nonnull(strstr(clit_out, "\"args\":{\"name\":\"aiv0\"}"));
 }
 END_TEST
 
@@ -322,9 +261,9 @@ START_TEST(test_cli_unwritable_json_prints_no_report)
 {
     char a[256];
     snprintf(a, sizeof a, "run --json $T/no/such/dir/r.json %s", vadd);
-    ck_assert_int_eq(dvsim(a), 1);
+    ck_assert_int_eq(clit_dvsim(a), 1);
     ASSERT_ERR("r.json: error: cannot write");
-    ck_assert_str_eq(out_text, "");
+    ck_assert_str_eq(clit_out, "");
 }
 END_TEST
 
@@ -332,7 +271,7 @@ START_TEST(test_cli_dump_unknown_argument)
 {
     char a[256];
     snprintf(a, sizeof a, "run --dump nope=$T/n.bin %s", vadd);
-    ck_assert_int_eq(dvsim(a), 1);
+    ck_assert_int_eq(clit_dvsim(a), 1);
     ASSERT_ERR("has no argument 'nope'");
 }
 END_TEST
@@ -341,8 +280,8 @@ START_TEST(test_cli_dump_writes_bytes)
 {
     char a[256];
     snprintf(a, sizeof a, "run --quiet --dump z=$T/z.bin %s && wc -c < $T/z.bin", vadd);
-    ck_assert_int_eq(dvsim(a), 0);
-    ck_assert_int_eq(atoi(out_text), 524288);
+    ck_assert_int_eq(clit_dvsim(a), 0);
+    ck_assert_int_eq(atoi(clit_out), 524288);
 }
 END_TEST
 
@@ -350,22 +289,22 @@ START_TEST(test_cli_hbm_capacity)
 {
     char a[256];
     snprintf(a, sizeof a, "run --set hbm.capacity_bytes=1000000 %s", vadd);
-    ck_assert_int_eq(dvsim(a), 1);
+    ck_assert_int_eq(clit_dvsim(a), 1);
     ASSERT_ERR("argument 'y' (524288 bytes) does not fit in device memory");
     ASSERT_ERR("hbm.capacity_bytes is 1000000");
-    ck_assert_str_eq(out_text, "");
+    ck_assert_str_eq(clit_out, "");
 }
 END_TEST
 
 START_TEST(test_cli_init_file_size_mismatch)
 {
-    write_file("small.bin", "0123456789");
-    write_file("f.trace", "dvtrace 1\n"
+    clit_write("small.bin", "0123456789");
+    clit_write("f.trace", "dvtrace 1\n"
                           "kernel k kind=vector blocks=1\n"
                           "arg x bytes=1024 dtype=f16 dir=in init=file:small.bin\n"
                           "block 0\n"
                           "end\n");
-    ck_assert_int_eq(dvsim("run $T/f.trace"), 1);
+    ck_assert_int_eq(clit_dvsim("run $T/f.trace"), 1);
     ASSERT_ERR("argument 'x': file '");
     ASSERT_ERR("has 10 bytes, the argument has 1024");
 }
@@ -373,39 +312,39 @@ END_TEST
 
 START_TEST(test_cli_init_file_missing)
 {
-    write_file("g.trace", "dvtrace 1\n"
+    clit_write("g.trace", "dvtrace 1\n"
                           "kernel k kind=vector blocks=1\n"
                           "arg x bytes=1024 dtype=f16 dir=in init=file:absent.bin\n"
                           "block 0\n"
                           "end\n");
-    ck_assert_int_eq(dvsim("run $T/g.trace"), 1);
+    ck_assert_int_eq(clit_dvsim("run $T/g.trace"), 1);
     ASSERT_ERR("g.trace: error: argument 'x': cannot read '");
     ASSERT_ERR("absent.bin'");
-    ck_assert_str_eq(out_text, "");
+    ck_assert_str_eq(clit_out, "");
 }
 END_TEST
 
 START_TEST(test_cli_unwritable_timeline)
 {
-    ck_assert_int_eq(dvsim("run --timeline $T/no/dir/t.json traces/matmul_tile.trace"), 1);
+    ck_assert_int_eq(clit_dvsim("run --timeline $T/no/dir/t.json traces/matmul_tile.trace"), 1);
     ASSERT_ERR("t.json: error: cannot write the timeline");
-    ck_assert_str_eq(out_text, "");
+    ck_assert_str_eq(clit_out, "");
 }
 END_TEST
 
 START_TEST(test_cli_fail_on_hazard)
 {
-    ck_assert_int_eq(dvsim("run --quiet traces/missing_wait.trace"), 0);
-    ck_assert_int_eq(dvsim("run --fail-on-hazard traces/missing_wait.trace"), 3);
-    ck_assert_ptr_nonnull(strstr(out_text, "RAW"));
-    ck_assert_int_eq(dvsim("run --no-hazards --fail-on-hazard --quiet traces/missing_wait.trace"), 0);
+    ck_assert_int_eq(clit_dvsim("run --quiet traces/missing_wait.trace"), 0);
+    ck_assert_int_eq(clit_dvsim("run --fail-on-hazard traces/missing_wait.trace"), 3);
+    ck_assert_ptr_nonnull(strstr(clit_out, "RAW"));
+    ck_assert_int_eq(clit_dvsim("run --no-hazards --fail-on-hazard --quiet traces/missing_wait.trace"), 0);
 }
 END_TEST
 
 START_TEST(test_cli_host_stats)
 {
-    ck_assert_int_eq(dvsim("run --no-data --quiet --host-stats traces/matmul_tile.trace"), 0);
-    ck_assert_str_eq(out_text, "");
+    ck_assert_int_eq(clit_dvsim("run --no-data --quiet --host-stats traces/matmul_tile.trace"), 0);
+    ck_assert_str_eq(clit_out, "");
     ASSERT_ERR("insns_per_second=");
     ASSERT_ERR("peak_rss_kb=");
 }
@@ -425,28 +364,28 @@ static double json_number(const char *text, const char *key)
 
 START_TEST(test_cli_op_list_names_every_operator_and_default)
 {
-    ck_assert_int_eq(dvsim("op --list"), 0);
+    ck_assert_int_eq(clit_dvsim("op --list"), 0);
     const char *const ops[] = {"add", "sub", "mul", "div", "max", "relu", "gelu", "exp", "sigmoid", "silu", "copy",
                                "softmax", "layernorm", "rmsnorm", "batchnorm", "matmul", "conv2d"};
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
         char line[32];
         snprintf(line, sizeof line, "\n%s - ", ops[i]);
-        ck_assert_msg(strstr(out_text, line) || strncmp(out_text, line + 1, strlen(line + 1)) == 0,
+        ck_assert_msg(strstr(clit_out, line) || strncmp(clit_out, line + 1, strlen(line + 1)) == 0,
                       "operator %s missing from --list", ops[i]);
     }
-    ck_assert_msg(strstr(out_text, "--tile-elems") && strstr(out_text, "--base-k") && strstr(out_text, "--dilation"),
-                  "parameters missing: %s", out_text);
+    ck_assert_msg(strstr(clit_out, "--tile-elems") && strstr(clit_out, "--base-k") && strstr(clit_out, "--dilation"),
+                  "parameters missing: %s", clit_out);
 }
 END_TEST
 
 START_TEST(test_cli_op_check_passes_and_reports_op_in_json)
 {
-    ck_assert_int_eq(dvsim("op add --shape 1000 --dtype fp32 --cores 3 --check --json $T/r.json --quiet"), 0);
+    ck_assert_int_eq(clit_dvsim("op add --shape 1000 --dtype fp32 --cores 3 --check --json $T/r.json --quiet"), 0);
     ASSERT_ERR("--check passed");
     char json[65536];
     char path[128];
-    snprintf(path, sizeof path, "%s/r.json", tmp);
-    slurp(path, json, sizeof json);
+    snprintf(path, sizeof path, "%s/r.json", clit_tmp);
+    clit_slurp(path, json, sizeof json);
     ck_assert_msg(strstr(json, "\"op\":\"add\""), "%s", json);
     ck_assert_msg(strstr(json, "\"shape\":\"1000\""), "%s", json);
     ck_assert_msg(strstr(json, "\"passed\":true"), "%s", json);
@@ -457,21 +396,21 @@ END_TEST
 
 START_TEST(test_cli_op_errors_name_the_parameter)
 {
-    ck_assert_int_eq(dvsim("op nosuchop"), 1);
+    ck_assert_int_eq(clit_dvsim("op nosuchop"), 1);
     ASSERT_ERR("unknown operator 'nosuchop'");
-    ck_assert_int_eq(dvsim("op add --bogus 3"), 1);
+    ck_assert_int_eq(clit_dvsim("op add --bogus 3"), 1);
     ASSERT_ERR("add has no parameter --bogus");
-    ck_assert_int_eq(dvsim("op add --shape 12xq"), 1);
+    ck_assert_int_eq(clit_dvsim("op add --shape 12xq"), 1);
     ASSERT_ERR("--shape: '12xq' is not a shape");
-    ck_assert_int_eq(dvsim("op add --dtype int8"), 1);
+    ck_assert_int_eq(clit_dvsim("op add --dtype int8"), 1);
     ASSERT_ERR("--dtype: dtype int8 is not supported");
-    ck_assert_int_eq(dvsim("op add --shape 100000x100000x100"), 1);
+    ck_assert_int_eq(clit_dvsim("op add --shape 100000x100000x100"), 1);
     ASSERT_ERR("hbm.capacity_bytes");
-    ck_assert_int_eq(dvsim("op add --no-data --check"), 1);
+    ck_assert_int_eq(clit_dvsim("op add --no-data --check"), 1);
     ASSERT_ERR("--check needs data");
-    ck_assert_int_eq(dvsim("op"), 2);
+    ck_assert_int_eq(clit_dvsim("op"), 2);
     ASSERT_ERR("missing operator NAME");
-    ck_assert_str_eq(out_text, "");
+    ck_assert_str_eq(clit_out, "");
 }
 END_TEST
 
@@ -481,18 +420,18 @@ static void replay_equal(const char *profile, const char *opline, const char *ou
 {
     char a[1024];
     snprintf(a, sizeof a, "record %s %s -o $T/k.trace", opline, profile);
-    ck_assert_msg(dvsim(a) == 0, "%s: %s", a, err_text);
+    ck_assert_msg(clit_dvsim(a) == 0, "%s: %s", a, clit_err);
     snprintf(a, sizeof a, "op %s %s --json $T/op.json --quiet --dump %s=$T/op.bin", opline, profile, out_arg);
-    ck_assert_msg(dvsim(a) == 0, "%s: %s", a, err_text);
+    ck_assert_msg(clit_dvsim(a) == 0, "%s: %s", a, clit_err);
     snprintf(a, sizeof a,
              "run %s $T/k.trace --json $T/run.json --quiet --dump %s=$T/run.bin && cmp $T/op.bin $T/run.bin", profile,
              out_arg);
-    ck_assert_msg(dvsim(a) == 0, "%s: %s %s", a, out_text, err_text);
+    ck_assert_msg(clit_dvsim(a) == 0, "%s: %s %s", a, clit_out, clit_err);
     char j1[65536], j2[65536], path[128];
-    snprintf(path, sizeof path, "%s/op.json", tmp);
-    slurp(path, j1, sizeof j1);
-    snprintf(path, sizeof path, "%s/run.json", tmp);
-    slurp(path, j2, sizeof j2);
+    snprintf(path, sizeof path, "%s/op.json", clit_tmp);
+    clit_slurp(path, j1, sizeof j1);
+    snprintf(path, sizeof path, "%s/run.json", clit_tmp);
+    clit_slurp(path, j2, sizeof j2);
     ck_assert_double_gt(json_number(j1, "cycles"), 0);
     ck_assert_msg(json_number(j1, "cycles") == json_number(j2, "cycles"), "%s: op %g cycles, replay %g", opline,
                   json_number(j1, "cycles"), json_number(j2, "cycles"));
@@ -519,9 +458,9 @@ END_TEST
 
 START_TEST(test_cli_record_needs_output)
 {
-    ck_assert_int_eq(dvsim("record add --shape 100"), 2);
+    ck_assert_int_eq(clit_dvsim("record add --shape 100"), 2);
     ASSERT_ERR("record: missing -o FILE");
-    ck_assert_int_eq(dvsim("record add --shape 100 -o /nonexistent-dir/x.trace"), 1);
+    ck_assert_int_eq(clit_dvsim("record add --shape 100 -o /nonexistent-dir/x.trace"), 1);
     ASSERT_ERR("cannot write");
 }
 END_TEST
@@ -530,19 +469,19 @@ END_TEST
  * a usage error, a bad profile an input error (and no table). */
 START_TEST(test_cli_micro)
 {
-    ck_assert_int_eq(dvsim("micro --profile ascend310 --only cube."), 0);
-    ck_assert_msg(strstr(out_text, "microbenchmarks on ascend310: 7 pass, 0 fail") != NULL, "%s", out_text);
-    ck_assert_ptr_nonnull(strstr(out_text, "cube.k.f32"));
-    ck_assert_ptr_null(strstr(out_text, "scalar.issue"));
-    ck_assert_int_eq(dvsim("micro --set scalar.issue_cycles=5 --only=scalar."), 0);
-    ck_assert_msg(strstr(out_text, "scalar.issue                            5          5  pass") != NULL, "%s",
-                  out_text);
-    ck_assert_int_eq(dvsim("micro --only nosuchrow"), 2);
+    ck_assert_int_eq(clit_dvsim("micro --profile ascend310 --only cube."), 0);
+    ck_assert_msg(strstr(clit_out, "microbenchmarks on ascend310: 7 pass, 0 fail") != NULL, "%s", clit_out);
+    ck_assert_ptr_nonnull(strstr(clit_out, "cube.k.f32"));
+    ck_assert_ptr_null(strstr(clit_out, "scalar.issue"));
+    ck_assert_int_eq(clit_dvsim("micro --set scalar.issue_cycles=5 --only=scalar."), 0);
+    ck_assert_msg(strstr(clit_out, "scalar.issue                            5          5  pass") != NULL, "%s",
+                  clit_out);
+    ck_assert_int_eq(clit_dvsim("micro --only nosuchrow"), 2);
     ASSERT_ERR("no microbenchmark row starts with 'nosuchrow'");
-    ck_assert_int_eq(dvsim("micro --only"), 2);
-    ck_assert_int_eq(dvsim("micro extra"), 2);
-    ck_assert_int_eq(dvsim("micro --set scalar.nosuch=1"), 1);
-    ck_assert_msg(out_text[0] == '\0', "a table was printed: %s", out_text);
+    ck_assert_int_eq(clit_dvsim("micro --only"), 2);
+    ck_assert_int_eq(clit_dvsim("micro extra"), 2);
+    ck_assert_int_eq(clit_dvsim("micro --set scalar.nosuch=1"), 1);
+    ck_assert_msg(clit_out[0] == '\0', "a table was printed: %s", clit_out);
 }
 END_TEST
 
@@ -550,24 +489,24 @@ END_TEST
 
 START_TEST(test_cli_fusion_reports_json_and_svg)
 {
-    ck_assert_int_eq(dvsim("fusion graphs/bert_add_layernorm.yaml --json $T/f.json --svg $T/f.svg"), 0);
-    ck_assert_msg(strstr(out_text, "UB fusion groups") && strstr(out_text, "speedup"), "%s", out_text);
+    ck_assert_int_eq(clit_dvsim("fusion graphs/bert_add_layernorm.yaml --json $T/f.json --svg $T/f.svg"), 0);
+    ck_assert_msg(strstr(clit_out, "UB fusion groups") && strstr(clit_out, "speedup"), "%s", clit_out);
     char json[65536], svg[65536];
     char path[256];
-    snprintf(path, sizeof path, "%s/f.json", tmp);
-    slurp(path, json, sizeof json);
+    snprintf(path, sizeof path, "%s/f.json", clit_tmp);
+    clit_slurp(path, json, sizeof json);
     for (const char *const *k = (const char *const[]){"\"unfused\": {\"time_us\"", "\"fused\": {\"time_us\"",
                                                       "\"speedup\"", "\"gm_traffic_reduction\"", "\"verdict\": \"fuse\"",
                                                       "\"groups\": [", "\"kernels\": 2", "\"kernels\": 1",
                                                       "\"gm_read_bytes\"", "\"gm_write_bytes\"", "\"ub_peak_bytes\"", NULL};
          *k; k++)
         ck_assert_msg(strstr(json, *k), "'%s' missing in %s", *k, json);
-    snprintf(path, sizeof path, "%s/f.svg", tmp);
-    slurp(path, svg, sizeof svg);
+    snprintf(path, sizeof path, "%s/f.svg", clit_tmp);
+    clit_slurp(path, svg, sizeof svg);
     ck_assert_msg(strncmp(svg, "<?xml", 5) == 0 && strstr(svg, "</svg>"), "%.200s", svg);
     /* the JSON on stdout replaces the text report */
-    ck_assert_int_eq(dvsim("fusion graphs/bert_add_layernorm.yaml --no-data --json -"), 0);
-    ck_assert_msg(out_text[0] == '{' && strstr(out_text, "\"check\": null"), "%.200s", out_text);
+    ck_assert_int_eq(clit_dvsim("fusion graphs/bert_add_layernorm.yaml --no-data --json -"), 0);
+    ck_assert_msg(clit_out[0] == '{' && strstr(clit_out, "\"check\": null"), "%.200s", clit_out);
 }
 END_TEST
 
@@ -591,17 +530,17 @@ START_TEST(test_cli_fusion_bad_graph)
          "  - {name: a, op: relu, inputs: [x], params: {bogus: 1}}\noutputs: [a]\n", 5, "bogus"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        write_file("bad.yaml", cases[i].text);
-        ck_assert_int_eq(dvsim("fusion $T/bad.yaml"), 1);
-        ck_assert_msg(out_text[0] == '\0', "case %zu printed a result: %s", i, out_text);
+        clit_write("bad.yaml", cases[i].text);
+        ck_assert_int_eq(clit_dvsim("fusion $T/bad.yaml"), 1);
+        ck_assert_msg(clit_out[0] == '\0', "case %zu printed a result: %s", i, clit_out);
         char file[128];
-        snprintf(file, sizeof file, "%s/bad.yaml", tmp);
+        snprintf(file, sizeof file, "%s/bad.yaml", clit_tmp);
         assert_located(file, cases[i].line, cases[i].msg);
     }
-    ck_assert_int_eq(dvsim("fusion"), 2);
-    ck_assert_int_eq(dvsim("fusion graphs/bert_add_layernorm.yaml --min-saving 2"), 2);
-    ck_assert_int_eq(dvsim("fusion graphs/bert_add_layernorm.yaml --svg /nonexistent/x.svg"), 1);
-    ck_assert_msg(out_text[0] == '\0', "a report was printed: %s", out_text);
+    ck_assert_int_eq(clit_dvsim("fusion"), 2);
+    ck_assert_int_eq(clit_dvsim("fusion graphs/bert_add_layernorm.yaml --min-saving 2"), 2);
+    ck_assert_int_eq(clit_dvsim("fusion graphs/bert_add_layernorm.yaml --svg /nonexistent/x.svg"), 1);
+    ck_assert_msg(clit_out[0] == '\0', "a report was printed: %s", clit_out);
 }
 END_TEST
 

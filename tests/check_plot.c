@@ -13,6 +13,7 @@
 
 #include "dv/config.h"
 #include "dv/plot.h"
+#include "support/clit.h"
 
 /* Two workloads x 4 points of one swept key, rows not in x order; mm has no UB figure (empty
  * cells), and one field is quoted. */
@@ -875,60 +876,10 @@ END_TEST
 
 /* ---------------------------------------------------------------- the command */
 
-static char tmp[64];
-static char out_text[65536], err_text[65536];
+static void setup(void) { clit_setup_named("dvsim-plot"); }
+static void teardown(void) { clit_teardown(); }
 
-static void setup(void)
-{
-    snprintf(tmp, sizeof tmp, "/tmp/dvsim-plot-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(tmp));
-}
-
-static void teardown(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", tmp);
-}
-
-static void slurp(const char *path, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "rb");
-    size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
-    buf[n] = '\0';
-    if (f)
-        fclose(f);
-}
-
-static void write_file(const char *name, const char *text)
-{
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s", tmp, name);
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
-}
-
-/* Run "dvsim ARGS" (then any shell commands ARGS goes on with) with $T the scratch directory; the
- * status is the whole line's, stdout and stderr land in out_text / err_text. */
-static int dvsim(const char *args)
-{
-    const char *p = getenv("DVSIM"), *r = getenv("DVSIM_ROOT");
-    char cmd[4096], out[128], err[128];
-    snprintf(out, sizeof out, "%s/stdout", tmp);
-    snprintf(err, sizeof err, "%s/stderr", tmp);
-    snprintf(cmd, sizeof cmd, "cd '%s' && T='%s' && { '%s' %s ; } >'%s' 2>'%s'", r && r[0] ? r : ".", tmp,
-             p && p[0] ? p : "bin/dvsim", args, out, err);
-    int st = system(cmd);
-    slurp(out, out_text, sizeof out_text);
-    slurp(err, err_text, sizeof err_text);
-    ck_assert_msg(st != -1 && WIFEXITED(st), "dvsim did not exit normally: %s", cmd);
-    return WEXITSTATUS(st);
-}
-
-#define ASSERT_ERR(s) ck_assert_msg(strstr(err_text, s) != NULL, "expected '%s' in stderr: %s", s, err_text)
+#define ASSERT_ERR(s) ck_assert_msg(strstr(clit_err, s) != NULL, "expected '%s' in stderr: %s", s, clit_err)
 
 /* python3 reads the SVG as XML and prints the root's name and how many of each element it has. */
 #define PY_XML "python3 -c 'import sys, xml.dom.minidom as m; d = m.parse(sys.argv[1]); e = d.documentElement; " \
@@ -937,60 +888,63 @@ static int dvsim(const char *args)
 
 START_TEST(test_plot_cli_line_and_heatmap_parse_as_xml)
 {
-    write_file("results.csv", line_csv);
-    ck_assert_int_eq(dvsim("plot $T --x hbm.bytes_per_cycle --y time_us -o $T/line.svg && " PY_XML " $T/line.svg"), 0);
-    ck_assert_str_eq(out_text, "svg 2 0\n");
-    ck_assert_str_eq(err_text, "");
-    write_file("grid.csv", grid_csv);
-    ck_assert_int_eq(dvsim("plot $T/grid.csv --x hbm.bytes_per_cycle --y time_us --heatmap -o $T/heat.svg && " PY_XML
-                           " $T/heat.svg"), 0);
-    ck_assert_str_eq(out_text, "svg 0 12\n");
+    clit_write("results.csv", line_csv);
+    ck_assert_int_eq(clit_dvsim("plot $T --x hbm.bytes_per_cycle --y time_us -o $T/line.svg && " PY_XML
+                                " $T/line.svg"),
+                     0);
+    ck_assert_str_eq(clit_out, "svg 2 0\n");
+    ck_assert_str_eq(clit_err, "");
+    clit_write("grid.csv", grid_csv);
+    ck_assert_int_eq(clit_dvsim("plot $T/grid.csv --x hbm.bytes_per_cycle --y time_us --heatmap -o $T/heat.svg && "
+                                PY_XML " $T/heat.svg"),
+                     0);
+    ck_assert_str_eq(clit_out, "svg 0 12\n");
     /* rows left out are said on stderr; -o - writes to stdout */
-    ck_assert_int_eq(dvsim("plot $T --x hbm.bytes_per_cycle --y ub_peak_bytes -o - > $T/skip.svg && " PY_XML
+    ck_assert_int_eq(clit_dvsim("plot $T --x hbm.bytes_per_cycle --y ub_peak_bytes -o - > $T/skip.svg && " PY_XML
                            " $T/skip.svg"), 0);
-    ck_assert_str_eq(out_text, "svg 1 0\n");
-    ck_assert_str_eq(err_text, "dvsim plot: 4 rows left out: 'hbm.bytes_per_cycle' or 'ub_peak_bytes' is empty (lines 6, "
+    ck_assert_str_eq(clit_out, "svg 1 0\n");
+    ck_assert_str_eq(clit_err, "dvsim plot: 4 rows left out: 'hbm.bytes_per_cycle' or 'ub_peak_bytes' is empty (lines 6, "
                                "7, 8, 9)\n");
 }
 END_TEST
 
 START_TEST(test_plot_cli_errors)
 {
-    write_file("results.csv", line_csv);
+    clit_write("results.csv", line_csv);
     /* an unwritable output: exit 1, nothing left behind */
     char path[256];
-    ck_assert_int_eq(dvsim("plot $T --x hbm.bytes_per_cycle --y time_us -o $T/no/such/dir/x.svg"), 1);
+    ck_assert_int_eq(clit_dvsim("plot $T --x hbm.bytes_per_cycle --y time_us -o $T/no/such/dir/x.svg"), 1);
     ASSERT_ERR("/no/such/dir/x.svg: error: cannot write: No such file or directory");
-    ck_assert_int_eq(dvsim("plot $T --x hbm.bytes_per_cycle --y time_us -o $T/results.csv/x.svg"), 1);
+    ck_assert_int_eq(clit_dvsim("plot $T --x hbm.bytes_per_cycle --y time_us -o $T/results.csv/x.svg"), 1);
     ASSERT_ERR("/results.csv/x.svg: error: cannot write: Not a directory");
     /* a device that fails every write: the error, and the device is not removed */
-    ck_assert_int_eq(dvsim("plot $T --x hbm.bytes_per_cycle --y time_us -o /dev/full"), 1);
+    ck_assert_int_eq(clit_dvsim("plot $T --x hbm.bytes_per_cycle --y time_us -o /dev/full"), 1);
     ASSERT_ERR("/dev/full: error: cannot write: No space left on device");
     ck_assert_int_eq(access("/dev/full", F_OK), 0);
     /* an unknown column: exit 1 at the header, and no file */
-    ck_assert_int_eq(dvsim("plot $T --x hbm.byte_per_cycle --y time_us -o $T/x.svg"), 1);
+    ck_assert_int_eq(clit_dvsim("plot $T --x hbm.byte_per_cycle --y time_us -o $T/x.svg"), 1);
     ASSERT_ERR("/results.csv:1: error: --x: no column 'hbm.byte_per_cycle' (did you mean 'hbm.bytes_per_cycle'?)");
-    snprintf(path, sizeof path, "%s/x.svg", tmp);
+    snprintf(path, sizeof path, "%s/x.svg", clit_tmp);
     ck_assert_int_ne(access(path, F_OK), 0);
     /* an empty file, a directory without results.csv, a missing file */
-    write_file("empty.csv", "");
-    ck_assert_int_eq(dvsim("plot $T/empty.csv --x a --y b -o $T/x.svg"), 1);
+    clit_write("empty.csv", "");
+    ck_assert_int_eq(clit_dvsim("plot $T/empty.csv --x a --y b -o $T/x.svg"), 1);
     ASSERT_ERR("empty.csv: error: empty file: no header line");
-    snprintf(path, sizeof path, "%s/d", tmp);
+    snprintf(path, sizeof path, "%s/d", clit_tmp);
     ck_assert_int_eq(mkdir(path, 0755), 0);
-    ck_assert_int_eq(dvsim("plot $T/d --x a --y b -o $T/x.svg"), 1);
+    ck_assert_int_eq(clit_dvsim("plot $T/d --x a --y b -o $T/x.svg"), 1);
     ASSERT_ERR("/d: error: no results.csv in this directory");
-    ck_assert_int_eq(dvsim("plot $T/none.csv --x a --y b -o $T/x.svg"), 1);
+    ck_assert_int_eq(clit_dvsim("plot $T/none.csv --x a --y b -o $T/x.svg"), 1);
     ASSERT_ERR("none.csv: error: cannot open: No such file or directory");
     /* usage errors: exit 2 */
-    ck_assert_int_eq(dvsim("plot $T --x hbm.bytes_per_cycle --y time_us"), 2);
+    ck_assert_int_eq(clit_dvsim("plot $T --x hbm.bytes_per_cycle --y time_us"), 2);
     ASSERT_ERR("dvsim: error: plot: missing -o FILE.svg");
     ASSERT_ERR("Try 'dvsim --help'.");
-    ck_assert_int_eq(dvsim("plot $T --x a --y b --color red -o x.svg"), 2);
+    ck_assert_int_eq(clit_dvsim("plot $T --x a --y b --color red -o x.svg"), 2);
     ASSERT_ERR("plot: unknown option '--color'");
     /* the usage text has the command */
-    ck_assert_int_eq(dvsim("--help"), 0);
-    ck_assert_ptr_nonnull(strstr(out_text, "dvsim plot DIR|CSV --x KEY --y METRIC"));
+    ck_assert_int_eq(clit_dvsim("--help"), 0);
+    ck_assert_ptr_nonnull(strstr(clit_out, "dvsim plot DIR|CSV --x KEY --y METRIC"));
 }
 END_TEST
 
