@@ -2,13 +2,13 @@
  * the cross-parameter checks and the YAML dump.  Everything here is driven by configs/params.def. */
 #include "dv/config.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 
+#include "dv/file.h"
 #include "dv/intmath.h"
 #include "dv/yamldoc.h"
 
@@ -542,37 +542,12 @@ int dv_config_preset(dv_config_t *cfg, const char *name, dv_error_t *err)
 
 int dv_config_load_file(dv_config_t *cfg, const char *path, dv_error_t *err)
 {
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-    int rc = DV_OK;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return dv_error_set(err, DV_ERR_IO, path, 0, 0, "cannot open profile: %s", strerror(errno));
-    for (;;) {
-        if (len + 4096 + 1 > cap) {
-            size_t ncap = cap ? cap * 2 : 16384;
-            char *n = realloc(text, ncap);
-            if (!n) {
-                rc = dv_error_set(err, DV_ERR_NOMEM, path, 0, 0, "out of memory reading profile");
-                goto cleanup;
-            }
-            text = n;
-            cap = ncap;
-        }
-        size_t got = fread(text + len, 1, cap - len - 1, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(f)) {
-        rc = dv_error_set(err, DV_ERR_IO, path, 0, 0, "cannot read profile: %s", strerror(errno));
-        goto cleanup;
-    }
-    text[len] = '\0';
-    rc = load_text(cfg, text, len, path, true, err);
-cleanup:
+    char *text;
+    size_t len;
+    int rc = dv_read_file(path, "profile", &text, &len, err);
+    if (rc == DV_OK)
+        rc = load_text(cfg, text, len, path, true, err);
     free(text);
-    fclose(f);
     return rc;
 }
 

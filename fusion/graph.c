@@ -18,6 +18,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "dv/file.h"
 #include "dv/yamldoc.h"
 
 enum { MSG_MAX = 640, ARG_MAX = 512 };
@@ -583,37 +584,12 @@ cleanup:
 
 int dv_graph_load(const char *path, dv_graph_t *g, dv_error_t *err)
 {
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-    int rc = DV_OK;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return dv_error_set(err, DV_ERR_IO, path, 0, 0, "cannot open the graph: %s", strerror(errno));
-    for (;;) {
-        if (len + 4096 + 1 > cap) {
-            const size_t ncap = cap ? cap * 2 : 16384;
-            char *n = realloc(text, ncap);
-            if (!n) {
-                rc = dv_error_set(err, DV_ERR_NOMEM, path, 0, 0, "out of memory reading the graph");
-                goto cleanup;
-            }
-            text = n;
-            cap = ncap;
-        }
-        const size_t got = fread(text + len, 1, cap - len - 1, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(f)) {
-        rc = dv_error_set(err, DV_ERR_IO, path, 0, 0, "cannot read the graph: %s", strerror(errno));
-        goto cleanup;
-    }
-    text[len] = '\0';
-    rc = dv_graph_parse(text, len, path, g, err);
-cleanup:
+    char *text;
+    size_t len;
+    int rc = dv_read_file(path, "the graph", &text, &len, err);
+    if (rc == DV_OK)
+        rc = dv_graph_parse(text, len, path, g, err);
     free(text);
-    fclose(f);
     return rc;
 }
 

@@ -1,12 +1,12 @@
 /* whatif/plot_table.c - step 1 of a plot: the results CSV as a table of text cells (dv/plot.h).
  * The text is copied once and every field is unquoted in place: a quoted field only shrinks, so
  * the write position never passes the read position. */
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "dv/file.h"
 #include "dv/plot.h"
 
 typedef struct csv_reader {
@@ -209,7 +209,6 @@ int dv_plot_table_read(dv_plot_table_t *t, const char *path, dv_error_t *err)
 {
     char csv[4096];
     struct stat st;
-    FILE *f = NULL;
     char *text = NULL;
     int rc = DV_OK;
     memset(t, 0, sizeof *t);
@@ -221,36 +220,11 @@ int dv_plot_table_read(dv_plot_table_t *t, const char *path, dv_error_t *err)
     } else {
         snprintf(csv, sizeof csv, "%s", path);
     }
-    f = fopen(csv, "rb");
-    if (!f)
-        return dv_error_set(err, DV_ERR_IO, csv, 0, 0, "cannot open: %s", strerror(errno));
-    size_t cap = 1 << 16, len = 0;
-    text = malloc(cap);
-    while (text) {
-        len += fread(text + len, 1, cap - len, f);
-        if (len < cap)
-            break;
-        char *nt = realloc(text, cap * 2);
-        if (!nt) {
-            free(text);
-            text = NULL;
-            break;
-        }
-        text = nt;
-        cap *= 2;
-    }
-    if (!text) {
-        rc = dv_error_set(err, DV_ERR_NOMEM, csv, 0, 0, "out of memory");
-        goto cleanup;
-    }
-    if (ferror(f)) {
-        rc = dv_error_set(err, DV_ERR_IO, csv, 0, 0, "cannot read: %s", strerror(errno));
-        goto cleanup;
-    }
+    size_t len;
+    if ((rc = dv_read_file(csv, NULL, &text, &len, err)) != DV_OK)
+        return rc;
     rc = dv_plot_table_parse(t, text, len, csv, err);
-cleanup:
     free(text);
-    fclose(f);
     return rc;
 }
 

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dv/file.h"
 #include "sweep_internal.h"
 
 /* A growing string. */
@@ -192,7 +193,7 @@ int sw_rows_read(const char *path, uint64_t npoints, int ncols, sw_rows_t *r, dv
     memset(r, 0, sizeof *r);
     if (access(path, F_OK) != 0)
         return DV_OK;
-    if ((rc = sw_read_file(path, "the results", &text, &len, err)) != DV_OK)
+    if ((rc = dv_read_file(path, "the results", &text, &len, err)) != DV_OK)
         return rc;
     if (!(seen_line = calloc(npoints ? npoints : 1, sizeof *seen_line))) {
         rc = dv_error_set(err, DV_ERR_NOMEM, path, 0, 0, "out of memory");
@@ -398,7 +399,7 @@ int sw_manifest_read(const char *dir, sw_manifest_t *m, bool *exists, dv_error_t
     *exists = access(path, F_OK) == 0;
     if (!*exists)
         return DV_OK;
-    int rc = sw_read_file(path, "the sweep manifest", &text, &len, err);
+    int rc = dv_read_file(path, "the sweep manifest", &text, &len, err);
     if (rc != DV_OK)
         return rc;
     int line = 0;

@@ -23,9 +23,6 @@ typedef struct sw_op {
 #define SW_FNV_OFFSET 0xcbf29ce484222325ull
 uint64_t sw_fnv(uint64_t h, const void *data, size_t len);
 
-/* A whole file into a NUL-terminated buffer (free it); *len its bytes.  what names it in errors. */
-int sw_read_file(const char *path, const char *what, char **text, size_t *len, dv_error_t *err);
-
 /* ---- whatif/sweep_metrics.c ---- */
 /* Fill a row from a run's derived report (an op or a trace). */
 void sw_metrics_from_report(const dv_report_t *r, dv_sweep_row_t *row);

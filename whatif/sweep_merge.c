@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dv/file.h"
 #include "sweep_internal.h"
 
 typedef struct points_file {
@@ -21,7 +22,7 @@ static int points_read(const char *dir, uint64_t npoints, points_file_t *pf, dv_
     char path[DV_SWEEP_PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/points.csv", dir);
     memset(pf, 0, sizeof *pf);
-    int rc = sw_read_file(path, "the points", &pf->text, &pf->len, err);
+    int rc = dv_read_file(path, "the points", &pf->text, &pf->len, err);
     if (rc != DV_OK)
         return rc;
     if (!(pf->line = calloc(npoints ? npoints : 1, sizeof *pf->line)))
@@ -156,7 +157,7 @@ int dv_sweep_merge(const char *out, const char *const *dirs, int n, dv_sweep_mer
 
     /* the merged directory */
     snprintf(path, sizeof path, "%s/spec.yaml", dirs[0]);
-    if ((rc = sw_read_file(path, "the spec copy", &spec, &spec_len, err)) != DV_OK ||
+    if ((rc = dv_read_file(path, "the spec copy", &spec, &spec_len, err)) != DV_OK ||
         (rc = sw_mkdirs(out, err)) != DV_OK)
         goto cleanup;
     snprintf(path, sizeof path, "%s/spec.yaml", out);
@@ -164,7 +165,7 @@ int dv_sweep_merge(const char *out, const char *const *dirs, int n, dv_sweep_mer
         goto cleanup;
     snprintf(path, sizeof path, "%s/points.csv", dirs[0]);
     free(spec);
-    if ((rc = sw_read_file(path, "the points", &spec, &spec_len, err)) != DV_OK)
+    if ((rc = dv_read_file(path, "the points", &spec, &spec_len, err)) != DV_OK)
         goto cleanup;
     snprintf(path, sizeof path, "%s/points.csv", out);
     m0.shard = m0.nshards = 1;

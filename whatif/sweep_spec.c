@@ -17,6 +17,7 @@
 
 #include "dv/trace.h"
 #include "dv/yamldoc.h"
+#include "dv/file.h"
 #include "sweep_internal.h"
 
 enum { MSG_MAX = 700 };
@@ -42,43 +43,6 @@ uint64_t sw_fnv(uint64_t h, const void *data, size_t len)
 
 static uint64_t fnv_str(uint64_t h, const char *s) { return sw_fnv(h, s, strlen(s) + 1); }
 
-int sw_read_file(const char *path, const char *what, char **text, size_t *len, dv_error_t *err)
-{
-    size_t cap = 0;
-    int rc = DV_OK;
-    *text = NULL;
-    *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return dv_error_set(err, DV_ERR_IO, path, 0, 0, "cannot open %s: %s", what, strerror(errno));
-    for (;;) {
-        if (*len + 4096 + 1 > cap) {
-            const size_t ncap = cap ? cap * 2 : 16384;
-            char *n = realloc(*text, ncap);
-            if (!n) {
-                rc = dv_error_set(err, DV_ERR_NOMEM, path, 0, 0, "out of memory reading %s", what);
-                goto cleanup;
-            }
-            *text = n;
-            cap = ncap;
-        }
-        const size_t got = fread(*text + *len, 1, cap - *len - 1, f);
-        *len += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(f))
-        rc = dv_error_set(err, DV_ERR_IO, path, 0, 0, "cannot read %s: %s", what, strerror(errno));
-    else
-        (*text)[*len] = '\0';
-cleanup:
-    if (rc != DV_OK) {
-        free(*text);
-        *text = NULL;
-    }
-    fclose(f);
-    return rc;
-}
 
 /* ---------------------------------------------------------------- messages */
 
@@ -875,7 +839,7 @@ static int hash_points(reader_t *rd)
         if (w->kind != DV_SWEEP_OP) {
             char *text;
             size_t len;
-            int rc = sw_read_file(w->path, w->kind == DV_SWEEP_TRACE ? "the trace" : "the graph", &text, &len,
+            int rc = dv_read_file(w->path, w->kind == DV_SWEEP_TRACE ? "the trace" : "the graph", &text, &len,
                                   rd->y.err);
             if (rc != DV_OK)
                 return rc;
@@ -988,7 +952,7 @@ int dv_sweep_load(const char *path, dv_sweep_t **out, dv_error_t *err)
     const char *slash = strrchr(path, '/');
     if (slash)
         snprintf(rd.dir, sizeof rd.dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
-    if ((rc = sw_read_file(path, "the sweep spec", &s->text, &s->len, err)) != DV_OK ||
+    if ((rc = dv_read_file(path, "the sweep spec", &s->text, &s->len, err)) != DV_OK ||
         (rc = dv_yaml_load(&doc, s->text, s->len, path, "a sweep spec", err)) != DV_OK)
         goto cleanup;
     rc = read_spec(&rd);
