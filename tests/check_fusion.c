@@ -313,6 +313,20 @@ START_TEST(test_fusion_shipped_graphs)
 }
 END_TEST
 
+static const char five[] = "name: five\n"
+                          "inputs:\n"
+                          "  a: {shape: [256, 256], dtype: fp16}\n"
+                          "  b: {shape: [256, 256], dtype: fp16}\n"
+                          "  c: {shape: [256, 256], dtype: fp16}\n"
+                          "  d: {shape: [256, 256], dtype: fp16}\n"
+                          "  e: {shape: [256, 256], dtype: fp16}\n"
+                          "nodes:\n"
+                          "  - {name: s1, op: add, inputs: [a, b]}\n"
+                          "  - {name: s2, op: add, inputs: [s1, c]}\n"
+                          "  - {name: s3, op: add, inputs: [s2, d]}\n"
+                          "  - {name: s4, op: add, inputs: [s3, e]}\n"
+                          "outputs: [s4]\n";
+
 /* Every buffer of a queue takes an event id each way: with sync.event_ids = 4 three loaded tensors
  * are single-buffered, and five cannot be fused at all. */
 START_TEST(test_fusion_event_ids_limit_the_queues)
@@ -332,40 +346,14 @@ START_TEST(test_fusion_event_ids_limit_the_queues)
     ck_assert_uint_eq(r->plan.g[0].depth, 1);
     assert_equal_outputs(r);
     free(r);
-    r = study("name: five\n"
-              "inputs:\n"
-              "  a: {shape: [256, 256], dtype: fp16}\n"
-              "  b: {shape: [256, 256], dtype: fp16}\n"
-              "  c: {shape: [256, 256], dtype: fp16}\n"
-              "  d: {shape: [256, 256], dtype: fp16}\n"
-              "  e: {shape: [256, 256], dtype: fp16}\n"
-              "nodes:\n"
-              "  - {name: s1, op: add, inputs: [a, b]}\n"
-              "  - {name: s2, op: add, inputs: [s1, c]}\n"
-              "  - {name: s3, op: add, inputs: [s2, d]}\n"
-              "  - {name: s4, op: add, inputs: [s3, e]}\n"
-              "outputs: [s4]\n",
-              "ascend910b2", sets, true);
+    r = study(five, "ascend910b2", sets, true);
     ck_assert(!r->plan.g[0].fused);
     ck_assert_msg(strstr(r->plan.g[0].reason, "5 loaded and 1 stored tensors need 5 event ids") &&
                       strstr(r->plan.g[0].reason, "sync.event_ids is 4"),
                   "%s", r->plan.g[0].reason);
     assert_equal_outputs(r);
     free(r);
-    r = study("name: five\n"
-              "inputs:\n"
-              "  a: {shape: [256, 256], dtype: fp16}\n"
-              "  b: {shape: [256, 256], dtype: fp16}\n"
-              "  c: {shape: [256, 256], dtype: fp16}\n"
-              "  d: {shape: [256, 256], dtype: fp16}\n"
-              "  e: {shape: [256, 256], dtype: fp16}\n"
-              "nodes:\n"
-              "  - {name: s1, op: add, inputs: [a, b]}\n"
-              "  - {name: s2, op: add, inputs: [s1, c]}\n"
-              "  - {name: s3, op: add, inputs: [s2, d]}\n"
-              "  - {name: s4, op: add, inputs: [s3, e]}\n"
-              "outputs: [s4]\n",
-              "ascend910b2", NULL, true);
+    r = study(five, "ascend910b2", NULL, true);
     ck_assert(r->plan.g[0].fused); /* the 910B2's 8 ids: one buffer each */
     ck_assert_uint_eq(r->plan.g[0].depth, 1);
     assert_equal_outputs(r);
