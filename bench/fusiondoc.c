@@ -112,8 +112,7 @@ static double share_memory_bound(const dv_fvariant_t *v)
 static void paragraph(FILE *out, const dv_fusion_result_t *r)
 {
     const dv_fsum_t *u = &r->unfused.total, *f = &r->fused.total;
-    const double s = f->time_us > 0 ? u->time_us / f->time_us : 0;
-    const double red = gm(u) ? 1.0 - (double)gm(f) / (double)gm(u) : 0;
+    const double s = dv_fusion_speedup(u, f), red = dv_fusion_traffic_reduction(u, f);
     const double cube = share_kind(&r->unfused, true), mem = share_memory_bound(&r->unfused);
     const double launch_us = (double)r->cfg.chip_kernel_start_cycles / (double)r->cfg.chip_freq_mhz;
     const int fewer = (int)u->kernels - (int)f->kernels;
@@ -144,7 +143,7 @@ static void paragraph(FILE *out, const dv_fusion_result_t *r)
             fprintf(out, " On this split chip the epilogue still receives every tile through GM: the AIC writes it to "
                     "the workspace ring and the AIVs read it back, so GM traffic does not fall and only the L2 absorbs "
                     "it (L2 hit rate %.0f%% fused).",
-                    f->l2_hits + f->l2_misses ? 100.0 * (double)f->l2_hits / (double)(f->l2_hits + f->l2_misses) : 0);
+                    100 * dv_fusion_l2_hit_rate(f));
     } else if (mem > 0.5)
         fprintf(out, " The unfused chain is memory-bound (%.0f%% of its time in kernels bound by MTE2 or MTE3): the "
                 "intermediates' round trips are what fusion removes.", 100 * mem);
@@ -208,17 +207,14 @@ static int run_graph(FILE *out, const char *path, bool data)
             "UB peak KB (fused) | verdict |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (int c = 0; c < 2; c++) {
         const dv_fsum_t *u = &res[c].unfused.total, *f = &res[c].fused.total;
-        const double hu = u->l2_hits + u->l2_misses ? (double)u->l2_hits / (double)(u->l2_hits + u->l2_misses) : 0;
-        const double hf = f->l2_hits + f->l2_misses ? (double)f->l2_hits / (double)(f->l2_hits + f->l2_misses) : 0;
-        int fused = 0;
-        for (int i = 0; i < res[c].plan.ngroups; i++)
-            fused += res[c].plan.g[i].fused;
-        const double s = u->time_us / f->time_us;
+        const double hu = dv_fusion_l2_hit_rate(u), hf = dv_fusion_l2_hit_rate(f);
+        const double s = dv_fusion_speedup(u, f);
+        char why[256];
         fprintf(out, "| %s | %.2f | %.2f | %.2fx | %u -> %u | %.2f -> %.2f | %.1f%% | %.2f -> %.2f | %.0f%% -> %.0f%% | "
                 "%.1f | %s |\n", chips[c], u->time_us, f->time_us, s, u->kernels, f->kernels, gm(u) / 1e6,
-                gm(f) / 1e6, gm(u) ? 100.0 * (1 - (double)gm(f) / (double)gm(u)) : 0.0, hbm(u) / 1e6, hbm(f) / 1e6,
+                gm(f) / 1e6, 100 * dv_fusion_traffic_reduction(u, f), hbm(u) / 1e6, hbm(f) / 1e6,
                 100 * hu, 100 * hf, (double)f->ub_peak_bytes / 1024,
-                (fused || res[c].folds.n) && s > 1 ? "fuse" : "keep");
+                dv_fusion_verdict(&res[c], why, sizeof why));
     }
     fputs("\n", out);
     for (int c = 0; c < 2; c++) {

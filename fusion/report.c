@@ -11,29 +11,28 @@
 
 static uint64_t gm_bytes(const dv_fsum_t *s) { return s->gm_read_bytes + s->gm_write_bytes; }
 
-double dv_fusion_speedup(const dv_fsum_t *u, const dv_fsum_t *f) { return f->time_us > 0 ? u->time_us / f->time_us : 0; }
+double dv_fusion_speedup(const dv_fsum_t *u, const dv_fsum_t *f)
+{
+    return f->time_us > 0 ? u->time_us / f->time_us : 0;
+}
 
 double dv_fusion_traffic_reduction(const dv_fsum_t *u, const dv_fsum_t *f)
 {
     return gm_bytes(u) ? 1.0 - (double)gm_bytes(f) / (double)gm_bytes(u) : 0;
 }
 
-static double speedup(const dv_fsum_t *u, const dv_fsum_t *f) { return dv_fusion_speedup(u, f); }
-static double reduction(const dv_fsum_t *u, const dv_fsum_t *f) { return dv_fusion_traffic_reduction(u, f); }
-
-static double hit_rate(const dv_fsum_t *s)
+double dv_fusion_l2_hit_rate(const dv_fsum_t *s)
 {
     const uint64_t n = s->l2_hits + s->l2_misses;
     return n ? (double)s->l2_hits / (double)n : 0;
 }
 
-/* The whole graph's verdict: fuse when the fused variant changes something and is faster. */
-static const char *verdict(const dv_fusion_result_t *r, char *why, size_t cap)
+const char *dv_fusion_verdict(const dv_fusion_result_t *r, char *why, size_t cap)
 {
     int fused = 0;
     for (int i = 0; i < r->plan.ngroups; i++)
         fused += r->plan.g[i].fused;
-    const double s = speedup(&r->unfused.total, &r->fused.total);
+    const double s = dv_fusion_speedup(&r->unfused.total, &r->fused.total);
     if (!fused && !r->folds.n) {
         snprintf(why, cap, "no rewrite applies and no group passes the fusion rules");
         return "keep";
@@ -44,7 +43,7 @@ static const char *verdict(const dv_fusion_result_t *r, char *why, size_t cap)
     }
     snprintf(why, cap, "%d fused group%s%s%d rewrite%s: %.2fx faster, %.1f%% less GM traffic", fused,
              fused == 1 ? "" : "s", ", ", r->folds.n, r->folds.n == 1 ? "" : "s", s,
-             100 * reduction(&r->unfused.total, &r->fused.total));
+             100 * dv_fusion_traffic_reduction(&r->unfused.total, &r->fused.total));
     return "fuse";
 }
 
@@ -85,7 +84,7 @@ int dv_fusion_print(const dv_fusion_result_t *r, FILE *out)
         mb(a, sizeof a, gm_bytes(gu));
         mb(b, sizeof b, gm_bytes(gf));
         fprintf(out, "  %-3d %-28s %-14s %10.2f %10.2f %8.2fx %9s %8s  %s\n", i, nodes, group_kind(g->kind),
-                gu->time_us, gf->time_us, speedup(gu, gf), a, b, g->fused ? "fuse" : "keep");
+                gu->time_us, gf->time_us, dv_fusion_speedup(gu, gf), a, b, g->fused ? "fuse" : "keep");
         fprintf(out, "      %s\n", g->reason);
     }
 
@@ -101,7 +100,8 @@ int dv_fusion_print(const dv_fusion_result_t *r, FILE *out)
     ROW_U("GM write bytes", u->gm_write_bytes, f->gm_write_bytes);
     ROW_U("HBM read bytes", u->hbm_read_bytes, f->hbm_read_bytes);
     ROW_U("HBM write bytes", u->hbm_write_bytes, f->hbm_write_bytes);
-    fprintf(out, "  %-22s %13.1f%% %13.1f%%\n", "L2 hit rate", 100 * hit_rate(u), 100 * hit_rate(f));
+    fprintf(out, "  %-22s %13.1f%% %13.1f%%\n", "L2 hit rate", 100 * dv_fusion_l2_hit_rate(u),
+            100 * dv_fusion_l2_hit_rate(f));
     ROW_U("UB peak bytes", u->ub_peak_bytes, f->ub_peak_bytes);
     fprintf(out, "  %-22s %14.0f %14.0f\n", "UB average bytes", u->ub_avg_bytes, f->ub_avg_bytes);
     ROW_U("L1 peak bytes", u->l1_peak_bytes, f->l1_peak_bytes);
@@ -112,9 +112,9 @@ int dv_fusion_print(const dv_fusion_result_t *r, FILE *out)
         if (u->ratio[p] > 0 || f->ratio[p] > 0)
             fprintf(out, "    %-20s %13.1f%% %13.1f%%\n", dv_pipe_name((dv_pipe_t)p), 100 * u->ratio[p],
                     100 * f->ratio[p]);
-    const char *v = verdict(r, why, sizeof why);
-    fprintf(out, "\nspeedup %.2fx, GM traffic reduction %.1f%%: %s (%s)\n", speedup(u, f), 100 * reduction(u, f), v,
-            why);
+    const char *v = dv_fusion_verdict(r, why, sizeof why);
+    fprintf(out, "\nspeedup %.2fx, GM traffic reduction %.1f%%: %s (%s)\n", dv_fusion_speedup(u, f),
+            100 * dv_fusion_traffic_reduction(u, f), v, why);
 
     fprintf(out, "\nkernels:\n");
     for (int pass = 0; pass < 2; pass++) {
@@ -146,7 +146,7 @@ static void json_sum(FILE *out, const dv_fsum_t *s)
             "\"ub_peak_bytes\": %llu, \"ub_avg_bytes\": %.1f, \"l1_peak_bytes\": %llu, \"l0c_peak_bytes\": %llu, "
             "\"pipes\": {", s->time_us, (unsigned long long)s->cycles, s->kernels,
             (unsigned long long)s->gm_read_bytes, (unsigned long long)s->gm_write_bytes,
-            (unsigned long long)s->hbm_read_bytes, (unsigned long long)s->hbm_write_bytes, hit_rate(s),
+            (unsigned long long)s->hbm_read_bytes, (unsigned long long)s->hbm_write_bytes, dv_fusion_l2_hit_rate(s),
             (unsigned long long)s->ub_peak_bytes, s->ub_avg_bytes, (unsigned long long)s->l1_peak_bytes,
             (unsigned long long)s->l0c_peak_bytes);
     for (int p = 0; p < DV_PIPE_COUNT; p++)
@@ -182,7 +182,7 @@ int dv_fusion_write_json(const dv_fusion_result_t *r, FILE *out)
 {
     const dv_fsum_t *u = &r->unfused.total, *f = &r->fused.total;
     char why[256], nodes[512];
-    const char *v = verdict(r, why, sizeof why);
+    const char *v = dv_fusion_verdict(r, why, sizeof why);
     fputs("{\n  \"graph\": ", out);
     dv_json_string(out, r->graph.name);
     fputs(",\n  \"file\": ", out);
@@ -194,7 +194,7 @@ int dv_fusion_write_json(const dv_fusion_result_t *r, FILE *out)
     fputs(",\n  \"fused\": ", out);
     json_sum(out, f);
     fprintf(out, ",\n  \"speedup\": %.6f,\n  \"gm_traffic_reduction\": %.6f,\n  \"verdict\": \"%s\",\n  \"reason\": ",
-            speedup(u, f), reduction(u, f), v);
+            dv_fusion_speedup(u, f), dv_fusion_traffic_reduction(u, f), v);
     dv_json_string(out, why);
     fputs(",\n  \"rewrites\": [", out);
     for (int i = 0; i < r->folds.n; i++) {
@@ -221,8 +221,8 @@ int dv_fusion_write_json(const dv_fusion_result_t *r, FILE *out)
         fputs(",\n     \"fused\": ", out);
         json_sum(out, &r->fused.group[i]);
         fprintf(out, ",\n     \"speedup\": %.6f, \"gm_traffic_reduction\": %.6f}",
-                speedup(&r->unfused.group[i], &r->fused.group[i]),
-                reduction(&r->unfused.group[i], &r->fused.group[i]));
+                dv_fusion_speedup(&r->unfused.group[i], &r->fused.group[i]),
+                dv_fusion_traffic_reduction(&r->unfused.group[i], &r->fused.group[i]));
     }
     fputs("\n  ],\n  \"launches\": {\n    \"unfused\": ", out);
     json_kernels(out, &r->unfused);
@@ -274,7 +274,7 @@ int dv_fusion_write_svg(const dv_fusion_result_t *r, FILE *out)
     fputs("<text x=\"10\" y=\"20\" font-size=\"14\">", out);
     svg_text(out, r->graph.name);
     fprintf(out, " on %s: %.2f us unfused, %.2f us fused (%.2fx)</text>\n", r->cfg.chip_name, r->unfused.total.time_us,
-            r->fused.total.time_us, speedup(&r->unfused.total, &r->fused.total));
+            r->fused.total.time_us, dv_fusion_speedup(&r->unfused.total, &r->fused.total));
     uint64_t ub_max = 1;
     for (int pass = 0; pass < 2; pass++) {
         const dv_fvariant_t *v = pass ? &r->fused : &r->unfused;

@@ -35,8 +35,6 @@ static int top_stall(const dv_stall_report_t *st)
     return best;
 }
 
-static double hit_rate(uint64_t hits, uint64_t misses) { return (double)hits / (double)(hits + misses); }
-
 /* X(name, type, per_pipe, unit,
  *   run applies, run value,
  *   fusion applies, fusion value,
@@ -88,7 +86,7 @@ static double hit_rate(uint64_t hits, uint64_t misses) { return (double)hits / (
       "bytes the DMA engines wrote to GM") \
     X(l2_hit_rate, F64, 0, "fraction", \
       r->l2_accessed, r->l2_hit_rate, \
-      t->l2_hits + t->l2_misses > 0, hit_rate(t->l2_hits, t->l2_misses), \
+      t->l2_hits + t->l2_misses > 0, dv_fusion_l2_hit_rate(t), \
       "L2 hits / accesses; empty when nothing reached the L2") \
     X(hbm_read_bytes, U64, 0, "bytes", \
       1, r->cnt->hbm_read_bytes, \

@@ -215,6 +215,11 @@ void dv_fusion_build_free(dv_fbuild_t *b);
  * GM bytes (GM bytes: read + written by the DMA engines; 0 when the unfused moved none). */
 double dv_fusion_speedup(const dv_fsum_t *unfused, const dv_fsum_t *fused);
 double dv_fusion_traffic_reduction(const dv_fsum_t *unfused, const dv_fsum_t *fused);
+/* L2 hits / accesses of a sum of kernels, 0 when nothing reached the L2. */
+double dv_fusion_l2_hit_rate(const dv_fsum_t *s);
+/* The whole graph's verdict, "fuse" or "keep", with its reason in why: fuse when a rewrite or a
+ * fused group changes the graph and the fused variant is faster. */
+const char *dv_fusion_verdict(const dv_fusion_result_t *r, char *why, size_t cap);
 
 /* The report: text (per group and for the whole graph), JSON (docs/FUSION.md's schema), SVG. */
 int dv_fusion_print(const dv_fusion_result_t *r, FILE *out);
