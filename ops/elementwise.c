@@ -207,30 +207,6 @@ static int ew_kind_of(const dv_opdesc_t *op)
     return -1;
 }
 
-/* A dtype as the --dtype parameter spells it, for messages. */
-static const char *dt_param(dv_dtype_t t)
-{
-    switch (t) {
-    case DV_DT_F16: return "fp16";
-    case DV_DT_BF16: return "bf16";
-    case DV_DT_F32: return "fp32";
-    case DV_DT_S8: return "int8";
-    case DV_DT_S16: return "int16";
-    case DV_DT_S32: return "int32";
-    default: return dv_dtype_name(t);
-    }
-}
-
-/* Elements of a shape, 0 on overflow. */
-static uint64_t shape_elems(const dv_shape_t *s)
-{
-    uint64_t n = 1;
-    for (int i = 0; i < s->ndims; i++)
-        if (__builtin_mul_overflow(n, s->d[i], &n))
-            return 0;
-    return n;
-}
-
 static int check_tensor_bytes(const dv_config_t *cfg, uint64_t elems, unsigned size, dv_error_t *err)
 {
     uint64_t bytes;
@@ -411,14 +387,15 @@ static int ew_scalar(const char *param, double v, dv_dtype_t dt, ew_tiling_t *t,
         t->scalar = dv_ops_round(dt, v);
         if (!isfinite(t->scalar))
             return dv_ops_param_error(err, param, "%g overflows %s (the %s scalar is a --dtype value): |%s| "
-                                      "must be at most %g", v, dt_param(dt), insn, param,
+                                      "must be at most %g", v, dv_ops_dtype_name(dt), insn, param,
                                       dt == DV_DT_F16 ? 65504.0 : FLT_MAX);
         return DV_OK;
     }
     const double lo = dt == DV_DT_S16 ? INT16_MIN : INT32_MIN, hi = dt == DV_DT_S16 ? INT16_MAX : INT32_MAX;
     if (v != nearbyint(v) || v < lo || v > hi)
         return dv_ops_param_error(err, param, "%.17g is not an integer in [%.0f, %.0f]: with --dtype %s the %s "
-                                  "scalar is an integer in %s", v, lo, hi, dt_param(dt), insn, dt_param(dt));
+                                  "scalar is an integer in %s", v, lo, hi, dv_ops_dtype_name(dt), insn,
+                                  dv_ops_dtype_name(dt));
     t->scalar = v;
     return DV_OK;
 }
@@ -432,7 +409,7 @@ static int ew_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     const ew_def_t *d = &ew_defs[kind];
     const dv_dtype_t dt = v->v[EP_DTYPE].dt;
     const unsigned size = dv_dtype_size(dt);
-    const uint64_t n = shape_elems(&v->v[EP_SHAPE].shape);
+    const uint64_t n = dv_shape_elems(&v->v[EP_SHAPE].shape);
     int rc = check_tensor_bytes(cfg, n, size, err);
     if (rc)
         return rc;
@@ -462,7 +439,7 @@ static int ew_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
         if (t.tile % min_tile)
             return dv_ops_param_error(err, "tile-elems", "%llu %s elements are %llu bytes, not whole 32-B blocks "
                                       "(a copy moves 32-B blocks): use a multiple of %llu",
-                                      (unsigned long long)t.tile, dt_param(dt),
+                                      (unsigned long long)t.tile, dv_ops_dtype_name(dt),
                                       (unsigned long long)(t.tile * size), (unsigned long long)min_tile);
     }
     if (t.tile * per_elem > cfg->ub_size_bytes) {
@@ -724,7 +701,7 @@ static int copy_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opv
     const unsigned size = dv_dtype_size(dt);
     if (s->ndims != 2)
         return dv_ops_param_error(err, "shape", "copy takes a 2-D shape RxC (%d dimensions given)", s->ndims);
-    const uint64_t n = shape_elems(s);
+    const uint64_t n = dv_shape_elems(s);
     int rc = check_tensor_bytes(cfg, n, size, err);
     if (rc)
         return rc;
@@ -733,13 +710,15 @@ static int copy_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opv
     if (t.cols * size % EW_BLOCK_BYTES)
         return dv_ops_param_error(err, "shape", "rows of %llu %s elements are %llu bytes, not whole 32-B blocks "
                                   "(the DMA moves and strides in 32-B blocks)",
-                                  (unsigned long long)t.cols, dt_param(dt), (unsigned long long)(t.cols * size));
+                                  (unsigned long long)t.cols, dv_ops_dtype_name(dt),
+                                  (unsigned long long)(t.cols * size));
     t.trows = dv_min_u64(tile->d[0], t.rows);
     t.tcols = dv_min_u64(tile->d[1], t.cols);
     if (t.tcols * size % EW_BLOCK_BYTES)
         return dv_ops_param_error(err, "tile", "%llu columns of %s are %llu bytes, not whole 32-B blocks "
                                   "(a burst is whole 32-B blocks)",
-                                  (unsigned long long)t.tcols, dt_param(dt), (unsigned long long)(t.tcols * size));
+                                  (unsigned long long)t.tcols, dv_ops_dtype_name(dt),
+                                  (unsigned long long)(t.tcols * size));
     const uint64_t max_nburst = dv_ops_field_max(DV_FORM_DMA, DV_FLD(DMA, nburst));
     const uint64_t max_len = dv_ops_field_max(DV_FORM_DMA, DV_FLD(DMA, len));
     const uint64_t max_gap = dv_ops_field_max(DV_FORM_DMA, DV_FLD(DMA, src_gap));

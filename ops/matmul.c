@@ -85,18 +85,6 @@ typedef struct mm_tiling {
     uint8_t it, ot, bt, relu, quant, coupled;
 } mm_tiling_t;
 
-static const char *dt_name(dv_dtype_t t)
-{
-    switch (t) {
-    case DV_DT_F16: return "fp16";
-    case DV_DT_BF16: return "bf16";
-    case DV_DT_F32: return "fp32";
-    case DV_DT_S8: return "int8";
-    case DV_DT_S32: return "int32";
-    default: return dv_dtype_name(t);
-    }
-}
-
 /* Rows of C per block when M is split `parts` ways (Ascend C's singleCoreM), a multiple of `unit`. */
 static uint64_t split_of(uint64_t M, uint64_t parts, uint64_t unit) { return dv_round_up(dv_ceil_div(M, parts), unit); }
 
@@ -137,7 +125,8 @@ static int mm_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     /* 1. types: the cube gives f32 (float inputs) or s32 (int8); quantPre converts f32 to f16/bf16 */
     if (it == DV_DT_S8 ? ot != DV_DT_S32 : ot == DV_DT_S32)
         return dv_ops_param_error(err, "out-dtype",
-                                  "--dtype %s with --out-dtype %s is not supported: %s", dt_name(it), dt_name(ot),
+                                  "--dtype %s with --out-dtype %s is not supported: %s", dv_ops_dtype_name(it),
+                                  dv_ops_dtype_name(ot),
                                   it == DV_DT_S8 ? "int8 accumulates in int32 and the output is int32"
                                                  : "float inputs accumulate in fp32 and give fp16, bf16 or fp32");
     const uint64_t isz = dv_dtype_size(it), osz = dv_dtype_size(ot), K0 = 32 / isz;
@@ -145,7 +134,7 @@ static int mm_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
         return dv_ops_param_error(err, "b-transposed",
                                   "--dtype %s needs B given as [N,K] (--b-transposed): B[K,N] must be transposed into "
                                   "L0B's ZN fractals and load_cbuf_to_cb transposes 16-bit fractals only",
-                                  dt_name(it));
+                                  dv_ops_dtype_name(it));
     if (!cfg->chip_has_fix_pipe && !cfg->chip_l0c_to_ub)
         return dv_error_set(err, DV_ERR_UNSUPPORTED, NULL, 0, 0,
                             "matmul: profile %s has neither a FIX pipe (chip.has_fix_pipe) nor an L0C -> UB path "
@@ -172,20 +161,22 @@ static int mm_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
                                   (unsigned long long)bn);
     if (bk % K0)
         return dv_ops_param_error(err, "base-k", "%llu is not a multiple of %llu (32 bytes of %s, a fractal's K)",
-                                  (unsigned long long)bk, (unsigned long long)K0, dt_name(it));
+                                  (unsigned long long)bk, (unsigned long long)K0, dv_ops_dtype_name(it));
     const uint64_t l0a = depth * bm * bk * isz, l0b = depth * bk * bn * isz, l0c = bm * bn * 4;
     if (l0a > cfg->l0a_size_bytes)
         return dv_ops_param_error(err, "base-m",
                                   "the A tile does not fit in L0A: %llu x (--base-m %llu x --base-k %llu) %s = %llu "
                                   "bytes, core.l0a_size_bytes is %llu",
                                   (unsigned long long)depth, (unsigned long long)bm, (unsigned long long)bk,
-                                  dt_name(it), (unsigned long long)l0a, (unsigned long long)cfg->l0a_size_bytes);
+                                  dv_ops_dtype_name(it), (unsigned long long)l0a,
+                                  (unsigned long long)cfg->l0a_size_bytes);
     if (l0b > cfg->l0b_size_bytes)
         return dv_ops_param_error(err, "base-n",
                                   "the B tile does not fit in L0B: %llu x (--base-k %llu x --base-n %llu) %s = %llu "
                                   "bytes, core.l0b_size_bytes is %llu",
                                   (unsigned long long)depth, (unsigned long long)bk, (unsigned long long)bn,
-                                  dt_name(it), (unsigned long long)l0b, (unsigned long long)cfg->l0b_size_bytes);
+                                  dv_ops_dtype_name(it), (unsigned long long)l0b,
+                                  (unsigned long long)cfg->l0b_size_bytes);
     if (l0c > cfg->l0c_size_bytes)
         return dv_ops_param_error(err, "base-m",
                                   "the C tile does not fit in L0C: --base-m %llu x --base-n %llu x 4-byte "
@@ -200,7 +191,8 @@ static int mm_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
                                   "(depth-b1 %llu x %llu) %s = %llu bytes, core.l1_size_bytes is %llu",
                                   (unsigned long long)bm, (unsigned long long)da1, (unsigned long long)bk,
                                   (unsigned long long)bn, (unsigned long long)db1, (unsigned long long)bk,
-                                  dt_name(it), (unsigned long long)l1, (unsigned long long)cfg->l1_size_bytes);
+                                  dv_ops_dtype_name(it), (unsigned long long)l1,
+                                  (unsigned long long)cfg->l1_size_bytes);
 
     /* 3. the tiling of this shape: tiles no larger than the shape needs */
     t.M = M;
@@ -226,7 +218,8 @@ static int mm_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
         return dv_ops_param_error(err, "n",
                                   "rows of C are %llu x %s = %llu bytes, not whole 32-byte blocks, and UB -> GM needs "
                                   "DataCopyPad for them, which profile %s lacks (chip.dma_pad is false)",
-                                  (unsigned long long)N, dt_name(ot), (unsigned long long)(N * osz), cfg->chip_name);
+                                  (unsigned long long)N, dv_ops_dtype_name(ot), (unsigned long long)(N * osz),
+                                  cfg->chip_name);
     if (t.coupled) { /* L0C -> UB in row chunks of the tile, as many rows as the UB buffers hold */
         const uint64_t row = dv_round_up((uint64_t)t.bn * osz, 32);
         t.ub_depth = (uint32_t)depth;
@@ -234,7 +227,8 @@ static int mm_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
         if (rows == 0)
             return dv_ops_param_error(err, "base-n",
                                       "one output row of --base-n %u %s (%llu bytes) x %u buffers does not fit in "
-                                      "UB, core.ub_size_bytes is %llu", t.bn, dt_name(ot), (unsigned long long)row,
+                                      "UB, core.ub_size_bytes is %llu", t.bn, dv_ops_dtype_name(ot),
+                                      (unsigned long long)row,
                                       t.ub_depth, (unsigned long long)cfg->ub_size_bytes);
         rows = dv_min_u64(rows, t.bm);
         t.ub_rows = (uint32_t)dv_ceil_div(t.bm, dv_ceil_div(t.bm, rows)); /* equal chunks */
