@@ -282,6 +282,21 @@ static uint32_t choose_depth(const dv_fkernel_t *f, const dv_config_t *cfg, dv_f
     return 0;
 }
 
+/* The most rows (at most cap) whose tile of `pitch` elements per row fits the UB with the kernel's
+ * whole working set; 0 when not even one does. */
+static uint64_t rows_that_fit(const dv_fkernel_t *f, const dv_config_t *cfg, uint64_t cap, uint64_t pitch)
+{
+    uint64_t lo = 0, hi = cap;
+    while (lo < hi) {
+        const uint64_t mid = lo + (hi - lo + 1) / 2;
+        if (dv_fkernel_ub_bytes(f, cfg, mid, pitch) <= cfg->ub_size_bytes)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
 /* Choose the tile of a vector group that passed the traffic rule; false (with the reason) when
  * not even the smallest tile fits the UB or the DMA cannot move its rows. */
 static bool choose_tile(const dv_graph_t *g, const dv_op_plan_t *plans, const dv_config_t *cfg, dv_fgroup_t *gr,
@@ -314,14 +329,7 @@ static bool choose_tile(const dv_graph_t *g, const dv_op_plan_t *plans, const dv
             return !reason(gr, "kept: rows of %llu elements are not whole 32-B blocks and the chip has no "
                            "DataCopyPad (chip.dma_pad is false)", (unsigned long long)gr->cols);
     const uint64_t cap = dv_ceil_div(gr->rows, dv_ops_cores(cfg, DV_KIND_VECTOR));
-    uint64_t lo = 0, hi = dv_min_u64(cap, 65535);
-    while (lo < hi) {
-        const uint64_t mid = lo + (hi - lo + 1) / 2;
-        if (dv_fkernel_ub_bytes(f, cfg, mid, pitch) <= cfg->ub_size_bytes)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
+    const uint64_t lo = rows_that_fit(f, cfg, dv_min_u64(cap, 65535), pitch);
     if (lo == 0)
         return !reason(gr, "kept: one row of %llu elements needs %llu bytes of UB for the fused working set "
                        "(%u tensors and the operators' scratch), core.ub_size_bytes is %llu",
@@ -432,14 +440,7 @@ static bool plan_cube_group(const dv_graph_t *g, const dv_op_plan_t *plans, cons
         return true;
     const uint64_t pitch = dv_round_up(bn, fk.align_elems);
     const uint64_t cap = dv_ceil_div(bm, fk.aiv);
-    uint64_t lo = 0, hi = cap;
-    while (lo < hi) {
-        const uint64_t mid = lo + (hi - lo + 1) / 2;
-        if (dv_fkernel_ub_bytes(&fk, cfg, mid, pitch) <= cfg->ub_size_bytes)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
+    const uint64_t lo = rows_that_fit(&fk, cfg, cap, pitch);
     if (lo == 0) {
         reason(gr, "kept: one row of the %llu-column cube tile needs %llu bytes of UB for the epilogue (%u tensors "
                "and the operators' scratch), core.ub_size_bytes is %llu", (unsigned long long)bn,
