@@ -46,45 +46,86 @@ static int raw_args(dv_acl_launch_t *l, dv_kernel_info_t *info, void *const *gmA
     return ACL_SUCCESS;
 }
 
-aclError dvsimLaunchKernel(const char *name, dv_kernel_fn fn, dv_kind_t kind, uint32_t blockDim, aclrtStream stream,
-                           void *const *gmArgs, uint32_t nGmArgs, const void *params, size_t paramsBytes)
+/* A C kernel (dvsimLaunchKernel), or with probe an Ascend C kernel whose kind its code decides. */
+static aclError launch_fn(const char *api, const char *name, dv_kernel_fn fn, dv_kind_t kind, bool probe,
+                          uint32_t blockDim, aclrtStream stream, void *const *gmArgs, uint32_t nGmArgs,
+                          const void *params, size_t paramsBytes)
 {
-    DV_ACL_LOCKED();
     dv_acl_launch_t l;
     dv_arg_t args[DV_ACL_MAX_KARGS];
     dv_kernel_info_t info;
     dv_error_t err;
-    int rc = dv_acl_check_device("dvsimLaunchKernel");
+    int rc = dv_acl_check_device(api);
     if (rc != ACL_SUCCESS)
         return rc;
     if (!name || !fn || (nGmArgs && !gmArgs))
-        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "dvsimLaunchKernel: name, fn or gmArgs is NULL");
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: name, fn or gmArgs is NULL", api);
     if (blockDim < 1 || blockDim > 65535)
         return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: blockDim %u is not in [1, 65535]", name, blockDim);
     if (nGmArgs > DV_ACL_MAX_KARGS)
         return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: %u GM arguments, at most %d", name, nGmArgs, DV_ACL_MAX_KARGS);
-    if (kind != DV_KIND_VECTOR && kind != DV_KIND_CUBE && kind != DV_KIND_MIX)
+    if (!probe && kind != DV_KIND_VECTOR && kind != DV_KIND_CUBE && kind != DV_KIND_MIX)
         return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: unknown kernel kind %d", name, (int)kind);
     memset(&l, 0, sizeof l);
     memset(&info, 0, sizeof info);
     memset(args, 0, sizeof args);
     snprintf(info.name, sizeof info.name, "%s", name);
-    info.kind = kind;
     info.blocks = blockDim;
-    /* streams per block as the profile's topology has them; a kind no core runs (a mix kernel on a
-     * coupled chip) keeps one, and the model refuses it with the reason */
-    const uint32_t subs = dv_topo_kernel_subs(dv_acl_config(), kind);
-    info.subs = subs ? subs : 1;
     info.nargs = nGmArgs;
     info.args = args;
     if ((rc = raw_args(&l, &info, gmArgs, nGmArgs, name, false)) != ACL_SUCCESS)
         return rc;
+    if (probe && dvk_kernel_probe(dv_acl_config(), &info, fn, params, paramsBytes, &kind, &err) != DV_OK)
+        return dv_acl_fail_err(ACL_ERROR_INVALID_PARAM, name, &err);
+    info.kind = kind;
+    /* streams per block as the profile's topology has them; a kind no core runs (a mix kernel on a
+     * coupled chip) keeps one, and the model refuses it with the reason */
+    const uint32_t subs = dv_topo_kernel_subs(dv_acl_config(), kind);
+    info.subs = subs ? subs : 1;
     if (dvk_kernel_create(dv_acl_config(), &info, fn, params, paramsBytes, &l.kernel, &err) != DV_OK)
         return dv_acl_fail_err(ACL_ERROR_INVALID_PARAM, name, &err);
     l.kernel_destroy = dvk_kernel_destroy;
     snprintf(l.op_type, sizeof l.op_type, "%s", name);
     snprintf(l.op_name, sizeof l.op_name, "%s", name);
     return dv_acl_enqueue_launch(stream, &l);
+}
+
+aclError dvsimLaunchKernel(const char *name, dv_kernel_fn fn, dv_kind_t kind, uint32_t blockDim, aclrtStream stream,
+                           void *const *gmArgs, uint32_t nGmArgs, const void *params, size_t paramsBytes)
+{
+    DV_ACL_LOCKED();
+    return launch_fn("dvsimLaunchKernel", name, fn, kind, false, blockDim, stream, gmArgs, nGmArgs, params,
+                     paramsBytes);
+}
+
+aclError dvsimLaunchAscendC(const char *name, dv_kernel_fn fn, uint32_t blockDim, aclrtStream stream,
+                            void *const *gmArgs, uint32_t nGmArgs, const void *params, size_t paramsBytes)
+{
+    DV_ACL_LOCKED();
+    return launch_fn("dvsimLaunchAscendC", name, fn, DV_KIND_VECTOR, true, blockDim, stream, gmArgs, nGmArgs, params,
+                     paramsBytes);
+}
+
+/* Called from a kernel function while the host thread that runs it waits inside the run (the
+ * generator's strict hand-off), so the allocation table is not changing: no lock (taking it here
+ * would deadlock with that host thread). */
+aclError dvsimDeviceAccess(uint64_t dev, void *buf, size_t bytes, int write)
+{
+    if (!dvk_current())
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "dvsimDeviceAccess: only a running kernel may call it");
+    uint8_t *host;
+    uint64_t avail;
+    int rc = dv_acl_mem_find(dev, "GM scalar access", &host, &avail);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    if (avail < bytes)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "GM scalar access: %zu bytes at 0x%llx pass the allocation's end",
+                           bytes, (unsigned long long)dev);
+    if (write)
+        memcpy(host, buf, bytes);
+    else
+        memcpy(buf, host, bytes);
+    return ACL_SUCCESS;
 }
 
 aclError dvsimLaunchTrace(const char *path, aclrtStream stream, void *const *gmArgs, uint32_t nGmArgs)

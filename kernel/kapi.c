@@ -43,6 +43,8 @@ struct dv_k {
     uint16_t events[DV_PIPE_COUNT][DV_PIPE_COUNT]; /* event ids taken, a bit per id (DV_FLAG_IDS bits) */
     uint64_t pending_scalar;                 /* bookkeeping cycles not yet emitted */
     uint64_t emitted;                        /* instructions emitted so far */
+    uint32_t line;                           /* source line given to the next instructions (0: none) */
+    bool probing;                            /* opened by dvk_kernel_probe: nothing runs */
     /* coroutine */
     co_state_t state;
     pthread_t thread;
@@ -101,14 +103,21 @@ static void flush_scalar(dv_k_t *k)
         dv_insn_t in;
         dv_insn_init(&in, DV_OP_scalar);
         in.f[DV_FLD(SCALAR, cycles)].i = (int64_t)c;
+        in.line = k->line;
         k->pending_scalar -= c;
         push(k, &in);
     }
 }
 
+/* The stream whose kernel function runs on this thread (each stream's function has its own). */
+static _Thread_local dv_k_t *g_current;
+
+dv_k_t *dvk_current(void) { return g_current; }
+
 static void *co_entry(void *arg)
 {
     dv_k_t *k = arg;
+    g_current = k;
     pthread_mutex_lock(&k->mu);
     while (k->turn != TURN_KERNEL)
         pthread_cond_wait(&k->cv, &k->mu);
@@ -235,6 +244,7 @@ void dvk_emit(dv_k_t *k, dv_op_t op, const dv_val_t *f, int nf)
         dvk_fail(k, "%s takes %u operands, not %d", os->mnemonic, in.nf, nf);
     for (int i = 0; i < nf; i++)
         in.f[i] = f[i];
+    in.line = k->line;
     dv_error_t e;
     if (dv_insn_check(&in, &e) != DV_OK)
         dvk_fail(k, "instruction #%llu: %s", (unsigned long long)k->emitted + (k->pending_scalar ? 1 : 0), e.msg);
@@ -252,6 +262,9 @@ static void charge(dv_k_t *k)
 uint32_t dvk_block_idx(const dv_k_t *k) { return k->block; }
 uint32_t dvk_block_num(const dv_k_t *k) { return k->kern->base.info.blocks; }
 uint32_t dvk_sub(const dv_k_t *k) { return k->sub; }
+dv_kind_t dvk_kind(const dv_k_t *k) { return k->kern->base.info.kind; }
+void dvk_set_line(dv_k_t *k, uint32_t line) { k->line = line; }
+bool dvk_probing(const dv_k_t *k) { return k->probing; }
 const dv_config_t *dvk_config(const dv_k_t *k) { return &k->kern->cfg; }
 
 /* The stream runs on a core type that owns the cube (M) or the vector (V) pipe. */
@@ -276,6 +289,14 @@ uint64_t dvk_gm(dv_k_t *k, uint32_t arg, uint64_t offset)
         dvk_fail(k, "offset %llu is past the end of GM argument '%s' (%llu bytes)", (unsigned long long)offset,
                  i->args[arg].name, (unsigned long long)i->args[arg].bytes);
     return DV_GM_ADDR(arg, offset);
+}
+
+uint64_t dvk_gm_bytes(dv_k_t *k, uint32_t arg)
+{
+    const dv_kernel_info_t *i = &k->kern->base.info;
+    if (arg >= i->nargs)
+        dvk_fail(k, "GM argument %u does not exist: the kernel has %u", arg, i->nargs);
+    return i->args[arg].bytes;
 }
 
 uint64_t dvk_alloc(dv_k_t *k, dv_space_t space, uint64_t bytes)
@@ -484,4 +505,56 @@ cleanup:
     if (rc != DV_OK)
         remove(path);
     return rc;
+}
+
+/* ---------------------------------------------------------------- which cores a kernel uses */
+
+#define PROBE_MAX_INSNS (1u << 24)
+
+/* Generate one stream of block 0 without running it; *work tells whether it emitted anything for a
+ * pipe other than the scalar unit's, *cube whether for the cube side (M, MTE1, FIX). */
+static void probe_stream(dv_kernel_t *kern, uint32_t sub, bool *work, bool *cube)
+{
+    dv_stream_t *st = NULL;
+    dv_error_t e;
+    *work = *cube = false;
+    if (kern->open(kern, 0, sub, &st, &e) != DV_OK)
+        return;
+    ((dv_k_t *)st)->probing = true;
+    dv_insn_t in;
+    for (uint32_t n = 0; n < PROBE_MAX_INSNS && st->next(st, &in, &e) > 0; n++) {
+        const dv_op_spec_t *os = dv_op_spec(in.op);
+        if (!os || os->pipe == DV_PIPE_S)
+            continue;
+        *work = true;
+        if (os->pipe == DV_PIPE_M || os->pipe == DV_PIPE_MTE1 || os->pipe == DV_PIPE_FIX)
+            *cube = true;
+        if (sub != DV_SUB_MAIN || *cube)
+            break;
+    }
+    st->close(st);
+}
+
+int dvk_kernel_probe(const dv_config_t *cfg, const dv_kernel_info_t *info, dv_kernel_fn fn, const void *params,
+                     size_t params_bytes, dv_kind_t *kind, dv_error_t *err)
+{
+    const bool split = dv_topo_kernel_subs(cfg, DV_KIND_MIX) > 0;
+    dv_kernel_info_t pi = *info;
+    pi.kind = split ? DV_KIND_MIX : DV_KIND_VECTOR;
+    dv_kernel_t *kern = NULL;
+    int rc = dvk_kernel_create(cfg, &pi, fn, params, params_bytes, &kern, err);
+    if (rc != DV_OK)
+        return rc;
+    bool work, cube;
+    if (split) {
+        bool aic, aiv;
+        probe_stream(kern, DV_SUB_AIC, &aic, &cube);
+        probe_stream(kern, DV_SUB_AIV0, &aiv, &cube);
+        *kind = aic && aiv ? DV_KIND_MIX : aic ? DV_KIND_CUBE : DV_KIND_VECTOR;
+    } else {
+        probe_stream(kern, DV_SUB_MAIN, &work, &cube);
+        *kind = cube ? DV_KIND_CUBE : DV_KIND_VECTOR;
+    }
+    dvk_kernel_destroy(kern);
+    return DV_OK;
 }

@@ -50,10 +50,22 @@ uint32_t dvk_sub(const dv_k_t *k);                  /* DV_SUB_MAIN, or DV_SUB_AI
 bool dvk_is_aic(const dv_k_t *k);                   /* runs cube work: AIC sub-stream, cube kernel, coupled core */
 bool dvk_is_aiv(const dv_k_t *k);                   /* runs vector work: AIV sub-stream, vector kernel, coupled core */
 const dv_config_t *dvk_config(const dv_k_t *k);     /* the chip profile */
+dv_kind_t dvk_kind(const dv_k_t *k);                /* the launch's kernel kind */
+/* The stream whose kernel function is running on the calling thread (NULL outside a kernel): for
+ * front ends whose kernels do not pass the stream along (Ascend C). */
+dv_k_t *dvk_current(void);
+/* Source line recorded in the instructions emitted from now on (instruction `line`, shown by the
+ * hot-spot table and the model's messages); 0 = none. */
+void dvk_set_line(dv_k_t *k, uint32_t line);
+/* True while dvk_kernel_probe generates the stream: nothing will run, so side effects a kernel
+ * has on the host (printing) should be skipped. */
+bool dvk_probing(const dv_k_t *k);
 
 /* ---- memory ---- */
 /* Address of byte `offset` of GM argument `arg` (fails the kernel when arg does not exist). */
 uint64_t dvk_gm(dv_k_t *k, uint32_t arg, uint64_t offset);
+/* Bytes of GM argument `arg` (fails the kernel when arg does not exist). */
+uint64_t dvk_gm_bytes(dv_k_t *k, uint32_t arg);
 /* Allocate `bytes` (rounded up to the space's alignment) of a local buffer (UB, L1, L0A, L0B,
  * L0C, BT, FB) for the rest of the block; fails the kernel when the space is full. */
 uint64_t dvk_alloc(dv_k_t *k, dv_space_t space, uint64_t bytes);
@@ -112,6 +124,15 @@ void dvk_emit(dv_k_t *k, dv_op_t op, const dv_val_t *f, int nf);
 int dvk_kernel_create(const dv_config_t *cfg, const dv_kernel_info_t *info, dv_kernel_fn fn, const void *params,
                       size_t params_bytes, dv_kernel_t **out, dv_error_t *err);
 void dvk_kernel_destroy(dv_kernel_t *k);
+
+/* Which cores a kernel uses, found as CANN's compiler finds it, from what the code does: block 0
+ * is generated (not run) once for the AIC and once for an AIV of a split chip, and *kind is
+ * DV_KIND_MIX when both emit work for a pipe other than the scalar unit's, DV_KIND_CUBE when only
+ * the AIC does, else DV_KIND_VECTOR; on a coupled chip DV_KIND_CUBE when the core does cube work.
+ * info->kind is ignored.  A kernel that fails while probed gets the kind of what it emitted until
+ * then (the run reports the failure). */
+int dvk_kernel_probe(const dv_config_t *cfg, const dv_kernel_info_t *info, dv_kernel_fn fn, const void *params,
+                     size_t params_bytes, dv_kind_t *kind, dv_error_t *err);
 
 /* Write every block of a kernel as a trace file (dvsim record); errors from the kernel are
  * returned as from the model. */

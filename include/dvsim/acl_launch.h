@@ -33,6 +33,21 @@ ACL_FUNC_VISIBILITY aclError dvsimLaunchKernel(const char *name, dv_kernel_fn fn
                                                aclrtStream stream, void *const *gmArgs, uint32_t nGmArgs,
                                                const void *params, size_t paramsBytes);
 
+/* Queue an Ascend C kernel (dvcc's `kernel<<<blockDim, l2ctrl, stream>>>(args...)`, see
+ * include/ascendc/): as dvsimLaunchKernel, but its kind is found from what its code does on each
+ * core type (dvk_kernel_probe), as CANN's compiler finds it.  A NULL GM argument is not allowed
+ * here; the caller leaves NULL pointers out. */
+ACL_FUNC_VISIBILITY aclError dvsimLaunchAscendC(const char *name, dv_kernel_fn fn, uint32_t blockDim, aclrtStream stream,
+                                                void *const *gmArgs, uint32_t nGmArgs, const void *params,
+                                                size_t paramsBytes);
+
+/* Scalar access to device memory from a running kernel function (Ascend C's GlobalTensor
+ * GetValue / SetValue and tiling read from GM): `bytes` at device address `dev`, read into buf or
+ * (write != 0) written from it, at the time the kernel generates its instructions, i.e. before the
+ * instructions emitted so far have run.  ACL_ERROR_INVALID_PARAM outside a kernel or outside an
+ * allocation. */
+ACL_FUNC_VISIBILITY aclError dvsimDeviceAccess(uint64_t dev, void *buf, size_t bytes, int write);
+
 /* Queue the kernel of a trace file on `stream`; gmArgs[i] replaces the trace's argument i (its
  * allocation must hold the trace's declared bytes from there; the trace's init= is ignored). */
 ACL_FUNC_VISIBILITY aclError dvsimLaunchTrace(const char *path, aclrtStream stream, void *const *gmArgs,
