@@ -276,6 +276,19 @@ static bool runs_on_pipe(const dv_k_t *k, dv_pipe_t p)
 
 bool dvk_is_aic(const dv_k_t *k) { return runs_on_pipe(k, DV_PIPE_M); }
 
+bool dvk_has_pipe(const dv_k_t *k, dv_pipe_t p) { return runs_on_pipe(k, p); }
+
+bool dvk_has_space(const dv_k_t *k, dv_space_t s)
+{
+    const dv_config_t *cfg = &k->kern->cfg;
+    return dv_topo_has_buffer(cfg, dv_topo_stream_type(cfg, k->kern->base.info.kind, k->sub), s);
+}
+
+uint64_t dvk_space_bytes(const dv_k_t *k, dv_space_t s) { return dv_topo_buffer_size(&k->kern->cfg, s); }
+uint64_t dvk_space_align(const dv_k_t *k, dv_space_t s) { return dv_topo_buffer_align(&k->kern->cfg, s); }
+const char *dvk_space_name(dv_space_t s) { return dv_space_name(s); }
+const char *dvk_space_key(dv_space_t s) { return dv_topo_buffer_key(s); }
+
 bool dvk_is_aiv(const dv_k_t *k) { return runs_on_pipe(k, DV_PIPE_V); }
 
 /* ---------------------------------------------------------------- memory */
@@ -337,6 +350,18 @@ int dvk_event_alloc(dv_k_t *k, dv_pipe_t src, dv_pipe_t dst)
     dvk_fail(k, "no free event id for %s -> %s: all %llu (sync.event_ids) are taken", dv_pipe_name(src),
              dv_pipe_name(dst), (unsigned long long)n);
 }
+
+void dvk_event_free(dv_k_t *k, dv_pipe_t src, dv_pipe_t dst, int id)
+{
+    if ((int)src < 0 || src >= DV_PIPE_COUNT || (int)dst < 0 || dst >= DV_PIPE_COUNT || id < 0 || id >= DV_FLAG_IDS ||
+        !(k->events[src][dst] & (1u << id)))
+        dvk_fail(k, "dvk_event_free: event id %d of %s -> %s is not allocated", id,
+                 (int)src >= 0 && src < DV_PIPE_COUNT ? dv_pipe_name(src) : "?",
+                 (int)dst >= 0 && dst < DV_PIPE_COUNT ? dv_pipe_name(dst) : "?");
+    k->events[src][dst] &= (uint16_t)~(1u << id);
+}
+
+void dvk_bookkeeping(dv_k_t *k) { charge(k); }
 
 void dvk_que_init(dv_k_t *k, dv_que_t *q, dv_space_t space, dv_pipe_t producer, dv_pipe_t consumer, uint32_t depth,
                   uint64_t bytes)
