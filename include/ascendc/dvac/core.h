@@ -88,8 +88,8 @@ inline dv_k_t *k(const Loc &loc = Loc::here())
 }
 
 /* Fail the kernel at the caller's line, naming the API: "file:line: Api: message". */
-[[noreturn]] inline void fail(const Loc &loc, const char *api, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-inline void fail(const Loc &loc, const char *api, const char *fmt, ...)
+[[noreturn]] inline void fail_at(const Loc &loc, const char *api, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+inline void fail_at(const Loc &loc, const char *api, const char *fmt, ...)
 {
     char msg[480];
     va_list ap;

@@ -3,7 +3,7 @@
 #ifndef DVAC_SYNC_H
 #define DVAC_SYNC_H
 
-#include "dvac/tensor.h"
+#include "tensor.h"
 
 namespace dvac {
 
@@ -19,7 +19,7 @@ inline dv_pipe_t pipe_of(AscendC::pipe_t p, const Loc &loc, const char *api)
     case PIPE_MTE3: return DV_PIPE_MTE3;
     case PIPE_FIX: return DV_PIPE_FIX;
     case PIPE_ALL: return DV_PIPE_COUNT; /* pipe_barrier's ALL */
-    default: fail(loc, api, "pipe %d does not exist on dav-2201", (int)p);
+    default: fail_at(loc, api, "pipe %d does not exist on dav-2201", (int)p);
     }
 }
 
@@ -148,9 +148,9 @@ template <bool isAIVOnly = true> inline void SyncAll(const dvac::Loc &loc = dvac
 {
     dv_k_t *c = dvac::at(loc);
     if (dvk_config(c)->chip_layout != DV_LAYOUT_SPLIT)
-        dvac::fail(loc, "SyncAll", "the hard all-core barrier needs the cross-core flags of a split chip (910B)");
+        dvac::fail_at(loc, "SyncAll", "the hard all-core barrier needs the cross-core flags of a split chip (910B)");
     if (!isAIVOnly && dvk_kind(c) == DV_KIND_MIX)
-        dvac::fail(loc, "SyncAll", "SyncAll<false> across the AIC and AIVs of a mix kernel is not supported by dvsim yet");
+        dvac::fail_at(loc, "SyncAll", "SyncAll<false> across the AIC and AIVs of a mix kernel is not supported by dvsim yet");
     dv_pipe_t p = dvk_is_aiv(c) ? DV_PIPE_MTE3 : DV_PIPE_FIX;
     dvk_set_cross_flag(c, p, 0, dvac::SYNC_AIV_ONLY_ALL);
     dvk_wait_cross_flag(c, DV_PIPE_S, dvac::SYNC_AIV_ONLY_ALL);
@@ -164,7 +164,7 @@ template <uint8_t modeId, pipe_t pipe> inline void CrossCoreSetFlag(uint16_t fla
     static_assert(modeId <= 2, "CrossCoreSetFlag: mode 0, 1 or 2");
     dv_k_t *c = dvac::at(loc);
     if (flagId >= DV_CROSS_FLAG_IDS)
-        dvac::fail(loc, "CrossCoreSetFlag", "flag id %u is not in [0, %d]", flagId, DV_CROSS_FLAG_IDS - 1);
+        dvac::fail_at(loc, "CrossCoreSetFlag", "flag id %u is not in [0, %d]", flagId, DV_CROSS_FLAG_IDS - 1);
     dvk_set_cross_flag(c, dvac::pipe_of(pipe, loc, "CrossCoreSetFlag"), modeId, flagId);
 }
 template <uint8_t modeId = 0, pipe_t pipe = PIPE_S> inline void CrossCoreWaitFlag(uint16_t flagId,
@@ -173,7 +173,7 @@ template <uint8_t modeId = 0, pipe_t pipe = PIPE_S> inline void CrossCoreWaitFla
     static_assert(modeId <= 2, "CrossCoreWaitFlag: mode 0, 1 or 2");
     dv_k_t *c = dvac::at(loc);
     if (flagId >= DV_CROSS_FLAG_IDS)
-        dvac::fail(loc, "CrossCoreWaitFlag", "flag id %u is not in [0, %d]", flagId, DV_CROSS_FLAG_IDS - 1);
+        dvac::fail_at(loc, "CrossCoreWaitFlag", "flag id %u is not in [0, %d]", flagId, DV_CROSS_FLAG_IDS - 1);
     dvk_wait_cross_flag(c, dvac::pipe_of(pipe, loc, "CrossCoreWaitFlag"), flagId);
 }
 

@@ -11,7 +11,7 @@
 #ifndef DVAC_TENSOR_H
 #define DVAC_TENSOR_H
 
-#include "dvac/core.h"
+#include "core.h"
 #include "dvsim/acl_launch.h"
 
 namespace dvac {
@@ -35,10 +35,10 @@ inline uint64_t gm_addr(uint64_t dev, uint64_t bytes, const Loc &loc, const char
         if (t->dev[i] <= dev && dev - t->dev[i] < t->bytes[i] && (best < 0 || t->dev[i] > t->dev[best]))
             best = (int)i;
     if (best < 0)
-        fail(loc, api, "GM address 0x%llx is not inside any GM argument of the kernel", (unsigned long long)dev);
+        fail_at(loc, api, "GM address 0x%llx is not inside any GM argument of the kernel", (unsigned long long)dev);
     uint64_t off = dev - t->dev[best];
     if (bytes > t->bytes[best] - off)
-        fail(loc, api, "%llu bytes at GM address 0x%llx pass the end of the argument's allocation (%llu bytes left)",
+        fail_at(loc, api, "%llu bytes at GM address 0x%llx pass the end of the argument's allocation (%llu bytes left)",
              (unsigned long long)bytes, (unsigned long long)dev, (unsigned long long)(t->bytes[best] - off));
     return DV_GM_ADDR(best, off);
 }
@@ -94,15 +94,15 @@ struct Region {
     uint64_t take(dv_space_t s, uint64_t bytes, const Loc &loc, const char *api)
     {
         if (s == DV_SPACE_GM || s >= DV_SPACE_COUNT)
-            fail(loc, api, "this position has no local buffer on this chip");
+            fail_at(loc, api, "this position has no local buffer on this chip");
         dv_k_t *c = k(loc);
         const uint64_t size = dvk_space_bytes(c, s), align = dvk_space_align(c, s);
         const uint64_t lim = end[s] ? end[s] : size;
         const uint64_t need = (bytes + align - 1) / align * align;
         if (bytes == 0)
-            fail(loc, api, "a buffer of 0 bytes");
+            fail_at(loc, api, "a buffer of 0 bytes");
         if (base[s] + used[s] + need > lim)
-            fail(loc, api, "%llu bytes of %s do not fit: %llu of %llu bytes are already in use (%s)",
+            fail_at(loc, api, "%llu bytes of %s do not fit: %llu of %llu bytes are already in use (%s)",
                  (unsigned long long)bytes, dvk_space_name(s), (unsigned long long)(base[s] + used[s]),
                  (unsigned long long)lim, dvk_space_key(s));
         uint64_t off = base[s] + used[s];
@@ -158,7 +158,7 @@ public:
     uint64_t gm(uint64_t elem, uint64_t bytes, const dvac::Loc &loc, const char *api) const
     {
         if (!addr_)
-            dvac::fail(loc, api, "the GlobalTensor has no buffer (SetGlobalBuffer was not called)");
+            dvac::fail_at(loc, api, "the GlobalTensor has no buffer (SetGlobalBuffer was not called)");
         return dvac::gm_addr((uint64_t)(uintptr_t)(addr_ + elem), bytes, loc, api);
     }
 
@@ -171,7 +171,7 @@ private:
         if (dvk_probing(c) && write)
             return;
         if (dvsimDeviceAccess((uint64_t)(uintptr_t)(addr_ + offset), v, sizeof(T), write) != 0)
-            dvac::fail(loc, api, "GM address 0x%llx cannot be accessed", (unsigned long long)(uintptr_t)(addr_ + offset));
+            dvac::fail_at(loc, api, "GM address 0x%llx cannot be accessed", (unsigned long long)(uintptr_t)(addr_ + offset));
     }
     __gm__ T *addr_ = nullptr;
     uint64_t size_ = 0;
@@ -205,19 +205,19 @@ public:
      * pipes while a kernel generates its instructions, so these fail rather than give a wrong value. */
     T GetValue(uint32_t, const dvac::Loc &loc = dvac::Loc::here()) const
     {
-        dvac::fail(loc, "LocalTensor::GetValue", "scalar reads of a local buffer are not supported by dvsim yet");
+        dvac::fail_at(loc, "LocalTensor::GetValue", "scalar reads of a local buffer are not supported by dvsim yet");
     }
     void SetValue(uint32_t, T, const dvac::Loc &loc = dvac::Loc::here()) const
     {
-        dvac::fail(loc, "LocalTensor::SetValue", "scalar writes of a local buffer are not supported by dvsim yet");
+        dvac::fail_at(loc, "LocalTensor::SetValue", "scalar writes of a local buffer are not supported by dvsim yet");
     }
     /* Element count check of an API: `count` elements from this tensor stay inside it. */
     void need(uint64_t count, const dvac::Loc &loc, const char *api) const
     {
         if (!addr_ && !size_)
-            dvac::fail(loc, api, "the LocalTensor has no buffer");
+            dvac::fail_at(loc, api, "the LocalTensor has no buffer");
         if (count > size_)
-            dvac::fail(loc, api, "%llu elements pass the end of a tensor of %u", (unsigned long long)count, size_);
+            dvac::fail_at(loc, api, "%llu elements pass the end of a tensor of %u", (unsigned long long)count, size_);
     }
 
 private:
@@ -252,7 +252,7 @@ public:
             state_[i] = ALLOCED;
             return LocalTensor<T>(buf_[i], (uint32_t)(len_ / sizeof(T)), src);
         }
-        dvac::fail(loc, "AllocTensor", "all %u buffers of the queue are in use (free one first)", num_);
+        dvac::fail_at(loc, "AllocTensor", "all %u buffers of the queue are in use (free one first)", num_);
     }
     template <typename T> void AllocTensor(LocalTensor<T> &t, const dvac::Loc &loc = dvac::Loc::here())
     {
@@ -263,7 +263,7 @@ public:
         dv_k_t *c = dvac::at(loc);
         uint32_t i = slot(t.addr(), loc, "EnQue");
         if (state_[i] != ALLOCED)
-            dvac::fail(loc, "EnQue", "the tensor was not allocated from this queue, or is already enqueued");
+            dvac::fail_at(loc, "EnQue", "the tensor was not allocated from this queue, or is already enqueued");
         dvk_bookkeeping(c);
         if (sync_)
             dvk_set_flag(c, prod_, cons_, ev_full_[i]);
@@ -276,7 +276,7 @@ public:
         dv_k_t *c = dvac::at(loc);
         check_init(loc, "DeQue");
         if (!count_)
-            dvac::fail(loc, "DeQue", "the queue is empty (on hardware this waits forever)");
+            dvac::fail_at(loc, "DeQue", "the queue is empty (on hardware this waits forever)");
         uint32_t i = fifo_[head_];
         head_ = (head_ + 1) % MAX_BUFS;
         count_--;
@@ -292,9 +292,9 @@ public:
         dv_k_t *c = dvac::at(loc);
         uint32_t i = slot(t.addr(), loc, "FreeTensor");
         if (state_[i] == FREE)
-            dvac::fail(loc, "FreeTensor", "the tensor is already free");
+            dvac::fail_at(loc, "FreeTensor", "the tensor is already free");
         if (state_[i] == QUEUED)
-            dvac::fail(loc, "FreeTensor", "the tensor is still in the queue (DeQue it first)");
+            dvac::fail_at(loc, "FreeTensor", "the tensor is still in the queue (DeQue it first)");
         dvk_bookkeeping(c);
         if (state_[i] == DEQUEUED && sync_) {
             dvk_set_flag(c, cons_, prod_, ev_free_[i]);
@@ -318,12 +318,12 @@ public:
     {
         dv_k_t *c = dvac::at(loc);
         if (num_)
-            dvac::fail(loc, "InitBuffer", "the queue already has its buffers");
+            dvac::fail_at(loc, "InitBuffer", "the queue already has its buffers");
         if (num < 1 || num > MAX_BUFS)
-            dvac::fail(loc, "InitBuffer", "%u buffers: a queue takes 1 to %u", num, MAX_BUFS);
+            dvac::fail_at(loc, "InitBuffer", "%u buffers: a queue takes 1 to %u", num, MAX_BUFS);
         space_ = dvac::space_of(src);
         if (dvac::space_of(dst) != space_)
-            dvac::fail(loc, "InitBuffer", "the queue's positions are in different buffers");
+            dvac::fail_at(loc, "InitBuffer", "the queue's positions are in different buffers");
         prod_ = dvac::writer_of(src);
         cons_ = dvac::reader_of(dst);
         sync_ = prod_ != cons_;
@@ -343,7 +343,7 @@ private:
     void check_init(const dvac::Loc &loc, const char *api) const
     {
         if (!num_)
-            dvac::fail(loc, api, "the queue has no buffers (TPipe::InitBuffer was not called)");
+            dvac::fail_at(loc, api, "the queue has no buffers (TPipe::InitBuffer was not called)");
     }
     uint32_t slot(uint64_t addr, const dvac::Loc &loc, const char *api) const
     {
@@ -351,7 +351,7 @@ private:
         for (uint32_t i = 0; i < num_; i++)
             if (buf_[i] == addr)
                 return i;
-        dvac::fail(loc, api, "the tensor is not a buffer of this queue");
+        dvac::fail_at(loc, api, "the tensor is not a buffer of this queue");
     }
     uint32_t num_ = 0, len_ = 0, next_ = 0, head_ = 0, count_ = 0;
     dv_space_t space_ = DV_SPACE_UB;
@@ -372,20 +372,20 @@ public:
     template <typename T> LocalTensor<T> Get(const dvac::Loc &loc = dvac::Loc::here()) const
     {
         if (!len_)
-            dvac::fail(loc, "TBuf::Get", "the buffer has no space (TPipe::InitBuffer was not called)");
+            dvac::fail_at(loc, "TBuf::Get", "the buffer has no space (TPipe::InitBuffer was not called)");
         return LocalTensor<T>(addr_, len_ / (uint32_t)sizeof(T), pos);
     }
     template <typename T> LocalTensor<T> Get(uint32_t count, const dvac::Loc &loc = dvac::Loc::here()) const
     {
         if ((uint64_t)count * sizeof(T) > len_)
-            dvac::fail(loc, "TBuf::Get", "%u elements of %zu bytes exceed the buffer's %u bytes", count, sizeof(T), len_);
+            dvac::fail_at(loc, "TBuf::Get", "%u elements of %zu bytes exceed the buffer's %u bytes", count, sizeof(T), len_);
         return LocalTensor<T>(addr_, count, pos);
     }
     template <typename T> LocalTensor<T> GetWithOffset(uint32_t count, uint32_t bufOffset,
                                                        const dvac::Loc &loc = dvac::Loc::here()) const
     {
         if ((uint64_t)bufOffset + (uint64_t)count * sizeof(T) > len_)
-            dvac::fail(loc, "TBuf::GetWithOffset", "%u elements at byte %u exceed the buffer's %u bytes", count,
+            dvac::fail_at(loc, "TBuf::GetWithOffset", "%u elements at byte %u exceed the buffer's %u bytes", count,
                        bufOffset, len_);
         return LocalTensor<T>(addr_ + bufOffset, count, pos);
     }

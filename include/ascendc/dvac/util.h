@@ -2,7 +2,7 @@
 #ifndef DVAC_UTIL_H
 #define DVAC_UTIL_H
 
-#include "dvac/tensor.h"
+#include "tensor.h"
 
 namespace AscendC {
 
@@ -28,15 +28,15 @@ namespace dvac {
 inline void kernel_assert(bool ok, const char *cond, const Loc &loc = Loc::here())
 {
     if (!ok)
-        fail(loc, "assert", "assertion failed: %s", cond);
+        fail_at(loc, "assert", "assertion failed: %s", cond);
 }
 /* Copy a tiling struct the host wrote to GM. */
 template <class T> inline void read_tiling(T *out, const void *gm, const Loc &loc = Loc::here())
 {
     if (!gm)
-        fail(loc, "GET_TILING_DATA", "the tiling pointer is NULL");
+        fail_at(loc, "GET_TILING_DATA", "the tiling pointer is NULL");
     if (dvsimDeviceAccess((uint64_t)(uintptr_t)gm, out, sizeof(T), 0) != 0)
-        fail(loc, "GET_TILING_DATA", "the tiling at 0x%llx is not %zu readable bytes of device memory",
+        fail_at(loc, "GET_TILING_DATA", "the tiling at 0x%llx is not %zu readable bytes of device memory",
              (unsigned long long)(uintptr_t)gm, sizeof(T));
     dvk_scalar(k(loc), (int64_t)((sizeof(T) + 7) / 8 * dvk_config(k(loc))->scalar_bookkeeping_cycles));
 }
