@@ -188,6 +188,40 @@ START_TEST(test_ascendc_kind_probed)
 }
 END_TEST
 
+/* The scalar unit reads and writes UB (GetValue / SetValue) after MTE2 -> S and before S -> MTE3. */
+__global__ __vector__ void scalar_loop(GM_ADDR x, GM_ADDR z, uint32_t n)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> bx, bz;
+    pipe.InitBuffer(bx, n * sizeof(float));
+    pipe.InitBuffer(bz, n * sizeof(float));
+    AscendC::LocalTensor<float> lx = bx.Get<float>(), lz = bz.Get<float>();
+    AscendC::GlobalTensor<float> xg, zg;
+    xg.SetGlobalBuffer((__gm__ float *)x);
+    zg.SetGlobalBuffer((__gm__ float *)z);
+    AscendC::DataCopy(lx, xg, n);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_S>(0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_S>(0);
+    for (uint32_t i = 0; i < n; i++)
+        lz.SetValue(i, 2.0f * lx.GetValue(i) + 1.0f);
+    AscendC::SetFlag<AscendC::HardEvent::S_MTE3>(0);
+    AscendC::WaitFlag<AscendC::HardEvent::S_MTE3>(0);
+    AscendC::DataCopy(zg, lz, n);
+}
+
+START_TEST(test_ascendc_scalar_ub_access)
+{
+    const uint32_t n = 64;
+    session s(n);
+    ck_assert_uint_eq(::dvac::launch(scalar_loop, "scalar_loop", 1, nullptr, s.stream)(s.x, s.z, n), 0);
+    int rc = aclrtSynchronizeStream(s.stream);
+    ck_assert_msg(rc == 0, "%d: %s", rc, aclGetRecentErrMsg());
+    s.fetch();
+    for (uint32_t i = 0; i < n; i++)
+        ck_assert_float_eq(s.out[i], 2.0f * s.in[i] + 1.0f);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- misuse, located */
 
 __global__ __vector__ void odd_copy(GM_ADDR x, GM_ADDR z)
@@ -297,6 +331,7 @@ extern "C" Suite *dv_ascendc_suite(void)
     tcase_add_test(tc, test_ascendc_same_cycles_as_kapi);
     tcase_add_test(tc, test_ascendc_tiling_from_gm);
     tcase_add_test(tc, test_ascendc_kind_probed);
+    tcase_add_test(tc, test_ascendc_scalar_ub_access);
     tcase_add_test(tc, test_ascendc_errors_located);
     tcase_add_test(tc, test_ascendc_host_pointer_refused);
     suite_add_tcase(s, tc);

@@ -201,15 +201,23 @@ public:
     {
         return LocalTensor<U>(addr_, (uint32_t)((uint64_t)size_ * sizeof(T) / sizeof(U)), pos_);
     }
-    /* Scalar access to a local buffer needs the values the pipes computed; dvsim does not run the
-     * pipes while a kernel generates its instructions, so these fail rather than give a wrong value. */
-    T GetValue(uint32_t, const dvac::Loc &loc = dvac::Loc::here()) const
+    /* Scalar access to UB (ld_ub / st_ub on the scalar unit): a read returns the element as the model's
+     * scalar unit finds it when it issues the load, so what the kernel synchronised before is there
+     * (a V -> S or MTE2 -> S flag, as on hardware). */
+    T GetValue(uint32_t index, const dvac::Loc &loc = dvac::Loc::here()) const
     {
-        dvac::fail_at(loc, "LocalTensor::GetValue", "scalar reads of a local buffer are not supported by dvsim yet");
+        dv_k_t *c = scalar_access(index, loc, "LocalTensor::GetValue");
+        uint64_t bits = dvk_load_ub(c, addr_ + (uint64_t)index * sizeof(T), dvac::dtype_of<T>());
+        T v;
+        std::memcpy(static_cast<void *>(&v), &bits, sizeof(T));
+        return v;
     }
-    void SetValue(uint32_t, T, const dvac::Loc &loc = dvac::Loc::here()) const
+    void SetValue(uint32_t index, T value, const dvac::Loc &loc = dvac::Loc::here()) const
     {
-        dvac::fail_at(loc, "LocalTensor::SetValue", "scalar writes of a local buffer are not supported by dvsim yet");
+        dv_k_t *c = scalar_access(index, loc, "LocalTensor::SetValue");
+        uint64_t bits = 0;
+        std::memcpy(&bits, static_cast<const void *>(&value), sizeof(T));
+        dvk_st_ub(c, addr_ + (uint64_t)index * sizeof(T), dvac::dtype_of<T>(), bits);
     }
     /* Element count check of an API: `count` elements from this tensor stay inside it. */
     void need(uint64_t count, const dvac::Loc &loc, const char *api) const
@@ -221,6 +229,15 @@ public:
     }
 
 private:
+    dv_k_t *scalar_access(uint32_t index, const dvac::Loc &loc, const char *api) const
+    {
+        dv_k_t *c = dvac::at(loc);
+        if (space() != DV_SPACE_UB)
+            dvac::fail_at(loc, api, "scalar access to %s is not supported (only UB)", dvk_space_name(space()));
+        if (index >= size_)
+            dvac::fail_at(loc, api, "element %u is past the end of a tensor of %u", index, size_);
+        return c;
+    }
     uint64_t addr_ = 0;
     uint32_t size_ = 0;
     TPosition pos_ = TPosition::VECCALC;
