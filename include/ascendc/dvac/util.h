@@ -6,14 +6,10 @@
 
 namespace AscendC {
 
-/* Kernel printf: printed on the host when the block's stream generates the call (not while the
- * launch is probed), prefixed as CANN prefixes it with the block. */
+/* Kernel printf: printed on the host when the block's stream generates the call (the launch's
+ * probe prints nothing), in block order as the model asks for each block's instructions. */
 template <class... A> inline void printf(const char *fmt, A... args)
 {
-    dv_k_t *c = dvac::k();
-    if (dvk_probing(c))
-        return;
-    std::printf("[Block (%lld/%lld)]: ", (long long)GetBlockIdx(), (long long)GetBlockNum());
     if constexpr (sizeof...(A) == 0)
         std::fputs(fmt, stdout);
     else
