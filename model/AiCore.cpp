@@ -699,6 +699,10 @@ int AiCore::issue(dv_error_t *err)
             vs_.hi = in.f[DV_FLD(MASK, hi)].u;
             vs_.lo = in.f[DV_FLD(MASK, lo)].u;
             break;
+        case DV_OP_set_atomic:
+            vs_.atomic = static_cast<uint8_t>(in.f[DV_FLD(ATOMIC, op)].i);
+            vs_.atomic_dtype = static_cast<uint8_t>(in.f[DV_FLD(ATOMIC, dtype)].i);
+            break;
         case DV_OP_set_mask_count: vs_.count_mode = true; break;
         case DV_OP_set_mask_norm: vs_.count_mode = false; break;
         case DV_OP_set_flag: {
