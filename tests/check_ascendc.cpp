@@ -318,6 +318,54 @@ START_TEST(test_ascendc_atomic_add)
 }
 END_TEST
 
+/* Block 1 reads what block 0 wrote to z after IBWait for block 0's IBSet. */
+__global__ __vector__ void ib_chain(GM_ADDR x, GM_ADDR z, GM_ADDR ws, uint32_t n)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> b, f;
+    pipe.InitBuffer(b, n * sizeof(float));
+    pipe.InitBuffer(f, 32);
+    AscendC::GlobalTensor<float> xg, zg;
+    AscendC::GlobalTensor<int32_t> wg;
+    xg.SetGlobalBuffer((__gm__ float *)x);
+    zg.SetGlobalBuffer((__gm__ float *)z);
+    wg.SetGlobalBuffer((__gm__ int32_t *)ws);
+    AscendC::LocalTensor<float> lb = b.Get<float>();
+    if (AscendC::GetBlockIdx() == 0) {
+        AscendC::DataCopy(lb, xg, n);
+        AscendC::SetFlag<AscendC::HardEvent::MTE2_MTE3>(0);
+        AscendC::WaitFlag<AscendC::HardEvent::MTE2_MTE3>(0);
+        AscendC::DataCopy(zg, lb, n);
+        AscendC::IBSet(wg, f.Get<int32_t>(), 0, 0);
+    } else {
+        AscendC::IBWait(wg, f.Get<int32_t>(), 0, 0);
+        AscendC::DataCopy(lb, zg, n);
+        AscendC::SetFlag<AscendC::HardEvent::MTE2_MTE3>(0);
+        AscendC::WaitFlag<AscendC::HardEvent::MTE2_MTE3>(0);
+        AscendC::DataCopy(zg[n], lb, n);
+    }
+}
+
+START_TEST(test_ascendc_ib_set_wait)
+{
+    const uint32_t n = 2048;
+    session s(2 * n);
+    std::vector<int32_t> ws(16, 0);
+    std::vector<float> zero(2 * n, 0.0f);
+    void *w;
+    OK(aclrtMalloc(&w, ws.size() * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMemcpy(w, ws.size() * 4, ws.data(), ws.size() * 4, ACL_MEMCPY_HOST_TO_DEVICE));
+    OK(aclrtMemcpy(s.z, 2 * n * 4, zero.data(), 2 * n * 4, ACL_MEMCPY_HOST_TO_DEVICE));
+    ck_assert_uint_eq(::dvac::launch(ib_chain, "ib_chain", 2, nullptr, s.stream)(s.x, s.z, w, n), 0);
+    int rc = aclrtSynchronizeStream(s.stream);
+    ck_assert_msg(rc == 0, "%s", aclGetRecentErrMsg());
+    s.fetch();
+    ck_assert_int_eq(std::memcmp(s.out.data() + n, s.in.data(), n * 4), 0);
+    OK(aclrtMemcpy(ws.data(), ws.size() * 4, w, ws.size() * 4, ACL_MEMCPY_DEVICE_TO_HOST));
+    ck_assert_int_eq(ws[0], 0); /* the waiter took the signal back */
+}
+END_TEST
+
 /* ---------------------------------------------------------------- misuse, located */
 
 __global__ __vector__ void odd_copy(GM_ADDR x, GM_ADDR z)
@@ -430,6 +478,7 @@ extern "C" Suite *dv_ascendc_suite(void)
     tcase_add_test(tc, test_ascendc_scalar_ub_access);
     tcase_add_test(tc, test_ascendc_system_cycle);
     tcase_add_test(tc, test_ascendc_atomic_add);
+    tcase_add_test(tc, test_ascendc_ib_set_wait);
     tcase_add_test(tc, test_ascendc_errors_located);
     tcase_add_test(tc, test_ascendc_host_pointer_refused);
     suite_add_tcase(s, tc);
