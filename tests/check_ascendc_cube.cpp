@@ -181,7 +181,7 @@ struct host_tiling {
     /* A half x half -> C tiling of m x n x k on `dim` cores; -1 when GetTiling refuses. */
     int64_t get(TCubeTiling &t, int32_t m, int32_t n, int32_t k, int32_t dim,
                 matmul_tiling::DataType c = matmul_tiling::DataType::DT_FLOAT, bool ta = false, bool tb = false,
-                matmul_tiling::DataType in = matmul_tiling::DataType::DT_FLOAT16)
+                matmul_tiling::DataType in = matmul_tiling::DataType::DT_FLOAT16, bool bias = false)
     {
         namespace mt = matmul_tiling;
         mt::MultiCoreMatmulTiling api(*plat);
@@ -191,7 +191,8 @@ struct host_tiling {
         api.SetCType(mt::TPosition::GM, mt::CubeFormat::ND, c);
         api.SetOrgShape(m, n, k);
         api.SetShape(m, n, k);
-        api.EnableBias(false);
+        api.SetBiasType(mt::TPosition::GM, mt::CubeFormat::ND, mt::DataType::DT_FLOAT);
+        api.EnableBias(bias);
         api.SetBufferSpace(-1, -1, -1);
         return api.GetTiling(t);
     }
@@ -199,8 +200,8 @@ struct host_tiling {
 
 /* C = A x B with the Matmul API, each block on its singleCoreM x singleCoreN part (block b: part
  * (b % mDim, b / mDim)), IterateAll or Iterate + GetTensorC. */
-template <typename IN, typename OUT, bool TA, bool TB, bool ITERATE, uint8_t ATOMIC = 0>
-__global__ __cube__ void mm_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR workspace, TCubeTiling tiling)
+template <typename IN, typename OUT, bool TA, bool TB, bool ITERATE, uint8_t ATOMIC = 0, bool BIAS = false>
+__global__ __cube__ void mm_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR workspace, GM_ADDR bias, TCubeTiling tiling)
 {
     TPipe pipe;
     GlobalTensor<IN> ag, bg;
@@ -210,7 +211,8 @@ __global__ __cube__ void mm_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR workspa
     cg.SetGlobalBuffer((__gm__ OUT *)c, tiling.M * tiling.N);
     matmul::Matmul<matmul::MatmulType<TPosition::GM, CubeFormat::ND, IN, TA>,
                    matmul::MatmulType<TPosition::GM, CubeFormat::ND, IN, TB>,
-                   matmul::MatmulType<TPosition::GM, CubeFormat::ND, OUT>>
+                   matmul::MatmulType<TPosition::GM, CubeFormat::ND, OUT>,
+                   matmul::MatmulType<TPosition::GM, CubeFormat::ND, float>>
         mm;
     SetSysWorkspace(workspace);
     REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
@@ -224,6 +226,11 @@ __global__ __cube__ void mm_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR workspa
         mm.SetTail(tm, tn);
     mm.SetTensorA(ag[TA ? m0 : (uint64_t)m0 * tiling.Ka], TA);
     mm.SetTensorB(bg[TB ? (uint64_t)n0 * tiling.Kb : n0], TB);
+    if (BIAS) {
+        GlobalTensor<float> biasg;
+        biasg.SetGlobalBuffer((__gm__ float *)bias, tiling.N);
+        mm.SetBias(biasg[n0]);
+    }
     if (ITERATE)
         while (mm.template Iterate<true>())
             mm.GetTensorC(cg[(uint64_t)m0 * tiling.N + n0], ATOMIC);
@@ -234,14 +241,14 @@ __global__ __cube__ void mm_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR workspa
 
 /* Run mm_api on m x n x k (half in) and compare with the reference (plus C's first contents when
  * the output is added atomically). */
-template <typename OUT, bool TA, bool TB, bool ITERATE, uint8_t ATOMIC = 0>
+template <typename OUT, bool TA, bool TB, bool ITERATE, uint8_t ATOMIC = 0, bool BIAS = false>
 void run_api(int32_t m, int32_t n, int32_t k, int32_t dim, TCubeTiling *seen = nullptr)
 {
     host_tiling h;
     TCubeTiling t;
     const auto ct = std::is_same<OUT, half>::value ? matmul_tiling::DataType::DT_FLOAT16
                                                    : matmul_tiling::DataType::DT_FLOAT;
-    ck_assert_int_eq(h.get(t, m, n, k, dim, ct, TA, TB), 0);
+    ck_assert_int_eq(h.get(t, m, n, k, dim, ct, TA, TB, matmul_tiling::DataType::DT_FLOAT16, BIAS), 0);
     if (seen)
         *seen = t;
     mm_session s((size_t)m * k, (size_t)k * n, (size_t)m * n * sizeof(OUT));
@@ -252,17 +259,24 @@ void run_api(int32_t m, int32_t n, int32_t k, int32_t dim, TCubeTiling *seen = n
         c0[i] = (OUT)(4.0f * value(3, i));
     if (ATOMIC)
         OK(aclrtMemcpy(s.c, s.cbytes, c0.data(), s.cbytes, ACL_MEMCPY_HOST_TO_DEVICE));
-    ck_assert_uint_eq(::dvac::launch(mm_api<half, OUT, TA, TB, ITERATE, ATOMIC>, "mm_api", t.usedCoreNum, nullptr,
-                                     s.stream)(s.a, s.b, s.c, ws, t), 0);
+    std::vector<float> hbias(n);
+    for (int32_t j = 0; j < n; j++)
+        hbias[j] = 8.0f * value(4, j);
+    void *bias;
+    OK(aclrtMalloc(&bias, n * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMemcpy(bias, n * 4, hbias.data(), n * 4, ACL_MEMCPY_HOST_TO_DEVICE));
+    ck_assert_uint_eq(::dvac::launch(mm_api<half, OUT, TA, TB, ITERATE, ATOMIC, BIAS>, "mm_api", t.usedCoreNum,
+                                     nullptr, s.stream)(s.a, s.b, s.c, ws, bias, t), 0);
     int rc = aclrtSynchronizeStream(s.stream);
     ck_assert_msg(rc == ACL_SUCCESS, "%s", aclGetRecentErrMsg());
     std::vector<OUT> got = s.template fetch<OUT>();
-    std::vector<float> want = reference(s.ha, s.hb, m, n, k, TA, TB);
+    std::vector<float> want = reference(s.ha, s.hb, m, n, k, TA, TB, BIAS ? hbias.data() : nullptr);
     for (size_t i = 0; ATOMIC && i < want.size(); i++)
         want[i] += (float)c0[i];
     const double tol = std::is_same<OUT, half>::value ? 1e-3 : 1e-5;
     ck_assert_uint_eq(mismatches(got, want, tol, tol), 0);
     OK(aclrtFree(ws));
+    OK(aclrtFree(bias));
 }
 
 } // namespace
@@ -288,6 +302,14 @@ START_TEST(test_ascendc_cube_matmul_api_tails)
     run_api<float, true, false, false>(96, 80, 72, 3);
     run_api<float, false, true, true>(130, 70, 260, 2);
     run_api<half, true, true, false>(48, 500, 40, 5);
+}
+END_TEST
+
+/* SetBias: each tile's first Mmad starts from its part of the bias row (GM -> C1 -> C2 -> mmad_bias). */
+START_TEST(test_ascendc_cube_matmul_api_bias)
+{
+    run_api<float, false, false, false, 0, true>(128, 2048, 1024, 24); /* asc-devkit's matmul sample shape */
+    run_api<half, true, false, true, 0, true>(100, 300, 50, 3);
 }
 END_TEST
 
@@ -697,6 +719,7 @@ extern "C" Suite *dv_ascendc_cube_suite(void)
     tcase_add_test(tc, test_ascendc_cube_matmul_api_512);
     tcase_add_test(tc, test_ascendc_cube_matmul_api_tails);
     tcase_add_test(tc, test_ascendc_cube_matmul_api_atomic);
+    tcase_add_test(tc, test_ascendc_cube_matmul_api_bias);
     tcase_add_test(tc, test_ascendc_cube_mix_relu);
     tcase_add_test(tc, test_ascendc_cube_emits);
     tcase_add_test(tc, test_ascendc_cube_errors_located);

@@ -7,12 +7,14 @@
  *   LoadData(L0A/L0B, L1, 2D params)   load_cbuf_to_ca / load_cbuf_to_cb (MTE1)
  *   LoadData(L0A/L0B, GM, 2D params)   load_gm_to_ca / load_gm_to_cb (MTE2)
  *   Mmad                               mmad (M)
+ *   Mmad with a bias tensor in C2      mmad_bias (M): C starts from the BiasTable
+ *   dvac::copy_l1_to_bt                copy_cbuf_to_bt (MTE1): CANN's DataCopy C1 -> C2
  *   Fixpipe(GM, L0C, V220 params)      pipe_barrier FIX, copy_matrix_cc_to_gm per ND matrix (FIX)
  *   Fixpipe(L1, L0C, V220 params)      copy_matrix_cc_to_cbuf (FIX)
  * A stream whose core has no cube (the AIVs of a mix kernel) checks the call and emits nothing, so
  * misuse is reported on whichever core runs it first.  Parameters the hardware or CANN rejects,
- * tensors too small for what an instruction touches and features the model lacks (the bias table,
- * quantisation to integers) are located errors naming the API. */
+ * tensors too small for what an instruction touches and features the model lacks (quantisation to
+ * integers, a bias in L0C) are located errors naming the API. */
 #ifndef DVAC_CUBE_H
 #define DVAC_CUBE_H
 
@@ -71,8 +73,9 @@ struct LoadData2DParams {
 using LoadData2dParams = LoadData2DParams;
 
 /* C[m, n] (+)= A[m, k] x B[k, n].  cmatrixInitVal: start from zero; isBias (or cmatrixInitVal false):
- * accumulate onto C; cmatrixSource 1 (start from the bias table) is not modelled.  unitFlag 2/3
- * pairs the Mmad with a Fixpipe of the same unitFlag without SetFlag/WaitFlag (see Mmad). */
+ * accumulate onto C; cmatrixSource: start from the BiasTable (set by the Mmad that takes a bias
+ * tensor).  unitFlag 2/3 pairs the Mmad with a Fixpipe of the same unitFlag without SetFlag/WaitFlag
+ * (see Mmad). */
 struct MmadParams {
     MmadParams() {}
     MmadParams(uint16_t mIn, uint16_t nIn, uint16_t kIn, bool isBiasIn, int32_t fmOffsetIn, bool enSsparseIn,
@@ -277,6 +280,69 @@ inline bool fix_common(dv_k_t *c, const AscendC::LocalTensor<U> &src, const Asce
     return true;
 }
 
+template <typename T, typename U, typename S> constexpr void mmad_types()
+{
+    static_assert(std::is_same<U, S>::value &&
+                      ((std::is_same<T, float>::value &&
+                        (std::is_same<U, half>::value || std::is_same<U, bfloat16_t>::value ||
+                         std::is_same<U, float>::value)) ||
+                       (std::is_same<T, int32_t>::value && std::is_same<U, int8_t>::value)),
+                  "dvsim Ascend C: Mmad takes (C, A, B) = (float, half, half), (float, bfloat16_t, bfloat16_t), "
+                  "(float, float, float) or (int32_t, int8_t, int8_t)");
+}
+
+/* The checks of both Mmads (every core); false when the call computes nothing. */
+template <typename T, typename U, typename S>
+inline bool mmad_check(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTensor<U> &fm,
+                       const AscendC::LocalTensor<S> &filter, const AscendC::MmadParams &p, const Loc &loc)
+{
+    const char *api = "Mmad";
+    need_space(dst, DV_SPACE_L0C, "destination (CO1)", loc, api);
+    need_space(fm, DV_SPACE_L0A, "left matrix (A2)", loc, api);
+    need_space(filter, DV_SPACE_L0B, "right matrix (B2)", loc, api);
+    if (p.m == 0 || p.n == 0 || p.k == 0)
+        return false;
+    if (p.m > 4095 || p.n > 4095 || p.k > 4095)
+        fail_at(loc, api, "m %u, n %u and k %u must be in [0, 4095]", p.m, p.n, p.k);
+    if (p.unitFlag != 0 && p.unitFlag != 2 && p.unitFlag != 3)
+        fail_at(loc, api, "unitFlag %u is not 0, 2 or 3", p.unitFlag);
+    check_aligned(dst, loc, api);
+    check_aligned(fm, loc, api);
+    check_aligned(filter, loc, api);
+    const uint64_t K0 = 32 / sizeof(U), m1 = (p.m + 15u) / 16, n1 = (p.n + 15u) / 16, k1 = (p.k + K0 - 1) / K0;
+    need_bytes(fm, (m1 * k1 - 1) * 512 + (((p.m - 1u) % 16) * K0 + (p.k - 1u) % K0 + 1) * sizeof(U), loc, api);
+    need_bytes(filter, (k1 * n1 - 1) * 512 + (((p.n - 1u) % 16) * K0 + (p.k - 1u) % K0 + 1) * sizeof(U), loc, api);
+    need_bytes(dst, nz_span(p.m, p.n, m1 * 16, 4), loc, api);
+    return true;
+}
+
+/* L1 (C1) -> BiasTable (C2): copy_cbuf_to_bt, CANN's DataCopy of two LocalTensors from C1 to C2 on
+ * dav-2201 (impl/basic_api/dav_c220/kernel_operator_data_copy_impl.h, DataCopyL12BTImpl): blockLen and
+ * dstStride in 64-byte units, srcStride in 32-byte units (the instruction's fields are all 32-byte
+ * units); no f16 -> f32 conversion on the way. */
+template <typename T>
+inline void copy_l1_to_bt(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTensor<T> &src,
+                          const AscendC::DataCopyParams &p, const Loc &loc)
+{
+    const char *api = "DataCopy";
+    static_assert(sizeof(T) == 4, "dvsim Ascend C: the BiasTable takes float or int32_t (no f16 -> f32 conversion)");
+    need_space(dst, DV_SPACE_BT, "destination of an L1 -> BiasTable copy (C2)", loc, api);
+    need_space(src, DV_SPACE_L1, "source of an L1 -> BiasTable copy (C1)", loc, api);
+    dv_k_t *c = at(loc);
+    if (p.blockCount == 0 || p.blockLen == 0)
+        return;
+    if (p.blockCount > 4095 || (uint32_t)p.blockLen * 2 > 65535 || (uint32_t)p.dstStride * 2 > 65535)
+        fail_at(loc, api, "blockCount %u must be in [0, 4095], blockLen %u and dstStride %u (64-byte units) below "
+                "32768", p.blockCount, p.blockLen, p.dstStride);
+    check_aligned(dst, loc, api);
+    check_aligned(src, loc, api);
+    need_bytes(dst, burst_span(p.blockCount, p.blockLen * 2u, p.dstStride * 2u, 32), loc, api);
+    need_bytes(src, burst_span(p.blockCount, p.blockLen * 2u, p.srcStride, 32), loc, api);
+    if (!cube_here(c))
+        return;
+    dvk_copy_cbuf_to_bt(c, dst.addr(), src.addr(), p.blockCount, p.blockLen * 2, p.srcStride, p.dstStride * 2);
+}
+
 } // namespace dvac
 
 namespace AscendC {
@@ -375,40 +441,43 @@ template <typename T, typename U, typename S>
 inline void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const LocalTensor<S> &filter,
                  const MmadParams &p, const dvac::Loc &loc = dvac::Loc::here())
 {
-    static_assert(std::is_same<U, S>::value &&
-                      ((std::is_same<T, float>::value &&
-                        (std::is_same<U, half>::value || std::is_same<U, bfloat16_t>::value ||
-                         std::is_same<U, float>::value)) ||
-                       (std::is_same<T, int32_t>::value && std::is_same<U, int8_t>::value)),
-                  "dvsim Ascend C: Mmad takes (C, A, B) = (float, half, half), (float, bfloat16_t, bfloat16_t), "
-                  "(float, float, float) or (int32_t, int8_t, int8_t)");
-    const char *api = "Mmad";
-    dvac::need_space(dst, DV_SPACE_L0C, "destination (CO1)", loc, api);
-    dvac::need_space(fm, DV_SPACE_L0A, "left matrix (A2)", loc, api);
-    dvac::need_space(filter, DV_SPACE_L0B, "right matrix (B2)", loc, api);
+    dvac::mmad_types<T, U, S>();
     dv_k_t *c = dvac::at(loc);
-    if (p.m == 0 || p.n == 0 || p.k == 0)
-        return;
     if (p.cmatrixSource)
-        dvac::fail_at(loc, api, "cmatrixSource 1 (C starts from the bias table) is not supported by dvsim yet");
-    if (p.m > 4095 || p.n > 4095 || p.k > 4095)
-        dvac::fail_at(loc, api, "m %u, n %u and k %u must be in [0, 4095]", p.m, p.n, p.k);
-    if (p.unitFlag != 0 && p.unitFlag != 2 && p.unitFlag != 3)
-        dvac::fail_at(loc, api, "unitFlag %u is not 0, 2 or 3", p.unitFlag);
-    dvac::check_aligned(dst, loc, api);
-    dvac::check_aligned(fm, loc, api);
-    dvac::check_aligned(filter, loc, api);
-    const uint64_t K0 = 32 / sizeof(U), m1 = (p.m + 15u) / 16, n1 = (p.n + 15u) / 16, k1 = (p.k + K0 - 1) / K0;
-    dvac::need_bytes(fm, (m1 * k1 - 1) * 512 + (((p.m - 1u) % 16) * K0 + (p.k - 1u) % K0 + 1) * sizeof(U), loc, api);
-    dvac::need_bytes(filter, (k1 * n1 - 1) * 512 + (((p.n - 1u) % 16) * K0 + (p.k - 1u) % K0 + 1) * sizeof(U), loc,
-                     api);
-    dvac::need_bytes(dst, dvac::nz_span(p.m, p.n, m1 * 16, 4), loc, api);
-    if (!dvac::cube_here(c))
+        dvac::fail_at(loc, "Mmad", "cmatrixSource 1 (C starts from the BiasTable) needs the bias tensor: use the "
+                      "Mmad that takes one");
+    if (!dvac::mmad_check(dst, fm, filter, p, loc) || !dvac::cube_here(c))
         return;
     if (p.unitFlag)
         dvac::unit_wait(c, false);
     dvk_mmad(c, dst.addr(), fm.addr(), filter.addr(), dvac::dtype_of<U>(), p.m, p.k, p.n,
              p.cmatrixInitVal && !p.isBias);
+    if (p.unitFlag == 3)
+        dvac::unit_set(c, false);
+}
+
+/* Mmad with a bias: a bias tensor in C2 (the BiasTable, one value of C's type per column) starts the
+ * accumulation, mmad_bias (CANN sets cmatrixSource for a bias in C2; a bias in CO1 is not supported). */
+template <typename T, typename U, typename S, typename V>
+inline void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const LocalTensor<S> &filter,
+                 const LocalTensor<V> &bias, const MmadParams &p, const dvac::Loc &loc = dvac::Loc::here())
+{
+    dvac::mmad_types<T, U, S>();
+    static_assert(std::is_same<V, T>::value, "dvsim Ascend C: the BiasTable holds C's type (float, or int32_t)");
+    const char *api = "Mmad";
+    dv_k_t *c = dvac::at(loc);
+    if (bias.space() != DV_SPACE_BT)
+        dvac::fail_at(loc, api, "the bias must be in the BiasTable (C2), this tensor is in %s (an L0C bias is not "
+                      "supported by dvsim yet)", dvk_space_name(bias.space()));
+    if (!dvac::mmad_check(dst, fm, filter, p, loc))
+        return;
+    dvac::check_aligned(bias, loc, api);
+    dvac::need_bytes(bias, (uint64_t)p.n * 4, loc, api);
+    if (!dvac::cube_here(c))
+        return;
+    if (p.unitFlag)
+        dvac::unit_wait(c, false);
+    dvk_mmad_bias(c, dst.addr(), fm.addr(), filter.addr(), dvac::dtype_of<U>(), p.m, p.k, p.n, bias.addr());
     if (p.unitFlag == 3)
         dvac::unit_set(c, false);
 }

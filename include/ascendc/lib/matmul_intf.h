@@ -11,7 +11,9 @@
  *   GM --DataCopy Nd2NzParams--> A1 / B1 (stepKa / stepKb slices per load; depthA1 / (stepM * stepKa)
  *      buffers, 2 = double buffering; a load whose tile and K range the next tile shares stays)
  *      --LoadData 2D-----------> A2 (ZZ) / B2 (ZN) (dbL0A / dbL0B buffers)
- *      --Mmad------------------> CO1 (cmatrixInitVal on the first slice; dbL0C buffers)
+ *      --Mmad------------------> CO1 (cmatrixInitVal on the first slice; dbL0C buffers); with SetBias
+ *                                 the first slice starts from the tile's bias, GM --DataCopy--> C1
+ *                                 --copy_l1_to_bt--> C2 (BiasTable) --Mmad with the bias tensor
  *      --Fixpipe---------------> C in GM (ND or NZ; quantPre F322F16 / F322BF16 for half / bfloat16_t C;
  *                                 enAtomic: SetAtomicAdd / Max / Min before it, SetAtomicNone after)
  * all through TQue queues of the TPipe given to Init, so the synchronisation is the queues' events
@@ -21,8 +23,9 @@
  * bfloat16_t inputs with any transposition, float and int8_t with A as given and B transposed (the
  * cube's 32-bit and 8-bit operands cannot be transposed by LoadData 2D); C in GM, ND or NZ: float
  * (int32_t for int8_t), or half / bfloat16_t.  The kernel must define ASCENDC_CUBE_ONLY (a Matmul
- * driven from the AIVs of a mix kernel is not supported: it fails at REGIST_MATMUL_OBJ).  Bias,
- * partial sums, HF32 and callbacks fail or do not compile, naming the feature. */
+ * driven from the AIVs of a mix kernel is not supported: it fails at REGIST_MATMUL_OBJ).  A bias of
+ * the accumulator's type (float; int32_t for int8_t) is supported, a half bias is not; partial sums,
+ * HF32 and callbacks fail or do not compile, naming the feature. */
 #ifndef DVSIM_LIB_MATMUL_INTF_H
 #define DVSIM_LIB_MATMUL_INTF_H
 
@@ -78,6 +81,7 @@ private:
     using L0cT = typename std::conditional<std::is_same<SrcAT, int8_t>::value, int32_t, float>::type;
     static constexpr bool A16 = sizeof(SrcAT) == 2;
     static constexpr uint32_t K0 = 32 / sizeof(SrcAT); /* elements of a fractal's row of K */
+    static constexpr bool BIAS_OK = std::is_same<BiasT, L0cT>::value; /* a bias the BiasTable takes */
 
     static_assert(std::is_same<SrcAT, SrcBT>::value &&
                       (std::is_same<SrcAT, half>::value || std::is_same<SrcAT, bfloat16_t>::value ||
@@ -131,6 +135,10 @@ public:
         pipe_->InitBuffer(qa2_, t_.dbL0A, up(t_.baseM) * bk_al() * sizeof(SrcAT), loc);
         pipe_->InitBuffer(qb2_, t_.dbL0B, bk_al() * up(t_.baseN) * sizeof(SrcBT), loc);
         pipe_->InitBuffer(qc_, t_.dbL0C, up(t_.baseM) * up(t_.baseN) * sizeof(L0cT), loc);
+        if (t_.isBias) {
+            pipe_->InitBuffer(qbias1_, 1, bt_bytes(), loc);
+            pipe_->InitBuffer(qbias2_, 1, bt_bytes(), loc);
+        }
     }
 
     /* The whole matrices' shape (elements): M, N and K (= Ka = Kb), or Ka, Kb and C's row pitch Kc. */
@@ -189,15 +197,20 @@ public:
         tb_ = isTransposeB;
         hasB_ = true;
     }
-    /* Bias needs the BiasTable path (L1 -> BT, Mmad with cmatrixSource), which the model lacks yet. */
+    /* The bias row (N values of C's accumulator type in GM, from this core's first column): each tile's
+     * part goes GM -> C1 -> C2 (BiasTable) and starts the tile's first Mmad.  The tiling must have been
+     * made with EnableBias(true). */
     void SetBias(const GlobalTensor<BiasT> &biasGlobal, const dvac::Loc &loc = dvac::Loc::here())
     {
-        (void)biasGlobal;
-        dvac::fail_at(loc, "Matmul::SetBias", "bias (GM -> L1 -> BiasTable, Mmad from the bias table) is not supported "
-                      "by dvsim yet");
+        static_assert(BIAS_OK, "dvsim Matmul: the bias is of the accumulator's type (float, "
+                      "int32_t for int8_t inputs); a half bias needs the f16 -> f32 BiasTable load, not modelled yet");
+        if (!inited_ || !t_.isBias)
+            dvac::fail_at(loc, "Matmul::SetBias", "the tiling has no bias (isBias 0: EnableBias(true) on the host)");
+        bias_ = biasGlobal;
+        hasBias_ = true;
     }
-    void DisableBias() {}
-    void ClearBias() {}
+    void DisableBias() { hasBias_ = false; }
+    void ClearBias() { hasBias_ = false; }
     /* HF32 changes float products' rounding, which the model does not do: only false is accepted. */
     void SetHF32(bool enableHF32 = false, int32_t transMode = 0, const dvac::Loc &loc = dvac::Loc::here())
     {
@@ -311,6 +324,8 @@ private:
     uint32_t a1_bytes() const { return up(t_.baseM) * up(t_.stepKa * t_.baseK) * sizeof(SrcAT); }
     uint32_t b1_bytes() const { return up(t_.baseN) * up(t_.stepKb * t_.baseK) * sizeof(SrcBT); }
     uint32_t pitch_c() const { return orgKc_ ? (uint32_t)orgKc_ : (uint32_t)orgN_; }
+    /* A tile's bias row in L1 and in the BiasTable: whole 64-byte units of the BiasTable load. */
+    uint32_t bt_bytes() const { return ((uint32_t)t_.baseN * 4u + 63u) / 64u * 64u; }
 
     /* The fields this implementation reads, against the rules of TCubeTiling and the profile's
      * buffers (a failure names the field). */
@@ -349,8 +364,9 @@ private:
             {"dbL0A x baseM x baseK", DV_SPACE_L0A, (uint64_t)t.dbL0A * up(t.baseM) * bk_al() * sizeof(SrcAT)},
             {"dbL0B x baseK x baseN", DV_SPACE_L0B, (uint64_t)t.dbL0B * bk_al() * up(t.baseN) * sizeof(SrcBT)},
             {"dbL0C x baseM x baseN", DV_SPACE_L0C, (uint64_t)t.dbL0C * up(t.baseM) * up(t.baseN) * sizeof(L0cT)},
-            {"the A1 and B1 loads (depthA1, depthB1, stepKa, stepKb)", DV_SPACE_L1,
-             (uint64_t)na1_ * a1_bytes() + (uint64_t)nb1_ * b1_bytes()},
+            {"the A1 and B1 loads (depthA1, depthB1, stepKa, stepKb) and the bias row", DV_SPACE_L1,
+             (uint64_t)na1_ * a1_bytes() + (uint64_t)nb1_ * b1_bytes() + (t.isBias ? bt_bytes() : 0)},
+            {"baseN x 4-byte bias values (isBias)", DV_SPACE_BT, t.isBias ? (uint64_t)bt_bytes() : 0},
         };
         for (const auto &n : need)
             if (n.bytes > dvk_space_bytes(c, n.s))
@@ -478,6 +494,22 @@ private:
                 load2d(b2, n, b1_, n * bKl1_ + q0, K1, 1, N1 - 1, true, loc);
     }
 
+    /* The tile's bias values GM -> C1 (one ND row as NZ: contiguous, zero-padded to 32 bytes) -> C2. */
+    LocalTensor<BiasT> load_bias(const dvac::Loc &loc)
+    {
+        LocalTensor<BiasT> b1 = qbias1_.template AllocTensor<BiasT>(loc);
+        const uint16_t nt = (uint16_t)cur_.nt;
+        DataCopy(b1, bias_[cur_.n0], Nd2NzParams(1, 1, nt, 0, nt, 1, 1, 0), loc);
+        qbias1_.EnQue(b1, loc);
+        b1 = qbias1_.template DeQue<BiasT>(loc);
+        bt_ = qbias2_.template AllocTensor<BiasT>(loc);
+        dvac::copy_l1_to_bt(bt_, b1, DataCopyParams(1, (uint16_t)((cur_.nt * 4 + 63) / 64), 0, 0), loc);
+        qbias2_.EnQue(bt_, loc);
+        qbias1_.FreeTensor(b1, loc);
+        bt_ = qbias2_.template DeQue<BiasT>(loc);
+        return bt_;
+    }
+
     /* ---- one tile ---- */
     void compute(uint32_t mi, uint32_t ni, const dvac::Loc &loc)
     {
@@ -495,7 +527,17 @@ private:
             qb2_.EnQue(b2, loc);
             a2 = qa2_.template DeQue<SrcAT>(loc);
             b2 = qb2_.template DeQue<SrcBT>(loc);
-            Mmad(co, a2, b2, MmadParams((uint16_t)cur_.mt, (uint16_t)cur_.nt, (uint16_t)kb, 0, false, s == 0), loc);
+            const MmadParams mp((uint16_t)cur_.mt, (uint16_t)cur_.nt, (uint16_t)kb, 0, false, s == 0);
+            if constexpr (BIAS_OK) {
+                if (s == 0 && hasBias_) {
+                    Mmad(co, a2, b2, load_bias(loc), mp, loc);
+                    qbias2_.FreeTensor(bt_, loc);
+                } else {
+                    Mmad(co, a2, b2, mp, loc);
+                }
+            } else {
+                Mmad(co, a2, b2, mp, loc);
+            }
             qa2_.FreeTensor(a2, loc);
             qb2_.FreeTensor(b2, loc);
         }
@@ -539,6 +581,11 @@ private:
     TQue<TPosition::A2, 1> qa2_;
     TQue<TPosition::B2, 1> qb2_;
     TQue<TPosition::CO1, 1> qc_;
+    TQue<TPosition::C1, 1> qbias1_;
+    TQue<TPosition::C2, 1> qbias2_;
+    GlobalTensor<BiasT> bias_;
+    LocalTensor<BiasT> bt_;
+    bool hasBias_ = false;
     LocalTensor<SrcAT> a1_;
     LocalTensor<SrcBT> b1_;
     bool aHeld_ = false, bHeld_ = false;

@@ -15,7 +15,8 @@
  *     part and to L0A / L0B / L0C with double-buffered L0A / L0B, and L0C too when two tiles fit; SetFixSplit
  *     fixes any of the three;
  *  3. the L1 loads: stepKa = stepKb = the most base-K slices per load such that two loads of A and two of B
- *     fit L1 (depthA1 = 2 stepKa, depthB1 = 2 stepKb), one of each when two do not; stepM = stepN = 1;
+ *     (and, with EnableBias, a bias row) fit L1 (depthA1 = 2 stepKa, depthB1 = 2 stepKb), one of each when
+ *     two do not; stepM = stepN = 1; with EnableBias baseN is cut so that a bias row fits the BiasTable;
  *  4. iterateOrder: SetTraverse's; else, when one load covers K (it then stays in L1 across the tiles that share
  *     it), the order that keeps the larger of the A and B loads: M first (0) unless baseM > baseN.
  * GetTiling returns -1 and says why on stderr when the shape, the types or the fixed split cannot be tiled. */
@@ -286,8 +287,14 @@ protected:
             return refuse("single shape %d x %d needs more than the %d cores of SetDim", singleM, singleN, dim);
 
         /* 2. the base tile */
+        uint64_t bt;
+        platform_->GetCoreMemSize(platform_ascendc::CoreMemType::BT, bt);
         const int64_t bm = fixM_ > 0 ? fixM_ : std::min<int64_t>(128, up(sM, 16));
-        const int64_t bn = fixN_ > 0 ? fixN_ : std::min<int64_t>(256, up(sN, 16));
+        int64_t bn = fixN_ > 0 ? fixN_ : std::min<int64_t>(256, up(sN, 16));
+        if (isBias && fixN_ <= 0) /* a tile's bias row fits the BiasTable */
+            bn = std::min<int64_t>(bn, (int64_t)bt / 4 / 16 * 16);
+        if (isBias && (bn <= 0 || (uint64_t)up(bn * 4, 64) > bt))
+            return refuse("baseN %d of 4-byte bias values does not fit the BiasTable (%d bytes)", (int)bn, (int)bt);
         int64_t bk = fixK_ > 0 ? fixK_ : std::min<int64_t>(std::max<int64_t>(128 / isz, kal), up(k, kal));
         const int64_t l0cT = 4;
         auto fitsL0 = [&](int64_t kk, int64_t db) {
@@ -304,7 +311,7 @@ protected:
 
         /* 3. the L1 loads */
         const int64_t kTiles = cdiv(k, bk);
-        const int64_t bias = isBias ? bn * 4 : 0;
+        const int64_t bias = isBias ? up(bn * 4, 64) : 0; /* the bias row in L1, in whole BiasTable units */
         int64_t step = 0, db1 = 2;
         for (int64_t db = 2; db >= 1 && !step; db--)
             for (int64_t s = kTiles; s >= 1; s--)
