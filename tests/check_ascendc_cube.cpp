@@ -164,6 +164,78 @@ START_TEST(test_ascendc_cube_basic_64)
 }
 END_TEST
 
+namespace {
+
+/* D = half(A x B) x B through L1: the first product leaves L0C for L1 as NZ half (Fixpipe CFG_NZ,
+ * F322F16) and is loaded back into L0A as the left matrix of the second; the M -> FIX order of both
+ * products is the unit flags' (unitFlag 3 on Mmad and Fixpipe, no SetFlag / WaitFlag). */
+__global__ __cube__ void mm_chain(GM_ADDR a, GM_ADDR b, GM_ADDR d)
+{
+    TPipe pipe;
+    TBuf<TPosition::A1> a1b, c1b;
+    TBuf<TPosition::B1> b1b;
+    TBuf<TPosition::A2> a2b;
+    TBuf<TPosition::B2> b2b;
+    TBuf<TPosition::CO1> cob;
+    pipe.InitBuffer(a1b, BM * BK * sizeof(half));
+    pipe.InitBuffer(c1b, BM * BN * sizeof(half));
+    pipe.InitBuffer(b1b, BK * BN * sizeof(half));
+    pipe.InitBuffer(a2b, BM * BK * sizeof(half));
+    pipe.InitBuffer(b2b, BK * BN * sizeof(half));
+    pipe.InitBuffer(cob, BM * BN * sizeof(float));
+    GlobalTensor<half> ag, bg;
+    GlobalTensor<float> dg;
+    ag.SetGlobalBuffer((__gm__ half *)a, BM * BK);
+    bg.SetGlobalBuffer((__gm__ half *)b, BK * BN);
+    dg.SetGlobalBuffer((__gm__ float *)d, BM * BN);
+    LocalTensor<half> a1 = a1b.Get<half>(), c1 = c1b.Get<half>(), b1 = b1b.Get<half>();
+    LocalTensor<half> a2 = a2b.Get<half>(), b2 = b2b.Get<half>();
+    LocalTensor<float> co = cob.Get<float>();
+
+    DataCopy(a1, ag, Nd2NzParams(1, BM, BK, 0, BK, BM, 1, 0));
+    DataCopy(b1, bg, Nd2NzParams(1, BK, BN, 0, BN, BK, 1, 0));
+    SetFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
+    for (uint32_t i = 0; i < BM / 16; i++)
+        LoadData(a2[i * BK * 16], a1[i * 256], LoadData2DParams(0, BK / 16, BM / 16, 0, 0, false, 0));
+    for (uint32_t i = 0; i < BK / 16; i++)
+        LoadData(b2[i * BN * 16], b1[i * 256], LoadData2DParams(0, BN / 16, BK / 16, 0, 0, true, 0));
+    SetFlag<HardEvent::MTE1_M>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE1_M>(EVENT_ID0);
+    Mmad(co, a2, b2, MmadParams(BM, BN, BK, 3, false, true));
+    /* C -> L1 as NZ half: 16-column blocks of BM rows, BM x 32 bytes apart */
+    Fixpipe<half, float, CFG_NZ>(c1, co, FixpipeParamsV220(BN, BM, BM, BM * 16 * sizeof(half) / 32, false, F322F16,
+                                                           0, 1, 0, 0, 3));
+    SetFlag<HardEvent::FIX_MTE1>(EVENT_ID0);
+    WaitFlag<HardEvent::FIX_MTE1>(EVENT_ID0);
+    SetFlag<HardEvent::M_MTE1>(EVENT_ID3); /* the first Mmad is done with L0A (ids 0-2: the TPipe's) */
+    WaitFlag<HardEvent::M_MTE1>(EVENT_ID3);
+    for (uint32_t i = 0; i < BM / 16; i++) /* C (BM x BN, NZ in L1) as the next left matrix, K = BN */
+        LoadData(a2[i * BN * 16], c1[i * 256], LoadData2DParams(0, BN / 16, BM / 16, 0, 0, false, 0));
+    SetFlag<HardEvent::MTE1_M>(EVENT_ID1);
+    WaitFlag<HardEvent::MTE1_M>(EVENT_ID1);
+    Mmad(co, a2, b2, MmadParams(BM, BN, BN, 3, false, true));
+    Fixpipe(dg, co, FixpipeParamsV220(BN, BM, BM, BN, false, NoQuant, 0, 1, 0, 0, 3));
+}
+
+} // namespace
+
+START_TEST(test_ascendc_cube_l1_chain_unit_flag)
+{
+    static_assert(BK == BN, "the chain reuses B");
+    mm_session s(BM * BK, BK * BN, BM * BN * 4);
+    ck_assert_uint_eq(::dvac::launch(mm_chain, "mm_chain", 1, nullptr, s.stream)(s.a, s.b, s.c), 0);
+    int rc = aclrtSynchronizeStream(s.stream);
+    ck_assert_msg(rc == ACL_SUCCESS, "%s", aclGetRecentErrMsg());
+    std::vector<float> c = reference(s.ha, s.hb, BM, BN, BK);
+    std::vector<half> ch(c.size());
+    for (size_t i = 0; i < c.size(); i++)
+        ch[i] = (half)c[i];
+    std::vector<float> got = s.fetch<float>(), want = reference(ch, s.hb, BM, BN, BN);
+    ck_assert_uint_eq(mismatches(got, want, 1e-5, 1e-5), 0);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- Matmul API */
 
 namespace {
@@ -716,6 +788,7 @@ extern "C" Suite *dv_ascendc_cube_suite(void)
     TCase *tc = tcase_create("cube");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_ascendc_cube_basic_64);
+    tcase_add_test(tc, test_ascendc_cube_l1_chain_unit_flag);
     tcase_add_test(tc, test_ascendc_cube_matmul_api_512);
     tcase_add_test(tc, test_ascendc_cube_matmul_api_tails);
     tcase_add_test(tc, test_ascendc_cube_matmul_api_atomic);
