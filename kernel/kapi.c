@@ -45,6 +45,7 @@ struct dv_k {
     uint64_t emitted;                        /* instructions emitted so far */
     uint32_t line;                           /* source line given to the next instructions (0: none) */
     bool probing;                            /* opened by dvk_kernel_probe: nothing runs */
+    uint64_t loaded;                         /* bits of the last ld_ub, given by the model */
     /* coroutine */
     co_state_t state;
     pthread_t thread;
@@ -174,6 +175,13 @@ static int stream_next(dv_stream_t *s, dv_insn_t *out, dv_error_t *err)
     return 1;
 }
 
+static void stream_loaded(dv_stream_t *s, const uint8_t *bytes, unsigned n)
+{
+    dv_k_t *k = (dv_k_t *)s;
+    k->loaded = 0;
+    memcpy(&k->loaded, bytes, n < sizeof k->loaded ? n : sizeof k->loaded);
+}
+
 static void stream_close(dv_stream_t *s)
 {
     dv_k_t *k = (dv_k_t *)s;
@@ -205,6 +213,7 @@ static int kernel_open(dv_kernel_t *base, uint32_t block, uint32_t sub, dv_strea
     k->turn = TURN_MODEL;
     k->stream.next = stream_next;
     k->stream.close = stream_close;
+    k->stream.loaded = stream_loaded;
     k->stream.source = ck->source;
     k->kern = ck;
     k->block = block;
@@ -362,6 +371,29 @@ void dvk_event_free(dv_k_t *k, dv_pipe_t src, dv_pipe_t dst, int id)
 }
 
 void dvk_bookkeeping(dv_k_t *k) { charge(k); }
+
+/* Hand the buffered instructions, the last of which reads a value, to the model and wait: it asks
+ * for more only after the scalar unit issued that one, whose value stream_loaded has stored. */
+static uint64_t await_value(dv_k_t *k)
+{
+    k->state = CO_SUSPENDED;
+    co_yield(k);
+    return k->loaded;
+}
+
+uint64_t dvk_load_ub(dv_k_t *k, uint64_t src, dv_dtype_t t)
+{
+    k->loaded = 0;
+    dvk_ld_ub(k, src, t);
+    return await_value(k);
+}
+
+uint64_t dvk_read_sys_cnt(dv_k_t *k)
+{
+    k->loaded = 0;
+    dvk_get_sys_cnt(k);
+    return await_value(k);
+}
 
 void dvk_que_init(dv_k_t *k, dv_que_t *q, dv_space_t space, dv_pipe_t producer, dv_pipe_t consumer, uint32_t depth,
                   uint64_t bytes)

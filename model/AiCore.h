@@ -48,9 +48,11 @@ public:
         struct {
             cycles_t kernel_start_cycles, block_start_cycles;
             bool split, gm_to_l0, dma_pad, l0c_to_ub; // split: chip.layout is split (cross-core flags)
+            uint64_t freq_mhz, sys_counter_mhz;       // get_sys_cnt
         } chip;
         struct {
             cycles_t issue_cycles;
+            cycles_t load_cycles, store_cycles; // ld_ub, st_ub
         } scalar;
         uint64_t queue_depth[DV_PIPE_COUNT]; // queue.<pipe>_depth (S: 1, the scalar unit's own)
         struct {

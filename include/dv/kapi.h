@@ -89,6 +89,14 @@ void dvk_event_free(dv_k_t *k, dv_pipe_t src, dv_pipe_t dst, int id);
 /* Charge one scalar.bookkeeping_cycles (rule 2 of the scalar cost rule) for a front end's own
  * bookkeeping (buffer and queue management done outside dvk_alloc / dvk_que_*). */
 void dvk_bookkeeping(dv_k_t *k);
+/* The scalar unit's read of one UB element (Ascend C LocalTensor::GetValue): emits ld_ub and returns
+ * the element's bits as the model's scalar unit read them when it issued the load, i.e. after
+ * whatever the kernel synchronised before it (zero without data, in dvsim record and while probed).
+ * The kernel function waits for the model meanwhile, so each call costs a hand-off. */
+uint64_t dvk_load_ub(dv_k_t *k, uint64_t src, dv_dtype_t t);
+/* The system counter as the scalar unit reads it when it issues get_sys_cnt (Ascend C
+ * GetSystemCycle), in the same way (zero without a model). */
+uint64_t dvk_read_sys_cnt(dv_k_t *k);
 
 /* A queue of `depth` equal buffers in one local space between a producer and a consumer pipe:
  * the TQue of Ascend C.  depth 2 is double buffering.

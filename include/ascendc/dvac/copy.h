@@ -4,7 +4,7 @@
 #ifndef DVAC_COPY_H
 #define DVAC_COPY_H
 
-#include "dvac/tensor.h"
+#include "tensor.h"
 
 namespace AscendC {
 
@@ -69,7 +69,7 @@ template <typename T> inline void check_aligned(const AscendC::LocalTensor<T> &t
 {
     const uint64_t a = dvk_space_align(k(), t.space());
     if (a > 1 && DV_ADDR_OFF(t.addr()) % a)
-        fail(loc, api, "the %s address 0x%llx is not %llu-byte aligned", dvk_space_name(t.space()),
+        fail_at(loc, api, "the %s address 0x%llx is not %llu-byte aligned", dvk_space_name(t.space()),
              (unsigned long long)DV_ADDR_OFF(t.addr()), (unsigned long long)a);
 }
 
@@ -92,12 +92,12 @@ inline void copy_in(const AscendC::LocalTensor<T> &dst, const AscendC::GlobalTen
     const char *api = "DataCopy";
     const dv_space_t s = dst.space();
     if (s != DV_SPACE_UB && s != DV_SPACE_L1)
-        fail(loc, api, "GM can be copied to UB or L1 here, not to %s", dvk_space_name(s));
+        fail_at(loc, api, "GM can be copied to UB or L1 here, not to %s", dvk_space_name(s));
     if (!owns(s))
         return; /* the other core type of a mix kernel runs this call */
     dv_k_t *c = at(loc);
     if (p.blockCount < 1 || p.blockCount > 4095 || p.blockLen < 1)
-        fail(loc, api, "blockCount %u must be in [1, 4095] and blockLen %u at least 1", p.blockCount, p.blockLen);
+        fail_at(loc, api, "blockCount %u must be in [1, 4095] and blockLen %u at least 1", p.blockCount, p.blockLen);
     check_aligned(dst, loc, api);
     dst.need(burst_span(p.blockCount, p.blockLen, p.dstStride, 32) / sizeof(T), loc, api);
     uint64_t g = src.gm(0, burst_span(p.blockCount, p.blockLen, p.srcStride, 32), loc, api);
@@ -113,13 +113,13 @@ inline void copy_out(const AscendC::GlobalTensor<T> &dst, const AscendC::LocalTe
 {
     const char *api = "DataCopy";
     if (src.space() != DV_SPACE_UB)
-        fail(loc, api, "copies to GM come from UB here (L0C goes through Fixpipe), not from %s",
+        fail_at(loc, api, "copies to GM come from UB here (L0C goes through Fixpipe), not from %s",
              dvk_space_name(src.space()));
     if (!owns(DV_SPACE_UB))
         return;
     dv_k_t *c = at(loc);
     if (p.blockCount < 1 || p.blockCount > 4095 || p.blockLen < 1)
-        fail(loc, api, "blockCount %u must be in [1, 4095] and blockLen %u at least 1", p.blockCount, p.blockLen);
+        fail_at(loc, api, "blockCount %u must be in [1, 4095] and blockLen %u at least 1", p.blockCount, p.blockLen);
     check_aligned(src, loc, api);
     src.need(burst_span(p.blockCount, p.blockLen, p.srcStride, 32) / sizeof(T), loc, api);
     uint64_t g = dst.gm(0, burst_span(p.blockCount, p.blockLen, p.dstStride, 32), loc, api);
@@ -131,10 +131,10 @@ template <typename T> inline AscendC::DataCopyParams count_params(uint32_t count
 {
     const uint64_t bytes = (uint64_t)count * sizeof(T);
     if (count == 0 || bytes % 32)
-        fail(loc, "DataCopy", "%u elements of %zu bytes are %llu bytes, not a whole number of 32-byte blocks "
+        fail_at(loc, "DataCopy", "%u elements of %zu bytes are %llu bytes, not a whole number of 32-byte blocks "
              "(DataCopyPad copies any length)", count, sizeof(T), (unsigned long long)bytes);
     if (bytes / 32 > 65535)
-        fail(loc, "DataCopy", "%llu bytes exceed one copy's 65535 blocks of 32 bytes", (unsigned long long)bytes);
+        fail_at(loc, "DataCopy", "%llu bytes exceed one copy's 65535 blocks of 32 bytes", (unsigned long long)bytes);
     return AscendC::DataCopyParams(1, (uint16_t)(bytes / 32), 0, 0);
 }
 
@@ -175,15 +175,15 @@ inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, c
 {
     const char *api = "DataCopyPad";
     if (pad.isPad && (pad.leftPadding || pad.rightPadding))
-        dvac::fail(loc, api, "padding with a value (isPad, left %u, right %u) is not supported by dvsim yet",
+        dvac::fail_at(loc, api, "padding with a value (isPad, left %u, right %u) is not supported by dvsim yet",
                    pad.leftPadding, pad.rightPadding);
     if (dst.space() != DV_SPACE_UB)
-        dvac::fail(loc, api, "GM is copied to UB here, not to %s", dvk_space_name(dst.space()));
+        dvac::fail_at(loc, api, "GM is copied to UB here, not to %s", dvk_space_name(dst.space()));
     if (!dvac::owns(DV_SPACE_UB))
         return;
     dv_k_t *c = dvac::at(loc);
     if (p.blockCount < 1 || p.blockCount > 4095 || p.blockLen < 1)
-        dvac::fail(loc, api, "blockCount %u must be in [1, 4095] and blockLen %u at least 1", p.blockCount, p.blockLen);
+        dvac::fail_at(loc, api, "blockCount %u must be in [1, 4095] and blockLen %u at least 1", p.blockCount, p.blockLen);
     dvac::check_aligned(dst, loc, api);
     const uint64_t ub_burst = (p.blockLen + 31) / 32;
     dst.need(dvac::burst_span(p.blockCount, ub_burst, p.dstStride, 32) / sizeof(T), loc, api);
@@ -196,12 +196,12 @@ inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, c
 {
     const char *api = "DataCopyPad";
     if (src.space() != DV_SPACE_UB)
-        dvac::fail(loc, api, "copies to GM come from UB here, not from %s", dvk_space_name(src.space()));
+        dvac::fail_at(loc, api, "copies to GM come from UB here, not from %s", dvk_space_name(src.space()));
     if (!dvac::owns(DV_SPACE_UB))
         return;
     dv_k_t *c = dvac::at(loc);
     if (p.blockCount < 1 || p.blockCount > 4095 || p.blockLen < 1)
-        dvac::fail(loc, api, "blockCount %u must be in [1, 4095] and blockLen %u at least 1", p.blockCount, p.blockLen);
+        dvac::fail_at(loc, api, "blockCount %u must be in [1, 4095] and blockLen %u at least 1", p.blockCount, p.blockLen);
     dvac::check_aligned(src, loc, api);
     const uint64_t ub_burst = (p.blockLen + 31) / 32;
     src.need(dvac::burst_span(p.blockCount, ub_burst, p.srcStride, 32) / sizeof(T), loc, api);

@@ -10,7 +10,7 @@
 
 #include <utility>
 
-#include "dvac/tensor.h"
+#include "tensor.h"
 #include "dvsim/acl_launch.h"
 
 namespace dvac {

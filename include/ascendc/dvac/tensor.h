@@ -11,7 +11,7 @@
 #ifndef DVAC_TENSOR_H
 #define DVAC_TENSOR_H
 
-#include "dvac/core.h"
+#include "core.h"
 #include "dvsim/acl_launch.h"
 
 namespace dvac {
@@ -35,13 +35,17 @@ inline uint64_t gm_addr(uint64_t dev, uint64_t bytes, const Loc &loc, const char
         if (t->dev[i] <= dev && dev - t->dev[i] < t->bytes[i] && (best < 0 || t->dev[i] > t->dev[best]))
             best = (int)i;
     if (best < 0)
-        fail(loc, api, "GM address 0x%llx is not inside any GM argument of the kernel", (unsigned long long)dev);
+        fail_at(loc, api, "GM address 0x%llx is not inside any GM argument of the kernel", (unsigned long long)dev);
     uint64_t off = dev - t->dev[best];
     if (bytes > t->bytes[best] - off)
-        fail(loc, api, "%llu bytes at GM address 0x%llx pass the end of the argument's allocation (%llu bytes left)",
+        fail_at(loc, api, "%llu bytes at GM address 0x%llx pass the end of the argument's allocation (%llu bytes left)",
              (unsigned long long)bytes, (unsigned long long)dev, (unsigned long long)(t->bytes[best] - off));
     return DV_GM_ADDR(best, off);
 }
+
+/* Queue buffers freed by their reader whose flag to the writer nobody has waited for yet, by
+ * (reader, writer) pipe pair, a bit per event id: TPipe::Destroy / Reset wait for them. */
+inline thread_local uint16_t g_free_pending[DV_PIPE_COUNT][DV_PIPE_COUNT];
 
 /* Local space of a position on the profile's chip. */
 inline dv_space_t space_of(AscendC::TPosition p)
@@ -94,15 +98,15 @@ struct Region {
     uint64_t take(dv_space_t s, uint64_t bytes, const Loc &loc, const char *api)
     {
         if (s == DV_SPACE_GM || s >= DV_SPACE_COUNT)
-            fail(loc, api, "this position has no local buffer on this chip");
+            fail_at(loc, api, "this position has no local buffer on this chip");
         dv_k_t *c = k(loc);
         const uint64_t size = dvk_space_bytes(c, s), align = dvk_space_align(c, s);
         const uint64_t lim = end[s] ? end[s] : size;
         const uint64_t need = (bytes + align - 1) / align * align;
         if (bytes == 0)
-            fail(loc, api, "a buffer of 0 bytes");
+            fail_at(loc, api, "a buffer of 0 bytes");
         if (base[s] + used[s] + need > lim)
-            fail(loc, api, "%llu bytes of %s do not fit: %llu of %llu bytes are already in use (%s)",
+            fail_at(loc, api, "%llu bytes of %s do not fit: %llu of %llu bytes are already in use (%s)",
                  (unsigned long long)bytes, dvk_space_name(s), (unsigned long long)(base[s] + used[s]),
                  (unsigned long long)lim, dvk_space_key(s));
         uint64_t off = base[s] + used[s];
@@ -158,7 +162,7 @@ public:
     uint64_t gm(uint64_t elem, uint64_t bytes, const dvac::Loc &loc, const char *api) const
     {
         if (!addr_)
-            dvac::fail(loc, api, "the GlobalTensor has no buffer (SetGlobalBuffer was not called)");
+            dvac::fail_at(loc, api, "the GlobalTensor has no buffer (SetGlobalBuffer was not called)");
         return dvac::gm_addr((uint64_t)(uintptr_t)(addr_ + elem), bytes, loc, api);
     }
 
@@ -171,7 +175,7 @@ private:
         if (dvk_probing(c) && write)
             return;
         if (dvsimDeviceAccess((uint64_t)(uintptr_t)(addr_ + offset), v, sizeof(T), write) != 0)
-            dvac::fail(loc, api, "GM address 0x%llx cannot be accessed", (unsigned long long)(uintptr_t)(addr_ + offset));
+            dvac::fail_at(loc, api, "GM address 0x%llx cannot be accessed", (unsigned long long)(uintptr_t)(addr_ + offset));
     }
     __gm__ T *addr_ = nullptr;
     uint64_t size_ = 0;
@@ -184,6 +188,12 @@ public:
     using PrimType = T;
     LocalTensor() = default;
     LocalTensor(uint64_t addr, uint32_t count, TPosition pos) : addr_(addr), size_(count), pos_(pos) {}
+    /* A tensor of `count` elements at byte `offset` of the position's buffer (CANN's static
+     * allocation: the caller owns the layout). */
+    LocalTensor(TPosition pos, uint32_t offset, uint32_t count)
+        : addr_(DV_ADDR(dvac::space_of(pos), offset)), size_(count), pos_(pos)
+    {
+    }
     uint64_t addr() const { return addr_; }
     dv_space_t space() const { return DV_ADDR_SPACE(addr_); }
     uint32_t GetSize() const { return size_; }
@@ -201,26 +211,43 @@ public:
     {
         return LocalTensor<U>(addr_, (uint32_t)((uint64_t)size_ * sizeof(T) / sizeof(U)), pos_);
     }
-    /* Scalar access to a local buffer needs the values the pipes computed; dvsim does not run the
-     * pipes while a kernel generates its instructions, so these fail rather than give a wrong value. */
-    T GetValue(uint32_t, const dvac::Loc &loc = dvac::Loc::here()) const
+    /* Scalar access to UB (ld_ub / st_ub on the scalar unit): a read returns the element as the model's
+     * scalar unit finds it when it issues the load, so what the kernel synchronised before is there
+     * (a V -> S or MTE2 -> S flag, as on hardware). */
+    T GetValue(uint32_t index, const dvac::Loc &loc = dvac::Loc::here()) const
     {
-        dvac::fail(loc, "LocalTensor::GetValue", "scalar reads of a local buffer are not supported by dvsim yet");
+        dv_k_t *c = scalar_access(index, loc, "LocalTensor::GetValue");
+        uint64_t bits = dvk_load_ub(c, addr_ + (uint64_t)index * sizeof(T), dvac::dtype_of<T>());
+        T v;
+        std::memcpy(static_cast<void *>(&v), &bits, sizeof(T));
+        return v;
     }
-    void SetValue(uint32_t, T, const dvac::Loc &loc = dvac::Loc::here()) const
+    void SetValue(uint32_t index, T value, const dvac::Loc &loc = dvac::Loc::here()) const
     {
-        dvac::fail(loc, "LocalTensor::SetValue", "scalar writes of a local buffer are not supported by dvsim yet");
+        dv_k_t *c = scalar_access(index, loc, "LocalTensor::SetValue");
+        uint64_t bits = 0;
+        std::memcpy(&bits, static_cast<const void *>(&value), sizeof(T));
+        dvk_st_ub(c, addr_ + (uint64_t)index * sizeof(T), dvac::dtype_of<T>(), bits);
     }
     /* Element count check of an API: `count` elements from this tensor stay inside it. */
     void need(uint64_t count, const dvac::Loc &loc, const char *api) const
     {
         if (!addr_ && !size_)
-            dvac::fail(loc, api, "the LocalTensor has no buffer");
+            dvac::fail_at(loc, api, "the LocalTensor has no buffer");
         if (count > size_)
-            dvac::fail(loc, api, "%llu elements pass the end of a tensor of %u", (unsigned long long)count, size_);
+            dvac::fail_at(loc, api, "%llu elements pass the end of a tensor of %u", (unsigned long long)count, size_);
     }
 
 private:
+    dv_k_t *scalar_access(uint32_t index, const dvac::Loc &loc, const char *api) const
+    {
+        dv_k_t *c = dvac::at(loc);
+        if (space() != DV_SPACE_UB)
+            dvac::fail_at(loc, api, "scalar access to %s is not supported (only UB)", dvk_space_name(space()));
+        if (index >= size_)
+            dvac::fail_at(loc, api, "element %u is past the end of a tensor of %u", index, size_);
+        return c;
+    }
     uint64_t addr_ = 0;
     uint32_t size_ = 0;
     TPosition pos_ = TPosition::VECCALC;
@@ -246,13 +273,15 @@ public:
             next_ = (i + 1) % num_;
             dvk_bookkeeping(c);
             if (freed_[i] && sync_) { /* WAR: the reader of the previous contents is done */
-                dvk_wait_flag(c, cons_, prod_, ev_free_[i]);
+                if (dvac::g_free_pending[cons_][prod_] & (1u << ev_free_[i]))
+                    dvk_wait_flag(c, cons_, prod_, ev_free_[i]);
+                dvac::g_free_pending[cons_][prod_] &= (uint16_t)~(1u << ev_free_[i]);
                 freed_[i] = false;
             }
             state_[i] = ALLOCED;
             return LocalTensor<T>(buf_[i], (uint32_t)(len_ / sizeof(T)), src);
         }
-        dvac::fail(loc, "AllocTensor", "all %u buffers of the queue are in use (free one first)", num_);
+        dvac::fail_at(loc, "AllocTensor", "all %u buffers of the queue are in use (free one first)", num_);
     }
     template <typename T> void AllocTensor(LocalTensor<T> &t, const dvac::Loc &loc = dvac::Loc::here())
     {
@@ -263,7 +292,7 @@ public:
         dv_k_t *c = dvac::at(loc);
         uint32_t i = slot(t.addr(), loc, "EnQue");
         if (state_[i] != ALLOCED)
-            dvac::fail(loc, "EnQue", "the tensor was not allocated from this queue, or is already enqueued");
+            dvac::fail_at(loc, "EnQue", "the tensor was not allocated from this queue, or is already enqueued");
         dvk_bookkeeping(c);
         if (sync_)
             dvk_set_flag(c, prod_, cons_, ev_full_[i]);
@@ -276,7 +305,7 @@ public:
         dv_k_t *c = dvac::at(loc);
         check_init(loc, "DeQue");
         if (!count_)
-            dvac::fail(loc, "DeQue", "the queue is empty (on hardware this waits forever)");
+            dvac::fail_at(loc, "DeQue", "the queue is empty (on hardware this waits forever)");
         uint32_t i = fifo_[head_];
         head_ = (head_ + 1) % MAX_BUFS;
         count_--;
@@ -292,12 +321,13 @@ public:
         dv_k_t *c = dvac::at(loc);
         uint32_t i = slot(t.addr(), loc, "FreeTensor");
         if (state_[i] == FREE)
-            dvac::fail(loc, "FreeTensor", "the tensor is already free");
+            dvac::fail_at(loc, "FreeTensor", "the tensor is already free");
         if (state_[i] == QUEUED)
-            dvac::fail(loc, "FreeTensor", "the tensor is still in the queue (DeQue it first)");
+            dvac::fail_at(loc, "FreeTensor", "the tensor is still in the queue (DeQue it first)");
         dvk_bookkeeping(c);
         if (state_[i] == DEQUEUED && sync_) {
             dvk_set_flag(c, cons_, prod_, ev_free_[i]);
+            dvac::g_free_pending[cons_][prod_] |= (uint16_t)(1u << ev_free_[i]);
             freed_[i] = true;
         }
         state_[i] = FREE;
@@ -318,12 +348,12 @@ public:
     {
         dv_k_t *c = dvac::at(loc);
         if (num_)
-            dvac::fail(loc, "InitBuffer", "the queue already has its buffers");
+            dvac::fail_at(loc, "InitBuffer", "the queue already has its buffers");
         if (num < 1 || num > MAX_BUFS)
-            dvac::fail(loc, "InitBuffer", "%u buffers: a queue takes 1 to %u", num, MAX_BUFS);
+            dvac::fail_at(loc, "InitBuffer", "%u buffers: a queue takes 1 to %u", num, MAX_BUFS);
         space_ = dvac::space_of(src);
         if (dvac::space_of(dst) != space_)
-            dvac::fail(loc, "InitBuffer", "the queue's positions are in different buffers");
+            dvac::fail_at(loc, "InitBuffer", "the queue's positions are in different buffers");
         prod_ = dvac::writer_of(src);
         cons_ = dvac::reader_of(dst);
         sync_ = prod_ != cons_;
@@ -343,7 +373,7 @@ private:
     void check_init(const dvac::Loc &loc, const char *api) const
     {
         if (!num_)
-            dvac::fail(loc, api, "the queue has no buffers (TPipe::InitBuffer was not called)");
+            dvac::fail_at(loc, api, "the queue has no buffers (TPipe::InitBuffer was not called)");
     }
     uint32_t slot(uint64_t addr, const dvac::Loc &loc, const char *api) const
     {
@@ -351,7 +381,7 @@ private:
         for (uint32_t i = 0; i < num_; i++)
             if (buf_[i] == addr)
                 return i;
-        dvac::fail(loc, api, "the tensor is not a buffer of this queue");
+        dvac::fail_at(loc, api, "the tensor is not a buffer of this queue");
     }
     uint32_t num_ = 0, len_ = 0, next_ = 0, head_ = 0, count_ = 0;
     dv_space_t space_ = DV_SPACE_UB;
@@ -372,20 +402,20 @@ public:
     template <typename T> LocalTensor<T> Get(const dvac::Loc &loc = dvac::Loc::here()) const
     {
         if (!len_)
-            dvac::fail(loc, "TBuf::Get", "the buffer has no space (TPipe::InitBuffer was not called)");
+            dvac::fail_at(loc, "TBuf::Get", "the buffer has no space (TPipe::InitBuffer was not called)");
         return LocalTensor<T>(addr_, len_ / (uint32_t)sizeof(T), pos);
     }
     template <typename T> LocalTensor<T> Get(uint32_t count, const dvac::Loc &loc = dvac::Loc::here()) const
     {
         if ((uint64_t)count * sizeof(T) > len_)
-            dvac::fail(loc, "TBuf::Get", "%u elements of %zu bytes exceed the buffer's %u bytes", count, sizeof(T), len_);
+            dvac::fail_at(loc, "TBuf::Get", "%u elements of %zu bytes exceed the buffer's %u bytes", count, sizeof(T), len_);
         return LocalTensor<T>(addr_, count, pos);
     }
     template <typename T> LocalTensor<T> GetWithOffset(uint32_t count, uint32_t bufOffset,
                                                        const dvac::Loc &loc = dvac::Loc::here()) const
     {
         if ((uint64_t)bufOffset + (uint64_t)count * sizeof(T) > len_)
-            dvac::fail(loc, "TBuf::GetWithOffset", "%u elements at byte %u exceed the buffer's %u bytes", count,
+            dvac::fail_at(loc, "TBuf::GetWithOffset", "%u elements at byte %u exceed the buffer's %u bytes", count,
                        bufOffset, len_);
         return LocalTensor<T>(addr_ + bufOffset, count, pos);
     }
@@ -463,9 +493,12 @@ public:
         pool.carve(region_, len, loc);
         return true;
     }
-    /* Give every buffer back (the queues made before must not be used again). */
-    void Reset() { region_ = dvac::Region(); }
-    void Destroy() { Reset(); }
+    /* Wait for the buffers freed and not yet reused, restore the control state, give every buffer
+     * back (the queues made before must not be used again). */
+    void Reset(const dvac::Loc &loc = dvac::Loc::here());
+    /* As CANN's: wait for the freed buffers (and, on an AIC, the matmul M -> MTE1 events), then a
+     * barrier on every pipe.  The destructor calls it. */
+    void Destroy(const dvac::Loc &loc = dvac::Loc::here());
     void Init() {}
     /* Event ids outside the queues (CANN's pool of each HardEvent). */
     template <HardEvent evt> int32_t AllocEventID(const dvac::Loc &loc = dvac::Loc::here());
@@ -474,6 +507,61 @@ public:
     int32_t FetchEventID(HardEvent evt, const dvac::Loc &loc = dvac::Loc::here());
 
 private:
+    dvac::Region region_;
+    bool destroyed_ = false;
+    int mm_events_[3] = {-1, -1, -1}; /* AIC: the matmul M -> MTE1 events set at construction */
+};
+
+/* Static allocation of a local buffer from its start (CANN's LocalMemAllocator). */
+template <Hardware hard = Hardware::UB> class LocalMemAllocator {
+public:
+    uint32_t GetCurAddr() const { return (uint32_t)region_.used[space()]; }
+    template <class T, uint32_t tileSize> LocalTensor<T> Alloc(const dvac::Loc &loc = dvac::Loc::here())
+    {
+        return Alloc<T>(tileSize, loc);
+    }
+    template <TPosition pos, class T, uint32_t tileSize> LocalTensor<T> Alloc(const dvac::Loc &loc = dvac::Loc::here())
+    {
+        return Alloc<T>(tileSize, loc);
+    }
+    template <TPosition pos, class T> LocalTensor<T> Alloc(uint32_t tileSize, const dvac::Loc &loc = dvac::Loc::here())
+    {
+        return Alloc<T>(tileSize, loc);
+    }
+    template <class T> LocalTensor<T> Alloc(uint32_t tileSize, const dvac::Loc &loc = dvac::Loc::here())
+    {
+        uint64_t a = region_.take(space(), (uint64_t)tileSize * sizeof(T), loc, "LocalMemAllocator::Alloc");
+        return LocalTensor<T>(a, tileSize, position());
+    }
+    /* The rest of the buffer. */
+    template <class T> LocalTensor<T> Alloc(const dvac::Loc &loc = dvac::Loc::here())
+    {
+        const uint64_t left = dvk_space_bytes(dvac::k(loc), space()) - region_.used[space()];
+        return Alloc<T>((uint32_t)(left / sizeof(T)), loc);
+    }
+
+private:
+    static constexpr dv_space_t space()
+    {
+        return hard == Hardware::UB    ? DV_SPACE_UB
+               : hard == Hardware::L1  ? DV_SPACE_L1
+               : hard == Hardware::L0A ? DV_SPACE_L0A
+               : hard == Hardware::L0B ? DV_SPACE_L0B
+               : hard == Hardware::L0C ? DV_SPACE_L0C
+               : hard == Hardware::BIAS ? DV_SPACE_BT
+               : hard == Hardware::FIXBUF ? DV_SPACE_FB
+                                         : DV_SPACE_GM;
+    }
+    static constexpr TPosition position()
+    {
+        return hard == Hardware::UB    ? TPosition::VECCALC
+               : hard == Hardware::L1  ? TPosition::A1
+               : hard == Hardware::L0A ? TPosition::A2
+               : hard == Hardware::L0B ? TPosition::B2
+               : hard == Hardware::L0C ? TPosition::CO1
+               : hard == Hardware::BIAS ? TPosition::C2
+                                         : TPosition::C2PIPE2GM;
+    }
     dvac::Region region_;
 };
 
@@ -484,13 +572,8 @@ inline thread_local AscendC::TPipe *g_pipe = nullptr;
 }
 
 namespace AscendC {
-inline TPipe::TPipe() { dvac::g_pipe = this; }
-inline TPipe::~TPipe()
-{
-    if (dvac::g_pipe == this)
-        dvac::g_pipe = nullptr;
-}
 inline TPipe *GetTPipePtr() { return dvac::g_pipe; }
 } // namespace AscendC
+using AscendC::GetTPipePtr;
 
 #endif
