@@ -100,7 +100,7 @@ template <class T> void same(const std::vector<T> &got, const std::vector<T> &wa
 }
 
 /* The message of the last failure contains all of `parts`. */
-void error_has(std::initializer_list<const char *> parts)
+[[maybe_unused]] void error_has(std::initializer_list<const char *> parts)
 {
     const char *m = aclGetRecentErrMsg();
     ck_assert_ptr_nonnull(m);
@@ -138,6 +138,10 @@ __global__ __aicore__ void k_binary(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint32_t n,
     lx = qx.DeQue<T>();
     ly = qy.DeQue<T>();
     LocalTensor<T> lz = qz.AllocTensor<T>();
+    DataCopy(lz, gz, n); /* the output's prior contents, so what the API must not touch is checked too */
+    const int32_t ev = pipe.FetchEventID(HardEvent::MTE2_V);
+    SetFlag<HardEvent::MTE2_V>(ev);
+    WaitFlag<HardEvent::MTE2_V>(ev);
     OP::run(lz, lx, ly, cnt);
     qz.EnQue(lz);
     qx.FreeTensor(lx);
@@ -232,6 +236,135 @@ template <class T, int OP> void check_bin2(Session &s, uint32_t cnt, double lo, 
     same(z, want, n, what); /* the elements past count keep the prefilled output's values */
 }
 
+/* Element (r, e) of a level-0 operand, in elements: datablocks of E/8 elements, block stride blk and
+ * repeat stride rep in 32-byte units (docs/SEMANTICS.md 3.1). */
+size_t l0_index(uint32_t E, size_t s, uint32_t r, uint32_t e, uint32_t blk, uint32_t rep)
+{
+    const uint32_t epb = E / 8;
+    return ((size_t)r * rep * 32 + (size_t)(e / epb) * blk * 32) / s + e % epb;
+}
+bool l0_selected(uint64_t hi, uint64_t lo, uint32_t e) { return e < 64 ? (lo >> e) & 1 : (hi >> (e - 64)) & 1; }
+
+/* want[dst(r, e)] = f(x[src0(r, e)], y[src1(r, e)]) for the selected elements of R repeats. */
+template <class T, class F>
+void ref_l0(std::vector<T> &want, const std::vector<T> &x, const std::vector<T> &y, uint64_t hi, uint64_t lo,
+            uint32_t R, const BinaryRepeatParams &p, F f)
+{
+    constexpr uint32_t E = 256 / sizeof(T);
+    for (uint32_t r = 0; r < R; r++)
+        for (uint32_t e = 0; e < E; e++)
+            if (l0_selected(E == 64 ? 0 : hi, lo, e))
+                want[l0_index(E, sizeof(T), r, e, p.dstBlkStride, p.dstRepStride)] =
+                    f(x[l0_index(E, sizeof(T), r, e, p.src0BlkStride, p.src0RepStride)],
+                      y[l0_index(E, sizeof(T), r, e, p.src1BlkStride, p.src1RepStride)]);
+}
+
+/* The level-0 cases of test_ascendc_vec_level0 (the masks and strides are in the structs). */
+const uint64_t BITS_F32[2] = {0x5555555555555555ull, 0};
+const BinaryRepeatParams P_F32(1, 1, 1, 8, 8, 8);
+struct AddBits {
+    static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &y, uint32_t)
+    {
+        Add(z, x, y, BITS_F32, 3, P_F32);
+    }
+};
+const BinaryRepeatParams P_H16(2, 1, 0, 16, 8, 1);
+struct MulCountStrided {
+    static void run(LocalTensor<half> &z, LocalTensor<half> &x, LocalTensor<half> &y, uint32_t)
+    {
+        Mul(z, x, y, (uint64_t)100, 2, P_H16);
+    }
+};
+/* Counter mode set by the kernel: SetMaskCount, the count through SetVectorMask, isSetMask = false. */
+struct SubCounter {
+    static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &y, uint32_t cnt)
+    {
+        SetMaskCount();
+        SetVectorMask<float, MaskMode::COUNTER>((int32_t)cnt);
+        Sub<float, false>(z, x, y, MASK_PLACEHOLDER, 1, P_F32);
+        SetMaskNorm();
+        ResetMask();
+    }
+};
+/* Normal mode set by the kernel, then isSetMask = false. */
+struct MaxPreset {
+    static void run(LocalTensor<int16_t> &z, LocalTensor<int16_t> &x, LocalTensor<int16_t> &y, uint32_t)
+    {
+        SetVectorMask<int16_t>(0x00ff00ff00ff00ffull, 0xf0f0f0f0f0f0f0f1ull);
+        Max<int16_t, false>(z, x, y, MASK_PLACEHOLDER, 2, BinaryRepeatParams(1, 1, 1, 8, 8, 8));
+        ResetMask();
+    }
+};
+
+/* Ops with a scalar and unary ops through k_binary (y unused), level 2 and level 0. */
+template <int OP> struct Un {
+    template <class T> static void run(LocalTensor<T> &z, LocalTensor<T> &x, LocalTensor<T> &, uint32_t cnt)
+    {
+        const int32_t c = (int32_t)cnt;
+        const T s = (T)1.5f;
+        if constexpr (OP == 0) Adds(z, x, s, c);
+        if constexpr (OP == 1) Muls(z, x, s, c);
+        if constexpr (OP == 2) Maxs(z, x, s, c);
+        if constexpr (OP == 3) Mins(z, x, s, c);
+        if constexpr (OP == 4) LeakyRelu(z, x, (T)0.25f, c);
+        if constexpr (OP == 5) Exp(z, x, c);
+        if constexpr (OP == 6) Ln(z, x, c);
+        if constexpr (OP == 7) Abs(z, x, c);
+        if constexpr (OP == 8) Sqrt(z, x, c);
+        if constexpr (OP == 9) Rsqrt(z, x, c);
+        if constexpr (OP == 10) Reciprocal(z, x, c);
+        if constexpr (OP == 11) Relu(z, x, c);
+        if constexpr (OP == 12) Not(z, x, c);
+        if constexpr (OP == 13) Duplicate(z, s, c);
+    }
+};
+template <class T> T ref_un(int op, T a)
+{
+    if constexpr (std::is_integral<T>::value) {
+        const int64_t x = a, s = 1; /* (T)1.5 truncates to 1 */
+        switch (op) {
+        case 0: return wrap_int<T>(x + s);
+        case 1: return wrap_int<T>(x * s);
+        case 2: return (T)(x >= s ? x : s);
+        case 3: return (T)(x <= s ? x : s);
+        case 11: return (T)(x > 0 ? x : 0);
+        case 12: return (T)~a;
+        default: return (T)s;
+        }
+    } else {
+        const float x = (float)a, s = (float)(T)1.5f, al = (float)(T)0.25f;
+        float r;
+        switch (op) {
+        case 0: r = x + s; break;
+        case 1: r = x * s; break;
+        case 2: r = x >= s ? x : s; break;
+        case 3: r = x <= s ? x : s; break;
+        case 4: r = x >= 0 ? x : x * al; break;
+        case 5: r = std::exp(x); break;
+        case 6: r = std::log(x); break;
+        case 7: r = std::fabs(x); break;
+        case 8: r = std::sqrt(x); break;
+        case 9: r = std::sqrt(x); r = 1.0f / r; break;
+        case 10: r = 1.0f / x; break;
+        case 11: r = x > 0 ? x : 0.0f; break;
+        default: r = s; break;
+        }
+        return from_f<T>(r);
+    }
+}
+template <class T, int OP> void check_un2(Session &s, uint32_t cnt, double lo, double hi)
+{
+    const uint32_t n = padded<T>(cnt);
+    auto x = data<T>(n, lo, hi), zf = data<T>(n, lo, hi);
+    auto z = run_binary<T, Un<OP>>(s, x, x, zf, cnt);
+    std::vector<T> want = zf;
+    for (uint32_t i = 0; i < cnt; i++)
+        want[i] = ref_un<T>(OP, x[i]);
+    char what[64];
+    std::snprintf(what, sizeof what, "scalar/unary op %d, %zu-byte type, count %u", OP, sizeof(T), cnt);
+    same(z, want, n, what);
+}
+
 } // namespace
 
 /* ------------------------------------------------------------------ tests */
@@ -264,12 +397,82 @@ START_TEST(test_ascendc_vec_binary_count)
 }
 END_TEST
 
+/* Level 0: a bit mask, a continuous mask with strides (a broadcast source among them), the counter
+ * mode set by the kernel with isSetMask = false, a preset normal mask with isSetMask = false. */
+START_TEST(test_ascendc_vec_level0)
+{
+    Session s;
+    {
+        const uint32_t n = 3 * 64;
+        auto x = data<float>(n, -4, 4), y = data<float>(n, -4, 4), zf = data<float>(n, -4, 4);
+        auto z = run_binary<float, AddBits>(s, x, y, zf, 0);
+        auto want = zf;
+        ref_l0(want, x, y, BITS_F32[1], BITS_F32[0], 3, P_F32, [](float a, float b) { return a + b; });
+        same(z, want, n, "Add bit mask, 3 repeats");
+    }
+    {
+        const uint32_t n = 2 * 16 * 16; /* dst: 2 repeats of 16 blocks */
+        auto x = data<half>(n, -4, 4), y = data<half>(n, -4, 4), zf = data<half>(n, -4, 4);
+        auto z = run_binary<half, MulCountStrided>(s, x, y, zf, 0);
+        auto want = zf;
+        ref_l0(want, x, y, (1ull << 36) - 1, ~0ull, 2, P_H16,
+               [](half a, half b) { return from_f<half>((float)a * (float)b); });
+        same(z, want, n, "Mul continuous mask 100, strided");
+    }
+    {
+        const uint32_t n = 384, cnt = 300;
+        auto x = data<float>(n, -4, 4), y = data<float>(n, -4, 4), zf = data<float>(n, -4, 4);
+        auto z = run_binary<float, SubCounter>(s, x, y, zf, cnt);
+        auto want = zf;
+        for (uint32_t i = 0; i < cnt; i++)
+            want[i] = x[i] - y[i];
+        same(z, want, n, "Sub in counter mode set by the kernel");
+    }
+    {
+        const uint32_t n = 256;
+        auto x = data<int16_t>(n, -300, 300), y = data<int16_t>(n, -300, 300), zf = data<int16_t>(n, -9, 9);
+        auto z = run_binary<int16_t, MaxPreset>(s, x, y, zf, 0);
+        auto want = zf;
+        ref_l0(want, x, y, 0x00ff00ff00ff00ffull, 0xf0f0f0f0f0f0f0f1ull, 2, BinaryRepeatParams(1, 1, 1, 8, 8, 8),
+               [](int16_t a, int16_t b) { return a >= b ? a : b; });
+        same(z, want, n, "Max with a preset mask");
+    }
+}
+END_TEST
+
+/* Adds Muls Maxs Mins LeakyRelu, Exp Ln Abs Sqrt Rsqrt Reciprocal Relu Not, Duplicate (count). */
+START_TEST(test_ascendc_vec_unary_count)
+{
+    Session s;
+    check_un2<float, 0>(s, 1000, -4, 4);
+    check_un2<half, 1>(s, 1000, -4, 4);
+    check_un2<int32_t, 2>(s, 333, -9, 9);
+    check_un2<int16_t, 3>(s, 333, -9, 9);
+    check_un2<float, 4>(s, 1000, -4, 4);
+    check_un2<half, 4>(s, 200, -4, 4);
+    check_un2<float, 5>(s, 1000, -4, 4);
+    check_un2<half, 5>(s, 1000, -4, 4);
+    check_un2<float, 6>(s, 1000, 0.01, 100);
+    check_un2<half, 7>(s, 1000, -4, 4);
+    check_un2<float, 8>(s, 1000, 0, 100);
+    check_un2<float, 9>(s, 1000, 0.01, 100);
+    check_un2<half, 10>(s, 1000, 0.25, 4);
+    check_un2<float, 11>(s, 1000, -4, 4);
+    check_un2<int32_t, 11>(s, 1000, -9, 9);
+    check_un2<uint16_t, 12>(s, 1000, 0, 65535);
+    check_un2<bfloat16_t, 13>(s, 300, -4, 4);
+    check_un2<uint32_t, 13>(s, 300, 0, 9);
+}
+END_TEST
+
 extern "C" Suite *dv_ascendc_vec_suite(void)
 {
     Suite *s = suite_create("ascendc_vec");
     TCase *tc = tcase_create("vector");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_ascendc_vec_binary_count);
+    tcase_add_test(tc, test_ascendc_vec_level0);
+    tcase_add_test(tc, test_ascendc_vec_unary_count);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -6,7 +6,7 @@
 #ifndef DVAC_VEC_H
 #define DVAC_VEC_H
 
-#include "dvac/vec_core.h"
-#include "dvac/vec_math.h"
+#include "vec_core.h"
+#include "vec_math.h"
 
 #endif

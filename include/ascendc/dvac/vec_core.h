@@ -9,7 +9,7 @@
 #ifndef DVAC_VEC_CORE_H
 #define DVAC_VEC_CORE_H
 
-#include "dvac/tensor.h"
+#include "tensor.h"
 
 namespace AscendC {
 
@@ -101,12 +101,12 @@ inline void ub_operand(const AscendC::LocalTensor<T> &t, const char *name, uint6
                        const char *api)
 {
     if (!t.addr() && !t.GetSize())
-        fail(loc, api, "%s has no buffer", name);
+        fail_at(loc, api, "%s has no buffer", name);
     if (t.space() != DV_SPACE_UB)
-        fail(loc, api, "%s is in %s; vector operands are in UB (VECIN, VECCALC, VECOUT)", name,
+        fail_at(loc, api, "%s is in %s; vector operands are in UB (VECIN, VECCALC, VECOUT)", name,
              dvk_space_name(t.space()));
     if (DV_ADDR_OFF(t.addr()) % align)
-        fail(loc, api, "%s's UB address 0x%llx is not %llu-byte aligned", name,
+        fail_at(loc, api, "%s's UB address 0x%llx is not %llu-byte aligned", name,
              (unsigned long long)DV_ADDR_OFF(t.addr()), (unsigned long long)align);
 }
 
@@ -116,9 +116,9 @@ inline void count_in(const AscendC::LocalTensor<T> &t, int64_t count, const char
                      const char *api)
 {
     if (count < 0)
-        fail(loc, api, "count %lld is negative", (long long)count);
+        fail_at(loc, api, "count %lld is negative", (long long)count);
     if ((uint64_t)count > t.GetSize())
-        fail(loc, api, "%lld elements pass the end of %s (%u elements)", (long long)count, name, t.GetSize());
+        fail_at(loc, api, "%lld elements pass the end of %s (%u elements)", (long long)count, name, t.GetSize());
 }
 
 /* A level-0 call's mask: how CANN sets it (AscendCUtils::SetMask) and what it selects.  `known` is
@@ -137,7 +137,7 @@ inline Mask mask_count(uint64_t len, uint32_t E, uint32_t type_elems, bool isSet
     if (!isSetMask)
         return m;
     if (len > E)
-        fail(loc, api, "mask %llu is more than the %u elements of a repeat", (unsigned long long)len, E);
+        fail_at(loc, api, "mask %llu is more than the %u elements of a repeat", (unsigned long long)len, E);
     m.set = m.known = true;
     if (len == 64) {
         m.hi = 0;
@@ -158,7 +158,7 @@ inline Mask mask_bits(const uint64_t mask[], uint32_t E, bool isSetMask, const L
     if (!isSetMask)
         return m;
     if (!mask)
-        fail(loc, api, "the mask array is NULL");
+        fail_at(loc, api, "the mask array is NULL");
     m.set = m.known = true;
     m.lo = mask[0];
     m.hi = mask[1];
@@ -213,7 +213,7 @@ inline void strided_in(const AscendC::LocalTensor<T> &t, const char *name, const
     const uint64_t s = sizeof(T), epb = E / 8, e = (uint64_t)top;
     const uint64_t end = (repeat - 1) * rep * 32 + (e / epb) * blk * epb * s + (e % epb + 1) * s;
     if ((end + s - 1) / s > t.GetSize())
-        fail(loc, api, "%s: %llu repeats of this mask and strides reach element %llu, past the tensor's %u",
+        fail_at(loc, api, "%s: %llu repeats of this mask and strides reach element %llu, past the tensor's %u",
              name, (unsigned long long)repeat, (unsigned long long)((end + s - 1) / s - 1), t.GetSize());
 }
 
@@ -221,7 +221,7 @@ inline void strided_in(const AscendC::LocalTensor<T> &t, const char *name, const
 inline int64_t stride8(uint32_t v, const char *name, const Loc &loc, const char *api)
 {
     if (v > 255)
-        fail(loc, api, "%s %u is more than the 255 the vector instructions take", name, v);
+        fail_at(loc, api, "%s %u is more than the 255 the vector instructions take", name, v);
     return v;
 }
 
@@ -247,7 +247,7 @@ inline uint64_t tmp_ub(dv_k_t *c, uint64_t bytes, const Loc &loc, const char *ap
 {
     const uint64_t size = dvk_space_bytes(c, DV_SPACE_UB), rsv = 8192;
     if (size < rsv || bytes > rsv)
-        fail(loc, api, "needs %llu bytes of the reserved 8 KB at the top of UB", (unsigned long long)bytes);
+        fail_at(loc, api, "needs %llu bytes of the reserved 8 KB at the top of UB", (unsigned long long)bytes);
     return DV_ADDR(DV_SPACE_UB, size - rsv);
 }
 
@@ -285,7 +285,7 @@ inline void SetVectorMask(int32_t len, const dvac::Loc &loc = dvac::Loc::here())
     if (!c)
         return;
     if (len < 0)
-        dvac::fail(loc, "SetVectorMask", "len %d is negative", len);
+        dvac::fail_at(loc, "SetVectorMask", "len %d is negative", len);
     if constexpr (mode == MaskMode::COUNTER) {
         dvk_set_vector_mask(c, 0, (uint64_t)len);
     } else {

@@ -6,7 +6,7 @@
 #ifndef DVAC_VEC_MATH_H
 #define DVAC_VEC_MATH_H
 
-#include "dvac/vec_core.h"
+#include "vec_core.h"
 
 namespace dvac {
 
