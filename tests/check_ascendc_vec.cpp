@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -365,6 +366,159 @@ template <class T, int OP> void check_un2(Session &s, uint32_t cnt, double lo, d
     same(z, want, n, what);
 }
 
+/* z (TO, nout elements, prefilled from GM) = OP(x (TI, nin elements), work (TI, nin elements), cnt). */
+template <typename TO, typename TI, class OP>
+__global__ __aicore__ void k_map(GM_ADDR x, GM_ADDR z, uint32_t nin, uint32_t nout, uint32_t cnt)
+{
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> qx;
+    TQue<TPosition::VECOUT, 1> qz;
+    TBuf<TPosition::VECCALC> work;
+    pipe.InitBuffer(qx, 1, nin * sizeof(TI));
+    pipe.InitBuffer(qz, 1, nout * sizeof(TO));
+    pipe.InitBuffer(work, nin * sizeof(TI));
+    GlobalTensor<TI> gx;
+    GlobalTensor<TO> gz;
+    gx.SetGlobalBuffer((__gm__ TI *)x, nin);
+    gz.SetGlobalBuffer((__gm__ TO *)z, nout);
+    LocalTensor<TI> lx = qx.AllocTensor<TI>();
+    DataCopy(lx, gx, nin);
+    qx.EnQue(lx);
+    lx = qx.DeQue<TI>();
+    LocalTensor<TO> lz = qz.AllocTensor<TO>();
+    DataCopy(lz, gz, nout);
+    const int32_t ev = pipe.FetchEventID(HardEvent::MTE2_V);
+    SetFlag<HardEvent::MTE2_V>(ev);
+    WaitFlag<HardEvent::MTE2_V>(ev);
+    LocalTensor<TI> w = work.Get<TI>();
+    OP::run(lz, lx, w, cnt);
+    qz.EnQue(lz);
+    qx.FreeTensor(lx);
+    lz = qz.DeQue<TO>();
+    DataCopy(gz, lz, nout);
+    qz.FreeTensor(lz);
+}
+
+template <typename TO, typename TI, class OP>
+std::vector<TO> run_map(Session &s, const std::vector<TI> &x, const std::vector<TO> &zf, uint32_t cnt,
+                        int *status = nullptr)
+{
+    Dev<TI> dx(x);
+    Dev<TO> dz(zf);
+    ck_assert_int_eq(::dvac::launch(k_map<TO, TI, OP>, "k_map", 1, nullptr, s.stream)(
+                         dx.gm(), dz.gm(), (uint32_t)x.size(), (uint32_t)zf.size(), cnt),
+                     0);
+    const int rc = s.sync();
+    if (status)
+        *status = rc;
+    else
+        ck_assert_msg(rc == 0, "kernel failed: %s", aclGetRecentErrMsg());
+    return dz.get();
+}
+
+/* ---- Cast references: the value rounded with the mode, then saturated (NaN -> 0) for integers ---- */
+double round_mode(double x, RoundMode m)
+{
+    switch (m) {
+    case RoundMode::CAST_FLOOR: return std::floor(x);
+    case RoundMode::CAST_CEIL: return std::ceil(x);
+    case RoundMode::CAST_TRUNC: return std::trunc(x);
+    case RoundMode::CAST_ROUND: return std::round(x);
+    default: return std::nearbyint(x);
+    }
+}
+template <class T, class U> T ref_cast(U v, RoundMode m)
+{
+    const double x = as_d(v);
+    if constexpr (std::is_integral<T>::value) {
+        if (std::isnan(x))
+            return 0;
+        const double r = round_mode(x, m);
+        const double lo = (double)std::numeric_limits<T>::min(), hi = (double)std::numeric_limits<T>::max();
+        return (T)(int64_t)(r < lo ? lo : r > hi ? hi : r);
+    } else {
+        return (T)(float)x; /* exact here, or the nearest-even rounding the cases below use */
+    }
+}
+
+/* x rounded to f16 with a directed mode (no overflow in the cases here): the nearest half and its
+ * neighbour on the other side of x. */
+half half_step(half h, bool up)
+{
+    uint16_t b;
+    std::memcpy(&b, &h, 2);
+    const bool neg = b & 0x8000;
+    if ((b & 0x7fff) == 0)
+        b = up ? 0x0001 : 0x8001;
+    else
+        b = (uint16_t)(up != neg ? b + 1 : b - 1);
+    std::memcpy(&h, &b, 2);
+    return h;
+}
+half ref_to_half(float x, RoundMode m)
+{
+    const half h = (half)x;
+    if ((float)h == x || m == RoundMode::CAST_RINT || m == RoundMode::CAST_NONE)
+        return h;
+    const half lo = (float)h < x ? h : half_step(h, false), hi = (float)h < x ? half_step(h, true) : h;
+    switch (m) {
+    case RoundMode::CAST_FLOOR: return lo;
+    case RoundMode::CAST_CEIL: return hi;
+    case RoundMode::CAST_TRUNC: return x > 0 ? lo : hi;
+    default: /* CAST_ROUND: nearest, ties away from zero */
+        if ((double)x - (float)lo == (double)(float)hi - x)
+            return x > 0 ? hi : lo;
+        return h;
+    }
+}
+
+template <RoundMode M> struct CastOp {
+    template <class TO, class TI>
+    static void run(LocalTensor<TO> &z, LocalTensor<TI> &x, LocalTensor<TI> &, uint32_t cnt)
+    {
+        Cast(z, x, M, cnt);
+    }
+};
+template <class T, class U, RoundMode M> void check_cast(Session &s, uint32_t cnt, double lo, double hi)
+{
+    const uint32_t nin = padded<U>(cnt), nout = padded<T>(cnt);
+    auto x = data<U>(nin, lo, hi);
+    auto zf = data<T>(nout, 0, 9);
+    auto z = run_map<T, U, CastOp<M>>(s, x, zf, cnt);
+    auto want = zf;
+    for (uint32_t i = 0; i < cnt; i++)
+        want[i] = ref_cast<T, U>(x[i], M);
+    char what[80];
+    std::snprintf(what, sizeof what, "Cast %zu-byte -> %zu-byte %s, count %u", sizeof(U), sizeof(T),
+                  dvac::round_name(M), cnt);
+    same(z, want, nout, what);
+}
+
+/* Level-0 Cast f32 -> f16: a continuous mask, the packed strides of the docs' example. */
+struct CastL0 {
+    static void run(LocalTensor<half> &z, LocalTensor<float> &x, LocalTensor<float> &, uint32_t)
+    {
+        Cast(z, x, RoundMode::CAST_TRUNC, (uint64_t)40, 3, UnaryRepeatParams(1, 1, 4, 8));
+    }
+};
+
+/* DataCopy UB -> UB (count and bursts with gaps) and Copy (level 0). */
+struct UbCopy {
+    static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &w, uint32_t cnt)
+    {
+        DataCopy(w, x, cnt);                             /* count */
+        PipeBarrier<PIPE_V>();
+        DataCopy(z, w, DataCopyParams(4, 2, 1, 3));      /* 4 bursts of 64 B, src gap 32 B, dst gap 96 B */
+    }
+};
+const uint64_t COPY_BITS[2] = {0xffff0000ffff0000ull, 0x00000000ffffffffull};
+struct VCopy {
+    static void run(LocalTensor<half> &z, LocalTensor<half> &x, LocalTensor<half> &, uint32_t)
+    {
+        Copy(z, x, COPY_BITS, 2, CopyRepeatParams(1, 2, 8, 16));
+    }
+};
+
 } // namespace
 
 /* ------------------------------------------------------------------ tests */
@@ -465,6 +619,72 @@ START_TEST(test_ascendc_vec_unary_count)
 }
 END_TEST
 
+/* Cast: the dav-2201 conversions the ISA has, their round modes, saturation; level 0 and level 2. */
+START_TEST(test_ascendc_vec_cast)
+{
+    Session s;
+    check_cast<half, float, RoundMode::CAST_NONE>(s, 1000, -70000, 70000);
+    check_cast<half, float, RoundMode::CAST_RINT>(s, 1000, -4, 4);
+    check_cast<float, half, RoundMode::CAST_NONE>(s, 1000, -4, 4);
+    check_cast<int32_t, float, RoundMode::CAST_FLOOR>(s, 1000, -3e9, 3e9);
+    check_cast<int32_t, float, RoundMode::CAST_CEIL>(s, 1000, -40, 40);
+    check_cast<int32_t, float, RoundMode::CAST_TRUNC>(s, 1000, -40, 40);
+    check_cast<int32_t, float, RoundMode::CAST_ROUND>(s, 1000, -40, 40);
+    check_cast<int32_t, float, RoundMode::CAST_RINT>(s, 1000, -40, 40);
+    check_cast<float, int32_t, RoundMode::CAST_RINT>(s, 1000, -2000000000, 2000000000);
+    check_cast<int8_t, half, RoundMode::CAST_TRUNC>(s, 500, -300, 300);
+    check_cast<uint8_t, half, RoundMode::CAST_FLOOR>(s, 500, -30, 300);
+    check_cast<half, int8_t, RoundMode::CAST_NONE>(s, 500, -128, 127);
+    check_cast<half, uint8_t, RoundMode::CAST_NONE>(s, 500, 0, 255);
+    check_cast<half, int16_t, RoundMode::CAST_RINT>(s, 500, -2000, 2000);
+    check_cast<int16_t, half, RoundMode::CAST_ROUND>(s, 500, -40000, 40000);
+    check_cast<int32_t, half, RoundMode::CAST_CEIL>(s, 500, -400, 400);
+    check_cast<float, bfloat16_t, RoundMode::CAST_NONE>(s, 500, -4, 4);
+    check_cast<bfloat16_t, float, RoundMode::CAST_RINT>(s, 500, -4, 4);
+    check_cast<int32_t, bfloat16_t, RoundMode::CAST_FLOOR>(s, 500, -400, 400);
+    check_cast<int16_t, float, RoundMode::CAST_TRUNC>(s, 500, -70000, 70000);
+    check_cast<float, int16_t, RoundMode::CAST_NONE>(s, 500, -30000, 30000);
+    /* level 0: 40 elements of each of 3 repeats, dst packed (4 datablocks per repeat) */
+    const uint32_t nin = 3 * 64, nout = 3 * 64;
+    auto x = data<float>(nin, -40, 40);
+    auto zf = data<half>(nout, -4, 4);
+    auto z = run_map<half, float, CastL0>(s, x, zf, 0);
+    auto want = zf;
+    for (uint32_t r = 0; r < 3; r++)
+        for (uint32_t e = 0; e < 40; e++)
+            want[r * 64 + e] = ref_to_half(x[r * 64 + e], RoundMode::CAST_TRUNC);
+    same(z, want, nout, "Cast level 0");
+}
+END_TEST
+
+/* DataCopy between UB tensors (copy_ubuf_to_ubuf on V) and Copy (vcopy). */
+START_TEST(test_ascendc_vec_copy)
+{
+    Session s;
+    {
+        const uint32_t n = 512;
+        auto x = data<float>(n, -4, 4), zf = data<float>(n, -4, 4);
+        auto z = run_map<float, float, UbCopy>(s, x, zf, n);
+        auto want = zf;
+        for (uint32_t b = 0; b < 4; b++)
+            for (uint32_t i = 0; i < 16; i++)
+                want[b * (2 + 3) * 8 + i] = x[b * (2 + 1) * 8 + i];
+        same(z, want, n, "DataCopy UB -> UB");
+    }
+    {
+        const uint32_t n = 2 * 256;
+        auto x = data<half>(n, -4, 4), zf = data<half>(n, -4, 4);
+        auto z = run_map<half, half, VCopy>(s, x, zf, 0);
+        auto want = zf;
+        for (uint32_t r = 0; r < 2; r++)
+            for (uint32_t e = 0; e < 128; e++)
+                if (l0_selected(COPY_BITS[1], COPY_BITS[0], e))
+                    want[l0_index(128, 2, r, e, 1, 8)] = x[l0_index(128, 2, r, e, 2, 16)];
+        same(z, want, n, "Copy level 0");
+    }
+}
+END_TEST
+
 extern "C" Suite *dv_ascendc_vec_suite(void)
 {
     Suite *s = suite_create("ascendc_vec");
@@ -473,6 +693,8 @@ extern "C" Suite *dv_ascendc_vec_suite(void)
     tcase_add_test(tc, test_ascendc_vec_binary_count);
     tcase_add_test(tc, test_ascendc_vec_level0);
     tcase_add_test(tc, test_ascendc_vec_unary_count);
+    tcase_add_test(tc, test_ascendc_vec_cast);
+    tcase_add_test(tc, test_ascendc_vec_copy);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -8,5 +8,7 @@
 
 #include "vec_core.h"
 #include "vec_math.h"
+#include "vec_cast.h"
+#include "vec_copy.h"
 
 #endif
