@@ -519,6 +519,82 @@ struct VCopy {
     }
 };
 
+/* ---- reductions ---- */
+template <int OP, bool IDX> struct Red2 {
+    template <class T> static void run(LocalTensor<T> &z, LocalTensor<T> &x, LocalTensor<T> &w, uint32_t cnt)
+    {
+        if constexpr (OP == 0) ReduceSum(z, x, w, (int32_t)cnt);
+        if constexpr (OP == 1) ReduceMax(z, x, w, (int32_t)cnt, IDX);
+        if constexpr (OP == 2) ReduceMin(z, x, w, (int32_t)cnt, IDX);
+    }
+};
+/* vcadd's sum of one repeat's selected elements: f32, ascending, from +0. */
+template <class T> float repeat_sum(const std::vector<T> &x, size_t from, size_t n)
+{
+    float acc = 0;
+    for (size_t i = 0; i < n; i++)
+        acc += (float)x[from + i];
+    return acc;
+}
+template <class T> uint32_t index_bits(T v)
+{
+    uint32_t b = 0;
+    std::memcpy(&b, &v, sizeof(T));
+    return b;
+}
+template <class T, int OP, bool IDX> void check_red2(Session &s, uint32_t cnt, double lo, double hi)
+{
+    constexpr uint32_t E = 256 / sizeof(T);
+    const uint32_t nin = padded<T>(cnt) < 2 * E ? 2 * E : padded<T>(cnt), nout = 32 / sizeof(T);
+    auto x = data<T>(nin, lo, hi);
+    auto zf = data<T>(nout, 0, 1);
+    auto z = run_map<T, T, Red2<OP, IDX>>(s, x, zf, cnt);
+    char what[80];
+    std::snprintf(what, sizeof what, "reduce %d (index %d), %zu-byte type, count %u", OP, IDX, sizeof(T), cnt);
+    if (OP == 0) { /* vcadd_acc: the repeat sums added in f32, one rounding */
+        float total = 0;
+        for (uint32_t r = 0; r * E < cnt; r++)
+            total += repeat_sum(x, r * E, cnt - r * E < E ? cnt - r * E : E);
+        ck_assert_msg(index_bits(z[0]) == index_bits((T)total), "%s: %g, expected %g", what, as_d(z[0]),
+                      (double)(float)(T)total);
+        return;
+    }
+    uint32_t best = 0;
+    for (uint32_t i = 1; i < cnt; i++)
+        if (OP == 1 ? (float)x[i] > (float)x[best] : (float)x[i] < (float)x[best])
+            best = i;
+    ck_assert_msg(index_bits(z[0]) == index_bits(x[best]), "%s: value %g, expected %g", what, as_d(z[0]), as_d(x[best]));
+    if (IDX)
+        ck_assert_msg(index_bits(z[1]) == best, "%s: index %u, expected %u", what, index_bits(z[1]), best);
+    else
+        ck_assert_msg(index_bits(z[1]) == index_bits(zf[1]), "%s: dst[1] was written", what);
+}
+
+/* Level 0: ReduceSum over R repeats of a continuous mask (per-repeat sums, their sum), ReduceMax with
+ * the index over R repeats with a repeat stride. */
+struct SumL0 {
+    template <class T> static void run(LocalTensor<T> &z, LocalTensor<T> &x, LocalTensor<T> &w, uint32_t)
+    {
+        ReduceSum(z, x, w, 40, 20, 8);
+    }
+};
+struct MaxL0 {
+    template <class T> static void run(LocalTensor<T> &z, LocalTensor<T> &x, LocalTensor<T> &w, uint32_t)
+    {
+        ReduceMax(z, x, w, 100, 30, 16, true);
+    }
+};
+const uint64_t WHOLE_BITS[2] = {0xffffffff00000000ull, 0x0000000000000f0full};
+struct Whole {
+    template <class T> static void run(LocalTensor<T> &z, LocalTensor<T> &x, LocalTensor<T> &, uint32_t)
+    {
+        WholeReduceSum(z, x, WHOLE_BITS, 4, 1, 1, 8);
+        WholeReduceMax(z[16], x, 64, 4, 1, 1, 8);
+        WholeReduceMin(z[32], x[512], 64, 2, 2, 2, 16);
+        RepeatReduceSum(z[48], x, 3, 5, 0, 1, 1, 8);
+    }
+};
+
 } // namespace
 
 /* ------------------------------------------------------------------ tests */
@@ -685,6 +761,88 @@ START_TEST(test_ascendc_vec_copy)
 }
 END_TEST
 
+/* ReduceSum / ReduceMax / ReduceMin (count): tails, a single partial repeat, the index. */
+START_TEST(test_ascendc_vec_reduce_count)
+{
+    Session s;
+    check_red2<float, 0, false>(s, 1000, -4, 4);
+    check_red2<half, 0, false>(s, 3000, -1, 1);
+    check_red2<float, 0, false>(s, 7, -4, 4);
+    check_red2<float, 1, true>(s, 1000, -100, 100);
+    check_red2<float, 1, false>(s, 1000, -100, 100);
+    check_red2<float, 2, true>(s, 640, -100, 100);
+    check_red2<half, 1, true>(s, 3000, -100, 100);
+    check_red2<half, 2, true>(s, 100, -100, 100);
+    check_red2<half, 2, false>(s, 300, -100, 100);
+    check_red2<float, 2, true>(s, 64 * 32 + 5, -1000, 1000);
+    check_red2<half, 1, false>(s, 128 * 64, -1000, 1000);
+}
+END_TEST
+
+/* ReduceSum / ReduceMax level 0; WholeReduceSum / Max / Min and RepeatReduceSum. */
+START_TEST(test_ascendc_vec_reduce_level0)
+{
+    Session s;
+    {
+        const uint32_t nin = 20 * 64;
+        auto x = data<float>(nin, -4, 4);
+        auto zf = data<float>(8, 0, 1);
+        auto z = run_map<float, float, SumL0>(s, x, zf, 0);
+        std::vector<float> sums(20);
+        for (uint32_t r = 0; r < 20; r++)
+            sums[r] = repeat_sum(x, r * 64, 40);
+        const float want = repeat_sum(sums, 0, 20);
+        ck_assert_msg(index_bits(z[0]) == index_bits(want), "ReduceSum level 0: %g, expected %g", (double)z[0],
+                      (double)want);
+    }
+    {
+        const uint32_t nin = 30 * 256; /* srcRepStride 16 blocks: every other repeat's data */
+        auto x = data<half>(nin, -1000, 1000);
+        auto zf = data<half>(16, 0, 1);
+        auto z = run_map<half, half, MaxL0>(s, x, zf, 0);
+        uint32_t best = 0;
+        for (uint32_t r = 0; r < 30; r++)
+            for (uint32_t e = 0; e < 100; e++)
+                if ((float)x[r * 256 + e] > (float)x[best])
+                    best = r * 256 + e;
+        ck_assert_msg(index_bits(z[0]) == index_bits(x[best]), "ReduceMax level 0 value");
+        ck_assert_msg(index_bits(z[1]) == best, "ReduceMax level 0 index %u, expected %u", index_bits(z[1]), best);
+    }
+    {
+        const uint32_t nin = 1024;
+        auto x = data<float>(nin, -4, 4);
+        auto zf = data<float>(64, 0, 1);
+        auto z = run_map<float, float, Whole>(s, x, zf, 0);
+        auto want = zf;
+        for (uint32_t r = 0; r < 4; r++) {
+            float acc = 0;
+            for (uint32_t e = 0; e < 64; e++)
+                if (l0_selected(0, WHOLE_BITS[0], e))
+                    acc += x[r * 64 + e];
+            want[r] = acc;
+            uint32_t bi = 0; /* mask 64: the whole repeat */
+            for (uint32_t e = 1; e < 64; e++)
+                if (x[r * 64 + e] > x[r * 64 + bi])
+                    bi = e;
+            want[16 + 2 * r] = x[r * 64 + bi];
+            std::memcpy(&want[16 + 2 * r + 1], &bi, 4);
+        }
+        for (uint32_t r = 0; r < 2; r++) { /* 64 elements from blocks 0,2,4..14 of repeat r (16 blocks apart) */
+            uint32_t bi = 0;
+            auto at = [&](uint32_t e) { return x[512 + r * 128 + (e / 8) * 16 + e % 8]; };
+            for (uint32_t e = 1; e < 64; e++)
+                if (at(e) < at(bi))
+                    bi = e;
+            want[32 + 4 * r] = at(bi);
+            std::memcpy(&want[32 + 4 * r + 1], &bi, 4);
+        }
+        for (uint32_t r = 0; r < 3; r++)
+            want[48 + r] = repeat_sum(x, r * 64, 5);
+        same(z, want, 64, "WholeReduceSum / Max / Min, RepeatReduceSum");
+    }
+}
+END_TEST
+
 extern "C" Suite *dv_ascendc_vec_suite(void)
 {
     Suite *s = suite_create("ascendc_vec");
@@ -695,6 +853,8 @@ extern "C" Suite *dv_ascendc_vec_suite(void)
     tcase_add_test(tc, test_ascendc_vec_unary_count);
     tcase_add_test(tc, test_ascendc_vec_cast);
     tcase_add_test(tc, test_ascendc_vec_copy);
+    tcase_add_test(tc, test_ascendc_vec_reduce_count);
+    tcase_add_test(tc, test_ascendc_vec_reduce_level0);
     suite_add_tcase(s, tc);
     return s;
 }

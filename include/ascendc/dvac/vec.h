@@ -10,5 +10,6 @@
 #include "vec_math.h"
 #include "vec_cast.h"
 #include "vec_copy.h"
+#include "vec_reduce.h"
 
 #endif
