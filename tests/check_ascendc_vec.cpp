@@ -595,6 +595,50 @@ struct Whole {
     }
 };
 
+/* ---- Compare / Select: z = Select(Compare(x, y)) through a bit-mask buffer ---- */
+template <int MODE> struct CmpSel {
+    template <class T> static void run(LocalTensor<T> &z, LocalTensor<T> &x, LocalTensor<T> &y, uint32_t cnt)
+    {
+        TBuf<TPosition::VECCALC> mb;
+        GetTPipePtr()->InitBuffer(mb, 1024);
+        LocalTensor<uint8_t> m = mb.Get<uint8_t>();
+        Compare(m, x, y, MODE == 0 ? CMPMODE::LT : CMPMODE::GE, cnt);
+        PipeBarrier<PIPE_V>();
+        if constexpr (MODE == 0)
+            Select(z, m, x, y, SELMODE::VSEL_TENSOR_TENSOR_MODE, cnt);      /* min(x, y) */
+        else
+            Select(z, m, x, (T)0.5f, SELMODE::VSEL_TENSOR_SCALAR_MODE, cnt); /* x >= y ? x : 0.5 */
+    }
+};
+struct CmpSelL0 {
+    static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &y, uint32_t)
+    {
+        TBuf<TPosition::VECCALC> mb;
+        GetTPipePtr()->InitBuffer(mb, 256);
+        LocalTensor<uint8_t> m = mb.Get<uint8_t>();
+        Compare(m, x, y, CMPMODE::EQ, 192u);                                                   /* 3 repeats */
+        Compare(m[64], x[192], y[192], CMPMODE::EQ, (uint64_t)64, 1, BinaryRepeatParams()); /* level 0 */
+        PipeBarrier<PIPE_V>();
+        Select(z, m, x, y, SELMODE::VSEL_TENSOR_TENSOR_MODE, (uint64_t)48, 3, BinaryRepeatParams());
+        const uint64_t bits[2] = {0x00ffffffffffff00ull, 0};
+        Select(z[192], m[64], x[192], y[192], SELMODE::VSEL_CMPMASK_SPR, bits, 1, BinaryRepeatParams());
+    }
+};
+/* Brcb and Transpose. */
+struct BrcbT {
+    static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &, uint32_t)
+    {
+        Brcb(z, x, 3, BrcbRepeatParams(2, 20));
+    }
+};
+struct TransT {
+    static void run(LocalTensor<half> &z, LocalTensor<half> &x, LocalTensor<half> &, uint32_t)
+    {
+        Transpose(z, x);
+        Transpose(z[256], x[256]);
+    }
+};
+
 } // namespace
 
 /* ------------------------------------------------------------------ tests */
@@ -843,6 +887,73 @@ START_TEST(test_ascendc_vec_reduce_level0)
 }
 END_TEST
 
+/* Compare then Select (count): min through LT + tensor-tensor select, GE + tensor-scalar select; level
+ * 0 Compare (EQ, one repeat per call) and Select over three repeats of a continuous mask. */
+START_TEST(test_ascendc_vec_compare_select)
+{
+    Session s;
+    {
+        const uint32_t n = 1024;
+        auto x = data<float>(n, -4, 4), y = data<float>(n, -4, 4), zf = data<float>(n, -4, 4);
+        auto z = run_binary<float, CmpSel<0>>(s, x, y, zf, n);
+        auto want = zf;
+        for (uint32_t i = 0; i < n; i++)
+            want[i] = x[i] < y[i] ? x[i] : y[i];
+        same(z, want, n, "Compare LT + Select tensor-tensor");
+    }
+    {
+        const uint32_t n = 2048;
+        auto x = data<half>(n, -4, 4), y = data<half>(n, -4, 4), zf = data<half>(n, -4, 4);
+        auto z = run_binary<half, CmpSel<1>>(s, x, y, zf, n);
+        auto want = zf;
+        for (uint32_t i = 0; i < n; i++)
+            want[i] = (float)x[i] >= (float)y[i] ? x[i] : (half)0.5f;
+        same(z, want, n, "Compare GE + Select tensor-scalar");
+    }
+    {
+        const uint32_t n = 256;
+        auto x = data<float>(n, -2, 2), y = data<float>(n, -2, 2), zf = data<float>(n, -4, 4);
+        for (uint32_t i = 0; i < n; i += 3)
+            y[i] = x[i];
+        auto z = run_binary<float, CmpSelL0>(s, x, y, zf, 0);
+        auto want = zf;
+        for (uint32_t r = 0; r < 4; r++)
+            for (uint32_t e = 0; e < 64; e++)
+                if (r < 3 ? e < 48 : e >= 8 && e < 56)
+                    want[64 * r + e] = x[64 * r + e] == y[64 * r + e] ? x[64 * r + e] : y[64 * r + e];
+        same(z, want, n, "Compare EQ + Select level 0");
+    }
+}
+END_TEST
+
+START_TEST(test_ascendc_vec_brcb_transpose)
+{
+    Session s;
+    {
+        const uint32_t nin = 64, nout = 2 * 8 * 20 + 8 * 16;
+        auto x = data<float>(nin, -4, 4), zf = data<float>(nout, -4, 4);
+        auto z = run_map<float, float, BrcbT>(s, x, zf, 0);
+        auto want = zf;
+        for (uint32_t r = 0; r < 3; r++)
+            for (uint32_t i = 0; i < 8; i++)
+                for (uint32_t k = 0; k < 8; k++)
+                    want[r * 20 * 8 + i * 2 * 8 + k] = x[8 * r + i];
+        same(z, want, nout, "Brcb");
+    }
+    {
+        const uint32_t n = 512;
+        auto x = data<half>(n, -4, 4), zf = data<half>(n, -4, 4);
+        auto z = run_map<half, half, TransT>(s, x, zf, 0);
+        auto want = zf;
+        for (uint32_t m = 0; m < 2; m++)
+            for (uint32_t i = 0; i < 16; i++)
+                for (uint32_t j = 0; j < 16; j++)
+                    want[256 * m + 16 * j + i] = x[256 * m + 16 * i + j];
+        same(z, want, n, "Transpose");
+    }
+}
+END_TEST
+
 extern "C" Suite *dv_ascendc_vec_suite(void)
 {
     Suite *s = suite_create("ascendc_vec");
@@ -855,6 +966,8 @@ extern "C" Suite *dv_ascendc_vec_suite(void)
     tcase_add_test(tc, test_ascendc_vec_copy);
     tcase_add_test(tc, test_ascendc_vec_reduce_count);
     tcase_add_test(tc, test_ascendc_vec_reduce_level0);
+    tcase_add_test(tc, test_ascendc_vec_compare_select);
+    tcase_add_test(tc, test_ascendc_vec_brcb_transpose);
     suite_add_tcase(s, tc);
     return s;
 }

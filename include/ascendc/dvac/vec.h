@@ -11,5 +11,7 @@
 #include "vec_cast.h"
 #include "vec_copy.h"
 #include "vec_reduce.h"
+#include "vec_cmpsel.h"
+#include "vec_layout.h"
 
 #endif
