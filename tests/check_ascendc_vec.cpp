@@ -5,6 +5,8 @@
 #include <check.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <unistd.h>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -101,16 +103,13 @@ template <class T> void same(const std::vector<T> &got, const std::vector<T> &wa
 }
 
 /* The message of the last failure contains all of `parts`. */
-[[maybe_unused]] void error_has(std::initializer_list<const char *> parts)
+void error_has(std::initializer_list<const char *> parts)
 {
     const char *m = aclGetRecentErrMsg();
     ck_assert_ptr_nonnull(m);
     for (const char *p : parts)
         ck_assert_msg(std::strstr(m, p), "error '%s' lacks '%s'", m, p);
 }
-
-/* Line of the next statement in this file, for located-error checks. */
-#define HERE_NEXT (__LINE__ + 1)
 
 /* ------------------------------------------------------------------ kernels */
 
@@ -639,6 +638,186 @@ struct TransT {
     }
 };
 
+/* ---- misuse: each case's API call is on the line its struct records ---- */
+struct ErrCount {
+    static constexpr int line = __LINE__ + 3;
+    static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &y, uint32_t cnt)
+    {
+        Add(z, x, y, (int32_t)cnt + 1);
+    }
+};
+struct ErrAlign {
+    static constexpr int line = __LINE__ + 3;
+    static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &y, uint32_t)
+    {
+        Sub(z[1], x, y, 8);
+    }
+};
+struct ErrSpace {
+    static constexpr int line = __LINE__ + 4;
+    static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &, uint32_t)
+    {
+        LocalTensor<float> l1(TPosition::A1, 0, 64);
+        Exp(z, l1, 64);
+        (void)x;
+    }
+};
+struct ErrRound {
+    static constexpr int line = __LINE__ + 3;
+    static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &, uint32_t)
+    {
+        Cast(z, x.ReinterpretCast<half>(), RoundMode::CAST_RINT, 64u);
+    }
+};
+struct ErrOdd {
+    static constexpr int line = __LINE__ + 3;
+    static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &, uint32_t)
+    {
+        Cast(z.ReinterpretCast<half>(), x, RoundMode::CAST_ODD, 64u);
+    }
+};
+struct ErrMask {
+    static constexpr int line = __LINE__ + 3;
+    static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &y, uint32_t)
+    {
+        Max(z, x, y, (uint64_t)65, 1, BinaryRepeatParams());
+    }
+};
+struct ErrStride {
+    static constexpr int line = __LINE__ + 3;
+    static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &y, uint32_t)
+    {
+        Mul(z, x, y, (uint64_t)64, 3, BinaryRepeatParams(1, 1, 1, 8, 8, 8));
+    }
+};
+struct ErrCompare {
+    static constexpr int line = __LINE__ + 5;
+    static void run(LocalTensor<float> &, LocalTensor<float> &x, LocalTensor<float> &y, uint32_t)
+    {
+        TBuf<TPosition::VECCALC> mb;
+        GetTPipePtr()->InitBuffer(mb, 256);
+        Compare(mb.Get<uint8_t>(), x, y, CMPMODE::LT, 100u);
+    }
+};
+struct ErrCmpInt {
+    static constexpr int line = __LINE__ + 5;
+    static void run(LocalTensor<float> &, LocalTensor<float> &x, LocalTensor<float> &y, uint32_t)
+    {
+        TBuf<TPosition::VECCALC> mb;
+        GetTPipePtr()->InitBuffer(mb, 256);
+        Compare(mb.Get<uint8_t>(), x.ReinterpretCast<int32_t>(), y.ReinterpretCast<int32_t>(), CMPMODE::GT, 64u);
+    }
+};
+
+template <class OP> void expect_error(Session &s, std::initializer_list<const char *> parts)
+{
+    std::vector<float> v(64, 1.0f);
+    int rc = 0;
+    run_binary<float, OP>(s, v, v, v, 64, &rc);
+    ck_assert_int_ne(rc, 0);
+    char where[64];
+    std::snprintf(where, sizeof where, "check_ascendc_vec.cpp:%d: ", OP::line);
+    error_has({where});
+    error_has(parts);
+}
+
+/* ---- a mix kernel: the AIC runs the vector calls too, as no-ops ---- */
+__global__ __aicore__ void k_mix(GM_ADDR x, GM_ADDR z, uint32_t n)
+{
+    GlobalTensor<float> gx, gz;
+    gx.SetGlobalBuffer((__gm__ float *)x, n);
+    gz.SetGlobalBuffer((__gm__ float *)z, n);
+    LocalTensor<float> l1(TPosition::A1, 0, n);
+    DataCopy(l1, gx, n); /* cube-side work: the kernel is a mix kernel */
+    LocalTensor<float> ub(TPosition::VECCALC, 0, n), ub2(TPosition::VECCALC, n * 4, n);
+    DataCopy(ub, gx, n);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    Muls(ub2, ub, 3.0f, (int32_t)n);
+    Relu(ub2, ub2, (int32_t)n);
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(gz, ub2, n);
+}
+
+/* ---- the same kernel with the kernel API: Adds over tiles through two depth-1 queues ---- */
+constexpr uint32_t TILE = 1024;
+__global__ __aicore__ void k_adds(GM_ADDR x, GM_ADDR z, uint32_t n)
+{
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> qx;
+    TQue<TPosition::VECOUT, 1> qz;
+    pipe.InitBuffer(qx, 1, TILE * sizeof(float));
+    pipe.InitBuffer(qz, 1, TILE * sizeof(float));
+    GlobalTensor<float> gx, gz;
+    gx.SetGlobalBuffer((__gm__ float *)x, n);
+    gz.SetGlobalBuffer((__gm__ float *)z, n);
+    for (uint32_t i = 0; i < n / TILE; i++) {
+        LocalTensor<float> a = qx.AllocTensor<float>();
+        DataCopy(a, gx[i * TILE], TILE);
+        qx.EnQue(a);
+        a = qx.DeQue<float>();
+        LocalTensor<float> b = qz.AllocTensor<float>();
+        Adds(b, a, 2.0f, (int32_t)TILE);
+        qz.EnQue(b);
+        qx.FreeTensor(a);
+        b = qz.DeQue<float>();
+        DataCopy(gz[i * TILE], b, TILE);
+        qz.FreeTensor(b);
+    }
+}
+struct adds_params {
+    uint32_t n;
+};
+void adds_kapi(dv_k_t *k, const void *p)
+{
+    const uint32_t n = static_cast<const adds_params *>(p)->n;
+    dv_que_t qx, qz;
+    dvk_set_mask_norm(k);
+    dvk_mask_all(k);
+    dvk_que_init(k, &qx, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, 1, TILE * 4);
+    dvk_que_init(k, &qz, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, 1, TILE * 4);
+    for (uint32_t i = 0; i < n / TILE; i++) {
+        uint64_t a = dvk_que_alloc(k, &qx);
+        dvk_copy_gm_to_ubuf(k, a, dvk_gm(k, 0, (uint64_t)i * TILE * 4), 1, TILE * 4 / 32, 0, 0);
+        dvk_que_enque(k, &qx, a);
+        a = dvk_que_deque(k, &qx);
+        uint64_t b = dvk_que_alloc(k, &qz);
+        dvk_set_mask_count(k); /* Adds, count form: CANN's dav-2201 sequence */
+        dvk_set_vector_mask(k, 0, TILE);
+        dvk_vadds(k, b, a, DV_DT_F32, 2.0, 1, 1, 1, 8, 8);
+        dvk_set_vector_mask(k, ~0ull, ~0ull);
+        dvk_set_mask_norm(k);
+        dvk_que_enque(k, &qz, b);
+        dvk_que_free(k, &qx, a);
+        b = dvk_que_deque(k, &qz);
+        dvk_copy_ubuf_to_gm(k, dvk_gm(k, 1, (uint64_t)i * TILE * 4), b, 1, TILE * 4 / 32, 0, 0);
+        dvk_que_free(k, &qz, b);
+    }
+    if (qx.freed[0])
+        dvk_wait_flag(k, DV_PIPE_V, DV_PIPE_MTE2, qx.ev_free[0]);
+    if (qz.freed[0])
+        dvk_wait_flag(k, DV_PIPE_MTE3, DV_PIPE_V, qz.ev_free[0]);
+    dvk_pipe_barrier(k, DV_PIPE_ALL);
+}
+
+/* Device time of one launch, from events around it. */
+template <class F> float timed(aclrtStream st, F launch)
+{
+    aclrtEvent e0, e1;
+    ck_assert_int_eq(aclrtCreateEvent(&e0), 0);
+    ck_assert_int_eq(aclrtCreateEvent(&e1), 0);
+    ck_assert_int_eq(aclrtRecordEvent(e0, st), 0);
+    launch();
+    ck_assert_int_eq(aclrtRecordEvent(e1, st), 0);
+    ck_assert_int_eq(aclrtSynchronizeStream(st), 0);
+    float ms = 0;
+    ck_assert_int_eq(aclrtEventElapsedTime(&ms, e0, e1), 0);
+    aclrtDestroyEvent(e0);
+    aclrtDestroyEvent(e1);
+    return ms;
+}
+
 } // namespace
 
 /* ------------------------------------------------------------------ tests */
@@ -954,6 +1133,104 @@ START_TEST(test_ascendc_vec_brcb_transpose)
 }
 END_TEST
 
+/* Misuse is a located error: file:line: API: message. */
+START_TEST(test_ascendc_vec_errors)
+{
+    Session s;
+    expect_error<ErrCount>(s, {"Add: ", "65 elements pass the end of dst (64 elements)"});
+    expect_error<ErrAlign>(s, {"Sub: ", "dst's UB address", "is not 32-byte aligned"});
+    expect_error<ErrSpace>(s, {"Exp: ", "src is in l1; vector operands are in UB"});
+    expect_error<ErrRound>(s, {"Cast: ", "CAST_RINT is not a round mode of this conversion"});
+    expect_error<ErrOdd>(s, {"Cast: ", "CAST_ODD (round to odd) is not modelled"});
+    expect_error<ErrMask>(s, {"Max: ", "mask 65 is more than the 64 elements of a repeat"});
+    expect_error<ErrStride>(s, {"Mul: ", "dst: 3 repeats of this mask and strides reach element 191, past the tensor's 64"});
+    expect_error<ErrCompare>(s, {"Compare: ", "count 100: count * sizeof(T) must be a multiple of 256 bytes"});
+    expect_error<ErrCmpInt>(s, {"Compare: ", "int32_t is compared only with CMPMODE::EQ"});
+}
+END_TEST
+
+/* A dtype an API does not take fails to compile, naming the API. */
+START_TEST(test_ascendc_vec_dtype_compile_error)
+{
+    const char *root = std::getenv("DVSIM_ROOT");
+    ck_assert_ptr_nonnull(root);
+    const std::string dir = std::string("/tmp/dvsim_vec_cc_") + std::to_string(getpid());
+    ck_assert_int_eq(std::system(("mkdir -p " + dir).c_str()), 0);
+    const struct {
+        const char *call, *want;
+    } cases[] = {
+        {"AscendC::Exp(i, i, 64);", "Exp: dtype not supported on dav-2201 (half, float)"},
+        {"AscendC::Div(i, i, i, 64);", "Div: dtype not supported on dav-2201 (half, float)"},
+        {"AscendC::Cast(h, i, AscendC::RoundMode::CAST_NONE, 64u);", "Cast: this src -> dst conversion is not available"},
+        {"AscendC::ReduceSum(i, i, i, 64);", "ReduceSum: dtype not supported on dav-2201 (half, float)"},
+    };
+    for (const auto &c : cases) {
+        const std::string src = dir + "/k.cpp";
+        FILE *f = std::fopen(src.c_str(), "w");
+        ck_assert_ptr_nonnull(f);
+        std::fprintf(f, "#include \"ascendc/kernel_operator.h\"\nvoid k(AscendC::LocalTensor<int32_t> i, "
+                        "AscendC::LocalTensor<half> h) { (void)h; %s }\n", c.call);
+        std::fclose(f);
+        const std::string r = root;
+        const std::string cmd = "g++ -std=c++17 -fsyntax-only -I" + r + "/include -I" + r + "/isa -I" + r +
+                                "/configs -I" + r + "/build/include " + src + " > " + dir + "/err.txt 2>&1";
+        ck_assert_int_ne(std::system(cmd.c_str()), 0);
+        std::string err;
+        FILE *e = std::fopen((dir + "/err.txt").c_str(), "r");
+        ck_assert_ptr_nonnull(e);
+        char buf[4096];
+        size_t got;
+        while ((got = std::fread(buf, 1, sizeof buf, e)) > 0)
+            err.append(buf, got);
+        std::fclose(e);
+        ck_assert_msg(err.find(c.want) != std::string::npos, "%s: compiler output lacks '%s'", c.call, c.want);
+    }
+    ck_assert_int_eq(std::system(("rm -rf " + dir).c_str()), 0);
+}
+END_TEST
+
+/* A mix kernel: the AIC's vector calls emit nothing, the AIVs compute. */
+START_TEST(test_ascendc_vec_mix_aic_noop)
+{
+    Session s;
+    const uint32_t n = 512;
+    auto x = data<float>(n, -4, 4);
+    Dev<float> dx(x), dz(n);
+    ck_assert_int_eq(::dvac::launch(k_mix, "k_mix", 2, nullptr, s.stream)(dx.gm(), dz.gm(), n), 0);
+    ck_assert_msg(s.sync() == 0, "kernel failed: %s", aclGetRecentErrMsg());
+    auto z = dz.get();
+    std::vector<float> want(n);
+    for (uint32_t i = 0; i < n; i++)
+        want[i] = x[i] * 3.0f > 0 ? x[i] * 3.0f : 0.0f;
+    same(z, want, n, "mix kernel");
+}
+END_TEST
+
+/* Adds through queues in Ascend C and the same instructions through the kernel API: the same time,
+ * and the same bytes. */
+START_TEST(test_ascendc_vec_same_cycles_as_kapi)
+{
+    Session s;
+    const uint32_t n = 8 * TILE;
+    auto x = data<float>(n, -4, 4);
+    Dev<float> dx(x), dz(n), dk(n);
+    adds_params p = {n};
+    void *args[2] = {dx.p, dk.p};
+    auto kapi = [&] {
+        ck_assert_int_eq(dvsimLaunchKernel("adds_kapi", adds_kapi, DV_KIND_VECTOR, 1, s.stream, args, 2, &p, sizeof p), 0);
+    };
+    timed(s.stream, kapi); /* warm the L2 for both runs below */
+    const float ac = timed(s.stream, [&] {
+        ck_assert_int_eq(::dvac::launch(k_adds, "k_adds", 1, nullptr, s.stream)(dx.gm(), dz.gm(), n), 0);
+    });
+    const float kk = timed(s.stream, kapi);
+    ck_assert_msg(ac > 0 && ac == kk, "Ascend C %.6f ms, kernel API %.6f ms", (double)ac, (double)kk);
+    auto z = dz.get(), zk = dk.get();
+    for (uint32_t i = 0; i < n; i++)
+        ck_assert_msg(z[i] == x[i] + 2.0f && zk[i] == z[i], "element %u", i);
+}
+END_TEST
+
 extern "C" Suite *dv_ascendc_vec_suite(void)
 {
     Suite *s = suite_create("ascendc_vec");
@@ -968,6 +1245,10 @@ extern "C" Suite *dv_ascendc_vec_suite(void)
     tcase_add_test(tc, test_ascendc_vec_reduce_level0);
     tcase_add_test(tc, test_ascendc_vec_compare_select);
     tcase_add_test(tc, test_ascendc_vec_brcb_transpose);
+    tcase_add_test(tc, test_ascendc_vec_errors);
+    tcase_add_test(tc, test_ascendc_vec_dtype_compile_error);
+    tcase_add_test(tc, test_ascendc_vec_mix_aic_noop);
+    tcase_add_test(tc, test_ascendc_vec_same_cycles_as_kapi);
     suite_add_tcase(s, tc);
     return s;
 }
