@@ -773,6 +773,7 @@ void adds_kapi(dv_k_t *k, const void *p)
 {
     const uint32_t n = static_cast<const adds_params *>(p)->n;
     dv_que_t qx, qz;
+    dvk_set_atomic(k, DV_ATOMIC_NONE, DV_DT_F32); /* TPipe's InitSocState */
     dvk_set_mask_norm(k);
     dvk_mask_all(k);
     dvk_que_init(k, &qx, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, 1, TILE * 4);
