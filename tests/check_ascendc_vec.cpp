@@ -638,6 +638,30 @@ struct TransT {
     }
 };
 
+/* CreateVecIndex: first + i. */
+struct VecIndex {
+    template <class T> static void run(LocalTensor<T> &z, LocalTensor<T> &, LocalTensor<T> &, uint32_t cnt)
+    {
+        /* the scalar unit writes z: it waits for the copy that prefilled it */
+        const int32_t ev = GetTPipePtr()->FetchEventID(HardEvent::MTE2_S);
+        SetFlag<HardEvent::MTE2_S>(ev);
+        WaitFlag<HardEvent::MTE2_S>(ev);
+        CreateVecIndex(z, (T)-5, cnt);
+    }
+};
+template <class T> void check_vecindex(Session &s, uint32_t cnt)
+{
+    const uint32_t n = padded<T>(cnt + 40);
+    auto x = data<T>(n, 0, 1), zf = data<T>(n, -9, 9);
+    auto z = run_map<T, T, VecIndex>(s, x, zf, cnt);
+    auto want = zf;
+    for (uint32_t i = 0; i < cnt; i++)
+        want[i] = (T)(float)(-5 + (int)i);
+    char what[64];
+    std::snprintf(what, sizeof what, "CreateVecIndex %zu-byte type, count %u", sizeof(T), cnt);
+    same(z, want, n, what);
+}
+
 /* ---- misuse: each case's API call is on the line its struct records ---- */
 struct ErrCount {
     static constexpr int line = __LINE__ + 3;
@@ -1134,6 +1158,17 @@ START_TEST(test_ascendc_vec_brcb_transpose)
 }
 END_TEST
 
+START_TEST(test_ascendc_vec_create_vec_index)
+{
+    Session s;
+    check_vecindex<float>(s, 1000);
+    check_vecindex<float>(s, 5);
+    check_vecindex<int32_t>(s, 77);
+    check_vecindex<half>(s, 300);
+    check_vecindex<int16_t>(s, 128);
+}
+END_TEST
+
 /* Misuse is a located error: file:line: API: message. */
 START_TEST(test_ascendc_vec_errors)
 {
@@ -1272,6 +1307,7 @@ extern "C" Suite *dv_ascendc_vec_suite(void)
     tcase_add_test(tc, test_ascendc_vec_reduce_level0);
     tcase_add_test(tc, test_ascendc_vec_compare_select);
     tcase_add_test(tc, test_ascendc_vec_brcb_transpose);
+    tcase_add_test(tc, test_ascendc_vec_create_vec_index);
     tcase_add_test(tc, test_ascendc_vec_errors);
     tcase_add_test(tc, test_ascendc_vec_dtype_compile_error);
     tcase_add_test(tc, test_ascendc_vec_mix_aic_noop);
