@@ -14,6 +14,7 @@
 namespace {
 
 constexpr uint32_t TILE = 512; /* floats per copy */
+unsigned g_copy_in_line; /* the source line of copy_kernel's GM -> UB DataCopy */
 
 /* GM -> UB -> GM through a double-buffered TQueBind, 8 blocks. */
 __global__ __vector__ void copy_kernel(GM_ADDR x, GM_ADDR z, uint32_t total)
@@ -27,6 +28,7 @@ __global__ __vector__ void copy_kernel(GM_ADDR x, GM_ADDR z, uint32_t total)
     pipe.InitBuffer(q, 2, TILE * sizeof(float));
     for (uint32_t i = 0; i < per / TILE; i++) {
         AscendC::LocalTensor<float> t = q.AllocTensor<float>();
+        g_copy_in_line = __LINE__ + 1;
         AscendC::DataCopy(t, xg[i * TILE], TILE);
         q.EnQue(t);
         t = q.DeQue<float>();
@@ -127,6 +129,31 @@ START_TEST(test_ascendc_same_cycles_as_kapi)
     });
     float ck = timed(s.stream, kapi);
     ck_assert_msg(ac > 0 && ac == ck, "Ascend C %.6f ms, kernel API %.6f ms", (double)ac, (double)ck);
+}
+END_TEST
+
+/* The profiler's hot-spot table names the kernel's source lines: the GM -> UB copy is the hottest. */
+START_TEST(test_ascendc_hotspot_lines)
+{
+    char dir[] = "/tmp/dvsim-hot.XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    setenv("DVSIM_PROFILE_OUT", dir, 1);
+    {
+        const uint32_t n = 8 * 4 * TILE;
+        session s(n);
+        unsetenv("DVSIM_PROFILE_OUT");
+        ck_assert_uint_eq(::dvac::launch(copy_kernel, "copy_kernel", 8, nullptr, s.stream)(s.x, s.z, n), 0);
+        OK(aclrtSynchronizeStream(s.stream));
+    }
+    char path[64], line[256], want[128];
+    std::snprintf(path, sizeof path, "%s/op_hotspot.csv", dir);
+    FILE *f = std::fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_ptr_nonnull(std::fgets(line, sizeof line, f)); /* header */
+    ck_assert_ptr_nonnull(std::fgets(line, sizeof line, f));
+    std::fclose(f);
+    std::snprintf(want, sizeof want, "1,\"copy_kernel\",%u,copy_gm_to_ubuf,", g_copy_in_line);
+    ck_assert_msg(std::strncmp(line, want, std::strlen(want)) == 0, "first row '%s', want '%s...'", line, want);
 }
 END_TEST
 
@@ -473,6 +500,7 @@ extern "C" Suite *dv_ascendc_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_ascendc_copy_through_queue);
     tcase_add_test(tc, test_ascendc_same_cycles_as_kapi);
+    tcase_add_test(tc, test_ascendc_hotspot_lines);
     tcase_add_test(tc, test_ascendc_tiling_from_gm);
     tcase_add_test(tc, test_ascendc_kind_probed);
     tcase_add_test(tc, test_ascendc_scalar_ub_access);
