@@ -114,7 +114,10 @@ void error_has(std::initializer_list<const char *> parts)
 /* ------------------------------------------------------------------ kernels */
 
 /* Element counts a kernel moves: a whole number of 32-byte blocks covering n. */
-template <class T> uint32_t padded(uint32_t n) { return (n * (uint32_t)sizeof(T) + 31) / 32 * 32 / (uint32_t)sizeof(T); }
+template <class T> uint32_t padded(uint32_t n)
+{
+    return (n * (uint32_t)sizeof(T) + 31) / 32 * 32 / (uint32_t)sizeof(T);
+}
 
 /* z = OP(x, y) over `cnt` elements of buffers of `n` (copied in and out whole), with TQue hand-off. */
 template <typename T, class OP>
@@ -562,7 +565,8 @@ template <class T, int OP, bool IDX> void check_red2(Session &s, uint32_t cnt, d
     for (uint32_t i = 1; i < cnt; i++)
         if (OP == 1 ? (float)x[i] > (float)x[best] : (float)x[i] < (float)x[best])
             best = i;
-    ck_assert_msg(index_bits(z[0]) == index_bits(x[best]), "%s: value %g, expected %g", what, as_d(z[0]), as_d(x[best]));
+    ck_assert_msg(index_bits(z[0]) == index_bits(x[best]), "%s: value %g, expected %g", what, as_d(z[0]),
+                  as_d(x[best]));
     if (IDX)
         ck_assert_msg(index_bits(z[1]) == best, "%s: index %u, expected %u", what, index_bits(z[1]), best);
     else
@@ -1179,7 +1183,8 @@ START_TEST(test_ascendc_vec_errors)
     expect_error<ErrRound>(s, {"Cast: ", "CAST_RINT is not a round mode of this conversion"});
     expect_error<ErrOdd>(s, {"Cast: ", "CAST_ODD (round to odd) is not modelled"});
     expect_error<ErrMask>(s, {"Max: ", "mask 65 is more than the 64 elements of a repeat"});
-    expect_error<ErrStride>(s, {"Mul: ", "dst: 3 repeats of this mask and strides reach element 191, past the tensor's 64"});
+    expect_error<ErrStride>(s, {"Mul: ", "dst: 3 repeats of this mask and strides reach element 191, past the "
+                                         "tensor's 64"});
     expect_error<ErrCompare>(s, {"Compare: ", "count 100: count * sizeof(T) must be a multiple of 256 bytes"});
     expect_error<ErrCmpInt>(s, {"Compare: ", "int32_t is compared only with CMPMODE::EQ"});
 }
@@ -1197,7 +1202,8 @@ START_TEST(test_ascendc_vec_dtype_compile_error)
     } cases[] = {
         {"AscendC::Exp(i, i, 64);", "Exp: dtype not supported on dav-2201 (half, float)"},
         {"AscendC::Div(i, i, i, 64);", "Div: dtype not supported on dav-2201 (half, float)"},
-        {"AscendC::Cast(h, i, AscendC::RoundMode::CAST_NONE, 64u);", "Cast: this src -> dst conversion is not available"},
+        {"AscendC::Cast(h, i, AscendC::RoundMode::CAST_NONE, 64u);",
+         "Cast: this src -> dst conversion is not available"},
         {"AscendC::ReduceSum(i, i, i, 64);", "ReduceSum: dtype not supported on dav-2201 (half, float)"},
     };
     for (const auto &c : cases) {
@@ -1253,7 +1259,8 @@ START_TEST(test_ascendc_vec_same_cycles_as_kapi)
     adds_params p = {n};
     void *args[2] = {dx.p, dk.p};
     auto kapi = [&] {
-        ck_assert_int_eq(dvsimLaunchKernel("adds_kapi", adds_kapi, DV_KIND_VECTOR, 1, s.stream, args, 2, &p, sizeof p), 0);
+        ck_assert_int_eq(
+            dvsimLaunchKernel("adds_kapi", adds_kapi, DV_KIND_VECTOR, 1, s.stream, args, 2, &p, sizeof p), 0);
     };
     timed(s.stream, kapi); /* warm the L2 for both runs below */
     const float ac = timed(s.stream, [&] {

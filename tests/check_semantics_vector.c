@@ -424,7 +424,8 @@ static void vop_all(dv_op_t op, int kind, double scalar)
 START_TEST(test_semantics_vbin)
 {
     sr_seed(1);
-    const dv_op_t ops[] = {DV_OP_vadd, DV_OP_vsub, DV_OP_vmul, DV_OP_vdiv, DV_OP_vmax, DV_OP_vmin, DV_OP_vand, DV_OP_vor};
+    const dv_op_t ops[] = {DV_OP_vadd, DV_OP_vsub, DV_OP_vmul, DV_OP_vdiv,
+                           DV_OP_vmax, DV_OP_vmin, DV_OP_vand, DV_OP_vor};
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
         vop_all(ops[i], D_NORMAL, 0);
 }
@@ -448,8 +449,8 @@ END_TEST
 START_TEST(test_semantics_vunary)
 {
     sr_seed(3);
-    const dv_op_t ops[] = {DV_OP_vexp, DV_OP_vln, DV_OP_vsqrt, DV_OP_vrsqrt, DV_OP_vrec, DV_OP_vabs, DV_OP_vrelu, DV_OP_vcopy,
-                           DV_OP_vnot};
+    const dv_op_t ops[] = {DV_OP_vexp, DV_OP_vln, DV_OP_vsqrt, DV_OP_vrsqrt, DV_OP_vrec,
+                           DV_OP_vabs, DV_OP_vrelu, DV_OP_vcopy, DV_OP_vnot};
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
         vop_all(ops[i], D_NORMAL, 0);
 }

@@ -85,7 +85,8 @@ inline void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uin
                  const CopyRepeatParams &repeatParams, const dvac::Loc &loc = dvac::Loc::here())
 {
     static_assert(dvac::one_of<T, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float>(),
-                  "Copy: dtype not supported on dav-2201 (int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float)");
+                  "Copy: dtype not supported on dav-2201 (int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, "
+                  "float)");
     dvac::copy_l0(dst, src, dvac::MaskArg::of(mask, isSetMask), repeatTime, repeatParams, loc);
 }
 template <typename T, bool isSetMask = true>
@@ -93,7 +94,8 @@ inline void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uin
                  const CopyRepeatParams &repeatParams, const dvac::Loc &loc = dvac::Loc::here())
 {
     static_assert(dvac::one_of<T, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float>(),
-                  "Copy: dtype not supported on dav-2201 (int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float)");
+                  "Copy: dtype not supported on dav-2201 (int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, "
+                  "float)");
     dvac::copy_l0(dst, src, dvac::MaskArg::of(mask, isSetMask), repeatTime, repeatParams, loc);
 }
 

@@ -397,7 +397,8 @@ inline void red_whole(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTe
 
 } // namespace dvac
 
-#define DVAC_RED_TYPE(Api) static_assert(dvac::reduce_type_ok<T>(), #Api ": dtype not supported on dav-2201 (half, float)")
+#define DVAC_RED_TYPE(Api)                                                                                           \
+    static_assert(dvac::reduce_type_ok<T>(), #Api ": dtype not supported on dav-2201 (half, float)")
 
 namespace AscendC {
 
