@@ -393,6 +393,34 @@ START_TEST(test_ascendc_ib_set_wait)
 }
 END_TEST
 
+/* Scalar GM access around the (unmodelled) data cache: each block doubles its element in place. */
+__global__ __vector__ void gm_scalar(GM_ADDR x, GM_ADDR z)
+{
+    (void)z;
+    __gm__ int32_t *p = (__gm__ int32_t *)x + AscendC::DivCeil(AscendC::GetBlockIdx() * 8, 8);
+    int32_t v = AscendC::ReadGmByPassDCache(p);
+    AscendC::WriteGmByPassDCache(p, 2 * v);
+    AscendC::DataSyncBarrier<AscendC::MemDsbT::DDR>();
+    AscendC::GlobalTensor<int32_t> g;
+    g.SetGlobalBuffer(p, 1);
+    AscendC::DataCacheCleanAndInvalid<int32_t, AscendC::CacheLine::SINGLE_CACHE_LINE, AscendC::DcciDst::CACHELINE_OUT>(g);
+}
+
+START_TEST(test_ascendc_gm_scalar)
+{
+    session s(64);
+    std::vector<int32_t> v(64), got(64);
+    for (int i = 0; i < 64; i++)
+        v[(size_t)i] = 3 * i - 50;
+    OK(aclrtMemcpy(s.x, 256, v.data(), 256, ACL_MEMCPY_HOST_TO_DEVICE));
+    ck_assert_uint_eq(::dvac::launch(gm_scalar, "gm_scalar", 4, nullptr, s.stream)(s.x, s.z), 0);
+    OK(aclrtSynchronizeStream(s.stream));
+    OK(aclrtMemcpy(got.data(), 256, s.x, 256, ACL_MEMCPY_DEVICE_TO_HOST));
+    for (int i = 0; i < 64; i++)
+        ck_assert_int_eq(got[(size_t)i], i < 4 ? 2 * v[(size_t)i] : v[(size_t)i]);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- misuse, located */
 
 __global__ __vector__ void odd_copy(GM_ADDR x, GM_ADDR z)
@@ -507,6 +535,7 @@ extern "C" Suite *dv_ascendc_suite(void)
     tcase_add_test(tc, test_ascendc_system_cycle);
     tcase_add_test(tc, test_ascendc_atomic_add);
     tcase_add_test(tc, test_ascendc_ib_set_wait);
+    tcase_add_test(tc, test_ascendc_gm_scalar);
     tcase_add_test(tc, test_ascendc_errors_located);
     tcase_add_test(tc, test_ascendc_host_pointer_refused);
     suite_add_tcase(s, tc);

@@ -160,6 +160,7 @@ inline void SetAtomicNone(const dvac::Loc &loc = dvac::Loc::here())
 {
     dvk_set_atomic(dvac::at(loc), DV_ATOMIC_NONE, DV_DT_F32);
 }
+inline void DisableDmaAtomic(const dvac::Loc &loc = dvac::Loc::here()) { SetAtomicNone(loc); }
 
 /* The control state CANN sets at a kernel's start and on TPipe::Reset: no atomic, and on a vector
  * core normal mask mode with every mask bit. */
