@@ -399,9 +399,9 @@ namespace {
 
 constexpr uint16_t MIX_FLAG = 3;
 
-/* The AIC multiplies one 64 x 64 x 64 tile with SetFlag / WaitFlag between the pipes and writes
- * ReLU(C) (Fixpipe reluEn) to a GM workspace, then signals its AIVs (mode 2); each AIV waits for the
- * flag and copies its half of the rows from the workspace to C through UB. */
+/* The AIC multiplies one 64 x 64 x 64 tile with SetFlag / WaitFlag between the pipes and writes C to
+ * a GM workspace, then signals its AIVs (mode 2); each AIV waits for the flag and takes its half of the
+ * rows from the workspace through UB, applying Relu (the vector API) on the way to C. */
 __global__ __mix__(1, 2) void mm_mix(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR ws)
 {
     TPipe pipe;
@@ -437,20 +437,27 @@ __global__ __mix__(1, 2) void mm_mix(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR ws
         Mmad(co, a2, b2, MmadParams(BM, BN, BK, 0, false, true));
         SetFlag<HardEvent::M_FIX>(EVENT_ID0);
         WaitFlag<HardEvent::M_FIX>(EVENT_ID0);
-        Fixpipe(wg, co, FixpipeParamsV220(BN, BM, BM, BN, true));
+        Fixpipe(wg, co, FixpipeParamsV220(BN, BM, BM, BN, false));
         CrossCoreSetFlag<2, PIPE_FIX>(MIX_FLAG);
     }
     if ASCEND_IS_AIV {
         const uint32_t rows = BM / GetSubBlockNum(), r0 = GetSubBlockIdx() * rows;
-        TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> q;
-        pipe.InitBuffer(q, 1, rows * BN * sizeof(float));
+        TQue<TPosition::VECIN, 1> qin;
+        TQue<TPosition::VECOUT, 1> qout;
+        pipe.InitBuffer(qin, 1, rows * BN * sizeof(float));
+        pipe.InitBuffer(qout, 1, rows * BN * sizeof(float));
         CrossCoreWaitFlag(MIX_FLAG);
-        LocalTensor<float> t = q.AllocTensor<float>();
-        DataCopy(t, wg[r0 * BN], rows * BN);
-        q.EnQue(t);
-        t = q.DeQue<float>();
-        DataCopy(cg[r0 * BN], t, rows * BN);
-        q.FreeTensor(t);
+        LocalTensor<float> x = qin.AllocTensor<float>();
+        DataCopy(x, wg[r0 * BN], rows * BN);
+        qin.EnQue(x);
+        x = qin.DeQue<float>();
+        LocalTensor<float> y = qout.AllocTensor<float>();
+        Relu(y, x, (int32_t)(rows * BN));
+        qout.EnQue(y);
+        qin.FreeTensor(x);
+        y = qout.DeQue<float>();
+        DataCopy(cg[r0 * BN], y, rows * BN);
+        qout.FreeTensor(y);
     }
 }
 
