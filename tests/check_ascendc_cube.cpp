@@ -2,6 +2,8 @@
  * and the Matmul high-level API with its host tiling (lib/matmul_intf.h, tiling/tiling_api.h):
  * kernels launched as dvcc launches them (::dvac::launch) and checked against a plain C++ matmul, the
  * instructions each API emits, and the located errors of misuse. */
+#include <iostream> /* before check.h, whose fail macro breaks <ios> (tiling/tiling_api.h includes it) */
+
 #include <check.h>
 
 #include <unistd.h>

@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <iostream> /* CANN's tiling headers bring it; its samples print the tiling's failure with std::cout */
 
 #include "../kernel_tiling/kernel_tiling.h"
 #include "platform/platform_ascendc.h"

@@ -1,6 +1,8 @@
 /* lib/matmul/matmul_config.h - the compile-time description of a Matmul object, with CANN's names:
  * MatmulType (where a matrix lives, its format and element type), MatmulConfig with the template
- * presets (CFG_NORM, CFG_MDL) and their builders, the iteration order and the callback type.
+ * presets (CFG_NORM, CFG_MDL) and their builders, the iteration order and the callback type.  As in
+ * CANN (include/adv_api/matmul/matmul_config.h, tiling.h) MatmulConfig, its presets and enums are in
+ * the global namespace, and also named in AscendC; MatmulType and MatmulCallBackFunc are AscendC's.
  *
  * dvsim runs one data path for every preset (lib/matmul_intf.h); of MatmulConfig it reads only
  * iterateOrder (when not UNDEF) and enableRelu.  The other fields are accepted so that code written for
@@ -9,8 +11,6 @@
 #define DVSIM_LIB_MATMUL_CONFIG_H
 
 #include "../../kernel_operator.h"
-
-namespace AscendC {
 
 inline constexpr uint32_t SHARED_CO1_BUFFER_SIZE = 64 * 1024;
 
@@ -28,20 +28,6 @@ enum IterateMode : uint8_t {
 enum class DecompressionMode {
     DECOMP_NONE = 0, DECOMP_2bitTo8bit, DECOMP_3bitTo8bit, DECOMP_4bitTo8bit, DECOMP_16bitTo64bit, DECOMP_1bitTo8bit,
     DECOMP_1bitTo4bit, DECOMP_2bitTo4bit, DECOMP_3bitTo4bit,
-};
-
-/* Where a matrix of a Matmul lives (TPosition), its layout (CubeFormat), its element type, whether it
- * is given transposed (ISTRANS, the default of SetTensorA/B's flag), and batch/sharing options. */
-template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
-          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false, TPosition SRCPOS = TPosition::GM>
-struct MatmulType {
-    constexpr static TPosition pos = POSITION;
-    constexpr static CubeFormat format = FORMAT;
-    using T = TYPE;
-    constexpr static bool isTrans = ISTRANS;
-    constexpr static LayoutMode layout = LAYOUT;
-    constexpr static bool ibShare = IBSHARE;
-    constexpr static TPosition srcPos = SRCPOS;
 };
 
 /* The Matmul template configuration, field for field as CANN names it. */
@@ -101,7 +87,8 @@ struct MatmulConfig {
     DecompressionMode decompMode = DecompressionMode::DECOMP_NONE;
 };
 
-namespace dvmm {
+namespace dvac {
+namespace mm {
 /* A MatmulConfig with every field at its zero / default value and the template flags given. */
 constexpr MatmulConfig config(bool norm, bool mdl)
 {
@@ -112,7 +99,8 @@ constexpr MatmulConfig config(bool norm, bool mdl)
     c.batchMode = norm ? BatchMode::BATCH_LESS_THAN_L1 : BatchMode::NONE;
     return c;
 }
-} // namespace dvmm
+} // namespace mm
+} // namespace dvac
 
 /* The Norm template (CANN's default). */
 constexpr MatmulConfig GetNormalConfig(bool intrinsicsLimit = false, bool batchLoop = false, bool isVecND2NZ = false,
@@ -122,7 +110,7 @@ constexpr MatmulConfig GetNormalConfig(bool intrinsicsLimit = false, bool batchL
                                        bool enableMixDualMaster = false,
                                        BatchOutMode bmmOutMode = BatchOutMode::SINGLE_BATCH)
 {
-    MatmulConfig c = dvmm::config(true, false);
+    MatmulConfig c = dvac::mm::config(true, false);
     c.intrinsicsCheck = intrinsicsLimit;
     c.isNBatch = batchLoop;
     c.enVecND2NZ = isVecND2NZ;
@@ -143,7 +131,7 @@ constexpr MatmulConfig GetMDLConfig(bool intrinsicsLimit = false, bool batchLoop
                                     bool enableL1CacheUB = false, bool enableMixDualMaster = false,
                                     bool enableKdimReorderLoad = false, bool enableL1BankConflictOptimise = false)
 {
-    MatmulConfig c = dvmm::config(false, true);
+    MatmulConfig c = dvac::mm::config(false, true);
     c.intrinsicsCheck = intrinsicsLimit;
     c.isNBatch = batchLoop;
     c.doMTE2Preload = doMTE2Preload;
@@ -163,12 +151,6 @@ constexpr MatmulConfig GetMDLConfig(bool intrinsicsLimit = false, bool batchLoop
 inline constexpr MatmulConfig CFG_NORM = GetNormalConfig();
 inline constexpr MatmulConfig CFG_MDL = GetMDLConfig();
 
-/* User callbacks of the data path (copy out, copy A / B into L1); dvsim runs only the built-in path,
- * so a Matmul given any callback does not compile. */
-template <auto DataCopyOut = nullptr, auto CopyA1 = nullptr, auto CopyB1 = nullptr> struct MatmulCallBackFunc {
-    static constexpr bool none = DataCopyOut == nullptr && CopyA1 == nullptr && CopyB1 == nullptr;
-};
-
 /* The position of the current Iterate's tile in C (reserved in CANN). */
 struct MatrixOffset {
     int32_t offset;
@@ -177,6 +159,42 @@ struct MatrixOffset {
     int32_t height;
     int32_t width;
 };
+
+namespace AscendC {
+
+/* Where a matrix of a Matmul lives (TPosition), its layout (CubeFormat), its element type, whether it
+ * is given transposed (ISTRANS, the default of SetTensorA/B's flag), and batch/sharing options. */
+template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
+          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false, TPosition SRCPOS = TPosition::GM>
+struct MatmulType {
+    constexpr static TPosition pos = POSITION;
+    constexpr static CubeFormat format = FORMAT;
+    using T = TYPE;
+    constexpr static bool isTrans = ISTRANS;
+    constexpr static LayoutMode layout = LAYOUT;
+    constexpr static bool ibShare = IBSHARE;
+    constexpr static TPosition srcPos = SRCPOS;
+};
+
+/* User callbacks of the data path (copy out, copy A / B into L1); dvsim runs only the built-in path,
+ * so a Matmul given any callback does not compile. */
+template <auto DataCopyOut = nullptr, auto CopyA1 = nullptr, auto CopyB1 = nullptr> struct MatmulCallBackFunc {
+    static constexpr bool none = DataCopyOut == nullptr && CopyA1 == nullptr && CopyB1 == nullptr;
+};
+
+using ::BatchMode;
+using ::BatchOutMode;
+using ::CFG_MDL;
+using ::CFG_NORM;
+using ::DecompressionMode;
+using ::GetMDLConfig;
+using ::GetNormalConfig;
+using ::IterateMode;
+using ::IterateOrder;
+using ::LayoutMode;
+using ::MatmulConfig;
+using ::MatrixOffset;
+using ::ScheduleType;
 
 } // namespace AscendC
 
