@@ -376,6 +376,8 @@ START_TEST(test_ascendc_cube_matmul_api_tails)
     run_api<float, true, false, false>(96, 80, 72, 3);
     run_api<float, false, true, true>(130, 70, 260, 2);
     run_api<half, true, true, false>(48, 500, 40, 5);
+    run_api<float, false, false, false>(129, 64, 48, 1); /* a one-row tile */
+    run_api<float, true, false, false>(1, 80, 96, 2);
 }
 END_TEST
 
@@ -602,6 +604,18 @@ __global__ __cube__ void bad_mmad_small(GM_ADDR, GM_ADDR, GM_ADDR)
     Mmad(cb.Get<float>(), ab.Get<half>(), bb.Get<half>(), MmadParams(32, 16, 16, 0, false, true)); /* A: 2 fractals */
 }
 
+__global__ __cube__ void bad_mmad_gemv(GM_ADDR, GM_ADDR, GM_ADDR)
+{
+    TPipe pipe;
+    TBuf<TPosition::A2> ab;
+    TBuf<TPosition::B2> bb;
+    TBuf<TPosition::CO1> cb;
+    pipe.InitBuffer(ab, 512);
+    pipe.InitBuffer(bb, 512);
+    pipe.InitBuffer(cb, 1024);
+    Mmad(cb.Get<float>(), ab.Get<half>(), bb.Get<half>(), MmadParams(1, 16, 16, 0, false, true));
+}
+
 __global__ __cube__ void bad_mmad_bias_table(GM_ADDR, GM_ADDR, GM_ADDR)
 {
     TPipe pipe;
@@ -718,6 +732,7 @@ START_TEST(test_ascendc_cube_errors_located)
 {
     cube_fails(bad_mmad_small, "Mmad:", "pass the end of a tensor");
     cube_fails(bad_mmad_bias_table, "Mmad:", "cmatrixSource 1");
+    cube_fails(bad_mmad_gemv, "Mmad:", "GEMV");
     cube_fails(bad_load_to_ub, "LoadData:", "not into ub");
     cube_fails(bad_nd2nz_to_l0a, "DataCopy:", "Nd2NzParams copy");
     cube_fails(bad_fixpipe_quant, "Fixpipe:", "needs F322F16");

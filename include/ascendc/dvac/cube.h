@@ -304,6 +304,9 @@ inline bool mmad_check(const AscendC::LocalTensor<T> &dst, const AscendC::LocalT
         return false;
     if (p.m > 4095 || p.n > 4095 || p.k > 4095)
         fail_at(loc, api, "m %u, n %u and k %u must be in [0, 4095]", p.m, p.n, p.k);
+    if (p.m == 1)
+        fail_at(loc, api, "m = 1 is GEMV on dav-2201 (A read as k contiguous elements, CANN's GEMV page), which the "
+                "model's mmad (A as ZZ fractals) does not do yet");
     if (p.unitFlag != 0 && p.unitFlag != 2 && p.unitFlag != 3)
         fail_at(loc, api, "unitFlag %u is not 0, 2 or 3", p.unitFlag);
     check_aligned(dst, loc, api);

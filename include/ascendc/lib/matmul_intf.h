@@ -527,7 +527,9 @@ private:
             qb2_.EnQue(b2, loc);
             a2 = qa2_.template DeQue<SrcAT>(loc);
             b2 = qb2_.template DeQue<SrcBT>(loc);
-            const MmadParams mp((uint16_t)cur_.mt, (uint16_t)cur_.nt, (uint16_t)kb, 0, false, s == 0);
+            /* a one-row tile runs as two rows (the second is never written out): m = 1 would be GEMV */
+            const uint16_t mm = cur_.mt == 1 ? 2 : (uint16_t)cur_.mt;
+            const MmadParams mp(mm, (uint16_t)cur_.nt, (uint16_t)kb, 0, false, s == 0);
             if constexpr (BIAS_OK) {
                 if (s == 0 && hasBias_) {
                     Mmad(co, a2, b2, load_bias(loc), mp, loc);

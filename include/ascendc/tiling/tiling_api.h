@@ -73,6 +73,24 @@ enum class MatrixTraverse : int32_t { NOSET = 0, FIRSTM = 1, FIRSTN = 2 };
 enum class MatrixMadType : int32_t { NORMAL = 0, HF32 = 1, MXMODE = 2 };
 enum class ScheduleType : int32_t { INNER_PRODUCT = 0, OUTER_PRODUCT = 1, N_BUFFER_33 = 2 };
 
+/* SetMatmulConfigParams' bundle: the kernel template (0 Norm, 1 MDL), UB caching of L1, the data
+ * transfer mode and the traversal.  Of these only traverse changes the tiling here (as SetTraverse);
+ * the others select CANN kernel templates whose data path dvsim's Matmul does not distinguish. */
+struct MatmulConfigParams {
+    int32_t mmConfigType;
+    bool enableL1CacheUB;
+    ScheduleType scheduleType;
+    MatrixTraverse traverse;
+    bool enVecND2NZ;
+    MatmulConfigParams(int32_t mmConfigTypeIn = 1, bool enableL1CacheUBIn = false,
+                       ScheduleType scheduleTypeIn = ScheduleType::INNER_PRODUCT,
+                       MatrixTraverse traverseIn = MatrixTraverse::NOSET, bool enVecND2NZIn = false)
+        : mmConfigType(mmConfigTypeIn), enableL1CacheUB(enableL1CacheUBIn), scheduleType(scheduleTypeIn),
+          traverse(traverseIn), enVecND2NZ(enVecND2NZIn)
+    {
+    }
+};
+
 /* A matrix's description (SetAType / SetBType / SetCType / SetBiasType). */
 struct MatTilingType {
     TPosition pos = TPosition::GM;
@@ -181,6 +199,18 @@ public:
         dbB_ = b;
         dbC_ = c;
         return 0;
+    }
+    void SetMatmulConfigParams(int32_t mmConfigTypeIn = 1, bool enableL1CacheUBIn = false,
+                               ScheduleType scheduleTypeIn = ScheduleType::INNER_PRODUCT,
+                               MatrixTraverse traverseIn = MatrixTraverse::NOSET, bool enVecND2NZIn = false)
+    {
+        SetMatmulConfigParams(
+            MatmulConfigParams(mmConfigTypeIn, enableL1CacheUBIn, scheduleTypeIn, traverseIn, enVecND2NZIn));
+    }
+    void SetMatmulConfigParams(const MatmulConfigParams &configParams)
+    {
+        if (configParams.traverse != MatrixTraverse::NOSET)
+            traverse_ = configParams.traverse;
     }
     int32_t GetBaseM() const { return baseM; }
     int32_t GetBaseN() const { return baseN; }
@@ -415,6 +445,10 @@ public:
         }
         return rc;
     }
+    /* Allow the K axis to be split over cores (CANN then adds the parts atomically); dvsim's split never
+     * cuts K (docs/ASCENDC.md), so the tiling is the same with or without it. */
+    void EnableMultiCoreSplitK(bool flag) { (void)flag; }
+    void SetSplitK(bool flag) { EnableMultiCoreSplitK(flag); }
     /* After GetTiling: each core's part. */
     int32_t GetSingleShape(int32_t &shapeM, int32_t &shapeN, int32_t &shapeK)
     {
