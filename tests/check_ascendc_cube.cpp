@@ -381,6 +381,48 @@ START_TEST(test_ascendc_cube_matmul_api_tails)
 }
 END_TEST
 
+namespace {
+
+/* C as NZ in GM (16-column blocks of up16(M) rows): one core, IterateAll from C's first element. */
+__global__ __cube__ void mm_api_nz(GM_ADDR a, GM_ADDR b, GM_ADDR c, TCubeTiling tiling)
+{
+    TPipe pipe;
+    GlobalTensor<half> ag, bg;
+    GlobalTensor<float> cg;
+    ag.SetGlobalBuffer((__gm__ half *)a);
+    bg.SetGlobalBuffer((__gm__ half *)b);
+    cg.SetGlobalBuffer((__gm__ float *)c);
+    Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>, MatmulType<TPosition::GM, CubeFormat::ND, half>,
+           MatmulType<TPosition::GM, CubeFormat::NZ, float>>
+        mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+    mm.SetTensorA(ag);
+    mm.SetTensorB(bg);
+    mm.IterateAll(cg);
+    mm.End();
+}
+
+} // namespace
+
+START_TEST(test_ascendc_cube_matmul_api_nz_out)
+{
+    const int32_t m = 40, n = 72, k = 48, mal = 48, nal = 80;
+    host_tiling h;
+    TCubeTiling t;
+    ck_assert_int_eq(h.get(t, m, n, k, 1), 0);
+    t.baseM = t.baseN = 32; /* several tiles in each direction */
+    mm_session s((size_t)m * k, (size_t)k * n, (size_t)mal * nal * 4);
+    ck_assert_uint_eq(::dvac::launch(mm_api_nz, "mm_api_nz", 1, nullptr, s.stream)(s.a, s.b, s.c, t), 0);
+    int rc = aclrtSynchronizeStream(s.stream);
+    ck_assert_msg(rc == ACL_SUCCESS, "%s", aclGetRecentErrMsg());
+    std::vector<float> got = s.fetch<float>(), want = reference(s.ha, s.hb, m, n, k), nz(want.size());
+    for (int32_t i = 0; i < m; i++)
+        for (int32_t j = 0; j < n; j++)
+            nz[(size_t)i * n + j] = got[((size_t)(j / 16) * mal + i) * 16 + j % 16];
+    ck_assert_uint_eq(mismatches(nz, want, 1e-5, 1e-5), 0);
+}
+END_TEST
+
 /* SetBias: each tile's first Mmad starts from its part of the bias row (GM -> C1 -> C2 -> mmad_bias). */
 START_TEST(test_ascendc_cube_matmul_api_bias)
 {
@@ -817,6 +859,7 @@ extern "C" Suite *dv_ascendc_cube_suite(void)
     tcase_add_test(tc, test_ascendc_cube_matmul_api_tails);
     tcase_add_test(tc, test_ascendc_cube_matmul_api_atomic);
     tcase_add_test(tc, test_ascendc_cube_matmul_api_bias);
+    tcase_add_test(tc, test_ascendc_cube_matmul_api_nz_out);
     tcase_add_test(tc, test_ascendc_cube_mix_relu);
     tcase_add_test(tc, test_ascendc_cube_emits);
     tcase_add_test(tc, test_ascendc_cube_errors_located);
