@@ -21,13 +21,7 @@
 
 #include "acl/acl_base.h"
 #include "dv/config.h"
-
-extern "C" {
-/* libascendcl: the chip profile of preset `preset` (e.g. "ascend910b1"), or with NULL the one aclInit
- * would take from the environment, into *profile.  Declared weak so that a program built against an
- * older libascendcl links and fails at GetInstance with a message. */
-ACL_FUNC_VISIBILITY aclError dvsimChipProfile(const char *preset, dv_config_t *profile) __attribute__((weak));
-}
+#include "dvsim/acl_launch.h"
 
 namespace platform_ascendc {
 
@@ -140,11 +134,6 @@ private:
         char preset[DV_CONFIG_STR_MAX] = "";
         for (size_t i = 0; soc && soc[i] && i + 1 < sizeof preset; i++)
             preset[i] = (char)std::tolower((unsigned char)soc[i]);
-        if (!dvsimChipProfile) {
-            std::fprintf(stderr, "platform_ascendc: this libascendcl has no dvsimChipProfile; link the dvsim that "
-                                 "installed these headers\n");
-            return nullptr;
-        }
         static dv_config_t cfg;
         if (dvsimChipProfile(soc ? preset : nullptr, &cfg) != ACL_SUCCESS) {
             std::fprintf(stderr, "platform_ascendc: no chip profile%s%s\n", soc ? " for SoC " : "", soc ? soc : "");
