@@ -388,6 +388,12 @@ int dv_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_M
                   (((N1 - 1) * FI(FIXPIPE, src_stride) + ms - 1) * 16 + (ns - 1) % 16 + 1) * 4, false);
         return n;
     }
+    case DV_FORM_SLD:
+        range_set(&out[n++], FA(SLD, src), 0, dv_dtype_size(FT(SLD, dtype)), false);
+        return n;
+    case DV_FORM_SST:
+        range_set(&out[n++], FA(SST, dst), 0, dv_dtype_size(FT(SST, dtype)), true);
+        return n;
     case DV_FORM_VBRCB:
     case DV_FORM_VTRANSPOSE: {
         dv_vgeom_t g;

@@ -45,6 +45,7 @@ struct dv_k {
     uint64_t emitted;                        /* instructions emitted so far */
     uint32_t line;                           /* source line given to the next instructions (0: none) */
     bool probing;                            /* opened by dvk_kernel_probe: nothing runs */
+    uint64_t loaded;                         /* bits of the last ld_ub, given by the model */
     /* coroutine */
     co_state_t state;
     pthread_t thread;
@@ -174,6 +175,13 @@ static int stream_next(dv_stream_t *s, dv_insn_t *out, dv_error_t *err)
     return 1;
 }
 
+static void stream_loaded(dv_stream_t *s, const uint8_t *bytes, unsigned n)
+{
+    dv_k_t *k = (dv_k_t *)s;
+    k->loaded = 0;
+    memcpy(&k->loaded, bytes, n < sizeof k->loaded ? n : sizeof k->loaded);
+}
+
 static void stream_close(dv_stream_t *s)
 {
     dv_k_t *k = (dv_k_t *)s;
@@ -205,6 +213,7 @@ static int kernel_open(dv_kernel_t *base, uint32_t block, uint32_t sub, dv_strea
     k->turn = TURN_MODEL;
     k->stream.next = stream_next;
     k->stream.close = stream_close;
+    k->stream.loaded = stream_loaded;
     k->stream.source = ck->source;
     k->kern = ck;
     k->block = block;
@@ -276,6 +285,19 @@ static bool runs_on_pipe(const dv_k_t *k, dv_pipe_t p)
 
 bool dvk_is_aic(const dv_k_t *k) { return runs_on_pipe(k, DV_PIPE_M); }
 
+bool dvk_has_pipe(const dv_k_t *k, dv_pipe_t p) { return runs_on_pipe(k, p); }
+
+bool dvk_has_space(const dv_k_t *k, dv_space_t s)
+{
+    const dv_config_t *cfg = &k->kern->cfg;
+    return dv_topo_has_buffer(cfg, dv_topo_stream_type(cfg, k->kern->base.info.kind, k->sub), s);
+}
+
+uint64_t dvk_space_bytes(const dv_k_t *k, dv_space_t s) { return dv_topo_buffer_size(&k->kern->cfg, s); }
+uint64_t dvk_space_align(const dv_k_t *k, dv_space_t s) { return dv_topo_buffer_align(&k->kern->cfg, s); }
+const char *dvk_space_name(dv_space_t s) { return dv_space_name(s); }
+const char *dvk_space_key(dv_space_t s) { return dv_topo_buffer_key(s); }
+
 bool dvk_is_aiv(const dv_k_t *k) { return runs_on_pipe(k, DV_PIPE_V); }
 
 /* ---------------------------------------------------------------- memory */
@@ -336,6 +358,29 @@ int dvk_event_alloc(dv_k_t *k, dv_pipe_t src, dv_pipe_t dst)
         }
     dvk_fail(k, "no free event id for %s -> %s: all %llu (sync.event_ids) are taken", dv_pipe_name(src),
              dv_pipe_name(dst), (unsigned long long)n);
+}
+
+void dvk_event_free(dv_k_t *k, dv_pipe_t src, dv_pipe_t dst, int id)
+{
+    if ((int)src < 0 || src >= DV_PIPE_COUNT || (int)dst < 0 || dst >= DV_PIPE_COUNT || id < 0 || id >= DV_FLAG_IDS ||
+        !(k->events[src][dst] & (1u << id)))
+        dvk_fail(k, "dvk_event_free: event id %d of %s -> %s is not allocated", id,
+                 (int)src >= 0 && src < DV_PIPE_COUNT ? dv_pipe_name(src) : "?",
+                 (int)dst >= 0 && dst < DV_PIPE_COUNT ? dv_pipe_name(dst) : "?");
+    k->events[src][dst] &= (uint16_t)~(1u << id);
+}
+
+void dvk_bookkeeping(dv_k_t *k) { charge(k); }
+
+uint64_t dvk_load_ub(dv_k_t *k, uint64_t src, dv_dtype_t t)
+{
+    k->loaded = 0;
+    dvk_ld_ub(k, src, t);
+    /* Hand the buffered instructions to the model and wait: it asks for more only after the scalar
+     * unit issued the load, whose value stream_loaded has stored by then. */
+    k->state = CO_SUSPENDED;
+    co_yield(k);
+    return k->loaded;
 }
 
 void dvk_que_init(dv_k_t *k, dv_que_t *q, dv_space_t space, dv_pipe_t producer, dv_pipe_t consumer, uint32_t depth,

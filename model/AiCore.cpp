@@ -30,6 +30,8 @@ AiCore::Params AiCore::Params::from(const dv_config_t &cfg, dv_core_type_t type)
     p.chip = {cfg.chip_kernel_start_cycles, cfg.chip_block_start_cycles, cfg.chip_layout == DV_LAYOUT_SPLIT,
               cfg.chip_gm_to_l0, cfg.chip_dma_pad, cfg.chip_l0c_to_ub};
     p.scalar.issue_cycles = cfg.scalar_issue_cycles;
+    p.scalar.load_cycles = cfg.scalar_load_cycles;
+    p.scalar.store_cycles = cfg.scalar_store_cycles;
     const uint64_t depth[DV_PIPE_COUNT] = {1, cfg.queue_v_depth, cfg.queue_m_depth, cfg.queue_mte1_depth,
                                            cfg.queue_mte2_depth, cfg.queue_mte3_depth, cfg.queue_fix_depth};
     std::copy(std::begin(depth), std::end(depth), std::begin(p.queue_depth));
@@ -588,7 +590,9 @@ int AiCore::check_access(const Entry &e, dv_error_t *err)
         if (!has_space(sp))
             return locate(err, DV_ERR_RANGE, in, e.index, "%s does not exist on %s", dv_space_name(sp), basename());
         char why[200];
-        if (buf_[sp]->check(r.lo, r.hi, why, sizeof why))
+        // the scalar unit's loads and stores need only their element aligned
+        const uint64_t align = in.op == DV_OP_ld_ub || in.op == DV_OP_st_ub ? r.hi - r.lo : 0;
+        if (buf_[sp]->check(r.lo, r.hi, why, sizeof why, align))
             return locate(err, DV_ERR_RANGE, in, e.index, "%s", why);
     }
     return DV_OK;
@@ -645,6 +649,8 @@ int AiCore::issue(dv_error_t *err)
     probe.index = pending_index_;
     probe.nr = 0;
     if (p == DV_PIPE_S) {
+        if (in.op == DV_OP_ld_ub || in.op == DV_OP_st_ub)
+            probe.nr = dv_footprint(&in, &vs_, probe.r);
         int rc = check_access(probe, err);
         if (rc != DV_OK)
             return rc;
@@ -652,6 +658,28 @@ int AiCore::issue(dv_error_t *err)
         switch (in.op) {
         case DV_OP_scalar: {
             busy = static_cast<cycles_t>(in.f[DV_FLD(SCALAR, cycles)].i);
+            chip_.slice(index_, DV_PIPE_S, in, ts_, ts_ + busy);
+            path_.move(s_node_, path_from(scalar_ref(ts_), ts_ + busy, path_key(in.op, DV_PIPE_S)));
+            break;
+        }
+        case DV_OP_ld_ub:
+        case DV_OP_st_ub: {
+            // The scalar unit's own load or store: it happens when issued, so it sees (or changes)
+            // UB as the pipes have left it by then; a load's value goes back to the stream.
+            const bool load = in.op == DV_OP_ld_ub;
+            busy = load ? p_.scalar.load_cycles : p_.scalar.store_cycles;
+            const uint64_t off = DV_ADDR_OFF(probe.r[0].lo), n = probe.r[0].hi - probe.r[0].lo;
+            uint8_t bytes[8] = {0};
+            uint8_t *ub = data_ ? view_.buf[DV_SPACE_UB] : nullptr;
+            if (ub && load)
+                std::memcpy(bytes, ub + off, n);
+            else if (ub)
+                std::memcpy(ub + off, &in.f[DV_FLD(SST, value)].u, n); // little-endian: the low bytes
+            if (load && stream_->loaded)
+                stream_->loaded(stream_, bytes, static_cast<unsigned>(n));
+            if (check_hazards_)
+                hz_.execute(DV_PIPE_S, hz_.clock(DV_PIPE_S), pending_index_, in.line, probe.r, probe.nr,
+                            [this](const dv_hazard_t &h) { chip_.report_hazard(index_, block_, sub_, h); });
             chip_.slice(index_, DV_PIPE_S, in, ts_, ts_ + busy);
             path_.move(s_node_, path_from(scalar_ref(ts_), ts_ + busy, path_key(in.op, DV_PIPE_S)));
             break;

@@ -51,6 +51,7 @@ public:
         } chip;
         struct {
             cycles_t issue_cycles;
+            cycles_t load_cycles, store_cycles; // ld_ub, st_ub
         } scalar;
         uint64_t queue_depth[DV_PIPE_COUNT]; // queue.<pipe>_depth (S: 1, the scalar unit's own)
         struct {

@@ -28,15 +28,17 @@ void Buffer::end_kernel(cycles_t total, dv_buf_counters_t &out)
     occ_.series(total, out.series, DV_OCC_SLICES);
 }
 
-const char *Buffer::check(uint64_t lo, uint64_t hi, char *why, size_t cap) const
+const char *Buffer::check(uint64_t lo, uint64_t hi, char *why, size_t cap, uint64_t align) const
 {
+    if (!align)
+        align = align_;
     if (hi > size_)
         std::snprintf(why, cap, "access past the end of %s: bytes [%llu, %llu) of %llu", dv_space_name(space_),
                       static_cast<unsigned long long>(lo), static_cast<unsigned long long>(hi),
                       static_cast<unsigned long long>(size_));
-    else if (lo % align_ != 0)
+    else if (lo % align != 0)
         std::snprintf(why, cap, "%s address 0x%llx is not aligned to %llu bytes", dv_space_name(space_),
-                      static_cast<unsigned long long>(lo), static_cast<unsigned long long>(align_));
+                      static_cast<unsigned long long>(lo), static_cast<unsigned long long>(align));
     else
         return nullptr;
     return why;

@@ -27,7 +27,7 @@ public:
     // ends by): close the occupancy intervals and report them, with the series over that time.
     void end_kernel(cycles_t total, dv_buf_counters_t &out);
     // Why an access to [lo, hi) is not allowed (base misaligned, past the end), or nullptr.
-    const char *check(uint64_t lo, uint64_t hi, char *why, size_t cap) const;
+    const char *check(uint64_t lo, uint64_t hi, char *why, size_t cap, uint64_t align = 0) const; // 0: the buffer's
     // An instruction that runs from cycle start to cycle end read or wrote r: written bytes are
     // occupied from its start, read bytes are needed until its end.
     void access(const dv_range_t &r, cycles_t start, cycles_t end)

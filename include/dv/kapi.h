@@ -51,6 +51,12 @@ bool dvk_is_aic(const dv_k_t *k);                   /* runs cube work: AIC sub-s
 bool dvk_is_aiv(const dv_k_t *k);                   /* runs vector work: AIV sub-stream, vector kernel, coupled core */
 const dv_config_t *dvk_config(const dv_k_t *k);     /* the chip profile */
 dv_kind_t dvk_kind(const dv_k_t *k);                /* the launch's kernel kind */
+bool dvk_has_pipe(const dv_k_t *k, dv_pipe_t p);    /* the stream's core has pipe p */
+bool dvk_has_space(const dv_k_t *k, dv_space_t s);  /* the stream's core has local buffer s */
+uint64_t dvk_space_bytes(const dv_k_t *k, dv_space_t s); /* size of local buffer s on the profile */
+uint64_t dvk_space_align(const dv_k_t *k, dv_space_t s); /* its operand alignment */
+const char *dvk_space_name(dv_space_t s);           /* "ub", "l1", ... */
+const char *dvk_space_key(dv_space_t s);            /* its size key in the profile, e.g. core.ub_size_bytes */
 /* The stream whose kernel function is running on the calling thread (NULL outside a kernel): for
  * front ends whose kernels do not pass the stream along (Ascend C). */
 dv_k_t *dvk_current(void);
@@ -78,6 +84,16 @@ void dvk_fail(dv_k_t *k, const char *fmt, ...) __attribute__((format(printf, 2, 
 /* ---- synchronisation ---- */
 /* A free event id of the pipe pair src -> dst for the rest of the block (fails when exhausted). */
 int dvk_event_alloc(dv_k_t *k, dv_pipe_t src, dv_pipe_t dst);
+/* Give an id of dvk_event_alloc back (fails the kernel when it is not taken). */
+void dvk_event_free(dv_k_t *k, dv_pipe_t src, dv_pipe_t dst, int id);
+/* Charge one scalar.bookkeeping_cycles (rule 2 of the scalar cost rule) for a front end's own
+ * bookkeeping (buffer and queue management done outside dvk_alloc / dvk_que_*). */
+void dvk_bookkeeping(dv_k_t *k);
+/* The scalar unit's read of one UB element (Ascend C LocalTensor::GetValue): emits ld_ub and returns
+ * the element's bits as the model's scalar unit read them when it issued the load, i.e. after
+ * whatever the kernel synchronised before it (zero without data, in dvsim record and while probed).
+ * The kernel function waits for the model meanwhile, so each call costs a hand-off. */
+uint64_t dvk_load_ub(dv_k_t *k, uint64_t src, dv_dtype_t t);
 
 /* A queue of `depth` equal buffers in one local space between a producer and a consumer pipe:
  * the TQue of Ascend C.  depth 2 is double buffering.

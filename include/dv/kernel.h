@@ -56,6 +56,9 @@ struct dv_stream {
      * with the source location). */
     int (*next)(dv_stream_t *s, dv_insn_t *out, dv_error_t *err);
     void (*close)(dv_stream_t *s);
+    /* Optional (NULL for traces): the value an ld_ub of this stream read, given when the scalar unit
+     * issues it and before the model asks for the next instruction (n bytes; zeros without data). */
+    void (*loaded)(dv_stream_t *s, const uint8_t *bytes, unsigned n);
     const char *source; /* file name for messages, or a kernel name */
 };
 

@@ -1,0 +1,165 @@
+/* dvac/launch.h - `kernel<<<blockDim, l2ctrl, stream>>>(args...)` on the model.
+ *
+ * dvcc rewrites the kernel call into ::dvac::launch(kernel, "kernel", blockDim, l2ctrl, stream)(args...).
+ * The arguments are converted to the kernel's parameter types and copied, with the function, into
+ * the launch's parameter block; every non-NULL pointer parameter is a GM argument (a device address
+ * from aclrtMalloc).  dvsimLaunchAscendC queues the kernel with the kind its code implies; each
+ * block's stream then calls the kernel function with the copied arguments on its own thread. */
+#ifndef DVAC_LAUNCH_H
+#define DVAC_LAUNCH_H
+
+#include <utility>
+
+#include "tensor.h"
+#include "dvsim/acl_launch.h"
+
+namespace dvac {
+
+/* A trivially copyable tuple (the launch's parameter block is copied as bytes). */
+template <class... A> struct Pack;
+template <> struct Pack<> {};
+template <class H, class... T> struct Pack<H, T...> {
+    H h;
+    Pack<T...> t;
+};
+template <size_t I, class H, class... T> const auto &get(const Pack<H, T...> &p)
+{
+    if constexpr (I == 0)
+        return p.h;
+    else
+        return get<I - 1>(p.t);
+}
+
+/* An argument as the kernel's parameter type: pointers of any type convert to the parameter's. */
+template <class P, class A> P conv(A &&a)
+{
+    if constexpr (std::is_pointer<P>::value && std::is_pointer<std::decay_t<A>>::value)
+        return reinterpret_cast<P>(a);
+    else if constexpr (std::is_pointer<P>::value && std::is_null_pointer<std::decay_t<A>>::value)
+        return nullptr;
+    else
+        return static_cast<P>(a);
+}
+inline void fill(Pack<> &) {}
+template <class H, class... T, class AH, class... AT> void fill(Pack<H, T...> &p, AH &&ah, AT &&...at)
+{
+    p.h = conv<H>(std::forward<AH>(ah));
+    fill(p.t, std::forward<AT>(at)...);
+}
+
+template <class... P> struct Launch {
+    void (*fn)(P...);
+    GmTable gm;
+    Pack<std::decay_t<P>...> args;
+};
+
+template <class... P, size_t... I> void invoke(const Launch<P...> *l, std::index_sequence<I...>)
+{
+    l->fn(get<I>(l->args)...);
+}
+
+/* Each block's stream: the GM table with the bytes the launch found, then the kernel. */
+template <class... P> void trampoline(dv_k_t *k, const void *params)
+{
+    const Launch<P...> *l = static_cast<const Launch<P...> *>(params);
+    GmTable t = l->gm;
+    for (uint32_t i = 0; i < t.n; i++)
+        t.bytes[i] = dvk_gm_bytes(k, i);
+    g_gm = &t;
+    invoke(l, std::index_sequence_for<P...>{});
+    g_gm = nullptr;
+}
+
+inline void add_gm(GmTable &t, uint64_t dev, bool &overflow)
+{
+    if (!dev)
+        return;
+    if (t.n == sizeof t.dev / sizeof t.dev[0]) {
+        overflow = true;
+        return;
+    }
+    t.dev[t.n++] = dev;
+}
+inline void collect(const Pack<> &, GmTable &, bool &) {}
+template <class H, class... T> void collect(const Pack<H, T...> &p, GmTable &t, bool &overflow)
+{
+    if constexpr (std::is_pointer<H>::value)
+        add_gm(t, (uint64_t)(uintptr_t)p.h, overflow);
+    collect(p.t, t, overflow);
+}
+
+template <class... P> uint32_t submit(Launch<P...> &l, const char *name, uint32_t blockDim, void *stream)
+{
+    static_assert(std::is_trivially_copyable<Launch<P...>>::value,
+                  "dvsim Ascend C: kernel parameters must be trivially copyable (pointers, numbers, plain structs)");
+    bool overflow = false;
+    l.gm.n = 0;
+    collect(l.args, l.gm, overflow);
+    if (overflow) {
+        std::fprintf(stderr, "dvsim: kernel %s: more than %zu pointer arguments\n", name,
+                     sizeof l.gm.dev / sizeof l.gm.dev[0]);
+        return 107000; /* ACL_ERROR_INVALID_PARAM */
+    }
+    void *ptrs[sizeof l.gm.dev / sizeof l.gm.dev[0]];
+    for (uint32_t i = 0; i < l.gm.n; i++)
+        ptrs[i] = (void *)(uintptr_t)l.gm.dev[i];
+    return (uint32_t)dvsimLaunchAscendC(name, &trampoline<P...>, blockDim, (aclrtStream)stream, ptrs, l.gm.n, &l,
+                                        sizeof l);
+}
+
+template <class... P> struct Launcher {
+    void (*fn)(P...);
+    const char *name;
+    uint32_t blocks;
+    void *stream;
+    template <class... A> uint32_t operator()(A &&...a) const
+    {
+        static_assert(sizeof...(A) == sizeof...(P), "the kernel call has the wrong number of arguments");
+        Launch<P...> l;
+        std::memset(static_cast<void *>(&l), 0, sizeof l);
+        l.fn = fn;
+        fill(l.args, std::forward<A>(a)...);
+        return submit(l, name, blocks, stream);
+    }
+};
+
+template <class... P, class L2, class S>
+Launcher<P...> launch(void (*fn)(P...), const char *name, uint32_t blockDim, L2 &&l2ctrl, S &&stream)
+{
+    (void)l2ctrl; /* reserved by CANN */
+    return Launcher<P...>{fn, name, blockDim, (void *)stream};
+}
+
+/* From a packed argument blob (aclrtLaunchKernel): each parameter at its natural alignment, in order. */
+inline void unpack(Pack<> &, const uint8_t *, size_t, size_t &, bool &) {}
+template <class H, class... T> void unpack(Pack<H, T...> &p, const uint8_t *d, size_t size, size_t &off, bool &short_)
+{
+    off = (off + alignof(H) - 1) / alignof(H) * alignof(H);
+    if (off + sizeof(H) > size) {
+        short_ = true;
+        return;
+    }
+    std::memcpy(static_cast<void *>(&p.h), d + off, sizeof(H));
+    off += sizeof(H);
+    unpack(p.t, d, size, off, short_);
+}
+template <class... P>
+uint32_t launch_packed(void (*fn)(P...), const char *name, uint32_t blockDim, void *stream, const void *args,
+                       size_t argsSize)
+{
+    Launch<P...> l;
+    std::memset(static_cast<void *>(&l), 0, sizeof l);
+    l.fn = fn;
+    size_t off = 0;
+    bool short_ = false;
+    unpack(l.args, static_cast<const uint8_t *>(args), args ? argsSize : 0, off, short_);
+    if (short_) {
+        std::fprintf(stderr, "dvsim: kernel %s: %zu bytes of arguments, its parameters need more\n", name, argsSize);
+        return 107000; /* ACL_ERROR_INVALID_PARAM */
+    }
+    return submit(l, name, blockDim, stream);
+}
+
+} // namespace dvac
+
+#endif

@@ -1,0 +1,513 @@
+/* dvac/tensor.h - tensors and memory management: GlobalTensor, LocalTensor, TPipe, TQue, TQueBind,
+ * TBuf, TBufPool.
+ *
+ * A LocalTensor is a dv address (space + byte offset) and an element count.  TPipe hands out each
+ * local space from offset 0 upwards (aligned to the space's *_align_bytes) and charges
+ * scalar.bookkeeping_cycles per buffer; a queue's buffers carry one event id per direction between
+ * the pipe that writes the source position and the pipe that reads the destination position:
+ * EnQue sets the flag and DeQue waits for it (RAW), FreeTensor sets the reverse flag and the next
+ * AllocTensor of that buffer waits for it (WAR), as CANN's TQue does.  A GlobalTensor is a device
+ * pointer; its address in the kernel's GM arguments is found when an instruction uses it. */
+#ifndef DVAC_TENSOR_H
+#define DVAC_TENSOR_H
+
+#include "core.h"
+#include "dvsim/acl_launch.h"
+
+namespace dvac {
+
+/* The GM arguments of the running launch: each device pointer the kernel received, with the bytes
+ * from there to its allocation's end (set by the launch, per kernel thread). */
+struct GmTable {
+    uint32_t n;
+    uint64_t dev[32];
+    uint64_t bytes[32];
+};
+inline thread_local const GmTable *g_gm = nullptr;
+
+/* The dv address of device address `dev` with `bytes` from there: the argument that holds it (the
+ * one starting closest below, when pointers of one allocation overlap). */
+inline uint64_t gm_addr(uint64_t dev, uint64_t bytes, const Loc &loc, const char *api)
+{
+    const GmTable *t = g_gm;
+    int best = -1;
+    for (uint32_t i = 0; t && i < t->n; i++)
+        if (t->dev[i] <= dev && dev - t->dev[i] < t->bytes[i] && (best < 0 || t->dev[i] > t->dev[best]))
+            best = (int)i;
+    if (best < 0)
+        fail_at(loc, api, "GM address 0x%llx is not inside any GM argument of the kernel", (unsigned long long)dev);
+    uint64_t off = dev - t->dev[best];
+    if (bytes > t->bytes[best] - off)
+        fail_at(loc, api, "%llu bytes at GM address 0x%llx pass the end of the argument's allocation (%llu bytes left)",
+             (unsigned long long)bytes, (unsigned long long)dev, (unsigned long long)(t->bytes[best] - off));
+    return DV_GM_ADDR(best, off);
+}
+
+/* Local space of a position on the profile's chip. */
+inline dv_space_t space_of(AscendC::TPosition p)
+{
+    using AscendC::TPosition;
+    switch (p) {
+    case TPosition::VECIN: case TPosition::VECOUT: case TPosition::VECCALC: return DV_SPACE_UB;
+    case TPosition::A1: case TPosition::B1: case TPosition::C1: case TPosition::TSCM: return DV_SPACE_L1;
+    case TPosition::A2: return DV_SPACE_L0A;
+    case TPosition::B2: return DV_SPACE_L0B;
+    case TPosition::CO1: return DV_SPACE_L0C;
+    case TPosition::C2: return DV_SPACE_BT;
+    case TPosition::C2PIPE2GM: return DV_SPACE_FB;
+    case TPosition::CO2: return cfg().chip_layout == DV_LAYOUT_SPLIT ? DV_SPACE_GM : DV_SPACE_UB;
+    default: return DV_SPACE_GM;
+    }
+}
+/* The pipe that fills a position and the pipe that reads it (queue synchronisation). */
+inline dv_pipe_t writer_of(AscendC::TPosition p)
+{
+    using AscendC::TPosition;
+    switch (p) {
+    case TPosition::VECIN: case TPosition::A1: case TPosition::B1: case TPosition::C1: case TPosition::TSCM:
+        return DV_PIPE_MTE2;
+    case TPosition::A2: case TPosition::B2: case TPosition::C2: return DV_PIPE_MTE1;
+    case TPosition::CO1: return DV_PIPE_M;
+    case TPosition::CO2: return cfg().chip_layout == DV_LAYOUT_SPLIT ? DV_PIPE_FIX : DV_PIPE_V;
+    default: return DV_PIPE_V;
+    }
+}
+inline dv_pipe_t reader_of(AscendC::TPosition p)
+{
+    using AscendC::TPosition;
+    switch (p) {
+    case TPosition::VECOUT: case TPosition::CO2: return DV_PIPE_MTE3;
+    case TPosition::A1: case TPosition::B1: case TPosition::C1: case TPosition::TSCM: return DV_PIPE_MTE1;
+    case TPosition::A2: case TPosition::B2: case TPosition::C2: return DV_PIPE_M;
+    case TPosition::CO1: return cfg().chip_layout == DV_LAYOUT_SPLIT ? DV_PIPE_FIX : DV_PIPE_V;
+    case TPosition::C2PIPE2GM: return DV_PIPE_FIX;
+    default: return DV_PIPE_V;
+    }
+}
+
+/* One local region handed out from the bottom: TPipe's whole space, or a TBufPool's part. */
+struct Region {
+    uint64_t base[DV_SPACE_COUNT] = {};
+    uint64_t end[DV_SPACE_COUNT] = {};  /* 0: the whole space (resolved on first use) */
+    uint64_t used[DV_SPACE_COUNT] = {};
+
+    uint64_t take(dv_space_t s, uint64_t bytes, const Loc &loc, const char *api)
+    {
+        if (s == DV_SPACE_GM || s >= DV_SPACE_COUNT)
+            fail_at(loc, api, "this position has no local buffer on this chip");
+        dv_k_t *c = k(loc);
+        const uint64_t size = dvk_space_bytes(c, s), align = dvk_space_align(c, s);
+        const uint64_t lim = end[s] ? end[s] : size;
+        const uint64_t need = (bytes + align - 1) / align * align;
+        if (bytes == 0)
+            fail_at(loc, api, "a buffer of 0 bytes");
+        if (base[s] + used[s] + need > lim)
+            fail_at(loc, api, "%llu bytes of %s do not fit: %llu of %llu bytes are already in use (%s)",
+                 (unsigned long long)bytes, dvk_space_name(s), (unsigned long long)(base[s] + used[s]),
+                 (unsigned long long)lim, dvk_space_key(s));
+        uint64_t off = base[s] + used[s];
+        used[s] += need;
+        dvk_bookkeeping(c);
+        return DV_ADDR(s, off);
+    }
+};
+
+} // namespace dvac
+
+namespace AscendC {
+
+template <typename T> class LocalTensor;
+
+/* ---- GM ---- */
+enum class CacheMode : uint8_t { CACHE_MODE_NORMAL = 0, CACHE_MODE_DISABLE, CACHE_MODE_LAST, CACHE_MODE_PERSISTENT };
+
+template <typename T> class GlobalTensor {
+public:
+    using PrimType = T;
+    void SetGlobalBuffer(__gm__ T *buffer, uint64_t bufferSize)
+    {
+        addr_ = buffer;
+        size_ = bufferSize;
+    }
+    void SetGlobalBuffer(__gm__ T *buffer) { SetGlobalBuffer(buffer, 0); }
+    __gm__ T *GetPhyAddr() const { return addr_; }
+    __gm__ T *GetPhyAddr(uint64_t offset) const { return addr_ + offset; }
+    uint64_t GetSize() const { return size_; }
+    GlobalTensor operator[](uint64_t offset) const
+    {
+        GlobalTensor t;
+        t.addr_ = addr_ + offset;
+        t.size_ = size_ > offset ? size_ - offset : 0;
+        return t;
+    }
+    /* Scalar read and write of GM: done when the kernel reaches the call, before the instructions
+     * emitted so far have run (right for what the host wrote before the launch: tiling, indices). */
+    T GetValue(uint64_t offset, const dvac::Loc &loc = dvac::Loc::here()) const
+    {
+        T v;
+        access(offset, &v, false, loc, "GlobalTensor::GetValue");
+        return v;
+    }
+    void SetValue(uint64_t offset, T value, const dvac::Loc &loc = dvac::Loc::here())
+    {
+        access(offset, &value, true, loc, "GlobalTensor::SetValue");
+    }
+    /* L2 cache mode of the tensor's accesses: recorded; the model has no per-tensor L2 policy yet. */
+    void SetL2CacheHint(CacheMode mode) { cache_ = mode; }
+    /* dv address of element `elem` for an access of `bytes`. */
+    uint64_t gm(uint64_t elem, uint64_t bytes, const dvac::Loc &loc, const char *api) const
+    {
+        if (!addr_)
+            dvac::fail_at(loc, api, "the GlobalTensor has no buffer (SetGlobalBuffer was not called)");
+        return dvac::gm_addr((uint64_t)(uintptr_t)(addr_ + elem), bytes, loc, api);
+    }
+
+private:
+    void access(uint64_t offset, T *v, bool write, const dvac::Loc &loc, const char *api) const
+    {
+        dv_k_t *c = dvac::at(loc);
+        gm(offset, sizeof(T), loc, api);
+        dvk_scalar(c, (int64_t)dvk_config(c)->scalar_bookkeeping_cycles);
+        if (dvk_probing(c) && write)
+            return;
+        if (dvsimDeviceAccess((uint64_t)(uintptr_t)(addr_ + offset), v, sizeof(T), write) != 0)
+            dvac::fail_at(loc, api, "GM address 0x%llx cannot be accessed", (unsigned long long)(uintptr_t)(addr_ + offset));
+    }
+    __gm__ T *addr_ = nullptr;
+    uint64_t size_ = 0;
+    CacheMode cache_ = CacheMode::CACHE_MODE_NORMAL;
+};
+
+/* ---- local ---- */
+template <typename T> class LocalTensor {
+public:
+    using PrimType = T;
+    LocalTensor() = default;
+    LocalTensor(uint64_t addr, uint32_t count, TPosition pos) : addr_(addr), size_(count), pos_(pos) {}
+    uint64_t addr() const { return addr_; }
+    dv_space_t space() const { return DV_ADDR_SPACE(addr_); }
+    uint32_t GetSize() const { return size_; }
+    uint32_t GetLength() const { return size_ * (uint32_t)sizeof(T); }
+    void SetSize(uint32_t count) { size_ = count; }
+    TPosition GetPosition() const { return pos_; }
+    /* The buffer offset, as a pointer of the tensor's local space (never dereferenced here). */
+    T *GetPhyAddr() const { return reinterpret_cast<T *>((uintptr_t)DV_ADDR_OFF(addr_)); }
+    T *GetPhyAddr(uint32_t offset) const { return GetPhyAddr() + offset; }
+    LocalTensor operator[](uint32_t offset) const
+    {
+        return LocalTensor(addr_ + (uint64_t)offset * sizeof(T), size_ > offset ? size_ - offset : 0, pos_);
+    }
+    template <typename U> LocalTensor<U> ReinterpretCast() const
+    {
+        return LocalTensor<U>(addr_, (uint32_t)((uint64_t)size_ * sizeof(T) / sizeof(U)), pos_);
+    }
+    /* Scalar access to UB (ld_ub / st_ub on the scalar unit): a read returns the element as the model's
+     * scalar unit finds it when it issues the load, so what the kernel synchronised before is there
+     * (a V -> S or MTE2 -> S flag, as on hardware). */
+    T GetValue(uint32_t index, const dvac::Loc &loc = dvac::Loc::here()) const
+    {
+        dv_k_t *c = scalar_access(index, loc, "LocalTensor::GetValue");
+        uint64_t bits = dvk_load_ub(c, addr_ + (uint64_t)index * sizeof(T), dvac::dtype_of<T>());
+        T v;
+        std::memcpy(static_cast<void *>(&v), &bits, sizeof(T));
+        return v;
+    }
+    void SetValue(uint32_t index, T value, const dvac::Loc &loc = dvac::Loc::here()) const
+    {
+        dv_k_t *c = scalar_access(index, loc, "LocalTensor::SetValue");
+        uint64_t bits = 0;
+        std::memcpy(&bits, static_cast<const void *>(&value), sizeof(T));
+        dvk_st_ub(c, addr_ + (uint64_t)index * sizeof(T), dvac::dtype_of<T>(), bits);
+    }
+    /* Element count check of an API: `count` elements from this tensor stay inside it. */
+    void need(uint64_t count, const dvac::Loc &loc, const char *api) const
+    {
+        if (!addr_ && !size_)
+            dvac::fail_at(loc, api, "the LocalTensor has no buffer");
+        if (count > size_)
+            dvac::fail_at(loc, api, "%llu elements pass the end of a tensor of %u", (unsigned long long)count, size_);
+    }
+
+private:
+    dv_k_t *scalar_access(uint32_t index, const dvac::Loc &loc, const char *api) const
+    {
+        dv_k_t *c = dvac::at(loc);
+        if (space() != DV_SPACE_UB)
+            dvac::fail_at(loc, api, "scalar access to %s is not supported (only UB)", dvk_space_name(space()));
+        if (index >= size_)
+            dvac::fail_at(loc, api, "element %u is past the end of a tensor of %u", index, size_);
+        return c;
+    }
+    uint64_t addr_ = 0;
+    uint32_t size_ = 0;
+    TPosition pos_ = TPosition::VECCALC;
+};
+
+/* ---- queues ---- */
+class TPipe;
+template <TPosition pos> class TBuf;
+template <TPosition pos, uint32_t bufIDSize> class TBufPool;
+
+template <TPosition src, TPosition dst, int32_t depth, auto mask = 0> class TQueBind {
+public:
+    static constexpr uint32_t MAX_BUFS = 8;
+
+    template <typename T> LocalTensor<T> AllocTensor(const dvac::Loc &loc = dvac::Loc::here())
+    {
+        dv_k_t *c = dvac::at(loc);
+        check_init(loc, "AllocTensor");
+        for (uint32_t n = 0; n < num_; n++) {
+            uint32_t i = (next_ + n) % num_;
+            if (state_[i] != FREE)
+                continue;
+            next_ = (i + 1) % num_;
+            dvk_bookkeeping(c);
+            if (freed_[i] && sync_) { /* WAR: the reader of the previous contents is done */
+                dvk_wait_flag(c, cons_, prod_, ev_free_[i]);
+                freed_[i] = false;
+            }
+            state_[i] = ALLOCED;
+            return LocalTensor<T>(buf_[i], (uint32_t)(len_ / sizeof(T)), src);
+        }
+        dvac::fail_at(loc, "AllocTensor", "all %u buffers of the queue are in use (free one first)", num_);
+    }
+    template <typename T> void AllocTensor(LocalTensor<T> &t, const dvac::Loc &loc = dvac::Loc::here())
+    {
+        t = AllocTensor<T>(loc);
+    }
+    template <typename T> bool EnQue(const LocalTensor<T> &t, const dvac::Loc &loc = dvac::Loc::here())
+    {
+        dv_k_t *c = dvac::at(loc);
+        uint32_t i = slot(t.addr(), loc, "EnQue");
+        if (state_[i] != ALLOCED)
+            dvac::fail_at(loc, "EnQue", "the tensor was not allocated from this queue, or is already enqueued");
+        dvk_bookkeeping(c);
+        if (sync_)
+            dvk_set_flag(c, prod_, cons_, ev_full_[i]);
+        state_[i] = QUEUED;
+        fifo_[(head_ + count_++) % MAX_BUFS] = i;
+        return true;
+    }
+    template <typename T> LocalTensor<T> DeQue(const dvac::Loc &loc = dvac::Loc::here())
+    {
+        dv_k_t *c = dvac::at(loc);
+        check_init(loc, "DeQue");
+        if (!count_)
+            dvac::fail_at(loc, "DeQue", "the queue is empty (on hardware this waits forever)");
+        uint32_t i = fifo_[head_];
+        head_ = (head_ + 1) % MAX_BUFS;
+        count_--;
+        dvk_bookkeeping(c);
+        if (sync_)
+            dvk_wait_flag(c, prod_, cons_, ev_full_[i]);
+        state_[i] = DEQUEUED;
+        return LocalTensor<T>(buf_[i], (uint32_t)(len_ / sizeof(T)), dst);
+    }
+    template <typename T> void DeQue(LocalTensor<T> &t, const dvac::Loc &loc = dvac::Loc::here()) { t = DeQue<T>(loc); }
+    template <typename T> void FreeTensor(const LocalTensor<T> &t, const dvac::Loc &loc = dvac::Loc::here())
+    {
+        dv_k_t *c = dvac::at(loc);
+        uint32_t i = slot(t.addr(), loc, "FreeTensor");
+        if (state_[i] == FREE)
+            dvac::fail_at(loc, "FreeTensor", "the tensor is already free");
+        if (state_[i] == QUEUED)
+            dvac::fail_at(loc, "FreeTensor", "the tensor is still in the queue (DeQue it first)");
+        dvk_bookkeeping(c);
+        if (state_[i] == DEQUEUED && sync_) {
+            dvk_set_flag(c, cons_, prod_, ev_free_[i]);
+            freed_[i] = true;
+        }
+        state_[i] = FREE;
+    }
+    bool HasTensorInQue() const { return count_ > 0; }
+    int32_t GetTensorCountInQue() const { return (int32_t)count_; }
+    bool VacantInQue() const { return count_ < num_; }
+    bool HasIdleBuffer() const
+    {
+        for (uint32_t i = 0; i < num_; i++)
+            if (state_[i] == FREE)
+                return true;
+        return false;
+    }
+
+    /* TPipe::InitBuffer / TBufPool::InitBuffer. */
+    void init(dvac::Region &r, uint32_t num, uint32_t len, const dvac::Loc &loc)
+    {
+        dv_k_t *c = dvac::at(loc);
+        if (num_)
+            dvac::fail_at(loc, "InitBuffer", "the queue already has its buffers");
+        if (num < 1 || num > MAX_BUFS)
+            dvac::fail_at(loc, "InitBuffer", "%u buffers: a queue takes 1 to %u", num, MAX_BUFS);
+        space_ = dvac::space_of(src);
+        if (dvac::space_of(dst) != space_)
+            dvac::fail_at(loc, "InitBuffer", "the queue's positions are in different buffers");
+        prod_ = dvac::writer_of(src);
+        cons_ = dvac::reader_of(dst);
+        sync_ = prod_ != cons_;
+        for (uint32_t i = 0; i < num; i++) {
+            buf_[i] = r.take(space_, len, loc, "InitBuffer");
+            if (sync_) {
+                ev_full_[i] = dvk_event_alloc(c, prod_, cons_);
+                ev_free_[i] = dvk_event_alloc(c, cons_, prod_);
+            }
+        }
+        num_ = num;
+        len_ = len;
+    }
+
+private:
+    enum State : uint8_t { FREE, ALLOCED, QUEUED, DEQUEUED };
+    void check_init(const dvac::Loc &loc, const char *api) const
+    {
+        if (!num_)
+            dvac::fail_at(loc, api, "the queue has no buffers (TPipe::InitBuffer was not called)");
+    }
+    uint32_t slot(uint64_t addr, const dvac::Loc &loc, const char *api) const
+    {
+        check_init(loc, api);
+        for (uint32_t i = 0; i < num_; i++)
+            if (buf_[i] == addr)
+                return i;
+        dvac::fail_at(loc, api, "the tensor is not a buffer of this queue");
+    }
+    uint32_t num_ = 0, len_ = 0, next_ = 0, head_ = 0, count_ = 0;
+    dv_space_t space_ = DV_SPACE_UB;
+    dv_pipe_t prod_ = DV_PIPE_MTE2, cons_ = DV_PIPE_V;
+    bool sync_ = false;
+    uint64_t buf_[MAX_BUFS] = {};
+    int ev_full_[MAX_BUFS] = {}, ev_free_[MAX_BUFS] = {};
+    bool freed_[MAX_BUFS] = {};
+    State state_[MAX_BUFS] = {};
+    uint32_t fifo_[MAX_BUFS] = {};
+};
+
+template <TPosition pos, int32_t depth = 1, auto mask = 0> class TQue : public TQueBind<pos, pos, depth, mask> {};
+
+/* A fixed local buffer without queue synchronisation (temporary and calculation space). */
+template <TPosition pos = TPosition::VECCALC> class TBuf {
+public:
+    template <typename T> LocalTensor<T> Get(const dvac::Loc &loc = dvac::Loc::here()) const
+    {
+        if (!len_)
+            dvac::fail_at(loc, "TBuf::Get", "the buffer has no space (TPipe::InitBuffer was not called)");
+        return LocalTensor<T>(addr_, len_ / (uint32_t)sizeof(T), pos);
+    }
+    template <typename T> LocalTensor<T> Get(uint32_t count, const dvac::Loc &loc = dvac::Loc::here()) const
+    {
+        if ((uint64_t)count * sizeof(T) > len_)
+            dvac::fail_at(loc, "TBuf::Get", "%u elements of %zu bytes exceed the buffer's %u bytes", count, sizeof(T), len_);
+        return LocalTensor<T>(addr_, count, pos);
+    }
+    template <typename T> LocalTensor<T> GetWithOffset(uint32_t count, uint32_t bufOffset,
+                                                       const dvac::Loc &loc = dvac::Loc::here()) const
+    {
+        if ((uint64_t)bufOffset + (uint64_t)count * sizeof(T) > len_)
+            dvac::fail_at(loc, "TBuf::GetWithOffset", "%u elements at byte %u exceed the buffer's %u bytes", count,
+                       bufOffset, len_);
+        return LocalTensor<T>(addr_ + bufOffset, count, pos);
+    }
+    void init(dvac::Region &r, uint32_t len, const dvac::Loc &loc)
+    {
+        addr_ = r.take(dvac::space_of(pos), len, loc, "InitBuffer");
+        len_ = len;
+    }
+
+private:
+    uint64_t addr_ = 0;
+    uint32_t len_ = 0;
+};
+
+/* A part of a local space that queues and buffers can be carved from and reset together. */
+template <TPosition pos, uint32_t bufIDSize = 4> class TBufPool {
+public:
+    template <class Q> bool InitBuffer(Q &que, uint8_t num, uint32_t len, const dvac::Loc &loc = dvac::Loc::here())
+    {
+        que.init(region_, num, len, loc);
+        return true;
+    }
+    template <TPosition bp> bool InitBuffer(TBuf<bp> &buf, uint32_t len, const dvac::Loc &loc = dvac::Loc::here())
+    {
+        buf.init(region_, len, loc);
+        return true;
+    }
+    template <class P> bool InitBufPool(P &pool, uint32_t len, const dvac::Loc &loc = dvac::Loc::here())
+    {
+        pool.carve(region_, len, loc);
+        return true;
+    }
+    void Reset()
+    {
+        for (auto &u : region_.used)
+            u = 0;
+    }
+    void carve(dvac::Region &from, uint32_t len, const dvac::Loc &loc)
+    {
+        const dv_space_t s = dvac::space_of(pos);
+        uint64_t a = from.take(s, len, loc, "InitBufPool");
+        region_.base[s] = DV_ADDR_OFF(a);
+        region_.end[s] = DV_ADDR_OFF(a) + len;
+        region_.used[s] = 0;
+    }
+
+private:
+    dvac::Region region_;
+};
+
+/* The kernel's local memory: every space handed out from its start. */
+class TPipe {
+public:
+    TPipe();
+    ~TPipe();
+    template <class Q> bool InitBuffer(Q &que, uint8_t num, uint32_t len, const dvac::Loc &loc = dvac::Loc::here())
+    {
+        que.init(region_, num, len, loc);
+        return true;
+    }
+    template <TPosition bp> bool InitBuffer(TBuf<bp> &buf, uint32_t len, const dvac::Loc &loc = dvac::Loc::here())
+    {
+        buf.init(region_, len, loc);
+        return true;
+    }
+    template <class P> bool InitBufPool(P &pool, uint32_t len, const dvac::Loc &loc = dvac::Loc::here())
+    {
+        pool.carve(region_, len, loc);
+        return true;
+    }
+    template <class P, class Q>
+    bool InitBufPool(P &pool, uint32_t len, Q &shareWith, const dvac::Loc &loc = dvac::Loc::here())
+    {
+        (void)shareWith;
+        pool.carve(region_, len, loc);
+        return true;
+    }
+    /* Give every buffer back (the queues made before must not be used again). */
+    void Reset() { region_ = dvac::Region(); }
+    void Destroy() { Reset(); }
+    void Init() {}
+    /* Event ids outside the queues (CANN's pool of each HardEvent). */
+    template <HardEvent evt> int32_t AllocEventID(const dvac::Loc &loc = dvac::Loc::here());
+    template <HardEvent evt> void ReleaseEventID(int32_t id, const dvac::Loc &loc = dvac::Loc::here());
+    template <HardEvent evt> int32_t FetchEventID(const dvac::Loc &loc = dvac::Loc::here());
+    int32_t FetchEventID(HardEvent evt, const dvac::Loc &loc = dvac::Loc::here());
+
+private:
+    dvac::Region region_;
+};
+
+} // namespace AscendC
+
+namespace dvac {
+inline thread_local AscendC::TPipe *g_pipe = nullptr;
+}
+
+namespace AscendC {
+inline TPipe::TPipe() { dvac::g_pipe = this; }
+inline TPipe::~TPipe()
+{
+    if (dvac::g_pipe == this)
+        dvac::g_pipe = nullptr;
+}
+inline TPipe *GetTPipePtr() { return dvac::g_pipe; }
+} // namespace AscendC
+
+#endif

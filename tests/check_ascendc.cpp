@@ -1,0 +1,339 @@
+/* tests/check_ascendc.cpp - the core of dvsim's Ascend C (include/ascendc): kernels launched as dvcc
+ * launches them (::dvac::launch), queues and copies checked against the bytes, the same kernel
+ * written with the kernel API giving the same cycles, the kind found from the code, and the
+ * located errors of misuse (file:line: API: message). */
+#include <check.h>
+
+#include <cstring>
+#include <vector>
+
+#include "acl/acl.h"
+#include "ascendc/kernel_operator.h"
+#include "support/aclt.h"
+
+namespace {
+
+constexpr uint32_t TILE = 512; /* floats per copy */
+
+/* GM -> UB -> GM through a double-buffered TQueBind, 8 blocks. */
+__global__ __vector__ void copy_kernel(GM_ADDR x, GM_ADDR z, uint32_t total)
+{
+    AscendC::TPipe pipe;
+    AscendC::TQueBind<AscendC::TPosition::VECIN, AscendC::TPosition::VECOUT, 1> q;
+    AscendC::GlobalTensor<float> xg, zg;
+    uint32_t per = total / AscendC::GetBlockNum();
+    xg.SetGlobalBuffer((__gm__ float *)x + per * AscendC::GetBlockIdx(), per);
+    zg.SetGlobalBuffer((__gm__ float *)z + per * AscendC::GetBlockIdx(), per);
+    pipe.InitBuffer(q, 2, TILE * sizeof(float));
+    for (uint32_t i = 0; i < per / TILE; i++) {
+        AscendC::LocalTensor<float> t = q.AllocTensor<float>();
+        AscendC::DataCopy(t, xg[i * TILE], TILE);
+        q.EnQue(t);
+        t = q.DeQue<float>();
+        AscendC::DataCopy(zg[i * TILE], t, TILE);
+        q.FreeTensor(t);
+    }
+}
+
+/* The same kernel with the kernel API (dv/kapi.h): a depth-2 queue from MTE2 to MTE3. */
+struct copy_params {
+    uint32_t total;
+};
+void copy_kapi(dv_k_t *k, const void *p)
+{
+    const copy_params *cp = static_cast<const copy_params *>(p);
+    uint32_t per = cp->total / dvk_block_num(k);
+    uint64_t base = (uint64_t)per * dvk_block_idx(k) * 4;
+    dv_que_t q;
+    dvk_que_init(k, &q, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_MTE3, 2, TILE * 4);
+    for (uint32_t i = 0; i < per / TILE; i++) {
+        uint64_t b = dvk_que_alloc(k, &q);
+        dvk_copy_gm_to_ubuf(k, b, dvk_gm(k, 0, base + i * TILE * 4), 1, TILE * 4 / 32, 0, 0);
+        dvk_que_enque(k, &q, b);
+        b = dvk_que_deque(k, &q);
+        dvk_copy_ubuf_to_gm(k, dvk_gm(k, 1, base + i * TILE * 4), b, 1, TILE * 4 / 32, 0, 0);
+        dvk_que_free(k, &q, b);
+    }
+}
+
+struct session {
+    aclrtStream stream = nullptr;
+    void *x = nullptr, *z = nullptr;
+    std::vector<float> in, out;
+    explicit session(uint32_t n) : in(n), out(n)
+    {
+        up();
+        OK(aclrtCreateStream(&stream));
+        OK(aclrtMalloc(&x, n * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+        OK(aclrtMalloc(&z, n * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+        for (uint32_t i = 0; i < n; i++)
+            in[i] = 0.25f * (float)i - 100.0f;
+        OK(aclrtMemcpy(x, n * 4, in.data(), n * 4, ACL_MEMCPY_HOST_TO_DEVICE));
+    }
+    void fetch() { OK(aclrtMemcpy(out.data(), out.size() * 4, z, out.size() * 4, ACL_MEMCPY_DEVICE_TO_HOST)); }
+    ~session() { down(); }
+};
+
+/* Device time of one launch, from events around it. */
+template <class F> float timed(aclrtStream s, F launch)
+{
+    aclrtEvent e0, e1;
+    OK(aclrtCreateEvent(&e0));
+    OK(aclrtCreateEvent(&e1));
+    OK(aclrtRecordEvent(e0, s));
+    launch();
+    OK(aclrtRecordEvent(e1, s));
+    OK(aclrtSynchronizeStream(s));
+    float ms = 0;
+    OK(aclrtEventElapsedTime(&ms, e0, e1));
+    OK(aclrtDestroyEvent(e0));
+    OK(aclrtDestroyEvent(e1));
+    return ms;
+}
+
+} // namespace
+
+START_TEST(test_ascendc_copy_through_queue)
+{
+    const uint32_t n = 8 * 4 * TILE;
+    session s(n);
+    ck_assert_uint_eq(::dvac::launch(copy_kernel, "copy_kernel", 8, nullptr, s.stream)(s.x, s.z, n), 0);
+    OK(aclrtSynchronizeStream(s.stream));
+    s.fetch();
+    ck_assert_int_eq(std::memcmp(s.in.data(), s.out.data(), n * 4), 0);
+}
+END_TEST
+
+/* The Ascend C queue emits what dvk_que emits: the same instructions, so the same time. */
+START_TEST(test_ascendc_same_cycles_as_kapi)
+{
+    const uint32_t n = 8 * 4 * TILE;
+    session s(n);
+    copy_params p = {n};
+    void *args[2] = {s.x, s.z};
+    auto kapi = [&] { OK(dvsimLaunchKernel("copy_kapi", copy_kapi, DV_KIND_VECTOR, 8, s.stream, args, 2, &p, sizeof p)); };
+    timed(s.stream, kapi); /* the L2 keeps its contents from kernel to kernel: both below run warm */
+    float ac = timed(s.stream, [&] {
+        ck_assert_uint_eq(::dvac::launch(copy_kernel, "copy_kernel", 8, nullptr, s.stream)(s.x, s.z, n), 0);
+    });
+    float ck = timed(s.stream, kapi);
+    ck_assert_msg(ac > 0 && ac == ck, "Ascend C %.6f ms, kernel API %.6f ms", (double)ac, (double)ck);
+}
+END_TEST
+
+/* Tiling the host wrote to GM, read by the kernel with GlobalTensor::GetValue. */
+__global__ __vector__ void tiled_copy(GM_ADDR x, GM_ADDR z, GM_ADDR tiling)
+{
+    AscendC::GlobalTensor<uint32_t> t;
+    t.SetGlobalBuffer((__gm__ uint32_t *)tiling, 2);
+    uint32_t tile = t.GetValue(0), tiles = t.GetValue(1);
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, tile * sizeof(float));
+    AscendC::LocalTensor<float> b = buf.Get<float>();
+    AscendC::GlobalTensor<float> xg, zg;
+    xg.SetGlobalBuffer((__gm__ float *)x);
+    zg.SetGlobalBuffer((__gm__ float *)z);
+    for (uint32_t i = 0; i < tiles; i++) {
+        AscendC::DataCopy(b, xg[i * tile], tile);
+        AscendC::SetFlag<AscendC::HardEvent::MTE2_MTE3>(AscendC::EVENT_ID0);
+        AscendC::WaitFlag<AscendC::HardEvent::MTE2_MTE3>(AscendC::EVENT_ID0);
+        AscendC::DataCopy(zg[i * tile], b, tile);
+        AscendC::SetFlag<AscendC::HardEvent::MTE3_MTE2>(AscendC::EVENT_ID0);
+        AscendC::WaitFlag<AscendC::HardEvent::MTE3_MTE2>(AscendC::EVENT_ID0);
+    }
+}
+
+START_TEST(test_ascendc_tiling_from_gm)
+{
+    const uint32_t n = 3 * 256;
+    session s(n);
+    uint32_t tiling[2] = {256, 3};
+    void *t;
+    OK(aclrtMalloc(&t, sizeof tiling, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMemcpy(t, sizeof tiling, tiling, sizeof tiling, ACL_MEMCPY_HOST_TO_DEVICE));
+    ck_assert_uint_eq(::dvac::launch(tiled_copy, "tiled_copy", 1, nullptr, s.stream)(s.x, s.z, t), 0);
+    OK(aclrtSynchronizeStream(s.stream));
+    s.fetch();
+    ck_assert_int_eq(std::memcmp(s.in.data(), s.out.data(), n * 4), 0);
+}
+END_TEST
+
+/* The kind comes from the code: a kernel with only vector-core work runs on AIVs. */
+START_TEST(test_ascendc_kind_probed)
+{
+    const uint32_t n = 8 * 4 * TILE;
+    session s(n);
+    dv_config_t cfg;
+    ck_assert_int_eq(dv_config_preset(&cfg, "ascend910b2", NULL), 0);
+    dv_kernel_info_t info = {};
+    std::snprintf(info.name, sizeof info.name, "copy");
+    info.blocks = 8;
+    dv_arg_t args[2] = {};
+    args[0].bytes = args[1].bytes = n * 4;
+    info.nargs = 2;
+    info.args = args;
+    ::dvac::Launch<GM_ADDR, GM_ADDR, uint32_t> l;
+    std::memset(static_cast<void *>(&l), 0, sizeof l);
+    l.fn = copy_kernel;
+    ::dvac::fill(l.args, s.x, s.z, n);
+    l.gm.n = 2;
+    l.gm.dev[0] = (uint64_t)(uintptr_t)s.x;
+    l.gm.dev[1] = (uint64_t)(uintptr_t)s.z;
+    dv_kind_t kind = DV_KIND_MIX;
+    dv_error_t err;
+    ck_assert_int_eq(dvk_kernel_probe(&cfg, &info, ::dvac::trampoline<GM_ADDR, GM_ADDR, uint32_t>, &l, sizeof l,
+                                      &kind, &err), DV_OK);
+    ck_assert_int_eq(kind, DV_KIND_VECTOR);
+}
+END_TEST
+
+/* The scalar unit reads and writes UB (GetValue / SetValue) after MTE2 -> S and before S -> MTE3. */
+__global__ __vector__ void scalar_loop(GM_ADDR x, GM_ADDR z, uint32_t n)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> bx, bz;
+    pipe.InitBuffer(bx, n * sizeof(float));
+    pipe.InitBuffer(bz, n * sizeof(float));
+    AscendC::LocalTensor<float> lx = bx.Get<float>(), lz = bz.Get<float>();
+    AscendC::GlobalTensor<float> xg, zg;
+    xg.SetGlobalBuffer((__gm__ float *)x);
+    zg.SetGlobalBuffer((__gm__ float *)z);
+    AscendC::DataCopy(lx, xg, n);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_S>(0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_S>(0);
+    for (uint32_t i = 0; i < n; i++)
+        lz.SetValue(i, 2.0f * lx.GetValue(i) + 1.0f);
+    AscendC::SetFlag<AscendC::HardEvent::S_MTE3>(0);
+    AscendC::WaitFlag<AscendC::HardEvent::S_MTE3>(0);
+    AscendC::DataCopy(zg, lz, n);
+}
+
+START_TEST(test_ascendc_scalar_ub_access)
+{
+    const uint32_t n = 64;
+    session s(n);
+    ck_assert_uint_eq(::dvac::launch(scalar_loop, "scalar_loop", 1, nullptr, s.stream)(s.x, s.z, n), 0);
+    int rc = aclrtSynchronizeStream(s.stream);
+    ck_assert_msg(rc == 0, "%d: %s", rc, aclGetRecentErrMsg());
+    s.fetch();
+    for (uint32_t i = 0; i < n; i++)
+        ck_assert_float_eq(s.out[i], 2.0f * s.in[i] + 1.0f);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- misuse, located */
+
+__global__ __vector__ void odd_copy(GM_ADDR x, GM_ADDR z)
+{
+    AscendC::TPipe pipe;
+    AscendC::TQue<AscendC::TPosition::VECIN, 1> q;
+    AscendC::GlobalTensor<float> xg;
+    xg.SetGlobalBuffer((__gm__ float *)x);
+    (void)z;
+    pipe.InitBuffer(q, 1, 1024);
+    AscendC::LocalTensor<float> t = q.AllocTensor<float>();
+    AscendC::DataCopy(t, xg, 100); /* 400 bytes: not whole 32-byte blocks */
+}
+
+__global__ __vector__ void empty_deque(GM_ADDR x, GM_ADDR z)
+{
+    (void)x;
+    (void)z;
+    AscendC::TPipe pipe;
+    AscendC::TQue<AscendC::TPosition::VECIN, 1> q;
+    pipe.InitBuffer(q, 2, 1024);
+    (void)q.DeQue<float>();
+}
+
+__global__ __vector__ void ub_overflow(GM_ADDR x, GM_ADDR z)
+{
+    (void)x;
+    (void)z;
+    AscendC::TPipe pipe;
+    AscendC::TQue<AscendC::TPosition::VECIN, 1> q;
+    pipe.InitBuffer(q, 2, 128 * 1024);
+}
+
+__global__ __vector__ void past_gm(GM_ADDR x, GM_ADDR z)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 4096);
+    AscendC::GlobalTensor<float> xg;
+    xg.SetGlobalBuffer((__gm__ float *)x);
+    (void)z;
+    AscendC::DataCopy(b.Get<float>(), xg[1u << 24], 1024); /* far past both allocations */
+}
+
+__global__ __vector__ void straddle(GM_ADDR x, GM_ADDR z)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 4096);
+    AscendC::GlobalTensor<float> zg;
+    zg.SetGlobalBuffer((__gm__ float *)z);
+    (void)x;
+    AscendC::DataCopy(b.Get<float>(), zg[1016], 1024); /* z, the last allocation, has 1024 floats */
+}
+
+__global__ __vector__ void copy_past_tensor(GM_ADDR x, GM_ADDR z)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 256);
+    AscendC::GlobalTensor<float> xg;
+    xg.SetGlobalBuffer((__gm__ float *)x);
+    (void)z;
+    AscendC::DataCopy(b.Get<float>(), xg, 128); /* 512 bytes into a 256-byte buffer */
+}
+
+/* Launch `fn` on one block; the synchronisation fails with the model's code and the message holds
+ * this file, the API and `what`. */
+static void fails_at(void (*fn)(GM_ADDR, GM_ADDR), const char *api, const char *what)
+{
+    session s(1024);
+    ck_assert_uint_eq(::dvac::launch(fn, "bad", 1, nullptr, s.stream)(s.x, s.z), 0);
+    int rc = aclrtSynchronizeStream(s.stream);
+    const char *m = aclGetRecentErrMsg();
+    ck_assert_msg(rc != ACL_SUCCESS, "the kernel ran (%s)", api);
+    ck_assert_msg(m && std::strstr(m, "check_ascendc.cpp:") && std::strstr(m, api) && std::strstr(m, what),
+                  "message '%s' lacks the file, '%s' or '%s'", m ? m : "(null)", api, what);
+}
+
+START_TEST(test_ascendc_errors_located)
+{
+    fails_at(odd_copy, "DataCopy:", "not a whole number of 32-byte blocks");
+    fails_at(empty_deque, "DeQue:", "the queue is empty");
+    fails_at(ub_overflow, "InitBuffer:", "core.ub_size_bytes");
+    fails_at(past_gm, "DataCopy:", "is not inside any GM argument");
+    fails_at(straddle, "DataCopy:", "pass the end of the argument's allocation");
+    fails_at(copy_past_tensor, "DataCopy:", "pass the end of a tensor");
+}
+END_TEST
+
+/* A NULL or host pointer argument: NULL is left out of the GM arguments, a host pointer refused. */
+START_TEST(test_ascendc_host_pointer_refused)
+{
+    session s(1024);
+    float host[8];
+    ck_assert_uint_ne(::dvac::launch(copy_kernel, "copy_kernel", 1, nullptr, s.stream)(host, s.z, 1024u), 0);
+    ck_assert_ptr_nonnull(std::strstr(aclGetRecentErrMsg(), "not inside a device allocation"));
+}
+END_TEST
+
+extern "C" Suite *dv_ascendc_suite(void)
+{
+    Suite *s = suite_create("ascendc");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_ascendc_copy_through_queue);
+    tcase_add_test(tc, test_ascendc_same_cycles_as_kapi);
+    tcase_add_test(tc, test_ascendc_tiling_from_gm);
+    tcase_add_test(tc, test_ascendc_kind_probed);
+    tcase_add_test(tc, test_ascendc_scalar_ub_access);
+    tcase_add_test(tc, test_ascendc_errors_located);
+    tcase_add_test(tc, test_ascendc_host_pointer_refused);
+    suite_add_tcase(s, tc);
+    return s;
+}
