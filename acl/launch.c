@@ -2,8 +2,10 @@
  * and dvsimLaunchTrace check their GM arguments against the allocations and queue the kernel like
  * any other launch (dv_acl_enqueue_launch, stream.c). */
 #define _DEFAULT_SOURCE
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
 #include "dv/kapi.h"
@@ -46,6 +48,30 @@ static int raw_args(dv_acl_launch_t *l, dv_kernel_info_t *info, void *const *gmA
     return ACL_SUCCESS;
 }
 
+/* While a kernel is probed, what it prints goes nowhere (the run prints it): stdout is flushed and
+ * pointed at /dev/null, then back.  Returns the saved descriptor (-1: nothing to restore). */
+static int quiet_begin(void)
+{
+    fflush(stdout);
+    int saved = dup(STDOUT_FILENO), nul = open("/dev/null", O_WRONLY);
+    if (saved >= 0 && nul >= 0 && dup2(nul, STDOUT_FILENO) < 0) {
+        close(saved);
+        saved = -1;
+    }
+    if (nul >= 0)
+        close(nul);
+    return saved;
+}
+
+static void quiet_end(int saved)
+{
+    fflush(stdout);
+    if (saved >= 0) {
+        dup2(saved, STDOUT_FILENO);
+        close(saved);
+    }
+}
+
 /* A C kernel (dvsimLaunchKernel), or with probe an Ascend C kernel whose kind its code decides. */
 static aclError launch_fn(const char *api, const char *name, dv_kernel_fn fn, dv_kind_t kind, bool probe,
                           uint32_t blockDim, aclrtStream stream, void *const *gmArgs, uint32_t nGmArgs,
@@ -75,8 +101,13 @@ static aclError launch_fn(const char *api, const char *name, dv_kernel_fn fn, dv
     info.args = args;
     if ((rc = raw_args(&l, &info, gmArgs, nGmArgs, name, false)) != ACL_SUCCESS)
         return rc;
-    if (probe && dvk_kernel_probe(dv_acl_config(), &info, fn, params, paramsBytes, &kind, &err) != DV_OK)
-        return dv_acl_fail_err(ACL_ERROR_INVALID_PARAM, name, &err);
+    if (probe) {
+        int saved = quiet_begin();
+        rc = dvk_kernel_probe(dv_acl_config(), &info, fn, params, paramsBytes, &kind, &err);
+        quiet_end(saved);
+        if (rc != DV_OK)
+            return dv_acl_fail_err(ACL_ERROR_INVALID_PARAM, name, &err);
+    }
     info.kind = kind;
     /* streams per block as the profile's topology has them; a kind no core runs (a mix kernel on a
      * coupled chip) keeps one, and the model refuses it with the reason */

@@ -314,11 +314,9 @@ cleanup:
 
 /* ---------------------------------------------------------------- init / finalize */
 
-aclError aclInit(const char *configPath)
+/* aclInit's work: the profile (JSON file, then the environment), the SoC name, profiling. */
+static int init_session(const char *configPath)
 {
-    DV_ACL_LOCKED();
-    if (g_rt.inited)
-        return dv_acl_fail(ACL_ERROR_REPEAT_INITIALIZE, "aclInit: AscendCL is already initialized");
     init_opts_t o;
     dv_error_t err;
     int rc = ACL_SUCCESS;
@@ -353,6 +351,14 @@ cleanup:
     for (int i = 0; i < o.nops; i++)
         free(o.strings[i]);
     return rc;
+}
+
+aclError aclInit(const char *configPath)
+{
+    DV_ACL_LOCKED();
+    if (g_rt.inited)
+        return dv_acl_fail(ACL_ERROR_REPEAT_INITIALIZE, "aclInit: AscendCL is already initialized");
+    return init_session(configPath);
 }
 
 /* The device finishes what is queued (a failure stays recorded), then forgets every stream, event
@@ -420,6 +426,13 @@ static int check_device_id(const char *api, int64_t id)
 aclError aclrtSetDevice(int32_t deviceId)
 {
     DV_ACL_LOCKED();
+    /* As CANN's runtime, a process that never called aclInit is initialised by its first
+     * aclrtSetDevice (Ascend C programs launched with <<<>>> do not call aclInit). */
+    if (!g_rt.inited && !g_rt.ever_inited) {
+        int irc = init_session(NULL);
+        if (irc != ACL_SUCCESS)
+            return irc;
+    }
     int rc = check_device_id("aclrtSetDevice", deviceId);
     if (rc == ACL_SUCCESS)
         g_rt.device_refs++;

@@ -372,15 +372,27 @@ void dvk_event_free(dv_k_t *k, dv_pipe_t src, dv_pipe_t dst, int id)
 
 void dvk_bookkeeping(dv_k_t *k) { charge(k); }
 
+/* Hand the buffered instructions, the last of which reads a value, to the model and wait: it asks
+ * for more only after the scalar unit issued that one, whose value stream_loaded has stored. */
+static uint64_t await_value(dv_k_t *k)
+{
+    k->state = CO_SUSPENDED;
+    co_yield(k);
+    return k->loaded;
+}
+
 uint64_t dvk_load_ub(dv_k_t *k, uint64_t src, dv_dtype_t t)
 {
     k->loaded = 0;
     dvk_ld_ub(k, src, t);
-    /* Hand the buffered instructions to the model and wait: it asks for more only after the scalar
-     * unit issued the load, whose value stream_loaded has stored by then. */
-    k->state = CO_SUSPENDED;
-    co_yield(k);
-    return k->loaded;
+    return await_value(k);
+}
+
+uint64_t dvk_read_sys_cnt(dv_k_t *k)
+{
+    k->loaded = 0;
+    dvk_get_sys_cnt(k);
+    return await_value(k);
 }
 
 void dvk_que_init(dv_k_t *k, dv_que_t *q, dv_space_t space, dv_pipe_t producer, dv_pipe_t consumer, uint32_t depth,

@@ -28,7 +28,7 @@ AiCore::Params AiCore::Params::from(const dv_config_t &cfg, dv_core_type_t type)
         p.topo.buffer_align[sp] = dv_topo_buffer_align(&cfg, static_cast<dv_space_t>(sp));
     }
     p.chip = {cfg.chip_kernel_start_cycles, cfg.chip_block_start_cycles, cfg.chip_layout == DV_LAYOUT_SPLIT,
-              cfg.chip_gm_to_l0, cfg.chip_dma_pad, cfg.chip_l0c_to_ub};
+              cfg.chip_gm_to_l0, cfg.chip_dma_pad, cfg.chip_l0c_to_ub, cfg.chip_freq_mhz, cfg.chip_sys_counter_mhz};
     p.scalar.issue_cycles = cfg.scalar_issue_cycles;
     p.scalar.load_cycles = cfg.scalar_load_cycles;
     p.scalar.store_cycles = cfg.scalar_store_cycles;
@@ -571,6 +571,8 @@ int AiCore::check_access(const Entry &e, dv_error_t *err)
         return locate(err, DV_ERR_UNSUPPORTED, in, e.index, "GM -> L0 loads are not available on this chip (chip.gm_to_l0)");
     if ((in.op == DV_OP_copy_gm_to_ubuf_align || in.op == DV_OP_copy_ubuf_to_gm_align) && !p_.chip.dma_pad)
         return locate(err, DV_ERR_UNSUPPORTED, in, e.index, "byte-granular DMA (copy_*_align) is not available on this chip (chip.dma_pad)");
+    if (in.op == DV_OP_get_sys_cnt && !p_.chip.sys_counter_mhz)
+        return locate(err, DV_ERR_UNSUPPORTED, in, e.index, "this chip has no system counter a kernel can read (chip.sys_counter_mhz is 0)");
     if (in.op == DV_OP_copy_matrix_cc_to_ubuf && !p_.chip.l0c_to_ub)
         return locate(err, DV_ERR_UNSUPPORTED, in, e.index, "L0C -> UB moves are not available on this chip (chip.l0c_to_ub)");
     for (int k = 0; k < e.nr; k++) {
@@ -682,6 +684,15 @@ int AiCore::issue(dv_error_t *err)
                             [this](const dv_hazard_t &h) { chip_.report_hazard(index_, block_, sub_, h); });
             chip_.slice(index_, DV_PIPE_S, in, ts_, ts_ + busy);
             path_.move(s_node_, path_from(scalar_ref(ts_), ts_ + busy, path_key(in.op, DV_PIPE_S)));
+            break;
+        }
+        case DV_OP_get_sys_cnt: {
+            // the system counter at the scalar unit's time (its origin: the model's time 0)
+            const uint64_t v = static_cast<uint64_t>(ts_) * p_.chip.sys_counter_mhz / p_.chip.freq_mhz;
+            uint8_t bytes[8];
+            std::memcpy(bytes, &v, 8);
+            if (stream_->loaded)
+                stream_->loaded(stream_, bytes, 8);
             break;
         }
         case DV_OP_set_vector_mask:

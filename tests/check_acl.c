@@ -64,6 +64,21 @@ END_TEST
 
 /* ---------------------------------------------------------------- memory */
 
+/* A process that never called aclInit is initialised by aclrtSetDevice (Ascend C programs). */
+START_TEST(test_acl_set_device_initialises)
+{
+    OK(aclrtSetDevice(0));
+    ck_assert_str_eq(aclrtGetSocName(), "Ascend910B2");
+    void *p;
+    OK(aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    FAILS(aclInit(NULL), ACL_ERROR_REPEAT_INITIALIZE, "already initialized");
+    OK(aclrtResetDevice(0));
+    OK(aclFinalize());
+    /* once a session has ended, a device needs aclInit again */
+    FAILS(aclrtSetDevice(0), ACL_ERROR_UNINITIALIZE, "aclFinalize was called");
+}
+END_TEST
+
 START_TEST(test_acl_memory_capacity_and_info)
 {
     dv_config_t cfg = profile();
@@ -793,6 +808,7 @@ Suite *dv_acl_suite(void)
     TCase *t = tcase_create("runtime");
     tcase_set_timeout(t, 60);
     tcase_add_test(t, test_acl_init_states);
+    tcase_add_test(t, test_acl_set_device_initialises);
     tcase_add_test(t, test_acl_memory_capacity_and_info);
     tcase_add_test(t, test_acl_memory_bad_frees_and_copies);
     tcase_add_test(t, test_acl_memory_copy_kinds);

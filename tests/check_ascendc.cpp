@@ -35,7 +35,9 @@ __global__ __vector__ void copy_kernel(GM_ADDR x, GM_ADDR z, uint32_t total)
     }
 }
 
-/* The same kernel with the kernel API (dv/kapi.h): a depth-2 queue from MTE2 to MTE3. */
+/* The same kernel with the kernel API (dv/kapi.h): a depth-2 queue from MTE2 to MTE3, with what
+ * TPipe adds as CANN's does: the control state at the start (set_mask_norm, every mask bit), and at
+ * the end a wait for each freed buffer's flag and a barrier on every pipe. */
 struct copy_params {
     uint32_t total;
 };
@@ -45,6 +47,8 @@ void copy_kapi(dv_k_t *k, const void *p)
     uint32_t per = cp->total / dvk_block_num(k);
     uint64_t base = (uint64_t)per * dvk_block_idx(k) * 4;
     dv_que_t q;
+    dvk_set_mask_norm(k);
+    dvk_mask_all(k);
     dvk_que_init(k, &q, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_MTE3, 2, TILE * 4);
     for (uint32_t i = 0; i < per / TILE; i++) {
         uint64_t b = dvk_que_alloc(k, &q);
@@ -54,6 +58,10 @@ void copy_kapi(dv_k_t *k, const void *p)
         dvk_copy_ubuf_to_gm(k, dvk_gm(k, 1, base + i * TILE * 4), b, 1, TILE * 4 / 32, 0, 0);
         dvk_que_free(k, &q, b);
     }
+    for (uint32_t i = 0; i < q.depth; i++)
+        if (q.freed[i])
+            dvk_wait_flag(k, DV_PIPE_MTE3, DV_PIPE_MTE2, q.ev_free[i]);
+    dvk_pipe_barrier(k, DV_PIPE_ALL);
 }
 
 struct session {
@@ -222,6 +230,58 @@ START_TEST(test_ascendc_scalar_ub_access)
 }
 END_TEST
 
+/* GetSystemCycle around a copy: the counter advances at chip.sys_counter_mhz. */
+__global__ __vector__ void timed_copy(GM_ADDR x, GM_ADDR z, uint32_t n)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> b, t;
+    pipe.InitBuffer(b, n * sizeof(float));
+    pipe.InitBuffer(t, 32);
+    AscendC::GlobalTensor<float> xg;
+    AscendC::GlobalTensor<int32_t> zg;
+    xg.SetGlobalBuffer((__gm__ float *)x);
+    zg.SetGlobalBuffer((__gm__ int32_t *)z);
+    int64_t t0 = AscendC::GetSystemCycle();
+    AscendC::DataCopy(b.Get<float>(), xg, n);
+    AscendC::PipeBarrier<AscendC::PIPE_ALL>();
+    int64_t t1 = AscendC::GetSystemCycle();
+    AscendC::LocalTensor<int32_t> lt = t.Get<int32_t>();
+    for (int i = 0; i < 8; i++)
+        lt.SetValue(i, i == 0 ? (int32_t)(t1 - t0) : 0);
+    AscendC::SetFlag<AscendC::HardEvent::S_MTE3>(0);
+    AscendC::WaitFlag<AscendC::HardEvent::S_MTE3>(0);
+    AscendC::DataCopy(zg, lt, 8);
+}
+
+START_TEST(test_ascendc_system_cycle)
+{
+    const uint32_t n = 16384;
+    session s(n);
+    float ms = timed(s.stream, [&] {
+        ck_assert_uint_eq(::dvac::launch(timed_copy, "timed_copy", 1, nullptr, s.stream)(s.x, s.z, n), 0);
+    });
+    s.fetch();
+    int32_t d;
+    std::memcpy(&d, s.out.data(), 4);
+    /* a 64 KB copy is hundreds of core cycles: some counts at 50 MHz, and less than the kernel took */
+    ck_assert_int_gt(d, 2);
+    ck_assert_int_lt(d, (int32_t)(ms * 1e-3 * 50e6) + 1);
+    down();
+    /* a chip without a readable counter */
+    setenv("DVSIM_PROFILE", "ascend910a", 1);
+    up();
+    unsetenv("DVSIM_PROFILE");
+    aclrtStream st;
+    void *x, *z;
+    OK(aclrtCreateStream(&st));
+    OK(aclrtMalloc(&x, n * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMalloc(&z, n * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    ck_assert_uint_eq(::dvac::launch(timed_copy, "timed_copy", 1, nullptr, st)(x, z, n), 0);
+    ck_assert_int_ne(aclrtSynchronizeStream(st), ACL_SUCCESS);
+    ck_assert_ptr_nonnull(std::strstr(aclGetRecentErrMsg(), "chip.sys_counter_mhz is 0"));
+}
+END_TEST
+
 /* ---------------------------------------------------------------- misuse, located */
 
 __global__ __vector__ void odd_copy(GM_ADDR x, GM_ADDR z)
@@ -332,6 +392,7 @@ extern "C" Suite *dv_ascendc_suite(void)
     tcase_add_test(tc, test_ascendc_tiling_from_gm);
     tcase_add_test(tc, test_ascendc_kind_probed);
     tcase_add_test(tc, test_ascendc_scalar_ub_access);
+    tcase_add_test(tc, test_ascendc_system_cycle);
     tcase_add_test(tc, test_ascendc_errors_located);
     tcase_add_test(tc, test_ascendc_host_pointer_refused);
     suite_add_tcase(s, tc);

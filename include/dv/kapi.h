@@ -94,6 +94,9 @@ void dvk_bookkeeping(dv_k_t *k);
  * whatever the kernel synchronised before it (zero without data, in dvsim record and while probed).
  * The kernel function waits for the model meanwhile, so each call costs a hand-off. */
 uint64_t dvk_load_ub(dv_k_t *k, uint64_t src, dv_dtype_t t);
+/* The system counter as the scalar unit reads it when it issues get_sys_cnt (Ascend C
+ * GetSystemCycle), in the same way (zero without a model). */
+uint64_t dvk_read_sys_cnt(dv_k_t *k);
 
 /* A queue of `depth` equal buffers in one local space between a producer and a consumer pipe:
  * the TQue of Ascend C.  depth 2 is double buffering.

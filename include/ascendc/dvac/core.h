@@ -140,6 +140,10 @@ template <typename T> constexpr dv_dtype_t dtype_of()
 
 } // namespace dvac
 
+/* Event ids, as CCE spells them (global names, also in AscendC). */
+enum TEventID : int32_t { EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
+using event_t = int32_t;
+
 namespace AscendC {
 
 /* ---- sizes (Atlas A2) ---- */
@@ -178,8 +182,23 @@ enum class HardEvent : uint8_t {
     MTE2_FIX, FIX_MTE2, FIX_S, M_S, FIX_MTE3, MTE1_FIX, FIX_MTE1, FIX_FIX, MAX,
 };
 
-enum TEventID : int32_t { EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
-using event_t = int32_t;
+using ::EVENT_ID0;
+using ::EVENT_ID1;
+using ::EVENT_ID2;
+using ::EVENT_ID3;
+using ::EVENT_ID4;
+using ::EVENT_ID5;
+using ::EVENT_ID6;
+using ::EVENT_ID7;
+using ::TEventID;
+using ::event_t;
+
+/* Where a local buffer lives (LocalMemAllocator). */
+enum class Hardware : uint8_t { GM, UB, L1, L0A, L0B, L0C, BIAS, FIXBUF, MAX };
+
+template <typename T, typename U> struct IsSameType {
+    static constexpr bool value = std::is_same<T, U>::value;
+};
 
 /* ---- the block ---- */
 inline int64_t GetTaskRation()

@@ -18,7 +18,7 @@ inline dv_pipe_t pipe_of(AscendC::pipe_t p, const Loc &loc, const char *api)
     case PIPE_MTE2: return DV_PIPE_MTE2;
     case PIPE_MTE3: return DV_PIPE_MTE3;
     case PIPE_FIX: return DV_PIPE_FIX;
-    case PIPE_ALL: return DV_PIPE_COUNT; /* pipe_barrier's ALL */
+    case PIPE_ALL: return DV_PIPE_ALL;
     default: fail_at(loc, api, "pipe %d does not exist on dav-2201", (int)p);
     }
 }
@@ -103,7 +103,7 @@ template <pipe_t pipe> inline void PipeBarrier(const dvac::Loc &loc = dvac::Loc:
     static_assert(pipe != PIPE_S, "PipeBarrier<PIPE_S> is not allowed (CANN: the scalar pipe has no barrier)");
     dv_k_t *c = dvac::at(loc);
     dv_pipe_t p = dvac::pipe_of(pipe, loc, "PipeBarrier");
-    if (p == DV_PIPE_COUNT || dvk_has_pipe(c, p))
+    if (p == DV_PIPE_ALL || dvk_has_pipe(c, p))
         dvk_pipe_barrier(c, p);
 }
 
@@ -140,6 +140,72 @@ inline int32_t TPipe::FetchEventID(HardEvent evt, const dvac::Loc &loc)
     int id = dvk_event_alloc(c, p.src, p.dst);
     dvk_event_free(c, p.src, p.dst, id);
     return id;
+}
+
+/* The control state CANN sets at a kernel's start and on TPipe::Reset: normal mask mode and, on a
+ * vector core, every mask bit. */
+inline void InitSocState(const dvac::Loc &loc = dvac::Loc::here())
+{
+    dv_k_t *c = dvac::at(loc);
+    if (!dvk_has_pipe(c, DV_PIPE_V))
+        return;
+    dvk_set_mask_norm(c);
+    dvk_set_vector_mask(c, ~0ull, ~0ull);
+}
+
+inline TPipe::TPipe()
+{
+    dvac::g_pipe = this;
+    std::memset(dvac::g_free_pending, 0, sizeof dvac::g_free_pending);
+    InitSocState();
+    dv_k_t *c = dvac::k();
+    if (dvk_has_pipe(c, DV_PIPE_M) && dvk_has_pipe(c, DV_PIPE_MTE1))
+        for (int &e : mm_events_) {
+            e = AllocEventID<HardEvent::M_MTE1>();
+            SetFlag<HardEvent::M_MTE1>(e);
+        }
+}
+
+inline TPipe::~TPipe()
+{
+    Destroy();
+    if (dvac::g_pipe == this)
+        dvac::g_pipe = nullptr;
+}
+
+namespace detail {
+inline void wait_freed(dv_k_t *c)
+{
+    for (int s = 0; s < DV_PIPE_COUNT; s++)
+        for (int d = 0; d < DV_PIPE_COUNT; d++)
+            for (int id = 0; id < DV_FLAG_IDS; id++)
+                if (dvac::g_free_pending[s][d] & (1u << id))
+                    dvk_wait_flag(c, (dv_pipe_t)s, (dv_pipe_t)d, id);
+    std::memset(dvac::g_free_pending, 0, sizeof dvac::g_free_pending);
+}
+} // namespace detail
+
+inline void TPipe::Destroy(const dvac::Loc &loc)
+{
+    if (destroyed_)
+        return;
+    destroyed_ = true;
+    dv_k_t *c = dvac::at(loc);
+    detail::wait_freed(c);
+    for (int &e : mm_events_)
+        if (e >= 0) {
+            WaitFlag<HardEvent::M_MTE1>(e, loc);
+            ReleaseEventID<HardEvent::M_MTE1>(e, loc);
+            e = -1;
+        }
+    dvk_pipe_barrier(c, DV_PIPE_ALL);
+}
+
+inline void TPipe::Reset(const dvac::Loc &loc)
+{
+    detail::wait_freed(dvac::at(loc));
+    InitSocState(loc);
+    region_ = dvac::Region();
 }
 
 /* Every AIV of the launch (or every core, isAIVOnly = false) waits here for all the others:

@@ -43,6 +43,10 @@ inline uint64_t gm_addr(uint64_t dev, uint64_t bytes, const Loc &loc, const char
     return DV_GM_ADDR(best, off);
 }
 
+/* Queue buffers freed by their reader whose flag to the writer nobody has waited for yet, by
+ * (reader, writer) pipe pair, a bit per event id: TPipe::Destroy / Reset wait for them. */
+inline thread_local uint16_t g_free_pending[DV_PIPE_COUNT][DV_PIPE_COUNT];
+
 /* Local space of a position on the profile's chip. */
 inline dv_space_t space_of(AscendC::TPosition p)
 {
@@ -184,6 +188,12 @@ public:
     using PrimType = T;
     LocalTensor() = default;
     LocalTensor(uint64_t addr, uint32_t count, TPosition pos) : addr_(addr), size_(count), pos_(pos) {}
+    /* A tensor of `count` elements at byte `offset` of the position's buffer (CANN's static
+     * allocation: the caller owns the layout). */
+    LocalTensor(TPosition pos, uint32_t offset, uint32_t count)
+        : addr_(DV_ADDR(dvac::space_of(pos), offset)), size_(count), pos_(pos)
+    {
+    }
     uint64_t addr() const { return addr_; }
     dv_space_t space() const { return DV_ADDR_SPACE(addr_); }
     uint32_t GetSize() const { return size_; }
@@ -263,7 +273,9 @@ public:
             next_ = (i + 1) % num_;
             dvk_bookkeeping(c);
             if (freed_[i] && sync_) { /* WAR: the reader of the previous contents is done */
-                dvk_wait_flag(c, cons_, prod_, ev_free_[i]);
+                if (dvac::g_free_pending[cons_][prod_] & (1u << ev_free_[i]))
+                    dvk_wait_flag(c, cons_, prod_, ev_free_[i]);
+                dvac::g_free_pending[cons_][prod_] &= (uint16_t)~(1u << ev_free_[i]);
                 freed_[i] = false;
             }
             state_[i] = ALLOCED;
@@ -315,6 +327,7 @@ public:
         dvk_bookkeeping(c);
         if (state_[i] == DEQUEUED && sync_) {
             dvk_set_flag(c, cons_, prod_, ev_free_[i]);
+            dvac::g_free_pending[cons_][prod_] |= (uint16_t)(1u << ev_free_[i]);
             freed_[i] = true;
         }
         state_[i] = FREE;
@@ -480,9 +493,12 @@ public:
         pool.carve(region_, len, loc);
         return true;
     }
-    /* Give every buffer back (the queues made before must not be used again). */
-    void Reset() { region_ = dvac::Region(); }
-    void Destroy() { Reset(); }
+    /* Wait for the buffers freed and not yet reused, restore the control state, give every buffer
+     * back (the queues made before must not be used again). */
+    void Reset(const dvac::Loc &loc = dvac::Loc::here());
+    /* As CANN's: wait for the freed buffers (and, on an AIC, the matmul M -> MTE1 events), then a
+     * barrier on every pipe.  The destructor calls it. */
+    void Destroy(const dvac::Loc &loc = dvac::Loc::here());
     void Init() {}
     /* Event ids outside the queues (CANN's pool of each HardEvent). */
     template <HardEvent evt> int32_t AllocEventID(const dvac::Loc &loc = dvac::Loc::here());
@@ -491,6 +507,61 @@ public:
     int32_t FetchEventID(HardEvent evt, const dvac::Loc &loc = dvac::Loc::here());
 
 private:
+    dvac::Region region_;
+    bool destroyed_ = false;
+    int mm_events_[3] = {-1, -1, -1}; /* AIC: the matmul M -> MTE1 events set at construction */
+};
+
+/* Static allocation of a local buffer from its start (CANN's LocalMemAllocator). */
+template <Hardware hard = Hardware::UB> class LocalMemAllocator {
+public:
+    uint32_t GetCurAddr() const { return (uint32_t)region_.used[space()]; }
+    template <class T, uint32_t tileSize> LocalTensor<T> Alloc(const dvac::Loc &loc = dvac::Loc::here())
+    {
+        return Alloc<T>(tileSize, loc);
+    }
+    template <TPosition pos, class T, uint32_t tileSize> LocalTensor<T> Alloc(const dvac::Loc &loc = dvac::Loc::here())
+    {
+        return Alloc<T>(tileSize, loc);
+    }
+    template <TPosition pos, class T> LocalTensor<T> Alloc(uint32_t tileSize, const dvac::Loc &loc = dvac::Loc::here())
+    {
+        return Alloc<T>(tileSize, loc);
+    }
+    template <class T> LocalTensor<T> Alloc(uint32_t tileSize, const dvac::Loc &loc = dvac::Loc::here())
+    {
+        uint64_t a = region_.take(space(), (uint64_t)tileSize * sizeof(T), loc, "LocalMemAllocator::Alloc");
+        return LocalTensor<T>(a, tileSize, position());
+    }
+    /* The rest of the buffer. */
+    template <class T> LocalTensor<T> Alloc(const dvac::Loc &loc = dvac::Loc::here())
+    {
+        const uint64_t left = dvk_space_bytes(dvac::k(loc), space()) - region_.used[space()];
+        return Alloc<T>((uint32_t)(left / sizeof(T)), loc);
+    }
+
+private:
+    static constexpr dv_space_t space()
+    {
+        return hard == Hardware::UB    ? DV_SPACE_UB
+               : hard == Hardware::L1  ? DV_SPACE_L1
+               : hard == Hardware::L0A ? DV_SPACE_L0A
+               : hard == Hardware::L0B ? DV_SPACE_L0B
+               : hard == Hardware::L0C ? DV_SPACE_L0C
+               : hard == Hardware::BIAS ? DV_SPACE_BT
+               : hard == Hardware::FIXBUF ? DV_SPACE_FB
+                                         : DV_SPACE_GM;
+    }
+    static constexpr TPosition position()
+    {
+        return hard == Hardware::UB    ? TPosition::VECCALC
+               : hard == Hardware::L1  ? TPosition::A1
+               : hard == Hardware::L0A ? TPosition::A2
+               : hard == Hardware::L0B ? TPosition::B2
+               : hard == Hardware::L0C ? TPosition::CO1
+               : hard == Hardware::BIAS ? TPosition::C2
+                                         : TPosition::C2PIPE2GM;
+    }
     dvac::Region region_;
 };
 
@@ -501,13 +572,8 @@ inline thread_local AscendC::TPipe *g_pipe = nullptr;
 }
 
 namespace AscendC {
-inline TPipe::TPipe() { dvac::g_pipe = this; }
-inline TPipe::~TPipe()
-{
-    if (dvac::g_pipe == this)
-        dvac::g_pipe = nullptr;
-}
 inline TPipe *GetTPipePtr() { return dvac::g_pipe; }
 } // namespace AscendC
+using AscendC::GetTPipePtr;
 
 #endif

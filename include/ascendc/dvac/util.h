@@ -6,14 +6,10 @@
 
 namespace AscendC {
 
-/* Kernel printf: printed on the host when the block's stream generates the call (not while the
- * launch is probed), prefixed as CANN prefixes it with the block. */
+/* Kernel printf: printed on the host when the block's stream generates the call (the launch's
+ * probe prints nothing), in block order as the model asks for each block's instructions. */
 template <class... A> inline void printf(const char *fmt, A... args)
 {
-    dv_k_t *c = dvac::k();
-    if (dvk_probing(c))
-        return;
-    std::printf("[Block (%lld/%lld)]: ", (long long)GetBlockIdx(), (long long)GetBlockNum());
     if constexpr (sizeof...(A) == 0)
         std::fputs(fmt, stdout);
     else
@@ -21,14 +17,55 @@ template <class... A> inline void printf(const char *fmt, A... args)
 }
 template <class... A> inline void PRINTF(const char *fmt, A... args) { AscendC::printf(fmt, args...); }
 
+/* The system counter as the scalar unit reads it (chip.sys_counter_mhz: 50 MHz on Atlas A2; the
+ * value counts from the model's time 0); an error on a chip without one. */
+inline int64_t GetSystemCycle(const dvac::Loc &loc = dvac::Loc::here())
+{
+    return (int64_t)dvk_read_sys_cnt(dvac::at(loc));
+}
+
+/* Print the first dumpSize elements of a UB tensor as the scalar unit reads them (one ld_ub each,
+ * charged as such), with the caller's tag `desc`. */
+template <typename T>
+inline void DumpTensor(const LocalTensor<T> &tensor, uint32_t desc, uint32_t dumpSize,
+                       const dvac::Loc &loc = dvac::Loc::here())
+{
+    dv_k_t *c = dvac::at(loc);
+    if (tensor.space() != DV_SPACE_UB)
+        dvac::fail_at(loc, "DumpTensor", "only UB tensors can be dumped by dvsim, not %s", dvk_space_name(tensor.space()));
+    tensor.need(dumpSize, loc, "DumpTensor");
+    const bool print = !dvk_probing(c);
+    if (print)
+        std::printf("DumpTensor: desc=%u, block=%lld, position=UB, dtype=%s, addr=0x%llx, size=%u\n", desc,
+                    (long long)GetBlockIdx(), dv_dtype_name(dvac::dtype_of<T>()),
+                    (unsigned long long)DV_ADDR_OFF(tensor.addr()), dumpSize);
+    for (uint32_t i = 0; i < dumpSize; i++) {
+        T v = tensor.GetValue(i, loc);
+        if (print)
+            std::printf("%s%g%s", i % 8 ? " " : "", (double)(float)v, i % 8 == 7 || i + 1 == dumpSize ? "\n" : "");
+    }
+}
+
 } // namespace AscendC
 
 namespace dvac {
-/* A failed kernel assertion stops the kernel with the condition and the user's line. */
-inline void kernel_assert(bool ok, const char *cond, const Loc &loc = Loc::here())
+/* A failed kernel assertion stops the kernel with the condition, its message and the user's line. */
+template <class... A> inline void kernel_assert(bool ok, const char *cond, const Loc &loc, const char *fmt = nullptr,
+                                                A... args)
 {
-    if (!ok)
-        fail_at(loc, "assert", "assertion failed: %s", cond);
+    if (ok)
+        return;
+    char msg[320] = "";
+    if (fmt) {
+        if constexpr (sizeof...(A) == 0)
+            std::snprintf(msg, sizeof msg, "%s", fmt);
+        else
+            std::snprintf(msg, sizeof msg, fmt, args...);
+        size_t n = std::strlen(msg);
+        while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
+            msg[--n] = 0;
+    }
+    fail_at(loc, "assert", "assertion failed: %s%s%s", cond, *msg ? ": " : "", msg);
 }
 /* Copy a tiling struct the host wrote to GM. */
 template <class T> inline void read_tiling(T *out, const void *gm, const Loc &loc = Loc::here())
@@ -42,7 +79,20 @@ template <class T> inline void read_tiling(T *out, const void *gm, const Loc &lo
 }
 } // namespace dvac
 
-#define ascendc_assert(cond, ...) ::dvac::kernel_assert((cond), #cond)
+#define ascendc_assert(cond, ...) ::dvac::kernel_assert((cond), #cond, ::dvac::Loc::here(), ##__VA_ARGS__)
+/* CANN's debug assertion: `behavior` (usually a KERNEL_LOG) runs, then the kernel stops. */
+#define ASCENDC_ASSERT(cond, behavior)                                                                               \
+    do {                                                                                                             \
+        if (!(cond)) {                                                                                               \
+            behavior;                                                                                                \
+            ::dvac::kernel_assert(false, #cond, ::dvac::Loc::here());                                                \
+        }                                                                                                            \
+    } while (0)
+enum { KERNEL_DEBUG = 0, KERNEL_INFO, KERNEL_WARN, KERNEL_ERROR };
+#define KERNEL_LOG(level, fmt, ...)                                                                                  \
+    std::fprintf(stderr, "[%s] %s:%d: " fmt "\n",                                                                  \
+                 (level) == KERNEL_ERROR ? "ERROR" : (level) == KERNEL_WARN ? "WARN" : "INFO", __FILE__, __LINE__,  \
+                 ##__VA_ARGS__)
 #define GET_TILING_DATA_WITH_STRUCT(type, var, ptr)                                                                  \
     type var;                                                                                                        \
     ::dvac::read_tiling(&var, (ptr))
