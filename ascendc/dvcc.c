@@ -1020,8 +1020,8 @@ enum { TO_COMPILE = 1, TO_LINK = 2, TO_BOTH = 3 };
 enum { M_EXACT, M_PREFIX, M_VALUE };
 
 /* The g++ options dvcc passes on.  Anything else starting with '-' is an error, but the bisheng
- * options of CANN's own flow (--cce-*, --asc-*), which mean nothing on the model, are ignored with a
- * warning. */
+ * options of CANN's own flow (--cce-*, --asc-*, --sanitizer), which mean nothing on the model, are
+ * ignored with a warning. */
 static const struct {
     const char *name;
     unsigned match, to;
@@ -1093,7 +1093,7 @@ static void usage(FILE *f)
             "  --npu-soc=NAME          accepted; DVSIM_PROFILE chooses the 910B profile at run time\n"
             "  -shared -fPIC -I -D -U -L -l -O -g -std= -W -f -m -Wl, -MD -MMD -MF -MT ...   as for g++\n"
             "  -v                      print the g++ commands\n"
-            "  --cce-* --asc-*         bisheng options: ignored with a warning\n"
+            "  --cce-* --asc-* --sanitizer   bisheng options: ignored with a warning\n"
             "\n"
             "Environment: DVSIM_PREFIX (the dvsim install; default: the directory above dvcc's own), DVCC_CXX\n"
             "(the C++ compiler, default g++).\n");
@@ -1144,6 +1144,8 @@ static void parse_options(int argc, char **argv, opts_t *o)
             /* CANN's separate-compilation switch: g++ objects always link across files */
         } else if (starts(a, "--cce-") || starts(a, "--asc-")) {
             warn("ignoring %s (a bisheng option with no meaning on the model)", a);
+        } else if (!strcmp(a, "--sanitizer")) {
+            warn("ignoring --sanitizer: the model checks every access and reports races (hazards) without it");
         } else if (!strcmp(a, "-M") || !strcmp(a, "-MM")) {
             die(2, "%s: dvcc writes dependencies with -MD or -MMD (and -MF FILE)", a);
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {

@@ -340,25 +340,98 @@ fi
 expect arch "--npu-arch=dav-3510: dvsim models dav-2201" dvcc --npu-arch=dav-3510 -c "$E/deps.asc" -o "$E/x.o"
 expect option "unknown option '--bogus'" dvcc --bogus -c "$E/deps.asc"
 expect missing "nothere.asc: No such file or directory" dvcc -c "$E/nothere.asc"
-mkdir -p "$E/cmake" && cp "$E/deps.asc" "$E/cmake/kernels.asc"
-cat >"$E/cmake/CMakeLists.txt" <<'EOF'
+# the CMake flows of CANN's compile samples: a shared and a static kernel library (the kernel and its
+# launcher in separate files, -dc), each linked by a C++ host program with LINKER_LANGUAGE ASC
+L="$OUT/cmake-libs"
+rm -rf "$L" && mkdir -p "$L" && cp "$E/deps.asc" "$L/kernels.asc" || exit 1
+cat >"$L/CMakeLists.txt" <<'EOF'
 cmake_minimum_required(VERSION 3.16)
 set(CMAKE_ASC_ARCHITECTURES "dav-2201" CACHE STRING "NPU architecture: dav-2201")
 find_package(ASC REQUIRED)
-project(kernel_samples LANGUAGES ASC CXX)
-add_library(kernels SHARED kernels.asc)
+project(library_compile LANGUAGES ASC CXX)
+add_library(kshared SHARED kernels.asc launch.asc)
+add_library(kstatic STATIC kernels.asc launch.asc)
+set_target_properties(kshared kstatic PROPERTIES LINKER_LANGUAGE ASC)
+target_compile_options(kshared PRIVATE $<$<COMPILE_LANGUAGE:ASC>:-dc --npu-arch=${CMAKE_ASC_ARCHITECTURES} -fPIC>)
+target_compile_options(kstatic PRIVATE $<$<COMPILE_LANGUAGE:ASC>:-dc --npu-arch=${CMAKE_ASC_ARCHITECTURES}>)
+add_executable(demo_shared main.cpp)
+add_executable(demo_static main.cpp)
+set_target_properties(demo_shared demo_static PROPERTIES LINKER_LANGUAGE ASC)
+target_include_directories(demo_shared PRIVATE $ENV{ASCEND_HOME_PATH}/include)
+target_include_directories(demo_static PRIVATE $ENV{ASCEND_HOME_PATH}/include)
+target_link_libraries(demo_shared PRIVATE kshared)
+target_link_libraries(demo_static PRIVATE kstatic)
+EOF
+cat >"$L/launch.asc" <<'EOF'
+#include "acl/acl.h"
+#include "kernel_operator.h"
+
+extern "C" __global__ __aicore__ void copy_custom(GM_ADDR x, GM_ADDR z, uint32_t total);
+
+uint32_t run_copy(void *x, void *z, uint32_t n, aclrtStream stream)
+{
+    return copy_custom<<<8, nullptr, stream>>>((GM_ADDR)x, (GM_ADDR)z, n);
+}
+EOF
+cat >"$L/main.cpp" <<'EOF'
+#include <cstdio>
+#include <vector>
+#include "acl/acl.h"
+
+uint32_t run_copy(void *x, void *z, uint32_t n, aclrtStream stream);
+
+int main()
+{
+    const uint32_t n = 8 * 2048;
+    std::vector<float> x(n), z(n);
+    for (uint32_t i = 0; i < n; i++)
+        x[i] = (float)i / 8;
+    void *dx, *dz;
+    aclrtStream stream;
+    if (aclrtSetDevice(0) || aclrtCreateStream(&stream) || aclrtMalloc(&dx, n * 4, ACL_MEM_MALLOC_HUGE_FIRST) ||
+        aclrtMalloc(&dz, n * 4, ACL_MEM_MALLOC_HUGE_FIRST) ||
+        aclrtMemcpy(dx, n * 4, x.data(), n * 4, ACL_MEMCPY_HOST_TO_DEVICE) || run_copy(dx, dz, n, stream) ||
+        aclrtSynchronizeStream(stream) || aclrtMemcpy(z.data(), n * 4, dz, n * 4, ACL_MEMCPY_DEVICE_TO_HOST)) {
+        std::printf("FAIL: %s\n", aclGetRecentErrMsg());
+        return 1;
+    }
+    int bad = 0;
+    for (uint32_t i = 0; i < n; i++)
+        bad += z[i] != x[i];
+    std::printf("a kernel from a library: %d elements wrong\n", bad);
+    return bad != 0;
+}
 EOF
 expect cmake-arch "CMAKE_ASC_ARCHITECTURES=dav-3510: dvsim models dav-2201" \
-    cmake -S "$E/cmake" -B "$E/cmake/b1" -DCMAKE_ASC_ARCHITECTURES=dav-3510
+    cmake -S "$L" -B "$L/b-arch" -DCMAKE_ASC_ARCHITECTURES=dav-3510
 expect cmake-mode "CMAKE_ASC_RUN_MODE=fpga: must be npu, cpu or sim" \
-    cmake -S "$E/cmake" -B "$E/cmake/b2" -DCMAKE_ASC_RUN_MODE=fpga
+    cmake -S "$L" -B "$L/b-mode" -DCMAKE_ASC_RUN_MODE=fpga
 # every run mode builds for the model, and says so
-if cmake -S "$E/cmake" -B "$E/cmake/b3" -DCMAKE_ASC_RUN_MODE=sim >"$E/cmake-sim.log" 2>&1 &&
-    grep -q "CMAKE_ASC_RUN_MODE=sim builds a program that runs on the dvsim model" "$E/cmake-sim.log"; then
-    ok "cmake-sim: CMAKE_ASC_RUN_MODE=sim configures for the model"
+# shellcheck disable=SC2086 # TIMEOUT is empty or a command and its argument
+if cmake -S "$L" -B "$L/b" -DCMAKE_ASC_RUN_MODE=sim >"$L/build.log" 2>&1 &&
+    grep -q "CMAKE_ASC_RUN_MODE=sim builds a program that runs on the dvsim model" "$L/build.log" &&
+    $TIMEOUT cmake --build "$L/b" -j2 >>"$L/build.log" 2>&1; then
+    for demo in demo_shared demo_static; do
+        # shellcheck disable=SC2086
+        if (cd "$L/b" && $TIMEOUT "./$demo") >"$L/$demo.log" 2>&1; then
+            ok "cmake-$demo: $(tail -n 1 "$L/$demo.log")"
+        else
+            bad "cmake-$demo: exited with status $?; its output:"
+            show "$L/$demo.log"
+        fi
+    done
 else
-    bad "cmake-sim: configuring with CMAKE_ASC_RUN_MODE=sim:"
-    show "$E/cmake-sim.log"
+    bad "cmake-libs: configuring with CMAKE_ASC_RUN_MODE=sim and building:"
+    show "$L/build.log"
+fi
+# -x asc makes any file Ascend C; -v prints the compiler's command
+cp "$E/deps.asc" "$E/kernels.txt"
+if dvcc -v -x asc -c "$E/kernels.txt" -o "$E/kernels.o" >"$E/xasc.log" 2>&1 &&
+    grep -q -- "-x c++ .*kernels.txt.cpp" "$E/xasc.log" && [ -s "$E/kernels.o" ]; then
+    ok "x-asc: dvcc -v -x asc compiles kernels.txt as C++ and prints the command"
+else
+    bad "x-asc: dvcc -v -x asc -c kernels.txt:"
+    show "$E/xasc.log"
 fi
 # the dependency file names the user's source, not dvcc's rewritten copy
 if dvcc -c -MD -MT deps.o -MF "$E/deps.d" "$E/deps.asc" -o "$E/deps.o" >"$E/deps.log" 2>&1 &&
