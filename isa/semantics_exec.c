@@ -16,14 +16,44 @@ static uint8_t *mem_at(dv_mem_t *m, uint64_t addr)
     return base + DV_ADDR_OFF(addr);
 }
 
+/* A GM write under set_atomic: each vs->atomic_dtype element of src combined into dst (floats in
+ * float then rounded to the type, integers wrapping). */
+static void atomic_combine(uint8_t *d, const uint8_t *s, uint64_t bytes, const dv_vstate_t *vs)
+{
+    const dv_dtype_t t = (dv_dtype_t)vs->atomic_dtype;
+    const uint64_t sz = dv_dtype_size(t);
+    const bool fl = dv_dtype_is_float(t);
+    for (uint64_t o = 0; sz && o + sz <= bytes; o += sz) {
+        if (fl) {
+            const float a = dv_sem_ld_f(t, d + o), b = dv_sem_ld_f(t, s + o);
+            dv_sem_st_f(t, d + o, vs->atomic == DV_ATOMIC_ADD ? a + b : vs->atomic == DV_ATOMIC_MAX ? (a > b ? a : b)
+                                                                                            : (a < b ? a : b));
+        } else {
+            const int64_t a = dv_sem_ld_i(t, d + o), b = dv_sem_ld_i(t, s + o);
+            const int64_t r = vs->atomic == DV_ATOMIC_ADD ? a + b : vs->atomic == DV_ATOMIC_MAX ? (a > b ? a : b)
+                                                                                          : (a < b ? a : b);
+            memcpy(d + o, &r, sz); /* little-endian: the low bytes */
+        }
+    }
+}
+
+static bool atomic_to(uint64_t dst, const dv_vstate_t *vs)
+{
+    return vs && vs->atomic != DV_ATOMIC_NONE && DV_ADDR_SPACE(dst) == DV_SPACE_GM;
+}
+
 /* DMA and DMAPAD: only the `len` bytes of each burst are written (DMAPAD leaves the UB bytes up to
  * the burst's 32 B boundary as they were). */
-static void exec_dma(const dma_geom_t *g, dv_mem_t *m)
+static void exec_dma(const dma_geom_t *g, const dv_vstate_t *vs, dv_mem_t *m)
 {
     uint8_t *d = mem_at(m, g->dst);
     const uint8_t *s = mem_at(m, g->src);
+    const bool atomic = atomic_to(g->dst, vs);
     for (uint64_t i = 0; i < g->nburst; i++)
-        memmove(d + i * g->dst_stride, s + i * g->src_stride, g->len);
+        if (atomic)
+            atomic_combine(d + i * g->dst_stride, s + i * g->src_stride, g->len, vs);
+        else
+            memmove(d + i * g->dst_stride, s + i * g->src_stride, g->len);
 }
 
 static void exec_nd2nz(const dv_insn_t *in, dv_mem_t *m)
@@ -187,8 +217,9 @@ cleanup:
     return rc;
 }
 
-static void exec_fixpipe(const dv_insn_t *in, dv_mem_t *m)
+static void exec_fixpipe(const dv_insn_t *in, const dv_vstate_t *vs, dv_mem_t *m)
 {
+    const bool atomic = atomic_to(FA(FIXPIPE, dst), vs);
     uint8_t *d = mem_at(m, FA(FIXPIPE, dst));
     const uint8_t *s = mem_at(m, FA(FIXPIPE, src));
     const uint64_t ms = FI(FIXPIPE, m_size), ns = FI(FIXPIPE, n_size), ss = FI(FIXPIPE, src_stride);
@@ -200,14 +231,19 @@ static void exec_fixpipe(const dv_insn_t *in, dv_mem_t *m)
         for (uint64_t i = 0; i < ms; i++) {
             const uint8_t *sp = s + (((n / 16) * ss + i) * 16 + n % 16) * 4;
             uint8_t *dp = d + (nd ? (i * ds + n) * osz : (((n / 16) * ds + i) * 16 + n % 16) * osz);
+            uint8_t out[4];
             if (ot == DV_DT_F32 && !relu) { /* bit-exact move (s32 accumulators too) */
-                memmove(dp, sp, 4);
-                continue;
+                memcpy(out, sp, 4);
+            } else {
+                float x = dv_sem_ld_f(DV_DT_F32, sp);
+                if (relu)
+                    x = x > 0 ? x : 0.0f;
+                dv_sem_st_f(ot, out, x);
             }
-            float x = dv_sem_ld_f(DV_DT_F32, sp);
-            if (relu)
-                x = x > 0 ? x : 0.0f;
-            dv_sem_st_f(ot, dp, x);
+            if (atomic)
+                atomic_combine(dp, out, osz, vs);
+            else
+                memcpy(dp, out, osz);
         }
 }
 
@@ -302,7 +338,7 @@ int dv_exec(const dv_insn_t *in, const dv_vstate_t *vs, dv_mem_t *m, dv_error_t 
     }
     dma_geom_t dg;
     if (dv_sem_dma_geom(in, os, &dg)) {
-        exec_dma(&dg, m);
+        exec_dma(&dg, vs, m);
         return rc;
     }
     switch (os->form) {
@@ -310,7 +346,7 @@ int dv_exec(const dv_insn_t *in, const dv_vstate_t *vs, dv_mem_t *m, dv_error_t 
     case DV_FORM_LOAD2D: exec_load2d(in, m); break;
     case DV_FORM_IMG2COL: exec_img2col(in, m); break;
     case DV_FORM_MMAD: rc = exec_mmad(in, m, err); break;
-    case DV_FORM_FIXPIPE: exec_fixpipe(in, m); break;
+    case DV_FORM_FIXPIPE: exec_fixpipe(in, vs, m); break;
     case DV_FORM_VBRCB: exec_vbrcb(in, m); break;
     case DV_FORM_VTRANSPOSE: transpose_16x16_b16(mem_at(m, FA(VTRANSPOSE, dst)), mem_at(m, FA(VTRANSPOSE, src))); break;
     default:

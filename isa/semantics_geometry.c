@@ -185,6 +185,8 @@ void dv_vstate_reset(dv_vstate_t *vs)
 {
     vs->count_mode = false;
     vs->hi = vs->lo = ~0ull;
+    vs->atomic = DV_ATOMIC_NONE;
+    vs->atomic_dtype = 0;
 }
 
 /* Output element type and size of a FIXPIPE form instruction. */

@@ -388,6 +388,13 @@ uint64_t dvk_load_ub(dv_k_t *k, uint64_t src, dv_dtype_t t)
     return await_value(k);
 }
 
+uint64_t dvk_load_gm(dv_k_t *k, uint64_t src, dv_dtype_t t)
+{
+    k->loaded = 0;
+    dvk_ld_gm(k, src, t);
+    return await_value(k);
+}
+
 uint64_t dvk_read_sys_cnt(dv_k_t *k)
 {
     k->loaded = 0;

@@ -651,7 +651,7 @@ int AiCore::issue(dv_error_t *err)
     probe.index = pending_index_;
     probe.nr = 0;
     if (p == DV_PIPE_S) {
-        if (in.op == DV_OP_ld_ub || in.op == DV_OP_st_ub)
+        if (in.op == DV_OP_ld_ub || in.op == DV_OP_st_ub || in.op == DV_OP_ld_gm || in.op == DV_OP_st_gm)
             probe.nr = dv_footprint(&in, &vs_, probe.r);
         int rc = check_access(probe, err);
         if (rc != DV_OK)
@@ -665,14 +665,18 @@ int AiCore::issue(dv_error_t *err)
             break;
         }
         case DV_OP_ld_ub:
-        case DV_OP_st_ub: {
+        case DV_OP_st_ub:
+        case DV_OP_ld_gm:
+        case DV_OP_st_gm: {
             // The scalar unit's own load or store: it happens when issued, so it sees (or changes)
-            // UB as the pipes have left it by then; a load's value goes back to the stream.
-            const bool load = in.op == DV_OP_ld_ub;
+            // memory as the pipes have left it by then; a load's value goes back to the stream.
+            const bool load = in.op == DV_OP_ld_ub || in.op == DV_OP_ld_gm;
             busy = load ? p_.scalar.load_cycles : p_.scalar.store_cycles;
-            const uint64_t off = DV_ADDR_OFF(probe.r[0].lo), n = probe.r[0].hi - probe.r[0].lo;
+            const uint64_t off = probe.r[0].lo, n = probe.r[0].hi - probe.r[0].lo;
             uint8_t bytes[8] = {0};
-            uint8_t *ub = data_ ? view_.buf[DV_SPACE_UB] : nullptr;
+            uint8_t *ub = !data_ ? nullptr
+                          : probe.r[0].space == DV_SPACE_GM ? (view_.gm ? view_.gm[probe.r[0].arg] : nullptr)
+                                                            : view_.buf[DV_SPACE_UB];
             if (ub && load)
                 std::memcpy(bytes, ub + off, n);
             else if (ub)
@@ -698,6 +702,10 @@ int AiCore::issue(dv_error_t *err)
         case DV_OP_set_vector_mask:
             vs_.hi = in.f[DV_FLD(MASK, hi)].u;
             vs_.lo = in.f[DV_FLD(MASK, lo)].u;
+            break;
+        case DV_OP_set_atomic:
+            vs_.atomic = static_cast<uint8_t>(in.f[DV_FLD(ATOMIC, op)].i);
+            vs_.atomic_dtype = static_cast<uint8_t>(in.f[DV_FLD(ATOMIC, dtype)].i);
             break;
         case DV_OP_set_mask_count: vs_.count_mode = true; break;
         case DV_OP_set_mask_norm: vs_.count_mode = false; break;

@@ -36,7 +36,7 @@ __global__ __vector__ void copy_kernel(GM_ADDR x, GM_ADDR z, uint32_t total)
 }
 
 /* The same kernel with the kernel API (dv/kapi.h): a depth-2 queue from MTE2 to MTE3, with what
- * TPipe adds as CANN's does: the control state at the start (set_mask_norm, every mask bit), and at
+ * TPipe adds as CANN's does: the control state at the start (no atomic, set_mask_norm, every mask bit), and at
  * the end a wait for each freed buffer's flag and a barrier on every pipe. */
 struct copy_params {
     uint32_t total;
@@ -47,6 +47,7 @@ void copy_kapi(dv_k_t *k, const void *p)
     uint32_t per = cp->total / dvk_block_num(k);
     uint64_t base = (uint64_t)per * dvk_block_idx(k) * 4;
     dv_que_t q;
+    dvk_set_atomic(k, DV_ATOMIC_NONE, DV_DT_F32);
     dvk_set_mask_norm(k);
     dvk_mask_all(k);
     dvk_que_init(k, &q, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_MTE3, 2, TILE * 4);
@@ -282,6 +283,41 @@ START_TEST(test_ascendc_system_cycle)
 }
 END_TEST
 
+/* Every block adds its slice into the same output under SetAtomicAdd. */
+__global__ __vector__ void atomic_sum(GM_ADDR x, GM_ADDR z, uint32_t n)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> b;
+    pipe.InitBuffer(b, n * sizeof(float));
+    AscendC::GlobalTensor<float> xg, zg;
+    xg.SetGlobalBuffer((__gm__ float *)x + n * AscendC::GetBlockIdx());
+    zg.SetGlobalBuffer((__gm__ float *)z);
+    AscendC::DataCopy(b.Get<float>(), xg, n);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_MTE3>(0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_MTE3>(0);
+    AscendC::SetAtomicAdd<float>();
+    AscendC::DataCopy(zg, b.Get<float>(), n);
+    AscendC::SetAtomicNone();
+}
+
+START_TEST(test_ascendc_atomic_add)
+{
+    const uint32_t n = 256, blocks = 8;
+    session s(n * blocks);
+    std::vector<float> zero(n * blocks, 0.0f);
+    OK(aclrtMemcpy(s.z, n * blocks * 4, zero.data(), n * blocks * 4, ACL_MEMCPY_HOST_TO_DEVICE));
+    ck_assert_uint_eq(::dvac::launch(atomic_sum, "atomic_sum", blocks, nullptr, s.stream)(s.x, s.z, n), 0);
+    OK(aclrtSynchronizeStream(s.stream));
+    s.fetch();
+    for (uint32_t i = 0; i < n; i++) {
+        double want = 0;
+        for (uint32_t b = 0; b < blocks; b++)
+            want += s.in[b * n + i];
+        ck_assert_double_eq_tol(s.out[i], want, 1e-3);
+    }
+}
+END_TEST
+
 /* ---------------------------------------------------------------- misuse, located */
 
 __global__ __vector__ void odd_copy(GM_ADDR x, GM_ADDR z)
@@ -393,6 +429,7 @@ extern "C" Suite *dv_ascendc_suite(void)
     tcase_add_test(tc, test_ascendc_kind_probed);
     tcase_add_test(tc, test_ascendc_scalar_ub_access);
     tcase_add_test(tc, test_ascendc_system_cycle);
+    tcase_add_test(tc, test_ascendc_atomic_add);
     tcase_add_test(tc, test_ascendc_errors_located);
     tcase_add_test(tc, test_ascendc_host_pointer_refused);
     suite_add_tcase(s, tc);

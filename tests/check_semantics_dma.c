@@ -48,6 +48,79 @@ START_TEST(test_semantics_dma)
 }
 END_TEST
 
+/* set_atomic: a UB -> GM copy adds (f16: rounded once), keeps the max (s32) or the min (f32) of
+ * each element and what GM holds; op 0 stores again. */
+START_TEST(test_semantics_dma_atomic)
+{
+    const struct { int op; dv_dtype_t t; } cases[] = {
+        {DV_ATOMIC_ADD, DV_DT_F16}, {DV_ATOMIC_MAX, DV_DT_S32}, {DV_ATOMIC_MIN, DV_DT_F32}, {DV_ATOMIC_NONE, DV_DT_F32}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        sr_seed(30 + (unsigned)c);
+        sr_mem_t got, want;
+        sr_tmem_init(&got);
+        sr_tmem_clone(&want, &got);
+        const dv_dtype_t t = cases[c].t;
+        const uint64_t sz = dv_dtype_size(t), n = 64 / sz;
+        uint8_t *u = got.buf[DV_SPACE_UB], *g = got.gm[1];
+        for (uint64_t i = 0; i < n; i++) { /* small values both sides so that sums stay exact in f16 */
+            const int a = (int)sr_rndn(64) - 32, b = (int)sr_rndn(64) - 32;
+            if (t == DV_DT_S32) {
+                int32_t x = a * 1000, y = b * 1000;
+                memcpy(u + i * 4, &x, 4);
+                memcpy(g + 128 + i * 4, &y, 4);
+            } else if (t == DV_DT_F16) {
+                uint16_t x = dv_f32_to_f16((float)a / 4), y = dv_f32_to_f16((float)b / 4);
+                memcpy(u + i * 2, &x, 2);
+                memcpy(g + 128 + i * 2, &y, 2);
+            } else {
+                float x = (float)a / 3, y = (float)b / 7;
+                memcpy(u + i * 4, &x, 4);
+                memcpy(g + 128 + i * 4, &y, 4);
+            }
+        }
+        sr_tmem_free(&want);
+        sr_tmem_clone(&want, &got);
+        for (uint64_t i = 0; i < n; i++) {
+            uint8_t *w = want.gm[1] + 128 + i * sz;
+            const uint8_t *x = want.buf[DV_SPACE_UB] + i * sz;
+            if (t == DV_DT_S32) {
+                int32_t a, b;
+                memcpy(&a, x, 4);
+                memcpy(&b, w, 4);
+                int32_t r = a > b ? a : b;
+                memcpy(w, &r, 4);
+            } else if (t == DV_DT_F16) {
+                uint16_t a, b;
+                memcpy(&a, x, 2);
+                memcpy(&b, w, 2);
+                uint16_t r = dv_f32_to_f16(dv_f16_to_f32(a) + dv_f16_to_f32(b));
+                memcpy(w, &r, 2);
+            } else {
+                float a, b;
+                memcpy(&a, x, 4);
+                memcpy(&b, w, 4);
+                float r = cases[c].op == DV_ATOMIC_NONE ? a : a < b ? a : b;
+                memcpy(w, &r, 4);
+            }
+        }
+        dv_insn_t in;
+        dv_insn_init(&in, DV_OP_copy_ubuf_to_gm);
+        sr_fsetu(&in, "dst", DV_GM_ADDR(1, 128));
+        sr_fsetu(&in, "src", DV_ADDR(DV_SPACE_UB, 0));
+        sr_fset(&in, "nburst", 2);
+        sr_fset(&in, "len", 1);
+        dv_vstate_t vs;
+        dv_vstate_reset(&vs);
+        vs.atomic = (uint8_t)cases[c].op;
+        vs.atomic_dtype = (uint8_t)t;
+        sr_exec_ok(&in, &vs, &got);
+        sr_expect_same(&got, &want, dv_dtype_name(t));
+        sr_tmem_free(&got);
+        sr_tmem_free(&want);
+    }
+}
+END_TEST
+
 /* DataCopyPad: byte lengths; GM bursts packed with byte gaps, UB bursts 32 B aligned with block
  * gaps.  Only len bytes per burst are written: the UB tail up to the burst's 32 B boundary and
  * every GM byte outside the runs keep their old values. */
@@ -463,6 +536,7 @@ Suite *dv_semantics_dma_suite(void)
     TCase *tc = sr_tcase(s, "transfer");
     tcase_add_test(tc, test_semantics_dma);
     tcase_add_test(tc, test_semantics_dma_pad);
+    tcase_add_test(tc, test_semantics_dma_atomic);
     tcase_add_test(tc, test_semantics_nd2nz);
     tcase_add_test(tc, test_semantics_load2d);
     tcase_add_test(tc, test_semantics_img2col);

@@ -94,6 +94,8 @@ void dvk_bookkeeping(dv_k_t *k);
  * whatever the kernel synchronised before it (zero without data, in dvsim record and while probed).
  * The kernel function waits for the model meanwhile, so each call costs a hand-off. */
 uint64_t dvk_load_ub(dv_k_t *k, uint64_t src, dv_dtype_t t);
+/* The same for a GM element (ld_gm: Ascend C GlobalTensor::GetValue). */
+uint64_t dvk_load_gm(dv_k_t *k, uint64_t src, dv_dtype_t t);
 /* The system counter as the scalar unit reads it when it issues get_sys_cnt (Ascend C
  * GetSystemCycle), in the same way (zero without a model). */
 uint64_t dvk_read_sys_cnt(dv_k_t *k);

@@ -19,9 +19,14 @@ extern "C" {
 typedef struct dv_vstate {
     bool count_mode;
     uint64_t hi, lo;
+    /* set_atomic: how DMA and FixPipe writes to GM combine with what GM holds (DV_ATOMIC_*), in
+     * atomic_dtype elements */
+    uint8_t atomic, atomic_dtype;
 } dv_vstate_t;
 
-/* The reset state: normal mode, all bits set. */
+enum { DV_ATOMIC_NONE = 0, DV_ATOMIC_ADD = 1, DV_ATOMIC_MAX = 2, DV_ATOMIC_MIN = 3 };
+
+/* The reset state: normal mode, all bits set, no atomic. */
 void dv_vstate_reset(dv_vstate_t *vs);
 
 /* The memories one core sees.  buf[s]/size[s] for local spaces (NULL buffer: timing-only run);

@@ -19,6 +19,7 @@
 #include <type_traits>
 
 #include "dv/kapi.h"
+#include "dv/semantics.h"
 
 /* ---- kernel qualifiers: all kernels are host functions here ---- */
 #define __global__

@@ -142,11 +142,31 @@ inline int32_t TPipe::FetchEventID(HardEvent evt, const dvac::Loc &loc)
     return id;
 }
 
-/* The control state CANN sets at a kernel's start and on TPipe::Reset: normal mask mode and, on a
- * vector core, every mask bit. */
+/* GM writes of the DMA and FixPipe that follow combine with GM (set_atomic): added, max, min, or
+ * (None) stored as they are. */
+template <typename T> inline void SetAtomicAdd(const dvac::Loc &loc = dvac::Loc::here())
+{
+    dvk_set_atomic(dvac::at(loc), DV_ATOMIC_ADD, dvac::dtype_of<T>());
+}
+template <typename T> inline void SetAtomicMax(const dvac::Loc &loc = dvac::Loc::here())
+{
+    dvk_set_atomic(dvac::at(loc), DV_ATOMIC_MAX, dvac::dtype_of<T>());
+}
+template <typename T> inline void SetAtomicMin(const dvac::Loc &loc = dvac::Loc::here())
+{
+    dvk_set_atomic(dvac::at(loc), DV_ATOMIC_MIN, dvac::dtype_of<T>());
+}
+inline void SetAtomicNone(const dvac::Loc &loc = dvac::Loc::here())
+{
+    dvk_set_atomic(dvac::at(loc), DV_ATOMIC_NONE, DV_DT_F32);
+}
+
+/* The control state CANN sets at a kernel's start and on TPipe::Reset: no atomic, and on a vector
+ * core normal mask mode with every mask bit. */
 inline void InitSocState(const dvac::Loc &loc = dvac::Loc::here())
 {
     dv_k_t *c = dvac::at(loc);
+    dvk_set_atomic(c, DV_ATOMIC_NONE, DV_DT_F32);
     if (!dvk_has_pipe(c, DV_PIPE_V))
         return;
     dvk_set_mask_norm(c);

@@ -144,17 +144,22 @@ public:
         t.size_ = size_ > offset ? size_ - offset : 0;
         return t;
     }
-    /* Scalar read and write of GM: done when the kernel reaches the call, before the instructions
-     * emitted so far have run (right for what the host wrote before the launch: tiling, indices). */
+    /* Scalar read and write of GM (ld_gm / st_gm on the scalar unit, when it issues them: a read sees
+     * what the kernel synchronised before it). */
     T GetValue(uint64_t offset, const dvac::Loc &loc = dvac::Loc::here()) const
     {
+        dv_k_t *c = dvac::at(loc);
+        uint64_t bits = dvk_load_gm(c, gm(offset, sizeof(T), loc, "GlobalTensor::GetValue"), dvac::dtype_of<T>());
         T v;
-        access(offset, &v, false, loc, "GlobalTensor::GetValue");
+        std::memcpy(static_cast<void *>(&v), &bits, sizeof(T));
         return v;
     }
     void SetValue(uint64_t offset, T value, const dvac::Loc &loc = dvac::Loc::here())
     {
-        access(offset, &value, true, loc, "GlobalTensor::SetValue");
+        dv_k_t *c = dvac::at(loc);
+        uint64_t bits = 0;
+        std::memcpy(&bits, static_cast<const void *>(&value), sizeof(T));
+        dvk_st_gm(c, gm(offset, sizeof(T), loc, "GlobalTensor::SetValue"), dvac::dtype_of<T>(), bits);
     }
     /* L2 cache mode of the tensor's accesses: recorded; the model has no per-tensor L2 policy yet. */
     void SetL2CacheHint(CacheMode mode) { cache_ = mode; }
@@ -167,16 +172,6 @@ public:
     }
 
 private:
-    void access(uint64_t offset, T *v, bool write, const dvac::Loc &loc, const char *api) const
-    {
-        dv_k_t *c = dvac::at(loc);
-        gm(offset, sizeof(T), loc, api);
-        dvk_scalar(c, (int64_t)dvk_config(c)->scalar_bookkeeping_cycles);
-        if (dvk_probing(c) && write)
-            return;
-        if (dvsimDeviceAccess((uint64_t)(uintptr_t)(addr_ + offset), v, sizeof(T), write) != 0)
-            dvac::fail_at(loc, api, "GM address 0x%llx cannot be accessed", (unsigned long long)(uintptr_t)(addr_ + offset));
-    }
     __gm__ T *addr_ = nullptr;
     uint64_t size_ = 0;
     CacheMode cache_ = CacheMode::CACHE_MODE_NORMAL;
