@@ -305,6 +305,7 @@ typedef struct {
     bool extern_c;   /* declared extern "C" (or inside an extern "C" block) */
     bool internal;   /* static or in an anonymous namespace: not callable from another file */
     bool templated;
+    char *cond;      /* the #if conditions it is defined under (NULL: none), as one expression */
     unsigned line;
 } kernel_t;
 
@@ -409,6 +410,71 @@ static size_t skip_ws(const char *s, size_t n, size_t i)
             i = skip_literal(s, n, i);
         else
             return i;
+    }
+}
+
+/* Skip blanks, comments and preprocessor directive lines from i (a kernel's header may be split
+ * between #if branches that share its body). */
+static size_t skip_ws_pp(const char *s, size_t n, size_t i)
+{
+    for (;;) {
+        i = skip_ws(s, n, i);
+        size_t b = i;
+        while (b > 0 && (s[b - 1] == ' ' || s[b - 1] == '\t'))
+            b--;
+        if (i >= n || s[i] != '#' || (b > 0 && s[b - 1] != '\n'))
+            return i;
+        while (i < n && s[i] != '\n')
+            i += s[i] == '\\' && i + 1 < n && s[i + 1] == '\n' ? 2 : 1;
+    }
+}
+
+/* Whether a directive line starts at i (its '#'); kw gets its keyword ("if", "else", ...). */
+static bool pp_keyword(const char *s, size_t n, size_t i, char kw[16])
+{
+    kw[0] = '\0';
+    size_t b = i;
+    while (b > 0 && (s[b - 1] == ' ' || s[b - 1] == '\t'))
+        b--;
+    if (i >= n || s[i] != '#' || (b > 0 && s[b - 1] != '\n'))
+        return false;
+    i++;
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    size_t k = 0;
+    while (i < n && is_ident(s[i]) && k < 15)
+        kw[k++] = s[i++];
+    kw[k] = '\0';
+    return true;
+}
+
+/* The index after the logical line (with its continuations) that holds i. */
+static size_t line_end(const char *s, size_t n, size_t i)
+{
+    while (i < n && s[i] != '\n')
+        i += s[i] == '\\' && i + 1 < n && s[i + 1] == '\n' ? 2 : 1;
+    return i < n ? i + 1 : n;
+}
+
+/* From just after a kernel's parameter list: where its body should start.  Blanks, comments and
+ * directives are skipped, and a #else / #elif branch (another header for the same body) up to the
+ * #endif that closes it. */
+static size_t skip_body_start(const char *s, size_t n, size_t i)
+{
+    char kw[16];
+    for (;;) {
+        i = skip_ws(s, n, i);
+        if (!pp_keyword(s, n, i, kw))
+            return i;
+        i = line_end(s, n, i);
+        if (strcmp(kw, "else") != 0 && strncmp(kw, "elif", 4) != 0)
+            continue;
+        for (int depth = 1; depth > 0 && i < n;) {
+            size_t j = skip_ws(s, n, i);
+            if (pp_keyword(s, n, j, kw))
+                depth += !strncmp(kw, "if", 2) ? 1 : !strcmp(kw, "endif") ? -1 : 0;
+            i = line_end(s, n, j);
+        }
     }
 }
 
@@ -527,6 +593,86 @@ static void buf_cstr(buf_t *b, const char *text)
     }
 }
 
+/* The #if / #ifdef / #elif / #else / #endif nesting at a point of the text, so that what dvcc appends
+ * for a kernel is compiled under the conditions the kernel is: frame k holds `prior`, the negations of
+ * the branches before the current one, and `cur`, the current branch's condition. */
+#define MAX_PP 64
+typedef struct {
+    buf_t prior[MAX_PP], cur[MAX_PP];
+    size_t n;
+} ppcond_t;
+
+/* The conditions in force, as one expression (NULL when there are none). */
+static char *pp_expr(const ppcond_t *pp)
+{
+    if (!pp->n)
+        return NULL;
+    buf_t b = {0};
+    for (size_t k = 0; k < pp->n && k < MAX_PP; k++)
+        buf_fmt(&b, "%s%s%s%s", k ? " && " : "", pp->prior[k].n ? pp->prior[k].p : "", pp->prior[k].n ? " && " : "",
+                pp->cur[k].p);
+    return b.p;
+}
+
+/* If a preprocessor directive starts at i (the start of a line), follow it. */
+static void pp_line(ppcond_t *pp, const char *s, size_t n, size_t i)
+{
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    if (i >= n || s[i] != '#')
+        return;
+    i = skip_ws(s, n, i + 1);
+    size_t kb = i;
+    while (i < n && is_ident(s[i]))
+        i++;
+    char kw[16];
+    snprintf(kw, sizeof kw, "%.*s", (int)(i - kb < 15 ? i - kb : 15), s + kb);
+    /* the rest of the logical line, without comments and line continuations */
+    buf_t arg = {0};
+    buf_add(&arg, "", 0);
+    while (i < n && s[i] != '\n') {
+        if (s[i] == '\\' && i + 1 < n && s[i + 1] == '\n') {
+            i += 2;
+            continue;
+        }
+        if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
+            i = skip_literal(s, n, i);
+            buf_add(&arg, " ", 1);
+            continue;
+        }
+        if (s[i] == '/' && i + 1 < n && s[i + 1] == '/')
+            break;
+        buf_add(&arg, s + i, 1);
+        i++;
+    }
+    char *text = collapse(arg.p, arg.n);
+    free(arg.p);
+    size_t k = pp->n - 1;
+    if (!strcmp(kw, "if") || !strcmp(kw, "ifdef") || !strcmp(kw, "ifndef")) {
+        k = pp->n++;
+        if (k < MAX_PP) {
+            pp->prior[k].n = 0;
+            buf_add(&pp->prior[k], "", 0);
+            pp->cur[k].n = 0;
+            buf_fmt(&pp->cur[k], !strcmp(kw, "if") ? "(%s)" : !strcmp(kw, "ifdef") ? "defined(%s)" : "!defined(%s)",
+                    text);
+        }
+    } else if (pp->n && (!strcmp(kw, "elif") || !strcmp(kw, "else") || !strcmp(kw, "elifdef") ||
+                         !strcmp(kw, "elifndef"))) {
+        if (k < MAX_PP) {
+            buf_fmt(&pp->prior[k], "%s!%s", pp->prior[k].n ? " && " : "", pp->cur[k].p);
+            pp->cur[k].n = 0;
+            buf_fmt(&pp->cur[k], !strcmp(kw, "elif") ? "(%s)" : !strcmp(kw, "elifdef") ? "defined(%s)"
+                                 : !strcmp(kw, "elifndef")                       ? "!defined(%s)"
+                                                                                 : "1%.0s",
+                    text);
+        }
+    } else if (pp->n && !strcmp(kw, "endif")) {
+        pp->n--;
+    }
+    free(text);
+}
+
 /* At i just after `__global__`: the kernel definition that follows, if one does (qualifiers, void,
  * the name, the parameters and then a body).  Returns false for a declaration or anything else. */
 static bool parse_kernel(const scan_t *sc, size_t i, kernel_t *k)
@@ -535,7 +681,7 @@ static bool parse_kernel(const scan_t *sc, size_t i, kernel_t *k)
     size_t n = sc->n;
     memset(k, 0, sizeof *k);
     for (;;) {
-        i = skip_ws(s, n, i);
+        i = skip_ws_pp(s, n, i);
         if (i < n && s[i] == '"') { /* extern "C" */
             k->extern_c = k->extern_c || (i + 2 < n && s[i + 1] == 'C' && s[i + 2] == '"');
             i = skip_literal(s, n, i);
@@ -549,14 +695,14 @@ static bool parse_kernel(const scan_t *sc, size_t i, kernel_t *k)
         size_t len = i - b;
 #define IS(word) (len == sizeof(word) - 1 && strncmp(s + b, word, len) == 0)
         if (IS("__aicore__") || IS("__vector__") || IS("__cube__") || IS("inline") || IS("__inline__") ||
-            IS("extern"))
+            IS("extern") || IS("__global__"))
             continue;
         if (IS("static")) {
             k->internal = true;
             continue;
         }
-        if (IS("__mix__") || IS("__attribute__")) {
-            i = skip_ws(s, n, i);
+        if (IS("__mix__") || IS("__attribute__") || IS("__launch_bounds__")) {
+            i = skip_ws_pp(s, n, i);
             if (i < n && s[i] == '(')
                 i = match_forward(s, n, i);
             continue;
@@ -566,20 +712,20 @@ static bool parse_kernel(const scan_t *sc, size_t i, kernel_t *k)
 #undef IS
         break;
     }
-    i = skip_ws(s, n, i);
+    i = skip_ws_pp(s, n, i);
     size_t nb = i;
     while (i < n && is_ident(s[i]))
         i++;
     if (i == nb)
         return false;
     size_t ne = i;
-    i = skip_ws(s, n, i);
+    i = skip_ws_pp(s, n, i);
     if (i >= n || s[i] != '(')
         return false;
     size_t pe = match_forward(s, n, i);
     if (pe >= n)
         return false;
-    size_t after = skip_ws(s, n, pe);
+    size_t after = skip_body_start(s, n, pe);
     if (after >= n || s[after] != '{')
         return false;
     k->name = squeeze(s + nb, ne - nb);
@@ -605,12 +751,15 @@ static void scan(scan_t *sc)
     buf_t ns_name = {0};
     size_t last_ident_b = 0, last_ident_e = 0;
     size_t extern_c_end = (size_t)-1; /* just after the last `extern "C"`: a '{' there opens a block */
+    ppcond_t pp = {0};
 
     while (n > 0 && s[0] == '\xef' && n >= 3 && s[1] == '\xbb' && s[2] == '\xbf') /* a UTF-8 byte order mark */
         s += 3, sc->s = s, sc->n -= 3;
 
     for (size_t i = 0; i < sc->n;) {
         const char c = s[i];
+        if (i == 0 || s[i - 1] == '\n')
+            pp_line(&pp, s, sc->n, i);
         /* comments, string and character literals: copied untouched */
         if (c == '"' && last_ident_e == i && is_raw_prefix(s + last_ident_b, last_ident_e - last_ident_b)) {
             size_t e = skip_raw_string(sc, i);
@@ -675,6 +824,7 @@ static void scan(scan_t *sc)
                     k.extern_c = k.extern_c || decl_extern_c || in_extern_c;
                     k.internal = k.internal || decl_static || anon;
                     k.templated = decl_template;
+                    k.cond = pp_expr(&pp);
                     sc->k = xrealloc(sc->k, (sc->nk + 1) * sizeof *sc->k);
                     sc->k[sc->nk++] = k;
                 }
@@ -756,18 +906,29 @@ static void scan(scan_t *sc)
         scan_die(sc, launch_pos[nlaunch - 1], "'<<<' without its '>>>' (kernel<<<blockDim, l2ctrl, stream>>>)");
     for (size_t f = 0; f < nbrace; f++)
         free(frame_ns[f]);
+    for (size_t k = 0; k < MAX_PP; k++) {
+        free(pp.prior[k].p);
+        free(pp.cur[k].p);
+    }
     free(ns_name.p);
     if (!sc->out.p)
         buf_add(&sc->out, "", 0);
 }
 
-/* The kernels that get an entry (or launch files): defined once, not templates. */
+static bool same_cond(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* The kernels that get an entry (or launch files): not templates, and defined once under their
+ * conditions (a kernel defined once per #if branch gets one entry per branch, under its branch's
+ * conditions). */
 static bool kernel_unique(const scan_t *sc, size_t i)
 {
     if (sc->k[i].templated)
         return false;
     for (size_t j = 0; j < sc->nk; j++)
-        if (j != i && strcmp(sc->k[j].name, sc->k[i].name) == 0)
+        if (j != i && strcmp(sc->k[j].name, sc->k[i].name) == 0 && same_cond(sc->k[j].cond, sc->k[i].cond))
             return false;
     return true;
 }
@@ -804,13 +965,18 @@ static char *translate(const char *path, size_t *len)
             buf_str(&tu, "#include <cstddef>\n#include <cstdint>\n");
             any = true;
         }
+        if (sc.k[i].cond)
+            buf_fmt(&tu, "#if %s\n", sc.k[i].cond);
         buf_fmt(&tu,
                 "extern \"C\" __attribute__((weak, visibility(\"default\"))) uint32_t dvsim_kernel_entry_%s("
                 "uint32_t blockDim, void *stream, const void *args, size_t argsSize)\n"
                 "{\n    return ::dvac::launch_packed(%s, \"%s\", blockDim, stream, args, argsSize);\n}\n",
                 sc.k[i].name, sc.k[i].qname, sc.k[i].name);
+        if (sc.k[i].cond)
+            buf_str(&tu, "#endif\n");
     }
     for (size_t i = 0; i < sc.nk; i++) {
+        free(sc.k[i].cond);
         free(sc.k[i].name);
         free(sc.k[i].qname);
         free(sc.k[i].params);
@@ -934,10 +1100,17 @@ static void gen_launch_files(const char *outdir, const char *src)
     size_t made = 0;
     for (size_t i = 0; i < sc.nk; i++) {
         const kernel_t *k = &sc.k[i];
-        if (!kernel_unique(&sc, i)) {
+        bool once = true, first = true;
+        for (size_t j = 0; j < sc.nk; j++) {
+            once = once && (j == i || strcmp(sc.k[j].name, k->name) != 0);
+            first = first && (j >= i || strcmp(sc.k[j].name, k->name) != 0);
+        }
+        if (!first)
+            continue;
+        if (k->templated || !once) {
             warn("%s:%u: kernel %s: %s; no aclrtlaunch_%s", src, k->line, k->name,
                  k->templated ? "a template (launch it with <<<>>> and its template arguments)"
-                              : "defined more than once",
+                             : "defined more than once (in #if branches or overloaded)",
                  k->name);
             continue;
         }
@@ -978,6 +1151,8 @@ static void gen_launch_files(const char *outdir, const char *src)
                 " * Compile it with dvcc and link it with the kernel's object. */\n"
                 "#include \"kernel_operator.h\"\n#include \"aclrtlaunch_%s.h\"\n\n",
                 k->name, src, k->name);
+        if (k->cond) /* defined when the kernel is */
+            buf_fmt(&cpp, "#if %s\n", k->cond);
         /* the kernel's declaration, in its namespaces */
         const char *q = k->qname;
         int opened = 0;
@@ -990,6 +1165,8 @@ static void gen_launch_files(const char *outdir, const char *src)
         buf_fmt(&cpp, "\nextern \"C\" %s\n{\n", decl.p);
         buf_fmt(&cpp, "    return ::dvac::launch(::%s, \"%s\", blockDim, nullptr, stream)(%s);\n}\n", k->qname, k->name,
                 call.p ? call.p : "");
+        if (k->cond)
+            buf_str(&cpp, "#endif\n");
         buf_t path = {0};
         buf_fmt(&path, "%s/aclrtlaunch_%s.h", outdir, k->name);
         write_file(path.p, h.p, h.n);
@@ -1007,6 +1184,14 @@ static void gen_launch_files(const char *outdir, const char *src)
     }
     if (made == 0)
         warn("%s: no __global__ kernel definition found", src);
+    for (size_t i = 0; i < sc.nk; i++) {
+        free(sc.k[i].cond);
+        free(sc.k[i].name);
+        free(sc.k[i].qname);
+        free(sc.k[i].params);
+    }
+    free(sc.k);
+    free(sc.out.p);
     free(text);
 }
 

@@ -117,6 +117,22 @@ extern "C" __global__ __aicore__ void copy_counted(GM_ADDR x, GM_ADDR z, GM_ADDR
     countGm.SetGlobalBuffer((__gm__ uint32_t *)count, 1);
     CopyShare(x, z, countGm.GetValue(0));
 }
+
+/* a header per #if branch, one body: an entry per branch, each under its branch's condition */
+#ifdef COPY_ON_AIC
+extern "C" __global__ __aicore__ void copy_variant(GM_ADDR x, GM_ADDR z, uint32_t total)
+#else
+extern "C" __global__ __vector__ void copy_variant(GM_ADDR x, GM_ADDR z, uint32_t total)
+#endif
+{
+    CopyShare(x, z, total);
+}
+
+#if 0
+extern "C" __global__ __aicore__ void never_compiled(GM_ADDR x)
+{
+}
+#endif
 EOF
 cat >"$W/host.cpp" <<'EOF'
 #include <cstdio>
@@ -212,6 +228,9 @@ int main(int argc, char **argv)
     CHECK(aclrtSynchronizeStream(stream));
     bad += wrong(x, dz, N / 4);
 
+    aclrtFuncHandle variant;
+    CHECK(aclrtBinaryGetFunction(bin, "copy_variant", &variant));
+    bad += aclrtBinaryGetFunction(bin, "never_compiled", &variant) != ACL_ERROR_KERNEL_NOT_FOUND;
     aclError rc = aclrtBinaryGetFunction(bin, "add_custom", &copy);
     std::printf("unknown kernel: %d %s\n", rc, aclGetRecentErrMsg());
     bad += rc != ACL_ERROR_KERNEL_NOT_FOUND;
