@@ -8,8 +8,8 @@
  *
  * (EXPR: a kernel name, possibly qualified and with template arguments; string and character literals
  * and comments are left alone), and every non-template __global__ kernel defined in it gets an
- * extern "C" entry dvsim_kernel_entry_NAME, the symbol aclrtBinaryGetFunction looks up in a library
- * built with `dvcc -shared` (acl/binary.c).  The rewritten text goes to a temporary file that starts
+ * extern "C" entry dvsim_kernel_entry_NAME (under the #if conditions of its definition), the symbol
+ * aclrtBinaryGetFunction looks up in a library built with `dvcc -shared` (acl/binary.c).  The rewritten text goes to a temporary file that starts
  * with a #line directive and keeps every line where it was, so g++'s messages, __FILE__ and the
  * kernel API's source locations name the user's file and line; a dependency file g++ writes names the
  * user's file too.  Linking adds the installed shim: -L PREFIX/lib -Wl,-rpath,PREFIX/lib -lascendcl.
@@ -621,7 +621,8 @@ static void pp_line(ppcond_t *pp, const char *s, size_t n, size_t i)
         i++;
     if (i >= n || s[i] != '#')
         return;
-    i = skip_ws(s, n, i + 1);
+    for (i++; i < n && (s[i] == ' ' || s[i] == '\t');)
+        i++;
     size_t kb = i;
     while (i < n && is_ident(s[i]))
         i++;

@@ -443,6 +443,60 @@ else
     bad "cmake-libs: configuring with CMAKE_ASC_RUN_MODE=sim and building:"
     show "$L/build.log"
 fi
+# the rewrite leaves literals and comments alone and takes qualified and template kernel names
+cat >"$E/rewrite.asc" <<'EOF'
+#include <cstdio>
+#include <cstring>
+#include "acl/acl.h"
+#include "kernel_operator.h"
+
+namespace dvt {
+template <uint32_t SCALE>
+__global__ __aicore__ void fill(GM_ADDR z, uint32_t n)
+{
+    AscendC::GlobalTensor<uint32_t> zGm;
+    zGm.SetGlobalBuffer((__gm__ uint32_t *)z, n);
+    if (AscendC::GetBlockIdx() == 0)
+        for (uint32_t i = 0; i < n; i++)
+            zGm.SetValue(i, i * SCALE);
+}
+} // namespace dvt
+
+// a comment: k<<<1, 2, 3>>>(x)
+/* k<<<1, 2, 3>>>(x) */
+static const char *text = "k<<<1, 2, 3>>>(x)";
+static const char *raw = R"x(k<<<1, "2", 3>>>(x))x";
+static const char quote = '"';
+static const long big = 1'000'000;
+
+int main()
+{
+    uint32_t host[16];
+    void *dz;
+    aclrtStream stream;
+    if (aclrtSetDevice(0) || aclrtCreateStream(&stream) || aclrtMalloc(&dz, sizeof host, ACL_MEM_MALLOC_HUGE_FIRST))
+        return 1;
+    aclError rc = ::dvt::fill<3> <<< 2, nullptr,
+        stream >>> ((GM_ADDR)dz, 16);
+    if (rc || aclrtSynchronizeStream(stream) ||
+        aclrtMemcpy(host, sizeof host, dz, sizeof host, ACL_MEMCPY_DEVICE_TO_HOST))
+        return 1;
+    int bad = 0;
+    for (uint32_t i = 0; i < 16; i++)
+        bad += host[i] != i * 3;
+    bad += strcmp(text, "k<<<1, 2, 3>>>(x)") != 0 || strcmp(raw, "k<<<1, \"2\", 3>>>(x)") != 0;
+    bad += quote != '"' || big != 1000000 || __LINE__ != 41;
+    std::printf("dvt::fill<3>: %d wrong\n", bad);
+    return bad != 0;
+}
+EOF
+# shellcheck disable=SC2086
+if dvcc "$E/rewrite.asc" -o "$E/rewrite" >"$E/rewrite.log" 2>&1 && $TIMEOUT "$E/rewrite" >>"$E/rewrite.log" 2>&1; then
+    ok "rewrite: $(tail -n 1 "$E/rewrite.log")"
+else
+    bad "rewrite: $E/rewrite.asc:"
+    show "$E/rewrite.log"
+fi
 # -x asc makes any file Ascend C; -v prints the compiler's command
 cp "$E/deps.asc" "$E/kernels.txt"
 if dvcc -v -x asc -c "$E/kernels.txt" -o "$E/kernels.o" >"$E/xasc.log" 2>&1 &&
