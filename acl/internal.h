@@ -152,6 +152,23 @@ int dv_acl_sync(void);
 void dv_acl_streams_reset(void);
 
 /* ---- profiling (prof.c) ---- */
+/* The source lines of one kernel run while profiling: instruction cycles summed per line (the
+ * trace line, or the kernel source line an Ascend C API recorded; 0: none). */
+#define DV_ACL_HOT_SLOTS 1024
+typedef struct dv_acl_hot {
+    uint32_t n;
+    uint64_t other_count, other_cycles; /* lines beyond the table's slots */
+    struct {
+        uint32_t line;
+        uint16_t op;                    /* the line's longest instruction */
+        uint64_t count, cycles, longest;
+    } e[DV_ACL_HOT_SLOTS];
+} dv_acl_hot_t;
+/* The model's slice callback (dv_run_opts_t.on_slice) that fills a dv_acl_hot_t (ctx). */
+void dv_acl_hot_slice(void *ctx, uint32_t core, dv_pipe_t pipe, const dv_insn_t *insn, uint64_t start, uint64_t end);
+/* Profiling is collecting rows now. */
+bool dv_acl_prof_running(void);
+
 /* One finished task, for the timeline; kernels also carry their report inputs. */
 typedef struct dv_acl_task_record {
     const char *kind;        /* "kernel", "memcpy", "memset", "event" */
@@ -161,6 +178,7 @@ typedef struct dv_acl_task_record {
     uint64_t wait_cycles;            /* from its stream's previous task's end to its start */
     const dv_acl_launch_t *launch;   /* kernels */
     const dv_counters_t *cnt;        /* kernels */
+    const dv_acl_hot_t *hot;         /* kernels run while profiling: their source lines */
     uint64_t bytes;                  /* copies */
 } dv_acl_task_record_t;
 

@@ -3,7 +3,7 @@
  * While profiling is on, every kernel that runs adds one row to DIR/op_summary.csv in the column
  * scheme of msprof's op_summary (A2 "stars" header, PipeUtilization metrics), followed by dvsim's
  * UB occupancy and hazard columns: the table acl/op_summary.def (docs/OP_SUMMARY.md is generated from
- * it).  At the end (aclprofFinalize, or aclFinalize for DVSIM_PROFILE_OUT) the tasks of the whole run
+ * it), and up to 10 rows to DIR/op_hotspot.csv: the kernel's hottest source lines.  At the end (aclprofFinalize, or aclFinalize for DVSIM_PROFILE_OUT) the tasks of the whole run
  * go to DIR/timeline.json (Chrome trace: one row per stream).  Every figure is derived from the
  * model's counters by the report step (dv_report_derive). */
 #define _DEFAULT_SOURCE
@@ -35,6 +35,7 @@ static struct {
     bool from_env;
     char dir[1024];
     FILE *csv;
+    FILE *hot;           /* op_hotspot.csv */
     uint64_t task_id;
     slice_t *slices;
     size_t nslices, cap;
@@ -80,6 +81,14 @@ static int prof_open(const char *dir, const char *api)
         fprintf(g_prof.csv, "%s%s", c ? "," : "", col_header[c]);
     fputc('\n', g_prof.csv);
     fflush(g_prof.csv);
+    snprintf(path, sizeof path, "%s/op_hotspot.csv", dir);
+    if (!(g_prof.hot = fopen(path, "w"))) {
+        fclose(g_prof.csv);
+        g_prof.csv = NULL;
+        return dv_acl_fail(ACL_ERROR_WRITE_FILE, "%s: cannot write '%s': %s", api, path, strerror(errno));
+    }
+    fputs("Task ID,Op Name,Source Line,Instruction,Count,Cycles,Share(%),Running Time(us)\n", g_prof.hot);
+    fflush(g_prof.hot);
     g_prof.inited = true;
     g_prof.task_id = 0;
     return ACL_SUCCESS;
@@ -239,12 +248,77 @@ static void csv_row(const dv_acl_task_record_t *r)
     dv_report_free(&rep);
 }
 
+bool dv_acl_prof_running(void) { return g_prof.running; }
+
+void dv_acl_hot_slice(void *ctx, uint32_t core, dv_pipe_t pipe, const dv_insn_t *insn, uint64_t start, uint64_t end)
+{
+    (void)core;
+    (void)pipe;
+    dv_acl_hot_t *h = ctx;
+    const uint64_t c = end - start;
+    uint32_t i = (uint32_t)((insn->line * 2654435761u) % DV_ACL_HOT_SLOTS), k;
+    for (k = 0; k < DV_ACL_HOT_SLOTS; k++, i = (i + 1) % DV_ACL_HOT_SLOTS) {
+        if (h->e[i].count == 0) { /* a free slot: the line's first instruction */
+            h->e[i].line = insn->line;
+            h->n++;
+            break;
+        }
+        if (h->e[i].line == insn->line)
+            break;
+    }
+    if (k == DV_ACL_HOT_SLOTS) {
+        h->other_count++;
+        h->other_cycles += c;
+        return;
+    }
+    h->e[i].count++;
+    h->e[i].cycles += c;
+    if (c >= h->e[i].longest) {
+        h->e[i].longest = c;
+        h->e[i].op = (uint16_t)insn->op;
+    }
+}
+
+static int hot_cmp(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* The kernel's hottest source lines (at most 10), hottest first, into op_hotspot.csv. */
+#define HOT_ROWS 10
+static void hot_rows(const dv_acl_task_record_t *r)
+{
+    const dv_acl_hot_t *h = r->hot;
+    uint64_t key[DV_ACL_HOT_SLOTS][2], total = h->other_cycles;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < DV_ACL_HOT_SLOTS; i++)
+        if (h->e[i].count) {
+            key[n][0] = h->e[i].cycles;
+            key[n][1] = i;
+            total += h->e[i].cycles;
+            n++;
+        }
+    qsort(key, n, sizeof key[0], hot_cmp);
+    const double mhz = (double)dv_acl_config()->chip_freq_mhz;
+    for (uint32_t k = 0; k < n && k < HOT_ROWS; k++) {
+        const uint32_t i = (uint32_t)key[k][1];
+        fprintf(g_prof.hot, "%llu,\"%s\",%u,%s,%llu,%llu,%.2f,%.6f\n", (unsigned long long)g_prof.task_id, r->name,
+                h->e[i].line, dv_op_spec((dv_op_t)h->e[i].op)->mnemonic, (unsigned long long)h->e[i].count,
+                (unsigned long long)h->e[i].cycles, total ? 100.0 * (double)h->e[i].cycles / (double)total : 0.0,
+                (double)h->e[i].cycles / mhz);
+    }
+    fflush(g_prof.hot);
+}
+
 void dv_acl_prof_task(const dv_acl_task_record_t *r)
 {
     if (!g_prof.running)
         return;
     if (r->launch && r->cnt && g_prof.csv)
         csv_row(r);
+    if (r->launch && r->cnt && r->hot && g_prof.hot)
+        hot_rows(r); /* with the Task ID of its op_summary row */
     if (g_prof.nslices == g_prof.cap) {
         size_t cap = g_prof.cap ? 2 * g_prof.cap : 256;
         slice_t *s = realloc(g_prof.slices, cap * sizeof *s);
@@ -292,6 +366,8 @@ static void prof_close(void)
     }
     if (g_prof.csv)
         fclose(g_prof.csv);
+    if (g_prof.hot)
+        fclose(g_prof.hot);
     free(g_prof.slices);
     memset(&g_prof, 0, sizeof g_prof);
 }

@@ -275,6 +275,7 @@ static int run_kernel(dv_acl_stream_t *s, dv_acl_launch_t *l, uint64_t start, ui
     uint8_t *data[DV_ACL_MAX_KARGS] = {0}, *base[DV_ACL_MAX_KARGS] = {0};
     uint64_t bytes[DV_ACL_MAX_KARGS], addr[DV_ACL_MAX_KARGS];
     bool owned[DV_ACL_MAX_KARGS] = {0};
+    dv_acl_hot_t *hot = NULL;
     dv_gm_t gm = {n, data, bytes, addr};
     dv_counters_t cnt;
     dv_error_t err;
@@ -306,6 +307,11 @@ static int run_kernel(dv_acl_stream_t *s, dv_acl_launch_t *l, uint64_t start, ui
             view_move(&a->view, base[i], data[i], true);
     }
     dv_run_opts_default(&ro);
+    hot = dv_acl_prof_running() ? calloc(1, sizeof *hot) : NULL;
+    if (hot) {
+        ro.on_slice = dv_acl_hot_slice;
+        ro.slice_ctx = hot;
+    }
     dv_model_t *model = dv_acl_model(&err);
     if (!model) {
         rc = dv_acl_fail_err(ACL_ERROR_RT_INTERNAL_ERROR, what, &err);
@@ -319,7 +325,7 @@ static int run_kernel(dv_acl_stream_t *s, dv_acl_launch_t *l, uint64_t start, ui
         if (owned[i] && l->arg[i].dir != DV_ARG_IN)
             view_move(&l->arg[i].view, base[i], data[i], false);
     *end = start + cnt.cycles;
-    dv_acl_task_record_t r = {"kernel", l->op_name, s->id, start, *end, start - s->ready, l, &cnt, 0};
+    dv_acl_task_record_t r = {"kernel", l->op_name, s->id, start, *end, start - s->ready, l, &cnt, hot, 0};
     dv_acl_prof_task(&r);
     dv_counters_free(&cnt);
 
@@ -327,6 +333,7 @@ cleanup:
     for (uint32_t i = 0; i < n; i++)
         if (owned[i])
             free(data[i]);
+    free(hot);
     return rc;
 }
 
@@ -384,7 +391,7 @@ static int task_run(dv_acl_stream_t *s, task_t *t, uint64_t start)
                                       : t->copy.kind == ACL_MEMCPY_HOST_TO_DEVICE    ? "MemcpyHostToDevice"
                                       : t->copy.kind == ACL_MEMCPY_DEVICE_TO_HOST    ? "MemcpyDeviceToHost"
                                                                                      : "MemcpyDeviceToDevice",
-                                      s->id, start, end, start - s->ready, NULL, NULL, t->copy.bytes};
+                                      s->id, start, end, start - s->ready, NULL, NULL, NULL, t->copy.bytes};
             dv_acl_prof_task(&r);
         }
         break;

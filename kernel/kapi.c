@@ -573,7 +573,7 @@ cleanup:
 
 /* ---------------------------------------------------------------- which cores a kernel uses */
 
-#define PROBE_MAX_INSNS (1u << 24)
+#define PROBE_MAX_INSNS (1u << 20)
 
 /* Generate one stream of block 0 without running it; *work tells whether it emitted anything for a
  * pipe other than the scalar unit's, *cube whether for the cube side (M, MTE1, FIX). */

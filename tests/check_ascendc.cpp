@@ -14,6 +14,7 @@
 namespace {
 
 constexpr uint32_t TILE = 512; /* floats per copy */
+unsigned g_copy_in_line; /* the source line of copy_kernel's GM -> UB DataCopy */
 
 /* GM -> UB -> GM through a double-buffered TQueBind, 8 blocks. */
 __global__ __vector__ void copy_kernel(GM_ADDR x, GM_ADDR z, uint32_t total)
@@ -27,6 +28,7 @@ __global__ __vector__ void copy_kernel(GM_ADDR x, GM_ADDR z, uint32_t total)
     pipe.InitBuffer(q, 2, TILE * sizeof(float));
     for (uint32_t i = 0; i < per / TILE; i++) {
         AscendC::LocalTensor<float> t = q.AllocTensor<float>();
+        g_copy_in_line = __LINE__ + 1;
         AscendC::DataCopy(t, xg[i * TILE], TILE);
         q.EnQue(t);
         t = q.DeQue<float>();
@@ -127,6 +129,31 @@ START_TEST(test_ascendc_same_cycles_as_kapi)
     });
     float ck = timed(s.stream, kapi);
     ck_assert_msg(ac > 0 && ac == ck, "Ascend C %.6f ms, kernel API %.6f ms", (double)ac, (double)ck);
+}
+END_TEST
+
+/* The profiler's hot-spot table names the kernel's source lines: the GM -> UB copy is the hottest. */
+START_TEST(test_ascendc_hotspot_lines)
+{
+    char dir[] = "/tmp/dvsim-hot.XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    setenv("DVSIM_PROFILE_OUT", dir, 1);
+    {
+        const uint32_t n = 8 * 4 * TILE;
+        session s(n);
+        unsetenv("DVSIM_PROFILE_OUT");
+        ck_assert_uint_eq(::dvac::launch(copy_kernel, "copy_kernel", 8, nullptr, s.stream)(s.x, s.z, n), 0);
+        OK(aclrtSynchronizeStream(s.stream));
+    }
+    char path[64], line[256], want[128];
+    std::snprintf(path, sizeof path, "%s/op_hotspot.csv", dir);
+    FILE *f = std::fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_ptr_nonnull(std::fgets(line, sizeof line, f)); /* header */
+    ck_assert_ptr_nonnull(std::fgets(line, sizeof line, f));
+    std::fclose(f);
+    std::snprintf(want, sizeof want, "1,\"copy_kernel\",%u,copy_gm_to_ubuf,", g_copy_in_line);
+    ck_assert_msg(std::strncmp(line, want, std::strlen(want)) == 0, "first row '%s', want '%s...'", line, want);
 }
 END_TEST
 
@@ -318,6 +345,82 @@ START_TEST(test_ascendc_atomic_add)
 }
 END_TEST
 
+/* Block 1 reads what block 0 wrote to z after IBWait for block 0's IBSet. */
+__global__ __vector__ void ib_chain(GM_ADDR x, GM_ADDR z, GM_ADDR ws, uint32_t n)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> b, f;
+    pipe.InitBuffer(b, n * sizeof(float));
+    pipe.InitBuffer(f, 32);
+    AscendC::GlobalTensor<float> xg, zg;
+    AscendC::GlobalTensor<int32_t> wg;
+    xg.SetGlobalBuffer((__gm__ float *)x);
+    zg.SetGlobalBuffer((__gm__ float *)z);
+    wg.SetGlobalBuffer((__gm__ int32_t *)ws);
+    AscendC::LocalTensor<float> lb = b.Get<float>();
+    if (AscendC::GetBlockIdx() == 0) {
+        AscendC::DataCopy(lb, xg, n);
+        AscendC::SetFlag<AscendC::HardEvent::MTE2_MTE3>(0);
+        AscendC::WaitFlag<AscendC::HardEvent::MTE2_MTE3>(0);
+        AscendC::DataCopy(zg, lb, n);
+        AscendC::IBSet(wg, f.Get<int32_t>(), 0, 0);
+    } else {
+        AscendC::IBWait(wg, f.Get<int32_t>(), 0, 0);
+        AscendC::DataCopy(lb, zg, n);
+        AscendC::SetFlag<AscendC::HardEvent::MTE2_MTE3>(0);
+        AscendC::WaitFlag<AscendC::HardEvent::MTE2_MTE3>(0);
+        AscendC::DataCopy(zg[n], lb, n);
+    }
+}
+
+START_TEST(test_ascendc_ib_set_wait)
+{
+    const uint32_t n = 2048;
+    session s(2 * n);
+    std::vector<int32_t> ws(16, 0);
+    std::vector<float> zero(2 * n, 0.0f);
+    void *w;
+    OK(aclrtMalloc(&w, ws.size() * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMemcpy(w, ws.size() * 4, ws.data(), ws.size() * 4, ACL_MEMCPY_HOST_TO_DEVICE));
+    OK(aclrtMemcpy(s.z, 2 * n * 4, zero.data(), 2 * n * 4, ACL_MEMCPY_HOST_TO_DEVICE));
+    ck_assert_uint_eq(::dvac::launch(ib_chain, "ib_chain", 2, nullptr, s.stream)(s.x, s.z, w, n), 0);
+    int rc = aclrtSynchronizeStream(s.stream);
+    ck_assert_msg(rc == 0, "%s", aclGetRecentErrMsg());
+    s.fetch();
+    ck_assert_int_eq(std::memcmp(s.out.data() + n, s.in.data(), n * 4), 0);
+    OK(aclrtMemcpy(ws.data(), ws.size() * 4, w, ws.size() * 4, ACL_MEMCPY_DEVICE_TO_HOST));
+    ck_assert_int_eq(ws[0], 0); /* the waiter took the signal back */
+}
+END_TEST
+
+/* Scalar GM access around the (unmodelled) data cache: each block doubles its element in place. */
+__global__ __vector__ void gm_scalar(GM_ADDR x, GM_ADDR z)
+{
+    (void)z;
+    __gm__ int32_t *p = (__gm__ int32_t *)x + AscendC::DivCeil(AscendC::GetBlockIdx() * 8, 8);
+    int32_t v = AscendC::ReadGmByPassDCache(p);
+    AscendC::WriteGmByPassDCache(p, 2 * v);
+    AscendC::DataSyncBarrier<AscendC::MemDsbT::DDR>();
+    AscendC::GlobalTensor<int32_t> g;
+    g.SetGlobalBuffer(p, 1);
+    AscendC::DataCacheCleanAndInvalid<int32_t, AscendC::CacheLine::SINGLE_CACHE_LINE, AscendC::DcciDst::CACHELINE_OUT>(g);
+}
+
+START_TEST(test_ascendc_gm_scalar)
+{
+    session s(64);
+    std::vector<int32_t> v(64), got(64);
+    for (int i = 0; i < 64; i++)
+        v[(size_t)i] = 3 * i - 50;
+    OK(aclrtMemcpy(s.x, 256, v.data(), 256, ACL_MEMCPY_HOST_TO_DEVICE));
+    ck_assert_uint_eq(::dvac::launch(gm_scalar, "gm_scalar", 4, nullptr, s.stream)(s.x, s.z), 0);
+    OK(aclrtSynchronizeStream(s.stream));
+    OK(aclrtMemcpy(got.data(), 256, s.x, 256, ACL_MEMCPY_DEVICE_TO_HOST));
+    for (int i = 0; i < 64; i++)
+        ck_assert_int_eq(got[(size_t)i], i < 4 ? 2 * v[(size_t)i] : v[(size_t)i]);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- misuse, located */
 
 __global__ __vector__ void odd_copy(GM_ADDR x, GM_ADDR z)
@@ -425,11 +528,14 @@ extern "C" Suite *dv_ascendc_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_ascendc_copy_through_queue);
     tcase_add_test(tc, test_ascendc_same_cycles_as_kapi);
+    tcase_add_test(tc, test_ascendc_hotspot_lines);
     tcase_add_test(tc, test_ascendc_tiling_from_gm);
     tcase_add_test(tc, test_ascendc_kind_probed);
     tcase_add_test(tc, test_ascendc_scalar_ub_access);
     tcase_add_test(tc, test_ascendc_system_cycle);
     tcase_add_test(tc, test_ascendc_atomic_add);
+    tcase_add_test(tc, test_ascendc_ib_set_wait);
+    tcase_add_test(tc, test_ascendc_gm_scalar);
     tcase_add_test(tc, test_ascendc_errors_located);
     tcase_add_test(tc, test_ascendc_host_pointer_refused);
     suite_add_tcase(s, tc);

@@ -9,6 +9,7 @@
 #include "dvac/tensor.h"
 #include "dvac/sync.h"
 #include "dvac/copy.h"
+#include "dvac/block_sync.h"
 #if __has_include("dvac/vec.h")
 #include "dvac/vec.h"
 #endif

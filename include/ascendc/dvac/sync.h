@@ -160,6 +160,7 @@ inline void SetAtomicNone(const dvac::Loc &loc = dvac::Loc::here())
 {
     dvk_set_atomic(dvac::at(loc), DV_ATOMIC_NONE, DV_DT_F32);
 }
+inline void DisableDmaAtomic(const dvac::Loc &loc = dvac::Loc::here()) { SetAtomicNone(loc); }
 
 /* The control state CANN sets at a kernel's start and on TPipe::Reset: no atomic, and on a vector
  * core normal mask mode with every mask bit. */
@@ -173,22 +174,22 @@ inline void InitSocState(const dvac::Loc &loc = dvac::Loc::here())
     dvk_set_vector_mask(c, ~0ull, ~0ull);
 }
 
-inline TPipe::TPipe()
+inline TPipe::TPipe(const dvac::Loc &loc) : loc_(loc)
 {
     dvac::g_pipe = this;
     std::memset(dvac::g_free_pending, 0, sizeof dvac::g_free_pending);
-    InitSocState();
-    dv_k_t *c = dvac::k();
+    InitSocState(loc);
+    dv_k_t *c = dvac::k(loc);
     if (dvk_has_pipe(c, DV_PIPE_M) && dvk_has_pipe(c, DV_PIPE_MTE1))
         for (int &e : mm_events_) {
-            e = AllocEventID<HardEvent::M_MTE1>();
-            SetFlag<HardEvent::M_MTE1>(e);
+            e = AllocEventID<HardEvent::M_MTE1>(loc);
+            SetFlag<HardEvent::M_MTE1>(e, loc);
         }
 }
 
 inline TPipe::~TPipe()
 {
-    Destroy();
+    Destroy(loc_);
     if (dvac::g_pipe == this)
         dvac::g_pipe = nullptr;
 }

@@ -464,7 +464,8 @@ private:
 /* The kernel's local memory: every space handed out from its start. */
 class TPipe {
 public:
-    TPipe();
+    /* What construction and destruction emit carries the line of the TPipe's declaration. */
+    TPipe(const dvac::Loc &loc = dvac::Loc::here());
     ~TPipe();
     template <class Q> bool InitBuffer(Q &que, uint8_t num, uint32_t len, const dvac::Loc &loc = dvac::Loc::here())
     {
@@ -503,6 +504,7 @@ public:
 
 private:
     dvac::Region region_;
+    dvac::Loc loc_;
     bool destroyed_ = false;
     int mm_events_[3] = {-1, -1, -1}; /* AIC: the matmul M -> MTE1 events set at construction */
 };

@@ -46,6 +46,46 @@ inline void DumpTensor(const LocalTensor<T> &tensor, uint32_t desc, uint32_t dum
     }
 }
 
+/* Scalar GM access around the data cache (which dvsim does not model): ld_gm / st_gm. */
+template <typename T> inline T ReadGmByPassDCache(__gm__ T *addr, const dvac::Loc &loc = dvac::Loc::here())
+{
+    GlobalTensor<T> g;
+    g.SetGlobalBuffer(addr, 1);
+    return g.GetValue(0, loc);
+}
+template <typename T> inline void WriteGmByPassDCache(__gm__ T *addr, T value, const dvac::Loc &loc = dvac::Loc::here())
+{
+    GlobalTensor<T> g;
+    g.SetGlobalBuffer(addr, 1);
+    g.SetValue(0, value, loc);
+}
+
+/* The data cache's maintenance and the memory barrier.  dvsim has no data cache: the scalar unit's
+ * GM accesses (ld_gm, st_gm) reach GM when it issues them, already in program order, so these only
+ * cost the scalar unit an instruction's issue. */
+enum class MemDsbT : uint8_t { ALL = 0, DDR, UB, SEQ };
+enum class CacheLine : uint64_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
+enum class DcciDst : uint64_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
+template <MemDsbT kind> inline void DataSyncBarrier(const dvac::Loc &loc = dvac::Loc::here())
+{
+    dv_k_t *c = dvac::at(loc);
+    dvk_scalar(c, (int64_t)(dvk_config(c)->scalar_issue_cycles ? dvk_config(c)->scalar_issue_cycles : 1));
+}
+template <typename T, CacheLine entire, DcciDst dst = DcciDst::CACHELINE_ALL>
+inline void DataCacheCleanAndInvalid(const GlobalTensor<T> &, const dvac::Loc &loc = dvac::Loc::here())
+{
+    DataSyncBarrier<MemDsbT::ALL>(loc);
+}
+template <typename T, CacheLine entire, DcciDst dst>
+inline void DataCacheCleanAndInvalid(const LocalTensor<T> &, const dvac::Loc &loc = dvac::Loc::here())
+{
+    DataSyncBarrier<MemDsbT::ALL>(loc);
+}
+
+/* Integer helpers of CANN's kernel API. */
+template <typename T, typename U> constexpr auto DivCeil(T a, U b) { return (a + b - 1) / b; }
+template <typename T, typename U> constexpr auto AlignUp(T a, U b) { return (a + b - 1) / b * b; }
+
 } // namespace AscendC
 
 namespace dvac {

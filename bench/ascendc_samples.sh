@@ -1,0 +1,99 @@
+#!/bin/sh
+# bench/ascendc_samples.sh - build and run Huawei's published Ascend C samples unmodified against an
+# installed dvsim, as their READMEs say: cmake with their own CMakeLists.txt, make, gen_data.py,
+# ./demo, verify_result.py.  The samples are not part of dvsim: point the script at a checkout of
+# the asc-devkit repository (its examples/ directory); they are copied to a scratch directory and
+# never modified.
+#
+#   sh bench/ascendc_samples.sh PREFIX ASC_DEVKIT_DIR [LIST]
+#
+# PREFIX is a `make install PREFIX=...` tree.  LIST is a file of sample directories relative to
+# ASC_DEVKIT_DIR (one per line, '#' comments); without it every sample whose README lists Atlas A2
+# with a CANN version is tried.  Each sample gets one line:
+#   PASS    built, ran, and its verify_result.py accepted the output (or, without one, it exited 0)
+#   BUILD   cmake or make failed (the first compiler error is shown)
+#   RUN     ./demo (or gen_data.py) failed or timed out
+#   VERIFY  verify_result.py rejected the output
+# and, when the run wrote DVSIM_PROFILE_OUT, the kernels' Task Duration(us) from op_summary.csv.
+# Environment: DVSIM_PROFILE (default ascend910b1, the chip of the samples' published figures),
+# PYTHON (default /usr/bin/python3, which has numpy on Debian), WORK (scratch, default a temp dir),
+# TIMEOUT_S (per command, default 600).  The last line is "N passed, N failed of N".
+set -u
+PREFIX=${1:?usage: ascendc_samples.sh PREFIX ASC_DEVKIT_DIR [LIST]}
+SRC=${2:?usage: ascendc_samples.sh PREFIX ASC_DEVKIT_DIR [LIST]}
+LIST=${3:-}
+PYTHON=${PYTHON:-/usr/bin/python3}
+TIMEOUT_S=${TIMEOUT_S:-600}
+export DVSIM_PROFILE=${DVSIM_PROFILE:-ascend910b1}
+case "$PREFIX" in /*) ;; *) PREFIX="$(pwd)/$PREFIX" ;; esac
+case "$SRC" in /*) ;; *) SRC="$(pwd)/$SRC" ;; esac
+if [ ! -f "$PREFIX/set_env.sh" ]; then
+    echo "ascendc_samples: $PREFIX/set_env.sh is missing: make install PREFIX=$PREFIX first"
+    exit 1
+fi
+WORK=${WORK:-$(mktemp -d "${TMPDIR:-/tmp}/dvsim-samples.XXXXXX")}
+mkdir -p "$WORK" || exit 1
+# shellcheck disable=SC1091 # the installed environment
+. "$PREFIX/set_env.sh"
+
+if [ -z "$LIST" ]; then
+    LIST="$WORK/list"
+    find "$SRC/examples" -name README.md | while read -r r; do
+        if grep -q '^| *Atlas A2 [^|]*| *>=' "$r" && ls "$(dirname "$r")"/*.asc >/dev/null 2>&1; then
+            dirname "$r" | sed "s|^$SRC/||"
+        fi
+    done | sort >"$LIST"
+fi
+
+# The README's command line that runs SCRIPT (gen_data.py / verify_result.py), or empty.
+readme_cmd() {
+    grep -h "python3 [^ ]*$2" "$1/README.md" 2>/dev/null | grep -v '^ *|' | head -n 1 | sed 's/#.*//; s/^ *//; s/ *$//'
+}
+
+pass=0
+fail=0
+total=0
+while read -r rel; do
+    case "$rel" in '' | '#'*) continue ;; esac
+    total=$((total + 1))
+    name=$(echo "$rel" | sed 's|^examples/||')
+    d="$WORK/$(echo "$rel" | tr '/' '_')"
+    rm -rf "$d"
+    cp -R "$SRC/$rel" "$d" || { echo "RUN     $name: cannot copy"; fail=$((fail + 1)); continue; }
+    # the scenario a sample is built for by default (its CMakeLists' cache variable)
+    scen=$(sed -n 's/.*set(SCENARIO_NUM *"*\([0-9]*\)"*.*/\1/p' "$d/CMakeLists.txt" | head -n 1)
+    scen=${scen:-0}
+    log="$d/log.txt"
+    if ! (cd "$d" && mkdir -p build && cd build &&
+        timeout "$TIMEOUT_S" cmake -DCMAKE_ASC_ARCHITECTURES=dav-2201 .. >"$log" 2>&1 &&
+        timeout "$TIMEOUT_S" make -j2 >>"$log" 2>&1); then
+        echo "BUILD   $name: $(grep -m 1 -E 'error|Error' "$log" | cut -c 1-200)"
+        fail=$((fail + 1))
+        continue
+    fi
+    gen=$(readme_cmd "$d" gen_data.py | sed "s/\$SCENARIO_NUM/$scen/g; s/\${SCENARIO_NUM}/$scen/g; s/\$SCENARIO/$scen/g")
+    ver=$(readme_cmd "$d" verify_result.py | sed "s/\$SCENARIO_NUM/$scen/g; s/\${SCENARIO_NUM}/$scen/g; s/\$SCENARIO/$scen/g")
+    gen=$(echo "$gen" | sed "s|^python3 |$PYTHON |")
+    ver=$(echo "$ver" | sed "s|^python3 |$PYTHON |")
+    prof="$d/build/prof"
+    if ! (cd "$d/build" && mkdir -p input output &&
+        { [ -z "$gen" ] || timeout "$TIMEOUT_S" sh -c "$gen" >>"$log" 2>&1; } &&
+        DVSIM_PROFILE_OUT="$prof" timeout "$TIMEOUT_S" ./demo >>"$log" 2>&1); then
+        echo "RUN     $name: $(tail -n 3 "$log" | tr '\n' ' ' | cut -c 1-200)"
+        fail=$((fail + 1))
+        continue
+    fi
+    times=""
+    if [ -f "$prof/op_summary.csv" ]; then
+        times=$(awk -F, 'NR > 1 { printf "%s%s=%s us", sep, $5, $10; sep = ", " }' "$prof/op_summary.csv" | tr -d '"')
+    fi
+    if [ -n "$ver" ] && ! (cd "$d/build" && timeout "$TIMEOUT_S" sh -c "$ver" >>"$log" 2>&1); then
+        echo "VERIFY  $name: $(tail -n 2 "$log" | tr '\n' ' ' | cut -c 1-160) [$times]"
+        fail=$((fail + 1))
+        continue
+    fi
+    echo "PASS    $name [$times]"
+    pass=$((pass + 1))
+done <"$LIST"
+echo "$pass passed, $fail failed of $total"
+[ "$fail" -eq 0 ]
