@@ -99,7 +99,7 @@ deps:
 $(B)/%.o: %.c | $(B)/dirs $(GEN_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
-$(B)/%.o: %.cpp | $(B)/dirs
+$(B)/%.o: %.cpp | $(B)/dirs $(GEN_H)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) $(SC_CFLAGS) $(CXXFLAGS) -MMD -MP -c $< -o $@
 $(B)/dirs:
@@ -148,7 +148,7 @@ SHIM_LIBS := $(B)/lib/libascendcl.so $(B)/lib/libnnopbase.so $(B)/lib/libopapi.s
 $(B)/pic/%.o: %.c | $(B)/dirs $(GEN_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(SHLIB_CFLAGS) -MMD -MP -c $< -o $@
-$(B)/pic/%.o: %.cpp | $(B)/dirs
+$(B)/pic/%.o: %.cpp | $(B)/dirs $(GEN_H)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) $(SC_CFLAGS) $(CXXFLAGS) $(SHLIB_CFLAGS) -MMD -MP -c $< -o $@
 $(B)/pic/profiles_embedded.o: $(GEN_C)

@@ -102,12 +102,17 @@ static void buf_str(buf_t *b, const char *s)
 
 __attribute__((format(printf, 2, 3))) static void buf_fmt(buf_t *b, const char *fmt, ...)
 {
+    char small[512];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
     if (n < 0)
         die(1, "formatting failed");
+    if ((size_t)n < sizeof small) {
+        buf_add(b, small, (size_t)n);
+        return;
+    }
     char *tmp = xrealloc(NULL, (size_t)n + 1);
     va_start(ap, fmt);
     vsnprintf(tmp, (size_t)n + 1, fmt, ap);
@@ -1026,7 +1031,7 @@ static void fix_depfile(const char *depfile, const char *tmp, const char *src)
 
 /* One parameter of a kernel: its type and name as written, and whether it is a GM pointer. */
 typedef struct {
-    char type[256], name[128];
+    char type[512], name[512];
     bool pointer;
 } param_t;
 
