@@ -350,7 +350,9 @@ int dv_exec(const dv_insn_t *in, const dv_vstate_t *vs, dv_mem_t *m, dv_error_t 
     case DV_FORM_VBRCB: exec_vbrcb(in, m); break;
     case DV_FORM_VTRANSPOSE: transpose_16x16_b16(mem_at(m, FA(VTRANSPOSE, dst)), mem_at(m, FA(VTRANSPOSE, src))); break;
     default:
-        if (vk > 0)
+        if (vk > 0 && in->op == DV_OP_vcadd_acc)
+            dv_sem_vcadd_acc(in, &v, m->buf[DV_SPACE_UB]);
+        else if (vk > 0)
             for (uint64_t r = 0; r < v.R; r++)
                 dv_sem_vec_repeat(in, &v, m->buf[DV_SPACE_UB], r);
         break;

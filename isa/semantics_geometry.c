@@ -143,11 +143,12 @@ int dv_sem_vinfo_build(const dv_insn_t *in, const dv_vstate_t *vs, vinfo_t *v)
             o->blk = 0;
             o->rep = v->E / 8;
             break;
-        default: /* K_RED: vcadd writes one element per repeat, vcmax/vcmin a (value, index) pair */
+        default: /* K_RED: vcadd writes one element per repeat, vcmax/vcmin a (value, index) pair,
+                  * vcadd_acc one element in all (its dst_rep is ignored) */
             o->esize = s1;
-            o->blk_bytes = (in->op == DV_OP_vcadd ? 1 : 2) * s1;
+            o->blk_bytes = (in->op == DV_OP_vcmax || in->op == DV_OP_vcmin ? 2 : 1) * s1;
             o->blk = 0;
-            o->rep = dv_sem_fint(in, os->form, vf->op[k].rep) * o->blk_bytes;
+            o->rep = in->op == DV_OP_vcadd_acc ? 0 : dv_sem_fint(in, os->form, vf->op[k].rep) * o->blk_bytes;
             break;
         }
     }
@@ -252,6 +253,13 @@ int dv_vec_geometry(const dv_insn_t *in, const dv_vstate_t *vs, dv_vgeom_t *g)
         g->repeats = (uint32_t)dv_ceil_div(n * 4, 256);
         g->elems_per_repeat = 64;
         g->elems = n;
+        return 0;
+    }
+    if (k == 0 && in->op == DV_OP_copy_ubuf_to_ubuf) { /* timed as a copy of its bytes, 256 B per repeat */
+        const uint64_t bytes = FI(DMA, nburst) * FI(DMA, len) * 32;
+        g->repeats = (uint32_t)dv_ceil_div(bytes, 256);
+        g->elems_per_repeat = 256;
+        g->elems = bytes;
         return 0;
     }
     if (k <= 0)

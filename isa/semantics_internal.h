@@ -186,4 +186,9 @@ void dv_sem_i2c_get(const dv_insn_t *in, i2c_t *g);
  * destination element is written. */
 void dv_sem_vec_repeat(const dv_insn_t *in, const vinfo_t *v, uint8_t *ub, uint64_t r);
 
+/* vcadd_acc: every repeat's selected elements summed in f32 (ascending e from +0.0, as vcadd), the
+ * repeat sums added in repeat order in f32, the total rounded to the dtype once and written at dst.
+ * Nothing is written when there are no repeats. */
+void dv_sem_vcadd_acc(const dv_insn_t *in, const vinfo_t *v, uint8_t *ub);
+
 #endif

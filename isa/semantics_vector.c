@@ -52,7 +52,8 @@ static float fop(dv_op_t op, float a, float b)
     case DV_OP_vmul: case DV_OP_vmuls: r = a * b; break;
     case DV_OP_vdiv: r = a / b; break;
     case DV_OP_vmax: case DV_OP_vmaxs: r = fmax_rule(a, b); break;
-    case DV_OP_vmin: r = fmin_rule(a, b); break;
+    case DV_OP_vmin: case DV_OP_vmins: r = fmin_rule(a, b); break;
+    case DV_OP_vlrelu: r = a >= 0 ? a : a * b; break;
     case DV_OP_vexp: r = expf(a); break;
     case DV_OP_vln: r = logf(a); break;
     case DV_OP_vsqrt: r = sqrtf(a); break;
@@ -72,7 +73,7 @@ static int64_t iop(dv_op_t op, int64_t a, int64_t b)
     case DV_OP_vsub: return (int64_t)(ua - ub);
     case DV_OP_vmul: case DV_OP_vmuls: return (int64_t)(ua * ub);
     case DV_OP_vmax: case DV_OP_vmaxs: return a > b ? a : b;
-    case DV_OP_vmin: return a < b ? a : b;
+    case DV_OP_vmin: case DV_OP_vmins: return a < b ? a : b;
     case DV_OP_vabs: return a < 0 ? (int64_t)(0u - ua) : a;
     case DV_OP_vrelu: return a > 0 ? a : 0;
     default: return a;
@@ -91,12 +92,27 @@ static bool cmp_true(int c, double a, double b)
     }
 }
 
+/* An f32 rounded to an integral value with a ROUND mode (f32 -> f32 vconv); exact, NaN and infinities
+ * unchanged, the sign of zero kept. */
+static float round_integral(float x, int mode)
+{
+    switch (mode) {
+    case DV_ROUND_F: return floorf(x);
+    case DV_ROUND_C: return ceilf(x);
+    case DV_ROUND_Z: return truncf(x);
+    case DV_ROUND_A: return roundf(x);
+    default: return nearbyintf(x); /* the host's default rounding: nearest, ties to even */
+    }
+}
+
 static void conv_elem(dv_dtype_t td, dv_dtype_t ts, int mode, const uint8_t *sp, uint8_t *dp)
 {
     uint32_t bits;
     if (dv_dtype_is_float(ts)) {
-        const float x = dv_sem_ld_f(ts, sp);
+        float x = dv_sem_ld_f(ts, sp);
         if (td == DV_DT_F32) {
+            if (ts == DV_DT_F32)
+                x = round_integral(x, mode);
             memcpy(dp, &x, 4);
             return;
         }
@@ -143,13 +159,23 @@ void dv_sem_vec_repeat(const dv_insn_t *in, const vinfo_t *v, uint8_t *ub, uint6
         const bool two = v->form == DV_FORM_VBIN;
         if (v->form == DV_FORM_VSCALAR)
             dv_sem_scalar_bits(t, in->f[DV_FLD(VSCALAR, scalar)].d, sc);
-        if (op == DV_OP_vcopy || (op == DV_OP_vabs && fl)) { /* bitwise */
+        if (op == DV_OP_vcopy || (op == DV_OP_vabs && fl) || op == DV_OP_vand || op == DV_OP_vor ||
+            op == DV_OP_vnot) { /* bitwise */
             const uint32_t signbit = s == 2 ? 0x8000u : 0x80000000u;
             for (uint32_t k = 0; k < n; k++) {
                 raw[k] = 0;
                 memcpy(&raw[k], p1 + dv_sem_vop_off(&o[1], epb, r, sel[k]), s);
+                uint32_t w = 0;
+                if (two)
+                    memcpy(&w, p2 + dv_sem_vop_off(&o[2], epb, r, sel[k]), s);
                 if (op == DV_OP_vabs)
                     raw[k] &= ~signbit;
+                else if (op == DV_OP_vand)
+                    raw[k] &= w;
+                else if (op == DV_OP_vor)
+                    raw[k] |= w;
+                else if (op == DV_OP_vnot)
+                    raw[k] = ~raw[k];
             }
             for (uint32_t k = 0; k < n; k++)
                 memcpy(p0 + dv_sem_vop_off(&o[0], epb, r, sel[k]), &raw[k], s);
@@ -245,4 +271,23 @@ void dv_sem_vec_repeat(const dv_insn_t *in, const vinfo_t *v, uint8_t *ub, uint6
     default:
         break;
     }
+}
+
+void dv_sem_vcadd_acc(const dv_insn_t *in, const vinfo_t *v, uint8_t *ub)
+{
+    (void)in;
+    if (v->R == 0)
+        return;
+    const vop_i_t *o = v->op;
+    const uint8_t *p1 = ub + DV_ADDR_OFF(o[1].addr);
+    uint32_t sel[256];
+    float total = 0.0f;
+    for (uint64_t r = 0; r < v->R; r++) {
+        const uint32_t n = vsel_list(v, r, sel);
+        float acc = 0.0f;
+        for (uint32_t k = 0; k < n; k++)
+            acc += dv_sem_ld_f(v->t, p1 + dv_sem_vop_off(&o[1], v->epb, r, sel[k]));
+        total += acc;
+    }
+    dv_sem_st_f(v->t, ub + DV_ADDR_OFF(o[0].addr), total);
 }

@@ -575,6 +575,29 @@ int AiCore::check_access(const Entry &e, dv_error_t *err)
         return locate(err, DV_ERR_UNSUPPORTED, in, e.index, "this chip has no system counter a kernel can read (chip.sys_counter_mhz is 0)");
     if (in.op == DV_OP_copy_matrix_cc_to_ubuf && !p_.chip.l0c_to_ub)
         return locate(err, DV_ERR_UNSUPPORTED, in, e.index, "L0C -> UB moves are not available on this chip (chip.l0c_to_ub)");
+    // A vector instruction's operands are aligned at their base addresses, not at the first element
+    // its mask selects (a reduction's results at their element size); its ranges are then checked
+    // for bounds only.
+    const bool vector = p == DV_PIPE_V;
+    if (vector) {
+        const dv_op_spec_t *os = dv_op_spec(static_cast<dv_op_t>(in.op));
+        const dv_form_spec_t *fs = dv_form_spec(os->form);
+        for (int i = 0; i < fs->nfields; i++) {
+            if (fs->fields[i].kind != DV_FK_ADDR)
+                continue;
+            const uint64_t a = in.f[i].u;
+            const dv_space_t sp = DV_ADDR_SPACE(a);
+            if (sp == DV_SPACE_GM || sp >= DV_SPACE_COUNT || !has_space(sp))
+                continue; // reported with the ranges below
+            uint64_t align = p_.topo.buffer_align[sp];
+            if (os->form == DV_FORM_VREDUCE && i == DV_FLD(VREDUCE, dst))
+                align = dv_dtype_size(static_cast<dv_dtype_t>(in.f[DV_FLD(VREDUCE, dtype)].i));
+            if (align > 1 && DV_ADDR_OFF(a) % align)
+                return locate(err, DV_ERR_RANGE, in, e.index, "%s operand %s at 0x%llx is not aligned to %llu bytes",
+                              dv_space_name(sp), fs->fields[i].name, static_cast<unsigned long long>(DV_ADDR_OFF(a)),
+                              static_cast<unsigned long long>(align));
+        }
+    }
     for (int k = 0; k < e.nr; k++) {
         const dv_range_t &r = e.r[k];
         const dv_space_t sp = static_cast<dv_space_t>(r.space);
@@ -593,7 +616,7 @@ int AiCore::check_access(const Entry &e, dv_error_t *err)
             return locate(err, DV_ERR_RANGE, in, e.index, "%s does not exist on %s", dv_space_name(sp), basename());
         char why[200];
         // the scalar unit's loads and stores need only their element aligned
-        const uint64_t align = in.op == DV_OP_ld_ub || in.op == DV_OP_st_ub ? r.hi - r.lo : 0;
+        const uint64_t align = in.op == DV_OP_ld_ub || in.op == DV_OP_st_ub ? r.hi - r.lo : vector ? 1 : 0;
         if (buf_[sp]->check(r.lo, r.hi, why, sizeof why, align))
             return locate(err, DV_ERR_RANGE, in, e.index, "%s", why);
     }

@@ -87,6 +87,29 @@ START_TEST(test_model_misaligned_address)
                  "dvtrace 1\nkernel e kind=cube blocks=1\nblock 0\n"
                  "load_cbuf_to_ca dst=l0a:0x100 src=l1:0x0 dtype=f16 repeat=1\nend\n",
                  DV_ERR_RANGE, "l0a address 0x100 is not aligned to 512 bytes", NULL);
+    /* a vector operand's base counts, not the first element the mask selects */
+    expect_error(NULL,
+                 "dvtrace 1\nkernel e kind=vector blocks=1\nblock 0\n"
+                 "vadd dst=ub:0x200 src0=ub:0x8 src1=ub:0x100 dtype=f16 repeat=1\nend\n",
+                 DV_ERR_RANGE, "ub operand src0 at 0x8 is not aligned to 32 bytes", "test.trace:4");
+}
+END_TEST
+
+/* A mask that skips the first elements leaves the operands' bases where they are: legal; and a
+ * reduction's results need only their element's alignment. */
+START_TEST(test_model_masked_base_aligned)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, NULL);
+    dvt_run_t r;
+    int rc = dvt_run_text(&r, &cfg,
+                          "dvtrace 1\nkernel e kind=vector blocks=1\nblock 0\n"
+                          "set_vector_mask hi=0x0 lo=0xff00\n"
+                          "vadd dst=ub:0x200 src0=ub:0x0 src1=ub:0x100 dtype=f16 repeat=1\n"
+                          "vcadd dst=ub:0x402 src=ub:0x0 dtype=f16 repeat=1\nend\n",
+                          true, DV_GM_BASE);
+    ck_assert_msg(rc == DV_OK, "%s", r.err.msg);
+    dvt_free(&r);
 }
 END_TEST
 
@@ -590,6 +613,7 @@ Suite *dv_model_suite(void)
     tcase_add_test(tc, test_model_cross_core_deadlock);
     tcase_add_test(tc, test_model_access_past_buffer_end);
     tcase_add_test(tc, test_model_misaligned_address);
+    tcase_add_test(tc, test_model_masked_base_aligned);
     tcase_add_test(tc, test_model_gm_outside_argument);
     tcase_add_test(tc, test_model_wrong_core_type);
     tcase_add_test(tc, test_model_event_id_range);

@@ -68,7 +68,8 @@ static float ref_fop(dv_op_t op, float a, float b)
     case DV_OP_vmul: case DV_OP_vmuls: r = a * b; break;
     case DV_OP_vdiv: r = a / b; break;
     case DV_OP_vmax: case DV_OP_vmaxs: r = a >= b ? a : b; break;
-    case DV_OP_vmin: r = a <= b ? a : b; break;
+    case DV_OP_vmin: case DV_OP_vmins: r = a <= b ? a : b; break;
+    case DV_OP_vlrelu: r = a >= 0 ? a : a * b; break;
     case DV_OP_vexp: r = expf(a); break;
     case DV_OP_vln: r = logf(a); break;
     case DV_OP_vsqrt: r = sqrtf(a); break;
@@ -88,7 +89,7 @@ static int64_t ref_iop(dv_op_t op, int64_t a, int64_t b)
     case DV_OP_vsub: return a - b;
     case DV_OP_vmul: case DV_OP_vmuls: return (int64_t)((uint64_t)a * (uint64_t)b);
     case DV_OP_vmax: case DV_OP_vmaxs: return a > b ? a : b;
-    case DV_OP_vmin: return a < b ? a : b;
+    case DV_OP_vmin: case DV_OP_vmins: return a < b ? a : b;
     case DV_OP_vabs: return a < 0 ? -a : a;
     case DV_OP_vrelu: return a > 0 ? a : 0;
     default: return a;
@@ -137,6 +138,16 @@ static void ref_vec(const vcase_t *c, uint8_t *u)
                     memcpy(d, a, (size_t)s);
                     continue;
                 }
+                if (c->op == DV_OP_vand || c->op == DV_OP_vor || c->op == DV_OP_vnot) { /* 16-bit words */
+                    uint16_t wa, wb = 0;
+                    memcpy(&wa, a, 2);
+                    if (form == DV_FORM_VBIN)
+                        memcpy(&wb, u + ref_addr(B_S1, E, s, bk[2], rp[2], r, e), 2);
+                    const uint16_t w = c->op == DV_OP_vand ? (uint16_t)(wa & wb)
+                                     : c->op == DV_OP_vor  ? (uint16_t)(wa | wb) : (uint16_t)~wa;
+                    memcpy(d, &w, 2);
+                    continue;
+                }
                 const double x = sr_rld(c->dt, a);
                 const double y = form == DV_FORM_VBIN ? sr_rld(c->dt, u + ref_addr(B_S1, E, s, bk[2], rp[2], r, e))
                                : form == DV_FORM_VSCALAR ? ref_scalar(c->dt, c->scalar) : 0;
@@ -153,6 +164,10 @@ static void ref_vec(const vcase_t *c, uint8_t *u)
                              u + ref_addr(B_DST, E, s, bk[0], rp[0], r, e));
             break;
         case DV_FORM_VREDUCE: {
+            if (c->op == DV_OP_vcadd_acc) { /* all repeats at once, below */
+                r = R;
+                break;
+            }
             float acc = 0;
             double best = 0;
             int bi = -1;
@@ -210,6 +225,17 @@ static void ref_vec(const vcase_t *c, uint8_t *u)
             break;
         }
         (void)nsel;
+    }
+    if (c->op == DV_OP_vcadd_acc && R > 0) { /* per-repeat f32 sums, added in repeat order, one rounding */
+        float total = 0;
+        for (int r = 0; r < R; r++) {
+            float acc = 0;
+            for (int e = 0; e < E; e++)
+                if (ref_sel(c, E, r, e))
+                    acc += (float)sr_rld(c->dt, u + ref_addr(B_S0, E, s, bk[1], rp[1], r, e));
+            total += acc;
+        }
+        sr_rst_f(c->dt, u + B_DST, total);
     }
 }
 
@@ -398,7 +424,8 @@ static void vop_all(dv_op_t op, int kind, double scalar)
 START_TEST(test_semantics_vbin)
 {
     sr_seed(1);
-    const dv_op_t ops[] = {DV_OP_vadd, DV_OP_vsub, DV_OP_vmul, DV_OP_vdiv, DV_OP_vmax, DV_OP_vmin};
+    const dv_op_t ops[] = {DV_OP_vadd, DV_OP_vsub, DV_OP_vmul, DV_OP_vdiv,
+                           DV_OP_vmax, DV_OP_vmin, DV_OP_vand, DV_OP_vor};
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
         vop_all(ops[i], D_NORMAL, 0);
 }
@@ -412,13 +439,18 @@ START_TEST(test_semantics_vscalar)
     vop_all(DV_OP_vmaxs, D_NORMAL, 0.3);
     vop_all(DV_OP_vadds, D_NORMAL, 100000.75); /* saturates for s16 */
     vop_all(DV_OP_vmuls, D_NORMAL, -77.9);
+    vop_all(DV_OP_vmins, D_NORMAL, 0.3);
+    vop_all(DV_OP_vmins, D_NORMAL, -100000.75); /* saturates for s16 */
+    vop_all(DV_OP_vlrelu, D_NORMAL, 0.01);
+    vop_all(DV_OP_vlrelu, D_NORMAL, -1.5);
 }
 END_TEST
 
 START_TEST(test_semantics_vunary)
 {
     sr_seed(3);
-    const dv_op_t ops[] = {DV_OP_vexp, DV_OP_vln, DV_OP_vsqrt, DV_OP_vrsqrt, DV_OP_vrec, DV_OP_vabs, DV_OP_vrelu, DV_OP_vcopy};
+    const dv_op_t ops[] = {DV_OP_vexp, DV_OP_vln, DV_OP_vsqrt, DV_OP_vrsqrt, DV_OP_vrec,
+                           DV_OP_vabs, DV_OP_vrelu, DV_OP_vcopy, DV_OP_vnot};
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
         vop_all(ops[i], D_NORMAL, 0);
 }
@@ -431,7 +463,7 @@ START_TEST(test_semantics_vconv)
         {DV_DT_F32, DV_DT_F16}, {DV_DT_F16, DV_DT_F32}, {DV_DT_F32, DV_DT_BF16}, {DV_DT_BF16, DV_DT_F32},
         {DV_DT_F32, DV_DT_S32}, {DV_DT_S32, DV_DT_F32}, {DV_DT_F16, DV_DT_S32}, {DV_DT_F16, DV_DT_S16},
         {DV_DT_S16, DV_DT_F16}, {DV_DT_F16, DV_DT_S8},  {DV_DT_S8, DV_DT_F16},  {DV_DT_F16, DV_DT_U8},
-        {DV_DT_U8, DV_DT_F16}};
+        {DV_DT_U8, DV_DT_F16},  {DV_DT_S16, DV_DT_F32}, {DV_DT_BF16, DV_DT_S32}, {DV_DT_F32, DV_DT_S16}};
     const int cfgs[] = {0, 1, 2, 3, 5};
     int covered = 0;
     for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++) {
@@ -465,6 +497,7 @@ START_TEST(test_semantics_vreduce)
     vop_all(DV_OP_vcmin, D_SMALL, 0);
     vop_all(DV_OP_vcmax, D_NORMAL, 0);
     vop_all(DV_OP_vcmin, D_NORMAL, 0);
+    vop_all(DV_OP_vcadd_acc, D_NORMAL, 0);
     /* a repeat with nothing selected: vcadd writes 0, vcmax writes nothing */
     vcase_t c = {.op = DV_OP_vcadd, .dt = DV_DT_F32, .st = DV_DT_F32, .repeat = 4, .blk = {1, 1, 1}, .rep = {8, 8, 8},
                  .dst_rep = 1};
@@ -608,6 +641,46 @@ START_TEST(test_semantics_vtranspose)
 }
 END_TEST
 
+/* copy_ubuf_to_ubuf: burst i copies len*32 bytes from src + i*(len+src_gap)*32 to
+ * dst + i*(len+dst_gap)*32, in burst order, the mask ignored; timed as ceil(bytes/256) repeats. */
+START_TEST(test_semantics_copy_ubuf_to_ubuf)
+{
+    sr_seed(11);
+    /* nburst, len, src_gap, dst_gap, overlapping (dst = src + 32) */
+    const int shapes[][5] = {{1, 1, 0, 0, 0}, {1, 64, 0, 0, 0}, {4, 3, 1, 2, 0}, {7, 2, 0, 5, 0},
+                             {3, 9, 4, 0, 0}, {2, 8, 0, 0, 1}, {100, 1, 1, 1, 0}};
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+        const int *p = shapes[k];
+        sr_mem_t got, want;
+        sr_tmem_init(&got);
+        sr_tmem_clone(&want, &got);
+        const uint64_t soff = B_S0 + 32 * sr_rndn(16), doff = p[4] ? soff + 32 : B_DST + 32 * sr_rndn(16);
+        dv_insn_t in;
+        dv_insn_init(&in, DV_OP_copy_ubuf_to_ubuf);
+        sr_fsetu(&in, "dst", DV_ADDR(DV_SPACE_UB, doff));
+        sr_fsetu(&in, "src", DV_ADDR(DV_SPACE_UB, soff));
+        sr_fset(&in, "nburst", p[0]);
+        sr_fset(&in, "len", p[1]);
+        sr_fset(&in, "src_gap", p[2]);
+        sr_fset(&in, "dst_gap", p[3]);
+        const dv_vstate_t vs = odd_mask((int)k);
+        sr_exec_ok(&in, &vs, &got);
+        uint8_t *ub = want.buf[DV_SPACE_UB];
+        for (uint64_t i = 0; i < (uint64_t)p[0]; i++)
+            memmove(ub + doff + i * (uint64_t)(p[1] + p[3]) * 32, ub + soff + i * (uint64_t)(p[1] + p[2]) * 32,
+                    (size_t)p[1] * 32);
+        char what[64];
+        snprintf(what, sizeof what, "copy_ubuf_to_ubuf shape %zu", k);
+        sr_expect_same(&got, &want, what);
+        dv_vgeom_t g;
+        ck_assert_int_eq(dv_vec_geometry(&in, &vs, &g), 0);
+        ck_assert_uint_eq(g.repeats, ((uint64_t)p[0] * (uint64_t)p[1] * 32 + 255) / 256);
+        sr_tmem_free(&got);
+        sr_tmem_free(&want);
+    }
+}
+END_TEST
+
 Suite *dv_semantics_vector_suite(void)
 {
     Suite *s = suite_create("semantics_vector");
@@ -622,5 +695,6 @@ Suite *dv_semantics_vector_suite(void)
     tcase_add_test(tc, test_semantics_vsel);
     tcase_add_test(tc, test_semantics_vbrcb);
     tcase_add_test(tc, test_semantics_vtranspose);
+    tcase_add_test(tc, test_semantics_copy_ubuf_to_ubuf);
     return s;
 }

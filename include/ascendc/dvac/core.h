@@ -141,7 +141,9 @@ template <typename T> constexpr dv_dtype_t dtype_of()
 
 } // namespace dvac
 
-/* Event ids, as CCE spells them (global names, also in AscendC). */
+/* Pipes and event ids, as CCE spells them (global names, also in AscendC). */
+enum pipe_t : uint8_t { PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_MTE4, PIPE_MTE5,
+                        PIPE_V2, PIPE_FIX, MAX_PIPE };
 enum TEventID : int32_t { EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
 using event_t = int32_t;
 
@@ -172,9 +174,16 @@ using QuePosition = TPosition;
 
 enum class CubeFormat : uint8_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
 
-/* ---- pipes, as the CCE intrinsics name them ---- */
-enum pipe_t : uint8_t { PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_MTE4, PIPE_MTE5,
-                        PIPE_V2, PIPE_FIX, MAX_PIPE };
+/* ---- pipes, as the CCE intrinsics name them (global names, also in AscendC) ---- */
+using ::pipe_t;
+using ::PIPE_S;
+using ::PIPE_V;
+using ::PIPE_M;
+using ::PIPE_MTE1;
+using ::PIPE_MTE2;
+using ::PIPE_MTE3;
+using ::PIPE_ALL;
+using ::PIPE_FIX;
 
 /* ---- intra-core events: source pipe _ destination pipe ---- */
 enum class HardEvent : uint8_t {
