@@ -380,6 +380,8 @@ static int task_run(dv_acl_stream_t *s, task_t *t, uint64_t start)
         rc = run_kernel(s, t->launch, start, &end);
         if (rc == ACL_SUCCESS)
             g_st.engine_free[ENG_COMPUTE] = end;
+        else if (!getenv("DVSIM_QUIET")) /* programs that ignore the synchronising call's code see why */
+            fprintf(stderr, "dvsim: [ERROR] %s\n", aclGetRecentErrMsg());
         break;
     case T_COPY:
         rc = dv_acl_copy_do(&t->copy);

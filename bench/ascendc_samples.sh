@@ -60,12 +60,18 @@ while read -r rel; do
     d="$WORK/$(echo "$rel" | tr '/' '_')"
     rm -rf "$d"
     cp -R "$SRC/$rel" "$d" || { echo "RUN     $name: cannot copy"; fail=$((fail + 1)); continue; }
-    # the scenario a sample is built for by default (its CMakeLists' cache variable)
-    scen=$(sed -n 's/.*set(SCENARIO_NUM *"*\([0-9]*\)"*.*/\1/p' "$d/CMakeLists.txt" | head -n 1)
+    # the scenario the README sets (SCENARIO_NUM=N), else the CMakeLists' default, else 0
+    scen=$(sed -n 's/^ *SCENARIO_NUM=\([0-9][0-9]*\).*/\1/p' "$d/README.md" 2>/dev/null | head -n 1)
+    [ -n "$scen" ] || scen=$(sed -n 's/.*set(SCENARIO_NUM *"*\([0-9]*\)"*.*/\1/p' "$d/CMakeLists.txt" | head -n 1)
     scen=${scen:-0}
+    # the README's cmake options for the default (npu) run mode
+    opts=$(grep -h '^ *cmake .*\.\.' "$d/README.md" 2>/dev/null | grep -v RUN_MODE | head -n 1 |
+        sed 's/^ *cmake //; s/ *\.\..*//' | sed "s/\$SCENARIO_NUM/$scen/g; s/\${SCENARIO_NUM}/$scen/g")
+    [ -n "$opts" ] || opts="-DCMAKE_ASC_ARCHITECTURES=dav-2201"
     log="$d/log.txt"
+    # shellcheck disable=SC2086 # opts is a list of -D options
     if ! (cd "$d" && mkdir -p build && cd build &&
-        timeout "$TIMEOUT_S" cmake -DCMAKE_ASC_ARCHITECTURES=dav-2201 .. >"$log" 2>&1 &&
+        timeout "$TIMEOUT_S" cmake $opts .. >"$log" 2>&1 &&
         timeout "$TIMEOUT_S" make -j2 >>"$log" 2>&1); then
         echo "BUILD   $name: $(grep -m 1 -E 'error|Error' "$log" | cut -c 1-200)"
         fail=$((fail + 1))
@@ -85,7 +91,9 @@ while read -r rel; do
     fi
     times=""
     if [ -f "$prof/op_summary.csv" ]; then
-        times=$(awk -F, 'NR > 1 { printf "%s%s=%s us", sep, $5, $10; sep = ", " }' "$prof/op_summary.csv" | tr -d '"')
+        times=$("$PYTHON" -c 'import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+print(", ".join("%s=%s us" % (r["Op Name"], r["Task Duration(us)"]) for r in rows))' "$prof/op_summary.csv")
     fi
     if [ -n "$ver" ] && ! (cd "$d/build" && timeout "$TIMEOUT_S" sh -c "$ver" >>"$log" 2>&1); then
         echo "VERIFY  $name: $(tail -n 2 "$log" | tr '\n' ' ' | cut -c 1-160) [$times]"

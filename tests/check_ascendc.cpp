@@ -445,6 +445,57 @@ START_TEST(test_ascendc_raw_gm_pointers)
 }
 END_TEST
 
+/* SyncAll: every block publishes its slice to GM, waits for all the others, then sums them all. */
+__global__ __vector__ void sync_sum(GM_ADDR x, GM_ADDR z, uint32_t n)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> b, acc;
+    pipe.InitBuffer(b, n * sizeof(float));
+    pipe.InitBuffer(acc, n * sizeof(float));
+    const uint32_t me = AscendC::GetBlockIdx(), blocks = AscendC::GetBlockNum();
+    AscendC::GlobalTensor<float> xg, zg;
+    xg.SetGlobalBuffer((__gm__ float *)x);
+    zg.SetGlobalBuffer((__gm__ float *)z); /* blocks x n: each block's published slice, then overwritten */
+    AscendC::LocalTensor<float> lb = b.Get<float>(), la = acc.Get<float>();
+    AscendC::DataCopy(la, xg[me * n], n);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_MTE3>(0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_MTE3>(0);
+    AscendC::DataCopy(zg[me * n], la, n);
+    AscendC::SyncAll();
+    for (uint32_t i = 0; i < blocks; i++) {
+        if (i == me)
+            continue;
+        AscendC::DataCopy(lb, zg[i * n], n);
+        AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(0);
+        AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(0);
+        AscendC::Add(la, la, lb, n);
+        AscendC::SetFlag<AscendC::HardEvent::V_MTE2>(0);
+        AscendC::WaitFlag<AscendC::HardEvent::V_MTE2>(0);
+    }
+    AscendC::SyncAll(); /* nobody overwrites a slice another block may still read */
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(0);
+    AscendC::DataCopy(zg[me * n], la, n);
+}
+
+START_TEST(test_ascendc_sync_all)
+{
+    const uint32_t n = 64, blocks = 8;
+    session s(n * blocks);
+    ck_assert_uint_eq(::dvac::launch(sync_sum, "sync_sum", blocks, nullptr, s.stream)(s.x, s.z, n), 0);
+    int rc = aclrtSynchronizeStream(s.stream);
+    ck_assert_msg(rc == 0, "%s", aclGetRecentErrMsg());
+    s.fetch();
+    for (uint32_t i = 0; i < n; i++) {
+        double want = 0;
+        for (uint32_t b = 0; b < blocks; b++)
+            want += s.in[b * n + i];
+        for (uint32_t b = 0; b < blocks; b++)
+            ck_assert_double_eq_tol(s.out[b * n + i], want, 1e-3);
+    }
+}
+END_TEST
+
 /* ---------------------------------------------------------------- misuse, located */
 
 __global__ __vector__ void odd_copy(GM_ADDR x, GM_ADDR z)
@@ -561,6 +612,7 @@ extern "C" Suite *dv_ascendc_suite(void)
     tcase_add_test(tc, test_ascendc_ib_set_wait);
     tcase_add_test(tc, test_ascendc_gm_scalar);
     tcase_add_test(tc, test_ascendc_raw_gm_pointers);
+    tcase_add_test(tc, test_ascendc_sync_all);
     tcase_add_test(tc, test_ascendc_errors_located);
     tcase_add_test(tc, test_ascendc_host_pointer_refused);
     suite_add_tcase(s, tc);

@@ -76,7 +76,8 @@ inline bool event_here(dv_k_t *c, EventPipes p)
     return dvk_has_pipe(c, p.src) && dvk_has_pipe(c, p.dst);
 }
 
-/* dav-2201 cross-core flag ids of SyncAll (as CANN's implementation reserves them). */
+/* dav-2201 cross-core flag ids: a kernel's 0-10; SyncAll's, as CANN's implementation reserves them. */
+constexpr uint16_t CROSS_FLAG_USER_MAX = 10;
 constexpr uint16_t SYNC_AIV_ONLY_ALL = 14;
 
 } // namespace dvac
@@ -250,8 +251,9 @@ template <uint8_t modeId, pipe_t pipe> inline void CrossCoreSetFlag(uint16_t fla
 {
     static_assert(modeId <= 2, "CrossCoreSetFlag: mode 0, 1 or 2");
     dv_k_t *c = dvac::at(loc);
-    if (flagId >= DV_CROSS_FLAG_IDS)
-        dvac::fail_at(loc, "CrossCoreSetFlag", "flag id %u is not in [0, %d]", flagId, DV_CROSS_FLAG_IDS - 1);
+    if (flagId > dvac::CROSS_FLAG_USER_MAX)
+        dvac::fail_at(loc, "CrossCoreSetFlag", "flag id %u is not in [0, %d] (CANN reserves the others)", flagId,
+                      dvac::CROSS_FLAG_USER_MAX);
     dvk_set_cross_flag(c, dvac::pipe_of(pipe, loc, "CrossCoreSetFlag"), modeId, flagId);
 }
 template <uint8_t modeId = 0, pipe_t pipe = PIPE_S> inline void CrossCoreWaitFlag(uint16_t flagId,
@@ -259,8 +261,9 @@ template <uint8_t modeId = 0, pipe_t pipe = PIPE_S> inline void CrossCoreWaitFla
 {
     static_assert(modeId <= 2, "CrossCoreWaitFlag: mode 0, 1 or 2");
     dv_k_t *c = dvac::at(loc);
-    if (flagId >= DV_CROSS_FLAG_IDS)
-        dvac::fail_at(loc, "CrossCoreWaitFlag", "flag id %u is not in [0, %d]", flagId, DV_CROSS_FLAG_IDS - 1);
+    if (flagId > dvac::CROSS_FLAG_USER_MAX)
+        dvac::fail_at(loc, "CrossCoreWaitFlag", "flag id %u is not in [0, %d] (CANN reserves the others)", flagId,
+                      dvac::CROSS_FLAG_USER_MAX);
     dvk_wait_cross_flag(c, dvac::pipe_of(pipe, loc, "CrossCoreWaitFlag"), flagId);
 }
 
