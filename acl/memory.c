@@ -2,8 +2,8 @@
  *
  * An allocation is a range of device addresses from DV_ACL_DEV_BASE, DV_GM_ALIGN-aligned, inside
  * hbm.capacity_bytes of the profile, backed by anonymous host pages that are committed only when
- * touched (so a large allocation costs nothing until it is used).  The pages are mapped at the
- * device address itself where the host allows it (it normally does: the range is far from what
+ * touched (so a large allocation costs nothing until it is used).  The whole device range is mapped
+ * at those very addresses where the host allows it (it normally does: the range is far from what
  * programs use), so that device pointers can be dereferenced by kernel code on the host.  Allocations are kept sorted by
  * address; placement is first fit. */
 #define _DEFAULT_SOURCE
@@ -20,8 +20,17 @@ typedef struct alloc {
     uint64_t dev;      /* first device address */
     uint64_t bytes;    /* as requested */
     uint64_t span;     /* bytes rounded up to DV_GM_ALIGN: the address range it occupies */
-    uint8_t *host;     /* backing pages */
+    uint8_t *host;     /* backing pages: dev itself inside the window, else a mapping of its own */
 } alloc_t;
+
+/* The device window, [DV_ACL_DEV_BASE, + hbm.capacity_bytes), mapped at those very addresses
+ * (virtual only: a page is committed when first touched), so that host == dev; NULL when the host's
+ * address space has no room there, and each allocation then maps its own pages elsewhere. */
+static struct {
+    uint8_t *base;
+    uint64_t bytes;
+    bool tried;
+} g_win;
 
 static struct {
     alloc_t *a;
@@ -69,10 +78,16 @@ int dv_acl_mem_find(uint64_t dev, const char *what, uint8_t **host, uint64_t *av
     return ACL_SUCCESS;
 }
 
+static bool in_window(const alloc_t *a) { return g_win.base && a->host == (uint8_t *)(uintptr_t)a->dev; }
+
 void dv_acl_mem_reset(void)
 {
     for (size_t i = 0; i < g_mem.n; i++)
-        munmap(g_mem.a[i].host, g_mem.a[i].span);
+        if (!in_window(&g_mem.a[i]))
+            munmap(g_mem.a[i].host, g_mem.a[i].span);
+    if (g_win.base)
+        munmap(g_win.base, g_win.bytes);
+    memset(&g_win, 0, sizeof g_win);
     free(g_mem.a);
     memset(&g_mem, 0, sizeof g_mem);
     for (size_t i = 0; i < g_host.n; i++)
@@ -119,17 +134,18 @@ static int dev_malloc(void **devPtr, size_t size, const char *api)
         g_mem.a = a;
         g_mem.cap = cap;
     }
-    /* The backing pages at the device address itself when the host's address space has room there,
-     * so a kernel function may dereference a device pointer (Ascend C's raw __gm__ accesses);
-     * elsewhere otherwise. */
-    const int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
-    void *host = mmap((void *)(uintptr_t)at, span, PROT_READ | PROT_WRITE, flags | MAP_FIXED_NOREPLACE, -1, 0);
-    if (host != MAP_FAILED && host != (void *)(uintptr_t)at) {
-        munmap(host, span); /* a kernel that took the address as a hint only */
-        host = MAP_FAILED;
+    if (!g_win.tried) { /* once per session: the window at its device addresses, if the host allows */
+        g_win.tried = true;
+        const uint64_t bytes = dv_round_up(cfg->hbm_capacity_bytes, 4096);
+        void *w = mmap((void *)(uintptr_t)DV_ACL_DEV_BASE, bytes, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+        if (w != MAP_FAILED && w != (void *)(uintptr_t)DV_ACL_DEV_BASE)
+            munmap(w, bytes); /* a kernel that took the address as a hint only */
+        else if (w != MAP_FAILED)
+            g_win.base = w, g_win.bytes = bytes;
     }
-    if (host == MAP_FAILED)
-        host = mmap(NULL, span, PROT_READ | PROT_WRITE, flags, -1, 0);
+    void *host = g_win.base ? (void *)(uintptr_t)at
+                            : mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (host == MAP_FAILED)
         return dv_acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: cannot map %llu bytes of host memory to back it", api,
                            (unsigned long long)span);
@@ -188,7 +204,21 @@ aclError aclrtFree(void *devPtr)
     /* queued work may still use it: run it first, as the device would finish it before the free */
     dv_acl_drain();
     i = mem_index(dev);
-    munmap(g_mem.a[i].host, g_mem.a[i].span);
+    alloc_t *a = &g_mem.a[i];
+    if (in_window(a)) {
+        /* the next allocation here reads zeros, as a fresh mapping does: whole pages go back to the
+         * host, the bytes of pages shared with a neighbour are cleared */
+        const uint64_t lo = dv_round_up(a->dev, 4096), hi = (a->dev + a->span) & ~4095ull;
+        if (lo < hi) {
+            memset(a->host, 0, lo - a->dev);
+            madvise((void *)(uintptr_t)lo, hi - lo, MADV_DONTNEED);
+            memset((void *)(uintptr_t)hi, 0, a->dev + a->span - hi);
+        } else {
+            memset(a->host, 0, a->span);
+        }
+    } else {
+        munmap(a->host, a->span);
+    }
     g_mem.used -= g_mem.a[i].span;
     memmove(&g_mem.a[i], &g_mem.a[i + 1], (g_mem.n - (size_t)i - 1) * sizeof *g_mem.a);
     g_mem.n--;

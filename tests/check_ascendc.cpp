@@ -434,14 +434,24 @@ START_TEST(test_ascendc_raw_gm_pointers)
 {
     const uint32_t n = 4096;
     session s(n);
-    void *b;
+    void *b, *pad, *again;
+    OK(aclrtMalloc(&pad, 600, ACL_MEM_MALLOC_HUGE_FIRST)); /* b then starts inside a page: 512-byte placement */
     OK(aclrtMalloc(&b, n * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    ck_assert_uint_ne((uintptr_t)b % 4096, 0);
     OK(aclrtMemcpy(b, n * 4, s.in.data(), n * 4, ACL_MEMCPY_HOST_TO_DEVICE));
     ck_assert_uint_eq(::dvac::launch(raw_axpy, "raw_axpy", 4, nullptr, s.stream)(s.x, b, s.z, 0.5f, n), 0);
     OK(aclrtSynchronizeStream(s.stream));
     s.fetch();
     for (uint32_t i = 0; i < n; i++)
         ck_assert_float_eq(s.out[i], s.in[i] + 0.5f * s.in[i]);
+    /* freed device memory reads zeros when allocated again, shared pages included */
+    OK(aclrtFree(b));
+    OK(aclrtMalloc(&again, n * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    ck_assert_ptr_eq(again, b);
+    std::vector<float> z(n, 1.0f);
+    OK(aclrtMemcpy(z.data(), n * 4, again, n * 4, ACL_MEMCPY_DEVICE_TO_HOST));
+    for (uint32_t i = 0; i < n; i++)
+        ck_assert_float_eq(z[i], 0.0f);
 }
 END_TEST
 
