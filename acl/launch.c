@@ -4,6 +4,7 @@
 #define _DEFAULT_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -105,8 +106,12 @@ static aclError launch_fn(const char *api, const char *name, dv_kernel_fn fn, dv
         int saved = quiet_begin();
         rc = dvk_kernel_probe(dv_acl_config(), &info, fn, params, paramsBytes, &kind, &err);
         quiet_end(saved);
-        if (rc != DV_OK)
-            return dv_acl_fail_err(ACL_ERROR_INVALID_PARAM, name, &err);
+        if (rc != DV_OK) {
+            rc = dv_acl_fail_err(ACL_ERROR_INVALID_PARAM, name, &err);
+            if (!getenv("DVSIM_QUIET")) /* a <<<>>> launch's code is often ignored */
+                fprintf(stderr, "dvsim: [ERROR] %s\n", aclGetRecentErrMsg());
+            return rc;
+        }
     }
     info.kind = kind;
     /* streams per block as the profile's topology has them; a kind no core runs (a mix kernel on a
@@ -129,12 +134,15 @@ aclError dvsimLaunchKernel(const char *name, dv_kernel_fn fn, dv_kind_t kind, ui
                      paramsBytes);
 }
 
-aclError dvsimLaunchAscendC(const char *name, dv_kernel_fn fn, uint32_t blockDim, aclrtStream stream,
+aclError dvsimLaunchAscendC(const char *name, dv_kernel_fn fn, int declaredKind, uint32_t blockDim, aclrtStream stream,
                             void *const *gmArgs, uint32_t nGmArgs, const void *params, size_t paramsBytes)
 {
     DV_ACL_LOCKED();
-    return launch_fn("dvsimLaunchAscendC", name, fn, DV_KIND_VECTOR, true, blockDim, stream, gmArgs, nGmArgs, params,
-                     paramsBytes);
+    if (declaredKind >= 0 && declaredKind != DV_KIND_VECTOR && declaredKind != DV_KIND_CUBE && declaredKind != DV_KIND_MIX)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "dvsimLaunchAscendC: %s: unknown kernel kind %d", name ? name : "?",
+                           declaredKind);
+    return launch_fn("dvsimLaunchAscendC", name, fn, declaredKind < 0 ? DV_KIND_VECTOR : (dv_kind_t)declaredKind,
+                     declaredKind < 0, blockDim, stream, gmArgs, nGmArgs, params, paramsBytes);
 }
 
 /* Called from a kernel function while the host thread that runs it waits inside the run (the

@@ -591,16 +591,17 @@ cleanup:
 
 /* Generate one stream of block 0 without running it; *work tells whether it emitted anything for a
  * pipe other than the scalar unit's, *cube whether for the cube side (M, MTE1, FIX). */
-static void probe_stream(dv_kernel_t *kern, uint32_t sub, bool *work, bool *cube)
+static int probe_stream(dv_kernel_t *kern, uint32_t sub, bool *work, bool *cube, dv_error_t *err)
 {
     dv_stream_t *st = NULL;
-    dv_error_t e;
     *work = *cube = false;
-    if (kern->open(kern, 0, sub, &st, &e) != DV_OK)
-        return;
+    int rc = kern->open(kern, 0, sub, &st, err);
+    if (rc != DV_OK)
+        return rc;
     ((dv_k_t *)st)->probing = true;
     dv_insn_t in;
-    for (uint32_t n = 0; n < PROBE_MAX_INSNS && st->next(st, &in, &e) > 0; n++) {
+    int got = 0;
+    for (uint32_t n = 0; n < PROBE_MAX_INSNS && (got = st->next(st, &in, err)) > 0; n++) {
         const dv_op_spec_t *os = dv_op_spec(in.op);
         if (!os || os->pipe == DV_PIPE_S)
             continue;
@@ -611,6 +612,7 @@ static void probe_stream(dv_kernel_t *kern, uint32_t sub, bool *work, bool *cube
             break;
     }
     st->close(st);
+    return got < 0 ? got : DV_OK;
 }
 
 int dvk_kernel_probe(const dv_config_t *cfg, const dv_kernel_info_t *info, dv_kernel_fn fn, const void *params,
@@ -626,13 +628,14 @@ int dvk_kernel_probe(const dv_config_t *cfg, const dv_kernel_info_t *info, dv_ke
     bool work, cube;
     if (split) {
         bool aic, aiv;
-        probe_stream(kern, DV_SUB_AIC, &aic, &cube);
-        probe_stream(kern, DV_SUB_AIV0, &aiv, &cube);
+        rc = probe_stream(kern, DV_SUB_AIC, &aic, &cube, err);
+        if (rc == DV_OK)
+            rc = probe_stream(kern, DV_SUB_AIV0, &aiv, &cube, err);
         *kind = aic && aiv ? DV_KIND_MIX : aic ? DV_KIND_CUBE : DV_KIND_VECTOR;
     } else {
-        probe_stream(kern, DV_SUB_MAIN, &work, &cube);
+        rc = probe_stream(kern, DV_SUB_MAIN, &work, &cube, err);
         *kind = cube ? DV_KIND_CUBE : DV_KIND_VECTOR;
     }
     dvk_kernel_destroy(kern);
-    return DV_OK;
+    return rc;
 }

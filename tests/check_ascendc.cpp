@@ -506,6 +506,39 @@ START_TEST(test_ascendc_sync_all)
 }
 END_TEST
 
+/* The declared core type wins over what the code shows: a __mix__(1, 2) kernel whose AIC does nothing
+ * still runs an AIC and two AIVs per block (8 AIVs for 4 blocks); the same body declared only
+ * __aicore__ is found to be vector-only (4 AIVs). */
+template <bool Mix> static void mark_aivs(GM_ADDR z)
+{
+    if ASCEND_IS_AIV {
+        AscendC::GlobalTensor<int32_t> g;
+        g.SetGlobalBuffer((__gm__ int32_t *)z);
+        g.SetValue(AscendC::GetBlockIdx(), (int32_t)(100 + AscendC::GetBlockNum() * (Mix ? 10 : 1)));
+    }
+}
+__global__ __mix__(1, 2) __aicore__ void mark_mix(GM_ADDR z) { mark_aivs<true>(z); }
+__global__ __aicore__ void mark_plain(GM_ADDR z) { mark_aivs<false>(z); }
+
+START_TEST(test_ascendc_declared_kind)
+{
+    session s(64);
+    std::vector<int32_t> got(16);
+    OK(aclrtMemset(s.z, 64 * 4, 0, 64 * 4));
+    ck_assert_uint_eq(::dvac::launch(mark_mix, "mark_mix", 4, nullptr, s.stream)(s.z), 0);
+    OK(aclrtSynchronizeStream(s.stream));
+    OK(aclrtMemcpy(got.data(), 64, s.z, 64, ACL_MEMCPY_DEVICE_TO_HOST));
+    for (int i = 0; i < 16; i++)
+        ck_assert_int_eq(got[(size_t)i], i < 8 ? 140 : 0);
+    OK(aclrtMemset(s.z, 64 * 4, 0, 64 * 4));
+    ck_assert_uint_eq(::dvac::launch(mark_plain, "mark_plain", 4, nullptr, s.stream)(s.z), 0);
+    OK(aclrtSynchronizeStream(s.stream));
+    OK(aclrtMemcpy(got.data(), 64, s.z, 64, ACL_MEMCPY_DEVICE_TO_HOST));
+    for (int i = 0; i < 16; i++)
+        ck_assert_int_eq(got[(size_t)i], i < 4 ? 104 : 0);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- misuse, located */
 
 __global__ __vector__ void odd_copy(GM_ADDR x, GM_ADDR z)
@@ -623,6 +656,7 @@ extern "C" Suite *dv_ascendc_suite(void)
     tcase_add_test(tc, test_ascendc_gm_scalar);
     tcase_add_test(tc, test_ascendc_raw_gm_pointers);
     tcase_add_test(tc, test_ascendc_sync_all);
+    tcase_add_test(tc, test_ascendc_declared_kind);
     tcase_add_test(tc, test_ascendc_errors_located);
     tcase_add_test(tc, test_ascendc_host_pointer_refused);
     suite_add_tcase(s, tc);

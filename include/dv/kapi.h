@@ -150,8 +150,8 @@ void dvk_kernel_destroy(dv_kernel_t *k);
  * is generated (not run) once for the AIC and once for an AIV of a split chip, and *kind is
  * DV_KIND_MIX when both emit work for a pipe other than the scalar unit's, DV_KIND_CUBE when only
  * the AIC does, else DV_KIND_VECTOR; on a coupled chip DV_KIND_CUBE when the core does cube work.
- * info->kind is ignored.  A kernel that fails while probed gets the kind of what it emitted until
- * then (the run reports the failure). */
+ * info->kind is ignored.  A kernel that fails while probed (in block 0, before it showed both kinds of
+ * work) is an error: its kind cannot be known, and the failure would recur when it runs. */
 int dvk_kernel_probe(const dv_config_t *cfg, const dv_kernel_info_t *info, dv_kernel_fn fn, const void *params,
                      size_t params_bytes, dv_kind_t *kind, dv_error_t *err);
 

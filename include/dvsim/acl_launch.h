@@ -34,12 +34,13 @@ ACL_FUNC_VISIBILITY aclError dvsimLaunchKernel(const char *name, dv_kernel_fn fn
                                                const void *params, size_t paramsBytes);
 
 /* Queue an Ascend C kernel (dvcc's `kernel<<<blockDim, l2ctrl, stream>>>(args...)`, see
- * include/ascendc/): as dvsimLaunchKernel, but its kind is found from what its code does on each
- * core type (dvk_kernel_probe), as CANN's compiler finds it.  A NULL GM argument is not allowed
- * here; the caller leaves NULL pointers out. */
-ACL_FUNC_VISIBILITY aclError dvsimLaunchAscendC(const char *name, dv_kernel_fn fn, uint32_t blockDim, aclrtStream stream,
-                                                void *const *gmArgs, uint32_t nGmArgs, const void *params,
-                                                size_t paramsBytes);
+ * include/ascendc/): as dvsimLaunchKernel, with the kind the kernel declares (__vector__, __cube__,
+ * __mix__: a dv_kind_t) or, with declaredKind -1, the kind its code implies on each core type
+ * (dvk_kernel_probe), as CANN's compiler finds it.  A NULL GM argument is not allowed here; the
+ * caller leaves NULL pointers out. */
+ACL_FUNC_VISIBILITY aclError dvsimLaunchAscendC(const char *name, dv_kernel_fn fn, int declaredKind, uint32_t blockDim,
+                                                aclrtStream stream, void *const *gmArgs, uint32_t nGmArgs,
+                                                const void *params, size_t paramsBytes);
 
 /* Scalar access to device memory from a running kernel function (Ascend C's GlobalTensor
  * GetValue / SetValue and tiling read from GM): `bytes` at device address `dev`, read into buf or

@@ -25,15 +25,17 @@
 #define __global__
 #define __aicore__
 #define __gm__
-#define __vector__
-#define __cube__
+/* A kernel's declared core type puts it in a section of its own, which its launch looks up
+ * (dvac::declared_kind); an __aicore__ kernel's type is found from its code. */
+#define __vector__ __attribute__((section("dvsim_vector_kernels"), noinline))
+#define __cube__ __attribute__((section("dvsim_cube_kernels"), noinline))
 #define __ubuf__
 #define __cbuf__
 #define __ca__
 #define __cb__
 #define __cc__
 #define __fbuf__
-#define __mix__(aic, aiv)
+#define __mix__(aic, aiv) __attribute__((section("dvsim_mix_kernels"), noinline))
 #ifndef __NPU_ARCH__
 #define __NPU_ARCH__ 2201
 #endif

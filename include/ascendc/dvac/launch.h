@@ -88,6 +88,31 @@ template <class H, class... T> void collect(const Pack<H, T...> &p, GmTable &t, 
     collect(p.t, t, overflow);
 }
 
+/* The linker's bounds of the declared-kind sections of this module (weak: absent when no kernel of
+ * the module declares that kind). */
+extern "C" {
+extern const char __start_dvsim_vector_kernels[] __attribute__((weak, visibility("hidden")));
+extern const char __stop_dvsim_vector_kernels[] __attribute__((weak, visibility("hidden")));
+extern const char __start_dvsim_cube_kernels[] __attribute__((weak, visibility("hidden")));
+extern const char __stop_dvsim_cube_kernels[] __attribute__((weak, visibility("hidden")));
+extern const char __start_dvsim_mix_kernels[] __attribute__((weak, visibility("hidden")));
+extern const char __stop_dvsim_mix_kernels[] __attribute__((weak, visibility("hidden")));
+}
+
+/* The kind a kernel declares (__vector__, __cube__, __mix__), or -1 (__aicore__ only: probe). */
+inline int declared_kind(const void *fn)
+{
+    const char *f = static_cast<const char *>(fn);
+    auto in = [f](const char *lo, const char *hi) { return lo && hi && f >= lo && f < hi; };
+    if (in(__start_dvsim_mix_kernels, __stop_dvsim_mix_kernels))
+        return DV_KIND_MIX;
+    if (in(__start_dvsim_cube_kernels, __stop_dvsim_cube_kernels))
+        return DV_KIND_CUBE;
+    if (in(__start_dvsim_vector_kernels, __stop_dvsim_vector_kernels))
+        return DV_KIND_VECTOR;
+    return -1;
+}
+
 template <class... P> uint32_t submit(Launch<P...> &l, const char *name, uint32_t blockDim, void *stream)
 {
     static_assert(std::is_trivially_copyable<Launch<P...>>::value,
@@ -103,8 +128,8 @@ template <class... P> uint32_t submit(Launch<P...> &l, const char *name, uint32_
     void *ptrs[sizeof l.gm.dev / sizeof l.gm.dev[0]];
     for (uint32_t i = 0; i < l.gm.n; i++)
         ptrs[i] = (void *)(uintptr_t)l.gm.dev[i];
-    return (uint32_t)dvsimLaunchAscendC(name, &trampoline<P...>, blockDim, (aclrtStream)stream, ptrs, l.gm.n, &l,
-                                        sizeof l);
+    return (uint32_t)dvsimLaunchAscendC(name, &trampoline<P...>, declared_kind(reinterpret_cast<const void *>(l.fn)),
+                                        blockDim, (aclrtStream)stream, ptrs, l.gm.n, &l, sizeof l);
 }
 
 template <class... P> struct Launcher {
