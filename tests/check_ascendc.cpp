@@ -605,6 +605,13 @@ __global__ __vector__ void copy_past_tensor(GM_ADDR x, GM_ADDR z)
     AscendC::DataCopy(b.Get<float>(), xg, 128); /* 512 bytes into a 256-byte buffer */
 }
 
+__global__ __vector__ void bad_assert(GM_ADDR x, GM_ADDR z)
+{
+    (void)x;
+    (void)z;
+    assert(block_idx == 1, "block %lld of %lld", (long long)block_idx, (long long)block_num);
+}
+
 /* Launch `fn` on one block; the synchronisation fails with the model's code and the message holds
  * this file, the API and `what`. */
 static void fails_at(void (*fn)(GM_ADDR, GM_ADDR), const char *api, const char *what)
@@ -625,6 +632,7 @@ START_TEST(test_ascendc_errors_located)
     fails_at(ub_overflow, "InitBuffer:", "core.ub_size_bytes");
     fails_at(past_gm, "DataCopy:", "is not inside any GM argument");
     fails_at(straddle, "DataCopy:", "pass the end of the argument's allocation");
+    fails_at(bad_assert, "assert:", "assertion failed: block_idx == 1: block 0 of 1");
     fails_at(copy_past_tensor, "DataCopy:", "pass the end of a tensor");
 }
 END_TEST

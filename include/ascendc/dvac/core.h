@@ -237,6 +237,11 @@ inline int64_t GetSubBlockNum() { return GetTaskRation(); }
 
 } // namespace AscendC
 
+/* CCE's block registers, as kernel code reads them (the physical block: an AIV of a mix block reads
+ * the AI core's index here, not GetBlockIdx's). */
+#define block_idx ((int64_t)dvk_block_idx(::dvac::k()))
+#define block_num ((int64_t)dvk_block_num(::dvac::k()))
+
 #define ASCEND_IS_AIV (::dvac::is_aiv())
 #define ASCEND_IS_AIC (::dvac::is_aic())
 #define ASCEND_IS_NOT_AIV (!::dvac::is_aiv())

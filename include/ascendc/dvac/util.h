@@ -107,6 +107,18 @@ template <class... A> inline void kernel_assert(bool ok, const char *cond, const
     }
     fail_at(loc, "assert", "assertion failed: %s%s%s", cond, *msg ? ": " : "", msg);
 }
+template <class... A> inline void any_assert(bool ok, const char *cond, const Loc &loc, A... args)
+{
+    if (ok)
+        return;
+    if (dvk_current()) {
+        kernel_assert(false, cond, loc, args...);
+        return;
+    }
+    std::fprintf(stderr, "%s:%u: assertion failed: %s\n", loc.file, loc.line, cond);
+    std::abort();
+}
+
 /* Copy a tiling struct the host wrote to GM. */
 template <class T> inline void read_tiling(T *out, const void *gm, const Loc &loc = Loc::here())
 {
@@ -120,6 +132,10 @@ template <class T> inline void read_tiling(T *out, const void *gm, const Loc &lo
 } // namespace dvac
 
 #define ascendc_assert(cond, ...) ::dvac::kernel_assert((cond), #cond, ::dvac::Loc::here(), ##__VA_ARGS__)
+/* Ascend C's assert(cond[, fmt, args...]): in a kernel, a failure stops the kernel, located; in host
+ * code it reports and aborts as the standard assert does. */
+#undef assert
+#define assert(cond, ...) ::dvac::any_assert((cond), #cond, ::dvac::Loc::here(), ##__VA_ARGS__)
 /* CANN's debug assertion: `behavior` (usually a KERNEL_LOG) runs, then the kernel stops. */
 #define ASCENDC_ASSERT(cond, behavior)                                                                               \
     do {                                                                                                             \
