@@ -102,6 +102,15 @@ private:
     static_assert(A_TYPE::layout == LayoutMode::NONE && B_TYPE::layout == LayoutMode::NONE,
                   "dvsim Matmul: batch layouts (BatchMatmul) are not supported yet");
     static_assert(MM_CB::none, "dvsim Matmul: user callbacks (MatmulCallBackFunc) are not supported yet");
+    /* Configuration that changes what is computed or where it lands must not be ignored (a wrong
+     * answer); what only changes the schedule (A2B2 or CO1 sharing, K reorder, bank-conflict and
+     * cache options) is accepted and does not change dvsim's schedule. */
+    static_assert(!MM_CFG.isEnableChannelSplit, "dvsim Matmul: MatmulConfig::isEnableChannelSplit is not supported yet");
+    static_assert(!MM_CFG.isPartialOutput, "dvsim Matmul: MatmulConfig::isPartialOutput is not supported yet");
+    static_assert(!MM_CFG.intraBlockPartSum, "dvsim Matmul: MatmulConfig::intraBlockPartSum is not supported yet");
+    static_assert(!MM_CFG.enableStaticPadZeros, "dvsim Matmul: MatmulConfig::enableStaticPadZeros is not supported yet");
+    static_assert(MM_CFG.decompMode == DecompressionMode::DECOMP_NONE,
+                  "dvsim Matmul: MatmulConfig::decompMode (sparse / compressed B) is not supported yet");
 
 public:
     Matmul() = default;
