@@ -143,13 +143,22 @@ int dv_sem_vinfo_build(const dv_insn_t *in, const dv_vstate_t *vs, vinfo_t *v)
             o->blk = 0;
             o->rep = v->E / 8;
             break;
-        default: /* K_RED: vcadd writes one element per repeat, vcmax/vcmin a (value, index) pair,
-                  * vcadd_acc one element in all (its dst_rep is ignored) */
+        default: { /* K_RED: vcadd writes one element per repeat, vcmax/vcmin a (value, index) pair,
+                    * vcadd_acc one element in all (its dst_rep is ignored); the group reductions one
+                    * element per group, contiguous: blocks of the results of one source datablock */
+            const uint32_t g = dv_sem_red_group(in->op, v->epb);
             o->esize = s1;
+            if (g) {
+                o->blk_bytes = v->epb / g * s1;
+                o->blk = o->blk_bytes;
+                o->rep = dv_sem_fint(in, os->form, vf->op[k].rep) * 8 * o->blk_bytes;
+                break;
+            }
             o->blk_bytes = (in->op == DV_OP_vcmax || in->op == DV_OP_vcmin ? 2 : 1) * s1;
             o->blk = 0;
             o->rep = in->op == DV_OP_vcadd_acc ? 0 : dv_sem_fint(in, os->form, vf->op[k].rep) * o->blk_bytes;
             break;
+        }
         }
     }
     return 1;
@@ -160,6 +169,19 @@ static bool vop_range(const vinfo_t *v, const vop_i_t *o, uint64_t *lo, uint64_t
 {
     if (v->R == 0)
         return false;
+    if (o->kind == K_RED && o->blk) { /* group results: the result of element e is at r*rep + (e / group)*esize */
+        if (!v->any)
+            return false;
+        const uint32_t per = o->blk_bytes / o->esize, g = v->epb / per;
+        *lo = (v->elo / g) * o->esize;
+        *hi = (v->R - 1) * o->rep + (v->ehi_last / g + 1) * o->esize;
+        if (v->R >= 2) {
+            const uint64_t h = (v->R - 2) * o->rep + (v->ehi / g + 1) * o->esize;
+            if (h > *hi)
+                *hi = h;
+        }
+        return true;
+    }
     if (o->kind == K_BITS || o->kind == K_RED) {
         *lo = 0;
         *hi = (v->R - 1) * o->rep + o->blk_bytes;

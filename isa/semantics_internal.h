@@ -152,6 +152,13 @@ typedef struct vinfo {
 /* Decode a vector instruction; 1 = vector form, 0 = other form, -1 = bad dtype. */
 int dv_sem_vinfo_build(const dv_insn_t *in, const dv_vstate_t *vs, vinfo_t *v);
 
+/* Source elements one result of a VREDUCE instruction reduces: a datablock (vcgadd, vcgmax, vcgmin),
+ * a pair (vcpadd); 0 when one result covers the whole repeat (vcadd, vcmax, vcmin, vcadd_acc). */
+static inline uint32_t dv_sem_red_group(uint32_t op, uint32_t epb)
+{
+    return op == DV_OP_vcgadd || op == DV_OP_vcgmax || op == DV_OP_vcgmin ? epb : op == DV_OP_vcpadd ? 2 : 0;
+}
+
 /* Byte offset (relative to the operand address) of element e of repeat r. */
 static inline uint64_t dv_sem_vop_off(const vop_i_t *o, uint32_t epb, uint64_t r, uint32_t e)
 {

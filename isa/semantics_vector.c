@@ -135,6 +135,49 @@ static void conv_elem(dv_dtype_t td, dv_dtype_t ts, int mode, const uint8_t *sp,
         memcpy(dp, &h, 2);
 }
 
+/* x rounded to the element type t (a float type). */
+static float round_to(dv_dtype_t t, float x)
+{
+    uint8_t b[4];
+    dv_sem_st_f(t, b, x);
+    return dv_sem_ld_f(t, b);
+}
+
+/* The group reductions (vcgadd, vcgmax, vcgmin, vcpadd) of one repeat: the selected elements of each
+ * group of g are combined as a pairwise tree (neighbours first, each step rounded to the type; an
+ * element that is not selected takes no part), and a group with none selected is not written. */
+static void red_groups(const dv_insn_t *in, const vinfo_t *v, uint8_t *ub, uint64_t r, const uint32_t *sel,
+                       uint32_t n, uint32_t g)
+{
+    const dv_op_t op = (dv_op_t)in->op;
+    const vop_i_t *o = v->op;
+    const uint8_t *p1 = ub + DV_ADDR_OFF(o[1].addr);
+    float x[256];
+    bool has[256] = {false};
+    for (uint32_t k = 0; k < n; k++) {
+        x[sel[k]] = dv_sem_ld_f(v->t, p1 + dv_sem_vop_off(&o[1], v->epb, r, sel[k]));
+        has[sel[k]] = true;
+    }
+    for (uint32_t w = 1; w < g; w *= 2)
+        for (uint32_t e = 0; e + w < v->E; e += 2 * w) {
+            if (!has[e + w])
+                continue;
+            if (!has[e])
+                x[e] = x[e + w];
+            else if (op == DV_OP_vcgmax)
+                x[e] = fmax_rule(x[e], x[e + w]);
+            else if (op == DV_OP_vcgmin)
+                x[e] = fmin_rule(x[e], x[e + w]);
+            else
+                x[e] = round_to(v->t, x[e] + x[e + w]);
+            has[e] = true;
+        }
+    uint8_t *d = ub + DV_ADDR_OFF(o[0].addr) + r * o[0].rep;
+    for (uint32_t e = 0; e < v->E; e += g)
+        if (has[e])
+            dv_sem_st_f(v->t, d + (e / g) * o[0].esize, x[e]);
+}
+
 /* One repeat: every source element is read before any destination element is written. */
 void dv_sem_vec_repeat(const dv_insn_t *in, const vinfo_t *v, uint8_t *ub, uint64_t r)
 {
@@ -213,6 +256,11 @@ void dv_sem_vec_repeat(const dv_insn_t *in, const vinfo_t *v, uint8_t *ub, uint6
         break;
     }
     case DV_FORM_VREDUCE: {
+        const uint32_t g = dv_sem_red_group(op, epb);
+        if (g) {
+            red_groups(in, v, ub, r, sel, n, g);
+            break;
+        }
         uint8_t *d = p0 + r * o[0].rep;
         if (op == DV_OP_vcadd) {
             float acc = 0.0f;

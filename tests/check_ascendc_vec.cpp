@@ -598,6 +598,136 @@ struct Whole {
     }
 };
 
+/* ---- reductions per datablock and per pair ---- */
+/* The group reductions of docs/SEMANTICS.md: the selected elements of x[from, from+len) as a binary
+ * tree, neighbours first, each sum rounded to T; false when none is selected. */
+template <class T, class SEL>
+bool tree(const std::vector<T> &x, size_t from, uint32_t len, int op, SEL sel, uint32_t e0, float *out)
+{
+    if (len == 1) {
+        if (!sel(e0))
+            return false;
+        *out = (float)x[from];
+        return true;
+    }
+    float a, b;
+    const bool ha = tree(x, from, len / 2, op, sel, e0, &a);
+    const bool hb = tree(x, from + len / 2, len / 2, op, sel, e0 + len / 2, &b);
+    if (!ha || !hb) {
+        *out = ha ? a : b;
+        return ha || hb;
+    }
+    *out = op == 0 ? (float)(T)(a + b) : op == 1 ? (a >= b ? a : b) : (a <= b ? a : b);
+    return true;
+}
+/* want gets, for R repeats of the selected elements (src strides blk/rep in 32-byte units), one result
+ * per group of g elements at dst[r*dst_rep*(E/g) + e/g]; op 0 sum, 1 max, 2 min. */
+template <class T>
+void ref_groups(std::vector<T> &want, const std::vector<T> &x, uint64_t hi, uint64_t lo, uint32_t R, uint32_t g,
+                uint32_t dst_rep, uint32_t blk, uint32_t rep, int op)
+{
+    constexpr uint32_t E = 256 / sizeof(T);
+    for (uint32_t r = 0; r < R; r++)
+        for (uint32_t j = 0; j < E / g; j++) {
+            std::vector<T> grp(g);
+            for (uint32_t k = 0; k < g; k++)
+                grp[k] = x[l0_index(E, sizeof(T), r, j * g + k, blk, rep)];
+            float v;
+            if (tree(grp, 0, g, op, [&](uint32_t e) { return l0_selected(E == 64 ? 0 : hi, lo, e); }, j * g, &v))
+                want[r * dst_rep * (E / g) + j] = (T)v;
+        }
+}
+const uint64_t GRP_BITS[2] = {0xff00f0f000000001ull, 0x8000000000ff00ffull};
+struct BlockRed {
+    template <class T> static void run(LocalTensor<T> &z, LocalTensor<T> &x, LocalTensor<T> &, uint32_t)
+    {
+        BlockReduceSum(z, x, 3, GRP_BITS, 1, 1, 8);
+        BlockReduceMax(z[32], x, 2, 256 / (int32_t)sizeof(T), 2, 2, 16);
+        BlockReduceMin(z[64], x[64], 2, 40, 1, 1, 8);
+        PairReduceSum(z[128], x, 2, GRP_BITS, 1, 1, 8);
+    }
+};
+/* The ReduceType names, and the counter mode of CANN's reduce sample: ReduceDataBlock<SUM> over cnt
+ * elements, then ReduceRepeat<SUM> over the block sums (isSetMask = false). */
+struct TypedRed {
+    template <class T> static void run(LocalTensor<T> &z, LocalTensor<T> &x, LocalTensor<T> &w, uint32_t cnt)
+    {
+        ReduceDataBlock<ReduceType::MIN, T>(z, x, 256 / (int32_t)sizeof(T), 1, 1, 1, 8);
+        ReducePairElem<ReduceType::SUM, T>(z[16], x, GRP_BITS, 1, 1, 1, 8);
+        ReduceRepeat<ReduceType::MAX, T>(z[256], x, 256 / (int32_t)sizeof(T), 2, 1, 1, 8);
+        SetMaskCount();
+        SetVectorMask<T>(0, cnt);
+        ReduceDataBlock<ReduceType::SUM, T, T, false>(w, x, MASK_PLACEHOLDER, 1, 1, 1, 8);
+        PipeBarrier<PIPE_V>();
+        SetVectorMask<T>(0, (cnt * sizeof(T) + 31) / 32);
+        ReduceRepeat<ReduceType::SUM, T, T, false>(z[272], w, MASK_PLACEHOLDER, 1, 1, 1, 8);
+        PipeBarrier<PIPE_V>();
+        SetMaskNorm();
+        ResetMask();
+    }
+};
+template <class T> void check_groups(Session &s)
+{
+    constexpr uint32_t E = 256 / sizeof(T);
+    const uint64_t hi = E == 64 ? 0 : GRP_BITS[1];
+    {
+        const uint32_t nin = 6 * E, nout = 256;
+        auto x = data<T>(nin, -8, 8);
+        auto zf = data<T>(nout, 100, 101);
+        auto z = run_map<T, T, BlockRed>(s, x, zf, 0);
+        auto want = zf;
+        const uint64_t all = ~0ull, m40 = (1ull << 40) - 1;
+        ref_groups(want, x, hi, GRP_BITS[0], 3, E / 8, 1, 1, 8, 0);
+        std::vector<T> w2(want.begin() + 32, want.end()), x64(x.begin() + 64, x.end());
+        ref_groups(w2, x, E == 64 ? 0 : all, all, 2, E / 8, 2, 2, 16, 1);
+        std::copy(w2.begin(), w2.end(), want.begin() + 32);
+        std::vector<T> w3(want.begin() + 64, want.end());
+        ref_groups(w3, x64, 0, m40, 2, E / 8, 1, 1, 8, 2);
+        std::copy(w3.begin(), w3.end(), want.begin() + 64);
+        std::vector<T> w4(want.begin() + 128, want.end());
+        ref_groups(w4, x, hi, GRP_BITS[0], 2, 2, 1, 1, 8, 0);
+        std::copy(w4.begin(), w4.end(), want.begin() + 128);
+        char what[64];
+        std::snprintf(what, sizeof what, "BlockReduce* / PairReduceSum, %zu-byte type", sizeof(T));
+        same(z, want, nout, what);
+    }
+    {
+        const uint32_t cnt = 5 * E + 40, nin = padded<T>(cnt), nout = 512;
+        auto x = data<T>(nin, -8, 8);
+        auto zf = data<T>(nout, 100, 101);
+        auto z = run_map<T, T, TypedRed>(s, x, zf, cnt);
+        auto want = zf;
+        ref_groups(want, x, ~0ull, ~0ull, 1, E / 8, 1, 1, 8, 2);
+        std::vector<T> w(want.begin() + 16, want.end());
+        ref_groups(w, x, hi, GRP_BITS[0], 1, 2, 1, 1, 8, 0);
+        std::copy(w.begin(), w.end(), want.begin() + 16);
+        for (uint32_t r = 0; r < 2; r++) {
+            uint32_t bi = 0;
+            for (uint32_t e = 1; e < E; e++)
+                if ((float)x[r * E + e] > (float)x[r * E + bi])
+                    bi = e;
+            want[256 + 2 * r] = x[r * E + bi];
+            std::memcpy(&want[256 + 2 * r + 1], &bi, sizeof(T));
+        }
+        /* count mode: the block sums of cnt elements (the last block partial), summed by vcadd */
+        const uint32_t epb = E / 8, nblk = (cnt + epb - 1) / epb;
+        std::vector<T> blocks(nblk);
+        for (uint32_t b = 0; b < nblk; b++) {
+            std::vector<T> grp(epb);
+            for (uint32_t k = 0; k < epb; k++)
+                grp[k] = b * epb + k < cnt ? x[b * epb + k] : (T)0;
+            float v;
+            tree(grp, 0, epb, 0, [&](uint32_t e) { return b * epb + e < cnt; }, 0, &v);
+            blocks[b] = (T)v;
+        }
+        for (uint32_t r = 0; r * E < nblk; r++)
+            want[272 + r] = (T)repeat_sum(blocks, r * E, nblk - r * E < E ? nblk - r * E : E);
+        char what[80];
+        std::snprintf(what, sizeof what, "ReduceDataBlock / ReducePairElem / ReduceRepeat, %zu-byte type", sizeof(T));
+        same(z, want, nout, what);
+    }
+}
+
 /* ---- Compare / Select: z = Select(Compare(x, y)) through a bit-mask buffer ---- */
 template <int MODE> struct CmpSel {
     template <class T> static void run(LocalTensor<T> &z, LocalTensor<T> &x, LocalTensor<T> &y, uint32_t cnt)
@@ -734,6 +864,21 @@ struct ErrCmpInt {
         TBuf<TPosition::VECCALC> mb;
         GetTPipePtr()->InitBuffer(mb, 256);
         Compare(mb.Get<uint8_t>(), x.ReinterpretCast<int32_t>(), y.ReinterpretCast<int32_t>(), CMPMODE::GT, 64u);
+    }
+};
+
+struct ErrGroupAlign {
+    static constexpr int line = __LINE__ + 3;
+    static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &, uint32_t)
+    {
+        BlockReduceSum(z[4], x, 1, 64, 1, 1, 8);
+    }
+};
+struct ErrGroupDst {
+    static constexpr int line = __LINE__ + 3;
+    static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &, uint32_t)
+    {
+        ReducePairElem<ReduceType::SUM, float>(z[48], x, 64, 2, 1, 0, 0);
     }
 };
 
@@ -1095,6 +1240,17 @@ START_TEST(test_ascendc_vec_reduce_level0)
 }
 END_TEST
 
+/* BlockReduceSum / Max / Min, PairReduceSum (bit and continuous masks, strides); ReduceDataBlock,
+ * ReducePairElem, ReduceRepeat; ReduceDataBlock then ReduceRepeat in counter mode (a partial last
+ * datablock). */
+START_TEST(test_ascendc_vec_reduce_groups)
+{
+    Session s;
+    check_groups<float>(s);
+    check_groups<half>(s);
+}
+END_TEST
+
 /* Compare then Select (count): min through LT + tensor-tensor select, GE + tensor-scalar select; level
  * 0 Compare (EQ, one repeat per call) and Select over three repeats of a continuous mask. */
 START_TEST(test_ascendc_vec_compare_select)
@@ -1187,6 +1343,8 @@ START_TEST(test_ascendc_vec_errors)
                                          "tensor's 64"});
     expect_error<ErrCompare>(s, {"Compare: ", "count 100: count * sizeof(T) must be a multiple of 256 bytes"});
     expect_error<ErrCmpInt>(s, {"Compare: ", "int32_t is compared only with CMPMODE::EQ"});
+    expect_error<ErrGroupAlign>(s, {"BlockReduceSum: ", "dst's UB address", "is not 32-byte aligned"});
+    expect_error<ErrGroupDst>(s, {"ReducePairElem: ", "64 elements pass the end of dst (16 elements)"});
 }
 END_TEST
 
@@ -1205,6 +1363,9 @@ START_TEST(test_ascendc_vec_dtype_compile_error)
         {"AscendC::Cast(h, i, AscendC::RoundMode::CAST_NONE, 64u);",
          "Cast: this src -> dst conversion is not available"},
         {"AscendC::ReduceSum(i, i, i, 64);", "ReduceSum: dtype not supported on dav-2201 (half, float)"},
+        {"AscendC::BlockReduceMax(i, i, 1, 64, 1, 1, 8);", "BlockReduceMax: dtype not supported on dav-2201"},
+        {"AscendC::ReduceDataBlock<AscendC::ReduceType::SUM>(h, i, 64, 1, 1, 1, 8);",
+         "ReduceDataBlock: dst and src have one type on dav-2201"},
     };
     for (const auto &c : cases) {
         const std::string src = dir + "/k.cpp";
@@ -1312,6 +1473,7 @@ extern "C" Suite *dv_ascendc_vec_suite(void)
     tcase_add_test(tc, test_ascendc_vec_copy);
     tcase_add_test(tc, test_ascendc_vec_reduce_count);
     tcase_add_test(tc, test_ascendc_vec_reduce_level0);
+    tcase_add_test(tc, test_ascendc_vec_reduce_groups);
     tcase_add_test(tc, test_ascendc_vec_compare_select);
     tcase_add_test(tc, test_ascendc_vec_brcb_transpose);
     tcase_add_test(tc, test_ascendc_vec_create_vec_index);

@@ -117,6 +117,34 @@ static bool ref_cmp(int c, double a, double b)
     }
 }
 
+/* The group reductions: the selected elements of src[lo, lo+len) combined as a binary tree (each half
+ * first, each sum rounded to dt; a missing element takes no part); false when none is selected. */
+static bool ref_tree(const vcase_t *c, const uint8_t *u, int E, int r, int lo, int len, double *out)
+{
+    if (len == 1) {
+        if (!ref_sel(c, E, r, lo))
+            return false;
+        *out = sr_rld(c->dt, u + ref_addr(B_S0, E, (int)sr_sz(c->dt), c->blk[1], c->rep[1], r, lo));
+        return true;
+    }
+    double a, b;
+    const bool ha = ref_tree(c, u, E, r, lo, len / 2, &a), hb = ref_tree(c, u, E, r, lo + len / 2, len / 2, &b);
+    if (!ha || !hb) {
+        *out = ha ? a : b;
+        return ha || hb;
+    }
+    if (c->op == DV_OP_vcgmax)
+        *out = a != a ? b : b != b ? a : (b > a ? b : a);
+    else if (c->op == DV_OP_vcgmin)
+        *out = a != a ? b : b != b ? a : (b < a ? b : a);
+    else {
+        uint8_t t[4];
+        sr_rst_f(c->dt, t, (float)(a + b)); /* a + b is exact in double: one rounding to dt */
+        *out = sr_rld(c->dt, t);
+    }
+    return true;
+}
+
 /* The whole vector instruction on memory u, from the definitions. */
 static void ref_vec(const vcase_t *c, uint8_t *u)
 {
@@ -166,6 +194,16 @@ static void ref_vec(const vcase_t *c, uint8_t *u)
         case DV_FORM_VREDUCE: {
             if (c->op == DV_OP_vcadd_acc) { /* all repeats at once, below */
                 r = R;
+                break;
+            }
+            if (c->op == DV_OP_vcgadd || c->op == DV_OP_vcgmax || c->op == DV_OP_vcgmin || c->op == DV_OP_vcpadd) {
+                const int g = c->op == DV_OP_vcpadd ? 2 : E / 8; /* a pair or a datablock per result */
+                for (int j = 0; j < E / g; j++) {
+                    double x;
+                    const uint64_t at = (uint64_t)r * (uint64_t)c->dst_rep * (uint64_t)(E / g) + (uint64_t)j;
+                    if (ref_tree(c, u, E, r, j * g, g, &x))
+                        sr_rst_f(c->dt, u + B_DST + at * (uint64_t)s, (float)x);
+                }
                 break;
             }
             float acc = 0;
@@ -509,6 +547,87 @@ START_TEST(test_semantics_vreduce)
 }
 END_TEST
 
+/* The group reductions: every datablock (vcgadd, vcgmax, vcgmin) or pair (vcpadd) of a repeat reduced
+ * to one result, a group with nothing selected not written; sums in a pairwise tree rounded per step
+ * (a mask that leaves out single elements and whole groups, and the overflow of f16 partial sums). */
+START_TEST(test_semantics_vreduce_groups)
+{
+    sr_seed(15);
+    const dv_op_t ops[] = {DV_OP_vcgadd, DV_OP_vcgmax, DV_OP_vcgmin, DV_OP_vcpadd};
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        vop_all(ops[i], D_NORMAL, 0);
+        vop_all(ops[i], D_SMALL, 0);
+    }
+    /* hand-checked: f16 block [60000, 60000, -30000, 100, 0...]: 60000+60000 = inf in the tree (no
+     * saturation modelled), so the block sum is inf; a block left out keeps its old value */
+    sr_mem_t m;
+    sr_tmem_alloc(&m, false);
+    uint8_t *ub = m.buf[DV_SPACE_UB];
+    memset(ub, 0, UB_SIZE);
+    const double vals[4] = {60000, 60000, -30000, 100};
+    for (int k = 0; k < 4; k++)
+        sr_rst_f(DV_DT_F16, ub + B_S0 + 2 * k, (float)vals[k]);
+    for (int k = 0; k < 16; k++)
+        sr_rst_f(DV_DT_F16, ub + B_S0 + 32 + 2 * k, (float)(k + 1));
+    sr_rst_f(DV_DT_F16, ub + B_DST + 4, 7.0f);
+    dv_insn_t in;
+    dv_insn_init(&in, DV_OP_vcgadd);
+    sr_fsetu(&in, "dst", DV_ADDR(DV_SPACE_UB, B_DST));
+    sr_fsetu(&in, "src", DV_ADDR(DV_SPACE_UB, B_S0));
+    sr_fset(&in, "dtype", DV_DT_F16);
+    sr_fset(&in, "repeat", 1);
+    dv_vstate_t vs;
+    dv_vstate_reset(&vs);
+    vs.hi = 0;
+    vs.lo = 0xffffffffull; /* blocks 0 and 1 */
+    sr_exec_ok(&in, &vs, &m);
+    ck_assert(isinf(sr_rld(DV_DT_F16, ub + B_DST)));
+    ck_assert_double_eq(sr_rld(DV_DT_F16, ub + B_DST + 2), 136.0); /* 1 + ... + 16 */
+    ck_assert_double_eq(sr_rld(DV_DT_F16, ub + B_DST + 4), 7.0);
+    /* vcpadd: a pair with one element selected gives that element */
+    dv_insn_init(&in, DV_OP_vcpadd);
+    sr_fsetu(&in, "dst", DV_ADDR(DV_SPACE_UB, B_DST));
+    sr_fsetu(&in, "src", DV_ADDR(DV_SPACE_UB, B_S0 + 32));
+    sr_fset(&in, "dtype", DV_DT_F16);
+    sr_fset(&in, "repeat", 1);
+    vs.lo = 0x6; /* elements 1 and 2: pair 0 -> 2, pair 1 -> 3, pairs 2.. not written */
+    sr_exec_ok(&in, &vs, &m);
+    ck_assert_double_eq(sr_rld(DV_DT_F16, ub + B_DST), 2.0);
+    ck_assert_double_eq(sr_rld(DV_DT_F16, ub + B_DST + 2), 3.0);
+    ck_assert_double_eq(sr_rld(DV_DT_F16, ub + B_DST + 4), 7.0);
+    sr_tmem_free(&m);
+    /* the results' footprint and geometry: vcgadd f32, 3 repeats, dst_rep 2, only datablock 1 selected:
+     * results at (16r + 1)*4 bytes; vcpadd f16: 128 bytes of results per repeat */
+    dv_insn_init(&in, DV_OP_vcgadd);
+    sr_fsetu(&in, "dst", DV_ADDR(DV_SPACE_UB, 0x100));
+    sr_fsetu(&in, "src", DV_ADDR(DV_SPACE_UB, 0x1000));
+    sr_fset(&in, "dtype", DV_DT_F32);
+    sr_fset(&in, "repeat", 3);
+    sr_fset(&in, "dst_rep", 2);
+    vs.lo = 0xff00;
+    dv_range_t rg[DV_MAX_RANGES];
+    ck_assert_int_eq(dv_footprint(&in, &vs, rg), 2);
+    ck_assert_uint_eq(rg[0].lo, 0x100 + 4);
+    ck_assert_uint_eq(rg[0].hi, 0x100 + 2 * 64 + 8);
+    ck_assert(rg[0].write);
+    dv_vgeom_t g;
+    ck_assert_int_eq(dv_vec_geometry(&in, &vs, &g), 2);
+    ck_assert_uint_eq(g.ops[0].blk_bytes, 4);
+    ck_assert_uint_eq(g.ops[0].blk_stride, 4);
+    ck_assert_uint_eq(g.ops[0].rep_stride, 64);
+    vs.lo = 0;
+    ck_assert_int_eq(dv_footprint(&in, &vs, rg), 0);
+    dv_insn_init(&in, DV_OP_vcpadd);
+    sr_fset(&in, "dtype", DV_DT_F16);
+    sr_fset(&in, "repeat", 2);
+    dv_vstate_reset(&vs);
+    ck_assert_int_eq(dv_vec_geometry(&in, &vs, &g), 2);
+    ck_assert_uint_eq(g.ops[0].blk_bytes, 16);
+    ck_assert_uint_eq(g.ops[0].blk_stride, 16);
+    ck_assert_uint_eq(g.ops[0].rep_stride, 128);
+}
+END_TEST
+
 START_TEST(test_semantics_vdup)
 {
     sr_seed(6);
@@ -690,6 +809,7 @@ Suite *dv_semantics_vector_suite(void)
     tcase_add_test(tc, test_semantics_vunary);
     tcase_add_test(tc, test_semantics_vconv);
     tcase_add_test(tc, test_semantics_vreduce);
+    tcase_add_test(tc, test_semantics_vreduce_groups);
     tcase_add_test(tc, test_semantics_vdup);
     tcase_add_test(tc, test_semantics_vcmp);
     tcase_add_test(tc, test_semantics_vsel);
