@@ -728,6 +728,126 @@ template <class T> void check_groups(Session &s)
     }
 }
 
+/* ---- compound ops and shifts ---- */
+/* z (prefilled) OP= x, y: each op of CANN's compound family at level 2 (count) and one at level 0. */
+template <int OP> struct Cmp2 {
+    template <class T> static void run(LocalTensor<T> &z, LocalTensor<T> &x, LocalTensor<T> &y, uint32_t cnt)
+    {
+        const int32_t c = (int32_t)cnt;
+        if constexpr (OP == 0) AddRelu(z, x, y, c);
+        if constexpr (OP == 1) SubRelu(z, x, y, c);
+        if constexpr (OP == 2) MulAddDst(z, x, y, c);
+        if constexpr (OP == 3) FusedMulAdd(z, x, y, c);
+        if constexpr (OP == 4) FusedMulAddRelu(z, x, y, c);
+        if constexpr (OP == 5) Axpy(z, x, (T)1.5f, c);
+        if constexpr (OP == 6) AddRelu(z, x, y, (uint64_t)100, 2, BinaryRepeatParams(1, 1, 1, 8, 8, 8));
+        if constexpr (OP == 7) Axpy(z, x, (T)-0.75f, (uint64_t)40, 3, UnaryRepeatParams(1, 1, 8, 8));
+    }
+};
+/* One result of Cmp2<OP> from x, y and the old z, each operation rounded to T. */
+template <class T> T ref_cmp2(int op, T a, T b, T d)
+{
+    const float x = (float)a, y = (float)b, z = (float)d;
+    auto rnd = [](float v) { return (float)(T)v; };
+    switch (op) {
+    case 0: case 6: return (T)(rnd(x + y) > 0 ? x + y : 0.0f);
+    case 1: return (T)(rnd(x - y) > 0 ? x - y : 0.0f);
+    case 2: return (T)(rnd(x * y) + z);
+    case 3: return (T)(rnd(x * z) + y);
+    case 4: { const float r = rnd(rnd(x * z) + y); return (T)(r > 0 ? r : 0.0f); }
+    case 5: return (T)(rnd(x * (float)(T)1.5f) + z);
+    default: return (T)(rnd(x * (float)(T)-0.75f) + z);
+    }
+}
+template <class T, int OP> void check_cmp2(Session &s, uint32_t cnt)
+{
+    const uint32_t n = padded<T>(cnt) < 3 * 256 / sizeof(T) ? 3 * 256 / sizeof(T) : padded<T>(cnt);
+    auto x = data<T>(n, -4, 4), y = data<T>(n, -4, 4), zf = data<T>(n, -4, 4);
+    auto z = run_binary<T, Cmp2<OP>>(s, x, y, zf, cnt);
+    auto want = zf;
+    constexpr uint32_t E = 256 / sizeof(T);
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t r = i / E, e = i % E;
+        const bool on = OP == 6 ? r < 2 && e < 100 : OP == 7 ? r < 3 && e < 40 : i < cnt;
+        if (on)
+            want[i] = ref_cmp2<T>(OP, x[i], y[i], zf[i]);
+    }
+    char what[64];
+    std::snprintf(what, sizeof what, "compound op %d, %zu-byte type, count %u", OP, sizeof(T), cnt);
+    same(z, want, n, what);
+}
+/* Shifts by a scalar: level 2, and level 0 with a bit mask. */
+template <int OP> struct Shift {
+    template <class T> static void run(LocalTensor<T> &z, LocalTensor<T> &x, LocalTensor<T> &, uint32_t cnt)
+    {
+        if constexpr (OP == 0) ShiftLeft(z, x, (T)3, (int32_t)cnt);
+        if constexpr (OP == 1) ShiftRight(z, x, (T)5, (int32_t)cnt);
+        if constexpr (OP == 2) ShiftRight(z, x, (T)(8 * sizeof(T)), BITS_F32, 2, UnaryRepeatParams(1, 1, 8, 8));
+    }
+};
+template <class T, int OP> void check_shift(Session &s, uint32_t cnt)
+{
+    const uint32_t n = padded<T>(cnt) < 2 * 256 / sizeof(T) ? 2 * 256 / sizeof(T) : padded<T>(cnt);
+    auto x = data<T>(n, (double)std::numeric_limits<T>::min(), (double)std::numeric_limits<T>::max());
+    auto zf = data<T>(n, 0, 9);
+    auto z = run_binary<T, Shift<OP>>(s, x, x, zf, cnt);
+    auto want = zf;
+    constexpr uint32_t E = 256 / sizeof(T);
+    for (uint32_t i = 0; i < n; i++) {
+        const int64_t v = x[i];
+        if (OP == 0 && i < cnt)
+            want[i] = (T)(typename std::make_unsigned<T>::type)((uint64_t)v << 3);
+        if (OP == 1 && i < cnt)
+            want[i] = (T)(v >= 0 ? v / 32 : -((-v + 31) / 32)); /* floor division: >> for signed types */
+        if (OP == 2 && i / E < 2 && l0_selected(0, BITS_F32[0], i % E))
+            want[i] = v < 0 ? (T)-1 : (T)0;
+    }
+    char what[64];
+    std::snprintf(what, sizeof what, "shift %d, %zu-byte type, count %u", OP, sizeof(T), cnt);
+    same(z, want, n, what);
+}
+
+/* ---- Gather: z[i] = x[(base + offset[i]) / sizeof(T)] (level 2 and level 0); Gatherb ---- */
+template <int OP> struct GatherOp {
+    template <class T> static void run(LocalTensor<T> &z, LocalTensor<T> &x, LocalTensor<T> &y, uint32_t cnt)
+    {
+        LocalTensor<uint32_t> off = y.template ReinterpretCast<uint32_t>();
+        if constexpr (OP == 0) Gather(z, x, off, (uint32_t)(4 * sizeof(T)), cnt);
+        if constexpr (OP == 1) Gather(z, x, off, 0u, WHOLE_BITS, 2, 16);
+        if constexpr (OP == 2) Gatherb(z, x, off, 2, GatherRepeatParams(2, 16));
+    }
+};
+template <class T, int OP> void check_gather(Session &s, uint32_t cnt)
+{
+    constexpr uint32_t E = 256 / sizeof(T);
+    const uint32_t n = 1024 / sizeof(T) * 8; /* 8 KB each */
+    auto x = data<T>(n, 0, 60000);
+    std::vector<T> y(n);
+    auto off = reinterpret_cast<uint32_t *>(y.data());
+    const uint32_t noff = (uint32_t)(n * sizeof(T) / 4);
+    for (uint32_t i = 0; i < noff; i++)
+        off[i] = OP == 2 ? (uint32_t)(rnd() % (n * sizeof(T) / 32)) * 32
+                         : (uint32_t)(rnd() % (n - 4)) * (uint32_t)sizeof(T);
+    auto zf = data<T>(n, 0, 9);
+    auto z = run_binary<T, GatherOp<OP>>(s, x, y, zf, cnt);
+    auto want = zf;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t r = i / E, e = i % E;
+        if (OP == 0 && i < cnt)
+            want[i] = x[4 + off[i] / sizeof(T)];
+        if (OP == 1 && r < 4 && r % 2 == 0 && l0_selected(E == 64 ? 0 : WHOLE_BITS[1], WHOLE_BITS[0], e))
+            want[i] = x[off[(r / 2) * E + e] / sizeof(T)];
+    }
+    if (OP == 2)
+        for (uint32_t r = 0; r < 2; r++)
+            for (uint32_t b = 0; b < 8; b++)
+                for (uint32_t k = 0; k < 32 / sizeof(T); k++)
+                    want[(r * 16 * 32 + b * 2 * 32) / sizeof(T) + k] = x[off[8 * r + b] / sizeof(T) + k];
+    char what[64];
+    std::snprintf(what, sizeof what, "gather %d, %zu-byte type, count %u", OP, sizeof(T), cnt);
+    same(z, want, n, what);
+}
+
 /* ---- Compare / Select: z = Select(Compare(x, y)) through a bit-mask buffer ---- */
 template <int MODE> struct CmpSel {
     template <class T> static void run(LocalTensor<T> &z, LocalTensor<T> &x, LocalTensor<T> &y, uint32_t cnt)
@@ -741,6 +861,19 @@ template <int MODE> struct CmpSel {
             Select(z, m, x, y, SELMODE::VSEL_TENSOR_TENSOR_MODE, cnt);      /* min(x, y) */
         else
             Select(z, m, x, (T)0.5f, SELMODE::VSEL_TENSOR_SCALAR_MODE, cnt); /* x >= y ? x : 0.5 */
+    }
+};
+/* Compares (level 2, and level 0 over 4 repeats) then Select: x < 0.5 ? x : y. */
+struct CmpsSel {
+    static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &y, uint32_t cnt)
+    {
+        TBuf<TPosition::VECCALC> mb;
+        GetTPipePtr()->InitBuffer(mb, 1024);
+        LocalTensor<uint8_t> m = mb.Get<uint8_t>();
+        Compares(m, x, 0.5f, CMPMODE::LT, cnt - 256);
+        Compares(m[(cnt - 256) / 8], x[cnt - 256], 0.5f, CMPMODE::LT, (uint64_t)64, 4, UnaryRepeatParams());
+        PipeBarrier<PIPE_V>();
+        Select(z, m, x, y, SELMODE::VSEL_TENSOR_TENSOR_MODE, cnt);
     }
 };
 struct CmpSelL0 {
@@ -867,6 +1000,20 @@ struct ErrCmpInt {
     }
 };
 
+struct ErrShift {
+    static constexpr int line = __LINE__ + 3;
+    static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &, uint32_t)
+    {
+        ShiftRight(z.ReinterpretCast<int16_t>(), x.ReinterpretCast<int16_t>(), (int16_t)17, 64);
+    }
+};
+struct ErrGather {
+    static constexpr int line = __LINE__ + 3;
+    static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &y, uint32_t)
+    {
+        Gather(z, x, y.ReinterpretCast<uint32_t>(), 2u, 64u);
+    }
+};
 struct ErrGroupAlign {
     static constexpr int line = __LINE__ + 3;
     static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &, uint32_t)
@@ -1240,6 +1387,44 @@ START_TEST(test_ascendc_vec_reduce_level0)
 }
 END_TEST
 
+/* AddRelu SubRelu MulAddDst FusedMulAdd FusedMulAddRelu Axpy (count, and level 0), ShiftLeft /
+ * ShiftRight by a scalar. */
+START_TEST(test_ascendc_vec_compound)
+{
+    Session s;
+    check_cmp2<half, 0>(s, 1000);
+    check_cmp2<float, 0>(s, 300);
+    check_cmp2<int16_t, 0>(s, 300);
+    check_cmp2<float, 1>(s, 300);
+    check_cmp2<half, 2>(s, 1000);
+    check_cmp2<float, 2>(s, 1000);
+    check_cmp2<half, 3>(s, 500);
+    check_cmp2<float, 4>(s, 500);
+    check_cmp2<half, 5>(s, 777);
+    check_cmp2<float, 5>(s, 777);
+    check_cmp2<half, 6>(s, 0);
+    check_cmp2<float, 7>(s, 0);
+    check_shift<int16_t, 0>(s, 500);
+    check_shift<uint32_t, 0>(s, 100);
+    check_shift<int32_t, 1>(s, 300);
+    check_shift<uint16_t, 1>(s, 300);
+    check_shift<int32_t, 2>(s, 0);
+}
+END_TEST
+
+/* Gather (count with a base offset, level 0 with a bit mask and a dst repeat stride) and Gatherb. */
+START_TEST(test_ascendc_vec_gather)
+{
+    Session s;
+    check_gather<half, 0>(s, 1000);
+    check_gather<float, 0>(s, 200);
+    check_gather<uint16_t, 1>(s, 0);
+    check_gather<int32_t, 1>(s, 0);
+    check_gather<uint16_t, 2>(s, 0);
+    check_gather<uint32_t, 2>(s, 0);
+}
+END_TEST
+
 /* BlockReduceSum / Max / Min, PairReduceSum (bit and continuous masks, strides); ReduceDataBlock,
  * ReducePairElem, ReduceRepeat; ReduceDataBlock then ReduceRepeat in counter mode (a partial last
  * datablock). */
@@ -1286,6 +1471,16 @@ START_TEST(test_ascendc_vec_compare_select)
                 if (r < 3 ? e < 48 : e >= 8 && e < 56)
                     want[64 * r + e] = x[64 * r + e] == y[64 * r + e] ? x[64 * r + e] : y[64 * r + e];
         same(z, want, n, "Compare EQ + Select level 0");
+    }
+    {
+        const uint32_t n = 1024;
+        auto x = data<float>(n, -2, 2), y = data<float>(n, -2, 2), zf = data<float>(n, -4, 4);
+        x[5] = 0.5f;
+        auto z = run_binary<float, CmpsSel>(s, x, y, zf, n);
+        auto want = zf;
+        for (uint32_t i = 0; i < n; i++)
+            want[i] = x[i] < 0.5f ? x[i] : y[i];
+        same(z, want, n, "Compares LT + Select");
     }
 }
 END_TEST
@@ -1343,6 +1538,8 @@ START_TEST(test_ascendc_vec_errors)
                                          "tensor's 64"});
     expect_error<ErrCompare>(s, {"Compare: ", "count 100: count * sizeof(T) must be a multiple of 256 bytes"});
     expect_error<ErrCmpInt>(s, {"Compare: ", "int32_t is compared only with CMPMODE::EQ"});
+    expect_error<ErrShift>(s, {"ShiftRight: ", "shift count 17 is not in [0, 16]"});
+    expect_error<ErrGather>(s, {"Gather: ", "srcBaseOffset 2 must be a multiple of 4 inside src's 256 bytes"});
     expect_error<ErrGroupAlign>(s, {"BlockReduceSum: ", "dst's UB address", "is not 32-byte aligned"});
     expect_error<ErrGroupDst>(s, {"ReducePairElem: ", "64 elements pass the end of dst (16 elements)"});
 }
@@ -1364,6 +1561,13 @@ START_TEST(test_ascendc_vec_dtype_compile_error)
          "Cast: this src -> dst conversion is not available"},
         {"AscendC::ReduceSum(i, i, i, 64);", "ReduceSum: dtype not supported on dav-2201 (half, float)"},
         {"AscendC::BlockReduceMax(i, i, 1, 64, 1, 1, 8);", "BlockReduceMax: dtype not supported on dav-2201"},
+        {"uint64_t n = 0; AscendC::GatherMask(i, i, (uint8_t)1, false, 0u, AscendC::GatherMaskParams(), n);",
+         "GatherMask: not modelled by dvsim"},
+        {"AscendC::GetCmpMask(i);", "GetCmpMask: the CMPMASK register is not modelled by dvsim"},
+        {"AscendC::AddRelu(i, i, i, 64);", "AddRelu: dtype not supported on dav-2201"},
+        {"AscendC::Axpy(h, i, 1, 64);", "Axpy: dtype not supported"},
+        {"AscendC::Gatherb(h, h, i.ReinterpretCast<uint32_t>(), 1, AscendC::GatherRepeatParams());",
+         "Gatherb: dtype not supported on dav-2201 (uint16_t, uint32_t)"},
         {"AscendC::ReduceDataBlock<AscendC::ReduceType::SUM>(h, i, 64, 1, 1, 1, 8);",
          "ReduceDataBlock: dst and src have one type on dav-2201"},
     };
@@ -1474,6 +1678,8 @@ extern "C" Suite *dv_ascendc_vec_suite(void)
     tcase_add_test(tc, test_ascendc_vec_reduce_count);
     tcase_add_test(tc, test_ascendc_vec_reduce_level0);
     tcase_add_test(tc, test_ascendc_vec_reduce_groups);
+    tcase_add_test(tc, test_ascendc_vec_compound);
+    tcase_add_test(tc, test_ascendc_vec_gather);
     tcase_add_test(tc, test_ascendc_vec_compare_select);
     tcase_add_test(tc, test_ascendc_vec_brcb_transpose);
     tcase_add_test(tc, test_ascendc_vec_create_vec_index);

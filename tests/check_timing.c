@@ -69,7 +69,8 @@ static void seta(dv_insn_t *in, const char *name, dv_space_t s, uint64_t off)
  * row per repeat as well (dst_rep=1) and never meets the chunk's bank; vtranspose has no repeat
  * field and always counts R = 2.  The group reductions (vcgadd, vcgmax, vcgmin, vcpadd) write whole
  * rows of results per repeat, which the model counts; moving, they would reach the banks of the
- * source rows 0..7 after 32 repeats, so they write every repeat at row 16 (dst_rep=0). */
+ * source rows 0..7 after 32 repeats, so they write every repeat at row 16 (dst_rep=0).  The gathers
+ * (vgather, vgatherb) read their offsets at 0x10000 and a source of 256 bytes. */
 START_TEST(test_timing_vector_repeats_per_class)
 {
     dv_config_t cfg;
@@ -114,6 +115,8 @@ START_TEST(test_timing_vector_repeats_per_class)
                     seta(&in, "src0", DV_SPACE_UB, 0x0);
                     seta(&in, "src1", DV_SPACE_UB, 0x100);
                     seta(&in, "sel", DV_SPACE_UB, 0x20000);
+                    seta(&in, "offset", DV_SPACE_UB, 0x10000);
+                    setf(&in, "src_len", 256);
                     setf(&in, "dtype", src);
                     setf(&in, "src_type", src);
                     setf(&in, "dst_type", dst);
