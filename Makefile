@@ -16,7 +16,8 @@
 #   make asan     every test again on an AddressSanitizer + UBSan build (build/asan)
 #   make install PREFIX=DIR   the AscendCL shim laid out like a CANN install: DIR/include, DIR/lib
 #                 (libascendcl.so, libnnopbase.so, libopapi.so; lib64 -> lib), DIR/lib/dvsim (the model
-#                 plugin), DIR/lib/pkgconfig, DIR/bin/dvsim
+#                 plugin), DIR/lib/pkgconfig, DIR/bin/dvsim; and Ascend C: DIR/bin/dvcc (the compiler
+#                 driver), DIR/include/ascendc, DIR/lib/cmake/ASC (find_package(ASC)), DIR/set_env.sh
 #
 # Generated files.  A build never writes into the source tree: every generator writes under $(B)/.
 # The generated files that are committed (so they can be read without building) are refreshed only
@@ -36,6 +37,7 @@
 CC      ?= gcc
 CXX     ?= g++
 PKGS    := libsystemc-dev libyaml-dev check pkg-config python3 python3-numpy
+PKGS    += cmake
 B       ?= build
 BIN     ?= bin
 WARN    := -Wall -Wextra -Werror
@@ -81,7 +83,7 @@ GEN_DOCS := $(DOCS:%=$(B)/%)
 TRACES := $(wildcard traces/*.trace)
 
 .PHONY: all deps demo test bench validate fusion-doc whatif-doc asan clean docs traces install shim
-all: $(BIN)/dvsim $(GEN_DOCS) shim
+all: $(BIN)/dvsim $(BIN)/dvcc $(GEN_DOCS) shim
 
 # ---- dependencies: install what is missing through apt-get when we can ----
 deps:
@@ -97,7 +99,7 @@ deps:
 $(B)/%.o: %.c | $(B)/dirs $(GEN_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
-$(B)/%.o: %.cpp | $(B)/dirs
+$(B)/%.o: %.cpp | $(B)/dirs $(GEN_H)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) $(SC_CFLAGS) $(CXXFLAGS) -MMD -MP -c $< -o $@
 $(B)/dirs:
@@ -129,6 +131,10 @@ OPS_OBJS := $(patsubst %.c,$(B)/%.o,$(filter-out $(DOC_SRCS),$(wildcard ops/*.c)
 $(BIN)/dvsim: $(B)/sim/main.o $(OPS_OBJS) $(SC_MAIN) $(B)/libdv.a
 	$(CXX) $(LDFLAGS) $^ -o $@ $(LIBS)
 
+# dvcc, the Ascend C compiler driver (ascendc/dvcc.c): a C program of one file.
+$(BIN)/dvcc: ascendc/dvcc.c | $(B)/dirs
+	$(CC) $(CFLAGS) $(LDFLAGS) $< -o $@
+
 # ---- the AscendCL shim: libascendcl.so with the whole shim but the model, the two other names
 # CANN programs link (-lnnopbase -lopapi) as empty libraries that depend on it, and the model
 # plugin lib/dvsim/libdvsim_model.so that it loads (acl/model_plugin.h) ----
@@ -142,7 +148,7 @@ SHIM_LIBS := $(B)/lib/libascendcl.so $(B)/lib/libnnopbase.so $(B)/lib/libopapi.s
 $(B)/pic/%.o: %.c | $(B)/dirs $(GEN_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(SHLIB_CFLAGS) -MMD -MP -c $< -o $@
-$(B)/pic/%.o: %.cpp | $(B)/dirs
+$(B)/pic/%.o: %.cpp | $(B)/dirs $(GEN_H)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) $(SC_CFLAGS) $(CXXFLAGS) $(SHLIB_CFLAGS) -MMD -MP -c $< -o $@
 $(B)/pic/profiles_embedded.o: $(GEN_C)
@@ -174,14 +180,18 @@ shim: $(SHIM_LIBS) $(PLUGIN)
 
 PREFIX ?= /usr/local
 DEV_HEADERS := $(wildcard include/dv/*.h) include/dv/stall.def isa/isa.def isa/fields.def configs/params.def configs/topology.def
-install: shim $(BIN)/dvsim
-	mkdir -p $(PREFIX)/include/dv $(PREFIX)/lib/dvsim $(PREFIX)/lib/pkgconfig $(PREFIX)/bin
+install: shim $(BIN)/dvsim $(BIN)/dvcc
+	mkdir -p $(PREFIX)/include/dv $(PREFIX)/include/ascendc $(PREFIX)/lib/dvsim $(PREFIX)/lib/pkgconfig \
+	  $(PREFIX)/lib/cmake/ASC $(PREFIX)/bin
 	cp -R include/acl include/aclnn include/aclnnop include/dvsim $(PREFIX)/include/
 	cp $(DEV_HEADERS) $(GEN_H) $(PREFIX)/include/dv/
 	cp $(SHIM_LIBS) $(PREFIX)/lib/
 	cp $(PLUGIN) $(PREFIX)/lib/dvsim/
 	ln -sfn lib $(PREFIX)/lib64
-	cp $(BIN)/dvsim $(PREFIX)/bin/
+	cp $(BIN)/dvsim $(BIN)/dvcc $(PREFIX)/bin/
+	$(if $(wildcard include/ascendc),rm -rf $(PREFIX)/include/ascendc && cp -R include/ascendc $(PREFIX)/include/)
+	cp ascendc/cmake/* $(PREFIX)/lib/cmake/ASC/
+	sed -e 's|@PREFIX@|$(abspath $(PREFIX))|g' ascendc/set_env.sh.in > $(PREFIX)/set_env.sh
 	sed -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@VERSION@|'"$$(sed -n 's/.*DV_SIM_VERSION "\(.*\)"/\1/p' include/dv/sim.h)"'|' \
 	  acl/ascendcl.pc.in > $(PREFIX)/lib/pkgconfig/ascendcl.pc
 
@@ -227,6 +237,7 @@ test: deps
 	MAKE="$(MAKE)" B=$(B) sh tests/generated.sh $(DOCS)
 	PREFIX=$(abspath $(B)/install) B=$(B) sh tests/examples.sh
 	PREFIX=$(abspath $(B)/install) sh tests/exports.sh
+	PREFIX=$(abspath $(B)/install) B=$(B) sh tests/ascendc.sh
 
 ASAN := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer
 # use_stacks=0: LeakSanitizer's second pass (after suppressions) can read the guard pages of the

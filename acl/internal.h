@@ -8,8 +8,9 @@
  *   meta.c     aclnn objects: tensors, scalars, int arrays, executors
  *   nnops.c    aclnn operators: shape and dtype checks, a plan from the operator library, a launch
  *
- * Device memory is simulated HBM: device pointers are addresses from DV_ACL_DEV_BASE on, never
- * host pointers, so host code cannot touch them by mistake and every access is bounds-checked.
+ * Device memory is simulated HBM: device pointers are addresses from DV_ACL_DEV_BASE on, told apart
+ * from host pointers by that range, so every API access is checked; the pages are mapped at those
+ * addresses where the host allows it, so kernel code can dereference them (memory.c).
  * Work is queued on streams and simulated when the host synchronises (docs/ACL.md). */
 #ifndef DV_ACL_INTERNAL_H
 #define DV_ACL_INTERNAL_H

@@ -2,7 +2,9 @@
  *
  * An allocation is a range of device addresses from DV_ACL_DEV_BASE, DV_GM_ALIGN-aligned, inside
  * hbm.capacity_bytes of the profile, backed by anonymous host pages that are committed only when
- * touched (so a large allocation costs nothing until it is used).  Allocations are kept sorted by
+ * touched (so a large allocation costs nothing until it is used).  The pages are mapped at the
+ * device address itself where the host allows it (it normally does: the range is far from what
+ * programs use), so that device pointers can be dereferenced by kernel code on the host.  Allocations are kept sorted by
  * address; placement is first fit. */
 #define _DEFAULT_SOURCE
 #include <stdlib.h>
@@ -117,7 +119,17 @@ static int dev_malloc(void **devPtr, size_t size, const char *api)
         g_mem.a = a;
         g_mem.cap = cap;
     }
-    void *host = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    /* The backing pages at the device address itself when the host's address space has room there,
+     * so a kernel function may dereference a device pointer (Ascend C's raw __gm__ accesses);
+     * elsewhere otherwise. */
+    const int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+    void *host = mmap((void *)(uintptr_t)at, span, PROT_READ | PROT_WRITE, flags | MAP_FIXED_NOREPLACE, -1, 0);
+    if (host != MAP_FAILED && host != (void *)(uintptr_t)at) {
+        munmap(host, span); /* a kernel that took the address as a hint only */
+        host = MAP_FAILED;
+    }
+    if (host == MAP_FAILED)
+        host = mmap(NULL, span, PROT_READ | PROT_WRITE, flags, -1, 0);
     if (host == MAP_FAILED)
         return dv_acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: cannot map %llu bytes of host memory to back it", api,
                            (unsigned long long)span);

@@ -13,6 +13,7 @@
 #include <yaml.h>
 
 #include "internal.h"
+#include "dvsim/acl_launch.h"
 #include "dv/sim.h"
 #include "dv/topology.h"
 
@@ -314,6 +315,38 @@ cleanup:
 
 /* ---------------------------------------------------------------- init / finalize */
 
+/* The profile settings of the environment (DVSIM_PROFILE, then DVSIM_CONFIG), after o's. */
+static int env_ops(init_opts_t *o)
+{
+    const char *env_profile = getenv("DVSIM_PROFILE"), *env_config = getenv("DVSIM_CONFIG");
+    int rc = ACL_SUCCESS;
+    if (env_profile && *env_profile)
+        rc = add_op(o, DV_PROFILE_PRESET, env_profile, "DVSIM_PROFILE");
+    if (rc == ACL_SUCCESS && env_config && *env_config)
+        rc = add_op(o, DV_PROFILE_FILE, env_config, "DVSIM_CONFIG");
+    return rc;
+}
+
+aclError dvsimChipProfile(const char *preset, dv_config_t *profile)
+{
+    DV_ACL_LOCKED();
+    init_opts_t o;
+    dv_error_t err;
+    int rc = ACL_SUCCESS;
+    memset(&o, 0, sizeof o);
+    if (!profile)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "dvsimChipProfile: profile is NULL");
+    if (preset && *preset)
+        rc = add_op(&o, DV_PROFILE_PRESET, preset, "dvsimChipProfile");
+    else
+        rc = env_ops(&o);
+    if (rc == ACL_SUCCESS && dv_sim_profile(o.ops, o.nops, profile, &err) != DV_OK)
+        rc = dv_acl_fail_err(ACL_ERROR_INVALID_PARAM, "dvsimChipProfile", &err);
+    for (int i = 0; i < o.nops; i++)
+        free(o.strings[i]);
+    return rc;
+}
+
 /* aclInit's work: the profile (JSON file, then the environment), the SoC name, profiling. */
 static int init_session(const char *configPath)
 {
@@ -323,10 +356,7 @@ static int init_session(const char *configPath)
     memset(&o, 0, sizeof o);
     if (configPath && *configPath && (rc = json_read(configPath, &o)) != ACL_SUCCESS)
         goto cleanup;
-    const char *env_profile = getenv("DVSIM_PROFILE"), *env_config = getenv("DVSIM_CONFIG");
-    if (env_profile && *env_profile && (rc = add_op(&o, DV_PROFILE_PRESET, env_profile, "DVSIM_PROFILE")) != ACL_SUCCESS)
-        goto cleanup;
-    if (env_config && *env_config && (rc = add_op(&o, DV_PROFILE_FILE, env_config, "DVSIM_CONFIG")) != ACL_SUCCESS)
+    if ((rc = env_ops(&o)) != ACL_SUCCESS)
         goto cleanup;
     if (dv_sim_profile(o.ops, o.nops, &g_rt.cfg, &err) != DV_OK) {
         rc = dv_acl_fail_err(ACL_ERROR_INVALID_PARAM, "aclInit: chip profile", &err);

@@ -148,12 +148,22 @@ static void exec_img2col(const dv_insn_t *in, dv_mem_t *m)
     }
 }
 
+/* MMADB is MMAD with the accumulator's start in the BiasTable: the shared fields sit at the same
+ * positions, so one function runs both. */
+_Static_assert(DV_FLD(MMADB, c) == DV_FLD(MMAD, c) && DV_FLD(MMADB, a) == DV_FLD(MMAD, a) &&
+                   DV_FLD(MMADB, b) == DV_FLD(MMAD, b) && DV_FLD(MMADB, dtype) == DV_FLD(MMAD, dtype) &&
+                   DV_FLD(MMADB, m) == DV_FLD(MMAD, m) && DV_FLD(MMADB, k) == DV_FLD(MMAD, k) &&
+                   DV_FLD(MMADB, n) == DV_FLD(MMAD, n),
+               "mmad_bias shares mmad's field positions (the cube's cost reads them as MMAD's)");
+
 static int exec_mmad(const dv_insn_t *in, dv_mem_t *m, dv_error_t *err)
 {
     const dv_dtype_t t = FT(MMAD, dtype);
     const uint64_t M = FI(MMAD, m), K = FI(MMAD, k), N = FI(MMAD, n), sz = dv_dtype_size(t), K0 = dv_sem_k0_of(t);
     const uint64_t M1 = dv_ceil_div(M, 16), K1 = dv_ceil_div(K, K0), N1 = dv_ceil_div(N, 16);
-    const bool init = FI(MMAD, init), ints = t == DV_DT_S8;
+    const bool from_bias = dv_op_spec(in->op)->form == DV_FORM_MMADB;
+    const bool init = from_bias || FI(MMAD, init), ints = t == DV_DT_S8;
+    const uint8_t *bias = from_bias ? mem_at(m, FA(MMADB, bias)) : NULL;
     uint8_t *c = mem_at(m, FA(MMAD, c));
     const uint8_t *a = mem_at(m, FA(MMAD, a)), *b = mem_at(m, FA(MMAD, b));
     int rc = DV_OK;
@@ -195,6 +205,8 @@ static int exec_mmad(const dv_insn_t *in, dv_mem_t *m, dv_error_t *err)
                 uint32_t acc = 0;
                 if (!init)
                     memcpy(&acc, p, 4);
+                else if (bias)
+                    memcpy(&acc, bias + j * 4, 4);
                 for (uint64_t k = 0; k < K; k++)
                     acc += (uint32_t)(ia[i * K + k] * ib[j * K + k]);
                 memcpy(p, &acc, 4);
@@ -202,6 +214,8 @@ static int exec_mmad(const dv_insn_t *in, dv_mem_t *m, dv_error_t *err)
                 float acc = 0.0f;
                 if (!init)
                     memcpy(&acc, p, 4);
+                else if (bias)
+                    memcpy(&acc, bias + j * 4, 4);
                 for (uint64_t k = 0; k < K; k++) {
                     const float prod = fa[i * K + k] * fb[j * K + k];
                     acc += prod;
@@ -265,7 +279,8 @@ static int exec_check(const dv_insn_t *in, const dv_op_spec_t *os, dv_error_t *e
             return dv_error_set(err, DV_ERR_RANGE, NULL, (int)in->line, 0,
                                 "%s: k_start and k_ext must be multiples of 16", os->mnemonic);
         break;
-    case DV_FORM_MMAD: t = FT(MMAD, dtype); break;
+    case DV_FORM_MMAD:
+    case DV_FORM_MMADB: t = FT(MMAD, dtype); break;
     case DV_FORM_VBRCB:
     case DV_FORM_VTRANSPOSE:
     case DV_FORM_VGATHERB: {
@@ -348,7 +363,8 @@ int dv_exec(const dv_insn_t *in, const dv_vstate_t *vs, dv_mem_t *m, dv_error_t 
     case DV_FORM_ND2NZ: exec_nd2nz(in, m); break;
     case DV_FORM_LOAD2D: exec_load2d(in, m); break;
     case DV_FORM_IMG2COL: exec_img2col(in, m); break;
-    case DV_FORM_MMAD: rc = exec_mmad(in, m, err); break;
+    case DV_FORM_MMAD:
+    case DV_FORM_MMADB: rc = exec_mmad(in, m, err); break;
     case DV_FORM_FIXPIPE: exec_fixpipe(in, vs, m); break;
     case DV_FORM_VBRCB: exec_vbrcb(in, m); break;
     case DV_FORM_VTRANSPOSE: transpose_16x16_b16(mem_at(m, FA(VTRANSPOSE, dst)), mem_at(m, FA(VTRANSPOSE, src))); break;

@@ -435,7 +435,8 @@ int dv_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_M
             range_set(&out[n++], FA(IMG2COL, src), lo, hi, false);
         return n;
     }
-    case DV_FORM_MMAD: {
+    case DV_FORM_MMAD:
+    case DV_FORM_MMADB: { /* MMADB: MMAD's fields at the same positions (semantics_exec.c), and the bias */
         const dv_dtype_t t = FT(MMAD, dtype);
         if (!dv_sem_dtype_ok(os, t))
             return 0;
@@ -443,7 +444,9 @@ int dv_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_M
         const uint64_t M1 = dv_ceil_div(m, 16), K1 = dv_ceil_div(k, K0), N1 = dv_ceil_div(nn, 16);
         const uint64_t chi = (N1 * M1 - 1) * 1024 + (((m - 1) % 16) * 16 + (nn - 1) % 16) * 4 + 4;
         range_set(&out[n++], FA(MMAD, c), 0, chi, true);
-        if (!FI(MMAD, init))
+        if (os->form == DV_FORM_MMADB)
+            range_set(&out[n++], FA(MMADB, bias), 0, nn * 4, false);
+        else if (!FI(MMAD, init))
             range_set(&out[n++], FA(MMAD, c), 0, chi, false);
         range_set(&out[n++], FA(MMAD, a), 0, (M1 * K1 - 1) * 512 + (((m - 1) % 16) * K0 + (k - 1) % K0) * sz + sz, false);
         range_set(&out[n++], FA(MMAD, b), 0, (K1 * N1 - 1) * 512 + (((nn - 1) % 16) * K0 + (k - 1) % K0) * sz + sz, false);

@@ -46,6 +46,7 @@ struct dv_k {
     uint32_t line;                           /* source line given to the next instructions (0: none) */
     bool probing;                            /* opened by dvk_kernel_probe: nothing runs */
     uint64_t loaded;                         /* bits of the last ld_ub, given by the model */
+    uint32_t abandoned_loads;                /* loads the kernel made after its stream was closed */
     /* coroutine */
     co_state_t state;
     pthread_t thread;
@@ -76,12 +77,14 @@ static void hand_off(dv_k_t *k, co_turn_t to)
 /* From the model into the kernel function, until it yields. */
 static void co_resume(dv_k_t *k) { hand_off(k, TURN_KERNEL); }
 
-/* From the kernel function back to the model; ends the thread if the stream was closed meanwhile. */
+/* From the kernel function back to the model.  When the stream was closed meanwhile (abandoned:
+ * the probe saw enough, or the run failed), the function runs on to its end without emitting
+ * anything (push drops), rather than being unwound from wherever it is: a C++ kernel may be inside
+ * a destructor that emits (Ascend C's ~TPipe), where unwinding would terminate the process. */
 static void co_yield(dv_k_t *k)
 {
-    hand_off(k, TURN_MODEL);
-    if (k->abandon)
-        pthread_exit(NULL);
+    if (!k->abandon)
+        hand_off(k, TURN_MODEL);
 }
 
 /* The kernel function's last hand-off: it finished or failed and is never resumed. */
@@ -135,10 +138,12 @@ static void *co_entry(void *arg)
 
 static void push(dv_k_t *k, const dv_insn_t *in)
 {
-    if (k->count == BUF_INSNS) {
+    if (k->count == BUF_INSNS && !k->abandon) {
         k->state = CO_SUSPENDED;
         co_yield(k);
     }
+    if (k->abandon)
+        return;
     k->buf[k->count++] = *in;
     k->emitted++;
 }
@@ -237,6 +242,7 @@ void dvk_fail(dv_k_t *k, const char *fmt, ...)
     dv_error_set(&k->err, DV_ERR_RANGE, k->stream.source, 0, 0, "%s (block %u%s%s, after instruction #%llu)", msg,
                  k->block, *k->sub_name ? " " : "", k->sub_name, (unsigned long long)k->emitted);
     k->state = CO_FAILED;
+    k->abandon = true; /* destructors run by the unwinding below emit nothing (push drops) */
     co_exit(k);
 }
 
@@ -374,10 +380,18 @@ void dvk_bookkeeping(dv_k_t *k) { charge(k); }
 
 /* Hand the buffered instructions, the last of which reads a value, to the model and wait: it asks
  * for more only after the scalar unit issued that one, whose value stream_loaded has stored. */
+#define ABANDONED_LOADS_MAX 65536u
+
 static uint64_t await_value(dv_k_t *k)
 {
-    k->state = CO_SUSPENDED;
-    co_yield(k);
+    if (!k->abandon) {
+        k->state = CO_SUSPENDED;
+        co_yield(k);
+    }
+    /* An abandoned kernel reads zeros; one that keeps reading (a loop polling GM for another
+     * block) is ended here, outside any destructor: it is in an Ascend C GetValue. */
+    if (k->abandon && ++k->abandoned_loads > ABANDONED_LOADS_MAX)
+        pthread_exit(NULL);
     return k->loaded;
 }
 

@@ -79,6 +79,23 @@ START_TEST(test_acl_set_device_initialises)
 }
 END_TEST
 
+/* The profile aclInit would take, without aclInit (the Ascend C host tiling asks before it). */
+START_TEST(test_acl_chip_profile_without_init)
+{
+    dv_config_t c;
+    OK(dvsimChipProfile(NULL, &c));
+    ck_assert_str_eq(c.chip_name, "ascend910b2");
+    setenv("DVSIM_PROFILE", "ascend910b1", 1);
+    OK(dvsimChipProfile(NULL, &c));
+    unsetenv("DVSIM_PROFILE");
+    ck_assert_str_eq(c.chip_name, "ascend910b1");
+    OK(dvsimChipProfile("ascend310", &c));
+    ck_assert_uint_eq(c.chip_ai_cores, 2);
+    FAILS(dvsimChipProfile("ascend999", &c), ACL_ERROR_INVALID_PARAM, "ascend999");
+    FAILS(dvsimChipProfile(NULL, NULL), ACL_ERROR_INVALID_PARAM, "NULL");
+}
+END_TEST
+
 START_TEST(test_acl_memory_capacity_and_info)
 {
     dv_config_t cfg = profile();
@@ -809,6 +826,7 @@ Suite *dv_acl_suite(void)
     tcase_set_timeout(t, 60);
     tcase_add_test(t, test_acl_init_states);
     tcase_add_test(t, test_acl_set_device_initialises);
+    tcase_add_test(t, test_acl_chip_profile_without_init);
     tcase_add_test(t, test_acl_memory_capacity_and_info);
     tcase_add_test(t, test_acl_memory_bad_frees_and_copies);
     tcase_add_test(t, test_acl_memory_copy_kinds);

@@ -421,6 +421,30 @@ START_TEST(test_ascendc_gm_scalar)
 }
 END_TEST
 
+/* A kernel that dereferences its GM pointers (CANN samples read their tiling so): device memory is
+ * mapped at the device addresses, so the accesses run natively when the block is generated. */
+__global__ __aicore__ void raw_axpy(__gm__ float *a, __gm__ float *b, __gm__ float *dst, float alpha, uint32_t n)
+{
+    uint32_t per = n / AscendC::GetBlockNum(), base = per * AscendC::GetBlockIdx();
+    for (uint32_t i = base; i < base + per; i++)
+        dst[i] = a[i] + alpha * b[i];
+}
+
+START_TEST(test_ascendc_raw_gm_pointers)
+{
+    const uint32_t n = 4096;
+    session s(n);
+    void *b;
+    OK(aclrtMalloc(&b, n * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMemcpy(b, n * 4, s.in.data(), n * 4, ACL_MEMCPY_HOST_TO_DEVICE));
+    ck_assert_uint_eq(::dvac::launch(raw_axpy, "raw_axpy", 4, nullptr, s.stream)(s.x, b, s.z, 0.5f, n), 0);
+    OK(aclrtSynchronizeStream(s.stream));
+    s.fetch();
+    for (uint32_t i = 0; i < n; i++)
+        ck_assert_float_eq(s.out[i], s.in[i] + 0.5f * s.in[i]);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- misuse, located */
 
 __global__ __vector__ void odd_copy(GM_ADDR x, GM_ADDR z)
@@ -536,6 +560,7 @@ extern "C" Suite *dv_ascendc_suite(void)
     tcase_add_test(tc, test_ascendc_atomic_add);
     tcase_add_test(tc, test_ascendc_ib_set_wait);
     tcase_add_test(tc, test_ascendc_gm_scalar);
+    tcase_add_test(tc, test_ascendc_raw_gm_pointers);
     tcase_add_test(tc, test_ascendc_errors_located);
     tcase_add_test(tc, test_ascendc_host_pointer_refused);
     suite_add_tcase(s, tc);

@@ -314,6 +314,8 @@ START_TEST(test_model_every_opcode_runs)
         }
         if (os->form == DV_FORM_ND2NZ)
             in.f[DV_FLD(ND2NZ, src_d_stride)].i = 16;
+        if (os->form == DV_FORM_MMADB) /* the BiasTable holds 1 KB */
+            in.f[DV_FLD(MMADB, bias)].u = DV_ADDR(DV_SPACE_BT, 0);
         char line[1024], text[1400];
         ck_assert_int_gt(dv_trace_format_insn(&in, &info1, line, sizeof line), 0);
         snprintf(text, sizeof text,

@@ -48,6 +48,12 @@ ACL_FUNC_VISIBILITY aclError dvsimLaunchAscendC(const char *name, dv_kernel_fn f
  * allocation. */
 ACL_FUNC_VISIBILITY aclError dvsimDeviceAccess(uint64_t dev, void *buf, size_t bytes, int write);
 
+/* The chip profile of preset `preset` (e.g. "ascend910b1"), or with NULL the one aclInit would
+ * choose from the environment (DVSIM_PROFILE, DVSIM_CONFIG), into *profile; needs no aclInit (the
+ * Ascend C host tiling API, platform_ascendc, runs before it).  ACL_ERROR_INVALID_PARAM with the
+ * reason for an unknown preset or a bad profile file. */
+ACL_FUNC_VISIBILITY aclError dvsimChipProfile(const char *preset, dv_config_t *profile);
+
 /* Queue the kernel of a trace file on `stream`; gmArgs[i] replaces the trace's argument i (its
  * allocation must hold the trace's declared bytes from there; the trace's init= is ignored). */
 ACL_FUNC_VISIBILITY aclError dvsimLaunchTrace(const char *path, aclrtStream stream, void *const *gmArgs,

@@ -152,6 +152,10 @@ public:
         uint64_t bits = dvk_load_gm(c, gm(offset, sizeof(T), loc, "GlobalTensor::GetValue"), dvac::dtype_of<T>());
         T v;
         std::memcpy(static_cast<void *>(&v), &bits, sizeof(T));
+        /* while the launch is probed nothing runs: what the host wrote (tiling) is what it reads */
+        if (dvk_probing(c) && dvsimDeviceAccess((uint64_t)(uintptr_t)(addr_ + offset), &v, sizeof(T), 0) != 0)
+            dvac::fail_at(loc, "GlobalTensor::GetValue", "GM address 0x%llx cannot be read",
+                          (unsigned long long)(uintptr_t)(addr_ + offset));
         return v;
     }
     void SetValue(uint64_t offset, T value, const dvac::Loc &loc = dvac::Loc::here())

@@ -1,0 +1,648 @@
+/* lib/matmul_intf.h - the Matmul high-level API of CANN's Ascend C on dvsim's cube API (dvac/cube.h).
+ *
+ *   Matmul<MatmulType<GM, ND, half>, MatmulType<GM, ND, half>, MatmulType<GM, ND, float>> mm;
+ *   REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);   // Init(&tiling, &pipe)
+ *   mm.SetTensorA(a); mm.SetTensorB(b);
+ *   mm.IterateAll(c);                 // or: while (mm.Iterate()) mm.GetTensorC(c);
+ *   mm.End();
+ *
+ * The data path, per baseM x baseN tile of the core's singleCoreM x singleCoreN part of C, in the
+ * tiling's iterate order, walking K in baseK slices:
+ *   GM --DataCopy Nd2NzParams--> A1 / B1 (stepKa / stepKb slices per load; depthA1 / (stepM * stepKa)
+ *      buffers, 2 = double buffering; a load whose tile and K range the next tile shares stays)
+ *      --LoadData 2D-----------> A2 (ZZ) / B2 (ZN) (dbL0A / dbL0B buffers)
+ *      --Mmad------------------> CO1 (cmatrixInitVal on the first slice; dbL0C buffers); with SetBias
+ *                                 the first slice starts from the tile's bias, GM --DataCopy--> C1
+ *                                 --copy_l1_to_bt--> C2 (BiasTable) --Mmad with the bias tensor
+ *      --Fixpipe---------------> C in GM (ND or NZ; quantPre F322F16 / F322BF16 for half / bfloat16_t C;
+ *                                 enAtomic: SetAtomicAdd / Max / Min before it, SetAtomicNone after)
+ * all through TQue queues of the TPipe given to Init, so the synchronisation is the queues' events
+ * (MTE2 -> MTE1, MTE1 -> M, M -> FIX and back).  docs/ASCENDC.md, "Cube and Matmul API".
+ *
+ * Supported: A and B in GM as ND (A [M, K] or, transposed, [K, M]; B [K, N] or [N, K]); half and
+ * bfloat16_t inputs with any transposition, float and int8_t with A as given and B transposed (the
+ * cube's 32-bit and 8-bit operands cannot be transposed by LoadData 2D); C in GM, ND or NZ: float
+ * (int32_t for int8_t), or half / bfloat16_t.  The kernel must define ASCENDC_CUBE_ONLY (a Matmul
+ * driven from the AIVs of a mix kernel is not supported: it fails at REGIST_MATMUL_OBJ).  A bias of
+ * the accumulator's type (float; int32_t for int8_t) is supported, a half bias is not; partial sums,
+ * HF32 and callbacks fail or do not compile, naming the feature. */
+#ifndef DVSIM_LIB_MATMUL_INTF_H
+#define DVSIM_LIB_MATMUL_INTF_H
+
+#include "../kernel_operator.h"
+#include "../kernel_tiling/kernel_tiling.h"
+#include "matmul/matmul_config.h"
+
+/* CANN's qualifier of the system-workspace kernel parameter (the launch needs nothing from it here). */
+#ifndef __kfc_workspace__
+#define __kfc_workspace__
+#endif
+
+namespace dvac {
+namespace mm {
+
+constexpr uint32_t up16(uint32_t x) { return (x + 15u) / 16u * 16u; }
+constexpr uint32_t cdiv(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+
+/* A tile of C: first row and column within the core's part, and its extent. */
+struct Tile {
+    uint32_t m0, mt, n0, nt;
+};
+
+/* Whether the macro named `name` is defined, from the text it expands to ("" or its value) or does
+ * not (its own name): lets REGIST_MATMUL_OBJ see ASCENDC_CUBE_ONLY where it is used. */
+constexpr bool macro_defined(const char *name, const char *expansion)
+{
+    for (; *name && *name == *expansion; name++, expansion++) {
+    }
+    return *name != *expansion;
+}
+
+} // namespace mm
+} // namespace dvac
+
+namespace AscendC {
+
+/* The Matmul object (CANN's MatmulImpl of a cube-only kernel). */
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto &MM_CFG = CFG_NORM,
+          class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>>
+class Matmul {
+public:
+    using AType = A_TYPE;
+    using BType = B_TYPE;
+    using CType = C_TYPE;
+    using BiasType = BIAS_TYPE;
+
+private:
+    using SrcAT = typename A_TYPE::T;
+    using SrcBT = typename B_TYPE::T;
+    using DstT = typename C_TYPE::T;
+    using BiasT = typename BIAS_TYPE::T;
+    using L0cT = typename std::conditional<std::is_same<SrcAT, int8_t>::value, int32_t, float>::type;
+    static constexpr bool A16 = sizeof(SrcAT) == 2;
+    static constexpr uint32_t K0 = 32 / sizeof(SrcAT); /* elements of a fractal's row of K */
+    static constexpr bool BIAS_OK = std::is_same<BiasT, L0cT>::value; /* a bias the BiasTable takes */
+
+    static_assert(std::is_same<SrcAT, SrcBT>::value &&
+                      (std::is_same<SrcAT, half>::value || std::is_same<SrcAT, bfloat16_t>::value ||
+                       std::is_same<SrcAT, float>::value || std::is_same<SrcAT, int8_t>::value),
+                  "dvsim Matmul: A and B are both half, bfloat16_t, float or int8_t");
+    static_assert(std::is_same<SrcAT, int8_t>::value ? std::is_same<DstT, int32_t>::value
+                                                      : (std::is_same<DstT, float>::value ||
+                                                         std::is_same<DstT, half>::value ||
+                                                         std::is_same<DstT, bfloat16_t>::value),
+                  "dvsim Matmul: C is float, half or bfloat16_t (int32_t for int8_t inputs)");
+    static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM && C_TYPE::pos == TPosition::GM,
+                  "dvsim Matmul: A, B and C in GM (TPosition::GM) are supported; L1 (TSCM/A1/B1), UB (VECIN/VECOUT) "
+                  "and CO1 positions are not yet");
+    static_assert(A_TYPE::format == CubeFormat::ND && B_TYPE::format == CubeFormat::ND,
+                  "dvsim Matmul: A and B in ND format are supported");
+    static_assert(C_TYPE::format == CubeFormat::ND || C_TYPE::format == CubeFormat::NZ,
+                  "dvsim Matmul: C in ND or NZ format is supported");
+    static_assert(A_TYPE::layout == LayoutMode::NONE && B_TYPE::layout == LayoutMode::NONE,
+                  "dvsim Matmul: batch layouts (BatchMatmul) are not supported yet");
+    static_assert(MM_CB::none, "dvsim Matmul: user callbacks (MatmulCallBackFunc) are not supported yet");
+
+public:
+    Matmul() = default;
+
+    /* Take the tiling and allocate A1, B1, A2, B2 and CO1 from the TPipe (the current one when NULL). */
+    void Init(const TCubeTiling *cubeTiling, TPipe *tpipe = nullptr, const dvac::Loc &loc = dvac::Loc::here())
+    {
+        const char *api = "Matmul::Init";
+        if (!cubeTiling)
+            dvac::fail_at(loc, api, "the tiling is NULL");
+        t_ = *cubeTiling;
+        pipe_ = tpipe ? tpipe : GetTPipePtr();
+        dv_k_t *c = dvac::at(loc);
+        cube_ = dvac::cube_here(c);
+        check_tiling(c, loc, api);
+        orgM_ = t_.M;
+        orgN_ = t_.N;
+        orgKa_ = t_.Ka;
+        orgKb_ = t_.Kb;
+        orgKc_ = 0;
+        sm_ = t_.singleCoreM;
+        sn_ = t_.singleCoreN;
+        sk_ = t_.singleCoreK;
+        inited_ = true;
+        if (!cube_)
+            return;
+        if (!pipe_)
+            dvac::fail_at(loc, api, "no TPipe: pass one to REGIST_MATMUL_OBJ / Init or construct one first");
+        pipe_->InitBuffer(qa1_, na1_, a1_bytes(), loc);
+        pipe_->InitBuffer(qb1_, nb1_, b1_bytes(), loc);
+        pipe_->InitBuffer(qa2_, t_.dbL0A, up(t_.baseM) * bk_al() * sizeof(SrcAT), loc);
+        pipe_->InitBuffer(qb2_, t_.dbL0B, bk_al() * up(t_.baseN) * sizeof(SrcBT), loc);
+        pipe_->InitBuffer(qc_, t_.dbL0C, up(t_.baseM) * up(t_.baseN) * sizeof(L0cT), loc);
+        if (t_.isBias) {
+            pipe_->InitBuffer(qbias1_, 1, bt_bytes(), loc);
+            pipe_->InitBuffer(qbias2_, 1, bt_bytes(), loc);
+        }
+    }
+
+    /* The whole matrices' shape (elements): M, N and K (= Ka = Kb), or Ka, Kb and C's row pitch Kc. */
+    void SetOrgShape(int orgM, int orgN, int orgK, const dvac::Loc &loc = dvac::Loc::here())
+    {
+        SetOrgShape(orgM, orgN, orgK, orgK, 0, loc);
+    }
+    void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc = 0, const dvac::Loc &loc = dvac::Loc::here())
+    {
+        if (orgM <= 0 || orgN <= 0 || orgKa <= 0 || orgKb <= 0 || orgKc < 0)
+            dvac::fail_at(loc, "Matmul::SetOrgShape", "shape %d x %d x %d (Kb %d, Kc %d) is not positive", orgM, orgN,
+                          orgKa, orgKb, orgKc);
+        orgM_ = orgM;
+        orgN_ = orgN;
+        orgKa_ = orgKa;
+        orgKb_ = orgKb;
+        orgKc_ = orgKc;
+    }
+    /* This core's part: singleM x singleN of C over singleK. */
+    void SetSingleShape(int singleM, int singleN, int singleK, const dvac::Loc &loc = dvac::Loc::here())
+    {
+        SetTail(singleM, singleN, singleK, loc);
+    }
+    /* A smaller part at the edge of C (-1 keeps a dimension). */
+    void SetTail(int tailM = -1, int tailN = -1, int tailK = -1, const dvac::Loc &loc = dvac::Loc::here())
+    {
+        if (tailM == 0 || tailN == 0 || tailK == 0 || tailM < -1 || tailN < -1 || tailK < -1)
+            dvac::fail_at(loc, "Matmul::SetTail", "tail %d x %d x %d: each is -1 (unchanged) or positive", tailM, tailN,
+                          tailK);
+        if (tailM > 0)
+            sm_ = (uint32_t)tailM;
+        if (tailN > 0)
+            sn_ = (uint32_t)tailN;
+        if (tailK > 0)
+            sk_ = (uint32_t)tailK;
+    }
+
+    /* A: [M, K] in GM (transposed: [K, M]), starting at this core's first row (column). */
+    void SetTensorA(const GlobalTensor<SrcAT> &gm, bool isTransposeA = false, const dvac::Loc &loc = dvac::Loc::here())
+    {
+        if (isTransposeA && !A16)
+            dvac::fail_at(loc, "Matmul::SetTensorA", "a transposed A of %zu-byte elements needs a transposing load "
+                          "of 32-bit / 8-bit fractals, which dvsim does not support yet", sizeof(SrcAT));
+        a_ = gm;
+        ta_ = isTransposeA;
+        hasA_ = true;
+    }
+    /* B: [K, N] in GM (transposed: [N, K]), starting at this core's first column (row). */
+    void SetTensorB(const GlobalTensor<SrcBT> &gm, bool isTransposeB = false, const dvac::Loc &loc = dvac::Loc::here())
+    {
+        if (!isTransposeB && !A16)
+            dvac::fail_at(loc, "Matmul::SetTensorB", "B of %zu-byte elements must be given transposed ([N, K], "
+                          "isTransposeB): the cube's %zu-byte right operand cannot be transposed by LoadData 2D",
+                          sizeof(SrcBT), sizeof(SrcBT));
+        b_ = gm;
+        tb_ = isTransposeB;
+        hasB_ = true;
+    }
+    /* The bias row (N values of C's accumulator type in GM, from this core's first column): each tile's
+     * part goes GM -> C1 -> C2 (BiasTable) and starts the tile's first Mmad.  The tiling must have been
+     * made with EnableBias(true). */
+    void SetBias(const GlobalTensor<BiasT> &biasGlobal, const dvac::Loc &loc = dvac::Loc::here())
+    {
+        static_assert(BIAS_OK, "dvsim Matmul: the bias is of the accumulator's type (float, "
+                      "int32_t for int8_t inputs); a half bias needs the f16 -> f32 BiasTable load, not modelled yet");
+        if (!inited_ || !t_.isBias)
+            dvac::fail_at(loc, "Matmul::SetBias", "the tiling has no bias (isBias 0: EnableBias(true) on the host)");
+        bias_ = biasGlobal;
+        hasBias_ = true;
+    }
+    void DisableBias() { hasBias_ = false; }
+    void ClearBias() { hasBias_ = false; }
+    /* HF32 changes float products' rounding, which the model does not do: only false is accepted. */
+    void SetHF32(bool enableHF32 = false, int32_t transMode = 0, const dvac::Loc &loc = dvac::Loc::here())
+    {
+        (void)transMode;
+        if (enableHF32)
+            dvac::fail_at(loc, "Matmul::SetHF32", "HF32 mode is not supported by dvsim yet");
+    }
+    void SetSubBlockIdx(uint8_t subBlockIdx) { sub_ = subBlockIdx; }
+    uint8_t GetSubBlockIdx() { return sub_; }
+    /* UB scratch of 310P-class chips; dav-2201 does not use it. */
+    void SetLocalWorkspace(const LocalTensor<uint8_t> &tmpBuffer) { (void)tmpBuffer; }
+
+    /* Compute the next baseM x baseN tile of C into CO1; false when the part is done (the next call
+     * starts over). */
+    template <bool sync = true> bool Iterate(bool enPartialSum = false, const dvac::Loc &loc = dvac::Loc::here())
+    {
+        const char *api = "Matmul::Iterate";
+        ready(loc, api);
+        if (enPartialSum)
+            dvac::fail_at(loc, api, "enPartialSum (accumulating onto CO1) is not supported by dvsim yet");
+        if (pending_)
+            dvac::fail_at(loc, api, "the previous tile was not taken out with GetTensorC");
+        if (next_ == 0) {
+            mIter_ = dvac::mm::cdiv(sm_, t_.baseM);
+            nIter_ = dvac::mm::cdiv(sn_, t_.baseN);
+            order_ = MM_CFG.iterateOrder != IterateOrder::UNDEF ? (uint32_t)MM_CFG.iterateOrder
+                                                                : (uint32_t)t_.iterateOrder;
+        }
+        if (next_ == mIter_ * nIter_) {
+            release(loc);
+            next_ = 0;
+            return false;
+        }
+        const uint32_t i = next_++;
+        const uint32_t mi = order_ == 0 ? i % mIter_ : i / nIter_, ni = order_ == 0 ? i / mIter_ : i % nIter_;
+        cur_.m0 = mi * t_.baseM;
+        cur_.n0 = ni * t_.baseN;
+        cur_.mt = sm_ - cur_.m0 < (uint32_t)t_.baseM ? sm_ - cur_.m0 : t_.baseM;
+        cur_.nt = sn_ - cur_.n0 < (uint32_t)t_.baseN ? sn_ - cur_.n0 : t_.baseN;
+        if (cube_)
+            compute(mi, ni, loc);
+        pending_ = true;
+        return true;
+    }
+
+    /* Write the tile of the last Iterate to C: at its place in the core's part (gm = its first
+     * element), or with enSequentialWrite as a baseM x baseN block at gm. */
+    template <bool sync = true>
+    void GetTensorC(const GlobalTensor<DstT> &gm, uint8_t enAtomic = 0, bool enSequentialWrite = false,
+                    const dvac::Loc &loc = dvac::Loc::here())
+    {
+        const char *api = "Matmul::GetTensorC";
+        ready(loc, api);
+        if (enAtomic > 3)
+            dvac::fail_at(loc, api, "enAtomic %u is not 0 (store), 1 (add), 2 (max) or 3 (min)", enAtomic);
+        if (!pending_)
+            dvac::fail_at(loc, api, "no tile: call Iterate first");
+        pending_ = false;
+        if (!cube_)
+            return;
+        if (enAtomic == 1)
+            SetAtomicAdd<DstT>(loc);
+        else if (enAtomic == 2)
+            SetAtomicMax<DstT>(loc);
+        else if (enAtomic == 3)
+            SetAtomicMin<DstT>(loc);
+        write_out(gm, enSequentialWrite, loc);
+        if (enAtomic)
+            SetAtomicNone(loc);
+    }
+
+    /* Every tile of the core's part into C (gm = the part's first element). */
+    template <bool sync = true>
+    void IterateAll(const GlobalTensor<DstT> &gm, uint8_t enAtomic = 0, bool enSequentialWrite = false,
+                    bool waitIterateAll = false, bool fakeMsg = false, const dvac::Loc &loc = dvac::Loc::here())
+    {
+        (void)waitIterateAll;
+        (void)fakeMsg;
+        if (enSequentialWrite)
+            dvac::fail_at(loc, "Matmul::IterateAll", "enSequentialWrite would write every tile to the same place");
+        while (Iterate<sync>(false, loc))
+            GetTensorC<sync>(gm, enAtomic, false, loc);
+    }
+
+    /* Where the last Iterate's tile is in the core's part of C. */
+    template <bool isTurnOnDebug = true> MatrixOffset GetOffsetC()
+    {
+        MatrixOffset o;
+        o.offset = (int32_t)(cur_.m0 * pitch_c() + cur_.n0);
+        o.row = (int32_t)cur_.m0;
+        o.col = (int32_t)cur_.n0;
+        o.height = (int32_t)cur_.mt;
+        o.width = (int32_t)cur_.nt;
+        return o;
+    }
+
+    /* Finish: L1 contents held for the next tile are given back. */
+    void End(const dvac::Loc &loc = dvac::Loc::here())
+    {
+        if (pending_)
+            dvac::fail_at(loc, "Matmul::End", "the last tile was not taken out with GetTensorC");
+        release(loc);
+        next_ = 0;
+    }
+
+private:
+    /* ---- tiling ---- */
+    static constexpr uint32_t up(int32_t x) { return dvac::mm::up16((uint32_t)x); }
+    /* baseK as the L0 buffers hold it: whole fractal rows of K. */
+    uint32_t bk_al() const { return (uint32_t)t_.baseK; }
+    uint32_t a1_bytes() const { return up(t_.baseM) * up(t_.stepKa * t_.baseK) * sizeof(SrcAT); }
+    uint32_t b1_bytes() const { return up(t_.baseN) * up(t_.stepKb * t_.baseK) * sizeof(SrcBT); }
+    uint32_t pitch_c() const { return orgKc_ ? (uint32_t)orgKc_ : (uint32_t)orgN_; }
+    /* A tile's bias row in L1 and in the BiasTable: whole 64-byte units of the BiasTable load. */
+    uint32_t bt_bytes() const { return ((uint32_t)t_.baseN * 4u + 63u) / 64u * 64u; }
+
+    /* The fields this implementation reads, against the rules of TCubeTiling and the profile's
+     * buffers (a failure names the field). */
+    void check_tiling(dv_k_t *c, const dvac::Loc &loc, const char *api)
+    {
+        const TCubeTiling &t = t_;
+        if (t.M <= 0 || t.N <= 0 || t.Ka <= 0 || t.Kb <= 0 || t.singleCoreM <= 0 || t.singleCoreN <= 0 ||
+            t.singleCoreK <= 0)
+            dvac::fail_at(loc, api, "TCubeTiling M %d, N %d, Ka %d, Kb %d, singleCoreM %d, singleCoreN %d, singleCoreK "
+                          "%d must be positive (was the tiling filled by GetTiling?)", t.M, t.N, t.Ka, t.Kb,
+                          t.singleCoreM, t.singleCoreN, t.singleCoreK);
+        if (t.baseM <= 0 || t.baseN <= 0 || t.baseM % 16 || t.baseN % 16)
+            dvac::fail_at(loc, api, "TCubeTiling baseM %d and baseN %d must be positive multiples of 16", t.baseM,
+                          t.baseN);
+        if (t.baseK <= 0 || t.baseK % 16 || (uint32_t)t.baseK % K0)
+            dvac::fail_at(loc, api, "TCubeTiling baseK %d must be a positive multiple of %u", t.baseK,
+                          K0 > 16 ? K0 : 16);
+        if (t.stepKa <= 0 || t.stepKb <= 0 || t.stepM <= 0 || t.stepN <= 0)
+            dvac::fail_at(loc, api, "TCubeTiling stepM %d, stepN %d, stepKa %d, stepKb %d must be positive", t.stepM,
+                          t.stepN, t.stepKa, t.stepKb);
+        if (t.depthA1 < t.stepM * t.stepKa || t.depthB1 < t.stepN * t.stepKb)
+            dvac::fail_at(loc, api, "TCubeTiling depthA1 %d must be at least stepM x stepKa (%d) and depthB1 %d at "
+                          "least stepN x stepKb (%d)", t.depthA1, t.stepM * t.stepKa, t.depthB1, t.stepN * t.stepKb);
+        if ((t.dbL0A != 1 && t.dbL0A != 2) || (t.dbL0B != 1 && t.dbL0B != 2) || (t.dbL0C != 1 && t.dbL0C != 2))
+            dvac::fail_at(loc, api, "TCubeTiling dbL0A %d, dbL0B %d, dbL0C %d must be 1 or 2", t.dbL0A, t.dbL0B,
+                          t.dbL0C);
+        if (t.iterateOrder != 0 && t.iterateOrder != 1)
+            dvac::fail_at(loc, api, "TCubeTiling iterateOrder %d must be 0 (M first) or 1 (N first)", t.iterateOrder);
+        na1_ = t.depthA1 >= 2 * t.stepM * t.stepKa ? 2 : 1;
+        nb1_ = t.depthB1 >= 2 * t.stepN * t.stepKb ? 2 : 1;
+        struct {
+            const char *what;
+            dv_space_t s;
+            uint64_t bytes;
+        } need[] = {
+            {"dbL0A x baseM x baseK", DV_SPACE_L0A, (uint64_t)t.dbL0A * up(t.baseM) * bk_al() * sizeof(SrcAT)},
+            {"dbL0B x baseK x baseN", DV_SPACE_L0B, (uint64_t)t.dbL0B * bk_al() * up(t.baseN) * sizeof(SrcBT)},
+            {"dbL0C x baseM x baseN", DV_SPACE_L0C, (uint64_t)t.dbL0C * up(t.baseM) * up(t.baseN) * sizeof(L0cT)},
+            {"the A1 and B1 loads (depthA1, depthB1, stepKa, stepKb) and the bias row", DV_SPACE_L1,
+             (uint64_t)na1_ * a1_bytes() + (uint64_t)nb1_ * b1_bytes() + (t.isBias ? bt_bytes() : 0)},
+            {"baseN x 4-byte bias values (isBias)", DV_SPACE_BT, t.isBias ? (uint64_t)bt_bytes() : 0},
+        };
+        for (const auto &n : need)
+            if (n.bytes > dvk_space_bytes(c, n.s))
+                dvac::fail_at(loc, api, "TCubeTiling %s is %llu bytes, more than %s holds (%s %llu)", n.what,
+                              (unsigned long long)n.bytes, dvk_space_name(n.s), dvk_space_key(n.s),
+                              (unsigned long long)dvk_space_bytes(c, n.s));
+    }
+
+    void ready(const dvac::Loc &loc, const char *api)
+    {
+        if (!inited_)
+            dvac::fail_at(loc, api, "the Matmul has no tiling (REGIST_MATMUL_OBJ with a tiling, or Init)");
+        if (!hasA_ || !hasB_)
+            dvac::fail_at(loc, api, "SetTensorA and SetTensorB first");
+        if (sk_ > (uint32_t)orgKa_ || sk_ > (uint32_t)orgKb_)
+            dvac::fail_at(loc, api, "singleCoreK %u is more than Ka %d or Kb %d", sk_, orgKa_, orgKb_);
+    }
+
+    /* ---- L1 loads ---- */
+    /* The A load of group ga of tile row mi into A1 (reused while the next tile needs the same one). */
+    void load_a(uint32_t mi, uint32_t ga, const dvac::Loc &loc)
+    {
+        const uint64_t key = (uint64_t)mi << 32 | ga;
+        if (aHeld_ && aKey_ == key)
+            return;
+        if (aHeld_)
+            qa1_.FreeTensor(a1_, loc);
+        const uint32_t m0 = mi * t_.baseM, mt = cur_.mt, k0 = ga * t_.stepKa * t_.baseK;
+        const uint32_t kn = sk_ - k0 < (uint32_t)(t_.stepKa * t_.baseK) ? sk_ - k0 : t_.stepKa * t_.baseK;
+        LocalTensor<SrcAT> a1 = qa1_.template AllocTensor<SrcAT>(loc);
+        if (!ta_)
+            DataCopy(a1, a_[(uint64_t)m0 * orgKa_ + k0], nd2nz(mt, kn, orgKa_, "Ka", loc), loc);
+        else
+            DataCopy(a1, a_[(uint64_t)k0 * orgM_ + m0], nd2nz(kn, mt, orgM_, "M", loc), loc);
+        qa1_.EnQue(a1, loc);
+        a1_ = qa1_.template DeQue<SrcAT>(loc);
+        aKl1_ = dvac::mm::cdiv(kn, 16);
+        aHeld_ = true;
+        aKey_ = key;
+    }
+    void load_b(uint32_t ni, uint32_t gb, const dvac::Loc &loc)
+    {
+        const uint64_t key = (uint64_t)ni << 32 | gb;
+        if (bHeld_ && bKey_ == key)
+            return;
+        if (bHeld_)
+            qb1_.FreeTensor(b1_, loc);
+        const uint32_t n0 = ni * t_.baseN, nt = cur_.nt, k0 = gb * t_.stepKb * t_.baseK;
+        const uint32_t kn = sk_ - k0 < (uint32_t)(t_.stepKb * t_.baseK) ? sk_ - k0 : t_.stepKb * t_.baseK;
+        LocalTensor<SrcBT> b1 = qb1_.template AllocTensor<SrcBT>(loc);
+        if (!tb_)
+            DataCopy(b1, b_[(uint64_t)k0 * orgN_ + n0], nd2nz(kn, nt, orgN_, "N", loc), loc);
+        else
+            DataCopy(b1, b_[(uint64_t)n0 * orgKb_ + k0], nd2nz(nt, kn, orgKb_, "Kb", loc), loc);
+        qb1_.EnQue(b1, loc);
+        b1_ = qb1_.template DeQue<SrcBT>(loc);
+        bKl1_ = dvac::mm::cdiv(kn, 16);
+        bHeld_ = true;
+        bKey_ = key;
+    }
+    /* rows x cols of a GM matrix with `pitch` elements per row into NZ with whole 16-row blocks. */
+    Nd2NzParams nd2nz(uint32_t rows, uint32_t cols, int32_t pitch, const char *what, const dvac::Loc &loc) const
+    {
+        if (pitch > 65535)
+            dvac::fail_at(loc, "Matmul", "%s %d: a GM row pitch beyond 65535 elements needs CANN's intrinsicsCheck "
+                          "row-by-row loads, which dvsim does not support yet", what, pitch);
+        return Nd2NzParams(1, (uint16_t)rows, (uint16_t)cols, 0, (uint16_t)pitch, (uint16_t)dvac::mm::up16(rows), 1,
+                           0);
+    }
+    void release(const dvac::Loc &loc)
+    {
+        if (aHeld_)
+            qa1_.FreeTensor(a1_, loc);
+        if (bHeld_)
+            qb1_.FreeTensor(b1_, loc);
+        aHeld_ = bHeld_ = false;
+    }
+
+    /* ---- L1 -> L0 ---- */
+    /* One 2D load of `rep` fractals; counts in fractals, tensors indexed in elements. */
+    template <typename T>
+    static void load2d(const LocalTensor<T> &dst, uint32_t dst_frac, const LocalTensor<T> &src, uint32_t start,
+                       uint32_t rep, uint32_t stride, uint32_t gap, bool trans, const dvac::Loc &loc)
+    {
+        constexpr uint32_t F = 512 / sizeof(T);
+        for (uint32_t i = 0; i < rep; i += 255) {
+            const uint32_t n = rep - i < 255 ? rep - i : 255;
+            LoadData(dst[(dst_frac + i * (gap + 1)) * F], src,
+                     LoadData2DParams((uint16_t)(start + i * stride), (uint8_t)n, (uint16_t)stride, 0, (uint16_t)gap,
+                                      trans, 0),
+                     loc);
+        }
+    }
+    /* Slice q0.. (K blocks of the A1 load) of the tile into A2 as ZZ fractals (p, q) at p * K1 + q. */
+    void load_a2(const LocalTensor<SrcAT> &a2, uint32_t q0, uint32_t kb, const dvac::Loc &loc)
+    {
+        const uint32_t M1 = dvac::mm::cdiv(cur_.mt, 16), K1 = dvac::mm::cdiv(kb, K0);
+        if (!ta_) { /* A1 is NZ: fractal (p, q) at q * M1 + p */
+            if (K1 <= M1)
+                for (uint32_t q = 0; q < K1; q++)
+                    load2d(a2, q, a1_, (q0 + q) * M1, M1, 1, K1 - 1, false, loc);
+            else
+                for (uint32_t p = 0; p < M1; p++)
+                    load2d(a2, p * K1, a1_, q0 * M1 + p, K1, M1, 0, false, loc);
+        } else { /* A1 holds A^T as NZ: fractal (k block, m block) at m * KL1 + k, each transposed */
+            if (K1 <= M1)
+                for (uint32_t q = 0; q < K1; q++)
+                    load2d(a2, q, a1_, q0 + q, M1, aKl1_, K1 - 1, true, loc);
+            else
+                for (uint32_t p = 0; p < M1; p++)
+                    load2d(a2, p * K1, a1_, p * aKl1_ + q0, K1, 1, 0, true, loc);
+        }
+    }
+    /* Slice q0.. of the B1 load into B2 as ZN fractals (k, n) at k * N1 + n. */
+    void load_b2(const LocalTensor<SrcBT> &b2, uint32_t q0, uint32_t kb, const dvac::Loc &loc)
+    {
+        const uint32_t N1 = dvac::mm::cdiv(cur_.nt, 16), K1 = dvac::mm::cdiv(kb, K0);
+        if (tb_) /* B1 holds B^T as NZ: fractal (n, k) at k * N1 + n is already ZN's (k, n) */
+            load2d(b2, 0, b1_, q0 * N1, K1 * N1, 1, 0, false, loc);
+        else if (K1 <= N1) /* B1 is NZ of [K, N]: fractal (k, n) at n * KL1 + k, each transposed */
+            for (uint32_t q = 0; q < K1; q++)
+                load2d(b2, q * N1, b1_, q0 + q, N1, bKl1_, 0, true, loc);
+        else
+            for (uint32_t n = 0; n < N1; n++)
+                load2d(b2, n, b1_, n * bKl1_ + q0, K1, 1, N1 - 1, true, loc);
+    }
+
+    /* The tile's bias values GM -> C1 (one ND row as NZ: contiguous, zero-padded to 32 bytes) -> C2. */
+    LocalTensor<BiasT> load_bias(const dvac::Loc &loc)
+    {
+        LocalTensor<BiasT> b1 = qbias1_.template AllocTensor<BiasT>(loc);
+        const uint16_t nt = (uint16_t)cur_.nt;
+        DataCopy(b1, bias_[cur_.n0], Nd2NzParams(1, 1, nt, 0, nt, 1, 1, 0), loc);
+        qbias1_.EnQue(b1, loc);
+        b1 = qbias1_.template DeQue<BiasT>(loc);
+        bt_ = qbias2_.template AllocTensor<BiasT>(loc);
+        dvac::copy_l1_to_bt(bt_, b1, DataCopyParams(1, (uint16_t)((cur_.nt * 4 + 63) / 64), 0, 0), loc);
+        qbias2_.EnQue(bt_, loc);
+        qbias1_.FreeTensor(b1, loc);
+        bt_ = qbias2_.template DeQue<BiasT>(loc);
+        return bt_;
+    }
+
+    /* ---- one tile ---- */
+    void compute(uint32_t mi, uint32_t ni, const dvac::Loc &loc)
+    {
+        const uint32_t ks = dvac::mm::cdiv(sk_, t_.baseK);
+        LocalTensor<L0cT> co = qc_.template AllocTensor<L0cT>(loc);
+        for (uint32_t s = 0; s < ks; s++) {
+            const uint32_t k0 = s * t_.baseK, kb = sk_ - k0 < (uint32_t)t_.baseK ? sk_ - k0 : t_.baseK;
+            load_a(mi, s / t_.stepKa, loc);
+            load_b(ni, s / t_.stepKb, loc);
+            LocalTensor<SrcAT> a2 = qa2_.template AllocTensor<SrcAT>(loc);
+            LocalTensor<SrcBT> b2 = qb2_.template AllocTensor<SrcBT>(loc);
+            load_a2(a2, (s % t_.stepKa) * t_.baseK / (ta_ ? 16 : K0), kb, loc);
+            load_b2(b2, (s % t_.stepKb) * t_.baseK / (tb_ ? K0 : 16), kb, loc);
+            qa2_.EnQue(a2, loc);
+            qb2_.EnQue(b2, loc);
+            a2 = qa2_.template DeQue<SrcAT>(loc);
+            b2 = qb2_.template DeQue<SrcBT>(loc);
+            /* a one-row tile runs as two rows (the second is never written out): m = 1 would be GEMV */
+            const uint16_t mm = cur_.mt == 1 ? 2 : (uint16_t)cur_.mt;
+            const MmadParams mp(mm, (uint16_t)cur_.nt, (uint16_t)kb, 0, false, s == 0);
+            if constexpr (BIAS_OK) {
+                if (s == 0 && hasBias_) {
+                    Mmad(co, a2, b2, load_bias(loc), mp, loc);
+                    qbias2_.FreeTensor(bt_, loc);
+                } else {
+                    Mmad(co, a2, b2, mp, loc);
+                }
+            } else {
+                Mmad(co, a2, b2, mp, loc);
+            }
+            qa2_.FreeTensor(a2, loc);
+            qb2_.FreeTensor(b2, loc);
+        }
+        qc_.EnQue(co, loc);
+    }
+
+    void write_out(const GlobalTensor<DstT> &gm, bool sequential, const dvac::Loc &loc)
+    {
+        LocalTensor<L0cT> co = qc_.template DeQue<L0cT>(loc);
+        constexpr QuantMode_t q = std::is_same<DstT, half>::value ? F322F16 : std::is_same<DstT, bfloat16_t>::value
+                                                                                 ? F322BF16 : NoQuant;
+        const uint16_t mt = (uint16_t)cur_.mt, nt = (uint16_t)cur_.nt, src_stride = (uint16_t)dvac::mm::up16(mt);
+        if constexpr (C_TYPE::format == CubeFormat::ND) {
+            const uint32_t pitch = sequential ? (uint32_t)t_.baseN : pitch_c();
+            const uint64_t off = sequential ? 0 : (uint64_t)cur_.m0 * pitch + cur_.n0;
+            Fixpipe<DstT, L0cT, CFG_ROW_MAJOR>(gm[off], co, FixpipeParamsV220(nt, mt, src_stride, pitch,
+                                                                               MM_CFG.enableRelu, q, 0, 1, 0, 0, 0),
+                                               loc);
+        } else { /* NZ: 16-column blocks of up16(rows) rows */
+            const uint32_t rows = sequential ? dvac::mm::up16(t_.baseM) : dvac::mm::up16(orgM_);
+            const uint64_t off = sequential ? 0 : ((uint64_t)(cur_.n0 / 16) * rows + cur_.m0) * 16;
+            Fixpipe<DstT, L0cT, CFG_NZ>(gm[off], co, FixpipeParamsV220(nt, mt, src_stride,
+                                                                       rows * 16 * (uint32_t)sizeof(DstT) / 32,
+                                                                       MM_CFG.enableRelu, q, 0, 1, 0, 0, 0),
+                                        loc);
+        }
+        qc_.FreeTensor(co, loc);
+    }
+
+    TCubeTiling t_{};
+    TPipe *pipe_ = nullptr;
+    bool inited_ = false, cube_ = false, hasA_ = false, hasB_ = false, ta_ = false, tb_ = false, pending_ = false;
+    int32_t orgM_ = 0, orgN_ = 0, orgKa_ = 0, orgKb_ = 0, orgKc_ = 0;
+    uint32_t sm_ = 0, sn_ = 0, sk_ = 0;
+    uint32_t na1_ = 1, nb1_ = 1;
+    uint8_t sub_ = 0;
+    GlobalTensor<SrcAT> a_;
+    GlobalTensor<SrcBT> b_;
+    TQue<TPosition::A1, 1> qa1_;
+    TQue<TPosition::B1, 1> qb1_;
+    TQue<TPosition::A2, 1> qa2_;
+    TQue<TPosition::B2, 1> qb2_;
+    TQue<TPosition::CO1, 1> qc_;
+    TQue<TPosition::C1, 1> qbias1_;
+    TQue<TPosition::C2, 1> qbias2_;
+    GlobalTensor<BiasT> bias_;
+    LocalTensor<BiasT> bt_;
+    bool hasBias_ = false;
+    LocalTensor<SrcAT> a1_;
+    LocalTensor<SrcBT> b1_;
+    bool aHeld_ = false, bHeld_ = false;
+    uint64_t aKey_ = 0, bKey_ = 0;
+    uint32_t aKl1_ = 0, bKl1_ = 0; /* 16-row blocks of K in the held A1 / B1 load (transposed A, plain B) */
+    uint32_t mIter_ = 0, nIter_ = 0, next_ = 0, order_ = 0;
+    dvac::mm::Tile cur_{};
+};
+
+} // namespace AscendC
+
+/* CANN's kfc code calls the namespace of the Matmul API `matmul`. */
+namespace matmul = AscendC;
+
+namespace dvac {
+namespace mm {
+
+/* REGIST_MATMUL_OBJ's objects: (obj) takes the pipe only, (obj, tiling, obj, tiling, ...) runs Init. */
+template <class M> inline void regist(AscendC::TPipe *pipe, const Loc &loc, M &obj)
+{
+    (void)obj;
+    (void)pipe;
+    (void)loc;
+}
+template <class M, class... R>
+inline void regist(AscendC::TPipe *pipe, const Loc &loc, M &obj, const TCubeTiling *tiling, R &&...rest)
+{
+    if (tiling)
+        obj.Init(tiling, pipe, loc);
+    if constexpr (sizeof...(R) > 0)
+        regist(pipe, loc, rest...);
+}
+template <class... A>
+inline void regist_all(bool cube_only, AscendC::TPipe *pipe, GM_ADDR workspace, const Loc &loc, A &&...objs)
+{
+    (void)workspace;
+    if (!cube_only)
+        fail_at(loc, "REGIST_MATMUL_OBJ", "a Matmul driven from the AIVs (a mix kernel: ASCENDC_CUBE_ONLY is not "
+                "defined before lib/matmul_intf.h) is not supported by dvsim yet; a cube-only kernel defines "
+                "ASCENDC_CUBE_ONLY");
+    if (!pipe)
+        fail_at(loc, "REGIST_MATMUL_OBJ", "the TPipe is NULL");
+    regist(pipe, loc, objs...);
+}
+
+} // namespace mm
+} // namespace dvac
+
+#define DVAC_MM_STR(x) #x
+#define DVAC_MM_XSTR(x) DVAC_MM_STR(x)
+/* Register Matmul objects with the pipe (and Init those given a tiling pointer), as CANN's macro. */
+#define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                                                                     \
+    ::dvac::mm::regist_all(::dvac::mm::macro_defined("ASCENDC_CUBE_ONLY", DVAC_MM_XSTR(ASCENDC_CUBE_ONLY)),          \
+                           (tpipe), (GM_ADDR)(workspace), ::dvac::Loc::here(), __VA_ARGS__)
+#define REGIST_MATMUL_OBJ_STATIC REGIST_MATMUL_OBJ
+#define REGIST_CUBE_OBJ REGIST_MATMUL_OBJ
+
+#endif
