@@ -848,6 +848,18 @@ template <class T, int OP> void check_gather(Session &s, uint32_t cnt)
     same(z, want, n, what);
 }
 
+/* ReduceMax with the index over 288 halves (2 repeats and a tail) with the smallest work tensor CANN's
+ * sizing gives (its reduce sample: 16 + 16 elements; the second step's pair needs no third). */
+struct MaxSmallTmp {
+    static void run(LocalTensor<half> &z, LocalTensor<half> &x, LocalTensor<half> &, uint32_t)
+    {
+        TBuf<TPosition::VECCALC> tb;
+        GetTPipePtr()->InitBuffer(tb, 32 * sizeof(half));
+        LocalTensor<half> tmp = tb.Get<half>();
+        ReduceMax(z, x, tmp, 288, true);
+    }
+};
+
 /* ---- Compare / Select: z = Select(Compare(x, y)) through a bit-mask buffer ---- */
 template <int MODE> struct CmpSel {
     template <class T> static void run(LocalTensor<T> &z, LocalTensor<T> &x, LocalTensor<T> &y, uint32_t cnt)
@@ -926,6 +938,40 @@ template <class T> void check_vecindex(Session &s, uint32_t cnt)
         want[i] = (T)(float)(-5 + (int)i);
     char what[64];
     std::snprintf(what, sizeof what, "CreateVecIndex %zu-byte type, count %u", sizeof(T), cnt);
+    same(z, want, n, what);
+}
+
+/* CreateVecIndex level 0: a continuous mask with a tail datablock over 3 repeats (dstBlkStride 2,
+ * dstRepStride 20), and a bit mask over 2 repeats. */
+template <int OP> struct VecIndexL0 {
+    template <class T> static void run(LocalTensor<T> &z, LocalTensor<T> &, LocalTensor<T> &, uint32_t)
+    {
+        const int32_t ev = GetTPipePtr()->FetchEventID(HardEvent::MTE2_S);
+        SetFlag<HardEvent::MTE2_S>(ev);
+        WaitFlag<HardEvent::MTE2_S>(ev);
+        constexpr uint32_t E = 256 / sizeof(T);
+        if constexpr (OP == 0)
+            CreateVecIndex(z, (T)7, (uint64_t)(E - E / 8 - 3), 3, 2, 20);
+        else
+            CreateVecIndex(z, (T)-3, WHOLE_BITS, 2, 1, 8);
+    }
+};
+template <class T, int OP> void check_vecindex_l0(Session &s)
+{
+    constexpr uint32_t E = 256 / sizeof(T), blk = E / 8;
+    const uint32_t n = 3 * 20 * blk + 16 * blk;
+    auto x = data<T>(n, 0, 1), zf = data<T>(n, -9, 9);
+    auto z = run_map<T, T, VecIndexL0<OP>>(s, x, zf, 0);
+    auto want = zf;
+    for (uint32_t r = 0; r < (OP == 0 ? 3u : 2u); r++)
+        for (uint32_t e = 0; e < E; e++) {
+            const bool on = OP == 0 ? e < E - blk - 3 : l0_selected(E == 64 ? 0 : WHOLE_BITS[1], WHOLE_BITS[0], e);
+            if (on)
+                want[OP == 0 ? r * 20 * blk + (e / blk) * 2 * blk + e % blk : r * E + e] =
+                    (T)(float)((OP == 0 ? 7 : -3) + (int)(r * E + e));
+        }
+    char what[64];
+    std::snprintf(what, sizeof what, "CreateVecIndex level 0 (%d), %zu-byte type", OP, sizeof(T));
     same(z, want, n, what);
 }
 
@@ -1012,6 +1058,23 @@ struct ErrGather {
     static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &y, uint32_t)
     {
         Gather(z, x, y.ReinterpretCast<uint32_t>(), 2u, 64u);
+    }
+};
+struct ErrTmp {
+    static constexpr int line = __LINE__ + 5;
+    static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &, uint32_t)
+    {
+        TBuf<TPosition::VECCALC> tb;
+        GetTPipePtr()->InitBuffer(tb, 32);
+        ReduceMin(z, x, tb.Get<float>(), 64, 3, 0, true);
+    }
+};
+struct ErrSpr {
+    static constexpr int line = __LINE__ + 4;
+    static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &y, uint32_t)
+    {
+        ReduceSum(z, x, y, 64);
+        z.SetValue(1, GetReduceRepeatSumSpr<float>());
     }
 };
 struct ErrGroupAlign {
@@ -1384,6 +1447,18 @@ START_TEST(test_ascendc_vec_reduce_level0)
             want[48 + r] = repeat_sum(x, r * 64, 5);
         same(z, want, 64, "WholeReduceSum / Max / Min, RepeatReduceSum");
     }
+    {
+        auto x = data<half>(384, -1000, 1000);
+        auto zf = data<half>(16, 0, 1);
+        auto z = run_map<half, half, MaxSmallTmp>(s, x, zf, 0);
+        uint32_t best = 0;
+        for (uint32_t i = 1; i < 288; i++)
+            if ((float)x[i] > (float)x[best])
+                best = i;
+        ck_assert_msg(index_bits(z[0]) == index_bits(x[best]) && index_bits(z[1]) == best,
+                      "ReduceMax with a 32-element work tensor: %g at %u, expected %g at %u", as_d(z[0]),
+                      index_bits(z[1]), as_d(x[best]), best);
+    }
 }
 END_TEST
 
@@ -1521,6 +1596,10 @@ START_TEST(test_ascendc_vec_create_vec_index)
     check_vecindex<int32_t>(s, 77);
     check_vecindex<half>(s, 300);
     check_vecindex<int16_t>(s, 128);
+    check_vecindex_l0<float, 0>(s);
+    check_vecindex_l0<half, 0>(s);
+    check_vecindex_l0<int32_t, 1>(s);
+    check_vecindex_l0<int16_t, 1>(s);
 }
 END_TEST
 
@@ -1538,6 +1617,8 @@ START_TEST(test_ascendc_vec_errors)
                                          "tensor's 64"});
     expect_error<ErrCompare>(s, {"Compare: ", "count 100: count * sizeof(T) must be a multiple of 256 bytes"});
     expect_error<ErrCmpInt>(s, {"Compare: ", "int32_t is compared only with CMPMODE::EQ"});
+    expect_error<ErrTmp>(s, {"ReduceMin: ", "sharedTmpBuffer holds 8 elements; 3 repeats need 10"});
+    expect_error<ErrSpr>(s, {"GetReduceRepeatSumSpr: ", "the ACC_VAL register is not modelled by dvsim"});
     expect_error<ErrShift>(s, {"ShiftRight: ", "shift count 17 is not in [0, 16]"});
     expect_error<ErrGather>(s, {"Gather: ", "srcBaseOffset 2 must be a multiple of 4 inside src's 256 bytes"});
     expect_error<ErrGroupAlign>(s, {"BlockReduceSum: ", "dst's UB address", "is not 32-byte aligned"});
@@ -1564,6 +1645,10 @@ START_TEST(test_ascendc_vec_dtype_compile_error)
         {"uint64_t n = 0; AscendC::GatherMask(i, i, (uint8_t)1, false, 0u, AscendC::GatherMaskParams(), n);",
          "GatherMask: not modelled by dvsim"},
         {"AscendC::GetCmpMask(i);", "GetCmpMask: the CMPMASK register is not modelled by dvsim"},
+        {"AscendC::Transpose(h, h, i.ReinterpretCast<uint8_t>(), AscendC::TransposeParamsExt());",
+         "Transpose: the form with TransposeParamsExt is not modelled by dvsim"},
+        {"AscendC::Cast(i.ReinterpretCast<AscendC::int4b_t>(), h, AscendC::RoundMode::CAST_CEIL, 64u);",
+         "Cast: this src -> dst conversion is not available"},
         {"AscendC::AddRelu(i, i, i, 64);", "AddRelu: dtype not supported on dav-2201"},
         {"AscendC::Axpy(h, i, 1, 64);", "Axpy: dtype not supported"},
         {"AscendC::Gatherb(h, h, i.ReinterpretCast<uint32_t>(), 1, AscendC::GatherRepeatParams());",
