@@ -282,12 +282,13 @@ static int exec_check(const dv_insn_t *in, const dv_op_spec_t *os, dv_error_t *e
     case DV_FORM_MMAD:
     case DV_FORM_MMADB: t = FT(MMAD, dtype); break;
     case DV_FORM_VBRCB:
-    case DV_FORM_VTRANSPOSE: {
+    case DV_FORM_VTRANSPOSE:
+    case DV_FORM_VGATHERB: {
         dv_vgeom_t g;
-        uint64_t a[2];
+        uint64_t a[3];
         if (!dv_sem_vfixed_geometry(in, &g, a))
             break;
-        for (int k = 0; k < 2; k++)
+        for (int k = 0; k < (os->form == DV_FORM_VGATHERB ? 3 : 2); k++)
             if (DV_ADDR_SPACE(a[k]) != DV_SPACE_UB)
                 return dv_error_set(err, DV_ERR_RANGE, NULL, (int)in->line, 0, "%s: vector operand %d is not in ub",
                                     os->mnemonic, k);
@@ -351,6 +352,8 @@ int dv_exec(const dv_insn_t *in, const dv_vstate_t *vs, dv_mem_t *m, dv_error_t 
                                 (unsigned long long)rg[i].hi, where, (unsigned long long)size);
         }
     }
+    if (os->form == DV_FORM_VGATHER || os->form == DV_FORM_VGATHERB)
+        return dv_sem_gather_run(in, &v, m->buf[DV_SPACE_UB], err);
     dma_geom_t dg;
     if (dv_sem_dma_geom(in, os, &dg)) {
         exec_dma(&dg, vs, m);

@@ -74,6 +74,11 @@ static const vform_t vforms[DV_FORM_COUNT] = {
     [DV_FORM_VDUP] = {DV_FLD(VDUP, dtype), -1, DV_FLD(VDUP, repeat), 1, {VOPS(VDUP, dst, true)}},
     [DV_FORM_VCMP] = {DV_FLD(VCMP, dtype), -1, DV_FLD(VCMP, repeat), 3,
                       {VOP(VCMP, dst, -1, -1, true, K_BITS), VOPS(VCMP, src0, false), VOPS(VCMP, src1, false)}},
+    [DV_FORM_VCMPS] = {DV_FLD(VCMPS, dtype), -1, DV_FLD(VCMPS, repeat), 2,
+                       {VOP(VCMPS, dst, -1, -1, true, K_BITS), VOPS(VCMPS, src, false)}},
+    [DV_FORM_VGATHER] = {DV_FLD(VGATHER, dtype), -1, DV_FLD(VGATHER, repeat), 3,
+                         {VOP(VGATHER, dst, -1, DV_FLD(VGATHER, dst_rep), true, K_ELEM),
+                          VOP(VGATHER, offset, -1, -1, false, K_IDX), VOP(VGATHER, src, -1, -1, false, K_GSRC)}},
     [DV_FORM_VSEL] = {DV_FLD(VSEL, dtype), -1, DV_FLD(VSEL, repeat), 4,
                       {VOPS(VSEL, dst, true), VOPS(VSEL, src0, false), VOPS(VSEL, src1, false),
                        VOP(VSEL, sel, -1, -1, false, K_BITS)}},
@@ -134,8 +139,19 @@ int dv_sem_vinfo_build(const dv_insn_t *in, const dv_vstate_t *vs, vinfo_t *v)
         case K_ELEM2:
             o->esize = o->kind == K_ELEM ? s1 : s2;
             o->blk_bytes = v->epb * o->esize;
-            o->blk = dv_sem_fint(in, os->form, vf->op[k].blk) * o->blk_bytes;
+            o->blk = (vf->op[k].blk < 0 ? 1 : dv_sem_fint(in, os->form, vf->op[k].blk)) * o->blk_bytes;
             o->rep = dv_sem_fint(in, os->form, vf->op[k].rep) * 32;
+            break;
+        case K_IDX: /* one u32 per element, repeat after repeat */
+            o->esize = 4;
+            o->blk_bytes = o->blk = v->epb * 4;
+            o->rep = (uint64_t)v->E * 4;
+            break;
+        case K_GSRC: /* no geometry: reads anywhere in [0, src_len) as the offsets say */
+            o->esize = s1;
+            o->blk_bytes = s1;
+            o->blk = o->rep = 0;
+            o->span = FI(VGATHER, src_len);
             break;
         case K_BITS:
             o->esize = 0;
@@ -143,13 +159,22 @@ int dv_sem_vinfo_build(const dv_insn_t *in, const dv_vstate_t *vs, vinfo_t *v)
             o->blk = 0;
             o->rep = v->E / 8;
             break;
-        default: /* K_RED: vcadd writes one element per repeat, vcmax/vcmin a (value, index) pair,
-                  * vcadd_acc one element in all (its dst_rep is ignored) */
+        default: { /* K_RED: vcadd writes one element per repeat, vcmax/vcmin a (value, index) pair,
+                    * vcadd_acc one element in all (its dst_rep is ignored); the group reductions one
+                    * element per group, contiguous: blocks of the results of one source datablock */
+            const uint32_t g = dv_sem_red_group(in->op, v->epb);
             o->esize = s1;
+            if (g) {
+                o->blk_bytes = v->epb / g * s1;
+                o->blk = o->blk_bytes;
+                o->rep = dv_sem_fint(in, os->form, vf->op[k].rep) * 8 * o->blk_bytes;
+                break;
+            }
             o->blk_bytes = (in->op == DV_OP_vcmax || in->op == DV_OP_vcmin ? 2 : 1) * s1;
             o->blk = 0;
             o->rep = in->op == DV_OP_vcadd_acc ? 0 : dv_sem_fint(in, os->form, vf->op[k].rep) * o->blk_bytes;
             break;
+        }
         }
     }
     return 1;
@@ -160,6 +185,26 @@ static bool vop_range(const vinfo_t *v, const vop_i_t *o, uint64_t *lo, uint64_t
 {
     if (v->R == 0)
         return false;
+    if (o->kind == K_GSRC) {
+        if (!v->any)
+            return false;
+        *lo = 0;
+        *hi = o->span;
+        return true;
+    }
+    if (o->kind == K_RED && o->blk) { /* group results: the result of element e is at r*rep + (e / group)*esize */
+        if (!v->any)
+            return false;
+        const uint32_t per = o->blk_bytes / o->esize, g = v->epb / per;
+        *lo = (v->elo / g) * o->esize;
+        *hi = (v->R - 1) * o->rep + (v->ehi_last / g + 1) * o->esize;
+        if (v->R >= 2) {
+            const uint64_t h = (v->R - 2) * o->rep + (v->ehi / g + 1) * o->esize;
+            if (h > *hi)
+                *hi = h;
+        }
+        return true;
+    }
     if (o->kind == K_BITS || o->kind == K_RED) {
         *lo = 0;
         *hi = (v->R - 1) * o->rep + o->blk_bytes;
@@ -197,7 +242,7 @@ dv_dtype_t dv_sem_fix_out_type(const dv_insn_t *in)
     return q == DV_QUANT_F16 ? DV_DT_F16 : q == DV_QUANT_BF16 ? DV_DT_BF16 : DV_DT_F32;
 }
 
-bool dv_sem_vfixed_geometry(const dv_insn_t *in, dv_vgeom_t *g, uint64_t addr[2])
+bool dv_sem_vfixed_geometry(const dv_insn_t *in, dv_vgeom_t *g, uint64_t addr[3])
 {
     const dv_op_spec_t *os = dv_op_spec((dv_op_t)in->op);
     if (!os)
@@ -230,6 +275,23 @@ bool dv_sem_vfixed_geometry(const dv_insn_t *in, dv_vgeom_t *g, uint64_t addr[2]
         g->ops[0] = (dv_vop_t){DV_ADDR_OFF(addr[0]), 32, 32, 256, true};
         g->ops[1] = (dv_vop_t){DV_ADDR_OFF(addr[1]), 32, 32, 256, false};
         break;
+    case DV_FORM_VGATHERB: {
+        const dv_dtype_t t = FT(VGATHERB, dtype);
+        if (!dv_sem_dtype_ok(os, t))
+            return false;
+        const uint64_t s = dv_dtype_size(t), R = FI(VGATHERB, repeat);
+        addr[0] = FA(VGATHERB, dst);
+        addr[1] = FA(VGATHERB, offset);
+        addr[2] = FA(VGATHERB, src);
+        g->repeats = (uint32_t)R;
+        g->elems_per_repeat = (uint32_t)(256 / s);
+        g->elems = R * (256 / s);
+        /* dst: 8 datablocks per repeat; the offsets: 8 u32 per repeat, contiguous, reported as an index
+         * stream (4-byte chunks, block stride 0), which a bank model does not count */
+        g->ops[0] = (dv_vop_t){DV_ADDR_OFF(addr[0]), 32, FI(VGATHERB, dst_blk) * 32, FI(VGATHERB, dst_rep) * 32, true};
+        g->ops[1] = (dv_vop_t){DV_ADDR_OFF(addr[1]), 4, 0, 32, false};
+        break;
+    }
     default:
         return false;
     }
@@ -240,7 +302,7 @@ bool dv_sem_vfixed_geometry(const dv_insn_t *in, dv_vgeom_t *g, uint64_t addr[2]
 int dv_vec_geometry(const dv_insn_t *in, const dv_vstate_t *vs, dv_vgeom_t *g)
 {
     vinfo_t v;
-    uint64_t addr[2];
+    uint64_t addr[3];
     const int k = dv_sem_vinfo_build(in, vs, &v);
     g->nops = 0;
     g->repeats = 0;
@@ -274,9 +336,10 @@ int dv_vec_geometry(const dv_insn_t *in, const dv_vstate_t *vs, dv_vgeom_t *g)
     }
     g->nops = v.nops;
     for (int i = 0; i < v.nops; i++) {
+        const bool idx = v.op[i].kind == K_IDX; /* an index stream: 4-byte chunks, block stride 0 */
         g->ops[i].base = DV_ADDR_OFF(v.op[i].addr);
-        g->ops[i].blk_bytes = v.op[i].blk_bytes;
-        g->ops[i].blk_stride = v.op[i].blk;
+        g->ops[i].blk_bytes = idx ? 4 : v.op[i].blk_bytes;
+        g->ops[i].blk_stride = idx ? 0 : v.op[i].blk;
         g->ops[i].rep_stride = v.op[i].rep;
         g->ops[i].write = v.op[i].write;
     }
@@ -408,14 +471,19 @@ int dv_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_M
         range_set(&out[n++], FA(SST, dst), 0, dv_dtype_size(FT(SST, dtype)), true);
         return n;
     case DV_FORM_VBRCB:
-    case DV_FORM_VTRANSPOSE: {
+    case DV_FORM_VTRANSPOSE:
+    case DV_FORM_VGATHERB: {
         dv_vgeom_t g;
-        uint64_t addr[2];
+        uint64_t addr[3];
         if (!dv_sem_vfixed_geometry(in, &g, addr) || g.repeats == 0)
             return 0;
         for (int k = 0; k < g.nops; k++) {
             const dv_vop_t *o = &g.ops[k];
             range_set(&out[n++], addr[k], 0, (g.repeats - 1) * o->rep_stride + 7 * o->blk_stride + o->blk_bytes, o->write);
+        }
+        if (os->form == DV_FORM_VGATHERB) { /* all 8 offsets of every repeat; the source where they point */
+            out[1].hi = out[1].lo + (uint64_t)g.repeats * 32;
+            range_set(&out[n++], addr[2], 0, FI(VGATHERB, src_len), false);
         }
         return n;
     }

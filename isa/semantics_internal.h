@@ -123,14 +123,16 @@ bool dv_sem_dma_geom(const dv_insn_t *in, const dv_op_spec_t *os, dma_geom_t *g)
 /* ---------------------------------------------------------------- vector geometry */
 
 /* Vector operand kinds: strided elements of the form's dtype (or of the vconv source type), a bit
- * mask chunk of E/8 bytes per repeat, a reduction result slot. */
-enum { K_ELEM, K_ELEM2, K_BITS, K_RED };
+ * mask chunk of E/8 bytes per repeat, a reduction result slot, the u32 byte offsets of a gather (one
+ * per element, contiguous over the repeats), the source a gather reads where its offsets say. */
+enum { K_ELEM, K_ELEM2, K_BITS, K_RED, K_IDX, K_GSRC };
 
 typedef struct vop_i {
     uint64_t addr;     /* full address (space + offset) */
     uint32_t esize;    /* element bytes (0 for K_BITS) */
     uint32_t blk_bytes;
     uint64_t blk, rep; /* byte strides */
+    uint64_t span;     /* K_GSRC: the bytes from addr the offsets may reach */
     bool write;
     int kind;
 } vop_i_t;
@@ -152,6 +154,13 @@ typedef struct vinfo {
 /* Decode a vector instruction; 1 = vector form, 0 = other form, -1 = bad dtype. */
 int dv_sem_vinfo_build(const dv_insn_t *in, const dv_vstate_t *vs, vinfo_t *v);
 
+/* Source elements one result of a VREDUCE instruction reduces: a datablock (vcgadd, vcgmax, vcgmin),
+ * a pair (vcpadd); 0 when one result covers the whole repeat (vcadd, vcmax, vcmin, vcadd_acc). */
+static inline uint32_t dv_sem_red_group(uint32_t op, uint32_t epb)
+{
+    return op == DV_OP_vcgadd || op == DV_OP_vcgmax || op == DV_OP_vcgmin ? epb : op == DV_OP_vcpadd ? 2 : 0;
+}
+
 /* Byte offset (relative to the operand address) of element e of repeat r. */
 static inline uint64_t dv_sem_vop_off(const vop_i_t *o, uint32_t epb, uint64_t r, uint32_t e)
 {
@@ -161,10 +170,11 @@ static inline uint64_t dv_sem_vop_off(const vop_i_t *o, uint32_t epb, uint64_t r
 /* Output element type of a FIXPIPE form instruction. */
 dv_dtype_t dv_sem_fix_out_type(const dv_insn_t *in);
 
-/* The fixed-shape vector forms (vbrcb, vtranspose): no mask, one operand layout each.  Fills g as
- * dv_vec_geometry reports it and addr[k] with the full address of operand k (dst, src); false for
- * other forms and bad dtypes. */
-bool dv_sem_vfixed_geometry(const dv_insn_t *in, dv_vgeom_t *g, uint64_t addr[2]);
+/* The fixed-shape vector forms (vbrcb, vtranspose, vgatherb): no mask, one operand layout each.  Fills
+ * g as dv_vec_geometry reports it and addr[k] with the full address of operand k (dst, src; vgatherb:
+ * dst, offset, and addr[2] its source, whose reads depend on the data and are not a geometry
+ * operand); false for other forms and bad dtypes. */
+bool dv_sem_vfixed_geometry(const dv_insn_t *in, dv_vgeom_t *g, uint64_t addr[3]);
 
 /* ---------------------------------------------------------------- footprints */
 
@@ -185,6 +195,12 @@ void dv_sem_i2c_get(const dv_insn_t *in, i2c_t *g);
 /* Execute repeat r of a vector instruction on ub: every source element is read before any
  * destination element is written. */
 void dv_sem_vec_repeat(const dv_insn_t *in, const vinfo_t *v, uint8_t *ub, uint64_t r);
+
+/* The gathers (vgather with its decoded v, vgatherb) on ub: every offset the run uses is read first
+ * and must point at a whole element (vgather) or datablock (vgatherb) inside the source's src_len
+ * bytes, else DV_ERR_RANGE names the first that does not and nothing is written; then the repeats
+ * run in order (so a dst that overlaps the offsets does not change the offsets used). */
+int dv_sem_gather_run(const dv_insn_t *in, const vinfo_t *v, uint8_t *ub, dv_error_t *err);
 
 /* vcadd_acc: every repeat's selected elements summed in f32 (ascending e from +0.0, as vcadd), the
  * repeat sums added in repeat order in f32, the total rounded to the dtype once and written at dst.

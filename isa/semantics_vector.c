@@ -3,6 +3,7 @@
 #include "semantics_internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 /* ======================================================================== execution: vector */
 
@@ -60,9 +61,27 @@ static float fop(dv_op_t op, float a, float b)
     case DV_OP_vrsqrt: r = sqrtf(a); r = 1.0f / r; break;
     case DV_OP_vrec: r = 1.0f / a; break;
     case DV_OP_vrelu: r = a > 0 ? a : 0.0f; break;
+    case DV_OP_vaddrelu: r = a + b; r = r > 0 ? r : 0.0f; break;
+    case DV_OP_vsubrelu: r = a - b; r = r > 0 ? r : 0.0f; break;
     default: r = a; break;
     }
     return r;
+}
+
+/* The multiply-adds, which also read dst (d): each operation rounded to the type t. */
+static bool reads_dst(dv_op_t op)
+{
+    return op == DV_OP_vmla || op == DV_OP_vmadd || op == DV_OP_vmaddrelu || op == DV_OP_vaxpy;
+}
+static float round_to(dv_dtype_t t, float x);
+static float fmuladd(dv_op_t op, dv_dtype_t t, float a, float b, float d)
+{
+    float p, r;
+    switch (op) {
+    case DV_OP_vmla: case DV_OP_vaxpy: p = round_to(t, a * b); return p + d;            /* src0*src1 + dst */
+    case DV_OP_vmadd: p = round_to(t, a * d); return p + b;                             /* src0*dst + src1 */
+    default: p = round_to(t, a * d); r = round_to(t, p + b); return r > 0 ? r : 0.0f; /* vmaddrelu */
+    }
 }
 
 static int64_t iop(dv_op_t op, int64_t a, int64_t b)
@@ -76,6 +95,10 @@ static int64_t iop(dv_op_t op, int64_t a, int64_t b)
     case DV_OP_vmin: case DV_OP_vmins: return a < b ? a : b;
     case DV_OP_vabs: return a < 0 ? (int64_t)(0u - ua) : a;
     case DV_OP_vrelu: return a > 0 ? a : 0;
+    case DV_OP_vaddrelu: { const int64_t s = a + b; return s > 0 ? s : 0; }
+    case DV_OP_vsubrelu: { const int64_t s = a - b; return s > 0 ? s : 0; }
+    case DV_OP_vshl: return ub >= 32 ? 0 : (int64_t)(ua << ub);         /* the count as unsigned */
+    case DV_OP_vshr: return a >> (ub > 63 ? 63 : ub); /* a is sign- or zero-extended by its type */
     default: return a;
     }
 }
@@ -135,6 +158,49 @@ static void conv_elem(dv_dtype_t td, dv_dtype_t ts, int mode, const uint8_t *sp,
         memcpy(dp, &h, 2);
 }
 
+/* x rounded to the element type t (a float type). */
+static float round_to(dv_dtype_t t, float x)
+{
+    uint8_t b[4];
+    dv_sem_st_f(t, b, x);
+    return dv_sem_ld_f(t, b);
+}
+
+/* The group reductions (vcgadd, vcgmax, vcgmin, vcpadd) of one repeat: the selected elements of each
+ * group of g are combined as a pairwise tree (neighbours first, each step rounded to the type; an
+ * element that is not selected takes no part), and a group with none selected is not written. */
+static void red_groups(const dv_insn_t *in, const vinfo_t *v, uint8_t *ub, uint64_t r, const uint32_t *sel,
+                       uint32_t n, uint32_t g)
+{
+    const dv_op_t op = (dv_op_t)in->op;
+    const vop_i_t *o = v->op;
+    const uint8_t *p1 = ub + DV_ADDR_OFF(o[1].addr);
+    float x[256];
+    bool has[256] = {false};
+    for (uint32_t k = 0; k < n; k++) {
+        x[sel[k]] = dv_sem_ld_f(v->t, p1 + dv_sem_vop_off(&o[1], v->epb, r, sel[k]));
+        has[sel[k]] = true;
+    }
+    for (uint32_t w = 1; w < g; w *= 2)
+        for (uint32_t e = 0; e + w < v->E; e += 2 * w) {
+            if (!has[e + w])
+                continue;
+            if (!has[e])
+                x[e] = x[e + w];
+            else if (op == DV_OP_vcgmax)
+                x[e] = fmax_rule(x[e], x[e + w]);
+            else if (op == DV_OP_vcgmin)
+                x[e] = fmin_rule(x[e], x[e + w]);
+            else
+                x[e] = round_to(v->t, x[e] + x[e + w]);
+            has[e] = true;
+        }
+    uint8_t *d = ub + DV_ADDR_OFF(o[0].addr) + r * o[0].rep;
+    for (uint32_t e = 0; e < v->E; e += g)
+        if (has[e])
+            dv_sem_st_f(v->t, d + (e / g) * o[0].esize, x[e]);
+}
+
 /* One repeat: every source element is read before any destination element is written. */
 void dv_sem_vec_repeat(const dv_insn_t *in, const vinfo_t *v, uint8_t *ub, uint64_t r)
 {
@@ -147,7 +213,7 @@ void dv_sem_vec_repeat(const dv_insn_t *in, const vinfo_t *v, uint8_t *ub, uint6
     uint8_t *p0 = ub + DV_ADDR_OFF(o[0].addr);
     uint8_t *p1 = v->nops > 1 ? ub + DV_ADDR_OFF(o[1].addr) : NULL;
     uint8_t *p2 = v->nops > 2 ? ub + DV_ADDR_OFF(o[2].addr) : NULL;
-    float fa[256], fb[256];
+    float fa[256], fb[256], fd[256];
     int64_t ia[256], ib[256];
     uint32_t raw[256];
     uint8_t sc[4] = {0};
@@ -187,6 +253,8 @@ void dv_sem_vec_repeat(const dv_insn_t *in, const vinfo_t *v, uint8_t *ub, uint6
             if (fl) {
                 fa[k] = dv_sem_ld_f(t, a);
                 fb[k] = dv_sem_ld_f(t, b);
+                if (reads_dst(op))
+                    fd[k] = dv_sem_ld_f(t, p0 + dv_sem_vop_off(&o[0], epb, r, sel[k]));
             } else {
                 ia[k] = dv_sem_ld_i(t, a);
                 ib[k] = dv_sem_ld_i(t, b);
@@ -195,7 +263,7 @@ void dv_sem_vec_repeat(const dv_insn_t *in, const vinfo_t *v, uint8_t *ub, uint6
         for (uint32_t k = 0; k < n; k++) {
             uint8_t *d = p0 + dv_sem_vop_off(&o[0], epb, r, sel[k]);
             if (fl)
-                dv_sem_st_f(t, d, fop(op, fa[k], fb[k]));
+                dv_sem_st_f(t, d, reads_dst(op) ? fmuladd(op, t, fa[k], fb[k], fd[k]) : fop(op, fa[k], fb[k]));
             else
                 dv_sem_st_i(t, d, iop(op, ia[k], ib[k]));
         }
@@ -213,6 +281,11 @@ void dv_sem_vec_repeat(const dv_insn_t *in, const vinfo_t *v, uint8_t *ub, uint6
         break;
     }
     case DV_FORM_VREDUCE: {
+        const uint32_t g = dv_sem_red_group(op, epb);
+        if (g) {
+            red_groups(in, v, ub, r, sel, n, g);
+            break;
+        }
         uint8_t *d = p0 + r * o[0].rep;
         if (op == DV_OP_vcadd) {
             float acc = 0.0f;
@@ -256,6 +329,20 @@ void dv_sem_vec_repeat(const dv_insn_t *in, const vinfo_t *v, uint8_t *ub, uint6
         memcpy(p0 + r * o[0].rep, bits, v->E / 8);
         break;
     }
+    case DV_FORM_VCMPS: {
+        uint8_t bits[32] = {0};
+        const int c = (int)FI(VCMPS, cmp);
+        dv_sem_scalar_bits(t, in->f[DV_FLD(VCMPS, scalar)].d, sc);
+        for (uint32_t k = 0; k < n; k++) {
+            const uint8_t *a = p1 + dv_sem_vop_off(&o[1], epb, r, sel[k]);
+            const bool hit = fl ? cmp_true(c, dv_sem_ld_f(t, a), dv_sem_ld_f(t, sc))
+                                : cmp_true(c, (double)dv_sem_ld_i(t, a), (double)dv_sem_ld_i(t, sc));
+            if (hit)
+                bits[sel[k] / 8] |= (uint8_t)(1u << (sel[k] % 8));
+        }
+        memcpy(p0 + r * o[0].rep, bits, v->E / 8);
+        break;
+    }
     case DV_FORM_VSEL: {
         const uint8_t *m = ub + DV_ADDR_OFF(o[3].addr) + r * o[3].rep;
         for (uint32_t k = 0; k < n; k++) {
@@ -290,4 +377,58 @@ void dv_sem_vcadd_acc(const dv_insn_t *in, const vinfo_t *v, uint8_t *ub)
         total += acc;
     }
     dv_sem_st_f(v->t, ub + DV_ADDR_OFF(o[0].addr), total);
+}
+
+int dv_sem_gather_run(const dv_insn_t *in, const vinfo_t *v, uint8_t *ub, dv_error_t *err)
+{
+    const bool blocks = in->op == DV_OP_vgatherb;
+    const uint64_t len = blocks ? FI(VGATHERB, src_len) : FI(VGATHER, src_len);
+    const uint64_t base = blocks ? 0 : FI(VGATHER, base);
+    const uint64_t unit = blocks ? 32 : dv_dtype_size(v->t);
+    const uint64_t R = blocks ? FI(VGATHERB, repeat) : v->R, per = blocks ? 8 : v->E;
+    const uint8_t *offs = ub + DV_ADDR_OFF(blocks ? FA(VGATHERB, offset) : FA(VGATHER, offset));
+    const uint8_t *src = ub + DV_ADDR_OFF(blocks ? FA(VGATHERB, src) : FA(VGATHER, src));
+    uint8_t *dst = ub + DV_ADDR_OFF(blocks ? FA(VGATHERB, dst) : FA(VGATHER, dst));
+    uint32_t *off = R ? malloc(R * per * sizeof *off) : NULL;
+    uint32_t sel[256], n = 0;
+    int rc = DV_OK;
+    if (R && !off)
+        return dv_error_set(err, DV_ERR_NOMEM, NULL, (int)in->line, 0, "%s: out of memory for %llu offsets",
+                            blocks ? "vgatherb" : "vgather", (unsigned long long)(R * per));
+    for (uint64_t r = 0; r < R; r++) { /* every offset used is read and checked before anything is written */
+        n = blocks ? 8 : vsel_list(v, r, sel);
+        for (uint32_t k = 0; k < n; k++) {
+            const uint64_t i = r * per + (blocks ? k : sel[k]);
+            memcpy(&off[i], offs + 4 * i, 4);
+            const uint64_t a = base + off[i];
+            if (a % unit || a + unit > len) {
+                rc = dv_error_set(err, DV_ERR_RANGE, NULL, (int)in->line, 0,
+                                  "%s: offset %u (element %llu of the offsets) reads bytes [%llu, %llu) of the "
+                                  "source: %s",
+                                  blocks ? "vgatherb" : "vgather", off[i], (unsigned long long)i,
+                                  (unsigned long long)a, (unsigned long long)(a + unit),
+                                  a % unit ? "not aligned to the element" : "past its src_len");
+                goto cleanup;
+            }
+        }
+    }
+    for (uint64_t r = 0; r < R; r++) {
+        uint8_t tmp[256];
+        if (blocks) { /* datablock i of repeat r */
+            const uint64_t blk = FI(VGATHERB, dst_blk) * 32, rs = FI(VGATHERB, dst_rep) * 32;
+            for (uint32_t k = 0; k < 8; k++)
+                memcpy(tmp + 32 * k, src + off[r * 8 + k], 32);
+            for (uint32_t k = 0; k < 8; k++)
+                memcpy(dst + r * rs + k * blk, tmp + 32 * k, 32);
+            continue;
+        }
+        n = vsel_list(v, r, sel);
+        for (uint32_t k = 0; k < n; k++)
+            memcpy(tmp + k * unit, src + base + off[r * per + sel[k]], unit);
+        for (uint32_t k = 0; k < n; k++)
+            memcpy(dst + dv_sem_vop_off(&v->op[0], v->epb, r, sel[k]), tmp + k * unit, unit);
+    }
+cleanup:
+    free(off);
+    return rc;
 }

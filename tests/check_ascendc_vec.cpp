@@ -598,6 +598,268 @@ struct Whole {
     }
 };
 
+/* ---- reductions per datablock and per pair ---- */
+/* The group reductions of docs/SEMANTICS.md: the selected elements of x[from, from+len) as a binary
+ * tree, neighbours first, each sum rounded to T; false when none is selected. */
+template <class T, class SEL>
+bool tree(const std::vector<T> &x, size_t from, uint32_t len, int op, SEL sel, uint32_t e0, float *out)
+{
+    if (len == 1) {
+        if (!sel(e0))
+            return false;
+        *out = (float)x[from];
+        return true;
+    }
+    float a, b;
+    const bool ha = tree(x, from, len / 2, op, sel, e0, &a);
+    const bool hb = tree(x, from + len / 2, len / 2, op, sel, e0 + len / 2, &b);
+    if (!ha || !hb) {
+        *out = ha ? a : b;
+        return ha || hb;
+    }
+    *out = op == 0 ? (float)(T)(a + b) : op == 1 ? (a >= b ? a : b) : (a <= b ? a : b);
+    return true;
+}
+/* want gets, for R repeats of the selected elements (src strides blk/rep in 32-byte units), one result
+ * per group of g elements at dst[r*dst_rep*(E/g) + e/g]; op 0 sum, 1 max, 2 min. */
+template <class T>
+void ref_groups(std::vector<T> &want, const std::vector<T> &x, uint64_t hi, uint64_t lo, uint32_t R, uint32_t g,
+                uint32_t dst_rep, uint32_t blk, uint32_t rep, int op)
+{
+    constexpr uint32_t E = 256 / sizeof(T);
+    for (uint32_t r = 0; r < R; r++)
+        for (uint32_t j = 0; j < E / g; j++) {
+            std::vector<T> grp(g);
+            for (uint32_t k = 0; k < g; k++)
+                grp[k] = x[l0_index(E, sizeof(T), r, j * g + k, blk, rep)];
+            float v;
+            if (tree(grp, 0, g, op, [&](uint32_t e) { return l0_selected(E == 64 ? 0 : hi, lo, e); }, j * g, &v))
+                want[r * dst_rep * (E / g) + j] = (T)v;
+        }
+}
+const uint64_t GRP_BITS[2] = {0xff00f0f000000001ull, 0x8000000000ff00ffull};
+struct BlockRed {
+    template <class T> static void run(LocalTensor<T> &z, LocalTensor<T> &x, LocalTensor<T> &, uint32_t)
+    {
+        BlockReduceSum(z, x, 3, GRP_BITS, 1, 1, 8);
+        BlockReduceMax(z[32], x, 2, 256 / (int32_t)sizeof(T), 2, 2, 16);
+        BlockReduceMin(z[64], x[64], 2, 40, 1, 1, 8);
+        PairReduceSum(z[128], x, 2, GRP_BITS, 1, 1, 8);
+    }
+};
+/* The ReduceType names, and the counter mode of CANN's reduce sample: ReduceDataBlock<SUM> over cnt
+ * elements, then ReduceRepeat<SUM> over the block sums (isSetMask = false). */
+struct TypedRed {
+    template <class T> static void run(LocalTensor<T> &z, LocalTensor<T> &x, LocalTensor<T> &w, uint32_t cnt)
+    {
+        ReduceDataBlock<ReduceType::MIN, T>(z, x, 256 / (int32_t)sizeof(T), 1, 1, 1, 8);
+        ReducePairElem<ReduceType::SUM, T>(z[16], x, GRP_BITS, 1, 1, 1, 8);
+        ReduceRepeat<ReduceType::MAX, T>(z[256], x, 256 / (int32_t)sizeof(T), 2, 1, 1, 8);
+        SetMaskCount();
+        SetVectorMask<T>(0, cnt);
+        ReduceDataBlock<ReduceType::SUM, T, T, false>(w, x, MASK_PLACEHOLDER, 1, 1, 1, 8);
+        PipeBarrier<PIPE_V>();
+        SetVectorMask<T>(0, (cnt * sizeof(T) + 31) / 32);
+        ReduceRepeat<ReduceType::SUM, T, T, false>(z[272], w, MASK_PLACEHOLDER, 1, 1, 1, 8);
+        PipeBarrier<PIPE_V>();
+        SetMaskNorm();
+        ResetMask();
+    }
+};
+template <class T> void check_groups(Session &s)
+{
+    constexpr uint32_t E = 256 / sizeof(T);
+    const uint64_t hi = E == 64 ? 0 : GRP_BITS[1];
+    {
+        const uint32_t nin = 6 * E, nout = 256;
+        auto x = data<T>(nin, -8, 8);
+        auto zf = data<T>(nout, 100, 101);
+        auto z = run_map<T, T, BlockRed>(s, x, zf, 0);
+        auto want = zf;
+        const uint64_t all = ~0ull, m40 = (1ull << 40) - 1;
+        ref_groups(want, x, hi, GRP_BITS[0], 3, E / 8, 1, 1, 8, 0);
+        std::vector<T> w2(want.begin() + 32, want.end()), x64(x.begin() + 64, x.end());
+        ref_groups(w2, x, E == 64 ? 0 : all, all, 2, E / 8, 2, 2, 16, 1);
+        std::copy(w2.begin(), w2.end(), want.begin() + 32);
+        std::vector<T> w3(want.begin() + 64, want.end());
+        ref_groups(w3, x64, 0, m40, 2, E / 8, 1, 1, 8, 2);
+        std::copy(w3.begin(), w3.end(), want.begin() + 64);
+        std::vector<T> w4(want.begin() + 128, want.end());
+        ref_groups(w4, x, hi, GRP_BITS[0], 2, 2, 1, 1, 8, 0);
+        std::copy(w4.begin(), w4.end(), want.begin() + 128);
+        char what[64];
+        std::snprintf(what, sizeof what, "BlockReduce* / PairReduceSum, %zu-byte type", sizeof(T));
+        same(z, want, nout, what);
+    }
+    {
+        const uint32_t cnt = 5 * E + 40, nin = padded<T>(cnt), nout = 512;
+        auto x = data<T>(nin, -8, 8);
+        auto zf = data<T>(nout, 100, 101);
+        auto z = run_map<T, T, TypedRed>(s, x, zf, cnt);
+        auto want = zf;
+        ref_groups(want, x, ~0ull, ~0ull, 1, E / 8, 1, 1, 8, 2);
+        std::vector<T> w(want.begin() + 16, want.end());
+        ref_groups(w, x, hi, GRP_BITS[0], 1, 2, 1, 1, 8, 0);
+        std::copy(w.begin(), w.end(), want.begin() + 16);
+        for (uint32_t r = 0; r < 2; r++) {
+            uint32_t bi = 0;
+            for (uint32_t e = 1; e < E; e++)
+                if ((float)x[r * E + e] > (float)x[r * E + bi])
+                    bi = e;
+            want[256 + 2 * r] = x[r * E + bi];
+            std::memcpy(&want[256 + 2 * r + 1], &bi, sizeof(T));
+        }
+        /* count mode: the block sums of cnt elements (the last block partial), summed by vcadd */
+        const uint32_t epb = E / 8, nblk = (cnt + epb - 1) / epb;
+        std::vector<T> blocks(nblk);
+        for (uint32_t b = 0; b < nblk; b++) {
+            std::vector<T> grp(epb);
+            for (uint32_t k = 0; k < epb; k++)
+                grp[k] = b * epb + k < cnt ? x[b * epb + k] : (T)0;
+            float v;
+            tree(grp, 0, epb, 0, [&](uint32_t e) { return b * epb + e < cnt; }, 0, &v);
+            blocks[b] = (T)v;
+        }
+        for (uint32_t r = 0; r * E < nblk; r++)
+            want[272 + r] = (T)repeat_sum(blocks, r * E, nblk - r * E < E ? nblk - r * E : E);
+        char what[80];
+        std::snprintf(what, sizeof what, "ReduceDataBlock / ReducePairElem / ReduceRepeat, %zu-byte type", sizeof(T));
+        same(z, want, nout, what);
+    }
+}
+
+/* ---- compound ops and shifts ---- */
+/* z (prefilled) OP= x, y: each op of CANN's compound family at level 2 (count) and one at level 0. */
+template <int OP> struct Cmp2 {
+    template <class T> static void run(LocalTensor<T> &z, LocalTensor<T> &x, LocalTensor<T> &y, uint32_t cnt)
+    {
+        const int32_t c = (int32_t)cnt;
+        if constexpr (OP == 0) AddRelu(z, x, y, c);
+        if constexpr (OP == 1) SubRelu(z, x, y, c);
+        if constexpr (OP == 2) MulAddDst(z, x, y, c);
+        if constexpr (OP == 3) FusedMulAdd(z, x, y, c);
+        if constexpr (OP == 4) FusedMulAddRelu(z, x, y, c);
+        if constexpr (OP == 5) Axpy(z, x, (T)1.5f, c);
+        if constexpr (OP == 6) AddRelu(z, x, y, (uint64_t)100, 2, BinaryRepeatParams(1, 1, 1, 8, 8, 8));
+        if constexpr (OP == 7) Axpy(z, x, (T)-0.75f, (uint64_t)40, 3, UnaryRepeatParams(1, 1, 8, 8));
+    }
+};
+/* One result of Cmp2<OP> from x, y and the old z, each operation rounded to T. */
+template <class T> T ref_cmp2(int op, T a, T b, T d)
+{
+    const float x = (float)a, y = (float)b, z = (float)d;
+    auto rnd = [](float v) { return (float)(T)v; };
+    switch (op) {
+    case 0: case 6: return (T)(rnd(x + y) > 0 ? x + y : 0.0f);
+    case 1: return (T)(rnd(x - y) > 0 ? x - y : 0.0f);
+    case 2: return (T)(rnd(x * y) + z);
+    case 3: return (T)(rnd(x * z) + y);
+    case 4: { const float r = rnd(rnd(x * z) + y); return (T)(r > 0 ? r : 0.0f); }
+    case 5: return (T)(rnd(x * (float)(T)1.5f) + z);
+    default: return (T)(rnd(x * (float)(T)-0.75f) + z);
+    }
+}
+template <class T, int OP> void check_cmp2(Session &s, uint32_t cnt)
+{
+    const uint32_t n = padded<T>(cnt) < 3 * 256 / sizeof(T) ? 3 * 256 / sizeof(T) : padded<T>(cnt);
+    auto x = data<T>(n, -4, 4), y = data<T>(n, -4, 4), zf = data<T>(n, -4, 4);
+    auto z = run_binary<T, Cmp2<OP>>(s, x, y, zf, cnt);
+    auto want = zf;
+    constexpr uint32_t E = 256 / sizeof(T);
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t r = i / E, e = i % E;
+        const bool on = OP == 6 ? r < 2 && e < 100 : OP == 7 ? r < 3 && e < 40 : i < cnt;
+        if (on)
+            want[i] = ref_cmp2<T>(OP, x[i], y[i], zf[i]);
+    }
+    char what[64];
+    std::snprintf(what, sizeof what, "compound op %d, %zu-byte type, count %u", OP, sizeof(T), cnt);
+    same(z, want, n, what);
+}
+/* Shifts by a scalar: level 2, and level 0 with a bit mask. */
+template <int OP> struct Shift {
+    template <class T> static void run(LocalTensor<T> &z, LocalTensor<T> &x, LocalTensor<T> &, uint32_t cnt)
+    {
+        if constexpr (OP == 0) ShiftLeft(z, x, (T)3, (int32_t)cnt);
+        if constexpr (OP == 1) ShiftRight(z, x, (T)5, (int32_t)cnt);
+        if constexpr (OP == 2) ShiftRight(z, x, (T)(8 * sizeof(T)), BITS_F32, 2, UnaryRepeatParams(1, 1, 8, 8));
+    }
+};
+template <class T, int OP> void check_shift(Session &s, uint32_t cnt)
+{
+    const uint32_t n = padded<T>(cnt) < 2 * 256 / sizeof(T) ? 2 * 256 / sizeof(T) : padded<T>(cnt);
+    auto x = data<T>(n, (double)std::numeric_limits<T>::min(), (double)std::numeric_limits<T>::max());
+    auto zf = data<T>(n, 0, 9);
+    auto z = run_binary<T, Shift<OP>>(s, x, x, zf, cnt);
+    auto want = zf;
+    constexpr uint32_t E = 256 / sizeof(T);
+    for (uint32_t i = 0; i < n; i++) {
+        const int64_t v = x[i];
+        if (OP == 0 && i < cnt)
+            want[i] = (T)(typename std::make_unsigned<T>::type)((uint64_t)v << 3);
+        if (OP == 1 && i < cnt)
+            want[i] = (T)(v >= 0 ? v / 32 : -((-v + 31) / 32)); /* floor division: >> for signed types */
+        if (OP == 2 && i / E < 2 && l0_selected(0, BITS_F32[0], i % E))
+            want[i] = v < 0 ? (T)-1 : (T)0;
+    }
+    char what[64];
+    std::snprintf(what, sizeof what, "shift %d, %zu-byte type, count %u", OP, sizeof(T), cnt);
+    same(z, want, n, what);
+}
+
+/* ---- Gather: z[i] = x[(base + offset[i]) / sizeof(T)] (level 2 and level 0); Gatherb ---- */
+template <int OP> struct GatherOp {
+    template <class T> static void run(LocalTensor<T> &z, LocalTensor<T> &x, LocalTensor<T> &y, uint32_t cnt)
+    {
+        LocalTensor<uint32_t> off = y.template ReinterpretCast<uint32_t>();
+        if constexpr (OP == 0) Gather(z, x, off, (uint32_t)(4 * sizeof(T)), cnt);
+        if constexpr (OP == 1) Gather(z, x, off, 0u, WHOLE_BITS, 2, 16);
+        if constexpr (OP == 2) Gatherb(z, x, off, 2, GatherRepeatParams(2, 16));
+    }
+};
+template <class T, int OP> void check_gather(Session &s, uint32_t cnt)
+{
+    constexpr uint32_t E = 256 / sizeof(T);
+    const uint32_t n = 1024 / sizeof(T) * 8; /* 8 KB each */
+    auto x = data<T>(n, 0, 60000);
+    std::vector<T> y(n);
+    auto off = reinterpret_cast<uint32_t *>(y.data());
+    const uint32_t noff = (uint32_t)(n * sizeof(T) / 4);
+    for (uint32_t i = 0; i < noff; i++)
+        off[i] = OP == 2 ? (uint32_t)(rnd() % (n * sizeof(T) / 32)) * 32
+                         : (uint32_t)(rnd() % (n - 4)) * (uint32_t)sizeof(T);
+    auto zf = data<T>(n, 0, 9);
+    auto z = run_binary<T, GatherOp<OP>>(s, x, y, zf, cnt);
+    auto want = zf;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t r = i / E, e = i % E;
+        if (OP == 0 && i < cnt)
+            want[i] = x[4 + off[i] / sizeof(T)];
+        if (OP == 1 && r < 4 && r % 2 == 0 && l0_selected(E == 64 ? 0 : WHOLE_BITS[1], WHOLE_BITS[0], e))
+            want[i] = x[off[(r / 2) * E + e] / sizeof(T)];
+    }
+    if (OP == 2)
+        for (uint32_t r = 0; r < 2; r++)
+            for (uint32_t b = 0; b < 8; b++)
+                for (uint32_t k = 0; k < 32 / sizeof(T); k++)
+                    want[(r * 16 * 32 + b * 2 * 32) / sizeof(T) + k] = x[off[8 * r + b] / sizeof(T) + k];
+    char what[64];
+    std::snprintf(what, sizeof what, "gather %d, %zu-byte type, count %u", OP, sizeof(T), cnt);
+    same(z, want, n, what);
+}
+
+/* ReduceMax with the index over 288 halves (2 repeats and a tail) with the smallest work tensor CANN's
+ * sizing gives (its reduce sample: 16 + 16 elements; the second step's pair needs no third). */
+struct MaxSmallTmp {
+    static void run(LocalTensor<half> &z, LocalTensor<half> &x, LocalTensor<half> &, uint32_t)
+    {
+        TBuf<TPosition::VECCALC> tb;
+        GetTPipePtr()->InitBuffer(tb, 32 * sizeof(half));
+        LocalTensor<half> tmp = tb.Get<half>();
+        ReduceMax(z, x, tmp, 288, true);
+    }
+};
+
 /* ---- Compare / Select: z = Select(Compare(x, y)) through a bit-mask buffer ---- */
 template <int MODE> struct CmpSel {
     template <class T> static void run(LocalTensor<T> &z, LocalTensor<T> &x, LocalTensor<T> &y, uint32_t cnt)
@@ -611,6 +873,19 @@ template <int MODE> struct CmpSel {
             Select(z, m, x, y, SELMODE::VSEL_TENSOR_TENSOR_MODE, cnt);      /* min(x, y) */
         else
             Select(z, m, x, (T)0.5f, SELMODE::VSEL_TENSOR_SCALAR_MODE, cnt); /* x >= y ? x : 0.5 */
+    }
+};
+/* Compares (level 2, and level 0 over 4 repeats) then Select: x < 0.5 ? x : y. */
+struct CmpsSel {
+    static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &y, uint32_t cnt)
+    {
+        TBuf<TPosition::VECCALC> mb;
+        GetTPipePtr()->InitBuffer(mb, 1024);
+        LocalTensor<uint8_t> m = mb.Get<uint8_t>();
+        Compares(m, x, 0.5f, CMPMODE::LT, cnt - 256);
+        Compares(m[(cnt - 256) / 8], x[cnt - 256], 0.5f, CMPMODE::LT, (uint64_t)64, 4, UnaryRepeatParams());
+        PipeBarrier<PIPE_V>();
+        Select(z, m, x, y, SELMODE::VSEL_TENSOR_TENSOR_MODE, cnt);
     }
 };
 struct CmpSelL0 {
@@ -663,6 +938,40 @@ template <class T> void check_vecindex(Session &s, uint32_t cnt)
         want[i] = (T)(float)(-5 + (int)i);
     char what[64];
     std::snprintf(what, sizeof what, "CreateVecIndex %zu-byte type, count %u", sizeof(T), cnt);
+    same(z, want, n, what);
+}
+
+/* CreateVecIndex level 0: a continuous mask with a tail datablock over 3 repeats (dstBlkStride 2,
+ * dstRepStride 20), and a bit mask over 2 repeats. */
+template <int OP> struct VecIndexL0 {
+    template <class T> static void run(LocalTensor<T> &z, LocalTensor<T> &, LocalTensor<T> &, uint32_t)
+    {
+        const int32_t ev = GetTPipePtr()->FetchEventID(HardEvent::MTE2_S);
+        SetFlag<HardEvent::MTE2_S>(ev);
+        WaitFlag<HardEvent::MTE2_S>(ev);
+        constexpr uint32_t E = 256 / sizeof(T);
+        if constexpr (OP == 0)
+            CreateVecIndex(z, (T)7, (uint64_t)(E - E / 8 - 3), 3, 2, 20);
+        else
+            CreateVecIndex(z, (T)-3, WHOLE_BITS, 2, 1, 8);
+    }
+};
+template <class T, int OP> void check_vecindex_l0(Session &s)
+{
+    constexpr uint32_t E = 256 / sizeof(T), blk = E / 8;
+    const uint32_t n = 3 * 20 * blk + 16 * blk;
+    auto x = data<T>(n, 0, 1), zf = data<T>(n, -9, 9);
+    auto z = run_map<T, T, VecIndexL0<OP>>(s, x, zf, 0);
+    auto want = zf;
+    for (uint32_t r = 0; r < (OP == 0 ? 3u : 2u); r++)
+        for (uint32_t e = 0; e < E; e++) {
+            const bool on = OP == 0 ? e < E - blk - 3 : l0_selected(E == 64 ? 0 : WHOLE_BITS[1], WHOLE_BITS[0], e);
+            if (on)
+                want[OP == 0 ? r * 20 * blk + (e / blk) * 2 * blk + e % blk : r * E + e] =
+                    (T)(float)((OP == 0 ? 7 : -3) + (int)(r * E + e));
+        }
+    char what[64];
+    std::snprintf(what, sizeof what, "CreateVecIndex level 0 (%d), %zu-byte type", OP, sizeof(T));
     same(z, want, n, what);
 }
 
@@ -734,6 +1043,52 @@ struct ErrCmpInt {
         TBuf<TPosition::VECCALC> mb;
         GetTPipePtr()->InitBuffer(mb, 256);
         Compare(mb.Get<uint8_t>(), x.ReinterpretCast<int32_t>(), y.ReinterpretCast<int32_t>(), CMPMODE::GT, 64u);
+    }
+};
+
+struct ErrShift {
+    static constexpr int line = __LINE__ + 3;
+    static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &, uint32_t)
+    {
+        ShiftRight(z.ReinterpretCast<int16_t>(), x.ReinterpretCast<int16_t>(), (int16_t)17, 64);
+    }
+};
+struct ErrGather {
+    static constexpr int line = __LINE__ + 3;
+    static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &y, uint32_t)
+    {
+        Gather(z, x, y.ReinterpretCast<uint32_t>(), 2u, 64u);
+    }
+};
+struct ErrTmp {
+    static constexpr int line = __LINE__ + 5;
+    static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &, uint32_t)
+    {
+        TBuf<TPosition::VECCALC> tb;
+        GetTPipePtr()->InitBuffer(tb, 32);
+        ReduceMin(z, x, tb.Get<float>(), 64, 3, 0, true);
+    }
+};
+struct ErrSpr {
+    static constexpr int line = __LINE__ + 4;
+    static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &y, uint32_t)
+    {
+        ReduceSum(z, x, y, 64);
+        z.SetValue(1, GetReduceRepeatSumSpr<float>());
+    }
+};
+struct ErrGroupAlign {
+    static constexpr int line = __LINE__ + 3;
+    static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &, uint32_t)
+    {
+        BlockReduceSum(z[4], x, 1, 64, 1, 1, 8);
+    }
+};
+struct ErrGroupDst {
+    static constexpr int line = __LINE__ + 3;
+    static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &, uint32_t)
+    {
+        ReducePairElem<ReduceType::SUM, float>(z[48], x, 64, 2, 1, 0, 0);
     }
 };
 
@@ -1092,6 +1447,67 @@ START_TEST(test_ascendc_vec_reduce_level0)
             want[48 + r] = repeat_sum(x, r * 64, 5);
         same(z, want, 64, "WholeReduceSum / Max / Min, RepeatReduceSum");
     }
+    {
+        auto x = data<half>(384, -1000, 1000);
+        auto zf = data<half>(16, 0, 1);
+        auto z = run_map<half, half, MaxSmallTmp>(s, x, zf, 0);
+        uint32_t best = 0;
+        for (uint32_t i = 1; i < 288; i++)
+            if ((float)x[i] > (float)x[best])
+                best = i;
+        ck_assert_msg(index_bits(z[0]) == index_bits(x[best]) && index_bits(z[1]) == best,
+                      "ReduceMax with a 32-element work tensor: %g at %u, expected %g at %u", as_d(z[0]),
+                      index_bits(z[1]), as_d(x[best]), best);
+    }
+}
+END_TEST
+
+/* AddRelu SubRelu MulAddDst FusedMulAdd FusedMulAddRelu Axpy (count, and level 0), ShiftLeft /
+ * ShiftRight by a scalar. */
+START_TEST(test_ascendc_vec_compound)
+{
+    Session s;
+    check_cmp2<half, 0>(s, 1000);
+    check_cmp2<float, 0>(s, 300);
+    check_cmp2<int16_t, 0>(s, 300);
+    check_cmp2<float, 1>(s, 300);
+    check_cmp2<half, 2>(s, 1000);
+    check_cmp2<float, 2>(s, 1000);
+    check_cmp2<half, 3>(s, 500);
+    check_cmp2<float, 4>(s, 500);
+    check_cmp2<half, 5>(s, 777);
+    check_cmp2<float, 5>(s, 777);
+    check_cmp2<half, 6>(s, 0);
+    check_cmp2<float, 7>(s, 0);
+    check_shift<int16_t, 0>(s, 500);
+    check_shift<uint32_t, 0>(s, 100);
+    check_shift<int32_t, 1>(s, 300);
+    check_shift<uint16_t, 1>(s, 300);
+    check_shift<int32_t, 2>(s, 0);
+}
+END_TEST
+
+/* Gather (count with a base offset, level 0 with a bit mask and a dst repeat stride) and Gatherb. */
+START_TEST(test_ascendc_vec_gather)
+{
+    Session s;
+    check_gather<half, 0>(s, 1000);
+    check_gather<float, 0>(s, 200);
+    check_gather<uint16_t, 1>(s, 0);
+    check_gather<int32_t, 1>(s, 0);
+    check_gather<uint16_t, 2>(s, 0);
+    check_gather<uint32_t, 2>(s, 0);
+}
+END_TEST
+
+/* BlockReduceSum / Max / Min, PairReduceSum (bit and continuous masks, strides); ReduceDataBlock,
+ * ReducePairElem, ReduceRepeat; ReduceDataBlock then ReduceRepeat in counter mode (a partial last
+ * datablock). */
+START_TEST(test_ascendc_vec_reduce_groups)
+{
+    Session s;
+    check_groups<float>(s);
+    check_groups<half>(s);
 }
 END_TEST
 
@@ -1130,6 +1546,16 @@ START_TEST(test_ascendc_vec_compare_select)
                 if (r < 3 ? e < 48 : e >= 8 && e < 56)
                     want[64 * r + e] = x[64 * r + e] == y[64 * r + e] ? x[64 * r + e] : y[64 * r + e];
         same(z, want, n, "Compare EQ + Select level 0");
+    }
+    {
+        const uint32_t n = 1024;
+        auto x = data<float>(n, -2, 2), y = data<float>(n, -2, 2), zf = data<float>(n, -4, 4);
+        x[5] = 0.5f;
+        auto z = run_binary<float, CmpsSel>(s, x, y, zf, n);
+        auto want = zf;
+        for (uint32_t i = 0; i < n; i++)
+            want[i] = x[i] < 0.5f ? x[i] : y[i];
+        same(z, want, n, "Compares LT + Select");
     }
 }
 END_TEST
@@ -1170,6 +1596,10 @@ START_TEST(test_ascendc_vec_create_vec_index)
     check_vecindex<int32_t>(s, 77);
     check_vecindex<half>(s, 300);
     check_vecindex<int16_t>(s, 128);
+    check_vecindex_l0<float, 0>(s);
+    check_vecindex_l0<half, 0>(s);
+    check_vecindex_l0<int32_t, 1>(s);
+    check_vecindex_l0<int16_t, 1>(s);
 }
 END_TEST
 
@@ -1187,6 +1617,12 @@ START_TEST(test_ascendc_vec_errors)
                                          "tensor's 64"});
     expect_error<ErrCompare>(s, {"Compare: ", "count 100: count * sizeof(T) must be a multiple of 256 bytes"});
     expect_error<ErrCmpInt>(s, {"Compare: ", "int32_t is compared only with CMPMODE::EQ"});
+    expect_error<ErrTmp>(s, {"ReduceMin: ", "sharedTmpBuffer holds 8 elements; 3 repeats need 10"});
+    expect_error<ErrSpr>(s, {"GetReduceRepeatSumSpr: ", "the ACC_VAL register is not modelled by dvsim"});
+    expect_error<ErrShift>(s, {"ShiftRight: ", "shift count 17 is not in [0, 16]"});
+    expect_error<ErrGather>(s, {"Gather: ", "srcBaseOffset 2 must be a multiple of 4 inside src's 256 bytes"});
+    expect_error<ErrGroupAlign>(s, {"BlockReduceSum: ", "dst's UB address", "is not 32-byte aligned"});
+    expect_error<ErrGroupDst>(s, {"ReducePairElem: ", "64 elements pass the end of dst (16 elements)"});
 }
 END_TEST
 
@@ -1205,6 +1641,20 @@ START_TEST(test_ascendc_vec_dtype_compile_error)
         {"AscendC::Cast(h, i, AscendC::RoundMode::CAST_NONE, 64u);",
          "Cast: this src -> dst conversion is not available"},
         {"AscendC::ReduceSum(i, i, i, 64);", "ReduceSum: dtype not supported on dav-2201 (half, float)"},
+        {"AscendC::BlockReduceMax(i, i, 1, 64, 1, 1, 8);", "BlockReduceMax: dtype not supported on dav-2201"},
+        {"uint64_t n = 0; AscendC::GatherMask(i, i, (uint8_t)1, false, 0u, AscendC::GatherMaskParams(), n);",
+         "GatherMask: not modelled by dvsim"},
+        {"AscendC::GetCmpMask(i);", "GetCmpMask: the CMPMASK register is not modelled by dvsim"},
+        {"AscendC::Transpose(h, h, i.ReinterpretCast<uint8_t>(), AscendC::TransposeParamsExt());",
+         "Transpose: the form with TransposeParamsExt is not modelled by dvsim"},
+        {"AscendC::Cast(i.ReinterpretCast<AscendC::int4b_t>(), h, AscendC::RoundMode::CAST_CEIL, 64u);",
+         "Cast: this src -> dst conversion is not available"},
+        {"AscendC::AddRelu(i, i, i, 64);", "AddRelu: dtype not supported on dav-2201"},
+        {"AscendC::Axpy(h, i, 1, 64);", "Axpy: dtype not supported"},
+        {"AscendC::Gatherb(h, h, i.ReinterpretCast<uint32_t>(), 1, AscendC::GatherRepeatParams());",
+         "Gatherb: dtype not supported on dav-2201 (uint16_t, uint32_t)"},
+        {"AscendC::ReduceDataBlock<AscendC::ReduceType::SUM>(h, i, 64, 1, 1, 1, 8);",
+         "ReduceDataBlock: dst and src have one type on dav-2201"},
     };
     for (const auto &c : cases) {
         const std::string src = dir + "/k.cpp";
@@ -1312,6 +1762,9 @@ extern "C" Suite *dv_ascendc_vec_suite(void)
     tcase_add_test(tc, test_ascendc_vec_copy);
     tcase_add_test(tc, test_ascendc_vec_reduce_count);
     tcase_add_test(tc, test_ascendc_vec_reduce_level0);
+    tcase_add_test(tc, test_ascendc_vec_reduce_groups);
+    tcase_add_test(tc, test_ascendc_vec_compound);
+    tcase_add_test(tc, test_ascendc_vec_gather);
     tcase_add_test(tc, test_ascendc_vec_compare_select);
     tcase_add_test(tc, test_ascendc_vec_brcb_transpose);
     tcase_add_test(tc, test_ascendc_vec_create_vec_index);

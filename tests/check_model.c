@@ -299,8 +299,9 @@ START_TEST(test_model_every_opcode_runs)
                 in.f[k].u = DV_ADDR(DV_ADDR_SPACE(in.f[k].u), (uint64_t)k * 0x1000);
             else if (fd->kind == DV_FK_INT && fd->required)
                 in.f[k].i = fd->min > 16 ? fd->min : 16;
-            else if (fd->kind == DV_FK_DTYPE)
-                in.f[k].i = os->dtypes & DT_F16 ? DV_DT_F16 : DV_DT_F32;
+            else if (fd->kind == DV_FK_DTYPE) /* f16, else f32, else the row's first type */
+                in.f[k].i = os->dtypes & DT_F16 ? DV_DT_F16 : os->dtypes & DT_F32 || !os->dtypes ? DV_DT_F32
+                                                                                              : __builtin_ctz(os->dtypes);
         }
         if (os->form == DV_FORM_VCONV) {
             in.f[DV_FLD(VCONV, src_type)].i = DV_DT_F32;

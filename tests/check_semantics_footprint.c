@@ -641,6 +641,11 @@ START_TEST(test_semantics_footprint_covers_exec)
             sr_fset(&in, "k_start", 16 * sr_rndn(4));
             sr_fset(&in, "k_ext", 16 * (1 + sr_rndn(4)));
         }
+        const bool gather = os->form == DV_FORM_VGATHER || os->form == DV_FORM_VGATHERB;
+        if (os->form == DV_FORM_VGATHER) /* offsets of 0 (below) then read the source's first element */
+            sr_fset(&in, "base", 0);
+        if (gather)
+            sr_fset(&in, "src_len", 32 + sr_rndn(64));
         if (os->form == DV_FORM_VTRANSPOSE) /* operands must not overlap */
             sr_fsetu(&in, "src", in.f[DV_FLD(VTRANSPOSE, dst)].u + 512 + 32 * sr_rndn(8));
         if (sr_rndn(3) == 0) {
@@ -670,6 +675,8 @@ START_TEST(test_semantics_footprint_covers_exec)
             uint8_t *b = malloc(size ? size : 1);
             for (uint64_t i = 0; i < size; i++)
                 b[i] = (uint8_t)sr_rnd();
+            if (gather && s == DV_SPACE_UB && n > 1) /* the offsets (range 1): all 0 */
+                memset(b + r[1].lo, 0, r[1].hi - r[1].lo);
             keep[s] = malloc(size ? size : 1);
             memcpy(keep[s], b, size);
             if (s < DV_SPACE_COUNT) {

@@ -77,9 +77,33 @@ static float ref_fop(dv_op_t op, float a, float b)
     case DV_OP_vrec: r = 1.0f / a; break;
     case DV_OP_vabs: r = fabsf(a); break;
     case DV_OP_vrelu: r = a > 0 ? a : 0.0f; break;
+    case DV_OP_vaddrelu: r = a + b; r = r < 0 ? 0.0f : r; break;
+    case DV_OP_vsubrelu: r = a - b; r = r < 0 ? 0.0f : r; break;
     default: r = a; break;
     }
     return r;
+}
+
+/* x as the dtype would hold it. */
+static float ref_round(int dt, float x)
+{
+    uint8_t b[4];
+    sr_rst_f(dt, b, x);
+    return (float)sr_rld(dt, b);
+}
+static bool ref_reads_dst(dv_op_t op)
+{
+    return op == DV_OP_vmla || op == DV_OP_vmadd || op == DV_OP_vmaddrelu || op == DV_OP_vaxpy;
+}
+/* The multiply-adds: a = src0 (src), b = src1 (the scalar), d = dst, each operation rounded. */
+static float ref_muladd(dv_op_t op, int dt, float a, float b, float d)
+{
+    if (op == DV_OP_vmla || op == DV_OP_vaxpy)
+        return ref_round(dt, a * b) + d;
+    const float r = ref_round(dt, a * d) + b;
+    if (op == DV_OP_vmadd)
+        return r;
+    return ref_round(dt, r) <= 0 ? 0.0f : r;
 }
 
 static int64_t ref_iop(dv_op_t op, int64_t a, int64_t b)
@@ -92,6 +116,15 @@ static int64_t ref_iop(dv_op_t op, int64_t a, int64_t b)
     case DV_OP_vmin: case DV_OP_vmins: return a < b ? a : b;
     case DV_OP_vabs: return a < 0 ? -a : a;
     case DV_OP_vrelu: return a > 0 ? a : 0;
+    case DV_OP_vaddrelu: return a + b < 0 ? 0 : a + b;
+    case DV_OP_vsubrelu: return a - b < 0 ? 0 : a - b;
+    case DV_OP_vshl: return (uint64_t)b >= 32 ? 0 : (int64_t)(uint32_t)((uint32_t)a << b);
+    case DV_OP_vshr: { /* a holds the element's value, so >> is arithmetic for signed, logical for unsigned */
+        int64_t r = a;
+        for (int64_t i = 0; i < b && i < 64; i++)
+            r = r < 0 ? -((-r + 1) / 2) : r / 2; /* floor(r / 2) */
+        return r;
+    }
     default: return a;
     }
 }
@@ -117,6 +150,34 @@ static bool ref_cmp(int c, double a, double b)
     }
 }
 
+/* The group reductions: the selected elements of src[lo, lo+len) combined as a binary tree (each half
+ * first, each sum rounded to dt; a missing element takes no part); false when none is selected. */
+static bool ref_tree(const vcase_t *c, const uint8_t *u, int E, int r, int lo, int len, double *out)
+{
+    if (len == 1) {
+        if (!ref_sel(c, E, r, lo))
+            return false;
+        *out = sr_rld(c->dt, u + ref_addr(B_S0, E, (int)sr_sz(c->dt), c->blk[1], c->rep[1], r, lo));
+        return true;
+    }
+    double a, b;
+    const bool ha = ref_tree(c, u, E, r, lo, len / 2, &a), hb = ref_tree(c, u, E, r, lo + len / 2, len / 2, &b);
+    if (!ha || !hb) {
+        *out = ha ? a : b;
+        return ha || hb;
+    }
+    if (c->op == DV_OP_vcgmax)
+        *out = a != a ? b : b != b ? a : (b > a ? b : a);
+    else if (c->op == DV_OP_vcgmin)
+        *out = a != a ? b : b != b ? a : (b < a ? b : a);
+    else {
+        uint8_t t[4];
+        sr_rst_f(c->dt, t, (float)(a + b)); /* a + b is exact in double: one rounding to dt */
+        *out = sr_rld(c->dt, t);
+    }
+    return true;
+}
+
 /* The whole vector instruction on memory u, from the definitions. */
 static void ref_vec(const vcase_t *c, uint8_t *u)
 {
@@ -129,6 +190,22 @@ static void ref_vec(const vcase_t *c, uint8_t *u)
         case DV_FORM_VBIN:
         case DV_FORM_VSCALAR:
         case DV_FORM_VUNARY:
+            if (ref_reads_dst(c->op)) { /* every dst element of the repeat read before any is written */
+                float dv[256];
+                for (int e = 0; e < E; e++)
+                    if (ref_sel(c, E, r, e))
+                        dv[e] = (float)sr_rld(c->dt, u + ref_addr(B_DST, E, s, bk[0], rp[0], r, e));
+                for (int e = 0; e < E; e++) {
+                    if (!ref_sel(c, E, r, e))
+                        continue;
+                    const float x = (float)sr_rld(c->dt, u + ref_addr(B_S0, E, s, bk[1], rp[1], r, e));
+                    const float y = form == DV_FORM_VBIN
+                                        ? (float)sr_rld(c->dt, u + ref_addr(B_S1, E, s, bk[2], rp[2], r, e))
+                                        : (float)ref_scalar(c->dt, c->scalar);
+                    sr_rst_f(c->dt, u + ref_addr(B_DST, E, s, bk[0], rp[0], r, e), ref_muladd(c->op, c->dt, x, y, dv[e]));
+                }
+                break;
+            }
             for (int e = 0; e < E; e++) {
                 if (!ref_sel(c, E, r, e))
                     continue;
@@ -166,6 +243,16 @@ static void ref_vec(const vcase_t *c, uint8_t *u)
         case DV_FORM_VREDUCE: {
             if (c->op == DV_OP_vcadd_acc) { /* all repeats at once, below */
                 r = R;
+                break;
+            }
+            if (c->op == DV_OP_vcgadd || c->op == DV_OP_vcgmax || c->op == DV_OP_vcgmin || c->op == DV_OP_vcpadd) {
+                const int g = c->op == DV_OP_vcpadd ? 2 : E / 8; /* a pair or a datablock per result */
+                for (int j = 0; j < E / g; j++) {
+                    double x;
+                    const uint64_t at = (uint64_t)r * (uint64_t)c->dst_rep * (uint64_t)(E / g) + (uint64_t)j;
+                    if (ref_tree(c, u, E, r, j * g, g, &x))
+                        sr_rst_f(c->dt, u + B_DST + at * (uint64_t)s, (float)x);
+                }
                 break;
             }
             float acc = 0;
@@ -207,6 +294,15 @@ static void ref_vec(const vcase_t *c, uint8_t *u)
             for (int e = 0; e < E; e++)
                 if (ref_sel(c, E, r, e) && ref_cmp(c->cmp, sr_rld(c->dt, u + ref_addr(B_S0, E, s, bk[1], rp[1], r, e)),
                                                     sr_rld(c->dt, u + ref_addr(B_S1, E, s, bk[2], rp[2], r, e))))
+                    d[e / 8] |= (uint8_t)(1 << (e % 8));
+            break;
+        }
+        case DV_FORM_VCMPS: {
+            uint8_t *d = u + B_DST + (uint64_t)r * (uint64_t)(E / 8);
+            memset(d, 0, (size_t)E / 8);
+            for (int e = 0; e < E; e++)
+                if (ref_sel(c, E, r, e) && ref_cmp(c->cmp, sr_rld(c->dt, u + ref_addr(B_S0, E, s, bk[1], rp[1], r, e)),
+                                                    ref_scalar(c->dt, c->scalar)))
                     d[e / 8] |= (uint8_t)(1 << (e % 8));
             break;
         }
@@ -287,6 +383,12 @@ static dv_insn_t vcase_insn(const vcase_t *c)
         sr_fset(&in, "dst_blk", c->blk[0]);
         sr_fset(&in, "dst_rep", c->rep[0]);
         break;
+    case DV_FORM_VCMPS:
+        sr_fsetu(&in, "src", DV_ADDR(DV_SPACE_UB, B_S0));
+        sr_fset(&in, "cmp", c->cmp);
+        sr_fset(&in, "src_blk", c->blk[1]);
+        sr_fset(&in, "src_rep", c->rep[1]);
+        break;
     case DV_FORM_VREDUCE:
         sr_fsetu(&in, "src", DV_ADDR(DV_SPACE_UB, B_S0));
         sr_fset(&in, "dst_rep", c->dst_rep);
@@ -308,7 +410,7 @@ static dv_insn_t vcase_insn(const vcase_t *c)
     } else {
         sr_fset(&in, "dtype", c->dt);
     }
-    if (form == DV_FORM_VSCALAR || form == DV_FORM_VDUP)
+    if (form == DV_FORM_VSCALAR || form == DV_FORM_VDUP || form == DV_FORM_VCMPS)
         sr_fsetd(&in, "scalar", c->scalar);
     return in;
 }
@@ -424,8 +526,9 @@ static void vop_all(dv_op_t op, int kind, double scalar)
 START_TEST(test_semantics_vbin)
 {
     sr_seed(1);
-    const dv_op_t ops[] = {DV_OP_vadd, DV_OP_vsub, DV_OP_vmul, DV_OP_vdiv,
-                           DV_OP_vmax, DV_OP_vmin, DV_OP_vand, DV_OP_vor};
+    const dv_op_t ops[] = {DV_OP_vadd, DV_OP_vsub,     DV_OP_vmul,     DV_OP_vdiv, DV_OP_vmax,  DV_OP_vmin,
+                           DV_OP_vand, DV_OP_vor,      DV_OP_vaddrelu, DV_OP_vsubrelu, DV_OP_vmla, DV_OP_vmadd,
+                           DV_OP_vmaddrelu};
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
         vop_all(ops[i], D_NORMAL, 0);
 }
@@ -443,6 +546,14 @@ START_TEST(test_semantics_vscalar)
     vop_all(DV_OP_vmins, D_NORMAL, -100000.75); /* saturates for s16 */
     vop_all(DV_OP_vlrelu, D_NORMAL, 0.01);
     vop_all(DV_OP_vlrelu, D_NORMAL, -1.5);
+    vop_all(DV_OP_vaxpy, D_NORMAL, -2.7);
+    vop_all(DV_OP_vaxpy, D_SMALL, 0.5);
+    /* shifts: within the width, at it, past it */
+    const double counts[] = {0, 1, 5, 15, 16, 17, 31, 32};
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        vop_all(DV_OP_vshl, D_NORMAL, counts[i]);
+        vop_all(DV_OP_vshr, D_NORMAL, counts[i]);
+    }
 }
 END_TEST
 
@@ -509,6 +620,87 @@ START_TEST(test_semantics_vreduce)
 }
 END_TEST
 
+/* The group reductions: every datablock (vcgadd, vcgmax, vcgmin) or pair (vcpadd) of a repeat reduced
+ * to one result, a group with nothing selected not written; sums in a pairwise tree rounded per step
+ * (a mask that leaves out single elements and whole groups, and the overflow of f16 partial sums). */
+START_TEST(test_semantics_vreduce_groups)
+{
+    sr_seed(15);
+    const dv_op_t ops[] = {DV_OP_vcgadd, DV_OP_vcgmax, DV_OP_vcgmin, DV_OP_vcpadd};
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        vop_all(ops[i], D_NORMAL, 0);
+        vop_all(ops[i], D_SMALL, 0);
+    }
+    /* hand-checked: f16 block [60000, 60000, -30000, 100, 0...]: 60000+60000 = inf in the tree (no
+     * saturation modelled), so the block sum is inf; a block left out keeps its old value */
+    sr_mem_t m;
+    sr_tmem_alloc(&m, false);
+    uint8_t *ub = m.buf[DV_SPACE_UB];
+    memset(ub, 0, UB_SIZE);
+    const double vals[4] = {60000, 60000, -30000, 100};
+    for (int k = 0; k < 4; k++)
+        sr_rst_f(DV_DT_F16, ub + B_S0 + 2 * k, (float)vals[k]);
+    for (int k = 0; k < 16; k++)
+        sr_rst_f(DV_DT_F16, ub + B_S0 + 32 + 2 * k, (float)(k + 1));
+    sr_rst_f(DV_DT_F16, ub + B_DST + 4, 7.0f);
+    dv_insn_t in;
+    dv_insn_init(&in, DV_OP_vcgadd);
+    sr_fsetu(&in, "dst", DV_ADDR(DV_SPACE_UB, B_DST));
+    sr_fsetu(&in, "src", DV_ADDR(DV_SPACE_UB, B_S0));
+    sr_fset(&in, "dtype", DV_DT_F16);
+    sr_fset(&in, "repeat", 1);
+    dv_vstate_t vs;
+    dv_vstate_reset(&vs);
+    vs.hi = 0;
+    vs.lo = 0xffffffffull; /* blocks 0 and 1 */
+    sr_exec_ok(&in, &vs, &m);
+    ck_assert(isinf(sr_rld(DV_DT_F16, ub + B_DST)));
+    ck_assert_double_eq(sr_rld(DV_DT_F16, ub + B_DST + 2), 136.0); /* 1 + ... + 16 */
+    ck_assert_double_eq(sr_rld(DV_DT_F16, ub + B_DST + 4), 7.0);
+    /* vcpadd: a pair with one element selected gives that element */
+    dv_insn_init(&in, DV_OP_vcpadd);
+    sr_fsetu(&in, "dst", DV_ADDR(DV_SPACE_UB, B_DST));
+    sr_fsetu(&in, "src", DV_ADDR(DV_SPACE_UB, B_S0 + 32));
+    sr_fset(&in, "dtype", DV_DT_F16);
+    sr_fset(&in, "repeat", 1);
+    vs.lo = 0x6; /* elements 1 and 2: pair 0 -> 2, pair 1 -> 3, pairs 2.. not written */
+    sr_exec_ok(&in, &vs, &m);
+    ck_assert_double_eq(sr_rld(DV_DT_F16, ub + B_DST), 2.0);
+    ck_assert_double_eq(sr_rld(DV_DT_F16, ub + B_DST + 2), 3.0);
+    ck_assert_double_eq(sr_rld(DV_DT_F16, ub + B_DST + 4), 7.0);
+    sr_tmem_free(&m);
+    /* the results' footprint and geometry: vcgadd f32, 3 repeats, dst_rep 2, only datablock 1 selected:
+     * results at (16r + 1)*4 bytes; vcpadd f16: 128 bytes of results per repeat */
+    dv_insn_init(&in, DV_OP_vcgadd);
+    sr_fsetu(&in, "dst", DV_ADDR(DV_SPACE_UB, 0x100));
+    sr_fsetu(&in, "src", DV_ADDR(DV_SPACE_UB, 0x1000));
+    sr_fset(&in, "dtype", DV_DT_F32);
+    sr_fset(&in, "repeat", 3);
+    sr_fset(&in, "dst_rep", 2);
+    vs.lo = 0xff00;
+    dv_range_t rg[DV_MAX_RANGES];
+    ck_assert_int_eq(dv_footprint(&in, &vs, rg), 2);
+    ck_assert_uint_eq(rg[0].lo, 0x100 + 4);
+    ck_assert_uint_eq(rg[0].hi, 0x100 + 2 * 64 + 8);
+    ck_assert(rg[0].write);
+    dv_vgeom_t g;
+    ck_assert_int_eq(dv_vec_geometry(&in, &vs, &g), 2);
+    ck_assert_uint_eq(g.ops[0].blk_bytes, 4);
+    ck_assert_uint_eq(g.ops[0].blk_stride, 4);
+    ck_assert_uint_eq(g.ops[0].rep_stride, 64);
+    vs.lo = 0;
+    ck_assert_int_eq(dv_footprint(&in, &vs, rg), 0);
+    dv_insn_init(&in, DV_OP_vcpadd);
+    sr_fset(&in, "dtype", DV_DT_F16);
+    sr_fset(&in, "repeat", 2);
+    dv_vstate_reset(&vs);
+    ck_assert_int_eq(dv_vec_geometry(&in, &vs, &g), 2);
+    ck_assert_uint_eq(g.ops[0].blk_bytes, 16);
+    ck_assert_uint_eq(g.ops[0].blk_stride, 16);
+    ck_assert_uint_eq(g.ops[0].rep_stride, 128);
+}
+END_TEST
+
 START_TEST(test_semantics_vdup)
 {
     sr_seed(6);
@@ -532,6 +724,132 @@ START_TEST(test_semantics_vcmp)
                 vcase_run(&c, k % 2 ? D_SMALL : D_NORMAL);
             }
         }
+}
+END_TEST
+
+/* vcmps: src CMP scalar, every mode and dtype, the scalar among the values (D_SMALL) or not. */
+START_TEST(test_semantics_vcmps)
+{
+    sr_seed(17);
+    for (int cmp = 0; cmp < 6; cmp++)
+        for (int dt = 0; dt < DV_DT_COUNT; dt++) {
+            if (!(dv_op_spec(DV_OP_vcmps)->dtypes & (1u << dt)))
+                continue;
+            for (int k = 0; k < NCFG; k++) {
+                vcase_t c = {.op = DV_OP_vcmps, .dt = dt, .st = dt, .cmp = cmp, .scalar = k % 2 ? 1.0 : 0.37};
+                vcase_config(&c, k, 256 / (int)sr_sz(dt));
+                vcase_run(&c, k % 2 ? D_SMALL : D_NORMAL);
+            }
+        }
+}
+END_TEST
+
+/* vgather: element e of repeat r (selected) = the element at src + base + offset[rE + e]; vgatherb:
+ * datablock i of repeat r = the 32 bytes at src + offset[8r + i]; an offset outside src_len or not
+ * aligned is an error naming it, before anything is written. */
+START_TEST(test_semantics_gather)
+{
+    sr_seed(18);
+    const int dts[] = {DV_DT_F16, DV_DT_F32, DV_DT_U16, DV_DT_S32};
+    for (size_t di = 0; di < sizeof dts / sizeof dts[0]; di++) {
+        const int dt = dts[di], s = (int)sr_sz(dt), E = 256 / s;
+        for (int k = 0; k < NCFG; k++) {
+            vcase_t c = {.op = DV_OP_vgather, .dt = dt, .st = dt};
+            vcase_config(&c, k, E);
+            const int R = ref_repeats(&c, E), rep = c.rep[0] > 255 ? 255 : c.rep[0];
+            const uint64_t len = 8192, base = (uint64_t)s * sr_rndn(8);
+            sr_mem_t got, want;
+            sr_tmem_alloc(&got, true);
+            uint8_t *ub = got.buf[DV_SPACE_UB];
+            for (int i = 0; i < 255 * E && (uint64_t)(i + 1) * 4 <= 0x40000 - 0x20000; i++) {
+                const uint32_t off = (uint32_t)(s * sr_rndn((uint32_t)((len - base) / (uint64_t)s)));
+                memcpy(ub + B_S1 + 4 * (uint64_t)i, &off, 4);
+            }
+            sr_tmem_clone(&want, &got);
+            dv_insn_t in;
+            dv_insn_init(&in, DV_OP_vgather);
+            sr_fsetu(&in, "dst", DV_ADDR(DV_SPACE_UB, B_DST));
+            sr_fsetu(&in, "offset", DV_ADDR(DV_SPACE_UB, B_S1));
+            sr_fsetu(&in, "src", DV_ADDR(DV_SPACE_UB, B_S0));
+            sr_fset(&in, "src_len", (int64_t)len);
+            sr_fset(&in, "base", (int64_t)base);
+            sr_fset(&in, "dtype", dt);
+            sr_fset(&in, "repeat", c.repeat);
+            sr_fset(&in, "dst_rep", rep);
+            sr_exec_ok(&in, &c.vs, &got);
+            uint8_t *u = want.buf[DV_SPACE_UB];
+            for (int r = 0; r < R; r++)
+                for (int e = 0; e < E; e++)
+                    if (ref_sel(&c, E, r, e)) {
+                        uint32_t off;
+                        memcpy(&off, u + B_S1 + 4 * ((uint64_t)r * (uint64_t)E + (uint64_t)e), 4);
+                        memcpy(u + B_DST + (uint64_t)r * (uint64_t)rep * 32 + (uint64_t)e * (uint64_t)s,
+                               u + B_S0 + base + off, (size_t)s);
+                    }
+            char what[80];
+            snprintf(what, sizeof what, "vgather %s config %d", dv_dtype_name((dv_dtype_t)dt), k);
+            sr_expect_same(&got, &want, what);
+            sr_tmem_free(&got);
+            sr_tmem_free(&want);
+        }
+    }
+    /* vgatherb: 3 repeats, dst_blk 2, dst_rep 20 */
+    sr_mem_t got, want;
+    sr_tmem_alloc(&got, true);
+    uint8_t *ub = got.buf[DV_SPACE_UB];
+    for (int i = 0; i < 24; i++) {
+        const uint32_t off = 32 * sr_rndn(64);
+        memcpy(ub + B_S1 + 4 * i, &off, 4);
+    }
+    sr_tmem_clone(&want, &got);
+    dv_insn_t in;
+    dv_insn_init(&in, DV_OP_vgatherb);
+    sr_fsetu(&in, "dst", DV_ADDR(DV_SPACE_UB, B_DST));
+    sr_fsetu(&in, "offset", DV_ADDR(DV_SPACE_UB, B_S1));
+    sr_fsetu(&in, "src", DV_ADDR(DV_SPACE_UB, B_S0));
+    sr_fset(&in, "src_len", 2048);
+    sr_fset(&in, "dtype", DV_DT_U16);
+    sr_fset(&in, "repeat", 3);
+    sr_fset(&in, "dst_blk", 2);
+    sr_fset(&in, "dst_rep", 20);
+    dv_vstate_t vs;
+    dv_vstate_reset(&vs);
+    vs.lo = 1; /* the mask does not apply */
+    sr_exec_ok(&in, &vs, &got);
+    uint8_t *u = want.buf[DV_SPACE_UB];
+    for (int r = 0; r < 3; r++)
+        for (int i = 0; i < 8; i++) {
+            uint32_t off;
+            memcpy(&off, u + B_S1 + 4 * (8 * r + i), 4);
+            memcpy(u + B_DST + 20 * 32 * r + 64 * i, u + B_S0 + off, 32);
+        }
+    sr_expect_same(&got, &want, "vgatherb");
+    /* errors: an offset past src_len, a misaligned one; nothing written */
+    const uint32_t bad = 2048;
+    memcpy(ub + B_S1 + 4 * 5, &bad, 4);
+    sr_tmem_free(&want);
+    sr_tmem_clone(&want, &got);
+    dv_error_t err = {0};
+    ck_assert_int_eq(dv_exec(&in, &vs, &got.m, &err), DV_ERR_RANGE);
+    ck_assert_str_eq(err.msg, "vgatherb: offset 2048 (element 5 of the offsets) reads bytes [2048, 2080) of the "
+                              "source: past its src_len");
+    sr_expect_same(&got, &want, "vgatherb error");
+    dv_insn_init(&in, DV_OP_vgather);
+    sr_fsetu(&in, "dst", DV_ADDR(DV_SPACE_UB, B_DST));
+    sr_fsetu(&in, "offset", DV_ADDR(DV_SPACE_UB, B_S1));
+    sr_fsetu(&in, "src", DV_ADDR(DV_SPACE_UB, B_S0));
+    sr_fset(&in, "src_len", 4096);
+    sr_fset(&in, "base", 2);
+    sr_fset(&in, "dtype", DV_DT_F32);
+    sr_fset(&in, "repeat", 1);
+    dv_vstate_reset(&vs);
+    vs.lo = 1ull << 5;
+    ck_assert_int_eq(dv_exec(&in, &vs, &got.m, &err), DV_ERR_RANGE);
+    ck_assert_str_eq(err.msg, "vgather: offset 2048 (element 5 of the offsets) reads bytes [2050, 2054) of the "
+                              "source: not aligned to the element");
+    sr_expect_same(&got, &want, "vgather error");
+    sr_tmem_free(&got);
+    sr_tmem_free(&want);
 }
 END_TEST
 
@@ -690,8 +1008,11 @@ Suite *dv_semantics_vector_suite(void)
     tcase_add_test(tc, test_semantics_vunary);
     tcase_add_test(tc, test_semantics_vconv);
     tcase_add_test(tc, test_semantics_vreduce);
+    tcase_add_test(tc, test_semantics_vreduce_groups);
     tcase_add_test(tc, test_semantics_vdup);
     tcase_add_test(tc, test_semantics_vcmp);
+    tcase_add_test(tc, test_semantics_vcmps);
+    tcase_add_test(tc, test_semantics_gather);
     tcase_add_test(tc, test_semantics_vsel);
     tcase_add_test(tc, test_semantics_vbrcb);
     tcase_add_test(tc, test_semantics_vtranspose);

@@ -67,7 +67,10 @@ static void seta(dv_insn_t *in, const char *name, dv_space_t s, uint64_t off)
  * (src0 at row 0, src1 at row 8, dst at row 16, moving 8 rows per repeat: no bank conflicts).
  * vbrcb reads one 8-element chunk per repeat (a whole row for 32-bit types), so its dst moves one
  * row per repeat as well (dst_rep=1) and never meets the chunk's bank; vtranspose has no repeat
- * field and always counts R = 2. */
+ * field and always counts R = 2.  The group reductions (vcgadd, vcgmax, vcgmin, vcpadd) write whole
+ * rows of results per repeat, which the model counts; moving, they would reach the banks of the
+ * source rows 0..7 after 32 repeats, so they write every repeat at row 16 (dst_rep=0).  The gathers
+ * (vgather, vgatherb) read their offsets at 0x10000 and a source of 256 bytes. */
 START_TEST(test_timing_vector_repeats_per_class)
 {
     dv_config_t cfg;
@@ -112,11 +115,15 @@ START_TEST(test_timing_vector_repeats_per_class)
                     seta(&in, "src0", DV_SPACE_UB, 0x0);
                     seta(&in, "src1", DV_SPACE_UB, 0x100);
                     seta(&in, "sel", DV_SPACE_UB, 0x20000);
+                    seta(&in, "offset", DV_SPACE_UB, 0x10000);
+                    setf(&in, "src_len", 256);
                     setf(&in, "dtype", src);
                     setf(&in, "src_type", src);
                     setf(&in, "dst_type", dst);
                     setf(&in, "repeat", reps[ri]);
-                    setf(&in, "dst_rep", os->form == DV_FORM_VREDUCE || os->form == DV_FORM_VBRCB ? 1 : 8);
+                    const bool rows =
+                        op == DV_OP_vcgadd || op == DV_OP_vcgmax || op == DV_OP_vcgmin || op == DV_OP_vcpadd;
+                    setf(&in, "dst_rep", rows ? 0 : os->form == DV_FORM_VREDUCE || os->form == DV_FORM_VBRCB ? 1 : 8);
                     /* a reduction re-reads rows 0..7 so its results (row 16) never share a bank */
                     if (os->form == DV_FORM_VREDUCE)
                         setf(&in, "src_rep", 0);

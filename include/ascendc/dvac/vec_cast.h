@@ -18,6 +18,12 @@ enum class RoundMode : uint8_t {
     CAST_ODD,      /* round to odd (f32 -> f16 on dav-2201; not modelled by dvsim) */
 };
 
+/* CANN's 4-bit integer (two per byte). dvsim has no 4-bit element type: the type exists so that a kernel
+ * naming it in code it does not instantiate compiles; no Cast to or from it compiles. */
+struct int4b_t {
+    uint8_t storage;
+};
+
 } // namespace AscendC
 
 namespace dvac {

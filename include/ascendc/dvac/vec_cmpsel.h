@@ -15,7 +15,7 @@ enum class SELMODE : uint8_t { VSEL_CMPMASK_SPR = 0, VSEL_TENSOR_SCALAR_MODE, VS
 
 namespace dvac {
 
-inline int cmp_field(AscendC::CMPMODE m, const Loc &loc)
+inline int cmp_field(AscendC::CMPMODE m, const Loc &loc, const char *api = "Compare")
 {
     using AscendC::CMPMODE;
     switch (m) {
@@ -25,16 +25,16 @@ inline int cmp_field(AscendC::CMPMODE m, const Loc &loc)
     case CMPMODE::LE: return DV_CMP_LE;
     case CMPMODE::GE: return DV_CMP_GE;
     case CMPMODE::NE: return DV_CMP_NE;
-    default: fail_at(loc, "Compare", "CMPMODE %d does not exist", (int)m);
+    default: fail_at(loc, api, "CMPMODE %d does not exist", (int)m);
     }
 }
 
 /* int32 compares only for equality on dav-2201 (CANN emits vcmpv_eq whatever the mode). */
-template <typename T> inline int cmp_mode(AscendC::CMPMODE m, const Loc &loc)
+template <typename T> inline int cmp_mode(AscendC::CMPMODE m, const Loc &loc, const char *api = "Compare")
 {
     if (std::is_same<T, int32_t>::value && m != AscendC::CMPMODE::EQ)
-        fail_at(loc, "Compare", "int32_t is compared only with CMPMODE::EQ on dav-2201");
-    return cmp_field(m, loc);
+        fail_at(loc, api, "int32_t is compared only with CMPMODE::EQ on dav-2201");
+    return cmp_field(m, loc, api);
 }
 
 template <typename T, typename U> constexpr bool cmp_types_ok()
@@ -246,6 +246,108 @@ inline void Compare(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const
     DVAC_CMP_TYPES;
     (void)mask;
     dvac::cmp_l0(dst, src0, src1, cmpMode, repeatTime, repeatParams, loc);
+}
+
+/* The compare into the CMPMASK register and its copies to and from UB: CMPMASK is not modelled by
+ * dvsim; declared so that code which does not instantiate them compiles, and a call does not. */
+template <typename T, bool isSetMask = true>
+inline void Compare(const LocalTensor<T> &, const LocalTensor<T> &, CMPMODE, const uint64_t[],
+                    const BinaryRepeatParams &, const dvac::Loc & = dvac::Loc::here())
+{
+    static_assert(dvac::never<T>(), "Compare: the form without dst (into the CMPMASK register) is not modelled by "
+                                    "dvsim; compare into a tensor");
+}
+template <typename T, bool isSetMask = true>
+inline void Compare(const LocalTensor<T> &, const LocalTensor<T> &, CMPMODE, const uint64_t,
+                    const BinaryRepeatParams &, const dvac::Loc & = dvac::Loc::here())
+{
+    static_assert(dvac::never<T>(), "Compare: the form without dst (into the CMPMASK register) is not modelled by "
+                                    "dvsim; compare into a tensor");
+}
+template <typename T> inline void GetCmpMask(const LocalTensor<T> &, const dvac::Loc & = dvac::Loc::here())
+{
+    static_assert(dvac::never<T>(), "GetCmpMask: the CMPMASK register is not modelled by dvsim");
+}
+template <typename T> inline void SetCmpMask(const LocalTensor<T> &, const dvac::Loc & = dvac::Loc::here())
+{
+    static_assert(dvac::never<T>(), "SetCmpMask: the CMPMASK register is not modelled by dvsim");
+}
+
+/* ---- Compares: src0 CMP a scalar (vcmps); no mask is set (CANN's dav-2201 VcmpvsImpl), the bits of
+ * repeat r packed at dst + r * E/8 bytes ---- */
+template <typename T, typename U>
+inline void Compares(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const T src1Scalar, CMPMODE cmpMode,
+                     uint32_t count, const dvac::Loc &loc = dvac::Loc::here())
+{
+    static_assert(dvac::cmp_types_ok<T, U>(), "Compares: dtype not supported on dav-2201 (src half, float, int32_t; "
+                                              "dst uint8_t, int8_t)");
+    const char *api = "Compares";
+    dv_k_t *c = dvac::vec_stream(loc);
+    if (!c)
+        return;
+    const int cmp = dvac::cmp_mode<T>(cmpMode, loc, api);
+    dvac::ub_operand(dst, "dst", 32, loc, api);
+    dvac::ub_operand(src0, "src0", 32, loc, api);
+    constexpr uint32_t E = dvac::rep_elems<T>();
+    const uint32_t repeats = count / E, chunk = 252; /* CANN: the elements past whole repeats are not compared */
+    dvac::count_in(src0, (int64_t)repeats * E, "src0", loc, api);
+    dst.need((uint64_t)repeats * E / 8 / sizeof(U), loc, api);
+    const double s = dvac::to_f64(src1Scalar);
+    uint32_t i = 0;
+    for (; i + 1 <= repeats / chunk; i++)
+        dvk_vcmps(c, dst.addr() + (uint64_t)i * chunk * E / 8, src0.addr() + (uint64_t)i * chunk * 256,
+                  dvac::dtype_of<T>(), s, cmp, chunk, 1, 8);
+    dvk_vcmps(c, dst.addr() + (uint64_t)i * chunk * E / 8, src0.addr() + (uint64_t)i * chunk * 256,
+              dvac::dtype_of<T>(), s, cmp, repeats % chunk, 1, 8);
+}
+} // namespace AscendC
+
+namespace dvac {
+/* Level 0 of Compares: the mask is not set (CANN ignores the argument); dvsim's vcmps packs the bits
+ * of repeat r at dst + r * E/8, which is what the default dst strides (1, 8) give. */
+template <typename T, typename U>
+inline void cmps_l0(const AscendC::LocalTensor<U> &dst, const AscendC::LocalTensor<T> &src0, const T &scalar,
+                    AscendC::CMPMODE mode, uint8_t repeat, const AscendC::UnaryRepeatParams &p, const Loc &loc)
+{
+    const char *api = "Compares";
+    dv_k_t *c = vec_stream(loc);
+    if (!c)
+        return;
+    const int cmp = cmp_mode<T>(mode, loc, api);
+    if (repeat > 1 && (p.dstBlkStride != 1 || p.dstRepStride != 8))
+        fail_at(loc, api, "dst strides %u, %u over %u repeats: dvsim's vcmps packs repeat r's bits at dst + r * %u "
+                "bytes (the default strides 1, 8); other dst strides are not modelled", (unsigned)p.dstBlkStride,
+                (unsigned)p.dstRepStride, repeat, (unsigned)(rep_elems<T>() / 8));
+    ub_operand(dst, "dst", 32, loc, api);
+    ub_operand(src0, "src0", 32, loc, api);
+    const int64_t sb = stride8(p.srcBlkStride, "srcBlkStride", loc, api);
+    dst.need((uint64_t)repeat * rep_elems<T>() / 8 / sizeof(U), loc, api);
+    Mask all;
+    all.known = true;
+    all.hi = all.lo = ~0ull;
+    strided_in(src0, "src0", all, rep_elems<T>(), repeat, (uint64_t)sb, p.srcRepStride, loc, api);
+    dvk_vcmps(c, dst.addr(), src0.addr(), dtype_of<T>(), to_f64(scalar), cmp, repeat, sb, p.srcRepStride);
+}
+} // namespace dvac
+
+namespace AscendC {
+template <typename T, typename U, bool isSetMask = true>
+inline void Compares(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const T src1Scalar, CMPMODE cmpMode,
+                     const uint64_t mask[], uint8_t repeatTime, const UnaryRepeatParams &repeatParams,
+                     const dvac::Loc &loc = dvac::Loc::here())
+{
+    DVAC_CMP_TYPES;
+    (void)mask;
+    dvac::cmps_l0(dst, src0, src1Scalar, cmpMode, repeatTime, repeatParams, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+inline void Compares(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const T src1Scalar, CMPMODE cmpMode,
+                     const uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams &repeatParams,
+                     const dvac::Loc &loc = dvac::Loc::here())
+{
+    DVAC_CMP_TYPES;
+    (void)mask;
+    dvac::cmps_l0(dst, src0, src1Scalar, cmpMode, repeatTime, repeatParams, loc);
 }
 #undef DVAC_CMP_TYPES
 

@@ -69,6 +69,10 @@ struct UnaryRepeatParams {
 
 namespace dvac {
 
+/* false, for any T: the condition of a static_assert that fires only when its template is instantiated
+ * (an API dvsim declares but does not model). */
+template <typename T> constexpr bool never() { return sizeof(T) == 0; }
+
 /* T is one of the listed types. */
 template <typename T, typename... L> constexpr bool one_of() { return (std::is_same<T, L>::value || ...); }
 

@@ -8,6 +8,18 @@
 #include "vec_math.h"
 #include "vec_reduce.h"
 
+namespace dvac {
+/* Element i of an index sequence from first (integers in 64 bits, floats in f32, as CANN's
+ * GetCreateVecIndexValue). */
+template <typename T> inline T index_value(const T &first, uint32_t i)
+{
+    if constexpr (std::is_integral<T>::value)
+        return (T)((int64_t)first + (int64_t)i);
+    else
+        return (T)((float)first + (float)i);
+}
+} // namespace dvac
+
 namespace AscendC {
 
 struct BrcbRepeatParams {
@@ -87,12 +99,7 @@ inline void CreateVecIndex(LocalTensor<T> dst, const T &firstValue, uint32_t cou
     dvac::ub_operand(dst, "dst", 32, loc, api);
     dvac::count_in(dst, count, "dst", loc, api);
     constexpr uint32_t blk = dvac::blk_elems<T>(), rep = dvac::rep_elems<T>();
-    const auto value = [&](uint32_t i) -> T {
-        if constexpr (std::is_integral<T>::value)
-            return (T)((int64_t)firstValue + (int64_t)i);
-        else
-            return (T)((float)firstValue + (float)i);
-    };
+    const auto value = [&](uint32_t i) { return dvac::index_value(firstValue, i); };
     const uint32_t first = count < blk ? count : blk;
     for (uint32_t i = 0; i < first; i++)
         dst.SetValue(i, value(i), loc);
@@ -118,6 +125,140 @@ inline void CreateVecIndex(LocalTensor<T> dst, const T &firstValue, uint32_t cou
     if (tail) {
         Adds(dst[reps * rep], dst[reps * rep - rep], (T)rep, (uint64_t)tail, 1, p, loc);
     }
+}
+
+/* Level 0 (CANN's dav-2201 sequence): the first repeat's selected elements written by the scalar unit
+ * (the continuous mask: its first datablock; the bit mask: every selected element), an S -> V flag,
+ * then for the continuous mask the rest of the first repeat by Adds of one datablock each and one for
+ * the tail, and every further repeat as an Adds of a repeat's width from the one before, each Adds
+ * followed by a pipe barrier.  The strides place repeat r at r * dstRepStride datablocks and datablock
+ * i at i * dstBlkStride. */
+template <typename T>
+inline void CreateVecIndex(LocalTensor<T> &dst, const T &firstValue, uint64_t mask, uint8_t repeatTime,
+                           uint16_t dstBlkStride, uint8_t dstRepStride, const dvac::Loc &loc = dvac::Loc::here())
+{
+    static_assert(dvac::one_of<T, half, int16_t, float, int32_t>(),
+                  "CreateVecIndex: dtype not supported on dav-2201 (half, int16_t, float, int32_t)");
+    const char *api = "CreateVecIndex";
+    if (!dvac::vec_stream(loc))
+        return;
+    constexpr uint32_t blk = dvac::blk_elems<T>(), E = dvac::rep_elems<T>();
+    dvac::ub_operand(dst, "dst", 32, loc, api);
+    const dvac::Mask m = dvac::mask_count(mask, E, E, true, loc, api);
+    if (mask < blk)
+        dvac::fail_at(loc, api, "mask %llu is less than a datablock (%u elements): CANN's sequence then reads before "
+                      "dst", (unsigned long long)mask, blk);
+    const int64_t b = dvac::stride8(dstBlkStride, "dstBlkStride", loc, api);
+    dvac::strided_in(dst, "dst", m, E, repeatTime, (uint64_t)b, dstRepStride, loc, api);
+    if (repeatTime == 0)
+        return;
+    for (uint32_t i = 0; i < blk; i++)
+        dst.SetValue(i, dvac::index_value(firstValue, i), loc);
+    dvac::fence<HardEvent::S_V>(loc, api);
+    UnaryRepeatParams p;
+    const auto adds = [&](uint32_t to, uint32_t from, uint32_t step, uint64_t n) {
+        Adds(dst[to], dst[from], (T)step, n, 1, p, loc);
+        PipeBarrier<PIPE_V>(loc);
+    };
+    const uint32_t bs = (uint32_t)b * blk, rs = (uint32_t)dstRepStride * blk;
+    for (uint32_t i = 1; i < mask / blk; i++)
+        adds(i * bs, (i - 1) * bs, blk, blk);
+    p.dstBlkStride = p.srcBlkStride = (uint16_t)b;
+    if (mask % blk)
+        adds((uint32_t)(mask / blk) * bs, (uint32_t)(mask / blk - 1) * bs, blk, mask % blk);
+    for (uint32_t r = 1; r < repeatTime; r++)
+        adds(r * rs, (r - 1) * rs, E, mask);
+}
+template <typename T>
+inline void CreateVecIndex(LocalTensor<T> &dst, const T &firstValue, const uint64_t mask[], uint8_t repeatTime,
+                           uint16_t dstBlkStride, uint8_t dstRepStride, const dvac::Loc &loc = dvac::Loc::here())
+{
+    static_assert(dvac::one_of<T, half, int16_t, float, int32_t>(),
+                  "CreateVecIndex: dtype not supported on dav-2201 (half, int16_t, float, int32_t)");
+    const char *api = "CreateVecIndex";
+    if (!dvac::vec_stream(loc))
+        return;
+    constexpr uint32_t blk = dvac::blk_elems<T>(), E = dvac::rep_elems<T>();
+    dvac::ub_operand(dst, "dst", 32, loc, api);
+    const dvac::Mask m = dvac::mask_bits(mask, E, true, loc, api);
+    const int64_t b = dvac::stride8(dstBlkStride, "dstBlkStride", loc, api);
+    dvac::strided_in(dst, "dst", m, E, repeatTime, (uint64_t)b, dstRepStride, loc, api);
+    if (repeatTime == 0)
+        return;
+    for (uint32_t e = 0; e < E; e++)
+        if (e < 64 ? (mask[0] >> e) & 1 : E > 64 && (mask[1] >> (e - 64)) & 1)
+            dst.SetValue((e / blk) * blk * (uint32_t)b + e % blk, dvac::index_value(firstValue, e), loc);
+    dvac::fence<HardEvent::S_V>(loc, api);
+    UnaryRepeatParams p;
+    p.dstBlkStride = p.srcBlkStride = (uint16_t)b;
+    const uint32_t rs = (uint32_t)dstRepStride * blk;
+    for (uint32_t r = 1; r < repeatTime; r++) {
+        Adds(dst[r * rs], dst[(r - 1) * rs], (T)E, mask, 1, p, loc);
+        PipeBarrier<PIPE_V>(loc);
+    }
+}
+
+/* ---- the transposes dvsim does not model: declared (CANN's names, structs and field order) so that a
+ * kernel naming them in code it does not instantiate compiles; a call does not compile ---- */
+enum class TransposeType : uint8_t {
+    TRANSPOSE_TYPE_NONE,
+    TRANSPOSE_NZ2ND_0213,
+    TRANSPOSE_NZ2NZ_0213,
+    TRANSPOSE_NZ2NZ_012_WITH_N,
+    TRANSPOSE_NZ2ND_012_WITH_N,
+    TRANSPOSE_NZ2ND_012_WITHOUT_N,
+    TRANSPOSE_NZ2NZ_012_WITHOUT_N,
+    TRANSPOSE_ND2ND_ONLY,
+    TRANSPOSE_ND_UB_GM,
+    TRANSPOSE_GRAD_ND_UB_GM,
+    TRANSPOSE_ND2ND_B16,
+    TRANSPOSE_NCHW2NHWC,
+    TRANSPOSE_NHWC2NCHW,
+};
+struct TransposeParamsExt {
+    constexpr TransposeParamsExt() = default;
+    constexpr TransposeParamsExt(const uint16_t nSizeIn, const uint16_t cSizeIn, const uint16_t hSizeIn,
+                                 const uint16_t wSizeIn, const TransposeType transposeTypeIn)
+        : nSize(nSizeIn), cSize(cSizeIn), hSize(hSizeIn), wSize(wSizeIn), transposeType(transposeTypeIn)
+    {
+    }
+    uint16_t nSize = 0;
+    uint16_t cSize = 0;
+    uint16_t hSize = 0;
+    uint16_t wSize = 0;
+    TransposeType transposeType = TransposeType::TRANSPOSE_ND2ND_B16;
+};
+struct TransDataTo5HDParams {
+    constexpr TransDataTo5HDParams() = default;
+    constexpr TransDataTo5HDParams(const bool dstHighHalfIn, const bool srcHighHalfIn, const uint8_t repeatTimesIn,
+                                   const uint16_t dstRepStrideIn, const uint16_t srcRepStrideIn)
+        : dstHighHalf(dstHighHalfIn), srcHighHalf(srcHighHalfIn), repeatTimes(repeatTimesIn),
+          dstRepStride(dstRepStrideIn), srcRepStride(srcRepStrideIn)
+    {
+    }
+    bool dstHighHalf = false;
+    bool srcHighHalf = false;
+    uint8_t repeatTimes = 1;
+    uint16_t dstRepStride = 0;
+    uint16_t srcRepStride = 0;
+};
+template <typename T>
+inline void Transpose(const LocalTensor<T> &, const LocalTensor<T> &, const LocalTensor<uint8_t> &,
+                      const TransposeParamsExt &, const dvac::Loc & = dvac::Loc::here())
+{
+    static_assert(dvac::never<T>(), "Transpose: the form with TransposeParamsExt is not modelled by dvsim");
+}
+template <typename T>
+inline void TransDataTo5HD(const LocalTensor<T> (&)[16], const LocalTensor<T> (&)[16], const TransDataTo5HDParams &,
+                           const dvac::Loc & = dvac::Loc::here())
+{
+    static_assert(dvac::never<T>(), "TransDataTo5HD: vnchwconv (16 address lists) is not modelled by dvsim");
+}
+template <typename T>
+inline void TransDataTo5HD(uint64_t[16], uint64_t[16], const TransDataTo5HDParams &,
+                           const dvac::Loc & = dvac::Loc::here())
+{
+    static_assert(dvac::never<T>(), "TransDataTo5HD: vnchwconv (16 address lists) is not modelled by dvsim");
 }
 
 } // namespace AscendC

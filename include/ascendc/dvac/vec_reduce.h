@@ -276,7 +276,7 @@ inline void red_tmp_need(const AscendC::LocalTensor<T> &tmp, int32_t repeat, boo
     if (index && repeat > 1) {
         const int32_t second = align32(first, sizeof(T)), E = (int32_t)rep_elems<T>();
         const int32_t cur = 2 * ((first + E - 1) / E);
-        need = align32(second + cur, sizeof(T)) + 2;
+        need = cur == 2 ? second + 2 : align32(second + cur, sizeof(T)) + 2; /* a third step only past one pair */
     }
     if ((uint32_t)need > tmp.GetSize())
         fail_at(loc, api, "sharedTmpBuffer holds %u elements; %d repeats need %d", tmp.GetSize(), repeat, need);
@@ -512,6 +512,31 @@ inline void RepeatReduceSum(const LocalTensor<T> &dst, const LocalTensor<T> &src
     dvac::red_whole(dst, src, dvac::MaskArg::of((uint64_t)(mask < 0 ? 0 : mask), isSetMask), repeatTime, dstRepStride,
                     srcBlkStride, srcRepStride, ReduceMode::REDUCE_SUM, ReduceOrder::ORDER_VALUE_INDEX, loc,
                     "RepeatReduceSum");
+}
+
+/* The ACC_VAL register (the sum of the last ReduceSum level 2) and the max / min register of
+ * WholeReduceMax / Min are not modelled by dvsim: a read fails the kernel at its line (ReduceSum and the
+ * WholeReduce APIs write their results to dst). */
+template <typename T> inline T GetReduceRepeatSumSpr(const dvac::Loc &loc = dvac::Loc::here())
+{
+    DVAC_RED_TYPE(GetReduceRepeatSumSpr);
+    if (dvac::vec_stream(loc))
+        dvac::fail_at(loc, "GetReduceRepeatSumSpr", "the ACC_VAL register is not modelled by dvsim; ReduceSum "
+                      "writes the sum to dst[0]");
+    return T();
+}
+template <typename T>
+inline void GetReduceRepeatMaxMinSpr(T &, T &, const dvac::Loc &loc = dvac::Loc::here())
+{
+    DVAC_RED_TYPE(GetReduceRepeatMaxMinSpr);
+    if (dvac::vec_stream(loc))
+        dvac::fail_at(loc, "GetReduceRepeatMaxMinSpr", "the max / min register is not modelled by dvsim; "
+                      "WholeReduceMax / Min write value and index to dst");
+}
+template <typename T> inline void GetReduceRepeatMaxMinSpr(T &value, const dvac::Loc &loc = dvac::Loc::here())
+{
+    T index;
+    GetReduceRepeatMaxMinSpr(value, index, loc);
 }
 
 } // namespace AscendC
