@@ -66,8 +66,9 @@ while read -r rel; do
     scen=${scen:-0}
     # the README's cmake options for the default (npu) run mode
     opts=$(grep -h '^ *cmake .*\.\.' "$d/README.md" 2>/dev/null | grep -v RUN_MODE | head -n 1 |
-        sed 's/^ *cmake //; s/ *\.\..*//' | sed "s/\$SCENARIO_NUM/$scen/g; s/\${SCENARIO_NUM}/$scen/g")
-    [ -n "$opts" ] || opts="-DCMAKE_ASC_ARCHITECTURES=dav-2201"
+        grep -o -- '-D[A-Za-z_][A-Za-z0-9_]*=[^ ;]*' | sed "s/\$SCENARIO_NUM/$scen/g; s/\${SCENARIO_NUM}/$scen/g" |
+        grep -v '\$' | grep -v CMAKE_ASC_ARCHITECTURES | tr '\n' ' ')
+    opts="$opts -DCMAKE_ASC_ARCHITECTURES=dav-2201"
     log="$d/log.txt"
     # shellcheck disable=SC2086 # opts is a list of -D options
     if ! (cd "$d" && mkdir -p build && cd build &&
