@@ -9,6 +9,7 @@
 
 #include "acl/acl.h"
 #include "ascendc/kernel_operator.h"
+#include "ascendc/register/tilingdata_base.h"
 #include "support/aclt.h"
 
 namespace {
@@ -154,6 +155,36 @@ START_TEST(test_ascendc_hotspot_lines)
     std::fclose(f);
     std::snprintf(want, sizeof want, "1,\"copy_kernel\",%u,copy_gm_to_ubuf,", g_copy_in_line);
     ck_assert_msg(std::strncmp(line, want, std::strlen(want)) == 0, "first row '%s', want '%s...'", line, want);
+}
+END_TEST
+
+/* A host tiling class (BEGIN_TILING_DATA_DEF) saves the bytes a kernel's plain struct reads. */
+BEGIN_TILING_DATA_DEF(DemoTiling)
+TILING_DATA_FIELD_DEF(uint32_t, tile);
+TILING_DATA_FIELD_DEF(uint64_t, total);
+TILING_DATA_FIELD_DEF_ARR(uint16_t, 3, dims);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(Demo, DemoTiling)
+struct DemoKernelTiling {
+    uint32_t tile;
+    uint64_t total;
+    uint16_t dims[3];
+};
+
+START_TEST(test_ascendc_tiling_data_def)
+{
+    DemoTiling t;
+    t.set_tile(7);
+    t.set_total(1ull << 40);
+    const uint16_t d[3] = {1, 2, 3};
+    t.set_dims(d);
+    ck_assert_uint_eq(t.GetDataSize(), sizeof(DemoKernelTiling));
+    DemoKernelTiling k;
+    t.SaveToBuffer(&k, sizeof k);
+    ck_assert_uint_eq(k.tile, 7);
+    ck_assert_uint_eq(k.total, 1ull << 40);
+    ck_assert_uint_eq(k.dims[2], 3);
+    ck_assert_uint_eq(t.get_tile(), 7);
 }
 END_TEST
 
@@ -656,6 +687,7 @@ extern "C" Suite *dv_ascendc_suite(void)
     tcase_add_test(tc, test_ascendc_same_cycles_as_kapi);
     tcase_add_test(tc, test_ascendc_hotspot_lines);
     tcase_add_test(tc, test_ascendc_tiling_from_gm);
+    tcase_add_test(tc, test_ascendc_tiling_data_def);
     tcase_add_test(tc, test_ascendc_kind_probed);
     tcase_add_test(tc, test_ascendc_scalar_ub_access);
     tcase_add_test(tc, test_ascendc_system_cycle);
