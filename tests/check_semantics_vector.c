@@ -868,8 +868,10 @@ START_TEST(test_semantics_vbitsort)
             sr_mem_t got, want;
             sr_tmem_alloc(&got, true);
             uint8_t *ub = got.buf[DV_SPACE_UB];
-            for (int i = 0; i < 32 * R; i++)
-                sr_rst_bits(dt, ub + B_S0 + (uint64_t)i * (uint64_t)s, sr_gen_elem(dt, kind ? D_SMALL : D_NORMAL, false));
+            for (int i = 0; i < 32 * R; i++) {
+                const uint64_t bits = sr_gen_elem(dt, kind ? D_SMALL : D_NORMAL, false);
+                sr_rst_bits(dt, ub + B_S0 + (uint64_t)i * (uint64_t)s, bits);
+            }
             sr_tmem_clone(&want, &got);
             dv_insn_t in;
             dv_insn_init(&in, DV_OP_vbitsort);
@@ -885,11 +887,11 @@ START_TEST(test_semantics_vbitsort)
             uint8_t *u = want.buf[DV_SPACE_UB];
             for (int r = 0; r < R; r++) {
                 bool used[32] = {false};
+                const uint8_t *sc = u + B_S0 + (uint64_t)(32 * r) * (uint64_t)s;
                 for (int o = 0; o < 32; o++) {
                     int pick = -1;
                     for (int i = 0; i < 32; i++)
-                        if (!used[i] && (pick < 0 || sr_rld(dt, u + B_S0 + (uint64_t)(32 * r + i) * (uint64_t)s) >
-                                                         sr_rld(dt, u + B_S0 + (uint64_t)(32 * r + pick) * (uint64_t)s)))
+                        if (!used[i] && (pick < 0 || sr_rld(dt, sc + i * s) > sr_rld(dt, sc + pick * s)))
                             pick = i;
                     used[pick] = true;
                     uint8_t *d = u + B_DST + (uint64_t)(256 * r + 8 * o);
@@ -944,7 +946,8 @@ START_TEST(test_semantics_vmrgsort)
         dv_insn_t in;
         dv_insn_init(&in, DV_OP_vmrgsort4);
         sr_fsetu(&in, "dst", DV_ADDR(DV_SPACE_UB, B_DST));
-        static const char *const srcs[] = {"src0", "src1", "src2", "src3"}, *const lens[] = {"len0", "len1", "len2", "len3"};
+        static const char *const srcs[] = {"src0", "src1", "src2", "src3"};
+        static const char *const lens[] = {"len0", "len1", "len2", "len3"};
         for (int i = 0; i < 4; i++) {
             sr_fsetu(&in, srcs[i], DV_ADDR(DV_SPACE_UB, base[i]));
             sr_fset(&in, lens[i], cases[ci].len[i]);
@@ -967,7 +970,8 @@ START_TEST(test_semantics_vmrgsort)
                         pick = i;
                 if (pick < 0)
                     break;
-                memcpy(u + B_DST + (uint64_t)(r * T + out++) * 8, u + base[pick] + (uint64_t)(r * T + pos[pick]) * 8, 8);
+                const uint8_t *from = u + base[pick] + (uint64_t)(r * T + pos[pick]) * 8;
+                memcpy(u + B_DST + (uint64_t)(r * T + out++) * 8, from, 8);
                 done = ++pos[pick] == cases[ci].len[pick] && cases[ci].exhausted;
             }
         }
