@@ -153,11 +153,11 @@ int dv_sem_vinfo_build(const dv_insn_t *in, const dv_vstate_t *vs, vinfo_t *v)
             o->blk = o->rep = 0;
             o->span = FI(VGATHER, src_len);
             break;
-        case K_BITS:
+        case K_BITS: /* vsel with sel_step 0 reads the same chunk every repeat */
             o->esize = 0;
             o->blk_bytes = v->E / 8;
             o->blk = 0;
-            o->rep = v->E / 8;
+            o->rep = os->form == DV_FORM_VSEL && !o->write && !FI(VSEL, sel_step) ? 0 : v->E / 8;
             break;
         default: { /* K_RED: vcadd writes one element per repeat, vcmax/vcmin a (value, index) pair,
                     * vcadd_acc one element in all (its dst_rep is ignored); the group reductions one

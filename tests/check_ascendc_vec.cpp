@@ -903,6 +903,18 @@ struct CmpSelL0 {
         Select(z[192], m[64], x[192], y[192], SELMODE::VSEL_CMPMASK_SPR, bits, 1, BinaryRepeatParams());
     }
 };
+/* Select from CMPMASK over 4 repeats (count): the first 64 bits of selMask every repeat. */
+struct SelCmpmask {
+    static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &y, uint32_t cnt)
+    {
+        TBuf<TPosition::VECCALC> mb;
+        GetTPipePtr()->InitBuffer(mb, 32);
+        LocalTensor<uint8_t> m = mb.Get<uint8_t>();
+        Compare(m, x, y, CMPMODE::LT, 64u);
+        PipeBarrier<PIPE_V>();
+        Select(z, m, x, y, SELMODE::VSEL_CMPMASK_SPR, cnt);
+    }
+};
 /* Brcb and Transpose. */
 struct BrcbT {
     static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &, uint32_t)
@@ -1599,6 +1611,15 @@ START_TEST(test_ascendc_vec_compare_select)
                 if (r < 3 ? e < 48 : e >= 8 && e < 56)
                     want[64 * r + e] = x[64 * r + e] == y[64 * r + e] ? x[64 * r + e] : y[64 * r + e];
         same(z, want, n, "Compare EQ + Select level 0");
+    }
+    {
+        const uint32_t n = 256;
+        auto x = data<float>(n, -2, 2), y = data<float>(n, -2, 2), zf = data<float>(n, -4, 4);
+        auto z = run_binary<float, SelCmpmask>(s, x, y, zf, n);
+        auto want = zf;
+        for (uint32_t i = 0; i < n; i++)
+            want[i] = x[i % 64] < y[i % 64] ? x[i] : y[i];
+        same(z, want, n, "Select VSEL_CMPMASK_SPR, 4 repeats");
     }
     {
         const uint32_t n = 1024;

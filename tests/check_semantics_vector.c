@@ -19,6 +19,7 @@ typedef struct vcase {
     int dst_rep;               /* VREDUCE */
     double scalar;
     int cmp, round;
+    bool sel_fixed;            /* VSEL: every repeat reads the same mask chunk (sel_step 0) */
     dv_vstate_t vs;
 } vcase_t;
 
@@ -307,7 +308,7 @@ static void ref_vec(const vcase_t *c, uint8_t *u)
             break;
         }
         case DV_FORM_VSEL: {
-            const uint8_t *m = u + B_SEL + (uint64_t)r * (uint64_t)(E / 8);
+            const uint8_t *m = u + B_SEL + (c->sel_fixed ? 0 : (uint64_t)r * (uint64_t)(E / 8));
             for (int e = 0; e < E; e++)
                 if (ref_sel(c, E, r, e)) {
                     const bool one = (m[e / 8] >> (e % 8)) & 1;
@@ -372,8 +373,10 @@ static dv_insn_t vcase_insn(const vcase_t *c)
         } else {
             sr_fset(&in, "cmp", c->cmp);
         }
-        if (form == DV_FORM_VSEL)
+        if (form == DV_FORM_VSEL) {
             sr_fsetu(&in, "sel", DV_ADDR(DV_SPACE_UB, B_SEL));
+            sr_fset(&in, "sel_step", !c->sel_fixed);
+        }
         sr_fset(&in, "src0_blk", c->blk[1]);
         sr_fset(&in, "src0_rep", c->rep[1]);
         sr_fset(&in, "src1_blk", c->blk[2]);
@@ -988,6 +991,16 @@ START_TEST(test_semantics_vsel)
 {
     sr_seed(8);
     vop_all(DV_OP_vsel, D_NORMAL, 0);
+    /* sel_step 0 (the CMPMASK register): every repeat reads the chunk at sel */
+    for (int dt = 0; dt < DV_DT_COUNT; dt++) {
+        if (!(dv_op_spec(DV_OP_vsel)->dtypes & (1u << dt)))
+            continue;
+        for (int k = 0; k < NCFG; k++) {
+            vcase_t c = {.op = DV_OP_vsel, .dt = dt, .st = dt, .sel_fixed = true};
+            vcase_config(&c, k, 256 / (int)sr_sz(dt));
+            vcase_run(&c, D_NORMAL);
+        }
+    }
 }
 END_TEST
 
