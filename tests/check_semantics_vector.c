@@ -203,7 +203,8 @@ static void ref_vec(const vcase_t *c, uint8_t *u)
                     const float y = form == DV_FORM_VBIN
                                         ? (float)sr_rld(c->dt, u + ref_addr(B_S1, E, s, bk[2], rp[2], r, e))
                                         : (float)ref_scalar(c->dt, c->scalar);
-                    sr_rst_f(c->dt, u + ref_addr(B_DST, E, s, bk[0], rp[0], r, e), ref_muladd(c->op, c->dt, x, y, dv[e]));
+                    const float res = ref_muladd(c->op, c->dt, x, y, dv[e]);
+                    sr_rst_f(c->dt, u + ref_addr(B_DST, E, s, bk[0], rp[0], r, e), res);
                 }
                 break;
             }
