@@ -283,12 +283,14 @@ static int exec_check(const dv_insn_t *in, const dv_op_spec_t *os, dv_error_t *e
     case DV_FORM_MMADB: t = FT(MMAD, dtype); break;
     case DV_FORM_VBRCB:
     case DV_FORM_VTRANSPOSE:
-    case DV_FORM_VGATHERB: {
+    case DV_FORM_VGATHERB:
+    case DV_FORM_VBITSORT:
+    case DV_FORM_VMRGSORT: {
         dv_vgeom_t g;
-        uint64_t a[3];
+        uint64_t a[DV_VFIXED_ADDRS];
         if (!dv_sem_vfixed_geometry(in, &g, a))
             break;
-        for (int k = 0; k < (os->form == DV_FORM_VGATHERB ? 3 : 2); k++)
+        for (int k = 0; k < dv_sem_vfixed_naddr(os->form); k++)
             if (DV_ADDR_SPACE(a[k]) != DV_SPACE_UB)
                 return dv_error_set(err, DV_ERR_RANGE, NULL, (int)in->line, 0, "%s: vector operand %d is not in ub",
                                     os->mnemonic, k);
@@ -367,6 +369,8 @@ int dv_exec(const dv_insn_t *in, const dv_vstate_t *vs, dv_mem_t *m, dv_error_t 
     case DV_FORM_MMADB: rc = exec_mmad(in, m, err); break;
     case DV_FORM_FIXPIPE: exec_fixpipe(in, vs, m); break;
     case DV_FORM_VBRCB: exec_vbrcb(in, m); break;
+    case DV_FORM_VBITSORT: dv_sem_vbitsort(in, m->buf[DV_SPACE_UB]); break;
+    case DV_FORM_VMRGSORT: rc = dv_sem_vmrgsort(in, m->buf[DV_SPACE_UB], err); break;
     case DV_FORM_VTRANSPOSE: transpose_16x16_b16(mem_at(m, FA(VTRANSPOSE, dst)), mem_at(m, FA(VTRANSPOSE, src))); break;
     default:
         if (vk > 0 && in->op == DV_OP_vcadd_acc)

@@ -153,11 +153,11 @@ int dv_sem_vinfo_build(const dv_insn_t *in, const dv_vstate_t *vs, vinfo_t *v)
             o->blk = o->rep = 0;
             o->span = FI(VGATHER, src_len);
             break;
-        case K_BITS:
+        case K_BITS: /* vsel with sel_step 0 reads the same chunk every repeat */
             o->esize = 0;
             o->blk_bytes = v->E / 8;
             o->blk = 0;
-            o->rep = v->E / 8;
+            o->rep = os->form == DV_FORM_VSEL && !o->write && !FI(VSEL, sel_step) ? 0 : v->E / 8;
             break;
         default: { /* K_RED: vcadd writes one element per repeat, vcmax/vcmin a (value, index) pair,
                     * vcadd_acc one element in all (its dst_rep is ignored); the group reductions one
@@ -242,7 +242,26 @@ dv_dtype_t dv_sem_fix_out_type(const dv_insn_t *in)
     return q == DV_QUANT_F16 ? DV_DT_F16 : q == DV_QUANT_BF16 ? DV_DT_BF16 : DV_DT_F32;
 }
 
-bool dv_sem_vfixed_geometry(const dv_insn_t *in, dv_vgeom_t *g, uint64_t addr[3])
+int dv_sem_vfixed_naddr(dv_form_t form)
+{
+    switch (form) {
+    case DV_FORM_VBRCB:
+    case DV_FORM_VTRANSPOSE: return 2;
+    case DV_FORM_VGATHERB:
+    case DV_FORM_VBITSORT: return 3;
+    case DV_FORM_VMRGSORT: return 5;
+    default: return 0;
+    }
+}
+
+uint64_t dv_sem_mrg_total(const dv_insn_t *in)
+{
+    const uint64_t lists = FI(VMRGSORT, lists);
+    return FI(VMRGSORT, len0) + FI(VMRGSORT, len1) + (lists > 2 ? FI(VMRGSORT, len2) : 0) +
+           (lists > 3 ? FI(VMRGSORT, len3) : 0);
+}
+
+bool dv_sem_vfixed_geometry(const dv_insn_t *in, dv_vgeom_t *g, uint64_t addr[DV_VFIXED_ADDRS])
 {
     const dv_op_spec_t *os = dv_op_spec((dv_op_t)in->op);
     if (!os)
@@ -292,6 +311,39 @@ bool dv_sem_vfixed_geometry(const dv_insn_t *in, dv_vgeom_t *g, uint64_t addr[3]
         g->ops[1] = (dv_vop_t){DV_ADDR_OFF(addr[1]), 4, 0, 32, false};
         break;
     }
+    case DV_FORM_VBITSORT: {
+        const dv_dtype_t t = FT(VBITSORT, dtype);
+        if (!dv_sem_dtype_ok(os, t))
+            return false;
+        const uint64_t R = FI(VBITSORT, repeat);
+        addr[0] = FA(VBITSORT, dst);
+        addr[1] = FA(VBITSORT, src0);
+        addr[2] = FA(VBITSORT, src1);
+        g->repeats = (uint32_t)R;
+        g->elems_per_repeat = 32;
+        g->elems = 32 * R;
+        /* dst: 256 bytes of records per repeat; the scores a stream read in order, not counted for banks */
+        g->ops[0] = (dv_vop_t){DV_ADDR_OFF(addr[0]), 32, 32, 256, true};
+        g->ops[1] = (dv_vop_t){DV_ADDR_OFF(addr[1]), 4, 0, 32 * dv_dtype_size(t), false};
+        break;
+    }
+    case DV_FORM_VMRGSORT: {
+        if (!dv_sem_dtype_ok(os, FT(VMRGSORT, dtype)))
+            return false;
+        const uint64_t R = FI(VMRGSORT, repeat), T = dv_sem_mrg_total(in);
+        addr[0] = FA(VMRGSORT, dst);
+        addr[1] = FA(VMRGSORT, src0);
+        addr[2] = FA(VMRGSORT, src1);
+        addr[3] = FA(VMRGSORT, src2);
+        addr[4] = FA(VMRGSORT, src3);
+        /* timed as the records written, 32 (256 bytes) per repeat of the timing model */
+        g->repeats = (uint32_t)dv_ceil_div(R * T * 8, 256);
+        g->elems_per_repeat = 32;
+        g->elems = R * T;
+        g->ops[0] = (dv_vop_t){DV_ADDR_OFF(addr[0]), 32, 32, 256, true};
+        g->ops[1] = (dv_vop_t){DV_ADDR_OFF(addr[1]), 4, 0, 256, false};
+        break;
+    }
     default:
         return false;
     }
@@ -302,7 +354,7 @@ bool dv_sem_vfixed_geometry(const dv_insn_t *in, dv_vgeom_t *g, uint64_t addr[3]
 int dv_vec_geometry(const dv_insn_t *in, const dv_vstate_t *vs, dv_vgeom_t *g)
 {
     vinfo_t v;
-    uint64_t addr[3];
+    uint64_t addr[DV_VFIXED_ADDRS];
     const int k = dv_sem_vinfo_build(in, vs, &v);
     g->nops = 0;
     g->repeats = 0;
@@ -470,11 +522,42 @@ int dv_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_M
     case DV_FORM_SST:
         range_set(&out[n++], FA(SST, dst), 0, dv_dtype_size(FT(SST, dtype)), true);
         return n;
+    case DV_FORM_VBITSORT: {
+        const dv_dtype_t t = FT(VBITSORT, dtype);
+        const uint64_t R = FI(VBITSORT, repeat);
+        if (!dv_sem_dtype_ok(os, t) || R == 0)
+            return 0;
+        range_set(&out[n++], FA(VBITSORT, dst), 0, R * 256, true);
+        range_set(&out[n++], FA(VBITSORT, src0), 0, R * 32 * dv_dtype_size(t), false);
+        range_set(&out[n++], FA(VBITSORT, src1), 0, R * 128, false);
+        return n;
+    }
+    case DV_FORM_VMRGSORT: { /* with four lists the last two share one bounding range (DV_MAX_RANGES) */
+        const uint64_t R = FI(VMRGSORT, repeat), T = dv_sem_mrg_total(in), lists = FI(VMRGSORT, lists);
+        if (!dv_sem_dtype_ok(os, FT(VMRGSORT, dtype)) || R == 0 || T == 0)
+            return 0;
+        range_set(&out[n++], FA(VMRGSORT, dst), 0, R * T * 8, true);
+        const uint64_t a[4] = {FA(VMRGSORT, src0), FA(VMRGSORT, src1), FA(VMRGSORT, src2), FA(VMRGSORT, src3)};
+        const uint64_t len[4] = {FI(VMRGSORT, len0), FI(VMRGSORT, len1), FI(VMRGSORT, len2), FI(VMRGSORT, len3)};
+        for (uint64_t i = 0; i < lists; i++) {
+            if (!len[i])
+                continue;
+            const uint64_t lo = DV_ADDR_OFF(a[i]), hi = lo + (R - 1) * T * 8 + len[i] * 8;
+            if (n == DV_MAX_RANGES) { /* widen the last range to cover this list too */
+                dv_range_t *last = &out[n - 1];
+                last->lo = lo < last->lo ? lo : last->lo;
+                last->hi = hi > last->hi ? hi : last->hi;
+                continue;
+            }
+            range_set(&out[n++], a[i], 0, hi - lo, false);
+        }
+        return n;
+    }
     case DV_FORM_VBRCB:
     case DV_FORM_VTRANSPOSE:
     case DV_FORM_VGATHERB: {
         dv_vgeom_t g;
-        uint64_t addr[3];
+        uint64_t addr[DV_VFIXED_ADDRS];
         if (!dv_sem_vfixed_geometry(in, &g, addr) || g.repeats == 0)
             return 0;
         for (int k = 0; k < g.nops; k++) {

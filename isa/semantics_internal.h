@@ -170,11 +170,15 @@ static inline uint64_t dv_sem_vop_off(const vop_i_t *o, uint32_t epb, uint64_t r
 /* Output element type of a FIXPIPE form instruction. */
 dv_dtype_t dv_sem_fix_out_type(const dv_insn_t *in);
 
-/* The fixed-shape vector forms (vbrcb, vtranspose, vgatherb): no mask, one operand layout each.  Fills
- * g as dv_vec_geometry reports it and addr[k] with the full address of operand k (dst, src; vgatherb:
- * dst, offset, and addr[2] its source, whose reads depend on the data and are not a geometry
- * operand); false for other forms and bad dtypes. */
-bool dv_sem_vfixed_geometry(const dv_insn_t *in, dv_vgeom_t *g, uint64_t addr[3]);
+/* The fixed-shape vector forms (vbrcb, vtranspose, vgatherb, vbitsort, vmrgsort4): no mask, one
+ * operand layout each.  Fills g as dv_vec_geometry reports it and addr[k] with the full address of
+ * memory operand k in field order (vbrcb, vtranspose: dst, src; vgatherb: dst, offset, src; vbitsort:
+ * dst, src0, src1; vmrgsort4: dst, src0..src3); the geometry operands are the first g->nops of them,
+ * the rest are read where the data or the lengths say; false for other forms and bad dtypes. */
+#define DV_VFIXED_ADDRS 5
+bool dv_sem_vfixed_geometry(const dv_insn_t *in, dv_vgeom_t *g, uint64_t addr[DV_VFIXED_ADDRS]);
+/* Memory operands of a fixed-shape form (0 for other forms). */
+int dv_sem_vfixed_naddr(dv_form_t form);
 
 /* ---------------------------------------------------------------- footprints */
 
@@ -201,6 +205,13 @@ void dv_sem_vec_repeat(const dv_insn_t *in, const vinfo_t *v, uint8_t *ub, uint6
  * bytes, else DV_ERR_RANGE names the first that does not and nothing is written; then the repeats
  * run in order (so a dst that overlaps the offsets does not change the offsets used). */
 int dv_sem_gather_run(const dv_insn_t *in, const vinfo_t *v, uint8_t *ub, dv_error_t *err);
+
+/* vbitsort and vmrgsort4 on ub (their operands checked): docs/SEMANTICS.md 3.3; vmrgsort4 returns
+ * DV_ERR_NOMEM when it cannot allocate a repeat's output. */
+void dv_sem_vbitsort(const dv_insn_t *in, uint8_t *ub);
+int dv_sem_vmrgsort(const dv_insn_t *in, uint8_t *ub, dv_error_t *err);
+/* The records vmrgsort4 reads per repeat (the first LISTS lengths summed). */
+uint64_t dv_sem_mrg_total(const dv_insn_t *in);
 
 /* vcadd_acc: every repeat's selected elements summed in f32 (ascending e from +0.0, as vcadd), the
  * repeat sums added in repeat order in f32, the total rounded to the dtype once and written at dst.

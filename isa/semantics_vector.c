@@ -432,3 +432,76 @@ cleanup:
     free(off);
     return rc;
 }
+
+/* Score of an 8-byte record (f16 or f32 in its low bytes). */
+static float rec_score(dv_dtype_t t, const uint8_t *r) { return dv_sem_ld_f(t, r); }
+
+void dv_sem_vbitsort(const dv_insn_t *in, uint8_t *ub)
+{
+    const dv_dtype_t t = FT(VBITSORT, dtype);
+    const uint64_t s = dv_dtype_size(t), R = FI(VBITSORT, repeat);
+    uint8_t *d = ub + DV_ADDR_OFF(FA(VBITSORT, dst));
+    const uint8_t *sc = ub + DV_ADDR_OFF(FA(VBITSORT, src0)), *ix = ub + DV_ADDR_OFF(FA(VBITSORT, src1));
+    for (uint64_t r = 0; r < R; r++) {
+        uint8_t rec[32][8];
+        float key[32];
+        for (uint32_t i = 0; i < 32; i++) { /* every source element of the repeat read first */
+            memset(rec[i], 0, 8);
+            memcpy(rec[i], sc + (32 * r + i) * s, s);
+            memcpy(rec[i] + 4, ix + (32 * r + i) * 4, 4);
+            key[i] = rec_score(t, rec[i]);
+        }
+        for (uint32_t i = 1; i < 32; i++) { /* insertion sort, descending: equal scores keep their order */
+            uint8_t cur[8];
+            const float k = key[i];
+            memcpy(cur, rec[i], 8);
+            uint32_t j = i;
+            for (; j > 0 && k > key[j - 1]; j--) {
+                key[j] = key[j - 1];
+                memcpy(rec[j], rec[j - 1], 8);
+            }
+            key[j] = k;
+            memcpy(rec[j], cur, 8);
+        }
+        memcpy(d + 256 * r, rec, 256);
+    }
+}
+
+int dv_sem_vmrgsort(const dv_insn_t *in, uint8_t *ub, dv_error_t *err)
+{
+    const dv_dtype_t t = FT(VMRGSORT, dtype);
+    const uint64_t R = FI(VMRGSORT, repeat), lists = FI(VMRGSORT, lists), T = dv_sem_mrg_total(in);
+    const bool stop = FI(VMRGSORT, exhausted);
+    const uint64_t len[4] = {FI(VMRGSORT, len0), FI(VMRGSORT, len1), FI(VMRGSORT, len2), FI(VMRGSORT, len3)};
+    const uint64_t a[4] = {FA(VMRGSORT, src0), FA(VMRGSORT, src1), FA(VMRGSORT, src2), FA(VMRGSORT, src3)};
+    uint8_t *d = ub + DV_ADDR_OFF(FA(VMRGSORT, dst));
+    uint8_t *tmp = T ? malloc(T * 8) : NULL;
+    if (T && !tmp)
+        return dv_error_set(err, DV_ERR_NOMEM, NULL, (int)in->line, 0, "vmrgsort4: out of memory for %llu records",
+                            (unsigned long long)T);
+    for (uint64_t r = 0; r < R; r++) {
+        uint64_t pos[4] = {0}, out = 0;
+        for (;;) {
+            int best = -1;
+            float bk = 0;
+            for (uint64_t i = 0; i < lists; i++) {
+                if (pos[i] >= len[i])
+                    continue;
+                const float k = rec_score(t, ub + DV_ADDR_OFF(a[i]) + (r * T + pos[i]) * 8);
+                if (best < 0 || k > bk) {
+                    best = (int)i;
+                    bk = k;
+                }
+            }
+            if (best < 0)
+                break;
+            memcpy(tmp + out * 8, ub + DV_ADDR_OFF(a[best]) + (r * T + pos[best]) * 8, 8);
+            out++;
+            if (++pos[best] == len[best] && stop)
+                break;
+        }
+        memcpy(d + r * T * 8, tmp, out * 8); /* all of a repeat's sources read before it writes */
+    }
+    free(tmp);
+    return DV_OK;
+}

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <cstdint>
 #include <cstring>
+#include <algorithm>
 #include <functional>
 #include <limits>
 #include <string>
@@ -902,6 +903,18 @@ struct CmpSelL0 {
         Select(z[192], m[64], x[192], y[192], SELMODE::VSEL_CMPMASK_SPR, bits, 1, BinaryRepeatParams());
     }
 };
+/* Select from CMPMASK over 4 repeats (count): the first 64 bits of selMask every repeat. */
+struct SelCmpmask {
+    static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &y, uint32_t cnt)
+    {
+        TBuf<TPosition::VECCALC> mb;
+        GetTPipePtr()->InitBuffer(mb, 32);
+        LocalTensor<uint8_t> m = mb.Get<uint8_t>();
+        Compare(m, x, y, CMPMODE::LT, 64u);
+        PipeBarrier<PIPE_V>();
+        Select(z, m, x, y, SELMODE::VSEL_CMPMASK_SPR, cnt);
+    }
+};
 /* Brcb and Transpose. */
 struct BrcbT {
     static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &, uint32_t)
@@ -974,6 +987,21 @@ template <class T, int OP> void check_vecindex_l0(Session &s)
     std::snprintf(what, sizeof what, "CreateVecIndex level 0 (%d), %zu-byte type", OP, sizeof(T));
     same(z, want, n, what);
 }
+
+/* ---- Sort32 then MrgSort: 4 x 32 scores sorted per group, then the four groups merged (x: scores,
+ * y: u32 indices, z: the 128 records) ---- */
+struct SortMerge {
+    static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &y, uint32_t)
+    {
+        TBuf<TPosition::VECCALC> wb;
+        GetTPipePtr()->InitBuffer(wb, 1024);
+        LocalTensor<float> w = wb.Get<float>();
+        Sort32(w, x, y.ReinterpretCast<uint32_t>(), 4);
+        PipeBarrier<PIPE_V>();
+        const uint16_t lens[4] = {32, 32, 32, 32};
+        MrgSort(z, MrgSortSrcList<float>(w[0], w[64], w[128], w[192]), MrgSort4Info(lens, false, 15, 1));
+    }
+};
 
 /* ---- misuse: each case's API call is on the line its struct records ---- */
 struct ErrCount {
@@ -1075,6 +1103,14 @@ struct ErrSpr {
     {
         ReduceSum(z, x, y, 64);
         z.SetValue(1, GetReduceRepeatSumSpr<float>());
+    }
+};
+struct ErrMrg {
+    static constexpr int line = __LINE__ + 4;
+    static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &, uint32_t)
+    {
+        const uint16_t lens[4] = {8, 8, 8, 8};
+        MrgSort(z, MrgSortSrcList<float>(x, x[16], x[32], x[48]), MrgSort4Info(lens, false, 5, 1));
     }
 };
 struct ErrGroupAlign {
@@ -1500,6 +1536,35 @@ START_TEST(test_ascendc_vec_gather)
 }
 END_TEST
 
+/* Sort32 into four sorted groups of 32 records, MrgSort of the four: all 128 (score, index) records by
+ * score descending (equal scores: the lower index first, as the groups and the lists keep order). */
+START_TEST(test_ascendc_vec_sort)
+{
+    Session s;
+    const uint32_t n = 256;
+    auto x = data<float>(n, -8, 8);
+    for (uint32_t i = 0; i < n; i += 5)
+        x[i] = 1.5f; /* ties */
+    std::vector<float> y(n);
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t idx = 1000 + i;
+        std::memcpy(&y[i], &idx, 4);
+    }
+    auto zf = data<float>(n, 0, 1);
+    auto z = run_binary<float, SortMerge>(s, x, y, zf, 0);
+    std::vector<uint32_t> order(128);
+    for (uint32_t i = 0; i < 128; i++)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return x[a] > x[b]; });
+    for (uint32_t k = 0; k < 128; k++) {
+        uint32_t idx;
+        std::memcpy(&idx, &z[2 * k + 1], 4);
+        ck_assert_msg(z[2 * k] == x[order[k]] && idx == 1000 + order[k], "record %u: (%g, %u), expected (%g, %u)", k,
+                      (double)z[2 * k], idx, (double)x[order[k]], 1000 + order[k]);
+    }
+}
+END_TEST
+
 /* BlockReduceSum / Max / Min, PairReduceSum (bit and continuous masks, strides); ReduceDataBlock,
  * ReducePairElem, ReduceRepeat; ReduceDataBlock then ReduceRepeat in counter mode (a partial last
  * datablock). */
@@ -1546,6 +1611,15 @@ START_TEST(test_ascendc_vec_compare_select)
                 if (r < 3 ? e < 48 : e >= 8 && e < 56)
                     want[64 * r + e] = x[64 * r + e] == y[64 * r + e] ? x[64 * r + e] : y[64 * r + e];
         same(z, want, n, "Compare EQ + Select level 0");
+    }
+    {
+        const uint32_t n = 256;
+        auto x = data<float>(n, -2, 2), y = data<float>(n, -2, 2), zf = data<float>(n, -4, 4);
+        auto z = run_binary<float, SelCmpmask>(s, x, y, zf, n);
+        auto want = zf;
+        for (uint32_t i = 0; i < n; i++)
+            want[i] = x[i % 64] < y[i % 64] ? x[i] : y[i];
+        same(z, want, n, "Select VSEL_CMPMASK_SPR, 4 repeats");
     }
     {
         const uint32_t n = 1024;
@@ -1619,6 +1693,7 @@ START_TEST(test_ascendc_vec_errors)
     expect_error<ErrCmpInt>(s, {"Compare: ", "int32_t is compared only with CMPMODE::EQ"});
     expect_error<ErrTmp>(s, {"ReduceMin: ", "sharedTmpBuffer holds 8 elements; 3 repeats need 10"});
     expect_error<ErrSpr>(s, {"GetReduceRepeatSumSpr: ", "the ACC_VAL register is not modelled by dvsim"});
+    expect_error<ErrMrg>(s, {"MrgSort: ", "validBit 5: it must be 3, 7 or 15"});
     expect_error<ErrShift>(s, {"ShiftRight: ", "shift count 17 is not in [0, 16]"});
     expect_error<ErrGather>(s, {"Gather: ", "srcBaseOffset 2 must be a multiple of 4 inside src's 256 bytes"});
     expect_error<ErrGroupAlign>(s, {"BlockReduceSum: ", "dst's UB address", "is not 32-byte aligned"});
@@ -1645,6 +1720,7 @@ START_TEST(test_ascendc_vec_dtype_compile_error)
         {"uint64_t n = 0; AscendC::GatherMask(i, i, (uint8_t)1, false, 0u, AscendC::GatherMaskParams(), n);",
          "GatherMask: not modelled by dvsim"},
         {"AscendC::GetCmpMask(i);", "GetCmpMask: the CMPMASK register is not modelled by dvsim"},
+        {"AscendC::Sort32(i, i, i.ReinterpretCast<uint32_t>(), 1);", "Sort32: dtype not supported on dav-2201"},
         {"AscendC::Transpose(h, h, i.ReinterpretCast<uint8_t>(), AscendC::TransposeParamsExt());",
          "Transpose: the form with TransposeParamsExt is not modelled by dvsim"},
         {"AscendC::Cast(i.ReinterpretCast<AscendC::int4b_t>(), h, AscendC::RoundMode::CAST_CEIL, 64u);",
@@ -1765,6 +1841,7 @@ extern "C" Suite *dv_ascendc_vec_suite(void)
     tcase_add_test(tc, test_ascendc_vec_reduce_groups);
     tcase_add_test(tc, test_ascendc_vec_compound);
     tcase_add_test(tc, test_ascendc_vec_gather);
+    tcase_add_test(tc, test_ascendc_vec_sort);
     tcase_add_test(tc, test_ascendc_vec_compare_select);
     tcase_add_test(tc, test_ascendc_vec_brcb_transpose);
     tcase_add_test(tc, test_ascendc_vec_create_vec_index);

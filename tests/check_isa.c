@@ -477,7 +477,7 @@ START_TEST(test_isa_hardware_limits)
                 repeats++;
             }
     }
-    ck_assert_int_eq(repeats, 13); /* LOAD2D and the twelve vector forms with a repeat count */
+    ck_assert_int_eq(repeats, 15); /* LOAD2D and the fourteen vector forms with a repeat count */
 }
 END_TEST
 

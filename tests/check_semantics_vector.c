@@ -19,6 +19,7 @@ typedef struct vcase {
     int dst_rep;               /* VREDUCE */
     double scalar;
     int cmp, round;
+    bool sel_fixed;            /* VSEL: every repeat reads the same mask chunk (sel_step 0) */
     dv_vstate_t vs;
 } vcase_t;
 
@@ -202,7 +203,8 @@ static void ref_vec(const vcase_t *c, uint8_t *u)
                     const float y = form == DV_FORM_VBIN
                                         ? (float)sr_rld(c->dt, u + ref_addr(B_S1, E, s, bk[2], rp[2], r, e))
                                         : (float)ref_scalar(c->dt, c->scalar);
-                    sr_rst_f(c->dt, u + ref_addr(B_DST, E, s, bk[0], rp[0], r, e), ref_muladd(c->op, c->dt, x, y, dv[e]));
+                    const float res = ref_muladd(c->op, c->dt, x, y, dv[e]);
+                    sr_rst_f(c->dt, u + ref_addr(B_DST, E, s, bk[0], rp[0], r, e), res);
                 }
                 break;
             }
@@ -307,7 +309,7 @@ static void ref_vec(const vcase_t *c, uint8_t *u)
             break;
         }
         case DV_FORM_VSEL: {
-            const uint8_t *m = u + B_SEL + (uint64_t)r * (uint64_t)(E / 8);
+            const uint8_t *m = u + B_SEL + (c->sel_fixed ? 0 : (uint64_t)r * (uint64_t)(E / 8));
             for (int e = 0; e < E; e++)
                 if (ref_sel(c, E, r, e)) {
                     const bool one = (m[e / 8] >> (e % 8)) & 1;
@@ -372,8 +374,10 @@ static dv_insn_t vcase_insn(const vcase_t *c)
         } else {
             sr_fset(&in, "cmp", c->cmp);
         }
-        if (form == DV_FORM_VSEL)
+        if (form == DV_FORM_VSEL) {
             sr_fsetu(&in, "sel", DV_ADDR(DV_SPACE_UB, B_SEL));
+            sr_fset(&in, "sel_step", !c->sel_fixed);
+        }
         sr_fset(&in, "src0_blk", c->blk[1]);
         sr_fset(&in, "src0_rep", c->rep[1]);
         sr_fset(&in, "src1_blk", c->blk[2]);
@@ -853,10 +857,151 @@ START_TEST(test_semantics_gather)
 }
 END_TEST
 
+/* A record's score (f16 or f32 in its low bytes). */
+static double rec_key(int dt, const uint8_t *r) { return sr_rld(dt, r); }
+
+/* vbitsort: each group of 32 (score, index) pairs as 8-byte records by score descending, equal scores
+ * in source order (selection of the first greatest remaining); f16 records hold 2 zero bytes. */
+START_TEST(test_semantics_vbitsort)
+{
+    sr_seed(19);
+    const int dts[] = {DV_DT_F16, DV_DT_F32};
+    for (size_t di = 0; di < 2; di++)
+        for (int kind = 0; kind < 2; kind++) {
+            const int dt = dts[di], s = (int)sr_sz(dt), R = kind ? 7 : 255;
+            sr_mem_t got, want;
+            sr_tmem_alloc(&got, true);
+            uint8_t *ub = got.buf[DV_SPACE_UB];
+            for (int i = 0; i < 32 * R; i++) {
+                const uint64_t bits = sr_gen_elem(dt, kind ? D_SMALL : D_NORMAL, false);
+                sr_rst_bits(dt, ub + B_S0 + (uint64_t)i * (uint64_t)s, bits);
+            }
+            sr_tmem_clone(&want, &got);
+            dv_insn_t in;
+            dv_insn_init(&in, DV_OP_vbitsort);
+            sr_fsetu(&in, "dst", DV_ADDR(DV_SPACE_UB, B_DST));
+            sr_fsetu(&in, "src0", DV_ADDR(DV_SPACE_UB, B_S0));
+            sr_fsetu(&in, "src1", DV_ADDR(DV_SPACE_UB, B_S1));
+            sr_fset(&in, "dtype", dt);
+            sr_fset(&in, "repeat", R);
+            dv_vstate_t vs;
+            dv_vstate_reset(&vs);
+            vs.lo = 3; /* the mask does not apply */
+            sr_exec_ok(&in, &vs, &got);
+            uint8_t *u = want.buf[DV_SPACE_UB];
+            for (int r = 0; r < R; r++) {
+                bool used[32] = {false};
+                const uint8_t *sc = u + B_S0 + (uint64_t)(32 * r) * (uint64_t)s;
+                for (int o = 0; o < 32; o++) {
+                    int pick = -1;
+                    for (int i = 0; i < 32; i++)
+                        if (!used[i] && (pick < 0 || sr_rld(dt, sc + i * s) > sr_rld(dt, sc + pick * s)))
+                            pick = i;
+                    used[pick] = true;
+                    uint8_t *d = u + B_DST + (uint64_t)(256 * r + 8 * o);
+                    memset(d, 0, 8);
+                    memcpy(d, u + B_S0 + (uint64_t)(32 * r + pick) * (uint64_t)s, (size_t)s);
+                    memcpy(d + 4, u + B_S1 + (uint64_t)(32 * r + pick) * 4, 4);
+                }
+            }
+            char what[48];
+            snprintf(what, sizeof what, "vbitsort %s, %d repeats", dv_dtype_name((dv_dtype_t)dt), R);
+            sr_expect_same(&got, &want, what);
+            sr_tmem_free(&got);
+            sr_tmem_free(&want);
+        }
+}
+END_TEST
+
+/* vmrgsort4: 2, 3 and 4 lists of given lengths (one of 0), sorted or not, over repeats, and the stop
+ * when a list runs out: the greatest head first, the lower list on a tie. */
+START_TEST(test_semantics_vmrgsort)
+{
+    sr_seed(20);
+    const struct {
+        int dt, lists, len[4], repeat, exhausted, kind;
+    } cases[] = {
+        {DV_DT_F32, 4, {32, 32, 32, 32}, 8, 0, D_NORMAL}, {DV_DT_F16, 4, {9, 40, 0, 17}, 3, 0, D_SMALL},
+        {DV_DT_F32, 2, {100, 3, 77, 77}, 1, 0, D_SMALL},  {DV_DT_F16, 3, {30, 31, 5, 0}, 2, 0, D_NORMAL},
+        {DV_DT_F32, 3, {20, 10, 30, 0}, 2, 1, D_NORMAL},  {DV_DT_F32, 4, {4095, 1, 2, 3}, 1, 0, D_NORMAL},
+    };
+    for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+        const int dt = cases[ci].dt, L = cases[ci].lists, R = cases[ci].repeat;
+        int T = 0;
+        for (int i = 0; i < L; i++)
+            T += cases[ci].len[i];
+        const uint64_t base[4] = {B_S0, B_S0 + 0x10000, B_S1, B_S1 + 0x10000};
+        sr_mem_t got, want;
+        sr_tmem_alloc(&got, true);
+        uint8_t *ub = got.buf[DV_SPACE_UB];
+        for (int i = 0; i < 4; i++) /* records whose scores descend within each list (some lists random) */
+            for (int r = 0; r < R; r++) {
+                double v = 1000;
+                for (int k = 0; k < cases[ci].len[i]; k++) {
+                    uint8_t *p = ub + base[i] + (uint64_t)(r * T + k) * 8;
+                    if (ci % 2 == 0 || i != 1)
+                        v -= (double)sr_rndn(cases[ci].kind == D_SMALL ? 2 : 50) / 8;
+                    else
+                        v = (double)sr_rndn(100);
+                    sr_rst_f(dt, p, (float)v);
+                }
+            }
+        sr_tmem_clone(&want, &got);
+        dv_insn_t in;
+        dv_insn_init(&in, DV_OP_vmrgsort4);
+        sr_fsetu(&in, "dst", DV_ADDR(DV_SPACE_UB, B_DST));
+        static const char *const srcs[] = {"src0", "src1", "src2", "src3"};
+        static const char *const lens[] = {"len0", "len1", "len2", "len3"};
+        for (int i = 0; i < 4; i++) {
+            sr_fsetu(&in, srcs[i], DV_ADDR(DV_SPACE_UB, base[i]));
+            sr_fset(&in, lens[i], cases[ci].len[i]);
+        }
+        sr_fset(&in, "dtype", dt);
+        sr_fset(&in, "lists", L);
+        sr_fset(&in, "exhausted", cases[ci].exhausted);
+        sr_fset(&in, "repeat", R);
+        sr_exec_ok(&in, NULL, &got);
+        uint8_t *u = want.buf[DV_SPACE_UB];
+        for (int r = 0; r < R; r++) {
+            int pos[4] = {0}, out = 0;
+            bool done = false;
+            while (!done) {
+                int pick = -1;
+                for (int i = 0; i < L; i++)
+                    if (pos[i] < cases[ci].len[i] &&
+                        (pick < 0 || rec_key(dt, u + base[i] + (uint64_t)(r * T + pos[i]) * 8) >
+                                         rec_key(dt, u + base[pick] + (uint64_t)(r * T + pos[pick]) * 8)))
+                        pick = i;
+                if (pick < 0)
+                    break;
+                const uint8_t *from = u + base[pick] + (uint64_t)(r * T + pos[pick]) * 8;
+                memcpy(u + B_DST + (uint64_t)(r * T + out++) * 8, from, 8);
+                done = ++pos[pick] == cases[ci].len[pick] && cases[ci].exhausted;
+            }
+        }
+        char what[48];
+        snprintf(what, sizeof what, "vmrgsort4 case %zu", ci);
+        sr_expect_same(&got, &want, what);
+        sr_tmem_free(&got);
+        sr_tmem_free(&want);
+    }
+}
+END_TEST
+
 START_TEST(test_semantics_vsel)
 {
     sr_seed(8);
     vop_all(DV_OP_vsel, D_NORMAL, 0);
+    /* sel_step 0 (the CMPMASK register): every repeat reads the chunk at sel */
+    for (int dt = 0; dt < DV_DT_COUNT; dt++) {
+        if (!(dv_op_spec(DV_OP_vsel)->dtypes & (1u << dt)))
+            continue;
+        for (int k = 0; k < NCFG; k++) {
+            vcase_t c = {.op = DV_OP_vsel, .dt = dt, .st = dt, .sel_fixed = true};
+            vcase_config(&c, k, 256 / (int)sr_sz(dt));
+            vcase_run(&c, D_NORMAL);
+        }
+    }
 }
 END_TEST
 
@@ -1013,6 +1158,8 @@ Suite *dv_semantics_vector_suite(void)
     tcase_add_test(tc, test_semantics_vcmp);
     tcase_add_test(tc, test_semantics_vcmps);
     tcase_add_test(tc, test_semantics_gather);
+    tcase_add_test(tc, test_semantics_vbitsort);
+    tcase_add_test(tc, test_semantics_vmrgsort);
     tcase_add_test(tc, test_semantics_vsel);
     tcase_add_test(tc, test_semantics_vbrcb);
     tcase_add_test(tc, test_semantics_vtranspose);

@@ -70,7 +70,8 @@ static void seta(dv_insn_t *in, const char *name, dv_space_t s, uint64_t off)
  * field and always counts R = 2.  The group reductions (vcgadd, vcgmax, vcgmin, vcpadd) write whole
  * rows of results per repeat, which the model counts; moving, they would reach the banks of the
  * source rows 0..7 after 32 repeats, so they write every repeat at row 16 (dst_rep=0).  The gathers
- * (vgather, vgatherb) read their offsets at 0x10000 and a source of 256 bytes. */
+ * (vgather, vgatherb) read their offsets at 0x10000 and a source of 256 bytes; vmrgsort4 merges lists
+ * of 8 records each (256 bytes of output per repeat). */
 START_TEST(test_timing_vector_repeats_per_class)
 {
     dv_config_t cfg;
@@ -117,6 +118,13 @@ START_TEST(test_timing_vector_repeats_per_class)
                     seta(&in, "sel", DV_SPACE_UB, 0x20000);
                     seta(&in, "offset", DV_SPACE_UB, 0x10000);
                     setf(&in, "src_len", 256);
+                    seta(&in, "src2", DV_SPACE_UB, 0x8000);
+                    seta(&in, "src3", DV_SPACE_UB, 0x8100);
+                    for (int l = 0; l < 4; l++) {
+                        char len[8];
+                        snprintf(len, sizeof len, "len%d", l);
+                        setf(&in, len, 8);
+                    }
                     setf(&in, "dtype", src);
                     setf(&in, "src_type", src);
                     setf(&in, "dst_type", dst);

@@ -83,17 +83,20 @@ inline uint64_t select_scalar(dv_k_t *c, const T &v, bool count_mode, const Loc 
 }
 
 /* Tensor-tensor modes: VSEL_TENSOR_TENSOR_MODE reads the next E bits of sel each repeat;
- * VSEL_CMPMASK_SPR reads the same 128 bits (CMPMASK) every repeat, which dvsim's vsel models only
- * for one repeat. */
-inline void sel_mode_check(AscendC::SELMODE m, uint64_t repeats, const Loc &loc)
+ * VSEL_CMPMASK_SPR loads CMPMASK from sel and reads the same E bits every repeat (vsel's sel_step 0). */
+inline void sel_mode_check(AscendC::SELMODE m, const Loc &loc)
 {
     if (m == AscendC::SELMODE::VSEL_TENSOR_SCALAR_MODE)
         fail_at(loc, "Select", "VSEL_TENSOR_SCALAR_MODE takes a scalar src1");
-    if (m == AscendC::SELMODE::VSEL_CMPMASK_SPR && repeats > 1)
-        fail_at(loc, "Select", "VSEL_CMPMASK_SPR over %llu repeats: dvsim's vsel reads the next bits of selMask each "
-                "repeat, not the same CMPMASK bits; use VSEL_TENSOR_TENSOR_MODE", (unsigned long long)repeats);
     if ((unsigned)m > 2)
         fail_at(loc, "Select", "SELMODE %u does not exist", (unsigned)m);
+}
+/* The selMask elements a select of `repeats` repeats reads (the same E bits every repeat for
+ * VSEL_CMPMASK_SPR). */
+template <typename U> inline uint64_t sel_need(AscendC::SELMODE m, uint64_t repeats, uint32_t E)
+{
+    const uint64_t r = m == AscendC::SELMODE::VSEL_CMPMASK_SPR || !repeats ? 1 : repeats;
+    return (r * E / 8 + sizeof(U) - 1) / sizeof(U);
 }
 
 template <typename T, typename U>
@@ -133,7 +136,7 @@ inline void sel_l0(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTenso
         s1 = select_scalar(c, *scalar, false, loc, api);
         s1_blk = s1_rep = 0;
     } else {
-        sel_mode_check(mode, repeat, loc);
+        sel_mode_check(mode, loc);
         ub_operand(*src1, "src1", 32, loc, api);
         strided_in(*src1, "src1", m, E, repeat, p.src1BlkStride, p.src1RepStride, loc, api);
         s1 = src1->addr();
@@ -144,10 +147,10 @@ inline void sel_l0(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTenso
         }
         dvk_pipe_barrier(c, DV_PIPE_V);
     }
-    sel.need((uint64_t)(repeat ? repeat : 1) * E / 8 / sizeof(U), loc, api);
+    sel.need(sel_need<U>(mode, repeat, E), loc, api);
     mask_emit(c, m);
     dvk_vsel(c, dst.addr(), src0.addr(), s1, sel.addr(), dtype_of<T>(), repeat, p.dstBlkStride, p.src0BlkStride, s1_blk,
-             p.dstRepStride, p.src0RepStride, s1_rep);
+             p.dstRepStride, p.src0RepStride, s1_rep, mode == AscendC::SELMODE::VSEL_CMPMASK_SPR ? 0 : 1);
 }
 
 template <typename T, typename U>
@@ -163,7 +166,7 @@ inline void sel_l2(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTenso
     sel_operands(dst, sel, src0, loc);
     count_in(dst, count, "dst", loc, api);
     count_in(src0, count, "src0", loc, api);
-    sel.need(((uint64_t)count + E - 1) / E * E / 8 / sizeof(U), loc, api);
+    sel.need(sel_need<U>(mode, ((uint64_t)count + E - 1) / E, E), loc, api);
     dvk_set_mask_count(c);
     uint64_t s1;
     int64_t s1_str = 8, s1_blk = 1;
@@ -173,7 +176,7 @@ inline void sel_l2(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTenso
         s1 = select_scalar(c, *scalar, true, loc, api);
         s1_str = s1_blk = 0;
     } else {
-        sel_mode_check(mode, (count + E - 1) / E, loc);
+        sel_mode_check(mode, loc);
         ub_operand(*src1, "src1", 32, loc, api);
         count_in(*src1, count, "src1", loc, api);
         s1 = src1->addr();
@@ -185,7 +188,8 @@ inline void sel_l2(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTenso
         dvk_pipe_barrier(c, DV_PIPE_V);
     }
     dvk_set_vector_mask(c, 0, count);
-    dvk_vsel(c, dst.addr(), src0.addr(), s1, sel.addr(), dtype_of<T>(), 1, 1, 1, s1_blk, 8, 8, s1_str);
+    dvk_vsel(c, dst.addr(), src0.addr(), s1, sel.addr(), dtype_of<T>(), 1, 1, 1, s1_blk, 8, 8, s1_str,
+             mode == AscendC::SELMODE::VSEL_CMPMASK_SPR ? 0 : 1);
     if (!scalar)
         dvk_pipe_barrier(c, DV_PIPE_V);
     dvk_set_vector_mask(c, AscendC::FULL_MASK, AscendC::FULL_MASK);
