@@ -9,7 +9,7 @@
 # Cache variables, as in CANN:
 #   CMAKE_ASC_ARCHITECTURES   dav-2201 (Atlas A2; the default and the only architecture dvsim models)
 #   CMAKE_ASC_RUN_MODE        npu, cpu or sim: all three build the same program, which runs on the model
-# Targets: tiling_api, register, platform, unified_dlog, graph_base: the names CANN's samples link for
+# Targets: tiling_api, register, platform, unified_dlog, graph_base, ascendalog: the names CANN's samples link for
 # the host tiling API, which dvsim's headers implement inline, so linking them adds only those headers.
 include_guard(GLOBAL)
 
@@ -33,7 +33,7 @@ endif()
 message(STATUS "ASC: dvsim at ${ASC_INSTALL_PREFIX}: CMAKE_ASC_RUN_MODE=${CMAKE_ASC_RUN_MODE} builds a program "
                "that runs on the dvsim model of ${CMAKE_ASC_ARCHITECTURES} (DVSIM_PROFILE picks the 910B profile)")
 
-foreach(_asc_lib IN ITEMS tiling_api register platform unified_dlog graph_base)
+foreach(_asc_lib IN ITEMS tiling_api register platform unified_dlog graph_base ascendalog)
     if(NOT TARGET ${_asc_lib})
         add_library(${_asc_lib} INTERFACE IMPORTED)
         set_target_properties(${_asc_lib} PROPERTIES INTERFACE_INCLUDE_DIRECTORIES "${ASC_INCLUDE_DIRS}")

@@ -64,6 +64,9 @@ struct DataCopyPadParams {
 
 namespace dvac {
 
+/* SetPadValue was called: DataCopyPad would fill the rest of a partial 32-byte block with it. */
+inline thread_local bool g_pad_value_set = false;
+
 /* A local tensor's address must meet the space's alignment (UB: core.ub_align_bytes). */
 template <typename T> inline void check_aligned(const AscendC::LocalTensor<T> &t, const Loc &loc, const char *api)
 {
@@ -167,6 +170,15 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
     dvac::copy_out(dst, src, repeatParams, loc);
 }
 
+/* The value DataCopyPad (GM -> UB) fills a partial last 32-byte block with: recorded; a copy that would
+ * need it fails until the model fills blocks. */
+template <typename T> inline void SetPadValue(T value, const dvac::Loc &loc = dvac::Loc::here())
+{
+    (void)value;
+    dvk_bookkeeping(dvac::at(loc));
+    dvac::g_pad_value_set = true;
+}
+
 /* Byte-granular copies (copy_gm_to_ubuf_align / copy_ubuf_to_gm_align); padding a burst with a
  * value is not supported by the model yet and is refused. */
 template <typename T>
@@ -184,9 +196,12 @@ inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, c
     dv_k_t *c = dvac::at(loc);
     if (p.blockCount < 1 || p.blockCount > 4095 || p.blockLen < 1)
         dvac::fail_at(loc, api, "blockCount %u must be in [1, 4095] and blockLen %u at least 1", p.blockCount, p.blockLen);
+    if (p.blockLen % 32 && dvac::g_pad_value_set)
+        dvac::fail_at(loc, api, "filling the rest of a partial 32-byte block with SetPadValue's value is not modelled "
+                      "by dvsim yet");
     dvac::check_aligned(dst, loc, api);
     const uint64_t ub_burst = (p.blockLen + 31) / 32;
-    dst.need(dvac::burst_span(p.blockCount, ub_burst, p.dstStride, 32) / sizeof(T), loc, api);
+    dst.need(((p.blockCount - 1) * (ub_burst + p.dstStride) * 32 + p.blockLen + sizeof(T) - 1) / sizeof(T), loc, api);
     uint64_t g = src.gm(0, dvac::burst_span(p.blockCount, p.blockLen, p.srcStride, 1), loc, api);
     dvk_copy_gm_to_ubuf_align(c, dst.addr(), g, p.blockCount, p.blockLen, p.srcStride, p.dstStride);
 }
@@ -204,7 +219,7 @@ inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, c
         dvac::fail_at(loc, api, "blockCount %u must be in [1, 4095] and blockLen %u at least 1", p.blockCount, p.blockLen);
     dvac::check_aligned(src, loc, api);
     const uint64_t ub_burst = (p.blockLen + 31) / 32;
-    src.need(dvac::burst_span(p.blockCount, ub_burst, p.srcStride, 32) / sizeof(T), loc, api);
+    src.need(((p.blockCount - 1) * (ub_burst + p.srcStride) * 32 + p.blockLen + sizeof(T) - 1) / sizeof(T), loc, api);
     uint64_t g = dst.gm(0, dvac::burst_span(p.blockCount, p.blockLen, p.dstStride, 1), loc, api);
     dvk_copy_ubuf_to_gm_align(c, g, src.addr(), p.blockCount, p.blockLen, p.srcStride, p.dstStride);
 }

@@ -211,6 +211,9 @@ enum class Hardware : uint8_t { GM, UB, L1, L0A, L0B, L0C, BIAS, FIXBUF, MAX };
 template <typename T, typename U> struct IsSameType {
     static constexpr bool value = std::is_same<T, U>::value;
 };
+template <bool cond, typename T, typename F> struct Conditional {
+    using type = typename std::conditional<cond, T, F>::type;
+};
 
 /* ---- the block ---- */
 inline int64_t GetTaskRation()
