@@ -56,14 +56,19 @@ inline void bin_l2(vbin_fn f, const char *api, const AscendC::LocalTensor<T> &ds
                 [&] { f(c, dst.addr(), src0.addr(), src1.addr(), dtype_of<T>(), 1, 1, 1, 1, 8, 8, 8); });
 }
 
+/* The checks and the mask of a level-0 call with one source (unary and tensor-scalar forms); c is
+ * NULL on a core without the V pipe (nothing to emit). */
+struct UnaryL0 {
+    dv_k_t *c;
+    int64_t db, sb;
+};
 template <typename T>
-inline void scalar_l0(vscalar_fn f, const char *api, const AscendC::LocalTensor<T> &dst,
-                      const AscendC::LocalTensor<T> &src, const T &scalar, MaskArg ma, uint8_t repeat,
-                      const AscendC::UnaryRepeatParams &p, const Loc &loc)
+inline UnaryL0 unary_l0_prep(const char *api, const AscendC::LocalTensor<T> &dst, const AscendC::LocalTensor<T> &src,
+                             MaskArg ma, uint8_t repeat, const AscendC::UnaryRepeatParams &p, const Loc &loc)
 {
     dv_k_t *c = vec_stream(loc);
     if (!c)
-        return;
+        return {nullptr, 0, 0};
     constexpr uint32_t E = rep_elems<T>();
     const Mask m = ma.resolve(E, E, loc, api);
     ub_operand(dst, "dst", 32, loc, api);
@@ -73,7 +78,18 @@ inline void scalar_l0(vscalar_fn f, const char *api, const AscendC::LocalTensor<
     strided_in(dst, "dst", m, E, repeat, (uint64_t)db, p.dstRepStride, loc, api);
     strided_in(src, "src", m, E, repeat, (uint64_t)sb, p.srcRepStride, loc, api);
     mask_emit(c, m);
-    f(c, dst.addr(), src.addr(), dtype_of<T>(), to_f64(scalar), repeat, db, sb, p.dstRepStride, p.srcRepStride);
+    return {c, db, sb};
+}
+
+template <typename T>
+inline void scalar_l0(vscalar_fn f, const char *api, const AscendC::LocalTensor<T> &dst,
+                      const AscendC::LocalTensor<T> &src, const T &scalar, MaskArg ma, uint8_t repeat,
+                      const AscendC::UnaryRepeatParams &p, const Loc &loc)
+{
+    const UnaryL0 u = unary_l0_prep(api, dst, src, ma, repeat, p, loc);
+    if (u.c)
+        f(u.c, dst.addr(), src.addr(), dtype_of<T>(), to_f64(scalar), repeat, u.db, u.sb, p.dstRepStride,
+          p.srcRepStride);
 }
 
 /* isSetMask = false: the caller has set the mode and mask; only the instruction is emitted. */
@@ -102,19 +118,9 @@ inline void unary_l0(vunary_fn f, const char *api, const AscendC::LocalTensor<T>
                      const AscendC::LocalTensor<T> &src, MaskArg ma, uint8_t repeat,
                      const AscendC::UnaryRepeatParams &p, const Loc &loc)
 {
-    dv_k_t *c = vec_stream(loc);
-    if (!c)
-        return;
-    constexpr uint32_t E = rep_elems<T>();
-    const Mask m = ma.resolve(E, E, loc, api);
-    ub_operand(dst, "dst", 32, loc, api);
-    ub_operand(src, "src", 32, loc, api);
-    const int64_t db = stride8(p.dstBlkStride, "dstBlkStride", loc, api);
-    const int64_t sb = stride8(p.srcBlkStride, "srcBlkStride", loc, api);
-    strided_in(dst, "dst", m, E, repeat, (uint64_t)db, p.dstRepStride, loc, api);
-    strided_in(src, "src", m, E, repeat, (uint64_t)sb, p.srcRepStride, loc, api);
-    mask_emit(c, m);
-    f(c, dst.addr(), src.addr(), dtype_of<T>(), repeat, db, sb, p.dstRepStride, p.srcRepStride);
+    const UnaryL0 u = unary_l0_prep(api, dst, src, ma, repeat, p, loc);
+    if (u.c)
+        f(u.c, dst.addr(), src.addr(), dtype_of<T>(), repeat, u.db, u.sb, p.dstRepStride, p.srcRepStride);
 }
 
 template <typename T>
