@@ -47,6 +47,7 @@ struct dv_k {
     bool probing;                            /* opened by dvk_kernel_probe: nothing runs */
     uint64_t loaded;                         /* bits of the last ld_ub, given by the model */
     uint32_t abandoned_loads;                /* loads the kernel made after its stream was closed */
+    uint32_t unsynced;                       /* pipes with work since the scalar unit last waited for them */
     /* coroutine */
     co_state_t state;
     pthread_t thread;
@@ -260,6 +261,12 @@ void dvk_emit(dv_k_t *k, dv_op_t op, const dv_val_t *f, int nf)
     for (int i = 0; i < nf; i++)
         in.f[i] = f[i];
     in.line = k->line;
+    if (os->pipe != DV_PIPE_S)
+        k->unsynced |= 1u << os->pipe;
+    else if (op == DV_OP_wait_flag && f[DV_FLD(FLAG, dst)].i == DV_PIPE_S) /* the kernel's own wait */
+        k->unsynced &= ~(1u << f[DV_FLD(FLAG, src)].i);
+    else if (op == DV_OP_pipe_barrier && f[DV_FLD(BARRIER, pipe)].i == DV_PIPE_ALL)
+        k->unsynced = 0;
     dv_error_t e;
     if (dv_insn_check(&in, &e) != DV_OK)
         dvk_fail(k, "instruction #%llu: %s", (unsigned long long)k->emitted + (k->pending_scalar ? 1 : 0), e.msg);
@@ -394,6 +401,9 @@ static uint64_t await_value(dv_k_t *k)
         pthread_exit(NULL);
     return k->loaded;
 }
+
+uint32_t dvk_unsynced_pipes(const dv_k_t *k) { return k->unsynced; }
+void dvk_synced_pipes(dv_k_t *k, uint32_t pipes) { k->unsynced &= ~pipes; }
 
 uint64_t dvk_load_ub(dv_k_t *k, uint64_t src, dv_dtype_t t)
 {

@@ -256,7 +256,7 @@ START_TEST(test_ascendc_kind_probed)
 END_TEST
 
 /* The scalar unit reads and writes UB (GetValue / SetValue) after MTE2 -> S and before S -> MTE3. */
-__global__ __vector__ void scalar_loop(GM_ADDR x, GM_ADDR z, uint32_t n)
+template <bool ExplicitSync> static void scalar_loop_body(GM_ADDR x, GM_ADDR z, uint32_t n)
 {
     AscendC::TPipe pipe;
     AscendC::TBuf<AscendC::TPosition::VECCALC> bx, bz;
@@ -267,25 +267,33 @@ __global__ __vector__ void scalar_loop(GM_ADDR x, GM_ADDR z, uint32_t n)
     xg.SetGlobalBuffer((__gm__ float *)x);
     zg.SetGlobalBuffer((__gm__ float *)z);
     AscendC::DataCopy(lx, xg, n);
-    AscendC::SetFlag<AscendC::HardEvent::MTE2_S>(0);
-    AscendC::WaitFlag<AscendC::HardEvent::MTE2_S>(0);
+    if (ExplicitSync) { /* else CANN's compiler synchronises the scalar reads itself (auto-sync) */
+        AscendC::SetFlag<AscendC::HardEvent::MTE2_S>(0);
+        AscendC::WaitFlag<AscendC::HardEvent::MTE2_S>(0);
+    }
     for (uint32_t i = 0; i < n; i++)
         lz.SetValue(i, 2.0f * lx.GetValue(i) + 1.0f);
     AscendC::SetFlag<AscendC::HardEvent::S_MTE3>(0);
     AscendC::WaitFlag<AscendC::HardEvent::S_MTE3>(0);
     AscendC::DataCopy(zg, lz, n);
 }
+__global__ __vector__ void scalar_loop(GM_ADDR x, GM_ADDR z, uint32_t n) { scalar_loop_body<true>(x, z, n); }
+__global__ __vector__ void scalar_loop_auto(GM_ADDR x, GM_ADDR z, uint32_t n) { scalar_loop_body<false>(x, z, n); }
 
 START_TEST(test_ascendc_scalar_ub_access)
 {
     const uint32_t n = 64;
     session s(n);
-    ck_assert_uint_eq(::dvac::launch(scalar_loop, "scalar_loop", 1, nullptr, s.stream)(s.x, s.z, n), 0);
-    int rc = aclrtSynchronizeStream(s.stream);
-    ck_assert_msg(rc == 0, "%d: %s", rc, aclGetRecentErrMsg());
-    s.fetch();
-    for (uint32_t i = 0; i < n; i++)
-        ck_assert_float_eq(s.out[i], 2.0f * s.in[i] + 1.0f);
+    for (auto fn : {scalar_loop, scalar_loop_auto}) {
+        std::vector<float> zero(n, 0.0f);
+        OK(aclrtMemcpy(s.z, n * 4, zero.data(), n * 4, ACL_MEMCPY_HOST_TO_DEVICE));
+        ck_assert_uint_eq(::dvac::launch(fn, "scalar_loop", 1, nullptr, s.stream)(s.x, s.z, n), 0);
+        int rc = aclrtSynchronizeStream(s.stream);
+        ck_assert_msg(rc == 0, "%d: %s", rc, aclGetRecentErrMsg());
+        s.fetch();
+        for (uint32_t i = 0; i < n; i++)
+            ck_assert_float_eq(s.out[i], 2.0f * s.in[i] + 1.0f);
+    }
 }
 END_TEST
 

@@ -94,6 +94,11 @@ void dvk_bookkeeping(dv_k_t *k);
  * whatever the kernel synchronised before it (zero without data, in dvsim record and while probed).
  * The kernel function waits for the model meanwhile, so each call costs a hand-off. */
 uint64_t dvk_load_ub(dv_k_t *k, uint64_t src, dv_dtype_t t);
+/* Pipes (a bit per dv_pipe_t) the stream has emitted work for since a front end last said the scalar
+ * unit waited for them (dvk_synced_pipes): what a compiler's automatic synchronisation orders a
+ * scalar read after (Ascend C's GetValue). */
+uint32_t dvk_unsynced_pipes(const dv_k_t *k);
+void dvk_synced_pipes(dv_k_t *k, uint32_t pipes);
 /* The same for a GM element (ld_gm: Ascend C GlobalTensor::GetValue). */
 uint64_t dvk_load_gm(dv_k_t *k, uint64_t src, dv_dtype_t t);
 /* The system counter as the scalar unit reads it when it issues get_sys_cnt (Ascend C

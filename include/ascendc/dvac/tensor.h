@@ -47,6 +47,20 @@ inline uint64_t gm_addr(uint64_t dev, uint64_t bytes, const Loc &loc, const char
  * (reader, writer) pipe pair, a bit per event id: TPipe::Destroy / Reset wait for them. */
 inline thread_local uint16_t g_free_pending[DV_PIPE_COUNT][DV_PIPE_COUNT];
 
+/* CANN's compiler synchronises a scalar read of UB with the pipes that may have written it (its
+ * automatic synchronisation, on event id 7, which CANN reserves for it): before the read, the
+ * scalar unit waits for MTE2 and V if they have had work since it last waited for them. */
+inline void auto_sync_to_scalar(dv_k_t *c)
+{
+    const uint32_t writers = dvk_unsynced_pipes(c) & ((1u << DV_PIPE_MTE2) | (1u << DV_PIPE_V));
+    for (dv_pipe_t p : {DV_PIPE_MTE2, DV_PIPE_V})
+        if (writers & (1u << p)) {
+            dvk_set_flag(c, p, DV_PIPE_S, 7);
+            dvk_wait_flag(c, p, DV_PIPE_S, 7);
+        }
+    dvk_synced_pipes(c, writers);
+}
+
 /* Local space of a position on the profile's chip. */
 inline dv_space_t space_of(AscendC::TPosition p)
 {
@@ -216,6 +230,7 @@ public:
     T GetValue(uint32_t index, const dvac::Loc &loc = dvac::Loc::here()) const
     {
         dv_k_t *c = scalar_access(index, loc, "LocalTensor::GetValue");
+        dvac::auto_sync_to_scalar(c);
         uint64_t bits = dvk_load_ub(c, addr_ + (uint64_t)index * sizeof(T), dvac::dtype_of<T>());
         T v;
         std::memcpy(static_cast<void *>(&v), &bits, sizeof(T));
