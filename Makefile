@@ -232,7 +232,7 @@ $(B)/check_dvsim: $(TEST_OBJS) $(OPS_OBJS) $(SC_MAIN) $(B)/libdv.a
 test: deps
 	$(MAKE) -j2 all $(B)/check_dvsim
 	$(MAKE) install PREFIX=$(B)/install
-	DVSIM_ROOT=$(CURDIR) DVSIM=$(abspath $(BIN)/dvsim) $(B)/check_dvsim
+	DVSIM_ROOT=$(CURDIR) DVSIM_BUILD=$(abspath $(B)) DVSIM=$(abspath $(BIN)/dvsim) $(B)/check_dvsim
 	DVSIM=$(abspath $(BIN)/dvsim) B=$(B) sh tests/golden.sh
 	MAKE="$(MAKE)" B=$(B) sh tests/generated.sh $(DOCS)
 	PREFIX=$(abspath $(B)/install) B=$(B) sh tests/examples.sh
@@ -248,7 +248,7 @@ ASAN_ENV := LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:use_stacks=0 \
 asan: deps
 	$(MAKE) -j2 B=$(B)/asan BIN=$(B)/asan/bin OPT="$(ASAN)" LDFLAGS="-fsanitize=address,undefined" \
 	  $(B)/asan/bin/dvsim $(B)/asan/check_dvsim
-	$(ASAN_ENV) DVSIM_ROOT=$(CURDIR) DVSIM=$(abspath $(B)/asan/bin/dvsim) $(B)/asan/check_dvsim
+	$(ASAN_ENV) DVSIM_ROOT=$(CURDIR) DVSIM_BUILD=$(abspath $(B)/asan) DVSIM=$(abspath $(B)/asan/bin/dvsim) $(B)/asan/check_dvsim
 	$(ASAN_ENV) DVSIM=$(B)/asan/bin/dvsim B=$(B)/asan sh tests/golden.sh
 
 bench: deps

@@ -1740,8 +1740,10 @@ START_TEST(test_ascendc_vec_dtype_compile_error)
                         "AscendC::LocalTensor<half> h) { (void)h; %s }\n", c.call);
         std::fclose(f);
         const std::string r = root;
+        const char *bd = std::getenv("DVSIM_BUILD"); /* the build tree (make test / make asan set it) */
+        const std::string b = bd ? bd : r + "/build";
         const std::string cmd = "g++ -std=c++17 -fsyntax-only -I" + r + "/include -I" + r + "/isa -I" + r +
-                                "/configs -I" + r + "/build/include " + src + " > " + dir + "/err.txt 2>&1";
+                                "/configs -I" + b + "/include " + src + " > " + dir + "/err.txt 2>&1";
         ck_assert_int_ne(std::system(cmd.c_str()), 0);
         std::string err;
         FILE *e = std::fopen((dir + "/err.txt").c_str(), "r");
@@ -1800,32 +1802,6 @@ START_TEST(test_ascendc_vec_same_cycles_as_kapi)
 }
 END_TEST
 
-/* examples/ascendc/{reduce,cast}: the .asc built as dvcc builds it (the <<<>>> launch rewritten into
- * ::dvac::launch, g++ against the source tree's headers and build/lib) and run: each checks its own
- * results and exits 0 only when all match. */
-START_TEST(test_ascendc_vec_examples)
-{
-    const char *root = std::getenv("DVSIM_ROOT");
-    ck_assert_ptr_nonnull(root);
-    const std::string r = root, dir = "/tmp/dvsim_vec_ex_" + std::to_string(getpid());
-    ck_assert_int_eq(std::system(("mkdir -p " + dir).c_str()), 0);
-    for (const char *name : {"reduce", "cast"}) {
-        const std::string asc = r + "/examples/ascendc/" + name + "/" + name + ".asc", cpp = dir + "/" + name + ".cpp";
-        const std::string rewrite = "sed -E 's/([A-Za-z_][A-Za-z0-9_]*)<<<(.*)>>>\\(/::dvac::launch(\\1, \"\\1\", "
-                                    "\\2)(/' " + asc + " > " + cpp;
-        ck_assert_int_eq(std::system(rewrite.c_str()), 0);
-        const std::string build = "g++ -std=c++17 -O1 -I" + r + "/include -I" + r + "/include/ascendc -I" + r +
-                                  "/isa -I" + r + "/configs -I" + r + "/build/include " + cpp + " -o " + dir + "/" +
-                                  name + " -L" + r + "/build/lib -lascendcl -Wl,-rpath," + r + "/build/lib > " + dir +
-                                  "/build.log 2>&1";
-        ck_assert_msg(std::system(build.c_str()) == 0, "%s.asc does not build (%s/build.log)", name, dir.c_str());
-        const std::string run = dir + "/" + name + " > " + dir + "/" + name + ".log 2>&1";
-        ck_assert_msg(std::system(run.c_str()) == 0, "%s.asc failed (%s/%s.log)", name, dir.c_str(), name);
-    }
-    ck_assert_int_eq(std::system(("rm -rf " + dir).c_str()), 0);
-}
-END_TEST
-
 extern "C" Suite *dv_ascendc_vec_suite(void)
 {
     Suite *s = suite_create("ascendc_vec");
@@ -1849,7 +1825,6 @@ extern "C" Suite *dv_ascendc_vec_suite(void)
     tcase_add_test(tc, test_ascendc_vec_dtype_compile_error);
     tcase_add_test(tc, test_ascendc_vec_mix_aic_noop);
     tcase_add_test(tc, test_ascendc_vec_same_cycles_as_kapi);
-    tcase_add_test(tc, test_ascendc_vec_examples);
     suite_add_tcase(s, tc);
     return s;
 }
