@@ -121,7 +121,7 @@ START_TEST(test_timing_vector_repeats_per_class)
                     seta(&in, "src2", DV_SPACE_UB, 0x8000);
                     seta(&in, "src3", DV_SPACE_UB, 0x8100);
                     for (int l = 0; l < 4; l++) {
-                        char len[8];
+                        char len[16];
                         snprintf(len, sizeof len, "len%d", l);
                         setf(&in, len, 8);
                     }
