@@ -55,36 +55,9 @@ void mb_kernel_start(micro_ctx_t *c, int arg, dv_micro_result_t *r)
         micro_figure(r, c->ks, c->ks, "%s; T(1 block) - %llu", c->start_how, ull(c->bs));
 }
 
-void mb_scalar_issue(micro_ctx_t *c, int arg, dv_micro_result_t *r)
+/* The cycles one more `line` costs the scalar unit: kernels of 1 and 65 of them, (T(65) - T(1)) / 64. */
+static void one_vs_65(micro_ctx_t *c, const char *line, dv_micro_result_t *r)
 {
-    (void)arg;
-    outcome_t m = {0};
-    uint64_t t1, t65;
-    if (micro_time_body(c, &m, false, 0, 0, &t1, MASK) != MS_OK)
-        goto fail;
-    micro_text_clear(&c->b);
-    for (int i = 0; i < 65; i++)
-        micro_text_add(&c->b, MASK);
-    run_counts_t rr;
-    if (micro_run_body(c, false, 0, 0, &rr) != DV_OK) {
-        FAIL(&m, "kernel failed: %s", c->err.msg);
-        goto fail;
-    }
-    t65 = rr.cycles;
-    if (t65 < t1 || (t65 - t1) % 64) {
-        FAIL(&m, "T(65) - T(1) = %lld is not a multiple of 64", (long long)(t65 - t1));
-        goto fail;
-    }
-    micro_figure(r, (t65 - t1) / 64, (t65 - t1) / 64, "T(1) = %llu, T(65) = %llu", ull(t1), ull(t65));
-    return;
-fail:
-    micro_usable(&m, r);
-}
-
-/* arg 0: ld_ub, 1: st_ub; the same 1-vs-65 difference as scalar.issue. */
-void mb_scalar_access(micro_ctx_t *c, int arg, dv_micro_result_t *r)
-{
-    const char *line = arg ? "st_ub dst=ub:0x0 dtype=f32 value=0x3f800000\n" : "ld_ub src=ub:0x0 dtype=f32\n";
     outcome_t m = {0};
     uint64_t t1, t65;
     if (micro_time_body(c, &m, false, 0, 0, &t1, line) != MS_OK)
@@ -106,6 +79,18 @@ void mb_scalar_access(micro_ctx_t *c, int arg, dv_micro_result_t *r)
     return;
 fail:
     micro_usable(&m, r);
+}
+
+void mb_scalar_issue(micro_ctx_t *c, int arg, dv_micro_result_t *r)
+{
+    (void)arg;
+    one_vs_65(c, MASK, r);
+}
+
+/* arg 0: ld_ub, 1: st_ub. */
+void mb_scalar_access(micro_ctx_t *c, int arg, dv_micro_result_t *r)
+{
+    one_vs_65(c, arg ? "st_ub dst=ub:0x0 dtype=f32 value=0x3f800000\n" : "ld_ub src=ub:0x0 dtype=f32\n", r);
 }
 
 /* The vector instruction of a flag round trip. */
