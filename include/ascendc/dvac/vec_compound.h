@@ -8,40 +8,15 @@
 
 #include "vec_math.h"
 
-#define DVAC_CMP_BINARY(Api, mn, ...)                                                                                \
-    template <typename T, bool isSetMask = true>                                                                     \
-    inline void Api(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,               \
-                    const uint64_t mask[], const uint8_t repeatTime, const BinaryRepeatParams &repeatParams,         \
-                    const dvac::Loc &loc = dvac::Loc::here())                                                        \
-    {                                                                                                                \
-        static_assert(dvac::one_of<T, __VA_ARGS__>(), #Api ": dtype not supported on dav-2201 (" #__VA_ARGS__ ")"); \
-        dvac::bin_l0<T>(dvk_##mn, #Api, dst, src0, src1, dvac::MaskArg::of(mask, isSetMask), repeatTime,           \
-                        repeatParams, loc);                                                                          \
-    }                                                                                                                \
-    template <typename T, bool isSetMask = true>                                                                     \
-    inline void Api(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,               \
-                    uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams &repeatParams,                 \
-                    const dvac::Loc &loc = dvac::Loc::here())                                                        \
-    {                                                                                                                \
-        static_assert(dvac::one_of<T, __VA_ARGS__>(), #Api ": dtype not supported on dav-2201 (" #__VA_ARGS__ ")"); \
-        dvac::bin_l0<T>(dvk_##mn, #Api, dst, src0, src1, dvac::MaskArg::of(mask, isSetMask), repeatTime,           \
-                        repeatParams, loc);                                                                          \
-    }                                                                                                                \
-    template <typename T>                                                                                            \
-    inline void Api(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,               \
-                    const int32_t &count, const dvac::Loc &loc = dvac::Loc::here())                                  \
-    {                                                                                                                \
-        static_assert(dvac::one_of<T, __VA_ARGS__>(), #Api ": dtype not supported on dav-2201 (" #__VA_ARGS__ ")"); \
-        dvac::bin_l2<T>(dvk_##mn, #Api, dst, src0, src1, count, loc);                                               \
-    }
+/* The compound two-source ops have the binary ops' three forms: DVAC_VEC_BINARY (vec_math.h). */
 
 namespace AscendC {
 
-DVAC_CMP_BINARY(AddRelu, vaddrelu, half, float, int16_t)
-DVAC_CMP_BINARY(SubRelu, vsubrelu, half, float, int16_t)
-DVAC_CMP_BINARY(FusedMulAdd, vmadd, half, float)
-DVAC_CMP_BINARY(FusedMulAddRelu, vmaddrelu, half, float)
-DVAC_CMP_BINARY(MulAddRelu, vmaddrelu, half, float)
+DVAC_VEC_BINARY(AddRelu, vaddrelu, half, float, int16_t)
+DVAC_VEC_BINARY(SubRelu, vsubrelu, half, float, int16_t)
+DVAC_VEC_BINARY(FusedMulAdd, vmadd, half, float)
+DVAC_VEC_BINARY(FusedMulAddRelu, vmaddrelu, half, float)
+DVAC_VEC_BINARY(MulAddRelu, vmaddrelu, half, float)
 
 /* ---- MulAddDst<T, U>: dst (T) = src0 (U) * src1 (U) + dst; one type on dvsim (half -> float is not
  * modelled) ---- */
@@ -193,6 +168,6 @@ inline void ShiftRight(const LocalTensor<T> &dst, const LocalTensor<T> &src, con
 
 } // namespace AscendC
 
-#undef DVAC_CMP_BINARY
+#undef DVAC_VEC_BINARY
 
 #endif

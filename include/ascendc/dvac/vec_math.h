@@ -315,7 +315,6 @@ inline void Duplicate(const LocalTensor<T> &dst, const T &scalarValue, const int
 
 } // namespace AscendC
 
-#undef DVAC_VEC_BINARY
 #undef DVAC_VEC_SCALAR
 #undef DVAC_VEC_UNARY
 
