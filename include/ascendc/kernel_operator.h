@@ -17,6 +17,12 @@
 #include "dvac/cube.h"
 #endif
 #include "dvac/util.h"
+#include "adv/activation.h"
+#include "adv/normalization.h"
+#include "adv/math.h"
+#include "adv/reduce_sort.h"
+#include "adv/transform.h"
+#include "kernel_tiling/kernel_tiling.h"
 #include "dvac/launch.h"
 
 #endif

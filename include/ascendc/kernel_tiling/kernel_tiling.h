@@ -42,4 +42,11 @@ struct TCubeTiling {
 
 using AscendC::tiling::TCubeTiling;
 
+/* The advanced APIs' tilings (each area's structs, host classes and host functions). */
+#include "../adv/activation_tiling.h"
+#include "../adv/normalization_tiling.h"
+#include "../adv/math_tiling.h"
+#include "../adv/reduce_sort_tiling.h"
+#include "../adv/transform_tiling.h"
+
 #endif

@@ -27,11 +27,14 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <string>
+#include <vector>
 #include <iostream> /* CANN's tiling headers bring it; its samples print the tiling's failure with std::cout */
 
 #include "../kernel_tiling/kernel_tiling.h"
 #include "../register/tilingdata_base.h"
 #include "platform/platform_ascendc.h"
+#include "shape.h"
 
 namespace optiling {
 

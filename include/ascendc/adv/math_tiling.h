@@ -1,0 +1,12 @@
+/* adv/math_tiling.h - Ascend C high-level API, math (Acosh, Erf, Log, Power, Fmod, Ceil, Frac, Xor, ClampMin, CumSum, Axpy, ...): the tiling structs the
+ * kernel reads (global namespace and AscendC::tiling, CANN's field order), their host classes (optiling) and
+ * the host functions that size temporary buffers and fill the tilings. */
+#ifndef DVSIM_ADV_MATH_TILING_H
+#define DVSIM_ADV_MATH_TILING_H
+
+#include <cstdint>
+
+#include "../register/tilingdata_base.h"
+#include "../tiling/shape.h"
+
+#endif
