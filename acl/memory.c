@@ -15,6 +15,7 @@
 #include "dv/intmath.h"
 #include "dv/semantics.h"
 #include "dv/sim.h"
+#include "dvsim/acl_launch.h"
 
 typedef struct alloc {
     uint64_t dev;      /* first device address */
@@ -63,6 +64,13 @@ static bool is_dev_addr(const void *p)
     const dv_config_t *cfg = dv_acl_config();
     uint64_t a = (uint64_t)(uintptr_t)p;
     return cfg && a >= DV_ACL_DEV_BASE && a - DV_ACL_DEV_BASE < cfg->hbm_capacity_bytes;
+}
+
+size_t dvsimDeviceAllocations(uint64_t *dev, size_t cap)
+{
+    for (size_t i = 0; i < g_mem.n && i < cap; i++)
+        dev[i] = g_mem.a[i].dev;
+    return g_mem.n;
 }
 
 int dv_acl_mem_find(uint64_t dev, const char *what, uint8_t **host, uint64_t *avail)

@@ -26,6 +26,7 @@ static struct {
 } g_rt;
 
 static _Thread_local char t_msg[1024];
+static _Thread_local int t_last; /* the code of the last failure (aclrtGetLastError) */
 static _Thread_local aclrtContext t_ctx;
 
 /* ---------------------------------------------------------------- the lock */
@@ -135,6 +136,7 @@ int dv_acl_fail(int code, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
+    t_last = code;
     int n = snprintf(t_msg, sizeof t_msg, "EZ9999: dvsim [%d]: ", code);
     vsnprintf(t_msg + n, sizeof t_msg - (size_t)n, fmt, ap);
     va_end(ap);
@@ -154,6 +156,20 @@ void dv_acl_restore_msg(const char *msg)
 {
     snprintf(t_msg, sizeof t_msg, "%s", msg ? msg : "");
 }
+
+static aclError last_error(aclrtLastErrLevel level, bool forget, const char *api)
+{
+    if (level != ACL_RT_THREAD_LEVEL)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: level %d is not ACL_RT_THREAD_LEVEL (0)", api, (int)level);
+    const int code = t_last;
+    if (forget)
+        t_last = ACL_SUCCESS;
+    return code;
+}
+
+aclError aclrtGetLastError(aclrtLastErrLevel level) { return last_error(level, true, "aclrtGetLastError"); }
+
+aclError aclrtPeekAtLastError(aclrtLastErrLevel level) { return last_error(level, false, "aclrtPeekAtLastError"); }
 
 const char *aclGetRecentErrMsg(void)
 {

@@ -10,20 +10,23 @@
 # PREFIX is a `make install PREFIX=...` tree.  LIST is a file of sample directories relative to
 # ASC_DEVKIT_DIR (one per line, '#' comments); without it every sample whose README lists Atlas A2
 # with a CANN version is tried.  Each sample gets one line:
-#   PASS    built, ran, and its verify_result.py accepted the output (or, without one, it exited 0)
+#   PASS    built, ran, and its verify_result.py accepted the output (or, without one, it exited 0 and
+#           did not print that it failed: "test failed", "verification failed", "[Failed]", "result error")
 #   BUILD   cmake or make failed (the first compiler error is shown)
-#   RUN     ./demo (or gen_data.py) failed or timed out
+#   RUN     ./demo (or the program the README runs, or gen_data.py) failed or timed out
 #   VERIFY  verify_result.py rejected the output
 # and, when the run wrote DVSIM_PROFILE_OUT, the kernels' Task Duration(us) from op_summary.csv.
 # Environment: DVSIM_PROFILE (default ascend910b1, the chip of the samples' published figures),
 # PYTHON (default /usr/bin/python3, which has numpy on Debian), WORK (scratch, default a temp dir),
-# TIMEOUT_S (per command, default 600).  The last line is "N passed, N failed of N".
+# TIMEOUT_S (per command, default 600), SAMPLE_VARS (e.g. "SCENARIO_NUM=3 COPY_DST=L1": values that
+# override the README's shell variables in its commands).  The last line is "N passed, N failed of N".
 set -u
 PREFIX=${1:?usage: ascendc_samples.sh PREFIX ASC_DEVKIT_DIR [LIST]}
 SRC=${2:?usage: ascendc_samples.sh PREFIX ASC_DEVKIT_DIR [LIST]}
 LIST=${3:-}
 PYTHON=${PYTHON:-/usr/bin/python3}
 TIMEOUT_S=${TIMEOUT_S:-600}
+SAMPLE_VARS=${SAMPLE_VARS:-}
 export DVSIM_PROFILE=${DVSIM_PROFILE:-ascend910b1}
 case "$PREFIX" in /*) ;; *) PREFIX="$(pwd)/$PREFIX" ;; esac
 case "$SRC" in /*) ;; *) SRC="$(pwd)/$SRC" ;; esac
@@ -64,9 +67,19 @@ while read -r rel; do
     scen=$(sed -n 's/^ *SCENARIO_NUM=\([0-9][0-9]*\).*/\1/p' "$d/README.md" 2>/dev/null | head -n 1)
     [ -n "$scen" ] || scen=$(sed -n 's/.*set(SCENARIO_NUM *"*\([0-9]*\)"*.*/\1/p' "$d/CMakeLists.txt" | head -n 1)
     scen=${scen:-0}
+    # the shell variables the README's commands set (`SCENARIO_NUM=1 ASC_ARCH=dav-2201`, `COPY_DST=UB`): the
+    # first value of each, as a sed script that puts them into the commands; SCENARIO_NUM is $scen
+    vars="$d/vars.sed"
+    : >"$vars"
+    for kv in $SAMPLE_VARS; do
+        printf 's/\\$%s/%s/g; s/\\${%s}/%s/g\n' "${kv%%=*}" "${kv#*=}" "${kv%%=*}" "${kv#*=}" >>"$vars"
+    done
+    printf 's/\\$SCENARIO_NUM/%s/g; s/\\${SCENARIO_NUM}/%s/g; s/\\$SCENARIO/%s/g\n' "$scen" "$scen" "$scen" >>"$vars"
+    grep -hE '^ *[A-Z_][A-Z0-9_]*=[A-Za-z0-9_.-]+( +[A-Z_][A-Z0-9_]*=[A-Za-z0-9_.-]+)* *$' "$d/README.md" 2>/dev/null |
+        tr ' ' '\n' | grep = | awk -F= '!seen[$1]++ { printf "s/\\$%s/%s/g; s/\\${%s}/%s/g\n", $1, $2, $1, $2 }' >>"$vars"
     # the README's cmake options for the default (npu) run mode
     opts=$(grep -h '^ *cmake .*\.\.' "$d/README.md" 2>/dev/null | grep -v RUN_MODE | head -n 1 |
-        grep -o -- '-D[A-Za-z_][A-Za-z0-9_]*=[^ ;]*' | sed "s/\$SCENARIO_NUM/$scen/g; s/\${SCENARIO_NUM}/$scen/g" |
+        grep -o -- '-D[A-Za-z_][A-Za-z0-9_]*=[^ ;]*' | sed -f "$vars" |
         grep -v '\$' | grep -v CMAKE_ASC_ARCHITECTURES | tr '\n' ' ')
     opts="$opts -DCMAKE_ASC_ARCHITECTURES=dav-2201"
     log="$d/log.txt"
@@ -78,14 +91,17 @@ while read -r rel; do
         fail=$((fail + 1))
         continue
     fi
-    gen=$(readme_cmd "$d" gen_data.py | sed "s/\$SCENARIO_NUM/$scen/g; s/\${SCENARIO_NUM}/$scen/g; s/\$SCENARIO/$scen/g")
-    ver=$(readme_cmd "$d" verify_result.py | sed "s/\$SCENARIO_NUM/$scen/g; s/\${SCENARIO_NUM}/$scen/g; s/\$SCENARIO/$scen/g")
+    gen=$(readme_cmd "$d" gen_data.py | sed -f "$vars")
+    ver=$(readme_cmd "$d" verify_result.py | sed -f "$vars")
     gen=$(echo "$gen" | sed "s|^python3 |$PYTHON |")
     ver=$(echo "$ver" | sed "s|^python3 |$PYTHON |")
+    # the program the README runs (`./demo` unless it names another)
+    exe=$(grep -h -m 1 -o '^ *\./[A-Za-z0-9_]*' "$d/README.md" 2>/dev/null | sed 's/^ *//')
+    exe=${exe:-./demo}
     prof="$d/build/prof"
     if ! (cd "$d/build" && mkdir -p input output &&
         { [ -z "$gen" ] || timeout "$TIMEOUT_S" sh -c "$gen" >>"$log" 2>&1; } &&
-        DVSIM_PROFILE_OUT="$prof" timeout "$TIMEOUT_S" ./demo >>"$log" 2>&1); then
+        DVSIM_PROFILE_OUT="$prof" timeout "$TIMEOUT_S" "$exe" >>"$log" 2>&1); then
         echo "RUN     $name: $(tail -n 3 "$log" | tr '\n' ' ' | cut -c 1-200)"
         fail=$((fail + 1))
         continue
@@ -97,7 +113,16 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 print(", ".join("%s=%s us" % (r["Op Name"], r["Task Duration(us)"]) for r in rows))' "$prof/op_summary.csv")
     fi
     if [ -n "$ver" ] && ! (cd "$d/build" && timeout "$TIMEOUT_S" sh -c "$ver" >>"$log" 2>&1); then
-        echo "VERIFY  $name: $(tail -n 2 "$log" | tr '\n' ' ' | cut -c 1-160) [$times]"
+        # a kernel that failed on the model says why on stderr: that line, else verify's last words
+        why=$(grep -m 1 'dvsim: \[ERROR\]' "$log" | cut -c 1-240)
+        [ -n "$why" ] || why=$(tail -n 2 "$log" | tr '\n' ' ' | cut -c 1-160)
+        echo "VERIFY  $name: $why [$times]"
+        fail=$((fail + 1))
+        continue
+    fi
+    # without a verify_result.py the program judges itself: it must not say it failed
+    if [ -z "$ver" ] && grep -qiE 'test fail|verification failed|\[failed\]|result error' "$log"; then
+        echo "VERIFY  $name: $(grep -m 1 -iE 'test fail|verification failed|\[failed\]|result error' "$log" | cut -c 1-160) [$times]"
         fail=$((fail + 1))
         continue
     fi

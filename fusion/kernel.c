@@ -74,7 +74,7 @@ static void fk_copy(dv_k_t *k, bool to_ub, uint64_t ub, uint64_t gm, uint64_t ro
         const int64_t n = (int64_t)dv_min_u64(max_pn, rows - r);
         if (to_ub)
             dvk_copy_gm_to_ubuf_align(k, ub + r * ub_pitch, gm + r * gm_stride, n, (int64_t)row_bytes, (int64_t)gg,
-                                      (int64_t)ug);
+                                      (int64_t)ug, 0, 0, 1);
         else
             dvk_copy_ubuf_to_gm_align(k, gm + r * gm_stride, ub + r * ub_pitch, n, (int64_t)row_bytes, (int64_t)ug,
                                       (int64_t)gg);

@@ -217,6 +217,21 @@ int dv_insn_check(const dv_insn_t *insn, dv_error_t *err)
             return dv_error_set(err, DV_ERR_RANGE, NULL, (int)insn->line, 0, "vconv: conversion %s -> %s is not supported",
                                 dv_dtype_name(s), dv_dtype_name(d));
     }
+    if (os->form == DV_FORM_VREDUCE && insn->f[DV_FLD(VREDUCE, order)].i && insn->op != DV_OP_vcmax &&
+        insn->op != DV_OP_vcmin)
+        return dv_error_set(err, DV_ERR_RANGE, NULL, (int)insn->line, 0, "%s: order is for vcmax and vcmin only",
+                            os->mnemonic);
+    if (os->form == DV_FORM_DMAPADIN) {
+        const int64_t es = insn->f[DV_FLD(DMAPADIN, esize)].i;
+        if (es == 3)
+            return dv_error_set(err, DV_ERR_RANGE, NULL, (int)insn->line, 0, "%s: esize must be 1, 2 or 4, not 3",
+                                os->mnemonic);
+        if ((insn->f[DV_FLD(DMAPADIN, lpad)].i * es > 32) || (insn->f[DV_FLD(DMAPADIN, rpad)].i * es > 32))
+            return dv_error_set(err, DV_ERR_RANGE, NULL, (int)insn->line, 0,
+                                "%s: lpad %lld and rpad %lld elements of %lld bytes must each fit 32 bytes", os->mnemonic,
+                                (long long)insn->f[DV_FLD(DMAPADIN, lpad)].i, (long long)insn->f[DV_FLD(DMAPADIN, rpad)].i,
+                                (long long)es);
+    }
     if (os->form == DV_FORM_LOAD2D && insn->f[DV_FLD(LOAD2D, transpose)].i &&
         dv_dtype_size((dv_dtype_t)insn->f[DV_FLD(LOAD2D, dtype)].i) != 2)
         return dv_error_set(err, DV_ERR_RANGE, NULL, (int)insn->line, 0, "%s: transpose is only for 16-bit types", os->mnemonic);

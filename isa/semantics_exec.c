@@ -42,15 +42,22 @@ static bool atomic_to(uint64_t dst, const dv_vstate_t *vs)
     return vs && vs->atomic != DV_ATOMIC_NONE && DV_ADDR_SPACE(dst) == DV_SPACE_GM;
 }
 
-/* DMA and DMAPAD: only the `len` bytes of each burst are written (DMAPAD leaves the UB bytes up to
- * the burst's 32 B boundary as they were). */
+/* DMA, DMAPAD and DMAPADIN: only the `len` bytes of each burst are written (DMAPAD leaves the UB bytes
+ * up to the burst's 32 B boundary as they were), except that a padded DMAPADIN writes its pads and the
+ * fill to the boundary with MOV_PAD_VAL's value, element by element. */
 static void exec_dma(const dma_geom_t *g, const dv_vstate_t *vs, dv_mem_t *m)
 {
     uint8_t *d = mem_at(m, g->dst);
     const uint8_t *s = mem_at(m, g->src);
     const bool atomic = atomic_to(g->dst, vs);
     for (uint64_t i = 0; i < g->nburst; i++)
-        if (atomic)
+        if (g->fill) {
+            uint8_t *b = d + i * g->dst_stride;
+            const uint64_t v = vs ? vs->pad_val : 0;
+            for (uint64_t o = 0; o < g->fill; o++)
+                b[o] = (uint8_t)(v >> (8 * (o % g->esize)));
+            memmove(b + g->pre, s + i * g->src_stride, g->len);
+        } else if (atomic)
             atomic_combine(d + i * g->dst_stride, s + i * g->src_stride, g->len, vs);
         else
             memmove(d + i * g->dst_stride, s + i * g->src_stride, g->len);
@@ -309,6 +316,18 @@ static int exec_check(const dv_insn_t *in, const dv_op_spec_t *os, dv_error_t *e
     return DV_OK;
 }
 
+uint64_t dv_rsvd_count(const dv_insn_t *in, const dv_vstate_t *vs, const uint8_t *ub)
+{
+    vinfo_t v;
+    if (in->op != DV_OP_vreducev2 || dv_sem_vinfo_build(in, vs, &v) <= 0)
+        return 0;
+    uint64_t n = 0;
+    for (uint64_t r = 0; r < v.R && v.any; r++)
+        for (uint32_t e = 0; e <= v.ehi; e++)
+            n += dv_sem_vreducev2_keep(in, &v, ub, r, e);
+    return n;
+}
+
 int dv_exec(const dv_insn_t *in, const dv_vstate_t *vs, dv_mem_t *m, dv_error_t *err)
 {
     const dv_op_spec_t *os = dv_op_spec((dv_op_t)in->op);
@@ -356,6 +375,10 @@ int dv_exec(const dv_insn_t *in, const dv_vstate_t *vs, dv_mem_t *m, dv_error_t 
     }
     if (os->form == DV_FORM_VGATHER || os->form == DV_FORM_VGATHERB)
         return dv_sem_gather_run(in, &v, m->buf[DV_SPACE_UB], err);
+    if (os->form == DV_FORM_VREDUCEV2) {
+        dv_sem_vreducev2_run(in, &v, m->buf[DV_SPACE_UB]);
+        return rc;
+    }
     dma_geom_t dg;
     if (dv_sem_dma_geom(in, os, &dg)) {
         exec_dma(&dg, vs, m);

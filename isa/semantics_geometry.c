@@ -23,6 +23,9 @@ static void range_set(dv_range_t *r, uint64_t addr, uint64_t lo, uint64_t hi, bo
 
 bool dv_sem_dma_geom(const dv_insn_t *in, const dv_op_spec_t *os, dma_geom_t *g)
 {
+    g->pre = 0;
+    g->fill = 0;
+    g->esize = 1;
     if (os->form == DV_FORM_DMA) {
         g->dst = FA(DMA, dst);
         g->src = FA(DMA, src);
@@ -30,6 +33,21 @@ bool dv_sem_dma_geom(const dv_insn_t *in, const dv_op_spec_t *os, dma_geom_t *g)
         g->len = FI(DMA, len) * 32;
         g->dst_stride = g->len + FI(DMA, dst_gap) * 32;
         g->src_stride = g->len + FI(DMA, src_gap) * 32;
+        return true;
+    }
+    if (os->form == DV_FORM_DMAPADIN) {
+        g->dst = FA(DMAPADIN, dst);
+        g->src = FA(DMAPADIN, src);
+        g->nburst = FI(DMAPADIN, nburst);
+        g->len = FI(DMAPADIN, len);
+        g->esize = FI(DMAPADIN, esize);
+        g->pre = FI(DMAPADIN, lpad) * g->esize;
+        const uint64_t post = FI(DMAPADIN, rpad) * g->esize;
+        const uint64_t local = dv_ceil_div(g->pre + g->len + post, 32) * 32;
+        if (g->pre || post)
+            g->fill = local;
+        g->dst_stride = local + FI(DMAPADIN, dst_gap) * 32;
+        g->src_stride = g->len + FI(DMAPADIN, src_gap);
         return true;
     }
     if (os->form != DV_FORM_DMAPAD)
@@ -79,6 +97,10 @@ static const vform_t vforms[DV_FORM_COUNT] = {
     [DV_FORM_VGATHER] = {DV_FLD(VGATHER, dtype), -1, DV_FLD(VGATHER, repeat), 3,
                          {VOP(VGATHER, dst, -1, DV_FLD(VGATHER, dst_rep), true, K_ELEM),
                           VOP(VGATHER, offset, -1, -1, false, K_IDX), VOP(VGATHER, src, -1, -1, false, K_GSRC)}},
+    [DV_FORM_VREDUCEV2] = {DV_FLD(VREDUCEV2, dtype), -1, DV_FLD(VREDUCEV2, repeat), 3,
+                           {VOP(VREDUCEV2, dst, -1, -1, true, K_PACK),
+                            VOP(VREDUCEV2, src0, DV_FLD(VREDUCEV2, src0_blk), DV_FLD(VREDUCEV2, src0_rep), false, K_ELEM),
+                            VOP(VREDUCEV2, src1, -1, -1, false, K_BITS)}},
     [DV_FORM_VSEL] = {DV_FLD(VSEL, dtype), -1, DV_FLD(VSEL, repeat), 4,
                       {VOPS(VSEL, dst, true), VOPS(VSEL, src0, false), VOPS(VSEL, src1, false),
                        VOP(VSEL, sel, -1, -1, false, K_BITS)}},
@@ -128,7 +150,17 @@ int dv_sem_vinfo_build(const dv_insn_t *in, const dv_vstate_t *vs, vinfo_t *v)
         }
         v->ehi_last = v->ehi;
     }
+    if (v->form == DV_FORM_VREDUCEV2) { /* REPEAT repeats of E elements (normal mode: the mask does not apply)
+                                          * or of the mask's count (count mode, as CANN's dav-2201 samples use it) */
+        const uint64_t per = v->count ? v->N : v->E;
+        v->R = FI(VREDUCEV2, repeat);
+        v->any = v->R > 0 && per > 0;
+        v->elo = 0;
+        v->ehi = v->ehi_last = per ? (uint32_t)(per - 1) : 0;
+    }
     v->nops = vf->nops;
+    if (v->form == DV_FORM_VREDUCEV2 && FI(VREDUCEV2, pattern)) /* a fixed pattern: src1 is not read */
+        v->nops = 2;
     for (int k = 0; k < vf->nops; k++) {
         vop_i_t *o = &v->op[k];
         o->addr = in->f[vf->op[k].addr].u;
@@ -158,8 +190,20 @@ int dv_sem_vinfo_build(const dv_insn_t *in, const dv_vstate_t *vs, vinfo_t *v)
             o->blk_bytes = v->E / 8;
             o->blk = 0;
             o->rep = os->form == DV_FORM_VSEL && !o->write && !FI(VSEL, sel_step) ? 0 : v->E / 8;
+            if (os->form == DV_FORM_VREDUCEV2) { /* a bit per element of a repeat */
+                o->blk_bytes = v->ehi / 8 + 1;
+                o->rep = FI(VREDUCEV2, src1_rep) * 32;
+            }
             break;
-        default: { /* K_RED: vcadd writes one element per repeat, vcmax/vcmin a (value, index) pair,
+        case K_PACK: /* kept elements packed one after the other: at most every element */
+            o->esize = s1;
+            o->blk_bytes = v->epb * s1;
+            o->blk = o->blk_bytes;
+            o->rep = (uint64_t)v->E * s1;
+            o->span = v->any ? v->R * (v->ehi + 1) * s1 : 0;
+            break;
+        default: { /* K_RED: vcadd writes one element per repeat, vcmax/vcmin a (value, index) pair
+                    * (in ORDER; one element when ORDER keeps only one of them),
                     * vcadd_acc one element in all (its dst_rep is ignored); the group reductions one
                     * element per group, contiguous: blocks of the results of one source datablock */
             const uint32_t g = dv_sem_red_group(in->op, v->epb);
@@ -170,7 +214,8 @@ int dv_sem_vinfo_build(const dv_insn_t *in, const dv_vstate_t *vs, vinfo_t *v)
                 o->rep = dv_sem_fint(in, os->form, vf->op[k].rep) * 8 * o->blk_bytes;
                 break;
             }
-            o->blk_bytes = (in->op == DV_OP_vcmax || in->op == DV_OP_vcmin ? 2 : 1) * s1;
+            const bool pair = (in->op == DV_OP_vcmax || in->op == DV_OP_vcmin) && FI(VREDUCE, order) < 2;
+            o->blk_bytes = (pair ? 2 : 1) * s1;
             o->blk = 0;
             o->rep = in->op == DV_OP_vcadd_acc ? 0 : dv_sem_fint(in, os->form, vf->op[k].rep) * o->blk_bytes;
             break;
@@ -185,8 +230,8 @@ static bool vop_range(const vinfo_t *v, const vop_i_t *o, uint64_t *lo, uint64_t
 {
     if (v->R == 0)
         return false;
-    if (o->kind == K_GSRC) {
-        if (!v->any)
+    if (o->kind == K_GSRC || o->kind == K_PACK) {
+        if (!v->any || o->span == 0)
             return false;
         *lo = 0;
         *hi = o->span;
@@ -233,6 +278,7 @@ void dv_vstate_reset(dv_vstate_t *vs)
     vs->hi = vs->lo = ~0ull;
     vs->atomic = DV_ATOMIC_NONE;
     vs->atomic_dtype = 0;
+    vs->pad_val = 0;
 }
 
 /* Output element type and size of a FIXPIPE form instruction. */
@@ -455,7 +501,7 @@ int dv_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_M
     uint64_t lo, hi;
     dma_geom_t dg;
     if (dv_sem_dma_geom(in, os, &dg)) {
-        range_set(&out[n++], dg.dst, 0, (dg.nburst - 1) * dg.dst_stride + dg.len, true);
+        range_set(&out[n++], dg.dst, 0, (dg.nburst - 1) * dg.dst_stride + (dg.fill ? dg.fill : dg.pre + dg.len), true);
         range_set(&out[n++], dg.src, 0, (dg.nburst - 1) * dg.src_stride + dg.len, false);
         return n;
     }

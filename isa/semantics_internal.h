@@ -109,12 +109,15 @@ bool dv_sem_dtype_ok(const dv_op_spec_t *os, dv_dtype_t t);
 
 /* ---------------------------------------------------------------- burst copies */
 
-/* The burst geometry of the DMA and DMAPAD forms: burst b moves `len` bytes from src + b*src_stride
+/* The burst geometry of the DMA, DMAPAD and DMAPADIN forms: burst b moves `len` bytes from src + b*src_stride
  * to dst + b*dst_stride.  DMA counts everything in 32 B blocks; DMAPAD counts len in bytes, and its
  * gaps in bytes on the GM side and in 32 B blocks on the UB side, whose bursts start 32 B aligned. */
 typedef struct dma_geom {
     uint64_t dst, src; /* addresses */
     uint64_t nburst, len, dst_stride, src_stride;
+    /* DMAPADIN: the data lands `pre` bytes into each destination burst; a padded copy writes `fill`
+     * bytes of it (pads and fill in MOV_PAD_VAL's low `esize` bytes), an unpadded one (fill 0) just len */
+    uint64_t pre, fill, esize;
 } dma_geom_t;
 
 /* The burst geometry of a DMA or DMAPAD form instruction; false for other forms. */
@@ -124,15 +127,16 @@ bool dv_sem_dma_geom(const dv_insn_t *in, const dv_op_spec_t *os, dma_geom_t *g)
 
 /* Vector operand kinds: strided elements of the form's dtype (or of the vconv source type), a bit
  * mask chunk of E/8 bytes per repeat, a reduction result slot, the u32 byte offsets of a gather (one
- * per element, contiguous over the repeats), the source a gather reads where its offsets say. */
-enum { K_ELEM, K_ELEM2, K_BITS, K_RED, K_IDX, K_GSRC };
+ * per element, contiguous over the repeats), the source a gather reads where its offsets say, the
+ * packed output of a vreducev2 (at most `span` bytes from its address). */
+enum { K_ELEM, K_ELEM2, K_BITS, K_RED, K_IDX, K_GSRC, K_PACK };
 
 typedef struct vop_i {
     uint64_t addr;     /* full address (space + offset) */
     uint32_t esize;    /* element bytes (0 for K_BITS) */
     uint32_t blk_bytes;
     uint64_t blk, rep; /* byte strides */
-    uint64_t span;     /* K_GSRC: the bytes from addr the offsets may reach */
+    uint64_t span;     /* K_GSRC: the bytes from addr the offsets may reach; K_PACK: the most written */
     bool write;
     int kind;
 } vop_i_t;
@@ -153,6 +157,12 @@ typedef struct vinfo {
 
 /* Decode a vector instruction; 1 = vector form, 0 = other form, -1 = bad dtype. */
 int dv_sem_vinfo_build(const dv_insn_t *in, const dv_vstate_t *vs, vinfo_t *v);
+
+/* vreducev2: whether element e of repeat r is kept (its pattern bit); ub NULL answers for the fixed
+ * patterns only (a pattern tensor reads as all zero). */
+bool dv_sem_vreducev2_keep(const dv_insn_t *in, const vinfo_t *v, const uint8_t *ub, uint64_t r, uint32_t e);
+/* vreducev2: pack the kept elements at dst; returns their number. */
+uint64_t dv_sem_vreducev2_run(const dv_insn_t *in, const vinfo_t *v, uint8_t *ub);
 
 /* Source elements one result of a VREDUCE instruction reduces: a datablock (vcgadd, vcgmax, vcgmin),
  * a pair (vcpadd); 0 when one result covers the whole repeat (vcadd, vcmax, vcmin, vcadd_acc). */

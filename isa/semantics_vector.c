@@ -201,6 +201,41 @@ static void red_groups(const dv_insn_t *in, const vinfo_t *v, uint8_t *ub, uint6
             dv_sem_st_f(v->t, d + (e / g) * o[0].esize, x[e]);
 }
 
+/* ------------------------------------------------------------------ vreducev2 (GatherMask) */
+
+bool dv_sem_vreducev2_keep(const dv_insn_t *in, const vinfo_t *v, const uint8_t *ub, uint64_t r, uint32_t e)
+{
+    switch (FI(VREDUCEV2, pattern)) {
+    case 1: return e % 2 == 0;
+    case 2: return e % 2 == 1;
+    case 3: case 4: case 5: case 6: return e % 4 == (uint32_t)(FI(VREDUCEV2, pattern) - 3);
+    case 7: return true;
+    default: {
+        if (!ub)
+            return false;
+        const uint8_t *bits = ub + DV_ADDR_OFF(v->op[2].addr) + r * v->op[2].rep;
+        return bits[e / 8] >> (e % 8) & 1;
+    }
+    }
+}
+
+uint64_t dv_sem_vreducev2_run(const dv_insn_t *in, const vinfo_t *v, uint8_t *ub)
+{
+    const uint32_t s = dv_dtype_size(v->t);
+    const vop_i_t *src = &v->op[1];
+    /* read every kept element before writing any: dst may overlap the source */
+    uint8_t *buf = malloc(v->op[0].span ? v->op[0].span : 1);
+    uint64_t n = 0;
+    for (uint64_t r = 0; r < v->R && v->any; r++) {
+        for (uint32_t e = 0; e <= v->ehi; e++)
+            if (dv_sem_vreducev2_keep(in, v, ub, r, e))
+                memcpy(buf + (n++) * s, ub + DV_ADDR_OFF(src->addr) + dv_sem_vop_off(src, v->epb, r, e), s);
+    }
+    memcpy(ub + DV_ADDR_OFF(v->op[0].addr), buf, n * s);
+    free(buf);
+    return n;
+}
+
 /* One repeat: every source element is read before any destination element is written. */
 void dv_sem_vec_repeat(const dv_insn_t *in, const vinfo_t *v, uint8_t *ub, uint64_t r)
 {
@@ -305,9 +340,18 @@ void dv_sem_vec_repeat(const dv_insn_t *in, const vinfo_t *v, uint8_t *ub, uint6
                 best = k;
             }
         }
+        /* Order_t: 0 value, index; 1 index, value; 2 value; 3 index (in an element's bytes: u16 / u32) */
+        const int64_t order = FI(VREDUCE, order);
+        const dv_dtype_t it = t == DV_DT_F16 ? DV_DT_U16 : DV_DT_U32;
         memcpy(&raw[0], p1 + dv_sem_vop_off(&o[1], epb, r, sel[best]), s);
-        memcpy(d, &raw[0], s);
-        dv_sem_st_i(t == DV_DT_F16 ? DV_DT_U16 : DV_DT_U32, d + s, sel[best]);
+        if (order == 0 || order == 2)
+            memcpy(d, &raw[0], s);
+        if (order == 0)
+            dv_sem_st_i(it, d + s, sel[best]);
+        if (order == 1)
+            memcpy(d + s, &raw[0], s);
+        if (order == 1 || order == 3)
+            dv_sem_st_i(it, d, sel[best]);
         break;
     }
     case DV_FORM_VDUP:

@@ -426,6 +426,13 @@ uint64_t dvk_read_sys_cnt(dv_k_t *k)
     return await_value(k);
 }
 
+uint64_t dvk_read_rsvd_cnt(dv_k_t *k)
+{
+    k->loaded = 0;
+    dvk_get_rsvd_cnt(k);
+    return await_value(k);
+}
+
 void dvk_que_init(dv_k_t *k, dv_que_t *q, dv_space_t space, dv_pipe_t producer, dv_pipe_t consumer, uint32_t depth,
                   uint64_t bytes)
 {

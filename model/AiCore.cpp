@@ -713,6 +713,14 @@ int AiCore::issue(dv_error_t *err)
             path_.move(s_node_, path_from(scalar_ref(ts_), ts_ + busy, path_key(in.op, DV_PIPE_S)));
             break;
         }
+        case DV_OP_get_rsvd_cnt: {
+            // RSVD_CNT as the last vreducev2 that has run left it (the kernel waits for V before it reads)
+            uint8_t bytes[8];
+            std::memcpy(bytes, &rsvd_cnt_, 8);
+            if (stream_->loaded)
+                stream_->loaded(stream_, bytes, 8);
+            break;
+        }
         case DV_OP_get_sys_cnt: {
             // the system counter at the scalar unit's time (its origin: the model's time 0)
             const uint64_t v = static_cast<uint64_t>(ts_) * p_.chip.sys_counter_mhz / p_.chip.freq_mhz;
@@ -730,6 +738,7 @@ int AiCore::issue(dv_error_t *err)
             vs_.atomic = static_cast<uint8_t>(in.f[DV_FLD(ATOMIC, op)].i);
             vs_.atomic_dtype = static_cast<uint8_t>(in.f[DV_FLD(ATOMIC, dtype)].i);
             break;
+        case DV_OP_set_mov_pad_val: vs_.pad_val = in.f[DV_FLD(PADVAL, value)].u; break;
         case DV_OP_set_mask_count: vs_.count_mode = true; break;
         case DV_OP_set_mask_norm: vs_.count_mode = false; break;
         case DV_OP_set_flag: {
@@ -921,6 +930,8 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
             c = dma_[p]->cost(in, t, chip_.gm_addrs());
             counters_.stall[p][c.mem_hbm ? DV_STALL_HBM : DV_STALL_L2] += c.mem_wait;
         }
+        if (in.op == DV_OP_vreducev2) // RSVD_CNT: what get_rsvd_cnt reads
+            rsvd_cnt_ = dv_rsvd_count(&in, &e.vs, data_ ? view_.buf[DV_SPACE_UB] : nullptr);
         if (data_) {
             int rc = dv_exec(&in, &e.vs, &view_, err);
             if (rc != DV_OK) {

@@ -263,6 +263,7 @@ private:
     cycles_t ts_ = 0;
     std::vector<Flag> flags_;
     dv_vstate_t vs_{};
+    uint64_t rsvd_cnt_ = 0; // RSVD_CNT: the count of the last vreducev2 (get_rsvd_cnt)
     HazardChecker hz_;
     dv_stream_t *stream_ = nullptr;
     uint32_t block_ = 0, sub_ = 0;

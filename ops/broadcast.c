@@ -264,7 +264,7 @@ static void copy_in(dv_k_t *k, uint64_t ub, uint64_t off, uint64_t rows, uint64_
     const uint64_t pitch = dv_round_up(row_bytes, BLK);
     for (uint64_t r = 0; r < rows; r += max_burst)
         dvk_copy_gm_to_ubuf_align(k, ub + r * pitch, dvk_gm(k, A_X, off + r * row_bytes),
-                                  (int64_t)dv_min_u64(max_burst, rows - r), (int64_t)row_bytes, 0, 0);
+                                  (int64_t)dv_min_u64(max_burst, rows - r), (int64_t)row_bytes, 0, 0, 0, 0, 1);
 }
 
 static void copy_out(dv_k_t *k, uint64_t off, uint64_t ub, uint64_t rows, uint64_t row_bytes)

@@ -144,7 +144,7 @@ static void xf_load(dv_k_t *k, conv_ctx_t *c, const xf_unit_t *u)
     const uint64_t row = u->p * 2, gap = (u->ld - u->p) * 2;
     if (row % BLK || gap % BLK) /* rows that are not whole 32-B blocks: DataCopyPad (the plan checked) */
         dvk_copy_gm_to_ubuf_align(k, slab, dvk_gm(k, u->arg, u->src), u->nr, (int64_t)row, (int64_t)gap,
-                                  slab_gap(c, u->p));
+                                  slab_gap(c, u->p), 0, 0, 1);
     else if (gap / BLK <= 65535)
         dvk_copy_gm_to_ubuf(k, slab, dvk_gm(k, u->arg, u->src), u->nr, (int64_t)(row / BLK), (int64_t)(gap / BLK),
                             slab_gap(c, u->p));

@@ -146,7 +146,7 @@ static void rows_move(dv_k_t *k, bool to_gm, uint64_t ub, uint64_t pitch, uint32
         else if (to_gm)
             dvk_copy_ubuf_to_gm(k, m, a, (int64_t)nb, (int64_t)flen, u, g);
         else if (pad)
-            dvk_copy_gm_to_ubuf_align(k, a, m, (int64_t)nb, (int64_t)flen, g, u);
+            dvk_copy_gm_to_ubuf_align(k, a, m, (int64_t)nb, (int64_t)flen, g, u, 0, 0, 1);
         else
             dvk_copy_gm_to_ubuf(k, a, m, (int64_t)nb, (int64_t)flen, g, u);
         i += nb;

@@ -168,16 +168,16 @@ static uint64_t reduce_rows(dv_k_t *k, bool is_max, opnd_t src, opnd_t work, uin
         for (uint64_t r = 0; r < R; r += 248) {
             const int64_t nr = (int64_t)dv_min_u64(248, R - r);
             if (is_max)
-                dvk_vcmax(k, vals + r * q * 4, v.a + r * v.rs, DV_DT_F32, nr, 1, 1, (int64_t)(v.rs / BLK));
+                dvk_vcmax(k, vals + r * q * 4, v.a + r * v.rs, DV_DT_F32, nr, 1, 1, (int64_t)(v.rs / BLK), 0);
             else
-                dvk_vcadd(k, vals + r * q * 4, v.a + r * v.rs, DV_DT_F32, nr, 1, 1, (int64_t)(v.rs / BLK));
+                dvk_vcadd(k, vals + r * q * 4, v.a + r * v.rs, DV_DT_F32, nr, 1, 1, (int64_t)(v.rs / BLK), 0);
         }
     } else {
         for (uint64_t r = 0; r < R; r++) {
             if (is_max)
-                dvk_vcmax(k, vals + r * BLK, v.a + r * v.rs, DV_DT_F32, 1, 1, 1, 8);
+                dvk_vcmax(k, vals + r * BLK, v.a + r * v.rs, DV_DT_F32, 1, 1, 1, 8, 0);
             else
-                dvk_vcadd(k, vals + r * BLK, v.a + r * v.rs, DV_DT_F32, 1, 1, 1, 8);
+                dvk_vcadd(k, vals + r * BLK, v.a + r * v.rs, DV_DT_F32, 1, 1, 1, 8, 0);
         }
     }
     if (lanes < LANES)
@@ -212,7 +212,7 @@ static void copy_in(dv_k_t *k, uint64_t ub, uint32_t arg, uint64_t off, uint64_t
     const uint64_t pitch = dv_round_up(row_bytes, BLK);
     for (uint64_t r = 0; r < rows; r += 4095)
         dvk_copy_gm_to_ubuf_align(k, ub + r * pitch, dvk_gm(k, arg, off + r * row_bytes),
-                                  (int64_t)dv_min_u64(4095, rows - r), (int64_t)row_bytes, 0, 0);
+                                  (int64_t)dv_min_u64(4095, rows - r), (int64_t)row_bytes, 0, 0, 0, 0, 1);
 }
 
 static void copy_out(dv_k_t *k, uint32_t arg, uint64_t off, uint64_t ub, uint64_t rows, uint64_t row_bytes)

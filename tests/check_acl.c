@@ -79,6 +79,24 @@ START_TEST(test_acl_set_device_initialises)
 }
 END_TEST
 
+/* aclrtGetLastError: the code of the thread's last failure, forgotten once read; Peek keeps it. */
+START_TEST(test_acl_last_error)
+{
+    OK(aclrtSetDevice(0));
+    ck_assert_int_eq(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_SUCCESS);
+    FAILS(aclrtGetDeviceCount(NULL), ACL_ERROR_INVALID_PARAM, "count is NULL");
+    uint32_t n;
+    OK(aclrtGetDeviceCount(&n)); /* a success does not clear it */
+    ck_assert_int_eq(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_INVALID_PARAM);
+    ck_assert_int_eq(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_INVALID_PARAM);
+    ck_assert_int_eq(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_SUCCESS);
+    ck_assert_int_eq(aclrtGetLastError((aclrtLastErrLevel)3), ACL_ERROR_INVALID_PARAM);
+    ck_assert_ptr_nonnull(strstr(aclGetRecentErrMsg(), "is not ACL_RT_THREAD_LEVEL"));
+    OK(aclrtResetDevice(0));
+    OK(aclFinalize());
+}
+END_TEST
+
 /* The profile aclInit would take, without aclInit (the Ascend C host tiling asks before it). */
 START_TEST(test_acl_chip_profile_without_init)
 {
@@ -826,6 +844,7 @@ Suite *dv_acl_suite(void)
     tcase_set_timeout(t, 60);
     tcase_add_test(t, test_acl_init_states);
     tcase_add_test(t, test_acl_set_device_initialises);
+    tcase_add_test(t, test_acl_last_error);
     tcase_add_test(t, test_acl_chip_profile_without_init);
     tcase_add_test(t, test_acl_memory_capacity_and_info);
     tcase_add_test(t, test_acl_memory_bad_frees_and_copies);

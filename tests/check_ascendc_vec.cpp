@@ -1523,6 +1523,62 @@ START_TEST(test_ascendc_vec_compound)
 }
 END_TEST
 
+/* ---- GatherMask: the elements whose pattern bit is set, packed; rsvdCnt their number ----
+ * OP 0: a pattern tensor (y's bits), normal mode, 3 repeats, src0 repeat stride 8, pattern repeat stride 1;
+ * OP 1: fixed pattern 2 (odd elements), count mode, 2 repeats of 70 elements 4 datablocks apart;
+ * OP 2: fixed pattern 3 (the first of every four), normal mode, 2 repeats. */
+uint64_t g_rsvd = 0; /* the kernel's rsvdCnt (the kernel thread writes it; the test reads it after the sync) */
+template <int OP> struct GatherMaskOp {
+    template <class T> static void run(LocalTensor<T> &z, LocalTensor<T> &x, LocalTensor<T> &y, uint32_t)
+    {
+        using U = typename std::conditional<sizeof(T) == 2, uint16_t, uint32_t>::type;
+        uint64_t cnt = 0;
+        if constexpr (OP == 0) GatherMask(z, x, y.template ReinterpretCast<U>(), false, 0u, {1, 3, 8, 1}, cnt);
+        if constexpr (OP == 1) GatherMask(z, x, (uint8_t)2, true, 70u, {1, 2, 4, 0}, cnt);
+        if constexpr (OP == 2) GatherMask(z, x, (uint8_t)3, false, 0u, {1, 2, 8, 0}, cnt);
+        g_rsvd = cnt;
+    }
+};
+template <class T, int OP> void check_gather_mask(Session &s)
+{
+    constexpr uint32_t E = 256 / sizeof(T);
+    const uint32_t n = 4096 / sizeof(T);
+    auto x = data<T>(n, 0, 30000);
+    std::vector<T> y(n);
+    for (auto &v : y)
+        v = (T)rnd();
+    auto zf = data<T>(n, 0, 9);
+    g_rsvd = ~0ull;
+    auto z = run_binary<T, GatherMaskOp<OP>>(s, x, y, zf, 0);
+    const uint8_t *bits = reinterpret_cast<const uint8_t *>(y.data());
+    std::vector<T> want = zf;
+    uint64_t k = 0;
+    const uint32_t reps = OP == 0 ? 3 : 2, per = OP == 1 ? 70 : E;
+    for (uint32_t r = 0; r < reps; r++)
+        for (uint32_t e = 0; e < per; e++) {
+            const bool keep = OP == 0 ? (bits[r * 32 + e / 8] >> (e % 8) & 1) : OP == 1 ? e % 2 == 1 : e % 4 == 0;
+            const uint32_t at = OP == 1 ? r * 4 * (32 / sizeof(T)) + e : r * E + e;
+            if (keep)
+                want[k++] = x[at];
+        }
+    char what[64];
+    std::snprintf(what, sizeof what, "GatherMask %d, %zu-byte type", OP, sizeof(T));
+    same(z, want, n, what);
+    ck_assert_msg(g_rsvd == k, "%s: rsvdCnt %llu, expected %llu", what, (unsigned long long)g_rsvd,
+                  (unsigned long long)k);
+}
+
+/* GatherMask with a pattern tensor and with fixed patterns, normal and count mode (vreducev2, RSVD_CNT). */
+START_TEST(test_ascendc_vec_gather_mask)
+{
+    Session s;
+    check_gather_mask<half, 0>(s);
+    check_gather_mask<uint32_t, 0>(s);
+    check_gather_mask<uint32_t, 1>(s);
+    check_gather_mask<int16_t, 2>(s);
+}
+END_TEST
+
 /* Gather (count with a base offset, level 0 with a bit mask and a dst repeat stride) and Gatherb. */
 START_TEST(test_ascendc_vec_gather)
 {
@@ -1717,8 +1773,9 @@ START_TEST(test_ascendc_vec_dtype_compile_error)
          "Cast: this src -> dst conversion is not available"},
         {"AscendC::ReduceSum(i, i, i, 64);", "ReduceSum: dtype not supported on dav-2201 (half, float)"},
         {"AscendC::BlockReduceMax(i, i, 1, 64, 1, 1, 8);", "BlockReduceMax: dtype not supported on dav-2201"},
-        {"uint64_t n = 0; AscendC::GatherMask(i, i, (uint8_t)1, false, 0u, AscendC::GatherMaskParams(), n);",
-         "GatherMask: not modelled by dvsim"},
+        {"uint64_t n = 0; AscendC::GatherMask(i.ReinterpretCast<int8_t>(), i.ReinterpretCast<int8_t>(), (uint8_t)1, "
+         "false, 0u, AscendC::GatherMaskParams(), n);",
+         "GatherMask: 16- or 32-bit elements"},
         {"AscendC::GetCmpMask(i);", "GetCmpMask: the CMPMASK register is not modelled by dvsim"},
         {"AscendC::Sort32(i, i, i.ReinterpretCast<uint32_t>(), 1);", "Sort32: dtype not supported on dav-2201"},
         {"AscendC::Transpose(h, h, i.ReinterpretCast<uint8_t>(), AscendC::TransposeParamsExt());",
@@ -1817,6 +1874,7 @@ extern "C" Suite *dv_ascendc_vec_suite(void)
     tcase_add_test(tc, test_ascendc_vec_reduce_groups);
     tcase_add_test(tc, test_ascendc_vec_compound);
     tcase_add_test(tc, test_ascendc_vec_gather);
+    tcase_add_test(tc, test_ascendc_vec_gather_mask);
     tcase_add_test(tc, test_ascendc_vec_sort);
     tcase_add_test(tc, test_ascendc_vec_compare_select);
     tcase_add_test(tc, test_ascendc_vec_brcb_transpose);

@@ -314,7 +314,8 @@ START_TEST(test_isa_vbrcb_vtranspose_trace_text)
 }
 END_TEST
 
-/* DataCopyPad: two rows of the DMAPAD form, GM on one side and UB on the other, lengths in bytes. */
+/* DataCopyPad: two rows, GM on one side and UB on the other, lengths in bytes: the DMAPAD form out of
+ * UB, and into UB the DMAPADIN form, DMAPAD's fields followed by the padding (lpad, rpad, esize). */
 START_TEST(test_isa_dma_pad_rows)
 {
     static const struct {
@@ -340,30 +341,37 @@ START_TEST(test_isa_dma_pad_rows)
         {"len", DV_FK_INT, DV_FS_NA, 1, 2097151, true, 0},
         {"src_gap", DV_FK_INT, DV_FS_NA, 0, 16777215, false, 0},
         {"dst_gap", DV_FK_INT, DV_FS_NA, 0, 16777215, false, 0},
+        {"lpad", DV_FK_INT, DV_FS_NA, 0, 32, false, 0},
+        {"rpad", DV_FK_INT, DV_FS_NA, 0, 32, false, 0},
+        {"esize", DV_FK_INT, DV_FS_NA, 1, 4, false, 1},
     };
     for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
         const dv_op_spec_t *os = dv_op_spec(rows[k].op);
         ck_assert_int_eq(os->pipe, rows[k].pipe);
-        ck_assert_int_eq(os->form, DV_FORM_DMAPAD);
+        ck_assert_int_eq(os->form, k == 0 ? DV_FORM_DMAPADIN : DV_FORM_DMAPAD);
         ck_assert_int_eq(os->cost, rows[k].cost);
         ck_assert_int_eq(os->dst_space, rows[k].dst);
         ck_assert_int_eq(os->src_space, rows[k].src);
         ck_assert_uint_eq(os->dtypes, 0);
         ck_assert_int_eq(dv_op_lookup(os->mnemonic, strlen(os->mnemonic)), rows[k].op);
     }
-    const dv_form_spec_t *fs = dv_form_spec(DV_FORM_DMAPAD);
-    ck_assert_str_eq(fs->name, "DMAPAD");
-    ck_assert_int_eq(fs->nfields, (int)(sizeof fields / sizeof fields[0]));
-    for (int i = 0; i < fs->nfields; i++) {
-        const dv_field_spec_t *f = &fs->fields[i];
-        ck_assert_str_eq(f->name, fields[i].name);
-        ck_assert_int_eq(f->kind, fields[i].kind);
-        ck_assert_int_eq(f->space, fields[i].space);
-        ck_assert_int_eq(f->required, fields[i].required);
-        if (f->kind == DV_FK_INT) {
-            ck_assert_int_eq(f->min, fields[i].min);
-            ck_assert_int_eq(f->max, fields[i].max);
-            ck_assert_int_eq(f->def, fields[i].def);
+    const dv_form_t forms[] = {DV_FORM_DMAPAD, DV_FORM_DMAPADIN};
+    for (size_t k = 0; k < 2; k++) {
+        const dv_form_t form = forms[k];
+        const dv_form_spec_t *fs = dv_form_spec(form);
+        ck_assert_str_eq(fs->name, form == DV_FORM_DMAPAD ? "DMAPAD" : "DMAPADIN");
+        ck_assert_int_eq(fs->nfields, (int)(sizeof fields / sizeof fields[0]) - (form == DV_FORM_DMAPAD ? 3 : 0));
+        for (int i = 0; i < fs->nfields; i++) {
+            const dv_field_spec_t *f = &fs->fields[i];
+            ck_assert_str_eq(f->name, fields[i].name);
+            ck_assert_int_eq(f->kind, fields[i].kind);
+            ck_assert_int_eq(f->space, fields[i].space);
+            ck_assert_int_eq(f->required, fields[i].required);
+            if (f->kind == DV_FK_INT) {
+                ck_assert_int_eq(f->min, fields[i].min);
+                ck_assert_int_eq(f->max, fields[i].max);
+                ck_assert_int_eq(f->def, fields[i].def);
+            }
         }
     }
     /* the plain DMA form keeps its 32 B units */
@@ -378,7 +386,10 @@ START_TEST(test_isa_dma_pad_trace_text)
     const dv_kernel_info_t info = {.name = "k", .blocks = 1, .subs = 1, .nargs = 1,
                                    .args = (dv_arg_t[]){{.name = "x", .bytes = 4096, .dtype = DV_DT_F16}}};
     static const char *const lines[][2] = {
-        {"copy_gm_to_ubuf_align dst=ub:0x40 src=x+0x3 nburst=3 len=100 src_gap=5 dst_gap=2", NULL},
+        {"copy_gm_to_ubuf_align dst=ub:0x40 src=x+0x3 nburst=3 len=100 src_gap=5 dst_gap=2",
+         "copy_gm_to_ubuf_align dst=ub:0x40 src=x+0x3 nburst=3 len=100 src_gap=5 dst_gap=2 lpad=0 rpad=0 esize=1"},
+        {"copy_gm_to_ubuf_align dst=ub:0x40 src=x nburst=2 len=6 rpad=5 esize=2",
+         "copy_gm_to_ubuf_align dst=ub:0x40 src=x+0x0 nburst=2 len=6 src_gap=0 dst_gap=0 lpad=0 rpad=5 esize=2"},
         {"copy_ubuf_to_gm_align src=ub:0x0 dst=x len=1",
          "copy_ubuf_to_gm_align dst=x+0x0 src=ub:0x0 nburst=1 len=1 src_gap=0 dst_gap=0"},
     };
@@ -477,7 +488,7 @@ START_TEST(test_isa_hardware_limits)
                 repeats++;
             }
     }
-    ck_assert_int_eq(repeats, 15); /* LOAD2D and the fourteen vector forms with a repeat count */
+    ck_assert_int_eq(repeats, 16); /* LOAD2D and the fifteen vector forms with a repeat count */
 }
 END_TEST
 

@@ -751,7 +751,7 @@ static void chain_kernel(dv_k_t *k, const void *params)
             const uint64_t gm = (r0 * c->cols + c0) * size, row = nc * size, gap = (c->cols - nc) * size;
             const int64_t ub_gap = (int64_t)((pitch * size - dv_round_up(row, 32)) / 32);
             for (uint32_t i = 0; i < c->ntiled; i++)
-                dvk_copy_gm_to_ubuf_align(k, in[i], dvk_gm(k, i, gm), (int64_t)nr, (int64_t)row, (int64_t)gap, ub_gap);
+                dvk_copy_gm_to_ubuf_align(k, in[i], dvk_gm(k, i, gm), (int64_t)nr, (int64_t)row, (int64_t)gap, ub_gap, 0, 0, 1);
             dvk_pipe_barrier(k, DV_PIPE_ALL);
             dv_tile_t t = {.rows = nr, .cols = nc, .pitch = pitch, .row0 = r0, .col0 = c0, .out = mid};
             memcpy(t.in, in, sizeof in);

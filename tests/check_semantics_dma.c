@@ -189,6 +189,66 @@ START_TEST(test_semantics_dma_pad)
 }
 END_TEST
 
+/* DataCopyPad with padding (copy_gm_to_ubuf_align's lpad / rpad / esize): each UB burst is lpad
+ * elements, the len bytes, rpad elements, then fill to its 32 B boundary; pads and fill repeat
+ * MOV_PAD_VAL's low esize bytes, the bytes past the boundary (the gap) keep their old values. */
+START_TEST(test_semantics_dma_padded)
+{
+    sr_seed(22);
+    const struct { int64_t es, lp, rp, len, nb, gap; } cases[] = {
+        {1, 0, 24, 8, 1, 0}, {2, 3, 5, 10, 2, 1}, {4, 8, 0, 20, 3, 0}, {4, 1, 1, 32, 2, 2}, {2, 16, 16, 2, 1, 0}};
+    dv_vstate_t vs;
+    dv_vstate_reset(&vs);
+    vs.pad_val = 0x1122334455667788ull;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const int64_t es = cases[c].es, lpb = cases[c].lp * es, rpb = cases[c].rp * es, len = cases[c].len;
+        const int64_t burst = (lpb + len + rpb + 31) / 32 * 32, stride = burst + cases[c].gap * 32;
+        const uint64_t gm_off = 3 + sr_rndn(100), ub_off = 64 + 32 * (uint64_t)sr_rndn(16);
+        sr_mem_t got, want;
+        sr_tmem_init(&got);
+        sr_tmem_clone(&want, &got);
+        dv_insn_t in;
+        dv_insn_init(&in, DV_OP_copy_gm_to_ubuf_align);
+        sr_fsetu(&in, "dst", DV_ADDR(DV_SPACE_UB, ub_off));
+        sr_fsetu(&in, "src", DV_GM_ADDR(1, gm_off));
+        sr_fset(&in, "nburst", cases[c].nb);
+        sr_fset(&in, "len", len);
+        sr_fset(&in, "dst_gap", cases[c].gap);
+        sr_fset(&in, "lpad", cases[c].lp);
+        sr_fset(&in, "rpad", cases[c].rp);
+        sr_fset(&in, "esize", es);
+        sr_exec_ok(&in, &vs, &got);
+        uint8_t *ub = want.buf[DV_SPACE_UB];
+        const uint8_t *gm = want.gm[1];
+        for (int64_t i = 0; i < cases[c].nb; i++) {
+            uint8_t *b = ub + ub_off + (uint64_t)(i * stride);
+            for (int64_t o = 0; o < burst; o++) /* little-endian: byte o of an element is bits 8o.. */
+                b[o] = (uint8_t)(vs.pad_val >> (8 * (o % es)));
+            memcpy(b + lpb, gm + gm_off + (uint64_t)(i * len), (size_t)len);
+        }
+        char what[64];
+        snprintf(what, sizeof what, "padded case %zu", c);
+        sr_expect_same(&got, &want, what);
+        sr_tmem_free(&got);
+        sr_tmem_free(&want);
+    }
+    /* a pad wider than 32 bytes and esize 3 are refused */
+    dv_insn_t in;
+    dv_error_t err;
+    dv_insn_init(&in, DV_OP_copy_gm_to_ubuf_align);
+    sr_fsetu(&in, "dst", DV_ADDR(DV_SPACE_UB, 0));
+    sr_fsetu(&in, "src", DV_GM_ADDR(1, 0));
+    sr_fset(&in, "len", 8);
+    sr_fset(&in, "lpad", 9);
+    sr_fset(&in, "esize", 4);
+    ck_assert_int_ne(dv_insn_check(&in, &err), DV_OK);
+    ck_assert_ptr_nonnull(strstr(err.msg, "must each fit 32 bytes"));
+    sr_fset(&in, "lpad", 0);
+    sr_fset(&in, "esize", 3);
+    ck_assert_int_ne(dv_insn_check(&in, &err), DV_OK);
+}
+END_TEST
+
 START_TEST(test_semantics_nd2nz)
 {
     sr_seed(21);
@@ -536,6 +596,7 @@ Suite *dv_semantics_dma_suite(void)
     TCase *tc = sr_tcase(s, "transfer");
     tcase_add_test(tc, test_semantics_dma);
     tcase_add_test(tc, test_semantics_dma_pad);
+    tcase_add_test(tc, test_semantics_dma_padded);
     tcase_add_test(tc, test_semantics_dma_atomic);
     tcase_add_test(tc, test_semantics_nd2nz);
     tcase_add_test(tc, test_semantics_load2d);

@@ -637,6 +637,13 @@ START_TEST(test_semantics_footprint_covers_exec)
         }
         if (os->form == DV_FORM_LOAD2D && sr_sz((int)in.f[dv_field_index(op, "dtype")].i) != 2)
             sr_fset(&in, "transpose", 0);
+        if (os->form == DV_FORM_VREDUCE && op != DV_OP_vcmax && op != DV_OP_vcmin)
+            sr_fset(&in, "order", 0); /* vcmax / vcmin's only */
+        if (os->form == DV_FORM_DMAPADIN) { /* pads of at most 32 bytes each */
+            sr_fset(&in, "esize", 4);
+            sr_fset(&in, "lpad", sr_rndn(9));
+            sr_fset(&in, "rpad", sr_rndn(9));
+        }
         if (os->form == DV_FORM_IMG2COL) {
             sr_fset(&in, "k_start", 16 * sr_rndn(4));
             sr_fset(&in, "k_ext", 16 * (1 + sr_rndn(4)));

@@ -1144,11 +1144,105 @@ START_TEST(test_semantics_copy_ubuf_to_ubuf)
 }
 END_TEST
 
+/* vcmax / vcmin's order (Order_t): value and index in either order, or one of them alone; with one
+ * result per repeat the results of consecutive repeats are one element apart (dst_rep 1). */
+START_TEST(test_semantics_vcmax_order)
+{
+    for (int order = 0; order < 4; order++)
+        for (int mn = 0; mn < 2; mn++) {
+            sr_mem_t got;
+            sr_tmem_init(&got);
+            float *src = (float *)(got.buf[DV_SPACE_UB] + 1024);
+            /* repeat 0: max 90 at 3, min -7 at 40; repeat 1: max 5 at 70, min -50 at 100 */
+            for (int e = 0; e < 128; e++)
+                src[e] = e == 3 ? 90.0f : e == 40 ? -7.0f : e == 70 ? 5.0f : e == 100 ? -50.0f : e < 64 ? 1.0f : 0.5f;
+            uint8_t *d = got.buf[DV_SPACE_UB];
+            memset(d, 0xee, 64);
+            dv_insn_t in;
+            dv_insn_init(&in, mn ? DV_OP_vcmin : DV_OP_vcmax);
+            sr_fsetu(&in, "dst", DV_ADDR(DV_SPACE_UB, 0));
+            sr_fsetu(&in, "src", DV_ADDR(DV_SPACE_UB, 1024));
+            sr_fset(&in, "dtype", DV_DT_F32);
+            sr_fset(&in, "repeat", 2);
+            sr_fset(&in, "order", order);
+            dv_vstate_t vs;
+            dv_vstate_reset(&vs);
+            sr_exec_ok(&in, &vs, &got);
+            const float val[2] = {mn ? -7.0f : 90.0f, mn ? -50.0f : 5.0f};
+            const uint32_t idx[2] = {mn ? 40u : 3u, mn ? 36u : 6u};
+            const int per = order < 2 ? 2 : 1;
+            for (int r = 0; r < 2; r++) {
+                float v;
+                uint32_t i;
+                const uint8_t *slot = d + r * per * 4;
+                /* where the value and the index are in the slot (-1: absent) */
+                const int voff = order == 0 || order == 2 ? 0 : order == 1 ? 4 : -1;
+                const int ioff = order == 0 ? 4 : order == 2 ? -1 : 0;
+                if (voff >= 0) {
+                    memcpy(&v, slot + voff, 4);
+                    ck_assert_float_eq(v, val[r]);
+                }
+                if (ioff >= 0) {
+                    memcpy(&i, slot + ioff, 4);
+                    ck_assert_uint_eq(i, idx[r]);
+                }
+            }
+            ck_assert_uint_eq(d[2 * per * 4], 0xee); /* nothing past the two results */
+            sr_tmem_free(&got);
+        }
+    /* order is for vcmax and vcmin only */
+    dv_insn_t in;
+    dv_error_t err;
+    dv_insn_init(&in, DV_OP_vcadd);
+    sr_fsetu(&in, "dst", DV_ADDR(DV_SPACE_UB, 0));
+    sr_fsetu(&in, "src", DV_ADDR(DV_SPACE_UB, 1024));
+    sr_fset(&in, "dtype", DV_DT_F32);
+    sr_fset(&in, "repeat", 1);
+    sr_fset(&in, "order", 2);
+    ck_assert_int_ne(dv_insn_check(&in, &err), DV_OK);
+    ck_assert_ptr_nonnull(strstr(err.msg, "order is for vcmax and vcmin only"));
+}
+END_TEST
+
+/* vreducev2's RSVD_CNT: the fixed patterns count without memory (a timing-only run), a pattern tensor
+ * by its bits; count mode takes the mask's count per repeat. */
+START_TEST(test_semantics_vreducev2_count)
+{
+    dv_insn_t in;
+    dv_insn_init(&in, DV_OP_vreducev2);
+    sr_fsetu(&in, "dst", DV_ADDR(DV_SPACE_UB, 0));
+    sr_fsetu(&in, "src0", DV_ADDR(DV_SPACE_UB, 4096));
+    sr_fsetu(&in, "src1", DV_ADDR(DV_SPACE_UB, 8192));
+    sr_fset(&in, "dtype", DV_DT_F32);
+    sr_fset(&in, "repeat", 3);
+    dv_vstate_t vs;
+    dv_vstate_reset(&vs);
+    const uint64_t per_pattern[8] = {0, 32, 32, 16, 16, 16, 16, 64}; /* of a repeat's 64 elements */
+    for (int p = 1; p <= 7; p++) {
+        sr_fset(&in, "pattern", p);
+        ck_assert_uint_eq(dv_rsvd_count(&in, &vs, NULL), 3 * per_pattern[p]);
+    }
+    vs.count_mode = true; /* 70 elements per repeat: 35 odd ones */
+    vs.lo = 70;
+    sr_fset(&in, "pattern", 2);
+    ck_assert_uint_eq(dv_rsvd_count(&in, &vs, NULL), 3 * 35);
+    dv_vstate_reset(&vs);
+    uint8_t ub[16384] = {0};
+    for (int r = 0; r < 3; r++) /* a pattern tensor, 8 bytes a repeat (src1_rep 0: the same 8 bytes) */
+        ub[8192 + r] = 0x81;
+    sr_fset(&in, "pattern", 0);
+    ck_assert_uint_eq(dv_rsvd_count(&in, &vs, ub), 3 * 6);
+    ck_assert_uint_eq(dv_rsvd_count(&in, &vs, NULL), 0);
+}
+END_TEST
+
 Suite *dv_semantics_vector_suite(void)
 {
     Suite *s = suite_create("semantics_vector");
     TCase *tc = sr_tcase(s, "vector");
     tcase_add_test(tc, test_semantics_vbin);
+    tcase_add_test(tc, test_semantics_vcmax_order);
+    tcase_add_test(tc, test_semantics_vreducev2_count);
     tcase_add_test(tc, test_semantics_vscalar);
     tcase_add_test(tc, test_semantics_vunary);
     tcase_add_test(tc, test_semantics_vconv);

@@ -156,6 +156,13 @@ static void make_insn(dv_insn_t *in, dv_op_t op, unsigned seed, const dv_kernel_
     }
     if (os->form == DV_FORM_LOAD2D)
         in->f[DV_FLD(LOAD2D, dtype)].i = DV_DT_BF16; /* transpose is set: 16-bit only */
+    if (os->form == DV_FORM_DMAPADIN) { /* each pad fits 32 bytes */
+        in->f[DV_FLD(DMAPADIN, esize)].i = 2;
+        in->f[DV_FLD(DMAPADIN, lpad)].i = 1 + seed % 16;
+        in->f[DV_FLD(DMAPADIN, rpad)].i = 16 - seed % 16;
+    }
+    if (os->form == DV_FORM_VREDUCE && op != DV_OP_vcmax && op != DV_OP_vcmin)
+        in->f[DV_FLD(VREDUCE, order)].i = 0; /* order is vcmax / vcmin's */
     dv_error_t err;
     ck_assert_msg(dv_insn_check(in, &err) == DV_OK, "%s: %s", os->mnemonic, err.msg);
 }

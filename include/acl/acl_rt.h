@@ -110,6 +110,17 @@ typedef enum {
 /* A host function queued on a stream by aclrtLaunchCallback. */
 typedef void (*aclrtCallback)(void *userData);
 
+/* The scope aclrtGetLastError / aclrtPeekAtLastError look at: the calling thread. */
+typedef enum aclrtLastErrLevel {
+    ACL_RT_THREAD_LEVEL = 0,
+} aclrtLastErrLevel;
+
+/* ---- errors ---- */
+/* The code of the calling thread's last failed runtime call (ACL_SUCCESS if none since the last
+ * aclrtGetLastError), which it then forgets; aclrtPeekAtLastError keeps it. */
+ACL_FUNC_VISIBILITY aclError aclrtGetLastError(aclrtLastErrLevel level);
+ACL_FUNC_VISIBILITY aclError aclrtPeekAtLastError(aclrtLastErrLevel level);
+
 /* ---- devices ---- */
 /* Make deviceId the current device of the calling thread (opening it on first use). */
 ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId);

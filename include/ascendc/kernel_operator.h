@@ -17,6 +17,9 @@
 #include "dvac/cube.h"
 #endif
 #include "dvac/util.h"
+#include "dvac/common.h"
+#include "dvac/std.h"
+#include "dvac/list_tensor.h"
 #include "adv/activation.h"
 #include "adv/normalization.h"
 #include "adv/math.h"

@@ -104,6 +104,9 @@ uint64_t dvk_load_gm(dv_k_t *k, uint64_t src, dv_dtype_t t);
 /* The system counter as the scalar unit reads it when it issues get_sys_cnt (Ascend C
  * GetSystemCycle), in the same way (zero without a model). */
 uint64_t dvk_read_sys_cnt(dv_k_t *k);
+/* RSVD_CNT (the count of the last vreducev2) as the scalar unit reads it when it issues get_rsvd_cnt
+ * (Ascend C GatherMask's rsvdCnt, GetRsvdCnt); the caller orders it after the V pipe. */
+uint64_t dvk_read_rsvd_cnt(dv_k_t *k);
 
 /* A queue of `depth` equal buffers in one local space between a producer and a consumer pipe:
  * the TQue of Ascend C.  depth 2 is double buffering.

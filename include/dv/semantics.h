@@ -22,6 +22,8 @@ typedef struct dv_vstate {
     /* set_atomic: how DMA and FixPipe writes to GM combine with what GM holds (DV_ATOMIC_*), in
      * atomic_dtype elements */
     uint8_t atomic, atomic_dtype;
+    /* set_mov_pad_val: what copy_gm_to_ubuf_align pads with (its low esize bytes) */
+    uint64_t pad_val;
 } dv_vstate_t;
 
 enum { DV_ATOMIC_NONE = 0, DV_ATOMIC_ADD = 1, DV_ATOMIC_MAX = 2, DV_ATOMIC_MIN = 3 };
@@ -96,6 +98,10 @@ int dv_xfer_shape(const dv_insn_t *in, dv_xfer_t *x);
 /* Execute one instruction on the memories (no-op for sync/scalar instructions).  The footprint
  * must already have been checked against the buffers; this checks only what data can violate. */
 int dv_exec(const dv_insn_t *in, const dv_vstate_t *vs, dv_mem_t *m, dv_error_t *err);
+
+/* The number of elements a vreducev2 keeps (what it leaves in RSVD_CNT): its pattern bits, read from
+ * ub (the core's UB; NULL in a timing-only run, where a pattern tensor counts as all zero). */
+uint64_t dv_rsvd_count(const dv_insn_t *in, const dv_vstate_t *vs, const uint8_t *ub);
 
 /* Number conversions used by dv_exec and by tests' plain-C references. */
 float dv_f16_to_f32(uint16_t h);

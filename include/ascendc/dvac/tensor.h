@@ -520,6 +520,18 @@ public:
     template <HardEvent evt> void ReleaseEventID(int32_t id, const dvac::Loc &loc = dvac::Loc::here());
     template <HardEvent evt> int32_t FetchEventID(const dvac::Loc &loc = dvac::Loc::here());
     int32_t FetchEventID(HardEvent evt, const dvac::Loc &loc = dvac::Loc::here());
+    /* dvsim: the first address of a space not handed out yet, and the bytes from there to the end. */
+    uint64_t free_space(dv_space_t s, const dvac::Loc &loc) const
+    {
+        (void)loc;
+        return DV_ADDR(s, region_.base[s] + region_.used[s]);
+    }
+    uint64_t free_bytes(dv_space_t s, const dvac::Loc &loc) const
+    {
+        const uint64_t lim = region_.end[s] ? region_.end[s] : dvk_space_bytes(dvac::k(loc), s);
+        const uint64_t at = region_.base[s] + region_.used[s];
+        return lim > at ? lim - at : 0;
+    }
 
 private:
     dvac::Region region_;

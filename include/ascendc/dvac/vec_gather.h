@@ -160,20 +160,81 @@ inline void Gatherb(const LocalTensor<T> &dst, const LocalTensor<T> &src, const 
                  repeatTime, db, dr);
 }
 
-/* GatherMask is not modelled (vreducev2's selection by pattern, and the RSVD_CNT register that returns
- * the count): declared so that a kernel which names it in code it does not instantiate compiles, and
- * a call fails to compile, naming the API. */
-template <typename T, typename U, GatherMaskMode mode = defaultGatherMaskMode>
-inline void GatherMask(const LocalTensor<T> &, const LocalTensor<T> &, const LocalTensor<U> &, const bool,
-                       const uint32_t, const GatherMaskParams &, uint64_t &, const dvac::Loc & = dvac::Loc::here())
+} // namespace AscendC
+
+namespace dvac {
+
+/* GatherMask: vreducev2 with the mask mode CANN's dav-2201 code sets (count mode for reduceMode, whose
+ * mask is the element count of each repeat; the mask register is (0, mask) either way), then RSVD_CNT
+ * read by the scalar unit after the V pipe (get_rsvd_cnt, which waits for the vector instruction on
+ * hardware). */
+template <typename T>
+inline void gather_mask(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTensor<T> &src0, uint64_t src1,
+                        uint8_t pattern, bool reduceMode, uint32_t mask, const AscendC::GatherMaskParams &p,
+                        uint64_t &rsvdCnt, const Loc &loc)
 {
-    static_assert(dvac::never<T>(), "GatherMask: not modelled by dvsim (vreducev2 and its RSVD_CNT register)");
+    static_assert(sizeof(T) == 2 || sizeof(T) == 4, "GatherMask: 16- or 32-bit elements");
+    const char *api = "GatherMask";
+    dv_k_t *c = vec_stream(loc);
+    if (!c)
+        return;
+    if (reduceMode && mask == 0)
+        fail_at(loc, api, "reduceMode (count mode) needs a mask of at least 1 element");
+    if (p.repeatTimes > 255)
+        fail_at(loc, api, "repeatTimes %u is not in [0, 255]", p.repeatTimes);
+    ub_operand(dst, "dst", 32, loc, api);
+    ub_operand(src0, "src0", 32, loc, api);
+    /* p.repeatTimes repeats of E elements, or (reduceMode) of `mask` elements each */
+    constexpr uint32_t E = 256 / sizeof(T);
+    const uint64_t per = reduceMode ? mask : E;
+    if (p.repeatTimes > 0) {
+        const uint64_t last = per - 1;
+        const uint64_t end = (uint64_t)(p.repeatTimes - 1) * p.src0RepeatStride * 32 +
+                             (last / (E / 8)) * p.src0BlockStride * 32 + (last % (E / 8) + 1) * sizeof(T);
+        if ((end + sizeof(T) - 1) / sizeof(T) > src0.GetSize())
+            fail_at(loc, api, "src0: the repeats reach element %llu, past the tensor's %u",
+                    (unsigned long long)((end + sizeof(T) - 1) / sizeof(T) - 1), src0.GetSize());
+    }
+    if (reduceMode)
+        dvk_set_mask_count(c);
+    else
+        dvk_set_mask_norm(c);
+    dvk_set_vector_mask(c, 0, mask);
+    dvk_vreducev2(c, dst.addr(), src0.addr(), src1, dtype_of<T>(), (int64_t)p.repeatTimes,
+                  stride8(p.src0BlockStride, "src0BlockStride", loc, api),
+                  stride8(p.src0RepeatStride, "src0RepeatStride", loc, api),
+                  stride8(p.src1RepeatStride, "src1RepeatStride", loc, api), pattern);
+    dvk_set_flag(c, DV_PIPE_V, DV_PIPE_S, 7);
+    dvk_wait_flag(c, DV_PIPE_V, DV_PIPE_S, 7);
+    dvk_synced_pipes(c, 1u << DV_PIPE_V);
+    rsvdCnt = dvk_read_rsvd_cnt(c);
+    dvk_set_mask_norm(c);
 }
-template <typename T, GatherMaskMode mode = defaultGatherMaskMode>
-inline void GatherMask(const LocalTensor<T> &, const LocalTensor<T> &, const uint8_t, const bool, const uint32_t,
-                       const GatherMaskParams &, uint64_t &, const dvac::Loc & = dvac::Loc::here())
+
+} // namespace dvac
+
+namespace AscendC {
+
+/* GatherMask with a pattern tensor: uint16_t bits for 16-bit elements, uint32_t for 32-bit ones. */
+template <typename T, typename U, GatherMaskMode mode = defaultGatherMaskMode>
+inline void GatherMask(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<U> &src1Pattern,
+                       const bool reduceMode, const uint32_t mask, const GatherMaskParams &gatherMaskParams,
+                       uint64_t &rsvdCnt, const dvac::Loc &loc = dvac::Loc::here())
 {
-    static_assert(dvac::never<T>(), "GatherMask: not modelled by dvsim (vreducev2 and its RSVD_CNT register)");
+    static_assert(sizeof(U) == sizeof(T) && std::is_unsigned<U>::value,
+                  "GatherMask: the pattern is uint16_t for 16-bit elements, uint32_t for 32-bit ones");
+    dvac::ub_operand(src1Pattern, "src1Pattern", 32, loc, "GatherMask");
+    dvac::gather_mask(dst, src0, src1Pattern.addr(), 0, reduceMode, mask, gatherMaskParams, rsvdCnt, loc);
+}
+/* GatherMask with a fixed pattern 1..7 (1 even, 2 odd elements, 3..6 the first..fourth of every four, 7 all). */
+template <typename T, GatherMaskMode mode = defaultGatherMaskMode>
+inline void GatherMask(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const uint8_t src1Pattern,
+                       const bool reduceMode, const uint32_t mask, const GatherMaskParams &gatherMaskParams,
+                       uint64_t &rsvdCnt, const dvac::Loc &loc = dvac::Loc::here())
+{
+    if (src1Pattern < 1 || src1Pattern > 7)
+        dvac::fail_at(loc, "GatherMask", "src1Pattern %u is not a fixed pattern [1, 7]", src1Pattern);
+    dvac::gather_mask(dst, src0, dst.addr(), src1Pattern, reduceMode, mask, gatherMaskParams, rsvdCnt, loc);
 }
 
 } // namespace AscendC

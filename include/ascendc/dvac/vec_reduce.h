@@ -69,11 +69,11 @@ inline void reduce_op(dv_k_t *c, uint64_t dst, uint64_t src, int64_t repeat, int
 {
     dvk_set_vector_mask(c, hi, lo);
     if (mode == AscendC::ReduceMode::REDUCE_MAX)
-        dvk_vcmax(c, dst, src, dtype_of<T>(), repeat, 1, 1, src_rep);
+        dvk_vcmax(c, dst, src, dtype_of<T>(), repeat, 1, 1, src_rep, 0);
     else if (mode == AscendC::ReduceMode::REDUCE_MIN)
-        dvk_vcmin(c, dst, src, dtype_of<T>(), repeat, 1, 1, src_rep);
+        dvk_vcmin(c, dst, src, dtype_of<T>(), repeat, 1, 1, src_rep, 0);
     else
-        dvk_vcadd(c, dst, src, dtype_of<T>(), repeat, 1, 1, src_rep);
+        dvk_vcadd(c, dst, src, dtype_of<T>(), repeat, 1, 1, src_rep, 0);
 }
 
 /* The first n elements of a repeat as mask words (n <= 128). */
@@ -199,7 +199,7 @@ template <typename T> inline void red_sum(const Red<T> &r)
     dvk_pipe_barrier(c, DV_PIPE_V);
     dvk_set_mask_count(c);
     dvk_set_vector_mask(c, 0, (uint64_t)r.repeat);
-    dvk_vcadd(c, r.t(0), r.t(0), dtype_of<T>(), 1, 1, 1, 8);
+    dvk_vcadd(c, r.t(0), r.t(0), dtype_of<T>(), 1, 1, 1, 8, 0);
     dvk_set_mask_norm(c);
     dvk_pipe_barrier(c, DV_PIPE_V);
     const int32_t second = (r.repeat + E - 1) / E;
@@ -373,26 +373,26 @@ inline void red_whole(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTe
         return;
     constexpr uint32_t E = rep_elems<T>();
     const bool sum = mode == AscendC::ReduceMode::REDUCE_SUM;
-    if (!sum && order != AscendC::ReduceOrder::ORDER_VALUE_INDEX)
-        fail_at(loc, api, "only ReduceOrder::ORDER_VALUE_INDEX is modelled by dvsim's vcmax / vcmin");
     const Mask m = ma.resolve(E, E, loc, api);
     if (repeat < 0 || repeat > 255)
         fail_at(loc, api, "repeatTime %d is not in [0, 255]", repeat);
     const int64_t dr = stride8((uint32_t)dst_rep, "dstRepStride", loc, api);
     const int64_t sb = stride8((uint32_t)src_blk, "srcBlkStride", loc, api);
     const int64_t sr = stride8((uint32_t)src_rep, "srcRepStride", loc, api);
-    ub_operand(dst, "dst", sum ? sizeof(T) : 2 * sizeof(T), loc, api);
+    /* vcmax / vcmin write (value, index) pairs in ORDER_VALUE_INDEX / ORDER_INDEX_VALUE, else one element */
+    const int64_t ord = sum ? 0 : (int64_t)order, per = sum || ord >= 2 ? 1 : 2;
+    ub_operand(dst, "dst", per * sizeof(T), loc, api);
     ub_operand(src, "src", 32, loc, api);
     strided_in(src, "src", m, E, (uint64_t)repeat, (uint64_t)sb, (uint64_t)sr, loc, api);
     if (repeat > 0)
-        count_in(dst, (int64_t)((repeat - 1) * dr + 1) * (sum ? 1 : 2), "dst", loc, api);
+        count_in(dst, (int64_t)((repeat - 1) * dr + 1) * per, "dst", loc, api);
     mask_emit(c, m);
     if (sum)
-        dvk_vcadd(c, dst.addr(), src.addr(), dtype_of<T>(), repeat, dr, sb, sr);
+        dvk_vcadd(c, dst.addr(), src.addr(), dtype_of<T>(), repeat, dr, sb, sr, 0);
     else if (mode == AscendC::ReduceMode::REDUCE_MAX)
-        dvk_vcmax(c, dst.addr(), src.addr(), dtype_of<T>(), repeat, dr, sb, sr);
+        dvk_vcmax(c, dst.addr(), src.addr(), dtype_of<T>(), repeat, dr, sb, sr, ord);
     else
-        dvk_vcmin(c, dst.addr(), src.addr(), dtype_of<T>(), repeat, dr, sb, sr);
+        dvk_vcmin(c, dst.addr(), src.addr(), dtype_of<T>(), repeat, dr, sb, sr, ord);
 }
 
 } // namespace dvac
@@ -470,7 +470,7 @@ inline void ReduceSum(const LocalTensor<T> &dst, const LocalTensor<T> &src, cons
         dvk_set_mask_count(c);
         dvk_set_vector_mask(c, 0, (uint64_t)count);
     }
-    dvk_vcadd_acc(c, dst.addr(), src.addr(), dvac::dtype_of<T>(), 1, 1, 1, 8);
+    dvk_vcadd_acc(c, dst.addr(), src.addr(), dvac::dtype_of<T>(), 1, 1, 1, 8, 0);
     dvac::v_to_s(loc, api);
     dvac::s_to_v_mte3(loc, api);
     if (isSetMask) {

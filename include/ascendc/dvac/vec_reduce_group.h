@@ -46,13 +46,13 @@ inline void red_group(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTe
     mask_emit(c, m);
     const dv_dtype_t t = dtype_of<T>();
     if (pair)
-        dvk_vcpadd(c, dst.addr(), src.addr(), t, repeat, dr, sb, sr);
+        dvk_vcpadd(c, dst.addr(), src.addr(), t, repeat, dr, sb, sr, 0);
     else if (type == AscendC::ReduceType::SUM)
-        dvk_vcgadd(c, dst.addr(), src.addr(), t, repeat, dr, sb, sr);
+        dvk_vcgadd(c, dst.addr(), src.addr(), t, repeat, dr, sb, sr, 0);
     else if (type == AscendC::ReduceType::MAX)
-        dvk_vcgmax(c, dst.addr(), src.addr(), t, repeat, dr, sb, sr);
+        dvk_vcgmax(c, dst.addr(), src.addr(), t, repeat, dr, sb, sr, 0);
     else
-        dvk_vcgmin(c, dst.addr(), src.addr(), t, repeat, dr, sb, sr);
+        dvk_vcgmin(c, dst.addr(), src.addr(), t, repeat, dr, sb, sr, 0);
 }
 
 } // namespace dvac
