@@ -196,6 +196,38 @@ private:
 };
 
 /* ---- local ---- */
+#ifndef K_MAX_SHAPE_DIM
+#define K_MAX_SHAPE_DIM 8
+#endif
+#ifndef ASCC_ENUM_DATAFORMAT
+#define ASCC_ENUM_DATAFORMAT
+enum class DataFormat : uint8_t { ND = 0, NZ, NCHW, NC1HWC0, NHWC, NCDHW, NDC1HWC0, FRACTAL_Z_3D };
+#endif
+
+/* A tensor's shape as the kernel describes it (LocalTensor::SetShapeInfo; CANN's kernel_tensor.h): the
+ * advanced APIs read their dimensions from it.  More than K_MAX_SHAPE_DIM dimensions keep the first. */
+struct ShapeInfo {
+    ShapeInfo() {}
+    ShapeInfo(uint8_t dim, const uint32_t inShape[], uint8_t origDim, const uint32_t inOrig[], DataFormat fmt)
+        : shapeDim(dim > K_MAX_SHAPE_DIM ? K_MAX_SHAPE_DIM : dim),
+          originalShapeDim(origDim > K_MAX_SHAPE_DIM ? K_MAX_SHAPE_DIM : origDim), dataFormat(fmt)
+    {
+        for (int i = 0; i < shapeDim; ++i)
+            shape[i] = inShape[i];
+        for (int i = 0; i < originalShapeDim; ++i)
+            originalShape[i] = inOrig[i];
+    }
+    ShapeInfo(uint8_t dim, const uint32_t inShape[], DataFormat fmt = DataFormat::ND)
+        : ShapeInfo(dim, inShape, dim, inShape, fmt)
+    {
+    }
+    uint8_t shapeDim = 0;
+    uint8_t originalShapeDim = 0;
+    uint32_t shape[K_MAX_SHAPE_DIM] = {};
+    uint32_t originalShape[K_MAX_SHAPE_DIM] = {};
+    DataFormat dataFormat = DataFormat::ND;
+};
+
 template <typename T> class LocalTensor {
 public:
     using PrimType = T;
@@ -243,6 +275,9 @@ public:
         std::memcpy(&bits, static_cast<const void *>(&value), sizeof(T));
         dvk_st_ub(c, addr_ + (uint64_t)index * sizeof(T), dvac::dtype_of<T>(), bits);
     }
+    /* The shape the kernel gave (nothing is emitted; sub-tensors and casts start without one). */
+    void SetShapeInfo(const ShapeInfo &shapeInfo) { shapeInfo_ = shapeInfo; }
+    ShapeInfo GetShapeInfo() const { return shapeInfo_; }
     /* Element count check of an API: `count` elements from this tensor stay inside it. */
     void need(uint64_t count, const dvac::Loc &loc, const char *api) const
     {
@@ -265,6 +300,7 @@ private:
     uint64_t addr_ = 0;
     uint32_t size_ = 0;
     TPosition pos_ = TPosition::VECCALC;
+    ShapeInfo shapeInfo_;
 };
 
 /* ---- queues ---- */
@@ -520,6 +556,12 @@ public:
     template <HardEvent evt> void ReleaseEventID(int32_t id, const dvac::Loc &loc = dvac::Loc::here());
     template <HardEvent evt> int32_t FetchEventID(const dvac::Loc &loc = dvac::Loc::here());
     int32_t FetchEventID(HardEvent evt, const dvac::Loc &loc = dvac::Loc::here());
+    /* The offset in pos's buffer where the pipe's queues and buffers end (PopStackBuffer's stack starts there). */
+    template <TPosition pos> uint64_t GetQueueEndAddress() const
+    {
+        const dv_space_t s = dvac::space_of(pos);
+        return region_.base[s] + region_.used[s];
+    }
 
 private:
     dvac::Region region_;
