@@ -271,6 +271,7 @@ public:
     void SetValue(uint32_t index, T value, const dvac::Loc &loc = dvac::Loc::here()) const
     {
         dv_k_t *c = scalar_access(index, loc, "LocalTensor::SetValue");
+        dvac::auto_sync_to_scalar(c); /* the store after the pipes' writes to UB (WAW), as CANN's auto-sync */
         uint64_t bits = 0;
         std::memcpy(&bits, static_cast<const void *>(&value), sizeof(T));
         dvk_st_ub(c, addr_ + (uint64_t)index * sizeof(T), dvac::dtype_of<T>(), bits);
@@ -469,6 +470,12 @@ public:
                        bufOffset, len_);
         return LocalTensor<T>(addr_ + bufOffset, count, pos);
     }
+    /* As CANN's TBuf (a TQueBind of depth 0 from pos to pos): the whole buffer, no events (one pipe). */
+    template <typename T> LocalTensor<T> AllocTensor(const dvac::Loc &loc = dvac::Loc::here()) const
+    {
+        return Get<T>(loc);
+    }
+    template <typename T> void FreeTensor(LocalTensor<T> &tensor) const { (void)tensor; }
     void init(dvac::Region &r, uint32_t len, const dvac::Loc &loc)
     {
         addr_ = r.take(dvac::space_of(pos), len, loc, "InitBuffer");
