@@ -36,6 +36,60 @@ struct AscendQuantConfig {
     uint32_t workLocalSize = 0;
 };
 constexpr AscendQuantConfig ASCEND_QUANT_DEFAULT_CFG = {0, 0, 0, 0};
+
+/* LayerNorm with LayerNormPara (include/adv_api/normalization/layernorm_utils.h). */
+struct LayerNormConfig {
+    bool isNoBeta = false;
+    bool isNoGamma = false;
+    bool isOnlyOutput = false;
+    bool isOutputRstd = true;
+};
+constexpr LayerNormConfig LNCFG_NORM = {false, false, false, true};
+struct LayerNormPara {
+    uint32_t aLength;
+    uint32_t rLength;
+    uint32_t rLengthWithPadding;
+};
+/* Normalize (normalize_utils.h). */
+enum class ReducePattern : uint32_t {
+    AR = 0, RA = 1, R, ARA, ARAR, ARARA, ARARAR, ARARARA, ARARARAR, ARARARARA, RAR, RARA, RARAR, RARARA, RARARAR,
+    RARARARA
+};
+struct NormalizeConfig {
+    ReducePattern reducePattern = ReducePattern::AR;
+    int32_t aLength = -1;
+    bool isNoBeta = false;
+    bool isNoGamma = false;
+    bool isOnlyOutput = false;
+};
+constexpr NormalizeConfig NLCFG_NORM = {ReducePattern::AR, -1, false, false, false};
+struct NormalizePara {
+    uint32_t aLength;
+    uint32_t rLength;
+    uint32_t rLengthWithPadding;
+};
+/* WelfordUpdate / WelfordFinalize (layernorm_utils.h, welfordfinalize_utils.h). */
+struct WelfordUpdateConfig {
+    constexpr WelfordUpdateConfig(const bool isInplaceIn) : isInplace(isInplaceIn) {}
+    bool isInplace = false;
+};
+constexpr WelfordUpdateConfig WFUPDATE_DEFAULT_CFG = {false};
+struct WelfordUpdateParam {
+    uint32_t rnLength;
+    uint32_t abLength;
+    uint32_t abComputeLength;
+    float nRec;
+};
+struct WelfordFinalizePara {
+    uint32_t rnLength;
+    uint32_t abLength;
+    uint32_t headCount;
+    uint32_t headCountLength;
+    uint32_t tailCount;
+    uint32_t tailCountLength;
+    float abRec;
+    float rRec;
+};
 } // namespace AscendC
 
 namespace dvac {
@@ -154,11 +208,12 @@ inline void col_op(Op op, const LocalTensor<float> &dst, const LocalTensor<float
 }
 
 /* The rows of x normalised into y (y may be x): mean and variance over the first `oh` of h (1/oh = back), written
- * to mean[] / var[] when given, then y = (x - mean) / sqrt(var + eps) * gamma + beta. */
+ * to mean[] and var[] (or, with rstd, 1 / sqrt(var + eps) to var[]) when given, then
+ * y = (x - mean) / sqrt(var + eps) * gamma + beta (gamma, beta when given). */
 inline void layer_rows(const LocalTensor<float> &y, const LocalTensor<float> *mean, const LocalTensor<float> *var,
-                       const LocalTensor<float> &x, const LocalTensor<float> &gamma, const LocalTensor<float> &beta,
-                       const LocalTensor<float> &tmp, float eps, uint32_t bs, uint32_t h, float back, const Loc &loc,
-                       const char *api)
+                       bool rstd, const LocalTensor<float> &x, const LocalTensor<float> *gamma,
+                       const LocalTensor<float> *beta, const LocalTensor<float> &tmp, float eps, uint32_t bs,
+                       uint32_t h, float back, const Loc &loc, const char *api)
 {
     const uint32_t step = step_rows(tmp.GetSize(), h, bs, loc, api);
     const Work w = carve(tmp, step, h);
@@ -176,16 +231,36 @@ inline void layer_rows(const LocalTensor<float> &y, const LocalTensor<float> *me
         bar(loc);
         if (mean)
             AscendC::Adds<float>((*mean)[r0], w.st[0], 0.0f, (int32_t)r, loc);
-        if (var)
+        if (var && !rstd)
             AscendC::Adds<float>((*var)[r0], w.st[1], 0.0f, (int32_t)r, loc);
         AscendC::Adds<float>(w.st[1], w.st[1], eps, (int32_t)r, loc);
         bar(loc);
         AscendC::Sqrt<float>(w.st[1], w.st[1], (int32_t)r, loc);
         bar(loc);
+        if (var && rstd) {
+            AscendC::Reciprocal<float>((*var)[r0], w.st[1], (int32_t)r, loc);
+            bar(loc);
+        }
         row_op(Op::DIV, yr, yr, w.st[1], w, r, h, loc);
-        col_op(Op::MUL, yr, yr, gamma, r, h, loc);
-        col_op(Op::ADD, yr, yr, beta, r, h, loc);
+        if (gamma)
+            col_op(Op::MUL, yr, yr, *gamma, r, h, loc);
+        if (beta)
+            col_op(Op::ADD, yr, yr, *beta, r, h, loc);
     }
+}
+
+/* dst[i] = src[i] op b[0] for i < n (n a multiple of 8): b's first element broadcast by Brcb. */
+inline void vec_scalar_op(Op op, const LocalTensor<float> &dst, const LocalTensor<float> &src,
+                          const LocalTensor<float> &b, const LocalTensor<float> &brc, uint32_t n, const Loc &loc)
+{
+    AscendC::Brcb<float>(brc, b, 1, AscendC::BrcbRepeatParams(1, 8), loc);
+    bar(loc);
+    const uint32_t full = n / 64, rest = n % 64;
+    if (full)
+        bin(op, dst, src, brc, 64, (uint8_t)full, BinaryRepeatParams(1, 1, 0, 8, 8, 0), loc);
+    if (rest)
+        bin(op, dst[full * 64], src[full * 64], brc, rest, 1, BinaryRepeatParams(1, 1, 0, 8, 8, 0), loc);
+    bar(loc);
 }
 
 template <typename T> inline void float_only()
@@ -208,7 +283,7 @@ inline void LayerNorm(const LocalTensor<T> &output, const LocalTensor<T> &output
     dvac::norm::float_only<T>();
     if (!dvac::vec_stream(loc))
         return;
-    dvac::norm::layer_rows(output, &outputMean, &outputVariance, inputX, gamma, beta,
+    dvac::norm::layer_rows(output, &outputMean, &outputVariance, false, inputX, &gamma, &beta,
                            dvac::norm::tmp_of(&sharedTmpBuffer, loc), epsilon, tiling.bLength * tiling.sLength,
                            tiling.hLength, 1.0f / (float)tiling.originalHLength, loc, "LayerNorm");
 }
@@ -221,9 +296,284 @@ inline void LayerNorm(const LocalTensor<T> &output, const LocalTensor<T> &output
     dvac::norm::float_only<T>();
     if (!dvac::vec_stream(loc))
         return;
-    dvac::norm::layer_rows(output, &outputMean, &outputVariance, inputX, gamma, beta, dvac::norm::tmp_of(nullptr, loc),
-                           epsilon, tiling.bLength * tiling.sLength, tiling.hLength,
+    dvac::norm::layer_rows(output, &outputMean, &outputVariance, false, inputX, &gamma, &beta,
+                           dvac::norm::tmp_of(nullptr, loc), epsilon, tiling.bLength * tiling.sLength, tiling.hLength,
                            1.0f / (float)tiling.originalHLength, loc, "LayerNorm");
+}
+
+/* ---- LayerNorm over rows of rLength (stride rLengthWithPadding): mean, rstd (isOutputRstd) outputs ---- */
+template <typename U, typename T, bool isReuseSource = false, const LayerNormConfig &config = LNCFG_NORM>
+inline void LayerNorm(const LocalTensor<T> &output, const LocalTensor<float> &outputMean,
+                      const LocalTensor<float> &outputRstd, const LocalTensor<T> &inputX, const LocalTensor<U> &gamma,
+                      const LocalTensor<U> &beta, const float epsilon, const LocalTensor<uint8_t> &sharedTmpBuffer,
+                      const LayerNormPara &para, const LayerNormSeparateTiling &tiling,
+                      const dvac::Loc &loc = dvac::Loc::here())
+{
+    dvac::norm::float_only<T>();
+    dvac::norm::float_only<U>();
+    (void)tiling;
+    if (!dvac::vec_stream(loc))
+        return;
+    if (!config.isOutputRstd)
+        dvac::fail_at(loc, "LayerNorm", "isOutputRstd = false (the variance output) is not modelled on dav-2201 here");
+    dvac::norm::layer_rows(output, config.isOnlyOutput ? nullptr : &outputMean,
+                           config.isOnlyOutput ? nullptr : &outputRstd, true, inputX,
+                           config.isNoGamma ? nullptr : &gamma, config.isNoBeta ? nullptr : &beta,
+                           dvac::norm::tmp_of(&sharedTmpBuffer, loc), epsilon, para.aLength, para.rLengthWithPadding,
+                           1.0f / (float)para.rLength, loc, "LayerNorm");
+}
+template <typename U, typename T, bool isReuseSource = false, const LayerNormConfig &config = LNCFG_NORM>
+inline void LayerNorm(const LocalTensor<T> &output, const LocalTensor<float> &outputMean,
+                      const LocalTensor<float> &outputRstd, const LocalTensor<T> &inputX, const LocalTensor<U> &gamma,
+                      const LocalTensor<U> &beta, const float epsilon, const LayerNormPara &para,
+                      const LayerNormSeparateTiling &tiling, const dvac::Loc &loc = dvac::Loc::here())
+{
+    if (!dvac::vec_stream(loc))
+        return;
+    LocalTensor<uint8_t> stack;
+    PopStackBuffer<uint8_t, TPosition::LCM>(stack, loc);
+    LayerNorm<U, T, isReuseSource, config>(output, outputMean, outputRstd, inputX, gamma, beta, epsilon, stack, para,
+                                           tiling, loc);
+}
+
+/* ---- Normalize: output = (x - mean) / sqrt(var + eps) * gamma + beta from given statistics; rstd output ---- */
+template <typename U, typename T, bool isReuseSource = false, const NormalizeConfig &config = NLCFG_NORM>
+inline void Normalize(const LocalTensor<T> &output, const LocalTensor<float> &outputRstd,
+                      const LocalTensor<float> &inputMean, const LocalTensor<float> &inputVariance,
+                      const LocalTensor<T> &inputX, const LocalTensor<U> &gamma, const LocalTensor<U> &beta,
+                      const LocalTensor<uint8_t> &sharedTmpBuffer, const float epsilon, const NormalizePara &para,
+                      const dvac::Loc &loc = dvac::Loc::here())
+{
+    using namespace dvac::norm;
+    float_only<T>();
+    float_only<U>();
+    static_assert(config.reducePattern == ReducePattern::AR, "Normalize: dav-2201 has the AR pattern only");
+    if (!dvac::vec_stream(loc))
+        return;
+    const char *api = "Normalize";
+    const uint32_t h = para.rLengthWithPadding, rows = para.aLength;
+    dvac::count_in(inputMean, rows, "inputMean", loc, api);
+    dvac::count_in(inputVariance, rows, "inputVariance", loc, api);
+    dvac::count_in(inputX, (int64_t)rows * h, "inputX", loc, api);
+    dvac::count_in(output, (int64_t)rows * h, "output", loc, api);
+    const LocalTensor<float> tmp = tmp_of(&sharedTmpBuffer, loc);
+    const uint32_t step = step_rows(tmp.GetSize(), h, rows, loc, api);
+    const Work w = carve(tmp, step, h);
+    for (uint32_t r0 = 0; r0 < rows; r0 += step) {
+        const uint32_t r = rows - r0 < step ? rows - r0 : step;
+        const LocalTensor<float> yr = output[r0 * h];
+        Adds<float>(w.st[0], inputMean[r0], 0.0f, (int32_t)r, loc);
+        Adds<float>(w.st[1], inputVariance[r0], epsilon, (int32_t)r, loc);
+        bar(loc);
+        Sqrt<float>(w.st[1], w.st[1], (int32_t)r, loc);
+        bar(loc);
+        if (!config.isOnlyOutput) {
+            Reciprocal<float>(outputRstd[r0], w.st[1], (int32_t)r, loc);
+            bar(loc);
+        }
+        row_op(Op::SUB, yr, inputX[r0 * h], w.st[0], w, r, h, loc);
+        row_op(Op::DIV, yr, yr, w.st[1], w, r, h, loc);
+        if (!config.isNoGamma)
+            col_op(Op::MUL, yr, yr, gamma, r, h, loc);
+        if (!config.isNoBeta)
+            col_op(Op::ADD, yr, yr, beta, r, h, loc);
+    }
+}
+template <typename U, typename T, bool isReuseSource = false, const NormalizeConfig &config = NLCFG_NORM>
+inline void Normalize(const LocalTensor<T> &output, const LocalTensor<float> &outputRstd,
+                      const LocalTensor<float> &inputMean, const LocalTensor<float> &inputVariance,
+                      const LocalTensor<T> &inputX, const LocalTensor<U> &gamma, const LocalTensor<U> &beta,
+                      const float epsilon, const NormalizePara &para, const dvac::Loc &loc = dvac::Loc::here())
+{
+    if (!dvac::vec_stream(loc))
+        return;
+    LocalTensor<uint8_t> stack;
+    PopStackBuffer<uint8_t, TPosition::LCM>(stack, loc);
+    Normalize<U, T, isReuseSource, config>(output, outputRstd, inputMean, inputVariance, inputX, gamma, beta, stack,
+                                           epsilon, para, loc);
+}
+
+/* ---- WelfordUpdate: for i < abComputeLength of each of the rn rows: d = x - mean, mean' = mean + d * nRec,
+ * var' = var + d * (x - mean'); with isInplace the rest of each row is the inputs' ---- */
+template <typename T, typename U, bool isReuseSource = false, const WelfordUpdateConfig &config = WFUPDATE_DEFAULT_CFG>
+inline void WelfordUpdate(const LocalTensor<U> &outputMean, const LocalTensor<U> &outputVariance,
+                          const LocalTensor<U> &inputMean, const LocalTensor<U> &inputVariance,
+                          const LocalTensor<T> &inputX, const LocalTensor<uint8_t> &sharedTmpBuffer,
+                          const WelfordUpdateParam &para, const dvac::Loc &loc = dvac::Loc::here())
+{
+    dvac::norm::float_only<T>();
+    dvac::norm::float_only<U>();
+    if (!dvac::vec_stream(loc))
+        return;
+    const char *api = "WelfordUpdate";
+    const uint32_t ab = para.abLength, n = para.abComputeLength;
+    if (ab == 0 || ab % 8 || n > ab)
+        dvac::fail_at(loc, api, "abLength %u must be a positive multiple of 8 and abComputeLength %u at most it", ab,
+                      n);
+    const int64_t all = (int64_t)para.rnLength * ab;
+    dvac::count_in(inputX, all, "inputX", loc, api);
+    dvac::count_in(inputMean, all, "inputMean", loc, api);
+    dvac::count_in(inputVariance, all, "inputVariance", loc, api);
+    dvac::count_in(outputMean, all, "outputMean", loc, api);
+    dvac::count_in(outputVariance, all, "outputVariance", loc, api);
+    const LocalTensor<float> tmp = sharedTmpBuffer.ReinterpretCast<float>();
+    const uint32_t n8 = (n + 7) / 8 * 8;
+    if (tmp.GetSize() < 2 * n8)
+        dvac::fail_at(loc, api, "the temporary buffer (%u bytes) is smaller than the %u bytes of two rows",
+                      sharedTmpBuffer.GetSize(), 2 * n8 * 4);
+    const LocalTensor<float> d = tmp, e = tmp[n8];
+    for (uint32_t row = 0; row < para.rnLength; ++row) {
+        const uint32_t o = row * ab;
+        if (config.isInplace && n < ab) {
+            Adds<float>(outputMean[o], inputMean[o], 0.0f, (int32_t)ab, loc);
+            Adds<float>(outputVariance[o], inputVariance[o], 0.0f, (int32_t)ab, loc);
+            PipeBarrier<PIPE_V>(loc);
+        }
+        if (n == 0)
+            continue;
+        Sub<float>(d, inputX[o], inputMean[o], (int32_t)n, loc);
+        PipeBarrier<PIPE_V>(loc);
+        Muls<float>(e, d, para.nRec, (int32_t)n, loc);
+        PipeBarrier<PIPE_V>(loc);
+        Add<float>(outputMean[o], inputMean[o], e, (int32_t)n, loc);
+        PipeBarrier<PIPE_V>(loc);
+        Sub<float>(e, inputX[o], outputMean[o], (int32_t)n, loc);
+        PipeBarrier<PIPE_V>(loc);
+        Mul<float>(e, d, e, (int32_t)n, loc);
+        PipeBarrier<PIPE_V>(loc);
+        Add<float>(outputVariance[o], inputVariance[o], e, (int32_t)n, loc);
+        PipeBarrier<PIPE_V>(loc);
+    }
+}
+template <typename T, typename U, bool isReuseSource = false, const WelfordUpdateConfig &config = WFUPDATE_DEFAULT_CFG>
+inline void WelfordUpdate(const LocalTensor<U> &outputMean, const LocalTensor<U> &outputVariance,
+                          const LocalTensor<U> &inputMean, const LocalTensor<U> &inputVariance,
+                          const LocalTensor<T> &inputX, const WelfordUpdateParam &para,
+                          const dvac::Loc &loc = dvac::Loc::here())
+{
+    if (!dvac::vec_stream(loc))
+        return;
+    LocalTensor<uint8_t> stack;
+    PopStackBuffer<uint8_t, TPosition::LCM>(stack, loc);
+    WelfordUpdate<T, U, isReuseSource, config>(outputMean, outputVariance, inputMean, inputVariance, inputX, stack,
+                                               para, loc);
+}
+
+namespace dvac_welford {
+/* WelfordFinalize over the abLength partial means and variances: outputMean[0], outputVariance[0] (the other
+ * seven of the first datablock zero).  counts: Mean = sum(mean_i * c_i) * rRec,
+ * Var = sum((mean_i - Mean)^2 * c_i + var_i) * rRec; without counts each block weighs rnLength (Mean = sum(mean_i)
+ * * abRec), or, with a tail, tailCount and headCount for the first headCountLength. */
+inline void finalize(const LocalTensor<float> &outputMean, const LocalTensor<float> &outputVariance,
+                     const LocalTensor<float> &inputMean, const LocalTensor<float> &inputVariance,
+                     const LocalTensor<int32_t> *counts, const LocalTensor<uint8_t> &sharedTmpBuffer,
+                     const WelfordFinalizePara &para, const dvac::Loc &loc)
+{
+    using namespace dvac::norm;
+    const char *api = "WelfordFinalize";
+    const uint32_t ab = para.abLength;
+    if (ab == 0 || ab % 8)
+        dvac::fail_at(loc, api, "abLength %u must be a positive multiple of 8", ab);
+    if (!counts && para.headCountLength + para.tailCountLength != ab)
+        dvac::fail_at(loc, api, "headCountLength %u + tailCountLength %u must be abLength %u", para.headCountLength,
+                      para.tailCountLength, ab);
+    dvac::count_in(inputMean, ab, "inputMean", loc, api);
+    dvac::count_in(inputVariance, ab, "inputVariance", loc, api);
+    dvac::count_in(outputMean, 8, "outputMean", loc, api);
+    dvac::count_in(outputVariance, 8, "outputVariance", loc, api);
+    if (counts)
+        dvac::count_in(*counts, ab, "counts", loc, api);
+    const LocalTensor<float> tmp = sharedTmpBuffer.ReinterpretCast<float>();
+    if (tmp.GetSize() < 3 * ab + 64)
+        dvac::fail_at(loc, api, "the temporary buffer (%u bytes) is smaller than %u bytes", sharedTmpBuffer.GetSize(),
+                      (3 * ab + 64) * 4);
+    const LocalTensor<float> a = tmp, b = tmp[ab], cf = tmp[2 * ab], brc = tmp[3 * ab];
+    const bool tail = !counts && para.tailCountLength != 0 && para.tailCount != 0;
+    const int32_t n = (int32_t)ab;
+    /* weights: counts, or tailCount (headCount for the head), or rnLength */
+    if (counts) {
+        Cast<float, int32_t>(cf, *counts, RoundMode::CAST_NONE, n, loc);
+    } else {
+        Duplicate<float>(cf, tail ? (float)para.tailCount : (float)para.rnLength, n, loc);
+        if (tail && para.headCountLength)
+            Duplicate<float>(cf, (float)para.headCount, (int32_t)para.headCountLength, loc);
+    }
+    PipeBarrier<PIPE_V>(loc);
+    /* the mean */
+    if (counts || tail) {
+        Mul<float>(a, inputMean, cf, n, loc);
+        PipeBarrier<PIPE_V>(loc);
+        Muls<float>(a, a, para.rRec, n, loc);
+    } else {
+        Muls<float>(a, inputMean, para.abRec, n, loc);
+    }
+    PipeBarrier<PIPE_V>(loc);
+    ReduceSum<float>(b, a, a, n, loc);
+    PipeBarrier<PIPE_V>(loc);
+    Duplicate<float>(outputMean, 0.0f, 8, loc);
+    PipeBarrier<PIPE_V>(loc);
+    Adds<float>(outputMean, b, 0.0f, 1, loc);
+    /* the variance */
+    vec_scalar_op(Op::SUB, a, inputMean, b, brc, ab, loc);
+    Mul<float>(a, a, a, n, loc);
+    PipeBarrier<PIPE_V>(loc);
+    Mul<float>(a, a, cf, n, loc);
+    PipeBarrier<PIPE_V>(loc);
+    Add<float>(a, a, inputVariance, n, loc);
+    PipeBarrier<PIPE_V>(loc);
+    Muls<float>(a, a, para.rRec, n, loc);
+    PipeBarrier<PIPE_V>(loc);
+    ReduceSum<float>(b, a, a, n, loc);
+    PipeBarrier<PIPE_V>(loc);
+    Duplicate<float>(outputVariance, 0.0f, 8, loc);
+    PipeBarrier<PIPE_V>(loc);
+    Adds<float>(outputVariance, b, 0.0f, 1, loc);
+    PipeBarrier<PIPE_V>(loc);
+}
+} // namespace dvac_welford
+
+template <bool isReuseSource = false>
+inline void WelfordFinalize(const LocalTensor<float> &outputMean, const LocalTensor<float> &outputVariance,
+                            const LocalTensor<float> &inputMean, const LocalTensor<float> &inputVariance,
+                            const LocalTensor<uint8_t> &sharedTmpBuffer, WelfordFinalizePara &para,
+                            const dvac::Loc &loc = dvac::Loc::here())
+{
+    if (dvac::vec_stream(loc))
+        dvac_welford::finalize(outputMean, outputVariance, inputMean, inputVariance, nullptr, sharedTmpBuffer, para,
+                               loc);
+}
+template <bool isReuseSource = false>
+inline void WelfordFinalize(const LocalTensor<float> &outputMean, const LocalTensor<float> &outputVariance,
+                            const LocalTensor<float> &inputMean, const LocalTensor<float> &inputVariance,
+                            const LocalTensor<int32_t> &counts, const LocalTensor<uint8_t> &sharedTmpBuffer,
+                            WelfordFinalizePara &para, const dvac::Loc &loc = dvac::Loc::here())
+{
+    if (dvac::vec_stream(loc))
+        dvac_welford::finalize(outputMean, outputVariance, inputMean, inputVariance, &counts, sharedTmpBuffer, para,
+                               loc);
+}
+template <bool isReuseSource = false>
+inline void WelfordFinalize(const LocalTensor<float> &outputMean, const LocalTensor<float> &outputVariance,
+                            const LocalTensor<float> &inputMean, const LocalTensor<float> &inputVariance,
+                            WelfordFinalizePara &para, const dvac::Loc &loc = dvac::Loc::here())
+{
+    if (!dvac::vec_stream(loc))
+        return;
+    LocalTensor<uint8_t> stack;
+    PopStackBuffer<uint8_t, TPosition::LCM>(stack, loc);
+    dvac_welford::finalize(outputMean, outputVariance, inputMean, inputVariance, nullptr, stack, para, loc);
+}
+template <bool isReuseSource = false>
+inline void WelfordFinalize(const LocalTensor<float> &outputMean, const LocalTensor<float> &outputVariance,
+                            const LocalTensor<float> &inputMean, const LocalTensor<float> &inputVariance,
+                            const LocalTensor<int32_t> &counts, WelfordFinalizePara &para,
+                            const dvac::Loc &loc = dvac::Loc::here())
+{
+    if (!dvac::vec_stream(loc))
+        return;
+    LocalTensor<uint8_t> stack;
+    PopStackBuffer<uint8_t, TPosition::LCM>(stack, loc);
+    dvac_welford::finalize(outputMean, outputVariance, inputMean, inputVariance, &counts, stack, para, loc);
 }
 
 /* ---- DeepNorm: LayerNorm of alpha * x + gx (the third output is the variance) ---- */
@@ -241,7 +591,7 @@ inline void DeepNorm(const LocalTensor<T> &dstLocal, const LocalTensor<T> &meanL
     PipeBarrier<PIPE_V>(loc);
     Add<float>(dstLocal, dstLocal, gxLocal, n, loc);
     PipeBarrier<PIPE_V>(loc);
-    dvac::norm::layer_rows(dstLocal, &meanLocal, &rstdLocal, dstLocal, gammaLocal, betaLocal,
+    dvac::norm::layer_rows(dstLocal, &meanLocal, &rstdLocal, false, dstLocal, &gammaLocal, &betaLocal,
                            dvac::norm::tmp_of(&sharedTmpBuffer, loc), epsilon, tiling.bLength * tiling.sLength,
                            tiling.hLength, 1.0f / (float)tiling.originalHLength, loc, "DeepNorm");
 }

@@ -25,6 +25,15 @@
     X(uint32_t, inputTailPos) X(uint32_t, meanVarRoundSize) X(uint32_t, meanVarTailSize) X(uint32_t, meanVarTailPos)  \
     X(uint32_t, bshCurLength) X(uint32_t, bsCurLength) X(float, lastDimValueBack)
 
+#define DVAC_LAYERNORM_SEPARATE_FIELDS(X)                                                                            \
+    X(uint32_t, aLength) X(uint32_t, rLength) X(uint32_t, halfAddRepeatTimes) X(uint32_t, rHeadLength)               \
+    X(float, k2Rec) X(float, k2RRec) X(uint32_t, inputXSize) X(uint32_t, meanVarSize) X(uint32_t, numberOfTmpBuf)     \
+    X(uint32_t, varianceTmpTensorPos) X(uint32_t, varianceTmpTensorSize) X(uint32_t, tmpBufSize)                      \
+    X(uint32_t, oneTmpSize) X(uint32_t, firstTmpStartPos) X(uint32_t, secondTmpStartPos) X(uint32_t, thirdTmpStartPos) \
+    X(uint32_t, loopRound) X(uint32_t, inputRoundSize) X(uint32_t, inputTailSize) X(uint32_t, inputTailPos)           \
+    X(uint32_t, meanVarRoundSize) X(uint32_t, meanVarTailSize) X(uint32_t, meanVarTailPos) X(uint32_t, arCurLength)   \
+    X(uint32_t, aCurLength) X(float, rValueBack)
+
 #define DVAC_RMSNORM_FIELDS(X)                                                                                       \
     X(uint32_t, bLength) X(uint32_t, sLength) X(uint32_t, hLength) X(uint32_t, originalHLength)                      \
     X(float, reciprocalOfHLength) X(uint32_t, mainBshLength) X(uint32_t, mainBsLength) X(uint32_t, mainBsLengthAlign) \
@@ -67,6 +76,7 @@
     }
 
 DVAC_NORM_TILING(LayerNormTiling, DVAC_LAYERNORM_FIELDS)
+DVAC_NORM_TILING(LayerNormSeparateTiling, DVAC_LAYERNORM_SEPARATE_FIELDS)
 DVAC_NORM_TILING(DeepNormTiling, DVAC_LAYERNORM_FIELDS)
 DVAC_NORM_TILING(RmsNormTiling, DVAC_RMSNORM_FIELDS)
 DVAC_NORM_TILING(LayerNormGradTiling, DVAC_LAYERNORM_GRAD_FIELDS)
@@ -167,6 +177,100 @@ inline void GetLayerNormNDTilingInfo(const TensorShape &srcShape, const uint32_t
                                      AscendC::tiling::LayerNormTiling &tiling)
 {
     dvac_layernorm_nd(srcShape, stackBufferSize, typeSize, isReuseSource, tiling);
+}
+
+/* LayerNorm with separate statistics (LayerNormPara), and Normalize, shape [A, R]: rows of R padded to 32 bytes. */
+inline void GetNormalizeMaxMinTmpSize(const TensorShape &srcShape, const uint32_t typeSizeU, const uint32_t typeSizeT,
+                                      const bool isReuseSource, const bool isComputeRstd, const bool isOnlyOutput,
+                                      uint32_t &maxValue, uint32_t &minValue)
+{
+    (void)typeSizeU;
+    (void)isReuseSource;
+    (void)isComputeRstd;
+    (void)isOnlyOutput;
+    const uint32_t per = typeSizeT ? 32 / typeSizeT : 8;
+    const uint32_t r = (uint32_t)(srcShape.GetDim(1) + per - 1) / per * per;
+    dvac::norm::row_tmp_bytes((uint64_t)srcShape.GetDim(0), r, maxValue, minValue);
+}
+inline void GetLayerNormMaxMinTmpSize(const TensorShape &srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                      const bool isComputeRstd, const bool isOnlyOutput, uint32_t &maxValue,
+                                      uint32_t &minValue)
+{
+    GetNormalizeMaxMinTmpSize(srcShape, typeSize, typeSize, isReuseSource, isComputeRstd, isOnlyOutput, maxValue,
+                              minValue);
+}
+template <class TL>
+inline void dvac_layernorm_separate(const TensorShape &srcShape, const uint32_t stackBufferSize,
+                                    const uint32_t typeSize, TL &t)
+{
+    const uint32_t a = (uint32_t)srcShape.GetDim(0), r = (uint32_t)srcShape.GetDim(1);
+    const uint32_t per = typeSize ? 32 / typeSize : 8, rp = (r + per - 1) / per * per;
+    const uint32_t x = a * rp, varSize = (a + 7) / 8 * 8, tmp = stackBufferSize / 4;
+    uint32_t one = tmp > varSize && rp ? (tmp - varSize) / 2 / rp * rp : 0;
+    if (one > x)
+        one = x;
+    t.aLength = a;
+    t.rLength = r;
+    t.inputXSize = x;
+    t.meanVarSize = a;
+    t.numberOfTmpBuf = 2;
+    t.varianceTmpTensorPos = 0;
+    t.varianceTmpTensorSize = varSize;
+    t.tmpBufSize = tmp;
+    t.oneTmpSize = one;
+    t.rValueBack = r ? 1.0f / (float)r : 0.0f;
+    if (one == 0)
+        return;
+    t.firstTmpStartPos = varSize;
+    t.secondTmpStartPos = varSize + one;
+    t.thirdTmpStartPos = varSize + 2 * one;
+    t.loopRound = x / one;
+    t.inputRoundSize = one;
+    t.inputTailSize = x % one;
+    t.inputTailPos = x - x % one;
+    t.meanVarRoundSize = one / rp;
+    t.meanVarTailSize = x % one / rp;
+    t.meanVarTailPos = a - x % one / rp;
+    t.arCurLength = one;
+    t.aCurLength = one / rp;
+}
+inline void GetLayerNormNDTilingInfo(const TensorShape &srcShape, const uint32_t stackBufferSize,
+                                     const uint32_t typeSize, const bool isReuseSource, const bool isComputeRstd,
+                                     optiling::LayerNormSeparateTiling &tiling)
+{
+    (void)isReuseSource;
+    (void)isComputeRstd;
+    dvac_layernorm_separate(srcShape, stackBufferSize, typeSize, tiling);
+}
+inline void GetLayerNormNDTilingInfo(const TensorShape &srcShape, const uint32_t stackBufferSize,
+                                     const uint32_t typeSize, const bool isReuseSource, const bool isComputeRstd,
+                                     AscendC::tiling::LayerNormSeparateTiling &tiling)
+{
+    (void)isReuseSource;
+    (void)isComputeRstd;
+    dvac_layernorm_separate(srcShape, stackBufferSize, typeSize, tiling);
+}
+
+/* WelfordUpdate, shape [rn, ab]: two float copies of the part computed.  WelfordFinalize, shape [ab]: three float
+ * copies and one repeat of broadcast. */
+inline void GetWelfordUpdateMaxMinTmpSize(const TensorShape &srcShape, const uint32_t typeSizeT,
+                                          const uint32_t typeSizeU, const bool isReuseSource, const bool isInplace,
+                                          uint32_t &maxValue, uint32_t &minValue)
+{
+    (void)typeSizeT;
+    (void)typeSizeU;
+    (void)isReuseSource;
+    (void)isInplace;
+    const uint64_t ab = (uint64_t)srcShape.GetDim(srcShape.GetDimNum() - 1);
+    minValue = maxValue = (uint32_t)(2 * ((ab + 7) / 8 * 8) * 4);
+}
+inline void GetWelfordFinalizeMaxMinTmpSize(const TensorShape &srcShape, const uint32_t typeSize,
+                                            const bool isReuseSource, uint32_t &maxValue, uint32_t &minValue)
+{
+    (void)typeSize;
+    (void)isReuseSource;
+    const uint64_t ab = (uint64_t)srcShape.GetShapeSize();
+    minValue = maxValue = (uint32_t)((3 * ((ab + 7) / 8 * 8) + 64) * 4);
 }
 
 /* LayerNormGrad / LayerNormGradBeta, shape [B, S, H, originalH]: adv/normalization.h's row kernels' bytes. */

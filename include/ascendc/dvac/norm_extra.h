@@ -1,5 +1,6 @@
-/* dvac/norm_extra.h - basic APIs the normalization and quantization APIs (adv/normalization.h) need that the
- * basic layer did not have: PopStackBuffer (CANN's impl/basic_api/kernel_pop_stack_buffer.h). */
+/* dvac/norm_extra.h - basic APIs the normalization and quantization APIs (adv/normalization.h) and their samples
+ * need that the basic layer did not have: PopStackBuffer (CANN's impl/basic_api/kernel_pop_stack_buffer.h) and
+ * AscendCUtils::SetOverflow (impl/basic_api/kernel_utils_base.h). */
 #ifndef DVAC_NORM_EXTRA_H
 #define DVAC_NORM_EXTRA_H
 
@@ -26,6 +27,17 @@ inline bool PopStackBuffer(LocalTensor<T> &pop, const dvac::Loc &loc = dvac::Loc
     pop = LocalTensor<T>(DV_ADDR(DV_SPACE_UB, used), (uint32_t)((end - used) / sizeof(T)), pos);
     return true;
 }
+
+/* CANN's AscendCUtils, the part its samples call.  SetOverflow(1) selects the inf/nan mode of CTRL[48], the mode the
+ * model always computes in; SetOverflow(0) selects the saturated mode, which the model does not have: results that
+ * overflow stay inf / nan (docs/ASCENDC.md).  Each costs the scalar unit's read-modify-write of CTRL. */
+struct AscendCUtils {
+    static void SetOverflow(uint64_t ctrlValue, const dvac::Loc &loc = dvac::Loc::here())
+    {
+        (void)ctrlValue;
+        dvk_bookkeeping(dvac::at(loc));
+    }
+};
 
 } // namespace AscendC
 
