@@ -163,22 +163,25 @@ inline void bin(Op op, const LocalTensor<float> &d, const LocalTensor<float> &a,
     }
 }
 
-/* st[i] = the sum of row i of src (rows x h). */
+/* st[i] = the sum of the first `cols` elements of row i of src (rows of stride h). */
 inline void row_sum(const LocalTensor<float> &st, const LocalTensor<float> &src, const Work &w, uint32_t rows,
-                    uint32_t h, const Loc &loc)
+                    uint32_t h, uint32_t cols, const Loc &loc)
 {
     const uint8_t hb = (uint8_t)(h / 8);
+    if (cols == 0 || cols > h)
+        cols = h;
     if (h <= 64) {
-        AscendC::WholeReduceSum<float>(st, src, (int32_t)h, (int32_t)rows, 1, 1, hb, loc);
+        AscendC::WholeReduceSum<float>(st, src, (int32_t)cols, (int32_t)rows, 1, 1, hb, loc);
     } else {
-        AscendC::Adds<float>(w.fold, src, 0.0f, (uint64_t)64, (uint8_t)rows, UnaryRepeatParams(1, 1, 8, hb), loc);
+        AscendC::Adds<float>(w.fold, src, 0.0f, (uint64_t)(cols < 64 ? cols : 64), (uint8_t)rows,
+                             UnaryRepeatParams(1, 1, 8, hb), loc);
         bar(loc);
-        for (uint32_t c = 64; c < h; c += 64) {
-            AscendC::Add<float>(w.fold, w.fold, src[c], (uint64_t)(h - c < 64 ? h - c : 64), (uint8_t)rows,
+        for (uint32_t c = 64; c < cols; c += 64) {
+            AscendC::Add<float>(w.fold, w.fold, src[c], (uint64_t)(cols - c < 64 ? cols - c : 64), (uint8_t)rows,
                                 BinaryRepeatParams(1, 1, 1, 8, 8, hb), loc);
             bar(loc);
         }
-        AscendC::WholeReduceSum<float>(st, w.fold, 64, (int32_t)rows, 1, 1, 8, loc);
+        AscendC::WholeReduceSum<float>(st, w.fold, (int32_t)(cols < 64 ? cols : 64), (int32_t)rows, 1, 1, 8, loc);
     }
     bar(loc);
 }
@@ -213,20 +216,23 @@ inline void col_op(Op op, const LocalTensor<float> &dst, const LocalTensor<float
 inline void layer_rows(const LocalTensor<float> &y, const LocalTensor<float> *mean, const LocalTensor<float> *var,
                        bool rstd, const LocalTensor<float> &x, const LocalTensor<float> *gamma,
                        const LocalTensor<float> *beta, const LocalTensor<float> &tmp, float eps, uint32_t bs,
-                       uint32_t h, float back, const Loc &loc, const char *api)
+                       uint32_t h, uint32_t oh, const Loc &loc, const char *api)
 {
     const uint32_t step = step_rows(tmp.GetSize(), h, bs, loc, api);
     const Work w = carve(tmp, step, h);
+    if (oh == 0 || oh > h)
+        fail_at(loc, api, "the original row length %u is not in [1, H %u]", oh, h);
+    const float back = 1.0f / (float)oh;
     for (uint32_t r0 = 0; r0 < bs; r0 += step) {
         const uint32_t r = bs - r0 < step ? bs - r0 : step;
         const LocalTensor<float> xr = x[r0 * h], yr = y[r0 * h];
-        row_sum(w.st[0], xr, w, r, h, loc);
+        row_sum(w.st[0], xr, w, r, h, oh, loc);
         AscendC::Muls<float>(w.st[0], w.st[0], back, (int32_t)r, loc);
         bar(loc);
         row_op(Op::SUB, yr, xr, w.st[0], w, r, h, loc);
         AscendC::Mul<float>(w.sq, yr, yr, (int32_t)(r * h), loc);
         bar(loc);
-        row_sum(w.st[1], w.sq, w, r, h, loc);
+        row_sum(w.st[1], w.sq, w, r, h, oh, loc);
         AscendC::Muls<float>(w.st[1], w.st[1], back, (int32_t)r, loc);
         bar(loc);
         if (mean)
@@ -285,7 +291,7 @@ inline void LayerNorm(const LocalTensor<T> &output, const LocalTensor<T> &output
         return;
     dvac::norm::layer_rows(output, &outputMean, &outputVariance, false, inputX, &gamma, &beta,
                            dvac::norm::tmp_of(&sharedTmpBuffer, loc), epsilon, tiling.bLength * tiling.sLength,
-                           tiling.hLength, 1.0f / (float)tiling.originalHLength, loc, "LayerNorm");
+                           tiling.hLength, tiling.originalHLength, loc, "LayerNorm");
 }
 template <typename T, bool isReuseSource = false>
 inline void LayerNorm(const LocalTensor<T> &output, const LocalTensor<T> &outputMean,
@@ -320,7 +326,7 @@ inline void LayerNorm(const LocalTensor<T> &output, const LocalTensor<float> &ou
                            config.isOnlyOutput ? nullptr : &outputRstd, true, inputX,
                            config.isNoGamma ? nullptr : &gamma, config.isNoBeta ? nullptr : &beta,
                            dvac::norm::tmp_of(&sharedTmpBuffer, loc), epsilon, para.aLength, para.rLengthWithPadding,
-                           1.0f / (float)para.rLength, loc, "LayerNorm");
+                           para.rLength, loc, "LayerNorm");
 }
 template <typename U, typename T, bool isReuseSource = false, const LayerNormConfig &config = LNCFG_NORM>
 inline void LayerNorm(const LocalTensor<T> &output, const LocalTensor<float> &outputMean,
@@ -593,7 +599,7 @@ inline void DeepNorm(const LocalTensor<T> &dstLocal, const LocalTensor<T> &meanL
     PipeBarrier<PIPE_V>(loc);
     dvac::norm::layer_rows(dstLocal, &meanLocal, &rstdLocal, false, dstLocal, &gammaLocal, &betaLocal,
                            dvac::norm::tmp_of(&sharedTmpBuffer, loc), epsilon, tiling.bLength * tiling.sLength,
-                           tiling.hLength, 1.0f / (float)tiling.originalHLength, loc, "DeepNorm");
+                           tiling.hLength, tiling.originalHLength, loc, "DeepNorm");
 }
 template <typename T, bool isReuseSrc = false, bool isBasicBlock = false>
 inline void DeepNorm(const LocalTensor<T> &dstLocal, const LocalTensor<T> &meanLocal, const LocalTensor<T> &rstdLocal,
@@ -630,7 +636,7 @@ inline void RmsNorm(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLoc
         const LocalTensor<float> xr = srcLocal[r0 * h], yr = dstLocal[r0 * h];
         Mul<float>(w.sq, xr, xr, (int32_t)(r * h), loc);
         bar(loc);
-        row_sum(w.st[0], w.sq, w, r, h, loc);
+        row_sum(w.st[0], w.sq, w, r, h, tiling.originalHLength, loc);
         Muls<float>(w.st[0], w.st[0], tiling.reciprocalOfHLength, (int32_t)r, loc);
         bar(loc);
         Adds<float>(w.st[0], w.st[0], epsilon, (int32_t)r, loc);
@@ -671,7 +677,10 @@ inline void LayerNormGrad(const LocalTensor<T> &outputPdX, const LocalTensor<T> 
         return;
     const char *api = "LayerNormGrad";
     const uint32_t h = tiling.hLength, bs = tiling.bLength * tiling.sLength;
-    const float back = 1.0f / (float)tiling.originalHLength;
+    const uint32_t oh = tiling.originalHLength;
+    if (oh == 0 || oh > h)
+        dvac::fail_at(loc, api, "the original row length %u is not in [1, H %u]", oh, h);
+    const float back = 1.0f / (float)oh;
     const LocalTensor<float> tmp = tmp_of(&sharedTmpBuffer, loc);
     const uint32_t step = step_rows(tmp.GetSize(), h, bs, loc, api);
     const Work w = carve(tmp, step, h);
@@ -689,15 +698,15 @@ inline void LayerNormGrad(const LocalTensor<T> &outputPdX, const LocalTensor<T> 
         /* pd_var = -0.5 * sum(pd_xl * xmm) / sd^3 */
         Mul<float>(w.sq, pdx, xmm, n, loc);
         bar(loc);
-        row_sum(w.st[1], w.sq, w, r, h, loc);
+        row_sum(w.st[1], w.sq, w, r, h, oh, loc);
         for (int i = 0; i < 3; ++i) {
             Div<float>(w.st[1], w.st[1], w.st[0], (int32_t)r, loc);
             bar(loc);
         }
         Muls<float>(w.st[1], w.st[1], -0.5f, (int32_t)r, loc);
         /* pd_mean / H = (-sum(pd_xl) / sd + pd_var * (-2 / H) * sum(xmm)) / H */
-        row_sum(w.st[2], pdx, w, r, h, loc);
-        row_sum(w.st[3], xmm, w, r, h, loc);
+        row_sum(w.st[2], pdx, w, r, h, oh, loc);
+        row_sum(w.st[3], xmm, w, r, h, oh, loc);
         Div<float>(w.st[2], w.st[2], w.st[0], (int32_t)r, loc);
         Mul<float>(w.st[3], w.st[3], w.st[1], (int32_t)r, loc);
         bar(loc);

@@ -4,7 +4,7 @@
  * size temporary buffers and fill the tilings.
  *
  * Each tiling is one field table (DVAC_<NAME>_FIELDS): the kernel struct and the host class are both made from it,
- * so their bytes cannot drift apart.  Field lists: asc-devkit include/adv_api/normalization/*_tilingdata.h.
+ * so their bytes cannot drift apart.  Field lists: asc-devkit include/adv_api/normalization/<api>_tilingdata.h.
  * The temporary-buffer sizes are dvsim's (what adv/normalization.h needs), not CANN's: docs/ASCENDC.md,
  * "Normalization and quantization", gives the rule. */
 #ifndef DVSIM_ADV_NORMALIZATION_TILING_H
