@@ -43,7 +43,8 @@
     X(uint32_t, stackBufferSize) X(uint32_t, bLength) X(uint32_t, sLength) X(uint32_t, hLength)                      \
     X(uint32_t, originalHLength) X(uint32_t, oneCalSize) X(uint32_t, nohCalSize) X(uint32_t, loopNum)                \
     X(uint32_t, tailSize) X(uint32_t, nohTailSize) X(uint32_t, tmpTensorBSHPos) X(uint32_t, tmpTensorBSHSize)         \
-    X(uint32_t, pdVarTensorPos) X(uint32_t, pdVarTensorSize) X(uint32_t, pdMeanTensorPos) X(uint32_t, pdMeanTensorSize) \
+    X(uint32_t, pdVarTensorPos) X(uint32_t, pdVarTensorSize) X(uint32_t, pdMeanTensorPos)                            \
+    X(uint32_t, pdMeanTensorSize)                                                                                    \
     X(uint32_t, x1TensorPos) X(uint32_t, x1TensorSize) X(uint32_t, x2TensorPos) X(uint32_t, x2TensorSize)             \
     X(uint32_t, x3TensorPos) X(uint32_t, x3TensorSize) X(uint32_t, tmpTensorPos) X(uint32_t, tmpTensorSize)           \
     X(uint32_t, tmpTensor1Pos) X(uint32_t, tmpTensor1Size) X(uint32_t, tmpTensor2Pos) X(uint32_t, tmpTensor2Size)     \
