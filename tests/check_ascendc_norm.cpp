@@ -175,9 +175,11 @@ struct OpLayerNorm {
         t.originalHLength = LN_H;
         LocalTensor<uint8_t> tmp = l[5];
         tmp.SetSize(a.u[0]);
-        LayerNorm<float, false>(l[3].ReinterpretCast<float>(), l[4].ReinterpretCast<float>()[0],
-                                l[4].ReinterpretCast<float>()[16], l[0].ReinterpretCast<float>(),
-                                l[1].ReinterpretCast<float>(), l[2].ReinterpretCast<float>(), tmp, a.f[0], t);
+        auto F = [&](int i) { return l[i].ReinterpretCast<float>(); };
+        if (a.u[1]) /* the form without a temporary buffer: the stack buffer */
+            LayerNorm<float, false>(F(3), F(4)[0], F(4)[16], F(0), F(1), F(2), a.f[0], t);
+        else
+            LayerNorm<float, false>(F(3), F(4)[0], F(4)[16], F(0), F(1), F(2), tmp, a.f[0], t);
     }
 };
 
@@ -189,26 +191,29 @@ START_TEST(test_ascendc_norm_layernorm)
     GetLayerNormMaxMinTmpSize(ge::Shape({2, 5, LN_H, LN_H}), 4, false, mx, mn);
     ck_assert_uint_eq(mn, dvac::norm::row_tmp_floats(8, LN_H) * 4);
     ck_assert_uint_eq(mx, dvac::norm::row_tmp_floats(10, LN_H) * 4);
-    Io io;
-    io.add(x);
-    io.add(g);
-    io.add(b);
-    io.add(std::vector<float>(LN_ROWS * LN_H));
-    io.add(std::vector<float>(32));
-    io.add(std::vector<uint8_t>(mx));
-    Args a{};
-    a.u[0] = mn; /* 8 rows at a time */
-    a.f[0] = 1e-5f;
-    ck_assert_msg(run<OpLayerNorm>(s, io, a) == 0, "%s", aclGetRecentErrMsg());
     std::vector<double> mean, var, y(LN_ROWS * LN_H);
     stats(x, LN_ROWS, LN_H, LN_H, mean, var);
     for (uint32_t r = 0; r < LN_ROWS; r++)
         for (uint32_t j = 0; j < LN_H; j++)
             y[r * LN_H + j] = (x[r * LN_H + j] - mean[r]) / std::sqrt(var[r] + 1e-5) * g[j] + b[j];
-    const auto st = io.get<float>(4, 32);
-    close_to(io.get<float>(3, LN_ROWS * LN_H), y, 2e-5, "y");
-    close_to(std::vector<float>(st.begin(), st.begin() + LN_ROWS), mean, 1e-5, "mean");
-    close_to(std::vector<float>(st.begin() + 16, st.begin() + 16 + LN_ROWS), var, 1e-5, "variance");
+    for (uint32_t stack = 0; stack < 2; stack++) {
+        Io io;
+        io.add(x);
+        io.add(g);
+        io.add(b);
+        io.add(std::vector<float>(LN_ROWS * LN_H));
+        io.add(std::vector<float>(32));
+        io.add(std::vector<uint8_t>(mx));
+        Args a{};
+        a.u[0] = mn; /* 8 rows at a time */
+        a.u[1] = stack;
+        a.f[0] = 1e-5f;
+        ck_assert_msg(run<OpLayerNorm>(s, io, a) == 0, "%s", aclGetRecentErrMsg());
+        const auto st = io.get<float>(4, 32);
+        close_to(io.get<float>(3, LN_ROWS * LN_H), y, 2e-5, "y");
+        close_to(std::vector<float>(st.begin(), st.begin() + LN_ROWS), mean, 1e-5, "mean");
+        close_to(std::vector<float>(st.begin() + 16, st.begin() + 16 + LN_ROWS), var, 1e-5, "variance");
+    }
 }
 END_TEST
 

@@ -304,7 +304,7 @@ inline void LayerNorm(const LocalTensor<T> &output, const LocalTensor<T> &output
         return;
     dvac::norm::layer_rows(output, &outputMean, &outputVariance, false, inputX, &gamma, &beta,
                            dvac::norm::tmp_of(nullptr, loc), epsilon, tiling.bLength * tiling.sLength, tiling.hLength,
-                           1.0f / (float)tiling.originalHLength, loc, "LayerNorm");
+                           tiling.originalHLength, loc, "LayerNorm");
 }
 
 /* ---- LayerNorm over rows of rLength (stride rLengthWithPadding): mean, rstd (isOutputRstd) outputs ---- */
