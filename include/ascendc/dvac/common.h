@@ -1,6 +1,6 @@
 /* dvac/common.h - Ascend C's common kernel APIs that are built from the others: InitOutput, the
  * deterministic block order (InitDetermineComputeWorkspace / WaitPreBlock / NotifyNextBlock), the
- * group barrier (GroupBarrier), PopStackBuffer, and the SuperKernel task order (WaitPreTaskEnd /
+ * group barrier (GroupBarrier) and the SuperKernel task order (WaitPreTaskEnd /
  * SetNextTaskStart).  Each emits what CANN's dav-2201 implementation emits (docs/ASCENDC.md, "Core
  * API", names the asc-devkit files); the waits poll GM in simulated time, as IBWait does, so the
  * block waited for must run on another core. */
@@ -8,24 +8,10 @@
 #define DVAC_COMMON_H
 
 #include "block_sync.h"
+#include "norm_extra.h"
 #include "vec.h"
 
 namespace AscendC {
-
-/* The UB of the TPipe not handed out yet (CANN's stack buffer: what the high-level APIs borrow). */
-template <typename T, TPosition pos = TPosition::LCM>
-inline bool PopStackBuffer(LocalTensor<T> &buf, const dvac::Loc &loc = dvac::Loc::here())
-{
-    TPipe *pipe = GetTPipePtr();
-    if (!pipe)
-        dvac::fail_at(loc, "PopStackBuffer", "needs a TPipe");
-    const uint64_t a = pipe->free_space(dvac::space_of(pos), loc);
-    const uint64_t bytes = pipe->free_bytes(dvac::space_of(pos), loc);
-    if (bytes < sizeof(T))
-        return false;
-    buf = LocalTensor<T>(a, (uint32_t)(bytes / sizeof(T)), pos);
-    return true;
-}
 
 /* Fill size elements of GM with value: Duplicate into the stack buffer, then DataCopyPad out in bursts
  * of at most 255 datablocks (CANN marks it deprecated in favour of Fill). */

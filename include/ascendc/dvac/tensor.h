@@ -196,6 +196,38 @@ private:
 };
 
 /* ---- local ---- */
+#ifndef K_MAX_SHAPE_DIM
+#define K_MAX_SHAPE_DIM 8
+#endif
+#ifndef ASCC_ENUM_DATAFORMAT
+#define ASCC_ENUM_DATAFORMAT
+enum class DataFormat : uint8_t { ND = 0, NZ, NCHW, NC1HWC0, NHWC, NCDHW, NDC1HWC0, FRACTAL_Z_3D };
+#endif
+
+/* A tensor's shape as the kernel describes it (LocalTensor::SetShapeInfo; CANN's kernel_tensor.h): the
+ * advanced APIs read their dimensions from it.  More than K_MAX_SHAPE_DIM dimensions keep the first. */
+struct ShapeInfo {
+    ShapeInfo() {}
+    ShapeInfo(uint8_t dim, const uint32_t inShape[], uint8_t origDim, const uint32_t inOrig[], DataFormat fmt)
+        : shapeDim(dim > K_MAX_SHAPE_DIM ? K_MAX_SHAPE_DIM : dim),
+          originalShapeDim(origDim > K_MAX_SHAPE_DIM ? K_MAX_SHAPE_DIM : origDim), dataFormat(fmt)
+    {
+        for (int i = 0; i < shapeDim; ++i)
+            shape[i] = inShape[i];
+        for (int i = 0; i < originalShapeDim; ++i)
+            originalShape[i] = inOrig[i];
+    }
+    ShapeInfo(uint8_t dim, const uint32_t inShape[], DataFormat fmt = DataFormat::ND)
+        : ShapeInfo(dim, inShape, dim, inShape, fmt)
+    {
+    }
+    uint8_t shapeDim = 0;
+    uint8_t originalShapeDim = 0;
+    uint32_t shape[K_MAX_SHAPE_DIM] = {};
+    uint32_t originalShape[K_MAX_SHAPE_DIM] = {};
+    DataFormat dataFormat = DataFormat::ND;
+};
+
 template <typename T> class LocalTensor {
 public:
     using PrimType = T;
@@ -239,10 +271,14 @@ public:
     void SetValue(uint32_t index, T value, const dvac::Loc &loc = dvac::Loc::here()) const
     {
         dv_k_t *c = scalar_access(index, loc, "LocalTensor::SetValue");
+        dvac::auto_sync_to_scalar(c); /* the store after the pipes' writes to UB (WAW), as CANN's auto-sync */
         uint64_t bits = 0;
         std::memcpy(&bits, static_cast<const void *>(&value), sizeof(T));
         dvk_st_ub(c, addr_ + (uint64_t)index * sizeof(T), dvac::dtype_of<T>(), bits);
     }
+    /* The shape the kernel gave (nothing is emitted; sub-tensors and casts start without one). */
+    void SetShapeInfo(const ShapeInfo &shapeInfo) { shapeInfo_ = shapeInfo; }
+    ShapeInfo GetShapeInfo() const { return shapeInfo_; }
     /* Element count check of an API: `count` elements from this tensor stay inside it. */
     void need(uint64_t count, const dvac::Loc &loc, const char *api) const
     {
@@ -265,6 +301,7 @@ private:
     uint64_t addr_ = 0;
     uint32_t size_ = 0;
     TPosition pos_ = TPosition::VECCALC;
+    ShapeInfo shapeInfo_;
 };
 
 /* ---- queues ---- */
@@ -433,6 +470,12 @@ public:
                        bufOffset, len_);
         return LocalTensor<T>(addr_ + bufOffset, count, pos);
     }
+    /* As CANN's TBuf (a TQueBind of depth 0 from pos to pos): the whole buffer, no events (one pipe). */
+    template <typename T> LocalTensor<T> AllocTensor(const dvac::Loc &loc = dvac::Loc::here()) const
+    {
+        return Get<T>(loc);
+    }
+    template <typename T> void FreeTensor(LocalTensor<T> &tensor) const { (void)tensor; }
     void init(dvac::Region &r, uint32_t len, const dvac::Loc &loc)
     {
         addr_ = r.take(dvac::space_of(pos), len, loc, "InitBuffer");
@@ -520,17 +563,11 @@ public:
     template <HardEvent evt> void ReleaseEventID(int32_t id, const dvac::Loc &loc = dvac::Loc::here());
     template <HardEvent evt> int32_t FetchEventID(const dvac::Loc &loc = dvac::Loc::here());
     int32_t FetchEventID(HardEvent evt, const dvac::Loc &loc = dvac::Loc::here());
-    /* dvsim: the first address of a space not handed out yet, and the bytes from there to the end. */
-    uint64_t free_space(dv_space_t s, const dvac::Loc &loc) const
+    /* The offset in pos's buffer where the pipe's queues and buffers end (PopStackBuffer's stack starts there). */
+    template <TPosition pos> uint64_t GetQueueEndAddress() const
     {
-        (void)loc;
-        return DV_ADDR(s, region_.base[s] + region_.used[s]);
-    }
-    uint64_t free_bytes(dv_space_t s, const dvac::Loc &loc) const
-    {
-        const uint64_t lim = region_.end[s] ? region_.end[s] : dvk_space_bytes(dvac::k(loc), s);
-        const uint64_t at = region_.base[s] + region_.used[s];
-        return lim > at ? lim - at : 0;
+        const dv_space_t s = dvac::space_of(pos);
+        return region_.base[s] + region_.used[s];
     }
 
 private:

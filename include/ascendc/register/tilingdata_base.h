@@ -17,6 +17,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "../securec.h" /* CANN's tilingdata_base.h brings securec (memcpy_s), which its samples call */
+
 #define BEGIN_TILING_DATA_DEF(class_name)                                                                           \
     class class_name {                                                                                               \
     public:                                                                                                          \
