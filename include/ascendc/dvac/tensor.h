@@ -433,6 +433,8 @@ public:
                        bufOffset, len_);
         return LocalTensor<T>(addr_ + bufOffset, count, pos);
     }
+    /* Nothing to free: a TBuf's tensor is the buffer itself (CANN's TBuf::FreeTensor is a no-op). */
+    template <typename T> void FreeTensor(LocalTensor<T> &, const dvac::Loc & = dvac::Loc::here()) const {}
     void init(dvac::Region &r, uint32_t len, const dvac::Loc &loc)
     {
         addr_ = r.take(dvac::space_of(pos), len, loc, "InitBuffer");
