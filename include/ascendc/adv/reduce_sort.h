@@ -601,4 +601,148 @@ inline void DropOut(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLoc
 
 } // namespace AscendC
 
+namespace dvac {
+namespace rs {
+
+/* off[j] = 8j + add for j < n: byte offsets of the score (add 0) or the index (add 4) of 8-byte sorted
+ * records (CreateVecIndex, then vmuls and vadds in count mode). */
+inline void rec_offsets(const AscendC::LocalTensor<int32_t> &off, uint32_t n, int32_t add, const Loc &loc)
+{
+    AscendC::CreateVecIndex(off, (int32_t)0, n, loc);
+    dv_k_t *c = vec_stream(loc);
+    bar(c);
+    dvk_set_mask_count(c);
+    count(c, n);
+    dvk_vmuls(c, off.addr(), off.addr(), DV_DT_S32, 8.0, 1, 1, 1, 8, 8);
+    bar(c);
+    if (add) {
+        dvk_vadds(c, off.addr(), off.addr(), DV_DT_S32, (double)add, 1, 1, 1, 8, 8);
+        bar(c);
+    }
+    norm(c);
+}
+/* dst[j] = the element at src + off[j] (bytes), j < n: one vgather in count mode (the offsets are all
+ * read before dst is written, so off may be dst itself). */
+inline void gather_n(dv_k_t *c, uint64_t dst, uint64_t off, uint64_t src, uint64_t src_bytes, dv_dtype_t dt,
+                     uint32_t n)
+{
+    dvk_set_mask_count(c);
+    count(c, n);
+    dvk_vgather(c, dst, off, src, (int64_t)src_bytes, 0, dt, 1, 8);
+    bar(c);
+    norm(c);
+}
+
+} // namespace rs
+} // namespace dvac
+
+namespace AscendC {
+
+/* Sorted records on dav-2201: 8 bytes per element (a float score and its index; a half score, 2 bytes of
+ * padding and the index), CANN's GetSortOffset / GetSortLen in elements of T
+ * (impl/basic_api/kernel_operator_proposal_intf_impl.h). */
+template <typename T> inline uint32_t GetSortOffset(const uint32_t elemOffset)
+{
+    static_assert(dvac::one_of<T, half, float>(), "GetSortOffset: half or float");
+    return elemOffset * (8 / (uint32_t)sizeof(T));
+}
+template <typename T> inline uint32_t GetSortLen(const uint32_t elemCount)
+{
+    static_assert(dvac::one_of<T, half, float>(), "GetSortLen: half or float");
+    return elemCount * (8 / (uint32_t)sizeof(T));
+}
+
+/* Concat on dav-2201: the scores are Sort's input as they are (concat = src; nothing is emitted). */
+template <typename T>
+inline void Concat(LocalTensor<T> &concat, const LocalTensor<T> &src, const LocalTensor<T> &tmp,
+                   const int32_t repeatTime, const dvac::Loc &loc = dvac::Loc::here())
+{
+    static_assert(dvac::one_of<T, half, float>(), "Concat: half or float on dav-2201");
+    (void)tmp;
+    if (repeatTime < 0 || repeatTime > 255)
+        dvac::fail_at(loc, "Concat", "repeatTime %d is not in [0, 255]", repeatTime);
+    concat = src;
+}
+
+/* Sort: Sort32 of repeatTime groups of 32 (scores concat, indices index) into records at dst; with
+ * isFullSort the groups are then merged four at a time (MrgSort, the runs copied to tmp before each
+ * round: CANN's DoFullSort) until dst holds one run sorted by score, descending. */
+template <typename T, bool isFullSort>
+inline void Sort(const LocalTensor<T> &dst, const LocalTensor<T> &concat, const LocalTensor<uint32_t> &index,
+                 LocalTensor<T> &tmp, const int32_t repeatTime, const dvac::Loc &loc = dvac::Loc::here())
+{
+    static_assert(dvac::one_of<T, half, float>(), "Sort: half or float on dav-2201");
+    const char *api = "Sort";
+    dv_k_t *c = dvac::vec_stream(loc);
+    if (!c)
+        return;
+    Sort32(dst, concat, index, repeatTime, loc);
+    if (!isFullSort || repeatTime <= 1)
+        return;
+    const uint32_t n = (uint32_t)repeatTime * 32, rec = 8 / sizeof(T);
+    dvac::ub_operand(tmp, "tmp", 32, loc, api);
+    tmp.need((uint64_t)n * rec, loc, api);
+    dvac::rs::bar(c);
+    for (uint32_t L = 32; L < n; L *= 4) {
+        DataCopy(tmp, dst, n * rec, loc);
+        dvac::rs::bar(c);
+        const uint32_t runs = (n + L - 1) / L;
+        uint32_t full = runs / 4;
+        if (n % L && runs % 4 == 0)
+            full--; /* the last group holds the short run */
+        if (full) {
+            const uint16_t lens[4] = {(uint16_t)L, (uint16_t)L, (uint16_t)L, (uint16_t)L};
+            MrgSort(dst, MrgSortSrcList<T>(tmp, tmp[L * rec], tmp[2 * L * rec], tmp[3 * L * rec]),
+                    MrgSort4Info(lens, false, 15, (uint16_t)full), loc);
+        }
+        const uint32_t off = full * 4 * L, left = runs - full * 4;
+        if (left > 1) { /* a run left alone stays where it is in dst */
+            uint16_t lens[4] = {0, 0, 0, 0};
+            for (uint32_t i = 0; i < left; i++)
+                lens[i] = (uint16_t)(i + 1 < left ? L : n - off - i * L);
+            const LocalTensor<T> t = tmp[off * rec];
+            MrgSort(dst[off * rec], MrgSortSrcList<T>(t, t[L * rec], t[(left > 2 ? 2 : 0) * L * rec],
+                                                      t[(left > 3 ? 3 : 0) * L * rec]),
+                    MrgSort4Info(lens, false, left == 2 ? 3 : left == 3 ? 7 : 15, 1), loc);
+        }
+        dvac::rs::bar(c);
+    }
+}
+
+/* Extract: the scores of repeatTime * 32 sorted records into dstValue and their indices into dstIndex.
+ * CANN's dav-2201 Extract is two GatherMask (vreducev2) calls with fixed patterns, which dvsim does not
+ * model: here the record offsets are built in dstIndex (CreateVecIndex, vmuls, vadds) and two vgathers
+ * take the scores, then the indices (in place). */
+template <typename T>
+inline void Extract(const LocalTensor<T> &dstValue, const LocalTensor<uint32_t> &dstIndex, const LocalTensor<T> &sorted,
+                    const int32_t repeatTime, const dvac::Loc &loc = dvac::Loc::here())
+{
+    static_assert(dvac::one_of<T, half, float>(), "Extract: half or float on dav-2201");
+    const char *api = "Extract";
+    dv_k_t *c = dvac::vec_stream(loc);
+    if (!c)
+        return;
+    if (repeatTime < 0 || repeatTime > 255)
+        dvac::fail_at(loc, api, "repeatTime %d is not in [0, 255]", repeatTime);
+    if (!repeatTime)
+        return;
+    const uint32_t n = (uint32_t)repeatTime * 32;
+    dvac::ub_operand(dstValue, "dstValue", 32, loc, api);
+    dvac::ub_operand(dstIndex, "dstIndex", 32, loc, api);
+    dvac::ub_operand(sorted, "sorted", 32, loc, api);
+    dstValue.need(n, loc, api);
+    dstIndex.need(n, loc, api);
+    sorted.need((uint64_t)n * 8 / sizeof(T), loc, api);
+    const LocalTensor<int32_t> off = dstIndex.template ReinterpretCast<int32_t>();
+    dvac::rs::rec_offsets(off, n, 0, loc);
+    dvac::rs::gather_n(c, dstValue.addr(), off.addr(), sorted.addr(), (uint64_t)n * 8, dvac::dtype_of<T>(), n);
+    dvk_set_mask_count(c);
+    dvac::rs::count(c, n);
+    dvk_vadds(c, off.addr(), off.addr(), DV_DT_S32, 4.0, 1, 1, 1, 8, 8);
+    dvac::rs::bar(c);
+    dvac::rs::gather_n(c, dstIndex.addr(), off.addr(), sorted.addr(), (uint64_t)n * 8, DV_DT_U32, n);
+}
+
+} // namespace AscendC
+
 #endif
