@@ -9,6 +9,7 @@
 #include "../dvac/core.h"
 #include "../dvac/tensor.h"
 #include "../dvac/vec.h"
+#include "reduce_sort_tiling.h"
 
 namespace AscendC {
 
@@ -636,6 +637,47 @@ inline void gather_n(dv_k_t *c, uint64_t dst, uint64_t off, uint64_t src, uint64
 } // namespace rs
 } // namespace dvac
 
+namespace dvac {
+namespace rs {
+
+/* n records in runs of 32 at dst (Sort32's output) merged into one run, descending: rounds of four-way
+ * MrgSort from a copy of dst in tmp (CANN's DoFullSort); a run left alone in a round stays in dst. */
+template <typename T>
+inline void merge_runs(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTensor<T> &tmp, uint32_t n,
+                       const Loc &loc)
+{
+    using namespace AscendC;
+    dv_k_t *c = vec_stream(loc);
+    const uint32_t rec = 8 / sizeof(T);
+    for (uint32_t L = 32; L < n; L *= 4) {
+        DataCopy(tmp, dst, n * rec, loc);
+        bar(c);
+        const uint32_t runs = (n + L - 1) / L;
+        uint32_t full = runs / 4;
+        if (n % L && runs % 4 == 0)
+            full--; /* the last group holds the short run */
+        if (full) {
+            const uint16_t lens[4] = {(uint16_t)L, (uint16_t)L, (uint16_t)L, (uint16_t)L};
+            MrgSort(dst, MrgSortSrcList<T>(tmp, tmp[L * rec], tmp[2 * L * rec], tmp[3 * L * rec]),
+                    MrgSort4Info(lens, false, 15, (uint16_t)full), loc);
+        }
+        const uint32_t off = full * 4 * L, left = runs - full * 4;
+        if (left > 1) {
+            uint16_t lens[4] = {0, 0, 0, 0};
+            for (uint32_t i = 0; i < left; i++)
+                lens[i] = (uint16_t)(i + 1 < left ? L : n - off - i * L);
+            const LocalTensor<T> t = tmp[off * rec];
+            MrgSort(dst[off * rec], MrgSortSrcList<T>(t, t[L * rec], t[(left > 2 ? 2 : 0) * L * rec],
+                                                      t[(left > 3 ? 3 : 0) * L * rec]),
+                    MrgSort4Info(lens, false, left == 2 ? 3 : left == 3 ? 7 : 15, 1), loc);
+        }
+        bar(c);
+    }
+}
+
+} // namespace rs
+} // namespace dvac
+
 namespace AscendC {
 
 /* Sorted records on dav-2201: 8 bytes per element (a float score and its index; a half score, 2 bytes of
@@ -683,30 +725,7 @@ inline void Sort(const LocalTensor<T> &dst, const LocalTensor<T> &concat, const 
     dvac::ub_operand(tmp, "tmp", 32, loc, api);
     tmp.need((uint64_t)n * rec, loc, api);
     dvac::rs::bar(c);
-    for (uint32_t L = 32; L < n; L *= 4) {
-        DataCopy(tmp, dst, n * rec, loc);
-        dvac::rs::bar(c);
-        const uint32_t runs = (n + L - 1) / L;
-        uint32_t full = runs / 4;
-        if (n % L && runs % 4 == 0)
-            full--; /* the last group holds the short run */
-        if (full) {
-            const uint16_t lens[4] = {(uint16_t)L, (uint16_t)L, (uint16_t)L, (uint16_t)L};
-            MrgSort(dst, MrgSortSrcList<T>(tmp, tmp[L * rec], tmp[2 * L * rec], tmp[3 * L * rec]),
-                    MrgSort4Info(lens, false, 15, (uint16_t)full), loc);
-        }
-        const uint32_t off = full * 4 * L, left = runs - full * 4;
-        if (left > 1) { /* a run left alone stays where it is in dst */
-            uint16_t lens[4] = {0, 0, 0, 0};
-            for (uint32_t i = 0; i < left; i++)
-                lens[i] = (uint16_t)(i + 1 < left ? L : n - off - i * L);
-            const LocalTensor<T> t = tmp[off * rec];
-            MrgSort(dst[off * rec], MrgSortSrcList<T>(t, t[L * rec], t[(left > 2 ? 2 : 0) * L * rec],
-                                                      t[(left > 3 ? 3 : 0) * L * rec]),
-                    MrgSort4Info(lens, false, left == 2 ? 3 : left == 3 ? 7 : 15, 1), loc);
-        }
-        dvac::rs::bar(c);
-    }
+    dvac::rs::merge_runs(dst, tmp, n, loc);
 }
 
 /* Extract: the scores of repeatTime * 32 sorted records into dstValue and their indices into dstIndex.
@@ -741,6 +760,144 @@ inline void Extract(const LocalTensor<T> &dstValue, const LocalTensor<uint32_t> 
     dvk_vadds(c, off.addr(), off.addr(), DV_DT_S32, 4.0, 1, 1, 1, 8, 8);
     dvac::rs::bar(c);
     dvac::rs::gather_n(c, dstIndex.addr(), off.addr(), sorted.addr(), (uint64_t)n * 8, DV_DT_U32, n);
+}
+
+} // namespace AscendC
+
+namespace AscendC {
+
+/* TopK's shape (include/adv_api/sort/topk_utils.h): outter rows of inner (a multiple of 32), n of them
+ * valid. */
+struct TopKInfo {
+    int32_t outter = 1;
+    int32_t inner;
+    int32_t n;
+};
+
+/* The k largest (isLargest) or smallest scores of each row of src and their indices, sorted
+ * (impl/adv_api/detail/sort/topk/topk_common_impl.h, topk_v220_impl.h).  Per row: the scores (negated
+ * for the smallest) Sort32'ed with their indices (srcIndex with isInitIndex, else 0..inner-1 made once
+ * by CreateVecIndex) into 8-byte records, the runs merged four at a time (MrgSort, as Sort), the first
+ * k scores and indices taken out (CANN: GatherMask with the tiling's patterns, which dvsim does not
+ * model; here vgather by record offsets), a finished row's indices set to n; at the end the values of
+ * a smallest-k TopK negated back.  Values of row j go to dstValue[j * kPad] (kPad: k rounded up to 32
+ * bytes), indices to dstIndex[j * kAlign4]. TOPK_NSMALL (inner 32) runs the same sequence; dvsim reads
+ * none of the tiling's fields (TopKTilingFunc fills CANN's). */
+template <typename T, bool isInitIndex = false, bool isHasfinish = false, bool isReuseSrc = false,
+          enum TopKMode topkMode = TopKMode::TOPK_NORMAL, const TopKConfig &config = defaultTopKConfig>
+inline void TopK(const LocalTensor<T> &dstValueLocal, const LocalTensor<int32_t> &dstIndexLocal,
+                 const LocalTensor<T> &srcLocal, const LocalTensor<int32_t> &srcIndexLocal,
+                 const LocalTensor<bool> &finishLocal, const LocalTensor<uint8_t> &tmpLocal, const int32_t k,
+                 const TopkTiling &tilling, const TopKInfo &topKInfo, const bool isLargest = true,
+                 const dvac::Loc &loc = dvac::Loc::here())
+{
+    static_assert(config.algo == TopKAlgo::MERGE_SORT, "TopK: the radix-select algorithm is dav-3510's");
+    static_assert(dvac::one_of<T, half, float>(), "TopK: half or float on dav-2201");
+    (void)tilling;
+    const char *api = "TopK";
+    dv_k_t *c = dvac::vec_stream(loc);
+    if (!c)
+        return;
+    const int32_t inner = topKInfo.inner, outter = topKInfo.outter, n = topKInfo.n;
+    if (inner <= 0 || inner % 32 || (topkMode == TopKMode::TOPK_NSMALL ? inner != 32 : inner > 4096))
+        dvac::fail_at(loc, api, "inner %d must be a multiple of 32, %s", inner,
+                      topkMode == TopKMode::TOPK_NSMALL ? "32 in TOPK_NSMALL" : "at most 4096");
+    if (n < 1 || n > inner || outter < 1)
+        dvac::fail_at(loc, api, "n %d must be in [1, inner = %d] and outter %d at least 1", n, inner, outter);
+    if (k < 1 || k > n)
+        dvac::fail_at(loc, api, "k %d must be in [1, n = %d]", k, n);
+    const uint32_t I = (uint32_t)inner, K = (uint32_t)k, rec = 8 / sizeof(T);
+    const uint32_t ka4 = (K + 7) / 8 * 8, kaT = sizeof(T) == 4 ? ka4 : (K + 15) / 16 * 16;
+    dvac::ub_operand(dstValueLocal, "dstValueLocal", 32, loc, api);
+    dvac::ub_operand(dstIndexLocal, "dstIndexLocal", 32, loc, api);
+    dvac::ub_operand(srcLocal, "srcLocal", 32, loc, api);
+    dvac::ub_operand(tmpLocal, "tmpLocal", 32, loc, api);
+    srcLocal.need((uint64_t)outter * I, loc, api);
+    dstValueLocal.need((uint64_t)(outter - 1) * kaT + K, loc, api);
+    dstIndexLocal.need((uint64_t)(outter - 1) * ka4 + K, loc, api);
+    if (isInitIndex)
+        srcIndexLocal.need(topkMode == TopKMode::TOPK_NSMALL ? (uint64_t)outter * I : I, loc, api);
+    if (isHasfinish)
+        finishLocal.need((uint32_t)outter, loc, api);
+    const uint32_t work = 16 * I + (isInitIndex ? 0 : 4 * I);
+    if (tmpLocal.GetSize() < work)
+        dvac::fail_at(loc, api, "tmpLocal has %u bytes; inner %d needs %u (GetTopKMaxMinTmpSize)", tmpLocal.GetSize(),
+                      inner, work);
+    const LocalTensor<T> A = tmpLocal.template ReinterpretCast<T>();
+    const LocalTensor<T> B = A[I * rec];
+    const LocalTensor<int32_t> idx = tmpLocal[16 * I].template ReinterpretCast<int32_t>();
+    const LocalTensor<int32_t> off = B.template ReinterpretCast<int32_t>();
+    const dv_dtype_t dt = dvac::dtype_of<T>();
+    if (!isInitIndex) {
+        CreateVecIndex(idx, (int32_t)0, I, loc);
+        dvac::rs::bar(c);
+    }
+    for (int32_t j = 0; j < outter; j++) {
+        const uint64_t row = srcLocal.addr() + (uint64_t)j * I * sizeof(T);
+        uint64_t ix = idx.addr();
+        if (isInitIndex)
+            ix = srcIndexLocal.addr() + (topkMode == TopKMode::TOPK_NSMALL ? (uint64_t)j * I * 4 : 0);
+        uint64_t scores = row;
+        if (!isLargest) {
+            dvk_set_mask_count(c);
+            dvac::rs::count(c, I);
+            dvk_vmuls(c, B.addr(), row, dt, -1.0, 1, 1, 1, 8, 8);
+            dvac::rs::bar(c);
+            dvac::rs::norm(c);
+            scores = B.addr();
+        }
+        dvk_vbitsort(c, A.addr(), scores, ix, dt, I / 32);
+        dvac::rs::bar(c);
+        dvac::rs::merge_runs(A, B, I, loc);
+        if (isInitIndex) {
+            dvac::rs::rec_offsets(off, K, 0, loc);
+        } else {
+            dvk_set_mask_count(c);
+            dvac::rs::count(c, K);
+            dvk_vmuls(c, off.addr(), idx.addr(), DV_DT_S32, 8.0, 1, 1, 1, 8, 8);
+            dvac::rs::bar(c);
+            dvac::rs::norm(c);
+        }
+        dvac::rs::gather_n(c, dstValueLocal.addr() + (uint64_t)j * kaT * sizeof(T), off.addr(), A.addr(),
+                           (uint64_t)I * 8, dt, K);
+        dvk_set_mask_count(c);
+        dvac::rs::count(c, K);
+        dvk_vadds(c, off.addr(), off.addr(), DV_DT_S32, 4.0, 1, 1, 1, 8, 8);
+        dvac::rs::bar(c);
+        const uint64_t di = dstIndexLocal.addr() + (uint64_t)j * ka4 * 4;
+        dvac::rs::gather_n(c, di, off.addr(), A.addr(), (uint64_t)I * 8, DV_DT_S32, K);
+        if (isHasfinish) {
+            const bool done = finishLocal.GetValue((uint32_t)j, loc);
+            dvac::fence<HardEvent::S_V>(loc, api);
+            if (done) {
+                dvk_set_mask_count(c);
+                dvac::rs::count(c, K);
+                dvk_vdup(c, di, DV_DT_S32, (double)n, 1, 1, 8);
+                dvac::rs::norm(c);
+            }
+        }
+        dvac::rs::bar(c);
+    }
+    if (!isLargest) {
+        dvk_set_mask_count(c);
+        dvac::rs::count(c, (uint64_t)outter * kaT);
+        dvk_vmuls(c, dstValueLocal.addr(), dstValueLocal.addr(), dt, -1.0, 1, 1, 1, 8, 8);
+        dvac::rs::bar(c);
+    }
+    dvac::rs::norm(c);
+}
+
+/* TopK without tmpLocal: CANN takes its work from the unallocated UB (PopStackBuffer), which dvsim does not
+ * model: the call fails, naming the form to use. */
+template <typename T, bool isInitIndex = false, bool isHasfinish = false, bool isReuseSrc = false,
+          enum TopKMode topkMode = TopKMode::TOPK_NORMAL, const TopKConfig &config = defaultTopKConfig>
+inline void TopK(const LocalTensor<T> &, const LocalTensor<int32_t> &, const LocalTensor<T> &,
+                 const LocalTensor<int32_t> &, const LocalTensor<bool> &, const int32_t, const TopkTiling &,
+                 const TopKInfo &, const bool = true, const dvac::Loc &loc = dvac::Loc::here())
+{
+    if (dvac::vec_stream(loc))
+        dvac::fail_at(loc, "TopK", "the form without tmpLocal takes CANN's stack buffer, which dvsim does not "
+                      "model: pass a tmpLocal of GetTopKMaxMinTmpSize bytes");
 }
 
 } // namespace AscendC

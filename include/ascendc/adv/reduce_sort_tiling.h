@@ -12,7 +12,42 @@
 #include <vector>
 
 #include "../register/tilingdata_base.h"
+#include "../tiling/platform/platform_ascendc.h"
 #include "../tiling/shape.h"
+
+/* X(type, name): TopkTiling's fields in CANN's order (include/adv_api/sort/topk_tilingdata.h). */
+#define DVAC_TOPK_TILING_FIELDS(X)                                                                                   \
+    X(int32_t, tmpLocalSize) X(int32_t, allDataSize) X(int32_t, innerDataSize) X(uint32_t, sortRepeat)              \
+    X(int32_t, mrgSortRepeat) X(int32_t, kAlignFourBytes) X(int32_t, kAlignTwoBytes) X(int32_t, maskOffset)         \
+    X(int32_t, maskVreducev2FourBytes) X(int32_t, maskVreducev2TwoBytes) X(int32_t, mrgSortSrc1offset)              \
+    X(int32_t, mrgSortSrc2offset) X(int32_t, mrgSortSrc3offset) X(int32_t, mrgSortTwoQueueSrc1Offset)               \
+    X(int32_t, mrgFourQueueTailPara1) X(int32_t, mrgFourQueueTailPara2) X(int32_t, srcIndexOffset)                  \
+    X(uint32_t, copyUbToUbBlockCount) X(int32_t, topkMrgSrc1MaskSizeOffset) X(int32_t, topkNSmallSrcIndexOffset)    \
+    X(uint32_t, vreduceValMask0) X(uint32_t, vreduceValMask1) X(uint32_t, vreduceIdxMask0)                          \
+    X(uint32_t, vreduceIdxMask1) X(uint16_t, vreducehalfValMask0) X(uint16_t, vreducehalfValMask1)                  \
+    X(uint16_t, vreducehalfValMask2) X(uint16_t, vreducehalfValMask3) X(uint16_t, vreducehalfValMask4)              \
+    X(uint16_t, vreducehalfValMask5) X(uint16_t, vreducehalfValMask6) X(uint16_t, vreducehalfValMask7)
+
+namespace AscendC {
+namespace tiling {
+/* TopK's tiling as the kernel reads it (TopKTilingFunc fills it on the host). */
+struct TopkTiling {
+#define DVAC_TOPK_MEMBER(type, name) type name = 0;
+    DVAC_TOPK_TILING_FIELDS(DVAC_TOPK_MEMBER)
+#undef DVAC_TOPK_MEMBER
+};
+} // namespace tiling
+} // namespace AscendC
+using AscendC::tiling::TopkTiling;
+
+namespace optiling {
+/* The host class of the same fields (set_<field>, get_<field>, SaveToBuffer). */
+BEGIN_TILING_DATA_DEF(TopkTiling)
+#define DVAC_TOPK_FIELD(type, name) TILING_DATA_FIELD_DEF(type, name);
+DVAC_TOPK_TILING_FIELDS(DVAC_TOPK_FIELD)
+#undef DVAC_TOPK_FIELD
+END_TILING_DATA_DEF;
+} // namespace optiling
 
 namespace AscendC {
 
@@ -261,6 +296,161 @@ inline void GetDropOutMaxMinTmpSize(const TensorShape &srcShape, const uint32_t 
 {
     maxValue = GetDropOutMaxTmpSize(srcShape, typeSize, isReuseSource);
     minValue = GetDropOutMinTmpSize(srcShape, typeSize, isReuseSource);
+}
+
+/* TopK's modes (include/adv_api/sort/topk_utils_constants.h): NORMAL (any inner up to 4096) and NSMALL
+ * (inner 32). */
+enum class TopKMode { TOPK_NORMAL, TOPK_NSMALL };
+enum class TopKAlgo { RADIX_SELECT, MERGE_SORT };
+enum class TopKOrder { UNSET, LARGEST, SMALLEST };
+struct TopKConfig {
+    TopKAlgo algo = TopKAlgo::MERGE_SORT;
+    TopKOrder order = TopKOrder::UNSET;
+    bool sorted = true;
+};
+inline constexpr TopKConfig defaultTopKConfig = {TopKAlgo::MERGE_SORT, TopKOrder::UNSET, true};
+
+namespace rs_host {
+inline bool topk_check(const platform_ascendc::PlatformAscendC &p, int32_t inner, int32_t outter, TopKMode mode,
+                       uint32_t dataTypeSize, const char *fn)
+{
+    const char *why = nullptr;
+    uint64_t ub = 0;
+    p.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ub);
+    if (inner <= 0 || inner % 32)
+        why = "The length of the inner axis must be a positive multiple of 32!";
+    else if (mode == TopKMode::TOPK_NSMALL && inner != 32)
+        why = "In Small mode, the length of the inner axis must be 32!";
+    else if (mode == TopKMode::TOPK_NORMAL && inner > 4096)
+        why = "The maximum value supported by inner is 4096.";
+    else if (outter <= 0)
+        why = "The length of the outter axis must be greater than 0!";
+    else if (dataTypeSize != 2 && dataTypeSize != 4)
+        why = "The type size must be 2 or 4!";
+    else if ((uint64_t)inner * (uint64_t)outter * dataTypeSize > ub)
+        why = "The input is larger than UB!";
+    if (why)
+        std::fprintf(stderr, "[TopK][%s] %s\n", fn, why);
+    return !why;
+}
+/* The work dvsim's TopK uses, in bytes: two runs of 8-byte records of a row and, without isInitIndex, the
+ * row's indices 0..inner-1 (CANN's dav-2201 NORMAL figure; NSMALL rows run the same way). */
+inline uint32_t topk_work(int32_t inner, bool isInitIndex)
+{
+    return 16u * (uint32_t)inner + (isInitIndex ? 0u : 4u * (uint32_t)inner);
+}
+} // namespace rs_host
+
+/* TopK's work (impl/adv_api/tiling/sort/topk_tiling_impl.cpp, dav-2201): NORMAL (16 + 4) * inner bytes
+ * (16 * inner with isInitIndex); NSMALL CANN's figure for its all-rows sequence, at least dvsim's per-row
+ * work. */
+inline bool GetTopKMaxMinTmpSize(const platform_ascendc::PlatformAscendC &ascendcPlatform, const int32_t inner,
+                                 const int32_t outter, const bool isReuseSource, const bool isInitIndex,
+                                 enum TopKMode mode, const bool isLargest, const uint32_t dataTypeSize,
+                                 uint32_t &maxValue, uint32_t &minValue)
+{
+    (void)isReuseSource;
+    if (!rs_host::topk_check(ascendcPlatform, inner, outter, mode, dataTypeSize, "GetTopKMaxMinTmpSize")) {
+        maxValue = minValue = 0;
+        return false;
+    }
+    uint32_t need = rs_host::topk_work(inner, isInitIndex);
+    if (mode == TopKMode::TOPK_NSMALL) {
+        const uint32_t all = (uint32_t)inner * (uint32_t)outter;
+        uint32_t cann = all * 8 + 64 + (isLargest ? 0 : all * 4) + (isInitIndex ? 0 : all * 4);
+        if (cann > need)
+            need = cann;
+    }
+    maxValue = minValue = need;
+    return true;
+}
+
+namespace rs_host {
+template <class Tiling>
+inline bool topk_tiling(const platform_ascendc::PlatformAscendC &p, int32_t inner, int32_t outter, int32_t k,
+                        uint32_t dataTypeSize, bool isInitIndex, TopKMode mode, bool isLargest, Tiling &t)
+{
+    if (!topk_check(p, inner, outter, mode, dataTypeSize, "TopKTilingFunc"))
+        return false;
+    if (k < 1 || k > inner) {
+        std::fprintf(stderr, "[TopK][TopKTilingFunc] k %d must be in [1, inner = %d]\n", k, inner);
+        return false;
+    }
+    t = Tiling();
+    const int32_t ka4 = (k + 7) / 8 * 8, ka2 = (k + 15) / 16 * 16, rec = 8 / (int32_t)dataTypeSize;
+    t.allDataSize = inner * outter;
+    t.kAlignFourBytes = ka4;
+    t.kAlignTwoBytes = ka2;
+    t.maskVreducev2FourBytes = 2 * k;
+    t.maskVreducev2TwoBytes = 4 * k;
+    t.sortRepeat = (uint32_t)inner / 32;
+    if (mode == TopKMode::TOPK_NORMAL) { /* SetTopkNormalVal */
+        t.innerDataSize = inner * rec;
+        t.copyUbToUbBlockCount = (uint32_t)inner * 8 / 32;
+        t.mrgSortRepeat = inner / 4;
+        t.maskOffset = outter * (dataTypeSize == 2 ? ka2 : ka4);
+        t.mrgSortSrc1offset = rec;
+        t.mrgSortSrc2offset = 2 * rec;
+        t.mrgSortSrc3offset = 3 * rec;
+        t.mrgSortTwoQueueSrc1Offset = rec;
+        t.mrgFourQueueTailPara1 = inner * 2;
+        t.mrgFourQueueTailPara2 = 4 / (int32_t)dataTypeSize;
+        t.tmpLocalSize = 2 * inner * rec;
+        if (!isInitIndex) {
+            t.srcIndexOffset = 2 * inner * rec;
+            t.tmpLocalSize = 2 * inner * rec + inner * 4 / (int32_t)dataTypeSize;
+        }
+    } else { /* SetTopkNSmallVal, with GetVreduceMask's GatherMask patterns */
+        const int32_t all = inner * outter, data = all * rec;
+        t.innerDataSize = data;
+        t.maskOffset = outter * k;
+        const int32_t m1 = data + (isLargest ? 0 : all);
+        t.topkMrgSrc1MaskSizeOffset = m1;
+        t.tmpLocalSize = m1 + 64 / (int32_t)dataTypeSize;
+        if (!isInitIndex) {
+            t.topkNSmallSrcIndexOffset = m1 + 64 / (int32_t)dataTypeSize;
+            t.tmpLocalSize = t.topkNSmallSrcIndexOffset + all * 4 / (int32_t)dataTypeSize;
+        }
+        auto rep = [](uint32_t unit, uint32_t width, int32_t n) { /* `unit` repeated n times, `width` bits apart */
+            uint32_t m = 0;
+            for (int32_t i = 0; i < n; i++)
+                m = m << width | unit;
+            return m;
+        };
+        t.vreduceIdxMask0 = k < 17 ? rep(2, 2, k) : rep(2, 2, 16);
+        t.vreduceIdxMask1 = k < 17 ? 0 : rep(2, 2, k - 16);
+        if (dataTypeSize == 4) {
+            t.vreduceValMask0 = k < 17 ? rep(1, 2, k) : rep(1, 2, 16);
+            t.vreduceValMask1 = k < 17 ? 0 : rep(1, 2, k - 16);
+        } else {
+            uint16_t *h[8] = {&t.vreducehalfValMask0, &t.vreducehalfValMask1, &t.vreducehalfValMask2,
+                              &t.vreducehalfValMask3, &t.vreducehalfValMask4, &t.vreducehalfValMask5,
+                              &t.vreducehalfValMask6, &t.vreducehalfValMask7};
+            for (int32_t i = 0; i < 8; i++) {
+                const int32_t n = k - 4 * i;
+                *h[i] = n <= 0 ? 0 : (uint16_t)rep(1, 4, n > 4 ? 4 : n);
+            }
+        }
+    }
+    return true;
+}
+} // namespace rs_host
+
+/* TopK's tiling: CANN's dav-2201 field values (topk_tiling_impl.cpp, SetTopkNormalVal / SetTopkNSmallVal).
+ * dvsim's kernel takes its layout from TopKInfo and k and reads none of them. */
+inline bool TopKTilingFunc(const platform_ascendc::PlatformAscendC &ascendcPlatform, const int32_t inner,
+                           const int32_t outter, const int32_t k, const uint32_t dataTypeSize, const bool isInitIndex,
+                           enum TopKMode mode, const bool isLargest, optiling::TopkTiling &topKTiling)
+{
+    return rs_host::topk_tiling(ascendcPlatform, inner, outter, k, dataTypeSize, isInitIndex, mode, isLargest,
+                                topKTiling);
+}
+inline bool TopKTilingFunc(const platform_ascendc::PlatformAscendC &ascendcPlatform, const int32_t inner,
+                           const int32_t outter, const int32_t k, const uint32_t dataTypeSize, const bool isInitIndex,
+                           enum TopKMode mode, const bool isLargest, AscendC::tiling::TopkTiling &topKTiling)
+{
+    return rs_host::topk_tiling(ascendcPlatform, inner, outter, k, dataTypeSize, isInitIndex, mode, isLargest,
+                                topKTiling);
 }
 
 /* The advanced Sort (Sort<T, isReuseSource, config>) exists on dav-3510 only: on dav-2201 CANN's
