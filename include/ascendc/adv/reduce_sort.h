@@ -606,9 +606,10 @@ namespace dvac {
 namespace rs {
 
 /* off[j] = 8j + add for j < n: byte offsets of the score (add 0) or the index (add 4) of 8-byte sorted
- * records (CreateVecIndex, then vmuls and vadds in count mode). */
+ * records (a V -> S flag, CreateVecIndex, then vmuls and vadds in count mode). */
 inline void rec_offsets(const AscendC::LocalTensor<int32_t> &off, uint32_t n, int32_t add, const Loc &loc)
 {
+    fence<AscendC::HardEvent::V_S>(loc, "CreateVecIndex"); /* the scalar stores wait for V's reads of off */
     AscendC::CreateVecIndex(off, (int32_t)0, n, loc);
     dv_k_t *c = vec_stream(loc);
     bar(c);
@@ -829,6 +830,7 @@ inline void TopK(const LocalTensor<T> &dstValueLocal, const LocalTensor<int32_t>
     const LocalTensor<int32_t> off = B.template ReinterpretCast<int32_t>();
     const dv_dtype_t dt = dvac::dtype_of<T>();
     if (!isInitIndex) {
+        dvac::fence<HardEvent::V_S>(loc, api); /* the scalar stores wait for V's earlier use of tmpLocal */
         CreateVecIndex(idx, (int32_t)0, I, loc);
         dvac::rs::bar(c);
     }
