@@ -265,6 +265,10 @@ START_TEST(test_ascendc_rsort_reduce_ar)
         check_reduce<half, AR, true, R_MIN>(s, 11, last);
     }
     check_reduce<float, AR, false, R_MAX>(s, 300, 20); /* the rows' tails in two runs of repeats (255, 45) */
+    check_reduce<float, AR, false, R_MAX>(s, 3, 2100); /* rows past 255 datablocks: row by row */
+    check_reduce<float, AR, true, R_SUM>(s, 3, 2100);
+    check_reduce<half, AR, true, R_MAX>(s, 3, 600);    /* half reused, rows of 38 datablocks: row by row */
+    check_reduce<half, AR, false, R_MIN>(s, 2, 4200);
 }
 END_TEST
 

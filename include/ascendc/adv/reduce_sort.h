@@ -149,10 +149,11 @@ inline void rows_bin(dv_k_t *c, Op op, uint64_t d, uint64_t s0, uint64_t s1, uin
  * datablock by BlockReduce; shorter than a repeat: block-wise OP across the row into one datablock
  * per row, then BlockReduce; longer: repeat-wise OP into one repeat per row, then BlockReduce twice
  * (float) or halving folds and a BlockReduce (half, where CANN uses WholeReduce's value-only order,
- * which dvsim's vcmax does not model).  work is tmp, or src itself with isReuseSource. */
+ * which dvsim's vcmax does not model); rows past 255 datablocks row by row (DoLongLastReduce).  The
+ * work is tmp, or src itself with isReuseSource. */
 template <typename T, bool reuse>
 inline void reduce_ar(dv_k_t *c, Op op, uint64_t dst, uint64_t src, uint64_t tmp, uint32_t first, uint32_t last,
-                      uint32_t padLast, const Loc &loc, const char *api)
+                      uint32_t padLast)
 {
     constexpr uint32_t E = rep_elems<T>(), epb = blk_elems<T>();
     const uint32_t rb = padLast / epb; /* a row, in datablocks */
@@ -188,26 +189,54 @@ inline void reduce_ar(dv_k_t *c, Op op, uint64_t dst, uint64_t src, uint64_t tmp
         norm(c);
         return;
     }
-    if (rb > 255)
-        fail_at(loc, api, "a row of %u elements: rows longer than 255 datablocks are not modelled by dvsim", padLast);
     const uint32_t full = last / E, tail = last % E;
-    const uint64_t w = reuse ? src : tmp;
-    const int64_t wr = reuse ? rb : 8; /* the work rows, in datablocks */
+    uint64_t w = reuse ? src : tmp;
+    int64_t wr = reuse ? rb : 8; /* the work rows, in datablocks */
     dvk_set_mask_count(c);
-    if (!reuse) {
-        count(c, (uint64_t)first * E);
-        copy0<T>(c, tmp, src, 1, 1, 8, rb);
-        bar(c);
-    }
-    for (uint32_t i = 1; i < full; i++) {
-        count(c, (uint64_t)first * E);
-        bin<T>(c, op, w, w, src + (uint64_t)i * E * s, 1, 1, 1, 1, wr, wr, rb);
-        bar(c);
-    }
-    if (tail) {
-        dvk_set_mask_norm(c);
-        rows_bin<T>(c, op, w, w, src + (uint64_t)full * E * s, first, tail, wr, wr, rb);
-        dvk_set_mask_count(c);
+    /* half rows reused in place end with a BlockReduce of block stride wr: at most 31 datablocks */
+    const bool strided = rb <= 255 && (sizeof(T) == 4 || !reuse || 8 * rb <= 255);
+    if (strided) { /* one instruction per repeat of the rows, the rows rb datablocks apart */
+        if (!reuse) {
+            count(c, (uint64_t)first * E);
+            copy0<T>(c, tmp, src, 1, 1, 8, rb);
+            bar(c);
+        }
+        for (uint32_t i = 1; i < full; i++) {
+            count(c, (uint64_t)first * E);
+            bin<T>(c, op, w, w, src + (uint64_t)i * E * s, 1, 1, 1, 1, wr, wr, rb);
+            bar(c);
+        }
+        if (tail) {
+            dvk_set_mask_norm(c);
+            rows_bin<T>(c, op, w, w, src + (uint64_t)full * E * s, first, tail, wr, wr, rb);
+            dvk_set_mask_count(c);
+        }
+    } else { /* longer rows (CANN's DoLongLastReduce): row by row, each into a repeat at w + row * E */
+        wr = 8;
+        const uint32_t reps = full + (tail ? 1 : 0), last_n = tail ? tail : E;
+        if (!reuse) {
+            count(c, E);
+            for (uint32_t j = 0; j < first; j++) {
+                copy0<T>(c, tmp + (uint64_t)j * E * s, src + (uint64_t)j * padLast * s, 1, 1, 8, 8);
+                bar(c);
+            }
+            for (uint32_t i = 1; i < reps; i++) {
+                count(c, i + 1 == reps ? last_n : E);
+                for (uint32_t j = 0; j < first; j++) {
+                    const uint64_t a = tmp + (uint64_t)j * E * s;
+                    bin<T>(c, op, a, a, src + ((uint64_t)j * padLast + (uint64_t)i * E) * s, 1, 1, 1, 1, 8, 8, 8);
+                    bar(c);
+                }
+            }
+        } else { /* row j folds into src + j * E, behind what rows j and later still read */
+            for (uint32_t j = 0; j < first; j++)
+                for (uint32_t i = 1; i < reps; i++) {
+                    count(c, i + 1 == reps ? last_n : E);
+                    const uint64_t row = src + (uint64_t)j * padLast * s, a = src + (uint64_t)j * E * s;
+                    bin<T>(c, op, a, i == 1 ? row : a, row + (uint64_t)i * E * s, 1, 1, 1, 1, 8, 8, 8);
+                    bar(c);
+                }
+        }
     }
     if constexpr (sizeof(T) == 4) {
         count(c, (uint64_t)first * E);
@@ -218,8 +247,6 @@ inline void reduce_ar(dv_k_t *c, Op op, uint64_t dst, uint64_t src, uint64_t tmp
         bar(c);
         norm(c);
     } else {
-        if (8 * wr > 255)
-            fail_at(loc, api, "half rows of %u elements reused in place: at most 496 are modelled by dvsim", padLast);
         dvk_set_mask_norm(c);
         for (uint32_t h = E / 2; h >= epb; h /= 2)
             rows_bin<T>(c, op, w, w, w + (uint64_t)h * s, first, h, wr, wr, wr);
@@ -325,7 +352,7 @@ inline void reduce(Op op, const AscendC::LocalTensor<T> &dst, const AscendC::Loc
         }
     }
     if constexpr (ar)
-        reduce_ar<T, reuse>(c, op, dst.addr(), src.addr(), t, first, last, padLast, loc, api);
+        reduce_ar<T, reuse>(c, op, dst.addr(), src.addr(), t, first, last, padLast);
     else
         reduce_ra<T, reuse>(c, op, dst.addr(), src.addr(), t, first, last, padLast);
 }
@@ -552,12 +579,12 @@ inline void DropOut(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLoc
     if (bits) {
         if (sharedTmpBuffer.GetSize() < 256)
             dvac::fail_at(loc, api, "sharedTmpBuffer has %u bytes: at least 256", sharedTmpBuffer.GetSize());
+        /* DropOutBitModeInit: a repeat of zeros, CANN's CMPMASK source.  dvsim's vsel reads it from the
+         * buffer, not from a register an earlier call set: written even with isInitBitMode. */
         const uint64_t zeros = sharedTmpBuffer.addr();
-        if (!isInitBitMode) { /* DropOutBitModeInit: a repeat of zeros, CANN's CMPMASK source */
-            dvk_set_vector_mask(c, AscendC::FULL_MASK, AscendC::FULL_MASK);
-            dvk_vmuls(c, zeros, zeros, DV_DT_S16, 0.0, 1, 1, 1, 8, 8);
-            dvac::rs::bar(c);
-        }
+        dvk_set_vector_mask(c, AscendC::FULL_MASK, AscendC::FULL_MASK);
+        dvk_vmuls(c, zeros, zeros, DV_DT_S16, 0.0, 1, 1, 1, 8, 8);
+        dvac::rs::bar(c);
         dvk_set_mask_count(c);
         for (uint32_t r = 0; r < runs; r++) {
             const uint64_t d = dstLocal.addr() + (uint64_t)r * sl * sizeof(T);
