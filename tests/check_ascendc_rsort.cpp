@@ -158,17 +158,20 @@ Shape g_shape;
 /* ------------------------------------------------------------------ Sum */
 
 template <class T> struct OpSum {
-    static void run(LocalTensor<uint8_t> *t, const LocalTensor<uint8_t> &tmp, uint32_t)
+    static void run(LocalTensor<uint8_t> *t, const LocalTensor<uint8_t> &tmp, uint32_t noTmp)
     {
         SumParams p;
         p.outter = g_shape.a;
         p.inner = g_shape.b;
         p.n = g_shape.c;
-        Sum(t[1].ReinterpretCast<T>(), t[0].ReinterpretCast<T>(), tmp, p);
+        if (noTmp)
+            Sum(t[1].ReinterpretCast<T>(), t[0].ReinterpretCast<T>(), p);
+        else
+            Sum(t[1].ReinterpretCast<T>(), t[0].ReinterpretCast<T>(), tmp, p);
     }
 };
 
-template <class T> void check_sum(Session &s, uint32_t outter, uint32_t n)
+template <class T> void check_sum(Session &s, uint32_t outter, uint32_t n, bool noTmp = false)
 {
     const uint32_t inner = (n * sizeof(T) + 31) / 32 * 32 / sizeof(T);
     g_shape = {outter, inner, n, 0, 0};
@@ -176,7 +179,7 @@ template <class T> void check_sum(Session &s, uint32_t outter, uint32_t n)
     std::vector<Bytes> b = {bytes(x), bytes(std::vector<T>(outter, (T)-99.0f))};
     uint32_t mx = 0, mn = 0;
     GetSumMaxMinTmpSize(n, sizeof(T), false, mx, mn);
-    run_ok<OpSum<T>>(s, b, mn ? mn : 32);
+    run_ok<OpSum<T>>(s, b, mn ? mn : 32, noTmp);
     const auto y = as<T>(b[1], outter);
     for (uint32_t r = 0; r < outter; r++) {
         float want = 0;
@@ -190,6 +193,7 @@ START_TEST(test_ascendc_rsort_sum)
 {
     Session s;
     check_sum<float>(s, 3, 32);    /* one repeat */
+    check_sum<float>(s, 3, 40, true); /* one repeat, the form without a buffer */
     check_sum<float>(s, 2, 300);   /* 5 partial sums, then one */
     check_sum<float>(s, 1, 4100);  /* 65 partials: three levels */
     check_sum<half>(s, 4, 100);    /* one repeat of 128 */
@@ -199,7 +203,7 @@ END_TEST
 
 /* ------------------------------------------------------------------ ReduceMax / Min / Sum */
 
-enum { R_MAX, R_MIN, R_SUM };
+enum { R_MAX, R_MIN, R_SUM, R_MEAN };
 template <class T, class P, bool reuse, int op> struct OpReduce {
     static void run(LocalTensor<uint8_t> *t, const LocalTensor<uint8_t> &tmp, uint32_t)
     {
@@ -209,8 +213,10 @@ template <class T, class P, bool reuse, int op> struct OpReduce {
             ReduceMax<T, P, reuse>(dst, src, tmp, shape, true);
         else if constexpr (op == R_MIN)
             ReduceMin<T, P, reuse>(dst, src, tmp, shape, true);
-        else
+        else if constexpr (op == R_SUM)
             ReduceSum<T, P, reuse>(dst, src, tmp, shape, true);
+        else
+            ReduceMean<T, P, reuse>(dst, src, tmp, shape, true);
     }
 };
 
@@ -230,7 +236,9 @@ template <class T, class P, bool reuse, int op> void check_reduce(Session &s, ui
     const TensorShape shape({(int64_t)first, (int64_t)last});
     const TensorDataType dt = sizeof(T) == 4 ? ge::DT_FLOAT : ge::DT_FLOAT16;
     const ReducePattern pat = ar ? ReducePattern::AR : ReducePattern::RA;
-    if (op == R_SUM)
+    if (op == R_MEAN)
+        GetReduceMeanMaxMinTmpSize(shape, dt, pat, true, reuse, mx, mn);
+    else if (op == R_SUM)
         GetReduceSumMaxMinTmpSize(shape, dt, pat, true, reuse, mx, mn);
     else
         GetReduceMaxMaxMinTmpSize(shape, dt, pat, true, reuse, mx, mn);
@@ -243,8 +251,11 @@ template <class T, class P, bool reuse, int op> void check_reduce(Session &s, ui
             const float v = f(ar ? x[(size_t)o * pad + i] : x[(size_t)i * pad + o]);
             want = op == R_MAX ? std::max(want, v) : op == R_MIN ? std::min(want, v) : want + v;
         }
+        if (op == R_MEAN)
+            want *= 1.0f / (float)m;
         ck_assert_msg(f(y[o]) == want, "%s %s<%zu>%s %ux%u: out %u is %g, expected %g",
-                      op == R_MAX ? "ReduceMax" : op == R_MIN ? "ReduceMin" : "ReduceSum", ar ? "AR" : "RA", sizeof(T),
+                      op == R_MAX ? "ReduceMax" : op == R_MIN ? "ReduceMin" : op == R_SUM ? "ReduceSum" : "ReduceMean",
+                      ar ? "AR" : "RA", sizeof(T),
                       reuse ? " reuse" : "", first, last, o, f(y[o]), want);
     }
     for (uint32_t o = out; o < out + 8; o++) /* past the output: untouched */
@@ -269,6 +280,7 @@ START_TEST(test_ascendc_rsort_reduce_ar)
     check_reduce<float, AR, true, R_SUM>(s, 3, 2100);
     check_reduce<half, AR, true, R_MAX>(s, 3, 600);    /* half reused, rows of 38 datablocks: row by row */
     check_reduce<half, AR, false, R_MIN>(s, 2, 4200);
+    check_reduce<float, AR, false, R_MEAN>(s, 6, 77);
 }
 END_TEST
 
@@ -283,6 +295,7 @@ START_TEST(test_ascendc_rsort_reduce_ra)
         check_reduce<float, RA, true, R_SUM>(s, first, 70);
         check_reduce<half, RA, false, R_MAX>(s, first, 40);
     }
+    check_reduce<float, RA, true, R_MEAN>(s, 7, 24);
 }
 END_TEST
 
@@ -297,7 +310,8 @@ template <class T, class U, bool scalarFirst> struct OpSelect {
         info.maskLastAxis = g_shape.c;
         const T sc = (T)g_shape.x;
         if constexpr (scalarFirst)
-            Select(t[2].ReinterpretCast<T>(), sc, t[0].ReinterpretCast<T>(), t[1].ReinterpretCast<U>(), tmp, info);
+            SelectWithBytesMask(t[2].ReinterpretCast<T>(), sc, t[0].ReinterpretCast<T>(), t[1].ReinterpretCast<U>(),
+                                tmp, info);
         else
             Select(t[2].ReinterpretCast<T>(), t[0].ReinterpretCast<T>(), sc, t[1].ReinterpretCast<U>(), tmp, info);
     }
@@ -551,6 +565,13 @@ START_TEST(test_ascendc_rsort_host)
     GetSortMaxMinTmpSize(TensorShape({128}), ge::DT_FLOAT, ge::DT_UINT32, false, SortConfig(), mx, mn);
     ck_assert_uint_eq(mn + mx, 0);
     ck_assert_uint_eq(GetSortOffset<float>(3), 6);
+    auto *plat = platform_ascendc::PlatformAscendCManager::GetInstance();
+    ck_assert_ptr_nonnull(plat);
+    ck_assert_uint_eq(GetSortTmpSize(*plat, 128, 4), 128 * 2 * 4);
+    ck_assert_uint_eq(GetSortTmpSize(*plat, 128, 2), 128 * 4 * 2);
+    ck_assert_uint_eq(GetConcatTmpSize(*plat, 128, 4), 0);
+    GetReduceMeanMaxMinTmpSize(TensorShape({6, 77}), ge::DT_FLOAT, ReducePattern::AR, true, false, mx, mn);
+    ck_assert_uint_eq(mn, 6 * 64 * 4);
     ck_assert_uint_eq(GetSortLen<half>(5), 20);
 }
 END_TEST
@@ -608,6 +629,23 @@ struct ErrSumTmp {
         p.inner = 128;
         p.n = 128;
         Sum(t[1].ReinterpretCast<float>(), t[0].ReinterpretCast<float>(), tmp[0], p);
+    }
+};
+struct ErrSumStack {
+    static void run(LocalTensor<uint8_t> *t, const LocalTensor<uint8_t> &, uint32_t)
+    {
+        SumParams p;
+        p.outter = 1;
+        p.inner = 128;
+        p.n = 100;
+        Sum(t[1].ReinterpretCast<float>(), t[0].ReinterpretCast<float>(), p);
+    }
+};
+struct ErrDropStack {
+    static void run(LocalTensor<uint8_t> *t, const LocalTensor<uint8_t> &, uint32_t)
+    {
+        DropOutShapeInfo info;
+        DropOut(t[1].ReinterpretCast<float>(), t[0].ReinterpretCast<float>(), t[2], 0.5f, info);
     }
 };
 struct ErrReduceTmp {
@@ -676,6 +714,8 @@ START_TEST(test_ascendc_rsort_errors)
 {
     Session s;
     expect_error<ErrSumTmp>(s, 0, {"check_ascendc_rsort.cpp:", "Sum: ", "has no buffer"});
+    expect_error<ErrSumStack>(s, 0, {"Sum: ", "n 100 is more than a repeat: pass a sharedTmpBuffer"});
+    expect_error<ErrDropStack>(s, 0, {"DropOut: ", "the form without sharedTmpBuffer takes CANN's stack buffer"});
     expect_error<ErrReduceTmp>(s, 64, {"ReduceMax: ", "sharedTmpBuffer has 64 bytes; this shape needs 1024"});
     expect_error<ErrReduceStack>(s, 0, {"ReduceMin: ", "needs sharedTmpBuffer (or isReuseSource)"});
     expect_error<ErrSelectTmp>(s, 512, {"Select: ", "sharedTmpBuffer has 512 bytes: at least 1024"});

@@ -318,7 +318,7 @@ template <typename T> inline uint64_t reduce_tmp_elems(bool ar, uint32_t first, 
 template <typename T, class pattern, bool reuse>
 inline void reduce(Op op, const AscendC::LocalTensor<T> &dst, const AscendC::LocalTensor<T> &src,
                    const AscendC::LocalTensor<uint8_t> *tmp, const uint32_t srcShape[], const Loc &loc,
-                   const char *api)
+                   const char *api, bool mean = false)
 {
     static_assert(std::is_same<pattern, AscendC::Pattern::Reduce::AR>::value ||
                       std::is_same<pattern, AscendC::Pattern::Reduce::RA>::value,
@@ -355,6 +355,14 @@ inline void reduce(Op op, const AscendC::LocalTensor<T> &dst, const AscendC::Loc
         reduce_ar<T, reuse>(c, op, dst.addr(), src.addr(), t, first, last, padLast);
     else
         reduce_ra<T, reuse>(c, op, dst.addr(), src.addr(), t, first, last, padLast);
+    if (mean) { /* ReduceMean: the sums times 1 / (the reduced axis), in count mode */
+        dvk_set_mask_count(c);
+        count(c, ar ? first : last);
+        dvk_vmuls(c, dst.addr(), dst.addr(), dtype_of<T>(), (double)(1.0f / (float)(int32_t)(ar ? last : first)), 1,
+                  1, 1, 8, 8);
+        bar(c);
+        norm(c);
+    }
 }
 
 } // namespace rs
@@ -362,7 +370,7 @@ inline void reduce(Op op, const AscendC::LocalTensor<T> &dst, const AscendC::Loc
 
 namespace AscendC {
 
-#define DVAC_RS_REDUCE(Api, OP, TYPES, MSG)                                                                          \
+#define DVAC_RS_REDUCE(Api, OP, MEAN, TYPES, MSG)                                                                    \
     template <class T, class pattern, bool isReuseSource = false>                                                    \
     inline void Api(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,                                \
                     const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t srcShape[], bool srcInnerPad,        \
@@ -370,7 +378,8 @@ namespace AscendC {
     {                                                                                                                \
         static_assert(TYPES, #Api ": " MSG);                                                                         \
         (void)srcInnerPad;                                                                                           \
-        dvac::rs::reduce<T, pattern, isReuseSource>(OP, dstTensor, srcTensor, &sharedTmpBuffer, srcShape, loc, #Api); \
+        dvac::rs::reduce<T, pattern, isReuseSource>(OP, dstTensor, srcTensor, &sharedTmpBuffer, srcShape, loc, #Api, \
+                                                    MEAN);                                                           \
     }                                                                                                                \
     template <class T, class pattern, bool isReuseSource = false>                                                    \
     inline void Api(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const uint32_t srcShape[],     \
@@ -378,14 +387,16 @@ namespace AscendC {
     {                                                                                                                \
         static_assert(TYPES, #Api ": " MSG);                                                                         \
         (void)srcInnerPad;                                                                                           \
-        dvac::rs::reduce<T, pattern, isReuseSource>(OP, dstTensor, srcTensor, nullptr, srcShape, loc, #Api);         \
+        dvac::rs::reduce<T, pattern, isReuseSource>(OP, dstTensor, srcTensor, nullptr, srcShape, loc, #Api, MEAN);   \
     }
 
 /* Max / min / sum over the last axis (AR, srcShape {a, r}) or the first (RA, srcShape {r, a}) of a
  * 2-D tensor whose rows are padded to 32 bytes (impl/adv_api/detail/reduce/reduce_{max,min,sum}_v220_impl.h). */
-DVAC_RS_REDUCE(ReduceMax, dvac::rs::Op::MAX, (dvac::one_of<T, half, float>()), "half or float on dav-2201")
-DVAC_RS_REDUCE(ReduceMin, dvac::rs::Op::MIN, (dvac::one_of<T, half, float>()), "half or float on dav-2201")
-DVAC_RS_REDUCE(ReduceSum, dvac::rs::Op::SUM, (std::is_same<T, float>::value), "float on dav-2201")
+DVAC_RS_REDUCE(ReduceMax, dvac::rs::Op::MAX, false, (dvac::one_of<T, half, float>()), "half or float on dav-2201")
+DVAC_RS_REDUCE(ReduceMin, dvac::rs::Op::MIN, false, (dvac::one_of<T, half, float>()), "half or float on dav-2201")
+DVAC_RS_REDUCE(ReduceSum, dvac::rs::Op::SUM, false, (std::is_same<T, float>::value), "float on dav-2201")
+/* ReduceMean (reduce_mean_v220_impl.h): ReduceSum, then Muls by 1 / the reduced axis's length. */
+DVAC_RS_REDUCE(ReduceMean, dvac::rs::Op::SUM, true, (std::is_same<T, float>::value), "float on dav-2201")
 #undef DVAC_RS_REDUCE
 
 /* Sum of the first n elements of each of `outter` rows of `inner` (sum_common_impl.h): count-mode vcadd
@@ -440,6 +451,18 @@ inline void Sum(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor
         }
     }
     dvac::rs::norm(c);
+}
+
+/* Sum without sharedTmpBuffer: CANN pops a stack buffer, which dvsim does not model; rows of one repeat
+ * need none. */
+template <typename T, int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
+inline void Sum(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const SumParams &sumParams,
+                const dvac::Loc &loc = dvac::Loc::here())
+{
+    if (sumParams.n > dvac::rep_elems<T>() && dvac::vec_stream(loc))
+        dvac::fail_at(loc, "Sum", "n %u is more than a repeat: pass a sharedTmpBuffer (dvsim does not model the "
+                      "stack buffer CANN takes)", sumParams.n);
+    Sum<T, reduceDim, isReuseSource, isBasicBlock>(dstTensor, srcTensor, LocalTensor<uint8_t>(), sumParams, loc);
 }
 
 } // namespace AscendC
@@ -531,6 +554,22 @@ template <typename T, typename U, bool isReuseMask = true>
 inline void Select(const LocalTensor<T> &dst, T src0, const LocalTensor<T> &src1, const LocalTensor<U> &mask,
                    const LocalTensor<uint8_t> &sharedTmpBuffer, const SelectWithBytesMaskShapeInfo &info,
                    const dvac::Loc &loc = dvac::Loc::here())
+{
+    dvac::rs::select_bytes<T, U, true>(dst, src1, src0, mask, sharedTmpBuffer, info, loc);
+}
+
+/* The same under CANN's implementation name (selectwithbytesmask_impl.h). */
+template <typename T, typename U, bool isReuseMask = true>
+inline void SelectWithBytesMask(const LocalTensor<T> &dst, const LocalTensor<T> &src0, T src1,
+                                const LocalTensor<U> &mask, const LocalTensor<uint8_t> &sharedTmpBuffer,
+                                const SelectWithBytesMaskShapeInfo &info, const dvac::Loc &loc = dvac::Loc::here())
+{
+    dvac::rs::select_bytes<T, U, false>(dst, src0, src1, mask, sharedTmpBuffer, info, loc);
+}
+template <typename T, typename U, bool isReuseMask = true>
+inline void SelectWithBytesMask(const LocalTensor<T> &dst, T src0, const LocalTensor<T> &src1,
+                                const LocalTensor<U> &mask, const LocalTensor<uint8_t> &sharedTmpBuffer,
+                                const SelectWithBytesMaskShapeInfo &info, const dvac::Loc &loc = dvac::Loc::here())
 {
     dvac::rs::select_bytes<T, U, true>(dst, src1, src0, mask, sharedTmpBuffer, info, loc);
 }
@@ -707,6 +746,16 @@ inline void merge_runs(const AscendC::LocalTensor<T> &dst, const AscendC::LocalT
 } // namespace dvac
 
 namespace AscendC {
+
+/* DropOut without sharedTmpBuffer: CANN pops a stack buffer, which dvsim does not model. */
+template <typename T, bool isInitBitMode = false, uint32_t dropOutMode = 0>
+inline void DropOut(const LocalTensor<T> &, const LocalTensor<T> &, const LocalTensor<uint8_t> &, const float,
+                    const DropOutShapeInfo &, const dvac::Loc &loc = dvac::Loc::here())
+{
+    if (dvac::vec_stream(loc))
+        dvac::fail_at(loc, "DropOut", "the form without sharedTmpBuffer takes CANN's stack buffer, which dvsim does "
+                      "not model: pass a sharedTmpBuffer of GetDropOutMaxMinTmpSize bytes");
+}
 
 /* Sorted records on dav-2201: 8 bytes per element (a float score and its index; a half score, 2 bytes of
  * padding and the index), CANN's GetSortOffset / GetSortLen in elements of T

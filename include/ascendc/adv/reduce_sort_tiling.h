@@ -185,6 +185,15 @@ inline void GetReduceSumMaxMinTmpSize(const TensorShape &srcShape, const TensorD
                         "ReduceSum", "GetReduceSumMaxMinTmpSize");
 }
 
+/* ReduceMean: ReduceSum's work (the mean is a Muls of the sums). */
+inline void GetReduceMeanMaxMinTmpSize(const TensorShape &srcShape, const TensorDataType dataType,
+                                       ReducePattern pattern, bool isSrcInnerPad, bool isReuseSource,
+                                       uint32_t &maxValue, uint32_t &minValue)
+{
+    rs_host::reduce_tmp(srcShape, dataType, pattern, isSrcInnerPad, isReuseSource, maxValue, minValue, true,
+                        "ReduceMean", "GetReduceMeanMaxMinTmpSize");
+}
+
 namespace rs_host {
 /* Select with a byte mask (impl/adv_api/tiling/select/selectwithbytesmask_tiling_impl.cpp): a half
  * run of the source (at most 4096 elements for the minimum) plus 512 bytes, at least 1024; a mask copy
@@ -451,6 +460,26 @@ inline bool TopKTilingFunc(const platform_ascendc::PlatformAscendC &ascendcPlatf
 {
     return rs_host::topk_tiling(ascendcPlatform, inner, outter, k, dataTypeSize, isInitIndex, mode, isLargest,
                                 topKTiling);
+}
+
+/* The basic sort's sizes on dav-2201 (sort_tiling_impl.cpp): Concat needs no buffer (concat is its
+ * source), Sort's records take 8 bytes per element (2 floats or 4 halves). */
+inline uint32_t GetConcatTmpSize(const platform_ascendc::PlatformAscendC &ascendcPlatform, const uint32_t elemCount,
+                                 const uint32_t dataTypeSize)
+{
+    (void)ascendcPlatform, (void)elemCount, (void)dataTypeSize;
+    return 0;
+}
+inline uint32_t GetSortTmpSize(const platform_ascendc::PlatformAscendC &ascendcPlatform, const uint32_t elemCount,
+                               const uint32_t dataTypeSize)
+{
+    (void)ascendcPlatform;
+    if (!elemCount || (dataTypeSize != 2 && dataTypeSize != 4)) {
+        std::fprintf(stderr, "[Sort][GetSortTmpSize] elemCount %u must be positive and the type size %u 2 or 4.\n",
+                     elemCount, dataTypeSize);
+        return 0;
+    }
+    return elemCount * (dataTypeSize == 4 ? 2u : 4u) * dataTypeSize;
 }
 
 /* The advanced Sort (Sort<T, isReuseSource, config>) exists on dav-3510 only: on dav-2201 CANN's
