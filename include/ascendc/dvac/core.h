@@ -135,6 +135,7 @@ DVAC_DTYPE(int16_t, DV_DT_S16)
 DVAC_DTYPE(uint16_t, DV_DT_U16)
 DVAC_DTYPE(int32_t, DV_DT_S32)
 DVAC_DTYPE(uint32_t, DV_DT_U32)
+DVAC_DTYPE(bool, DV_DT_U8) /* one byte, 0 or 1: CANN's bool tensors (TopK's finish flags, byte masks) */
 #undef DVAC_DTYPE
 template <typename T> constexpr dv_dtype_t dtype_of()
 {

@@ -475,7 +475,7 @@ public:
     {
         return Get<T>(loc);
     }
-    template <typename T> void FreeTensor(LocalTensor<T> &tensor) const { (void)tensor; }
+    template <typename T> void FreeTensor(LocalTensor<T> &, const dvac::Loc & = dvac::Loc::here()) const {}
     void init(dvac::Region &r, uint32_t len, const dvac::Loc &loc)
     {
         addr_ = r.take(dvac::space_of(pos), len, loc, "InitBuffer");

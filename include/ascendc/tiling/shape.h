@@ -1,5 +1,6 @@
-/* tiling/shape.h - ge::Shape, the shape class CANN's host tiling functions take (AscendC::TensorShape is
- * the same class): an ordered list of int64 dimensions.  Header-only; the advanced APIs' host functions
+/* tiling/shape.h - ge::Shape and ge::DataType, the shape class and the element types CANN's host tiling
+ * functions take (AscendC::TensorShape and AscendC::TensorDataType are the same): a Shape is an ordered
+ * list of int64 dimensions.  Header-only; the advanced APIs' host functions
  * (adv/<area>_tiling.h) read shapes through it. */
 #ifndef DVSIM_TILING_SHAPE_H
 #define DVSIM_TILING_SHAPE_H
@@ -10,6 +11,13 @@
 #include <vector>
 
 namespace ge {
+
+/* GE's element types, with GE's values (the ones the host tiling functions take as TensorDataType). */
+enum DataType {
+    DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_INT16 = 6, DT_UINT16 = 7, DT_UINT32 = 8,
+    DT_INT64 = 9, DT_UINT64 = 10, DT_DOUBLE = 11, DT_BOOL = 12, DT_BF16 = 27, DT_UNDEFINED = 28, DT_INT4 = 29,
+    DT_MAX = 40,
+};
 
 class Shape {
 public:
@@ -49,6 +57,7 @@ private:
 
 namespace AscendC {
 using TensorShape = ge::Shape;
+using TensorDataType = ge::DataType;
 }
 
 #endif
