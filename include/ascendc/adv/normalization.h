@@ -51,10 +51,13 @@ struct LayerNormPara {
     uint32_t rLengthWithPadding;
 };
 /* Normalize (normalize_utils.h). */
+#ifndef DVAC_ENUM_REDUCEPATTERN /* also in adv/reduce_sort_tiling.h */
+#define DVAC_ENUM_REDUCEPATTERN
 enum class ReducePattern : uint32_t {
     AR = 0, RA = 1, R, ARA, ARAR, ARARA, ARARAR, ARARARA, ARARARAR, ARARARARA, RAR, RARA, RARAR, RARARA, RARARAR,
     RARARARA
 };
+#endif
 struct NormalizeConfig {
     ReducePattern reducePattern = ReducePattern::AR;
     int32_t aLength = -1;

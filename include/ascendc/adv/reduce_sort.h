@@ -85,11 +85,11 @@ template <typename T>
 inline void grp(dv_k_t *c, Op op, uint64_t d, uint64_t s, int64_t rep, int64_t dr, int64_t sb, int64_t sr)
 {
     if (op == Op::MAX)
-        dvk_vcgmax(c, d, s, dtype_of<T>(), rep, dr, sb, sr);
+        dvk_vcgmax(c, d, s, dtype_of<T>(), rep, dr, sb, sr, 0);
     else if (op == Op::MIN)
-        dvk_vcgmin(c, d, s, dtype_of<T>(), rep, dr, sb, sr);
+        dvk_vcgmin(c, d, s, dtype_of<T>(), rep, dr, sb, sr, 0);
     else
-        dvk_vcgadd(c, d, s, dtype_of<T>(), rep, dr, sb, sr);
+        dvk_vcgadd(c, d, s, dtype_of<T>(), rep, dr, sb, sr, 0);
 }
 /* dst = src + 0 (CANN's copy through Adds). */
 template <typename T>
@@ -427,7 +427,7 @@ inline void Sum(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor
         dvac::rs::count(c, p.n);
         for (uint32_t row = 0; row < p.outter; row++)
             dvk_vcadd(c, dstTensor.addr() + (uint64_t)row * sizeof(T),
-                      srcTensor.addr() + (uint64_t)row * p.inner * sizeof(T), dvac::dtype_of<T>(), 1, 1, 1, 8);
+                      srcTensor.addr() + (uint64_t)row * p.inner * sizeof(T), dvac::dtype_of<T>(), 1, 1, 1, 8, 0);
         dvac::rs::norm(c);
         return;
     }
@@ -439,12 +439,12 @@ inline void Sum(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor
     const uint64_t t = sharedTmpBuffer.addr();
     for (uint32_t row = 0; row < p.outter; row++) {
         dvac::rs::count(c, p.n);
-        dvk_vcadd(c, t, srcTensor.addr() + (uint64_t)row * p.inner * sizeof(T), dvac::dtype_of<T>(), 1, 1, 1, 8);
+        dvk_vcadd(c, t, srcTensor.addr() + (uint64_t)row * p.inner * sizeof(T), dvac::dtype_of<T>(), 1, 1, 1, 8, 0);
         dvac::rs::bar(c);
         for (uint64_t n = reps;; n = (n + E - 1) / E) { /* n partial sums in t */
             const bool last = n <= E;
             dvac::rs::count(c, n);
-            dvk_vcadd(c, last ? dstTensor.addr() + (uint64_t)row * sizeof(T) : t, t, dvac::dtype_of<T>(), 1, 1, 1, 8);
+            dvk_vcadd(c, last ? dstTensor.addr() + (uint64_t)row * sizeof(T) : t, t, dvac::dtype_of<T>(), 1, 1, 1, 8, 0);
             dvac::rs::bar(c);
             if (last)
                 break;

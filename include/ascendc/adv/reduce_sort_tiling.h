@@ -52,10 +52,13 @@ END_TILING_DATA_DEF;
 namespace AscendC {
 
 /* The reduce patterns the host functions take (include/adv_api/reduce/reduce_tiling.h). */
+#ifndef DVAC_ENUM_REDUCEPATTERN /* also in adv/normalization.h */
+#define DVAC_ENUM_REDUCEPATTERN
 enum class ReducePattern : uint32_t {
     AR = 0, RA = 1, R, ARA, ARAR, ARARA, ARARAR, ARARARA, ARARARAR, ARARARARA, RAR, RARA, RARAR, RARARA, RARARAR,
     RARARARA,
 };
+#endif
 
 /* Sort's configuration (include/adv_api/sort/sort_utils.h, sort_tiling_intf.h). */
 enum class SortType { RADIX_SORT, MERGE_SORT };
