@@ -520,6 +520,8 @@ public:
     template <HardEvent evt> void ReleaseEventID(int32_t id, const dvac::Loc &loc = dvac::Loc::here());
     template <HardEvent evt> int32_t FetchEventID(const dvac::Loc &loc = dvac::Loc::here());
     int32_t FetchEventID(HardEvent evt, const dvac::Loc &loc = dvac::Loc::here());
+    /* The first byte of space s not handed out yet (CANN's PopStackBuffer takes UB from there up). */
+    uint64_t dv_free_from(dv_space_t s) const { return region_.base[s] + region_.used[s]; }
 
 private:
     dvac::Region region_;
