@@ -1,9 +1,495 @@
-/* adv/activation.h - Ascend C high-level API, activation (Gelu, Sigmoid, Swish, SwiGLU, GeGLU, SoftMax and its family): kernel side, built on the basic
- * vector API (dvac/vec*.h) as CANN builds it.  docs/ASCENDC.md, "Advanced APIs", lists what each emits. */
+/* adv/activation.h - Ascend C high-level API, activation (Gelu, FasterGelu, Sigmoid, Silu, Swish, SwiGLU, GeGLU,
+ * SoftMax and its family): kernel side, built on the basic vector API (dvac/vec*.h) as CANN's dav-2201
+ * implementation composes it (asc-devkit impl/adv_api/detail/activation/).  docs/ASCENDC.md, "Advanced APIs",
+ * "Activation", lists what each emits. */
 #ifndef DVSIM_ADV_ACTIVATION_H
 #define DVSIM_ADV_ACTIVATION_H
 
+#include <type_traits>
+
 #include "../dvac/core.h"
 #include "../dvac/tensor.h"
+#include "../dvac/vec.h"
+#include "../dvac/sync.h"
+#include "activation_tiling.h"
+
+namespace dvac {
+namespace act {
+
+using AscendC::LocalTensor;
+
+template <typename T> constexpr bool half_or_float() { return one_of<T, half, float>(); }
+
+/* CANN's PopStackBuffer: the UB the TPipe has not handed out, below the reserved top 8 KB (TMP_UB_OFFSET). */
+template <typename T> inline LocalTensor<T> stack_buffer(const Loc &loc, const char *api)
+{
+    dv_k_t *c = k(loc);
+    AscendC::TPipe *p = g_pipe;
+    if (!p)
+        fail_at(loc, api, "the form without sharedTmpBuffer takes the UB a TPipe has not handed out: no TPipe");
+    const uint64_t from = (p->dv_free_from(DV_SPACE_UB) + 31) / 32 * 32;
+    const uint64_t size = dvk_space_bytes(c, DV_SPACE_UB), top = size > 8192 ? size - 8192 : 0;
+    if (from + 32 > top)
+        fail_at(loc, api, "no UB left for its temporary buffer (%llu of %llu bytes handed out)",
+                (unsigned long long)from, (unsigned long long)top);
+    return LocalTensor<T>(DV_ADDR(DV_SPACE_UB, from), (uint32_t)((top - from) / sizeof(T)),
+                          AscendC::TPosition::VECCALC);
+}
+
+inline void bar(const Loc &loc) { AscendC::PipeBarrier<PIPE_V>(loc); }
+
+/* Counter mode over n elements (SetMaskCount, SetVectorMask<T, COUNTER>(0, n)), and back. */
+template <typename T> inline void count_on(uint64_t n, const Loc &loc)
+{
+    AscendC::SetMaskCount(loc);
+    AscendC::SetVectorMask<T, AscendC::MaskMode::COUNTER>(0, n, loc);
+}
+template <typename T> inline void count_set(uint64_t n, const Loc &loc)
+{
+    AscendC::SetVectorMask<T, AscendC::MaskMode::COUNTER>(0, n, loc);
+}
+inline void count_off(const Loc &loc)
+{
+    AscendC::SetMaskNorm(loc);
+    AscendC::ResetMask(loc);
+}
+
+/* One instruction of the counter-mode sequences (isSetMask = false, one repeat, default strides) and the
+ * pipe barrier CANN puts after each. */
+#define DVAC_ACT_BIN(name, Api)                                                                                      \
+    template <typename T>                                                                                            \
+    inline void name(const LocalTensor<T> &d, const LocalTensor<T> &a, const LocalTensor<T> &b, const Loc &loc)      \
+    {                                                                                                                \
+        AscendC::Api<T, false>(d, a, b, AscendC::MASK_PLACEHOLDER, 1, AscendC::BinaryRepeatParams(), loc);          \
+        bar(loc);                                                                                                    \
+    }
+#define DVAC_ACT_SCALAR(name, Api)                                                                                   \
+    template <typename T>                                                                                            \
+    inline void name(const LocalTensor<T> &d, const LocalTensor<T> &a, float s, const Loc &loc)                      \
+    {                                                                                                                \
+        AscendC::Api<T, false>(d, a, static_cast<T>(s), AscendC::MASK_PLACEHOLDER, 1, AscendC::UnaryRepeatParams(),  \
+                               loc);                                                                                 \
+        bar(loc);                                                                                                    \
+    }
+#define DVAC_ACT_UNARY(name, Api)                                                                                    \
+    template <typename T> inline void name(const LocalTensor<T> &d, const LocalTensor<T> &a, const Loc &loc)        \
+    {                                                                                                                \
+        AscendC::Api<T, false>(d, a, AscendC::MASK_PLACEHOLDER, 1, AscendC::UnaryRepeatParams(), loc);              \
+        bar(loc);                                                                                                    \
+    }
+DVAC_ACT_BIN(vadd, Add)
+DVAC_ACT_BIN(vsub, Sub)
+DVAC_ACT_BIN(vmul, Mul)
+DVAC_ACT_BIN(vdiv, Div)
+DVAC_ACT_SCALAR(vadds, Adds)
+DVAC_ACT_SCALAR(vmuls, Muls)
+DVAC_ACT_SCALAR(vmins, Mins)
+DVAC_ACT_UNARY(vexp, Exp)
+DVAC_ACT_UNARY(vabs, Abs)
+DVAC_ACT_UNARY(vrec, Reciprocal)
+#undef DVAC_ACT_BIN
+#undef DVAC_ACT_SCALAR
+#undef DVAC_ACT_UNARY
+
+template <typename T> inline void vdup(const LocalTensor<T> &d, float s, const Loc &loc)
+{
+    AscendC::Duplicate<T, false>(d, static_cast<T>(s), AscendC::MASK_PLACEHOLDER, 1, 1, 8, loc);
+}
+/* Counter-mode conversions half <-> float (the narrower side's repeat stride 4, as CANN passes it). */
+inline void vcast(const LocalTensor<float> &d, const LocalTensor<half> &s, const Loc &loc)
+{
+    AscendC::Cast<float, half, false>(d, s, AscendC::RoundMode::CAST_NONE, AscendC::MASK_PLACEHOLDER, 1,
+                                      AscendC::UnaryRepeatParams(1, 1, 8, 4), loc);
+    bar(loc);
+}
+inline void vcast(const LocalTensor<half> &d, const LocalTensor<float> &s, const Loc &loc)
+{
+    AscendC::Cast<half, float, false>(d, s, AscendC::RoundMode::CAST_NONE, AscendC::MASK_PLACEHOLDER, 1,
+                                      AscendC::UnaryRepeatParams(1, 1, 4, 8), loc);
+    bar(loc);
+}
+
+/* calCount against the tensors it covers. */
+template <typename T>
+inline void count_fits(uint32_t n, const LocalTensor<T> &t, const char *name, const Loc &loc, const char *api)
+{
+    if (n > t.GetSize())
+        fail_at(loc, api, "calCount %u is larger than %s's %u elements", n, name, t.GetSize());
+}
+
+/* x / (1 + exp(s * x)) into d (d may be the scratch; x must differ from d): Swish with s = -beta. */
+template <typename T> inline void swish_seq(const LocalTensor<T> &d, const LocalTensor<T> &x, float s, const Loc &loc)
+{
+    vmuls(d, x, s, loc);
+    vexp(d, d, loc);
+    vadds(d, d, 1.0f, loc);
+    vdiv(d, x, d, loc);
+}
+
+/* Gelu (tanh form, as CANN's GeluCalcSimplifiedAvoid): y = 1.5957691 (x + 0.044715 x^3);
+ * d = x / (1 + exp(-|y|)) * exp(min(y, 0)), which is x / (1 + exp(-y)) without overflow. */
+template <typename T, bool highPerformance>
+inline void gelu_seq(const LocalTensor<T> &d, const LocalTensor<T> &x, const LocalTensor<T> &a,
+                     const LocalTensor<T> &b, const Loc &loc)
+{
+    vmul(a, x, x, loc);
+    vmul(b, x, a, loc);
+    vmuls(a, b, 0.044715f, loc);
+    vadd(b, x, a, loc);
+    vmuls(a, b, 1.5957691216057308f, loc);
+    vmins(b, a, 0.0f, loc);
+    vexp(b, b, loc);
+    vabs(a, a, loc);
+    vmuls(a, a, -1.0f, loc);
+    vexp(a, a, loc);
+    vadds(a, a, 1.0f, loc);
+    if constexpr (highPerformance) {
+        vrec(a, a, loc);
+        vmul(a, x, a, loc);
+    } else {
+        vdiv(a, x, a, loc);
+    }
+    vmul(d, a, b, loc);
+}
+
+/* FasterGelu: x / (1 + exp(-1.702 x)). */
+template <typename T, bool highPerformance>
+inline void faster_gelu_seq(const LocalTensor<T> &d, const LocalTensor<T> &x, const LocalTensor<T> &a,
+                            const Loc &loc)
+{
+    vmuls(a, x, -1.702f, loc);
+    vexp(a, a, loc);
+    vadds(a, a, 1.0f, loc);
+    if constexpr (highPerformance) {
+        vrec(a, a, loc);
+        vmul(d, x, a, loc);
+    } else {
+        vdiv(d, x, a, loc);
+    }
+}
+
+/* The chunked walk of Gelu / FasterGelu: the temporary buffer split into nbuf pieces of whole 32-element
+ * runs (CANN's GeluFormulasTmpCalc), counter mode per piece. */
+template <typename T, uint32_t nbuf, class F>
+inline void chunked(const char *api, const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                    const LocalTensor<uint8_t> &tmp, uint32_t n, const Loc &loc, F &&seq)
+{
+    static_assert(half_or_float<T>(), "Gelu / FasterGelu: T must be half or float");
+    if (!vec_stream(loc))
+        return;
+    count_fits(n, src, "srcLocal", loc, api);
+    count_fits(n, dst, "dstLocal", loc, api);
+    const LocalTensor<T> t = tmp.ReinterpretCast<T>();
+    const uint32_t piece = t.GetSize() / nbuf / 32 * 32;
+    if (piece == 0)
+        fail_at(loc, api, "sharedTmpBuffer of %u bytes is too small (at least %u)", tmp.GetSize(),
+                (unsigned)(nbuf * 32 * sizeof(T)));
+    LocalTensor<T> bufs[nbuf];
+    for (uint32_t i = 0; i < nbuf; i++)
+        bufs[i] = t[i * piece];
+    count_on<uint8_t>(piece, loc);
+    uint32_t off = 0;
+    for (; off + piece <= n; off += piece)
+        seq(dst[off], src[off], bufs);
+    if (off < n) {
+        count_set<uint8_t>(n - off, loc);
+        seq(dst[off], src[off], bufs);
+    }
+    count_off(loc);
+}
+
+} // namespace act
+} // namespace dvac
+
+namespace AscendC {
+
+/* ---- Gelu, FasterGelu (adv_api/activation/gelu.h) ---- */
+template <typename T, bool highPrecision = false, bool highPerformance = false>
+inline void Gelu(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal,
+                 const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t dataSize,
+                 const dvac::Loc &loc = dvac::Loc::here())
+{
+    static_assert(!(highPrecision && std::is_same<T, half>::value),
+                  "Gelu: highPrecision for half (computed in float) is not implemented in dvsim");
+    dvac::act::chunked<T, 2>("Gelu", dstLocal, srcLocal, sharedTmpBuffer, dataSize, loc,
+                             [&](const LocalTensor<T> &d, const LocalTensor<T> &x, const LocalTensor<T> *b) {
+                                 dvac::act::gelu_seq<T, highPerformance>(d, x, b[0], b[1], loc);
+                             });
+}
+template <typename T, bool highPrecision = false, bool highPerformance = false>
+inline void Gelu(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal, const uint32_t dataSize,
+                 const dvac::Loc &loc = dvac::Loc::here())
+{
+    if (!dvac::vec_stream(loc))
+        return;
+    Gelu<T, highPrecision, highPerformance>(dstLocal, srcLocal, dvac::act::stack_buffer<uint8_t>(loc, "Gelu"),
+                                            dataSize, loc);
+}
+template <typename T, bool highPrecision = false, bool highPerformance = false>
+inline void FasterGelu(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal,
+                       const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t dataSize,
+                       const dvac::Loc &loc = dvac::Loc::here())
+{
+    static_assert(!(highPrecision && std::is_same<T, half>::value),
+                  "FasterGelu: highPrecision for half (computed in float) is not implemented in dvsim");
+    dvac::act::chunked<T, 1>("FasterGelu", dstLocal, srcLocal, sharedTmpBuffer, dataSize, loc,
+                             [&](const LocalTensor<T> &d, const LocalTensor<T> &x, const LocalTensor<T> *b) {
+                                 dvac::act::faster_gelu_seq<T, highPerformance>(d, x, b[0], loc);
+                             });
+}
+template <typename T, bool highPrecision = false, bool highPerformance = false>
+inline void FasterGelu(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal, const uint32_t dataSize,
+                       const dvac::Loc &loc = dvac::Loc::here())
+{
+    if (!dvac::vec_stream(loc))
+        return;
+    FasterGelu<T, highPrecision, highPerformance>(
+        dstLocal, srcLocal, dvac::act::stack_buffer<uint8_t>(loc, "FasterGelu"), dataSize, loc);
+}
+
+/* ---- Sigmoid (adv_api/activation/sigmoid.h): 1 / (1 + exp(-x)), the temporary buffer holding ones ---- */
+template <typename T, bool isReuseSource = false>
+inline void Sigmoid(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,
+                    const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount,
+                    const dvac::Loc &loc = dvac::Loc::here())
+{
+    static_assert(dvac::act::half_or_float<T>(), "Sigmoid: T must be half or float");
+    using namespace dvac::act;
+    if (!dvac::vec_stream(loc))
+        return;
+    count_fits(calCount, srcTensor, "srcTensor", loc, "Sigmoid");
+    count_fits(calCount, dstTensor, "dstTensor", loc, "Sigmoid");
+    const LocalTensor<T> ones = sharedTmpBuffer.ReinterpretCast<T>();
+    const uint32_t split = sharedTmpBuffer.GetSize() / sizeof(T);
+    if (split == 0)
+        dvac::fail_at(loc, "Sigmoid", "sharedTmpBuffer of %u bytes holds no element", sharedTmpBuffer.GetSize());
+    const auto seq = [&](const LocalTensor<T> &d, const LocalTensor<T> &x) {
+        bar(loc);
+        vmuls(d, x, -1.0f, loc);
+        vexp(d, d, loc);
+        AscendC::Adds<T, false>(d, d, static_cast<T>(1.0f), MASK_PLACEHOLDER, 1, UnaryRepeatParams(), loc);
+        vdup(ones, 1.0f, loc);
+        bar(loc);
+        vdiv(d, ones, d, loc);
+    };
+    count_on<T>(split, loc);
+    uint32_t off = 0;
+    for (; off + split <= calCount; off += split)
+        seq(dstTensor[off], srcTensor[off]);
+    if (off < calCount) {
+        count_set<T>(calCount - off, loc);
+        seq(dstTensor[off], srcTensor[off]);
+    }
+    count_off(loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void Sigmoid(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const uint32_t calCount,
+                    const dvac::Loc &loc = dvac::Loc::here())
+{
+    if (!dvac::vec_stream(loc))
+        return;
+    Sigmoid<T, isReuseSource>(dstTensor, srcTensor, dvac::act::stack_buffer<uint8_t>(loc, "Sigmoid"), calCount,
+                              loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void Sigmoid(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,
+                    const LocalTensor<uint8_t> &sharedTmpBuffer, const dvac::Loc &loc = dvac::Loc::here())
+{
+    Sigmoid<T, isReuseSource>(dstTensor, srcTensor, sharedTmpBuffer, srcTensor.GetSize(), loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void Sigmoid(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,
+                    const dvac::Loc &loc = dvac::Loc::here())
+{
+    Sigmoid<T, isReuseSource>(dstTensor, srcTensor, srcTensor.GetSize(), loc);
+}
+
+/* ---- Silu, Swish (adv_api/activation/silu.h, swish.h): x / (1 + exp(-beta x)) in dst, no temporary ---- */
+template <typename T, bool isReuseSource = false>
+inline void Swish(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal, uint32_t dataSize,
+                  const T scalarValue, const dvac::Loc &loc = dvac::Loc::here())
+{
+    static_assert(dvac::act::half_or_float<T>(), "Swish: T must be half or float");
+    using namespace dvac::act;
+    if (!dvac::vec_stream(loc))
+        return;
+    count_fits(dataSize, srcLocal, "srcLocal", loc, "Swish");
+    count_fits(dataSize, dstLocal, "dstLocal", loc, "Swish");
+    if (dstLocal.addr() == srcLocal.addr())
+        dvac::fail_at(loc, "Swish", "dstLocal and srcLocal must not be the same tensor");
+    count_on<T>(dataSize, loc);
+    swish_seq(dstLocal, srcLocal, -dvac::to_f64(scalarValue), loc);
+    count_off(loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void Silu(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal, uint32_t dataSize,
+                 const dvac::Loc &loc = dvac::Loc::here())
+{
+    static_assert(dvac::act::half_or_float<T>(), "Silu: T must be half or float");
+    using namespace dvac::act;
+    if (!dvac::vec_stream(loc))
+        return;
+    count_fits(dataSize, srcLocal, "srcLocal", loc, "Silu");
+    count_fits(dataSize, dstLocal, "dstLocal", loc, "Silu");
+    if (dstLocal.addr() == srcLocal.addr())
+        dvac::fail_at(loc, "Silu", "dstLocal and srcLocal must not be the same tensor");
+    count_on<T>(dataSize, loc);
+    swish_seq(dstLocal, srcLocal, -1.0f, loc);
+    count_off(loc);
+}
+
+/* ---- SwiGLU (adv_api/activation/swiglu.h): src0 * swish(src1, beta); half through float pieces of a third
+ * of the temporary buffer each ---- */
+template <typename T, bool isReuseSource = false>
+inline void SwiGLU(LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor0, const LocalTensor<T> &srcTensor1,
+                   const float &scalarValue, const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount,
+                   const dvac::Loc &loc = dvac::Loc::here())
+{
+    static_assert(dvac::act::half_or_float<T>(), "SwiGLU: T must be half or float");
+    using namespace dvac::act;
+    if (!dvac::vec_stream(loc))
+        return;
+    count_fits(calCount, srcTensor0, "srcTensor0", loc, "SwiGLU");
+    count_fits(calCount, srcTensor1, "srcTensor1", loc, "SwiGLU");
+    count_fits(calCount, dstTensor, "dstTensor", loc, "SwiGLU");
+    if (dstTensor.addr() == srcTensor1.addr())
+        dvac::fail_at(loc, "SwiGLU", "dstTensor and srcTensor1 must not be the same tensor");
+    const LocalTensor<float> tmp = sharedTmpBuffer.ReinterpretCast<float>();
+    uint32_t piece = calCount;
+    if constexpr (std::is_same<T, half>::value)
+        piece = tmp.GetSize() / 3;
+    piece = piece * sizeof(T) / 32 * 32 / sizeof(T);
+    if (piece == 0)
+        piece = 32 / sizeof(T);
+    if (std::is_same<T, half>::value && tmp.GetSize() < 3 * piece)
+        dvac::fail_at(loc, "SwiGLU", "sharedTmpBuffer of %u bytes is too small for half (at least %u)",
+                      sharedTmpBuffer.GetSize(), (unsigned)(3 * piece * sizeof(float)));
+    const auto seq = [&](const LocalTensor<T> &d, const LocalTensor<T> &a, const LocalTensor<T> &b, uint32_t len) {
+        if constexpr (std::is_same<T, half>::value) {
+            const LocalTensor<float> f1 = tmp, f2 = tmp[len], f0 = tmp[2 * len];
+            vcast(f1, b, loc);
+            swish_seq(f2, f1, -scalarValue, loc);
+            vcast(f0, a, loc);
+            vmul(f2, f0, f2, loc);
+            vcast(d, f2, loc);
+        } else {
+            swish_seq(d, b, -scalarValue, loc);
+            vmul(d, a, d, loc);
+        }
+    };
+    count_on<T>(piece, loc);
+    uint32_t off = 0;
+    for (; off + piece <= calCount; off += piece)
+        seq(dstTensor[off], srcTensor0[off], srcTensor1[off], piece);
+    if (off < calCount) {
+        count_set<T>(calCount - off, loc);
+        seq(dstTensor[off], srcTensor0[off], srcTensor1[off], (calCount - off + 31) / 32 * 32);
+    }
+    count_off(loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void SwiGLU(LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor0, const LocalTensor<T> &srcTensor1,
+                   const float &scalarValue, const LocalTensor<uint8_t> &sharedTmpBuffer,
+                   const dvac::Loc &loc = dvac::Loc::here())
+{
+    SwiGLU<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1, scalarValue, sharedTmpBuffer, srcTensor0.GetSize(),
+                             loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void SwiGLU(LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor0, const LocalTensor<T> &srcTensor1,
+                   const float &scalarValue, const uint32_t calCount, const dvac::Loc &loc = dvac::Loc::here())
+{
+    if (!dvac::vec_stream(loc))
+        return;
+    SwiGLU<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1, scalarValue,
+                             dvac::act::stack_buffer<uint8_t>(loc, "SwiGLU"), calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void SwiGLU(LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor0, const LocalTensor<T> &srcTensor1,
+                   const float &scalarValue, const dvac::Loc &loc = dvac::Loc::here())
+{
+    SwiGLU<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1, scalarValue, srcTensor0.GetSize(), loc);
+}
+
+/* ---- GeGLU (adv_api/activation/geglu.h): src0 * gelu(src1) with CANN's form
+ * src1 / (1 + exp(-0.0713548162726 src1 (22.363860002236 + src1^2))); half through float pieces ---- */
+template <typename T, bool isReuseSource = false>
+inline void GeGLU(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor0, const LocalTensor<T> &srcTensor1,
+                  const LocalTensor<uint8_t> &sharedTmpBuffer, uint32_t calCount,
+                  const dvac::Loc &loc = dvac::Loc::here())
+{
+    static_assert(dvac::act::half_or_float<T>(), "GeGLU: T must be half or float");
+    using namespace dvac::act;
+    if (!dvac::vec_stream(loc))
+        return;
+    if (srcTensor0.GetSize() != srcTensor1.GetSize())
+        dvac::fail_at(loc, "GeGLU", "srcTensor0 has %u elements and srcTensor1 %u", srcTensor0.GetSize(),
+                      srcTensor1.GetSize());
+    count_fits(calCount, srcTensor0, "srcTensor0", loc, "GeGLU");
+    count_fits(calCount, dstTensor, "dstTensor", loc, "GeGLU");
+    if (dstTensor.addr() == srcTensor1.addr() || dstTensor.addr() == srcTensor0.addr())
+        dvac::fail_at(loc, "GeGLU", "dstTensor must not be a source tensor");
+    const float c0 = -0.0713548162726f, c1 = 2.2363860002236e1f;
+    SetMaskCount(loc);
+    if constexpr (std::is_same<T, half>::value) {
+        const LocalTensor<float> tmp = sharedTmpBuffer.ReinterpretCast<float>();
+        const uint32_t piece = sharedTmpBuffer.GetSize() / 8 * sizeof(T) / 32 * 32 / sizeof(T);
+        if (piece == 0)
+            dvac::fail_at(loc, "GeGLU", "sharedTmpBuffer of %u bytes is too small for half (at least 128)",
+                          sharedTmpBuffer.GetSize());
+        for (uint32_t off = 0; off < calCount; off += piece) {
+            const uint32_t n = calCount - off < piece ? calCount - off : piece;
+            count_set<T>(n, loc);
+            const uint32_t len = (n + 15) / 16 * 16;
+            const LocalTensor<float> f1 = tmp, f2 = tmp[len];
+            vcast(f1, srcTensor1[off], loc);
+            vmul(f2, f1, f1, loc);
+            vadds(f2, f2, c1, loc);
+            vmul(f2, f2, f1, loc);
+            vmuls(f2, f2, c0, loc);
+            vexp(f2, f2, loc);
+            vadds(f2, f2, 1.0f, loc);
+            vdiv(f2, f1, f2, loc);
+            vcast(f1, srcTensor0[off], loc);
+            vmul(f2, f1, f2, loc);
+            vcast(dstTensor[off], f2, loc);
+        }
+    } else {
+        count_set<T>(calCount, loc);
+        const LocalTensor<T> &d = dstTensor, &a = srcTensor0, &b = srcTensor1;
+        vmul(d, b, b, loc);
+        vadds(d, d, c1, loc);
+        vmul(d, d, b, loc);
+        vmuls(d, d, c0, loc);
+        vexp(d, d, loc);
+        vadds(d, d, 1.0f, loc);
+        vdiv(d, b, d, loc);
+        vmul(d, a, d, loc);
+    }
+    count_off(loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void GeGLU(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor0, const LocalTensor<T> &srcTensor1,
+                  uint32_t calCount, const dvac::Loc &loc = dvac::Loc::here())
+{
+    if (!dvac::vec_stream(loc))
+        return;
+    GeGLU<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1, dvac::act::stack_buffer<uint8_t>(loc, "GeGLU"),
+                            calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void GeGLU(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor0, const LocalTensor<T> &srcTensor1,
+                  const LocalTensor<uint8_t> &sharedTmpBuffer, const dvac::Loc &loc = dvac::Loc::here())
+{
+    GeGLU<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1, sharedTmpBuffer, srcTensor0.GetSize(), loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void GeGLU(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor0, const LocalTensor<T> &srcTensor1,
+                  const dvac::Loc &loc = dvac::Loc::here())
+{
+    GeGLU<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1, srcTensor0.GetSize(), loc);
+}
+
+} // namespace AscendC
 
 #endif
