@@ -305,7 +305,8 @@ public:
     {
         dv_k_t *c = dvac::at(loc);
         uint32_t i = slot(t.addr(), loc, "EnQue");
-        if (state_[i] != ALLOCED)
+        /* CANN accepts an allocated or a dequeued buffer (kernel_tquebind_impl.h: OCCUPIED / DEQUE) */
+        if (state_[i] != ALLOCED && state_[i] != DEQUEUED)
             dvac::fail_at(loc, "EnQue", "the tensor was not allocated from this queue, or is already enqueued");
         dvk_bookkeeping(c);
         if (sync_)
