@@ -5,12 +5,15 @@
 #ifndef DVSIM_ADV_ACTIVATION_H
 #define DVSIM_ADV_ACTIVATION_H
 
+#include <cstring>
+#include <limits>
 #include <type_traits>
 
 #include "../dvac/core.h"
 #include "../dvac/tensor.h"
 #include "../dvac/vec.h"
 #include "../dvac/sync.h"
+#include "../dvac/act_extra.h"
 #include "activation_tiling.h"
 
 namespace dvac {
@@ -489,6 +492,432 @@ inline void GeGLU(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTens
 {
     GeGLU<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1, srcTensor0.GetSize(), loc);
 }
+
+} // namespace AscendC
+
+namespace dvac {
+namespace act {
+
+/* ---- the SoftMax family (float, ND): rows of K elements, contiguous; per row a 64-wide partial (P) and an
+ * 8-wide block (R) of the temporary buffer, as CANN's dav-2201 sizes it (elementNumPerBlk + 64 floats a row) ---- */
+
+enum class Red { MAX, SUM };
+
+/* The scratch of a chunk of at most `rows` rows: P (rows x 64) then R (rows x 8). */
+struct RowTmp {
+    LocalTensor<float> p, r;
+    uint32_t rows;
+};
+inline RowTmp row_tmp(const LocalTensor<float> &t, uint32_t extraPerRow, uint32_t m, const Loc &loc, const char *api)
+{
+    const uint32_t per = 72 + extraPerRow;
+    uint32_t rows = t.GetSize() / per;
+    if (rows == 0)
+        fail_at(loc, api, "sharedTmpBuffer of %u bytes is too small (at least %u for one row)",
+                (unsigned)(t.GetSize() * 4), per * 4);
+    if (rows > m)
+        rows = m;
+    if (rows < m && rows > 8)
+        rows = rows / 8 * 8;
+    return RowTmp{t, t[rows * 64], rows};
+}
+
+/* a op b for the rows x K block at a (rows K apart), with b one 8-wide block a row (rows x 8): level-0 calls
+ * of one 64-wide column block each, the row as the repeat (b's block stride 0, repeat stride one block). */
+template <class Op>
+inline void rows_bcast(Op op, const LocalTensor<float> &d, const LocalTensor<float> &a, const LocalTensor<float> &b8,
+                       uint32_t m, uint32_t K)
+{
+    const uint32_t rs = K / 8;
+    for (uint32_t j = 0; j < K; j += 64) {
+        const uint64_t mask = K - j < 64 ? K - j : 64;
+        if (rs <= 255) {
+            for (uint32_t r0 = 0; r0 < m; r0 += 255) {
+                const uint32_t n = m - r0 < 255 ? m - r0 : 255;
+                op(d[r0 * K + j], a[r0 * K + j], b8[r0 * 8], mask, (uint8_t)n,
+                   AscendC::BinaryRepeatParams(1, 1, 0, (uint8_t)rs, (uint8_t)rs, 1));
+            }
+        } else {
+            for (uint32_t r = 0; r < m; r++)
+                op(d[r * K + j], a[r * K + j], b8[r * 8], mask, 1, AscendC::BinaryRepeatParams(1, 1, 0, 8, 8, 1));
+        }
+    }
+}
+
+/* The max or sum of each of m rows of x (K elements each, K a multiple of 8) broadcast to 8 lanes: rows x 8 at
+ * t.p.  The rows are folded into t.p 64 wide (vcopy, then vmax / vadd per further 64-wide column block), each row's
+ * 64 into 8 (vcgmax / vcgadd), those 8 into one (again, 8 rows a repeat, in place), and broadcast back to a
+ * datablock a row (vbrcb). */
+inline void row_reduce(Red op, const RowTmp &t, const LocalTensor<float> &x, uint32_t m, uint32_t K, const Loc &loc)
+{
+    using namespace AscendC;
+    const uint32_t rs = K / 8;
+    const uint32_t rows_per = rs <= 255 ? 255 : 1;
+    const float init = op == Red::MAX ? -std::numeric_limits<float>::infinity() : 0.0f;
+    if (K < 64) {
+        Duplicate<float>(t.p, init, (int32_t)(m * 64), loc);
+        bar(loc);
+    }
+    for (uint32_t j = 0; j < K; j += 64) {
+        const uint64_t mask = K - j < 64 ? K - j : 64;
+        for (uint32_t r0 = 0; r0 < m; r0 += rows_per) {
+            const uint32_t n = m - r0 < rows_per ? m - r0 : rows_per;
+            const LocalTensor<float> pp = t.p[r0 * 64], xx = x[r0 * K + j];
+            if (j == 0)
+                Copy<float>(pp, xx, mask, (uint8_t)n, CopyRepeatParams(1, 1, 8, (uint16_t)(n > 1 ? rs : 8)), loc);
+            else if (op == Red::MAX)
+                Max<float>(pp, pp, xx, mask, (uint8_t)n, BinaryRepeatParams(1, 1, 1, 8, 8, (uint8_t)(n > 1 ? rs : 8)),
+                           loc);
+            else
+                Add<float>(pp, pp, xx, mask, (uint8_t)n, BinaryRepeatParams(1, 1, 1, 8, 8, (uint8_t)(n > 1 ? rs : 8)),
+                           loc);
+        }
+        bar(loc);
+    }
+    const auto block = [&](const LocalTensor<float> &d, const LocalTensor<float> &s, uint32_t rep, int32_t mask) {
+        if (op == Red::MAX)
+            BlockReduceMax<float>(d, s, (int32_t)rep, mask, 1, 1, 8, loc);
+        else
+            BlockReduceSum<float>(d, s, (int32_t)rep, mask, 1, 1, 8, loc);
+    };
+    for (uint32_t r0 = 0; r0 < m; r0 += 255)
+        block(t.r[r0 * 8], t.p[r0 * 64], m - r0 < 255 ? m - r0 : 255, 64);
+    bar(loc);
+    const uint32_t full = m / 8, rest = m % 8;
+    for (uint32_t g0 = 0; g0 < full; g0 += 255)
+        block(t.r[g0 * 8], t.r[g0 * 64], full - g0 < 255 ? full - g0 : 255, 64);
+    if (rest)
+        block(t.r[full * 8], t.r[full * 64], 1, (int32_t)(rest * 8));
+    bar(loc);
+    const uint32_t groups = (m + 7) / 8;
+    for (uint32_t g0 = 0; g0 < groups; g0 += 255)
+        Brcb<float>(t.p[g0 * 64], t.r[g0 * 8], (uint8_t)(groups - g0 < 255 ? groups - g0 : 255),
+                    BrcbRepeatParams(1, 8), loc);
+    bar(loc);
+}
+
+inline void bsub(const LocalTensor<float> &d, const LocalTensor<float> &a, const LocalTensor<float> &b, uint32_t m,
+                 uint32_t K, const Loc &loc)
+{
+    rows_bcast([&](auto &&...x) { AscendC::Sub<float>(x..., loc); }, d, a, b, m, K);
+    bar(loc);
+}
+inline void bdiv(const LocalTensor<float> &d, const LocalTensor<float> &a, const LocalTensor<float> &b, uint32_t m,
+                 uint32_t K, const Loc &loc)
+{
+    rows_bcast([&](auto &&...x) { AscendC::Div<float>(x..., loc); }, d, a, b, m, K);
+    bar(loc);
+}
+inline void copy_ub(const LocalTensor<float> &d, const LocalTensor<float> &s, uint32_t n, const Loc &loc)
+{
+    AscendC::DataCopy(d, s, n, loc);
+    bar(loc);
+}
+
+/* The shape checks of the family: float only, ND only, K a multiple of 8 and the tensors large enough. */
+inline void softmax_shape(const AscendC::SoftMaxShapeInfo &s, const LocalTensor<float> &src, const Loc &loc,
+                          const char *api)
+{
+    if (s.srcK == 0 || s.srcM == 0)
+        fail_at(loc, api, "SoftMaxShapeInfo srcM %u / srcK %u: both must be given and positive", s.srcM, s.srcK);
+    if (s.srcK % 8)
+        fail_at(loc, api, "srcK %u is not a multiple of 8 (32 bytes of float)", s.srcK);
+    if (s.oriSrcK && s.oriSrcK != s.srcK)
+        fail_at(loc, api, "oriSrcK %u differs from srcK %u: padded rows are not implemented in dvsim", s.oriSrcK,
+                s.srcK);
+    if ((uint64_t)s.srcM * s.srcK > src.GetSize())
+        fail_at(loc, api, "srcM x srcK = %u x %u is more than the %u elements of the tensor", s.srcM, s.srcK,
+                src.GetSize());
+}
+template <typename T>
+inline void out8_fits(const LocalTensor<T> &t, const char *name, uint32_t m, const Loc &loc, const char *api)
+{
+    if ((uint64_t)m * 8 > t.GetSize())
+        fail_at(loc, api, "%s has %u elements: it needs 8 a row (%u rows)", name, t.GetSize(), m);
+}
+
+/* SoftMax (log10 of it with `log`) of rows of K into dst, each row's sum and max (8 lanes a row). */
+inline void softmax_rows(const LocalTensor<float> &dst, const LocalTensor<float> &sum, const LocalTensor<float> &max,
+                         const LocalTensor<float> &src, const LocalTensor<uint8_t> &tmp,
+                         const AscendC::SoftMaxShapeInfo &s, bool log, bool outputs, const Loc &loc, const char *api)
+{
+    softmax_shape(s, src, loc, api);
+    if (outputs) {
+        out8_fits(sum, "sumTensor", s.srcM, loc, api);
+        out8_fits(max, "maxTensor", s.srcM, loc, api);
+    }
+    const RowTmp t0 = row_tmp(tmp.ReinterpretCast<float>(), 0, s.srcM, loc, api);
+    const uint32_t K = s.srcK;
+    for (uint32_t r = 0; r < s.srcM; r += t0.rows) {
+        const uint32_t m = s.srcM - r < t0.rows ? s.srcM - r : t0.rows;
+        const LocalTensor<float> d = dst[r * K], x = src[r * K];
+        row_reduce(Red::MAX, t0, x, m, K, loc);
+        if (outputs)
+            copy_ub(max[r * 8], t0.p, m * 8, loc);
+        bsub(d, x, t0.p, m, K, loc);
+        AscendC::Exp<float>(d, d, (int32_t)(m * K), loc);
+        bar(loc);
+        row_reduce(Red::SUM, t0, d, m, K, loc);
+        if (outputs)
+            copy_ub(sum[r * 8], t0.p, m * 8, loc);
+        bdiv(d, d, t0.p, m, K, loc);
+        if (log) {
+            AscendC::Ln<float>(d, d, (int32_t)(m * K), loc);
+            bar(loc);
+            AscendC::Muls<float>(d, d, 0.4342944819f, (int32_t)(m * K), loc);
+            bar(loc);
+        }
+    }
+}
+
+} // namespace act
+} // namespace dvac
+
+namespace AscendC {
+
+/* ---- SoftMax (adv_api/activation/softmax.h): float, ND ---- */
+#define DVAC_SOFTMAX_FLOAT_ONLY(Api)                                                                                 \
+    static_assert(std::is_same<T, float>::value, Api ": dvsim implements float (half is not implemented)");          \
+    static_assert(!isDataFormatNZ, Api ": the NZ format is not implemented in dvsim")
+
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
+          const SoftmaxConfig &config = SOFTMAX_DEFAULT_CFG>
+inline void SoftMax(const LocalTensor<T> &dstTensor, const LocalTensor<T> &sumTensor, const LocalTensor<T> &maxTensor,
+                    const LocalTensor<T> &srcTensor, const LocalTensor<uint8_t> &sharedTmpBuffer,
+                    const SoftMaxTiling &tiling, const SoftMaxShapeInfo &softmaxShapeInfo = {},
+                    const dvac::Loc &loc = dvac::Loc::here())
+{
+    DVAC_SOFTMAX_FLOAT_ONLY("SoftMax");
+    (void)tiling;
+    if (dvac::vec_stream(loc))
+        dvac::act::softmax_rows(dstTensor, sumTensor, maxTensor, srcTensor, sharedTmpBuffer, softmaxShapeInfo, false,
+                                true, loc, "SoftMax");
+}
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
+          const SoftmaxConfig &config = SOFTMAX_DEFAULT_CFG>
+inline void SoftMax(const LocalTensor<T> &dstTensor, const LocalTensor<T> &sumTensor, const LocalTensor<T> &maxTensor,
+                    const LocalTensor<T> &srcTensor, const SoftMaxTiling &tiling,
+                    const SoftMaxShapeInfo &softmaxShapeInfo = {}, const dvac::Loc &loc = dvac::Loc::here())
+{
+    if (dvac::vec_stream(loc))
+        SoftMax<T, isReuseSource, isBasicBlock, isDataFormatNZ, config>(
+            dstTensor, sumTensor, maxTensor, srcTensor, dvac::act::stack_buffer<uint8_t>(loc, "SoftMax"), tiling,
+            softmaxShapeInfo, loc);
+}
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
+          const SoftmaxConfig &config = SOFTMAX_DEFAULT_CFG>
+inline void SoftMax(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,
+                    const LocalTensor<uint8_t> &sharedTmpBuffer, const SoftMaxTiling &tiling,
+                    const SoftMaxShapeInfo &softmaxShapeInfo = {}, const dvac::Loc &loc = dvac::Loc::here())
+{
+    constexpr bool isDataFormatNZ = false;
+    DVAC_SOFTMAX_FLOAT_ONLY("SoftMax");
+    (void)tiling;
+    if (dvac::vec_stream(loc))
+        dvac::act::softmax_rows(dstTensor, dstTensor, dstTensor, srcTensor, sharedTmpBuffer, softmaxShapeInfo, false,
+                                false, loc, "SoftMax");
+}
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
+          const SoftmaxConfig &config = SOFTMAX_DEFAULT_CFG>
+inline void SoftMax(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const SoftMaxTiling &tiling,
+                    const SoftMaxShapeInfo &softmaxShapeInfo = {}, const dvac::Loc &loc = dvac::Loc::here())
+{
+    if (dvac::vec_stream(loc))
+        SoftMax<T, isReuseSource, isBasicBlock, config>(dstTensor, srcTensor,
+                                                        dvac::act::stack_buffer<uint8_t>(loc, "SoftMax"), tiling,
+                                                        softmaxShapeInfo, loc);
+}
+
+/* AdjustSoftMaxRes: each row whose max (its first lane) has the bits `from` is set to `to`; true when one was. The
+ * scalar unit reads the maxima after a V -> S flag, as CANN's AdjustSoftMaxResNDImpl. */
+template <typename T1, typename T2, bool isDataFormatNZ = false, uint8_t stepSizeMode = 0>
+inline bool AdjustSoftMaxRes(const LocalTensor<T1> &softMaxRes, const LocalTensor<T2> &maxTensor, const uint32_t from,
+                             const T1 to, const SoftMaxShapeInfo &softmaxShapeInfo,
+                             const dvac::Loc &loc = dvac::Loc::here())
+{
+    static_assert(std::is_same<T1, float>::value && std::is_same<T2, float>::value,
+                  "AdjustSoftMaxRes: dvsim implements float results and maxima");
+    static_assert(!isDataFormatNZ, "AdjustSoftMaxRes: the NZ format is not implemented in dvsim");
+    if (!dvac::vec_stream(loc))
+        return false;
+    const uint32_t M = softmaxShapeInfo.srcM, K = softmaxShapeInfo.srcK, step = stepSizeMode ? 1 : 8;
+    if ((uint64_t)M * K > softMaxRes.GetSize() || (uint64_t)(M ? M - 1 : 0) * step >= maxTensor.GetSize())
+        dvac::fail_at(loc, "AdjustSoftMaxRes", "srcM x srcK = %u x %u does not fit the tensors", M, K);
+    SetMaskNorm(loc);
+    ResetMask(loc);
+    const int32_t ev = GetTPipePtr() ? GetTPipePtr()->FetchEventID(HardEvent::V_S, loc) : 0;
+    SetFlag<HardEvent::V_S>(ev, loc);
+    WaitFlag<HardEvent::V_S>(ev, loc);
+    bool hit = false;
+    dvac::act::count_on<float>(K, loc);
+    for (uint32_t j = 0; j < M; j++) {
+        const float v = maxTensor.GetValue(j * step, loc);
+        uint32_t bits;
+        std::memcpy(&bits, &v, sizeof bits);
+        if (bits == from) {
+            Duplicate<T1, false>(softMaxRes[j * K], to, MASK_PLACEHOLDER, 1, 1, 8, loc);
+            hit = true;
+        }
+    }
+    dvac::act::count_off(loc);
+    return hit;
+}
+
+/* ---- LogSoftMax (adv_api/activation/logsoftmax.h): log10 of SoftMax (Ln, then Muls by log10(e)) ---- */
+template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false>
+inline void LogSoftMax(const LocalTensor<T> &dst, const LocalTensor<T> &sum, const LocalTensor<T> &max,
+                       const LocalTensor<T> &src, const LocalTensor<uint8_t> &sharedTmpBuffer,
+                       const LogSoftMaxTiling &tiling, const SoftMaxShapeInfo &softmaxShapeInfo = {},
+                       const dvac::Loc &loc = dvac::Loc::here())
+{
+    DVAC_SOFTMAX_FLOAT_ONLY("LogSoftMax");
+    (void)tiling;
+    if (dvac::vec_stream(loc))
+        dvac::act::softmax_rows(dst, sum, max, src, sharedTmpBuffer, softmaxShapeInfo, true, true, loc, "LogSoftMax");
+}
+
+/* ---- SoftmaxFlashV2 (adv_api/activation/softmaxflashv2.h): dst = exp(x - max'), with max' = rowmax(x) and
+ * expSum = rowsum(dst); with isUpdate max' = max(inMax, rowmax(x)), expMax = exp(inMax - max') and
+ * expSum = expMax * inExpSum + rowsum(dst) ---- */
+template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,
+          bool isDataFormatNZ = false, const SoftmaxConfig &config = SOFTMAX_DEFAULT_CFG>
+inline void SoftmaxFlashV2(const LocalTensor<T> &dstTensor, const LocalTensor<T> &expSumTensor,
+                           const LocalTensor<T> &maxTensor, const LocalTensor<T> &srcTensor,
+                           const LocalTensor<T> &expMaxTensor, const LocalTensor<T> &inExpSumTensor,
+                           const LocalTensor<T> &inMaxTensor, const LocalTensor<uint8_t> &sharedTmpBuffer,
+                           const SoftMaxTiling &tiling, const SoftMaxShapeInfo &softmaxShapeInfo = {},
+                           const dvac::Loc &loc = dvac::Loc::here())
+{
+    DVAC_SOFTMAX_FLOAT_ONLY("SoftmaxFlashV2");
+    static_assert(config.mode == SoftmaxMode::SOFTMAX_NORMAL,
+                  "SoftmaxFlashV2: SOFTMAX_OUTPUT_WITHOUT_BRC is not implemented in dvsim");
+    (void)tiling;
+    using namespace dvac::act;
+    if (!dvac::vec_stream(loc))
+        return;
+    const char *api = "SoftmaxFlashV2";
+    const SoftMaxShapeInfo &s = softmaxShapeInfo;
+    softmax_shape(s, srcTensor, loc, api);
+    out8_fits(expSumTensor, "expSumTensor", s.srcM, loc, api);
+    out8_fits(maxTensor, "maxTensor", s.srcM, loc, api);
+    if (isUpdate) {
+        out8_fits(expMaxTensor, "expMaxTensor", s.srcM, loc, api);
+        out8_fits(inExpSumTensor, "inExpSumTensor", s.srcM, loc, api);
+        out8_fits(inMaxTensor, "inMaxTensor", s.srcM, loc, api);
+    }
+    const RowTmp t0 = row_tmp(sharedTmpBuffer.ReinterpretCast<float>(), 0, s.srcM, loc, api);
+    const uint32_t K = s.srcK;
+    for (uint32_t r = 0; r < s.srcM; r += t0.rows) {
+        const uint32_t m = s.srcM - r < t0.rows ? s.srcM - r : t0.rows, n8 = m * 8;
+        const LocalTensor<float> d = dstTensor[r * K], x = srcTensor[r * K];
+        row_reduce(Red::MAX, t0, x, m, K, loc);
+        if constexpr (isUpdate) {
+            Max<float>(t0.p, t0.p, inMaxTensor[r * 8], (int32_t)n8, loc);
+            bar(loc);
+            Sub<float>(expMaxTensor[r * 8], inMaxTensor[r * 8], t0.p, (int32_t)n8, loc);
+            bar(loc);
+            Exp<float>(expMaxTensor[r * 8], expMaxTensor[r * 8], (int32_t)n8, loc);
+            bar(loc);
+        }
+        copy_ub(maxTensor[r * 8], t0.p, n8, loc);
+        bsub(d, x, t0.p, m, K, loc);
+        Exp<float>(d, d, (int32_t)(m * K), loc);
+        bar(loc);
+        row_reduce(Red::SUM, t0, d, m, K, loc);
+        if constexpr (isUpdate) {
+            Mul<float>(t0.r, expMaxTensor[r * 8], inExpSumTensor[r * 8], (int32_t)n8, loc);
+            bar(loc);
+            Add<float>(expSumTensor[r * 8], t0.r, t0.p, (int32_t)n8, loc);
+            bar(loc);
+        } else {
+            copy_ub(expSumTensor[r * 8], t0.p, n8, loc);
+        }
+    }
+}
+template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,
+          bool isDataFormatNZ = false, const SoftmaxConfig &config = SOFTMAX_DEFAULT_CFG>
+inline void SoftmaxFlashV2(const LocalTensor<T> &dstTensor, const LocalTensor<T> &expSumTensor,
+                           const LocalTensor<T> &maxTensor, const LocalTensor<T> &srcTensor,
+                           const LocalTensor<T> &expMaxTensor, const LocalTensor<T> &inExpSumTensor,
+                           const LocalTensor<T> &inMaxTensor, const SoftMaxTiling &tiling,
+                           const SoftMaxShapeInfo &softmaxShapeInfo = {}, const dvac::Loc &loc = dvac::Loc::here())
+{
+    if (dvac::vec_stream(loc))
+        SoftmaxFlashV2<T, isUpdate, isReuseSource, isBasicBlock, isDataFormatNZ, config>(
+            dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor, inMaxTensor,
+            dvac::act::stack_buffer<uint8_t>(loc, "SoftmaxFlashV2"), tiling, softmaxShapeInfo, loc);
+}
+
+/* ---- SoftmaxGrad, SoftmaxGradFront (adv_api/activation/softmaxgrad.h): with s = rowsum(grad * src),
+ * dst = (grad - s) * src, or (front) dst = s in 8 lanes a row ---- */
+template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false>
+inline void SoftmaxGrad(const LocalTensor<T> &dstTensor, const LocalTensor<T> &gradTensor,
+                        const LocalTensor<T> &srcTensor, const LocalTensor<uint8_t> &sharedTmpBuffer,
+                        const SoftMaxTiling &tiling, bool isFront = false,
+                        const SoftMaxShapeInfo &softmaxShapeInfo = {}, const dvac::Loc &loc = dvac::Loc::here())
+{
+    DVAC_SOFTMAX_FLOAT_ONLY("SoftmaxGrad");
+    (void)tiling;
+    using namespace dvac::act;
+    if (!dvac::vec_stream(loc))
+        return;
+    const char *api = isFront ? "SoftmaxGradFront" : "SoftmaxGrad";
+    const SoftMaxShapeInfo &s = softmaxShapeInfo;
+    softmax_shape(s, srcTensor, loc, api);
+    softmax_shape(s, gradTensor, loc, api);
+    const uint32_t K = s.srcK;
+    if (isFront)
+        out8_fits(dstTensor, "dstTensor", s.srcM, loc, api);
+    else
+        softmax_shape(s, dstTensor, loc, api);
+    /* per row: the product (K) besides P and R */
+    const LocalTensor<float> all = sharedTmpBuffer.ReinterpretCast<float>();
+    const RowTmp t1 = row_tmp(all, K, s.srcM, loc, api);
+    const RowTmp t0{all, all[t1.rows * 64], t1.rows};
+    const LocalTensor<float> prod = all[t1.rows * 72];
+    for (uint32_t r = 0; r < s.srcM; r += t0.rows) {
+        const uint32_t m = s.srcM - r < t0.rows ? s.srcM - r : t0.rows;
+        const LocalTensor<float> g = gradTensor[r * K], x = srcTensor[r * K];
+        Mul<float>(prod, g, x, (int32_t)(m * K), loc);
+        bar(loc);
+        row_reduce(Red::SUM, t0, prod, m, K, loc);
+        if (isFront) {
+            copy_ub(dstTensor[r * 8], t0.p, m * 8, loc);
+            continue;
+        }
+        bsub(prod, g, t0.p, m, K, loc);
+        Mul<float>(dstTensor[r * K], prod, x, (int32_t)(m * K), loc);
+        bar(loc);
+    }
+}
+template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false>
+inline void SoftmaxGrad(const LocalTensor<T> &dstTensor, const LocalTensor<T> &gradTensor,
+                        const LocalTensor<T> &srcTensor, const SoftMaxTiling &tiling, bool isFront = false,
+                        const SoftMaxShapeInfo &softmaxShapeInfo = {}, const dvac::Loc &loc = dvac::Loc::here())
+{
+    if (dvac::vec_stream(loc))
+        SoftmaxGrad<T, isReuseSource, isDataFormatNZ>(dstTensor, gradTensor, srcTensor,
+                                                      dvac::act::stack_buffer<uint8_t>(loc, "SoftmaxGrad"), tiling,
+                                                      isFront, softmaxShapeInfo, loc);
+}
+template <typename T, bool isBasicBlock = false, bool isDataFormatNZ = false>
+inline void SoftmaxGradFront(const LocalTensor<T> &dstTensor, const LocalTensor<T> &gradTensor,
+                             const LocalTensor<T> &srcTensor, const LocalTensor<uint8_t> &sharedTmpBuffer,
+                             const SoftMaxTiling &tiling, const SoftMaxShapeInfo &softmaxShapeInfo = {},
+                             const dvac::Loc &loc = dvac::Loc::here())
+{
+    SoftmaxGrad<T, false, isDataFormatNZ>(dstTensor, gradTensor, srcTensor, sharedTmpBuffer, tiling, true,
+                                          softmaxShapeInfo, loc);
+}
+template <typename T, bool isBasicBlock = false, bool isDataFormatNZ = false>
+inline void SoftmaxGradFront(const LocalTensor<T> &dstTensor, const LocalTensor<T> &gradTensor,
+                             const LocalTensor<T> &srcTensor, const SoftMaxTiling &tiling,
+                             const SoftMaxShapeInfo &softmaxShapeInfo = {}, const dvac::Loc &loc = dvac::Loc::here())
+{
+    SoftmaxGrad<T, false, isDataFormatNZ>(dstTensor, gradTensor, srcTensor, tiling, true, softmaxShapeInfo, loc);
+}
+
+#undef DVAC_SOFTMAX_FLOAT_ONLY
 
 } // namespace AscendC
 
