@@ -1,12 +1,38 @@
-/* dvac/act_extra.h - basic kernel macros the activation samples use that dvac/util.h does not define yet:
- * ASSERT(cond), CANN's kernel assertion (kernel_utils): a failure stops the kernel, located. */
+/* dvac/act_extra.h - what the activation samples use that the basic layer does not define yet:
+ * ASSERT(cond), CANN's kernel assertion (kernel_utils): a failure stops the kernel, located;
+ * memcpy_s, the bounds-checked copy of the securec library CANN's host headers bring in. */
 #ifndef DVAC_ACT_EXTRA_H
 #define DVAC_ACT_EXTRA_H
+
+#include <cerrno>
+#include <cstddef>
+#include <cstring>
 
 #include "util.h"
 
 #ifndef ASSERT
 #define ASSERT(cond) ::dvac::kernel_assert((cond), #cond, ::dvac::Loc::here())
+#endif
+
+#ifndef DVSIM_MEMCPY_S
+#define DVSIM_MEMCPY_S
+/* securec's memcpy_s: 0 (EOK) when count bytes fit destMax; otherwise dest is cleared (when it can be) and an
+ * error code is returned, as securec does (EINVAL for a NULL pointer, ERANGE for count > destMax). */
+inline int memcpy_s(void *dest, size_t destMax, const void *src, size_t count)
+{
+    if (!dest)
+        return EINVAL;
+    if (!src) {
+        std::memset(dest, 0, destMax);
+        return EINVAL;
+    }
+    if (count > destMax) {
+        std::memset(dest, 0, destMax);
+        return ERANGE;
+    }
+    std::memmove(dest, src, count);
+    return 0;
+}
 #endif
 
 #endif
