@@ -166,7 +166,8 @@ template <class Host> inline void to_host(Host &h, const AscendC::tiling::SoftMa
 
 namespace AscendC {
 
-/* ---- elementwise activations (impl/adv_api/tiling/activation/: gelu_tiling_impl.cpp, sigmoid_tiling_impl.cpp, swiglu_tiling.cpp, ...) ---- */
+/* ---- elementwise activations (impl/adv_api/tiling/activation/: gelu_tiling_impl.cpp, sigmoid_tiling_impl.cpp,
+ * silu_tiling.cpp, swish_tiling.cpp, swiglu_tiling.cpp, geglu_tiling.cpp) ---- */
 inline uint32_t GetGeluMinTmpSize(const TensorShape &srcShape, const uint32_t typeSize)
 {
     (void)srcShape;
