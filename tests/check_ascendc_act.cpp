@@ -202,6 +202,25 @@ struct OpSigmoidHalf {
     }
 };
 
+/* SwiGLU / GeGLU on half: x and y converted, z = the result back in float (half through float pieces) */
+template <bool swi> struct OpGluHalf {
+    static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &y, LocalTensor<uint8_t> &t,
+                    uint32_t nIn, uint32_t n)
+    {
+        LocalTensor<half> hx = x.ReinterpretCast<half>()[nIn], hy = y.ReinterpretCast<half>()[nIn];
+        LocalTensor<half> hz = z.ReinterpretCast<half>()[nIn];
+        Cast(hx, x, RoundMode::CAST_NONE, nIn / 2);
+        Cast(hy, y, RoundMode::CAST_NONE, nIn / 2);
+        PipeBarrier<PIPE_V>();
+        if constexpr (swi)
+            SwiGLU(hz, hx, hy, 0.75f, t, n);
+        else
+            GeGLU(hz, hx, hy, t, n);
+        PipeBarrier<PIPE_V>();
+        Cast(z, hz, RoundMode::CAST_NONE, nIn / 2);
+    }
+};
+
 START_TEST(test_ascendc_act_elementwise)
 {
     Session s;
@@ -263,6 +282,22 @@ START_TEST(test_ascendc_act_elementwise)
         for (uint32_t i = 0; i < m; i++)
             w[i] = sigm((double)(float)(half)hx[i]);
         near(g, w, 5e-3, "Sigmoid<half>");
+    }
+    {
+        /* the first half of x and y converted; 200 of them through pieces of 64 (SwiGLU: 768 bytes / 3 floats)
+         * and 32 (GeGLU: 256 bytes / 8) */
+        const uint32_t m = 512, c = 200;
+        const std::vector<float> hx = data(m, -3, 3), hy = data(m, -3, 3), hz(m, 0.0f);
+        for (int swi = 0; swi < 2; swi++) {
+            const std::vector<float> g = swi ? run<OpGluHalf<true>>(s, hx, hy, hz, 768, c)
+                                             : run<OpGluHalf<false>>(s, hx, hy, hz, 256, c);
+            std::vector<double> w(c);
+            for (uint32_t i = 0; i < c; i++) {
+                const double a = (float)(half)hx[i], b = (float)(half)hy[i];
+                w[i] = swi ? a * b * sigm(0.75 * b) : a * b * sigm(0.0713548162726 * b * (22.363860002236 + b * b));
+            }
+            near(g, w, 4e-3, swi ? "SwiGLU<half>" : "GeGLU<half>");
+        }
     }
 }
 END_TEST

@@ -386,7 +386,7 @@ inline void SwiGLU(LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor0, 
         seq(dstTensor[off], srcTensor0[off], srcTensor1[off], piece);
     if (off < calCount) {
         count_set<T>(calCount - off, loc);
-        seq(dstTensor[off], srcTensor0[off], srcTensor1[off], (calCount - off + 31) / 32 * 32);
+        seq(dstTensor[off], srcTensor0[off], srcTensor1[off], (calCount - off + 15) / 16 * 16);
     }
     count_off(loc);
 }
