@@ -196,6 +196,51 @@ private:
 };
 
 /* ---- local ---- */
+#ifndef ASCC_ENUM_DATAFORMAT
+#define ASCC_ENUM_DATAFORMAT
+/* CANN's data format (include/basic_api/kernel_struct_data_copy.h; the same guard). */
+enum class DataFormat : uint8_t { ND = 0, NZ, NCHW, NC1HWC0, NHWC, NCDHW, NDC1HWC0, FRACTAL_Z_3D };
+#endif
+
+/* The shape a LocalTensor may carry (CANN's include/basic_api/kernel_tensor.h): up to 8 dimensions, and the
+ * original shape before padding. */
+constexpr int32_t K_MAX_SHAPE_DIM = 8;
+struct ShapeInfo {
+    ShapeInfo() {}
+    ShapeInfo(const uint8_t inputShapeDim, const uint32_t inputShape[], const uint8_t inputOriginalShapeDim,
+              const uint32_t inputOriginalShape[], const DataFormat inputFormat)
+        : shapeDim(clamp(inputShapeDim)), originalShapeDim(clamp(inputOriginalShapeDim)), dataFormat(inputFormat)
+    {
+        for (int i = 0; i < shapeDim; ++i)
+            shape[i] = inputShape[i];
+        for (int i = 0; i < originalShapeDim; ++i)
+            originalShape[i] = inputOriginalShape[i];
+    }
+    ShapeInfo(const uint8_t inputShapeDim, const uint32_t inputShape[], const DataFormat inputFormat)
+        : ShapeInfo(inputShapeDim, inputShape, inputShapeDim, inputShape, inputFormat)
+    {
+    }
+    ShapeInfo(const uint8_t inputShapeDim, const uint32_t inputShape[])
+        : ShapeInfo(inputShapeDim, inputShape, inputShapeDim, inputShape, DataFormat::ND)
+    {
+    }
+    uint8_t shapeDim = 0;
+    uint8_t originalShapeDim = 0;
+    uint32_t shape[K_MAX_SHAPE_DIM] = {};
+    uint32_t originalShape[K_MAX_SHAPE_DIM] = {};
+    DataFormat dataFormat = DataFormat::ND;
+
+private:
+    static uint8_t clamp(uint8_t d) { return d > K_MAX_SHAPE_DIM ? (uint8_t)K_MAX_SHAPE_DIM : d; }
+};
+inline uint64_t GetShapeSize(const ShapeInfo &shapeInfo)
+{
+    uint64_t n = 1;
+    for (int i = 0; i < shapeInfo.shapeDim; ++i)
+        n *= shapeInfo.shape[i];
+    return n;
+}
+
 template <typename T> class LocalTensor {
 public:
     using PrimType = T;
@@ -224,6 +269,8 @@ public:
     {
         return LocalTensor<U>(addr_, (uint32_t)((uint64_t)size_ * sizeof(T) / sizeof(U)), pos_);
     }
+    void SetShapeInfo(const ShapeInfo &shapeInfo) { shape_ = shapeInfo; }
+    ShapeInfo GetShapeInfo() const { return shape_; }
     /* Scalar access to UB (ld_ub / st_ub on the scalar unit): a read returns the element as the model's
      * scalar unit finds it when it issues the load, so what the kernel synchronised before is there
      * (a V -> S or MTE2 -> S flag, as on hardware). */
@@ -265,6 +312,7 @@ private:
     uint64_t addr_ = 0;
     uint32_t size_ = 0;
     TPosition pos_ = TPosition::VECCALC;
+    ShapeInfo shape_;
 };
 
 /* ---- queues ---- */
@@ -433,6 +481,16 @@ public:
             dvac::fail_at(loc, "TBuf::GetWithOffset", "%u elements at byte %u exceed the buffer's %u bytes", count,
                        bufOffset, len_);
         return LocalTensor<T>(addr_ + bufOffset, count, pos);
+    }
+    /* CANN's TBuf is a queue of depth 0: AllocTensor hands out the whole buffer, FreeTensor does nothing. */
+    template <typename T> LocalTensor<T> AllocTensor(const dvac::Loc &loc = dvac::Loc::here()) const
+    {
+        return Get<T>(loc);
+    }
+    template <typename T> void FreeTensor(LocalTensor<T> &tensor, const dvac::Loc &loc = dvac::Loc::here()) const
+    {
+        (void)tensor;
+        (void)loc;
     }
     void init(dvac::Region &r, uint32_t len, const dvac::Loc &loc)
     {
