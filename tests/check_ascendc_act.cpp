@@ -450,6 +450,111 @@ START_TEST(test_ascendc_act_grad)
 }
 END_TEST
 
+/* SoftmaxFlashV3 on half data: x the source (half-representable floats), y = [inMean | inExpSum | inMax] (8 lanes a
+ * row), z = [dst | mean | expSum | max | expMax (16 lanes) as float | the half scratch] */
+template <bool upd> struct OpFlashV3 {
+    static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &y, LocalTensor<uint8_t> &t,
+                    uint32_t, uint32_t a)
+    {
+        const uint32_t m = dim_m(a), k = dim_k(a), mk = m * k;
+        const LocalTensor<float> mean = z[mk], sum = z[mk + m * 8], max = z[mk + 2 * m * 8], em = z[mk + 3 * m * 8];
+        LocalTensor<half> hs = z[mk + 5 * m * 8].ReinterpretCast<half>(), hd = hs[mk], he = hd[mk];
+        Cast(hs, x, RoundMode::CAST_NONE, mk);
+        PipeBarrier<PIPE_V>();
+        const SoftMaxParams p{m, k, m, k, 3, 8, 0.9375f};
+        SoftmaxFlashV3<half, float, upd>(hd, mean, sum, max, hs, he, y, y[m * 8], y[2 * m * 8], t, SoftMaxTiling{},
+                                         p);
+        PipeBarrier<PIPE_V>();
+        Cast(z, hd, RoundMode::CAST_NONE, mk);
+        if (upd)
+            Cast(em, he, RoundMode::CAST_NONE, m * 16);
+    }
+};
+
+START_TEST(test_ascendc_act_flashv3)
+{
+    Session s;
+    /* 640 columns: two 64-wide blocks past the first 512, eighths of 80 (a 16-element tail); 2 rows a chunk */
+    const uint32_t m = 3, k = 640, mk = m * k, base = k / 8;
+    std::vector<float> x = data(mk, 0, 10);
+    for (auto &v : x)
+        v = (float)(half)v;
+    std::vector<float> y(mk, 0.0f);
+    for (uint32_t i = 0; i < m * 8; i++) {
+        y[i] = 0.4f + 0.01f * (float)(i / 8);
+        y[m * 8 + i] = 2.0f;
+        y[2 * m * 8 + i] = 1.5f;
+    }
+    const double sc = 0.9375 / (1 - 0.9375);
+    for (int upd = 0; upd < 2; upd++) {
+        const std::vector<float> z0(2 * mk + 48 * m, 0.0f);
+        const std::vector<float> z = upd ? run<OpFlashV3<true>>(s, x, y, z0, 2 * (k + 120) * 4, m << 16 | k)
+                                         : run<OpFlashV3<false>>(s, x, y, z0, 2 * (k + 120) * 4, m << 16 | k);
+        std::vector<double> dst(mk), st(5 * m * 8);
+        for (uint32_t i = 0; i < m; i++) {
+            const float *r = &x[i * k];
+            double tb[64], rml[8], rmg = 0, xs[640], rowmax = -INFINITY;
+            for (uint32_t g = 0; g < 64; g++) {
+                tb[g] = 0;
+                for (uint32_t e = 0; e < 8; e++)
+                    tb[g] += r[8 * g + e];
+            }
+            for (uint32_t j = 0; j < k / 64 - 8; j++)
+                for (uint32_t e = 0; e < 64; e++)
+                    tb[e] += r[512 + 64 * j + e];
+            for (uint32_t j = 0; j < 8; j++) {
+                rml[j] = 0;
+                for (uint32_t e = 0; e < 8; e++)
+                    rml[j] += tb[8 * j + e];
+                rml[j] /= base;
+                rmg += rml[j] / 8;
+            }
+            for (uint32_t c = 0; c < k; c++) {
+                xs[c] = r[c] - (rmg - rml[c / base]) * sc;
+                rowmax = std::fmax(rowmax, xs[c]);
+            }
+            const double inMean = y[i * 8], inSum = y[m * 8 + i * 8], inMax = y[2 * m * 8 + i * 8];
+            const double mean = upd ? (inMean * 2 + rmg) / 3 : rmg, cur = (rmg - mean) * sc;
+            double mx = rowmax + cur, em = 0;
+            if (upd) {
+                const double prev = (inMean - mean) * sc;
+                mx = std::fmax(mx, inMax + prev);
+                em = std::exp(inMax - mx + prev);
+            }
+            double rs = 0;
+            for (uint32_t c = 0; c < k; c++) {
+                dst[i * k + c] = std::exp(xs[c] - (mx - cur));
+                rs += dst[i * k + c];
+            }
+            for (uint32_t l = 0; l < 8; l++) {
+                st[i * 8 + l] = mean;
+                st[m * 8 + i * 8 + l] = upd ? em * inSum + rs : rs;
+                st[2 * m * 8 + i * 8 + l] = mx;
+            }
+            for (uint32_t l = 0; l < 16; l++)
+                st[3 * m * 8 + i * 16 + l] = upd ? em : 0.0;
+        }
+        near(z, dst, 2e-3, upd ? "SoftmaxFlashV3<isUpdate> dst" : "SoftmaxFlashV3 dst");
+        near(std::vector<float>(z.begin() + mk, z.begin() + mk + 3 * m * 8 + (upd ? 16 * m : 0)),
+             std::vector<double>(st.begin(), st.begin() + 3 * m * 8 + (upd ? 16 * m : 0)), 1e-4,
+             upd ? "SoftmaxFlashV3<isUpdate> statistics" : "SoftmaxFlashV3 statistics");
+    }
+}
+END_TEST
+
+/* TBuf::AllocTensor / FreeTensor and a LocalTensor's ShapeInfo (what the FlashV3 sample uses) */
+struct OpShape {
+    static void run(LocalTensor<float> &z, LocalTensor<float> &, LocalTensor<float> &, LocalTensor<uint8_t> &,
+                    uint32_t, uint32_t)
+    {
+        const uint32_t dims[2] = {3, 40};
+        LocalTensor<float> w = z;
+        w.SetShapeInfo(ShapeInfo(2, dims));
+        const ShapeInfo si = w.GetShapeInfo();
+        Duplicate(z, (float)(GetShapeSize(si) + si.shapeDim + min(7u, 9u) + max(2, 1)), 8);
+    }
+};
+
 /* rows whose max lane 0 has the bits of -FLT_MAX are set to 0.5; z = [res (m*K) | flag] */
 struct OpAdjust {
     static void run(LocalTensor<float> &z, LocalTensor<float> &x, LocalTensor<float> &y, LocalTensor<uint8_t> &,
@@ -477,6 +582,15 @@ START_TEST(test_ascendc_act_adjust)
         want[i] = i / k == 2 ? 0.5 : (double)x[i];
     want[m * k] = 1.0;
     near(z, want, 0, "AdjustSoftMaxRes");
+}
+END_TEST
+
+START_TEST(test_ascendc_act_shapeinfo)
+{
+    Session s;
+    const std::vector<float> z = run<OpShape>(s, std::vector<float>(8, 0.0f), std::vector<float>(8, 0.0f),
+                                              std::vector<float>(8, 0.0f), 0);
+    ck_assert_float_eq(z[0], 120 + 2 + 7 + 2);
 }
 END_TEST
 
@@ -554,8 +668,10 @@ extern "C" Suite *dv_ascendc_act_suite(void)
     tcase_add_test(tc, test_ascendc_act_elementwise);
     tcase_add_test(tc, test_ascendc_act_softmax);
     tcase_add_test(tc, test_ascendc_act_flashv2);
+    tcase_add_test(tc, test_ascendc_act_flashv3);
     tcase_add_test(tc, test_ascendc_act_grad);
     tcase_add_test(tc, test_ascendc_act_adjust);
+    tcase_add_test(tc, test_ascendc_act_shapeinfo);
     tcase_add_test(tc, test_ascendc_act_host);
     tcase_add_test(tc, test_ascendc_act_errors);
     suite_add_tcase(s, tc);

@@ -917,6 +917,185 @@ inline void SoftmaxGradFront(const LocalTensor<T> &dstTensor, const LocalTensor<
     SoftmaxGrad<T, false, isDataFormatNZ>(dstTensor, gradTensor, srcTensor, tiling, true, softmaxShapeInfo, loc);
 }
 
+/* ---- SoftmaxFlashV3 (adv_api/activation/softmaxflashv3.h; half data, float statistics, as CANN's dav-2201
+ * implementation, softmax/membase/v220/softmax_flashv3_impl.h): each row is shifted per eighth of its columns by
+ * (mean - eighth's mean) * alpha / (1 - alpha) (the means as CANN forms them: 8-element group sums of the first 512
+ * columns with every further 64-wide block added, then 8 of those per eighth, over baseK = K / 8); mean, max and sum
+ * are updated as in FlashV2 with the shifts (isUpdate: mean = (inMean (loopCnt - 1) + mean) / loopCnt) ---- */
+template <typename T, typename U, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,
+          bool isDataFormatNZ = false, const SoftmaxConfig &config = SOFTMAX_DEFAULT_CFG>
+inline void SoftmaxFlashV3(const LocalTensor<T> &dstTensor, const LocalTensor<U> &meanTensor,
+                           const LocalTensor<U> &expSumTensor, const LocalTensor<U> &maxTensor,
+                           const LocalTensor<T> &srcTensor, const LocalTensor<T> &expMaxTensor,
+                           const LocalTensor<U> &inMeanTensor, const LocalTensor<U> &inExpSumTensor,
+                           const LocalTensor<U> &inMaxTensor, const LocalTensor<uint8_t> &sharedTmpBuffer,
+                           const SoftMaxTiling &tiling, const SoftMaxParams &params,
+                           const dvac::Loc &loc = dvac::Loc::here())
+{
+    static_assert(std::is_same<T, half>::value && std::is_same<U, float>::value,
+                  "SoftmaxFlashV3: dav-2201 has half data with float statistics only");
+    static_assert(!isDataFormatNZ, "SoftmaxFlashV3: the NZ format is not implemented in dvsim");
+    (void)tiling;
+    using namespace dvac::act;
+    if (!dvac::vec_stream(loc))
+        return;
+    const char *api = "SoftmaxFlashV3";
+    const uint32_t M = params.srcM, K = params.srcK;
+    if (M == 0 || K < 512 || K % 64 || K / 64 - 8 > 255)
+        dvac::fail_at(loc, api, "srcK %u: CANN's mean needs a multiple of 64 from 512 to 16832 (srcM %u)", K, M);
+    if (params.oriSrcK && params.oriSrcK != K)
+        dvac::fail_at(loc, api, "oriSrcK %u differs from srcK %u: padded rows are not implemented in dvsim",
+                      params.oriSrcK, K);
+    if (params.splitMeanCnt != 8 || params.loopCnt == 0 || params.alpha >= 1.0f)
+        dvac::fail_at(loc, api, "splitMeanCnt %u, loopCnt %u, alpha %g: CANN's implementation takes 8, >= 1, < 1",
+                      params.splitMeanCnt, params.loopCnt, (double)params.alpha);
+    if ((uint64_t)M * K > srcTensor.GetSize() || (uint64_t)M * K > dstTensor.GetSize())
+        dvac::fail_at(loc, api, "srcM x srcK = %u x %u is more than the tensors hold", M, K);
+    out8_fits(meanTensor, "meanTensor", M, loc, api);
+    out8_fits(expSumTensor, "expSumTensor", M, loc, api);
+    out8_fits(maxTensor, "maxTensor", M, loc, api);
+    if (isUpdate) {
+        out8_fits(inMeanTensor, "inMeanTensor", M, loc, api);
+        out8_fits(inExpSumTensor, "inExpSumTensor", M, loc, api);
+        out8_fits(inMaxTensor, "inMaxTensor", M, loc, api);
+        if ((uint64_t)M * 16 > expMaxTensor.GetSize())
+            dvac::fail_at(loc, api, "expMaxTensor has %u elements: it needs 16 a row (%u rows)",
+                          expMaxTensor.GetSize(), M);
+    }
+    /* per row: the float copy (K), P (64), R, mean, B, C, D (8 each), the expMax lanes (16) */
+    const LocalTensor<float> all = sharedTmpBuffer.ReinterpretCast<float>();
+    uint32_t rows = all.GetSize() / (K + 120);
+    if (rows == 0)
+        dvac::fail_at(loc, api, "sharedTmpBuffer of %u bytes is too small (at least %u for one row)",
+                      sharedTmpBuffer.GetSize(), (K + 120) * 4);
+    rows = rows > M ? M : rows;
+    if (rows < M && rows > 8)
+        rows = rows / 8 * 8;
+    const LocalTensor<float> X = all, P = all[rows * K], R = P[rows * 64], A = R[rows * 8], B = A[rows * 8],
+                             C = B[rows * 8], D = C[rows * 8], E = D[rows * 8];
+    const RowTmp t0{P, R, rows};
+    const uint32_t baseK = K / 8;
+    const float sc = params.alpha / (1.0f - params.alpha);
+    for (uint32_t r0 = 0; r0 < M; r0 += rows) {
+        const uint32_t m = M - r0 < rows ? M - r0 : rows, n8 = m * 8;
+        const LocalTensor<float> mean = meanTensor[r0 * 8], sum = expSumTensor[r0 * 8], max = maxTensor[r0 * 8];
+        Cast<float, half>(X, srcTensor[r0 * K], RoundMode::CAST_NONE, m * K, loc);
+        bar(loc);
+        /* the means: 8-element group sums of the first 512 columns, every further 64-wide block added */
+        for (uint32_t i = 0; i < m; i++)
+            BlockReduceSum<float>(P[i * 64], X[i * K], 8, 64, 1, 1, 8, loc);
+        bar(loc);
+        if (K / 64 > 8) {
+            for (uint32_t i = 0; i < m; i++)
+                Add<float>(P[i * 64], X[i * K + 512], P[i * 64], (uint64_t)64, (uint8_t)(K / 64 - 8),
+                           BinaryRepeatParams(1, 1, 1, 0, 8, 0), loc);
+            bar(loc);
+        }
+        for (uint32_t g = 0; g < m; g += 255)
+            BlockReduceSum<float>(R[g * 8], P[g * 64], (int32_t)(m - g < 255 ? m - g : 255), 64, 1, 1, 8, loc);
+        bar(loc);
+        Muls<float>(R, R, 1.0f / (float)baseK, (int32_t)n8, loc); /* each eighth's mean */
+        bar(loc);
+        const uint32_t full = m / 8, rest = m % 8;
+        if (full)
+            BlockReduceSum<float>(A, R, (int32_t)full, 64, 1, 1, 8, loc);
+        if (rest)
+            BlockReduceSum<float>(A[full * 8], R[full * 64], 1, (int32_t)(rest * 8), 1, 1, 8, loc);
+        bar(loc);
+        Brcb<float>(P, A, (uint8_t)((m + 7) / 8), BrcbRepeatParams(1, 8), loc);
+        bar(loc);
+        Muls<float>(A, P, 0.125f, (int32_t)n8, loc); /* the row's mean, 8 lanes */
+        bar(loc);
+        Sub<float>(B, A, R, (int32_t)n8, loc);
+        bar(loc);
+        Muls<float>(B, B, sc, (int32_t)n8, loc); /* the shift of each eighth */
+        bar(loc);
+        for (uint32_t i = 0; i < m; i++) {
+            Brcb<float>(P, B[i * 8], 1, BrcbRepeatParams(1, 8), loc);
+            bar(loc);
+            for (uint32_t j = 0; j < 8; j++) {
+                const LocalTensor<float> xj = X[i * K + j * baseK];
+                if (baseK / 64)
+                    Sub<float>(xj, xj, P[j * 8], (uint64_t)64, (uint8_t)(baseK / 64),
+                               BinaryRepeatParams(1, 1, 0, 8, 8, 0), loc);
+                if (baseK % 64)
+                    Sub<float>(xj[baseK / 64 * 64], xj[baseK / 64 * 64], P[j * 8], (uint64_t)(baseK % 64), 1,
+                               BinaryRepeatParams(1, 1, 0, 8, 8, 0), loc);
+            }
+            bar(loc);
+        }
+        if constexpr (isUpdate) {
+            Muls<float>(mean, inMeanTensor[r0 * 8], (float)params.loopCnt - 1.0f, (int32_t)n8, loc);
+            bar(loc);
+            Add<float>(mean, mean, A, (int32_t)n8, loc);
+            bar(loc);
+            Muls<float>(mean, mean, 1.0f / (float)params.loopCnt, (int32_t)n8, loc);
+        } else {
+            copy_ub(mean, A, n8, loc);
+        }
+        bar(loc);
+        row_reduce(Red::MAX, t0, X, m, K, loc);
+        copy_ub(B, P, n8, loc);
+        Sub<float>(C, A, mean, (int32_t)n8, loc); /* shiftCurr */
+        bar(loc);
+        Muls<float>(C, C, sc, (int32_t)n8, loc);
+        bar(loc);
+        Add<float>(max, B, C, (int32_t)n8, loc);
+        bar(loc);
+        if constexpr (isUpdate) {
+            Sub<float>(D, inMeanTensor[r0 * 8], mean, (int32_t)n8, loc); /* shiftPrev */
+            bar(loc);
+            Muls<float>(D, D, sc, (int32_t)n8, loc);
+            bar(loc);
+            Add<float>(B, inMaxTensor[r0 * 8], D, (int32_t)n8, loc);
+            bar(loc);
+            Max<float>(max, max, B, (int32_t)n8, loc);
+            bar(loc);
+            Sub<float>(B, inMaxTensor[r0 * 8], max, (int32_t)n8, loc);
+            bar(loc);
+            Add<float>(B, D, B, (int32_t)n8, loc);
+            bar(loc);
+            Exp<float>(B, B, (int32_t)n8, loc);
+            bar(loc);
+            Mul<float>(sum, B, inExpSumTensor[r0 * 8], (int32_t)n8, loc);
+            bar(loc);
+        }
+        Sub<float>(C, max, C, (int32_t)n8, loc);
+        bar(loc);
+        bsub(X, X, C, m, K, loc);
+        Exp<float>(X, X, (int32_t)(m * K), loc);
+        bar(loc);
+        Cast<half, float>(dstTensor[r0 * K], X, RoundMode::CAST_ROUND, m * K, loc);
+        bar(loc);
+        row_reduce(Red::SUM, t0, X, m, K, loc);
+        if constexpr (isUpdate) {
+            Add<float>(sum, sum, P, (int32_t)n8, loc);
+            bar(loc);
+            Copy<float>(E, B, (uint64_t)8, (uint8_t)m, CopyRepeatParams(1, 1, 2, 1), loc);
+            Copy<float>(E[8], B, (uint64_t)8, (uint8_t)m, CopyRepeatParams(1, 1, 2, 1), loc);
+            bar(loc);
+            Cast<half, float>(expMaxTensor[r0 * 16], E, RoundMode::CAST_ROUND, m * 16, loc);
+            bar(loc);
+        } else {
+            copy_ub(sum, P, n8, loc);
+        }
+    }
+}
+template <typename T, typename U, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,
+          bool isDataFormatNZ = false, const SoftmaxConfig &config = SOFTMAX_DEFAULT_CFG>
+inline void SoftmaxFlashV3(const LocalTensor<T> &dstTensor, const LocalTensor<U> &meanTensor,
+                           const LocalTensor<U> &expSumTensor, const LocalTensor<U> &maxTensor,
+                           const LocalTensor<T> &srcTensor, const LocalTensor<T> &expMaxTensor,
+                           const LocalTensor<U> &inMeanTensor, const LocalTensor<U> &inExpSumTensor,
+                           const LocalTensor<U> &inMaxTensor, const SoftMaxTiling &tiling, const SoftMaxParams &params,
+                           const dvac::Loc &loc = dvac::Loc::here())
+{
+    if (dvac::vec_stream(loc))
+        SoftmaxFlashV3<T, U, isUpdate, isReuseSource, isBasicBlock, isDataFormatNZ, config>(
+            dstTensor, meanTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inMeanTensor, inExpSumTensor,
+            inMaxTensor, dvac::act::stack_buffer<uint8_t>(loc, "SoftmaxFlashV3"), tiling, params, loc);
+}
+
 #undef DVAC_SOFTMAX_FLOAT_ONLY
 
 } // namespace AscendC
