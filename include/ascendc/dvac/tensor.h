@@ -196,29 +196,32 @@ private:
 };
 
 /* ---- local ---- */
-#ifndef K_MAX_SHAPE_DIM
-#define K_MAX_SHAPE_DIM 8
-#endif
 #ifndef ASCC_ENUM_DATAFORMAT
 #define ASCC_ENUM_DATAFORMAT
+/* CANN's data format (include/basic_api/kernel_struct_data_copy.h; the same guard). */
 enum class DataFormat : uint8_t { ND = 0, NZ, NCHW, NC1HWC0, NHWC, NCDHW, NDC1HWC0, FRACTAL_Z_3D };
 #endif
 
-/* A tensor's shape as the kernel describes it (LocalTensor::SetShapeInfo; CANN's kernel_tensor.h): the
- * advanced APIs read their dimensions from it.  More than K_MAX_SHAPE_DIM dimensions keep the first. */
+/* The shape a LocalTensor may carry (CANN's include/basic_api/kernel_tensor.h): up to 8 dimensions, and the
+ * original shape before padding. */
+constexpr int32_t K_MAX_SHAPE_DIM = 8;
 struct ShapeInfo {
     ShapeInfo() {}
-    ShapeInfo(uint8_t dim, const uint32_t inShape[], uint8_t origDim, const uint32_t inOrig[], DataFormat fmt)
-        : shapeDim(dim > K_MAX_SHAPE_DIM ? K_MAX_SHAPE_DIM : dim),
-          originalShapeDim(origDim > K_MAX_SHAPE_DIM ? K_MAX_SHAPE_DIM : origDim), dataFormat(fmt)
+    ShapeInfo(const uint8_t inputShapeDim, const uint32_t inputShape[], const uint8_t inputOriginalShapeDim,
+              const uint32_t inputOriginalShape[], const DataFormat inputFormat)
+        : shapeDim(clamp(inputShapeDim)), originalShapeDim(clamp(inputOriginalShapeDim)), dataFormat(inputFormat)
     {
         for (int i = 0; i < shapeDim; ++i)
-            shape[i] = inShape[i];
+            shape[i] = inputShape[i];
         for (int i = 0; i < originalShapeDim; ++i)
-            originalShape[i] = inOrig[i];
+            originalShape[i] = inputOriginalShape[i];
     }
-    ShapeInfo(uint8_t dim, const uint32_t inShape[], DataFormat fmt = DataFormat::ND)
-        : ShapeInfo(dim, inShape, dim, inShape, fmt)
+    ShapeInfo(const uint8_t inputShapeDim, const uint32_t inputShape[], const DataFormat inputFormat)
+        : ShapeInfo(inputShapeDim, inputShape, inputShapeDim, inputShape, inputFormat)
+    {
+    }
+    ShapeInfo(const uint8_t inputShapeDim, const uint32_t inputShape[])
+        : ShapeInfo(inputShapeDim, inputShape, inputShapeDim, inputShape, DataFormat::ND)
     {
     }
     uint8_t shapeDim = 0;
@@ -226,7 +229,17 @@ struct ShapeInfo {
     uint32_t shape[K_MAX_SHAPE_DIM] = {};
     uint32_t originalShape[K_MAX_SHAPE_DIM] = {};
     DataFormat dataFormat = DataFormat::ND;
+
+private:
+    static uint8_t clamp(uint8_t d) { return d > K_MAX_SHAPE_DIM ? (uint8_t)K_MAX_SHAPE_DIM : d; }
 };
+inline uint64_t GetShapeSize(const ShapeInfo &shapeInfo)
+{
+    uint64_t n = 1;
+    for (int i = 0; i < shapeInfo.shapeDim; ++i)
+        n *= shapeInfo.shape[i];
+    return n;
+}
 
 template <typename T> class LocalTensor {
 public:
@@ -256,6 +269,9 @@ public:
     {
         return LocalTensor<U>(addr_, (uint32_t)((uint64_t)size_ * sizeof(T) / sizeof(U)), pos_);
     }
+    /* The shape the kernel gave (nothing is emitted; sub-tensors and casts start without one). */
+    void SetShapeInfo(const ShapeInfo &shapeInfo) { shape_ = shapeInfo; }
+    ShapeInfo GetShapeInfo() const { return shape_; }
     /* Scalar access to UB (ld_ub / st_ub on the scalar unit): a read returns the element as the model's
      * scalar unit finds it when it issues the load, so what the kernel synchronised before is there
      * (a V -> S or MTE2 -> S flag, as on hardware). */
@@ -276,9 +292,6 @@ public:
         std::memcpy(&bits, static_cast<const void *>(&value), sizeof(T));
         dvk_st_ub(c, addr_ + (uint64_t)index * sizeof(T), dvac::dtype_of<T>(), bits);
     }
-    /* The shape the kernel gave (nothing is emitted; sub-tensors and casts start without one). */
-    void SetShapeInfo(const ShapeInfo &shapeInfo) { shapeInfo_ = shapeInfo; }
-    ShapeInfo GetShapeInfo() const { return shapeInfo_; }
     /* Element count check of an API: `count` elements from this tensor stay inside it. */
     void need(uint64_t count, const dvac::Loc &loc, const char *api) const
     {
@@ -301,7 +314,7 @@ private:
     uint64_t addr_ = 0;
     uint32_t size_ = 0;
     TPosition pos_ = TPosition::VECCALC;
-    ShapeInfo shapeInfo_;
+    ShapeInfo shape_;
 };
 
 /* ---- queues ---- */
@@ -342,7 +355,8 @@ public:
     {
         dv_k_t *c = dvac::at(loc);
         uint32_t i = slot(t.addr(), loc, "EnQue");
-        if (state_[i] != ALLOCED)
+        /* CANN accepts an allocated or a dequeued buffer (kernel_tquebind_impl.h: OCCUPIED / DEQUE) */
+        if (state_[i] != ALLOCED && state_[i] != DEQUEUED)
             dvac::fail_at(loc, "EnQue", "the tensor was not allocated from this queue, or is already enqueued");
         dvk_bookkeeping(c);
         if (sync_)
@@ -470,7 +484,7 @@ public:
                        bufOffset, len_);
         return LocalTensor<T>(addr_ + bufOffset, count, pos);
     }
-    /* As CANN's TBuf (a TQueBind of depth 0 from pos to pos): the whole buffer, no events (one pipe). */
+    /* CANN's TBuf is a queue of depth 0: AllocTensor hands out the whole buffer, FreeTensor does nothing. */
     template <typename T> LocalTensor<T> AllocTensor(const dvac::Loc &loc = dvac::Loc::here()) const
     {
         return Get<T>(loc);
