@@ -518,8 +518,9 @@ public:
     /* Event ids outside the queues (CANN's pool of each HardEvent). */
     template <HardEvent evt> int32_t AllocEventID(const dvac::Loc &loc = dvac::Loc::here());
     template <HardEvent evt> void ReleaseEventID(int32_t id, const dvac::Loc &loc = dvac::Loc::here());
-    template <HardEvent evt> int32_t FetchEventID(const dvac::Loc &loc = dvac::Loc::here());
-    int32_t FetchEventID(HardEvent evt, const dvac::Loc &loc = dvac::Loc::here());
+    /* CANN returns TEventID, so `TEventID id = pipe.FetchEventID(...)` compiles. */
+    template <HardEvent evt> TEventID FetchEventID(const dvac::Loc &loc = dvac::Loc::here());
+    TEventID FetchEventID(HardEvent evt, const dvac::Loc &loc = dvac::Loc::here());
 
 private:
     dvac::Region region_;
