@@ -1,9 +1,287 @@
-/* adv/transform.h - Ascend C high-level API, data layout (Broadcast, Fill, Pad, UnPad, TransData, ConfusionTranspose): kernel side, built on the basic
- * vector API (dvac/vec*.h) as CANN builds it.  docs/ASCENDC.md, "Advanced APIs", lists what each emits. */
+/* adv/transform.h - Ascend C high-level API, data layout (Fill, Broadcast, Pad, UnPad): kernel side, built on
+ * the basic vector API (dvac/vec*.h) as CANN builds it.  docs/ASCENDC.md, "Advanced APIs" > "Data layout",
+ * lists what each emits and where dvsim's sequence differs from CANN's.
+ *
+ * CANN gives the forms without a temporary buffer the UB above the TPipe's buffers (PopStackBuffer); dvsim
+ * gives them the reserved 8 KB at the top of UB (dvac::tmp_ub, CANN's TMP_UB_OFFSET), which bounds how much
+ * those forms do per step. */
 #ifndef DVSIM_ADV_TRANSFORM_H
 #define DVSIM_ADV_TRANSFORM_H
 
 #include "../dvac/core.h"
 #include "../dvac/tensor.h"
+#include "../dvac/sync.h"
+#include "../dvac/copy.h"
+#include "../dvac/vec.h"
+#include "../kernel_tiling/kernel_tiling.h"
+
+namespace AscendC {
+
+/* Pad's parameters: elements added left and right of each row, and their value. */
+struct PadParams {
+    PadParams() {}
+    PadParams(const uint16_t leftPadIn, const uint16_t rightPadIn, const int32_t padValueIn)
+        : leftPad(leftPadIn), rightPad(rightPadIn), padValue(padValueIn)
+    {
+    }
+    uint16_t leftPad = 0;
+    uint16_t rightPad = 0;
+    int32_t padValue = 0;
+};
+
+/* UnPad's parameters: elements removed left and right of each row. */
+struct UnPadParams {
+    UnPadParams() {}
+    UnPadParams(const uint16_t leftPadIn, const uint16_t rightPadIn) : leftPad(leftPadIn), rightPad(rightPadIn) {}
+    uint16_t leftPad = 0;
+    uint16_t rightPad = 0;
+};
+
+} // namespace AscendC
+
+namespace dvac {
+namespace xform {
+
+/* The stack buffer of the forms without a temporary buffer: the reserved top 8 KB of UB. */
+template <typename T> inline AscendC::LocalTensor<T> stack_buffer(dv_k_t *c, const Loc &loc, const char *api)
+{
+    const uint64_t bytes = 8192;
+    return AscendC::LocalTensor<T>(tmp_ub(c, bytes, loc, api), (uint32_t)(bytes / sizeof(T)),
+                                   AscendC::TPosition::VECCALC);
+}
+
+/* An event of the current TPipe (CANN fetches them from GetTPipePtr()). */
+inline int32_t pipe_event(AscendC::HardEvent evt, const Loc &loc, const char *api)
+{
+    AscendC::TPipe *p = AscendC::GetTPipePtr();
+    if (!p)
+        fail_at(loc, api, "needs a TPipe (its event ids)");
+    return p->FetchEventID(evt, loc);
+}
+
+/* Broadcast of a [rows, cols] tensor from [1, cols] (CANN's TwoDimBroadCastDimAlign / LoopBroadCast): each
+ * datablock of the source row is written to every row with vor against a zero datablock (as uint16_t). */
+template <typename T>
+inline void brc_first_dim(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTensor<T> &src,
+                          const AscendC::LocalTensor<T> &tmp, uint32_t rows, uint32_t cols, const Loc &loc)
+{
+    using namespace AscendC;
+    const char *api = "Broadcast";
+    constexpr uint32_t epb = 32 / sizeof(T);
+    const uint32_t u16PerElem = sizeof(T) / sizeof(uint16_t);
+    if (cols % epb != 0)
+        fail_at(loc, api, "the last dimension (%u) must fill whole 32-byte datablocks to broadcast the first", cols);
+    LocalTensor<uint16_t> zero = tmp.template ReinterpretCast<uint16_t>();
+    LocalTensor<uint16_t> d = dst.template ReinterpretCast<uint16_t>();
+    LocalTensor<uint16_t> s = src.template ReinterpretCast<uint16_t>();
+    Duplicate(zero, (uint16_t)0, (int32_t)(32 / sizeof(uint16_t)), loc);
+    PipeBarrier<PIPE_V>(loc);
+    if (cols >= 255 * epb) { /* a row is too long for block strides: one vor per row, count mode */
+        SetMaskCount(loc);
+        SetVectorMask<T, MaskMode::COUNTER>((int32_t)(cols * u16PerElem), loc);
+        for (uint32_t r = 0; r < rows; r++)
+            Or<uint16_t, false>(d[r * cols * u16PerElem], s, zero, MASK_PLACEHOLDER, 1,
+                                BinaryRepeatParams(1, 1, 0, 8, 8, 0), loc);
+        PipeBarrier<PIPE_V>(loc);
+        return;
+    }
+    /* repeat b writes datablock b of 8 rows: dst block stride = one row */
+    const uint8_t repeat = (uint8_t)(cols / epb), rowBlocks = (uint8_t)(cols * sizeof(T) / 32);
+    const BinaryRepeatParams p(rowBlocks, 0, 0, 1, 1, 0);
+    uint32_t r = 0;
+    for (; r + 8 <= rows; r += 8) {
+        SetMaskNorm(loc);
+        SetVectorMask<uint16_t, MaskMode::NORMAL>(8 * 16, loc);
+        Or<uint16_t, false>(d[r * cols * u16PerElem], s, zero, MASK_PLACEHOLDER, repeat, p, loc);
+    }
+    if (r < rows) {
+        SetMaskNorm(loc);
+        SetVectorMask<uint16_t, MaskMode::NORMAL>((int32_t)((rows - r) * 16), loc);
+        Or<uint16_t, false>(d[r * cols * u16PerElem], s, zero, MASK_PLACEHOLDER, repeat, p, loc);
+    }
+    PipeBarrier<PIPE_V>(loc);
+}
+
+/* Broadcast of a [rows, cols] tensor from [rows, 1] (CANN's TwoDimBroadCastLastDim, aligned case): Brcb puts
+ * each row's value in a datablock of tmp, then vcopy repeats that datablock along the row.  CANN copies with
+ * one count-mode vcopy of `rows` repeats; in count mode the repeats follow from the count (docs/SEMANTICS.md),
+ * so dvsim copies in normal mode, one vcopy per 8 datablocks of columns, a repeat per row. */
+template <typename T>
+inline void brc_last_dim(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTensor<T> &src,
+                         const AscendC::LocalTensor<T> &tmp, uint32_t rows, uint32_t cols, const Loc &loc)
+{
+    using namespace AscendC;
+    const char *api = "Broadcast";
+    constexpr uint32_t epb = 32 / sizeof(T), E = 256 / sizeof(T);
+    if (cols % epb != 0)
+        fail_at(loc, api, "a last dimension (%u) that does not fill whole 32-byte datablocks needs GatherMask, "
+                          "which dvsim does not model", cols);
+    if (cols / epb > 255)
+        fail_at(loc, api, "a row of %u datablocks is beyond vcopy's repeat stride (255)", cols / epb);
+    /* rows per step: their datablocks must fit tmp (CANN's GetAlignLoopNumbers) */
+    const uint32_t step = tmp.GetSize() / (epb * epb) * epb;
+    if (step == 0)
+        fail_at(loc, api, "the temporary buffer holds %u elements, at least %u are needed", tmp.GetSize(), epb * epb);
+    for (uint32_t r0 = 0; r0 < rows; r0 += step) {
+        const uint32_t n = rows - r0 < step ? rows - r0 : step;
+        const uint32_t brcbRepeats = (n + 7) / 8, maxRep = sizeof(T) == 4 ? 255 : 254;
+        for (uint32_t b = 0; b < brcbRepeats; b += maxRep) {
+            const uint32_t k = brcbRepeats - b < maxRep ? brcbRepeats - b : maxRep;
+            Brcb(tmp[b * 8 * epb], src[r0 + b * 8], (uint8_t)k, BrcbRepeatParams(1, 8), loc);
+        }
+        PipeBarrier<PIPE_V>(loc);
+        SetMaskNorm(loc);
+        for (uint32_t c0 = 0; c0 < cols; c0 += E) {
+            const uint32_t m = cols - c0 < E ? cols - c0 : E;
+            for (uint32_t q = 0; q < n; q += 255) {
+                const uint32_t k = n - q < 255 ? n - q : 255;
+                Copy<T, true>(dst[(r0 + q) * cols + c0], tmp[q * epb], (uint64_t)m, (uint8_t)k,
+                              CopyRepeatParams(1, 0, (uint16_t)(cols / epb), 1), loc);
+            }
+        }
+        PipeBarrier<PIPE_V>(loc);
+    }
+}
+
+/* Broadcast of 2-, 4-byte elements (CANN's BroadCastCompute). */
+template <typename T, int32_t dim, int32_t axis>
+inline void brc_compute(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTensor<T> &src,
+                        const uint32_t dstShape[dim], const uint32_t srcShape[dim], const AscendC::LocalTensor<T> &tmp,
+                        const Loc &loc)
+{
+    using namespace AscendC;
+    uint64_t srcSize = 1, dstSize = 1;
+    for (int32_t i = 0; i < dim; i++) {
+        if (srcShape[i] != dstShape[i] && srcShape[i] != 1)
+            fail_at(loc, "Broadcast", "source dimension %d (%u) cannot be broadcast to %u", i, srcShape[i],
+                    dstShape[i]);
+        srcSize *= srcShape[i];
+        dstSize *= dstShape[i];
+    }
+    src.need(srcSize, loc, "Broadcast");
+    dst.need(dstSize, loc, "Broadcast");
+    if (srcSize == dstSize) { /* NoBroad: one count-mode vcopy */
+        SetVectorMask<T, MaskMode::COUNTER>((int32_t)dstSize, loc);
+        Copy<T, false>(dst, src, MASK_PLACEHOLDER, 1, CopyRepeatParams(1, 1, 8, 8), loc);
+        PipeBarrier<PIPE_V>(loc);
+    } else if (srcSize == 1) { /* the scalar unit reads the value, Duplicate writes it */
+        const int32_t vs = pipe_event(HardEvent::V_S, loc, "Broadcast");
+        SetFlag<HardEvent::V_S>(vs, loc);
+        WaitFlag<HardEvent::V_S>(vs, loc);
+        const T v = src.GetValue(0, loc);
+        const int32_t sv = pipe_event(HardEvent::S_V, loc, "Broadcast");
+        SetFlag<HardEvent::S_V>(sv, loc);
+        WaitFlag<HardEvent::S_V>(sv, loc);
+        Duplicate(dst, v, (int32_t)dstSize, loc);
+        PipeBarrier<PIPE_V>(loc);
+    } else if constexpr (dim == 2) {
+        if constexpr (axis == 1)
+            brc_last_dim(dst, src, tmp, dstShape[0], dstShape[1], loc);
+        else
+            brc_first_dim(dst, src, tmp, dstShape[0], dstShape[1], loc);
+    } else {
+        fail_at(loc, "Broadcast", "dim %d: only dim 1 and 2 are supported (as CANN's dav-2201)", dim);
+    }
+    SetMaskCount(loc);
+}
+
+template <typename T, int32_t dim, int32_t axis>
+inline void broadcast(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTensor<T> &src,
+                      const uint32_t dstShape[dim], const uint32_t srcShape[dim],
+                      const AscendC::LocalTensor<uint8_t> &tmpBytes, const Loc &loc)
+{
+    using namespace AscendC;
+    static_assert(dim == 1 || dim == 2, "Broadcast: dim must be 1 or 2 on dav-2201");
+    static_assert(axis == 0 || axis == 1, "Broadcast: axis must be 0 or 1");
+    static_assert(one_of<T, int8_t, uint8_t, half, bfloat16_t, int16_t, uint16_t, float, int32_t, uint32_t>(),
+                  "Broadcast: dtype not supported on dav-2201 (int8_t, uint8_t, half, bfloat16_t, int16_t, "
+                  "uint16_t, float, int32_t, uint32_t)");
+    ub_operand(dst, "dst", 32, loc, "Broadcast");
+    ub_operand(src, "src", 32, loc, "Broadcast");
+    if constexpr (sizeof(T) == 1) { /* through half: Cast, broadcast, Cast back */
+        LocalTensor<half> tmp = tmpBytes.ReinterpretCast<half>();
+        uint32_t srcSize = 1, dstSize = 1;
+        for (int32_t i = 0; i < dim; i++) {
+            srcSize *= srcShape[i];
+            dstSize *= dstShape[i];
+        }
+        const uint32_t srcAl = (srcSize + 15) / 16 * 16, dstAl = (dstSize + 15) / 16 * 16;
+        if (tmp.GetSize() < srcAl + dstAl)
+            fail_at(loc, "Broadcast", "the temporary buffer holds %u halves, %u are needed", tmp.GetSize(),
+                    srcAl + dstAl);
+        LocalTensor<half> s16 = tmp, d16 = tmp[srcAl], t16 = tmp[srcAl + dstAl];
+        SetMaskCount(loc);
+        SetVectorMask<T, MaskMode::COUNTER>((int32_t)srcSize, loc);
+        Cast<half, T, false>(s16, src, RoundMode::CAST_NONE, MASK_PLACEHOLDER, 1, UnaryRepeatParams(1, 1, 8, 4), loc);
+        PipeBarrier<PIPE_V>(loc);
+        brc_compute<half, dim, axis>(d16, s16, dstShape, srcShape, t16, loc);
+        SetVectorMask<T, MaskMode::COUNTER>((int32_t)dstSize, loc);
+        Cast<T, half, false>(dst, d16, RoundMode::CAST_NONE, MASK_PLACEHOLDER, 1, UnaryRepeatParams(1, 1, 4, 8), loc);
+        PipeBarrier<PIPE_V>(loc);
+    } else {
+        SetMaskCount(loc);
+        brc_compute<T, dim, axis>(dst, src, dstShape, srcShape, tmpBytes.ReinterpretCast<T>(), loc);
+    }
+    SetMaskNorm(loc);
+    ResetMask(loc);
+}
+
+} // namespace xform
+} // namespace dvac
+
+namespace AscendC {
+
+/* ---- Fill (CANN's InitGlobalMemory): size elements of GM set to value ---- */
+/* Duplicate into the stack buffer, V -> MTE3, then DataCopyPad bursts of the buffer, PIPE_MTE3 barrier. */
+template <typename T>
+inline void Fill(GlobalTensor<T> &gmWorkspaceAddr, const uint64_t size, const T value,
+                 const dvac::Loc &loc = dvac::Loc::here())
+{
+    static_assert(dvac::one_of<T, uint16_t, int16_t, half, float, uint32_t, int32_t>(),
+                  "Fill: dtype not supported (uint16_t, int16_t, half, float, uint32_t, int32_t)");
+    dv_k_t *c = dvac::vec_stream(loc);
+    if (!c)
+        return;
+    LocalTensor<T> buf = dvac::xform::stack_buffer<T>(c, loc, "Fill");
+    constexpr uint32_t maxBurst = 255 * 256 / sizeof(T);
+    const uint32_t pop = buf.GetSize() < maxBurst ? buf.GetSize() : maxBurst;
+    const uint64_t rounds = size / pop, tail = size % pop;
+    Duplicate<T>(buf, value, (int32_t)pop, loc);
+    const int32_t ev = dvac::xform::pipe_event(HardEvent::V_MTE3, loc, "Fill");
+    SetFlag<HardEvent::V_MTE3>(ev, loc);
+    WaitFlag<HardEvent::V_MTE3>(ev, loc);
+    DataCopyExtParams p(1, (uint32_t)(pop * sizeof(T)), 0, 0, 0);
+    for (uint64_t i = 0; i < rounds; i++)
+        DataCopyPad(gmWorkspaceAddr[i * pop], buf, p, loc);
+    if (tail) {
+        p.blockLen = (uint32_t)(tail * sizeof(T));
+        DataCopyPad(gmWorkspaceAddr[rounds * pop], buf, p, loc);
+    }
+    PipeBarrier<PIPE_MTE3>(loc);
+}
+
+/* ---- Broadcast: dim 1 or 2, along axis 0 ([1, n] -> [m, n]) or 1 ([m, 1] -> [m, n]) ---- */
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+inline void Broadcast(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal, const uint32_t dstShape[dim],
+                      const uint32_t srcShape[dim], LocalTensor<uint8_t> &sharedTmpBuffer,
+                      const dvac::Loc &loc = dvac::Loc::here())
+{
+    if (!dvac::vec_stream(loc))
+        return;
+    dvac::ub_operand(sharedTmpBuffer, "sharedTmpBuffer", 32, loc, "Broadcast");
+    dvac::xform::broadcast<T, dim, axis>(dstLocal, srcLocal, dstShape, srcShape, sharedTmpBuffer, loc);
+}
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+inline void Broadcast(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal, const uint32_t dstShape[dim],
+                      const uint32_t srcShape[dim], const dvac::Loc &loc = dvac::Loc::here())
+{
+    dv_k_t *c = dvac::vec_stream(loc);
+    if (!c)
+        return;
+    dvac::xform::broadcast<T, dim, axis>(dstLocal, srcLocal, dstShape, srcShape,
+                                         dvac::xform::stack_buffer<uint8_t>(c, loc, "Broadcast"), loc);
+}
+
+} // namespace AscendC
 
 #endif
