@@ -61,7 +61,7 @@ while read -r rel; do
     rm -rf "$d"
     cp -R "$SRC/$rel" "$d" || { echo "RUN     $name: cannot copy"; fail=$((fail + 1)); continue; }
     # the scenario the README sets (SCENARIO_NUM=N), else the CMakeLists' default, else 0
-    scen=$(sed -n 's/^ *SCENARIO_NUM=\([0-9][0-9]*\).*/\1/p' "$d/README.md" 2>/dev/null | head -n 1)
+    scen=$(sed -n 's/^ *\(SCENARIO_NUM\|TESTCASE\)=\([0-9][0-9]*\).*/\2/p' "$d/README.md" 2>/dev/null | head -n 1)
     [ -n "$scen" ] || scen=$(sed -n 's/.*set(SCENARIO_NUM *"*\([0-9]*\)"*.*/\1/p' "$d/CMakeLists.txt" | head -n 1)
     scen=${scen:-0}
     # the README's cmake options for the default (npu) run mode
@@ -80,12 +80,17 @@ while read -r rel; do
     fi
     gen=$(readme_cmd "$d" gen_data.py | sed "s/\$SCENARIO_NUM/$scen/g; s/\${SCENARIO_NUM}/$scen/g; s/\$SCENARIO/$scen/g")
     ver=$(readme_cmd "$d" verify_result.py | sed "s/\$SCENARIO_NUM/$scen/g; s/\${SCENARIO_NUM}/$scen/g; s/\$SCENARIO/$scen/g")
+    # the README's arguments of ./demo (broadcast: ./demo $TESTCASE)
+    args=$(grep -h '^ *\./demo' "$d/README.md" 2>/dev/null | head -n 1 | sed 's/#.*//; s|^ *\./demo *||; s/ *$//' |
+        sed "s/\$TESTCASE/$scen/g; s/\$SCENARIO_NUM/$scen/g" | grep -v '\$')
+    gen=$(echo "$gen" | sed "s/\$TESTCASE/$scen/g")
     gen=$(echo "$gen" | sed "s|^python3 |$PYTHON |")
     ver=$(echo "$ver" | sed "s|^python3 |$PYTHON |")
     prof="$d/build/prof"
+    # shellcheck disable=SC2086 # args is the README's argument list
     if ! (cd "$d/build" && mkdir -p input output &&
         { [ -z "$gen" ] || timeout "$TIMEOUT_S" sh -c "$gen" >>"$log" 2>&1; } &&
-        DVSIM_PROFILE_OUT="$prof" timeout "$TIMEOUT_S" ./demo >>"$log" 2>&1); then
+        DVSIM_PROFILE_OUT="$prof" timeout "$TIMEOUT_S" ./demo $args >>"$log" 2>&1); then
         echo "RUN     $name: $(tail -n 3 "$log" | tr '\n' ' ' | cut -c 1-200)"
         fail=$((fail + 1))
         continue
