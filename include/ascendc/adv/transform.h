@@ -226,6 +226,181 @@ inline void broadcast(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTe
     ResetMask(loc);
 }
 
+/* ---- Pad / UnPad ---- */
+
+template <typename T> constexpr bool pad_type_ok()
+{
+    return one_of<T, int16_t, uint16_t, half, int32_t, uint32_t, float>();
+}
+
+/* CANN's static_cast<T>(padValue) of the int32_t pad value. */
+template <typename T> inline T pad_value(int32_t v)
+{
+    if constexpr (std::is_integral<T>::value)
+        return (T)v;
+    else
+        return T((float)v);
+}
+
+/* One S -> V (or V -> S) flag pair from the current TPipe, around the scalar unit's writes. */
+template <AscendC::HardEvent evt> inline void pipe_sync(const Loc &loc, const char *api)
+{
+    const int32_t ev = pipe_event(evt, loc, api);
+    AscendC::SetFlag<evt>(ev, loc);
+    AscendC::WaitFlag<evt>(ev, loc);
+}
+
+/* Pad with the row width 32-byte aligned (CANN's AlignedPad): the rows are copied, then the last datablock
+ * of every row gets the pad value where the mask selects the columns past srcOriWidth, 255 rows per vdup. */
+template <typename T>
+inline void pad_aligned(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTensor<T> &src,
+                        const AscendC::PadParams &pp, const AscendC::tiling::PadTiling &t, const Loc &loc)
+{
+    using namespace AscendC;
+    constexpr uint32_t epb = 32 / sizeof(T);
+    const uint32_t h = t.srcHeight, w = t.srcWidth, ori = t.srcOriWidth, rp = pp.rightPad;
+    if (ori > w || w - ori > epb || rp > w - ori)
+        fail_at(loc, "Pad", "srcOriWidth %u and rightPad %u do not fit the last datablock of a %u-element row", ori,
+                rp, w);
+    DataCopy(dst, src, h * w, loc);
+    PipeBarrier<PIPE_V>(loc);
+    if (rp == 0)
+        return;
+    const uint64_t mask[2] = {((1ull << rp) - 1) << (epb - (w - ori)), 0};
+    const T v = pad_value<T>(pp.padValue);
+    for (uint32_t i = 0; i < t.heightFractal; i++)
+        Duplicate<T, true>(dst[i * t.mainLoopOffset + t.widthWithoutLastBlock], v, mask, (uint8_t)t.heightTiling, 1,
+                           (uint8_t)t.blocksPerRow, loc);
+    if (t.heightFractalTail)
+        Duplicate<T, true>(dst[t.tailBlockOffset], v, mask, (uint8_t)t.heightFractalTail, 1, (uint8_t)t.blocksPerRow,
+                           loc);
+}
+
+/* Pad with an unaligned row width.  CANN spreads the elements over datablocks (Brcb) and gathers each padded
+ * row back with TransDataTo5HD (vnchwconv), which dvsim's ISA does not have.  dvsim gathers each padded row
+ * with one vgather instead: the offsets of row 0 (CreateVecIndex, Muls, Adds; the pad columns pointing at a
+ * datablock of the pad value, written by the scalar unit), then per row a vgather and a vadd that moves the
+ * data columns' offsets one source row on. */
+template <typename T>
+inline void pad_unaligned(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTensor<T> &src,
+                          const AscendC::PadParams &pp, const AscendC::LocalTensor<uint8_t> &tmp,
+                          const AscendC::tiling::PadTiling &t, const Loc &loc)
+{
+    using namespace AscendC;
+    const char *api = "Pad";
+    constexpr uint32_t s = sizeof(T), epb = 32 / s;
+    const uint32_t h = t.srcHeight, w = t.srcWidth, l = pp.leftPad, W = w + pp.leftPad + pp.rightPad;
+    if (W * s % 32 != 0)
+        fail_at(loc, api, "a padded row of %u elements must fill whole 32-byte datablocks", W);
+    src.need((uint64_t)h * w, loc, api);
+    dst.need((uint64_t)h * W, loc, api);
+    const uint32_t wal = (W + 7) / 8 * 8, bytes = 32 + 2 * wal * 4;
+    if (tmp.GetSize() < bytes)
+        fail_at(loc, api, "the temporary buffer holds %u bytes, %u are needed", tmp.GetSize(), bytes);
+    LocalTensor<T> padBlk = tmp.ReinterpretCast<T>();
+    LocalTensor<int32_t> off = tmp[32].ReinterpretCast<int32_t>(), step = tmp[32 + wal * 4].ReinterpretCast<int32_t>();
+    /* the gather's source: from the lower of src and the pad datablock to the end of the higher */
+    const uint64_t srcEnd = src.addr() + (uint64_t)h * w * s, padEnd = padBlk.addr() + 32;
+    const uint64_t lo = src.addr() < padBlk.addr() ? src.addr() : padBlk.addr();
+    const uint64_t hi = srcEnd > padEnd ? srcEnd : padEnd;
+    const LocalTensor<T> big(lo, (uint32_t)((hi - lo) / s), src.GetPosition());
+    const int32_t srcOff = (int32_t)(src.addr() - lo), padOff = (int32_t)(padBlk.addr() - lo);
+    pipe_sync<HardEvent::V_S>(loc, api); /* CreateVecIndex's scalar writes after the vector unit's last use */
+    CreateVecIndex(off, -(int32_t)l, W, loc);
+    Duplicate(padBlk, pad_value<T>(pp.padValue), (int32_t)epb, loc);
+    Muls(off, off, (int32_t)s, (int32_t)W, loc);
+    PipeBarrier<PIPE_V>(loc);
+    Adds(off, off, srcOff, (int32_t)W, loc);
+    Duplicate(step, (int32_t)(w * s), (int32_t)W, loc);
+    PipeBarrier<PIPE_V>(loc);
+    pipe_sync<HardEvent::V_S>(loc, api);
+    for (uint32_t c = 0; c < W; c++) {
+        if (c >= l && c < l + w)
+            continue;
+        off.SetValue(c, padOff, loc);
+        step.SetValue(c, 0, loc);
+    }
+    pipe_sync<HardEvent::S_V>(loc, api);
+    const LocalTensor<uint32_t> offU = off.ReinterpretCast<uint32_t>();
+    for (uint32_t r = 0; r < h; r++) {
+        Gather(dst[r * W], big, offU, 0, W, loc);
+        PipeBarrier<PIPE_V>(loc);
+        if (r + 1 < h) {
+            Add(off, off, step, (int32_t)W, loc);
+            PipeBarrier<PIPE_V>(loc);
+        }
+    }
+}
+
+template <typename T>
+inline void pad(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTensor<T> &src, const AscendC::PadParams &pp,
+                const AscendC::LocalTensor<uint8_t> &tmp, const AscendC::tiling::PadTiling &t, const Loc &loc)
+{
+    static_assert(pad_type_ok<T>(), "Pad: dtype not supported (int16_t, uint16_t, half, int32_t, uint32_t, float)");
+    ub_operand(dst, "dst", 32, loc, "Pad");
+    ub_operand(src, "src", 32, loc, "Pad");
+    if (t.srcWidth * sizeof(T) % 32 == 0)
+        pad_aligned(dst, src, pp, t, loc);
+    else
+        pad_unaligned(dst, src, pp, tmp, t, loc);
+}
+
+/* UnPad (the row width 32-byte aligned; as CANN's dav-2201, leftPad is not applied: each row keeps its first
+ * srcWidth - rightPad elements, packed).  CANN packs them with one GatherMask (vreducev2), which dvsim's ISA
+ * does not have; dvsim computes each output element's source offset, ((i + floor(i / n) * rightPad) * size for
+ * n kept columns: CreateVecIndex, Muls, Cast with CAST_FLOOR, Muls, CreateVecIndex, Muls, Add) and gathers
+ * them with vgather, in steps of what the temporary buffer holds. */
+template <typename T>
+inline void unpad(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTensor<T> &src,
+                  const AscendC::UnPadParams &up, const AscendC::LocalTensor<uint8_t> &tmp,
+                  const AscendC::tiling::UnPadTiling &t, const Loc &loc)
+{
+    using namespace AscendC;
+    static_assert(pad_type_ok<T>(), "UnPad: dtype not supported (int16_t, uint16_t, half, int32_t, uint32_t, float)");
+    const char *api = "UnPad";
+    constexpr uint32_t s = sizeof(T), E = 256 / s;
+    const uint32_t h = t.srcHeight, w = t.srcWidth, rp = up.rightPad;
+    ub_operand(dst, "dst", 32, loc, api);
+    ub_operand(src, "src", 32, loc, api);
+    if (w * s % 32 != 0)
+        fail_at(loc, api, "the row width (%u elements) must fill whole 32-byte datablocks", w);
+    if (rp == 0 || rp * s >= 32)
+        fail_at(loc, api, "rightPad %u must be more than 0 and less than 32 bytes", rp);
+    const uint32_t n = w - rp, total = h * n;
+    if (total >= (1u << 21))
+        fail_at(loc, api, "%u elements: the row index is computed in float, exact below 2^21", total);
+    src.need((uint64_t)h * w, loc, api);
+    dst.need(total, loc, api);
+    /* two int32 / float buffers of `chunk` elements, a whole number of repeats */
+    uint32_t chunk = tmp.GetSize() / 8 / E * E;
+    if (chunk > 255 * E)
+        chunk = 255 * E;
+    if (chunk == 0)
+        fail_at(loc, api, "the temporary buffer holds %u bytes, at least %u are needed", tmp.GetSize(), 8 * E);
+    LocalTensor<float> rowF = tmp.ReinterpretCast<float>();
+    LocalTensor<int32_t> rowI = rowF.ReinterpretCast<int32_t>();
+    LocalTensor<int32_t> off = tmp[chunk * 4].ReinterpretCast<int32_t>();
+    const float inv = 1.0f / (float)n;
+    for (uint32_t base = 0; base < total; base += chunk) {
+        const uint32_t k = total - base < chunk ? total - base : chunk;
+        pipe_sync<HardEvent::V_S>(loc, api); /* CreateVecIndex's scalar writes after the previous step */
+        CreateVecIndex(rowF, (float)base + 0.5f, k, loc);
+        Muls(rowF, rowF, inv, (int32_t)k, loc);
+        PipeBarrier<PIPE_V>(loc);
+        Cast(off, rowF, RoundMode::CAST_FLOOR, k, loc);
+        PipeBarrier<PIPE_V>(loc);
+        Muls(off, off, (int32_t)(rp * s), (int32_t)k, loc);
+        pipe_sync<HardEvent::V_S>(loc, api);
+        CreateVecIndex(rowI, (int32_t)base, k, loc);
+        Muls(rowI, rowI, (int32_t)s, (int32_t)k, loc);
+        PipeBarrier<PIPE_V>(loc);
+        Add(off, off, rowI, (int32_t)k, loc);
+        PipeBarrier<PIPE_V>(loc);
+        Gather(dst[base], src, off.ReinterpretCast<uint32_t>(), 0, k, loc);
+        PipeBarrier<PIPE_V>(loc);
+    }
+}
+
 } // namespace xform
 } // namespace dvac
 
@@ -280,6 +455,51 @@ inline void Broadcast(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcL
         return;
     dvac::xform::broadcast<T, dim, axis>(dstLocal, srcLocal, dstShape, srcShape,
                                          dvac::xform::stack_buffer<uint8_t>(c, loc, "Broadcast"), loc);
+}
+
+
+/* ---- Pad: rows of a [height, width] tensor padded on the right (and left) to 32-byte datablocks ---- */
+template <typename T>
+inline void Pad(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, PadParams &padParams,
+                const LocalTensor<uint8_t> &sharedTmpBuffer, PadTiling &tiling,
+                const dvac::Loc &loc = dvac::Loc::here())
+{
+    if (!dvac::vec_stream(loc))
+        return;
+    dvac::ub_operand(sharedTmpBuffer, "sharedTmpBuffer", 32, loc, "Pad");
+    dvac::xform::pad(dstTensor, srcTensor, padParams, sharedTmpBuffer, tiling, loc);
+}
+template <typename T>
+inline void Pad(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, PadParams &padParams,
+                PadTiling &tiling, const dvac::Loc &loc = dvac::Loc::here())
+{
+    dv_k_t *c = dvac::vec_stream(loc);
+    if (!c)
+        return;
+    dvac::xform::pad(dstTensor, srcTensor, padParams, dvac::xform::stack_buffer<uint8_t>(c, loc, "Pad"), tiling,
+                     loc);
+}
+
+/* ---- UnPad: the last rightPad columns of each row removed ---- */
+template <typename T>
+inline void UnPad(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, UnPadParams &unPadParams,
+                  LocalTensor<uint8_t> &sharedTmpBuffer, UnPadTiling &tiling,
+                  const dvac::Loc &loc = dvac::Loc::here())
+{
+    if (!dvac::vec_stream(loc))
+        return;
+    dvac::ub_operand(sharedTmpBuffer, "sharedTmpBuffer", 32, loc, "UnPad");
+    dvac::xform::unpad(dstTensor, srcTensor, unPadParams, sharedTmpBuffer, tiling, loc);
+}
+template <typename T>
+inline void UnPad(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, UnPadParams &unPadParams,
+                  UnPadTiling &tiling, const dvac::Loc &loc = dvac::Loc::here())
+{
+    dv_k_t *c = dvac::vec_stream(loc);
+    if (!c)
+        return;
+    dvac::xform::unpad(dstTensor, srcTensor, unPadParams, dvac::xform::stack_buffer<uint8_t>(c, loc, "UnPad"),
+                       tiling, loc);
 }
 
 } // namespace AscendC
