@@ -401,6 +401,63 @@ inline void unpad(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTensor
     }
 }
 
+/* ---- ConfusionTranspose, TransposeType NZ2ND_0213 / NZ2NZ_0213 ---- */
+/* Source NZ [B, A1, A3 / 16, A2 / 16, 16, 16]: every 16-element fractal row is one run of 16 * size bytes, and
+ * it stays one in the destination (ND [B, A2, A1, A3]; NZ [B, A2, A3 / 16, A1 / 16, 16, 16]).  CANN moves them
+ * with two TransDataTo5HD passes through the stack buffer (vnchwconv, not in dvsim's ISA); dvsim moves the same
+ * runs with UB -> UB DataCopy (copy_ubuf_to_ubuf), one per (batch, A1, A3 block): alignA2 runs, each to the
+ * next destination row. */
+template <typename T>
+inline void transpose_0213(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTensor<T> &src,
+                           AscendC::TransposeType type, const AscendC::tiling::ConfusionTransposeTiling &t,
+                           const Loc &loc)
+{
+    using namespace AscendC;
+    const char *api = "Transpose";
+    constexpr uint32_t run = 16 * sizeof(T) / 32; /* datablocks of a fractal row */
+    const uint32_t B = t.param1, A1 = t.param2, alignA3 = t.param3, alignA2 = t.param4, blocksA3 = t.param5;
+    const uint32_t batch = t.param12, rowLen = t.param13;
+    if (alignA2 == 0 || alignA2 % 16 || alignA3 != blocksA3 * 16 || rowLen != A1 * alignA3 ||
+        batch != A1 * alignA2 * alignA3)
+        fail_at(loc, api, "the tiling is not a 0213 tiling (GetTransposeTilingInfo with TransposeType %d)",
+                (int)type);
+    if (alignA2 > 4095)
+        fail_at(loc, api, "A2 (%u rows) is beyond DataCopy's 4095 bursts", alignA2);
+    src.need((uint64_t)B * batch, loc, api);
+    dst.need((uint64_t)B * batch, loc, api);
+    const uint32_t gap = (rowLen - 16) * sizeof(T) / 32;
+    if (gap > 65535)
+        fail_at(loc, api, "a destination row of %u elements is beyond DataCopy's gap", rowLen);
+    const DataCopyParams p((uint16_t)alignA2, (uint16_t)run, 0, (uint16_t)gap);
+    for (uint32_t b = 0; b < B; b++)
+        for (uint32_t a1 = 0; a1 < A1; a1++)
+            for (uint32_t j = 0; j < blocksA3; j++) {
+                const uint32_t s0 = b * batch + a1 * alignA2 * alignA3 + j * alignA2 * 16;
+                const uint32_t d0 = b * batch + (type == TransposeType::TRANSPOSE_NZ2ND_0213
+                                                     ? a1 * alignA3 + j * 16
+                                                     : j * A1 * 16 + a1 * 16);
+                DataCopy(dst[d0], src[s0], p, loc);
+            }
+    PipeBarrier<PIPE_V>(loc);
+}
+
+template <typename T>
+inline void confusion_transpose(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTensor<T> &src,
+                                AscendC::TransposeType type, const AscendC::tiling::ConfusionTransposeTiling &t,
+                                const Loc &loc)
+{
+    using namespace AscendC;
+    static_assert(one_of<T, half, float, int16_t, uint16_t, int32_t, uint32_t, bfloat16_t>(),
+                  "Transpose: dtype not supported (2- and 4-byte types)");
+    ub_operand(dst, "dst", 32, loc, "Transpose");
+    ub_operand(src, "src", 32, loc, "Transpose");
+    if (type == TransposeType::TRANSPOSE_NZ2ND_0213 || type == TransposeType::TRANSPOSE_NZ2NZ_0213)
+        transpose_0213(dst, src, type, t, loc);
+    else
+        fail_at(loc, "Transpose", "TransposeType %d is not implemented by dvsim (NZ2ND_0213 and NZ2NZ_0213 are)",
+                (int)type);
+}
+
 } // namespace xform
 } // namespace dvac
 
@@ -500,6 +557,27 @@ inline void UnPad(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTens
         return;
     dvac::xform::unpad(dstTensor, srcTensor, unPadParams, dvac::xform::stack_buffer<uint8_t>(c, loc, "UnPad"),
                        tiling, loc);
+}
+
+
+/* ---- Transpose with a TransposeType (CANN's ConfusionTranspose) ---- */
+template <typename T>
+inline void Transpose(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint8_t> &sharedTmpBuffer,
+                      TransposeType transposeType, ConfusionTransposeTiling &tiling,
+                      const dvac::Loc &loc = dvac::Loc::here())
+{
+    if (!dvac::vec_stream(loc))
+        return;
+    dvac::ub_operand(sharedTmpBuffer, "sharedTmpBuffer", 32, loc, "Transpose");
+    dvac::xform::confusion_transpose(dst, src, transposeType, tiling, loc);
+}
+template <typename T>
+inline void Transpose(const LocalTensor<T> &dst, const LocalTensor<T> &src, TransposeType transposeType,
+                      ConfusionTransposeTiling &tiling, const dvac::Loc &loc = dvac::Loc::here())
+{
+    if (!dvac::vec_stream(loc))
+        return;
+    dvac::xform::confusion_transpose(dst, src, transposeType, tiling, loc);
 }
 
 } // namespace AscendC

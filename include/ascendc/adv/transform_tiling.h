@@ -24,6 +24,12 @@
     X(brcbTilingRepeatTimes) X(brcbTilingRepeatTimesTail) X(brcbFractalTailRepeatTimes)                            \
     X(brcbFractalTailRepeatTimesTail) X(reserved)
 
+/* X(name): ConfusionTransposeTiling's fields (all uint32_t), in CANN's order (asc-devkit
+ * include/adv_api/transpose/confusion_transpose_tilingdata.h); their meaning depends on the TransposeType. */
+#define DVAC_CONFUSION_TRANSPOSE_TILING_FIELDS(X)                                                                   \
+    X(param0) X(param1) X(param2) X(param3) X(param4) X(param5) X(param6) X(param7) X(param8) X(param9) X(param10) \
+    X(param11) X(param12) X(param13) X(param14) X(param15) X(param16) X(param17)
+
 /* X(name): UnPadTiling's fields (all uint32_t), in CANN's order. */
 #define DVAC_UNPAD_TILING_FIELDS(X)                                                                                 \
     X(srcHeight) X(srcWidth) X(tmpBuffer1BlockNum) X(tmpBuffer1RowNum) X(tmpBuffer2Offset) X(widthTiling)          \
@@ -40,12 +46,17 @@ struct PadTiling {
 struct UnPadTiling {
     DVAC_UNPAD_TILING_FIELDS(DVAC_XFORM_MEMBER)
 };
+/* ConfusionTranspose's tiling (GetTransposeTilingInfo fills it on the host). */
+struct ConfusionTransposeTiling {
+    DVAC_CONFUSION_TRANSPOSE_TILING_FIELDS(DVAC_XFORM_MEMBER)
+};
 #undef DVAC_XFORM_MEMBER
 } // namespace tiling
 } // namespace AscendC
 
 using AscendC::tiling::PadTiling;
 using AscendC::tiling::UnPadTiling;
+using AscendC::tiling::ConfusionTransposeTiling;
 
 namespace optiling {
 #define DVAC_XFORM_FIELD(name) TILING_DATA_FIELD_DEF(uint32_t, name);
@@ -55,9 +66,14 @@ END_TILING_DATA_DEF;
 BEGIN_TILING_DATA_DEF(UnPadTiling)
 DVAC_UNPAD_TILING_FIELDS(DVAC_XFORM_FIELD)
 END_TILING_DATA_DEF;
+BEGIN_TILING_DATA_DEF(ConfusionTransposeTiling)
+DVAC_CONFUSION_TRANSPOSE_TILING_FIELDS(DVAC_XFORM_FIELD)
+END_TILING_DATA_DEF;
 #undef DVAC_XFORM_FIELD
 static_assert(sizeof(PadTiling) == sizeof(AscendC::tiling::PadTiling), "PadTiling layouts differ");
 static_assert(sizeof(UnPadTiling) == sizeof(AscendC::tiling::UnPadTiling), "UnPadTiling layouts differ");
+static_assert(sizeof(ConfusionTransposeTiling) == sizeof(AscendC::tiling::ConfusionTransposeTiling),
+              "ConfusionTransposeTiling layouts differ");
 } // namespace optiling
 
 namespace platform_ascendc {
@@ -82,6 +98,22 @@ inline bool pad_args_ok(const ge::Shape &s, uint32_t typeSize, const char *api)
     }
     return true;
 }
+/* transposeTypeIn is the TransposeType's value: 1 TRANSPOSE_NZ2ND_0213, 2 TRANSPOSE_NZ2NZ_0213 (the types dvsim
+ * implements; the others are refused here, on stderr, and at the kernel's call). */
+inline bool transpose_0213_ok(const ge::Shape &srcShape, uint32_t typeSize, uint32_t type, const char *api)
+{
+    if (type != 1 && type != 2) {
+        std::fprintf(stderr, "%s: TransposeType %u is not implemented by dvsim (NZ2ND_0213 and NZ2NZ_0213 are)\n",
+                     api, type);
+        return false;
+    }
+    if (srcShape.GetDimNum() != 4 || typeSize == 0) {
+        std::fprintf(stderr, "%s: srcShape must be [B, A1, A2, A3] and typeSize positive\n", api);
+        return false;
+    }
+    return true;
+}
+
 } // namespace xform
 } // namespace dvac
 
@@ -199,6 +231,78 @@ inline void UnPadTilingFunc(const TensorShape srcShape, const uint32_t stackBuff
     optiling::UnPadTiling t;
     UnPadTilingFunc(srcShape, stackBufferSize, typeSize, t);
     t.SaveToBuffer(&tiling, sizeof tiling);
+}
+
+
+/* ---- ConfusionTranspose (Transpose with a TransposeType): the NZ -> ND / NZ 0213 types ---- */
+/* Temporary UB of the 0213 types: CANN's two TransDataTo5HD passes stage [alignA2, 16] (max) or one 16 x 16
+ * fractal (min).  dvsim's block copies use none, but the figures are CANN's, which the tiling is made from. */
+inline void GetTransposeMaxMinTmpSize(const TensorShape &srcShape, const uint32_t typeSize,
+                                      const uint32_t transposeTypeIn, uint32_t &maxValue, uint32_t &minValue)
+{
+    maxValue = minValue = 0;
+    if (!dvac::xform::transpose_0213_ok(srcShape, typeSize, transposeTypeIn, "GetTransposeMaxMinTmpSize"))
+        return;
+    const uint32_t alignA2 = (uint32_t)(srcShape.GetDim(2) + 15) / 16 * 16;
+    maxValue = alignA2 * 16 * typeSize;
+    minValue = 256 * typeSize;
+}
+inline void GetConfusionTransposeMaxMinTmpSize(const TensorShape &srcShape, const uint32_t typeSize,
+                                               const uint32_t transposeTypeIn, uint32_t &maxValue,
+                                               uint32_t &minValue)
+{
+    GetTransposeMaxMinTmpSize(srcShape, typeSize, transposeTypeIn, maxValue, minValue);
+}
+
+/* The 0213 tiling for srcShape [B, A1, A2, A3] (CANN's GetConfusionTranspose0213TilingInfo field for field). */
+inline void GetTransposeTilingInfo(const TensorShape &srcShape, const uint32_t stackBufferSize,
+                                   const uint32_t typeSize, const uint32_t transposeTypeIn,
+                                   optiling::ConfusionTransposeTiling &tiling)
+{
+    if (!dvac::xform::transpose_0213_ok(srcShape, typeSize, transposeTypeIn, "GetTransposeTilingInfo"))
+        return;
+    const uint32_t b = (uint32_t)srcShape.GetDim(0), a1 = (uint32_t)srcShape.GetDim(1);
+    const uint32_t alignA2 = (uint32_t)(srcShape.GetDim(2) + 15) / 16 * 16;
+    const uint32_t widthTiling = (uint32_t)(srcShape.GetDim(3) + 15) / 16, alignA3 = widthTiling * 16;
+    const uint32_t popSize = stackBufferSize / typeSize / 256 * 256, popH = popSize / 16;
+    const uint32_t needSize = alignA2 * 16;
+    const uint32_t mainBlocks = popSize ? needSize / popSize : 0, tailSize = popSize ? needSize % popSize : 0;
+    tiling.set_param0(32 / typeSize);
+    tiling.set_param1(b);
+    tiling.set_param2(a1);
+    tiling.set_param3(alignA3);
+    tiling.set_param4(alignA2);
+    tiling.set_param5(widthTiling);
+    tiling.set_param6(popSize);
+    tiling.set_param7(popH);
+    tiling.set_param8(needSize);
+    tiling.set_param9(mainBlocks);
+    tiling.set_param10(tailSize);
+    tiling.set_param11(alignA2 * alignA3);
+    tiling.set_param12(a1 * alignA2 * alignA3);
+    tiling.set_param13(a1 * alignA3);
+    tiling.set_param14(a1 * 16);
+    tiling.set_param15(popH * mainBlocks * a1 * alignA3);
+}
+inline void GetTransposeTilingInfo(const TensorShape &srcShape, const uint32_t stackBufferSize,
+                                   const uint32_t typeSize, const uint32_t transposeTypeIn,
+                                   AscendC::tiling::ConfusionTransposeTiling &tiling)
+{
+    optiling::ConfusionTransposeTiling t;
+    GetTransposeTilingInfo(srcShape, stackBufferSize, typeSize, transposeTypeIn, t);
+    t.SaveToBuffer(&tiling, sizeof tiling);
+}
+inline void GetConfusionTransposeTilingInfo(const TensorShape &srcShape, const uint32_t stackBufferSize,
+                                            const uint32_t typeSize, const uint32_t transposeTypeIn,
+                                            optiling::ConfusionTransposeTiling &tiling)
+{
+    GetTransposeTilingInfo(srcShape, stackBufferSize, typeSize, transposeTypeIn, tiling);
+}
+inline void GetConfusionTransposeTilingInfo(const TensorShape &srcShape, const uint32_t stackBufferSize,
+                                            const uint32_t typeSize, const uint32_t transposeTypeIn,
+                                            AscendC::tiling::ConfusionTransposeTiling &tiling)
+{
+    GetTransposeTilingInfo(srcShape, stackBufferSize, typeSize, transposeTypeIn, tiling);
 }
 
 } // namespace AscendC
