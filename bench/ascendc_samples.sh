@@ -60,13 +60,16 @@ while read -r rel; do
     d="$WORK/$(echo "$rel" | tr '/' '_')"
     rm -rf "$d"
     cp -R "$SRC/$rel" "$d" || { echo "RUN     $name: cannot copy"; fail=$((fail + 1)); continue; }
-    # the scenario the README sets (SCENARIO_NUM=N), else the CMakeLists' default, else 0
-    scen=$(sed -n 's/^ *\(SCENARIO_NUM\|TESTCASE\)=\([0-9][0-9]*\).*/\2/p' "$d/README.md" 2>/dev/null | head -n 1)
+    # the scenario the README sets (SCENARIO_NUM=N, SCENARIO=N or TESTCASE=N), else the CMakeLists' default,
+    # else 0
+    scen=$(sed -n 's/^ *\(SCENARIO_NUM\|SCENARIO\|TESTCASE\)=\([0-9][0-9]*\).*/\2/p' "$d/README.md" 2>/dev/null |
+        head -n 1)
     [ -n "$scen" ] || scen=$(sed -n 's/.*set(SCENARIO_NUM *"*\([0-9]*\)"*.*/\1/p' "$d/CMakeLists.txt" | head -n 1)
     scen=${scen:-0}
     # the README's cmake options for the default (npu) run mode
     opts=$(grep -h '^ *cmake .*\.\.' "$d/README.md" 2>/dev/null | grep -v RUN_MODE | head -n 1 |
-        grep -o -- '-D[A-Za-z_][A-Za-z0-9_]*=[^ ;]*' | sed "s/\$SCENARIO_NUM/$scen/g; s/\${SCENARIO_NUM}/$scen/g" |
+        grep -o -- '-D[A-Za-z_][A-Za-z0-9_]*=[^ ;]*' |
+        sed "s/\$SCENARIO_NUM/$scen/g; s/\${SCENARIO_NUM}/$scen/g; s/\$SCENARIO/$scen/g" |
         grep -v '\$' | grep -v CMAKE_ASC_ARCHITECTURES | tr '\n' ' ')
     opts="$opts -DCMAKE_ASC_ARCHITECTURES=dav-2201"
     log="$d/log.txt"
