@@ -13,6 +13,7 @@
 #include "../dvac/sync.h"
 #include "../dvac/copy.h"
 #include "../dvac/vec.h"
+#include "../dvac/xform_extra.h"
 #include "../kernel_tiling/kernel_tiling.h"
 
 namespace AscendC {
@@ -30,6 +31,18 @@ struct PadParams {
 };
 
 /* UnPad's parameters: elements removed left and right of each row. */
+/* TransData's conversion: source and destination formats. */
+struct TransDataConfig {
+    DataFormat srcFormat;
+    DataFormat dstFormat;
+};
+
+/* TransData's layouts (Layout<Shape, Stride> from MakeLayout). */
+template <typename T, typename U> struct TransDataParams {
+    T srcLayout;
+    U dstLayout;
+};
+
 struct UnPadParams {
     UnPadParams() {}
     UnPadParams(const uint16_t leftPadIn, const uint16_t rightPadIn) : leftPad(leftPadIn), rightPad(rightPadIn) {}
@@ -458,6 +471,95 @@ inline void confusion_transpose(const AscendC::LocalTensor<T> &dst, const Ascend
                 (int)type);
 }
 
+/* ---- TransData: NCDHW <-> NDC1HWC0 / FRACTAL_Z_3D, 2-byte elements ---- */
+/* One 16 x 16 tile: srcRows rows of 16 elements, srcStride datablocks apart, transposed; dstRows rows of the
+ * result written dstStride datablocks apart.  Rows that are not contiguous go through tmp (UB -> UB DataCopy);
+ * the missing source rows are zeros (vdup). */
+template <typename T>
+inline void trans_tile(const AscendC::LocalTensor<T> &dst, uint32_t dstRows, uint32_t dstStride,
+                       const AscendC::LocalTensor<T> &src, uint32_t srcRows, uint32_t srcStride,
+                       const AscendC::LocalTensor<T> &tmpA, const AscendC::LocalTensor<T> &tmpB, const Loc &loc)
+{
+    using namespace AscendC;
+    LocalTensor<T> a = src;
+    if (srcRows < 16 || srcStride != 1) {
+        if (srcRows < 16) {
+            Duplicate(tmpA, (T)0, 256, loc);
+            PipeBarrier<PIPE_V>(loc);
+        }
+        DataCopy(tmpA, src, DataCopyParams((uint16_t)srcRows, 1, (uint16_t)(srcStride - 1), 0), loc);
+        PipeBarrier<PIPE_V>(loc);
+        a = tmpA;
+    }
+    if (dstRows == 16 && dstStride == 1) {
+        Transpose(dst, a, loc);
+    } else {
+        Transpose(tmpB, a, loc);
+        PipeBarrier<PIPE_V>(loc);
+        DataCopy(dst, tmpB, DataCopyParams((uint16_t)dstRows, 1, 0, (uint16_t)(dstStride - 1)), loc);
+    }
+    PipeBarrier<PIPE_V>(loc);
+}
+
+/* The NCDHW side has rows of H * W elements padded to whole datablocks (HWp); NDC1HWC0 is [N, D, C1, H, W, 16]
+ * and FRACTAL_Z_3D [D, C1, H, W, N1, 16, 16], channels (and N) padded with zeros.  Every conversion is a
+ * transpose of 16 x 16 tiles (channels x H * W): CANN's uses TransDataTo5HD (vnchwconv, not in dvsim's ISA);
+ * dvsim's, vtranspose, with UB -> UB DataCopy gathering and scattering the tiles' rows. */
+template <AscendC::DataFormat from, AscendC::DataFormat to, typename T>
+inline void transdata(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTensor<T> &src,
+                      const AscendC::LocalTensor<uint8_t> &tmp, uint32_t N, uint32_t C, uint32_t D, uint32_t H,
+                      uint32_t W, const Loc &loc)
+{
+    using namespace AscendC;
+    const char *api = "TransData";
+    ub_operand(dst, "dst", 32, loc, api);
+    ub_operand(src, "src", 32, loc, api);
+    const uint32_t HW = H * W, hw1 = (HW + 15) / 16, HWp = hw1 * 16, C1 = (C + 15) / 16, N1 = (N + 15) / 16;
+    const uint32_t ncdhw = N * C * D * HWp;
+    constexpr bool toFz = to == DataFormat::FRACTAL_Z_3D, fromFz = from == DataFormat::FRACTAL_Z_3D;
+    constexpr bool fromNcdhw = from == DataFormat::NCDHW;
+    const uint32_t other = (toFz || fromFz) ? D * C1 * HW * N1 * 256 : N * D * C1 * HW * 16;
+    const uint32_t rowBlk = D * HWp / 16; /* datablocks between two channels of an NCDHW row */
+    const uint32_t oStride = toFz || fromFz ? N1 * 16 : 1; /* datablocks between two hw rows of the other side */
+    /* the staging tiles a conversion needs: before the transpose when the source rows are not one contiguous
+     * 16 x 16 tile, after it when the destination rows are not */
+    const bool ncPart = C % 16 != 0 || rowBlk != 1, oPart = HW % 16 != 0 || oStride != 1;
+    const bool needA = fromNcdhw ? ncPart : oPart, needB = fromNcdhw ? oPart : ncPart;
+    const uint32_t tmpBytes = 512 * ((uint32_t)needA + (uint32_t)needB);
+    if (tmpBytes) {
+        ub_operand(tmp, "sharedTmpBuffer", 32, loc, api);
+        if (tmp.GetSize() < tmpBytes)
+            fail_at(loc, api, "the temporary buffer holds %u bytes, %u are needed", tmp.GetSize(), tmpBytes);
+    }
+    const LocalTensor<T> tA = tmp.ReinterpretCast<T>(), tB = tmp[needA ? 512 : 0].ReinterpretCast<T>();
+    if (D * HWp / 16 > 65536 || N1 * 16 > 65536 || N == 0 || C == 0 || D == 0 || HW == 0)
+        fail_at(loc, api, "shape N %u C %u D %u H %u W %u is outside what the copies' strides reach", N, C, D, H, W);
+    src.need(fromNcdhw ? ncdhw : other, loc, api);
+    dst.need(fromNcdhw ? other : ncdhw, loc, api);
+    if (fromNcdhw && (C % 16 || (toFz && N % 16))) { /* the padded channels (and N) are zeros */
+        Duplicate(dst, (T)0, (int32_t)other, loc);
+        PipeBarrier<PIPE_V>(loc);
+    }
+    for (uint32_t n = 0; n < N; n++)
+        for (uint32_t d = 0; d < D; d++)
+            for (uint32_t c1 = 0; c1 < C1; c1++) {
+                const uint32_t ch = C - c1 * 16 < 16 ? C - c1 * 16 : 16;
+                const uint32_t nc = ((n * C + c1 * 16) * D + d) * HWp; /* the NCDHW side's first row */
+                /* the other side's row of (hw = 0, c0 = 0), and the datablocks between two hw rows */
+                const uint32_t o = toFz || fromFz ? (d * C1 + c1) * HW * N1 * 256 + n * 16
+                                                  : ((n * D + d) * C1 + c1) * HW * 16;
+                for (uint32_t hb = 0; hb < hw1; hb++) {
+                    const uint32_t rows = HW - hb * 16 < 16 ? HW - hb * 16 : 16;
+                    if (fromNcdhw)
+                        trans_tile(dst[o + hb * 16 * oStride * 16], rows, oStride, src[nc + hb * 16], ch, rowBlk,
+                                   tA, tB, loc);
+                    else
+                        trans_tile(dst[nc + hb * 16], ch, rowBlk, src[o + hb * 16 * oStride * 16], rows, oStride,
+                                   tA, tB, loc);
+                }
+            }
+}
+
 } // namespace xform
 } // namespace dvac
 
@@ -578,6 +680,46 @@ inline void Transpose(const LocalTensor<T> &dst, const LocalTensor<T> &src, Tran
     if (!dvac::vec_stream(loc))
         return;
     dvac::xform::confusion_transpose(dst, src, transposeType, tiling, loc);
+}
+
+
+/* ---- TransData<config>: NCDHW <-> NDC1HWC0, NCDHW <-> FRACTAL_Z_3D (half, int16_t, uint16_t) ---- */
+template <const TransDataConfig &config, typename T, typename U, typename S>
+inline void TransData(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,
+                      const LocalTensor<uint8_t> &sharedTmpBuffer, const TransDataParams<U, S> &params,
+                      const dvac::Loc &loc = dvac::Loc::here())
+{
+    static_assert(dvac::one_of<T, half, int16_t, uint16_t, bfloat16_t>(),
+                  "TransData: dvsim implements the 2-byte types (half, int16_t, uint16_t, bfloat16_t)");
+    constexpr DataFormat from = config.srcFormat, to = config.dstFormat;
+    constexpr bool ok = (from == DataFormat::NCDHW &&
+                         (to == DataFormat::NDC1HWC0 || to == DataFormat::FRACTAL_Z_3D)) ||
+                        (to == DataFormat::NCDHW &&
+                         (from == DataFormat::NDC1HWC0 || from == DataFormat::FRACTAL_Z_3D));
+    static_assert(ok, "TransData: the conversions are NCDHW <-> NDC1HWC0 and NCDHW <-> FRACTAL_Z_3D");
+    if (!dvac::vec_stream(loc))
+        return;
+    const auto &nc = [&]() -> const auto & {
+        if constexpr (from == DataFormat::NCDHW)
+            return params.srcLayout;
+        else
+            return params.dstLayout;
+    }();
+    static_assert(std::tuple_size<std::decay_t<decltype(nc.GetShape())>>::value == 5,
+                  "TransData: the NCDHW layout's shape is (n, c, d, h, w)");
+    dvac::xform::transdata<from, to, T>(dstTensor, srcTensor, sharedTmpBuffer, (uint32_t)nc.template GetShape<0>(),
+                                        (uint32_t)nc.template GetShape<1>(), (uint32_t)nc.template GetShape<2>(),
+                                        (uint32_t)nc.template GetShape<3>(), (uint32_t)nc.template GetShape<4>(), loc);
+}
+template <const TransDataConfig &config, typename T, typename U, typename S>
+inline void TransData(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,
+                      const TransDataParams<U, S> &params, const dvac::Loc &loc = dvac::Loc::here())
+{
+    dv_k_t *c = dvac::vec_stream(loc);
+    if (!c)
+        return;
+    TransData<config, T, U, S>(dstTensor, srcTensor, dvac::xform::stack_buffer<uint8_t>(c, loc, "TransData"), params,
+                               loc);
 }
 
 } // namespace AscendC
