@@ -188,6 +188,26 @@ START_TEST(test_ascendc_xform_broadcast)
 }
 END_TEST
 
+START_TEST(test_ascendc_xform_broadcast_tmp_size)
+{
+    const dv_config_t cfg{};
+    const platform_ascendc::PlatformAscendC plat(cfg);
+    uint32_t mx = 0, mn = 0;
+    GetBroadCastMaxMinTmpSize(plat, TensorShape({1, 48}), TensorShape({96, 48}), 4, false, mx, mn);
+    ck_assert_uint_eq(mx, 32); /* the zero datablock */
+    ck_assert_uint_eq(mn, 32);
+    GetBroadCastMaxMinTmpSize(plat, TensorShape({96, 1}), TensorShape({96, 96}), 4, false, mx, mn);
+    ck_assert_uint_eq(mn, 8 * 8 * 4);  /* one Brcb: 8 rows of a datablock */
+    ck_assert_uint_eq(mx, 96 * 8 * 4); /* every row's datablock */
+    GetBroadCastMaxMinTmpSize(plat, TensorShape({1, 64}), TensorShape({4, 64}), 1, false, mx, mn);
+    ck_assert_uint_eq(mn, (64 + 256) * 2 + 32); /* both as halves, then the zero datablock */
+    GetBroadCastMaxMinTmpSize(plat, TensorShape({4, 64}), TensorShape({4, 64}), 2, false, mx, mn);
+    ck_assert_uint_eq(mx, 0);
+    GetBroadCastMaxMinTmpSize(plat, TensorShape({2, 64}), TensorShape({4, 64}), 2, false, mx, mn);
+    ck_assert_uint_eq(mx, 0); /* refused: 2 does not broadcast to 4 */
+}
+END_TEST
+
 /* ------------------------------------------------------------------ Pad, UnPad */
 
 template <class T>
@@ -520,6 +540,7 @@ extern "C" Suite *dv_ascendc_xform_suite(void)
     tcase_set_timeout(tc, 240);
     tcase_add_test(tc, test_ascendc_xform_fill);
     tcase_add_test(tc, test_ascendc_xform_broadcast);
+    tcase_add_test(tc, test_ascendc_xform_broadcast_tmp_size);
     tcase_add_test(tc, test_ascendc_xform_pad);
     tcase_add_test(tc, test_ascendc_xform_unpad);
     tcase_add_test(tc, test_ascendc_xform_pad_tiling);

@@ -234,6 +234,59 @@ inline void UnPadTilingFunc(const TensorShape srcShape, const uint32_t stackBuff
 }
 
 
+/* ---- Broadcast's temporary UB (dav-2201; CANN's impl/adv_api/tiling/pad/broadcast_tiling.cpp) ---- */
+/* 8-bit elements go through half: room for the source and destination as halves, then the half case.  No
+ * broadcast or one value: nothing (one datablock for 8-bit); the first dimension: the zero datablock; the last
+ * dimension: a datablock per row (min: one Brcb of 8 rows) and, for a row that is not whole datablocks, CANN's
+ * GatherMask staging (dvsim's kernel refuses that case). */
+inline void GetBroadCastMaxMinTmpSize(const platform_ascendc::PlatformAscendC &ascendcPlatform,
+                                      const TensorShape &srcShape, const TensorShape &dstShape, uint32_t typeSize,
+                                      const bool isReuseSource, uint32_t &maxValue, uint32_t &minValue)
+{
+    (void)ascendcPlatform;
+    (void)isReuseSource;
+    maxValue = minValue = 0;
+    const size_t dims = dstShape.GetDimNum();
+    if ((typeSize != 1 && typeSize != 2 && typeSize != 4) || (dims != 1 && dims != 2) ||
+        srcShape.GetDimNum() != dims) {
+        std::fprintf(stderr, "GetBroadCastMaxMinTmpSize: typeSize 1, 2 or 4 and shapes of 1 or 2 equal dims\n");
+        return;
+    }
+    for (size_t i = 0; i < dims; i++)
+        if (srcShape.GetDim(i) != dstShape.GetDim(i) && srcShape.GetDim(i) != 1) {
+            std::fprintf(stderr, "GetBroadCastMaxMinTmpSize: srcShape cannot broadcast to dstShape\n");
+            return;
+        }
+    const uint32_t srcSize = (uint32_t)srcShape.GetShapeSize(), dstSize = (uint32_t)dstShape.GetShapeSize();
+    uint32_t cast = 0;
+    if (typeSize == 1) {
+        cast = ((srcSize + 15) / 16 * 16 + (dstSize + 15) / 16 * 16) * 2;
+        typeSize = 2;
+    }
+    if (srcSize == dstSize || srcSize == 1) {
+        maxValue = minValue = cast ? cast + 32 : 0;
+        return;
+    }
+    const uint32_t epb = 32 / typeSize, rows = (uint32_t)dstShape.GetDim(0), cols = (uint32_t)dstShape.GetDim(1);
+    if (srcShape.GetDim(1) != 1) { /* the first dimension */
+        if (cols % epb != 0) {
+            std::fprintf(stderr, "GetBroadCastMaxMinTmpSize: dim[1] is not 32-byte aligned\n");
+            return;
+        }
+        maxValue = minValue = 32 + cast;
+        return;
+    }
+    const uint32_t brcbMin = epb * epb * typeSize, brcbMax = (rows + 7) / 8 * 8 * epb * typeSize;
+    if (cols % epb == 0) {
+        minValue = brcbMin + cast;
+        maxValue = brcbMax + cast;
+    } else {
+        const uint32_t colsAl = (cols + epb - 1) / epb * epb;
+        minValue = brcbMin + epb * colsAl * typeSize + cast;
+        maxValue = brcbMax + rows * colsAl * typeSize + cast;
+    }
+}
+
 /* ---- ConfusionTranspose (Transpose with a TransposeType): the NZ -> ND / NZ 0213 types ---- */
 /* Temporary UB of the 0213 types: CANN's two TransDataTo5HD passes stage [alignA2, 16] (max) or one 16 x 16
  * fractal (min).  dvsim's block copies use none, but the figures are CANN's, which the tiling is made from. */
