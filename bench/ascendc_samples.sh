@@ -84,7 +84,8 @@ while read -r rel; do
     gen=$(readme_cmd "$d" gen_data.py | sed "s/\$SCENARIO_NUM/$scen/g; s/\${SCENARIO_NUM}/$scen/g; s/\$SCENARIO/$scen/g")
     ver=$(readme_cmd "$d" verify_result.py | sed "s/\$SCENARIO_NUM/$scen/g; s/\${SCENARIO_NUM}/$scen/g; s/\$SCENARIO/$scen/g")
     # the README's arguments of ./demo (broadcast: ./demo $TESTCASE), without redirections or pipes
-    args=$(grep -h '^ *\./demo' "$d/README.md" 2>/dev/null | head -n 1 | sed 's/#.*//; s|^ *\./demo *||; s/[;|&<>].*//; s/ *$//' |
+    args=$(grep -h '^ *\./demo' "$d/README.md" 2>/dev/null | head -n 1 |
+        sed 's/#.*//; s|^ *\./demo *||; s/[0-9]*[;|&<>].*//; s/ *$//' |
         sed "s/\$TESTCASE/$scen/g; s/\$SCENARIO_NUM/$scen/g" | grep -v '\$')
     gen=$(echo "$gen" | sed "s/\$TESTCASE/$scen/g")
     gen=$(echo "$gen" | sed "s|^python3 |$PYTHON |")
