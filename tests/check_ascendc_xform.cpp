@@ -169,7 +169,7 @@ template <class T, int dim, int axis> void brc_case(Session &s, uint32_t r, uint
     ck_assert_int_eq(::dvac::launch(k_brc<T, dim, axis>, "k_brc", 1, nullptr, s.stream)(dx.gm(), dz.gm(), r, c, sr,
                                                                                          sc, tmp),
                      0);
-    ck_assert_int_eq(s.sync(), 0);
+    ck_assert_msg(s.sync() == 0, "kernel failed: %s", aclGetRecentErrMsg());
     const std::string what = "Broadcast " + std::to_string(sr) + "x" + std::to_string(sc) + " -> " +
                              std::to_string(r) + "x" + std::to_string(c);
     same(dz.get(), want, what.c_str());
@@ -180,6 +180,8 @@ START_TEST(test_ascendc_xform_broadcast)
     Session s;
     brc_case<float, 2, 0>(s, 20, 48, 1, 48, 0);   /* first dim: 2 groups of 8 rows and a tail of 4 */
     brc_case<float, 2, 1>(s, 20, 80, 20, 1, 0);   /* last dim: columns in vcopys of 64 and 16 */
+    brc_case<float, 2, 1>(s, 6, 12, 6, 1, 0);     /* last dim not whole datablocks: gathered */
+    brc_case<half, 2, 1>(s, 100, 21, 100, 1, 0);  /* 2100 elements: three steps of the stack buffer */
     brc_case<half, 2, 1>(s, 9, 32, 9, 1, 1);      /* with a temporary buffer */
     brc_case<half, 2, 0>(s, 2, 4096, 1, 4096, 0); /* a row beyond 255 datablock strides: one vor per row */
     brc_case<int8_t, 2, 0>(s, 4, 64, 1, 64, 1);   /* 8-bit: through half */
@@ -497,9 +499,9 @@ __global__ __aicore__ void k_errors(GM_ADDR x, int which)
     LocalTensor<float> l = b.Get<float>();
     Duplicate(l, 0.0f, 64); /* vector work first: the kind probe sees a vector kernel, the run fails at the call */
     PipeBarrier<PIPE_V>();
-    if (which == 0) { /* the last dimension broadcast to 12 floats: not whole datablocks */
-        const uint32_t dst[2] = {8, 12}, src[2] = {8, 1};
-        Broadcast<float, 2, 1>(l[1024], l, dst, src);
+    if (which == 0) { /* 2 rows do not broadcast to 8 */
+        const uint32_t dst[2] = {8, 16}, src[2] = {2, 16};
+        Broadcast<float, 2, 0>(l[1024], l, dst, src);
     } else if (which == 1) {
         ConfusionTransposeTiling t{};
         Transpose(l[1024], l, TransposeType::TRANSPOSE_ND2ND_ONLY, t);
@@ -520,7 +522,7 @@ START_TEST(test_ascendc_xform_errors)
     const struct {
         int which;
         const char *api, *msg;
-    } cases[] = {{0, "Broadcast:", "GatherMask"},
+    } cases[] = {{0, "Broadcast:", "source dimension 0 (2) cannot be broadcast to 8"},
                  {1, "Transpose:", "TransposeType 7 is not implemented"},
                  {2, "UnPad:", "rightPad 0 must be more than 0"}};
     for (const auto &c : cases) {

@@ -72,6 +72,60 @@ inline int32_t pipe_event(AscendC::HardEvent evt, const Loc &loc, const char *ap
     return p->FetchEventID(evt, loc);
 }
 
+/* One S -> V (or V -> S) flag pair from the current TPipe, around the scalar unit's writes. */
+template <AscendC::HardEvent evt> inline void pipe_sync(const Loc &loc, const char *api)
+{
+    const int32_t ev = pipe_event(evt, loc, api);
+    AscendC::SetFlag<evt>(ev, loc);
+    AscendC::WaitFlag<evt>(ev, loc);
+}
+
+/* dst[k] = the element at byte offset floor(k / n) * P + k * Q of src, for k < total: the offsets computed in
+ * steps of what tmp holds (two 4-byte buffers of a whole number of repeats): CreateVecIndex of k + 0.5 in float,
+ * Muls by 1 / n, Cast with CAST_FLOOR (exact for k below 2^21), Muls by P, and with Q the index again times Q,
+ * Add; then one vgather per step.  dvsim's stand-in for CANN's GatherMask (vreducev2), which its ISA does
+ * not have. */
+template <typename T>
+inline void gather_rows(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTensor<T> &src,
+                        const AscendC::LocalTensor<uint8_t> &tmp, uint32_t total, uint32_t n, uint32_t P, uint32_t Q,
+                        const Loc &loc, const char *api)
+{
+    using namespace AscendC;
+    constexpr uint32_t E = 256 / sizeof(T);
+    if (total >= (1u << 21))
+        fail_at(loc, api, "%u elements: the row index is computed in float, exact below 2^21", total);
+    uint32_t chunk = tmp.GetSize() / 8 / E * E;
+    if (chunk > 255 * E)
+        chunk = 255 * E;
+    if (chunk == 0)
+        fail_at(loc, api, "the temporary buffer holds %u bytes, at least %u are needed", tmp.GetSize(), 8 * E);
+    LocalTensor<float> rowF = tmp.ReinterpretCast<float>();
+    LocalTensor<int32_t> rowI = rowF.ReinterpretCast<int32_t>();
+    LocalTensor<int32_t> off = tmp[chunk * 4].ReinterpretCast<int32_t>();
+    const float inv = 1.0f / (float)n;
+    SetMaskNorm(loc); /* CreateVecIndex's and Gather's level-0 steps take normal-mode masks */
+    for (uint32_t base = 0; base < total; base += chunk) {
+        const uint32_t k = total - base < chunk ? total - base : chunk;
+        pipe_sync<HardEvent::V_S>(loc, api); /* CreateVecIndex's scalar writes after the previous step */
+        CreateVecIndex(rowF, (float)base + 0.5f, k, loc);
+        Muls(rowF, rowF, inv, (int32_t)k, loc);
+        PipeBarrier<PIPE_V>(loc);
+        Cast(off, rowF, RoundMode::CAST_FLOOR, k, loc);
+        PipeBarrier<PIPE_V>(loc);
+        Muls(off, off, (int32_t)P, (int32_t)k, loc);
+        if (Q) {
+            pipe_sync<HardEvent::V_S>(loc, api);
+            CreateVecIndex(rowI, (int32_t)base, k, loc);
+            Muls(rowI, rowI, (int32_t)Q, (int32_t)k, loc);
+            PipeBarrier<PIPE_V>(loc);
+            Add(off, off, rowI, (int32_t)k, loc);
+        }
+        PipeBarrier<PIPE_V>(loc);
+        Gather(dst[base], src, off.ReinterpretCast<uint32_t>(), 0, k, loc);
+        PipeBarrier<PIPE_V>(loc);
+    }
+}
+
 /* Broadcast of a [rows, cols] tensor from [1, cols] (CANN's TwoDimBroadCastDimAlign / LoopBroadCast): each
  * datablock of the source row is written to every row with vor against a zero datablock (as uint16_t). */
 template <typename T>
@@ -115,10 +169,11 @@ inline void brc_first_dim(const AscendC::LocalTensor<T> &dst, const AscendC::Loc
     PipeBarrier<PIPE_V>(loc);
 }
 
-/* Broadcast of a [rows, cols] tensor from [rows, 1] (CANN's TwoDimBroadCastLastDim, aligned case): Brcb puts
- * each row's value in a datablock of tmp, then vcopy repeats that datablock along the row.  CANN copies with
- * one count-mode vcopy of `rows` repeats; in count mode the repeats follow from the count (docs/SEMANTICS.md),
- * so dvsim copies in normal mode, one vcopy per 8 datablocks of columns, a repeat per row. */
+/* Broadcast of a [rows, cols] tensor from [rows, 1] (CANN's TwoDimBroadCastLastDim): Brcb puts each row's
+ * value in a datablock of tmp, then vcopy repeats that datablock along the row.  CANN copies with one
+ * count-mode vcopy of `rows` repeats; in count mode the repeats follow from the count (docs/SEMANTICS.md), so
+ * dvsim copies in normal mode, one vcopy per 8 datablocks of columns, a repeat per row.  Rows that are not
+ * whole datablocks (CANN: GatherMask) are gathered element by element (gather_rows). */
 template <typename T>
 inline void brc_last_dim(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTensor<T> &src,
                          const AscendC::LocalTensor<T> &tmp, uint32_t rows, uint32_t cols, const Loc &loc)
@@ -126,9 +181,11 @@ inline void brc_last_dim(const AscendC::LocalTensor<T> &dst, const AscendC::Loca
     using namespace AscendC;
     const char *api = "Broadcast";
     constexpr uint32_t epb = 32 / sizeof(T), E = 256 / sizeof(T);
-    if (cols % epb != 0)
-        fail_at(loc, api, "a last dimension (%u) that does not fill whole 32-byte datablocks needs GatherMask, "
-                          "which dvsim does not model", cols);
+    if (cols % epb != 0) { /* CANN packs the rows with GatherMask; dvsim gathers each element's value */
+        gather_rows(dst, src, tmp.template ReinterpretCast<uint8_t>(), rows * cols, cols, (uint32_t)sizeof(T), 0,
+                    loc, api);
+        return;
+    }
     if (cols / epb > 255)
         fail_at(loc, api, "a row of %u datablocks is beyond vcopy's repeat stride (255)", cols / epb);
     /* rows per step: their datablocks must fit tmp (CANN's GetAlignLoopNumbers) */
@@ -255,14 +312,6 @@ template <typename T> inline T pad_value(int32_t v)
         return T((float)v);
 }
 
-/* One S -> V (or V -> S) flag pair from the current TPipe, around the scalar unit's writes. */
-template <AscendC::HardEvent evt> inline void pipe_sync(const Loc &loc, const char *api)
-{
-    const int32_t ev = pipe_event(evt, loc, api);
-    AscendC::SetFlag<evt>(ev, loc);
-    AscendC::WaitFlag<evt>(ev, loc);
-}
-
 /* Pad with the row width 32-byte aligned (CANN's AlignedPad): the rows are copied, then the last datablock
  * of every row gets the pad value where the mask selects the columns past srcOriWidth, 255 rows per vdup. */
 template <typename T>
@@ -359,10 +408,8 @@ inline void pad(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTensor<T
 }
 
 /* UnPad (the row width 32-byte aligned; as CANN's dav-2201, leftPad is not applied: each row keeps its first
- * srcWidth - rightPad elements, packed).  CANN packs them with one GatherMask (vreducev2), which dvsim's ISA
- * does not have; dvsim computes each output element's source offset, ((i + floor(i / n) * rightPad) * size for
- * n kept columns: CreateVecIndex, Muls, Cast with CAST_FLOOR, Muls, CreateVecIndex, Muls, Add) and gathers
- * them with vgather, in steps of what the temporary buffer holds. */
+ * srcWidth - rightPad elements, packed).  CANN packs them with one GatherMask (vreducev2); dvsim gathers
+ * output element i from (i + floor(i / n) * rightPad) * size for n kept columns (gather_rows). */
 template <typename T>
 inline void unpad(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTensor<T> &src,
                   const AscendC::UnPadParams &up, const AscendC::LocalTensor<uint8_t> &tmp,
@@ -371,7 +418,7 @@ inline void unpad(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTensor
     using namespace AscendC;
     static_assert(pad_type_ok<T>(), "UnPad: dtype not supported (int16_t, uint16_t, half, int32_t, uint32_t, float)");
     const char *api = "UnPad";
-    constexpr uint32_t s = sizeof(T), E = 256 / s;
+    constexpr uint32_t s = sizeof(T);
     const uint32_t h = t.srcHeight, w = t.srcWidth, rp = up.rightPad;
     ub_operand(dst, "dst", 32, loc, api);
     ub_operand(src, "src", 32, loc, api);
@@ -380,38 +427,9 @@ inline void unpad(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTensor
     if (rp == 0 || rp * s >= 32)
         fail_at(loc, api, "rightPad %u must be more than 0 and less than 32 bytes", rp);
     const uint32_t n = w - rp, total = h * n;
-    if (total >= (1u << 21))
-        fail_at(loc, api, "%u elements: the row index is computed in float, exact below 2^21", total);
     src.need((uint64_t)h * w, loc, api);
     dst.need(total, loc, api);
-    /* two int32 / float buffers of `chunk` elements, a whole number of repeats */
-    uint32_t chunk = tmp.GetSize() / 8 / E * E;
-    if (chunk > 255 * E)
-        chunk = 255 * E;
-    if (chunk == 0)
-        fail_at(loc, api, "the temporary buffer holds %u bytes, at least %u are needed", tmp.GetSize(), 8 * E);
-    LocalTensor<float> rowF = tmp.ReinterpretCast<float>();
-    LocalTensor<int32_t> rowI = rowF.ReinterpretCast<int32_t>();
-    LocalTensor<int32_t> off = tmp[chunk * 4].ReinterpretCast<int32_t>();
-    const float inv = 1.0f / (float)n;
-    for (uint32_t base = 0; base < total; base += chunk) {
-        const uint32_t k = total - base < chunk ? total - base : chunk;
-        pipe_sync<HardEvent::V_S>(loc, api); /* CreateVecIndex's scalar writes after the previous step */
-        CreateVecIndex(rowF, (float)base + 0.5f, k, loc);
-        Muls(rowF, rowF, inv, (int32_t)k, loc);
-        PipeBarrier<PIPE_V>(loc);
-        Cast(off, rowF, RoundMode::CAST_FLOOR, k, loc);
-        PipeBarrier<PIPE_V>(loc);
-        Muls(off, off, (int32_t)(rp * s), (int32_t)k, loc);
-        pipe_sync<HardEvent::V_S>(loc, api);
-        CreateVecIndex(rowI, (int32_t)base, k, loc);
-        Muls(rowI, rowI, (int32_t)s, (int32_t)k, loc);
-        PipeBarrier<PIPE_V>(loc);
-        Add(off, off, rowI, (int32_t)k, loc);
-        PipeBarrier<PIPE_V>(loc);
-        Gather(dst[base], src, off.ReinterpretCast<uint32_t>(), 0, k, loc);
-        PipeBarrier<PIPE_V>(loc);
-    }
+    gather_rows(dst, src, tmp, total, n, rp * s, s, loc, api);
 }
 
 /* ---- ConfusionTranspose, TransposeType NZ2ND_0213 / NZ2NZ_0213 ---- */
