@@ -521,6 +521,14 @@ public:
     /* CANN returns TEventID, so `TEventID id = pipe.FetchEventID(...)` compiles. */
     template <HardEvent evt> TEventID FetchEventID(const dvac::Loc &loc = dvac::Loc::here());
     TEventID FetchEventID(HardEvent evt, const dvac::Loc &loc = dvac::Loc::here());
+    /* The UB byte offset where this TPipe's buffers end (CANN's GetQueueEndAddress<pos>() for the vector
+     * positions): the start of PopStackBuffer's stack buffer, which the high-level APIs use as scratch. */
+    template <TPosition pos> uint64_t GetQueueEndAddress() const
+    {
+        static_assert(pos == TPosition::VECIN || pos == TPosition::VECOUT || pos == TPosition::VECCALC,
+                      "GetQueueEndAddress: the vector positions (UB)");
+        return region_.base[DV_SPACE_UB] + region_.used[DV_SPACE_UB];
+    }
 
 private:
     dvac::Region region_;
