@@ -118,8 +118,8 @@ __global__ __aicore__ void k_fill(GM_ADDR z, uint32_t n, float v)
 START_TEST(test_ascendc_xform_fill)
 {
     Session s;
-    /* 300: one tail burst; 5000: two bursts of the 8 KB stack buffer (2048 floats) and a tail */
-    for (uint32_t n : {300u, 5000u}) {
+    /* 300: one tail burst; 40000: two bursts of 16320 floats (255 repeats of 256 bytes) and a tail */
+    for (uint32_t n : {300u, 40000u}) {
         std::vector<float> init(n + 16, -1.0f);
         Dev<float> dz(init);
         ck_assert_int_eq(::dvac::launch(k_fill, "k_fill", 1, nullptr, s.stream)(dz.gm(), n, 2.5f), 0);
@@ -181,7 +181,7 @@ START_TEST(test_ascendc_xform_broadcast)
     brc_case<float, 2, 0>(s, 20, 48, 1, 48, 0);   /* first dim: 2 groups of 8 rows and a tail of 4 */
     brc_case<float, 2, 1>(s, 20, 80, 20, 1, 0);   /* last dim: columns in vcopys of 64 and 16 */
     brc_case<float, 2, 1>(s, 6, 12, 6, 1, 0);     /* last dim not whole datablocks: gathered */
-    brc_case<half, 2, 1>(s, 100, 21, 100, 1, 0);  /* 2100 elements: three steps of the stack buffer */
+    brc_case<half, 2, 1>(s, 100, 21, 100, 1, 1);  /* 2100 elements: two steps of the 16 KB temporary buffer */
     brc_case<half, 2, 1>(s, 9, 32, 9, 1, 1);      /* with a temporary buffer */
     brc_case<half, 2, 0>(s, 2, 4096, 1, 4096, 0); /* a row beyond 255 datablock strides: one vor per row */
     brc_case<int8_t, 2, 0>(s, 4, 64, 1, 64, 1);   /* 8-bit: through half */
@@ -275,25 +275,31 @@ END_TEST
 
 template <class T>
 __global__ __aicore__ void k_unpad(GM_ADDR x, GM_ADDR z, uint32_t h, uint32_t w, uint32_t outW, UnPadParams up,
-                                   AscendC::tiling::UnPadTiling t)
+                                   AscendC::tiling::UnPadTiling t, int tmp)
 {
     TPipe pipe;
-    TBuf<TPosition::VECCALC> bx, bz;
+    TBuf<TPosition::VECCALC> bx, bz, bt;
     pipe.InitBuffer(bx, blocks_of<T>(h * w) * sizeof(T));
     pipe.InitBuffer(bz, blocks_of<T>(h * outW) * sizeof(T));
+    pipe.InitBuffer(bt, 4096);
     GlobalTensor<T> gx, gz;
     gx.SetGlobalBuffer((__gm__ T *)x);
     gz.SetGlobalBuffer((__gm__ T *)z);
     LocalTensor<T> lx = bx.Get<T>(), lz = bz.Get<T>();
     load(lx, gx, h * w);
-    UnPad(lz, lx, up, t);
+    if (tmp) {
+        LocalTensor<uint8_t> lt = bt.Get<uint8_t>();
+        UnPad(lz, lx, up, lt, t);
+    } else {
+        UnPad(lz, lx, up, t);
+    }
     store(gz, lz, h * outW);
 }
 
 START_TEST(test_ascendc_xform_unpad)
 {
     Session s;
-    /* [160, 16] floats, 3 columns removed: 2080 elements, three steps of the stack buffer (1024 each) */
+    /* [160, 16] floats, 3 columns removed: 2080 elements, in one step of the stack buffer */
     const uint32_t h = 160, w = 16, n = 13;
     uint32_t mx = 1, mn = 1;
     const dv_config_t cfg{};
@@ -309,12 +315,14 @@ START_TEST(test_ascendc_xform_unpad)
     for (uint32_t i = 0; i < h; i++)
         for (uint32_t j = 0; j < n; j++)
             want[i * n + j] = x[i * w + j];
-    Dev<float> dx(x), dz(blocks_of<float>(h * n));
-    ck_assert_int_eq(::dvac::launch(k_unpad<float>, "k_unpad", 1, nullptr, s.stream)(dx.gm(), dz.gm(), h, w, n,
-                                                                                      UnPadParams(0, 3), t),
-                     0);
-    ck_assert_int_eq(s.sync(), 0);
-    same(dz.get(), want, "UnPad");
+    for (int tmp = 0; tmp < 2; tmp++) { /* the 4 KB temporary buffer: steps of 512 */
+        Dev<float> dx(x), dz(blocks_of<float>(h * n));
+        ck_assert_int_eq(::dvac::launch(k_unpad<float>, "k_unpad", 1, nullptr, s.stream)(dx.gm(), dz.gm(), h, w, n,
+                                                                                          UnPadParams(0, 3), t, tmp),
+                         0);
+        ck_assert_int_eq(s.sync(), 0);
+        same(dz.get(), want, tmp ? "UnPad, temporary buffer" : "UnPad");
+    }
 }
 END_TEST
 

@@ -2,9 +2,7 @@
  * the basic vector API (dvac/vec*.h) as CANN builds it.  docs/ASCENDC.md, "Advanced APIs" > "Data layout",
  * lists what each emits and where dvsim's sequence differs from CANN's.
  *
- * CANN gives the forms without a temporary buffer the UB above the TPipe's buffers (PopStackBuffer); dvsim
- * gives them the reserved 8 KB at the top of UB (dvac::tmp_ub, CANN's TMP_UB_OFFSET), which bounds how much
- * those forms do per step. */
+ * The forms without a temporary buffer use the UB above the TPipe's buffers, as CANN's (PopStackBuffer). */
 #ifndef DVSIM_ADV_TRANSFORM_H
 #define DVSIM_ADV_TRANSFORM_H
 
@@ -55,11 +53,19 @@ struct UnPadParams {
 namespace dvac {
 namespace xform {
 
-/* The stack buffer of the forms without a temporary buffer: the reserved top 8 KB of UB. */
+/* The stack buffer of the forms without a temporary buffer (CANN's PopStackBuffer on dav-2201): the UB from
+ * the end of the current TPipe's buffers to the last 64 bytes (which CANN keeps for the KFC message). */
 template <typename T> inline AscendC::LocalTensor<T> stack_buffer(dv_k_t *c, const Loc &loc, const char *api)
 {
-    const uint64_t bytes = 8192;
-    return AscendC::LocalTensor<T>(tmp_ub(c, bytes, loc, api), (uint32_t)(bytes / sizeof(T)),
+    AscendC::TPipe *p = AscendC::GetTPipePtr();
+    if (!p)
+        fail_at(loc, api, "needs a TPipe (its stack buffer is the UB above the TPipe's buffers)");
+    const uint64_t start = p->GetQueueEndAddress<AscendC::TPosition::VECCALC>();
+    const uint64_t end = dvk_space_bytes(c, DV_SPACE_UB) - 64;
+    if (end < start + 32)
+        fail_at(loc, api, "no UB is left above the TPipe's %llu bytes for the stack buffer",
+                (unsigned long long)start);
+    return AscendC::LocalTensor<T>(DV_ADDR(DV_SPACE_UB, start), (uint32_t)((end - start) / sizeof(T)),
                                    AscendC::TPosition::VECCALC);
 }
 
