@@ -1,6 +1,7 @@
-/* adv/transform.h - Ascend C high-level API, data layout (Fill, Broadcast, Pad, UnPad): kernel side, built on
- * the basic vector API (dvac/vec*.h) as CANN builds it.  docs/ASCENDC.md, "Advanced APIs" > "Data layout",
- * lists what each emits and where dvsim's sequence differs from CANN's.
+/* adv/transform.h - Ascend C high-level API, data layout (Fill, Broadcast, Pad, UnPad, Transpose with a
+ * TransposeType, TransData): kernel side, built on the basic vector API (dvac/vec*.h) as CANN builds it.
+ * docs/ASCENDC.md, "Advanced APIs" > "Data layout", lists what each emits and where dvsim's sequence differs
+ * from CANN's.
  *
  * The forms without a temporary buffer use the UB above the TPipe's buffers, as CANN's (PopStackBuffer). */
 #ifndef DVSIM_ADV_TRANSFORM_H
@@ -28,7 +29,6 @@ struct PadParams {
     int32_t padValue = 0;
 };
 
-/* UnPad's parameters: elements removed left and right of each row. */
 /* TransData's conversion: source and destination formats. */
 struct TransDataConfig {
     DataFormat srcFormat;
@@ -41,6 +41,7 @@ template <typename T, typename U> struct TransDataParams {
     U dstLayout;
 };
 
+/* UnPad's parameters: elements removed left and right of each row. */
 struct UnPadParams {
     UnPadParams() {}
     UnPadParams(const uint16_t leftPadIn, const uint16_t rightPadIn) : leftPad(leftPadIn), rightPad(rightPadIn) {}

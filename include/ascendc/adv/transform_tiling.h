@@ -2,10 +2,11 @@
  * ConfusionTranspose): the tiling structs the kernel reads (global namespace and AscendC::tiling, CANN's field
  * order), their host classes (optiling) and the host functions that size temporary buffers and fill the tilings.
  *
- * PadTiling and UnPadTiling are written once as field tables (DVAC_PAD_TILING_FIELDS, DVAC_UNPAD_TILING_FIELDS,
- * CANN's order: asc-devkit include/adv_api/pad/pad_tilingdata.h): the kernel struct AscendC::tiling::X and the
- * host class optiling::X (set_<field> / get_<field>, SaveToBuffer) are both made from them.  The host functions
- * compute what asc-devkit's impl/adv_api/tiling/pad/pad_tiling_impl.cpp computes. */
+ * PadTiling, UnPadTiling and ConfusionTransposeTiling are written once as field tables (DVAC_*_TILING_FIELDS,
+ * CANN's order: asc-devkit include/adv_api/pad/pad_tilingdata.h, transpose/confusion_transpose_tilingdata.h):
+ * the kernel struct AscendC::tiling::X and the host class optiling::X (set_<field> / get_<field>, SaveToBuffer)
+ * are both made from them.  The host functions compute what asc-devkit's impl/adv_api/tiling/pad/ and
+ * tiling/transpose/ compute, for what dvsim's kernels implement. */
 #ifndef DVSIM_ADV_TRANSFORM_TILING_H
 #define DVSIM_ADV_TRANSFORM_TILING_H
 
