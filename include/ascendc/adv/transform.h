@@ -331,6 +331,8 @@ inline void pad_aligned(const AscendC::LocalTensor<T> &dst, const AscendC::Local
     if (ori > w || w - ori > epb || rp > w - ori)
         fail_at(loc, "Pad", "srcOriWidth %u and rightPad %u do not fit the last datablock of a %u-element row", ori,
                 rp, w);
+    if (t.blocksPerRow > 255)
+        fail_at(loc, "Pad", "a row of %u datablocks is beyond vdup's repeat stride (255)", t.blocksPerRow);
     DataCopy(dst, src, h * w, loc);
     PipeBarrier<PIPE_V>(loc);
     if (rp == 0)
