@@ -63,8 +63,10 @@ while read -r rel; do
     d="$WORK/$(echo "$rel" | tr '/' '_')"
     rm -rf "$d"
     cp -R "$SRC/$rel" "$d" || { echo "RUN     $name: cannot copy"; fail=$((fail + 1)); continue; }
-    # the scenario the README sets (SCENARIO_NUM=N), else the CMakeLists' default, else 0
-    scen=$(sed -n 's/^ *SCENARIO_NUM=\([0-9][0-9]*\).*/\1/p' "$d/README.md" 2>/dev/null | head -n 1)
+    # the scenario the README sets (SCENARIO_NUM=N, SCENARIO=N or TESTCASE=N), else the CMakeLists' default,
+    # else 0
+    scen=$(sed -n 's/^ *\(SCENARIO_NUM\|SCENARIO\|TESTCASE\)=\([0-9][0-9]*\).*/\2/p' "$d/README.md" 2>/dev/null |
+        head -n 1)
     [ -n "$scen" ] || scen=$(sed -n 's/.*set(SCENARIO_NUM *"*\([0-9]*\)"*.*/\1/p' "$d/CMakeLists.txt" | head -n 1)
     scen=${scen:-0}
     # the shell variables the README's commands set (`SCENARIO_NUM=1 ASC_ARCH=dav-2201`, `COPY_DST=UB`): the
@@ -93,15 +95,19 @@ while read -r rel; do
     fi
     gen=$(readme_cmd "$d" gen_data.py | sed -f "$vars")
     ver=$(readme_cmd "$d" verify_result.py | sed -f "$vars")
+    # the README's arguments of ./demo (broadcast: ./demo $TESTCASE), without redirections or pipes
+    args=$(grep -h '^ *\./demo' "$d/README.md" 2>/dev/null | head -n 1 |
+        sed 's/#.*//; s|^ *\./demo *||; s/[0-9]*[;|&<>].*//; s/ *$//' | sed -f "$vars" | grep -v '\$')
     gen=$(echo "$gen" | sed "s|^python3 |$PYTHON |")
     ver=$(echo "$ver" | sed "s|^python3 |$PYTHON |")
     # the program the README runs (`./demo` unless it names another)
     exe=$(grep -h -m 1 -o '^ *\./[A-Za-z0-9_]*' "$d/README.md" 2>/dev/null | sed 's/^ *//')
     exe=${exe:-./demo}
     prof="$d/build/prof"
+    # shellcheck disable=SC2086 # args is the README's argument list
     if ! (cd "$d/build" && mkdir -p input output &&
         { [ -z "$gen" ] || timeout "$TIMEOUT_S" sh -c "$gen" >>"$log" 2>&1; } &&
-        DVSIM_PROFILE_OUT="$prof" timeout "$TIMEOUT_S" "$exe" >>"$log" 2>&1); then
+        DVSIM_PROFILE_OUT="$prof" timeout "$TIMEOUT_S" "$exe" $args >>"$log" 2>&1); then
         echo "RUN     $name: $(tail -n 3 "$log" | tr '\n' ' ' | cut -c 1-200)"
         fail=$((fail + 1))
         continue

@@ -124,23 +124,23 @@ template <HardEvent evt> inline void TPipe::ReleaseEventID(int32_t id, const dva
 }
 /* An id for a one-off SetFlag / WaitFlag pair: allocated and given back at once, so the next
  * allocation of the pair may return the same id (as CANN's FetchEventID). */
-template <HardEvent evt> inline int32_t TPipe::FetchEventID(const dvac::Loc &loc)
+template <HardEvent evt> inline TEventID TPipe::FetchEventID(const dvac::Loc &loc)
 {
     constexpr dvac::EventPipes p = dvac::event_pipes(evt);
     dv_k_t *c = dvac::at(loc);
     dvk_bookkeeping(c);
     int id = dvk_event_alloc(c, p.src, p.dst);
     dvk_event_free(c, p.src, p.dst, id);
-    return id;
+    return (TEventID)id;
 }
-inline int32_t TPipe::FetchEventID(HardEvent evt, const dvac::Loc &loc)
+inline TEventID TPipe::FetchEventID(HardEvent evt, const dvac::Loc &loc)
 {
     dvac::EventPipes p = dvac::event_pipes(evt);
     dv_k_t *c = dvac::at(loc);
     dvk_bookkeeping(c);
     int id = dvk_event_alloc(c, p.src, p.dst);
     dvk_event_free(c, p.src, p.dst, id);
-    return id;
+    return (TEventID)id;
 }
 
 /* GM writes of the DMA and FixPipe that follow combine with GM (set_atomic): added, max, min, or

@@ -575,9 +575,11 @@ public:
     /* Event ids outside the queues (CANN's pool of each HardEvent). */
     template <HardEvent evt> int32_t AllocEventID(const dvac::Loc &loc = dvac::Loc::here());
     template <HardEvent evt> void ReleaseEventID(int32_t id, const dvac::Loc &loc = dvac::Loc::here());
-    template <HardEvent evt> int32_t FetchEventID(const dvac::Loc &loc = dvac::Loc::here());
-    int32_t FetchEventID(HardEvent evt, const dvac::Loc &loc = dvac::Loc::here());
-    /* The offset in pos's buffer where the pipe's queues and buffers end (PopStackBuffer's stack starts there). */
+    /* CANN returns TEventID, so `TEventID id = pipe.FetchEventID(...)` compiles. */
+    template <HardEvent evt> TEventID FetchEventID(const dvac::Loc &loc = dvac::Loc::here());
+    TEventID FetchEventID(HardEvent evt, const dvac::Loc &loc = dvac::Loc::here());
+    /* The byte offset in pos's buffer where this TPipe's queues and buffers end (CANN's
+     * GetQueueEndAddress<pos>()): the start of PopStackBuffer's stack, the high-level APIs' scratch. */
     template <TPosition pos> uint64_t GetQueueEndAddress() const
     {
         const dv_space_t s = dvac::space_of(pos);
