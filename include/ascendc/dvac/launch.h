@@ -11,6 +11,8 @@
 #include <utility>
 
 #include "tensor.h"
+#include "cube.h"
+#include "acl/acl_rt.h"
 #include "dvsim/acl_launch.h"
 
 namespace dvac {
@@ -50,6 +52,7 @@ template <class H, class... T, class AH, class... AT> void fill(Pack<H, T...> &p
 template <class... P> struct Launch {
     void (*fn)(P...);
     GmTable gm;
+    uint64_t sys_ws; /* the system workspace (GetSysWorkSpacePtr), or 0 */
     Pack<std::decay_t<P>...> args;
 };
 
@@ -66,8 +69,10 @@ template <class... P> void trampoline(dv_k_t *k, const void *params)
     for (uint32_t i = 0; i < t.n; i++)
         t.bytes[i] = dvk_gm_bytes(k, i);
     g_gm = &t;
+    g_sys_workspace = reinterpret_cast<uint8_t *>(static_cast<uintptr_t>(l->sys_ws));
     invoke(l, std::index_sequence_for<P...>{});
     g_gm = nullptr;
+    g_sys_workspace = nullptr;
 }
 
 inline void add_gm(GmTable &t, uint64_t dev, bool &overflow)
@@ -113,6 +118,21 @@ inline int declared_kind(const void *fn)
     return -1;
 }
 
+/* Bytes of the system workspace every launch gets (CANN's GetLibApiWorkSpaceSize on ASCEND910B). */
+constexpr size_t SYS_WORKSPACE_BYTES = 16u << 20;
+
+/* The system workspace: CANN's runtime hands the kernel its part of the workspace argument
+ * (__kfc_workspace__), which dvsim's launch cannot tell from the other pointers, so every launch
+ * gets one device buffer of its own, allocated once and shared by the launches of the program
+ * (the high-level APIs use it as scratch within one kernel).  0 when it cannot be allocated. */
+inline uint64_t sys_workspace()
+{
+    static void *ws = nullptr;
+    if (!ws && aclrtMalloc(&ws, SYS_WORKSPACE_BYTES, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
+        ws = nullptr;
+    return (uint64_t)(uintptr_t)ws;
+}
+
 template <class... P> uint32_t submit(Launch<P...> &l, const char *name, uint32_t blockDim, void *stream)
 {
     static_assert(std::is_trivially_copyable<Launch<P...>>::value,
@@ -120,6 +140,8 @@ template <class... P> uint32_t submit(Launch<P...> &l, const char *name, uint32_
     bool overflow = false;
     l.gm.n = 0;
     collect(l.args, l.gm, overflow);
+    l.sys_ws = sys_workspace();
+    add_gm(l.gm, l.sys_ws, overflow);
     if (overflow) {
         std::fprintf(stderr, "dvsim: kernel %s: more than %zu pointer arguments\n", name,
                      sizeof l.gm.dev / sizeof l.gm.dev[0]);
