@@ -32,6 +32,7 @@
 #include "../kernel_operator.h"
 #include "../kernel_tiling/kernel_tiling.h"
 #include "matmul/matmul_config.h"
+#include "matmul/kfc.h"
 
 /* CANN's qualifier of the system-workspace kernel parameter (the launch needs nothing from it here). */
 #ifndef __kfc_workspace__
@@ -92,9 +93,11 @@ private:
                                                          std::is_same<DstT, half>::value ||
                                                          std::is_same<DstT, bfloat16_t>::value),
                   "dvsim Matmul: C is float, half or bfloat16_t (int32_t for int8_t inputs)");
-    static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM && C_TYPE::pos == TPosition::GM,
-                  "dvsim Matmul: A, B and C in GM (TPosition::GM) are supported; L1 (TSCM/A1/B1), UB (VECIN/VECOUT) "
-                  "and CO1 positions are not yet");
+    static constexpr bool C_UB = C_TYPE::pos == TPosition::VECIN || C_TYPE::pos == TPosition::VECOUT ||
+                                 C_TYPE::pos == TPosition::VECCALC;
+    static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM && (C_TYPE::pos == TPosition::GM || C_UB),
+                  "dvsim Matmul: A and B in GM (TPosition::GM), C in GM or UB (VECIN / VECOUT / VECCALC) are supported; "
+                  "L1 (TSCM/A1/B1) and CO1 positions are not yet");
     static_assert(A_TYPE::format == CubeFormat::ND && B_TYPE::format == CubeFormat::ND,
                   "dvsim Matmul: A and B in ND format are supported");
     static_assert(C_TYPE::format == CubeFormat::ND || C_TYPE::format == CubeFormat::NZ,
@@ -242,11 +245,17 @@ public:
             dvac::fail_at(loc, api, "enPartialSum (accumulating onto CO1) is not supported by dvsim yet");
         if (pending_)
             dvac::fail_at(loc, api, "the previous tile was not taken out with GetTensorC");
-        if (next_ == 0) {
-            mIter_ = dvac::mm::cdiv(sm_, t_.baseM);
-            nIter_ = dvac::mm::cdiv(sn_, t_.baseN);
-            order_ = MM_CFG.iterateOrder != IterateOrder::UNDEF ? (uint32_t)MM_CFG.iterateOrder
-                                                                : (uint32_t)t_.iterateOrder;
+        mIter_ = dvac::mm::cdiv(sm_, t_.baseM);
+        nIter_ = dvac::mm::cdiv(sn_, t_.baseN);
+        order_ = MM_CFG.iterateOrder != IterateOrder::UNDEF ? (uint32_t)MM_CFG.iterateOrder : (uint32_t)t_.iterateOrder;
+        if (!sync && client_) { /* every tile into the workspace (SetWorkspace); GetTensorC<false> takes them */
+            if (!hasWs_)
+                dvac::fail_at(loc, api, "Iterate<false> writes the tiles to the workspace: SetWorkspace first");
+            dvac::mm::Request r = request(dvac::mm::OP_ITERATE_WS, ws_);
+            asyncSeq_ = dvac::mm::post(dvac::k(), aiv_, r);
+            asyncPending_ = true;
+            asyncNext_ = 0;
+            return true;
         }
         if (next_ == mIter_ * nIter_) {
             release(loc);
@@ -278,6 +287,16 @@ public:
         if (!pending_)
             dvac::fail_at(loc, api, "no tile: call Iterate first");
         pending_ = false;
+        if (client_) {
+            dvac::mm::Request r = request(dvac::mm::OP_TILE, gm);
+            r.tile = next_ - 1;
+            r.atomic = enAtomic;
+            r.sequential = enSequentialWrite;
+            const uint64_t seq = dvac::mm::post(dvac::k(), aiv_, r);
+            if (sync)
+                dvac::mm::wait_done(dvac::k(), aiv_, seq);
+            return;
+        }
         if (!cube_)
             return;
         if (enAtomic == 1)
@@ -300,8 +319,86 @@ public:
         (void)fakeMsg;
         if (enSequentialWrite)
             dvac::fail_at(loc, "Matmul::IterateAll", "enSequentialWrite would write every tile to the same place");
-        while (Iterate<sync>(false, loc))
-            GetTensorC<sync>(gm, enAtomic, false, loc);
+        if (client_) {
+            ready(loc, "Matmul::IterateAll");
+            dvac::mm::Request r = request(dvac::mm::OP_ITERATE_ALL, gm);
+            r.atomic = enAtomic;
+            const uint64_t seq = dvac::mm::post(dvac::k(), aiv_, r);
+            if (sync) {
+                dvac::mm::wait_done(dvac::k(), aiv_, seq);
+            } else {
+                asyncSeq_ = seq;
+                asyncPending_ = true;
+            }
+            return;
+        }
+        while (Iterate<true>(false, loc))
+            GetTensorC<true>(gm, enAtomic, false, loc);
+    }
+
+    /* Wait for the IterateAll<false> sent last (a mix kernel's AIV). */
+    void WaitIterateAll(const dvac::Loc &loc = dvac::Loc::here())
+    {
+        (void)loc;
+        if (client_ && asyncPending_) {
+            dvac::mm::wait_done(dvac::k(), aiv_, asyncSeq_);
+            asyncPending_ = false;
+        }
+    }
+
+    /* The workspace of Iterate<false>: tile i (baseM x baseN, rows of baseN) at element i * baseM * baseN. */
+    template <class WsT> void SetWorkspace(const GlobalTensor<WsT> &addr, const dvac::Loc &loc = dvac::Loc::here())
+    {
+        (void)loc;
+        ws_.SetGlobalBuffer(reinterpret_cast<__gm__ DstT *>(addr.GetPhyAddr()), addr.GetSize() * sizeof(WsT) /
+                                                                                   sizeof(DstT));
+        hasWs_ = true;
+    }
+    template <class WsT> void SetWorkspace(__gm__ const WsT *addr, int size, const dvac::Loc &loc = dvac::Loc::here())
+    {
+        (void)loc;
+        ws_.SetGlobalBuffer(reinterpret_cast<__gm__ DstT *>(const_cast<WsT *>(addr)),
+                            (uint64_t)size * sizeof(WsT) / sizeof(DstT));
+        hasWs_ = true;
+    }
+
+    /* C into UB (VECIN / VECOUT / VECCALC C; a mix kernel's AIV): the last Iterate's tile (Iterate<true>), or
+     * with Iterate<false> the next tile from the workspace, as baseM rows of baseN elements.  On dav-2201
+     * L0C cannot reach UB: the AIC writes the tile to GM (the system workspace) and the AIV copies it in. */
+    template <bool sync = true>
+    void GetTensorC(const LocalTensor<DstT> &ub, uint8_t enAtomic = 0, bool enSequentialWrite = false,
+                    const dvac::Loc &loc = dvac::Loc::here())
+    {
+        const char *api = "Matmul::GetTensorC";
+        (void)enSequentialWrite;
+        if (!client_)
+            dvac::fail_at(loc, api, "C into UB is given by the AIC to an AIV of a mix kernel (ASCENDC_CUBE_ONLY is "
+                          "defined, or REGIST_MATMUL_OBJ was not used)");
+        if (enAtomic)
+            dvac::fail_at(loc, api, "enAtomic into UB is not supported by dvsim yet");
+        dv_k_t *c = dvac::at(loc);
+        const uint32_t tileElems = (uint32_t)t_.baseM * (uint32_t)t_.baseN;
+        if (asyncPending_ && !sync) {
+            dvac::mm::wait_done(c, aiv_, asyncSeq_);
+            DataCopy(ub, ws_[(uint64_t)asyncNext_++ * tileElems], tileElems, loc);
+            return;
+        }
+        ready(loc, api);
+        if (!pending_)
+            dvac::fail_at(loc, api, "no tile: call Iterate first");
+        pending_ = false;
+        GM_ADDR sys = GetSysWorkSpacePtr();
+        const uint64_t per = (uint64_t)tileElems * sizeof(DstT);
+        const uint64_t off = ((uint64_t)dvk_block_idx(c) * dvk_config(c)->chip_aiv_per_core + aiv_) * per;
+        if (!sys || off + per > ::dvac::SYS_WORKSPACE_BYTES)
+            dvac::fail_at(loc, api, "the system workspace (GetSysWorkSpacePtr) cannot hold this AIV's tile");
+        GlobalTensor<DstT> stage;
+        stage.SetGlobalBuffer(reinterpret_cast<__gm__ DstT *>(sys + off), tileElems);
+        dvac::mm::Request r = request(dvac::mm::OP_TILE, stage);
+        r.tile = next_ - 1;
+        r.sequential = true;
+        dvac::mm::wait_done(c, aiv_, dvac::mm::post(c, aiv_, r));
+        DataCopy(ub, stage, cur_.mt * (uint32_t)t_.baseN, loc);
     }
 
     /* Where the last Iterate's tile is in the core's part of C. */
@@ -319,13 +416,88 @@ public:
     /* Finish: L1 contents held for the next tile are given back. */
     void End(const dvac::Loc &loc = dvac::Loc::here())
     {
-        if (pending_)
+        if (pending_ && !client_)
             dvac::fail_at(loc, "Matmul::End", "the last tile was not taken out with GetTensorC");
-        release(loc);
+        pending_ = false;
+        if (cube_)
+            release(loc);
         next_ = 0;
+        asyncPending_ = false;
+    }
+
+    /* ---- a mix kernel (lib/matmul/kfc.h) ---- */
+    /* On an AIV: this object's requests go to the block's AIC as object `idx`. */
+    void kfc_client(uint32_t idx, uint32_t aiv)
+    {
+        client_ = true;
+        objIdx_ = idx;
+        aiv_ = aiv;
+    }
+    void kfc_pipe(TPipe *p) { pipe_ = p; }
+    /* On the AIC: run one request of an AIV (its Matmul's settings come with it). */
+    static void kfc_serve(void *self, const dvac::mm::Request &r, uint32_t aiv, const dvac::Loc &loc)
+    {
+        (void)aiv;
+        Matmul &m = *static_cast<Matmul *>(self);
+        const Matmul &s = *static_cast<const Matmul *>(r.state.get());
+        if (!m.inited_)
+            m.Init(&s.t_, m.pipe_, loc);
+        m.take(s);
+        GlobalTensor<DstT> g;
+        g.SetGlobalBuffer(reinterpret_cast<__gm__ DstT *>((uintptr_t)r.gm), r.gm_bytes / sizeof(DstT));
+        m.pending_ = false;
+        if (r.op == dvac::mm::OP_ITERATE_ALL) {
+            m.next_ = 0;
+            while (m.Iterate<true>(false, loc))
+                m.GetTensorC<true>(g, r.atomic, false, loc);
+        } else if (r.op == dvac::mm::OP_TILE) {
+            m.next_ = r.tile;
+            if (m.Iterate<true>(false, loc))
+                m.GetTensorC<true>(g, r.atomic, r.sequential, loc);
+            m.release(loc);
+        } else if (r.op == dvac::mm::OP_ITERATE_WS) {
+            m.next_ = 0;
+            for (uint32_t i = 0; m.Iterate<true>(false, loc); i++)
+                m.GetTensorC<true>(g[(uint64_t)i * t_tile(m)], 0, true, loc);
+        }
+        m.next_ = 0;
+        m.pending_ = false;
     }
 
 private:
+    static uint64_t t_tile(const Matmul &m) { return (uint64_t)m.t_.baseM * (uint64_t)m.t_.baseN; }
+    /* A request carrying this object's settings, writing C at `gm`. */
+    dvac::mm::Request request(uint32_t op, const GlobalTensor<DstT> &gm) const
+    {
+        dvac::mm::Request r;
+        r.obj = objIdx_;
+        r.op = op;
+        r.state = std::make_shared<Matmul>(*this);
+        r.gm = (uint64_t)(uintptr_t)gm.GetPhyAddr();
+        r.gm_bytes = gm.GetSize() * sizeof(DstT);
+        return r;
+    }
+    /* The settings an AIV's request brings. */
+    void take(const Matmul &s)
+    {
+        orgM_ = s.orgM_;
+        orgN_ = s.orgN_;
+        orgKa_ = s.orgKa_;
+        orgKb_ = s.orgKb_;
+        orgKc_ = s.orgKc_;
+        sm_ = s.sm_;
+        sn_ = s.sn_;
+        sk_ = s.sk_;
+        a_ = s.a_;
+        b_ = s.b_;
+        ta_ = s.ta_;
+        tb_ = s.tb_;
+        hasA_ = s.hasA_;
+        hasB_ = s.hasB_;
+        bias_ = s.bias_;
+        hasBias_ = s.hasBias_;
+    }
+
     /* ---- tiling ---- */
     static constexpr uint32_t up(int32_t x) { return dvac::mm::up16((uint32_t)x); }
     /* baseK as the L0 buffers hold it: whole fractal rows of K. */
@@ -604,6 +776,11 @@ private:
     uint32_t aKl1_ = 0, bKl1_ = 0; /* 16-row blocks of K in the held A1 / B1 load (transposed A, plain B) */
     uint32_t mIter_ = 0, nIter_ = 0, next_ = 0, order_ = 0;
     dvac::mm::Tile cur_{};
+    /* a mix kernel's AIV (client) */
+    bool client_ = false, hasWs_ = false, asyncPending_ = false;
+    uint32_t objIdx_ = 0, aiv_ = 0, asyncNext_ = 0;
+    uint64_t asyncSeq_ = 0;
+    GlobalTensor<DstT> ws_;
 };
 
 } // namespace AscendC
@@ -614,32 +791,65 @@ namespace matmul = AscendC;
 namespace dvac {
 namespace mm {
 
-/* REGIST_MATMUL_OBJ's objects: (obj) takes the pipe only, (obj, tiling, obj, tiling, ...) runs Init. */
-template <class M> inline void regist(AscendC::TPipe *pipe, const Loc &loc, M &obj)
+/* REGIST_MATMUL_OBJ's objects: (obj) takes the pipe only, (obj, tiling, obj, tiling, ...) runs Init.
+ * In a mix kernel each object also becomes the AIC's server object `idx` or the AIV's client of it. */
+enum class Role { LOCAL, SERVER, CLIENT };
+template <class M> inline void regist_one(Role role, AscendC::TPipe *pipe, uint32_t idx, uint32_t aiv, M &obj)
 {
-    (void)obj;
-    (void)pipe;
+    obj.kfc_pipe(pipe);
+    if (role == Role::CLIENT) {
+        obj.kfc_client(idx, aiv);
+    } else if (role == Role::SERVER) {
+        Channel &ch = channel(k());
+        if (idx >= MAX_OBJ)
+            fail_at(Loc::here(), "REGIST_MATMUL_OBJ", "more than %u Matmul objects", MAX_OBJ);
+        ch.obj[idx] = &obj;
+        ch.serve[idx] = &M::kfc_serve;
+        ch.nobj = idx + 1 > ch.nobj ? idx + 1 : ch.nobj;
+    }
+}
+template <class M> inline void regist(Role role, AscendC::TPipe *pipe, const Loc &loc, uint32_t idx, uint32_t aiv, M &obj)
+{
     (void)loc;
+    regist_one(role, pipe, idx, aiv, obj);
 }
 template <class M, class... R>
-inline void regist(AscendC::TPipe *pipe, const Loc &loc, M &obj, const TCubeTiling *tiling, R &&...rest)
+inline void regist(Role role, AscendC::TPipe *pipe, const Loc &loc, uint32_t idx, uint32_t aiv, M &obj,
+                   const TCubeTiling *tiling, R &&...rest)
 {
+    regist_one(role, pipe, idx, aiv, obj);
     if (tiling)
         obj.Init(tiling, pipe, loc);
     if constexpr (sizeof...(R) > 0)
-        regist(pipe, loc, rest...);
+        regist(role, pipe, loc, idx + 1, aiv, rest...);
 }
+/* Returns true on the AIC of a mix kernel once it has served its AIVs: the kernel returns then. */
 template <class... A>
-inline void regist_all(bool cube_only, AscendC::TPipe *pipe, GM_ADDR workspace, const Loc &loc, A &&...objs)
+inline bool regist_all(Client &client, bool cube_only, AscendC::TPipe *pipe, GM_ADDR workspace, const Loc &loc,
+                       A &&...objs)
 {
     (void)workspace;
-    if (!cube_only)
-        fail_at(loc, "REGIST_MATMUL_OBJ", "a Matmul driven from the AIVs (a mix kernel: ASCENDC_CUBE_ONLY is not "
-                "defined before lib/matmul_intf.h) is not supported by dvsim yet; a cube-only kernel defines "
-                "ASCENDC_CUBE_ONLY");
     if (!pipe)
         fail_at(loc, "REGIST_MATMUL_OBJ", "the TPipe is NULL");
-    regist(pipe, loc, objs...);
+    dv_k_t *c = at(loc);
+    if (cube_only || dvk_kind(c) != DV_KIND_MIX) {
+        regist(Role::LOCAL, pipe, loc, 0, 0, objs...);
+        return false;
+    }
+    if (dvk_is_aic(c)) {
+        regist(Role::SERVER, pipe, loc, 0, 0, objs...);
+        if (dvk_probing(c)) /* the probe runs no AIV, so no request: show it the server's cube side */
+            dvk_load_cbuf_to_ca(c, DV_ADDR(DV_SPACE_L0A, 0), DV_ADDR(DV_SPACE_L1, 0), DV_DT_F16, 0, 1, 1, 0, 0);
+        else
+            serve_all(c, loc);
+        return true;
+    }
+    regist(Role::CLIENT, pipe, loc, 0, dvk_sub(c) - DV_SUB_AIV0, objs...);
+    if (dvk_probing(c)) /* CANN compiles a kernel with an AIV-driven Matmul as MIX: show the probe a vector side */
+        dvk_vdup(c, DV_ADDR(DV_SPACE_UB, 0), DV_DT_F16, 0.0, 1, 1, 8);
+    else
+        client.start(c);
+    return false;
 }
 
 } // namespace mm
@@ -647,10 +857,15 @@ inline void regist_all(bool cube_only, AscendC::TPipe *pipe, GM_ADDR workspace, 
 
 #define DVAC_MM_STR(x) #x
 #define DVAC_MM_XSTR(x) DVAC_MM_STR(x)
-/* Register Matmul objects with the pipe (and Init those given a tiling pointer), as CANN's macro. */
+/* Register Matmul objects with the pipe (and Init those given a tiling pointer), as CANN's macro.  In a
+ * mix kernel (ASCENDC_CUBE_ONLY not defined) the AIC serves the AIVs' requests and returns from the
+ * kernel, as CANN's KfcServer does; the AIVs go on with the kernel (lib/matmul/kfc.h). */
 #define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                                                                     \
-    ::dvac::mm::regist_all(::dvac::mm::macro_defined("ASCENDC_CUBE_ONLY", DVAC_MM_XSTR(ASCENDC_CUBE_ONLY)),          \
-                           (tpipe), (GM_ADDR)(workspace), ::dvac::Loc::here(), __VA_ARGS__)
+    ::dvac::mm::Client dvac_mm_client_;                                                                              \
+    if (::dvac::mm::regist_all(dvac_mm_client_,                                                                     \
+                               ::dvac::mm::macro_defined("ASCENDC_CUBE_ONLY", DVAC_MM_XSTR(ASCENDC_CUBE_ONLY)),      \
+                               (tpipe), (GM_ADDR)(workspace), ::dvac::Loc::here(), __VA_ARGS__))                    \
+    return
 #define REGIST_MATMUL_OBJ_STATIC REGIST_MATMUL_OBJ
 #define REGIST_CUBE_OBJ REGIST_MATMUL_OBJ
 
