@@ -124,13 +124,16 @@ inline void wait_done(dv_k_t *c, uint32_t aiv, uint64_t seq)
     if (dvk_probing(c))
         return;
     Channel &ch = channel(c);
-    for (;;) {
+    for (int64_t last = -1;;) {
         const int64_t t = now(c);
         const int64_t d = ch.done[aiv][seq];
         if (d >= 0) {
             sleep_until(c, t, d);
             return;
         }
+        if (t <= last) /* time stands still: the stream was closed (the run failed elsewhere) */
+            return;
+        last = t;
         dvk_scalar(c, POLL_CYCLES);
     }
 }
@@ -140,7 +143,7 @@ inline void serve_all(dv_k_t *c, const Loc &loc)
 {
     Channel &ch = channel(c);
     const uint32_t naiv = (uint32_t)dvk_config(c)->chip_aiv_per_core;
-    int64_t idle = 0;
+    int64_t idle = 0, last = -1;
     for (;;) {
         bool all_quit = true;
         for (uint32_t j = 0; j < naiv; j++)
@@ -148,6 +151,9 @@ inline void serve_all(dv_k_t *c, const Loc &loc)
         if (all_quit)
             break;
         const int64_t t = now(c);
+        if (t <= last) /* time stands still: the stream was closed (the run failed elsewhere) */
+            break;
+        last = t;
         int best = -1;
         for (uint32_t j = 0; j < naiv; j++)
             if (!ch.req[j].empty() && ch.req[j].front().t_issue >= 0 &&
@@ -169,6 +175,7 @@ inline void serve_all(dv_k_t *c, const Loc &loc)
         if (r.op == OP_QUIT) {
             ch.quit[best] = true;
             ch.done[best][r.seq] = r.t_issue;
+            last = -1;
             continue;
         }
         if (r.obj >= ch.nobj || !ch.serve[r.obj])
