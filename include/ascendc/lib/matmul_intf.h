@@ -32,6 +32,7 @@
 #include "../kernel_operator.h"
 #include "../kernel_tiling/kernel_tiling.h"
 #include "matmul/matmul_config.h"
+#include "matmul/ibshare.h"
 #include "matmul/kfc.h"
 
 /* CANN's qualifier of the system-workspace kernel parameter (the launch needs nothing from it here). */
