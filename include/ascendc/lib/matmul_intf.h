@@ -60,6 +60,17 @@ constexpr bool macro_defined(const char *name, const char *expansion)
     return *name != *expansion;
 }
 
+/* The user's copy callbacks of a MatmulCallBackFunc (nullptr when not given). */
+template <class CB> struct Callbacks;
+template <auto OUT, auto A1, auto B1> struct Callbacks<AscendC::MatmulCallBackFunc<OUT, A1, B1>> {
+    static constexpr auto out = OUT;
+    static constexpr auto a1 = A1;
+    static constexpr auto b1 = B1;
+    static constexpr bool has_out = !std::is_null_pointer<decltype(OUT)>::value;
+    static constexpr bool has_a1 = !std::is_null_pointer<decltype(A1)>::value;
+    static constexpr bool has_b1 = !std::is_null_pointer<decltype(B1)>::value;
+};
+
 } // namespace mm
 } // namespace dvac
 
@@ -105,7 +116,9 @@ private:
                   "dvsim Matmul: C in ND or NZ format is supported");
     static_assert(A_TYPE::layout == LayoutMode::NONE && B_TYPE::layout == LayoutMode::NONE,
                   "dvsim Matmul: batch layouts (BatchMatmul) are not supported yet");
-    static_assert(MM_CB::none, "dvsim Matmul: user callbacks (MatmulCallBackFunc) are not supported yet");
+    using CB = dvac::mm::Callbacks<MM_CB>;
+    static_assert(!CB::has_out, "dvsim Matmul: the DataCopyOut callback (MatmulCallBackFunc) is not supported yet; "
+                  "CopyA1 and CopyB1 are");
     /* Configuration that changes what is computed or where it lands must not be ignored (a wrong
      * answer); what only changes the schedule (A2B2 or CO1 sharing, K reorder, bank-conflict and
      * cache options) is accepted and does not change dvsim's schedule. */
@@ -223,6 +236,9 @@ public:
         hasBias_ = true;
     }
     void DisableBias() { hasBias_ = false; }
+    /* The values the copy callbacks get as tilingPtr and dataPtr (MatmulCallBackFunc). */
+    void SetUserDefInfo(const uint64_t tilingPtr) { userInfo_ = tilingPtr; }
+    template <class T> void SetSelfDefineData(T dataPtr) { selfData_ = (uint64_t)dataPtr; }
     void ClearBias() { hasBias_ = false; }
     /* HF32 changes float products' rounding, which the model does not do: only false is accepted. */
     void SetHF32(bool enableHF32 = false, int32_t transMode = 0, const dvac::Loc &loc = dvac::Loc::here())
@@ -497,6 +513,8 @@ private:
         hasB_ = s.hasB_;
         bias_ = s.bias_;
         hasBias_ = s.hasBias_;
+        userInfo_ = s.userInfo_;
+        selfData_ = s.selfData_;
     }
 
     /* ---- tiling ---- */
@@ -579,7 +597,10 @@ private:
         const uint32_t m0 = mi * t_.baseM, mt = cur_.mt, k0 = ga * t_.stepKa * t_.baseK;
         const uint32_t kn = sk_ - k0 < (uint32_t)(t_.stepKa * t_.baseK) ? sk_ - k0 : t_.stepKa * t_.baseK;
         LocalTensor<SrcAT> a1 = qa1_.template AllocTensor<SrcAT>(loc);
-        if (!ta_)
+        if constexpr (CB::has_a1) /* the user's copy: block (mi, ga) of useM x useK elements */
+            CB::a1(a1.template ReinterpretCast<int8_t>(), reinterpret_cast<const __gm__ void *>(a_.GetPhyAddr()),
+                   (int)mi, (int)ga, (int)mt, (int)kn, userInfo_, selfData_);
+        else if (!ta_)
             DataCopy(a1, a_[(uint64_t)m0 * orgKa_ + k0], nd2nz(mt, kn, orgKa_, "Ka", loc), loc);
         else
             DataCopy(a1, a_[(uint64_t)k0 * orgM_ + m0], nd2nz(kn, mt, orgM_, "M", loc), loc);
@@ -599,7 +620,10 @@ private:
         const uint32_t n0 = ni * t_.baseN, nt = cur_.nt, k0 = gb * t_.stepKb * t_.baseK;
         const uint32_t kn = sk_ - k0 < (uint32_t)(t_.stepKb * t_.baseK) ? sk_ - k0 : t_.stepKb * t_.baseK;
         LocalTensor<SrcBT> b1 = qb1_.template AllocTensor<SrcBT>(loc);
-        if (!tb_)
+        if constexpr (CB::has_b1) /* the user's copy: block (gb, ni) of useK x useN elements */
+            CB::b1(b1.template ReinterpretCast<int8_t>(), reinterpret_cast<const __gm__ void *>(b_.GetPhyAddr()),
+                   (int)gb, (int)ni, (int)kn, (int)nt, userInfo_, selfData_);
+        else if (!tb_)
             DataCopy(b1, b_[(uint64_t)k0 * orgN_ + n0], nd2nz(kn, nt, orgN_, "N", loc), loc);
         else
             DataCopy(b1, b_[(uint64_t)n0 * orgKb_ + k0], nd2nz(nt, kn, orgKb_, "Kb", loc), loc);
@@ -781,6 +805,7 @@ private:
     bool client_ = false, hasWs_ = false, asyncPending_ = false;
     uint32_t objIdx_ = 0, aiv_ = 0, asyncNext_ = 0;
     uint64_t asyncSeq_ = 0;
+    uint64_t userInfo_ = 0, selfData_ = 0; /* the callbacks' tilingPtr and dataPtr */
     GlobalTensor<DstT> ws_;
 };
 
