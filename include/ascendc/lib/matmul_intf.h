@@ -123,7 +123,6 @@ private:
      * answer); what only changes the schedule (A2B2 or CO1 sharing, K reorder, bank-conflict and
      * cache options) is accepted and does not change dvsim's schedule. */
     static_assert(!MM_CFG.isEnableChannelSplit, "dvsim Matmul: MatmulConfig::isEnableChannelSplit is not supported yet");
-    static_assert(!MM_CFG.isPartialOutput, "dvsim Matmul: MatmulConfig::isPartialOutput is not supported yet");
     static_assert(!MM_CFG.intraBlockPartSum, "dvsim Matmul: MatmulConfig::intraBlockPartSum is not supported yet");
     static_assert(!MM_CFG.enableStaticPadZeros, "dvsim Matmul: MatmulConfig::enableStaticPadZeros is not supported yet");
     static_assert(MM_CFG.decompMode == DecompressionMode::DECOMP_NONE,
@@ -274,19 +273,22 @@ public:
             asyncNext_ = 0;
             return true;
         }
-        if (next_ == mIter_ * nIter_) {
+        /* isPartialOutput: each tile is given once per baseK slice, the slice's product alone */
+        const uint32_t kIter = MM_CFG.isPartialOutput ? dvac::mm::cdiv(sk_, t_.baseK) : 1;
+        if (next_ == mIter_ * nIter_ * kIter) {
             release(loc);
             next_ = 0;
             return false;
         }
-        const uint32_t i = next_++;
+        const uint32_t i = next_ / kIter, kSlice = next_ % kIter;
+        next_++;
         const uint32_t mi = order_ == 0 ? i % mIter_ : i / nIter_, ni = order_ == 0 ? i / mIter_ : i % nIter_;
         cur_.m0 = mi * t_.baseM;
         cur_.n0 = ni * t_.baseN;
         cur_.mt = sm_ - cur_.m0 < (uint32_t)t_.baseM ? sm_ - cur_.m0 : t_.baseM;
         cur_.nt = sn_ - cur_.n0 < (uint32_t)t_.baseN ? sn_ - cur_.n0 : t_.baseN;
         if (cube_)
-            compute(mi, ni, loc);
+            compute(mi, ni, loc, MM_CFG.isPartialOutput ? kSlice : 0, MM_CFG.isPartialOutput ? kSlice + 1 : ~0u);
         pending_ = true;
         return true;
     }
@@ -717,11 +719,12 @@ private:
     }
 
     /* ---- one tile ---- */
-    void compute(uint32_t mi, uint32_t ni, const dvac::Loc &loc)
+    /* The tile's product over the baseK slices [s0, s1) (all of K by default). */
+    void compute(uint32_t mi, uint32_t ni, const dvac::Loc &loc, uint32_t s0 = 0, uint32_t s1 = ~0u)
     {
-        const uint32_t ks = dvac::mm::cdiv(sk_, t_.baseK);
+        const uint32_t kAll = dvac::mm::cdiv(sk_, t_.baseK), ks = s1 < kAll ? s1 : kAll;
         LocalTensor<L0cT> co = qc_.template AllocTensor<L0cT>(loc);
-        for (uint32_t s = 0; s < ks; s++) {
+        for (uint32_t s = s0; s < ks; s++) {
             const uint32_t k0 = s * t_.baseK, kb = sk_ - k0 < (uint32_t)t_.baseK ? sk_ - k0 : t_.baseK;
             load_a(mi, s / t_.stepKa, loc);
             load_b(ni, s / t_.stepKb, loc);
@@ -735,7 +738,7 @@ private:
             b2 = qb2_.template DeQue<SrcBT>(loc);
             /* a one-row tile runs as two rows (the second is never written out): m = 1 would be GEMV */
             const uint16_t mm = cur_.mt == 1 ? 2 : (uint16_t)cur_.mt;
-            const MmadParams mp(mm, (uint16_t)cur_.nt, (uint16_t)kb, 0, false, s == 0);
+            const MmadParams mp(mm, (uint16_t)cur_.nt, (uint16_t)kb, 0, false, s == s0);
             if constexpr (BIAS_OK) {
                 if (s == 0 && hasBias_) {
                     Mmad(co, a2, b2, load_bias(loc), mp, loc);
