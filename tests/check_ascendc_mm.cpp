@@ -143,7 +143,172 @@ __global__ __cube__ void bad_ub_out(GM_ADDR, GM_ADDR, GM_ADDR, TCubeTiling t)
     mm.GetTensorC(l);
 }
 
+/* ---------------------------------------------------------------- cube-only kernels */
+#define ASCENDC_CUBE_ONLY
+
+/* The host's device buffers of one M x N x K case (A [M, K], B [K, N] in half; C float). */
+struct Bufs {
+    aclrtStream stream;
+    std::vector<half> ha, hb;
+    void *a, *b, *c;
+    size_t cb;
+    Bufs(int32_t m, int32_t n, int32_t k, size_t cbytes) : ha((size_t)m * k), hb((size_t)k * n), cb(cbytes)
+    {
+        up();
+        OK(aclrtCreateStream(&stream));
+        for (size_t i = 0; i < ha.size(); i++)
+            ha[i] = (half)value(1, i);
+        for (size_t i = 0; i < hb.size(); i++)
+            hb[i] = (half)value(2, i);
+        OK(aclrtMalloc(&a, ha.size() * 2, ACL_MEM_MALLOC_HUGE_FIRST));
+        OK(aclrtMalloc(&b, hb.size() * 2, ACL_MEM_MALLOC_HUGE_FIRST));
+        OK(aclrtMalloc(&c, cb, ACL_MEM_MALLOC_HUGE_FIRST));
+        OK(aclrtMemcpy(a, ha.size() * 2, ha.data(), ha.size() * 2, ACL_MEMCPY_HOST_TO_DEVICE));
+        OK(aclrtMemcpy(b, hb.size() * 2, hb.data(), hb.size() * 2, ACL_MEMCPY_HOST_TO_DEVICE));
+    }
+    /* sum over q in [q0, q1) of A[i][q] B[q][j] */
+    float dot(int32_t n, int32_t k, int32_t i, int32_t j, int32_t q0, int32_t q1) const
+    {
+        float acc = 0;
+        for (int32_t q = q0; q < q1; q++)
+            acc += (float)ha[(size_t)i * k + q] * (float)hb[(size_t)q * n + j];
+        return acc;
+    }
+    ~Bufs()
+    {
+        OK(aclrtFree(a));
+        OK(aclrtFree(b));
+        OK(aclrtFree(c));
+        down();
+    }
+};
+
+/* A one-core tiling of m x n x k with base 32 x 32 x 32 and K in one L1 load. */
+TCubeTiling small_tiling(int32_t m, int32_t n, int32_t k)
+{
+    TCubeTiling t{};
+    t.usedCoreNum = 1;
+    t.M = t.singleCoreM = m;
+    t.N = t.singleCoreN = n;
+    t.Ka = t.Kb = t.singleCoreK = k;
+    t.baseM = t.baseN = t.baseK = 32;
+    t.stepM = t.stepN = 1;
+    t.stepKa = t.stepKb = (k + 31) / 32;
+    t.depthA1 = t.depthB1 = t.stepKa;
+    t.dbL0A = t.dbL0B = t.dbL0C = 1;
+    return t;
+}
+
+/* isPartialOutput: each Iterate gives one baseK slice's product of a tile, written as a baseM x baseN block. */
+constexpr MatmulConfig partial_cfg()
+{
+    MatmulConfig c = CFG_NORM;
+    c.isPartialOutput = true;
+    return c;
+}
+constexpr MatmulConfig PARTIAL_CFG = partial_cfg();
+__global__ __cube__ void mm_partial(GM_ADDR a, GM_ADDR b, GM_ADDR c, TCubeTiling t)
+{
+    TPipe pipe;
+    Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>, MatmulType<TPosition::GM, CubeFormat::ND, half>,
+           MatmulType<TPosition::GM, CubeFormat::ND, float>, MatmulType<TPosition::GM, CubeFormat::ND, float>,
+           PARTIAL_CFG>
+        mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    GlobalTensor<half> ag, bg;
+    GlobalTensor<float> cg;
+    ag.SetGlobalBuffer((__gm__ half *)a);
+    bg.SetGlobalBuffer((__gm__ half *)b);
+    cg.SetGlobalBuffer((__gm__ float *)c);
+    mm.SetTensorA(ag);
+    mm.SetTensorB(bg);
+    for (uint64_t off = 0; mm.Iterate(); off += (uint64_t)t.baseM * t.baseN)
+        mm.GetTensorC(cg[off], 0, true);
+    mm.End();
+}
+
+/* CopyA1: the user's load of A block (row, col) of useM x useK (tilingPtr: A's row pitch); counts its calls. */
+int g_copy_a1_calls = 0;
+void copy_a1(const LocalTensor<int8_t> &aMatrix, const __gm__ void *gm, int row, int col, int useM, int useK,
+             const uint64_t tilingPtr, const uint64_t dataPtr)
+{
+    g_copy_a1_calls++;
+    GlobalTensor<half> src;
+    src.SetGlobalBuffer((__gm__ half *)gm);
+    const uint64_t first = (uint64_t)row * 32 * tilingPtr + (uint64_t)col * dataPtr;
+    DataCopy(aMatrix.ReinterpretCast<half>(), src[first],
+             Nd2NzParams(1, (uint16_t)useM, (uint16_t)useK, 0, (uint16_t)tilingPtr, (uint16_t)((useM + 15) / 16 * 16),
+                         1, 0));
+}
+__global__ __cube__ void mm_callback(GM_ADDR a, GM_ADDR b, GM_ADDR c, TCubeTiling t)
+{
+    TPipe pipe;
+    Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>, MatmulType<TPosition::GM, CubeFormat::ND, half>,
+           MatmulType<TPosition::GM, CubeFormat::ND, float>, MatmulType<TPosition::GM, CubeFormat::ND, float>,
+           CFG_NORM, MatmulCallBackFunc<nullptr, copy_a1, nullptr>>
+        mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    GlobalTensor<half> ag, bg;
+    GlobalTensor<float> cg;
+    ag.SetGlobalBuffer((__gm__ half *)a);
+    bg.SetGlobalBuffer((__gm__ half *)b);
+    cg.SetGlobalBuffer((__gm__ float *)c);
+    mm.SetUserDefInfo((uint64_t)t.Ka);
+    mm.SetSelfDefineData((uint64_t)t.stepKa * t.baseK);
+    mm.SetTensorA(ag);
+    mm.SetTensorB(bg);
+    mm.IterateAll(cg);
+    mm.End();
+}
+
 } // namespace
+
+/* 64 x 64 x 96 in 32 x 32 x 32 tiles: 4 tiles x 3 slices, each slice's product alone. */
+START_TEST(test_ascendc_mm_partial_output)
+{
+    const int32_t m = 64, n = 64, k = 96;
+    TCubeTiling t = small_tiling(m, n, k);
+    Bufs s(m, n, k, (size_t)4 * 3 * 32 * 32 * 4);
+    ck_assert_uint_eq(::dvac::launch(mm_partial, "mm_partial", 1, nullptr, s.stream)(s.a, s.b, s.c, t), 0);
+    const int rc = aclrtSynchronizeStream(s.stream);
+    ck_assert_msg(rc == ACL_SUCCESS, "%s", aclGetRecentErrMsg());
+    std::vector<float> got(s.cb / 4);
+    OK(aclrtMemcpy(got.data(), s.cb, s.c, s.cb, ACL_MEMCPY_DEVICE_TO_HOST));
+    size_t bad = 0;
+    for (int32_t tile = 0; tile < 4; tile++) /* iterate order M first: tile (tile % 2, tile / 2) */
+        for (int32_t q = 0; q < 3; q++)
+            for (int32_t i = 0; i < 32; i++)
+                for (int32_t j = 0; j < 32; j++) {
+                    const float want = s.dot(n, k, (tile % 2) * 32 + i, (tile / 2) * 32 + j, q * 32, q * 32 + 32);
+                    const float g = got[((size_t)(tile * 3 + q) * 32 + i) * 32 + j];
+                    bad += !(std::fabs(g - want) <= 1e-4 + 1e-5 * std::fabs(want));
+                }
+    ck_assert_uint_eq(bad, 0);
+}
+END_TEST
+
+/* A CopyA1 callback loads A (one load per tile row: K in one step) and the product is right. */
+START_TEST(test_ascendc_mm_callback_copy_a1)
+{
+    const int32_t m = 64, n = 32, k = 64;
+    TCubeTiling t = small_tiling(m, n, k);
+    Bufs s(m, n, k, (size_t)m * n * 4);
+    g_copy_a1_calls = 0;
+    ck_assert_uint_eq(::dvac::launch(mm_callback, "mm_callback", 1, nullptr, s.stream)(s.a, s.b, s.c, t), 0);
+    const int rc = aclrtSynchronizeStream(s.stream);
+    ck_assert_msg(rc == ACL_SUCCESS, "%s", aclGetRecentErrMsg());
+    ck_assert_int_ge(g_copy_a1_calls, 2);
+    std::vector<float> got((size_t)m * n);
+    OK(aclrtMemcpy(got.data(), s.cb, s.c, s.cb, ACL_MEMCPY_DEVICE_TO_HOST));
+    size_t bad = 0;
+    for (int32_t i = 0; i < m; i++)
+        for (int32_t j = 0; j < n; j++) {
+            const float want = s.dot(n, k, i, j, 0, k);
+            bad += !(std::fabs(got[(size_t)i * n + j] - want) <= 1e-4 + 1e-5 * std::fabs(want));
+        }
+    ck_assert_uint_eq(bad, 0);
+}
+END_TEST
 
 START_TEST(test_ascendc_mm_mix_iterate_all)
 {
@@ -203,6 +368,8 @@ extern "C" Suite *dv_ascendc_mm_suite(void)
     tcase_add_test(tc, test_ascendc_mm_mix_tiles_gm);
     tcase_add_test(tc, test_ascendc_mm_mix_tiles_ub);
     tcase_add_test(tc, test_ascendc_mm_ub_out_needs_mix);
+    tcase_add_test(tc, test_ascendc_mm_partial_output);
+    tcase_add_test(tc, test_ascendc_mm_callback_copy_a1);
     suite_add_tcase(s, tc);
     return s;
 }
