@@ -22,10 +22,12 @@
  * Supported: A and B in GM as ND (A [M, K] or, transposed, [K, M]; B [K, N] or [N, K]); half and
  * bfloat16_t inputs with any transposition, float and int8_t with A as given and B transposed (the
  * cube's 32-bit and 8-bit operands cannot be transposed by LoadData 2D); C in GM, ND or NZ: float
- * (int32_t for int8_t), or half / bfloat16_t.  The kernel must define ASCENDC_CUBE_ONLY (a Matmul
- * driven from the AIVs of a mix kernel is not supported: it fails at REGIST_MATMUL_OBJ).  A bias of
- * the accumulator's type (float; int32_t for int8_t) is supported, a half bias is not; partial sums,
- * HF32 and callbacks fail or do not compile, naming the feature. */
+ * (int32_t for int8_t), or half / bfloat16_t, or C in UB (VECIN / VECOUT) for a mix kernel's AIVs.  A
+ * kernel that defines ASCENDC_CUBE_ONLY runs the Matmul on its AIC; a mix kernel drives it from its
+ * AIVs, the AIC serving their requests (lib/matmul/kfc.h).  A bias of the accumulator's type (float;
+ * int32_t for int8_t) is supported, a half bias is not; the CopyA1 / CopyB1 callbacks and
+ * isPartialOutput are; partial sums, HF32 and the DataCopyOut callback fail or do not compile, naming
+ * the feature. */
 #ifndef DVSIM_LIB_MATMUL_INTF_H
 #define DVSIM_LIB_MATMUL_INTF_H
 
@@ -107,9 +109,10 @@ private:
                   "dvsim Matmul: C is float, half or bfloat16_t (int32_t for int8_t inputs)");
     static constexpr bool C_UB = C_TYPE::pos == TPosition::VECIN || C_TYPE::pos == TPosition::VECOUT ||
                                  C_TYPE::pos == TPosition::VECCALC;
-    static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM && (C_TYPE::pos == TPosition::GM || C_UB),
-                  "dvsim Matmul: A and B in GM (TPosition::GM), C in GM or UB (VECIN / VECOUT / VECCALC) are supported; "
-                  "L1 (TSCM/A1/B1) and CO1 positions are not yet");
+    static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM &&
+                      (C_TYPE::pos == TPosition::GM || C_UB),
+                  "dvsim Matmul: A and B in GM (TPosition::GM), C in GM or UB (VECIN / VECOUT / VECCALC) are "
+                  "supported; L1 (TSCM/A1/B1) and CO1 positions are not yet");
     static_assert(A_TYPE::format == CubeFormat::ND && B_TYPE::format == CubeFormat::ND,
                   "dvsim Matmul: A and B in ND format are supported");
     static_assert(C_TYPE::format == CubeFormat::ND || C_TYPE::format == CubeFormat::NZ,
@@ -122,9 +125,11 @@ private:
     /* Configuration that changes what is computed or where it lands must not be ignored (a wrong
      * answer); what only changes the schedule (A2B2 or CO1 sharing, K reorder, bank-conflict and
      * cache options) is accepted and does not change dvsim's schedule. */
-    static_assert(!MM_CFG.isEnableChannelSplit, "dvsim Matmul: MatmulConfig::isEnableChannelSplit is not supported yet");
+    static_assert(!MM_CFG.isEnableChannelSplit,
+                  "dvsim Matmul: MatmulConfig::isEnableChannelSplit is not supported yet");
     static_assert(!MM_CFG.intraBlockPartSum, "dvsim Matmul: MatmulConfig::intraBlockPartSum is not supported yet");
-    static_assert(!MM_CFG.enableStaticPadZeros, "dvsim Matmul: MatmulConfig::enableStaticPadZeros is not supported yet");
+    static_assert(!MM_CFG.enableStaticPadZeros,
+                  "dvsim Matmul: MatmulConfig::enableStaticPadZeros is not supported yet");
     static_assert(MM_CFG.decompMode == DecompressionMode::DECOMP_NONE,
                   "dvsim Matmul: MatmulConfig::decompMode (sparse / compressed B) is not supported yet");
 
@@ -837,7 +842,8 @@ template <class M> inline void regist_one(Role role, AscendC::TPipe *pipe, uint3
         ch.nobj = idx + 1 > ch.nobj ? idx + 1 : ch.nobj;
     }
 }
-template <class M> inline void regist(Role role, AscendC::TPipe *pipe, const Loc &loc, uint32_t idx, uint32_t aiv, M &obj)
+template <class M>
+inline void regist(Role role, AscendC::TPipe *pipe, const Loc &loc, uint32_t idx, uint32_t aiv, M &obj)
 {
     (void)loc;
     regist_one(role, pipe, idx, aiv, obj);
