@@ -123,15 +123,16 @@ constexpr size_t SYS_WORKSPACE_BYTES = 16u << 20;
 
 /* The system workspace: CANN's runtime hands the kernel its part of the workspace argument
  * (__kfc_workspace__), which dvsim's launch cannot tell from the other pointers, so every launch
- * gets one device buffer of its own, allocated once and shared by the launches of the program
- * (the high-level APIs use it as scratch within one kernel).  0 when it cannot be allocated. */
-inline uint64_t sys_workspace()
+ * gets a device buffer of its own, freed by a callback queued after the kernel.  0 when it cannot be
+ * allocated (GetSysWorkSpacePtr is then NULL). */
+inline uint64_t sys_workspace_new()
 {
-    static void *ws = nullptr;
-    if (!ws && aclrtMalloc(&ws, SYS_WORKSPACE_BYTES, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
-        ws = nullptr;
+    void *ws = nullptr;
+    if (aclrtMalloc(&ws, SYS_WORKSPACE_BYTES, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
+        return 0;
     return (uint64_t)(uintptr_t)ws;
 }
+inline void sys_workspace_free(void *ws) { (void)aclrtFree(ws); }
 
 template <class... P> uint32_t submit(Launch<P...> &l, const char *name, uint32_t blockDim, void *stream)
 {
@@ -140,7 +141,7 @@ template <class... P> uint32_t submit(Launch<P...> &l, const char *name, uint32_
     bool overflow = false;
     l.gm.n = 0;
     collect(l.args, l.gm, overflow);
-    l.sys_ws = sys_workspace();
+    l.sys_ws = sys_workspace_new();
     add_gm(l.gm, l.sys_ws, overflow);
     if (overflow) {
         std::fprintf(stderr, "dvsim: kernel %s: more than %zu pointer arguments\n", name,
@@ -150,8 +151,14 @@ template <class... P> uint32_t submit(Launch<P...> &l, const char *name, uint32_
     void *ptrs[sizeof l.gm.dev / sizeof l.gm.dev[0]];
     for (uint32_t i = 0; i < l.gm.n; i++)
         ptrs[i] = (void *)(uintptr_t)l.gm.dev[i];
-    return (uint32_t)dvsimLaunchAscendC(name, &trampoline<P...>, declared_kind(reinterpret_cast<const void *>(l.fn)),
-                                        blockDim, (aclrtStream)stream, ptrs, l.gm.n, &l, sizeof l);
+    const uint32_t rc = (uint32_t)dvsimLaunchAscendC(name, &trampoline<P...>,
+                                                     declared_kind(reinterpret_cast<const void *>(l.fn)), blockDim,
+                                                     (aclrtStream)stream, ptrs, l.gm.n, &l, sizeof l);
+    void *ws = (void *)(uintptr_t)l.sys_ws;
+    if (ws && (rc != 0 || aclrtLaunchCallback(sys_workspace_free, ws, ACL_CALLBACK_BLOCK, (aclrtStream)stream) !=
+                              ACL_SUCCESS))
+        sys_workspace_free(ws);
+    return rc;
 }
 
 template <class... P> struct Launcher {
