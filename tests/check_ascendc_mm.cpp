@@ -261,7 +261,35 @@ __global__ __cube__ void mm_callback(GM_ADDR a, GM_ADDR b, GM_ADDR c, TCubeTilin
     mm.End();
 }
 
+/* 64-bit GM scalars (dvac/mm_extra.h): x[1] = x[0] + 1, x[2] = the value read back from x[1]. */
+__global__ __vector__ void gm64(GM_ADDR x)
+{
+    GlobalTensor<uint64_t> g;
+    g.SetGlobalBuffer((__gm__ uint64_t *)x, 4);
+    g.SetValue(1, g.GetValue(0) + 1);
+    g.SetValue(2, g.GetValue(1));
+}
+
 } // namespace
+
+START_TEST(test_ascendc_mm_gm_u64_scalar)
+{
+    up();
+    aclrtStream stream;
+    OK(aclrtCreateStream(&stream));
+    void *x;
+    uint64_t h[4] = {0x123456789abcdef0ull, 0, 0, 0};
+    OK(aclrtMalloc(&x, sizeof h, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMemcpy(x, sizeof h, h, sizeof h, ACL_MEMCPY_HOST_TO_DEVICE));
+    ck_assert_uint_eq(::dvac::launch(gm64, "gm64", 1, nullptr, stream)(x), 0);
+    ck_assert_int_eq(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    OK(aclrtMemcpy(h, sizeof h, x, sizeof h, ACL_MEMCPY_DEVICE_TO_HOST));
+    ck_assert_uint_eq(h[1], 0x123456789abcdef1ull);
+    ck_assert_uint_eq(h[2], 0x123456789abcdef1ull);
+    OK(aclrtFree(x));
+    down();
+}
+END_TEST
 
 /* 64 x 64 x 96 in 32 x 32 x 32 tiles: 4 tiles x 3 slices, each slice's product alone. */
 START_TEST(test_ascendc_mm_partial_output)
@@ -370,6 +398,7 @@ extern "C" Suite *dv_ascendc_mm_suite(void)
     tcase_add_test(tc, test_ascendc_mm_ub_out_needs_mix);
     tcase_add_test(tc, test_ascendc_mm_partial_output);
     tcase_add_test(tc, test_ascendc_mm_callback_copy_a1);
+    tcase_add_test(tc, test_ascendc_mm_gm_u64_scalar);
     suite_add_tcase(s, tc);
     return s;
 }

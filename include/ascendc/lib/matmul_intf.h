@@ -34,6 +34,7 @@
 #include "../kernel_operator.h"
 #include "../kernel_tiling/kernel_tiling.h"
 #include "matmul/matmul_config.h"
+#include "../dvac/mm_extra.h"
 #include "matmul/ibshare.h"
 #include "matmul/kfc.h"
 
