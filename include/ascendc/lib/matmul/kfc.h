@@ -39,8 +39,8 @@ namespace mm {
 constexpr uint32_t MAX_AIV = 4;
 constexpr uint32_t MAX_OBJ = 8;
 constexpr int64_t POLL_CYCLES = 64;
-/* A server that hears nothing from an AIV for this long fails (an AIV that never registered). */
-constexpr int64_t IDLE_LIMIT_CYCLES = 2000000000;
+/* A server that hears nothing from its AIVs for this long fails (an AIV that never registered). */
+constexpr int64_t IDLE_LIMIT_CYCLES = 50000000;
 
 enum Op : uint32_t { OP_ITERATE_ALL, OP_TILE, OP_ITERATE_WS, OP_QUIT };
 
@@ -61,7 +61,6 @@ struct Channel {
     std::deque<Request> req[MAX_AIV];
     std::vector<int64_t> done[MAX_AIV]; /* per request seq: completion (system counter), -1 unknown */
     bool quit[MAX_AIV] = {};
-    bool joined[MAX_AIV] = {};
     void *obj[MAX_OBJ] = {};
     void (*serve[MAX_OBJ])(void *obj, const Request &r, uint32_t aiv, const Loc &loc) = {};
     uint32_t nobj = 0;
@@ -196,7 +195,6 @@ struct Client {
     {
         on = true;
         aiv = dvk_sub(c) - DV_SUB_AIV0;
-        channel(c).joined[aiv] = true;
     }
     ~Client()
     {
