@@ -746,16 +746,6 @@ __global__ __cube__ void bad_get_without_iterate(GM_ADDR a, GM_ADDR b, GM_ADDR c
     mm.GetTensorC(cg);
 }
 
-#undef ASCENDC_CUBE_ONLY /* as a mix kernel's source: the Matmul is driven from the AIVs */
-__global__ __cube__ void bad_mix_matmul(GM_ADDR, GM_ADDR, GM_ADDR)
-{
-    TPipe pipe;
-    TCubeTiling t = small_tiling();
-    MmHalf mm;
-    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
-}
-#define ASCENDC_CUBE_ONLY
-
 /* Launch `fn` on one block; the synchronisation fails and the message holds this file, `api` and `what`. */
 void cube_fails(void (*fn)(GM_ADDR, GM_ADDR, GM_ADDR), const char *api, const char *what)
 {
@@ -782,7 +772,6 @@ START_TEST(test_ascendc_cube_errors_located)
     cube_fails(bad_tiling_base, "Matmul::Init:", "baseM 100");
     cube_fails(bad_bias, "Matmul::SetBias:", "bias");
     cube_fails(bad_get_without_iterate, "Matmul::GetTensorC:", "no tile");
-    cube_fails(bad_mix_matmul, "REGIST_MATMUL_OBJ:", "ASCENDC_CUBE_ONLY");
 }
 END_TEST
 

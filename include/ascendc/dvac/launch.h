@@ -11,6 +11,8 @@
 #include <utility>
 
 #include "tensor.h"
+#include "cube.h"
+#include "acl/acl_rt.h"
 #include "dvsim/acl_launch.h"
 
 namespace dvac {
@@ -50,6 +52,7 @@ template <class H, class... T, class AH, class... AT> void fill(Pack<H, T...> &p
 template <class... P> struct Launch {
     void (*fn)(P...);
     GmTable gm;
+    uint64_t sys_ws; /* the system workspace (GetSysWorkSpacePtr), or 0 */
     Pack<std::decay_t<P>...> args;
 };
 
@@ -66,8 +69,10 @@ template <class... P> void trampoline(dv_k_t *k, const void *params)
     for (uint32_t i = 0; i < t.n; i++)
         t.bytes[i] = dvk_gm_bytes(k, i);
     g_gm = &t;
+    g_sys_workspace = reinterpret_cast<uint8_t *>(static_cast<uintptr_t>(l->sys_ws));
     invoke(l, std::index_sequence_for<P...>{});
     g_gm = nullptr;
+    g_sys_workspace = nullptr;
 }
 
 inline void add_gm(GmTable &t, uint64_t dev, bool &overflow)
@@ -113,6 +118,22 @@ inline int declared_kind(const void *fn)
     return -1;
 }
 
+/* Bytes of the system workspace every launch gets (CANN's GetLibApiWorkSpaceSize on ASCEND910B). */
+constexpr size_t SYS_WORKSPACE_BYTES = 16u << 20;
+
+/* The system workspace: CANN's runtime hands the kernel its part of the workspace argument
+ * (__kfc_workspace__), which dvsim's launch cannot tell from the other pointers, so every launch
+ * gets a device buffer of its own, freed by a callback queued after the kernel.  0 when it cannot be
+ * allocated (GetSysWorkSpacePtr is then NULL). */
+inline uint64_t sys_workspace_new()
+{
+    void *ws = nullptr;
+    if (aclrtMalloc(&ws, SYS_WORKSPACE_BYTES, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
+        return 0;
+    return (uint64_t)(uintptr_t)ws;
+}
+inline void sys_workspace_free(void *ws) { (void)aclrtFree(ws); }
+
 template <class... P> uint32_t submit(Launch<P...> &l, const char *name, uint32_t blockDim, void *stream)
 {
     static_assert(std::is_trivially_copyable<Launch<P...>>::value,
@@ -120,6 +141,8 @@ template <class... P> uint32_t submit(Launch<P...> &l, const char *name, uint32_
     bool overflow = false;
     l.gm.n = 0;
     collect(l.args, l.gm, overflow);
+    l.sys_ws = sys_workspace_new();
+    add_gm(l.gm, l.sys_ws, overflow);
     if (overflow) {
         std::fprintf(stderr, "dvsim: kernel %s: more than %zu pointer arguments\n", name,
                      sizeof l.gm.dev / sizeof l.gm.dev[0]);
@@ -128,8 +151,14 @@ template <class... P> uint32_t submit(Launch<P...> &l, const char *name, uint32_
     void *ptrs[sizeof l.gm.dev / sizeof l.gm.dev[0]];
     for (uint32_t i = 0; i < l.gm.n; i++)
         ptrs[i] = (void *)(uintptr_t)l.gm.dev[i];
-    return (uint32_t)dvsimLaunchAscendC(name, &trampoline<P...>, declared_kind(reinterpret_cast<const void *>(l.fn)),
-                                        blockDim, (aclrtStream)stream, ptrs, l.gm.n, &l, sizeof l);
+    const uint32_t rc = (uint32_t)dvsimLaunchAscendC(name, &trampoline<P...>,
+                                                     declared_kind(reinterpret_cast<const void *>(l.fn)), blockDim,
+                                                     (aclrtStream)stream, ptrs, l.gm.n, &l, sizeof l);
+    void *ws = (void *)(uintptr_t)l.sys_ws;
+    if (ws && (rc != 0 || aclrtLaunchCallback(sys_workspace_free, ws, ACL_CALLBACK_BLOCK, (aclrtStream)stream) !=
+                              ACL_SUCCESS))
+        sys_workspace_free(ws);
+    return rc;
 }
 
 template <class... P> struct Launcher {

@@ -22,16 +22,21 @@
  * Supported: A and B in GM as ND (A [M, K] or, transposed, [K, M]; B [K, N] or [N, K]); half and
  * bfloat16_t inputs with any transposition, float and int8_t with A as given and B transposed (the
  * cube's 32-bit and 8-bit operands cannot be transposed by LoadData 2D); C in GM, ND or NZ: float
- * (int32_t for int8_t), or half / bfloat16_t.  The kernel must define ASCENDC_CUBE_ONLY (a Matmul
- * driven from the AIVs of a mix kernel is not supported: it fails at REGIST_MATMUL_OBJ).  A bias of
- * the accumulator's type (float; int32_t for int8_t) is supported, a half bias is not; partial sums,
- * HF32 and callbacks fail or do not compile, naming the feature. */
+ * (int32_t for int8_t), or half / bfloat16_t, or C in UB (VECIN / VECOUT) for a mix kernel's AIVs.  A
+ * kernel that defines ASCENDC_CUBE_ONLY runs the Matmul on its AIC; a mix kernel drives it from its
+ * AIVs, the AIC serving their requests (lib/matmul/kfc.h).  A bias of the accumulator's type (float;
+ * int32_t for int8_t) is supported, a half bias is not; the CopyA1 / CopyB1 callbacks and
+ * isPartialOutput are; partial sums, HF32 and the DataCopyOut callback fail or do not compile, naming
+ * the feature. */
 #ifndef DVSIM_LIB_MATMUL_INTF_H
 #define DVSIM_LIB_MATMUL_INTF_H
 
 #include "../kernel_operator.h"
 #include "../kernel_tiling/kernel_tiling.h"
 #include "matmul/matmul_config.h"
+#include "../dvac/mm_extra.h"
+#include "matmul/ibshare.h"
+#include "matmul/kfc.h"
 
 /* CANN's qualifier of the system-workspace kernel parameter (the launch needs nothing from it here). */
 #ifndef __kfc_workspace__
@@ -57,6 +62,17 @@ constexpr bool macro_defined(const char *name, const char *expansion)
     }
     return *name != *expansion;
 }
+
+/* The user's copy callbacks of a MatmulCallBackFunc (nullptr when not given). */
+template <class CB> struct Callbacks;
+template <auto OUT, auto A1, auto B1> struct Callbacks<AscendC::MatmulCallBackFunc<OUT, A1, B1>> {
+    static constexpr auto out = OUT;
+    static constexpr auto a1 = A1;
+    static constexpr auto b1 = B1;
+    static constexpr bool has_out = !std::is_null_pointer<decltype(OUT)>::value;
+    static constexpr bool has_a1 = !std::is_null_pointer<decltype(A1)>::value;
+    static constexpr bool has_b1 = !std::is_null_pointer<decltype(B1)>::value;
+};
 
 } // namespace mm
 } // namespace dvac
@@ -92,23 +108,29 @@ private:
                                                          std::is_same<DstT, half>::value ||
                                                          std::is_same<DstT, bfloat16_t>::value),
                   "dvsim Matmul: C is float, half or bfloat16_t (int32_t for int8_t inputs)");
-    static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM && C_TYPE::pos == TPosition::GM,
-                  "dvsim Matmul: A, B and C in GM (TPosition::GM) are supported; L1 (TSCM/A1/B1), UB (VECIN/VECOUT) "
-                  "and CO1 positions are not yet");
+    static constexpr bool C_UB = C_TYPE::pos == TPosition::VECIN || C_TYPE::pos == TPosition::VECOUT ||
+                                 C_TYPE::pos == TPosition::VECCALC;
+    static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM &&
+                      (C_TYPE::pos == TPosition::GM || C_UB),
+                  "dvsim Matmul: A and B in GM (TPosition::GM), C in GM or UB (VECIN / VECOUT / VECCALC) are "
+                  "supported; L1 (TSCM/A1/B1) and CO1 positions are not yet");
     static_assert(A_TYPE::format == CubeFormat::ND && B_TYPE::format == CubeFormat::ND,
                   "dvsim Matmul: A and B in ND format are supported");
     static_assert(C_TYPE::format == CubeFormat::ND || C_TYPE::format == CubeFormat::NZ,
                   "dvsim Matmul: C in ND or NZ format is supported");
     static_assert(A_TYPE::layout == LayoutMode::NONE && B_TYPE::layout == LayoutMode::NONE,
                   "dvsim Matmul: batch layouts (BatchMatmul) are not supported yet");
-    static_assert(MM_CB::none, "dvsim Matmul: user callbacks (MatmulCallBackFunc) are not supported yet");
+    using CB = dvac::mm::Callbacks<MM_CB>;
+    static_assert(!CB::has_out, "dvsim Matmul: the DataCopyOut callback (MatmulCallBackFunc) is not supported yet; "
+                  "CopyA1 and CopyB1 are");
     /* Configuration that changes what is computed or where it lands must not be ignored (a wrong
      * answer); what only changes the schedule (A2B2 or CO1 sharing, K reorder, bank-conflict and
      * cache options) is accepted and does not change dvsim's schedule. */
-    static_assert(!MM_CFG.isEnableChannelSplit, "dvsim Matmul: MatmulConfig::isEnableChannelSplit is not supported yet");
-    static_assert(!MM_CFG.isPartialOutput, "dvsim Matmul: MatmulConfig::isPartialOutput is not supported yet");
+    static_assert(!MM_CFG.isEnableChannelSplit,
+                  "dvsim Matmul: MatmulConfig::isEnableChannelSplit is not supported yet");
     static_assert(!MM_CFG.intraBlockPartSum, "dvsim Matmul: MatmulConfig::intraBlockPartSum is not supported yet");
-    static_assert(!MM_CFG.enableStaticPadZeros, "dvsim Matmul: MatmulConfig::enableStaticPadZeros is not supported yet");
+    static_assert(!MM_CFG.enableStaticPadZeros,
+                  "dvsim Matmul: MatmulConfig::enableStaticPadZeros is not supported yet");
     static_assert(MM_CFG.decompMode == DecompressionMode::DECOMP_NONE,
                   "dvsim Matmul: MatmulConfig::decompMode (sparse / compressed B) is not supported yet");
 
@@ -219,6 +241,9 @@ public:
         hasBias_ = true;
     }
     void DisableBias() { hasBias_ = false; }
+    /* The values the copy callbacks get as tilingPtr and dataPtr (MatmulCallBackFunc). */
+    void SetUserDefInfo(const uint64_t tilingPtr) { userInfo_ = tilingPtr; }
+    template <class T> void SetSelfDefineData(T dataPtr) { selfData_ = (uint64_t)dataPtr; }
     void ClearBias() { hasBias_ = false; }
     /* HF32 changes float products' rounding, which the model does not do: only false is accepted. */
     void SetHF32(bool enableHF32 = false, int32_t transMode = 0, const dvac::Loc &loc = dvac::Loc::here())
@@ -242,25 +267,34 @@ public:
             dvac::fail_at(loc, api, "enPartialSum (accumulating onto CO1) is not supported by dvsim yet");
         if (pending_)
             dvac::fail_at(loc, api, "the previous tile was not taken out with GetTensorC");
-        if (next_ == 0) {
-            mIter_ = dvac::mm::cdiv(sm_, t_.baseM);
-            nIter_ = dvac::mm::cdiv(sn_, t_.baseN);
-            order_ = MM_CFG.iterateOrder != IterateOrder::UNDEF ? (uint32_t)MM_CFG.iterateOrder
-                                                                : (uint32_t)t_.iterateOrder;
+        mIter_ = dvac::mm::cdiv(sm_, t_.baseM);
+        nIter_ = dvac::mm::cdiv(sn_, t_.baseN);
+        order_ = MM_CFG.iterateOrder != IterateOrder::UNDEF ? (uint32_t)MM_CFG.iterateOrder : (uint32_t)t_.iterateOrder;
+        if (!sync && client_) { /* every tile into the workspace (SetWorkspace); GetTensorC<false> takes them */
+            if (!hasWs_)
+                dvac::fail_at(loc, api, "Iterate<false> writes the tiles to the workspace: SetWorkspace first");
+            dvac::mm::Request r = request(dvac::mm::OP_ITERATE_WS, ws_);
+            asyncSeq_ = dvac::mm::post(dvac::k(), aiv_, r);
+            asyncPending_ = true;
+            asyncNext_ = 0;
+            return true;
         }
-        if (next_ == mIter_ * nIter_) {
+        /* isPartialOutput: each tile is given once per baseK slice, the slice's product alone */
+        const uint32_t kIter = MM_CFG.isPartialOutput ? dvac::mm::cdiv(sk_, t_.baseK) : 1;
+        if (next_ == mIter_ * nIter_ * kIter) {
             release(loc);
             next_ = 0;
             return false;
         }
-        const uint32_t i = next_++;
+        const uint32_t i = next_ / kIter, kSlice = next_ % kIter;
+        next_++;
         const uint32_t mi = order_ == 0 ? i % mIter_ : i / nIter_, ni = order_ == 0 ? i / mIter_ : i % nIter_;
         cur_.m0 = mi * t_.baseM;
         cur_.n0 = ni * t_.baseN;
         cur_.mt = sm_ - cur_.m0 < (uint32_t)t_.baseM ? sm_ - cur_.m0 : t_.baseM;
         cur_.nt = sn_ - cur_.n0 < (uint32_t)t_.baseN ? sn_ - cur_.n0 : t_.baseN;
         if (cube_)
-            compute(mi, ni, loc);
+            compute(mi, ni, loc, MM_CFG.isPartialOutput ? kSlice : 0, MM_CFG.isPartialOutput ? kSlice + 1 : ~0u);
         pending_ = true;
         return true;
     }
@@ -278,6 +312,16 @@ public:
         if (!pending_)
             dvac::fail_at(loc, api, "no tile: call Iterate first");
         pending_ = false;
+        if (client_) {
+            dvac::mm::Request r = request(dvac::mm::OP_TILE, gm);
+            r.tile = next_ - 1;
+            r.atomic = enAtomic;
+            r.sequential = enSequentialWrite;
+            const uint64_t seq = dvac::mm::post(dvac::k(), aiv_, r);
+            if (sync)
+                dvac::mm::wait_done(dvac::k(), aiv_, seq);
+            return;
+        }
         if (!cube_)
             return;
         if (enAtomic == 1)
@@ -300,8 +344,86 @@ public:
         (void)fakeMsg;
         if (enSequentialWrite)
             dvac::fail_at(loc, "Matmul::IterateAll", "enSequentialWrite would write every tile to the same place");
-        while (Iterate<sync>(false, loc))
-            GetTensorC<sync>(gm, enAtomic, false, loc);
+        if (client_) {
+            ready(loc, "Matmul::IterateAll");
+            dvac::mm::Request r = request(dvac::mm::OP_ITERATE_ALL, gm);
+            r.atomic = enAtomic;
+            const uint64_t seq = dvac::mm::post(dvac::k(), aiv_, r);
+            if (sync) {
+                dvac::mm::wait_done(dvac::k(), aiv_, seq);
+            } else {
+                asyncSeq_ = seq;
+                asyncPending_ = true;
+            }
+            return;
+        }
+        while (Iterate<true>(false, loc))
+            GetTensorC<true>(gm, enAtomic, false, loc);
+    }
+
+    /* Wait for the IterateAll<false> sent last (a mix kernel's AIV). */
+    void WaitIterateAll(const dvac::Loc &loc = dvac::Loc::here())
+    {
+        (void)loc;
+        if (client_ && asyncPending_) {
+            dvac::mm::wait_done(dvac::k(), aiv_, asyncSeq_);
+            asyncPending_ = false;
+        }
+    }
+
+    /* The workspace of Iterate<false>: tile i (baseM x baseN, rows of baseN) at element i * baseM * baseN. */
+    template <class WsT> void SetWorkspace(const GlobalTensor<WsT> &addr, const dvac::Loc &loc = dvac::Loc::here())
+    {
+        (void)loc;
+        ws_.SetGlobalBuffer(reinterpret_cast<__gm__ DstT *>(addr.GetPhyAddr()), addr.GetSize() * sizeof(WsT) /
+                                                                                   sizeof(DstT));
+        hasWs_ = true;
+    }
+    template <class WsT> void SetWorkspace(__gm__ const WsT *addr, int size, const dvac::Loc &loc = dvac::Loc::here())
+    {
+        (void)loc;
+        ws_.SetGlobalBuffer(reinterpret_cast<__gm__ DstT *>(const_cast<WsT *>(addr)),
+                            (uint64_t)size * sizeof(WsT) / sizeof(DstT));
+        hasWs_ = true;
+    }
+
+    /* C into UB (VECIN / VECOUT / VECCALC C; a mix kernel's AIV): the last Iterate's tile (Iterate<true>), or
+     * with Iterate<false> the next tile from the workspace, as baseM rows of baseN elements.  On dav-2201
+     * L0C cannot reach UB: the AIC writes the tile to GM (the system workspace) and the AIV copies it in. */
+    template <bool sync = true>
+    void GetTensorC(const LocalTensor<DstT> &ub, uint8_t enAtomic = 0, bool enSequentialWrite = false,
+                    const dvac::Loc &loc = dvac::Loc::here())
+    {
+        const char *api = "Matmul::GetTensorC";
+        (void)enSequentialWrite;
+        if (!client_)
+            dvac::fail_at(loc, api, "C into UB is given by the AIC to an AIV of a mix kernel (ASCENDC_CUBE_ONLY is "
+                          "defined, or REGIST_MATMUL_OBJ was not used)");
+        if (enAtomic)
+            dvac::fail_at(loc, api, "enAtomic into UB is not supported by dvsim yet");
+        dv_k_t *c = dvac::at(loc);
+        const uint32_t tileElems = (uint32_t)t_.baseM * (uint32_t)t_.baseN;
+        if (asyncPending_ && !sync) {
+            dvac::mm::wait_done(c, aiv_, asyncSeq_);
+            DataCopy(ub, ws_[(uint64_t)asyncNext_++ * tileElems], tileElems, loc);
+            return;
+        }
+        ready(loc, api);
+        if (!pending_)
+            dvac::fail_at(loc, api, "no tile: call Iterate first");
+        pending_ = false;
+        GM_ADDR sys = GetSysWorkSpacePtr();
+        const uint64_t per = (uint64_t)tileElems * sizeof(DstT);
+        const uint64_t off = ((uint64_t)dvk_block_idx(c) * dvk_config(c)->chip_aiv_per_core + aiv_) * per;
+        if (!sys || off + per > ::dvac::SYS_WORKSPACE_BYTES)
+            dvac::fail_at(loc, api, "the system workspace (GetSysWorkSpacePtr) cannot hold this AIV's tile");
+        GlobalTensor<DstT> stage;
+        stage.SetGlobalBuffer(reinterpret_cast<__gm__ DstT *>(sys + off), tileElems);
+        dvac::mm::Request r = request(dvac::mm::OP_TILE, stage);
+        r.tile = next_ - 1;
+        r.sequential = true;
+        dvac::mm::wait_done(c, aiv_, dvac::mm::post(c, aiv_, r));
+        DataCopy(ub, stage, cur_.mt * (uint32_t)t_.baseN, loc);
     }
 
     /* Where the last Iterate's tile is in the core's part of C. */
@@ -319,13 +441,90 @@ public:
     /* Finish: L1 contents held for the next tile are given back. */
     void End(const dvac::Loc &loc = dvac::Loc::here())
     {
-        if (pending_)
+        if (pending_ && !client_)
             dvac::fail_at(loc, "Matmul::End", "the last tile was not taken out with GetTensorC");
-        release(loc);
+        pending_ = false;
+        if (cube_)
+            release(loc);
         next_ = 0;
+        asyncPending_ = false;
+    }
+
+    /* ---- a mix kernel (lib/matmul/kfc.h) ---- */
+    /* On an AIV: this object's requests go to the block's AIC as object `idx`. */
+    void kfc_client(uint32_t idx, uint32_t aiv)
+    {
+        client_ = true;
+        objIdx_ = idx;
+        aiv_ = aiv;
+    }
+    void kfc_pipe(TPipe *p) { pipe_ = p; }
+    /* On the AIC: run one request of an AIV (its Matmul's settings come with it). */
+    static void kfc_serve(void *self, const dvac::mm::Request &r, uint32_t aiv, const dvac::Loc &loc)
+    {
+        (void)aiv;
+        Matmul &m = *static_cast<Matmul *>(self);
+        const Matmul &s = *static_cast<const Matmul *>(r.state.get());
+        if (!m.inited_)
+            m.Init(&s.t_, m.pipe_, loc);
+        m.take(s);
+        GlobalTensor<DstT> g;
+        g.SetGlobalBuffer(reinterpret_cast<__gm__ DstT *>((uintptr_t)r.gm), r.gm_bytes / sizeof(DstT));
+        m.pending_ = false;
+        if (r.op == dvac::mm::OP_ITERATE_ALL) {
+            m.next_ = 0;
+            while (m.Iterate<true>(false, loc))
+                m.GetTensorC<true>(g, r.atomic, false, loc);
+        } else if (r.op == dvac::mm::OP_TILE) {
+            m.next_ = r.tile;
+            if (m.Iterate<true>(false, loc))
+                m.GetTensorC<true>(g, r.atomic, r.sequential, loc);
+            m.release(loc);
+        } else if (r.op == dvac::mm::OP_ITERATE_WS) {
+            m.next_ = 0;
+            for (uint32_t i = 0; m.Iterate<true>(false, loc); i++)
+                m.GetTensorC<true>(g[(uint64_t)i * t_tile(m)], 0, true, loc);
+        }
+        m.next_ = 0;
+        m.pending_ = false;
     }
 
 private:
+    static uint64_t t_tile(const Matmul &m) { return (uint64_t)m.t_.baseM * (uint64_t)m.t_.baseN; }
+    /* A request carrying this object's settings, writing C at `gm`. */
+    dvac::mm::Request request(uint32_t op, const GlobalTensor<DstT> &gm) const
+    {
+        dvac::mm::Request r;
+        r.obj = objIdx_;
+        r.op = op;
+        r.state = std::make_shared<Matmul>(*this);
+        r.gm = (uint64_t)(uintptr_t)gm.GetPhyAddr();
+        r.gm_bytes = gm.GetSize() * sizeof(DstT);
+        return r;
+    }
+    /* The settings an AIV's request brings. */
+    void take(const Matmul &s)
+    {
+        orgM_ = s.orgM_;
+        orgN_ = s.orgN_;
+        orgKa_ = s.orgKa_;
+        orgKb_ = s.orgKb_;
+        orgKc_ = s.orgKc_;
+        sm_ = s.sm_;
+        sn_ = s.sn_;
+        sk_ = s.sk_;
+        a_ = s.a_;
+        b_ = s.b_;
+        ta_ = s.ta_;
+        tb_ = s.tb_;
+        hasA_ = s.hasA_;
+        hasB_ = s.hasB_;
+        bias_ = s.bias_;
+        hasBias_ = s.hasBias_;
+        userInfo_ = s.userInfo_;
+        selfData_ = s.selfData_;
+    }
+
     /* ---- tiling ---- */
     static constexpr uint32_t up(int32_t x) { return dvac::mm::up16((uint32_t)x); }
     /* baseK as the L0 buffers hold it: whole fractal rows of K. */
@@ -406,7 +605,10 @@ private:
         const uint32_t m0 = mi * t_.baseM, mt = cur_.mt, k0 = ga * t_.stepKa * t_.baseK;
         const uint32_t kn = sk_ - k0 < (uint32_t)(t_.stepKa * t_.baseK) ? sk_ - k0 : t_.stepKa * t_.baseK;
         LocalTensor<SrcAT> a1 = qa1_.template AllocTensor<SrcAT>(loc);
-        if (!ta_)
+        if constexpr (CB::has_a1) /* the user's copy: block (mi, ga) of useM x useK elements */
+            CB::a1(a1.template ReinterpretCast<int8_t>(), reinterpret_cast<const __gm__ void *>(a_.GetPhyAddr()),
+                   (int)mi, (int)ga, (int)mt, (int)kn, userInfo_, selfData_);
+        else if (!ta_)
             DataCopy(a1, a_[(uint64_t)m0 * orgKa_ + k0], nd2nz(mt, kn, orgKa_, "Ka", loc), loc);
         else
             DataCopy(a1, a_[(uint64_t)k0 * orgM_ + m0], nd2nz(kn, mt, orgM_, "M", loc), loc);
@@ -426,7 +628,10 @@ private:
         const uint32_t n0 = ni * t_.baseN, nt = cur_.nt, k0 = gb * t_.stepKb * t_.baseK;
         const uint32_t kn = sk_ - k0 < (uint32_t)(t_.stepKb * t_.baseK) ? sk_ - k0 : t_.stepKb * t_.baseK;
         LocalTensor<SrcBT> b1 = qb1_.template AllocTensor<SrcBT>(loc);
-        if (!tb_)
+        if constexpr (CB::has_b1) /* the user's copy: block (gb, ni) of useK x useN elements */
+            CB::b1(b1.template ReinterpretCast<int8_t>(), reinterpret_cast<const __gm__ void *>(b_.GetPhyAddr()),
+                   (int)gb, (int)ni, (int)kn, (int)nt, userInfo_, selfData_);
+        else if (!tb_)
             DataCopy(b1, b_[(uint64_t)k0 * orgN_ + n0], nd2nz(kn, nt, orgN_, "N", loc), loc);
         else
             DataCopy(b1, b_[(uint64_t)n0 * orgKb_ + k0], nd2nz(nt, kn, orgKb_, "Kb", loc), loc);
@@ -520,11 +725,12 @@ private:
     }
 
     /* ---- one tile ---- */
-    void compute(uint32_t mi, uint32_t ni, const dvac::Loc &loc)
+    /* The tile's product over the baseK slices [s0, s1) (all of K by default). */
+    void compute(uint32_t mi, uint32_t ni, const dvac::Loc &loc, uint32_t s0 = 0, uint32_t s1 = ~0u)
     {
-        const uint32_t ks = dvac::mm::cdiv(sk_, t_.baseK);
+        const uint32_t kAll = dvac::mm::cdiv(sk_, t_.baseK), ks = s1 < kAll ? s1 : kAll;
         LocalTensor<L0cT> co = qc_.template AllocTensor<L0cT>(loc);
-        for (uint32_t s = 0; s < ks; s++) {
+        for (uint32_t s = s0; s < ks; s++) {
             const uint32_t k0 = s * t_.baseK, kb = sk_ - k0 < (uint32_t)t_.baseK ? sk_ - k0 : t_.baseK;
             load_a(mi, s / t_.stepKa, loc);
             load_b(ni, s / t_.stepKb, loc);
@@ -538,7 +744,7 @@ private:
             b2 = qb2_.template DeQue<SrcBT>(loc);
             /* a one-row tile runs as two rows (the second is never written out): m = 1 would be GEMV */
             const uint16_t mm = cur_.mt == 1 ? 2 : (uint16_t)cur_.mt;
-            const MmadParams mp(mm, (uint16_t)cur_.nt, (uint16_t)kb, 0, false, s == 0);
+            const MmadParams mp(mm, (uint16_t)cur_.nt, (uint16_t)kb, 0, false, s == s0);
             if constexpr (BIAS_OK) {
                 if (s == 0 && hasBias_) {
                     Mmad(co, a2, b2, load_bias(loc), mp, loc);
@@ -604,6 +810,12 @@ private:
     uint32_t aKl1_ = 0, bKl1_ = 0; /* 16-row blocks of K in the held A1 / B1 load (transposed A, plain B) */
     uint32_t mIter_ = 0, nIter_ = 0, next_ = 0, order_ = 0;
     dvac::mm::Tile cur_{};
+    /* a mix kernel's AIV (client) */
+    bool client_ = false, hasWs_ = false, asyncPending_ = false;
+    uint32_t objIdx_ = 0, aiv_ = 0, asyncNext_ = 0;
+    uint64_t asyncSeq_ = 0;
+    uint64_t userInfo_ = 0, selfData_ = 0; /* the callbacks' tilingPtr and dataPtr */
+    GlobalTensor<DstT> ws_;
 };
 
 } // namespace AscendC
@@ -614,32 +826,66 @@ namespace matmul = AscendC;
 namespace dvac {
 namespace mm {
 
-/* REGIST_MATMUL_OBJ's objects: (obj) takes the pipe only, (obj, tiling, obj, tiling, ...) runs Init. */
-template <class M> inline void regist(AscendC::TPipe *pipe, const Loc &loc, M &obj)
+/* REGIST_MATMUL_OBJ's objects: (obj) takes the pipe only, (obj, tiling, obj, tiling, ...) runs Init.
+ * In a mix kernel each object also becomes the AIC's server object `idx` or the AIV's client of it. */
+enum class Role { LOCAL, SERVER, CLIENT };
+template <class M> inline void regist_one(Role role, AscendC::TPipe *pipe, uint32_t idx, uint32_t aiv, M &obj)
 {
-    (void)obj;
-    (void)pipe;
+    obj.kfc_pipe(pipe);
+    if (role == Role::CLIENT) {
+        obj.kfc_client(idx, aiv);
+    } else if (role == Role::SERVER) {
+        Channel &ch = channel(k());
+        if (idx >= MAX_OBJ)
+            fail_at(Loc::here(), "REGIST_MATMUL_OBJ", "more than %u Matmul objects", MAX_OBJ);
+        ch.obj[idx] = &obj;
+        ch.serve[idx] = &M::kfc_serve;
+        ch.nobj = idx + 1 > ch.nobj ? idx + 1 : ch.nobj;
+    }
+}
+template <class M>
+inline void regist(Role role, AscendC::TPipe *pipe, const Loc &loc, uint32_t idx, uint32_t aiv, M &obj)
+{
     (void)loc;
+    regist_one(role, pipe, idx, aiv, obj);
 }
 template <class M, class... R>
-inline void regist(AscendC::TPipe *pipe, const Loc &loc, M &obj, const TCubeTiling *tiling, R &&...rest)
+inline void regist(Role role, AscendC::TPipe *pipe, const Loc &loc, uint32_t idx, uint32_t aiv, M &obj,
+                   const TCubeTiling *tiling, R &&...rest)
 {
+    regist_one(role, pipe, idx, aiv, obj);
     if (tiling)
         obj.Init(tiling, pipe, loc);
     if constexpr (sizeof...(R) > 0)
-        regist(pipe, loc, rest...);
+        regist(role, pipe, loc, idx + 1, aiv, rest...);
 }
+/* Returns true on the AIC of a mix kernel once it has served its AIVs: the kernel returns then. */
 template <class... A>
-inline void regist_all(bool cube_only, AscendC::TPipe *pipe, GM_ADDR workspace, const Loc &loc, A &&...objs)
+inline bool regist_all(Client &client, bool cube_only, AscendC::TPipe *pipe, GM_ADDR workspace, const Loc &loc,
+                       A &&...objs)
 {
     (void)workspace;
-    if (!cube_only)
-        fail_at(loc, "REGIST_MATMUL_OBJ", "a Matmul driven from the AIVs (a mix kernel: ASCENDC_CUBE_ONLY is not "
-                "defined before lib/matmul_intf.h) is not supported by dvsim yet; a cube-only kernel defines "
-                "ASCENDC_CUBE_ONLY");
     if (!pipe)
         fail_at(loc, "REGIST_MATMUL_OBJ", "the TPipe is NULL");
-    regist(pipe, loc, objs...);
+    dv_k_t *c = at(loc);
+    if (cube_only || dvk_kind(c) != DV_KIND_MIX) {
+        regist(Role::LOCAL, pipe, loc, 0, 0, objs...);
+        return false;
+    }
+    if (dvk_is_aic(c)) {
+        regist(Role::SERVER, pipe, loc, 0, 0, objs...);
+        if (dvk_probing(c)) /* the probe runs no AIV, so no request: show it the server's cube side */
+            dvk_load_cbuf_to_ca(c, DV_ADDR(DV_SPACE_L0A, 0), DV_ADDR(DV_SPACE_L1, 0), DV_DT_F16, 0, 1, 1, 0, 0);
+        else
+            serve_all(c, loc);
+        return true;
+    }
+    regist(Role::CLIENT, pipe, loc, 0, dvk_sub(c) - DV_SUB_AIV0, objs...);
+    if (dvk_probing(c)) /* CANN compiles a kernel with an AIV-driven Matmul as MIX: show the probe a vector side */
+        dvk_vdup(c, DV_ADDR(DV_SPACE_UB, 0), DV_DT_F16, 0.0, 1, 1, 8);
+    else
+        client.start(c);
+    return false;
 }
 
 } // namespace mm
@@ -647,10 +893,15 @@ inline void regist_all(bool cube_only, AscendC::TPipe *pipe, GM_ADDR workspace, 
 
 #define DVAC_MM_STR(x) #x
 #define DVAC_MM_XSTR(x) DVAC_MM_STR(x)
-/* Register Matmul objects with the pipe (and Init those given a tiling pointer), as CANN's macro. */
+/* Register Matmul objects with the pipe (and Init those given a tiling pointer), as CANN's macro.  In a
+ * mix kernel (ASCENDC_CUBE_ONLY not defined) the AIC serves the AIVs' requests and returns from the
+ * kernel, as CANN's KfcServer does; the AIVs go on with the kernel (lib/matmul/kfc.h). */
 #define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                                                                     \
-    ::dvac::mm::regist_all(::dvac::mm::macro_defined("ASCENDC_CUBE_ONLY", DVAC_MM_XSTR(ASCENDC_CUBE_ONLY)),          \
-                           (tpipe), (GM_ADDR)(workspace), ::dvac::Loc::here(), __VA_ARGS__)
+    ::dvac::mm::Client dvac_mm_client_;                                                                              \
+    if (::dvac::mm::regist_all(dvac_mm_client_,                                                                     \
+                               ::dvac::mm::macro_defined("ASCENDC_CUBE_ONLY", DVAC_MM_XSTR(ASCENDC_CUBE_ONLY)),      \
+                               (tpipe), (GM_ADDR)(workspace), ::dvac::Loc::here(), __VA_ARGS__))                    \
+    return
 #define REGIST_MATMUL_OBJ_STATIC REGIST_MATMUL_OBJ
 #define REGIST_CUBE_OBJ REGIST_MATMUL_OBJ
 

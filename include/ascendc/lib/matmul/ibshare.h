@@ -1,0 +1,31 @@
+/* lib/matmul/ibshare.h - the IBShare template of the Matmul API (CANN's GetIBShareNormConfig and
+ * CFG_IBSHARE_NORM, include/adv_api/matmul/tiling.h).  IBShare lets the AIVs of one AI core share the
+ * A or B matrix in L1 (MatmulType's IBSHARE); dvsim runs its one data path for it (lib/matmul_intf.h),
+ * so the result is the same and only CANN's L1 reuse is not modelled. */
+#ifndef DVSIM_LIB_MATMUL_IBSHARE_H
+#define DVSIM_LIB_MATMUL_IBSHARE_H
+
+#include "matmul_config.h"
+
+constexpr MatmulConfig GetIBShareNormConfig(bool intrinsicsLimit = false, bool batchLoop = false,
+                                            bool isVecND2NZ = false, BatchMode bmmMode = BatchMode::BATCH_LESS_THAN_L1,
+                                            bool isDoubleCache = false, bool enUnitFlag = true)
+{
+    MatmulConfig c = dvac::mm::config(false, false);
+    c.intrinsicsCheck = intrinsicsLimit;
+    c.isNBatch = batchLoop;
+    c.enVecND2NZ = isVecND2NZ;
+    c.batchMode = bmmMode;
+    c.enableDoubleCache = isDoubleCache;
+    c.enUnitFlag = enUnitFlag;
+    c.doIBShareNorm = true;
+    return c;
+}
+inline constexpr MatmulConfig CFG_IBSHARE_NORM = GetIBShareNormConfig();
+
+namespace AscendC {
+using ::CFG_IBSHARE_NORM;
+using ::GetIBShareNormConfig;
+} // namespace AscendC
+
+#endif
