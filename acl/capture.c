@@ -145,8 +145,8 @@ aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char *path, uint32_t fla
     if (rc == ACL_SUCCESS && !path)
         rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclmdlRIDebugJsonPrint: path is NULL");
     if (rc == ACL_SUCCESS && flags > ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE)
-        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclmdlRIDebugJsonPrint: flags 0x%x is not SUMMARY (0) or VERBOSE (1)",
-                         flags);
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM,
+                         "aclmdlRIDebugJsonPrint: flags 0x%x is not SUMMARY (0) or VERBOSE (1)", flags);
     if (rc != ACL_SUCCESS)
         return rc;
     json_ctx_t j = {fopen(path, "w"), flags == ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE};

@@ -357,7 +357,8 @@ int dv_acl_tape_replay(dv_acl_tape_t *tp, aclrtStream stream, const char *api)
         return rc;
     if (s0->tape)
         return dv_acl_fail(ACL_ERROR_RT_STREAM_CAPTURED,
-                           "%s: stream %u is capturing; a model instance cannot be executed into a capture", api, s0->id);
+                           "%s: stream %u is capturing; a model instance cannot be executed into a capture", api,
+                           s0->id);
     for (const task_t *r = tp->head; r; r = r->next) {
         task_t *t = task_new(r->kind, api);
         if (!t)
