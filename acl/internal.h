@@ -4,6 +4,7 @@
  *   memory.c   simulated HBM: allocations, memcpy / memset, host memory, data buffers
  *   stream.c   streams of tasks, events, the scheduler that runs them on the model
  *   launch.c   custom kernels and traces launched on a stream (dvsimLaunchKernel / dvsimLaunchTrace)
+ *   capture.c  stream capture into model runtime instances (aclmdlRI*)
  *   prof.c     aclprof* and DVSIM_PROFILE_OUT: op_summary CSV rows and the timeline JSON
  *   meta.c     aclnn objects: tensors, scalars, int arrays, executors
  *   nnops.c    aclnn operators: shape and dtype checks, a plan from the operator library, a launch
@@ -151,6 +152,39 @@ int dv_acl_drain(void);
 int dv_acl_sync(void);
 /* Forget every stream, event and queued task (aclrtResetDevice, aclFinalize). */
 void dv_acl_streams_reset(void);
+
+/* ---- stream capture (stream.c keeps the tapes, capture.c the aclmdlRI API) ----
+ * A tape is the model runtime instance (aclmdlRI) a capture fills: the tasks queued on the
+ * capturing streams, in queue order, each with its stream slot (0: the stream the capture began
+ * on; 1..: streams that joined by waiting on an event recorded in the capture). */
+#define DV_ACL_TAPE_SLOTS 16
+#define DV_ACL_MAGIC_RI 0x6d6c5249u  /* handle kind of an aclmdlRI (a tape) */
+typedef struct dv_acl_tape dv_acl_tape_t;
+/* Start capturing `stream` into a new tape (registered as a DV_ACL_MAGIC_RI handle). */
+int dv_acl_tape_begin(aclrtStream stream, aclmdlRICaptureMode mode, const char *api, dv_acl_tape_t **out);
+/* The tape `stream` captures into (NULL: none; *rc says whether the stream is live). */
+dv_acl_tape_t *dv_acl_tape_of(aclrtStream stream, const char *api, int *rc);
+/* End the capture begun on `stream`: every joined stream must have joined back (else the tape is
+ * freed and ACL_ERROR_RT_STREAM_UNJOINED returned). */
+int dv_acl_tape_end(aclrtStream stream, const char *api, dv_acl_tape_t **out);
+bool dv_acl_tape_capturing(const dv_acl_tape_t *tp);
+/* ACL_SUCCESS, or ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC (recorded, naming api) when a capture
+ * forbids the synchronising call api now. */
+int dv_acl_capture_forbids(const char *api);
+/* Queue a copy of every task of an ended tape: slot 0 on `stream`, the others on the tape's streams. */
+int dv_acl_tape_replay(dv_acl_tape_t *tp, aclrtStream stream, const char *api);
+/* Drain, then free the tape (and its handle and streams). */
+void dv_acl_tape_free(dv_acl_tape_t *tp);
+/* One task of a tape, for aclmdlRIDebugJsonPrint. */
+typedef struct dv_acl_tape_item {
+    uint32_t index;
+    const char *kind;               /* "KERNEL", "MEMCPY", "MEMSET", "EVENT_RECORD", "EVENT_WAIT", "CALLBACK" */
+    uint32_t slot, stream_id;       /* its slot and the id of the stream it was captured on */
+    const dv_acl_launch_t *launch;  /* KERNEL */
+    const dv_acl_copy_t *copy;      /* MEMCPY, MEMSET */
+    uint32_t event;                 /* EVENT_*: events numbered from 1 by first appearance */
+} dv_acl_tape_item_t;
+void dv_acl_tape_visit(const dv_acl_tape_t *tp, void (*fn)(void *ctx, const dv_acl_tape_item_t *it), void *ctx);
 
 /* ---- profiling (prof.c) ---- */
 /* The source lines of one kernel run while profiling: instruction cycles summed per line (the

@@ -25,6 +25,7 @@
 typedef enum task_kind { T_KERNEL, T_COPY, T_RECORD, T_WAIT, T_CALLBACK } task_kind_t;
 
 typedef struct dv_acl_event dv_acl_event_t;
+typedef struct dv_acl_stream dv_acl_stream_t;
 
 typedef struct task {
     task_kind_t kind;
@@ -37,16 +38,19 @@ typedef struct task {
     uint64_t wait_seq;           /* T_WAIT: the record task it waits for (0: none) */
     aclrtCallback fn;            /* T_CALLBACK */
     void *user;
+    uint32_t slot;               /* on a tape: the captured stream it was queued on (0: the origin) */
 } task_t;
 
-typedef struct dv_acl_stream {
+struct dv_acl_stream {
     uint32_t magic;
     uint32_t id;
     task_t *head, *tail;
     uint64_t ready;              /* cycle its last task finished */
     uint64_t failure_mode;
+    dv_acl_tape_t *tape;         /* the capture its tasks go to (NULL: not capturing) */
+    uint32_t slot;               /* its stream slot on that tape */
     struct dv_acl_stream *next;
-} dv_acl_stream_t;
+};
 
 struct dv_acl_event {
     uint32_t magic;
@@ -54,6 +58,7 @@ struct dv_acl_event {
     uint64_t queued_seq;         /* last record task queued */
     uint64_t done_seq;           /* last record task run */
     uint64_t cycle;              /* its time */
+    dv_acl_tape_t *tape;         /* its last record was captured on this tape (NULL: queued live) */
     dv_acl_event_t *next;
 };
 
@@ -66,6 +71,7 @@ static struct {
     dv_acl_stream_t *streams;    /* the default stream (id 0) first when it exists */
     dv_acl_stream_t *dflt;
     dv_acl_event_t *events;
+    dv_acl_tape_t *tapes;        /* every capture, live or ended */
     uint32_t next_id;
     uint64_t seq;
     uint64_t engine_free[ENG_COUNT];
@@ -136,6 +142,24 @@ static int stream_get(aclrtStream stream, const char *api, dv_acl_stream_t **out
     return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: %p is not a live stream", api, stream);
 }
 
+static void tape_append(dv_acl_tape_t *tp, uint32_t slot, task_t *t);
+
+/* Queue t on s, or put it on s's tape while s is capturing. */
+static void enqueue_on(dv_acl_stream_t *s, task_t *t)
+{
+    t->seq = ++g_st.seq;
+    t->not_before = g_st.host_time;
+    if (s->tape) {
+        tape_append(s->tape, s->slot, t);
+        return;
+    }
+    if (s->tail)
+        s->tail->next = t;
+    else
+        s->head = t;
+    s->tail = t;
+}
+
 static int enqueue(aclrtStream stream, const char *api, task_t *t)
 {
     dv_acl_stream_t *s = NULL;
@@ -144,13 +168,7 @@ static int enqueue(aclrtStream stream, const char *api, task_t *t)
         task_free(t);
         return rc;
     }
-    t->seq = ++g_st.seq;
-    t->not_before = g_st.host_time;
-    if (s->tail)
-        s->tail->next = t;
-    else
-        s->head = t;
-    s->tail = t;
+    enqueue_on(s, t);
     return ACL_SUCCESS;
 }
 
@@ -162,6 +180,271 @@ static task_t *task_new(task_kind_t kind, const char *api)
     else
         t->kind = kind;
     return t;
+}
+
+/* ---------------------------------------------------------------- capture (tapes)
+ * While a stream captures, enqueue_on puts its tasks on a tape instead of its queue; a stream that
+ * waits on an event recorded on a tape joins that tape in a new slot.  Replaying copies the tape's
+ * tasks, in their capture order, onto the stream given (slot 0) and the tape's own internal streams
+ * (slots 1..), so event waits refer to the records of the same replay.  A replayed kernel borrows
+ * the tape's kernel object (kernel_destroy NULL): dv_acl_tape_free drains before freeing it. */
+
+struct dv_acl_tape {
+    task_t *head, *tail;
+    uint32_t ntasks;
+    uint32_t nslots;
+    dv_acl_stream_t *slot[DV_ACL_TAPE_SLOTS];  /* while capturing: the user streams of each slot */
+    uint32_t slot_id[DV_ACL_TAPE_SLOTS];       /* their stream ids, for the JSON */
+    dv_acl_stream_t *inner[DV_ACL_TAPE_SLOTS]; /* after the end: the streams slots 1.. replay on */
+    aclmdlRICaptureMode mode;
+    pthread_t thread;
+    bool capturing;
+    dv_acl_tape_t *next;
+};
+
+static void tape_append(dv_acl_tape_t *tp, uint32_t slot, task_t *t)
+{
+    t->slot = slot;
+    if (tp->tail)
+        tp->tail->next = t;
+    else
+        tp->head = t;
+    tp->tail = t;
+    tp->ntasks++;
+}
+
+/* A non-RELAXED capture forbids synchronising calls (GLOBAL: from any thread; THREAD_LOCAL: from
+ * the thread that began it), as CANN's runtime does. */
+int dv_acl_capture_forbids(const char *api)
+{
+    for (dv_acl_tape_t *tp = g_st.tapes; tp; tp = tp->next)
+        if (tp->capturing && (tp->mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL ||
+                              (tp->mode == ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL &&
+                               pthread_equal(tp->thread, pthread_self()))))
+            return dv_acl_fail(ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC,
+                               "%s: stream %u is capturing (aclmdlRICaptureBegin, mode %s): synchronising calls "
+                               "are not allowed until aclmdlRICaptureEnd", api, tp->slot_id[0],
+                               tp->mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL ? "GLOBAL" : "THREAD_LOCAL");
+    return ACL_SUCCESS;
+}
+
+/* Stream s waits on an event recorded on tape tp: s joins the capture. */
+static int tape_join(dv_acl_tape_t *tp, dv_acl_stream_t *s, const char *api)
+{
+    if (!tp->capturing)
+        return ACL_SUCCESS;
+    if (s->tape)
+        return dv_acl_fail(ACL_ERROR_RT_CAPTURE_DEPENDENCY,
+                           "%s: stream %u captures into one model instance and the event was recorded in another",
+                           api, s->id);
+    if (tp->nslots == DV_ACL_TAPE_SLOTS)
+        return dv_acl_fail(ACL_ERROR_RT_NO_STREAM_RESOURCE, "%s: a capture joins at most %d streams", api,
+                           DV_ACL_TAPE_SLOTS);
+    s->tape = tp;
+    s->slot = tp->nslots;
+    tp->slot[tp->nslots] = s;
+    tp->slot_id[tp->nslots++] = s->id;
+    return ACL_SUCCESS;
+}
+
+int dv_acl_tape_begin(aclrtStream stream, aclmdlRICaptureMode mode, const char *api, dv_acl_tape_t **out)
+{
+    dv_acl_stream_t *s = NULL;
+    if (!stream)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: the default stream cannot capture; use a created stream", api);
+    int rc = stream_get(stream, api, &s);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    if (s->tape)
+        return dv_acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %u is already capturing", api, s->id);
+    dv_acl_tape_t *tp = calloc(1, sizeof *tp);
+    if (!tp)
+        return dv_acl_fail(ACL_ERROR_BAD_ALLOC, "%s: out of memory", api);
+    if ((rc = dv_acl_handle_add(tp, DV_ACL_MAGIC_RI)) != ACL_SUCCESS) {
+        free(tp);
+        return rc;
+    }
+    tp->mode = mode;
+    tp->thread = pthread_self();
+    tp->capturing = true;
+    tp->nslots = 1;
+    tp->slot[0] = s;
+    tp->slot_id[0] = s->id;
+    tp->next = g_st.tapes;
+    g_st.tapes = tp;
+    s->tape = tp;
+    s->slot = 0;
+    *out = tp;
+    return ACL_SUCCESS;
+}
+
+dv_acl_tape_t *dv_acl_tape_of(aclrtStream stream, const char *api, int *rc)
+{
+    dv_acl_stream_t *s = NULL;
+    *rc = stream_get(stream, api, &s);
+    return *rc == ACL_SUCCESS ? s->tape : NULL;
+}
+
+/* The first slot (1..) whose last task is not a record that the origin stream waits on later. */
+static uint32_t tape_unjoined(const dv_acl_tape_t *tp)
+{
+    for (uint32_t k = 1; k < tp->nslots; k++) {
+        const task_t *last = NULL, *joined = NULL;
+        for (const task_t *t = tp->head; t; t = t->next)
+            if (t->slot == k)
+                last = t;
+        for (const task_t *t = last ? last->next : NULL; t && last->kind == T_RECORD && !joined; t = t->next)
+            if (t->slot == 0 && t->kind == T_WAIT && t->event == last->event)
+                joined = t;
+        if (!joined)
+            return k;
+    }
+    return 0;
+}
+
+static void tape_release(dv_acl_tape_t *tp, bool inner_streams);
+
+int dv_acl_tape_end(aclrtStream stream, const char *api, dv_acl_tape_t **out)
+{
+    dv_acl_stream_t *s = NULL;
+    int rc = stream ? stream_get(stream, api, &s) : dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: stream is NULL", api);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    dv_acl_tape_t *tp = s->tape;
+    if (!tp)
+        return dv_acl_fail(ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: stream %u is not capturing", api, s->id);
+    if (s->slot != 0)
+        return dv_acl_fail(ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED,
+                           "%s: stream %u joined the capture begun on stream %u; end it there", api, s->id,
+                           tp->slot_id[0]);
+    if (tp->mode != ACL_MODEL_RI_CAPTURE_MODE_RELAXED && !pthread_equal(tp->thread, pthread_self()))
+        return dv_acl_fail(ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD,
+                           "%s: the capture on stream %u was begun on another thread", api, s->id);
+    uint32_t k = tape_unjoined(tp);
+    for (uint32_t i = 0; i < tp->nslots; i++)
+        tp->slot[i]->tape = NULL;
+    for (dv_acl_event_t *e = g_st.events; e; e = e->next)
+        if (e->tape == tp)
+            e->tape = NULL;
+    tp->capturing = false;
+    if (k) {
+        rc = dv_acl_fail(ACL_ERROR_RT_STREAM_UNJOINED,
+                         "%s: stream %u joined the capture but its work is not joined back: record an event on it "
+                         "after its last task and wait for that event on stream %u", api, tp->slot_id[k],
+                         tp->slot_id[0]);
+        tape_release(tp, true);
+        return rc;
+    }
+    for (uint32_t i = 1; i < tp->nslots; i++)
+        if (!(tp->inner[i] = stream_new())) {
+            tape_release(tp, true);
+            return dv_acl_fail(ACL_ERROR_BAD_ALLOC, "%s: out of memory", api);
+        }
+    *out = tp;
+    return ACL_SUCCESS;
+}
+
+bool dv_acl_tape_capturing(const dv_acl_tape_t *tp)
+{
+    return tp->capturing;
+}
+
+int dv_acl_tape_replay(dv_acl_tape_t *tp, aclrtStream stream, const char *api)
+{
+    dv_acl_stream_t *s0 = NULL;
+    int rc = stream_get(stream, api, &s0);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    if (s0->tape)
+        return dv_acl_fail(ACL_ERROR_RT_STREAM_CAPTURED,
+                           "%s: stream %u is capturing; a model instance cannot be executed into a capture", api,
+                           s0->id);
+    for (const task_t *r = tp->head; r; r = r->next) {
+        task_t *t = task_new(r->kind, api);
+        if (!t)
+            return ACL_ERROR_BAD_ALLOC;
+        t->copy = r->copy;
+        t->fn = r->fn;
+        t->user = r->user;
+        if (r->launch) {
+            if (!(t->launch = malloc(sizeof *t->launch))) {
+                free(t);
+                return dv_acl_fail(ACL_ERROR_BAD_ALLOC, "%s: out of memory", api);
+            }
+            *t->launch = *r->launch;
+            t->launch->kernel_destroy = NULL; /* borrowed from the tape */
+        }
+        if (r->event) {
+            t->event = r->event;
+            t->event->refs++;
+            t->wait_seq = t->event->queued_seq;
+        }
+        enqueue_on(r->slot ? tp->inner[r->slot] : s0, t);
+        if (t->kind == T_RECORD)
+            t->event->queued_seq = t->seq;
+    }
+    return ACL_SUCCESS;
+}
+
+static void tape_release(dv_acl_tape_t *tp, bool inner_streams)
+{
+    dv_acl_tape_t **pp = &g_st.tapes;
+    while (*pp && *pp != tp)
+        pp = &(*pp)->next;
+    if (*pp)
+        *pp = tp->next;
+    while (tp->head) {
+        task_t *t = tp->head;
+        tp->head = t->next;
+        task_free(t);
+    }
+    for (uint32_t i = 1; inner_streams && i < tp->nslots; i++) {
+        dv_acl_stream_t **sp = &g_st.streams;
+        while (tp->inner[i] && *sp && *sp != tp->inner[i])
+            sp = &(*sp)->next;
+        if (tp->inner[i] && *sp) {
+            *sp = tp->inner[i]->next;
+            free(tp->inner[i]);
+        }
+    }
+    dv_acl_handle_del(tp);
+    free(tp);
+}
+
+void dv_acl_tape_free(dv_acl_tape_t *tp)
+{
+    dv_acl_drain(); /* replays borrow its kernels; a failure is for the next synchronisation */
+    tape_release(tp, true);
+}
+
+void dv_acl_tape_visit(const dv_acl_tape_t *tp, void (*fn)(void *ctx, const dv_acl_tape_item_t *it), void *ctx)
+{
+    static const char *const kinds[] = {"KERNEL", "MEMCPY", "EVENT_RECORD", "EVENT_WAIT", "CALLBACK"};
+    uint32_t i = 0;
+    for (const task_t *t = tp->head; t; t = t->next, i++) {
+        dv_acl_tape_item_t it = {i, kinds[t->kind], t->slot, tp->slot_id[t->slot], t->launch, NULL, 0};
+        if (t->kind == T_COPY) {
+            it.copy = &t->copy;
+            it.kind = t->copy.memset ? "MEMSET" : "MEMCPY";
+        }
+        if (t->event) {
+            uint32_t n = 0; /* events are numbered by first appearance on the tape */
+            const dv_acl_event_t *seen[64];
+            for (const task_t *u = tp->head; u; u = u->next)
+                if (u->event) {
+                    uint32_t j = 0;
+                    while (j < n && seen[j] != u->event)
+                        j++;
+                    if (j == n && n < 64)
+                        seen[n++] = u->event;
+                    if (u->event == t->event) {
+                        it.event = j + 1;
+                        break;
+                    }
+                }
+        }
+        fn(ctx, &it);
+    }
 }
 
 /* ---------------------------------------------------------------- kernel arguments */
@@ -480,6 +763,8 @@ int dv_acl_sync(void)
 
 void dv_acl_streams_reset(void)
 {
+    while (g_st.tapes) /* their internal streams go with the others below */
+        tape_release(g_st.tapes, false);
     while (g_st.streams) {
         dv_acl_stream_t *s = g_st.streams;
         g_st.streams = s->next;
@@ -537,6 +822,9 @@ fail:
 
 int dv_acl_enqueue_copy(aclrtStream stream, const dv_acl_copy_t *c, bool sync)
 {
+    int forbid = sync ? dv_acl_capture_forbids("aclrtMemcpy / aclrtMemset (blocking)") : ACL_SUCCESS;
+    if (forbid != ACL_SUCCESS)
+        return forbid;
     task_t *t = task_new(T_COPY, "copy");
     if (!t)
         return ACL_ERROR_BAD_ALLOC;
@@ -580,6 +868,9 @@ static int stream_destroy(aclrtStream stream, const char *api, bool force)
         rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: stream is NULL", api);
     if (rc == ACL_SUCCESS)
         rc = stream_get(stream, api, &s);
+    if (rc == ACL_SUCCESS && s->tape)
+        rc = dv_acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %u is capturing (aclmdlRICaptureEnd first)", api,
+                         s->id);
     if (rc != ACL_SUCCESS)
         return rc;
     if (!force)
@@ -617,6 +908,8 @@ aclError aclrtSynchronizeStream(aclrtStream stream)
     int rc = dv_acl_check_device("aclrtSynchronizeStream");
     if (rc == ACL_SUCCESS)
         rc = stream_get(stream, "aclrtSynchronizeStream", &s);
+    if (rc == ACL_SUCCESS)
+        rc = dv_acl_capture_forbids("aclrtSynchronizeStream");
     return rc == ACL_SUCCESS ? dv_acl_sync() : rc;
 }
 
@@ -636,6 +929,8 @@ aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status)
         rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtStreamQuery: status is NULL");
     if (rc == ACL_SUCCESS)
         rc = stream_get(stream, "aclrtStreamQuery", &s);
+    if (rc == ACL_SUCCESS)
+        rc = dv_acl_capture_forbids("aclrtStreamQuery");
     if (rc != ACL_SUCCESS)
         return rc;
     /* a query runs the queued work, so polling loops terminate */
@@ -663,6 +958,8 @@ aclError aclrtSynchronizeDevice(void)
 {
     DV_ACL_LOCKED();
     int rc = dv_acl_check_device("aclrtSynchronizeDevice");
+    if (rc == ACL_SUCCESS)
+        rc = dv_acl_capture_forbids("aclrtSynchronizeDevice");
     return rc == ACL_SUCCESS ? dv_acl_sync() : rc;
 }
 
@@ -751,9 +1048,14 @@ aclError aclrtDestroyEvent(aclrtEvent event)
 static int event_task(aclrtEvent event, aclrtStream stream, const char *api, task_kind_t kind)
 {
     dv_acl_event_t *e = NULL;
+    dv_acl_stream_t *s = NULL;
     int rc = dv_acl_check_device(api);
     if (rc == ACL_SUCCESS)
         rc = event_get(event, api, &e);
+    if (rc == ACL_SUCCESS)
+        rc = stream_get(stream, api, &s);
+    if (rc == ACL_SUCCESS && kind == T_WAIT && e->tape && e->tape != s->tape)
+        rc = tape_join(e->tape, s, api);
     task_t *t = rc == ACL_SUCCESS ? task_new(kind, api) : NULL;
     if (rc == ACL_SUCCESS && !t)
         rc = ACL_ERROR_BAD_ALLOC;
@@ -762,10 +1064,13 @@ static int event_task(aclrtEvent event, aclrtStream stream, const char *api, tas
     t->event = e;
     e->refs++;
     t->wait_seq = e->queued_seq;
-    rc = enqueue(stream, api, t);
-    if (rc == ACL_SUCCESS && kind == T_RECORD)
-        e->queued_seq = t->seq;
-    return rc;
+    enqueue_on(s, t);
+    if (kind == T_RECORD) { /* a captured record does not run now: live waits keep the last live record */
+        e->tape = s->tape;
+        if (!s->tape)
+            e->queued_seq = t->seq;
+    }
+    return ACL_SUCCESS;
 }
 
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
@@ -804,6 +1109,8 @@ aclError aclrtSynchronizeEvent(aclrtEvent event)
     int rc = dv_acl_check_device("aclrtSynchronizeEvent");
     if (rc == ACL_SUCCESS)
         rc = event_get(event, "aclrtSynchronizeEvent", &e);
+    if (rc == ACL_SUCCESS)
+        rc = dv_acl_capture_forbids("aclrtSynchronizeEvent");
     return rc == ACL_SUCCESS ? dv_acl_sync() : rc;
 }
 
@@ -823,6 +1130,8 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *statu
         rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtQueryEventStatus: status is NULL");
     if (rc == ACL_SUCCESS)
         rc = event_get(event, "aclrtQueryEventStatus", &e);
+    if (rc == ACL_SUCCESS)
+        rc = dv_acl_capture_forbids("aclrtQueryEventStatus");
     if (rc == ACL_SUCCESS)
         rc = dv_acl_sync(); /* a query runs the queued work, so polling loops terminate */
     if (rc == ACL_SUCCESS)

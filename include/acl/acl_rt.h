@@ -353,6 +353,48 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uin
                                                  size_t argsSize, aclrtLaunchKernelCfg *cfg, aclrtStream stream);
 /* ==== end of kernel binaries ==== */
 
+/* ==== stream capture into model runtime instances (acl/capture.c) ====
+ * Between aclmdlRICaptureBegin and aclmdlRICaptureEnd the work queued on the stream (and on streams
+ * that join by waiting on an event recorded in the capture) is recorded, not run; executing the
+ * instance queues it again, as often as wanted.  docs/ACL.md, "Stream capture". */
+/* A model runtime instance: the tasks one capture recorded. */
+typedef void *aclmdlRI;
+
+/* Which threads' synchronising calls a capture forbids. */
+typedef enum {
+    ACL_MODEL_RI_CAPTURE_MODE_GLOBAL = 0,  /* any thread's */
+    ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL, /* the capturing thread's */
+    ACL_MODEL_RI_CAPTURE_MODE_RELAXED,      /* none */
+} aclmdlRICaptureMode;
+
+/* A stream's capture state (aclmdlRICaptureGetInfo). */
+typedef enum {
+    ACL_MODEL_RI_CAPTURE_STATUS_NONE = 0,
+    ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE,
+    ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED,
+} aclmdlRICaptureStatus;
+
+/* Flags of aclmdlRIDebugJsonPrint: tasks only, or with each kernel's arguments. */
+#define ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY 0x0UL
+#define ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE 0x1UL
+
+/* Start recording the work queued on stream (not the default stream) into a new instance. */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode);
+/* Whether stream is capturing and, if so, the instance it records into. */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus *status,
+                                                    aclmdlRI *modelRI);
+/* End the capture begun on stream; the instance holds what was recorded. */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI);
+/* Write the instance's tasks to a JSON file (flags: ACL_MDLRI_DEBUG_JSON_PRINT_*). */
+ACL_FUNC_VISIBILITY aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char *path, uint32_t flags);
+/* Queue the instance's tasks on stream. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream);
+/* Run the instance and wait for it (timeout in ms, -1: none; simulated work always completes). */
+ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout);
+/* Wait for its queued executions, then free the instance. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIDestroy(aclmdlRI modelRI);
+/* ==== end of stream capture ==== */
+
 #ifdef __cplusplus
 }
 #endif
