@@ -66,10 +66,12 @@ static bool is_dev_addr(const void *p)
     return cfg && a >= DV_ACL_DEV_BASE && a - DV_ACL_DEV_BASE < cfg->hbm_capacity_bytes;
 }
 
-size_t dvsimDeviceAllocations(uint64_t *dev, size_t cap)
+size_t dvsimDeviceAllocations(uint64_t *dev, uint64_t *bytes, size_t cap)
 {
-    for (size_t i = 0; i < g_mem.n && i < cap; i++)
+    for (size_t i = 0; i < g_mem.n && i < cap; i++) {
         dev[i] = g_mem.a[i].dev;
+        bytes[i] = g_mem.a[i].bytes;
+    }
     return g_mem.n;
 }
 

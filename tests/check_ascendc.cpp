@@ -469,6 +469,59 @@ __global__ __aicore__ void raw_axpy(__gm__ float *a, __gm__ float *b, __gm__ flo
         dst[i] = a[i] + alpha * b[i];
 }
 
+/* A ListTensorDesc argument: the kernel reads the data pointers of its two tensors from the descriptor
+ * (device allocations that are not kernel arguments) and adds them; launched <<<1, nullptr>>> (the
+ * default stream, the two-argument launch). */
+__global__ __aicore__ void list_add(__gm__ uint8_t *desc, __gm__ float *z)
+{
+    AscendC::ListTensorDesc list((__gm__ void *)desc);
+    AscendC::TensorDesc<float> d1;
+    uint64_t shape[1];
+    d1.SetShapeAddr(shape);
+    list.GetDesc(d1, 1);
+    if (list.GetSize() != 2 || d1.GetDim() != 1 || d1.GetIndex() != 1 || d1.GetShape(0) != 64)
+        AscendC::printf("bad descriptor\n");
+    AscendC::GlobalTensor<float> a, b, out;
+    a.SetGlobalBuffer(list.GetDataPtr<float>(0), 64);
+    b = d1.GetDataObj();
+    out.SetGlobalBuffer(z, 64);
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 512);
+    AscendC::LocalTensor<float> ta = buf.Get<float>(), tb = ta[64];
+    AscendC::DataCopy(ta, a, 64);
+    AscendC::DataCopy(tb, b, 64);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(0);
+    AscendC::Add(ta, ta, tb, 64);
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(0);
+    AscendC::DataCopy(out, ta, 64);
+}
+
+START_TEST(test_ascendc_list_tensor_desc)
+{
+    session s(64);
+    void *y = nullptr, *desc = nullptr;
+    std::vector<float> yv(64);
+    for (int i = 0; i < 64; i++)
+        yv[(size_t)i] = (float)(i * i);
+    OK(aclrtMalloc(&y, 256, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMemcpy(y, 256, yv.data(), 256, ACL_MEMCPY_HOST_TO_DEVICE));
+    /* offset word, (dim 1 | index 0 << 32), shape 64, (dim 1 | index 1 << 32), shape 64, the two pointers */
+    const uint64_t words[7] = {5 * 8, 1, 64, 1 | 1ull << 32, 64, (uint64_t)(uintptr_t)s.x, (uint64_t)(uintptr_t)y};
+    OK(aclrtMalloc(&desc, sizeof words, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMemcpy(desc, sizeof words, words, sizeof words, ACL_MEMCPY_HOST_TO_DEVICE));
+    ck_assert_uint_eq(::dvac::launch(list_add, "list_add", 1, nullptr)((__gm__ uint8_t *)desc, (__gm__ float *)s.z), 0);
+    OK(aclrtSynchronizeDevice());
+    s.fetch();
+    for (int i = 0; i < 64; i++)
+        ck_assert_float_eq(s.out[(size_t)i], s.in[(size_t)i] + yv[(size_t)i]);
+    OK(aclrtFree(desc));
+    OK(aclrtFree(y));
+}
+END_TEST
+
 START_TEST(test_ascendc_raw_gm_pointers)
 {
     const uint32_t n = 4096;
@@ -703,6 +756,7 @@ extern "C" Suite *dv_ascendc_suite(void)
     tcase_add_test(tc, test_ascendc_ib_set_wait);
     tcase_add_test(tc, test_ascendc_gm_scalar);
     tcase_add_test(tc, test_ascendc_raw_gm_pointers);
+    tcase_add_test(tc, test_ascendc_list_tensor_desc);
     tcase_add_test(tc, test_ascendc_sync_all);
     tcase_add_test(tc, test_ascendc_declared_kind);
     tcase_add_test(tc, test_ascendc_errors_located);

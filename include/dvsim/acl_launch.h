@@ -49,10 +49,11 @@ ACL_FUNC_VISIBILITY aclError dvsimLaunchAscendC(const char *name, dv_kernel_fn f
  * allocation. */
 ACL_FUNC_VISIBILITY aclError dvsimDeviceAccess(uint64_t dev, void *buf, size_t bytes, int write);
 
-/* The first device address of each live device allocation, in address order: up to cap of them into
- * dev; returns how many there are.  An Ascend C launch adds those its arguments do not point into to
- * its GM arguments, so that a kernel may follow device pointers it reads from GM (ListTensorDesc). */
-ACL_FUNC_VISIBILITY size_t dvsimDeviceAllocations(uint64_t *dev, size_t cap);
+/* The first device address and the size of each live device allocation, in address order: up to cap of
+ * them into dev and bytes; returns how many there are.  An Ascend C launch adds those its arguments do
+ * not point into to its GM arguments, so that a kernel may follow device pointers it reads from GM
+ * (ListTensorDesc). */
+ACL_FUNC_VISIBILITY size_t dvsimDeviceAllocations(uint64_t *dev, uint64_t *bytes, size_t cap);
 
 /* The chip profile of preset `preset` (e.g. "ascend910b1"), or with NULL the one aclInit would
  * choose from the environment (DVSIM_PROFILE, DVSIM_CONFIG), into *profile; needs no aclInit (the

@@ -134,6 +134,23 @@ inline uint64_t sys_workspace_new()
 }
 inline void sys_workspace_free(void *ws) { (void)aclrtFree(ws); }
 
+/* The live device allocations no argument points into, as further GM arguments while the table has room:
+ * a kernel may follow a device pointer it reads from GM (ListTensorDesc's data pointers). */
+inline void add_other_allocations(GmTable &t)
+{
+    constexpr size_t cap = 256;
+    uint64_t dev[cap], bytes[cap];
+    const size_t n = dvsimDeviceAllocations(dev, bytes, cap);
+    const uint32_t args = t.n;
+    for (size_t a = 0; a < n && a < cap && t.n < sizeof t.dev / sizeof t.dev[0]; a++) {
+        bool used = false;
+        for (uint32_t i = 0; i < args && !used; i++)
+            used = t.dev[i] >= dev[a] && t.dev[i] - dev[a] < bytes[a];
+        if (!used)
+            t.dev[t.n++] = dev[a];
+    }
+}
+
 template <class... P> uint32_t submit(Launch<P...> &l, const char *name, uint32_t blockDim, void *stream)
 {
     static_assert(std::is_trivially_copyable<Launch<P...>>::value,
@@ -143,6 +160,7 @@ template <class... P> uint32_t submit(Launch<P...> &l, const char *name, uint32_
     collect(l.args, l.gm, overflow);
     l.sys_ws = sys_workspace_new();
     add_gm(l.gm, l.sys_ws, overflow);
+    add_other_allocations(l.gm);
     if (overflow) {
         std::fprintf(stderr, "dvsim: kernel %s: more than %zu pointer arguments\n", name,
                      sizeof l.gm.dev / sizeof l.gm.dev[0]);
@@ -182,6 +200,14 @@ Launcher<P...> launch(void (*fn)(P...), const char *name, uint32_t blockDim, L2 
 {
     (void)l2ctrl; /* reserved by CANN */
     return Launcher<P...>{fn, name, blockDim, (void *)stream};
+}
+
+/* `<<<blockDim, l2ctrl>>>`: the default stream. */
+template <class... P, class L2>
+Launcher<P...> launch(void (*fn)(P...), const char *name, uint32_t blockDim, L2 &&l2ctrl)
+{
+    (void)l2ctrl;
+    return Launcher<P...>{fn, name, blockDim, nullptr};
 }
 
 /* From a packed argument blob (aclrtLaunchKernel): each parameter at its natural alignment, in order. */
