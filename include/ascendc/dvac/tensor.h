@@ -520,6 +520,12 @@ public:
     template <HardEvent evt> void ReleaseEventID(int32_t id, const dvac::Loc &loc = dvac::Loc::here());
     template <HardEvent evt> int32_t FetchEventID(const dvac::Loc &loc = dvac::Loc::here());
     int32_t FetchEventID(HardEvent evt, const dvac::Loc &loc = dvac::Loc::here());
+    /* The offset in pos's buffer where the pipe's queues and buffers end (PopStackBuffer's stack starts there). */
+    template <TPosition pos> uint64_t GetQueueEndAddress() const
+    {
+        const dv_space_t s = dvac::space_of(pos);
+        return region_.base[s] + region_.used[s];
+    }
 
 private:
     dvac::Region region_;
