@@ -701,6 +701,190 @@ inline void Xor(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tenso
     Xor<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, src0Tensor.GetSize(), loc);
 }
 
+/* ---- Power (float): |x|^y = exp(y ln|x|), negated for a negative x and an odd integral y, NaN for a negative x
+ * and a y that is not integral, 1 for y = 0 or x = 1 (as CANN's PowerF: impl/adv_api/detail/math/power/
+ * power_float_impl.h builds the same cases from masks; dvsim builds them with Compares / And / Not / Select) ---- */
+} // namespace AscendC
+
+namespace dvac {
+
+/* The float tensors and masks of one Power chunk: S elements (a multiple of 64), three float tensors, three masks
+ * in 32-byte slots, and the materialised scalar operand when there is one. */
+struct PowerTmp {
+    uint32_t S = 0;
+    LT<float> t1, t2, t3, t4;
+    LT<uint8_t> m1, m2, m3;
+};
+inline PowerTmp math_power_tmp(const LT<uint8_t> &tmp, bool scalar, const Loc &loc)
+{
+    const uint32_t B = tmp.GetSize(), nf = scalar ? 4 : 3;
+    uint32_t S = B / (4 * nf + 1) / 64 * 64;
+    const auto need = [&](uint32_t s) { return 4 * nf * s + 3 * ((s / 8 + 31) / 32 * 32); };
+    while (S && need(S) > B)
+        S -= 64;
+    if (!S)
+        fail_at(loc, "Power", "the temporary buffer of %u bytes is too small: at least %u bytes", B, need(64));
+    PowerTmp p;
+    p.S = S;
+    const LT<float> f = tmp.ReinterpretCast<float>();
+    p.t1 = f;
+    p.t2 = f[S];
+    p.t3 = f[2 * S];
+    p.t4 = f[3 * S];
+    const uint32_t ms = (S / 8 + 31) / 32 * 32;
+    p.m1 = tmp[nf * S * 4];
+    p.m2 = p.m1[ms];
+    p.m3 = p.m2[ms];
+    return p;
+}
+inline void math_power(const LT<float> &d, const LT<float> &x, const LT<float> &y, const PowerTmp &p, uint32_t n,
+                       const Loc &loc)
+{
+    using namespace AscendC;
+    const int32_t c = (int32_t)n, cr = (int32_t)((n + 63) / 64 * 64), cw = cr / 16;
+    const LT<uint16_t> w1 = p.m1.ReinterpretCast<uint16_t>(), w2 = p.m2.ReinterpretCast<uint16_t>(),
+                       w3 = p.m3.ReinterpretCast<uint16_t>();
+    float nan;
+    const uint32_t nan_bits = 0x7fc00000u;
+    std::memcpy(&nan, &nan_bits, 4);
+    const auto bar = [&] { PipeBarrier<PIPE_V>(loc); };
+    Abs(p.t1, x, c, loc), bar();
+    Ln(p.t1, p.t1, c, loc), bar();
+    Mul(p.t1, y, p.t1, c, loc), bar();
+    Exp(p.t3, p.t1, c, loc), bar();
+    Adds(p.t2, x, 0.0f, c, loc), bar();
+    Compares(p.m1, p.t2, 0.0f, CMPMODE::LT, (uint32_t)cr, loc), bar(); /* x < 0 */
+    Cast(p.t1, y, RoundMode::CAST_RINT, (uint32_t)c, loc), bar();
+    Sub(p.t1, y, p.t1, c, loc), bar();
+    Abs(p.t1, p.t1, c, loc), bar();
+    Compares(p.m2, p.t1, 0.0f, CMPMODE::GT, (uint32_t)cr, loc), bar(); /* y not integral (NaN, inf: false) */
+    Muls(p.t1, y, 0.5f, c, loc), bar();
+    Cast(p.t2, p.t1, RoundMode::CAST_FLOOR, (uint32_t)c, loc), bar();
+    Sub(p.t1, p.t1, p.t2, c, loc), bar();
+    Compares(p.m3, p.t1, 0.25f, CMPMODE::GT, (uint32_t)cr, loc), bar(); /* y odd */
+    And(w3, w3, w1, cw, loc), bar();
+    Muls(p.t2, p.t3, -1.0f, c, loc), bar();
+    Select(p.t3, p.m3, p.t2, p.t3, SELMODE::VSEL_TENSOR_TENSOR_MODE, (uint32_t)c, loc), bar();
+    And(w1, w1, w2, cw, loc), bar();
+    Not(w1, w1, cw, loc), bar();
+    Select(p.t3, p.m1, p.t3, nan, SELMODE::VSEL_TENSOR_SCALAR_MODE, (uint32_t)c, loc), bar();
+    Adds(p.t1, y, 0.0f, c, loc), bar();
+    Compares(p.m1, p.t1, 0.0f, CMPMODE::NE, (uint32_t)cr, loc), bar();
+    Adds(p.t2, x, 0.0f, c, loc), bar();
+    Compares(p.m2, p.t2, 1.0f, CMPMODE::NE, (uint32_t)cr, loc), bar();
+    And(w1, w1, w2, cw, loc), bar();
+    Select(d, p.m1, p.t3, 1.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, (uint32_t)c, loc), bar();
+}
+
+} // namespace dvac
+
+namespace AscendC {
+
+#define DVAC_POWER_T                                                                                                 \
+    static_assert(std::is_same<T, float>::value, "Power: dvsim implements float (half and int32_t are not yet)")
+
+template <typename T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tensor, const LocalTensor<T> &src1Tensor,
+                  const LocalTensor<uint8_t> &sharedTmpBuffer, uint32_t calCount,
+                  const dvac::Loc &loc = dvac::Loc::here())
+{
+    DVAC_POWER_T;
+    dvac::math_fits(dstTensor, calCount, "dstTensor", loc, "Power");
+    dvac::math_fits(src0Tensor, calCount, "src0Tensor", loc, "Power");
+    dvac::math_fits(src1Tensor, calCount, "src1Tensor", loc, "Power");
+    const dvac::PowerTmp p = dvac::math_power_tmp(sharedTmpBuffer, false, loc);
+    for (uint32_t off = 0; off < calCount; off += p.S)
+        dvac::math_power(dstTensor[off], src0Tensor[off], src1Tensor[off], p, std::min(p.S, calCount - off), loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tensor, const T &src1Scalar,
+                  const LocalTensor<uint8_t> &sharedTmpBuffer, uint32_t calCount,
+                  const dvac::Loc &loc = dvac::Loc::here())
+{
+    DVAC_POWER_T;
+    dvac::math_fits(dstTensor, calCount, "dstTensor", loc, "Power");
+    dvac::math_fits(src0Tensor, calCount, "src0Tensor", loc, "Power");
+    const dvac::PowerTmp p = dvac::math_power_tmp(sharedTmpBuffer, true, loc);
+    for (uint32_t off = 0; off < calCount; off += p.S) {
+        const uint32_t n = std::min(p.S, calCount - off);
+        Duplicate(p.t4, src1Scalar, (int32_t)n, loc);
+        PipeBarrier<PIPE_V>(loc);
+        dvac::math_power(dstTensor[off], src0Tensor[off], p.t4, p, n, loc);
+    }
+}
+template <typename T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T> &dstTensor, const T &src0Scalar, const LocalTensor<T> &src1Tensor,
+                  const LocalTensor<uint8_t> &sharedTmpBuffer, uint32_t calCount,
+                  const dvac::Loc &loc = dvac::Loc::here())
+{
+    DVAC_POWER_T;
+    dvac::math_fits(dstTensor, calCount, "dstTensor", loc, "Power");
+    dvac::math_fits(src1Tensor, calCount, "src1Tensor", loc, "Power");
+    const dvac::PowerTmp p = dvac::math_power_tmp(sharedTmpBuffer, true, loc);
+    for (uint32_t off = 0; off < calCount; off += p.S) {
+        const uint32_t n = std::min(p.S, calCount - off);
+        Duplicate(p.t4, src0Scalar, (int32_t)n, loc);
+        PipeBarrier<PIPE_V>(loc);
+        dvac::math_power(dstTensor[off], p.t4, src1Tensor[off], p, n, loc);
+    }
+}
+#undef DVAC_POWER_T
+/* The forms without a count (the tensor operand's size) and without a buffer (the stack buffer). */
+template <typename T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tensor, const LocalTensor<T> &src1Tensor,
+                  uint32_t calCount, const dvac::Loc &loc = dvac::Loc::here())
+{
+    Power<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, dvac::math_stack(loc), calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tensor, const LocalTensor<T> &src1Tensor,
+                  const LocalTensor<uint8_t> &sharedTmpBuffer, const dvac::Loc &loc = dvac::Loc::here())
+{
+    Power<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, sharedTmpBuffer, src0Tensor.GetSize(), loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tensor, const LocalTensor<T> &src1Tensor,
+                  const dvac::Loc &loc = dvac::Loc::here())
+{
+    Power<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, dvac::math_stack(loc), src0Tensor.GetSize(), loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tensor, const T &src1Scalar,
+                  uint32_t calCount, const dvac::Loc &loc = dvac::Loc::here())
+{
+    Power<T, isReuseSource>(dstTensor, src0Tensor, src1Scalar, dvac::math_stack(loc), calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tensor, const T &src1Scalar,
+                  const LocalTensor<uint8_t> &sharedTmpBuffer, const dvac::Loc &loc = dvac::Loc::here())
+{
+    Power<T, isReuseSource>(dstTensor, src0Tensor, src1Scalar, sharedTmpBuffer, src0Tensor.GetSize(), loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tensor, const T &src1Scalar,
+                  const dvac::Loc &loc = dvac::Loc::here())
+{
+    Power<T, isReuseSource>(dstTensor, src0Tensor, src1Scalar, dvac::math_stack(loc), src0Tensor.GetSize(), loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T> &dstTensor, const T &src0Scalar, const LocalTensor<T> &src1Tensor,
+                  uint32_t calCount, const dvac::Loc &loc = dvac::Loc::here())
+{
+    Power<T, isReuseSource>(dstTensor, src0Scalar, src1Tensor, dvac::math_stack(loc), calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T> &dstTensor, const T &src0Scalar, const LocalTensor<T> &src1Tensor,
+                  const LocalTensor<uint8_t> &sharedTmpBuffer, const dvac::Loc &loc = dvac::Loc::here())
+{
+    Power<T, isReuseSource>(dstTensor, src0Scalar, src1Tensor, sharedTmpBuffer, src1Tensor.GetSize(), loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T> &dstTensor, const T &src0Scalar, const LocalTensor<T> &src1Tensor,
+                  const dvac::Loc &loc = dvac::Loc::here())
+{
+    Power<T, isReuseSource>(dstTensor, src0Scalar, src1Tensor, dvac::math_stack(loc), src1Tensor.GetSize(), loc);
+}
+
 /* ---- CumSum (include/adv_api/math/cumsum_utils.h, impl/adv_api/detail/math/cumsum/cumsum_common_impl.h) ---- */
 enum class CumSumAlgorithm { CUMSUM_ALGORITHM_LINEBYLINE = 0, CUMSUM_ALGORITHM_SKLANSKY = 1 };
 struct CumSumConfig {
