@@ -415,7 +415,7 @@ template <TPosition pos = TPosition::VECCALC> class TBuf {
 public:
     template <typename T> LocalTensor<T> Get(const dvac::Loc &loc = dvac::Loc::here()) const
     {
-        if (!len_)
+        if (!inited_)
             dvac::fail_at(loc, "TBuf::Get", "the buffer has no space (TPipe::InitBuffer was not called)");
         return LocalTensor<T>(addr_, len_ / (uint32_t)sizeof(T), pos);
     }
@@ -437,11 +437,13 @@ public:
     {
         addr_ = r.take(dvac::space_of(pos), len, loc, "InitBuffer");
         len_ = len;
+        inited_ = true;
     }
 
 private:
     uint64_t addr_ = 0;
     uint32_t len_ = 0;
+    bool inited_ = false; /* a buffer of 0 bytes is initialised and empty */
 };
 
 /* A part of a local space that queues and buffers can be carved from and reset together. */
