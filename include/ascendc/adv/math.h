@@ -238,7 +238,7 @@ inline void Axpy(const LocalTensor<T> &dstTensor, const LocalTensor<U> &srcTenso
 namespace dvac {
 
 /* Ceil, Floor, Trunc: a float -> float Cast with the round mode; half through float in the temporary buffer
- * (impl/adv_api/detail/math/{ceil,floor,trunc}/*_v220_impl.h). */
+ * (impl/adv_api/detail/math/ceil/ceil_v220_impl.h, floor/, trunc/). */
 template <typename T>
 inline void math_round(AscendC::RoundMode mode, const LT<T> &dst, const LT<T> &src, const LT<uint8_t> &tmp,
                        uint32_t n, const Loc &loc, const char *api)

@@ -1,6 +1,6 @@
 /* adv/math_tiling.h - Ascend C high-level API, math: the host functions that size the temporary buffers of
  * adv/math.h's APIs (GetXxxMaxMinTmpSize: bytes; GetXxxTmpBufferFactorSize: live float-sized nodes per element
- * and extra bytes).  The figures are CANN's dav-2201 ones (asc-devkit impl/adv_api/tiling/math/*.cpp,
+ * and extra bytes).  The figures are CANN's dav-2201 ones (asc-devkit impl/adv_api/tiling/math/<api>_tiling*.cpp,
  * impl/adv_api/tiling/index/arithprogression_tiling_impl.cpp). */
 #ifndef DVSIM_ADV_MATH_TILING_H
 #define DVSIM_ADV_MATH_TILING_H
