@@ -151,8 +151,11 @@ std::vector<T> run(Session &s, const std::vector<U> &x, const std::vector<U> &y,
     return dz.get();
 }
 
-/* The unary APIs under test, by index (F: f(x) for the reference). */
-enum { ACOSH, ERF, EXP10, LOG, LOG2, LOG10, CEIL, FLOOR, TRUNC, FRAC, CLAMPMIN, CLAMPMAX, ERF_STACK, FRAC_STACK };
+/* The unary APIs under test, by index (ref_un: their reference). */
+enum {
+    ACOSH, ERF, EXP10, LOG, LOG2, LOG10, CEIL, FLOOR, TRUNC, FRAC, CLAMPMIN, CLAMPMAX, ERF_STACK, FRAC_STACK,
+    SINH, COSH, TANH, TANH_STACK, ATANH
+};
 template <int OP> struct Un {
     template <class T>
     static void run(LocalTensor<T> &z, LocalTensor<T> &x, LocalTensor<T> &, const LocalTensor<uint8_t> &tmp,
@@ -172,6 +175,11 @@ template <int OP> struct Un {
         if constexpr (OP == CLAMPMAX) ClampMax(z, x, (T)10.0f, c);
         if constexpr (OP == ERF_STACK) Erf(z, x, c);
         if constexpr (OP == FRAC_STACK) Frac(z, x, c);
+        if constexpr (OP == SINH) Sinh(z, x, tmp, c);
+        if constexpr (OP == COSH) Cosh(z, x, tmp, c);
+        if constexpr (OP == TANH) Tanh(z, x, tmp, c);
+        if constexpr (OP == TANH_STACK) Tanh(z, x, c);
+        if constexpr (OP == ATANH) Atanh(z, x, tmp, c);
     }
 };
 
@@ -200,6 +208,10 @@ double ref_un(int op, double x)
     case TRUNC: return std::trunc(x);
     case FRAC: case FRAC_STACK: return x - std::trunc(x);
     case CLAMPMIN: return x < 10 ? 10 : x;
+    case SINH: return std::sinh(x);
+    case COSH: return std::cosh(x);
+    case TANH: case TANH_STACK: return std::tanh(x);
+    case ATANH: return std::atanh(x);
     default: return x > 10 ? 10 : x;
     }
 }
@@ -253,6 +265,19 @@ START_TEST(test_ascendc_math_float)
     check_un<float, FRAC_STACK>(s, 256, xr, 0, 0, 0);
     check_un<float, CLAMPMIN>(s, 200, xr, 64, 0, 0);
     check_un<float, CLAMPMAX>(s, 200, xr, 0, 0, 0);
+    auto xh = data<float>(256, -20, 20);
+    xh[0] = 0.0f, xh[1] = 1e-3f, xh[2] = 80.0f, xh[3] = -80.0f;
+    GetSinhMaxMinTmpSize(sh, 4, false, mx, mn);
+    check_un<float, SINH>(s, 200, xh, mn, 2e-6, 1e-6);
+    GetCoshMaxMinTmpSize(sh, 4, false, mx, mn);
+    check_un<float, COSH>(s, 200, xh, mn, 2e-6, 0);
+    GetTanhMaxMinTmpSize(sh, 4, false, mx, mn);
+    check_un<float, TANH>(s, 200, xh, mn, 2e-6, 1e-6);
+    check_un<float, TANH_STACK>(s, 256, xh, 0, 2e-6, 1e-6);
+    auto xa = data<float>(256, -0.99, 0.99);
+    xa[0] = 0.0f, xa[1] = 1.0f, xa[2] = -1.0f, xa[3] = 2.0f;
+    GetAtanhMaxMinTmpSize(sh, 4, false, mx, mn);
+    check_un<float, ATANH>(s, 200, xa, mn, 1e-5, 1e-6);
 }
 END_TEST
 
@@ -276,6 +301,15 @@ START_TEST(test_ascendc_math_half)
     check_un<half, TRUNC>(s, 300, xr, mn, 0, 0);
     GetFracMaxMinTmpSize(sh, 2, false, mx, mn);
     check_un<half, FRAC>(s, 300, xr, mn, 0, 0);
+    const auto xh = data<half>(320, -8, 8);
+    GetSinhMaxMinTmpSize(sh, 2, false, mx, mn);
+    check_un<half, SINH>(s, 300, xh, mn, 1e-3, 1e-3);
+    GetCoshMaxMinTmpSize(sh, 2, false, mx, mn);
+    check_un<half, COSH>(s, 300, xh, mn, 1e-3, 0);
+    GetTanhMaxMinTmpSize(sh, 2, false, mx, mn);
+    check_un<half, TANH>(s, 300, xh, mn, 0, 1e-3);
+    GetAtanhMaxMinTmpSize(sh, 2, false, mx, mn);
+    check_un<half, ATANH>(s, 300, data<half>(320, -0.9, 0.9), mn, 2e-3, 2e-3);
 }
 END_TEST
 

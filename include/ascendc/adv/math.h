@@ -198,6 +198,165 @@ inline void Acosh(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTens
     Acosh<T, isReuseSource>(dstTensor, srcTensor, dvac::math_stack(loc), srcTensor.GetSize(), loc);
 }
 
+/* The forms of a unary math API without a count (the source's size) or without a buffer (the stack buffer). */
+#define DVAC_MATH_UNARY_FORMS(Api)                                                                                   \
+    template <typename T, bool isReuseSource = false>                                                                \
+    inline void Api(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const uint32_t calCount,      \
+                    const dvac::Loc &loc = dvac::Loc::here())                                                        \
+    {                                                                                                                \
+        Api<T, isReuseSource>(dstTensor, srcTensor, dvac::math_stack(loc), calCount, loc);                          \
+    }                                                                                                                \
+    template <typename T, bool isReuseSource = false>                                                                \
+    inline void Api(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,                               \
+                    const LocalTensor<uint8_t> &sharedTmpBuffer, const dvac::Loc &loc = dvac::Loc::here())           \
+    {                                                                                                                \
+        Api<T, isReuseSource>(dstTensor, srcTensor, sharedTmpBuffer, srcTensor.GetSize(), loc);                     \
+    }                                                                                                                \
+    template <typename T, bool isReuseSource = false>                                                                \
+    inline void Api(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,                               \
+                    const dvac::Loc &loc = dvac::Loc::here())                                                        \
+    {                                                                                                                \
+        Api<T, isReuseSource>(dstTensor, srcTensor, dvac::math_stack(loc), srcTensor.GetSize(), loc);               \
+    }
+
+/* ---- Sinh: e^(x - ln 2) - e^(-x - ln 2) (impl/adv_api/detail/math/sinh/sinh_common_impl.h) ---- */
+template <typename T, bool isReuseSource = false>
+inline void Sinh(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,
+                 const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount,
+                 const dvac::Loc &loc = dvac::Loc::here())
+{
+    static_assert(dvac::is_hf<T>(), "Sinh: dtype not supported on dav-2201 (half, float)");
+    const char *api = "Sinh";
+    dvac::math_fits(dstTensor, calCount, "dstTensor", loc, api);
+    dvac::math_fits(srcTensor, calCount, "srcTensor", loc, api);
+    const uint32_t split = dvac::math_split(sharedTmpBuffer.GetSize(), sizeof(T) == 2 ? 8 : 4, loc, api);
+    const LocalTensor<float> t1 = sharedTmpBuffer.ReinterpretCast<float>(), t2 = t1[split];
+    const float nln2 = -0.69314718055994530942f;
+    dvac::math_chunks(calCount, split, loc, [&](uint32_t off, uint32_t) {
+        const LocalTensor<T> d = dstTensor[off], s = srcTensor[off];
+        if constexpr (sizeof(T) == 2) {
+            dvac::m_cast(t1, s, RoundMode::CAST_NONE, loc);
+            dvac::m_adds(t2, t1, nln2, loc);
+            dvac::m_exp(t2, t2, loc);
+            dvac::m_muls(t1, t1, -1.0f, loc);
+            dvac::m_adds(t1, t1, nln2, loc);
+            dvac::m_exp(t1, t1, loc);
+            dvac::m_sub(t2, t2, t1, loc);
+            dvac::m_cast(d, t2, RoundMode::CAST_NONE, loc);
+        } else {
+            dvac::m_muls(t1, s, -1.0f, loc);
+            dvac::m_adds(t1, t1, nln2, loc);
+            dvac::m_exp(t1, t1, loc);
+            dvac::m_adds(d, s, nln2, loc);
+            dvac::m_exp(d, d, loc);
+            dvac::m_sub(d, d, t1, loc);
+        }
+    });
+}
+DVAC_MATH_UNARY_FORMS(Sinh)
+
+/* ---- Cosh: e^(x - ln 2) + 0.25 / e^(x - ln 2); half back with round A on dav-2201
+ * (impl/adv_api/detail/math/cosh/cosh_common_impl.h, cosh_v220_impl.h) ---- */
+template <typename T, bool isReuseSource = false>
+inline void Cosh(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,
+                 const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount,
+                 const dvac::Loc &loc = dvac::Loc::here())
+{
+    static_assert(dvac::is_hf<T>(), "Cosh: dtype not supported on dav-2201 (half, float)");
+    const char *api = "Cosh";
+    dvac::math_fits(dstTensor, calCount, "dstTensor", loc, api);
+    dvac::math_fits(srcTensor, calCount, "srcTensor", loc, api);
+    const uint32_t split = dvac::math_split(sharedTmpBuffer.GetSize(), sizeof(T) == 2 ? 12 : 8, loc, api);
+    const LocalTensor<float> t1 = sharedTmpBuffer.ReinterpretCast<float>(), t2 = t1[split], t3 = t2[split];
+    const float nln2 = -0.69314718055994530942f;
+    dvac::math_chunks(calCount, split, loc, [&](uint32_t off, uint32_t) {
+        const LocalTensor<T> d = dstTensor[off], s = srcTensor[off];
+        const LocalTensor<float> q = sizeof(T) == 2 ? t3 : d.template ReinterpretCast<float>();
+        if constexpr (sizeof(T) == 2) {
+            dvac::m_cast(t3, s, RoundMode::CAST_NONE, loc);
+            dvac::m_adds(t2, t3, nln2, loc);
+        } else {
+            dvac::m_adds(t2, s, nln2, loc);
+        }
+        dvac::m_exp(t1, t2, loc);
+        Duplicate<float, false>(q, 0.25f, MASK_PLACEHOLDER, 1, 1, DEFAULT_REPEAT_STRIDE, loc);
+        dvac::vbar(loc);
+        dvac::m_div(t2, q, t1, loc);
+        dvac::m_add(q, t1, t2, loc);
+        if constexpr (sizeof(T) == 2)
+            dvac::m_cast(d, t3, RoundMode::CAST_ROUND, loc);
+    });
+}
+DVAC_MATH_UNARY_FORMS(Cosh)
+
+/* ---- Tanh: (e^2x - 1) / (e^2x + 1) of x clipped to [-8.8, 8.8] (impl/adv_api/detail/math/tanh/
+ * tanh_common_impl.h) ---- */
+template <typename T, bool isReuseSource = false>
+inline void Tanh(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,
+                 const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount,
+                 const dvac::Loc &loc = dvac::Loc::here())
+{
+    static_assert(dvac::is_hf<T>(), "Tanh: dtype not supported on dav-2201 (half, float)");
+    const char *api = "Tanh";
+    dvac::math_fits(dstTensor, calCount, "dstTensor", loc, api);
+    dvac::math_fits(srcTensor, calCount, "srcTensor", loc, api);
+    const uint32_t split = dvac::math_split(sharedTmpBuffer.GetSize(), sizeof(T) == 2 ? 8 : 4, loc, api);
+    const LocalTensor<float> conv = sharedTmpBuffer.ReinterpretCast<float>();
+    const LocalTensor<float> clip = sizeof(T) == 2 ? conv[split] : conv;
+    dvac::math_chunks(calCount, split, loc, [&](uint32_t off, uint32_t) {
+        const auto formula = [&](const LocalTensor<float> &d, const LocalTensor<float> &s) {
+            dvac::m_mins(clip, s, 8.8f, loc);
+            dvac::m_maxs(clip, clip, -8.8f, loc);
+            dvac::m_muls(clip, clip, 2.0f, loc);
+            dvac::m_exp(clip, clip, loc);
+            dvac::m_adds(d, clip, -1.0f, loc);
+            dvac::m_adds(clip, clip, 1.0f, loc);
+            dvac::m_div(d, d, clip, loc);
+        };
+        if constexpr (sizeof(T) == 2) {
+            dvac::m_cast(conv, srcTensor[off], RoundMode::CAST_NONE, loc);
+            formula(conv, conv);
+            dvac::m_cast(dstTensor[off], conv, RoundMode::CAST_NONE, loc);
+        } else {
+            formula(dstTensor[off], srcTensor[off]);
+        }
+    });
+}
+DVAC_MATH_UNARY_FORMS(Tanh)
+
+/* ---- Atanh: 0.5 ln((1 + x) / (1 - x)) (impl/adv_api/detail/math/atanh/atanh_common_impl.h) ---- */
+template <typename T, bool isReuseSource = false>
+inline void Atanh(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,
+                  const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount,
+                  const dvac::Loc &loc = dvac::Loc::here())
+{
+    static_assert(dvac::is_hf<T>(), "Atanh: dtype not supported on dav-2201 (half, float)");
+    const char *api = "Atanh";
+    dvac::math_fits(dstTensor, calCount, "dstTensor", loc, api);
+    dvac::math_fits(srcTensor, calCount, "srcTensor", loc, api);
+    const uint32_t split = dvac::math_split(sharedTmpBuffer.GetSize(), sizeof(T) == 2 ? 8 : 4, loc, api);
+    const LocalTensor<float> t1 = sharedTmpBuffer.ReinterpretCast<float>(), t2 = t1[split];
+    dvac::math_chunks(calCount, split, loc, [&](uint32_t off, uint32_t) {
+        using LF = LocalTensor<float>;
+        const auto formula = [&](const LF &d, const LF &x, const LF &t) {
+            dvac::m_adds(t, x, 1.0f, loc);
+            dvac::m_muls(d, x, -1.0f, loc);
+            dvac::m_adds(d, d, 1.0f, loc);
+            dvac::m_div(d, t, d, loc);
+            dvac::m_ln(d, d, loc);
+            dvac::m_muls(d, d, 0.5f, loc);
+        };
+        if constexpr (sizeof(T) == 2) {
+            dvac::m_cast(t1, srcTensor[off], RoundMode::CAST_NONE, loc);
+            formula(t1, t1, t2);
+            dvac::m_cast(dstTensor[off], t1, RoundMode::CAST_NONE, loc);
+        } else {
+            formula(dstTensor[off], srcTensor[off], t1);
+        }
+    });
+}
+DVAC_MATH_UNARY_FORMS(Atanh)
+
 /* ---- Axpy with a temporary buffer: dst += src * scalar, half sources computed in float
  * (impl/adv_api/detail/math/axpy/axpy_common_impl.h); float sources are the basic Axpy ---- */
 template <typename T, typename U, bool isReuseSource = false>

@@ -33,6 +33,10 @@ constexpr MathTmpFac MATH_CEIL = {1, 2};  /* ceil_tiling_impl.cpp; floor and tru
 constexpr MathTmpFac MATH_ERF = {3, 8};
 constexpr MathTmpFac MATH_FRAC = {0, 4};
 constexpr MathTmpFac MATH_AXPY = {1, 4};
+constexpr MathTmpFac MATH_SINH = {1, 4};
+constexpr MathTmpFac MATH_COSH = {2, 6};
+constexpr MathTmpFac MATH_TANH = {1, 4};
+constexpr MathTmpFac MATH_ATANH = {1, 4};
 
 } // namespace dvac
 
@@ -70,7 +74,7 @@ inline void GetAxpyTmpBufferFactorSize(const uint32_t typeSize, uint32_t &maxLiv
     maxLiveNodeCount = dvac::math_fac(dvac::MATH_AXPY, typeSize);
 }
 
-/* ---- Ceil, Floor, Trunc, Erf, Frac: the common rule ---- */
+/* ---- Ceil, Floor, Trunc, Erf, Frac, Sinh, Cosh, Tanh, Atanh: the common rule ---- */
 #define DVAC_MATH_TMP(Api, fac)                                                                                      \
     inline void Get##Api##MaxMinTmpSize(const TensorShape &srcShape, const uint32_t typeSize,                       \
                                         const bool isReuseSource, uint32_t &maxValue, uint32_t &minValue)            \
@@ -89,6 +93,10 @@ DVAC_MATH_TMP(Floor, dvac::MATH_CEIL)
 DVAC_MATH_TMP(Trunc, dvac::MATH_CEIL)
 DVAC_MATH_TMP(Erf, dvac::MATH_ERF)
 DVAC_MATH_TMP(Frac, dvac::MATH_FRAC)
+DVAC_MATH_TMP(Sinh, dvac::MATH_SINH)
+DVAC_MATH_TMP(Cosh, dvac::MATH_COSH)
+DVAC_MATH_TMP(Tanh, dvac::MATH_TANH)
+DVAC_MATH_TMP(Atanh, dvac::MATH_ATANH)
 #undef DVAC_MATH_TMP
 
 /* ---- ClampMin / ClampMax: one byte per element, at least a repeat's elements ---- */
