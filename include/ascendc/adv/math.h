@@ -1,42 +1,20 @@
-/* adv/math.h - Ascend C high-level API, math: Acosh, Axpy (mixed types), Ceil / Floor / Trunc, Frac,
- * ClampMin / ClampMax, CumSum, Erf, Exp with a Taylor expansion, Fmod, Log / Log2 / Log10, Power, Xor and
- * Arange / ArithProgression.  Kernel side, built on the basic vector API (dvac/vec*.h) as CANN's dav-2201
+/* adv/math.h - Ascend C high-level API, math: Acosh, Atanh, Sinh, Cosh, Tanh, Axpy (mixed types), Ceil / Floor /
+ * Trunc, Frac, ClampMin / ClampMax, CumSum, Erf, Exp with a Taylor expansion, Fmod, Log / Log2 / Log10, Power, Xor
+ * and Arange / ArithProgression.  Kernel side, built on the basic vector API (dvac/vec*.h) as CANN's dav-2201
  * implementation composes it (asc-devkit impl/adv_api/detail/math/, .../index/): most run in counter mode
  * (SetMaskCount, the element count in the vector mask, level-0 calls without a mask, one repeat), in chunks of
  * what the temporary buffer holds.  docs/ASCENDC.md, "Advanced APIs" > "Math", lists what each emits. */
 #ifndef DVSIM_ADV_MATH_H
 #define DVSIM_ADV_MATH_H
 
+#include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 #include "../dvac/core.h"
 #include "../dvac/tensor.h"
 #include "../dvac/sync.h"
 #include "../dvac/vec.h"
-
-namespace AscendC {
-
-/* The free part of pos's buffer after the TPipe's queues and buffers, up to the end of UB less the 64 bytes
- * CANN's dav-2201 keeps for its KFC message (impl/basic_api/kernel_pop_stack_buffer.h). */
-template <typename T, TPosition pos>
-inline bool PopStackBuffer(LocalTensor<T> &pop, const dvac::Loc &loc = dvac::Loc::here())
-{
-    TPipe *p = GetTPipePtr();
-    if (!p)
-        dvac::fail_at(loc, "PopStackBuffer", "needs the kernel's TPipe");
-    const dv_space_t s = dvac::space_of(pos);
-    if (s != DV_SPACE_UB)
-        dvac::fail_at(loc, "PopStackBuffer", "the stack buffer is in UB");
-    const uint64_t start = (p->GetQueueEndAddress<pos>() + 31) / 32 * 32;
-    const uint64_t end = dvk_space_bytes(dvac::k(loc), s) - 64;
-    if (end <= start)
-        dvac::fail_at(loc, "PopStackBuffer", "no UB is left after the TPipe's %llu bytes",
-                      (unsigned long long)start);
-    pop = LocalTensor<T>(DV_ADDR(s, start), (uint32_t)((end - start) / sizeof(T)), pos);
-    return true;
-}
-
-} // namespace AscendC
 
 namespace dvac {
 
@@ -63,12 +41,20 @@ inline uint32_t math_split(uint32_t bytes, uint32_t per, const Loc &loc, const c
     return n;
 }
 
-/* The stack buffer of the forms without a temporary buffer, as bytes. */
+/* The stack buffer of the forms without a temporary buffer, as bytes: CANN's PopStackBuffer<uint8_t,
+ * TPosition::LCM> gives the UB from the end of the TPipe's buffers to 64 bytes before the end of UB
+ * (impl/basic_api/kernel_pop_stack_buffer.h); this one stops below the top 8 KB (TMP_UB_OFFSET), where the basic
+ * Select the Power API uses keeps its scalar and address copies. */
 inline LT<uint8_t> math_stack(const Loc &loc)
 {
-    LT<uint8_t> t;
-    AscendC::PopStackBuffer<uint8_t, AscendC::TPosition::LCM>(t, loc);
-    return t;
+    AscendC::TPipe *p = AscendC::GetTPipePtr();
+    if (!p)
+        fail_at(loc, "PopStackBuffer", "the form without a temporary buffer takes the stack buffer: no TPipe");
+    const uint64_t start = (p->GetQueueEndAddress<AscendC::TPosition::LCM>() + 31) / 32 * 32;
+    const uint64_t end = dvk_space_bytes(k(loc), DV_SPACE_UB) - 8192;
+    if (end <= start)
+        fail_at(loc, "PopStackBuffer", "no UB is left after the TPipe's %llu bytes", (unsigned long long)start);
+    return LT<uint8_t>(DV_ADDR(DV_SPACE_UB, start), (uint32_t)(end - start), AscendC::TPosition::LCM);
 }
 
 /* Counter mode for chunks of `split` of n elements: f(offset, len) per chunk, the counter set when the length
