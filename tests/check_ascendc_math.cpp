@@ -154,7 +154,7 @@ std::vector<T> run(Session &s, const std::vector<U> &x, const std::vector<U> &y,
 /* The unary APIs under test, by index (ref_un: their reference). */
 enum {
     ACOSH, ERF, EXP10, LOG, LOG2, LOG10, CEIL, FLOOR, TRUNC, FRAC, CLAMPMIN, CLAMPMAX, ERF_STACK, FRAC_STACK,
-    SINH, COSH, TANH, TANH_STACK, ATANH
+    SINH, COSH, TANH, TANH_STACK, ATANH, SIN, COS
 };
 template <int OP> struct Un {
     template <class T>
@@ -180,6 +180,8 @@ template <int OP> struct Un {
         if constexpr (OP == TANH) Tanh(z, x, tmp, c);
         if constexpr (OP == TANH_STACK) Tanh(z, x, c);
         if constexpr (OP == ATANH) Atanh(z, x, tmp, c);
+        if constexpr (OP == SIN) Sin(z, x, tmp, c);
+        if constexpr (OP == COS) Cos(z, x, tmp, c);
     }
 };
 
@@ -212,6 +214,8 @@ double ref_un(int op, double x)
     case COSH: return std::cosh(x);
     case TANH: case TANH_STACK: return std::tanh(x);
     case ATANH: return std::atanh(x);
+    case SIN: return std::sin(x);
+    case COS: return std::cos(x);
     default: return x > 10 ? 10 : x;
     }
 }
@@ -278,6 +282,12 @@ START_TEST(test_ascendc_math_float)
     xa[0] = 0.0f, xa[1] = 1.0f, xa[2] = -1.0f, xa[3] = 2.0f;
     GetAtanhMaxMinTmpSize(sh, 4, false, mx, mn);
     check_un<float, ATANH>(s, 200, xa, mn, 1e-5, 1e-6);
+    auto xs2 = data<float>(256, -100, 100);
+    xs2[0] = 0.0f, xs2[1] = 3.14159265f, xs2[2] = -1.5707963f, xs2[3] = 1000.25f;
+    GetSinMaxMinTmpSize(sh, 4, false, mx, mn);
+    check_un<float, SIN>(s, 200, xs2, mn, 0, 2e-6);
+    GetCosMaxMinTmpSize(sh, 4, false, mx, mn);
+    check_un<float, COS>(s, 200, xs2, mn, 0, 2e-6);
 }
 END_TEST
 
@@ -310,6 +320,10 @@ START_TEST(test_ascendc_math_half)
     check_un<half, TANH>(s, 300, xh, mn, 0, 1e-3);
     GetAtanhMaxMinTmpSize(sh, 2, false, mx, mn);
     check_un<half, ATANH>(s, 300, data<half>(320, -0.9, 0.9), mn, 2e-3, 2e-3);
+    GetSinMaxMinTmpSize(sh, 2, false, mx, mn);
+    check_un<half, SIN>(s, 300, data<half>(320, -10, 10), mn, 0, 1e-3);
+    GetCosMaxMinTmpSize(sh, 2, false, mx, mn);
+    check_un<half, COS>(s, 300, data<half>(320, -10, 10), mn, 0, 1e-3);
 }
 END_TEST
 

@@ -1,6 +1,6 @@
-/* adv/math.h - Ascend C high-level API, math: Acosh, Atanh, Sinh, Cosh, Tanh, Axpy (mixed types), Ceil / Floor /
- * Trunc, Frac, ClampMin / ClampMax, CumSum, Erf, Exp with a Taylor expansion, Fmod, Log / Log2 / Log10, Power, Xor
- * and Arange / ArithProgression.  Kernel side, built on the basic vector API (dvac/vec*.h) as CANN's dav-2201
+/* adv/math.h - Ascend C high-level API, math: Sin, Cos, Acosh, Atanh, Sinh, Cosh, Tanh, Axpy (mixed types), Ceil /
+ * Floor / Trunc, Frac, ClampMin / ClampMax, CumSum, Erf, Exp with a Taylor expansion, Fmod, Log / Log2 / Log10, Power,
+ * Xor and Arange / ArithProgression.  Kernel side, built on the basic vector API (dvac/vec*.h) as CANN's dav-2201
  * implementation composes it (asc-devkit impl/adv_api/detail/math/, .../index/): most run in counter mode
  * (SetMaskCount, the element count in the vector mask, level-0 calls without a mask, one repeat), in chunks of
  * what the temporary buffer holds.  docs/ASCENDC.md, "Advanced APIs" > "Math", lists what each emits. */
@@ -342,6 +342,113 @@ inline void Atanh(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTens
     });
 }
 DVAC_MATH_UNARY_FORMS(Atanh)
+
+/* ---- Sin: k = round(x / pi), x0 = x - k pi (pi in four parts), (-1)^k x0 P(x0^2); Cos below
+ * (impl/adv_api/detail/math/sin/sin_common_impl.h, sin_v220_impl.h) ---- */
+} // namespace AscendC
+
+namespace dvac {
+
+/* Sin (or Cos) of float x into d with the float tensors r (k), kp, x0; d may not be x0 or r.  Cos takes
+ * k = rint(x / pi + 1/2) and x0 = x - k pi + pi / 2, in five parts of pi (cos/cos_common_impl.h: CosRound, KPI),
+ * and clamps to [-1, 1]. */
+inline void math_sin(const LT<float> &d, const LT<float> &x, const LT<float> &r, const LT<float> &kp,
+                     const LT<float> &x0, bool cos, const Loc &loc)
+{
+    static const float PI5[] = {3.140625f, 0.0009670257568359375f, 6.2771141529083251953125e-7f,
+                                1.21644916362129151821136474609375e-10f, -1.0290623200529979163359041220560e-13f};
+    static const float R[] = {2.604926501e-6f, -0.0001980894471f, 0.008333049340f, -0.1666665792f};
+    m_muls(r, x, 0.3183098733425140380859375f, loc);
+    if (cos)
+        m_adds(r, r, 0.5f, loc);
+    m_cast(r, r, cos ? AscendC::RoundMode::CAST_RINT : AscendC::RoundMode::CAST_ROUND, loc);
+    m_muls(kp, r, PI5[0], loc);
+    m_sub(x0, x, kp, loc);
+    for (int i = 1; i < (cos ? 5 : 4); i++) {
+        m_muls(kp, r, PI5[i], loc);
+        m_sub(x0, x0, kp, loc);
+        if (cos && i == 1)
+            m_adds(x0, x0, 1.57079637050628662109375f, loc);
+    }
+    if (cos)
+        m_adds(x0, x0, -0.00000004371139000189375f, loc);
+    m_mul(kp, x0, x0, loc); /* x0^2 */
+    m_muls(d, r, 0.5f, loc); /* the sign: 4 floor(k / 2) - 2k + 1 */
+    m_cast(d, d, AscendC::RoundMode::CAST_FLOOR, loc);
+    m_muls(d, d, 4.0f, loc);
+    m_muls(r, r, -2.0f, loc);
+    m_add(d, d, r, loc);
+    m_adds(d, d, 1.0f, loc);
+    m_muls(r, kp, R[0], loc);
+    m_adds(r, r, R[1], loc);
+    for (int i = 2; i < 4; i++) {
+        m_mul(r, r, kp, loc);
+        m_adds(r, r, R[i], loc);
+    }
+    m_mul(r, r, kp, loc);
+    m_adds(r, r, 1.0f, loc);
+    m_mul(r, r, x0, loc);
+    m_mul(d, r, d, loc);
+    if (cos) {
+        m_mins(d, d, 1.0f, loc);
+        m_maxs(d, d, -1.0f, loc);
+    }
+}
+
+} // namespace dvac
+
+namespace AscendC {
+
+template <typename T, bool isReuseSource = false>
+inline void Sin(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,
+                const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount,
+                const dvac::Loc &loc = dvac::Loc::here())
+{
+    static_assert(dvac::is_hf<T>(), "Sin: dtype not supported on dav-2201 (half, float)");
+    const char *api = "Sin";
+    dvac::math_fits(dstTensor, calCount, "dstTensor", loc, api);
+    dvac::math_fits(srcTensor, calCount, "srcTensor", loc, api);
+    constexpr uint32_t per = sizeof(T) == 2 ? 16 : isReuseSource ? 8 : 12;
+    const uint32_t split = dvac::math_split(sharedTmpBuffer.GetSize(), per, loc, api);
+    const LocalTensor<float> t0 = sharedTmpBuffer.ReinterpretCast<float>(), t1 = t0[split], t2 = t1[split];
+    dvac::math_chunks(calCount, split, loc, [&](uint32_t off, uint32_t) {
+        if constexpr (sizeof(T) == 2) {
+            dvac::m_cast(t0, srcTensor[off], RoundMode::CAST_NONE, loc);
+            dvac::math_sin(t0, t0, t1, t2, t2[split], false, loc);
+            dvac::m_cast(dstTensor[off], t0, RoundMode::CAST_NONE, loc);
+        } else {
+            const LocalTensor<float> x0 = isReuseSource ? srcTensor[off] : t2;
+            dvac::math_sin(dstTensor[off], srcTensor[off], t0, t1, x0, false, loc);
+        }
+    });
+}
+DVAC_MATH_UNARY_FORMS(Sin)
+
+/* ---- Cos (impl/adv_api/detail/math/cos/cos_common_impl.h) ---- */
+template <typename T, bool isReuseSource = false>
+inline void Cos(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,
+                const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount,
+                const dvac::Loc &loc = dvac::Loc::here())
+{
+    static_assert(dvac::is_hf<T>(), "Cos: dtype not supported on dav-2201 (half, float)");
+    const char *api = "Cos";
+    dvac::math_fits(dstTensor, calCount, "dstTensor", loc, api);
+    dvac::math_fits(srcTensor, calCount, "srcTensor", loc, api);
+    constexpr uint32_t per = sizeof(T) == 2 ? 16 : isReuseSource ? 8 : 12;
+    const uint32_t split = dvac::math_split(sharedTmpBuffer.GetSize(), per, loc, api);
+    const LocalTensor<float> t0 = sharedTmpBuffer.ReinterpretCast<float>(), t1 = t0[split], t2 = t1[split];
+    dvac::math_chunks(calCount, split, loc, [&](uint32_t off, uint32_t) {
+        if constexpr (sizeof(T) == 2) {
+            dvac::m_cast(t0, srcTensor[off], RoundMode::CAST_NONE, loc);
+            dvac::math_sin(t0, t0, t1, t2, t2[split], true, loc);
+            dvac::m_cast(dstTensor[off], t0, RoundMode::CAST_NONE, loc);
+        } else {
+            const LocalTensor<float> x0 = isReuseSource ? srcTensor[off] : t2;
+            dvac::math_sin(dstTensor[off], srcTensor[off], t0, t1, x0, true, loc);
+        }
+    });
+}
+DVAC_MATH_UNARY_FORMS(Cos)
 
 /* ---- Axpy with a temporary buffer: dst += src * scalar, half sources computed in float
  * (impl/adv_api/detail/math/axpy/axpy_common_impl.h); float sources are the basic Axpy ---- */

@@ -99,6 +99,31 @@ DVAC_MATH_TMP(Tanh, dvac::MATH_TANH)
 DVAC_MATH_TMP(Atanh, dvac::MATH_ATANH)
 #undef DVAC_MATH_TMP
 
+/* ---- Sin: 3 floats per element (2 reusing the source), half 8 halves ---- */
+inline void GetSinMaxMinTmpSize(const TensorShape &srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                uint32_t &maxValue, uint32_t &minValue)
+{
+    const uint32_t fac = typeSize == 4 ? (isReuseSource ? 2 : 3) : 8;
+    minValue = fac * 256;
+    maxValue = std::max<uint32_t>((uint32_t)srcShape.GetShapeSize() * fac * typeSize, minValue);
+}
+inline void GetSinTmpBufferFactorSize(const uint32_t typeSize, uint32_t &maxLiveNodeCount, uint32_t &extraBuf)
+{
+    extraBuf = 0;
+    maxLiveNodeCount = typeSize == 4 ? 3 : 8;
+}
+
+/* ---- Cos: as Sin ---- */
+inline void GetCosMaxMinTmpSize(const TensorShape &srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                uint32_t &maxValue, uint32_t &minValue)
+{
+    GetSinMaxMinTmpSize(srcShape, typeSize, isReuseSource, maxValue, minValue);
+}
+inline void GetCosTmpBufferFactorSize(const uint32_t typeSize, uint32_t &maxLiveNodeCount, uint32_t &extraBuf)
+{
+    GetSinTmpBufferFactorSize(typeSize, maxLiveNodeCount, extraBuf);
+}
+
 /* ---- ClampMin / ClampMax: one byte per element, at least a repeat's elements ---- */
 inline void GetClampMaxMinTmpSize(const TensorShape &srcShape, const uint32_t typeSize, const bool isReuseSource,
                                   uint32_t &maxValue, uint32_t &minValue)
