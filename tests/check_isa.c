@@ -427,7 +427,7 @@ START_TEST(test_isa_conv_pairs_are_conversions)
     for (int s = 0; s < DV_DT_COUNT; s++)
         for (int d = 0; d < DV_DT_COUNT; d++)
             if (dv_conv_allowed((dv_dtype_t)s, (dv_dtype_t)d)) {
-                ck_assert_int_ne(s, d);
+                ck_assert(s != d || s == DV_DT_F32); /* f32 -> f32 rounds to an integral value */
                 pairs++;
             }
     ck_assert_int_gt(pairs, 0);

@@ -133,7 +133,10 @@ static int64_t ref_iop(dv_op_t op, int64_t a, int64_t b)
 static void ref_conv(int dt, int st, int mode, const uint8_t *sp, uint8_t *dp)
 {
     const double x = sr_rld(st, sp);
-    if (sr_isfl(st) && !sr_isfl(dt))
+    if (st == DV_DT_F32 && dt == DV_DT_F32) { /* to an integral value by the mode: r f c z a */
+        const double r = mode == 1 ? floor(x) : mode == 2 ? ceil(x) : mode == 3 ? trunc(x) : nearbyint(x);
+        sr_rst_bits(dt, dp, sr_ref_to_float(mode == 4 ? round(x) : r, dt, 0));
+    } else if (sr_isfl(st) && !sr_isfl(dt))
         sr_rst_i(dt, dp, sr_ref_f2i(x, mode, sr_tmin(dt), sr_tmax(dt)));
     else
         sr_rst_bits(dt, dp, sr_ref_to_float(x, dt, mode));
@@ -578,7 +581,8 @@ START_TEST(test_semantics_vconv)
         {DV_DT_F32, DV_DT_F16}, {DV_DT_F16, DV_DT_F32}, {DV_DT_F32, DV_DT_BF16}, {DV_DT_BF16, DV_DT_F32},
         {DV_DT_F32, DV_DT_S32}, {DV_DT_S32, DV_DT_F32}, {DV_DT_F16, DV_DT_S32}, {DV_DT_F16, DV_DT_S16},
         {DV_DT_S16, DV_DT_F16}, {DV_DT_F16, DV_DT_S8},  {DV_DT_S8, DV_DT_F16},  {DV_DT_F16, DV_DT_U8},
-        {DV_DT_U8, DV_DT_F16},  {DV_DT_S16, DV_DT_F32}, {DV_DT_BF16, DV_DT_S32}, {DV_DT_F32, DV_DT_S16}};
+        {DV_DT_U8, DV_DT_F16},  {DV_DT_S16, DV_DT_F32}, {DV_DT_BF16, DV_DT_S32}, {DV_DT_F32, DV_DT_S16},
+        {DV_DT_F32, DV_DT_F32}};
     const int cfgs[] = {0, 1, 2, 3, 5};
     int covered = 0;
     for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++) {

@@ -24,7 +24,8 @@ struct DataCopyParams {
     }
 };
 
-/* DataCopyPad's bursts: blockLen in bytes; the GM-side gap in bytes, the UB-side gap in datablocks. */
+/* DataCopyPad's bursts: blockLen in bytes; the GM-side gap in bytes, the UB-side gap in datablocks.  As in CANN,
+ * the constructor takes all five fields, so a four-element brace list is a DataCopyParams. */
 struct DataCopyExtParams {
     uint16_t blockCount = 1;
     uint32_t blockLen = 0;
@@ -32,7 +33,7 @@ struct DataCopyExtParams {
     uint32_t dstStride = 0;
     uint32_t rsv = 0;
     DataCopyExtParams() = default;
-    DataCopyExtParams(uint16_t count, uint32_t len, uint32_t srcGap, uint32_t dstGap, uint32_t r = 0)
+    DataCopyExtParams(uint16_t count, uint32_t len, uint32_t srcGap, uint32_t dstGap, uint32_t r)
         : blockCount(count), blockLen(len), srcStride(srcGap), dstStride(dstGap), rsv(r)
     {
     }
@@ -236,14 +237,14 @@ template <typename T>
 inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyParams &p,
                         const DataCopyPadParams &pad, const dvac::Loc &loc = dvac::Loc::here())
 {
-    DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride),
+    DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0),
                 DataCopyPadExtParams<T>(pad.isPad, pad.leftPadding, pad.rightPadding, (T)pad.paddingValue), loc);
 }
 template <typename T>
 inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p,
                         const dvac::Loc &loc = dvac::Loc::here())
 {
-    DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride), loc);
+    DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0), loc);
 }
 
 /* ---- DataCopy with SliceInfo: an N-dimensional slice, dimension 0 innermost ----

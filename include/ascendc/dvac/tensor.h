@@ -117,8 +117,8 @@ struct Region {
         const uint64_t size = dvk_space_bytes(c, s), align = dvk_space_align(c, s);
         const uint64_t lim = end[s] ? end[s] : size;
         const uint64_t need = (bytes + align - 1) / align * align;
-        if (bytes == 0)
-            fail_at(loc, api, "a buffer of 0 bytes");
+        if (bytes == 0) /* CANN asserts len > 0 in its CPU debug build only: on the NPU the buffer is empty */
+            return DV_ADDR(s, base[s] + used[s]);
         if (base[s] + used[s] + need > lim)
             fail_at(loc, api, "%llu bytes of %s do not fit: %llu of %llu bytes are already in use (%s)",
                  (unsigned long long)bytes, dvk_space_name(s), (unsigned long long)(base[s] + used[s]),
@@ -466,7 +466,7 @@ template <TPosition pos = TPosition::VECCALC> class TBuf {
 public:
     template <typename T> LocalTensor<T> Get(const dvac::Loc &loc = dvac::Loc::here()) const
     {
-        if (!len_)
+        if (!inited_)
             dvac::fail_at(loc, "TBuf::Get", "the buffer has no space (TPipe::InitBuffer was not called)");
         return LocalTensor<T>(addr_, len_ / (uint32_t)sizeof(T), pos);
     }
@@ -494,11 +494,13 @@ public:
     {
         addr_ = r.take(dvac::space_of(pos), len, loc, "InitBuffer");
         len_ = len;
+        inited_ = true;
     }
 
 private:
     uint64_t addr_ = 0;
     uint32_t len_ = 0;
+    bool inited_ = false; /* a buffer of 0 bytes is initialised and empty */
 };
 
 /* A part of a local space that queues and buffers can be carved from and reset together. */

@@ -30,7 +30,7 @@ namespace dvac {
 
 /* The round modes a conversion src U -> dst T takes on dav-2201 (CANN's table for Atlas A2), a bit
  * per RoundMode; 0: the conversion is not available (CANN's int32 -> int16 / half / int64, the
- * int64 and int4 ones, f32 -> f32 and f32 -> int64 are not in the ISA's vconv table). */
+ * int64 and int4 ones and f32 -> int64 are not in the ISA's vconv table; f32 -> f32 rounds to integral). */
 template <typename T, typename U> constexpr uint32_t cast_modes()
 {
     using AscendC::RoundMode;
@@ -57,7 +57,7 @@ template <typename T, typename U> constexpr uint32_t cast_modes()
         return N;
     else if constexpr (std::is_same<U, int32_t>::value && std::is_same<T, float>::value)
         return N | R5;
-    else if constexpr (std::is_same<U, float>::value && one_of<T, int16_t, int32_t, bfloat16_t>())
+    else if constexpr (std::is_same<U, float>::value && one_of<T, int16_t, int32_t, bfloat16_t, float>())
         return R5;
     else if constexpr (std::is_same<U, float>::value && std::is_same<T, half>::value)
         return N | R5 | O;
