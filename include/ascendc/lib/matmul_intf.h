@@ -65,9 +65,16 @@ namespace AscendC {
 
 /* The Matmul object (CANN's MatmulImpl of a cube-only kernel). */
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto &MM_CFG = CFG_NORM,
-          class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>>
+          class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>,
+          template <const auto & = MM_CFG, typename...> class MATMUL_POLICY = Impl::Detail::MatmulPolicy>
 class Matmul {
 public:
+    /* The MatmulConfig (MM_CFG itself, or a constant tiling's: lib/matmul/constant_tiling.h). */
+    static constexpr const MatmulConfig &CFG = dvac::mm::config_of(MM_CFG);
+    static constexpr bool STATIC_TILING = dvac::mm::is_static(MM_CFG);
+    /* The policy (lib/matmul/matmul_policy.h): the triangle ones compute only tiles on one side of the diagonal. */
+    static constexpr Impl::Detail::PolicyType POLICY =
+        MATMUL_POLICY<MM_CFG, Matmul, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>::POLICY_TYPE;
     using AType = A_TYPE;
     using BType = B_TYPE;
     using CType = C_TYPE;
@@ -105,11 +112,11 @@ private:
     /* Configuration that changes what is computed or where it lands must not be ignored (a wrong
      * answer); what only changes the schedule (A2B2 or CO1 sharing, K reorder, bank-conflict and
      * cache options) is accepted and does not change dvsim's schedule. */
-    static_assert(!MM_CFG.isEnableChannelSplit, "dvsim Matmul: MatmulConfig::isEnableChannelSplit is not supported yet");
-    static_assert(!MM_CFG.isPartialOutput, "dvsim Matmul: MatmulConfig::isPartialOutput is not supported yet");
-    static_assert(!MM_CFG.intraBlockPartSum, "dvsim Matmul: MatmulConfig::intraBlockPartSum is not supported yet");
-    static_assert(!MM_CFG.enableStaticPadZeros, "dvsim Matmul: MatmulConfig::enableStaticPadZeros is not supported yet");
-    static_assert(MM_CFG.decompMode == DecompressionMode::DECOMP_NONE,
+    static_assert(!CFG.isEnableChannelSplit, "dvsim Matmul: MatmulConfig::isEnableChannelSplit is not supported yet");
+    static_assert(!CFG.isPartialOutput, "dvsim Matmul: MatmulConfig::isPartialOutput is not supported yet");
+    static_assert(!CFG.intraBlockPartSum, "dvsim Matmul: MatmulConfig::intraBlockPartSum is not supported yet");
+    static_assert(!CFG.enableStaticPadZeros, "dvsim Matmul: MatmulConfig::enableStaticPadZeros is not supported yet");
+    static_assert(CFG.decompMode == DecompressionMode::DECOMP_NONE,
                   "dvsim Matmul: MatmulConfig::decompMode (sparse / compressed B) is not supported yet");
 
 public:
@@ -119,9 +126,9 @@ public:
     void Init(const TCubeTiling *cubeTiling, TPipe *tpipe = nullptr, const dvac::Loc &loc = dvac::Loc::here())
     {
         const char *api = "Matmul::Init";
-        if (!cubeTiling)
+        if (!cubeTiling && !STATIC_TILING)
             dvac::fail_at(loc, api, "the tiling is NULL");
-        t_ = *cubeTiling;
+        t_ = cubeTiling ? *cubeTiling : dvac::mm::tiling_of(MM_CFG);
         pipe_ = tpipe ? tpipe : GetTPipePtr();
         dv_k_t *c = dvac::at(loc);
         cube_ = dvac::cube_here(c);
@@ -245,16 +252,23 @@ public:
         if (next_ == 0) {
             mIter_ = dvac::mm::cdiv(sm_, t_.baseM);
             nIter_ = dvac::mm::cdiv(sn_, t_.baseN);
-            order_ = MM_CFG.iterateOrder != IterateOrder::UNDEF ? (uint32_t)MM_CFG.iterateOrder
+            order_ = CFG.iterateOrder != IterateOrder::UNDEF ? (uint32_t)CFG.iterateOrder
                                                                 : (uint32_t)t_.iterateOrder;
         }
-        if (next_ == mIter_ * nIter_) {
-            release(loc);
-            next_ = 0;
-            return false;
+        uint32_t mi = 0, ni = 0;
+        for (;;) {
+            if (next_ == mIter_ * nIter_) {
+                release(loc);
+                next_ = 0;
+                return false;
+            }
+            const uint32_t i = next_++;
+            mi = order_ == 0 ? i % mIter_ : i / nIter_;
+            ni = order_ == 0 ? i / mIter_ : i % nIter_;
+            if (!(POLICY == Impl::Detail::PolicyType::MATMUL_UPPER_TRIANGULAR && mi > ni) &&
+                !(POLICY == Impl::Detail::PolicyType::MATMUL_LOWER_TRIANGULAR && mi < ni))
+                break;
         }
-        const uint32_t i = next_++;
-        const uint32_t mi = order_ == 0 ? i % mIter_ : i / nIter_, ni = order_ == 0 ? i / mIter_ : i % nIter_;
         cur_.m0 = mi * t_.baseM;
         cur_.n0 = ni * t_.baseN;
         cur_.mt = sm_ - cur_.m0 < (uint32_t)t_.baseM ? sm_ - cur_.m0 : t_.baseM;
@@ -565,14 +579,14 @@ private:
             const uint32_t pitch = sequential ? (uint32_t)t_.baseN : pitch_c();
             const uint64_t off = sequential ? 0 : (uint64_t)cur_.m0 * pitch + cur_.n0;
             Fixpipe<DstT, L0cT, CFG_ROW_MAJOR>(gm[off], co, FixpipeParamsV220(nt, mt, src_stride, pitch,
-                                                                               MM_CFG.enableRelu, q, 0, 1, 0, 0, 0),
+                                                                               CFG.enableRelu, q, 0, 1, 0, 0, 0),
                                                loc);
         } else { /* NZ: 16-column blocks of up16(rows) rows */
             const uint32_t rows = sequential ? dvac::mm::up16(t_.baseM) : dvac::mm::up16(orgM_);
             const uint64_t off = sequential ? 0 : ((uint64_t)(cur_.n0 / 16) * rows + cur_.m0) * 16;
             Fixpipe<DstT, L0cT, CFG_NZ>(gm[off], co, FixpipeParamsV220(nt, mt, src_stride,
                                                                        rows * 16 * (uint32_t)sizeof(DstT) / 32,
-                                                                       MM_CFG.enableRelu, q, 0, 1, 0, 0, 0),
+                                                                       CFG.enableRelu, q, 0, 1, 0, 0, 0),
                                         loc);
         }
         qc_.FreeTensor(co, loc);
@@ -617,6 +631,8 @@ namespace mm {
 /* REGIST_MATMUL_OBJ's objects: (obj) takes the pipe only, (obj, tiling, obj, tiling, ...) runs Init. */
 template <class M> inline void regist(AscendC::TPipe *pipe, const Loc &loc, M &obj)
 {
+    if constexpr (M::STATIC_TILING)
+        obj.Init(nullptr, pipe, loc);
     (void)obj;
     (void)pipe;
     (void)loc;
@@ -624,7 +640,7 @@ template <class M> inline void regist(AscendC::TPipe *pipe, const Loc &loc, M &o
 template <class M, class... R>
 inline void regist(AscendC::TPipe *pipe, const Loc &loc, M &obj, const TCubeTiling *tiling, R &&...rest)
 {
-    if (tiling)
+    if (tiling || M::STATIC_TILING) /* a constant tiling (MM_CFG) stands for a NULL one */
         obj.Init(tiling, pipe, loc);
     if constexpr (sizeof...(R) > 0)
         regist(pipe, loc, rest...);
