@@ -102,10 +102,14 @@ private:
     static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM && C_TYPE::pos == TPosition::GM,
                   "dvsim Matmul: A, B and C in GM (TPosition::GM) are supported; L1 (TSCM/A1/B1), UB (VECIN/VECOUT) "
                   "and CO1 positions are not yet");
-    static_assert(A_TYPE::format == CubeFormat::ND && B_TYPE::format == CubeFormat::ND,
-                  "dvsim Matmul: A and B in ND format are supported");
-    static_assert(C_TYPE::format == CubeFormat::ND || C_TYPE::format == CubeFormat::NZ,
-                  "dvsim Matmul: C in ND or NZ format is supported");
+    static_assert((A_TYPE::format == CubeFormat::ND || A_TYPE::format == CubeFormat::VECTOR) &&
+                      B_TYPE::format == CubeFormat::ND,
+                  "dvsim Matmul: A in ND or VECTOR (GEMV) format and B in ND format are supported");
+    static_assert(C_TYPE::format == CubeFormat::ND || C_TYPE::format == CubeFormat::NZ ||
+                      C_TYPE::format == CubeFormat::ND_ALIGN,
+                  "dvsim Matmul: C in ND, ND_ALIGN or NZ format is supported");
+    /* ND_ALIGN: C's rows padded to 32 bytes; the padding columns are written too (L0C holds zeros there). */
+    static constexpr uint32_t C_ALIGN = C_TYPE::format == CubeFormat::ND_ALIGN ? 32 / sizeof(DstT) : 1;
     static_assert(A_TYPE::layout == LayoutMode::NONE && B_TYPE::layout == LayoutMode::NONE,
                   "dvsim Matmul: batch layouts (BatchMatmul) are not supported yet");
     static_assert(MM_CB::none, "dvsim Matmul: user callbacks (MatmulCallBackFunc) are not supported yet");
@@ -147,12 +151,11 @@ public:
         if (!pipe_)
             dvac::fail_at(loc, api, "no TPipe: pass one to REGIST_MATMUL_OBJ / Init or construct one first");
         pipe_->InitBuffer(qa1_, na1_, a1_bytes(), loc);
-        pipe_->InitBuffer(qb1_, nb1_, b1_bytes(), loc);
+        pipe_->InitBuffer(qb1_, nb1_, b1_bytes() + (t_.isBias ? bt_bytes() : 0), loc); /* bias row after B */
         pipe_->InitBuffer(qa2_, t_.dbL0A, up(t_.baseM) * bk_al() * sizeof(SrcAT), loc);
         pipe_->InitBuffer(qb2_, t_.dbL0B, bk_al() * up(t_.baseN) * sizeof(SrcBT), loc);
         pipe_->InitBuffer(qc_, t_.dbL0C, up(t_.baseM) * up(t_.baseN) * sizeof(L0cT), loc);
         if (t_.isBias) {
-            pipe_->InitBuffer(qbias1_, 1, bt_bytes(), loc);
             pipe_->InitBuffer(qbias2_, 1, bt_bytes(), loc);
         }
     }
@@ -218,8 +221,10 @@ public:
      * made with EnableBias(true). */
     void SetBias(const GlobalTensor<BiasT> &biasGlobal, const dvac::Loc &loc = dvac::Loc::here())
     {
-        static_assert(BIAS_OK, "dvsim Matmul: the bias is of the accumulator's type (float, "
-                      "int32_t for int8_t inputs); a half bias needs the f16 -> f32 BiasTable load, not modelled yet");
+        if constexpr (!BIAS_OK) /* a located error, not a static_assert: kernels call SetBias under `if (isBias)` */
+            dvac::fail_at(loc, "Matmul::SetBias", "the bias is of the accumulator's type (float, int32_t for int8_t "
+                          "inputs); a %zu-byte bias needs the conversion on the BiasTable load, not modelled yet",
+                          sizeof(BiasT));
         if (!inited_ || !t_.isBias)
             dvac::fail_at(loc, "Matmul::SetBias", "the tiling has no bias (isBias 0: EnableBias(true) on the host)");
         bias_ = biasGlobal;
@@ -346,7 +351,10 @@ private:
     uint32_t bk_al() const { return (uint32_t)t_.baseK; }
     uint32_t a1_bytes() const { return up(t_.baseM) * up(t_.stepKa * t_.baseK) * sizeof(SrcAT); }
     uint32_t b1_bytes() const { return up(t_.baseN) * up(t_.stepKb * t_.baseK) * sizeof(SrcBT); }
-    uint32_t pitch_c() const { return orgKc_ ? (uint32_t)orgKc_ : (uint32_t)orgN_; }
+    uint32_t pitch_c() const
+    {
+        return orgKc_ ? (uint32_t)orgKc_ : ((uint32_t)orgN_ + C_ALIGN - 1) / C_ALIGN * C_ALIGN;
+    }
     /* A tile's bias row in L1 and in the BiasTable: whole 64-byte units of the BiasTable load. */
     uint32_t bt_bytes() const { return ((uint32_t)t_.baseN * 4u + 63u) / 64u * 64u; }
 
@@ -388,7 +396,7 @@ private:
             {"dbL0B x baseK x baseN", DV_SPACE_L0B, (uint64_t)t.dbL0B * bk_al() * up(t.baseN) * sizeof(SrcBT)},
             {"dbL0C x baseM x baseN", DV_SPACE_L0C, (uint64_t)t.dbL0C * up(t.baseM) * up(t.baseN) * sizeof(L0cT)},
             {"the A1 and B1 loads (depthA1, depthB1, stepKa, stepKb) and the bias row", DV_SPACE_L1,
-             (uint64_t)na1_ * a1_bytes() + (uint64_t)nb1_ * b1_bytes() + (t.isBias ? bt_bytes() : 0)},
+             (uint64_t)na1_ * a1_bytes() + (uint64_t)nb1_ * (b1_bytes() + (t.isBias ? bt_bytes() : 0))},
             {"baseN x 4-byte bias values (isBias)", DV_SPACE_BT, t.isBias ? (uint64_t)bt_bytes() : 0},
         };
         for (const auto &n : need)
@@ -404,6 +412,8 @@ private:
             dvac::fail_at(loc, api, "the Matmul has no tiling (REGIST_MATMUL_OBJ with a tiling, or Init)");
         if (!hasA_ || !hasB_)
             dvac::fail_at(loc, api, "SetTensorA and SetTensorB first");
+        if (A_TYPE::format == CubeFormat::VECTOR && sm_ != 1) /* GEMV: A is one row of K, run as a 1-row ND A */
+            dvac::fail_at(loc, api, "A in VECTOR format is one row: singleCoreM is %u", sm_);
         if (sk_ > (uint32_t)orgKa_ || sk_ > (uint32_t)orgKb_)
             dvac::fail_at(loc, api, "singleCoreK %u is more than Ka %d or Kb %d", sk_, orgKa_, orgKb_);
     }
@@ -444,6 +454,12 @@ private:
             DataCopy(b1, b_[(uint64_t)k0 * orgN_ + n0], nd2nz(kn, nt, orgN_, "N", loc), loc);
         else
             DataCopy(b1, b_[(uint64_t)n0 * orgKb_ + k0], nd2nz(nt, kn, orgKb_, "Kb", loc), loc);
+        if constexpr (BIAS_OK) {
+            /* the tile's bias row rides with the first K group of B (one ND row as NZ: contiguous, zero-padded
+             * to 32 bytes), so that it needs no queue (and no MTE2 -> MTE1 event ids) of its own */
+            if (gb == 0 && hasBias_)
+                DataCopy(bias_l1(b1), bias_[n0], Nd2NzParams(1, 1, (uint16_t)nt, 0, (uint16_t)nt, 1, 1, 0), loc);
+        }
         qb1_.EnQue(b1, loc);
         b1_ = qb1_.template DeQue<SrcBT>(loc);
         bKl1_ = dvac::mm::cdiv(kn, 16);
@@ -517,18 +533,18 @@ private:
                 load2d(b2, n, b1_, n * bKl1_ + q0, K1, 1, N1 - 1, true, loc);
     }
 
-    /* The tile's bias values GM -> C1 (one ND row as NZ: contiguous, zero-padded to 32 bytes) -> C2. */
+    /* Where a B1 load keeps the tile's bias row: after the B part. */
+    LocalTensor<BiasT> bias_l1(const LocalTensor<SrcBT> &b1) const
+    {
+        return b1[b1_bytes() / sizeof(SrcBT)].template ReinterpretCast<BiasT>();
+    }
+    /* The tile's bias values (loaded into B1 with B, load_b) L1 -> C2. */
     LocalTensor<BiasT> load_bias(const dvac::Loc &loc)
     {
-        LocalTensor<BiasT> b1 = qbias1_.template AllocTensor<BiasT>(loc);
-        const uint16_t nt = (uint16_t)cur_.nt;
-        DataCopy(b1, bias_[cur_.n0], Nd2NzParams(1, 1, nt, 0, nt, 1, 1, 0), loc);
-        qbias1_.EnQue(b1, loc);
-        b1 = qbias1_.template DeQue<BiasT>(loc);
+        LocalTensor<BiasT> b1 = bias_l1(b1_);
         bt_ = qbias2_.template AllocTensor<BiasT>(loc);
         dvac::copy_l1_to_bt(bt_, b1, DataCopyParams(1, (uint16_t)((cur_.nt * 4 + 63) / 64), 0, 0), loc);
         qbias2_.EnQue(bt_, loc);
-        qbias1_.FreeTensor(b1, loc);
         bt_ = qbias2_.template DeQue<BiasT>(loc);
         return bt_;
     }
@@ -575,10 +591,11 @@ private:
         constexpr QuantMode_t q = std::is_same<DstT, half>::value ? F322F16 : std::is_same<DstT, bfloat16_t>::value
                                                                                  ? F322BF16 : NoQuant;
         const uint16_t mt = (uint16_t)cur_.mt, nt = (uint16_t)cur_.nt, src_stride = (uint16_t)dvac::mm::up16(mt);
-        if constexpr (C_TYPE::format == CubeFormat::ND) {
+        if constexpr (C_TYPE::format != CubeFormat::NZ) {
             const uint32_t pitch = sequential ? (uint32_t)t_.baseN : pitch_c();
+            const uint16_t ntw = (uint16_t)((nt + C_ALIGN - 1) / C_ALIGN * C_ALIGN);
             const uint64_t off = sequential ? 0 : (uint64_t)cur_.m0 * pitch + cur_.n0;
-            Fixpipe<DstT, L0cT, CFG_ROW_MAJOR>(gm[off], co, FixpipeParamsV220(nt, mt, src_stride, pitch,
+            Fixpipe<DstT, L0cT, CFG_ROW_MAJOR>(gm[off], co, FixpipeParamsV220(ntw, mt, src_stride, pitch,
                                                                                CFG.enableRelu, q, 0, 1, 0, 0, 0),
                                                loc);
         } else { /* NZ: 16-column blocks of up16(rows) rows */
@@ -606,7 +623,6 @@ private:
     TQue<TPosition::A2, 1> qa2_;
     TQue<TPosition::B2, 1> qb2_;
     TQue<TPosition::CO1, 1> qc_;
-    TQue<TPosition::C1, 1> qbias1_;
     TQue<TPosition::C2, 1> qbias2_;
     GlobalTensor<BiasT> bias_;
     LocalTensor<BiasT> bt_;
