@@ -152,11 +152,12 @@ public:
             dvac::fail_at(loc, api, "no TPipe: pass one to REGIST_MATMUL_OBJ / Init or construct one first");
         pipe_->InitBuffer(qa1_, na1_, a1_bytes(), loc);
         pipe_->InitBuffer(qb1_, nb1_, b1_bytes() + (t_.isBias ? bt_bytes() : 0), loc); /* bias row after B */
-        pipe_->InitBuffer(qa2_, t_.dbL0A, up(t_.baseM) * bk_al() * sizeof(SrcAT), loc);
-        pipe_->InitBuffer(qb2_, t_.dbL0B, bk_al() * up(t_.baseN) * sizeof(SrcBT), loc);
+        slots_ = t_.dbL0A == 2 && t_.dbL0B == 2 ? 2 : 1;
+        pipe_->InitBuffer(a2buf_, slots_ * a2_bytes(), loc);
+        pipe_->InitBuffer(b2buf_, slots_ * b2_bytes(), loc);
         pipe_->InitBuffer(qc_, t_.dbL0C, up(t_.baseM) * up(t_.baseN) * sizeof(L0cT), loc);
         if (t_.isBias) {
-            pipe_->InitBuffer(qbias2_, 1, bt_bytes(), loc);
+            pipe_->InitBuffer(btbuf_, bt_bytes(), loc);
         }
     }
 
@@ -350,6 +351,8 @@ private:
     /* baseK as the L0 buffers hold it: whole fractal rows of K. */
     uint32_t bk_al() const { return (uint32_t)t_.baseK; }
     uint32_t a1_bytes() const { return up(t_.baseM) * up(t_.stepKa * t_.baseK) * sizeof(SrcAT); }
+    uint32_t a2_bytes() const { return up(t_.baseM) * bk_al() * sizeof(SrcAT); }
+    uint32_t b2_bytes() const { return bk_al() * up(t_.baseN) * sizeof(SrcBT); }
     uint32_t b1_bytes() const { return up(t_.baseN) * up(t_.stepKb * t_.baseK) * sizeof(SrcBT); }
     uint32_t pitch_c() const
     {
@@ -477,6 +480,7 @@ private:
     }
     void release(const dvac::Loc &loc)
     {
+        l0_drain(loc);
         if (aHeld_)
             qa1_.FreeTensor(a1_, loc);
         if (bHeld_)
@@ -538,15 +542,43 @@ private:
     {
         return b1[b1_bytes() / sizeof(SrcBT)].template ReinterpretCast<BiasT>();
     }
-    /* The tile's bias values (loaded into B1 with B, load_b) L1 -> C2. */
+    /* The tile's bias values (loaded into B1 with B, load_b) L1 -> C2, on MTE1 before the slot's ready event.
+     * The BiasTable has one buffer, last read by the previous tile's first Mmad: the slot's free event covers
+     * it (compute uses one slot when a tile has fewer K slices than there are slots). */
     LocalTensor<BiasT> load_bias(const dvac::Loc &loc)
     {
-        LocalTensor<BiasT> b1 = bias_l1(b1_);
-        bt_ = qbias2_.template AllocTensor<BiasT>(loc);
-        dvac::copy_l1_to_bt(bt_, b1, DataCopyParams(1, (uint16_t)((cur_.nt * 4 + 63) / 64), 0, 0), loc);
-        qbias2_.EnQue(bt_, loc);
-        bt_ = qbias2_.template DeQue<BiasT>(loc);
-        return bt_;
+        LocalTensor<BiasT> bt = btbuf_.template Get<BiasT>(loc);
+        dvac::copy_l1_to_bt(bt, bias_l1(b1_), DataCopyParams(1, (uint16_t)((cur_.nt * 4 + 63) / 64), 0, 0), loc);
+        return bt;
+    }
+
+    /* ---- L0 slots ----
+     * L0A, L0B (and the BiasTable) are used in slots_ ping-pong slots; slot i's A2 and B2 parts share one
+     * M -> MTE1 "free" event and one MTE1 -> M "ready" event (as CANN's Matmul shares its L0 events rather
+     * than taking one per buffer), so several Matmul objects fit the 8 ids of each pipe pair. The ids are
+     * taken when a walk starts and given back, waited, when it ends (release). */
+    void l0_open(const dvac::Loc &loc)
+    {
+        if (l0Open_)
+            return;
+        for (uint32_t j = 0; j < slots_; j++) {
+            evFree_[j] = pipe_->template AllocEventID<HardEvent::M_MTE1>(loc);
+            evReady_[j] = pipe_->template AllocEventID<HardEvent::MTE1_M>(loc);
+            SetFlag<HardEvent::M_MTE1>(evFree_[j], loc);
+        }
+        slot_ = 0;
+        l0Open_ = true;
+    }
+    void l0_drain(const dvac::Loc &loc)
+    {
+        if (!l0Open_)
+            return;
+        for (uint32_t j = 0; j < slots_; j++) {
+            WaitFlag<HardEvent::M_MTE1>(evFree_[j], loc);
+            pipe_->template ReleaseEventID<HardEvent::M_MTE1>(evFree_[j], loc);
+            pipe_->template ReleaseEventID<HardEvent::MTE1_M>(evReady_[j], loc);
+        }
+        l0Open_ = false;
     }
 
     /* ---- one tile ---- */
@@ -558,29 +590,35 @@ private:
             const uint32_t k0 = s * t_.baseK, kb = sk_ - k0 < (uint32_t)t_.baseK ? sk_ - k0 : t_.baseK;
             load_a(mi, s / t_.stepKa, loc);
             load_b(ni, s / t_.stepKb, loc);
-            LocalTensor<SrcAT> a2 = qa2_.template AllocTensor<SrcAT>(loc);
-            LocalTensor<SrcBT> b2 = qb2_.template AllocTensor<SrcBT>(loc);
+            l0_open(loc);
+            const uint32_t nsl = hasBias_ && ks < slots_ ? 1 : slots_;
+            const uint32_t slot = slot_ % nsl;
+            slot_ = (slot + 1) % nsl;
+            WaitFlag<HardEvent::M_MTE1>(evFree_[slot], loc);
+            LocalTensor<SrcAT> a2 = a2buf_.template Get<SrcAT>(loc)[slot * a2_bytes() / sizeof(SrcAT)];
+            LocalTensor<SrcBT> b2 = b2buf_.template Get<SrcBT>(loc)[slot * b2_bytes() / sizeof(SrcBT)];
             load_a2(a2, (s % t_.stepKa) * t_.baseK / (ta_ ? 16 : K0), kb, loc);
             load_b2(b2, (s % t_.stepKb) * t_.baseK / (tb_ ? K0 : 16), kb, loc);
-            qa2_.EnQue(a2, loc);
-            qb2_.EnQue(b2, loc);
-            a2 = qa2_.template DeQue<SrcAT>(loc);
-            b2 = qb2_.template DeQue<SrcBT>(loc);
+            LocalTensor<BiasT> bt;
+            if constexpr (BIAS_OK) {
+                if (s == 0 && hasBias_)
+                    bt = load_bias(loc);
+            }
+            SetFlag<HardEvent::MTE1_M>(evReady_[slot], loc);
+            WaitFlag<HardEvent::MTE1_M>(evReady_[slot], loc);
             /* a one-row tile runs as two rows (the second is never written out): m = 1 would be GEMV */
             const uint16_t mm = cur_.mt == 1 ? 2 : (uint16_t)cur_.mt;
             const MmadParams mp(mm, (uint16_t)cur_.nt, (uint16_t)kb, 0, false, s == 0);
             if constexpr (BIAS_OK) {
                 if (s == 0 && hasBias_) {
-                    Mmad(co, a2, b2, load_bias(loc), mp, loc);
-                    qbias2_.FreeTensor(bt_, loc);
+                    Mmad(co, a2, b2, bt, mp, loc);
                 } else {
                     Mmad(co, a2, b2, mp, loc);
                 }
             } else {
                 Mmad(co, a2, b2, mp, loc);
             }
-            qa2_.FreeTensor(a2, loc);
-            qb2_.FreeTensor(b2, loc);
+            SetFlag<HardEvent::M_MTE1>(evFree_[slot], loc);
         }
         qc_.EnQue(co, loc);
     }
@@ -620,12 +658,14 @@ private:
     GlobalTensor<SrcBT> b_;
     TQue<TPosition::A1, 1> qa1_;
     TQue<TPosition::B1, 1> qb1_;
-    TQue<TPosition::A2, 1> qa2_;
-    TQue<TPosition::B2, 1> qb2_;
+    TBuf<TPosition::A2> a2buf_;
+    TBuf<TPosition::B2> b2buf_;
+    TBuf<TPosition::C2> btbuf_;
+    uint32_t slots_ = 1, slot_ = 0;
+    int32_t evFree_[2] = {-1, -1}, evReady_[2] = {-1, -1};
+    bool l0Open_ = false;
     TQue<TPosition::CO1, 1> qc_;
-    TQue<TPosition::C2, 1> qbias2_;
     GlobalTensor<BiasT> bias_;
-    LocalTensor<BiasT> bt_;
     bool hasBias_ = false;
     LocalTensor<SrcAT> a1_;
     LocalTensor<SrcBT> b1_;
