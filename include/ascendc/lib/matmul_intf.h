@@ -110,8 +110,12 @@ private:
                   "dvsim Matmul: C in ND, ND_ALIGN or NZ format is supported");
     /* ND_ALIGN: C's rows padded to 32 bytes; the padding columns are written too (L0C holds zeros there). */
     static constexpr uint32_t C_ALIGN = C_TYPE::format == CubeFormat::ND_ALIGN ? 32 / sizeof(DstT) : 1;
-    static_assert(A_TYPE::layout == LayoutMode::NONE && B_TYPE::layout == LayoutMode::NONE,
-                  "dvsim Matmul: batch layouts (BatchMatmul) are not supported yet");
+    static_assert(A_TYPE::layout == LayoutMode::NONE || A_TYPE::layout == LayoutMode::NORMAL ||
+                      A_TYPE::layout == LayoutMode::BSNGD,
+                  "dvsim Matmul: batch layouts NORMAL and BSNGD are supported (SBNGD, BNGS1S2 are not yet)");
+    static_assert(B_TYPE::layout == A_TYPE::layout && (C_TYPE::layout == A_TYPE::layout ||
+                                                      C_TYPE::layout == LayoutMode::NONE),
+                  "dvsim Matmul: A, B (and C) of a BatchMatmul have the same layout");
     static_assert(MM_CB::none, "dvsim Matmul: user callbacks (MatmulCallBackFunc) are not supported yet");
     /* Configuration that changes what is computed or where it lands must not be ignored (a wrong
      * answer); what only changes the schedule (A2B2 or CO1 sharing, K reorder, bank-conflict and
@@ -322,6 +326,50 @@ public:
             dvac::fail_at(loc, "Matmul::IterateAll", "enSequentialWrite would write every tile to the same place");
         while (Iterate<sync>(false, loc))
             GetTensorC<sync>(gm, enAtomic, false, loc);
+    }
+
+    /* BatchMatmul: max(batchA, batchB) products of the batch layout (A_TYPE::layout, the tiling's
+     * *LayoutInfo* fields) from the tensors of SetTensorA / SetTensorB, into C at gm; batch i takes A's
+     * matrix i * batchA / batch and B's i * batchB / batch (broadcast), and, with MatmulConfig::isBiasBatch,
+     * the bias row of batch i.  NORMAL: matrices one after the other (matrixStrideA / B: their distance in
+     * elements, 0: their size); BSNGD ([b, s, n, g, d]): matrices d apart, rows n * g * d apart. */
+    void IterateBatch(const GlobalTensor<DstT> &gm, uint32_t batchA, uint32_t batchB, bool enSequentialWrite,
+                      const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0,
+                      const uint32_t matrixStrideC = 0, const bool enPartialSum = false, const uint8_t enAtomic = 0,
+                      const dvac::Loc &loc = dvac::Loc::here())
+    {
+        const char *api = "Matmul::IterateBatch";
+        static_assert(A_TYPE::layout != LayoutMode::NONE, "dvsim Matmul: IterateBatch needs A, B and C types with a "
+                      "batch layout (MatmulType's LAYOUT: NORMAL or BSNGD)");
+        static_assert(C_TYPE::format == CubeFormat::ND, "dvsim Matmul: IterateBatch writes C in ND");
+        ready(loc, api);
+        if (enSequentialWrite || enPartialSum)
+            dvac::fail_at(loc, api, "enSequentialWrite and enPartialSum are not supported by dvsim yet");
+        const uint32_t batch = batchA > batchB ? batchA : batchB;
+        if (!batchA || !batchB || batch % batchA || batch % batchB)
+            dvac::fail_at(loc, api, "batchA %u and batchB %u: positive, the larger a multiple of the other", batchA,
+                          batchB);
+        const dvac::mm::BatchGeometry g = dvac::mm::batch_geometry(t_, A_TYPE::layout == LayoutMode::BSNGD, ta_, tb_,
+                                                                    sm_, sn_, sk_, matrixStrideA, matrixStrideB,
+                                                                    matrixStrideC);
+        const GlobalTensor<SrcAT> a0 = a_;
+        const GlobalTensor<SrcBT> b0 = b_;
+        const GlobalTensor<BiasT> bias0 = bias_;
+        const int32_t keep[5] = {orgM_, orgN_, orgKa_, orgKb_, orgKc_};
+        (ta_ ? orgM_ : orgKa_) = (int32_t)g.pitchA;
+        (tb_ ? orgKb_ : orgN_) = (int32_t)g.pitchB;
+        orgKc_ = (int32_t)g.pitchC;
+        for (uint32_t i = 0; i < batch; i++) {
+            a_ = a0[(uint64_t)(i * batchA / batch) * g.strideA];
+            b_ = b0[(uint64_t)(i * batchB / batch) * g.strideB];
+            if (CFG.isBiasBatch)
+                bias_ = bias0[(uint64_t)i * g.strideBias];
+            IterateAll(gm[(uint64_t)i * g.strideC], enAtomic, false, false, false, loc);
+        }
+        a_ = a0;
+        b_ = b0;
+        bias_ = bias0;
+        orgM_ = keep[0], orgN_ = keep[1], orgKa_ = keep[2], orgKb_ = keep[3], orgKc_ = keep[4];
     }
 
     /* Where the last Iterate's tile is in the core's part of C. */
@@ -573,8 +621,12 @@ private:
     {
         if (!l0Open_)
             return;
+        /* MTE1 takes the last free flags, then tells M so: the M pipe's next set of these ids (a new walk's
+         * l0_open, or another user of the ids) comes after MTE1 has consumed them */
         for (uint32_t j = 0; j < slots_; j++) {
             WaitFlag<HardEvent::M_MTE1>(evFree_[j], loc);
+            SetFlag<HardEvent::MTE1_M>(evReady_[j], loc);
+            WaitFlag<HardEvent::MTE1_M>(evReady_[j], loc);
             pipe_->template ReleaseEventID<HardEvent::M_MTE1>(evFree_[j], loc);
             pipe_->template ReleaseEventID<HardEvent::MTE1_M>(evReady_[j], loc);
         }

@@ -205,5 +205,6 @@ using AscendC::CubeFormat;
 #include "constant_tiling.h"
 #include "matmul_policy.h"
 #include "std_layout.h"
+#include "batch.h"
 
 #endif
