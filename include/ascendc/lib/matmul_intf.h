@@ -660,7 +660,9 @@ private:
             WaitFlag<HardEvent::MTE1_M>(evReady_[slot], loc);
             /* a one-row tile runs as two rows (the second is never written out): m = 1 would be GEMV */
             const uint16_t mm = cur_.mt == 1 ? 2 : (uint16_t)cur_.mt;
-            const MmadParams mp(mm, (uint16_t)cur_.nt, (uint16_t)kb, 0, false, s == 0);
+            /* ND_ALIGN writes the padding columns too: the Mmad computes them (B is zero there) */
+            const uint16_t nn = (uint16_t)((cur_.nt + C_ALIGN - 1) / C_ALIGN * C_ALIGN);
+            const MmadParams mp(mm, nn, (uint16_t)kb, 0, false, s == 0);
             if constexpr (BIAS_OK) {
                 if (s == 0 && hasBias_) {
                     Mmad(co, a2, b2, bt, mp, loc);

@@ -543,6 +543,24 @@ private:
     int32_t single_[3] = {0, 0, 0};
 };
 
+/* The tiling of a BatchMatmul (IterateBatch): one product's tiling on one core, the batch axis not split
+ * (batchM = batchN = 1); the batch layout from SetBatchInfoForNormal / Set*Layout and SetBatchNum. */
+class BatchMatmulTiling : public MatmulApiTilingBase {
+public:
+    using MatmulApiTilingBase::MatmulApiTilingBase;
+    using MatmulApiTilingBase::GetTiling;
+    int64_t GetTiling(AscendC::tiling::TCubeTiling &tiling) override { return compute(tiling, 1, -1, -1); }
+    /* After GetTiling: the cores used, the M x N grid and the batch grid. */
+    int32_t GetCoreNum(int32_t &dim, int32_t &mDim, int32_t &nDim, int32_t &batchCoreM, int32_t &batchCoreN)
+    {
+        dim = mDim_ * nDim_;
+        mDim = mDim_;
+        nDim = nDim_;
+        batchCoreM = batchCoreN = 1;
+        return 0;
+    }
+};
+
 } // namespace matmul_tiling
 
 #endif
