@@ -10,14 +10,16 @@
  * tiling's iterate order, walking K in baseK slices:
  *   GM --DataCopy Nd2NzParams--> A1 / B1 (stepKa / stepKb slices per load; depthA1 / (stepM * stepKa)
  *      buffers, 2 = double buffering; a load whose tile and K range the next tile shares stays)
- *      --LoadData 2D-----------> A2 (ZZ) / B2 (ZN) (dbL0A / dbL0B buffers)
+ *      --LoadData 2D-----------> A2 (ZZ) / B2 (ZN) (one or two ping-pong slots: dbL0A and dbL0B both 2)
  *      --Mmad------------------> CO1 (cmatrixInitVal on the first slice; dbL0C buffers); with SetBias
- *                                 the first slice starts from the tile's bias, GM --DataCopy--> C1
- *                                 --copy_l1_to_bt--> C2 (BiasTable) --Mmad with the bias tensor
- *      --Fixpipe---------------> C in GM (ND or NZ; quantPre F322F16 / F322BF16 for half / bfloat16_t C;
- *                                 enAtomic: SetAtomicAdd / Max / Min before it, SetAtomicNone after)
- * all through TQue queues of the TPipe given to Init, so the synchronisation is the queues' events
- * (MTE2 -> MTE1, MTE1 -> M, M -> FIX and back).  docs/ASCENDC.md, "Cube and Matmul API".
+ *                                 the first slice starts from the tile's bias, GM --DataCopy--> B1 (after
+ *                                 B's first K group) --copy_l1_to_bt--> C2 (BiasTable) --Mmad with it
+ *      --Fixpipe---------------> C in GM (ND, ND_ALIGN or NZ; quantPre F322F16 / F322BF16 for half /
+ *                                 bfloat16_t C; enAtomic: SetAtomicAdd / Max / Min before, SetAtomicNone after)
+ * L1 and CO1 through TQue queues of the TPipe given to Init (MTE2 -> MTE1, M -> FIX events and back); the L0
+ * slots through one M -> MTE1 and one MTE1 -> M event per slot (l0_open / l0_drain), so that several Matmul
+ * objects fit the event ids.  docs/ASCENDC.md, "Cube and Matmul API"; the configuration, constant tiling,
+ * policies and BatchMatmul: lib/matmul/ and "Host tiling".
  *
  * Supported: A and B in GM as ND (A [M, K] or, transposed, [K, M]; B [K, N] or [N, K]); half and
  * bfloat16_t inputs with any transposition, float and int8_t with A as given and B transposed (the
