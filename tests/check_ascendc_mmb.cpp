@@ -42,7 +42,8 @@ void ref_mm(std::vector<float> &c, size_t c0, uint32_t pc, const std::vector<hal
         for (uint32_t j = 0; j < N; j++) {
             float acc = bias ? bias[j] : 0.0f;
             for (uint32_t k = 0; k < K; k++)
-                acc += (float)a[a0 + (size_t)i * pa + k] * (float)b[b0 + (tb ? (size_t)j * pb + k : (size_t)k * pb + j)];
+                acc += (float)a[a0 + (size_t)i * pa + k] *
+                       (float)b[b0 + (tb ? (size_t)j * pb + k : (size_t)k * pb + j)];
             c[c0 + (size_t)i * pc + j] = acc;
         }
 }
