@@ -9,6 +9,7 @@
 #ifndef DVSIM_KERNEL_TILING_H
 #define DVSIM_KERNEL_TILING_H
 
+#include <cstddef>
 #include <cstdint>
 
 /* X(type, name): TCubeTiling's fields in CANN's order (asc-devkit include/adv_api/matmul/matmul_tilingdata.h). */
@@ -41,6 +42,18 @@ struct TCubeTiling {
 } // namespace AscendC
 
 using AscendC::tiling::TCubeTiling;
+
+/* bisheng's builtin that turns the bytes of a tiling (a constexpr array, as GET_TILING_DATA's generated
+ * code and AOT tiling tables give them) into the struct at compile time: sizeof(T) bytes from `bytes`. */
+template <typename T> constexpr T convert_from_bytes(const uint8_t *bytes)
+{
+    struct Raw {
+        uint8_t b[sizeof(T)];
+    } raw{};
+    for (size_t i = 0; i < sizeof(T); i++)
+        raw.b[i] = bytes[i];
+    return __builtin_bit_cast(T, raw);
+}
 
 /* The advanced APIs' tilings (each area's structs, host classes and host functions). */
 #include "../adv/activation_tiling.h"

@@ -10,14 +10,16 @@
  * tiling's iterate order, walking K in baseK slices:
  *   GM --DataCopy Nd2NzParams--> A1 / B1 (stepKa / stepKb slices per load; depthA1 / (stepM * stepKa)
  *      buffers, 2 = double buffering; a load whose tile and K range the next tile shares stays)
- *      --LoadData 2D-----------> A2 (ZZ) / B2 (ZN) (dbL0A / dbL0B buffers)
+ *      --LoadData 2D-----------> A2 (ZZ) / B2 (ZN) (one or two ping-pong slots: dbL0A and dbL0B both 2)
  *      --Mmad------------------> CO1 (cmatrixInitVal on the first slice; dbL0C buffers); with SetBias
- *                                 the first slice starts from the tile's bias, GM --DataCopy--> C1
- *                                 --copy_l1_to_bt--> C2 (BiasTable) --Mmad with the bias tensor
- *      --Fixpipe---------------> C in GM (ND or NZ; quantPre F322F16 / F322BF16 for half / bfloat16_t C;
- *                                 enAtomic: SetAtomicAdd / Max / Min before it, SetAtomicNone after)
- * all through TQue queues of the TPipe given to Init, so the synchronisation is the queues' events
- * (MTE2 -> MTE1, MTE1 -> M, M -> FIX and back).  docs/ASCENDC.md, "Cube and Matmul API".
+ *                                 the first slice starts from the tile's bias, GM --DataCopy--> B1 (after
+ *                                 B's first K group) --copy_l1_to_bt--> C2 (BiasTable) --Mmad with it
+ *      --Fixpipe---------------> C in GM (ND, ND_ALIGN or NZ; quantPre F322F16 / F322BF16 for half /
+ *                                 bfloat16_t C; enAtomic: SetAtomicAdd / Max / Min before, SetAtomicNone after)
+ * L1 and CO1 through TQue queues of the TPipe given to Init (MTE2 -> MTE1, M -> FIX events and back); the L0
+ * slots through one M -> MTE1 and one MTE1 -> M event per slot (l0_open / l0_drain), so that several Matmul
+ * objects fit the event ids.  docs/ASCENDC.md, "Cube and Matmul API"; the configuration, constant tiling,
+ * policies and BatchMatmul: lib/matmul/ and "Host tiling".
  *
  * Supported: A and B in GM as ND (A [M, K] or, transposed, [K, M]; B [K, N] or [N, K]); half and
  * bfloat16_t inputs with any transposition, float and int8_t with A as given and B transposed (the
@@ -81,9 +83,16 @@ namespace AscendC {
 
 /* The Matmul object (CANN's MatmulImpl of a cube-only kernel). */
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto &MM_CFG = CFG_NORM,
-          class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>>
+          class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>,
+          template <const auto & = MM_CFG, typename...> class MATMUL_POLICY = Impl::Detail::MatmulPolicy>
 class Matmul {
 public:
+    /* The MatmulConfig (MM_CFG itself, or a constant tiling's: lib/matmul/constant_tiling.h). */
+    static constexpr const MatmulConfig &CFG = dvac::mm::config_of(MM_CFG);
+    static constexpr bool STATIC_TILING = dvac::mm::is_static(MM_CFG);
+    /* The policy (lib/matmul/matmul_policy.h): the triangle ones compute only tiles on one side of the diagonal. */
+    static constexpr Impl::Detail::PolicyType POLICY =
+        MATMUL_POLICY<MM_CFG, Matmul, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>::POLICY_TYPE;
     using AType = A_TYPE;
     using BType = B_TYPE;
     using CType = C_TYPE;
@@ -114,24 +123,30 @@ private:
                       (C_TYPE::pos == TPosition::GM || C_UB),
                   "dvsim Matmul: A and B in GM (TPosition::GM), C in GM or UB (VECIN / VECOUT / VECCALC) are "
                   "supported; L1 (TSCM/A1/B1) and CO1 positions are not yet");
-    static_assert(A_TYPE::format == CubeFormat::ND && B_TYPE::format == CubeFormat::ND,
-                  "dvsim Matmul: A and B in ND format are supported");
-    static_assert(C_TYPE::format == CubeFormat::ND || C_TYPE::format == CubeFormat::NZ,
-                  "dvsim Matmul: C in ND or NZ format is supported");
-    static_assert(A_TYPE::layout == LayoutMode::NONE && B_TYPE::layout == LayoutMode::NONE,
-                  "dvsim Matmul: batch layouts (BatchMatmul) are not supported yet");
+    static_assert((A_TYPE::format == CubeFormat::ND || A_TYPE::format == CubeFormat::VECTOR) &&
+                      B_TYPE::format == CubeFormat::ND,
+                  "dvsim Matmul: A in ND or VECTOR (GEMV) format and B in ND format are supported");
+    static_assert(C_TYPE::format == CubeFormat::ND || C_TYPE::format == CubeFormat::NZ ||
+                      C_TYPE::format == CubeFormat::ND_ALIGN,
+                  "dvsim Matmul: C in ND, ND_ALIGN or NZ format is supported");
+    /* ND_ALIGN: C's rows padded to 32 bytes; the padding columns are written too (L0C holds zeros there). */
+    static constexpr uint32_t C_ALIGN = C_TYPE::format == CubeFormat::ND_ALIGN ? 32 / sizeof(DstT) : 1;
+    static_assert(A_TYPE::layout == LayoutMode::NONE || A_TYPE::layout == LayoutMode::NORMAL ||
+                      A_TYPE::layout == LayoutMode::BSNGD,
+                  "dvsim Matmul: batch layouts NORMAL and BSNGD are supported (SBNGD, BNGS1S2 are not yet)");
+    static_assert(B_TYPE::layout == A_TYPE::layout && (C_TYPE::layout == A_TYPE::layout ||
+                                                      C_TYPE::layout == LayoutMode::NONE),
+                  "dvsim Matmul: A, B (and C) of a BatchMatmul have the same layout");
     using CB = dvac::mm::Callbacks<MM_CB>;
     static_assert(!CB::has_out, "dvsim Matmul: the DataCopyOut callback (MatmulCallBackFunc) is not supported yet; "
                   "CopyA1 and CopyB1 are");
     /* Configuration that changes what is computed or where it lands must not be ignored (a wrong
      * answer); what only changes the schedule (A2B2 or CO1 sharing, K reorder, bank-conflict and
      * cache options) is accepted and does not change dvsim's schedule. */
-    static_assert(!MM_CFG.isEnableChannelSplit,
-                  "dvsim Matmul: MatmulConfig::isEnableChannelSplit is not supported yet");
-    static_assert(!MM_CFG.intraBlockPartSum, "dvsim Matmul: MatmulConfig::intraBlockPartSum is not supported yet");
-    static_assert(!MM_CFG.enableStaticPadZeros,
-                  "dvsim Matmul: MatmulConfig::enableStaticPadZeros is not supported yet");
-    static_assert(MM_CFG.decompMode == DecompressionMode::DECOMP_NONE,
+    static_assert(!CFG.isEnableChannelSplit, "dvsim Matmul: MatmulConfig::isEnableChannelSplit is not supported yet");
+    static_assert(!CFG.intraBlockPartSum, "dvsim Matmul: MatmulConfig::intraBlockPartSum is not supported yet");
+    static_assert(!CFG.enableStaticPadZeros, "dvsim Matmul: MatmulConfig::enableStaticPadZeros is not supported yet");
+    static_assert(CFG.decompMode == DecompressionMode::DECOMP_NONE,
                   "dvsim Matmul: MatmulConfig::decompMode (sparse / compressed B) is not supported yet");
 
 public:
@@ -141,9 +156,9 @@ public:
     void Init(const TCubeTiling *cubeTiling, TPipe *tpipe = nullptr, const dvac::Loc &loc = dvac::Loc::here())
     {
         const char *api = "Matmul::Init";
-        if (!cubeTiling)
+        if (!cubeTiling && !STATIC_TILING)
             dvac::fail_at(loc, api, "the tiling is NULL");
-        t_ = *cubeTiling;
+        t_ = cubeTiling ? *cubeTiling : dvac::mm::tiling_of(MM_CFG);
         pipe_ = tpipe ? tpipe : GetTPipePtr();
         dv_k_t *c = dvac::at(loc);
         cube_ = dvac::cube_here(c);
@@ -162,13 +177,13 @@ public:
         if (!pipe_)
             dvac::fail_at(loc, api, "no TPipe: pass one to REGIST_MATMUL_OBJ / Init or construct one first");
         pipe_->InitBuffer(qa1_, na1_, a1_bytes(), loc);
-        pipe_->InitBuffer(qb1_, nb1_, b1_bytes(), loc);
-        pipe_->InitBuffer(qa2_, t_.dbL0A, up(t_.baseM) * bk_al() * sizeof(SrcAT), loc);
-        pipe_->InitBuffer(qb2_, t_.dbL0B, bk_al() * up(t_.baseN) * sizeof(SrcBT), loc);
+        pipe_->InitBuffer(qb1_, nb1_, b1_bytes() + (t_.isBias ? bt_bytes() : 0), loc); /* bias row after B */
+        slots_ = t_.dbL0A == 2 && t_.dbL0B == 2 ? 2 : 1;
+        pipe_->InitBuffer(a2buf_, slots_ * a2_bytes(), loc);
+        pipe_->InitBuffer(b2buf_, slots_ * b2_bytes(), loc);
         pipe_->InitBuffer(qc_, t_.dbL0C, up(t_.baseM) * up(t_.baseN) * sizeof(L0cT), loc);
         if (t_.isBias) {
-            pipe_->InitBuffer(qbias1_, 1, bt_bytes(), loc);
-            pipe_->InitBuffer(qbias2_, 1, bt_bytes(), loc);
+            pipe_->InitBuffer(btbuf_, bt_bytes(), loc);
         }
     }
 
@@ -233,8 +248,10 @@ public:
      * made with EnableBias(true). */
     void SetBias(const GlobalTensor<BiasT> &biasGlobal, const dvac::Loc &loc = dvac::Loc::here())
     {
-        static_assert(BIAS_OK, "dvsim Matmul: the bias is of the accumulator's type (float, "
-                      "int32_t for int8_t inputs); a half bias needs the f16 -> f32 BiasTable load, not modelled yet");
+        if constexpr (!BIAS_OK) /* a located error, not a static_assert: kernels call SetBias under `if (isBias)` */
+            dvac::fail_at(loc, "Matmul::SetBias", "the bias is of the accumulator's type (float, int32_t for int8_t "
+                          "inputs); a %zu-byte bias needs the conversion on the BiasTable load, not modelled yet",
+                          sizeof(BiasT));
         if (!inited_ || !t_.isBias)
             dvac::fail_at(loc, "Matmul::SetBias", "the tiling has no bias (isBias 0: EnableBias(true) on the host)");
         bias_ = biasGlobal;
@@ -267,9 +284,12 @@ public:
             dvac::fail_at(loc, api, "enPartialSum (accumulating onto CO1) is not supported by dvsim yet");
         if (pending_)
             dvac::fail_at(loc, api, "the previous tile was not taken out with GetTensorC");
-        mIter_ = dvac::mm::cdiv(sm_, t_.baseM);
-        nIter_ = dvac::mm::cdiv(sn_, t_.baseN);
-        order_ = MM_CFG.iterateOrder != IterateOrder::UNDEF ? (uint32_t)MM_CFG.iterateOrder : (uint32_t)t_.iterateOrder;
+        if (next_ == 0) {
+            mIter_ = dvac::mm::cdiv(sm_, t_.baseM);
+            nIter_ = dvac::mm::cdiv(sn_, t_.baseN);
+            order_ = CFG.iterateOrder != IterateOrder::UNDEF ? (uint32_t)CFG.iterateOrder
+                                                                : (uint32_t)t_.iterateOrder;
+        }
         if (!sync && client_) { /* every tile into the workspace (SetWorkspace); GetTensorC<false> takes them */
             if (!hasWs_)
                 dvac::fail_at(loc, api, "Iterate<false> writes the tiles to the workspace: SetWorkspace first");
@@ -279,22 +299,31 @@ public:
             asyncNext_ = 0;
             return true;
         }
-        /* isPartialOutput: each tile is given once per baseK slice, the slice's product alone */
-        const uint32_t kIter = MM_CFG.isPartialOutput ? dvac::mm::cdiv(sk_, t_.baseK) : 1;
-        if (next_ == mIter_ * nIter_ * kIter) {
-            release(loc);
-            next_ = 0;
-            return false;
+        /* isPartialOutput: each tile is given once per baseK slice, the slice's product alone; the
+         * triangle policies skip the tiles on the other side of the diagonal */
+        const uint32_t kIter = CFG.isPartialOutput ? dvac::mm::cdiv(sk_, t_.baseK) : 1;
+        uint32_t mi = 0, ni = 0, kSlice = 0;
+        for (;;) {
+            if (next_ == mIter_ * nIter_ * kIter) {
+                release(loc);
+                next_ = 0;
+                return false;
+            }
+            const uint32_t i = next_ / kIter;
+            kSlice = next_ % kIter;
+            next_++;
+            mi = order_ == 0 ? i % mIter_ : i / nIter_;
+            ni = order_ == 0 ? i / mIter_ : i % nIter_;
+            if (!(POLICY == Impl::Detail::PolicyType::MATMUL_UPPER_TRIANGULAR && mi > ni) &&
+                !(POLICY == Impl::Detail::PolicyType::MATMUL_LOWER_TRIANGULAR && mi < ni))
+                break;
         }
-        const uint32_t i = next_ / kIter, kSlice = next_ % kIter;
-        next_++;
-        const uint32_t mi = order_ == 0 ? i % mIter_ : i / nIter_, ni = order_ == 0 ? i / mIter_ : i % nIter_;
         cur_.m0 = mi * t_.baseM;
         cur_.n0 = ni * t_.baseN;
         cur_.mt = sm_ - cur_.m0 < (uint32_t)t_.baseM ? sm_ - cur_.m0 : t_.baseM;
         cur_.nt = sn_ - cur_.n0 < (uint32_t)t_.baseN ? sn_ - cur_.n0 : t_.baseN;
         if (cube_)
-            compute(mi, ni, loc, MM_CFG.isPartialOutput ? kSlice : 0, MM_CFG.isPartialOutput ? kSlice + 1 : ~0u);
+            compute(mi, ni, loc, CFG.isPartialOutput ? kSlice : 0, CFG.isPartialOutput ? kSlice + 1 : ~0u);
         pending_ = true;
         return true;
     }
@@ -426,6 +455,50 @@ public:
         DataCopy(ub, stage, cur_.mt * (uint32_t)t_.baseN, loc);
     }
 
+    /* BatchMatmul: max(batchA, batchB) products of the batch layout (A_TYPE::layout, the tiling's
+     * *LayoutInfo* fields) from the tensors of SetTensorA / SetTensorB, into C at gm; batch i takes A's
+     * matrix i * batchA / batch and B's i * batchB / batch (broadcast), and, with MatmulConfig::isBiasBatch,
+     * the bias row of batch i.  NORMAL: matrices one after the other (matrixStrideA / B: their distance in
+     * elements, 0: their size); BSNGD ([b, s, n, g, d]): matrices d apart, rows n * g * d apart. */
+    void IterateBatch(const GlobalTensor<DstT> &gm, uint32_t batchA, uint32_t batchB, bool enSequentialWrite,
+                      const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0,
+                      const uint32_t matrixStrideC = 0, const bool enPartialSum = false, const uint8_t enAtomic = 0,
+                      const dvac::Loc &loc = dvac::Loc::here())
+    {
+        const char *api = "Matmul::IterateBatch";
+        static_assert(A_TYPE::layout != LayoutMode::NONE, "dvsim Matmul: IterateBatch needs A, B and C types with a "
+                      "batch layout (MatmulType's LAYOUT: NORMAL or BSNGD)");
+        static_assert(C_TYPE::format == CubeFormat::ND, "dvsim Matmul: IterateBatch writes C in ND");
+        ready(loc, api);
+        if (enSequentialWrite || enPartialSum)
+            dvac::fail_at(loc, api, "enSequentialWrite and enPartialSum are not supported by dvsim yet");
+        const uint32_t batch = batchA > batchB ? batchA : batchB;
+        if (!batchA || !batchB || batch % batchA || batch % batchB)
+            dvac::fail_at(loc, api, "batchA %u and batchB %u: positive, the larger a multiple of the other", batchA,
+                          batchB);
+        const dvac::mm::BatchGeometry g = dvac::mm::batch_geometry(t_, A_TYPE::layout == LayoutMode::BSNGD, ta_, tb_,
+                                                                    sm_, sn_, sk_, matrixStrideA, matrixStrideB,
+                                                                    matrixStrideC);
+        const GlobalTensor<SrcAT> a0 = a_;
+        const GlobalTensor<SrcBT> b0 = b_;
+        const GlobalTensor<BiasT> bias0 = bias_;
+        const int32_t keep[5] = {orgM_, orgN_, orgKa_, orgKb_, orgKc_};
+        (ta_ ? orgM_ : orgKa_) = (int32_t)g.pitchA;
+        (tb_ ? orgKb_ : orgN_) = (int32_t)g.pitchB;
+        orgKc_ = (int32_t)g.pitchC;
+        for (uint32_t i = 0; i < batch; i++) {
+            a_ = a0[(uint64_t)(i * batchA / batch) * g.strideA];
+            b_ = b0[(uint64_t)(i * batchB / batch) * g.strideB];
+            if (CFG.isBiasBatch)
+                bias_ = bias0[(uint64_t)i * g.strideBias];
+            IterateAll(gm[(uint64_t)i * g.strideC], enAtomic, false, false, false, loc);
+        }
+        a_ = a0;
+        b_ = b0;
+        bias_ = bias0;
+        orgM_ = keep[0], orgN_ = keep[1], orgKa_ = keep[2], orgKb_ = keep[3], orgKc_ = keep[4];
+    }
+
     /* Where the last Iterate's tile is in the core's part of C. */
     template <bool isTurnOnDebug = true> MatrixOffset GetOffsetC()
     {
@@ -530,8 +603,13 @@ private:
     /* baseK as the L0 buffers hold it: whole fractal rows of K. */
     uint32_t bk_al() const { return (uint32_t)t_.baseK; }
     uint32_t a1_bytes() const { return up(t_.baseM) * up(t_.stepKa * t_.baseK) * sizeof(SrcAT); }
+    uint32_t a2_bytes() const { return up(t_.baseM) * bk_al() * sizeof(SrcAT); }
+    uint32_t b2_bytes() const { return bk_al() * up(t_.baseN) * sizeof(SrcBT); }
     uint32_t b1_bytes() const { return up(t_.baseN) * up(t_.stepKb * t_.baseK) * sizeof(SrcBT); }
-    uint32_t pitch_c() const { return orgKc_ ? (uint32_t)orgKc_ : (uint32_t)orgN_; }
+    uint32_t pitch_c() const
+    {
+        return orgKc_ ? (uint32_t)orgKc_ : ((uint32_t)orgN_ + C_ALIGN - 1) / C_ALIGN * C_ALIGN;
+    }
     /* A tile's bias row in L1 and in the BiasTable: whole 64-byte units of the BiasTable load. */
     uint32_t bt_bytes() const { return ((uint32_t)t_.baseN * 4u + 63u) / 64u * 64u; }
 
@@ -573,7 +651,7 @@ private:
             {"dbL0B x baseK x baseN", DV_SPACE_L0B, (uint64_t)t.dbL0B * bk_al() * up(t.baseN) * sizeof(SrcBT)},
             {"dbL0C x baseM x baseN", DV_SPACE_L0C, (uint64_t)t.dbL0C * up(t.baseM) * up(t.baseN) * sizeof(L0cT)},
             {"the A1 and B1 loads (depthA1, depthB1, stepKa, stepKb) and the bias row", DV_SPACE_L1,
-             (uint64_t)na1_ * a1_bytes() + (uint64_t)nb1_ * b1_bytes() + (t.isBias ? bt_bytes() : 0)},
+             (uint64_t)na1_ * a1_bytes() + (uint64_t)nb1_ * (b1_bytes() + (t.isBias ? bt_bytes() : 0))},
             {"baseN x 4-byte bias values (isBias)", DV_SPACE_BT, t.isBias ? (uint64_t)bt_bytes() : 0},
         };
         for (const auto &n : need)
@@ -589,6 +667,8 @@ private:
             dvac::fail_at(loc, api, "the Matmul has no tiling (REGIST_MATMUL_OBJ with a tiling, or Init)");
         if (!hasA_ || !hasB_)
             dvac::fail_at(loc, api, "SetTensorA and SetTensorB first");
+        if (A_TYPE::format == CubeFormat::VECTOR && sm_ != 1) /* GEMV: A is one row of K, run as a 1-row ND A */
+            dvac::fail_at(loc, api, "A in VECTOR format is one row: singleCoreM is %u", sm_);
         if (sk_ > (uint32_t)orgKa_ || sk_ > (uint32_t)orgKb_)
             dvac::fail_at(loc, api, "singleCoreK %u is more than Ka %d or Kb %d", sk_, orgKa_, orgKb_);
     }
@@ -635,6 +715,12 @@ private:
             DataCopy(b1, b_[(uint64_t)k0 * orgN_ + n0], nd2nz(kn, nt, orgN_, "N", loc), loc);
         else
             DataCopy(b1, b_[(uint64_t)n0 * orgKb_ + k0], nd2nz(nt, kn, orgKb_, "Kb", loc), loc);
+        if constexpr (BIAS_OK) {
+            /* the tile's bias row rides with the first K group of B (one ND row as NZ: contiguous, zero-padded
+             * to 32 bytes), so that it needs no queue (and no MTE2 -> MTE1 event ids) of its own */
+            if (gb == 0 && hasBias_)
+                DataCopy(bias_l1(b1), bias_[n0], Nd2NzParams(1, 1, (uint16_t)nt, 0, (uint16_t)nt, 1, 1, 0), loc);
+        }
         qb1_.EnQue(b1, loc);
         b1_ = qb1_.template DeQue<SrcBT>(loc);
         bKl1_ = dvac::mm::cdiv(kn, 16);
@@ -652,6 +738,7 @@ private:
     }
     void release(const dvac::Loc &loc)
     {
+        l0_drain(loc);
         if (aHeld_)
             qa1_.FreeTensor(a1_, loc);
         if (bHeld_)
@@ -708,20 +795,52 @@ private:
                 load2d(b2, n, b1_, n * bKl1_ + q0, K1, 1, N1 - 1, true, loc);
     }
 
-    /* The tile's bias values GM -> C1 (one ND row as NZ: contiguous, zero-padded to 32 bytes) -> C2. */
+    /* Where a B1 load keeps the tile's bias row: after the B part. */
+    LocalTensor<BiasT> bias_l1(const LocalTensor<SrcBT> &b1) const
+    {
+        return b1[b1_bytes() / sizeof(SrcBT)].template ReinterpretCast<BiasT>();
+    }
+    /* The tile's bias values (loaded into B1 with B, load_b) L1 -> C2, on MTE1 before the slot's ready event.
+     * The BiasTable has one buffer, last read by the previous tile's first Mmad: the slot's free event covers
+     * it (compute uses one slot when a tile has fewer K slices than there are slots). */
     LocalTensor<BiasT> load_bias(const dvac::Loc &loc)
     {
-        LocalTensor<BiasT> b1 = qbias1_.template AllocTensor<BiasT>(loc);
-        const uint16_t nt = (uint16_t)cur_.nt;
-        DataCopy(b1, bias_[cur_.n0], Nd2NzParams(1, 1, nt, 0, nt, 1, 1, 0), loc);
-        qbias1_.EnQue(b1, loc);
-        b1 = qbias1_.template DeQue<BiasT>(loc);
-        bt_ = qbias2_.template AllocTensor<BiasT>(loc);
-        dvac::copy_l1_to_bt(bt_, b1, DataCopyParams(1, (uint16_t)((cur_.nt * 4 + 63) / 64), 0, 0), loc);
-        qbias2_.EnQue(bt_, loc);
-        qbias1_.FreeTensor(b1, loc);
-        bt_ = qbias2_.template DeQue<BiasT>(loc);
-        return bt_;
+        LocalTensor<BiasT> bt = btbuf_.template Get<BiasT>(loc);
+        dvac::copy_l1_to_bt(bt, bias_l1(b1_), DataCopyParams(1, (uint16_t)((cur_.nt * 4 + 63) / 64), 0, 0), loc);
+        return bt;
+    }
+
+    /* ---- L0 slots ----
+     * L0A, L0B (and the BiasTable) are used in slots_ ping-pong slots; slot i's A2 and B2 parts share one
+     * M -> MTE1 "free" event and one MTE1 -> M "ready" event (as CANN's Matmul shares its L0 events rather
+     * than taking one per buffer), so several Matmul objects fit the 8 ids of each pipe pair. The ids are
+     * taken when a walk starts and given back, waited, when it ends (release). */
+    void l0_open(const dvac::Loc &loc)
+    {
+        if (l0Open_)
+            return;
+        for (uint32_t j = 0; j < slots_; j++) {
+            evFree_[j] = pipe_->template AllocEventID<HardEvent::M_MTE1>(loc);
+            evReady_[j] = pipe_->template AllocEventID<HardEvent::MTE1_M>(loc);
+            SetFlag<HardEvent::M_MTE1>(evFree_[j], loc);
+        }
+        slot_ = 0;
+        l0Open_ = true;
+    }
+    void l0_drain(const dvac::Loc &loc)
+    {
+        if (!l0Open_)
+            return;
+        /* MTE1 takes the last free flags, then tells M so: the M pipe's next set of these ids (a new walk's
+         * l0_open, or another user of the ids) comes after MTE1 has consumed them */
+        for (uint32_t j = 0; j < slots_; j++) {
+            WaitFlag<HardEvent::M_MTE1>(evFree_[j], loc);
+            SetFlag<HardEvent::MTE1_M>(evReady_[j], loc);
+            WaitFlag<HardEvent::MTE1_M>(evReady_[j], loc);
+            pipe_->template ReleaseEventID<HardEvent::M_MTE1>(evFree_[j], loc);
+            pipe_->template ReleaseEventID<HardEvent::MTE1_M>(evReady_[j], loc);
+        }
+        l0Open_ = false;
     }
 
     /* ---- one tile ---- */
@@ -734,29 +853,37 @@ private:
             const uint32_t k0 = s * t_.baseK, kb = sk_ - k0 < (uint32_t)t_.baseK ? sk_ - k0 : t_.baseK;
             load_a(mi, s / t_.stepKa, loc);
             load_b(ni, s / t_.stepKb, loc);
-            LocalTensor<SrcAT> a2 = qa2_.template AllocTensor<SrcAT>(loc);
-            LocalTensor<SrcBT> b2 = qb2_.template AllocTensor<SrcBT>(loc);
+            l0_open(loc);
+            const uint32_t nsl = hasBias_ && ks < slots_ ? 1 : slots_;
+            const uint32_t slot = slot_ % nsl;
+            slot_ = (slot + 1) % nsl;
+            WaitFlag<HardEvent::M_MTE1>(evFree_[slot], loc);
+            LocalTensor<SrcAT> a2 = a2buf_.template Get<SrcAT>(loc)[slot * a2_bytes() / sizeof(SrcAT)];
+            LocalTensor<SrcBT> b2 = b2buf_.template Get<SrcBT>(loc)[slot * b2_bytes() / sizeof(SrcBT)];
             load_a2(a2, (s % t_.stepKa) * t_.baseK / (ta_ ? 16 : K0), kb, loc);
             load_b2(b2, (s % t_.stepKb) * t_.baseK / (tb_ ? K0 : 16), kb, loc);
-            qa2_.EnQue(a2, loc);
-            qb2_.EnQue(b2, loc);
-            a2 = qa2_.template DeQue<SrcAT>(loc);
-            b2 = qb2_.template DeQue<SrcBT>(loc);
+            LocalTensor<BiasT> bt;
+            if constexpr (BIAS_OK) {
+                if (s == 0 && hasBias_)
+                    bt = load_bias(loc);
+            }
+            SetFlag<HardEvent::MTE1_M>(evReady_[slot], loc);
+            WaitFlag<HardEvent::MTE1_M>(evReady_[slot], loc);
             /* a one-row tile runs as two rows (the second is never written out): m = 1 would be GEMV */
             const uint16_t mm = cur_.mt == 1 ? 2 : (uint16_t)cur_.mt;
-            const MmadParams mp(mm, (uint16_t)cur_.nt, (uint16_t)kb, 0, false, s == s0);
+            /* ND_ALIGN writes the padding columns too: the Mmad computes them (B is zero there) */
+            const uint16_t nn = (uint16_t)((cur_.nt + C_ALIGN - 1) / C_ALIGN * C_ALIGN);
+            const MmadParams mp(mm, nn, (uint16_t)kb, 0, false, s == s0);
             if constexpr (BIAS_OK) {
                 if (s == 0 && hasBias_) {
-                    Mmad(co, a2, b2, load_bias(loc), mp, loc);
-                    qbias2_.FreeTensor(bt_, loc);
+                    Mmad(co, a2, b2, bt, mp, loc);
                 } else {
                     Mmad(co, a2, b2, mp, loc);
                 }
             } else {
                 Mmad(co, a2, b2, mp, loc);
             }
-            qa2_.FreeTensor(a2, loc);
-            qb2_.FreeTensor(b2, loc);
+            SetFlag<HardEvent::M_MTE1>(evFree_[slot], loc);
         }
         qc_.EnQue(co, loc);
     }
@@ -767,18 +894,19 @@ private:
         constexpr QuantMode_t q = std::is_same<DstT, half>::value ? F322F16 : std::is_same<DstT, bfloat16_t>::value
                                                                                  ? F322BF16 : NoQuant;
         const uint16_t mt = (uint16_t)cur_.mt, nt = (uint16_t)cur_.nt, src_stride = (uint16_t)dvac::mm::up16(mt);
-        if constexpr (C_TYPE::format == CubeFormat::ND) {
+        if constexpr (C_TYPE::format != CubeFormat::NZ) {
             const uint32_t pitch = sequential ? (uint32_t)t_.baseN : pitch_c();
+            const uint16_t ntw = (uint16_t)((nt + C_ALIGN - 1) / C_ALIGN * C_ALIGN);
             const uint64_t off = sequential ? 0 : (uint64_t)cur_.m0 * pitch + cur_.n0;
-            Fixpipe<DstT, L0cT, CFG_ROW_MAJOR>(gm[off], co, FixpipeParamsV220(nt, mt, src_stride, pitch,
-                                                                               MM_CFG.enableRelu, q, 0, 1, 0, 0, 0),
+            Fixpipe<DstT, L0cT, CFG_ROW_MAJOR>(gm[off], co, FixpipeParamsV220(ntw, mt, src_stride, pitch,
+                                                                               CFG.enableRelu, q, 0, 1, 0, 0, 0),
                                                loc);
         } else { /* NZ: 16-column blocks of up16(rows) rows */
             const uint32_t rows = sequential ? dvac::mm::up16(t_.baseM) : dvac::mm::up16(orgM_);
             const uint64_t off = sequential ? 0 : ((uint64_t)(cur_.n0 / 16) * rows + cur_.m0) * 16;
             Fixpipe<DstT, L0cT, CFG_NZ>(gm[off], co, FixpipeParamsV220(nt, mt, src_stride,
                                                                        rows * 16 * (uint32_t)sizeof(DstT) / 32,
-                                                                       MM_CFG.enableRelu, q, 0, 1, 0, 0, 0),
+                                                                       CFG.enableRelu, q, 0, 1, 0, 0, 0),
                                         loc);
         }
         qc_.FreeTensor(co, loc);
@@ -795,13 +923,14 @@ private:
     GlobalTensor<SrcBT> b_;
     TQue<TPosition::A1, 1> qa1_;
     TQue<TPosition::B1, 1> qb1_;
-    TQue<TPosition::A2, 1> qa2_;
-    TQue<TPosition::B2, 1> qb2_;
+    TBuf<TPosition::A2> a2buf_;
+    TBuf<TPosition::B2> b2buf_;
+    TBuf<TPosition::C2> btbuf_;
+    uint32_t slots_ = 1, slot_ = 0;
+    int32_t evFree_[2] = {-1, -1}, evReady_[2] = {-1, -1};
+    bool l0Open_ = false;
     TQue<TPosition::CO1, 1> qc_;
-    TQue<TPosition::C1, 1> qbias1_;
-    TQue<TPosition::C2, 1> qbias2_;
     GlobalTensor<BiasT> bias_;
-    LocalTensor<BiasT> bt_;
     bool hasBias_ = false;
     LocalTensor<SrcAT> a1_;
     LocalTensor<SrcBT> b1_;
@@ -846,15 +975,17 @@ template <class M> inline void regist_one(Role role, AscendC::TPipe *pipe, uint3
 template <class M>
 inline void regist(Role role, AscendC::TPipe *pipe, const Loc &loc, uint32_t idx, uint32_t aiv, M &obj)
 {
-    (void)loc;
     regist_one(role, pipe, idx, aiv, obj);
+    if constexpr (M::STATIC_TILING) /* a constant tiling (MM_CFG): Init without one */
+        obj.Init(nullptr, pipe, loc);
+    (void)loc;
 }
 template <class M, class... R>
 inline void regist(Role role, AscendC::TPipe *pipe, const Loc &loc, uint32_t idx, uint32_t aiv, M &obj,
                    const TCubeTiling *tiling, R &&...rest)
 {
     regist_one(role, pipe, idx, aiv, obj);
-    if (tiling)
+    if (tiling || M::STATIC_TILING) /* a constant tiling (MM_CFG) stands for a NULL one */
         obj.Init(tiling, pipe, loc);
     if constexpr (sizeof...(R) > 0)
         regist(role, pipe, loc, idx + 1, aiv, rest...);

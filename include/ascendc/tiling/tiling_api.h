@@ -75,6 +75,7 @@ enum class CubeFormat : int32_t {
 };
 enum class MatrixTraverse : int32_t { NOSET = 0, FIRSTM = 1, FIRSTN = 2 };
 enum class MatrixMadType : int32_t { NORMAL = 0, HF32 = 1, MXMODE = 2 };
+enum class DequantType : int32_t { SCALAR = 0, TENSOR = 1 };
 enum class ScheduleType : int32_t { INNER_PRODUCT = 0, OUTER_PRODUCT = 1, N_BUFFER_33 = 2 };
 
 /* SetMatmulConfigParams' bundle: the kernel template (0 Norm, 1 MDL), UB caching of L1, the data
@@ -157,6 +158,60 @@ public:
         orgN = orgNIn;
         orgKa = orgKaIn;
         orgKb = orgKbIn;
+        return 0;
+    }
+    /* BatchMatmul: the BSNGD layouts of A, B ([b, s, n, g, d]) and C ([b, s1, n, g, s2]); each (n, g) pair is
+     * one matrix, s x d (A, B) and s1 x s2 (C).  Copied into TCubeTiling's *LayoutInfo* fields. */
+    int32_t SetALayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d)
+    {
+        aLayout_[0] = b, aLayout_[1] = s, aLayout_[2] = n, aLayout_[3] = g, aLayout_[4] = d;
+        return 0;
+    }
+    int32_t SetBLayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d)
+    {
+        bLayout_[0] = b, bLayout_[1] = s, bLayout_[2] = n, bLayout_[3] = g, bLayout_[4] = d;
+        return 0;
+    }
+    int32_t SetCLayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d)
+    {
+        cLayout_[0] = b, cLayout_[1] = s, cLayout_[2] = n, cLayout_[3] = g, cLayout_[4] = d;
+        return 0;
+    }
+    /* BatchMatmul in the NORMAL layout (BMNK): batchA matrices m x k, batchB k x n, max of them m x n (CANN sets
+     * the layouts as b = batch, n = g = 1). */
+    int32_t SetBatchInfoForNormal(int32_t batchA, int32_t batchB, int32_t m, int32_t n, int32_t k)
+    {
+        if (batchA <= 0 || batchB <= 0 || m <= 0 || n <= 0 || k <= 0) {
+            std::fprintf(stderr, "matmul_tiling: SetBatchInfoForNormal(%d, %d, %d, %d, %d): positive values\n",
+                         batchA, batchB, m, n, k);
+            return -1;
+        }
+        SetALayout(batchA, m, 1, 1, k);
+        SetBLayout(batchB, n, 1, 1, k);
+        SetCLayout(std::max(batchA, batchB), m, 1, 1, n);
+        return 0;
+    }
+    /* The batches one IterateBatch computes at most. */
+    int32_t SetBatchNum(int32_t batch)
+    {
+        if (batch <= 0) {
+            std::fprintf(stderr, "matmul_tiling: SetBatchNum(%d): positive\n", batch);
+            return -1;
+        }
+        batchNum_ = batch;
+        return 0;
+    }
+    /* Sparse A (4:2 structured B in CANN's sparse Matmul): the cube's sparse mode is not modelled, so
+     * GetTiling refuses a tiling made with SetSparse(true). */
+    int32_t SetSparse(bool isSparseIn = false)
+    {
+        sparse_ = isSparseIn;
+        return 0;
+    }
+    /* The dequantisation of an int32 C to half (per tensor or per channel): recorded; the tiling is the same. */
+    int32_t SetDequantType(DequantType dequantType)
+    {
+        deqType_ = dequantType;
         return 0;
     }
     int32_t EnableBias(bool isBiasIn = false)
@@ -278,6 +333,8 @@ protected:
                           "8-bit fractals on the way into L0)", isz);
         if (madType_ != MatrixMadType::NORMAL)
             return refuse("SetMadType %d: only NORMAL is modelled", (int)madType_);
+        if (sparse_)
+            return refuse("SetSparse(true): the cube's sparse mode is not modelled");
         const int64_t K0 = 32 / isz, kal = std::max<int64_t>(K0, 16); /* baseK step: fractal rows of K */
         uint64_t l1, l0a, l0b, l0c;
         platform_->GetCoreMemSize(platform_ascendc::CoreMemType::L1, l1);
@@ -387,6 +444,13 @@ protected:
         t.dbL0A = dbA_ ? (int32_t)dbL0 : 1;
         t.dbL0B = dbB_ ? (int32_t)dbL0 : 1;
         t.dbL0C = dbC_ ? (int32_t)dbL0C : 1;
+        t.ALayoutInfoB = aLayout_[0], t.ALayoutInfoS = aLayout_[1], t.ALayoutInfoN = aLayout_[2];
+        t.ALayoutInfoG = aLayout_[3], t.ALayoutInfoD = aLayout_[4];
+        t.BLayoutInfoB = bLayout_[0], t.BLayoutInfoS = bLayout_[1], t.BLayoutInfoN = bLayout_[2];
+        t.BLayoutInfoG = bLayout_[3], t.BLayoutInfoD = bLayout_[4];
+        t.CLayoutInfoB = cLayout_[0], t.CLayoutInfoS1 = cLayout_[1], t.CLayoutInfoN = cLayout_[2];
+        t.CLayoutInfoG = cLayout_[3], t.CLayoutInfoS2 = cLayout_[4];
+        t.BatchNum = batchNum_;
         baseM = t.baseM;
         baseN = t.baseN;
         baseK = t.baseK;
@@ -403,6 +467,10 @@ protected:
     MatrixTraverse traverse_ = MatrixTraverse::NOSET;
     MatrixMadType madType_ = MatrixMadType::NORMAL;
     bool dbA_ = true, dbB_ = true, dbC_ = true;
+    int32_t aLayout_[5] = {0, 0, 0, 0, 0}, bLayout_[5] = {0, 0, 0, 0, 0}, cLayout_[5] = {0, 0, 0, 0, 0};
+    int32_t batchNum_ = 0;
+    bool sparse_ = false;
+    DequantType deqType_ = DequantType::SCALAR;
     int32_t mDim_ = 0, nDim_ = 0;
 };
 
@@ -473,6 +541,24 @@ public:
 private:
     int32_t dim_ = 0, singleM_ = -1, singleN_ = -1, singleK_ = -1;
     int32_t single_[3] = {0, 0, 0};
+};
+
+/* The tiling of a BatchMatmul (IterateBatch): one product's tiling on one core, the batch axis not split
+ * (batchM = batchN = 1); the batch layout from SetBatchInfoForNormal / Set*Layout and SetBatchNum. */
+class BatchMatmulTiling : public MatmulApiTilingBase {
+public:
+    using MatmulApiTilingBase::MatmulApiTilingBase;
+    using MatmulApiTilingBase::GetTiling;
+    int64_t GetTiling(AscendC::tiling::TCubeTiling &tiling) override { return compute(tiling, 1, -1, -1); }
+    /* After GetTiling: the cores used, the M x N grid and the batch grid. */
+    int32_t GetCoreNum(int32_t &dim, int32_t &mDim, int32_t &nDim, int32_t &batchCoreM, int32_t &batchCoreN)
+    {
+        dim = mDim_ * nDim_;
+        mDim = mDim_;
+        nDim = nDim_;
+        batchCoreM = batchCoreN = 1;
+        return 0;
+    }
 };
 
 } // namespace matmul_tiling

@@ -7,22 +7,7 @@
 
 #include "matmul_config.h"
 
-constexpr MatmulConfig GetIBShareNormConfig(bool intrinsicsLimit = false, bool batchLoop = false,
-                                            bool isVecND2NZ = false, BatchMode bmmMode = BatchMode::BATCH_LESS_THAN_L1,
-                                            bool isDoubleCache = false, bool enUnitFlag = true)
-{
-    MatmulConfig c = dvac::mm::config(false, false);
-    c.intrinsicsCheck = intrinsicsLimit;
-    c.isNBatch = batchLoop;
-    c.enVecND2NZ = isVecND2NZ;
-    c.batchMode = bmmMode;
-    c.enableDoubleCache = isDoubleCache;
-    c.enUnitFlag = enUnitFlag;
-    c.doIBShareNorm = true;
-    return c;
-}
-inline constexpr MatmulConfig CFG_IBSHARE_NORM = GetIBShareNormConfig();
-
+/* GetIBShareNormConfig and CFG_IBSHARE_NORM are constant_tiling.h's (via matmul_config.h). */
 namespace AscendC {
 using ::CFG_IBSHARE_NORM;
 using ::GetIBShareNormConfig;

@@ -11,6 +11,7 @@
 #define DVSIM_LIB_MATMUL_CONFIG_H
 
 #include "../../kernel_operator.h"
+#include "../../kernel_tiling/kernel_tiling.h"
 
 inline constexpr uint32_t SHARED_CO1_BUFFER_SIZE = 64 * 1024;
 
@@ -200,5 +201,10 @@ using ::ScheduleType;
 
 /* CANN declares CubeFormat in the global namespace too. */
 using AscendC::CubeFormat;
+
+#include "constant_tiling.h"
+#include "matmul_policy.h"
+#include "std_layout.h"
+#include "batch.h"
 
 #endif
