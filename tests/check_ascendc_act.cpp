@@ -11,46 +11,14 @@
 #include "ascendc/tiling/tiling_api.h"
 
 #include <check.h> /* last: Check defines `fail`, which <ios> (through tiling_api.h) uses as a name */
+#include "support/ascendc_session.h"
 
 using namespace AscendC;
 
 namespace {
 
-struct Session {
-    aclrtStream stream = nullptr;
-    Session()
-    {
-        ck_assert_int_eq(aclInit(nullptr), ACL_SUCCESS);
-        ck_assert_int_eq(aclrtSetDevice(0), ACL_SUCCESS);
-        ck_assert_int_eq(aclrtCreateStream(&stream), ACL_SUCCESS);
-    }
-    ~Session()
-    {
-        aclrtDestroyStream(stream);
-        aclrtResetDevice(0);
-        aclFinalize();
-    }
-};
-
-template <class T> struct Dev {
-    void *p = nullptr;
-    size_t n = 0;
-    explicit Dev(const std::vector<T> &h) : n(h.size())
-    {
-        ck_assert_int_eq(aclrtMalloc(&p, n * sizeof(T), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-        ck_assert_int_eq(aclrtMemcpy(p, n * sizeof(T), h.data(), n * sizeof(T), ACL_MEMCPY_HOST_TO_DEVICE),
-                         ACL_SUCCESS);
-    }
-    ~Dev() { aclrtFree(p); }
-    std::vector<T> get() const
-    {
-        std::vector<T> h(n);
-        ck_assert_int_eq(aclrtMemcpy(h.data(), n * sizeof(T), p, n * sizeof(T), ACL_MEMCPY_DEVICE_TO_HOST),
-                         ACL_SUCCESS);
-        return h;
-    }
-    uint8_t *gm() const { return static_cast<uint8_t *>(p); }
-};
+using dvtest::Session;
+using dvtest::Dev;
 
 uint64_t g_rng = 0x2545f4914f6cdd1dull;
 std::vector<float> data(size_t n, double lo, double hi)

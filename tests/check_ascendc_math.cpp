@@ -12,49 +12,14 @@
 
 #include "acl/acl.h"
 #include "ascendc/kernel_operator.h"
+#include "support/ascendc_session.h"
 
 using namespace AscendC;
 
 namespace {
 
-/* One AscendCL session on device 0 with a stream (each test runs in its own process). */
-struct Session {
-    aclrtStream stream = nullptr;
-    Session()
-    {
-        ck_assert_int_eq(aclInit(nullptr), ACL_SUCCESS);
-        ck_assert_int_eq(aclrtSetDevice(0), ACL_SUCCESS);
-        ck_assert_int_eq(aclrtCreateStream(&stream), ACL_SUCCESS);
-    }
-    ~Session()
-    {
-        aclrtDestroyStream(stream);
-        aclrtResetDevice(0);
-        aclFinalize();
-    }
-    int sync() { return aclrtSynchronizeStream(stream); }
-};
-
-/* A device buffer with host contents. */
-template <class T> struct Dev {
-    void *p = nullptr;
-    size_t n = 0;
-    explicit Dev(const std::vector<T> &h) : n(h.size())
-    {
-        ck_assert_int_eq(aclrtMalloc(&p, n * sizeof(T), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-        ck_assert_int_eq(aclrtMemcpy(p, n * sizeof(T), h.data(), n * sizeof(T), ACL_MEMCPY_HOST_TO_DEVICE),
-                         ACL_SUCCESS);
-    }
-    ~Dev() { aclrtFree(p); }
-    std::vector<T> get() const
-    {
-        std::vector<T> h(n);
-        ck_assert_int_eq(aclrtMemcpy(h.data(), n * sizeof(T), p, n * sizeof(T), ACL_MEMCPY_DEVICE_TO_HOST),
-                         ACL_SUCCESS);
-        return h;
-    }
-    uint8_t *gm() const { return static_cast<uint8_t *>(p); }
-};
+using dvtest::Session;
+using dvtest::Dev;
 
 uint64_t g_rng = 0x2545f4914f6cdd1dull;
 double uni(double lo, double hi)

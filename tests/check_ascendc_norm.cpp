@@ -16,28 +16,15 @@
 
 #include "acl/acl.h"
 #include "ascendc/kernel_operator.h"
+#include "support/ascendc_session.h"
 
 using namespace AscendC;
 
 namespace {
 
-/* ------------------------------------------------------------------ host side */
+using dvtest::Session;
 
-struct Session {
-    aclrtStream stream = nullptr;
-    Session()
-    {
-        ck_assert_int_eq(aclInit(nullptr), ACL_SUCCESS);
-        ck_assert_int_eq(aclrtSetDevice(0), ACL_SUCCESS);
-        ck_assert_int_eq(aclrtCreateStream(&stream), ACL_SUCCESS);
-    }
-    ~Session()
-    {
-        aclrtDestroyStream(stream);
-        aclrtResetDevice(0);
-        aclFinalize();
-    }
-};
+/* ------------------------------------------------------------------ host side */
 
 uint64_t g_rng = 0x2545f4914f6cdd1dull;
 double uni(double lo, double hi)
