@@ -19,7 +19,7 @@
 # Environment: DVSIM_PROFILE (default ascend910b1, the chip of the samples' published figures),
 # PYTHON (default /usr/bin/python3, which has numpy on Debian), WORK (scratch, default a temp dir),
 # TIMEOUT_S (per command, default 600), SAMPLE_VARS (e.g. "SCENARIO_NUM=3 COPY_DST=L1": values that
-# override the README's shell variables in its commands).  The last line is "N passed, N failed of N".
+# override the README's shell variables in its commands and the -D options of its cmake line).  The last line is "N passed, N failed of N".
 set -u
 PREFIX=${1:?usage: ascendc_samples.sh PREFIX ASC_DEVKIT_DIR [LIST]}
 SRC=${2:?usage: ascendc_samples.sh PREFIX ASC_DEVKIT_DIR [LIST]}
@@ -77,12 +77,16 @@ while read -r rel; do
         printf 's/\\$%s/%s/g; s/\\${%s}/%s/g\n' "${kv%%=*}" "${kv#*=}" "${kv%%=*}" "${kv#*=}" >>"$vars"
     done
     printf 's/\\$SCENARIO_NUM/%s/g; s/\\${SCENARIO_NUM}/%s/g; s/\\$SCENARIO/%s/g\n' "$scen" "$scen" "$scen" >>"$vars"
-    grep -hE '^ *[A-Z_][A-Z0-9_]*=[A-Za-z0-9_.-]+( +[A-Z_][A-Z0-9_]*=[A-Za-z0-9_.-]+)* *$' "$d/README.md" 2>/dev/null |
+    sed 's/ *#.*//' "$d/README.md" 2>/dev/null |
+        grep -E '^ *[A-Z_][A-Z0-9_]*=[A-Za-z0-9_.-]+( +[A-Z_][A-Z0-9_]*=[A-Za-z0-9_.-]+)* *$' |
         tr ' ' '\n' | grep = | awk -F= '!seen[$1]++ { printf "s/\\$%s/%s/g; s/\\${%s}/%s/g\n", $1, $2, $1, $2 }' >>"$vars"
     # the README's cmake options for the default (npu) run mode
     opts=$(grep -h '^ *cmake .*\.\.' "$d/README.md" 2>/dev/null | grep -v RUN_MODE | head -n 1 |
         grep -o -- '-D[A-Za-z_][A-Za-z0-9_]*=[^ ;]*' | sed -f "$vars" |
         grep -v '\$' | grep -v CMAKE_ASC_ARCHITECTURES | tr '\n' ' ')
+    for kv in $SAMPLE_VARS; do # SAMPLE_VARS also override a -D the README spells out
+        opts=$(echo "$opts" | sed "s|-D${kv%%=*}=[^ ]*|-D$kv|")
+    done
     opts="$opts -DCMAKE_ASC_ARCHITECTURES=dav-2201"
     log="$d/log.txt"
     # shellcheck disable=SC2086 # opts is a list of -D options
