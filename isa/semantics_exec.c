@@ -122,28 +122,32 @@ static void exec_img2col(const dv_insn_t *in, dv_mem_t *m)
     dv_sem_i2c_get(in, &g);
     uint8_t *d = mem_at(m, FA(IMG2COL, dst));
     const uint8_t *s = mem_at(m, FA(IMG2COL, src));
-    const uint64_t kblocks = g.C1 * g.kh * g.kw, hw = g.Ho * g.Wo;
+    const uint64_t kblocks = g.C1 * g.kh * g.kw, hw = g.Ho * g.Wo, e = g.esize;
+    uint8_t padv[32], zero[32] = {0};
+    for (uint64_t i = 0; i < 32; i++)
+        padv[i] = (uint8_t)(g.padv >> (8 * (i % e)));
     for (uint64_t ml = 0; ml < g.M1 * 16; ml++) {
         const uint64_t mm = g.m0 + ml;
         const bool row = ml < g.mext && mm < hw;
         const int64_t oh = row ? (int64_t)(mm / g.Wo) : 0, ow = row ? (int64_t)(mm % g.Wo) : 0;
         for (uint64_t kb = 0; kb < g.K1; kb++) {
-            uint8_t *dp = d + ((ml / 16) * g.K1 + kb) * 512 + (ml % 16) * 32;
-            const uint64_t kk = g.k0 / 16 + kb; /* C0 group index (c1i, khi, kwi) */
-            bool ok = row && kk < kblocks;
-            int64_t ih = 0, iw = 0;
-            uint64_t c1i = 0;
-            if (ok) {
-                const uint64_t kwi = kk % g.kw, khi = (kk / g.kw) % g.kh;
-                c1i = kk / (g.kw * g.kh);
-                ih = oh * (int64_t)g.sh - (int64_t)g.pt + (int64_t)(khi * g.dh);
-                iw = ow * (int64_t)g.sw - (int64_t)g.pl + (int64_t)(kwi * g.dw);
-                ok = ih >= 0 && ih < (int64_t)g.H && iw >= 0 && iw < (int64_t)g.W;
+            const uint64_t kk = g.k0 / g.C0 + kb; /* C0 group index (c1i, khi, kwi) */
+            /* a window position outside the map reads the pad value; rows past m_ext or the output
+             * and columns past the kernel read zero */
+            const uint8_t *v = zero;
+            if (row && kk < kblocks) {
+                const uint64_t kwi = kk % g.kw, khi = (kk / g.kw) % g.kh, c1i = kk / (g.kw * g.kh);
+                const int64_t ih = oh * (int64_t)g.sh - (int64_t)g.pt + (int64_t)(khi * g.dh);
+                const int64_t iw = ow * (int64_t)g.sw - (int64_t)g.pl + (int64_t)(kwi * g.dw);
+                v = ih >= 0 && ih < (int64_t)g.H && iw >= 0 && iw < (int64_t)g.W
+                        ? s + ((c1i * g.H + (uint64_t)ih) * g.W + (uint64_t)iw) * 32
+                        : padv;
             }
-            if (ok)
-                memmove(dp, s + ((c1i * g.H + (uint64_t)ih) * g.W + (uint64_t)iw) * 32, 32);
+            if (!g.trans)
+                memmove(d + dv_sem_i2c_dst_off(&g, ml, kb * g.C0), v, 32);
             else
-                memset(dp, 0, 32);
+                for (uint64_t c = 0; c < g.C0; c++)
+                    memmove(d + dv_sem_i2c_dst_off(&g, ml, kb * g.C0 + c), v + c * e, e);
         }
     }
 }
@@ -275,9 +279,16 @@ static int exec_check(const dv_insn_t *in, const dv_op_spec_t *os, dv_error_t *e
         break;
     case DV_FORM_IMG2COL:
         t = FT(IMG2COL, dtype);
-        if (FI(IMG2COL, k_start) % 16 || FI(IMG2COL, k_ext) % 16)
-            return dv_error_set(err, DV_ERR_RANGE, NULL, (int)in->line, 0,
-                                "%s: k_start and k_ext must be multiples of 16", os->mnemonic);
+        if (dv_sem_dtype_ok(os, t)) {
+            const uint64_t c0 = 32 / dv_dtype_size(t);
+            if (FI(IMG2COL, k_start) % c0 || FI(IMG2COL, k_ext) % c0)
+                return dv_error_set(err, DV_ERR_RANGE, NULL, (int)in->line, 0,
+                                    "%s: k_start and k_ext must be multiples of C0 (%llu)", os->mnemonic,
+                                    (unsigned long long)c0);
+            if (dv_dtype_size(t) == 1 && FI(IMG2COL, transpose))
+                return dv_error_set(err, DV_ERR_UNSUPPORTED, NULL, (int)in->line, 0,
+                                    "%s: transpose is for 16- and 32-bit types", os->mnemonic);
+        }
         break;
     case DV_FORM_MMAD:
     case DV_FORM_MMADB: t = FT(MMAD, dtype); break;
