@@ -121,7 +121,8 @@ static void exec_img2col(const dv_insn_t *in, dv_mem_t *m)
     i2c_t g;
     dv_sem_i2c_get(in, &g);
     uint8_t *d = mem_at(m, FA(IMG2COL, dst));
-    const uint8_t *s = mem_at(m, FA(IMG2COL, src));
+    const uint64_t s0 = DV_ADDR_OFF(FA(IMG2COL, src));
+    const uint8_t *l1 = mem_at(m, FA(IMG2COL, src) - s0);
     const uint64_t kblocks = g.C1 * g.kh * g.kw, hw = g.Ho * g.Wo, e = g.esize;
     uint8_t padv[32], zero[32] = {0};
     for (uint64_t i = 0; i < 32; i++)
@@ -139,9 +140,14 @@ static void exec_img2col(const dv_insn_t *in, dv_mem_t *m)
                 const uint64_t kwi = kk % g.kw, khi = (kk / g.kw) % g.kh, c1i = kk / (g.kw * g.kh);
                 const int64_t ih = oh * (int64_t)g.sh - (int64_t)g.pt + (int64_t)(khi * g.dh);
                 const int64_t iw = ow * (int64_t)g.sw - (int64_t)g.pl + (int64_t)(kwi * g.dw);
-                v = ih >= 0 && ih < (int64_t)g.H && iw >= 0 && iw < (int64_t)g.W
-                        ? s + ((c1i * g.H + (uint64_t)ih) * g.W + (uint64_t)iw) * 32
-                        : padv;
+                if (ih >= 0 && ih < (int64_t)g.H && iw >= 0 && iw < (int64_t)g.W) {
+                    uint64_t a = s0 + ((c1i * g.H + (uint64_t)ih) * g.W + (uint64_t)iw) * 32;
+                    if (g.bound && a >= g.bound) /* SetLoadDataBoundary: wrap to L1's start */
+                        a %= g.bound;
+                    v = l1 + a;
+                } else {
+                    v = padv;
+                }
             }
             if (!g.trans)
                 memmove(d + dv_sem_i2c_dst_off(&g, ml, kb * g.C0), v, 32);

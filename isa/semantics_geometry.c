@@ -427,6 +427,7 @@ void dv_sem_i2c_get(const dv_insn_t *in, i2c_t *g)
     g->M1 = dv_ceil_div(g->mext, 16);
     g->K1 = dv_ceil_div(g->kext, g->C0);
     g->padv = FI(IMG2COL, pad_value);
+    g->bound = FI(IMG2COL, boundary);
     g->l0b = dv_op_spec((dv_op_t)in->op)->dst_space == DV_SPACE_L0B;
     g->trans = g->l0b || FI(IMG2COL, transpose);
 }
@@ -448,9 +449,8 @@ uint64_t dv_sem_i2c_dst_off(const i2c_t *g, uint64_t ml, uint64_t kl)
 
 uint64_t dv_sem_i2c_dst_bytes(const i2c_t *g)
 {
-    if (!g->trans)
-        return g->M1 * g->K1 * 512;
-    return g->M1 * 16 * dv_ceil_div(g->kext, 16) * 16 * g->esize;
+    /* the last row's last column is the highest element written in every layout */
+    return dv_sem_i2c_dst_off(g, g->M1 * 16 - 1, g->K1 * g->C0 - 1) + g->esize;
 }
 
 /* Bounding range of the feature-map bytes an img2col reads; false when it reads none. */
@@ -511,8 +511,13 @@ int dv_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_M
         i2c_t g;
         dv_sem_i2c_get(in, &g);
         range_set(&out[n++], FA(IMG2COL, dst), 0, dv_sem_i2c_dst_bytes(&g), true);
-        if (i2c_src_range(&g, &lo, &hi))
-            range_set(&out[n++], FA(IMG2COL, src), lo, hi, false);
+        if (i2c_src_range(&g, &lo, &hi)) {
+            const uint64_t s0 = DV_ADDR_OFF(FA(IMG2COL, src));
+            if (g.bound && s0 + hi > g.bound) /* some reads wrap: all of them land below the boundary */
+                range_set(&out[n++], FA(IMG2COL, src) - s0, 0, g.bound, false);
+            else
+                range_set(&out[n++], FA(IMG2COL, src), lo, hi, false);
+        }
         return n;
     }
     case DV_FORM_MMAD:

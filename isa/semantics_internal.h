@@ -191,6 +191,7 @@ typedef struct i2c {
     uint64_t H, W, C1, kh, kw, sh, sw, pt, pl, dh, dw, Ho, Wo;
     uint64_t m0, mext, k0, kext, M1, K1, esize, C0;
     uint64_t padv;   /* the pad value's bits (esize bytes) */
+    uint64_t bound;  /* L1 bytes past which reads wrap to L1's start (0: none) */
     bool trans, l0b; /* transposed fractals (TRANSPOSE, or always into L0B); into L0B */
 } i2c_t;
 

@@ -298,9 +298,10 @@ START_TEST(test_semantics_img2col)
         {4, 4, 2, 5, 5, 1, 1, 2, 2, 2, 2, 1, 1, 0, 16, 400, 240}, /* k window at the end */
     };
     /* variant: dtype, into L0B, transpose, pad value */
-    const struct { dv_dtype_t t; int l0b, trans; uint32_t pad; } vs[] = {
-        {DV_DT_F16, 0, 0, 0},      {DV_DT_BF16, 0, 0, 0},      {DV_DT_F16, 0, 1, 0x3c00}, {DV_DT_F16, 1, 0, 0xbc00},
-        {DV_DT_F32, 0, 0, 0},      {DV_DT_F32, 0, 1, 0x3f800000}, {DV_DT_F32, 1, 1, 7},
+    const struct { dv_dtype_t t; int l0b, trans; uint32_t pad, bound; } vs[] = {
+        {DV_DT_F16, 0, 0, 0, 0},      {DV_DT_BF16, 0, 0, 0, 0},         {DV_DT_F16, 0, 1, 0x3c00, 0},
+        {DV_DT_F16, 1, 0, 0xbc00, 0}, {DV_DT_F32, 0, 0, 0, 0},          {DV_DT_F32, 0, 1, 0x3f800000, 0},
+        {DV_DT_F32, 1, 1, 7, 0},      {DV_DT_F16, 0, 0, 0, 2048 + 480}, /* reads past L1 byte 2528 wrap to 0 */
     };
     for (size_t d = 0; d < sizeof vs / sizeof vs[0]; d++)
         for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
@@ -319,6 +320,7 @@ START_TEST(test_semantics_img2col)
             sr_fset(&in, "dtype", vs[d].t);
             sr_fset(&in, "transpose", vs[d].trans);
             sr_fset(&in, "pad_value", vs[d].pad);
+            sr_fset(&in, "boundary", vs[d].bound);
             for (int i = 0; i < 17; i++)
                 sr_fset(&in, names[i], p[i]);
             sr_exec_ok(&in, NULL, &got);
@@ -328,7 +330,7 @@ START_TEST(test_semantics_img2col)
             const int Wo = (W + p[9] + p[10] - p[12] * (kw - 1) - 1) / p[6] + 1;
             const int Ktot = C1 * kh * kw * C0, mext = p[14], kext = p[16], M1 = (mext + 15) / 16, K1 = kext / C0;
             const int KB = (kext + 15) / 16;
-            const uint8_t *fm = want.buf[DV_SPACE_L1] + soff;
+            const uint8_t *l1 = want.buf[DV_SPACE_L1];
             for (int ml = 0; ml < M1 * 16; ml++)
                 for (int kl = 0; kl < kext; kl++) {
                     const int m = p[13] + ml, k = p[15] + kl;
@@ -336,9 +338,11 @@ START_TEST(test_semantics_img2col)
                     if (ml < mext && m < Ho * Wo && k < Ktot) {
                         const int c0 = k % C0, kwi = (k / C0) % kw, khi = (k / C0 / kw) % kh, c1 = k / C0 / kw / kh;
                         const int ih = (m / Wo) * p[5] - p[7] + khi * p[11], iw = (m % Wo) * p[6] - p[9] + kwi * p[12];
+                        size_t a = soff + (((size_t)c1 * (size_t)H + (size_t)ih) * (size_t)W + (size_t)iw) * 32;
+                        if (vs[d].bound && a >= vs[d].bound)
+                            a %= vs[d].bound;
                         if (ih >= 0 && ih < H && iw >= 0 && iw < W)
-                            memcpy(&v, fm + ((((size_t)c1 * (size_t)H + (size_t)ih) * (size_t)W + (size_t)iw) * 32 +
-                                             (size_t)c0 * (size_t)e), (size_t)e);
+                            memcpy(&v, l1 + a + (size_t)c0 * (size_t)e, (size_t)e);
                         else
                             v = vs[d].pad;
                     }
