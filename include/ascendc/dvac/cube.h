@@ -21,6 +21,7 @@
 #include "tensor.h"
 #include "sync.h"
 #include "copy.h"
+#include <cstring>
 
 /* Fixpipe's quantisation modes: a compiler builtin type of CANN, hence in the global namespace.
  * dvsim runs NoQuant, F322F16 and F322BF16; the others fail naming the mode. */
@@ -195,8 +196,10 @@ inline void need_space(const AscendC::LocalTensor<T> &t, dv_space_t s, const cha
 /* Unit flags (Mmad / Fixpipe unitFlag 2 and 3): the hardware orders an Mmad and the Fixpipe reading
  * its L0C by per-512-byte flags instead of events.  Modelled per instruction: an Mmad with unitFlag 3
  * sets an M -> FIX event that the next Fixpipe with a unitFlag waits for, and a Fixpipe with unitFlag
- * 3 sets a FIX -> M event that the next Mmad with a unitFlag waits for.  The two event ids are taken
- * from the pool on first use; state is per stream (each stream runs on its own thread). */
+ * 3 sets a FIX -> M event that the next Mmad with a unitFlag waits for.  The unit flags are not event
+ * flags, so a kernel may use every event id beside them: the two ids are the highest free ones of
+ * their pipe pairs (kernels count from EVENT_ID0 up), taken on first use; state is per stream (each
+ * stream runs on its own thread). */
 struct UnitFlags {
     int mfix = -1, fixm = -1;
     bool mfix_set = false, fixm_set = false;
@@ -215,6 +218,18 @@ inline void unit_wait(dv_k_t *c, bool on_fix)
         u.fixm_set = false;
     }
 }
+/* The highest free event id of a pipe pair: the pool hands out the lowest, so take and give back. */
+inline int event_alloc_top(dv_k_t *c, dv_pipe_t src, dv_pipe_t dst)
+{
+    const int top = (int)dvk_config(c)->sync_event_ids - 1;
+    int taken[16], n = 0, id;
+    while ((id = dvk_event_alloc(c, src, dst)) < top && n < 16)
+        taken[n++] = id;
+    while (n > 0)
+        dvk_event_free(c, src, dst, taken[--n]);
+    return id;
+}
+
 inline void unit_set(dv_k_t *c, bool on_fix)
 {
     UnitFlags &u = g_unit;
@@ -222,11 +237,23 @@ inline void unit_set(dv_k_t *c, bool on_fix)
     bool &set = on_fix ? u.fixm_set : u.mfix_set;
     const dv_pipe_t src = on_fix ? DV_PIPE_FIX : DV_PIPE_M, dst = on_fix ? DV_PIPE_M : DV_PIPE_FIX;
     if (id < 0)
-        id = dvk_event_alloc(c, src, dst);
+        id = event_alloc_top(c, src, dst);
     if (set) /* still unconsumed: the later instruction of the same pipe releases the earlier one too */
         dvk_wait_flag(c, src, dst, id);
     dvk_set_flag(c, src, dst, id);
     set = true;
+}
+
+/* set_fpc: one scalar issue; with the unit-flag bit the pending unit-flag events are consumed. */
+inline void fpc_write(dv_k_t *c, bool clear_units)
+{
+    if (!cube_here(c))
+        return;
+    dvk_scalar(c, (int64_t)(dvk_config(c)->scalar_issue_cycles ? dvk_config(c)->scalar_issue_cycles : 1));
+    if (clear_units) {
+        unit_wait(c, true);
+        unit_wait(c, false);
+    }
 }
 
 /* Bytes an L0C (NZ, 4-byte) operand of m rows x n columns with `stride` rows per column block spans. */
@@ -572,6 +599,31 @@ inline __gm__ uint8_t *GetSysWorkSpacePtr() { return ::dvac::g_sys_workspace; }
 namespace AscendC {
 inline void SetSysWorkspace(GM_ADDR workspace) { ::dvac::g_sys_workspace = workspace; }
 inline void SetSysWorkspaceForce(GM_ADDR workspace) { ::dvac::g_sys_workspace = workspace; }
+/* SetFixPipeConfig: set_fpc, the FixPipe's register of pre-quantisation / ReLU tensor addresses (read by
+ * the vector quantisation modes, which dvsim does not run) and the unit-flag bit (FPC[63]), which clears
+ * the unit flags of L0C: here the pending unit-flag events are consumed
+ * (impl/basic_api/dav_c220/kernel_operator_fixpipe_impl.h, SetFixPipeConfigImpl).  One scalar issue. */
+template <typename T>
+inline void SetFixPipeConfig(const LocalTensor<T> &reluPre, const LocalTensor<T> &quantPre, bool isUnitFlag = false,
+                             const dvac::Loc &loc = dvac::Loc::here())
+{
+    const char *api = "SetFixPipeConfig";
+    dvac::need_space(reluPre, DV_SPACE_FB, "reluPre tensor (C2PIPE2GM)", loc, api);
+    dvac::need_space(quantPre, DV_SPACE_FB, "quantPre tensor (C2PIPE2GM)", loc, api);
+    dvac::fpc_write(dvac::at(loc), isUnitFlag);
+}
+template <typename T, bool setRelu = false>
+inline void SetFixPipeConfig(const LocalTensor<T> &pre, bool isUnitFlag = false,
+                             const dvac::Loc &loc = dvac::Loc::here())
+{
+    if (pre.space() != DV_SPACE_FB && pre.space() != DV_SPACE_L0C)
+        dvac::fail_at(loc, "SetFixPipeConfig", "the tensor must be in the Fixpipe buffer (C2PIPE2GM) or L0C (CO1), "
+                      "this one is in %s", dvk_space_name(pre.space()));
+    dvac::fpc_write(dvac::at(loc), isUnitFlag);
+}
+
 } // namespace AscendC
+
+#include "cube_load3d.h"
 
 #endif
