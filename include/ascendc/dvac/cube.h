@@ -465,6 +465,34 @@ inline void LoadData(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
                                                                 p.repeatTimes, p.srcStride, p.dstGap, false);
 }
 
+/* LoadData with LoadData2DParamsV2: Ascend 950's 2-D load.  CANN declares it for dav-2201 too and reports
+ * it as not supported there (impl/basic_api/dav_c220/kernel_operator_mm_impl.h, LoadData2DL12L0ACal):
+ * a kernel that names it compiles (the 950 branch of an #if) and fails if it calls it. */
+struct LoadData2DParamsV2 {
+    LoadData2DParamsV2() {}
+    LoadData2DParamsV2(uint32_t mStartPositionIn, uint32_t kStartPositionIn, uint16_t mStepIn, uint16_t kStepIn,
+                       int32_t srcStrideIn, uint16_t dstStrideIn, bool ifTransposeIn, uint8_t sidIn)
+        : mStartPosition(mStartPositionIn), kStartPosition(kStartPositionIn), mStep(mStepIn), kStep(kStepIn),
+          srcStride(srcStrideIn), dstStride(dstStrideIn), ifTranspose(ifTransposeIn), sid(sidIn)
+    {
+    }
+    uint32_t mStartPosition = 0;
+    uint32_t kStartPosition = 0;
+    uint16_t mStep = 0;
+    uint16_t kStep = 0;
+    int32_t srcStride = 0;
+    uint16_t dstStride = 0;
+    bool ifTranspose = false;
+    uint8_t sid = 0;
+};
+template <typename T>
+inline void LoadData(const LocalTensor<T> &, const LocalTensor<T> &, const LoadData2DParamsV2 &,
+                     const dvac::Loc &loc = dvac::Loc::here())
+{
+    dvac::fail_at(loc, "LoadData", "LoadData2DParamsV2 is not supported on dav-2201 (CANN reports it so): use "
+                  "LoadData2DParams or LoadData3DParamsV2");
+}
+
 /* Mmad: mmad.  Types (C, A, B): (float, half, half), (float, bfloat16_t, bfloat16_t), (float, float,
  * float), (int32_t, int8_t, int8_t). */
 template <typename T, typename U, typename S>
