@@ -116,6 +116,18 @@ static void exec_vbrcb(const dv_insn_t *in, dv_mem_t *m)
     }
 }
 
+static void exec_fill(const dv_insn_t *in, dv_mem_t *m)
+{
+    uint8_t *d = mem_at(m, FA(FILL, dst));
+    const uint64_t e = dv_dtype_size(FT(FILL, dtype)), v = FI(FILL, value), bl = FI(FILL, blocks);
+    uint8_t blk[512];
+    for (uint64_t i = 0; i < 512; i++)
+        blk[i] = (uint8_t)(v >> (8 * (i % e)));
+    for (uint64_t r = 0; r < FI(FILL, rows); r++)
+        for (uint64_t b = 0; b < bl; b++)
+            memcpy(d + (r * (bl + FI(FILL, dst_gap)) + b) * 512, blk, 512);
+}
+
 static void exec_img2col(const dv_insn_t *in, dv_mem_t *m)
 {
     i2c_t g;
@@ -173,6 +185,7 @@ static int exec_mmad(const dv_insn_t *in, dv_mem_t *m, dv_error_t *err)
     const uint64_t M1 = dv_ceil_div(M, 16), K1 = dv_ceil_div(K, K0), N1 = dv_ceil_div(N, 16);
     const bool from_bias = dv_op_spec(in->op)->form == DV_FORM_MMADB;
     const bool init = from_bias || FI(MMAD, init), ints = t == DV_DT_S8;
+    const bool gemv = !from_bias && M == 1 && FI(MMAD, gemv);
     const uint8_t *bias = from_bias ? mem_at(m, FA(MMADB, bias)) : NULL;
     uint8_t *c = mem_at(m, FA(MMAD, c));
     const uint8_t *a = mem_at(m, FA(MMAD, a)), *b = mem_at(m, FA(MMAD, b));
@@ -194,7 +207,8 @@ static int exec_mmad(const dv_insn_t *in, dv_mem_t *m, dv_error_t *err)
     }
     for (uint64_t i = 0; i < M; i++)
         for (uint64_t k = 0; k < K; k++) {
-            const uint8_t *p = a + (((i / 16) * K1 + k / K0) * 512 + ((i % 16) * K0 + k % K0) * sz);
+            /* GEMV (asc-devkit's GEMV page; m = 1 with gemv): A is k contiguous elements */
+            const uint8_t *p = gemv ? a + k * sz : a + (((i / 16) * K1 + k / K0) * 512 + ((i % 16) * K0 + k % K0) * sz);
             if (ints)
                 ia[i * K + k] = (int8_t)p[0];
             else
@@ -298,6 +312,7 @@ static int exec_check(const dv_insn_t *in, const dv_op_spec_t *os, dv_error_t *e
         break;
     case DV_FORM_MMAD:
     case DV_FORM_MMADB: t = FT(MMAD, dtype); break;
+    case DV_FORM_FILL: t = FT(FILL, dtype); break;
     case DV_FORM_VBRCB:
     case DV_FORM_VTRANSPOSE:
     case DV_FORM_VGATHERB:
@@ -382,6 +397,7 @@ int dv_exec(const dv_insn_t *in, const dv_vstate_t *vs, dv_mem_t *m, dv_error_t 
     case DV_FORM_ND2NZ: exec_nd2nz(in, m); break;
     case DV_FORM_LOAD2D: exec_load2d(in, m); break;
     case DV_FORM_IMG2COL: exec_img2col(in, m); break;
+    case DV_FORM_FILL: exec_fill(in, m); break;
     case DV_FORM_MMAD:
     case DV_FORM_MMADB: rc = exec_mmad(in, m, err); break;
     case DV_FORM_FIXPIPE: exec_fixpipe(in, vs, m); break;

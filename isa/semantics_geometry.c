@@ -507,6 +507,11 @@ int dv_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_M
         range_set(&out[n++], FA(LOAD2D, src), base * 512, (base + (rep - 1) * FI(LOAD2D, src_stride) + 1) * 512, false);
         return n;
     }
+    case DV_FORM_FILL: {
+        const uint64_t rep = FI(FILL, rows), bl = FI(FILL, blocks);
+        range_set(&out[n++], FA(FILL, dst), 0, ((rep - 1) * (bl + FI(FILL, dst_gap)) + bl) * 512, true);
+        return n;
+    }
     case DV_FORM_IMG2COL: {
         i2c_t g;
         dv_sem_i2c_get(in, &g);
@@ -533,7 +538,10 @@ int dv_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_M
             range_set(&out[n++], FA(MMADB, bias), 0, nn * 4, false);
         else if (!FI(MMAD, init))
             range_set(&out[n++], FA(MMAD, c), 0, chi, false);
-        range_set(&out[n++], FA(MMAD, a), 0, (M1 * K1 - 1) * 512 + (((m - 1) % 16) * K0 + (k - 1) % K0) * sz + sz, false);
+        /* GEMV (m = 1 with gemv): A is k contiguous elements */
+        const bool gemv = os->form == DV_FORM_MMAD && m == 1 && FI(MMAD, gemv);
+        range_set(&out[n++], FA(MMAD, a), 0,
+                  gemv ? k * sz : (M1 * K1 - 1) * 512 + (((m - 1) % 16) * K0 + (k - 1) % K0) * sz + sz, false);
         range_set(&out[n++], FA(MMAD, b), 0, (K1 * N1 - 1) * 512 + (((nn - 1) % 16) * K0 + (k - 1) % K0) * sz + sz, false);
         return n;
     }
@@ -660,6 +668,10 @@ int dv_xfer_shape(const dv_insn_t *in, dv_xfer_t *x)
         }
         return 0;
     }
+    case DV_FORM_FILL: /* the blocks written; nothing is read */
+        x->src_bytes = 0;
+        x->dst_bytes = FI(FILL, rows) * FI(FILL, blocks) * 512;
+        return 0;
     case DV_FORM_IMG2COL: {
         i2c_t g;
         dv_sem_i2c_get(in, &g);

@@ -454,7 +454,7 @@ static void cube_compute(dv_k_t *k, conv_ctx_t *c, const cube_item_t *it, uint64
             *l0c = dvk_que_alloc(k, &c->l0cq);
         dvk_que_deque(k, &c->l0aq);
         dvk_que_deque(k, &c->l0bq);
-        dvk_mmad(k, *l0c, a, bb, c->dt, (int64_t)tk.mc, (int64_t)klc * C0, tk.nc, it->first && kb == 0);
+        dvk_mmad(k, *l0c, a, bb, c->dt, (int64_t)tk.mc, (int64_t)klc * C0, tk.nc, it->first && kb == 0, 0);
         dvk_que_free(k, &c->l0aq, a);
         dvk_que_free(k, &c->l0bq, bb);
     }
