@@ -277,6 +277,8 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
     }
     for (auto &f : flags_) {
         f.set = false;
+        f.issued = 0;
+        f.cleared = 0;
         path_.release(f.node);
         f.node = CriticalPath::kNone;
     }
