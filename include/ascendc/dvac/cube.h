@@ -331,16 +331,15 @@ inline bool mmad_check(const AscendC::LocalTensor<T> &dst, const AscendC::LocalT
         return false;
     if (p.m > 4095 || p.n > 4095 || p.k > 4095)
         fail_at(loc, api, "m %u, n %u and k %u must be in [0, 4095]", p.m, p.n, p.k);
-    if (p.m == 1)
-        fail_at(loc, api, "m = 1 is GEMV on dav-2201 (A read as k contiguous elements, CANN's GEMV page), which the "
-                "model's mmad (A as ZZ fractals) does not do yet");
     if (p.unitFlag != 0 && p.unitFlag != 2 && p.unitFlag != 3)
         fail_at(loc, api, "unitFlag %u is not 0, 2 or 3", p.unitFlag);
     check_aligned(dst, loc, api);
     check_aligned(fm, loc, api);
     check_aligned(filter, loc, api);
     const uint64_t K0 = 32 / sizeof(U), m1 = (p.m + 15u) / 16, n1 = (p.n + 15u) / 16, k1 = (p.k + K0 - 1) / K0;
-    need_bytes(fm, (m1 * k1 - 1) * 512 + (((p.m - 1u) % 16) * K0 + (p.k - 1u) % K0 + 1) * sizeof(U), loc, api);
+    /* m = 1 is GEMV (CANN's GEMV page): A is k contiguous elements */
+    need_bytes(fm, p.m == 1 ? (uint64_t)p.k * sizeof(U)
+                            : (m1 * k1 - 1) * 512 + (((p.m - 1u) % 16) * K0 + (p.k - 1u) % K0 + 1) * sizeof(U), loc, api);
     need_bytes(filter, (k1 * n1 - 1) * 512 + (((p.n - 1u) % 16) * K0 + (p.k - 1u) % K0 + 1) * sizeof(U), loc, api);
     need_bytes(dst, nz_span(p.m, p.n, m1 * 16, 4), loc, api);
     return true;
@@ -508,8 +507,9 @@ inline void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const Loca
         return;
     if (p.unitFlag)
         dvac::unit_wait(c, false);
+    /* m = 1 is GEMV on dav-2201 (page GEMV) */
     dvk_mmad(c, dst.addr(), fm.addr(), filter.addr(), dvac::dtype_of<U>(), p.m, p.k, p.n,
-             p.cmatrixInitVal && !p.isBias);
+             p.cmatrixInitVal && !p.isBias, p.m == 1);
     if (p.unitFlag == 3)
         dvac::unit_set(c, false);
 }
@@ -529,6 +529,8 @@ inline void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const Loca
                       "supported by dvsim yet)", dvk_space_name(bias.space()));
     if (!dvac::mmad_check(dst, fm, filter, p, loc))
         return;
+    if (p.m == 1)
+        dvac::fail_at(loc, api, "m = 1 (GEMV) with a bias is not supported by dvsim yet");
     dvac::check_aligned(bias, loc, api);
     dvac::need_bytes(bias, (uint64_t)p.n * 4, loc, api);
     if (!dvac::cube_here(c))
@@ -627,6 +629,52 @@ inline __gm__ uint8_t *GetSysWorkSpacePtr() { return ::dvac::g_sys_workspace; }
 namespace AscendC {
 inline void SetSysWorkspace(GM_ADDR workspace) { ::dvac::g_sys_workspace = workspace; }
 inline void SetSysWorkspaceForce(GM_ADDR workspace) { ::dvac::g_sys_workspace = workspace; }
+/* Fill (InitConstValue) of L0A / L0B: create_ca_matrix / create_cb_matrix (MTE1), repeatTimes rows of
+ * blockNum 512-byte blocks, dstGap blocks between rows, every element initValue
+ * (impl/basic_api/dav_c220/kernel_operator_mm_impl.h, InitL0ANzMatrixCal / InitL0BNzMatrixCal; page
+ * *Fill*).  A zero repeatTimes or blockNum writes nothing.  L1 (create_cbuf_matrix, 32-byte blocks) is
+ * not supported by dvsim yet. */
+template <typename T> struct InitConstValueParams {
+    InitConstValueParams() {}
+    InitConstValueParams(uint16_t repeatTimesIn, uint16_t blockNumIn, uint16_t dstGapIn, T initValueIn)
+        : repeatTimes(repeatTimesIn), blockNum(blockNumIn), dstGap(dstGapIn), initValue(initValueIn)
+    {
+    }
+    InitConstValueParams(uint16_t repeatTimesIn, T initValueIn) : repeatTimes(repeatTimesIn), initValue(initValueIn) {}
+    uint16_t repeatTimes = 0;
+    uint16_t blockNum = 0;
+    uint16_t dstGap = 0;
+    T initValue = 0;
+};
+
+template <typename T, typename U = T, typename std::enable_if<std::is_same<T, U>::value, bool>::type = true>
+inline void Fill(const LocalTensor<T> &dst, const InitConstValueParams<U> &p, const dvac::Loc &loc = dvac::Loc::here())
+{
+    const char *api = "Fill";
+    static_assert(sizeof(T) == 2 || sizeof(T) == 4, "dvsim Ascend C: Fill takes half, bfloat16_t, int16_t, uint16_t, "
+                  "float, int32_t or uint32_t, as CANN's InitConstValue");
+    const dv_space_t d = dst.space();
+    if (d == DV_SPACE_L1)
+        dvac::fail_at(loc, api, "Fill of L1 (create_cbuf_matrix) is not supported by dvsim yet");
+    if (d != DV_SPACE_L0A && d != DV_SPACE_L0B)
+        dvac::fail_at(loc, api, "Fill initialises L1, L0A (A2) or L0B (B2), not %s", dvk_space_name(d));
+    dv_k_t *c = dvac::at(loc);
+    if (p.repeatTimes > 32767 || p.blockNum > 32767 || p.dstGap > 32767)
+        dvac::fail_at(loc, api, "repeatTimes %u, blockNum %u and dstGap %u must be in [0, 32767]", p.repeatTimes,
+                      p.blockNum, p.dstGap);
+    if (p.repeatTimes == 0 || p.blockNum == 0)
+        return;
+    dvac::check_aligned(dst, loc, api);
+    dvac::need_bytes(dst, ((uint64_t)(p.repeatTimes - 1) * (p.blockNum + p.dstGap) + p.blockNum) * 512, loc, api);
+    if (!dvac::cube_here(c))
+        return;
+    uint32_t bits = 0;
+    std::memcpy(&bits, &p.initValue, sizeof(T));
+    const dv_dtype_t t = sizeof(T) == 2 ? DV_DT_F16 : DV_DT_F32; /* only the element size matters */
+    (d == DV_SPACE_L0A ? dvk_create_ca_matrix : dvk_create_cb_matrix)(c, dst.addr(), t, p.repeatTimes, p.blockNum,
+                                                                      p.dstGap, (int64_t)bits);
+}
+
 /* SetFixPipeConfig: set_fpc, the FixPipe's register of pre-quantisation / ReLU tensor addresses (read by
  * the vector quantisation modes, which dvsim does not run) and the unit-flag bit (FPC[63]), which clears
  * the unit flags of L0C: here the pending unit-flag events are consumed
