@@ -352,7 +352,8 @@ START_TEST(test_semantics_img2col)
                     else if (!vs[d].l0b && e == 2)
                         off = (size_t)(((kl / 16) * M1 + ml / 16) * 512 + ((kl % 16) * 16 + ml % 16) * 2);
                     else if (!vs[d].l0b)
-                        off = (size_t)(((kl / 16) * M1 + ml / 16) * 1024 + ((ml % 16) / 8) * 512 + ((kl % 16) * 8 + ml % 8) * 4);
+                        off = (size_t)(((kl / 16) * M1 + ml / 16) * 1024 + ((ml % 16) / 8) * 512 +
+                                       ((kl % 16) * 8 + ml % 8) * 4);
                     else if (e == 2)
                         off = (size_t)(((ml / 16) * KB + kl / 16) * 512 + ((kl % 16) * 16 + ml % 16) * 2);
                     else

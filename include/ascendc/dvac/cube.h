@@ -338,8 +338,8 @@ inline bool mmad_check(const AscendC::LocalTensor<T> &dst, const AscendC::LocalT
     check_aligned(filter, loc, api);
     const uint64_t K0 = 32 / sizeof(U), m1 = (p.m + 15u) / 16, n1 = (p.n + 15u) / 16, k1 = (p.k + K0 - 1) / K0;
     /* m = 1 is GEMV (CANN's GEMV page): A is k contiguous elements */
-    need_bytes(fm, p.m == 1 ? (uint64_t)p.k * sizeof(U)
-                            : (m1 * k1 - 1) * 512 + (((p.m - 1u) % 16) * K0 + (p.k - 1u) % K0 + 1) * sizeof(U), loc, api);
+    const uint64_t a_zz = (m1 * k1 - 1) * 512 + (((p.m - 1u) % 16) * K0 + (p.k - 1u) % K0 + 1) * sizeof(U);
+    need_bytes(fm, p.m == 1 ? (uint64_t)p.k * sizeof(U) : a_zz, loc, api);
     need_bytes(filter, (k1 * n1 - 1) * 512 + (((p.n - 1u) % 16) * K0 + (p.k - 1u) % K0 + 1) * sizeof(U), loc, api);
     need_bytes(dst, nz_span(p.m, p.n, m1 * 16, 4), loc, api);
     return true;
