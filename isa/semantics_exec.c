@@ -123,34 +123,56 @@ static void exec_vbrcb(const dv_insn_t *in, dv_mem_t *m)
     }
 }
 
+static void exec_fill(const dv_insn_t *in, dv_mem_t *m)
+{
+    uint8_t *d = mem_at(m, FA(FILL, dst));
+    const uint64_t e = dv_dtype_size(FT(FILL, dtype)), v = FI(FILL, value), bl = FI(FILL, blocks);
+    uint8_t blk[512];
+    for (uint64_t i = 0; i < 512; i++)
+        blk[i] = (uint8_t)(v >> (8 * (i % e)));
+    for (uint64_t r = 0; r < FI(FILL, rows); r++)
+        for (uint64_t b = 0; b < bl; b++)
+            memcpy(d + (r * (bl + FI(FILL, dst_gap)) + b) * 512, blk, 512);
+}
+
 static void exec_img2col(const dv_insn_t *in, dv_mem_t *m)
 {
     i2c_t g;
     dv_sem_i2c_get(in, &g);
     uint8_t *d = mem_at(m, FA(IMG2COL, dst));
-    const uint8_t *s = mem_at(m, FA(IMG2COL, src));
-    const uint64_t kblocks = g.C1 * g.kh * g.kw, hw = g.Ho * g.Wo;
+    const uint64_t s0 = DV_ADDR_OFF(FA(IMG2COL, src));
+    const uint8_t *l1 = mem_at(m, FA(IMG2COL, src) - s0);
+    const uint64_t kblocks = g.C1 * g.kh * g.kw, hw = g.Ho * g.Wo, e = g.esize;
+    uint8_t padv[32], zero[32] = {0};
+    for (uint64_t i = 0; i < 32; i++)
+        padv[i] = (uint8_t)(g.padv >> (8 * (i % e)));
     for (uint64_t ml = 0; ml < g.M1 * 16; ml++) {
         const uint64_t mm = g.m0 + ml;
         const bool row = ml < g.mext && mm < hw;
         const int64_t oh = row ? (int64_t)(mm / g.Wo) : 0, ow = row ? (int64_t)(mm % g.Wo) : 0;
         for (uint64_t kb = 0; kb < g.K1; kb++) {
-            uint8_t *dp = d + ((ml / 16) * g.K1 + kb) * 512 + (ml % 16) * 32;
-            const uint64_t kk = g.k0 / 16 + kb; /* C0 group index (c1i, khi, kwi) */
-            bool ok = row && kk < kblocks;
-            int64_t ih = 0, iw = 0;
-            uint64_t c1i = 0;
-            if (ok) {
-                const uint64_t kwi = kk % g.kw, khi = (kk / g.kw) % g.kh;
-                c1i = kk / (g.kw * g.kh);
-                ih = oh * (int64_t)g.sh - (int64_t)g.pt + (int64_t)(khi * g.dh);
-                iw = ow * (int64_t)g.sw - (int64_t)g.pl + (int64_t)(kwi * g.dw);
-                ok = ih >= 0 && ih < (int64_t)g.H && iw >= 0 && iw < (int64_t)g.W;
+            const uint64_t kk = g.k0 / g.C0 + kb; /* C0 group index (c1i, khi, kwi) */
+            /* a window position outside the map reads the pad value; rows past m_ext or the output
+             * and columns past the kernel read zero */
+            const uint8_t *v = zero;
+            if (row && kk < kblocks) {
+                const uint64_t kwi = kk % g.kw, khi = (kk / g.kw) % g.kh, c1i = kk / (g.kw * g.kh);
+                const int64_t ih = oh * (int64_t)g.sh - (int64_t)g.pt + (int64_t)(khi * g.dh);
+                const int64_t iw = ow * (int64_t)g.sw - (int64_t)g.pl + (int64_t)(kwi * g.dw);
+                if (ih >= 0 && ih < (int64_t)g.H && iw >= 0 && iw < (int64_t)g.W) {
+                    uint64_t a = s0 + ((c1i * g.H + (uint64_t)ih) * g.W + (uint64_t)iw) * 32;
+                    if (g.bound && a >= g.bound) /* SetLoadDataBoundary: wrap to L1's start */
+                        a %= g.bound;
+                    v = l1 + a;
+                } else {
+                    v = padv;
+                }
             }
-            if (ok)
-                memmove(dp, s + ((c1i * g.H + (uint64_t)ih) * g.W + (uint64_t)iw) * 32, 32);
+            if (!g.trans)
+                memmove(d + dv_sem_i2c_dst_off(&g, ml, kb * g.C0), v, 32);
             else
-                memset(dp, 0, 32);
+                for (uint64_t c = 0; c < g.C0; c++)
+                    memmove(d + dv_sem_i2c_dst_off(&g, ml, kb * g.C0 + c), v + c * e, e);
         }
     }
 }
@@ -170,6 +192,7 @@ static int exec_mmad(const dv_insn_t *in, dv_mem_t *m, dv_error_t *err)
     const uint64_t M1 = dv_ceil_div(M, 16), K1 = dv_ceil_div(K, K0), N1 = dv_ceil_div(N, 16);
     const bool from_bias = dv_op_spec(in->op)->form == DV_FORM_MMADB;
     const bool init = from_bias || FI(MMAD, init), ints = t == DV_DT_S8;
+    const bool gemv = !from_bias && M == 1 && FI(MMAD, gemv);
     const uint8_t *bias = from_bias ? mem_at(m, FA(MMADB, bias)) : NULL;
     uint8_t *c = mem_at(m, FA(MMAD, c));
     const uint8_t *a = mem_at(m, FA(MMAD, a)), *b = mem_at(m, FA(MMAD, b));
@@ -191,7 +214,8 @@ static int exec_mmad(const dv_insn_t *in, dv_mem_t *m, dv_error_t *err)
     }
     for (uint64_t i = 0; i < M; i++)
         for (uint64_t k = 0; k < K; k++) {
-            const uint8_t *p = a + (((i / 16) * K1 + k / K0) * 512 + ((i % 16) * K0 + k % K0) * sz);
+            /* GEMV (asc-devkit's GEMV page; m = 1 with gemv): A is k contiguous elements */
+            const uint8_t *p = gemv ? a + k * sz : a + (((i / 16) * K1 + k / K0) * 512 + ((i % 16) * K0 + k % K0) * sz);
             if (ints)
                 ia[i * K + k] = (int8_t)p[0];
             else
@@ -282,12 +306,20 @@ static int exec_check(const dv_insn_t *in, const dv_op_spec_t *os, dv_error_t *e
         break;
     case DV_FORM_IMG2COL:
         t = FT(IMG2COL, dtype);
-        if (FI(IMG2COL, k_start) % 16 || FI(IMG2COL, k_ext) % 16)
-            return dv_error_set(err, DV_ERR_RANGE, NULL, (int)in->line, 0,
-                                "%s: k_start and k_ext must be multiples of 16", os->mnemonic);
+        if (dv_sem_dtype_ok(os, t)) {
+            const uint64_t c0 = 32 / dv_dtype_size(t);
+            if (FI(IMG2COL, k_start) % c0 || FI(IMG2COL, k_ext) % c0)
+                return dv_error_set(err, DV_ERR_RANGE, NULL, (int)in->line, 0,
+                                    "%s: k_start and k_ext must be multiples of C0 (%llu)", os->mnemonic,
+                                    (unsigned long long)c0);
+            if (dv_dtype_size(t) == 1 && FI(IMG2COL, transpose))
+                return dv_error_set(err, DV_ERR_UNSUPPORTED, NULL, (int)in->line, 0,
+                                    "%s: transpose is for 16- and 32-bit types", os->mnemonic);
+        }
         break;
     case DV_FORM_MMAD:
     case DV_FORM_MMADB: t = FT(MMAD, dtype); break;
+    case DV_FORM_FILL: t = FT(FILL, dtype); break;
     case DV_FORM_VBRCB:
     case DV_FORM_VTRANSPOSE:
     case DV_FORM_VGATHERB:
@@ -388,6 +420,7 @@ int dv_exec(const dv_insn_t *in, const dv_vstate_t *vs, dv_mem_t *m, dv_error_t 
     case DV_FORM_ND2NZ: exec_nd2nz(in, m); break;
     case DV_FORM_LOAD2D: exec_load2d(in, m); break;
     case DV_FORM_IMG2COL: exec_img2col(in, m); break;
+    case DV_FORM_FILL: exec_fill(in, m); break;
     case DV_FORM_MMAD:
     case DV_FORM_MMADB: rc = exec_mmad(in, m, err); break;
     case DV_FORM_FIXPIPE: exec_fixpipe(in, vs, m); break;

@@ -467,16 +467,44 @@ void dv_sem_i2c_get(const dv_insn_t *in, i2c_t *g)
     g->mext = FI(IMG2COL, m_ext);
     g->k0 = FI(IMG2COL, k_start);
     g->kext = FI(IMG2COL, k_ext);
+    const dv_dtype_t t = FT(IMG2COL, dtype);
+    g->esize = t < DV_DT_COUNT ? dv_dtype_size(t) : 2;
+    g->C0 = 32 / g->esize;
     g->M1 = dv_ceil_div(g->mext, 16);
-    g->K1 = dv_ceil_div(g->kext, 16);
+    g->K1 = dv_ceil_div(g->kext, g->C0);
+    g->padv = FI(IMG2COL, pad_value);
+    g->bound = FI(IMG2COL, boundary);
+    g->l0b = dv_op_spec((dv_op_t)in->op)->dst_space == DV_SPACE_L0B;
+    g->trans = g->l0b || FI(IMG2COL, transpose);
+}
+
+/* ZZ: fractals (row block of 16, C0 group), rows of C0 elements.  Transposed: fractals of 16
+ * columns x C0 rows, each stored column by column (element (r, c) at (c % 16) * C0 + r % C0);
+ * into L0A the fractals go column block by column block (the matrix transposed), into L0B row group
+ * by row group (ZN, as mmad reads B).  The rows are padded to 16 and the columns to 16. */
+uint64_t dv_sem_i2c_dst_off(const i2c_t *g, uint64_t ml, uint64_t kl)
+{
+    const uint64_t C0 = g->C0, e = g->esize;
+    if (!g->trans)
+        return ((ml / 16) * g->K1 + kl / C0) * 512 + ((ml % 16) * C0 + kl % C0) * e;
+    const uint64_t in = ((kl % 16) * C0 + ml % C0) * e;
+    if (g->l0b)
+        return ((ml / C0) * dv_ceil_div(g->kext, 16) + kl / 16) * 512 + in;
+    return ((kl / 16) * (g->M1 * 16 / C0) + ml / C0) * 512 + in;
+}
+
+uint64_t dv_sem_i2c_dst_bytes(const i2c_t *g)
+{
+    /* the last row's last column is the highest element written in every layout */
+    return dv_sem_i2c_dst_off(g, g->M1 * 16 - 1, g->K1 * g->C0 - 1) + g->esize;
 }
 
 /* Bounding range of the feature-map bytes an img2col reads; false when it reads none. */
 static bool i2c_src_range(const i2c_t *g, uint64_t *lo, uint64_t *hi)
 {
     const uint64_t mend = dv_min_u64(g->m0 + g->mext, g->Ho * g->Wo);
-    const uint64_t kblocks = g->C1 * g->kh * g->kw, kb0 = g->k0 / 16;
-    const uint64_t kb1 = dv_min_u64(dv_ceil_div(g->k0 + g->kext, 16), kblocks);
+    const uint64_t kblocks = g->C1 * g->kh * g->kw, kb0 = g->k0 / g->C0;
+    const uint64_t kb1 = dv_min_u64(dv_ceil_div(g->k0 + g->kext, g->C0), kblocks);
     if (g->m0 >= mend || kb0 >= kb1)
         return false;
     const uint64_t oh0 = g->m0 / g->Wo, oh1 = (mend - 1) / g->Wo;
@@ -525,12 +553,22 @@ int dv_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_M
         range_set(&out[n++], FA(LOAD2D, src), base * 512, (base + (rep - 1) * FI(LOAD2D, src_stride) + 1) * 512, false);
         return n;
     }
+    case DV_FORM_FILL: {
+        const uint64_t rep = FI(FILL, rows), bl = FI(FILL, blocks);
+        range_set(&out[n++], FA(FILL, dst), 0, ((rep - 1) * (bl + FI(FILL, dst_gap)) + bl) * 512, true);
+        return n;
+    }
     case DV_FORM_IMG2COL: {
         i2c_t g;
         dv_sem_i2c_get(in, &g);
-        range_set(&out[n++], FA(IMG2COL, dst), 0, g.M1 * g.K1 * 512, true);
-        if (i2c_src_range(&g, &lo, &hi))
-            range_set(&out[n++], FA(IMG2COL, src), lo, hi, false);
+        range_set(&out[n++], FA(IMG2COL, dst), 0, dv_sem_i2c_dst_bytes(&g), true);
+        if (i2c_src_range(&g, &lo, &hi)) {
+            const uint64_t s0 = DV_ADDR_OFF(FA(IMG2COL, src));
+            if (g.bound && s0 + hi > g.bound) /* some reads wrap: all of them land below the boundary */
+                range_set(&out[n++], FA(IMG2COL, src) - s0, 0, g.bound, false);
+            else
+                range_set(&out[n++], FA(IMG2COL, src), lo, hi, false);
+        }
         return n;
     }
     case DV_FORM_MMAD:
@@ -546,7 +584,10 @@ int dv_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_M
             range_set(&out[n++], FA(MMADB, bias), 0, nn * 4, false);
         else if (!FI(MMAD, init))
             range_set(&out[n++], FA(MMAD, c), 0, chi, false);
-        range_set(&out[n++], FA(MMAD, a), 0, (M1 * K1 - 1) * 512 + (((m - 1) % 16) * K0 + (k - 1) % K0) * sz + sz, false);
+        /* GEMV (m = 1 with gemv): A is k contiguous elements */
+        const bool gemv = os->form == DV_FORM_MMAD && m == 1 && FI(MMAD, gemv);
+        range_set(&out[n++], FA(MMAD, a), 0,
+                  gemv ? k * sz : (M1 * K1 - 1) * 512 + (((m - 1) % 16) * K0 + (k - 1) % K0) * sz + sz, false);
         range_set(&out[n++], FA(MMAD, b), 0, (K1 * N1 - 1) * 512 + (((nn - 1) % 16) * K0 + (k - 1) % K0) * sz + sz, false);
         return n;
     }
@@ -673,10 +714,14 @@ int dv_xfer_shape(const dv_insn_t *in, dv_xfer_t *x)
         }
         return 0;
     }
+    case DV_FORM_FILL: /* the blocks written; nothing is read */
+        x->src_bytes = 0;
+        x->dst_bytes = FI(FILL, rows) * FI(FILL, blocks) * 512;
+        return 0;
     case DV_FORM_IMG2COL: {
         i2c_t g;
         dv_sem_i2c_get(in, &g);
-        x->src_bytes = x->dst_bytes = g.M1 * g.K1 * 512;
+        x->src_bytes = x->dst_bytes = dv_sem_i2c_dst_bytes(&g);
         return 0;
     }
     case DV_FORM_FIXPIPE: {

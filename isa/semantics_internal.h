@@ -195,11 +195,21 @@ int dv_sem_vfixed_naddr(dv_form_t form);
 /* Layout sizes used by the cube forms. */
 static inline uint64_t dv_sem_k0_of(dv_dtype_t t) { return 32 / dv_dtype_size(t); }
 
-/* Input rows/columns of the img2col output geometry. */
+/* Input rows/columns of the img2col output geometry.  A C0 group is 32 bytes: C0 = 32 / esize
+ * elements (16 for 16-bit types, 8 for 32-bit, 32 for 8-bit); K1 counts the C0 groups of k_ext. */
 typedef struct i2c {
     uint64_t H, W, C1, kh, kw, sh, sw, pt, pl, dh, dw, Ho, Wo;
-    uint64_t m0, mext, k0, kext, M1, K1;
+    uint64_t m0, mext, k0, kext, M1, K1, esize, C0;
+    uint64_t padv;   /* the pad value's bits (esize bytes) */
+    uint64_t bound;  /* L1 bytes past which reads wrap to L1's start (0: none) */
+    bool trans, l0b; /* transposed fractals (TRANSPOSE, or always into L0B); into L0B */
 } i2c_t;
+
+/* Byte offset in the destination of im2col element (ml, kl) (local row and column). */
+uint64_t dv_sem_i2c_dst_off(const i2c_t *g, uint64_t ml, uint64_t kl);
+
+/* Bytes of the destination an img2col spans. */
+uint64_t dv_sem_i2c_dst_bytes(const i2c_t *g);
 
 /* Decode an IMG2COL form instruction. */
 void dv_sem_i2c_get(const dv_insn_t *in, i2c_t *g);

@@ -277,6 +277,8 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
     }
     for (auto &f : flags_) {
         f.set = false;
+        f.issued = 0;
+        f.cleared = 0;
         path_.release(f.node);
         f.node = CriticalPath::kNone;
     }
@@ -459,7 +461,15 @@ bool AiCore::head_ready(int p, cycles_t &t, Block &why)
     const dv_insn_t &in = e.insn;
     const cycles_t base = std::max(e.enq, free_[p]);
     switch (in.op) {
-    case DV_OP_set_flag:
+    case DV_OP_set_flag: {
+        const Flag &f = flag(p, static_cast<int>(in.f[DV_FLD(FLAG, dst)].i), static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
+        if (f.set) { // still unconsumed by the wait issued before this set
+            why = Block::Flag;
+            return false;
+        }
+        t = std::max({base, done_[p], f.cleared});
+        return true;
+    }
     case DV_OP_set_cross_flag:
     case DV_OP_pipe_barrier:
         t = std::max(base, done_[p]);
@@ -513,6 +523,16 @@ bool AiCore::scalar_ready(cycles_t &t, Block &why)
         t = std::max(ts_, f.time + p_.sync.flag_latency_cycles);
         return true;
     }
+    if (p == DV_PIPE_S && in.op == DV_OP_set_flag) {
+        const Flag &f = flag(DV_PIPE_S, static_cast<int>(in.f[DV_FLD(FLAG, dst)].i),
+                             static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
+        if (f.set && f.issued <= 0) { // its wait is issued but has not consumed the flag yet
+            why = Block::Flag;
+            return false;
+        }
+        t = std::max(ts_, f.cleared); // a double set (f.issued > 0) is reported by issue()
+        return true;
+    }
     if (p == DV_PIPE_S && in.op == DV_OP_wait_cross_flag) {
         const size_t id = static_cast<size_t>(in.f[DV_FLD(XWAIT, id)].i);
         if (id >= cross_.size() || cross_[id].empty()) {
@@ -552,6 +572,18 @@ int AiCore::check_access(const Entry &e, dv_error_t *err)
         if (static_cast<uint64_t>(in.f[DV_FLD(FLAG, id)].i) >= p_.sync.event_ids)
             return locate(err, DV_ERR_RANGE, in, e.index, "event id %lld is out of range: sync.event_ids is %llu",
                           static_cast<long long>(in.f[DV_FLD(FLAG, id)].i), static_cast<unsigned long long>(p_.sync.event_ids));
+        // Program order decides what is a double set: a set_flag issued while an earlier one has no
+        // wait_flag issued after it.  A set issued after its wait, which the wait has not consumed yet
+        // (the flag latency), waits for it (head_ready, scalar_ready).
+        Flag &f = flag(src, dst, static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
+        if (in.op == DV_OP_wait_flag) {
+            f.issued--;
+        } else if (f.issued++ > 0) {
+            f.issued--;
+            return locate(err, DV_ERR_STATE, in, e.index, "event %s->%s id %lld set twice without a wait",
+                          dv_pipe_name(static_cast<dv_pipe_t>(src)), dv_pipe_name(static_cast<dv_pipe_t>(dst)),
+                          static_cast<long long>(in.f[DV_FLD(FLAG, id)].i));
+        }
         return DV_OK;
     }
     case DV_OP_set_cross_flag:
@@ -756,8 +788,11 @@ int AiCore::issue(dv_error_t *err)
             break;
         }
         case DV_OP_wait_flag: {
-            Flag &f = flag(static_cast<int>(in.f[DV_FLD(FLAG, src)].i), DV_PIPE_S, static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
+            const int src = static_cast<int>(in.f[DV_FLD(FLAG, src)].i);
+            Flag &f = flag(src, DV_PIPE_S, static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
             f.set = false;
+            f.cleared = ts_;
+            invalidate(src); // a set_flag waiting for this wait may start
             hz_.merge(DV_PIPE_S, f.vc);
             path_.release(f.node);
             f.node = CriticalPath::kNone;
@@ -877,8 +912,12 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
         break;
     }
     case DV_OP_wait_flag: {
-        Flag &f = flag(static_cast<int>(in.f[DV_FLD(FLAG, src)].i), p, static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
+        const int src = static_cast<int>(in.f[DV_FLD(FLAG, src)].i);
+        Flag &f = flag(src, p, static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
         f.set = false;
+        f.cleared = t;
+        if (src != DV_PIPE_S)
+            invalidate(src); // a set_flag waiting for this wait may start
         hz_.merge(static_cast<dv_pipe_t>(p), f.vc);
         path_.release(f.node);
         f.node = CriticalPath::kNone;

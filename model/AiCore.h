@@ -132,6 +132,8 @@ private:
     };
     struct Flag {
         bool set = false;
+        int issued = 0;       // set_flags issued minus wait_flags issued (program order): at most 1
+        cycles_t cleared = 0; // when the last wait_flag cleared it: a set that waited for that starts then
         cycles_t time = 0;
         VClock vc{};
         Ref node = 0; // critical path: the set_flag (at time)

@@ -67,7 +67,8 @@ Cost DmaEngine::cost(const dv_insn_t &in, cycles_t t, const uint64_t *gm_addr)
         c.latency = p_.mte1.load2d_latency_cycles;
         return c;
     case DV_COST_LOAD3D:
-        c.occupy = dv_ceil_div(x.dst_bytes, p_.mte1.l0a_bytes_per_cycle);
+        c.occupy = dv_ceil_div(x.dst_bytes, os->dst_space == DV_SPACE_L0A ? p_.mte1.l0a_bytes_per_cycle
+                                                                        : p_.mte1.l0b_bytes_per_cycle);
         c.latency = p_.mte1.load3d_latency_cycles;
         return c;
     case DV_COST_FIX_L1:

@@ -440,7 +440,7 @@ static void cube_compute(dv_k_t *k, conv_ctx_t *c, const cube_item_t *it, uint64
         const uint64_t a = dvk_que_alloc(k, &c->l0aq);
         dvk_img2col_cbuf_to_ca(k, a, buf, c->dt, b.rows, t->w, it->ckc, t->kh, t->kw, t->stride, t->stride, b.pad_t,
                                b.pad_b, t->pad, t->pad, t->dil, t->dil, (int64_t)m_start, (int64_t)tk.mc,
-                               (int64_t)kb * C0, (int64_t)klc * C0);
+                               (int64_t)kb * C0, (int64_t)klc * C0, 0, 0, 0);
         const uint64_t bb = dvk_que_alloc(k, &c->l0bq);
         const uint32_t nfr = klc * tk.nq;
         for (uint32_t f = 0; f < nfr; f += DV_REPEAT_MAX) {
@@ -454,7 +454,7 @@ static void cube_compute(dv_k_t *k, conv_ctx_t *c, const cube_item_t *it, uint64
             *l0c = dvk_que_alloc(k, &c->l0cq);
         dvk_que_deque(k, &c->l0aq);
         dvk_que_deque(k, &c->l0bq);
-        dvk_mmad(k, *l0c, a, bb, c->dt, (int64_t)tk.mc, (int64_t)klc * C0, tk.nc, it->first && kb == 0);
+        dvk_mmad(k, *l0c, a, bb, c->dt, (int64_t)tk.mc, (int64_t)klc * C0, tk.nc, it->first && kb == 0, 0);
         dvk_que_free(k, &c->l0aq, a);
         dvk_que_free(k, &c->l0bq, bb);
     }

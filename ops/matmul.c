@@ -522,7 +522,7 @@ static void mm_body(dv_k_t *k, const mm_tiling_t *t, const uint32_t *argmap, con
                 dvk_que_free(k, &w.qb1, b1);
             /* M: accumulate the slice */
             dvk_wait_flag(k, DV_PIPE_MTE1, DV_PIPE_M, ev_ready[d]);
-            dvk_mmad(k, co, a2[d], b2[d], it, (int64_t)mt, (int64_t)kb, (int64_t)nt, s == 0);
+            dvk_mmad(k, co, a2[d], b2[d], it, (int64_t)mt, (int64_t)kb, (int64_t)nt, s == 0, 0);
             dvk_set_flag(k, DV_PIPE_M, DV_PIPE_MTE1, ev_free[d]);
         }
         dvk_que_enque(k, &qc1, co);

@@ -168,6 +168,197 @@ END_TEST
 
 namespace {
 
+/* The 64 x 64 x 64 tile with both L0 operands from LoadData 3Dv2 (img2col of a 1 x W feature map is the
+ * NZ matrix itself): A [M, K] (or, with ta, [K, M]: enTranspose) into A2, B [K, N] into B2 (always
+ * transposed: ZN), as asc-devkit's matmul_basic_api_high_performance loads them. */
+template <bool ta> __global__ __cube__ void mm_load3d(GM_ADDR a, GM_ADDR b, GM_ADDR c)
+{
+    TPipe pipe;
+    TBuf<TPosition::A1> a1b;
+    TBuf<TPosition::B1> b1b;
+    TBuf<TPosition::A2> a2b;
+    TBuf<TPosition::B2> b2b;
+    TBuf<TPosition::CO1> cob;
+    pipe.InitBuffer(a1b, BM * BK * sizeof(half));
+    pipe.InitBuffer(b1b, BK * BN * sizeof(half));
+    pipe.InitBuffer(a2b, BM * BK * sizeof(half));
+    pipe.InitBuffer(b2b, BK * BN * sizeof(half));
+    pipe.InitBuffer(cob, BM * BN * sizeof(float));
+    GlobalTensor<half> ag, bg;
+    GlobalTensor<float> cg;
+    ag.SetGlobalBuffer((__gm__ half *)a, BM * BK);
+    bg.SetGlobalBuffer((__gm__ half *)b, BK * BN);
+    cg.SetGlobalBuffer((__gm__ float *)c, BM * BN);
+    LocalTensor<half> a1 = a1b.Get<half>(), b1 = b1b.Get<half>(), a2 = a2b.Get<half>(), b2 = b2b.Get<half>();
+    LocalTensor<float> co = cob.Get<float>();
+    if (ta) /* A^T [K, M]: K rows of M */
+        DataCopy(a1, ag, Nd2NzParams(1, BK, BM, 0, BM, BK, 1, 0));
+    else
+        DataCopy(a1, ag, Nd2NzParams(1, BM, BK, 0, BK, BM, 1, 0));
+    DataCopy(b1, bg, Nd2NzParams(1, BK, BN, 0, BN, BK, 1, 0));
+    SetFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
+    LoadData3DParamsV2<half> pa;
+    pa.l1H = 1;
+    pa.l1W = ta ? BK : BM;
+    pa.channelSize = ta ? BM : BK;
+    pa.kExtension = ta ? BM : BK;
+    pa.mExtension = ta ? BK : BM;
+    pa.enTranspose = ta;
+    LoadData(a2, a1, pa);
+    LoadData3DParamsV2<half> pb;
+    pb.l1H = 1;
+    pb.l1W = BK;
+    pb.channelSize = BN;
+    pb.kExtension = BN;
+    pb.mExtension = BK;
+    LoadData(b2, b1, pb);
+    SetFlag<HardEvent::MTE1_M>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE1_M>(EVENT_ID0);
+    Mmad(co, a2, b2, MmadParams(BM, BN, BK, 0, false, true));
+    SetFlag<HardEvent::M_FIX>(EVENT_ID0);
+    WaitFlag<HardEvent::M_FIX>(EVENT_ID0);
+    Fixpipe(cg, co, FixpipeParamsV220(BN, BM, BM, BN, false));
+}
+
+/* GEMV: C[1, 32] = A[1, 256] x B[256, 32]; A goes to L1 as one contiguous vector (C0 blocks 1 apart) and
+ * to L0A as one fractal of 256 values; Mmad with m = 1 reads it as a vector (CANN's GEMV page). */
+constexpr uint32_t GK = 256, GN = 32;
+__global__ __cube__ void mm_gemv(GM_ADDR a, GM_ADDR b, GM_ADDR c)
+{
+    TPipe pipe;
+    TBuf<TPosition::A1> a1b;
+    TBuf<TPosition::B1> b1b;
+    TBuf<TPosition::A2> a2b;
+    TBuf<TPosition::B2> b2b;
+    TBuf<TPosition::CO1> cob;
+    pipe.InitBuffer(a1b, GK * sizeof(half));
+    pipe.InitBuffer(b1b, GK * GN * sizeof(half));
+    pipe.InitBuffer(a2b, GK * sizeof(half));
+    pipe.InitBuffer(b2b, GK * GN * sizeof(half));
+    pipe.InitBuffer(cob, 16 * GN * sizeof(float));
+    GlobalTensor<half> ag, bg;
+    GlobalTensor<float> cg;
+    ag.SetGlobalBuffer((__gm__ half *)a, GK);
+    bg.SetGlobalBuffer((__gm__ half *)b, GK * GN);
+    cg.SetGlobalBuffer((__gm__ float *)c, GN);
+    LocalTensor<half> a1 = a1b.Get<half>(), b1 = b1b.Get<half>(), a2 = a2b.Get<half>(), b2 = b2b.Get<half>();
+    LocalTensor<float> co = cob.Get<float>();
+    DataCopy(a1, ag, Nd2NzParams(1, 1, GK, 0, GK, 1, 1, 0));
+    DataCopy(b1, bg, Nd2NzParams(1, GK, GN, 0, GN, GK, 1, 0));
+    SetFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
+    LoadData(a2, a1, LoadData2DParams(0, GK / 256, 1, 0, 0, false, 0));
+    for (uint32_t i = 0; i < GK / 16; i++)
+        LoadData(b2[i * GN * 16], b1[i * 256], LoadData2DParams(0, GN / 16, GK / 16, 0, 0, true, 0));
+    SetFlag<HardEvent::MTE1_M>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE1_M>(EVENT_ID0);
+    Mmad(co, a2, b2, MmadParams(1, GN, GK, 0, false, true));
+    SetFlag<HardEvent::M_FIX>(EVENT_ID0);
+    WaitFlag<HardEvent::M_FIX>(EVENT_ID0);
+    Fixpipe(cg, co, FixpipeParamsV220(GN, 1, 16, GN, false));
+}
+
+/* GM -> L1 -> GM: DataCopy into A1 and back out on the AIC's MTE3 (copy_cbuf_to_gm). */
+__global__ __cube__ void l1_round_trip(GM_ADDR a, GM_ADDR, GM_ADDR c)
+{
+    TPipe pipe;
+    TBuf<TPosition::A1> a1b;
+    pipe.InitBuffer(a1b, 1024 * sizeof(half));
+    GlobalTensor<half> ag, cg;
+    ag.SetGlobalBuffer((__gm__ half *)a, 1024);
+    cg.SetGlobalBuffer((__gm__ half *)c, 1024);
+    LocalTensor<half> a1 = a1b.Get<half>();
+    DataCopy(a1, ag, 1024);
+    SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+    DataCopy(cg, a1, DataCopyParams(2, 16, 16, 16)); /* every other 512 bytes, to every other 512 bytes */
+}
+
+} // namespace
+
+namespace {
+
+/* Fill (InitConstValue) of L0A and L0B: A (32 x 32 half, ZZ fractals 0..3) all 0, then fractals 0 and 2
+ * (repeat 2, one block, gap 1: the first K block of both row blocks) 1; B all 2: every C is 16 x 1 x 2. */
+__global__ __cube__ void mm_fill(GM_ADDR, GM_ADDR, GM_ADDR c)
+{
+    TPipe pipe;
+    TBuf<TPosition::A2> a2b;
+    TBuf<TPosition::B2> b2b;
+    TBuf<TPosition::CO1> cob;
+    pipe.InitBuffer(a2b, 32 * 32 * sizeof(half));
+    pipe.InitBuffer(b2b, 32 * 32 * sizeof(half));
+    pipe.InitBuffer(cob, 32 * 32 * sizeof(float));
+    GlobalTensor<float> cg;
+    cg.SetGlobalBuffer((__gm__ float *)c, 32 * 32);
+    LocalTensor<half> a2 = a2b.Get<half>(), b2 = b2b.Get<half>();
+    LocalTensor<float> co = cob.Get<float>();
+    Fill(a2, InitConstValueParams<half>(1, 4, 0, (half)0.0f));
+    Fill(a2, InitConstValueParams<half>(2, 1, 1, (half)1.0f));
+    Fill(b2, {1, 4, 0, (half)2.0f});
+    SetFlag<HardEvent::MTE1_M>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE1_M>(EVENT_ID0);
+    Mmad(co, a2, b2, MmadParams(32, 32, 32, 0, false, true));
+    SetFlag<HardEvent::M_FIX>(EVENT_ID0);
+    WaitFlag<HardEvent::M_FIX>(EVENT_ID0);
+    Fixpipe(cg, co, FixpipeParamsV220(32, 32, 32, 32, false));
+}
+
+} // namespace
+
+START_TEST(test_ascendc_cube_fill)
+{
+    mm_session s(16, 16, 32 * 32 * 4);
+    ck_assert_uint_eq(::dvac::launch(mm_fill, "mm_fill", 1, nullptr, s.stream)(s.a, s.b, s.c), 0);
+    OK(aclrtSynchronizeStream(s.stream));
+    std::vector<float> got = s.fetch<float>(), want(32 * 32, 32.0f);
+    ck_assert_uint_eq(mismatches(got, want, 0, 0), 0);
+}
+END_TEST
+
+START_TEST(test_ascendc_cube_load3d)
+{
+    for (int ta = 0; ta < 2; ta++) {
+        mm_session s(BM * BK, BK * BN, BM * BN * 4);
+        ck_assert_uint_eq(::dvac::launch(ta ? mm_load3d<true> : mm_load3d<false>, "mm_load3d", 1, nullptr,
+                                         s.stream)(s.a, s.b, s.c), 0);
+        OK(aclrtSynchronizeStream(s.stream));
+        std::vector<float> got = s.fetch<float>(), want = reference(s.ha, s.hb, BM, BN, BK, ta != 0);
+        ck_assert_msg(mismatches(got, want, 1e-5, 1e-5) == 0, "transposed A: %d", ta);
+    }
+}
+END_TEST
+
+START_TEST(test_ascendc_cube_gemv)
+{
+    mm_session s(GK, GK * GN, GN * 4);
+    ck_assert_uint_eq(::dvac::launch(mm_gemv, "mm_gemv", 1, nullptr, s.stream)(s.a, s.b, s.c), 0);
+    OK(aclrtSynchronizeStream(s.stream));
+    std::vector<float> got = s.fetch<float>(), want = reference(s.ha, s.hb, 1, GN, GK);
+    ck_assert_uint_eq(mismatches(got, want, 1e-5, 1e-5), 0);
+}
+END_TEST
+
+START_TEST(test_ascendc_cube_l1_to_gm)
+{
+    mm_session s(1024, 16, 1024 * 2);
+    ck_assert_uint_eq(::dvac::launch(l1_round_trip, "l1_round_trip", 1, nullptr, s.stream)(s.a, s.b, s.c), 0);
+    OK(aclrtSynchronizeStream(s.stream));
+    std::vector<half> got = s.fetch<half>();
+    for (size_t i = 0; i < 1024; i++) { /* elements 0..255 and 512..767 copied; the rest keep C's 0x7f7f */
+        const bool copied = (i / 256) % 2 == 0;
+        uint16_t g, w = 0x7f7f;
+        std::memcpy(&g, &got[i], 2);
+        if (copied)
+            std::memcpy(&w, &s.ha[i], 2);
+        ck_assert_msg(g == w, "element %zu: 0x%04x, want 0x%04x", i, g, w);
+    }
+}
+END_TEST
+
+namespace {
+
 /* D = half(A x B) x B through L1: the first product leaves L0C for L1 as NZ half (Fixpipe CFG_NZ,
  * F322F16) and is loaded back into L0A as the left matrix of the second; the M -> FIX order of both
  * products is the unit flags' (unitFlag 3 on Mmad and Fixpipe, no SetFlag / WaitFlag). */
@@ -646,16 +837,30 @@ __global__ __cube__ void bad_mmad_small(GM_ADDR, GM_ADDR, GM_ADDR)
     Mmad(cb.Get<float>(), ab.Get<half>(), bb.Get<half>(), MmadParams(32, 16, 16, 0, false, true)); /* A: 2 fractals */
 }
 
-__global__ __cube__ void bad_mmad_gemv(GM_ADDR, GM_ADDR, GM_ADDR)
+__global__ __cube__ void bad_load3d_channels(GM_ADDR, GM_ADDR, GM_ADDR)
 {
     TPipe pipe;
-    TBuf<TPosition::A2> ab;
-    TBuf<TPosition::B2> bb;
-    TBuf<TPosition::CO1> cb;
-    pipe.InitBuffer(ab, 512);
-    pipe.InitBuffer(bb, 512);
-    pipe.InitBuffer(cb, 1024);
-    Mmad(cb.Get<float>(), ab.Get<half>(), bb.Get<half>(), MmadParams(1, 16, 16, 0, false, true));
+    TBuf<TPosition::A1> a1b;
+    TBuf<TPosition::A2> a2b;
+    pipe.InitBuffer(a1b, 4096);
+    pipe.InitBuffer(a2b, 4096);
+    LoadData3DParamsV2<half> p;
+    p.l1H = 1;
+    p.l1W = 16;
+    p.channelSize = 20; /* the hardware's 4-channel mode */
+    p.kExtension = 16;
+    p.mExtension = 16;
+    LoadData(a2b.Get<half>(), a1b.Get<half>(), p);
+}
+
+__global__ __cube__ void bad_load2d_v2(GM_ADDR, GM_ADDR, GM_ADDR)
+{
+    TPipe pipe;
+    TBuf<TPosition::A1> a1b;
+    TBuf<TPosition::A2> a2b;
+    pipe.InitBuffer(a1b, 512);
+    pipe.InitBuffer(a2b, 512);
+    LoadData(a2b.Get<half>(), a1b.Get<half>(), LoadData2DParamsV2());
 }
 
 __global__ __cube__ void bad_mmad_bias_table(GM_ADDR, GM_ADDR, GM_ADDR)
@@ -764,7 +969,8 @@ START_TEST(test_ascendc_cube_errors_located)
 {
     cube_fails(bad_mmad_small, "Mmad:", "pass the end of a tensor");
     cube_fails(bad_mmad_bias_table, "Mmad:", "cmatrixSource 1");
-    cube_fails(bad_mmad_gemv, "Mmad:", "GEMV");
+    cube_fails(bad_load3d_channels, "LoadData:", "channelSize 20");
+    cube_fails(bad_load2d_v2, "LoadData:", "LoadData2DParamsV2");
     cube_fails(bad_load_to_ub, "LoadData:", "not into ub");
     cube_fails(bad_nd2nz_to_l0a, "DataCopy:", "Nd2NzParams copy");
     cube_fails(bad_fixpipe_quant, "Fixpipe:", "needs F322F16");
@@ -807,6 +1013,10 @@ extern "C" Suite *dv_ascendc_cube_suite(void)
     TCase *tc = tcase_create("cube");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_ascendc_cube_basic_64);
+    tcase_add_test(tc, test_ascendc_cube_load3d);
+    tcase_add_test(tc, test_ascendc_cube_gemv);
+    tcase_add_test(tc, test_ascendc_cube_l1_to_gm);
+    tcase_add_test(tc, test_ascendc_cube_fill);
     tcase_add_test(tc, test_ascendc_cube_l1_chain_unit_flag);
     tcase_add_test(tc, test_ascendc_cube_matmul_api_512);
     tcase_add_test(tc, test_ascendc_cube_matmul_api_tails);

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <string>
 
 #include "../model/BandwidthCalendar.h"
 #include "../model/CubeUnit.h"
@@ -666,7 +667,9 @@ DmaEngine::Params dma_params()
 
 // MTE1 moves locally and never uses its l2 connection (left unbound: a use would assert).
 // load_cbuf_to_ca repeat=4 moves 4 x 512 B fractals = 2048 B at 64 B/cycle (L0A): 32 cycles;
-// to L0B at 32 B/cycle: 64 cycles; both mte1.load2d_latency_cycles = 7.
+// to L0B at 32 B/cycle: 64 cycles; both mte1.load2d_latency_cycles = 7.  An img2col of one 16 x 16
+// f16 fractal writes 512 B: 8 cycles into L0A, 16 into L0B, latency mte1.load3d_latency_cycles = 9.
+// A fill of 2 rows of 2 blocks writes 2048 B: 32 cycles into L0A, 64 into L0B, latency 7.
 START_TEST(test_components_dma_local_params)
 {
     Context context;
@@ -676,6 +679,19 @@ START_TEST(test_components_dma_local_params)
     ck_assert_uint_eq(c.occupy, 32);
     ck_assert_uint_eq(c.latency, 7);
     c = mte1.cost(insn("load_cbuf_to_cb dst=l0b:0x0 src=l1:0x0 dtype=f16 base_idx=0 repeat=4 src_stride=1"), 0, gm);
+    ck_assert_uint_eq(c.occupy, 64);
+    ck_assert_uint_eq(c.latency, 7);
+    const std::string i2c = " src=l1:0x0 dtype=f16 fmap_h=1 fmap_w=16 c1=1 kh=1 kw=1 m_ext=16 k_ext=16";
+    c = mte1.cost(insn(("img2col_cbuf_to_ca dst=l0a:0x0" + i2c).c_str()), 0, gm);
+    ck_assert_uint_eq(c.occupy, 8);
+    ck_assert_uint_eq(c.latency, 9);
+    c = mte1.cost(insn(("img2col_cbuf_to_cb dst=l0b:0x0" + i2c).c_str()), 0, gm);
+    ck_assert_uint_eq(c.occupy, 16);
+    ck_assert_uint_eq(c.latency, 9);
+    c = mte1.cost(insn("create_ca_matrix dst=l0a:0x0 dtype=f16 rows=2 blocks=2 value=15360"), 0, gm);
+    ck_assert_uint_eq(c.occupy, 32);
+    ck_assert_uint_eq(c.latency, 7);
+    c = mte1.cost(insn("create_cb_matrix dst=l0b:0x0 dtype=f16 rows=2 blocks=2 value=15360"), 0, gm);
     ck_assert_uint_eq(c.occupy, 64);
     ck_assert_uint_eq(c.latency, 7);
     ck_assert(!mte1.l2.bound());

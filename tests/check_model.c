@@ -314,6 +314,8 @@ START_TEST(test_model_every_opcode_runs)
         }
         if (os->form == DV_FORM_ND2NZ)
             in.f[DV_FLD(ND2NZ, src_d_stride)].i = 16;
+        if (os->form == DV_FORM_FILL) /* 16 x 16 blocks would be 128 KB */
+            in.f[DV_FLD(FILL, rows)].i = 4;
         if (os->form == DV_FORM_MMADB) /* the BiasTable holds 1 KB */
             in.f[DV_FLD(MMADB, bias)].u = DV_ADDR(DV_SPACE_BT, 0);
         char line[1024], text[1400];

@@ -342,6 +342,10 @@ START_TEST(test_semantics_load2d)
 }
 END_TEST
 
+/* The layouts of asc-devkit's load3d.py (examples/.../load_data_l12l0/scripts): ZZ into L0A;
+ * transposed into L0A (16-bit: fractals [k1][m1], each [c0][m0]; 32-bit: 1 KB blocks [k16][m16] of two
+ * 16 x 8 halves by row); always transposed into L0B (16-bit: [m1][k1] fractals of [c0][m0]; 32-bit:
+ * per group of 8 rows every column's 8 values).  A window position outside the map reads pad_value. */
 START_TEST(test_semantics_img2col)
 {
     sr_seed(23);
@@ -353,44 +357,71 @@ START_TEST(test_semantics_img2col)
         {5, 11, 1, 1, 1, 1, 3, 0, 0, 4, 4, 1, 1, 3, 7, 0, 16},    /* 1x1 kernel, wide pad */
         {4, 4, 2, 5, 5, 1, 1, 2, 2, 2, 2, 1, 1, 0, 16, 400, 240}, /* k window at the end */
     };
-    for (int d = 0; d < 2; d++)
+    /* variant: dtype, into L0B, transpose, pad value */
+    const struct { dv_dtype_t t; int l0b, trans; uint32_t pad, bound; } vs[] = {
+        {DV_DT_F16, 0, 0, 0, 0},      {DV_DT_BF16, 0, 0, 0, 0},         {DV_DT_F16, 0, 1, 0x3c00, 0},
+        {DV_DT_F16, 1, 0, 0xbc00, 0}, {DV_DT_F32, 0, 0, 0, 0},          {DV_DT_F32, 0, 1, 0x3f800000, 0},
+        {DV_DT_F32, 1, 1, 7, 0},      {DV_DT_F16, 0, 0, 0, 2048 + 480}, /* reads past L1 byte 2528 wrap to 0 */
+    };
+    for (size_t d = 0; d < sizeof vs / sizeof vs[0]; d++)
         for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
             const int *p = shapes[s];
             sr_mem_t got, want;
             sr_tmem_init(&got);
             sr_tmem_clone(&want, &got);
             const uint64_t soff = 2048, doff = 512;
+            const dv_space_t ds = vs[d].l0b ? DV_SPACE_L0B : DV_SPACE_L0A;
             static const char *names[] = {"fmap_h", "fmap_w", "c1", "kh", "kw", "stride_h", "stride_w", "pad_t", "pad_b",
                                           "pad_l", "pad_r", "dil_h", "dil_w", "m_start", "m_ext", "k_start", "k_ext"};
             dv_insn_t in;
-            dv_insn_init(&in, DV_OP_img2col_cbuf_to_ca);
-            sr_fsetu(&in, "dst", DV_ADDR(DV_SPACE_L0A, doff));
+            dv_insn_init(&in, vs[d].l0b ? DV_OP_img2col_cbuf_to_cb : DV_OP_img2col_cbuf_to_ca);
+            sr_fsetu(&in, "dst", DV_ADDR(ds, doff));
             sr_fsetu(&in, "src", DV_ADDR(DV_SPACE_L1, soff));
-            sr_fset(&in, "dtype", d ? DV_DT_BF16 : DV_DT_F16);
+            sr_fset(&in, "dtype", vs[d].t);
+            sr_fset(&in, "transpose", vs[d].trans);
+            sr_fset(&in, "pad_value", vs[d].pad);
+            sr_fset(&in, "boundary", vs[d].bound);
             for (int i = 0; i < 17; i++)
                 sr_fset(&in, names[i], p[i]);
             sr_exec_ok(&in, NULL, &got);
+            const int e = (int)dv_dtype_size(vs[d].t), C0 = 32 / e;
             const int H = p[0], W = p[1], C1 = p[2], kh = p[3], kw = p[4];
             const int Ho = (H + p[7] + p[8] - p[11] * (kh - 1) - 1) / p[5] + 1;
             const int Wo = (W + p[9] + p[10] - p[12] * (kw - 1) - 1) / p[6] + 1;
-            const int Ktot = C1 * kh * kw * 16, mext = p[14], kext = p[16], M1 = (mext + 15) / 16, K1 = kext / 16;
-            const uint8_t *fm = want.buf[DV_SPACE_L1] + soff;
+            const int Ktot = C1 * kh * kw * C0, mext = p[14], kext = p[16], M1 = (mext + 15) / 16, K1 = kext / C0;
+            const int KB = (kext + 15) / 16;
+            const uint8_t *l1 = want.buf[DV_SPACE_L1];
             for (int ml = 0; ml < M1 * 16; ml++)
                 for (int kl = 0; kl < kext; kl++) {
                     const int m = p[13] + ml, k = p[15] + kl;
-                    uint16_t v = 0;
+                    uint32_t v = 0;
                     if (ml < mext && m < Ho * Wo && k < Ktot) {
-                        const int c0 = k % 16, kwi = (k / 16) % kw, khi = (k / 16 / kw) % kh, c1 = k / 16 / kw / kh;
+                        const int c0 = k % C0, kwi = (k / C0) % kw, khi = (k / C0 / kw) % kh, c1 = k / C0 / kw / kh;
                         const int ih = (m / Wo) * p[5] - p[7] + khi * p[11], iw = (m % Wo) * p[6] - p[9] + kwi * p[12];
+                        size_t a = soff + (((size_t)c1 * (size_t)H + (size_t)ih) * (size_t)W + (size_t)iw) * 32;
+                        if (vs[d].bound && a >= vs[d].bound)
+                            a %= vs[d].bound;
                         if (ih >= 0 && ih < H && iw >= 0 && iw < W)
-                            memcpy(&v, fm + ((((size_t)c1 * (size_t)H + (size_t)ih) * (size_t)W + (size_t)iw) * 16 + (size_t)c0) * 2, 2);
+                            memcpy(&v, l1 + a + (size_t)c0 * (size_t)e, (size_t)e);
+                        else
+                            v = vs[d].pad;
                     }
-                    memcpy(want.buf[DV_SPACE_L0A] + doff + ((size_t)(ml / 16) * (size_t)K1 + (size_t)(kl / 16)) * 512 +
-                               ((size_t)(ml % 16) * 16 + (size_t)(kl % 16)) * 2,
-                           &v, 2);
+                    size_t off;
+                    if (!vs[d].trans && !vs[d].l0b)
+                        off = (size_t)(((ml / 16) * K1 + kl / C0) * 512 + ((ml % 16) * C0 + kl % C0) * e);
+                    else if (!vs[d].l0b && e == 2)
+                        off = (size_t)(((kl / 16) * M1 + ml / 16) * 512 + ((kl % 16) * 16 + ml % 16) * 2);
+                    else if (!vs[d].l0b)
+                        off = (size_t)(((kl / 16) * M1 + ml / 16) * 1024 + ((ml % 16) / 8) * 512 +
+                                       ((kl % 16) * 8 + ml % 8) * 4);
+                    else if (e == 2)
+                        off = (size_t)(((ml / 16) * KB + kl / 16) * 512 + ((kl % 16) * 16 + ml % 16) * 2);
+                    else
+                        off = (size_t)((ml / 8) * KB * 16 * 32 + kl * 32 + (ml % 8) * 4);
+                    memcpy(want.buf[ds] + doff + off, &v, (size_t)e);
                 }
-            char what[32];
-            snprintf(what, sizeof what, "img2col shape %zu", s);
+            char what[48];
+            snprintf(what, sizeof what, "img2col variant %zu shape %zu", d, s);
             sr_expect_same(&got, &want, what);
             sr_tmem_free(&got);
             sr_tmem_free(&want);

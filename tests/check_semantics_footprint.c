@@ -645,8 +645,10 @@ START_TEST(test_semantics_footprint_covers_exec)
             sr_fset(&in, "rpad", sr_rndn(9));
         }
         if (os->form == DV_FORM_IMG2COL) {
-            sr_fset(&in, "k_start", 16 * sr_rndn(4));
-            sr_fset(&in, "k_ext", 16 * (1 + sr_rndn(4)));
+            sr_fset(&in, "k_start", 32 * sr_rndn(4)); /* multiples of every type's C0 */
+            sr_fset(&in, "k_ext", 32 * (1 + sr_rndn(4)));
+            if (sr_sz((int)in.f[dv_field_index(op, "dtype")].i) == 1)
+                sr_fset(&in, "transpose", 0);
         }
         const bool gather = os->form == DV_FORM_VGATHER || os->form == DV_FORM_VGATHERB;
         if (os->form == DV_FORM_VGATHER) /* offsets of 0 (below) then read the source's first element */

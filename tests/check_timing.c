@@ -392,6 +392,28 @@ START_TEST(test_timing_wait_flag_holds_pipe)
 }
 END_TEST
 
+/* set, wait, set, wait on one event with nothing between the sets: in program order no set is
+ * doubled, so the second set_flag waits for the first wait_flag to consume the flag (flag latency
+ * later) instead of failing; each wait then adds the flag latency. */
+START_TEST(test_timing_set_after_pending_wait)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, dma_sets);
+    const uint64_t t0 = dvt_t0(&cfg), fl = cfg.sync_flag_latency_cycles;
+    const uint64_t v_time = dv_ceil_div(8 * 256, cfg.vc_ADD_b16_bpc) + cfg.vc_ADD_b16_lat + cfg.vector_pipeline_cycles;
+    const uint64_t copy_end = t0 + 1 + 10 + 32 + 150;
+    dvt_run_t r;
+    const char *twice = "dvtrace 1\nkernel w kind=vector blocks=1\narg x bytes=65536 dtype=f16 dir=in\nblock 0\n"
+                        "copy_gm_to_ubuf dst=ub:0x0 src=x nburst=1 len=64\n"
+                        "set_flag src=MTE2 dst=V id=0\nwait_flag src=MTE2 dst=V id=0\n"
+                        "set_flag src=MTE2 dst=V id=0\nwait_flag src=MTE2 dst=V id=0\n"
+                        "vadd dst=ub:0x1000 src0=ub:0x0 src1=ub:0x100 dtype=f16 repeat=8\nend\n";
+    ck_assert_msg(dvt_run_text(&r, &cfg, twice, false, GM0) == DV_OK, "%s", r.err.msg);
+    ck_assert_uint_eq(r.cnt.cycles, copy_end + 2 * fl + v_time);
+    dvt_free(&r);
+}
+END_TEST
+
 /* pipe_barrier(V): the second vadd starts after the first has completed, not after it issued. */
 START_TEST(test_timing_pipe_barrier_drains)
 {
@@ -742,6 +764,7 @@ Suite *dv_timing_suite(void)
     tcase_add_test(tc, test_timing_dma_pad_equals_plain_copy);
     tcase_add_test(tc, test_timing_independent_pipes_overlap);
     tcase_add_test(tc, test_timing_wait_flag_holds_pipe);
+    tcase_add_test(tc, test_timing_set_after_pending_wait);
     tcase_add_test(tc, test_timing_pipe_barrier_drains);
     tcase_add_test(tc, test_timing_hbm_contention);
     tcase_add_test(tc, test_timing_l2_hit_faster_than_miss);

@@ -159,13 +159,13 @@ START_TEST(test_topology_cores_of_every_profile)
                 ck_assert_uint_eq(sub, t == DV_CORE_AIC ? DV_SUB_AIC : DV_SUB_AIV0 + r);
                 ck_assert_int_eq(dv_topo_stream_type(&cfg, DV_KIND_MIX, sub), t);
             }
-            /* pipes: the AIC has no V and no MTE3 (it writes GM through FixPipe); an AIV no M, MTE1, FIX;
+            /* pipes: the AIC has no V (it writes GM through FixPipe, and L1 -> GM on MTE3); an AIV no M, MTE1, FIX;
              * FIX only with chip.has_fix_pipe */
             for (int p = 0; p < DV_PIPE_COUNT; p++) {
                 bool want_pipe = true;
                 if (p == DV_PIPE_FIX && !cfg.chip_has_fix_pipe)
                     want_pipe = false;
-                if (t == DV_CORE_AIC && (p == DV_PIPE_V || p == DV_PIPE_MTE3))
+                if (t == DV_CORE_AIC && p == DV_PIPE_V)
                     want_pipe = false;
                 if (t == DV_CORE_AIV && (p == DV_PIPE_M || p == DV_PIPE_MTE1 || p == DV_PIPE_FIX))
                     want_pipe = false;

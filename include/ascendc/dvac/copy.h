@@ -123,18 +123,22 @@ inline void copy_out(const AscendC::GlobalTensor<T> &dst, const AscendC::LocalTe
                      const AscendC::DataCopyParams &p, const Loc &loc)
 {
     const char *api = "DataCopy";
-    if (src.space() != DV_SPACE_UB)
-        fail_at(loc, api, "copies to GM come from UB here (L0C goes through Fixpipe), not from %s",
-             dvk_space_name(src.space()));
-    if (!owns(DV_SPACE_UB))
-        return;
+    const dv_space_t s = src.space();
+    if (s != DV_SPACE_UB && s != DV_SPACE_L1)
+        fail_at(loc, api, "copies to GM come from UB or L1 here (L0C goes through Fixpipe), not from %s",
+             dvk_space_name(s));
+    if (!owns(s))
+        return; /* the other core type of a mix kernel runs this call */
     dv_k_t *c = at(loc);
     if (p.blockCount < 1 || p.blockCount > 4095 || p.blockLen < 1)
         fail_at(loc, api, "blockCount %u must be in [1, 4095] and blockLen %u at least 1", p.blockCount, p.blockLen);
     check_aligned(src, loc, api);
     src.need(burst_span(p.blockCount, p.blockLen, p.srcStride, 32) / sizeof(T), loc, api);
     uint64_t g = dst.gm(0, burst_span(p.blockCount, p.blockLen, p.dstStride, 32), loc, api);
-    dvk_copy_ubuf_to_gm(c, g, src.addr(), p.blockCount, p.blockLen, p.srcStride, p.dstStride);
+    /* L1 -> GM: copy_cbuf_to_gm on the AIC's MTE3 (impl/basic_api/dav_c220/kernel_operator_data_copy_impl.h,
+     * DataCopyL12GMImpl) */
+    (s == DV_SPACE_UB ? dvk_copy_ubuf_to_gm : dvk_copy_cbuf_to_gm)(c, g, src.addr(), p.blockCount, p.blockLen,
+                                                                   p.srcStride, p.dstStride);
 }
 
 /* calCount elements as one burst: their bytes must be whole datablocks. */

@@ -21,6 +21,7 @@
 #include "tensor.h"
 #include "sync.h"
 #include "copy.h"
+#include <cstring>
 
 /* Fixpipe's quantisation modes: a compiler builtin type of CANN, hence in the global namespace.
  * dvsim runs NoQuant, F322F16 and F322BF16; the others fail naming the mode. */
@@ -195,8 +196,10 @@ inline void need_space(const AscendC::LocalTensor<T> &t, dv_space_t s, const cha
 /* Unit flags (Mmad / Fixpipe unitFlag 2 and 3): the hardware orders an Mmad and the Fixpipe reading
  * its L0C by per-512-byte flags instead of events.  Modelled per instruction: an Mmad with unitFlag 3
  * sets an M -> FIX event that the next Fixpipe with a unitFlag waits for, and a Fixpipe with unitFlag
- * 3 sets a FIX -> M event that the next Mmad with a unitFlag waits for.  The two event ids are taken
- * from the pool on first use; state is per stream (each stream runs on its own thread). */
+ * 3 sets a FIX -> M event that the next Mmad with a unitFlag waits for.  The unit flags are not event
+ * flags, so a kernel may use every event id beside them: the two ids are the highest free ones of
+ * their pipe pairs (kernels count from EVENT_ID0 up), taken on first use; state is per stream (each
+ * stream runs on its own thread). */
 struct UnitFlags {
     int mfix = -1, fixm = -1;
     bool mfix_set = false, fixm_set = false;
@@ -215,6 +218,18 @@ inline void unit_wait(dv_k_t *c, bool on_fix)
         u.fixm_set = false;
     }
 }
+/* The highest free event id of a pipe pair: the pool hands out the lowest, so take and give back. */
+inline int event_alloc_top(dv_k_t *c, dv_pipe_t src, dv_pipe_t dst)
+{
+    const int top = (int)dvk_config(c)->sync_event_ids - 1;
+    int taken[16], n = 0, id;
+    while ((id = dvk_event_alloc(c, src, dst)) < top && n < 16)
+        taken[n++] = id;
+    while (n > 0)
+        dvk_event_free(c, src, dst, taken[--n]);
+    return id;
+}
+
 inline void unit_set(dv_k_t *c, bool on_fix)
 {
     UnitFlags &u = g_unit;
@@ -222,11 +237,23 @@ inline void unit_set(dv_k_t *c, bool on_fix)
     bool &set = on_fix ? u.fixm_set : u.mfix_set;
     const dv_pipe_t src = on_fix ? DV_PIPE_FIX : DV_PIPE_M, dst = on_fix ? DV_PIPE_M : DV_PIPE_FIX;
     if (id < 0)
-        id = dvk_event_alloc(c, src, dst);
+        id = event_alloc_top(c, src, dst);
     if (set) /* still unconsumed: the later instruction of the same pipe releases the earlier one too */
         dvk_wait_flag(c, src, dst, id);
     dvk_set_flag(c, src, dst, id);
     set = true;
+}
+
+/* set_fpc: one scalar issue; with the unit-flag bit the pending unit-flag events are consumed. */
+inline void fpc_write(dv_k_t *c, bool clear_units)
+{
+    if (!cube_here(c))
+        return;
+    dvk_scalar(c, (int64_t)(dvk_config(c)->scalar_issue_cycles ? dvk_config(c)->scalar_issue_cycles : 1));
+    if (clear_units) {
+        unit_wait(c, true);
+        unit_wait(c, false);
+    }
 }
 
 /* Bytes an L0C (NZ, 4-byte) operand of m rows x n columns with `stride` rows per column block spans. */
@@ -304,16 +331,15 @@ inline bool mmad_check(const AscendC::LocalTensor<T> &dst, const AscendC::LocalT
         return false;
     if (p.m > 4095 || p.n > 4095 || p.k > 4095)
         fail_at(loc, api, "m %u, n %u and k %u must be in [0, 4095]", p.m, p.n, p.k);
-    if (p.m == 1)
-        fail_at(loc, api, "m = 1 is GEMV on dav-2201 (A read as k contiguous elements, CANN's GEMV page), which the "
-                "model's mmad (A as ZZ fractals) does not do yet");
     if (p.unitFlag != 0 && p.unitFlag != 2 && p.unitFlag != 3)
         fail_at(loc, api, "unitFlag %u is not 0, 2 or 3", p.unitFlag);
     check_aligned(dst, loc, api);
     check_aligned(fm, loc, api);
     check_aligned(filter, loc, api);
     const uint64_t K0 = 32 / sizeof(U), m1 = (p.m + 15u) / 16, n1 = (p.n + 15u) / 16, k1 = (p.k + K0 - 1) / K0;
-    need_bytes(fm, (m1 * k1 - 1) * 512 + (((p.m - 1u) % 16) * K0 + (p.k - 1u) % K0 + 1) * sizeof(U), loc, api);
+    /* m = 1 is GEMV (CANN's GEMV page): A is k contiguous elements */
+    const uint64_t a_zz = (m1 * k1 - 1) * 512 + (((p.m - 1u) % 16) * K0 + (p.k - 1u) % K0 + 1) * sizeof(U);
+    need_bytes(fm, p.m == 1 ? (uint64_t)p.k * sizeof(U) : a_zz, loc, api);
     need_bytes(filter, (k1 * n1 - 1) * 512 + (((p.n - 1u) % 16) * K0 + (p.k - 1u) % K0 + 1) * sizeof(U), loc, api);
     need_bytes(dst, nz_span(p.m, p.n, m1 * 16, 4), loc, api);
     return true;
@@ -438,6 +464,34 @@ inline void LoadData(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
                                                                 p.repeatTimes, p.srcStride, p.dstGap, false);
 }
 
+/* LoadData with LoadData2DParamsV2: Ascend 950's 2-D load.  CANN declares it for dav-2201 too and reports
+ * it as not supported there (impl/basic_api/dav_c220/kernel_operator_mm_impl.h, LoadData2DL12L0ACal):
+ * a kernel that names it compiles (the 950 branch of an #if) and fails if it calls it. */
+struct LoadData2DParamsV2 {
+    LoadData2DParamsV2() {}
+    LoadData2DParamsV2(uint32_t mStartPositionIn, uint32_t kStartPositionIn, uint16_t mStepIn, uint16_t kStepIn,
+                       int32_t srcStrideIn, uint16_t dstStrideIn, bool ifTransposeIn, uint8_t sidIn)
+        : mStartPosition(mStartPositionIn), kStartPosition(kStartPositionIn), mStep(mStepIn), kStep(kStepIn),
+          srcStride(srcStrideIn), dstStride(dstStrideIn), ifTranspose(ifTransposeIn), sid(sidIn)
+    {
+    }
+    uint32_t mStartPosition = 0;
+    uint32_t kStartPosition = 0;
+    uint16_t mStep = 0;
+    uint16_t kStep = 0;
+    int32_t srcStride = 0;
+    uint16_t dstStride = 0;
+    bool ifTranspose = false;
+    uint8_t sid = 0;
+};
+template <typename T>
+inline void LoadData(const LocalTensor<T> &, const LocalTensor<T> &, const LoadData2DParamsV2 &,
+                     const dvac::Loc &loc = dvac::Loc::here())
+{
+    dvac::fail_at(loc, "LoadData", "LoadData2DParamsV2 is not supported on dav-2201 (CANN reports it so): use "
+                  "LoadData2DParams or LoadData3DParamsV2");
+}
+
 /* Mmad: mmad.  Types (C, A, B): (float, half, half), (float, bfloat16_t, bfloat16_t), (float, float,
  * float), (int32_t, int8_t, int8_t). */
 template <typename T, typename U, typename S>
@@ -453,8 +507,9 @@ inline void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const Loca
         return;
     if (p.unitFlag)
         dvac::unit_wait(c, false);
+    /* m = 1 is GEMV on dav-2201 (page GEMV) */
     dvk_mmad(c, dst.addr(), fm.addr(), filter.addr(), dvac::dtype_of<U>(), p.m, p.k, p.n,
-             p.cmatrixInitVal && !p.isBias);
+             p.cmatrixInitVal && !p.isBias, p.m == 1);
     if (p.unitFlag == 3)
         dvac::unit_set(c, false);
 }
@@ -474,6 +529,8 @@ inline void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const Loca
                       "supported by dvsim yet)", dvk_space_name(bias.space()));
     if (!dvac::mmad_check(dst, fm, filter, p, loc))
         return;
+    if (p.m == 1)
+        dvac::fail_at(loc, api, "m = 1 (GEMV) with a bias is not supported by dvsim yet");
     dvac::check_aligned(bias, loc, api);
     dvac::need_bytes(bias, (uint64_t)p.n * 4, loc, api);
     if (!dvac::cube_here(c))
@@ -572,6 +629,77 @@ inline __gm__ uint8_t *GetSysWorkSpacePtr() { return ::dvac::g_sys_workspace; }
 namespace AscendC {
 inline void SetSysWorkspace(GM_ADDR workspace) { ::dvac::g_sys_workspace = workspace; }
 inline void SetSysWorkspaceForce(GM_ADDR workspace) { ::dvac::g_sys_workspace = workspace; }
+/* Fill (InitConstValue) of L0A / L0B: create_ca_matrix / create_cb_matrix (MTE1), repeatTimes rows of
+ * blockNum 512-byte blocks, dstGap blocks between rows, every element initValue
+ * (impl/basic_api/dav_c220/kernel_operator_mm_impl.h, InitL0ANzMatrixCal / InitL0BNzMatrixCal; page
+ * *Fill*).  A zero repeatTimes or blockNum writes nothing.  L1 (create_cbuf_matrix, 32-byte blocks) is
+ * not supported by dvsim yet. */
+template <typename T> struct InitConstValueParams {
+    InitConstValueParams() {}
+    InitConstValueParams(uint16_t repeatTimesIn, uint16_t blockNumIn, uint16_t dstGapIn, T initValueIn)
+        : repeatTimes(repeatTimesIn), blockNum(blockNumIn), dstGap(dstGapIn), initValue(initValueIn)
+    {
+    }
+    InitConstValueParams(uint16_t repeatTimesIn, T initValueIn) : repeatTimes(repeatTimesIn), initValue(initValueIn) {}
+    uint16_t repeatTimes = 0;
+    uint16_t blockNum = 0;
+    uint16_t dstGap = 0;
+    T initValue = 0;
+};
+
+template <typename T, typename U = T, typename std::enable_if<std::is_same<T, U>::value, bool>::type = true>
+inline void Fill(const LocalTensor<T> &dst, const InitConstValueParams<U> &p, const dvac::Loc &loc = dvac::Loc::here())
+{
+    const char *api = "Fill";
+    static_assert(sizeof(T) == 2 || sizeof(T) == 4, "dvsim Ascend C: Fill takes half, bfloat16_t, int16_t, uint16_t, "
+                  "float, int32_t or uint32_t, as CANN's InitConstValue");
+    const dv_space_t d = dst.space();
+    if (d == DV_SPACE_L1)
+        dvac::fail_at(loc, api, "Fill of L1 (create_cbuf_matrix) is not supported by dvsim yet");
+    if (d != DV_SPACE_L0A && d != DV_SPACE_L0B)
+        dvac::fail_at(loc, api, "Fill initialises L1, L0A (A2) or L0B (B2), not %s", dvk_space_name(d));
+    dv_k_t *c = dvac::at(loc);
+    if (p.repeatTimes > 32767 || p.blockNum > 32767 || p.dstGap > 32767)
+        dvac::fail_at(loc, api, "repeatTimes %u, blockNum %u and dstGap %u must be in [0, 32767]", p.repeatTimes,
+                      p.blockNum, p.dstGap);
+    if (p.repeatTimes == 0 || p.blockNum == 0)
+        return;
+    dvac::check_aligned(dst, loc, api);
+    dvac::need_bytes(dst, ((uint64_t)(p.repeatTimes - 1) * (p.blockNum + p.dstGap) + p.blockNum) * 512, loc, api);
+    if (!dvac::cube_here(c))
+        return;
+    uint32_t bits = 0;
+    std::memcpy(&bits, &p.initValue, sizeof(T));
+    const dv_dtype_t t = sizeof(T) == 2 ? DV_DT_F16 : DV_DT_F32; /* only the element size matters */
+    (d == DV_SPACE_L0A ? dvk_create_ca_matrix : dvk_create_cb_matrix)(c, dst.addr(), t, p.repeatTimes, p.blockNum,
+                                                                      p.dstGap, (int64_t)bits);
+}
+
+/* SetFixPipeConfig: set_fpc, the FixPipe's register of pre-quantisation / ReLU tensor addresses (read by
+ * the vector quantisation modes, which dvsim does not run) and the unit-flag bit (FPC[63]), which clears
+ * the unit flags of L0C: here the pending unit-flag events are consumed
+ * (impl/basic_api/dav_c220/kernel_operator_fixpipe_impl.h, SetFixPipeConfigImpl).  One scalar issue. */
+template <typename T>
+inline void SetFixPipeConfig(const LocalTensor<T> &reluPre, const LocalTensor<T> &quantPre, bool isUnitFlag = false,
+                             const dvac::Loc &loc = dvac::Loc::here())
+{
+    const char *api = "SetFixPipeConfig";
+    dvac::need_space(reluPre, DV_SPACE_FB, "reluPre tensor (C2PIPE2GM)", loc, api);
+    dvac::need_space(quantPre, DV_SPACE_FB, "quantPre tensor (C2PIPE2GM)", loc, api);
+    dvac::fpc_write(dvac::at(loc), isUnitFlag);
+}
+template <typename T, bool setRelu = false>
+inline void SetFixPipeConfig(const LocalTensor<T> &pre, bool isUnitFlag = false,
+                             const dvac::Loc &loc = dvac::Loc::here())
+{
+    if (pre.space() != DV_SPACE_FB && pre.space() != DV_SPACE_L0C)
+        dvac::fail_at(loc, "SetFixPipeConfig", "the tensor must be in the Fixpipe buffer (C2PIPE2GM) or L0C (CO1), "
+                      "this one is in %s", dvk_space_name(pre.space()));
+    dvac::fpc_write(dvac::at(loc), isUnitFlag);
+}
+
 } // namespace AscendC
+
+#include "cube_load3d.h"
 
 #endif
