@@ -426,6 +426,8 @@ uint64_t dvk_read_sys_cnt(dv_k_t *k)
     return await_value(k);
 }
 
+const char *dvk_dtype_name(dv_dtype_t t) { return dv_dtype_name(t); }
+
 uint64_t dvk_read_rsvd_cnt(dv_k_t *k)
 {
     k->loaded = 0;

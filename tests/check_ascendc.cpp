@@ -5,6 +5,8 @@
 #include <check.h>
 
 #include <cstring>
+#include <string>
+#include <unistd.h>
 #include <vector>
 
 #include "acl/acl.h"
@@ -522,6 +524,61 @@ START_TEST(test_ascendc_list_tensor_desc)
 }
 END_TEST
 
+/* DumpTensor of a UB tensor (ld_ub per element) and of an L1 tensor (through the system workspace: an
+ * AIC's copy_cbuf_to_gm, then ld_gm): the values printed are the tensor's. */
+template <AscendC::TPosition POS> __global__ __aicore__ void dump_kernel(__gm__ float *x)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<POS> buf;
+    pipe.InitBuffer(buf, 256);
+    AscendC::LocalTensor<float> t = buf.template Get<float>();
+    AscendC::GlobalTensor<float> g;
+    g.SetGlobalBuffer(x, 64);
+    AscendC::DataCopy(t, g, 64);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DumpTensor(t, POS == AscendC::TPosition::A1 ? 9 : 7, 12);
+}
+
+template <AscendC::TPosition POS> std::string dumped(session &s)
+{
+    char path[] = "/tmp/dvsim-dump-XXXXXX";
+    const int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    std::fflush(stdout);
+    const int saved = dup(1);
+    dup2(fd, 1);
+    const uint32_t rc = ::dvac::launch(dump_kernel<POS>, "dump_kernel", 1, nullptr, s.stream)((__gm__ float *)s.x);
+    OK(aclrtSynchronizeStream(s.stream));
+    std::fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    ck_assert_uint_eq(rc, 0);
+    std::string out;
+    char b[512];
+    ssize_t n;
+    lseek(fd, 0, SEEK_SET);
+    while ((n = read(fd, b, sizeof b)) > 0)
+        out.append(b, (size_t)n);
+    close(fd);
+    unlink(path);
+    return out;
+}
+
+START_TEST(test_ascendc_dump_tensor)
+{
+    session s(64); /* x[i] = 0.25 i - 100 */
+    const std::string ub = dumped<AscendC::TPosition::VECCALC>(s), l1 = dumped<AscendC::TPosition::A1>(s);
+    ck_assert_msg(ub.find("DumpTensor: desc=7, block=0, position=UB, dtype=f32") != std::string::npos, "%s",
+                  ub.c_str());
+    ck_assert_msg(ub.find("-100 -99.75 -99.5 -99.25 -99 -98.75 -98.5 -98.25\n-98 -97.75 -97.5 -97.25\n") !=
+                      std::string::npos, "%s", ub.c_str());
+    ck_assert_msg(l1.find("DumpTensor: desc=9, block=0, position=L1, dtype=f32") != std::string::npos, "%s",
+                  l1.c_str());
+    ck_assert_msg(l1.find("-100 -99.75 -99.5 -99.25 -99 -98.75 -98.5 -98.25\n-98 -97.75 -97.5 -97.25\n") !=
+                      std::string::npos, "%s", l1.c_str());
+}
+END_TEST
+
 START_TEST(test_ascendc_raw_gm_pointers)
 {
     const uint32_t n = 4096;
@@ -757,6 +814,7 @@ extern "C" Suite *dv_ascendc_suite(void)
     tcase_add_test(tc, test_ascendc_gm_scalar);
     tcase_add_test(tc, test_ascendc_raw_gm_pointers);
     tcase_add_test(tc, test_ascendc_list_tensor_desc);
+    tcase_add_test(tc, test_ascendc_dump_tensor);
     tcase_add_test(tc, test_ascendc_sync_all);
     tcase_add_test(tc, test_ascendc_declared_kind);
     tcase_add_test(tc, test_ascendc_errors_located);

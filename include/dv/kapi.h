@@ -107,6 +107,9 @@ uint64_t dvk_read_sys_cnt(dv_k_t *k);
 /* RSVD_CNT (the count of the last vreducev2) as the scalar unit reads it when it issues get_rsvd_cnt
  * (Ascend C GatherMask's rsvdCnt, GetRsvdCnt); the caller orders it after the V pipe. */
 uint64_t dvk_read_rsvd_cnt(dv_k_t *k);
+/* An element type's name ("f16", "s32", ...): dv_dtype_name for front ends that link only the
+ * AscendCL library. */
+const char *dvk_dtype_name(dv_dtype_t t);
 
 /* A queue of `depth` equal buffers in one local space between a producer and a consumer pipe:
  * the TQue of Ascend C.  depth 2 is double buffering.

@@ -3,6 +3,9 @@
 #define DVAC_UTIL_H
 
 #include "tensor.h"
+#include "copy.h"
+#include "cube.h"
+#include "sync.h"
 
 namespace AscendC {
 
@@ -24,23 +27,49 @@ inline int64_t GetSystemCycle(const dvac::Loc &loc = dvac::Loc::here())
     return (int64_t)dvk_read_sys_cnt(dvac::at(loc));
 }
 
-/* Print the first dumpSize elements of a UB tensor as the scalar unit reads them (one ld_ub each,
- * charged as such), with the caller's tag `desc`. */
+} // namespace AscendC
+
+
+namespace AscendC {
+
+/* Print the first dumpSize elements of a UB or L1 tensor as the scalar unit reads them, with the caller's
+ * tag `desc`.  UB: one ld_ub each.  L1 (an AIC): after a barrier on every pipe, copy_cbuf_to_gm of the
+ * elements to the system workspace, MTE3 -> S, then one ld_gm each, as a dump goes through GM on the
+ * hardware; every call is charged as such. */
 template <typename T>
 inline void DumpTensor(const LocalTensor<T> &tensor, uint32_t desc, uint32_t dumpSize,
                        const dvac::Loc &loc = dvac::Loc::here())
 {
+    const char *api = "DumpTensor";
     dv_k_t *c = dvac::at(loc);
-    if (tensor.space() != DV_SPACE_UB)
-        dvac::fail_at(loc, "DumpTensor", "only UB tensors can be dumped by dvsim, not %s", dvk_space_name(tensor.space()));
-    tensor.need(dumpSize, loc, "DumpTensor");
+    const dv_space_t sp = tensor.space();
+    if (sp != DV_SPACE_UB && sp != DV_SPACE_L1)
+        dvac::fail_at(loc, api, "UB and L1 tensors can be dumped by dvsim, not %s", dvk_space_name(sp));
+    if (!dvk_has_space(c, sp))
+        return; /* the other core type of a mix kernel */
+    tensor.need(dumpSize, loc, api);
     const bool print = !dvk_probing(c);
     if (print)
-        std::printf("DumpTensor: desc=%u, block=%lld, position=UB, dtype=%s, addr=0x%llx, size=%u\n", desc,
-                    (long long)GetBlockIdx(), dv_dtype_name(dvac::dtype_of<T>()),
+        std::printf("DumpTensor: desc=%u, block=%lld, position=%s, dtype=%s, addr=0x%llx, size=%u\n", desc,
+                    (long long)GetBlockIdx(), sp == DV_SPACE_UB ? "UB" : "L1", dvk_dtype_name(dvac::dtype_of<T>()),
                     (unsigned long long)DV_ADDR_OFF(tensor.addr()), dumpSize);
+    GlobalTensor<T> g;
+    if (sp == DV_SPACE_L1 && dumpSize > 0) {
+        uint8_t *ws = GetSysWorkSpacePtr();
+        const uint64_t blocks = ((uint64_t)dumpSize * sizeof(T) + 31) / 32;
+        if (!ws)
+            dvac::fail_at(loc, api, "dumping L1 goes through the system workspace, which this launch has not");
+        if (blocks > 65535)
+            dvac::fail_at(loc, api, "%u elements: at most 65535 datablocks of L1 are dumped", dumpSize);
+        g.SetGlobalBuffer((__gm__ T *)ws, blocks * 32 / sizeof(T));
+        PipeBarrier<PIPE_ALL>(loc);
+        DataCopy(g, tensor, DataCopyParams(1, (uint16_t)blocks, 0, 0), loc);
+        const int32_t e = GetTPipePtr() ? GetTPipePtr()->FetchEventID(HardEvent::MTE3_S, loc) : 0;
+        SetFlag<HardEvent::MTE3_S>(e, loc);
+        WaitFlag<HardEvent::MTE3_S>(e, loc);
+    }
     for (uint32_t i = 0; i < dumpSize; i++) {
-        T v = tensor.GetValue(i, loc);
+        T v = sp == DV_SPACE_UB ? tensor.GetValue(i, loc) : g.GetValue(i, loc);
         if (print)
             std::printf("%s%g%s", i % 8 ? " " : "", (double)(float)v, i % 8 == 7 || i + 1 == dumpSize ? "\n" : "");
     }
