@@ -499,6 +499,46 @@ public:
         orgM_ = keep[0], orgN_ = keep[1], orgKa_ = keep[2], orgKb_ = keep[3], orgKc_ = keep[4];
     }
 
+    /* batchLoop IterateBatch calls of batchA x batchB products each, into the workspace of SetWorkspace (needs
+     * MatmulConfig::isNBatch): call i starts A, B and C at CANN's CalcNBatchoffset of i (NORMAL: i * batch
+     * matrices on; BSNGD: batch (n, g) matrices on, wrapping into the next b) and the bias batchC rows on (asc-devkit
+     * impl/adv_api/detail/matmul/kfc/matmul_server_impl_c220.h StartIterateNBatch, utils/batch_matmul_utils.h).
+     * The asynchronous form (sync false) completes before it returns: its results are in the workspace then. */
+    template <bool sync = true, bool waitIterateBatch = false>
+    void IterateNBatch(const uint32_t batchLoop, uint32_t batchA, uint32_t batchB, bool enSequentialWrite,
+                       const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0,
+                       const uint32_t matrixStrideC = 0, const dvac::Loc &loc = dvac::Loc::here())
+    {
+        const char *api = "Matmul::IterateNBatch";
+        static_assert(CFG.isNBatch, "dvsim Matmul: IterateNBatch needs MatmulConfig::isNBatch (GetMMConfig with "
+                      "MatmulBatchParams{true, ...})");
+        if (!hasWs_)
+            dvac::fail_at(loc, api, "IterateNBatch writes C to the workspace: SetWorkspace first");
+        const uint32_t batch = batchA > batchB ? batchA : batchB;
+        uint32_t batchC = batch;
+        if (t_.CLayoutInfoG == 1 && (t_.BLayoutInfoG != 1 || t_.ALayoutInfoG != 1)) {
+            const uint32_t g = (uint32_t)(t_.BLayoutInfoG > t_.ALayoutInfoG ? t_.BLayoutInfoG : t_.ALayoutInfoG);
+            batchC /= g;
+        }
+        const GlobalTensor<SrcAT> a0 = a_;
+        const GlobalTensor<SrcBT> b0 = b_;
+        const GlobalTensor<BiasT> bias0 = bias_;
+        for (uint32_t i = 0; i < batchLoop; i++) {
+            a_ = a0[nbatch_offset(batchA, i, t_.ALayoutInfoN, t_.ALayoutInfoG, t_.ALayoutInfoD, t_.ALayoutInfoS)];
+            b_ = b0[nbatch_offset(batchB, i, t_.BLayoutInfoN, t_.BLayoutInfoG, t_.BLayoutInfoD, t_.BLayoutInfoS)];
+            bias_ = bias0[(uint64_t)t_.CLayoutInfoS2 * batchC * i];
+            const uint64_t offC = nbatch_offset(batchC, i, t_.CLayoutInfoN, t_.CLayoutInfoG, t_.CLayoutInfoS2,
+                                                t_.CLayoutInfoS1);
+            IterateBatch(ws_[offC], batchA, batchB, enSequentialWrite, matrixStrideA, matrixStrideB, matrixStrideC,
+                         false, 0, loc);
+        }
+        a_ = a0;
+        b_ = b0;
+        bias_ = bias0;
+    }
+    /* Nothing to wait for: IterateNBatch has completed when it returns. */
+    void WaitIterateBatch(const dvac::Loc &loc = dvac::Loc::here()) { (void)loc; }
+
     /* Where the last Iterate's tile is in the core's part of C. */
     template <bool isTurnOnDebug = true> MatrixOffset GetOffsetC()
     {
@@ -563,6 +603,16 @@ public:
     }
 
 private:
+    /* CANN's CalcNBatchoffset in elements: where batch loop i's matrices start. */
+    static uint64_t nbatch_offset(uint32_t batch, uint32_t i, int32_t n, int32_t g, int32_t d, int32_t s)
+    {
+        if constexpr (A_TYPE::layout == LayoutMode::BSNGD) {
+            const uint64_t ng = (uint64_t)n * (uint64_t)g, first = (uint64_t)i * batch;
+            return (first / ng) * (uint64_t)d * (uint64_t)s * ng + (first % ng) * (uint64_t)d;
+        } else {
+            return (uint64_t)d * (uint64_t)s * batch * i;
+        }
+    }
     static uint64_t t_tile(const Matmul &m) { return (uint64_t)m.t_.baseM * (uint64_t)m.t_.baseN; }
     /* A request carrying this object's settings, writing C at `gm`. */
     dvac::mm::Request request(uint32_t op, const GlobalTensor<DstT> &gm) const
