@@ -238,6 +238,59 @@ __global__ __cube__ void mm_batch_bsngd(GM_ADDR a, GM_ADDR b, GM_ADDR c, TCubeTi
     mm.End();
 }
 
+/* IterateNBatch over the BSNGD layout of mm_batch_bsngd: BATCH loops of one product each (batchA = batchB = 1),
+ * loop i at CalcNBatchoffset's (n, g) = i, into the workspace, which is C. */
+constexpr MatmulConfig CFG_NBATCH = GetMMConfig<MatmulConfigMode::CONFIG_NORM>(
+    MatmulBatchParams{true, BatchMode::BATCH_LESS_THAN_L1, false});
+__global__ __cube__ void mm_nbatch_bsngd(GM_ADDR a, GM_ADDR b, GM_ADDR c, TCubeTiling t)
+{
+    using A = MatmulType<TPosition::GM, CubeFormat::ND, half, false, LayoutMode::BSNGD>;
+    using B = MatmulType<TPosition::GM, CubeFormat::ND, half, true, LayoutMode::BSNGD>;
+    using C = MatmulType<TPosition::GM, CubeFormat::ND, float, false, LayoutMode::BSNGD>;
+    TPipe pipe;
+    GlobalTensor<half> ag, bg;
+    GlobalTensor<float> cg;
+    ag.SetGlobalBuffer((__gm__ half *)a, BATCH * BM * BK);
+    bg.SetGlobalBuffer((__gm__ half *)b, BATCH * BK * BN);
+    cg.SetGlobalBuffer((__gm__ float *)c, BATCH * BM * BN);
+    Matmul<A, B, C, FloatGM, CFG_NBATCH> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    mm.SetTensorA(ag);
+    mm.SetTensorB(bg, true);
+    mm.SetWorkspace(cg);
+    mm.IterateNBatch(BATCH, 1, 1, false);
+    mm.End();
+}
+
+/* C in CO1: the BN / 16 tiles of one BM-row part go one after the other into the kernel's own L0C tensor (NZ, BM
+ * rows per 16-column block), which one Fixpipe writes to C as BM x BN rows. */
+__global__ __cube__ void mm_co1(GM_ADDR a, GM_ADDR b, GM_ADDR c, TCubeTiling t)
+{
+    using C = MatmulType<TPosition::CO1, CubeFormat::NZ, GetMmDstType<half>::Type>;
+    TPipe pipe;
+    GlobalTensor<half> ag, bg;
+    GlobalTensor<float> cg;
+    ag.SetGlobalBuffer((__gm__ half *)a, BM * BK);
+    bg.SetGlobalBuffer((__gm__ half *)b, BK * BN);
+    cg.SetGlobalBuffer((__gm__ float *)c, BM * BN);
+    Matmul<HalfGM, HalfGM, C> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    TQue<TPosition::CO1, Impl::QUEUE_DEPTH> q;
+    pipe.InitBuffer(q, 1, BM * BN * sizeof(float));
+    LocalTensor<float> co = q.AllocTensor<float>();
+    mm.SetTensorA(ag);
+    mm.SetTensorB(bg);
+    for (uint32_t off = 0; mm.Iterate(false, co[off]); off += (uint32_t)(t.baseM * t.baseN)) {
+    }
+    q.EnQue(co);
+    co = q.DeQue<float>();
+    FixpipeParamsV220 fp(BN, BM, BM, BN, false);
+    Fixpipe<float, float, CFG_ROW_MAJOR>(cg, co, fp);
+    q.FreeTensor(co);
+    q.FreeAllEvent();
+    mm.End();
+}
+
 /* A tiling of one m x n x k product (half in, float C), B transposed or not, with fixed base tiles. */
 int64_t tiling_of(host &h, TCubeTiling &t, matmul_tiling::MatmulApiTilingBase &api, int32_t m, int32_t n, int32_t k,
                   bool tb, bool bias, matmul_tiling::CubeFormat cfmt, int32_t bm, int32_t bn)
@@ -376,6 +429,45 @@ START_TEST(test_ascendc_mmb_batch_bsngd)
 }
 END_TEST
 
+/* IterateNBatch: BATCH loops of one BSNGD product each land where IterateBatch(BATCH, BATCH) puts them. */
+START_TEST(test_ascendc_mmb_nbatch_bsngd)
+{
+    host h;
+    TCubeTiling t;
+    matmul_tiling::MultiCoreMatmulTiling api(*h.plat);
+    api.SetDim(1);
+    api.SetALayout(1, BM, 1, BATCH, BK);
+    api.SetBLayout(1, BN, 1, BATCH, BK);
+    api.SetCLayout(1, BM, 1, BATCH, BN);
+    api.SetBatchNum(1);
+    ck_assert_int_eq(tiling_of(h, t, api, BM, BN, BK, true, false, matmul_tiling::CubeFormat::ND, 16, 32), 0);
+    session s(BATCH * BM * BK, BATCH * BK * BN, BATCH * BM * BN, 0);
+    ck_assert_uint_eq(::dvac::launch(mm_nbatch_bsngd, "mm_nbatch_bsngd", 1, nullptr, s.stream)(s.a, s.b, s.c, t), 0);
+    std::vector<float> got = s.run_and_fetch(), want(BATCH * BM * BN);
+    for (uint32_t g = 0; g < BATCH; g++)
+        ref_mm(want, g * BN, BATCH * BN, s.ha, g * BK, BATCH * BK, s.hb, g * BK, BATCH * BK, true, BM, BN, BK,
+               nullptr);
+    ck_assert_uint_eq(mismatches(got, want, 1e-5), 0);
+}
+END_TEST
+
+/* C in CO1 (Iterate into the kernel's L0C tensor, the kernel's Fixpipe), three 32 x 16 tiles. */
+START_TEST(test_ascendc_mmb_co1)
+{
+    host h;
+    TCubeTiling t;
+    matmul_tiling::MultiCoreMatmulTiling api(*h.plat);
+    api.SetDim(1);
+    ck_assert_int_eq(tiling_of(h, t, api, BM, BN, BK, false, false, matmul_tiling::CubeFormat::ND, BM, 16), 0);
+    ck_assert_int_eq(t.baseN, 16);
+    session s(BM * BK, BK * BN, BM * BN, 0);
+    ck_assert_uint_eq(::dvac::launch(mm_co1, "mm_co1", 1, nullptr, s.stream)(s.a, s.b, s.c, t), 0);
+    std::vector<float> got = s.run_and_fetch(), want(BM * BN);
+    ref_mm(want, 0, BN, s.ha, 0, BK, s.hb, 0, BN, false, BM, BN, BK, nullptr);
+    ck_assert_uint_eq(mismatches(got, want, 1e-5), 0);
+}
+END_TEST
+
 /* The host refusals and helpers: SetSparse(true) is refused at GetTiling (naming it); the flat layout's offset,
  * Ceil and convert_from_bytes by hand. */
 START_TEST(test_ascendc_mmb_host_and_helpers)
@@ -409,6 +501,8 @@ extern "C" Suite *dv_ascendc_mmb_suite(void)
     tcase_add_test(tc, test_ascendc_mmb_nd_align);
     tcase_add_test(tc, test_ascendc_mmb_batch_normal);
     tcase_add_test(tc, test_ascendc_mmb_batch_bsngd);
+    tcase_add_test(tc, test_ascendc_mmb_nbatch_bsngd);
+    tcase_add_test(tc, test_ascendc_mmb_co1);
     tcase_add_test(tc, test_ascendc_mmb_host_and_helpers);
     suite_add_tcase(s, tc);
     return s;

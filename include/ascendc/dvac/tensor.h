@@ -397,6 +397,21 @@ public:
         }
         state_[i] = FREE;
     }
+    /* Take the free events still pending (each freed buffer's reader done), as the next AllocTensor of each buffer
+     * would: after it the queue's events have no flag in flight (CANN's TQueBind::FreeAllEvent). */
+    void FreeAllEvent(const dvac::Loc &loc = dvac::Loc::here())
+    {
+        dv_k_t *c = dvac::at(loc);
+        for (uint32_t i = 0; i < num_; i++) {
+            if (!freed_[i] || !sync_)
+                continue;
+            dvk_bookkeeping(c);
+            if (dvac::g_free_pending[cons_][prod_] & (1u << ev_free_[i]))
+                dvk_wait_flag(c, cons_, prod_, ev_free_[i]);
+            dvac::g_free_pending[cons_][prod_] &= (uint16_t)~(1u << ev_free_[i]);
+            freed_[i] = false;
+        }
+    }
     bool HasTensorInQue() const { return count_ > 0; }
     int32_t GetTensorCountInQue() const { return (int32_t)count_; }
     bool VacantInQue() const { return count_ < num_; }

@@ -81,6 +81,17 @@ template <auto OUT, auto A1, auto B1> struct Callbacks<AscendC::MatmulCallBackFu
 
 namespace AscendC {
 
+/* The accumulator's type of a Matmul of inputs T (dav-2201; asc-devkit impl/adv_api/detail/matmul/utils/matmul_utils.h). */
+template <typename T> struct GetMmDstType {
+    using Type = float;
+};
+template <> struct GetMmDstType<int8_t> {
+    using Type = int32_t;
+};
+namespace Impl {
+constexpr int32_t QUEUE_DEPTH = 1; /* depth of the Matmul's queues (matmul_config_utils.h) */
+} // namespace Impl
+
 /* The Matmul object (CANN's MatmulImpl of a cube-only kernel). */
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto &MM_CFG = CFG_NORM,
           class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>,
@@ -117,12 +128,17 @@ private:
                                                          std::is_same<DstT, half>::value ||
                                                          std::is_same<DstT, bfloat16_t>::value),
                   "dvsim Matmul: C is float, half or bfloat16_t (int32_t for int8_t inputs)");
+    /* C in CO1: Iterate(enPartialSum, co1Local) leaves each tile in the user's L0C tensor, NZ, for the user's
+     * Fixpipe (asc-devkit docs "Iterate": localCmatrix) */
+    static constexpr bool C_CO1 = C_TYPE::pos == TPosition::CO1;
+    static_assert(!C_CO1 || (C_TYPE::format == CubeFormat::NZ && std::is_same<DstT, L0cT>::value),
+                  "dvsim Matmul: C in CO1 is NZ of the accumulator's type (GetMmDstType<A's type>::Type)");
     static constexpr bool C_UB = C_TYPE::pos == TPosition::VECIN || C_TYPE::pos == TPosition::VECOUT ||
                                  C_TYPE::pos == TPosition::VECCALC;
     static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM &&
-                      (C_TYPE::pos == TPosition::GM || C_UB),
-                  "dvsim Matmul: A and B in GM (TPosition::GM), C in GM or UB (VECIN / VECOUT / VECCALC) are "
-                  "supported; L1 (TSCM/A1/B1) and CO1 positions are not yet");
+                      (C_TYPE::pos == TPosition::GM || C_UB || C_CO1),
+                  "dvsim Matmul: A and B in GM (TPosition::GM), C in GM, UB (VECIN / VECOUT / VECCALC) or CO1 are "
+                  "supported; L1 positions (TSCM/A1/B1) are not yet");
     static_assert((A_TYPE::format == CubeFormat::ND || A_TYPE::format == CubeFormat::VECTOR) &&
                       B_TYPE::format == CubeFormat::ND,
                   "dvsim Matmul: A in ND or VECTOR (GEMV) format and B in ND format are supported");
@@ -181,7 +197,8 @@ public:
         slots_ = t_.dbL0A == 2 && t_.dbL0B == 2 ? 2 : 1;
         pipe_->InitBuffer(a2buf_, slots_ * a2_bytes(), loc);
         pipe_->InitBuffer(b2buf_, slots_ * b2_bytes(), loc);
-        pipe_->InitBuffer(qc_, t_.dbL0C, up(t_.baseM) * up(t_.baseN) * sizeof(L0cT), loc);
+        if (!C_CO1) /* C in CO1: the user's L0C tensor */
+            pipe_->InitBuffer(qc_, t_.dbL0C, up(t_.baseM) * up(t_.baseN) * sizeof(L0cT), loc);
         if (t_.isBias) {
             pipe_->InitBuffer(btbuf_, bt_bytes(), loc);
         }
@@ -280,6 +297,8 @@ public:
     {
         const char *api = "Matmul::Iterate";
         ready(loc, api);
+        if (C_CO1 && !useUserCo_)
+            dvac::fail_at(loc, api, "C is in CO1: Iterate(enPartialSum, co1Local) gives each tile to the user's L0C");
         if (enPartialSum)
             dvac::fail_at(loc, api, "enPartialSum (accumulating onto CO1) is not supported by dvsim yet");
         if (pending_)
@@ -326,6 +345,24 @@ public:
             compute(mi, ni, loc, CFG.isPartialOutput ? kSlice : 0, CFG.isPartialOutput ? kSlice + 1 : ~0u);
         pending_ = true;
         return true;
+    }
+
+    /* C in CO1: compute the next tile into co1Local (NZ: up16(baseM) rows per 16-column block); false when the
+     * part is done.  The tile is the user's: it reaches GM through the user's Fixpipe (after the user's CO1
+     * queue's EnQue / DeQue, the M -> FIX wait), not through GetTensorC. */
+    template <bool sync = true>
+    bool Iterate(bool enPartialSum, const LocalTensor<DstT> &co1Local, const dvac::Loc &loc = dvac::Loc::here())
+    {
+        static_assert(C_CO1, "dvsim Matmul: Iterate into a LocalTensor needs C in CO1 (MatmulType<TPosition::CO1, "
+                      "CubeFormat::NZ, ...>)");
+        if (client_)
+            dvac::fail_at(loc, "Matmul::Iterate", "C in CO1 is computed by a cube-only kernel's AIC");
+        userCo_ = co1Local;
+        useUserCo_ = true;
+        const bool more = Iterate<sync>(enPartialSum, loc);
+        useUserCo_ = false;
+        pending_ = false;
+        return more;
     }
 
     /* Write the tile of the last Iterate to C: at its place in the core's part (gm = its first
@@ -499,6 +536,46 @@ public:
         orgM_ = keep[0], orgN_ = keep[1], orgKa_ = keep[2], orgKb_ = keep[3], orgKc_ = keep[4];
     }
 
+    /* batchLoop IterateBatch calls of batchA x batchB products each, into the workspace of SetWorkspace (needs
+     * MatmulConfig::isNBatch): call i starts A, B and C at CANN's CalcNBatchoffset of i (NORMAL: i * batch
+     * matrices on; BSNGD: batch (n, g) matrices on, wrapping into the next b) and the bias batchC rows on (asc-devkit
+     * impl/adv_api/detail/matmul/kfc/matmul_server_impl_c220.h StartIterateNBatch, utils/batch_matmul_utils.h).
+     * The asynchronous form (sync false) completes before it returns: its results are in the workspace then. */
+    template <bool sync = true, bool waitIterateBatch = false>
+    void IterateNBatch(const uint32_t batchLoop, uint32_t batchA, uint32_t batchB, bool enSequentialWrite,
+                       const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0,
+                       const uint32_t matrixStrideC = 0, const dvac::Loc &loc = dvac::Loc::here())
+    {
+        const char *api = "Matmul::IterateNBatch";
+        static_assert(CFG.isNBatch, "dvsim Matmul: IterateNBatch needs MatmulConfig::isNBatch (GetMMConfig with "
+                      "MatmulBatchParams{true, ...})");
+        if (!hasWs_)
+            dvac::fail_at(loc, api, "IterateNBatch writes C to the workspace: SetWorkspace first");
+        const uint32_t batch = batchA > batchB ? batchA : batchB;
+        uint32_t batchC = batch;
+        if (t_.CLayoutInfoG == 1 && (t_.BLayoutInfoG != 1 || t_.ALayoutInfoG != 1)) {
+            const uint32_t g = (uint32_t)(t_.BLayoutInfoG > t_.ALayoutInfoG ? t_.BLayoutInfoG : t_.ALayoutInfoG);
+            batchC /= g;
+        }
+        const GlobalTensor<SrcAT> a0 = a_;
+        const GlobalTensor<SrcBT> b0 = b_;
+        const GlobalTensor<BiasT> bias0 = bias_;
+        for (uint32_t i = 0; i < batchLoop; i++) {
+            a_ = a0[nbatch_offset(batchA, i, t_.ALayoutInfoN, t_.ALayoutInfoG, t_.ALayoutInfoD, t_.ALayoutInfoS)];
+            b_ = b0[nbatch_offset(batchB, i, t_.BLayoutInfoN, t_.BLayoutInfoG, t_.BLayoutInfoD, t_.BLayoutInfoS)];
+            bias_ = bias0[(uint64_t)t_.CLayoutInfoS2 * batchC * i];
+            const uint64_t offC = nbatch_offset(batchC, i, t_.CLayoutInfoN, t_.CLayoutInfoG, t_.CLayoutInfoS2,
+                                                t_.CLayoutInfoS1);
+            IterateBatch(ws_[offC], batchA, batchB, enSequentialWrite, matrixStrideA, matrixStrideB, matrixStrideC,
+                         false, 0, loc);
+        }
+        a_ = a0;
+        b_ = b0;
+        bias_ = bias0;
+    }
+    /* Nothing to wait for: IterateNBatch has completed when it returns. */
+    void WaitIterateBatch(const dvac::Loc &loc = dvac::Loc::here()) { (void)loc; }
+
     /* Where the last Iterate's tile is in the core's part of C. */
     template <bool isTurnOnDebug = true> MatrixOffset GetOffsetC()
     {
@@ -563,6 +640,16 @@ public:
     }
 
 private:
+    /* CANN's CalcNBatchoffset in elements: where batch loop i's matrices start. */
+    static uint64_t nbatch_offset(uint32_t batch, uint32_t i, int32_t n, int32_t g, int32_t d, int32_t s)
+    {
+        if constexpr (A_TYPE::layout == LayoutMode::BSNGD) {
+            const uint64_t ng = (uint64_t)n * (uint64_t)g, first = (uint64_t)i * batch;
+            return (first / ng) * (uint64_t)d * (uint64_t)s * ng + (first % ng) * (uint64_t)d;
+        } else {
+            return (uint64_t)d * (uint64_t)s * batch * i;
+        }
+    }
     static uint64_t t_tile(const Matmul &m) { return (uint64_t)m.t_.baseM * (uint64_t)m.t_.baseN; }
     /* A request carrying this object's settings, writing C at `gm`. */
     dvac::mm::Request request(uint32_t op, const GlobalTensor<DstT> &gm) const
@@ -848,7 +935,7 @@ private:
     void compute(uint32_t mi, uint32_t ni, const dvac::Loc &loc, uint32_t s0 = 0, uint32_t s1 = ~0u)
     {
         const uint32_t kAll = dvac::mm::cdiv(sk_, t_.baseK), ks = s1 < kAll ? s1 : kAll;
-        LocalTensor<L0cT> co = qc_.template AllocTensor<L0cT>(loc);
+        LocalTensor<L0cT> co = useUserCo_ ? userCo_ : qc_.template AllocTensor<L0cT>(loc);
         for (uint32_t s = s0; s < ks; s++) {
             const uint32_t k0 = s * t_.baseK, kb = sk_ - k0 < (uint32_t)t_.baseK ? sk_ - k0 : t_.baseK;
             load_a(mi, s / t_.stepKa, loc);
@@ -885,7 +972,8 @@ private:
             }
             SetFlag<HardEvent::M_MTE1>(evFree_[slot], loc);
         }
-        qc_.EnQue(co, loc);
+        if (!useUserCo_)
+            qc_.EnQue(co, loc);
     }
 
     void write_out(const GlobalTensor<DstT> &gm, bool sequential, const dvac::Loc &loc)
@@ -930,6 +1018,8 @@ private:
     int32_t evFree_[2] = {-1, -1}, evReady_[2] = {-1, -1};
     bool l0Open_ = false;
     TQue<TPosition::CO1, 1> qc_;
+    LocalTensor<L0cT> userCo_; /* C in CO1: the tensor of Iterate(enPartialSum, co1Local) */
+    bool useUserCo_ = false;
     GlobalTensor<BiasT> bias_;
     bool hasBias_ = false;
     LocalTensor<SrcAT> a1_;
