@@ -395,6 +395,30 @@ inline void math_sin(const LT<float> &d, const LT<float> &x, const LT<float> &r,
     }
 }
 
+/* Sin and Cos (impl/adv_api/detail/math/sin, cos): one body, the shared polynomial of math_sin, cos
+ * selecting the quarter-period shift. */
+template <typename T, bool isReuseSource>
+inline void sin_cos(const AscendC::LocalTensor<T> &dstTensor, const AscendC::LocalTensor<T> &srcTensor,
+                    const AscendC::LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount, bool cos,
+                    const char *api, const Loc &loc)
+{
+    using namespace AscendC;
+    math_fits(dstTensor, calCount, "dstTensor", loc, api);
+    math_fits(srcTensor, calCount, "srcTensor", loc, api);
+    constexpr uint32_t per = sizeof(T) == 2 ? 16 : isReuseSource ? 8 : 12;
+    const uint32_t split = math_split(sharedTmpBuffer.GetSize(), per, loc, api);
+    const LocalTensor<float> t0 = sharedTmpBuffer.ReinterpretCast<float>(), t1 = t0[split], t2 = t1[split];
+    math_chunks(calCount, split, loc, [&](uint32_t off, uint32_t) {
+        if constexpr (sizeof(T) == 2) {
+            m_cast(t0, srcTensor[off], RoundMode::CAST_NONE, loc);
+            math_sin(t0, t0, t1, t2, t2[split], cos, loc);
+            m_cast(dstTensor[off], t0, RoundMode::CAST_NONE, loc);
+        } else {
+            const LocalTensor<float> x0 = isReuseSource ? srcTensor[off] : t2;
+            math_sin(dstTensor[off], srcTensor[off], t0, t1, x0, cos, loc);
+        }
+    });
+}
 } // namespace dvac
 
 namespace AscendC {
@@ -405,22 +429,7 @@ inline void Sin(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor
                 const dvac::Loc &loc = dvac::Loc::here())
 {
     static_assert(dvac::is_hf<T>(), "Sin: dtype not supported on dav-2201 (half, float)");
-    const char *api = "Sin";
-    dvac::math_fits(dstTensor, calCount, "dstTensor", loc, api);
-    dvac::math_fits(srcTensor, calCount, "srcTensor", loc, api);
-    constexpr uint32_t per = sizeof(T) == 2 ? 16 : isReuseSource ? 8 : 12;
-    const uint32_t split = dvac::math_split(sharedTmpBuffer.GetSize(), per, loc, api);
-    const LocalTensor<float> t0 = sharedTmpBuffer.ReinterpretCast<float>(), t1 = t0[split], t2 = t1[split];
-    dvac::math_chunks(calCount, split, loc, [&](uint32_t off, uint32_t) {
-        if constexpr (sizeof(T) == 2) {
-            dvac::m_cast(t0, srcTensor[off], RoundMode::CAST_NONE, loc);
-            dvac::math_sin(t0, t0, t1, t2, t2[split], false, loc);
-            dvac::m_cast(dstTensor[off], t0, RoundMode::CAST_NONE, loc);
-        } else {
-            const LocalTensor<float> x0 = isReuseSource ? srcTensor[off] : t2;
-            dvac::math_sin(dstTensor[off], srcTensor[off], t0, t1, x0, false, loc);
-        }
-    });
+    dvac::sin_cos<T, isReuseSource>(dstTensor, srcTensor, sharedTmpBuffer, calCount, false, "Sin", loc);
 }
 DVAC_MATH_UNARY_FORMS(Sin)
 
@@ -431,22 +440,7 @@ inline void Cos(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor
                 const dvac::Loc &loc = dvac::Loc::here())
 {
     static_assert(dvac::is_hf<T>(), "Cos: dtype not supported on dav-2201 (half, float)");
-    const char *api = "Cos";
-    dvac::math_fits(dstTensor, calCount, "dstTensor", loc, api);
-    dvac::math_fits(srcTensor, calCount, "srcTensor", loc, api);
-    constexpr uint32_t per = sizeof(T) == 2 ? 16 : isReuseSource ? 8 : 12;
-    const uint32_t split = dvac::math_split(sharedTmpBuffer.GetSize(), per, loc, api);
-    const LocalTensor<float> t0 = sharedTmpBuffer.ReinterpretCast<float>(), t1 = t0[split], t2 = t1[split];
-    dvac::math_chunks(calCount, split, loc, [&](uint32_t off, uint32_t) {
-        if constexpr (sizeof(T) == 2) {
-            dvac::m_cast(t0, srcTensor[off], RoundMode::CAST_NONE, loc);
-            dvac::math_sin(t0, t0, t1, t2, t2[split], true, loc);
-            dvac::m_cast(dstTensor[off], t0, RoundMode::CAST_NONE, loc);
-        } else {
-            const LocalTensor<float> x0 = isReuseSource ? srcTensor[off] : t2;
-            dvac::math_sin(dstTensor[off], srcTensor[off], t0, t1, x0, true, loc);
-        }
-    });
+    dvac::sin_cos<T, isReuseSource>(dstTensor, srcTensor, sharedTmpBuffer, calCount, true, "Cos", loc);
 }
 DVAC_MATH_UNARY_FORMS(Cos)
 
