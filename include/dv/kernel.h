@@ -26,6 +26,9 @@ enum { DV_SUB_MAIN = 0, DV_SUB_AIC = 0, DV_SUB_AIV0 = 1, DV_SUB_MAX = 5 };
 
 typedef enum dv_arg_dir { DV_ARG_IN, DV_ARG_OUT, DV_ARG_INOUT } dv_arg_dir_t;
 typedef enum dv_arg_init { DV_INIT_ZERO, DV_INIT_RANDOM, DV_INIT_FILE } dv_arg_init_t;
+/* How the shared L2 treats an argument's GM accesses (the hardware's per-tensor cache mode, Ascend C
+ * GlobalTensor::SetL2CacheHint): normal, or disable (its lines are not allocated in L2). */
+typedef enum dv_l2_mode { DV_L2_NORMAL, DV_L2_DISABLE } dv_l2_mode_t;
 
 #define DV_NAME_MAX 64
 
@@ -38,6 +41,7 @@ typedef struct dv_arg {
     uint64_t seed;     /* DV_INIT_RANDOM */
     double lo, hi;     /* DV_INIT_RANDOM range of floats [lo, hi); lo == hi: the default [-1, 1) */
     char path[256];    /* DV_INIT_FILE */
+    dv_l2_mode_t l2;   /* L2 cache mode of its accesses (zero-initialised args are DV_L2_NORMAL) */
 } dv_arg_t;
 
 typedef struct dv_kernel_info {
