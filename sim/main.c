@@ -52,6 +52,9 @@ static const char usage_text[] =
     "  --json FILE|-             also write the JSON report (docs/REPORT.md); '-' = stdout\n"
     "                            instead of the text report\n"
     "  --timeline FILE           write a Chrome-trace / Perfetto timeline\n"
+    "  --warm-up N               run the kernel N times on the same chip before the measured run,\n"
+    "                            so L2 holds what a profiler's replay finds (msopprof warms up\n"
+    "                            and replays on the same memory); 0-100, default 0\n"
     "  --instr-csv FILE|-        write the instruction hot-spot table (instr, pipe, call_count,\n"
     "                            cycles, ...; docs/REPORT.md) as CSV; '-' = stdout\n"
     "  --no-data                 timing only: no GM data, instructions are not executed\n"
@@ -207,6 +210,15 @@ static int parse(int argc, char **argv, int first, cmd_t cmd, cli_t *c)
         }
         if (cmd == CMD_OP && strcmp(a, "--check") == 0) {
             c->so.check = true;
+            continue;
+        }
+        if ((cmd == CMD_RUN || cmd == CMD_OP) && option_is(a, "--warm-up")) {
+            const char *v = option_value(argc, argv, &i, "--warm-up");
+            char *end = NULL;
+            const unsigned long n = v && v[0] >= '0' && v[0] <= '9' ? strtoul(v, &end, 10) : 0;
+            if (!v || !end || *end || n > 100)
+                return usage_error("--warm-up: '%s' is not a number of runs from 0 to 100", v ? v : "");
+            c->so.warm_up = (unsigned)n;
             continue;
         }
         if ((cmd == CMD_RUN || cmd == CMD_OP) && option_is(a, "--instr-csv")) {

@@ -52,6 +52,7 @@ typedef struct dv_sim_opts {
     const char *instr_csv;     /* instruction hot-spot table (--instr-csv), "-" = stdout, NULL = none */
     bool data;                 /* false: --no-data (timing only) */
     bool hazards;              /* false: --no-hazards */
+    unsigned warm_up;          /* --warm-up: unmeasured runs of the kernel on the same chip before the measured one */
     bool quiet;                /* no text report */
     const dv_dump_t *dumps;
     int ndumps;
