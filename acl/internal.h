@@ -67,6 +67,8 @@ int dv_acl_check_init(const char *api);
 int dv_acl_check_device(const char *api);
 /* The chip profile chosen at aclInit. */
 const dv_config_t *dv_acl_config(void);
+/* DVSIM_WARM_UP: how many unmeasured runs each kernel makes on the same memory before its measured run. */
+unsigned dv_acl_warm_up(void);
 /* The model of that profile, built when the first kernel of the aclInit .. aclFinalize session
  * runs and kept until aclFinalize (its L2 contents carry from one kernel to the next), so a later
  * aclInit may choose any profile.  NULL, with err filled, when it cannot be built. */

@@ -23,6 +23,7 @@ static struct {
     dv_config_t cfg;
     char soc[DV_CONFIG_STR_MAX];
     dv_model_t *model;        /* cfg's model, from the session's first kernel to aclFinalize */
+    unsigned warm_up;         /* DVSIM_WARM_UP: unmeasured runs of every kernel before its measured one */
 } g_rt;
 
 static _Thread_local char t_msg[1024];
@@ -197,6 +198,11 @@ int dv_acl_check_device(const char *api)
 const dv_config_t *dv_acl_config(void)
 {
     return g_rt.inited ? &g_rt.cfg : NULL;
+}
+
+unsigned dv_acl_warm_up(void)
+{
+    return g_rt.warm_up;
 }
 
 dv_model_t *dv_acl_model(dv_error_t *err)
@@ -384,6 +390,18 @@ static int init_session(const char *configPath)
         g_rt.soc[0] = 'A';
         for (char *p = g_rt.soc + 6; *p; p++)
             *p = (char)toupper((unsigned char)*p);
+    }
+    const char *env_warm = getenv("DVSIM_WARM_UP");
+    g_rt.warm_up = 0;
+    if (env_warm && *env_warm) {
+        char *end = NULL;
+        const unsigned long n = env_warm[0] >= '0' && env_warm[0] <= '9' ? strtoul(env_warm, &end, 10) : 0;
+        if (!end || *end || n > 100) {
+            rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclInit: DVSIM_WARM_UP: '%s' is not a number of runs from 0 to 100",
+                             env_warm);
+            goto cleanup;
+        }
+        g_rt.warm_up = (unsigned)n;
     }
     g_rt.inited = true; /* profiling needs the profile */
     g_rt.device_refs = 0;

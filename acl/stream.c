@@ -600,6 +600,17 @@ static int run_kernel(dv_acl_stream_t *s, dv_acl_launch_t *l, uint64_t start, ui
         rc = dv_acl_fail_err(ACL_ERROR_RT_INTERNAL_ERROR, what, &err);
         goto cleanup;
     }
+    /* DVSIM_WARM_UP: a profiler's warm-up and replay; the runs before the last leave the L2 as the
+     * measured one finds it and, like the device's, work on the same memory */
+    for (unsigned w = dv_acl_warm_up(); w > 0; w--) {
+        dv_run_opts_t wo;
+        dv_run_opts_default(&wo);
+        if (dv_model_run(model, l->kernel, &gm, &wo, &cnt, &err) != DV_OK) {
+            rc = dv_acl_fail_err(model_error_code(l, &err), what, &err);
+            goto cleanup;
+        }
+        dv_counters_free(&cnt);
+    }
     if (dv_model_run(model, l->kernel, &gm, &ro, &cnt, &err) != DV_OK) {
         rc = dv_acl_fail_err(model_error_code(l, &err), what, &err);
         goto cleanup;

@@ -285,6 +285,25 @@ START_TEST(test_cli_dump_writes_bytes)
 }
 END_TEST
 
+START_TEST(test_cli_warm_up_keeps_l2)
+{
+    /* 256 x 1024 fp16 = 512 KB read by one core, 1,024 lines of 512 B: cold, every read misses and
+     * comes from HBM; after one unmeasured run on the same chip every line is in L2 */
+    const char *cmd = "op copy --shape 256x1024 --dtype fp16 --cores 1 --no-data --profile ascend910b2 --json -";
+    char a[256];
+    snprintf(a, sizeof a, "%s", cmd);
+    ck_assert_int_eq(clit_dvsim(a), 0);
+    ck_assert_msg(strstr(clit_out, "\"l2_hits\":0,") && strstr(clit_out, "\"hbm_read_bytes\":524288,"),
+                  "cold run: %s", clit_out);
+    snprintf(a, sizeof a, "%s --warm-up 1", cmd);
+    ck_assert_int_eq(clit_dvsim(a), 0);
+    ck_assert_msg(strstr(clit_out, "\"l2_hits\":1024,") && strstr(clit_out, "\"hbm_read_bytes\":0,"),
+                  "warm run: %s", clit_out);
+    ck_assert_int_eq(clit_dvsim("op copy --shape 16x16 --warm-up 101"), 2);
+    ASSERT_ERR("--warm-up: '101' is not a number of runs from 0 to 100");
+}
+END_TEST
+
 START_TEST(test_cli_hbm_capacity)
 {
     char a[256];
@@ -606,6 +625,7 @@ Suite *dv_cli_suite(void)
     tcase_add_test(op, test_cli_record_needs_output);
     tcase_add_test(op, test_cli_fusion_reports_json_and_svg);
     tcase_add_test(op, test_cli_fusion_bad_graph);
+    tcase_add_test(op, test_cli_warm_up_keeps_l2);
     suite_add_tcase(s, op);
     return s;
 }
