@@ -10,7 +10,7 @@
 //
 // Per-tensor cache mode (dv_arg_t.l2, Ascend C GlobalTensor::SetL2CacheHint): it travels with the
 // GM address, as on the 910B, where CACHE_MODE_DISABLE makes a tensor's address an alias whose
-// accesses are not allocated in L2 (here: bit 60 of the device address, L2Cache::alias).  An access
+// accesses are not allocated in L2 (here: bit DV_GM_L2_DISABLE_BIT of the device address, L2Cache::alias).  An access
 // in DV_L2_DISABLE mode looks its lines up without allocating and without touching the replacement
 // state: a line already present is served (read) or updated (write; dirty in write-back) in L2, so
 // the L2 stays coherent with a normal alias of the same memory; a read miss takes only the bytes
@@ -56,7 +56,7 @@ public:
 
     // The GM address as the cores see it: the device address with the argument's cache mode (bit
     // kModeBit set for DV_L2_DISABLE, the hardware's alias); mode_of / strip take it apart.
-    static constexpr unsigned kModeBit = 60;
+    static constexpr unsigned kModeBit = DV_GM_L2_DISABLE_BIT;
     static uint64_t alias(uint64_t addr, dv_l2_mode_t m)
     {
         return m == DV_L2_DISABLE ? addr | 1ull << kModeBit : addr;
