@@ -7,10 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "acl/acl.h"
 #include "dv/config.h"
+#include "dv/kapi.h"
 #include "dv/intmath.h"
 #include "dv/model.h"
 #include "dv/trace.h"
+#include "dvsim/acl_launch.h"
+#include "support/aclt.h"
 #include "support/dvt.h"
 
 #define GM0 0x100000000ull
@@ -220,6 +224,91 @@ START_TEST(test_l2_policy_add_inputs)
 }
 END_TEST
 
+/* add --pair-inputs on places x and y of each buffer index side by side.  With 16256 fp16 elements per
+ * copy (32512 B) on the 910B UB (48 banks of 32 B rows in 16 groups of 3), x ping starts at row 0 (bank 0,
+ * group 0) and y ping at row 1016 (bank 8, group 8): the vadd reads two groups, no conflict.  Queue by
+ * queue, y ping starts at row 2032 (bank 16, group 0), in x's group: every repeat conflicts. */
+START_TEST(test_l2_policy_add_pair_inputs)
+{
+    for (int pairs = 0; pairs < 2; pairs++) {
+        dvt_op_t r;
+        const char *cmd = pairs ? "add --shape 32512 --dtype fp16 --cores 1 --tile-elems 16256 --pair-inputs on"
+                                : "add --shape 32512 --dtype fp16 --cores 1 --tile-elems 16256";
+        ck_assert_msg(dvt_op(&r, "ascend910b1", NULL, cmd, true, true) == DV_OK, "%s", r.err.msg);
+        uint64_t conflicts = 0;
+        for (uint32_t i = 0; i < r.cnt.ncores; i++)
+            conflicts += r.cnt.cores[i].bank_conflict_cycles;
+        if (pairs)
+            ck_assert_uint_eq(conflicts, 0);
+        else
+            ck_assert_uint_gt(conflicts, 0);
+        dvt_op_free(&r);
+    }
+}
+END_TEST
+
+/* y = x, 2 KB through UB (one block). */
+static void copy2k_kernel(dv_k_t *k, const void *p)
+{
+    (void)p;
+    uint64_t buf = dvk_alloc(k, DV_SPACE_UB, 2048);
+    int ev = dvk_event_alloc(k, DV_PIPE_MTE2, DV_PIPE_MTE3);
+    dvk_copy_gm_to_ubuf(k, buf, dvk_gm(k, 0, 0), 1, 64, 0, 0);
+    dvk_set_flag(k, DV_PIPE_MTE2, DV_PIPE_MTE3, ev);
+    dvk_wait_flag(k, DV_PIPE_MTE2, DV_PIPE_MTE3, ev);
+    dvk_copy_ubuf_to_gm(k, dvk_gm(k, 1, 0), buf, 1, 64, 0, 0);
+}
+
+/* Kernel time (ms) of copy2k_kernel from `x` to `y` on stream s. */
+static float copy2k_ms(aclrtStream s, void *x, void *y)
+{
+    aclrtEvent e0, e1;
+    float ms;
+    void *gm[2] = {x, y};
+    OK(aclrtCreateEvent(&e0));
+    OK(aclrtCreateEvent(&e1));
+    OK(aclrtRecordEvent(e0, s));
+    OK(dvsimLaunchKernel("copy2k", copy2k_kernel, DV_KIND_VECTOR, 1, s, gm, 2, NULL, 0));
+    OK(aclrtRecordEvent(e1, s));
+    OK(aclrtSynchronizeStream(s));
+    OK(aclrtEventElapsedTime(&ms, e0, e1));
+    OK(aclrtDestroyEvent(e0));
+    OK(aclrtDestroyEvent(e1));
+    return ms;
+}
+
+/* Through the AscendCL shim a device pointer with bit DV_GM_L2_DISABLE_BIT set (what Ascend C's
+ * SetL2CacheHint(CACHE_MODE_DISABLE) uses) is the same memory in mode disable: its reads miss every
+ * time, where a normal pointer's second read hits, and the kernel sees the allocation's bytes. */
+START_TEST(test_l2_policy_acl_alias_pointer)
+{
+    unsigned char hx[2048], hy[2048];
+    for (int i = 0; i < 2048; i++)
+        hx[i] = (unsigned char)(i * 7 + 1);
+    void *x, *x2, *y;
+    aclrtStream s;
+    up();
+    OK(aclrtCreateStream(&s));
+    OK(aclrtMalloc(&x, 2048, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMalloc(&x2, 2048, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMalloc(&y, 2048, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMemcpy(x2, 2048, hx, 2048, ACL_MEMCPY_HOST_TO_DEVICE));
+    const float miss = copy2k_ms(s, x, y), hit = copy2k_ms(s, x, y);
+    ck_assert_float_lt(hit, miss);
+    void *alias = (void *)((uintptr_t)x2 | 1ull << DV_GM_L2_DISABLE_BIT);
+    const float a1 = copy2k_ms(s, alias, y), a2 = copy2k_ms(s, alias, y);
+    ck_assert_float_eq(a1, a2);
+    ck_assert_float_gt(a2, hit);
+    OK(aclrtMemcpy(hy, 2048, y, 2048, ACL_MEMCPY_DEVICE_TO_HOST));
+    ck_assert_int_eq(memcmp(hx, hy, 2048), 0);
+    OK(aclrtFree(x));
+    OK(aclrtFree(x2));
+    OK(aclrtFree(y));
+    OK(aclrtDestroyStream(s));
+    down();
+}
+END_TEST
+
 Suite *dv_l2_policy_suite(void)
 {
     Suite *s = suite_create("l2_policy");
@@ -230,6 +319,8 @@ Suite *dv_l2_policy_suite(void)
     tcase_add_test(tc, test_l2_policy_written_line_evicted_first);
     tcase_add_test(tc, test_l2_policy_trace_field);
     tcase_add_test(tc, test_l2_policy_add_inputs);
+    tcase_add_test(tc, test_l2_policy_acl_alias_pointer);
+    tcase_add_test(tc, test_l2_policy_add_pair_inputs);
     suite_add_tcase(s, tc);
     return s;
 }
