@@ -469,6 +469,7 @@ void dvk_que_init_bufs(dv_k_t *k, dv_que_t *q, dv_space_t space, dv_pipe_t produ
             dvk_fail(k, "queue buffer %u (0x%llx) is not in the queue's space", i,
                      (unsigned long long)DV_ADDR_OFF(bufs[i]));
         q->buf[i] = bufs[i];
+        charge(k); /* as dvk_que_init's dvk_alloc of each buffer */
         q->ev_full[i] = dvk_event_alloc(k, producer, consumer);
         q->ev_free[i] = dvk_event_alloc(k, consumer, producer);
     }
