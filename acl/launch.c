@@ -24,12 +24,15 @@ static int raw_args(dv_acl_launch_t *l, dv_kernel_info_t *info, void *const *gmA
                     const char *api, bool sized)
 {
     for (uint32_t i = 0; i < nGmArgs; i++) {
-        uint64_t avail;
+        uint64_t avail, dev = (uint64_t)(uintptr_t)gmArgs[i];
         char what[96];
         snprintf(what, sizeof what, "%s: GM argument %u", api, i);
         if (!gmArgs[i])
             return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s is NULL", what);
-        int rc = dv_acl_mem_find((uint64_t)(uintptr_t)gmArgs[i], what, NULL, &avail);
+        /* the alias of an address in L2 mode disable (dv/kernel.h): the same memory */
+        const bool bypass = dev >> DV_GM_L2_DISABLE_BIT & 1;
+        dev &= ~(1ull << DV_GM_L2_DISABLE_BIT);
+        int rc = dv_acl_mem_find(dev, what, NULL, &avail);
         if (rc != ACL_SUCCESS)
             return rc;
         if (sized && avail < info->args[i].bytes)
@@ -42,8 +45,9 @@ static int raw_args(dv_acl_launch_t *l, dv_kernel_info_t *info, void *const *gmA
             info->args[i].dtype = DV_DT_U8;
             info->args[i].dir = DV_ARG_INOUT;
         }
-        l->arg[i] = (dv_acl_karg_t){.dir = info->args[i].dir, .dev = (uint64_t)(uintptr_t)gmArgs[i],
-                                    .bytes = info->args[i].bytes};
+        if (bypass)
+            info->args[i].l2 = DV_L2_DISABLE;
+        l->arg[i] = (dv_acl_karg_t){.dir = info->args[i].dir, .dev = dev, .bytes = info->args[i].bytes};
     }
     l->nargs = nGmArgs;
     return ACL_SUCCESS;

@@ -488,12 +488,16 @@ void mb_fix(micro_ctx_t *c, int arg, dv_micro_result_t *r)
 /* Every core of the kernel reads d bytes `reps` times back to back: from its own region of d bytes
  * (the same lines each time), or, with `fresh_lines`, from a new region each time.  A mix kernel runs
  * on every core of a split chip (AIC reads into L1, AIVs into UB). */
-static int stream_reads(micro_ctx_t *c, outcome_t *m, bool mix, unsigned cores, uint64_t d, unsigned reps,
-                        bool fresh_lines, uint64_t base, run_counts_t *out)
+/* The streams of every core (each its own d bytes of x, reps times; fresh_lines: each copy on new
+ * lines), x in L2 mode `l2` ("normal" or "disable"). */
+static int stream_reads_l2(micro_ctx_t *c, outcome_t *m, bool mix, unsigned cores, uint64_t d, unsigned reps,
+                           bool fresh_lines, uint64_t base, const char *l2, run_counts_t *out)
 {
     const dv_kind_t kind = mix ? DV_KIND_MIX : DV_KIND_VECTOR;
     const unsigned blocks = mix ? dv_topo_kernel_cores(&c->cfg, kind) : cores;
-    micro_kernel_header(c, mix ? "mix" : "vector", blocks, (uint64_t)cores * d * (fresh_lines ? reps : 1));
+    micro_kernel_header(c, mix ? "mix" : "vector", blocks, 0);
+    micro_text_add(&c->k, "arg x bytes=%llu dtype=u8 dir=inout l2=%s\n",
+                   ull((uint64_t)cores * d * (fresh_lines ? reps : 1)), l2);
     unsigned k = 0;
     for (unsigned b = 0; b < blocks; b++) {
         for (unsigned s = 0; s < dv_topo_kernel_subs(&c->cfg, kind); s++, k++) {
@@ -515,6 +519,12 @@ static int stream_reads(micro_ctx_t *c, outcome_t *m, bool mix, unsigned cores, 
     if (out->finish_n != cores)
         return FAIL(m, "%u of %u cores ran", out->finish_n, cores);
     return MS_OK;
+}
+
+static int stream_reads(micro_ctx_t *c, outcome_t *m, bool mix, unsigned cores, uint64_t d, unsigned reps,
+                        bool fresh_lines, uint64_t base, run_counts_t *out)
+{
+    return stream_reads_l2(c, m, mix, cores, d, reps, fresh_lines, base, "normal", out);
 }
 
 /* Steady-state streaming rate: SR1 vs SR2 copies per core, so the start cancels; timed by the cores'
@@ -562,6 +572,46 @@ void mb_hbm_stream(micro_ctx_t *c, int arg, dv_micro_result_t *r)
     micro_figure(r, v, v, "%u cores x %d vs %d copies of %llu B, all misses: mean finish %llu, %llu (T = %llu, %llu)",
                  c->nvec, SR1, SR2, ull(d), ull(r1.finish_sum / c->nvec), ull(r2.finish_sum / c->nvec), ull(r1.cycles),
                  ull(r2.cycles));
+}
+
+/* The L2 mode disable: every vector core reads its own 7/8 of UB once, then 9 vs 33 times again, x in
+ * mode disable.  Its lines are never allocated, so every re-read comes from HBM: the rate is HBM's
+ * sustained one (in mode normal the re-reads would hit L2). */
+void mb_l2_disable(micro_ctx_t *c, int arg, dv_micro_result_t *r)
+{
+    (void)arg;
+    const dv_config_t *g = &c->cfg;
+    const uint64_t hbm = dv_hbm_sustained_bytes_per_cycle(g);
+    const uint64_t demand = c->nvec * dv_min_u64(stream_read_rate(g), g->mte2_ub_bytes_per_cycle);
+    const uint64_t d = g->ub_size_bytes * 7 / 8 / 512 * 512;
+    if (g->l2_size_bytes < (uint64_t)c->nvec * d) {
+        micro_row_na(r, "the %u cores' %llu B would not stay in L2 in mode normal either (l2.size_bytes = %llu)",
+                     c->nvec, ull(d), ull(g->l2_size_bytes));
+        return;
+    }
+    if (demand * 4 < hbm * 5) {
+        micro_row_na(r, "the %u vector cores together read %llu B/cycle, not clearly above HBM's %llu", c->nvec,
+                     ull(demand), ull(hbm));
+        return;
+    }
+    if (g->l2_bytes_per_cycle < hbm) {
+        micro_row_na(r, "L2 (l2.bytes_per_cycle = %llu) is slower than HBM's sustained %llu B/cycle: it binds",
+                     ull(g->l2_bytes_per_cycle), ull(hbm));
+        return;
+    }
+    outcome_t m = {0};
+    const uint64_t base = micro_fresh_region(c, (uint64_t)c->nvec * d);
+    run_counts_t rw, r1, r2;
+    if (stream_reads_l2(c, &m, false, c->nvec, d, 1, false, base, "disable", &rw) ||
+        stream_reads_l2(c, &m, false, c->nvec, d, SR1, false, base, "disable", &r1) ||
+        stream_reads_l2(c, &m, false, c->nvec, d, SR2, false, base, "disable", &r2)) {
+        micro_usable(&m, r);
+        return;
+    }
+    const uint64_t v = stream_rate(c->nvec, d, &r1, &r2);
+    micro_figure(r, v, v, "%u cores re-read %d vs %d times %llu B in mode disable: mean finish %llu, %llu "
+                 "(T = %llu, %llu)", c->nvec, SR1, SR2, ull(d), ull(r1.finish_sum / c->nvec),
+                 ull(r2.finish_sum / c->nvec), ull(r1.cycles), ull(r2.cycles));
 }
 
 void mb_l2_stream(micro_ctx_t *c, int arg, dv_micro_result_t *r)

@@ -453,6 +453,28 @@ void dvk_que_init(dv_k_t *k, dv_que_t *q, dv_space_t space, dv_pipe_t producer, 
     q->bytes = depth > 1 ? DV_ADDR_OFF(q->buf[1]) - DV_ADDR_OFF(q->buf[0]) : bytes;
 }
 
+void dvk_que_init_bufs(dv_k_t *k, dv_que_t *q, dv_space_t space, dv_pipe_t producer, dv_pipe_t consumer,
+                       uint32_t depth, uint64_t bytes, const uint64_t *bufs)
+{
+    if (depth < 1 || depth > DVK_QUE_MAX)
+        dvk_fail(k, "queue depth %u is out of range [1, %d]", depth, DVK_QUE_MAX);
+    memset(q, 0, sizeof *q);
+    q->space = space;
+    q->prod = producer;
+    q->cons = consumer;
+    q->depth = depth;
+    q->bytes = bytes;
+    for (uint32_t i = 0; i < depth; i++) {
+        if (DV_ADDR_SPACE(bufs[i]) != space)
+            dvk_fail(k, "queue buffer %u (0x%llx) is not in the queue's space", i,
+                     (unsigned long long)DV_ADDR_OFF(bufs[i]));
+        q->buf[i] = bufs[i];
+        charge(k); /* as dvk_que_init's dvk_alloc of each buffer */
+        q->ev_full[i] = dvk_event_alloc(k, producer, consumer);
+        q->ev_free[i] = dvk_event_alloc(k, consumer, producer);
+    }
+}
+
 static uint32_t slot_of(dv_k_t *k, const dv_que_t *q, uint64_t buf, const char *what)
 {
     for (uint32_t i = 0; i < q->depth; i++)

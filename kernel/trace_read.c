@@ -312,10 +312,10 @@ static int scan_kernel_line(trace_kernel_t *tk, const char *line, size_t len, si
 static int scan_arg_line(trace_kernel_t *tk, const char *line, size_t len, size_t pos, tok_t kw, where_t w,
                          dv_error_t *err)
 {
-    static const char *const fnames[] = {"bytes", "dtype", "dir", "init"};
+    static const char *const fnames[] = {"bytes", "dtype", "dir", "init", "l2"};
     dv_kernel_info_t *info = &tk->k.info;
-    tok_t name, vals[4];
-    int cols[4];
+    tok_t name, vals[5];
+    int cols[5];
     if (!tok_next(line, len, &pos, &name))
         return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_end_col(line, kw),
                             "expected an argument name after 'arg'");
@@ -329,7 +329,7 @@ static int scan_arg_line(trace_kernel_t *tk, const char *line, size_t len, size_
                                 TOKQ(name));
     if (info->nargs == ARGS_MAX)
         return dv_error_set(err, DV_ERR_RANGE, w.file, w.line, tok_col(line, kw), "more than %u arguments", ARGS_MAX);
-    int rc = header_fields(line, len, pos, "arg", fnames, 4, vals, cols, w, err);
+    int rc = header_fields(line, len, pos, "arg", fnames, 5, vals, cols, w, err);
     if (rc)
         return rc;
     if (!cols[0])
@@ -386,6 +386,13 @@ static int scan_arg_line(trace_kernel_t *tk, const char *line, size_t len, size_
             return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, cols[3],
                                 "field 'init': expected zero, random:SEED or file:PATH, got '%.*s'", TOKQ(v));
         }
+    }
+    if (cols[4]) {
+        int mode = find_name(dv_trace_l2_names, 2, vals[4]);
+        if (mode < 0)
+            return dv_error_set(err, DV_ERR_UNKNOWN, w.file, w.line, cols[4],
+                                "field 'l2': unknown L2 cache mode '%.*s' (expected normal or disable)", TOKQ(vals[4]));
+        a.l2 = (dv_l2_mode_t)mode;
     }
     if (info->nargs == tk->args_cap) {
         uint32_t cap = tk->args_cap ? tk->args_cap * 2 : 4;

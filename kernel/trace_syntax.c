@@ -13,6 +13,7 @@
 #define OP_HASH_SIZE 256u
 
 const char *const dv_trace_dir_names[3] = {"in", "out", "inout"};
+const char *const dv_trace_l2_names[2] = {"normal", "disable"};
 const char *const dv_trace_kind_names[3] = {"vector", "cube", "mix"};
 
 /* ---------------------------------------------------------------- numbers */

@@ -16,6 +16,8 @@
 
 /* The names of dv_arg_dir_t and dv_kind_t values in a trace, indexed by value. */
 extern const char *const dv_trace_dir_names[3];
+/* arg l2= values, indexed by dv_l2_mode_t */
+extern const char *const dv_trace_l2_names[2];
 extern const char *const dv_trace_kind_names[3];
 
 /* ---------------------------------------------------------------- tokens */

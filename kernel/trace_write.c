@@ -17,7 +17,8 @@ static bool info_valid(const dv_kernel_info_t *info)
     for (uint32_t a = 0; a < info->nargs; a++) {
         const dv_arg_t *g = &info->args[a];
         if (!dv_trace_is_ident(g->name, strlen(g->name)) || g->bytes < 1 || g->bytes > OFF_LIMIT ||
-            (unsigned)g->dtype >= DV_DT_COUNT || (unsigned)g->dir > DV_ARG_INOUT || (unsigned)g->init > DV_INIT_FILE)
+            (unsigned)g->dtype >= DV_DT_COUNT || (unsigned)g->dir > DV_ARG_INOUT || (unsigned)g->init > DV_INIT_FILE ||
+            (unsigned)g->l2 > DV_L2_DISABLE)
             return false;
         if (g->init == DV_INIT_FILE) {
             size_t n = strlen(g->path);
@@ -49,12 +50,14 @@ int dv_trace_write_header(FILE *out, const dv_kernel_info_t *info)
             fprintf(out, "random:%llu", (unsigned long long)g->seed);
             if (g->lo != g->hi)
                 fprintf(out, ":%.17g:%.17g", g->lo, g->hi);
-            fputc('\n', out);
         }
         else if (g->init == DV_INIT_FILE)
-            fprintf(out, "file:%s\n", g->path);
+            fprintf(out, "file:%s", g->path);
         else
-            fputs("zero\n", out);
+            fputs("zero", out);
+        if (g->l2 != DV_L2_NORMAL) /* the default is left out, so traces without the field read back alike */
+            fprintf(out, " l2=%s", dv_trace_l2_names[g->l2]);
+        fputc('\n', out);
     }
     return ferror(out) ? DV_ERR_IO : DV_OK;
 }

@@ -187,6 +187,15 @@ int Chip::run(dv_kernel_t *k, const dv_gm_t *gm, const dv_run_opts_t &opts, dv_c
         return rc;
     kernel_ = k;
     gm_ = gm;
+    gm_alias_.assign(gm->nargs ? gm->nargs : 1, 0);
+    for (uint32_t a = 0; a < gm->nargs; a++) {
+        if (gm->addr[a] >> L2Cache::kModeBit)
+            return dv_error_set(err, DV_ERR_RANGE, nullptr, 0, 0,
+                                "kernel '%s': GM argument '%s' has device address 0x%llx, beyond the %u address bits",
+                                info.name, info.args[a].name, static_cast<unsigned long long>(gm->addr[a]),
+                                L2Cache::kModeBit);
+        gm_alias_[a] = L2Cache::alias(gm->addr[a], info.args[a].l2);
+    }
     opts_ = opts;
     origin_ = now_cycles();
     next_block_ = 0;

@@ -42,7 +42,8 @@ private:
     uint32_t gm_args() const override { return gm_ ? gm_->nargs : 0; }
     uint64_t gm_bytes(unsigned a) const override { return a < gm_args() ? gm_->bytes[a] : 0; }
     const char *gm_name(unsigned a) const override { return a < kernel_->info.nargs ? kernel_->info.args[a].name : "?"; }
-    const uint64_t *gm_addrs() const override { return gm_->addr; }
+    // The device addresses with each argument's L2 cache mode on them (L2Cache::alias).
+    const uint64_t *gm_addrs() const override { return gm_alias_.data(); }
     void retire(cycles_t t) override
     {
         l2_.retire(t);
@@ -71,6 +72,7 @@ private:
     // Per-kernel state.
     dv_kernel_t *kernel_ = nullptr;
     const dv_gm_t *gm_ = nullptr;
+    std::vector<uint64_t> gm_alias_; // gm_->addr[a] with kernel_->info.args[a].l2 (L2Cache::alias)
     dv_run_opts_t opts_{};
     cycles_t origin_ = 0;
     uint32_t next_block_ = 0;

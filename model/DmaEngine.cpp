@@ -80,7 +80,8 @@ Cost DmaEngine::cost(const dv_insn_t &in, cycles_t t, const uint64_t *gm_addr)
     }
     const bool write = os->cost == DV_COST_GM_WRITE;
     const uint64_t addr_field = write ? in.f[0].u : in.f[1].u; // dst / src are the first two fields
-    const uint64_t base = gm_addr[DV_ADDR_ARG(addr_field)];
+    const uint64_t alias = gm_addr[DV_ADDR_ARG(addr_field)]; // the argument's cache mode rides on it
+    const uint64_t base = L2Cache::strip(alias);
     uint64_t issue, local_bpc, cap;
     if (!write) {
         issue = p_.mte2.issue_cycles;
@@ -104,6 +105,7 @@ Cost DmaEngine::cost(const dv_insn_t &in, cycles_t t, const uint64_t *gm_addr)
     runs.bytes = x.burst_bytes;
     runs.offset = run_addr;
     runs.ctx = &rc;
+    runs.mode = L2Cache::mode_of(alias);
     const GmResult mem = l2->transfer(t + issue, runs, write, core_);
     const cycles_t own = issue + std::max(engine, local);
     c.occupy = std::max<cycles_t>(own, mem.done > t ? mem.done - t : 0);

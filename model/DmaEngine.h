@@ -58,7 +58,8 @@ public:
     // Where GM transfers go.
     Connection<L2Cache> l2;
 
-    // Cost of `in` starting at cycle t.  gm_addr[a] is the device address of GM argument a.
+    // Cost of `in` starting at cycle t.  gm_addr[a] is the GM address of argument a as L2Cache::alias
+    // makes it (device address and cache mode), passed on to the L2 with the instruction's runs.
     Cost cost(const dv_insn_t &in, cycles_t t, const uint64_t *gm_addr);
 
     uint64_t gm_read_bytes = 0, gm_write_bytes = 0;

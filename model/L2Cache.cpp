@@ -27,14 +27,19 @@ bool L2Cache::touch(uint64_t line_addr, uint64_t set, bool write, uint64_t &fill
     const uint64_t tag = line_addr + 1;
     const uint64_t *tags = &tag_[set * ways_];
     uint64_t &mru = mru_[set], &dirty = dirty_[set];
-    uint64_t w = 0;
-    while (w < ways_ && tags[w] != tag)
+    uint64_t w = 0, invalid = ways_;
+    while (w < ways_ && tags[w] != tag) {
+        if (tags[w] == 0 && invalid == ways_)
+            invalid = w;
         w++;
+    }
     const bool hit = w < ways_;
     if (hit) {
         hits++;
     } else {
-        w = static_cast<uint64_t>(__builtin_ctzll(~mru & all_ways_)); // a clear bit always exists
+        // an invalid way first (written lines leave their bit clear, so a clear bit no longer means
+        // a free way), else the lowest way whose bit is clear (one always is)
+        w = invalid < ways_ ? invalid : static_cast<uint64_t>(__builtin_ctzll(~mru & all_ways_));
         misses++;
         if (tags[w] != 0 && (dirty >> w & 1)) {
             writebacks++;
@@ -47,10 +52,28 @@ bool L2Cache::touch(uint64_t line_addr, uint64_t set, bool write, uint64_t &fill
     }
     if (write && !write_through_)
         dirty |= 1ull << w;
+    if (write && !hit)
+        return hit; // a line a write allocates stays least recently used: the next miss of its set evicts it
     mru |= 1ull << w;
     if ((mru & all_ways_) == all_ways_)
         mru = 1ull << w;
     return hit;
+}
+
+bool L2Cache::probe(uint64_t line_addr, uint64_t set, bool write)
+{
+    const uint64_t tag = line_addr + 1;
+    const uint64_t *tags = &tag_[set * ways_];
+    for (uint64_t w = 0; w < ways_; w++)
+        if (tags[w] == tag) {
+            hits++;
+            if (write && !write_through_)
+                dirty_[set] |= 1ull << w;
+            return true;
+        }
+    misses++;
+    bypassed++;
+    return false;
 }
 
 GmResult L2Cache::transfer(cycles_t t, const GmRuns &runs, bool write, unsigned requester)
@@ -64,24 +87,35 @@ GmResult L2Cache::transfer(cycles_t t, const GmRuns &runs, bool write, unsigned 
         r.hbm = true;
         return r;
     }
+    const bool bypass = runs.mode == DV_L2_DISABLE;
+    uint64_t direct = 0; // bypass misses: bytes between the core and HBM that skip the L2
     for (uint64_t i = 0; i < runs.count; i++) {
         const uint64_t a = runs.offset(runs.ctx, i);
         const uint64_t first = a / line_, last = (a + runs.bytes - 1) / line_;
         uint64_t set = first % sets_; // consecutive lines live in consecutive sets
         for (uint64_t l = first; l <= last; l++) {
-            if (!touch(l, set, write, fill, wb))
+            if (bypass) {
+                const uint64_t part = std::min(a + runs.bytes, (l + 1) * line_) - std::max(a, l * line_);
+                (probe(l, set, write) ? total : direct) += part;
+            } else if (!touch(l, set, write, fill, wb))
                 r.miss = r.miss || !write;
             if (++set == sets_)
                 set = 0;
         }
-        total += runs.bytes;
+        if (!bypass)
+            total += runs.bytes;
     }
-    const cycles_t l2_done = cal_.reserve(t, total, requester);
+    r.miss = r.miss || (direct > 0 && !write);
+    const cycles_t l2_done = total ? cal_.reserve(t, total, requester) : 0;
     cycles_t hbm_done = 0;
+    if (!write)
+        fill += direct;
     if (fill > 0)
         hbm_done = hbm->transfer(t, fill, false, requester);
     if (write && write_through_)
         wb += total; // the written bytes themselves go on to HBM now
+    if (write)
+        wb += direct;
     if (wb > 0)
         hbm_done = std::max(hbm_done, hbm->transfer(t, wb, true, requester));
     r.done = std::max(l2_done, hbm_done);

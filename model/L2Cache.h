@@ -1,9 +1,20 @@
 // model/L2Cache.h - the shared L2: set-associative, bit pseudo-LRU (each set keeps one
-// "recently used" bit per way; the victim is the lowest way whose bit is clear, and when every bit
-// is set they are cleared but the newest), write-allocate, write-back or (l2.write_through)
-// write-through, with an aggregate bandwidth shared by all cores.  It is the GM entry point of every
+// "recently used" bit per way; the victim is an invalid way, else the lowest way whose bit is clear,
+// and when every bit is set they are cleared but the newest), write-allocate, write-back or
+// (l2.write_through) write-through, with an aggregate bandwidth shared by all cores.  A line that a
+// write allocates keeps its bit clear (it is inserted least recently used, the next victim of its
+// set) until it is accessed again: streamed output gives way to lines that are read, and stays in L2
+// only when nothing read competes for its set (docs/FIDELITY.md: the add cases C5 4 and 5).  It is the GM entry point of every
 // DMA engine: reads that miss fetch whole lines from HBM; a write-through write sends its bytes to
 // HBM at once; a write-back one leaves the line dirty, written back when it is evicted.
+//
+// Per-tensor cache mode (dv_arg_t.l2, Ascend C GlobalTensor::SetL2CacheHint): it travels with the
+// GM address, as on the 910B, where CACHE_MODE_DISABLE makes a tensor's address an alias whose
+// accesses are not allocated in L2 (here: bit DV_GM_L2_DISABLE_BIT of the device address, L2Cache::alias).  An access
+// in DV_L2_DISABLE mode looks its lines up without allocating and without touching the replacement
+// state: a line already present is served (read) or updated (write; dirty in write-back) in L2, so
+// the L2 stays coherent with a normal alias of the same memory; a read miss takes only the bytes
+// asked for from HBM and a write miss sends them to HBM.  Bypassed bytes use no L2 bandwidth.
 #pragma once
 #include <systemc>
 #include <vector>
@@ -12,6 +23,7 @@
 #include "Connection.h"
 #include "Hbm.h"
 #include "dv/config.h"
+#include "dv/kernel.h"
 
 namespace dv {
 
@@ -21,6 +33,7 @@ struct GmRuns {
     uint64_t bytes = 0;                 // per run
     uint64_t (*offset)(const void *ctx, uint64_t i) = nullptr; // device address of run i
     const void *ctx = nullptr;
+    dv_l2_mode_t mode = DV_L2_NORMAL;   // the cache mode of the instruction's GM argument
 };
 
 struct GmResult {
@@ -41,20 +54,33 @@ public:
 
     L2Cache(sc_core::sc_module_name name, const Params &p);
 
+    // The GM address as the cores see it: the device address with the argument's cache mode (bit
+    // kModeBit set for DV_L2_DISABLE, the hardware's alias); mode_of / strip take it apart.
+    static constexpr unsigned kModeBit = DV_GM_L2_DISABLE_BIT;
+    static uint64_t alias(uint64_t addr, dv_l2_mode_t m)
+    {
+        return m == DV_L2_DISABLE ? addr | 1ull << kModeBit : addr;
+    }
+    static dv_l2_mode_t mode_of(uint64_t a) { return a >> kModeBit & 1 ? DV_L2_DISABLE : DV_L2_NORMAL; }
+    static uint64_t strip(uint64_t a) { return a & ~(1ull << kModeBit); }
+
     // Where misses, write-backs and write-through bytes go.
     Connection<Hbm> hbm;
 
     // Move the runs' bytes for core `requester` from cycle t (after the engine's issue).
     GmResult transfer(cycles_t t, const GmRuns &runs, bool write, unsigned requester);
     void retire(cycles_t t) { cal_.retire(t); }
-    void reset_counters() { hits = misses = writebacks = 0; }
+    void reset_counters() { hits = misses = writebacks = bypassed = 0; }
     cycles_t hbm_latency() const { return hbm->latency; }
 
     uint64_t hits = 0, misses = 0, writebacks = 0; // in lines
+    uint64_t bypassed = 0; // lines of DV_L2_DISABLE accesses that missed (and were not allocated); also in misses
 
 private:
     // Look up one line (set = line_addr % sets_); returns true on a hit.  Counts HBM bytes for fills and write-backs.
     bool touch(uint64_t line_addr, uint64_t set, bool write, uint64_t &fill_bytes, uint64_t &wb_bytes);
+    // A DV_L2_DISABLE access of one line: true on a hit (a write marks the line dirty in write-back).
+    bool probe(uint64_t line_addr, uint64_t set, bool write);
 
     const uint64_t line_, ways_;
     const bool write_through_;   // l2.write_through: writes reach HBM at once, lines stay clean

@@ -146,8 +146,10 @@ static unsigned ew_ntmp_f16(const ew_def_t *d)
 }
 
 /* Parameters: the same table for every element-wise operator but for the dtypes accepted; add and
- * sub also take --alpha, muls and adds --scalar (the last entry, so the others stop before it). */
-enum { EP_SHAPE, EP_DTYPE, EP_CORES, EP_TILE_ELEMS, EP_DOUBLE_BUFFER, EP_SCALAR, EP_COUNT };
+ * sub also take --alpha and --l2-inputs, muls and adds --scalar (the last entries, so the others stop
+ * before them). */
+enum { EP_SHAPE, EP_DTYPE, EP_CORES, EP_TILE_ELEMS, EP_DOUBLE_BUFFER, EP_SCALAR, EP_L2_INPUTS, EP_PAIR_INPUTS,
+       EP_COUNT };
 
 #define EW_COMMON(dtypes)                                                                                     \
         [EP_SHAPE] = {"shape", DV_OPT_SHAPE, "1024x1024", 1, INT64_C(1) << 40, 0,                             \
@@ -172,14 +174,23 @@ static const dv_oparam_spec_t ew_params_alpha[EP_COUNT] = {
     [EP_SCALAR] = {"alpha", DV_OPT_FLOAT, "1", -FLT_MAX, FLT_MAX, 0,
                    "scale of y (aclnnAdd's, aclnnSub's alpha); other than 1 the kernel first scales y with vmuls "
                    "in --dtype (int16/int32: an integer in the dtype's range)"},
+    [EP_L2_INPUTS] = {"l2-inputs", DV_OPT_BOOL, "on", 0, 1, 0,
+                      "the inputs x and y are allocated in L2 (on) or bypass it (off: their arguments' L2 mode is "
+                      "disable, Ascend C's SetL2CacheHint(CACHE_MODE_DISABLE) on read-once inputs)"},
+    [EP_PAIR_INPUTS] = {"pair-inputs", DV_OPT_BOOL, "off", 0, 1, 0,
+                        "UB layout of the input buffers: off, each queue's buffers together (x ping, x pong, y ping, "
+                        "y pong: TPipe's InitBuffer order); on, x and y of each buffer index side by side (x ping, "
+                        "y ping, x pong, y pong: the add_high_performance sample's hand layout)"},
 };
 /* vmuls, vadds */
 #define EW_SCALAR_SPEC(def, insn)                                                                             \
     [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, def, -FLT_MAX, FLT_MAX, 0,                                         \
                    "s, the " insn " scalar, held in --dtype: rounded to fp16 / fp32; int16/int32: an integer in "  \
                    "the dtype's range"}
-static const dv_oparam_spec_t ew_params_muls[EP_COUNT] = {EW_COMMON(EW_ARITH_DTYPES), EW_SCALAR_SPEC("2", "vmuls")};
-static const dv_oparam_spec_t ew_params_adds[EP_COUNT] = {EW_COMMON(EW_ARITH_DTYPES), EW_SCALAR_SPEC("1", "vadds")};
+static const dv_oparam_spec_t ew_params_muls[EP_SCALAR + 1] = {EW_COMMON(EW_ARITH_DTYPES),
+                                                               EW_SCALAR_SPEC("2", "vmuls")};
+static const dv_oparam_spec_t ew_params_adds[EP_SCALAR + 1] = {EW_COMMON(EW_ARITH_DTYPES),
+                                                               EW_SCALAR_SPEC("1", "vadds")};
 
 typedef struct ew_tiling {
     uint32_t kind;  /* ew_kind_t */
@@ -190,6 +201,7 @@ typedef struct ew_tiling {
     uint64_t unit;  /* elements per split unit */
     uint64_t tile;  /* elements per copy */
     uint32_t scale; /* add, sub: y is scaled by --alpha first (alpha != 1) */
+    uint32_t pairs; /* add, sub --pair-inputs: x and y buffers of each index side by side */
     double scalar;  /* --alpha / --scalar rounded to the dtype (the value the vmuls / vadds scalar holds) */
 } ew_tiling_t;
 
@@ -341,9 +353,20 @@ static void ew_kernel(dv_k_t *k, const void *params)
         return;
 
     dv_que_t in_x, in_y, out_z;
-    dvk_que_init(k, &in_x, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, t->depth, t->tile * size);
-    if (binary)
-        dvk_que_init(k, &in_y, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, t->depth, t->tile * size);
+    if (t->pairs) { /* x0 y0 x1 y1 */
+        const uint64_t b = t->tile * size, base = dvk_alloc(k, DV_SPACE_UB, 2 * t->depth * b);
+        uint64_t bx[2], by[2];
+        for (uint32_t i = 0; i < t->depth; i++) {
+            bx[i] = base + 2 * i * b;
+            by[i] = base + (2 * i + 1) * b;
+        }
+        dvk_que_init_bufs(k, &in_x, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, t->depth, b, bx);
+        dvk_que_init_bufs(k, &in_y, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, t->depth, b, by);
+    } else {
+        dvk_que_init(k, &in_x, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, t->depth, t->tile * size);
+        if (binary)
+            dvk_que_init(k, &in_y, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, t->depth, t->tile * size);
+    }
     dvk_que_init(k, &out_z, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, t->depth, t->tile * size);
     ew_state_t st;
     ew_alloc_scratch(k, t, t->tile, &st);
@@ -470,6 +493,9 @@ static int ew_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
         (d->binary && (rc = dv_ops_add_arg(plan, "y", dt, n, DV_ARG_IN, lo, hi))) ||
         (rc = dv_ops_add_arg(plan, d->binary ? "z" : "y", dt, n, DV_ARG_OUT, 0, 0)))
         return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
+    if (op->nparams > EP_L2_INPUTS && !v->v[EP_L2_INPUTS].i)
+        plan->args[0].l2 = plan->args[1].l2 = DV_L2_DISABLE; /* add, sub: x and y */
+    t.pairs = op->nparams > EP_PAIR_INPUTS && v->v[EP_PAIR_INPUTS].i;
 
     memcpy(plan->tiling, &t, sizeof t);
     plan->tiling_bytes = sizeof t;

@@ -133,6 +133,10 @@ typedef struct dv_que {
 
 void dvk_que_init(dv_k_t *k, dv_que_t *q, dv_space_t space, dv_pipe_t producer, dv_pipe_t consumer,
                   uint32_t depth, uint64_t bytes);
+/* The same queue over buffers the kernel placed itself (bufs[0..depth-1], each at least `bytes`, in
+ * `space`), as an Ascend C kernel lays UB out by hand with TBuf at fixed offsets. */
+void dvk_que_init_bufs(dv_k_t *k, dv_que_t *q, dv_space_t space, dv_pipe_t producer, dv_pipe_t consumer,
+                       uint32_t depth, uint64_t bytes, const uint64_t *bufs);
 uint64_t dvk_que_alloc(dv_k_t *k, dv_que_t *q);
 void dvk_que_enque(dv_k_t *k, dv_que_t *q, uint64_t buf);
 uint64_t dvk_que_deque(dv_k_t *k, dv_que_t *q);

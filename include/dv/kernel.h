@@ -29,6 +29,10 @@ typedef enum dv_arg_init { DV_INIT_ZERO, DV_INIT_RANDOM, DV_INIT_FILE } dv_arg_i
 /* How the shared L2 treats an argument's GM accesses (the hardware's per-tensor cache mode, Ascend C
  * GlobalTensor::SetL2CacheHint): normal, or disable (its lines are not allocated in L2). */
 typedef enum dv_l2_mode { DV_L2_NORMAL, DV_L2_DISABLE } dv_l2_mode_t;
+/* The hardware's alias of a GM address in mode disable: the address with this bit set (device addresses stay
+ * below it).  A launch through the AscendCL shim may pass such a pointer: the argument is the allocation's
+ * memory with l2 = DV_L2_DISABLE; the model carries each argument's mode on its address the same way. */
+#define DV_GM_L2_DISABLE_BIT 60
 
 #define DV_NAME_MAX 64
 

@@ -151,6 +151,17 @@ inline void add_other_allocations(GmTable &t)
     }
 }
 
+/* The L2 mode disable (GlobalTensor::SetL2CacheHint): as on the hardware, a tensor in that mode uses an
+ * alias of its address (the address with bit DV_GM_L2_DISABLE_BIT set), which the launch passes as one
+ * more GM argument per argument: the same memory, its accesses not allocated in L2.  Added while the
+ * launch has room for them. */
+inline void add_l2_aliases(GmTable &t)
+{
+    const uint32_t args = t.n;
+    for (uint32_t i = 0; i < args && t.n < MAX_GM_ARGS; i++)
+        t.dev[t.n++] = t.dev[i] | 1ull << DV_GM_L2_DISABLE_BIT;
+}
+
 template <class... P> uint32_t submit(Launch<P...> &l, const char *name, uint32_t blockDim, void *stream)
 {
     static_assert(std::is_trivially_copyable<Launch<P...>>::value,
@@ -161,6 +172,7 @@ template <class... P> uint32_t submit(Launch<P...> &l, const char *name, uint32_
     l.sys_ws = sys_workspace_new();
     add_gm(l.gm, l.sys_ws, overflow);
     add_other_allocations(l.gm);
+    add_l2_aliases(l.gm);
     if (overflow) {
         std::fprintf(stderr, "dvsim: kernel %s: more than %zu pointer arguments\n", name,
                      sizeof l.gm.dev / sizeof l.gm.dev[0]);

@@ -24,6 +24,8 @@ struct GmTable {
     uint64_t bytes[32];
 };
 inline thread_local const GmTable *g_gm = nullptr;
+/* GM arguments a launch may have (the AscendCL shim's limit). */
+constexpr uint32_t MAX_GM_ARGS = 16;
 
 /* The dv address of device address `dev` with `bytes` from there: the argument that holds it (the
  * one starting closest below, when pointers of one allocation overlap). */
@@ -137,7 +139,9 @@ namespace AscendC {
 template <typename T> class LocalTensor;
 
 /* ---- GM ---- */
-enum class CacheMode : uint8_t { CACHE_MODE_NORMAL = 0, CACHE_MODE_DISABLE, CACHE_MODE_LAST, CACHE_MODE_PERSISTENT };
+/* CANN's values (include/tensor_api/utils/utils.h). */
+enum class CacheMode : uint8_t { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL = 1, CACHE_MODE_LAST = 2,
+                                 CACHE_MODE_PERSISTENT = 4 };
 
 template <typename T> class GlobalTensor {
 public:
@@ -156,6 +160,7 @@ public:
         GlobalTensor t;
         t.addr_ = addr_ + offset;
         t.size_ = size_ > offset ? size_ - offset : 0;
+        t.cache_ = cache_;
         return t;
     }
     /* Scalar read and write of GM (ld_gm / st_gm on the scalar unit, when it issues them: a read sees
@@ -179,14 +184,33 @@ public:
         std::memcpy(&bits, static_cast<const void *>(&value), sizeof(T));
         dvk_st_gm(c, gm(offset, sizeof(T), loc, "GlobalTensor::SetValue"), dvac::dtype_of<T>(), bits);
     }
-    /* L2 cache mode of the tensor's accesses: recorded; the model has no per-tensor L2 policy yet. */
-    void SetL2CacheHint(CacheMode mode) { cache_ = mode; }
-    /* dv address of element `elem` for an access of `bytes`. */
+    /* L2 cache mode of the tensor's accesses from now on: CACHE_MODE_NORMAL, or CACHE_MODE_DISABLE (its lines
+     * are not allocated in L2: the tensor's instructions use the launch's alias argument of its memory,
+     * dvac/launch.h).  The 910B has no persistent mode (CANN: planned for later chips); CACHE_MODE_LAST is
+     * not a mode.  CANN's rwMode template parameter is reserved there and left out here. */
+    void SetL2CacheHint(CacheMode mode, const dvac::Loc &loc = dvac::Loc::here())
+    {
+        if (mode != CacheMode::CACHE_MODE_NORMAL && mode != CacheMode::CACHE_MODE_DISABLE)
+            dvac::fail_at(loc, "GlobalTensor::SetL2CacheHint", "cache mode %d is not available on this chip "
+                          "(CACHE_MODE_NORMAL or CACHE_MODE_DISABLE)", (int)mode);
+        cache_ = mode;
+    }
+    /* dv address of element `elem` for an access of `bytes` (in the alias argument in mode disable). */
     uint64_t gm(uint64_t elem, uint64_t bytes, const dvac::Loc &loc, const char *api) const
     {
         if (!addr_)
             dvac::fail_at(loc, api, "the GlobalTensor has no buffer (SetGlobalBuffer was not called)");
-        return dvac::gm_addr((uint64_t)(uintptr_t)(addr_ + elem), bytes, loc, api);
+        const uint64_t dev = (uint64_t)(uintptr_t)(addr_ + elem);
+        if (cache_ != CacheMode::CACHE_MODE_DISABLE)
+            return dvac::gm_addr(dev, bytes, loc, api);
+        const dvac::GmTable *t = dvac::g_gm;
+        bool alias = false;
+        for (uint32_t i = 0; t && i < t->n && !alias; i++)
+            alias = t->dev[i] >> DV_GM_L2_DISABLE_BIT & 1;
+        if (!alias)
+            dvac::fail_at(loc, api, "the GlobalTensor is in CACHE_MODE_DISABLE but the launch has no room for the "
+                          "alias arguments of that mode (at most %u GM arguments)", (unsigned)dvac::MAX_GM_ARGS);
+        return dvac::gm_addr(dev | 1ull << DV_GM_L2_DISABLE_BIT, bytes, loc, api);
     }
 
 private:
