@@ -12,7 +12,8 @@
 #                 $(B)/docs/WHATIF.md and its plots; UPDATE=1 copies them over docs/
 #   make validate fidelity suite: calibration cases vs measured, roofline checks, microbenchmarks (prints figures;
 #                 not a test).  Writes $(B)/docs/FIDELITY.md (docs/FIDELITY.md with its generated section
-#                 replaced) and says whether it differs from the committed one; UPDATE=1 copies it over.
+#                 replaced) and $(B)/bench/residuals.def (the residuals behind every report's error band) and
+#                 says whether they differ from the committed ones; UPDATE=1 copies them over.
 #   make asan     every test again on an AddressSanitizer + UBSan build (build/asan)
 #   make install PREFIX=DIR   the AscendCL shim laid out like a CANN install: DIR/include, DIR/lib
 #                 (libascendcl.so, libnnopbase.so, libopapi.so; lib64 -> lib), DIR/lib/dvsim (the model
@@ -23,10 +24,11 @@
 # The generated files that are committed (so they can be read without building) are refreshed only
 # by an explicit command, named in their banner (tools/banner.h): `make docs` for the reference docs,
 # `make traces` for the sample traces, `make validate UPDATE=1` for docs/FIDELITY.md's generated
-# section.  make test fails with a one-line hint when a committed doc or trace differs from what its
-# generator writes now (tests/generated.sh, tests/golden.sh).  docs/FIDELITY.md is the exception: its
-# section takes minutes of simulation (make validate), too long for make test, so it is compared
-# only by make validate.  Rerun make validate when a change may move the model's figures.
+# section and bench/residuals.def.  make test fails with a one-line hint when a committed doc or
+# trace differs from what its generator writes now (tests/generated.sh, tests/golden.sh).
+# docs/FIDELITY.md and bench/residuals.def are the exception: they take minutes of simulation (make
+# validate), too long for make test, so they are compared only by make validate.  Rerun make validate
+# when a change may move the model's figures.
 #
 # The shim boundary.  The shared libraries are built with hidden visibility: libascendcl.so exports
 # the AscendCL, aclnn and aclprof functions of include/acl, include/aclnn, include/aclnnop, dvsim's
@@ -291,12 +293,13 @@ whatif-doc: deps
 
 validate: deps
 	$(MAKE) -j2 all $(B)/validate
-	@mkdir -p $(B)/docs && cp docs/FIDELITY.md $(B)/docs/FIDELITY.md
-	@$(B)/validate --doc $(B)/docs/FIDELITY.md; rc=$$?; \
-	if cmp -s $(B)/docs/FIDELITY.md docs/FIDELITY.md; then echo "validate: docs/FIDELITY.md is current"; \
-	elif [ -n "$(UPDATE)" ]; then cp $(B)/docs/FIDELITY.md docs/FIDELITY.md && echo "validate: updated docs/FIDELITY.md"; \
-	else echo "validate: docs/FIDELITY.md differs from $(B)/docs/FIDELITY.md: review the diff, then make validate UPDATE=1"; \
-	fi; exit $$rc
+	@mkdir -p $(B)/docs $(B)/bench && cp docs/FIDELITY.md $(B)/docs/FIDELITY.md
+	@$(B)/validate --doc $(B)/docs/FIDELITY.md --residuals $(B)/bench/residuals.def; rc=$$?; \
+	for f in docs/FIDELITY.md bench/residuals.def; do \
+	if cmp -s $(B)/$$f $$f; then echo "validate: $$f is current"; \
+	elif [ -n "$(UPDATE)" ]; then cp $(B)/$$f $$f && echo "validate: updated $$f"; \
+	else echo "validate: $$f differs from $(B)/$$f: review the diff, then make validate UPDATE=1"; \
+	fi; done; exit $$rc
 
 clean:
 	rm -rf $(B) $(BIN)

@@ -2,7 +2,7 @@
  *
  * While profiling is on, every kernel that runs adds one row to DIR/op_summary.csv in the column
  * scheme of msprof's op_summary (A2 "stars" header, PipeUtilization metrics), followed by dvsim's
- * UB occupancy and hazard columns: the table acl/op_summary.def (docs/OP_SUMMARY.md is generated from
+ * UB occupancy, hazard and error-band columns: the table acl/op_summary.def (docs/OP_SUMMARY.md is generated from
  * it), and up to 10 rows to DIR/op_hotspot.csv: the kernel's hottest source lines.  At the end (aclprofFinalize, or aclFinalize for DVSIM_PROFILE_OUT) the tasks of the whole run
  * go to DIR/timeline.json (Chrome trace: one row per stream).  Every figure is derived from the
  * model's counters by the report step (dv_report_derive). */
@@ -219,6 +219,14 @@ static void put_col(FILE *f, const row_t *w, opsum_col_t c)
     case COL_UB_AVG: fprintf(f, "%.1f", ub->present ? ub->avg_bytes : 0.0); break;
     case COL_UB_AVG_PCT: fprintf(f, "%.2f", ub->present ? ub->avg_pct : 0.0); break;
     case COL_HAZARDS: fprintf(f, "%llu", (unsigned long long)r->cnt->hazards); break;
+    case COL_TIME_CLASS: fputs(dv_kclass_name(w->rep->band.cls), f); break;
+    case COL_TIME_ERR:
+        if (w->rep->band.has_band)
+            fprintf(f, "%.1f", w->rep->band.pct);
+        else
+            fputs("N/A", f);
+        break;
+    case COL_TIME_ERR_N: fprintf(f, "%d", w->rep->band.cases); break;
     case COL_COUNT: break;
     }
 }

@@ -3,10 +3,12 @@
  * bench/micro.def on every preset and on what-if variants of each (every numeric parameter halved,
  * doubled and raised by one, one at a time), each run on a model of its own, in two worker
  * processes (-j N; dv_fid_run_all); prints the tables, and with --doc FILE rewrites the part of
- * FILE between the validate markers (docs/FIDELITY.md).  Exit 0 when every criterion of the
- * fidelity target holds, 1 when one does not, 2 on a usage or I/O error.
+ * FILE between the validate markers (docs/FIDELITY.md).  With --residuals FILE it writes the
+ * residual table (bench/residuals.def: each case's kernel class, dv_kclass_of, and its signed
+ * error), from which every report's error band is computed (dv/errband.h).  Exit 0 when every
+ * criterion of the fidelity target holds, 1 when one does not, 2 on a usage or I/O error.
  *
- *   validate [--doc FILE] [-j N]                                                                 */
+ *   validate [--doc FILE] [--residuals FILE] [-j N]                                              */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 
 #include "banner.h"
 #include "dv/config.h"
+#include "dv/errband.h"
 #include "dv/micro.h"
 #include "dv/sim.h"
 #include "fidelity.h"
@@ -79,6 +82,61 @@ static void busy_cell(char *buf, size_t n, double sim, double busy_us, double me
         snprintf(buf, n, "%.3f / %.3f (%+.3f)", sim, busy_us / measured_us, sim - busy_us / measured_us);
 }
 
+/* A calibration run's class: the classifier every report uses (dv/errband.h). */
+static dv_kclass_t case_class(const dv_fid_run_t *r) { return dv_kclass_of(&r->cfg, r->cycles, r->ratio); }
+
+/* Its error in percent, to the 4 decimals bench/residuals.def keeps (so this page's bands are the reports'). */
+static double case_error_pct(int i, const dv_fid_run_t *r)
+{
+    return round(1e6 * (r->time_us / dv_fid_cases[i].measured_us - 1.0)) / 1e4;
+}
+
+/* The residuals of the calibration runs that ran, in case order, into out[]; returns how many. */
+static int residuals_of(const suite_t *su, dv_residual_t *out)
+{
+    int n = 0;
+    for (int i = 0; i < dv_fid_ncases; i++)
+        if (su->cal[i].run.rc == DV_OK)
+            out[n++] = (dv_residual_t){dv_fid_cases[i].id, case_class(&su->cal[i].run),
+                                       case_error_pct(i, &su->cal[i].run)};
+    return n;
+}
+
+/* bench/residuals.def: one DV_RESIDUAL row per calibration case that ran (sim/errband.c compiles it
+ * in).  The error is rounded to 4 decimals, as the table stores it. */
+static int write_residuals(const char *path, const suite_t *su)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *o = fopen(tmp, "w");
+    if (!o) {
+        fprintf(stderr, "validate: error: %s: cannot write\n", tmp);
+        return 2;
+    }
+    fputs(DV_BANNER_C("make validate UPDATE=1", "bench/calibration.def", "bench/validate.c") "\n", o);
+    fputs("/* bench/residuals.def - the calibration residuals behind every report's error band (dv/errband.h,\n"
+          " * docs/FIDELITY.md): one row per case of bench/calibration.def that ran, in its order,\n"
+          " *\n"
+          " *   DV_RESIDUAL(id, class, error_pct)\n"
+          " *\n"
+          " * class: the case's kernel class by dv_kclass_of (CUBE, VECTOR, SCALAR, MEMORY, LAUNCH);\n"
+          " * error_pct: 100 * (simulated / measured - 1).  Plain `make validate` checks that it is current. */\n",
+          o);
+    for (int i = 0; i < dv_fid_ncases; i++) {
+        const dv_fid_run_t *r = &su->cal[i].run;
+        if (r->rc != DV_OK)
+            fprintf(o, "/* %s: the run failed, no residual */\n", dv_fid_cases[i].id);
+        else
+            fprintf(o, "DV_RESIDUAL(\"%s\", %s, %+.4f)\n", dv_fid_cases[i].id, dv_kclass_id(case_class(r)),
+                    case_error_pct(i, r));
+    }
+    if (fclose(o) != 0 || rename(tmp, path) != 0) {
+        fprintf(stderr, "validate: error: %s: cannot replace\n", path);
+        return 2;
+    }
+    return 0;
+}
+
 /* The generated section: written to `out` (stdout and, with --doc, the file). */
 static bool report(FILE *out, const suite_t *su)
 {
@@ -96,14 +154,14 @@ static bool report(FILE *out, const suite_t *su)
                  "must be within %.2f.  Busy cells compare a busy time the source gives in microseconds, as busy / "
                  "Task Duration (not a criterion, see Known gaps).\n\n",
             RATIO_MAX);
-    fprintf(out, "| case | command (`dvsim op ... --profile P`) | measured us | simulated us | error | mac ratio | mte2 ratio | "
-                 "vec busy | mte2 busy | mte3 busy |\n");
-    fprintf(out, "|---|---|---:|---:|---:|---|---|---|---|---|\n");
+    fprintf(out, "| case | command (`dvsim op ... --profile P`) | measured us | simulated us | error | class | "
+                 "mac ratio | mte2 ratio | vec busy | mte2 busy | mte3 busy |\n");
+    fprintf(out, "|---|---|---:|---:|---:|---|---|---|---|---|---|\n");
     for (int i = 0; i < dv_fid_ncases; i++) {
         const dv_fid_case_t *k = &dv_fid_cases[i];
         const dv_fid_run_t *r = &cal[i].run;
         if (r->rc != DV_OK) {
-            fprintf(out, "| %s | `%s` | %.2f | failed: %s | | | | | | |\n", k->id, k->cmd, k->measured_us, r->msg);
+            fprintf(out, "| %s | `%s` | %.2f | failed: %s | | | | | | | |\n", k->id, k->cmd, k->measured_us, r->msg);
             run_fail = true;
             continue;
         }
@@ -120,8 +178,9 @@ static bool report(FILE *out, const suite_t *su)
         busy_cell(c, sizeof c, r->ratio[DV_PIPE_V], k->busy_vec_us, k->measured_us);
         busy_cell(d, sizeof d, r->ratio[DV_PIPE_MTE2], k->busy_mte2_us, k->measured_us);
         busy_cell(e, sizeof e, r->ratio[DV_PIPE_MTE3], k->busy_mte3_us, k->measured_us);
-        fprintf(out, "| %s | `%s --profile %s` | %.2f | %.2f | %+.1f%%%s | %s | %s | %s | %s | %s |\n", k->id, k->cmd,
-                k->profile, k->measured_us, r->time_us, err, fabs(err) > CASE_MAX ? " **over 25%**" : "", a, b, c, d, e);
+        fprintf(out, "| %s | `%s --profile %s` | %.2f | %.2f | %+.1f%%%s | %s | %s | %s | %s | %s | %s |\n", k->id,
+                k->cmd, k->profile, k->measured_us, r->time_us, err, fabs(err) > CASE_MAX ? " **over 25%**" : "",
+                dv_kclass_name(case_class(r)), a, b, c, d, e);
     }
     const double mape = n ? sum / n : 0;
     fprintf(out, "\nCase notes:\n\n");
@@ -130,6 +189,31 @@ static bool report(FILE *out, const suite_t *su)
     fprintf(out, "\n**Mean absolute error %.1f%%** over %d cases (target at most %.0f%%); worst %s at %+.1f%% (target: no "
                  "case beyond %.0f%%); stated pipe ratios %s.\n\n",
             mape, n, MAPE_MAX, worst_id, worst, CASE_MAX, ratio_fail ? "**not all within 0.10**" : "all within 0.10");
+
+    /* The error band of every class, from the residuals this run measured (as bench/residuals.def
+     * records them for the reports). */
+    dv_residual_t *res = calloc((size_t)dv_fid_ncases + 1, sizeof *res);
+    const int nres = res ? residuals_of(su, res) : 0;
+    fprintf(out, "### Error band by kernel class\n\n");
+    fprintf(out, "Every report prints its run's kernel class and the band of that class (Method, above): "
+                 "the root mean square of the errors of the calibration cases of the class, when it has at least %d. "
+                 "Bias: the mean signed error.\n\n",
+            DV_ERRBAND_MIN_CASES);
+    fprintf(out, "| class | cases | band | bias | worst |\n|---|---:|---:|---:|---:|\n");
+    for (int c = 0; c < DV_KCLASS_COUNT; c++) {
+        const dv_errband_t band = dv_errband_of((dv_kclass_t)c, res, nres);
+        if (band.has_band)
+            snprintf(a, sizeof a, "+/-%.1f%%", band.pct);
+        else
+            snprintf(a, sizeof a, "none (fewer than %d cases)", DV_ERRBAND_MIN_CASES);
+        if (band.cases)
+            fprintf(out, "| %s | %d | %s | %+.1f%% | %+.1f%% |\n", dv_kclass_name((dv_kclass_t)c), band.cases, a,
+                    band.bias_pct, band.worst_pct);
+        else
+            fprintf(out, "| %s | 0 | %s | - | - |\n", dv_kclass_name((dv_kclass_t)c), a);
+    }
+    fprintf(out, "\n");
+    free(res);
 
     bool roof_fail = false;
     fprintf(out, "### Roofline checks (bench/roofline.def), every preset\n\n");
@@ -280,15 +364,17 @@ static job_t *sweep_jobs(const char *const *names, int nprof, int *n)
 
 int main(int argc, char **argv)
 {
-    const char *doc = NULL;
+    const char *doc = NULL, *residuals = NULL;
     int par = 2;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--doc") == 0 && i + 1 < argc)
             doc = argv[++i];
+        else if (strcmp(argv[i], "--residuals") == 0 && i + 1 < argc)
+            residuals = argv[++i];
         else if (strcmp(argv[i], "-j") == 0 && i + 1 < argc && atoi(argv[i + 1]) > 0 && atoi(argv[i + 1]) <= 64)
             par = atoi(argv[++i]);
         else {
-            fprintf(stderr, "usage: validate [--doc FILE] [-j N (1-64)]\n");
+            fprintf(stderr, "usage: validate [--doc FILE] [--residuals FILE] [-j N (1-64)]\n");
             return 2;
         }
     }
@@ -343,6 +429,13 @@ int main(int argc, char **argv)
             rc = w;
         else
             fprintf(stderr, "validate: wrote the generated section of %s\n", doc);
+    }
+    if (residuals) {
+        const int w = write_residuals(residuals, &su);
+        if (w)
+            rc = w;
+        else
+            fprintf(stderr, "validate: wrote the residual table %s\n", residuals);
     }
     printf("validate: %s\n", ok ? "every fidelity criterion holds" : "FAILED: a fidelity criterion does not hold");
     free(cal);

@@ -163,6 +163,7 @@ int dv_report_derive(dv_report_t *r, const dv_config_t *cfg, const dv_kernel_inf
             r->bound_by = p;
         }
     }
+    r->band = dv_errband_of(dv_kclass_of(cfg, cnt->cycles, r->ratio), dv_residuals, dv_nresiduals);
     for (int s = 0; s < DV_SPACE_COUNT; s++) {
         dv_occupancy_t *o = &r->buf[s];
         if (!o->present)
@@ -394,7 +395,11 @@ int dv_report_print(const dv_report_t *r, FILE *out)
 
     fprintf(out, "\n[chip]\n");
     fprintf(out, "cycles        %" PRIu64 "\n", cnt->cycles);
-    fprintf(out, "time          %.3f us\n", r->time_us);
+    fprintf(out, "time          %.3f us (%s; calibration: ", r->time_us, dv_kclass_name(r->band.cls));
+    if (r->band.has_band)
+        fprintf(out, "+/-%.1f%%, %d cases of this class)\n", r->band.pct, r->band.cases);
+    else
+        fprintf(out, "%d case%s of this class, too few for a band)\n", r->band.cases, r->band.cases == 1 ? "" : "s");
     fprintf(out, "instructions  %" PRIu64 "\n", cnt->instructions);
     for (int op = 0; op < DV_OP_COUNT; op++)
         if (cnt->op_count[op])
@@ -736,6 +741,12 @@ int dv_report_write_json(const dv_report_t *r, FILE *out)
 
     fprintf(out, ",\n\"cycles\":%" PRIu64 ",\n\"time_us\":", cnt->cycles);
     json_num(out, r->time_us);
+    fprintf(out, ",\n\"time_class\":\"%s\",\n\"time_error_pct\":", dv_kclass_name(r->band.cls));
+    if (r->band.has_band)
+        json_num(out, r->band.pct);
+    else
+        fputs("null", out);
+    fprintf(out, ",\n\"time_error_cases\":%d", r->band.cases);
     fprintf(out, ",\n\"instructions\":%" PRIu64 ",\n\"op_counts\":{", cnt->instructions);
     int n = 0;
     for (int op = 0; op < DV_OP_COUNT; op++)

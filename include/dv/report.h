@@ -13,6 +13,7 @@
 
 #include "dv/error.h"
 #include "dv/config.h"
+#include "dv/errband.h"
 #include "dv/isa.h"
 #include "dv/kernel.h"
 #include "dv/model.h"
@@ -99,6 +100,7 @@ typedef struct dv_report {
     const dv_kernel_info_t *info;
     const dv_counters_t *cnt;
     double time_us;                    /* cycles / chip.freq_mhz */
+    dv_errband_t band;                 /* the run's kernel class and its calibration band (dv/errband.h) */
     uint32_t cores_ran;
     /* Kernel level, per pipe: sum of busy over the cores that ran work and own the pipe
      * (dv_topo_has_pipe), divided by the sum of their core cycles; 0 when no such core ran.
