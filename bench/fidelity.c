@@ -124,6 +124,15 @@ int dv_fid_run_here(const char *profile, const char *cmd, dv_fid_run_t *out)
     dv_sim_opts_default(&o);
     o.profile_ops = &pop;
     o.nprofile_ops = 1;
+    int kept = 1;
+    for (int i = 1; i < argc; i++) { /* the run option --warm-up N; the rest are the operator's */
+        if (strcmp(argv[i], "--warm-up") == 0 && i + 1 < argc) {
+            o.warm_up = (unsigned)strtoul(argv[++i], NULL, 10);
+            continue;
+        }
+        argv[kept++] = argv[i];
+    }
+    argc = kept;
     o.op = argv[0];
     o.op_argc = argc - 1;
     o.op_argv = argv + 1;

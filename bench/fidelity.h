@@ -57,8 +57,14 @@ typedef struct dv_fid_run {
  * followed by "--set SECTION.KEY=VALUE" overrides of the preset. */
 #define DV_FID_MICRO "micro"
 
+/* How every calibration case is measured: as Huawei's msopprof measured the published Task Durations,
+ * which warms a kernel up and replays it on the same GM memory, so the measured run finds the L2 its
+ * previous run left (docs/FIDELITY.md, Method).  Appended to each case's command by `make validate`. */
+#define DV_FID_PROTOCOL "--warm-up 1"
+
 /* Run operator command line `cmd` ("add --shape 1024 ...") timing-only, without the hazard
  * checker, on preset `profile`, in this process; or, for DV_FID_MICRO, every microbenchmark row.
+ * `--warm-up N` among its words is the run option of that name, not an operator parameter.
  * Returns out->rc. */
 int dv_fid_run_here(const char *profile, const char *cmd, dv_fid_run_t *out);
 

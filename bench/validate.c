@@ -149,7 +149,8 @@ static bool report(FILE *out, const suite_t *su)
     bool ratio_fail = false, run_fail = false;
 
     fprintf(out, "### Calibration set (reference/calibration.md), simulated vs measured\n\n");
-    fprintf(out, "Simulated time is the model's kernel time (launch included) on the case's profile; error = "
+    fprintf(out, "Simulated time is the model's kernel time (launch included) on the case's profile, measured "
+                 "after one unmeasured run on the same chip as msopprof measures (`" DV_FID_PROTOCOL "`); error = "
                  "simulated / measured - 1.  Ratio cells are simulated / measured (difference); the stated ratios "
                  "must be within %.2f.  Busy cells compare a busy time the source gives in microseconds, as busy / "
                  "Task Duration (not a criterion, see Known gaps).\n\n",
@@ -161,7 +162,8 @@ static bool report(FILE *out, const suite_t *su)
         const dv_fid_case_t *k = &dv_fid_cases[i];
         const dv_fid_run_t *r = &cal[i].run;
         if (r->rc != DV_OK) {
-            fprintf(out, "| %s | `%s` | %.2f | failed: %s | | | | | | | |\n", k->id, k->cmd, k->measured_us, r->msg);
+            fprintf(out, "| %s | `%s %s` | %.2f | failed: %s | | | | | | | |\n", k->id, k->cmd, DV_FID_PROTOCOL,
+                    k->measured_us, r->msg);
             run_fail = true;
             continue;
         }
@@ -178,8 +180,8 @@ static bool report(FILE *out, const suite_t *su)
         busy_cell(c, sizeof c, r->ratio[DV_PIPE_V], k->busy_vec_us, k->measured_us);
         busy_cell(d, sizeof d, r->ratio[DV_PIPE_MTE2], k->busy_mte2_us, k->measured_us);
         busy_cell(e, sizeof e, r->ratio[DV_PIPE_MTE3], k->busy_mte3_us, k->measured_us);
-        fprintf(out, "| %s | `%s --profile %s` | %.2f | %.2f | %+.1f%%%s | %s | %s | %s | %s | %s | %s |\n", k->id,
-                k->cmd, k->profile, k->measured_us, r->time_us, err, fabs(err) > CASE_MAX ? " **over 25%**" : "",
+        fprintf(out, "| %s | `%s %s --profile %s` | %.2f | %.2f | %+.1f%%%s | %s | %s | %s | %s | %s | %s |\n",
+                k->id, k->cmd, DV_FID_PROTOCOL, k->profile, k->measured_us, r->time_us, err, fabs(err) > CASE_MAX ? " **over 25%**" : "",
                 dv_kclass_name(case_class(r)), a, b, c, d, e);
     }
     const double mape = n ? sum / n : 0;
@@ -392,9 +394,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "validate: error: out of memory\n");
         return 2;
     }
-    for (int i = 0; i < dv_fid_ncases; i++) {
+    char **cal_cmd = calloc((size_t)dv_fid_ncases, sizeof *cal_cmd);
+    for (int i = 0; cal_cmd && i < dv_fid_ncases; i++) {
+        const size_t len = strlen(dv_fid_cases[i].cmd) + sizeof " " DV_FID_PROTOCOL;
+        if (!(cal_cmd[i] = malloc(len))) {
+            fprintf(stderr, "validate: error: out of memory\n");
+            return 2;
+        }
+        snprintf(cal_cmd[i], len, "%s %s", dv_fid_cases[i].cmd, DV_FID_PROTOCOL); /* measured as msopprof does */
         cal[i].profile = dv_fid_cases[i].profile;
-        cal[i].cmd = dv_fid_cases[i].cmd;
+        cal[i].cmd = cal_cmd[i];
     }
     for (int p = 0; p < nprof; p++)
         for (int i = 0; i < dv_fid_nroofs; i++)
@@ -438,6 +447,9 @@ int main(int argc, char **argv)
             fprintf(stderr, "validate: wrote the residual table %s\n", residuals);
     }
     printf("validate: %s\n", ok ? "every fidelity criterion holds" : "FAILED: a fidelity criterion does not hold");
+    for (int i = 0; cal_cmd && i < dv_fid_ncases; i++)
+        free(cal_cmd[i]);
+    free(cal_cmd);
     free(cal);
     free(roof);
     free(roof_row);
