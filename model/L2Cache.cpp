@@ -22,6 +22,20 @@ L2Cache::L2Cache(sc_core::sc_module_name name, const Params &p)
     cal_.configure(p.bytes_per_cycle, p.window_cycles);
 }
 
+uint64_t L2Cache::set_of(uint64_t line_addr) const
+{
+    // Every address bit above the line offset takes part (a 64-bit finaliser, as splitmix64's), so
+    // strided streams - a column slice of a row-major matrix touches a few lines every row pitch -
+    // spread over all sets as they do over the hardware's hashed L2 sets and slices.
+    uint64_t h = line_addr;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 33;
+    return h % sets_;
+}
+
 bool L2Cache::touch(uint64_t line_addr, uint64_t set, bool write, uint64_t &fill_bytes, uint64_t &wb_bytes)
 {
     const uint64_t tag = line_addr + 1;
@@ -67,13 +81,9 @@ GmResult L2Cache::transfer(cycles_t t, const GmRuns &runs, bool write, unsigned 
     for (uint64_t i = 0; i < runs.count; i++) {
         const uint64_t a = runs.offset(runs.ctx, i);
         const uint64_t first = a / line_, last = (a + runs.bytes - 1) / line_;
-        uint64_t set = first % sets_; // consecutive lines live in consecutive sets
-        for (uint64_t l = first; l <= last; l++) {
-            if (!touch(l, set, write, fill, wb))
+        for (uint64_t l = first; l <= last; l++)
+            if (!touch(l, set_of(l), write, fill, wb))
                 r.miss = r.miss || !write;
-            if (++set == sets_)
-                set = 0;
-        }
         total += runs.bytes;
     }
     const cycles_t l2_done = cal_.reserve(t, total, requester);

@@ -1,4 +1,5 @@
-// model/L2Cache.h - the shared L2: set-associative, bit pseudo-LRU (each set keeps one
+// model/L2Cache.h - the shared L2: set-associative (set = a hash of the line address, as hardware
+// hashes addresses across its L2 sets and slices), bit pseudo-LRU (each set keeps one
 // "recently used" bit per way; the victim is the lowest way whose bit is clear, and when every bit
 // is set they are cleared but the newest), write-allocate, write-back or (l2.write_through)
 // write-through, with an aggregate bandwidth shared by all cores.  It is the GM entry point of every
@@ -53,7 +54,9 @@ public:
     uint64_t hits = 0, misses = 0, writebacks = 0; // in lines
 
 private:
-    // Look up one line (set = line_addr % sets_); returns true on a hit.  Counts HBM bytes for fills and write-backs.
+    // The set of a line: a hash of its whole address, modulo the number of sets.
+    uint64_t set_of(uint64_t line_addr) const;
+    // Look up one line in its set; returns true on a hit.  Counts HBM bytes for fills and write-backs.
     bool touch(uint64_t line_addr, uint64_t set, bool write, uint64_t &fill_bytes, uint64_t &wb_bytes);
 
     const uint64_t line_, ways_;
