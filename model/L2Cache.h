@@ -53,9 +53,12 @@ public:
 
     uint64_t hits = 0, misses = 0, writebacks = 0; // in lines
 
-private:
-    // The set of a line: a hash of its whole address, modulo the number of sets.
+    // The set of a line (line address = byte address / line bytes): a hash of its whole address,
+    // modulo the number of sets.
     uint64_t set_of(uint64_t line_addr) const;
+    uint64_t sets() const { return sets_; } // 0: no L2
+
+private:
     // Look up one line in its set; returns true on a hit.  Counts HBM bytes for fills and write-backs.
     bool touch(uint64_t line_addr, uint64_t set, bool write, uint64_t &fill_bytes, uint64_t &wb_bytes);
 
