@@ -624,7 +624,7 @@ EW_OP(tanh, ew_params_float, "y = tanh(x), computed as 2 / (1 + exp(-2x)) - 1; f
 /* ---- copy: the GM -> UB / L1 bandwidth benchmark ---- */
 enum {
     CP_SHAPE, CP_DTYPE, CP_TILE, CP_COPIES_PER_BUFFER, CP_CORES, CP_DOUBLE_BUFFER, CP_WRITE, CP_L1, CP_REPEAT,
-    CP_COL_SPLIT, CP_READ_ALL, CP_STAGGER, CP_L2_DISABLE, CP_COUNT
+    CP_COL_SPLIT, CP_READ_ALL, CP_STAGGER, CP_L2_DISABLE, CP_SYNC, CP_COUNT
 };
 
 static const dv_oparam_spec_t copy_params[CP_COUNT] = {
@@ -660,11 +660,14 @@ static const dv_oparam_spec_t copy_params[CP_COUNT] = {
     [CP_L2_DISABLE] = {"l2-disable", DV_OPT_BOOL, "off", 0, 1, 0,
                        "the input's L2 cache mode is disable (Ascend C SetL2CacheHint(CACHE_MODE_DISABLE)): its "
                        "lines are not allocated in L2"},
+    [CP_SYNC] = {"sync", DV_OPT_BOOL, "on", 0, 1, 0,
+                 "off: no queue, every copy lands in one local buffer and none waits for another (the data_copy "
+                 "sample's loop; --copies-per-buffer and --double-buffer then do not apply)"},
 };
 
 typedef struct copy_tiling {
     uint32_t dtype, depth, write, l1, pad; /* pad: rows are not whole 32-B blocks (byte-length DMA) */
-    uint32_t read_all, stagger;
+    uint32_t read_all, stagger, sync;
     uint64_t rows, cols;     /* the tensor */
     uint64_t trows, tcols;   /* a tile: one DMA */
     uint64_t per_buf;        /* tiles per queue buffer */
@@ -715,16 +718,29 @@ static void copy_run(const copy_tiling_t *t, uint32_t b, uint32_t nb, uint64_t *
 /* Each block walks its runs: per slice, its own run --repeat times (or, with --read-all, every
  * block's run in turn, staggered by its index).  --copies-per-buffer consecutive tiles of a run fill
  * one queue buffer, which is then handed on once.  Without --write the queue goes MTE2 -> V (UB) or
- * MTE2 -> MTE1 (L1) and the consumer only frees the buffer (the data_copy sample's read-only loop);
- * with --write it goes MTE2 -> MTE3 (a bound VECIN/VECOUT queue) and MTE3 writes the tiles to y. */
+ * MTE2 -> MTE1 (L1) and the consumer only frees the buffer; with --write it goes MTE2 -> MTE3 (a
+ * bound VECIN/VECOUT queue) and MTE3 writes the tiles to y.  With --sync off there is no queue: every
+ * copy overwrites one buffer and MTE2 streams them in order (the data_copy sample's read-only loop). */
 static void copy_kernel(dv_k_t *k, const void *params)
 {
     const copy_tiling_t *t = params;
     const uint32_t b = dvk_block_idx(k), nb = dvk_block_num(k);
+    const uint64_t runs = t->read_all ? nb : 1;
+    if (!t->sync) {
+        const uint64_t buf = dvk_alloc(k, t->l1 ? DV_SPACE_L1 : DV_SPACE_UB, t->tile_bytes);
+        for (uint64_t s = 0; s < t->slices; s++)
+            for (uint64_t rep = 0; rep < t->repeat; rep++)
+                for (uint64_t j = 0; j < runs; j++) {
+                    uint64_t first, end;
+                    copy_run(t, !t->read_all ? b : (uint32_t)(t->stagger ? (j + b) % nb : j), nb, &first, &end);
+                    for (uint64_t i = first; i < end; i++)
+                        copy_tile(k, t, s, i, buf, false);
+                }
+        return;
+    }
     dv_que_t q;
     dvk_que_init(k, &q, t->l1 ? DV_SPACE_L1 : DV_SPACE_UB, DV_PIPE_MTE2,
                  t->write ? DV_PIPE_MTE3 : t->l1 ? DV_PIPE_MTE1 : DV_PIPE_V, t->depth, t->per_buf * t->tile_bytes);
-    const uint64_t runs = t->read_all ? nb : 1;
     for (uint64_t s = 0; s < t->slices; s++)
         for (uint64_t rep = 0; rep < t->repeat; rep++)
             for (uint64_t j = 0; j < runs; j++) {
@@ -803,7 +819,13 @@ static int copy_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opv
                        .write = v->v[CP_WRITE].i ? 1 : 0, .l1 = v->v[CP_L1].i ? 1 : 0,
                        .read_all = v->v[CP_READ_ALL].i ? 1 : 0, .stagger = v->v[CP_STAGGER].i ? 1 : 0,
                        .rows = s->d[0], .cols = s->d[1], .repeat = (uint64_t)v->v[CP_REPEAT].i,
-                       .slices = (uint64_t)v->v[CP_COL_SPLIT].i};
+                       .slices = (uint64_t)v->v[CP_COL_SPLIT].i, .sync = v->v[CP_SYNC].i ? 1 : 0};
+    if (!t.sync) {
+        if (t.write)
+            return dv_ops_param_error(err, "sync", "--write hands every tile from MTE2 to MTE3: it needs --sync on");
+        t.depth = 1;
+        t.per_buf = 1;
+    }
     if (t.l1 && !cfg->l1_size_bytes)
         return dv_ops_param_error(err, "l1", "profile %s has no L1 (core.l1_size_bytes is 0)", cfg->chip_name);
     if (t.l1 && t.write)
@@ -835,7 +857,8 @@ static int copy_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opv
     /* The local footprint: UB rows padded to 32 B; L1 in NZ, rows to 16, columns to whole C0 blocks. */
     t.tile_bytes = t.l1 ? dv_round_up(t.trows, 16) * dv_round_up(t.tcols * size, EW_BLOCK_BYTES)
                         : t.trows * dv_round_up(t.tcols * size, EW_BLOCK_BYTES);
-    t.per_buf = (uint64_t)v->v[CP_COPIES_PER_BUFFER].i;
+    if (t.sync)
+        t.per_buf = (uint64_t)v->v[CP_COPIES_PER_BUFFER].i;
     const uint64_t need = (uint64_t)t.depth * t.per_buf * t.tile_bytes;
     const uint64_t room = t.l1 ? cfg->l1_size_bytes : cfg->ub_size_bytes;
     if (need > room) {
