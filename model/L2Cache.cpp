@@ -24,16 +24,18 @@ L2Cache::L2Cache(sc_core::sc_module_name name, const Params &p)
 
 uint64_t L2Cache::set_of(uint64_t line_addr) const
 {
-    // Every address bit above the line offset takes part (a 64-bit finaliser, as splitmix64's), so
-    // strided streams - a column slice of a row-major matrix touches a few lines every row pitch -
-    // spread over all sets as they do over the hardware's hashed L2 sets and slices.
-    uint64_t h = line_addr;
+    // Consecutive lines fill consecutive sets, as line mod sets would, but each run of `sets` lines
+    // (size / ways bytes) starts at a set given by a hash of the run's number (a 64-bit finaliser,
+    // as splitmix64's): a strided stream - a column slice of a row-major matrix touches a few lines
+    // every row pitch - then spreads over all sets, as over the hardware's hashed L2 sets and
+    // slices, instead of repeating one pattern of a fraction of them.
+    uint64_t h = line_addr / sets_;
     h ^= h >> 33;
     h *= 0xff51afd7ed558ccdull;
     h ^= h >> 33;
     h *= 0xc4ceb9fe1a85ec53ull;
     h ^= h >> 33;
-    return h % sets_;
+    return (line_addr % sets_ + h % sets_) % sets_;
 }
 
 bool L2Cache::touch(uint64_t line_addr, uint64_t set, bool write, uint64_t &fill_bytes, uint64_t &wb_bytes)

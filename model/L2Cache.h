@@ -1,5 +1,6 @@
-// model/L2Cache.h - the shared L2: set-associative (set = a hash of the line address, as hardware
-// hashes addresses across its L2 sets and slices), bit pseudo-LRU (each set keeps one
+// model/L2Cache.h - the shared L2: set-associative (consecutive lines in consecutive sets, each run
+// of `sets` lines rotated by a hash of its number, as hardware hashes addresses across its L2 sets
+// and slices), bit pseudo-LRU (each set keeps one
 // "recently used" bit per way; the victim is the lowest way whose bit is clear, and when every bit
 // is set they are cleared but the newest), write-allocate, write-back or (l2.write_through)
 // write-through, with an aggregate bandwidth shared by all cores.  It is the GM entry point of every
@@ -53,8 +54,8 @@ public:
 
     uint64_t hits = 0, misses = 0, writebacks = 0; // in lines
 
-    // The set of a line (line address = byte address / line bytes): a hash of its whole address,
-    // modulo the number of sets.
+    // The set of a line (line address = byte address / line bytes): line mod sets, rotated by a
+    // hash of line / sets (which run of `sets` consecutive lines it is in).
     uint64_t set_of(uint64_t line_addr) const;
     uint64_t sets() const { return sets_; } // 0: no L2
 
