@@ -61,14 +61,18 @@ uint64_t listed_addr(const void *ctx, uint64_t i)
 GmResult DmaEngine::read(cycles_t t, const GmRuns &runs)
 {
     const uint64_t A = p_.gm.align_bytes, L = p_.gm.line_bytes;
-    uint64_t lines = 0;
+    uint64_t lines = 0, next = 0; // next: the first line not yet counted (bursts go up in address)
     aligned_.clear();
     for (uint64_t i = 0; i < runs.count; i++) {
         const uint64_t a = runs.offset(runs.ctx, i), e = a + runs.bytes;
-        if (a % A == 0 && e % A == 0)
+        if (a % A == 0 && e % A == 0) {
             aligned_.push_back(a);
-        else
-            lines += (e - 1) / L - a / L + 1;
+            continue;
+        }
+        const uint64_t first = std::max(a / L, next), last = (e - 1) / L;
+        if (last >= first)
+            lines += last - first + 1;
+        next = std::max(next, last + 1);
     }
     if (lines == 0)
         return l2->transfer(t, runs, false, core_);

@@ -11,7 +11,8 @@
 //   The part of occupy beyond issue + max(engine, local) is Cost::mem_wait: the pipe held while
 //   the transfer waits for its L2 / HBM bandwidth share (stall attribution's l2 / hbm).
 //   Unaligned reads: a read burst whose start or end is not a multiple of gm.align_bytes bypasses
-//   L2; every l2.line_bytes line it touches is read whole from HBM (no L2 lookup, no allocation).
+//   L2; every l2.line_bytes line it touches is read whole from HBM (no L2 lookup, no allocation;
+//   a line that several unaligned bursts of one instruction share is read once).
 //   The instruction's memory time is the later of its aligned runs through L2 and these reads.
 //   The runs come from dv_xfer_shape, so every form shares this path (copy_*_align: len bytes per run).
 // Local transfers: occupy = bytes / path bandwidth (+ issue for FixPipe), latency = path latency.

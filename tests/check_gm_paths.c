@@ -59,6 +59,12 @@ START_TEST(test_gm_paths_unaligned_reads_whole_lines_from_hbm)
     ck_assert_uint_eq(run_on(m, ALIGNED, NULL), t0 + 10 + 32 + 100);
     /* while the unaligned one still goes to HBM */
     ck_assert_uint_eq(run_on(m, UNALIGNED, NULL), t0 + 10 + 2048 / 4 + 100 + 50);
+    /* two unaligned 100 B bursts in line 0 ([2, 102) and [202, 302)) read it once: 512 / 4 = 128 */
+    ck_assert_uint_eq(run_on(m, "copy_gm_to_ubuf_align dst=ub:0x0 src=x+0x2 nburst=2 len=100 src_gap=100 dst_gap=0",
+                             &r),
+                      t0 + 10 + 512 / 4 + 100 + 50);
+    ck_assert_uint_eq(r.cnt.hbm_read_bytes, 512);
+    dvt_free(&r);
     dv_model_destroy(m);
 }
 END_TEST
