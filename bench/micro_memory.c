@@ -121,6 +121,21 @@ static int burst_bytes(micro_ctx_t *c, outcome_t *m, const path_t *p, unsigned q
 }
 
 /* The engine rows of one path: rate, burst overhead, micro-op minimum, issue, latencies. */
+/* The shortest burst the uop study reads: the granularity, and for reads a whole multiple of
+ * gm.align_bytes (a shorter read is unaligned and bypasses L2, whose bandwidth may then bind). */
+static unsigned small_burst(const dv_config_t *g, const path_t *p)
+{
+    if (p->write)
+        return p->gran;
+    uint64_t a = g->gm_align_bytes, b = p->gran;
+    while (b) {
+        const uint64_t r = a % b;
+        a = b;
+        b = r;
+    }
+    return (unsigned)(p->gran / a * g->gm_align_bytes); /* lcm(gran, align) */
+}
+
 static int study_gm_path(micro_ctx_t *c, gm_study_t *s, const path_t *p)
 {
     outcome_t *m = &s->m;
@@ -153,16 +168,20 @@ static int study_gm_path(micro_ctx_t *c, gm_study_t *s, const path_t *p)
     if (2ull * q * len > p->local_size || len > 65535 || U > 65535)
         return NA(m, "%u bursts of %u B do not fit the local buffer", 2 * q, len);
     uint64_t cb, cg;
-    if (burst_bytes(c, m, p, q, len, &cb) != MS_OK || burst_bytes(c, m, p, q, p->gran, &cg) != MS_OK)
+    const unsigned small = small_burst(g, p);
+    if (small > len)
+        return NA(m, "an aligned burst (gm.align_bytes = %llu) is longer than the %u B bursts that fit",
+                  ull(g->gm_align_bytes), len);
+    if (burst_bytes(c, m, p, q, len, &cb) != MS_OK || burst_bytes(c, m, p, q, small, &cg) != MS_OK)
         return m->rc;
-    if (cb < len || cg < cb - len + p->gran)
+    if (cb < len || cg < cb - len + small)
         return FAIL(m, "per-burst bytes %llu (%u B bursts), %llu (%u B bursts) do not fit the engine model", ull(cb),
-                    len, ull(cg), p->gran);
+                    len, ull(cg), small);
     s->open = cb - len;
     s->uop = (cg - s->open) / q; /* uop x rate bytes when above the burst (exact when rate > the burst) */
     snprintf(s->how_burst, sizeof s->how_burst, "%u vs %u bursts of %u B: %llu B per burst", q, 2 * q, len, ull(cb));
     snprintf(s->how_uop, sizeof s->how_uop, "%u vs %u bursts of %u B: %llu B per burst, overhead %llu, rate %u", q,
-             2 * q, p->gran, ull(cg), ull(s->open), q);
+             2 * q, small, ull(cg), ull(s->open), q);
     /* 3. issue and latency: occ of the q-burst copy C, as the cycles of a second copy C' after it
      * (both on lines in L2 when there is one); the miss latency from C on cold lines */
     const uint64_t bytes = (uint64_t)q * U, base = micro_fresh_region(c, bytes);
@@ -318,6 +337,60 @@ fail:
     micro_usable(&m, r);
 }
 
+/* Whether a read of o bytes at offset o is aligned: kernel W reads it twice (the second read hits
+ * the lines the first allocated, unless the burst bypasses L2), kernel C reads it and then the same
+ * shape on other lines (both miss).  Same instructions, so T(W) < T(C) exactly when the second read
+ * of W hit: the burst went through L2. */
+static int probe_aligned(micro_ctx_t *c, outcome_t *m, const path_t *p, unsigned o, bool *aligned)
+{
+    const uint64_t other = 8192; /* a second region, line-aligned for any l2.line_bytes up to it */
+    uint64_t tw, tc;
+    micro_text_clear(&c->b);
+    path_copy_rows(c, p, o, 1, o, o);
+    path_copy_rows(c, p, o, 1, o, o);
+    if (time_built(c, m, p, other + 2ull * o, 0, &tw) != MS_OK)
+        return m->rc;
+    micro_text_clear(&c->b);
+    path_copy_rows(c, p, o, 1, o, o);
+    path_copy_rows(c, p, other + o, 1, o, o);
+    if (time_built(c, m, p, other + 2ull * o, 0, &tc) != MS_OK)
+        return m->rc;
+    *aligned = tw < tc;
+    return MS_OK;
+}
+
+/* gm.align_bytes: the smallest o for which a burst of o bytes at offset o goes through L2 (its start
+ * and end are then multiples of the alignment, and no smaller o has both). */
+void mb_read_align(micro_ctx_t *c, int arg, dv_micro_result_t *r)
+{
+    (void)arg;
+    enum { CAP = 1024 };
+    const path_t p = read_path(&c->cfg);
+    if (p.gran != 1) {
+        micro_row_na(r, "needs byte-granular reads");
+        return;
+    }
+    if (c->cfg.l2_size_bytes < 2 * 8192 + 4ull * CAP) {
+        micro_row_na(r, "needs an L2 that holds the probes' lines");
+        return;
+    }
+    outcome_t m = {0};
+    for (unsigned o = 1; o <= CAP && o <= p.max_rows; o++) {
+        bool al = false;
+        if (probe_aligned(c, &m, &p, o, &al) != MS_OK) {
+            micro_usable(&m, r);
+            return;
+        }
+        if (al) {
+            micro_figure(r, o, o, "a burst of %u bytes at offset %u is the first to hit in L2 on a re-read "
+                         "(smaller ones bypass it)", o, o);
+            return;
+        }
+    }
+    micro_row_na(r, "no burst of up to %u bytes hits in L2 on a re-read (an L2 hit costs no less than a miss, "
+                 "or the alignment is larger)", (unsigned)CAP);
+}
+
 /* One figure of a GM path's study (arg: MX_GM_*, + MX_GM_WRITE for the write path).  Read latency
  * splits into the L2-hit part and the miss's extra (arg + 1 = the miss); writes see one latency. */
 void mb_gm(micro_ctx_t *c, int arg, dv_micro_result_t *r)
@@ -338,6 +411,11 @@ void mb_gm(micro_ctx_t *c, int arg, dv_micro_result_t *r)
         micro_figure(r, s->open, s->open, "%s", s->how_burst);
         return;
     case MX_GM_UOP:
+        if (!write && small_burst(&c->cfg, &(path_t){.gran = read_path(&c->cfg).gran}) >= s->rate && s->uop <= 1) {
+            micro_row_na(r, "the shortest aligned read (gm.align_bytes = %llu) takes a cycle at the rate: a micro-op "
+                         "minimum of one cycle is hidden", ull(c->cfg.gm_align_bytes));
+            return;
+        }
         micro_figure(r, s->uop, s->uop, "%s", s->how_uop);
         return;
     case MX_GM_ISSUE:

@@ -658,6 +658,8 @@ int dv_config_validate(const dv_config_t *c, dv_error_t *err)
 
     if (!dv_is_pow2(c->gm_uop_bytes))
         return bad(err, "gm.uop_bytes = %" PRIu64 " must be a power of two", c->gm_uop_bytes);
+    if (!dv_is_pow2(c->gm_align_bytes))
+        return bad(err, "gm.align_bytes = %" PRIu64 " must be a power of two", c->gm_align_bytes);
     if (!dv_is_pow2(c->l2_line_bytes))
         return bad(err, "l2.line_bytes = %" PRIu64 " must be a power of two", c->l2_line_bytes);
     if (c->l2_size_bytes > 0) {

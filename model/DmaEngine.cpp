@@ -11,7 +11,7 @@ DmaEngine::Params DmaEngine::Params::from(const dv_config_t &cfg)
 {
     Params p{};
     p.gm = {cfg.gm_uop_bytes, cfg.gm_burst_overhead_bytes, cfg.gm_core_read_bytes_per_cycle,
-            cfg.gm_core_write_bytes_per_cycle};
+            cfg.gm_core_write_bytes_per_cycle, cfg.gm_align_bytes, cfg.l2_line_bytes};
     p.mte1 = {cfg.mte1_l0a_bytes_per_cycle, cfg.mte1_l0b_bytes_per_cycle, cfg.mte1_load2d_latency_cycles,
               cfg.mte1_load3d_latency_cycles};
     p.mte2 = {cfg.mte2_issue_cycles, cfg.mte2_uop_cycles, cfg.mte2_latency_cycles, cfg.mte2_ub_bytes_per_cycle,
@@ -52,7 +52,45 @@ uint64_t run_addr(const void *ctx, uint64_t i)
     const RunCtx *c = static_cast<const RunCtx *>(ctx);
     return c->base + dv_xfer_run_offset(c->x, i);
 }
+uint64_t listed_addr(const void *ctx, uint64_t i)
+{
+    return static_cast<const std::vector<uint64_t> *>(ctx)->at(i);
+}
 } // namespace
+
+GmResult DmaEngine::read(cycles_t t, const GmRuns &runs)
+{
+    const uint64_t A = p_.gm.align_bytes, L = p_.gm.line_bytes;
+    uint64_t lines = 0, next = 0; // next: the first line not yet counted (bursts go up in address)
+    aligned_.clear();
+    for (uint64_t i = 0; i < runs.count; i++) {
+        const uint64_t a = runs.offset(runs.ctx, i), e = a + runs.bytes;
+        if (a % A == 0 && e % A == 0) {
+            aligned_.push_back(a);
+            continue;
+        }
+        const uint64_t first = std::max(a / L, next), last = (e - 1) / L;
+        if (last >= first)
+            lines += last - first + 1;
+        next = std::max(next, last + 1);
+    }
+    if (lines == 0)
+        return l2->transfer(t, runs, false, core_);
+    GmResult r;
+    if (!aligned_.empty()) {
+        GmRuns kept = runs;
+        kept.count = aligned_.size();
+        kept.offset = listed_addr;
+        kept.ctx = &aligned_;
+        r = l2->transfer(t, kept, false, core_);
+    }
+    unaligned_lines += lines;
+    const cycles_t hbm_done = l2->hbm->transfer(t, lines * L, false, core_);
+    r.hbm = r.hbm || hbm_done > r.done;
+    r.done = std::max(r.done, hbm_done);
+    r.miss = true;
+    return r;
+}
 
 Cost DmaEngine::cost(const dv_insn_t &in, cycles_t t, const uint64_t *gm_addr)
 {
@@ -106,7 +144,7 @@ Cost DmaEngine::cost(const dv_insn_t &in, cycles_t t, const uint64_t *gm_addr)
     runs.offset = run_addr;
     runs.ctx = &rc;
     runs.mode = L2Cache::mode_of(alias);
-    const GmResult mem = l2->transfer(t + issue, runs, write, core_);
+    const GmResult mem = write ? l2->transfer(t + issue, runs, true, core_) : read(t + issue, runs);
     const cycles_t own = issue + std::max(engine, local);
     c.occupy = std::max<cycles_t>(own, mem.done > t ? mem.done - t : 0);
     c.mem_wait = c.occupy - own;

@@ -10,10 +10,15 @@
 //   latency = path latency (+ hbm.latency_cycles when a read missed in L2)
 //   The part of occupy beyond issue + max(engine, local) is Cost::mem_wait: the pipe held while
 //   the transfer waits for its L2 / HBM bandwidth share (stall attribution's l2 / hbm).
+//   Unaligned reads: a read burst whose start or end is not a multiple of gm.align_bytes bypasses
+//   L2; every l2.line_bytes line it touches is read whole from HBM (no L2 lookup, no allocation;
+//   a line that several unaligned bursts of one instruction share is read once).
+//   The instruction's memory time is the later of its aligned runs through L2 and these reads.
 //   The runs come from dv_xfer_shape, so every form shares this path (copy_*_align: len bytes per run).
 // Local transfers: occupy = bytes / path bandwidth (+ issue for FixPipe), latency = path latency.
 #pragma once
 #include <systemc>
+#include <vector>
 
 #include "Connection.h"
 #include "Cost.h"
@@ -31,6 +36,7 @@ public:
     struct Params {
         struct {
             uint64_t uop_bytes, burst_overhead_bytes, core_read_bytes_per_cycle, core_write_bytes_per_cycle;
+            uint64_t align_bytes, line_bytes; // gm.align_bytes, l2.line_bytes
         } gm;
         struct {
             uint64_t l0a_bytes_per_cycle, l0b_bytes_per_cycle;
@@ -63,8 +69,12 @@ public:
     Cost cost(const dv_insn_t &in, cycles_t t, const uint64_t *gm_addr);
 
     uint64_t gm_read_bytes = 0, gm_write_bytes = 0;
+    uint64_t unaligned_lines = 0; // lines read whole from HBM for unaligned bursts
 
 private:
+    // The GM side of a read: aligned runs through L2, unaligned ones' lines from HBM.
+    GmResult read(cycles_t t, const GmRuns &runs);
+    std::vector<uint64_t> aligned_; // scratch: the aligned runs' addresses
     cycles_t engine_cycles(const dv_xfer_t &x, uint64_t base, uint64_t cap) const;
 
     const Params p_;

@@ -16,47 +16,57 @@ L2Cache::L2Cache(sc_core::sc_module_name name, const Params &p)
       sets_(p.size_bytes ? p.size_bytes / (p.line_bytes * p.ways) : 0)
 {
     tag_.assign(sets_ * ways_, 0);
-    mru_.assign(sets_, 0);
+    used_.assign(sets_ * ways_, 0);
     dirty_.assign(sets_, 0);
-    all_ways_ = ways_ >= 64 ? ~0ull : (1ull << ways_) - 1;
     cal_.configure(p.bytes_per_cycle, p.window_cycles);
+}
+
+uint64_t L2Cache::set_of(uint64_t line_addr) const
+{
+    // Consecutive lines fill consecutive sets, as line mod sets would, but each run of `sets` lines
+    // (size / ways bytes) starts at a set given by a hash of the run's number (a 64-bit finaliser,
+    // as splitmix64's): a strided stream - a column slice of a row-major matrix touches a few lines
+    // every row pitch - then spreads over all sets, as over the hardware's hashed L2 sets and
+    // slices, instead of repeating one pattern of a fraction of them.
+    uint64_t h = line_addr / sets_;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 33;
+    return (line_addr % sets_ + h % sets_) % sets_;
 }
 
 bool L2Cache::touch(uint64_t line_addr, uint64_t set, bool write, uint64_t &fill_bytes, uint64_t &wb_bytes)
 {
     const uint64_t tag = line_addr + 1;
-    const uint64_t *tags = &tag_[set * ways_];
-    uint64_t &mru = mru_[set], &dirty = dirty_[set];
-    uint64_t w = 0, invalid = ways_;
-    while (w < ways_ && tags[w] != tag) {
-        if (tags[w] == 0 && invalid == ways_)
-            invalid = w;
+    uint64_t *tags = &tag_[set * ways_];
+    uint64_t *used = &used_[set * ways_];
+    uint64_t &dirty = dirty_[set];
+    uint64_t w = 0;
+    while (w < ways_ && tags[w] != tag)
         w++;
-    }
     const bool hit = w < ways_;
     if (hit) {
         hits++;
     } else {
-        // an invalid way first (written lines leave their bit clear, so a clear bit no longer means
-        // a free way), else the lowest way whose bit is clear (one always is)
-        w = invalid < ways_ ? invalid : static_cast<uint64_t>(__builtin_ctzll(~mru & all_ways_));
+        w = 0; // the least recently used way (an invalid way was never used: 0)
+        for (uint64_t v = 1; v < ways_; v++)
+            if (used[v] < used[w])
+                w = v;
         misses++;
         if (tags[w] != 0 && (dirty >> w & 1)) {
             writebacks++;
             wb_bytes += line_;
         }
-        tag_[set * ways_ + w] = tag;
+        tags[w] = tag;
         dirty &= ~(1ull << w);
         if (!write)
             fill_bytes += line_; // write-allocate without a fill: DMA writes whole bursts
     }
     if (write && !write_through_)
         dirty |= 1ull << w;
-    if (write && !hit)
-        return hit; // a line a write allocates stays least recently used: the next miss of its set evicts it
-    mru |= 1ull << w;
-    if ((mru & all_ways_) == all_ways_)
-        mru = 1ull << w;
+    used[w] = ++uses_;
     return hit;
 }
 
@@ -92,15 +102,13 @@ GmResult L2Cache::transfer(cycles_t t, const GmRuns &runs, bool write, unsigned 
     for (uint64_t i = 0; i < runs.count; i++) {
         const uint64_t a = runs.offset(runs.ctx, i);
         const uint64_t first = a / line_, last = (a + runs.bytes - 1) / line_;
-        uint64_t set = first % sets_; // consecutive lines live in consecutive sets
         for (uint64_t l = first; l <= last; l++) {
+            const uint64_t set = set_of(l);
             if (bypass) {
                 const uint64_t part = std::min(a + runs.bytes, (l + 1) * line_) - std::max(a, l * line_);
                 (probe(l, set, write) ? total : direct) += part;
             } else if (!touch(l, set, write, fill, wb))
                 r.miss = r.miss || !write;
-            if (++set == sets_)
-                set = 0;
         }
         if (!bypass)
             total += runs.bytes;

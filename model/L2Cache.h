@@ -1,10 +1,7 @@
-// model/L2Cache.h - the shared L2: set-associative, bit pseudo-LRU (each set keeps one
-// "recently used" bit per way; the victim is an invalid way, else the lowest way whose bit is clear,
-// and when every bit is set they are cleared but the newest), write-allocate, write-back or
-// (l2.write_through) write-through, with an aggregate bandwidth shared by all cores.  A line that a
-// write allocates keeps its bit clear (it is inserted least recently used, the next victim of its
-// set) until it is accessed again: streamed output gives way to lines that are read, and stays in L2
-// only when nothing read competes for its set (docs/FIDELITY.md: the add cases C5 4 and 5).  It is the GM entry point of every
+// model/L2Cache.h - the shared L2: set-associative (consecutive lines in consecutive sets, each run
+// of `sets` lines rotated by a hash of its number, as hardware hashes addresses across its L2 sets
+// and slices), least-recently-used replacement (an invalid way first), write-allocate, write-back or
+// (l2.write_through) write-through, with an aggregate bandwidth shared by all cores.  It is the GM entry point of every
 // DMA engine: reads that miss fetch whole lines from HBM; a write-through write sends its bytes to
 // HBM at once; a write-back one leaves the line dirty, written back when it is evicted.
 //
@@ -76,8 +73,13 @@ public:
     uint64_t hits = 0, misses = 0, writebacks = 0; // in lines
     uint64_t bypassed = 0; // lines of DV_L2_DISABLE accesses that missed (and were not allocated); also in misses
 
+    // The set of a line (line address = byte address / line bytes): line mod sets, rotated by a
+    // hash of line / sets (which run of `sets` consecutive lines it is in).
+    uint64_t set_of(uint64_t line_addr) const;
+    uint64_t sets() const { return sets_; } // 0: no L2
+
 private:
-    // Look up one line (set = line_addr % sets_); returns true on a hit.  Counts HBM bytes for fills and write-backs.
+    // Look up one line in its set; returns true on a hit.  Counts HBM bytes for fills and write-backs.
     bool touch(uint64_t line_addr, uint64_t set, bool write, uint64_t &fill_bytes, uint64_t &wb_bytes);
     // A DV_L2_DISABLE access of one line: true on a hit (a write marks the line dirty in write-back).
     bool probe(uint64_t line_addr, uint64_t set, bool write);
@@ -86,9 +88,9 @@ private:
     const bool write_through_;   // l2.write_through: writes reach HBM at once, lines stay clean
     const uint64_t sets_;
     std::vector<uint64_t> tag_;  // per set, ways_ consecutive: line address + 1; 0 = invalid
-    std::vector<uint64_t> mru_;  // per set: recently-used bit per way
+    std::vector<uint64_t> used_; // per set, ways_ consecutive: when each way was last used (0: never)
     std::vector<uint64_t> dirty_; // per set: dirty bit per way
-    uint64_t all_ways_ = 0;      // mask of the ways_ low bits
+    uint64_t uses_ = 0;          // line uses so far (the clock of used_)
     BandwidthCalendar cal_;
 };
 

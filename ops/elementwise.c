@@ -647,76 +647,186 @@ EW_OP(sigmoid, ew_params_float, "y = 1 / (1 + exp(-x)); fp16 computes in fp32");
 EW_OP(silu, ew_params_float, "y = x * sigmoid(x); fp16 computes in fp32");
 EW_OP(tanh, ew_params_float, "y = tanh(x), computed as 2 / (1 + exp(-2x)) - 1; fp16 computes in fp32");
 
-/* ---- copy: the GM -> UB bandwidth benchmark ---- */
-enum { CP_SHAPE, CP_DTYPE, CP_TILE, CP_COPIES_PER_BUFFER, CP_CORES, CP_DOUBLE_BUFFER, CP_WRITE, CP_COUNT };
+/* ---- copy: the GM -> UB / L1 bandwidth benchmark ---- */
+enum {
+    CP_SHAPE, CP_DTYPE, CP_TILE, CP_COPIES_PER_BUFFER, CP_CORES, CP_DOUBLE_BUFFER, CP_WRITE, CP_L1, CP_REPEAT,
+    CP_COL_SPLIT, CP_READ_ALL, CP_STAGGER, CP_L2_DISABLE, CP_SYNC, CP_COUNT
+};
 
 static const dv_oparam_spec_t copy_params[CP_COUNT] = {
     [CP_SHAPE] = {"shape", DV_OPT_SHAPE, "4096x4096", 1, INT64_C(1) << 32, 0,
-                  "2-D tensor RxC (row-major) read from GM; rows whole 32-B blocks"},
+                  "2-D tensor RxC (row-major) read from GM; rows that are not whole 32-B blocks are read "
+                  "with DataCopyPad (copy_gm_to_ubuf_align, byte lengths) or, with --l1, ND2NZ"},
     [CP_DTYPE] = {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, DT_F16 | DT_BF16 | DT_F32 | DT_S8 | DT_S16 | DT_S32,
-                  "element type"},
+                  "element type (--l1: fp16, bf16, fp32 or int8, the ND2NZ types)"},
     [CP_TILE] = {"tile", DV_OPT_TILE, "16x1024", 1, INT64_C(1) << 32, 0,
-                 "rows x cols per copy: one DMA of R bursts of C elements (C whole 32-B blocks); "
+                 "rows x cols per copy: one DMA of R bursts of C elements (C whole 32-B blocks when the rows are); "
                  "clipped to --shape"},
     [CP_COPIES_PER_BUFFER] = {"copies-per-buffer", DV_OPT_INT, "1", 1, 4096, 0,
                               "tiles copied into one queue buffer before it is handed on (one sync per buffer)"},
     [CP_CORES] = {"cores", DV_OPT_INT, "auto", 1, 65535, 0,
-                  "blocks (auto: every vector core); at most one per tile"},
-    [CP_DOUBLE_BUFFER] = {"double-buffer", DV_OPT_BOOL, "on", 0, 1, 0, "two UB buffers (on) or one (off)"},
+                  "blocks (auto: every vector core, with --l1 every cube core); at most one per tile"},
+    [CP_DOUBLE_BUFFER] = {"double-buffer", DV_OPT_BOOL, "on", 0, 1, 0, "two buffers (on) or one (off)"},
     [CP_WRITE] = {"write", DV_OPT_BOOL, "off", 0, 1, 0,
-                  "also write every tile back to an output y (UB -> GM), so --check can compare"},
+                  "also write every tile back to an output y (UB -> GM), so --check can compare (not with --l1)"},
+    [CP_L1] = {"l1", DV_OPT_BOOL, "off", 0, 1, 0,
+               "copy GM -> L1 on the cube cores, ND -> NZ (copy_gm_to_cbuf_nd2nz, Ascend C DataCopy with "
+               "Nd2NzParams) instead of GM -> UB"},
+    [CP_REPEAT] = {"repeat", DV_OPT_INT, "1", 1, 1024, 0,
+                   "each block reads its tiles this many times in a row (L2 reuse)"},
+    [CP_COL_SPLIT] = {"col-split", DV_OPT_INT, "1", 1, 1024, 0,
+                      "split the columns into this many equal slices, read one after the other (each --repeat "
+                      "times): the data_copy sample's L2 reuse study"},
+    [CP_READ_ALL] = {"read-all", DV_OPT_BOOL, "off", 0, 1, 0,
+                     "every block reads the whole tensor, one block's share (run) after another, all blocks in "
+                     "the same order"},
+    [CP_STAGGER] = {"stagger", DV_OPT_BOOL, "off", 0, 1, 0,
+                    "with --read-all, block b reads run (j + b) mod blocks at step j (the sample's offset "
+                    "addresses) instead of run j"},
+    [CP_L2_DISABLE] = {"l2-disable", DV_OPT_BOOL, "off", 0, 1, 0,
+                       "the input's L2 cache mode is disable (Ascend C SetL2CacheHint(CACHE_MODE_DISABLE)): its "
+                       "lines are not allocated in L2"},
+    [CP_SYNC] = {"sync", DV_OPT_BOOL, "on", 0, 1, 0,
+                 "off: no queue, every copy lands in one local buffer and none waits for another (the data_copy "
+                 "sample's loop; --copies-per-buffer and --double-buffer then do not apply)"},
 };
 
 typedef struct copy_tiling {
-    uint32_t dtype, depth, write;
+    uint32_t dtype, depth, write, l1, pad; /* pad: rows are not whole 32-B blocks (byte-length DMA) */
+    uint32_t read_all, stagger, sync;
     uint64_t rows, cols;     /* the tensor */
     uint64_t trows, tcols;   /* a tile: one DMA */
     uint64_t per_buf;        /* tiles per queue buffer */
-    uint64_t ntile_cols;     /* tiles per tile row */
-    uint64_t tiles;
+    uint64_t tile_bytes;     /* a tile's footprint in the local buffer */
+    uint64_t repeat, slices; /* --repeat, --col-split */
+    uint64_t scols;          /* columns per slice */
+    uint64_t ntile_cols;     /* tiles per tile row of a slice */
+    uint64_t tiles;          /* tiles per slice */
 } copy_tiling_t;
 
-/* Tiles in row-major order; block b takes a contiguous run of them.  Each tile is one DMA of its
- * rows as bursts (src_gap skips the rest of a tensor row); --copies-per-buffer consecutive tiles
- * fill one queue buffer, which is then handed on once.  Without --write the queue goes MTE2 -> V
- * and the vector side only frees the buffer (the data_copy sample's read-only loop); with --write
- * it goes MTE2 -> MTE3 (a bound VECIN/VECOUT queue) and MTE3 writes the tiles to y. */
-static void copy_tile(dv_k_t *k, const copy_tiling_t *t, uint64_t i, uint64_t buf, bool write)
+/* One DMA: tile i (row-major within slice s) of the input into the local buffer buf, or (write) from
+ * UB back to y.  A tile is R bursts of C elements (src_gap skips the rest of a tensor row); rows that
+ * are not whole 32-B blocks go by byte lengths (DataCopyPad), the L1 path by ND2NZ. */
+static void copy_tile(dv_k_t *k, const copy_tiling_t *t, uint64_t s, uint64_t i, uint64_t buf, bool write)
 {
     const unsigned size = dv_dtype_size((dv_dtype_t)t->dtype);
-    const uint64_t r0 = i / t->ntile_cols * t->trows, c0 = i % t->ntile_cols * t->tcols;
-    const uint64_t rr = dv_min_u64(t->trows, t->rows - r0), cc = dv_min_u64(t->tcols, t->cols - c0);
-    const uint64_t len = cc * size / EW_BLOCK_BYTES, gap = (t->cols - cc) * size / EW_BLOCK_BYTES;
+    const uint64_t r0 = i / t->ntile_cols * t->trows, c0 = s * t->scols + i % t->ntile_cols * t->tcols;
+    const uint64_t rr = dv_min_u64(t->trows, t->rows - r0);
+    const uint64_t cc = dv_min_u64(t->tcols, (s + 1) * t->scols - c0);
     const uint64_t gm = (r0 * t->cols + c0) * size;
-    if (write)
-        dvk_copy_ubuf_to_gm(k, dvk_gm(k, 1, gm), buf, (int64_t)rr, (int64_t)len, 0, (int64_t)gap);
-    else
-        dvk_copy_gm_to_ubuf(k, buf, dvk_gm(k, 0, gm), (int64_t)rr, (int64_t)len, (int64_t)gap, 0);
+    if (t->l1) {
+        dvk_copy_gm_to_cbuf_nd2nz(k, buf, dvk_gm(k, 0, gm), (dv_dtype_t)t->dtype, 1, (int64_t)rr, (int64_t)cc, 0,
+                                  (int64_t)t->cols, (int64_t)dv_round_up(t->trows, 16), 1, 0);
+    } else if (t->pad) {
+        const int64_t row = (int64_t)(cc * size), gap = (int64_t)((t->cols - cc) * size);
+        if (write)
+            dvk_copy_ubuf_to_gm_align(k, dvk_gm(k, 1, gm), buf, (int64_t)rr, row, 0, gap);
+        else
+            dvk_copy_gm_to_ubuf_align(k, buf, dvk_gm(k, 0, gm), (int64_t)rr, row, gap, 0, 0, 0, size);
+    } else {
+        const uint64_t len = cc * size / EW_BLOCK_BYTES, gap = (t->cols - cc) * size / EW_BLOCK_BYTES;
+        if (write)
+            dvk_copy_ubuf_to_gm(k, dvk_gm(k, 1, gm), buf, (int64_t)rr, (int64_t)len, 0, (int64_t)gap);
+        else
+            dvk_copy_gm_to_ubuf(k, buf, dvk_gm(k, 0, gm), (int64_t)rr, (int64_t)len, (int64_t)gap, 0);
+    }
 }
 
+/* Block b's run of the tiles of a slice: the tiles split into nb contiguous runs, as evenly as whole
+ * tiles allow (rows split across the blocks when they divide evenly, as in the sample). */
+static void copy_run(const copy_tiling_t *t, uint32_t b, uint32_t nb, uint64_t *first, uint64_t *end)
+{
+    const uint64_t base = t->tiles / nb, rem = t->tiles % nb;
+    *first = b * base + dv_min_u64(b, rem);
+    *end = *first + base + (b < rem);
+}
+
+/* Each block walks its runs: per slice, its own run --repeat times (or, with --read-all, every
+ * block's run in turn, staggered by its index).  --copies-per-buffer consecutive tiles of a run fill
+ * one queue buffer, which is then handed on once.  Without --write the queue goes MTE2 -> V (UB) or
+ * MTE2 -> MTE1 (L1) and the consumer only frees the buffer; with --write it goes MTE2 -> MTE3 (a
+ * bound VECIN/VECOUT queue) and MTE3 writes the tiles to y.  With --sync off there is no queue: every
+ * copy overwrites one buffer and MTE2 streams them in order (the data_copy sample's read-only loop). */
 static void copy_kernel(dv_k_t *k, const void *params)
 {
     const copy_tiling_t *t = params;
-    const uint64_t tile_bytes = t->trows * t->tcols * dv_dtype_size((dv_dtype_t)t->dtype);
     const uint32_t b = dvk_block_idx(k), nb = dvk_block_num(k);
-    const uint64_t base = t->tiles / nb, rem = t->tiles % nb;
-    const uint64_t first = b * base + dv_min_u64(b, rem), end = first + base + (b < rem);
-    if (first == end)
+    const uint64_t runs = t->read_all ? nb : 1;
+    if (!t->sync) {
+        const uint64_t buf = dvk_alloc(k, t->l1 ? DV_SPACE_L1 : DV_SPACE_UB, t->tile_bytes);
+        for (uint64_t s = 0; s < t->slices; s++)
+            for (uint64_t rep = 0; rep < t->repeat; rep++)
+                for (uint64_t j = 0; j < runs; j++) {
+                    uint64_t first, end;
+                    copy_run(t, !t->read_all ? b : (uint32_t)(t->stagger ? (j + b) % nb : j), nb, &first, &end);
+                    for (uint64_t i = first; i < end; i++)
+                        copy_tile(k, t, s, i, buf, false);
+                }
         return;
-    dv_que_t q;
-    dvk_que_init(k, &q, DV_SPACE_UB, DV_PIPE_MTE2, t->write ? DV_PIPE_MTE3 : DV_PIPE_V, t->depth,
-                 t->per_buf * tile_bytes);
-    for (uint64_t i = first; i < end; i += t->per_buf) {
-        const uint64_t n = dv_min_u64(t->per_buf, end - i);
-        uint64_t buf = dvk_que_alloc(k, &q);
-        for (uint64_t j = 0; j < n; j++)
-            copy_tile(k, t, i + j, buf + j * tile_bytes, false);
-        dvk_que_enque(k, &q, buf);
-        buf = dvk_que_deque(k, &q);
-        for (uint64_t j = 0; t->write && j < n; j++)
-            copy_tile(k, t, i + j, buf + j * tile_bytes, true);
-        dvk_que_free(k, &q, buf);
     }
+    dv_que_t q;
+    dvk_que_init(k, &q, t->l1 ? DV_SPACE_L1 : DV_SPACE_UB, DV_PIPE_MTE2,
+                 t->write ? DV_PIPE_MTE3 : t->l1 ? DV_PIPE_MTE1 : DV_PIPE_V, t->depth, t->per_buf * t->tile_bytes);
+    for (uint64_t s = 0; s < t->slices; s++)
+        for (uint64_t rep = 0; rep < t->repeat; rep++)
+            for (uint64_t j = 0; j < runs; j++) {
+                const uint32_t who = !t->read_all ? b : (uint32_t)(t->stagger ? (j + b) % nb : j);
+                uint64_t first, end;
+                copy_run(t, who, nb, &first, &end);
+                for (uint64_t i = first; i < end; i += t->per_buf) {
+                    const uint64_t n = dv_min_u64(t->per_buf, end - i);
+                    uint64_t buf = dvk_que_alloc(k, &q);
+                    for (uint64_t m = 0; m < n; m++)
+                        copy_tile(k, t, s, i + m, buf + m * t->tile_bytes, false);
+                    dvk_que_enque(k, &q, buf);
+                    buf = dvk_que_deque(k, &q);
+                    for (uint64_t m = 0; t->write && m < n; m++)
+                        copy_tile(k, t, s, i + m, buf + m * t->tile_bytes, true);
+                    dvk_que_free(k, &q, buf);
+                }
+            }
+}
+
+/* The DMA field limits a tile must respect (isa/fields.def). */
+static int copy_check_limits(const copy_tiling_t *t, unsigned size, dv_error_t *err)
+{
+    /* The widest gap comes with the narrowest tile: the last tile column of a slice when it is partial. */
+    const uint64_t narrow = t->scols % t->tcols ? t->scols % t->tcols : t->tcols;
+    if (t->l1) {
+        const uint64_t max_n = dv_ops_field_max(DV_FORM_ND2NZ, DV_FLD(ND2NZ, n_value));
+        const uint64_t max_d = dv_ops_field_max(DV_FORM_ND2NZ, DV_FLD(ND2NZ, d_value));
+        const uint64_t max_s = dv_ops_field_max(DV_FORM_ND2NZ, DV_FLD(ND2NZ, src_d_stride));
+        if (t->trows > max_n)
+            return dv_ops_param_error(err, "tile", "%llu rows per ND2NZ copy, the limit is %llu (n_value)",
+                                      (unsigned long long)t->trows, (unsigned long long)max_n);
+        if (t->tcols > max_d)
+            return dv_ops_param_error(err, "tile", "%llu columns per ND2NZ copy, the limit is %llu (d_value)",
+                                      (unsigned long long)t->tcols, (unsigned long long)max_d);
+        if (t->cols > max_s)
+            return dv_ops_param_error(err, "shape", "rows of %llu elements, the ND2NZ source stride limit is %llu "
+                                      "(src_d_stride)", (unsigned long long)t->cols, (unsigned long long)max_s);
+        return DV_OK;
+    }
+    const dv_form_t f = t->pad ? DV_FORM_DMAPADIN : DV_FORM_DMA;
+    const uint64_t unit = t->pad ? 1 : EW_BLOCK_BYTES; /* len and src_gap units */
+    const uint64_t max_nburst = dv_ops_field_max(f, t->pad ? DV_FLD(DMAPADIN, nburst) : DV_FLD(DMA, nburst));
+    const uint64_t max_len = dv_ops_field_max(f, t->pad ? DV_FLD(DMAPADIN, len) : DV_FLD(DMA, len));
+    const uint64_t max_gap = dv_ops_field_max(f, t->pad ? DV_FLD(DMAPADIN, src_gap) : DV_FLD(DMA, src_gap));
+    if (t->trows > max_nburst)
+        return dv_ops_param_error(err, "tile", "%llu rows need %llu bursts in one copy, the DMA limit is %llu (nburst)",
+                                  (unsigned long long)t->trows, (unsigned long long)t->trows,
+                                  (unsigned long long)max_nburst);
+    if (t->tcols * size / unit > max_len)
+        return dv_ops_param_error(err, "tile", "a row of %llu bytes exceeds the DMA burst limit of %llu %s (len)",
+                                  (unsigned long long)(t->tcols * size), (unsigned long long)max_len,
+                                  t->pad ? "bytes" : "32-B blocks");
+    const uint64_t gap = (t->cols - narrow) * size / unit;
+    if (gap > max_gap)
+        return dv_ops_param_error(err, "tile", "a tile of %llu columns skips %llu %s between its rows, the "
+                                  "DMA gap limit is %llu (src_gap)", (unsigned long long)narrow,
+                                  (unsigned long long)gap, t->pad ? "bytes" : "32-B blocks",
+                                  (unsigned long long)max_gap);
+    return DV_OK;
 }
 
 static int copy_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t *v, dv_op_plan_t *plan,
@@ -732,67 +842,83 @@ static int copy_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opv
     if (rc)
         return rc;
     copy_tiling_t t = {.dtype = (uint32_t)dt, .depth = v->v[CP_DOUBLE_BUFFER].i ? 2 : 1,
-                       .write = v->v[CP_WRITE].i ? 1 : 0, .rows = s->d[0], .cols = s->d[1]};
-    if (t.cols * size % EW_BLOCK_BYTES)
-        return dv_ops_param_error(err, "shape", "rows of %llu %s elements are %llu bytes, not whole 32-B blocks "
-                                  "(the DMA moves and strides in 32-B blocks)",
-                                  (unsigned long long)t.cols, dv_ops_dtype_name(dt),
-                                  (unsigned long long)(t.cols * size));
+                       .write = v->v[CP_WRITE].i ? 1 : 0, .l1 = v->v[CP_L1].i ? 1 : 0,
+                       .read_all = v->v[CP_READ_ALL].i ? 1 : 0, .stagger = v->v[CP_STAGGER].i ? 1 : 0,
+                       .rows = s->d[0], .cols = s->d[1], .repeat = (uint64_t)v->v[CP_REPEAT].i,
+                       .slices = (uint64_t)v->v[CP_COL_SPLIT].i, .sync = v->v[CP_SYNC].i ? 1 : 0};
+    if (!t.sync) {
+        if (t.write)
+            return dv_ops_param_error(err, "sync", "--write hands every tile from MTE2 to MTE3: it needs --sync on");
+        t.depth = 1;
+        t.per_buf = 1;
+    }
+    if (t.l1 && !cfg->l1_size_bytes)
+        return dv_ops_param_error(err, "l1", "profile %s has no L1 (core.l1_size_bytes is 0)", cfg->chip_name);
+    if (t.l1 && t.write)
+        return dv_ops_param_error(err, "write", "--write copies UB back to GM; it cannot be used with --l1");
+    if (t.l1 && !(dt == DV_DT_F16 || dt == DV_DT_BF16 || dt == DV_DT_F32 || dt == DV_DT_S8))
+        return dv_ops_param_error(err, "dtype", "ND2NZ (--l1) moves fp16, bf16, fp32 or int8, not %s",
+                                  dv_ops_dtype_name(dt));
+    if (t.stagger && !t.read_all)
+        return dv_ops_param_error(err, "stagger", "--stagger orders the runs of --read-all; it needs --read-all on");
+    if (t.cols % t.slices)
+        return dv_ops_param_error(err, "col-split", "%llu columns do not split into %llu equal slices",
+                                  (unsigned long long)t.cols, (unsigned long long)t.slices);
+    t.scols = t.cols / t.slices;
+    t.pad = !t.l1 && (t.cols * size % EW_BLOCK_BYTES || t.scols * size % EW_BLOCK_BYTES);
+    if (t.pad && !cfg->chip_dma_pad)
+        return dv_ops_param_error(err, "shape", "rows of %llu %s elements are %llu bytes, not whole 32-B blocks, "
+                                  "and profile %s has no byte-length DMA (chip.dma_pad)",
+                                  (unsigned long long)t.scols, dv_ops_dtype_name(dt),
+                                  (unsigned long long)(t.scols * size), cfg->chip_name);
     t.trows = dv_min_u64(tile->d[0], t.rows);
-    t.tcols = dv_min_u64(tile->d[1], t.cols);
-    if (t.tcols * size % EW_BLOCK_BYTES)
+    t.tcols = dv_min_u64(tile->d[1], t.scols);
+    if (!t.l1 && !t.pad && t.tcols * size % EW_BLOCK_BYTES)
         return dv_ops_param_error(err, "tile", "%llu columns of %s are %llu bytes, not whole 32-B blocks "
                                   "(a burst is whole 32-B blocks)",
                                   (unsigned long long)t.tcols, dv_ops_dtype_name(dt),
                                   (unsigned long long)(t.tcols * size));
-    const uint64_t max_nburst = dv_ops_field_max(DV_FORM_DMA, DV_FLD(DMA, nburst));
-    const uint64_t max_len = dv_ops_field_max(DV_FORM_DMA, DV_FLD(DMA, len));
-    const uint64_t max_gap = dv_ops_field_max(DV_FORM_DMA, DV_FLD(DMA, src_gap));
-    if (t.trows > max_nburst)
-        return dv_ops_param_error(err, "tile", "%llu rows need %llu bursts in one copy, the DMA limit is %llu (nburst)",
-                                  (unsigned long long)t.trows, (unsigned long long)t.trows,
-                                  (unsigned long long)max_nburst);
-    if (t.tcols * size / EW_BLOCK_BYTES > max_len)
-        return dv_ops_param_error(err, "tile", "a row of %llu bytes is %llu 32-B blocks, the DMA burst limit is %llu "
-                                  "(len)", (unsigned long long)(t.tcols * size),
-                                  (unsigned long long)(t.tcols * size / EW_BLOCK_BYTES), (unsigned long long)max_len);
-    /* The widest gap comes with the narrowest tile: the last tile column when it is partial. */
-    const uint64_t narrow = t.cols % t.tcols ? t.cols % t.tcols : t.tcols;
-    const uint64_t gap = (t.cols - narrow) * size / EW_BLOCK_BYTES;
-    if (gap > max_gap)
-        return dv_ops_param_error(err, "tile", "a tile of %llu columns skips %llu 32-B blocks between its rows, the "
-                                  "DMA gap limit is %llu (src_gap)", (unsigned long long)narrow,
-                                  (unsigned long long)gap, (unsigned long long)max_gap);
-    t.per_buf = (uint64_t)v->v[CP_COPIES_PER_BUFFER].i;
-    const uint64_t tile_bytes = t.trows * t.tcols * size, need = (uint64_t)t.depth * t.per_buf * tile_bytes;
-    if (need > cfg->ub_size_bytes) {
+    if ((rc = copy_check_limits(&t, size, err)))
+        return rc;
+    /* The local footprint: UB rows padded to 32 B; L1 in NZ, rows to 16, columns to whole C0 blocks. */
+    t.tile_bytes = t.l1 ? dv_round_up(t.trows, 16) * dv_round_up(t.tcols * size, EW_BLOCK_BYTES)
+                        : t.trows * dv_round_up(t.tcols * size, EW_BLOCK_BYTES);
+    if (t.sync)
+        t.per_buf = (uint64_t)v->v[CP_COPIES_PER_BUFFER].i;
+    const uint64_t need = (uint64_t)t.depth * t.per_buf * t.tile_bytes;
+    const uint64_t room = t.l1 ? cfg->l1_size_bytes : cfg->ub_size_bytes;
+    if (need > room) {
         char parts[96];
         if (t.per_buf > 1)
             snprintf(parts, sizeof parts, "%u buffers x %llu copies x %llu B", t.depth,
-                     (unsigned long long)t.per_buf, (unsigned long long)tile_bytes);
+                     (unsigned long long)t.per_buf, (unsigned long long)t.tile_bytes);
         else
-            snprintf(parts, sizeof parts, "%u buffers x %llu B", t.depth, (unsigned long long)tile_bytes);
-        return dv_ops_param_error(err, t.depth * tile_bytes <= cfg->ub_size_bytes ? "copies-per-buffer" : "tile",
-                                  "%llux%llu tiles need %llu bytes of UB (%s), core.ub_size_bytes is %llu%s",
+            snprintf(parts, sizeof parts, "%u buffers x %llu B", t.depth, (unsigned long long)t.tile_bytes);
+        return dv_ops_param_error(err, t.depth * t.tile_bytes <= room ? "copies-per-buffer" : "tile",
+                                  "%llux%llu tiles need %llu bytes of %s (%s), core.%s is %llu%s",
                                   (unsigned long long)t.trows, (unsigned long long)t.tcols, (unsigned long long)need,
-                                  parts, (unsigned long long)cfg->ub_size_bytes,
-                                  t.depth > 1 ? " (--double-buffer off halves it)" : "");
+                                  t.l1 ? "L1" : "UB", parts, t.l1 ? "l1_size_bytes" : "ub_size_bytes",
+                                  (unsigned long long)room, t.depth > 1 ? " (--double-buffer off halves it)" : "");
     }
-    t.ntile_cols = dv_ceil_div(t.cols, t.tcols);
+    t.ntile_cols = dv_ceil_div(t.scols, t.tcols);
     t.tiles = dv_ceil_div(t.rows, t.trows) * t.ntile_cols;
 
-    const uint64_t cores = v->v[CP_CORES].i ? (uint64_t)v->v[CP_CORES].i : dv_ops_cores(cfg, DV_KIND_VECTOR);
+    const dv_kind_t kind = t.l1 ? DV_KIND_CUBE : DV_KIND_VECTOR;
+    const uint64_t cores = v->v[CP_CORES].i ? (uint64_t)v->v[CP_CORES].i : dv_ops_cores(cfg, kind);
     snprintf(plan->info.name, sizeof plan->info.name, "%s", op->name);
-    plan->info.kind = DV_KIND_VECTOR;
+    plan->info.kind = kind;
     plan->info.blocks = (uint32_t)dv_min_u64(cores, t.tiles);
     plan->info.subs = 1;
     if ((rc = dv_ops_add_arg(plan, "x", dt, n, DV_ARG_IN, 0, 0)) ||
         (t.write && (rc = dv_ops_add_arg(plan, "y", dt, n, DV_ARG_OUT, 0, 0))))
         return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
+    if (v->v[CP_L2_DISABLE].i)
+        plan->args[0].l2 = DV_L2_DISABLE;
     memcpy(plan->tiling, &t, sizeof t);
     plan->tiling_bytes = sizeof t;
     plan->flops = 0;
-    plan->bytes = (t.write ? 2 : 1) * n * size;
+    const uint64_t reads = t.repeat * (t.read_all ? plan->info.blocks : 1);
+    plan->bytes = (reads + t.write) * n * size;
     plan->tol_scale = 1.0;
     return DV_OK;
 }
@@ -809,7 +935,7 @@ static int copy_reference(const dv_op_plan_t *plan, const uint8_t *const *in, ui
 
 /* copy (ops/ops.def row). */
 const dv_opdesc_t dv_op_copy = {.name = "copy",
-                                .desc = "read a 2-D tensor GM -> UB in --tile copies (bandwidth benchmark); "
-                                        "--write on also writes it back to y",
+                                .desc = "read a 2-D tensor GM -> UB (or, --l1, GM -> L1 in NZ) in --tile copies "
+                                        "(bandwidth benchmark); --write on also writes it back to y",
                                 .params = copy_params, .nparams = CP_COUNT, .plan = copy_plan,
                                 .kernel = copy_kernel, .reference = copy_reference};

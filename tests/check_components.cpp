@@ -131,9 +131,17 @@ struct Memory {
     {
         l2.hbm.bind(hbm);
     }
-    GmResult access(uint64_t line, bool write, cycles_t t = 0)
+    // The n-th line (n = 0, 1, ...) that the L2's hashed index puts in set `set`: Ln below is
+    // line(0, n / 2) for even n and line(1, n / 2) for odd n (with 2 sets, as if set = line mod 2).
+    uint64_t line(uint64_t set, uint64_t n) const
     {
-        const uint64_t addr = line * 128;
+        for (uint64_t l = 0;; l++)
+            if (l2.set_of(l) == set && n-- == 0)
+                return l;
+    }
+    GmResult access(uint64_t n, bool write, cycles_t t = 0)
+    {
+        const uint64_t addr = (l2.sets() ? line(n % 2, n / 2) : n) * 128;
         GmRuns r;
         r.count = 1;
         r.bytes = 128;
@@ -143,7 +151,7 @@ struct Memory {
     }
 };
 
-// Bit pseudo-LRU in set 0 (even lines), reads only.  mru is the set's "recently used" bits, way 0
+// Bit pseudo-LRU in set 0 (even lines Ln: see Memory::line), reads only.  mru is the set's "recently used" bits, way 0
 // lowest; the victim is the lowest way whose bit is clear; when all four are set only the newest
 // stays set.
 //   L0 miss -> way 0, mru 0001;  L2 miss -> way 1, 0011;  L4 miss -> way 2, 0111;
@@ -657,7 +665,7 @@ END_TEST
 DmaEngine::Params dma_params()
 {
     DmaEngine::Params p{};
-    p.gm = {128, 0, 32, 16};       // uop_bytes, burst_overhead_bytes, core read / write caps
+    p.gm = {128, 0, 32, 16, 1, 128}; // uop_bytes, burst_overhead_bytes, core read / write caps, align (1: all), line
     p.mte1 = {64, 32, 7, 9};       // L0A / L0B bytes per cycle, load2d / load3d latency
     p.mte2 = {2, 1, 30, 64, 32};   // issue, uop cycles, latency, UB / L1 bytes per cycle
     p.mte3 = {3, 1, 40, 64};       // issue, uop cycles, latency, local bytes per cycle

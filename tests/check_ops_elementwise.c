@@ -358,8 +358,8 @@ END_TEST
 
 START_TEST(test_ops_copy_bad_parameters)
 {
-    /* not expressible as one DMA */
-    expect_error(NULL, "copy --shape 4096x1000 --tile 64x1000 --dtype fp16", "--shape", "32-B");
+    /* not expressible as one DMA (rows of 2000 B need DataCopyPad, which the 910A lacks) */
+    expect_error("ascend910a", "copy --shape 4096x1000 --tile 64x1000 --dtype fp16", "--shape", "32-B");
     expect_error(NULL, "copy --shape 64x2048 --tile 4x8", "--tile", "32-B");
     expect_error(NULL, "copy --shape 8192x64 --tile 4096x16 --double-buffer off", "--tile", "4095");
     expect_error(NULL, "copy --shape 8x2200000 --tile 1x16", "--tile", "65535");

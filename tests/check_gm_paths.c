@@ -1,0 +1,183 @@
+/* tests/check_gm_paths.c - the GM read paths of issue 16: unaligned bursts (gm.align_bytes), the
+ * L2's hashed set index, and the copy operator's data_copy set-ups.  Cycle counts are derived by
+ * hand from the profile numbers (docs/MODEL.md): t0 = chip.kernel_start_cycles +
+ * chip.block_start_cycles, then scalar.issue_cycles (I) to issue the copy. */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dv/config.h"
+#include "dv/intmath.h"
+#include "dv/model.h"
+#include "support/dvt.h"
+
+#define GM0 0x100000000ull
+
+/* Easy numbers: a 64 B/cycle engine with no burst overhead, issue 10, latency 100 (+50 on an L2
+ * miss), 512 B lines, and an HBM of 8 x 50% = 4 B/cycle, so an HBM transfer binds. */
+static const char *const sets[] = {
+    "gm.core_read_bytes_per_cycle=64", "mte2.uop_cycles=1", "mte2.issue_cycles=10", "mte2.latency_cycles=100",
+    "hbm.latency_cycles=50", "gm.burst_overhead_bytes=0", "l2.line_bytes=512", "hbm.bytes_per_cycle=8",
+    "hbm.efficiency_percent=50", "gm.align_bytes=32", NULL};
+
+static uint64_t run_on(dv_model_t *m, const char *copy, dvt_run_t *out)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "dvtrace 1\nkernel c kind=vector blocks=1\narg x bytes=1048576 dtype=f16 dir=in\nblock 0\n%s\nend\n", copy);
+    dvt_run_t r;
+    ck_assert_msg(dvt_run_text_on(&r, m, text, false, GM0) == DV_OK, "%s", r.err.msg);
+    const uint64_t c = r.cnt.cycles;
+    if (out)
+        *out = r;
+    else
+        dvt_free(&r);
+    return c;
+}
+
+#define ALIGNED "copy_gm_to_ubuf_align dst=ub:0x0 src=x nburst=1 len=2048 src_gap=0 dst_gap=0"
+#define UNALIGNED "copy_gm_to_ubuf_align dst=ub:0x0 src=x+0x2 nburst=1 len=2046 src_gap=0 dst_gap=0"
+
+/* A burst off a 32 B boundary bypasses L2: its 4 lines (bytes 2..2047 lie in lines 0-3) come whole
+ * from HBM, 2048 B at 4 B/cycle = 512 cycles from after the issue, on a cold L2 and on a warm one
+ * alike; the engine's own ceil(2046 / 64) = 32 cycles hide under it. */
+START_TEST(test_gm_paths_unaligned_reads_whole_lines_from_hbm)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, sets);
+    ck_assert_uint_eq(dv_hbm_sustained_bytes_per_cycle(&cfg), 4);
+    const uint64_t t0 = dvt_t0(&cfg) + cfg.scalar_issue_cycles;
+    dv_model_t *m = dvt_model(&cfg);
+    dvt_run_t r;
+    ck_assert_uint_eq(run_on(m, UNALIGNED, &r), t0 + 10 + 2048 / 4 + 100 + 50);
+    ck_assert_uint_eq(r.cnt.hbm_read_bytes, 2048);
+    ck_assert_uint_eq(r.cnt.l2_hits + r.cnt.l2_misses, 0); /* no L2 lookup */
+    dvt_free(&r);
+    /* the aligned read of the same 2 KB misses (fills the 4 lines: 512 cycles of HBM as well) ... */
+    ck_assert_uint_eq(run_on(m, ALIGNED, NULL), t0 + 10 + 2048 / 4 + 100 + 50);
+    /* ... after which an aligned re-read hits: 2048 / 64 = 32 engine cycles, no miss latency */
+    ck_assert_uint_eq(run_on(m, ALIGNED, NULL), t0 + 10 + 32 + 100);
+    /* while the unaligned one still goes to HBM */
+    ck_assert_uint_eq(run_on(m, UNALIGNED, NULL), t0 + 10 + 2048 / 4 + 100 + 50);
+    /* two unaligned 100 B bursts in line 0 ([2, 102) and [202, 302)) read it once: 512 / 4 = 128 */
+    ck_assert_uint_eq(run_on(m, "copy_gm_to_ubuf_align dst=ub:0x0 src=x+0x2 nburst=2 len=100 src_gap=100 dst_gap=0",
+                             &r),
+                      t0 + 10 + 512 / 4 + 100 + 50);
+    ck_assert_uint_eq(r.cnt.hbm_read_bytes, 512);
+    dvt_free(&r);
+    dv_model_destroy(m);
+}
+END_TEST
+
+/* gm.align_bytes = 2 makes the same burst aligned: after the warm-up it hits like the aligned one,
+ * ceil(2046 / 64) = 32 cycles.  With 4096 a 2 KB burst is never aligned. */
+START_TEST(test_gm_paths_align_bytes_follows_profile)
+{
+    const char *s2[16], *s4k[16];
+    int n = 0;
+    for (; sets[n]; n++)
+        s2[n] = s4k[n] = sets[n];
+    s2[n - 1] = "gm.align_bytes=2";
+    s4k[n - 1] = "gm.align_bytes=4096";
+    s2[n] = s4k[n] = NULL;
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, s2);
+    const uint64_t t0 = dvt_t0(&cfg) + cfg.scalar_issue_cycles;
+    dv_model_t *m = dvt_model(&cfg);
+    run_on(m, ALIGNED, NULL);
+    ck_assert_uint_eq(run_on(m, UNALIGNED, NULL), t0 + 10 + 32 + 100);
+    dv_model_destroy(m);
+    dvt_config(&cfg, NULL, s4k);
+    m = dvt_model(&cfg);
+    run_on(m, ALIGNED, NULL);
+    ck_assert_uint_eq(run_on(m, ALIGNED, NULL), t0 + 10 + 2048 / 4 + 100 + 50);
+    dv_model_destroy(m);
+}
+END_TEST
+
+/* A column slice: 8 lines one per 16 KB.  In a 64 KB, 4-way L2 of 512 B lines (32 sets) the old
+ * index (line mod 32) put all 8 in set 0, where 4 ways keep none of them for a cyclic re-read; the
+ * hashed index spreads them so that the re-read hits all 8. */
+START_TEST(test_gm_paths_l2_strided_lines_spread_over_sets)
+{
+    const char *s[16];
+    int n = 0;
+    for (; sets[n]; n++)
+        s[n] = sets[n];
+    s[n++] = "l2.size_bytes=65536";
+    s[n++] = "l2.ways=4";
+    s[n] = NULL;
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, s);
+    dv_model_t *m = dvt_model(&cfg);
+    const char *col = "copy_gm_to_ubuf dst=ub:0x0 src=x nburst=8 len=16 src_gap=496 dst_gap=0";
+    dvt_run_t r;
+    run_on(m, col, &r);
+    ck_assert_uint_eq(r.cnt.l2_misses, 8);
+    dvt_free(&r);
+    run_on(m, col, &r);
+    ck_assert_uint_eq(r.cnt.l2_hits, 8);
+    ck_assert_uint_eq(r.cnt.l2_misses, 0);
+    dvt_free(&r);
+    dv_model_destroy(m);
+}
+END_TEST
+
+/* The copy operator's data_copy set-ups plan as the sample does. */
+START_TEST(test_gm_paths_copy_options)
+{
+    dvt_op_t r;
+    /* unaligned rows (12287 fp16 = 24574 B) read with DataCopyPad; --check writes them back */
+    ck_assert_msg(dvt_op(&r, "ascend910b1", NULL, "copy --shape 64x4095 --tile 16x1024 --write on", true, true) == 0,
+                  "%s", r.err.msg);
+    dvt_op_free(&r);
+    /* GM -> L1 in NZ on the cube cores */
+    ck_assert_msg(dvt_op(&r, "ascend910b1", NULL, "copy --shape 256x1024 --tile 64x256 --l1 on", false, false) == 0,
+                  "%s", r.err.msg);
+    dvt_op_free(&r);
+    /* errors name the option */
+    ck_assert(dvt_op(&r, "ascend910b1", NULL, "copy --shape 64x64 --stagger on", false, false) != 0);
+    ck_assert_msg(strstr(r.err.msg, "--stagger") != NULL, "%s", r.err.msg);
+    dvt_op_free(&r);
+    ck_assert(dvt_op(&r, "ascend910b1", NULL, "copy --shape 64x100 --col-split 3", false, false) != 0);
+    ck_assert_msg(strstr(r.err.msg, "--col-split") != NULL, "%s", r.err.msg);
+    dvt_op_free(&r);
+    ck_assert(dvt_op(&r, "ascend910b1", NULL, "copy --shape 64x64 --l1 on --write on", false, false) != 0);
+    ck_assert_msg(strstr(r.err.msg, "--write") != NULL, "%s", r.err.msg);
+    dvt_op_free(&r);
+}
+END_TEST
+
+/* --repeat reads each block's tiles again: 4 repeats of a tensor that fits L2 move 4 x its bytes
+ * through MTE2 with only the first pass missing; --read-all makes every block read the whole tensor. */
+START_TEST(test_gm_paths_copy_repeat_and_read_all)
+{
+    dvt_op_t a, b;
+    ck_assert_msg(dvt_op(&a, "ascend910b1", NULL, "copy --shape 256x1024 --tile 16x1024 --cores 4", false, false) == 0,
+                  "%s", a.err.msg);
+    ck_assert_msg(dvt_op(&b, "ascend910b1", NULL, "copy --shape 256x1024 --tile 16x1024 --cores 4 --repeat 4", false,
+                         false) == 0, "%s", b.err.msg);
+    ck_assert_uint_eq(b.cnt.l2_misses, a.cnt.l2_misses);
+    ck_assert_uint_eq(b.cnt.l2_hits, a.cnt.l2_hits + 3 * (a.cnt.l2_misses + a.cnt.l2_hits));
+    dvt_op_free(&b);
+    ck_assert_msg(dvt_op(&b, "ascend910b1", NULL, "copy --shape 256x1024 --tile 16x1024 --cores 4 --read-all on",
+                         false, false) == 0, "%s", b.err.msg);
+    ck_assert_uint_eq(b.cnt.l2_hits + b.cnt.l2_misses, 4 * (a.cnt.l2_misses + a.cnt.l2_hits));
+    dvt_op_free(&b);
+    dvt_op_free(&a);
+}
+END_TEST
+
+Suite *dv_gm_paths_suite(void)
+{
+    Suite *s = suite_create("gm_paths");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_gm_paths_unaligned_reads_whole_lines_from_hbm);
+    tcase_add_test(tc, test_gm_paths_align_bytes_follows_profile);
+    tcase_add_test(tc, test_gm_paths_l2_strided_lines_spread_over_sets);
+    tcase_add_test(tc, test_gm_paths_copy_options);
+    tcase_add_test(tc, test_gm_paths_copy_repeat_and_read_all);
+    suite_add_tcase(s, tc);
+    return s;
+}
