@@ -151,35 +151,34 @@ struct Memory {
     }
 };
 
-// Bit pseudo-LRU in set 0 (even lines Ln: see Memory::line), reads only.  mru is the set's "recently used" bits, way 0
-// lowest; the victim is the lowest way whose bit is clear; when all four are set only the newest
-// stays set.
-//   L0 miss -> way 0, mru 0001;  L2 miss -> way 1, 0011;  L4 miss -> way 2, 0111;
-//   L6 miss -> way 3, 1111 -> 1000;  L0 hit (way 0), 1001;
-//   L8 miss: lowest clear is way 1 (L2 out), 1011;  L2 miss: way 2 (L4 out), 1111 -> 0100;
-//   L4 miss: way 0 (L0 out), 0101;  L6 hit (way 3), 1101;  L0 miss: way 1 (L8 out), 1111 -> 0010.
-// So far 2 hits, 8 misses, 8 line fills from HBM.  The set now holds L4, L0, L2, L6 (ways 0-3):
-// reading them hits 4 times, and L8 misses.  Odd lines go to set 1 and leave set 0 alone.
-START_TEST(test_components_l2_pseudo_lru)
+// Least-recently-used replacement in set 0 (even lines Ln: see Memory::line), reads only; the order
+// below is least to most recently used.
+//   L0, L2, L4, L6 miss (the four ways fill): L0 L2 L4 L6;  L0 hit: L2 L4 L6 L0;
+//   L8 miss (L2 out): L4 L6 L0 L8;  L2 miss (L4 out): L6 L0 L8 L2;  L4 miss (L6 out): L0 L8 L2 L4;
+//   L6 miss (L0 out): L8 L2 L4 L6;  L0 miss (L8 out): L2 L4 L6 L0 - a cyclic stream of five lines
+//   through four ways never hits.
+// So far 1 hit, 9 misses, 9 line fills from HBM.  The set now holds L2, L4, L6, L0: reading them
+// hits 4 times, and L8 misses.  Odd lines go to set 1 and leave set 0 alone.
+START_TEST(test_components_l2_lru)
 {
     Memory m(false);
     const uint64_t seq[] = {0, 2, 4, 6, 0, 8, 2, 4, 6, 0};
-    const bool hit[] = {false, false, false, false, true, false, false, false, true, false};
+    const bool hit[] = {false, false, false, false, true, false, false, false, false, false};
     for (size_t i = 0; i < sizeof seq / sizeof seq[0]; i++) {
         const uint64_t before = m.l2.hits;
         const GmResult r = m.access(seq[i], false);
         ck_assert_msg((m.l2.hits > before) == hit[i], "access %zu (line %llu)", i, (unsigned long long)seq[i]);
         ck_assert_msg(r.miss == !hit[i], "access %zu: miss flag", i);
     }
-    ck_assert_uint_eq(m.l2.hits, 2);
-    ck_assert_uint_eq(m.l2.misses, 8);
-    ck_assert_uint_eq(m.hbm.read_bytes, 8 * 128);
+    ck_assert_uint_eq(m.l2.hits, 1);
+    ck_assert_uint_eq(m.l2.misses, 9);
+    ck_assert_uint_eq(m.hbm.read_bytes, 9 * 128);
     for (uint64_t odd : {1, 3, 5, 7, 9})
         m.access(odd, false);
-    ck_assert_uint_eq(m.l2.misses, 13);
+    ck_assert_uint_eq(m.l2.misses, 14);
     for (uint64_t l : {4, 0, 2, 6})
         ck_assert(!m.access(l, false).miss);
-    ck_assert_uint_eq(m.l2.hits, 6);
+    ck_assert_uint_eq(m.l2.hits, 5);
     ck_assert(m.access(8, false).miss);
     ck_assert_uint_eq(m.l2.writebacks, 0); // nothing was written
 }
@@ -746,7 +745,7 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_calendar_shared_bin);
     tcase_add_test(t, test_components_calendar_fair_share);
     tcase_add_test(t, test_components_calendar_retire_and_grow);
-    tcase_add_test(t, test_components_l2_pseudo_lru);
+    tcase_add_test(t, test_components_l2_lru);
     tcase_add_test(t, test_components_l2_write_back_and_through);
     tcase_add_test(t, test_components_l2_transfer_times);
     tcase_add_test(t, test_components_occupancy_one_interval);
