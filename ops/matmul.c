@@ -302,8 +302,8 @@ static int mm_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
             } else if (auto_bk && f.bk > K0)
                 fit_halve(&f.bk, fit_clamp(f.bk, K, K0), K0, f.why_bk, buf, need, cap);
             else if (side ? auto_bn && f.bn > 16 : auto_bm && f.bm > 16)
-                fit_halve(side ? &f.bn : &f.bm, side ? fit_rows(f.bn, N) : fit_rows(f.bm, M), 16, side ? f.why_bn : f.why_bm,
-                          buf, need, cap);
+                fit_halve(side ? &f.bn : &f.bm, side ? fit_rows(f.bn, N) : fit_rows(f.bm, M), 16,
+                          side ? f.why_bn : f.why_bm, buf, need, cap);
             else
                 return dv_ops_param_error(err, !auto_bk && (side ? auto_bn : auto_bm) ? "base-k"
                                                : side ? "base-n" : "base-m",

@@ -243,7 +243,8 @@ START_TEST(test_ops_matmul_bad_params)
     } cases[] = {
         {NULL, "matmul --base-m 256 --base-k 128 --double-buffer on", "--base-m", "core.l0a_size_bytes"},
         {NULL, "matmul --base-m 64 --base-n 512 --base-k 64 --double-buffer on", "--base-n", "core.l0b_size_bytes"},
-        {NULL, "matmul --dtype fp32 --b-transposed --base-k 64 --base-n 256 --double-buffer on", "--base-n", "core.l0b_size_bytes"},
+        {NULL, "matmul --dtype fp32 --b-transposed --base-k 64 --base-n 256 --double-buffer on", "--base-n",
+         "core.l0b_size_bytes"},
         {NULL, "matmul --base-m 256 --base-n 256 --base-k 32", "--base-m", "core.l0c_size_bytes"},
         {"ascend310", "matmul --base-m 512 --base-n 256 --base-k 16", "--base-m", "core.l0c_size_bytes"},
         {NULL, "matmul --k 8192 --step-ka 64 --base-m 128 --base-k 64", "--step-ka", "core.l1_size_bytes"},
