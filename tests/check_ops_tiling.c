@@ -1,5 +1,5 @@
 /* tests/check_ops_tiling.c - tilings that always fit (ops/matmul.c, docs/OPS.md "Tilings that always
- * fit"): every automatic choice that does not fit the profile's buffers falls back and the plan says
+ * fit", matmul, conv2d and the row norms): every automatic choice that does not fit the profile's buffers falls back and the plan says
  * why (the report's operator section prints it), an explicit value that cannot fit is an error naming
  * it, and the M rounds and exact singleCoreN of the calibration's matmul cases walk the right tiles.
  * Every expected outcome is derived in the comments from the profile's buffer sizes:
@@ -293,6 +293,24 @@ START_TEST(test_ops_tiling_conv2d_base_m)
 }
 END_TEST
 
+/* layernorm over rows of 8000 fp32 (32,000 B) on the 910B1's 196,608 B UB: the in and out queues
+ * take 2 x 32,000 per buffer, so double buffering needs 64,000 B more than single buffering; the
+ * explicit request states both totals (224,512 and 160,512), the default falls back to the one that
+ * fits. */
+START_TEST(test_ops_tiling_norm_buffers)
+{
+    dv_op_plan_t plan;
+    dv_error_t err;
+    ck_assert(plan_op("layernorm", "ascend910b1", NULL, "--shape 4x8000 --dtype fp32 --double-buffer on", &plan,
+                      &err) != DV_OK);
+    ck_assert_msg(strstr(err.msg, "needs 224512 bytes") && strstr(err.msg, "off it needs 160512"), "%s", err.msg);
+    ck_assert_msg(plan_op("layernorm", "ascend910b1", NULL, "--shape 4x8000 --dtype fp32", &plan, &err) == DV_OK,
+                  "%s", err.msg);
+    row_is(&plan, "buffers", "1", "auto 2 (--double-buffer on by default) does not fit UB: 224,512 > 196,608 B");
+    check_ok("ascend910b1", NULL, "layernorm --shape 4x8000 --dtype fp32", 4 * 8000);
+}
+END_TEST
+
 /* The report: the tiling used on one line, then a line per value that differs, in text and JSON. */
 START_TEST(test_ops_tiling_report)
 {
@@ -328,6 +346,7 @@ Suite *dv_ops_tiling_suite(void)
     tcase_add_test(tc, test_ops_tiling_m_rounds);
     tcase_add_test(tc, test_ops_tiling_conv2d_buffers);
     tcase_add_test(tc, test_ops_tiling_conv2d_base_m);
+    tcase_add_test(tc, test_ops_tiling_norm_buffers);
     suite_add_tcase(s, tc);
     TCase *cli = tcase_create("report");
     tcase_add_checked_fixture(cli, cli_setup, clit_teardown);
