@@ -16,7 +16,13 @@
  * --grid RxC asks for R x C; otherwise the grid of at most --cores blocks minimises the largest
  * per-block tile count, then the
  * per-block rows-plus-columns (GM traffic), then the number of blocks; 8192^3 with 128 x 256 tiles
- * on 24 cores gives 6 x 4.
+ * on 24 cores gives 6 x 4.  --single-m / --single-n set scm / scn as given (Ascend C's
+ * SetSingleShape, e.g. 683 columns: blocks need not start on a tile or 512-byte boundary).
+ * --m-rounds R splits M into R parts processed one after the other (the L2 split of the matmul
+ * samples): the grid splits one part, and block b walks its rows of part 0, then of part 1, ...
+ * Fit (docs/OPS.md, "Tilings that always fit"): automatic values fall back to what the profile's
+ * L0C, L0A/L0B, event ids and L1 hold, in a fixed order, and the plan lists the tiling used and why
+ * it differs from the request; explicit values that cannot fit are errors.
  * Per tile the K axis is walked in base-k slices; A and B reach L1 in groups of step-ka / step-kb
  * slices (A1 / B1 queues MTE2 -> MTE1 of depth-a1 / step-ka and depth-b1 / step-kb buffers).  When
  * one group of A holds the whole K, it stays in L1 while the block walks its row of tiles (A is
