@@ -294,7 +294,7 @@ static int conv_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opv
                 over = i;
         if (over >= 0 && db_auto && t.depth == 2) { /* the ping-pong that does not fit L0 goes first */
             static const char *const names[3] = {"L0C", "L0A", "L0B"};
-            snprintf(why_db, sizeof why_db, "auto 2 (--double-buffer on by default) does not fit %s: %s > %s B",
+            snprintf(why_db, sizeof why_db, "auto 2 does not fit %s: %s > %s B",
                      names[over], dv_ops_thousands(l0[over], a, sizeof a), dv_ops_thousands(cap0[over], b, sizeof b));
             t.depth = 1;
             continue;
@@ -340,7 +340,7 @@ static int conv_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opv
             break;
         }
         if (ck == 0 && db_auto && t.depth == 2) {
-            snprintf(why_db, sizeof why_db, "auto 2 (--double-buffer on by default) does not fit L1: %s > %s B",
+            snprintf(why_db, sizeof why_db, "auto 2 does not fit L1: %s > %s B",
                      dv_ops_thousands(per_c1 * nbuf, a, sizeof a), dv_ops_thousands(cfg->l1_size_bytes, b, sizeof b));
             t.depth = 1;
             continue;

@@ -301,7 +301,7 @@ static int mm_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
                 break;
             if (auto_l0 && f.l0 == 2) {
                 char a[32], b[32], why[200];
-                snprintf(why, sizeof why, "auto 2 (--double-buffer on by default) does not fit %s: %s > %s B", buf,
+                snprintf(why, sizeof why, "auto 2 does not fit %s: %s > %s B", buf,
                          dv_ops_thousands(need, a, sizeof a), dv_ops_thousands(cap, b, sizeof b));
                 f.l0 = 1;
                 snprintf(f.why_l0, sizeof f.why_l0, "%s", why);

@@ -192,7 +192,7 @@ static int norm_plan(enum norm_kind kind, const dv_opdesc_t *op, const dv_config
         dv_norm_ub_layout(&t1, 1, 0, cfg->ub_align_bytes, &u1);
         if (u1.total <= cfg->ub_size_bytes) {
             char a[32], b[32];
-            snprintf(why_db, sizeof why_db, "auto 2 (--double-buffer on by default) does not fit UB: %s > %s B",
+            snprintf(why_db, sizeof why_db, "auto 2 does not fit UB: %s > %s B",
                      dv_ops_thousands(u.total, a, sizeof a), dv_ops_thousands(cfg->ub_size_bytes, b, sizeof b));
             t.depth = 1;
             u = u1;
