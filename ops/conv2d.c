@@ -247,77 +247,127 @@ static int conv_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opv
         return dv_ops_param_error(err, "cores", "%u blocks, but the mix kernel's barrier needs every block resident: "
                                   "at most chip.ai_cores = %u", cores, max_cores);
 
-    /* 3. the L0C tile */
-    const uint32_t nbuf = t.depth;
+    /* 3. the L0C tile, 4. L1; an automatic choice that leaves no channel group in L1 falls back
+     * (docs/OPS.md, "Tilings that always fit"): the default double buffering to one buffer, then the
+     * automatic base-m 16 positions smaller; explicit values that do not fit are errors */
     const bool bm_given = v->given[CP_BASE_M] && v->v[CP_BASE_M].i, bn_given = v->given[CP_BASE_N] && v->v[CP_BASE_N].i;
+    const bool db_auto = !v->given[CP_DOUBLE_BUFFER];
     if (bm_given && v->v[CP_BASE_M].i % C0)
         return dv_ops_param_error(err, "base-m", "%lld is not a multiple of 16 (the fractal height)",
                                   (long long)v->v[CP_BASE_M].i);
     if (bn_given && v->v[CP_BASE_N].i % C0)
         return dv_ops_param_error(err, "base-n", "%lld is not a multiple of 16 (the fractal width)",
                                   (long long)v->v[CP_BASE_N].i);
-    t.bn = bn_given ? (uint32_t)v->v[CP_BASE_N].i : (uint32_t)dv_min_u64(dv_round_up(t.cout, C0), AUTO_BN);
-    t.bn = (uint32_t)dv_min_u64(t.bn, dv_round_up(t.cout, C0));
-    t.ntiles = (uint32_t)dv_ceil_div(t.cout, t.bn);
-    if (bm_given)
-        t.bm = (uint32_t)v->v[CP_BASE_M].i;
-    else {
-        /* up to AUTO_BM positions (fewer when L0C is small), and as many tiles as make whole waves */
-        uint64_t cap = AUTO_BM;
-        while (cap > C0 && cap * t.bn * 4 * nbuf > cfg->l0c_size_bytes)
-            cap -= C0;
-        uint64_t mt = dv_ceil_div(ohw, cap), total = (uint64_t)t.n * mt * t.ntiles;
-        if (total < cores)
-            mt = dv_min_u64(dv_ceil_div(ohw, C0), dv_ceil_div(cores, (uint64_t)t.n * t.ntiles));
-        else
-            mt = dv_min_u64(dv_ceil_div(ohw, C0),
-                            dv_ceil_div(dv_ceil_div(total, cores) * cores, (uint64_t)t.n * t.ntiles));
-        t.bm = (uint32_t)dv_round_up(dv_ceil_div(ohw, mt), C0);
-    }
-    t.bm = (uint32_t)dv_min_u64(t.bm, dv_round_up(ohw, C0));
-    t.mtiles = (uint32_t)dv_ceil_div(ohw, t.bm);
-    t.tasks = (uint64_t)t.n * t.mtiles * t.ntiles;
-    const uint32_t nq = t.bn / C0;
-    t.l0c_bytes = (uint64_t)t.bm * t.bn * 4;
-    if (t.l0c_bytes * nbuf > cfg->l0c_size_bytes)
-        return dv_ops_param_error(err, (uint64_t)C0 * t.bn * 4 * nbuf > cfg->l0c_size_bytes ? "base-n" : "base-m",
-                                  "a base-m x base-n = %u x %u f32 tile (x%u buffers) needs %llu bytes of L0C; "
-                                  "core.l0c_size_bytes is %llu", t.bm, t.bn, nbuf,
-                                  (unsigned long long)(t.l0c_bytes * nbuf), (unsigned long long)cfg->l0c_size_bytes);
-    if ((uint64_t)t.bm * C0 * 2 * nbuf > cfg->l0a_size_bytes)
-        return dv_ops_param_error(err, "base-m", "%u rows of one 16-column K block (x%u buffers) need %llu bytes of "
-                                  "L0A; core.l0a_size_bytes is %llu", t.bm, nbuf,
-                                  (unsigned long long)t.bm * C0 * 2 * nbuf, (unsigned long long)cfg->l0a_size_bytes);
-    if ((uint64_t)t.bn * C0 * 2 * nbuf > cfg->l0b_size_bytes)
-        return dv_ops_param_error(err, "base-n", "%u columns of one 16-row K block (x%u buffers) need %llu bytes of "
-                                  "L0B; core.l0b_size_bytes is %llu", t.bn, nbuf,
-                                  (unsigned long long)t.bn * C0 * 2 * nbuf, (unsigned long long)cfg->l0b_size_bytes);
-    t.kl = (uint32_t)dv_min_u64(dv_min_u64(cfg->l0a_size_bytes / nbuf / ((uint64_t)t.bm * C0 * 2),
-                               cfg->l0b_size_bytes / nbuf / ((uint64_t)t.bn * C0 * 2)),
-                          dv_min_u64(DV_REPEAT_MAX, (uint64_t)t.c1 * t.kk));
-    t.l0a_bytes = (uint64_t)t.bm * t.kl * C0 * 2;
-    t.l0b_bytes = (uint64_t)t.kl * nq * FRAC;
+    char why_db[200] = "", why_bm[200] = "";
+    uint64_t bm_cap = AUTO_BM;
+    for (;;) {
+        const uint32_t nbuf = t.depth;
+        t.bn = bn_given ? (uint32_t)v->v[CP_BASE_N].i : (uint32_t)dv_min_u64(dv_round_up(t.cout, C0), AUTO_BN);
+        t.bn = (uint32_t)dv_min_u64(t.bn, dv_round_up(t.cout, C0));
+        t.ntiles = (uint32_t)dv_ceil_div(t.cout, t.bn);
+        if (bm_given)
+            t.bm = (uint32_t)v->v[CP_BASE_M].i;
+        else {
+            /* up to AUTO_BM positions (fewer when L0C is small), and as many tiles as make whole waves */
+            uint64_t cap = bm_cap;
+            while (cap > C0 && cap * t.bn * 4 * nbuf > cfg->l0c_size_bytes)
+                cap -= C0;
+            uint64_t mt = dv_ceil_div(ohw, cap), total = (uint64_t)t.n * mt * t.ntiles;
+            if (total < cores)
+                mt = dv_min_u64(dv_ceil_div(ohw, C0), dv_ceil_div(cores, (uint64_t)t.n * t.ntiles));
+            else
+                mt = dv_min_u64(dv_ceil_div(ohw, C0),
+                                dv_ceil_div(dv_ceil_div(total, cores) * cores, (uint64_t)t.n * t.ntiles));
+            t.bm = (uint32_t)dv_round_up(dv_ceil_div(ohw, mt), C0);
+        }
+        t.bm = (uint32_t)dv_min_u64(t.bm, dv_round_up(ohw, C0));
+        t.mtiles = (uint32_t)dv_ceil_div(ohw, t.bm);
+        t.tasks = (uint64_t)t.n * t.mtiles * t.ntiles;
+        const uint32_t nq = t.bn / C0;
+        t.l0c_bytes = (uint64_t)t.bm * t.bn * 4;
+        char a[32], b[32];
+        const uint64_t l0[3] = {t.l0c_bytes * nbuf, (uint64_t)t.bm * C0 * 2 * nbuf, (uint64_t)t.bn * C0 * 2 * nbuf};
+        const uint64_t cap0[3] = {cfg->l0c_size_bytes, cfg->l0a_size_bytes, cfg->l0b_size_bytes};
+        int over = -1;
+        for (int i = 2; i >= 0; i--)
+            if (l0[i] > cap0[i])
+                over = i;
+        if (over >= 0 && db_auto && t.depth == 2) { /* the ping-pong that does not fit L0 goes first */
+            static const char *const names[3] = {"L0C", "L0A", "L0B"};
+            snprintf(why_db, sizeof why_db, "auto 2 does not fit %s: %s > %s B",
+                     names[over], dv_ops_thousands(l0[over], a, sizeof a), dv_ops_thousands(cap0[over], b, sizeof b));
+            t.depth = 1;
+            continue;
+        }
+        if (t.l0c_bytes * nbuf > cfg->l0c_size_bytes)
+            return dv_ops_param_error(err, (uint64_t)C0 * t.bn * 4 * nbuf > cfg->l0c_size_bytes ? "base-n"
+                                                                                                 : "base-m",
+                                      "a base-m x base-n = %u x %u f32 tile (x%u buffers) needs %llu bytes of L0C; "
+                                      "core.l0c_size_bytes is %llu", t.bm, t.bn, nbuf,
+                                      (unsigned long long)(t.l0c_bytes * nbuf),
+                                      (unsigned long long)cfg->l0c_size_bytes);
+        if ((uint64_t)t.bm * C0 * 2 * nbuf > cfg->l0a_size_bytes)
+            return dv_ops_param_error(err, "base-m", "%u rows of one 16-column K block (x%u buffers) need %llu "
+                                      "bytes of L0A; core.l0a_size_bytes is %llu", t.bm, nbuf,
+                                      (unsigned long long)t.bm * C0 * 2 * nbuf,
+                                      (unsigned long long)cfg->l0a_size_bytes);
+        if ((uint64_t)t.bn * C0 * 2 * nbuf > cfg->l0b_size_bytes)
+            return dv_ops_param_error(err, "base-n", "%u columns of one 16-row K block (x%u buffers) need %llu "
+                                      "bytes of L0B; core.l0b_size_bytes is %llu", t.bn, nbuf,
+                                      (unsigned long long)t.bn * C0 * 2 * nbuf,
+                                      (unsigned long long)cfg->l0b_size_bytes);
+        t.kl = (uint32_t)dv_min_u64(dv_min_u64(cfg->l0a_size_bytes / nbuf / ((uint64_t)t.bm * C0 * 2),
+                                   cfg->l0b_size_bytes / nbuf / ((uint64_t)t.bn * C0 * 2)),
+                              dv_min_u64(DV_REPEAT_MAX, (uint64_t)t.c1 * t.kk));
+        t.l0a_bytes = (uint64_t)t.bm * t.kl * C0 * 2;
+        t.l0b_bytes = (uint64_t)t.kl * nq * FRAC;
 
-    /* 4. L1: the largest band, ck channel groups of it plus their weights per buffer */
-    for (uint64_t mt = 0; mt < t.mtiles; mt++) {
-        conv_band_t b;
-        dv_conv2d_band(&t, mt * t.bm, dv_min_u64(t.bm, ohw - mt * t.bm), &b);
-        t.rmax = (uint32_t)dv_max_u64(t.rmax, b.rows);
-        const uint64_t pad_max = dv_ops_field_max(DV_FORM_IMG2COL, DV_FLD(IMG2COL, pad_t));
-        if (b.pad_t > pad_max || b.pad_b > pad_max)
-            return dv_ops_param_error(err, "pad", "a band of input rows would need %u / %u rows of padding; img2col "
-                                      "allows %llu", b.pad_t, b.pad_b, (unsigned long long)pad_max);
+        /* 4. L1: the largest band, ck channel groups of it plus their weights per buffer */
+        t.rmax = 0;
+        for (uint64_t mt = 0; mt < t.mtiles; mt++) {
+            conv_band_t b;
+            dv_conv2d_band(&t, mt * t.bm, dv_min_u64(t.bm, ohw - mt * t.bm), &b);
+            t.rmax = (uint32_t)dv_max_u64(t.rmax, b.rows);
+            const uint64_t pad_max = dv_ops_field_max(DV_FORM_IMG2COL, DV_FLD(IMG2COL, pad_t));
+            if (b.pad_t > pad_max || b.pad_b > pad_max)
+                return dv_ops_param_error(err, "pad", "a band of input rows would need %u / %u rows of padding; "
+                                          "img2col allows %llu", b.pad_t, b.pad_b, (unsigned long long)pad_max);
+        }
+        const uint64_t per_c1 = (uint64_t)t.rmax * t.w * BLK + (uint64_t)t.kk * nq * FRAC;
+        const uint64_t ck = cfg->l1_size_bytes / nbuf / per_c1;
+        if (ck > 0 && (uint64_t)t.rmax * t.w <= 65535) {
+            t.ck = (uint32_t)dv_min_u64(ck, t.c1);
+            break;
+        }
+        if (ck == 0 && db_auto && t.depth == 2) {
+            snprintf(why_db, sizeof why_db, "auto 2 does not fit L1: %s > %s B",
+                     dv_ops_thousands(per_c1 * nbuf, a, sizeof a), dv_ops_thousands(cfg->l1_size_bytes, b, sizeof b));
+            t.depth = 1;
+            continue;
+        }
+        if (!bm_given && t.bm > C0) {
+            if (!why_bm[0])
+                snprintf(why_bm, sizeof why_bm, "auto %u: its input band does not fit L1: %s > %s B", t.bm,
+                         dv_ops_thousands(per_c1 * nbuf, a, sizeof a),
+                         dv_ops_thousands(cfg->l1_size_bytes, b, sizeof b));
+            bm_cap = t.bm - C0;
+            continue;
+        }
+        const bool weights = (uint64_t)t.kk * nq * FRAC * nbuf >= cfg->l1_size_bytes; /* alone too many */
+        return dv_ops_param_error(err, weights && bn_given ? "base-n" : bm_given ? "base-m"
+                                       : t.depth == 2 ? "double-buffer" : weights ? "kh" : "w",
+                                  "one channel group of the input band (%u rows x %u x 32 B) and its weights (%u "
+                                  "taps x %u x 512 B), x%u buffers, need %llu bytes of L1; core.l1_size_bytes is %llu",
+                                  t.rmax, t.w, t.kk, nq, nbuf, (unsigned long long)per_c1 * nbuf,
+                                  (unsigned long long)cfg->l1_size_bytes);
     }
-    const uint64_t per_c1 = (uint64_t)t.rmax * t.w * BLK + (uint64_t)t.kk * nq * FRAC;
-    const uint64_t ck = cfg->l1_size_bytes / nbuf / per_c1;
-    if (ck == 0 || (uint64_t)t.rmax * t.w > 65535)
-        return dv_ops_param_error(err, "base-m", "one channel group of the input band (%u rows x %u x 32 B) and its "
-                                  "weights (%u taps x %u x 512 B), x%u buffers, need %llu bytes of L1; "
-                                  "core.l1_size_bytes is %llu", t.rmax, t.w, t.kk, nq, nbuf,
-                                  (unsigned long long)per_c1 * nbuf, (unsigned long long)cfg->l1_size_bytes);
-    t.ck = (uint32_t)dv_min_u64(ck, t.c1);
+    dv_ops_tiling_row(plan, "base-m", why_bm, "%u", t.bm);
+    dv_ops_tiling_row(plan, "base-n", "", "%u", t.bn);
+    dv_ops_tiling_row(plan, "buffers", why_db, "%u", t.depth);
+    dv_ops_tiling_row(plan, "l1-channel-groups", "", "%u", t.ck);
+    dv_ops_tiling_row(plan, "l0-k-blocks", "", "%u", t.kl);
     t.l1_wofs = (uint64_t)t.ck * t.rmax * t.w * BLK;
-    t.l1_bytes = t.l1_wofs + (uint64_t)t.ck * t.kk * nq * FRAC;
+    t.l1_bytes = t.l1_wofs + (uint64_t)t.ck * t.kk * (t.bn / C0) * FRAC;
 
     /* 5. UB: the transform unit (--bias: also its 16 rows in fp32 and the 16 channels' bias blocks) */
     const uint64_t ub_slots = UB_BUFS + (t.bias ? UB_BIAS_BUFS : 0), ub_fixed = t.bias ? C0 * BLK : 0;

@@ -55,6 +55,30 @@ void dv_doc_ops(FILE *out)
                     op->params[p].def, op->params[p].desc);
         }
     }
+    fputs("\n## Tilings that always fit\n\n"
+          "A parameter given on the command line is a request; one left to its default is the plan's choice.\n"
+          "When a choice of the plan does not fit the profile's buffers (sizes as the kernel allocates them:\n"
+          "tiles no larger than the shape), the plan falls back, in a fixed order, until it fits; a value that\n"
+          "was given and still cannot fit is an error that names it and the sizes.  The report's operator\n"
+          "section lists the tiling used (`tiling`) and a `differs` line for each value that is not the\n"
+          "request, with the reason (docs/REPORT.md).  The order:\n\n"
+          "| operator | buffer | falls back, first to last |\n|---|---|---|\n"
+          "| matmul | L0C (one C tile, base-m x base-n x 4 B) | base-n halves, then base-m (multiples of 16) |\n"
+          "| matmul | L0A / L0B (ping-pong x base-m x base-k, base-k x base-n) | one buffer instead of two "
+          "(`--double-buffer` left on by default), then base-k halves (32-byte multiples), then the side's base |\n"
+          "| matmul | MTE2 -> MTE1 event ids (`sync.event_ids`; one per L1 buffer of A and of B, at most 8 per "
+          "queue) | the automatic depth with more buffers to one load (depth = step), then the other |\n"
+          "| matmul | L1 (depth-a1 x A slice + depth-b1 x B slice) | the side holding more bytes first: its "
+          "automatic depth to one load (depth = step), then the other's; then an automatic step halves "
+          "(larger side first; only where the depth is automatic too); then base-k halves; then base-m / base-n |\n"
+          "| conv2d | L0C, L0A, L0B, then L1 (one channel group of the input band plus its weights) | one buffer "
+          "per queue instead of two (`--double-buffer` left on by default), then the automatic base-m 16 "
+          "positions smaller |\n"
+          "| softmax, layernorm, rmsnorm | UB (one row's tiles and work space) | one buffer per queue instead "
+          "of two |\n\n"
+          "Automatic values that do not fit because of the shape itself (a tile larger than the matrix) are\n"
+          "clamped to it and listed with the reason too.\n",
+          out);
     fputs("\n## --check tolerances\n\n"
           "An output element passes when |got - want| <= atol + rtol x |want| (NaN matches only NaN, an\n"
           "infinity only the same infinity); integer outputs must be exact.  The references compute in double\n"

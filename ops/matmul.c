@@ -16,7 +16,13 @@
  * --grid RxC asks for R x C; otherwise the grid of at most --cores blocks minimises the largest
  * per-block tile count, then the
  * per-block rows-plus-columns (GM traffic), then the number of blocks; 8192^3 with 128 x 256 tiles
- * on 24 cores gives 6 x 4.
+ * on 24 cores gives 6 x 4.  --single-m / --single-n set scm / scn as given (Ascend C's
+ * SetSingleShape, e.g. 683 columns: blocks need not start on a tile or 512-byte boundary).
+ * --m-rounds R splits M into R parts processed one after the other (the L2 split of the matmul
+ * samples): the grid splits one part, and block b walks its rows of part 0, then of part 1, ...
+ * Fit (docs/OPS.md, "Tilings that always fit"): automatic values fall back to what the profile's
+ * L0C, L0A/L0B, event ids and L1 hold, in a fixed order, and the plan lists the tiling used and why
+ * it differs from the request; explicit values that cannot fit are errors.
  * Per tile the K axis is walked in base-k slices; A and B reach L1 in groups of step-ka / step-kb
  * slices (A1 / B1 queues MTE2 -> MTE1 of depth-a1 / step-ka and depth-b1 / step-kb buffers).  When
  * one group of A holds the whole K, it stays in L1 while the block walks its row of tiles (A is
@@ -39,7 +45,7 @@
 #include <string.h>
 
 enum { P_M, P_N, P_K, P_DTYPE, P_OUT_DTYPE, P_BT, P_BASE_M, P_BASE_N, P_BASE_K, P_STEP_KA, P_STEP_KB, P_DEPTH_A1,
-       P_DEPTH_B1, P_CORES, P_GRID, P_DB, P_RELU, P_COUNT };
+       P_DEPTH_B1, P_CORES, P_GRID, P_SINGLE_M, P_SINGLE_N, P_M_ROUNDS, P_DB, P_RELU, P_COUNT };
 
 static const dv_oparam_spec_t params[] = {
     {"m", DV_OPT_INT, "1024", 1, 16777216, 0, "rows of A and C"},
@@ -67,6 +73,14 @@ static const dv_oparam_spec_t params[] = {
     {"grid", DV_OPT_TILE, "auto", 1, 65535, 0,
      "blocks along M x along N (singleCoreM = M / rows, singleCoreN = N / cols, rounded up to whole base "
      "tiles); auto = the split of at most --cores blocks with the fewest tiles per block"},
+    {"single-m", DV_OPT_INT, "auto", 1, 16777216, 0,
+     "rows of C per block (singleCoreM), as given: not rounded to base-m; auto = from the grid"},
+    {"single-n", DV_OPT_INT, "auto", 1, 16777216, 0,
+     "columns of C per block (singleCoreN), as given: not rounded to base-n (so a block's columns may start "
+     "at any byte); auto = from the grid"},
+    {"m-rounds", DV_OPT_INT, "1", 1, 4096, 0,
+     "M split into this many parts processed one after the other, every block taking its share of each part "
+     "(the L2 split: B is read once per part while the part's A stays small); grids and single-m split one part"},
     {"double-buffer", DV_OPT_BOOL, "on", 0, 1, 0,
      "ping-pong L0A/L0B, L0C too when two tiles fit, and the auto depth-a1 / depth-b1"},
     {"relu", DV_OPT_BOOL, "off", 0, 1, 0, "ReLU on the way out of L0C (FixPipe, or the V-pipe move when coupled)"},
@@ -80,7 +94,9 @@ typedef struct mm_tiling {
     uint32_t ska, skb;           /* base-k slices per L1 group, clamped to the slices of K */
     uint32_t ks;                 /* base-k slices along K */
     uint32_t gm, gn;             /* block grid: blocks along M and N */
-    uint64_t scm, scn;           /* rows and columns of C per block (singleCoreM, singleCoreN) */
+    uint64_t scm, scn;           /* rows and columns of C per block and round (singleCoreM, singleCoreN) */
+    uint32_t rounds;             /* parts of M processed one after the other (--m-rounds) */
+    uint64_t mr;                 /* rows of M per part (the last part takes what is left) */
     uint32_t l1a_bufs, l1b_bufs, l0_depth, l0c_depth, ub_depth, ub_rows;
     uint8_t it, ot, bt, relu, quant, coupled;
 } mm_tiling_t;
@@ -108,6 +124,94 @@ static void choose_grid(uint32_t cores, uint64_t M, uint64_t N, uint64_t bm, uin
             *gn = (uint32_t)b;
         }
     }
+}
+
+/* The plan's fitting state: the values tried, what they need, and why each differs from the request. */
+typedef struct mm_fit {
+    const dv_config_t *cfg;
+    dv_op_plan_t *plan;
+    uint64_t isz, K0, M, N, K;
+    uint64_t bm, bn, bk, l0, ska, skb, bufa, bufb; /* as requested, then as fallen back */
+    char why_bm[200], why_bn[200], why_bk[200], why_l0[200], why_ska[200], why_skb[200], why_da1[200],
+        why_db1[200];
+} mm_fit_t;
+
+/* A base size as the kernel allocates it: no larger than the shape rounded up to `unit`. */
+static uint64_t fit_clamp(uint64_t b, uint64_t x, uint64_t unit) { return dv_min_u64(b, dv_round_up(x, unit)); }
+static uint64_t fit_rows(uint64_t b, uint64_t x) { return fit_clamp(b, x, 16); }
+static uint64_t fit_ks(const mm_fit_t *f) { return dv_ceil_div(f->K, fit_clamp(f->bk, f->K, f->K0)); }
+/* The step of side 0 (A) / 1 (B) as the kernel uses it: no more slices than K has. */
+static uint64_t fit_steps(const mm_fit_t *f, int side) { return dv_min_u64(side ? f->skb : f->ska, fit_ks(f)); }
+static uint64_t fit_l0c(const mm_fit_t *f) { return fit_rows(f->bm, f->M) * fit_rows(f->bn, f->N) * 4; }
+static uint64_t fit_l0a(const mm_fit_t *f)
+{
+    return f->l0 * fit_rows(f->bm, f->M) * fit_clamp(f->bk, f->K, f->K0) * f->isz;
+}
+static uint64_t fit_l0b(const mm_fit_t *f)
+{
+    return f->l0 * fit_clamp(f->bk, f->K, f->K0) * fit_rows(f->bn, f->N) * f->isz;
+}
+static uint64_t fit_l1a(const mm_fit_t *f)
+{
+    return f->bufa * fit_rows(f->bm, f->M) * fit_steps(f, 0) * fit_clamp(f->bk, f->K, f->K0) * f->isz;
+}
+static uint64_t fit_l1b(const mm_fit_t *f)
+{
+    return f->bufb * fit_rows(f->bn, f->N) * fit_steps(f, 1) * fit_clamp(f->bk, f->K, f->K0) * f->isz;
+}
+
+/* Halve an automatic value (from `cur`, the value in effect) to a multiple of `unit`, saying why
+ * the first time: "auto 256 does not fit L0C: 262,144 > 131,072 B". */
+static void fit_halve(uint64_t *p, uint64_t cur, uint64_t unit, char *why, const char *buf, uint64_t need,
+                      uint64_t cap)
+{
+    if (!why[0]) {
+        char a[32], b[32];
+        snprintf(why, 200, "auto %llu does not fit %s: %s > %s B", (unsigned long long)*p, buf,
+                 dv_ops_thousands(need, a, sizeof a), dv_ops_thousands(cap, b, sizeof b));
+    }
+    *p = dv_max_u64(unit, dv_round_up(dv_ceil_div(cur, 2), unit));
+}
+
+/* "M is 100: no larger than the shape needs" when a base was clamped to the shape, else "". */
+static const char *clamp_why(char *why, uint64_t used, uint64_t want, const char *axis, uint64_t n)
+{
+    if (used >= want)
+        return "";
+    snprintf(why, 200, "%s is %llu: the tile is no larger than the shape needs", axis, (unsigned long long)n);
+    return why;
+}
+
+/* The plan's tiling rows (the report's operator section): the values the kernel uses and, where
+ * they differ from the request, why. */
+static void mm_tiling_rows(dv_op_plan_t *plan, const mm_tiling_t *t, const mm_fit_t *f, const dv_opvals_t *v)
+{
+    char why[200];
+    dv_ops_tiling_row(plan, "base-m", f->why_bm[0] ? f->why_bm : clamp_why(why, t->bm, f->bm, "M", t->M), "%u", t->bm);
+    dv_ops_tiling_row(plan, "base-n", f->why_bn[0] ? f->why_bn : clamp_why(why, t->bn, f->bn, "N", t->N), "%u", t->bn);
+    dv_ops_tiling_row(plan, "base-k", f->why_bk[0] ? f->why_bk : clamp_why(why, t->bk, f->bk, "K", t->K), "%u", t->bk);
+    snprintf(why, sizeof why, "K has %u slices of base-k", t->ks);
+    dv_ops_tiling_row(plan, "step-ka", f->why_ska[0] ? f->why_ska : t->ska < f->ska ? why : "", "%u", t->ska);
+    dv_ops_tiling_row(plan, "step-kb", f->why_skb[0] ? f->why_skb : t->skb < f->skb ? why : "", "%u", t->skb);
+    dv_ops_tiling_row(plan, "depth-a1", f->why_da1, "%u", t->l1a_bufs * t->ska);
+    dv_ops_tiling_row(plan, "depth-b1", f->why_db1, "%u", t->l1b_bufs * t->skb);
+    dv_ops_tiling_row(plan, "l0ab-buffers", f->why_l0, "%u", t->l0_depth);
+    if (v->v[P_DB].i && t->l0c_depth == 1) {
+        char a[32], b[32];
+        snprintf(why, sizeof why, "two C tiles do not fit L0C: %s > %s B",
+                 dv_ops_thousands(2ull * t->bm * t->bn * 4, a, sizeof a),
+                 dv_ops_thousands(f->cfg->l0c_size_bytes, b, sizeof b));
+    } else
+        why[0] = '\0';
+    dv_ops_tiling_row(plan, "l0c-buffers", why, "%u", t->l0c_depth);
+    if (t->coupled) {
+        snprintf(why, sizeof why, "two output rows of %u do not fit UB", t->bn);
+        dv_ops_tiling_row(plan, "ub-buffers", v->v[P_DB].i && t->ub_depth == 1 ? why : "", "%u", t->ub_depth);
+    }
+    dv_ops_tiling_row(plan, "grid", "", "%ux%u", t->gm, t->gn);
+    dv_ops_tiling_row(plan, "single-m", "", "%llu", (unsigned long long)t->scm);
+    dv_ops_tiling_row(plan, "single-n", "", "%llu", (unsigned long long)t->scn);
+    dv_ops_tiling_row(plan, "m-rounds", "", "%u", t->rounds);
 }
 
 static int mm_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t *v, dv_op_plan_t *plan,
@@ -140,73 +244,176 @@ static int mm_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
                             "matmul: profile %s has neither a FIX pipe (chip.has_fix_pipe) nor an L0C -> UB path "
                             "(chip.l0c_to_ub): the result cannot leave L0C", cfg->chip_name);
 
-    /* 2. the L0 tile and the L1 groups against the buffers */
-    const uint64_t bm = (uint64_t)v->v[P_BASE_M].i, bn = (uint64_t)v->v[P_BASE_N].i;
-    const uint64_t bk = v->v[P_BASE_K].i ? (uint64_t)v->v[P_BASE_K].i : 128 / isz;
-    const uint64_t ska = (uint64_t)v->v[P_STEP_KA].i, skb = (uint64_t)v->v[P_STEP_KB].i;
-    const uint64_t depth = db ? 2 : 1;
-    const uint64_t da1 = v->v[P_DEPTH_A1].i ? (uint64_t)v->v[P_DEPTH_A1].i : depth * ska;
-    const uint64_t db1 = v->v[P_DEPTH_B1].i ? (uint64_t)v->v[P_DEPTH_B1].i : depth * skb;
-    if (da1 % ska)
+    /* 2. the explicit values' own rules (automatic ones meet them by construction) */
+    const uint64_t req_bm = (uint64_t)v->v[P_BASE_M].i, req_bn = (uint64_t)v->v[P_BASE_N].i;
+    const uint64_t req_bk = v->v[P_BASE_K].i ? (uint64_t)v->v[P_BASE_K].i : 128 / isz;
+    const uint64_t req_ska = (uint64_t)v->v[P_STEP_KA].i, req_skb = (uint64_t)v->v[P_STEP_KB].i;
+    const uint64_t req_l0 = db ? 2 : 1;
+    const uint64_t req_da1 = v->v[P_DEPTH_A1].i ? (uint64_t)v->v[P_DEPTH_A1].i : req_l0 * req_ska;
+    const uint64_t req_db1 = v->v[P_DEPTH_B1].i ? (uint64_t)v->v[P_DEPTH_B1].i : req_l0 * req_skb;
+    const bool auto_bm = !v->given[P_BASE_M], auto_bn = !v->given[P_BASE_N], auto_bk = v->v[P_BASE_K].i == 0;
+    const bool auto_ska = !v->given[P_STEP_KA], auto_skb = !v->given[P_STEP_KB], auto_l0 = !v->given[P_DB];
+    const bool auto_da1 = v->v[P_DEPTH_A1].i == 0, auto_db1 = v->v[P_DEPTH_B1].i == 0;
+    if (req_da1 % req_ska)
         return dv_ops_param_error(err, "depth-a1", "%llu is not a multiple of --step-ka %llu (L1 holds whole loads)",
-                                  (unsigned long long)da1, (unsigned long long)ska);
-    if (db1 % skb)
+                                  (unsigned long long)req_da1, (unsigned long long)req_ska);
+    if (req_db1 % req_skb)
         return dv_ops_param_error(err, "depth-b1", "%llu is not a multiple of --step-kb %llu (L1 holds whole loads)",
-                                  (unsigned long long)db1, (unsigned long long)skb);
-    if (bm % 16)
+                                  (unsigned long long)req_db1, (unsigned long long)req_skb);
+    if (req_bm % 16)
         return dv_ops_param_error(err, "base-m", "%llu is not a multiple of 16 (the rows of a cube fractal)",
-                                  (unsigned long long)bm);
-    if (bn % 16)
+                                  (unsigned long long)req_bm);
+    if (req_bn % 16)
         return dv_ops_param_error(err, "base-n", "%llu is not a multiple of 16 (the columns of a cube fractal)",
-                                  (unsigned long long)bn);
-    if (bk % K0)
+                                  (unsigned long long)req_bn);
+    if (req_bk % K0)
         return dv_ops_param_error(err, "base-k", "%llu is not a multiple of %llu (32 bytes of %s, a fractal's K)",
-                                  (unsigned long long)bk, (unsigned long long)K0, dv_ops_dtype_name(it));
-    const uint64_t l0a = depth * bm * bk * isz, l0b = depth * bk * bn * isz, l0c = bm * bn * 4;
-    if (l0a > cfg->l0a_size_bytes)
-        return dv_ops_param_error(err, "base-m",
-                                  "the A tile does not fit in L0A: %llu x (--base-m %llu x --base-k %llu) %s = %llu "
-                                  "bytes, core.l0a_size_bytes is %llu",
-                                  (unsigned long long)depth, (unsigned long long)bm, (unsigned long long)bk,
-                                  dv_ops_dtype_name(it), (unsigned long long)l0a,
-                                  (unsigned long long)cfg->l0a_size_bytes);
-    if (l0b > cfg->l0b_size_bytes)
-        return dv_ops_param_error(err, "base-n",
-                                  "the B tile does not fit in L0B: %llu x (--base-k %llu x --base-n %llu) %s = %llu "
-                                  "bytes, core.l0b_size_bytes is %llu",
-                                  (unsigned long long)depth, (unsigned long long)bk, (unsigned long long)bn,
-                                  dv_ops_dtype_name(it), (unsigned long long)l0b,
-                                  (unsigned long long)cfg->l0b_size_bytes);
-    if (l0c > cfg->l0c_size_bytes)
-        return dv_ops_param_error(err, "base-m",
-                                  "the C tile does not fit in L0C: --base-m %llu x --base-n %llu x 4-byte "
-                                  "accumulators = %llu bytes, core.l0c_size_bytes is %llu",
-                                  (unsigned long long)bm, (unsigned long long)bn, (unsigned long long)l0c,
-                                  (unsigned long long)cfg->l0c_size_bytes);
-    const uint64_t l1a = bm * da1 * bk * isz, l1b = bn * db1 * bk * isz, l1 = l1a + l1b;
-    if (l1 > cfg->l1_size_bytes)
-        return dv_ops_param_error(err, l1a >= l1b ? (v->v[P_DEPTH_A1].i ? "depth-a1" : "step-ka")
-                                                  : (v->v[P_DEPTH_B1].i ? "depth-b1" : "step-kb"),
-                                  "A and B do not fit in L1: A %llu x (depth-a1 %llu x %llu) + B %llu x "
-                                  "(depth-b1 %llu x %llu) %s = %llu bytes, core.l1_size_bytes is %llu",
-                                  (unsigned long long)bm, (unsigned long long)da1, (unsigned long long)bk,
-                                  (unsigned long long)bn, (unsigned long long)db1, (unsigned long long)bk,
-                                  dv_ops_dtype_name(it), (unsigned long long)l1,
-                                  (unsigned long long)cfg->l1_size_bytes);
+                                  (unsigned long long)req_bk, (unsigned long long)K0, dv_ops_dtype_name(it));
+    const uint64_t rounds = (uint64_t)v->v[P_M_ROUNDS].i;
 
-    /* 3. the tiling of this shape: tiles no larger than the shape needs */
+    /* 3. fit the buffers (docs/OPS.md, "Tilings that always fit"): every size is what the kernel
+     * allocates (tiles clamped to the shape); an automatic choice that does not fit falls back, in
+     * this order, and the plan records why; an explicit value that does not fit is an error. */
+    mm_fit_t f = {.cfg = cfg, .isz = isz, .K0 = K0, .M = M, .N = N, .K = K, .plan = plan};
+    f.bm = req_bm, f.bn = req_bn, f.bk = req_bk, f.l0 = req_l0;
+    f.ska = req_ska, f.skb = req_skb, f.bufa = req_da1 / req_ska, f.bufb = req_db1 / req_skb;
+    /* L0C: one accumulator tile; base-n, then base-m halve while automatic */
+    while (fit_l0c(&f) > cfg->l0c_size_bytes) {
+        const uint64_t need = fit_l0c(&f);
+        if (auto_bn && f.bn > 16)
+            fit_halve(&f.bn, fit_rows(f.bn, N), 16, f.why_bn, "L0C", need, cfg->l0c_size_bytes);
+        else if (auto_bm && f.bm > 16)
+            fit_halve(&f.bm, fit_rows(f.bm, M), 16, f.why_bm, "L0C", need, cfg->l0c_size_bytes);
+        else
+            return dv_ops_param_error(err, auto_bm ? "base-n" : "base-m",
+                                      "the C tile does not fit in L0C: --base-m %llu x --base-n %llu x 4-byte "
+                                      "accumulators = %llu bytes, core.l0c_size_bytes is %llu",
+                                      (unsigned long long)f.bm, (unsigned long long)f.bn, (unsigned long long)need,
+                                      (unsigned long long)cfg->l0c_size_bytes);
+    }
+    /* L0A / L0B: the ping-pong first, then base-k, then the side's base */
+    for (int side = 0; side < 2; side++)
+        for (;;) {
+            const uint64_t need = side ? fit_l0b(&f) : fit_l0a(&f);
+            const uint64_t cap = side ? cfg->l0b_size_bytes : cfg->l0a_size_bytes;
+            const char *buf = side ? "L0B" : "L0A";
+            if (need <= cap)
+                break;
+            if (auto_l0 && f.l0 == 2) {
+                char a[32], b[32], why[200];
+                snprintf(why, sizeof why, "auto 2 does not fit %s: %s > %s B", buf,
+                         dv_ops_thousands(need, a, sizeof a), dv_ops_thousands(cap, b, sizeof b));
+                f.l0 = 1;
+                snprintf(f.why_l0, sizeof f.why_l0, "%s", why);
+            } else if (auto_bk && f.bk > K0)
+                fit_halve(&f.bk, fit_clamp(f.bk, K, K0), K0, f.why_bk, buf, need, cap);
+            else if (side ? auto_bn && f.bn > 16 : auto_bm && f.bm > 16)
+                fit_halve(side ? &f.bn : &f.bm, side ? fit_rows(f.bn, N) : fit_rows(f.bm, M), 16,
+                          side ? f.why_bn : f.why_bm, buf, need, cap);
+            else
+                return dv_ops_param_error(err, !auto_bk && (side ? auto_bn : auto_bm) ? "base-k"
+                                               : side ? "base-n" : "base-m",
+                                          "the %s tile does not fit in %s: %llu x (--base-%s %llu x --base-%s %llu) "
+                                          "%s = %llu bytes, core.%s_size_bytes is %llu", side ? "B" : "A", buf,
+                                          (unsigned long long)f.l0, side ? "k" : "m",
+                                          (unsigned long long)(side ? f.bk : f.bm), side ? "n" : "k",
+                                          (unsigned long long)(side ? f.bn : f.bk), dv_ops_dtype_name(it),
+                                          (unsigned long long)need, side ? "l0b" : "l0a", (unsigned long long)cap);
+        }
+    /* events: each L1 buffer of A and B takes an MTE2 -> MTE1 event id (and one back); an automatic
+     * depth falls back to one load (the side with more buffers first) */
+    while (f.bufa + f.bufb > cfg->sync_event_ids || dv_max_u64(f.bufa, f.bufb) > DVK_QUE_MAX) {
+        int side = f.bufb > f.bufa;
+        if (!((side ? auto_db1 : auto_da1) && (side ? f.bufb : f.bufa) > 1))
+            side = !side;
+        uint64_t *bufs = side ? &f.bufb : &f.bufa;
+        if ((side ? auto_db1 : auto_da1) && *bufs > 1) {
+            snprintf(side ? f.why_db1 : f.why_da1, sizeof f.why_da1,
+                     "auto %llu: %llu loads of A and %llu of B in flight need more MTE2 -> MTE1 event ids than "
+                     "sync.event_ids %llu", (unsigned long long)(*bufs * (side ? f.skb : f.ska)),
+                     (unsigned long long)f.bufa, (unsigned long long)f.bufb,
+                     (unsigned long long)cfg->sync_event_ids);
+            *bufs = 1;
+        } else
+            return dv_ops_param_error(err, f.bufb > f.bufa ? "depth-b1" : "depth-a1",
+                                      "%llu loads of A (depth-a1 / step-ka) and %llu of B in flight need %llu "
+                                      "MTE2 -> MTE1 event ids (at most %d per queue), sync.event_ids is %llu",
+                                      (unsigned long long)f.bufa, (unsigned long long)f.bufb,
+                                      (unsigned long long)(f.bufa + f.bufb), DVK_QUE_MAX,
+                                      (unsigned long long)cfg->sync_event_ids);
+    }
+    /* L1: the larger side first, its automatic depth to one load (depth = step), then its
+     * automatic step halves (an explicit depth fixes the side's bytes whatever the step) */
+    while (fit_l1a(&f) + fit_l1b(&f) > cfg->l1_size_bytes) {
+        const uint64_t need = fit_l1a(&f) + fit_l1b(&f), cap = cfg->l1_size_bytes;
+        const int first = fit_l1b(&f) > fit_l1a(&f);
+        bool done = false;
+        for (int i = 0; i < 2 && !done; i++) {
+            const int side = i ? !first : first;
+            uint64_t *bufs = side ? &f.bufb : &f.bufa;
+            if ((side ? auto_db1 : auto_da1) && *bufs > 1) {
+                char a[32], b[32];
+                snprintf(side ? f.why_db1 : f.why_da1, sizeof f.why_da1, "auto %llu does not fit L1: %s > %s B",
+                         (unsigned long long)(*bufs * (side ? f.skb : f.ska)), dv_ops_thousands(need, a, sizeof a),
+                         dv_ops_thousands(cap, b, sizeof b));
+                *bufs = 1;
+                done = true;
+            }
+        }
+        for (int i = 0; i < 2 && !done; i++) {
+            const int side = i ? !first : first;
+            uint64_t *step = side ? &f.skb : &f.ska;
+            if ((side ? auto_skb : auto_ska) && (side ? auto_db1 : auto_da1) && fit_steps(&f, side) > 1) {
+                fit_halve(step, fit_steps(&f, side), 1, side ? f.why_skb : f.why_ska, "L1", need, cap);
+                done = true;
+            }
+        }
+        if (!done && auto_bk && fit_clamp(f.bk, K, K0) > K0) {
+            fit_halve(&f.bk, fit_clamp(f.bk, K, K0), K0, f.why_bk, "L1", need, cap);
+            done = true;
+        }
+        for (int i = 0; i < 2 && !done; i++) {
+            const int side = i ? !first : first;
+            if (side ? auto_bn && fit_rows(f.bn, N) > 16 : auto_bm && fit_rows(f.bm, M) > 16) {
+                fit_halve(side ? &f.bn : &f.bm, side ? fit_rows(f.bn, N) : fit_rows(f.bm, M), 16,
+                          side ? f.why_bn : f.why_bm, "L1", need, cap);
+                done = true;
+            }
+        }
+        if (!done) { /* name an explicit value, the larger side's first: its depth, step, then base */
+            const char *p = NULL;
+            for (int i = 0; i < 2 && !p; i++) {
+                const int side = i ? !first : first;
+                p = !(side ? auto_db1 : auto_da1)   ? (side ? "depth-b1" : "depth-a1")
+                    : !(side ? auto_skb : auto_ska) ? (side ? "step-kb" : "step-ka")
+                    : !(side ? auto_bn : auto_bm)   ? (side ? "base-n" : "base-m")
+                                                    : NULL;
+            }
+            return dv_ops_param_error(err, p ? p : "base-k",
+                                      "A and B do not fit in L1: A %llu x (depth-a1 %llu x %llu) + B %llu x "
+                                      "(depth-b1 %llu x %llu) %s = %llu bytes, core.l1_size_bytes is %llu",
+                                      (unsigned long long)fit_rows(f.bm, M),
+                                      (unsigned long long)(f.bufa * fit_steps(&f, 0)),
+                                      (unsigned long long)fit_clamp(f.bk, K, K0), (unsigned long long)fit_rows(f.bn, N),
+                                      (unsigned long long)(f.bufb * fit_steps(&f, 1)),
+                                      (unsigned long long)fit_clamp(f.bk, K, K0), dv_ops_dtype_name(it),
+                                      (unsigned long long)need, (unsigned long long)cap);
+        }
+    }
+
+    /* 4. the tiling of this shape: tiles no larger than the shape needs */
     t.M = M;
     t.N = N;
     t.K = K;
-    t.bm = (uint32_t)dv_min_u64(bm, dv_round_up(M, 16));
-    t.bn = (uint32_t)dv_min_u64(bn, dv_round_up(N, 16));
-    t.bk = (uint32_t)dv_min_u64(bk, dv_round_up(K, K0));
+    t.bm = (uint32_t)fit_clamp(f.bm, M, 16);
+    t.bn = (uint32_t)fit_clamp(f.bn, N, 16);
+    t.bk = (uint32_t)fit_clamp(f.bk, K, K0);
     t.ks = (uint32_t)dv_ceil_div(K, t.bk);
-    t.ska = (uint32_t)dv_min_u64(ska, t.ks);
-    t.skb = (uint32_t)dv_min_u64(skb, t.ks);
-    t.l1a_bufs = (uint32_t)(da1 / ska);
-    t.l1b_bufs = (uint32_t)(db1 / skb);
-    t.l0_depth = (uint32_t)depth;
+    t.ska = (uint32_t)dv_min_u64(f.ska, t.ks);
+    t.skb = (uint32_t)dv_min_u64(f.skb, t.ks);
+    t.l1a_bufs = (uint32_t)f.bufa;
+    t.l1b_bufs = (uint32_t)f.bufb;
+    t.l0_depth = (uint32_t)f.l0;
     t.l0c_depth = db && 2ull * t.bm * t.bn * 4 <= cfg->l0c_size_bytes ? 2 : 1;
     t.it = (uint8_t)it;
     t.ot = (uint8_t)ot;
@@ -222,7 +429,9 @@ static int mm_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
                                   cfg->chip_name);
     if (t.coupled) { /* L0C -> UB in row chunks of the tile, as many rows as the UB buffers hold */
         const uint64_t row = dv_round_up((uint64_t)t.bn * osz, 32);
-        t.ub_depth = (uint32_t)depth;
+        t.ub_depth = (uint32_t)req_l0;
+        if (auto_l0 && t.ub_depth == 2 && 2 * row > cfg->ub_size_bytes)
+            t.ub_depth = 1; /* the row fits once: single buffering (listed as ub-buffers) */
         uint64_t rows = cfg->ub_size_bytes / (t.ub_depth * row);
         if (rows == 0)
             return dv_ops_param_error(err, "base-n",
@@ -233,6 +442,12 @@ static int mm_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
         rows = dv_min_u64(rows, t.bm);
         t.ub_rows = (uint32_t)dv_ceil_div(t.bm, dv_ceil_div(t.bm, rows)); /* equal chunks */
     }
+    /* the blocks: one round's part of M (--m-rounds) split gm x gn ways */
+    t.rounds = (uint32_t)rounds;
+    t.mr = dv_ceil_div(M, rounds);
+    if ((rounds - 1) * t.mr >= M)
+        return dv_ops_param_error(err, "m-rounds", "M %llu in parts of %llu rows leaves fewer than %llu parts",
+                                  (unsigned long long)M, (unsigned long long)t.mr, (unsigned long long)rounds);
     const dv_shape_t *grid = &v->v[P_GRID].shape;
     if (grid->ndims) {
         if (v->v[P_CORES].i)
@@ -240,19 +455,27 @@ static int mm_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
         if (grid->d[0] * grid->d[1] > 65535)
             return dv_ops_param_error(err, "grid", "%llu x %llu blocks is more than 65535",
                                       (unsigned long long)grid->d[0], (unsigned long long)grid->d[1]);
-        t.scm = split_of(M, grid->d[0], t.bm); /* whole base tiles, as Ascend C's tiling rounds them */
+        t.scm = split_of(t.mr, grid->d[0], t.bm); /* whole base tiles, as Ascend C's tiling rounds them */
         t.scn = split_of(N, grid->d[1], t.bn);
     } else {
         const uint32_t cores = v->v[P_CORES].i ? (uint32_t)v->v[P_CORES].i : dv_ops_cores(cfg, DV_KIND_CUBE);
         uint32_t a, b;
-        choose_grid(cores, M, N, t.bm, t.bn, &a, &b);
-        t.scm = split_of(M, a, t.bm);
+        choose_grid(cores, t.mr, N, t.bm, t.bn, &a, &b);
+        t.scm = split_of(t.mr, a, t.bm);
         t.scn = split_of(N, b, t.bn);
     }
-    t.gm = (uint32_t)dv_ceil_div(M, t.scm);
+    if (v->v[P_SINGLE_M].i) /* singleCoreM / singleCoreN as given, in elements (Ascend C's SetSingleShape) */
+        t.scm = (uint64_t)v->v[P_SINGLE_M].i;
+    if (v->v[P_SINGLE_N].i)
+        t.scn = (uint64_t)v->v[P_SINGLE_N].i;
+    t.gm = (uint32_t)dv_ceil_div(t.mr, t.scm);
     t.gn = (uint32_t)dv_ceil_div(N, t.scn);
+    if ((uint64_t)t.gm * t.gn > 65535)
+        return dv_ops_param_error(err, v->v[P_SINGLE_M].i ? "single-m" : "single-n",
+                                  "%u x %u blocks is more than 65535", t.gm, t.gn);
+    mm_tiling_rows(plan, &t, &f, v);
 
-    /* 4. the launch */
+    /* 5. the launch */
     plan->info.kind = DV_KIND_CUBE;
     plan->info.blocks = t.gm * t.gn;
     int rc;
@@ -272,8 +495,9 @@ static int mm_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
 /* One block's walk over its tiles, and the L1 load streams that run ahead of it. */
 typedef struct mm_walk {
     const mm_tiling_t *t;
-    uint64_t m_lo, m_hi, n_lo, n_hi; /* the block's part of C */
-    uint32_t nmi, nnj;               /* its tiles along M and N */
+    uint64_t m_lo, n_lo, n_hi;       /* the block's part of C: rows from m_lo in every round, columns */
+    uint32_t nmi, nnj;               /* its tiles along M (over all rounds) and N */
+    uint32_t nmi_part;               /* its rows of tiles in each round but the last */
     uint32_t ga, gb;             /* L1 groups of A / B per tile */
     bool keep_a;                 /* one A group holds the whole K: it stays in L1 along a row of tiles */
     uint64_t na, nb;             /* groups issued so far, over the whole block */
@@ -282,13 +506,27 @@ typedef struct mm_walk {
     const uint32_t *argmap;      /* plan argument -> GM argument */
 } mm_walk_t;
 
-/* Tile `i` of the block (row-major in its rectangle): first row and column, and the extents. */
+/* The block's rows of C in round r: [*lo, *hi) (empty when the round's part has none for it). */
+static void rows_of_round(const mm_walk_t *w, uint64_t r, uint64_t *lo, uint64_t *hi)
+{
+    const mm_tiling_t *t = w->t;
+    const uint64_t part_hi = dv_min_u64(t->M, (r + 1) * t->mr);
+    *lo = dv_min_u64(part_hi, r * t->mr + w->m_lo);
+    *hi = dv_min_u64(part_hi, *lo + t->scm);
+}
+
+/* Tile `i` of the block (row-major in its rectangle, round after round): first row and column,
+ * and the extents. */
 static void tile_at(const mm_walk_t *w, uint64_t i, uint64_t *m0, uint64_t *mt, uint64_t *n0, uint64_t *nt)
 {
     const mm_tiling_t *t = w->t;
-    *m0 = w->m_lo + i / w->nnj * t->bm;
+    const uint64_t row = i / w->nnj, full = (uint64_t)(t->rounds - 1) * w->nmi_part;
+    const uint64_t r = row < full ? row / w->nmi_part : t->rounds - 1u, j = row < full ? row % w->nmi_part : row - full;
+    uint64_t lo, hi;
+    rows_of_round(w, r, &lo, &hi);
+    *m0 = lo + j * t->bm;
     *n0 = w->n_lo + i % w->nnj * t->bn;
-    *mt = dv_min_u64(t->bm, w->m_hi - *m0);
+    *mt = dv_min_u64(t->bm, hi - *m0);
     *nt = dv_min_u64(t->bn, w->n_hi - *n0);
 }
 
@@ -427,11 +665,16 @@ static void walk_init(mm_walk_t *w, const mm_tiling_t *t, uint32_t b)
     memset(w, 0, sizeof *w);
     w->t = t;
     w->m_lo = gi * t->scm;
-    w->m_hi = dv_min_u64(t->M, w->m_lo + t->scm);
-    w->n_lo = gj * t->scn;
+    w->n_lo = dv_min_u64(t->N, gj * t->scn);
     w->n_hi = dv_min_u64(t->N, w->n_lo + t->scn);
-    w->nmi = (uint32_t)dv_ceil_div(w->m_hi - w->m_lo, t->bm);
     w->nnj = (uint32_t)dv_ceil_div(w->n_hi - w->n_lo, t->bn);
+    uint64_t lo, hi;
+    rows_of_round(w, 0, &lo, &hi);
+    w->nmi_part = (uint32_t)dv_ceil_div(hi - lo, t->bm);
+    rows_of_round(w, t->rounds - 1u, &lo, &hi);
+    w->nmi = (t->rounds - 1u) * w->nmi_part + (uint32_t)dv_ceil_div(hi - lo, t->bm);
+    if (w->nnj == 0)
+        w->nmi = 0;
 }
 
 /* The tile's way out of L0C when an epilogue takes it (dv_cube_sink_t). */

@@ -183,7 +183,21 @@ static int norm_plan(enum norm_kind kind, const dv_opdesc_t *op, const dv_config
 
     /* One unit must fit.  Batchnorm splits a plane that does not; the others need whole rows. */
     norm_ub_t u;
+    char why_db[200] = "";
     dv_norm_ub_layout(&t, 1, 0, cfg->ub_align_bytes, &u);
+    if (u.total > cfg->ub_size_bytes && kind != NK_BATCHNORM && t.depth > 1 && !v->given[P_DB]) {
+        norm_tiling_t t1 = t; /* the default double buffering falls back to one buffer when that fits a row */
+        norm_ub_t u1;
+        t1.depth = 1;
+        dv_norm_ub_layout(&t1, 1, 0, cfg->ub_align_bytes, &u1);
+        if (u1.total <= cfg->ub_size_bytes) {
+            char a[32], b[32];
+            snprintf(why_db, sizeof why_db, "auto 2 does not fit UB: %s > %s B",
+                     dv_ops_thousands(u.total, a, sizeof a), dv_ops_thousands(cfg->ub_size_bytes, b, sizeof b));
+            t.depth = 1;
+            u = u1;
+        }
+    }
     if (u.total > cfg->ub_size_bytes) {
         if (kind != NK_BATCHNORM) {
             char hint[160] = "";
@@ -251,6 +265,8 @@ static int norm_plan(enum norm_kind kind, const dv_opdesc_t *op, const dv_config
         t.tile_rows = fit_rows(&t, cfg, dv_min_u64(per_block, 65535));
     }
 
+    dv_ops_tiling_row(plan, "buffers", why_db, "%u", t.depth);
+    dv_ops_tiling_row(plan, "tile-rows", "", "%llu", (unsigned long long)t.tile_rows);
     /* arguments */
     snprintf(plan->info.name, sizeof plan->info.name, "%s", op->name);
     plan->info.kind = DV_KIND_VECTOR;

@@ -2,6 +2,7 @@
  * the common plan checks, --check tolerances and comparison, and helpers for operator code. */
 #include "dv/ops.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -385,6 +386,35 @@ int dv_ops_param_error(dv_error_t *err, const char *param, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "--%s: %s", param, msg);
+}
+
+void dv_ops_tiling_row(dv_op_plan_t *plan, const char *key, const char *why, const char *fmt, ...)
+{
+    assert(plan->ntiling_rows < DV_OP_MAX_TILING_ROWS);
+    if (plan->ntiling_rows >= DV_OP_MAX_TILING_ROWS)
+        return;
+    dv_op_tiling_row_t *r = &plan->tiling_rows[plan->ntiling_rows++];
+    snprintf(r->key, sizeof r->key, "%s", key);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->val, sizeof r->val, fmt, ap);
+    va_end(ap);
+    snprintf(r->why, sizeof r->why, "%s", why ? why : "");
+}
+
+const char *dv_ops_thousands(uint64_t n, char *buf, size_t cap)
+{
+    char digits[24];
+    const int len = snprintf(digits, sizeof digits, "%llu", (unsigned long long)n);
+    size_t o = 0;
+    for (int i = 0; i < len && o + 1 < cap; i++) {
+        if (i && (len - i) % 3 == 0 && o + 2 < cap)
+            buf[o++] = ',';
+        buf[o++] = digits[i];
+    }
+    if (cap)
+        buf[o < cap ? o : cap - 1] = '\0';
+    return buf;
 }
 
 /* ---------------------------------------------------------------- plans */

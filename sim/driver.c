@@ -272,6 +272,12 @@ static int op_open(const dv_sim_opts_t *o, dv_sim_result_t *res, dv_error_t *err
         dv_ops_format_val(&res->op->params[i], &vals.v[i], r->val[i], sizeof r->val[i]);
         r->nparams++;
     }
+    for (int i = 0; i < res->plan.ntiling_rows && i < DV_REPORT_MAX_TILING; i++, r->ntiling++) {
+        const dv_op_tiling_row_t *row = &res->plan.tiling_rows[i];
+        snprintf(r->tiling_key[i], sizeof r->tiling_key[i], "%s", row->key);
+        snprintf(r->tiling_val[i], sizeof r->tiling_val[i], "%s", row->val);
+        snprintf(r->tiling_why[i], sizeof r->tiling_why[i], "%s", row->why);
+    }
     r->flops = res->plan.flops;
     r->bytes = res->plan.bytes;
     return dv_ops_kernel(res->op, &res->cfg, &res->plan, &res->kernel, err);

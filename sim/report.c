@@ -265,6 +265,15 @@ static void print_op(const dv_report_t *r, FILE *out)
     for (int i = 0; i < op->nparams; i++)
         fprintf(out, " --%s %s", op->key[i], op->val[i]);
     fputc('\n', out);
+    if (op->ntiling) { /* the tiling used, then one line per value that differs from the request */
+        fputs("  tiling     ", out);
+        for (int i = 0; i < op->ntiling; i++)
+            fprintf(out, " %s %s", op->tiling_key[i], op->tiling_val[i]);
+        fputc('\n', out);
+        for (int i = 0; i < op->ntiling; i++)
+            if (op->tiling_why[i][0])
+                fprintf(out, "  differs     %s %s (%s)\n", op->tiling_key[i], op->tiling_val[i], op->tiling_why[i]);
+    }
     if (op->flops)
         fprintf(out, "  flops       %" PRIu64 " (%.3f TFLOPS)\n", op->flops, r->op_tflops);
     fprintf(out, "  bytes       %" PRIu64 " compulsory GM traffic (%.2f GB/s)\n", op->bytes, r->op_gb_per_s);
@@ -719,7 +728,20 @@ int dv_report_write_json(const dv_report_t *r, FILE *out)
             fputc(':', out);
             dv_json_string(out, op->val[i]);
         }
-        fputs("},\n\"flops\":", out);
+        fputs("},\n\"tiling\":[", out);
+        for (int i = 0; i < op->ntiling; i++) {
+            fputs(i ? ",{\"param\":" : "{\"param\":", out);
+            dv_json_string(out, op->tiling_key[i]);
+            fputs(",\"value\":", out);
+            dv_json_string(out, op->tiling_val[i]);
+            fputs(",\"why\":", out);
+            if (op->tiling_why[i][0])
+                dv_json_string(out, op->tiling_why[i]);
+            else
+                fputs("null", out);
+            fputc('}', out);
+        }
+        fputs("],\n\"flops\":", out);
         if (op->flops)
             fprintf(out, "%" PRIu64 ",\n\"tflops\":", op->flops), json_num(out, r->op_tflops);
         else

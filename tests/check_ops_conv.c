@@ -320,14 +320,18 @@ START_TEST(test_ops_conv_bad_params)
     check_err(NULL, "conv2d --h 4 --w 9 --kh 5 --kw 3 --pad 0", "--kh", "padded input height", "4");
     check_err(NULL, "conv2d --h 9 --w 4 --kh 3 --kw 3 --pad 0 --dilation 2", "--kw", "padded input width", "4");
     /* tiles that do not fit L0C, L0A, L0B, L1 */
-    check_err(NULL, "conv2d --base-m 2048 --base-n 16", "--base-m", "core.l0c_size_bytes", "131072");
-    check_err(NULL, "conv2d --cout 2048 --base-m 16 --base-n 2048", "--base-n", "core.l0c_size_bytes", "131072");
-    check_err("ascend310", "conv2d --h 64 --w 64 --base-m 2048 --base-n 16", "--base-m", "core.l0a_size_bytes",
+    check_err(NULL, "conv2d --base-m 2048 --base-n 16 --double-buffer on", "--base-m", "core.l0c_size_bytes",
+              "131072");
+    check_err(NULL, "conv2d --cout 2048 --base-m 16 --base-n 2048 --double-buffer on", "--base-n",
+              "core.l0c_size_bytes", "131072");
+    check_err("ascend310", "conv2d --h 64 --w 64 --base-m 2048 --base-n 16 --double-buffer on", "--base-m",
+              "core.l0a_size_bytes",
               "65536");
-    check_err("ascend310", "conv2d --cout 1040 --base-m 16 --base-n 1040", "--base-n", "core.l0b_size_bytes",
+    check_err("ascend310", "conv2d --cout 1040 --base-m 16 --base-n 1040 --double-buffer on", "--base-n",
+              "core.l0b_size_bytes",
               "65536");
-    check_err(NULL, "conv2d --cin 16 --h 100 --w 4000 --cout 16 --base-m 512", "--base-m", "core.l1_size_bytes",
-              "524288");
+    check_err(NULL, "conv2d --cin 16 --h 100 --w 4000 --cout 16 --base-m 512 --double-buffer on", "--base-m",
+              "core.l1_size_bytes", "524288");
     check_err(NULL, "conv2d --base-m 40", "--base-m", "multiple of 16", NULL);
     /* dtypes and blocks */
     check_err(NULL, "conv2d --dtype fp32", "--dtype", "not supported", NULL);

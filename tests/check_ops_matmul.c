@@ -233,21 +233,23 @@ START_TEST(test_ops_matmul_block_grid)
 }
 END_TEST
 
-/* Parameters that cannot work: the error starts with the parameter and names the limit.  (None of
+/* Explicit parameters that cannot work (automatic ones fall back: check_ops_tiling.c): the error starts with
+ * the parameter and names the limit.  (None of
  * these runs the model, so the profiles may differ within one process.) */
 START_TEST(test_ops_matmul_bad_params)
 {
     static const struct {
         const char *profile, *cmd, *param, *limit;
     } cases[] = {
-        {NULL, "matmul --base-m 256 --base-k 128", "--base-m", "core.l0a_size_bytes"},
-        {NULL, "matmul --base-n 512", "--base-n", "core.l0b_size_bytes"},
-        {NULL, "matmul --dtype fp32 --b-transposed --base-k 64", "--base-n", "core.l0b_size_bytes"},
+        {NULL, "matmul --base-m 256 --base-k 128 --double-buffer on", "--base-m", "core.l0a_size_bytes"},
+        {NULL, "matmul --base-m 64 --base-n 512 --base-k 64 --double-buffer on", "--base-n", "core.l0b_size_bytes"},
+        {NULL, "matmul --dtype fp32 --b-transposed --base-k 64 --base-n 256 --double-buffer on", "--base-n",
+         "core.l0b_size_bytes"},
         {NULL, "matmul --base-m 256 --base-n 256 --base-k 32", "--base-m", "core.l0c_size_bytes"},
         {"ascend310", "matmul --base-m 512 --base-n 256 --base-k 16", "--base-m", "core.l0c_size_bytes"},
-        {NULL, "matmul --step-ka 64", "--step-ka", "core.l1_size_bytes"},
-        {NULL, "matmul --b-transposed --step-kb 16", "--step-kb", "core.l1_size_bytes"},
-        {NULL, "matmul --step-ka 8 --depth-a1 64", "--depth-a1", "core.l1_size_bytes"},
+        {NULL, "matmul --k 8192 --step-ka 64 --base-m 128 --base-k 64", "--step-ka", "core.l1_size_bytes"},
+        {NULL, "matmul --b-transposed --step-kb 16 --base-n 256 --base-k 64", "--step-kb", "core.l1_size_bytes"},
+        {NULL, "matmul --step-ka 16 --depth-a1 32 --base-m 128 --base-k 64", "--depth-a1", "core.l1_size_bytes"},
         {NULL, "matmul --step-kb 4 --depth-b1 6", "--depth-b1", "multiple of --step-kb 4"},
         {NULL, "matmul --step-ka 2 --depth-a1 3", "--depth-a1", "multiple of --step-ka 2"},
         {NULL, "matmul --grid 4x6 --cores 24", "--grid", "not both"},

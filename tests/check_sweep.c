@@ -295,8 +295,8 @@ START_TEST(test_sweep_errors_are_located)
          "16384\"}\naxes:\n  core.ub_size_bytes: [196608, 49152]\n", 3,
          "workload 'w' (op add): point 3 (workload w, core.ub_size_bytes=49152): --tile-elems: 16384 elements need "
          "196608 bytes of UB"},
-        {"workloads:\n  - {name: f, fusion: graphs/bert_ffn_s128.yaml}\naxes:\n  core.l1_size_bytes: [524288, 65536]\n",
-         2, "workload 'f' (fusion graphs/bert_ffn_s128.yaml): point 1 (workload f, core.l1_size_bytes=65536): "
+        {"workloads:\n  - {name: f, fusion: graphs/bert_ffn_s128.yaml}\naxes:\n  core.l1_size_bytes: [524288, 512]\n",
+         2, "workload 'f' (fusion graphs/bert_ffn_s128.yaml): point 1 (workload f, core.l1_size_bytes=512): "
             "graphs/bert_ffn_s128.yaml:"},
         {"workloads:\n  - {name: t, trace: traces/matmul_relu_mix.trace}\naxes:\n  chip.aiv_per_core: [2, 1]\n", 2,
          "workload 't' (trace traces/matmul_relu_mix.trace): point 1 (workload t, chip.aiv_per_core=1): "

@@ -68,6 +68,16 @@ typedef struct dv_opvals {
 #define DV_OP_MAX_ARGS 8
 #define DV_OP_TILING_BYTES 1024
 
+/* One parameter of the tiling a plan actually uses (the report's operator section lists them). */
+#define DV_OP_MAX_TILING_ROWS 16
+typedef struct dv_op_tiling_row {
+    char key[32];                      /* the parameter as the command line spells it ("depth-a1") */
+    char val[48];                      /* the value used, as the command line would spell it */
+    char why[200];                     /* empty: as requested (given, or the automatic choice as documented);
+                                        * else why it differs from the request: "auto 16 does not fit L1:
+                                        * 786,432 > 524,288 B" */
+} dv_op_tiling_row_t;
+
 typedef struct dv_op_plan {
     dv_kernel_info_t info;             /* name, kind, blocks, args (info.args points at args) */
     dv_arg_t args[DV_OP_MAX_ARGS];
@@ -82,6 +92,8 @@ typedef struct dv_op_plan {
                                         * As a graph node, the node's inputs are the other DV_ARG_IN
                                         * arguments in order, its output is the first DV_ARG_OUT argument,
                                         * and any further output is a workspace private to the kernel */
+    int ntiling_rows;                  /* the tiling used (dv_ops_tiling_row); 0: the operator lists none */
+    dv_op_tiling_row_t tiling_rows[DV_OP_MAX_TILING_ROWS];
 } dv_op_plan_t;
 
 /* ---- graph binding: an operator as a node of an operator graph (dv/graph.h) ---- */
@@ -270,6 +282,13 @@ void dv_ops_dtype_list(uint32_t mask, char *buf, size_t cap);
  * alike: sets "shape" and "dtype" (element-wise, softmax, layernorm, rmsnorm, batchnorm). */
 int dv_ops_bind_same(const dv_opdesc_t *op, const dv_tensor_desc_t *in, int nin, dv_opvals_t *v,
                      dv_tensor_desc_t *out, dv_error_t *err);
+/* Record one parameter of the tiling used: its value (printf format) and, when it differs from the
+ * request, why (NULL or "": as requested).  Rows beyond DV_OP_MAX_TILING_ROWS are dropped (a
+ * programmer mistake: assert). */
+void dv_ops_tiling_row(dv_op_plan_t *plan, const char *key, const char *why, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* n with thousands separators ("1,179,648"), as fallback reasons print sizes; returns buf. */
+const char *dv_ops_thousands(uint64_t n, char *buf, size_t cap);
 /* Fail a plan with a message naming the parameter: "--NAME: ..." */
 int dv_ops_param_error(dv_error_t *err, const char *param, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

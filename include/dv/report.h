@@ -79,9 +79,10 @@ typedef struct dv_core_report {
     dv_stall_report_t stall[DV_PIPE_COUNT]; /* the pipes the core owns (present) */
 } dv_core_report_t;
 
-/* An operator run (dvsim op): its name and parameters as typed, its useful work, and the --check
- * outcome.  Optional in a report. */
+/* An operator run (dvsim op): its name and parameters as typed, the tiling it used (and why that
+ * differs from the request), its useful work, and the --check outcome.  Optional in a report. */
 #define DV_REPORT_MAX_PARAMS 24
+#define DV_REPORT_MAX_TILING 16
 typedef struct dv_report_op {
     char name[DV_NAME_MAX];
     int nparams;
@@ -89,6 +90,10 @@ typedef struct dv_report_op {
     char val[DV_REPORT_MAX_PARAMS][64];
     uint64_t flops;                    /* 0: not meaningful */
     uint64_t bytes;                    /* compulsory GM traffic */
+    int ntiling;                       /* the tiling used, as the plan lists it (0: none listed) */
+    char tiling_key[DV_REPORT_MAX_TILING][32];
+    char tiling_val[DV_REPORT_MAX_TILING][48];
+    char tiling_why[DV_REPORT_MAX_TILING][200]; /* "": as requested; else why it differs */
     bool checked;
     uint64_t compared, mismatches;
     double max_abs_err, max_rel_err;
