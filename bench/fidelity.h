@@ -1,7 +1,7 @@
 /* bench/fidelity.h - the fidelity suite shared by `make validate` (bench/validate.c) and the tests
  * (tests/check_fidelity.c): the calibration set (bench/calibration.def), the roofline checks
- * (bench/roofline.def), and operator runs, each on a model of its own (which starts with a cold L2,
- * as a measured kernel does), in a few worker processes. */
+ * (bench/roofline.def), and operator runs, each on a model of its own (which starts with a cold L2;
+ * calibration cases add DV_FID_PROTOCOL's warm-up run), in a few worker processes. */
 #ifndef DV_FIDELITY_H
 #define DV_FIDELITY_H
 
