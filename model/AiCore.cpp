@@ -275,6 +275,8 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
         free_[p] = done_[p] = t_;
         busy_end_[p] = std::max(busy_end_[p], t_);
     }
+    acc_lo_ = acc_hi_ = 0;
+    acc_done_ = t_;
     for (auto &f : flags_) {
         f.set = false;
         f.issued = 0;
@@ -467,7 +469,9 @@ bool AiCore::head_ready(int p, cycles_t &t, Block &why)
             why = Block::Flag;
             return false;
         }
-        t = std::max({base, done_[p], f.cleared});
+        // It does not block its pipe (ref 4.2): it takes its slot in order and fires once every
+        // earlier instruction of the pipe has completed (start_head).
+        t = std::max(base, f.cleared);
         return true;
     }
     case DV_OP_set_cross_flag:
@@ -493,9 +497,20 @@ bool AiCore::head_ready(int p, cycles_t &t, Block &why)
         return true;
     }
     default:
-        t = base;
+        t = p == DV_PIPE_M ? std::max(base, acc_wait(e)) : base;
         return true;
     }
+}
+
+// The cube accumulates in L0C: an mmad that reads the L0C bytes the previous M instruction writes
+// (init off: C += A x B onto the same tile) waits for that instruction's completion, so its
+// latency (cube.latency_cycles) is not hidden behind the next slice of the same tile.
+cycles_t AiCore::acc_wait(const Entry &e) const
+{
+    for (int k = 0; k < e.nr; k++)
+        if (e.r[k].space == DV_SPACE_L0C && !e.r[k].write && e.r[k].lo < acc_hi_ && acc_lo_ < e.r[k].hi)
+            return acc_done_;
+    return 0;
 }
 
 bool AiCore::scalar_ready(cycles_t &t, Block &why)
@@ -879,13 +894,14 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
             path_.assign(pred, a.node);
         break;
     }
-    case DV_OP_set_flag:
     case DV_OP_set_cross_flag:
     case DV_OP_pipe_barrier:
         if (done_[p] == t)
             pred = done_ref(p);
         break;
     default:
+        if (p == DV_PIPE_M && t > free_[p] && t == done_[p] && t == acc_wait(e))
+            pred = done_ref(p); // the accumulation it continues
         break;
     }
     if (!pred)
@@ -903,10 +919,18 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
                           dv_pipe_name(static_cast<dv_pipe_t>(p)), dv_pipe_name(static_cast<dv_pipe_t>(in.f[DV_FLD(FLAG, dst)].i)),
                           static_cast<long long>(in.f[DV_FLD(FLAG, id)].i));
         }
+        // Fires when the pipe's earlier work has completed (done_), which may be after t: the
+        // pipe goes on meanwhile; the flag's path node is then that completion.
         f.set = true;
-        f.time = t;
+        f.time = std::max(t, done_[p]);
         f.vc = hz_.clock(static_cast<dv_pipe_t>(p));
-        path_.assign(f.node, node);
+        if (f.time > t) {
+            const Ref fired = done_ref(p);
+            path_.assign(f.node, fired);
+            path_.release(fired);
+        } else {
+            path_.assign(f.node, node);
+        }
         free_[p] = std::max(free_[p], t);
         invalidate(static_cast<int>(in.f[DV_FLD(FLAG, dst)].i));
         break;
@@ -986,6 +1010,13 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
             if (e.r[k].space != DV_SPACE_GM)
                 buf_[e.r[k].space]->access(e.r[k], t, end);
         free_[p] = t + c.occupy;
+        if (p == DV_PIPE_M)
+            for (int k = 0; k < e.nr; k++)
+                if (e.r[k].space == DV_SPACE_L0C && e.r[k].write) {
+                    acc_lo_ = e.r[k].lo;
+                    acc_hi_ = e.r[k].hi;
+                    acc_done_ = end;
+                }
         if (end > done_[p]) {
             path_.assign(done_node_[p], node);
             done_key_[p] = key;
@@ -999,7 +1030,10 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
     }
     }
     ops_.cycles[in.op][p] += cycles;
-    if (in.op == DV_OP_set_flag || in.op == DV_OP_set_cross_flag)
+    if (in.op == DV_OP_set_flag) {
+        const Flag &f = flag(p, static_cast<int>(in.f[DV_FLD(FLAG, dst)].i), static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
+        chip_.slice(index_, static_cast<dv_pipe_t>(p), in, f.time, f.time);
+    } else if (in.op == DV_OP_set_cross_flag)
         chip_.slice(index_, static_cast<dv_pipe_t>(p), in, t, t);
     else if (in.op == DV_OP_wait_flag || in.op == DV_OP_wait_cross_flag || in.op == DV_OP_pipe_barrier)
         chip_.slice(index_, static_cast<dv_pipe_t>(p), in, base, t); // the time the pipe was held

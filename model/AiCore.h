@@ -263,6 +263,11 @@ private:
     }
     cycles_t free_[DV_PIPE_COUNT] = {}, done_[DV_PIPE_COUNT] = {}, busy_end_[DV_PIPE_COUNT] = {};
     cycles_t ts_ = 0;
+    // The accumulator: the L0C bytes [acc_lo_, acc_hi_) the M pipe's last instruction wrote, complete
+    // at acc_done_.  An mmad that accumulates onto them (reads them) starts after that completion.
+    uint64_t acc_lo_ = 0, acc_hi_ = 0;
+    cycles_t acc_done_ = 0;
+    cycles_t acc_wait(const Entry &e) const;
     std::vector<Flag> flags_;
     dv_vstate_t vs_{};
     uint64_t rsvd_cnt_ = 0; // RSVD_CNT: the count of the last vreducev2 (get_rsvd_cnt)
