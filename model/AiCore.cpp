@@ -28,7 +28,8 @@ AiCore::Params AiCore::Params::from(const dv_config_t &cfg, dv_core_type_t type)
         p.topo.buffer_align[sp] = dv_topo_buffer_align(&cfg, static_cast<dv_space_t>(sp));
     }
     p.chip = {cfg.chip_kernel_start_cycles, cfg.chip_block_start_cycles, cfg.chip_layout == DV_LAYOUT_SPLIT,
-              cfg.chip_gm_to_l0, cfg.chip_dma_pad, cfg.chip_l0c_to_ub, cfg.chip_freq_mhz, cfg.chip_sys_counter_mhz};
+              cfg.chip_gm_to_l0, cfg.chip_dma_pad, cfg.chip_l0c_to_ub, cfg.chip_load_transpose, cfg.chip_freq_mhz,
+              cfg.chip_sys_counter_mhz};
     p.scalar.issue_cycles = cfg.scalar_issue_cycles;
     p.scalar.load_cycles = cfg.scalar_load_cycles;
     p.scalar.store_cycles = cfg.scalar_store_cycles;
@@ -614,6 +615,10 @@ int AiCore::check_access(const Entry &e, dv_error_t *err)
     default:
         break;
     }
+    if ((in.op == DV_OP_load_cbuf_to_ca_transpose || in.op == DV_OP_load_cbuf_to_cb_transpose) &&
+        !p_.chip.load_transpose)
+        return locate(err, DV_ERR_UNSUPPORTED, in, e.index,
+                      "transposing L1 -> L0 loads are not available on this chip (chip.load_transpose)");
     if ((in.op == DV_OP_load_gm_to_ca || in.op == DV_OP_load_gm_to_cb) && !p_.chip.gm_to_l0)
         return locate(err, DV_ERR_UNSUPPORTED, in, e.index, "GM -> L0 loads are not available on this chip (chip.gm_to_l0)");
     if ((in.op == DV_OP_copy_gm_to_ubuf_align || in.op == DV_OP_copy_ubuf_to_gm_align) && !p_.chip.dma_pad)

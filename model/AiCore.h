@@ -47,7 +47,7 @@ public:
         } topo;
         struct {
             cycles_t kernel_start_cycles, block_start_cycles;
-            bool split, gm_to_l0, dma_pad, l0c_to_ub; // split: chip.layout is split (cross-core flags)
+            bool split, gm_to_l0, dma_pad, l0c_to_ub, load_transpose; // split: chip.layout is split (cross-core flags)
             uint64_t freq_mhz, sys_counter_mhz;       // get_sys_cnt
         } chip;
         struct {

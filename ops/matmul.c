@@ -49,7 +49,8 @@ static const dv_oparam_spec_t params[] = {
     {"out-dtype", DV_OPT_DTYPE, "auto", 0, 0, DT_F16 | DT_BF16 | DT_F32 | DT_S32,
      "type of C; auto: the input's own (int8: int32); float inputs may give fp16|bf16|fp32 (quantPre)"},
     {"b-transposed", DV_OPT_BOOL, "off", 0, 1, 0,
-     "B is given as [N,K]: C = A x B^T (required for int8 and fp32)"},
+     "B is given as [N,K]: C = A x B^T; off: B[K,N], transposed into L0B (int8 and fp32 need "
+     "chip.load_transpose, base-n a multiple of 32 for int8, base-k of 16 for fp32)"},
     {"base-m", DV_OPT_INT, "128", 16, 4080, 0, "rows of the L0 tile (L0A, L0C); a multiple of 16"},
     {"base-n", DV_OPT_INT, "256", 16, 4080, 0, "columns of the L0 tile (L0B, L0C); a multiple of 16"},
     {"base-k", DV_OPT_INT, "auto", 1, 4095, 0,
@@ -130,11 +131,11 @@ static int mm_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
                                   it == DV_DT_S8 ? "int8 accumulates in int32 and the output is int32"
                                                  : "float inputs accumulate in fp32 and give fp16, bf16 or fp32");
     const uint64_t isz = dv_dtype_size(it), osz = dv_dtype_size(ot), K0 = 32 / isz;
-    if (!bt && isz != 2)
+    if (!bt && isz != 2 && !cfg->chip_load_transpose)
         return dv_ops_param_error(err, "b-transposed",
-                                  "--dtype %s needs B given as [N,K] (--b-transposed): B[K,N] must be transposed into "
-                                  "L0B's ZN fractals and load_cbuf_to_cb transposes 16-bit fractals only",
-                                  dv_ops_dtype_name(it));
+                                  "--dtype %s with B given as [K,N] needs the transposing L1 -> L0B load "
+                                  "(load_cbuf_to_cb_transpose), which profile %s lacks (chip.load_transpose is "
+                                  "false): give B as [N,K] (--b-transposed on)", dv_ops_dtype_name(it), cfg->chip_name);
     if (!cfg->chip_has_fix_pipe && !cfg->chip_l0c_to_ub)
         return dv_error_set(err, DV_ERR_UNSUPPORTED, NULL, 0, 0,
                             "matmul: profile %s has neither a FIX pipe (chip.has_fix_pipe) nor an L0C -> UB path "
@@ -162,6 +163,14 @@ static int mm_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     if (bk % K0)
         return dv_ops_param_error(err, "base-k", "%llu is not a multiple of %llu (32 bytes of %s, a fractal's K)",
                                   (unsigned long long)bk, (unsigned long long)K0, dv_ops_dtype_name(it));
+    /* B[K,N] of 8- and 32-bit types goes to L0B in squares of two fractals (load_cbuf_to_cb_transpose):
+     * 32 columns of N (int8) or 16 rows of K (fp32) at a time */
+    if (!bt && isz == 1 && bn % 32)
+        return dv_ops_param_error(err, "base-n", "%llu is not a multiple of 32: int8 B[K,N] reaches L0B in 32 x 32 "
+                                  "squares (32 columns of N each)", (unsigned long long)bn);
+    if (!bt && isz == 4 && bk % 16)
+        return dv_ops_param_error(err, "base-k", "%llu is not a multiple of 16: fp32 B[K,N] reaches L0B in 16 x 16 "
+                                  "squares (16 rows of K each)", (unsigned long long)bk);
     const uint64_t l0a = depth * bm * bk * isz, l0b = depth * bk * bn * isz, l0c = bm * bn * 4;
     if (l0a > cfg->l0a_size_bytes)
         return dv_ops_param_error(err, "base-m",
@@ -199,8 +208,9 @@ static int mm_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     t.N = N;
     t.K = K;
     t.bm = (uint32_t)dv_min_u64(bm, dv_round_up(M, 16));
-    t.bn = (uint32_t)dv_min_u64(bn, dv_round_up(N, 16));
-    t.bk = (uint32_t)dv_min_u64(bk, dv_round_up(K, K0));
+    /* B[K,N] squares (8-, 32-bit): whole ones in a full tile */
+    t.bn = (uint32_t)dv_min_u64(bn, dv_round_up(N, !bt && isz == 1 ? 32 : 16));
+    t.bk = (uint32_t)dv_min_u64(bk, dv_round_up(K, !bt && isz == 4 ? 16 : K0));
     t.ks = (uint32_t)dv_ceil_div(K, t.bk);
     t.ska = (uint32_t)dv_min_u64(ska, t.ks);
     t.skb = (uint32_t)dv_min_u64(skb, t.ks);
@@ -310,6 +320,33 @@ static void nd2nz(dv_k_t *k, uint64_t dst, uint64_t src, dv_dtype_t t, uint64_t 
     }
 }
 
+/* fp32 B[K,N] (rows x cols, row stride `stride` elements) -> L1 as blocks of 16 rows: block g holds its
+ * 8-column fractals side by side (2 x ceil(cols / 16) of them), so each 16 x 16 square of B is two
+ * adjacent fractals, as load_cbuf_to_cb_transpose reads 32-bit squares.  One 16-row matrix per block
+ * (nd_num of them per instruction); one-row matrices when the GM row stride exceeds its field. */
+static void nd2nz_k16(dv_k_t *k, uint64_t dst, uint64_t src, uint64_t rows, uint64_t cols, uint64_t stride)
+{
+    const uint64_t blk = 2 * dv_ceil_div(cols, 16) * 512; /* bytes of one 16-row block */
+    const uint64_t full = rows / 16, tail = rows % 16;
+    if (stride <= 65535) {
+        for (uint64_t g = 0; g < full; g += 4095) {
+            const uint64_t n = dv_min_u64(4095, full - g);
+            dvk_copy_gm_to_cbuf_nd2nz(k, dst + g * blk, src + g * 16 * stride * 4, DV_DT_F32, (int64_t)n, 16,
+                                      (int64_t)cols, (int64_t)(16 * stride), (int64_t)stride, 16, 1,
+                                      (int64_t)(blk / 32));
+        }
+        if (tail)
+            dvk_copy_gm_to_cbuf_nd2nz(k, dst + full * blk, src + full * 16 * stride * 4, DV_DT_F32, 1, (int64_t)tail,
+                                      (int64_t)cols, 0, (int64_t)stride, 16, 1, 0);
+        return;
+    }
+    for (uint64_t g = 0; g * 16 < rows; g++) { /* each row its own matrix, 32 bytes after the last */
+        const uint64_t n = dv_min_u64(16, rows - g * 16);
+        dvk_copy_gm_to_cbuf_nd2nz(k, dst + g * blk, src + g * 16 * stride * 4, DV_DT_F32, (int64_t)n, 1,
+                                  (int64_t)cols, (int64_t)stride, 1, 16, 1, 1);
+    }
+}
+
 /* load2d of `repeat` fractals, split at the repeat field's limit (DV_REPEAT_MAX fractals). */
 static void load2d(dv_k_t *k, bool to_b, uint64_t dst, uint64_t src, dv_dtype_t t, uint64_t base, uint64_t repeat,
                    uint64_t stride, uint64_t gap, bool transpose)
@@ -351,9 +388,11 @@ static void issue_b(dv_k_t *k, mm_walk_t *w, uint64_t upto)
         if (t->bt)
             nd2nz(k, buf, dvk_gm(k, w->argmap[ARG_B], (n0 * t->K + k0) * w->isz), (dv_dtype_t)t->it, nt, kn, t->K,
                   dv_round_up(nt, 16));
-        else
+        else if (w->isz == 4)
+            nd2nz_k16(k, buf, dvk_gm(k, w->argmap[ARG_B], (k0 * t->N + n0) * 4), kn, nt, t->N);
+        else /* 16-bit: 16-row fractals; int8: whole 32 x 32 squares */
             nd2nz(k, buf, dvk_gm(k, w->argmap[ARG_B], (k0 * t->N + n0) * w->isz), (dv_dtype_t)t->it, kn, nt, t->N,
-                  dv_round_up(kn, 16));
+                  dv_round_up(kn, w->isz == 1 ? 32 : 16));
         dvk_que_enque(k, &w->qb1, buf);
     }
 }
@@ -373,13 +412,28 @@ static void load_a(dv_k_t *k, const mm_walk_t *w, uint64_t dst, uint64_t a1, uin
 }
 
 /* L1 -> L0B: the slice's K1 x N1 fractals into ZN order (kb*N1 + nb).  B^T in L1 is already in that
- * order (one run); B[K,N] in L1 has fractal (kb, nb) at nb*KL1 + kb and each is transposed. */
+ * order (one run); B[K,N] in L1 has fractal (kb, nb) at nb*KL1 + kb and each is transposed (16-bit).
+ * 8- and 32-bit B[K,N] go in squares of two fractals (load_cbuf_to_cb_transpose):
+ *   int8: L1 square (k32, n32) at n32 * KL1 + k32 (KL1 in 32-row units) gives fractals (k32, 2 n32)
+ *         and (k32, 2 n32 + 1): one instruction per K row of fractals.  With N1 odd the last square's
+ *         second fractal lands on the next row's first, which the next instruction writes after it
+ *         (the plan keeps a full tile's N1 even, so a tail tile has room for the last row's).
+ *   fp32: L1 square (k16, m) at k16 * N1 + m (nd2nz_k16) gives fractals (2 k16, m), (2 k16 + 1, m):
+ *         one instruction per 16 rows of K (the plan keeps a full slice's K1 even). */
 static void load_b(dv_k_t *k, const mm_walk_t *w, uint64_t dst, uint64_t b1, uint64_t kq0, uint64_t kl1, uint64_t nt,
                    uint64_t kb)
 {
     const dv_dtype_t t = (dv_dtype_t)w->t->it;
     const uint64_t N1 = dv_ceil_div(nt, 16), K1 = dv_ceil_div(kb, w->K0);
-    if (w->t->bt)
+    if (!w->t->bt && w->isz == 1) {
+        for (uint64_t q = 0; q < K1; q++)
+            dvk_load_cbuf_to_cb_transpose(k, dst + q * N1 * 512, b1, t, (int64_t)(kq0 + q),
+                                          (int64_t)dv_ceil_div(N1, 2), (int64_t)kl1, 1, 0);
+    } else if (!w->t->bt && w->isz == 4) {
+        for (uint64_t q = 0; q < dv_ceil_div(K1, 2); q++)
+            dvk_load_cbuf_to_cb_transpose(k, dst + 2 * q * N1 * 512, b1, t, (int64_t)((kq0 / 2 + q) * N1),
+                                          (int64_t)N1, 1, 0, (int64_t)(N1 - 1));
+    } else if (w->t->bt)
         load2d(k, true, dst, b1, t, kq0 * N1, K1 * N1, 1, 0, false);
     else if (K1 <= N1)
         for (uint64_t q = 0; q < K1; q++)
@@ -507,8 +561,8 @@ static void mm_body(dv_k_t *k, const mm_tiling_t *t, const uint32_t *argmap, con
                 const uint64_t j = ti * w.gb + s / t->skb;
                 issue_b(k, &w, dv_min_u64(j + t->l1b_bufs - 1, total_b - 1));
                 b1 = dvk_que_deque(k, &w.qb1);
-                kl1_b =
-                    dv_ceil_div(dv_min_u64((uint64_t)t->skb * t->bk, t->K - k0), 16); /* B[K,N]: K rows of the group */
+                /* B[K,N]: K rows of the group, in fractal rows (16-bit) or squares (int8: 32 rows) */
+                kl1_b = dv_ceil_div(dv_min_u64((uint64_t)t->skb * t->bk, t->K - k0), w.isz == 1 ? 32 : 16);
             }
             const uint32_t d = (uint32_t)(slice % t->l0_depth);
             /* MTE1: this slice into L0A/L0B buffer d once the cube is done with it */
