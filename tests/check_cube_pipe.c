@@ -4,11 +4,13 @@
  * pipe queue costs I = scalar.issue_cycles. */
 #include <check.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "dv/config.h"
 #include "dv/intmath.h"
 #include "dv/model.h"
 #include "support/dvt.h"
+#include "support/semref.h"
 
 #define GM0 0x100000000ull
 
@@ -92,6 +94,122 @@ START_TEST(test_cube_accumulate_waits_for_tile)
 }
 END_TEST
 
+/* load_cbuf_to_ca/cb_transpose against a plain-C reference written from asc-devkit's
+ * LoadDataWithTranspose pseudo-code (load_data_with_transpose.py), element by element: a square is
+ * nf fractals (2 for 8- and 32-bit, 1 for 16-bit) of nf * 512 bytes; repeat i reads square
+ * base + i * src_stride and writes fractal j at (i * (dst_gap + 1) + j * (dst_frac_gap + 1)) * 512.
+ *   b8:  dst fractal j, row k (16), byte c (32)  = square byte j*16 + k + 32*c
+ *   b16: dst element (r, c) (16 x 16)            = square element (c, r)
+ *   b32: dst fractal 0 rows 0-7 / 8-15 and fractal 1 rows 0-7 / 8-15, row k, element c (8) =
+ *        square element k + 8c of its first 64 / of elements 128.. / of 64.. / of 192.. */
+static void ref_load2dt(uint8_t *d, const uint8_t *s, int sz, int base, int rep, int ss, int gap, int fgap)
+{
+    const int nf = sz == 2 ? 1 : 2, sq = nf * 512;
+    for (int i = 0; i < rep; i++) {
+        const uint8_t *q = s + (base + i * ss) * sq;
+        for (int j = 0; j < nf; j++) {
+            uint8_t *f = d + (i * (gap + 1) + j * (fgap + 1)) * 512;
+            if (sz == 1)
+                for (int k = 0; k < 16; k++)
+                    for (int c = 0; c < 32; c++)
+                        f[k * 32 + c] = q[j * 16 + k + 32 * c];
+            else if (sz == 2)
+                for (int r = 0; r < 16; r++)
+                    for (int c = 0; c < 16; c++)
+                        memcpy(f + (r * 16 + c) * 2, q + (c * 16 + r) * 2, 2);
+            else
+                for (int half = 0; half < 2; half++) /* rows 0-7, 8-15 of dst fractal j */
+                    for (int k = 0; k < 8; k++)
+                        for (int c = 0; c < 8; c++) {
+                            const int src_el = (j ? 64 : 0) + (half ? 128 : 0) + k + 8 * c;
+                            memcpy(f + ((half * 8 + k) * 8 + c) * 4, q + src_el * 4, 4);
+                        }
+        }
+    }
+}
+
+START_TEST(test_cube_load_transpose_semantics)
+{
+    sr_seed(16);
+    const dv_op_t ops[] = {DV_OP_load_cbuf_to_ca_transpose, DV_OP_load_cbuf_to_cb_transpose};
+    const int dts[] = {DV_DT_S8, DV_DT_F16, DV_DT_BF16, DV_DT_F32};
+    /* base, repeat, src_stride, dst_gap, dst_frac_gap */
+    const int shapes[][5] = {{0, 1, 1, 0, 0}, {2, 5, 3, 1, 0}, {1, 4, 1, 0, 4}, {0, 120, 1, 1, 0}, {3, 3, 0, 2, 1}};
+    for (int o = 0; o < 2; o++)
+        for (int d = 0; d < 4; d++)
+            for (int s = 0; s < 5; s++) {
+                sr_mem_t got, want;
+                sr_tmem_init(&got);
+                sr_tmem_clone(&want, &got);
+                const dv_op_spec_t *os = dv_op_spec(ops[o]);
+                const int *p = shapes[s];
+                const uint64_t soff = 1024, doff = 2048;
+                dv_insn_t in;
+                dv_insn_init(&in, ops[o]);
+                sr_fsetu(&in, "dst", DV_ADDR(os->dst_space, doff));
+                sr_fsetu(&in, "src", DV_ADDR(DV_SPACE_L1, soff));
+                sr_fset(&in, "dtype", dts[d]);
+                sr_fset(&in, "base_idx", p[0]);
+                sr_fset(&in, "repeat", p[1]);
+                sr_fset(&in, "src_stride", p[2]);
+                sr_fset(&in, "dst_gap", p[3]);
+                sr_fset(&in, "dst_frac_gap", p[4]);
+                sr_exec_ok(&in, NULL, &got);
+                ref_load2dt(want.buf[os->dst_space] + doff, want.buf[DV_SPACE_L1] + soff, (int)sr_sz(dts[d]), p[0], p[1],
+                            p[2], p[3], p[4]);
+                sr_expect_same(&got, &want, os->mnemonic);
+                sr_tmem_free(&got);
+                sr_tmem_free(&want);
+            }
+}
+END_TEST
+
+/* Its cost is a load2d's: the squares' bytes at the L0B path rate plus mte1.load2d_latency_cycles.
+ * int8, 4 squares (4 KB) into L0B: t0 + I + 4096 / l0b_bytes_per_cycle + D. */
+START_TEST(test_cube_load_transpose_timing)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, "ascend910b1", NULL);
+    const char *tr = "dvtrace 1\nkernel k kind=cube blocks=1\nblock 0\n"
+                     "load_cbuf_to_cb_transpose dst=l0b:0 src=l1:0 dtype=s8 repeat=4 src_stride=1 dst_gap=1\nend\n";
+    dvt_run_t r;
+    ck_assert_msg(dvt_run_text(&r, &cfg, tr, false, GM0) == DV_OK, "%s", r.err.msg);
+    ck_assert_uint_eq(r.cnt.cycles, dvt_t0(&cfg) + cfg.scalar_issue_cycles +
+                                        dv_ceil_div(4096, cfg.mte1_l0b_bytes_per_cycle) + cfg.mte1_load2d_latency_cycles);
+    dvt_free(&r);
+    /* a chip without it (chip.load_transpose false) refuses the instruction, located */
+    dvt_config(&cfg, "ascend310", NULL);
+    ck_assert_int_eq(dvt_run_text(&r, &cfg, tr, false, GM0), DV_ERR_UNSUPPORTED);
+    ck_assert_msg(strstr(r.err.msg, "chip.load_transpose") != NULL, "%s", r.err.msg);
+    dvt_free(&r);
+}
+END_TEST
+
+/* The matmul operator runs int8 and fp32 with B in either layout, bit-exact against its reference
+ * (tails in M, N and K, several tiles and blocks); on a chip without the transposing load B[K,N] of
+ * those types is a parameter error. */
+START_TEST(test_cube_matmul_b_layouts)
+{
+    const char *shapes[] = {"--m 100 --n 200 --k 300", "--m 33 --n 17 --k 9",
+                            "--m 200 --n 560 --k 700 --base-n 256 --step-kb 2 --cores 3"};
+    const char *types[] = {"int8", "fp32"};
+    for (int t = 0; t < 2; t++)
+        for (int s = 0; s < 3; s++)
+            for (int bt = 0; bt < 2; bt++) {
+                char cmd[256];
+                snprintf(cmd, sizeof cmd, "matmul %s --dtype %s --b-transposed %s", shapes[s], types[t],
+                         bt ? "on" : "off");
+                dvt_op_t r;
+                ck_assert_msg(dvt_op(&r, "ascend910b1", NULL, cmd, true, true) == DV_OK, "%s: %s", cmd, r.err.msg);
+                dvt_op_free(&r);
+            }
+    dvt_op_t r;
+    ck_assert_int_ne(dvt_op(&r, "ascend310", NULL, "matmul --m 64 --n 64 --k 64 --dtype int8", false, false), DV_OK);
+    ck_assert_msg(strstr(r.err.msg, "chip.load_transpose") != NULL, "%s", r.err.msg);
+    dvt_op_free(&r);
+}
+END_TEST
+
 Suite *dv_cube_pipe_suite(void)
 {
     Suite *s = suite_create("cube_pipe");
@@ -99,6 +217,9 @@ Suite *dv_cube_pipe_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_cube_set_flag_does_not_block);
     tcase_add_test(tc, test_cube_accumulate_waits_for_tile);
+    tcase_add_test(tc, test_cube_load_transpose_semantics);
+    tcase_add_test(tc, test_cube_load_transpose_timing);
+    tcase_add_test(tc, test_cube_matmul_b_layouts);
     suite_add_tcase(s, tc);
     return s;
 }
