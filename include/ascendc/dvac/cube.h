@@ -5,6 +5,7 @@
  * Matmul API", names the asc-devkit file each mapping comes from):
  *   DataCopy(L1, GM, Nd2NzParams)      copy_gm_to_cbuf_nd2nz (MTE2)
  *   LoadData(L0A/L0B, L1, 2D params)   load_cbuf_to_ca / load_cbuf_to_cb (MTE1)
+ *   LoadDataWithTranspose(L0A/L0B, L1) load_cbuf_to_ca_transpose / load_cbuf_to_cb_transpose (MTE1)
  *   LoadData(L0A/L0B, GM, 2D params)   load_gm_to_ca / load_gm_to_cb (MTE2)
  *   Mmad                               mmad (M)
  *   Mmad with a bias tensor in C2      mmad_bias (M): C starts from the BiasTable
@@ -72,6 +73,32 @@ struct LoadData2DParams {
     uint8_t addrMode = 0;
 };
 using LoadData2dParams = LoadData2DParams;
+
+/* LoadDataWithTranspose: repeatTimes squares, the i-th from square startIndex + i * srcStride of the
+ * source (a square: two 512-byte fractals of 8- or 32-bit types, 32 x 32 or 16 x 16 elements; one of
+ * 16-bit types), transposed and written as fractals: fractal j of repeat i at fractal
+ * i * (dstGap + 1) + j * (dstFracGap + 1) of the destination.  addrMode 1 is not modelled. */
+struct LoadData2dTransposeParams {
+    LoadData2dTransposeParams() {}
+    LoadData2dTransposeParams(uint16_t startIndexIn, uint8_t repeatTimesIn, uint16_t srcStrideIn, uint16_t dstGapIn,
+                              uint16_t dstFracGapIn, uint8_t addrModeIn)
+        : startIndex(startIndexIn), repeatTimes(repeatTimesIn), srcStride(srcStrideIn), dstGap(dstGapIn),
+          dstFracGap(dstFracGapIn), addrMode(addrModeIn)
+    {
+    }
+    LoadData2dTransposeParams(uint16_t startIndexIn, uint8_t repeatTimesIn, uint16_t srcStrideIn, uint16_t dstGapIn,
+                              uint16_t dstFracGapIn)
+        : startIndex(startIndexIn), repeatTimes(repeatTimesIn), srcStride(srcStrideIn), dstGap(dstGapIn),
+          dstFracGap(dstFracGapIn)
+    {
+    }
+    uint16_t startIndex = 0;
+    uint8_t repeatTimes = 0;
+    uint16_t srcStride = 0;
+    uint16_t dstGap = 0;
+    uint16_t dstFracGap = 0;
+    uint8_t addrMode = 0;
+};
 
 /* C[m, n] (+)= A[m, k] x B[k, n].  cmatrixInitVal: start from zero; isBias (or cmatrixInitVal false):
  * accumulate onto C; cmatrixSource: start from the BiasTable (set by the Mmad that takes a bias
@@ -427,7 +454,7 @@ inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
         dvac::fail_at(loc, api, "addrMode %u (decreasing addresses) is not supported by dvsim yet", p.addrMode);
     if (p.ifTranspose && sizeof(T) != 2)
         dvac::fail_at(loc, api, "ifTranspose transposes 16-bit fractals; %zu-byte elements need "
-                      "LoadDataWithTranspose, which dvsim does not support yet", sizeof(T));
+                      "LoadDataWithTranspose", sizeof(T));
     dvac::check_aligned(dst, loc, api);
     dvac::check_aligned(src, loc, api);
     dvac::need_bytes(dst, ((uint64_t)(p.repeatTimes - 1) * (p.dstGap + 1u) + 1) * 512, loc, api);
@@ -437,6 +464,41 @@ inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
     (d == DV_SPACE_L0A ? dvk_load_cbuf_to_ca : dvk_load_cbuf_to_cb)(c, dst.addr(), src.addr(), dvac::cube_dtype<T>(),
                                                                     p.startIndex, p.repeatTimes, p.srcStride,
                                                                     p.dstGap, p.ifTranspose);
+}
+
+/* LoadDataWithTranspose L1 -> L0A / L0B: load_cbuf_to_ca_transpose / load_cbuf_to_cb_transpose
+ * (asc-devkit impl/basic_api/dav_c220/kernel_operator_mm_impl.h, LoadData2DL12L0{A,B}TransposeCal). */
+template <typename T>
+inline void LoadDataWithTranspose(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                                  const LoadData2dTransposeParams &p, const dvac::Loc &loc = dvac::Loc::here())
+{
+    const char *api = "LoadDataWithTranspose";
+    const dv_space_t d = dst.space();
+    if (d != DV_SPACE_L0A && d != DV_SPACE_L0B)
+        dvac::fail_at(loc, api, "it loads into L0A (A2) or L0B (B2), not into %s", dvk_space_name(d));
+    dvac::need_space(src, DV_SPACE_L1, "source (A1/B1)", loc, api);
+    static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4,
+                  "LoadDataWithTranspose: dvsim models 8-, 16- and 32-bit types (int4b_t is not supported)");
+    dv_k_t *c = dvac::at(loc);
+    if (p.repeatTimes == 0)
+        return;
+    if (p.addrMode != 0)
+        dvac::fail_at(loc, api, "addrMode %u (decreasing addresses) is not supported by dvsim yet", p.addrMode);
+    if (!dvk_config(c)->chip_load_transpose)
+        dvac::fail_at(loc, api, "profile %s has no transposing L1 -> L0 load (chip.load_transpose)",
+                      dvk_config(c)->chip_name);
+    dvac::check_aligned(dst, loc, api);
+    dvac::check_aligned(src, loc, api);
+    const uint64_t nf = sizeof(T) == 2 ? 1 : 2;
+    dvac::need_bytes(dst, ((uint64_t)(p.repeatTimes - 1) * (p.dstGap + 1u) + (nf - 1) * (p.dstFracGap + 1u) + 1) * 512,
+                     loc, api);
+    dvac::need_bytes(src, ((uint64_t)p.startIndex + (uint64_t)(p.repeatTimes - 1) * p.srcStride + 1) * nf * 512, loc,
+                     api);
+    if (!dvac::cube_here(c))
+        return;
+    (d == DV_SPACE_L0A ? dvk_load_cbuf_to_ca_transpose : dvk_load_cbuf_to_cb_transpose)(
+        c, dst.addr(), src.addr(), dvac::cube_dtype<T>(), p.startIndex, p.repeatTimes, p.srcStride, p.dstGap,
+        p.dstFracGap);
 }
 
 /* LoadData GM -> L0A / L0B: load_gm_to_ca / load_gm_to_cb (512-byte fractals already in GM). */
