@@ -278,6 +278,8 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
     }
     acc_lo_ = acc_hi_ = 0;
     acc_done_ = t_;
+    unit_[0].clear();
+    unit_[1].clear();
     for (auto &f : flags_) {
         f.set = false;
         f.issued = 0;
@@ -497,10 +499,56 @@ bool AiCore::head_ready(int p, cycles_t &t, Block &why)
         t = std::max(base, c.front().time + p_.sync.cross_latency_cycles);
         return true;
     }
-    default:
+    default: {
         t = p == DV_PIPE_M ? std::max(base, acc_wait(e)) : base;
+        if ((p == DV_PIPE_M || p == DV_PIPE_FIX) && unit_flag(in)) {
+            const Unit *u = unit_before(p == DV_PIPE_M ? 1 : 0, e);
+            if (u && !u->started) { // the instruction that hands the tile over has not started yet
+                why = Block::Flag;
+                return false;
+            }
+            if (u)
+                t = std::max(t, u->first);
+        }
         return true;
     }
+    }
+}
+
+int AiCore::unit_flag(const dv_insn_t &in)
+{
+    switch (dv_op_spec(static_cast<dv_op_t>(in.op))->form) {
+    case DV_FORM_MMAD: return static_cast<int>(in.f[DV_FLD(MMAD, unit_flag)].i);
+    case DV_FORM_MMADB: return static_cast<int>(in.f[DV_FLD(MMADB, unit_flag)].i);
+    case DV_FORM_FIXPIPE: return static_cast<int>(in.f[DV_FLD(FIXPIPE, unit_flag)].i);
+    default: return 0;
+    }
+}
+
+// The L0C bytes an instruction writes (write) or reads: the hull of its footprint's L0C ranges.
+bool AiCore::l0c_range(const Entry &e, bool write, uint64_t &lo, uint64_t &hi)
+{
+    bool any = false;
+    for (int k = 0; k < e.nr; k++)
+        if (e.r[k].space == DV_SPACE_L0C && (e.r[k].write != 0) == write) {
+            lo = any ? std::min(lo, e.r[k].lo) : e.r[k].lo;
+            hi = any ? std::max(hi, e.r[k].hi) : e.r[k].hi;
+            any = true;
+        }
+    return any;
+}
+
+// The latest unit_flag-3 instruction of `side` (0 mmad, 1 FixPipe) before e in program order whose
+// L0C bytes overlap e's (an mmad's writes, a FixPipe's reads); null when there is none.
+const AiCore::Unit *AiCore::unit_before(int side, const Entry &e) const
+{
+    uint64_t lo, hi;
+    if (!l0c_range(e, side == 1, lo, hi))
+        return nullptr;
+    for (auto it = unit_[side].rbegin(); it != unit_[side].rend(); ++it)
+        if (it->index < e.index)
+            return it->lo < hi && lo < it->hi ? &*it : nullptr;
+    return nullptr;
 }
 
 // The cube accumulates in L0C: an mmad that reads the L0C bytes the previous M instruction writes
@@ -866,6 +914,16 @@ int AiCore::issue(dv_error_t *err)
     int rc = check_access(e, err);
     if (rc != DV_OK)
         return rc;
+    if ((p == DV_PIPE_M || p == DV_PIPE_FIX) && unit_flag(in) == 3) {
+        Unit u{};
+        u.index = e.index;
+        if (l0c_range(e, p == DV_PIPE_M, u.lo, u.hi)) {
+            auto &v = unit_[p == DV_PIPE_M ? 0 : 1];
+            if (v.size() >= 2 * kUnitKeep) // keep the newest: the older are behind every queue head
+                v.erase(v.begin(), v.begin() + kUnitKeep);
+            v.push_back(u);
+        }
+    }
     return DV_OK;
 }
 
@@ -998,6 +1056,19 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
             c = dma_[p]->cost(in, t, chip_.gm_addrs());
             counters_.stall[p][c.mem_hbm ? DV_STALL_HBM : DV_STALL_L2] += c.mem_wait;
         }
+        // Unit flags: the instruction streams behind the one that hands the tile over (head_ready
+        // started it at that one's first fractal): it cannot finish its last fractal before that one
+        // has, plus its own time for one fractal.
+        const int uf = (p == DV_PIPE_M || p == DV_PIPE_FIX) ? unit_flag(in) : 0;
+        const cycles_t frac = p == DV_PIPE_M ? unit_step(in, c) : dv_ceil_div(1024, p_.dma.fix.l0c_bytes_per_cycle);
+        if (uf) {
+            if (const Unit *u = unit_before(p == DV_PIPE_M ? 1 : 0, e)) {
+                if (u->last + frac > t + c.occupy + c.latency)
+                    c.occupy = u->last + frac - t - c.latency;
+                if (check_hazards_)
+                    hz_.merge(static_cast<dv_pipe_t>(p), u->vc);
+            }
+        }
         if (in.op == DV_OP_vreducev2) // RSVD_CNT: what get_rsvd_cnt reads
             rsvd_cnt_ = dv_rsvd_count(&in, &e.vs, data_ ? view_.buf[DV_SPACE_UB] : nullptr);
         if (data_) {
@@ -1011,6 +1082,15 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
         if (check_hazards_)
             hz_.execute(static_cast<dv_pipe_t>(p), e.vc, e.index, in.line, e.r, e.nr,
                         [this](const dv_hazard_t &h) { chip_.report_hazard(index_, block_, sub_, h); });
+        if (uf == 3) // it hands its L0C tile over: to the FixPipes (mmad) or the next mmads (FixPipe)
+            for (Unit &u : unit_[p == DV_PIPE_M ? 0 : 1])
+                if (u.index == e.index) {
+                    u.started = true;
+                    u.first = p == DV_PIPE_M ? t + frac + c.latency : t + frac;
+                    u.last = end;
+                    u.vc = hz_.clock(static_cast<dv_pipe_t>(p));
+                    invalidate(p == DV_PIPE_M ? DV_PIPE_FIX : DV_PIPE_M);
+                }
         for (int k = 0; k < e.nr; k++)
             if (e.r[k].space != DV_SPACE_GM)
                 buf_[e.r[k].space]->access(e.r[k], t, end);

@@ -452,7 +452,7 @@ static void drain_ub(dv_k_t *k, const mm_tiling_t *t, dv_que_t *qub, uint32_t ar
         const uint64_t rows = dv_min_u64(t->ub_rows, mt - r);
         uint64_t ub = dvk_que_alloc(k, qub);
         dvk_copy_matrix_cc_to_ubuf(k, ub, co + r * 64, (int64_t)nt, (int64_t)rows, (int64_t)dv_round_up(mt, 16),
-                                   (int64_t)(row_al / osz), t->quant, t->relu, 1);
+                                   (int64_t)(row_al / osz), t->quant, t->relu, 1, 0);
         dvk_que_enque(k, qub, ub);
         ub = dvk_que_deque(k, qub);
         const uint64_t gm = dvk_gm(k, arg_c, ((m0 + r) * t->N + n0) * osz), gap = (t->N - nt) * osz;
@@ -502,7 +502,7 @@ static void sink_tile(dv_k_t *k, const mm_tiling_t *t, const dv_cube_sink_t *sin
     if (ti >= sink->slots) /* the AIVs have read this slot's previous tile */
         dvk_wait_cross_flag(k, DV_PIPE_FIX, sink->ack_flag);
     dvk_copy_matrix_cc_to_gm(k, dvk_gm(k, sink->ws_arg, off), c, (int64_t)nt, (int64_t)mt, (int64_t)dv_round_up(mt, 16),
-                             (int64_t)t->bn, t->quant, t->relu, 1);
+                             (int64_t)t->bn, t->quant, t->relu, 1, 0);
     dvk_set_cross_flag(k, DV_PIPE_FIX, 2, sink->done_flag);
 }
 
@@ -576,7 +576,7 @@ static void mm_body(dv_k_t *k, const mm_tiling_t *t, const uint32_t *argmap, con
                 dvk_que_free(k, &w.qb1, b1);
             /* M: accumulate the slice */
             dvk_wait_flag(k, DV_PIPE_MTE1, DV_PIPE_M, ev_ready[d]);
-            dvk_mmad(k, co, a2[d], b2[d], it, (int64_t)mt, (int64_t)kb, (int64_t)nt, s == 0, 0);
+            dvk_mmad(k, co, a2[d], b2[d], it, (int64_t)mt, (int64_t)kb, (int64_t)nt, s == 0, 0, 0);
             dvk_set_flag(k, DV_PIPE_M, DV_PIPE_MTE1, ev_free[d]);
         }
         dvk_que_enque(k, &qc1, co);
@@ -589,7 +589,7 @@ static void mm_body(dv_k_t *k, const mm_tiling_t *t, const uint32_t *argmap, con
         else
             dvk_copy_matrix_cc_to_gm(k, dvk_gm(k, argmap[ARG_C], (m0 * t->N + n0) * dv_dtype_size((dv_dtype_t)t->ot)), c,
                                      (int64_t)nt, (int64_t)mt, (int64_t)dv_round_up(mt, 16), (int64_t)t->N, t->quant,
-                                     t->relu, 1);
+                                     t->relu, 1, 0);
         dvk_que_free(k, &qc1, c);
     }
     for (uint32_t d = 0; d < t->l0_depth; d++) /* consume the last frees */
@@ -634,7 +634,7 @@ static void mm_cube_l0c_to_ub(dv_k_t *k, const dv_op_plan_t *plan, uint64_t ub, 
 {
     const mm_tiling_t *t = (const mm_tiling_t *)plan->tiling;
     dvk_copy_matrix_cc_to_ubuf(k, ub, l0c + r * 64, (int64_t)nt, (int64_t)rows, (int64_t)m_al, (int64_t)pitch,
-                               t->quant, t->relu, 1);
+                               t->quant, t->relu, 1, 0);
 }
 
 static void mm_cube_run(dv_k_t *k, const dv_op_plan_t *plan, const uint32_t *argmap, const dv_cube_sink_t *sink)

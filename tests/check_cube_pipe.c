@@ -210,6 +210,62 @@ START_TEST(test_cube_matmul_b_layouts)
 }
 END_TEST
 
+/* Unit flags (docs/MODEL.md): a FixPipe of unit_flag 2/3 after an mmad of unit_flag 3 on the same
+ * L0C tile starts once the mmad's first output fractal is done (its cube cycles C over its F = 16
+ * fractals, plus the tail T) and ends no earlier than one fractal's read (1024 B at
+ * fixpipe.l0c_bytes_per_cycle, R) after the mmad's completion; an mmad of unit_flag 2/3 after a
+ * FixPipe of unit_flag 3 starts once that FixPipe has read one fractal and ends no earlier than one
+ * of its own fractals after the FixPipe's completion.  L0C -> L1 FixPipes (copy_matrix_cc_to_cbuf)
+ * take fixpipe.issue_cycles (P) + bytes / fixpipe.l0c_bytes_per_cycle (X), then fixpipe.latency (Q). */
+START_TEST(test_cube_unit_flag)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, "ascend910b1", NULL);
+    const uint64_t t0 = dvt_t0(&cfg), I = cfg.scalar_issue_cycles, T = cfg.cube_latency_cycles;
+    const uint64_t C = 4 * 4 * dv_ceil_div(256, cfg.cube_k_f16), R = dv_ceil_div(1024, cfg.fix_l0c_bytes_per_cycle);
+    const uint64_t P = cfg.fix_issue_cycles, X = dv_ceil_div(64 * 64 * 4, cfg.fix_l0c_bytes_per_cycle);
+    const uint64_t Q = cfg.fix_latency_cycles;
+    ck_assert_uint_eq(C, 256);
+    const char *mm = "mmad c=l0c:0 a=l0a:0 b=l0b:0 dtype=f16 m=64 k=256 n=64 init=1 unit_flag=%d\n";
+    const char *fix = "copy_matrix_cc_to_cbuf dst=l1:0 src=l0c:0 n_size=64 m_size=64 src_stride=64 dst_stride=64 "
+                      "quant=f16 unit_flag=%d\n";
+    char a[256], b[256], text[1024];
+    dvt_run_t r;
+    /* mmad (3), FixPipe (3): the drain ends R after the mmad: t0 + I + C + T + R */
+    snprintf(a, sizeof a, mm, 3);
+    snprintf(b, sizeof b, fix, 3);
+    snprintf(text, sizeof text, "dvtrace 1\nkernel k kind=cube blocks=1\nblock 0\n%s%send\n", a, b);
+    ck_assert_uint_le(C / 16 + T + P + X + Q, C + T + R); /* the FixPipe's own time is hidden */
+    ck_assert_msg(dvt_run_text(&r, &cfg, text, true, GM0) == DV_OK, "%s", r.err.msg);
+    ck_assert_uint_eq(r.cnt.cycles, t0 + I + C + T + R); /* 9350 + 1 + 256 + 20 + 8 */
+    ck_assert_uint_eq(r.cnt.hazards, 0);
+    dvt_free(&r);
+    /* the same with events (set_flag M->FIX, wait_flag): the FixPipe starts after the mmad completes
+     * and the flag latency F: t0 + I + C + T + F + P + X + Q */
+    snprintf(a, sizeof a, mm, 0);
+    snprintf(b, sizeof b, fix, 0);
+    snprintf(text, sizeof text, "dvtrace 1\nkernel k kind=cube blocks=1\nblock 0\n%sset_flag src=M dst=FIX id=0\n"
+             "wait_flag src=M dst=FIX id=0\n%send\n", a, b);
+    ck_assert_msg(dvt_run_text(&r, &cfg, text, true, GM0) == DV_OK, "%s", r.err.msg);
+    ck_assert_uint_eq(r.cnt.cycles, t0 + I + C + T + cfg.sync_flag_latency_cycles + P + X + Q);
+    dvt_free(&r);
+    /* FixPipe (3), then a 16 x 16 x 16 mmad (2) onto its tile: the mmad starts after one fractal's read
+     * (t0 + I + R) and stretches to end one cube cycle after the FixPipe: t0 + I + P + X + Q + 1 */
+    snprintf(b, sizeof b, fix, 3);
+    snprintf(text, sizeof text, "dvtrace 1\nkernel k kind=cube blocks=1\nblock 0\n%s"
+             "mmad c=l0c:0 a=l0a:0 b=l0b:0 dtype=f16 m=16 k=16 n=16 init=1 unit_flag=2\nend\n", b);
+    ck_assert_msg(dvt_run_text(&r, &cfg, text, true, GM0) == DV_OK, "%s", r.err.msg);
+    ck_assert_uint_eq(r.cnt.cycles, t0 + I + P + X + Q + 1);
+    ck_assert_uint_eq(r.cnt.hazards, 0);
+    dvt_free(&r);
+    /* unit_flag 1 is not a mode */
+    snprintf(a, sizeof a, mm, 1);
+    snprintf(text, sizeof text, "dvtrace 1\nkernel k kind=cube blocks=1\nblock 0\n%send\n", a);
+    ck_assert_int_ne(dvt_run_text(&r, &cfg, text, false, GM0), DV_OK);
+    dvt_free(&r);
+}
+END_TEST
+
 Suite *dv_cube_pipe_suite(void)
 {
     Suite *s = suite_create("cube_pipe");
@@ -220,6 +276,7 @@ Suite *dv_cube_pipe_suite(void)
     tcase_add_test(tc, test_cube_load_transpose_semantics);
     tcase_add_test(tc, test_cube_load_transpose_timing);
     tcase_add_test(tc, test_cube_matmul_b_layouts);
+    tcase_add_test(tc, test_cube_unit_flag);
     suite_add_tcase(s, tc);
     return s;
 }
