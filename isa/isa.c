@@ -232,15 +232,6 @@ int dv_insn_check(const dv_insn_t *insn, dv_error_t *err)
                                 (long long)insn->f[DV_FLD(DMAPADIN, lpad)].i, (long long)insn->f[DV_FLD(DMAPADIN, rpad)].i,
                                 (long long)es);
     }
-    {
-        const int uf = os->form == DV_FORM_MMAD      ? DV_FLD(MMAD, unit_flag)
-                       : os->form == DV_FORM_MMADB   ? DV_FLD(MMADB, unit_flag)
-                       : os->form == DV_FORM_FIXPIPE ? DV_FLD(FIXPIPE, unit_flag)
-                                                     : -1;
-        if (uf >= 0 && insn->f[uf].i == 1)
-            return dv_error_set(err, DV_ERR_RANGE, NULL, (int)insn->line, 0,
-                                "%s: unit_flag must be 0 (off), 2 or 3, not 1", os->mnemonic);
-    }
     if (os->form == DV_FORM_LOAD2D && insn->f[DV_FLD(LOAD2D, transpose)].i &&
         dv_dtype_size((dv_dtype_t)insn->f[DV_FLD(LOAD2D, dtype)].i) != 2)
         return dv_error_set(err, DV_ERR_RANGE, NULL, (int)insn->line, 0, "%s: transpose is only for 16-bit types", os->mnemonic);

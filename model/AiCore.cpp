@@ -515,14 +515,18 @@ bool AiCore::head_ready(int p, cycles_t &t, Block &why)
     }
 }
 
+// The unit_flag field as the hardware reads its two bits (page UnitFlag: 2'b10 on, 2'b11 on and
+// hand over): 0 and 1 are off, 2 on, 3 on and hand the tile over.
 int AiCore::unit_flag(const dv_insn_t &in)
 {
+    int64_t v = 0;
     switch (dv_op_spec(static_cast<dv_op_t>(in.op))->form) {
-    case DV_FORM_MMAD: return static_cast<int>(in.f[DV_FLD(MMAD, unit_flag)].i);
-    case DV_FORM_MMADB: return static_cast<int>(in.f[DV_FLD(MMADB, unit_flag)].i);
-    case DV_FORM_FIXPIPE: return static_cast<int>(in.f[DV_FLD(FIXPIPE, unit_flag)].i);
-    default: return 0;
+    case DV_FORM_MMAD: v = in.f[DV_FLD(MMAD, unit_flag)].i; break;
+    case DV_FORM_MMADB: v = in.f[DV_FLD(MMADB, unit_flag)].i; break;
+    case DV_FORM_FIXPIPE: v = in.f[DV_FLD(FIXPIPE, unit_flag)].i; break;
+    default: break;
     }
+    return v & 2 ? static_cast<int>(v) : 0;
 }
 
 // The L0C bytes an instruction writes (write) or reads: the hull of its footprint's L0C ranges.
