@@ -370,10 +370,12 @@ aclnnStatus aclnnMatmulGetWorkspaceSize(const aclTensor *self, const aclTensor *
         return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: K is 0 (an all-zero result): not supported by dvsim", c.gws);
     /* B as the cube reads it: [K,N] row-major, or [N,K] row-major (--b-transposed).  A mat2 stored
      * column-major (the transposed view of an [N,K] tensor) is the second without any reordering;
-     * fp32 and int8 need the second, so other layouts are staged transposed. */
+     * a row-major one the first: the kernel transposes it into L0B (fp32 and int8 with
+     * load_cbuf_to_cb_transpose).  Only a chip without that load (chip.load_transpose) has fp32 and
+     * int8 staged transposed on the host. */
     const unsigned isz = dv_acl_dtype_info(self->dtype)->size;
     const bool colmajor = mat2->strides[0] == 1 && mat2->strides[1] == K && K > 1;
-    const bool bt = colmajor || isz != 2;
+    const bool bt = colmajor || (isz != 2 && !dv_acl_config()->chip_load_transpose);
     c.empty = M * N == 0;
     dv_nn_call_param(&c, "m", "%lld", (long long)M);
     dv_nn_call_param(&c, "n", "%lld", (long long)N);

@@ -107,6 +107,45 @@ static void exec_load2d(const dv_insn_t *in, dv_mem_t *m)
     }
 }
 
+/* load_cbuf_to_c{a,b}_transpose (asc-devkit's LoadDataWithTranspose pseudo-code): per repeat one
+ * square of the source, transposed, split into its fractals.  8-bit: the square is 2 fractals of
+ * 16 rows x 32 bytes stacked (32 x 32); fractal j of the result holds its columns 16j..16j+15 as
+ * rows.  32-bit: 2 fractals of 16 rows x 8 side by side (16 x 16); result fractal j holds its rows
+ * 8j..8j+7 as columns.  16-bit: 1 fractal, transposed. */
+static void transpose_square(uint8_t *f0, uint8_t *f1, const uint8_t *s, uint64_t sz)
+{
+    if (sz == 2) {
+        transpose_16x16_b16(f0, s);
+        return;
+    }
+    for (int j = 0; j < 2; j++) {
+        uint8_t *d = j ? f1 : f0;
+        if (sz == 1) /* d[k][c] = S[c][16j + k], S 32 rows of 32 bytes */
+            for (int k = 0; k < 16; k++)
+                for (int c = 0; c < 32; c++)
+                    d[k * 32 + c] = s[c * 32 + 16 * j + k];
+        else /* d[r][c] = S[8j + c][r], S[i][r] = fractal r / 8, row i, column r % 8 */
+            for (int r = 0; r < 16; r++)
+                for (int c = 0; c < 8; c++)
+                    memcpy(d + (r * 8 + c) * 4, s + (r / 8) * 512 + ((8 * j + c) * 8 + r % 8) * 4, 4);
+    }
+}
+
+static void exec_load2dt(const dv_insn_t *in, dv_mem_t *m)
+{
+    uint8_t *d = mem_at(m, FA(LOAD2DT, dst));
+    const uint8_t *s = mem_at(m, FA(LOAD2DT, src));
+    const uint64_t sz = dv_dtype_size(FT(LOAD2DT, dtype)), nf = sz == 2 ? 1 : 2, sq = nf * 512;
+    const uint64_t rep = FI(LOAD2DT, repeat), base = FI(LOAD2DT, base_idx), ss = FI(LOAD2DT, src_stride);
+    const uint64_t step = (FI(LOAD2DT, dst_gap) + 1) * 512, fstep = (FI(LOAD2DT, dst_frac_gap) + 1) * 512;
+    uint8_t f[2][512];
+    for (uint64_t i = 0; i < rep; i++) {
+        transpose_square(f[0], f[1], s + (base + i * ss) * sq, sz);
+        for (uint64_t j = 0; j < nf; j++)
+            memcpy(d + i * step + j * fstep, f[j], 512);
+    }
+}
+
 /* Repeat r: all 8 source elements are read, then datablocks 0..7 are written in order. */
 static void exec_vbrcb(const dv_insn_t *in, dv_mem_t *m)
 {
@@ -304,6 +343,7 @@ static int exec_check(const dv_insn_t *in, const dv_op_spec_t *os, dv_error_t *e
             return dv_error_set(err, DV_ERR_UNSUPPORTED, NULL, (int)in->line, 0,
                                 "%s: transpose is only for 16-bit types", os->mnemonic);
         break;
+    case DV_FORM_LOAD2DT: t = FT(LOAD2DT, dtype); break;
     case DV_FORM_IMG2COL:
         t = FT(IMG2COL, dtype);
         if (dv_sem_dtype_ok(os, t)) {
@@ -419,6 +459,7 @@ int dv_exec(const dv_insn_t *in, const dv_vstate_t *vs, dv_mem_t *m, dv_error_t 
     switch (os->form) {
     case DV_FORM_ND2NZ: exec_nd2nz(in, m); break;
     case DV_FORM_LOAD2D: exec_load2d(in, m); break;
+    case DV_FORM_LOAD2DT: exec_load2dt(in, m); break;
     case DV_FORM_IMG2COL: exec_img2col(in, m); break;
     case DV_FORM_FILL: exec_fill(in, m); break;
     case DV_FORM_MMAD:

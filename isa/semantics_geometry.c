@@ -553,6 +553,15 @@ int dv_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_M
         range_set(&out[n++], FA(LOAD2D, src), base * 512, (base + (rep - 1) * FI(LOAD2D, src_stride) + 1) * 512, false);
         return n;
     }
+    case DV_FORM_LOAD2DT: {
+        const uint64_t rep = FI(LOAD2DT, repeat), base = FI(LOAD2DT, base_idx);
+        const uint64_t nf = dv_dtype_size(FT(LOAD2DT, dtype)) == 2 ? 1 : 2;
+        range_set(&out[n++], FA(LOAD2DT, dst), 0,
+                  ((rep - 1) * (FI(LOAD2DT, dst_gap) + 1) + (nf - 1) * (FI(LOAD2DT, dst_frac_gap) + 1) + 1) * 512, true);
+        range_set(&out[n++], FA(LOAD2DT, src), base * nf * 512,
+                  (base + (rep - 1) * FI(LOAD2DT, src_stride) + 1) * nf * 512, false);
+        return n;
+    }
     case DV_FORM_FILL: {
         const uint64_t rep = FI(FILL, rows), bl = FI(FILL, blocks);
         range_set(&out[n++], FA(FILL, dst), 0, ((rep - 1) * (bl + FI(FILL, dst_gap)) + bl) * 512, true);
@@ -714,6 +723,10 @@ int dv_xfer_shape(const dv_insn_t *in, dv_xfer_t *x)
         }
         return 0;
     }
+    case DV_FORM_LOAD2DT: /* whole squares: 2 fractals each (8-, 32-bit), 1 (16-bit) */
+        x->src_bytes = x->dst_bytes =
+            FI(LOAD2DT, repeat) * (dv_dtype_size(FT(LOAD2DT, dtype)) == 2 ? 1 : 2) * 512;
+        return 0;
     case DV_FORM_FILL: /* the blocks written; nothing is read */
         x->src_bytes = 0;
         x->dst_bytes = FI(FILL, rows) * FI(FILL, blocks) * 512;

@@ -28,7 +28,8 @@ AiCore::Params AiCore::Params::from(const dv_config_t &cfg, dv_core_type_t type)
         p.topo.buffer_align[sp] = dv_topo_buffer_align(&cfg, static_cast<dv_space_t>(sp));
     }
     p.chip = {cfg.chip_kernel_start_cycles, cfg.chip_block_start_cycles, cfg.chip_layout == DV_LAYOUT_SPLIT,
-              cfg.chip_gm_to_l0, cfg.chip_dma_pad, cfg.chip_l0c_to_ub, cfg.chip_freq_mhz, cfg.chip_sys_counter_mhz};
+              cfg.chip_gm_to_l0, cfg.chip_dma_pad, cfg.chip_l0c_to_ub, cfg.chip_load_transpose, cfg.chip_freq_mhz,
+              cfg.chip_sys_counter_mhz};
     p.scalar.issue_cycles = cfg.scalar_issue_cycles;
     p.scalar.load_cycles = cfg.scalar_load_cycles;
     p.scalar.store_cycles = cfg.scalar_store_cycles;
@@ -275,6 +276,10 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
         free_[p] = done_[p] = t_;
         busy_end_[p] = std::max(busy_end_[p], t_);
     }
+    acc_lo_ = acc_hi_ = 0;
+    acc_done_ = t_;
+    unit_[0].clear();
+    unit_[1].clear();
     for (auto &f : flags_) {
         f.set = false;
         f.issued = 0;
@@ -467,7 +472,9 @@ bool AiCore::head_ready(int p, cycles_t &t, Block &why)
             why = Block::Flag;
             return false;
         }
-        t = std::max({base, done_[p], f.cleared});
+        // It does not block its pipe (ref 4.2): it takes its slot in order and fires once every
+        // earlier instruction of the pipe has completed (start_head).
+        t = std::max(base, f.cleared);
         return true;
     }
     case DV_OP_set_cross_flag:
@@ -492,10 +499,71 @@ bool AiCore::head_ready(int p, cycles_t &t, Block &why)
         t = std::max(base, c.front().time + p_.sync.cross_latency_cycles);
         return true;
     }
-    default:
-        t = base;
+    default: {
+        t = p == DV_PIPE_M ? std::max(base, acc_wait(e)) : base;
+        if ((p == DV_PIPE_M || p == DV_PIPE_FIX) && unit_flag(in)) {
+            const Unit *u = unit_before(p == DV_PIPE_M ? 1 : 0, e);
+            if (u && !u->started) { // the instruction that hands the tile over has not started yet
+                why = Block::Flag;
+                return false;
+            }
+            if (u)
+                t = std::max(t, u->first);
+        }
         return true;
     }
+    }
+}
+
+// The unit_flag field as the hardware reads its two bits (page UnitFlag: 2'b10 on, 2'b11 on and
+// hand over): 0 and 1 are off, 2 on, 3 on and hand the tile over.
+int AiCore::unit_flag(const dv_insn_t &in)
+{
+    int64_t v = 0;
+    switch (dv_op_spec(static_cast<dv_op_t>(in.op))->form) {
+    case DV_FORM_MMAD: v = in.f[DV_FLD(MMAD, unit_flag)].i; break;
+    case DV_FORM_MMADB: v = in.f[DV_FLD(MMADB, unit_flag)].i; break;
+    case DV_FORM_FIXPIPE: v = in.f[DV_FLD(FIXPIPE, unit_flag)].i; break;
+    default: break;
+    }
+    return v & 2 ? static_cast<int>(v) : 0;
+}
+
+// The L0C bytes an instruction writes (write) or reads: the hull of its footprint's L0C ranges.
+bool AiCore::l0c_range(const Entry &e, bool write, uint64_t &lo, uint64_t &hi)
+{
+    bool any = false;
+    for (int k = 0; k < e.nr; k++)
+        if (e.r[k].space == DV_SPACE_L0C && (e.r[k].write != 0) == write) {
+            lo = any ? std::min(lo, e.r[k].lo) : e.r[k].lo;
+            hi = any ? std::max(hi, e.r[k].hi) : e.r[k].hi;
+            any = true;
+        }
+    return any;
+}
+
+// The latest unit_flag-3 instruction of `side` (0 mmad, 1 FixPipe) before e in program order whose
+// L0C bytes overlap e's (an mmad's writes, a FixPipe's reads); null when there is none.
+const AiCore::Unit *AiCore::unit_before(int side, const Entry &e) const
+{
+    uint64_t lo, hi;
+    if (!l0c_range(e, side == 1, lo, hi))
+        return nullptr;
+    for (auto it = unit_[side].rbegin(); it != unit_[side].rend(); ++it)
+        if (it->index < e.index)
+            return it->lo < hi && lo < it->hi ? &*it : nullptr;
+    return nullptr;
+}
+
+// The cube accumulates in L0C: an mmad that reads the L0C bytes the previous M instruction writes
+// (init off: C += A x B onto the same tile) waits for that instruction's completion, so its
+// latency (cube.latency_cycles) is not hidden behind the next slice of the same tile.
+cycles_t AiCore::acc_wait(const Entry &e) const
+{
+    for (int k = 0; k < e.nr; k++)
+        if (e.r[k].space == DV_SPACE_L0C && !e.r[k].write && e.r[k].lo < acc_hi_ && acc_lo_ < e.r[k].hi)
+            return acc_done_;
+    return 0;
 }
 
 bool AiCore::scalar_ready(cycles_t &t, Block &why)
@@ -599,6 +667,10 @@ int AiCore::check_access(const Entry &e, dv_error_t *err)
     default:
         break;
     }
+    if ((in.op == DV_OP_load_cbuf_to_ca_transpose || in.op == DV_OP_load_cbuf_to_cb_transpose) &&
+        !p_.chip.load_transpose)
+        return locate(err, DV_ERR_UNSUPPORTED, in, e.index,
+                      "transposing L1 -> L0 loads are not available on this chip (chip.load_transpose)");
     if ((in.op == DV_OP_load_gm_to_ca || in.op == DV_OP_load_gm_to_cb) && !p_.chip.gm_to_l0)
         return locate(err, DV_ERR_UNSUPPORTED, in, e.index, "GM -> L0 loads are not available on this chip (chip.gm_to_l0)");
     if ((in.op == DV_OP_copy_gm_to_ubuf_align || in.op == DV_OP_copy_ubuf_to_gm_align) && !p_.chip.dma_pad)
@@ -846,6 +918,16 @@ int AiCore::issue(dv_error_t *err)
     int rc = check_access(e, err);
     if (rc != DV_OK)
         return rc;
+    if ((p == DV_PIPE_M || p == DV_PIPE_FIX) && unit_flag(in) == 3) {
+        Unit u{};
+        u.index = e.index;
+        if (l0c_range(e, p == DV_PIPE_M, u.lo, u.hi)) {
+            auto &v = unit_[p == DV_PIPE_M ? 0 : 1];
+            if (v.size() >= 2 * kUnitKeep) // keep the newest: the older are behind every queue head
+                v.erase(v.begin(), v.begin() + kUnitKeep);
+            v.push_back(u);
+        }
+    }
     return DV_OK;
 }
 
@@ -879,13 +961,14 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
             path_.assign(pred, a.node);
         break;
     }
-    case DV_OP_set_flag:
     case DV_OP_set_cross_flag:
     case DV_OP_pipe_barrier:
         if (done_[p] == t)
             pred = done_ref(p);
         break;
     default:
+        if (p == DV_PIPE_M && t > free_[p] && t == done_[p] && t == acc_wait(e))
+            pred = done_ref(p); // the accumulation it continues
         break;
     }
     if (!pred)
@@ -903,10 +986,18 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
                           dv_pipe_name(static_cast<dv_pipe_t>(p)), dv_pipe_name(static_cast<dv_pipe_t>(in.f[DV_FLD(FLAG, dst)].i)),
                           static_cast<long long>(in.f[DV_FLD(FLAG, id)].i));
         }
+        // Fires when the pipe's earlier work has completed (done_), which may be after t: the
+        // pipe goes on meanwhile; the flag's path node is then that completion.
         f.set = true;
-        f.time = t;
+        f.time = std::max(t, done_[p]);
         f.vc = hz_.clock(static_cast<dv_pipe_t>(p));
-        path_.assign(f.node, node);
+        if (f.time > t) {
+            const Ref fired = done_ref(p);
+            path_.assign(f.node, fired);
+            path_.release(fired);
+        } else {
+            path_.assign(f.node, node);
+        }
         free_[p] = std::max(free_[p], t);
         invalidate(static_cast<int>(in.f[DV_FLD(FLAG, dst)].i));
         break;
@@ -969,6 +1060,19 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
             c = dma_[p]->cost(in, t, chip_.gm_addrs());
             counters_.stall[p][c.mem_hbm ? DV_STALL_HBM : DV_STALL_L2] += c.mem_wait;
         }
+        // Unit flags: the instruction streams behind the one that hands the tile over (head_ready
+        // started it at that one's first fractal): it cannot finish its last fractal before that one
+        // has, plus its own time for one fractal.
+        const int uf = (p == DV_PIPE_M || p == DV_PIPE_FIX) ? unit_flag(in) : 0;
+        const cycles_t frac = p == DV_PIPE_M ? unit_step(in, c) : dv_ceil_div(1024, p_.dma.fix.l0c_bytes_per_cycle);
+        if (uf) {
+            if (const Unit *u = unit_before(p == DV_PIPE_M ? 1 : 0, e)) {
+                if (u->last + frac > t + c.occupy + c.latency)
+                    c.occupy = u->last + frac - t - c.latency;
+                if (check_hazards_)
+                    hz_.merge(static_cast<dv_pipe_t>(p), u->vc);
+            }
+        }
         if (in.op == DV_OP_vreducev2) // RSVD_CNT: what get_rsvd_cnt reads
             rsvd_cnt_ = dv_rsvd_count(&in, &e.vs, data_ ? view_.buf[DV_SPACE_UB] : nullptr);
         if (data_) {
@@ -982,10 +1086,26 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
         if (check_hazards_)
             hz_.execute(static_cast<dv_pipe_t>(p), e.vc, e.index, in.line, e.r, e.nr,
                         [this](const dv_hazard_t &h) { chip_.report_hazard(index_, block_, sub_, h); });
+        if (uf == 3) // it hands its L0C tile over: to the FixPipes (mmad) or the next mmads (FixPipe)
+            for (Unit &u : unit_[p == DV_PIPE_M ? 0 : 1])
+                if (u.index == e.index) {
+                    u.started = true;
+                    u.first = p == DV_PIPE_M ? t + frac + c.latency : t + frac;
+                    u.last = end;
+                    u.vc = hz_.clock(static_cast<dv_pipe_t>(p));
+                    invalidate(p == DV_PIPE_M ? DV_PIPE_FIX : DV_PIPE_M);
+                }
         for (int k = 0; k < e.nr; k++)
             if (e.r[k].space != DV_SPACE_GM)
                 buf_[e.r[k].space]->access(e.r[k], t, end);
         free_[p] = t + c.occupy;
+        if (p == DV_PIPE_M)
+            for (int k = 0; k < e.nr; k++)
+                if (e.r[k].space == DV_SPACE_L0C && e.r[k].write) {
+                    acc_lo_ = e.r[k].lo;
+                    acc_hi_ = e.r[k].hi;
+                    acc_done_ = end;
+                }
         if (end > done_[p]) {
             path_.assign(done_node_[p], node);
             done_key_[p] = key;
@@ -999,7 +1119,10 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
     }
     }
     ops_.cycles[in.op][p] += cycles;
-    if (in.op == DV_OP_set_flag || in.op == DV_OP_set_cross_flag)
+    if (in.op == DV_OP_set_flag) {
+        const Flag &f = flag(p, static_cast<int>(in.f[DV_FLD(FLAG, dst)].i), static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
+        chip_.slice(index_, static_cast<dv_pipe_t>(p), in, f.time, f.time);
+    } else if (in.op == DV_OP_set_cross_flag)
         chip_.slice(index_, static_cast<dv_pipe_t>(p), in, t, t);
     else if (in.op == DV_OP_wait_flag || in.op == DV_OP_wait_cross_flag || in.op == DV_OP_pipe_barrier)
         chip_.slice(index_, static_cast<dv_pipe_t>(p), in, base, t); // the time the pipe was held

@@ -27,6 +27,7 @@
 #include "CubeUnit.h"
 #include "DmaEngine.h"
 #include "HazardChecker.h"
+#include "dv/intmath.h"
 #include "VectorUnit.h"
 #include "dv/kernel.h"
 #include "dv/model.h"
@@ -47,7 +48,7 @@ public:
         } topo;
         struct {
             cycles_t kernel_start_cycles, block_start_cycles;
-            bool split, gm_to_l0, dma_pad, l0c_to_ub; // split: chip.layout is split (cross-core flags)
+            bool split, gm_to_l0, dma_pad, l0c_to_ub, load_transpose; // split: chip.layout is split (cross-core flags)
             uint64_t freq_mhz, sys_counter_mhz;       // get_sys_cnt
         } chip;
         struct {
@@ -263,6 +264,35 @@ private:
     }
     cycles_t free_[DV_PIPE_COUNT] = {}, done_[DV_PIPE_COUNT] = {}, busy_end_[DV_PIPE_COUNT] = {};
     cycles_t ts_ = 0;
+    // The accumulator: the L0C bytes [acc_lo_, acc_hi_) the M pipe's last instruction wrote, complete
+    // at acc_done_.  An mmad that accumulates onto them (reads them) starts after that completion.
+    uint64_t acc_lo_ = 0, acc_hi_ = 0;
+    cycles_t acc_done_ = 0;
+    cycles_t acc_wait(const Entry &e) const;
+    // L0C unit flags (mmad / FixPipe unit_flag 2 or 3; docs/MODEL.md "Unit flags"): the instructions of
+    // unit_flag 3, in program order, that hand L0C over: an mmad (makes its tile readable, fractal by
+    // fractal: the first at `first`, the last at `last`) or a FixPipe (frees it as it reads: `first`
+    // after its start, all by `last`).  A FixPipe of unit_flag 2/3 follows the latest such mmad before
+    // it, an mmad of unit_flag 2/3 the latest such FixPipe, where their L0C bytes overlap.
+    struct Unit {
+        uint64_t index, lo, hi;
+        bool started;
+        cycles_t first, last;
+        VClock vc; // the hazard checker's clock of the releasing pipe after it ran
+    };
+    std::vector<Unit> unit_[2]; // [0]: mmads (M), [1]: FixPipes (FIX)
+    static constexpr size_t kUnitKeep = 64; // more than any queue holds (queue.<pipe>_depth)
+    // The cube cycles of one output fractal (16 x 16 of C) of an mmad of cost c: its cube cycles
+    // over ceil(m / cube.m) x ceil(n / cube.n) fractals.
+    static cycles_t unit_step(const dv_insn_t &in, const Cost &c)
+    {
+        const uint64_t f = dv_ceil_div(static_cast<uint64_t>(in.f[DV_FLD(MMAD, m)].u), 16) *
+                           dv_ceil_div(static_cast<uint64_t>(in.f[DV_FLD(MMAD, n)].u), 16);
+        return dv_ceil_div(c.occupy, f ? f : 1);
+    }
+    static int unit_flag(const dv_insn_t &in);
+    static bool l0c_range(const Entry &e, bool write, uint64_t &lo, uint64_t &hi);
+    const Unit *unit_before(int side, const Entry &e) const;
     std::vector<Flag> flags_;
     dv_vstate_t vs_{};
     uint64_t rsvd_cnt_ = 0; // RSVD_CNT: the count of the last vreducev2 (get_rsvd_cnt)

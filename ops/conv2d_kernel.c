@@ -454,7 +454,7 @@ static void cube_compute(dv_k_t *k, conv_ctx_t *c, const cube_item_t *it, uint64
             *l0c = dvk_que_alloc(k, &c->l0cq);
         dvk_que_deque(k, &c->l0aq);
         dvk_que_deque(k, &c->l0bq);
-        dvk_mmad(k, *l0c, a, bb, c->dt, (int64_t)tk.mc, (int64_t)klc * C0, tk.nc, it->first && kb == 0, 0);
+        dvk_mmad(k, *l0c, a, bb, c->dt, (int64_t)tk.mc, (int64_t)klc * C0, tk.nc, it->first && kb == 0, 0, 0);
         dvk_que_free(k, &c->l0aq, a);
         dvk_que_free(k, &c->l0bq, bb);
     }
@@ -475,7 +475,7 @@ static void cube_out_split(dv_k_t *k, conv_ctx_t *c, uint64_t task)
     const uint64_t l0c = dvk_que_deque(k, &c->l0cq);
     const uint64_t dst = (((uint64_t)tk.n * t->n1 + tk.co0 / C0) * ohw + tk.m0) * BLK;
     dvk_copy_matrix_cc_to_gm(k, dvk_gm(k, t->arg_y5, dst), l0c, tk.nc, (int64_t)tk.mc, (int64_t)dv_round_up(tk.mc, C0),
-                             (int64_t)ohw, quant_of(c->dt), t->relu && !t->bias, 0);
+                             (int64_t)ohw, quant_of(c->dt), t->relu && !t->bias, 0, 0);
     dvk_que_free(k, &c->l0cq, l0c);
     if (c->acks_pending >= ACK_WINDOW) {
         dvk_wait_cross_flag(k, DV_PIPE_FIX, TILE_ACK);
@@ -504,7 +504,7 @@ static void cube_out_coupled(dv_k_t *k, conv_ctx_t *c, uint64_t task)
             const uint64_t pc = dv_min_u64(t->p, tk.mc - ms);
             dvk_copy_matrix_cc_to_ubuf(k, c->stage, l0c + ((uint64_t)q * rows + ms) * C0 * 4, nco, (int64_t)pc,
                                        (int64_t)rows, (int64_t)dv_round_up(pc, C0), quant_of(c->dt),
-                                       t->relu && !t->bias, 0);
+                                       t->relu && !t->bias, 0, 0);
             if (t->bias && ms == 0) {
                 const uint64_t b = dvk_que_deque(k, &c->inq);
                 bias_broadcast(k, c, b, nco);

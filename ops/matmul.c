@@ -55,7 +55,8 @@ static const dv_oparam_spec_t params[] = {
     {"out-dtype", DV_OPT_DTYPE, "auto", 0, 0, DT_F16 | DT_BF16 | DT_F32 | DT_S32,
      "type of C; auto: the input's own (int8: int32); float inputs may give fp16|bf16|fp32 (quantPre)"},
     {"b-transposed", DV_OPT_BOOL, "off", 0, 1, 0,
-     "B is given as [N,K]: C = A x B^T (required for int8 and fp32)"},
+     "B is given as [N,K]: C = A x B^T; off: B[K,N], transposed into L0B (int8 and fp32 need "
+     "chip.load_transpose, base-n a multiple of 32 for int8, base-k of 16 for fp32)"},
     {"base-m", DV_OPT_INT, "128", 16, 4080, 0, "rows of the L0 tile (L0A, L0C); a multiple of 16"},
     {"base-n", DV_OPT_INT, "256", 16, 4080, 0, "columns of the L0 tile (L0B, L0C); a multiple of 16"},
     {"base-k", DV_OPT_INT, "auto", 1, 4095, 0,
@@ -234,11 +235,11 @@ static int mm_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
                                   it == DV_DT_S8 ? "int8 accumulates in int32 and the output is int32"
                                                  : "float inputs accumulate in fp32 and give fp16, bf16 or fp32");
     const uint64_t isz = dv_dtype_size(it), osz = dv_dtype_size(ot), K0 = 32 / isz;
-    if (!bt && isz != 2)
+    if (!bt && isz != 2 && !cfg->chip_load_transpose)
         return dv_ops_param_error(err, "b-transposed",
-                                  "--dtype %s needs B given as [N,K] (--b-transposed): B[K,N] must be transposed into "
-                                  "L0B's ZN fractals and load_cbuf_to_cb transposes 16-bit fractals only",
-                                  dv_ops_dtype_name(it));
+                                  "--dtype %s with B given as [K,N] needs the transposing L1 -> L0B load "
+                                  "(load_cbuf_to_cb_transpose), which profile %s lacks (chip.load_transpose is "
+                                  "false): give B as [N,K] (--b-transposed on)", dv_ops_dtype_name(it), cfg->chip_name);
     if (!cfg->chip_has_fix_pipe && !cfg->chip_l0c_to_ub)
         return dv_error_set(err, DV_ERR_UNSUPPORTED, NULL, 0, 0,
                             "matmul: profile %s has neither a FIX pipe (chip.has_fix_pipe) nor an L0C -> UB path "
@@ -269,6 +270,14 @@ static int mm_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     if (req_bk % K0)
         return dv_ops_param_error(err, "base-k", "%llu is not a multiple of %llu (32 bytes of %s, a fractal's K)",
                                   (unsigned long long)req_bk, (unsigned long long)K0, dv_ops_dtype_name(it));
+    /* B[K,N] of 8- and 32-bit types goes to L0B in squares of two fractals (load_cbuf_to_cb_transpose):
+     * 32 columns of N (int8) or 16 rows of K (fp32) at a time */
+    if (!bt && isz == 1 && req_bn % 32)
+        return dv_ops_param_error(err, "base-n", "%llu is not a multiple of 32: int8 B[K,N] reaches L0B in 32 x 32 "
+                                  "squares (32 columns of N each)", (unsigned long long)req_bn);
+    if (!bt && isz == 4 && req_bk % 16)
+        return dv_ops_param_error(err, "base-k", "%llu is not a multiple of 16: fp32 B[K,N] reaches L0B in 16 x 16 "
+                                  "squares (16 rows of K each)", (unsigned long long)req_bk);
     const uint64_t rounds = (uint64_t)v->v[P_M_ROUNDS].i;
 
     /* 3. fit the buffers (docs/OPS.md, "Tilings that always fit"): every size is what the kernel
@@ -405,9 +414,15 @@ static int mm_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     t.M = M;
     t.N = N;
     t.K = K;
+    if ((!bt && isz == 1 && f.bn % 32) || (!bt && isz == 4 && f.bk % 16))
+        return dv_ops_param_error(err, !bt && isz == 1 ? "base-n" : "base-k",
+                                  "the tiling that fits (base-n %llu, base-k %llu) cannot hold whole B[K,N] squares of "
+                                  "%s: give smaller values of the other tiling parameters",
+                                  (unsigned long long)f.bn, (unsigned long long)f.bk, dv_ops_dtype_name(it));
     t.bm = (uint32_t)fit_clamp(f.bm, M, 16);
-    t.bn = (uint32_t)fit_clamp(f.bn, N, 16);
-    t.bk = (uint32_t)fit_clamp(f.bk, K, K0);
+    /* B[K,N] squares (8-, 32-bit): whole ones in a full tile */
+    t.bn = (uint32_t)fit_clamp(f.bn, N, !bt && isz == 1 ? 32 : 16);
+    t.bk = (uint32_t)fit_clamp(f.bk, K, !bt && isz == 4 ? 16 : K0);
     t.ks = (uint32_t)dv_ceil_div(K, t.bk);
     t.ska = (uint32_t)dv_min_u64(f.ska, t.ks);
     t.skb = (uint32_t)dv_min_u64(f.skb, t.ks);
@@ -548,6 +563,33 @@ static void nd2nz(dv_k_t *k, uint64_t dst, uint64_t src, dv_dtype_t t, uint64_t 
     }
 }
 
+/* fp32 B[K,N] (rows x cols, row stride `stride` elements) -> L1 as blocks of 16 rows: block g holds its
+ * 8-column fractals side by side (2 x ceil(cols / 16) of them), so each 16 x 16 square of B is two
+ * adjacent fractals, as load_cbuf_to_cb_transpose reads 32-bit squares.  One 16-row matrix per block
+ * (nd_num of them per instruction); one-row matrices when the GM row stride exceeds its field. */
+static void nd2nz_k16(dv_k_t *k, uint64_t dst, uint64_t src, uint64_t rows, uint64_t cols, uint64_t stride)
+{
+    const uint64_t blk = 2 * dv_ceil_div(cols, 16) * 512; /* bytes of one 16-row block */
+    const uint64_t full = rows / 16, tail = rows % 16;
+    if (stride <= 65535) {
+        for (uint64_t g = 0; g < full; g += 4095) {
+            const uint64_t n = dv_min_u64(4095, full - g);
+            dvk_copy_gm_to_cbuf_nd2nz(k, dst + g * blk, src + g * 16 * stride * 4, DV_DT_F32, (int64_t)n, 16,
+                                      (int64_t)cols, (int64_t)(16 * stride), (int64_t)stride, 16, 1,
+                                      (int64_t)(blk / 32));
+        }
+        if (tail)
+            dvk_copy_gm_to_cbuf_nd2nz(k, dst + full * blk, src + full * 16 * stride * 4, DV_DT_F32, 1, (int64_t)tail,
+                                      (int64_t)cols, 0, (int64_t)stride, 16, 1, 0);
+        return;
+    }
+    for (uint64_t g = 0; g * 16 < rows; g++) { /* each row its own matrix, 32 bytes after the last */
+        const uint64_t n = dv_min_u64(16, rows - g * 16);
+        dvk_copy_gm_to_cbuf_nd2nz(k, dst + g * blk, src + g * 16 * stride * 4, DV_DT_F32, (int64_t)n, 1,
+                                  (int64_t)cols, (int64_t)stride, 1, 16, 1, 1);
+    }
+}
+
 /* load2d of `repeat` fractals, split at the repeat field's limit (DV_REPEAT_MAX fractals). */
 static void load2d(dv_k_t *k, bool to_b, uint64_t dst, uint64_t src, dv_dtype_t t, uint64_t base, uint64_t repeat,
                    uint64_t stride, uint64_t gap, bool transpose)
@@ -589,9 +631,11 @@ static void issue_b(dv_k_t *k, mm_walk_t *w, uint64_t upto)
         if (t->bt)
             nd2nz(k, buf, dvk_gm(k, w->argmap[ARG_B], (n0 * t->K + k0) * w->isz), (dv_dtype_t)t->it, nt, kn, t->K,
                   dv_round_up(nt, 16));
-        else
+        else if (w->isz == 4)
+            nd2nz_k16(k, buf, dvk_gm(k, w->argmap[ARG_B], (k0 * t->N + n0) * 4), kn, nt, t->N);
+        else /* 16-bit: 16-row fractals; int8: whole 32 x 32 squares */
             nd2nz(k, buf, dvk_gm(k, w->argmap[ARG_B], (k0 * t->N + n0) * w->isz), (dv_dtype_t)t->it, kn, nt, t->N,
-                  dv_round_up(kn, 16));
+                  dv_round_up(kn, w->isz == 1 ? 32 : 16));
         dvk_que_enque(k, &w->qb1, buf);
     }
 }
@@ -611,13 +655,28 @@ static void load_a(dv_k_t *k, const mm_walk_t *w, uint64_t dst, uint64_t a1, uin
 }
 
 /* L1 -> L0B: the slice's K1 x N1 fractals into ZN order (kb*N1 + nb).  B^T in L1 is already in that
- * order (one run); B[K,N] in L1 has fractal (kb, nb) at nb*KL1 + kb and each is transposed. */
+ * order (one run); B[K,N] in L1 has fractal (kb, nb) at nb*KL1 + kb and each is transposed (16-bit).
+ * 8- and 32-bit B[K,N] go in squares of two fractals (load_cbuf_to_cb_transpose):
+ *   int8: L1 square (k32, n32) at n32 * KL1 + k32 (KL1 in 32-row units) gives fractals (k32, 2 n32)
+ *         and (k32, 2 n32 + 1): one instruction per K row of fractals.  With N1 odd the last square's
+ *         second fractal lands on the next row's first, which the next instruction writes after it
+ *         (the plan keeps a full tile's N1 even, so a tail tile has room for the last row's).
+ *   fp32: L1 square (k16, m) at k16 * N1 + m (nd2nz_k16) gives fractals (2 k16, m), (2 k16 + 1, m):
+ *         one instruction per 16 rows of K (the plan keeps a full slice's K1 even). */
 static void load_b(dv_k_t *k, const mm_walk_t *w, uint64_t dst, uint64_t b1, uint64_t kq0, uint64_t kl1, uint64_t nt,
                    uint64_t kb)
 {
     const dv_dtype_t t = (dv_dtype_t)w->t->it;
     const uint64_t N1 = dv_ceil_div(nt, 16), K1 = dv_ceil_div(kb, w->K0);
-    if (w->t->bt)
+    if (!w->t->bt && w->isz == 1) {
+        for (uint64_t q = 0; q < K1; q++)
+            dvk_load_cbuf_to_cb_transpose(k, dst + q * N1 * 512, b1, t, (int64_t)(kq0 + q),
+                                          (int64_t)dv_ceil_div(N1, 2), (int64_t)kl1, 1, 0);
+    } else if (!w->t->bt && w->isz == 4) {
+        for (uint64_t q = 0; q < dv_ceil_div(K1, 2); q++)
+            dvk_load_cbuf_to_cb_transpose(k, dst + 2 * q * N1 * 512, b1, t, (int64_t)((kq0 / 2 + q) * N1),
+                                          (int64_t)N1, 1, 0, (int64_t)(N1 - 1));
+    } else if (w->t->bt)
         load2d(k, true, dst, b1, t, kq0 * N1, K1 * N1, 1, 0, false);
     else if (K1 <= N1)
         for (uint64_t q = 0; q < K1; q++)
@@ -636,7 +695,7 @@ static void drain_ub(dv_k_t *k, const mm_tiling_t *t, dv_que_t *qub, uint32_t ar
         const uint64_t rows = dv_min_u64(t->ub_rows, mt - r);
         uint64_t ub = dvk_que_alloc(k, qub);
         dvk_copy_matrix_cc_to_ubuf(k, ub, co + r * 64, (int64_t)nt, (int64_t)rows, (int64_t)dv_round_up(mt, 16),
-                                   (int64_t)(row_al / osz), t->quant, t->relu, 1);
+                                   (int64_t)(row_al / osz), t->quant, t->relu, 1, 0);
         dvk_que_enque(k, qub, ub);
         ub = dvk_que_deque(k, qub);
         const uint64_t gm = dvk_gm(k, arg_c, ((m0 + r) * t->N + n0) * osz), gap = (t->N - nt) * osz;
@@ -691,7 +750,7 @@ static void sink_tile(dv_k_t *k, const mm_tiling_t *t, const dv_cube_sink_t *sin
     if (ti >= sink->slots) /* the AIVs have read this slot's previous tile */
         dvk_wait_cross_flag(k, DV_PIPE_FIX, sink->ack_flag);
     dvk_copy_matrix_cc_to_gm(k, dvk_gm(k, sink->ws_arg, off), c, (int64_t)nt, (int64_t)mt, (int64_t)dv_round_up(mt, 16),
-                             (int64_t)t->bn, t->quant, t->relu, 1);
+                             (int64_t)t->bn, t->quant, t->relu, 1, 0);
     dvk_set_cross_flag(k, DV_PIPE_FIX, 2, sink->done_flag);
 }
 
@@ -750,8 +809,8 @@ static void mm_body(dv_k_t *k, const mm_tiling_t *t, const uint32_t *argmap, con
                 const uint64_t j = ti * w.gb + s / t->skb;
                 issue_b(k, &w, dv_min_u64(j + t->l1b_bufs - 1, total_b - 1));
                 b1 = dvk_que_deque(k, &w.qb1);
-                kl1_b =
-                    dv_ceil_div(dv_min_u64((uint64_t)t->skb * t->bk, t->K - k0), 16); /* B[K,N]: K rows of the group */
+                /* B[K,N]: K rows of the group, in fractal rows (16-bit) or squares (int8: 32 rows) */
+                kl1_b = dv_ceil_div(dv_min_u64((uint64_t)t->skb * t->bk, t->K - k0), w.isz == 1 ? 32 : 16);
             }
             const uint32_t d = (uint32_t)(slice % t->l0_depth);
             /* MTE1: this slice into L0A/L0B buffer d once the cube is done with it */
@@ -765,7 +824,7 @@ static void mm_body(dv_k_t *k, const mm_tiling_t *t, const uint32_t *argmap, con
                 dvk_que_free(k, &w.qb1, b1);
             /* M: accumulate the slice */
             dvk_wait_flag(k, DV_PIPE_MTE1, DV_PIPE_M, ev_ready[d]);
-            dvk_mmad(k, co, a2[d], b2[d], it, (int64_t)mt, (int64_t)kb, (int64_t)nt, s == 0, 0);
+            dvk_mmad(k, co, a2[d], b2[d], it, (int64_t)mt, (int64_t)kb, (int64_t)nt, s == 0, 0, 0);
             dvk_set_flag(k, DV_PIPE_M, DV_PIPE_MTE1, ev_free[d]);
         }
         dvk_que_enque(k, &qc1, co);
@@ -778,7 +837,7 @@ static void mm_body(dv_k_t *k, const mm_tiling_t *t, const uint32_t *argmap, con
         else
             dvk_copy_matrix_cc_to_gm(k, dvk_gm(k, argmap[ARG_C], (m0 * t->N + n0) * dv_dtype_size((dv_dtype_t)t->ot)), c,
                                      (int64_t)nt, (int64_t)mt, (int64_t)dv_round_up(mt, 16), (int64_t)t->N, t->quant,
-                                     t->relu, 1);
+                                     t->relu, 1, 0);
         dvk_que_free(k, &qc1, c);
     }
     for (uint32_t d = 0; d < t->l0_depth; d++) /* consume the last frees */
@@ -823,7 +882,7 @@ static void mm_cube_l0c_to_ub(dv_k_t *k, const dv_op_plan_t *plan, uint64_t ub, 
 {
     const mm_tiling_t *t = (const mm_tiling_t *)plan->tiling;
     dvk_copy_matrix_cc_to_ubuf(k, ub, l0c + r * 64, (int64_t)nt, (int64_t)rows, (int64_t)m_al, (int64_t)pitch,
-                               t->quant, t->relu, 1);
+                               t->quant, t->relu, 1, 0);
 }
 
 static void mm_cube_run(dv_k_t *k, const dv_op_plan_t *plan, const uint32_t *argmap, const dv_cube_sink_t *sink)

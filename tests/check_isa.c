@@ -488,7 +488,7 @@ START_TEST(test_isa_hardware_limits)
                 repeats++;
             }
     }
-    ck_assert_int_eq(repeats, 16); /* LOAD2D and the fifteen vector forms with a repeat count */
+    ck_assert_int_eq(repeats, 17); /* LOAD2D, LOAD2DT and the fifteen vector forms with a repeat count */
 }
 END_TEST
 

@@ -230,9 +230,9 @@ START_TEST(test_trace_canonical_text_round_trip)
         "vdup dst=ub:0x0 dtype=f16 scalar=-inf repeat=1 dst_blk=1 dst_rep=8",
         "vdup dst=ub:0x0 dtype=f16 scalar=nan repeat=1 dst_blk=1 dst_rep=8",
         "vcmp dst=ub:0x0 src0=ub:0x0 src1=ub:0x0 dtype=s32 cmp=ge repeat=3 src0_blk=1 src1_blk=1 src0_rep=8 src1_rep=8",
-        "mmad c=l0c:0x0 a=l0a:0x0 b=l0b:0x200 dtype=s8 m=16 k=32 n=16 init=0 gemv=0",
+        "mmad c=l0c:0x0 a=l0a:0x0 b=l0b:0x200 dtype=s8 m=16 k=32 n=16 init=0 gemv=0 unit_flag=0",
         "copy_matrix_cc_to_gm dst=x+0x0 src=l0c:0x0 n_size=16 m_size=16 src_stride=16 dst_stride=4294967295 "
-        "quant=bf16 relu=1 nz2nd=0",
+        "quant=bf16 relu=1 nz2nd=0 unit_flag=0",
         "vconv dst=ub:0x0 src=ub:0x0 dst_type=f16 src_type=f32 round=a repeat=1 dst_blk=1 src_blk=1 dst_rep=4 src_rep=8",
     };
     dv_arg_t args[1] = {make_arg("x", 65536, DV_DT_F16, DV_ARG_IN, DV_INIT_ZERO, 0, NULL)};

@@ -5,6 +5,7 @@
  * Matmul API", names the asc-devkit file each mapping comes from):
  *   DataCopy(L1, GM, Nd2NzParams)      copy_gm_to_cbuf_nd2nz (MTE2)
  *   LoadData(L0A/L0B, L1, 2D params)   load_cbuf_to_ca / load_cbuf_to_cb (MTE1)
+ *   LoadDataWithTranspose(L0A/L0B, L1) load_cbuf_to_ca_transpose / load_cbuf_to_cb_transpose (MTE1)
  *   LoadData(L0A/L0B, GM, 2D params)   load_gm_to_ca / load_gm_to_cb (MTE2)
  *   Mmad                               mmad (M)
  *   Mmad with a bias tensor in C2      mmad_bias (M): C starts from the BiasTable
@@ -73,10 +74,36 @@ struct LoadData2DParams {
 };
 using LoadData2dParams = LoadData2DParams;
 
+/* LoadDataWithTranspose: repeatTimes squares, the i-th from square startIndex + i * srcStride of the
+ * source (a square: two 512-byte fractals of 8- or 32-bit types, 32 x 32 or 16 x 16 elements; one of
+ * 16-bit types), transposed and written as fractals: fractal j of repeat i at fractal
+ * i * (dstGap + 1) + j * (dstFracGap + 1) of the destination.  addrMode 1 is not modelled. */
+struct LoadData2dTransposeParams {
+    LoadData2dTransposeParams() {}
+    LoadData2dTransposeParams(uint16_t startIndexIn, uint8_t repeatTimesIn, uint16_t srcStrideIn, uint16_t dstGapIn,
+                              uint16_t dstFracGapIn, uint8_t addrModeIn)
+        : startIndex(startIndexIn), repeatTimes(repeatTimesIn), srcStride(srcStrideIn), dstGap(dstGapIn),
+          dstFracGap(dstFracGapIn), addrMode(addrModeIn)
+    {
+    }
+    LoadData2dTransposeParams(uint16_t startIndexIn, uint8_t repeatTimesIn, uint16_t srcStrideIn, uint16_t dstGapIn,
+                              uint16_t dstFracGapIn)
+        : startIndex(startIndexIn), repeatTimes(repeatTimesIn), srcStride(srcStrideIn), dstGap(dstGapIn),
+          dstFracGap(dstFracGapIn)
+    {
+    }
+    uint16_t startIndex = 0;
+    uint8_t repeatTimes = 0;
+    uint16_t srcStride = 0;
+    uint16_t dstGap = 0;
+    uint16_t dstFracGap = 0;
+    uint8_t addrMode = 0;
+};
+
 /* C[m, n] (+)= A[m, k] x B[k, n].  cmatrixInitVal: start from zero; isBias (or cmatrixInitVal false):
  * accumulate onto C; cmatrixSource: start from the BiasTable (set by the Mmad that takes a bias
- * tensor).  unitFlag 2/3 pairs the Mmad with a Fixpipe of the same unitFlag without SetFlag/WaitFlag
- * (see Mmad). */
+ * tensor).  unitFlag 2/3 pairs the Mmad with a Fixpipe of unitFlag 2/3 without SetFlag/WaitFlag
+ * (the unit flags, docs/MODEL.md). */
 struct MmadParams {
     MmadParams() {}
     MmadParams(uint16_t mIn, uint16_t nIn, uint16_t kIn, bool isBiasIn, int32_t fmOffsetIn, bool enSsparseIn,
@@ -194,66 +221,17 @@ inline void need_space(const AscendC::LocalTensor<T> &t, dv_space_t s, const cha
 }
 
 /* Unit flags (Mmad / Fixpipe unitFlag 2 and 3): the hardware orders an Mmad and the Fixpipe reading
- * its L0C by per-512-byte flags instead of events.  Modelled per instruction: an Mmad with unitFlag 3
- * sets an M -> FIX event that the next Fixpipe with a unitFlag waits for, and a Fixpipe with unitFlag
- * 3 sets a FIX -> M event that the next Mmad with a unitFlag waits for.  The unit flags are not event
- * flags, so a kernel may use every event id beside them: the two ids are the highest free ones of
- * their pipe pairs (kernels count from EVENT_ID0 up), taken on first use; state is per stream (each
- * stream runs on its own thread). */
-struct UnitFlags {
-    int mfix = -1, fixm = -1;
-    bool mfix_set = false, fixm_set = false;
-};
-inline thread_local UnitFlags g_unit;
+ * its L0C by per-512-byte flags instead of events; the instructions carry unitFlag and the model
+ * orders them (docs/MODEL.md, "Unit flags": the Fixpipe drains the tile while the Mmad runs). */
 
-/* Before an instruction on `waiter` that consumes the other side's flag; after one that sets its own. */
-inline void unit_wait(dv_k_t *c, bool on_fix)
-{
-    UnitFlags &u = g_unit;
-    if (on_fix && u.mfix_set) {
-        dvk_wait_flag(c, DV_PIPE_M, DV_PIPE_FIX, u.mfix);
-        u.mfix_set = false;
-    } else if (!on_fix && u.fixm_set) {
-        dvk_wait_flag(c, DV_PIPE_FIX, DV_PIPE_M, u.fixm);
-        u.fixm_set = false;
-    }
-}
-/* The highest free event id of a pipe pair: the pool hands out the lowest, so take and give back. */
-inline int event_alloc_top(dv_k_t *c, dv_pipe_t src, dv_pipe_t dst)
-{
-    const int top = (int)dvk_config(c)->sync_event_ids - 1;
-    int taken[16], n = 0, id;
-    while ((id = dvk_event_alloc(c, src, dst)) < top && n < 16)
-        taken[n++] = id;
-    while (n > 0)
-        dvk_event_free(c, src, dst, taken[--n]);
-    return id;
-}
-
-inline void unit_set(dv_k_t *c, bool on_fix)
-{
-    UnitFlags &u = g_unit;
-    int &id = on_fix ? u.fixm : u.mfix;
-    bool &set = on_fix ? u.fixm_set : u.mfix_set;
-    const dv_pipe_t src = on_fix ? DV_PIPE_FIX : DV_PIPE_M, dst = on_fix ? DV_PIPE_M : DV_PIPE_FIX;
-    if (id < 0)
-        id = event_alloc_top(c, src, dst);
-    if (set) /* still unconsumed: the later instruction of the same pipe releases the earlier one too */
-        dvk_wait_flag(c, src, dst, id);
-    dvk_set_flag(c, src, dst, id);
-    set = true;
-}
-
-/* set_fpc: one scalar issue; with the unit-flag bit the pending unit-flag events are consumed. */
+/* set_fpc: one scalar issue.  Resetting the unit flags (isUnitFlag) changes no timing: the model keeps
+ * no flag state that a mismatched Mmad / Fixpipe pair could leave set. */
 inline void fpc_write(dv_k_t *c, bool clear_units)
 {
+    (void)clear_units;
     if (!cube_here(c))
         return;
     dvk_scalar(c, (int64_t)(dvk_config(c)->scalar_issue_cycles ? dvk_config(c)->scalar_issue_cycles : 1));
-    if (clear_units) {
-        unit_wait(c, true);
-        unit_wait(c, false);
-    }
 }
 
 /* Bytes an L0C (NZ, 4-byte) operand of m rows x n columns with `stride` rows per column block spans. */
@@ -427,7 +405,7 @@ inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
         dvac::fail_at(loc, api, "addrMode %u (decreasing addresses) is not supported by dvsim yet", p.addrMode);
     if (p.ifTranspose && sizeof(T) != 2)
         dvac::fail_at(loc, api, "ifTranspose transposes 16-bit fractals; %zu-byte elements need "
-                      "LoadDataWithTranspose, which dvsim does not support yet", sizeof(T));
+                      "LoadDataWithTranspose", sizeof(T));
     dvac::check_aligned(dst, loc, api);
     dvac::check_aligned(src, loc, api);
     dvac::need_bytes(dst, ((uint64_t)(p.repeatTimes - 1) * (p.dstGap + 1u) + 1) * 512, loc, api);
@@ -437,6 +415,41 @@ inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
     (d == DV_SPACE_L0A ? dvk_load_cbuf_to_ca : dvk_load_cbuf_to_cb)(c, dst.addr(), src.addr(), dvac::cube_dtype<T>(),
                                                                     p.startIndex, p.repeatTimes, p.srcStride,
                                                                     p.dstGap, p.ifTranspose);
+}
+
+/* LoadDataWithTranspose L1 -> L0A / L0B: load_cbuf_to_ca_transpose / load_cbuf_to_cb_transpose
+ * (asc-devkit impl/basic_api/dav_c220/kernel_operator_mm_impl.h, LoadData2DL12L0{A,B}TransposeCal). */
+template <typename T>
+inline void LoadDataWithTranspose(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                                  const LoadData2dTransposeParams &p, const dvac::Loc &loc = dvac::Loc::here())
+{
+    const char *api = "LoadDataWithTranspose";
+    const dv_space_t d = dst.space();
+    if (d != DV_SPACE_L0A && d != DV_SPACE_L0B)
+        dvac::fail_at(loc, api, "it loads into L0A (A2) or L0B (B2), not into %s", dvk_space_name(d));
+    dvac::need_space(src, DV_SPACE_L1, "source (A1/B1)", loc, api);
+    static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4,
+                  "LoadDataWithTranspose: dvsim models 8-, 16- and 32-bit types (int4b_t is not supported)");
+    dv_k_t *c = dvac::at(loc);
+    if (p.repeatTimes == 0)
+        return;
+    if (p.addrMode != 0)
+        dvac::fail_at(loc, api, "addrMode %u (decreasing addresses) is not supported by dvsim yet", p.addrMode);
+    if (!dvk_config(c)->chip_load_transpose)
+        dvac::fail_at(loc, api, "profile %s has no transposing L1 -> L0 load (chip.load_transpose)",
+                      dvk_config(c)->chip_name);
+    dvac::check_aligned(dst, loc, api);
+    dvac::check_aligned(src, loc, api);
+    const uint64_t nf = sizeof(T) == 2 ? 1 : 2;
+    dvac::need_bytes(dst, ((uint64_t)(p.repeatTimes - 1) * (p.dstGap + 1u) + (nf - 1) * (p.dstFracGap + 1u) + 1) * 512,
+                     loc, api);
+    dvac::need_bytes(src, ((uint64_t)p.startIndex + (uint64_t)(p.repeatTimes - 1) * p.srcStride + 1) * nf * 512, loc,
+                     api);
+    if (!dvac::cube_here(c))
+        return;
+    (d == DV_SPACE_L0A ? dvk_load_cbuf_to_ca_transpose : dvk_load_cbuf_to_cb_transpose)(
+        c, dst.addr(), src.addr(), dvac::cube_dtype<T>(), p.startIndex, p.repeatTimes, p.srcStride, p.dstGap,
+        p.dstFracGap);
 }
 
 /* LoadData GM -> L0A / L0B: load_gm_to_ca / load_gm_to_cb (512-byte fractals already in GM). */
@@ -505,13 +518,9 @@ inline void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const Loca
                       "Mmad that takes one");
     if (!dvac::mmad_check(dst, fm, filter, p, loc) || !dvac::cube_here(c))
         return;
-    if (p.unitFlag)
-        dvac::unit_wait(c, false);
     /* m = 1 is GEMV on dav-2201 (page GEMV) */
     dvk_mmad(c, dst.addr(), fm.addr(), filter.addr(), dvac::dtype_of<U>(), p.m, p.k, p.n,
-             p.cmatrixInitVal && !p.isBias, p.m == 1);
-    if (p.unitFlag == 3)
-        dvac::unit_set(c, false);
+             p.cmatrixInitVal && !p.isBias, p.m == 1, p.unitFlag);
 }
 
 /* Mmad with a bias: a bias tensor in C2 (the BiasTable, one value of C's type per column) starts the
@@ -535,11 +544,8 @@ inline void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const Loca
     dvac::need_bytes(bias, (uint64_t)p.n * 4, loc, api);
     if (!dvac::cube_here(c))
         return;
-    if (p.unitFlag)
-        dvac::unit_wait(c, false);
-    dvk_mmad_bias(c, dst.addr(), fm.addr(), filter.addr(), dvac::dtype_of<U>(), p.m, p.k, p.n, bias.addr());
-    if (p.unitFlag == 3)
-        dvac::unit_set(c, false);
+    dvk_mmad_bias(c, dst.addr(), fm.addr(), filter.addr(), dvac::dtype_of<U>(), p.m, p.k, p.n, bias.addr(),
+                  p.unitFlag);
 }
 
 /* Fixpipe L0C -> GM: pipe_barrier(FIX), then copy_matrix_cc_to_gm per ND matrix (ROW_MAJOR) or
@@ -574,14 +580,10 @@ inline void Fixpipe(const GlobalTensor<T> &dst, const LocalTensor<U> &src, const
     const uint64_t g = dst.gm(0, (uint64_t)(p.ndNum - 1) * p.dstNdStride * osz + span, loc, api);
     if (!dvac::cube_here(c))
         return;
-    if (p.unitFlag)
-        dvac::unit_wait(c, true);
     dvk_pipe_barrier(c, DV_PIPE_FIX);
     for (uint32_t j = 0; j < p.ndNum; j++)
         dvk_copy_matrix_cc_to_gm(c, g + (uint64_t)j * p.dstNdStride * osz, src.addr() + (uint64_t)j * p.srcNdStride *
-                                 1024, p.nSize, p.mSize, p.srcStride, (int64_t)stride, quant, p.reluEn, nd);
-    if (p.unitFlag == 3)
-        dvac::unit_set(c, true);
+                                 1024, p.nSize, p.mSize, p.srcStride, (int64_t)stride, quant, p.reluEn, nd, p.unitFlag);
 }
 
 /* Fixpipe L0C -> L1 (NZ only, half or bfloat16_t out): copy_matrix_cc_to_cbuf. */
@@ -610,12 +612,8 @@ inline void Fixpipe(const LocalTensor<T> &dst, const LocalTensor<U> &src, const 
     dvac::need_bytes(dst, dvac::nz_span(p.mSize, p.nSize, stride, sizeof(T)), loc, api);
     if (!dvac::cube_here(c))
         return;
-    if (p.unitFlag)
-        dvac::unit_wait(c, true);
     dvk_copy_matrix_cc_to_cbuf(c, dst.addr(), src.addr(), p.nSize, p.mSize, p.srcStride, (int64_t)stride, quant,
-                               p.reluEn, false);
-    if (p.unitFlag == 3)
-        dvac::unit_set(c, true);
+                               p.reluEn, false, p.unitFlag);
 }
 
 } // namespace AscendC
