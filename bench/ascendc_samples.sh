@@ -20,6 +20,8 @@
 # PYTHON (default /usr/bin/python3, which has numpy on Debian), WORK (scratch, default a temp dir),
 # TIMEOUT_S (per command, default 600), SAMPLE_VARS (e.g. "SCENARIO_NUM=3 COPY_DST=L1": values that
 # override the README's shell variables in its commands and the -D options of its cmake line).  The last line is "N passed, N failed of N".
+# To compare Task Durations with the published ones, set DVSIM_WARM_UP=1: Huawei measured them with
+# msopprof, which warms a kernel up and replays it on the same memory (docs/FIDELITY.md, Method).
 set -u
 PREFIX=${1:?usage: ascendc_samples.sh PREFIX ASC_DEVKIT_DIR [LIST]}
 SRC=${2:?usage: ascendc_samples.sh PREFIX ASC_DEVKIT_DIR [LIST]}
