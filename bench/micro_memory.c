@@ -622,22 +622,32 @@ static uint64_t stream_read_rate(const dv_config_t *g)
     return g->mte2_uop_cycles ? dv_min_u64(rate, g->gm_uop_bytes / g->mte2_uop_cycles) : rate;
 }
 
-void mb_hbm_stream(micro_ctx_t *c, int arg, dv_micro_result_t *r)
+/* Can every vector core reading at once show HBM's sustained rate?  False (the row marked not
+ * observable, with the reason) when they cannot demand clearly more, or when L2 is slower. */
+static bool hbm_can_bind(micro_ctx_t *c, dv_micro_result_t *r)
 {
-    (void)arg;
     const dv_config_t *g = &c->cfg;
     const uint64_t hbm = dv_hbm_sustained_bytes_per_cycle(g);
     const uint64_t demand = c->nvec * dv_min_u64(stream_read_rate(g), g->mte2_ub_bytes_per_cycle);
     if (demand * 4 < hbm * 5) {
         micro_row_na(r, "the %u vector cores together read %llu B/cycle, not clearly above HBM's %llu", c->nvec,
                      ull(demand), ull(hbm));
-        return;
+        return false;
     }
     if (g->l2_bytes_per_cycle < hbm) {
         micro_row_na(r, "L2 (l2.bytes_per_cycle = %llu) is slower than HBM's sustained %llu B/cycle: it binds",
                      ull(g->l2_bytes_per_cycle), ull(hbm));
-        return;
+        return false;
     }
+    return true;
+}
+
+void mb_hbm_stream(micro_ctx_t *c, int arg, dv_micro_result_t *r)
+{
+    (void)arg;
+    const dv_config_t *g = &c->cfg;
+    if (!hbm_can_bind(c, r))
+        return;
     outcome_t m = {0};
     const uint64_t d = g->ub_size_bytes * 7 / 8 / 512 * 512, bytes = (uint64_t)c->nvec * d * SR2;
     run_counts_t r1, r2;
@@ -659,24 +669,14 @@ void mb_l2_disable(micro_ctx_t *c, int arg, dv_micro_result_t *r)
 {
     (void)arg;
     const dv_config_t *g = &c->cfg;
-    const uint64_t hbm = dv_hbm_sustained_bytes_per_cycle(g);
-    const uint64_t demand = c->nvec * dv_min_u64(stream_read_rate(g), g->mte2_ub_bytes_per_cycle);
     const uint64_t d = g->ub_size_bytes * 7 / 8 / 512 * 512;
     if (g->l2_size_bytes < (uint64_t)c->nvec * d) {
         micro_row_na(r, "the %u cores' %llu B would not stay in L2 in mode normal either (l2.size_bytes = %llu)",
                      c->nvec, ull(d), ull(g->l2_size_bytes));
         return;
     }
-    if (demand * 4 < hbm * 5) {
-        micro_row_na(r, "the %u vector cores together read %llu B/cycle, not clearly above HBM's %llu", c->nvec,
-                     ull(demand), ull(hbm));
+    if (!hbm_can_bind(c, r))
         return;
-    }
-    if (g->l2_bytes_per_cycle < hbm) {
-        micro_row_na(r, "L2 (l2.bytes_per_cycle = %llu) is slower than HBM's sustained %llu B/cycle: it binds",
-                     ull(g->l2_bytes_per_cycle), ull(hbm));
-        return;
-    }
     outcome_t m = {0};
     const uint64_t base = micro_fresh_region(c, (uint64_t)c->nvec * d);
     run_counts_t rw, r1, r2;

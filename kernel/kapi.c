@@ -435,8 +435,8 @@ uint64_t dvk_read_rsvd_cnt(dv_k_t *k)
     return await_value(k);
 }
 
-void dvk_que_init(dv_k_t *k, dv_que_t *q, dv_space_t space, dv_pipe_t producer, dv_pipe_t consumer, uint32_t depth,
-                  uint64_t bytes)
+/* The part of a queue both initialisers set: its space, pipes and depth (checked). */
+static void que_setup(dv_k_t *k, dv_que_t *q, dv_space_t space, dv_pipe_t producer, dv_pipe_t consumer, uint32_t depth)
 {
     if (depth < 1 || depth > DVK_QUE_MAX)
         dvk_fail(k, "queue depth %u is out of range [1, %d]", depth, DVK_QUE_MAX);
@@ -445,6 +445,12 @@ void dvk_que_init(dv_k_t *k, dv_que_t *q, dv_space_t space, dv_pipe_t producer, 
     q->prod = producer;
     q->cons = consumer;
     q->depth = depth;
+}
+
+void dvk_que_init(dv_k_t *k, dv_que_t *q, dv_space_t space, dv_pipe_t producer, dv_pipe_t consumer, uint32_t depth,
+                  uint64_t bytes)
+{
+    que_setup(k, q, space, producer, consumer, depth);
     for (uint32_t i = 0; i < depth; i++) {
         q->buf[i] = dvk_alloc(k, space, bytes);
         q->ev_full[i] = dvk_event_alloc(k, producer, consumer);
@@ -456,13 +462,7 @@ void dvk_que_init(dv_k_t *k, dv_que_t *q, dv_space_t space, dv_pipe_t producer, 
 void dvk_que_init_bufs(dv_k_t *k, dv_que_t *q, dv_space_t space, dv_pipe_t producer, dv_pipe_t consumer,
                        uint32_t depth, uint64_t bytes, const uint64_t *bufs)
 {
-    if (depth < 1 || depth > DVK_QUE_MAX)
-        dvk_fail(k, "queue depth %u is out of range [1, %d]", depth, DVK_QUE_MAX);
-    memset(q, 0, sizeof *q);
-    q->space = space;
-    q->prod = producer;
-    q->cons = consumer;
-    q->depth = depth;
+    que_setup(k, q, space, producer, consumer, depth);
     q->bytes = bytes;
     for (uint32_t i = 0; i < depth; i++) {
         if (DV_ADDR_SPACE(bufs[i]) != space)
