@@ -45,7 +45,8 @@
 #include <string.h>
 
 enum { P_M, P_N, P_K, P_DTYPE, P_OUT_DTYPE, P_BT, P_BASE_M, P_BASE_N, P_BASE_K, P_STEP_KA, P_STEP_KB, P_DEPTH_A1,
-       P_DEPTH_B1, P_CORES, P_GRID, P_SINGLE_M, P_SINGLE_N, P_M_ROUNDS, P_DB, P_RELU, P_COUNT };
+       P_DEPTH_B1, P_CORES, P_GRID, P_SINGLE_M, P_SINGLE_N, P_M_ROUNDS, P_DB, P_RELU,
+       P_UNIT_FLAG, P_COUNT };
 
 static const dv_oparam_spec_t params[] = {
     {"m", DV_OPT_INT, "1024", 1, 16777216, 0, "rows of A and C"},
@@ -85,6 +86,9 @@ static const dv_oparam_spec_t params[] = {
     {"double-buffer", DV_OPT_BOOL, "on", 0, 1, 0,
      "ping-pong L0A/L0B, L0C too when two tiles fit, and the auto depth-a1 / depth-b1"},
     {"relu", DV_OPT_BOOL, "off", 0, 1, 0, "ReLU on the way out of L0C (FixPipe, or the V-pipe move when coupled)"},
+    {"unit-flag", DV_OPT_BOOL, "off", 0, 1, 0,
+     "hand each C tile from the cube to the FixPipe with unit flags (mmad / FixPipe unit_flag 2 and 3: the FixPipe "
+     "drains L0C while the tile's last mmad runs) instead of events; needs a FixPipe (chip.has_fix_pipe)"},
 };
 
 enum { ARG_A, ARG_B, ARG_C };
@@ -100,6 +104,7 @@ typedef struct mm_tiling {
     uint64_t mr;                 /* rows of M per part (the last part takes what is left) */
     uint32_t l1a_bufs, l1b_bufs, l0_depth, l0c_depth, ub_depth, ub_rows;
     uint8_t it, ot, bt, relu, quant, coupled;
+    uint8_t unit_flag;           /* --unit-flag: the L0C hand-over by unit flags, not events */
 } mm_tiling_t;
 
 /* Rows of C per block when M is split `parts` ways (Ascend C's singleCoreM), a multiple of `unit`. */
@@ -434,6 +439,10 @@ static int mm_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     t.ot = (uint8_t)ot;
     t.bt = bt;
     t.relu = v->v[P_RELU].i != 0;
+    t.unit_flag = v->v[P_UNIT_FLAG].i != 0;
+    if (t.unit_flag && !cfg->chip_has_fix_pipe)
+        return dv_ops_param_error(err, "unit-flag", "needs a FixPipe: profile %s has none (chip.has_fix_pipe)",
+                                  cfg->chip_name);
     t.quant = (uint8_t)(ot == DV_DT_F16 ? DV_QUANT_F16 : ot == DV_DT_BF16 ? DV_QUANT_BF16 : DV_QUANT_NONE);
     t.coupled = !cfg->chip_has_fix_pipe;
     if (t.coupled && (N * osz) % 32 && !cfg->chip_dma_pad)
@@ -783,7 +792,14 @@ static void mm_body(dv_k_t *k, const mm_tiling_t *t, const uint32_t *argmap, con
     }
     const dv_pipe_t out_pipe = t->coupled ? DV_PIPE_V : DV_PIPE_FIX;
     dv_que_t qc1, qub;
-    dvk_que_init(k, &qc1, DV_SPACE_L0C, DV_PIPE_M, out_pipe, t->l0c_depth, (uint64_t)t->bm * t->bn * 4);
+    /* unit flags (not in a fused kernel, whose epilogue takes the tile): the L0C tiles without events */
+    const bool uf = t->unit_flag && !sink;
+    uint64_t ucbuf[2] = {0, 0};
+    if (uf)
+        for (uint32_t d = 0; d < t->l0c_depth; d++)
+            ucbuf[d] = dvk_alloc(k, DV_SPACE_L0C, (uint64_t)t->bm * t->bn * 4);
+    else
+        dvk_que_init(k, &qc1, DV_SPACE_L0C, DV_PIPE_M, out_pipe, t->l0c_depth, (uint64_t)t->bm * t->bn * 4);
     if (t->coupled && !sink)
         dvk_que_init(k, &qub, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, t->ub_depth,
                      (uint64_t)t->ub_rows * dv_round_up((uint64_t)t->bn * dv_dtype_size((dv_dtype_t)t->ot), 32));
@@ -796,7 +812,7 @@ static void mm_body(dv_k_t *k, const mm_tiling_t *t, const uint32_t *argmap, con
     for (uint64_t ti = 0; ti < tiles; ti++) {
         uint64_t m0, mt, n0, nt;
         tile_at(&w, ti, &m0, &mt, &n0, &nt);
-        const uint64_t co = dvk_que_alloc(k, &qc1);
+        const uint64_t co = uf ? ucbuf[ti % t->l0c_depth] : dvk_que_alloc(k, &qc1);
         for (uint64_t s = 0; s < t->ks; s++, slice++) {
             const uint64_t k0 = s * t->bk, kb = dv_min_u64(t->bk, t->K - k0);
             const uint64_t sa = s % t->ska, sb = s % t->skb;
@@ -824,8 +840,15 @@ static void mm_body(dv_k_t *k, const mm_tiling_t *t, const uint32_t *argmap, con
                 dvk_que_free(k, &w.qb1, b1);
             /* M: accumulate the slice */
             dvk_wait_flag(k, DV_PIPE_MTE1, DV_PIPE_M, ev_ready[d]);
-            dvk_mmad(k, co, a2[d], b2[d], it, (int64_t)mt, (int64_t)kb, (int64_t)nt, s == 0, 0, 0);
+            dvk_mmad(k, co, a2[d], b2[d], it, (int64_t)mt, (int64_t)kb, (int64_t)nt, s == 0, 0,
+                     uf ? (s == t->ks - 1 ? 3 : 2) : 0);
             dvk_set_flag(k, DV_PIPE_M, DV_PIPE_MTE1, ev_free[d]);
+        }
+        if (uf) { /* out of L0C as the last mmad writes it */
+            dvk_copy_matrix_cc_to_gm(k, dvk_gm(k, argmap[ARG_C], (m0 * t->N + n0) * dv_dtype_size((dv_dtype_t)t->ot)),
+                                     co, (int64_t)nt, (int64_t)mt, (int64_t)dv_round_up(mt, 16), (int64_t)t->N,
+                                     t->quant, t->relu, 1, 3);
+            continue;
         }
         dvk_que_enque(k, &qc1, co);
         /* out of L0C */

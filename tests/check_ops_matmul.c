@@ -189,6 +189,29 @@ END_TEST
 
 /* The block grid over the tile grid, the tilings of the calibration cases that must fit, and the
  * plan's arguments and roofline numbers. */
+/* --unit-flag: the FixPipe drains each C tile while the tile's last mmad runs (the model's unit-flag
+ * rule, tests/check_cube_pipe.c) instead of after an M -> FIX event: the same C, no hazard, fewer
+ * cycles; a chip without a FixPipe refuses it. */
+START_TEST(test_ops_matmul_unit_flag)
+{
+    const char *cmd = "matmul --m 300 --n 520 --k 700 --cores 1";
+    char with[128];
+    snprintf(with, sizeof with, "%s --unit-flag on", cmd);
+    check_ok(NULL, with, 300 * 520);
+    dvt_op_t on, off;
+    ck_assert_int_eq(dvt_op(&on, NULL, NULL, with, false, false), DV_OK);
+    ck_assert_int_eq(dvt_op(&off, NULL, NULL, cmd, false, false), DV_OK);
+    ck_assert_msg(on.cnt.cycles < off.cnt.cycles, "unit flags %llu cycles, events %llu",
+                  (unsigned long long)on.cnt.cycles, (unsigned long long)off.cnt.cycles);
+    dvt_op_free(&on);
+    dvt_op_free(&off);
+    dvt_op_t r;
+    ck_assert_int_ne(dvt_op(&r, "ascend310", NULL, "matmul --m 64 --n 64 --k 64 --unit-flag on", false, false), DV_OK);
+    ck_assert_msg(strstr(r.err.msg, "unit-flag") && strstr(r.err.msg, "chip.has_fix_pipe"), "%s", r.err.msg);
+    dvt_op_free(&r);
+}
+END_TEST
+
 START_TEST(test_ops_matmul_block_grid)
 {
     dv_op_plan_t plan;
@@ -300,6 +323,7 @@ Suite *dv_ops_matmul_suite(void)
     tcase_add_test(tc, test_ops_matmul_base_tile_raises_mac_ratio);
     tcase_add_loop_test(tc, test_ops_matmul_double_buffer_faster, 0, 2);
     tcase_add_test(tc, test_ops_matmul_block_grid);
+    tcase_add_test(tc, test_ops_matmul_unit_flag);
     tcase_add_test(tc, test_ops_matmul_bad_params);
     suite_add_tcase(s, tc);
     return s;
