@@ -571,8 +571,12 @@ static int study_mte1(micro_ctx_t *c, int b)
     if (m->done)
         return m->rc;
     m->done = true;
+    if (b == 2 && !c->cfg.chip_load_transpose)
+        return NA(m, "no transposing loads on this chip (chip.load_transpose = false)");
     const uint64_t size = b ? c->cfg.l0b_size_bytes : c->cfg.l0a_size_bytes;
-    const char *mn = b ? "load_cbuf_to_cb dst=l0b" : "load_cbuf_to_ca dst=l0a";
+    const char *mn = b == 2 ? "load_cbuf_to_cb_transpose dst=l0b"
+                     : b    ? "load_cbuf_to_cb dst=l0b"
+                            : "load_cbuf_to_ca dst=l0a";
     const unsigned rmax = (unsigned)dv_min_u64(DV_REPEAT_MAX, dv_min_u64(size, c->cfg.l1_size_bytes) / 512);
     if (rmax < 2)
         return NA(m, "L0%c holds fewer than 2 fractals", b ? 'B' : 'A');
@@ -642,4 +646,163 @@ void mb_mte1_latency(micro_ctx_t *c, int arg, dv_micro_result_t *r)
         return;
     }
     micro_latency_figure(r, t, tm, tt - t, "img2col");
+}
+
+/* The transposing load (load_cbuf_to_cb_transpose, f16: one fractal per square), timed as a load2d:
+ * arg 0 its rate (the study of mb_mte1_rate on it), 1 its latency T(load) - T(mask) - occ(load). */
+void mb_mte1_transpose(micro_ctx_t *c, int arg, dv_micro_result_t *r)
+{
+    study_mte1(c, 2);
+    if (!micro_usable(&c->mte1_m[2], r))
+        return;
+    if (arg == 0) {
+        micro_figure(r, c->mte1_lo[2],
+                     c->mte1_hi[2] != UINT64_MAX ? c->mte1_hi[2] : schema_maximum("mte1.l0b_bytes_per_cycle"), "%s",
+                     c->mte1_how[2]);
+        return;
+    }
+    outcome_t m = {0};
+    uint64_t tm, t;
+    if (micro_time_mask(c, true, &tm, &m) != MS_OK ||
+        micro_time_body(c, &m, true, 0, 0, &t,
+                        "load_cbuf_to_cb_transpose dst=l0b:0x0 src=l1:0x0 dtype=f16 repeat=1\n")) {
+        micro_usable(&m, r);
+        return;
+    }
+    micro_latency_figure(r, t, tm, c->mte1_occ1[2], "1 transposed fractal");
+}
+
+/* ================================================================ ordering rules (docs/MODEL.md "Core") */
+
+/* The full-size load of L0A the ordering rows put on MTE1 (its occupancy hides the scalar issues). */
+static void full_load(micro_ctx_t *c, char *out, size_t cap, unsigned *reps)
+{
+    *reps = (unsigned)dv_min_u64(DV_REPEAT_MAX, dv_min_u64(c->cfg.l0a_size_bytes, c->cfg.l1_size_bytes) / 512);
+    snprintf(out, cap, "load_cbuf_to_ca dst=l0a:0x0 src=l1:0x0 dtype=f16 repeat=%u\n", *reps);
+}
+
+/* set_flag does not block its pipe: load; pipe_barrier MTE1; load holds MTE1 until the first load has
+ * completed (its latency), load; set_flag MTE1->M; load does not.  Figure = the difference. */
+void mb_set_flag(micro_ctx_t *c, int arg, dv_micro_result_t *r)
+{
+    (void)arg;
+    outcome_t m = {0};
+    char ld[128];
+    unsigned reps;
+    uint64_t t1, t2, tb, tf;
+    full_load(c, ld, sizeof ld, &reps);
+    if (micro_time_body(c, &m, true, 0, 0, &t1, "%s", ld) || micro_time_body(c, &m, true, 0, 0, &t2, "%s%s", ld, ld) ||
+        micro_occ_seen(c, &m, t2 - t1, "the full-size load") ||
+        micro_time_body(c, &m, true, 0, 0, &tb, "%spipe_barrier pipe=MTE1\n%s", ld, ld) ||
+        micro_time_body(c, &m, true, 0, 0, &tf, "%sset_flag src=MTE1 dst=M id=0\n%s",
+                        ld, ld)) {
+        micro_usable(&m, r);
+        return;
+    }
+    if (tb < tf) {
+        FAIL(&m, "T(load; barrier; load) = %llu < T(load; set_flag; load) = %llu", ull(tb), ull(tf));
+        micro_usable(&m, r);
+        return;
+    }
+    micro_figure(r, tb - tf, tb - tf,
+                 "%u fractals: T(load; load) = %llu, with pipe_barrier MTE1 %llu, with set_flag %llu",
+                 reps, ull(t2), ull(tb), ull(tf));
+}
+
+/* An accumulating mmad (init=0 onto the tile the previous mmad writes) starts at that mmad's completion:
+ * T(mmad; mmad init=0, same tile) - T(mmad; mmad init=1, another tile) = the latency it waits for. */
+void mb_cube_accumulate(micro_ctx_t *c, int arg, dv_micro_result_t *r)
+{
+    (void)arg;
+    outcome_t m = {0};
+    static const char *const mm = "mmad c=l0c:0x%x a=l0a:0x0 b=l0b:0x0 dtype=f16 m=64 k=64 n=64 init=%d\n";
+    const unsigned tile = 64 * 64 * 4;
+    uint64_t t1, ti, ta;
+    if (c->cfg.l0c_size_bytes < 2ull * tile) {
+        micro_row_na(r, "L0C holds fewer than two 64 x 64 f32 tiles");
+        return;
+    }
+    char a[128], b[128], d[128];
+    snprintf(a, sizeof a, mm, 0u, 1);
+    snprintf(b, sizeof b, mm, tile, 1);
+    snprintf(d, sizeof d, mm, 0u, 0);
+    if (micro_time_body(c, &m, true, 0, 0, &t1, "%s", a) || micro_time_body(c, &m, true, 0, 0, &ti, "%s%s", a, b) ||
+        micro_occ_seen(c, &m, ti - t1, "a 64 x 64 x 64 mmad") ||
+        micro_time_body(c, &m, true, 0, 0, &ta, "%s%s", a, d)) {
+        micro_usable(&m, r);
+        return;
+    }
+    if (ta < ti) {
+        FAIL(&m, "T(accumulating pair) = %llu < T(independent pair) = %llu", ull(ta), ull(ti));
+        micro_usable(&m, r);
+        return;
+    }
+    micro_figure(r, ta - ti, ta - ti, "T(mmad) = %llu, T(mmad; mmad other tile) = %llu, T(mmad; mmad init=0) = %llu",
+                 ull(t1), ull(ti), ull(ta));
+}
+
+/* UnitFlag: a FixPipe of unit_flag 2 after an mmad of unit_flag 3 on the same tile starts at the
+ * mmad's first output fractal, ceil(occ(mmad) / F) + cube.latency_cycles after the mmad's start (F
+ * fractals of 16 x 16), not at its completion and without events.  The FixPipe reads a large part of
+ * L0C, so it ends on its own time: T(mmad; fix) - T(mask; fix) = that start - one scalar issue
+ * (the fix is issued second in both), the issue being T(mask; mask) - T(mask).
+ * Figure = T(mmad; fix) - T(mask; fix) + issue - ceil(occ(mmad) / F). */
+void mb_unit_flag(micro_ctx_t *c, int arg, dv_micro_result_t *r)
+{
+    (void)arg;
+    const dv_config_t *g = &c->cfg;
+    if (!g->chip_has_fix_pipe) {
+        micro_row_na(r, "no FIX pipe on this chip");
+        return;
+    }
+    /* 64 x 16 output (F = 4 fractals) over k = 8 slices of the f16 depth */
+    const unsigned k = (unsigned)dv_min_u64(4095, 8 * g->cube_k_f16), F = 4;
+    const unsigned rows = (unsigned)(dv_min_u64(g->l0c_size_bytes, g->l1_size_bytes) / 64 * 7 / 8);
+    /* rows >= 128: the FixPipe reads >= 8 KB, so one fractal's read (1 KB) is <= occ(fix) / 8 (+ rounding) */
+    if (rows < 128 || 128ull * k > g->l0a_size_bytes || 32ull * k > g->l0b_size_bytes) {
+        micro_row_na(r, "L0 buffers too small for a 64 x %u x 16 mmad and an 8 KB FixPipe read", k);
+        return;
+    }
+    char mm[160], m2[160], fx[200], fu[200];
+    snprintf(mm, sizeof mm, "mmad c=l0c:0x0 a=l0a:0x0 b=l0b:0x0 dtype=f16 m=64 k=%u n=16 init=1 unit_flag=3\n", k);
+    snprintf(m2, sizeof m2, "mmad c=l0c:0x1000 a=l0a:0x0 b=l0b:0x0 dtype=f16 m=64 k=%u n=16 init=1\n", k);
+    snprintf(fx, sizeof fx,
+             "copy_matrix_cc_to_cbuf dst=l1:0x0 src=l0c:0x0 n_size=16 m_size=%u src_stride=%u dst_stride=16\n", rows,
+             rows);
+    snprintf(fu, sizeof fu,
+             "copy_matrix_cc_to_cbuf dst=l1:0x0 src=l0c:0x0 n_size=16 m_size=%u src_stride=%u dst_stride=16 "
+             "unit_flag=2\n",
+             rows, rows);
+    outcome_t m = {0};
+    uint64_t tm, tmm, tmb, tm2, tf, tff, tu;
+    if (micro_time_mask(c, true, &tm, &m) || micro_time_body(c, &m, true, 0, 0, &tmm, MASK MASK) ||
+        micro_time_body(c, &m, true, 0, 0, &tmb, "%s", mm) ||
+        micro_time_body(c, &m, true, 0, 0, &tm2, "%s%s", mm, m2) ||
+        micro_occ_seen(c, &m, tm2 - tmb, "the mmad") || micro_time_body(c, &m, true, 0, 0, &tf, MASK "%s", fx) ||
+        micro_time_body(c, &m, true, 0, 0, &tff, MASK "%s%s", fx, fx) ||
+        micro_time_body(c, &m, true, 0, 0, &tu, "%s%s", mm, fu)) {
+        micro_usable(&m, r);
+        return;
+    }
+    const uint64_t issue = tmm - tm, occ_m = tm2 - tmb, occ_f = tff - tf, step = dv_ceil_div(occ_m, F);
+    /* the FixPipe ends on its own time while occ(fix) >= occ(mmad) - step + one fractal's read (<= occ(fix) / 8) */
+    if (occ_f < occ_m + occ_f / 8) {
+        micro_row_na(r, "the FixPipe (occ %llu) does not outlast the mmad (occ %llu): its end rule would bind",
+                     ull(occ_f), ull(occ_m));
+        return;
+    }
+    if (tu <= tf) {
+        micro_row_na(r, "the FixPipe's start is hidden behind its issue (T(mmad; fix) = %llu, T(mask; fix) = %llu)",
+                     ull(tu), ull(tf));
+        return;
+    }
+    if (tu - tf + issue < step) {
+        FAIL(&m, "T(mmad; fix) - T(mask; fix) + issue = %llu < ceil(occ(mmad) / %u) = %llu", ull(tu - tf + issue), F,
+             ull(step));
+        micro_usable(&m, r);
+        return;
+    }
+    const uint64_t v = tu - tf + issue - step;
+    micro_figure(r, v, v, "T(mmad; fix) = %llu, T(mask; fix) = %llu, issue %llu, occ(mmad) = %llu over %u fractals",
+                 ull(tu), ull(tf), ull(issue), ull(occ_m), F);
 }

@@ -87,9 +87,9 @@ struct micro_ctx {
     char start_how[160];
     vector_study_t vec[DV_VC_COUNT][2];
     gm_study_t rd, wr;
-    outcome_t mte1_m[2];      /* L0A, L0B */
-    uint64_t mte1_lo[2], mte1_hi[2], mte1_occ1[2];
-    char mte1_how[2][200];
+    outcome_t mte1_m[3];      /* L0A, L0B, L0B transposing (load_cbuf_to_cb_transpose) */
+    uint64_t mte1_lo[3], mte1_hi[3], mte1_occ1[3];
+    char mte1_how[3][200];
     outcome_t fix_m;
     uint64_t fix_rate, fix_issue, fix_lat;
     char fix_how[3][160];

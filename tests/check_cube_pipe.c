@@ -8,6 +8,7 @@
 
 #include "dv/config.h"
 #include "dv/intmath.h"
+#include "dv/micro.h"
 #include "dv/model.h"
 #include "support/dvt.h"
 #include "support/semref.h"
@@ -268,6 +269,53 @@ START_TEST(test_cube_unit_flag)
 }
 END_TEST
 
+/* The microbenchmark rows of these mechanisms (bench/micro.def: order.*, mte1.transpose*) follow the
+ * parameters they isolate on a profile moved off its defaults (coarser cube, slower issue), and say
+ * n/a, with the reason, where the chip has no FIX pipe and no transposing loads. */
+static const dv_micro_result_t *micro_row(const dv_micro_result_t *res, const char *name)
+{
+    for (int i = 0; i < dv_micro_count(); i++)
+        if (strcmp(dv_micro_spec(i)->name, name) == 0)
+            return &res[i];
+    ck_abort_msg("no microbenchmark row '%s'", name);
+    return NULL;
+}
+
+START_TEST(test_cube_micro_rows_follow_parameters)
+{
+    static const char *const sets[] = {"cube.latency_cycles=33", "mte1.load2d_latency_cycles=11",
+                                       "mte1.l0b_bytes_per_cycle=96", "cube.m=32", "cube.n=8", "cube.k_f16=32",
+                                       "scalar.issue_cycles=3", "fixpipe.l0c_bytes_per_cycle=100", NULL};
+    static const struct {
+        const char *row;
+        uint64_t v;
+    } want[] = {{"order.set_flag", 11}, {"order.accumulate", 33}, {"order.unit_flag", 33},
+                {"mte1.transpose", 96}, {"mte1.transpose.latency", 11}};
+    dv_config_t cfg;
+    dv_error_t err = {0};
+    static dv_micro_result_t res[512];
+    ck_assert_int_le(dv_micro_count(), 512);
+    dvt_config(&cfg, "ascend910b1", sets);
+    ck_assert_int_eq(dv_micro_run(&cfg, NULL, res, &err), 0);
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const dv_micro_result_t *r = micro_row(res, want[i].row);
+        ck_assert_msg(r->status == DV_MICRO_PASS && r->measured == want[i].v && r->measured_hi == want[i].v,
+                      "%s: status %d, measured %llu..%llu, want %llu (%s)", want[i].row, r->status,
+                      (unsigned long long)r->measured, (unsigned long long)r->measured_hi,
+                      (unsigned long long)want[i].v, r->detail);
+    }
+    dvt_config(&cfg, "ascend310", NULL);
+    memset(res, 0, sizeof res);
+    ck_assert_int_eq(dv_micro_run(&cfg, NULL, res, &err), 0);
+    ck_assert_int_eq(micro_row(res, "order.unit_flag")->status, DV_MICRO_NA);
+    ck_assert_ptr_nonnull(strstr(micro_row(res, "order.unit_flag")->detail, "no FIX pipe"));
+    ck_assert_int_eq(micro_row(res, "mte1.transpose")->status, DV_MICRO_NA);
+    ck_assert_ptr_nonnull(strstr(micro_row(res, "mte1.transpose.latency")->detail, "chip.load_transpose"));
+    ck_assert_int_eq(micro_row(res, "order.set_flag")->status, DV_MICRO_PASS);
+    ck_assert_uint_eq(micro_row(res, "order.accumulate")->measured, cfg.cube_latency_cycles);
+}
+END_TEST
+
 Suite *dv_cube_pipe_suite(void)
 {
     Suite *s = suite_create("cube_pipe");
@@ -279,6 +327,7 @@ Suite *dv_cube_pipe_suite(void)
     tcase_add_test(tc, test_cube_load_transpose_timing);
     tcase_add_test(tc, test_cube_matmul_b_layouts);
     tcase_add_test(tc, test_cube_unit_flag);
+    tcase_add_test(tc, test_cube_micro_rows_follow_parameters);
     suite_add_tcase(s, tc);
     return s;
 }
