@@ -5,10 +5,12 @@
  * chip.block_start_cycles, then scalar.issue_cycles (I) to issue the copy. */
 #include <check.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dv/config.h"
 #include "dv/intmath.h"
+#include "dv/micro.h"
 #include "dv/model.h"
 #include "support/dvt.h"
 
@@ -135,6 +137,34 @@ START_TEST(test_gm_paths_bypass_request_overhead)
 }
 END_TEST
 
+/* The microbenchmark row hbm.request_overhead follows the parameter on the 910B1 profile: 0, 38, its
+ * value, 77 and 152 come back within the row's 3% (0 exactly). */
+START_TEST(test_gm_paths_request_overhead_micro_follows)
+{
+    static const char *const v[] = {"hbm.request_overhead_bytes=0", "hbm.request_overhead_bytes=38", NULL,
+                                    "hbm.request_overhead_bytes=77", "hbm.request_overhead_bytes=152"};
+    int row = -1;
+    for (int i = 0; i < dv_micro_count(); i++)
+        if (strcmp(dv_micro_spec(i)->name, "hbm.request_overhead") == 0)
+            row = i;
+    ck_assert_int_ge(row, 0);
+    for (unsigned i = 0; i < sizeof v / sizeof v[0]; i++) {
+        const char *set[] = {v[i], NULL};
+        dv_config_t cfg;
+        dvt_config(&cfg, "ascend910b1", v[i] ? set : NULL);
+        dv_micro_result_t *res = calloc((size_t)dv_micro_count(), sizeof *res);
+        dv_error_t err = {0};
+        ck_assert_ptr_nonnull(res);
+        ck_assert_int_eq(dv_micro_run(&cfg, "hbm.request_overhead", res, &err), 0);
+        ck_assert_int_eq(res[row].status, DV_MICRO_PASS);
+        const uint64_t want = cfg.hbm_request_overhead_bytes, got = res[row].measured;
+        ck_assert_msg((got > want ? got - want : want - got) * 100 <= 3 * want, "set %llu, measured %llu",
+                      (unsigned long long)want, (unsigned long long)got);
+        free(res);
+    }
+}
+END_TEST
+
 /* A column slice: 8 lines one per 16 KB.  In a 64 KB, 4-way L2 of 512 B lines (32 sets) the old
  * index (line mod 32) put all 8 in set 0, where 4 ways keep none of them for a cyclic re-read; the
  * hashed index spreads them so that the re-read hits all 8. */
@@ -216,6 +246,7 @@ Suite *dv_gm_paths_suite(void)
     tcase_add_test(tc, test_gm_paths_unaligned_reads_whole_lines_from_hbm);
     tcase_add_test(tc, test_gm_paths_align_bytes_follows_profile);
     tcase_add_test(tc, test_gm_paths_bypass_request_overhead);
+    tcase_add_test(tc, test_gm_paths_request_overhead_micro_follows);
     tcase_add_test(tc, test_gm_paths_l2_strided_lines_spread_over_sets);
     tcase_add_test(tc, test_gm_paths_copy_options);
     tcase_add_test(tc, test_gm_paths_copy_repeat_and_read_all);
