@@ -692,6 +692,76 @@ void mb_l2_disable(micro_ctx_t *c, int arg, dv_micro_result_t *r)
                  ull(r2.finish_sum / c->nvec), ull(r1.cycles), ull(r2.cycles));
 }
 
+/* Every vector core re-reads its own region `reps` times in L2 mode disable: each copy n bursts of b
+ * bytes, `stride` bytes apart (stride == b: one burst of n x b bytes). */
+static int bypass_rows(micro_ctx_t *c, outcome_t *m, unsigned n, unsigned b, unsigned stride, unsigned reps,
+                       uint64_t base, run_counts_t *out)
+{
+    const uint64_t region = (uint64_t)n * 2 * b; /* room for the strided copy */
+    micro_kernel_header(c, "vector", c->nvec, 0);
+    micro_text_add(&c->k, "arg x bytes=%llu dtype=u8 dir=inout l2=disable\n", ull(c->nvec * region));
+    for (unsigned k = 0; k < c->nvec; k++) {
+        micro_text_add(&c->k, "block %u\n", k);
+        for (unsigned i = 0; i < reps; i++) {
+            if (stride == b)
+                micro_text_add(&c->k, "copy_gm_to_ubuf dst=ub:0x0 src=x+0x%llx nburst=1 len=%u\n", ull(k * region),
+                               n * b / 32);
+            else
+                micro_text_add(&c->k, "copy_gm_to_ubuf dst=ub:0x0 src=x+0x%llx nburst=%u len=%u src_gap=%u dst_gap=0\n",
+                               ull(k * region), n, b / 32, (stride - b) / 32);
+        }
+    }
+    micro_text_add(&c->k, "end\n");
+    if (micro_run_text(c, base, out) != DV_OK)
+        return FAIL(m, "bypass copy failed: %s", c->err.msg);
+    if (out->finish_n != c->nvec)
+        return FAIL(m, "%u of %u cores ran", out->finish_n, c->nvec);
+    return MS_OK;
+}
+
+/* hbm.request_overhead_bytes: the same bytes as n short bursts or as one long one, both bypassing
+ * L2; the short ones take longer by the HBM capacity their requests cost beyond their bytes. */
+void mb_hbm_request(micro_ctx_t *c, int arg, dv_micro_result_t *r)
+{
+    (void)arg;
+    const dv_config_t *g = &c->cfg;
+    if (g->l2_size_bytes == 0) {
+        micro_row_na(r, "no L2 (l2.size_bytes = 0): no request bypasses it");
+        return;
+    }
+    if (!hbm_can_bind(c, r))
+        return;
+    const unsigned b = (unsigned)dv_max_u64(128, g->gm_align_bytes);
+    const unsigned n = (unsigned)dv_min_u64(256, g->ub_size_bytes * 7 / 8 / b);
+    /* the cores' engines on b-byte bursts must demand 2.5 times HBM's share of b / (b + overhead): nearer, the
+     * calendar's fair-share rounding moved the figure by up to 8% (a 310 of 4 cores) */
+    const uint64_t cap = g->gm_core_read_bytes_per_cycle, hbm = dv_hbm_sustained_bytes_per_cycle(g);
+    const uint64_t per_burst = g->gm_burst_overhead_bytes + dv_max_u64(g->mte2_uop_cycles * cap, b);
+    const uint64_t core = dv_min_u64(b * cap / per_burst, g->mte2_ub_bytes_per_cycle);
+    if ((uint64_t)c->nvec * core * (b + g->hbm_request_overhead_bytes) * 2 < hbm * b * 5) {
+        micro_row_na(r, "the %u vector cores read %llu B bursts at %llu B/cycle, not 2.5 times HBM's share", c->nvec,
+                     ull((uint64_t)b), ull((uint64_t)c->nvec * core));
+        return;
+    }
+    outcome_t m = {0};
+    const uint64_t base = micro_fresh_region(c, (uint64_t)c->nvec * n * 2 * b);
+    run_counts_t s1, s2, l1, l2;
+    if (bypass_rows(c, &m, n, b, 2 * b, SR1, base, &s1) || bypass_rows(c, &m, n, b, 2 * b, SR2, base, &s2) ||
+        bypass_rows(c, &m, n, b, b, SR1, base, &l1) || bypass_rows(c, &m, n, b, b, SR2, base, &l2)) {
+        micro_usable(&m, r);
+        return;
+    }
+    const uint64_t ds = s2.cycles - s1.cycles, dl = l2.cycles - l1.cycles;
+    if (ds < dl) {
+        micro_figure(r, 0, 0, "short bursts faster than one long one: cycle difference %llu < %llu", ull(ds),
+                     ull(dl));
+        return;
+    }
+    const uint64_t v = micro_ratio((uint64_t)b * (ds - dl), dl);
+    micro_figure(r, v, v, "%u cores x %d vs %d copies of %u x %u B bursts 2x apart vs one of %u B, L2 mode disable: "
+                 "cycle difference %llu vs %llu", c->nvec, SR1, SR2, n, b, n * b, ull(ds), ull(dl));
+}
+
 void mb_l2_stream(micro_ctx_t *c, int arg, dv_micro_result_t *r)
 {
     (void)arg;

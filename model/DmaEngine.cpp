@@ -62,6 +62,7 @@ GmResult DmaEngine::read(cycles_t t, const GmRuns &runs)
 {
     const uint64_t A = p_.gm.align_bytes, L = p_.gm.line_bytes;
     uint64_t lines = 0, next = 0; // next: the first line not yet counted (bursts go up in address)
+    uint64_t requests = 0;        // unaligned bursts: each reaches HBM as one request that bypasses L2
     aligned_.clear();
     for (uint64_t i = 0; i < runs.count; i++) {
         const uint64_t a = runs.offset(runs.ctx, i), e = a + runs.bytes;
@@ -69,6 +70,7 @@ GmResult DmaEngine::read(cycles_t t, const GmRuns &runs)
             aligned_.push_back(a);
             continue;
         }
+        requests++;
         const uint64_t first = std::max(a / L, next), last = (e - 1) / L;
         if (last >= first)
             lines += last - first + 1;
@@ -85,7 +87,7 @@ GmResult DmaEngine::read(cycles_t t, const GmRuns &runs)
         r = l2->transfer(t, kept, false, core_);
     }
     unaligned_lines += lines;
-    const cycles_t hbm_done = l2->hbm->transfer(t, lines * L, false, core_);
+    const cycles_t hbm_done = l2->hbm->transfer(t, lines * L, false, core_, requests);
     r.hbm = r.hbm || hbm_done > r.done;
     r.done = std::max(r.done, hbm_done);
     r.miss = true;

@@ -99,8 +99,10 @@ GmResult L2Cache::transfer(cycles_t t, const GmRuns &runs, bool write, unsigned 
     }
     const bool bypass = runs.mode == DV_L2_DISABLE;
     uint64_t direct = 0; // bypass misses: bytes between the core and HBM that skip the L2
+    uint64_t requests = 0; // bursts with bytes in `direct`: each is one request to HBM
     for (uint64_t i = 0; i < runs.count; i++) {
         const uint64_t a = runs.offset(runs.ctx, i);
+        const uint64_t direct_before = direct;
         const uint64_t first = a / line_, last = (a + runs.bytes - 1) / line_;
         for (uint64_t l = first; l <= last; l++) {
             const uint64_t set = set_of(l);
@@ -112,6 +114,7 @@ GmResult L2Cache::transfer(cycles_t t, const GmRuns &runs, bool write, unsigned 
         }
         if (!bypass)
             total += runs.bytes;
+        requests += direct > direct_before;
     }
     r.miss = r.miss || (direct > 0 && !write);
     const cycles_t l2_done = total ? cal_.reserve(t, total, requester) : 0;
@@ -119,13 +122,13 @@ GmResult L2Cache::transfer(cycles_t t, const GmRuns &runs, bool write, unsigned 
     if (!write)
         fill += direct;
     if (fill > 0)
-        hbm_done = hbm->transfer(t, fill, false, requester);
+        hbm_done = hbm->transfer(t, fill, false, requester, write ? 0 : requests);
     if (write && write_through_)
         wb += total; // the written bytes themselves go on to HBM now
     if (write)
         wb += direct;
     if (wb > 0)
-        hbm_done = std::max(hbm_done, hbm->transfer(t, wb, true, requester));
+        hbm_done = std::max(hbm_done, hbm->transfer(t, wb, true, requester, write ? requests : 0));
     r.done = std::max(l2_done, hbm_done);
     r.hbm = hbm_done > l2_done;
     return r;

@@ -127,7 +127,7 @@ struct Memory {
     Hbm hbm;
     L2Cache l2;
     explicit Memory(bool write_through, uint64_t size = 1024)
-        : hbm("hbm", Hbm::Params{50, 8, 64}), l2("l2", L2Cache::Params{size, 128, 4, write_through, 64, 64})
+        : hbm("hbm", Hbm::Params{50, 8, 64, 0}), l2("l2", L2Cache::Params{size, 128, 4, write_through, 64, 64})
     {
         l2.hbm.bind(hbm);
     }
@@ -714,7 +714,7 @@ END_TEST
 START_TEST(test_components_dma_gm_read_through_l2)
 {
     Context context;
-    Hbm hbm("hbm", Hbm::Params{50, 8, 64});
+    Hbm hbm("hbm", Hbm::Params{50, 8, 64, 0});
     L2Cache l2("l2", L2Cache::Params{4096, 128, 4, false, 64, 64});
     DmaEngine mte2("mte2", dma_params(), DV_PIPE_MTE2, 0);
     l2.hbm.bind(hbm);

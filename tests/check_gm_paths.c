@@ -1,30 +1,36 @@
 /* tests/check_gm_paths.c - the GM read paths of issue 16: unaligned bursts (gm.align_bytes), the
- * L2's hashed set index, and the copy operator's data_copy set-ups.  Cycle counts are derived by
+ * L2's hashed set index, the HBM cost of a request that bypasses L2 (hbm.request_overhead_bytes),
+ * and the copy operator's data_copy set-ups.  Cycle counts are derived by
  * hand from the profile numbers (docs/MODEL.md): t0 = chip.kernel_start_cycles +
  * chip.block_start_cycles, then scalar.issue_cycles (I) to issue the copy. */
 #include <check.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dv/config.h"
 #include "dv/intmath.h"
+#include "dv/micro.h"
 #include "dv/model.h"
 #include "support/dvt.h"
 
 #define GM0 0x100000000ull
 
 /* Easy numbers: a 64 B/cycle engine with no burst overhead, issue 10, latency 100 (+50 on an L2
- * miss), 512 B lines, and an HBM of 8 x 50% = 4 B/cycle, so an HBM transfer binds. */
+ * miss), 512 B lines, and an HBM of 8 x 50% = 4 B/cycle, so an HBM transfer binds; no HBM cost
+ * per bypassing request (test_gm_paths_bypass_request_overhead sets one).  gm.align_bytes last. */
 static const char *const sets[] = {
     "gm.core_read_bytes_per_cycle=64", "mte2.uop_cycles=1", "mte2.issue_cycles=10", "mte2.latency_cycles=100",
     "hbm.latency_cycles=50", "gm.burst_overhead_bytes=0", "l2.line_bytes=512", "hbm.bytes_per_cycle=8",
-    "hbm.efficiency_percent=50", "gm.align_bytes=32", NULL};
+    "hbm.efficiency_percent=50", "hbm.request_overhead_bytes=0", "gm.align_bytes=32", NULL};
 
-static uint64_t run_on(dv_model_t *m, const char *copy, dvt_run_t *out)
+/* One copy in a 1-block vector kernel on x, in L2 mode `l2`. */
+static uint64_t run_mode(dv_model_t *m, const char *l2, const char *copy, dvt_run_t *out)
 {
     char text[1024];
     snprintf(text, sizeof text,
-             "dvtrace 1\nkernel c kind=vector blocks=1\narg x bytes=1048576 dtype=f16 dir=in\nblock 0\n%s\nend\n", copy);
+             "dvtrace 1\nkernel c kind=vector blocks=1\narg x bytes=1048576 dtype=f16 dir=in l2=%s\nblock 0\n%s\nend\n",
+             l2, copy);
     dvt_run_t r;
     ck_assert_msg(dvt_run_text_on(&r, m, text, false, GM0) == DV_OK, "%s", r.err.msg);
     const uint64_t c = r.cnt.cycles;
@@ -34,6 +40,8 @@ static uint64_t run_on(dv_model_t *m, const char *copy, dvt_run_t *out)
         dvt_free(&r);
     return c;
 }
+
+static uint64_t run_on(dv_model_t *m, const char *copy, dvt_run_t *out) { return run_mode(m, "normal", copy, out); }
 
 #define ALIGNED "copy_gm_to_ubuf_align dst=ub:0x0 src=x nburst=1 len=2048 src_gap=0 dst_gap=0"
 #define UNALIGNED "copy_gm_to_ubuf_align dst=ub:0x0 src=x+0x2 nburst=1 len=2046 src_gap=0 dst_gap=0"
@@ -92,6 +100,68 @@ START_TEST(test_gm_paths_align_bytes_follows_profile)
     run_on(m, ALIGNED, NULL);
     ck_assert_uint_eq(run_on(m, ALIGNED, NULL), t0 + 10 + 2048 / 4 + 100 + 50);
     dv_model_destroy(m);
+}
+END_TEST
+
+/* hbm.request_overhead_bytes = 64: every burst that bypasses L2 (mode disable, or unaligned) costs
+ * HBM 64 B beyond its bytes, at 4 B/cycle 16 cycles; line fills through L2 cost none. */
+START_TEST(test_gm_paths_bypass_request_overhead)
+{
+    const char *s[16];
+    int n = 0;
+    for (; sets[n]; n++)
+        s[n] = strncmp(sets[n], "hbm.request_overhead_bytes=", 27) ? sets[n] : "hbm.request_overhead_bytes=64";
+    s[n] = NULL;
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, s);
+    const uint64_t t0 = dvt_t0(&cfg) + cfg.scalar_issue_cycles;
+    dv_model_t *m = dvt_model(&cfg);
+    dvt_run_t r;
+    /* mode disable, one 2 KB burst: (2048 + 64) / 4 = 528 cycles of HBM; only the 2048 B are counted */
+    ck_assert_uint_eq(run_mode(m, "disable", ALIGNED, &r), t0 + 10 + (2048 + 64) / 4 + 100 + 50);
+    ck_assert_uint_eq(r.cnt.hbm_read_bytes, 2048);
+    dvt_free(&r);
+    /* the same 2 KB as 4 bursts of 512 B at a 1 KB pitch: 4 requests, (2048 + 4 x 64) / 4 = 576 */
+    ck_assert_uint_eq(run_mode(m, "disable", "copy_gm_to_ubuf dst=ub:0x0 src=x nburst=4 len=16 src_gap=16 dst_gap=0",
+                               NULL),
+                      t0 + 10 + (2048 + 4 * 64) / 4 + 100 + 50);
+    /* mode normal: the aligned burst fills its 4 lines through L2, no request cost: 2048 / 4 = 512 */
+    ck_assert_uint_eq(run_on(m, ALIGNED, NULL), t0 + 10 + 2048 / 4 + 100 + 50);
+    /* an unaligned burst: its 4 whole lines and one request, (2048 + 64) / 4 = 528 */
+    ck_assert_uint_eq(run_on(m, UNALIGNED, NULL), t0 + 10 + (2048 + 64) / 4 + 100 + 50);
+    /* two unaligned 100 B bursts in line 0: the line once, two requests: (512 + 2 x 64) / 4 = 160 */
+    ck_assert_uint_eq(run_on(m, "copy_gm_to_ubuf_align dst=ub:0x0 src=x+0x2 nburst=2 len=100 src_gap=100 dst_gap=0",
+                             NULL),
+                      t0 + 10 + (512 + 2 * 64) / 4 + 100 + 50);
+    dv_model_destroy(m);
+}
+END_TEST
+
+/* The microbenchmark row hbm.request_overhead follows the parameter on the 910B1 profile: 38, its
+ * value, 77 and 152 come back within the row's 3%. */
+START_TEST(test_gm_paths_request_overhead_micro_follows)
+{
+    static const char *const v[] = {"hbm.request_overhead_bytes=38", NULL,
+                                    "hbm.request_overhead_bytes=77", "hbm.request_overhead_bytes=152"};
+    int row = -1;
+    for (int i = 0; i < dv_micro_count(); i++)
+        if (strcmp(dv_micro_spec(i)->name, "hbm.request_overhead") == 0)
+            row = i;
+    ck_assert_int_ge(row, 0);
+    for (unsigned i = 0; i < sizeof v / sizeof v[0]; i++) {
+        const char *set[] = {v[i], NULL};
+        dv_config_t cfg;
+        dvt_config(&cfg, "ascend910b1", v[i] ? set : NULL);
+        dv_micro_result_t *res = calloc((size_t)dv_micro_count(), sizeof *res);
+        dv_error_t err = {0};
+        ck_assert_ptr_nonnull(res);
+        ck_assert_int_eq(dv_micro_run(&cfg, "hbm.request_overhead", res, &err), 0);
+        ck_assert_int_eq(res[row].status, DV_MICRO_PASS);
+        const uint64_t want = cfg.hbm_request_overhead_bytes, got = res[row].measured;
+        ck_assert_msg((got > want ? got - want : want - got) * 100 <= 3 * want, "set %llu, measured %llu",
+                      (unsigned long long)want, (unsigned long long)got);
+        free(res);
+    }
 }
 END_TEST
 
@@ -175,6 +245,8 @@ Suite *dv_gm_paths_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_gm_paths_unaligned_reads_whole_lines_from_hbm);
     tcase_add_test(tc, test_gm_paths_align_bytes_follows_profile);
+    tcase_add_test(tc, test_gm_paths_bypass_request_overhead);
+    tcase_add_test(tc, test_gm_paths_request_overhead_micro_follows);
     tcase_add_test(tc, test_gm_paths_l2_strided_lines_spread_over_sets);
     tcase_add_test(tc, test_gm_paths_copy_options);
     tcase_add_test(tc, test_gm_paths_copy_repeat_and_read_all);
