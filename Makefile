@@ -245,8 +245,10 @@ ASAN := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer
 # use_stacks=0: LeakSanitizer's second pass (after suppressions) can read the guard pages of the
 # stack it has registered for the main thread, a SystemC coroutine stack, and crash.  Without stacks
 # as roots the leak scan is stricter, never weaker.
+# Sanitised code runs several times slower, and each forked test's leak check scans the heap it
+# inherited: Check's per-test timeouts are stretched (CK_TIMEOUT_MULTIPLIER), nothing else changes.
 ASAN_ENV := LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:use_stacks=0 \
-	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 CK_TIMEOUT_MULTIPLIER=10
 asan: deps
 	$(MAKE) -j2 B=$(B)/asan BIN=$(B)/asan/bin OPT="$(ASAN)" LDFLAGS="-fsanitize=address,undefined" \
 	  $(B)/asan/bin/dvsim $(B)/asan/check_dvsim
