@@ -590,6 +590,7 @@ static int run_kernel(dv_acl_stream_t *s, dv_acl_launch_t *l, uint64_t start, ui
             view_move(&a->view, base[i], data[i], true);
     }
     dv_run_opts_default(&ro);
+    ro.warm_up = dv_acl_warm_up(); /* DVSIM_WARM_UP: a profiler's warm-up and replay on the same memory */
     hot = dv_acl_prof_running() ? calloc(1, sizeof *hot) : NULL;
     if (hot) {
         ro.on_slice = dv_acl_hot_slice;
@@ -599,17 +600,6 @@ static int run_kernel(dv_acl_stream_t *s, dv_acl_launch_t *l, uint64_t start, ui
     if (!model) {
         rc = dv_acl_fail_err(ACL_ERROR_RT_INTERNAL_ERROR, what, &err);
         goto cleanup;
-    }
-    /* DVSIM_WARM_UP: a profiler's warm-up and replay; the runs before the last leave the L2 as the
-     * measured one finds it and, like the device's, work on the same memory */
-    for (unsigned w = dv_acl_warm_up(); w > 0; w--) {
-        dv_run_opts_t wo;
-        dv_run_opts_default(&wo);
-        if (dv_model_run(model, l->kernel, &gm, &wo, &cnt, &err) != DV_OK) {
-            rc = dv_acl_fail_err(model_error_code(l, &err), what, &err);
-            goto cleanup;
-        }
-        dv_counters_free(&cnt);
     }
     if (dv_model_run(model, l->kernel, &gm, &ro, &cnt, &err) != DV_OK) {
         rc = dv_acl_fail_err(model_error_code(l, &err), what, &err);

@@ -60,6 +60,7 @@ extern "C" void dv_run_opts_default(dv_run_opts_t *o)
     o->hazards = true;
     o->on_slice = nullptr;
     o->slice_ctx = nullptr;
+    o->warm_up = 0;
 }
 
 extern "C" int dv_model_create(const dv_config_t *cfg, dv_model_t **out, dv_error_t *err)
@@ -98,6 +99,16 @@ extern "C" int dv_model_run(dv_model_t *m, dv_kernel_t *k, const dv_gm_t *gm, co
         o = *opts;
     try {
         ContextScope in(m->context);
+        dv_run_opts_t w = o;
+        w.on_slice = nullptr;
+        w.slice_ctx = nullptr;
+        for (unsigned i = 0; i < o.warm_up; i++) {
+            dv_counters_t c{};
+            const int rc = m->chip->run(k, gm, w, &c, err);
+            dv_counters_free(&c);
+            if (rc != DV_OK)
+                return rc;
+        }
         return m->chip->run(k, gm, o, out, err);
     } catch (const std::exception &e) {
         return dv_error_set(err, DV_ERR_STATE, nullptr, 0, 0, "internal model error: %s", e.what());

@@ -391,6 +391,7 @@ int dv_sim_execute(const dv_sim_opts_t *o, dv_sim_result_t *res, dv_error_t *err
     dv_run_opts_default(&ro);
     ro.data = o->data;
     ro.hazards = o->hazards;
+    ro.warm_up = o->warm_up; /* --warm-up: the model runs the kernel that many times first */
     if (o->timeline) {
         if ((rc = dv_timeline_open(&tl, o->timeline, &res->cfg, err)) != DV_OK)
             goto cleanup;
@@ -399,19 +400,6 @@ int dv_sim_execute(const dv_sim_opts_t *o, dv_sim_result_t *res, dv_error_t *err
     }
     if ((rc = dv_model_create(&res->cfg, &model, err)) != DV_OK)
         goto cleanup;
-    /*    --warm-up: earlier runs leave the L2 (lines, dirty state) as the measured run finds it; their
-     *    counters and timeline are not reported, and they run on the same GM data */
-    for (unsigned w = 0; w < o->warm_up; w++) {
-        dv_run_opts_t wo = ro;
-        wo.on_slice = NULL;
-        wo.slice_ctx = NULL;
-        dv_counters_t wc;
-        memset(&wc, 0, sizeof wc);
-        rc = dv_model_run(model, res->kernel, &res->gm, &wo, &wc, err);
-        dv_counters_free(&wc);
-        if (rc != DV_OK)
-            goto cleanup;
-    }
     if ((rc = dv_model_run(model, res->kernel, &res->gm, &ro, &res->cnt, err)) != DV_OK)
         goto cleanup;
     res->have_cnt = true;

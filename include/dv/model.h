@@ -150,6 +150,8 @@ typedef struct dv_run_opts {
     bool hazards;     /* run the hazard checker */
     dv_slice_fn on_slice;
     void *slice_ctx;
+    unsigned warm_up; /* runs of the kernel before the measured one, unmeasured and without slices, on the same
+                       * model and GM data: the L2 is left as a profiler's replay finds it (--warm-up) */
 } dv_run_opts_t;
 
 void dv_run_opts_default(dv_run_opts_t *o);
