@@ -844,15 +844,12 @@ static void mm_body(dv_k_t *k, const mm_tiling_t *t, const uint32_t *argmap, con
                      uf ? (s == t->ks - 1 ? 3 : 2) : 0);
             dvk_set_flag(k, DV_PIPE_M, DV_PIPE_MTE1, ev_free[d]);
         }
-        if (uf) { /* out of L0C as the last mmad writes it */
-            dvk_copy_matrix_cc_to_gm(k, dvk_gm(k, argmap[ARG_C], (m0 * t->N + n0) * dv_dtype_size((dv_dtype_t)t->ot)),
-                                     co, (int64_t)nt, (int64_t)mt, (int64_t)dv_round_up(mt, 16), (int64_t)t->N,
-                                     t->quant, t->relu, 1, 3);
-            continue;
+        /* out of L0C: after the M -> FIX event of the queue, or with unit flags as the last mmad writes it */
+        uint64_t c = co;
+        if (!uf) {
+            dvk_que_enque(k, &qc1, co);
+            c = dvk_que_deque(k, &qc1);
         }
-        dvk_que_enque(k, &qc1, co);
-        /* out of L0C */
-        const uint64_t c = dvk_que_deque(k, &qc1);
         if (sink)
             sink_tile(k, t, sink, ti, c, m0, mt, n0, nt);
         else if (t->coupled)
@@ -860,8 +857,9 @@ static void mm_body(dv_k_t *k, const mm_tiling_t *t, const uint32_t *argmap, con
         else
             dvk_copy_matrix_cc_to_gm(k, dvk_gm(k, argmap[ARG_C], (m0 * t->N + n0) * dv_dtype_size((dv_dtype_t)t->ot)), c,
                                      (int64_t)nt, (int64_t)mt, (int64_t)dv_round_up(mt, 16), (int64_t)t->N, t->quant,
-                                     t->relu, 1, 0);
-        dvk_que_free(k, &qc1, c);
+                                     t->relu, 1, uf ? 3 : 0);
+        if (!uf)
+            dvk_que_free(k, &qc1, c);
     }
     for (uint32_t d = 0; d < t->l0_depth; d++) /* consume the last frees */
         dvk_wait_flag(k, DV_PIPE_M, DV_PIPE_MTE1, ev_free[d]);
