@@ -90,6 +90,7 @@ int micro_run_text(micro_ctx_t *c, uint64_t base, run_counts_t *out)
         goto cleanup;
     out->cycles = cnt.cycles;
     out->hbm_wr = cnt.hbm_write_bytes;
+    out->same_addr = cnt.hbm_same_address;
     for (uint32_t i = 0; i < cnt.ncores; i++) {
         out->conflicts += cnt.cores[i].bank_conflict_cycles;
         out->qstall += cnt.cores[i].stall_queue_full_cycles;

@@ -69,8 +69,10 @@ typedef struct gm_study {
     uint64_t uop;          /* minimum cycles per micro-op */
     uint64_t issue;
     uint64_t lat_miss, lat_hit;
+    uint64_t miss_extra;   /* reads: T(one burst on fresh lines) - T(the same in L2) */
     bool have_hit;
-    char how_rate[160], how_burst[160], how_uop[160], how_issue[160], how_lat[160];
+    bool uop_hidden;       /* reads: the shortest bursts' requests in flight outlast the engine */
+    char how_rate[160], how_burst[160], how_uop[160], how_issue[160], how_lat[160], how_miss[160];
 } gm_study_t;
 
 struct micro_ctx {
@@ -105,6 +107,7 @@ typedef struct run_counts {
     uint64_t conflicts;    /* UB bank-conflict cycles, all cores */
     uint64_t qstall;       /* scalar queue-full stall cycles, all cores */
     uint64_t hbm_wr;       /* HBM write bytes */
+    uint64_t same_addr;    /* reads bypassing L2 that queued behind another core's at one address */
     uint64_t finish_sum;   /* sum over the cores that ran a block of their last cycle */
     unsigned finish_n;     /* how many cores that is */
 } run_counts_t;

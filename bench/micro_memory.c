@@ -158,6 +158,18 @@ static int study_gm_path(micro_ctx_t *c, gm_study_t *s, const path_t *p)
         return FAIL(m, "T(%llu B) = %llu, T(%llu B) = %llu", ull(d1), ull(t1), ull(d2), ull(t2));
     s->rate = micro_ratio(d2 - d1, t2 - t1);
     snprintf(s->how_rate, sizeof s->how_rate, "T(%llu B) = %llu, T(%llu B) = %llu", ull(d1), ull(t1), ull(d2), ull(t2));
+    if (!p->write) { /* the miss latency: the d1 burst on fresh lines (one burst: its requests in flight never bind) */
+        uint64_t tc;
+        micro_text_clear(&c->b);
+        path_copy(c, p, 0, d1);
+        if (time_built(c, m, p, d1, micro_fresh_region(c, d1), &tc) != MS_OK)
+            return m->rc;
+        if (tc < t1)
+            return FAIL(m, "T(%llu B, fresh lines) = %llu < T(in L2) = %llu", ull(d1), ull(tc), ull(t1));
+        s->miss_extra = tc - t1;
+        snprintf(s->how_miss, sizeof s->how_miss, "one %llu B burst: T(fresh lines) = %llu, T(in L2) = %llu", ull(d1),
+                 ull(tc), ull(t1));
+    }
     /* 2. per-burst bytes of one-micro-op bursts (len = uop_bytes, or less if the local buffer is small) */
     const unsigned q = (unsigned)s->rate;
     if (q == 0 || 2 * q > p->max_rows)
@@ -172,9 +184,17 @@ static int study_gm_path(micro_ctx_t *c, gm_study_t *s, const path_t *p)
     if (small > len)
         return NA(m, "an aligned burst (gm.align_bytes = %llu) is longer than the %u B bursts that fit",
                   ull(g->gm_align_bytes), len);
+    /* reads keep at most mte2.outstanding_bursts bursts in flight, each for mte2.latency_cycles on an L2 hit:
+     * the q bursts must take longer in the engine than that, or the engine's costs are hidden */
+    const uint64_t in_flight = p->write ? 0 : dv_ceil_div((uint64_t)q * g->mte2_latency_cycles, g->mte2_outstanding_bursts);
+    const uint64_t uop_bytes = g->mte2_uop_cycles * q;
+    if (in_flight >= g->gm_burst_overhead_bytes + dv_max_u64(uop_bytes, len))
+        return NA(m, "%u bursts in flight for mte2.latency_cycles = %llu each (mte2.outstanding_bursts = %llu) take "
+                  "longer than the engine", q, ull(g->mte2_latency_cycles), ull(g->mte2_outstanding_bursts));
+    s->uop_hidden = in_flight >= g->gm_burst_overhead_bytes + dv_max_u64(uop_bytes, small);
     if (burst_bytes(c, m, p, q, len, &cb) != MS_OK || burst_bytes(c, m, p, q, small, &cg) != MS_OK)
         return m->rc;
-    if (cb < len || cg < cb - len + small)
+    if (cb < len || (!s->uop_hidden && cg < cb - len + small))
         return FAIL(m, "per-burst bytes %llu (%u B bursts), %llu (%u B bursts) do not fit the engine model", ull(cb),
                     len, ull(cg), small);
     s->open = cb - len;
@@ -315,6 +335,15 @@ void mb_read_uop_bytes(micro_ctx_t *c, int arg, dv_micro_result_t *r)
         micro_row_na(r, "needs byte-granular reads");
         return;
     }
+    /* the 2-byte bursts on fresh lines keep at most mte2.outstanding_bursts in flight, each for the read latency
+     * with an L2 miss: that must take less than the engine, whose cycles show the boundary */
+    const dv_config_t *g = &c->cfg;
+    const uint64_t lat = g->mte2_latency_cycles + g->hbm_latency_cycles;
+    if (lat * c->rd.rate >= g->mte2_outstanding_bursts * (c->rd.open + dv_max_u64(c->rd.uop * c->rd.rate, 2))) {
+        micro_row_na(r, "2-byte bursts on fresh lines in flight for %llu cycles each (mte2.outstanding_bursts = %llu) "
+                     "take longer than the engine", ull(lat), ull(g->mte2_outstanding_bursts));
+        return;
+    }
     outcome_t m = {0};
     bool x;
     unsigned lo = 0, hi = p.max_rows;
@@ -411,6 +440,12 @@ void mb_gm(micro_ctx_t *c, int arg, dv_micro_result_t *r)
         micro_figure(r, s->open, s->open, "%s", s->how_burst);
         return;
     case MX_GM_UOP:
+        if (s->uop_hidden) {
+            micro_row_na(r, "%llu bursts of the shortest aligned read in flight for mte2.latency_cycles each take longer "
+                         "than the engine (mte2.outstanding_bursts = %llu)", ull(s->rate),
+                         ull(c->cfg.mte2_outstanding_bursts));
+            return;
+        }
         if (!write && small_burst(&c->cfg, &(path_t){.gran = read_path(&c->cfg).gran}) >= s->rate && s->uop <= 1) {
             micro_row_na(r, "the shortest aligned read (gm.align_bytes = %llu) takes a cycle at the rate: a micro-op "
                          "minimum of one cycle is hidden", ull(c->cfg.gm_align_bytes));
@@ -438,8 +473,10 @@ void mb_gm(micro_ctx_t *c, int arg, dv_micro_result_t *r)
                      ull(dv_hbm_sustained_bytes_per_cycle(&c->cfg)), ull(c->cfg.gm_core_read_bytes_per_cycle));
         return;
     }
-    const uint64_t v = miss ? s->lat_miss - s->lat_hit : s->lat_hit;
-    micro_figure(r, v, v, "%s", s->how_lat);
+    if (miss)
+        micro_figure(r, s->miss_extra, s->miss_extra, "%s", s->how_miss);
+    else
+        micro_figure(r, s->lat_hit, s->lat_hit, "%s", s->how_lat);
 }
 
 /* A local side's rate, seen only when it is slower than the engine: one burst of 1/8 vs 7/8 of the
@@ -694,29 +731,62 @@ void mb_l2_disable(micro_ctx_t *c, int arg, dv_micro_result_t *r)
 
 /* Every vector core re-reads its own region `reps` times in L2 mode disable: each copy n bursts of b
  * bytes, `stride` bytes apart (stride == b: one burst of n x b bytes). */
-static int bypass_rows(micro_ctx_t *c, outcome_t *m, unsigned n, unsigned b, unsigned stride, unsigned reps,
-                       uint64_t base, run_counts_t *out)
+static int bypass_rows_on(micro_ctx_t *c, outcome_t *m, unsigned cores, bool shared, unsigned n, unsigned b,
+                          unsigned stride, unsigned reps, uint64_t base, run_counts_t *out)
 {
     const uint64_t region = (uint64_t)n * 2 * b; /* room for the strided copy */
-    micro_kernel_header(c, "vector", c->nvec, 0);
-    micro_text_add(&c->k, "arg x bytes=%llu dtype=u8 dir=inout l2=disable\n", ull(c->nvec * region));
-    for (unsigned k = 0; k < c->nvec; k++) {
+    micro_kernel_header(c, "vector", cores, 0);
+    micro_text_add(&c->k, "arg x bytes=%llu dtype=u8 dir=inout l2=disable\n", ull((shared ? 1 : cores) * region));
+    for (unsigned k = 0; k < cores; k++) {
+        const uint64_t off = shared ? 0 : k * region;
         micro_text_add(&c->k, "block %u\n", k);
         for (unsigned i = 0; i < reps; i++) {
             if (stride == b)
-                micro_text_add(&c->k, "copy_gm_to_ubuf dst=ub:0x0 src=x+0x%llx nburst=1 len=%u\n", ull(k * region),
+                micro_text_add(&c->k, "copy_gm_to_ubuf dst=ub:0x0 src=x+0x%llx nburst=1 len=%u\n", ull(off),
                                n * b / 32);
             else
                 micro_text_add(&c->k, "copy_gm_to_ubuf dst=ub:0x0 src=x+0x%llx nburst=%u len=%u src_gap=%u dst_gap=0\n",
-                               ull(k * region), n, b / 32, (stride - b) / 32);
+                               ull(off), n, b / 32, (stride - b) / 32);
         }
     }
     micro_text_add(&c->k, "end\n");
     if (micro_run_text(c, base, out) != DV_OK)
         return FAIL(m, "bypass copy failed: %s", c->err.msg);
-    if (out->finish_n != c->nvec)
-        return FAIL(m, "%u of %u cores ran", out->finish_n, c->nvec);
+    if (out->finish_n != cores)
+        return FAIL(m, "%u of %u cores ran", out->finish_n, cores);
     return MS_OK;
+}
+
+/* Every vector core re-reads its own region (see bypass_rows_on). */
+static int bypass_rows(micro_ctx_t *c, outcome_t *m, unsigned n, unsigned b, unsigned stride, unsigned reps,
+                       uint64_t base, run_counts_t *out)
+{
+    return bypass_rows_on(c, m, c->nvec, false, n, b, stride, reps, base, out);
+}
+
+/* One core's read rate on bursts of b bytes that bypass L2: its engine's, its local side's, or what
+ * mte2.outstanding_bursts requests in flight for a miss's latency each allow, whichever is lowest. */
+static uint64_t bypass_core_rate(const dv_config_t *g, uint64_t b)
+{
+    const uint64_t cap = g->gm_core_read_bytes_per_cycle;
+    const uint64_t per_burst = g->gm_burst_overhead_bytes + dv_max_u64(g->mte2_uop_cycles * cap, b);
+    const uint64_t lat = g->mte2_latency_cycles + g->hbm_latency_cycles;
+    const uint64_t flight = lat ? b * g->mte2_outstanding_bursts / lat : UINT64_MAX;
+    return dv_min_u64(dv_min_u64(b * cap / per_burst, g->mte2_ub_bytes_per_cycle), flight);
+}
+
+/* The shorter bursts (128 B, or gm.align_bytes if larger, or twice that) at which the vector cores,
+ * reading in L2 mode disable, demand 1.9 times HBM's share of b / (b + request overhead): nearer,
+ * the calendar's fair-share rounding moved the figures by up to 8% (a 310 of 4 cores); on longer
+ * bursts the overhead is too small a part of the time to read to 3%.  0 when neither does. */
+static unsigned bypass_burst(const micro_ctx_t *c)
+{
+    const dv_config_t *g = &c->cfg;
+    const uint64_t hbm = dv_hbm_sustained_bytes_per_cycle(g);
+    for (uint64_t b = dv_max_u64(128, g->gm_align_bytes); b <= 256; b *= 2)
+        if ((uint64_t)c->nvec * bypass_core_rate(g, b) * (b + g->hbm_request_overhead_bytes) * 10 >= hbm * b * 19)
+            return (unsigned)b;
+    return 0;
 }
 
 /* hbm.request_overhead_bytes: the same bytes as n short bursts or as one long one, both bypassing
@@ -731,18 +801,12 @@ void mb_hbm_request(micro_ctx_t *c, int arg, dv_micro_result_t *r)
     }
     if (!hbm_can_bind(c, r))
         return;
-    const unsigned b = (unsigned)dv_max_u64(128, g->gm_align_bytes);
-    const unsigned n = (unsigned)dv_min_u64(256, g->ub_size_bytes * 7 / 8 / b);
-    /* the cores' engines on b-byte bursts must demand 2.5 times HBM's share of b / (b + overhead): nearer, the
-     * calendar's fair-share rounding moved the figure by up to 8% (a 310 of 4 cores) */
-    const uint64_t cap = g->gm_core_read_bytes_per_cycle, hbm = dv_hbm_sustained_bytes_per_cycle(g);
-    const uint64_t per_burst = g->gm_burst_overhead_bytes + dv_max_u64(g->mte2_uop_cycles * cap, b);
-    const uint64_t core = dv_min_u64(b * cap / per_burst, g->mte2_ub_bytes_per_cycle);
-    if ((uint64_t)c->nvec * core * (b + g->hbm_request_overhead_bytes) * 2 < hbm * b * 5) {
-        micro_row_na(r, "the %u vector cores read %llu B bursts at %llu B/cycle, not 2.5 times HBM's share", c->nvec,
-                     ull((uint64_t)b), ull((uint64_t)c->nvec * core));
+    const unsigned b = bypass_burst(c);
+    if (b == 0) {
+        micro_row_na(r, "the %u vector cores' bursts of up to 256 B do not demand 1.9 times HBM's share", c->nvec);
         return;
     }
+    const unsigned n = (unsigned)dv_min_u64(256, g->ub_size_bytes * 7 / 8 / b);
     outcome_t m = {0};
     const uint64_t base = micro_fresh_region(c, (uint64_t)c->nvec * n * 2 * b);
     run_counts_t s1, s2, l1, l2;
@@ -760,6 +824,112 @@ void mb_hbm_request(micro_ctx_t *c, int arg, dv_micro_result_t *r)
     const uint64_t v = micro_ratio((uint64_t)b * (ds - dl), dl);
     micro_figure(r, v, v, "%u cores x %d vs %d copies of %u x %u B bursts 2x apart vs one of %u B, L2 mode disable: "
                  "cycle difference %llu vs %llu", c->nvec, SR1, SR2, n, b, n * b, ull(ds), ull(dl));
+}
+
+/* hbm.same_address_overhead_bytes: every vector core reads the same region in step vs each its own, n
+ * bursts of b bytes at a 2b pitch per copy, L2 mode disable; one burst of n x b bytes per copy (own
+ * regions) gives HBM's time per byte.  The extra time of the shared region, in bytes, per read the
+ * model counted as queued behind another core's at the same address. */
+void mb_hbm_same_address(micro_ctx_t *c, int arg, dv_micro_result_t *r)
+{
+    (void)arg;
+    const dv_config_t *g = &c->cfg;
+    if (g->l2_size_bytes == 0) {
+        micro_row_na(r, "no L2 (l2.size_bytes = 0): no request bypasses it");
+        return;
+    }
+    if (c->nvec < 2) {
+        micro_row_na(r, "one vector core: no other core reads the same address");
+        return;
+    }
+    if (!hbm_can_bind(c, r))
+        return;
+    const unsigned b = 2 * bypass_burst(c); /* longer bursts: more of the cores' reads overlap in time */
+    if (b == 0) {
+        micro_row_na(r, "the %u vector cores' bursts of up to 256 B do not demand 1.9 times HBM's share", c->nvec);
+        return;
+    }
+    const unsigned n = (unsigned)dv_min_u64(128, g->ub_size_bytes * 7 / 8 / b);
+    outcome_t m = {0};
+    const uint64_t base = micro_fresh_region(c, (uint64_t)c->nvec * n * 2 * b);
+    run_counts_t s1, s2, o1, o2, l1, l2;
+    if (bypass_rows_on(c, &m, c->nvec, true, n, b, 2 * b, SR1, base, &s1) ||
+        bypass_rows_on(c, &m, c->nvec, true, n, b, 2 * b, SR2, base, &s2) ||
+        bypass_rows(c, &m, n, b, 2 * b, SR1, base, &o1) || bypass_rows(c, &m, n, b, 2 * b, SR2, base, &o2) ||
+        bypass_rows(c, &m, n, b, b, SR1, base, &l1) || bypass_rows(c, &m, n, b, b, SR2, base, &l2)) {
+        micro_usable(&m, r);
+        return;
+    }
+    const uint64_t ds = s2.cycles - s1.cycles, dow = o2.cycles - o1.cycles, dl = l2.cycles - l1.cycles;
+    const uint64_t queued = s2.same_addr - s1.same_addr;
+    if (queued == 0 || o2.same_addr != 0) {
+        micro_row_na(r, "%llu reads queued at the same address in step, %llu on the cores' own regions: the cores "
+                     "do not read in step", ull(queued), ull(o2.same_addr));
+        return;
+    }
+    if (ds < dow) {
+        micro_figure(r, 0, 0, "reading one region in step is faster than each its own: %llu < %llu cycles", ull(ds),
+                     ull(dow));
+        return;
+    }
+    /* dl cycles carry nvec x (SR2 - SR1) x n x b bytes */
+    const uint64_t bytes = (uint64_t)c->nvec * (SR2 - SR1) * n * b;
+    const uint64_t v = micro_ratio((ds - dow) * bytes, dl * queued);
+    micro_figure(r, v, v, "%u cores x %d vs %d copies of %u x %u B bursts, one region in step vs own regions: cycle "
+                 "difference %llu vs %llu, %llu reads queued; one %u B burst per copy: %llu", c->nvec, SR1, SR2, n, b,
+                 ull(ds), ull(dow), ull(queued), n * b, ull(dl));
+}
+
+/* mte2.outstanding_bursts: one core reads copies of n short bursts in L2 mode disable, each burst in
+ * flight for the read latency with a miss (mte2.latency + mte2.miss, as measured by those rows): SR1
+ * vs SR2 copies; figure = bursts x latency / cycle difference. */
+void mb_mte2_outstanding(micro_ctx_t *c, int arg, dv_micro_result_t *r)
+{
+    (void)arg;
+    const dv_config_t *g = &c->cfg;
+    study_read(c);
+    if (!micro_usable(&c->rd.m, r))
+        return;
+    if (!c->rd.have_hit) {
+        micro_row_na(r, "no L2 (l2.size_bytes = 0): the read latency is measured only as a sum");
+        return;
+    }
+    if (dv_hbm_sustained_bytes_per_cycle(g) < g->gm_core_read_bytes_per_cycle) {
+        micro_row_na(r, "HBM's sustained rate is below one core's read engine: the miss latency (mte2.miss) is not "
+                     "measured");
+        return;
+    }
+    const uint64_t lat = c->rd.lat_hit + c->rd.miss_extra;
+    const unsigned b = (unsigned)dv_max_u64(32, g->gm_align_bytes);
+    /* n a multiple of the profile's figure, so that n x latency / outstanding_bursts is whole */
+    const uint64_t q = g->mte2_outstanding_bursts;
+    const uint64_t k = dv_max_u64(1, 256 / q);
+    const uint64_t n = q * k;
+    if (n > 4095 || n * b > g->ub_size_bytes) {
+        micro_row_na(r, "%llu bursts of %u B do not fit one copy into UB", ull(n), b);
+        return;
+    }
+    const uint64_t cap = g->gm_core_read_bytes_per_cycle, hbm = dv_hbm_sustained_bytes_per_cycle(g);
+    const uint64_t engine = g->mte2_issue_cycles +
+                            dv_ceil_div(n * (g->gm_burst_overhead_bytes + dv_max_u64(g->mte2_uop_cycles * cap, b)), cap);
+    const uint64_t mem = dv_ceil_div(n * (b + g->hbm_request_overhead_bytes), hbm);
+    if (k * lat <= dv_max_u64(engine, dv_max_u64(mem, dv_ceil_div(n * b, g->mte2_ub_bytes_per_cycle)))) {
+        micro_row_na(r, "%llu bursts in flight for %llu cycles each take no longer than the engine (%llu cycles) or "
+                     "HBM (%llu)", ull(n), ull(lat), ull(engine), ull(mem));
+        return;
+    }
+    outcome_t m = {0};
+    const uint64_t base = micro_fresh_region(c, n * 2 * b);
+    run_counts_t r1, r2;
+    if (bypass_rows_on(c, &m, 1, false, (unsigned)n, b, 2 * b, SR1, base, &r1) ||
+        bypass_rows_on(c, &m, 1, false, (unsigned)n, b, 2 * b, SR2, base, &r2)) {
+        micro_usable(&m, r);
+        return;
+    }
+    const uint64_t d = r2.cycles - r1.cycles;
+    const uint64_t v = micro_ratio((SR2 - SR1) * n * lat, d);
+    micro_figure(r, v, v, "1 core x %d vs %d copies of %llu bursts of %u B in L2 mode disable, latency %llu: cycle "
+                 "difference %llu", SR1, SR2, ull(n), b, ull(lat), ull(d));
 }
 
 void mb_l2_stream(micro_ctx_t *c, int arg, dv_micro_result_t *r)

@@ -17,7 +17,8 @@ void BandwidthCalendar::configure(uint64_t bytes_per_cycle, uint64_t window)
 
 void BandwidthCalendar::reset()
 {
-    base_ = count_ = 0;
+    base_ = count_ = now_ = 0;
+    starting_ = throttled_ = false;
     ring_.assign(256, Bin{});
     mask_ = ring_.size() - 1;
 }
@@ -25,7 +26,8 @@ void BandwidthCalendar::reset()
 void BandwidthCalendar::retire(cycles_t t)
 {
     const uint64_t bin = t / window_;
-    const uint64_t keep = bin > near_ ? bin - near_ : 0; // keep recent history for active_near
+    now_ = std::max(now_, bin);
+    const uint64_t keep = bin > near_ ? bin - near_ : 0; // keep recent history for share_near
     while (base_ < keep && count_ > 0) {
         slot(base_) = Bin{};
         base_++;
@@ -53,8 +55,22 @@ BandwidthCalendar::Bin &BandwidthCalendar::bin_at(uint64_t bin)
     return slot(bin);
 }
 
+void BandwidthCalendar::start(unsigned contenders)
+{
+    contenders_ = std::max(1u, contenders);
+    starting_ = contenders_ > 1;
+    throttled_ = false;
+}
+
 uint64_t BandwidthCalendar::share_near(uint64_t bin, unsigned requester)
 {
+    if (starting_) {
+        start_bin_ = bin;
+        starting_ = false;
+        throttled_ = true;
+    }
+    if (throttled_ && now_ <= start_bin_ && bin >= start_bin_)
+        return std::max<uint64_t>(1, cap_ / contenders_);
     uint64_t w0 = 0, w1 = 0, used = 0;
     const uint64_t lo = std::max(base_, bin > near_ ? bin - near_ : 0);
     const uint64_t hi = std::min<uint64_t>(bin + near_, base_ + count_);
@@ -62,6 +78,15 @@ uint64_t BandwidthCalendar::share_near(uint64_t bin, unsigned requester)
         w0 |= slot(b).who[0];
         w1 |= slot(b).who[1];
         used += slot(b).used;
+    }
+    // The requesters active in the near_ complete bins before the global time count too: they
+    // have reserved there, and will contend here once their turn in this quantum comes, whether
+    // or not they have reserved around `bin` yet (else the cores that take their turn first in
+    // every quantum would see fewer contenders, take more and run ahead of the others).
+    const uint64_t done = std::min<uint64_t>(std::min(now_, bin), base_ + count_);
+    for (uint64_t b = std::max(base_, done > near_ ? done - near_ : 0); b < done; b++) {
+        w0 |= slot(b).who[0];
+        w1 |= slot(b).who[1];
     }
     const unsigned r = requester % 128;
     (r < 64 ? w0 : w1) |= 1ull << (r % 64);
@@ -110,6 +135,17 @@ cycles_t BandwidthCalendar::reserve(cycles_t t, uint64_t bytes, unsigned request
         bin++;
     }
     return finish;
+}
+
+void BandwidthCalendar::consume(cycles_t t, uint64_t bytes)
+{
+    uint64_t bin = std::max<uint64_t>(t / window_, base_);
+    while (bytes > 0) {
+        Bin &b = bin_at(bin++);
+        const uint64_t take = std::min(bytes, cap_ > b.used ? cap_ - b.used : 0);
+        b.used += take;
+        bytes -= take;
+    }
 }
 
 } // namespace dv

@@ -3,10 +3,14 @@
 // Each bin of `window` cycles carries at most bytes_per_cycle * window bytes.  A transfer reserves
 // its bytes bin by bin from its start time.  Sharing is fair: in every bin a requester takes at
 // most capacity / max(1, A x U), where A is the number of requesters active in the bins around its
-// start and U the fraction of those bins' capacity in use (processor sharing among the requesters
-// that actually contend), so the outcome barely depends on the order in which cores - which run
-// ahead of each other by up to the quantum - happen to make their reservations.  Bins before
-// the global time are retired, so memory stays bounded.
+// start or in the last bins before the global time (which every core has reserved in: a core that
+// has not yet taken its turn in this quantum still counts) and U the fraction of the bins around
+// its start in use (processor sharing among the requesters that actually contend).  Until the
+// global time reaches a kernel's first reservation, each takes at most capacity / (the kernel's
+// cores): all start together.  So the outcome barely depends on the order in which cores - which
+// run ahead of each other by up to the quantum - happen to make their reservations, and cores
+// that run the same program stay in step.  consume() takes capacity for no requester (capacity
+// the resource loses).  Bins before the global time are retired, so memory stays bounded.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -21,9 +25,17 @@ public:
     // Reserve `bytes` for `requester` (a core index) starting at cycle t; returns the cycle the
     // last byte is through.
     cycles_t reserve(cycles_t t, uint64_t bytes, unsigned requester);
+    // Take `bytes` of capacity from cycle t on for no requester in particular (capacity the
+    // resource loses, which every requester then waits for): no share limit, no requester marked.
+    void consume(cycles_t t, uint64_t bytes);
     // Forget bins that end before cycle t (no reservation will start earlier).
     void retire(cycles_t t);
     void reset();
+    // A kernel starts with `contenders` cores.  Until the global time reaches the bin of its first
+    // reservation, the calendar has no history of the kernel's demand, and the cores that take
+    // their turn later in a quantum have not reserved yet: each reservation then takes at most
+    // capacity / contenders per bin, as all the kernel's cores start together (no limit for one).
+    void start(unsigned contenders);
 
 private:
     struct Bin {
@@ -38,6 +50,10 @@ private:
     // Bins base_ .. base_ + count_ - 1 live in a power-of-two ring, bin b at ring_[b & mask_].
     Bin &slot(uint64_t bin) { return ring_[bin & mask_]; }
     uint64_t base_ = 0, count_ = 0, mask_ = 0;
+    uint64_t now_ = 0; // the global time's bin (retire): bins before it are complete
+    uint64_t start_bin_ = 0, contenders_ = 1;
+    bool starting_ = false;  // start() with more than one core: the next reservation sets start_bin_
+    bool throttled_ = false; // a kernel of contenders_ cores started at start_bin_
     std::vector<Bin> ring_;
 };
 

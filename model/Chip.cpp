@@ -231,6 +231,8 @@ int Chip::run(dv_kernel_t *k, const dv_gm_t *gm, const dv_run_opts_t &opts, dv_c
         next_block_ = static_cast<uint32_t>(running_.size());
     }
     const std::vector<AiCore *> &active = running_;
+    l2_.start(static_cast<unsigned>(active.size()));
+    hbm_.start(static_cast<unsigned>(active.size()));
     for (AiCore *c : active) {
         c->begin_kernel(origin_, opts.data, opts.hazards);
         sc_core::sc_spawn([c] { c->thread(); });
@@ -290,6 +292,7 @@ int Chip::run(dv_kernel_t *k, const dv_gm_t *gm, const dv_run_opts_t &opts, dv_c
     out->l2_writebacks = l2_.writebacks;
     out->hbm_read_bytes = hbm_.read_bytes;
     out->hbm_write_bytes = hbm_.write_bytes;
+    out->hbm_same_address = hbm_.same_address_requests;
     out->hazards = hazards_;
     out->nhazard_records = static_cast<uint32_t>(hazard_log_.size());
     std::copy(hazard_log_.begin(), hazard_log_.end(), out->hazard);

@@ -15,7 +15,7 @@ DmaEngine::Params DmaEngine::Params::from(const dv_config_t &cfg)
     p.mte1 = {cfg.mte1_l0a_bytes_per_cycle, cfg.mte1_l0b_bytes_per_cycle, cfg.mte1_load2d_latency_cycles,
               cfg.mte1_load3d_latency_cycles};
     p.mte2 = {cfg.mte2_issue_cycles, cfg.mte2_uop_cycles, cfg.mte2_latency_cycles, cfg.mte2_ub_bytes_per_cycle,
-              cfg.mte2_l1_bytes_per_cycle};
+              cfg.mte2_l1_bytes_per_cycle, cfg.mte2_outstanding_bursts};
     p.mte3 = {cfg.mte3_issue_cycles, cfg.mte3_uop_cycles, cfg.mte3_latency_cycles, cfg.mte3_local_bytes_per_cycle};
     p.fix = {cfg.fix_issue_cycles, cfg.fix_latency_cycles, cfg.fix_l0c_bytes_per_cycle};
     return p;
@@ -63,7 +63,9 @@ GmResult DmaEngine::read(cycles_t t, const GmRuns &runs)
     const uint64_t A = p_.gm.align_bytes, L = p_.gm.line_bytes;
     uint64_t lines = 0, next = 0; // next: the first line not yet counted (bursts go up in address)
     uint64_t requests = 0;        // unaligned bursts: each reaches HBM as one request that bypasses L2
+    uint64_t queued = 0;          // of those, bursts that found another core's request to a line in flight
     aligned_.clear();
+    lines_.clear();
     for (uint64_t i = 0; i < runs.count; i++) {
         const uint64_t a = runs.offset(runs.ctx, i), e = a + runs.bytes;
         if (a % A == 0 && e % A == 0) {
@@ -72,6 +74,13 @@ GmResult DmaEngine::read(cycles_t t, const GmRuns &runs)
         }
         requests++;
         const uint64_t first = std::max(a / L, next), last = (e - 1) / L;
+        bool same = false;
+        for (uint64_t l = a / L; l <= last; l++) {
+            same = l2->hbm->same_address(t, l, core_) || same;
+            if (l >= first)
+                lines_.push_back(l);
+        }
+        queued += same;
         if (last >= first)
             lines += last - first + 1;
         next = std::max(next, last + 1);
@@ -87,7 +96,9 @@ GmResult DmaEngine::read(cycles_t t, const GmRuns &runs)
         r = l2->transfer(t, kept, false, core_);
     }
     unaligned_lines += lines;
-    const cycles_t hbm_done = l2->hbm->transfer(t, lines * L, false, core_, requests);
+    const cycles_t hbm_done = l2->hbm->transfer(t, lines * L, false, core_, requests, queued);
+    for (uint64_t l : lines_)
+        l2->hbm->remember(t, hbm_done, l, core_);
     r.hbm = r.hbm || hbm_done > r.done;
     r.done = std::max(r.done, hbm_done);
     r.miss = true;
@@ -157,6 +168,12 @@ Cost DmaEngine::cost(const dv_insn_t &in, cycles_t t, const uint64_t *gm_addr)
     } else {
         gm_read_bytes += gm_bytes;
         c.latency = p_.mte2.latency_cycles + (mem.miss ? l2->hbm_latency() : 0);
+        // At most mte2.outstanding_bursts bursts in flight, each for the read latency.
+        const cycles_t inflight = dv_ceil_div(x.bursts * c.latency, p_.mte2.outstanding_bursts);
+        if (inflight > c.occupy) {
+            c.occupy = inflight;
+            c.mem_wait = c.occupy - own;
+        }
     }
     return c;
 }

@@ -8,8 +8,12 @@
 //   write-back), whose calendars may finish later than the engine does.
 //   occupy  = max(issue + max(engine, local), memory done - start)
 //   latency = path latency (+ hbm.latency_cycles when a read missed in L2)
+//   A read keeps at most mte2.outstanding_bursts bursts in flight, each for the read's latency:
+//   occupy >= bursts x latency / outstanding_bursts (Little's law; binds for many short bursts
+//   that miss L2, e.g. 128 B rows read with L2 bypassed).
 //   The part of occupy beyond issue + max(engine, local) is Cost::mem_wait: the pipe held while
-//   the transfer waits for its L2 / HBM bandwidth share (stall attribution's l2 / hbm).
+//   the transfer waits for its L2 / HBM bandwidth share or its requests in flight (stall
+//   attribution's l2 / hbm).
 //   Unaligned reads: a read burst whose start or end is not a multiple of gm.align_bytes bypasses
 //   L2; every l2.line_bytes line it touches is read whole from HBM (no L2 lookup, no allocation;
 //   a line that several unaligned bursts of one instruction share is read once).
@@ -44,7 +48,7 @@ public:
         } mte1;
         struct {
             cycles_t issue_cycles, uop_cycles, latency_cycles;
-            uint64_t ub_bytes_per_cycle, l1_bytes_per_cycle;
+            uint64_t ub_bytes_per_cycle, l1_bytes_per_cycle, outstanding_bursts;
         } mte2;
         struct {
             cycles_t issue_cycles, uop_cycles, latency_cycles;
@@ -75,6 +79,7 @@ private:
     // The GM side of a read: aligned runs through L2, unaligned ones' lines from HBM.
     GmResult read(cycles_t t, const GmRuns &runs);
     std::vector<uint64_t> aligned_; // scratch: the aligned runs' addresses
+    std::vector<uint64_t> lines_;   // scratch: the lines unaligned bursts read whole from HBM
     cycles_t engine_cycles(const dv_xfer_t &x, uint64_t base, uint64_t cap) const;
 
     const Params p_;

@@ -100,21 +100,33 @@ GmResult L2Cache::transfer(cycles_t t, const GmRuns &runs, bool write, unsigned 
     const bool bypass = runs.mode == DV_L2_DISABLE;
     uint64_t direct = 0; // bypass misses: bytes between the core and HBM that skip the L2
     uint64_t requests = 0; // bursts with bytes in `direct`: each is one request to HBM
+    uint64_t queued = 0;   // of those, reads that found another core's request to a line in flight
+    direct_lines_.clear();
     for (uint64_t i = 0; i < runs.count; i++) {
         const uint64_t a = runs.offset(runs.ctx, i);
         const uint64_t direct_before = direct;
         const uint64_t first = a / line_, last = (a + runs.bytes - 1) / line_;
+        bool same = false;
         for (uint64_t l = first; l <= last; l++) {
             const uint64_t set = set_of(l);
             if (bypass) {
                 const uint64_t part = std::min(a + runs.bytes, (l + 1) * line_) - std::max(a, l * line_);
-                (probe(l, set, write) ? total : direct) += part;
+                if (probe(l, set, write))
+                    total += part;
+                else {
+                    direct += part;
+                    if (!write) {
+                        same = hbm->same_address(t, l, requester) || same;
+                        direct_lines_.push_back(l);
+                    }
+                }
             } else if (!touch(l, set, write, fill, wb))
                 r.miss = r.miss || !write;
         }
         if (!bypass)
             total += runs.bytes;
         requests += direct > direct_before;
+        queued += same;
     }
     r.miss = r.miss || (direct > 0 && !write);
     const cycles_t l2_done = total ? cal_.reserve(t, total, requester) : 0;
@@ -122,7 +134,9 @@ GmResult L2Cache::transfer(cycles_t t, const GmRuns &runs, bool write, unsigned 
     if (!write)
         fill += direct;
     if (fill > 0)
-        hbm_done = hbm->transfer(t, fill, false, requester, write ? 0 : requests);
+        hbm_done = hbm->transfer(t, fill, false, requester, write ? 0 : requests, queued);
+    for (uint64_t l : direct_lines_)
+        hbm->remember(t, hbm_done, l, requester);
     if (write && write_through_)
         wb += total; // the written bytes themselves go on to HBM now
     if (write)

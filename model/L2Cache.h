@@ -67,6 +67,7 @@ public:
     // Move the runs' bytes for core `requester` from cycle t (after the engine's issue).
     GmResult transfer(cycles_t t, const GmRuns &runs, bool write, unsigned requester);
     void retire(cycles_t t) { cal_.retire(t); }
+    void start(unsigned contenders) { cal_.start(contenders); } // BandwidthCalendar::start
     void reset_counters() { hits = misses = writebacks = bypassed = 0; }
     cycles_t hbm_latency() const { return hbm->latency; }
 
@@ -91,6 +92,7 @@ private:
     std::vector<uint64_t> used_; // per set, ways_ consecutive: when each way was last used (0: never)
     std::vector<uint64_t> dirty_; // per set: dirty bit per way
     uint64_t uses_ = 0;          // line uses so far (the clock of used_)
+    std::vector<uint64_t> direct_lines_; // scratch: lines a bypassing read takes from HBM
     BandwidthCalendar cal_;
 };
 

@@ -475,8 +475,9 @@ int dv_report_print(const dv_report_t *r, FILE *out)
     else
         fprintf(out, "hit rate n/a");
     fprintf(out, ", %" PRIu64 " writebacks\n", cnt->l2_writebacks);
-    fprintf(out, "hbm           %" PRIu64 " bytes read, %" PRIu64 " bytes written\n", cnt->hbm_read_bytes,
-            cnt->hbm_write_bytes);
+    fprintf(out, "hbm           %" PRIu64 " bytes read, %" PRIu64 " bytes written, %" PRIu64
+                 " same-address requests\n",
+            cnt->hbm_read_bytes, cnt->hbm_write_bytes, cnt->hbm_same_address);
 
     fprintf(out, "\n[hazards]     %" PRIu64 "\n", cnt->hazards);
     for (uint32_t i = 0; i < cnt->nhazard_records && i < DV_HAZARD_RECORDS; i++) {
@@ -850,8 +851,10 @@ int dv_report_write_json(const dv_report_t *r, FILE *out)
         json_num(out, r->l2_hit_rate);
     else
         fputs("null", out);
-    fprintf(out, ",\n\"l2_writebacks\":%" PRIu64 ",\n\"hbm_read_bytes\":%" PRIu64 ",\n\"hbm_write_bytes\":%" PRIu64 ",\n",
-            cnt->l2_writebacks, cnt->hbm_read_bytes, cnt->hbm_write_bytes);
+    fprintf(out,
+            ",\n\"l2_writebacks\":%" PRIu64 ",\n\"hbm_read_bytes\":%" PRIu64 ",\n\"hbm_write_bytes\":%" PRIu64
+            ",\n\"hbm_same_address\":%" PRIu64 ",\n",
+            cnt->l2_writebacks, cnt->hbm_read_bytes, cnt->hbm_write_bytes, cnt->hbm_same_address);
 
     fprintf(out, "\"hazard_count\":%" PRIu64 ",\n\"hazards\":[", cnt->hazards);
     for (uint32_t i = 0; i < cnt->nhazard_records && i < DV_HAZARD_RECORDS; i++) {

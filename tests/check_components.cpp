@@ -127,7 +127,7 @@ struct Memory {
     Hbm hbm;
     L2Cache l2;
     explicit Memory(bool write_through, uint64_t size = 1024)
-        : hbm("hbm", Hbm::Params{50, 8, 64, 0}), l2("l2", L2Cache::Params{size, 128, 4, write_through, 64, 64})
+        : hbm("hbm", Hbm::Params{50, 8, 64, 0, 0}), l2("l2", L2Cache::Params{size, 128, 4, write_through, 64, 64})
     {
         l2.hbm.bind(hbm);
     }
@@ -666,7 +666,7 @@ DmaEngine::Params dma_params()
     DmaEngine::Params p{};
     p.gm = {128, 0, 32, 16, 1, 128}; // uop_bytes, burst_overhead_bytes, core read / write caps, align (1: all), line
     p.mte1 = {64, 32, 7, 9};       // L0A / L0B bytes per cycle, load2d / load3d latency
-    p.mte2 = {2, 1, 30, 64, 32};   // issue, uop cycles, latency, UB / L1 bytes per cycle
+    p.mte2 = {2, 1, 30, 64, 32, 1u << 20}; // issue, uop cycles, latency, UB / L1 bytes per cycle, bursts in flight (no bound)
     p.mte3 = {3, 1, 40, 64};       // issue, uop cycles, latency, local bytes per cycle
     p.fix = {4, 11, 64};           // issue, latency, L0C bytes per cycle
     return p;
@@ -714,7 +714,7 @@ END_TEST
 START_TEST(test_components_dma_gm_read_through_l2)
 {
     Context context;
-    Hbm hbm("hbm", Hbm::Params{50, 8, 64, 0});
+    Hbm hbm("hbm", Hbm::Params{50, 8, 64, 0, 0});
     L2Cache l2("l2", L2Cache::Params{4096, 128, 4, false, 64, 64});
     DmaEngine mte2("mte2", dma_params(), DV_PIPE_MTE2, 0);
     l2.hbm.bind(hbm);

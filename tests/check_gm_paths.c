@@ -1,6 +1,7 @@
 /* tests/check_gm_paths.c - the GM read paths of issue 16: unaligned bursts (gm.align_bytes), the
  * L2's hashed set index, the HBM cost of a request that bypasses L2 (hbm.request_overhead_bytes),
- * and the copy operator's data_copy set-ups.  Cycle counts are derived by
+ * reads of many cores at one address (hbm.same_address_overhead_bytes), an MTE2's requests in
+ * flight (mte2.outstanding_bursts), and the copy operator's data_copy set-ups.  Cycle counts are derived by
  * hand from the profile numbers (docs/MODEL.md): t0 = chip.kernel_start_cycles +
  * chip.block_start_cycles, then scalar.issue_cycles (I) to issue the copy. */
 #include <check.h>
@@ -137,6 +138,149 @@ START_TEST(test_gm_paths_bypass_request_overhead)
 }
 END_TEST
 
+/* `sets` with up to three more settings (NULL ends them). */
+static void config_with(dv_config_t *cfg, const char *a, const char *b, const char *c)
+{
+    const char *s[24];
+    int n = 0;
+    for (; sets[n]; n++)
+        s[n] = sets[n];
+    const char *more[] = {a, b, c};
+    for (int i = 0; i < 3 && more[i]; i++)
+        s[n++] = more[i];
+    s[n] = NULL;
+    dvt_config(cfg, NULL, s);
+}
+
+/* A 2-block vector kernel on x (L2 mode `l2`), block b running copy[b]; last[] gets the two cores'
+ * last cycles, smaller first. */
+static void run_two(dv_model_t *m, const char *l2, const char *copy0, const char *copy1, dvt_run_t *r, uint64_t last[2])
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "dvtrace 1\nkernel c kind=vector blocks=2\narg x bytes=1048576 dtype=f16 dir=in l2=%s\nblock 0\n%s\n"
+             "block 1\n%s\nend\n",
+             l2, copy0, copy1);
+    ck_assert_msg(dvt_run_text_on(r, m, text, false, GM0) == DV_OK, "%s", r->err.msg);
+    unsigned k = 0;
+    for (uint32_t i = 0; i < r->cnt.ncores; i++)
+        if (r->cnt.cores[i].blocks) {
+            ck_assert_uint_lt(k, 2);
+            last[k++] = r->cnt.cores[i].last_cycle;
+        }
+    ck_assert_uint_eq(k, 2);
+    if (last[0] > last[1]) {
+        const uint64_t t = last[0];
+        last[0] = last[1];
+        last[1] = t;
+    }
+}
+
+#define LINE0 "copy_gm_to_ubuf dst=ub:0x0 src=x nburst=1 len=16"
+#define LINE1 "copy_gm_to_ubuf dst=ub:0x0 src=x+0x200 nburst=1 len=16"
+
+/* Two cores read 512 B each, L2 mode disable, at the same cycle t (issue 10 after t0), on an HBM of
+ * 4 B/cycle in 1-cycle calendar bins.  A kernel's cores start together: until the global time passes
+ * its first reservation each takes at most half of every bin, 2 B/cycle: 512 B in 256 cycles each.
+ * On different lines: both finish at t0 + 10 + 256 + latency 150 = t0 + 416, no read queued.  On one
+ * line the second core's read finds the first's in flight (started at the same cycle, done 256 later):
+ * it queues behind it, and HBM loses hbm.same_address_overhead_bytes = 256 B, taken from the half the
+ * first core leaves: 128 cycles; the second's 512 B then go at its half, from cycle 128 to 384 (the
+ * first's bins are full until 256, then its own share limits it): t0 + 10 + 384 + 150 = t0 + 544. */
+START_TEST(test_gm_paths_same_address_queues)
+{
+    dv_config_t cfg;
+    config_with(&cfg, "sim.bandwidth_window_cycles=1", "hbm.same_address_overhead_bytes=256", NULL);
+    const uint64_t t0 = dvt_t0(&cfg) + cfg.scalar_issue_cycles;
+    dv_model_t *m = dvt_model(&cfg);
+    dvt_run_t r;
+    uint64_t last[2];
+    run_two(m, "disable", LINE0, LINE1, &r, last);
+    ck_assert_uint_eq(last[0], t0 + 416);
+    ck_assert_uint_eq(last[1], t0 + 416);
+    ck_assert_uint_eq(r.cnt.hbm_same_address, 0);
+    dvt_free(&r);
+    run_two(m, "disable", LINE0, LINE0, &r, last);
+    ck_assert_uint_eq(last[0], t0 + 416);
+    ck_assert_uint_eq(last[1], t0 + 544);
+    ck_assert_uint_eq(r.cnt.hbm_same_address, 1);
+    ck_assert_uint_eq(r.cnt.hbm_read_bytes, 1024); /* the lost capacity is not read bytes */
+    dvt_free(&r);
+    /* in mode normal the line goes through L2: no read bypasses it, none queues */
+    run_two(m, "normal", LINE0, LINE0, &r, last);
+    ck_assert_uint_eq(r.cnt.hbm_same_address, 0);
+    dvt_free(&r);
+    dv_model_destroy(m);
+    /* overhead 0: the same-line reads cost what different lines do */
+    config_with(&cfg, "sim.bandwidth_window_cycles=1", "hbm.same_address_overhead_bytes=0", NULL);
+    m = dvt_model(&cfg);
+    run_two(m, "disable", LINE0, LINE0, &r, last);
+    ck_assert_uint_eq(last[1], t0 + 416);
+    ck_assert_uint_eq(r.cnt.hbm_same_address, 1);
+    dvt_free(&r);
+    dv_model_destroy(m);
+}
+END_TEST
+
+#define ROWS8 "copy_gm_to_ubuf dst=ub:0x0 src=x nburst=8 len=2 src_gap=2 dst_gap=0"
+
+/* mte2.outstanding_bursts = 2: 8 bursts of 64 B (128 B apart, lines 0 and 1) keep the pipe for
+ * 8 x latency / 2.  Cold: latency 100 + 50, 600 cycles (HBM's 1024 B at 4 B/cycle, 10 + 256, hide
+ * under it), T = t0 + 600 + 150.  Warm (L2 hits): 8 x 100 / 2 = 400, T = t0 + 400 + 100.  With 56
+ * in flight the bound, ceil(800 / 56) = 15, hides under the engine's issue 10 + 8 x 64 / 64 = 18. */
+START_TEST(test_gm_paths_outstanding_bursts)
+{
+    dv_config_t cfg;
+    config_with(&cfg, "mte2.outstanding_bursts=2", NULL, NULL);
+    const uint64_t t0 = dvt_t0(&cfg) + cfg.scalar_issue_cycles;
+    dv_model_t *m = dvt_model(&cfg);
+    ck_assert_uint_eq(run_on(m, ROWS8, NULL), t0 + 600 + 150);
+    ck_assert_uint_eq(run_on(m, ROWS8, NULL), t0 + 400 + 100);
+    dv_model_destroy(m);
+    config_with(&cfg, "mte2.outstanding_bursts=56", NULL, NULL);
+    m = dvt_model(&cfg);
+    run_on(m, ROWS8, NULL);
+    ck_assert_uint_eq(run_on(m, ROWS8, NULL), t0 + 18 + 100);
+    dv_model_destroy(m);
+}
+END_TEST
+
+/* A microbenchmark row follows its parameter on the 910B1 profile: every value in `v` (NULL: the
+ * profile's own) comes back within tol percent. */
+static void micro_follows(const char *name, const char *const *v, unsigned nv, unsigned tol)
+{
+    int row = -1;
+    for (int i = 0; i < dv_micro_count(); i++)
+        if (strcmp(dv_micro_spec(i)->name, name) == 0)
+            row = i;
+    ck_assert_int_ge(row, 0);
+    for (unsigned i = 0; i < nv; i++) {
+        const char *set[] = {v[i], NULL};
+        dv_config_t cfg;
+        dvt_config(&cfg, "ascend910b1", v[i] ? set : NULL);
+        dv_micro_result_t *res = calloc((size_t)dv_micro_count(), sizeof *res);
+        dv_error_t err = {0};
+        ck_assert_ptr_nonnull(res);
+        ck_assert_int_eq(dv_micro_run(&cfg, name, res, &err), 0);
+        ck_assert_msg(res[row].status == DV_MICRO_PASS, "%s %s: %s", name, v[i] ? v[i] : "", res[row].detail);
+        const uint64_t want = (uint64_t)res[row].expected, got = res[row].measured;
+        ck_assert_msg((got > want ? got - want : want - got) * 100 <= tol * want, "%s: set %llu, measured %llu", name,
+                      (unsigned long long)want, (unsigned long long)got);
+        free(res);
+    }
+}
+
+/* The rows of the same-address cost and of the requests in flight follow their parameters. */
+START_TEST(test_gm_paths_same_address_and_outstanding_micro_follow)
+{
+    static const char *const sa[] = {"hbm.same_address_overhead_bytes=88", NULL,
+                                     "hbm.same_address_overhead_bytes=352"};
+    micro_follows("hbm.same_address", sa, 3, 5);
+    static const char *const ob[] = {"mte2.outstanding_bursts=28", NULL, "mte2.outstanding_bursts=112"};
+    micro_follows("mte2.outstanding", ob, 3, 2);
+}
+END_TEST
+
 /* The microbenchmark row hbm.request_overhead follows the parameter on the 910B1 profile: 38, its
  * value, 77 and 152 come back within the row's 3%. */
 START_TEST(test_gm_paths_request_overhead_micro_follows)
@@ -247,6 +391,9 @@ Suite *dv_gm_paths_suite(void)
     tcase_add_test(tc, test_gm_paths_align_bytes_follows_profile);
     tcase_add_test(tc, test_gm_paths_bypass_request_overhead);
     tcase_add_test(tc, test_gm_paths_request_overhead_micro_follows);
+    tcase_add_test(tc, test_gm_paths_same_address_queues);
+    tcase_add_test(tc, test_gm_paths_outstanding_bursts);
+    tcase_add_test(tc, test_gm_paths_same_address_and_outstanding_micro_follow);
     tcase_add_test(tc, test_gm_paths_l2_strided_lines_spread_over_sets);
     tcase_add_test(tc, test_gm_paths_copy_options);
     tcase_add_test(tc, test_gm_paths_copy_repeat_and_read_all);

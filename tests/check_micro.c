@@ -77,8 +77,9 @@ START_TEST(test_micro_preset)
     int pass = 0;
     for (int i = 0; i < dv_micro_count(); i++)
         pass += res[i].status == DV_MICRO_PASS;
-    /* what a chip cannot show (no FIX pipe, no L0C -> UB path, engine-bound local sides) is n/a */
-    ck_assert_msg(pass >= dv_micro_count() - 16, "%s: only %d of %d rows observable", name, pass, dv_micro_count());
+    /* what a chip cannot show (no FIX pipe, no L0C -> UB path, engine-bound local sides, a micro-op boundary
+     * hidden by the requests in flight, too few vector cores to load HBM) is n/a */
+    ck_assert_msg(pass >= dv_micro_count() - 17, "%s: only %d of %d rows observable", name, pass, dv_micro_count());
     free(res);
 }
 END_TEST
@@ -118,7 +119,9 @@ static const char *const sets_memory[] = {
     "gm.core_read_bytes_per_cycle=150", "gm.core_write_bytes_per_cycle=60", "gm.burst_overhead_bytes=64",
     "gm.uop_bytes=1024", "mte2.uop_cycles=2", "mte3.uop_cycles=3", "mte2.issue_cycles=30", "mte3.issue_cycles=7",
     "mte2.latency_cycles=200", "mte3.latency_cycles=90", "hbm.latency_cycles=120", "mte2.ub_bytes_per_cycle=64",
-    "hbm.efficiency_percent=80", "l2.bytes_per_cycle=3000", "l2.write_through=false", NULL};
+    "hbm.efficiency_percent=80", "l2.bytes_per_cycle=3000", "l2.write_through=false",
+    "mte2.outstanding_bursts=1000", /* requests in flight that never hide the engine: mte2.uop_bytes is seen */
+    NULL};
 
 START_TEST(test_micro_tracks_memory_parameters)
 {

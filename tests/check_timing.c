@@ -156,11 +156,11 @@ START_TEST(test_timing_vector_repeats_per_class)
 END_TEST
 
 /* Easy numbers for the DMA path: 64 B/cycle per core, 1 cycle per micro-op minimum, issue 10,
- * latency 100 (+50 on an L2 miss). */
+ * latency 100 (+50 on an L2 miss), and no bound on the requests in flight that these copies reach. */
 static const char *const dma_sets[] = {
     "gm.core_read_bytes_per_cycle=64", "gm.core_write_bytes_per_cycle=64", "mte2.uop_cycles=1", "mte3.uop_cycles=1",
     "mte2.issue_cycles=10", "mte3.issue_cycles=10", "mte2.latency_cycles=100", "mte3.latency_cycles=80",
-    "hbm.latency_cycles=50", "gm.burst_overhead_bytes=0", NULL};
+    "hbm.latency_cycles=50", "gm.burst_overhead_bytes=0", "mte2.outstanding_bursts=1000", NULL};
 
 /* Cycles of a one-block kernel of instruction `copy` on model m. */
 static uint64_t run_copy_on(dv_model_t *m, const char *copy, uint64_t base)
@@ -211,7 +211,7 @@ START_TEST(test_timing_burst_overhead)
 {
     static const char *const sets[] = {"gm.core_read_bytes_per_cycle=64", "mte2.uop_cycles=1", "mte2.issue_cycles=10",
                                        "mte2.latency_cycles=100", "hbm.latency_cycles=50", "gm.burst_overhead_bytes=64",
-                                       NULL};
+                                       "mte2.outstanding_bursts=1000", NULL};
     dv_config_t cfg;
     dvt_config(&cfg, NULL, sets);
     const uint64_t fixed = dvt_t0(&cfg) + 1 + 10 + 100 + 50;

@@ -122,6 +122,7 @@ typedef struct dv_counters {
     uint64_t gm_read_bytes, gm_write_bytes;
     uint64_t l2_hits, l2_misses, l2_writebacks;
     uint64_t hbm_read_bytes, hbm_write_bytes;
+    uint64_t hbm_same_address;           /* reads bypassing L2 that queued behind another core's at one address */
     uint64_t hazards;                    /* total found */
     uint32_t nhazard_records;            /* the first DV_HAZARD_RECORDS */
     dv_hazard_t hazard[DV_HAZARD_RECORDS];
