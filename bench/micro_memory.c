@@ -789,23 +789,34 @@ static unsigned bypass_burst(const micro_ctx_t *c)
     return 0;
 }
 
+/* The common conditions of the rows that read in L2 mode disable on every vector core: an L2 to
+ * bypass, HBM that can bind, and a burst length (bypass_burst); false (the row marked not
+ * observable) when one fails. */
+static bool bypass_row_ready(micro_ctx_t *c, dv_micro_result_t *r, unsigned *b)
+{
+    if (c->cfg.l2_size_bytes == 0) {
+        micro_row_na(r, "no L2 (l2.size_bytes = 0): no request bypasses it");
+        return false;
+    }
+    if (!hbm_can_bind(c, r))
+        return false;
+    *b = bypass_burst(c);
+    if (*b == 0) {
+        micro_row_na(r, "the %u vector cores' bursts of up to 256 B do not demand 1.9 times HBM's share", c->nvec);
+        return false;
+    }
+    return true;
+}
+
 /* hbm.request_overhead_bytes: the same bytes as n short bursts or as one long one, both bypassing
  * L2; the short ones take longer by the HBM capacity their requests cost beyond their bytes. */
 void mb_hbm_request(micro_ctx_t *c, int arg, dv_micro_result_t *r)
 {
     (void)arg;
     const dv_config_t *g = &c->cfg;
-    if (g->l2_size_bytes == 0) {
-        micro_row_na(r, "no L2 (l2.size_bytes = 0): no request bypasses it");
+    unsigned b;
+    if (!bypass_row_ready(c, r, &b))
         return;
-    }
-    if (!hbm_can_bind(c, r))
-        return;
-    const unsigned b = bypass_burst(c);
-    if (b == 0) {
-        micro_row_na(r, "the %u vector cores' bursts of up to 256 B do not demand 1.9 times HBM's share", c->nvec);
-        return;
-    }
     const unsigned n = (unsigned)dv_min_u64(256, g->ub_size_bytes * 7 / 8 / b);
     outcome_t m = {0};
     const uint64_t base = micro_fresh_region(c, (uint64_t)c->nvec * n * 2 * b);
@@ -834,21 +845,14 @@ void mb_hbm_same_address(micro_ctx_t *c, int arg, dv_micro_result_t *r)
 {
     (void)arg;
     const dv_config_t *g = &c->cfg;
-    if (g->l2_size_bytes == 0) {
-        micro_row_na(r, "no L2 (l2.size_bytes = 0): no request bypasses it");
-        return;
-    }
     if (c->nvec < 2) {
         micro_row_na(r, "one vector core: no other core reads the same address");
         return;
     }
-    if (!hbm_can_bind(c, r))
+    unsigned b;
+    if (!bypass_row_ready(c, r, &b))
         return;
-    const unsigned b = 2 * bypass_burst(c); /* longer bursts: more of the cores' reads overlap in time */
-    if (b == 0) {
-        micro_row_na(r, "the %u vector cores' bursts of up to 256 B do not demand 1.9 times HBM's share", c->nvec);
-        return;
-    }
+    b *= 2; /* longer bursts: more of the cores' reads overlap in time */
     const unsigned n = (unsigned)dv_min_u64(128, g->ub_size_bytes * 7 / 8 / b);
     outcome_t m = {0};
     const uint64_t base = micro_fresh_region(c, (uint64_t)c->nvec * n * 2 * b);

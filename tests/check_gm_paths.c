@@ -287,25 +287,7 @@ START_TEST(test_gm_paths_request_overhead_micro_follows)
 {
     static const char *const v[] = {"hbm.request_overhead_bytes=38", NULL,
                                     "hbm.request_overhead_bytes=77", "hbm.request_overhead_bytes=152"};
-    int row = -1;
-    for (int i = 0; i < dv_micro_count(); i++)
-        if (strcmp(dv_micro_spec(i)->name, "hbm.request_overhead") == 0)
-            row = i;
-    ck_assert_int_ge(row, 0);
-    for (unsigned i = 0; i < sizeof v / sizeof v[0]; i++) {
-        const char *set[] = {v[i], NULL};
-        dv_config_t cfg;
-        dvt_config(&cfg, "ascend910b1", v[i] ? set : NULL);
-        dv_micro_result_t *res = calloc((size_t)dv_micro_count(), sizeof *res);
-        dv_error_t err = {0};
-        ck_assert_ptr_nonnull(res);
-        ck_assert_int_eq(dv_micro_run(&cfg, "hbm.request_overhead", res, &err), 0);
-        ck_assert_int_eq(res[row].status, DV_MICRO_PASS);
-        const uint64_t want = cfg.hbm_request_overhead_bytes, got = res[row].measured;
-        ck_assert_msg((got > want ? got - want : want - got) * 100 <= 3 * want, "set %llu, measured %llu",
-                      (unsigned long long)want, (unsigned long long)got);
-        free(res);
-    }
+    micro_follows("hbm.request_overhead", v, 4, 3);
 }
 END_TEST
 
