@@ -40,7 +40,14 @@
  *   per synchronisation: with N = 1 a 128-B tile waits for the previous copy's latency (two copies
  *   in flight), with larger N many small copies are in flight, as when a kernel fills one UB tile
  *   with many small DataCopy calls.  The default tile 16x1024 double-buffers in UB for every
- *   dtype; the 910B UB holds 64x1024 fp16 (128 KB) only single-buffered. */
+ *   dtype; the 910B UB holds 64x1024 fp16 (128 KB) only single-buffered.
+ * - add / sub --scalar-loop: the tile is computed by the scalar unit, element by element, as the
+ *   add_high_performance sample's scalar case (GetValue / SetValue through float): the queues
+ *   hand the inputs MTE2 -> S and the output S -> MTE3, and per element two ld_ub, one scalar
+ *   instruction of the loop body's ALU work (EW_LOOP_ALU_INSNS x scalar.alu_cycles) and one st_ub.
+ *   Each load's value comes back from the model (a hand-off of the kernel thread), so the loop is
+ *   slow to simulate: 20-70 us of host time per element on the development machine.  fp16 and
+ *   --alpha 1 only; its tile code is the vector unit's, so it cannot join a fused kernel. */
 #include <float.h>
 #include <math.h>
 #include <stdbool.h>
@@ -65,6 +72,8 @@ enum {
  * element's byte offset (3); the loop's step, compare and branch (3).  The loads and the store are
  * ld_ub / st_ub (scalar.load_cycles, scalar.store_cycles). */
 #define EW_LOOP_ALU_INSNS 10
+#define EW_STR_(x) #x
+#define EW_STR(x) EW_STR_(x)
 
 /* gelu (tanh form) = x * sigmoid(2 * sqrt(2/pi) * (x + 0.044715 x^3)) */
 #define GELU_CUBIC 0.044715
@@ -191,8 +200,9 @@ static const dv_oparam_spec_t ew_params_alpha[EP_COUNT] = {
                         "y ping, x pong, y pong: the add_high_performance sample's hand layout)"},
     [EP_SCALAR_LOOP] = {"scalar-loop", DV_OPT_BOOL, "off", 0, 1, 0,
                         "compute on the scalar unit instead of the vector unit (fp16, --alpha 1): per element "
-                        "two GetValue loads, the loop body's ALU work (EW_LOOP_ALU_INSNS x scalar.alu_cycles) and "
-                        "a SetValue store (the add_high_performance sample's scalar case)"},
+                        "two GetValue loads (ld_ub), the loop body's " EW_STR(EW_LOOP_ALU_INSNS) " ALU instructions "
+                        "(scalar.alu_cycles each, an estimate of compiled code) and a SetValue store (st_ub): the "
+                        "add_high_performance sample's scalar case"},
 };
 /* vmuls, vadds */
 #define EW_SCALAR_SPEC(def, insn)                                                                             \
