@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dv/errband.h"
 #include "dv/intmath.h"
 #include "dv/micro.h"
 #include "dv/report.h"
@@ -19,7 +20,9 @@
 
 const dv_fid_case_t dv_fid_cases[] = {
 #define DV_CAL(id, profile, command, measured, mac, mte2, bvec, bmte2, bmte3, note) \
-    {id, profile, command, measured, mac, mte2, bvec, bmte2, bmte3, note},
+    {id, profile, command, 1, measured, mac, mte2, -1, bvec, bmte2, bmte3, note},
+#define DV_CAL_SCALED(id, profile, command, scale, measured, mac, mte2, scalar, bvec, bmte2, bmte3, note) \
+    {id, profile, command, scale, measured, mac, mte2, scalar, bvec, bmte2, bmte3, note},
 #include "calibration.def"
 };
 const int dv_fid_ncases = (int)(sizeof dv_fid_cases / sizeof dv_fid_cases[0]);
@@ -29,6 +32,14 @@ const dv_fid_roof_t dv_fid_roofs[] = {
 #include "roofline.def"
 };
 const int dv_fid_nroofs = (int)(sizeof dv_fid_roofs / sizeof dv_fid_roofs[0]);
+
+double dv_fid_case_time_us(const dv_fid_case_t *k, const dv_fid_run_t *r)
+{
+    if (k->scale <= 1)
+        return r->time_us;
+    const double head_us = (double)dv_kclass_start_cycles(&r->cfg) / (double)r->cfg.chip_freq_mhz;
+    return head_us + (r->time_us - head_us) * k->scale;
+}
 
 bool dv_fid_roof_applies(const dv_fid_roof_t *r, const char *profile)
 {

@@ -14,8 +14,9 @@
 /* A calibration case (a row of bench/calibration.def). */
 typedef struct dv_fid_case {
     const char *id, *profile, *cmd;
+    double scale;                              /* the command runs 1 / scale of the measured work (DV_CAL_SCALED) */
     double measured_us;
-    double mac, mte2;                          /* ratios the source states; < 0: not given */
+    double mac, mte2, scalar;                  /* ratios the source states; < 0: not given */
     double busy_vec_us, busy_mte2_us, busy_mte3_us; /* busy times the source gives; < 0: not given */
     const char *note;
 } dv_fid_case_t;
@@ -61,6 +62,11 @@ typedef struct dv_fid_run {
  * which warms a kernel up and replays it on the same GM memory, so the measured run finds the L2 its
  * previous run left (docs/FIDELITY.md, Method).  Appended to each case's command by `make validate`. */
 #define DV_FID_PROTOCOL "--warm-up 1"
+
+/* The simulated time of case k from its run r, in us: r->time_us, or for a scaled case (scale > 1)
+ * the fixed head of the kernel (dv_kclass_start_cycles: launch and block start) once plus scale
+ * times the rest, the time of the whole work when it is one core looping over identical copies. */
+double dv_fid_case_time_us(const dv_fid_case_t *k, const dv_fid_run_t *r);
 
 /* Run operator command line `cmd` ("add --shape 1024 ...") timing-only, without the hazard
  * checker, on preset `profile`, in this process; or, for DV_FID_MICRO, every microbenchmark row.

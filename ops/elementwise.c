@@ -40,7 +40,14 @@
  *   per synchronisation: with N = 1 a 128-B tile waits for the previous copy's latency (two copies
  *   in flight), with larger N many small copies are in flight, as when a kernel fills one UB tile
  *   with many small DataCopy calls.  The default tile 16x1024 double-buffers in UB for every
- *   dtype; the 910B UB holds 64x1024 fp16 (128 KB) only single-buffered. */
+ *   dtype; the 910B UB holds 64x1024 fp16 (128 KB) only single-buffered.
+ * - add / sub --scalar-loop: the tile is computed by the scalar unit, element by element, as the
+ *   add_high_performance sample's scalar case (GetValue / SetValue through float): the queues
+ *   hand the inputs MTE2 -> S and the output S -> MTE3, and per element two ld_ub, one scalar
+ *   instruction of the loop body's ALU work (EW_LOOP_ALU_INSNS x scalar.alu_cycles) and one st_ub.
+ *   Each load's value comes back from the model (a hand-off of the kernel thread), so the loop is
+ *   slow to simulate: 20-70 us of host time per element on the development machine.  fp16 and
+ *   --alpha 1 only; its tile code is the vector unit's, so it cannot join a fused kernel. */
 #include <float.h>
 #include <math.h>
 #include <stdbool.h>
@@ -57,6 +64,16 @@ enum {
     EW_REPEAT_BYTES = 256,    /* vector repeat and datablock (docs/SEMANTICS.md 3.1) */
     EW_BLOCK_BYTES = 32
 };
+
+/* ALU instructions per element of a scalar add loop (add --scalar-loop), as the add_high_performance
+ * sample writes it: z[i] = (half)((float)x[i] + (float)y[i]) with GetValue / SetValue.  An estimate of
+ * compiled code (no disassembly was available), counted from the source: two fp16 -> fp32
+ * conversions, the fp32 add, one fp32 -> fp16 conversion (4); one address per access, base + the
+ * element's byte offset (3); the loop's step, compare and branch (3).  The loads and the store are
+ * ld_ub / st_ub (scalar.load_cycles, scalar.store_cycles). */
+#define EW_LOOP_ALU_INSNS 10
+#define EW_STR_(x) #x
+#define EW_STR(x) EW_STR_(x)
 
 /* gelu (tanh form) = x * sigmoid(2 * sqrt(2/pi) * (x + 0.044715 x^3)) */
 #define GELU_CUBIC 0.044715
@@ -149,7 +166,7 @@ static unsigned ew_ntmp_f16(const ew_def_t *d)
  * sub also take --alpha and --l2-inputs, muls and adds --scalar (the last entries, so the others stop
  * before them). */
 enum { EP_SHAPE, EP_DTYPE, EP_CORES, EP_TILE_ELEMS, EP_DOUBLE_BUFFER, EP_SCALAR, EP_L2_INPUTS, EP_PAIR_INPUTS,
-       EP_COUNT };
+       EP_SCALAR_LOOP, EP_COUNT };
 
 #define EW_COMMON(dtypes)                                                                                     \
         [EP_SHAPE] = {"shape", DV_OPT_SHAPE, "1024x1024", 1, INT64_C(1) << 40, 0,                             \
@@ -181,6 +198,11 @@ static const dv_oparam_spec_t ew_params_alpha[EP_COUNT] = {
                         "UB layout of the input buffers: off, each queue's buffers together (x ping, x pong, y ping, "
                         "y pong: TPipe's InitBuffer order); on, x and y of each buffer index side by side (x ping, "
                         "y ping, x pong, y pong: the add_high_performance sample's hand layout)"},
+    [EP_SCALAR_LOOP] = {"scalar-loop", DV_OPT_BOOL, "off", 0, 1, 0,
+                        "compute on the scalar unit instead of the vector unit (fp16, --alpha 1): per element "
+                        "two GetValue loads (ld_ub), the loop body's " EW_STR(EW_LOOP_ALU_INSNS) " ALU instructions "
+                        "(scalar.alu_cycles each, an estimate of compiled code) and a SetValue store (st_ub): the "
+                        "add_high_performance sample's scalar case"},
 };
 /* vmuls, vadds */
 #define EW_SCALAR_SPEC(def, insn)                                                                             \
@@ -202,6 +224,8 @@ typedef struct ew_tiling {
     uint64_t tile;  /* elements per copy */
     uint32_t scale; /* add, sub: y is scaled by --alpha first (alpha != 1) */
     uint32_t pairs; /* add, sub --pair-inputs: x and y buffers of each index side by side */
+    uint32_t sloop; /* add, sub --scalar-loop: the scalar unit computes, element by element */
+    uint64_t sloop_alu_cycles; /* its ALU work per element: EW_LOOP_ALU_INSNS x scalar.alu_cycles */
     double scalar;  /* --alpha / --scalar rounded to the dtype (the value the vmuls / vadds scalar holds) */
 } ew_tiling_t;
 
@@ -339,7 +363,25 @@ static void ew_alloc_scratch(dv_k_t *k, const ew_tiling_t *t, uint64_t elems, ew
         st->tmp[i] = dvk_alloc(k, DV_SPACE_UB, elems * 4);
 }
 
-/* One block: its range in tiles, CopyIn -> Compute -> CopyOut through the queues.  Arguments:
+/* z = x +- y over n fp16 elements on the scalar unit, element by element: two loads (their values
+ * come back from the model), the loop body's ALU work, one store. */
+static void ew_scalar_loop(dv_k_t *k, const ew_tiling_t *t, uint64_t z, uint64_t x, uint64_t y, uint64_t n)
+{
+    const dv_dtype_t f16 = DV_DT_F16;
+    for (uint64_t i = 0; i < n; i++) {
+        uint8_t b[2][2], out[2];
+        const uint64_t xb = dvk_load_ub(k, x + 2 * i, f16), yb = dvk_load_ub(k, y + 2 * i, f16);
+        b[0][0] = (uint8_t)xb, b[0][1] = (uint8_t)(xb >> 8), b[1][0] = (uint8_t)yb, b[1][1] = (uint8_t)(yb >> 8);
+        const float xv = (float)dv_ops_load(b[0], f16, 0), yv = (float)dv_ops_load(b[1], f16, 0);
+        if (t->sloop_alu_cycles) /* a scalar instruction costs at least one cycle */
+            dvk_scalar(k, (int64_t)t->sloop_alu_cycles);
+        dv_ops_store(out, f16, 0, t->kind == EW_SUB ? xv - yv : xv + yv); /* the sum in fp32, rounded to fp16 */
+        dvk_st_ub(k, z + 2 * i, f16, (uint64_t)out[0] | (uint64_t)out[1] << 8);
+    }
+}
+
+/* One block: its range in tiles, CopyIn -> Compute -> CopyOut through the queues (with
+ * --scalar-loop the scalar unit, not V, reads the inputs and writes the output).  Arguments:
  * x, [y,] then the output. */
 static void ew_kernel(dv_k_t *k, const void *params)
 {
@@ -353,6 +395,7 @@ static void ew_kernel(dv_k_t *k, const void *params)
         return;
 
     dv_que_t in_x, in_y, out_z;
+    const dv_pipe_t cp = t->sloop ? DV_PIPE_S : DV_PIPE_V; /* the compute pipe */
     if (t->pairs) { /* x0 y0 x1 y1 */
         const uint64_t b = t->tile * size, base = dvk_alloc(k, DV_SPACE_UB, 2 * t->depth * b);
         uint64_t bx[2], by[2];
@@ -360,14 +403,14 @@ static void ew_kernel(dv_k_t *k, const void *params)
             bx[i] = base + 2 * i * b;
             by[i] = base + (2 * i + 1) * b;
         }
-        dvk_que_init_bufs(k, &in_x, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, t->depth, b, bx);
-        dvk_que_init_bufs(k, &in_y, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, t->depth, b, by);
+        dvk_que_init_bufs(k, &in_x, DV_SPACE_UB, DV_PIPE_MTE2, cp, t->depth, b, bx);
+        dvk_que_init_bufs(k, &in_y, DV_SPACE_UB, DV_PIPE_MTE2, cp, t->depth, b, by);
     } else {
-        dvk_que_init(k, &in_x, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, t->depth, t->tile * size);
+        dvk_que_init(k, &in_x, DV_SPACE_UB, DV_PIPE_MTE2, cp, t->depth, t->tile * size);
         if (binary)
-            dvk_que_init(k, &in_y, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, t->depth, t->tile * size);
+            dvk_que_init(k, &in_y, DV_SPACE_UB, DV_PIPE_MTE2, cp, t->depth, t->tile * size);
     }
-    dvk_que_init(k, &out_z, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, t->depth, t->tile * size);
+    dvk_que_init(k, &out_z, DV_SPACE_UB, cp, DV_PIPE_MTE3, t->depth, t->tile * size);
     ew_state_t st;
     ew_alloc_scratch(k, t, t->tile, &st);
 
@@ -388,7 +431,10 @@ static void ew_kernel(dv_k_t *k, const void *params)
             by = dvk_que_deque(k, &in_y);
         const dv_tile_t tile = {.rows = 1, .cols = n, .pitch = n, .row0 = 0, .col0 = off, .in = {bx, by},
                                 .out = dvk_que_alloc(k, &out_z)};
-        ew_compute(k, t, &st, &tile);
+        if (t->sloop)
+            ew_scalar_loop(k, t, tile.out, bx, by, n);
+        else
+            ew_compute(k, t, &st, &tile);
         dvk_que_enque(k, &out_z, tile.out);
         dvk_que_free(k, &in_x, bx);
         if (binary)
@@ -448,6 +494,15 @@ static int ew_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
                 return rc;
         }
     }
+    if (op->nparams > EP_SCALAR_LOOP && v->v[EP_SCALAR_LOOP].i) {
+        if (dt != DV_DT_F16)
+            return dv_ops_param_error(err, "scalar-loop", "the scalar loop computes fp16 through fp32 (the "
+                                      "add_high_performance sample's), not --dtype %s: use --dtype fp16",
+                                      dv_ops_dtype_name(dt));
+        if (t.scale)
+            return dv_ops_param_error(err, "scalar-loop", "the scalar loop computes x %c y: --alpha must be 1, "
+                                      "not %g", kind == EW_SUB ? '-' : '+', v->v[EP_SCALAR].f);
+    }
     t.depth = v->v[EP_DOUBLE_BUFFER].i ? 2 : 1;
     t.ntmp = dt == DV_DT_F16 ? ew_ntmp_f16(d) : 0;
     const unsigned queues = d->binary ? 3 : 2;
@@ -496,6 +551,8 @@ static int ew_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     if (op->nparams > EP_L2_INPUTS && !v->v[EP_L2_INPUTS].i)
         plan->args[0].l2 = plan->args[1].l2 = DV_L2_DISABLE; /* add, sub: x and y */
     t.pairs = op->nparams > EP_PAIR_INPUTS && v->v[EP_PAIR_INPUTS].i;
+    t.sloop = op->nparams > EP_SCALAR_LOOP && v->v[EP_SCALAR_LOOP].i;
+    t.sloop_alu_cycles = t.sloop ? EW_LOOP_ALU_INSNS * cfg->scalar_alu_cycles : 0;
 
     memcpy(plan->tiling, &t, sizeof t);
     plan->tiling_bytes = sizeof t;
@@ -607,6 +664,9 @@ static void ew_tile_emit(dv_k_t *k, const dv_op_plan_t *plan, const void *state,
     ew_state_t st;
     memcpy(&t, plan->tiling, sizeof t);
     memcpy(&st, state, sizeof st);
+    if (t.sloop)
+        dvk_fail(k, "%s --scalar-loop on cannot join a fused kernel (its tile work is the vector unit's)",
+                 ew_defs[t.kind].name);
     ew_compute(k, &t, &st, tile);
 }
 

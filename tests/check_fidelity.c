@@ -93,7 +93,28 @@ START_TEST(test_fidelity_calibration_commands_plan)
         ck_assert_msg(dv_ops_parse(op, argc - 1, argv + 1, &vals, &err) == DV_OK, "%s: %s", k->id, err.msg);
         ck_assert_msg(dv_ops_plan(op, &cfg, &vals, &plan, &err) == DV_OK, "%s: %s", k->id, err.msg);
         ck_assert_msg(k->measured_us > 0, "%s: no measured time", k->id);
+        /* a scaled case is one core looping over identical copies (bench/calibration.def) */
+        ck_assert_msg(k->scale >= 1, "%s: scale %g", k->id, k->scale);
+        ck_assert_msg(k->scale == 1 || plan.info.blocks == 1, "%s: scaled by %g on %u blocks", k->id, k->scale,
+                      plan.info.blocks);
     }
+}
+END_TEST
+
+/* A scaled case's time: the fixed head once (910B1: chip.kernel_start_cycles 9250 + chip.block_start_cycles
+ * 100 at 1850 MHz = 5.054 us), the rest scale times; an unscaled case's is the run's. */
+START_TEST(test_fidelity_scaled_case_time)
+{
+    dv_fid_run_t r;
+    memset(&r, 0, sizeof r);
+    dvt_config(&r.cfg, "ascend910b1", NULL);
+    ck_assert_uint_eq(r.cfg.chip_kernel_start_cycles + r.cfg.chip_block_start_cycles, 9350);
+    ck_assert_uint_eq(r.cfg.chip_freq_mhz, 1850);
+    r.time_us = 1000.0;
+    const dv_fid_case_t one = {.id = "one", .scale = 1}, many = {.id = "many", .scale = 256};
+    ck_assert_double_eq(dv_fid_case_time_us(&one, &r), 1000.0);
+    ck_assert_double_eq_tol(dv_fid_case_time_us(&many, &r), 9350.0 / 1850 + (1000.0 - 9350.0 / 1850) * 256, 1e-6);
+    ck_assert_double_eq_tol(dv_fid_case_time_us(&many, &r), 254711.21622, 1e-4);
 }
 END_TEST
 
@@ -147,6 +168,7 @@ Suite *dv_fidelity_suite(void)
     tcase_add_loop_test(t, test_fidelity_roofline, 0, nprofiles() * dv_fid_nroofs);
     tcase_add_test(t, test_fidelity_judge_fails_short_runs);
     tcase_add_test(t, test_fidelity_calibration_commands_plan);
+    tcase_add_test(t, test_fidelity_scaled_case_time);
     tcase_add_test(t, test_fidelity_worker_pool);
     suite_add_tcase(s, t);
     return s;

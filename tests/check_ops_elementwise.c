@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dv/fusion.h"
+#include "dv/graph.h"
 #include "dv/intmath.h"
 #include "dv/ops.h"
 #include "dv/sim.h"
@@ -353,6 +355,97 @@ START_TEST(test_ops_elementwise_bad_alpha)
     expect_error(NULL, "add --alpha 1e999", "--alpha", "not a finite number");
     expect_error(NULL, "mul --alpha 2", "--alpha", "no parameter");
     expect_error(NULL, "max --alpha 2", "--alpha", "no parameter");
+}
+END_TEST
+
+/* add / sub --scalar-loop: every element through two ld_ub and one st_ub (fp16 through fp32, as the
+ * reference rounds), no vector instruction, on both profiles, tails and several cores included. */
+START_TEST(test_ops_elementwise_scalar_loop_check)
+{
+    static const char *const cmds[] = {"add --shape 1000 --tile-elems 256 --cores 3 --scalar-loop on",
+                                       "sub --shape 4097 --tile-elems 1024 --cores 2 --scalar-loop on",
+                                       "add --shape 17 --double-buffer off --scalar-loop on"};
+    static const uint64_t elems[] = {1000, 4097, 17};
+    for (int i = 0; i < 3; i++) {
+        check_ok(profiles[_i], cmds[i], elems[i]);
+        dvt_op_t r;
+        dvt_op(&r, profiles[_i], NULL, cmds[i], false, false);
+        ck_assert_msg(r.rc == DV_OK, "%s: %s", cmds[i], r.err.msg);
+        ck_assert_uint_eq(r.cnt.op_count[DV_OP_ld_ub], 2 * elems[i]);
+        ck_assert_uint_eq(r.cnt.op_count[DV_OP_st_ub], elems[i]);
+        ck_assert_uint_eq(r.cnt.op_count[DV_OP_vadd] + r.cnt.op_count[DV_OP_vsub], 0);
+        dvt_op_free(&r);
+    }
+}
+END_TEST
+
+/* The scalar loop's cost, derived by hand: one copy of 64 fp16 elements on one core, single
+ * buffered, so nothing overlaps the loop: it adds exactly 64 x (2 scalar.load_cycles + 10 x
+ * scalar.alu_cycles + scalar.store_cycles) cycles to the kernel (10 ALU instructions per element,
+ * EW_LOOP_ALU_INSNS) over the same kernel with those three costs at 0: 64 x (12 + 20 + 4) = 2304 on
+ * the 910B2, and each parameter moves it by its own share. */
+START_TEST(test_ops_elementwise_scalar_loop_cycles)
+{
+    const char *cmd = "add --shape 64 --tile-elems 64 --cores 1 --double-buffer off --scalar-loop on";
+    static const char *const zero[] = {"scalar.load_cycles=0", "scalar.store_cycles=0", "scalar.alu_cycles=0", NULL};
+    static const char *const alu5[] = {"scalar.load_cycles=0", "scalar.store_cycles=0", "scalar.alu_cycles=5", NULL};
+    static const char *const ld7[] = {"scalar.load_cycles=7", NULL};
+    static const char *const st9[] = {"scalar.store_cycles=9", NULL};
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, NULL);
+    ck_assert_uint_eq(cfg.scalar_load_cycles, 6);
+    ck_assert_uint_eq(cfg.scalar_store_cycles, 4);
+    ck_assert_uint_eq(cfg.scalar_alu_cycles, 2);
+    uint64_t c[5];
+    const char *const *sets[5] = {NULL, zero, alu5, ld7, st9};
+    for (int i = 0; i < 5; i++) {
+        dvt_op_t r;
+        dvt_op(&r, NULL, sets[i], cmd, false, false);
+        ck_assert_msg(r.rc == DV_OK, "%s: %s", cmd, r.err.msg);
+        c[i] = r.cnt.cycles;
+        dvt_op_free(&r);
+    }
+    ck_assert_uint_eq(c[0] - c[1], 64 * (2 * 6 + 10 * 2 + 4));
+    ck_assert_uint_eq(c[2] - c[1], 64 * 10 * 5);
+    ck_assert_uint_eq(c[3] - c[0], 64 * 2 * 1);
+    ck_assert_uint_eq(c[4] - c[0], 64 * 5);
+}
+END_TEST
+
+/* --scalar-loop computes fp16 x +- y only: other dtypes and --alpha are refused, naming the option. */
+START_TEST(test_ops_elementwise_bad_scalar_loop)
+{
+    expect_error(NULL, "add --dtype fp32 --scalar-loop on", "--scalar-loop", "--dtype fp32");
+    expect_error(NULL, "sub --dtype int16 --scalar-loop on", "--scalar-loop", "fp16");
+    expect_error("ascend310", "add --dtype int32 --scalar-loop on", "--scalar-loop", "fp16");
+    expect_error(NULL, "add --alpha 2 --scalar-loop on", "--scalar-loop", "--alpha must be 1");
+    expect_error(NULL, "mul --scalar-loop on", "--scalar-loop", "no parameter");
+}
+END_TEST
+
+/* Its tile code is the vector unit's: a fused kernel that takes an add --scalar-loop node fails,
+ * naming the kernel, the option and the block. */
+START_TEST(test_ops_elementwise_scalar_loop_not_fused)
+{
+    static const char text[] = "name: sloop\n"
+                               "inputs:\n  x: {shape: [64, 64], dtype: fp16}\n  y: {shape: [64, 64], dtype: fp16}\n"
+                               "nodes:\n  - {name: s, op: add, inputs: [x, y], params: {scalar-loop: on}}\n"
+                               "  - {name: r, op: relu, inputs: [s]}\n"
+                               "outputs: [r]\n";
+    static dv_graph_t g;
+    dv_error_t e = {0};
+    ck_assert_msg(dv_graph_parse(text, sizeof text - 1, "sloop.yaml", &g, &e) == DV_OK, "%s", e.msg);
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, NULL);
+    dv_fusion_study_opts_t o;
+    dv_fusion_study_opts_default(&o);
+    o.data = false;
+    dv_fusion_result_t *r = calloc(1, sizeof *r);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_int_ne(dv_fusion_study(&g, &cfg, &o, r, &e), DV_OK);
+    ck_assert_msg(strstr(e.msg, "fused:s+r") && strstr(e.msg, "add --scalar-loop on cannot join a fused kernel") &&
+                  strstr(e.msg, "block 0"), "%s", e.msg);
+    free(r);
 }
 END_TEST
 
@@ -862,6 +955,10 @@ Suite *dv_ops_elementwise_suite(void)
     tcase_add_loop_test(tc, test_ops_elementwise_scalar_ops_exact, 0, 2);
     tcase_add_test(tc, test_ops_elementwise_scalar_and_tanh_instructions);
     tcase_add_test(tc, test_ops_elementwise_bad_scalar);
+    tcase_add_loop_test(tc, test_ops_elementwise_scalar_loop_check, 0, 2);
+    tcase_add_test(tc, test_ops_elementwise_scalar_loop_cycles);
+    tcase_add_test(tc, test_ops_elementwise_bad_scalar_loop);
+    tcase_add_test(tc, test_ops_elementwise_scalar_loop_not_fused);
     suite_add_tcase(s, tc);
     TCase *ba = tcase_create("bias_add");
     tcase_set_timeout(ba, 120);
