@@ -17,6 +17,13 @@
  * per-burst bytes in cycles, whatever the rounding: the studies below use that to read the overhead
  * and the micro-op minimum off whole cycle counts. */
 
+/* The engine's bytes for one burst of b bytes at `cap` bytes per cycle, as the model sums them (one
+ * micro-op, b at most gm.uop_bytes): the burst overhead plus max(micro-op minimum, b). */
+static uint64_t engine_burst_bytes(const dv_config_t *g, uint64_t cap, uint64_t b)
+{
+    return g->gm_burst_overhead_bytes + dv_max_u64(g->mte2_uop_cycles * cap, b);
+}
+
 /* Read copies: one burst of d bytes (32 B multiple) at offset off. */
 static void read_copy(micro_ctx_t *c, bool l1, uint64_t off, uint64_t d)
 {
@@ -186,12 +193,12 @@ static int study_gm_path(micro_ctx_t *c, gm_study_t *s, const path_t *p)
                   ull(g->gm_align_bytes), len);
     /* reads keep at most mte2.outstanding_bursts bursts in flight, each for mte2.latency_cycles on an L2 hit:
      * the q bursts must take longer in the engine than that, or the engine's costs are hidden */
-    const uint64_t in_flight = p->write ? 0 : dv_ceil_div((uint64_t)q * g->mte2_latency_cycles, g->mte2_outstanding_bursts);
-    const uint64_t uop_bytes = g->mte2_uop_cycles * q;
-    if (in_flight >= g->gm_burst_overhead_bytes + dv_max_u64(uop_bytes, len))
+    const uint64_t in_flight =
+        p->write ? 0 : dv_ceil_div((uint64_t)q * g->mte2_latency_cycles, g->mte2_outstanding_bursts);
+    if (in_flight >= engine_burst_bytes(g, q, len))
         return NA(m, "%u bursts in flight for mte2.latency_cycles = %llu each (mte2.outstanding_bursts = %llu) take "
                   "longer than the engine", q, ull(g->mte2_latency_cycles), ull(g->mte2_outstanding_bursts));
-    s->uop_hidden = in_flight >= g->gm_burst_overhead_bytes + dv_max_u64(uop_bytes, small);
+    s->uop_hidden = in_flight >= engine_burst_bytes(g, q, small);
     if (burst_bytes(c, m, p, q, len, &cb) != MS_OK || burst_bytes(c, m, p, q, small, &cg) != MS_OK)
         return m->rc;
     if (cb < len || (!s->uop_hidden && cg < cb - len + small))
@@ -441,8 +448,8 @@ void mb_gm(micro_ctx_t *c, int arg, dv_micro_result_t *r)
         return;
     case MX_GM_UOP:
         if (s->uop_hidden) {
-            micro_row_na(r, "%llu bursts of the shortest aligned read in flight for mte2.latency_cycles each take longer "
-                         "than the engine (mte2.outstanding_bursts = %llu)", ull(s->rate),
+            micro_row_na(r, "%llu bursts of the shortest aligned read in flight for mte2.latency_cycles each take "
+                         "longer than the engine (mte2.outstanding_bursts = %llu)", ull(s->rate),
                          ull(c->cfg.mte2_outstanding_bursts));
             return;
         }
@@ -769,7 +776,7 @@ static int bypass_rows(micro_ctx_t *c, outcome_t *m, unsigned n, unsigned b, uns
 static uint64_t bypass_core_rate(const dv_config_t *g, uint64_t b)
 {
     const uint64_t cap = g->gm_core_read_bytes_per_cycle;
-    const uint64_t per_burst = g->gm_burst_overhead_bytes + dv_max_u64(g->mte2_uop_cycles * cap, b);
+    const uint64_t per_burst = engine_burst_bytes(g, cap, b);
     const uint64_t lat = g->mte2_latency_cycles + g->hbm_latency_cycles;
     const uint64_t flight = lat ? b * g->mte2_outstanding_bursts / lat : UINT64_MAX;
     return dv_min_u64(dv_min_u64(b * cap / per_burst, g->mte2_ub_bytes_per_cycle), flight);
@@ -914,8 +921,7 @@ void mb_mte2_outstanding(micro_ctx_t *c, int arg, dv_micro_result_t *r)
         return;
     }
     const uint64_t cap = g->gm_core_read_bytes_per_cycle, hbm = dv_hbm_sustained_bytes_per_cycle(g);
-    const uint64_t engine = g->mte2_issue_cycles +
-                            dv_ceil_div(n * (g->gm_burst_overhead_bytes + dv_max_u64(g->mte2_uop_cycles * cap, b)), cap);
+    const uint64_t engine = g->mte2_issue_cycles + dv_ceil_div(n * engine_burst_bytes(g, cap, b), cap);
     const uint64_t mem = dv_ceil_div(n * (b + g->hbm_request_overhead_bytes), hbm);
     if (k * lat <= dv_max_u64(engine, dv_max_u64(mem, dv_ceil_div(n * b, g->mte2_ub_bytes_per_cycle)))) {
         micro_row_na(r, "%llu bursts in flight for %llu cycles each take no longer than the engine (%llu cycles) or "
