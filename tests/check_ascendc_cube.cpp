@@ -1007,6 +1007,60 @@ START_TEST(test_ascendc_cube_tiling_refusals)
 }
 END_TEST
 
+/* The L1 loads (lib/matmul/l1_steps.h), derived by hand for base 128 x 256 x 64 halves on the 512 KB L1: a
+ * slice of A is 16 KB, of B 32 KB; CANN's MTE1 cap (mL0 8, nL0 16, kL0 4) is max(32 / (4 + 8), 1) = 2. */
+START_TEST(test_ascendc_cube_tiling_l1_steps)
+{
+    namespace mt = matmul_tiling;
+    host_tiling h;
+    auto tiling = [&](TCubeTiling &t, int32_t dim, int32_t sm, int32_t sn, bool tb) {
+        mt::MultiCoreMatmulTiling api(*h.plat);
+        api.SetDim(dim);
+        api.SetAType(mt::TPosition::GM, mt::CubeFormat::ND, mt::DataType::DT_FLOAT16, false);
+        api.SetBType(mt::TPosition::GM, mt::CubeFormat::ND, mt::DataType::DT_FLOAT16, tb);
+        api.SetCType(mt::TPosition::GM, mt::CubeFormat::ND, mt::DataType::DT_FLOAT16);
+        api.SetOrgShape(8192, 8192, 8192);
+        api.SetShape(8192, 8192, 8192);
+        if (sm > 0)
+            api.SetSingleShape(sm, sn, 8192);
+        api.SetFixSplit(128, 256, 64);
+        ck_assert_int_eq(api.GetTiling(t), 0);
+    };
+    TCubeTiling t;
+    /* the best-practice sample's 4 x 6 parts, B transposed and baseM <= baseN: B first, 2 x (32 KB s + 16 KB)
+     * <= 512 KB gives 7, cut to 4 (a divisor of 128 slices); A then 2 x (128 KB + 16 KB s) <= 512 KB, 8, capped
+     * at 2: depthA1 4 and depthB1 8, as the sample's README states for CANN */
+    tiling(t, 24, 2048, 1536, true);
+    ck_assert_int_eq(t.stepKa, 2);
+    ck_assert_int_eq(t.depthA1, 4);
+    ck_assert_int_eq(t.stepKb, 4);
+    ck_assert_int_eq(t.depthB1, 8);
+    ck_assert_int_eq(t.shareL1Size, 4 * 16384 + 8 * 32768);
+    /* no single shape on 24 cores, 8192 x 8192 > 26214 x 24: the M x N split's halves of L1.  The 910B's L1
+     * as the platform reports it is 512 KB less KFC's 256 B: A's half holds 262,016 / 16 KB = 15 slices, 7 per
+     * load, cut to 4 so that a load's 896 B of K per row become a multiple of 512; B's half (CANN adds the
+     * 256 B back) 8 slices, 4 per load */
+    tiling(t, 24, -1, -1, true);
+    ck_assert_int_eq(t.stepKa, 4);
+    ck_assert_int_eq(t.depthA1, 8);
+    ck_assert_int_eq(t.stepKb, 4);
+    ck_assert_int_eq(t.depthB1, 8);
+    ck_assert_int_eq(t.shareL1Size, 8 * 16384 + 8 * 32768);
+    /* neither transposed, 128 x 256 x 1024 on one core (16 slices; both whole do not fit twice: 2 x 384 KB):
+     * A first, 2 x (16 KB s + 32 KB) <= 512 KB gives 14, cut to 8; B 2 x (128 KB + 32 KB s) <= 512 KB gives 4,
+     * capped at 2; computed with these loads against the plain-C product */
+    run_api<float, false, false, false>(128, 256, 1024, 1, &t);
+    ck_assert_int_eq(t.stepKa, 8);
+    ck_assert_int_eq(t.stepKb, 2);
+    ck_assert_int_eq(t.depthA1, 16);
+    ck_assert_int_eq(t.depthB1, 4);
+    /* B transposed: B first, 7 cut to 4; A 8 capped at 2 */
+    run_api<float, false, true, false>(128, 256, 1024, 1, &t);
+    ck_assert_int_eq(t.stepKa, 2);
+    ck_assert_int_eq(t.stepKb, 4);
+}
+END_TEST
+
 extern "C" Suite *dv_ascendc_cube_suite(void)
 {
     Suite *s = suite_create("ascendc_cube");
@@ -1027,6 +1081,7 @@ extern "C" Suite *dv_ascendc_cube_suite(void)
     tcase_add_test(tc, test_ascendc_cube_emits);
     tcase_add_test(tc, test_ascendc_cube_errors_located);
     tcase_add_test(tc, test_ascendc_cube_tiling_refusals);
+    tcase_add_test(tc, test_ascendc_cube_tiling_l1_steps);
     suite_add_tcase(s, tc);
     return s;
 }

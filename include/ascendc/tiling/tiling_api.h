@@ -14,9 +14,10 @@
  *  2. the base tile: 128 x 256 x (128 bytes of K) (CANN's recommended 128 x 256 x 64 for half), cut to the
  *     part and to L0A / L0B / L0C with double-buffered L0A / L0B, and L0C too when two tiles fit; SetFixSplit
  *     fixes any of the three;
- *  3. the L1 loads: stepKa = stepKb = the most base-K slices per load such that two loads of A and two of B
- *     (and, with EnableBias, a bias row) fit L1 (depthA1 = 2 stepKa, depthB1 = 2 stepKb), one of each when
- *     two do not; stepM = stepN = 1; with EnableBias baseN is cut so that a bias row fits the BiasTable;
+ *  3. the L1 loads: stepKa / stepKb and their double buffering by CANN's rules (lib/matmul/l1_steps.h: the
+ *     multi-core M x N split's halves of L1 for large shapes on SetDim cores, else one matrix's loads take
+ *     what L1 leaves and the other's at most CANN's MTE1 minimum), with room for the bias row under
+ *     EnableBias; stepM = stepN = 1; with EnableBias baseN is cut so that a bias row fits the BiasTable;
  *  4. iterateOrder: SetTraverse's; else, when one load covers K (it then stays in L1 across the tiles that share
  *     it), the order that keeps the larger of the A and B loads: M first (0) unless baseM > baseN.
  * GetTiling returns -1 and says why on stderr when the shape, the types or the fixed split cannot be tiled. */
@@ -32,6 +33,7 @@
 #include <iostream> /* CANN's tiling headers bring it; its samples print the tiling's failure with std::cout */
 
 #include "../kernel_tiling/kernel_tiling.h"
+#include "../lib/matmul/l1_steps.h"
 #include "../register/tilingdata_base.h"
 #include "platform/platform_ascendc.h"
 #include "shape.h"
@@ -401,23 +403,23 @@ protected:
         const int64_t dbL0 = fitsL0(bk, 2) ? 2 : 1;
         const int64_t dbL0C = (uint64_t)(2 * bm * bn * l0cT) <= l0c ? 2 : 1;
 
-        /* 3. the L1 loads */
+        /* 3. the L1 loads (lib/matmul/l1_steps.h) */
         const int64_t kTiles = cdiv(k, bk);
         const int64_t bias = isBias ? up(bn * 4, 64) : 0; /* the bias row in L1, in whole BiasTable units */
-        int64_t step = 0, db1 = 2;
-        for (int64_t db = 2; db >= 1 && !step; db--)
-            for (int64_t s = kTiles; s >= 1; s--)
-                if ((uint64_t)(db * (bm * up(s * bk, 16) + bn * up(s * bk, 16)) * isz + bias) <= l1) {
-                    step = s;
-                    db1 = db;
-                    break;
-                }
-        if (!step)
+        const dvac::tiling::L1Problem lp{(int64_t)l1, bm, bn, bk, isz, k, bias, aType_.isTrans, bType_.isTrans};
+        const bool splitMN = dim > 1 && singleM <= 0 && singleN <= 0 && m >= 128 &&
+                             (int64_t)m * n > 26214 * (int64_t)dim &&
+                             platform_->GetSocVersion() == platform_ascendc::SocVersion::ASCEND910B;
+        dvac::tiling::L1Steps st = splitMN ? dvac::tiling::l1_steps_split_mn(lp) : dvac::tiling::L1Steps{0, 0, 0};
+        if (!st.db)
+            st = dvac::tiling::l1_steps(lp);
+        if (!st.db)
             return refuse("base %d x %d x %d: one load of A and one of B do not fit L1", (int)bm, (int)bn, (int)bk);
+        const int64_t stepKa = st.ka, stepKb = st.kb, db1 = st.db;
 
         /* 4. the order */
         int32_t order = traverse_ == MatrixTraverse::FIRSTN ? 1 : 0;
-        if (traverse_ == MatrixTraverse::NOSET && step >= kTiles && bm > bn)
+        if (traverse_ == MatrixTraverse::NOSET && stepKa >= kTiles && stepKb >= kTiles && bm > bn)
             order = 1; /* keep the larger load: A's rows when they outnumber B's columns */
 
         AscendC::tiling::TCubeTiling &t = out;
@@ -434,11 +436,14 @@ protected:
         t.baseN = (int32_t)bn;
         t.baseK = (int32_t)bk;
         t.stepM = t.stepN = 1;
-        t.stepKa = t.stepKb = (int32_t)step;
-        t.depthA1 = t.depthB1 = (int32_t)(step * db1);
+        t.stepKa = (int32_t)stepKa;
+        t.stepKb = (int32_t)stepKb;
+        t.depthA1 = (int32_t)(stepKa * db1);
+        t.depthB1 = (int32_t)(stepKb * db1);
         t.isBias = isBias;
         t.iterateOrder = order;
-        t.shareL1Size = (int32_t)(db1 * (bm * up(step * bk, 16) + bn * up(step * bk, 16)) * isz + bias);
+        t.shareL1Size = (int32_t)(db1 * (dvac::tiling::load_bytes(lp, bm, stepKa) + dvac::tiling::load_bytes(lp, bn, stepKb)) +
+                                  bias);
         t.shareL0CSize = (int32_t)(dbL0C * bm * bn * l0cT);
         t.batchM = t.batchN = t.singleBatchM = t.singleBatchN = 1;
         t.dbL0A = dbA_ ? (int32_t)dbL0 : 1;
@@ -507,8 +512,6 @@ public:
             return refuse("SetDim %d: at least one core", dim_);
         if (singleK_ > 0 && singleK_ != (k_ > 0 ? k_ : orgKa))
             return refuse("SetSingleShape singleK %d: K is not split across cores", singleK_);
-        if ((singleM_ > 0 && singleM_ % 16) || (singleN_ > 0 && singleN_ % 16))
-            return refuse("SetSingleShape %d x %d: multiples of 16", singleM_, singleN_);
         const int64_t rc = compute(tiling, dim_, singleM_, singleN_);
         if (rc == 0) {
             single_[0] = tiling.singleCoreM;

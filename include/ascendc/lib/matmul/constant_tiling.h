@@ -10,16 +10,17 @@
  *   AscendC::Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, CONSTANT_CFG> mm;
  *   REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, (TCubeTiling *)nullptr);   // the tiling is CONSTANT_CFG
  *
- * GetMatmulApiTiling's choice is dvsim's (CANN's GetL1Factor search is not reproduced): the base tile
- * as given, L0A / L0B double-buffered when two fit (64 KB each), L0C single (as CANN fixes it),
- * stepM = stepN = 1, stepKa = stepKb = the most base-K slices (at most the whole singleCoreK) such that
- * two loads of A and two of B fit l1Size, depthA1 = 2 stepKa, depthB1 = 2 stepKb, iterateOrder 0.
+ * GetMatmulApiTiling's choice: the base tile as given, L0A / L0B double-buffered when two fit (64 KB each),
+ * L0C single (as CANN fixes it), stepM = stepN = 1, stepKa / stepKb and the L1 double buffering by the host
+ * tiling's rule (l1_steps.h; CANN's full-load search is not reproduced), iterateOrder 0.
  * A kernel may overwrite any field before handing the struct to the Matmul; Init checks it as it checks
  * a host tiling (lib/matmul_intf.h). */
 #ifndef DVSIM_LIB_MATMUL_CONSTANT_TILING_H
 #define DVSIM_LIB_MATMUL_CONSTANT_TILING_H
 
 #include <type_traits>
+
+#include "l1_steps.h"
 
 /* Which MatmulConfig preset GetMMConfig starts from. */
 enum class MatmulConfigMode { CONFIG_NORM, CONFIG_MDL, CONFIG_SPECIALMDL, CONFIG_IBSHARE };
@@ -197,22 +198,21 @@ constexpr MatmulApiStaticTiling GetMatmulApiTiling(const MatmulConfig &mmCFG, in
     t.N = t.singleCoreN = (int32_t)mmCFG.singleCoreN;
     t.Ka = t.Kb = t.singleCoreK = sk;
     t.stepM = t.stepN = 1;
-    const int32_t kTiles = (sk + bk - 1) / bk;
     const int32_t bias = mmCFG.enableSetBias ? (bn * 4 + 63) / 64 * 64 : 0;
-    int32_t step = 1;
-    for (int32_t s = kTiles; s >= 1; s--)
-        if (2 * (bm * (int32_t)sizeof(SrcAT) + bn * (int32_t)sizeof(SrcBT)) * ((s * bk + 15) / 16 * 16) + bias <=
-            l1Size) {
-            step = s;
-            break;
-        }
-    t.stepKa = t.stepKb = step;
-    t.depthA1 = t.depthB1 = 2 * step;
+    const dvac::tiling::L1Problem lp{l1Size, bm, bn, bk, (int64_t)sizeof(SrcAT), sk, bias, A_TYPE::isTrans,
+                                     B_TYPE::isTrans};
+    dvac::tiling::L1Steps st = dvac::tiling::l1_steps(lp);
+    if (!st.db) /* one slice of each does not fit: Init refuses the tiling, naming L1 */
+        st = {1, 1, 1};
+    t.stepKa = st.ka;
+    t.stepKb = st.kb;
+    t.depthA1 = st.db * st.ka;
+    t.depthB1 = st.db * st.kb;
     t.iterateOrder = 0;
     t.dbL0C = 1;
     t.shareMode = 0;
-    t.shareL1Size = 2 * (bm * (int32_t)sizeof(SrcAT) + bn * (int32_t)sizeof(SrcBT)) * ((step * bk + 15) / 16 * 16) +
-                    bias;
+    t.shareL1Size = (int32_t)(st.db * (dvac::tiling::load_bytes(lp, bm, st.ka) + dvac::tiling::load_bytes(lp, bn, st.kb)) +
+                              bias);
     t.shareL0CSize = bm * bn * 4;
     t.shareUbSize = 0;
     t.transLength = 0;
