@@ -29,6 +29,13 @@ public:
 
     // Run one kernel to completion (or to an error); fills *out on success.
     int run(dv_kernel_t *k, const dv_gm_t *gm, const dv_run_opts_t &opts, dv_counters_t *out, dv_error_t *err);
+    // Between two runs of a replay the chip idles for chip.replay_gap_cycles: the L2 writes back as many dirty
+    // lines as the sustained HBM rate carries in that time (L2Cache::idle_write_back).
+    void idle_between_runs()
+    {
+        const uint64_t line = cfg_.l2_line_bytes ? cfg_.l2_line_bytes : 1;
+        l2_.idle_write_back(cfg_.chip_replay_gap_cycles * dv_hbm_sustained_bytes_per_cycle(&cfg_) / line);
+    }
 
 private:
     // CoreServices (the contract is written there).

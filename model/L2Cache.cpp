@@ -148,4 +148,18 @@ GmResult L2Cache::transfer(cycles_t t, const GmRuns &runs, bool write, unsigned 
     return r;
 }
 
+uint64_t L2Cache::idle_write_back(uint64_t max_lines)
+{
+    std::vector<std::pair<uint64_t, uint64_t>> dirty; // (last use, set x ways + way)
+    for (uint64_t set = 0; set < sets_; set++)
+        for (uint64_t w = 0; w < ways_; w++)
+            if (dirty_[set] >> w & 1)
+                dirty.push_back({used_[set * ways_ + w], set * ways_ + w});
+    const uint64_t n = std::min<uint64_t>(max_lines, dirty.size());
+    std::nth_element(dirty.begin(), dirty.begin() + (ptrdiff_t)n, dirty.end()); // the n least recently used first
+    for (uint64_t i = 0; i < n; i++)
+        dirty_[dirty[i].second / ways_] &= ~(1ull << (dirty[i].second % ways_));
+    return n;
+}
+
 } // namespace dv

@@ -3,7 +3,8 @@
 // and slices), least-recently-used replacement (an invalid way first), write-allocate, write-back or
 // (l2.write_through) write-through, with an aggregate bandwidth shared by all cores.  It is the GM entry point of every
 // DMA engine: reads that miss fetch whole lines from HBM; a write-through write sends its bytes to
-// HBM at once; a write-back one leaves the line dirty, written back when it is evicted.
+// HBM at once; a write-back one leaves the line dirty, written back when it is evicted or while the chip
+// idles between the runs of a replay (idle_write_back, chip.replay_gap_cycles).
 //
 // Per-tensor cache mode (dv_arg_t.l2, Ascend C GlobalTensor::SetL2CacheHint): it travels with the
 // GM address, as on the 910B, where CACHE_MODE_DISABLE makes a tensor's address an alias whose
@@ -69,6 +70,10 @@ public:
     void retire(cycles_t t) { cal_.retire(t); }
     void start(unsigned contenders) { cal_.start(contenders); } // BandwidthCalendar::start
     void reset_counters() { hits = misses = writebacks = bypassed = 0; }
+    // The chip idles between two runs of a profiler's replay (dv_run_opts_t.warm_up): up to max_lines dirty
+    // lines, least recently used first, are written back and stay, clean.  Returns the lines written back
+    // (outside any run's counters).
+    uint64_t idle_write_back(uint64_t max_lines);
     cycles_t hbm_latency() const { return hbm->latency; }
 
     uint64_t hits = 0, misses = 0, writebacks = 0; // in lines

@@ -108,6 +108,7 @@ extern "C" int dv_model_run(dv_model_t *m, dv_kernel_t *k, const dv_gm_t *gm, co
             dv_counters_free(&c);
             if (rc != DV_OK)
                 return rc;
+            m->chip->idle_between_runs();
         }
         return m->chip->run(k, gm, o, out, err);
     } catch (const std::exception &e) {

@@ -12,6 +12,7 @@
 #include "dv/kapi.h"
 #include "dv/intmath.h"
 #include "dv/model.h"
+#include "dv/sim.h"
 #include "dv/trace.h"
 #include "dvsim/acl_launch.h"
 #include "support/aclt.h"
@@ -173,6 +174,66 @@ START_TEST(test_l2_policy_written_line_by_recency)
 }
 END_TEST
 
+/* One warm-up run, then the measured one, on a fresh model of cfg: the measured run's counters. */
+static void run_replayed(dvt_run_t *r, const dv_config_t *cfg, const char *text)
+{
+    dv_model_t *m = dvt_model(cfg);
+    memset(r, 0, sizeof *r);
+    ck_assert_int_eq(dv_trace_open_string(text, "replay.trace", &r->kernel, &r->err), DV_OK);
+    ck_assert_int_eq(dv_sim_gm_setup(cfg, &r->kernel->info, false, "replay.trace", GM0, &r->gm, &r->err), DV_OK);
+    dv_run_opts_t o;
+    dv_run_opts_default(&o);
+    o.warm_up = 1;
+    r->rc = dv_model_run(m, r->kernel, &r->gm, &o, &r->cnt, &r->err);
+    ck_assert_msg(r->rc == DV_OK, "%s", r->err.msg);
+    dv_model_destroy(m);
+}
+
+/* Between the runs of a replay (dv_run_opts_t.warm_up) the chip idles for chip.replay_gap_cycles and the
+ * L2 writes dirty lines back, least recently used first, at the sustained HBM rate: here 512 B per cycle
+ * (hbm.bytes_per_cycle 512 at 100%), one line per cycle.  One set of 4 ways; the kernel reads x's 4
+ * lines and writes z's 4: each z line evicts an x line (clean), so a run ends with z0..z3 dirty, z0 the
+ * least recently used.  Run again straight after (no idle), its 4 read misses evict them dirty: 4
+ * write-backs, 2048 B to HBM.  After a warm-up run and a gap of 2 cycles z0 and z1 were written back:
+ * 2 write-backs in the run; a gap of 4 cycles leaves none. */
+START_TEST(test_l2_policy_idle_write_back)
+{
+    const char *const one_set[] = {"l2.size_bytes=2048", "l2.ways=4", "hbm.bytes_per_cycle=512",
+                                   "hbm.efficiency_percent=100", NULL};
+    const char *const text = "dvtrace 1\nkernel k kind=vector blocks=1\narg x bytes=2048 dtype=f16 dir=in\n"
+                             "arg z bytes=2048 dtype=f16 dir=out\nblock 0\n"
+                             "copy_gm_to_ubuf dst=ub:0x0 src=x nburst=1 len=64\n"
+                             "set_flag src=MTE2 dst=MTE3 id=0\nwait_flag src=MTE2 dst=MTE3 id=0\n"
+                             "copy_ubuf_to_gm dst=z src=ub:0x0 nburst=1 len=64\nend\n";
+    dv_config_t cfg;
+    config_with(&cfg, one_set);
+    dv_model_t *m = dvt_model(&cfg);
+    dvt_run_t r;
+    for (int run = 0; run < 2; run++) {
+        ck_assert_msg(dvt_run_text_on(&r, m, text, false, GM0) == DV_OK, "%s", r.err.msg);
+        ck_assert_uint_eq(r.cnt.l2_misses, 8); /* 4 reads and 4 writes */
+        ck_assert_uint_eq(r.cnt.l2_writebacks, run == 0 ? 0 : 4);
+        ck_assert_uint_eq(r.cnt.hbm_write_bytes, run == 0 ? 0 : 2048);
+        dvt_free(&r);
+    }
+    dv_model_destroy(m);
+    static const struct {
+        const char *gap;
+        uint64_t writebacks;
+    } cases[] = {{"chip.replay_gap_cycles=0", 4}, {"chip.replay_gap_cycles=2", 2}, {"chip.replay_gap_cycles=4", 0},
+                 {"chip.replay_gap_cycles=100", 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        dv_error_t err;
+        ck_assert_int_eq(dv_config_set(&cfg, cases[i].gap, &err), DV_OK);
+        run_replayed(&r, &cfg, text);
+        ck_assert_uint_eq(r.cnt.l2_misses, 8);
+        ck_assert_uint_eq(r.cnt.l2_writebacks, cases[i].writebacks);
+        ck_assert_uint_eq(r.cnt.hbm_write_bytes, cases[i].writebacks * 512);
+        dvt_free(&r);
+    }
+}
+END_TEST
+
 /* The trace field: read, written back only when it is disable, and a bad value is a located error. */
 START_TEST(test_l2_policy_trace_field)
 {
@@ -323,6 +384,7 @@ Suite *dv_l2_policy_suite(void)
     tcase_add_test(tc, test_l2_policy_disable_read_bytes);
     tcase_add_test(tc, test_l2_policy_disable_write);
     tcase_add_test(tc, test_l2_policy_written_line_by_recency);
+    tcase_add_test(tc, test_l2_policy_idle_write_back);
     tcase_add_test(tc, test_l2_policy_trace_field);
     tcase_add_test(tc, test_l2_policy_add_inputs);
     tcase_add_test(tc, test_l2_policy_acl_alias_pointer);

@@ -152,7 +152,8 @@ typedef struct dv_run_opts {
     dv_slice_fn on_slice;
     void *slice_ctx;
     unsigned warm_up; /* runs of the kernel before the measured one, unmeasured and without slices, on the same
-                       * model and GM data: the L2 is left as a profiler's replay finds it (--warm-up) */
+                       * model and GM data: the L2 is left as a profiler's replay finds it (--warm-up); after
+                       * each the chip idles for chip.replay_gap_cycles, writing dirty L2 lines back */
 } dv_run_opts_t;
 
 void dv_run_opts_default(dv_run_opts_t *o);
