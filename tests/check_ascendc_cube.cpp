@@ -507,13 +507,16 @@ __global__ __cube__ void mm_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR workspa
 /* Run mm_api on m x n x k (half in) and compare with the reference (plus C's first contents when
  * the output is added atomically). */
 template <typename OUT, bool TA, bool TB, bool ITERATE, uint8_t ATOMIC = 0, bool BIAS = false>
-void run_api(int32_t m, int32_t n, int32_t k, int32_t dim, TCubeTiling *seen = nullptr)
+void run_api(int32_t m, int32_t n, int32_t k, int32_t dim, TCubeTiling *seen = nullptr,
+             void (*edit)(TCubeTiling &) = nullptr, bool bias_tiling = BIAS, const char *want_error = nullptr)
 {
     host_tiling h;
     TCubeTiling t;
     const auto ct = std::is_same<OUT, half>::value ? matmul_tiling::DataType::DT_FLOAT16
                                                    : matmul_tiling::DataType::DT_FLOAT;
-    ck_assert_int_eq(h.get(t, m, n, k, dim, ct, TA, TB, matmul_tiling::DataType::DT_FLOAT16, BIAS), 0);
+    ck_assert_int_eq(h.get(t, m, n, k, dim, ct, TA, TB, matmul_tiling::DataType::DT_FLOAT16, bias_tiling), 0);
+    if (edit)
+        edit(t);
     if (seen)
         *seen = t;
     mm_session s((size_t)m * k, (size_t)k * n, (size_t)m * n * sizeof(OUT));
@@ -530,9 +533,17 @@ void run_api(int32_t m, int32_t n, int32_t k, int32_t dim, TCubeTiling *seen = n
     void *bias;
     OK(aclrtMalloc(&bias, n * 4, ACL_MEM_MALLOC_HUGE_FIRST));
     OK(aclrtMemcpy(bias, n * 4, hbias.data(), n * 4, ACL_MEMCPY_HOST_TO_DEVICE));
-    ck_assert_uint_eq(::dvac::launch(mm_api<half, OUT, TA, TB, ITERATE, ATOMIC, BIAS>, "mm_api", t.usedCoreNum,
-                                     nullptr, s.stream)(s.a, s.b, s.c, ws, bias, t), 0);
-    int rc = aclrtSynchronizeStream(s.stream);
+    const int launched = (int)::dvac::launch(mm_api<half, OUT, TA, TB, ITERATE, ATOMIC, BIAS>, "mm_api",
+                                             t.usedCoreNum, nullptr, s.stream)(s.a, s.b, s.c, ws, bias, t);
+    ck_assert_int_eq(launched != 0, want_error && launched != 0); /* only an expected error may stop the launch */
+    int rc = launched ? launched : aclrtSynchronizeStream(s.stream);
+    if (want_error) {
+        ck_assert_int_ne(rc, ACL_SUCCESS);
+        ck_assert_msg(strstr(aclGetRecentErrMsg(), want_error), "%s", aclGetRecentErrMsg());
+        OK(aclrtFree(ws));
+        OK(aclrtFree(bias));
+        return;
+    }
     ck_assert_msg(rc == ACL_SUCCESS, "%s", aclGetRecentErrMsg());
     std::vector<OUT> got = s.template fetch<OUT>();
     std::vector<float> want = reference(s.ha, s.hb, m, n, k, TA, TB, BIAS ? hbias.data() : nullptr);
@@ -1046,6 +1057,11 @@ START_TEST(test_ascendc_cube_tiling_l1_steps)
     ck_assert_int_eq(t.stepKb, 4);
     ck_assert_int_eq(t.depthB1, 8);
     ck_assert_int_eq(t.shareL1Size, 8 * 16384 + 8 * 32768);
+    /* the sample's L2-split parts, 1024 x 1536: 8 x 6 = 48 parts for 24 cores, the blocks loop over them */
+    tiling(t, 24, 1024, 1536, true);
+    ck_assert_int_eq(t.singleCoreM, 1024);
+    ck_assert_int_eq(t.singleCoreN, 1536);
+    ck_assert_int_eq(t.usedCoreNum, 24);
     /* neither transposed, 128 x 256 x 1024 on one core (16 slices; both whole do not fit twice: 2 x 384 KB):
      * A first, 2 x (16 KB s + 32 KB) <= 512 KB gives 14, cut to 8; B 2 x (128 KB + 32 KB s) <= 512 KB gives 4,
      * capped at 2; computed with these loads against the plain-C product */
@@ -1058,6 +1074,32 @@ START_TEST(test_ascendc_cube_tiling_l1_steps)
     run_api<float, false, true, false>(128, 256, 1024, 1, &t);
     ck_assert_int_eq(t.stepKa, 2);
     ck_assert_int_eq(t.stepKb, 4);
+}
+END_TEST
+
+namespace {
+/* A1 and B1 loads that fill the 512 KB L1: 16 x 16 KB of A (8 slices per load), 8 x 32 KB of B (4). */
+void fill_l1(TCubeTiling &t)
+{
+    t.stepKa = 8;
+    t.depthA1 = 16;
+    t.stepKb = 4;
+    t.depthB1 = 8;
+}
+} // namespace
+
+/* A tiling with isBias whose loads leave no room for the bias rows (as the best-practice sample's constant
+ * tiling with depthA1 16 and depthB1 8): without SetBias it runs and is right; SetBias is a located error
+ * naming L1. */
+START_TEST(test_ascendc_cube_matmul_api_bias_room)
+{
+    TCubeTiling t;
+    run_api<float, false, false, false, 0, false>(128, 256, 1024, 1, &t, fill_l1, true);
+    ck_assert_int_eq(t.isBias, 1);
+    ck_assert_int_eq(t.baseM * t.baseK * 2 * t.depthA1 + t.baseN * t.baseK * 2 * t.depthB1, 512 * 1024);
+    run_api<float, false, false, false, 0, true>(128, 256, 1024, 1, nullptr, fill_l1, true,
+                                                 "Matmul::SetBias: the tiling's A1 and B1 loads (depthA1 16, "
+                                                 "depthB1 8) leave no room in L1 for the bias rows (2 x 1024 bytes)");
 }
 END_TEST
 
@@ -1076,6 +1118,7 @@ extern "C" Suite *dv_ascendc_cube_suite(void)
     tcase_add_test(tc, test_ascendc_cube_matmul_api_tails);
     tcase_add_test(tc, test_ascendc_cube_matmul_api_atomic);
     tcase_add_test(tc, test_ascendc_cube_matmul_api_bias);
+    tcase_add_test(tc, test_ascendc_cube_matmul_api_bias_room);
     tcase_add_test(tc, test_ascendc_cube_matmul_api_nz_out);
     tcase_add_test(tc, test_ascendc_cube_mix_relu);
     tcase_add_test(tc, test_ascendc_cube_emits);

@@ -193,7 +193,7 @@ public:
         if (!pipe_)
             dvac::fail_at(loc, api, "no TPipe: pass one to REGIST_MATMUL_OBJ / Init or construct one first");
         pipe_->InitBuffer(qa1_, na1_, a1_bytes(), loc);
-        pipe_->InitBuffer(qb1_, nb1_, b1_bytes() + (t_.isBias ? bt_bytes() : 0), loc); /* bias row after B */
+        pipe_->InitBuffer(qb1_, nb1_, b1_bytes() + (biasL1_ ? bt_bytes() : 0), loc); /* bias row after B */
         slots_ = t_.dbL0A == 2 && t_.dbL0B == 2 ? 2 : 1;
         pipe_->InitBuffer(a2buf_, slots_ * a2_bytes(), loc);
         pipe_->InitBuffer(b2buf_, slots_ * b2_bytes(), loc);
@@ -271,6 +271,9 @@ public:
                           sizeof(BiasT));
         if (!inited_ || !t_.isBias)
             dvac::fail_at(loc, "Matmul::SetBias", "the tiling has no bias (isBias 0: EnableBias(true) on the host)");
+        if (cube_ && !biasL1_)
+            dvac::fail_at(loc, "Matmul::SetBias", "the tiling's A1 and B1 loads (depthA1 %d, depthB1 %d) leave no room "
+                          "in L1 for the bias rows (%u x %u bytes)", t_.depthA1, t_.depthB1, nb1_, bt_bytes());
         bias_ = biasGlobal;
         hasBias_ = true;
     }
@@ -737,8 +740,8 @@ private:
             {"dbL0A x baseM x baseK", DV_SPACE_L0A, (uint64_t)t.dbL0A * up(t.baseM) * bk_al() * sizeof(SrcAT)},
             {"dbL0B x baseK x baseN", DV_SPACE_L0B, (uint64_t)t.dbL0B * bk_al() * up(t.baseN) * sizeof(SrcBT)},
             {"dbL0C x baseM x baseN", DV_SPACE_L0C, (uint64_t)t.dbL0C * up(t.baseM) * up(t.baseN) * sizeof(L0cT)},
-            {"the A1 and B1 loads (depthA1, depthB1, stepKa, stepKb) and the bias row", DV_SPACE_L1,
-             (uint64_t)na1_ * a1_bytes() + (uint64_t)nb1_ * (b1_bytes() + (t.isBias ? bt_bytes() : 0))},
+            {"the A1 and B1 loads (depthA1, depthB1, stepKa, stepKb)", DV_SPACE_L1,
+             (uint64_t)na1_ * a1_bytes() + (uint64_t)nb1_ * b1_bytes()},
             {"baseN x 4-byte bias values (isBias)", DV_SPACE_BT, t.isBias ? (uint64_t)bt_bytes() : 0},
         };
         for (const auto &n : need)
@@ -746,6 +749,10 @@ private:
                 dvac::fail_at(loc, api, "TCubeTiling %s is %llu bytes, more than %s holds (%s %llu)", n.what,
                               (unsigned long long)n.bytes, dvk_space_name(n.s), dvk_space_key(n.s),
                               (unsigned long long)dvk_space_bytes(c, n.s));
+        /* The bias rows (one after each B1 buffer) take L1 only if they fit beside the loads; a kernel that
+         * never calls SetBias runs without them (as on the hardware, where the unused rows are never
+         * touched), and SetBias then fails, naming L1 (biasL1_). */
+        biasL1_ = t.isBias && need[3].bytes + (uint64_t)nb1_ * bt_bytes() <= dvk_space_bytes(c, DV_SPACE_L1);
     }
 
     void ready(const dvac::Loc &loc, const char *api)
@@ -1022,6 +1029,7 @@ private:
     bool useUserCo_ = false;
     GlobalTensor<BiasT> bias_;
     bool hasBias_ = false;
+    bool biasL1_ = false; /* the bias rows have their room in L1 (check) */
     LocalTensor<SrcAT> a1_;
     LocalTensor<SrcBT> b1_;
     bool aHeld_ = false, bHeld_ = false;

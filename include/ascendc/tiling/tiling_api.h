@@ -10,7 +10,8 @@
  *  1. the core grid mDim x nDim <= SetDim cores: C is cut into singleCoreM x singleCoreN parts (multiples of
  *     16, K not split) minimising the estimated per-core time max(cube cycles, GM bytes / read bandwidth)
  *     from the platform's profile, then fewer cores, then the larger mDim; block b takes part
- *     (b % mDim, b / mDim), as CANN's samples compute it; usedCoreNum = mDim x nDim;
+ *     (b % mDim, b / mDim), as CANN's samples compute it; usedCoreNum = mDim x nDim (at most SetDim: a part
+ *     size SetSingleShape fixes on both axes may need more parts than cores, whose blocks then loop);
  *  2. the base tile: 128 x 256 x (128 bytes of K) (CANN's recommended 128 x 256 x 64 for half), cut to the
  *     part and to L0A / L0B / L0C with double-buffered L0A / L0B, and L0C too when two tiles fit; SetFixSplit
  *     fixes any of the three;
@@ -363,8 +364,8 @@ protected:
                 const int64_t pm = singleM > 0 ? singleM : up(cdiv(m, md), 16);
                 const int64_t pn = singleN > 0 ? singleN : up(cdiv(n, nd), 16);
                 const int64_t cores = cdiv(m, pm) * cdiv(n, pn);
-                if (cores > dim)
-                    continue;
+                if (cores > dim && !(singleM > 0 && singleN > 0))
+                    continue; /* a part size the kernel fixed may need more parts than cores: its blocks loop */
                 const int64_t cube = cdiv(pm, 16) * cdiv(pn, 16) * cdiv(k, K0);
                 const int64_t rate = std::max<int64_t>(1, std::min(bw, hbm / cores));
                 const int64_t t = std::max(cube, (pm + pn) * k * isz / rate);
@@ -424,7 +425,7 @@ protected:
 
         AscendC::tiling::TCubeTiling &t = out;
         t = AscendC::tiling::TCubeTiling{};
-        t.usedCoreNum = (int32_t)bestCores;
+        t.usedCoreNum = (int32_t)std::min<int64_t>(bestCores, dim);
         t.M = orgM > 0 ? orgM : m;
         t.N = orgN > 0 ? orgN : n;
         t.Ka = orgKa > 0 ? orgKa : k;
