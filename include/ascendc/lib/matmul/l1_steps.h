@@ -19,6 +19,7 @@
 #ifndef DVSIM_LIB_MATMUL_L1_STEPS_H
 #define DVSIM_LIB_MATMUL_L1_STEPS_H
 
+#include <algorithm>
 #include <cstdint>
 
 namespace dvac {
@@ -37,8 +38,6 @@ struct L1Steps {
 };
 
 constexpr int64_t cdiv_(int64_t a, int64_t b) { return (a + b - 1) / b; }
-constexpr int64_t min_(int64_t a, int64_t b) { return a < b ? a : b; }
-constexpr int64_t max_(int64_t a, int64_t b) { return a > b ? a : b; }
 
 /* The largest divisor of base at most f (GetNearestFactor), at least 1. */
 constexpr int64_t nearest_factor(int64_t base, int64_t f)
@@ -54,10 +53,10 @@ constexpr int64_t load_bytes(const L1Problem &p, int64_t rows, int64_t s) { retu
 /* CANN's per-load slice cap of the non-priority matrix (MIN_MTE1_LOAD fractals; mL0 / nL0 / kL0 in fractals). */
 constexpr int64_t mte1_cap(const L1Problem &p, bool forA)
 {
-    const int64_t mL0 = cdiv_(p.bm, 16), nL0 = cdiv_(p.bn, 16), kL0 = max_(1, p.bk * p.isz / 32);
+    const int64_t mL0 = cdiv_(p.bm, 16), nL0 = cdiv_(p.bn, 16), kL0 = std::max<int64_t>(1, p.bk * p.isz / 32);
     const int64_t loop = 32 / ((nL0 == 1 ? 1 : kL0) + (kL0 == 1 ? 1 : mL0));
     const int64_t rows = forA ? mL0 : nL0;
-    return max_(loop, (cdiv_(32, rows) + kL0 - 1) / kL0);
+    return std::max<int64_t>(loop, (cdiv_(32, rows) + kL0 - 1) / kL0);
 }
 
 /* The larger of ka, kb cut until the smaller divides it and it divides K's slices (or equals the smaller). */
@@ -81,7 +80,7 @@ constexpr L1Steps l1_steps(const L1Problem &p)
         int64_t s = 1;
         while (s < kTiles && db * (load_bytes(p, p.bm, s + 1) + load_bytes(p, p.bn, s + 1)) <= room)
             s++;
-        s = min_(s, max_(mte1_cap(p, true), mte1_cap(p, false)));
+        s = std::min<int64_t>(s, std::max<int64_t>(mte1_cap(p, true), mte1_cap(p, false)));
         ka = kb = nearest_factor(kTiles, s);
     } else {
         const bool aFirst = !p.bTrans || (!p.aTrans && p.bm > p.bn);
@@ -92,7 +91,7 @@ constexpr L1Steps l1_steps(const L1Problem &p)
         sp = nearest_factor(kTiles, sp);
         while (so < kTiles && db * (load_bytes(p, pRows, sp) + load_bytes(p, oRows, so + 1)) <= room)
             so++;
-        so = nearest_factor(kTiles, min_(so, mte1_cap(p, !aFirst)));
+        so = nearest_factor(kTiles, std::min<int64_t>(so, mte1_cap(p, !aFirst)));
         ka = aFirst ? sp : so;
         kb = aFirst ? so : sp;
     }
