@@ -33,8 +33,8 @@ public:
     // lines as the sustained HBM rate carries in that time (L2Cache::idle_write_back).
     void idle_between_runs()
     {
-        const uint64_t line = cfg_.l2_line_bytes ? cfg_.l2_line_bytes : 1;
-        l2_.idle_write_back(cfg_.chip_replay_gap_cycles * dv_hbm_sustained_bytes_per_cycle(&cfg_) / line);
+        const uint64_t bytes = cfg_.chip_replay_gap_cycles * dv_hbm_sustained_bytes_per_cycle(&cfg_);
+        l2_.idle_write_back(bytes / cfg_.l2_line_bytes);
     }
 
 private:

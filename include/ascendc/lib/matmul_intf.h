@@ -732,6 +732,7 @@ private:
             dvac::fail_at(loc, api, "TCubeTiling iterateOrder %d must be 0 (M first) or 1 (N first)", t.iterateOrder);
         na1_ = t.depthA1 >= 2 * t.stepM * t.stepKa ? 2 : 1;
         nb1_ = t.depthB1 >= 2 * t.stepN * t.stepKb ? 2 : 1;
+        const uint64_t loads = (uint64_t)na1_ * a1_bytes() + (uint64_t)nb1_ * b1_bytes();
         struct {
             const char *what;
             dv_space_t s;
@@ -740,8 +741,7 @@ private:
             {"dbL0A x baseM x baseK", DV_SPACE_L0A, (uint64_t)t.dbL0A * up(t.baseM) * bk_al() * sizeof(SrcAT)},
             {"dbL0B x baseK x baseN", DV_SPACE_L0B, (uint64_t)t.dbL0B * bk_al() * up(t.baseN) * sizeof(SrcBT)},
             {"dbL0C x baseM x baseN", DV_SPACE_L0C, (uint64_t)t.dbL0C * up(t.baseM) * up(t.baseN) * sizeof(L0cT)},
-            {"the A1 and B1 loads (depthA1, depthB1, stepKa, stepKb)", DV_SPACE_L1,
-             (uint64_t)na1_ * a1_bytes() + (uint64_t)nb1_ * b1_bytes()},
+            {"the A1 and B1 loads (depthA1, depthB1, stepKa, stepKb)", DV_SPACE_L1, loads},
             {"baseN x 4-byte bias values (isBias)", DV_SPACE_BT, t.isBias ? (uint64_t)bt_bytes() : 0},
         };
         for (const auto &n : need)
@@ -752,7 +752,7 @@ private:
         /* The bias rows (one after each B1 buffer) take L1 only if they fit beside the loads; a kernel that
          * never calls SetBias runs without them (as on the hardware, where the unused rows are never
          * touched), and SetBias then fails, naming L1 (biasL1_). */
-        biasL1_ = t.isBias && need[3].bytes + (uint64_t)nb1_ * bt_bytes() <= dvk_space_bytes(c, DV_SPACE_L1);
+        biasL1_ = t.isBias && loads + (uint64_t)nb1_ * bt_bytes() <= dvk_space_bytes(c, DV_SPACE_L1);
     }
 
     void ready(const dvac::Loc &loc, const char *api)

@@ -443,8 +443,7 @@ protected:
         t.depthB1 = (int32_t)(stepKb * db1);
         t.isBias = isBias;
         t.iterateOrder = order;
-        t.shareL1Size = (int32_t)(db1 * (dvac::tiling::load_bytes(lp, bm, stepKa) + dvac::tiling::load_bytes(lp, bn, stepKb)) +
-                                  bias);
+        t.shareL1Size = (int32_t)(dvac::tiling::loads_bytes(lp, stepKa, stepKb, db1) + bias);
         t.shareL0CSize = (int32_t)(dbL0C * bm * bn * l0cT);
         t.batchM = t.batchN = t.singleBatchM = t.singleBatchN = 1;
         t.dbL0A = dbA_ ? (int32_t)dbL0 : 1;

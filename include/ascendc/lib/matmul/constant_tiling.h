@@ -211,8 +211,7 @@ constexpr MatmulApiStaticTiling GetMatmulApiTiling(const MatmulConfig &mmCFG, in
     t.iterateOrder = 0;
     t.dbL0C = 1;
     t.shareMode = 0;
-    t.shareL1Size = (int32_t)(st.db * (dvac::tiling::load_bytes(lp, bm, st.ka) + dvac::tiling::load_bytes(lp, bn, st.kb)) +
-                              bias);
+    t.shareL1Size = (int32_t)(dvac::tiling::loads_bytes(lp, st.ka, st.kb, st.db) + bias);
     t.shareL0CSize = bm * bn * 4;
     t.shareUbSize = 0;
     t.transLength = 0;

@@ -48,7 +48,16 @@ constexpr int64_t nearest_factor(int64_t base, int64_t f)
 }
 
 /* Bytes of one L1 load of `rows` rows carrying s slices of K. */
-constexpr int64_t load_bytes(const L1Problem &p, int64_t rows, int64_t s) { return rows * cdiv_(s * p.bk, 16) * 16 * p.isz; }
+constexpr int64_t load_bytes(const L1Problem &p, int64_t rows, int64_t s)
+{
+    return rows * cdiv_(s * p.bk, 16) * 16 * p.isz;
+}
+
+/* L1 bytes of db loads of A carrying ka slices and of B carrying kb (the bias row not included). */
+constexpr int64_t loads_bytes(const L1Problem &p, int64_t ka, int64_t kb, int64_t db)
+{
+    return db * (load_bytes(p, p.bm, ka) + load_bytes(p, p.bn, kb));
+}
 
 /* CANN's per-load slice cap of the non-priority matrix (MIN_MTE1_LOAD fractals; mL0 / nL0 / kL0 in fractals). */
 constexpr int64_t mte1_cap(const L1Problem &p, bool forA)
@@ -70,15 +79,15 @@ constexpr void make_multiple(int64_t kTiles, int64_t &big, int64_t small)
 constexpr L1Steps l1_steps(const L1Problem &p)
 {
     const int64_t kTiles = cdiv_(p.k, p.bk), room = p.l1 - p.reserved;
-    if (2 * (load_bytes(p, p.bm, kTiles) + load_bytes(p, p.bn, kTiles)) <= room)
+    if (loads_bytes(p, kTiles, kTiles, 2) <= room)
         return {(int32_t)kTiles, (int32_t)kTiles, 2};
-    const int64_t db = 2 * (load_bytes(p, p.bm, 1) + load_bytes(p, p.bn, 1)) <= room ? 2 : 1;
-    if (db * (load_bytes(p, p.bm, 1) + load_bytes(p, p.bn, 1)) > room)
+    const int64_t db = loads_bytes(p, 1, 1, 2) <= room ? 2 : 1;
+    if (loads_bytes(p, 1, 1, db) > room)
         return {0, 0, 0};
     int64_t ka = 1, kb = 1;
     if (p.aTrans && !p.bTrans) { /* equal counts */
         int64_t s = 1;
-        while (s < kTiles && db * (load_bytes(p, p.bm, s + 1) + load_bytes(p, p.bn, s + 1)) <= room)
+        while (s < kTiles && loads_bytes(p, s + 1, s + 1, db) <= room)
             s++;
         s = std::min<int64_t>(s, std::max<int64_t>(mte1_cap(p, true), mte1_cap(p, false)));
         ka = kb = nearest_factor(kTiles, s);
