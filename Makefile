@@ -75,7 +75,7 @@ GEN_C    := $(B)/profiles_embedded.c
 GEN_H    := $(B)/include/dv/kapi_insn.h
 LIB_OBJS := $(patsubst %.c,$(B)/%.o,$(CORE_SRCS) $(ACL_SRCS) $(DOC_SRCS) $(BENCH_SRCS)) $(MODEL_SRCS:%.cpp=$(B)/%.o) \
             $(GEN_C:%.c=%.o)
-TEST_SRCS := $(wildcard tests/check_*.c) tests/runner.c $(wildcard tests/support/*.c) bench/fidelity.c
+TEST_SRCS := $(wildcard tests/check_*.c) tests/runner.c $(wildcard tests/support/*.c) bench/fidelity.c ascendc/native.c
 TEST_OBJS := $(TEST_SRCS:%.c=$(B)/%.o) $(patsubst %.cpp,$(B)/%.o,$(wildcard tests/check_*.cpp))
 PROFILES := $(wildcard configs/*.yaml)
 
@@ -133,9 +133,9 @@ OPS_OBJS := $(patsubst %.c,$(B)/%.o,$(filter-out $(DOC_SRCS),$(wildcard ops/*.c)
 $(BIN)/dvsim: $(B)/sim/main.o $(OPS_OBJS) $(SC_MAIN) $(B)/libdv.a
 	$(CXX) $(LDFLAGS) $^ -o $@ $(LIBS)
 
-# dvcc, the Ascend C compiler driver (ascendc/dvcc.c): a C program of one file.
-$(BIN)/dvcc: ascendc/dvcc.c | $(B)/dirs
-	$(CC) $(CFLAGS) $(LDFLAGS) $< -o $@
+# dvcc, the Ascend C compiler driver (ascendc/dvcc.c), with the native-code count (ascendc/native.c).
+$(BIN)/dvcc: ascendc/dvcc.c ascendc/native.c ascendc/native.h | $(B)/dirs
+	$(CC) $(CFLAGS) $(LDFLAGS) ascendc/dvcc.c ascendc/native.c -o $@
 
 # ---- the AscendCL shim: libascendcl.so with the whole shim but the model, the two other names
 # CANN programs link (-lnnopbase -lopapi) as empty libraries that depend on it, and the model

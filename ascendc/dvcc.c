@@ -18,8 +18,9 @@
  * OUTDIR/aclrtlaunch_NAME.h (what CANN's build generates for ACLRT_LAUNCH_KERNEL) and
  * OUTDIR/aclrtlaunch_NAME.cpp (its definition, to compile and link with the kernel's object).
  *
- * A run goes: 1. options -> 2. the install prefix -> 3. each Ascend C source rewritten and compiled
- * -> 4. the link.  g++'s exit status is dvcc's; a usage error exits with 2. */
+ * A run goes: 1. options -> 2. the install prefix -> 3. each Ascend C source rewritten, compiled to
+ * assembly, its native code counted (native.c: docs/KERNEL.md, the scalar cost rule, rule 4) and
+ * assembled -> 4. the link.  g++'s exit status is dvcc's; a usage error exits with 2. */
 #define _DEFAULT_SOURCE
 #include <ctype.h>
 #include <errno.h>
@@ -33,6 +34,8 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "native.h"
 
 #define DVCC_VERSION "1.0"
 /* The one architecture the headers implement (Atlas A2, the 910B profiles) and its __NPU_ARCH__. */
@@ -981,6 +984,25 @@ static char *translate(const char *path, size_t *len)
         if (sc.k[i].cond)
             buf_str(&tu, "#endif\n");
     }
+    /* the counter of the user's machine instructions run (native.h), known to the kernel API */
+    if (tu.n && tu.p[tu.n - 1] != '\n')
+        buf_str(&tu, "\n");
+    buf_str(&tu, "#line 1 \"<dvcc: the native-code counter>\"\n"
+                 "#include <cstdint>\n"
+                 "static uint64_t dvcc_native_ops_ __asm__(\"" DVCC_NATIVE_SYM "\") __attribute__((used)) = 0;\n"
+                 "extern \"C\" void dvcc_native_register_(uint64_t *, bool) __asm__(\"dvk_native_register\")\n"
+                 "    __attribute__((weak));\n"
+                 "namespace {\n"
+                 "struct dvcc_native_t {\n"
+                 "    static void reg(bool on)\n"
+                 "    {\n"
+                 "        if (dvcc_native_register_)\n"
+                 "            dvcc_native_register_(&dvcc_native_ops_, on);\n"
+                 "    }\n"
+                 "    dvcc_native_t() { reg(true); }\n"
+                 "    ~dvcc_native_t() { reg(false); }\n"
+                 "} dvcc_native_;\n"
+                 "}\n");
     for (size_t i = 0; i < sc.nk; i++) {
         free(sc.k[i].cond);
         free(sc.k[i].name);
@@ -1420,18 +1442,78 @@ static const char *cxx(void)
     return c && *c ? c : "g++";
 }
 
-/* Compile source i to obj (or per the stage, to out or stdout); returns g++'s status. */
+/* The last option of v starting with opt (NULL: none). */
+static const char *last_opt(const strv_t *v, const char *opt)
+{
+    const char *last = NULL;
+    for (size_t i = 0; i < v->n; i++)
+        if (starts(v->v[i], opt))
+            last = v->v[i];
+    return last;
+}
+
+/* Whether dvcc can count the native code of an Ascend C source (docs/KERNEL.md, rule 4): its
+ * rewrite is of GNU x86-64 assembly, and an LTO object holds no machine code yet. */
+static bool can_count(const opts_t *o)
+{
+    static bool warned;
+    const char *why = NULL;
+#if !defined(__x86_64__)
+    why = "dvcc counts native code in x86-64 assembly only";
+#endif
+    bool lto = false;
+    for (size_t i = 0; i < o->both.n; i++)
+        if (!strcmp(o->both.v[i], "-fno-lto"))
+            lto = false;
+        else if (starts(o->both.v[i], "-flto") && !starts(o->both.v[i], "-flto-"))
+            lto = true;
+    if (lto)
+        why = "-flto leaves no machine code to count in a compiled object";
+    if (why && !warned) {
+        warned = true;
+        warn("the native code of the kernels is not charged to the scalar unit: %s", why);
+    }
+    return !why;
+}
+
+/* Count the native code of asm_in into asm_out (native.h); returns 0 or 1 on an error. */
+static int instrument(const char *asm_in, const char *asm_out, const char *prefix, const char *src)
+{
+    size_t n, out_n = 0, blocks = 0;
+    char *text = read_file(asm_in, &n), why[256];
+    char *out = dvcc_native_instrument(text, n, prefix, &out_n, &blocks, why, sizeof why);
+    if (!out) {
+        warn("%s: its native code is not charged to the scalar unit: %s", src, why);
+        write_file(asm_out, text, n);
+    } else {
+        if (g_verbose)
+            fprintf(stderr, "%s: %s: %zu blocks of native code counted\n", g_prog, src, blocks);
+        write_file(asm_out, out, out_n);
+    }
+    free(out);
+    free(text);
+    return 0;
+}
+
+/* Compile source i to obj (or per the stage, to out or stdout); returns g++'s status.  An Ascend C
+ * source is rewritten (translate), compiled to assembly, its native code counted (instrument), and
+ * assembled; without -O it is optimised (-O2), as CANN's compiler optimises kernels, and it gets
+ * line information (-g1) when it has none: the count needs each instruction's source file. */
 static int compile_one(const opts_t *o, const char *prefix, size_t i, const char *obj)
 {
     const char *src = o->in[i].path;
+    const bool asc = o->in[i].kind == IN_ASC;
+    const bool count = asc && o->stage != 'E' && can_count(o);
     strv_t cmd = {0};
-    char *tmp = NULL;
+    char *tmp = NULL, *asm_raw = NULL, *asm_counted = NULL;
     strv_add(&cmd, cxx());
-    if (o->in[i].kind == IN_ASC && !o->user_std)
+    if (asc && !o->user_std)
         strv_add(&cmd, "-std=c++17");
+    if (asc && !last_opt(&o->both, "-O"))
+        strv_add(&cmd, "-O2");
     if (o->arch)
         strv_add(&cmd, "-D__NPU_ARCH__=" DVCC_ARCH_NUM);
-    if (o->in[i].kind == IN_ASC) { /* the rewritten file lives elsewhere: its quote includes start here */
+    if (asc) { /* the rewritten file lives elsewhere: its quote includes start here */
         char *dir = dir_of(src);
         strv_add(&cmd, "-iquote");
         strv_add(&cmd, dir);
@@ -1439,6 +1521,11 @@ static int compile_one(const opts_t *o, const char *prefix, size_t i, const char
     }
     strv_cat(&cmd, &o->both);
     strv_cat(&cmd, &o->compile);
+    if (count) {
+        const char *g = last_opt(&o->both, "-g");
+        if (!g || !strcmp(g, "-g0"))
+            strv_add(&cmd, "-g1");
+    }
     if (o->shared && !o->pic && !o->stage)
         strv_add(&cmd, "-fPIC");
     buf_t inc = {0};
@@ -1448,12 +1535,29 @@ static int compile_one(const opts_t *o, const char *prefix, size_t i, const char
     buf_fmt(&inc, "-I%s/include", prefix);
     strv_add(&cmd, inc.p);
     free(inc.p);
-    strv_add(&cmd, o->stage == 'E' ? "-E" : o->stage == 'S' ? "-S" : "-c");
-    if (obj) {
+    if (count) { /* g++ -S to a temporary file; the dependency file keeps the object's names */
+        asm_raw = tmp_path("raw.s");
+        strv_add(&cmd, "-S");
         strv_add(&cmd, "-o");
-        strv_add(&cmd, obj);
+        strv_add(&cmd, asm_raw);
+        if (o->depfile && !o->mf && obj) {
+            char *dep = with_ext(obj, ".d", true);
+            strv_add(&cmd, "-MF");
+            strv_add(&cmd, dep);
+            free(dep);
+        }
+        if (o->depfile && obj && !last_opt(&o->compile, "-MT") && !last_opt(&o->compile, "-MQ")) {
+            strv_add(&cmd, "-MT");
+            strv_add(&cmd, obj);
+        }
+    } else {
+        strv_add(&cmd, o->stage == 'E' ? "-E" : o->stage == 'S' ? "-S" : "-c");
+        if (obj) {
+            strv_add(&cmd, "-o");
+            strv_add(&cmd, obj);
+        }
     }
-    if (o->in[i].kind == IN_ASC) {
+    if (asc) {
         size_t len;
         char *tu = translate(src, &len);
         buf_t name = {0};
@@ -1472,12 +1576,37 @@ static int compile_one(const opts_t *o, const char *prefix, size_t i, const char
     }
     int rc = run(&cmd);
     strv_free(&cmd);
+    if (rc == 0 && count) { /* count, then assemble (with the assembler's and the target's options) */
+        const char *s_out = o->stage == 'S' && obj ? obj : (asm_counted = tmp_path("counted.s"));
+        rc = instrument(asm_raw, s_out, prefix, src);
+        if (rc == 0 && o->stage != 'S') {
+            strv_add(&cmd, cxx());
+            for (size_t j = 0; j < o->both.n; j++)
+                if (starts(o->both.v[j], "-m"))
+                    strv_add(&cmd, o->both.v[j]);
+            for (size_t j = 0; j < o->compile.n; j++)
+                if (starts(o->compile.v[j], "-Wa,"))
+                    strv_add(&cmd, o->compile.v[j]);
+            strv_add(&cmd, "-c");
+            if (obj) {
+                strv_add(&cmd, "-o");
+                strv_add(&cmd, obj);
+            }
+            strv_add(&cmd, "-x");
+            strv_add(&cmd, "assembler");
+            strv_add(&cmd, asm_counted);
+            rc = run(&cmd);
+            strv_free(&cmd);
+        }
+    }
     if (rc == 0 && tmp && (o->depfile || o->mf) && o->stage != 'E') {
         char *dep = o->mf ? xstrdup(o->mf) : with_ext(obj, ".d", true);
         fix_depfile(dep, tmp, src);
         free(dep);
     }
     free(tmp);
+    free(asm_raw);
+    free(asm_counted);
     return rc;
 }
 

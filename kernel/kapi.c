@@ -10,6 +10,7 @@
 
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,10 +83,12 @@ static void co_resume(dv_k_t *k) { hand_off(k, TURN_KERNEL); }
  * the probe saw enough, or the run failed), the function runs on to its end without emitting
  * anything (push drops), rather than being unwound from wherever it is: a C++ kernel may be inside
  * a destructor that emits (Ascend C's ~TPipe), where unwinding would terminate the process. */
+static uint64_t native_take(void);
 static void co_yield(dv_k_t *k)
 {
     if (!k->abandon)
         hand_off(k, TURN_MODEL);
+    (void)native_take(); /* what ran meanwhile was not this stream's */
 }
 
 /* The kernel function's last hand-off: it finished or failed and is never resumed. */
@@ -101,8 +104,52 @@ static void co_exit(dv_k_t *k)
 
 static void push(dv_k_t *k, const dv_insn_t *in);
 
+/* ---------------------------------------------------------------- native code (scalar cost rule 4) */
+
+/* The counters of the translation units dvcc built (dvk_native_register): each counts the machine
+ * instructions of the user's own source that ran.  Only one thread runs at a time during a launch
+ * (the hand-off), so the counters hold what the running stream's function did since it last took
+ * them or was resumed; whatever host code ran meanwhile is dropped at the resume. */
+#define NATIVE_MAX 256u
+static _Atomic(uint64_t *) g_native[NATIVE_MAX];
+static _Atomic uint32_t g_native_n; /* slots ever used */
+static pthread_mutex_t g_native_mu = PTHREAD_MUTEX_INITIALIZER;
+
+void dvk_native_register(uint64_t *ops, bool on)
+{
+    pthread_mutex_lock(&g_native_mu);
+    uint32_t i = 0;
+    while (i < NATIVE_MAX && atomic_load_explicit(&g_native[i], memory_order_relaxed) != (on ? NULL : ops))
+        i++;
+    if (i < NATIVE_MAX) {
+        atomic_store_explicit(&g_native[i], on ? ops : NULL, memory_order_release);
+        if (i >= atomic_load_explicit(&g_native_n, memory_order_relaxed))
+            atomic_store_explicit(&g_native_n, i + 1, memory_order_release);
+    }
+    else if (on) /* not charged, and said so: a program of more than NATIVE_MAX dvcc-built files */
+        fprintf(stderr, "dvsim: more than %u translation units built by dvcc: the native code of the "
+                        "later ones is not charged to the scalar unit\n", NATIVE_MAX);
+    pthread_mutex_unlock(&g_native_mu);
+}
+
+/* Take the counts: charge them (rule 4) or, on a resume, drop them. */
+static uint64_t native_take(void)
+{
+    uint64_t sum = 0;
+    const uint32_t n = atomic_load_explicit(&g_native_n, memory_order_acquire);
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t *c = atomic_load_explicit(&g_native[i], memory_order_acquire);
+        if (c) {
+            sum += *c;
+            *c = 0;
+        }
+    }
+    return sum;
+}
+
 static void flush_scalar(dv_k_t *k)
 {
+    k->pending_scalar += native_take() * k->kern->cfg.scalar_alu_cycles;
     while (k->pending_scalar) {
         uint64_t c = k->pending_scalar > 1000000 ? 1000000 : k->pending_scalar;
         dv_insn_t in;
@@ -127,6 +174,7 @@ static void *co_entry(void *arg)
     while (k->turn != TURN_KERNEL)
         pthread_cond_wait(&k->cv, &k->mu);
     pthread_mutex_unlock(&k->mu);
+    (void)native_take();
     if (!k->abandon) {
         k->kern->fn(k, k->kern->params);
         flush_scalar(k);

@@ -517,5 +517,87 @@ else
     show "$E/deps.d"
 fi
 
+# -MD without -MF: the dependency file is the object's, naming the object and the user's source
+if (cd "$E" && dvcc -c -MD deps.asc -o deps2.o) >"$E/deps2.log" 2>&1 && grep -q "^deps2.o: deps.asc " "$E/deps2.d"; then
+    ok "depfile-md: deps2.d names deps2.o and deps.asc"
+else
+    bad "depfile-md: dvcc -c -MD deps.asc -o deps2.o did not write deps2.d naming deps2.o: deps.asc:"
+    show "$E/deps2.log"
+fi
+
+# ---- 5. native code is charged to the scalar unit (docs/KERNEL.md, the scalar cost rule, rule 4)
+# A loop of n steps of an LCG, n and the seed read from GM (g++ cannot fold it): from 20000 steps on,
+# its cycles grow by the same number for every 20000 steps, a whole number of scalar.alu_cycles per
+# step (at least 3: the multiply, the add, the loop's compare and branch), twice that with
+# alu_cycles doubled.
+N=$OUT/native
+mkdir -p "$N"
+cat >"$N/native.asc" <<'EOF'
+#include <cstdio>
+#include <cstdlib>
+#include "acl/acl.h"
+#include "kernel_operator.h"
+
+extern "C" __global__ __aicore__ void lcg(GM_ADDR p)
+{
+    AscendC::GlobalTensor<uint32_t> g;
+    g.SetGlobalBuffer((__gm__ uint32_t *)p, 2);
+    const uint32_t n = g.GetValue(0);
+    uint32_t x = g.GetValue(1);
+    for (uint32_t i = 0; i < n; i++)
+        x = x * 1664525u + 1013904223u;
+    g.SetValue(1, x);
+}
+
+int main(int argc, char **argv)
+{
+    uint32_t host[2] = {(uint32_t)std::atoi(argc > 1 ? argv[1] : "0"), 7}, want = host[1];
+    for (uint32_t i = 0; i < host[0]; i++)
+        want = want * 1664525u + 1013904223u;
+    void *d;
+    aclrtStream stream;
+    if (aclInit(nullptr) || aclrtSetDevice(0) || aclrtCreateStream(&stream) ||
+        aclrtMalloc(&d, sizeof host, ACL_MEM_MALLOC_HUGE_FIRST) ||
+        aclrtMemcpy(d, sizeof host, host, sizeof host, ACL_MEMCPY_HOST_TO_DEVICE) ||
+        lcg<<<1, nullptr, stream>>>((GM_ADDR)d) || aclrtSynchronizeStream(stream) ||
+        aclrtMemcpy(host, sizeof host, d, sizeof host, ACL_MEMCPY_DEVICE_TO_HOST) || aclFinalize()) {
+        std::printf("FAIL: %s\n", aclGetRecentErrMsg());
+        return 1;
+    }
+    std::printf("lcg of %s steps: %u, want %u\n", argc > 1 ? argv[1] : "0", host[1], want);
+    return host[1] != want;
+}
+EOF
+# cycles N_STEPS CONFIG: the kernel's aiv_total_cycles from op_summary.csv (empty on a failure)
+cycles() {
+    rm -rf "$N/prof"
+    # shellcheck disable=SC2086
+    DVSIM_CONFIG=$2 DVSIM_PROFILE_OUT="$N/prof" $TIMEOUT "$N/native" "$1" >"$N/run.log" 2>&1 &&
+        awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "aiv_total_cycles") c = i } NR == 2 { print $c }' \
+            "$N/prof/op_summary.csv"
+}
+dvsim --dump-config --profile ascend910b1 >"$N/alu2.yaml" 2>"$N/cfg.log"
+dvsim --dump-config --profile ascend910b1 --set scalar.alu_cycles=4 >"$N/alu4.yaml" 2>>"$N/cfg.log"
+alu=$(awk '/^scalar:/ { s = 1 } s && /alu_cycles:/ { print $2; exit }' "$N/alu2.yaml")
+if dvcc "$N/native.asc" -o "$N/native" >"$N/build.log" 2>&1; then
+    c0=$(cycles 20000 "$N/alu2.yaml") c1=$(cycles 40000 "$N/alu2.yaml") c2=$(cycles 60000 "$N/alu2.yaml")
+    d0=$(cycles 20000 "$N/alu4.yaml") d2=$(cycles 60000 "$N/alu4.yaml")
+    if [ -z "$c0" ] || [ -z "$c1" ] || [ -z "$c2" ] || [ -z "$d0" ] || [ -z "$d2" ] || [ -z "$alu" ]; then
+        bad "native: a run failed (alu_cycles '$alu'); its output:"
+        show "$N/run.log"
+    else
+        per=$(((c2 - c1) / 20000)) rest=$(((c2 - c1) % 20000))
+        if [ $((c1 - c0)) -eq $((c2 - c1)) ] && [ "$rest" -eq 0 ] && [ $((per % alu)) -eq 0 ] &&
+            [ "$per" -ge $((3 * alu)) ] && [ $((d2 - d0)) -eq $((2 * (c2 - c0))) ]; then
+            ok "native: $((per / alu)) instructions of $alu cycles per step ($c0, $c1, $c2 cycles; twice with 4)"
+        else
+            bad "native: cycles $c0, $c1, $c2 for 20000, 40000, 60000 steps (alu_cycles $alu), $d0, $d2 with 4"
+        fi
+    fi
+else
+    bad "native: dvcc native.asc:"
+    show "$N/build.log"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

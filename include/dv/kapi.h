@@ -89,6 +89,10 @@ void dvk_event_free(dv_k_t *k, dv_pipe_t src, dv_pipe_t dst, int id);
 /* Charge one scalar.bookkeeping_cycles (rule 2 of the scalar cost rule) for a front end's own
  * bookkeeping (buffer and queue management done outside dvk_alloc / dvk_que_*). */
 void dvk_bookkeeping(dv_k_t *k);
+/* Scalar cost rule 4: a translation unit dvcc built registers (on) and unregisters its counter of
+ * the user's machine instructions run (ascendc/native.h); the stream running takes the counts before
+ * each instruction it emits and charges each scalar.alu_cycles. */
+void dvk_native_register(uint64_t *ops, bool on);
 /* The scalar unit's read of one UB element (Ascend C LocalTensor::GetValue): emits ld_ub and returns
  * the element's bits as the model's scalar unit read them when it issued the load, i.e. after
  * whatever the kernel synchronised before it (zero without data, in dvsim record and while probed).
