@@ -255,6 +255,8 @@ asan: deps
 	$(ASAN_ENV) DVSIM_ROOT=$(CURDIR) DVSIM_BUILD=$(abspath $(B)/asan) DVSIM=$(abspath $(B)/asan/bin/dvsim) $(B)/asan/check_dvsim
 	$(ASAN_ENV) DVSIM=$(B)/asan/bin/dvsim B=$(B)/asan sh tests/golden.sh
 
+# make bench also installs valgrind: callgrind's instruction counts are its noise-free speed figure.
+bench: PKGS += valgrind
 bench: deps
 	$(MAKE) -j2 all
 	sh bench/run.sh

@@ -2,6 +2,10 @@
 #include "L2Cache.h"
 
 #include <algorithm>
+#include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace dv {
 
@@ -15,9 +19,12 @@ L2Cache::L2Cache(sc_core::sc_module_name name, const Params &p)
     : sc_module(name), line_(p.line_bytes), ways_(p.ways), write_through_(p.write_through),
       sets_(p.size_bytes ? p.size_bytes / (p.line_bytes * p.ways) : 0)
 {
-    tag_.assign(sets_ * ways_, 0);
-    used_.assign(sets_ * ways_, 0);
-    dirty_.assign(sets_, 0);
+    // Zeroed on demand (calloc): a run touches only the sets its lines fall in.
+    tag_.reset(sets_ * ways_);
+    used_.reset(sets_ * ways_);
+    dirty_.reset(sets_);
+    sig_.reset(sets_ * ways_ + kSigChunk); // the last set's chunks read up to kSigChunk - 1 bytes past it
+    fill_.reset(sets_);
     cal_.configure(p.bytes_per_cycle, p.window_cycles);
 }
 
@@ -37,29 +44,69 @@ uint64_t L2Cache::set_of(uint64_t line_addr) const
     return (line_addr % sets_ + h % sets_) % sets_;
 }
 
+// The signature of a tag: its top byte after a multiplicative hash.
+static inline uint8_t sig_of(uint64_t tag) { return (uint8_t)((tag * 0x9e3779b97f4a7c15ull) >> 56); }
+
+__attribute__((always_inline)) inline uint64_t L2Cache::find(uint64_t set, uint64_t tag) const
+{
+    const uint64_t valid = fill_[set], *tags = &tag_[set * ways_];
+    if (valid <= kScanWays) { // a few valid ways: their tags themselves
+        for (uint64_t w = 0; w < valid; w++)
+            if (tags[w] == tag)
+                return w;
+        return ways_;
+    }
+    const uint8_t *sig = &sig_[set * ways_], s = sig_of(tag);
+    for (uint64_t base = 0; base < valid; base += kSigChunk) {
+        uint64_t m = 0;
+#if defined(__SSE2__)
+        const __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i *>(sig + base));
+        m = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(chunk, _mm_set1_epi8((char)s)));
+#else
+        for (uint64_t k = 0; k < kSigChunk; k++)
+            m |= (uint64_t)(sig[base + k] == s) << k;
+#endif
+        m &= valid - base >= kSigChunk ? ~0ull : (1ull << (valid - base)) - 1;
+        for (; m; m &= m - 1) {
+            const uint64_t w = base + (uint64_t)__builtin_ctzll(m);
+            if (tags[w] == tag)
+                return w;
+        }
+    }
+    return ways_;
+}
+
 bool L2Cache::touch(uint64_t line_addr, uint64_t set, bool write, uint64_t &fill_bytes, uint64_t &wb_bytes)
 {
     const uint64_t tag = line_addr + 1;
     uint64_t *tags = &tag_[set * ways_];
     uint64_t *used = &used_[set * ways_];
     uint64_t &dirty = dirty_[set];
-    uint64_t w = 0;
-    while (w < ways_ && tags[w] != tag)
-        w++;
+    uint64_t w = find(set, tag);
     const bool hit = w < ways_;
     if (hit) {
         hits++;
     } else {
-        w = 0; // the least recently used way (an invalid way was never used: 0)
-        for (uint64_t v = 1; v < ways_; v++)
-            if (used[v] < used[w])
-                w = v;
+        // The least recently used way; an invalid one (never used), the lowest first, before any:
+        // the valid ways are 0 .. fill - 1, since a way once used stays valid.
         misses++;
-        if (tags[w] != 0 && (dirty >> w & 1)) {
-            writebacks++;
-            wb_bytes += line_;
+        const uint64_t valid = fill_[set];
+        if (valid < ways_) {
+            w = valid;
+            fill_[set]++;
+        } else {
+            uint64_t oldest = used[0];
+            w = 0;
+            for (uint64_t v = 1; v < ways_; v++)
+                if (used[v] < oldest)
+                    oldest = used[v], w = v;
+            if (dirty >> w & 1) {
+                writebacks++;
+                wb_bytes += line_;
+            }
         }
         tags[w] = tag;
+        sig_[set * ways_ + w] = sig_of(tag);
         dirty &= ~(1ull << w);
         if (!write)
             fill_bytes += line_; // write-allocate without a fill: DMA writes whole bursts
@@ -72,15 +119,13 @@ bool L2Cache::touch(uint64_t line_addr, uint64_t set, bool write, uint64_t &fill
 
 bool L2Cache::probe(uint64_t line_addr, uint64_t set, bool write)
 {
-    const uint64_t tag = line_addr + 1;
-    const uint64_t *tags = &tag_[set * ways_];
-    for (uint64_t w = 0; w < ways_; w++)
-        if (tags[w] == tag) {
-            hits++;
-            if (write && !write_through_)
-                dirty_[set] |= 1ull << w;
-            return true;
-        }
+    const uint64_t w = find(set, line_addr + 1);
+    if (w < ways_) {
+        hits++;
+        if (write && !write_through_)
+            dirty_[set] |= 1ull << w;
+        return true;
+    }
     misses++;
     bypassed++;
     return false;
@@ -107,8 +152,15 @@ GmResult L2Cache::transfer(cycles_t t, const GmRuns &runs, bool write, unsigned 
         const uint64_t direct_before = direct;
         const uint64_t first = a / line_, last = (a + runs.bytes - 1) / line_;
         bool same = false;
+        // consecutive lines take consecutive sets, except where a new run of `sets` lines starts
+        uint64_t set = set_of(first), in_run = first % sets_;
         for (uint64_t l = first; l <= last; l++) {
-            const uint64_t set = set_of(l);
+            if (l > first) {
+                if (++in_run == sets_)
+                    in_run = 0, set = set_of(l);
+                else if (++set == sets_)
+                    set = 0;
+            }
             if (bypass) {
                 const uint64_t part = std::min(a + runs.bytes, (l + 1) * line_) - std::max(a, l * line_);
                 if (probe(l, set, write))

@@ -14,6 +14,8 @@
 // the L2 stays coherent with a normal alias of the same memory; a read miss takes only the bytes
 // asked for from HBM and a write miss sends them to HBM.  Bypassed bytes use no L2 bandwidth.
 #pragma once
+#include <cstdlib>
+#include <new>
 #include <systemc>
 #include <vector>
 
@@ -90,12 +92,37 @@ private:
     // A DV_L2_DISABLE access of one line: true on a hit (a write marks the line dirty in write-back).
     bool probe(uint64_t line_addr, uint64_t set, bool write);
 
+    // The way of a set holding tag (line address + 1), or ways_: up to kScanWays valid ways' tags are
+    // compared one by one, more by their signatures, kSigChunk at a time, and the tags that match.
+    uint64_t find(uint64_t set, uint64_t tag) const;
+
+    // An array of n zeros that takes memory only where it is written (calloc).
+    template <typename T> class Zeros {
+    public:
+        ~Zeros() { std::free(p_); }
+        void reset(uint64_t n)
+        {
+            std::free(p_);
+            p_ = static_cast<T *>(std::calloc(n ? n : 1, sizeof(T)));
+            if (!p_)
+                throw std::bad_alloc();
+        }
+        T &operator[](uint64_t i) { return p_[i]; }
+        const T &operator[](uint64_t i) const { return p_[i]; }
+
+    private:
+        T *p_ = nullptr;
+    };
+    static constexpr uint64_t kSigChunk = 16, kScanWays = 4;
+
     const uint64_t line_, ways_;
     const bool write_through_;   // l2.write_through: writes reach HBM at once, lines stay clean
     const uint64_t sets_;
-    std::vector<uint64_t> tag_;  // per set, ways_ consecutive: line address + 1; 0 = invalid
-    std::vector<uint64_t> used_; // per set, ways_ consecutive: when each way was last used (0: never)
-    std::vector<uint64_t> dirty_; // per set: dirty bit per way
+    Zeros<uint64_t> tag_;   // per set, ways_ consecutive: line address + 1; 0 = invalid
+    Zeros<uint64_t> used_;  // per set, ways_ consecutive: when each way was last used (0: never)
+    Zeros<uint64_t> dirty_; // per set: dirty bit per way
+    Zeros<uint8_t> sig_;    // per set, ways_ consecutive: a byte of each valid way's tag hash
+    Zeros<uint8_t> fill_;   // per set: valid ways, 0 .. fill_ - 1
     uint64_t uses_ = 0;          // line uses so far (the clock of used_)
     std::vector<uint64_t> direct_lines_; // scratch: lines a bypassing read takes from HBM
     BandwidthCalendar cal_;
