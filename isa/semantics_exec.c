@@ -229,34 +229,31 @@ static int exec_mmad(const dv_insn_t *in, dv_mem_t *m, dv_error_t *err)
     const dv_dtype_t t = FT(MMAD, dtype);
     const uint64_t M = FI(MMAD, m), K = FI(MMAD, k), N = FI(MMAD, n), sz = dv_dtype_size(t), K0 = dv_sem_k0_of(t);
     const uint64_t M1 = dv_ceil_div(M, 16), K1 = dv_ceil_div(K, K0), N1 = dv_ceil_div(N, 16);
+    const uint64_t NP = dv_round_up(N, DV_DOT_LANES); /* columns of the packed B, zeros past N */
     const bool from_bias = dv_op_spec(in->op)->form == DV_FORM_MMADB;
     const bool init = from_bias || FI(MMAD, init), ints = t == DV_DT_S8;
     const bool gemv = !from_bias && M == 1 && FI(MMAD, gemv);
     const uint8_t *bias = from_bias ? mem_at(m, FA(MMADB, bias)) : NULL;
     uint8_t *c = mem_at(m, FA(MMAD, c));
     const uint8_t *a = mem_at(m, FA(MMAD, a)), *b = mem_at(m, FA(MMAD, b));
-    int rc = DV_OK;
-    /* Dense copies: A row-major m x k, B column-major (n x k), as float or int32. */
-    float *fa = NULL, *fb = NULL;
-    int32_t *ia = NULL, *ib = NULL;
-    if (ints) {
-        ia = malloc(M * K * sizeof *ia);
-        ib = malloc(N * K * sizeof *ib);
-    } else {
-        fa = malloc(M * K * sizeof *fa);
-        fb = malloc(N * K * sizeof *fb);
+    /* Dense copies as float or uint32 (int8 products fit): A row-major m x k, B packed k-major
+     * (dv_dot_*), and the accumulators m x NP. */
+    const uint64_t va = 32; /* the vector alignment dv_dot_* wants */
+    uint32_t *pa = malloc(M * K * 4 + 4), *pb = aligned_alloc(va, dv_round_up(K * NP * 4, va) + va);
+    uint32_t *acc = aligned_alloc(va, dv_round_up(M * NP * 4, va) + va);
+    if (!pa || !pb || !acc) {
+        free(pa), free(pb), free(acc);
+        return dv_error_set(err, DV_ERR_NOMEM, NULL, (int)in->line, 0, "mmad: out of memory for a %llux%llux%llu product",
+                            (unsigned long long)M, (unsigned long long)K, (unsigned long long)N);
     }
-    if (ints ? (!ia || !ib) : (!fa || !fb)) {
-        rc = dv_error_set(err, DV_ERR_NOMEM, NULL, (int)in->line, 0, "mmad: out of memory for a %llux%llux%llu product",
-                          (unsigned long long)M, (unsigned long long)K, (unsigned long long)N);
-        goto cleanup;
-    }
+    float *fa = (float *)pa, *fb = (float *)pb;
+    memset(pb, 0, K * NP * 4);
     for (uint64_t i = 0; i < M; i++)
         for (uint64_t k = 0; k < K; k++) {
             /* GEMV (asc-devkit's GEMV page; m = 1 with gemv): A is k contiguous elements */
             const uint8_t *p = gemv ? a + k * sz : a + (((i / 16) * K1 + k / K0) * 512 + ((i % 16) * K0 + k % K0) * sz);
             if (ints)
-                ia[i * K + k] = (int8_t)p[0];
+                pa[i * K + k] = (uint32_t)(int32_t)(int8_t)p[0];
             else
                 fa[i * K + k] = dv_sem_ld_f(t, p);
         }
@@ -264,41 +261,28 @@ static int exec_mmad(const dv_insn_t *in, dv_mem_t *m, dv_error_t *err)
         for (uint64_t k = 0; k < K; k++) {
             const uint8_t *p = b + (((k / K0) * N1 + j / 16) * 512 + ((j % 16) * K0 + k % K0) * sz);
             if (ints)
-                ib[j * K + k] = (int8_t)p[0];
+                pb[k * NP + j] = (uint32_t)(int32_t)(int8_t)p[0];
             else
-                fb[j * K + k] = dv_sem_ld_f(t, p);
+                fb[k * NP + j] = dv_sem_ld_f(t, p);
         }
+    memset(acc, 0, M * NP * 4);
     for (uint64_t i = 0; i < M; i++)
-        for (uint64_t j = 0; j < N; j++) {
-            uint8_t *p = c + ((j / 16) * M1 + i / 16) * 1024 + ((i % 16) * 16 + j % 16) * 4;
-            if (ints) {
-                uint32_t acc = 0;
-                if (!init)
-                    memcpy(&acc, p, 4);
-                else if (bias)
-                    memcpy(&acc, bias + j * 4, 4);
-                for (uint64_t k = 0; k < K; k++)
-                    acc += (uint32_t)(ia[i * K + k] * ib[j * K + k]);
-                memcpy(p, &acc, 4);
-            } else {
-                float acc = 0.0f;
-                if (!init)
-                    memcpy(&acc, p, 4);
-                else if (bias)
-                    memcpy(&acc, bias + j * 4, 4);
-                for (uint64_t k = 0; k < K; k++) {
-                    const float prod = fa[i * K + k] * fb[j * K + k];
-                    acc += prod;
-                }
-                memcpy(p, &acc, 4);
-            }
-        }
-cleanup:
-    free(fa);
-    free(fb);
-    free(ia);
-    free(ib);
-    return rc;
+        for (uint64_t j = 0; j < N; j++)
+            if (!init)
+                memcpy(&acc[i * NP + j], c + ((j / 16) * M1 + i / 16) * 1024 + ((i % 16) * 16 + j % 16) * 4, 4);
+            else if (bias)
+                memcpy(&acc[i * NP + j], bias + j * 4, 4);
+    if (ints)
+        dv_dot_u32(pa, pb, M, K, NP, acc);
+    else
+        dv_dot_f32(fa, fb, M, K, NP, (float *)acc);
+    for (uint64_t i = 0; i < M; i++)
+        for (uint64_t j = 0; j < N; j++)
+            memcpy(c + ((j / 16) * M1 + i / 16) * 1024 + ((i % 16) * 16 + j % 16) * 4, &acc[i * NP + j], 4);
+    free(pa);
+    free(pb);
+    free(acc);
+    return DV_OK;
 }
 
 static void exec_fixpipe(const dv_insn_t *in, const dv_vstate_t *vs, dv_mem_t *m)

@@ -40,6 +40,7 @@
 
 #include "dv/intmath.h"
 #include "dv/ops.h"
+#include "dv/semantics.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -929,27 +930,23 @@ static int mm_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
 {
     const mm_tiling_t *t = (const mm_tiling_t *)plan->tiling;
     const dv_dtype_t it = (dv_dtype_t)t->it, ot = (dv_dtype_t)t->ot;
-    const uint64_t M = t->M, N = t->N, K = t->K;
+    const uint64_t M = t->M, N = t->N, K = t->K, NP = dv_round_up(N, DV_DOT_LANES);
     const bool ints = it == DV_DT_S8;
-    int rc = DV_OK;
-    /* A row-major [M][K] and B column-major [N][K], widened once */
-    float *fa = NULL, *fb = NULL;
-    int32_t *ia = NULL, *ib = NULL;
-    if (ints) {
-        ia = malloc(M * K * sizeof *ia);
-        ib = malloc(N * K * sizeof *ib);
-    } else {
-        fa = malloc(M * K * sizeof *fa);
-        fb = malloc(N * K * sizeof *fb);
+    /* A row-major [M][K] and B packed k-major [K][NP] (dv_dot_*), widened once, as float or as
+     * uint32 (int8 products fit), and the sums [M][NP] */
+    const uint64_t va = 32; /* the vector alignment dv_dot_* wants */
+    uint32_t *pa = malloc(M * K * 4 + 4), *pb = aligned_alloc(va, dv_round_up(K * NP * 4, va) + va);
+    uint32_t *acc = aligned_alloc(va, dv_round_up(M * NP * 4, va) + va);
+    if (!pa || !pb || !acc) {
+        free(pa), free(pb), free(acc);
+        return dv_error_set(err, DV_ERR_NOMEM, NULL, 0, 0, "matmul reference: out of memory");
     }
-    if (ints ? (!ia || !ib) : (!fa || !fb)) {
-        rc = dv_error_set(err, DV_ERR_NOMEM, NULL, 0, 0, "matmul reference: out of memory");
-        goto cleanup;
-    }
+    float *fa = (float *)pa, *fb = (float *)pb;
+    memset(pb, 0, K * NP * 4);
     for (uint64_t i = 0; i < M * K; i++) {
         const double x = dv_ops_load(in[ARG_A], it, i);
         if (ints)
-            ia[i] = (int32_t)x;
+            pa[i] = (uint32_t)(int32_t)x;
         else
             fa[i] = (float)x;
     }
@@ -957,35 +954,32 @@ static int mm_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
         for (uint64_t j = 0; j < N; j++) {
             const double x = dv_ops_load(in[ARG_B], it, t->bt ? j * K + kk : kk * N + j);
             if (ints)
-                ib[j * K + kk] = (int32_t)x;
+                pb[kk * NP + j] = (uint32_t)(int32_t)x;
             else
-                fb[j * K + kk] = (float)x;
+                fb[kk * NP + j] = (float)x;
         }
+    memset(acc, 0, M * NP * 4);
+    if (ints)
+        dv_dot_u32(pa, pb, M, K, NP, acc);
+    else
+        dv_dot_f32(fa, fb, M, K, NP, (float *)acc);
     for (uint64_t i = 0; i < M; i++)
         for (uint64_t j = 0; j < N; j++) {
             double out;
             if (ints) {
-                uint32_t acc = 0;
-                for (uint64_t kk = 0; kk < K; kk++)
-                    acc += (uint32_t)(ia[i * K + kk] * ib[j * K + kk]);
-                const int32_t x = (int32_t)acc;
+                const int32_t x = (int32_t)acc[i * NP + j];
                 out = t->relu && x < 0 ? 0 : x;
             } else {
-                float acc = 0.0f;
-                for (uint64_t kk = 0; kk < K; kk++) {
-                    const float prod = fa[i * K + kk] * fb[j * K + kk];
-                    acc += prod;
-                }
-                out = t->relu && !(acc > 0) ? 0.0 : acc;
+                float sum;
+                memcpy(&sum, &acc[i * NP + j], 4);
+                out = t->relu && !(sum > 0) ? 0.0 : sum;
             }
             dv_ops_store(expect[ARG_C], ot, i * N + j, out);
         }
-cleanup:
-    free(fa);
-    free(fb);
-    free(ia);
-    free(ib);
-    return rc;
+    free(pa);
+    free(pb);
+    free(acc);
+    return DV_OK;
 }
 
 /* ---------------------------------------------------------------- graph bind */

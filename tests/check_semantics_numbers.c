@@ -223,6 +223,56 @@ START_TEST(test_semantics_special_values)
 }
 END_TEST
 
+/* The cube's product (dv_dot_f32 / dv_dot_u32) equals a scalar loop taking each element's products in
+ * k order, bit for bit, at sizes that leave partial vectors and an odd row: values of mixed magnitude,
+ * so any other order of the additions rounds differently. */
+START_TEST(test_semantics_dot_matches_scalar_loop)
+{
+    static const uint64_t shapes[][3] = {{1, 1, 8}, {3, 37, 16}, {5, 64, 72}, {2, 200, 40}, {7, 13, 8}};
+    sr_seed(21);
+    for (size_t c = 0; c < sizeof shapes / sizeof *shapes; c++) {
+        const uint64_t m = shapes[c][0], k = shapes[c][1], np = shapes[c][2], n = np - 3;
+        float *a = malloc(m * k * 4), *b = aligned_alloc(32, k * np * 4), *acc = aligned_alloc(32, m * np * 4);
+        uint32_t *ua = malloc(m * k * 4), *ub = aligned_alloc(32, k * np * 4), *uacc = aligned_alloc(32, m * np * 4);
+        ck_assert(a && b && acc && ua && ub && uacc);
+        for (uint64_t i = 0; i < m * k; i++) {
+            a[i] = (float)((double)sr_rndn(20001) - 10000.0) * (i % 3 ? 1e-3f : 7.0f);
+            ua[i] = (uint32_t)sr_rnd();
+        }
+        for (uint64_t i = 0; i < k * np; i++) {
+            b[i] = i % np < n ? (float)((double)sr_rndn(20001) - 10000.0) * (i % 5 ? 1e-4f : 3.0f) : 0.0f;
+            ub[i] = i % np < n ? (uint32_t)sr_rnd() : 0;
+        }
+        for (uint64_t i = 0; i < m * np; i++) {
+            acc[i] = i % 2 ? 0.5f : -1234.5f;
+            uacc[i] = (uint32_t)i * 77u;
+        }
+        float *want = malloc(m * np * 4);
+        uint32_t *uwant = malloc(m * np * 4);
+        ck_assert(want && uwant);
+        for (uint64_t i = 0; i < m; i++)
+            for (uint64_t j = 0; j < np; j++) {
+                float f = acc[i * np + j];
+                uint32_t u = uacc[i * np + j];
+                for (uint64_t kk = 0; kk < k; kk++) {
+                    const float prod = a[i * k + kk] * b[kk * np + j];
+                    f += prod;
+                    u += ua[i * k + kk] * ub[kk * np + j];
+                }
+                want[i * np + j] = f;
+                uwant[i * np + j] = u;
+            }
+        dv_dot_f32(a, b, m, k, np, acc);
+        dv_dot_u32(ua, ub, m, k, np, uacc);
+        ck_assert_msg(memcmp(acc, want, m * np * 4) == 0, "f32 %llux%llux%llu differs from the scalar loop",
+                      (unsigned long long)m, (unsigned long long)k, (unsigned long long)np);
+        ck_assert_msg(memcmp(uacc, uwant, m * np * 4) == 0, "u32 %llux%llux%llu differs from the scalar loop",
+                      (unsigned long long)m, (unsigned long long)k, (unsigned long long)np);
+        free(a), free(b), free(acc), free(ua), free(ub), free(uacc), free(want), free(uwant);
+    }
+}
+END_TEST
+
 Suite *dv_semantics_numbers_suite(void)
 {
     Suite *s = suite_create("semantics_numbers");
@@ -232,5 +282,6 @@ Suite *dv_semantics_numbers_suite(void)
     tcase_add_test(tc, test_semantics_f16_conversion);
     tcase_add_test(tc, test_semantics_bf16_conversion);
     tcase_add_test(tc, test_semantics_special_values);
+    tcase_add_test(tc, test_semantics_dot_matches_scalar_loop);
     return s;
 }

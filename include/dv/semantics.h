@@ -103,6 +103,16 @@ int dv_exec(const dv_insn_t *in, const dv_vstate_t *vs, dv_mem_t *m, dv_error_t 
  * ub (the core's UB; NULL in a timing-only run, where a pattern tensor counts as all zero). */
 uint64_t dv_rsvd_count(const dv_insn_t *in, const dv_vstate_t *vs, const uint8_t *ub);
 
+/* The cube's product, as dv_exec's mmad and the operator references compute it: A row-major m x k, B
+ * packed k-major (b[kk * np + j], np a multiple of DV_DOT_LANES, zeros past the last column), acc
+ * m x np row-major (in: the starting values; out: the sums); acc[i][j] += a[i][kk] * b[kk][j] for
+ * kk = 0 .. k-1 in that order, each product and sum rounded to float (uint32 wrapping for the
+ * integer form).  Columns run side by side in vector lanes, each one's arithmetic exactly a scalar
+ * loop's; b and acc are 32-byte aligned. */
+enum { DV_DOT_LANES = 8 };
+void dv_dot_f32(const float *a, const float *b, uint64_t m, uint64_t k, uint64_t np, float *acc);
+void dv_dot_u32(const uint32_t *a, const uint32_t *b, uint64_t m, uint64_t k, uint64_t np, uint32_t *acc);
+
 /* Number conversions used by dv_exec and by tests' plain-C references. */
 float dv_f16_to_f32(uint16_t h);
 uint16_t dv_f32_to_f16(float f);       /* round to nearest even */
