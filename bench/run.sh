@@ -51,10 +51,14 @@ if command -v valgrind >/dev/null 2>&1; then
         insns=$(field instructions "$B/bench.stats")
         hipi=$(awk -v a="$ir" -v b="$insns" 'BEGIN { printf "%.0f", a / b }')
         [ "$hipi" -le "$HIPI_TARGET" ] || hipi_met=no
-        case $job in run*) hipi_vadd=$hipi name="vadd ${BLOCKS}x1600 trace" ;; *) hipi_mm=$hipi name="${job#op }" ;; esac
+        case $job in
+        run*) hipi_vadd=$hipi name="vadd ${BLOCKS}x1600 trace" ;;
+        *) hipi_mm=$hipi name="${job#op }" ;;
+        esac
         printf '%-58s %14s %12s %10s\n' "$name" "$ir" "$insns" "$hipi"
     done
-    echo "target: at most $HIPI_TARGET host instructions per simulated instruction: $([ "$hipi_met" = yes ] && echo met || echo NOT met)"
+    verdict=$([ "$hipi_met" = yes ] && echo met || echo NOT met)
+    echo "target: at most $HIPI_TARGET host instructions per simulated instruction: $verdict"
 else
     echo "callgrind: valgrind is not installed (apt-get install valgrind): host instructions not counted"
 fi
@@ -76,7 +80,8 @@ for tiles in 1600 6400; do
     done
     insns=$(field instructions "$B/bench.stats")
     rss=$(field peak_rss_kb "$B/bench.stats")
-    rates=$(sort -n "$B/bench.rates" | awk '{ v[NR] = $1 } END { printf "%s/%s/%s", v[1], v[int((NR + 1) / 2)], v[NR] }')
+    rates=$(sort -n "$B/bench.rates" |
+        awk '{ v[NR] = $1 } END { printf "%s/%s/%s", v[1], v[int((NR + 1) / 2)], v[NR] }')
     median=$(printf '%s' "$rates" | cut -d/ -f2)
     [ "$tiles" != 1600 ] || median_vadd=$median
     printf '%-8s %12s %30s %14s\n' "${BLOCKS}x$tiles" "$insns" "$rates" "$rss"
@@ -93,7 +98,8 @@ echo "target: $TARGET instructions per host second (median): $([ "$met" = yes ] 
 if [ -n "$HISTORY" ]; then
     commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
     git diff --quiet HEAD 2>/dev/null || commit="$commit+"
-    [ -f "$HISTORY" ] || printf 'commit\tdate\thost_instr_per_insn_vadd\thost_instr_per_insn_mm2048\tvadd_insns_per_second_median\n' >"$HISTORY"
+    [ -f "$HISTORY" ] || printf '%s\t%s\t%s\t%s\t%s\n' commit date host_instr_per_insn_vadd \
+        host_instr_per_insn_mm2048 vadd_insns_per_second_median >"$HISTORY"
     printf '%s\t%s\t%s\t%s\t%s\n' "$commit" "$(date -u +%Y-%m-%d)" "$hipi_vadd" "$hipi_mm" "$median_vadd" >>"$HISTORY"
 fi
 

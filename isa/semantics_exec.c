@@ -243,8 +243,9 @@ static int exec_mmad(const dv_insn_t *in, dv_mem_t *m, dv_error_t *err)
     uint32_t *acc = aligned_alloc(va, dv_round_up(M * NP * 4, va) + va);
     if (!pa || !pb || !acc) {
         free(pa), free(pb), free(acc);
-        return dv_error_set(err, DV_ERR_NOMEM, NULL, (int)in->line, 0, "mmad: out of memory for a %llux%llux%llu product",
-                            (unsigned long long)M, (unsigned long long)K, (unsigned long long)N);
+        return dv_error_set(err, DV_ERR_NOMEM, NULL, (int)in->line, 0,
+                            "mmad: out of memory for a %llux%llux%llu product", (unsigned long long)M,
+                            (unsigned long long)K, (unsigned long long)N);
     }
     float *fa = (float *)pa, *fb = (float *)pb;
     memset(pb, 0, K * NP * 4);
