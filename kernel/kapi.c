@@ -21,7 +21,7 @@
 
 
 #define STACK_BYTES (256u * 1024u)
-#define BUF_INSNS 256u
+#define BUF_INSNS 1024u
 
 typedef struct ckernel {
     dv_kernel_t base;
