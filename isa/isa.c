@@ -1,6 +1,7 @@
 /* isa/isa.c - tables generated from isa.def / fields.def and their look-ups. */
 #include "dv/isa.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -158,7 +159,8 @@ static int field_space(const dv_op_spec_t *os, const dv_field_spec_t *fd)
     return fd->space;
 }
 
-void dv_insn_init(dv_insn_t *insn, dv_op_t op)
+/* An instruction of op with every field at its default (the form's table). */
+static void insn_defaults(dv_insn_t *insn, dv_op_t op)
 {
     const dv_op_spec_t *os = dv_op_spec(op);
     memset(insn, 0, sizeof *insn);
@@ -176,6 +178,26 @@ void dv_insn_init(dv_insn_t *insn, dv_op_t op)
         else
             insn->f[i].i = fd->def;
     }
+}
+
+/* Every op's defaults, made once (an instruction is initialised per emitted or parsed instruction). */
+static dv_insn_t g_defaults[DV_OP_COUNT];
+static pthread_once_t g_defaults_once = PTHREAD_ONCE_INIT;
+
+static void make_defaults(void)
+{
+    for (int op = 0; op < DV_OP_COUNT; op++)
+        insn_defaults(&g_defaults[op], (dv_op_t)op);
+}
+
+void dv_insn_init(dv_insn_t *insn, dv_op_t op)
+{
+    if ((unsigned)op >= DV_OP_COUNT) {
+        insn_defaults(insn, op);
+        return;
+    }
+    pthread_once(&g_defaults_once, make_defaults);
+    *insn = g_defaults[op];
 }
 
 int dv_insn_check(const dv_insn_t *insn, dv_error_t *err)
