@@ -17,7 +17,8 @@ L2Cache::Params L2Cache::Params::from(const dv_config_t &cfg)
 
 L2Cache::L2Cache(sc_core::sc_module_name name, const Params &p)
     : sc_module(name), line_(p.line_bytes), ways_(p.ways), write_through_(p.write_through),
-      sets_(p.size_bytes ? p.size_bytes / (p.line_bytes * p.ways) : 0)
+      sets_(p.size_bytes ? p.size_bytes / (p.line_bytes * p.ways) : 0),
+      line_shift_(p.line_bytes && !(p.line_bytes & (p.line_bytes - 1)) ? (unsigned)__builtin_ctzll(p.line_bytes) : 64)
 {
     // Zeroed on demand (calloc): a run touches only the sets its lines fall in.
     tag_.reset(sets_ * ways_);
@@ -35,13 +36,19 @@ uint64_t L2Cache::set_of(uint64_t line_addr) const
     // as splitmix64's): a strided stream - a column slice of a row-major matrix touches a few lines
     // every row pitch - then spreads over all sets, as over the hardware's hashed L2 sets and
     // slices, instead of repeating one pattern of a fraction of them.
-    uint64_t h = line_addr / sets_;
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdull;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ull;
-    h ^= h >> 33;
-    return (line_addr % sets_ + h % sets_) % sets_;
+    const uint64_t run = line_addr / sets_, in_run = line_addr - run * sets_;
+    if (run != memo_run_) { // the hash of the run, kept for the next lines of the same run
+        uint64_t h = run;
+        h ^= h >> 33;
+        h *= 0xff51afd7ed558ccdull;
+        h ^= h >> 33;
+        h *= 0xc4ceb9fe1a85ec53ull;
+        h ^= h >> 33;
+        memo_run_ = run;
+        memo_rot_ = h % sets_;
+    }
+    const uint64_t set = in_run + memo_rot_; // both below sets_: (in_run + rot) mod sets_
+    return set >= sets_ ? set - sets_ : set;
 }
 
 // The signature of a tag: its top byte after a multiplicative hash.
@@ -150,10 +157,10 @@ GmResult L2Cache::transfer(cycles_t t, const GmRuns &runs, bool write, unsigned 
     for (uint64_t i = 0; i < runs.count; i++) {
         const uint64_t a = runs.offset(runs.ctx, i);
         const uint64_t direct_before = direct;
-        const uint64_t first = a / line_, last = (a + runs.bytes - 1) / line_;
+        const uint64_t first = line_of(a), last = line_of(a + runs.bytes - 1);
         bool same = false;
         // consecutive lines take consecutive sets, except where a new run of `sets` lines starts
-        uint64_t set = set_of(first), in_run = first % sets_;
+        uint64_t set = set_of(first), in_run = first - memo_run_ * sets_;
         for (uint64_t l = first; l <= last; l++) {
             if (l > first) {
                 if (++in_run == sets_)

@@ -115,9 +115,15 @@ private:
     };
     static constexpr uint64_t kSigChunk = 16, kScanWays = 4;
 
+    // The line of a byte address: a shift when the line size is a power of two.
+    uint64_t line_of(uint64_t addr) const { return line_shift_ < 64 ? addr >> line_shift_ : addr / line_; }
+
     const uint64_t line_, ways_;
     const bool write_through_;   // l2.write_through: writes reach HBM at once, lines stay clean
     const uint64_t sets_;
+    const unsigned line_shift_;          // log2(line_) when a power of two, else 64
+    mutable uint64_t memo_run_ = ~0ull;  // set_of: the last run of `sets` lines seen and its rotation
+    mutable uint64_t memo_rot_ = 0;
     Zeros<uint64_t> tag_;   // per set, ways_ consecutive: line address + 1; 0 = invalid
     Zeros<uint64_t> used_;  // per set, ways_ consecutive: when each way was last used (0: never)
     Zeros<uint64_t> dirty_; // per set: dirty bit per way
