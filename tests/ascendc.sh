@@ -525,6 +525,24 @@ else
     show "$E/deps2.log"
 fi
 
+# an Ascend C source is optimised unless the build says otherwise, and -flto, which leaves no machine
+# code to count, is built with a warning that its native code is not charged
+if dvcc -v -c "$E/deps.asc" -o "$E/o2.o" >"$E/o2.log" 2>&1 && grep -q -- "-std=c++17 -O2 " "$E/o2.log" &&
+    dvcc -v -O0 -c "$E/deps.asc" -o "$E/o0.o" >"$E/o0.log" 2>&1 && ! grep -q -- " -O2 " "$E/o0.log"; then
+    ok "opt-default: -O2 without -O, none with -O0"
+else
+    bad "opt-default: dvcc -v -c deps.asc does not add -O2, or adds it to -O0:"
+    show "$E/o2.log"
+    show "$E/o0.log"
+fi
+if dvcc -flto -c "$E/deps.asc" -o "$E/lto.o" >"$E/lto.log" 2>&1 &&
+    grep -q "warning: the native code of the kernels is not charged to the scalar unit: -flto" "$E/lto.log"; then
+    ok "native-lto: -flto builds, warning that native code is not charged"
+else
+    bad "native-lto: dvcc -flto -c deps.asc:"
+    show "$E/lto.log"
+fi
+
 # ---- 5. native code is charged to the scalar unit (docs/KERNEL.md, the scalar cost rule, rule 4)
 # A loop of n steps of an LCG, n and the seed read from GM (g++ cannot fold it): from 20000 steps on,
 # its cycles grow by the same number for every 20000 steps, a whole number of scalar.alu_cycles per
