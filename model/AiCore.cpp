@@ -62,7 +62,8 @@ AiCore::AiCore(sc_core::sc_module_name name, const Params &p, CoreServices &chip
             dma_[q] = std::make_unique<DmaEngine>(dma_names[q], p.dma, q, index);
     for (int q = 0; q < DV_PIPE_COUNT; q++)
         q_[q].ring.resize(p.queue_depth[q]);
-    flags_.resize(DV_PIPE_COUNT * DV_PIPE_COUNT * DV_FLAG_IDS);
+    static_assert(kFlags <= 65536, "touched_ holds flag indices in 16 bits");
+    flags_.reset(kFlags);
     cross_.resize(DV_CROSS_FLAG_IDS);
 
     // Connections: every DMA engine's GM traffic goes to the shared L2.
@@ -91,8 +92,8 @@ void AiCore::begin_kernel(cycles_t origin, bool data, bool hazards)
     s_node_ = end_node_ = CriticalPath::kNone;
     for (int q = 0; q < DV_PIPE_COUNT; q++)
         start_node_[q] = done_node_[q] = CriticalPath::kNone;
-    for (auto &f : flags_)
-        f.node = CriticalPath::kNone;
+    for (uint16_t i : touched_) // the others hold none
+        flags_[i].node = CriticalPath::kNone;
     starving_ = 0;
     std::memset(prov_, 0, sizeof prov_);
     std::memset(prov_mask_, 0, sizeof prov_mask_);
@@ -280,13 +281,16 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
     acc_done_ = t_;
     unit_[0].clear();
     unit_[1].clear();
-    for (auto &f : flags_) {
+    for (uint16_t i : touched_) { // the others are as they started
+        Flag &f = flags_[i];
         f.set = false;
         f.issued = 0;
         f.cleared = 0;
         path_.release(f.node);
         f.node = CriticalPath::kNone;
+        touched_bits_[i / 64] &= ~(1ull << (i % 64));
     }
+    touched_.clear();
     starving_ = 0; // every queue is empty: each pipe waits for the scalar unit
     for (int p = 1; p < DV_PIPE_COUNT; p++)
         if (has_pipe(static_cast<dv_pipe_t>(p)))

@@ -27,6 +27,7 @@
 #include "CubeUnit.h"
 #include "DmaEngine.h"
 #include "HazardChecker.h"
+#include "Zeros.h"
 #include "dv/intmath.h"
 #include "VectorUnit.h"
 #include "dv/kernel.h"
@@ -223,7 +224,17 @@ private:
     Ref free_ref(int p) { return path_at(start_node_[p], free_[p], start_key_[p]); }
     Ref scalar_ref(cycles_t t) { return path_at(s_node_, t, path_key(DV_CRIT_ISSUE, DV_PIPE_S)); }
     Ref done_ref(int p) { return path_at(done_node_[p], done_[p], done_key_[p]); }
-    Flag &flag(int src, int dst, int id) { return flags_[(src * DV_PIPE_COUNT + dst) * DV_FLAG_IDS + id]; }
+    // A flag; the ones used since the last block start are listed (touched_), so that the resets
+    // visit only them.
+    Flag &flag(int src, int dst, int id)
+    {
+        const unsigned i = (unsigned)((src * DV_PIPE_COUNT + dst) * DV_FLAG_IDS + id);
+        if (!(touched_bits_[i / 64] >> (i % 64) & 1)) {
+            touched_bits_[i / 64] |= 1ull << (i % 64);
+            touched_.push_back(static_cast<uint16_t>(i));
+        }
+        return flags_[i];
+    }
     std::string describe_wait(int p, const Entry &e);
     std::string describe_pending(); // the scalar unit's next instruction, as describe_wait words it
     void sync_to(cycles_t t);
@@ -293,7 +304,10 @@ private:
     static int unit_flag(const dv_insn_t &in);
     static bool l0c_range(const Entry &e, bool write, uint64_t &lo, uint64_t &hi);
     const Unit *unit_before(int side, const Entry &e) const;
-    std::vector<Flag> flags_;
+    static constexpr unsigned kFlags = DV_PIPE_COUNT * DV_PIPE_COUNT * DV_FLAG_IDS;
+    Zeros<Flag> flags_;                       // all-zero bytes are a flag's initial state
+    uint64_t touched_bits_[(kFlags + 63) / 64] = {};
+    std::vector<uint16_t> touched_;
     dv_vstate_t vs_{};
     uint64_t rsvd_cnt_ = 0; // RSVD_CNT: the count of the last vreducev2 (get_rsvd_cnt)
     HazardChecker hz_;

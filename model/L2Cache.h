@@ -14,14 +14,13 @@
 // the L2 stays coherent with a normal alias of the same memory; a read miss takes only the bytes
 // asked for from HBM and a write miss sends them to HBM.  Bypassed bytes use no L2 bandwidth.
 #pragma once
-#include <cstdlib>
-#include <new>
 #include <systemc>
 #include <vector>
 
 #include "BandwidthCalendar.h"
 #include "Connection.h"
 #include "Hbm.h"
+#include "Zeros.h"
 #include "dv/config.h"
 #include "dv/kernel.h"
 
@@ -96,23 +95,6 @@ private:
     // compared one by one, more by their signatures, kSigChunk at a time, and the tags that match.
     uint64_t find(uint64_t set, uint64_t tag) const;
 
-    // An array of n zeros that takes memory only where it is written (calloc).
-    template <typename T> class Zeros {
-    public:
-        ~Zeros() { std::free(p_); }
-        void reset(uint64_t n)
-        {
-            std::free(p_);
-            p_ = static_cast<T *>(std::calloc(n ? n : 1, sizeof(T)));
-            if (!p_)
-                throw std::bad_alloc();
-        }
-        T &operator[](uint64_t i) { return p_[i]; }
-        const T &operator[](uint64_t i) const { return p_[i]; }
-
-    private:
-        T *p_ = nullptr;
-    };
     static constexpr uint64_t kSigChunk = 16, kScanWays = 4;
 
     // The line of a byte address: a shift when the line size is a power of two.
