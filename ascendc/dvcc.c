@@ -1476,8 +1476,9 @@ static bool can_count(const opts_t *o)
     return !why;
 }
 
-/* Count the native code of asm_in into asm_out (native.h); returns 0 or 1 on an error. */
-static int instrument(const char *asm_in, const char *asm_out, const char *prefix, const char *src)
+/* Count the native code of asm_in into asm_out (native.h); assembly it cannot read is copied as it is,
+ * with a warning. */
+static void instrument(const char *asm_in, const char *asm_out, const char *prefix, const char *src)
 {
     size_t n, out_n = 0, blocks = 0;
     char *text = read_file(asm_in, &n), why[256];
@@ -1492,7 +1493,6 @@ static int instrument(const char *asm_in, const char *asm_out, const char *prefi
     }
     free(out);
     free(text);
-    return 0;
 }
 
 /* Compile source i to obj (or per the stage, to out or stdout); returns g++'s status.  An Ascend C
@@ -1578,8 +1578,8 @@ static int compile_one(const opts_t *o, const char *prefix, size_t i, const char
     strv_free(&cmd);
     if (rc == 0 && count) { /* count, then assemble (with the assembler's and the target's options) */
         const char *s_out = o->stage == 'S' && obj ? obj : (asm_counted = tmp_path("counted.s"));
-        rc = instrument(asm_raw, s_out, prefix, src);
-        if (rc == 0 && o->stage != 'S') {
+        instrument(asm_raw, s_out, prefix, src);
+        if (o->stage != 'S') {
             strv_add(&cmd, cxx());
             for (size_t j = 0; j < o->both.n; j++)
                 if (starts(o->both.v[j], "-m"))

@@ -230,14 +230,14 @@ static line_t *classify(const char *text, size_t n, const char *lib_prefix, size
             } else if (!strcmp(tok, ".section") || !strcmp(tok, ".pushsection")) {
                 if (!strcmp(tok, ".pushsection") && depth < sizeof stack / sizeof *stack)
                     stack[depth++] = exec;
-                char name[256] = "", flags[64] = "";
-                token(s, len, &i, name, sizeof name);
+                char sname[256] = "", flags[64] = "";
+                token(s, len, &i, sname, sizeof sname);
                 size_t j = i;
                 while (j < len && (is_sp(s[j]) || s[j] == ','))
                     j++;
                 if (j < len && s[j] == '"')
                     quoted(s, len, &j, flags, sizeof flags);
-                exec = !strncmp(name, ".text", 5) || strchr(flags, 'x') != NULL;
+                exec = !strncmp(sname, ".text", 5) || strchr(flags, 'x') != NULL;
             } else if (!strcmp(tok, ".popsection")) {
                 exec = depth ? stack[--depth] : true;
             } else if (!strcmp(tok, ".previous")) {
@@ -263,8 +263,11 @@ static line_t *classify(const char *text, size_t n, const char *lib_prefix, size
                         if (f < (1u << 20)) {
                             if (f >= nuser) {
                                 bool *g = realloc(user, (f + 64) * sizeof *user);
-                                if (!g)
+                                if (!g) { /* no attribution, no count: out of memory */
+                                    free(ln);
+                                    ln = NULL;
                                     break;
+                                }
                                 user = g;
                                 memset(user + nuser, 0, (f + 64 - nuser) * sizeof *user);
                                 nuser = f + 64;

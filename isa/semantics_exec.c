@@ -238,9 +238,7 @@ static int exec_mmad(const dv_insn_t *in, dv_mem_t *m, dv_error_t *err)
     const uint8_t *a = mem_at(m, FA(MMAD, a)), *b = mem_at(m, FA(MMAD, b));
     /* Dense copies as float or uint32 (int8 products fit): A row-major m x k, B packed k-major
      * (dv_dot_*), and the accumulators m x NP. */
-    const uint64_t va = 32; /* the vector alignment dv_dot_* wants */
-    uint32_t *pa = malloc(M * K * 4 + 4), *pb = aligned_alloc(va, dv_round_up(K * NP * 4, va) + va);
-    uint32_t *acc = aligned_alloc(va, dv_round_up(M * NP * 4, va) + va);
+    uint32_t *pa = malloc(M * K * 4 + 4), *pb = dv_dot_alloc(K * NP * 4), *acc = dv_dot_alloc(M * NP * 4);
     if (!pa || !pb || !acc) {
         free(pa), free(pb), free(acc);
         return dv_error_set(err, DV_ERR_NOMEM, NULL, (int)in->line, 0,

@@ -3,6 +3,7 @@
 #include "semantics_internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 /* ======================================================================== numbers */
 
@@ -189,6 +190,11 @@ void dv_sem_scalar_bits(dv_dtype_t t, double d, uint8_t out[4])
 
 
 /* ---------------------------------------------------------------- the cube's product (dv/semantics.h) */
+
+void *dv_dot_alloc(uint64_t bytes)
+{
+    return aligned_alloc(DV_DOT_ALIGN, dv_round_up(bytes, DV_DOT_ALIGN) + DV_DOT_ALIGN);
+}
 
 /* GCC vector extensions: plain SSE on x86-64 (no fused multiply-add), NEON elsewhere. */
 typedef float dot_f __attribute__((vector_size(DV_DOT_LANES * sizeof(float))));

@@ -288,7 +288,7 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
         f.cleared = 0;
         path_.release(f.node);
         f.node = CriticalPath::kNone;
-        touched_bits_[i / 64] &= ~(1ull << (i % 64));
+        f.listed = false;
     }
     touched_.clear();
     starving_ = 0; // every queue is empty: each pipe waits for the scalar unit

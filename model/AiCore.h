@@ -134,6 +134,7 @@ private:
     };
     struct Flag {
         bool set = false;
+        bool listed = false;  // in touched_
         int issued = 0;       // set_flags issued minus wait_flags issued (program order): at most 1
         cycles_t cleared = 0; // when the last wait_flag cleared it: a set that waited for that starts then
         cycles_t time = 0;
@@ -229,11 +230,12 @@ private:
     Flag &flag(int src, int dst, int id)
     {
         const unsigned i = (unsigned)((src * DV_PIPE_COUNT + dst) * DV_FLAG_IDS + id);
-        if (!(touched_bits_[i / 64] >> (i % 64) & 1)) {
-            touched_bits_[i / 64] |= 1ull << (i % 64);
+        Flag &f = flags_[i];
+        if (!f.listed) {
+            f.listed = true;
             touched_.push_back(static_cast<uint16_t>(i));
         }
-        return flags_[i];
+        return f;
     }
     std::string describe_wait(int p, const Entry &e);
     std::string describe_pending(); // the scalar unit's next instruction, as describe_wait words it
@@ -306,7 +308,6 @@ private:
     const Unit *unit_before(int side, const Entry &e) const;
     static constexpr unsigned kFlags = DV_PIPE_COUNT * DV_PIPE_COUNT * DV_FLAG_IDS;
     Zeros<Flag> flags_;                       // all-zero bytes are a flag's initial state
-    uint64_t touched_bits_[(kFlags + 63) / 64] = {};
     std::vector<uint16_t> touched_;
     dv_vstate_t vs_{};
     uint64_t rsvd_cnt_ = 0; // RSVD_CNT: the count of the last vreducev2 (get_rsvd_cnt)

@@ -29,7 +29,7 @@ L2Cache::L2Cache(sc_core::sc_module_name name, const Params &p)
     cal_.configure(p.bytes_per_cycle, p.window_cycles);
 }
 
-uint64_t L2Cache::set_of(uint64_t line_addr) const
+uint64_t L2Cache::set_of(uint64_t line_addr, uint64_t *in_run_out) const
 {
     // Consecutive lines fill consecutive sets, as line mod sets would, but each run of `sets` lines
     // (size / ways bytes) starts at a set given by a hash of the run's number (a 64-bit finaliser,
@@ -47,6 +47,8 @@ uint64_t L2Cache::set_of(uint64_t line_addr) const
         memo_run_ = run;
         memo_rot_ = h % sets_;
     }
+    if (in_run_out)
+        *in_run_out = in_run;
     const uint64_t set = in_run + memo_rot_; // both below sets_: (in_run + rot) mod sets_
     return set >= sets_ ? set - sets_ : set;
 }
@@ -160,7 +162,7 @@ GmResult L2Cache::transfer(cycles_t t, const GmRuns &runs, bool write, unsigned 
         const uint64_t first = line_of(a), last = line_of(a + runs.bytes - 1);
         bool same = false;
         // consecutive lines take consecutive sets, except where a new run of `sets` lines starts
-        uint64_t set = set_of(first), in_run = first - memo_run_ * sets_;
+        uint64_t in_run, set = set_of(first, &in_run);
         for (uint64_t l = first; l <= last; l++) {
             if (l > first) {
                 if (++in_run == sets_)

@@ -82,7 +82,8 @@ public:
 
     // The set of a line (line address = byte address / line bytes): line mod sets, rotated by a
     // hash of line / sets (which run of `sets` consecutive lines it is in).
-    uint64_t set_of(uint64_t line_addr) const;
+    // *in_run, when given: the line's place in its run (line mod sets).
+    uint64_t set_of(uint64_t line_addr, uint64_t *in_run = nullptr) const;
     uint64_t sets() const { return sets_; } // 0: no L2
 
 private:

@@ -934,9 +934,7 @@ static int mm_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
     const bool ints = it == DV_DT_S8;
     /* A row-major [M][K] and B packed k-major [K][NP] (dv_dot_*), widened once, as float or as
      * uint32 (int8 products fit), and the sums [M][NP] */
-    const uint64_t va = 32; /* the vector alignment dv_dot_* wants */
-    uint32_t *pa = malloc(M * K * 4 + 4), *pb = aligned_alloc(va, dv_round_up(K * NP * 4, va) + va);
-    uint32_t *acc = aligned_alloc(va, dv_round_up(M * NP * 4, va) + va);
+    uint32_t *pa = malloc(M * K * 4 + 4), *pb = dv_dot_alloc(K * NP * 4), *acc = dv_dot_alloc(M * NP * 4);
     if (!pa || !pb || !acc) {
         free(pa), free(pb), free(acc);
         return dv_error_set(err, DV_ERR_NOMEM, NULL, 0, 0, "matmul reference: out of memory");

@@ -232,8 +232,8 @@ START_TEST(test_semantics_dot_matches_scalar_loop)
     sr_seed(21);
     for (size_t c = 0; c < sizeof shapes / sizeof *shapes; c++) {
         const uint64_t m = shapes[c][0], k = shapes[c][1], np = shapes[c][2], n = np - 3;
-        float *a = malloc(m * k * 4), *b = aligned_alloc(32, k * np * 4), *acc = aligned_alloc(32, m * np * 4);
-        uint32_t *ua = malloc(m * k * 4), *ub = aligned_alloc(32, k * np * 4), *uacc = aligned_alloc(32, m * np * 4);
+        float *a = malloc(m * k * 4), *b = dv_dot_alloc(k * np * 4), *acc = dv_dot_alloc(m * np * 4);
+        uint32_t *ua = malloc(m * k * 4), *ub = dv_dot_alloc(k * np * 4), *uacc = dv_dot_alloc(m * np * 4);
         ck_assert(a && b && acc && ua && ub && uacc);
         for (uint64_t i = 0; i < m * k; i++) {
             a[i] = (float)((double)sr_rndn(20001) - 10000.0) * (i % 3 ? 1e-3f : 7.0f);

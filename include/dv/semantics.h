@@ -108,8 +108,10 @@ uint64_t dv_rsvd_count(const dv_insn_t *in, const dv_vstate_t *vs, const uint8_t
  * m x np row-major (in: the starting values; out: the sums); acc[i][j] += a[i][kk] * b[kk][j] for
  * kk = 0 .. k-1 in that order, each product and sum rounded to float (uint32 wrapping for the
  * integer form).  Columns run side by side in vector lanes, each one's arithmetic exactly a scalar
- * loop's; b and acc are 32-byte aligned. */
-enum { DV_DOT_LANES = 8 };
+ * loop's; b and acc are DV_DOT_ALIGN-byte aligned (dv_dot_alloc). */
+enum { DV_DOT_LANES = 8, DV_DOT_ALIGN = 32 };
+/* bytes (and up to DV_DOT_ALIGN more) aligned for dv_dot_*: free() them; NULL when out of memory. */
+void *dv_dot_alloc(uint64_t bytes);
 void dv_dot_f32(const float *a, const float *b, uint64_t m, uint64_t k, uint64_t np, float *acc);
 void dv_dot_u32(const uint32_t *a, const uint32_t *b, uint64_t m, uint64_t k, uint64_t np, uint32_t *acc);
 
