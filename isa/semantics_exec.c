@@ -247,37 +247,46 @@ static int exec_mmad(const dv_insn_t *in, dv_mem_t *m, dv_error_t *err)
     }
     float *fa = (float *)pa, *fb = (float *)pb;
     memset(pb, 0, K * NP * 4);
+    /* Fractal by fractal: a row of K0 elements of one fractal is contiguous in A (ZZ) and in B (ZN),
+     * as 16 accumulators of one row are in C (NZ). */
     for (uint64_t i = 0; i < M; i++)
-        for (uint64_t k = 0; k < K; k++) {
+        for (uint64_t q = 0; q < K1; q++) {
             /* GEMV (asc-devkit's GEMV page; m = 1 with gemv): A is k contiguous elements */
-            const uint8_t *p = gemv ? a + k * sz : a + (((i / 16) * K1 + k / K0) * 512 + ((i % 16) * K0 + k % K0) * sz);
+            const uint8_t *p = gemv ? a + q * K0 * sz : a + ((i / 16) * K1 + q) * 512 + (i % 16) * K0 * sz;
+            const uint64_t k0 = q * K0, kn = K - k0 < K0 ? K - k0 : K0;
             if (ints)
-                pa[i * K + k] = (uint32_t)(int32_t)(int8_t)p[0];
+                for (uint64_t k = 0; k < kn; k++)
+                    pa[i * K + k0 + k] = (uint32_t)(int32_t)(int8_t)p[k];
             else
-                fa[i * K + k] = dv_sem_ld_f(t, p);
+                dv_sem_ld_f_row(t, p, kn, &fa[i * K + k0], 1);
         }
-    for (uint64_t j = 0; j < N; j++)
-        for (uint64_t k = 0; k < K; k++) {
-            const uint8_t *p = b + (((k / K0) * N1 + j / 16) * 512 + ((j % 16) * K0 + k % K0) * sz);
+    for (uint64_t q = 0; q < K1; q++)
+        for (uint64_t j = 0; j < N; j++) {
+            const uint8_t *p = b + (q * N1 + j / 16) * 512 + (j % 16) * K0 * sz;
+            const uint64_t k0 = q * K0, kn = K - k0 < K0 ? K - k0 : K0;
             if (ints)
-                pb[k * NP + j] = (uint32_t)(int32_t)(int8_t)p[0];
+                for (uint64_t k = 0; k < kn; k++)
+                    pb[(k0 + k) * NP + j] = (uint32_t)(int32_t)(int8_t)p[k];
             else
-                fb[k * NP + j] = dv_sem_ld_f(t, p);
+                dv_sem_ld_f_row(t, p, kn, &fb[k0 * NP + j], NP);
         }
     memset(acc, 0, M * NP * 4);
     for (uint64_t i = 0; i < M; i++)
-        for (uint64_t j = 0; j < N; j++)
+        for (uint64_t j = 0; j < N; j += 16) {
+            const uint64_t n = N - j < 16 ? N - j : 16;
             if (!init)
-                memcpy(&acc[i * NP + j], c + ((j / 16) * M1 + i / 16) * 1024 + ((i % 16) * 16 + j % 16) * 4, 4);
+                memcpy(&acc[i * NP + j], c + ((j / 16) * M1 + i / 16) * 1024 + (i % 16) * 64, n * 4);
             else if (bias)
-                memcpy(&acc[i * NP + j], bias + j * 4, 4);
+                memcpy(&acc[i * NP + j], bias + j * 4, n * 4);
+        }
     if (ints)
         dv_dot_u32(pa, pb, M, K, NP, acc);
     else
         dv_dot_f32(fa, fb, M, K, NP, (float *)acc);
     for (uint64_t i = 0; i < M; i++)
-        for (uint64_t j = 0; j < N; j++)
-            memcpy(c + ((j / 16) * M1 + i / 16) * 1024 + ((i % 16) * 16 + j % 16) * 4, &acc[i * NP + j], 4);
+        for (uint64_t j = 0; j < N; j += 16)
+            memcpy(c + ((j / 16) * M1 + i / 16) * 1024 + (i % 16) * 64, &acc[i * NP + j],
+                   (N - j < 16 ? N - j : 16) * 4);
     free(pa);
     free(pb);
     free(acc);

@@ -37,22 +37,69 @@ void dv_sem_scalar_bits(dv_dtype_t t, double d, uint8_t out[4]);
 /* ---------------------------------------------------------------- elements
  * (inline: the execution loops call them per element) */
 
+/* dv_f16_to_f32, inline for the loops of isa/ */
+static inline float dv_sem_f16_to_f32(uint16_t h)
+{
+    const uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, mant = h & 0x3ffu;
+    uint32_t bits;
+    float f;
+    if (exp == 0) {
+        f = (float)mant * 0x1p-24f; /* zero or subnormal: exact */
+        return (h & 0x8000u) ? -f : f;
+    }
+    if (exp == 31)
+        bits = sign | 0x7f800000u | mant << 13;
+    else
+        bits = sign | (exp + 112u) << 23 | mant << 13;
+    memcpy(&f, &bits, 4);
+    return f;
+}
+
+/* dv_f32_to_f16 (round to nearest even), inline for the loops of isa/ */
+static inline uint16_t dv_sem_f32_to_f16(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    const uint16_t sign = (uint16_t)((x >> 16) & 0x8000u);
+    const uint32_t ax = x & 0x7fffffffu;
+    /* A normal result (2^-14 <= |f| < 65520): the exponent rebiased (- 112 << 23) and the 13 bits
+     * below the half's mantissa rounded off, ties to the even one (+ 0xfff, + 1 when the kept last
+     * bit is odd); a carry out of the mantissa steps the exponent. */
+    if (ax - 0x38800000u < 0x477ff000u - 0x38800000u)
+        return (uint16_t)(sign | (ax - 0x38000000u + 0xfffu + ((ax >> 13) & 1u)) >> 13);
+    if (ax >= 0x7f800000u) /* inf stays inf; NaN stays a quiet NaN keeping the top payload bits */
+        return (uint16_t)(sign | (ax > 0x7f800000u ? 0x7e00u | ((ax >> 13) & 0x3ffu) : 0x7c00u));
+    if (ax >= 0x477ff000u) /* >= 65520 rounds to infinity */
+        return (uint16_t)(sign | 0x7c00u);
+    if (ax <= 0x33000000u) /* <= 2^-25: rounds to zero */
+        return sign;
+    const uint32_t m = (ax & 0x7fffffu) | 0x800000u, shift = 126u - (ax >> 23);
+    uint32_t h = m >> shift;
+    const uint32_t rest = m & ((1u << shift) - 1u), half = 1u << (shift - 1u);
+    if (rest > half || (rest == half && (h & 1u)))
+        h++;
+    return (uint16_t)(sign | h);
+}
+
 static inline float dv_sem_ld_f(dv_dtype_t t, const uint8_t *p)
 {
     uint16_t h;
     float f;
     switch (t) {
-    case DV_DT_F16: memcpy(&h, p, 2); return dv_f16_to_f32(h);
+    case DV_DT_F16: memcpy(&h, p, 2); return dv_sem_f16_to_f32(h);
     case DV_DT_BF16: memcpy(&h, p, 2); return dv_bf16_to_f32(h);
     default: memcpy(&f, p, 4); return f;
     }
 }
 
+/* n contiguous elements of float type t at p as floats at out[0], out[stride], ... */
+void dv_sem_ld_f_row(dv_dtype_t t, const uint8_t *p, uint64_t n, float *out, uint64_t stride);
+
 static inline void dv_sem_st_f(dv_dtype_t t, uint8_t *p, float f)
 {
     uint16_t h;
     switch (t) {
-    case DV_DT_F16: h = dv_f32_to_f16(f); memcpy(p, &h, 2); break;
+    case DV_DT_F16: h = dv_sem_f32_to_f16(f); memcpy(p, &h, 2); break;
     case DV_DT_BF16: h = dv_f32_to_bf16(f); memcpy(p, &h, 2); break;
     default: memcpy(p, &f, 4); break;
     }
@@ -174,6 +221,10 @@ static inline uint32_t dv_sem_red_group(uint32_t op, uint32_t epb)
 /* Byte offset (relative to the operand address) of element e of repeat r. */
 static inline uint64_t dv_sem_vop_off(const vop_i_t *o, uint32_t epb, uint64_t r, uint32_t e)
 {
+    if ((epb & (epb - 1)) == 0) { /* 32 B blocks of 1, 2 or 4-byte elements: a shift, not a division */
+        const unsigned sh = (unsigned)__builtin_ctz(epb);
+        return r * o->rep + (uint64_t)(e >> sh) * o->blk + (uint64_t)(e & (epb - 1)) * o->esize;
+    }
     return r * o->rep + (e / epb) * o->blk + (e % epb) * o->esize;
 }
 

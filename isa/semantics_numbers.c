@@ -7,49 +7,32 @@
 
 /* ======================================================================== numbers */
 
-float dv_f16_to_f32(uint16_t h)
+float dv_f16_to_f32(uint16_t h) { return dv_sem_f16_to_f32(h); }
+
+void dv_sem_ld_f_row(dv_dtype_t t, const uint8_t *p, uint64_t n, float *out, uint64_t stride)
 {
-    const uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, mant = h & 0x3ffu;
-    uint32_t bits;
-    float f;
-    if (exp == 0) {
-        f = (float)mant * 0x1p-24f; /* zero or subnormal: exact */
-        return (h & 0x8000u) ? -f : f;
+    uint16_t h;
+    switch (t) {
+    case DV_DT_F16:
+        for (uint64_t k = 0; k < n; k++) {
+            memcpy(&h, p + 2 * k, 2);
+            out[k * stride] = dv_sem_f16_to_f32(h);
+        }
+        break;
+    case DV_DT_BF16:
+        for (uint64_t k = 0; k < n; k++) {
+            memcpy(&h, p + 2 * k, 2);
+            out[k * stride] = dv_bf16_to_f32(h);
+        }
+        break;
+    default:
+        for (uint64_t k = 0; k < n; k++)
+            memcpy(&out[k * stride], p + 4 * k, 4);
+        break;
     }
-    if (exp == 31)
-        bits = sign | 0x7f800000u | mant << 13;
-    else
-        bits = sign | (exp + 112u) << 23 | mant << 13;
-    memcpy(&f, &bits, 4);
-    return f;
 }
 
-uint16_t dv_f32_to_f16(float f)
-{
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    const uint16_t sign = (uint16_t)((x >> 16) & 0x8000u);
-    const uint32_t ax = x & 0x7fffffffu;
-    if (ax >= 0x7f800000u) /* inf stays inf; NaN stays a quiet NaN keeping the top payload bits */
-        return (uint16_t)(sign | (ax > 0x7f800000u ? 0x7e00u | ((ax >> 13) & 0x3ffu) : 0x7c00u));
-    if (ax >= 0x477ff000u) /* >= 65520 rounds to infinity */
-        return (uint16_t)(sign | 0x7c00u);
-    if (ax >= 0x38800000u) { /* normal result */
-        uint32_t h = ((ax >> 23) - 112u) << 10 | ((ax >> 13) & 0x3ffu);
-        const uint32_t rest = ax & 0x1fffu;
-        if (rest > 0x1000u || (rest == 0x1000u && (h & 1u)))
-            h++;
-        return (uint16_t)(sign | h);
-    }
-    if (ax <= 0x33000000u) /* <= 2^-25: rounds to zero */
-        return sign;
-    const uint32_t m = (ax & 0x7fffffu) | 0x800000u, shift = 126u - (ax >> 23);
-    uint32_t h = m >> shift;
-    const uint32_t rest = m & ((1u << shift) - 1u), half = 1u << (shift - 1u);
-    if (rest > half || (rest == half && (h & 1u)))
-        h++;
-    return (uint16_t)(sign | h);
-}
+uint16_t dv_f32_to_f16(float f) { return dv_sem_f32_to_f16(f); }
 
 float dv_bf16_to_f32(uint16_t h)
 {

@@ -26,6 +26,7 @@ L2Cache::L2Cache(sc_core::sc_module_name name, const Params &p)
     dirty_.reset(sets_);
     sig_.reset(sets_ * ways_ + kSigChunk); // the last set's chunks read up to kSigChunk - 1 bytes past it
     fill_.reset(sets_);
+    order_.reset(ways_ <= kOrderWays ? sets_ : 0);
     cal_.configure(p.bytes_per_cycle, p.window_cycles);
 }
 
@@ -85,16 +86,33 @@ __attribute__((always_inline)) inline uint64_t L2Cache::find(uint64_t set, uint6
     return ways_;
 }
 
-bool L2Cache::touch(uint64_t line_addr, uint64_t set, bool write, uint64_t &fill_bytes, uint64_t &wb_bytes)
+// Way w, at a place among the first `n` 4-bit entries of a recency order, moved to the front.
+static inline uint64_t order_front(uint64_t order, uint64_t w)
+{
+    const uint64_t ones = 0x1111111111111111ull;
+    const uint64_t x = order ^ (ones * w); // 0 where the entry is w
+    // the lowest zero nibble of x is exact (higher ones may be borrows); w is present on a hit
+    const uint64_t z = (x - ones) & ~x & (ones << 3);
+    const unsigned p = (unsigned)__builtin_ctzll(z) / 4;
+    const uint64_t below = order & ((1ull << (4 * p)) - 1);
+    const uint64_t above = p == 15 ? 0 : order & ~((1ull << (4 * p + 4)) - 1);
+    return above | below << 4 | w;
+}
+
+__attribute__((always_inline)) inline bool L2Cache::touch(uint64_t line_addr, uint64_t set, bool write,
+                                                          uint64_t &fill_bytes, uint64_t &wb_bytes)
 {
     const uint64_t tag = line_addr + 1;
     uint64_t *tags = &tag_[set * ways_];
     uint64_t *used = &used_[set * ways_];
     uint64_t &dirty = dirty_[set];
+    const bool ordered = ways_ <= kOrderWays;
     uint64_t w = find(set, tag);
     const bool hit = w < ways_;
     if (hit) {
         hits++;
+        if (ordered)
+            order_[set] = order_front(order_[set], w);
     } else {
         // The least recently used way; an invalid one (never used), the lowest first, before any:
         // the valid ways are 0 .. fill - 1, since a way once used stays valid.
@@ -103,12 +121,20 @@ bool L2Cache::touch(uint64_t line_addr, uint64_t set, bool write, uint64_t &fill
         if (valid < ways_) {
             w = valid;
             fill_[set]++;
+            if (ordered)
+                order_[set] = order_[set] << 4 | w;
         } else {
-            uint64_t oldest = used[0];
-            w = 0;
-            for (uint64_t v = 1; v < ways_; v++)
-                if (used[v] < oldest)
-                    oldest = used[v], w = v;
+            if (ordered) { // the last entry of the order; it becomes the first
+                const uint64_t o = order_[set];
+                w = o >> (4 * (ways_ - 1)) & 15;
+                order_[set] = (ways_ == kOrderWays ? o << 4 : (o << 4) & ((1ull << (4 * ways_)) - 1)) | w;
+            } else {
+                uint64_t oldest = used[0];
+                w = 0;
+                for (uint64_t v = 1; v < ways_; v++)
+                    if (used[v] < oldest)
+                        oldest = used[v], w = v;
+            }
             if (dirty >> w & 1) {
                 writebacks++;
                 wb_bytes += line_;

@@ -112,6 +112,11 @@ private:
     Zeros<uint64_t> dirty_; // per set: dirty bit per way
     Zeros<uint8_t> sig_;    // per set, ways_ consecutive: a byte of each valid way's tag hash
     Zeros<uint8_t> fill_;   // per set: valid ways, 0 .. fill_ - 1
+    // With at most kOrderWays ways, per set: its valid ways from the most recently used (bits 0-3) to
+    // the least (4-bit way numbers), so that the victim is read, not searched for; used_ still times
+    // each use (idle_write_back orders the dirty lines of all sets by it).
+    static constexpr uint64_t kOrderWays = 16;
+    Zeros<uint64_t> order_;
     uint64_t uses_ = 0;          // line uses so far (the clock of used_)
     std::vector<uint64_t> direct_lines_; // scratch: lines a bypassing read takes from HBM
     BandwidthCalendar cal_;

@@ -58,25 +58,31 @@ static void fill_random(uint8_t *p, uint64_t bytes, dv_dtype_t t, uint64_t seed,
         lo = -1.0;
         hi = 1.0;
     }
-    unsigned size = dv_dtype_size(t) ? dv_dtype_size(t) : 1;
-    for (uint64_t off = 0; off + size <= bytes; off += size) {
-        uint64_t x = splitmix64(&st);
-        float f = (float)(lo + (double)(x >> 11) * 0x1.0p-53 * (hi - lo));
-        int32_t s = (int32_t)(x % 17) - 8;
-        uint32_t u = (uint32_t)(x % 9);
-        uint16_t h;
-        switch (t) {
-        case DV_DT_F16: h = dv_f32_to_f16(f); memcpy(p + off, &h, 2); break;
-        case DV_DT_BF16: h = dv_f32_to_bf16(f); memcpy(p + off, &h, 2); break;
-        case DV_DT_F32: memcpy(p + off, &f, 4); break;
-        case DV_DT_S8: p[off] = (uint8_t)(int8_t)s; break;
-        case DV_DT_U8: p[off] = (uint8_t)u; break;
-        case DV_DT_S16: { int16_t v = (int16_t)s; memcpy(p + off, &v, 2); break; }
-        case DV_DT_U16: { uint16_t v = (uint16_t)u; memcpy(p + off, &v, 2); break; }
-        case DV_DT_S32: memcpy(p + off, &s, 4); break;
-        default: memcpy(p + off, &u, 4); break;
-        }
+    const double span = hi - lo;
+    const unsigned size = dv_dtype_size(t) ? dv_dtype_size(t) : 1;
+    const uint64_t n = bytes / size;
+    /* one loop per type: each element takes one number of the sequence, whatever the type */
+#define DV_FILL(expr, T)                                                                                  \
+    for (uint64_t i = 0; i < n; i++) {                                                                    \
+        const uint64_t x = splitmix64(&st);                                                               \
+        const T v = (expr);                                                                               \
+        memcpy(p + i * sizeof(T), &v, sizeof(T));                                                         \
+    }                                                                                                     \
+    break
+#define DV_FLOAT ((float)(lo + (double)(x >> 11) * 0x1.0p-53 * span))
+    switch (t) {
+    case DV_DT_F16: DV_FILL(dv_f32_to_f16(DV_FLOAT), uint16_t);
+    case DV_DT_BF16: DV_FILL(dv_f32_to_bf16(DV_FLOAT), uint16_t);
+    case DV_DT_F32: DV_FILL(DV_FLOAT, float);
+    case DV_DT_S8: DV_FILL((int8_t)((int32_t)(x % 17) - 8), int8_t);
+    case DV_DT_U8: DV_FILL((uint8_t)(x % 9), uint8_t);
+    case DV_DT_S16: DV_FILL((int16_t)((int32_t)(x % 17) - 8), int16_t);
+    case DV_DT_U16: DV_FILL((uint16_t)(x % 9), uint16_t);
+    case DV_DT_S32: DV_FILL((int32_t)(x % 17) - 8, int32_t);
+    default: DV_FILL((uint32_t)(x % 9), uint32_t);
     }
+#undef DV_FLOAT
+#undef DV_FILL
 }
 
 void dv_sim_fill_random(uint8_t *p, uint64_t bytes, dv_dtype_t t, uint64_t seed, double lo, double hi)

@@ -117,6 +117,15 @@ START_TEST(test_semantics_f16_conversion)
         else
             ck_assert_msg(got == sr_d2h(f), "f32 %08x: got %04x want %04x", b, got, sr_d2h(f));
     }
+    /* every tie between two neighbouring finite halves goes to the even one, and a float one step
+     * either side of it to the nearer half (the midpoint has 12 significant bits: exact in f32) */
+    for (uint32_t h = 0; h < 0x7bff; h++) {
+        const float mid = (float)(((double)sr_h2f((uint16_t)h) + (double)sr_h2f((uint16_t)(h + 1))) / 2);
+        ck_assert_msg(dv_f32_to_f16(mid) == ((h & 1) ? h + 1 : h), "tie after %04x", h);
+        ck_assert_int_eq(dv_f32_to_f16(nextafterf(mid, 0.0f)), h);
+        ck_assert_int_eq(dv_f32_to_f16(nextafterf(mid, INFINITY)), h + 1);
+        ck_assert_int_eq(dv_f32_to_f16(-mid), ((h & 1) ? h + 1 : h) | 0x8000);
+    }
     /* boundaries: overflow threshold, smallest subnormal ties */
     ck_assert_int_eq(dv_f32_to_f16(65519.996f), 0x7bff);
     ck_assert_int_eq(dv_f32_to_f16(65520.0f), 0x7c00);
