@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "dv/file.h"
 
 #define BIN_MAGIC 0xB1A7F11Eu
 #define FUNC_MAGIC 0xF0AC71u
@@ -208,9 +209,11 @@ aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *op
     *binHandle = NULL;
     if ((rc = check_options(options, api)) != ACL_SUCCESS)
         return rc;
-    FILE *f = fopen(binPath, "rb");
+    dv_error_t open_err;
+    FILE *f = dv_open_regular(binPath, NULL, &open_err);
     if (!f)
-        return dv_acl_fail(ACL_ERROR_INVALID_FILE, "%s: cannot open %s: %s", api, binPath, strerror(errno));
+        return dv_acl_fail(ACL_ERROR_INVALID_FILE, "%s: cannot open %s: %s", api, binPath,
+                           strstr(open_err.msg, ": ") ? strstr(open_err.msg, ": ") + 2 : open_err.msg);
     unsigned char head[4];
     size_t n = fread(head, 1, sizeof head, f);
     fclose(f);

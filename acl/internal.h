@@ -40,6 +40,9 @@ extern "C" {
 int dv_acl_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The same with a dv_error_t's message (file:line:col: prefix when it has a location). */
 int dv_acl_fail_err(int code, const char *what, const dv_error_t *err);
+/* The last failure recorded under another code (an aclnn call reporting a runtime helper's failure
+ * with its own code): the code aclGetRecentErrMsg shows becomes `code`, which is returned. */
+int dv_acl_recode(int code);
 /* Make msg (a message dv_acl_fail wrote earlier) the recent message again. */
 void dv_acl_restore_msg(const char *msg);
 

@@ -119,7 +119,7 @@ aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum, aclDat
         overflow |= __builtin_mul_overflow(viewDims[i] > 0 ? viewDims[i] - 1 : 0, s, &step) ||
                     __builtin_add_overflow(reach, step, &reach) || __builtin_mul_overflow(run, viewDims[i], &run);
     }
-    overflow |= __builtin_mul_overflow(reach + 1, (int64_t)dt->size, &reach);
+    overflow |= __builtin_add_overflow(reach, 1, &reach) || __builtin_mul_overflow(reach, (int64_t)dt->size, &reach);
     if (overflow) {
         dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor: the view (dims, strides and offset) spans more than "
                     "2^63 bytes");

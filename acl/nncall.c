@@ -372,7 +372,7 @@ static int exec_launch(aclOpExecutor *e, const char *api, void *workspace, uint6
     char what[160];
     int rc;
     if (dv_acl_check_device(api) != ACL_SUCCESS)
-        return ACLNN_ERR_RUNTIME_ERROR;
+        return dv_acl_recode(ACLNN_ERR_RUNTIME_ERROR);
     if (e->empty)
         return ACLNN_SUCCESS;
     /* 1. the tensors: an address, inside an allocation */
@@ -383,7 +383,7 @@ static int exec_launch(aclOpExecutor *e, const char *api, void *workspace, uint6
                                "address was set)", api, x->what);
         snprintf(what, sizeof what, "%s: %s", api, x->what);
         if (dv_acl_view_check(&x->view, what) != ACL_SUCCESS)
-            return ACLNN_ERR_PARAM_INVALID;
+            return dv_acl_recode(ACLNN_ERR_PARAM_INVALID);
     }
     /* 2. the plan again (on the profile of now), and the workspace it needs */
     if ((rc = replan(e, api, &plan)) != ACLNN_SUCCESS)
@@ -430,7 +430,7 @@ static int exec_launch(aclOpExecutor *e, const char *api, void *workspace, uint6
     rc = dv_acl_enqueue_launch(stream, &l);
     if (rc == ACL_SUCCESS)
         return ACLNN_SUCCESS;
-    return rc == ACL_ERROR_INVALID_PARAM ? ACLNN_ERR_PARAM_INVALID : ACLNN_ERR_RUNTIME_ERROR;
+    return dv_acl_recode(rc == ACL_ERROR_INVALID_PARAM ? ACLNN_ERR_PARAM_INVALID : ACLNN_ERR_RUNTIME_ERROR);
 }
 
 aclnnStatus dv_nn_exec_run(const char *api, void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
@@ -452,7 +452,7 @@ aclnnStatus dv_nn_exec_run(const char *api, void *workspace, uint64_t workspaceS
 int dv_nn_call_start(const dv_nn_call_t *c, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     if (dv_acl_check_device(c->gws) != ACL_SUCCESS)
-        return ACLNN_ERR_RUNTIME_ERROR;
+        return dv_acl_recode(ACLNN_ERR_RUNTIME_ERROR);
     if (!workspaceSize)
         return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "%s: workspaceSize is NULL", c->gws);
     if (!executor)

@@ -14,7 +14,9 @@
 
 #include "internal.h"
 #include "dvsim/acl_launch.h"
+#include "dv/file.h"
 #include "dv/sim.h"
+#include "dv/yamldoc.h"
 #include "dv/topology.h"
 
 static struct {
@@ -144,6 +146,23 @@ int dv_acl_fail(int code, const char *fmt, ...)
     return code;
 }
 
+int dv_acl_recode(int code)
+{
+    static const char head[] = "EZ9999: dvsim [";
+    const char *end = strncmp(t_msg, head, sizeof head - 1) == 0 ? strstr(t_msg, "]: ") : NULL;
+    t_last = code;
+    if (end) { /* the number between the brackets replaced */
+        char num[24];
+        const size_t k = (size_t)snprintf(num, sizeof num, "%d", code), pre = sizeof head - 1;
+        const size_t tail = strlen(end) + 1;
+        if (pre + k + tail <= sizeof t_msg) {
+            memmove(t_msg + pre + k, end, tail);
+            memcpy(t_msg + pre, num, k);
+        }
+    }
+    return code;
+}
+
 int dv_acl_fail_err(int code, const char *what, const dv_error_t *err)
 {
     if (err->file[0] && err->line)
@@ -259,15 +278,21 @@ static int add_op(init_opts_t *o, dv_profile_op_kind_t kind, const char *arg, co
  *  "profiler": {"switch": "on", "output": DIR}}; other keys (dump, ...) are CANN's and ignored. */
 static int json_read(const char *path, init_opts_t *o)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return dv_acl_fail(ACL_ERROR_INVALID_FILE, "aclInit: cannot open config file '%s': %s", path, strerror(errno));
+    dv_error_t ferr;
+    char *text;
+    size_t len;
+    if (dv_read_file(path, NULL, &text, &len, &ferr) != DV_OK)
+        return dv_acl_fail(ACL_ERROR_INVALID_FILE, "aclInit: cannot open config file '%s': %s", path, ferr.msg);
+    if (dv_yaml_depth_check(text, len, path, &ferr) != DV_OK) {
+        free(text);
+        return dv_acl_fail(ACL_ERROR_PARSE_FILE, "aclInit: %s:%d:%d: %s", path, ferr.line, ferr.col, ferr.msg);
+    }
     yaml_parser_t parser;
     yaml_document_t doc;
     int rc = ACL_SUCCESS;
     bool have_doc = false;
     yaml_parser_initialize(&parser);
-    yaml_parser_set_input_file(&parser, f);
+    yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
     if (!yaml_parser_load(&parser, &doc)) { /* libyaml: 1 = success */
         rc = dv_acl_fail(ACL_ERROR_PARSE_FILE, "aclInit: %s:%zu:%zu: not valid JSON: %s", path,
                          parser.problem_mark.line + 1, parser.problem_mark.column + 1,
@@ -331,7 +356,7 @@ cleanup:
     if (have_doc)
         yaml_document_delete(&doc);
     yaml_parser_delete(&parser);
-    fclose(f);
+    free(text);
     return rc;
 }
 

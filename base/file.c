@@ -1,10 +1,57 @@
-/* base/file.c - a whole file read into memory (dv/file.h). */
+/* base/file.c - a regular file opened, or read whole into memory (dv/file.h). */
+#define _DEFAULT_SOURCE
 #include "dv/file.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *file_kind(mode_t m)
+{
+    return S_ISFIFO(m) ? "a FIFO" : S_ISDIR(m) ? "a directory" : S_ISCHR(m) ? "a character device"
+           : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : "not a file";
+}
+
+static int open_regular(const char *path, const char *what, FILE **out, dv_error_t *err)
+{
+    const char *sep = what ? " " : "", *name = what ? what : "";
+    struct stat st;
+    *out = NULL;
+    /* O_NONBLOCK: opening a FIFO without a writer must not wait for one */
+    const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return dv_error_set(err, DV_ERR_IO, path, 0, 0, "cannot open%s%s: %s", sep, name, strerror(errno));
+    if (fstat(fd, &st) != 0) {
+        const int e = errno;
+        close(fd);
+        return dv_error_set(err, DV_ERR_IO, path, 0, 0, "cannot open%s%s: %s", sep, name, strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return dv_error_set(err, DV_ERR_IO, path, 0, 0, "cannot read%s%s: it is not a regular file (%s)", sep, name,
+                            file_kind(st.st_mode));
+    }
+    const int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    if (!(*out = fdopen(fd, "rb"))) {
+        const int e = errno;
+        close(fd);
+        return dv_error_set(err, DV_ERR_IO, path, 0, 0, "cannot open%s%s: %s", sep, name, strerror(e));
+    }
+    return DV_OK;
+}
+
+FILE *dv_open_regular(const char *path, const char *what, dv_error_t *err)
+{
+    FILE *f;
+    open_regular(path, what, &f, err);
+    return f;
+}
 
 int dv_read_file(const char *path, const char *what, char **text, size_t *len, dv_error_t *err)
 {
@@ -13,9 +60,9 @@ int dv_read_file(const char *path, const char *what, char **text, size_t *len, d
     int rc = DV_OK;
     *text = NULL;
     *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return dv_error_set(err, DV_ERR_IO, path, 0, 0, "cannot open%s%s: %s", sep, name, strerror(errno));
+    FILE *f;
+    if ((rc = open_regular(path, what, &f, err)) != DV_OK)
+        return rc;
     for (;;) {
         if (*len + 4096 + 1 > cap) {
             const size_t ncap = cap ? cap * 2 : 16384;
@@ -42,5 +89,70 @@ cleanup:
         *text = NULL;
     }
     fclose(f);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- outputs */
+
+int dv_out_open(dv_out_t *o, const char *path, const char *what, dv_error_t *err)
+{
+    struct stat st;
+    memset(o, 0, sizeof *o);
+    o->path = path;
+    o->what = what;
+    if (strcmp(path, "-") == 0) {
+        o->f = stdout;
+        return DV_OK;
+    }
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) { /* a device or a FIFO: written in place */
+        if (!(o->f = fopen(path, "wb")))
+            return dv_error_set(err, DV_ERR_IO, path, 0, 0, "cannot write %s: %s", what, strerror(errno));
+        return DV_OK;
+    }
+    const size_t n = strlen(path);
+    if (!(o->tmp = malloc(n + 16)))
+        return dv_error_set(err, DV_ERR_NOMEM, path, 0, 0, "out of memory");
+    snprintf(o->tmp, n + 16, "%s.tmp-XXXXXX", path);
+    const int fd = mkstemp(o->tmp);
+    if (fd < 0) {
+        const int e = errno;
+        free(o->tmp);
+        o->tmp = NULL;
+        return dv_error_set(err, DV_ERR_IO, path, 0, 0, "cannot write %s: %s", what, strerror(e));
+    }
+    const mode_t mask = umask(0); /* the final file gets the mode a new file would have */
+    umask(mask);
+    (void)fchmod(fd, 0666 & ~mask);
+    if (!(o->f = fdopen(fd, "wb"))) {
+        const int e = errno;
+        close(fd);
+        unlink(o->tmp);
+        free(o->tmp);
+        o->tmp = NULL;
+        return dv_error_set(err, DV_ERR_IO, path, 0, 0, "cannot write %s: %s", what, strerror(e));
+    }
+    return DV_OK;
+}
+
+int dv_out_close(dv_out_t *o, int rc, dv_error_t *err)
+{
+    if (!o->f)
+        return rc;
+    errno = 0;
+    int bad = fflush(o->f) != 0 || ferror(o->f);
+    int e = errno;
+    if (o->f != stdout && fclose(o->f) != 0 && !bad)
+        bad = 1, e = errno;
+    if (bad && rc == DV_OK)
+        rc = dv_error_set(err, DV_ERR_IO, o->path, 0, 0, "writing %s failed: %s", o->what,
+                          e ? strerror(e) : "write error");
+    if (o->tmp) {
+        if (rc == DV_OK && rename(o->tmp, o->path) != 0)
+            rc = dv_error_set(err, DV_ERR_IO, o->path, 0, 0, "writing %s failed: %s", o->what, strerror(errno));
+        if (rc != DV_OK)
+            unlink(o->tmp);
+        free(o->tmp);
+    }
+    memset(o, 0, sizeof *o);
     return rc;
 }

@@ -31,14 +31,39 @@ static int yaml_status(int libyaml_ok, const yaml_parser_t *p, const char *file,
                         p->context ? " " : "", p->context ? p->context : "", where);
 }
 
+int dv_yaml_depth_check(const char *text, size_t len, const char *file, dv_error_t *err)
+{
+    yaml_parser_t parser;
+    yaml_event_t ev;
+    int rc = yaml_status(yaml_parser_initialize(&parser), &parser, file, text, err), depth = 0;
+    if (rc != DV_OK)
+        return rc;
+    yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+    while (yaml_parser_parse(&parser, &ev)) { /* a syntax error ends the scan: the loader reports it */
+        const yaml_event_type_t type = ev.type;
+        if ((type == YAML_SEQUENCE_START_EVENT || type == YAML_MAPPING_START_EVENT) && ++depth > DV_YAML_MAX_DEPTH)
+            rc = dv_error_set(err, DV_ERR_PARSE, file, (int)ev.start_mark.line + 1, (int)ev.start_mark.column + 1,
+                              "YAML nested deeper than %d levels", DV_YAML_MAX_DEPTH);
+        else if (type == YAML_SEQUENCE_END_EVENT || type == YAML_MAPPING_END_EVENT)
+            depth--;
+        yaml_event_delete(&ev);
+        if (rc != DV_OK || type == YAML_STREAM_END_EVENT)
+            break;
+    }
+    yaml_parser_delete(&parser);
+    return rc;
+}
+
 int dv_yaml_load(yaml_document_t *doc, const char *text, size_t len, const char *file, const char *what,
                  dv_error_t *err)
 {
     yaml_parser_t parser;
     yaml_document_t extra;
     bool have_doc = false, have_extra = false;
-    int rc = yaml_status(yaml_parser_initialize(&parser), &parser, file, text, err);
+    int rc = dv_yaml_depth_check(text, len, file, err);
     if (rc != DV_OK)
+        return rc;
+    if ((rc = yaml_status(yaml_parser_initialize(&parser), &parser, file, text, err)) != DV_OK)
         return rc;
     yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
     rc = yaml_status(yaml_parser_load(&parser, doc), &parser, file, text, err);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "dv/file.h"
 #include "dv/topology.h"
 
 #define READ_BUF_BYTES 16384u            /* per stream; a line must fit (FORMAT.md "Limits") */
@@ -197,9 +198,11 @@ static int trace_stream_open(dv_kernel_t *k, uint32_t block, uint32_t sub, dv_st
             goto cleanup;
         }
         ts->r.cur = ts->r.lim = ts->r.buf;
-        ts->r.fp = fopen(tk->source, "rb");
-        if (!ts->r.fp) {
-            rc = dv_error_set(err, DV_ERR_IO, tk->source, 0, 0, "cannot open: %s", strerror(errno));
+        dv_error_t open_err;
+        if (!(ts->r.fp = dv_open_regular(tk->source, NULL, &open_err))) {
+            rc = open_err.code;
+            if (err)
+                *err = open_err;
             goto cleanup;
         }
         setvbuf(ts->r.fp, NULL, _IONBF, 0); /* the reader buffers */
@@ -497,6 +500,10 @@ static int trace_scan(trace_kernel_t *tk, reader_t *r, dv_error_t *err)
         size_t pos = 0;
         tok_t t, v;
         where_t w = {tk->source, (int)r->line};
+        const char *nul = memchr(line, '\0', len);
+        if (nul)
+            return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, (int)(nul - line) + 1,
+                                "a NUL byte: a trace is text (is this a binary file?)");
         bool any = tok_next(line, len, &pos, &t);
         if (st == SCAN_VERSION) {
             if (!any)
@@ -606,9 +613,12 @@ int dv_trace_open(const char *path, dv_kernel_t **out, dv_error_t *err)
     int rc = DV_OK;
     *out = NULL;
     dv_trace_names_init();
-    r.fp = fopen(path, "rb");
-    if (!r.fp)
-        return dv_error_set(err, DV_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errno));
+    dv_error_t open_err;
+    if (!(r.fp = dv_open_regular(path, NULL, &open_err))) {
+        if (err)
+            *err = open_err;
+        return open_err.code;
+    }
     setvbuf(r.fp, NULL, _IONBF, 0);
     r.buf = malloc(READ_BUF_BYTES);
     tk = kernel_new(path);

@@ -198,7 +198,7 @@ static inline int field_find(const dv_form_spec_t *fs, const char *s, size_t n, 
             i -= fs->nfields;
         const char *name = fs->fields[i].name;
         size_t j = 0;
-        while (j < n && name[j] == s[j])
+        while (j < n && name[j] && name[j] == s[j]) /* name[j] first: s may hold a NUL byte */
             j++;
         if (j == n && name[j] == '\0')
             return i;

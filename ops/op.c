@@ -343,8 +343,12 @@ int dv_ops_parse(const dv_opdesc_t *op, int argc, char **argv, dv_opvals_t *vals
             text = "on"; /* a bare flag */
         else if (a + 1 < argc)
             text = argv[++a];
-        else
-            return dv_ops_param_error(err, key, "needs a value");
+        else {
+            dv_ops_param_error(err, key, "needs a value");
+            if (err) /* a usage error, as an option of dvsim's own without its value */
+                err->code = DV_ERR_USAGE;
+            return DV_ERR_USAGE;
+        }
         if (vals->given[i])
             return dv_ops_param_error(err, key, "given twice");
         int rc = parse_val(&op->params[i], text, &vals->v[i], err);

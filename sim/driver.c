@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dv/file.h"
 #include "dv/intmath.h"
 #include "dv/kapi.h"
 #include "dv/model.h"
@@ -105,10 +106,12 @@ static int fill_file(uint8_t *p, const dv_arg_t *a, const char *trace, dv_error_
     char path[1024];
     int rc = DV_OK;
     resolve_path(trace, a->path, path, sizeof path);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return dv_error_set(err, DV_ERR_IO, trace, 0, 0, "argument '%s': cannot read '%s': %s", a->name, path,
-                            strerror(errno));
+    dv_error_t open_err;
+    FILE *f = dv_open_regular(path, NULL, &open_err);
+    if (!f) { /* "cannot open: REASON" or "cannot read: REASON": the reason */
+        const char *why = strstr(open_err.msg, ": ") ? strstr(open_err.msg, ": ") + 2 : open_err.msg;
+        return dv_error_set(err, open_err.code, trace, 0, 0, "argument '%s': cannot read '%s': %s", a->name, path, why);
+    }
     long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
     if (size < 0 || (uint64_t)size != a->bytes) {
         rc = dv_error_set(err, DV_ERR_RANGE, trace, 0, 0, "argument '%s': file '%s' has %ld bytes, the argument has %llu",
@@ -185,33 +188,23 @@ int dv_sim_gm_setup(const dv_config_t *cfg, const dv_kernel_info_t *info, bool d
 
 /* ---------------------------------------------------------------- steps 6 and 7: outputs */
 
+int dv_sim_stdout_outputs(const dv_sim_opts_t *o)
+{
+    int n = (o->json && !strcmp(o->json, "-")) + (o->timeline && !strcmp(o->timeline, "-")) +
+            (o->instr_csv && !strcmp(o->instr_csv, "-"));
+    for (int i = 0; i < o->ndumps; i++)
+        n += !strcmp(o->dumps[i].path, "-");
+    return n;
+}
+
 typedef struct outputs {
-    FILE *json;
-    FILE *csv; /* --instr-csv */
-    FILE **dump;
+    dv_out_t json;
+    dv_out_t csv; /* --instr-csv */
+    dv_out_t *dump;
 } outputs_t;
 
-static int open_out(const char *path, FILE **f, dv_error_t *err)
-{
-    *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "wb");
-    if (!*f)
-        return dv_error_set(err, DV_ERR_IO, path, 0, 0, "cannot write: %s", strerror(errno));
-    return DV_OK;
-}
-
-static int close_out(FILE *f, const char *path, int rc, dv_error_t *err)
-{
-    if (!f)
-        return rc;
-    int bad = fflush(f) != 0 || ferror(f);
-    if (f != stdout && fclose(f) != 0)
-        bad = 1;
-    if (bad && rc == DV_OK)
-        rc = dv_error_set(err, DV_ERR_IO, path, 0, 0, "write failed: %s", strerror(errno));
-    return rc;
-}
-
-/* Open every output before writing any, so a bad path fails before a report is printed. */
+/* Open every output before the run, so a bad path fails before any time is spent (each is written
+ * to a temporary and takes its place only when the whole run succeeded: dv_out_t). */
 static int outputs_open(const dv_sim_opts_t *o, outputs_t *out, dv_error_t *err)
 {
     int rc = DV_OK;
@@ -219,12 +212,30 @@ static int outputs_open(const dv_sim_opts_t *o, outputs_t *out, dv_error_t *err)
     if (!out->dump)
         return dv_error_set(err, DV_ERR_NOMEM, NULL, 0, 0, "out of memory");
     if (o->json)
-        rc = open_out(o->json, &out->json, err);
+        rc = dv_out_open(&out->json, o->json, "the JSON report", err);
     if (o->instr_csv && rc == DV_OK)
-        rc = open_out(o->instr_csv, &out->csv, err);
+        rc = dv_out_open(&out->csv, o->instr_csv, "the instruction table", err);
     for (int i = 0; i < o->ndumps && rc == DV_OK; i++)
-        rc = open_out(o->dumps[i].path, &out->dump[i], err);
+        rc = dv_out_open(&out->dump[i], o->dumps[i].path, "the dump", err);
     return rc;
+}
+
+static int outputs_close(const dv_sim_opts_t *o, outputs_t *out, int rc, dv_error_t *err)
+{
+    rc = dv_out_close(&out->json, rc, err);
+    rc = dv_out_close(&out->csv, rc, err);
+    for (int i = 0; out->dump && i < o->ndumps; i++)
+        rc = dv_out_close(&out->dump[i], rc, err);
+    free(out->dump);
+    out->dump = NULL;
+    return rc;
+}
+
+/* A failed write of an output, located at its path. */
+static int write_failed(const dv_out_t *f, dv_error_t *err)
+{
+    return dv_error_set(err, DV_ERR_IO, f->path, 0, 0, "writing %s failed: %s", f->what,
+                        errno ? strerror(errno) : "write error");
 }
 
 static int report_write(const dv_sim_result_t *res, const dv_sim_opts_t *o, outputs_t *out, dv_error_t *err)
@@ -235,14 +246,14 @@ static int report_write(const dv_sim_result_t *res, const dv_sim_opts_t *o, outp
         return rc;
     if (res->op)
         dv_report_set_op(&rep, &res->op_report);
-    if (!o->quiet && out->json != stdout && out->csv != stdout)
-        rc = dv_report_print(&rep, stdout);
-    if (rc == DV_OK && out->json)
-        rc = dv_report_write_json(&rep, out->json);
-    if (rc == DV_OK && out->csv)
-        rc = dv_report_write_instr_csv(&rep, out->csv);
-    if (rc != DV_OK)
-        rc = dv_error_set(err, rc, NULL, 0, 0, "writing the report failed");
+    errno = 0;
+    if (!o->quiet && dv_sim_stdout_outputs(o) == 0 && dv_report_print(&rep, stdout) != DV_OK)
+        rc = dv_error_set(err, DV_ERR_IO, NULL, 0, 0, "writing the report to stdout failed: %s",
+                          errno ? strerror(errno) : "write error");
+    if (rc == DV_OK && out->json.f && dv_report_write_json(&rep, out->json.f) != DV_OK)
+        rc = write_failed(&out->json, err);
+    if (rc == DV_OK && out->csv.f && dv_report_write_instr_csv(&rep, out->csv.f) != DV_OK)
+        rc = write_failed(&out->csv, err);
     dv_report_free(&rep);
     return rc;
 }
@@ -252,8 +263,9 @@ static int dumps_write(const dv_kernel_info_t *info, const dv_gm_t *gm, const dv
 {
     for (int i = 0; i < o->ndumps; i++) {
         int a = arg_find(info, o->dumps[i].arg);
-        if (fwrite(gm->data[a], 1, gm->bytes[a], out->dump[i]) != gm->bytes[a])
-            return dv_error_set(err, DV_ERR_IO, o->dumps[i].path, 0, 0, "write failed: %s", strerror(errno));
+        errno = 0;
+        if (fwrite(gm->data[a], 1, gm->bytes[a], out->dump[i].f) != gm->bytes[a])
+            return write_failed(&out->dump[i], err);
     }
     return DV_OK;
 }
@@ -357,6 +369,7 @@ int dv_sim_execute(const dv_sim_opts_t *o, dv_sim_result_t *res, dv_error_t *err
     const char *source = o->op ? o->op : o->trace;
     dv_run_opts_t ro;
     dv_timeline_t *tl = NULL;
+    dv_out_t tlo = {0};
     dv_model_t *model = NULL;
     uint8_t **expect = NULL;
     int rc;
@@ -399,7 +412,8 @@ int dv_sim_execute(const dv_sim_opts_t *o, dv_sim_result_t *res, dv_error_t *err
     ro.hazards = o->hazards;
     ro.warm_up = o->warm_up; /* --warm-up: the model runs the kernel that many times first */
     if (o->timeline) {
-        if ((rc = dv_timeline_open(&tl, o->timeline, &res->cfg, err)) != DV_OK)
+        if ((rc = dv_out_open(&tlo, o->timeline, "the timeline", err)) != DV_OK ||
+            (rc = dv_timeline_open_stream(&tl, tlo.f, &res->cfg, err)) != DV_OK)
             goto cleanup;
         ro.on_slice = dv_timeline_slice;
         ro.slice_ctx = tl;
@@ -409,8 +423,11 @@ int dv_sim_execute(const dv_sim_opts_t *o, dv_sim_result_t *res, dv_error_t *err
     if ((rc = dv_model_run(model, res->kernel, &res->gm, &ro, &res->cnt, err)) != DV_OK)
         goto cleanup;
     res->have_cnt = true;
-    rc = dv_timeline_close(tl, err);
+    errno = 0;
+    if (dv_timeline_close(tl, NULL) != DV_OK)
+        rc = write_failed(&tlo, err);
     tl = NULL;
+    rc = dv_out_close(&tlo, rc, err);
     /* 5. check: the outputs against the reference */
     if (rc == DV_OK && o->check)
         check_outputs(res, expect);
@@ -418,6 +435,7 @@ int dv_sim_execute(const dv_sim_opts_t *o, dv_sim_result_t *res, dv_error_t *err
 cleanup:
     if (tl)
         dv_timeline_close(tl, NULL);
+    dv_out_close(&tlo, rc != DV_OK ? rc : DV_ERR_STATE, NULL); /* a run that failed leaves no timeline */
     dv_model_destroy(model);
     expect_free(expect, res->plan.info.nargs);
     return rc;
@@ -438,12 +456,14 @@ int dv_sim_run(const dv_sim_opts_t *o, dv_sim_summary_t *sum, dv_error_t *err)
     outputs_t out = {0};
     int rc;
 
+    memset(&res, 0, sizeof res);
+    /* 0. outputs: opened first, so that a bad path fails before the run */
+    if (!o->record && (rc = outputs_open(o, &out, err)) != DV_OK)
+        goto cleanup;
     /* 1-5. profile, kernel, GM arguments, model, check */
     if ((rc = dv_sim_execute(o, &res, err)) != DV_OK || o->record)
         goto cleanup;
     /* 6. report: derived once from the counters; text to stdout, JSON, the instruction table */
-    if ((rc = outputs_open(o, &out, err)) != DV_OK)
-        goto cleanup;
     if ((rc = report_write(&res, o, &out, err)) != DV_OK)
         goto cleanup;
     /* 7. dumps: final bytes of the requested arguments */
@@ -459,11 +479,7 @@ int dv_sim_run(const dv_sim_opts_t *o, dv_sim_summary_t *sum, dv_error_t *err)
     }
 
 cleanup:
-    rc = close_out(out.json, o->json, rc, err);
-    rc = close_out(out.csv, o->instr_csv, rc, err);
-    for (int i = 0; out.dump && i < o->ndumps; i++)
-        rc = close_out(out.dump[i], o->dumps[i].path, rc, err);
-    free(out.dump);
+    rc = outputs_close(o, &out, rc, err);
     dv_sim_result_free(&res);
     return rc;
 }

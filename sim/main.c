@@ -300,8 +300,10 @@ static int parse(int argc, char **argv, int first, cmd_t cmd, cli_t *c)
         return usage_error("%s", "record: missing -o FILE");
     if (c->ndumps && !c->so.data)
         return usage_error("%s", "option '--dump' cannot be used with '--no-data'");
-    if (c->so.instr_csv && c->so.json && !strcmp(c->so.instr_csv, "-") && !strcmp(c->so.json, "-"))
-        return usage_error("%s", "'--json -' and '--instr-csv -' cannot both write to stdout");
+    c->so.dumps = c->dumps;
+    c->so.ndumps = c->ndumps;
+    if (dv_sim_stdout_outputs(&c->so) > 1)
+        return usage_error("%s", "only one of --json, --timeline, --instr-csv and --dump can write to stdout ('-')");
     return EXIT_OK;
 }
 
@@ -324,6 +326,10 @@ static int cmd_run(cli_t *c)
     c->so.op_argv = c->op_argv;
     if (dv_sim_run(&c->so, &sum, &err) != DV_OK) {
         dv_error_print(&err, stderr);
+        if (err.code == DV_ERR_USAGE) {
+            fputs("Try 'dvsim --help'.\n", stderr);
+            return EXIT_USAGE;
+        }
         return EXIT_ERROR;
     }
     if (sum.checked && sum.mismatches) {

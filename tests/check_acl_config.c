@@ -47,6 +47,15 @@ START_TEST(test_acl_init_config)
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/acl.json", dir);
     FAILS(aclInit(path), ACL_ERROR_INVALID_FILE, "cannot open config file");
+    /* not a regular file: refused before it is read (/dev/zero has no end, a FIFO blocks) */
+    FAILS(aclInit("/dev/zero"), ACL_ERROR_INVALID_FILE, "not a regular file (a character device)");
+    FAILS(aclInit(dir), ACL_ERROR_INVALID_FILE, "not a regular file (a directory)");
+    /* nesting deeper than a configuration needs is refused where it starts */
+    char deep[300];
+    memset(deep, '[', 200);
+    deep[200] = 0;
+    write_file(path, deep);
+    FAILS(aclInit(path), ACL_ERROR_PARSE_FILE, "acl.json:1:65: YAML nested deeper than 64 levels");
     write_file(path, "{\n  \"dump\": {\n    \"dump_list\": [ ]\n  ,,\n}\n");
     FAILS(aclInit(path), ACL_ERROR_PARSE_FILE, "acl.json:4:");
     write_file(path, "{\"dvsim\": {\"profile\": \"ascend999\"}}");

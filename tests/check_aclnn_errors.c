@@ -35,6 +35,13 @@ START_TEST(test_aclnn_tensor_errors)
     ck_assert_ptr_nonnull(strstr(aclGetRecentErrMsg(), "stride[1] is -1"));
     ck_assert_ptr_null(aclCreateTensor(dims, 2, ACL_FLOAT, NULL, -4, ACL_FORMAT_ND, dims, 2, NULL));
     ck_assert_ptr_nonnull(strstr(aclGetRecentErrMsg(), "offset is -4"));
+    /* the furthest byte past 2^63, even when the offset alone is representable (UBSan: no signed
+     * overflow on the way) */
+    const int64_t one[] = {1};
+    ck_assert_ptr_null(aclCreateTensor(one, 1, ACL_FLOAT, NULL, INT64_MAX, ACL_FORMAT_ND, one, 1, NULL));
+    ck_assert_ptr_nonnull(strstr(aclGetRecentErrMsg(), "spans more than 2^63 bytes"));
+    ck_assert_ptr_null(aclCreateTensor(dims, 2, ACL_FLOAT, NULL, INT64_MAX - 5, ACL_FORMAT_ND, dims, 2, NULL));
+    ck_assert_ptr_nonnull(strstr(aclGetRecentErrMsg(), "spans more than 2^63 bytes"));
     ck_assert_ptr_null(aclCreateTensor(dims, 2, (aclDataType)5, NULL, 0, ACL_FORMAT_ND, dims, 2, NULL));
     ck_assert_ptr_nonnull(strstr(aclGetRecentErrMsg(), "dataType 5"));
     ck_assert_ptr_null(aclCreateTensor(dims, 2, ACL_INT4, NULL, 0, ACL_FORMAT_ND, dims, 2, NULL));

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -267,6 +268,43 @@ START_TEST(test_cli_unwritable_json_prints_no_report)
 }
 END_TEST
 
+/* Outputs are opened before the run (a bad path costs no simulation: the trace's own error, later,
+ * is not reached), written to a temporary and renamed over the file only when the run succeeded, and
+ * a failed write names the file and the reason. */
+START_TEST(test_cli_outputs_whole_or_not_at_all)
+{
+    char a[512];
+    clit_write("bad.trace", "dvtrace 1\nkernel k kind=vector blocks=1\narg x bytes=512\nblock 0\n"
+                            "copy_gm_to_ubuf dst=ub:0x2ffff0 src=x len=1\nend\n");
+    ck_assert_int_eq(clit_dvsim("run --json $T/no/such/dir/r.json $T/bad.trace"), 1);
+    ASSERT_ERR("r.json: error: cannot write the JSON report");
+    ck_assert_ptr_null(strstr(clit_err, "bad.trace"));
+    /* a run that fails leaves an existing output as it was, and no temporary */
+    clit_write("keep.json", "old\n");
+    ck_assert_int_eq(clit_dvsim("run --json $T/keep.json --timeline $T/t.json $T/bad.trace"), 1);
+    ASSERT_ERR("bad.trace:5:");
+    ck_assert_int_eq(clit_dvsim("--version >/dev/null && cat $T/keep.json && ls $T | grep -c tmp; test ! -e $T/t.json"), 0);
+    ck_assert_str_eq(clit_out, "old\n0\n");
+    /* a full device: the file and the reason; the text report was printed */
+    snprintf(a, sizeof a, "run --json /dev/full %s", vadd);
+    ck_assert_int_eq(clit_dvsim(a), 1);
+    ASSERT_ERR("/dev/full: error: writing the JSON report failed: No space left on device");
+    ck_assert_ptr_nonnull(strstr(clit_out, "[chip]"));
+    /* a successful run replaces the file whole */
+    snprintf(a, sizeof a, "run --quiet --json $T/keep.json %s && head -c 1 $T/keep.json && { ls $T | grep -c tmp; true; }", vadd);
+    ck_assert_int_eq(clit_dvsim(a), 0);
+    ck_assert_str_eq(clit_out, "{0\n");
+    /* one output on stdout at most; with one there, no text report mixed into it */
+    snprintf(a, sizeof a, "run --json - --timeline - %s", vadd);
+    ck_assert_int_eq(clit_dvsim(a), 2);
+    ASSERT_ERR("only one of --json, --timeline, --instr-csv and --dump can write to stdout");
+    snprintf(a, sizeof a, "run --timeline - %s", vadd);
+    ck_assert_int_eq(clit_dvsim(a), 0);
+    ck_assert_ptr_null(strstr(clit_out, "[chip]"));
+    ck_assert_ptr_nonnull(strstr(clit_out, "traceEvents"));
+}
+END_TEST
+
 START_TEST(test_cli_dump_unknown_argument)
 {
     char a[256];
@@ -340,6 +378,46 @@ START_TEST(test_cli_init_file_missing)
     ASSERT_ERR("g.trace: error: argument 'x': cannot read '");
     ASSERT_ERR("absent.bin'");
     ck_assert_str_eq(clit_out, "");
+}
+END_TEST
+
+/* Inputs that are not regular files are refused before they are read: /dev/zero would be read
+ * until memory runs out, a FIFO without a writer would block for ever. */
+START_TEST(test_cli_special_files_refused)
+{
+    char fifo[128];
+    snprintf(fifo, sizeof fifo, "%s/fifo", clit_tmp);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    ck_assert_int_eq(clit_dvsim("op add --shape 64 --config /dev/zero"), 1);
+    ASSERT_ERR("/dev/zero: error: cannot read profile: it is not a regular file (a character device)");
+    ck_assert_int_eq(clit_dvsim("op add --shape 64 --config $T/fifo"), 1);
+    ASSERT_ERR("cannot read profile: it is not a regular file (a FIFO)");
+    ck_assert_int_eq(clit_dvsim("run $T/fifo"), 1);
+    ASSERT_ERR("fifo: error: cannot read: it is not a regular file (a FIFO)");
+    clit_write("h.trace", "dvtrace 1\n"
+                          "kernel k kind=vector blocks=1\n"
+                          "arg x bytes=1024 dtype=f16 dir=in init=file:fifo\n"
+                          "arg y bytes=1024 dtype=f16 dir=in init=file:.\n"
+                          "block 0\n"
+                          "end\n");
+    ck_assert_int_eq(clit_dvsim("run $T/h.trace"), 1);
+    ASSERT_ERR("h.trace: error: argument 'x': cannot read '");
+    ASSERT_ERR("fifo': it is not a regular file (a FIFO)");
+    ck_assert_str_eq(clit_out, "");
+}
+END_TEST
+
+/* A profile nested deeper than DV_YAML_MAX_DEPTH (64) is refused where the 65th level starts,
+ * at once (libyaml's loader takes time quadratic in the depth). */
+START_TEST(test_cli_deep_yaml_refused)
+{
+    static char deep[100002];
+    memset(deep, '[', 100000);
+    deep[100000] = '\n';
+    clit_write("deep.yaml", deep);
+    ck_assert_int_eq(clit_dvsim("op add --shape 64 --config $T/deep.yaml"), 1);
+    assert_located("deep.yaml", 1, "YAML nested deeper than 64 levels");
+    ck_assert_ptr_nonnull(strstr(clit_err, "deep.yaml:1:65:"));
 }
 END_TEST
 
@@ -429,6 +507,8 @@ START_TEST(test_cli_op_errors_name_the_parameter)
     ASSERT_ERR("--check needs data");
     ck_assert_int_eq(clit_dvsim("op"), 2);
     ASSERT_ERR("missing operator NAME");
+    ck_assert_int_eq(clit_dvsim("op add --dtype"), 2); /* a missing value is a usage error (README) */
+    ASSERT_ERR("--dtype: needs a value");
     ck_assert_str_eq(clit_out, "");
 }
 END_TEST
@@ -606,6 +686,9 @@ Suite *dv_cli_suite(void)
     tcase_add_test(run, test_cli_init_file_size_mismatch);
     tcase_add_test(run, test_cli_init_file_missing);
     tcase_add_test(run, test_cli_unwritable_timeline);
+    tcase_add_test(run, test_cli_special_files_refused);
+    tcase_add_test(run, test_cli_outputs_whole_or_not_at_all);
+    tcase_add_test(run, test_cli_deep_yaml_refused);
     tcase_add_test(run, test_cli_fail_on_hazard);
     tcase_add_test(run, test_cli_host_stats);
     tcase_add_test(run, test_cli_micro);

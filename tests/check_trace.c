@@ -810,6 +810,29 @@ START_TEST(test_trace_error_parse_insn_direct)
 }
 END_TEST
 
+/* A NUL byte in a trace file is refused where it is; a line given with its length that holds one
+ * (dv_trace_parse_insn) never matches a field name by it (was: read past the name). */
+START_TEST(test_trace_error_nul_byte)
+{
+    static const char text[] = HDR "set_flag src\0=MTE2 dst=V id=0\nend\n";
+    char path[] = "/tmp/dvsim-nul-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+    close(fd);
+    dv_error_t err;
+    ck_assert_int_eq(open_file_and_read(path, &err), DV_ERR_PARSE);
+    unlink(path);
+    ck_assert_int_eq(err.line, 5);
+    ck_assert_int_eq(err.col, 13);
+    ck_assert_ptr_nonnull(strstr(err.msg, "a NUL byte"));
+    static const char line[] = "set_flag src\0=MTE2 dst=V id=0";
+    dv_insn_t in;
+    ck_assert_int_eq(dv_trace_parse_insn(line, sizeof line - 1, NULL, "f", 1, &in, &err), DV_ERR_UNKNOWN);
+    ck_assert_int_eq(err.col, 10);
+}
+END_TEST
+
 Suite *dv_trace_suite(void)
 {
     Suite *s = suite_create("trace");
@@ -837,6 +860,7 @@ Suite *dv_trace_suite(void)
 #define ADD_ERROR_TEST(name, text, line, col, msg) tcase_add_test(tc, test_trace_error_##name);
     ERROR_CASES(ADD_ERROR_TEST)
     tcase_add_test(tc, test_trace_error_line_too_long);
+    tcase_add_test(tc, test_trace_error_nul_byte);
     tcase_add_test(tc, test_trace_error_parse_insn_direct);
     suite_add_tcase(s, tc);
     return s;

@@ -19,7 +19,8 @@ enum {
     DV_ERR_DEADLOCK = -5, /* nothing can progress */
     DV_ERR_NOMEM = -6,
     DV_ERR_STATE = -7,    /* call not allowed in the current state */
-    DV_ERR_UNSUPPORTED = -8
+    DV_ERR_UNSUPPORTED = -8,
+    DV_ERR_USAGE = -9     /* a command line is incomplete (an option without its value) */
 };
 
 /* Where something went wrong and why.  file may be empty; line/col are 1-based, 0 = unknown. */

@@ -48,7 +48,7 @@ typedef struct dv_sim_opts {
     bool check;                /* compare the operator's outputs with its reference (--check) */
     const char *record;        /* write the kernel as a trace to this file instead of running it */
     const char *json;          /* JSON report file, "-" = stdout, NULL = none */
-    const char *timeline;      /* Chrome-trace file, NULL = none */
+    const char *timeline;      /* Chrome-trace file, "-" = stdout, NULL = none */
     const char *instr_csv;     /* instruction hot-spot table (--instr-csv), "-" = stdout, NULL = none */
     bool data;                 /* false: --no-data (timing only) */
     bool hazards;              /* false: --no-hazards */
@@ -97,9 +97,16 @@ int dv_sim_profile(const dv_profile_op_t *ops, int nops, dv_config_t *cfg, dv_er
  *   6. report        sim/       ratios, bandwidths, occupancy, stalls derived once from the counters
  *                              (text, --json, --instr-csv)
  *   7. dumps         sim/       the final bytes of arguments (--dump)
+ * Every output file is opened before step 1 and written to a temporary that takes its place only
+ * when the whole run succeeded.
  * On error nothing is reported, err says what and where, and the status is negative.  A --check mismatch is not an error: the report shows it and
  * sum->mismatches counts it. */
 int dv_sim_run(const dv_sim_opts_t *o, dv_sim_summary_t *sum, dv_error_t *err);
+
+/* How many of the outputs (--json, --timeline, --instr-csv, --dump) go to stdout ("-"): more than
+ * one cannot be told apart (the command line refuses it), and with one the text report is not
+ * printed. */
+int dv_sim_stdout_outputs(const dv_sim_opts_t *o);
 
 /* Steps 1 to 5 of dv_sim_run (profile, kernel, GM, model, check), writing nothing but the
  * timeline and the recorded trace.  Free *res with dv_sim_result_free whatever the status. */

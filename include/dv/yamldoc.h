@@ -13,11 +13,20 @@
 extern "C" {
 #endif
 
+/* The deepest nesting of sequences and mappings a document may have: every reader needs 4 or fewer,
+ * and libyaml's loader takes time quadratic in the depth. */
+#define DV_YAML_MAX_DEPTH 64
+
 /* Parse len bytes of text into doc: exactly one YAML document.  Syntax errors are located
- * (file:line:column); a second document is an error saying that `what` ("a profile", "a graph
- * file") is one document.  On error doc holds nothing to delete. */
+ * (file:line:column), as is nesting deeper than DV_YAML_MAX_DEPTH (found before the document is
+ * built); a second document is an error saying that `what` ("a profile", "a graph file") is one
+ * document.  On error doc holds nothing to delete. */
 int dv_yaml_load(yaml_document_t *doc, const char *text, size_t len, const char *file, const char *what,
                  dv_error_t *err);
+
+/* DV_OK, or the located error of the first collection nested deeper than DV_YAML_MAX_DEPTH in the
+ * text (syntax errors are left to the loader). */
+int dv_yaml_depth_check(const char *text, size_t len, const char *file, dv_error_t *err);
 
 /* "a mapping", "a sequence" or "a value", for messages. */
 const char *dv_yaml_kind(const yaml_node_t *n);

@@ -15,13 +15,16 @@
 /* The aclnnStatus codes (documented values; not in the public headers). */
 enum { NN_NULLPTR = 161001, NN_INVALID = 161002, NN_RUNTIME = 361001 };
 
-/* The status and the recent error message of a call. */
+/* The status and the recent error message of a call; the message names the status returned. */
 #define CK_ERR(expr, code, text)                                                                                  \
     do {                                                                                                          \
         int rc_ = (int)(expr);                                                                                    \
         const char *m_ = aclGetRecentErrMsg();                                                                    \
+        char code_[24];                                                                                           \
+        snprintf(code_, sizeof code_, "[%d]", (int)(code));                                                       \
         ck_assert_msg(rc_ == (code), "%s returned %d, expected %d (%s)", #expr, rc_, (int)(code), m_ ? m_ : "");  \
         ck_assert_msg(m_ && strstr(m_, text), "%s: message '%s' lacks '%s'", #expr, m_ ? m_ : "(null)", text);   \
+        ck_assert_msg(strstr(m_, code_), "%s: message '%s' does not say %s", #expr, m_, code_);                  \
     } while (0)
 
 #define CK_OK(expr)                                                                                               \
