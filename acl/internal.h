@@ -203,9 +203,18 @@ typedef struct dv_acl_hot {
         uint16_t op;                    /* the line's longest instruction */
         uint64_t count, cycles, longest;
     } e[DV_ACL_HOT_SLOTS];
+    struct dv_timeline *pipes;          /* DVSIM_PIPE_TIMELINE: the run's instructions, or NULL */
+    char pipes_path[1200];
 } dv_acl_hot_t;
-/* The model's slice callback (dv_run_opts_t.on_slice) that fills a dv_acl_hot_t (ctx). */
+/* The model's slice callback (dv_run_opts_t.on_slice) that fills a dv_acl_hot_t (ctx) and writes
+ * the slice to its pipe timeline, if any. */
 void dv_acl_hot_slice(void *ctx, uint32_t core, dv_pipe_t pipe, const dv_insn_t *insn, uint64_t start, uint64_t end);
+/* With DVSIM_PIPE_TIMELINE=1, open DIR/pipes_<Task ID>_<name>.json for the kernel about to run
+ * (the Task ID its op_summary row will take); otherwise nothing.  what names the task in errors. */
+aclError dv_acl_prof_pipes_open(dv_acl_hot_t *h, const char *name, const char *what);
+/* Finish the kernel's pipe timeline; without keep (the run failed) remove it.  The code of a
+ * failed write. */
+aclError dv_acl_prof_pipes_close(dv_acl_hot_t *h, bool keep, const char *what);
 /* Profiling is collecting rows now. */
 bool dv_acl_prof_running(void);
 

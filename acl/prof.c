@@ -15,6 +15,7 @@
 
 #include "internal.h"
 #include "dv/report.h"
+#include "dv/timeline.h"
 #include "dv/topology.h"
 
 struct aclprofConfig {
@@ -260,10 +261,10 @@ bool dv_acl_prof_running(void) { return g_prof.running; }
 
 void dv_acl_hot_slice(void *ctx, uint32_t core, dv_pipe_t pipe, const dv_insn_t *insn, uint64_t start, uint64_t end)
 {
-    (void)core;
-    (void)pipe;
     dv_acl_hot_t *h = ctx;
     const uint64_t c = end - start;
+    if (h->pipes)
+        dv_timeline_slice(h->pipes, core, pipe, insn, start, end);
     uint32_t i = (uint32_t)((insn->line * 2654435761u) % DV_ACL_HOT_SLOTS), k;
     for (k = 0; k < DV_ACL_HOT_SLOTS; k++, i = (i + 1) % DV_ACL_HOT_SLOTS) {
         if (h->e[i].count == 0) { /* a free slot: the line's first instruction */
@@ -285,6 +286,42 @@ void dv_acl_hot_slice(void *ctx, uint32_t core, dv_pipe_t pipe, const dv_insn_t 
         h->e[i].longest = c;
         h->e[i].op = (uint16_t)insn->op;
     }
+}
+
+aclError dv_acl_prof_pipes_open(dv_acl_hot_t *h, const char *name, const char *what)
+{
+    const char *env = getenv("DVSIM_PIPE_TIMELINE");
+    if (!g_prof.running || !env || !*env || strcmp(env, "0") == 0)
+        return ACL_SUCCESS;
+    if (strcmp(env, "1") != 0)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: DVSIM_PIPE_TIMELINE='%s': expected 0 or 1", what, env);
+    /* The name as a file name: characters other than letters, digits, '-' and '_' become '_'. */
+    char base[64];
+    size_t n = 0;
+    for (const char *p = name ? name : "kernel"; *p && n < sizeof base - 1; p++)
+        base[n++] = (char)((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+                                   *p == '-' || *p == '_'
+                               ? *p
+                               : '_');
+    base[n] = 0;
+    snprintf(h->pipes_path, sizeof h->pipes_path, "%s/pipes_%llu_%s.json", g_prof.dir,
+             (unsigned long long)g_prof.task_id + 1, base);
+    dv_error_t err;
+    if (dv_timeline_open((dv_timeline_t **)&h->pipes, h->pipes_path, dv_acl_config(), &err) != DV_OK)
+        return dv_acl_fail_err(ACL_ERROR_WRITE_FILE, what, &err);
+    return ACL_SUCCESS;
+}
+
+aclError dv_acl_prof_pipes_close(dv_acl_hot_t *h, bool keep, const char *what)
+{
+    if (!h || !h->pipes)
+        return ACL_SUCCESS;
+    dv_error_t err;
+    int rc = dv_timeline_close(h->pipes, &err);
+    h->pipes = NULL;
+    if (rc != DV_OK || !keep)
+        remove(h->pipes_path); /* never half a timeline */
+    return rc == DV_OK || !keep ? ACL_SUCCESS : dv_acl_fail_err(ACL_ERROR_WRITE_FILE, what, &err);
 }
 
 static int hot_cmp(const void *a, const void *b)

@@ -595,6 +595,8 @@ static int run_kernel(dv_acl_stream_t *s, dv_acl_launch_t *l, uint64_t start, ui
     if (hot) {
         ro.on_slice = dv_acl_hot_slice;
         ro.slice_ctx = hot;
+        if ((rc = dv_acl_prof_pipes_open(hot, l->op_name, what)) != ACL_SUCCESS)
+            goto cleanup;
     }
     dv_model_t *model = dv_acl_model(&err);
     if (!model) {
@@ -603,6 +605,10 @@ static int run_kernel(dv_acl_stream_t *s, dv_acl_launch_t *l, uint64_t start, ui
     }
     if (dv_model_run(model, l->kernel, &gm, &ro, &cnt, &err) != DV_OK) {
         rc = dv_acl_fail_err(model_error_code(l, &err), what, &err);
+        goto cleanup;
+    }
+    if ((rc = dv_acl_prof_pipes_close(hot, true, what)) != ACL_SUCCESS) {
+        dv_counters_free(&cnt);
         goto cleanup;
     }
     for (uint32_t i = 0; i < n; i++)
@@ -614,6 +620,7 @@ static int run_kernel(dv_acl_stream_t *s, dv_acl_launch_t *l, uint64_t start, ui
     dv_counters_free(&cnt);
 
 cleanup:
+    dv_acl_prof_pipes_close(hot, false, what); /* a failed run leaves no timeline */
     for (uint32_t i = 0; i < n; i++)
         if (owned[i])
             free(data[i]);

@@ -645,6 +645,68 @@ START_TEST(test_acl_profiling_api)
 }
 END_TEST
 
+/* The number of lines of path that contain needle. */
+static int count_matching(const char *path, const char *needle)
+{
+    char buf[8192];
+    int n = 0;
+    FILE *f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    while (fgets(buf, sizeof buf, f))
+        n += strstr(buf, needle) != NULL;
+    fclose(f);
+    return n;
+}
+
+/* DVSIM_PIPE_TIMELINE=1 while profiling: each kernel run writes DIR/pipes_<Task ID>_<name>.json, one
+ * slice per instruction executed (as many as op_hotspot.csv counts for the task), on each core that
+ * ran a block; another value fails the launch naming the variable. */
+START_TEST(test_acl_profiling_pipe_timeline)
+{
+    char dir[] = "/tmp/dvsim_pipes_XXXXXX", path[160], val[64];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    scale_params_t prm = {2048};
+    void *x, *y;
+    up();
+    OK(aclrtMalloc(&x, 4 * prm.elems * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMalloc(&y, 4 * prm.elems * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclprofInit(dir, strlen(dir)));
+    uint32_t devs[1] = {0};
+    aclprofConfig *cfg = aclprofCreateConfig(devs, 1, ACL_AICORE_PIPE_UTILIZATION, NULL, ACL_PROF_TASK_TIME);
+    OK(aclprofStart(cfg));
+    void *gm[2] = {x, y};
+    setenv("DVSIM_PIPE_TIMELINE", "yes", 1);
+    OK(dvsimLaunchKernel("relu", relu_kernel, DV_KIND_VECTOR, 4, NULL, gm, 2, &prm, sizeof prm));
+    FAILS(aclrtSynchronizeDevice(), ACL_ERROR_INVALID_PARAM, "DVSIM_PIPE_TIMELINE='yes': expected 0 or 1");
+    setenv("DVSIM_PIPE_TIMELINE", "1", 1);
+    OK(dvsimLaunchKernel("relu", relu_kernel, DV_KIND_VECTOR, 4, NULL, gm, 2, &prm, sizeof prm));
+    OK(aclrtSynchronizeDevice());
+    unsetenv("DVSIM_PIPE_TIMELINE");
+    OK(dvsimLaunchKernel("relu", relu_kernel, DV_KIND_VECTOR, 4, NULL, gm, 2, &prm, sizeof prm));
+    OK(aclrtSynchronizeDevice());
+    OK(aclprofStop(cfg));
+    OK(aclprofDestroyConfig(cfg));
+    OK(aclprofFinalize());
+    char hot[128];
+    snprintf(hot, sizeof hot, "%s/op_hotspot.csv", dir);
+    long insns = 0;
+    for (int row = 1; row < count_lines(hot); row++) {
+        csv_field(hot, row, csv_col(hot, "Task ID"), val, sizeof val);
+        if (strcmp(val, "1") == 0) {
+            csv_field(hot, row, csv_col(hot, "Count"), val, sizeof val);
+            insns += atol(val);
+        }
+    }
+    ck_assert_int_gt(insns, 0);
+    snprintf(path, sizeof path, "%s/pipes_1_relu.json", dir);
+    ck_assert_int_eq(count_matching(path, "{\"ph\":\"X\""), insns);
+    ck_assert_int_eq(count_matching(path, "\"name\":\"process_name\""), 4); /* the 4 cores of the blocks */
+    snprintf(path, sizeof path, "%s/pipes_2_relu.json", dir); /* the second run was not asked for */
+    ck_assert_int_ne(access(path, F_OK), 0);
+    down();
+}
+END_TEST
+
 /* ---------------------------------------------------------------- NULL arguments */
 
 START_TEST(test_acl_null_arguments)
@@ -904,6 +966,7 @@ Suite *dv_acl_suite(void)
     tcase_add_test(t, test_acl_stream_stop_on_failure);
     tcase_add_test(t, test_acl_launch_trace);
     tcase_add_test(t, test_acl_profiling_api);
+    tcase_add_test(t, test_acl_profiling_pipe_timeline);
     tcase_add_test(t, test_acl_null_arguments);
     tcase_add_test(t, test_acl_two_host_threads);
     tcase_add_test(t, test_acl_stale_and_garbage_handles);

@@ -731,11 +731,10 @@ END_TEST
 
 namespace {
 
-/* The cube data instructions (and FIX barriers) of block 0 of a kernel with GM arguments of the given
- * sizes, runs of one mnemonic counted, from its recorded trace; `kind` from the probe. */
+/* The instruction lines of block 0 of a kernel with GM arguments of the given sizes, from its
+ * recorded trace; `kind` from the probe. */
 template <class... P>
-std::vector<std::pair<std::string, int>> emitted(void (*fn)(P...), std::vector<uint64_t> sizes, dv_kind_t *kind,
-                                                 P... args)
+std::vector<std::string> block0(void (*fn)(P...), std::vector<uint64_t> sizes, dv_kind_t *kind, P... args)
 {
     dv_config_t cfg;
     ck_assert_int_eq(dv_config_preset(&cfg, "ascend910b2", NULL), 0);
@@ -766,34 +765,45 @@ std::vector<std::pair<std::string, int>> emitted(void (*fn)(P...), std::vector<u
     close(fd);
     ck_assert_int_eq(dvk_kernel_record(k, path, &err), DV_OK);
     dvk_kernel_destroy(k);
-    std::vector<std::pair<std::string, int>> n;
+    std::vector<std::string> lines;
     FILE *f = std::fopen(path, "r");
     char line[1024];
     bool in_block = false;
     while (f && std::fgets(line, sizeof line, f)) {
-        char mn[64] = "";
-        if (std::sscanf(line, "%63s", mn) != 1)
-            continue;
-        if (!std::strcmp(mn, "block")) {
+        if (!std::strncmp(line, "block", 5) && (line[5] == ' ' || line[5] == '\n'))
             in_block = true;
+        else if (in_block)
+            lines.emplace_back(line);
+    }
+    if (f)
+        std::fclose(f);
+    unlink(path);
+    return lines;
+}
+
+/* The cube data instructions (and FIX barriers) of block0, runs of one mnemonic counted. */
+template <class... P>
+std::vector<std::pair<std::string, int>> emitted(void (*fn)(P...), std::vector<uint64_t> sizes, dv_kind_t *kind,
+                                                 P... args)
+{
+    std::vector<std::pair<std::string, int>> n;
+    for (const std::string &line : block0(fn, sizes, kind, args...)) {
+        char mn[64] = "";
+        if (std::sscanf(line.c_str(), "%63s", mn) != 1)
             continue;
-        }
         static const char *const data[] = {"copy_gm_to_cbuf_nd2nz", "load_cbuf_to_ca", "load_cbuf_to_cb",
                                            "load_gm_to_ca", "load_gm_to_cb", "mmad", "copy_matrix_cc_to_gm",
                                            "copy_matrix_cc_to_cbuf"};
-        bool keep = std::strstr(line, "pipe_barrier pipe=FIX") == line;
+        bool keep = line.rfind("pipe_barrier pipe=FIX", 0) == 0;
         for (const char *d : data)
             keep = keep || !std::strcmp(mn, d);
-        if (!in_block || !keep)
+        if (!keep)
             continue;
         if (!n.empty() && n.back().first == mn)
             n.back().second++;
         else
             n.emplace_back(mn, 1);
     }
-    if (f)
-        std::fclose(f);
-    unlink(path);
     return n;
 }
 
@@ -812,6 +822,56 @@ START_TEST(test_ascendc_cube_emits)
     const char *want = "copy_gm_to_cbuf_nd2nzx2 load_cbuf_to_cax4 load_cbuf_to_cbx4 mmadx1 pipe_barrierx1 "
                        "copy_matrix_cc_to_gmx1 ";
     ck_assert_msg(got == want, "emitted %s, want %s", got.c_str(), want);
+}
+END_TEST
+
+namespace {
+
+/* One core, C = A x B of 64 x 64 x 256 in four K slices of 64, one L1 buffer for A and one for B. */
+__global__ __cube__ void mm_one_buffer(GM_ADDR a, GM_ADDR b, GM_ADDR c, TCubeTiling t)
+{
+    TPipe pipe;
+    GlobalTensor<half> ag, bg;
+    GlobalTensor<float> cg;
+    ag.SetGlobalBuffer((__gm__ half *)a);
+    bg.SetGlobalBuffer((__gm__ half *)b);
+    cg.SetGlobalBuffer((__gm__ float *)c);
+    Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>, MatmulType<TPosition::GM, CubeFormat::ND, half>,
+           MatmulType<TPosition::GM, CubeFormat::ND, float>>
+        mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    mm.SetTensorA(ag);
+    mm.SetTensorB(bg);
+    mm.IterateAll(cg);
+    mm.End();
+}
+
+} // namespace
+
+/* With one L1 buffer per input (depthA1 = depthB1 = 1) the Matmul API frees both loads after each
+ * slice's L0 loads, as CANN's norm scheduler does after each compute step: on MTE1, each slice's two
+ * waits for its loads (W: MTE2 -> MTE1) follow the two frees of the slice before (F: MTE1 -> MTE2), so
+ * MTE2 runs the next A and B loads back to back.  Freed when the next load is made, B's free came
+ * after the MTE1 wait for the next A load (WWFWFW...): B's load waited for A's data. */
+START_TEST(test_ascendc_cube_matmul_api_frees_after_slice)
+{
+    TCubeTiling t;
+    t.usedCoreNum = 1;
+    t.M = t.N = t.singleCoreM = t.singleCoreN = 64;
+    t.Ka = t.Kb = t.singleCoreK = 256;
+    t.baseM = t.baseN = t.baseK = 64;
+    t.stepM = t.stepN = t.stepKa = t.stepKb = 1;
+    t.depthA1 = t.depthB1 = 1;
+    t.dbL0A = t.dbL0B = t.dbL0C = 1;
+    dv_kind_t kind = DV_KIND_MIX;
+    GM_ADDR a = (GM_ADDR)0x100000, b = (GM_ADDR)0x200000, c = (GM_ADDR)0x300000;
+    std::string got;
+    for (const std::string &line : block0(mm_one_buffer, {64 * 256 * 2, 256 * 64 * 2, 64 * 64 * 4}, &kind, a, b, c, t))
+        if (line.rfind("wait_flag src=MTE2 dst=MTE1 ", 0) == 0)
+            got += 'W';
+        else if (line.rfind("set_flag src=MTE1 dst=MTE2 ", 0) == 0)
+            got += 'F';
+    ck_assert_msg(got == "WWFFWWFFWWFFWWFF", "MTE1's load waits (W) and frees (F): %s", got.c_str());
 }
 END_TEST
 
@@ -1122,6 +1182,7 @@ extern "C" Suite *dv_ascendc_cube_suite(void)
     tcase_add_test(tc, test_ascendc_cube_matmul_api_nz_out);
     tcase_add_test(tc, test_ascendc_cube_mix_relu);
     tcase_add_test(tc, test_ascendc_cube_emits);
+    tcase_add_test(tc, test_ascendc_cube_matmul_api_frees_after_slice);
     tcase_add_test(tc, test_ascendc_cube_errors_located);
     tcase_add_test(tc, test_ascendc_cube_tiling_refusals);
     tcase_add_test(tc, test_ascendc_cube_tiling_l1_steps);

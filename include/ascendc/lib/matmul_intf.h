@@ -830,6 +830,22 @@ private:
         return Nd2NzParams(1, (uint16_t)rows, (uint16_t)cols, 0, (uint16_t)pitch, (uint16_t)dvac::mm::up16(rows), 1,
                            0);
     }
+    /* After slice s's Mmad, free the L1 loads the next slice (s + 1, or the next tile's first) does not use,
+     * as CANN's norm scheduler clears its loads after each compute step (ClearLoadData): both frees then
+     * precede the next slice's waits on MTE1, so its A and B loads run back to back on MTE2.  Freed only
+     * in load_a / load_b, B's free would queue on MTE1 behind the wait for the next A load. */
+    void free_spent(uint32_t s, uint32_t kAll, const dvac::Loc &loc)
+    {
+        const uint32_t next = s + 1 < kAll ? s + 1 : 0;
+        if (aHeld_ && next / t_.stepKa != s / t_.stepKa) {
+            qa1_.FreeTensor(a1_, loc);
+            aHeld_ = false;
+        }
+        if (bHeld_ && next / t_.stepKb != s / t_.stepKb) {
+            qb1_.FreeTensor(b1_, loc);
+            bHeld_ = false;
+        }
+    }
     void release(const dvac::Loc &loc)
     {
         l0_drain(loc);
@@ -978,6 +994,7 @@ private:
                 Mmad(co, a2, b2, mp, loc);
             }
             SetFlag<HardEvent::M_MTE1>(evFree_[slot], loc);
+            free_spent(s, kAll, loc);
         }
         if (!useUserCo_)
             qc_.EnQue(co, loc);
