@@ -36,6 +36,7 @@ static struct {
 static struct {
     alloc_t *a;
     size_t n, cap;
+    size_t packed;     /* a[0 .. packed) lie end to end from DV_ACL_DEV_BASE: first fit looks after them */
     uint64_t used;     /* sum of spans */
 } g_mem;
 
@@ -124,9 +125,9 @@ static int dev_malloc(void **devPtr, size_t size, const char *api)
         return dv_acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
                            "%s: %zu bytes do not fit in device memory: %llu of hbm.capacity_bytes %llu are in use", api,
                            size, (unsigned long long)g_mem.used, (unsigned long long)cfg->hbm_capacity_bytes);
-    /* first fit between the sorted allocations */
-    uint64_t at = DV_ACL_DEV_BASE;
-    size_t pos = 0;
+    /* first fit between the sorted allocations (none fits before the packed ones) */
+    size_t pos = g_mem.packed;
+    uint64_t at = pos ? g_mem.a[pos - 1].dev + g_mem.a[pos - 1].span : DV_ACL_DEV_BASE;
     for (; pos < g_mem.n; pos++) {
         if (g_mem.a[pos].dev - at >= span)
             break;
@@ -162,6 +163,8 @@ static int dev_malloc(void **devPtr, size_t size, const char *api)
     memmove(&g_mem.a[pos + 1], &g_mem.a[pos], (g_mem.n - pos) * sizeof *g_mem.a);
     g_mem.a[pos] = (alloc_t){at, size, span, host};
     g_mem.n++;
+    if (pos == g_mem.packed) /* it starts where the packed ones end */
+        g_mem.packed++;
     g_mem.used += span;
     *devPtr = (void *)(uintptr_t)at;
     return ACL_SUCCESS;
@@ -232,6 +235,8 @@ aclError aclrtFree(void *devPtr)
     g_mem.used -= g_mem.a[i].span;
     memmove(&g_mem.a[i], &g_mem.a[i + 1], (g_mem.n - (size_t)i - 1) * sizeof *g_mem.a);
     g_mem.n--;
+    if ((size_t)i < g_mem.packed) /* a gap where it was */
+        g_mem.packed = (size_t)i;
     return ACL_SUCCESS;
 }
 

@@ -93,7 +93,50 @@ typedef struct trace_kernel {
     int kind_line, kind_col; /* where the kernel line gives kind=, for dv_trace_check_profile */
     unsigned refs;     /* the kernel itself plus one per open stream */
     uint32_t args_cap;
+    uint32_t *arg_slot; /* open addressing over the argument names: index + 1, 0 = empty */
+    uint32_t slots;     /* a power of two, more than twice the arguments */
 } trace_kernel_t;
+
+static uint32_t name_hash(const char *s, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (uint8_t)s[i]) * 16777619u;
+    return h;
+}
+
+/* The slot of argument name s[0..n): the one holding it, or the empty one it would take. */
+static uint32_t *arg_slot_of(const trace_kernel_t *tk, const char *s, size_t n)
+{
+    uint32_t i = name_hash(s, n) & (tk->slots - 1);
+    while (tk->arg_slot[i]) {
+        const char *a = tk->k.info.args[tk->arg_slot[i] - 1].name;
+        if (strlen(a) == n && memcmp(a, s, n) == 0)
+            break;
+        i = (i + 1) & (tk->slots - 1);
+    }
+    return &tk->arg_slot[i];
+}
+
+/* Room in the name table for one more argument (kept under half full). */
+static bool arg_slots_reserve(trace_kernel_t *tk)
+{
+    if (2 * (tk->k.info.nargs + 1) < tk->slots)
+        return true;
+    const uint32_t old = tk->slots, n = old ? 2 * old : 64;
+    uint32_t *fresh = calloc(n, sizeof *fresh), *prev = tk->arg_slot;
+    if (!fresh)
+        return false;
+    tk->arg_slot = fresh;
+    tk->slots = n;
+    for (uint32_t i = 0; i < old; i++)
+        if (prev[i]) {
+            const char *a = tk->k.info.args[prev[i] - 1].name;
+            *arg_slot_of(tk, a, strlen(a)) = prev[i];
+        }
+    free(prev);
+    return true;
+}
 
 typedef struct trace_stream {
     dv_stream_t s;
@@ -107,6 +150,7 @@ static void kernel_unref(trace_kernel_t *tk)
     if (--tk->refs)
         return;
     free(tk->k.info.args);
+    free(tk->arg_slot);
     free(tk->pos);
     free(tk->text);
     free(tk->source);
@@ -326,10 +370,11 @@ static int scan_arg_line(trace_kernel_t *tk, const char *line, size_t len, size_
         return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_col(line, name),
                             "expected an argument name (letter or '_', then letters, digits, '_'; at most %d characters), got '%.*s'",
                             DV_NAME_MAX - 1, TOKQ(name));
-    for (uint32_t a = 0; a < info->nargs; a++)
-        if (tok_is(name, info->args[a].name))
-            return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_col(line, name), "duplicate argument '%.*s'",
-                                TOKQ(name));
+    if (!arg_slots_reserve(tk))
+        return dv_error_set(err, DV_ERR_NOMEM, w.file, w.line, 0, "out of memory");
+    if (*arg_slot_of(tk, name.s, name.n))
+        return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_col(line, name), "duplicate argument '%.*s'",
+                            TOKQ(name));
     if (info->nargs == ARGS_MAX)
         return dv_error_set(err, DV_ERR_RANGE, w.file, w.line, tok_col(line, kw), "more than %u arguments", ARGS_MAX);
     int rc = header_fields(line, len, pos, "arg", fnames, 5, vals, cols, w, err);
@@ -405,7 +450,8 @@ static int scan_arg_line(trace_kernel_t *tk, const char *line, size_t len, size_
         info->args = args;
         tk->args_cap = cap;
     }
-    info->args[info->nargs++] = a;
+    info->args[info->nargs] = a;
+    *arg_slot_of(tk, a.name, name.n) = ++info->nargs;
     return DV_OK;
 }
 

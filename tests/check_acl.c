@@ -139,6 +139,22 @@ START_TEST(test_acl_memory_capacity_and_info)
     /* the freed range is reused first */
     OK(aclrtMalloc(&big, 512, ACL_MEM_MALLOC_HUGE_FIRST));
     ck_assert_ptr_eq(big, a);
+    /* first fit over many: after a run of allocations end to end (which the search skips), a gap
+     * freed anywhere is found again, one too small is passed over */
+    void *p[64], *q;
+    for (int i = 0; i < 64; i++)
+        OK(aclrtMalloc(&p[i], 512, ACL_MEM_MALLOC_HUGE_FIRST));
+    ck_assert_uint_eq((uintptr_t)p[0], (uintptr_t)big + 512); /* the rest of a's span */
+    ck_assert_uint_eq((uintptr_t)p[63] - (uintptr_t)p[1], 62 * 512);
+    OK(aclrtFree(p[40]));
+    OK(aclrtFree(p[41]));
+    OK(aclrtFree(p[10]));
+    OK(aclrtMalloc(&q, 1024, ACL_MEM_MALLOC_HUGE_FIRST)); /* p[10]'s 512 bytes are too few */
+    ck_assert_ptr_eq(q, p[40]);
+    OK(aclrtMalloc(&q, 512, ACL_MEM_MALLOC_HUGE_FIRST));
+    ck_assert_ptr_eq(q, p[10]);
+    OK(aclrtMalloc(&q, 512, ACL_MEM_MALLOC_HUGE_FIRST)); /* no gap left: after the last */
+    ck_assert_uint_eq((uintptr_t)q, (uintptr_t)p[63] + 512);
     down();
 }
 END_TEST

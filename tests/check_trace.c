@@ -810,6 +810,26 @@ START_TEST(test_trace_error_parse_insn_direct)
 }
 END_TEST
 
+/* Many arguments: each name is found again (a duplicate at any distance), the last one is usable. */
+START_TEST(test_trace_many_arguments)
+{
+    const int n = 5000;
+    char *text = malloc((size_t)n * 32 + 256), *p = text;
+    p += sprintf(p, "dvtrace 1\nkernel k kind=vector blocks=1\n");
+    for (int i = 0; i < n; i++)
+        p += sprintf(p, "arg a%d bytes=32\n", i);
+    char *tail = p;
+    sprintf(tail, "block 0\ncopy_gm_to_ubuf dst=ub:0 src=a%d len=1\nend\n", n - 1);
+    dv_error_t err;
+    ck_assert_int_eq(open_and_read(text, "m.trace", &err), DV_OK);
+    sprintf(tail, "arg a%d bytes=32\nblock 0\nend\n", n / 3);
+    ck_assert_int_lt(open_and_read(text, "m.trace", &err), 0);
+    ck_assert_int_eq(err.line, n + 3);
+    ck_assert_ptr_nonnull(strstr(err.msg, "duplicate argument 'a1666'"));
+    free(text);
+}
+END_TEST
+
 /* A NUL byte in a trace file is refused where it is; a line given with its length that holds one
  * (dv_trace_parse_insn) never matches a field name by it (was: read past the name). */
 START_TEST(test_trace_error_nul_byte)
@@ -861,6 +881,7 @@ Suite *dv_trace_suite(void)
     ERROR_CASES(ADD_ERROR_TEST)
     tcase_add_test(tc, test_trace_error_line_too_long);
     tcase_add_test(tc, test_trace_error_nul_byte);
+    tcase_add_test(tc, test_trace_many_arguments);
     tcase_add_test(tc, test_trace_error_parse_insn_direct);
     suite_add_tcase(s, tc);
     return s;
