@@ -1087,7 +1087,7 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
             }
         }
         const cycles_t end = t + c.occupy + c.latency;
-        if (check_hazards_)
+        if (check_hazards_ && !chip_.hazards_full())
             hz_.execute(static_cast<dv_pipe_t>(p), e.vc, e.index, in.line, e.r, e.nr,
                         [this](const dv_hazard_t &h) { chip_.report_hazard(index_, block_, sub_, h); });
         if (uf == 3) // it hands its L0C tile over: to the FixPipes (mmad) or the next mmads (FixPipe)

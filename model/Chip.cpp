@@ -294,6 +294,7 @@ int Chip::run(dv_kernel_t *k, const dv_gm_t *gm, const dv_run_opts_t &opts, dv_c
     out->hbm_write_bytes = hbm_.write_bytes;
     out->hbm_same_address = hbm_.same_address_requests;
     out->hazards = hazards_;
+    out->hazards_capped = hazards_full();
     out->nhazard_records = static_cast<uint32_t>(hazard_log_.size());
     std::copy(hazard_log_.begin(), hazard_log_.end(), out->hazard);
     std::memcpy(out->op_count, op_count_, sizeof op_count_);

@@ -83,6 +83,8 @@ public:
     // An unsynchronised access pair found in (block, sub) of core `core`; the chip fills h's core,
     // block and sub, counts it, and keeps the first DV_HAZARD_RECORDS.
     virtual void report_hazard(unsigned core, uint32_t block, uint32_t sub, const dv_hazard_t &h) = 0;
+    // The run has found dv_run_opts_t.max_hazards: the cores stop looking for more.
+    virtual bool hazards_full() const = 0;
 };
 
 } // namespace dv

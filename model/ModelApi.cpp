@@ -61,6 +61,7 @@ extern "C" void dv_run_opts_default(dv_run_opts_t *o)
     o->on_slice = nullptr;
     o->slice_ctx = nullptr;
     o->warm_up = 0;
+    o->max_hazards = DV_MAX_HAZARDS_DEFAULT;
 }
 
 extern "C" int dv_model_create(const dv_config_t *cfg, dv_model_t **out, dv_error_t *err)

@@ -21,6 +21,7 @@ void dv_sim_opts_default(dv_sim_opts_t *o)
     memset(o, 0, sizeof *o);
     o->data = true;
     o->hazards = true;
+    o->max_hazards = DV_MAX_HAZARDS_DEFAULT;
 }
 
 /* ---------------------------------------------------------------- step 1: profile */
@@ -411,6 +412,7 @@ int dv_sim_execute(const dv_sim_opts_t *o, dv_sim_result_t *res, dv_error_t *err
     ro.data = o->data;
     ro.hazards = o->hazards;
     ro.warm_up = o->warm_up; /* --warm-up: the model runs the kernel that many times first */
+    ro.max_hazards = o->max_hazards;
     if (o->timeline) {
         if ((rc = dv_out_open(&tlo, o->timeline, "the timeline", err)) != DV_OK ||
             (rc = dv_timeline_open_stream(&tl, tlo.f, &res->cfg, err)) != DV_OK)

@@ -61,6 +61,8 @@ static const char usage_text[] =
     "                            cycles, ...; docs/REPORT.md) as CSV; '-' = stdout\n"
     "  --no-data                 timing only: no GM data, instructions are not executed\n"
     "  --no-hazards              do not run the hazard checker\n"
+    "  --max-hazards N           stop the hazard checker once N hazards are found (default 1000000;\n"
+    "                            0 = no limit); the report says it stopped\n"
     "  --fail-on-hazard          exit with status 3 when hazards were found\n"
     "  --dump ARG=FILE           write argument ARG's final bytes to FILE (repeatable)\n"
     "  --quiet                   no text report\n"
@@ -221,6 +223,15 @@ static int parse(int argc, char **argv, int first, cmd_t cmd, cli_t *c)
             if (!v || !end || *end || n > 100)
                 return usage_error("--warm-up: '%s' is not a number of runs from 0 to 100", v ? v : "");
             c->so.warm_up = (unsigned)n;
+            continue;
+        }
+        if ((cmd == CMD_RUN || cmd == CMD_OP) && option_is(a, "--max-hazards")) {
+            const char *v = option_value(argc, argv, &i, "--max-hazards");
+            char *end = NULL;
+            const unsigned long long n = v && v[0] >= '0' && v[0] <= '9' ? strtoull(v, &end, 10) : 0;
+            if (!v || !end || *end || n > 1000000000000ull)
+                return usage_error("--max-hazards: '%s' is not a number from 0 (no limit) to 10^12", v ? v : "");
+            c->so.max_hazards = n;
             continue;
         }
         if ((cmd == CMD_RUN || cmd == CMD_OP) && option_is(a, "--instr-csv")) {

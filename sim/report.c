@@ -479,7 +479,8 @@ int dv_report_print(const dv_report_t *r, FILE *out)
                  " same-address requests\n",
             cnt->hbm_read_bytes, cnt->hbm_write_bytes, cnt->hbm_same_address);
 
-    fprintf(out, "\n[hazards]     %" PRIu64 "\n", cnt->hazards);
+    fprintf(out, "\n[hazards]     %" PRIu64 "%s\n", cnt->hazards,
+            cnt->hazards_capped ? " (the checker stopped there: --max-hazards; there may be more)" : "");
     for (uint32_t i = 0; i < cnt->nhazard_records && i < DV_HAZARD_RECORDS; i++) {
         const dv_hazard_t *h = &cnt->hazard[i];
         char sub[16];
@@ -856,7 +857,8 @@ int dv_report_write_json(const dv_report_t *r, FILE *out)
             ",\n\"hbm_same_address\":%" PRIu64 ",\n",
             cnt->l2_writebacks, cnt->hbm_read_bytes, cnt->hbm_write_bytes, cnt->hbm_same_address);
 
-    fprintf(out, "\"hazard_count\":%" PRIu64 ",\n\"hazards\":[", cnt->hazards);
+    fprintf(out, "\"hazard_count\":%" PRIu64 ",\n\"hazards_capped\":%s,\n\"hazards\":[", cnt->hazards,
+            cnt->hazards_capped ? "true" : "false");
     for (uint32_t i = 0; i < cnt->nhazard_records && i < DV_HAZARD_RECORDS; i++) {
         const dv_hazard_t *h = &cnt->hazard[i];
         char sub[16];

@@ -29,6 +29,8 @@ static void assert_located(const char *file, int line, const char *msg)
     ck_assert_msg(strstr(p, msg) != NULL, "message '%s' missing in: %s", msg, clit_err);
 }
 
+static double json_number(const char *text, const char *key);
+
 #define ASSERT_ERR(s) ck_assert_msg(strstr(clit_err, s) != NULL, "expected '%s' in stderr: %s", s, clit_err)
 
 static const char *const vadd = "traces/vadd_double_buffer.trace";
@@ -302,6 +304,31 @@ START_TEST(test_cli_outputs_whole_or_not_at_all)
     ck_assert_int_eq(clit_dvsim(a), 0);
     ck_assert_ptr_null(strstr(clit_out, "[chip]"));
     ck_assert_ptr_nonnull(strstr(clit_out, "traceEvents"));
+}
+END_TEST
+
+/* --max-hazards: the checker stops once it has found that many (the instruction that reaches the
+ * cap may add a few), and the report says so; 0 = no limit. */
+START_TEST(test_cli_max_hazards)
+{
+    char text[20000], *p = text;
+    p += sprintf(p, "dvtrace 1\nkernel k kind=vector blocks=1\narg x bytes=65536 dtype=f16\nblock 0\n");
+    for (int i = 0; i < 100; i++) /* a load and an add on the same bytes, never synchronised */
+        p += sprintf(p, "copy_gm_to_ubuf dst=ub:0x0 src=x len=16\n"
+                        "vadds dst=ub:0x0 src=ub:0x0 dtype=f16 scalar=1 repeat=2\n");
+    sprintf(p, "end\n");
+    clit_write("racy.trace", text);
+    ck_assert_int_eq(clit_dvsim("run --no-data --max-hazards 10 --json - $T/racy.trace"), 0);
+    ck_assert_ptr_nonnull(strstr(clit_out, "\"hazards_capped\":true"));
+    const double n = json_number(clit_out, "hazard_count");
+    ck_assert_msg(n >= 10 && n < 20, "hazard_count %g", n);
+    ck_assert_int_eq(clit_dvsim("run --no-data --max-hazards 10 $T/racy.trace"), 0);
+    ck_assert_ptr_nonnull(strstr(clit_out, "(the checker stopped there: --max-hazards; there may be more)"));
+    ck_assert_int_eq(clit_dvsim("run --no-data --max-hazards 0 --json - $T/racy.trace"), 0);
+    ck_assert_ptr_nonnull(strstr(clit_out, "\"hazards_capped\":false"));
+    ck_assert_double_gt(json_number(clit_out, "hazard_count"), 1000);
+    ck_assert_int_eq(clit_dvsim("run --max-hazards lots $T/racy.trace"), 2);
+    ASSERT_ERR("--max-hazards: 'lots' is not a number");
 }
 END_TEST
 
@@ -688,6 +715,7 @@ Suite *dv_cli_suite(void)
     tcase_add_test(run, test_cli_unwritable_timeline);
     tcase_add_test(run, test_cli_special_files_refused);
     tcase_add_test(run, test_cli_outputs_whole_or_not_at_all);
+    tcase_add_test(run, test_cli_max_hazards);
     tcase_add_test(run, test_cli_deep_yaml_refused);
     tcase_add_test(run, test_cli_fail_on_hazard);
     tcase_add_test(run, test_cli_host_stats);

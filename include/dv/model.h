@@ -124,6 +124,7 @@ typedef struct dv_counters {
     uint64_t hbm_read_bytes, hbm_write_bytes;
     uint64_t hbm_same_address;           /* reads bypassing L2 that queued behind another core's at one address */
     uint64_t hazards;                    /* total found */
+    bool hazards_capped;                 /* the checker stopped at dv_run_opts_t.max_hazards: there may be more */
     uint32_t nhazard_records;            /* the first DV_HAZARD_RECORDS */
     dv_hazard_t hazard[DV_HAZARD_RECORDS];
     uint64_t op_count[DV_OP_COUNT];      /* per-opcode instruction counts */
@@ -154,7 +155,12 @@ typedef struct dv_run_opts {
     unsigned warm_up; /* runs of the kernel before the measured one, unmeasured and without slices, on the same
                        * model and GM data: the L2 is left as a profiler's replay finds it (--warm-up); after
                        * each the chip idles for chip.replay_gap_cycles, writing dirty L2 lines back */
+    uint64_t max_hazards; /* the hazard checker stops once the run has found this many (0: never); a
+                           * kernel that never synchronises finds millions, each a scan of the accesses
+                           * still unordered (--max-hazards; DV_MAX_HAZARDS_DEFAULT) */
 } dv_run_opts_t;
+
+#define DV_MAX_HAZARDS_DEFAULT 1000000u
 
 void dv_run_opts_default(dv_run_opts_t *o);
 

@@ -53,6 +53,7 @@ typedef struct dv_sim_opts {
     bool data;                 /* false: --no-data (timing only) */
     bool hazards;              /* false: --no-hazards */
     unsigned warm_up;          /* --warm-up: unmeasured runs of the kernel on the same chip before the measured one */
+    uint64_t max_hazards;      /* --max-hazards (dv_run_opts_t.max_hazards) */
     bool quiet;                /* no text report */
     const dv_dump_t *dumps;
     int ndumps;
