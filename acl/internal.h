@@ -43,6 +43,10 @@ int dv_acl_fail_err(int code, const char *what, const dv_error_t *err);
 /* The last failure recorded under another code (an aclnn call reporting a runtime helper's failure
  * with its own code): the code aclGetRecentErrMsg shows becomes `code`, which is returned. */
 int dv_acl_recode(int code);
+/* ACL_SUCCESS, or ACL_ERROR_RT_FEATURE_NOT_SUPPORT while the streams run (a host callback or a kernel
+ * calling back into the API): calls that would free what the running work uses (a stream, the
+ * device, the session) are refused, naming `api`. */
+int dv_acl_refuse_while_draining(const char *api);
 /* Make msg (a message dv_acl_fail wrote earlier) the recent message again. */
 void dv_acl_restore_msg(const char *msg);
 

@@ -464,6 +464,8 @@ static void device_release(void)
 aclError aclFinalize(void)
 {
     DV_ACL_LOCKED();
+    if (dv_acl_refuse_while_draining("aclFinalize") != ACL_SUCCESS)
+        return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
     if (!g_rt.inited)
         return g_rt.ever_inited ? dv_acl_fail(ACL_ERROR_REPEAT_FINALIZE, "aclFinalize: AscendCL is already finalized")
                                 : dv_acl_fail(ACL_ERROR_UNINITIALIZE, "aclFinalize: aclInit was never called");
@@ -531,7 +533,9 @@ aclError aclrtSetDevice(int32_t deviceId)
 aclError aclrtResetDevice(int32_t deviceId)
 {
     DV_ACL_LOCKED();
-    int rc = check_device_id("aclrtResetDevice", deviceId);
+    int rc = dv_acl_refuse_while_draining("aclrtResetDevice");
+    if (rc == ACL_SUCCESS)
+        rc = check_device_id("aclrtResetDevice", deviceId);
     if (rc == ACL_SUCCESS && g_rt.device_refs == 0)
         rc = dv_acl_fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtResetDevice: device %d is not set", deviceId);
     if (rc == ACL_SUCCESS && --g_rt.device_refs == 0)
@@ -542,7 +546,9 @@ aclError aclrtResetDevice(int32_t deviceId)
 aclError aclrtResetDeviceForce(int32_t deviceId)
 {
     DV_ACL_LOCKED();
-    int rc = check_device_id("aclrtResetDeviceForce", deviceId);
+    int rc = dv_acl_refuse_while_draining("aclrtResetDeviceForce");
+    if (rc == ACL_SUCCESS)
+        rc = check_device_id("aclrtResetDeviceForce", deviceId);
     if (rc == ACL_SUCCESS && g_rt.device_refs)
         device_release();
     return rc;
@@ -661,7 +667,9 @@ static bool ctx_valid(aclrtContext context)
 aclError aclrtDestroyContext(aclrtContext context)
 {
     DV_ACL_LOCKED();
-    int rc = dv_acl_check_init("aclrtDestroyContext");
+    int rc = dv_acl_refuse_while_draining("aclrtDestroyContext");
+    if (rc == ACL_SUCCESS)
+        rc = dv_acl_check_init("aclrtDestroyContext");
     if (rc == ACL_SUCCESS && !ctx_valid(context))
         rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyContext: not a live context");
     if (rc != ACL_SUCCESS)

@@ -703,6 +703,15 @@ static int task_run(dv_acl_stream_t *s, task_t *t, uint64_t start)
     return rc;
 }
 
+int dv_acl_refuse_while_draining(const char *api)
+{
+    if (!g_st.draining)
+        return ACL_SUCCESS;
+    return dv_acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                       "%s: not allowed in a host callback (aclrtLaunchCallback) or a kernel: the streams are running "
+                       "it; call it after the synchronising call returns", api);
+}
+
 int dv_acl_drain(void)
 {
     int first = ACL_SUCCESS;
@@ -900,13 +909,15 @@ static int stream_destroy(aclrtStream stream, const char *api, bool force)
 aclError aclrtDestroyStream(aclrtStream stream)
 {
     DV_ACL_LOCKED();
-    return stream_destroy(stream, "aclrtDestroyStream", false);
+    int rc = dv_acl_refuse_while_draining("aclrtDestroyStream");
+    return rc != ACL_SUCCESS ? rc : stream_destroy(stream, "aclrtDestroyStream", false);
 }
 
 aclError aclrtDestroyStreamForce(aclrtStream stream)
 {
     DV_ACL_LOCKED();
-    return stream_destroy(stream, "aclrtDestroyStreamForce", true);
+    int rc = dv_acl_refuse_while_draining("aclrtDestroyStreamForce");
+    return rc != ACL_SUCCESS ? rc : stream_destroy(stream, "aclrtDestroyStreamForce", true);
 }
 
 aclError aclrtSynchronizeStream(aclrtStream stream)

@@ -329,6 +329,43 @@ START_TEST(test_acl_streams_overlap_and_wait)
 }
 END_TEST
 
+/* A host callback may call the API, but not what would free the work the streams are running: its
+ * own stream (or another), the device, the session.  Those are refused and the run goes on (was: a
+ * use after free of the stream the callback ran on). */
+static aclrtStream g_cb_stream;
+static int g_cb_rc[5];
+static void destroying_call(void *p)
+{
+    (void)p;
+    g_cb_rc[0] = aclrtDestroyStream(g_cb_stream);
+    g_cb_rc[1] = aclrtDestroyStreamForce(g_cb_stream);
+    g_cb_rc[2] = aclrtResetDevice(0);
+    g_cb_rc[3] = aclFinalize();
+    g_cb_rc[4] = aclrtSynchronizeDevice(); /* allowed: the outer drain goes on */
+}
+
+START_TEST(test_acl_callback_cannot_free_running_work)
+{
+    void *d, *h;
+    up();
+    OK(aclrtCreateStream(&g_cb_stream));
+    OK(aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMallocHost(&h, 4096));
+    memset(h, 0x5a, 4096);
+    OK(aclrtLaunchCallback(destroying_call, NULL, ACL_CALLBACK_BLOCK, g_cb_stream));
+    OK(aclrtMemcpyAsync(d, 4096, h, 4096, ACL_MEMCPY_HOST_TO_DEVICE, g_cb_stream)); /* after the callback */
+    OK(aclrtSynchronizeStream(g_cb_stream));
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(g_cb_rc[i], ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ck_assert_int_eq(g_cb_rc[4], ACL_SUCCESS);
+    uint8_t back[4096];
+    OK(aclrtMemcpy(back, 4096, d, 4096, ACL_MEMCPY_DEVICE_TO_HOST));
+    ck_assert_int_eq(back[4095], 0x5a);
+    OK(aclrtDestroyStream(g_cb_stream)); /* outside the callback: allowed */
+    down();
+}
+END_TEST
+
 /* ---------------------------------------------------------------- custom kernels and traces */
 
 typedef struct scale_params {
@@ -983,6 +1020,7 @@ Suite *dv_acl_suite(void)
     tcase_add_test(t, test_acl_launch_trace);
     tcase_add_test(t, test_acl_profiling_api);
     tcase_add_test(t, test_acl_profiling_pipe_timeline);
+    tcase_add_test(t, test_acl_callback_cannot_free_running_work);
     tcase_add_test(t, test_acl_null_arguments);
     tcase_add_test(t, test_acl_two_host_threads);
     tcase_add_test(t, test_acl_stale_and_garbage_handles);
