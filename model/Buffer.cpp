@@ -2,6 +2,9 @@
 #include "Buffer.h"
 
 #include <cstdio>
+#include <cstring>
+#include <new>
+#include <sys/mman.h>
 
 namespace dv {
 
@@ -10,13 +13,28 @@ Buffer::Buffer(sc_core::sc_module_name name, dv_space_t space, uint64_t size_byt
 {
 }
 
+Buffer::~Buffer()
+{
+    if (bytes_)
+        munmap(bytes_, size_);
+}
+
 void Buffer::begin_kernel(cycles_t origin, bool data)
 {
     occ_.reset(origin);
-    if (data)
-        bytes_.assign(size_, 0);
-    else
-        std::vector<uint8_t>().swap(bytes_);
+    if (data && bytes_) {
+        // the previous kernel's bytes go back to the host: the next touch of a page reads zeros
+        if (madvise(bytes_, size_, MADV_DONTNEED) != 0)
+            std::memset(bytes_, 0, size_);
+    } else if (data) {
+        void *p = mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED)
+            throw std::bad_alloc();
+        bytes_ = static_cast<uint8_t *>(p);
+    } else if (bytes_) {
+        munmap(bytes_, size_);
+        bytes_ = nullptr;
+    }
 }
 
 void Buffer::end_kernel(cycles_t total, dv_buf_counters_t &out)

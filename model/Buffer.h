@@ -21,7 +21,9 @@ public:
     // the core topology reads them (dv_topo_buffer_size / dv_topo_buffer_align).
     Buffer(sc_core::sc_module_name name, dv_space_t space, uint64_t size_bytes, uint64_t align_bytes);
 
-    // A kernel starts: forget occupancy; hold zeroed bytes when the run executes data.
+    ~Buffer() override;
+    // A kernel starts: forget occupancy; hold zeroed bytes when the run executes data (mapped, so
+    // that pages a kernel never touches cost no host memory, and zeroed by giving the pages back).
     void begin_kernel(cycles_t origin, bool data);
     // The kernel ended `total` cycles after its launch (the run's cycles, which every core's work
     // ends by): close the occupancy intervals and report them, with the series over that time.
@@ -37,13 +39,13 @@ public:
         else
             occ_.read(r.lo, r.hi, end);
     }
-    uint8_t *data() { return bytes_.empty() ? nullptr : bytes_.data(); }
+    uint8_t *data() { return bytes_; }
     uint64_t size() const { return size_; }
 
 private:
     const dv_space_t space_;
     const uint64_t size_, align_;
-    std::vector<uint8_t> bytes_;
+    uint8_t *bytes_ = nullptr; // size_ bytes of anonymous memory in runs with data, else nullptr
     Occupancy occ_;
 };
 

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dv/file.h"
 #include "dv/intmath.h"
@@ -170,6 +171,17 @@ int dv_sim_gm_setup(const dv_config_t *cfg, const dv_kernel_info_t *info, bool d
                                 (unsigned long long)cfg->hbm_capacity_bytes);
         next = dv_round_up(end, DV_GM_ALIGN);
     }
+    /* with data every argument is a host buffer: refuse up front what this machine cannot hold */
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    const uint64_t ram = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : UINT64_MAX;
+    uint64_t need = 0;
+    for (uint32_t i = 0; data && i < n; i++)
+        need += info->args[i].bytes;
+    if (need > ram)
+        return dv_error_set(err, DV_ERR_RANGE, trace, 0, 0,
+                            "a run with data holds the GM arguments in host memory: %llu bytes, more than this "
+                            "machine's %llu (run timing only with --no-data, or make them smaller)",
+                            (unsigned long long)need, (unsigned long long)ram);
     for (uint32_t i = 0; data && i < n; i++) {
         const dv_arg_t *a = &info->args[i];
         if (a->bytes > SIZE_MAX || !(gm->data[i] = calloc(a->bytes ? a->bytes : 1, 1)))

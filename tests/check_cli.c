@@ -534,6 +534,15 @@ START_TEST(test_cli_op_errors_name_the_parameter)
     ASSERT_ERR("--check needs data");
     ck_assert_int_eq(clit_dvsim("op"), 2);
     ASSERT_ERR("missing operator NAME");
+    /* a 1 GiB UB on each of 48 AIVs costs the host only the pages a kernel touches (was: 16.8 GB) */
+    ck_assert_int_eq(clit_dvsim("op add --shape 4096 --set core.ub_size_bytes=1073741824 --set core.ub_banks=64 "
+                                "--quiet --check --host-stats"), 0);
+    const char *rss = strstr(clit_err, "peak_rss_kb=");
+    ck_assert_ptr_nonnull(rss);
+    ck_assert_int_lt(atol(rss + strlen("peak_rss_kb=")), 400000);
+    /* with data, GM arguments beyond the host's memory are refused before any is allocated (6.6 TB) */
+    ck_assert_int_eq(clit_dvsim("op mul --dtype fp32 --shape 549755813888 --set hbm.capacity_bytes=17592186044416"), 1);
+    ASSERT_ERR("a run with data holds the GM arguments in host memory: 6597069766656 bytes, more than this machine's");
     ck_assert_int_eq(clit_dvsim("op add --dtype"), 2); /* a missing value is a usage error (README) */
     ASSERT_ERR("--dtype: needs a value");
     ck_assert_str_eq(clit_out, "");
