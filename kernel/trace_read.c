@@ -8,6 +8,7 @@
 #include "trace_syntax.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -382,7 +383,7 @@ static int scan_arg_line(trace_kernel_t *tk, const char *line, size_t len, size_
         return rc;
     if (!cols[0])
         return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_col(line, kw), "arg: missing required field 'bytes'");
-    dv_arg_t a = {.dtype = DV_DT_U8, .dir = DV_ARG_INOUT, .init = DV_INIT_ZERO};
+    dv_arg_t a = {.dtype = DV_DT_U8, .dir = DV_ARG_INOUT, .init = DV_INIT_ZERO, .line = (uint32_t)w.line};
     memcpy(a.name, name.s, name.n);
     rc = dv_trace_parse_u64(vals[0].s, vals[0].n, &a.bytes);
     if (rc == -1)
@@ -424,6 +425,12 @@ static int scan_arg_line(trace_kernel_t *tk, const char *line, size_t len, size_
                                     "field 'init': expected LO:HI (finite numbers, LO < HI) after the seed, got '%.*s'",
                                     (int)(v.s + v.n - range - 1 > QUOTE_MAX ? QUOTE_MAX : v.s + v.n - range - 1),
                                     range + 1);
+            /* the values must be finite in the argument's type (beyond it they would all be inf) */
+            const double top = a.dtype == DV_DT_F16 ? 65504.0 : a.dtype == DV_DT_BF16 ? 0x1.fep127 : 0x1.fffffep127;
+            if (range && dv_dtype_is_float(a.dtype) && (fabs(a.lo) > top || fabs(a.hi) > top))
+                return dv_error_set(err, DV_ERR_RANGE, w.file, w.line, cols[3] + (int)(range - v.s) + 1,
+                                    "field 'init': the range %g:%g goes beyond the largest finite %s (%g)", a.lo, a.hi,
+                                    dv_dtype_name(a.dtype), top);
         } else if (v.n > 5 && memcmp(v.s, "file:", 5) == 0) {
             if (v.n - 5 >= sizeof a.path)
                 return dv_error_set(err, DV_ERR_RANGE, w.file, w.line, cols[3] + 5,

@@ -112,17 +112,18 @@ static int fill_file(uint8_t *p, const dv_arg_t *a, const char *trace, dv_error_
     FILE *f = dv_open_regular(path, NULL, &open_err);
     if (!f) { /* "cannot open: REASON" or "cannot read: REASON": the reason */
         const char *why = strstr(open_err.msg, ": ") ? strstr(open_err.msg, ": ") + 2 : open_err.msg;
-        return dv_error_set(err, open_err.code, trace, 0, 0, "argument '%s': cannot read '%s': %s", a->name, path, why);
+        return dv_error_set(err, open_err.code, trace, (int)a->line, 0, "argument '%s': cannot read '%s': %s", a->name, path,
+                            why);
     }
     long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
     if (size < 0 || (uint64_t)size != a->bytes) {
-        rc = dv_error_set(err, DV_ERR_RANGE, trace, 0, 0, "argument '%s': file '%s' has %ld bytes, the argument has %llu",
+        rc = dv_error_set(err, DV_ERR_RANGE, trace, (int)a->line, 0, "argument '%s': file '%s' has %ld bytes, the argument has %llu",
                           a->name, path, size, (unsigned long long)a->bytes);
         goto cleanup;
     }
     rewind(f);
     if (fread(p, 1, a->bytes, f) != a->bytes)
-        rc = dv_error_set(err, DV_ERR_IO, trace, 0, 0, "argument '%s': reading '%s' failed", a->name, path);
+        rc = dv_error_set(err, DV_ERR_IO, trace, (int)a->line, 0, "argument '%s': reading '%s' failed", a->name, path);
 cleanup:
     fclose(f);
     return rc;
@@ -164,7 +165,7 @@ int dv_sim_gm_setup(const dv_config_t *cfg, const dv_kernel_info_t *info, bool d
         gm->addr[i] = next;
         uint64_t end = next + a->bytes;
         if (a->bytes > cfg->hbm_capacity_bytes || end - base > cfg->hbm_capacity_bytes)
-            return dv_error_set(err, DV_ERR_RANGE, trace, 0, 0,
+            return dv_error_set(err, DV_ERR_RANGE, trace, (int)a->line, 0,
                                 "argument '%s' (%llu bytes) does not fit in device memory: the arguments need %llu "
                                 "bytes, hbm.capacity_bytes is %llu",
                                 a->name, (unsigned long long)a->bytes, (unsigned long long)(end - base),
@@ -185,7 +186,7 @@ int dv_sim_gm_setup(const dv_config_t *cfg, const dv_kernel_info_t *info, bool d
     for (uint32_t i = 0; data && i < n; i++) {
         const dv_arg_t *a = &info->args[i];
         if (a->bytes > SIZE_MAX || !(gm->data[i] = calloc(a->bytes ? a->bytes : 1, 1)))
-            return dv_error_set(err, DV_ERR_NOMEM, trace, 0, 0,
+            return dv_error_set(err, DV_ERR_NOMEM, trace, (int)a->line, 0,
                                 "argument '%s': cannot allocate %llu bytes on the host (try --no-data)", a->name,
                                 (unsigned long long)a->bytes);
         if (a->init == DV_INIT_RANDOM)

@@ -389,7 +389,7 @@ START_TEST(test_cli_init_file_size_mismatch)
                           "block 0\n"
                           "end\n");
     ck_assert_int_eq(clit_dvsim("run $T/f.trace"), 1);
-    ASSERT_ERR("argument 'x': file '");
+    ASSERT_ERR("f.trace:3: error: argument 'x': file '"); /* the line that declares it */
     ASSERT_ERR("has 10 bytes, the argument has 1024");
 }
 END_TEST
@@ -402,7 +402,7 @@ START_TEST(test_cli_init_file_missing)
                           "block 0\n"
                           "end\n");
     ck_assert_int_eq(clit_dvsim("run $T/g.trace"), 1);
-    ASSERT_ERR("g.trace: error: argument 'x': cannot read '");
+    ASSERT_ERR("g.trace:3: error: argument 'x': cannot read '");
     ASSERT_ERR("absent.bin'");
     ck_assert_str_eq(clit_out, "");
 }
@@ -428,7 +428,7 @@ START_TEST(test_cli_special_files_refused)
                           "block 0\n"
                           "end\n");
     ck_assert_int_eq(clit_dvsim("run $T/h.trace"), 1);
-    ASSERT_ERR("h.trace: error: argument 'x': cannot read '");
+    ASSERT_ERR("h.trace:3: error: argument 'x': cannot read '");
     ASSERT_ERR("fifo': it is not a regular file (a FIFO)");
     ck_assert_str_eq(clit_out, "");
 }

@@ -719,6 +719,8 @@ END_TEST
       "missing required field 'bytes'")                                                                                 \
     X(arg_bad_init, "dvtrace 1\nkernel k kind=vector blocks=1\narg x bytes=4 init=ones\n", 3, 20,                      \
       "expected zero, random:SEED or file:PATH, got 'ones'")                                                           \
+    X(arg_random_range_overflows, "dvtrace 1\nkernel k kind=vector blocks=1\narg x bytes=4 dtype=f16 init=random:1:-1e10:1e10\n", \
+      3, 39, "the range -1e+10:1e+10 goes beyond the largest finite f16 (65504)")                                         \
     X(arg_bad_dir, "dvtrace 1\nkernel k kind=vector blocks=1\narg x bytes=4 dir=up\n", 3, 19, "unknown direction 'up'") \
     X(arg_after_block, HDR "arg y bytes=4\nend\n", 5, 1, "'arg' belongs to the header")                               \
     X(insn_before_block, "dvtrace 1\nkernel k kind=vector blocks=1\nset_mask_norm\n", 3, 1, "before the first block")  \

@@ -46,6 +46,7 @@ typedef struct dv_arg {
     double lo, hi;     /* DV_INIT_RANDOM range of floats [lo, hi); lo == hi: the default [-1, 1) */
     char path[256];    /* DV_INIT_FILE */
     dv_l2_mode_t l2;   /* L2 cache mode of its accesses (zero-initialised args are DV_L2_NORMAL) */
+    uint32_t line;     /* the trace line that declares it, for messages; 0: not from a trace */
 } dv_arg_t;
 
 typedef struct dv_kernel_info {
