@@ -46,6 +46,9 @@ int dv_yaml_depth_check(const char *text, size_t len, const char *file, dv_error
                               "YAML nested deeper than %d levels", DV_YAML_MAX_DEPTH);
         else if (type == YAML_SEQUENCE_END_EVENT || type == YAML_MAPPING_END_EVENT)
             depth--;
+        else if (type == YAML_SCALAR_EVENT && memchr(ev.data.scalar.value, 0, ev.data.scalar.length))
+            rc = dv_error_set(err, DV_ERR_PARSE, file, (int)ev.start_mark.line + 1, (int)ev.start_mark.column + 1,
+                              "a value holds a NUL character (\\0)");
         yaml_event_delete(&ev);
         if (rc != DV_OK || type == YAML_STREAM_END_EVENT)
             break;

@@ -56,6 +56,9 @@ START_TEST(test_acl_init_config)
     deep[200] = 0;
     write_file(path, deep);
     FAILS(aclInit(path), ACL_ERROR_PARSE_FILE, "acl.json:1:65: YAML nested deeper than 64 levels");
+    /* a name with a NUL character inside is not cut short there and accepted */
+    write_file(path, "{\"dvsim\": {\"profile\": \"ascend910b2\\u0000x\"}}");
+    FAILS(aclInit(path), ACL_ERROR_PARSE_FILE, "acl.json:1:23: a value holds a NUL character");
     write_file(path, "{\n  \"dump\": {\n    \"dump_list\": [ ]\n  ,,\n}\n");
     FAILS(aclInit(path), ACL_ERROR_PARSE_FILE, "acl.json:4:");
     write_file(path, "{\"dvsim\": {\"profile\": \"ascend999\"}}");

@@ -445,6 +445,9 @@ START_TEST(test_cli_deep_yaml_refused)
     ck_assert_int_eq(clit_dvsim("op add --shape 64 --config $T/deep.yaml"), 1);
     assert_located("deep.yaml", 1, "YAML nested deeper than 64 levels");
     ck_assert_ptr_nonnull(strstr(clit_err, "deep.yaml:1:65:"));
+    clit_write("nul.yaml", "chip:\n  freq_mhz: \"18\\u000000\"\n");
+    ck_assert_int_eq(clit_dvsim("op add --shape 64 --config $T/nul.yaml"), 1);
+    assert_located("nul.yaml", 2, "a value holds a NUL character");
 }
 END_TEST
 
