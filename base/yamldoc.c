@@ -49,6 +49,11 @@ int dv_yaml_depth_check(const char *text, size_t len, const char *file, dv_error
         else if (type == YAML_SCALAR_EVENT && memchr(ev.data.scalar.value, 0, ev.data.scalar.length))
             rc = dv_error_set(err, DV_ERR_PARSE, file, (int)ev.start_mark.line + 1, (int)ev.start_mark.column + 1,
                               "a value holds a NUL character (\\0)");
+        if (rc == DV_OK && ((type == YAML_SCALAR_EVENT && ev.data.scalar.tag) ||
+                            (type == YAML_SEQUENCE_START_EVENT && ev.data.sequence_start.tag) ||
+                            (type == YAML_MAPPING_START_EVENT && ev.data.mapping_start.tag)))
+            rc = dv_error_set(err, DV_ERR_PARSE, file, (int)ev.start_mark.line + 1, (int)ev.start_mark.column + 1,
+                              "YAML tags ('!!str', '!x') are not read: write the value without one");
         yaml_event_delete(&ev);
         if (rc != DV_OK || type == YAML_STREAM_END_EVENT)
             break;

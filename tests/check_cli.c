@@ -448,6 +448,9 @@ START_TEST(test_cli_deep_yaml_refused)
     clit_write("nul.yaml", "chip:\n  freq_mhz: \"18\\u000000\"\n");
     ck_assert_int_eq(clit_dvsim("op add --shape 64 --config $T/nul.yaml"), 1);
     assert_located("nul.yaml", 2, "a value holds a NUL character");
+    clit_write("tag.yaml", "chip:\n  freq_mhz: !!str 1800\n");
+    ck_assert_int_eq(clit_dvsim("op add --shape 64 --config $T/tag.yaml"), 1);
+    assert_located("tag.yaml", 2, "YAML tags ('!!str', '!x') are not read");
 }
 END_TEST
 

@@ -25,8 +25,9 @@ int dv_yaml_load(yaml_document_t *doc, const char *text, size_t len, const char 
                  dv_error_t *err);
 
 /* DV_OK, or the located error of the first collection nested deeper than DV_YAML_MAX_DEPTH in the
- * text, or of the first value holding a NUL character (which every reader would cut short);
- * syntax errors are left to the loader. */
+ * text, of the first value holding a NUL character (which every reader would cut short), or of the
+ * first tag ('!!str 1000': no reader gives tags a meaning, so none is silently ignored); syntax
+ * errors are left to the loader. */
 int dv_yaml_depth_check(const char *text, size_t len, const char *file, dv_error_t *err);
 
 /* "a mapping", "a sequence" or "a value", for messages. */
