@@ -585,8 +585,8 @@ END_TEST
 
 namespace {
 
-/* C as NZ in GM (16-column blocks of up16(M) rows): one core, IterateAll from C's first element. */
-__global__ __cube__ void mm_api_nz(GM_ADDR a, GM_ADDR b, GM_ADDR c, TCubeTiling tiling)
+/* One core, IterateAll from C's first element, C in format CF (NZ: 16-column blocks of up16(M) rows). */
+template <CubeFormat CF> __global__ __cube__ void mm_one_core(GM_ADDR a, GM_ADDR b, GM_ADDR c, TCubeTiling tiling)
 {
     TPipe pipe;
     GlobalTensor<half> ag, bg;
@@ -595,7 +595,7 @@ __global__ __cube__ void mm_api_nz(GM_ADDR a, GM_ADDR b, GM_ADDR c, TCubeTiling 
     bg.SetGlobalBuffer((__gm__ half *)b);
     cg.SetGlobalBuffer((__gm__ float *)c);
     Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>, MatmulType<TPosition::GM, CubeFormat::ND, half>,
-           MatmulType<TPosition::GM, CubeFormat::NZ, float>>
+           MatmulType<TPosition::GM, CF, float>>
         mm;
     REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
     mm.SetTensorA(ag);
@@ -614,7 +614,8 @@ START_TEST(test_ascendc_cube_matmul_api_nz_out)
     ck_assert_int_eq(h.get(t, m, n, k, 1), 0);
     t.baseM = t.baseN = 32; /* several tiles in each direction */
     mm_session s((size_t)m * k, (size_t)k * n, (size_t)mal * nal * 4);
-    ck_assert_uint_eq(::dvac::launch(mm_api_nz, "mm_api_nz", 1, nullptr, s.stream)(s.a, s.b, s.c, t), 0);
+    ck_assert_uint_eq(
+        ::dvac::launch(mm_one_core<CubeFormat::NZ>, "mm_one_core", 1, nullptr, s.stream)(s.a, s.b, s.c, t), 0);
     int rc = aclrtSynchronizeStream(s.stream);
     ck_assert_msg(rc == ACL_SUCCESS, "%s", aclGetRecentErrMsg());
     std::vector<float> got = s.fetch<float>(), want = reference(s.ha, s.hb, m, n, k), nz(want.size());
@@ -825,30 +826,9 @@ START_TEST(test_ascendc_cube_emits)
 }
 END_TEST
 
-namespace {
 
-/* One core, C = A x B of 64 x 64 x 256 in four K slices of 64, one L1 buffer for A and one for B. */
-__global__ __cube__ void mm_one_buffer(GM_ADDR a, GM_ADDR b, GM_ADDR c, TCubeTiling t)
-{
-    TPipe pipe;
-    GlobalTensor<half> ag, bg;
-    GlobalTensor<float> cg;
-    ag.SetGlobalBuffer((__gm__ half *)a);
-    bg.SetGlobalBuffer((__gm__ half *)b);
-    cg.SetGlobalBuffer((__gm__ float *)c);
-    Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>, MatmulType<TPosition::GM, CubeFormat::ND, half>,
-           MatmulType<TPosition::GM, CubeFormat::ND, float>>
-        mm;
-    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
-    mm.SetTensorA(ag);
-    mm.SetTensorB(bg);
-    mm.IterateAll(cg);
-    mm.End();
-}
-
-} // namespace
-
-/* With one L1 buffer per input (depthA1 = depthB1 = 1) the Matmul API frees both loads after each
+/* C = A x B of 64 x 64 x 256 on one core in four K slices of 64.  With one L1 buffer per input
+ * (depthA1 = depthB1 = 1) the Matmul API frees both loads after each
  * slice's L0 loads, as CANN's norm scheduler does after each compute step: on MTE1, each slice's two
  * waits for its loads (W: MTE2 -> MTE1) follow the two frees of the slice before (F: MTE1 -> MTE2), so
  * MTE2 runs the next A and B loads back to back.  Freed when the next load is made, B's free came
@@ -866,7 +846,8 @@ START_TEST(test_ascendc_cube_matmul_api_frees_after_slice)
     dv_kind_t kind = DV_KIND_MIX;
     GM_ADDR a = (GM_ADDR)0x100000, b = (GM_ADDR)0x200000, c = (GM_ADDR)0x300000;
     std::string got;
-    for (const std::string &line : block0(mm_one_buffer, {64 * 256 * 2, 256 * 64 * 2, 64 * 64 * 4}, &kind, a, b, c, t))
+    const std::vector<uint64_t> sizes = {64 * 256 * 2, 256 * 64 * 2, 64 * 64 * 4};
+    for (const std::string &line : block0(mm_one_core<CubeFormat::ND>, sizes, &kind, a, b, c, t))
         if (line.rfind("wait_flag src=MTE2 dst=MTE1 ", 0) == 0)
             got += 'W';
         else if (line.rfind("set_flag src=MTE1 dst=MTE2 ", 0) == 0)
