@@ -15,6 +15,7 @@
 #                 replaced) and $(B)/bench/residuals.def (the residuals behind every report's error band) and
 #                 says whether they differ from the committed ones; UPDATE=1 copies them over.
 #   make asan     every test again on an AddressSanitizer + UBSan build (build/asan)
+#   make fuzz     each libFuzzer target for FUZZ_SECONDS (default 60) under ASan + UBSan (build/fuzz)
 #   make install PREFIX=DIR   the AscendCL shim laid out like a CANN install: DIR/include, DIR/lib
 #                 (libascendcl.so, libnnopbase.so, libopapi.so; lib64 -> lib), DIR/lib/dvsim (the model
 #                 plugin), DIR/lib/pkgconfig, DIR/bin/dvsim; and Ascend C: DIR/bin/dvcc (the compiler
@@ -84,7 +85,7 @@ DOCS := docs/ISA.md configs/SCHEMA.md docs/OPS.md docs/OP_SUMMARY.md docs/MICRO.
 GEN_DOCS := $(DOCS:%=$(B)/%)
 TRACES := $(wildcard traces/*.trace)
 
-.PHONY: all deps demo test bench validate fusion-doc whatif-doc asan clean docs traces install shim
+.PHONY: all deps demo test bench validate fusion-doc whatif-doc asan fuzz clean docs traces install shim
 all: $(BIN)/dvsim $(BIN)/dvcc $(GEN_DOCS) shim
 
 # ---- dependencies: install what is missing through apt-get when we can ----
@@ -254,6 +255,26 @@ asan: deps
 	  $(B)/asan/bin/dvsim $(B)/asan/check_dvsim
 	$(ASAN_ENV) DVSIM_ROOT=$(CURDIR) DVSIM_BUILD=$(abspath $(B)/asan) DVSIM=$(abspath $(B)/asan/bin/dvsim) $(B)/asan/check_dvsim
 	$(ASAN_ENV) DVSIM=$(B)/asan/bin/dvsim B=$(B)/asan sh tests/golden.sh
+
+# ---- fuzzing (issue 18): one libFuzzer target per input path, tests/fuzz/fuzz_NAME.c, each run for
+# FUZZ_SECONDS under ASan + UBSan from a corpus seeded with the shipped files (tests/fuzz/run.sh);
+# the library is built again with clang and coverage in $(B)/fuzz.  A crash, a leak, a run over 10 s
+# or over 2 GB stops the target with its input saved (tests/fuzz/README.md).
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_OPT := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_LD := -fsanitize=fuzzer,address,undefined
+fuzz: PKGS += clang libclang-rt-14-dev
+fuzz: deps
+	$(MAKE) -j2 B=$(B)/fuzz BIN=$(B)/fuzz/bin CC=clang CXX=clang++ OPT="$(FUZZ_OPT)" WARN="-Wall -Wextra" \
+	  $(B)/fuzz/libdv.a $(B)/fuzz/model/sc_main.o $(patsubst $(B)/%,$(B)/fuzz/%,$(OPS_OBJS))
+	for t in $(FUZZ_TARGETS); do \
+	  clang -std=c11 -D_POSIX_C_SOURCE=200809L $(FUZZ_OPT) -Iinclude -Iisa -Iconfigs -Iops -Itests/fuzz -I$(B)/fuzz -I$(B)/fuzz/include \
+	    -c tests/fuzz/fuzz_$$t.c -o $(B)/fuzz/fuzz_$$t.o && \
+	  clang++ $(FUZZ_LD) $(B)/fuzz/fuzz_$$t.o $(patsubst $(B)/%,$(B)/fuzz/%,$(OPS_OBJS)) $(B)/fuzz/model/sc_main.o \
+	    $(B)/fuzz/libdv.a -o $(B)/fuzz/fuzz_$$t $(LIBS) || exit 1; \
+	done
+	sh tests/fuzz/run.sh $(B)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # make bench also installs valgrind: callgrind's instruction counts are its noise-free speed figure.
 bench: PKGS += valgrind

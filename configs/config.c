@@ -551,6 +551,11 @@ int dv_config_load_file(dv_config_t *cfg, const char *path, dv_error_t *err)
     return rc;
 }
 
+int dv_config_load_text(dv_config_t *cfg, const char *text, size_t len, const char *name, dv_error_t *err)
+{
+    return load_text(cfg, text, len, name, true, err);
+}
+
 int dv_config_set(dv_config_t *cfg, const char *assignment, dv_error_t *err)
 {
     char path[DV_PATH_MAX], hint[DV_PATH_MAX + 64], msg[DV_MSG_MAX];

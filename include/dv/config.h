@@ -65,6 +65,8 @@ const char *const *dv_profile_names(void);
 int dv_config_preset(dv_config_t *cfg, const char *name, dv_error_t *err);
 /* Load a YAML file: a complete profile, or "preset: NAME" plus any overrides. */
 int dv_config_load_file(dv_config_t *cfg, const char *path, dv_error_t *err);
+/* The same from len bytes of text (name names it in messages). */
+int dv_config_load_text(dv_config_t *cfg, const char *text, size_t len, const char *name, dv_error_t *err);
 /* Apply "section.key=value" (the --set option). */
 int dv_config_set(dv_config_t *cfg, const char *assignment, dv_error_t *err);
 /* Cross-parameter checks (e.g. split layout needs aiv_per_core > 0). */

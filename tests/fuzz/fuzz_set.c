@@ -1,0 +1,26 @@
+/* tests/fuzz/fuzz_set.c - --set: each line of the input is a "section.key=value" applied to the
+ * default preset, then the profile's cross-checks. */
+#include "fuzz.h"
+
+#include "dv/config.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static dv_config_t base;
+    static int have;
+    dv_error_t err;
+    if (!have)
+        have = dv_config_preset(&base, dv_profile_names()[0], &err) == DV_OK;
+    char *text = fuzz_text(data, size), *line[64];
+    if (!text || !have)
+        return free(text), 0;
+    dv_config_t cfg = base;
+    const int n = fuzz_split(text, "\n", line, 64);
+    int rc = DV_OK;
+    for (int i = 0; i < n && rc == DV_OK; i++)
+        rc = dv_config_set(&cfg, line[i], &err);
+    if (rc == DV_OK)
+        dv_config_validate(&cfg, &err);
+    free(text);
+    return 0;
+}
