@@ -15,6 +15,7 @@ for t in "$@"; do
     trace) cp traces/*.trace "$c"/ ;;
     profile) cp configs/*.yaml "$c"/ ;;
     graph) cp graphs/*.yaml "$c"/ ;;
+    sweep) cp bench/whatif/*.yaml "$c"/ ;;
     set)
         printf 'chip.freq_mhz=1500\n' >"$c/seed1"
         printf 'l2.size_bytes=100663296\nl2.ways=8\n' >"$c/seed2"
