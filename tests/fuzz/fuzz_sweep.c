@@ -23,5 +23,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     dv_error_t err;
     if (dv_sweep_load(path, &s, &err) == DV_OK)
         dv_sweep_free(s);
+    unlink(path);
     return 0;
 }
