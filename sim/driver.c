@@ -172,17 +172,6 @@ int dv_sim_gm_setup(const dv_config_t *cfg, const dv_kernel_info_t *info, bool d
                                 (unsigned long long)cfg->hbm_capacity_bytes);
         next = dv_round_up(end, DV_GM_ALIGN);
     }
-    /* with data every argument is a host buffer: refuse up front what this machine cannot hold */
-    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-    const uint64_t ram = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : UINT64_MAX;
-    uint64_t need = 0;
-    for (uint32_t i = 0; data && i < n; i++)
-        need += info->args[i].bytes;
-    if (need > ram)
-        return dv_error_set(err, DV_ERR_RANGE, trace, 0, 0,
-                            "a run with data holds the GM arguments in host memory: %llu bytes, more than this "
-                            "machine's %llu (run timing only with --no-data, or make them smaller)",
-                            (unsigned long long)need, (unsigned long long)ram);
     for (uint32_t i = 0; data && i < n; i++) {
         const dv_arg_t *a = &info->args[i];
         if (a->bytes > SIZE_MAX || !(gm->data[i] = calloc(a->bytes ? a->bytes : 1, 1)))
@@ -197,6 +186,33 @@ int dv_sim_gm_setup(const dv_config_t *cfg, const dv_kernel_info_t *info, bool d
                 return rc;
         }
     }
+    return DV_OK;
+}
+
+/* The host-memory budget of a run (--host-memory; 0: this machine's physical memory). */
+static uint64_t host_budget(uint64_t asked)
+{
+    if (asked)
+        return asked;
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : UINT64_MAX;
+}
+
+/* With data every GM argument is a host buffer (and --check keeps a second copy of each output):
+ * refuse up front what the budget cannot hold.  Local buffers and the L2's arrays take pages only
+ * as they are touched (model/Buffer.cpp, model/Zeros.h), so the arguments are the estimate. */
+static int host_memory_check(const dv_sim_opts_t *o, const dv_kernel_info_t *info, dv_error_t *err)
+{
+    uint64_t need = 0;
+    for (uint32_t i = 0; o->data && i < info->nargs; i++)
+        need += info->args[i].bytes * (o->check && info->args[i].dir != DV_ARG_IN ? 2 : 1);
+    const uint64_t budget = host_budget(o->host_memory);
+    if (need > budget)
+        return dv_error_set(err, DV_ERR_RANGE, o->op ? NULL : o->trace, 0, 0,
+                            "a run with data holds the GM arguments in host memory: %llu bytes, more than %s %llu "
+                            "(run timing only with --no-data, make them smaller, or raise --host-memory)",
+                            (unsigned long long)need, o->host_memory ? "--host-memory" : "this machine's",
+                            (unsigned long long)budget);
     return DV_OK;
 }
 
@@ -414,6 +430,8 @@ int dv_sim_execute(const dv_sim_opts_t *o, dv_sim_result_t *res, dv_error_t *err
                           o->check ? "--check" : "--dump");
         goto cleanup;
     }
+    if ((rc = host_memory_check(o, &res->kernel->info, err)) != DV_OK)
+        goto cleanup;
     if ((rc = dv_sim_gm_setup(&res->cfg, &res->kernel->info, o->data, o->op ? "" : o->trace, DV_GM_BASE, &res->gm,
                               err)) != DV_OK)
         goto cleanup;

@@ -1,6 +1,7 @@
 /* sim/main.c - the dvsim command line: turns arguments into dv_sim_opts_t, calls the driver and
  * maps the outcome to an exit code (0 ok, 1 input or simulation error, 2 usage, 3 hazards with
  * --fail-on-hazard, 4 --check mismatch). */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +62,8 @@ static const char usage_text[] =
     "                            cycles, ...; docs/REPORT.md) as CSV; '-' = stdout\n"
     "  --no-data                 timing only: no GM data, instructions are not executed\n"
     "  --no-hazards              do not run the hazard checker\n"
+    "  --host-memory BYTES       what a run with data may hold for its GM arguments (default: this\n"
+    "                            machine's physical memory; outputs count twice with --check)\n"
     "  --max-hazards N           stop the hazard checker once N hazards are found (default 1000000;\n"
     "                            0 = no limit); the report says it stopped\n"
     "  --fail-on-hazard          exit with status 3 when hazards were found\n"
@@ -223,6 +226,15 @@ static int parse(int argc, char **argv, int first, cmd_t cmd, cli_t *c)
             if (!v || !end || *end || n > 100)
                 return usage_error("--warm-up: '%s' is not a number of runs from 0 to 100", v ? v : "");
             c->so.warm_up = (unsigned)n;
+            continue;
+        }
+        if ((cmd == CMD_RUN || cmd == CMD_OP) && option_is(a, "--host-memory")) {
+            const char *v = option_value(argc, argv, &i, "--host-memory");
+            char *end = NULL;
+            const unsigned long long n = v && v[0] >= '1' && v[0] <= '9' ? strtoull(v, &end, 10) : 0;
+            if (!v || !end || *end || n == 0 || n == ULLONG_MAX)
+                return usage_error("--host-memory: '%s' is not a number of bytes (at least 1)", v ? v : "");
+            c->so.host_memory = n;
             continue;
         }
         if ((cmd == CMD_RUN || cmd == CMD_OP) && option_is(a, "--max-hazards")) {

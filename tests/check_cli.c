@@ -549,6 +549,12 @@ START_TEST(test_cli_op_errors_name_the_parameter)
     /* with data, GM arguments beyond the host's memory are refused before any is allocated (6.6 TB) */
     ck_assert_int_eq(clit_dvsim("op mul --dtype fp32 --shape 549755813888 --set hbm.capacity_bytes=17592186044416"), 1);
     ASSERT_ERR("a run with data holds the GM arguments in host memory: 6597069766656 bytes, more than this machine's");
+    /* the budget is --host-memory when given; --check keeps the outputs twice (2 MB x 3 + 2 MB) */
+    ck_assert_int_eq(clit_dvsim("op add --shape 1000000 --host-memory 8000000 --check --quiet"), 0);
+    ck_assert_int_eq(clit_dvsim("op add --shape 1000000 --host-memory 7999999 --check"), 1);
+    ASSERT_ERR("8000000 bytes, more than --host-memory 7999999");
+    ck_assert_int_eq(clit_dvsim("op add --shape 1000000 --host-memory 0"), 2);
+    ASSERT_ERR("--host-memory: '0' is not a number of bytes");
     ck_assert_int_eq(clit_dvsim("op add --dtype"), 2); /* a missing value is a usage error (README) */
     ASSERT_ERR("--dtype: needs a value");
     ck_assert_str_eq(clit_out, "");

@@ -54,6 +54,8 @@ typedef struct dv_sim_opts {
     bool hazards;              /* false: --no-hazards */
     unsigned warm_up;          /* --warm-up: unmeasured runs of the kernel on the same chip before the measured one */
     uint64_t max_hazards;      /* --max-hazards (dv_run_opts_t.max_hazards) */
+    uint64_t host_memory;      /* --host-memory: the bytes a run with data may hold for its GM arguments
+                                * (outputs twice with --check); 0 = this machine's physical memory */
     bool quiet;                /* no text report */
     const dv_dump_t *dumps;
     int ndumps;
