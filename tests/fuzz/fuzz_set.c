@@ -6,15 +6,12 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static dv_config_t base;
-    static int have;
+    const dv_config_t *base = fuzz_preset();
     dv_error_t err;
-    if (!have)
-        have = dv_config_preset(&base, dv_profile_names()[0], &err) == DV_OK;
     char *text = fuzz_text(data, size), *line[64];
-    if (!text || !have)
+    if (!text || !base)
         return free(text), 0;
-    dv_config_t cfg = base;
+    dv_config_t cfg = *base;
     const int n = fuzz_split(text, "\n", line, 64);
     int rc = DV_OK;
     for (int i = 0; i < n && rc == DV_OK; i++)
