@@ -16,6 +16,8 @@ const char *const dv_trace_dir_names[3] = {"in", "out", "inout"};
 const char *const dv_trace_l2_names[2] = {"normal", "disable"};
 const char *const dv_trace_kind_names[3] = {"vector", "cube", "mix"};
 
+const uint8_t dv_trace_byte_class[256] = {[' '] = 1, ['\t'] = 1, ['\r'] = 1, ['\v'] = 1, ['\f'] = 1, ['#'] = 2};
+
 /* ---------------------------------------------------------------- numbers */
 
 int dv_trace_parse_range(const char *s, size_t n, double *lo, double *hi)

@@ -30,23 +30,26 @@ typedef struct tok {
 /* printf arguments quoting a token: "'%.*s'" */
 #define TOKQ(t) (int)((t).n > QUOTE_MAX ? QUOTE_MAX : (t).n), (t).s
 
+/* Per byte: 1 for the blanks between tokens, 2 for '#' (a comment), 0 for the rest (trace_syntax.c). */
+extern const uint8_t dv_trace_byte_class[256];
+
 static inline bool is_space(char c)
 {
-    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+    return dv_trace_byte_class[(uint8_t)c] == 1;
 }
 
 /* The next whitespace-separated token of line[*pos, len); a '#' starts a comment.  false at the end. */
 static inline bool tok_next(const char *line, size_t len, size_t *pos, tok_t *t)
 {
     size_t i = *pos;
-    while (i < len && is_space(line[i]))
+    while (i < len && dv_trace_byte_class[(uint8_t)line[i]] == 1)
         i++;
     if (i == len || line[i] == '#') {
         *pos = len;
         return false;
     }
     size_t b = i;
-    while (i < len && !is_space(line[i]) && line[i] != '#')
+    while (i < len && !dv_trace_byte_class[(uint8_t)line[i]])
         i++;
     t->s = line + b;
     t->n = i - b;
