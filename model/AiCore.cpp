@@ -72,6 +72,13 @@ AiCore::AiCore(sc_core::sc_module_name name, const Params &p, CoreServices &chip
             d->l2.bind(l2);
 }
 
+// A hazard found on this core goes to the chip; at dv_run_opts_t.max_hazards the core stops looking.
+void AiCore::report_hazard(const dv_hazard_t &h)
+{
+    if (!chip_.report_hazard(index_, block_, sub_, h))
+        check_hazards_ = false;
+}
+
 void AiCore::begin_kernel(cycles_t origin, bool data, bool hazards)
 {
     origin_ = origin;
@@ -816,7 +823,7 @@ int AiCore::issue(dv_error_t *err)
                 stream_->loaded(stream_, bytes, static_cast<unsigned>(n));
             if (check_hazards_)
                 hz_.execute(DV_PIPE_S, hz_.clock(DV_PIPE_S), pending_index_, in.line, probe.r, probe.nr,
-                            [this](const dv_hazard_t &h) { chip_.report_hazard(index_, block_, sub_, h); });
+                            [this](const dv_hazard_t &h) { report_hazard(h); });
             chip_.slice(index_, DV_PIPE_S, in, ts_, ts_ + busy);
             path_.move(s_node_, path_from(scalar_ref(ts_), ts_ + busy, path_key(in.op, DV_PIPE_S)));
             break;
@@ -1087,9 +1094,9 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
             }
         }
         const cycles_t end = t + c.occupy + c.latency;
-        if (check_hazards_ && !chip_.hazards_full())
+        if (check_hazards_)
             hz_.execute(static_cast<dv_pipe_t>(p), e.vc, e.index, in.line, e.r, e.nr,
-                        [this](const dv_hazard_t &h) { chip_.report_hazard(index_, block_, sub_, h); });
+                        [this](const dv_hazard_t &h) { report_hazard(h); });
         if (uf == 3) // it hands its L0C tile over: to the FixPipes (mmad) or the next mmads (FixPipe)
             for (Unit &u : unit_[p == DV_PIPE_M ? 0 : 1])
                 if (u.index == e.index) {

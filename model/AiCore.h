@@ -255,6 +255,7 @@ private:
 
     // Per-kernel state.
     cycles_t origin_ = 0, t_ = 0;
+    void report_hazard(const dv_hazard_t &h);
     bool data_ = false, check_hazards_ = false, finished_ = false;
     dv_mem_t view_{}; // the buffers and GM arguments as dv_exec sees them
     std::string blocked_;

@@ -85,7 +85,7 @@ void Chip::gm_view(dv_mem_t &m) const
     m.gm_size = gm_->bytes;
 }
 
-void Chip::report_hazard(unsigned core, uint32_t block, uint32_t sub, const dv_hazard_t &h)
+bool Chip::report_hazard(unsigned core, uint32_t block, uint32_t sub, const dv_hazard_t &h)
 {
     hazards_++;
     if (hazard_log_.size() < DV_HAZARD_RECORDS) {
@@ -94,6 +94,7 @@ void Chip::report_hazard(unsigned core, uint32_t block, uint32_t sub, const dv_h
         hazard_log_.back().block = block;
         hazard_log_.back().sub = sub;
     }
+    return !hazards_full();
 }
 
 int Chip::cross_set(unsigned core, int mode, unsigned id, cycles_t t, CriticalPath::Ref node, dv_error_t *err)

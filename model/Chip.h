@@ -62,8 +62,8 @@ private:
         if (opts_.on_slice)
             opts_.on_slice(opts_.slice_ctx, core, p, &in, s - origin_, e - origin_);
     }
-    void report_hazard(unsigned core, uint32_t block, uint32_t sub, const dv_hazard_t &h) override;
-    bool hazards_full() const override { return opts_.max_hazards && hazards_ >= opts_.max_hazards; }
+    bool report_hazard(unsigned core, uint32_t block, uint32_t sub, const dv_hazard_t &h) override;
+    bool hazards_full() const { return opts_.max_hazards && hazards_ >= opts_.max_hazards; }
 
     bool participates(const AiCore &c) const;
     unsigned group_of(const AiCore &c) const;

@@ -81,10 +81,9 @@ public:
     // Pipe p of core `core` worked on `in` from cycle s to e (for the timeline, when one is wanted).
     virtual void slice(unsigned core, dv_pipe_t p, const dv_insn_t &in, cycles_t s, cycles_t e) = 0;
     // An unsynchronised access pair found in (block, sub) of core `core`; the chip fills h's core,
-    // block and sub, counts it, and keeps the first DV_HAZARD_RECORDS.
-    virtual void report_hazard(unsigned core, uint32_t block, uint32_t sub, const dv_hazard_t &h) = 0;
-    // The run has found dv_run_opts_t.max_hazards: the cores stop looking for more.
-    virtual bool hazards_full() const = 0;
+    // block and sub, counts it, and keeps the first DV_HAZARD_RECORDS.  false once the run has found
+    // dv_run_opts_t.max_hazards: the core stops looking for more.
+    virtual bool report_hazard(unsigned core, uint32_t block, uint32_t sub, const dv_hazard_t &h) = 0;
 };
 
 } // namespace dv
