@@ -210,10 +210,9 @@ aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *op
     if ((rc = check_options(options, api)) != ACL_SUCCESS)
         return rc;
     dv_error_t open_err;
-    FILE *f = dv_open_regular(binPath, NULL, &open_err);
-    if (!f)
-        return dv_acl_fail(ACL_ERROR_INVALID_FILE, "%s: cannot open %s: %s", api, binPath,
-                           strstr(open_err.msg, ": ") ? strstr(open_err.msg, ": ") + 2 : open_err.msg);
+    FILE *f;
+    if (dv_open_regular(binPath, NULL, &f, &open_err) != DV_OK)
+        return dv_acl_fail(ACL_ERROR_INVALID_FILE, "%s: cannot open %s: %s", api, binPath, dv_open_reason(&open_err));
     unsigned char head[4];
     size_t n = fread(head, 1, sizeof head, f);
     fclose(f);

@@ -16,7 +16,7 @@ static const char *file_kind(mode_t m)
            : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : "not a file";
 }
 
-static int open_regular(const char *path, const char *what, FILE **out, dv_error_t *err)
+int dv_open_regular(const char *path, const char *what, FILE **out, dv_error_t *err)
 {
     const char *sep = what ? " " : "", *name = what ? what : "";
     struct stat st;
@@ -46,11 +46,10 @@ static int open_regular(const char *path, const char *what, FILE **out, dv_error
     return DV_OK;
 }
 
-FILE *dv_open_regular(const char *path, const char *what, dv_error_t *err)
+const char *dv_open_reason(const dv_error_t *err)
 {
-    FILE *f;
-    open_regular(path, what, &f, err);
-    return f;
+    const char *colon = strstr(err->msg, ": ");
+    return colon ? colon + 2 : err->msg;
 }
 
 int dv_read_file(const char *path, const char *what, char **text, size_t *len, dv_error_t *err)
@@ -61,7 +60,7 @@ int dv_read_file(const char *path, const char *what, char **text, size_t *len, d
     *text = NULL;
     *len = 0;
     FILE *f;
-    if ((rc = open_regular(path, what, &f, err)) != DV_OK)
+    if ((rc = dv_open_regular(path, what, &f, err)) != DV_OK)
         return rc;
     for (;;) {
         if (*len + 4096 + 1 > cap) {

@@ -98,18 +98,10 @@ typedef struct trace_kernel {
     uint32_t slots;     /* a power of two, more than twice the arguments */
 } trace_kernel_t;
 
-static uint32_t name_hash(const char *s, size_t n)
-{
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (uint8_t)s[i]) * 16777619u;
-    return h;
-}
-
 /* The slot of argument name s[0..n): the one holding it, or the empty one it would take. */
 static uint32_t *arg_slot_of(const trace_kernel_t *tk, const char *s, size_t n)
 {
-    uint32_t i = name_hash(s, n) & (tk->slots - 1);
+    uint32_t i = dv_trace_name_hash(s, n) & (tk->slots - 1);
     while (tk->arg_slot[i]) {
         const char *a = tk->k.info.args[tk->arg_slot[i] - 1].name;
         if (strlen(a) == n && memcmp(a, s, n) == 0)
@@ -243,13 +235,8 @@ static int trace_stream_open(dv_kernel_t *k, uint32_t block, uint32_t sub, dv_st
             goto cleanup;
         }
         ts->r.cur = ts->r.lim = ts->r.buf;
-        dv_error_t open_err;
-        if (!(ts->r.fp = dv_open_regular(tk->source, NULL, &open_err))) {
-            rc = open_err.code;
-            if (err)
-                *err = open_err;
+        if ((rc = dv_open_regular(tk->source, NULL, &ts->r.fp, err)) != DV_OK)
             goto cleanup;
-        }
         setvbuf(ts->r.fp, NULL, _IONBF, 0); /* the reader buffers */
         if (fseeko(ts->r.fp, (off_t)bp->off, SEEK_SET) != 0) {
             rc = dv_error_set(err, DV_ERR_IO, tk->source, (int)bp->line, 0, "cannot seek: %s", strerror(errno));
@@ -666,12 +653,8 @@ int dv_trace_open(const char *path, dv_kernel_t **out, dv_error_t *err)
     int rc = DV_OK;
     *out = NULL;
     dv_trace_names_init();
-    dv_error_t open_err;
-    if (!(r.fp = dv_open_regular(path, NULL, &open_err))) {
-        if (err)
-            *err = open_err;
-        return open_err.code;
-    }
+    if ((rc = dv_open_regular(path, NULL, &r.fp, err)) != DV_OK)
+        return rc;
     setvbuf(r.fp, NULL, _IONBF, 0);
     r.buf = malloc(READ_BUF_BYTES);
     tk = kernel_new(path);

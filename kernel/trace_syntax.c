@@ -135,13 +135,6 @@ static struct {
     uint32_t form_required[DV_FORM_COUNT]; /* bit i: field i is required */
 } names;
 
-static inline uint32_t name_hash(const char *s, size_t n)
-{
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (uint8_t)s[i]) * 16777619u;
-    return h;
-}
 
 void dv_trace_names_init(void)
 {
@@ -152,7 +145,7 @@ void dv_trace_names_init(void)
     for (int op = 0; op < DV_OP_COUNT; op++) {
         const char *m = dv_op_spec((dv_op_t)op)->mnemonic;
         names.ops[op] = (name_entry_t){m, (uint8_t)strlen(m)};
-        uint32_t h = name_hash(m, strlen(m)) & (OP_HASH_SIZE - 1);
+        uint32_t h = dv_trace_name_hash(m, strlen(m)) & (OP_HASH_SIZE - 1);
         while (names.op_hash[h])
             h = (h + 1) & (OP_HASH_SIZE - 1);
         names.op_hash[h] = (uint16_t)(op + 1);
@@ -174,7 +167,7 @@ void dv_trace_names_init(void)
 
 dv_op_t dv_trace_op_find(const char *s, size_t n)
 {
-    uint32_t h = name_hash(s, n) & (OP_HASH_SIZE - 1);
+    uint32_t h = dv_trace_name_hash(s, n) & (OP_HASH_SIZE - 1);
     for (uint16_t e; (e = names.op_hash[h]) != 0; h = (h + 1) & (OP_HASH_SIZE - 1)) {
         const name_entry_t *m = &names.ops[e - 1];
         if (m->n == n && memcmp(m->s, s, n) == 0)

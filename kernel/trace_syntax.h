@@ -76,6 +76,16 @@ static inline bool tok_is(tok_t t, const char *word)
     return i == t.n && word[i] == '\0';
 }
 
+/* FNV-1a of a name, for the hash tables of mnemonics (trace_syntax.c) and argument names
+ * (trace_read.c). */
+static inline uint32_t dv_trace_name_hash(const char *s, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (uint8_t)s[i]) * 16777619u;
+    return h;
+}
+
 /* Where a line is: for messages. */
 typedef struct where {
     const char *file;

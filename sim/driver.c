@@ -109,12 +109,10 @@ static int fill_file(uint8_t *p, const dv_arg_t *a, const char *trace, dv_error_
     int rc = DV_OK;
     resolve_path(trace, a->path, path, sizeof path);
     dv_error_t open_err;
-    FILE *f = dv_open_regular(path, NULL, &open_err);
-    if (!f) { /* "cannot open: REASON" or "cannot read: REASON": the reason */
-        const char *why = strstr(open_err.msg, ": ") ? strstr(open_err.msg, ": ") + 2 : open_err.msg;
-        return dv_error_set(err, open_err.code, trace, (int)a->line, 0, "argument '%s': cannot read '%s': %s", a->name, path,
-                            why);
-    }
+    FILE *f;
+    if (dv_open_regular(path, NULL, &f, &open_err) != DV_OK)
+        return dv_error_set(err, open_err.code, trace, (int)a->line, 0, "argument '%s': cannot read '%s': %s", a->name,
+                            path, dv_open_reason(&open_err));
     long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
     if (size < 0 || (uint64_t)size != a->bytes) {
         rc = dv_error_set(err, DV_ERR_RANGE, trace, (int)a->line, 0, "argument '%s': file '%s' has %ld bytes, the argument has %llu",

@@ -12,10 +12,13 @@
 extern "C" {
 #endif
 
-/* Open path for reading when it is a regular file: a FIFO, device or directory is refused ("WHAT
- * 'PATH' is not a regular file (a FIFO)") before anything blocks on it or reads it without end.
- * NULL with *err set otherwise. */
-FILE *dv_open_regular(const char *path, const char *what, dv_error_t *err);
+/* Open path for reading into *out when it is a regular file: a FIFO, device or directory is refused
+ * ("cannot read WHAT: it is not a regular file (a FIFO)", located at path) before anything blocks on
+ * it or reads it without end.  DV_OK, or the status with *out NULL and *err set. */
+int dv_open_regular(const char *path, const char *what, FILE **out, dv_error_t *err);
+/* The reason in such an error (its message after "cannot open ...: " or "cannot read ...: "), for
+ * a caller that says what the file was for in a message of its own. */
+const char *dv_open_reason(const dv_error_t *err);
 
 /* An output file written whole or not at all: a regular file (or a new one) is written to a
  * temporary beside it and renamed over it when closed with success; anything else ("-" = stdout,
