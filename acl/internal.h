@@ -23,6 +23,7 @@
 #include "acl/acl.h"
 #include "acl/acl_prof.h"
 #include "dv/error.h"
+#include "dv/file.h"
 #include "dv/config.h"
 #include "dv/kernel.h"
 #include "dv/model.h"
@@ -208,6 +209,7 @@ typedef struct dv_acl_hot {
         uint64_t count, cycles, longest;
     } e[DV_ACL_HOT_SLOTS];
     struct dv_timeline *pipes;          /* DVSIM_PIPE_TIMELINE: the run's instructions, or NULL */
+    dv_out_t pipes_file;                /* ... written whole or not at all */
     char pipes_path[1200];
 } dv_acl_hot_t;
 /* The model's slice callback (dv_run_opts_t.on_slice) that fills a dv_acl_hot_t (ctx) and writes

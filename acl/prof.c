@@ -307,8 +307,12 @@ aclError dv_acl_prof_pipes_open(dv_acl_hot_t *h, const char *name, const char *w
     snprintf(h->pipes_path, sizeof h->pipes_path, "%s/pipes_%llu_%s.json", g_prof.dir,
              (unsigned long long)g_prof.task_id + 1, base);
     dv_error_t err;
-    if (dv_timeline_open((dv_timeline_t **)&h->pipes, h->pipes_path, dv_acl_config(), &err) != DV_OK)
+    if (dv_out_open(&h->pipes_file, h->pipes_path, "the pipe timeline", &err) != DV_OK)
         return dv_acl_fail_err(ACL_ERROR_WRITE_FILE, what, &err);
+    if (dv_timeline_open_stream(&h->pipes, h->pipes_file.f, dv_acl_config(), &err) != DV_OK) {
+        dv_out_close(&h->pipes_file, err.code, NULL);
+        return dv_acl_fail_err(ACL_ERROR_WRITE_FILE, what, &err);
+    }
     return ACL_SUCCESS;
 }
 
@@ -319,8 +323,8 @@ aclError dv_acl_prof_pipes_close(dv_acl_hot_t *h, bool keep, const char *what)
     dv_error_t err;
     int rc = dv_timeline_close(h->pipes, &err);
     h->pipes = NULL;
-    if (rc != DV_OK || !keep)
-        remove(h->pipes_path); /* never half a timeline */
+    /* never half a timeline: the file takes its place only when the run and every write succeeded */
+    rc = dv_out_close(&h->pipes_file, rc != DV_OK ? rc : keep ? DV_OK : DV_ERR_STATE, &err);
     return rc == DV_OK || !keep ? ACL_SUCCESS : dv_acl_fail_err(ACL_ERROR_WRITE_FILE, what, &err);
 }
 
