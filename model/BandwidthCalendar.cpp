@@ -37,22 +37,48 @@ void BandwidthCalendar::retire(cycles_t t)
         base_ = keep;
 }
 
+// Make room in the ring for bin (past the live bins), keeping every live bin at its new slot.
+void BandwidthCalendar::grow(uint64_t bin)
+{
+    size_t size = ring_.size() * 2; // a power of two: slots are bin & mask_
+    while (size <= bin - base_)
+        size *= 2;
+    std::vector<Bin> bigger(size);
+    const uint64_t mask = bigger.size() - 1;
+    for (uint64_t b = base_; b < base_ + count_; b++)
+        bigger[b & mask] = slot(b);
+    ring_.swap(bigger);
+    mask_ = mask;
+}
+
 BandwidthCalendar::Bin &BandwidthCalendar::bin_at(uint64_t bin)
 {
-    if (bin - base_ >= ring_.size()) { // grow the ring, keeping every live bin at its new slot
-        size_t size = ring_.size() * 2; // a power of two: slots are bin & mask_
-        while (size <= bin - base_)
-            size *= 2;
-        std::vector<Bin> bigger(size);
-        const uint64_t mask = bigger.size() - 1;
-        for (uint64_t b = base_; b < base_ + count_; b++)
-            bigger[b & mask] = slot(b);
-        ring_.swap(bigger);
-        mask_ = mask;
-    }
+    if (bin - base_ >= ring_.size())
+        grow(bin);
     if (bin - base_ >= count_)
         count_ = bin - base_ + 1;
     return slot(bin);
+}
+
+// The requesters seen in the live bins [lo, hi) (or-ed into w) and, when used is given, the bytes
+// they hold (added to *used): the ring in at most two contiguous pieces.
+void BandwidthCalendar::scan(uint64_t lo, uint64_t hi, uint64_t w[2], uint64_t *used) const
+{
+    uint64_t w0 = 0, w1 = 0, u = 0;
+    while (lo < hi) {
+        const uint64_t i = lo & mask_, n = std::min<uint64_t>(hi - lo, ring_.size() - i);
+        const Bin *b = &ring_[i], *e = b + n;
+        for (; b != e; b++) {
+            w0 |= b->who[0];
+            w1 |= b->who[1];
+            u += b->used;
+        }
+        lo += n;
+    }
+    w[0] |= w0;
+    w[1] |= w1;
+    if (used)
+        *used += u;
 }
 
 void BandwidthCalendar::start(unsigned contenders)
@@ -71,26 +97,19 @@ uint64_t BandwidthCalendar::share_near(uint64_t bin, unsigned requester)
     }
     if (throttled_ && now_ <= start_bin_ && bin >= start_bin_)
         return std::max<uint64_t>(1, cap_ / contenders_);
-    uint64_t w0 = 0, w1 = 0, used = 0;
+    uint64_t w[2] = {0, 0}, used = 0;
     const uint64_t lo = std::max(base_, bin > near_ ? bin - near_ : 0);
     const uint64_t hi = std::min<uint64_t>(bin + near_, base_ + count_);
-    for (uint64_t b = lo; b < hi; b++) {
-        w0 |= slot(b).who[0];
-        w1 |= slot(b).who[1];
-        used += slot(b).used;
-    }
+    scan(lo, hi, w, &used);
     // The requesters active in the near_ complete bins before the global time count too: they
     // have reserved there, and will contend here once their turn in this quantum comes, whether
     // or not they have reserved around `bin` yet (else the cores that take their turn first in
     // every quantum would see fewer contenders, take more and run ahead of the others).
     const uint64_t done = std::min<uint64_t>(std::min(now_, bin), base_ + count_);
-    for (uint64_t b = std::max(base_, done > near_ ? done - near_ : 0); b < done; b++) {
-        w0 |= slot(b).who[0];
-        w1 |= slot(b).who[1];
-    }
+    scan(std::max(base_, done > near_ ? done - near_ : 0), done, w, nullptr);
     const unsigned r = requester % 128;
-    (r < 64 ? w0 : w1) |= 1ull << (r % 64);
-    const uint64_t active = static_cast<uint64_t>(__builtin_popcountll(w0) + __builtin_popcountll(w1));
+    w[r / 64] |= 1ull << (r % 64);
+    const uint64_t active = static_cast<uint64_t>(__builtin_popcountll(w[0]) + __builtin_popcountll(w[1]));
     // Processor sharing among the requesters that contend: A requesters that keep the window busy a
     // fraction U of its capacity act as A x U full-time ones, so capacity one leaves idle between
     // its bursts goes to the others.  share = cap / max(1, A x U), U = used / (cap x bins).
@@ -112,29 +131,46 @@ cycles_t BandwidthCalendar::reserve(cycles_t t, uint64_t bytes, unsigned request
     }
     const uint64_t share = share_near(bin, requester);
     const unsigned r = requester % 128;
+    const uint64_t mark = 1ull << (r % 64);
     cycles_t finish = t;
-    bool first = true;
-    while (bytes > 0) {
-        Bin &b = bin_at(bin);
-        const cycles_t bin_start = bin * window_;
-        // In the first bin only the part after t is available.
-        const uint64_t avail_time = first ? (bin_start + window_ - t) * bpc_ : cap_;
+    // Take what a bin has free, at most the share, from cycle `from` on (the first bin: only the
+    // part after t); returns whether it took anything.
+    auto take_from = [&](Bin &b, uint64_t bin_start, cycles_t from, uint64_t limit) {
         const uint64_t free_bytes = cap_ > b.used ? cap_ - b.used : 0;
-        const uint64_t take = std::min({bytes, free_bytes, avail_time, share});
-        if (take > 0) {
-            b.used += take;
-            b.who[r / 64] |= 1ull << (r % 64);
-            bytes -= take;
-            const cycles_t from = first ? t : bin_start;
-            // At a fair share the bytes trickle through the whole bin; alone they go at full rate.
-            finish = std::max(from + dv_ceil_div(take, bpc_), bin_start + dv_ceil_div(b.used, bpc_));
-            if (bytes > 0 && take == share)
-                finish = bin_start + window_;
-        }
-        first = false;
-        bin++;
+        const uint64_t take = std::min({bytes, free_bytes, limit});
+        if (take == 0)
+            return;
+        b.used += take;
+        b.who[r / 64] |= mark;
+        bytes -= take;
+        // At a fair share the bytes trickle through the whole bin; alone they go at full rate.
+        finish = std::max(from + dv_ceil_div(take, bpc_), bin_start + dv_ceil_div(b.used, bpc_));
+        if (bytes > 0 && take == share)
+            finish = bin_start + window_;
+    };
+    const cycles_t first_start = bin * window_;
+    take_from(bin_at(bin), first_start, t, std::min((first_start + window_ - t) * bpc_, share));
+    bin++;
+    // The live bins other reservations may hold bytes in.
+    for (; bytes > 0 && bin < base_ + count_; bin++)
+        take_from(slot(bin), bin * window_, bin * window_, std::min(cap_, share));
+    if (bytes == 0)
+        return finish;
+    // Past the live bins every bin is empty: the share (or the capacity) in each, the rest in the
+    // last, which is where the last byte is through.
+    const uint64_t each = std::min(cap_, share), full = (bytes - 1) / each, last = bin + full;
+    if (last - base_ >= ring_.size())
+        grow(last);
+    count_ = last - base_ + 1;
+    for (; bin < last; bin++) {
+        Bin &b = slot(bin);
+        b.used += each;
+        b.who[r / 64] |= mark;
     }
-    return finish;
+    Bin &b = slot(last);
+    b.used += bytes - full * each;
+    b.who[r / 64] |= mark;
+    return last * window_ + dv_ceil_div(b.used, bpc_);
 }
 
 void BandwidthCalendar::consume(cycles_t t, uint64_t bytes)

@@ -43,6 +43,8 @@ private:
         uint64_t who[2] = {0, 0}; // requesters seen in this bin (index mod 128)
     };
     Bin &bin_at(uint64_t bin);
+    void grow(uint64_t bin);
+    void scan(uint64_t lo, uint64_t hi, uint64_t w[2], uint64_t *used) const;
     uint64_t share_near(uint64_t bin, unsigned requester);
 
     static constexpr uint64_t near_ = 16; // bins either side that count as "active around"

@@ -30,43 +30,39 @@ L2Cache::L2Cache(sc_core::sc_module_name name, const Params &p)
     cal_.configure(p.bytes_per_cycle, p.window_cycles);
 }
 
-uint64_t L2Cache::set_of(uint64_t line_addr, uint64_t *in_run_out) const
+uint64_t L2Cache::rotation(uint64_t run) const
 {
     // Consecutive lines fill consecutive sets, as line mod sets would, but each run of `sets` lines
     // (size / ways bytes) starts at a set given by a hash of the run's number (a 64-bit finaliser,
     // as splitmix64's): a strided stream - a column slice of a row-major matrix touches a few lines
     // every row pitch - then spreads over all sets, as over the hardware's hashed L2 sets and
     // slices, instead of repeating one pattern of a fraction of them.
-    const uint64_t run = line_addr / sets_, in_run = line_addr - run * sets_;
-    if (run != memo_run_) { // the hash of the run, kept for the next lines of the same run
-        uint64_t h = run;
-        h ^= h >> 33;
-        h *= 0xff51afd7ed558ccdull;
-        h ^= h >> 33;
-        h *= 0xc4ceb9fe1a85ec53ull;
-        h ^= h >> 33;
-        memo_run_ = run;
-        memo_rot_ = h % sets_;
-    }
-    if (in_run_out)
-        *in_run_out = in_run;
-    const uint64_t set = in_run + memo_rot_; // both below sets_: (in_run + rot) mod sets_
-    return set >= sets_ ? set - sets_ : set;
+    uint64_t h = run;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 33;
+    memo_run_ = run;
+    memo_rot_ = h % sets_;
+    return memo_rot_;
 }
 
 // The signature of a tag: its top byte after a multiplicative hash.
 static inline uint8_t sig_of(uint64_t tag) { return (uint8_t)((tag * 0x9e3779b97f4a7c15ull) >> 56); }
 
-__attribute__((always_inline)) inline uint64_t L2Cache::find(uint64_t set, uint64_t tag) const
+template <uint64_t W>
+__attribute__((always_inline)) inline uint64_t L2Cache::find(uint64_t set, uint64_t tag, uint8_t s) const
 {
-    const uint64_t valid = fill_[set], *tags = &tag_[set * ways_];
+    const uint64_t ways = W ? W : ways_;
+    const uint64_t valid = fill_[set], *tags = &tag_[set * ways];
     if (valid <= kScanWays) { // a few valid ways: their tags themselves
         for (uint64_t w = 0; w < valid; w++)
             if (tags[w] == tag)
                 return w;
-        return ways_;
+        return ways;
     }
-    const uint8_t *sig = &sig_[set * ways_], s = sig_of(tag);
+    const uint8_t *sig = &sig_[set * ways];
     for (uint64_t base = 0; base < valid; base += kSigChunk) {
         uint64_t m = 0;
 #if defined(__SSE2__)
@@ -83,7 +79,7 @@ __attribute__((always_inline)) inline uint64_t L2Cache::find(uint64_t set, uint6
                 return w;
         }
     }
-    return ways_;
+    return ways;
 }
 
 // Way w, at a place among the first `n` 4-bit entries of a recency order, moved to the front.
@@ -99,16 +95,19 @@ static inline uint64_t order_front(uint64_t order, uint64_t w)
     return above | below << 4 | w;
 }
 
+template <uint64_t W>
 __attribute__((always_inline)) inline bool L2Cache::touch(uint64_t line_addr, uint64_t set, bool write,
                                                           uint64_t &fill_bytes, uint64_t &wb_bytes)
 {
+    const uint64_t ways = W ? W : ways_;
     const uint64_t tag = line_addr + 1;
-    uint64_t *tags = &tag_[set * ways_];
-    uint64_t *used = &used_[set * ways_];
+    const uint8_t s = sig_of(tag);
+    uint64_t *tags = &tag_[set * ways];
+    uint64_t *used = &used_[set * ways];
     uint64_t &dirty = dirty_[set];
-    const bool ordered = ways_ <= kOrderWays;
-    uint64_t w = find(set, tag);
-    const bool hit = w < ways_;
+    const bool ordered = ways <= kOrderWays;
+    uint64_t w = find<W>(set, tag, s);
+    const bool hit = w < ways;
     if (hit) {
         hits++;
         if (ordered)
@@ -118,7 +117,7 @@ __attribute__((always_inline)) inline bool L2Cache::touch(uint64_t line_addr, ui
         // the valid ways are 0 .. fill - 1, since a way once used stays valid.
         misses++;
         const uint64_t valid = fill_[set];
-        if (valid < ways_) {
+        if (valid < ways) {
             w = valid;
             fill_[set]++;
             if (ordered)
@@ -126,12 +125,12 @@ __attribute__((always_inline)) inline bool L2Cache::touch(uint64_t line_addr, ui
         } else {
             if (ordered) { // the last entry of the order; it becomes the first
                 const uint64_t o = order_[set];
-                w = o >> (4 * (ways_ - 1)) & 15;
-                order_[set] = (ways_ == kOrderWays ? o << 4 : (o << 4) & ((1ull << (4 * ways_)) - 1)) | w;
+                w = o >> (4 * (ways - 1)) & 15;
+                order_[set] = (ways == kOrderWays ? o << 4 : (o << 4) & ((1ull << (4 * ways)) - 1)) | w;
             } else {
                 uint64_t oldest = used[0];
                 w = 0;
-                for (uint64_t v = 1; v < ways_; v++)
+                for (uint64_t v = 1; v < ways; v++)
                     if (used[v] < oldest)
                         oldest = used[v], w = v;
             }
@@ -141,7 +140,7 @@ __attribute__((always_inline)) inline bool L2Cache::touch(uint64_t line_addr, ui
             }
         }
         tags[w] = tag;
-        sig_[set * ways_ + w] = sig_of(tag);
+        sig_[set * ways + w] = s;
         dirty &= ~(1ull << w);
         if (!write)
             fill_bytes += line_; // write-allocate without a fill: DMA writes whole bursts
@@ -152,9 +151,27 @@ __attribute__((always_inline)) inline bool L2Cache::touch(uint64_t line_addr, ui
     return hit;
 }
 
+template <uint64_t W>
+__attribute__((always_inline)) inline bool L2Cache::touch_lines(uint64_t first, uint64_t last, bool write, uint64_t &fill_bytes, uint64_t &wb_bytes)
+{
+    // consecutive lines take consecutive sets, except where a new run of `sets` lines starts
+    uint64_t in_run, set = set_of(first, &in_run);
+    bool miss = false;
+    for (uint64_t l = first;; ) {
+        miss |= !touch<W>(l, set, write, fill_bytes, wb_bytes);
+        if (++l > last)
+            break;
+        if (++in_run == sets_)
+            in_run = 0, set = set_of(l);
+        else if (++set == sets_)
+            set = 0;
+    }
+    return miss;
+}
+
 bool L2Cache::probe(uint64_t line_addr, uint64_t set, bool write)
 {
-    const uint64_t w = find(set, line_addr + 1);
+    const uint64_t w = find<0>(set, line_addr + 1, sig_of(line_addr + 1));
     if (w < ways_) {
         hits++;
         if (write && !write_through_)
@@ -186,6 +203,13 @@ GmResult L2Cache::transfer(cycles_t t, const GmRuns &runs, bool write, unsigned 
         const uint64_t a = runs.offset(runs.ctx, i);
         const uint64_t direct_before = direct;
         const uint64_t first = line_of(a), last = line_of(a + runs.bytes - 1);
+        if (!bypass) {
+            const bool miss = ways_ == kOrderWays ? touch_lines<kOrderWays>(first, last, write, fill, wb)
+                                                  : touch_lines<0>(first, last, write, fill, wb);
+            r.miss = r.miss || (miss && !write);
+            total += runs.bytes;
+            continue;
+        }
         bool same = false;
         // consecutive lines take consecutive sets, except where a new run of `sets` lines starts
         uint64_t in_run, set = set_of(first, &in_run);
@@ -196,22 +220,17 @@ GmResult L2Cache::transfer(cycles_t t, const GmRuns &runs, bool write, unsigned 
                 else if (++set == sets_)
                     set = 0;
             }
-            if (bypass) {
-                const uint64_t part = std::min(a + runs.bytes, (l + 1) * line_) - std::max(a, l * line_);
-                if (probe(l, set, write))
-                    total += part;
-                else {
-                    direct += part;
-                    if (!write) {
-                        same = hbm->same_address(t, l, requester) || same;
-                        direct_lines_.push_back(l);
-                    }
+            const uint64_t part = std::min(a + runs.bytes, (l + 1) * line_) - std::max(a, l * line_);
+            if (probe(l, set, write))
+                total += part;
+            else {
+                direct += part;
+                if (!write) {
+                    same = hbm->same_address(t, l, requester) || same;
+                    direct_lines_.push_back(l);
                 }
-            } else if (!touch(l, set, write, fill, wb))
-                r.miss = r.miss || !write;
+            }
         }
-        if (!bypass)
-            total += runs.bytes;
         requests += direct > direct_before;
         queued += same;
     }

@@ -83,18 +83,35 @@ public:
     // The set of a line (line address = byte address / line bytes): line mod sets, rotated by a
     // hash of line / sets (which run of `sets` consecutive lines it is in).
     // *in_run, when given: the line's place in its run (line mod sets).
-    uint64_t set_of(uint64_t line_addr, uint64_t *in_run = nullptr) const;
+    uint64_t set_of(uint64_t line_addr, uint64_t *in_run = nullptr) const
+    {
+        const uint64_t run = line_addr / sets_, in_run_v = line_addr - run * sets_;
+        const uint64_t rot = run == memo_run_ ? memo_rot_ : rotation(run); // kept for the next lines of the run
+        if (in_run)
+            *in_run = in_run_v;
+        const uint64_t set = in_run_v + rot; // both below sets_: (in_run + rot) mod sets_
+        return set >= sets_ ? set - sets_ : set;
+    }
     uint64_t sets() const { return sets_; } // 0: no L2
 
 private:
+    // The set a run of `sets` lines starts at (set_of), remembered as the last run seen.
+    uint64_t rotation(uint64_t run) const;
     // Look up one line in its set; returns true on a hit.  Counts HBM bytes for fills and write-backs.
+    // W: the ways when known at compile time (the profiles' 16), else 0 (ways_).
+    template <uint64_t W>
     bool touch(uint64_t line_addr, uint64_t set, bool write, uint64_t &fill_bytes, uint64_t &wb_bytes);
+    // Lines first .. last in turn (an allocating access); true when any missed.
+    template <uint64_t W>
+    bool touch_lines(uint64_t first, uint64_t last, bool write, uint64_t &fill_bytes, uint64_t &wb_bytes);
     // A DV_L2_DISABLE access of one line: true on a hit (a write marks the line dirty in write-back).
     bool probe(uint64_t line_addr, uint64_t set, bool write);
 
     // The way of a set holding tag (line address + 1), or ways_: up to kScanWays valid ways' tags are
     // compared one by one, more by their signatures, kSigChunk at a time, and the tags that match.
-    uint64_t find(uint64_t set, uint64_t tag) const;
+    // s: the tag's signature (sig_of).
+    template <uint64_t W>
+    uint64_t find(uint64_t set, uint64_t tag, uint8_t s) const;
 
     static constexpr uint64_t kSigChunk = 16, kScanWays = 4;
 
