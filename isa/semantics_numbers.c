@@ -184,38 +184,46 @@ typedef float dot_f __attribute__((vector_size(DV_DOT_LANES * sizeof(float))));
 typedef uint32_t dot_u __attribute__((vector_size(DV_DOT_LANES * sizeof(uint32_t))));
 enum { DOT_VECS = 2 }; /* vectors per row and pass over k: independent additions in flight */
 
-/* One function per element type: each block of columns (DOT_VECS vectors) over every row, two rows at
- * a time (one load of B feeds both), so the block's k x columns of B stay in the host's cache from row
- * to row; on a host with AVX2 (chosen at load time) the same arithmetic runs 8 lanes per instruction. */
-#define DOT_ROWS(vec_t, elem_t, R)                                                                                     \
+/* One function per element type: each block of columns (DOT_VECS vectors) over every row, four rows
+ * at a time (one load of B feeds them all), so the block's k x columns of B stay in the host's cache
+ * from row to row; on a host with AVX2 (chosen at load time) the same arithmetic runs 8 lanes per
+ * instruction.  R rows and NV vectors are constants in each expansion, so the accumulators live in
+ * registers.  Every lane adds its products in k order, whatever R and NV: the sums do not depend
+ * on the blocking. */
+#define DOT_ROWS(vec_t, elem_t, R, NV)                                                                                 \
     {                                                                                                                  \
-        vec_t v[R][DOT_VECS];                                                                                          \
-        memset(v, 0, sizeof v);                                                                                        \
+        vec_t v[R][NV];                                                                                                \
         for (uint64_t r = 0; r < R; r++)                                                                               \
-            for (uint64_t q = 0; q < nv; q++)                                                                          \
+            for (uint64_t q = 0; q < NV; q++)                                                                          \
                 v[r][q] = ((vec_t *)(acc + (i + r) * np + j0))[q];                                                     \
         for (uint64_t kk = 0; kk < k; kk++) {                                                                          \
             const vec_t *row = (const vec_t *)(b + kk * np + j0);                                                      \
-            for (uint64_t r = 0; r < R; r++) {                                                                         \
+            _Pragma("GCC unroll 4") for (uint64_t r = 0; r < R; r++) {                                                 \
                 const elem_t x = a[(i + r) * k + kk];                                                                  \
-                for (uint64_t q = 0; q < nv; q++) {                                                                    \
+                _Pragma("GCC unroll 2") for (uint64_t q = 0; q < NV; q++) {                                            \
                     const vec_t prod = x * row[q];                                                                     \
                     v[r][q] += prod;                                                                                   \
                 }                                                                                                      \
             }                                                                                                          \
         }                                                                                                              \
         for (uint64_t r = 0; r < R; r++)                                                                               \
-            for (uint64_t q = 0; q < nv; q++)                                                                          \
+            for (uint64_t q = 0; q < NV; q++)                                                                          \
                 ((vec_t *)(acc + (i + r) * np + j0))[q] = v[r][q];                                                     \
+    }
+#define DOT_BLOCK(vec_t, elem_t, NV)                                                                                   \
+    {                                                                                                                  \
+        uint64_t i = 0;                                                                                                \
+        for (; i + 4 <= m; i += 4)                                                                                     \
+            DOT_ROWS(vec_t, elem_t, 4, NV)                                                                             \
+        for (; i < m; i++)                                                                                             \
+            DOT_ROWS(vec_t, elem_t, 1, NV)                                                                             \
     }
 #define DOT_BODY(vec_t, elem_t)                                                                                        \
     for (uint64_t j0 = 0; j0 < np; j0 += DV_DOT_LANES * DOT_VECS) {                                                    \
-        const uint64_t nv = (np - j0) / DV_DOT_LANES < DOT_VECS ? (np - j0) / DV_DOT_LANES : DOT_VECS;                 \
-        uint64_t i = 0;                                                                                                \
-        for (; i + 2 <= m; i += 2)                                                                                     \
-            DOT_ROWS(vec_t, elem_t, 2)                                                                                 \
-        for (; i < m; i++)                                                                                             \
-            DOT_ROWS(vec_t, elem_t, 1)                                                                                 \
+        if ((np - j0) / DV_DOT_LANES >= DOT_VECS)                                                                      \
+            DOT_BLOCK(vec_t, elem_t, DOT_VECS)                                                                         \
+        else /* np is a multiple of DV_DOT_LANES: one vector left */                                                   \
+            DOT_BLOCK(vec_t, elem_t, 1)                                                                                \
     }
 
 /* Each form compiled twice on x86-64: for the baseline and for AVX2, chosen once by the host's CPU. */
