@@ -33,41 +33,35 @@ cycles_t DmaEngine::engine_cycles(const dv_xfer_t &x, uint64_t base, uint64_t ca
     const uint64_t uop = (pipe_ == DV_PIPE_MTE2 ? p_.mte2.uop_cycles : p_.mte3.uop_cycles) * cap;
     auto piece = [&](uint64_t b) { return std::max<uint64_t>(uop, b); };
     const uint64_t full = piece(U), open = p_.gm.burst_overhead_bytes;
+    // A burst's cost depends on its start only modulo U.
+    auto burst = [&](uint64_t a) {
+        const uint64_t b = x.burst_bytes, head = std::min(b, U - a % U), rest = b - head;
+        return open + piece(head) + (rest / U) * full + (rest % U ? piece(rest % U) : 0);
+    };
     uint64_t total = 0;
-    for (uint64_t i = 0; i < x.bursts; i++) {
-        const uint64_t a = base + dv_xfer_run_offset(&x, i), b = x.burst_bytes;
-        const uint64_t head = std::min(b, U - a % U), rest = b - head;
-        total += open + piece(head) + (rest / U) * full + (rest % U ? piece(rest % U) : 0);
-    }
+    if (x.gm_stride % U == 0 && (x.group == 0 || x.group_stride % U == 0)) // every burst starts alike
+        total = x.bursts * burst(base + x.gm_lo);
+    else
+        for (uint64_t i = 0; i < x.bursts; i++)
+            total += burst(base + dv_xfer_run_offset(&x, i));
     return dv_ceil_div(total, cap);
 }
-
-namespace {
-struct RunCtx {
-    const dv_xfer_t *x;
-    uint64_t base;
-};
-uint64_t run_addr(const void *ctx, uint64_t i)
-{
-    const RunCtx *c = static_cast<const RunCtx *>(ctx);
-    return c->base + dv_xfer_run_offset(c->x, i);
-}
-uint64_t listed_addr(const void *ctx, uint64_t i)
-{
-    return static_cast<const std::vector<uint64_t> *>(ctx)->at(i);
-}
-} // namespace
 
 GmResult DmaEngine::read(cycles_t t, const GmRuns &runs)
 {
     const uint64_t A = p_.gm.align_bytes, L = p_.gm.line_bytes;
+    // Every run aligned (its start, length and strides multiples of A): all of it through L2.
+    if (!runs.list && runs.base % A == 0 && runs.bytes % A == 0 && runs.stride % A == 0 &&
+        (runs.group == 0 || runs.group_stride % A == 0))
+        return l2->transfer(t, runs, false, core_);
     uint64_t lines = 0, next = 0; // next: the first line not yet counted (bursts go up in address)
     uint64_t requests = 0;        // unaligned bursts: each reaches HBM as one request that bypasses L2
     uint64_t queued = 0;          // of those, bursts that found another core's request to a line in flight
     aligned_.clear();
     lines_.clear();
+    GmRuns::Cursor cur(runs);
     for (uint64_t i = 0; i < runs.count; i++) {
-        const uint64_t a = runs.offset(runs.ctx, i), e = a + runs.bytes;
+        const uint64_t a = cur.next(), e = a + runs.bytes;
         if (a % A == 0 && e % A == 0) {
             aligned_.push_back(a);
             continue;
@@ -91,8 +85,7 @@ GmResult DmaEngine::read(cycles_t t, const GmRuns &runs)
     if (!aligned_.empty()) {
         GmRuns kept = runs;
         kept.count = aligned_.size();
-        kept.offset = listed_addr;
-        kept.ctx = &aligned_;
+        kept.list = aligned_.data();
         r = l2->transfer(t, kept, false, core_);
     }
     unaligned_lines += lines;
@@ -150,12 +143,13 @@ Cost DmaEngine::cost(const dv_insn_t &in, cycles_t t, const uint64_t *gm_addr)
     const uint64_t gm_bytes = x.bursts * x.burst_bytes;
     const cycles_t engine = engine_cycles(x, base, cap);
     const cycles_t local = dv_ceil_div(write ? x.src_bytes : x.dst_bytes, local_bpc);
-    RunCtx rc{&x, base};
     GmRuns runs;
     runs.count = x.bursts;
     runs.bytes = x.burst_bytes;
-    runs.offset = run_addr;
-    runs.ctx = &rc;
+    runs.base = base + x.gm_lo;
+    runs.stride = x.gm_stride;
+    runs.group = x.group;
+    runs.group_stride = x.group_stride;
     runs.mode = L2Cache::mode_of(alias);
     const GmResult mem = write ? l2->transfer(t + issue, runs, true, core_) : read(t + issue, runs);
     const cycles_t own = issue + std::max(engine, local);

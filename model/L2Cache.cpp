@@ -199,8 +199,9 @@ GmResult L2Cache::transfer(cycles_t t, const GmRuns &runs, bool write, unsigned 
     uint64_t requests = 0; // bursts with bytes in `direct`: each is one request to HBM
     uint64_t queued = 0;   // of those, reads that found another core's request to a line in flight
     direct_lines_.clear();
+    GmRuns::Cursor cur(runs);
     for (uint64_t i = 0; i < runs.count; i++) {
-        const uint64_t a = runs.offset(runs.ctx, i);
+        const uint64_t a = cur.next();
         const uint64_t direct_before = direct;
         const uint64_t first = line_of(a), last = line_of(a + runs.bytes - 1);
         if (!bypass) {

@@ -26,13 +26,33 @@
 
 namespace dv {
 
-// The GM side of one DMA instruction: `runs` contiguous byte runs.
+// The GM side of one DMA instruction: `count` contiguous runs of `bytes` bytes each.  Run i starts at
+// the device address list[i] when a list is given, else at base + (i / group) * group_stride +
+// (i % group) * stride (group 0: one group of all runs) - a transfer's rows (dv_xfer_t).
 struct GmRuns {
     uint64_t count = 0;
     uint64_t bytes = 0;                 // per run
-    uint64_t (*offset)(const void *ctx, uint64_t i) = nullptr; // device address of run i
-    const void *ctx = nullptr;
+    uint64_t base = 0, stride = 0, group = 0, group_stride = 0;
+    const uint64_t *list = nullptr;
     dv_l2_mode_t mode = DV_L2_NORMAL;   // the cache mode of the instruction's GM argument
+    // Run addresses in order, without a division per run.
+    struct Cursor {
+        const GmRuns &r;
+        uint64_t i = 0, in_group = 0, group_start;
+        explicit Cursor(const GmRuns &runs) : r(runs), group_start(runs.base) {}
+        uint64_t next()
+        {
+            if (r.list)
+                return r.list[i++];
+            const uint64_t a = group_start + in_group * r.stride;
+            i++;
+            if (++in_group == r.group) {
+                in_group = 0;
+                group_start += r.group_stride;
+            }
+            return a;
+        }
+    };
 };
 
 struct GmResult {

@@ -120,7 +120,6 @@ private:
     sc_core::sc_simcontext *curr_, *global_, *ctx_;
 };
 
-uint64_t line_addr(const void *ctx, uint64_t) { return *static_cast<const uint64_t *>(ctx); }
 
 struct Memory {
     Context context; // destroyed last
@@ -145,8 +144,7 @@ struct Memory {
         GmRuns r;
         r.count = 1;
         r.bytes = 128;
-        r.offset = line_addr;
-        r.ctx = &addr;
+        r.list = &addr;
         return l2.transfer(t, r, write, 0);
     }
 };
