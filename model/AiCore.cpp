@@ -61,7 +61,7 @@ AiCore::AiCore(sc_core::sc_module_name name, const Params &p, CoreServices &chip
         if (has_pipe(q))
             dma_[q] = std::make_unique<DmaEngine>(dma_names[q], p.dma, q, index);
     for (int q = 0; q < DV_PIPE_COUNT; q++)
-        q_[q].ring.resize(p.queue_depth[q]);
+        q_[q].reset(p.queue_depth[q]);
     static_assert(kFlags <= 65536, "touched_ holds flag indices in 16 bits");
     flags_.reset(kFlags);
     cross_.resize(DV_CROSS_FLAG_IDS);

@@ -18,6 +18,7 @@
 #pragma once
 #include <algorithm>
 #include <memory>
+#include <type_traits>
 #include <string>
 #include <systemc>
 #include <vector>
@@ -123,13 +124,21 @@ private:
         dv_range_t r[DV_MAX_RANGES];
         Ref node;       // critical path: the scalar unit's node when it issued it (enq: scalar_ref)
     };
+    static_assert(std::is_trivially_default_constructible<Entry>::value, "Queue leaves entries uninitialised");
     struct Queue {
-        std::vector<Entry> ring;
-        size_t head = 0, count = 0;
+        // Entries are written before they are read: left uninitialised (a core's queues are
+        // ~100 KB, pages a run never reaches cost nothing).
+        std::unique_ptr<Entry[]> ring;
+        size_t size = 0, head = 0, count = 0;
+        void reset(size_t depth) { ring.reset(new Entry[depth]), size = depth, head = count = 0; }
         Entry &front() { return ring[head]; }
-        Entry &push_slot() { return ring[(head + count++) % ring.size()]; }
-        void pop() { head = (head + 1) % ring.size(); count--; }
-        bool full() const { return count == ring.size(); }
+        Entry &push_slot()
+        {
+            const size_t i = head + count++;
+            return ring[i < size ? i : i - size];
+        }
+        void pop() { head = head + 1 == size ? 0 : head + 1; count--; }
+        bool full() const { return count == size; }
         bool empty() const { return count == 0; }
     };
     struct Flag {
