@@ -599,35 +599,43 @@ int dv_config_validate(const dv_config_t *c, dv_error_t *err)
      * power-of-two alignment that divides its size. */
     for (size_t i = 0; i < DV_NSPECS; i++) {
         const dv_param_spec_t *s = &dv_specs[i];
-        param_path(s, path, sizeof path);
+        /* the parameter's name, for a message: written only when one is (a sweep validates every point) */
+#define PATH (param_path(s, path, sizeof path), path)
         if (s->type == DV_PT_STR) {
             const char *str = (const char *)c + s->offset;
             if (!memchr(str, '\0', DV_CONFIG_STR_MAX) || str[0] == '\0')
-                return bad(err, "%s must be a non-empty name", path);
+                return bad(err, "%s must be a non-empty name", PATH);
             continue;
         }
         if (s->type == DV_PT_LAYOUT) {
             int v = *(const int *)((const char *)c + s->offset);
             if (v != DV_LAYOUT_COUPLED && v != DV_LAYOUT_SPLIT)
-                return bad(err, "%s must be coupled or split", path);
+                return bad(err, "%s must be coupled or split", PATH);
             continue;
         }
         if (s->type != DV_PT_U64)
             continue;
         uint64_t v = dv_param_u64(s, c);
         if (v < s->min || v > s->max)
-            return bad(err, "%s = %" PRIu64 " is out of range [%" PRIu64 ", %" PRIu64 "] %s", path, v, s->min, s->max,
+            return bad(err, "%s = %" PRIu64 " is out of range [%" PRIu64 ", %" PRIu64 "] %s", PATH, v, s->min, s->max,
                        s->unit);
         size_t klen = strlen(s->key);
         static const char align_sfx[] = "_align_bytes";
         if (klen > sizeof align_sfx - 1 && strcmp(s->key + klen - (sizeof align_sfx - 1), align_sfx) == 0) {
             if (!dv_is_pow2(v))
-                return bad(err, "%s = %" PRIu64 " must be a power of two", path, v);
-            snprintf(other, sizeof other, "%s.%.*s_size_bytes", s->section, (int)(klen - (sizeof align_sfx - 1)), s->key);
-            const dv_param_spec_t *size = dv_param_find(other);
-            if (size && dv_param_u64(size, c) % v != 0)
-                return bad(err, "%s = %" PRIu64 " is not a multiple of %s = %" PRIu64, other, dv_param_u64(size, c), path, v);
+                return bad(err, "%s = %" PRIu64 " must be a power of two", PATH, v);
+            const size_t stem = klen - (sizeof align_sfx - 1); /* <stem>_align_bytes goes with <stem>_size_bytes */
+            const dv_param_spec_t *size = NULL;
+            for (size_t j = 0; j < DV_NSPECS && !size; j++)
+                if (strncmp(dv_specs[j].key, s->key, stem) == 0 && strcmp(dv_specs[j].key + stem, "_size_bytes") == 0 &&
+                    strcmp(dv_specs[j].section, s->section) == 0)
+                    size = &dv_specs[j];
+            if (size && dv_param_u64(size, c) % v != 0) {
+                param_path(size, other, sizeof other);
+                return bad(err, "%s = %" PRIu64 " is not a multiple of %s = %" PRIu64, other, dv_param_u64(size, c), PATH, v);
+            }
         }
+#undef PATH
     }
 
     if (c->chip_layout == DV_LAYOUT_SPLIT) {
