@@ -101,17 +101,18 @@ const char *dv_yaml_kind(const yaml_node_t *n)
     return n->type == YAML_MAPPING_NODE ? "a mapping" : n->type == YAML_SEQUENCE_NODE ? "a sequence" : "a value";
 }
 
-size_t dv_edit_distance(const char *a, const char *b)
+size_t dv_edit_distance(const char *a, const char *b, size_t max)
 {
     const size_t la = strlen(a), lb = strlen(b);
     size_t row[DV_EDIT_MAX + 1];
-    if (la > DV_EDIT_MAX || lb > DV_EDIT_MAX)
-        return (size_t)-1;
+    if (la > DV_EDIT_MAX || lb > DV_EDIT_MAX || (la > lb ? la - lb : lb - la) > max)
+        return max + 1;
     for (size_t j = 0; j <= lb; j++)
         row[j] = j;
     for (size_t i = 1; i <= la; i++) {
         size_t diag = row[0];
         row[0] = i;
+        size_t low = row[0]; /* the row's least entry: no later row has a smaller one */
         for (size_t j = 1; j <= lb; j++) {
             const size_t up = row[j];
             size_t best = diag + (a[i - 1] != b[j - 1]);
@@ -121,9 +122,12 @@ size_t dv_edit_distance(const char *a, const char *b)
                 best = row[j - 1] + 1;
             row[j] = best;
             diag = up;
+            low = best < low ? best : low;
         }
+        if (low > max)
+            return max + 1;
     }
-    return row[lb];
+    return row[lb] <= max ? row[lb] : max + 1;
 }
 
 /* ---------------------------------------------------------------- reading mappings */
@@ -193,7 +197,7 @@ int dv_yaml_keys(dv_yaml_reader_t *rd, const yaml_node_t *map, const char *where
 void dv_hint_consider(dv_hint_t *h, const char *word, const char *cand)
 {
     const size_t len = strlen(word), limit = len <= 2 ? 0 : len <= 3 ? 1 : len / 4 + 1;
-    const size_t d = dv_edit_distance(word, cand);
+    const size_t d = dv_edit_distance(word, cand, limit);
     if (d > limit || d > h->dist)
         return;
     if (d < h->dist) {

@@ -108,8 +108,8 @@ static void suggest_consider(suggestion_t *sg, const char *word, const char *can
         return;
     memcpy(c, cand, candlen);
     c[candlen] = '\0';
-    size_t d = dv_edit_distance(word, c);
-    size_t limit = strlen(word) / 3 > 2 ? strlen(word) / 3 : 2;
+    const size_t limit = strlen(word) / 3 > 2 ? strlen(word) / 3 : 2;
+    size_t d = dv_edit_distance(word, c, limit);
     if (d > limit && strlen(word) >= 3 && strncmp(c, word, strlen(word)) == 0)
         d = limit; /* a truncated name: "b16_bytes" for "b16_bytes_per_cycle" */
     if (d <= limit && d < sg->dist) {

@@ -163,7 +163,7 @@ static int find_column(const dv_plot_table_t *t, const char *opt, const char *na
     const char *near = NULL;
     for (int i = 0; i < t->ncols; i++) {
         const char *c = t->col[i];
-        size_t d = dv_edit_distance(name, c);
+        size_t d = dv_edit_distance(name, c, limit);
         const size_t cl = strlen(c);
         /* a key given without its section ("bytes_per_cycle" for "hbm.bytes_per_cycle") */
         if (d > limit && cl > len && c[cl - len - 1] == '.' && strcmp(c + cl - len, name) == 0)

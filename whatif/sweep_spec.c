@@ -80,7 +80,7 @@ typedef struct hint {
 static void hint_consider(hint_t *h, const char *word, const char *cand)
 {
     const size_t len = strlen(word), limit = len <= 2 ? 0 : len <= 3 ? 1 : len / 4 + 1;
-    const size_t d = dv_edit_distance(word, cand);
+    const size_t d = dv_edit_distance(word, cand, limit);
     if (d <= limit && d < h->dist) {
         h->dist = d;
         snprintf(h->text, sizeof h->text, " (did you mean '%s'?)", cand);

@@ -67,9 +67,11 @@ typedef struct dv_hint {
 #define DV_HINT_INIT {"", 0, (size_t)-1}
 void dv_hint_consider(dv_hint_t *h, const char *word, const char *cand);
 
-/* Levenshtein distance between two names of at most DV_EDIT_MAX characters ((size_t)-1 beyond). */
+/* Levenshtein distance between two names of at most DV_EDIT_MAX characters, when it is at most max;
+ * max + 1 when it is more, or when a name is longer (the callers want a near name, not how far a far
+ * one is: the work stops as soon as the distance must exceed max). */
 #define DV_EDIT_MAX 255
-size_t dv_edit_distance(const char *a, const char *b);
+size_t dv_edit_distance(const char *a, const char *b, size_t max);
 
 #ifdef __cplusplus
 }
