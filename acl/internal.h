@@ -28,6 +28,7 @@
 #include "dv/kernel.h"
 #include "dv/model.h"
 #include "dv/ops.h"
+#include "dv/sim.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -50,6 +51,22 @@ int dv_acl_recode(int code);
 int dv_acl_refuse_while_draining(const char *api);
 /* Make msg (a message dv_acl_fail wrote earlier) the recent message again. */
 void dv_acl_restore_msg(const char *msg);
+
+/* ---- aclInit's JSON configuration (runtime.c, docs/ACL.md) ----
+ * {"dvsim": {"profile": NAME, "config": FILE, "set": ["section.key=value", ...]},
+ *  "profiler": {"switch": "on", "output": DIR}}; other keys (dump, ...) are CANN's and ignored. */
+#define DV_ACL_INIT_OPS 64
+typedef struct dv_acl_init_opts {
+    dv_profile_op_t ops[DV_ACL_INIT_OPS]; /* the profile settings it names, in order */
+    int nops;
+    char *strings[DV_ACL_INIT_OPS];       /* owned copies of the JSON's strings */
+    char prof_dir[1024];                  /* profiler output directory, or "" */
+} dv_acl_init_opts_t;
+/* Read the JSON text of file `path` (for messages; a relative "config" is relative to it) into o,
+ * which starts zeroed: ACL_SUCCESS, or an AscendCL code with the recent message set.  Free o's
+ * strings with dv_acl_init_opts_free either way. */
+int dv_acl_init_json(const char *text, size_t len, const char *path, dv_acl_init_opts_t *o);
+void dv_acl_init_opts_free(dv_acl_init_opts_t *o);
 
 /* ---- one lock (runtime.c) ----
  * Every public entry point starts with DV_ACL_LOCKED(): the shim's state (allocations, streams,

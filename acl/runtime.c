@@ -253,14 +253,15 @@ static const char *scalar(yaml_node_t *n)
     return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
 }
 
-#define MAX_PROFILE_OPS 64
+#define MAX_PROFILE_OPS DV_ACL_INIT_OPS
+typedef dv_acl_init_opts_t init_opts_t;
 
-typedef struct init_opts {
-    dv_profile_op_t ops[MAX_PROFILE_OPS];
-    int nops;
-    char *strings[MAX_PROFILE_OPS]; /* owned copies of the JSON's strings */
-    char prof_dir[1024];
-} init_opts_t;
+void dv_acl_init_opts_free(dv_acl_init_opts_t *o)
+{
+    for (int i = 0; i < o->nops; i++)
+        free(o->strings[i]);
+    o->nops = 0;
+}
 
 static int add_op(init_opts_t *o, dv_profile_op_kind_t kind, const char *arg, const char *path)
 {
@@ -274,19 +275,11 @@ static int add_op(init_opts_t *o, dv_profile_op_kind_t kind, const char *arg, co
     return ACL_SUCCESS;
 }
 
-/* {"dvsim": {"profile": NAME, "config": FILE, "set": ["section.key=value", ...]},
- *  "profiler": {"switch": "on", "output": DIR}}; other keys (dump, ...) are CANN's and ignored. */
-static int json_read(const char *path, init_opts_t *o)
+int dv_acl_init_json(const char *text, size_t len, const char *path, dv_acl_init_opts_t *o)
 {
     dv_error_t ferr;
-    char *text;
-    size_t len;
-    if (dv_read_file(path, NULL, &text, &len, &ferr) != DV_OK)
-        return dv_acl_fail(ACL_ERROR_INVALID_FILE, "aclInit: cannot open config file '%s': %s", path, ferr.msg);
-    if (dv_yaml_depth_check(text, len, path, &ferr) != DV_OK) {
-        free(text);
+    if (dv_yaml_depth_check(text, len, path, &ferr) != DV_OK)
         return dv_acl_fail(ACL_ERROR_PARSE_FILE, "aclInit: %s:%d:%d: %s", path, ferr.line, ferr.col, ferr.msg);
-    }
     yaml_parser_t parser;
     yaml_document_t doc;
     int rc = ACL_SUCCESS;
@@ -356,6 +349,17 @@ cleanup:
     if (have_doc)
         yaml_document_delete(&doc);
     yaml_parser_delete(&parser);
+    return rc;
+}
+
+static int json_read(const char *path, init_opts_t *o)
+{
+    dv_error_t ferr;
+    char *text;
+    size_t len;
+    if (dv_read_file(path, NULL, &text, &len, &ferr) != DV_OK)
+        return dv_acl_fail(ACL_ERROR_INVALID_FILE, "aclInit: cannot open config file '%s': %s", path, ferr.msg);
+    const int rc = dv_acl_init_json(text, len, path, o);
     free(text);
     return rc;
 }
@@ -389,8 +393,7 @@ aclError dvsimChipProfile(const char *preset, dv_config_t *profile)
         rc = env_ops(&o);
     if (rc == ACL_SUCCESS && dv_sim_profile(o.ops, o.nops, profile, &err) != DV_OK)
         rc = dv_acl_fail_err(ACL_ERROR_INVALID_PARAM, "dvsimChipProfile", &err);
-    for (int i = 0; i < o.nops; i++)
-        free(o.strings[i]);
+    dv_acl_init_opts_free(&o);
     return rc;
 }
 
@@ -437,8 +440,7 @@ static int init_session(const char *configPath)
     g_rt.ever_inited = g_rt.ever_inited || g_rt.inited;
 
 cleanup:
-    for (int i = 0; i < o.nops; i++)
-        free(o.strings[i]);
+    dv_acl_init_opts_free(&o);
     return rc;
 }
 

@@ -20,6 +20,11 @@ for t in "$@"; do
         printf 'chip.freq_mhz=1500\n' >"$c/seed1"
         printf 'l2.size_bytes=100663296\nl2.ways=8\n' >"$c/seed2"
         printf 'core.ub_size_bytes=131072\nqueue.mte1_depth=4\n' >"$c/seed3" ;;
+    aclinit)
+        printf '{}' >"$c/seed1"
+        printf '{"dvsim": {"profile": "ascend310", "set": ["chip.freq_mhz=1500", "l2.ways=8"]}}' >"$c/seed2"
+        printf '{"profiler": {"switch": "on", "output": "prof"}, "dump": {"dump_mode": "all"}}' >"$c/seed3"
+        printf '{"dvsim": {"config": "my.yaml", "set": ["core.ub_size_bytes=131072"]}}' >"$c/seed4" ;;
     op)
         printf 'add --shape 64x64 --dtype fp16 --cores 4' >"$c/seed1"
         printf 'matmul --m 128 --n 256 --k 64 --base-m 64 --depth-a1 2' >"$c/seed2"
