@@ -312,6 +312,10 @@ aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle)
         return rc;
     /* kernels queued from the library still run its code: the device finishes them first */
     dv_acl_drain();
+    if (!dv_acl_handle_is(binHandle, BIN_MAGIC)) /* a host callback of that work unloaded it */
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM,
+                           "aclrtBinaryUnLoad: binHandle %p was unloaded by a host callback while the queued work ran",
+                           binHandle);
     bin_free(b);
     return ACL_SUCCESS;
 }

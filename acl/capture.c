@@ -95,9 +95,16 @@ aclError aclmdlRIDestroy(aclmdlRI modelRI)
     DV_ACL_LOCKED();
     dv_acl_tape_t *tp = NULL;
     int rc = ri_get(modelRI, "aclmdlRIDestroy", &tp);
-    if (rc == ACL_SUCCESS)
-        dv_acl_tape_free(tp);
-    return rc;
+    if (rc != ACL_SUCCESS)
+        return rc;
+    /* replays of it may be queued: they run first (dv_acl_tape_free), and a host callback of theirs
+     * may destroy it meanwhile */
+    dv_acl_drain();
+    if ((rc = ri_get(modelRI, "aclmdlRIDestroy", &tp)) != ACL_SUCCESS)
+        return dv_acl_fail(rc, "aclmdlRIDestroy: %p was destroyed by a host callback while the queued work ran",
+                           modelRI);
+    dv_acl_tape_free(tp);
+    return ACL_SUCCESS;
 }
 
 /* ---------------------------------------------------------------- aclmdlRIDebugJsonPrint */

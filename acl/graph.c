@@ -155,6 +155,9 @@ aclError dvsimGraphDestroy(dvsimGraph *graph)
     if (!dv_acl_handle_is(graph, DV_ACL_MAGIC_GRAPH))
         return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "dvsimGraphDestroy: not a graph from dvsimGraphCreate");
     const int rc = dv_acl_drain(); /* its kernels may still be queued */
+    if (!dv_acl_handle_is(graph, DV_ACL_MAGIC_GRAPH)) /* a host callback of that work destroyed it */
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM,
+                           "dvsimGraphDestroy: the graph was destroyed by a host callback while the queued work ran");
     dv_acl_handle_del(graph);
     dv_fusion_build_free(graph->b);
     free(graph);

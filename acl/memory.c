@@ -216,7 +216,10 @@ aclError aclrtFree(void *devPtr)
                            devPtr);
     /* queued work may still use it: run it first, as the device would finish it before the free */
     dv_acl_drain();
-    i = mem_index(dev);
+    i = mem_index(dev); /* a host callback of that work may have freed it */
+    if (i < 0 || g_mem.a[i].dev != dev)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM,
+                           "aclrtFree: %p was freed by a host callback while the queued work ran", devPtr);
     alloc_t *a = &g_mem.a[i];
     if (in_window(a)) {
         /* the next allocation here reads zeros, as a fresh mapping does: whole pages go back to the

@@ -276,7 +276,7 @@ aclScalar *aclCreateScalar(void *value, aclDataType dataType)
     case ACL_UINT16: { uint16_t x; memcpy(&x, value, sizeof x); v = x; break; }
     case ACL_UINT32: { uint32_t x; memcpy(&x, value, sizeof x); v = x; break; }
     case ACL_UINT64: { uint64_t x; memcpy(&x, value, sizeof x); v = (double)x; break; }
-    case ACL_BOOL: { bool x; memcpy(&x, value, sizeof x); v = x ? 1 : 0; break; }
+    case ACL_BOOL: { uint8_t x; memcpy(&x, value, sizeof x); v = x != 0; break; } /* any byte: nonzero is true */
     default:
         dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "aclCreateScalar: dataType %d is not a scalar type dvsim supports "
                     "(float, float16, bf16, double, integers, bool)", (int)dataType);

@@ -731,17 +731,32 @@ int dv_acl_drain(void)
                 best_start = start;
             }
         }
-        if (!best) {
-            /* waits only ever refer to records queued before them, so this cannot happen; say so if it does */
-            if (pending && first == ACL_SUCCESS)
-                first = dv_acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "scheduler: every stream waits on an event");
+        if (!pending)
             break;
+        int rc;
+        task_t *t;
+        if (!best) {
+            /* Every queued head is a wait whose record will never run: the record was discarded with
+             * its stream (aclrtDestroyStreamForce) or by a stream that stopped on a failure.  The
+             * first such wait fails, as a task that cannot complete (the device would wait for ever),
+             * and its stream goes on as its failure mode says. */
+            for (best = g_st.streams; !best->head; best = best->next)
+                ;
+            t = best->head;
+            best->head = t->next;
+            if (!best->head)
+                best->tail = NULL;
+            rc = dv_acl_fail(ACL_ERROR_RT_EVENT_NOT_COMPLETE,
+                             "stream %u waits (aclrtStreamWaitEvent) on an event record that will never run: its "
+                             "stream was destroyed with aclrtDestroyStreamForce or stopped after a failed task",
+                             best->id);
+        } else {
+            t = best->head;
+            best->head = t->next;
+            if (!best->head)
+                best->tail = NULL;
+            rc = task_run(best, t, best_start);
         }
-        task_t *t = best->head;
-        best->head = t->next;
-        if (!best->head)
-            best->tail = NULL;
-        int rc = task_run(best, t, best_start);
         task_free(t);
         if (rc != ACL_SUCCESS) {
             if (first == ACL_SUCCESS)

@@ -366,6 +366,64 @@ START_TEST(test_acl_callback_cannot_free_running_work)
 }
 END_TEST
 
+/* aclrtFree runs the queued work before it frees (the work may use the memory); a host callback of
+ * that work freeing the same pointer makes the outer free a double free, refused with a message (was:
+ * the allocation table read at index -1: the AscendCL call-sequence fuzzer, ASan). */
+static void *g_cb_ptr;
+static int g_cb_free_rc = -1;
+static void freeing_call(void *p)
+{
+    (void)p;
+    g_cb_free_rc = aclrtFree(g_cb_ptr);
+}
+
+START_TEST(test_acl_callback_frees_what_the_caller_frees)
+{
+    void *other;
+    up();
+    OK(aclrtMalloc(&other, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMalloc(&g_cb_ptr, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtLaunchCallback(freeing_call, NULL, ACL_CALLBACK_BLOCK, NULL));
+    FAILS(aclrtFree(g_cb_ptr), ACL_ERROR_INVALID_PARAM, "was freed by a host callback while the queued work ran");
+    ck_assert_int_eq(g_cb_free_rc, ACL_SUCCESS);
+    FAILS(aclrtFree(g_cb_ptr), ACL_ERROR_INVALID_PARAM, "not a live device allocation");
+    OK(aclrtFree(other)); /* the neighbour is intact */
+    down();
+}
+END_TEST
+
+/* A wait on an event whose record was discarded with its stream (aclrtDestroyStreamForce) can never
+ * complete: the synchronising call says so (ACL_ERROR_RT_EVENT_NOT_COMPLETE, the stream named), the
+ * wait fails as a task, and the stream's later work runs (continue on failure, the default).  Was: an
+ * internal error ("every stream waits on an event") from every later synchronising call, the synchronous
+ * copies' included: the AscendCL call-sequence fuzzer. */
+START_TEST(test_acl_wait_on_discarded_record)
+{
+    aclrtStream a, b;
+    aclrtEvent e;
+    void *d;
+    uint8_t h[256], back[256];
+    memset(h, 0x3c, sizeof h);
+    up();
+    OK(aclrtCreateStream(&a));
+    OK(aclrtCreateStream(&b));
+    OK(aclrtCreateEvent(&e));
+    OK(aclrtMalloc(&d, sizeof h, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMemcpyAsync(d, sizeof h, h, sizeof h, ACL_MEMCPY_HOST_TO_DEVICE, a));
+    OK(aclrtRecordEvent(e, a));
+    OK(aclrtStreamWaitEvent(b, e));
+    OK(aclrtMemcpyAsync(back, sizeof back, d, sizeof back, ACL_MEMCPY_DEVICE_TO_HOST, b));
+    OK(aclrtDestroyStreamForce(a)); /* the copy in and the record go with it */
+    FAILS(aclrtSynchronizeStream(b), ACL_ERROR_RT_EVENT_NOT_COMPLETE, "an event record that will never run");
+    OK(aclrtSynchronizeStream(b)); /* reported once */
+    OK(aclrtMemcpy(h, sizeof h, back, sizeof back, ACL_MEMCPY_HOST_TO_HOST));
+    OK(aclrtDestroyEvent(e));
+    OK(aclrtDestroyStream(b));
+    OK(aclrtFree(d));
+    down();
+}
+END_TEST
+
 /* ---------------------------------------------------------------- custom kernels and traces */
 
 typedef struct scale_params {
@@ -1021,6 +1079,8 @@ Suite *dv_acl_suite(void)
     tcase_add_test(t, test_acl_profiling_api);
     tcase_add_test(t, test_acl_profiling_pipe_timeline);
     tcase_add_test(t, test_acl_callback_cannot_free_running_work);
+    tcase_add_test(t, test_acl_callback_frees_what_the_caller_frees);
+    tcase_add_test(t, test_acl_wait_on_discarded_record);
     tcase_add_test(t, test_acl_null_arguments);
     tcase_add_test(t, test_acl_two_host_threads);
     tcase_add_test(t, test_acl_stale_and_garbage_handles);

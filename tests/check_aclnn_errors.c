@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "acl/acl.h"
+#include "../acl/nn.h"
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_batch_norm.h"
 #include "aclnnop/aclnn_convolution.h"
@@ -83,6 +84,15 @@ START_TEST(test_aclnn_scalar_array_errors)
     ck_assert_ptr_null(aclCreateScalar(&v, ACL_STRING));
     ck_assert_ptr_nonnull(strstr(aclGetRecentErrMsg(), "not a scalar type"));
     CK_ERR(aclDestroyScalar(NULL), NN_NULLPTR, "scalar is NULL");
+    /* a bool scalar from any byte: nonzero is true (a byte read as C bool was undefined behaviour: the
+     * AscendCL call-sequence fuzzer, UBSan) */
+    const uint8_t yes = 0x9c, no = 0;
+    aclScalar *b1 = aclCreateScalar((void *)&yes, ACL_BOOL), *b0 = aclCreateScalar((void *)&no, ACL_BOOL);
+    ck_assert_ptr_nonnull(b1);
+    ck_assert_ptr_nonnull(b0);
+    ck_assert(((struct aclScalar *)b1)->value == 1.0 && ((struct aclScalar *)b0)->value == 0.0);
+    CK_OK(aclDestroyScalar(b1));
+    CK_OK(aclDestroyScalar(b0));
     ck_assert_ptr_null(aclCreateIntArray(NULL, 3));
     ck_assert_ptr_nonnull(strstr(aclGetRecentErrMsg(), "aclCreateIntArray: value is NULL but size is 3"));
     ck_assert_ptr_null(aclCreateFloatArray(NULL, 1));

@@ -20,6 +20,10 @@ for t in "$@"; do
         printf 'chip.freq_mhz=1500\n' >"$c/seed1"
         printf 'l2.size_bytes=100663296\nl2.ways=8\n' >"$c/seed2"
         printf 'core.ub_size_bytes=131072\nqueue.mte1_depth=4\n' >"$c/seed3" ;;
+    acl) # bytes decoded into calls (fuzz_acl.c): allocate, copy in, a stream, an event, a tensor, relu
+        printf '\000\001\377\017\002\002\001\000\001\000\004\000\000\005\003\007\004\010\000\300\303' >"$c/seed1"
+        printf '\000\002\000\100\012\002\002\040\040\040\040\040\040\001\000\000\000\000\000\001\002\020\020\001\002\000' >"$c/seed2"
+        printf '\005\001\017\001\000\377\377\001\000\015\000\005\001' >"$c/seed3" ;;
     aclinit)
         printf '{}' >"$c/seed1"
         printf '{"dvsim": {"profile": "ascend310", "set": ["chip.freq_mhz=1500", "l2.ways=8"]}}' >"$c/seed2"
