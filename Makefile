@@ -81,7 +81,9 @@ TEST_OBJS := $(TEST_SRCS:%.c=$(B)/%.o) $(patsubst %.cpp,$(B)/%.o,$(wildcard test
 PROFILES := $(wildcard configs/*.yaml)
 
 # The committed generated docs: each is written to $(B)/<same path> by `make`, copied by `make docs`.
-DOCS := docs/ISA.md configs/SCHEMA.md docs/OPS.md docs/OP_SUMMARY.md docs/MICRO.md
+# TABLE_DOCS come from the tables (tools/gendoc.c); docs/ERRORS.md from the error-reporting calls.
+TABLE_DOCS := docs/ISA.md configs/SCHEMA.md docs/OPS.md docs/OP_SUMMARY.md docs/MICRO.md
+DOCS := $(TABLE_DOCS) docs/ERRORS.md
 GEN_DOCS := $(DOCS:%=$(B)/%)
 TRACES := $(wildcard traces/*.trace)
 
@@ -209,9 +211,18 @@ $(B)/configs/SCHEMA.md: GENDOC := schema
 $(B)/docs/OPS.md: GENDOC := ops
 $(B)/docs/OP_SUMMARY.md: GENDOC := opsummary
 $(B)/docs/MICRO.md: GENDOC := micro
-$(GEN_DOCS): $(B)/tools/gendoc
+$(TABLE_DOCS:%=$(B)/%): $(B)/tools/gendoc
 	@mkdir -p $(dir $@)
 	$(B)/tools/gendoc $(GENDOC) > $@.tmp && mv $@.tmp $@
+# The error catalogue: every message of the sources, with its code and the test that checks it.
+ERR_SRCS := $(sort $(wildcard acl/*.c base/*.c configs/*.c fusion/*.c isa/*.c kernel/*.c model/*.cpp ops/*.c \
+	sim/*.c whatif/*.c ascendc/*.c) $(shell find include/ascendc -name '*.h'))
+ERR_TESTS := $(sort $(wildcard tests/*.c tests/*.cpp tests/*.sh tests/support/*.c tests/golden/*))
+$(B)/tools/generrors: tools/generrors.c tools/banner.h | $(B)/dirs
+	$(CC) $(CFLAGS) -Itools $< -o $@
+$(B)/docs/ERRORS.md: $(B)/tools/generrors $(ERR_SRCS) $(ERR_TESTS)
+	@mkdir -p $(dir $@)
+	@echo "generrors > $@"; $(B)/tools/generrors $(ERR_SRCS) --tests $(ERR_TESTS) > $@.tmp && mv $@.tmp $@
 docs: $(GEN_DOCS)
 	@for f in $(DOCS); do cmp -s $(B)/$$f $$f || { cp $(B)/$$f $$f && echo "make docs: updated $$f"; }; done
 

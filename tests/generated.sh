@@ -76,6 +76,7 @@ configs/SCHEMA.md    configs/params.def configs/doc.c configs/ascend910b2.yaml c
 docs/OPS.md          ops/ops.def ops/doc.c ops/matmul.c
 docs/OP_SUMMARY.md   acl/op_summary.def acl/doc.c
 docs/MICRO.md        bench/micro.def bench/micro.c tools/banner.h
+docs/ERRORS.md       tools/generrors.c acl/memory.c configs/config.c tests/check_acl.c tests/golden.sh
 SOURCES
 
 echo "$pass passed, $fail failed"
