@@ -817,6 +817,7 @@ START_TEST(test_trace_many_arguments)
 {
     const int n = 5000;
     char *text = malloc((size_t)n * 32 + 256), *p = text;
+    ck_assert_ptr_nonnull(text);
     p += sprintf(p, "dvtrace 1\nkernel k kind=vector blocks=1\n");
     for (int i = 0; i < n; i++)
         p += sprintf(p, "arg a%d bytes=32\n", i);
