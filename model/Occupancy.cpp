@@ -11,6 +11,7 @@ void Occupancy::reset(cycles_t origin)
     events_.clear();
     starts_.clear();
     ends_.clear();
+    waiting_ = 0;
     level_ = 0;
     writes_ = 0;
     peak_ = 0;
@@ -52,8 +53,21 @@ void Occupancy::close(uint64_t lo, uint64_t hi, const Seg &s)
         return;
     const int64_t bytes = static_cast<int64_t>(hi - lo);
     byte_cycles_ += static_cast<double>(bytes) * static_cast<double>(s.r - s.w);
-    starts_.push_back(Event{s.w, bytes});
-    ends_.push_back(Event{s.r, -bytes});
+    add(starts_, s.w, bytes);
+    add(ends_, s.r, -bytes);
+    waiting_ += 2;
+}
+
+// An endpoint appended to a run: summed into the last entry when it has the same time (a write
+// over several pieces of one range closes them with one start time).
+void Occupancy::add(std::vector<Event> &run, cycles_t t, int64_t bytes)
+{
+    if (!run.empty() && run.back().t == t) {
+        run.back().bytes += bytes;
+        run.back().n++;
+    } else {
+        run.push_back(Event{t, bytes, 1});
+    }
 }
 
 // Cycles as a double: every time here is far below 2^63, and the signed conversion is one
@@ -119,7 +133,7 @@ void Occupancy::fold(cycles_t upto)
     sort_by_time(starts_);
     sort_by_time(ends_);
     // Each run ends with an endpoint at kNever, which is never swept: the loops need no bounds.
-    const Event stop{kNever, 0};
+    const Event stop{kNever, 0, 0};
     events_.push_back(stop);
     starts_.push_back(stop);
     ends_.push_back(stop);
@@ -131,12 +145,18 @@ void Occupancy::fold(cycles_t upto)
         if (t >= upto)
             break;
         int64_t level = level_;
-        for (; a->t == t; a++)
+        for (; a->t == t; a++) {
             level += a->bytes;
-        for (; b->t == t; b++)
+            waiting_ -= a->n;
+        }
+        for (; b->t == t; b++) {
             level += b->bytes;
-        for (; c->t == t; c++)
+            waiting_ -= b->n;
+        }
+        for (; c->t == t; c++) {
             level += c->bytes;
+            waiting_ -= c->n;
+        }
         if (level != level_)
             change(t > origin_ ? t - origin_ : 0, level);
         peak_ = std::max<uint64_t>(peak_, static_cast<uint64_t>(std::max<int64_t>(level_, 0)));
@@ -194,17 +214,21 @@ void Occupancy::compact()
     for (const Seg &s : segs_)
         oldest = std::min(oldest, s.w);
     fold(oldest);
-    if (events_.size() <= kMaxEvents)
+    if (waiting_ <= kMaxEvents)
         return;
     // Data left unread for very long holds the rest back: fold the older half (events_ is sorted
     // now), counting the open ranges written before that point as occupied up to it (an upper
     // bound).
-    const cycles_t upto = events_[events_.size() / 2].t;
+    size_t i = 0;
+    for (size_t before = events_[0].n; before <= waiting_ / 2; before += events_[i].n)
+        i++; // events_[i] holds endpoint waiting_ / 2 in time order
+    const cycles_t upto = events_[i].t;
     for (Seg &s : segs_) {
         if (s.w < upto) {
             const int64_t bytes = static_cast<int64_t>(s.hi - s.lo);
-            starts_.push_back(Event{s.w, bytes});
-            ends_.push_back(Event{upto, -bytes});
+            add(starts_, s.w, bytes);
+            add(ends_, upto, -bytes);
+            waiting_ += 2;
             byte_cycles_ += static_cast<double>(bytes) * static_cast<double>(upto - s.w);
             s.w = upto; // what remains of its interval starts at the fold
             s.r = std::max(s.r, upto);

@@ -68,9 +68,12 @@ private:
         cycles_t w, r;
         bool read;
     };
+    // Endpoints at one time appended one after another are kept as one entry: their sum, and how
+    // many they are (compaction counts endpoints).
     struct Event {
         cycles_t t;
-        int64_t bytes; // +bytes where an interval starts, -bytes where one ends
+        int64_t bytes; // +bytes where intervals start, -bytes where they end
+        uint64_t n;    // endpoints
     };
     struct Knot {
         cycles_t t; // cycles after the origin
@@ -79,6 +82,7 @@ private:
     size_t first_after(uint64_t at) const;
     void split(size_t i, uint64_t at);
     void close(uint64_t lo, uint64_t hi, const Seg &s);
+    static void add(std::vector<Event> &run, cycles_t t, int64_t bytes);
     void fold(cycles_t upto);
     void compact();
     void change(cycles_t t, int64_t level);
@@ -90,6 +94,7 @@ private:
     // Endpoints of closed intervals, every one at or after the last fold: events_ sorted by time;
     // starts_ and ends_ appended since the last fold, each nearly in time order.
     std::vector<Event> events_, starts_, ends_, scratch_;
+    size_t waiting_ = 0; // endpoints in the three runs
     int64_t level_ = 0;                    // occupancy at the last fold
     uint64_t writes_ = 0;                  // compaction runs every 256 writes
     uint64_t peak_ = 0;

@@ -419,6 +419,31 @@ START_TEST(test_components_occupancy_early_fold)
 }
 END_TEST
 
+// Endpoints at one time count one by one for the early fold, even where they are kept together:
+// round j writes [64, 128) at 10j + 10 and reads it in two halves until 10j + 14, so the next
+// round's write closes two pieces with the same start and the same end (4 endpoints).  With
+// [0, 8) written at 0 and never read, after w writes there are 4 (w - 2) endpoints; the first
+// compaction with more than 65536 is w = 256 x 65 = 16640 (66552).  Sorted, endpoint 33276 is
+// the first start of round 8319: the fold point 83200.  [0, 8) counts 8 B from 0 to 83200; the
+// next early fold would need 32 more compactions (w = 24832): there is none in 20000 rounds.
+// Integral 20000 x 64 x 4 + 8 x 83200 = 5785600; peak 72.
+START_TEST(test_components_occupancy_early_fold_counts)
+{
+    Occupancy o;
+    o.reset(0);
+    o.write(0, 8, 0);
+    for (uint64_t j = 0; j < 20000; j++) {
+        o.write(64, 128, 10 * j + 10);
+        o.read(64, 96, 10 * j + 14);
+        o.read(96, 128, 10 * j + 14);
+    }
+    o.finish();
+    ck_assert(o.folded_early());
+    ck_assert_uint_eq(o.peak_bytes(), 72);
+    ck_assert_double_eq(o.byte_cycles(), 5785600.0);
+}
+END_TEST
+
 // The series: mean occupancy over 64 equal slices of a total T known only at the end, from the
 // integral F(t) of the same sweep.  Checks the slices against byte_cycles and the peak.
 static void expect_consistent(const Occupancy &o, cycles_t total, const double *series)
@@ -809,6 +834,7 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_occupancy_reverse_order);
     tcase_add_test(t, test_components_occupancy_compaction_exact);
     tcase_add_test(t, test_components_occupancy_early_fold);
+    tcase_add_test(t, test_components_occupancy_early_fold_counts);
     tcase_add_test(t, test_components_occupancy_series_exact);
     tcase_add_test(t, test_components_occupancy_series_grid);
     tcase_add_test(t, test_components_hazard_kinds);
