@@ -45,20 +45,26 @@ public:
 
 private:
     struct Access {
-        uint8_t space, pipe, write;
-        uint16_t arg;
         uint64_t lo, hi, seq, index;
         uint64_t order; // position in execution order over all pipes (reports keep that order)
+        uint32_t key;   // space and argument (key_of)
         uint32_t line;
+        uint8_t pipe, write;
     };
+    struct Hit {
+        int operand;
+        const Access *a;
+    };
+    static uint32_t key_of(const dv_range_t &r) { return static_cast<uint32_t>(r.space) | static_cast<uint32_t>(r.arg) << 8; }
     void prune();
 
     VClock vc_[DV_PIPE_COUNT] = {};
     // Per pipe, in execution order, so seq grows along each list: the accesses a pipe is not yet
     // ordered after are a suffix, and the ones every pipe is ordered after a prefix.
     std::vector<Access> acc_[DV_PIPE_COUNT];
+    unsigned held_ = 0; // the pipes whose list is not empty
     size_t live_ = 0, prune_at_ = 64;
-    std::vector<const Access *> hits_; // scratch for one operand's races
+    std::vector<Hit> hits_; // scratch for one instruction's races
     uint64_t order_ = 0;
     unsigned pipes_ = 0; // the core's pipes (reset)
 };

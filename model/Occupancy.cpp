@@ -9,6 +9,9 @@ void Occupancy::reset(cycles_t origin)
 {
     segs_.clear();
     events_.clear();
+    starts_.clear();
+    ends_.clear();
+    waiting_ = 0;
     level_ = 0;
     writes_ = 0;
     peak_ = 0;
@@ -20,27 +23,51 @@ void Occupancy::reset(cycles_t origin)
     knots_.clear();
 }
 
-void Occupancy::split(uint64_t at)
+// The first open range that ends after `at` (segs_.size() if none).
+size_t Occupancy::first_after(uint64_t at) const
 {
-    auto it = segs_.upper_bound(at);
-    if (it == segs_.begin())
-        return;
-    --it;
-    if (it->first < at && it->second.hi > at) {
-        Seg right = it->second;
-        it->second.hi = at;
-        segs_.emplace(at, right);
+    size_t lo = 0, hi = segs_.size();
+    while (lo < hi) {
+        const size_t mid = (lo + hi) / 2;
+        if (segs_[mid].hi <= at)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
+    return lo;
 }
 
-void Occupancy::close(uint64_t lo, const Seg &s)
+// Range i becomes two at `at` (inside it), both with its times.
+void Occupancy::split(size_t i, uint64_t at)
+{
+    Seg right = segs_[i];
+    right.lo = at;
+    segs_[i].hi = at;
+    segs_.insert(segs_.begin() + static_cast<long>(i) + 1, right);
+}
+
+// The bytes [lo, hi) of open range s are written again: their interval is known.
+void Occupancy::close(uint64_t lo, uint64_t hi, const Seg &s)
 {
     if (!s.read || s.r <= s.w)
         return;
-    const int64_t bytes = static_cast<int64_t>(s.hi - lo);
+    const int64_t bytes = static_cast<int64_t>(hi - lo);
     byte_cycles_ += static_cast<double>(bytes) * static_cast<double>(s.r - s.w);
-    events_.emplace_back(s.w, bytes);
-    events_.emplace_back(s.r, -bytes);
+    add(starts_, s.w, bytes);
+    add(ends_, s.r, -bytes);
+    waiting_ += 2;
+}
+
+// An endpoint appended to a run: summed into the last entry when it has the same time (a write
+// over several pieces of one range closes them with one start time).
+void Occupancy::add(std::vector<Event> &run, cycles_t t, int64_t bytes)
+{
+    if (!run.empty() && run.back().t == t) {
+        run.back().bytes += bytes;
+        run.back().n++;
+    } else {
+        run.push_back(Event{t, bytes, 1});
+    }
 }
 
 // Cycles as a double: every time here is far below 2^63, and the signed conversion is one
@@ -78,23 +105,80 @@ void Occupancy::keep(cycles_t t, double f)
         knots_.push_back(Knot{m, fc_ + static_cast<double>(level_) * dbl(m - tc_)});
 }
 
-// Sweep the endpoints before `upto` into the running level and the peak.
+// Sort by time an appended run of endpoints: by insertion, linear when the run is nearly in order
+// as close() appends it; past a budget of moves (an unusual order) by a full sort.
+template <class Event> static void sort_by_time(std::vector<Event> &v)
+{
+    size_t budget = 8 * v.size() + 64;
+    for (size_t i = 1; i < v.size(); i++) {
+        const Event x = v[i];
+        size_t j = i;
+        for (; j > 0 && v[j - 1].t > x.t; j--) {
+            if (budget-- == 0) {
+                v[j] = x; // v[j] is the hole the moves left
+                std::sort(v.begin(), v.end(), [](const Event &a, const Event &b) { return a.t < b.t; });
+                return;
+            }
+            v[j] = v[j - 1];
+        }
+        v[j] = x;
+    }
+}
+
+// Sweep the endpoints before `upto` into the running level and the peak: the three time-sorted
+// runs (events_, and starts_ and ends_ once sorted here) in one pass; what remains of them becomes
+// events_.
 void Occupancy::fold(cycles_t upto)
 {
-    std::sort(events_.begin(), events_.end());
-    size_t i = 0;
+    sort_by_time(starts_);
+    sort_by_time(ends_);
+    // Each run ends with an endpoint at kNever, which is never swept: the loops need no bounds.
+    const Event stop{kNever, 0, 0};
+    events_.push_back(stop);
+    starts_.push_back(stop);
+    ends_.push_back(stop);
+    const Event *a = events_.data(), *b = starts_.data(), *c = ends_.data();
     // Equal times are summed before the peak is taken: an interval ending when another starts does
     // not overlap it.
-    while (i < events_.size() && events_[i].first < upto) {
-        const cycles_t t = events_[i].first;
+    for (;;) {
+        const cycles_t t = std::min(a->t, std::min(b->t, c->t));
+        if (t >= upto)
+            break;
         int64_t level = level_;
-        for (; i < events_.size() && events_[i].first == t; i++)
-            level += events_[i].second;
+        for (; a->t == t; a++) {
+            level += a->bytes;
+            waiting_ -= a->n;
+        }
+        for (; b->t == t; b++) {
+            level += b->bytes;
+            waiting_ -= b->n;
+        }
+        for (; c->t == t; c++) {
+            level += c->bytes;
+            waiting_ -= c->n;
+        }
         if (level != level_)
             change(t > origin_ ? t - origin_ : 0, level);
         peak_ = std::max<uint64_t>(peak_, static_cast<uint64_t>(std::max<int64_t>(level_, 0)));
     }
-    events_.erase(events_.begin(), events_.begin() + static_cast<long>(i));
+    events_.pop_back();
+    starts_.pop_back();
+    ends_.pop_back();
+    const Event *const ae = events_.data() + events_.size(), *const be = starts_.data() + starts_.size(),
+                       *const ce = ends_.data() + ends_.size();
+    auto by_time = [](const Event &x, const Event &y) { return x.t < y.t; };
+    if (b == be && c == ce) {
+        events_.erase(events_.begin(), events_.begin() + (a - events_.data()));
+    } else {
+        // new endpoints wait too: merge what remains of the three runs
+        scratch_.resize(static_cast<size_t>(be - b) + static_cast<size_t>(ce - c));
+        std::merge(b, be, c, ce, scratch_.begin(), by_time);
+        std::vector<Event> rest(static_cast<size_t>(ae - a) + scratch_.size());
+        std::merge(a, ae, scratch_.begin(), scratch_.end(), rest.begin(), by_time);
+        events_.swap(rest);
+    }
+    starts_.clear();
+    ends_.clear();
 }
 
 // Too many knots: from change points (up to tc_) to the smallest power-of-two grid that holds
@@ -127,21 +211,24 @@ void Occupancy::compact()
 {
     // Endpoints before the oldest open write are final: no interval can start earlier any more.
     cycles_t oldest = kNever;
-    for (const auto &kv : segs_)
-        oldest = std::min(oldest, kv.second.w);
+    for (const Seg &s : segs_)
+        oldest = std::min(oldest, s.w);
     fold(oldest);
-    if (events_.size() <= kMaxEvents)
+    if (waiting_ <= kMaxEvents)
         return;
     // Data left unread for very long holds the rest back: fold the older half (events_ is sorted
     // now), counting the open ranges written before that point as occupied up to it (an upper
     // bound).
-    const cycles_t upto = events_[events_.size() / 2].first;
-    for (auto &kv : segs_) {
-        Seg &s = kv.second;
+    size_t i = 0;
+    for (size_t before = events_[0].n; before <= waiting_ / 2; before += events_[i].n)
+        i++; // events_[i] holds endpoint waiting_ / 2 in time order
+    const cycles_t upto = events_[i].t;
+    for (Seg &s : segs_) {
         if (s.w < upto) {
-            const int64_t bytes = static_cast<int64_t>(s.hi - kv.first);
-            events_.emplace_back(s.w, bytes);
-            events_.emplace_back(upto, -bytes);
+            const int64_t bytes = static_cast<int64_t>(s.hi - s.lo);
+            add(starts_, s.w, bytes);
+            add(ends_, upto, -bytes);
+            waiting_ += 2;
             byte_cycles_ += static_cast<double>(bytes) * static_cast<double>(upto - s.w);
             s.w = upto; // what remains of its interval starts at the fold
             s.r = std::max(s.r, upto);
@@ -151,18 +238,38 @@ void Occupancy::compact()
     fold(upto);
 }
 
+// The open ranges under [lo, hi) are closed, the parts of the first and last outside it stay
+// open, and [lo, hi) is one new range.
 void Occupancy::write(uint64_t lo, uint64_t hi, cycles_t t)
 {
     if (lo >= hi)
         return;
-    split(lo);
-    split(hi);
-    auto it = segs_.lower_bound(lo);
-    while (it != segs_.end() && it->first < hi) {
-        close(it->first, it->second);
-        it = segs_.erase(it);
+    const size_t i = first_after(lo), n = segs_.size();
+    if (i < n && segs_[i].lo == lo && segs_[i].hi == hi) { // the common case: one range, rewritten
+        close(lo, hi, segs_[i]);
+        segs_[i] = Seg{lo, hi, t, t, false};
+    } else {
+        size_t k = i;
+        for (; k < n && segs_[k].lo < hi; k++)
+            close(std::max(lo, segs_[k].lo), std::min(hi, segs_[k].hi), segs_[k]);
+        Seg put[3];
+        size_t m = 0;
+        if (i < k && segs_[i].lo < lo) {
+            put[m] = segs_[i];
+            put[m++].hi = lo;
+        }
+        put[m++] = Seg{lo, hi, t, t, false};
+        if (i < k && segs_[k - 1].hi > hi) {
+            put[m] = segs_[k - 1];
+            put[m++].lo = hi;
+        }
+        const auto at = segs_.begin() + static_cast<long>(i);
+        if (m > k - i)
+            segs_.insert(at, m - (k - i), Seg{});
+        else
+            segs_.erase(at + static_cast<long>(m), at + static_cast<long>(k - i));
+        std::copy(put, put + m, segs_.begin() + static_cast<long>(i));
     }
-    segs_.emplace(lo, Seg{hi, t, t, false});
     if (++writes_ % 256 == 0)
         compact();
 }
@@ -171,18 +278,21 @@ void Occupancy::read(uint64_t lo, uint64_t hi, cycles_t t)
 {
     if (lo >= hi)
         return;
-    split(lo);
-    split(hi);
-    for (auto it = segs_.lower_bound(lo); it != segs_.end() && it->first < hi; ++it) {
-        it->second.r = std::max(it->second.r, t);
-        it->second.read = true;
+    size_t i = first_after(lo);
+    if (i < segs_.size() && segs_[i].lo < lo)
+        split(i++, lo);
+    for (; i < segs_.size() && segs_[i].lo < hi; i++) {
+        if (segs_[i].hi > hi)
+            split(i, hi);
+        segs_[i].r = std::max(segs_[i].r, t);
+        segs_[i].read = true;
     }
 }
 
 void Occupancy::finish()
 {
-    for (auto &kv : segs_)
-        close(kv.first, kv.second);
+    for (const Seg &s : segs_)
+        close(s.lo, s.hi, s);
     segs_.clear();
     fold(kNever);
 }

@@ -24,10 +24,16 @@
 // integrate to byte_cycles and no slice's mean exceeds the peak; `grid` says which form is kept.
 // Cost: O(1) per change point, amortised (a coarsening touches each knot once); memory: at most
 // kMaxKnots knots of 16 bytes (256 KiB) per buffer, allocated as the changes come.
+//
+// Data structures: the open ranges are a vector sorted by address (a buffer holds few: its
+// tiles), so an access that covers exactly one open range, the common case, is a binary search
+// and an update in place.  The endpoints waiting to be folded are one time-sorted run; those
+// closed since the last fold are appended to two more (interval starts, interval ends), each in
+// nearly increasing time order, so a fold sorts them by insertion and merges the three runs in
+// one pass instead of sorting everything again.
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <map>
 #include <utility>
 #include <vector>
 
@@ -58,16 +64,25 @@ public:
 
 private:
     struct Seg {
-        uint64_t hi;
+        uint64_t lo, hi;
         cycles_t w, r;
         bool read;
+    };
+    // Endpoints at one time appended one after another are kept as one entry: their sum, and how
+    // many they are (compaction counts endpoints).
+    struct Event {
+        cycles_t t;
+        int64_t bytes; // +bytes where intervals start, -bytes where they end
+        uint64_t n;    // endpoints
     };
     struct Knot {
         cycles_t t; // cycles after the origin
         double f;   // F(t)
     };
-    void split(uint64_t at);
-    void close(uint64_t lo, const Seg &s);
+    size_t first_after(uint64_t at) const;
+    void split(size_t i, uint64_t at);
+    void close(uint64_t lo, uint64_t hi, const Seg &s);
+    static void add(std::vector<Event> &run, cycles_t t, int64_t bytes);
     void fold(cycles_t upto);
     void compact();
     void change(cycles_t t, int64_t level);
@@ -75,10 +90,11 @@ private:
     void coarsen(cycles_t upto);
     double integral_at(double x, size_t &k) const;
 
-    std::map<uint64_t, Seg> segs_;         // open ranges by start address
-    // Endpoints of closed intervals (+bytes at the start, -bytes at the end), appended unsorted and
-    // sorted when folded; every endpoint is at or after the last fold.
-    std::vector<std::pair<cycles_t, int64_t>> events_;
+    std::vector<Seg> segs_; // open ranges, disjoint, by address
+    // Endpoints of closed intervals, every one at or after the last fold: events_ sorted by time;
+    // starts_ and ends_ appended since the last fold, each nearly in time order.
+    std::vector<Event> events_, starts_, ends_, scratch_;
+    size_t waiting_ = 0; // endpoints in the three runs
     int64_t level_ = 0;                    // occupancy at the last fold
     uint64_t writes_ = 0;                  // compaction runs every 256 writes
     uint64_t peak_ = 0;

@@ -320,6 +320,60 @@ START_TEST(test_components_occupancy_rewrites)
 }
 END_TEST
 
+// Accesses that cut open ranges: a read inside a range splits it in three, a write over several
+// ranges and a gap closes the parts it covers and keeps the parts outside, a write covering exactly
+// one range replaces it.
+//   1. [0, 100) written at 0; [20, 40) read until 10: [0, 20) unread, [20, 40) read, [40, 100) unread.
+//   2. [150, 200) written at 5, read until 30.
+//   3. [30, 170) written at 40: closes [30, 40) (10 B over [0, 10): 100) and [150, 170) (20 B over
+//      [5, 30): 500); [40, 100) was never read.  Open: [0, 20), [20, 30), [30, 170), [170, 200).
+//   4. [30, 170) read until 50, then rewritten at 60: 140 B over [40, 50): 1400.
+//   5. finish: [20, 30) 10 B over [0, 10): 100; [170, 200) 30 B over [5, 30): 750.
+// Sweep: t=0 +20 -> 20; t=5 +50 -> 70; t=10 -20 -> 50; t=30 -50 -> 0; t=40 +140; t=50 -140.
+// peak 140, integral 2850; over 64 slices of one cycle the series is the level itself.
+START_TEST(test_components_occupancy_partial_ranges)
+{
+    Occupancy o;
+    o.reset(0);
+    o.write(0, 100, 0);
+    o.read(20, 40, 10);
+    o.write(150, 200, 5);
+    o.read(150, 200, 30);
+    o.write(30, 170, 40);
+    o.read(30, 170, 50);
+    o.write(30, 170, 60);
+    o.finish();
+    ck_assert_uint_eq(o.peak_bytes(), 140);
+    ck_assert_double_eq(o.byte_cycles(), 2850.0);
+    double s[64];
+    o.series(64, s, 64);
+    for (int i = 0; i < 64; i++) {
+        const double want = i < 5 ? 20 : i < 10 ? 70 : i < 30 ? 50 : i >= 40 && i < 50 ? 140 : 0;
+        ck_assert_msg(s[i] == want, "slice %d: %g, expected %g", i, s[i], want);
+    }
+}
+END_TEST
+
+// Intervals closed in decreasing time order (far from the nearly increasing order the fold sorts
+// cheaply) give the same figures: range k = [64k, 64k + 64), k = 0 .. 99, written at 1000 - k and
+// read until 2000 - k, then all rewritten (never read again).  Each is 64 B for 1000 cycles:
+// 6,400,000; at t = 1000 all 100 have started and none has ended: peak 6400.
+START_TEST(test_components_occupancy_reverse_order)
+{
+    Occupancy o;
+    o.reset(0);
+    for (uint64_t k = 0; k < 100; k++) {
+        o.write(64 * k, 64 * k + 64, 1000 - k);
+        o.read(64 * k, 64 * k + 64, 2000 - k);
+    }
+    for (uint64_t k = 0; k < 100; k++)
+        o.write(64 * k, 64 * k + 64, 3000 + k);
+    o.finish();
+    ck_assert_uint_eq(o.peak_bytes(), 6400);
+    ck_assert_double_eq(o.byte_cycles(), 6400000.0);
+}
+END_TEST
+
 // Bounded memory without changing the figures: 1000 rounds of [0, 64) written at 10i and read
 // until 10i + 4 fold their endpoints every 256 writes (before the oldest open write), and still
 // give exactly peak 64 and 1000 x 64 x 4 = 256000.
@@ -360,6 +414,31 @@ START_TEST(test_components_occupancy_early_fold)
     ck_assert(o.folded_early());
     ck_assert_uint_eq(o.peak_bytes(), 72);
     ck_assert_double_eq(o.byte_cycles(), 11560960.0);
+}
+END_TEST
+
+// Endpoints at one time count one by one for the early fold, even where they are kept together:
+// round j writes [64, 128) at 10j + 10 and reads it in two halves until 10j + 14, so the next
+// round's write closes two pieces with the same start and the same end (4 endpoints).  With
+// [0, 8) written at 0 and never read, after w writes there are 4 (w - 2) endpoints; the first
+// compaction with more than 65536 is w = 256 x 65 = 16640 (66552).  Sorted, endpoint 33276 is
+// the first start of round 8319: the fold point 83200.  [0, 8) counts 8 B from 0 to 83200; the
+// next early fold would need 32 more compactions (w = 24832): there is none in 20000 rounds.
+// Integral 20000 x 64 x 4 + 8 x 83200 = 5785600; peak 72.
+START_TEST(test_components_occupancy_early_fold_counts)
+{
+    Occupancy o;
+    o.reset(0);
+    o.write(0, 8, 0);
+    for (uint64_t j = 0; j < 20000; j++) {
+        o.write(64, 128, 10 * j + 10);
+        o.read(64, 96, 10 * j + 14);
+        o.read(96, 128, 10 * j + 14);
+    }
+    o.finish();
+    ck_assert(o.folded_early());
+    ck_assert_uint_eq(o.peak_bytes(), 72);
+    ck_assert_double_eq(o.byte_cycles(), 5785600.0);
 }
 END_TEST
 
@@ -749,8 +828,11 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_occupancy_one_interval);
     tcase_add_test(t, test_components_occupancy_overlap_sweep);
     tcase_add_test(t, test_components_occupancy_rewrites);
+    tcase_add_test(t, test_components_occupancy_partial_ranges);
+    tcase_add_test(t, test_components_occupancy_reverse_order);
     tcase_add_test(t, test_components_occupancy_compaction_exact);
     tcase_add_test(t, test_components_occupancy_early_fold);
+    tcase_add_test(t, test_components_occupancy_early_fold_counts);
     tcase_add_test(t, test_components_occupancy_series_exact);
     tcase_add_test(t, test_components_occupancy_series_grid);
     tcase_add_test(t, test_components_hazard_kinds);
