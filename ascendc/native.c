@@ -302,7 +302,7 @@ static line_t *classify(const char *text, size_t n, const char *lib_prefix, size
         }
         l->exec = exec;
         l->kind = LN_INSN;
-        snprintf(l->mn, sizeof l->mn, "%s", tok);
+        snprintf(l->mn, sizeof l->mn, "%.*s", (int)sizeof l->mn - 1, tok); /* a mnemonic: longer tokens are cut */
         l->counted = exec && cur_user && !not_work(l->mn);
     }
     free(user);

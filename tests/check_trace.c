@@ -816,16 +816,16 @@ END_TEST
 START_TEST(test_trace_many_arguments)
 {
     const int n = 5000;
-    char *text = malloc((size_t)n * 32 + 256), *p = text;
+    const size_t cap = (size_t)n * 32 + 256;
+    char *text = malloc(cap);
     ck_assert_ptr_nonnull(text);
-    p += sprintf(p, "dvtrace 1\nkernel k kind=vector blocks=1\n");
+    size_t at = (size_t)snprintf(text, cap, "dvtrace 1\nkernel k kind=vector blocks=1\n");
     for (int i = 0; i < n; i++)
-        p += sprintf(p, "arg a%d bytes=32\n", i);
-    char *tail = p;
-    sprintf(tail, "block 0\ncopy_gm_to_ubuf dst=ub:0 src=a%d len=1\nend\n", n - 1);
+        at += (size_t)snprintf(text + at, cap - at, "arg a%d bytes=32\n", i);
+    snprintf(text + at, cap - at, "block 0\ncopy_gm_to_ubuf dst=ub:0 src=a%d len=1\nend\n", n - 1);
     dv_error_t err;
     ck_assert_int_eq(open_and_read(text, "m.trace", &err), DV_OK);
-    sprintf(tail, "arg a%d bytes=32\nblock 0\nend\n", n / 3);
+    snprintf(text + at, cap - at, "arg a%d bytes=32\nblock 0\nend\n", n / 3);
     ck_assert_int_lt(open_and_read(text, "m.trace", &err), 0);
     ck_assert_int_eq(err.line, n + 3);
     ck_assert_ptr_nonnull(strstr(err.msg, "duplicate argument 'a1666'"));
