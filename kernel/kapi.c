@@ -193,7 +193,7 @@ static void push(dv_k_t *k, const dv_insn_t *in)
     }
     if (k->abandon)
         return;
-    k->buf[k->count++] = *in;
+    dv_insn_copy(&k->buf[k->count++], in);
     k->emitted++;
 }
 
@@ -225,7 +225,7 @@ static int stream_next(dv_stream_t *s, dv_insn_t *out, dv_error_t *err)
         }
         co_resume(k);
     }
-    *out = k->buf[k->head++];
+    dv_insn_copy(out, &k->buf[k->head++]);
     return 1;
 }
 
@@ -302,12 +302,12 @@ void dvk_emit(dv_k_t *k, dv_op_t op, const dv_val_t *f, int nf)
     const dv_op_spec_t *os = dv_op_spec(op);
     if (!os)
         dvk_fail(k, "invalid opcode %d", (int)op);
-    dv_insn_t in;
-    dv_insn_init(&in, op);
+    dv_insn_t in; /* every field of the form is given: no defaults to fill in */
+    in.op = (uint16_t)op;
+    in.nf = (uint16_t)dv_form_spec(os->form)->nfields;
     if (nf != in.nf)
         dvk_fail(k, "%s takes %u operands, not %d", os->mnemonic, in.nf, nf);
-    for (int i = 0; i < nf; i++)
-        in.f[i] = f[i];
+    memcpy(in.f, f, (size_t)nf * sizeof *f);
     in.line = k->line;
     if (os->pipe != DV_PIPE_S)
         k->unsynced |= 1u << os->pipe;

@@ -785,7 +785,7 @@ int AiCore::issue(dv_error_t *err)
     counters_.pipe_insns[cp]++;
 
     Entry probe;
-    probe.insn = in;
+    dv_insn_copy(&probe.insn, &in);
     probe.index = pending_index_;
     probe.nr = 0;
     if (p == DV_PIPE_S) {
@@ -918,7 +918,7 @@ int AiCore::issue(dv_error_t *err)
     if (q_[p].empty())
         invalidate(p);
     Entry &e = q_[p].push_slot();
-    e.insn = in;
+    dv_insn_copy(&e.insn, &in);
     e.vs = vs_;
     e.vc = hz_.clock(DV_PIPE_S);
     e.enq = ts_;

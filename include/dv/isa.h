@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "dv/error.h"
 
@@ -173,6 +174,12 @@ const char *dv_round_name(int r);
 bool dv_conv_allowed(dv_dtype_t src, dv_dtype_t dst);
 /* Index of a named field in the op's form, -1 when absent. */
 int dv_field_index(dv_op_t op, const char *name);
+
+/* Copy an instruction: its header and its nf fields (the fields past nf are not part of it). */
+static inline void dv_insn_copy(dv_insn_t *dst, const dv_insn_t *src)
+{
+    memcpy(dst, src, offsetof(dv_insn_t, f) + (size_t)src->nf * sizeof(dv_val_t));
+}
 
 /* Fill all fields of insn with the form defaults (required fields become 0). */
 void dv_insn_init(dv_insn_t *insn, dv_op_t op);
