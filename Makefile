@@ -266,6 +266,10 @@ asan: deps
 	  $(B)/asan/bin/dvsim $(B)/asan/check_dvsim
 	$(ASAN_ENV) DVSIM_ROOT=$(CURDIR) DVSIM_BUILD=$(abspath $(B)/asan) DVSIM=$(abspath $(B)/asan/bin/dvsim) $(B)/asan/check_dvsim
 	$(ASAN_ENV) DVSIM=$(B)/asan/bin/dvsim B=$(B)/asan sh tests/golden.sh
+	$(MAKE) -j2 B=$(B)/asan BIN=$(B)/asan/bin OPT="$(ASAN)" LDFLAGS="-fsanitize=address,undefined" shim
+	$(CC) $(ASAN) -Iinclude tests/asan_shim.c -L$(B)/asan/lib -Wl,--no-as-needed -lascendcl -lnnopbase -lopapi \
+	  -Wl,-rpath,$(abspath $(B)/asan/lib) -fsanitize=address,undefined -o $(B)/asan/asan_shim
+	ASAN_OPTIONS=detect_odr_violation=2 $(ASAN_ENV) $(B)/asan/asan_shim
 
 # ---- fuzzing (issue 18): one libFuzzer target per input path, tests/fuzz/fuzz_NAME.c, each run for
 # FUZZ_SECONDS under ASan + UBSan from a corpus seeded with the shipped files (tests/fuzz/run.sh);
