@@ -26,7 +26,7 @@ static const uint8_t MAGIC[8] = {DV_TRACE_BINARY_BYTE0, 'D', 'V', 'T', 'B', '\r'
 static const uint8_t END_MAGIC[8] = {'D', 'V', 'T', 'B', 'E', 'N', 'D', '\n'};
 
 enum {
-    HEAD_BYTES = 16,    /* magic, u32 version, u32 header text bytes */
+    HEAD_BYTES = 24,    /* magic, u32 version, u32 header text bytes, u64 fingerprint of the ISA tables */
     TRAILER_BYTES = 16, /* u64 index offset, end magic */
     INDEX_HEAD = 8,     /* u32 subs, u32 reserved (0) */
     ENTRY_BYTES = 32,   /* u64 offset, u64 bytes, u64 records, u32 line before the first record, u32 0 */
@@ -103,6 +103,36 @@ static inline int get_varint(const uint8_t **pp, const uint8_t *end, uint64_t *v
             return -2;
     }
     return -1;
+}
+
+/* FNV-1a 64 of what a record's meaning depends on: each op's mnemonic and form, each form's fields'
+ * names and kinds, in table order.  A binary trace of another table is refused, not misread. */
+static uint64_t isa_fingerprint(void)
+{
+    static uint64_t h;
+    if (h)
+        return h;
+    uint64_t x = 14695981039346656037ull;
+#define MIX(byte) (x = (x ^ (uint8_t)(byte)) * 1099511628211ull)
+    for (int op = 0; op < DV_OP_COUNT; op++) {
+        const dv_op_spec_t *os = dv_op_spec((dv_op_t)op);
+        for (const char *c = os->mnemonic; *c; c++)
+            MIX(*c);
+        MIX(0);
+        MIX(os->form);
+    }
+    for (int f = 0; f < DV_FORM_COUNT; f++) {
+        const dv_form_spec_t *fs = dv_form_spec((dv_form_t)f);
+        for (int i = 0; i < fs->nfields; i++) {
+            for (const char *c = fs->fields[i].name; *c; c++)
+                MIX(*c);
+            MIX(0);
+            MIX(fs->fields[i].kind);
+        }
+        MIX(0xff);
+    }
+#undef MIX
+    return h = x ? x : 1;
 }
 
 /* ---------------------------------------------------------------- writer */
@@ -225,6 +255,7 @@ static int save_binary(dv_kernel_t *k, FILE *f, const char *path, dv_error_t *er
     memcpy(fixed, MAGIC, 8);
     set_u32(fixed + 8, DV_TRACE_BINARY_VERSION);
     set_u32(fixed + 12, (uint32_t)head_len);
+    set_u64(fixed + 16, isa_fingerprint());
     bw_put(&w, fixed, sizeof fixed);
     bw_put(&w, head, head_len);
     /* the line canonical text would give the next line: after the version, kernel and arg lines */
@@ -599,6 +630,11 @@ static int bin_parse(bin_kernel_t *bk, dv_error_t *err)
         FILE_ERROR(bk, err, DV_ERR_UNSUPPORTED, 8, "unsupported binary trace version %u (this reader reads version %d)",
                    version, DV_TRACE_BINARY_VERSION);
     const uint64_t head_len = get_u32(d + 12);
+    if (get_u64(d + 16) != isa_fingerprint())
+        FILE_ERROR(bk, err, DV_ERR_UNSUPPORTED, 16,
+                   "the trace was written for another instruction table (fingerprint %016llx, this build's %016llx): "
+                   "write it again from text (dvsim convert)", (unsigned long long)get_u64(d + 16),
+                   (unsigned long long)isa_fingerprint());
     if (size < TRAILER_BYTES + HEAD_BYTES || memcmp(d + size - 8, END_MAGIC, 8) != 0)
         FILE_ERROR(bk, err, DV_ERR_PARSE, size,
                    "truncated binary trace: the file does not end with the trailer (44 56 54 42 45 4e 44 0a)");

@@ -361,6 +361,9 @@ START_TEST(test_trace_binary_error_magic_and_version)
     b[8] = 7;
     expect_error(b, n, "byte 8: unsupported binary trace version 7 (this reader reads version 1)");
     b[8] = 1;
+    b[20] ^= 1; /* the ISA fingerprint */
+    expect_error(b, n, "byte 16: the trace was written for another instruction table");
+    b[20] ^= 1;
     b[12] = 0xff, b[13] = 0xff, b[14] = 0xff; /* the header's length */
     expect_error(b, n, "byte 12: the header's length 16777215 runs past the end of the file");
     free(b);
