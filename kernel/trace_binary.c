@@ -32,7 +32,7 @@ enum {
     ENTRY_BYTES = 32,   /* u64 offset, u64 bytes, u64 records, u32 line before the first record, u32 0 */
     RECORD_MAX = 1024   /* the longest record: 2 + 24 fields of at most 2 varints (10 bytes each) */
 };
-#define RELEASE_BYTES (1u << 20) /* a stream hands back the mapped pages behind it every MiB */
+#define RELEASE_BYTES (1u << 16) /* a stream hands back the mapped pages behind it every 64 KiB */
 
 /* ---------------------------------------------------------------- little-endian numbers, varints */
 
