@@ -215,6 +215,7 @@ typedef struct bin_writer {
     uint64_t off; /* bytes written so far */
 } bin_writer_t;
 
+/* Write failures are not reported here: the stream's error flag is dv_out_close's to locate. */
 static void bw_put(bin_writer_t *w, const void *p, size_t n)
 {
     fwrite(p, 1, n, w->f);
@@ -315,11 +316,12 @@ cleanup:
     return rc;
 }
 
+/* Write failures are not reported here: the stream's error flag is dv_out_close's to locate. */
 static int save_text(dv_kernel_t *k, FILE *f, const char *path, dv_error_t *err)
 {
     const dv_kernel_info_t *info = &k->info;
     const uint32_t subs = info->kind == DV_KIND_MIX ? info->subs : 1;
-    if (dv_trace_write_header(f, info) != DV_OK)
+    if (dv_trace_write_header(f, info) == DV_ERR_RANGE)
         return dv_error_set(err, DV_ERR_RANGE, path, 0, 0, "kernel '%s' cannot be written as a trace", info->name);
     for (uint32_t b = 0; b < info->blocks; b++)
         for (uint32_t s = 0; s < subs; s++) {
@@ -328,22 +330,25 @@ static int save_text(dv_kernel_t *k, FILE *f, const char *path, dv_error_t *err)
             int got, rc;
             if ((rc = k->open(k, b, s, &st, err)) != DV_OK)
                 return rc;
-            if (dv_trace_write_block(f, info, b, s) != DV_OK) {
+            if (dv_trace_write_block(f, info, b, s) == DV_ERR_RANGE) {
                 st->close(st);
                 return dv_error_set(err, DV_ERR_RANGE, path, 0, 0, "block %u sub %u cannot be written", b, s);
             }
+            uint64_t count = 0;
             while ((got = st->next(st, &in, err)) > 0)
-                if (dv_trace_write_insn(f, info, &in) != DV_OK) {
+                if (++count, dv_trace_write_insn(f, info, &in) == DV_ERR_RANGE) {
                     const dv_op_spec_t *os = dv_op_spec((dv_op_t)in.op);
-                    got = dv_error_set(err, DV_ERR_RANGE, path, 0, 0, "block %u sub %u: %s cannot be written in a trace",
-                                       b, s, os ? os->mnemonic : "an invalid opcode");
+                    got = dv_error_set(err, DV_ERR_RANGE, path, 0, 0,
+                                       "block %u sub %u, instruction %llu: %s cannot be written in a trace", b, s,
+                                       (unsigned long long)count, os ? os->mnemonic : "an invalid opcode");
                     break;
                 }
             st->close(st);
             if (got < 0)
                 return got;
         }
-    return dv_trace_write_end(f) == DV_OK ? DV_OK : DV_ERR_IO; /* a failed write is dv_out_close's to say */
+    dv_trace_write_end(f);
+    return DV_OK;
 }
 
 int dv_trace_save(dv_kernel_t *k, const char *path, dv_trace_form_t form, dv_error_t *err)
@@ -353,8 +358,6 @@ int dv_trace_save(dv_kernel_t *k, const char *path, dv_trace_form_t form, dv_err
     if (rc != DV_OK)
         return rc;
     rc = form == DV_TRACE_BINARY ? save_binary(k, o.f, path, err) : save_text(k, o.f, path, err);
-    if (rc == DV_ERR_IO) /* only a write fails this way: dv_out_close locates it */
-        rc = DV_OK;
     return dv_out_close(&o, rc, err);
 }
 

@@ -303,7 +303,7 @@ START_TEST(test_trace_binary_record_replays_like_text)
 }
 END_TEST
 
-/* A NaN is written as the NaN the text form reads ("nan"); other doubles bit for bit. */
+/* Every field and the line numbers come back exactly; a line the canonical text would not give is kept. */
 START_TEST(test_trace_binary_insn_values_exact)
 {
     size_t n;
@@ -322,6 +322,42 @@ START_TEST(test_trace_binary_insn_values_exact)
     ck_assert_int_eq(st->next(st, &out, &err), 1);
     ck_assert_msg(memcmp(&in[1], &out, sizeof out) == 0, "second instruction differs");
     ck_assert_int_eq(st->next(st, &out, &err), 0);
+    st->close(st);
+    dv_trace_close(k);
+    free(b);
+}
+END_TEST
+
+/* Doubles are written bit for bit, except NaN: every NaN becomes the NaN that text's "nan" reads as,
+ * so a binary trace and the text of the same kernel read alike. */
+START_TEST(test_trace_binary_doubles_bit_exact_nan_canonical)
+{
+    static const double values[] = {-1.25e-7, 0.1, -0.0, 1e300, 4.9406564584124654e-324, 1.0 / 3.0};
+    enum { N = sizeof values / sizeof values[0] + 1 };
+    dv_insn_t in[N];
+    for (int i = 0; i < N; i++) {
+        dv_insn_init(&in[i], DV_OP_vadds);
+        in[i].f[DV_FLD(VSCALAR, dst)].u = DV_ADDR(DV_SPACE_UB, 0);
+        in[i].f[DV_FLD(VSCALAR, src)].u = DV_ADDR(DV_SPACE_UB, 0x100);
+        in[i].f[DV_FLD(VSCALAR, dtype)].i = DV_DT_F32;
+        in[i].f[DV_FLD(VSCALAR, repeat)].i = 1;
+        in[i].f[DV_FLD(VSCALAR, scalar)].d = i < N - 1 ? values[i] : 0.0;
+    }
+    in[N - 1].f[DV_FLD(VSCALAR, scalar)].u = 0xfff4000000000001ull; /* a negative signalling NaN with a payload */
+    size_t n;
+    uint8_t *b = fake_binary(in, N, &n);
+    dv_kernel_t *k;
+    dv_stream_t *st;
+    dv_insn_t out;
+    dv_error_t err;
+    ck_assert_msg(dv_trace_open_bytes(b, n, "d", &k, &err) == DV_OK, "%s", err.msg);
+    ck_assert_int_eq(k->open(k, 0, 0, &st, &err), DV_OK);
+    for (int i = 0; i < N; i++) {
+        ck_assert_int_eq(st->next(st, &out, &err), 1);
+        const uint64_t want = i < N - 1 ? in[i].f[DV_FLD(VSCALAR, scalar)].u : (dv_val_t){.d = strtod("nan", NULL)}.u;
+        ck_assert_msg(out.f[DV_FLD(VSCALAR, scalar)].u == want, "value %d: %016llx, want %016llx", i,
+                      (unsigned long long)out.f[DV_FLD(VSCALAR, scalar)].u, (unsigned long long)want);
+    }
     st->close(st);
     dv_trace_close(k);
     free(b);
@@ -502,6 +538,7 @@ Suite *dv_trace_binary_suite(void)
     tcase_add_test(tc, test_trace_binary_run_matches_text);
     tcase_add_test(tc, test_trace_binary_record_replays_like_text);
     tcase_add_test(tc, test_trace_binary_insn_values_exact);
+    tcase_add_test(tc, test_trace_binary_doubles_bit_exact_nan_canonical);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("errors");
