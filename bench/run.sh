@@ -1,11 +1,13 @@
 #!/bin/sh
 # bench/run.sh - simulation speed benchmark (prints figures; it is not a test).
 #
-# 1. Host instructions per simulated instruction, counted by callgrind (valgrind) on two fixed
-#    workloads: the 48x1600 double-buffered vector-add trace and a 24-core fp16 2048^3 matmul
-#    (timing only).  The count is deterministic, so a change of 2% shows; the target is 1,000.
-#    Each run appends a line to bench/history.tsv (commit, date, the two figures and the median
-#    wall-clock rate of 2.): commit it with the change that moved the figures.
+# 1. Host instructions per simulated instruction, counted by callgrind (valgrind) on three fixed
+#    workloads: the 48x1600 double-buffered vector-add trace, the same trace in the binary form
+#    (dvsim convert --binary; traces/FORMAT.md section 10) and a 24-core fp16 2048^3 matmul (timing
+#    only).  The count is deterministic, so a change of 2% shows; the target is 1,000.
+#    Each run appends a line to bench/history.tsv (commit, date, the text-trace and matmul figures,
+#    the median wall-clock rate of 2., then the binary-trace figure): commit it with the change that
+#    moved the figures.
 # 2. Wall-clock: the vector-add traces of ~1 M and ~4 M instructions over 48 blocks, timing-only,
 #    each run REPEAT times (default 5): simulated instructions per host second as min / median /
 #    max, and peak RSS, which must stay flat as the trace grows.  The target is 5 M per second.
@@ -32,17 +34,19 @@ cc -O2 tools/gentrace.c -o "$B/gentrace"
 for tiles in 1600 6400; do
     "$B/gentrace" --vadd-long "$BLOCKS" "$tiles" >"$B/bench_vadd_${BLOCKS}x${tiles}.trace"
 done
+"$DVSIM" convert "$B/bench_vadd_${BLOCKS}x1600.trace" -o "$B/bench_vadd_${BLOCKS}x1600.dvtb" --binary
 sync # write the new traces out now, so the kernel's write-back does not overlap the timed runs
 
 # field NAME FILE: NAME=value from the --host-stats line of FILE (valgrind's lines start with ==)
 field() { grep '^host_seconds=' "$2" | tail -n 1 | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 
 # ---- 1. host instructions per simulated instruction (callgrind)
-hipi_vadd=- hipi_mm=-
+hipi_vadd=- hipi_vadd_bin=- hipi_mm=-
 if command -v valgrind >/dev/null 2>&1; then
     printf '%-58s %14s %12s %10s\n' 'callgrind workload' 'host instr' 'simulated' 'per instr'
     hipi_met=yes
     for job in "run --no-data $B/bench_vadd_${BLOCKS}x1600.trace" \
+               "run --no-data $B/bench_vadd_${BLOCKS}x1600.dvtb" \
                "op matmul --m 2048 --n 2048 --k 2048 --dtype fp16 --cores 24 --no-data"; do
         # shellcheck disable=SC2086
         valgrind --tool=callgrind --callgrind-out-file=/dev/null "$DVSIM" $job --quiet --host-stats \
@@ -52,6 +56,7 @@ if command -v valgrind >/dev/null 2>&1; then
         hipi=$(awk -v a="$ir" -v b="$insns" 'BEGIN { printf "%.0f", a / b }')
         [ "$hipi" -le "$HIPI_TARGET" ] || hipi_met=no
         case $job in
+        run*.dvtb) hipi_vadd_bin=$hipi name="vadd ${BLOCKS}x1600 trace, binary form" ;;
         run*) hipi_vadd=$hipi name="vadd ${BLOCKS}x1600 trace" ;;
         *) hipi_mm=$hipi name="${job#op }" ;;
         esac
@@ -91,6 +96,7 @@ for tiles in 1600 6400; do
     [ -n "$KEEP" ] || rm -f "$trace"
 done
 rm -f "$B/bench.stats" "$B/bench.rates"
+[ -n "$KEEP" ] || rm -f "$B/bench_vadd_${BLOCKS}x1600.dvtb"
 
 growth=$(awk -v a="$rss_first" -v b="$rss_last" 'BEGIN { printf "%.2f", b / a }')
 echo "peak RSS growth for 4x the instructions: ${growth}x (flat is ~1.0)"
@@ -98,9 +104,10 @@ echo "target: $TARGET instructions per host second (median): $([ "$met" = yes ] 
 if [ -n "$HISTORY" ]; then
     commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
     git diff --quiet HEAD 2>/dev/null || commit="$commit+"
-    [ -f "$HISTORY" ] || printf '%s\t%s\t%s\t%s\t%s\n' commit date host_instr_per_insn_vadd \
-        host_instr_per_insn_mm2048 vadd_insns_per_second_median >"$HISTORY"
-    printf '%s\t%s\t%s\t%s\t%s\n' "$commit" "$(date -u +%Y-%m-%d)" "$hipi_vadd" "$hipi_mm" "$median_vadd" >>"$HISTORY"
+    [ -f "$HISTORY" ] || printf '%s\t%s\t%s\t%s\t%s\t%s\n' commit date host_instr_per_insn_vadd \
+        host_instr_per_insn_mm2048 vadd_insns_per_second_median host_instr_per_insn_vadd_binary >"$HISTORY"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$commit" "$(date -u +%Y-%m-%d)" "$hipi_vadd" "$hipi_mm" "$median_vadd" \
+        "$hipi_vadd_bin" >>"$HISTORY"
 fi
 
 # ---- 3. operator-library jobs, each against its target in host seconds (issues 3 and 17)

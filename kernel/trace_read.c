@@ -152,7 +152,7 @@ static void kernel_unref(trace_kernel_t *tk)
 
 void dv_trace_close(dv_kernel_t *k)
 {
-    if (k)
+    if (k && !dv_trace_binary_close(k))
         kernel_unref(k->impl);
 }
 
@@ -161,11 +161,17 @@ static int trace_stream_open(dv_kernel_t *k, uint32_t block, uint32_t sub, dv_st
 int dv_trace_check_profile(const dv_kernel_t *k, const dv_config_t *cfg, dv_error_t *err)
 {
     int rc = dv_topo_check_kernel(cfg, &k->info, err);
+    where_t w;
+    int col;
     if (rc != DV_OK && err && k->open == trace_stream_open) {
         const trace_kernel_t *tk = k->impl;
         snprintf(err->file, sizeof err->file, "%s", tk->source);
         err->line = tk->kind_line;
         err->col = tk->kind_col;
+    } else if (rc != DV_OK && err && dv_trace_binary_kind_at(k, &w, &col)) {
+        snprintf(err->file, sizeof err->file, "%s", w.file);
+        err->line = w.line;
+        err->col = col;
     }
     return rc;
 }
@@ -529,8 +535,9 @@ static int scan_end_line(trace_kernel_t *tk, const char *line, size_t len, size_
 
 enum scan_state { SCAN_VERSION, SCAN_KERNEL, SCAN_ARGS, SCAN_BLOCKS, SCAN_DONE };
 
-/* Read the whole trace once: header, block index, first token of every instruction. */
-static int trace_scan(trace_kernel_t *tk, reader_t *r, dv_error_t *err)
+/* Read the whole trace once: header, block index, first token of every instruction.  header_only:
+ * the text ends after the arguments (the header a binary trace embeds); a block line is an error. */
+static int trace_scan(trace_kernel_t *tk, reader_t *r, bool header_only, dv_error_t *err)
 {
     enum scan_state st = SCAN_VERSION;
     const char *line;
@@ -586,12 +593,15 @@ static int trace_scan(trace_kernel_t *tk, reader_t *r, dv_error_t *err)
                     return rc;
                 break;
             }
-            if (tok_is(t, "block")) {
+            if (tok_is(t, "block") && !header_only) {
                 if ((rc = scan_block_line(tk, line, len, pos, t, r, w, err)))
                     return rc;
                 st = SCAN_BLOCKS;
                 break;
             }
+            if (header_only)
+                return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_col(line, t),
+                                    "expected 'arg NAME bytes=N ...' in a binary trace's header, got '%.*s'", TOKQ(t));
             if (dv_trace_op_find(t.s, t.n) != DV_OP_INVALID)
                 return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_col(line, t),
                                     "instruction '%.*s' before the first block (expected 'block 0')", TOKQ(t));
@@ -622,6 +632,8 @@ static int trace_scan(trace_kernel_t *tk, reader_t *r, dv_error_t *err)
     }
     if (rc < 0)
         return reader_error(r, rc, tk->source, err);
+    if (header_only && st == SCAN_ARGS)
+        return DV_OK;
     static const char *const expected[] = {"'dvtrace 1'", "'kernel NAME kind=... blocks=N'", "'block 0'", "'end'"};
     if (st != SCAN_DONE)
         return dv_error_set(err, DV_ERR_PARSE, tk->source, (int)r->line + 1, 1, "expected %s, got end of file",
@@ -663,7 +675,13 @@ int dv_trace_open(const char *path, dv_kernel_t **out, dv_error_t *err)
         goto cleanup;
     }
     r.cur = r.lim = r.buf;
-    rc = trace_scan(tk, &r, err);
+    /* the first byte tells the formats apart: no text trace starts with the binary magic's */
+    r.lim += fread(r.buf, 1, 1, r.fp);
+    if (r.lim > r.buf && (uint8_t)r.buf[0] == DV_TRACE_BINARY_BYTE0) {
+        rc = dv_trace_binary_open_file(r.fp, path, out, err);
+        goto cleanup;
+    }
+    rc = trace_scan(tk, &r, false, err);
     if (rc)
         goto cleanup;
     *out = &tk->k;
@@ -673,6 +691,57 @@ cleanup:
         kernel_unref(tk);
     free(r.buf);
     fclose(r.fp);
+    return rc;
+}
+
+int dv_trace_header_parse(const char *text, size_t len, const char *file, dv_kernel_info_t *info, int *kind_line,
+                          int *kind_col, dv_error_t *err)
+{
+    reader_t r = {.cur = text, .lim = text + len};
+    memset(info, 0, sizeof *info);
+    trace_kernel_t *tk = kernel_new(file);
+    if (!tk)
+        return dv_error_set(err, DV_ERR_NOMEM, file, 0, 0, "out of memory");
+    int rc = trace_scan(tk, &r, true, err);
+    if (rc == DV_OK) {
+        *info = tk->k.info;
+        *kind_line = tk->kind_line;
+        *kind_col = tk->kind_col;
+        tk->k.info.args = NULL; /* now the caller's */
+    }
+    kernel_unref(tk);
+    return rc;
+}
+
+int dv_trace_open_bytes(const void *data, size_t len, const char *name, dv_kernel_t **out, dv_error_t *err)
+{
+    *out = NULL;
+    if (!name)
+        name = "<bytes>";
+    if (len && *(const uint8_t *)data == DV_TRACE_BINARY_BYTE0)
+        return dv_trace_binary_open_bytes(data, len, name, out, err);
+    trace_kernel_t *tk = NULL;
+    reader_t r = {0};
+    int rc = DV_OK;
+    dv_trace_names_init();
+    tk = kernel_new(name);
+    if (!tk || !(tk->text = malloc(len + 1))) {
+        rc = dv_error_set(err, DV_ERR_NOMEM, name, 0, 0, "out of memory");
+        goto cleanup;
+    }
+    tk->text_len = len;
+    if (len)
+        memcpy(tk->text, data, len);
+    tk->text[len] = '\0';
+    r.cur = tk->text;
+    r.lim = tk->text + len;
+    if ((rc = trace_scan(tk, &r, false, err)) != DV_OK)
+        goto cleanup;
+    *out = &tk->k;
+    tk = NULL;
+cleanup:
+    if (tk)
+        kernel_unref(tk);
     return rc;
 }
 
@@ -697,7 +766,7 @@ int dv_trace_open_string(const char *text, const char *name, dv_kernel_t **out, 
     memcpy(tk->text, text, tk->text_len + 1);
     r.cur = tk->text;
     r.lim = tk->text + tk->text_len;
-    rc = trace_scan(tk, &r, err);
+    rc = trace_scan(tk, &r, false, err);
     if (rc)
         goto cleanup;
     *out = &tk->k;

@@ -115,4 +115,22 @@ const char *dv_trace_dtype_list(char *buf, size_t cap);
 int dv_trace_parse_insn_fields(const char *line, size_t len, size_t pos, tok_t t, const dv_kernel_info_t *info,
                                where_t w, dv_insn_t *out, dv_error_t *err);
 
+/* ---------------------------------------------------------------- the binary form (trace_binary.c) */
+
+/* The first byte of the binary magic (traces/FORMAT.md section 10): a text trace never starts with it. */
+#define DV_TRACE_BINARY_BYTE0 0x89u
+
+/* Parse a text header (version, kernel and arg lines, nothing after them) into *info (args malloc'ed,
+ * the caller's; subs = 1); kind_line/kind_col: where kind= is.  Errors at file:line:column of text. */
+int dv_trace_header_parse(const char *text, size_t len, const char *file, dv_kernel_info_t *info, int *kind_line,
+                          int *kind_col, dv_error_t *err);
+/* Open a binary trace: from fp (a regular file positioned anywhere; mapped, not closed), or from a
+ * copy of data[0, len). */
+int dv_trace_binary_open_file(FILE *fp, const char *path, dv_kernel_t **out, dv_error_t *err);
+int dv_trace_binary_open_bytes(const void *data, size_t len, const char *name, dv_kernel_t **out, dv_error_t *err);
+/* For a kernel of the binary reader: where its header gives kind= (true), else false. */
+bool dv_trace_binary_kind_at(const dv_kernel_t *k, where_t *w, int *col);
+/* dv_trace_close of a kernel of the binary reader (true), else false. */
+bool dv_trace_binary_close(dv_kernel_t *k);
+
 #endif

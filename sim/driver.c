@@ -413,7 +413,8 @@ int dv_sim_execute(const dv_sim_opts_t *o, dv_sim_result_t *res, dv_error_t *err
     if (!o->op && (rc = dv_trace_check_profile(res->kernel, &res->cfg, err)) != DV_OK)
         goto cleanup;
     if (o->record) {
-        rc = dvk_kernel_record(res->kernel, o->record, err);
+        rc = o->record_binary ? dv_trace_save(res->kernel, o->record, DV_TRACE_BINARY, err)
+                              : dvk_kernel_record(res->kernel, o->record, err);
         goto cleanup;
     }
     /* 3. GM arguments: device addresses and initial contents; the reference's expected outputs */

@@ -25,8 +25,13 @@ static const char usage_text[] =
     "       dvsim op NAME [--PARAM VALUE]... [options] [--check]\n"
     "                                     run an operator of the library on random inputs\n"
     "       dvsim op --list               list the operators with their parameters and defaults\n"
-    "       dvsim record NAME [--PARAM VALUE]... [profile options] -o FILE\n"
-    "                                     write an operator's kernel as a trace file\n"
+    "       dvsim record NAME [--PARAM VALUE]... [profile options] -o FILE [--binary]\n"
+    "                                     write an operator's kernel as a trace file (--binary: in the\n"
+    "                                     compact binary form, traces/FORMAT.md section 10)\n"
+    "       dvsim convert TRACE -o FILE [--binary]\n"
+    "                                     write a trace (text or binary) as canonical text, or with\n"
+    "                                     --binary in the binary form; run and every reader of a trace\n"
+    "                                     take either form\n"
     "       dvsim micro [--only PREFIX] [profile options]\n"
     "                                     run the microbenchmarks (docs/MICRO.md): each checks that\n"
     "                                     the model's cycles give back the profile parameter it isolates\n"
@@ -189,6 +194,10 @@ static int parse(int argc, char **argv, int first, cmd_t cmd, cli_t *c)
             c->so.record = v;
             continue;
         }
+        if (cmd == CMD_RECORD && strcmp(a, "--binary") == 0) {
+            c->so.record_binary = true;
+            continue;
+        }
         if (cmd == CMD_MICRO && option_is(a, "--only")) {
             const char *v = option_value(argc, argv, &i, "--only");
             if (!v || !v[0])
@@ -271,6 +280,7 @@ static int parse(int argc, char **argv, int first, cmd_t cmd, cli_t *c)
         if (handled)
             continue;
         if ((cmd == CMD_OP || cmd == CMD_RECORD) && c->so.op && strncmp(a, "--", 2) == 0 && a[2] &&
+            strcmp(a, "--binary") != 0 &&
             !option_is(a, "--json") && !option_is(a, "--timeline") && !option_is(a, "--dump") &&
             strcmp(a, "--no-data") && strcmp(a, "--no-hazards") && strcmp(a, "--fail-on-hazard") &&
             strcmp(a, "--quiet") && strcmp(a, "--host-stats")) {
@@ -444,6 +454,44 @@ static unsigned long positive(const char *v)
     char *end;
     const unsigned long n = v && v[0] >= '1' && v[0] <= '9' ? strtoul(v, &end, 10) : 0;
     return n && !*end && n <= 1000000 ? n : 0;
+}
+
+/* dvsim convert TRACE -o FILE [--binary]: open the trace (either form), write it in the other
+ * (dv_trace_save); no profile is involved. */
+static int cmd_convert(int argc, char **argv, int first)
+{
+    const char *in = NULL, *out = NULL;
+    dv_trace_form_t form = DV_TRACE_TEXT;
+    for (int i = first; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "-o") == 0 || option_is(a, "--output")) {
+            const char *v = a[1] == 'o' ? (i + 1 < argc ? argv[++i] : NULL) : option_value(argc, argv, &i, "--output");
+            if (!v || !v[0])
+                return usage_error("option '%s' needs a FILE", a);
+            out = v;
+        } else if (strcmp(a, "--binary") == 0) {
+            form = DV_TRACE_BINARY;
+        } else if (a[0] == '-' && a[1]) {
+            return usage_error("unknown convert option '%s'", a);
+        } else if (in) {
+            return usage_error("only one TRACE may be given ('%s')", a);
+        } else {
+            in = a;
+        }
+    }
+    if (!in)
+        return usage_error("%s", "convert: missing TRACE (dvsim convert TRACE -o FILE [--binary])");
+    if (!out)
+        return usage_error("%s", "convert: missing -o FILE");
+    dv_kernel_t *k = NULL;
+    dv_error_t err;
+    if (dv_trace_open(in, &k, &err) != DV_OK || dv_trace_save(k, out, form, &err) != DV_OK) {
+        dv_error_print(&err, stderr);
+        dv_trace_close(k);
+        return EXIT_ERROR;
+    }
+    dv_trace_close(k);
+    return EXIT_OK;
 }
 
 /* dvsim sweep --merge OUT DIR... */
@@ -640,6 +688,8 @@ int main(int argc, char **argv)
             rc = cmd_fusion(&c);
     } else if (strcmp(cmd, "sweep") == 0) {
         rc = cmd_sweep(argc, argv, 2);
+    } else if (strcmp(cmd, "convert") == 0) {
+        rc = cmd_convert(argc, argv, 2);
     } else if (strcmp(cmd, "plot") == 0) {
         rc = cmd_plot(argc - 2, argv + 2);
     } else if (strcmp(cmd, "micro") == 0) {

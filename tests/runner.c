@@ -6,7 +6,7 @@
 /* One suite per module (tests/check_<module>.c; .cpp for the model's C++ components), or per part
  * of a large module (tests/check_<module>_<part>.c).  Weak so a module's suite is picked up by
  * linking its file; the list below is the full set the project has. */
-#define SUITES(X) X(intmath) X(isa) X(trace) X(config) X(semantics_numbers) X(semantics_vector) X(semantics_dma) \
+#define SUITES(X) X(intmath) X(isa) X(trace) X(trace_binary) X(config) X(semantics_numbers) X(semantics_vector) X(semantics_dma) \
     X(semantics_footprint) X(model) X(components) X(timing) X(robust) X(report) X(cli) X(kapi) X(ops) \
     X(ops_elementwise) X(ops_norm) X(ops_matmul) X(ops_conv) X(acl) X(acl_config) X(aclnn_ops) X(aclnn_errors) X(micro) \
     X(fidelity) X(topology) X(graph) X(ops_layout) X(fold) X(fusion) X(acl_graph) X(stalls) X(sweep) X(plot) \

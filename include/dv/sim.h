@@ -47,6 +47,7 @@ typedef struct dv_sim_opts {
     char **op_argv;
     bool check;                /* compare the operator's outputs with its reference (--check) */
     const char *record;        /* write the kernel as a trace to this file instead of running it */
+    bool record_binary;        /* ... in the binary form (dvsim record --binary; traces/FORMAT.md section 10) */
     const char *json;          /* JSON report file, "-" = stdout, NULL = none */
     const char *timeline;      /* Chrome-trace file, "-" = stdout, NULL = none */
     const char *instr_csv;     /* instruction hot-spot table (--instr-csv), "-" = stdout, NULL = none */

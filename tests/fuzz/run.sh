@@ -2,9 +2,11 @@
 # tests/fuzz/run.sh B SECONDS TARGET... - run each libFuzzer target B/fuzz_TARGET for SECONDS from a
 # corpus in B/corpus_TARGET, seeded with the shipped files of its input path; stop at the first
 # target that finds a crash, a leak, an input over 10 s or over 2 GB (its input is saved as
-# B/crash_TARGET-*).  Prints each target's executions (libFuzzer's final stats).
+# B/crash_TARGET-*).  Prints each target's executions (libFuzzer's final stats).  The binary trace
+# target's seeds are the shipped traces converted by $DVSIM (default bin/dvsim, built if missing).
 set -u
 B=$1 SECS=$2
+DVSIM=${DVSIM:-bin/dvsim}
 shift 2
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 status=0
@@ -13,6 +15,11 @@ for t in "$@"; do
     mkdir -p "$c"
     case $t in
     trace) cp traces/*.trace "$c"/ ;;
+    trace_binary)
+        [ -x "$DVSIM" ] || make -j2 "$DVSIM" >/dev/null || exit 1
+        for f in traces/*.trace; do
+            "$DVSIM" convert "$f" -o "$c/$(basename "$f" .trace).dvtb" --binary || exit 1
+        done ;;
     profile) cp configs/*.yaml "$c"/ ;;
     graph) cp graphs/*.yaml "$c"/ ;;
     sweep) cp bench/whatif/*.yaml "$c"/ ;;
