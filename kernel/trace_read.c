@@ -713,18 +713,13 @@ int dv_trace_header_parse(const char *text, size_t len, const char *file, dv_ker
     return rc;
 }
 
-int dv_trace_open_bytes(const void *data, size_t len, const char *name, dv_kernel_t **out, dv_error_t *err)
+/* A text trace held in memory: copied, then scanned as a file is. */
+static int open_text(const char *data, size_t len, const char *name, dv_kernel_t **out, dv_error_t *err)
 {
-    *out = NULL;
-    if (!name)
-        name = "<bytes>";
-    if (len && *(const uint8_t *)data == DV_TRACE_BINARY_BYTE0)
-        return dv_trace_binary_open_bytes(data, len, name, out, err);
-    trace_kernel_t *tk = NULL;
     reader_t r = {0};
     int rc = DV_OK;
     dv_trace_names_init();
-    tk = kernel_new(name);
+    trace_kernel_t *tk = kernel_new(name);
     if (!tk || !(tk->text = malloc(len + 1))) {
         rc = dv_error_set(err, DV_ERR_NOMEM, name, 0, 0, "out of memory");
         goto cleanup;
@@ -745,34 +740,18 @@ cleanup:
     return rc;
 }
 
+int dv_trace_open_bytes(const void *data, size_t len, const char *name, dv_kernel_t **out, dv_error_t *err)
+{
+    *out = NULL;
+    if (!name)
+        name = "<bytes>";
+    if (len && *(const uint8_t *)data == DV_TRACE_BINARY_BYTE0)
+        return dv_trace_binary_open_bytes(data, len, name, out, err);
+    return open_text(data, len, name, out, err);
+}
+
 int dv_trace_open_string(const char *text, const char *name, dv_kernel_t **out, dv_error_t *err)
 {
-    trace_kernel_t *tk = NULL;
-    reader_t r = {0};
-    int rc = DV_OK;
     *out = NULL;
-    dv_trace_names_init();
-    if (!name)
-        name = "<string>";
-    tk = kernel_new(name);
-    if (!tk)
-        return dv_error_set(err, DV_ERR_NOMEM, name, 0, 0, "out of memory");
-    tk->text_len = strlen(text);
-    tk->text = malloc(tk->text_len + 1);
-    if (!tk->text) {
-        rc = dv_error_set(err, DV_ERR_NOMEM, name, 0, 0, "out of memory");
-        goto cleanup;
-    }
-    memcpy(tk->text, text, tk->text_len + 1);
-    r.cur = tk->text;
-    r.lim = tk->text + tk->text_len;
-    rc = trace_scan(tk, &r, false, err);
-    if (rc)
-        goto cleanup;
-    *out = &tk->k;
-    tk = NULL;
-cleanup:
-    if (tk)
-        kernel_unref(tk);
-    return rc;
+    return open_text(text, strlen(text), name ? name : "<string>", out, err);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dv/config.h"
+#include "dv/kernel.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -21,6 +22,23 @@ static inline const dv_config_t *fuzz_preset(void)
     if (!state)
         state = dv_config_preset(&cfg, dv_profile_names()[0], &err) == DV_OK ? 1 : 2;
     return state == 1 ? &cfg : NULL;
+}
+
+/* Read every instruction of every stream of k, up to the first error (the trace readers' targets). */
+static inline void fuzz_read_streams(dv_kernel_t *k)
+{
+    dv_error_t err;
+    int rc = DV_OK;
+    for (uint32_t b = 0; b < k->info.blocks && rc == DV_OK; b++)
+        for (uint32_t s = 0; s < k->info.subs && rc == DV_OK; s++) {
+            dv_stream_t *st;
+            dv_insn_t in;
+            if ((rc = k->open(k, b, s, &st, &err)) != DV_OK)
+                break;
+            while ((rc = st->next(st, &in, &err)) > 0)
+                rc = DV_OK;
+            st->close(st);
+        }
 }
 
 /* The input as a C string (a NUL byte inside ends what the parser sees, as in a C caller). */
