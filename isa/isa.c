@@ -33,7 +33,8 @@ static void form_table_init(void)
     int f = 0;
 #define DV_FORM(form, text) \
     form_table[f].name = #form; form_table[f].desc = text; form_table[f].fields = &field_table[next]; f++;
-#define DV_FIELD(form, name, kind, space, min, max, def) form_table[f - 1].nfields++; next++;
+#define DV_FIELD(form, name, kind, space, min, max, def) \
+    form_table[f - 1].nfields++; form_table[f - 1].naddr += DV_FK_##kind == DV_FK_ADDR; next++;
 #include "fields.def"
     (void)f;
     form_table_ready = 1;

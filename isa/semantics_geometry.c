@@ -523,8 +523,8 @@ static bool i2c_src_range(const i2c_t *g, uint64_t *lo, uint64_t *hi)
 int dv_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_MAX_RANGES])
 {
     const dv_op_spec_t *os = dv_op_spec((dv_op_t)in->op);
-    if (!os)
-        return 0;
+    if (!os || dv_form_spec(os->form)->naddr == 0)
+        return 0; /* every range below is at an address field */
     int n = 0;
     uint64_t lo, hi;
     dma_geom_t dg;

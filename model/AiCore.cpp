@@ -17,6 +17,22 @@ static_assert(DV_STALL_FLAG_FIX - DV_STALL_FLAG_S == DV_PIPE_FIX - DV_PIPE_S, "d
 static_assert(DV_STALL_QUEUE_FIX - DV_STALL_QUEUE_V == DV_PIPE_FIX - DV_PIPE_V, "dv/stall.def: queue:V .. queue:FIX");
 } // namespace
 
+// Which pipe queue an instruction goes to (S for work done by the scalar unit itself).
+static int route(const dv_insn_t &in)
+{
+    switch (in.op) {
+    case DV_OP_set_flag: return static_cast<int>(in.f[DV_FLD(FLAG, src)].i);
+    case DV_OP_wait_flag: return static_cast<int>(in.f[DV_FLD(FLAG, dst)].i);
+    case DV_OP_pipe_barrier: {
+        int p = static_cast<int>(in.f[DV_FLD(BARRIER, pipe)].i);
+        return p == DV_PIPE_ALL ? DV_PIPE_S : p;
+    }
+    case DV_OP_set_cross_flag: return static_cast<int>(in.f[DV_FLD(XSET, pipe)].i);
+    case DV_OP_wait_cross_flag: return static_cast<int>(in.f[DV_FLD(XWAIT, pipe)].i);
+    default: return dv_op_spec(static_cast<dv_op_t>(in.op))->pipe;
+    }
+}
+
 AiCore::Params AiCore::Params::from(const dv_config_t &cfg, dv_core_type_t type)
 {
     Params p{};
@@ -321,6 +337,7 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
             else {
                 have_pending_ = true;
                 pending_index_ = next_index_++;
+                pending_pipe_ = route(pending_);
             }
         }
         // Pick the earliest thing that can happen: a pipe head starting, or the scalar unit.
@@ -455,22 +472,6 @@ std::string AiCore::describe_wait(int p, const Entry &e)
     return buf;
 }
 
-// Which pipe queue an instruction goes to (S for work done by the scalar unit itself).
-static int route(const dv_insn_t &in)
-{
-    switch (in.op) {
-    case DV_OP_set_flag: return static_cast<int>(in.f[DV_FLD(FLAG, src)].i);
-    case DV_OP_wait_flag: return static_cast<int>(in.f[DV_FLD(FLAG, dst)].i);
-    case DV_OP_pipe_barrier: {
-        int p = static_cast<int>(in.f[DV_FLD(BARRIER, pipe)].i);
-        return p == DV_PIPE_ALL ? DV_PIPE_S : p;
-    }
-    case DV_OP_set_cross_flag: return static_cast<int>(in.f[DV_FLD(XSET, pipe)].i);
-    case DV_OP_wait_cross_flag: return static_cast<int>(in.f[DV_FLD(XWAIT, pipe)].i);
-    default: return dv_op_spec(static_cast<dv_op_t>(in.op))->pipe;
-    }
-}
-
 bool AiCore::head_ready(int p, cycles_t &t, Block &why)
 {
     const Entry &e = q_[p].front();
@@ -580,7 +581,7 @@ cycles_t AiCore::acc_wait(const Entry &e) const
 bool AiCore::scalar_ready(cycles_t &t, Block &why)
 {
     const dv_insn_t &in = pending_;
-    const int p = route(in);
+    const int p = pending_pipe_;
     if (in.op == DV_OP_pipe_barrier && p == DV_PIPE_S) { // pipe_barrier(ALL)
         t = ts_;
         for (int k = 1; k < DV_PIPE_COUNT; k++) {
@@ -632,10 +633,9 @@ bool AiCore::scalar_ready(cycles_t &t, Block &why)
 
 // Checks that do not depend on timing: pipes and buffers exist, ids are in range, every byte the
 // instruction touches is inside its buffer or GM argument, and local addresses are aligned.
-int AiCore::check_access(const Entry &e, dv_error_t *err)
+int AiCore::check_access(const Entry &e, int p, dv_error_t *err)
 {
     const dv_insn_t &in = e.insn;
-    const int p = route(in);
     if (p < DV_PIPE_COUNT && !has_pipe(static_cast<dv_pipe_t>(p)))
         return locate(err, DV_ERR_RANGE, in, e.index, "pipe %s does not exist on %s", dv_pipe_name(static_cast<dv_pipe_t>(p)),
                       type_ == DV_CORE_AIC ? "an AIC (cube core)" : type_ == DV_CORE_AIV ? "an AIV (vector core)" : "this core");
@@ -741,7 +741,7 @@ int AiCore::check_access(const Entry &e, dv_error_t *err)
 int AiCore::issue(dv_error_t *err)
 {
     const dv_insn_t &in = pending_;
-    const int p = route(in);
+    const int p = pending_pipe_;
     const dv_pipe_t cp = static_cast<dv_pipe_t>(p < DV_PIPE_COUNT ? p : DV_PIPE_S);
     const cycles_t issue_cost = p_.scalar.issue_cycles;
     cycles_t t;
@@ -791,7 +791,7 @@ int AiCore::issue(dv_error_t *err)
     if (p == DV_PIPE_S) {
         if (in.op == DV_OP_ld_ub || in.op == DV_OP_st_ub || in.op == DV_OP_ld_gm || in.op == DV_OP_st_gm)
             probe.nr = dv_footprint(&in, &vs_, probe.r);
-        int rc = check_access(probe, err);
+        int rc = check_access(probe, p, err);
         if (rc != DV_OK)
             return rc;
         cycles_t busy = issue_cost;
@@ -926,7 +926,7 @@ int AiCore::issue(dv_error_t *err)
     e.nr = dv_footprint(&in, &vs_, e.r);
     e.node = s_node_;
     path_.retain(e.node);
-    int rc = check_access(e, err);
+    int rc = check_access(e, p, err);
     if (rc != DV_OK)
         return rc;
     if ((p == DV_PIPE_M || p == DV_PIPE_FIX) && unit_flag(in) == 3) {
@@ -1144,7 +1144,7 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
     if (q_[p].empty())
         starve(p);
     // A scalar unit stalled on this full queue issues once the head has left it.
-    if (was_full && have_pending_ && route(pending_) == p && t > ts_) {
+    if (was_full && have_pending_ && pending_pipe_ == p && t > ts_) {
         counters_.stall_queue_full_cycles += t - ts_;
         counters_.pipe_wait_cycles[DV_PIPE_S] += t - ts_;
         advance_scalar(t, queue_cause(p));

@@ -162,7 +162,7 @@ private:
     bool scalar_ready(cycles_t &t, Block &why);
     int issue(dv_error_t *err);
     int start_head(int p, cycles_t t, dv_error_t *err);
-    int check_access(const Entry &e, dv_error_t *err);
+    int check_access(const Entry &e, int p, dv_error_t *err); // p: route(e.insn)
     int locate(dv_error_t *err, int code, const dv_insn_t &in, uint64_t index, const char *fmt, ...)
         __attribute__((format(printf, 6, 7)));
     // Pipe p works from `from` to `to`: its busy cycles (the union of such intervals, which start in
@@ -327,6 +327,7 @@ private:
     dv_insn_t pending_{};
     bool have_pending_ = false, stream_end_ = false;
     uint64_t next_index_ = 0, pending_index_ = 0;
+    int pending_pipe_ = DV_PIPE_S; // route(pending_): the queue it goes to
 
     // Cross-core flags delivered to this core: arrivals per flag id.
     std::vector<std::vector<Arrival>> cross_;

@@ -146,6 +146,17 @@ START_TEST(test_model_event_id_range)
 }
 END_TEST
 
+/* The reader keeps the instruction lines it decoded (kernel/trace_read.c): a line whose text it has
+ * seen is not parsed again, but it is still its own line, the one an error names. */
+START_TEST(test_model_repeated_line_is_located)
+{
+    expect_error(NULL,
+                 "dvtrace 1\nkernel e kind=vector blocks=1\nblock 0\nset_flag src=MTE2 dst=V id=1\nscalar cycles=3\n"
+                 "set_flag src=MTE2 dst=V id=1\nend\n",
+                 DV_ERR_STATE, "set twice without a wait", "test.trace:6:");
+}
+END_TEST
+
 START_TEST(test_model_mix_needs_split_chip)
 {
     expect_error("ascend310",
@@ -622,6 +633,7 @@ Suite *dv_model_suite(void)
     tcase_add_test(tc, test_model_gm_outside_argument);
     tcase_add_test(tc, test_model_wrong_core_type);
     tcase_add_test(tc, test_model_event_id_range);
+    tcase_add_test(tc, test_model_repeated_line_is_located);
     tcase_add_test(tc, test_model_mix_needs_split_chip);
     tcase_add_test(tc, test_model_hazard_missing_wait);
     tcase_add_test(tc, test_model_synchronised_kernel_has_no_hazard);

@@ -119,6 +119,7 @@ typedef struct dv_form_spec {
     const char *desc;
     int nfields;
     const dv_field_spec_t *fields;
+    int naddr; /* fields of kind DV_FK_ADDR: a form without any touches no memory */
 } dv_form_spec_t;
 
 typedef struct dv_op_spec {
