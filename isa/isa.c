@@ -24,10 +24,12 @@ static const dv_field_spec_t field_table[] = {
 #include "fields.def"
 };
 
-static dv_form_spec_t form_table[DV_FORM_COUNT];
-static int form_table_ready;
+/* Filled before main (a constructor: counting the fields of each form needs a pass over them), so
+ * that the look-ups, inline in dv/isa.h, need no check; nothing reads it earlier. */
+dv_form_spec_t dv_isa_forms_[DV_FORM_COUNT];
+#define form_table dv_isa_forms_
 
-static void form_table_init(void)
+__attribute__((constructor)) static void form_table_init(void)
 {
     int next = 0;
     int f = 0;
@@ -37,10 +39,9 @@ static void form_table_init(void)
     form_table[f - 1].nfields++; form_table[f - 1].naddr += DV_FK_##kind == DV_FK_ADDR; next++;
 #include "fields.def"
     (void)f;
-    form_table_ready = 1;
 }
 
-static const dv_op_spec_t op_table[] = {
+const dv_op_spec_t dv_isa_ops_[DV_OP_COUNT] = {
 #define DV_INSN(mn, pipe, form, cost, dst, src, dtypes, desc) \
     {#mn, DV_PIPE_##pipe, DV_FORM_##form, DV_COST_##cost, DV_SPACE_##dst, DV_SPACE_##src, dtypes, desc},
 #include "isa.def"
@@ -81,17 +82,6 @@ static const char *const quant_names[] = {"none", "f16", "bf16"};
 static const char *const cmp_names[] = {"eq", "ne", "lt", "gt", "le", "ge"};
 static const char *const round_names[] = {"r", "f", "c", "z", "a"};
 
-const dv_op_spec_t *dv_op_spec(dv_op_t op)
-{
-    return (unsigned)op < DV_OP_COUNT ? &op_table[op] : NULL;
-}
-
-const dv_form_spec_t *dv_form_spec(dv_form_t form)
-{
-    if (!form_table_ready)
-        form_table_init();
-    return (unsigned)form < DV_FORM_COUNT ? &form_table[form] : NULL;
-}
 
 static int lookup(const char *const *names, int n, const char *s, size_t len)
 {
@@ -104,7 +94,7 @@ static int lookup(const char *const *names, int n, const char *s, size_t len)
 dv_op_t dv_op_lookup(const char *s, size_t len)
 {
     for (int i = 0; i < DV_OP_COUNT; i++)
-        if (strlen(op_table[i].mnemonic) == len && memcmp(op_table[i].mnemonic, s, len) == 0)
+        if (strlen(dv_isa_ops_[i].mnemonic) == len && memcmp(dv_isa_ops_[i].mnemonic, s, len) == 0)
             return (dv_op_t)i;
     return DV_OP_INVALID;
 }

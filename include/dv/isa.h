@@ -155,9 +155,17 @@ typedef struct dv_insn {
 #define DV_ADDR_ARG(a) ((unsigned)(((uint64_t)(a) >> 40) & 0xFFFFu))
 #define DV_ADDR_OFF(a) ((uint64_t)(a) & 0xFFFFFFFFFFull)
 
-/* Table access. */
-const dv_op_spec_t *dv_op_spec(dv_op_t op);           /* NULL for DV_OP_INVALID or out of range */
-const dv_form_spec_t *dv_form_spec(dv_form_t form);
+/* Table access.  The tables are isa/isa.c's (read them through these: every hot path asks them). */
+extern const dv_op_spec_t dv_isa_ops_[DV_OP_COUNT];
+extern dv_form_spec_t dv_isa_forms_[DV_FORM_COUNT];
+static inline const dv_op_spec_t *dv_op_spec(dv_op_t op) /* NULL for DV_OP_INVALID or out of range */
+{
+    return (unsigned)op < DV_OP_COUNT ? &dv_isa_ops_[op] : NULL;
+}
+static inline const dv_form_spec_t *dv_form_spec(dv_form_t form) /* NULL when out of range */
+{
+    return (unsigned)form < DV_FORM_COUNT ? &dv_isa_forms_[form] : NULL;
+}
 dv_op_t dv_op_lookup(const char *mnemonic, size_t len); /* DV_OP_INVALID when unknown */
 const char *dv_pipe_name(dv_pipe_t p);                  /* "S".."FIX", "ALL" */
 const char *dv_pipe_ratio_name(dv_pipe_t p);            /* "scalar", "vec", "mac", ... */
