@@ -295,6 +295,7 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
     block_ = block;
     sub_ = sub;
     ts_ = t_;
+    queued_ = 0;
     for (int p = 0; p < DV_PIPE_COUNT; p++) {
         q_[p].head = q_[p].count = 0;
         free_[p] = done_[p] = t_;
@@ -344,9 +345,8 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
         cycles_t best = kNever;
         int who = -2; // -1 scalar, >= 0 pipe
         bool cross_blocked = false;
-        for (int p = 1; p < DV_PIPE_COUNT; p++) {
-            if (q_[p].empty())
-                continue;
+        for (unsigned m = queued_; m; m &= m - 1) { // in pipe order, as the choice between equal times needs
+            const int p = __builtin_ctz(m);
             Cand &c = cand_[p];
             if (!c.valid) {
                 c.why = Block::None;
@@ -370,10 +370,7 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
                 cross_blocked |= why == Block::Cross;
             }
         } else if (stream_end_) {
-            bool empty = true;
-            for (int p = 1; p < DV_PIPE_COUNT; p++)
-                empty = empty && q_[p].empty();
-            if (empty) {
+            if (queued_ == 0) {
                 cycles_t end = ts_;
                 int last = DV_PIPE_S; // what the block's end waited for: the scalar unit or a pipe's completion
                 for (int p = 0; p < DV_PIPE_COUNT; p++)
@@ -918,6 +915,7 @@ int AiCore::issue(dv_error_t *err)
     if (q_[p].empty())
         invalidate(p);
     Entry &e = q_[p].push_slot();
+    queued_ |= 1u << p;
     dv_insn_copy(&e.insn, &in);
     e.vs = vs_;
     e.vc = hz_.clock(DV_PIPE_S);
@@ -1141,8 +1139,10 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
     path_.release(e.node);
     q_[p].pop();
     invalidate(p);
-    if (q_[p].empty())
+    if (q_[p].empty()) {
+        queued_ &= ~(1u << p);
         starve(p);
+    }
     // A scalar unit stalled on this full queue issues once the head has left it.
     if (was_full && have_pending_ && pending_pipe_ == p && t > ts_) {
         counters_.stall_queue_full_cycles += t - ts_;

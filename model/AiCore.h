@@ -273,6 +273,7 @@ private:
 
     // Per-block state.
     Queue q_[DV_PIPE_COUNT];
+    unsigned queued_ = 0; // bit p: q_[p] is not empty
     // Cached readiness of each pipe head; recomputed only after something it depends on changed.
     struct Cand {
         bool valid = false, ready = false;
