@@ -31,7 +31,9 @@ enum {
     DV_ACL_MAGIC_INT_ARRAY = 0x7e45a003u,
     DV_ACL_MAGIC_FLOAT_ARRAY = 0x7e45a004u,
     DV_ACL_MAGIC_BOOL_ARRAY = 0x7e45a005u,
-    DV_ACL_MAGIC_EXECUTOR = 0x7e45a006u
+    DV_ACL_MAGIC_EXECUTOR = 0x7e45a006u,
+    DV_ACL_MAGIC_TENSOR_LIST = 0x7e45a007u,
+    DV_ACL_MAGIC_SCALAR_LIST = 0x7e45a008u
 };
 
 /* ---- element types and formats ---- */
@@ -62,11 +64,28 @@ struct aclTensor {
     int nstorage;
     int64_t storage[DV_ACL_MAX_DIMS];
     uint64_t data;                       /* device address, 0 when not set */
+    uint64_t serial;                     /* unique per aclCreateTensor, for lists */
 };
 
 struct aclScalar {
     aclDataType dtype;
     double value;                        /* the value converted to double */
+    uint64_t serial;                     /* unique per aclCreateScalar, for lists */
+};
+
+/* A list owns its members: aclDestroy{Tensor,Scalar}List destroys them.  A member is the object
+ * with that address and serial number while it is live; one destroyed on its own (or through
+ * another list) is gone from the list. */
+struct aclTensorList {
+    uint64_t size;
+    aclTensor **v;
+    uint64_t *serial;
+};
+
+struct aclScalarList {
+    uint64_t size;
+    aclScalar **v;
+    uint64_t *serial;
 };
 
 struct aclIntArray {
@@ -115,6 +134,13 @@ struct aclOpExecutor {
  * 161001 for NULL, 161002 otherwise (*rc receives the code).  `what` names the parameter. */
 const struct aclTensor *dv_acl_tensor_get(const aclTensor *t, const char *api, const char *what, int *rc);
 aclOpExecutor *dv_acl_executor_get(aclOpExecutor *e, const char *api, int *rc);
+/* A live tensor list whose members are all live (for an operator that takes one); `what` names the
+ * parameter.  161001 for NULL, 161002 for a list that is not live or has a destroyed member. */
+const struct aclTensorList *dv_acl_tensor_list_get(const aclTensorList *l, const char *api, const char *what,
+                                                   int *rc);
+/* The same for scalar lists. */
+const struct aclScalarList *dv_acl_scalar_list_get(const aclScalarList *l, const char *api, const char *what,
+                                                   int *rc);
 /* Release an executor (unregisters it first). */
 void dv_acl_executor_free(aclOpExecutor *e);
 
