@@ -81,8 +81,8 @@ enum {
 
 /* ---- vector steps ---- */
 typedef enum vop {
-    V_ADD, V_SUB, V_MUL, V_DIV, V_MAX, V_RELU, V_EXP, V_REC, V_ADDS, V_MULS,
-    V_F16_TO_F32, V_F32_TO_F16
+    V_ADD, V_SUB, V_MUL, V_DIV, V_MAX, V_MIN, V_RELU, V_EXP, V_LN, V_SQRT, V_RSQRT, V_REC, V_ABS, V_ADDS, V_MULS,
+    V_LRELU, V_F16_TO_F32, V_F32_TO_F16
 } vop_t;
 
 /* One step of an activation, in fp32: d = op(a[, b | s]) on the buffers X (the input) and W (the
@@ -121,8 +121,8 @@ static const ew_step_t tanh_steps[] = {
 
 /* ---- the element-wise operators ---- */
 typedef enum ew_kind {
-    EW_ADD, EW_SUB, EW_MUL, EW_DIV, EW_MAX, EW_MULS, EW_ADDS, EW_RELU, EW_GELU, EW_EXP, EW_SIGMOID, EW_SILU, EW_TANH,
-    EW_KINDS
+    EW_ADD, EW_SUB, EW_MUL, EW_DIV, EW_MAX, EW_MIN, EW_MULS, EW_ADDS, EW_RELU, EW_GELU, EW_EXP, EW_SIGMOID, EW_SILU,
+    EW_TANH, EW_ABS, EW_NEG, EW_LOG, EW_SQRT, EW_RSQRT, EW_RECIPROCAL, EW_LEAKY_RELU, EW_KINDS
 } ew_kind_t;
 
 #define STEPS(s) s, (unsigned)(sizeof s / sizeof s[0])
@@ -148,6 +148,14 @@ static const ew_def_t ew_defs[EW_KINDS] = {
     [EW_SIGMOID] = {"sigmoid", false, V_MUL, STEPS(sigmoid_steps)},
     [EW_SILU] = {"silu", false, V_MUL, STEPS(silu_steps)},
     [EW_TANH] = {"tanh", false, V_MUL, STEPS(tanh_steps)},
+    [EW_MIN] = {"min", true, V_MIN, NULL, 0},
+    [EW_ABS] = {"abs", false, V_ABS, NULL, 0},
+    [EW_NEG] = {"neg", false, V_MULS, NULL, 0},
+    [EW_LOG] = {"log", false, V_LN, NULL, 0},
+    [EW_SQRT] = {"sqrt", false, V_SQRT, NULL, 0},
+    [EW_RSQRT] = {"rsqrt", false, V_RSQRT, NULL, 0},
+    [EW_RECIPROCAL] = {"reciprocal", false, V_REC, NULL, 0},
+    [EW_LEAKY_RELU] = {"leaky_relu", false, V_LRELU, NULL, 0},
 };
 
 /* fp32 scratch buffers of an activation on fp16: the cast input X, and a separate W when a step
@@ -213,6 +221,14 @@ static const dv_oparam_spec_t ew_params_muls[EP_SCALAR + 1] = {EW_COMMON(EW_ARIT
                                                                EW_SCALAR_SPEC("2", "vmuls")};
 static const dv_oparam_spec_t ew_params_adds[EP_SCALAR + 1] = {EW_COMMON(EW_ARITH_DTYPES),
                                                                EW_SCALAR_SPEC("1", "vadds")};
+/* vabs (and neg, a vmuls by -1) */
+static const dv_oparam_spec_t ew_params_signed[EP_SCALAR] = {EW_COMMON(EW_ARITH_DTYPES)};
+/* vlrelu: the negative slope */
+static const dv_oparam_spec_t ew_params_lrelu[EP_SCALAR + 1] = {
+    EW_COMMON(DT_F16 | DT_F32),
+    [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "0.01", -FLT_MAX, FLT_MAX, 0,
+                   "the negative slope s (y = x < 0 ? x * s : x; aclnnLeakyRelu's negativeSlope), the vlrelu scalar, "
+                   "rounded to --dtype"}};
 
 typedef struct ew_tiling {
     uint32_t kind;  /* ew_kind_t */
@@ -274,6 +290,12 @@ static void vinsn(dv_k_t *k, vop_t op, dv_dtype_t dt, uint64_t d, uint64_t a, ui
     case V_MUL: dvk_vmul(k, d, a, b, dt, rep, 1, 1, 1, 8, 8, 8); break;
     case V_DIV: dvk_vdiv(k, d, a, b, dt, rep, 1, 1, 1, 8, 8, 8); break;
     case V_MAX: dvk_vmax(k, d, a, b, dt, rep, 1, 1, 1, 8, 8, 8); break;
+    case V_MIN: dvk_vmin(k, d, a, b, dt, rep, 1, 1, 1, 8, 8, 8); break;
+    case V_LN: dvk_vln(k, d, a, dt, rep, 1, 1, 8, 8); break;
+    case V_SQRT: dvk_vsqrt(k, d, a, dt, rep, 1, 1, 8, 8); break;
+    case V_RSQRT: dvk_vrsqrt(k, d, a, dt, rep, 1, 1, 8, 8); break;
+    case V_ABS: dvk_vabs(k, d, a, dt, rep, 1, 1, 8, 8); break;
+    case V_LRELU: dvk_vlrelu(k, d, a, dt, s, rep, 1, 1, 8, 8); break;
     case V_RELU: dvk_vrelu(k, d, a, dt, rep, 1, 1, 8, 8); break;
     case V_EXP: dvk_vexp(k, d, a, dt, rep, 1, 1, 8, 8); break;
     case V_REC: dvk_vrec(k, d, a, dt, rep, 1, 1, 8, 8); break;
@@ -342,7 +364,7 @@ static void ew_compute(dv_k_t *k, const ew_tiling_t *t, const ew_state_t *st, co
         ew_activation(k, d, dt, z, x, st->tmp, n);
         return;
     }
-    if (t->kind == EW_MULS || t->kind == EW_ADDS) {
+    if (t->kind == EW_MULS || t->kind == EW_ADDS || t->kind == EW_NEG || t->kind == EW_LEAKY_RELU) {
         vstep(k, d->op, dt, z, x, 0, t->scalar, n);
         return;
     }
@@ -451,7 +473,7 @@ static void ew_kernel(dv_k_t *k, const void *params)
  * scalar would be truncated and saturated). */
 static int ew_scalar(const char *param, double v, dv_dtype_t dt, ew_tiling_t *t, dv_error_t *err)
 {
-    const char *insn = t->kind == EW_ADDS ? "vadds" : "vmuls";
+    const char *insn = t->kind == EW_ADDS ? "vadds" : t->kind == EW_LEAKY_RELU ? "vlrelu" : "vmuls";
     if (dv_dtype_is_float(dt)) {
         t->scalar = dv_ops_round(dt, v);
         if (!isfinite(t->scalar))
@@ -485,7 +507,7 @@ static int ew_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
 
     /* UB per tile element: the queues' buffers plus the fp32 scratch. */
     ew_tiling_t t = {.kind = (uint32_t)kind, .dtype = (uint32_t)dt, .elems = n, .unit = EW_SPLIT_BYTES / size,
-                     .scalar = 1.0};
+                     .scalar = kind == EW_NEG ? -1.0 : 1.0};
     if (op->nparams > EP_SCALAR) {
         const bool alpha = kind == EW_ADD || kind == EW_SUB;
         if (!alpha || v->v[EP_SCALAR].f != 1.0) {
@@ -544,7 +566,12 @@ static int ew_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
         lo = 0.5; /* divisor away from zero: quotients stay within [-2, 2] */
         hi = 2.0;
     }
-    if ((rc = dv_ops_add_arg(plan, "x", dt, n, DV_ARG_IN, 0, 0)) ||
+    double xlo = 0, xhi = 0; /* log, sqrt, rsqrt, reciprocal: inputs in their domain, away from 0 */
+    if (kind == EW_LOG || kind == EW_SQRT || kind == EW_RSQRT || kind == EW_RECIPROCAL) {
+        xlo = 0.25;
+        xhi = 4.0;
+    }
+    if ((rc = dv_ops_add_arg(plan, "x", dt, n, DV_ARG_IN, xlo, xhi)) ||
         (d->binary && (rc = dv_ops_add_arg(plan, "y", dt, n, DV_ARG_IN, lo, hi))) ||
         (rc = dv_ops_add_arg(plan, d->binary ? "z" : "y", dt, n, DV_ARG_OUT, 0, 0)))
         return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
@@ -575,7 +602,10 @@ static int64_t ew_int(ew_kind_t kind, int64_t a, int64_t b)
     case EW_SUB: return a - b;
     case EW_MUL: case EW_MULS: return a * b;
     case EW_MAX: return a >= b ? a : b;
+    case EW_MIN: return a <= b ? a : b;
     case EW_RELU: return a > 0 ? a : 0;
+    case EW_ABS: return a < 0 ? -a : a;
+    case EW_NEG: return -a;
     default: return 0; /* the plan accepts only float dtypes for the others */
     }
 }
@@ -605,6 +635,14 @@ static double ew_float(ew_kind_t kind, double a, double b)
     case EW_SILU: return a / (1 + exp(-a));
     case EW_GELU: return a / (1 + exp(-GELU_SCALE * (a + GELU_CUBIC * a * a * a)));
     case EW_TANH: return 2 / (1 + exp(-2 * a)) - 1;
+    case EW_MIN: return a <= b ? a : b;
+    case EW_ABS: return fabs(a);
+    case EW_NEG: return -a;
+    case EW_LOG: return log(a);
+    case EW_SQRT: return sqrt(a);
+    case EW_RSQRT: return 1 / sqrt(a);
+    case EW_RECIPROCAL: return 1 / a;
+    case EW_LEAKY_RELU: return a >= 0 ? a : a * b;
     case EW_KINDS: break;
     }
     return 0;
@@ -623,7 +661,7 @@ static int ew_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
     const dv_dtype_t dt = (dv_dtype_t)t.dtype;
     const ew_kind_t kind = (ew_kind_t)t.kind;
     const bool binary = ew_defs[kind].binary, is_float = dv_dtype_is_float(dt);
-    const bool with_scalar = kind == EW_MULS || kind == EW_ADDS;
+    const bool with_scalar = kind == EW_MULS || kind == EW_ADDS || kind == EW_LEAKY_RELU;
     uint8_t *out = expect[binary ? 2 : 1];
     for (uint64_t i = 0; i < t.elems; i++) {
         const double a = dv_ops_load(in[0], dt, i), b = binary ? dv_ops_load(in[1], dt, i) : with_scalar ? t.scalar : 0;
@@ -706,6 +744,14 @@ EW_OP(exp, ew_params_float, "y = exp(x)");
 EW_OP(sigmoid, ew_params_float, "y = 1 / (1 + exp(-x)); fp16 computes in fp32");
 EW_OP(silu, ew_params_float, "y = x * sigmoid(x); fp16 computes in fp32");
 EW_OP(tanh, ew_params_float, "y = tanh(x), computed as 2 / (1 + exp(-2x)) - 1; fp16 computes in fp32");
+EW_OP(min, ew_params_arith, "z = min(x, y), element-wise");
+EW_OP(abs, ew_params_signed, "y = |x| (vabs; integers wrap: |INT_MIN| is INT_MIN)");
+EW_OP(neg, ew_params_signed, "y = -x (vmuls by -1; integers wrap)");
+EW_OP(log, ew_params_float, "y = ln(x) (vln; x random in [0.25, 4))");
+EW_OP(sqrt, ew_params_float, "y = sqrt(x) (vsqrt; x random in [0.25, 4))");
+EW_OP(rsqrt, ew_params_float, "y = 1 / sqrt(x) (vrsqrt; x random in [0.25, 4))");
+EW_OP(reciprocal, ew_params_float, "y = 1 / x (vrec; x random in [0.25, 4))");
+EW_OP(leaky_relu, ew_params_lrelu, "y = x < 0 ? x * s : x (vlrelu, s in --dtype)");
 
 /* ---- copy: the GM -> UB / L1 bandwidth benchmark ---- */
 enum {

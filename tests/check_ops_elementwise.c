@@ -36,6 +36,14 @@ static const struct {
     {"sigmoid", "fp16"}, {"sigmoid", "fp32"},
     {"silu", "fp16"}, {"silu", "fp32"},
     {"tanh", "fp16"}, {"tanh", "fp32"},
+    {"min", "fp16"}, {"min", "fp32"}, {"min", "int16"}, {"min", "int32"},
+    {"abs", "fp16"}, {"abs", "fp32"}, {"abs", "int16"}, {"abs", "int32"},
+    {"neg", "fp16"}, {"neg", "fp32"}, {"neg", "int16"}, {"neg", "int32"},
+    {"log", "fp16"}, {"log", "fp32"},
+    {"sqrt", "fp16"}, {"sqrt", "fp32"},
+    {"rsqrt", "fp16"}, {"rsqrt", "fp32"},
+    {"reciprocal", "fp16"}, {"reciprocal", "fp32"},
+    {"leaky_relu", "fp16"}, {"leaky_relu", "fp32"},
 };
 #define NMATRIX ((int)(sizeof matrix / sizeof matrix[0]))
 
