@@ -42,6 +42,7 @@
 #include "aclnnop/aclnn_softmax.h"
 #include "aclnnop/aclnn_sqrt.h"
 #include "aclnnop/aclnn_sub.h"
+#include "aclnnop/aclnn_tanh.h"
 
 /* ---------------------------------------------------------------- the table (acl/nnops.def) */
 

@@ -28,6 +28,7 @@
 #include "aclnnop/aclnn_silu.h"
 #include "aclnnop/aclnn_sqrt.h"
 #include "aclnnop/aclnn_sub.h"
+#include "aclnnop/aclnn_tanh.h"
 #include "support/nnt.h"
 
 /* CANN's declarations, as client code takes their addresses (a qualifier that differs from CANN's
@@ -48,7 +49,7 @@ static const char *const profiles[] = {NULL /* ascend910b2 */, "ascend310"};
 
 /* ---------------------------------------------------------------- unary */
 
-enum { U_ABS, U_NEG, U_EXP, U_LOG, U_SQRT, U_RSQRT, U_REC, U_RELU, U_GELU, U_SIGMOID, U_SILU, U_LRELU, U_COUNT };
+enum { U_ABS, U_NEG, U_EXP, U_LOG, U_SQRT, U_RSQRT, U_REC, U_RELU, U_GELU, U_SIGMOID, U_SILU, U_TANH, U_LRELU, U_COUNT };
 static const struct {
     const char *name;
     float lo, hi;   /* inputs */
@@ -59,7 +60,7 @@ static const struct {
     [U_SQRT] = {"Sqrt", 0.25f, 4, true},   [U_RSQRT] = {"Rsqrt", 0.25f, 4, true},
     [U_REC] = {"Reciprocal", 0.25f, 4, true}, [U_RELU] = {"Relu", -4, 4, true},
     [U_GELU] = {"Gelu", -4, 4, false},     [U_SIGMOID] = {"Sigmoid", -4, 4, true},
-    [U_SILU] = {"Silu", -4, 4, false},     [U_LRELU] = {"LeakyRelu", -4, 4, true},
+    [U_SILU] = {"Silu", -4, 4, false},     [U_TANH] = {"Tanh", -4, 4, true},     [U_LRELU] = {"LeakyRelu", -4, 4, true},
 };
 
 static double unary_ref(int op, double x)
@@ -76,6 +77,7 @@ static double unary_ref(int op, double x)
     case U_GELU: return x / (1 + exp(-GELU_SCALE * (x + 0.044715 * x * x * x)));
     case U_SIGMOID: return 1 / (1 + exp(-x));
     case U_SILU: return x / (1 + exp(-x));
+    case U_TANH: return tanh(x);
     default: return x >= 0 ? x : x * SLOPE;
     }
 }
@@ -96,6 +98,7 @@ static int unary_ws(int op, aclTensor *x, aclTensor *out, const aclScalar *slope
     case U_SIGMOID:
         return out ? aclnnSigmoidGetWorkspaceSize(x, out, ws, e) : aclnnInplaceSigmoidGetWorkspaceSize(x, ws, e);
     case U_SILU: return aclnnSiluGetWorkspaceSize(x, out, ws, e);
+    case U_TANH: return out ? aclnnTanhGetWorkspaceSize(x, out, ws, e) : aclnnInplaceTanhGetWorkspaceSize(x, ws, e);
     default: return out ? lrelu_fn(x, slope, out, ws, e) : aclnnInplaceLeakyReluGetWorkspaceSize(x, slope, ws, e);
     }
 }
@@ -117,6 +120,7 @@ static int unary_run(int op, bool inplace, uint64_t ws, aclOpExecutor *e)
     case U_SIGMOID:
         return inplace ? aclnnInplaceSigmoid(NULL, ws, e, nnt_stream) : aclnnSigmoid(NULL, ws, e, nnt_stream);
     case U_SILU: return aclnnSilu(NULL, ws, e, nnt_stream);
+    case U_TANH: return inplace ? aclnnInplaceTanh(NULL, ws, e, nnt_stream) : aclnnTanh(NULL, ws, e, nnt_stream);
     default: return inplace ? aclnnInplaceLeakyRelu(NULL, ws, e, nnt_stream) : aclnnLeakyRelu(NULL, ws, e, nnt_stream);
     }
 }
