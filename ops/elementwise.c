@@ -122,7 +122,7 @@ static const ew_step_t tanh_steps[] = {
 /* ---- the element-wise operators ---- */
 typedef enum ew_kind {
     EW_ADD, EW_SUB, EW_MUL, EW_DIV, EW_MAX, EW_MIN, EW_MULS, EW_ADDS, EW_RELU, EW_GELU, EW_EXP, EW_SIGMOID, EW_SILU,
-    EW_TANH, EW_ABS, EW_NEG, EW_LOG, EW_SQRT, EW_RSQRT, EW_RECIPROCAL, EW_LEAKY_RELU, EW_KINDS
+    EW_TANH, EW_ABS, EW_NEG, EW_LOG, EW_SQRT, EW_RSQRT, EW_RECIPROCAL, EW_LEAKY_RELU, EW_DIVS, EW_KINDS
 } ew_kind_t;
 
 #define STEPS(s) s, (unsigned)(sizeof s / sizeof s[0])
@@ -156,6 +156,7 @@ static const ew_def_t ew_defs[EW_KINDS] = {
     [EW_RSQRT] = {"rsqrt", false, V_RSQRT, NULL, 0},
     [EW_RECIPROCAL] = {"reciprocal", false, V_REC, NULL, 0},
     [EW_LEAKY_RELU] = {"leaky_relu", false, V_LRELU, NULL, 0},
+    [EW_DIVS] = {"divs", false, V_DIV, NULL, 0},
 };
 
 /* fp32 scratch buffers of an activation on fp16: the cast input X, and a separate W when a step
@@ -221,6 +222,12 @@ static const dv_oparam_spec_t ew_params_muls[EP_SCALAR + 1] = {EW_COMMON(EW_ARIT
                                                                EW_SCALAR_SPEC("2", "vmuls")};
 static const dv_oparam_spec_t ew_params_adds[EP_SCALAR + 1] = {EW_COMMON(EW_ARITH_DTYPES),
                                                                EW_SCALAR_SPEC("1", "vadds")};
+/* vdup + vdiv */
+static const dv_oparam_spec_t ew_params_divs[EP_SCALAR + 1] = {
+    EW_COMMON(DT_F16 | DT_F32),
+    [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "2", -FLT_MAX, FLT_MAX, 0,
+                   "the divisor s, rounded to --dtype: each block fills one tile of it (vdup) once, then divides "
+                   "every tile by it (vdiv), as Ascend C's Duplicate + Div"}};
 /* vabs (and neg, a vmuls by -1) */
 static const dv_oparam_spec_t ew_params_signed[EP_SCALAR] = {EW_COMMON(EW_ARITH_DTYPES)};
 /* vlrelu: the negative slope */
@@ -364,6 +371,10 @@ static void ew_compute(dv_k_t *k, const ew_tiling_t *t, const ew_state_t *st, co
         ew_activation(k, d, dt, z, x, st->tmp, n);
         return;
     }
+    if (t->kind == EW_DIVS) { /* z = x / s, s filled into tmp[0] by ew_alloc_scratch */
+        vstep(k, V_DIV, dt, z, x, st->tmp[0], 0, n);
+        return;
+    }
     if (t->kind == EW_MULS || t->kind == EW_ADDS || t->kind == EW_NEG || t->kind == EW_LEAKY_RELU) {
         vstep(k, d->op, dt, z, x, 0, t->scalar, n);
         return;
@@ -383,6 +394,21 @@ static void ew_alloc_scratch(dv_k_t *k, const ew_tiling_t *t, uint64_t elems, ew
     memset(st, 0, sizeof *st);
     for (uint32_t i = 0; i < t->ntmp; i++)
         st->tmp[i] = dvk_alloc(k, DV_SPACE_UB, elems * 4);
+    if (t->kind == EW_DIVS) { /* the divisor, once per block: whole repeats, a masked last one */
+        const dv_dtype_t dt = (dv_dtype_t)t->dtype;
+        const uint64_t per_rep = EW_REPEAT_BYTES / dv_dtype_size(dt), full = elems / per_rep, rem = elems % per_rep;
+        for (uint64_t r = 0; r < full;) {
+            const unsigned rep = (unsigned)dv_min_u64(dv_ops_field_max(DV_FORM_VDUP, DV_FLD(VDUP, repeat)), full - r);
+            dvk_vdup(k, st->tmp[0] + r * EW_REPEAT_BYTES, dt, t->scalar, rep, 1, 8);
+            r += rep;
+        }
+        if (rem) {
+            dvk_mask_first(k, dt, (uint32_t)rem);
+            dvk_vdup(k, st->tmp[0] + full * EW_REPEAT_BYTES, dt, t->scalar, 1, 1, 8);
+            dvk_mask_all(k);
+        }
+        dvk_pipe_barrier(k, DV_PIPE_V);
+    }
 }
 
 /* z = x +- y over n fp16 elements on the scalar unit, element by element: two loads (their values
@@ -473,7 +499,8 @@ static void ew_kernel(dv_k_t *k, const void *params)
  * scalar would be truncated and saturated). */
 static int ew_scalar(const char *param, double v, dv_dtype_t dt, ew_tiling_t *t, dv_error_t *err)
 {
-    const char *insn = t->kind == EW_ADDS ? "vadds" : t->kind == EW_LEAKY_RELU ? "vlrelu" : "vmuls";
+    const char *insn = t->kind == EW_ADDS ? "vadds" : t->kind == EW_LEAKY_RELU ? "vlrelu" : t->kind == EW_DIVS ? "vdup"
+                                                                                                         : "vmuls";
     if (dv_dtype_is_float(dt)) {
         t->scalar = dv_ops_round(dt, v);
         if (!isfinite(t->scalar))
@@ -526,7 +553,7 @@ static int ew_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
                                       "not %g", kind == EW_SUB ? '-' : '+', v->v[EP_SCALAR].f);
     }
     t.depth = v->v[EP_DOUBLE_BUFFER].i ? 2 : 1;
-    t.ntmp = dt == DV_DT_F16 ? ew_ntmp_f16(d) : 0;
+    t.ntmp = kind == EW_DIVS ? 1 : dt == DV_DT_F16 ? ew_ntmp_f16(d) : 0; /* divs: the tile of the divisor */
     const unsigned queues = d->binary ? 3 : 2;
     const uint64_t per_elem = (uint64_t)queues * t.depth * size + (uint64_t)t.ntmp * 4;
     const uint64_t min_tile = EW_BLOCK_BYTES / size;
@@ -627,7 +654,7 @@ static double ew_float(ew_kind_t kind, double a, double b)
     case EW_ADD: case EW_ADDS: return a + b;
     case EW_SUB: return a - b;
     case EW_MUL: case EW_MULS: return a * b;
-    case EW_DIV: return a / b;
+    case EW_DIV: case EW_DIVS: return a / b;
     case EW_MAX: return a >= b ? a : b;
     case EW_RELU: return a > 0 ? a : 0;
     case EW_EXP: return exp(a);
@@ -661,7 +688,7 @@ static int ew_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
     const dv_dtype_t dt = (dv_dtype_t)t.dtype;
     const ew_kind_t kind = (ew_kind_t)t.kind;
     const bool binary = ew_defs[kind].binary, is_float = dv_dtype_is_float(dt);
-    const bool with_scalar = kind == EW_MULS || kind == EW_ADDS || kind == EW_LEAKY_RELU;
+    const bool with_scalar = kind == EW_MULS || kind == EW_ADDS || kind == EW_LEAKY_RELU || kind == EW_DIVS;
     uint8_t *out = expect[binary ? 2 : 1];
     for (uint64_t i = 0; i < t.elems; i++) {
         const double a = dv_ops_load(in[0], dt, i), b = binary ? dv_ops_load(in[1], dt, i) : with_scalar ? t.scalar : 0;
@@ -752,6 +779,7 @@ EW_OP(sqrt, ew_params_float, "y = sqrt(x) (vsqrt; x random in [0.25, 4))");
 EW_OP(rsqrt, ew_params_float, "y = 1 / sqrt(x) (vrsqrt; x random in [0.25, 4))");
 EW_OP(reciprocal, ew_params_float, "y = 1 / x (vrec; x random in [0.25, 4))");
 EW_OP(leaky_relu, ew_params_lrelu, "y = x < 0 ? x * s : x (vlrelu, s in --dtype)");
+EW_OP(divs, ew_params_divs, "y = x / s (vdup of s once per block, then vdiv; s in --dtype)");
 
 /* ---- copy: the GM -> UB / L1 bandwidth benchmark ---- */
 enum {

@@ -188,7 +188,7 @@ END_TEST
 
 /* ---------------------------------------------------------------- binary and scalar */
 
-enum { B_ADD, B_SUB, B_MUL, B_DIV, B_MAX, B_MIN, B_ADDS, B_SUBS, B_MULS, B_COUNT };
+enum { B_ADD, B_SUB, B_MUL, B_DIV, B_MAX, B_MIN, B_ADDS, B_SUBS, B_MULS, B_DIVS, B_COUNT };
 static const struct {
     const char *name;
     bool scalar;  /* other is an aclScalar */
@@ -197,6 +197,7 @@ static const struct {
     [B_ADD] = {"Add", false, true},  [B_SUB] = {"Sub", false, true},   [B_MUL] = {"Mul", false, true},
     [B_DIV] = {"Div", false, true},  [B_MAX] = {"Maximum", false, false}, [B_MIN] = {"Minimum", false, false},
     [B_ADDS] = {"Adds", true, true}, [B_SUBS] = {"Subs", true, true},  [B_MULS] = {"Muls", true, true},
+    [B_DIVS] = {"Divs", true, true},
 };
 #define ALPHA 1.5f
 #define OTHER 0.75f
@@ -213,6 +214,7 @@ static float binary_ref(int op, float x, float y)
     case B_MIN: return x < y ? x : y;
     case B_ADDS: return x + (float)((double)ALPHA * OTHER);
     case B_SUBS: return x + (float)(-(double)ALPHA * OTHER);
+    case B_DIVS: return x / OTHER;
     default: return x * OTHER;
     }
 }
@@ -231,6 +233,8 @@ static int binary_ws(int op, aclTensor *x, const aclTensor *y, const aclScalar *
         return out ? aclnnAddsGetWorkspaceSize(x, o, a, out, ws, e) : aclnnInplaceAddsGetWorkspaceSize(x, o, a, ws, e);
     case B_SUBS:
         return out ? aclnnSubsGetWorkspaceSize(x, o, a, out, ws, e) : aclnnInplaceSubsGetWorkspaceSize(x, o, a, ws, e);
+    case B_DIVS:
+        return out ? aclnnDivsGetWorkspaceSize(x, o, out, ws, e) : aclnnInplaceDivsGetWorkspaceSize(x, o, ws, e);
     default: return out ? aclnnMulsGetWorkspaceSize(x, o, out, ws, e) : aclnnInplaceMulsGetWorkspaceSize(x, o, ws, e);
     }
 }
@@ -247,6 +251,7 @@ static int binary_run(int op, bool inplace, uint64_t ws, aclOpExecutor *e)
     case B_MIN: return aclnnMinimum(NULL, ws, e, st);
     case B_ADDS: return inplace ? aclnnInplaceAdds(NULL, ws, e, st) : aclnnAdds(NULL, ws, e, st);
     case B_SUBS: return inplace ? aclnnInplaceSubs(NULL, ws, e, st) : aclnnSubs(NULL, ws, e, st);
+    case B_DIVS: return inplace ? aclnnInplaceDivs(NULL, ws, e, st) : aclnnDivs(NULL, ws, e, st);
     default: return inplace ? aclnnInplaceMuls(NULL, ws, e, st) : aclnnMuls(NULL, ws, e, st);
     }
 }

@@ -44,6 +44,7 @@ static const struct {
     {"rsqrt", "fp16"}, {"rsqrt", "fp32"},
     {"reciprocal", "fp16"}, {"reciprocal", "fp32"},
     {"leaky_relu", "fp16"}, {"leaky_relu", "fp32"},
+    {"divs", "fp16"}, {"divs", "fp32"},
 };
 #define NMATRIX ((int)(sizeof matrix / sizeof matrix[0]))
 
