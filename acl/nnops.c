@@ -17,15 +17,18 @@
  * operator shares (the call, its checks, the executor) are in nncall.c. */
 #include "nn.h"
 
+#include <float.h>
 #include <string.h>
 
 #include "aclnnop/aclnn_abs.h"
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_batch_norm.h"
+#include "aclnnop/aclnn_clamp.h"
 #include "aclnnop/aclnn_convolution.h"
 #include "aclnnop/aclnn_div.h"
 #include "aclnnop/aclnn_exp.h"
 #include "aclnnop/aclnn_gelu.h"
+#include "aclnnop/aclnn_hardtanh.h"
 #include "aclnnop/aclnn_layer_norm.h"
 #include "aclnnop/aclnn_leaky_relu.h"
 #include "aclnnop/aclnn_log.h"
@@ -88,36 +91,33 @@ static int get_scalar(const dv_nn_call_t *c, const aclScalar *s, const char *wha
  * the flattened element count as --shape.  The scalar classes pass factor * scalar * alpha as the
  * library's --scalar; the tensor classes pass alpha as --alpha (when it is not 1). */
 enum { NN_OTHER = 1, NN_ALPHA = 2, NN_INPLACE = 4 }; /* the class's arguments */
-static int elementwise(int row, unsigned has, const aclTensor *self, const aclTensor *other, const aclScalar *scalar,
-                       const char *scalar_what, const aclScalar *alpha, const aclTensor *out,
-                       uint64_t *workspaceSize, aclOpExecutor **executor)
+
+/* The tensors of a live element-wise call: plain formats, one shape and one dtype, self's dtype one
+ * the library operator takes. */
+static int ew_check(dv_nn_call_t *c, unsigned has, const aclTensor *self, const aclTensor *other, const aclTensor *out)
 {
-    const bool inplace = has & NN_INPLACE;
     static const char nobc[] = "; dvsim does not broadcast yet: the tensors must have the same shape";
-    const char *ws = inplace ? "selfRef" : "self";
-    dv_nn_call_t call, *c = &call;
+    const char *ws = (has & NN_INPLACE) ? "selfRef" : "self";
     int rc;
-    nn_init(c, row);
-    if ((rc = dv_nn_call_start(c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(c, self, ws)) ||
-        ((has & NN_OTHER) && (rc = dv_nn_get_tensor(c, other, "other"))) ||
-        (scalar_what && (rc = get_scalar(c, scalar, scalar_what))) ||
-        ((has & NN_ALPHA) && (rc = get_scalar(c, alpha, "alpha"))) ||
-        (!inplace && (rc = dv_nn_get_tensor(c, out, "out"))))
-        return rc;
     if ((rc = dv_nn_check_dtype(c, self, ws, "dtype")) || (rc = dv_nn_check_plain(c, self, ws)))
         return rc;
-    if (!inplace && ((rc = dv_nn_check_plain(c, out, "out")) ||
-                     (rc = dv_nn_check_same_shape(c, self, ws, out, "out", nobc)) ||
-                     (rc = dv_nn_check_same_dtype(c, self, ws, out, "out"))))
+    if (!(has & NN_INPLACE) && ((rc = dv_nn_check_plain(c, out, "out")) ||
+                                (rc = dv_nn_check_same_shape(c, self, ws, out, "out", nobc)) ||
+                                (rc = dv_nn_check_same_dtype(c, self, ws, out, "out"))))
         return rc;
     if ((has & NN_OTHER) && ((rc = dv_nn_check_plain(c, other, "other")) ||
-                  (rc = dv_nn_check_same_shape(c, self, ws, other, "other", nobc)) ||
-                  (rc = dv_nn_check_same_dtype(c, self, ws, other, "other"))))
+                             (rc = dv_nn_check_same_shape(c, self, ws, other, "other", nobc)) ||
+                             (rc = dv_nn_check_same_dtype(c, self, ws, other, "other"))))
         return rc;
-    if (scalar_what)
-        dv_nn_call_param(c, "scalar", "%.17g", nn_rows[row].factor * scalar->value * (alpha ? alpha->value : 1.0));
-    else if ((has & NN_ALPHA) && (rc = dv_nn_float_param(c, "alpha", alpha->value, 1.0, "alpha")))
-        return rc;
+    return ACLNN_SUCCESS;
+}
+
+/* The executor of a checked element-wise call: the flattened element count as --shape. */
+static int ew_build(dv_nn_call_t *c, unsigned has, const aclTensor *self, const aclTensor *other,
+                    const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    const bool inplace = has & NN_INPLACE;
+    const char *ws = inplace ? "selfRef" : "self";
     const dv_acl_dtype_info_t *d = dv_acl_dtype_info(self->dtype);
     uint64_t n = dv_acl_tensor_elems(self);
     c->empty = n == 0;
@@ -128,6 +128,58 @@ static int elementwise(int row, unsigned has, const aclTensor *self, const aclTe
         dv_nn_call_tensor(c, other, "other", "y", true);
     dv_nn_call_tensor(c, inplace ? self : out, inplace ? ws : "out", (has & NN_OTHER) ? "z" : "y", false);
     return dv_nn_exec_build(c, workspaceSize, executor);
+}
+
+static int elementwise(int row, unsigned has, const aclTensor *self, const aclTensor *other, const aclScalar *scalar,
+                       const char *scalar_what, const aclScalar *alpha, const aclTensor *out,
+                       uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    const bool inplace = has & NN_INPLACE;
+    dv_nn_call_t call, *c = &call;
+    int rc;
+    nn_init(c, row);
+    if ((rc = dv_nn_call_start(c, workspaceSize, executor)) ||
+        (rc = dv_nn_get_tensor(c, self, inplace ? "selfRef" : "self")) ||
+        ((has & NN_OTHER) && (rc = dv_nn_get_tensor(c, other, "other"))) ||
+        (scalar_what && (rc = get_scalar(c, scalar, scalar_what))) ||
+        ((has & NN_ALPHA) && (rc = get_scalar(c, alpha, "alpha"))) ||
+        (!inplace && (rc = dv_nn_get_tensor(c, out, "out"))) || (rc = ew_check(c, has, self, other, out)))
+        return rc;
+    if (scalar_what)
+        dv_nn_call_param(c, "scalar", "%.17g", nn_rows[row].factor * scalar->value * (alpha ? alpha->value : 1.0));
+    else if ((has & NN_ALPHA) && (rc = dv_nn_float_param(c, "alpha", alpha->value, 1.0, "alpha")))
+        return rc;
+    return ew_build(c, has, self, other, out, workspaceSize, executor);
+}
+
+/* Clamp and Hardtanh: out = min(max(self, clipValueMin), clipValueMax), the library's clamp.  Either
+ * bound may be NULL (not both): it is then the dtype's lowest or highest finite value. */
+static int clamp(int row, unsigned has, const aclTensor *self, const aclScalar *lo, const aclScalar *hi,
+                 const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    const bool inplace = has & NN_INPLACE;
+    dv_nn_call_t call, *c = &call;
+    int rc;
+    nn_init(c, row);
+    if ((rc = dv_nn_call_start(c, workspaceSize, executor)) ||
+        (rc = dv_nn_get_tensor(c, self, inplace ? "selfRef" : "self")))
+        return rc;
+    if (!lo && !hi)
+        return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "%s: clipValueMin and clipValueMax are both NULL", c->gws);
+    if ((lo && (rc = get_scalar(c, lo, "clipValueMin"))) || (hi && (rc = get_scalar(c, hi, "clipValueMax"))) ||
+        (!inplace && (rc = dv_nn_get_tensor(c, out, "out"))) || (rc = ew_check(c, has, self, NULL, out)))
+        return rc;
+    double lowest, highest;
+    switch (self->dtype) {
+    case ACL_FLOAT16: highest = 65504.0; break;
+    case ACL_INT16: highest = INT16_MAX; break;
+    case ACL_INT32: highest = INT32_MAX; break;
+    default: highest = FLT_MAX; break;
+    }
+    lowest = self->dtype == ACL_INT16 ? INT16_MIN : self->dtype == ACL_INT32 ? (double)INT32_MIN : -highest;
+    dv_nn_call_param(c, "min", "%.17g", lo ? lo->value : lowest);
+    dv_nn_call_param(c, "max", "%.17g", hi ? hi->value : highest);
+    return ew_build(c, has, self, NULL, out, workspaceSize, executor);
 }
 
 /* The first phase of each signature class, in the names of the row's parameter list. */
@@ -155,6 +207,16 @@ static int elementwise(int row, unsigned has, const aclTensor *self, const aclTe
 #define DV_NN_BODY_INPLACE_SCALAR_ALPHA(row) \
     elementwise(row, NN_ALPHA | NN_INPLACE, selfRef, NULL, other, "other", alpha, selfRef, workspaceSize, executor)
 
+#define DV_NN_BODY_CLAMP(row) clamp(row, 0, self, clipValueMin, clipValueMax, out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_CLAMP(row) \
+    clamp(row, NN_INPLACE, selfRef, clipValueMin, clipValueMax, selfRef, workspaceSize, executor)
+#define DV_NN_BODY_CLAMP_MIN(row) \
+    elementwise(row, 0, self, NULL, clipValueMin, "clipValueMin", NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_CLAMP_MAX(row) \
+    elementwise(row, 0, self, NULL, clipValueMax, "clipValueMax", NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_CLAMP_MAX(row) \
+    elementwise(row, NN_INPLACE, selfRef, NULL, clipValueMax, "clipValueMax", NULL, selfRef, workspaceSize, executor)
+
 #define DV_NN_UNPAREN(...) __VA_ARGS__
 /* The first phases of the table's rows but CUSTOM (written out below). */
 #define DV_NN_GWS_CUSTOM(api, params)
@@ -177,6 +239,11 @@ static int elementwise(int row, unsigned has, const aclTensor *self, const aclTe
 #define DV_NN_GWS_INPLACE_SCALAR(api, params) DV_NN_GWS(api, INPLACE_SCALAR, params)
 #define DV_NN_GWS_SCALAR_ALPHA(api, params) DV_NN_GWS(api, SCALAR_ALPHA, params)
 #define DV_NN_GWS_INPLACE_SCALAR_ALPHA(api, params) DV_NN_GWS(api, INPLACE_SCALAR_ALPHA, params)
+#define DV_NN_GWS_CLAMP(api, params) DV_NN_GWS(api, CLAMP, params)
+#define DV_NN_GWS_INPLACE_CLAMP(api, params) DV_NN_GWS(api, INPLACE_CLAMP, params)
+#define DV_NN_GWS_CLAMP_MIN(api, params) DV_NN_GWS(api, CLAMP_MIN, params)
+#define DV_NN_GWS_CLAMP_MAX(api, params) DV_NN_GWS(api, CLAMP_MAX, params)
+#define DV_NN_GWS_INPLACE_CLAMP_MAX(api, params) DV_NN_GWS(api, INPLACE_CLAMP_MAX, params)
 #define DV_ACLNN(api, header, sig, libop, optype, factor, params, ws_q, stream_q, doc) DV_NN_GWS_##sig(api, params)
 #include "nnops.def"
 

@@ -12,9 +12,11 @@
 #include "acl/acl.h"
 #include "aclnnop/aclnn_abs.h"
 #include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_clamp.h"
 #include "aclnnop/aclnn_div.h"
 #include "aclnnop/aclnn_exp.h"
 #include "aclnnop/aclnn_gelu.h"
+#include "aclnnop/aclnn_hardtanh.h"
 #include "aclnnop/aclnn_leaky_relu.h"
 #include "aclnnop/aclnn_log.h"
 #include "aclnnop/aclnn_maximum.h"
@@ -357,6 +359,96 @@ START_TEST(test_aclnn_ew_int_fp16)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- clamp */
+
+/* Clamp, ClampMin, ClampMax, InplaceClampMax, Hardtanh, InplaceHardtanh in fp32 on one profile, exact:
+ * out-of-place on self as the transposed view (offset 3) of a larger allocation, in place on a
+ * contiguous tensor; a NULL bound of Clamp is no bound; min > max gives max everywhere. */
+START_TEST(test_aclnn_ew_clamp)
+{
+    nnt_setup_profile(profiles[_i]);
+    enum { R = 4, C = 97, N = R * C, BIG = N + 3 + 2 };
+    const int64_t dims[] = {R, C}, bigd[] = {BIG}, vstr[] = {1, R};
+    float x[BIG], res[N];
+    nnt_fill(x, BIG, 99, -2, 2);
+    const float lo = -0.5f, hi = 0.25f;
+    aclScalar *slo = aclCreateScalar((void *)&lo, ACL_FLOAT), *shi = aclCreateScalar((void *)&hi, ACL_FLOAT);
+    uint64_t ws;
+    aclOpExecutor *e;
+    for (int k = 0; k < 9; k++) {
+        /* 0 Clamp, 1 Clamp(NULL max), 2 Clamp(NULL min), 3 ClampMin, 4 ClampMax, 5 Hardtanh, 6 Clamp(hi, lo),
+         * 7 InplaceClampMax, 8 InplaceHardtanh */
+        const bool inplace = k >= 7;
+        nnt_dt_t in = nnt_mk(bigd, 1, ACL_FLOAT, ACL_FORMAT_ND, x), out = nnt_mk(dims, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+        aclTensor *xt = inplace ? aclCreateTensor(dims, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, dims, 2, in.dev)
+                                : aclCreateTensor(dims, 2, ACL_FLOAT, vstr, 3, ACL_FORMAT_ND, bigd, 1, in.dev);
+        double l = lo, h = hi;
+        switch (k) {
+        case 0: CK_OK(aclnnClampGetWorkspaceSize(xt, slo, shi, out.t, &ws, &e)); RUN(aclnnClamp(NULL, ws, e, nnt_stream)); break;
+        case 1:
+            CK_OK(aclnnClampGetWorkspaceSize(xt, slo, NULL, out.t, &ws, &e));
+            RUN(aclnnClamp(NULL, ws, e, nnt_stream));
+            h = INFINITY;
+            break;
+        case 2:
+            CK_OK(aclnnClampGetWorkspaceSize(xt, NULL, shi, out.t, &ws, &e));
+            RUN(aclnnClamp(NULL, ws, e, nnt_stream));
+            l = -INFINITY;
+            break;
+        case 3:
+            CK_OK(aclnnClampMinGetWorkspaceSize(xt, slo, out.t, &ws, &e));
+            RUN(aclnnClampMin(NULL, ws, e, nnt_stream));
+            h = INFINITY;
+            break;
+        case 4:
+            CK_OK(aclnnClampMaxGetWorkspaceSize(xt, shi, out.t, &ws, &e));
+            RUN(aclnnClampMax(NULL, ws, e, nnt_stream));
+            l = -INFINITY;
+            break;
+        case 5:
+            CK_OK(aclnnHardtanhGetWorkspaceSize(xt, slo, shi, out.t, &ws, &e));
+            RUN(aclnnHardtanh(NULL, ws, e, nnt_stream));
+            break;
+        case 6:
+            CK_OK(aclnnClampGetWorkspaceSize(xt, shi, slo, out.t, &ws, &e));
+            RUN(aclnnClamp(NULL, ws, e, nnt_stream));
+            l = hi, h = lo;
+            break;
+        case 7:
+            CK_OK(aclnnInplaceClampMaxGetWorkspaceSize(xt, shi, &ws, &e));
+            RUN(aclnnInplaceClampMax(NULL, ws, e, nnt_stream));
+            l = -INFINITY;
+            break;
+        default:
+            CK_OK(aclnnInplaceHardtanhGetWorkspaceSize(xt, slo, shi, &ws, &e));
+            RUN(aclnnInplaceHardtanh(NULL, ws, e, nnt_stream));
+            break;
+        }
+        float got[BIG];
+        if (inplace) {
+            nnt_rd(&in, got);
+            memcpy(res, got, sizeof res);
+        } else {
+            nnt_rd(&out, res);
+        }
+        for (int r = 0; r < R; r++)
+            for (int c = 0; c < C; c++) {
+                const float v = x[inplace ? r * C + c : 3 + c * R + r];
+                const double m = v >= l ? v : l;
+                const float want = (float)(m <= h ? m : h);
+                ck_assert_msg(res[r * C + c] == want, "clamp case %d: [%d][%d] = %.9g, want %.9g", k, r, c,
+                              res[r * C + c], want);
+            }
+        CK_OK(aclDestroyTensor(xt));
+        nnt_rm(&in);
+        nnt_rm(&out);
+    }
+    CK_ERR(aclnnClampGetWorkspaceSize(NULL, slo, shi, NULL, &ws, &e), NN_NULLPTR, "self is NULL");
+    CK_OK(aclDestroyScalar(slo));
+    CK_OK(aclDestroyScalar(shi));
+}
+END_TEST
+
 /* ---------------------------------------------------------------- errors */
 
 START_TEST(test_aclnn_ew_errors)
@@ -403,6 +495,13 @@ START_TEST(test_aclnn_ew_errors)
     const float huge = 1e6f;
     aclScalar *sb = aclCreateScalar((void *)&huge, ACL_FLOAT);
     CK_ERR(aclnnInplaceLeakyReluGetWorkspaceSize(h.t, sb, &ws, &e), NN_INVALID, "overflows fp16");
+    /* clamp: both bounds NULL; a dead bound; int32 with a fractional bound */
+    CK_ERR(aclnnClampGetWorkspaceSize(a.t, NULL, NULL, b.t, &ws, &e), NN_NULLPTR,
+           "clipValueMin and clipValueMax are both NULL");
+    CK_ERR(aclnnInplaceHardtanhGetWorkspaceSize(a.t, s1, (const aclScalar *)b.t, &ws, &e), NN_INVALID,
+           "clipValueMax is not a live aclScalar");
+    CK_ERR(aclnnClampMinGetWorkspaceSize(i32.t, sh, i32.t, &ws, &e), NN_INVALID, "the vmaxs scalar is an integer");
+    CK_ERR(aclnnClampMaxGetWorkspaceSize(a.t, NULL, b.t, &ws, &e), NN_NULLPTR, "clipValueMax is NULL");
     /* phase 2 with another operator's executor */
     CK_OK(aclnnInplaceNegGetWorkspaceSize(a.t, &ws, &e));
     CK_ERR(aclnnNeg(NULL, ws, e, nnt_stream), NN_INVALID, "made by aclnnInplaceNegGetWorkspaceSize");
@@ -428,6 +527,7 @@ Suite *dv_aclnn_ew_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_aclnn_ew_unary, 0, 2 * U_COUNT);
     tcase_add_loop_test(tc, test_aclnn_ew_binary, 0, 2 * B_COUNT);
+    tcase_add_loop_test(tc, test_aclnn_ew_clamp, 0, 2);
     suite_add_tcase(s, tc);
     TCase *te = tcase_create("aclnn_ew_910b2");
     tcase_add_checked_fixture(te, nnt_setup, nnt_teardown);

@@ -45,6 +45,9 @@ static const struct {
     {"reciprocal", "fp16"}, {"reciprocal", "fp32"},
     {"leaky_relu", "fp16"}, {"leaky_relu", "fp32"},
     {"divs", "fp16"}, {"divs", "fp32"},
+    {"maxs", "fp16"}, {"maxs", "fp32"}, {"maxs", "int16"}, {"maxs", "int32"},
+    {"mins", "fp16"}, {"mins", "fp32"}, {"mins", "int16"}, {"mins", "int32"},
+    {"clamp", "fp16"}, {"clamp", "fp32"}, {"clamp", "int16"}, {"clamp", "int32"},
 };
 #define NMATRIX ((int)(sizeof matrix / sizeof matrix[0]))
 
