@@ -74,6 +74,8 @@ MODEL_SRCS := $(wildcard model/*.cpp)
 SC_MAIN    := $(B)/model/sc_main.o
 GEN_C    := $(B)/profiles_embedded.c
 GEN_H    := $(B)/include/dv/kapi_insn.h
+# The aclnn operator headers (acl/nnops.def -> $(B)/include/aclnnop/aclnn_<op>.h; the stamp stands for them).
+ACLNN_H  := $(B)/include/aclnnop/.stamp
 LIB_OBJS := $(patsubst %.c,$(B)/%.o,$(CORE_SRCS) $(ACL_SRCS) $(DOC_SRCS) $(BENCH_SRCS)) $(MODEL_SRCS:%.cpp=$(B)/%.o) \
             $(GEN_C:%.c=%.o)
 TEST_SRCS := $(wildcard tests/check_*.c) tests/runner.c $(wildcard tests/support/*.c) bench/fidelity.c ascendc/native.c
@@ -82,7 +84,7 @@ PROFILES := $(wildcard configs/*.yaml)
 
 # The committed generated docs: each is written to $(B)/<same path> by `make`, copied by `make docs`.
 # TABLE_DOCS come from the tables (tools/gendoc.c); docs/ERRORS.md from the error-reporting calls.
-TABLE_DOCS := docs/ISA.md configs/SCHEMA.md docs/OPS.md docs/OP_SUMMARY.md docs/MICRO.md
+TABLE_DOCS := docs/ISA.md configs/SCHEMA.md docs/OPS.md docs/OP_SUMMARY.md docs/MICRO.md docs/ACLNN.md
 DOCS := $(TABLE_DOCS) docs/ERRORS.md
 GEN_DOCS := $(DOCS:%=$(B)/%)
 TRACES := $(wildcard traces/*.trace)
@@ -101,10 +103,10 @@ deps:
 	fi
 
 # ---- build ----
-$(B)/%.o: %.c | $(B)/dirs $(GEN_H)
+$(B)/%.o: %.c | $(B)/dirs $(GEN_H) $(ACLNN_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
-$(B)/%.o: %.cpp | $(B)/dirs $(GEN_H)
+$(B)/%.o: %.cpp | $(B)/dirs $(GEN_H) $(ACLNN_H)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) $(SC_CFLAGS) $(CXXFLAGS) -MMD -MP -c $< -o $@
 $(B)/dirs:
@@ -123,6 +125,14 @@ $(B)/tools/genkapi: tools/genkapi.c tools/banner.h isa/isa.c base/error.c isa/is
 $(GEN_H): $(B)/tools/genkapi
 	@mkdir -p $(dir $@)
 	$(B)/tools/genkapi > $@.tmp && mv $@.tmp $@
+
+# The aclnn operator headers: one per header of acl/nnops.def (a file is rewritten only when it changes).
+$(B)/tools/genaclnn: tools/genaclnn.c tools/banner.h acl/nnops.def | $(B)/dirs
+	$(CC) $(CFLAGS) -Itools $< -o $@
+# aclnn_util.h is copied beside them, since they include it by the quoted name, as CANN's do.
+$(ACLNN_H): $(B)/tools/genaclnn include/aclnnop/aclnn_util.h
+	@mkdir -p $(dir $@)
+	$(B)/tools/genaclnn $(dir $@) && cp include/aclnnop/aclnn_util.h $(dir $@) && touch $@
 
 $(B)/profiles_embedded.o: $(GEN_C)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
@@ -150,10 +160,10 @@ SHIM_OBJS := $(CORE_PIC) $(patsubst %.c,$(B)/pic/%.o,$(ACL_SRCS) $(LOADER_SRC)) 
 PLUGIN := $(B)/lib/dvsim/libdvsim_model.so
 PLUGIN_OBJS := $(MODEL_SRCS:%.cpp=$(B)/pic/%.o) $(B)/pic/model/sc_main.o $(B)/pic/$(PLUGIN_SRC:.c=.o)
 SHIM_LIBS := $(B)/lib/libascendcl.so $(B)/lib/libnnopbase.so $(B)/lib/libopapi.so
-$(B)/pic/%.o: %.c | $(B)/dirs $(GEN_H)
+$(B)/pic/%.o: %.c | $(B)/dirs $(GEN_H) $(ACLNN_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(SHLIB_CFLAGS) -MMD -MP -c $< -o $@
-$(B)/pic/%.o: %.cpp | $(B)/dirs $(GEN_H)
+$(B)/pic/%.o: %.cpp | $(B)/dirs $(GEN_H) $(ACLNN_H)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) $(SC_CFLAGS) $(CXXFLAGS) $(SHLIB_CFLAGS) -MMD -MP -c $< -o $@
 $(B)/pic/profiles_embedded.o: $(GEN_C)
@@ -185,10 +195,11 @@ shim: $(SHIM_LIBS) $(PLUGIN)
 
 PREFIX ?= /usr/local
 DEV_HEADERS := $(wildcard include/dv/*.h) include/dv/stall.def isa/isa.def isa/fields.def configs/params.def configs/topology.def
-install: shim $(BIN)/dvsim $(BIN)/dvcc
+install: shim $(BIN)/dvsim $(BIN)/dvcc $(ACLNN_H)
 	mkdir -p $(PREFIX)/include/dv $(PREFIX)/include/ascendc $(PREFIX)/lib/dvsim $(PREFIX)/lib/pkgconfig \
 	  $(PREFIX)/lib/cmake/ASC $(PREFIX)/bin
 	cp -R include/acl include/aclnn include/aclnnop include/dvsim $(PREFIX)/include/
+	cp $(dir $(ACLNN_H))aclnn_*.h $(PREFIX)/include/aclnnop/
 	cp $(DEV_HEADERS) $(GEN_H) $(PREFIX)/include/dv/
 	cp $(SHIM_LIBS) $(PREFIX)/lib/
 	cp $(PLUGIN) $(PREFIX)/lib/dvsim/
@@ -211,6 +222,7 @@ $(B)/configs/SCHEMA.md: GENDOC := schema
 $(B)/docs/OPS.md: GENDOC := ops
 $(B)/docs/OP_SUMMARY.md: GENDOC := opsummary
 $(B)/docs/MICRO.md: GENDOC := micro
+$(B)/docs/ACLNN.md: GENDOC := aclnn
 $(TABLE_DOCS:%=$(B)/%): $(B)/tools/gendoc
 	@mkdir -p $(dir $@)
 	$(B)/tools/gendoc $(GENDOC) > $@.tmp && mv $@.tmp $@

@@ -17,126 +17,245 @@
  * operator shares (the call, its checks, the executor) are in nncall.c. */
 #include "nn.h"
 
+#include <float.h>
+#include <string.h>
+
+#include "aclnnop/aclnn_abs.h"
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_batch_norm.h"
+#include "aclnnop/aclnn_clamp.h"
 #include "aclnnop/aclnn_convolution.h"
+#include "aclnnop/aclnn_div.h"
+#include "aclnnop/aclnn_exp.h"
 #include "aclnnop/aclnn_gelu.h"
+#include "aclnnop/aclnn_hardtanh.h"
 #include "aclnnop/aclnn_layer_norm.h"
+#include "aclnnop/aclnn_leaky_relu.h"
+#include "aclnnop/aclnn_log.h"
 #include "aclnnop/aclnn_matmul.h"
+#include "aclnnop/aclnn_maximum.h"
+#include "aclnnop/aclnn_minimum.h"
 #include "aclnnop/aclnn_mul.h"
+#include "aclnnop/aclnn_neg.h"
+#include "aclnnop/aclnn_reciprocal.h"
 #include "aclnnop/aclnn_relu.h"
+#include "aclnnop/aclnn_rsqrt.h"
+#include "aclnnop/aclnn_sigmoid.h"
+#include "aclnnop/aclnn_silu.h"
 #include "aclnnop/aclnn_softmax.h"
+#include "aclnnop/aclnn_sqrt.h"
+#include "aclnnop/aclnn_sub.h"
+#include "aclnnop/aclnn_tanh.h"
+
+/* ---------------------------------------------------------------- the table (acl/nnops.def) */
+
+/* One row of the table, as the first phases use it. */
+typedef struct nn_row {
+    const char *api, *gws, *libop, *optype;
+    double factor;
+} nn_row_t;
+
+enum {
+#define DV_ACLNN(api, header, sig, libop, optype, factor, params, ws_q, stream_q, doc) NN_ROW_##api,
+#include "nnops.def"
+    NN_ROWS
+};
+
+static const nn_row_t nn_rows[NN_ROWS] = {
+#define DV_ACLNN(api, header, sig, libop, optype, factor, params, ws_q, stream_q, doc) \
+    [NN_ROW_##api] = {"aclnn" #api, "aclnn" #api "GetWorkspaceSize", #libop, optype, factor},
+#include "nnops.def"
+};
+
+/* Start the call of a row. */
+static void nn_init(dv_nn_call_t *c, int row)
+{
+    const nn_row_t *r = &nn_rows[row];
+    dv_nn_call_init(c, r->api, r->gws, r->libop, r->optype);
+}
 
 /* ---------------------------------------------------------------- element-wise */
 
-/* out = f(self[, other]): same shape and dtype everywhere, the flattened element count as --shape. */
-static int elementwise(dv_nn_call_t *c, const aclTensor *self, const aclTensor *other, const aclTensor *out,
-                       uint64_t *workspaceSize, aclOpExecutor **executor)
+/* An aclScalar argument: live, or 161001 (NULL) / 161002 (not a scalar). */
+static int get_scalar(const dv_nn_call_t *c, const aclScalar *s, const char *what)
 {
-    static const char nobc[] = "; dvsim does not broadcast: the tensors must have the same shape";
+    if (!s)
+        return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "%s: %s is NULL", c->gws, what);
+    if (!dv_acl_handle_is(s, DV_ACL_MAGIC_SCALAR))
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s is not a live aclScalar", c->gws, what);
+    return ACLNN_SUCCESS;
+}
+
+/* The element-wise rows: out = f(self[, other | scalar]) with alpha scaling other (or the scalar).
+ * `inplace`: out is self (selfRef).  Every tensor has the same shape and dtype; the library works on
+ * the flattened element count as --shape.  The scalar classes pass factor * scalar * alpha as the
+ * library's --scalar; the tensor classes pass alpha as --alpha (when it is not 1). */
+enum { NN_OTHER = 1, NN_ALPHA = 2, NN_INPLACE = 4 }; /* the class's arguments */
+
+/* The tensors of a live element-wise call: plain formats, one shape and one dtype, self's dtype one
+ * the library operator takes. */
+static int ew_check(dv_nn_call_t *c, unsigned has, const aclTensor *self, const aclTensor *other, const aclTensor *out)
+{
+    static const char nobc[] = "; dvsim does not broadcast yet: the tensors must have the same shape";
+    const char *ws = (has & NN_INPLACE) ? "selfRef" : "self";
     int rc;
-    if ((rc = dv_nn_get_tensor(c, self, "self")) || (other && (rc = dv_nn_get_tensor(c, other, "other"))) ||
-        (rc = dv_nn_get_tensor(c, out, "out")))
+    if ((rc = dv_nn_check_dtype(c, self, ws, "dtype")) || (rc = dv_nn_check_plain(c, self, ws)))
         return rc;
-    if ((rc = dv_nn_check_dtype(c, self, "self", "dtype")) || (rc = dv_nn_check_plain(c, self, "self")) ||
-        (rc = dv_nn_check_plain(c, out, "out")) || (rc = dv_nn_check_same_shape(c, self, "self", out, "out", nobc)) ||
-        (rc = dv_nn_check_same_dtype(c, self, "self", out, "out")))
+    if (!(has & NN_INPLACE) && ((rc = dv_nn_check_plain(c, out, "out")) ||
+                                (rc = dv_nn_check_same_shape(c, self, ws, out, "out", nobc)) ||
+                                (rc = dv_nn_check_same_dtype(c, self, ws, out, "out"))))
         return rc;
-    if (other && ((rc = dv_nn_check_plain(c, other, "other")) ||
-                  (rc = dv_nn_check_same_shape(c, self, "self", other, "other", nobc)) ||
-                  (rc = dv_nn_check_same_dtype(c, self, "self", other, "other"))))
+    if ((has & NN_OTHER) && ((rc = dv_nn_check_plain(c, other, "other")) ||
+                             (rc = dv_nn_check_same_shape(c, self, ws, other, "other", nobc)) ||
+                             (rc = dv_nn_check_same_dtype(c, self, ws, other, "other"))))
         return rc;
+    return ACLNN_SUCCESS;
+}
+
+/* The executor of a checked element-wise call: the flattened element count as --shape. */
+static int ew_build(dv_nn_call_t *c, unsigned has, const aclTensor *self, const aclTensor *other,
+                    const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    const bool inplace = has & NN_INPLACE;
+    const char *ws = inplace ? "selfRef" : "self";
     const dv_acl_dtype_info_t *d = dv_acl_dtype_info(self->dtype);
     uint64_t n = dv_acl_tensor_elems(self);
     c->empty = n == 0;
     dv_nn_call_param(c, "shape", "%llu", (unsigned long long)n);
     dv_nn_call_param(c, "dtype", "%s", dv_nn_param_dtype_name(d->dv));
-    dv_nn_call_tensor(c, self, "self", "x", true);
-    if (other)
+    dv_nn_call_tensor(c, self, ws, "x", true);
+    if (has & NN_OTHER)
         dv_nn_call_tensor(c, other, "other", "y", true);
-    dv_nn_call_tensor(c, out, "out", other ? "z" : "y", false);
+    dv_nn_call_tensor(c, inplace ? self : out, inplace ? ws : "out", (has & NN_OTHER) ? "z" : "y", false);
     return dv_nn_exec_build(c, workspaceSize, executor);
 }
 
-aclnnStatus aclnnAddGetWorkspaceSize(const aclTensor *self, const aclTensor *other, const aclScalar *alpha,
-                                     aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+static int elementwise(int row, unsigned has, const aclTensor *self, const aclTensor *other, const aclScalar *scalar,
+                       const char *scalar_what, const aclScalar *alpha, const aclTensor *out,
+                       uint64_t *workspaceSize, aclOpExecutor **executor)
 {
-    DV_ACL_LOCKED();
-    dv_nn_call_t c;
+    const bool inplace = has & NN_INPLACE;
+    dv_nn_call_t call, *c = &call;
     int rc;
-    dv_nn_call_init(&c, "aclnnAdd", "aclnnAddGetWorkspaceSize", "add", "Add");
-    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, self, "self")) ||
-        (rc = dv_nn_get_tensor(&c, other, "other")))
+    nn_init(c, row);
+    if ((rc = dv_nn_call_start(c, workspaceSize, executor)) ||
+        (rc = dv_nn_get_tensor(c, self, inplace ? "selfRef" : "self")) ||
+        ((has & NN_OTHER) && (rc = dv_nn_get_tensor(c, other, "other"))) ||
+        (scalar_what && (rc = get_scalar(c, scalar, scalar_what))) ||
+        ((has & NN_ALPHA) && (rc = get_scalar(c, alpha, "alpha"))) ||
+        (!inplace && (rc = dv_nn_get_tensor(c, out, "out"))) || (rc = ew_check(c, has, self, other, out)))
         return rc;
-    if (!alpha)
-        return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "%s: alpha is NULL", c.gws);
-    if (!dv_acl_handle_is(alpha, DV_ACL_MAGIC_SCALAR))
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: alpha is not a live aclScalar", c.gws);
-    if ((rc = dv_nn_get_tensor(&c, out, "out")) || (rc = dv_nn_float_param(&c, "alpha", alpha->value, 1.0, "alpha")))
+    if (scalar_what)
+        dv_nn_call_param(c, "scalar", "%.17g", nn_rows[row].factor * scalar->value * (alpha ? alpha->value : 1.0));
+    else if ((has & NN_ALPHA) && (rc = dv_nn_float_param(c, "alpha", alpha->value, 1.0, "alpha")))
         return rc;
-    return elementwise(&c, self, other, out, workspaceSize, executor);
+    return ew_build(c, has, self, other, out, workspaceSize, executor);
 }
 
-aclnnStatus aclnnAdd(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
+/* Clamp and Hardtanh: out = min(max(self, clipValueMin), clipValueMax), the library's clamp.  Either
+ * bound may be NULL (not both): it is then the dtype's lowest or highest finite value. */
+static int clamp(int row, unsigned has, const aclTensor *self, const aclScalar *lo, const aclScalar *hi,
+                 const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
-    DV_ACL_LOCKED();
-    return dv_nn_exec_run("aclnnAdd", workspace, workspaceSize, executor, stream);
-}
-
-aclnnStatus aclnnMulGetWorkspaceSize(const aclTensor *self, const aclTensor *other, aclTensor *out,
-                                     uint64_t *workspaceSize, aclOpExecutor **executor)
-{
-    DV_ACL_LOCKED();
-    dv_nn_call_t c;
+    const bool inplace = has & NN_INPLACE;
+    dv_nn_call_t call, *c = &call;
     int rc;
-    dv_nn_call_init(&c, "aclnnMul", "aclnnMulGetWorkspaceSize", "mul", "Mul");
-    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, self, "self")) ||
-        (rc = dv_nn_get_tensor(&c, other, "other")))
+    nn_init(c, row);
+    if ((rc = dv_nn_call_start(c, workspaceSize, executor)) ||
+        (rc = dv_nn_get_tensor(c, self, inplace ? "selfRef" : "self")))
         return rc;
-    return elementwise(&c, self, other, out, workspaceSize, executor);
-}
-
-aclnnStatus aclnnMul(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
-{
-    DV_ACL_LOCKED();
-    return dv_nn_exec_run("aclnnMul", workspace, workspaceSize, executor, stream);
-}
-
-aclnnStatus aclnnReluGetWorkspaceSize(const aclTensor *self, const aclTensor *out, uint64_t *workspaceSize,
-                                      aclOpExecutor **executor)
-{
-    DV_ACL_LOCKED();
-    dv_nn_call_t c;
-    int rc;
-    dv_nn_call_init(&c, "aclnnRelu", "aclnnReluGetWorkspaceSize", "relu", "Relu");
-    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)))
+    if (!lo && !hi)
+        return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "%s: clipValueMin and clipValueMax are both NULL", c->gws);
+    if ((lo && (rc = get_scalar(c, lo, "clipValueMin"))) || (hi && (rc = get_scalar(c, hi, "clipValueMax"))) ||
+        (!inplace && (rc = dv_nn_get_tensor(c, out, "out"))) || (rc = ew_check(c, has, self, NULL, out)))
         return rc;
-    return elementwise(&c, self, NULL, out, workspaceSize, executor);
+    double lowest, highest;
+    switch (self->dtype) {
+    case ACL_FLOAT16: highest = 65504.0; break;
+    case ACL_INT16: highest = INT16_MAX; break;
+    case ACL_INT32: highest = INT32_MAX; break;
+    default: highest = FLT_MAX; break;
+    }
+    lowest = self->dtype == ACL_INT16 ? INT16_MIN : self->dtype == ACL_INT32 ? (double)INT32_MIN : -highest;
+    dv_nn_call_param(c, "min", "%.17g", lo ? lo->value : lowest);
+    dv_nn_call_param(c, "max", "%.17g", hi ? hi->value : highest);
+    return ew_build(c, has, self, NULL, out, workspaceSize, executor);
 }
 
-aclnnStatus aclnnRelu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, const aclrtStream stream)
-{
-    DV_ACL_LOCKED();
-    return dv_nn_exec_run("aclnnRelu", workspace, workspaceSize, executor, stream);
-}
+/* The first phase of each signature class, in the names of the row's parameter list. */
+#define DV_NN_BODY_UNARY(row) elementwise(row, 0, self, NULL, NULL, NULL, NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_UNARY(row) \
+    elementwise(row, NN_INPLACE, selfRef, NULL, NULL, NULL, NULL, selfRef, workspaceSize, executor)
+#define DV_NN_BODY_UNARY_SCALAR(row) \
+    elementwise(row, 0, self, NULL, negativeSlope, "negativeSlope", NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_UNARY_SCALAR(row) \
+    elementwise(row, NN_INPLACE, selfRef, NULL, negativeSlope, "negativeSlope", NULL, selfRef, workspaceSize, executor)
+#define DV_NN_BODY_BINARY(row) \
+    elementwise(row, NN_OTHER, self, other, NULL, NULL, NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_BINARY(row) \
+    elementwise(row, NN_OTHER | NN_INPLACE, selfRef, other, NULL, NULL, NULL, selfRef, workspaceSize, executor)
+#define DV_NN_BODY_BINARY_ALPHA(row) \
+    elementwise(row, NN_OTHER | NN_ALPHA, self, other, NULL, NULL, alpha, out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_BINARY_ALPHA(row) \
+    elementwise(row, NN_OTHER | NN_ALPHA | NN_INPLACE, selfRef, other, NULL, NULL, alpha, selfRef, workspaceSize, \
+                executor)
+#define DV_NN_BODY_SCALAR(row) elementwise(row, 0, self, NULL, other, "other", NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_SCALAR(row) \
+    elementwise(row, NN_INPLACE, selfRef, NULL, other, "other", NULL, selfRef, workspaceSize, executor)
+#define DV_NN_BODY_SCALAR_ALPHA(row) \
+    elementwise(row, NN_ALPHA, self, NULL, other, "other", alpha, out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_SCALAR_ALPHA(row) \
+    elementwise(row, NN_ALPHA | NN_INPLACE, selfRef, NULL, other, "other", alpha, selfRef, workspaceSize, executor)
 
-aclnnStatus aclnnGeluGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize,
-                                      aclOpExecutor **executor)
-{
-    DV_ACL_LOCKED();
-    dv_nn_call_t c;
-    int rc;
-    dv_nn_call_init(&c, "aclnnGelu", "aclnnGeluGetWorkspaceSize", "gelu", "Gelu");
-    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)))
-        return rc;
-    return elementwise(&c, self, NULL, out, workspaceSize, executor);
-}
+#define DV_NN_BODY_CLAMP(row) clamp(row, 0, self, clipValueMin, clipValueMax, out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_CLAMP(row) \
+    clamp(row, NN_INPLACE, selfRef, clipValueMin, clipValueMax, selfRef, workspaceSize, executor)
+#define DV_NN_BODY_CLAMP_MIN(row) \
+    elementwise(row, 0, self, NULL, clipValueMin, "clipValueMin", NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_CLAMP_MAX(row) \
+    elementwise(row, 0, self, NULL, clipValueMax, "clipValueMax", NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_CLAMP_MAX(row) \
+    elementwise(row, NN_INPLACE, selfRef, NULL, clipValueMax, "clipValueMax", NULL, selfRef, workspaceSize, executor)
 
-aclnnStatus aclnnGelu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, const aclrtStream stream)
-{
-    DV_ACL_LOCKED();
-    return dv_nn_exec_run("aclnnGelu", workspace, workspaceSize, executor, stream);
-}
+#define DV_NN_UNPAREN(...) __VA_ARGS__
+/* The first phases of the table's rows but CUSTOM (written out below). */
+#define DV_NN_GWS_CUSTOM(api, params)
+#define DV_NN_GWS(api, sig, params)                                                                              \
+    aclnnStatus aclnn##api##GetWorkspaceSize(DV_NN_UNPAREN params, uint64_t *workspaceSize,                       \
+                                             aclOpExecutor **executor)                                             \
+    {                                                                                                              \
+        DV_ACL_LOCKED();                                                                                           \
+        return DV_NN_BODY_##sig(NN_ROW_##api);                                                                     \
+    }
+#define DV_NN_GWS_UNARY(api, params) DV_NN_GWS(api, UNARY, params)
+#define DV_NN_GWS_INPLACE_UNARY(api, params) DV_NN_GWS(api, INPLACE_UNARY, params)
+#define DV_NN_GWS_UNARY_SCALAR(api, params) DV_NN_GWS(api, UNARY_SCALAR, params)
+#define DV_NN_GWS_INPLACE_UNARY_SCALAR(api, params) DV_NN_GWS(api, INPLACE_UNARY_SCALAR, params)
+#define DV_NN_GWS_BINARY(api, params) DV_NN_GWS(api, BINARY, params)
+#define DV_NN_GWS_INPLACE_BINARY(api, params) DV_NN_GWS(api, INPLACE_BINARY, params)
+#define DV_NN_GWS_BINARY_ALPHA(api, params) DV_NN_GWS(api, BINARY_ALPHA, params)
+#define DV_NN_GWS_INPLACE_BINARY_ALPHA(api, params) DV_NN_GWS(api, INPLACE_BINARY_ALPHA, params)
+#define DV_NN_GWS_SCALAR(api, params) DV_NN_GWS(api, SCALAR, params)
+#define DV_NN_GWS_INPLACE_SCALAR(api, params) DV_NN_GWS(api, INPLACE_SCALAR, params)
+#define DV_NN_GWS_SCALAR_ALPHA(api, params) DV_NN_GWS(api, SCALAR_ALPHA, params)
+#define DV_NN_GWS_INPLACE_SCALAR_ALPHA(api, params) DV_NN_GWS(api, INPLACE_SCALAR_ALPHA, params)
+#define DV_NN_GWS_CLAMP(api, params) DV_NN_GWS(api, CLAMP, params)
+#define DV_NN_GWS_INPLACE_CLAMP(api, params) DV_NN_GWS(api, INPLACE_CLAMP, params)
+#define DV_NN_GWS_CLAMP_MIN(api, params) DV_NN_GWS(api, CLAMP_MIN, params)
+#define DV_NN_GWS_CLAMP_MAX(api, params) DV_NN_GWS(api, CLAMP_MAX, params)
+#define DV_NN_GWS_INPLACE_CLAMP_MAX(api, params) DV_NN_GWS(api, INPLACE_CLAMP_MAX, params)
+#define DV_ACLNN(api, header, sig, libop, optype, factor, params, ws_q, stream_q, doc) DV_NN_GWS_##sig(api, params)
+#include "nnops.def"
+
+/* The second phase of every row: run the executor its first phase made. */
+#define DV_ACLNN(api, header, sig, libop, optype, factor, params, ws_q, stream_q, doc)                             \
+    aclnnStatus aclnn##api(void *workspace, ws_q uint64_t workspaceSize, aclOpExecutor *executor,                \
+                           stream_q aclrtStream stream)                                                          \
+    {                                                                                                            \
+        DV_ACL_LOCKED();                                                                                         \
+        return dv_nn_exec_run("aclnn" #api, workspace, workspaceSize, executor, stream);                         \
+    }
+#include "nnops.def"
 
 /* ---------------------------------------------------------------- row-wise: softmax, layernorm */
 
@@ -158,7 +277,7 @@ aclnnStatus aclnnSoftmaxGetWorkspaceSize(const aclTensor *self, int64_t dim, acl
     DV_ACL_LOCKED();
     dv_nn_call_t c;
     int rc;
-    dv_nn_call_init(&c, "aclnnSoftmax", "aclnnSoftmaxGetWorkspaceSize", "softmax", "SoftmaxV2");
+    nn_init(&c, NN_ROW_Softmax);
     if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, self, "self")) ||
         (rc = dv_nn_get_tensor(&c, out, "out")))
         return rc;
@@ -180,11 +299,6 @@ aclnnStatus aclnnSoftmaxGetWorkspaceSize(const aclTensor *self, int64_t dim, acl
     return dv_nn_exec_build(&c, workspaceSize, executor);
 }
 
-aclnnStatus aclnnSoftmax(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
-{
-    DV_ACL_LOCKED();
-    return dv_nn_exec_run("aclnnSoftmax", workspace, workspaceSize, executor, stream);
-}
 
 aclnnStatus aclnnLayerNormGetWorkspaceSize(const aclTensor *input, const aclIntArray *normalizedShape,
                                            const aclTensor *weightOptional, const aclTensor *biasOptional, double eps,
@@ -194,7 +308,7 @@ aclnnStatus aclnnLayerNormGetWorkspaceSize(const aclTensor *input, const aclIntA
     DV_ACL_LOCKED();
     dv_nn_call_t c;
     int rc;
-    dv_nn_call_init(&c, "aclnnLayerNorm", "aclnnLayerNormGetWorkspaceSize", "layernorm", "LayerNormV4");
+    nn_init(&c, NN_ROW_LayerNorm);
     if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, input, "input")))
         return rc;
     if (!normalizedShape)
@@ -266,11 +380,6 @@ aclnnStatus aclnnLayerNormGetWorkspaceSize(const aclTensor *input, const aclIntA
     return dv_nn_exec_build(&c, workspaceSize, executor);
 }
 
-aclnnStatus aclnnLayerNorm(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
-{
-    DV_ACL_LOCKED();
-    return dv_nn_exec_run("aclnnLayerNorm", workspace, workspaceSize, executor, stream);
-}
 
 /* ---------------------------------------------------------------- batch norm */
 
@@ -285,7 +394,7 @@ aclnnStatus aclnnBatchNormGetWorkspaceSize(const aclTensor *input, const aclTens
     (void)momentum;
     (void)saveMean;
     (void)saveInvstd;
-    dv_nn_call_init(&c, "aclnnBatchNorm", "aclnnBatchNormGetWorkspaceSize", "batchnorm", "BatchNormV3");
+    nn_init(&c, NN_ROW_BatchNorm);
     if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, input, "input")) ||
         (rc = dv_nn_get_tensor(&c, output, "output")))
         return rc;
@@ -324,11 +433,6 @@ aclnnStatus aclnnBatchNormGetWorkspaceSize(const aclTensor *input, const aclTens
     return dv_nn_exec_build(&c, workspaceSize, executor);
 }
 
-aclnnStatus aclnnBatchNorm(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
-{
-    DV_ACL_LOCKED();
-    return dv_nn_exec_run("aclnnBatchNorm", workspace, workspaceSize, executor, stream);
-}
 
 /* ---------------------------------------------------------------- matmul */
 
@@ -338,7 +442,7 @@ aclnnStatus aclnnMatmulGetWorkspaceSize(const aclTensor *self, const aclTensor *
     DV_ACL_LOCKED();
     dv_nn_call_t c;
     int rc;
-    dv_nn_call_init(&c, "aclnnMatmul", "aclnnMatmulGetWorkspaceSize", "matmul", "MatMulV3");
+    nn_init(&c, NN_ROW_Matmul);
     if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, self, "self")) ||
         (rc = dv_nn_get_tensor(&c, mat2, "mat2")) || (rc = dv_nn_get_tensor(&c, out, "out")))
         return rc;
@@ -390,11 +494,6 @@ aclnnStatus aclnnMatmulGetWorkspaceSize(const aclTensor *self, const aclTensor *
     return dv_nn_exec_build(&c, workspaceSize, executor);
 }
 
-aclnnStatus aclnnMatmul(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
-{
-    DV_ACL_LOCKED();
-    return dv_nn_exec_run("aclnnMatmul", workspace, workspaceSize, executor, stream);
-}
 
 /* ---------------------------------------------------------------- convolution */
 
@@ -409,7 +508,7 @@ aclnnStatus aclnnConvolutionGetWorkspaceSize(const aclTensor *input, const aclTe
     int rc;
     int64_t s, p, d;
     (void)outputPadding; /* only meaningful for a transposed convolution */
-    dv_nn_call_init(&c, "aclnnConvolution", "aclnnConvolutionGetWorkspaceSize", "conv2d", "Conv2D");
+    nn_init(&c, NN_ROW_Convolution);
     if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, input, "input")) ||
         (rc = dv_nn_get_tensor(&c, weight, "weight")) || (rc = dv_nn_get_tensor(&c, output, "output")))
         return rc;
@@ -467,9 +566,3 @@ aclnnStatus aclnnConvolutionGetWorkspaceSize(const aclTensor *input, const aclTe
     return dv_nn_exec_build(&c, workspaceSize, executor);
 }
 
-aclnnStatus aclnnConvolution(void *workspace, const uint64_t workspaceSize, aclOpExecutor *executor,
-                             aclrtStream stream)
-{
-    DV_ACL_LOCKED();
-    return dv_nn_exec_run("aclnnConvolution", workspace, workspaceSize, executor, stream);
-}

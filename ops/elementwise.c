@@ -81,8 +81,8 @@ enum {
 
 /* ---- vector steps ---- */
 typedef enum vop {
-    V_ADD, V_SUB, V_MUL, V_DIV, V_MAX, V_RELU, V_EXP, V_REC, V_ADDS, V_MULS,
-    V_F16_TO_F32, V_F32_TO_F16
+    V_ADD, V_SUB, V_MUL, V_DIV, V_MAX, V_MIN, V_RELU, V_EXP, V_LN, V_SQRT, V_RSQRT, V_REC, V_ABS, V_ADDS, V_MULS,
+    V_LRELU, V_MAXS, V_MINS, V_F16_TO_F32, V_F32_TO_F16
 } vop_t;
 
 /* One step of an activation, in fp32: d = op(a[, b | s]) on the buffers X (the input) and W (the
@@ -121,8 +121,8 @@ static const ew_step_t tanh_steps[] = {
 
 /* ---- the element-wise operators ---- */
 typedef enum ew_kind {
-    EW_ADD, EW_SUB, EW_MUL, EW_DIV, EW_MAX, EW_MULS, EW_ADDS, EW_RELU, EW_GELU, EW_EXP, EW_SIGMOID, EW_SILU, EW_TANH,
-    EW_KINDS
+    EW_ADD, EW_SUB, EW_MUL, EW_DIV, EW_MAX, EW_MIN, EW_MULS, EW_ADDS, EW_RELU, EW_GELU, EW_EXP, EW_SIGMOID, EW_SILU,
+    EW_TANH, EW_ABS, EW_NEG, EW_LOG, EW_SQRT, EW_RSQRT, EW_RECIPROCAL, EW_LEAKY_RELU, EW_DIVS, EW_MAXS, EW_MINS, EW_CLAMP, EW_KINDS
 } ew_kind_t;
 
 #define STEPS(s) s, (unsigned)(sizeof s / sizeof s[0])
@@ -148,6 +148,18 @@ static const ew_def_t ew_defs[EW_KINDS] = {
     [EW_SIGMOID] = {"sigmoid", false, V_MUL, STEPS(sigmoid_steps)},
     [EW_SILU] = {"silu", false, V_MUL, STEPS(silu_steps)},
     [EW_TANH] = {"tanh", false, V_MUL, STEPS(tanh_steps)},
+    [EW_MIN] = {"min", true, V_MIN, NULL, 0},
+    [EW_ABS] = {"abs", false, V_ABS, NULL, 0},
+    [EW_NEG] = {"neg", false, V_MULS, NULL, 0},
+    [EW_LOG] = {"log", false, V_LN, NULL, 0},
+    [EW_SQRT] = {"sqrt", false, V_SQRT, NULL, 0},
+    [EW_RSQRT] = {"rsqrt", false, V_RSQRT, NULL, 0},
+    [EW_RECIPROCAL] = {"reciprocal", false, V_REC, NULL, 0},
+    [EW_LEAKY_RELU] = {"leaky_relu", false, V_LRELU, NULL, 0},
+    [EW_DIVS] = {"divs", false, V_DIV, NULL, 0},
+    [EW_MAXS] = {"maxs", false, V_MAXS, NULL, 0},
+    [EW_MINS] = {"mins", false, V_MINS, NULL, 0},
+    [EW_CLAMP] = {"clamp", false, V_MAXS, NULL, 0},
 };
 
 /* fp32 scratch buffers of an activation on fp16: the cast input X, and a separate W when a step
@@ -213,6 +225,34 @@ static const dv_oparam_spec_t ew_params_muls[EP_SCALAR + 1] = {EW_COMMON(EW_ARIT
                                                                EW_SCALAR_SPEC("2", "vmuls")};
 static const dv_oparam_spec_t ew_params_adds[EP_SCALAR + 1] = {EW_COMMON(EW_ARITH_DTYPES),
                                                                EW_SCALAR_SPEC("1", "vadds")};
+/* vdup + vdiv */
+static const dv_oparam_spec_t ew_params_divs[EP_SCALAR + 1] = {
+    EW_COMMON(DT_F16 | DT_F32),
+    [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "2", -FLT_MAX, FLT_MAX, 0,
+                   "the divisor s, rounded to --dtype: each block fills one tile of it (vdup) once, then divides "
+                   "every tile by it (vdiv), as Ascend C's Duplicate + Div"}};
+/* vmaxs, vmins: the bound */
+static const dv_oparam_spec_t ew_params_maxs[EP_SCALAR + 1] = {EW_COMMON(EW_ARITH_DTYPES),
+                                                               EW_SCALAR_SPEC("0", "vmaxs")};
+static const dv_oparam_spec_t ew_params_mins[EP_SCALAR + 1] = {EW_COMMON(EW_ARITH_DTYPES),
+                                                               EW_SCALAR_SPEC("0", "vmins")};
+/* clamp: vmaxs by --min, then vmins by --max (--max wins when min > max) */
+enum { EP_CLAMP_MIN = EP_SCALAR, EP_CLAMP_MAX, EP_CLAMP_COUNT };
+static const dv_oparam_spec_t ew_params_clamp[EP_CLAMP_COUNT] = {
+    EW_COMMON(EW_ARITH_DTYPES),
+    [EP_CLAMP_MIN] = {"min", DV_OPT_FLOAT, "-1", -FLT_MAX, FLT_MAX, 0,
+                      "the lower bound (vmaxs), held in --dtype: rounded to fp16 / fp32; int16/int32: an integer in "
+                      "the dtype's range"},
+    [EP_CLAMP_MAX] = {"max", DV_OPT_FLOAT, "1", -FLT_MAX, FLT_MAX, 0,
+                      "the upper bound (vmins, after the vmaxs), held like --min; when min > max every element is max"}};
+/* vabs (and neg, a vmuls by -1) */
+static const dv_oparam_spec_t ew_params_signed[EP_SCALAR] = {EW_COMMON(EW_ARITH_DTYPES)};
+/* vlrelu: the negative slope */
+static const dv_oparam_spec_t ew_params_lrelu[EP_SCALAR + 1] = {
+    EW_COMMON(DT_F16 | DT_F32),
+    [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "0.01", -FLT_MAX, FLT_MAX, 0,
+                   "the negative slope s (y = x < 0 ? x * s : x; aclnnLeakyRelu's negativeSlope), the vlrelu scalar, "
+                   "rounded to --dtype"}};
 
 typedef struct ew_tiling {
     uint32_t kind;  /* ew_kind_t */
@@ -226,7 +266,8 @@ typedef struct ew_tiling {
     uint32_t pairs; /* add, sub --pair-inputs: x and y buffers of each index side by side */
     uint32_t sloop; /* add, sub --scalar-loop: the scalar unit computes, element by element */
     uint64_t sloop_alu_cycles; /* its ALU work per element: EW_LOOP_ALU_INSNS x scalar.alu_cycles */
-    double scalar;  /* --alpha / --scalar rounded to the dtype (the value the vmuls / vadds scalar holds) */
+    double scalar;  /* --alpha / --scalar (clamp: --min) rounded to the dtype (the value the vmuls / vadds scalar holds) */
+    double scalar2; /* clamp: --max, held the same way */
 } ew_tiling_t;
 
 /* The state of the tile code: the fp32 scratch buffers (setup allocates them). */
@@ -274,6 +315,14 @@ static void vinsn(dv_k_t *k, vop_t op, dv_dtype_t dt, uint64_t d, uint64_t a, ui
     case V_MUL: dvk_vmul(k, d, a, b, dt, rep, 1, 1, 1, 8, 8, 8); break;
     case V_DIV: dvk_vdiv(k, d, a, b, dt, rep, 1, 1, 1, 8, 8, 8); break;
     case V_MAX: dvk_vmax(k, d, a, b, dt, rep, 1, 1, 1, 8, 8, 8); break;
+    case V_MIN: dvk_vmin(k, d, a, b, dt, rep, 1, 1, 1, 8, 8, 8); break;
+    case V_LN: dvk_vln(k, d, a, dt, rep, 1, 1, 8, 8); break;
+    case V_SQRT: dvk_vsqrt(k, d, a, dt, rep, 1, 1, 8, 8); break;
+    case V_RSQRT: dvk_vrsqrt(k, d, a, dt, rep, 1, 1, 8, 8); break;
+    case V_ABS: dvk_vabs(k, d, a, dt, rep, 1, 1, 8, 8); break;
+    case V_LRELU: dvk_vlrelu(k, d, a, dt, s, rep, 1, 1, 8, 8); break;
+    case V_MAXS: dvk_vmaxs(k, d, a, dt, s, rep, 1, 1, 8, 8); break;
+    case V_MINS: dvk_vmins(k, d, a, dt, s, rep, 1, 1, 8, 8); break;
     case V_RELU: dvk_vrelu(k, d, a, dt, rep, 1, 1, 8, 8); break;
     case V_EXP: dvk_vexp(k, d, a, dt, rep, 1, 1, 8, 8); break;
     case V_REC: dvk_vrec(k, d, a, dt, rep, 1, 1, 8, 8); break;
@@ -342,7 +391,18 @@ static void ew_compute(dv_k_t *k, const ew_tiling_t *t, const ew_state_t *st, co
         ew_activation(k, d, dt, z, x, st->tmp, n);
         return;
     }
-    if (t->kind == EW_MULS || t->kind == EW_ADDS) {
+    if (t->kind == EW_DIVS) { /* z = x / s, s filled into tmp[0] by ew_alloc_scratch */
+        vstep(k, V_DIV, dt, z, x, st->tmp[0], 0, n);
+        return;
+    }
+    if (t->kind == EW_CLAMP) { /* z = min(max(x, lo), hi) */
+        vstep(k, V_MAXS, dt, z, x, 0, t->scalar, n);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        vstep(k, V_MINS, dt, z, z, 0, t->scalar2, n);
+        return;
+    }
+    if (t->kind == EW_MULS || t->kind == EW_ADDS || t->kind == EW_NEG || t->kind == EW_LEAKY_RELU ||
+        t->kind == EW_MAXS || t->kind == EW_MINS) {
         vstep(k, d->op, dt, z, x, 0, t->scalar, n);
         return;
     }
@@ -361,6 +421,21 @@ static void ew_alloc_scratch(dv_k_t *k, const ew_tiling_t *t, uint64_t elems, ew
     memset(st, 0, sizeof *st);
     for (uint32_t i = 0; i < t->ntmp; i++)
         st->tmp[i] = dvk_alloc(k, DV_SPACE_UB, elems * 4);
+    if (t->kind == EW_DIVS) { /* the divisor, once per block: whole repeats, a masked last one */
+        const dv_dtype_t dt = (dv_dtype_t)t->dtype;
+        const uint64_t per_rep = EW_REPEAT_BYTES / dv_dtype_size(dt), full = elems / per_rep, rem = elems % per_rep;
+        for (uint64_t r = 0; r < full;) {
+            const unsigned rep = (unsigned)dv_min_u64(dv_ops_field_max(DV_FORM_VDUP, DV_FLD(VDUP, repeat)), full - r);
+            dvk_vdup(k, st->tmp[0] + r * EW_REPEAT_BYTES, dt, t->scalar, rep, 1, 8);
+            r += rep;
+        }
+        if (rem) {
+            dvk_mask_first(k, dt, (uint32_t)rem);
+            dvk_vdup(k, st->tmp[0] + full * EW_REPEAT_BYTES, dt, t->scalar, 1, 1, 8);
+            dvk_mask_all(k);
+        }
+        dvk_pipe_barrier(k, DV_PIPE_V);
+    }
 }
 
 /* z = x +- y over n fp16 elements on the scalar unit, element by element: two loads (their values
@@ -451,7 +526,10 @@ static void ew_kernel(dv_k_t *k, const void *params)
  * scalar would be truncated and saturated). */
 static int ew_scalar(const char *param, double v, dv_dtype_t dt, ew_tiling_t *t, dv_error_t *err)
 {
-    const char *insn = t->kind == EW_ADDS ? "vadds" : "vmuls";
+    const char *insn = t->kind == EW_ADDS ? "vadds" : t->kind == EW_LEAKY_RELU ? "vlrelu" : t->kind == EW_DIVS ? "vdup"
+                     : t->kind == EW_MINS || strcmp(param, "max") == 0                      ? "vmins"
+                     : t->kind == EW_MAXS || t->kind == EW_CLAMP                            ? "vmaxs"
+                                                                                            : "vmuls";
     if (dv_dtype_is_float(dt)) {
         t->scalar = dv_ops_round(dt, v);
         if (!isfinite(t->scalar))
@@ -485,16 +563,23 @@ static int ew_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
 
     /* UB per tile element: the queues' buffers plus the fp32 scratch. */
     ew_tiling_t t = {.kind = (uint32_t)kind, .dtype = (uint32_t)dt, .elems = n, .unit = EW_SPLIT_BYTES / size,
-                     .scalar = 1.0};
-    if (op->nparams > EP_SCALAR) {
-        const bool alpha = kind == EW_ADD || kind == EW_SUB;
+                     .scalar = kind == EW_NEG ? -1.0 : 1.0};
+    const bool alpha_params = kind == EW_ADD || kind == EW_SUB; /* --alpha and the parameters after it */
+    if (kind == EW_CLAMP) { /* --max first into scalar2, then --min into scalar */
+        if ((rc = ew_scalar("max", v->v[EP_CLAMP_MAX].f, dt, &t, err)) != DV_OK)
+            return rc;
+        t.scalar2 = t.scalar;
+        if ((rc = ew_scalar("min", v->v[EP_CLAMP_MIN].f, dt, &t, err)) != DV_OK)
+            return rc;
+    } else if (op->nparams > EP_SCALAR) {
+        const bool alpha = alpha_params;
         if (!alpha || v->v[EP_SCALAR].f != 1.0) {
             t.scale = alpha;
             if ((rc = ew_scalar(op->params[EP_SCALAR].name, v->v[EP_SCALAR].f, dt, &t, err)) != DV_OK)
                 return rc;
         }
     }
-    if (op->nparams > EP_SCALAR_LOOP && v->v[EP_SCALAR_LOOP].i) {
+    if (alpha_params && v->v[EP_SCALAR_LOOP].i) {
         if (dt != DV_DT_F16)
             return dv_ops_param_error(err, "scalar-loop", "the scalar loop computes fp16 through fp32 (the "
                                       "add_high_performance sample's), not --dtype %s: use --dtype fp16",
@@ -504,7 +589,7 @@ static int ew_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
                                       "not %g", kind == EW_SUB ? '-' : '+', v->v[EP_SCALAR].f);
     }
     t.depth = v->v[EP_DOUBLE_BUFFER].i ? 2 : 1;
-    t.ntmp = dt == DV_DT_F16 ? ew_ntmp_f16(d) : 0;
+    t.ntmp = kind == EW_DIVS ? 1 : dt == DV_DT_F16 ? ew_ntmp_f16(d) : 0; /* divs: the tile of the divisor */
     const unsigned queues = d->binary ? 3 : 2;
     const uint64_t per_elem = (uint64_t)queues * t.depth * size + (uint64_t)t.ntmp * 4;
     const uint64_t min_tile = EW_BLOCK_BYTES / size;
@@ -544,14 +629,19 @@ static int ew_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
         lo = 0.5; /* divisor away from zero: quotients stay within [-2, 2] */
         hi = 2.0;
     }
-    if ((rc = dv_ops_add_arg(plan, "x", dt, n, DV_ARG_IN, 0, 0)) ||
+    double xlo = 0, xhi = 0; /* log, sqrt, rsqrt, reciprocal: inputs in their domain, away from 0 */
+    if (kind == EW_LOG || kind == EW_SQRT || kind == EW_RSQRT || kind == EW_RECIPROCAL) {
+        xlo = 0.25;
+        xhi = 4.0;
+    }
+    if ((rc = dv_ops_add_arg(plan, "x", dt, n, DV_ARG_IN, xlo, xhi)) ||
         (d->binary && (rc = dv_ops_add_arg(plan, "y", dt, n, DV_ARG_IN, lo, hi))) ||
         (rc = dv_ops_add_arg(plan, d->binary ? "z" : "y", dt, n, DV_ARG_OUT, 0, 0)))
         return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
-    if (op->nparams > EP_L2_INPUTS && !v->v[EP_L2_INPUTS].i)
+    if (alpha_params && !v->v[EP_L2_INPUTS].i)
         plan->args[0].l2 = plan->args[1].l2 = DV_L2_DISABLE; /* add, sub: x and y */
-    t.pairs = op->nparams > EP_PAIR_INPUTS && v->v[EP_PAIR_INPUTS].i;
-    t.sloop = op->nparams > EP_SCALAR_LOOP && v->v[EP_SCALAR_LOOP].i;
+    t.pairs = alpha_params && v->v[EP_PAIR_INPUTS].i;
+    t.sloop = alpha_params && v->v[EP_SCALAR_LOOP].i;
     t.sloop_alu_cycles = t.sloop ? EW_LOOP_ALU_INSNS * cfg->scalar_alu_cycles : 0;
 
     memcpy(plan->tiling, &t, sizeof t);
@@ -575,7 +665,11 @@ static int64_t ew_int(ew_kind_t kind, int64_t a, int64_t b)
     case EW_SUB: return a - b;
     case EW_MUL: case EW_MULS: return a * b;
     case EW_MAX: return a >= b ? a : b;
+    case EW_MIN: case EW_MINS: return a <= b ? a : b;
+    case EW_MAXS: return a >= b ? a : b;
     case EW_RELU: return a > 0 ? a : 0;
+    case EW_ABS: return a < 0 ? -a : a;
+    case EW_NEG: return -a;
     default: return 0; /* the plan accepts only float dtypes for the others */
     }
 }
@@ -597,7 +691,7 @@ static double ew_float(ew_kind_t kind, double a, double b)
     case EW_ADD: case EW_ADDS: return a + b;
     case EW_SUB: return a - b;
     case EW_MUL: case EW_MULS: return a * b;
-    case EW_DIV: return a / b;
+    case EW_DIV: case EW_DIVS: return a / b;
     case EW_MAX: return a >= b ? a : b;
     case EW_RELU: return a > 0 ? a : 0;
     case EW_EXP: return exp(a);
@@ -605,7 +699,16 @@ static double ew_float(ew_kind_t kind, double a, double b)
     case EW_SILU: return a / (1 + exp(-a));
     case EW_GELU: return a / (1 + exp(-GELU_SCALE * (a + GELU_CUBIC * a * a * a)));
     case EW_TANH: return 2 / (1 + exp(-2 * a)) - 1;
-    case EW_KINDS: break;
+    case EW_MIN: case EW_MINS: return a <= b ? a : b;
+    case EW_MAXS: return a >= b ? a : b;
+    case EW_ABS: return fabs(a);
+    case EW_NEG: return -a;
+    case EW_LOG: return log(a);
+    case EW_SQRT: return sqrt(a);
+    case EW_RSQRT: return 1 / sqrt(a);
+    case EW_RECIPROCAL: return 1 / a;
+    case EW_LEAKY_RELU: return a >= 0 ? a : a * b;
+    case EW_CLAMP: case EW_KINDS: break; /* clamp: ew_reference */
     }
     return 0;
 }
@@ -623,10 +726,16 @@ static int ew_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
     const dv_dtype_t dt = (dv_dtype_t)t.dtype;
     const ew_kind_t kind = (ew_kind_t)t.kind;
     const bool binary = ew_defs[kind].binary, is_float = dv_dtype_is_float(dt);
-    const bool with_scalar = kind == EW_MULS || kind == EW_ADDS;
+    const bool with_scalar = kind == EW_MULS || kind == EW_ADDS || kind == EW_LEAKY_RELU || kind == EW_DIVS ||
+                             kind == EW_MAXS || kind == EW_MINS;
     uint8_t *out = expect[binary ? 2 : 1];
     for (uint64_t i = 0; i < t.elems; i++) {
         const double a = dv_ops_load(in[0], dt, i), b = binary ? dv_ops_load(in[1], dt, i) : with_scalar ? t.scalar : 0;
+        if (kind == EW_CLAMP) { /* max then min, exact in every dtype */
+            const double lo = a >= t.scalar ? a : t.scalar;
+            dv_ops_store(out, dt, i, lo <= t.scalar2 ? lo : t.scalar2);
+            continue;
+        }
         if (kind == EW_ADD || kind == EW_SUB) {
             const int64_t sb =
                 t.scale && !is_float ? (int64_t)wrap_int(dt, (int64_t)t.scalar * (int64_t)b) : (int64_t)b;
@@ -706,6 +815,18 @@ EW_OP(exp, ew_params_float, "y = exp(x)");
 EW_OP(sigmoid, ew_params_float, "y = 1 / (1 + exp(-x)); fp16 computes in fp32");
 EW_OP(silu, ew_params_float, "y = x * sigmoid(x); fp16 computes in fp32");
 EW_OP(tanh, ew_params_float, "y = tanh(x), computed as 2 / (1 + exp(-2x)) - 1; fp16 computes in fp32");
+EW_OP(min, ew_params_arith, "z = min(x, y), element-wise");
+EW_OP(abs, ew_params_signed, "y = |x| (vabs; integers wrap: |INT_MIN| is INT_MIN)");
+EW_OP(neg, ew_params_signed, "y = -x (vmuls by -1; integers wrap)");
+EW_OP(log, ew_params_float, "y = ln(x) (vln; x random in [0.25, 4))");
+EW_OP(sqrt, ew_params_float, "y = sqrt(x) (vsqrt; x random in [0.25, 4))");
+EW_OP(rsqrt, ew_params_float, "y = 1 / sqrt(x) (vrsqrt; x random in [0.25, 4))");
+EW_OP(reciprocal, ew_params_float, "y = 1 / x (vrec; x random in [0.25, 4))");
+EW_OP(leaky_relu, ew_params_lrelu, "y = x < 0 ? x * s : x (vlrelu, s in --dtype)");
+EW_OP(maxs, ew_params_maxs, "y = max(x, s) (vmaxs, s in --dtype)");
+EW_OP(mins, ew_params_mins, "y = min(x, s) (vmins, s in --dtype)");
+EW_OP(clamp, ew_params_clamp, "y = min(max(x, --min), --max) (vmaxs, then vmins)");
+EW_OP(divs, ew_params_divs, "y = x / s (vdup of s once per block, then vdiv; s in --dtype)");
 
 /* ---- copy: the GM -> UB / L1 bandwidth benchmark ---- */
 enum {

@@ -36,6 +36,18 @@ static const struct {
     {"sigmoid", "fp16"}, {"sigmoid", "fp32"},
     {"silu", "fp16"}, {"silu", "fp32"},
     {"tanh", "fp16"}, {"tanh", "fp32"},
+    {"min", "fp16"}, {"min", "fp32"}, {"min", "int16"}, {"min", "int32"},
+    {"abs", "fp16"}, {"abs", "fp32"}, {"abs", "int16"}, {"abs", "int32"},
+    {"neg", "fp16"}, {"neg", "fp32"}, {"neg", "int16"}, {"neg", "int32"},
+    {"log", "fp16"}, {"log", "fp32"},
+    {"sqrt", "fp16"}, {"sqrt", "fp32"},
+    {"rsqrt", "fp16"}, {"rsqrt", "fp32"},
+    {"reciprocal", "fp16"}, {"reciprocal", "fp32"},
+    {"leaky_relu", "fp16"}, {"leaky_relu", "fp32"},
+    {"divs", "fp16"}, {"divs", "fp32"},
+    {"maxs", "fp16"}, {"maxs", "fp32"}, {"maxs", "int16"}, {"maxs", "int32"},
+    {"mins", "fp16"}, {"mins", "fp32"}, {"mins", "int16"}, {"mins", "int32"},
+    {"clamp", "fp16"}, {"clamp", "fp32"}, {"clamp", "int16"}, {"clamp", "int32"},
 };
 #define NMATRIX ((int)(sizeof matrix / sizeof matrix[0]))
 

@@ -430,7 +430,10 @@ START_TEST(test_stalls_sum_on_operators)
         "gelu --shape 4096", "exp --shape 4096", "sigmoid --shape 4096", "silu --shape 4096", "muls --shape 4096",
         "adds --shape 4096", "tanh --shape 4096", "bias_add --shape 64x96", "copy --shape 64x1024",
         "layernorm --shape 32x200", "rmsnorm --shape 32x200", "batchnorm --shape 2x8x12x12",
-        "slice --shape 1x3x32x32 --step 2x2", "concat --shape 1x4x16x16", "transpose --shape 40x72"};
+        "slice --shape 1x3x32x32 --step 2x2", "concat --shape 1x4x16x16", "transpose --shape 40x72",
+        "min --shape 4096", "abs --shape 4096", "neg --shape 4096", "log --shape 4096", "sqrt --shape 4096",
+        "rsqrt --shape 4096", "reciprocal --shape 4096", "leaky_relu --shape 4096", "divs --shape 4096",
+        "maxs --shape 4096", "mins --shape 4096", "clamp --shape 4096"};
     static const char *const small_queues[] = {"queue.v_depth=2", "queue.mte2_depth=2", NULL};
     for (int p = 0; p < 2; p++)
         for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++)
@@ -453,7 +456,9 @@ START_TEST(test_stalls_every_operator_covered)
     const dv_opdesc_t *const *all = dv_ops_all();
     static const char *const names[] = {"add", "softmax", "matmul", "conv2d", "sub", "mul", "div", "max", "relu",
                                         "gelu", "exp", "sigmoid", "silu", "muls", "adds", "tanh", "bias_add", "copy",
-                                        "layernorm", "rmsnorm", "batchnorm", "slice", "concat", "transpose"};
+                                        "layernorm", "rmsnorm", "batchnorm", "slice", "concat", "transpose",
+                                        "min", "abs", "neg", "log", "sqrt", "rsqrt", "reciprocal", "leaky_relu",
+                                        "divs", "maxs", "mins", "clamp"};
     for (int i = 0; all[i]; i++) {
         bool found = false;
         for (size_t j = 0; j < sizeof names / sizeof names[0]; j++)

@@ -3,7 +3,8 @@
  *   gendoc schema  -> configs/SCHEMA.md  (configs/params.def)
  *   gendoc ops     -> docs/OPS.md        (the operator descriptors in ops/)
  *   gendoc opsummary -> docs/OP_SUMMARY.md (acl/op_summary.def: the profiler's CSV columns)
- *   gendoc micro   -> docs/MICRO.md      (bench/micro.def: the microbenchmarks) */
+ *   gendoc micro   -> docs/MICRO.md      (bench/micro.def: the microbenchmarks)
+ *   gendoc aclnn   -> docs/ACLNN.md      (acl/nnops.def: the aclnn operators) */
 #include <stdio.h>
 #include <string.h>
 
@@ -12,6 +13,7 @@ void dv_doc_schema(FILE *out);
 void dv_doc_ops(FILE *out);
 void dv_doc_op_summary(FILE *out);
 void dv_micro_doc(FILE *out);
+void dv_doc_aclnn(FILE *out);
 
 int main(int argc, char **argv)
 {
@@ -25,8 +27,10 @@ int main(int argc, char **argv)
         dv_doc_op_summary(stdout);
     else if (argc == 2 && strcmp(argv[1], "micro") == 0)
         dv_micro_doc(stdout);
+    else if (argc == 2 && strcmp(argv[1], "aclnn") == 0)
+        dv_doc_aclnn(stdout);
     else {
-        fprintf(stderr, "usage: gendoc isa|schema|ops|opsummary|micro\n");
+        fprintf(stderr, "usage: gendoc isa|schema|ops|opsummary|micro|aclnn\n");
         return 2;
     }
     return ferror(stdout) ? 1 : 0;
