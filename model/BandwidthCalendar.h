@@ -46,6 +46,14 @@ private:
     void grow(uint64_t bin);
     void scan(uint64_t lo, uint64_t hi, uint64_t w[2], uint64_t *used) const;
     uint64_t share_near(uint64_t bin, unsigned requester);
+    // Mark requester bit `mark` of word `word` in bin b (number `bin`), and in the kept requesters
+    // of the bins before the global time when it is one of them.
+    void mark_bin(Bin &b, uint64_t bin, unsigned word, uint64_t mark)
+    {
+        b.who[word] |= mark;
+        if (bin - past_lo_ < past_hi_ - past_lo_)
+            past_w_[word] |= mark;
+    }
 
     static constexpr uint64_t near_ = 16; // bins either side that count as "active around"
     uint64_t bpc_ = 1, window_ = 64, cap_ = 64;
@@ -53,6 +61,8 @@ private:
     Bin &slot(uint64_t bin) { return ring_[bin & mask_]; }
     uint64_t base_ = 0, count_ = 0, mask_ = 0;
     uint64_t now_ = 0; // the global time's bin (retire): bins before it are complete
+    // share_near: the requesters seen in the live bins [past_lo_, past_hi_) before the global time
+    uint64_t past_lo_ = 0, past_hi_ = 0, past_w_[2] = {0, 0};
     uint64_t start_bin_ = 0, contenders_ = 1;
     bool starting_ = false;  // start() with more than one core: the next reservation sets start_bin_
     bool throttled_ = false; // a kernel of contenders_ cores started at start_bin_

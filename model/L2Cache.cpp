@@ -18,15 +18,15 @@ L2Cache::Params L2Cache::Params::from(const dv_config_t &cfg)
 L2Cache::L2Cache(sc_core::sc_module_name name, const Params &p)
     : sc_module(name), line_(p.line_bytes), ways_(p.ways), write_through_(p.write_through),
       sets_(p.size_bytes ? p.size_bytes / (p.line_bytes * p.ways) : 0),
-      line_shift_(p.line_bytes && !(p.line_bytes & (p.line_bytes - 1)) ? (unsigned)__builtin_ctzll(p.line_bytes) : 64)
+      line_shift_(p.line_bytes && !(p.line_bytes & (p.line_bytes - 1)) ? (unsigned)__builtin_ctzll(p.line_bytes) : 64),
+      lay_(layout(p.ways))
 {
-    // Zeroed on demand (calloc): a run touches only the sets its lines fall in.
-    tag_.reset(sets_ * ways_);
-    used_.reset(sets_ * ways_);
-    dirty_.reset(sets_);
-    sig_.reset(sets_ * ways_ + kSigChunk); // the last set's chunks read up to kSigChunk - 1 bytes past it
-    fill_.reset(sets_);
-    order_.reset(ways_ <= kOrderWays ? sets_ : 0);
+    // Zeroed on demand: a run touches only the sets its lines fall in.
+    if (sets_ > UINT64_MAX / lay_.bytes)
+        throw std::bad_alloc();
+    sets_mem_.reset(sets_ * lay_.bytes);
+    if (sets_)
+        rotation(0);
     cal_.configure(p.bytes_per_cycle, p.window_cycles);
 }
 
@@ -43,7 +43,7 @@ uint64_t L2Cache::rotation(uint64_t run) const
     h ^= h >> 33;
     h *= 0xc4ceb9fe1a85ec53ull;
     h ^= h >> 33;
-    memo_run_ = run;
+    memo_first_ = run * sets_;
     memo_rot_ = h % sets_;
     return memo_rot_;
 }
@@ -52,32 +52,38 @@ uint64_t L2Cache::rotation(uint64_t run) const
 static inline uint8_t sig_of(uint64_t tag) { return (uint8_t)((tag * 0x9e3779b97f4a7c15ull) >> 56); }
 
 template <uint64_t W>
-__attribute__((always_inline)) inline uint64_t L2Cache::find(uint64_t set, uint64_t tag, uint8_t s) const
+__attribute__((always_inline)) inline uint64_t L2Cache::find(const unsigned char *s, uint64_t tag, uint8_t sig) const
 {
     const uint64_t ways = W ? W : ways_;
-    const uint64_t valid = fill_[set], *tags = &tag_[set * ways];
+    const Layout lay = W ? layout(W) : lay_;
+    const uint64_t valid = field(s, kFill);
+    const uint64_t *tags = reinterpret_cast<const uint64_t *>(s + lay.tag);
     if (valid <= kScanWays) { // a few valid ways: their tags themselves
         for (uint64_t w = 0; w < valid; w++)
             if (tags[w] == tag)
                 return w;
         return ways;
     }
-    const uint8_t *sig = &sig_[set * ways];
+    const unsigned char *sigs = s + lay.sig;
     for (uint64_t base = 0; base < valid; base += kSigChunk) {
         uint64_t m = 0;
 #if defined(__SSE2__)
-        const __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i *>(sig + base));
-        m = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(chunk, _mm_set1_epi8((char)s)));
+        const __m128i key = _mm_shuffle_epi32(_mm_cvtsi32_si128((int)(sig * 0x01010101u)), 0);
+        const __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i *>(sigs + base));
+        m = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(chunk, key));
 #else
         for (uint64_t k = 0; k < kSigChunk; k++)
-            m |= (uint64_t)(sig[base + k] == s) << k;
+            m |= (uint64_t)(sigs[base + k] == sig) << k;
 #endif
-        m &= valid - base >= kSigChunk ? ~0ull : (1ull << (valid - base)) - 1;
+        if (valid - base < kSigChunk)
+            m &= (1ull << (valid - base)) - 1;
         for (; m; m &= m - 1) {
             const uint64_t w = base + (uint64_t)__builtin_ctzll(m);
             if (tags[w] == tag)
                 return w;
         }
+        if (W && W <= kSigChunk) // one chunk holds every way
+            break;
     }
     return ways;
 }
@@ -96,86 +102,126 @@ static inline uint64_t order_front(uint64_t order, uint64_t w)
 }
 
 template <uint64_t W>
-__attribute__((always_inline)) inline bool L2Cache::touch(uint64_t line_addr, uint64_t set, bool write,
-                                                          uint64_t &fill_bytes, uint64_t &wb_bytes)
+L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs, bool write)
 {
+    // Everything the loops read is copied to locals first: the stores into the sets' blocks could
+    // otherwise alias any member, and each would be read again per line.
     const uint64_t ways = W ? W : ways_;
-    const uint64_t tag = line_addr + 1;
-    const uint8_t s = sig_of(tag);
-    uint64_t *tags = &tag_[set * ways];
-    uint64_t *used = &used_[set * ways];
-    uint64_t &dirty = dirty_[set];
+    const Layout lay = W ? layout(W) : lay_;
     const bool ordered = ways <= kOrderWays;
-    uint64_t w = find<W>(set, tag, s);
-    const bool hit = w < ways;
-    if (hit) {
-        hits++;
-        if (ordered)
-            order_[set] = order_front(order_[set], w);
-    } else {
-        // The least recently used way; an invalid one (never used), the lowest first, before any:
-        // the valid ways are 0 .. fill - 1, since a way once used stays valid.
-        misses++;
-        const uint64_t valid = fill_[set];
-        if (valid < ways) {
-            w = valid;
-            fill_[set]++;
-            if (ordered)
-                order_[set] = order_[set] << 4 | w;
+    const uint64_t sets = sets_, dirty_on = write && !write_through_ ? 1 : 0;
+    const uint64_t line = line_, bytes = runs.bytes, count = runs.count;
+    const unsigned shift = line_shift_;
+    unsigned char *const mem = &sets_mem_[0];
+    uint64_t uses = uses_, misses = 0, writebacks = 0, lines = 0;
+    uint64_t run_first = memo_first_, rot = memo_rot_; // set_of's memo
+    // The set of line l and its place in its run of `sets` lines.
+    auto set_in = [&](uint64_t l, uint64_t &in_run) {
+        in_run = l - run_first;
+        if (in_run >= sets) {
+            rot = rotation(l / sets);
+            run_first = memo_first_;
+            in_run = l - run_first;
+        }
+        const uint64_t set = in_run + rot;
+        return set >= sets ? set - sets : set;
+    };
+    // Look up one line (tag: line + 1) in the set at s.
+    auto touch = [&](unsigned char *s, uint64_t tag) __attribute__((always_inline)) {
+        uint64_t *tags = reinterpret_cast<uint64_t *>(s + lay.tag);
+        uint64_t &dirty = field(s, kDirty);
+        const uint8_t sig = sig_of(tag);
+        uint64_t w = find<W>(s, tag, sig);
+        if (w < ways) { // a hit: to the front of the order
+            if (ordered) {
+                uint64_t &order = field(s, kOrder);
+                if ((order & 15) != w)
+                    order = order_front(order, w);
+            }
+            dirty |= dirty_on << w;
         } else {
-            if (ordered) { // the last entry of the order; it becomes the first
-                const uint64_t o = order_[set];
+            // The least recently used way; an invalid one (never used), the lowest first, before any.
+            misses++;
+            uint64_t &fill = field(s, kFill);
+            if (fill < ways) {
+                w = fill++;
+                if (ordered)
+                    field(s, kOrder) = field(s, kOrder) << 4 | w;
+            } else if (ordered) { // the last entry of the order; it becomes the first
+                uint64_t &order = field(s, kOrder);
+                const uint64_t o = order;
                 w = o >> (4 * (ways - 1)) & 15;
-                order_[set] = (ways == kOrderWays ? o << 4 : (o << 4) & ((1ull << (4 * ways)) - 1)) | w;
+                order = (ways == kOrderWays ? o << 4 : (o << 4) & ((1ull << (4 * ways)) - 1)) | w;
             } else {
+                const uint64_t *used = reinterpret_cast<const uint64_t *>(s + lay.used);
                 uint64_t oldest = used[0];
                 w = 0;
                 for (uint64_t v = 1; v < ways; v++)
                     if (used[v] < oldest)
                         oldest = used[v], w = v;
             }
-            if (dirty >> w & 1) {
-                writebacks++;
-                wb_bytes += line_;
+            // the victim's line is written back when dirty (an invalid way never is); the new line
+            // is dirty when written in write-back (write-allocate without a fill)
+            const uint64_t was = dirty >> w & 1;
+            writebacks += was;
+            dirty ^= (was ^ dirty_on) << w;
+            tags[w] = tag;
+            s[lay.sig + w] = sig;
+        }
+        reinterpret_cast<uint64_t *>(s + lay.used)[w] = ++uses;
+    };
+    // the runs' addresses, as GmRuns::Cursor walks them
+    const uint64_t *const list = runs.list;
+    const uint64_t stride = runs.stride, group = runs.group, group_stride = runs.group_stride;
+    uint64_t group_start = runs.base, in_group = 0;
+    for (uint64_t i = 0; i < count; i++) {
+        uint64_t a;
+        if (list)
+            a = list[i];
+        else {
+            a = group_start + in_group * stride;
+            if (++in_group == group) {
+                in_group = 0;
+                group_start += group_stride;
             }
         }
-        tags[w] = tag;
-        sig_[set * ways + w] = s;
-        dirty &= ~(1ull << w);
-        if (!write)
-            fill_bytes += line_; // write-allocate without a fill: DMA writes whole bursts
+        uint64_t l = shift < 64 ? a >> shift : a / line;
+        const uint64_t last = shift < 64 ? (a + bytes - 1) >> shift : (a + bytes - 1) / line;
+        uint64_t in_run, set = set_in(l, in_run);
+        lines += last - l + 1;
+        if (l == last) { // a run within one line
+            touch(mem + set * lay.bytes, l + 1);
+            continue;
+        }
+        for (;;) {
+            // lines l .. l + n - 1 take sets set .. set + n - 1: no new run of `sets` lines and no wrap
+            const uint64_t n = std::min(last - l, std::min(sets - in_run, sets - set) - 1) + 1;
+            unsigned char *s = mem + set * lay.bytes;
+            for (uint64_t tag = l + 1, end = l + 1 + n; tag != end; tag++, s += lay.bytes)
+                touch(s, tag);
+            l += n;
+            if (l > last)
+                break;
+            in_run += n;
+            set += n;
+            if (in_run == sets)
+                set = set_in(l, in_run);
+            else if (set == sets)
+                set = 0;
+        }
     }
-    if (write && !write_through_)
-        dirty |= 1ull << w;
-    used[w] = ++uses_;
-    return hit;
-}
-
-template <uint64_t W>
-__attribute__((always_inline)) inline bool L2Cache::touch_lines(uint64_t first, uint64_t last, bool write, uint64_t &fill_bytes, uint64_t &wb_bytes)
-{
-    // consecutive lines take consecutive sets, except where a new run of `sets` lines starts
-    uint64_t in_run, set = set_of(first, &in_run);
-    bool miss = false;
-    for (uint64_t l = first;; ) {
-        miss |= !touch<W>(l, set, write, fill_bytes, wb_bytes);
-        if (++l > last)
-            break;
-        if (++in_run == sets_)
-            in_run = 0, set = set_of(l);
-        else if (++set == sets_)
-            set = 0;
-    }
-    return miss;
+    uses_ = uses;
+    return Tally{lines, misses, writebacks};
 }
 
 bool L2Cache::probe(uint64_t line_addr, uint64_t set, bool write)
 {
-    const uint64_t w = find<0>(set, line_addr + 1, sig_of(line_addr + 1));
+    unsigned char *s = set_at(set);
+    const uint64_t w = find<0>(s, line_addr + 1, sig_of(line_addr + 1));
     if (w < ways_) {
         hits++;
         if (write && !write_through_)
-            dirty_[set] |= 1ull << w;
+            field(s, kDirty) |= 1ull << w;
         return true;
     }
     misses++;
@@ -186,15 +232,39 @@ bool L2Cache::probe(uint64_t line_addr, uint64_t set, bool write)
 GmResult L2Cache::transfer(cycles_t t, const GmRuns &runs, bool write, unsigned requester)
 {
     GmResult r;
-    uint64_t fill = 0, wb = 0, total = 0;
     if (sets_ == 0) {
-        total = runs.count * runs.bytes;
-        r.done = hbm->transfer(t, total, write, requester);
+        r.done = hbm->transfer(t, runs.count * runs.bytes, write, requester);
         r.miss = !write;
         r.hbm = true;
         return r;
     }
-    const bool bypass = runs.mode == DV_L2_DISABLE;
+    if (runs.mode == DV_L2_DISABLE)
+        return transfer_bypass(t, runs, write, requester);
+    const Tally n = ways_ == kOrderWays ? touch_runs<kOrderWays>(runs, write) : touch_runs<0>(runs, write);
+    hits += n.lines - n.misses;
+    misses += n.misses;
+    writebacks += n.writebacks;
+    r.miss = n.misses > 0 && !write;
+    const uint64_t total = runs.count * runs.bytes;
+    const cycles_t l2_done = total ? cal_.reserve(t, total, requester) : 0;
+    cycles_t hbm_done = 0;
+    const uint64_t fill = write ? 0 : n.misses * line_; // a write allocates without a fill: DMA writes whole bursts
+    if (fill > 0)
+        hbm_done = hbm->transfer(t, fill, false, requester, 0, 0);
+    uint64_t wb = n.writebacks * line_;
+    if (write && write_through_)
+        wb += total; // the written bytes themselves go on to HBM now
+    if (wb > 0)
+        hbm_done = std::max(hbm_done, hbm->transfer(t, wb, true, requester, 0));
+    r.done = std::max(l2_done, hbm_done);
+    r.hbm = hbm_done > l2_done;
+    return r;
+}
+
+GmResult L2Cache::transfer_bypass(cycles_t t, const GmRuns &runs, bool write, unsigned requester)
+{
+    GmResult r;
+    uint64_t total = 0;
     uint64_t direct = 0; // bypass misses: bytes between the core and HBM that skip the L2
     uint64_t requests = 0; // bursts with bytes in `direct`: each is one request to HBM
     uint64_t queued = 0;   // of those, reads that found another core's request to a line in flight
@@ -204,20 +274,13 @@ GmResult L2Cache::transfer(cycles_t t, const GmRuns &runs, bool write, unsigned 
         const uint64_t a = cur.next();
         const uint64_t direct_before = direct;
         const uint64_t first = line_of(a), last = line_of(a + runs.bytes - 1);
-        if (!bypass) {
-            const bool miss = ways_ == kOrderWays ? touch_lines<kOrderWays>(first, last, write, fill, wb)
-                                                  : touch_lines<0>(first, last, write, fill, wb);
-            r.miss = r.miss || (miss && !write);
-            total += runs.bytes;
-            continue;
-        }
         bool same = false;
         // consecutive lines take consecutive sets, except where a new run of `sets` lines starts
         uint64_t in_run, set = set_of(first, &in_run);
         for (uint64_t l = first; l <= last; l++) {
             if (l > first) {
                 if (++in_run == sets_)
-                    in_run = 0, set = set_of(l);
+                    set = set_of(l, &in_run);
                 else if (++set == sets_)
                     set = 0;
             }
@@ -235,13 +298,12 @@ GmResult L2Cache::transfer(cycles_t t, const GmRuns &runs, bool write, unsigned 
         requests += direct > direct_before;
         queued += same;
     }
-    r.miss = r.miss || (direct > 0 && !write);
+    r.miss = direct > 0 && !write;
     const cycles_t l2_done = total ? cal_.reserve(t, total, requester) : 0;
     cycles_t hbm_done = 0;
-    if (!write)
-        fill += direct;
-    if (fill > 0)
-        hbm_done = hbm->transfer(t, fill, false, requester, write ? 0 : requests, queued);
+    uint64_t wb = 0;
+    if (!write && direct > 0)
+        hbm_done = hbm->transfer(t, direct, false, requester, requests, queued);
     for (uint64_t l : direct_lines_)
         hbm->remember(t, hbm_done, l, requester);
     if (write && write_through_)
@@ -258,14 +320,17 @@ GmResult L2Cache::transfer(cycles_t t, const GmRuns &runs, bool write, unsigned 
 uint64_t L2Cache::idle_write_back(uint64_t max_lines)
 {
     std::vector<std::pair<uint64_t, uint64_t>> dirty; // (last use, set x ways + way)
-    for (uint64_t set = 0; set < sets_; set++)
+    for (uint64_t set = 0; set < sets_; set++) {
+        const unsigned char *s = set_at(set);
+        const uint64_t d = field(s, kDirty), *used = reinterpret_cast<const uint64_t *>(s + lay_.used);
         for (uint64_t w = 0; w < ways_; w++)
-            if (dirty_[set] >> w & 1)
-                dirty.push_back({used_[set * ways_ + w], set * ways_ + w});
+            if (d >> w & 1)
+                dirty.push_back({used[w], set * ways_ + w});
+    }
     const uint64_t n = std::min<uint64_t>(max_lines, dirty.size());
     std::nth_element(dirty.begin(), dirty.begin() + (ptrdiff_t)n, dirty.end()); // the n least recently used first
     for (uint64_t i = 0; i < n; i++)
-        dirty_[dirty[i].second / ways_] &= ~(1ull << (dirty[i].second % ways_));
+        field(set_at(dirty[i].second / ways_), kDirty) &= ~(1ull << (dirty[i].second % ways_));
     return n;
 }
 

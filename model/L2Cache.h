@@ -105,11 +105,15 @@ public:
     // *in_run, when given: the line's place in its run (line mod sets).
     uint64_t set_of(uint64_t line_addr, uint64_t *in_run = nullptr) const
     {
-        const uint64_t run = line_addr / sets_, in_run_v = line_addr - run * sets_;
-        const uint64_t rot = run == memo_run_ ? memo_rot_ : rotation(run); // kept for the next lines of the run
+        uint64_t in_run_v = line_addr - memo_first_; // the memo's run (wraps to a huge value below it)
+        if (in_run_v >= sets_) {                     // another run: divide, and remember its rotation
+            const uint64_t run = line_addr / sets_;
+            in_run_v = line_addr - run * sets_;
+            rotation(run);
+        }
         if (in_run)
             *in_run = in_run_v;
-        const uint64_t set = in_run_v + rot; // both below sets_: (in_run + rot) mod sets_
+        const uint64_t set = in_run_v + memo_rot_; // both below sets_: (in_run + rot) mod sets_
         return set >= sets_ ? set - sets_ : set;
     }
     uint64_t sets() const { return sets_; } // 0: no L2
@@ -117,23 +121,51 @@ public:
 private:
     // The set a run of `sets` lines starts at (set_of), remembered as the last run seen.
     uint64_t rotation(uint64_t run) const;
-    // Look up one line in its set; returns true on a hit.  Counts HBM bytes for fills and write-backs.
-    // W: the ways when known at compile time (the profiles' 16), else 0 (ways_).
+
+    // One set's state is a block of set_bytes bytes (set `s` at sets_mem_ + s x set_bytes), so that
+    // a lookup reaches one place:
+    //   fill  (u64)           valid ways, 0 .. fill - 1 (a way once used stays valid)
+    //   order (u64)           with at most kOrderWays ways: the valid ways from the most recently
+    //                         used (bits 0-3) to the least, 4-bit way numbers, so that the victim is
+    //                         read, not searched for
+    //   dirty (u64)           dirty bit per way
+    //   sig   (u8 per way)    a byte of each valid way's tag hash (sig_of), padded to kSigChunk
+    //   tag   (u64 per way)   line address + 1; 0 = invalid
+    //   used  (u64 per way)   when each way was last used (0: never); idle_write_back orders the
+    //                         dirty lines of all sets by it, and it finds the victim of more ways
+    struct Layout {
+        uint64_t sig, tag, used, bytes; // offsets in a set's block, and its size
+    };
+    static constexpr uint64_t kFill = 0, kOrder = 8, kDirty = 16;
+    static constexpr Layout layout(uint64_t ways)
+    {
+        const uint64_t sig = 24, tag = (sig + (ways + kSigChunk - 1) / kSigChunk * kSigChunk + 63) / 64 * 64;
+        return Layout{sig, tag, tag + 8 * ways, (tag + 16 * ways + 63) / 64 * 64};
+    }
+    // Per-access tallies of touch_runs.
+    struct Tally {
+        uint64_t lines = 0, misses = 0, writebacks = 0;
+    };
+    // Look up the lines of every run (an allocating access): hits move their way to the front of
+    // the recency order, misses take an invalid way or the least recently used one (its line
+    // written back when dirty).  W: the ways when known at compile time (the profiles' 16), else 0.
     template <uint64_t W>
-    bool touch(uint64_t line_addr, uint64_t set, bool write, uint64_t &fill_bytes, uint64_t &wb_bytes);
-    // Lines first .. last in turn (an allocating access); true when any missed.
-    template <uint64_t W>
-    bool touch_lines(uint64_t first, uint64_t last, bool write, uint64_t &fill_bytes, uint64_t &wb_bytes);
+    Tally touch_runs(const GmRuns &runs, bool write);
     // A DV_L2_DISABLE access of one line: true on a hit (a write marks the line dirty in write-back).
     bool probe(uint64_t line_addr, uint64_t set, bool write);
-
-    // The way of a set holding tag (line address + 1), or ways_: up to kScanWays valid ways' tags are
-    // compared one by one, more by their signatures, kSigChunk at a time, and the tags that match.
-    // s: the tag's signature (sig_of).
+    // The way of the set at `s` holding tag (line address + 1), or ways: up to kScanWays valid
+    // ways' tags are compared one by one, more by their signatures, kSigChunk at a time, and the
+    // tags that match.  sig: the tag's signature (sig_of).
     template <uint64_t W>
-    uint64_t find(uint64_t set, uint64_t tag, uint8_t s) const;
+    uint64_t find(const unsigned char *s, uint64_t tag, uint8_t sig) const;
+    // The moves of a DV_L2_DISABLE access (which does not allocate).
+    GmResult transfer_bypass(cycles_t t, const GmRuns &runs, bool write, unsigned requester);
+    // A set's block and its fields.
+    unsigned char *set_at(uint64_t set) { return &sets_mem_[0] + set * lay_.bytes; }
+    static uint64_t &field(unsigned char *s, uint64_t off) { return *reinterpret_cast<uint64_t *>(s + off); }
+    static uint64_t field(const unsigned char *s, uint64_t off) { return *reinterpret_cast<const uint64_t *>(s + off); }
 
-    static constexpr uint64_t kSigChunk = 16, kScanWays = 4;
+    static constexpr uint64_t kSigChunk = 16, kScanWays = 4, kOrderWays = 16;
 
     // The line of a byte address: a shift when the line size is a power of two.
     uint64_t line_of(uint64_t addr) const { return line_shift_ < 64 ? addr >> line_shift_ : addr / line_; }
@@ -142,19 +174,11 @@ private:
     const bool write_through_;   // l2.write_through: writes reach HBM at once, lines stay clean
     const uint64_t sets_;
     const unsigned line_shift_;          // log2(line_) when a power of two, else 64
-    mutable uint64_t memo_run_ = ~0ull;  // set_of: the last run of `sets` lines seen and its rotation
-    mutable uint64_t memo_rot_ = 0;
-    Zeros<uint64_t> tag_;   // per set, ways_ consecutive: line address + 1; 0 = invalid
-    Zeros<uint64_t> used_;  // per set, ways_ consecutive: when each way was last used (0: never)
-    Zeros<uint64_t> dirty_; // per set: dirty bit per way
-    Zeros<uint8_t> sig_;    // per set, ways_ consecutive: a byte of each valid way's tag hash
-    Zeros<uint8_t> fill_;   // per set: valid ways, 0 .. fill_ - 1
-    // With at most kOrderWays ways, per set: its valid ways from the most recently used (bits 0-3) to
-    // the least (4-bit way numbers), so that the victim is read, not searched for; used_ still times
-    // each use (idle_write_back orders the dirty lines of all sets by it).
-    static constexpr uint64_t kOrderWays = 16;
-    Zeros<uint64_t> order_;
-    uint64_t uses_ = 0;          // line uses so far (the clock of used_)
+    const Layout lay_;
+    // set_of: the last run of `sets` lines seen, as its first line, and its rotation
+    mutable uint64_t memo_first_ = 0, memo_rot_ = 0;
+    Zeros<unsigned char> sets_mem_; // the sets' blocks (Layout), zero: empty
+    uint64_t uses_ = 0;          // line uses so far (the clock of used)
     std::vector<uint64_t> direct_lines_; // scratch: lines a bypassing read takes from HBM
     BandwidthCalendar cal_;
 };

@@ -97,6 +97,30 @@ START_TEST(test_components_calendar_retire_and_grow)
 }
 END_TEST
 
+// Requesters seen only in the complete bins before the global time count as contenders.  The
+// global time is at bin 16 (retire); r0, a late core, fills bin 8 (256 B at cycle 512).  r1 puts
+// 4096 B in bins 32 .. 47 (alone: the share's window [16, 48) holds nothing yet).  r2 asks for
+// 512 B at bin 32: the window [16, 48) holds U = 4096 / (32 x 256) = 1/2, and A = 3 (r1 there, r0
+// before the global time, r2): share = 256 / 1.5 = 170 B per bin.  Bins 32 .. 47 are full, so
+// r2 takes 170 B in bins 48, 49, 50 and 2 B in bin 51: 51 x 64 + 1 = 3265 (without r0, A x U = 1
+// and the 512 B would fill bins 48 and 49: 3200).  Then r3, another late core, puts 4 B in bin 12
+// after those reservations, and r4's 512 B at bin 32 see A = 4 (r0 and r3 before the global
+// time, r1 in the window, r4; r2 is in neither): share = 256 / 2 = 128: 86 B in each of bins
+// 48 .. 50, 128 B in bin 51 and 126 B in bin 52: 52 x 64 + 32 = 3360 (without r3, share 170:
+// 170 B in bin 51 and 84 B in bin 52, 52 x 64 + 21 = 3349).
+START_TEST(test_components_calendar_contenders_before_global_time)
+{
+    BandwidthCalendar c;
+    c.configure(4, 64);
+    c.retire(16 * 64);
+    ck_assert_uint_eq(c.reserve(8 * 64, 256, 0), 9 * 64);
+    ck_assert_uint_eq(c.reserve(32 * 64, 4096, 1), 48 * 64);
+    ck_assert_uint_eq(c.reserve(32 * 64, 512, 2), 51 * 64 + 1);
+    ck_assert_uint_eq(c.reserve(12 * 64, 4, 3), 12 * 64 + 1);
+    ck_assert_uint_eq(c.reserve(32 * 64, 512, 4), 52 * 64 + 32);
+}
+END_TEST
+
 // ---------------------------------------------------------------- L2Cache
 // 128-byte lines, 4 ways, 2 sets (1 KB): line L lives in set L % 2.  The L2 moves 64 B/cycle in
 // 64-cycle bins; HBM 8 B/cycle, latency 50.  Each access below is one 128-byte run at line L.
@@ -822,6 +846,7 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_calendar_shared_bin);
     tcase_add_test(t, test_components_calendar_fair_share);
     tcase_add_test(t, test_components_calendar_retire_and_grow);
+    tcase_add_test(t, test_components_calendar_contenders_before_global_time);
     tcase_add_test(t, test_components_l2_lru);
     tcase_add_test(t, test_components_l2_write_back_and_through);
     tcase_add_test(t, test_components_l2_transfer_times);
