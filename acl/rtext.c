@@ -304,3 +304,65 @@ aclError aclrtNotifySetImportPid(aclrtNotify notify, int32_t *pid, size_t num)
     (void)notify, (void)pid, (void)num;
     return not_simulated("aclrtNotifySetImportPid", IPC);
 }
+
+aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo *utilizationInfo)
+{
+    DV_ACL_LOCKED();
+    (void)deviceId, (void)utilizationInfo;
+    return not_simulated("aclrtGetDeviceUtilizationRate",
+                         "no live utilisation is sampled (the op summary reports each kernel's pipe utilisation)");
+}
+
+#define TASKS "this stream task is not simulated"
+
+aclError aclrtValueWrite(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream)
+{
+    DV_ACL_LOCKED();
+    (void)devAddr, (void)value, (void)flag, (void)stream;
+    return not_simulated("aclrtValueWrite", TASKS " (use an event or a notify)");
+}
+
+aclError aclrtValueWait(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream)
+{
+    DV_ACL_LOCKED();
+    (void)devAddr, (void)value, (void)flag, (void)stream;
+    return not_simulated("aclrtValueWait", TASKS " (use an event or a notify)");
+}
+
+aclError aclrtReduceAsync(void *dst, const void *src, uint64_t count, aclrtReduceKind kind, aclDataType type,
+                          aclrtStream stream, void *reserve)
+{
+    DV_ACL_LOCKED();
+    (void)dst, (void)src, (void)count, (void)kind, (void)type, (void)stream, (void)reserve;
+    return not_simulated("aclrtReduceAsync", TASKS " (the copy engine does not reduce in the model)");
+}
+
+#define UVM "unified memory and host registration are not simulated (copy with aclrtMemcpy)"
+
+aclError aclrtMemAllocManaged(void **ptr, uint64_t size, uint32_t flag)
+{
+    DV_ACL_LOCKED();
+    (void)ptr, (void)size, (void)flag;
+    return not_simulated("aclrtMemAllocManaged", UVM);
+}
+
+aclError aclrtHostRegisterV2(void *ptr, uint64_t size, uint32_t flag)
+{
+    DV_ACL_LOCKED();
+    (void)ptr, (void)size, (void)flag;
+    return not_simulated("aclrtHostRegisterV2", UVM);
+}
+
+aclError aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint32_t flag)
+{
+    DV_ACL_LOCKED();
+    (void)pHost, (void)pDevice, (void)flag;
+    return not_simulated("aclrtHostGetDevicePointer", UVM);
+}
+
+aclError aclrtHostUnregister(void *ptr)
+{
+    DV_ACL_LOCKED();
+    (void)ptr;
+    return not_simulated("aclrtHostUnregister", UVM);
+}

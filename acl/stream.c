@@ -1233,6 +1233,25 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
     return event_task(event, stream, "aclrtStreamWaitEvent", T_WAIT);
 }
 
+aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag)
+{
+    DV_ACL_LOCKED();
+    if (flag != ACL_EVENT_RECORD_DEFAULT)
+        return dv_acl_fail(flag == ACL_EVENT_RECORD_EXTERNAL ? ACL_ERROR_RT_FEATURE_NOT_SUPPORT : ACL_ERROR_INVALID_PARAM,
+                           "aclrtRecordEventWithFlag: flag 0x%x: only ACL_EVENT_RECORD_DEFAULT is simulated", flag);
+    return event_task(event, stream, "aclrtRecordEventWithFlag", T_RECORD);
+}
+
+aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout, uint32_t flag)
+{
+    DV_ACL_LOCKED();
+    (void)timeout; /* a simulated wait completes, or fails at the synchronisation when its record never runs */
+    if (flag != ACL_EVENT_WAIT_DEFAULT)
+        return dv_acl_fail(flag == ACL_EVENT_WAIT_EXTERNAL ? ACL_ERROR_RT_FEATURE_NOT_SUPPORT : ACL_ERROR_INVALID_PARAM,
+                           "aclrtStreamWaitEventWithFlag: flag 0x%x: only ACL_EVENT_WAIT_DEFAULT is simulated", flag);
+    return event_task(event, stream, "aclrtStreamWaitEventWithFlag", T_WAIT);
+}
+
 aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
 {
     DV_ACL_LOCKED();

@@ -525,6 +525,12 @@ START_TEST(test_acl_queries_report_not_ready)
     ck_assert_int_eq(ss, ACL_STREAM_STATUS_COMPLETE);
     OK(aclrtQueryEvent(e, &es));
     ck_assert_int_eq(es, ACL_EVENT_STATUS_COMPLETE);
+    FAILS(aclrtRecordEventWithFlag(e, s, ACL_EVENT_RECORD_EXTERNAL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+          "only ACL_EVENT_RECORD_DEFAULT is simulated");
+    FAILS(aclrtStreamWaitEventWithFlag(s, e, 0, 7), ACL_ERROR_INVALID_PARAM, "only ACL_EVENT_WAIT_DEFAULT is simulated");
+    OK(aclrtRecordEventWithFlag(e, s, ACL_EVENT_RECORD_DEFAULT));
+    OK(aclrtStreamWaitEventWithFlag(NULL, e, 0, ACL_EVENT_WAIT_DEFAULT));
+    OK(aclrtSynchronizeDevice());
     aclrtEvent never;
     aclrtEventRecordedStatus rs = ACL_EVENT_RECORDED_STATUS_COMPLETE;
     OK(aclrtCreateEvent(&never));
@@ -702,6 +708,13 @@ START_TEST(test_acl_runtime_families)
     FAILS(aclrtMallocPhysical(&ph, 1 << 21, NULL, 0), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclrtMallocPhysical");
     FAILS(aclrtMapMem(va, 1 << 21, 0, ph, 0), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclrtMapMem");
     FAILS(aclrtIpcMemClose("k"), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclrtIpcMemClose");
+    FAILS(aclrtMemAllocManaged(&va, 64, ACL_RT_MEM_ATTACH_GLOBAL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+          "unified memory and host registration are not simulated");
+    FAILS(aclrtValueWait(va, 1, ACL_STREAM_WAIT_VALUE_EQ, NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "use an event or a notify");
+    FAILS(aclrtReduceAsync(va, va, 4, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_FLOAT, NULL, NULL),
+          ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "does not reduce");
+    aclrtUtilizationInfo ui;
+    FAILS(aclrtGetDeviceUtilizationRate(0, &ui), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "no live utilisation");
     aclrtIpcEventHandle eh;
     memset(&eh, 0, sizeof eh);
     aclrtEvent ev = NULL;

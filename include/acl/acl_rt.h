@@ -410,6 +410,49 @@ ACL_FUNC_VISIBILITY aclError aclrtNotifyGetExportKey(aclrtNotify notify, char *k
 ACL_FUNC_VISIBILITY aclError aclrtNotifyImportByKey(aclrtNotify *notify, const char *key, uint64_t flags);
 ACL_FUNC_VISIBILITY aclError aclrtNotifySetImportPid(aclrtNotify notify, int32_t *pid, size_t num);
 
+/* Record and wait flags: ACL_EVENT_*_DEFAULT is the ordinary record / wait; the EXTERNAL forms
+ * (synchronising with work outside a captured graph) are ACL_ERROR_RT_FEATURE_NOT_SUPPORT. */
+#define ACL_EVENT_RECORD_DEFAULT 0x0u
+#define ACL_EVENT_RECORD_EXTERNAL 0x1u
+#define ACL_EVENT_WAIT_DEFAULT 0x0u
+#define ACL_EVENT_WAIT_EXTERNAL 0x1u
+/* aclrtRecordEvent with a flag. */
+ACL_FUNC_VISIBILITY aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag);
+/* aclrtStreamWaitEvent with a flag (timeout in ms, 0: none; a simulated wait completes or fails). */
+ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout, uint32_t flag);
+
+/* ---- not simulated either (ACL_ERROR_RT_FEATURE_NOT_SUPPORT, naming the call) ---- */
+typedef struct aclrtUtilizationExtendInfo aclrtUtilizationExtendInfo;
+typedef struct aclrtUtilizationInfo {
+    int32_t cubeUtilization;
+    int32_t vectorUtilization;
+    int32_t aicpuUtilization;
+    int32_t memoryUtilization;
+    aclrtUtilizationExtendInfo *utilizationExtend;
+} aclrtUtilizationInfo;
+/* Live utilisation of a device: none (the op summary reports each kernel's pipe utilisation). */
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo *utilizationInfo);
+#define ACL_STREAM_WAIT_VALUE_EQ 0x00000001u
+/* Stream tasks that write / wait for a value in device memory. */
+ACL_FUNC_VISIBILITY aclError aclrtValueWrite(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtValueWait(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream);
+typedef enum {
+    ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM = 10,
+    ACL_RT_MEMCPY_SDMA_AUTOMATIC_MAX = 11,
+    ACL_RT_MEMCPY_SDMA_AUTOMATIC_MIN = 12,
+    ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL = 13,
+} aclrtReduceKind;
+/* A copy that reduces into dst on the copy engine. */
+ACL_FUNC_VISIBILITY aclError aclrtReduceAsync(void *dst, const void *src, uint64_t count, aclrtReduceKind kind, aclDataType type, aclrtStream stream, void *reserve);
+#define ACL_RT_MEM_ATTACH_GLOBAL 0x01u
+/* Unified (managed) memory. */
+ACL_FUNC_VISIBILITY aclError aclrtMemAllocManaged(void **ptr, uint64_t size, uint32_t flag);
+#define ACL_HOST_REG_MAPPED 0x2ul
+/* Registering host memory for device access (zero copy). */
+ACL_FUNC_VISIBILITY aclError aclrtHostRegisterV2(void *ptr, uint64_t size, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void *ptr);
+
 /* ---- model dump (acl/acl_dump.h has the rest): dvsim writes no dump data ---- */
 /* Start a dump session with dump disabled (ACL_ERROR_DUMP_ALREADY_RUN when one is running). */
 ACL_FUNC_VISIBILITY aclError aclmdlInitDump(void);
