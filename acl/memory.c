@@ -42,8 +42,22 @@ static struct {
 
 static struct {
     void **p;
+    size_t *bytes;     /* the size of each */
     size_t n, cap;
 } g_host;
+
+/* The aclrtMallocHost allocation holding p and the bytes from p to its end, or false. */
+static bool host_find(const void *p, size_t *avail)
+{
+    for (size_t i = 0; i < g_host.n; i++) {
+        const uint8_t *b = g_host.p[i];
+        if ((const uint8_t *)p >= b && (const uint8_t *)p < b + g_host.bytes[i]) {
+            *avail = g_host.bytes[i] - (size_t)((const uint8_t *)p - b);
+            return true;
+        }
+    }
+    return false;
+}
 
 /* Index of the allocation holding dev, or -1. */
 static long mem_index(uint64_t dev)
@@ -104,6 +118,7 @@ void dv_acl_mem_reset(void)
     for (size_t i = 0; i < g_host.n; i++)
         free(g_host.p[i]);
     free(g_host.p);
+    free(g_host.bytes);
     memset(&g_host, 0, sizeof g_host);
 }
 
@@ -273,14 +288,19 @@ aclError aclrtMallocHost(void **hostPtr, size_t size)
     if (g_host.n == g_host.cap) {
         size_t cap = g_host.cap ? 2 * g_host.cap : 64;
         void **p = realloc(g_host.p, cap * sizeof *p);
-        if (!p)
+        if (p)
+            g_host.p = p;
+        size_t *b = p ? realloc(g_host.bytes, cap * sizeof *b) : NULL;
+        if (b)
+            g_host.bytes = b;
+        if (!p || !b)
             return dv_acl_fail(ACL_ERROR_BAD_ALLOC, "aclrtMallocHost: out of host memory");
-        g_host.p = p;
         g_host.cap = cap;
     }
     void *p = NULL;
     if (posix_memalign(&p, 64, size) != 0)
         return dv_acl_fail(ACL_ERROR_BAD_ALLOC, "aclrtMallocHost: cannot allocate %zu bytes", size);
+    g_host.bytes[g_host.n] = size;
     g_host.p[g_host.n++] = p;
     *hostPtr = p;
     return ACL_SUCCESS;
@@ -296,6 +316,7 @@ aclError aclrtFreeHost(void *hostPtr)
         if (g_host.p[i] == hostPtr) {
             free(hostPtr);
             g_host.p[i] = g_host.p[--g_host.n];
+            g_host.bytes[i] = g_host.bytes[g_host.n];
             return ACL_SUCCESS;
         }
     return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtFreeHost: %p was not allocated by aclrtMallocHost (or is freed)",
@@ -375,6 +396,10 @@ int dv_acl_copy_do(const dv_acl_copy_t *c)
         if (rc == ACL_SUCCESS && avail < c->bytes)
             rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "queued copy: the source allocation was freed and reused");
     }
+    size_t host_avail = 0;
+    if (rc == ACL_SUCCESS && c->memset && c->kind == ACL_MEMCPY_HOST_TO_HOST &&
+        (!host_find(d, &host_avail) || host_avail < c->bytes))
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "queued memset: its aclrtMallocHost memory was freed");
     if (rc != ACL_SUCCESS)
         return rc;
     if (c->memset)
@@ -441,9 +466,19 @@ static int memset_check(const char *api, void *devPtr, size_t maxCount, int32_t 
         return rc;
     if (count > maxCount)
         return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: count %zu is larger than maxCount %zu", api, count, maxCount);
-    if ((rc = side_check(api, "devPtr", devPtr, true, count)) != ACL_SUCCESS)
+    /* as CANN, host or device is decided from the address: host memory must come from aclrtMallocHost */
+    size_t avail = 0;
+    const bool host = devPtr && !is_dev_addr(devPtr);
+    if (host && !host_find(devPtr, &avail))
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM,
+                           "%s: devPtr %p is neither device memory nor inside an aclrtMallocHost allocation", api, devPtr);
+    if (host && count > avail)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM,
+                           "%s: devPtr %p + %zu bytes runs past the end of its aclrtMallocHost allocation (%zu bytes "
+                           "left there)", api, devPtr, count, avail);
+    if (!host && (rc = side_check(api, "devPtr", devPtr, true, count)) != ACL_SUCCESS)
         return rc;
-    c->kind = ACL_MEMCPY_DEVICE_TO_DEVICE;
+    c->kind = host ? ACL_MEMCPY_HOST_TO_HOST : ACL_MEMCPY_DEVICE_TO_DEVICE;
     c->memset = true;
     c->value = (uint8_t)value;
     c->dst = (uint64_t)(uintptr_t)devPtr;

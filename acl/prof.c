@@ -525,3 +525,17 @@ aclError aclprofStop(const aclprofConfig *profilerConfig)
     g_prof.running = false;
     return ACL_SUCCESS;
 }
+
+aclError aclprofSetConfig(aclprofConfigType configType, const char *config, size_t configLength)
+{
+    DV_ACL_LOCKED();
+    if (configType <= ACL_PROF_ARGS_MIN || configType >= ACL_PROF_ARGS_MAX || configType == 2)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclprofSetConfig: config type %d is not one of aclprofConfigType",
+                           (int)configType);
+    if (!config || configLength == 0 || strnlen(config, configLength + 1) != configLength)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM,
+                           "aclprofSetConfig: config must be a string of configLength (%zu) characters", configLength);
+    if (g_prof.running)
+        return dv_acl_fail(ACL_ERROR_PROF_ALREADY_RUN, "aclprofSetConfig: profiling is running (call it before aclprofStart)");
+    return ACL_SUCCESS; /* system-level sampling that dvsim does not produce (include/acl/acl_prof.h) */
+}

@@ -397,6 +397,17 @@ aclError dvsimChipProfile(const char *preset, dv_config_t *profile)
     return rc;
 }
 
+/* The SoC name CANN reports for a profile: "ascend910b2" -> "Ascend910B2". */
+static void soc_name(const dv_config_t *cfg, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s", cfg->chip_name);
+    if (strncmp(out, "ascend", 6) == 0) {
+        out[0] = 'A';
+        for (char *p = out + 6; *p; p++)
+            *p = (char)toupper((unsigned char)*p);
+    }
+}
+
 /* aclInit's work: the profile (JSON file, then the environment), the SoC name, profiling. */
 static int init_session(const char *configPath)
 {
@@ -412,13 +423,7 @@ static int init_session(const char *configPath)
         rc = dv_acl_fail_err(ACL_ERROR_INVALID_PARAM, "aclInit: chip profile", &err);
         goto cleanup;
     }
-    /* the SoC name CANN reports: "ascend910b2" -> "Ascend910B2" */
-    snprintf(g_rt.soc, sizeof g_rt.soc, "%s", g_rt.cfg.chip_name);
-    if (strncmp(g_rt.soc, "ascend", 6) == 0) {
-        g_rt.soc[0] = 'A';
-        for (char *p = g_rt.soc + 6; *p; p++)
-            *p = (char)toupper((unsigned char)*p);
-    }
+    soc_name(&g_rt.cfg, g_rt.soc, sizeof g_rt.soc);
     const char *env_warm = getenv("DVSIM_WARM_UP");
     g_rt.warm_up = 0;
     if (env_warm && *env_warm) {
@@ -499,10 +504,73 @@ aclError aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion, int32_t *
     return ACL_SUCCESS;
 }
 
+/* Before aclInit (CANN answers from the driver), the SoC of the profile the environment chooses
+ * (DVSIM_PROFILE / DVSIM_CONFIG, else the default); after it, the session's. */
 const char *aclrtGetSocName(void)
 {
     DV_ACL_LOCKED();
-    return g_rt.inited ? g_rt.soc : NULL;
+    static char pre[DV_CONFIG_STR_MAX];
+    if (g_rt.inited)
+        return g_rt.soc;
+    init_opts_t o;
+    dv_error_t err;
+    dv_config_t cfg;
+    memset(&o, 0, sizeof o);
+    int rc = env_ops(&o);
+    if (rc == ACL_SUCCESS && dv_sim_profile(o.ops, o.nops, &cfg, &err) != DV_OK)
+        rc = dv_acl_fail_err(ACL_ERROR_INVALID_PARAM, "aclrtGetSocName: chip profile", &err);
+    dv_acl_init_opts_free(&o);
+    if (rc != ACL_SUCCESS)
+        return NULL;
+    soc_name(&cfg, pre, sizeof pre);
+    return pre;
+}
+
+/* The CANN packages whose version aclsysGetVersionStr / Num report: the interface release the
+ * headers follow (include/acl/acl_rt.h). */
+static const struct {
+    const char *name;
+    int major, minor, patch;
+} pkg_versions[] = {
+    {"runtime", 8, 3, 0},
+    {"cann", 8, 3, 0},
+};
+
+static int pkg_find(const char *api, const char *pkgName, int *i)
+{
+    if (!pkgName)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: pkgName is NULL", api);
+    for (*i = 0; *i < (int)(sizeof pkg_versions / sizeof pkg_versions[0]); (*i)++)
+        if (strcmp(pkgName, pkg_versions[*i].name) == 0)
+            return ACL_SUCCESS;
+    return dv_acl_fail(ACL_ERROR_INVALID_PARAM,
+                       "%s: package '%s' is not installed (dvsim's AscendCL provides 'runtime' and 'cann'; no "
+                       "driver or firmware is simulated)", api, pkgName);
+}
+
+aclError aclsysGetVersionStr(char *pkgName, char *versionStr)
+{
+    DV_ACL_LOCKED();
+    int i = 0;
+    int rc = pkg_find("aclsysGetVersionStr", pkgName, &i);
+    if (rc == ACL_SUCCESS && !versionStr)
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclsysGetVersionStr: versionStr is NULL");
+    if (rc == ACL_SUCCESS)
+        snprintf(versionStr, ACL_PKG_VERSION_MAX_SIZE, "%d.%d.%d", pkg_versions[i].major, pkg_versions[i].minor,
+                 pkg_versions[i].patch);
+    return rc;
+}
+
+aclError aclsysGetVersionNum(char *pkgName, int32_t *versionNum)
+{
+    DV_ACL_LOCKED();
+    int i = 0;
+    int rc = pkg_find("aclsysGetVersionNum", pkgName, &i);
+    if (rc == ACL_SUCCESS && !versionNum)
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclsysGetVersionNum: versionNum is NULL");
+    if (rc == ACL_SUCCESS) /* release versions only: larger is newer, as CANN's numbering promises */
+        *versionNum = pkg_versions[i].major * 1000000 + pkg_versions[i].minor * 10000 + pkg_versions[i].patch * 100;
+    return rc;
 }
 
 /* ---------------------------------------------------------------- device */
@@ -581,8 +649,8 @@ aclError aclrtGetDeviceCount(uint32_t *count)
 aclError aclrtGetRunMode(aclrtRunMode *runMode)
 {
     DV_ACL_LOCKED();
-    int rc = dv_acl_check_init("aclrtGetRunMode");
-    if (rc == ACL_SUCCESS && !runMode)
+    int rc = ACL_SUCCESS; /* allowed before aclInit, as in CANN */
+    if (!runMode)
         rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtGetRunMode: runMode is NULL");
     if (rc == ACL_SUCCESS)
         *runMode = ACL_HOST;

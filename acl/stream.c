@@ -1,8 +1,8 @@
 /* acl/stream.c - streams, events and the scheduler that runs their tasks on the model.
  *
  * Every stream is an in-order queue of tasks (kernel, copy, memset, event record, event wait, host
- * callback).  Nothing runs when it is queued: a synchronising call (aclrtSynchronize*, a blocking
- * copy, aclrtFree, an event query) drains every stream.  Draining repeatedly takes, among the
+ * callback, notify record and wait).  Nothing runs when it is queued: a synchronising call
+ * (aclrtSynchronize*, a blocking copy, aclrtFree) drains every stream; a status query runs one task.  Draining repeatedly takes, among the
  * streams whose head task can start, the one that can start earliest in simulated time (ties: the
  * lower stream id) and runs it:
  *   - a kernel starts when its stream and the AI cores are free; it takes the cycles the model
@@ -22,10 +22,11 @@
 #include "internal.h"
 #include "dv/intmath.h"
 
-typedef enum task_kind { T_KERNEL, T_COPY, T_RECORD, T_WAIT, T_CALLBACK } task_kind_t;
+typedef enum task_kind { T_KERNEL, T_COPY, T_RECORD, T_WAIT, T_CALLBACK, T_NOTIFY_RECORD, T_NOTIFY_WAIT } task_kind_t;
 
 typedef struct dv_acl_event dv_acl_event_t;
 typedef struct dv_acl_stream dv_acl_stream_t;
+typedef struct dv_acl_notify dv_acl_notify_t;
 
 typedef struct task {
     task_kind_t kind;
@@ -36,6 +37,7 @@ typedef struct task {
     dv_acl_copy_t copy;          /* T_COPY */
     dv_acl_event_t *event;       /* T_RECORD, T_WAIT (a reference) */
     uint64_t wait_seq;           /* T_WAIT: the record task it waits for (0: none) */
+    dv_acl_notify_t *notify;     /* T_NOTIFY_* (a reference) */
     aclrtCallback fn;            /* T_CALLBACK */
     void *user;
     uint32_t slot;               /* on a tape: the captured stream it was queued on (0: the origin) */
@@ -47,6 +49,7 @@ struct dv_acl_stream {
     task_t *head, *tail;
     uint64_t ready;              /* cycle its last task finished */
     uint64_t failure_mode;
+    uint32_t priority, flags;    /* as aclrtCreateStreamWithConfig gave them */
     dv_acl_tape_t *tape;         /* the capture its tasks go to (NULL: not capturing) */
     uint32_t slot;               /* its stream slot on that tape */
     struct dv_acl_stream *next;
@@ -62,6 +65,17 @@ struct dv_acl_event {
     dv_acl_event_t *next;
 };
 
+/* A notify: set by a record task, cleared by the wait task it releases. */
+struct dv_acl_notify {
+    uint32_t magic;
+    uint32_t refs;               /* the handle (until destroyed) + tasks referring to it */
+    uint32_t id;
+    bool set;
+    uint64_t cycle;              /* when it was last set */
+    dv_acl_notify_t *next;
+};
+
+#define NOTIFY_MAGIC 0x2071F7u
 #define STREAM_MAGIC 0x57AE4Au
 #define EVENT_MAGIC 0xE7E47u
 
@@ -71,6 +85,8 @@ static struct {
     dv_acl_stream_t *streams;    /* the default stream (id 0) first when it exists */
     dv_acl_stream_t *dflt;
     dv_acl_event_t *events;
+    dv_acl_notify_t *notifies;
+    uint32_t next_notify_id;
     dv_acl_tape_t *tapes;        /* every capture, live or ended */
     uint32_t next_id;
     uint64_t seq;
@@ -80,6 +96,13 @@ static struct {
     char deferred_msg[1024];
     bool draining;
 } g_st;
+
+/* aclrtSubscribeReport's subscriptions: a thread named for a stream. */
+#define REPORT_SUBS 64
+static struct {
+    uint64_t thread;
+    dv_acl_stream_t *stream;
+} g_subs[REPORT_SUBS];
 
 /* ---------------------------------------------------------------- tasks */
 
@@ -104,10 +127,23 @@ static void event_unref(dv_acl_event_t *e)
     }
 }
 
+static void notify_unref(dv_acl_notify_t *n)
+{
+    if (n && --n->refs == 0) {
+        dv_acl_notify_t **pp = &g_st.notifies;
+        while (*pp && *pp != n)
+            pp = &(*pp)->next;
+        if (*pp)
+            *pp = n->next;
+        free(n);
+    }
+}
+
 static void task_free(task_t *t)
 {
     launch_free(t->launch);
     event_unref(t->event);
+    notify_unref(t->notify);
     free(t);
 }
 
@@ -419,7 +455,8 @@ void dv_acl_tape_free(dv_acl_tape_t *tp)
 
 void dv_acl_tape_visit(const dv_acl_tape_t *tp, void (*fn)(void *ctx, const dv_acl_tape_item_t *it), void *ctx)
 {
-    static const char *const kinds[] = {"KERNEL", "MEMCPY", "EVENT_RECORD", "EVENT_WAIT", "CALLBACK"};
+    static const char *const kinds[] = {"KERNEL", "MEMCPY", "EVENT_RECORD", "EVENT_WAIT", "CALLBACK",
+                                        "NOTIFY_RECORD", "NOTIFY_WAIT"};
     uint32_t i = 0;
     for (const task_t *t = tp->head; t; t = t->next, i++) {
         dv_acl_tape_item_t it = {i, kinds[t->kind], t->slot, tp->slot_id[t->slot], t->launch, NULL, 0};
@@ -652,6 +689,11 @@ static bool task_start(const dv_acl_stream_t *s, const task_t *t, uint64_t *star
             return false;
         if (t->wait_seq && t->event->cycle > at)
             at = t->event->cycle;
+    } else if (t->kind == T_NOTIFY_WAIT) {
+        if (!t->notify->set)
+            return false;
+        if (t->notify->cycle > at)
+            at = t->notify->cycle;
     } else if (t->kind == T_KERNEL && g_st.engine_free[ENG_COMPUTE] > at) {
         at = g_st.engine_free[ENG_COMPUTE];
     } else if (t->kind == T_COPY && t->copy.kind != ACL_MEMCPY_HOST_TO_HOST &&
@@ -694,6 +736,13 @@ static int task_run(dv_acl_stream_t *s, task_t *t, uint64_t start)
         break;
     case T_WAIT:
         break;
+    case T_NOTIFY_RECORD:
+        t->notify->set = true;
+        t->notify->cycle = start;
+        break;
+    case T_NOTIFY_WAIT:
+        t->notify->set = false;
+        break;
     case T_CALLBACK:
         t->fn(t->user);
         break;
@@ -712,13 +761,31 @@ int dv_acl_refuse_while_draining(const char *api)
                        "it; call it after the synchronising call returns", api);
 }
 
-int dv_acl_drain(void)
+/* Free the streams aclrtDestroyStreamForce released once their queued work has run. */
+static void sweep_released(void)
+{
+    dv_acl_stream_t **pp = &g_st.streams;
+    while (*pp) {
+        dv_acl_stream_t *s = *pp;
+        if (s->magic == 0 && !s->head) {
+            *pp = s->next;
+            free(s);
+        } else {
+            pp = &s->next;
+        }
+    }
+}
+
+/* Run at most max queued tasks (the scheduler's order); *ran counts them.  The first task error is
+ * returned (recorded) and kept for the next dv_acl_sync. */
+static int run_tasks(uint64_t max, uint64_t *ran)
 {
     int first = ACL_SUCCESS;
+    *ran = 0;
     if (g_st.draining) /* a host callback synchronising: the outer drain goes on */
         return ACL_SUCCESS;
     g_st.draining = true;
-    for (;;) {
+    for (; *ran < max; (*ran)++) {
         dv_acl_stream_t *best = NULL;
         uint64_t best_start = 0, start;
         bool pending = false;
@@ -736,8 +803,9 @@ int dv_acl_drain(void)
         int rc;
         task_t *t;
         if (!best) {
-            /* Every queued head is a wait whose record will never run: the record was discarded with
-             * its stream (aclrtDestroyStreamForce) or by a stream that stopped on a failure.  The
+            /* Every queued head is a wait whose record will never run: the record was dropped with
+             * its stream's queue (aclrtStreamStop / Abort, a stream that stopped on a failure), or no
+             * queued task sets the notify it waits for.  The
              * first such wait fails, as a task that cannot complete (the device would wait for ever),
              * and its stream goes on as its failure mode says. */
             for (best = g_st.streams; !best->head; best = best->next)
@@ -746,10 +814,14 @@ int dv_acl_drain(void)
             best->head = t->next;
             if (!best->head)
                 best->tail = NULL;
-            rc = dv_acl_fail(ACL_ERROR_RT_EVENT_NOT_COMPLETE,
-                             "stream %u waits (aclrtStreamWaitEvent) on an event record that will never run: its "
-                             "stream was destroyed with aclrtDestroyStreamForce or stopped after a failed task",
-                             best->id);
+            rc = t->kind == T_NOTIFY_WAIT
+                     ? dv_acl_fail(ACL_ERROR_RT_EVENT_NOT_COMPLETE,
+                                   "stream %u waits (aclrtWaitAndResetNotify) on a notify that no queued task records",
+                                   best->id)
+                     : dv_acl_fail(ACL_ERROR_RT_EVENT_NOT_COMPLETE,
+                                   "stream %u waits (aclrtStreamWaitEvent) on an event record that will never run: its "
+                                   "stream was stopped (aclrtStreamStop / aclrtStreamAbort) or after a failed task",
+                                   best->id);
         } else {
             t = best->head;
             best->head = t->next;
@@ -771,16 +843,34 @@ int dv_acl_drain(void)
         }
     }
     g_st.draining = false;
-    /* the host waited for the device: what it queues from now on starts after this (a synchronising
-     * call waits for the whole device, a simplification for a single stream's synchronisation) */
-    for (dv_acl_stream_t *s = g_st.streams; s; s = s->next)
-        if (s->ready > g_st.host_time)
-            g_st.host_time = s->ready;
+    sweep_released();
     if (first != ACL_SUCCESS && g_st.deferred_rc == ACL_SUCCESS) {
         g_st.deferred_rc = first;
         snprintf(g_st.deferred_msg, sizeof g_st.deferred_msg, "%s", aclGetRecentErrMsg());
     }
     return first;
+}
+
+int dv_acl_drain(void)
+{
+    uint64_t ran = 0;
+    const bool outer = !g_st.draining;
+    int rc = run_tasks(UINT64_MAX, &ran);
+    /* the host waited for the device: what it queues from now on starts after this (a synchronising
+     * call waits for the whole device, a simplification for a single stream's synchronisation) */
+    for (dv_acl_stream_t *s = g_st.streams; outer && s; s = s->next)
+        if (s->ready > g_st.host_time)
+            g_st.host_time = s->ready;
+    return rc;
+}
+
+/* A status query: the device advances by one task (the next the scheduler would run), so a query
+ * reports "not ready" while work is queued before what it asks about, and a polling loop ends.
+ * A task's failure is kept for the next synchronising call, as CANN reports it. */
+static void query_step(void)
+{
+    uint64_t ran = 0;
+    (void)run_tasks(1, &ran);
 }
 
 int dv_acl_sync(void)
@@ -814,7 +904,14 @@ void dv_acl_streams_reset(void)
         e->magic = 0;
         free(e);
     }
+    while (g_st.notifies) {
+        dv_acl_notify_t *n = g_st.notifies;
+        g_st.notifies = n->next;
+        n->magic = 0;
+        free(n);
+    }
     memset(&g_st, 0, sizeof g_st);
+    memset(g_subs, 0, sizeof g_subs);
 }
 
 /* ---------------------------------------------------------------- queueing */
@@ -887,9 +984,13 @@ aclError aclrtCreateStream(aclrtStream *stream)
 aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uint32_t flag)
 {
     DV_ACL_LOCKED();
-    (void)priority; /* one device, no stream priorities in the model */
-    (void)flag;
-    return aclrtCreateStream(stream);
+    /* kept for the queries; the model has no stream priorities and the flags change no timing */
+    int rc = aclrtCreateStream(stream);
+    if (rc == ACL_SUCCESS) {
+        ((dv_acl_stream_t *)*stream)->priority = priority;
+        ((dv_acl_stream_t *)*stream)->flags = flag;
+    }
+    return rc;
 }
 
 static int stream_destroy(aclrtStream stream, const char *api, bool force)
@@ -905,8 +1006,18 @@ static int stream_destroy(aclrtStream stream, const char *api, bool force)
                          s->id);
     if (rc != ACL_SUCCESS)
         return rc;
-    if (!force)
+    for (int i = 0; i < REPORT_SUBS; i++)
+        if (g_subs[i].stream == s)
+            memset(&g_subs[i], 0, sizeof g_subs[i]);
+    if (force) {
+        /* CANN does not wait for the stream's work; the tasks already submitted still run on the
+         * device (docs/ACL.md): the stream's handle dies now, its queue when it has run */
+        s->magic = 0;
+        if (s->head)
+            return rc;
+    } else {
         dv_acl_drain(); /* its work completes first; a failure is for the next synchronisation */
+    }
     dv_acl_stream_t **pp = &g_st.streams;
     while (*pp != s)
         pp = &(*pp)->next;
@@ -967,10 +1078,10 @@ aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status)
         rc = dv_acl_capture_forbids("aclrtStreamQuery");
     if (rc != ACL_SUCCESS)
         return rc;
-    /* a query runs the queued work, so polling loops terminate */
-    rc = dv_acl_sync();
-    *status = ACL_STREAM_STATUS_COMPLETE;
-    return rc;
+    if (s->head)
+        query_step();
+    *status = s->head ? ACL_STREAM_STATUS_NOT_READY : ACL_STREAM_STATUS_COMPLETE;
+    return ACL_SUCCESS;
 }
 
 aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode)
@@ -1041,7 +1152,10 @@ aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag)
         rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateEvent: event is NULL");
     if (rc != ACL_SUCCESS)
         return rc;
-    (void)flag; /* every event records simulated time */
+    if (flag & ACL_EVENT_IPC)
+        return dv_acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                           "aclrtCreateEvent: ACL_EVENT_IPC: sharing events between processes is not simulated");
+    /* every event records simulated time */
     dv_acl_event_t *e = calloc(1, sizeof *e);
     if (!e)
         return dv_acl_fail(ACL_ERROR_BAD_ALLOC, "aclrtCreateEvent: out of memory");
@@ -1119,6 +1233,25 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
     return event_task(event, stream, "aclrtStreamWaitEvent", T_WAIT);
 }
 
+aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag)
+{
+    DV_ACL_LOCKED();
+    if (flag != ACL_EVENT_RECORD_DEFAULT)
+        return dv_acl_fail(flag == ACL_EVENT_RECORD_EXTERNAL ? ACL_ERROR_RT_FEATURE_NOT_SUPPORT : ACL_ERROR_INVALID_PARAM,
+                           "aclrtRecordEventWithFlag: flag 0x%x: only ACL_EVENT_RECORD_DEFAULT is simulated", flag);
+    return event_task(event, stream, "aclrtRecordEventWithFlag", T_RECORD);
+}
+
+aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout, uint32_t flag)
+{
+    DV_ACL_LOCKED();
+    (void)timeout; /* a simulated wait completes, or fails at the synchronisation when its record never runs */
+    if (flag != ACL_EVENT_WAIT_DEFAULT)
+        return dv_acl_fail(flag == ACL_EVENT_WAIT_EXTERNAL ? ACL_ERROR_RT_FEATURE_NOT_SUPPORT : ACL_ERROR_INVALID_PARAM,
+                           "aclrtStreamWaitEventWithFlag: flag 0x%x: only ACL_EVENT_WAIT_DEFAULT is simulated", flag);
+    return event_task(event, stream, "aclrtStreamWaitEventWithFlag", T_WAIT);
+}
+
 aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
 {
     DV_ACL_LOCKED();
@@ -1155,6 +1288,12 @@ aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout)
     return aclrtSynchronizeEvent(event);
 }
 
+/* Its last live record has run (an event never recorded is not complete). */
+static bool event_complete(const dv_acl_event_t *e)
+{
+    return e->done_seq && e->done_seq >= e->queued_seq;
+}
+
 aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status)
 {
     DV_ACL_LOCKED();
@@ -1166,11 +1305,31 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *statu
         rc = event_get(event, "aclrtQueryEventStatus", &e);
     if (rc == ACL_SUCCESS)
         rc = dv_acl_capture_forbids("aclrtQueryEventStatus");
+    if (rc != ACL_SUCCESS)
+        return rc;
+    if (e->queued_seq > e->done_seq)
+        query_step();
+    *status = event_complete(e) ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status)
+{
+    DV_ACL_LOCKED();
+    dv_acl_event_t *e = NULL;
+    int rc = dv_acl_check_device("aclrtQueryEvent");
+    if (rc == ACL_SUCCESS && !status)
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtQueryEvent: status is NULL");
     if (rc == ACL_SUCCESS)
-        rc = dv_acl_sync(); /* a query runs the queued work, so polling loops terminate */
+        rc = event_get(event, "aclrtQueryEvent", &e);
     if (rc == ACL_SUCCESS)
-        *status = e->done_seq ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
-    return rc;
+        rc = dv_acl_capture_forbids("aclrtQueryEvent");
+    if (rc != ACL_SUCCESS)
+        return rc;
+    if (e->queued_seq > e->done_seq)
+        query_step();
+    *status = event_complete(e) ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
+    return ACL_SUCCESS;
 }
 
 /* An event that has been recorded and whose record has run. */
@@ -1215,5 +1374,330 @@ aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp)
         rc = event_done(event, "aclrtEventGetTimestamp", &e);
     if (rc == ACL_SUCCESS) /* microseconds of simulated time since the device was set */
         *timestamp = e->cycle / dv_acl_config()->chip_freq_mhz;
+    return rc;
+}
+
+/* ---------------------------------------------------------------- stream queries and control */
+
+/* The stream a query names (NULL: the default stream), with a device set and out non-NULL. */
+static int stream_query(aclrtStream stream, const void *out, const char *what, const char *api, dv_acl_stream_t **s)
+{
+    int rc = dv_acl_check_device(api);
+    if (rc == ACL_SUCCESS && !out)
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: %s is NULL", api, what);
+    return rc == ACL_SUCCESS ? stream_get(stream, api, s) : rc;
+}
+
+aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t *priority)
+{
+    DV_ACL_LOCKED();
+    dv_acl_stream_t *s = NULL;
+    int rc = stream_query(stream, priority, "priority", "aclrtStreamGetPriority", &s);
+    if (rc == ACL_SUCCESS)
+        *priority = s->priority;
+    return rc;
+}
+
+aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t *flags)
+{
+    DV_ACL_LOCKED();
+    dv_acl_stream_t *s = NULL;
+    int rc = stream_query(stream, flags, "flags", "aclrtStreamGetFlags", &s);
+    if (rc == ACL_SUCCESS)
+        *flags = s->flags;
+    return rc;
+}
+
+aclError aclrtStreamGetId(aclrtStream stream, int32_t *streamId)
+{
+    DV_ACL_LOCKED();
+    dv_acl_stream_t *s = NULL;
+    int rc = stream_query(stream, streamId, "streamId", "aclrtStreamGetId", &s);
+    if (rc == ACL_SUCCESS)
+        *streamId = (int32_t)s->id;
+    return rc;
+}
+
+aclError aclrtDeviceGetStreamPriorityRange(int32_t *leastPriority, int32_t *greatestPriority)
+{
+    DV_ACL_LOCKED();
+    int rc = dv_acl_check_device("aclrtDeviceGetStreamPriorityRange");
+    if (rc == ACL_SUCCESS && (!leastPriority || !greatestPriority))
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtDeviceGetStreamPriorityRange: %s is NULL",
+                         leastPriority ? "greatestPriority" : "leastPriority");
+    if (rc == ACL_SUCCESS) {
+        *leastPriority = 7;
+        *greatestPriority = 0;
+    }
+    return rc;
+}
+
+aclError aclrtCtxGetCurrentDefaultStream(aclrtStream *stream)
+{
+    DV_ACL_LOCKED();
+    dv_acl_stream_t *s = NULL;
+    int rc = stream_query(NULL, stream, "stream", "aclrtCtxGetCurrentDefaultStream", &s);
+    if (rc == ACL_SUCCESS)
+        *stream = s;
+    return rc;
+}
+
+/* Drop the tasks of s that have not run (they never will). */
+static int stream_discard(aclrtStream stream, const char *api)
+{
+    dv_acl_stream_t *s = NULL;
+    int rc = dv_acl_refuse_while_draining(api);
+    if (rc == ACL_SUCCESS)
+        rc = dv_acl_check_device(api);
+    if (rc == ACL_SUCCESS && !stream)
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: stream is NULL", api);
+    if (rc == ACL_SUCCESS)
+        rc = stream_get(stream, api, &s);
+    if (rc == ACL_SUCCESS && s->tape)
+        rc = dv_acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %u is capturing (aclmdlRICaptureEnd first)", api,
+                         s->id);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    while (s->head) {
+        task_t *t = s->head;
+        s->head = t->next;
+        task_free(t);
+    }
+    s->tail = NULL;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtStreamStop(aclrtStream stream)
+{
+    DV_ACL_LOCKED();
+    return stream_discard(stream, "aclrtStreamStop");
+}
+
+aclError aclrtStreamAbort(aclrtStream stream)
+{
+    DV_ACL_LOCKED();
+    return stream_discard(stream, "aclrtStreamAbort");
+}
+
+aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args)
+{
+    DV_ACL_LOCKED();
+    int rc = dv_acl_check_device("aclrtLaunchHostFunc");
+    if (rc == ACL_SUCCESS && !fn)
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtLaunchHostFunc: fn is NULL");
+    task_t *t = rc == ACL_SUCCESS ? task_new(T_CALLBACK, "aclrtLaunchHostFunc") : NULL;
+    if (rc == ACL_SUCCESS && !t)
+        rc = ACL_ERROR_BAD_ALLOC;
+    if (rc != ACL_SUCCESS)
+        return rc;
+    t->fn = fn;
+    t->user = args;
+    return enqueue(stream, "aclrtLaunchHostFunc", t);
+}
+
+/* ---------------------------------------------------------------- report subscriptions */
+
+
+static int sub_find(uint64_t threadId, aclrtStream stream, const char *api, dv_acl_stream_t **s, int *slot)
+{
+    int rc = dv_acl_check_device(api);
+    if (rc == ACL_SUCCESS)
+        rc = stream_get(stream, api, s);
+    *slot = -1;
+    for (int i = 0; rc == ACL_SUCCESS && i < REPORT_SUBS; i++)
+        if (g_subs[i].stream == *s && g_subs[i].thread == threadId)
+            *slot = i;
+    return rc;
+}
+
+static int subscribe(uint64_t threadId, aclrtStream stream, const char *api)
+{
+    dv_acl_stream_t *s = NULL;
+    int slot = -1;
+    int rc = sub_find(threadId, stream, api, &s, &slot);
+    if (rc == ACL_SUCCESS && slot >= 0)
+        rc = dv_acl_fail(ACL_ERROR_REPEAT_SUBSCRIBE, "%s: thread %llu already handles stream %u", api,
+                         (unsigned long long)threadId, s->id);
+    for (int i = 0; rc == ACL_SUCCESS && slot < 0 && i < REPORT_SUBS; i++)
+        if (!g_subs[i].stream)
+            slot = i;
+    if (rc == ACL_SUCCESS && slot < 0)
+        rc = dv_acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: more than %d subscriptions", api, REPORT_SUBS);
+    if (rc == ACL_SUCCESS) {
+        g_subs[slot].thread = threadId;
+        g_subs[slot].stream = s;
+    }
+    return rc;
+}
+
+static int unsubscribe(uint64_t threadId, aclrtStream stream, const char *api)
+{
+    dv_acl_stream_t *s = NULL;
+    int slot = -1;
+    int rc = sub_find(threadId, stream, api, &s, &slot);
+    if (rc == ACL_SUCCESS && slot < 0)
+        rc = dv_acl_fail(ACL_ERROR_STREAM_NOT_SUBSCRIBE, "%s: thread %llu does not handle stream %u (not subscribed)",
+                         api, (unsigned long long)threadId, s->id);
+    if (rc == ACL_SUCCESS)
+        memset(&g_subs[slot], 0, sizeof g_subs[slot]);
+    return rc;
+}
+
+aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream)
+{
+    DV_ACL_LOCKED();
+    return subscribe(threadId, stream, "aclrtSubscribeReport");
+}
+
+aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream)
+{
+    DV_ACL_LOCKED();
+    return subscribe(hostFuncThreadId, exeStream, "aclrtSubscribeHostFunc");
+}
+
+aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream)
+{
+    DV_ACL_LOCKED();
+    return unsubscribe(threadId, stream, "aclrtUnSubscribeReport");
+}
+
+aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream)
+{
+    DV_ACL_LOCKED();
+    return unsubscribe(hostFuncThreadId, exeStream, "aclrtUnSubscribeHostFunc");
+}
+
+static int process_reports(int32_t timeout, const char *api)
+{
+    int rc = dv_acl_check_device(api);
+    bool any = false;
+    for (int i = 0; i < REPORT_SUBS; i++)
+        any = any || g_subs[i].stream;
+    if (rc == ACL_SUCCESS && timeout < -1)
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: timeout %d is not -1 or a number of ms", api, timeout);
+    if (rc == ACL_SUCCESS && !any)
+        rc = dv_acl_fail(ACL_ERROR_THREAD_NOT_SUBSCRIBE, "%s: no thread is subscribed", api);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    /* the callbacks run as the device reaches them: running the queued work runs every one due */
+    bool queued = false;
+    for (dv_acl_stream_t *s = g_st.streams; s; s = s->next)
+        queued = queued || s->head;
+    if (!queued)
+        return dv_acl_fail(ACL_ERROR_RT_REPORT_TIMEOUT, "%s: no callback was reported within %d ms (nothing is queued)",
+                           api, timeout);
+    dv_acl_drain();
+    return ACL_SUCCESS;
+}
+
+aclError aclrtProcessReport(int32_t timeout)
+{
+    DV_ACL_LOCKED();
+    return process_reports(timeout, "aclrtProcessReport");
+}
+
+aclError aclrtProcessHostFunc(int32_t timeout)
+{
+    DV_ACL_LOCKED();
+    return process_reports(timeout, "aclrtProcessHostFunc");
+}
+
+/* ---------------------------------------------------------------- notifies */
+
+static int notify_get(aclrtNotify notify, const char *api, dv_acl_notify_t **out)
+{
+    for (dv_acl_notify_t *n = g_st.notifies; notify && n; n = n->next)
+        if (n == notify && n->magic == NOTIFY_MAGIC) {
+            *out = n;
+            return ACL_SUCCESS;
+        }
+    return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: %p is not a live notify", api, notify);
+}
+
+aclError aclrtCreateNotify(aclrtNotify *notify, uint64_t flag)
+{
+    DV_ACL_LOCKED();
+    int rc = dv_acl_check_device("aclrtCreateNotify");
+    if (rc == ACL_SUCCESS && !notify)
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateNotify: notify is NULL");
+    if (rc == ACL_SUCCESS && flag != 0)
+        rc = dv_acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                         "aclrtCreateNotify: flag 0x%llx is not simulated (only 0: a notify of this process)",
+                         (unsigned long long)flag);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    dv_acl_notify_t *n = calloc(1, sizeof *n);
+    if (!n)
+        return dv_acl_fail(ACL_ERROR_BAD_ALLOC, "aclrtCreateNotify: out of memory");
+    n->magic = NOTIFY_MAGIC;
+    n->refs = 1;
+    n->id = g_st.next_notify_id++;
+    n->next = g_st.notifies;
+    g_st.notifies = n;
+    *notify = n;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtDestroyNotify(aclrtNotify notify)
+{
+    DV_ACL_LOCKED();
+    dv_acl_notify_t *n = NULL;
+    int rc = dv_acl_check_device("aclrtDestroyNotify");
+    if (rc == ACL_SUCCESS)
+        rc = notify_get(notify, "aclrtDestroyNotify", &n);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    n->magic = 0; /* queued tasks keep their reference */
+    notify_unref(n);
+    return ACL_SUCCESS;
+}
+
+static int notify_task(aclrtNotify notify, aclrtStream stream, const char *api, task_kind_t kind)
+{
+    dv_acl_notify_t *n = NULL;
+    dv_acl_stream_t *s = NULL;
+    int rc = dv_acl_check_device(api);
+    if (rc == ACL_SUCCESS)
+        rc = notify_get(notify, api, &n);
+    if (rc == ACL_SUCCESS)
+        rc = stream_get(stream, api, &s);
+    if (rc == ACL_SUCCESS && s->tape)
+        rc = dv_acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %u is capturing; notifies in a capture are not "
+                         "simulated", api, s->id);
+    task_t *t = rc == ACL_SUCCESS ? task_new(kind, api) : NULL;
+    if (rc == ACL_SUCCESS && !t)
+        rc = ACL_ERROR_BAD_ALLOC;
+    if (rc != ACL_SUCCESS)
+        return rc;
+    t->notify = n;
+    n->refs++;
+    enqueue_on(s, t);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream)
+{
+    DV_ACL_LOCKED();
+    return notify_task(notify, stream, "aclrtRecordNotify", T_NOTIFY_RECORD);
+}
+
+aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout)
+{
+    DV_ACL_LOCKED();
+    (void)timeout; /* a wait whose record is queued completes; one without fails at the synchronisation */
+    return notify_task(notify, stream, "aclrtWaitAndResetNotify", T_NOTIFY_WAIT);
+}
+
+aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t *notifyId)
+{
+    DV_ACL_LOCKED();
+    dv_acl_notify_t *n = NULL;
+    int rc = dv_acl_check_device("aclrtGetNotifyId");
+    if (rc == ACL_SUCCESS && !notifyId)
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtGetNotifyId: notifyId is NULL");
+    if (rc == ACL_SUCCESS)
+        rc = notify_get(notify, "aclrtGetNotifyId", &n);
+    if (rc == ACL_SUCCESS)
+        *notifyId = n->id;
     return rc;
 }

@@ -11,7 +11,9 @@
 #include <unistd.h>
 
 #include "acl/acl.h"
+#include "acl/acl_dump.h"
 #include "acl/acl_prof.h"
+#include "acl/acl_rt_allocator.h"
 #include "aclnn/acl_meta.h"
 #include "aclnnop/aclnn_add.h"
 #include "dv/intmath.h"
@@ -256,9 +258,14 @@ START_TEST(test_acl_event_times_copy)
     OK(aclrtMemcpyAsync(d, bytes, h, bytes, ACL_MEMCPY_HOST_TO_DEVICE, s));
     OK(aclrtRecordEvent(e1, s));
     FAILS(aclrtEventElapsedTime(&ms, e0, e1), ACL_ERROR_RT_EVENT_NOT_COMPLETE, "has not run yet");
-    aclrtEventRecordedStatus st = ACL_EVENT_RECORDED_STATUS_NOT_READY;
-    OK(aclrtQueryEventStatus(e1, &st)); /* a query runs the queued work */
-    ck_assert_int_eq(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    /* a query lets the device run one task: "not ready" until the copy and the record have run */
+    aclrtEventRecordedStatus st = ACL_EVENT_RECORDED_STATUS_COMPLETE;
+    int polls = 0;
+    do {
+        OK(aclrtQueryEventStatus(e1, &st));
+        polls++;
+    } while (st != ACL_EVENT_RECORDED_STATUS_COMPLETE && polls < 10);
+    ck_assert_int_eq(polls, 3); /* record e0, the copy, record e1 */
     OK(aclrtEventElapsedTime(&ms, e0, e1));
     uint64_t cycles = cfg.host_copy_start_cycles + dv_ceil_div(bytes, cfg.host_link_bytes_per_cycle);
     ck_assert_float_eq(ms, (float)((double)cycles / (double)cfg.chip_freq_mhz / 1000.0));
@@ -392,7 +399,7 @@ START_TEST(test_acl_callback_frees_what_the_caller_frees)
 }
 END_TEST
 
-/* A wait on an event whose record was discarded with its stream (aclrtDestroyStreamForce) can never
+/* A wait on an event whose record was dropped with its stream's queue (aclrtStreamStop) can never
  * complete: the synchronising call says so (ACL_ERROR_RT_EVENT_NOT_COMPLETE, the stream named), the
  * wait fails as a task, and the stream's later work runs (continue on failure, the default).  Was: an
  * internal error ("every stream waits on an event") from every later synchronising call, the synchronous
@@ -413,13 +420,351 @@ START_TEST(test_acl_wait_on_discarded_record)
     OK(aclrtRecordEvent(e, a));
     OK(aclrtStreamWaitEvent(b, e));
     OK(aclrtMemcpyAsync(back, sizeof back, d, sizeof back, ACL_MEMCPY_DEVICE_TO_HOST, b));
-    OK(aclrtDestroyStreamForce(a)); /* the copy in and the record go with it */
+    OK(aclrtStreamStop(a)); /* the copy in and the record are dropped */
     FAILS(aclrtSynchronizeStream(b), ACL_ERROR_RT_EVENT_NOT_COMPLETE, "an event record that will never run");
     OK(aclrtSynchronizeStream(b)); /* reported once */
     OK(aclrtMemcpy(h, sizeof h, back, sizeof back, ACL_MEMCPY_HOST_TO_HOST));
     OK(aclrtDestroyEvent(e));
+    OK(aclrtDestroyStream(a));
     OK(aclrtDestroyStream(b));
     OK(aclrtFree(d));
+    down();
+}
+END_TEST
+
+/* ---------------------------------------------------------------- CANN's runtime behaviour */
+
+/* Queries CANN answers before aclInit: the SoC (from the profile the environment chooses), the run
+ * mode, the interface and package versions (were: NULL and ACL_ERROR_UNINITIALIZE). */
+START_TEST(test_acl_queries_before_init)
+{
+    const char *soc = aclrtGetSocName();
+    ck_assert_ptr_nonnull(soc);
+    ck_assert_str_eq(soc, "Ascend910B2");
+    setenv("DVSIM_PROFILE", "ascend310", 1);
+    ck_assert_str_eq(aclrtGetSocName(), "Ascend310");
+    setenv("DVSIM_PROFILE", "ascend999", 1);
+    ck_assert_ptr_null(aclrtGetSocName());
+    ck_assert_ptr_nonnull(strstr(aclGetRecentErrMsg(), "ascend999"));
+    unsetenv("DVSIM_PROFILE");
+    aclrtRunMode mode = ACL_DEVICE;
+    OK(aclrtGetRunMode(&mode));
+    ck_assert_int_eq(mode, ACL_HOST);
+    int32_t ma = 0, mi = 0, pa = -1;
+    OK(aclrtGetVersion(&ma, &mi, &pa));
+    ck_assert_int_eq(ma, ACL_MAJOR_VERSION);
+    char pkg[] = "runtime", bad[] = "driver", ver[ACL_PKG_VERSION_MAX_SIZE] = {0};
+    int32_t num = 0;
+    OK(aclsysGetVersionStr(pkg, ver));
+    ck_assert_str_eq(ver, "8.3.0");
+    OK(aclsysGetVersionNum(pkg, &num));
+    ck_assert_int_eq(num, 8030000);
+    FAILS(aclsysGetVersionStr(bad, ver), ACL_ERROR_INVALID_PARAM, "package 'driver' is not installed");
+    FAILS(aclsysGetVersionNum(pkg, NULL), ACL_ERROR_INVALID_PARAM, "versionNum is NULL");
+    up(); /* and the session's after aclInit */
+    ck_assert_str_eq(aclrtGetSocName(), "Ascend910B2");
+    down();
+}
+END_TEST
+
+/* aclrtMemset decides host or device from the address: aclrtMallocHost memory is filled on the host
+ * (was: "is a host address but the copy kind says device"); other host memory is refused. */
+START_TEST(test_acl_memset_host_memory)
+{
+    uint8_t *h;
+    uint8_t stack[64];
+    aclrtStream s;
+    up();
+    OK(aclrtCreateStream(&s));
+    OK(aclrtMallocHost((void **)&h, 256));
+    memset(h, 0, 256);
+    OK(aclrtMemset(h, 256, 0x1A5, 128));
+    ck_assert_uint_eq(h[0], 0xA5);
+    ck_assert_uint_eq(h[127], 0xA5);
+    ck_assert_uint_eq(h[128], 0);
+    OK(aclrtMemsetAsync(h + 128, 128, 0x3C, 128, s));
+    OK(aclrtSynchronizeStream(s));
+    ck_assert_uint_eq(h[255], 0x3C);
+    FAILS(aclrtMemset(h + 200, 100, 0, 100), ACL_ERROR_INVALID_PARAM, "runs past the end of its aclrtMallocHost");
+    FAILS(aclrtMemset(stack, 64, 0, 64), ACL_ERROR_INVALID_PARAM, "neither device memory nor inside an aclrtMallocHost");
+    OK(aclrtMemsetAsync(h, 256, 0, 256, s));
+    OK(aclrtFreeHost(h)); /* freed before the queued memset runs */
+    FAILS(aclrtSynchronizeStream(s), ACL_ERROR_INVALID_PARAM, "its aclrtMallocHost memory was freed");
+    OK(aclrtDestroyStream(s));
+    down();
+}
+END_TEST
+
+/* Status queries never report completion before the work has run: each lets the device run one
+ * task, so a polling loop sees "not ready" and then completes (were: a query synchronised). */
+START_TEST(test_acl_queries_report_not_ready)
+{
+    aclrtStream s;
+    aclrtEvent e;
+    void *d;
+    static uint8_t h[4096], back[4096];
+    memset(h, 0x6b, sizeof h);
+    up();
+    OK(aclrtCreateStream(&s));
+    OK(aclrtCreateEvent(&e));
+    OK(aclrtMalloc(&d, sizeof h, ACL_MEM_MALLOC_HUGE_FIRST));
+    aclrtStreamStatus ss = ACL_STREAM_STATUS_NOT_READY;
+    OK(aclrtStreamQuery(s, &ss));
+    ck_assert_int_eq(ss, ACL_STREAM_STATUS_COMPLETE); /* nothing queued */
+    OK(aclrtMemcpyAsync(d, sizeof h, h, sizeof h, ACL_MEMCPY_HOST_TO_DEVICE, s));
+    OK(aclrtMemcpyAsync(back, sizeof back, d, sizeof back, ACL_MEMCPY_DEVICE_TO_HOST, s));
+    OK(aclrtRecordEvent(e, s));
+    aclrtEventStatus es = ACL_EVENT_STATUS_COMPLETE;
+    OK(aclrtQueryEvent(e, &es));
+    ck_assert_int_eq(es, ACL_EVENT_STATUS_NOT_READY);
+    ck_assert_uint_eq(back[0], 0); /* the copy back has not run */
+    OK(aclrtStreamQuery(s, &ss));
+    ck_assert_int_eq(ss, ACL_STREAM_STATUS_NOT_READY);
+    ck_assert_uint_eq(back[0], 0x6b); /* now it has */
+    OK(aclrtStreamQuery(s, &ss)); /* the record */
+    ck_assert_int_eq(ss, ACL_STREAM_STATUS_COMPLETE);
+    OK(aclrtQueryEvent(e, &es));
+    ck_assert_int_eq(es, ACL_EVENT_STATUS_COMPLETE);
+    FAILS(aclrtRecordEventWithFlag(e, s, ACL_EVENT_RECORD_EXTERNAL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+          "only ACL_EVENT_RECORD_DEFAULT is simulated");
+    FAILS(aclrtStreamWaitEventWithFlag(s, e, 0, 7), ACL_ERROR_INVALID_PARAM, "only ACL_EVENT_WAIT_DEFAULT is simulated");
+    OK(aclrtRecordEventWithFlag(e, s, ACL_EVENT_RECORD_DEFAULT));
+    OK(aclrtStreamWaitEventWithFlag(NULL, e, 0, ACL_EVENT_WAIT_DEFAULT));
+    OK(aclrtSynchronizeDevice());
+    aclrtEvent never;
+    aclrtEventRecordedStatus rs = ACL_EVENT_RECORDED_STATUS_COMPLETE;
+    OK(aclrtCreateEvent(&never));
+    OK(aclrtQueryEventStatus(never, &rs));
+    ck_assert_int_eq(rs, ACL_EVENT_RECORDED_STATUS_NOT_READY);
+    OK(aclrtDestroyEvent(never));
+    OK(aclrtDestroyEvent(e));
+    OK(aclrtDestroyStream(s));
+    OK(aclrtFree(d));
+    down();
+}
+END_TEST
+
+/* aclrtDestroyStreamForce does not wait, but what was submitted still runs on the device (was:
+ * thrown away, so the runtime memory samples' last kernel never ran); the handle dies at once. */
+START_TEST(test_acl_force_destroy_runs_submitted_work)
+{
+    aclrtStream s;
+    void *d;
+    static uint8_t h[1024], back[1024];
+    memset(h, 0x47, sizeof h);
+    up();
+    OK(aclrtCreateStream(&s));
+    OK(aclrtMalloc(&d, sizeof h, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMemcpyAsync(d, sizeof h, h, sizeof h, ACL_MEMCPY_HOST_TO_DEVICE, s));
+    OK(aclrtMemcpyAsync(back, sizeof back, d, sizeof back, ACL_MEMCPY_DEVICE_TO_HOST, s));
+    OK(aclrtDestroyStreamForce(s));
+    ck_assert_uint_eq(back[0], 0); /* not waited for */
+    FAILS(aclrtSynchronizeStream(s), ACL_ERROR_INVALID_PARAM, "not a live stream");
+    OK(aclrtSynchronizeDevice());
+    ck_assert_uint_eq(back[1023], 0x47);
+    OK(aclrtFree(d));
+    down();
+}
+END_TEST
+
+/* Notifies: a wait holds its stream until a record has run, and clears the notify. */
+START_TEST(test_acl_notify)
+{
+    aclrtStream a, b;
+    aclrtNotify n;
+    void *d;
+    static uint8_t h[512], back[512];
+    uint32_t id = 99;
+    memset(h, 0x2e, sizeof h);
+    up();
+    OK(aclrtCreateStream(&a));
+    OK(aclrtCreateStream(&b));
+    OK(aclrtMalloc(&d, sizeof h, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtCreateNotify(&n, 0));
+    OK(aclrtGetNotifyId(n, &id));
+    ck_assert_uint_ne(id, 99);
+    FAILS(aclrtCreateNotify(&n, 1), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "flag 0x1 is not simulated");
+    /* b waits for a's copy in before copying back */
+    OK(aclrtWaitAndResetNotify(n, b, 0));
+    OK(aclrtMemcpyAsync(back, sizeof back, d, sizeof back, ACL_MEMCPY_DEVICE_TO_HOST, b));
+    OK(aclrtMemcpyAsync(d, sizeof h, h, sizeof h, ACL_MEMCPY_HOST_TO_DEVICE, a));
+    OK(aclrtRecordNotify(n, a));
+    OK(aclrtSynchronizeDevice());
+    ck_assert_uint_eq(back[511], 0x2e);
+    /* the wait cleared it: a second wait without a record can never complete */
+    OK(aclrtWaitAndResetNotify(n, b, 0));
+    FAILS(aclrtSynchronizeStream(b), ACL_ERROR_RT_EVENT_NOT_COMPLETE, "on a notify that no queued task records");
+    OK(aclrtDestroyNotify(n));
+    FAILS(aclrtRecordNotify(n, a), ACL_ERROR_INVALID_PARAM, "not a live notify");
+    OK(aclrtDestroyStream(a));
+    OK(aclrtDestroyStream(b));
+    OK(aclrtFree(d));
+    down();
+}
+END_TEST
+
+/* Host functions and report subscriptions; stream queries; stream stop. */
+static int g_hostfn_calls;
+static void hostfn(void *p) { g_hostfn_calls += *(int *)p; }
+
+START_TEST(test_acl_hostfunc_reports_and_stream_queries)
+{
+    aclrtStream s, dflt = NULL;
+    int inc = 5;
+    up();
+    OK(aclrtCreateStreamWithConfig(&s, 3, ACL_STREAM_FAST_LAUNCH));
+    uint32_t prio = 0, flags = 0;
+    int32_t id = -1, least = -1, greatest = -1;
+    OK(aclrtStreamGetPriority(s, &prio));
+    OK(aclrtStreamGetFlags(s, &flags));
+    OK(aclrtStreamGetId(s, &id));
+    ck_assert_uint_eq(prio, 3);
+    ck_assert_uint_eq(flags, ACL_STREAM_FAST_LAUNCH);
+    ck_assert_int_gt(id, 0);
+    OK(aclrtStreamGetId(NULL, &id));
+    ck_assert_int_eq(id, 0);
+    OK(aclrtDeviceGetStreamPriorityRange(&least, &greatest));
+    ck_assert_int_eq(least, 7);
+    ck_assert_int_eq(greatest, 0);
+    OK(aclrtCtxGetCurrentDefaultStream(&dflt));
+    ck_assert_ptr_nonnull(dflt);
+    FAILS(aclrtStreamGetFlags(s, NULL), ACL_ERROR_INVALID_PARAM, "flags is NULL");
+    /* a host function runs when the stream reaches it */
+    g_hostfn_calls = 0;
+    OK(aclrtLaunchHostFunc(s, hostfn, &inc));
+    ck_assert_int_eq(g_hostfn_calls, 0);
+    FAILS(aclrtProcessReport(100), ACL_ERROR_THREAD_NOT_SUBSCRIBE, "no thread is subscribed");
+    OK(aclrtSubscribeReport(7, s));
+    FAILS(aclrtSubscribeReport(7, s), ACL_ERROR_REPEAT_SUBSCRIBE, "already handles");
+    OK(aclrtProcessReport(100));
+    ck_assert_int_eq(g_hostfn_calls, 5);
+    FAILS(aclrtProcessReport(100), ACL_ERROR_RT_REPORT_TIMEOUT, "nothing is queued");
+    OK(aclrtUnSubscribeReport(7, s));
+    FAILS(aclrtUnSubscribeReport(7, s), ACL_ERROR_STREAM_NOT_SUBSCRIBE, "does not handle");
+    OK(aclrtSubscribeHostFunc(8, s));
+    FAILS(aclrtProcessHostFunc(-2), ACL_ERROR_INVALID_PARAM, "timeout -2");
+    OK(aclrtUnSubscribeHostFunc(8, s));
+    FAILS(aclrtLaunchHostFunc(s, NULL, NULL), ACL_ERROR_INVALID_PARAM, "fn is NULL");
+    /* a stopped stream drops what it has not run */
+    OK(aclrtLaunchHostFunc(s, hostfn, &inc));
+    OK(aclrtStreamAbort(s));
+    OK(aclrtSynchronizeStream(s));
+    ck_assert_int_eq(g_hostfn_calls, 5);
+    FAILS(aclrtStreamStop(NULL), ACL_ERROR_INVALID_PARAM, "stream is NULL");
+    OK(aclrtDestroyStream(s));
+    down();
+}
+END_TEST
+
+/* Peer access on one device, capabilities and limits, and the families that are not simulated:
+ * each a code and a message naming the call, never a link error. */
+START_TEST(test_acl_runtime_families)
+{
+    int32_t can = -1, v = -1;
+    uint32_t n = 0;
+    up();
+    OK(aclrtDeviceCanAccessPeer(&can, 0, 0));
+    ck_assert_int_eq(can, 0);
+    FAILS(aclrtDeviceCanAccessPeer(&can, 0, 1), ACL_ERROR_RT_INVALID_DEVICEID, "device 1 does not exist");
+    FAILS(aclrtDeviceEnablePeerAccess(1, 0), ACL_ERROR_RT_INVALID_DEVICEID, "which has no peer");
+    FAILS(aclrtDeviceDisablePeerAccess(1), ACL_ERROR_RT_INVALID_DEVICEID, "which has no peer");
+    OK(aclrtGetDeviceCapability(0, ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV, &v));
+    ck_assert_int_eq(v, 0);
+    OK(aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, &n));
+    ck_assert_uint_eq(n, 24);
+    OK(aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, &n));
+    ck_assert_uint_eq(n, 48);
+    OK(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, 48));
+    FAILS(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, 8), ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+          "limiting kernels to 8 of the 24 cores is not simulated");
+    FAILS(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, 25), ACL_ERROR_INVALID_PARAM, "the profile has 1 .. 24");
+    OK(aclrtResetDeviceResLimit(0));
+    FAILS(aclrtDeviceCanAccessPeer(NULL, 0, 0), ACL_ERROR_INVALID_PARAM, "canAccessPeer is NULL");
+    FAILS(aclrtGetDeviceCapability(0, (aclrtDevFeatureType)5, &v), ACL_ERROR_INVALID_PARAM, "unknown feature");
+    FAILS(aclrtGetDeviceResLimit(0, (aclrtDevResLimitType)7, &n), ACL_ERROR_INVALID_PARAM,
+          "is not ACL_RT_DEV_RES_CUBE_CORE (0) or ACL_RT_DEV_RES_VECTOR_CORE (1)");
+    FAILS(aclrtGetDeviceResLimit(1, ACL_RT_DEV_RES_CUBE_CORE, &n), ACL_ERROR_RT_INVALID_DEVICEID,
+          "does not exist (dvsim simulates device 0)");
+    aclrtNotify nt;
+    FAILS(aclrtCreateNotify(NULL, 0), ACL_ERROR_INVALID_PARAM, "notify is NULL");
+    OK(aclrtCreateNotify(&nt, 0));
+    FAILS(aclrtGetNotifyId(nt, NULL), ACL_ERROR_INVALID_PARAM, "notifyId is NULL");
+    OK(aclrtDestroyNotify(nt));
+    int32_t g = 0;
+    FAILS(aclrtDeviceGetStreamPriorityRange(NULL, &g), ACL_ERROR_INVALID_PARAM, "leastPriority is NULL");
+    char pkg[] = "runtime";
+    FAILS(aclsysGetVersionStr(pkg, NULL), ACL_ERROR_INVALID_PARAM, "versionStr is NULL");
+    FAILS(aclsysGetVersionStr(NULL, NULL), ACL_ERROR_INVALID_PARAM, "pkgName is NULL");
+    OK(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, &n));
+    ck_assert_uint_eq(n, 24);
+    aclrtDeviceStatus ds = ACL_RT_DEVICE_STATUS_ABNORMAL;
+    OK(aclrtQueryDeviceStatus(0, &ds));
+    ck_assert_int_eq(ds, ACL_RT_DEVICE_STATUS_NORMAL);
+    aclrtEvent ipc;
+    FAILS(aclrtCreateEventExWithFlag(&ipc, ACL_EVENT_IPC), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "ACL_EVENT_IPC");
+    void *va = NULL;
+    aclrtDrvMemHandle ph = NULL;
+    FAILS(aclrtReserveMemAddress(&va, 1 << 21, 0, NULL, 0), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclrtReserveMemAddress");
+    FAILS(aclrtMallocPhysical(&ph, 1 << 21, NULL, 0), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclrtMallocPhysical");
+    FAILS(aclrtMapMem(va, 1 << 21, 0, ph, 0), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclrtMapMem");
+    FAILS(aclrtIpcMemClose("k"), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclrtIpcMemClose");
+    FAILS(aclrtMemAllocManaged(&va, 64, ACL_RT_MEM_ATTACH_GLOBAL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+          "unified memory and host registration are not simulated");
+    FAILS(aclrtValueWait(va, 1, ACL_STREAM_WAIT_VALUE_EQ, NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "use an event or a notify");
+    FAILS(aclrtReduceAsync(va, va, 4, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_FLOAT, NULL, NULL),
+          ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "does not reduce");
+    aclrtUtilizationInfo ui;
+    FAILS(aclrtGetDeviceUtilizationRate(0, &ui), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "no live utilisation");
+    aclrtIpcEventHandle eh;
+    memset(&eh, 0, sizeof eh);
+    aclrtEvent ev = NULL;
+    FAILS(aclrtIpcOpenEventHandle(eh, &ev), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "between processes");
+    /* dump: a session with dump off */
+    OK(aclmdlInitDump());
+    FAILS(aclmdlInitDump(), ACL_ERROR_DUMP_ALREADY_RUN, "a dump session is open");
+    FAILS(aclmdlSetDump("dump.json"), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclmdlSetDump: not supported");
+    FAILS(aclmdlSetDump(NULL), ACL_ERROR_INVALID_PARAM, "dumpCfgPath is NULL");
+    OK(aclmdlFinalizeDump());
+    FAILS(aclmdlFinalizeDump(), ACL_ERROR_DUMP_NOT_RUN, "no dump session");
+    ck_assert_ptr_null(acldumpGetPath(DATA_DUMP));
+    FAILS(aclopStartDumpArgs(ACL_OP_DUMP_OP_AICORE_ARGS, "."), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclopStartDumpArgs");
+    /* profiling settings */
+    OK(aclprofSetConfig(ACL_PROF_SYS_HARDWARE_MEM_FREQ, "15", 2));
+    FAILS(aclprofSetConfig(ACL_PROF_SYS_HARDWARE_MEM_FREQ, "15", 5), ACL_ERROR_INVALID_PARAM, "configLength (5)");
+    FAILS(aclprofSetConfig((aclprofConfigType)99, "1", 1), ACL_ERROR_INVALID_PARAM, "config type 99");
+    down();
+}
+END_TEST
+
+/* A user allocator registered for a stream is kept and reported back. */
+static void *fake_alloc(aclrtAllocator a, size_t n) { (void)a, (void)n; return NULL; }
+static void fake_free(aclrtAllocator a, aclrtAllocatorBlock b) { (void)a, (void)b; }
+static void *fake_addr(aclrtAllocatorBlock b) { return b; }
+
+START_TEST(test_acl_allocator_registration)
+{
+    aclrtStream s;
+    int obj = 0;
+    up();
+    OK(aclrtCreateStream(&s));
+    aclrtAllocatorDesc d = aclrtAllocatorCreateDesc();
+    ck_assert_ptr_nonnull(d);
+    FAILS(aclrtAllocatorRegister(s, d), ACL_ERROR_INVALID_PARAM, "needs its allocator object");
+    OK(aclrtAllocatorSetObjToDesc(d, &obj));
+    OK(aclrtAllocatorSetAllocFuncToDesc(d, fake_alloc));
+    OK(aclrtAllocatorSetFreeFuncToDesc(d, fake_free));
+    OK(aclrtAllocatorSetGetAddrFromBlockFuncToDesc(d, fake_addr));
+    OK(aclrtAllocatorRegister(s, d));
+    aclrtAllocator got = NULL;
+    aclrtAllocatorAllocFunc af = NULL;
+    OK(aclrtAllocatorGetByStream(s, NULL, &got, &af, NULL, NULL, NULL));
+    ck_assert_ptr_eq(got, &obj);
+    ck_assert_ptr_eq((void *)af, (void *)fake_alloc);
+    OK(aclrtAllocatorUnregister(s));
+    FAILS(aclrtAllocatorGetByStream(s, NULL, &got, NULL, NULL, NULL, NULL), ACL_ERROR_INVALID_PARAM, "no allocator");
+    OK(aclrtAllocatorDestroyDesc(d));
+    FAILS(aclrtAllocatorDestroyDesc(d), ACL_ERROR_INVALID_PARAM, "not a live allocator descriptor");
+    OK(aclrtDestroyStream(s));
     down();
 }
 END_TEST
@@ -1086,6 +1431,14 @@ Suite *dv_acl_suite(void)
     tcase_add_test(t, test_acl_stale_and_garbage_handles);
     tcase_add_test(t, test_acl_aclnn_time_is_the_operators);
     tcase_add_test(t, test_acl_second_profile_after_finalize);
+    tcase_add_test(t, test_acl_queries_before_init);
+    tcase_add_test(t, test_acl_memset_host_memory);
+    tcase_add_test(t, test_acl_queries_report_not_ready);
+    tcase_add_test(t, test_acl_force_destroy_runs_submitted_work);
+    tcase_add_test(t, test_acl_notify);
+    tcase_add_test(t, test_acl_hostfunc_reports_and_stream_queries);
+    tcase_add_test(t, test_acl_runtime_families);
+    tcase_add_test(t, test_acl_allocator_registration);
     suite_add_tcase(s, t);
     return s;
 }

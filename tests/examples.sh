@@ -106,8 +106,7 @@ fi
 api="$OUT/api_complete.c"
 {
     echo '#include <stdio.h>'
-    echo '#include "acl/acl.h"'
-    echo '#include "acl/acl_prof.h"'
+    for h in "$PREFIX"/include/acl/*.h; do echo "#include \"acl/$(basename "$h")\""; done
     for h in "$PREFIX"/include/aclnnop/aclnn_*.h; do echo "#include \"aclnnop/$(basename "$h")\""; done
     for h in "$PREFIX"/include/dvsim/*.h; do echo "#include \"dvsim/$(basename "$h")\""; done
     echo 'int main(void) {'

@@ -34,6 +34,11 @@ typedef void *aclrtContext;
 typedef void *aclrtNotify;
 typedef void *aclrtLabel;
 typedef void *aclrtMbuf;
+/* A user allocator and its descriptor (acl/acl_rt_allocator.h). */
+typedef void *aclrtAllocatorDesc;
+typedef void *aclrtAllocator;
+typedef void *aclrtAllocatorBlock;
+typedef void *aclrtAllocatorAddr;
 
 /* Status returned by every ACL function: ACL_SUCCESS or one of the codes below / in rt_error_codes.h. */
 typedef int aclError;
@@ -197,7 +202,8 @@ ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);
 ACL_FUNC_VISIBILITY float aclFloat16ToFloat(aclFloat16 value);
 ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value);
 
-/* The SoC name of the simulated chip (e.g. "Ascend910B2"), or NULL when none is chosen yet. */
+/* The SoC name of the simulated chip (e.g. "Ascend910B2"); before aclInit, of the profile the
+ * environment chooses (NULL, with a message, when that profile is bad). */
 ACL_FUNC_VISIBILITY const char *aclrtGetSocName(void);
 
 #ifdef __cplusplus

@@ -66,6 +66,31 @@ ACL_FUNC_VISIBILITY aclError aclprofStart(const aclprofConfig *profilerConfig);
 /* Stop collecting (profilerConfig as passed to aclprofStart). */
 ACL_FUNC_VISIBILITY aclError aclprofStop(const aclprofConfig *profilerConfig);
 
+/* Optional collection settings of aclprofSetConfig. */
+typedef enum {
+    ACL_PROF_ARGS_MIN = 0,
+    ACL_PROF_STORAGE_LIMIT = 1,
+    ACL_PROF_SYS_HARDWARE_MEM_FREQ = 3,
+    ACL_PROF_LLC_MODE = 4,
+    ACL_PROF_SYS_IO_FREQ = 5,
+    ACL_PROF_SYS_INTERCONNECTION_FREQ = 6,
+    ACL_PROF_DVPP_FREQ = 7,
+    ACL_PROF_HOST_SYS = 8,
+    ACL_PROF_HOST_SYS_USAGE = 9,
+    ACL_PROF_HOST_SYS_USAGE_FREQ = 10,
+    ACL_PROF_LOW_POWER_FREQ = 11,
+    ACL_PROF_SYS_MEM_SERVICEFLOW = 12,
+    ACL_PROF_SYS_CPU_FREQ = 13,
+    ACL_PROF_OPTYPE = 14,
+    ACL_PROF_NTS_METRICS = 15,
+    ACL_PROF_PATH = 16,
+    ACL_PROF_ARGS_MAX = 17
+} aclprofConfigType;
+/* Set one optional collection setting (config: its value as text, configLength bytes, before
+ * aclprofStart).  Checked and accepted; they choose system-level sampling (memory and I/O
+ * frequencies, host usage, storage limits) that dvsim does not produce, so the output is unchanged. */
+ACL_FUNC_VISIBILITY aclError aclprofSetConfig(aclprofConfigType configType, const char *config, size_t configLength);
+
 #ifdef __cplusplus
 }
 #endif

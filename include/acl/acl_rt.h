@@ -132,7 +132,7 @@ ACL_FUNC_VISIBILITY aclError aclrtResetDeviceForce(int32_t deviceId);
 ACL_FUNC_VISIBILITY aclError aclrtGetDevice(int32_t *deviceId);
 /* Number of devices visible to the process. */
 ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCount(uint32_t *count);
-/* Whether this program runs on the device or on a host. */
+/* Whether this program runs on the device or on a host (ACL_HOST; allowed before aclInit). */
 ACL_FUNC_VISIBILITY aclError aclrtGetRunMode(aclrtRunMode *runMode);
 /* A device property (aclrtDevAttr). */
 ACL_FUNC_VISIBILITY aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t *value);
@@ -160,13 +160,13 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream);
 ACL_FUNC_VISIBILITY aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uint32_t flag);
 /* Destroy a stream once its queued work is done. */
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream);
-/* Destroy a stream, dropping work that has not run yet. */
+/* Destroy a stream without waiting: the handle dies now; the work already queued still runs. */
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamForce(aclrtStream stream);
 /* Wait until everything queued on stream has run; returns the first task error. */
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
 /* The same, giving up after timeout ms (-1: wait for ever). */
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout);
-/* Whether stream has work left, without waiting. */
+/* Whether stream has work left; a query lets the device run one more queued task. */
 ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status);
 /* ACL_CONTINUE_ON_FAILURE or ACL_STOP_ON_FAILURE for the tasks after a failed one. */
 ACL_FUNC_VISIBILITY aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode);
@@ -221,7 +221,7 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event);
 /* The same, giving up after timeout ms (-1: wait for ever). */
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout);
-/* Whether event has completed, without waiting. */
+/* Whether event has completed; a query lets the device run one more queued task. */
 ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status);
 /* Milliseconds of simulated device time between two completed events (note: the result comes first). */
 ACL_FUNC_VISIBILITY aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent);
@@ -229,6 +229,238 @@ ACL_FUNC_VISIBILITY aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEv
 ACL_FUNC_VISIBILITY aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp);
 /* Destroy an event. */
 ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event);
+
+/* ==== further runtime families (acl/rtext.c, acl/stream.c) ====
+ * Each call either works on the simulated device or returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000)
+ * with a message naming it (aclGetRecentErrMsg).  docs/ACL.md, "Runtime families". */
+
+/* Buffer size for aclsysGetVersionStr. */
+#define ACL_PKG_VERSION_MAX_SIZE 128
+/* The version string of a CANN package ("runtime", "cann"), as "8.3.0"; allowed before aclInit. */
+ACL_FUNC_VISIBILITY aclError aclsysGetVersionStr(char *pkgName, char *versionStr);
+/* The same as a number (larger is newer: major * 1000000 + minor * 10000 + patch * 100). */
+ACL_FUNC_VISIBILITY aclError aclsysGetVersionNum(char *pkgName, int32_t *versionNum);
+
+/* Result of aclrtQueryEvent (the older event query; COMPLETE is 0 here). */
+typedef enum aclrtEventStatus {
+    ACL_EVENT_STATUS_COMPLETE = 0,
+    ACL_EVENT_STATUS_NOT_READY = 1,
+    ACL_EVENT_STATUS_RESERVED = 2,
+} aclrtEventStatus;
+/* Whether event's last record has run; a query lets the device run one more queued task. */
+ACL_FUNC_VISIBILITY aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status);
+
+/* ---- notifies: a record sets it, a wait holds a stream until it is set and then clears it ---- */
+typedef void *aclrtCntNotify;
+/* Create a notify (flag: 0). */
+ACL_FUNC_VISIBILITY aclError aclrtCreateNotify(aclrtNotify *notify, uint64_t flag);
+/* Destroy a notify; tasks queued on it keep it until they have run. */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyNotify(aclrtNotify notify);
+/* Queue a record (set) of notify on stream. */
+ACL_FUNC_VISIBILITY aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream);
+/* Queue on stream a wait until notify is set, which then clears it (timeout in ms, 0: none). */
+ACL_FUNC_VISIBILITY aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout);
+/* The notify's id (unique among live notifies). */
+ACL_FUNC_VISIBILITY aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t *notifyId);
+
+/* ---- host functions and report callbacks ---- */
+/* A host function queued by aclrtLaunchHostFunc. */
+typedef void (*aclrtHostFunc)(void *args);
+/* Queue fn(args) on stream: it runs on the host when the stream reaches it (note: stream first). */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args);
+/* Name the host thread that runs stream's callbacks (dvsim runs them on the thread that drains the
+ * device, in stream order; the subscription is checked and kept). */
+ACL_FUNC_VISIBILITY aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream);
+/* Run the callbacks reported so far (timeout in ms, -1: wait): dvsim lets the device run what is
+ * queued, which runs them; ACL_ERROR_RT_REPORT_TIMEOUT when there was nothing to run. */
+ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout);
+/* End a subscription made by aclrtSubscribeReport. */
+ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream);
+
+/* The same for the host functions of aclrtLaunchHostFunc (one subscription table with the above). */
+ACL_FUNC_VISIBILITY aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream);
+ACL_FUNC_VISIBILITY aclError aclrtProcessHostFunc(int32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream);
+
+/* An event shared between processes (aclrtCreateEventExWithFlag): ACL_ERROR_RT_FEATURE_NOT_SUPPORT. */
+#define ACL_EVENT_IPC 0x00000040u
+
+/* Health of a device (aclrtQueryDeviceStatus). */
+typedef enum aclrtDeviceStatus {
+    ACL_RT_DEVICE_STATUS_NORMAL = 0,
+    ACL_RT_DEVICE_STATUS_ABNORMAL,
+    ACL_RT_DEVICE_STATUS_END = 0xFFFF,
+} aclrtDeviceStatus;
+/* ACL_RT_DEVICE_STATUS_NORMAL for the simulated device. */
+ACL_FUNC_VISIBILITY aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus *deviceStatus);
+
+/* ---- peer access: one simulated device, so there is no peer ---- */
+/* *canAccessPeer = 0 for deviceId 0 and any other peer; a device that does not exist is an error. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, int32_t deviceId, int32_t peerDeviceId);
+/* Enable access to peerDeviceId's memory (flags: 0): ACL_ERROR_RT_INVALID_DEVICEID, there is no peer. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags);
+/* Disable it again: ACL_ERROR_RT_INVALID_DEVICEID, there is no peer. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId);
+
+/* ---- device capability and resource limits ---- */
+typedef enum {
+    ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV = 1,
+    ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV = 21,
+} aclrtDevFeatureType;
+/* Whether the device has a feature (0: no); dvsim models neither. */
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType, int32_t *value);
+typedef enum {
+    ACL_RT_DEV_RES_CUBE_CORE = 0,
+    ACL_RT_DEV_RES_VECTOR_CORE,
+} aclrtDevResLimitType;
+/* The number of cube (AIC) or vector (AIV) cores a kernel of this process may use (default: all). */
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t *value);
+/* Limit it (1 .. the cores the profile has); kernels launched later get at most that many cores. */
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t value);
+/* Back to every core of the profile. */
+ACL_FUNC_VISIBILITY aclError aclrtResetDeviceResLimit(int32_t deviceId);
+/* The cores of that kind a kernel launched from the calling thread may use (the device's limit). */
+ACL_FUNC_VISIBILITY aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t *value);
+
+/* ---- stream queries and control ---- */
+/* The priority given to aclrtCreateStreamWithConfig (0 for other streams). */
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t *priority);
+/* The ACL_STREAM_* flags given to aclrtCreateStreamWithConfig (0 for other streams). */
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t *flags);
+/* The stream's id (the default stream's is 0), as the profiler's "Stream ID". */
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetId(aclrtStream stream, int32_t *streamId);
+/* Priorities run from greatestPriority 0 to leastPriority 7 (accepted; the model has no priorities). */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetStreamPriorityRange(int32_t *leastPriority, int32_t *greatestPriority);
+/* The current context's default stream (NULL stands for it elsewhere). */
+ACL_FUNC_VISIBILITY aclError aclrtCtxGetCurrentDefaultStream(aclrtStream *stream);
+/* Stop the stream: its tasks that have not run are dropped (they never run). */
+ACL_FUNC_VISIBILITY aclError aclrtStreamStop(aclrtStream stream);
+/* Abort the stream: the same, for a stream whose work is to be abandoned after a failure. */
+ACL_FUNC_VISIBILITY aclError aclrtStreamAbort(aclrtStream stream);
+
+/* ---- virtual and physical device memory, IPC: not simulated (ACL_ERROR_RT_FEATURE_NOT_SUPPORT) ---- */
+typedef void *aclrtDrvMemHandle;
+typedef enum aclrtMemLocationType {
+    ACL_MEM_LOCATION_TYPE_HOST = 0,
+    ACL_MEM_LOCATION_TYPE_DEVICE,
+    ACL_MEM_LOCATION_TYPE_UNREGISTERED,
+    ACL_MEM_LOCATION_TYPE_MANAGED,
+    ACL_MEM_LOCATION_TYPE_HOST_NUMA = 4,
+} aclrtMemLocationType;
+typedef struct aclrtMemLocation {
+    uint32_t id;
+    aclrtMemLocationType type;
+} aclrtMemLocation;
+typedef enum aclrtMemAllocationType {
+    ACL_MEM_ALLOCATION_TYPE_PINNED = 0,
+} aclrtMemAllocationType;
+typedef enum aclrtMemHandleType {
+    ACL_MEM_HANDLE_TYPE_NONE = 0,
+    ACL_MEM_HANDLE_TYPE_POSIX = 2,
+} aclrtMemHandleType;
+typedef enum aclrtMemSharedHandleType {
+    ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT = 0x1,
+    ACL_MEM_SHARE_HANDLE_TYPE_FABRIC = 0x2,
+} aclrtMemSharedHandleType;
+typedef struct aclrtPhysicalMemProp {
+    aclrtMemHandleType handleType;
+    aclrtMemAllocationType allocationType;
+    aclrtMemAttr memAttr;
+    aclrtMemLocation location;
+    uint64_t reserve;
+} aclrtPhysicalMemProp;
+typedef enum aclrtMemGranularityOptions {
+    ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM,
+    ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED,
+    ACL_RT_MEM_ALLOC_GRANULARITY_UNDEF = 0xFFFF,
+} aclrtMemGranularityOptions;
+typedef enum {
+    ACL_RT_MEM_ACCESS_FLAGS_NONE = 0x0,
+    ACL_RT_MEM_ACCESS_FLAGS_READ = 0x1,
+    ACL_RT_MEM_ACCESS_FLAGS_READWRITE = 0x3,
+} aclrtMemAccessFlags;
+typedef struct {
+    aclrtMemAccessFlags flags;
+    aclrtMemLocation location;
+    uint8_t rsv[12];
+} aclrtMemAccessDesc;
+#define ACL_IPC_EVENT_HANDLE_SIZE 64U
+typedef struct aclrtIpcEventHandle {
+    char reserved[ACL_IPC_EVENT_HANDLE_SIZE];
+} aclrtIpcEventHandle;
+ACL_FUNC_VISIBILITY aclError aclrtReserveMemAddress(void **virPtr, size_t size, size_t alignment, void *expectPtr, uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtReleaseMemAddress(void *virPtr);
+ACL_FUNC_VISIBILITY aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size, const aclrtPhysicalMemProp *prop, uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtFreePhysical(aclrtDrvMemHandle handle);
+ACL_FUNC_VISIBILITY aclError aclrtMapMem(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtUnmapMem(void *virPtr);
+ACL_FUNC_VISIBILITY aclError aclrtMemSetAccess(void *virPtr, size_t size, aclrtMemAccessDesc *desc, size_t count);
+ACL_FUNC_VISIBILITY aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp *prop, aclrtMemGranularityOptions option, size_t *granularity);
+ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType, uint64_t flags, uint64_t *shareableHandle);
+ACL_FUNC_VISIBILITY aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId, aclrtDrvMemHandle *handle);
+ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t *pid, size_t pidNum);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetBareTgid(int32_t *pid);
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemGetExportKey(void *devPtr, size_t size, char *key, size_t len, uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemClose(const char *key);
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetImportPid(const char *key, int32_t *pid, size_t num);
+ACL_FUNC_VISIBILITY aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle *handle);
+ACL_FUNC_VISIBILITY aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent *event);
+ACL_FUNC_VISIBILITY aclError aclrtNotifyGetExportKey(aclrtNotify notify, char *key, size_t len, uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtNotifyImportByKey(aclrtNotify *notify, const char *key, uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtNotifySetImportPid(aclrtNotify notify, int32_t *pid, size_t num);
+
+/* Record and wait flags: ACL_EVENT_*_DEFAULT is the ordinary record / wait; the EXTERNAL forms
+ * (synchronising with work outside a captured graph) are ACL_ERROR_RT_FEATURE_NOT_SUPPORT. */
+#define ACL_EVENT_RECORD_DEFAULT 0x0u
+#define ACL_EVENT_RECORD_EXTERNAL 0x1u
+#define ACL_EVENT_WAIT_DEFAULT 0x0u
+#define ACL_EVENT_WAIT_EXTERNAL 0x1u
+/* aclrtRecordEvent with a flag. */
+ACL_FUNC_VISIBILITY aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag);
+/* aclrtStreamWaitEvent with a flag (timeout in ms, 0: none; a simulated wait completes or fails). */
+ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout, uint32_t flag);
+
+/* ---- not simulated either (ACL_ERROR_RT_FEATURE_NOT_SUPPORT, naming the call) ---- */
+typedef struct aclrtUtilizationExtendInfo aclrtUtilizationExtendInfo;
+typedef struct aclrtUtilizationInfo {
+    int32_t cubeUtilization;
+    int32_t vectorUtilization;
+    int32_t aicpuUtilization;
+    int32_t memoryUtilization;
+    aclrtUtilizationExtendInfo *utilizationExtend;
+} aclrtUtilizationInfo;
+/* Live utilisation of a device: none (the op summary reports each kernel's pipe utilisation). */
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo *utilizationInfo);
+#define ACL_STREAM_WAIT_VALUE_EQ 0x00000001u
+/* Stream tasks that write / wait for a value in device memory. */
+ACL_FUNC_VISIBILITY aclError aclrtValueWrite(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtValueWait(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream);
+typedef enum {
+    ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM = 10,
+    ACL_RT_MEMCPY_SDMA_AUTOMATIC_MAX = 11,
+    ACL_RT_MEMCPY_SDMA_AUTOMATIC_MIN = 12,
+    ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL = 13,
+} aclrtReduceKind;
+/* A copy that reduces into dst on the copy engine. */
+ACL_FUNC_VISIBILITY aclError aclrtReduceAsync(void *dst, const void *src, uint64_t count, aclrtReduceKind kind, aclDataType type, aclrtStream stream, void *reserve);
+#define ACL_RT_MEM_ATTACH_GLOBAL 0x01u
+/* Unified (managed) memory. */
+ACL_FUNC_VISIBILITY aclError aclrtMemAllocManaged(void **ptr, uint64_t size, uint32_t flag);
+#define ACL_HOST_REG_MAPPED 0x2ul
+/* Registering host memory for device access (zero copy). */
+ACL_FUNC_VISIBILITY aclError aclrtHostRegisterV2(void *ptr, uint64_t size, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void *ptr);
+
+/* ---- model dump (acl/acl_dump.h has the rest): dvsim writes no dump data ---- */
+/* Start a dump session with dump disabled (ACL_ERROR_DUMP_ALREADY_RUN when one is running). */
+ACL_FUNC_VISIBILITY aclError aclmdlInitDump(void);
+/* Configure dump from a JSON file: ACL_ERROR_RT_FEATURE_NOT_SUPPORT (no dump data is simulated). */
+ACL_FUNC_VISIBILITY aclError aclmdlSetDump(const char *dumpCfgPath);
+/* End the dump session (ACL_ERROR_DUMP_NOT_RUN when none is running). */
+ACL_FUNC_VISIBILITY aclError aclmdlFinalizeDump(void);
+/* ==== end of further runtime families ==== */
 
 /* ==== kernel binaries (acl/binary.c): load a kernel library at run time, launch its kernels by name ====
  * A kernel binary is a shared library built with `dvcc -shared` from Ascend C sources (docs/ASCENDC.md):

@@ -139,8 +139,8 @@ static void make_tensor(in_t *in, unsigned k)
                                   ns ? storage : NULL, ns, data);
 }
 
-/* An aclnn operator through both phases.  Its kernel goes on a private stream that is then destroyed
- * with its work (aclrtDestroyStreamForce): the kernel never runs here.  The model's runs are fuzzed
+/* An aclnn operator through both phases.  Its kernel goes on a private stream whose work is then
+ * dropped (aclrtStreamStop) before it is destroyed: the kernel never runs here.  The model's runs are fuzzed
  * by fuzz_trace and fuzz_op, and a run in this process would start SystemC's coroutines, whose stacks
  * LeakSanitizer cannot scan between inputs (it then reports libFuzzer's own objects as leaked). */
 static void run_relu(in_t *in)
@@ -158,6 +158,7 @@ static void run_relu(in_t *in)
     size_t room;
     void *w = ws ? dev_ptr(in, &room) : NULL;
     (void)aclnnRelu(w, ws, ex, priv);
+    (void)aclrtStreamStop(priv);
     (void)aclrtDestroyStreamForce(priv);
 }
 
