@@ -307,7 +307,8 @@ void dvk_emit(dv_k_t *k, dv_op_t op, const dv_val_t *f, int nf)
     in.nf = (uint16_t)dv_form_spec(os->form)->nfields;
     if (nf != in.nf)
         dvk_fail(k, "%s takes %u operands, not %d", os->mnemonic, in.nf, nf);
-    memcpy(in.f, f, (size_t)nf * sizeof *f);
+    if (nf > 0) /* a form without operands may come with f == NULL, which memcpy may not be given */
+        memcpy(in.f, f, (size_t)nf * sizeof *f);
     in.line = k->line;
     if (os->pipe != DV_PIPE_S)
         k->unsynced |= 1u << os->pipe;
