@@ -145,12 +145,143 @@ typedef struct decoded_line {
     dv_insn_t insn;
 } decoded_line_t;
 
+/* A stream's decoded line shapes: lines that differ only in the offsets of their addresses
+ * (`x+0x8000`, `ub:0x4000`) have one shape, the text with each offset's digits replaced by one
+ * SHAPE_MARK byte.  A DMA walking a tensor repeats its shape with a new offset each time, so a line
+ * not found above is decoded from its shape's instruction with only the offsets converted: each
+ * offset goes into the field it was parsed into, checked as the parser checks it, then
+ * dv_insn_check.  Any doubt (a number that does not convert, an offset out of range, a failed
+ * check) parses the line, so every error is still the parser's.  An offset is masked only when
+ * its digits end its token (a blank, '#' or the end of the line follows), so a shape's text and
+ * the masked runs give back the line's tokens exactly. */
+enum { SC_SLOTS = 64, SC_MASKS = 4, SHAPE_MARK = 0x01 };
+typedef struct shape_mask {
+    uint8_t field; /* the field the offset was parsed into (an address field) */
+    uint8_t gm;    /* an ARG+OFFSET address (else SPACE:OFFSET) */
+} shape_mask_t;
+typedef struct decoded_shape {
+    uint64_t hash;
+    uint32_t len; /* 0: empty slot */
+    uint8_t nmask;
+    shape_mask_t mask[SC_MASKS];
+    char text[DC_TEXT];
+    dv_insn_t insn;
+} decoded_shape_t;
+
+/* The shape of text[0, n): its text into buf (at most DC_TEXT bytes) and the masked runs' places.
+ * -1 when the line has no usable shape (no offset, too many, a SHAPE_MARK byte of its own, too long). */
+typedef struct shape {
+    size_t len;
+    int nmask;
+    struct {
+        size_t at, n;
+    } run[SC_MASKS];
+    char buf[DC_TEXT];
+} shape_t;
+
+static inline bool offset_digit(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || c == 'x' || c == 'X';
+}
+
+/* The bytes shape_of stops at: an offset's ':' or '+', a comment's '#', and SHAPE_MARK. */
+static const uint8_t shape_stop[256] = {[':'] = 1, ['+'] = 1, ['#'] = 2, [SHAPE_MARK] = 3};
+
+static int shape_of(const char *text, size_t n, shape_t *sh)
+{
+    size_t o = 0, from = 0, i = 0; /* text[from, i) is still to be copied into the shape */
+    sh->nmask = 0;
+    for (;;) {
+        while (i < n && !shape_stop[(uint8_t)text[i]])
+            i++;
+        if (i == n || text[i] == '#')
+            break; /* the parser stops at a comment, and so does the shape */
+        if (text[i] == (char)SHAPE_MARK)
+            return -1;
+        /* a ':' or '+': an offset follows when it is the first one after the '=' of its token (an
+         * earlier one after the '=' was masked and so ended the token, or returned) */
+        size_t b = i;
+        while (b > from && !dv_trace_byte_class[(uint8_t)text[b - 1]])
+            b--;
+        const char *eq = memchr(text + b, '=', i - b);
+        size_t j = ++i;
+        if (!eq)
+            continue; /* not in a value */
+        while (j < n && offset_digit(text[j]))
+            j++;
+        if (j == i || (j < n && !dv_trace_byte_class[(uint8_t)text[j]]) || sh->nmask == SC_MASKS ||
+            o + (i - from) + 1 > DC_TEXT)
+            return -1; /* not a plain offset ending its token: keep the parser in charge */
+        memcpy(sh->buf + o, text + from, i - from);
+        o += i - from;
+        sh->buf[o++] = (char)SHAPE_MARK;
+        sh->run[sh->nmask].at = i;
+        sh->run[sh->nmask].n = j - i;
+        sh->nmask++;
+        from = i = j;
+    }
+    if (sh->nmask == 0 || o + (i - from) > DC_TEXT)
+        return -1;
+    memcpy(sh->buf + o, text + from, i - from);
+    sh->len = o + (i - from);
+    return 0;
+}
+
+/* The line whose shape is sh decoded from its shape's instruction d: 0, or -1 to parse it. */
+static int shape_decode(const decoded_shape_t *d, const shape_t *sh, const char *text, const dv_kernel_info_t *info,
+                        dv_insn_t *out)
+{
+    *out = d->insn;
+    for (int k = 0; k < sh->nmask; k++) {
+        uint64_t off;
+        dv_val_t *v = &out->f[d->mask[k].field];
+        if (dv_trace_parse_u64(text + sh->run[k].at, sh->run[k].n, &off) != 0)
+            return -1;
+        if (d->mask[k].gm ? off >= info->args[DV_ADDR_ARG(v->u)].bytes : off >= OFF_LIMIT)
+            return -1;
+        v->u = (v->u & ~0xFFFFFFFFFFull) | off;
+    }
+    return dv_insn_check(out, NULL) == DV_OK ? 0 : -1;
+}
+
+/* Keep the shape of a line the parser decoded into insn, when each masked offset is the offset of
+ * one address field (the field is found by the name before the token's '='). */
+static void shape_keep(decoded_shape_t *d, uint64_t h, const shape_t *sh, const char *text, const dv_insn_t *insn)
+{
+    const dv_form_spec_t *fs = dv_form_spec(dv_op_spec((dv_op_t)insn->op)->form);
+    for (int k = 0; k < sh->nmask; k++) {
+        size_t e = sh->run[k].at - 1, b = e; /* the ':' / '+' before the offset; the token starts at b */
+        while (b > 0 && !dv_trace_byte_class[(uint8_t)text[b - 1]])
+            b--;
+        const char *eq = memchr(text + b, '=', e - b);
+        if (!eq)
+            return;
+        const size_t nn = (size_t)(eq - (text + b));
+        int fi = -1;
+        for (int i = 0; i < fs->nfields && fi < 0; i++)
+            if (strlen(fs->fields[i].name) == nn && memcmp(fs->fields[i].name, text + b, nn) == 0)
+                fi = i;
+        uint64_t off;
+        if (fi < 0 || fs->fields[fi].kind != DV_FK_ADDR ||
+            dv_trace_parse_u64(text + sh->run[k].at, sh->run[k].n, &off) != 0 || DV_ADDR_OFF(insn->f[fi].u) != off)
+            return;
+        d->mask[k].field = (uint8_t)fi;
+        d->mask[k].gm = text[e] == '+';
+    }
+    d->hash = h;
+    d->len = (uint32_t)sh->len;
+    d->nmask = (uint8_t)sh->nmask;
+    memcpy(d->text, sh->buf, sh->len);
+    d->insn = *insn;
+}
+
 typedef struct trace_stream {
     dv_stream_t s;
     trace_kernel_t *tk;
     reader_t r;
     bool done;
     decoded_line_t *dc; /* DC_SLOTS, or NULL (not yet, or out of memory: every line is parsed) */
+    decoded_shape_t *sc; /* SC_SLOTS, or NULL */
 } trace_stream_t;
 
 /* A hash of a line's text, eight bytes at a time. */
@@ -242,10 +373,26 @@ static int stream_next(dv_stream_t *s, dv_insn_t *out, dv_error_t *err)
                 return 1;
             }
         }
+        shape_t sh;
+        decoded_shape_t *ds = NULL;
+        uint64_t sh_h = 0;
+        if (d && shape_of(text, n, &sh) == 0 && (ts->sc || (ts->sc = calloc(SC_SLOTS, sizeof *ts->sc)))) {
+            sh_h = line_hash(sh.buf, sh.len);
+            ds = &ts->sc[sh_h % SC_SLOTS];
+            if (ds->len == sh.len && ds->hash == sh_h && memcmp(ds->text, sh.buf, sh.len) == 0 &&
+                shape_decode(ds, &sh, text, &ts->tk->k.info, out) == 0) {
+                out->line = ts->r.line;
+                ds = NULL; /* kept already */
+                goto decoded;
+            }
+        }
         where_t w = {ts->tk->source, (int)ts->r.line};
         rc = dv_trace_parse_insn_fields(line, len, pos, t, &ts->tk->k.info, w, out, err);
         if (rc != DV_OK)
             return rc;
+        if (ds)
+            shape_keep(ds, sh_h, &sh, text, out);
+    decoded:
         if (d) {
             d->hash = h;
             d->len = (uint32_t)n;
@@ -266,6 +413,7 @@ static void stream_close(dv_stream_t *s)
         fclose(ts->r.fp);
     free(ts->r.buf);
     free(ts->dc);
+    free(ts->sc);
     kernel_unref(ts->tk);
     free(ts);
 }

@@ -492,6 +492,87 @@ START_TEST(test_trace_insn_line_numbers)
 }
 END_TEST
 
+/* Lines that differ only in their address offsets (one shape) decode from the first one's
+ * instruction: every instruction equals what the parser makes of its line, whatever the offset's
+ * spelling (hex, decimal, upper case, a comment after it). */
+START_TEST(test_trace_shape_decoded_lines_match_parser)
+{
+    static const char *const lines[] = {
+        "copy_gm_to_ubuf dst=ub:0x0 src=x+0x0 nburst=1 len=4",
+        "copy_gm_to_ubuf dst=ub:0x100 src=x+0x200 nburst=1 len=4",
+        "copy_gm_to_ubuf dst=ub:256 src=x+4096 nburst=1 len=4",
+        "copy_gm_to_ubuf dst=ub:0X400 src=x+0xABC0 nburst=1 len=4 # a comment",
+        "copy_gm_to_ubuf dst=ub:0x600 src=x+0x20 nburst=1 len=4",
+        "copy_ubuf_to_gm dst=y+0x40 src=ub:0x600 nburst=1 len=4",
+        "copy_ubuf_to_gm dst=y+0x80 src=ub:0x620 nburst=1 len=4",
+        "copy_ubuf_to_gm dst=y+0 src=ub:0 nburst=1 len=4",
+    };
+    enum { N = sizeof lines / sizeof lines[0] };
+    char text[2048] = "dvtrace 1\nkernel k kind=vector blocks=1\narg x bytes=65536 dtype=f16 dir=in\n"
+                      "arg y bytes=65536 dtype=f16 dir=out\nblock 0\n";
+    for (int i = 0; i < N; i++) {
+        strcat(text, lines[i]);
+        strcat(text, "\n");
+    }
+    strcat(text, "end\n");
+    dv_kernel_t *k;
+    dv_stream_t *st;
+    dv_insn_t got, want;
+    dv_error_t err;
+    ck_assert_int_eq(dv_trace_open_string(text, "s", &k, &err), DV_OK);
+    ck_assert_int_eq(k->open(k, 0, 0, &st, &err), DV_OK);
+    for (int i = 0; i < N; i++) {
+        ck_assert_int_eq(st->next(st, &got, &err), 1);
+        ck_assert_msg(dv_trace_parse_insn(lines[i], strlen(lines[i]), &k->info, "s", 6 + i, &want, &err) == DV_OK,
+                      "%s", err.msg);
+        ck_assert_uint_eq(got.line, 6 + i);
+        assert_insn_eq(&got, &want);
+    }
+    ck_assert_int_eq(st->next(st, &got, &err), 0);
+    st->close(st);
+    dv_trace_close(k);
+}
+END_TEST
+
+/* A line of a known shape whose offset the parser rejects is reported by the parser: the same
+ * message at the same column as when it is the first of its shape. */
+START_TEST(test_trace_shape_errors_are_the_parsers)
+{
+    static const struct {
+        const char *line;
+        int col;
+        const char *want;
+    } bad[] = {
+        {"copy_gm_to_ubuf dst=ub:0x0 src=x+0x10000 nburst=1 len=4", 34, "must be less than the size of argument 'x'"},
+        {"copy_gm_to_ubuf dst=ub:0x10000000000 src=x+0x0 nburst=1 len=4", 24, "does not fit in 40 bits"},
+        {"copy_gm_to_ubuf dst=ub:0xZZ src=x+0x0 nburst=1 len=4", 24, "expected an offset"},
+        {"copy_gm_to_ubuf dst=ub:0x0 src=x+0xFFFFFFFFFFFFFFFFFF nburst=1 len=4", 34, "must be less than the size"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "dvtrace 1\nkernel k kind=vector blocks=1\narg x bytes=65536 dtype=f16 dir=in\nblock 0\n"
+                 "copy_gm_to_ubuf dst=ub:0x20 src=x+0x40 nburst=1 len=4\n%s\nend\n",
+                 bad[i].line);
+        dv_error_t e;
+        ck_assert_int_lt(open_and_read(text, "t.trace", &e), 0);
+        /* the same line alone, parsed without a shape seen before */
+        char alone[1024];
+        dv_error_t e0;
+        snprintf(alone, sizeof alone,
+                 "dvtrace 1\nkernel k kind=vector blocks=1\narg x bytes=65536 dtype=f16 dir=in\nblock 0\n"
+                 "scalar cycles=1\n%s\nend\n",
+                 bad[i].line);
+        ck_assert_int_lt(open_and_read(alone, "t.trace", &e0), 0);
+        ck_assert_msg(e.line == 6 && e.col == bad[i].col && strstr(e.msg, bad[i].want),
+                      "%zu: expected 6:%d '%s', got %d:%d '%s'", i, bad[i].col, bad[i].want, e.line, e.col, e.msg);
+        ck_assert_int_eq(e.line, e0.line);
+        ck_assert_int_eq(e.col, e0.col);
+        ck_assert_str_eq(e.msg, e0.msg);
+    }
+}
+END_TEST
+
 /* ---------------------------------------------------------------- streaming */
 
 /* blocks streams of per_block scalars, written last block first; aivs > 0: a mix kernel whose
@@ -868,6 +949,8 @@ Suite *dv_trace_suite(void)
     tcase_add_test(tc, test_trace_file_round_trip_byte_identical);
     tcase_add_test(tc, test_trace_header_fields_and_defaults);
     tcase_add_test(tc, test_trace_insn_line_numbers);
+    tcase_add_test(tc, test_trace_shape_decoded_lines_match_parser);
+    tcase_add_test(tc, test_trace_shape_errors_are_the_parsers);
     tcase_add_test(tc, test_trace_writer_rejects_bad_header);
     suite_add_tcase(s, tc);
 
