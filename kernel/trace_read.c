@@ -744,6 +744,14 @@ enum scan_state { SCAN_VERSION, SCAN_KERNEL, SCAN_ARGS, SCAN_BLOCKS, SCAN_DONE }
 static int trace_scan(trace_kernel_t *tk, reader_t *r, bool header_only, dv_error_t *err)
 {
     enum scan_state st = SCAN_VERSION;
+    /* per length, the last instruction mnemonic found: a line that starts with it is an
+     * instruction line, so the scan need not look it up (kernels repeat a few mnemonics) */
+    enum { MN_TEXT = 24 };
+    struct {
+        uint8_t n[MN_TEXT + 1];
+        char text[MN_TEXT + 1][MN_TEXT];
+    } mn;
+    memset(mn.n, 0, sizeof mn.n);
     const char *line;
     size_t len;
     int rc;
@@ -812,6 +820,8 @@ static int trace_scan(trace_kernel_t *tk, reader_t *r, bool header_only, dv_erro
             return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_col(line, t),
                                 "expected 'arg NAME bytes=N ...' or 'block B', got '%.*s'", TOKQ(t));
         case SCAN_BLOCKS:
+            if (t.n <= MN_TEXT && mn.n[t.n] && memcmp(mn.text[t.n], t.s, t.n) == 0)
+                break; /* the mnemonic of the last instruction line of this length: known to be one */
             if (tok_is(t, "block")) {
                 if ((rc = scan_block_line(tk, line, len, pos, t, r, w, err)))
                     return rc;
@@ -825,6 +835,9 @@ static int trace_scan(trace_kernel_t *tk, reader_t *r, bool header_only, dv_erro
             } else if (dv_trace_op_find(t.s, t.n) == DV_OP_INVALID) {
                 return dv_error_set(err, DV_ERR_UNKNOWN, w.file, w.line, tok_col(line, t), "unknown mnemonic '%.*s'",
                                     TOKQ(t));
+            } else if (t.n <= MN_TEXT) {
+                mn.n[t.n] = 1;
+                memcpy(mn.text[t.n], t.s, t.n);
             }
             break;
         case SCAN_DONE:

@@ -806,6 +806,7 @@ END_TEST
     X(arg_after_block, HDR "arg y bytes=4\nend\n", 5, 1, "'arg' belongs to the header")                               \
     X(insn_before_block, "dvtrace 1\nkernel k kind=vector blocks=1\nset_mask_norm\n", 3, 1, "before the first block")  \
     X(unknown_mnemonic, HDR "set_mask_norm\n  vaddd x=1\nend\n", 6, 3, "unknown mnemonic 'vaddd'")                      \
+    X(unknown_mnemonic_after_same_length, HDR "vadds\nvmuls\nvadds\nvaddS\nend\n", 8, 1, "unknown mnemonic 'vaddS'")   \
     X(unknown_field, HDR "set_flag src=MTE2 dst=V id=0 foo=1\nend\n", 5, 30, "unknown field 'foo' for set_flag")       \
     X(duplicate_field, HDR "set_flag src=MTE2 dst=V id=0 id=1\nend\n", 5, 30, "duplicate field 'id'")                  \
     X(missing_required_field, HDR "set_flag src=MTE2 dst=V\nend\n", 5, 1, "missing required field 'id'")               \
