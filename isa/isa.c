@@ -31,6 +31,10 @@ dv_form_spec_t dv_isa_forms_[DV_FORM_COUNT];
 
 __attribute__((constructor)) static void form_table_init(void)
 {
+    static bool done;
+    if (done)
+        return;
+    done = true;
     int next = 0;
     int f = 0;
 #define DV_FORM(form, text) \
@@ -150,6 +154,56 @@ static int field_space(const dv_op_spec_t *os, const dv_field_spec_t *fd)
     return fd->space;
 }
 
+/* Per op, what dv_insn_check asks of each field as one unsigned range: field i passes when
+ * f[i].u - lo[i] <= span[i] (an address: its space byte; a dtype: [0, DV_DT_COUNT); F64 and U64:
+ * anything; the others [min, max]).  The checks that are not per field (the op's dtype set, the
+ * forms with rules across fields) go the long way, which also writes every message. */
+typedef struct op_check {
+    uint64_t lo[DV_MAX_FIELDS], span[DV_MAX_FIELDS];
+    uint32_t dtype_fields; /* the DTYPE fields (bits), when the op has a dtype set */
+    uint32_t dtypes;       /* the op's dtype set */
+    uint8_t nf;
+    bool slow; /* a form with rules across fields */
+} op_check_t;
+static op_check_t g_check[DV_OP_COUNT];
+
+__attribute__((constructor)) static void check_table_init(void)
+{
+    form_table_init(); /* constructors run in no promised order: the forms first (it is idempotent) */
+    for (int op = 0; op < DV_OP_COUNT; op++) {
+        const dv_op_spec_t *os = &dv_isa_ops_[op];
+        const dv_form_spec_t *fs = &form_table[os->form];
+        op_check_t *c = &g_check[op];
+        c->nf = (uint8_t)fs->nfields;
+        c->dtypes = os->dtypes;
+        c->slow = os->form == DV_FORM_VCONV || os->form == DV_FORM_VREDUCE || os->form == DV_FORM_DMAPADIN ||
+                  os->form == DV_FORM_LOAD2D;
+        for (int i = 0; i < fs->nfields; i++) {
+            const dv_field_spec_t *fd = &fs->fields[i];
+            switch (fd->kind) {
+            case DV_FK_ADDR:
+                c->lo[i] = (uint64_t)field_space(os, fd) << 56;
+                c->span[i] = (1ull << 56) - 1;
+                break;
+            case DV_FK_DTYPE:
+                c->lo[i] = 0;
+                c->span[i] = DV_DT_COUNT - 1;
+                if (os->dtypes)
+                    c->dtype_fields |= 1u << i;
+                break;
+            case DV_FK_F64:
+            case DV_FK_U64:
+                c->lo[i] = 0;
+                c->span[i] = UINT64_MAX;
+                break;
+            default:
+                c->lo[i] = (uint64_t)fd->min;
+                c->span[i] = (uint64_t)fd->max - (uint64_t)fd->min;
+            }
+        }
+    }
+}
+
 /* An instruction of op with every field at its default (the form's table). */
 static void insn_defaults(dv_insn_t *insn, dv_op_t op)
 {
@@ -193,6 +247,16 @@ void dv_insn_init(dv_insn_t *insn, dv_op_t op)
 
 int dv_insn_check(const dv_insn_t *insn, dv_error_t *err)
 {
+    if (insn->op < DV_OP_COUNT && !g_check[insn->op].slow) {
+        const op_check_t *c = &g_check[insn->op];
+        bool bad = false;
+        for (int i = 0; i < c->nf; i++)
+            bad |= insn->f[i].u - c->lo[i] > c->span[i];
+        for (uint32_t m = bad ? 0 : c->dtype_fields; m; m &= m - 1) /* in range: a DV_DT_ index */
+            bad |= !(c->dtypes >> insn->f[__builtin_ctz(m)].i & 1);
+        if (!bad)
+            return DV_OK;
+    }
     const dv_op_spec_t *os = dv_op_spec((dv_op_t)insn->op);
     if (!os)
         return dv_error_set(err, DV_ERR_UNKNOWN, NULL, (int)insn->line, 0, "invalid opcode %u", insn->op);
