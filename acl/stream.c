@@ -26,7 +26,6 @@ typedef enum task_kind { T_KERNEL, T_COPY, T_RECORD, T_WAIT, T_CALLBACK, T_NOTIF
 
 typedef struct dv_acl_event dv_acl_event_t;
 typedef struct dv_acl_stream dv_acl_stream_t;
-typedef struct dv_acl_notify dv_acl_notify_t;
 
 typedef struct task {
     task_kind_t kind;
@@ -35,9 +34,8 @@ typedef struct task {
     uint64_t not_before;         /* simulated time of the host's last completed wait when it was queued */
     dv_acl_launch_t *launch;     /* T_KERNEL (owned) */
     dv_acl_copy_t copy;          /* T_COPY */
-    dv_acl_event_t *event;       /* T_RECORD, T_WAIT (a reference) */
+    dv_acl_event_t *event;       /* T_RECORD, T_WAIT: an event; T_NOTIFY_*: a notify (a reference) */
     uint64_t wait_seq;           /* T_WAIT: the record task it waits for (0: none) */
-    dv_acl_notify_t *notify;     /* T_NOTIFY_* (a reference) */
     aclrtCallback fn;            /* T_CALLBACK */
     void *user;
     uint32_t slot;               /* on a tape: the captured stream it was queued on (0: the origin) */
@@ -55,24 +53,19 @@ struct dv_acl_stream {
     struct dv_acl_stream *next;
 };
 
+/* An event (EVENT_MAGIC) or a notify (NOTIFY_MAGIC: set by a record task, cleared by the wait
+ * task it releases); both are handles to a point in a stream that other streams wait for, and share
+ * the list, the references of queued tasks and the handle checks. */
 struct dv_acl_event {
     uint32_t magic;
     uint32_t refs;               /* the handle (until destroyed) + tasks referring to it */
-    uint64_t queued_seq;         /* last record task queued */
-    uint64_t done_seq;           /* last record task run */
-    uint64_t cycle;              /* its time */
-    dv_acl_tape_t *tape;         /* its last record was captured on this tape (NULL: queued live) */
+    uint64_t queued_seq;         /* event: last record task queued */
+    uint64_t done_seq;           /* event: last record task run */
+    uint64_t cycle;              /* its time (notify: when it was last set) */
+    dv_acl_tape_t *tape;         /* event: its last record was captured on this tape (NULL: queued live) */
+    uint32_t id;                 /* notify: aclrtGetNotifyId */
+    bool set;                    /* notify: recorded and not yet waited for */
     dv_acl_event_t *next;
-};
-
-/* A notify: set by a record task, cleared by the wait task it releases. */
-struct dv_acl_notify {
-    uint32_t magic;
-    uint32_t refs;               /* the handle (until destroyed) + tasks referring to it */
-    uint32_t id;
-    bool set;
-    uint64_t cycle;              /* when it was last set */
-    dv_acl_notify_t *next;
 };
 
 #define NOTIFY_MAGIC 0x2071F7u
@@ -84,8 +77,7 @@ enum { ENG_COMPUTE, ENG_H2D, ENG_D2H, ENG_D2D, ENG_COUNT };
 static struct {
     dv_acl_stream_t *streams;    /* the default stream (id 0) first when it exists */
     dv_acl_stream_t *dflt;
-    dv_acl_event_t *events;
-    dv_acl_notify_t *notifies;
+    dv_acl_event_t *events;      /* events and notifies */
     uint32_t next_notify_id;
     dv_acl_tape_t *tapes;        /* every capture, live or ended */
     uint32_t next_id;
@@ -127,23 +119,10 @@ static void event_unref(dv_acl_event_t *e)
     }
 }
 
-static void notify_unref(dv_acl_notify_t *n)
-{
-    if (n && --n->refs == 0) {
-        dv_acl_notify_t **pp = &g_st.notifies;
-        while (*pp && *pp != n)
-            pp = &(*pp)->next;
-        if (*pp)
-            *pp = n->next;
-        free(n);
-    }
-}
-
 static void task_free(task_t *t)
 {
     launch_free(t->launch);
     event_unref(t->event);
-    notify_unref(t->notify);
     free(t);
 }
 
@@ -690,10 +669,10 @@ static bool task_start(const dv_acl_stream_t *s, const task_t *t, uint64_t *star
         if (t->wait_seq && t->event->cycle > at)
             at = t->event->cycle;
     } else if (t->kind == T_NOTIFY_WAIT) {
-        if (!t->notify->set)
+        if (!t->event->set)
             return false;
-        if (t->notify->cycle > at)
-            at = t->notify->cycle;
+        if (t->event->cycle > at)
+            at = t->event->cycle;
     } else if (t->kind == T_KERNEL && g_st.engine_free[ENG_COMPUTE] > at) {
         at = g_st.engine_free[ENG_COMPUTE];
     } else if (t->kind == T_COPY && t->copy.kind != ACL_MEMCPY_HOST_TO_HOST &&
@@ -737,11 +716,11 @@ static int task_run(dv_acl_stream_t *s, task_t *t, uint64_t start)
     case T_WAIT:
         break;
     case T_NOTIFY_RECORD:
-        t->notify->set = true;
-        t->notify->cycle = start;
+        t->event->set = true;
+        t->event->cycle = start;
         break;
     case T_NOTIFY_WAIT:
-        t->notify->set = false;
+        t->event->set = false;
         break;
     case T_CALLBACK:
         t->fn(t->user);
@@ -903,12 +882,6 @@ void dv_acl_streams_reset(void)
         g_st.events = e->next;
         e->magic = 0;
         free(e);
-    }
-    while (g_st.notifies) {
-        dv_acl_notify_t *n = g_st.notifies;
-        g_st.notifies = n->next;
-        n->magic = 0;
-        free(n);
     }
     memset(&g_st, 0, sizeof g_st);
     memset(g_subs, 0, sizeof g_subs);
@@ -1134,14 +1107,48 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBloc
 
 /* ---------------------------------------------------------------- events */
 
-static int event_get(aclrtEvent event, const char *api, dv_acl_event_t **out)
+/* The live event (magic EVENT_MAGIC) or notify (NOTIFY_MAGIC) a handle names. */
+static int sync_get(const void *handle, uint32_t magic, const char *api, dv_acl_event_t **out)
 {
-    for (dv_acl_event_t *e = g_st.events; event && e; e = e->next)
-        if (e == event && e->magic == EVENT_MAGIC) {
+    for (dv_acl_event_t *e = g_st.events; handle && e; e = e->next)
+        if (e == handle && e->magic == magic) {
             *out = e;
             return ACL_SUCCESS;
         }
-    return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: %p is not a live event", api, event);
+    return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: %p is not a live %s", api, handle,
+                       magic == EVENT_MAGIC ? "event" : "notify");
+}
+
+static int event_get(aclrtEvent event, const char *api, dv_acl_event_t **out)
+{
+    return sync_get(event, EVENT_MAGIC, api, out);
+}
+
+/* A new event or notify, on the list with the handle's reference. */
+static dv_acl_event_t *sync_new(uint32_t magic)
+{
+    dv_acl_event_t *e = calloc(1, sizeof *e);
+    if (!e)
+        return NULL;
+    e->magic = magic;
+    e->refs = 1;
+    e->next = g_st.events;
+    g_st.events = e;
+    return e;
+}
+
+/* aclrtDestroyEvent / aclrtDestroyNotify: the handle dies; queued tasks keep their reference. */
+static int sync_destroy(const void *handle, uint32_t magic, const char *api)
+{
+    dv_acl_event_t *e = NULL;
+    int rc = dv_acl_check_device(api);
+    if (rc == ACL_SUCCESS)
+        rc = sync_get(handle, magic, api, &e);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    e->magic = 0;
+    event_unref(e);
+    return ACL_SUCCESS;
 }
 
 aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag)
@@ -1156,13 +1163,9 @@ aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag)
         return dv_acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                            "aclrtCreateEvent: ACL_EVENT_IPC: sharing events between processes is not simulated");
     /* every event records simulated time */
-    dv_acl_event_t *e = calloc(1, sizeof *e);
+    dv_acl_event_t *e = sync_new(EVENT_MAGIC);
     if (!e)
         return dv_acl_fail(ACL_ERROR_BAD_ALLOC, "aclrtCreateEvent: out of memory");
-    e->magic = EVENT_MAGIC;
-    e->refs = 1;
-    e->next = g_st.events;
-    g_st.events = e;
     *event = e;
     return ACL_SUCCESS;
 }
@@ -1182,26 +1185,23 @@ aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag)
 aclError aclrtDestroyEvent(aclrtEvent event)
 {
     DV_ACL_LOCKED();
-    dv_acl_event_t *e = NULL;
-    int rc = dv_acl_check_device("aclrtDestroyEvent");
-    if (rc == ACL_SUCCESS)
-        rc = event_get(event, "aclrtDestroyEvent", &e);
-    if (rc != ACL_SUCCESS)
-        return rc;
-    e->magic = 0; /* queued tasks keep their reference */
-    event_unref(e);
-    return ACL_SUCCESS;
+    return sync_destroy(event, EVENT_MAGIC, "aclrtDestroyEvent");
 }
 
-static int event_task(aclrtEvent event, aclrtStream stream, const char *api, task_kind_t kind)
+/* Queue a record or a wait of an event (T_RECORD, T_WAIT) or a notify (T_NOTIFY_*) on a stream. */
+static int event_task(const void *event, aclrtStream stream, const char *api, task_kind_t kind)
 {
+    const bool notify = kind == T_NOTIFY_RECORD || kind == T_NOTIFY_WAIT;
     dv_acl_event_t *e = NULL;
     dv_acl_stream_t *s = NULL;
     int rc = dv_acl_check_device(api);
     if (rc == ACL_SUCCESS)
-        rc = event_get(event, api, &e);
+        rc = sync_get(event, notify ? NOTIFY_MAGIC : EVENT_MAGIC, api, &e);
     if (rc == ACL_SUCCESS)
         rc = stream_get(stream, api, &s);
+    if (rc == ACL_SUCCESS && notify && s->tape)
+        rc = dv_acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %u is capturing; notifies in a capture are not "
+                         "simulated", api, s->id);
     if (rc == ACL_SUCCESS && kind == T_WAIT && e->tape && e->tape != s->tape)
         rc = tape_join(e->tape, s, api);
     task_t *t = rc == ACL_SUCCESS ? task_new(kind, api) : NULL;
@@ -1604,16 +1604,6 @@ aclError aclrtProcessHostFunc(int32_t timeout)
 
 /* ---------------------------------------------------------------- notifies */
 
-static int notify_get(aclrtNotify notify, const char *api, dv_acl_notify_t **out)
-{
-    for (dv_acl_notify_t *n = g_st.notifies; notify && n; n = n->next)
-        if (n == notify && n->magic == NOTIFY_MAGIC) {
-            *out = n;
-            return ACL_SUCCESS;
-        }
-    return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: %p is not a live notify", api, notify);
-}
-
 aclError aclrtCreateNotify(aclrtNotify *notify, uint64_t flag)
 {
     DV_ACL_LOCKED();
@@ -1626,14 +1616,10 @@ aclError aclrtCreateNotify(aclrtNotify *notify, uint64_t flag)
                          (unsigned long long)flag);
     if (rc != ACL_SUCCESS)
         return rc;
-    dv_acl_notify_t *n = calloc(1, sizeof *n);
+    dv_acl_event_t *n = sync_new(NOTIFY_MAGIC);
     if (!n)
         return dv_acl_fail(ACL_ERROR_BAD_ALLOC, "aclrtCreateNotify: out of memory");
-    n->magic = NOTIFY_MAGIC;
-    n->refs = 1;
     n->id = g_st.next_notify_id++;
-    n->next = g_st.notifies;
-    g_st.notifies = n;
     *notify = n;
     return ACL_SUCCESS;
 }
@@ -1641,62 +1627,31 @@ aclError aclrtCreateNotify(aclrtNotify *notify, uint64_t flag)
 aclError aclrtDestroyNotify(aclrtNotify notify)
 {
     DV_ACL_LOCKED();
-    dv_acl_notify_t *n = NULL;
-    int rc = dv_acl_check_device("aclrtDestroyNotify");
-    if (rc == ACL_SUCCESS)
-        rc = notify_get(notify, "aclrtDestroyNotify", &n);
-    if (rc != ACL_SUCCESS)
-        return rc;
-    n->magic = 0; /* queued tasks keep their reference */
-    notify_unref(n);
-    return ACL_SUCCESS;
-}
-
-static int notify_task(aclrtNotify notify, aclrtStream stream, const char *api, task_kind_t kind)
-{
-    dv_acl_notify_t *n = NULL;
-    dv_acl_stream_t *s = NULL;
-    int rc = dv_acl_check_device(api);
-    if (rc == ACL_SUCCESS)
-        rc = notify_get(notify, api, &n);
-    if (rc == ACL_SUCCESS)
-        rc = stream_get(stream, api, &s);
-    if (rc == ACL_SUCCESS && s->tape)
-        rc = dv_acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %u is capturing; notifies in a capture are not "
-                         "simulated", api, s->id);
-    task_t *t = rc == ACL_SUCCESS ? task_new(kind, api) : NULL;
-    if (rc == ACL_SUCCESS && !t)
-        rc = ACL_ERROR_BAD_ALLOC;
-    if (rc != ACL_SUCCESS)
-        return rc;
-    t->notify = n;
-    n->refs++;
-    enqueue_on(s, t);
-    return ACL_SUCCESS;
+    return sync_destroy(notify, NOTIFY_MAGIC, "aclrtDestroyNotify");
 }
 
 aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream)
 {
     DV_ACL_LOCKED();
-    return notify_task(notify, stream, "aclrtRecordNotify", T_NOTIFY_RECORD);
+    return event_task(notify, stream, "aclrtRecordNotify", T_NOTIFY_RECORD);
 }
 
 aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout)
 {
     DV_ACL_LOCKED();
     (void)timeout; /* a wait whose record is queued completes; one without fails at the synchronisation */
-    return notify_task(notify, stream, "aclrtWaitAndResetNotify", T_NOTIFY_WAIT);
+    return event_task(notify, stream, "aclrtWaitAndResetNotify", T_NOTIFY_WAIT);
 }
 
 aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t *notifyId)
 {
     DV_ACL_LOCKED();
-    dv_acl_notify_t *n = NULL;
+    dv_acl_event_t *n = NULL;
     int rc = dv_acl_check_device("aclrtGetNotifyId");
     if (rc == ACL_SUCCESS && !notifyId)
         rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtGetNotifyId: notifyId is NULL");
     if (rc == ACL_SUCCESS)
-        rc = notify_get(notify, "aclrtGetNotifyId", &n);
+        rc = sync_get(notify, NOTIFY_MAGIC, "aclrtGetNotifyId", &n);
     if (rc == ACL_SUCCESS)
         *notifyId = n->id;
     return rc;

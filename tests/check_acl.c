@@ -594,6 +594,14 @@ START_TEST(test_acl_notify)
     /* the wait cleared it: a second wait without a record can never complete */
     OK(aclrtWaitAndResetNotify(n, b, 0));
     FAILS(aclrtSynchronizeStream(b), ACL_ERROR_RT_EVENT_NOT_COMPLETE, "on a notify that no queued task records");
+    /* events and notifies are handles of their own kind */
+    aclrtEvent ev;
+    OK(aclrtCreateEvent(&ev));
+    FAILS(aclrtRecordNotify((aclrtNotify)ev, a), ACL_ERROR_INVALID_PARAM, "not a live notify");
+    FAILS(aclrtDestroyNotify((aclrtNotify)ev), ACL_ERROR_INVALID_PARAM, "not a live notify");
+    FAILS(aclrtRecordEvent((aclrtEvent)n, a), ACL_ERROR_INVALID_PARAM, "not a live event");
+    FAILS(aclrtDestroyEvent((aclrtEvent)n), ACL_ERROR_INVALID_PARAM, "not a live event");
+    OK(aclrtDestroyEvent(ev));
     OK(aclrtDestroyNotify(n));
     FAILS(aclrtRecordNotify(n, a), ACL_ERROR_INVALID_PARAM, "not a live notify");
     OK(aclrtDestroyStream(a));
