@@ -156,14 +156,15 @@ static int field_space(const dv_op_spec_t *os, const dv_field_spec_t *fd)
 
 /* Per op, what dv_insn_check asks of each field as one unsigned range: field i passes when
  * f[i].u - lo[i] <= span[i] (an address: its space byte; a dtype: [0, DV_DT_COUNT); F64 and U64:
- * anything; the others [min, max]).  The checks that are not per field (the op's dtype set, the
- * forms with rules across fields) go the long way, which also writes every message. */
+ * anything; the others [min, max]), then the op's dtype set on its dtype fields and, for the few
+ * forms that have them, the rules across fields (cross_rules).  A rejected field is found again
+ * the long way, which writes its message. */
 typedef struct op_check {
     uint64_t lo[DV_MAX_FIELDS], span[DV_MAX_FIELDS];
     uint32_t dtype_fields; /* the DTYPE fields (bits), when the op has a dtype set */
     uint32_t dtypes;       /* the op's dtype set */
     uint8_t nf;
-    bool slow; /* a form with rules across fields */
+    bool cross; /* a form with rules across fields (cross_rules) */
 } op_check_t;
 static op_check_t g_check[DV_OP_COUNT];
 
@@ -176,7 +177,7 @@ __attribute__((constructor)) static void check_table_init(void)
         op_check_t *c = &g_check[op];
         c->nf = (uint8_t)fs->nfields;
         c->dtypes = os->dtypes;
-        c->slow = os->form == DV_FORM_VCONV || os->form == DV_FORM_VREDUCE || os->form == DV_FORM_DMAPADIN ||
+        c->cross = os->form == DV_FORM_VCONV || os->form == DV_FORM_VREDUCE || os->form == DV_FORM_DMAPADIN ||
                   os->form == DV_FORM_LOAD2D;
         for (int i = 0; i < fs->nfields; i++) {
             const dv_field_spec_t *fd = &fs->fields[i];
@@ -245,9 +246,39 @@ void dv_insn_init(dv_insn_t *insn, dv_op_t op)
     *insn = g_defaults[op];
 }
 
+/* dv_insn_check's rules across the fields of a few forms. */
+static int cross_rules(const dv_insn_t *insn, const dv_op_spec_t *os, dv_error_t *err)
+{
+    if (os->form == DV_FORM_VCONV) {
+        dv_dtype_t d = (dv_dtype_t)insn->f[DV_FLD(VCONV, dst_type)].i, s = (dv_dtype_t)insn->f[DV_FLD(VCONV, src_type)].i;
+        if (!dv_conv_allowed(s, d))
+            return dv_error_set(err, DV_ERR_RANGE, NULL, (int)insn->line, 0, "vconv: conversion %s -> %s is not supported",
+                                dv_dtype_name(s), dv_dtype_name(d));
+    }
+    if (os->form == DV_FORM_VREDUCE && insn->f[DV_FLD(VREDUCE, order)].i && insn->op != DV_OP_vcmax &&
+        insn->op != DV_OP_vcmin)
+        return dv_error_set(err, DV_ERR_RANGE, NULL, (int)insn->line, 0, "%s: order is for vcmax and vcmin only",
+                            os->mnemonic);
+    if (os->form == DV_FORM_DMAPADIN) {
+        const int64_t es = insn->f[DV_FLD(DMAPADIN, esize)].i;
+        if (es == 3)
+            return dv_error_set(err, DV_ERR_RANGE, NULL, (int)insn->line, 0, "%s: esize must be 1, 2 or 4, not 3",
+                                os->mnemonic);
+        if ((insn->f[DV_FLD(DMAPADIN, lpad)].i * es > 32) || (insn->f[DV_FLD(DMAPADIN, rpad)].i * es > 32))
+            return dv_error_set(err, DV_ERR_RANGE, NULL, (int)insn->line, 0,
+                                "%s: lpad %lld and rpad %lld elements of %lld bytes must each fit 32 bytes", os->mnemonic,
+                                (long long)insn->f[DV_FLD(DMAPADIN, lpad)].i, (long long)insn->f[DV_FLD(DMAPADIN, rpad)].i,
+                                (long long)es);
+    }
+    if (os->form == DV_FORM_LOAD2D && insn->f[DV_FLD(LOAD2D, transpose)].i &&
+        dv_dtype_size((dv_dtype_t)insn->f[DV_FLD(LOAD2D, dtype)].i) != 2)
+        return dv_error_set(err, DV_ERR_RANGE, NULL, (int)insn->line, 0, "%s: transpose is only for 16-bit types", os->mnemonic);
+    return DV_OK;
+}
+
 int dv_insn_check(const dv_insn_t *insn, dv_error_t *err)
 {
-    if (insn->op < DV_OP_COUNT && !g_check[insn->op].slow) {
+    if (insn->op < DV_OP_COUNT) {
         const op_check_t *c = &g_check[insn->op];
         bool bad = false;
         for (int i = 0; i < c->nf; i++)
@@ -255,7 +286,7 @@ int dv_insn_check(const dv_insn_t *insn, dv_error_t *err)
         for (uint32_t m = bad ? 0 : c->dtype_fields; m; m &= m - 1) /* in range: a DV_DT_ index */
             bad |= !(c->dtypes >> insn->f[__builtin_ctz(m)].i & 1);
         if (!bad)
-            return DV_OK;
+            return c->cross ? cross_rules(insn, &dv_isa_ops_[insn->op], err) : DV_OK;
     }
     const dv_op_spec_t *os = dv_op_spec((dv_op_t)insn->op);
     if (!os)
@@ -288,29 +319,5 @@ int dv_insn_check(const dv_insn_t *insn, dv_error_t *err)
                                     (long long)v.i, (long long)fd->min, (long long)fd->max);
         }
     }
-    if (os->form == DV_FORM_VCONV) {
-        dv_dtype_t d = (dv_dtype_t)insn->f[DV_FLD(VCONV, dst_type)].i, s = (dv_dtype_t)insn->f[DV_FLD(VCONV, src_type)].i;
-        if (!dv_conv_allowed(s, d))
-            return dv_error_set(err, DV_ERR_RANGE, NULL, (int)insn->line, 0, "vconv: conversion %s -> %s is not supported",
-                                dv_dtype_name(s), dv_dtype_name(d));
-    }
-    if (os->form == DV_FORM_VREDUCE && insn->f[DV_FLD(VREDUCE, order)].i && insn->op != DV_OP_vcmax &&
-        insn->op != DV_OP_vcmin)
-        return dv_error_set(err, DV_ERR_RANGE, NULL, (int)insn->line, 0, "%s: order is for vcmax and vcmin only",
-                            os->mnemonic);
-    if (os->form == DV_FORM_DMAPADIN) {
-        const int64_t es = insn->f[DV_FLD(DMAPADIN, esize)].i;
-        if (es == 3)
-            return dv_error_set(err, DV_ERR_RANGE, NULL, (int)insn->line, 0, "%s: esize must be 1, 2 or 4, not 3",
-                                os->mnemonic);
-        if ((insn->f[DV_FLD(DMAPADIN, lpad)].i * es > 32) || (insn->f[DV_FLD(DMAPADIN, rpad)].i * es > 32))
-            return dv_error_set(err, DV_ERR_RANGE, NULL, (int)insn->line, 0,
-                                "%s: lpad %lld and rpad %lld elements of %lld bytes must each fit 32 bytes", os->mnemonic,
-                                (long long)insn->f[DV_FLD(DMAPADIN, lpad)].i, (long long)insn->f[DV_FLD(DMAPADIN, rpad)].i,
-                                (long long)es);
-    }
-    if (os->form == DV_FORM_LOAD2D && insn->f[DV_FLD(LOAD2D, transpose)].i &&
-        dv_dtype_size((dv_dtype_t)insn->f[DV_FLD(LOAD2D, dtype)].i) != 2)
-        return dv_error_set(err, DV_ERR_RANGE, NULL, (int)insn->line, 0, "%s: transpose is only for 16-bit types", os->mnemonic);
-    return DV_OK;
+    return cross_rules(insn, os, err);
 }
