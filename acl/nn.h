@@ -172,7 +172,7 @@ typedef struct dv_nn_call {
     bool empty;             /* a tensor has no elements: nothing to run */
     int argc;
     char *argv[DV_NN_MAX_ARGV];
-    char text[DV_NN_MAX_ARGV][48];
+    char text[DV_NN_MAX_ARGV][96]; /* a value: at most a 6-dim shape of 2^30 dims (65 chars) or a %.17g */
     int ntensors;
     dv_nn_tensor_t t[DV_ACL_MAX_XTENSORS];
 } dv_nn_call_t;

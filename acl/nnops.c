@@ -285,14 +285,29 @@ aclnnStatus aclnnSoftmaxGetWorkspaceSize(const aclTensor *self, int64_t dim, acl
         (rc = dv_nn_check_plain(&c, out, "out")) || (rc = dv_nn_check_same_shape(&c, self, "self", out, "out", "")) ||
         (rc = dv_nn_check_same_dtype(&c, self, "self", out, "out")))
         return rc;
-    int64_t last = self->ndims ? self->ndims - 1 : 0;
-    if (dim != -1 && dim != last)
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: dim is %lld; dvsim's softmax normalises the last axis only "
-                           "(dim -1 or %lld)", c.gws, (long long)dim, (long long)last);
-    uint64_t rows, cols;
-    rows_cols(self, 1, &rows, &cols);
-    c.empty = rows * cols == 0;
-    dv_nn_call_param(&c, "shape", "%llux%llu", (unsigned long long)rows, (unsigned long long)cols);
+    const int64_t nd = self->ndims ? self->ndims : 1, last = nd - 1;
+    if (dim < -nd || dim > last)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: dim is %lld; self has %lld dimensions (dim in [%lld, %lld])",
+                           c.gws, (long long)dim, (long long)nd, (long long)-nd, (long long)last);
+    const int64_t d = dim < 0 ? dim + nd : dim;
+    if (d != last) { /* another axis: the library's softmax_dim (ops/softmax_dim.c) */
+        if (self->ndims > DV_SHAPE_MAX)
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: self has %d dimensions; dvsim's softmax along an axis "
+                               "other than the last takes at most %d", c.gws, self->ndims, DV_SHAPE_MAX);
+        c.op = "softmax_dim";
+        c.empty = dv_acl_tensor_elems(self) == 0;
+        char shape[DV_SHAPE_MAX * 21];
+        size_t used = 0;
+        for (int i = 0; i < self->ndims; i++)
+            used += (size_t)snprintf(shape + used, sizeof shape - used, "%s%lld", i ? "x" : "", (long long)self->dims[i]);
+        dv_nn_call_param(&c, "shape", "%s", shape);
+        dv_nn_call_param(&c, "dim", "%lld", (long long)d);
+    } else {
+        uint64_t rows, cols;
+        rows_cols(self, 1, &rows, &cols);
+        c.empty = rows * cols == 0;
+        dv_nn_call_param(&c, "shape", "%llux%llu", (unsigned long long)rows, (unsigned long long)cols);
+    }
     dv_nn_call_param(&c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(self->dtype)->dv));
     dv_nn_call_tensor(&c, self, "self", "x", true);
     dv_nn_call_tensor(&c, out, "out", "y", false);

@@ -229,8 +229,9 @@ START_TEST(test_aclnn_norm_errors)
     aclIntArray *ns = aclCreateIntArray(&eight, 1), *bad = aclCreateIntArray(&seven, 1);
     uint64_t ws;
     aclOpExecutor *e;
-    CK_ERR(aclnnSoftmaxGetWorkspaceSize(x.t, 0, y.t, &ws, &e), NN_INVALID, "dim is 0; dvsim's softmax normalises "
-           "the last axis only (dim -1 or 1)");
+    CK_ERR(aclnnSoftmaxGetWorkspaceSize(x.t, 2, y.t, &ws, &e), NN_INVALID, "dim is 2; self has 2 dimensions "
+           "(dim in [-2, 1])");
+    CK_ERR(aclnnSoftmaxGetWorkspaceSize(x.t, -3, y.t, &ws, &e), NN_INVALID, "dim is -3");
     CK_ERR(aclnnSoftmaxGetWorkspaceSize(x.t, -1, NULL, &ws, &e), NN_NULLPTR, "out is NULL");
     CK_ERR(aclnnLayerNormGetWorkspaceSize(x.t, ns, NULL, w.t, 1e-5, y.t, NULL, NULL, &ws, &e), NN_INVALID,
            "weight is NULL: layer norm without a weight is not supported by dvsim");

@@ -249,6 +249,64 @@ END_TEST
 
 /* ---------------------------------------------------------------- row-wise */
 
+/* softmax along every axis of a 2x3x37 tensor (dim 0, 1 as given and as dim - 3; the official
+ * example's dim 0), fp32 and fp16: the library's softmax_dim, checked against a plain-C softmax of
+ * each column. */
+START_TEST(test_aclnn_softmax_any_dim)
+{
+    const int64_t dims[] = {2, 3, 37};
+    const int64_t n = nnt_numel(dims, 3);
+    float x[222], z[222];
+    double want[222];
+    uint16_t h[222];
+    nnt_fill(x, n, 11, -4, 4);
+    const bool half = _i % 2 == 1;
+    const int64_t dim = _i / 2 == 0 ? 0 : _i / 2 == 1 ? 1 : -2; /* -2: axis 1 */
+    const int64_t ax = dim < 0 ? dim + 3 : dim;
+    if (half) {
+        for (int64_t i = 0; i < n; i++)
+            x[i] = nnt_f16r(x[i]);
+        nnt_to_f16(x, h, n);
+    }
+    aclDataType dt = half ? ACL_FLOAT16 : ACL_FLOAT;
+    nnt_dt_t a = nnt_mk(dims, 3, dt, ACL_FORMAT_ND, half ? (void *)h : (void *)x),
+             c = nnt_mk(dims, 3, dt, ACL_FORMAT_ND, NULL);
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_OK(aclnnSoftmaxGetWorkspaceSize(a.t, dim, c.t, &ws, &e));
+    RUN(aclnnSoftmax(NULL, ws, e, nnt_stream));
+    if (half) {
+        nnt_rd(&c, h);
+        for (int64_t i = 0; i < n; i++)
+            z[i] = aclFloat16ToFloat(h[i]);
+    } else {
+        nnt_rd(&c, z);
+    }
+    int64_t outer = 1, inner = 1;
+    for (int i = 0; i < 3; i++) {
+        if (i < ax)
+            outer *= dims[i];
+        if (i > ax)
+            inner *= dims[i];
+    }
+    const int64_t len = dims[ax];
+    for (int64_t o = 0; o < outer; o++)
+        for (int64_t j = 0; j < inner; j++) {
+            const int64_t base = o * len * inner + j;
+            double mx = -1e30, sum = 0;
+            for (int64_t r = 0; r < len; r++)
+                mx = fmax(mx, x[base + r * inner]);
+            for (int64_t r = 0; r < len; r++)
+                sum += exp(x[base + r * inner] - mx);
+            for (int64_t r = 0; r < len; r++)
+                want[base + r * inner] = exp(x[base + r * inner] - mx) / sum;
+        }
+    nnt_ck_close("softmax", z, want, n, half ? 1e-3 : 1e-5, half ? 4e-3 : 1e-4);
+    nnt_rm(&a);
+    nnt_rm(&c);
+}
+END_TEST
+
 /* softmax over the last axis (dim -1 and dim ndim-1), fp32 and fp16. */
 START_TEST(test_aclnn_softmax)
 {
@@ -600,6 +658,7 @@ Suite *dv_aclnn_ops_suite(void)
     tcase_add_test(tc, test_aclnn_strided_views);
     tcase_add_test(tc, test_aclnn_repeatable_executor);
     tcase_add_loop_test(tc, test_aclnn_softmax, 0, 2);
+    tcase_add_loop_test(tc, test_aclnn_softmax_any_dim, 0, 6);
     tcase_add_test(tc, test_aclnn_layernorm);
     tcase_add_test(tc, test_aclnn_batchnorm);
     tcase_add_test(tc, test_aclnn_profile_columns);

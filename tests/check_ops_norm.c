@@ -85,6 +85,36 @@ START_TEST(test_ops_norm_tiles)
 }
 END_TEST
 
+/* softmax_dim: every axis of rank 1 to 4 shapes, unaligned column tiles (a row of 1, 3 and 5
+ * elements), an odd axis length (the pairwise reduction folds a row out), axes of one element,
+ * several column tiles per block, single buffering.  Loop index i: profile i / 2, dtype i % 2. */
+START_TEST(test_ops_softmax_dim_matrix)
+{
+    static const char *const cmds[] = {
+        "--shape 4x2 --dim 0",          "--shape 7 --dim 0",          "--shape 3x5x7 --dim 0",
+        "--shape 3x5x7 --dim 1",        "--shape 2x3x4x5 --dim 2",    "--shape 1x9x1 --dim 1",
+        "--shape 5x1x3 --dim 1",        "--shape 33x100 --dim 0 --tile-cols 24 --cores 2",
+        "--shape 6x65x130 --dim 1 --double-buffer off --cores 3", "--shape 300x16 --dim 0",
+    };
+    char cmd[256];
+    for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
+        snprintf(cmd, sizeof cmd, "softmax_dim %s --dtype %s", cmds[c], dtypes[_i % 2]);
+        check_op(profiles[_i / 2], cmd);
+    }
+}
+END_TEST
+
+/* softmax_dim's limits: the axis, the tile of a column that does not fit UB, a profile without
+ * DataCopyPad. */
+START_TEST(test_ops_softmax_dim_errors)
+{
+    expect_error(NULL, "softmax_dim --shape 4x5 --dim 2", "--dim", "0 .. 1");
+    expect_error(NULL, "softmax_dim --shape 200000x3 --dim 0", "--shape", "core.ub_size_bytes");
+    expect_error(NULL, "softmax_dim --shape 2000x300 --dim 0 --tile-cols 300", "--tile-cols", "core.ub_size_bytes");
+    expect_error("ascend910a", "softmax_dim --shape 4x5 --dim 0", "--dim", "chip.dma_pad");
+}
+END_TEST
+
 /* Batchnorm: planes of odd H*W (unaligned in both dtypes), one channel, 1x1 planes, planes that
  * span channel wrap-around inside a tile, and planes larger than the UB (split into segments). */
 START_TEST(test_ops_batchnorm_matrix)
@@ -328,6 +358,8 @@ Suite *dv_ops_norm_suite(void)
     TCase *tc = tcase_create("norm");
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_ops_softmax_matrix, 0, 4);
+    tcase_add_loop_test(tc, test_ops_softmax_dim_matrix, 0, 4);
+    tcase_add_test(tc, test_ops_softmax_dim_errors);
     tcase_add_loop_test(tc, test_ops_layernorm_matrix, 0, 4);
     tcase_add_loop_test(tc, test_ops_rmsnorm_matrix, 0, 4);
     tcase_add_loop_test(tc, test_ops_norm_tiles, 0, 2);
