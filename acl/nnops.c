@@ -398,6 +398,66 @@ aclnnStatus aclnnLayerNormGetWorkspaceSize(const aclTensor *input, const aclIntA
 
 /* ---------------------------------------------------------------- batch norm */
 
+/* aclnnBatchNorm with training true: the library's batchnorm_train (ops/colnorm.c) on N x C x ...
+ * (2 to 5 dims), weight, bias and the running and saved statistics one ACL_FLOAT per channel. */
+static aclnnStatus batch_norm_training(dv_nn_call_t *c, const aclTensor *input, const aclTensor *weight,
+                                       const aclTensor *bias, aclTensor *runningMean, aclTensor *runningVar,
+                                       double momentum, double eps, aclTensor *output, aclTensor *saveMean,
+                                       aclTensor *saveInvstd, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    int rc;
+    c->op = "batchnorm_train";
+    const aclTensor *par[6] = {weight, bias, runningMean, runningVar, saveMean, saveInvstd};
+    static const char *const par_what[6] = {"weight", "bias", "runningMean", "runningVar", "saveMean", "saveInvstd"};
+    static const char *const par_arg[6] = {"gamma", "beta", "running_mean", "running_var", "save_mean",
+                                           "save_invstd"};
+    for (int i = 0; i < 6; i++) {
+        if (!par[i])
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s is NULL: training batch norm without %s is not "
+                               "supported by dvsim", c->gws, par_what[i], par_what[i]);
+        if ((rc = dv_nn_get_tensor(c, par[i], par_what[i])))
+            return rc;
+    }
+    if ((rc = dv_nn_check_dtype(c, input, "input", "dtype")) ||
+        (rc = dv_nn_check_same_shape(c, input, "input", output, "output", "")) ||
+        (rc = dv_nn_check_same_dtype(c, input, "input", output, "output")))
+        return rc;
+    if (input->ndims < 2 || input->ndims > 5) {
+        char sh[128];
+        dv_acl_dims_str(input, sh, sizeof sh);
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: input has shape [%s]; training batch norm takes N x C and "
+                           "up to 3 more dims (2 to 5 dimensions)", c->gws, sh);
+    }
+    for (int i = 0; i < 6; i++) {
+        if ((rc = dv_nn_check_vector(c, par[i], par_what[i], (uint64_t)input->dims[1], "one per channel C", NULL,
+                                     NULL)))
+            return rc;
+        if (par[i]->dtype != ACL_FLOAT)
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has dtype %s; dvsim's training batch norm takes the "
+                               "parameters and statistics in ACL_FLOAT", c->gws, par_what[i],
+                               dv_nn_dtype_name(par[i]->dtype));
+    }
+    if (!(momentum >= 0 && momentum <= 1))
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: momentum is %g; it must be in [0, 1]", c->gws, momentum);
+    c->empty = dv_acl_tensor_elems(input) == 0;
+    char shape[6 * 21];
+    size_t used = 0;
+    for (int i = 0; i < input->ndims; i++)
+        used += (size_t)snprintf(shape + used, sizeof shape - used, "%s%lld", i ? "x" : "", (long long)input->dims[i]);
+    dv_nn_call_param(c, "shape", "%s", shape);
+    dv_nn_call_param(c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(input->dtype)->dv));
+    dv_nn_call_param(c, "momentum", "%.17g", momentum);
+    if ((rc = dv_nn_float_param(c, "eps", eps, 1e-5, "eps")))
+        return rc;
+    dv_nn_call_tensor(c, input, "input", "x", true);
+    for (int i = 0; i < 4; i++) /* the running statistics are read and written */
+        dv_nn_call_tensor(c, par[i], par_what[i], par_arg[i], true);
+    dv_nn_call_tensor(c, output, "output", "y", false);
+    dv_nn_call_tensor(c, saveMean, "saveMean", "save_mean", false);
+    dv_nn_call_tensor(c, saveInvstd, "saveInvstd", "save_invstd", false);
+    return dv_nn_exec_build(c, workspaceSize, executor);
+}
+
 aclnnStatus aclnnBatchNormGetWorkspaceSize(const aclTensor *input, const aclTensor *weight, const aclTensor *bias,
                                            aclTensor *runningMean, aclTensor *runningVar, bool training,
                                            double momentum, double eps, aclTensor *output, aclTensor *saveMean,
@@ -406,16 +466,13 @@ aclnnStatus aclnnBatchNormGetWorkspaceSize(const aclTensor *input, const aclTens
     DV_ACL_LOCKED();
     dv_nn_call_t c;
     int rc;
-    (void)momentum;
-    (void)saveMean;
-    (void)saveInvstd;
     nn_init(&c, NN_ROW_BatchNorm);
     if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, input, "input")) ||
         (rc = dv_nn_get_tensor(&c, output, "output")))
         return rc;
     if (training)
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: training is true; dvsim's batchnorm is inference only "
-                           "(normalises with runningMean and runningVar)", c.gws);
+        return batch_norm_training(&c, input, weight, bias, runningMean, runningVar, momentum, eps, output, saveMean,
+                                   saveInvstd, workspaceSize, executor);
     const aclTensor *par[4] = {weight, bias, runningMean, runningVar};
     static const char *const par_what[4] = {"weight", "bias", "runningMean", "runningVar"};
     static const char *const par_arg[4] = {"gamma", "beta", "mean", "var"};

@@ -262,7 +262,9 @@ START_TEST(test_aclnn_norm_errors)
     nnt_dt_t bx = nnt_mk(nd, 4, ACL_FLOAT, ACL_FORMAT_NCHW, NULL), bc = nnt_mk(cd, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL);
     nnt_dt_t bxh = nnt_mk(nd, 4, ACL_FLOAT, ACL_FORMAT_NHWC, NULL);
     CK_ERR(aclnnBatchNormGetWorkspaceSize(bx.t, bc.t, bc.t, bc.t, bc.t, true, 0.1, 1e-5, bx.t, NULL, NULL, &ws, &e),
-           NN_INVALID, "training is true; dvsim's batchnorm is inference only");
+           NN_INVALID, "saveMean is NULL: training batch norm without saveMean is not supported by dvsim");
+    CK_ERR(aclnnBatchNormGetWorkspaceSize(bx.t, bc.t, bc.t, bc.t, bc.t, true, 1.5, 1e-5, bx.t, bc.t, bc.t, &ws, &e),
+           NN_INVALID, "momentum is 1.5; it must be in [0, 1]");
     CK_ERR(aclnnBatchNormGetWorkspaceSize(bx.t, bc.t, bc.t, NULL, bc.t, false, 0.1, 1e-5, bx.t, NULL, NULL, &ws, &e),
            NN_INVALID, "runningMean is NULL");
     CK_ERR(aclnnBatchNormGetWorkspaceSize(x3.t, bc.t, bc.t, bc.t, bc.t, false, 0.1, 1e-5, x3.t, NULL, NULL, &ws, &e),

@@ -469,6 +469,88 @@ START_TEST(test_aclnn_batchnorm)
 }
 END_TEST
 
+/* Training batch norm (the official example's mode) on 2-D, 3-D (N x C x L) and 5-D inputs, fp32
+ * and fp16, on both profiles: y, saveMean, saveInvstd and the updated running statistics against a
+ * plain-C reference.  Loop index: shape i % 3, fp16 when i / 3 is odd, the 310 for i >= 6. */
+START_TEST(test_aclnn_batchnorm_training)
+{
+    static const int64_t shapes[3][5] = {{6, 4}, {2, 3, 7}, {2, 2, 3, 2, 3}};
+    static const int nds[3] = {2, 3, 5};
+    nnt_setup_profile(_i >= 6 ? "ascend310" : NULL);
+    const int si = _i % 3, nd = nds[si];
+    const bool half = _i / 3 % 2 == 1;
+    const int64_t *dims = shapes[si], C = dims[1], cd[] = {dims[1]};
+    const int64_t n = nnt_numel(dims, nd), N = dims[0], S = n / (N * C);
+    const double eps = 1e-5, mom = 0.25;
+    float x[72], y[72], g[4], b[4], m[4], v[4], sm[4], si_[4], m2[4], v2[4];
+    uint16_t hx[72], hy[72];
+    double want[72];
+    nnt_fill(x, n, 31, -2, 2);
+    if (half) {
+        for (int64_t i = 0; i < n; i++)
+            x[i] = nnt_f16r(x[i]);
+        nnt_to_f16(x, hx, n);
+    }
+    nnt_fill(g, C, 32, 0.5f, 1.5f);
+    nnt_fill(b, C, 33, -0.5f, 0.5f);
+    nnt_fill(m, C, 34, -0.5f, 0.5f);
+    nnt_fill(v, C, 35, 0.5f, 2.0f);
+    const aclDataType dt = half ? ACL_FLOAT16 : ACL_FLOAT;
+    nnt_dt_t tx = nnt_mk(dims, nd, dt, ACL_FORMAT_ND, half ? (void *)hx : (void *)x),
+             ty = nnt_mk(dims, nd, dt, ACL_FORMAT_ND, NULL);
+    nnt_dt_t tg = nnt_mk(cd, 1, ACL_FLOAT, ACL_FORMAT_ND, g), tb = nnt_mk(cd, 1, ACL_FLOAT, ACL_FORMAT_ND, b);
+    nnt_dt_t tm = nnt_mk(cd, 1, ACL_FLOAT, ACL_FORMAT_ND, m), tv = nnt_mk(cd, 1, ACL_FLOAT, ACL_FORMAT_ND, v);
+    nnt_dt_t tsm = nnt_mk(cd, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL), tsi = nnt_mk(cd, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_OK(aclnnBatchNormGetWorkspaceSize(tx.t, tg.t, tb.t, tm.t, tv.t, true, mom, eps, ty.t, tsm.t, tsi.t, &ws, &e));
+    RUN(aclnnBatchNorm(NULL, ws, e, nnt_stream));
+    if (half) {
+        nnt_rd(&ty, hy);
+        for (int64_t i = 0; i < n; i++)
+            y[i] = aclFloat16ToFloat(hy[i]);
+    } else {
+        nnt_rd(&ty, y);
+    }
+    nnt_rd(&tsm, sm);
+    nnt_rd(&tsi, si_);
+    nnt_rd(&tm, m2);
+    nnt_rd(&tv, v2);
+    for (int64_t c = 0; c < C; c++) {
+        double s = 0, q = 0;
+        const double M = (double)(N * S);
+        for (int64_t k = 0; k < N; k++)
+            for (int64_t i = 0; i < S; i++)
+                s += x[(k * C + c) * S + i];
+        const double mean = s / M;
+        for (int64_t k = 0; k < N; k++)
+            for (int64_t i = 0; i < S; i++)
+                q += (x[(k * C + c) * S + i] - mean) * (x[(k * C + c) * S + i] - mean);
+        const double var = q / M, invstd = 1 / sqrt(var + eps);
+        for (int64_t k = 0; k < N; k++)
+            for (int64_t i = 0; i < S; i++) {
+                const int64_t at = (k * C + c) * S + i;
+                want[at] = (x[at] - mean) * invstd * g[c] + b[c];
+            }
+        ck_assert_msg(fabs(sm[c] - mean) <= 1e-5, "saveMean[%lld] %g, want %g", (long long)c, sm[c], mean);
+        ck_assert_msg(fabs(si_[c] - invstd) <= 1e-5 * invstd, "saveInvstd[%lld] %g, want %g", (long long)c, si_[c],
+                      invstd);
+        const double rm = (1 - mom) * m[c] + mom * mean, rv = (1 - mom) * v[c] + mom * var * M / (M - 1);
+        ck_assert_msg(fabs(m2[c] - rm) <= 1e-5, "runningMean[%lld] %g, want %g", (long long)c, m2[c], rm);
+        ck_assert_msg(fabs(v2[c] - rv) <= 1e-5 * rv, "runningVar[%lld] %g, want %g", (long long)c, v2[c], rv);
+    }
+    nnt_ck_close("batchnorm training", y, want, n, half ? 2e-3 : 1e-5, half ? 4e-3 : 1e-4);
+    nnt_rm(&tx);
+    nnt_rm(&ty);
+    nnt_rm(&tg);
+    nnt_rm(&tb);
+    nnt_rm(&tm);
+    nnt_rm(&tv);
+    nnt_rm(&tsm);
+    nnt_rm(&tsi);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- cube */
 
 /* C[M,N] = A[M,K] x B[K,N] in double from the rounded inputs. */
@@ -670,6 +752,7 @@ Suite *dv_aclnn_ops_suite(void)
     tcase_set_timeout(tp, 120);
     tcase_add_loop_test(tp, test_aclnn_matmul, 0, 4);
     tcase_add_loop_test(tp, test_aclnn_convolution, 0, 2);
+    tcase_add_loop_test(tp, test_aclnn_batchnorm_training, 0, 12);
     suite_add_tcase(s, tp);
     return s;
 }

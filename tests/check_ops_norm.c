@@ -115,6 +115,33 @@ START_TEST(test_ops_softmax_dim_errors)
 }
 END_TEST
 
+/* batchnorm_train: 2-D to 5-D, unaligned runs (S of 1, 7, 9 and 100: a tail under a repeat, a row
+ * over a repeat folded), one channel, channels split unevenly over cores, one sample, a one-element
+ * channel (the unbiased variance of one element is the biased one).  Loop index i: profile i / 2,
+ * dtype i % 2. */
+START_TEST(test_ops_batchnorm_train_matrix)
+{
+    static const char *const cmds[] = {
+        "--shape 6x4",         "--shape 1x2x4",        "--shape 2x3x7",  "--shape 2x3x5x7",  "--shape 3x2x2x3x5",
+        "--shape 2x70x9 --cores 3", "--shape 1x1x1", "--shape 5x3x100 --momentum 0.5 --eps 0.001", "--shape 40x2x1",
+    };
+    char cmd[256];
+    for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
+        snprintf(cmd, sizeof cmd, "batchnorm_train %s --dtype %s", cmds[c], dtypes[_i % 2]);
+        check_op(profiles[_i / 2], cmd);
+    }
+}
+END_TEST
+
+START_TEST(test_ops_batchnorm_train_errors)
+{
+    expect_error(NULL, "batchnorm_train --shape 8", "--shape", "2 to 5");
+    expect_error(NULL, "batchnorm_train --shape 64x2x3000", "--shape", "2040");
+    expect_error(NULL, "batchnorm_train --shape 64x2x2000", "--shape", "core.ub_size_bytes");
+    expect_error("ascend910a", "batchnorm_train --shape 2x3x4", "--shape", "chip.dma_pad");
+}
+END_TEST
+
 /* Batchnorm: planes of odd H*W (unaligned in both dtypes), one channel, 1x1 planes, planes that
  * span channel wrap-around inside a tile, and planes larger than the UB (split into segments). */
 START_TEST(test_ops_batchnorm_matrix)
@@ -360,6 +387,8 @@ Suite *dv_ops_norm_suite(void)
     tcase_add_loop_test(tc, test_ops_softmax_matrix, 0, 4);
     tcase_add_loop_test(tc, test_ops_softmax_dim_matrix, 0, 4);
     tcase_add_test(tc, test_ops_softmax_dim_errors);
+    tcase_add_loop_test(tc, test_ops_batchnorm_train_matrix, 0, 4);
+    tcase_add_test(tc, test_ops_batchnorm_train_errors);
     tcase_add_loop_test(tc, test_ops_layernorm_matrix, 0, 4);
     tcase_add_loop_test(tc, test_ops_rmsnorm_matrix, 0, 4);
     tcase_add_loop_test(tc, test_ops_norm_tiles, 0, 2);

@@ -1,0 +1,654 @@
+/* ops/colnorm.c - normalisations whose reductions run across rows of a tile, element-wise between
+ * the rows: softmax along any axis (softmax_dim) and training-mode batch normalisation
+ * (batchnorm_train).  The row-wise normalisations over the last axis are ops/norm.c's.
+ *
+ * softmax_dim (aclnnSoftmax with a dim other than the last).  The tensor is viewed as [outer, n, inner] around the axis (n its length): each of the outer x
+ * inner columns is normalised over its n elements, which lie inner elements apart.  The reduction
+ * runs across rows, so it is element-wise between rows: a unit of work is one column tile, the n x
+ * T elements [o, 0..n, c0..c0+T) (T = --tile-cols, auto: the widest that fits UB), and block b takes
+ * units [units*b/B, units*(b+1)/B) through TQue-style queues (inQ MTE2 -> V, outQ V -> MTE3, depth
+ * 2 when both buffers fit, else 1):
+ *   CopyIn   MTE2: copy_gm_to_ubuf_align (DataCopyPad), one burst of T elements per row (GM gap:
+ *                  the rest of the row), each UB row padded with zeros (MOV_PAD_VAL 0) to a 32 B
+ *                  multiple, P elements: the tile is n x P in UB, every lane defined.
+ *   Compute  V:    in fp32 (fp16 is cast up by vconv, the "fp32 accumulation" of ops/norm.c):
+ *                  m = max over the rows, x -= m (vsub, repeats walking the rows with src1 repeat
+ *                  stride 0: m is read for every row), e = exp(x) (vexp over the tile), s = sum over
+ *                  the rows, y = e / s (vdiv as the vsub), fp16 cast back.  The reductions over the
+ *                  rows are pairwise into a scratch of ceil(n/2) rows: the first half of the rows
+ *                  with the second by one flat vmax / vadd run, then halves of the scratch,
+ *                  ceil(log2 n) dependent levels (an odd row out folded into row 0).  Dependent steps
+ *                  are separated by pipe_barrier(V).  The steps that apply a row to every row work
+ *                  in 64-lane chunks (the last one masked); their repeat stride is P x 4 / 32
+ *                  blocks, so P is at most 2040.
+ *   CopyOut  MTE3: copy_ubuf_to_gm_align, T elements per row back into its column.
+ * Needs chip.dma_pad.  n is at most what one column tile of one element (a row of 32 B) fits in
+ * UB: a longer axis is an error naming the limit (it would need a two-pass kernel).  The reference
+ * computes in double from the rounded inputs and rounds once; the default tolerance holds.
+ *
+ * batchnorm_train (aclnnBatchNorm with training true) on N x C x S... (2 to 5 dims; S the product
+ * of the dims after C, 1 for 2-D): per channel c the batch statistics over its N x S elements,
+ * mean = sum / M and the biased variance var = sum((x - mean)^2) / M (M = N x S), then
+ * y = (x - mean) * invstd * gamma[c] + beta[c], invstd = 1 / sqrt(var + eps); saveMean = mean,
+ * saveInvstd = invstd; runningMean = (1 - momentum) * runningMean + momentum * mean and
+ * runningVar = (1 - momentum) * runningVar + momentum * var * M / (M - 1) (the unbiased variance;
+ * var itself when M is 1), as PyTorch and CANN's BatchNormV3 update them.  x and y in the dtype,
+ * gamma, beta, the running and saved statistics in fp32.  A unit is one channel: block b takes
+ * channels [C*b/B, C*(b+1)/B).  Per channel:
+ *   CopyIn   MTE2: the N runs of S elements, one DataCopyPad burst each (GM gap (C - 1) x S), each
+ *                  UB row zero-padded to P elements (32 B multiple): N x P in UB.
+ *   Compute  V:    fp32 (fp16 cast up).  The sum over the rows pairwise (as softmax_dim), then over
+ *                  the row's first S lanes (adjacent 64-lane chunks folded with vadd, the last
+ *                  masked; vcadd), so the padding never counts; vbrcb spreads the sum over a 32 B
+ *                  block and vmuls 1/M makes the mean.  d = x - mean over the tile (vsub, the mean
+ *                  block read with block and repeat stride 0), d^2 (vmul) summed the same way: var.
+ *                  invstd (vadds eps, vrsqrt), scale = invstd * gamma[c] (gamma and beta spread to
+ *                  one block per channel by vbrcb once per block), y = d * scale + beta[c].
+ *   CopyOut  MTE3: the N runs of y back.
+ * The channel's statistics stay in UB, one 32 B block per channel; after its last channel the block
+ * reads its channels' running statistics (DataCopyPad, one 4-byte burst per channel into a block
+ * each), updates them (vmuls, vaxpy) and writes the four statistics with one 4-byte burst per
+ * channel.  A channel's N x P tile and its fp32 work must fit in UB (else an error naming the
+ * limit: a larger channel would need the statistics in passes). */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "dv/intmath.h"
+#include "dv/ops.h"
+
+enum { SD_BLK = 32, SD_REP = 256, SD_LANES = 64, SD_MAX_PITCH = 2040 };
+enum { SP_SHAPE, SP_DIM, SP_DTYPE, SP_CORES, SP_DB, SP_TILE_COLS, SP_COUNT };
+
+static const dv_oparam_spec_t sd_params[SP_COUNT] = {
+    {"shape", DV_OPT_SHAPE, "8x1024x16", 1, 1u << 30, 0, "tensor dimensions"},
+    {"dim", DV_OPT_INT, "1", 0, DV_SHAPE_MAX - 1, 0, "the axis normalised (0 .. dims - 1)"},
+    {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, DT_F16 | DT_F32, "element type (arithmetic in fp32)"},
+    {"cores", DV_OPT_INT, "auto", 1, 1024, 0, "blocks (auto: the chip's vector cores)"},
+    {"double-buffer", DV_OPT_BOOL, "on", 0, 1, 0, "two buffers per queue when they fit UB"},
+    {"tile-cols", DV_OPT_INT, "auto", 1, SD_MAX_PITCH, 0, "columns per tile (auto: the widest that fits UB)"},
+};
+
+typedef struct sd_tiling {
+    uint64_t outer, n, inner, T;
+    uint32_t dt, depth, blocks;
+} sd_tiling_t;
+
+/* UB bytes of a tile of n rows of P elements (P a multiple of 32 B in the dtype). */
+static uint64_t sd_ub_bytes(uint64_t n, uint64_t P, unsigned size, uint32_t depth, uint64_t align)
+{
+    const uint64_t io = dv_round_up(n * P * size, align), w = size == 4 ? 0 : dv_round_up(n * P * 4, align);
+    return 2 * depth * io + w + dv_round_up(dv_ceil_div(n, 2) * P * 4, align);
+}
+
+/* The elements per row a tile of t columns occupies in UB: whole 32 B in the dtype. */
+static uint64_t sd_pitch(uint64_t t, unsigned size) { return dv_round_up(t, SD_BLK / size); }
+
+/* dst = op(src0, src1) over e fp32 elements (contiguous, whole repeats, the last one masked). */
+typedef void (*sd_vbin_t)(dv_k_t *, uint64_t, uint64_t, uint64_t, dv_dtype_t, int64_t, int64_t, int64_t, int64_t,
+                          int64_t, int64_t, int64_t);
+static void sd_bin(dv_k_t *k, sd_vbin_t op, uint64_t dst, uint64_t a, uint64_t b, uint64_t e)
+{
+    const uint64_t rep_max = dv_ops_field_max(DV_FORM_VBIN, DV_FLD(VBIN, repeat));
+    const uint64_t full = e / SD_LANES, rem = e % SD_LANES;
+    for (uint64_t r = 0, rep; r < full; r += rep) {
+        rep = dv_min_u64(rep_max, full - r);
+        op(k, dst + r * SD_REP, a + r * SD_REP, b + r * SD_REP, DV_DT_F32, (int64_t)rep, 1, 1, 1, 8, 8, 8);
+    }
+    if (rem) {
+        dvk_mask_first(k, DV_DT_F32, (uint32_t)rem);
+        op(k, dst + full * SD_REP, a + full * SD_REP, b + full * SD_REP, DV_DT_F32, 1, 1, 1, 1, 8, 8, 8);
+        dvk_mask_all(k);
+    }
+}
+
+/* Row 0 of r = op over the n rows of w (P fp32 elements each), pairwise: the first half of the rows
+ * with the second half into r (one flat instruction run), then r's halves, ceil(log2 n) dependent
+ * levels; an odd row out is folded into row 0.  r holds ceil(n / 2) rows (at least one). */
+static void sd_reduce(dv_k_t *k, sd_vbin_t op, uint64_t r, uint64_t w, uint64_t n, uint64_t P)
+{
+    const uint64_t row = P * 4;
+    if (n == 1) { /* the row itself: max(w, w), under the mask of its P elements */
+        sd_bin(k, dvk_vmax, r, w, w, P);
+        return;
+    }
+    uint64_t rows = n / 2;
+    sd_bin(k, op, r, w, w + rows * row, rows * P);
+    if (n % 2) {
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        sd_bin(k, op, r, r, w + (n - 1) * row, P);
+    }
+    while (rows > 1) {
+        const uint64_t h = rows / 2;
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        sd_bin(k, op, r, r, r + h * row, h * P);
+        if (rows % 2) {
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            sd_bin(k, op, r, r, r + (rows - 1) * row, P);
+        }
+        rows = h;
+    }
+}
+
+/* dst[r] = op(src[r], v) for the n rows of P fp32 elements: per 64-lane chunk, repeats walk the
+ * rows (stride P x 4 bytes), v read with repeat stride 0. */
+static void sd_rows_op(dv_k_t *k, sd_vbin_t op, uint64_t dst, uint64_t src, uint64_t v, uint64_t n, uint64_t P)
+{
+    const uint64_t rep_max = dv_ops_field_max(DV_FORM_VBIN, DV_FLD(VBIN, repeat)), stride = P * 4 / SD_BLK;
+    for (uint64_t c = 0; c < P; c += SD_LANES) {
+        const uint64_t lanes = dv_min_u64(SD_LANES, P - c);
+        if (lanes < SD_LANES)
+            dvk_mask_first(k, DV_DT_F32, (uint32_t)lanes);
+        for (uint64_t r = 0; r < n; r += rep_max) {
+            const uint64_t rows = dv_min_u64(rep_max, n - r), off = r * P * 4 + c * 4;
+            op(k, dst + off, src + off, v + c * 4, DV_DT_F32, (int64_t)rows, 1, 1, 1, (int64_t)stride,
+               (int64_t)stride, 0);
+        }
+        if (lanes < SD_LANES)
+            dvk_mask_all(k);
+    }
+}
+
+/* A flat step over e fp32 elements: what 0 is y = exp(x), 1 the fp16 -> fp32 cast, 2 fp32 -> fp16. */
+static void sd_flat_rep(dv_k_t *k, int what, uint64_t dst, uint64_t src, uint64_t r, uint64_t rep)
+{
+    if (what == 0)
+        dvk_vexp(k, dst + r * SD_REP, src + r * SD_REP, DV_DT_F32, (int64_t)rep, 1, 1, 8, 8);
+    else if (what == 1)
+        dvk_vconv(k, dst + r * SD_REP, src + r * SD_REP / 2, DV_DT_F32, DV_DT_F16, DV_ROUND_R, (int64_t)rep, 1, 1, 8, 4);
+    else
+        dvk_vconv(k, dst + r * SD_REP / 2, src + r * SD_REP, DV_DT_F16, DV_DT_F32, DV_ROUND_R, (int64_t)rep, 1, 1, 4, 8);
+}
+
+static void sd_flat(dv_k_t *k, int what, uint64_t dst, uint64_t src, uint64_t e)
+{
+    const uint64_t rep_max = dv_ops_field_max(DV_FORM_VBIN, DV_FLD(VBIN, repeat));
+    const uint64_t full = e / SD_LANES, rem = e % SD_LANES;
+    for (uint64_t r = 0, rep; r < full; r += rep) {
+        rep = dv_min_u64(rep_max, full - r);
+        sd_flat_rep(k, what, dst, src, r, rep);
+    }
+    if (rem) {
+        dvk_mask_first(k, DV_DT_F32, (uint32_t)rem);
+        sd_flat_rep(k, what, dst, src, full, 1);
+        dvk_mask_all(k);
+    }
+}
+
+/* The softmax over the rows of the fp32 tile w (n x P, which it overwrites) into y (fp32, n x P;
+ * may be w); r is the reduction scratch (sd_reduce): its row 0 holds the max, then the sum. */
+static void sd_compute(dv_k_t *k, uint64_t w, uint64_t y, uint64_t r, uint64_t n, uint64_t P)
+{
+    sd_reduce(k, dvk_vmax, r, w, n, P);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    sd_rows_op(k, dvk_vsub, w, w, r, n, P);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    sd_flat(k, 0, w, w, n * P);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    sd_reduce(k, dvk_vadd, r, w, n, P);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    sd_rows_op(k, dvk_vdiv, y, w, r, n, P);
+}
+
+static void sd_kernel(dv_k_t *k, const void *params)
+{
+    const sd_tiling_t *t = params;
+    const dv_dtype_t dt = (dv_dtype_t)t->dt;
+    const unsigned size = dv_dtype_size(dt);
+    const uint64_t ctiles = dv_ceil_div(t->inner, t->T), units = t->outer * ctiles;
+    const uint64_t nb = dvk_block_num(k), b = dvk_block_idx(k);
+    const uint64_t u0 = units * b / nb, u1 = units * (b + 1) / nb;
+    if (u0 == u1)
+        return;
+    const uint64_t P = sd_pitch(t->T, size), nburst_max = dv_ops_field_max(DV_FORM_DMAPADIN, DV_FLD(DMAPADIN, nburst));
+    dv_que_t inq, outq;
+    dvk_que_init(k, &inq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, t->depth, t->n * P * size);
+    dvk_que_init(k, &outq, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, t->depth, t->n * P * size);
+    const uint64_t w32 = size == 4 ? 0 : dvk_alloc(k, DV_SPACE_UB, t->n * P * 4);
+    const uint64_t red = dvk_alloc(k, DV_SPACE_UB, dv_ceil_div(t->n, 2) * P * 4);
+    dvk_set_mov_pad_val(k, 0);
+    for (uint64_t u = u0; u < u1; u++) {
+        const uint64_t o = u / ctiles, c0 = (u % ctiles) * t->T, tc = dv_min_u64(t->T, t->inner - c0);
+        const uint64_t pc = sd_pitch(tc, size), gm = ((o * t->n) * t->inner + c0) * size;
+        const int64_t len = (int64_t)(tc * size), gap = (int64_t)((t->inner - tc) * size);
+        /* CopyIn: row r of the tile at UB pitch pc, zero-padded */
+        const uint64_t bx = dvk_que_alloc(k, &inq);
+        for (uint64_t r = 0; r < t->n; r += nburst_max) {
+            const uint64_t rows = dv_min_u64(nburst_max, t->n - r);
+            dvk_copy_gm_to_ubuf_align(k, bx + r * pc * size, dvk_gm(k, 0, gm + r * t->inner * size), (int64_t)rows,
+                                      len, gap, 0, 0, (int64_t)(pc - tc), (int64_t)size);
+        }
+        dvk_que_enque(k, &inq, bx);
+        /* Compute */
+        const uint64_t x = dvk_que_deque(k, &inq), y = dvk_que_alloc(k, &outq);
+        if (size == 4) {
+            sd_compute(k, x, y, red, t->n, pc);
+        } else {
+            sd_flat(k, 1, w32, x, t->n * pc);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            sd_compute(k, w32, w32, red, t->n, pc);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            sd_flat(k, 2, y, w32, t->n * pc);
+        }
+        dvk_que_free(k, &inq, x);
+        dvk_que_enque(k, &outq, y);
+        /* CopyOut */
+        const uint64_t by = dvk_que_deque(k, &outq);
+        for (uint64_t r = 0; r < t->n; r += nburst_max) {
+            const uint64_t rows = dv_min_u64(nburst_max, t->n - r);
+            dvk_copy_ubuf_to_gm_align(k, dvk_gm(k, 1, gm + r * t->inner * size), by + r * pc * size, (int64_t)rows,
+                                      len, 0, gap);
+        }
+        dvk_que_free(k, &outq, by);
+    }
+}
+
+/* The tiling: the axis and the column tile, checked against the profile. */
+static int sd_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t *v, dv_op_plan_t *plan,
+                   dv_error_t *err)
+{
+    const dv_shape_t *sh = &v->v[SP_SHAPE].shape;
+    const int64_t dim = v->v[SP_DIM].i;
+    const dv_dtype_t dt = v->v[SP_DTYPE].dt;
+    const unsigned size = dv_dtype_size(dt);
+    if (dim >= sh->ndims)
+        return dv_ops_param_error(err, "dim", "%lld is not an axis of a %d-dimensional shape (0 .. %d)",
+                                  (long long)dim, sh->ndims, sh->ndims - 1);
+    if (!cfg->chip_dma_pad)
+        return dv_ops_param_error(err, "dim", "softmax_dim copies column tiles with copy_gm_to_ubuf_align, and this "
+                                  "profile has chip.dma_pad off");
+    sd_tiling_t t = {.outer = 1, .n = sh->d[dim], .inner = 1, .dt = (uint32_t)dt};
+    for (int i = 0; i < sh->ndims; i++) {
+        if (i < dim)
+            t.outer *= sh->d[i];
+        else if (i > dim)
+            t.inner *= sh->d[i];
+    }
+    const uint64_t elems = dv_shape_elems(sh);
+    uint64_t bytes;
+    if (__builtin_mul_overflow(elems, (uint64_t)size, &bytes) || bytes > cfg->hbm_capacity_bytes)
+        return dv_ops_param_error(err, "shape", "one tensor of this shape has more bytes than hbm.capacity_bytes "
+                                  "(%llu)", (unsigned long long)cfg->hbm_capacity_bytes);
+    const uint64_t ub = cfg->ub_size_bytes, align = cfg->ub_align_bytes;
+    t.depth = v->v[SP_DB].i ? 2 : 1;
+    if (v->v[SP_TILE_COLS].i) {
+        t.T = dv_min_u64((uint64_t)v->v[SP_TILE_COLS].i, t.inner);
+        if (sd_ub_bytes(t.n, sd_pitch(t.T, size), size, 1, align) > ub)
+            return dv_ops_param_error(err, "tile-cols", "%llu columns x %llu rows need %llu bytes of UB, "
+                                      "core.ub_size_bytes is %llu", (unsigned long long)t.T,
+                                      (unsigned long long)t.n,
+                                      (unsigned long long)sd_ub_bytes(t.n, sd_pitch(t.T, size), size, 1, align),
+                                      (unsigned long long)ub);
+    } else {
+        uint64_t c = dv_min_u64(t.inner, SD_MAX_PITCH); /* halved until the tile fits */
+        while (c > 1 && sd_ub_bytes(t.n, sd_pitch(c, size), size, 1, align) > ub)
+            c /= 2;
+        t.T = c;
+        if (sd_ub_bytes(t.n, sd_pitch(c, size), size, 1, align) > ub)
+            return dv_ops_param_error(err, "shape", "the axis has %llu elements: one column of them (%llu bytes "
+                                      "with its buffers) does not fit in UB (core.ub_size_bytes %llu); softmax_dim "
+                                      "holds a whole column tile", (unsigned long long)t.n,
+                                      (unsigned long long)sd_ub_bytes(t.n, sd_pitch(1, size), size, 1, align),
+                                      (unsigned long long)ub);
+    }
+    if (t.depth == 2 && sd_ub_bytes(t.n, sd_pitch(t.T, size), size, 2, align) > ub)
+        t.depth = 1;
+    const uint64_t units = t.outer * dv_ceil_div(t.inner, t.T);
+    const uint64_t cores = v->v[SP_CORES].i ? (uint64_t)v->v[SP_CORES].i : dv_ops_cores(cfg, DV_KIND_VECTOR);
+    t.blocks = (uint32_t)dv_max_u64(1, dv_min_u64(cores, units));
+    snprintf(plan->info.name, sizeof plan->info.name, "%s", op->name);
+    plan->info.kind = DV_KIND_VECTOR;
+    plan->info.blocks = t.blocks;
+    plan->info.subs = 1;
+    int rc;
+    if ((rc = dv_ops_add_arg(plan, "x", dt, elems, DV_ARG_IN, 0, 0)) ||
+        (rc = dv_ops_add_arg(plan, "y", dt, elems, DV_ARG_OUT, 0, 0)))
+        return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
+    memcpy(plan->tiling, &t, sizeof t);
+    plan->tiling_bytes = sizeof t;
+    plan->flops = 5 * elems; /* max, sub, exp, sum, div */
+    plan->bytes = 2 * elems * size;
+    plan->tol_scale = 1.0;
+    return DV_OK;
+}
+
+static int sd_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint8_t **expect, dv_error_t *err)
+{
+    (void)err;
+    sd_tiling_t t;
+    memcpy(&t, plan->tiling, sizeof t);
+    const dv_dtype_t dt = (dv_dtype_t)t.dt;
+    for (uint64_t o = 0; o < t.outer; o++)
+        for (uint64_t c = 0; c < t.inner; c++) {
+            const uint64_t base = o * t.n * t.inner + c;
+            double m = -INFINITY, s = 0;
+            for (uint64_t r = 0; r < t.n; r++)
+                m = fmax(m, dv_ops_load(in[0], dt, base + r * t.inner));
+            for (uint64_t r = 0; r < t.n; r++)
+                s += exp(dv_ops_load(in[0], dt, base + r * t.inner) - m);
+            for (uint64_t r = 0; r < t.n; r++)
+                dv_ops_store(expect[1], dt, base + r * t.inner, exp(dv_ops_load(in[0], dt, base + r * t.inner) - m) / s);
+        }
+    return DV_OK;
+}
+
+const dv_opdesc_t dv_op_softmax_dim = {
+    "softmax_dim", "y = exp(x - max) / sum(exp(x - max)) along axis --dim (fp32 arithmetic)",
+    sd_params, SP_COUNT, sd_plan, sd_kernel, sd_reference, NULL, NULL, NULL,
+};
+
+/* ================================================================ batchnorm_train */
+
+enum { BP_SHAPE, BP_DTYPE, BP_EPS, BP_MOMENTUM, BP_CORES, BP_COUNT };
+static const dv_oparam_spec_t bt_params[BP_COUNT] = {
+    {"shape", DV_OPT_SHAPE, "8x16x28x28", 1, 1u << 30, 0, "N x C [x spatial dims] (2 to 5 dimensions)"},
+    {"dtype", DV_OPT_DTYPE, "fp32", 0, 0, DT_F16 | DT_F32, "x and y (statistics and parameters in fp32)"},
+    {"eps", DV_OPT_FLOAT, "1e-5", DV_FLOAT_ABOVE_0, 1, 0, "added to the variance"},
+    {"momentum", DV_OPT_FLOAT, "0.1", 0, 1, 0, "weight of the batch statistics in the running ones"},
+    {"cores", DV_OPT_INT, "auto", 1, 1024, 0, "blocks (auto: the chip's vector cores)"},
+};
+
+typedef struct bt_tiling {
+    uint64_t N, C, S;
+    double eps, momentum;
+    uint32_t dt, blocks;
+} bt_tiling_t;
+
+/* Arguments, in order. */
+enum { BA_X, BA_GAMMA, BA_BETA, BA_RMEAN, BA_RVAR, BA_Y, BA_SMEAN, BA_SINVSTD, BA_COUNT };
+
+/* UB of one channel's work and the block's statistics (cb channels). */
+static uint64_t bt_ub_bytes(uint64_t N, uint64_t P, unsigned size, uint64_t cb, uint64_t align)
+{
+    const uint64_t io = dv_round_up(N * P * size, align), f = dv_round_up(N * P * 4, align);
+    const uint64_t blocks = dv_round_up(cb * SD_BLK, align), vec = dv_round_up(dv_round_up(cb, 8) * 4, align);
+    return 2 * io + (size == 4 ? 1 : 2) * f + dv_round_up(dv_ceil_div(N, 2) * P * 4, align) + 4 * dv_round_up(SD_REP, align) +
+           2 * vec + 2 * blocks /* gamma, beta spread */ + 4 * blocks /* statistics out */ + 2 * blocks /* running in */;
+}
+
+/* dst = op(src0, the 32 B block b repeated) over e fp32 elements. */
+static void bt_bcast(dv_k_t *k, sd_vbin_t op, uint64_t dst, uint64_t src, uint64_t b, uint64_t e)
+{
+    const uint64_t rep_max = dv_ops_field_max(DV_FORM_VBIN, DV_FLD(VBIN, repeat));
+    const uint64_t full = e / SD_LANES, rem = e % SD_LANES;
+    for (uint64_t r = 0, rep; r < full; r += rep) {
+        rep = dv_min_u64(rep_max, full - r);
+        op(k, dst + r * SD_REP, src + r * SD_REP, b, DV_DT_F32, (int64_t)rep, 1, 1, 0, 8, 8, 0);
+    }
+    if (rem) {
+        dvk_mask_first(k, DV_DT_F32, (uint32_t)rem);
+        op(k, dst + full * SD_REP, src + full * SD_REP, b, DV_DT_F32, 1, 1, 1, 0, 8, 8, 0);
+        dvk_mask_all(k);
+    }
+}
+
+/* The sum of the first S lanes of the fp32 row r (folded in place) into lane 0 of tmp, spread over
+ * the 8 blocks of out (vbrcb): block 0 of out holds it in every lane. */
+static void bt_lane_sum(dv_k_t *k, uint64_t out, uint64_t tmp, uint64_t r, uint64_t S)
+{
+    uint64_t len = S;
+    while (len > SD_LANES) {
+        const uint64_t half = dv_ceil_div(dv_ceil_div(len, SD_LANES), 2) * SD_LANES;
+        sd_bin(k, dvk_vadd, r, r, r + half * 4, len - half);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        len = half;
+    }
+    dvk_mask_first(k, DV_DT_F32, (uint32_t)len);
+    dvk_vcadd(k, tmp, r, DV_DT_F32, 1, 1, 1, 8, 0);
+    dvk_mask_all(k);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    dvk_vbrcb(k, out, tmp, DV_DT_F32, 1, 1, 8);
+}
+
+/* Over e fp32 elements: what 0 is dst = src * a (vmuls), 1 is dst += src * a (vaxpy). */
+static void bt_scale_rep(dv_k_t *k, int what, uint64_t dst, uint64_t src, double a, uint64_t r, uint64_t rep)
+{
+    if (what == 0)
+        dvk_vmuls(k, dst + r * SD_REP, src + r * SD_REP, DV_DT_F32, a, (int64_t)rep, 1, 1, 8, 8);
+    else
+        dvk_vaxpy(k, dst + r * SD_REP, src + r * SD_REP, DV_DT_F32, a, (int64_t)rep, 1, 1, 8, 8);
+}
+
+static void bt_scale(dv_k_t *k, int what, uint64_t dst, uint64_t src, double a, uint64_t e)
+{
+    const uint64_t rep_max = dv_ops_field_max(DV_FORM_VBIN, DV_FLD(VBIN, repeat));
+    const uint64_t full = e / SD_LANES, rem = e % SD_LANES;
+    for (uint64_t r = 0, rep; r < full; r += rep) {
+        rep = dv_min_u64(rep_max, full - r);
+        bt_scale_rep(k, what, dst, src, a, r, rep);
+    }
+    if (rem) {
+        dvk_mask_first(k, DV_DT_F32, (uint32_t)rem);
+        bt_scale_rep(k, what, dst, src, a, full, 1);
+        dvk_mask_all(k);
+    }
+}
+
+/* A one-block (8 lane) fp32 step. */
+#define BT_BLOCK(call) do { dvk_mask_first(k, DV_DT_F32, 8); call; dvk_mask_all(k); } while (0)
+
+static void bt_kernel(dv_k_t *k, const void *params)
+{
+    const bt_tiling_t *t = params;
+    const dv_dtype_t dt = (dv_dtype_t)t->dt;
+    const unsigned size = dv_dtype_size(dt);
+    const uint64_t nb = dvk_block_num(k), b = dvk_block_idx(k);
+    const uint64_t c0 = t->C * b / nb, c1 = t->C * (b + 1) / nb, cb = c1 - c0;
+    if (cb == 0)
+        return;
+    const uint64_t P = sd_pitch(t->S, size), M = t->N * t->S, row = t->S * size;
+    const uint64_t nburst_max = dv_ops_field_max(DV_FORM_DMAPADIN, DV_FLD(DMAPADIN, nburst));
+    const double inv_m = 1.0 / (double)M, unbias = M > 1 ? (double)M / (double)(M - 1) : 1.0;
+    dv_que_t inq, outq, parq, statq, runq;
+    dvk_que_init(k, &inq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, 1, t->N * P * size);
+    dvk_que_init(k, &outq, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, 1, t->N * P * size);
+    dvk_que_init(k, &parq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, 1, 2 * dv_round_up(cb, 8) * 4);
+    dvk_que_init(k, &runq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, 1, 2 * cb * SD_BLK);
+    dvk_que_init(k, &statq, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, 1, 4 * cb * SD_BLK);
+    const uint64_t w32 = size == 4 ? 0 : dvk_alloc(k, DV_SPACE_UB, t->N * P * 4);
+    const uint64_t sq = dvk_alloc(k, DV_SPACE_UB, t->N * P * 4);
+    const uint64_t red = dvk_alloc(k, DV_SPACE_UB, dv_ceil_div(t->N, 2) * P * 4);
+    const uint64_t tmp = dvk_alloc(k, DV_SPACE_UB, SD_REP), mean = dvk_alloc(k, DV_SPACE_UB, SD_REP);
+    const uint64_t var = dvk_alloc(k, DV_SPACE_UB, SD_REP), sc = dvk_alloc(k, DV_SPACE_UB, SD_REP);
+    const uint64_t gb = dvk_alloc(k, DV_SPACE_UB, dv_round_up(cb, 8) * SD_BLK);
+    const uint64_t bb = dvk_alloc(k, DV_SPACE_UB, dv_round_up(cb, 8) * SD_BLK);
+    dvk_set_mov_pad_val(k, 0);
+    /* gamma and beta of the block's channels, spread to one block per channel */
+    const uint64_t par = dvk_que_alloc(k, &parq), pv = dv_round_up(cb, 8) * 4;
+    dvk_copy_gm_to_ubuf_align(k, par, dvk_gm(k, BA_GAMMA, c0 * 4), 1, (int64_t)(cb * 4), 0, 0, 0,
+                              (int64_t)(sd_pitch(cb, 4) - cb), 4);
+    dvk_copy_gm_to_ubuf_align(k, par + pv, dvk_gm(k, BA_BETA, c0 * 4), 1, (int64_t)(cb * 4), 0, 0, 0,
+                              (int64_t)(sd_pitch(cb, 4) - cb), 4);
+    dvk_que_enque(k, &parq, par);
+    const uint64_t pd = dvk_que_deque(k, &parq);
+    dvk_vbrcb(k, gb, pd, DV_DT_F32, (int64_t)dv_ceil_div(cb, 8), 1, 8);
+    dvk_vbrcb(k, bb, pd + pv, DV_DT_F32, (int64_t)dv_ceil_div(cb, 8), 1, 8);
+    dvk_que_free(k, &parq, pd);
+    /* the statistics out: saveMean, saveInvstd, runningMean, runningVar, a block per channel */
+    const uint64_t st = dvk_que_alloc(k, &statq), sm = st, si = st + cb * SD_BLK, rm = st + 2 * cb * SD_BLK,
+                   rv = st + 3 * cb * SD_BLK;
+    for (uint64_t c = c0; c < c1; c++) {
+        const uint64_t j = c - c0, gm = c * row;
+        const uint64_t bx = dvk_que_alloc(k, &inq);
+        for (uint64_t r = 0; r < t->N; r += nburst_max) {
+            const uint64_t rows = dv_min_u64(nburst_max, t->N - r);
+            dvk_copy_gm_to_ubuf_align(k, bx + r * P * size, dvk_gm(k, BA_X, gm + r * t->C * row), (int64_t)rows,
+                                      (int64_t)row, (int64_t)((t->C - 1) * row), 0, 0, (int64_t)(P - t->S),
+                                      (int64_t)size);
+        }
+        dvk_que_enque(k, &inq, bx);
+        const uint64_t x = dvk_que_deque(k, &inq), y = dvk_que_alloc(k, &outq), w = size == 4 ? x : w32;
+        const uint64_t e = t->N * P, wy = size == 4 ? y : w32;
+        if (size != 4) {
+            sd_flat(k, 1, w32, x, e);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+        }
+        /* mean */
+        sd_reduce(k, dvk_vadd, red, w, t->N, P);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        bt_lane_sum(k, mean, tmp, red, t->S);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        BT_BLOCK(dvk_vmuls(k, mean, mean, DV_DT_F32, inv_m, 1, 1, 1, 8, 8));
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        /* d = x - mean, its square, the variance */
+        bt_bcast(k, dvk_vsub, w, w, mean, e);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        sd_bin(k, dvk_vmul, sq, w, w, e);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        sd_reduce(k, dvk_vadd, red, sq, t->N, P);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        bt_lane_sum(k, var, tmp, red, t->S);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        BT_BLOCK(dvk_vmuls(k, var, var, DV_DT_F32, inv_m, 1, 1, 1, 8, 8));
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        /* invstd, scale, the statistics kept */
+        BT_BLOCK(dvk_vadds(k, sc, var, DV_DT_F32, t->eps, 1, 1, 1, 8, 8));
+        BT_BLOCK(dvk_vadds(k, sm + j * SD_BLK, mean, DV_DT_F32, 0.0, 1, 1, 1, 8, 8));
+        BT_BLOCK(dvk_vmuls(k, rv + j * SD_BLK, var, DV_DT_F32, unbias, 1, 1, 1, 8, 8));
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        BT_BLOCK(dvk_vrsqrt(k, si + j * SD_BLK, sc, DV_DT_F32, 1, 1, 1, 8, 8));
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        BT_BLOCK(dvk_vmul(k, sc, si + j * SD_BLK, gb + j * SD_BLK, DV_DT_F32, 1, 1, 1, 1, 8, 8, 8));
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        /* y = d * scale + beta */
+        bt_bcast(k, dvk_vmul, wy, w, sc, e);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        bt_bcast(k, dvk_vadd, wy, wy, bb + j * SD_BLK, e);
+        if (size != 4) {
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            sd_flat(k, 2, y, w32, e);
+        }
+        dvk_que_free(k, &inq, x);
+        dvk_que_enque(k, &outq, y);
+        const uint64_t by = dvk_que_deque(k, &outq);
+        for (uint64_t r = 0; r < t->N; r += nburst_max) {
+            const uint64_t rows = dv_min_u64(nburst_max, t->N - r);
+            dvk_copy_ubuf_to_gm_align(k, dvk_gm(k, BA_Y, gm + r * t->C * row), by + r * P * size, (int64_t)rows,
+                                      (int64_t)row, 0, (int64_t)((t->C - 1) * row));
+        }
+        dvk_que_free(k, &outq, by);
+    }
+    /* the running statistics: read (a 4-byte burst per channel, a block each), updated */
+    const uint64_t run = dvk_que_alloc(k, &runq);
+    dvk_copy_gm_to_ubuf_align(k, run, dvk_gm(k, BA_RMEAN, c0 * 4), (int64_t)cb, 4, 0, 0, 0, 7, 4);
+    dvk_copy_gm_to_ubuf_align(k, run + cb * SD_BLK, dvk_gm(k, BA_RVAR, c0 * 4), (int64_t)cb, 4, 0, 0, 0, 7, 4);
+    dvk_que_enque(k, &runq, run);
+    const uint64_t rd = dvk_que_deque(k, &runq);
+    /* rm = mean * momentum + running * (1 - momentum); rv = unbiased var * momentum + ... */
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    sd_bin(k, dvk_vmax, rm, sm, sm, cb * 8); /* a copy of the means */
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    for (int pass = 0; pass < 2; pass++) {
+        const uint64_t dst = pass ? rv : rm, src = rd + (pass ? cb * SD_BLK : 0);
+        bt_scale(k, 0, dst, dst, t->momentum, cb * 8);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        bt_scale(k, 1, dst, src, 1.0 - t->momentum, cb * 8);
+    }
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    dvk_que_free(k, &runq, rd);
+    dvk_que_enque(k, &statq, st);
+    const uint64_t so = dvk_que_deque(k, &statq);
+    static const uint32_t arg_of[4] = {BA_SMEAN, BA_SINVSTD, BA_RMEAN, BA_RVAR};
+    for (int i = 0; i < 4; i++)
+        dvk_copy_ubuf_to_gm_align(k, dvk_gm(k, arg_of[i], c0 * 4), so + (uint64_t)i * cb * SD_BLK, (int64_t)cb, 4, 0,
+                                  0);
+    dvk_que_free(k, &statq, so);
+}
+
+static int bt_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t *v, dv_op_plan_t *plan,
+                   dv_error_t *err)
+{
+    const dv_shape_t *sh = &v->v[BP_SHAPE].shape;
+    const dv_dtype_t dt = v->v[BP_DTYPE].dt;
+    const unsigned size = dv_dtype_size(dt);
+    if (sh->ndims < 2 || sh->ndims > 5)
+        return dv_ops_param_error(err, "shape", "batchnorm_train takes N x C [x up to 3 spatial dims] (2 to 5 "
+                                  "dimensions), not %d", sh->ndims);
+    if (!cfg->chip_dma_pad)
+        return dv_ops_param_error(err, "shape", "batchnorm_train copies channel runs with copy_gm_to_ubuf_align, and "
+                                  "this profile has chip.dma_pad off");
+    bt_tiling_t t = {.N = sh->d[0], .C = sh->d[1], .S = 1, .eps = v->v[BP_EPS].f, .momentum = v->v[BP_MOMENTUM].f,
+                     .dt = (uint32_t)dt};
+    for (int i = 2; i < sh->ndims; i++)
+        t.S *= sh->d[i];
+    const uint64_t elems = dv_shape_elems(sh);
+    uint64_t bytes;
+    if (__builtin_mul_overflow(elems, (uint64_t)size, &bytes) || bytes > cfg->hbm_capacity_bytes)
+        return dv_ops_param_error(err, "shape", "one tensor of this shape has more bytes than hbm.capacity_bytes "
+                                  "(%llu)", (unsigned long long)cfg->hbm_capacity_bytes);
+    const uint64_t P = sd_pitch(t.S, size);
+    if (P > SD_MAX_PITCH || t.S * size > dv_ops_field_max(DV_FORM_DMAPADIN, DV_FLD(DMAPADIN, len)))
+        return dv_ops_param_error(err, "shape", "a channel's run of %llu elements is longer than batchnorm_train's "
+                                  "row (at most %d elements)", (unsigned long long)t.S, SD_MAX_PITCH);
+    const uint64_t cores = v->v[BP_CORES].i ? (uint64_t)v->v[BP_CORES].i : dv_ops_cores(cfg, DV_KIND_VECTOR);
+    t.blocks = (uint32_t)dv_max_u64(1, dv_min_u64(cores, t.C));
+    const uint64_t cb = dv_ceil_div(t.C, t.blocks), need = bt_ub_bytes(t.N, P, size, cb, cfg->ub_align_bytes);
+    if (need > cfg->ub_size_bytes)
+        return dv_ops_param_error(err, "shape", "a channel of %llu x %llu elements and its fp32 work need %llu bytes "
+                                  "of UB, core.ub_size_bytes is %llu (batchnorm_train holds one channel at a time)",
+                                  (unsigned long long)t.N, (unsigned long long)t.S, (unsigned long long)need,
+                                  (unsigned long long)cfg->ub_size_bytes);
+    snprintf(plan->info.name, sizeof plan->info.name, "%s", op->name);
+    plan->info.kind = DV_KIND_VECTOR;
+    plan->info.blocks = t.blocks;
+    plan->info.subs = 1;
+    int rc;
+    if ((rc = dv_ops_add_arg(plan, "x", dt, elems, DV_ARG_IN, 0, 0)) ||
+        (rc = dv_ops_add_arg(plan, "gamma", DV_DT_F32, t.C, DV_ARG_IN, 0.5, 1.5)) ||
+        (rc = dv_ops_add_arg(plan, "beta", DV_DT_F32, t.C, DV_ARG_IN, 0, 0)) ||
+        (rc = dv_ops_add_arg(plan, "running_mean", DV_DT_F32, t.C, DV_ARG_INOUT, 0, 0)) ||
+        (rc = dv_ops_add_arg(plan, "running_var", DV_DT_F32, t.C, DV_ARG_INOUT, 0.5, 1.5)) ||
+        (rc = dv_ops_add_arg(plan, "y", dt, elems, DV_ARG_OUT, 0, 0)) ||
+        (rc = dv_ops_add_arg(plan, "save_mean", DV_DT_F32, t.C, DV_ARG_OUT, 0, 0)) ||
+        (rc = dv_ops_add_arg(plan, "save_invstd", DV_DT_F32, t.C, DV_ARG_OUT, 0, 0)))
+        return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
+    plan->own_args = 1u << BA_GAMMA | 1u << BA_BETA | 1u << BA_RMEAN | 1u << BA_RVAR;
+    memcpy(plan->tiling, &t, sizeof t);
+    plan->tiling_bytes = sizeof t;
+    plan->flops = 7 * elems; /* sum, sub, square, sum, mul, add (and the cast) */
+    plan->bytes = 2 * elems * size + 8 * t.C * 4;
+    plan->tol_scale = 1.0;
+    return DV_OK;
+}
+
+static int bt_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint8_t **expect, dv_error_t *err)
+{
+    (void)err;
+    bt_tiling_t t;
+    memcpy(&t, plan->tiling, sizeof t);
+    const dv_dtype_t dt = (dv_dtype_t)t.dt;
+    const uint64_t M = t.N * t.S;
+    for (uint64_t c = 0; c < t.C; c++) {
+        double s = 0, v = 0;
+        for (uint64_t n = 0; n < t.N; n++)
+            for (uint64_t i = 0; i < t.S; i++)
+                s += dv_ops_load(in[BA_X], dt, (n * t.C + c) * t.S + i);
+        const double mean = s / (double)M;
+        for (uint64_t n = 0; n < t.N; n++)
+            for (uint64_t i = 0; i < t.S; i++) {
+                const double d = dv_ops_load(in[BA_X], dt, (n * t.C + c) * t.S + i) - mean;
+                v += d * d;
+            }
+        const double var = v / (double)M, invstd = 1.0 / sqrt(var + t.eps);
+        const double g = dv_ops_load(in[BA_GAMMA], DV_DT_F32, c), b = dv_ops_load(in[BA_BETA], DV_DT_F32, c);
+        for (uint64_t n = 0; n < t.N; n++)
+            for (uint64_t i = 0; i < t.S; i++) {
+                const uint64_t at = (n * t.C + c) * t.S + i;
+                dv_ops_store(expect[BA_Y], dt, at, (dv_ops_load(in[BA_X], dt, at) - mean) * invstd * g + b);
+            }
+        dv_ops_store(expect[BA_SMEAN], DV_DT_F32, c, mean);
+        dv_ops_store(expect[BA_SINVSTD], DV_DT_F32, c, invstd);
+        const double unbiased = M > 1 ? var * (double)M / (double)(M - 1) : var;
+        dv_ops_store(expect[BA_RMEAN], DV_DT_F32, c,
+                     (1 - t.momentum) * dv_ops_load(in[BA_RMEAN], DV_DT_F32, c) + t.momentum * mean);
+        dv_ops_store(expect[BA_RVAR], DV_DT_F32, c,
+                     (1 - t.momentum) * dv_ops_load(in[BA_RVAR], DV_DT_F32, c) + t.momentum * unbiased);
+    }
+    return DV_OK;
+}
+
+const dv_opdesc_t dv_op_batchnorm_train = {
+    "batchnorm_train", "training y = (x - mean) / sqrt(var + eps) * gamma + beta with the batch statistics of each "
+    "channel of N x C x ..., the running statistics updated (fp32 arithmetic)",
+    bt_params, BP_COUNT, bt_plan, bt_kernel, bt_reference, NULL, NULL, NULL,
+};
