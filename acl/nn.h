@@ -179,6 +179,9 @@ typedef struct dv_nn_call {
 
 /* Start a call: the aclnn API, its first phase, the library operator and msprof's OP Type. */
 void dv_nn_call_init(dv_nn_call_t *c, const char *api, const char *gws, const char *op, const char *op_type);
+/* Start the call of the acl/nnops.def row named api ("aclnnReduceSum"): its library operator and OP
+ * Type as the table gives them (for first phases written outside acl/nnops.c). */
+void dv_nn_call_init_row(dv_nn_call_t *c, const char *api);
 /* Add "--name value" to the library parameters. */
 void dv_nn_call_param(dv_nn_call_t *c, const char *name, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Bind a tensor parameter (`what`, as aclnn names it) to library argument `arg`. */

@@ -46,6 +46,17 @@
 #include "aclnnop/aclnn_sqrt.h"
 #include "aclnnop/aclnn_sub.h"
 #include "aclnnop/aclnn_tanh.h"
+/* the reductions (their first phases: acl/nnreduce.c; the second phases are generated below) */
+#include "aclnnop/aclnn_amax.h"
+#include "aclnnop/aclnn_amin.h"
+#include "aclnnop/aclnn_logsumexp.h"
+#include "aclnnop/aclnn_max.h"
+#include "aclnnop/aclnn_mean.h"
+#include "aclnnop/aclnn_min.h"
+#include "aclnnop/aclnn_prod.h"
+#include "aclnnop/aclnn_reduce_sum.h"
+#include "aclnnop/aclnn_std.h"
+#include "aclnnop/aclnn_var.h"
 
 /* ---------------------------------------------------------------- the table (acl/nnops.def) */
 
@@ -72,6 +83,16 @@ static void nn_init(dv_nn_call_t *c, int row)
 {
     const nn_row_t *r = &nn_rows[row];
     dv_nn_call_init(c, r->api, r->gws, r->libop, r->optype);
+}
+
+void dv_nn_call_init_row(dv_nn_call_t *c, const char *api)
+{
+    for (int r = 0; r < NN_ROWS; r++)
+        if (strcmp(nn_rows[r].api, api) == 0) {
+            nn_init(c, r);
+            return;
+        }
+    dv_nn_call_init(c, api, api, "", ""); /* never: every caller names a row of the table */
 }
 
 /* ---------------------------------------------------------------- element-wise */

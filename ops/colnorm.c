@@ -149,15 +149,20 @@ static void sd_rows_op(dv_k_t *k, sd_vbin_t op, uint64_t dst, uint64_t src, uint
     }
 }
 
-/* A flat step over e fp32 elements: what 0 is y = exp(x), 1 the fp16 -> fp32 cast, 2 fp32 -> fp16. */
+/* A flat step over e fp32 elements: what 0 is y = exp(x), 1 the fp16 -> fp32 cast, 2 fp32 -> fp16,
+ * 3 y = ln(x), 4 y = sqrt(x). */
 static void sd_flat_rep(dv_k_t *k, int what, uint64_t dst, uint64_t src, uint64_t r, uint64_t rep)
 {
     if (what == 0)
         dvk_vexp(k, dst + r * SD_REP, src + r * SD_REP, DV_DT_F32, (int64_t)rep, 1, 1, 8, 8);
     else if (what == 1)
         dvk_vconv(k, dst + r * SD_REP, src + r * SD_REP / 2, DV_DT_F32, DV_DT_F16, DV_ROUND_R, (int64_t)rep, 1, 1, 8, 4);
-    else
+    else if (what == 2)
         dvk_vconv(k, dst + r * SD_REP / 2, src + r * SD_REP, DV_DT_F16, DV_DT_F32, DV_ROUND_R, (int64_t)rep, 1, 1, 4, 8);
+    else if (what == 3)
+        dvk_vln(k, dst + r * SD_REP, src + r * SD_REP, DV_DT_F32, (int64_t)rep, 1, 1, 8, 8);
+    else
+        dvk_vsqrt(k, dst + r * SD_REP, src + r * SD_REP, DV_DT_F32, (int64_t)rep, 1, 1, 8, 8);
 }
 
 static void sd_flat(dv_k_t *k, int what, uint64_t dst, uint64_t src, uint64_t e)
@@ -652,3 +657,305 @@ const dv_opdesc_t dv_op_batchnorm_train = {
     "channel of N x C x ..., the running statistics updated (fp32 arithmetic)",
     bt_params, BP_COUNT, bt_plan, bt_kernel, bt_reference, NULL, NULL, NULL,
 };
+
+/* ================================================================ reductions (reduce_*) */
+
+/* reduce_sum, reduce_mean, reduce_max, reduce_min, reduce_prod, reduce_var (with --correction and
+ * --sqrt for the standard deviation) and reduce_logsumexp over the axes of --axes, at most two runs
+ * of adjacent axes: x viewed as [k0, n1, k1, n2, k2] (kept, reduced, kept, reduced, kept), y =
+ * [k0, k1, k2].  The column tiles of softmax_dim: the n1 x n2 rows of T columns of k2 in UB
+ * (zero-padded, one DataCopyPad per row of n1), reduced pairwise across the rows into one row of T
+ * results, written with one DataCopyPad burst.  In fp32 (fp16 cast up); y in x's dtype
+ * or, for sum, mean and prod, --out-dtype fp32.  mean: the sum times 1/n (vmuls).  var: the mean
+ * row, x - mean over the tile (the mean row applied to every row), squared, summed, times
+ * 1/(n - correction); with --sqrt its square root.  logsumexp: m = max, sum(exp(x - m)), ln, + m. */
+typedef enum rk { RK_SUM, RK_MEAN, RK_MAX, RK_MIN, RK_PROD, RK_VAR, RK_LSE, RK_KINDS } rk_t;
+static const char *const rk_names[RK_KINDS] = {"reduce_sum", "reduce_mean", "reduce_max", "reduce_min",
+                                               "reduce_prod", "reduce_var", "reduce_logsumexp"};
+
+enum { RP_SHAPE, RP_AXES, RP_DTYPE, RP_OUT_DTYPE, RP_CORRECTION, RP_SQRT, RP_CORES, RP_TILE_COLS, RP_COUNT };
+static const dv_oparam_spec_t rd_params[RP_COUNT] = {
+    {"shape", DV_OPT_SHAPE, "8x1024x16", 1, 1u << 30, 0, "tensor dimensions"},
+    {"axes", DV_OPT_INT, "2", 1, (1u << DV_SHAPE_MAX) - 1, 0,
+     "the axes reduced, a bit each (5: axes 0 and 2); at most two runs of adjacent axes"},
+    {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, DT_F16 | DT_F32, "x (arithmetic in fp32)"},
+    {"out-dtype", DV_OPT_DTYPE, "auto", 0, 0, DT_F16 | DT_F32, "y (auto: x's; fp32 for sum, mean, prod of fp16)"},
+    {"correction", DV_OPT_INT, "1", 0, 1u << 30, 0, "reduce_var: the divisor is n - correction"},
+    {"sqrt", DV_OPT_BOOL, "off", 0, 1, 0, "reduce_var: the standard deviation"},
+    {"cores", DV_OPT_INT, "auto", 1, 1024, 0, "blocks (auto: the chip's vector cores)"},
+    {"tile-cols", DV_OPT_INT, "auto", 1, SD_MAX_PITCH, 0, "columns per tile (auto: the widest that fits UB)"},
+};
+
+/* x viewed as [k0, n1, k1, n2, k2]: kept, reduced, kept, reduced, kept (any may be 1); y = [k0, k1,
+ * k2].  A unit is (k0, k1, a tile of T columns of k2); its n = n1 x n2 rows are loaded by one DMA per
+ * i1 < n1 (n2 rows k2 elements apart). */
+typedef struct rd_tiling {
+    uint64_t k0, n1, k1, n2, inner, n, T;
+    double scale; /* mean: 1/n; var: 1/(n - correction) */
+    uint32_t kind, dt, odt, depth, blocks, sqrt;
+} rd_tiling_t;
+
+static int rd_kind_of(const dv_opdesc_t *op)
+{
+    for (int i = 0; i < RK_KINDS; i++)
+        if (strcmp(op->name, rk_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+static uint64_t rd_ub_bytes(uint64_t n, uint64_t P, unsigned size, unsigned osize, uint32_t depth, uint64_t align)
+{
+    const uint64_t in = dv_round_up(n * P * size, align), w = size == 4 ? 0 : dv_round_up(n * P * 4, align);
+    const uint64_t out = dv_round_up(P * osize, align), row = dv_round_up(P * 4, align);
+    return depth * (in + out) + w + dv_round_up(dv_ceil_div(n, 2) * P * 4, align) + row;
+}
+
+static void rd_kernel(dv_k_t *k, const void *params)
+{
+    const rd_tiling_t *t = params;
+    const dv_dtype_t dt = (dv_dtype_t)t->dt, odt = (dv_dtype_t)t->odt;
+    const unsigned size = dv_dtype_size(dt), osize = dv_dtype_size(odt);
+    const uint64_t ctiles = dv_ceil_div(t->inner, t->T), units = t->k0 * t->k1 * ctiles;
+    const uint64_t nb = dvk_block_num(k), b = dvk_block_idx(k);
+    const uint64_t u0 = units * b / nb, u1 = units * (b + 1) / nb;
+    if (u0 == u1)
+        return;
+    const uint64_t P = sd_pitch(t->T, size), nburst_max = dv_ops_field_max(DV_FORM_DMAPADIN, DV_FLD(DMAPADIN, nburst));
+    dv_que_t inq, outq;
+    dvk_que_init(k, &inq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, t->depth, t->n * P * size);
+    dvk_que_init(k, &outq, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, t->depth, P * osize);
+    const uint64_t w32 = size == 4 ? 0 : dvk_alloc(k, DV_SPACE_UB, t->n * P * 4);
+    const uint64_t red = dvk_alloc(k, DV_SPACE_UB, dv_ceil_div(t->n, 2) * P * 4);
+    const uint64_t row = dvk_alloc(k, DV_SPACE_UB, P * 4);
+    dvk_set_mov_pad_val(k, 0);
+    for (uint64_t u = u0; u < u1; u++) {
+        const uint64_t o = u / ctiles, i0 = o / t->k1, i1k = o % t->k1, c0 = (u % ctiles) * t->T;
+        const uint64_t tc = dv_min_u64(t->T, t->inner - c0), pc = sd_pitch(tc, size);
+        const int64_t len = (int64_t)(tc * size), gap = (int64_t)((t->inner - tc) * size);
+        const uint64_t bx = dvk_que_alloc(k, &inq);
+        for (uint64_t j1 = 0; j1 < t->n1; j1++) {
+            /* rows j1 * n2 .. : element (i0, j1, i1k, j2, c0) */
+            const uint64_t gm = (((i0 * t->n1 + j1) * t->k1 + i1k) * t->n2 * t->inner + c0) * size;
+            for (uint64_t r = 0; r < t->n2; r += nburst_max) {
+                const uint64_t rows = dv_min_u64(nburst_max, t->n2 - r), at = (j1 * t->n2 + r) * pc * size;
+                dvk_copy_gm_to_ubuf_align(k, bx + at, dvk_gm(k, 0, gm + r * t->inner * size), (int64_t)rows, len, gap, 0,
+                                          0, (int64_t)(pc - tc), (int64_t)size);
+            }
+        }
+        dvk_que_enque(k, &inq, bx);
+        const uint64_t x = dvk_que_deque(k, &inq), y = dvk_que_alloc(k, &outq), w = size == 4 ? x : w32;
+        const uint64_t e = t->n * pc;
+        if (size != 4) {
+            sd_flat(k, 1, w32, x, e);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+        }
+        switch ((rk_t)t->kind) {
+        case RK_SUM:
+        case RK_MEAN:
+            sd_reduce(k, dvk_vadd, red, w, t->n, pc);
+            if (t->kind == RK_MEAN) {
+                dvk_pipe_barrier(k, DV_PIPE_V);
+                bt_scale(k, 0, red, red, t->scale, pc);
+            }
+            break;
+        case RK_MAX:
+            sd_reduce(k, dvk_vmax, red, w, t->n, pc);
+            break;
+        case RK_MIN:
+            sd_reduce(k, dvk_vmin, red, w, t->n, pc);
+            break;
+        case RK_PROD:
+            sd_reduce(k, dvk_vmul, red, w, t->n, pc);
+            break;
+        case RK_VAR:
+            sd_reduce(k, dvk_vadd, red, w, t->n, pc);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            bt_scale(k, 0, row, red, 1.0 / (double)t->n, pc); /* the mean row */
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            sd_rows_op(k, dvk_vsub, w, w, row, t->n, pc);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            sd_bin(k, dvk_vmul, w, w, w, e);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            sd_reduce(k, dvk_vadd, red, w, t->n, pc);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            bt_scale(k, 0, red, red, t->scale, pc);
+            if (t->sqrt) {
+                dvk_pipe_barrier(k, DV_PIPE_V);
+                sd_flat(k, 4, red, red, pc);
+            }
+            break;
+        case RK_LSE:
+            sd_reduce(k, dvk_vmax, red, w, t->n, pc);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            sd_bin(k, dvk_vmax, row, red, red, pc); /* the max row kept */
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            sd_rows_op(k, dvk_vsub, w, w, row, t->n, pc);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            sd_flat(k, 0, w, w, e);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            sd_reduce(k, dvk_vadd, red, w, t->n, pc);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            sd_flat(k, 3, red, red, pc);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            sd_bin(k, dvk_vadd, red, red, row, pc);
+            break;
+        default:
+            break;
+        }
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        if (osize == 4)
+            sd_bin(k, dvk_vmax, y, red, red, pc); /* the result row into the out buffer */
+        else
+            sd_flat(k, 2, y, red, pc);
+        dvk_que_free(k, &inq, x);
+        dvk_que_enque(k, &outq, y);
+        const uint64_t by = dvk_que_deque(k, &outq);
+        dvk_copy_ubuf_to_gm_align(k, dvk_gm(k, 1, (o * t->inner + c0) * osize), by, 1, (int64_t)(tc * osize), 0, 0);
+        /* y is [k0, k1, k2]: o = i0 * k1 + i1k */
+        dvk_que_free(k, &outq, by);
+    }
+}
+
+static int rd_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t *v, dv_op_plan_t *plan,
+                   dv_error_t *err)
+{
+    const int kind = rd_kind_of(op);
+    if (kind < 0)
+        return dv_error_set(err, DV_ERR_UNKNOWN, NULL, 0, 0, "%s: not a reduction", op->name);
+    const dv_shape_t *sh = &v->v[RP_SHAPE].shape;
+    const unsigned axes = (unsigned)v->v[RP_AXES].i;
+    const dv_dtype_t dt = v->v[RP_DTYPE].dt;
+    dv_dtype_t odt = v->v[RP_OUT_DTYPE].dt;
+    if (odt == DV_DT_AUTO)
+        odt = dt;
+    if (odt != dt && kind != RK_SUM && kind != RK_MEAN && kind != RK_PROD)
+        return dv_ops_param_error(err, "out-dtype", "%s gives y in x's dtype (%s)", op->name, dv_ops_dtype_name(dt));
+    if (odt != dt && odt != DV_DT_F32)
+        return dv_ops_param_error(err, "out-dtype", "y is x's dtype or fp32, not %s", dv_ops_dtype_name(odt));
+    if (axes >> sh->ndims)
+        return dv_ops_param_error(err, "axes", "0x%x names an axis past the %d of the shape", axes, sh->ndims);
+    if (!cfg->chip_dma_pad)
+        return dv_ops_param_error(err, "axes", "%s copies column tiles with copy_gm_to_ubuf_align, and this profile "
+                                  "has chip.dma_pad off", op->name);
+    const unsigned size = dv_dtype_size(dt), osize = dv_dtype_size(odt);
+    rd_tiling_t t = {.k0 = 1, .n1 = 1, .k1 = 1, .n2 = 1, .inner = 1, .kind = (uint32_t)kind, .dt = (uint32_t)dt,
+                     .odt = (uint32_t)odt, .sqrt = kind == RK_VAR && v->v[RP_SQRT].i};
+    /* the axes in runs: kept, reduced, kept, reduced, kept */
+    uint64_t *group[5] = {&t.k0, &t.n1, &t.k1, &t.n2, &t.inner};
+    int g = 0;
+    for (int i = 0; i < sh->ndims; i++) {
+        const bool red = axes >> i & 1;
+        while (g < 5 && (g % 2 == 1) != red)
+            g++;
+        if (g == 5)
+            return dv_ops_param_error(err, "axes", "0x%x reduces more than two runs of adjacent axes", axes);
+        *group[g] *= sh->d[i];
+    }
+    t.n = t.n1 * t.n2;
+    if (kind == RK_MEAN)
+        t.scale = 1.0 / (double)t.n;
+    if (kind == RK_VAR) {
+        const uint64_t c = (uint64_t)v->v[RP_CORRECTION].i;
+        if (c >= t.n)
+            return dv_ops_param_error(err, "correction", "%llu leaves no divisor: the %llu reduced elements minus it "
+                                      "must be at least 1", (unsigned long long)c, (unsigned long long)t.n);
+        t.scale = 1.0 / (double)(t.n - c);
+    }
+    const uint64_t elems = dv_shape_elems(sh);
+    uint64_t bytes;
+    if (__builtin_mul_overflow(elems, (uint64_t)size, &bytes) || bytes > cfg->hbm_capacity_bytes)
+        return dv_ops_param_error(err, "shape", "one tensor of this shape has more bytes than hbm.capacity_bytes "
+                                  "(%llu)", (unsigned long long)cfg->hbm_capacity_bytes);
+    const uint64_t ub = cfg->ub_size_bytes, align = cfg->ub_align_bytes;
+    if (v->v[RP_TILE_COLS].i) {
+        t.T = dv_min_u64((uint64_t)v->v[RP_TILE_COLS].i, t.inner);
+        if (rd_ub_bytes(t.n, sd_pitch(t.T, size), size, osize, 1, align) > ub)
+            return dv_ops_param_error(err, "tile-cols", "%llu columns x %llu rows need %llu bytes of UB, "
+                                      "core.ub_size_bytes is %llu", (unsigned long long)t.T, (unsigned long long)t.n,
+                                      (unsigned long long)rd_ub_bytes(t.n, sd_pitch(t.T, size), size, osize, 1, align),
+                                      (unsigned long long)ub);
+    } else {
+        uint64_t c = dv_min_u64(t.inner, SD_MAX_PITCH);
+        while (c > 1 && rd_ub_bytes(t.n, sd_pitch(c, size), size, osize, 1, align) > ub)
+            c /= 2;
+        t.T = c;
+        if (rd_ub_bytes(t.n, sd_pitch(c, size), size, osize, 1, align) > ub)
+            return dv_ops_param_error(err, "shape", "%llu reduced elements per result: one column of them (%llu "
+                                      "bytes with the work buffers) does not fit in UB (core.ub_size_bytes %llu); %s "
+                                      "holds a whole column tile", (unsigned long long)t.n,
+                                      (unsigned long long)rd_ub_bytes(t.n, sd_pitch(1, size), size, osize, 1, align),
+                                      (unsigned long long)ub, op->name);
+    }
+    t.depth = rd_ub_bytes(t.n, sd_pitch(t.T, size), size, osize, 2, align) <= ub ? 2 : 1;
+    const uint64_t units = t.k0 * t.k1 * dv_ceil_div(t.inner, t.T);
+    const uint64_t cores = v->v[RP_CORES].i ? (uint64_t)v->v[RP_CORES].i : dv_ops_cores(cfg, DV_KIND_VECTOR);
+    t.blocks = (uint32_t)dv_max_u64(1, dv_min_u64(cores, units));
+    snprintf(plan->info.name, sizeof plan->info.name, "%s", op->name);
+    plan->info.kind = DV_KIND_VECTOR;
+    plan->info.blocks = t.blocks;
+    plan->info.subs = 1;
+    /* prod of many elements: inputs near 1 keep it finite; logsumexp and var take any */
+    const double lo = kind == RK_PROD ? 0.9 : 0, hi = kind == RK_PROD ? 1.1 : 0;
+    int rc;
+    if ((rc = dv_ops_add_arg(plan, "x", dt, elems, DV_ARG_IN, lo, hi)) ||
+        (rc = dv_ops_add_arg(plan, "y", odt, t.k0 * t.k1 * t.inner, DV_ARG_OUT, 0, 0)))
+        return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
+    memcpy(plan->tiling, &t, sizeof t);
+    plan->tiling_bytes = sizeof t;
+    plan->flops = (kind == RK_VAR ? 4 : kind == RK_LSE ? 4 : 1) * elems;
+    plan->bytes = elems * size + t.k0 * t.k1 * t.inner * osize;
+    /* prod: every product rounds in fp32, n - 1 of them */
+    plan->tol_scale = kind == RK_PROD ? (double)dv_max_u64(1, t.n / 8) : 1.0;
+    return DV_OK;
+}
+
+static int rd_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint8_t **expect, dv_error_t *err)
+{
+    (void)err;
+    rd_tiling_t t;
+    memcpy(&t, plan->tiling, sizeof t);
+    const dv_dtype_t dt = (dv_dtype_t)t.dt, odt = (dv_dtype_t)t.odt;
+    for (uint64_t o = 0; o < t.k0 * t.k1; o++)
+        for (uint64_t c = 0; c < t.inner; c++) {
+            const uint64_t i0 = o / t.k1, i1 = o % t.k1;
+            /* row r = j1 * n2 + j2 of the unit: element (i0, j1, i1, j2, c) */
+#define RD_AT(r) ((((i0 * t.n1 + (r) / t.n2) * t.k1 + i1) * t.n2 + (r) % t.n2) * t.inner + c)
+            double a = t.kind == RK_PROD ? 1 : t.kind == RK_MAX || t.kind == RK_LSE ? -INFINITY
+                                               : t.kind == RK_MIN                  ? INFINITY
+                                                                                   : 0;
+            for (uint64_t r = 0; r < t.n; r++) {
+                const double x = dv_ops_load(in[0], dt, RD_AT(r));
+                a = t.kind == RK_PROD ? a * x : t.kind == RK_MAX || t.kind == RK_LSE ? fmax(a, x)
+                    : t.kind == RK_MIN                                             ? fmin(a, x)
+                                                                                   : a + x;
+            }
+            if (t.kind == RK_MEAN)
+                a /= (double)t.n;
+            if (t.kind == RK_VAR || t.kind == RK_LSE) {
+                const double m = t.kind == RK_VAR ? a / (double)t.n : a;
+                double s = 0;
+                for (uint64_t r = 0; r < t.n; r++) {
+                    const double d = dv_ops_load(in[0], dt, RD_AT(r)) - m;
+                    s += t.kind == RK_VAR ? d * d : exp(d);
+                }
+                a = t.kind == RK_VAR ? s * t.scale : m + log(s);
+                if (t.kind == RK_VAR && t.sqrt)
+                    a = sqrt(a);
+            }
+            dv_ops_store(expect[1], odt, o * t.inner + c, a);
+        }
+#undef RD_AT
+    return DV_OK;
+}
+
+#define RD_OP(kind, ident, what)                                                                                 \
+    const dv_opdesc_t dv_op_##ident = {rk_names[kind], what, rd_params, RP_COUNT, rd_plan, rd_kernel, rd_reference, \
+                                       NULL, NULL, NULL}
+RD_OP(RK_SUM, reduce_sum, "y = the sum over the --axes (fp32 arithmetic)");
+RD_OP(RK_MEAN, reduce_mean, "y = the mean over the --axes (fp32 arithmetic)");
+RD_OP(RK_MAX, reduce_max, "y = the largest element over the --axes");
+RD_OP(RK_MIN, reduce_min, "y = the smallest element over the --axes");
+RD_OP(RK_PROD, reduce_prod, "y = the product over the --axes (fp32 arithmetic)");
+RD_OP(RK_VAR, reduce_var, "y = sum((x - mean)^2) / (n - --correction) over the --axes, its square root with --sqrt "
+      "(fp32)");
+RD_OP(RK_LSE, reduce_logsumexp, "y = max + ln(sum(exp(x - max))) over the --axes (fp32 arithmetic)");

@@ -142,6 +142,39 @@ START_TEST(test_ops_batchnorm_train_errors)
 }
 END_TEST
 
+/* The reductions: one axis, a run, two runs (axes 0 and 2), all axes, a long reduced axis (a row of
+ * 1 element per column: T = 1), several column tiles, fp16 summed into fp32, var with a correction
+ * of 0 and as std.  Loop index i: profile i / 2, dtype i % 2. */
+START_TEST(test_ops_reduce_matrix)
+{
+    static const char *const ops[] = {"reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod",
+                                      "reduce_var", "reduce_logsumexp"};
+    static const char *const cases[] = {"--shape 4x2 --axes 1",     "--shape 2x3x2 --axes 5", "--shape 3x5x7 --axes 6",
+                                        "--shape 9x11 --axes 3",    "--shape 300x1 --axes 1", "--shape 5x40x70 --axes 2 --tile-cols 24",
+                                        "--shape 2x3x4x5x6 --axes 10"};
+    char cmd[256];
+    for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++)
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+            snprintf(cmd, sizeof cmd, "%s %s --dtype %s", ops[o], cases[c], dtypes[_i % 2]);
+            check_op(profiles[_i / 2], cmd);
+        }
+    check_op(profiles[_i / 2], "reduce_sum --shape 6x50x3 --axes 2 --dtype fp16 --out-dtype fp32");
+    check_op(profiles[_i / 2], "reduce_var --shape 6x50x3 --axes 2 --correction 0");
+    check_op(profiles[_i / 2], "reduce_var --shape 6x50x3 --axes 3 --sqrt");
+}
+END_TEST
+
+START_TEST(test_ops_reduce_errors)
+{
+    expect_error(NULL, "reduce_sum --shape 4x5 --axes 4", "--axes", "past the 2");
+    expect_error(NULL, "reduce_max --shape 2x3x4x5x6 --axes 21", "--axes", "more than two runs");
+    expect_error(NULL, "reduce_var --shape 4x5 --axes 1 --correction 4", "--correction", "no divisor");
+    expect_error(NULL, "reduce_max --shape 4x5 --axes 1 --out-dtype fp32", "--out-dtype", "x's dtype");
+    expect_error(NULL, "reduce_sum --shape 300000x1 --axes 1", "--shape", "core.ub_size_bytes");
+    expect_error("ascend910a", "reduce_sum --shape 4x5 --axes 1", "--axes", "chip.dma_pad");
+}
+END_TEST
+
 /* Batchnorm: planes of odd H*W (unaligned in both dtypes), one channel, 1x1 planes, planes that
  * span channel wrap-around inside a tile, and planes larger than the UB (split into segments). */
 START_TEST(test_ops_batchnorm_matrix)
@@ -389,6 +422,8 @@ Suite *dv_ops_norm_suite(void)
     tcase_add_test(tc, test_ops_softmax_dim_errors);
     tcase_add_loop_test(tc, test_ops_batchnorm_train_matrix, 0, 4);
     tcase_add_test(tc, test_ops_batchnorm_train_errors);
+    tcase_add_loop_test(tc, test_ops_reduce_matrix, 0, 4);
+    tcase_add_test(tc, test_ops_reduce_errors);
     tcase_add_loop_test(tc, test_ops_layernorm_matrix, 0, 4);
     tcase_add_loop_test(tc, test_ops_rmsnorm_matrix, 0, 4);
     tcase_add_loop_test(tc, test_ops_norm_tiles, 0, 2);

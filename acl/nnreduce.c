@@ -1,0 +1,272 @@
+/* acl/nnreduce.c - the first phases of the aclnn reductions (acl/nnops.def, section "reductions"):
+ * ReduceSum, Mean, MeanV2, Amax, Amin, Max, Min, Prod, ProdDim, Var, VarCorrection, Std and
+ * LogSumExp onto the library's reduce_* operators (ops/colnorm.c), which reduce up to two runs of
+ * adjacent axes.  The dims are checked as CANN checks them (each in [-ndims, ndims), none twice; an empty
+ * list reduces every axis, but MeanV2 with noopWithEmptyAxes, which copies); out must have the
+ * reduced shape, with the reduced axes kept as 1 when keepdim, and, for the reductions with a
+ * dtype argument, that dtype (self's, or ACL_FLOAT from ACL_FLOAT16). */
+#include "nn.h"
+
+#include "dv/ops.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "aclnnop/aclnn_amax.h"
+#include "aclnnop/aclnn_amin.h"
+#include "aclnnop/aclnn_logsumexp.h"
+#include "aclnnop/aclnn_max.h"
+#include "aclnnop/aclnn_mean.h"
+#include "aclnnop/aclnn_min.h"
+#include "aclnnop/aclnn_prod.h"
+#include "aclnnop/aclnn_reduce_sum.h"
+#include "aclnnop/aclnn_std.h"
+#include "aclnnop/aclnn_var.h"
+
+/* What one reduction asks of the library besides the axes. */
+typedef struct rd_args {
+    const aclIntArray *dims; /* NULL: every axis (Max, Min, Prod) */
+    const int64_t *dim1;     /* one dim (ProdDim), instead of dims */
+    bool keepdim, has_dtype;
+    aclDataType dtype;       /* has_dtype: out's dtype as the call gives it */
+    int64_t correction;      /* Var, Std: -1 for the others */
+    bool sqrt;               /* Std */
+} rd_args_t;
+
+static aclnnStatus reduce(const char *api, const aclTensor *self, aclTensor *out, const rd_args_t *a,
+                          uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    dv_nn_call_t c;
+    int rc;
+    dv_nn_call_init_row(&c, api);
+    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, self, "self")) ||
+        (rc = dv_nn_get_tensor(&c, out, "out")))
+        return rc;
+    if ((rc = dv_nn_check_dtype(&c, self, "self", "dtype")) || (rc = dv_nn_check_plain(&c, self, "self")) ||
+        (rc = dv_nn_check_plain(&c, out, "out")))
+        return rc;
+    const int nd = self->ndims;
+    if (nd > DV_SHAPE_MAX)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: self has %d dimensions; dvsim's reductions take at most %d",
+                           c.gws, nd, DV_SHAPE_MAX);
+    /* the reduced axes, as a mask */
+    unsigned mask = 0;
+    uint64_t nlist = 0;
+    const int64_t *list = NULL;
+    if (a->dim1) {
+        list = a->dim1;
+        nlist = 1;
+    } else if (a->dims) {
+        if (!dv_acl_handle_is(a->dims, DV_ACL_MAGIC_INT_ARRAY))
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: dim is not a live aclIntArray", c.gws);
+        list = a->dims->v;
+        nlist = a->dims->size;
+    }
+    const int span = nd ? nd : 1; /* a 0-d tensor: its one element, as axis 0 */
+    for (uint64_t i = 0; i < nlist; i++) {
+        const int64_t d = list[i] < 0 ? list[i] + span : list[i];
+        if (d < 0 || d >= span)
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: dim %lld is out of range for self's %d dimensions "
+                               "([%d, %d])", c.gws, (long long)list[i], nd, -span, span - 1);
+        if (mask >> d & 1)
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: dim %lld appears twice", c.gws, (long long)list[i]);
+        mask |= 1u << d;
+    }
+    if (nlist == 0)
+        mask = (1u << span) - 1;
+    int runs = 0; /* runs of adjacent reduced axes: the library takes two */
+    for (int d = 0; d < span; d++)
+        runs += (mask >> d & 1) && (d == 0 || !(mask >> (d - 1) & 1));
+    if (runs > 2) {
+        char dl[96];
+        size_t used = 0;
+        dl[0] = '\0';
+        for (int d = 0; d < span; d++)
+            if (mask >> d & 1)
+                used += (size_t)snprintf(dl + used, used < sizeof dl ? sizeof dl - used : 0, "%s%d", used ? ", " : "", d);
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: dims (%s) are %d runs of adjacent axes; dvsim's reductions "
+                           "take at most two", c.gws, dl, runs);
+    }
+    /* out: self's shape without the reduced axes (keepdim: as 1) */
+    int64_t want[DV_SHAPE_MAX];
+    int wn = 0;
+    for (int d = 0; d < nd; d++)
+        if (!(mask >> d & 1))
+            want[wn++] = self->dims[d];
+        else if (a->keepdim)
+            want[wn++] = 1;
+    bool same = out->ndims == wn || (wn == 0 && out->ndims == 1 && out->dims[0] == 1);
+    for (int d = 0; same && d < wn && out->ndims == wn; d++)
+        same = out->dims[d] == want[d];
+    if (!same) {
+        char so[128], sw[128] = "";
+        size_t used = 0;
+        dv_acl_dims_str(out, so, sizeof so);
+        for (int d = 0; d < wn; d++)
+            used += (size_t)snprintf(sw + used, sizeof sw - used, "%s%lld", d ? "," : "", (long long)want[d]);
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: out has shape [%s]; the reduction of self%s gives [%s]",
+                           c.gws, so, a->keepdim ? " with keepdim" : "", sw);
+    }
+    /* out's dtype */
+    const bool widen = out->dtype == ACL_FLOAT && self->dtype == ACL_FLOAT16;
+    if (a->has_dtype && a->dtype != out->dtype)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: dtype is %s but out has %s", c.gws,
+                           dv_nn_dtype_name(a->dtype), dv_nn_dtype_name(out->dtype));
+    if (out->dtype != self->dtype && !(a->has_dtype && widen))
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: out has dtype %s, self %s; dvsim's %s gives self's dtype%s",
+                           c.gws, dv_nn_dtype_name(out->dtype), dv_nn_dtype_name(self->dtype), c.op,
+                           a->has_dtype ? " or ACL_FLOAT from ACL_FLOAT16" : "");
+    if (a->correction >= 0) {
+        uint64_t n = 1;
+        for (int d = 0; d < nd; d++)
+            if (mask >> d & 1)
+                n *= (uint64_t)self->dims[d];
+        if ((uint64_t)a->correction >= n && n > 0)
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: correction %lld leaves no divisor for %llu reduced "
+                               "elements", c.gws, (long long)a->correction, (unsigned long long)n);
+    }
+    c.empty = dv_acl_tensor_elems(self) == 0;
+    char shape[DV_SHAPE_MAX * 21] = "1";
+    size_t used = 0;
+    for (int i = 0; i < nd; i++)
+        used += (size_t)snprintf(shape + used, sizeof shape - used, "%s%lld", i ? "x" : "", (long long)self->dims[i]);
+    dv_nn_call_param(&c, "shape", "%s", shape);
+    dv_nn_call_param(&c, "axes", "%u", mask);
+    dv_nn_call_param(&c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(self->dtype)->dv));
+    if (out->dtype != self->dtype)
+        dv_nn_call_param(&c, "out-dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(out->dtype)->dv));
+    if (a->correction >= 0)
+        dv_nn_call_param(&c, "correction", "%lld", (long long)a->correction);
+    if (a->sqrt)
+        dv_nn_call_param(&c, "sqrt", "on");
+    dv_nn_call_tensor(&c, self, "self", "x", true);
+    dv_nn_call_tensor(&c, out, "out", "y", false);
+    return dv_nn_exec_build(&c, workspaceSize, executor);
+}
+
+aclnnStatus aclnnReduceSumGetWorkspaceSize(const aclTensor *self, const aclIntArray *dims, bool keepDims,
+                                           aclDataType dtype, aclTensor *out, uint64_t *workspaceSize,
+                                           aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    if (!dims)
+        return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "aclnnReduceSumGetWorkspaceSize: dims is NULL");
+    rd_args_t a = {.dims = dims, .keepdim = keepDims, .has_dtype = true, .dtype = dtype, .correction = -1};
+    return reduce("aclnnReduceSum", self, out, &a, workspaceSize, executor);
+}
+
+aclnnStatus aclnnMeanGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, bool keepDim, aclDataType dtype,
+                                      aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    if (!dim)
+        return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "aclnnMeanGetWorkspaceSize: dim is NULL");
+    rd_args_t a = {.dims = dim, .keepdim = keepDim, .has_dtype = true, .dtype = dtype, .correction = -1};
+    return reduce("aclnnMean", self, out, &a, workspaceSize, executor);
+}
+
+aclnnStatus aclnnMeanV2GetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, bool keepDim,
+                                        bool noopWithEmptyAxes, aclTensor *out, uint64_t *workspaceSize,
+                                        aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    if (noopWithEmptyAxes && (!dim || dim->size == 0))
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "aclnnMeanV2GetWorkspaceSize: noopWithEmptyAxes with no axes is "
+                           "a copy, which dvsim's MeanV2 does not run: pass the axes");
+    rd_args_t a = {.dims = dim, .keepdim = keepDim, .correction = -1};
+    return reduce("aclnnMeanV2", self, out, &a, workspaceSize, executor);
+}
+
+aclnnStatus aclnnAmaxGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, bool keepDim, aclTensor *out,
+                                      uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    if (!dim)
+        return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "aclnnAmaxGetWorkspaceSize: dim is NULL");
+    rd_args_t a = {.dims = dim, .keepdim = keepDim, .correction = -1};
+    return reduce("aclnnAmax", self, out, &a, workspaceSize, executor);
+}
+
+aclnnStatus aclnnAminGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, bool keepDim, aclTensor *out,
+                                      uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    if (!dim)
+        return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "aclnnAminGetWorkspaceSize: dim is NULL");
+    rd_args_t a = {.dims = dim, .keepdim = keepDim, .correction = -1};
+    return reduce("aclnnAmin", self, out, &a, workspaceSize, executor);
+}
+
+aclnnStatus aclnnMaxGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize,
+                                     aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    rd_args_t a = {.correction = -1};
+    return reduce("aclnnMax", self, out, &a, workspaceSize, executor);
+}
+
+aclnnStatus aclnnMinGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize,
+                                     aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    rd_args_t a = {.correction = -1};
+    return reduce("aclnnMin", self, out, &a, workspaceSize, executor);
+}
+
+aclnnStatus aclnnProdGetWorkspaceSize(const aclTensor *self, const aclDataType dtype, aclTensor *out,
+                                      uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    rd_args_t a = {.has_dtype = true, .dtype = dtype, .correction = -1};
+    return reduce("aclnnProd", self, out, &a, workspaceSize, executor);
+}
+
+aclnnStatus aclnnProdDimGetWorkspaceSize(const aclTensor *self, int64_t dim, bool keepDim, const aclDataType dtype,
+                                         aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    rd_args_t a = {.dim1 = &dim, .keepdim = keepDim, .has_dtype = true, .dtype = dtype, .correction = -1};
+    return reduce("aclnnProdDim", self, out, &a, workspaceSize, executor);
+}
+
+aclnnStatus aclnnVarGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, bool unbiased, bool keepdim,
+                                     aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    rd_args_t a = {.dims = dim, .keepdim = keepdim, .correction = unbiased ? 1 : 0};
+    return reduce("aclnnVar", self, out, &a, workspaceSize, executor);
+}
+
+aclnnStatus aclnnVarCorrectionGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, int64_t correction,
+                                               bool keepdim, aclTensor *out, uint64_t *workspaceSize,
+                                               aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    if (correction < 0)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "aclnnVarCorrectionGetWorkspaceSize: correction %lld is negative",
+                           (long long)correction);
+    rd_args_t a = {.dims = dim, .keepdim = keepdim, .correction = correction};
+    return reduce("aclnnVarCorrection", self, out, &a, workspaceSize, executor);
+}
+
+aclnnStatus aclnnStdGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, const int64_t correction,
+                                     bool keepdim, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    if (correction < 0)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "aclnnStdGetWorkspaceSize: correction %lld is negative",
+                           (long long)correction);
+    rd_args_t a = {.dims = dim, .keepdim = keepdim, .correction = correction, .sqrt = true};
+    return reduce("aclnnStd", self, out, &a, workspaceSize, executor);
+}
+
+aclnnStatus aclnnLogSumExpGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, bool keepDim,
+                                           aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    if (!dim)
+        return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "aclnnLogSumExpGetWorkspaceSize: dim is NULL");
+    rd_args_t a = {.dims = dim, .keepdim = keepDim, .correction = -1};
+    return reduce("aclnnLogSumExp", self, out, &a, workspaceSize, executor);
+}
