@@ -42,6 +42,7 @@
 #include "aclnnop/aclnn_rsqrt.h"
 #include "aclnnop/aclnn_sigmoid.h"
 #include "aclnnop/aclnn_silu.h"
+#include "aclnnop/aclnn_logsoftmax.h"
 #include "aclnnop/aclnn_softmax.h"
 #include "aclnnop/aclnn_sqrt.h"
 #include "aclnnop/aclnn_sub.h"
@@ -49,6 +50,7 @@
 /* the reductions (their first phases: acl/nnreduce.c; the second phases are generated below) */
 #include "aclnnop/aclnn_amax.h"
 #include "aclnnop/aclnn_amin.h"
+#include "aclnnop/aclnn_cumsum.h"
 #include "aclnnop/aclnn_logsumexp.h"
 #include "aclnnop/aclnn_max.h"
 #include "aclnnop/aclnn_mean.h"
@@ -292,13 +294,14 @@ static void rows_cols(const aclTensor *t, int k, uint64_t *rows, uint64_t *cols)
     }
 }
 
-aclnnStatus aclnnSoftmaxGetWorkspaceSize(const aclTensor *self, int64_t dim, aclTensor *out, uint64_t *workspaceSize,
-                                         aclOpExecutor **executor)
+/* Softmax and LogSoftmax: the last axis on the library's softmax (not LogSoftmax), any other (and
+ * every log softmax) on softmax_dim. */
+static aclnnStatus softmax_call(int row, bool log, const aclTensor *self, int64_t dim, aclTensor *out,
+                                uint64_t *workspaceSize, aclOpExecutor **executor)
 {
-    DV_ACL_LOCKED();
     dv_nn_call_t c;
     int rc;
-    nn_init(&c, NN_ROW_Softmax);
+    nn_init(&c, row);
     if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, self, "self")) ||
         (rc = dv_nn_get_tensor(&c, out, "out")))
         return rc;
@@ -311,18 +314,20 @@ aclnnStatus aclnnSoftmaxGetWorkspaceSize(const aclTensor *self, int64_t dim, acl
         return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: dim is %lld; self has %lld dimensions (dim in [%lld, %lld])",
                            c.gws, (long long)dim, (long long)nd, (long long)-nd, (long long)last);
     const int64_t d = dim < 0 ? dim + nd : dim;
-    if (d != last) { /* another axis: the library's softmax_dim (ops/softmax_dim.c) */
+    if (d != last || log) { /* another axis, or the log: the library's softmax_dim (ops/colnorm.c) */
         if (self->ndims > DV_SHAPE_MAX)
             return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: self has %d dimensions; dvsim's softmax along an axis "
                                "other than the last takes at most %d", c.gws, self->ndims, DV_SHAPE_MAX);
         c.op = "softmax_dim";
         c.empty = dv_acl_tensor_elems(self) == 0;
-        char shape[DV_SHAPE_MAX * 21];
+        char shape[DV_SHAPE_MAX * 21] = "1"; /* a 0-d tensor: one element */
         size_t used = 0;
         for (int i = 0; i < self->ndims; i++)
             used += (size_t)snprintf(shape + used, sizeof shape - used, "%s%lld", i ? "x" : "", (long long)self->dims[i]);
         dv_nn_call_param(&c, "shape", "%s", shape);
         dv_nn_call_param(&c, "dim", "%lld", (long long)d);
+        if (log)
+            dv_nn_call_param(&c, "log", "on");
     } else {
         uint64_t rows, cols;
         rows_cols(self, 1, &rows, &cols);
@@ -333,6 +338,20 @@ aclnnStatus aclnnSoftmaxGetWorkspaceSize(const aclTensor *self, int64_t dim, acl
     dv_nn_call_tensor(&c, self, "self", "x", true);
     dv_nn_call_tensor(&c, out, "out", "y", false);
     return dv_nn_exec_build(&c, workspaceSize, executor);
+}
+
+aclnnStatus aclnnSoftmaxGetWorkspaceSize(const aclTensor *self, int64_t dim, aclTensor *out, uint64_t *workspaceSize,
+                                         aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return softmax_call(NN_ROW_Softmax, false, self, dim, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnLogSoftmaxGetWorkspaceSize(const aclTensor *self, int64_t dim, aclTensor *out, uint64_t *workspaceSize,
+                                            aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return softmax_call(NN_ROW_LogSoftmax, true, self, dim, out, workspaceSize, executor);
 }
 
 

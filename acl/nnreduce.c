@@ -1,10 +1,11 @@
-/* acl/nnreduce.c - the first phases of the aclnn reductions (acl/nnops.def, section "reductions"):
- * ReduceSum, Mean, MeanV2, Amax, Amin, Max, Min, Prod, ProdDim, Var, VarCorrection, Std and
- * LogSumExp onto the library's reduce_* operators (ops/colnorm.c), which reduce up to two runs of
+/* acl/nnreduce.c - the first phases of the aclnn reductions and scans (acl/nnops.def, section
+ * "reductions"): ReduceSum, Mean, MeanV2, Amax, Amin, Max, Min, Prod, ProdDim, Var, VarCorrection,
+ * Std and LogSumExp onto the library's reduce_* operators (ops/colnorm.c), which reduce up to two runs of
  * adjacent axes.  The dims are checked as CANN checks them (each in [-ndims, ndims), none twice; an empty
  * list reduces every axis, but MeanV2 with noopWithEmptyAxes, which copies); out must have the
  * reduced shape, with the reduced axes kept as 1 when keepdim, and, for the reductions with a
- * dtype argument, that dtype (self's, or ACL_FLOAT from ACL_FLOAT16). */
+ * dtype argument, that dtype (self's, or ACL_FLOAT from ACL_FLOAT16).  Cumsum and CumsumV2 (exclusive,
+ * reverse) onto the library's cumsum along one dim, out in self's dtype. */
 #include "nn.h"
 
 #include "dv/ops.h"
@@ -14,6 +15,7 @@
 
 #include "aclnnop/aclnn_amax.h"
 #include "aclnnop/aclnn_amin.h"
+#include "aclnnop/aclnn_cumsum.h"
 #include "aclnnop/aclnn_logsumexp.h"
 #include "aclnnop/aclnn_max.h"
 #include "aclnnop/aclnn_mean.h"
@@ -269,4 +271,61 @@ aclnnStatus aclnnLogSumExpGetWorkspaceSize(const aclTensor *self, const aclIntAr
         return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "aclnnLogSumExpGetWorkspaceSize: dim is NULL");
     rd_args_t a = {.dims = dim, .keepdim = keepDim, .correction = -1};
     return reduce("aclnnLogSumExp", self, out, &a, workspaceSize, executor);
+}
+
+/* ---------------------------------------------------------------- cumsum (a scan along one dim) */
+
+static aclnnStatus cumsum(const char *api, const aclTensor *self, int64_t dim, bool exclusive, bool reverse,
+                          const aclDataType *dtype, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    dv_nn_call_t c;
+    int rc;
+    dv_nn_call_init_row(&c, api);
+    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, self, "self")) ||
+        (rc = dv_nn_get_tensor(&c, out, "out")))
+        return rc;
+    if ((rc = dv_nn_check_dtype(&c, self, "self", "dtype")) || (rc = dv_nn_check_plain(&c, self, "self")) ||
+        (rc = dv_nn_check_plain(&c, out, "out")) || (rc = dv_nn_check_same_shape(&c, self, "self", out, "out", "")))
+        return rc;
+    if (dtype && *dtype != out->dtype)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: dtype is %s but out has %s", c.gws, dv_nn_dtype_name(*dtype),
+                           dv_nn_dtype_name(out->dtype));
+    if ((rc = dv_nn_check_same_dtype(&c, self, "self", out, "out")))
+        return rc;
+    const int64_t nd = self->ndims ? self->ndims : 1;
+    if (dim < -nd || dim >= nd)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: dim is %lld; self has %lld dimensions (dim in [%lld, %lld])",
+                           c.gws, (long long)dim, (long long)nd, (long long)-nd, (long long)(nd - 1));
+    if (self->ndims > DV_SHAPE_MAX)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: self has %d dimensions; dvsim's cumsum takes at most %d",
+                           c.gws, self->ndims, DV_SHAPE_MAX);
+    c.empty = dv_acl_tensor_elems(self) == 0;
+    char shape[DV_SHAPE_MAX * 21] = "1";
+    size_t used = 0;
+    for (int i = 0; i < self->ndims; i++)
+        used += (size_t)snprintf(shape + used, sizeof shape - used, "%s%lld", i ? "x" : "", (long long)self->dims[i]);
+    dv_nn_call_param(&c, "shape", "%s", shape);
+    dv_nn_call_param(&c, "dim", "%lld", (long long)(dim < 0 ? dim + nd : dim));
+    dv_nn_call_param(&c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(self->dtype)->dv));
+    if (exclusive)
+        dv_nn_call_param(&c, "exclusive", "on");
+    if (reverse)
+        dv_nn_call_param(&c, "reverse", "on");
+    dv_nn_call_tensor(&c, self, "self", "x", true);
+    dv_nn_call_tensor(&c, out, "out", "y", false);
+    return dv_nn_exec_build(&c, workspaceSize, executor);
+}
+
+aclnnStatus aclnnCumsumGetWorkspaceSize(const aclTensor *self, int64_t dim, aclDataType dtype, aclTensor *out,
+                                        uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return cumsum("aclnnCumsum", self, dim, false, false, &dtype, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnCumsumV2GetWorkspaceSize(const aclTensor *self, int64_t dim, bool exclusive, bool reverse,
+                                          aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return cumsum("aclnnCumsumV2", self, dim, exclusive, reverse, NULL, out, workspaceSize, executor);
 }

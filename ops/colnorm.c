@@ -58,12 +58,13 @@
 #include "dv/ops.h"
 
 enum { SD_BLK = 32, SD_REP = 256, SD_LANES = 64, SD_MAX_PITCH = 2040 };
-enum { SP_SHAPE, SP_DIM, SP_DTYPE, SP_CORES, SP_DB, SP_TILE_COLS, SP_COUNT };
+enum { SP_SHAPE, SP_DIM, SP_DTYPE, SP_LOG, SP_CORES, SP_DB, SP_TILE_COLS, SP_COUNT };
 
 static const dv_oparam_spec_t sd_params[SP_COUNT] = {
     {"shape", DV_OPT_SHAPE, "8x1024x16", 1, 1u << 30, 0, "tensor dimensions"},
     {"dim", DV_OPT_INT, "1", 0, DV_SHAPE_MAX - 1, 0, "the axis normalised (0 .. dims - 1)"},
     {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, DT_F16 | DT_F32, "element type (arithmetic in fp32)"},
+    {"log", DV_OPT_BOOL, "off", 0, 1, 0, "log softmax: y = x - max - ln(sum(exp(x - max)))"},
     {"cores", DV_OPT_INT, "auto", 1, 1024, 0, "blocks (auto: the chip's vector cores)"},
     {"double-buffer", DV_OPT_BOOL, "on", 0, 1, 0, "two buffers per queue when they fit UB"},
     {"tile-cols", DV_OPT_INT, "auto", 1, SD_MAX_PITCH, 0, "columns per tile (auto: the widest that fits UB)"},
@@ -71,12 +72,14 @@ static const dv_oparam_spec_t sd_params[SP_COUNT] = {
 
 typedef struct sd_tiling {
     uint64_t outer, n, inner, T;
-    uint32_t dt, depth, blocks;
+    uint32_t dt, depth, blocks, log;
 } sd_tiling_t;
 
 /* UB bytes of a tile of n rows of P elements (P a multiple of 32 B in the dtype). */
-static uint64_t sd_ub_bytes(uint64_t n, uint64_t P, unsigned size, uint32_t depth, uint64_t align)
+static uint64_t sd_ub_bytes(uint64_t n, uint64_t P, unsigned size, uint32_t depth, uint64_t align, bool log)
 {
+    if (log) /* the exponentials' tile and the max row besides */
+        return sd_ub_bytes(n, P, size, depth, align, false) + dv_round_up(n * P * 4, align) + dv_round_up(P * 4, align);
     const uint64_t io = dv_round_up(n * P * size, align), w = size == 4 ? 0 : dv_round_up(n * P * 4, align);
     return 2 * depth * io + w + dv_round_up(dv_ceil_div(n, 2) * P * 4, align);
 }
@@ -180,6 +183,28 @@ static void sd_flat(dv_k_t *k, int what, uint64_t dst, uint64_t src, uint64_t e)
     }
 }
 
+/* The log softmax over the rows of the fp32 tile w (n x P, kept) into y: e (n x P) holds x - max and
+ * its exponentials, m the max row; r as below. */
+static void sd_log_compute(dv_k_t *k, uint64_t w, uint64_t y, uint64_t r, uint64_t e, uint64_t m, uint64_t n,
+                           uint64_t P)
+{
+    sd_reduce(k, dvk_vmax, r, w, n, P);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    sd_bin(k, dvk_vmax, m, r, r, P); /* the max row kept */
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    sd_rows_op(k, dvk_vsub, e, w, m, n, P);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    sd_flat(k, 0, e, e, n * P);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    sd_reduce(k, dvk_vadd, r, e, n, P);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    sd_flat(k, 3, r, r, P);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    sd_bin(k, dvk_vadd, r, r, m, P); /* max + ln(sum): the log of the normaliser */
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    sd_rows_op(k, dvk_vsub, y, w, r, n, P);
+}
+
 /* The softmax over the rows of the fp32 tile w (n x P, which it overwrites) into y (fp32, n x P;
  * may be w); r is the reduction scratch (sd_reduce): its row 0 holds the max, then the sum. */
 static void sd_compute(dv_k_t *k, uint64_t w, uint64_t y, uint64_t r, uint64_t n, uint64_t P)
@@ -211,6 +236,7 @@ static void sd_kernel(dv_k_t *k, const void *params)
     dvk_que_init(k, &outq, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, t->depth, t->n * P * size);
     const uint64_t w32 = size == 4 ? 0 : dvk_alloc(k, DV_SPACE_UB, t->n * P * 4);
     const uint64_t red = dvk_alloc(k, DV_SPACE_UB, dv_ceil_div(t->n, 2) * P * 4);
+    const uint64_t ex = t->log ? dvk_alloc(k, DV_SPACE_UB, t->n * P * 4) : 0, mx = t->log ? dvk_alloc(k, DV_SPACE_UB, P * 4) : 0;
     dvk_set_mov_pad_val(k, 0);
     for (uint64_t u = u0; u < u1; u++) {
         const uint64_t o = u / ctiles, c0 = (u % ctiles) * t->T, tc = dv_min_u64(t->T, t->inner - c0);
@@ -227,11 +253,17 @@ static void sd_kernel(dv_k_t *k, const void *params)
         /* Compute */
         const uint64_t x = dvk_que_deque(k, &inq), y = dvk_que_alloc(k, &outq);
         if (size == 4) {
-            sd_compute(k, x, y, red, t->n, pc);
+            if (t->log)
+                sd_log_compute(k, x, y, red, ex, mx, t->n, pc);
+            else
+                sd_compute(k, x, y, red, t->n, pc);
         } else {
             sd_flat(k, 1, w32, x, t->n * pc);
             dvk_pipe_barrier(k, DV_PIPE_V);
-            sd_compute(k, w32, w32, red, t->n, pc);
+            if (t->log)
+                sd_log_compute(k, w32, w32, red, ex, mx, t->n, pc);
+            else
+                sd_compute(k, w32, w32, red, t->n, pc);
             dvk_pipe_barrier(k, DV_PIPE_V);
             sd_flat(k, 2, y, w32, t->n * pc);
         }
@@ -262,7 +294,7 @@ static int sd_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     if (!cfg->chip_dma_pad)
         return dv_ops_param_error(err, "dim", "softmax_dim copies column tiles with copy_gm_to_ubuf_align, and this "
                                   "profile has chip.dma_pad off");
-    sd_tiling_t t = {.outer = 1, .n = sh->d[dim], .inner = 1, .dt = (uint32_t)dt};
+    sd_tiling_t t = {.outer = 1, .n = sh->d[dim], .inner = 1, .dt = (uint32_t)dt, .log = v->v[SP_LOG].i != 0};
     for (int i = 0; i < sh->ndims; i++) {
         if (i < dim)
             t.outer *= sh->d[i];
@@ -278,25 +310,25 @@ static int sd_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     t.depth = v->v[SP_DB].i ? 2 : 1;
     if (v->v[SP_TILE_COLS].i) {
         t.T = dv_min_u64((uint64_t)v->v[SP_TILE_COLS].i, t.inner);
-        if (sd_ub_bytes(t.n, sd_pitch(t.T, size), size, 1, align) > ub)
+        if (sd_ub_bytes(t.n, sd_pitch(t.T, size), size, 1, align, t.log) > ub)
             return dv_ops_param_error(err, "tile-cols", "%llu columns x %llu rows need %llu bytes of UB, "
                                       "core.ub_size_bytes is %llu", (unsigned long long)t.T,
                                       (unsigned long long)t.n,
-                                      (unsigned long long)sd_ub_bytes(t.n, sd_pitch(t.T, size), size, 1, align),
+                                      (unsigned long long)sd_ub_bytes(t.n, sd_pitch(t.T, size), size, 1, align, t.log),
                                       (unsigned long long)ub);
     } else {
         uint64_t c = dv_min_u64(t.inner, SD_MAX_PITCH); /* halved until the tile fits */
-        while (c > 1 && sd_ub_bytes(t.n, sd_pitch(c, size), size, 1, align) > ub)
+        while (c > 1 && sd_ub_bytes(t.n, sd_pitch(c, size), size, 1, align, t.log) > ub)
             c /= 2;
         t.T = c;
-        if (sd_ub_bytes(t.n, sd_pitch(c, size), size, 1, align) > ub)
+        if (sd_ub_bytes(t.n, sd_pitch(c, size), size, 1, align, t.log) > ub)
             return dv_ops_param_error(err, "shape", "the axis has %llu elements: one column of them (%llu bytes "
                                       "with its buffers) does not fit in UB (core.ub_size_bytes %llu); softmax_dim "
                                       "holds a whole column tile", (unsigned long long)t.n,
-                                      (unsigned long long)sd_ub_bytes(t.n, sd_pitch(1, size), size, 1, align),
+                                      (unsigned long long)sd_ub_bytes(t.n, sd_pitch(1, size), size, 1, align, t.log),
                                       (unsigned long long)ub);
     }
-    if (t.depth == 2 && sd_ub_bytes(t.n, sd_pitch(t.T, size), size, 2, align) > ub)
+    if (t.depth == 2 && sd_ub_bytes(t.n, sd_pitch(t.T, size), size, 2, align, t.log) > ub)
         t.depth = 1;
     const uint64_t units = t.outer * dv_ceil_div(t.inner, t.T);
     const uint64_t cores = v->v[SP_CORES].i ? (uint64_t)v->v[SP_CORES].i : dv_ops_cores(cfg, DV_KIND_VECTOR);
@@ -332,13 +364,15 @@ static int sd_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
             for (uint64_t r = 0; r < t.n; r++)
                 s += exp(dv_ops_load(in[0], dt, base + r * t.inner) - m);
             for (uint64_t r = 0; r < t.n; r++)
-                dv_ops_store(expect[1], dt, base + r * t.inner, exp(dv_ops_load(in[0], dt, base + r * t.inner) - m) / s);
+                dv_ops_store(expect[1], dt, base + r * t.inner,
+                             t.log ? dv_ops_load(in[0], dt, base + r * t.inner) - m - log(s)
+                                   : exp(dv_ops_load(in[0], dt, base + r * t.inner) - m) / s);
         }
     return DV_OK;
 }
 
 const dv_opdesc_t dv_op_softmax_dim = {
-    "softmax_dim", "y = exp(x - max) / sum(exp(x - max)) along axis --dim (fp32 arithmetic)",
+    "softmax_dim", "y = exp(x - max) / sum(exp(x - max)) along axis --dim, or with --log its log (fp32 arithmetic)",
     sd_params, SP_COUNT, sd_plan, sd_kernel, sd_reference, NULL, NULL, NULL,
 };
 
@@ -959,3 +993,177 @@ RD_OP(RK_PROD, reduce_prod, "y = the product over the --axes (fp32 arithmetic)")
 RD_OP(RK_VAR, reduce_var, "y = sum((x - mean)^2) / (n - --correction) over the --axes, its square root with --sqrt "
       "(fp32)");
 RD_OP(RK_LSE, reduce_logsumexp, "y = max + ln(sum(exp(x - max))) over the --axes (fp32 arithmetic)");
+
+/* ================================================================ cumsum */
+
+/* cumsum along axis --dim: x viewed as [outer, n, inner], y[o, r, c] = the sum of x[o, 0..r, c]
+ * (--exclusive: of 0..r-1; --reverse: of r..n-1, or r+1..n-1).  The column tiles of softmax_dim; the
+ * running sum goes row by row, each row of y the previous row of y plus a row of x (n - 1 dependent
+ * vadds of the tile's width), in fp32, then back to the dtype and out with one DataCopyPad burst
+ * per row. */
+enum { CP_SHAPE, CP_DIM, CP_DTYPE, CP_EXCLUSIVE, CP_REVERSE, CP_CORES, CP_TILE_COLS, CP_COUNT };
+static const dv_oparam_spec_t cs_params[CP_COUNT] = {
+    {"shape", DV_OPT_SHAPE, "8x1024x16", 1, 1u << 30, 0, "tensor dimensions"},
+    {"dim", DV_OPT_INT, "1", 0, DV_SHAPE_MAX - 1, 0, "the axis summed along"},
+    {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, DT_F16 | DT_F32, "element type (arithmetic in fp32)"},
+    {"exclusive", DV_OPT_BOOL, "off", 0, 1, 0, "each sum leaves out its own element"},
+    {"reverse", DV_OPT_BOOL, "off", 0, 1, 0, "sum from the end of the axis"},
+    {"cores", DV_OPT_INT, "auto", 1, 1024, 0, "blocks (auto: the chip's vector cores)"},
+    {"tile-cols", DV_OPT_INT, "auto", 1, SD_MAX_PITCH, 0, "columns per tile (auto: the widest that fits UB)"},
+};
+
+typedef struct cs_tiling {
+    uint64_t outer, n, inner, T;
+    uint32_t dt, blocks, exclusive, reverse;
+} cs_tiling_t;
+
+/* UB of a tile: x and y in the dtype, the fp32 x and y for fp16. */
+static uint64_t cs_ub_bytes(uint64_t n, uint64_t P, unsigned size, uint64_t align)
+{
+    const uint64_t io = dv_round_up(n * P * size, align), f = dv_round_up(n * P * 4, align);
+    return 2 * io + (size == 4 ? 0 : 2 * f);
+}
+
+static void cs_kernel(dv_k_t *k, const void *params)
+{
+    const cs_tiling_t *t = params;
+    const dv_dtype_t dt = (dv_dtype_t)t->dt;
+    const unsigned size = dv_dtype_size(dt);
+    const uint64_t ctiles = dv_ceil_div(t->inner, t->T), units = t->outer * ctiles;
+    const uint64_t nb = dvk_block_num(k), b = dvk_block_idx(k);
+    const uint64_t u0 = units * b / nb, u1 = units * (b + 1) / nb;
+    if (u0 == u1)
+        return;
+    const uint64_t P = sd_pitch(t->T, size), nburst_max = dv_ops_field_max(DV_FORM_DMAPADIN, DV_FLD(DMAPADIN, nburst));
+    dv_que_t inq, outq;
+    dvk_que_init(k, &inq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, 1, t->n * P * size);
+    dvk_que_init(k, &outq, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, 1, t->n * P * size);
+    const uint64_t x32 = size == 4 ? 0 : dvk_alloc(k, DV_SPACE_UB, t->n * P * 4);
+    const uint64_t y32 = size == 4 ? 0 : dvk_alloc(k, DV_SPACE_UB, t->n * P * 4);
+    dvk_set_mov_pad_val(k, 0);
+    for (uint64_t u = u0; u < u1; u++) {
+        const uint64_t o = u / ctiles, c0 = (u % ctiles) * t->T, tc = dv_min_u64(t->T, t->inner - c0);
+        const uint64_t pc = sd_pitch(tc, size), gm = (o * t->n * t->inner + c0) * size, row = pc * 4;
+        const int64_t len = (int64_t)(tc * size), gap = (int64_t)((t->inner - tc) * size);
+        const uint64_t bx = dvk_que_alloc(k, &inq);
+        for (uint64_t r = 0; r < t->n; r += nburst_max)
+            dvk_copy_gm_to_ubuf_align(k, bx + r * pc * size, dvk_gm(k, 0, gm + r * t->inner * size),
+                                      (int64_t)dv_min_u64(nburst_max, t->n - r), len, gap, 0, 0, (int64_t)(pc - tc),
+                                      (int64_t)size);
+        dvk_que_enque(k, &inq, bx);
+        const uint64_t x = dvk_que_deque(k, &inq), y = dvk_que_alloc(k, &outq);
+        const uint64_t xs = size == 4 ? x : x32, ys = size == 4 ? y : y32;
+        if (size != 4) {
+            sd_flat(k, 1, x32, x, t->n * pc);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+        }
+        /* row i of the walk: row r(i) of the tile, from the end with --reverse */
+#define CS_ROW(i) ((t->reverse ? t->n - 1 - (i) : (i)) * row)
+        if (t->exclusive)
+            sd_bin(k, dvk_vsub, ys + CS_ROW(0), xs + CS_ROW(0), xs + CS_ROW(0), pc); /* zeros */
+        else
+            sd_bin(k, dvk_vmax, ys + CS_ROW(0), xs + CS_ROW(0), xs + CS_ROW(0), pc); /* the first row */
+        for (uint64_t i = 1; i < t->n; i++) {
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            sd_bin(k, dvk_vadd, ys + CS_ROW(i), ys + CS_ROW(i - 1), xs + CS_ROW(t->exclusive ? i - 1 : i), pc);
+        }
+#undef CS_ROW
+        if (size != 4) {
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            sd_flat(k, 2, y, y32, t->n * pc);
+        }
+        dvk_que_free(k, &inq, x);
+        dvk_que_enque(k, &outq, y);
+        const uint64_t by = dvk_que_deque(k, &outq);
+        for (uint64_t r = 0; r < t->n; r += nburst_max)
+            dvk_copy_ubuf_to_gm_align(k, dvk_gm(k, 1, gm + r * t->inner * size), by + r * pc * size,
+                                      (int64_t)dv_min_u64(nburst_max, t->n - r), len, 0, gap);
+        dvk_que_free(k, &outq, by);
+    }
+}
+
+static int cs_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t *v, dv_op_plan_t *plan,
+                   dv_error_t *err)
+{
+    const dv_shape_t *sh = &v->v[CP_SHAPE].shape;
+    const int64_t dim = v->v[CP_DIM].i;
+    const dv_dtype_t dt = v->v[CP_DTYPE].dt;
+    const unsigned size = dv_dtype_size(dt);
+    if (dim >= sh->ndims)
+        return dv_ops_param_error(err, "dim", "%lld is not an axis of a %d-dimensional shape (0 .. %d)",
+                                  (long long)dim, sh->ndims, sh->ndims - 1);
+    if (!cfg->chip_dma_pad)
+        return dv_ops_param_error(err, "dim", "cumsum copies column tiles with copy_gm_to_ubuf_align, and this "
+                                  "profile has chip.dma_pad off");
+    cs_tiling_t t = {.outer = 1, .n = sh->d[dim], .inner = 1, .dt = (uint32_t)dt,
+                     .exclusive = v->v[CP_EXCLUSIVE].i != 0, .reverse = v->v[CP_REVERSE].i != 0};
+    for (int i = 0; i < sh->ndims; i++) {
+        if (i < dim)
+            t.outer *= sh->d[i];
+        else if (i > dim)
+            t.inner *= sh->d[i];
+    }
+    const uint64_t elems = dv_shape_elems(sh);
+    uint64_t bytes;
+    if (__builtin_mul_overflow(elems, (uint64_t)size, &bytes) || bytes > cfg->hbm_capacity_bytes)
+        return dv_ops_param_error(err, "shape", "one tensor of this shape has more bytes than hbm.capacity_bytes "
+                                  "(%llu)", (unsigned long long)cfg->hbm_capacity_bytes);
+    const uint64_t ub = cfg->ub_size_bytes, align = cfg->ub_align_bytes;
+    uint64_t c = v->v[CP_TILE_COLS].i ? dv_min_u64((uint64_t)v->v[CP_TILE_COLS].i, t.inner)
+                                      : dv_min_u64(t.inner, SD_MAX_PITCH);
+    while (!v->v[CP_TILE_COLS].i && c > 1 && cs_ub_bytes(t.n, sd_pitch(c, size), size, align) > ub)
+        c /= 2;
+    t.T = c;
+    if (cs_ub_bytes(t.n, sd_pitch(c, size), size, align) > ub)
+        return dv_ops_param_error(err, v->v[CP_TILE_COLS].i ? "tile-cols" : "shape",
+                                  "%llu columns of the %llu-element axis need %llu bytes of UB, core.ub_size_bytes "
+                                  "is %llu (cumsum holds a whole column tile)", (unsigned long long)c,
+                                  (unsigned long long)t.n,
+                                  (unsigned long long)cs_ub_bytes(t.n, sd_pitch(c, size), size, align),
+                                  (unsigned long long)ub);
+    const uint64_t units = t.outer * dv_ceil_div(t.inner, t.T);
+    const uint64_t cores = v->v[CP_CORES].i ? (uint64_t)v->v[CP_CORES].i : dv_ops_cores(cfg, DV_KIND_VECTOR);
+    t.blocks = (uint32_t)dv_max_u64(1, dv_min_u64(cores, units));
+    snprintf(plan->info.name, sizeof plan->info.name, "%s", op->name);
+    plan->info.kind = DV_KIND_VECTOR;
+    plan->info.blocks = t.blocks;
+    plan->info.subs = 1;
+    int rc;
+    if ((rc = dv_ops_add_arg(plan, "x", dt, elems, DV_ARG_IN, 0, 0)) ||
+        (rc = dv_ops_add_arg(plan, "y", dt, elems, DV_ARG_OUT, 0, 0)))
+        return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
+    memcpy(plan->tiling, &t, sizeof t);
+    plan->tiling_bytes = sizeof t;
+    plan->flops = elems;
+    plan->bytes = 2 * elems * size;
+    /* each sum rounds in fp32 once per step: the error grows with the axis */
+    plan->tol_scale = (double)dv_max_u64(1, t.n / 16);
+    return DV_OK;
+}
+
+static int cs_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint8_t **expect, dv_error_t *err)
+{
+    (void)err;
+    cs_tiling_t t;
+    memcpy(&t, plan->tiling, sizeof t);
+    const dv_dtype_t dt = (dv_dtype_t)t.dt;
+    for (uint64_t o = 0; o < t.outer; o++)
+        for (uint64_t c = 0; c < t.inner; c++) {
+            double s = 0;
+            for (uint64_t i = 0; i < t.n; i++) {
+                const uint64_t r = t.reverse ? t.n - 1 - i : i, at = (o * t.n + r) * t.inner + c;
+                const double x = dv_ops_load(in[0], dt, at);
+                if (!t.exclusive)
+                    s += x;
+                dv_ops_store(expect[1], dt, at, s);
+                if (t.exclusive)
+                    s += x;
+            }
+        }
+    return DV_OK;
+}
+
+const dv_opdesc_t dv_op_cumsum = {
+    "cumsum", "y = the running sum of x along axis --dim (--exclusive, --reverse; fp32 arithmetic)",
+    cs_params, CP_COUNT, cs_plan, cs_kernel, cs_reference, NULL, NULL, NULL,
+};

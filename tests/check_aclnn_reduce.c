@@ -12,6 +12,8 @@
 
 #include "aclnnop/aclnn_amax.h"
 #include "aclnnop/aclnn_amin.h"
+#include "aclnnop/aclnn_cumsum.h"
+#include "aclnnop/aclnn_logsoftmax.h"
 #include "aclnnop/aclnn_logsumexp.h"
 #include "aclnnop/aclnn_max.h"
 #include "aclnnop/aclnn_mean.h"
@@ -216,6 +218,68 @@ START_TEST(test_aclnn_reduce_whole_and_fp16)
 }
 END_TEST
 
+/* LogSoftmax along each axis (the official example's last axis included) and Cumsum / CumsumV2
+ * (exclusive, reverse) along each axis of a 3 x 4 x 5 tensor, against plain C. */
+START_TEST(test_aclnn_logsoftmax_cumsum)
+{
+    const int64_t d[] = {3, 4, 5}, n = 60;
+    float x[60], y[60];
+    double want[60];
+    nnt_fill(x, n, 61, -2, 2);
+    nnt_dt_t tx = nnt_mk(d, 3, ACL_FLOAT, ACL_FORMAT_ND, x), ty = nnt_mk(d, 3, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    uint64_t ws;
+    aclOpExecutor *e;
+    for (int ax = 0; ax < 3; ax++) {
+        const int64_t outer = ax == 0 ? 1 : ax == 1 ? 3 : 12, len = d[ax], inner = n / outer / len;
+        /* log softmax */
+        CK_OK(aclnnLogSoftmaxGetWorkspaceSize(tx.t, ax == 2 ? -1 : ax, ty.t, &ws, &e));
+        RUN(aclnnLogSoftmax(NULL, ws, e, nnt_stream));
+        nnt_rd(&ty, y);
+        for (int64_t o = 0; o < outer; o++)
+            for (int64_t c = 0; c < inner; c++) {
+                double m = -1e30, s = 0;
+                for (int64_t r = 0; r < len; r++)
+                    m = fmax(m, x[(o * len + r) * inner + c]);
+                for (int64_t r = 0; r < len; r++)
+                    s += exp(x[(o * len + r) * inner + c] - m);
+                for (int64_t r = 0; r < len; r++)
+                    want[(o * len + r) * inner + c] = x[(o * len + r) * inner + c] - m - log(s);
+            }
+        nnt_ck_close("log softmax", y, want, n, 1e-5, 1e-5);
+        /* cumsum: plain, exclusive + reverse */
+        for (int v = 0; v < 2; v++) {
+            if (v == 0) {
+                CK_OK(aclnnCumsumGetWorkspaceSize(tx.t, ax, ACL_FLOAT, ty.t, &ws, &e));
+                RUN(aclnnCumsum(NULL, ws, e, nnt_stream));
+            } else {
+                CK_OK(aclnnCumsumV2GetWorkspaceSize(tx.t, ax - 3, true, true, ty.t, &ws, &e));
+                RUN(aclnnCumsumV2(NULL, ws, e, nnt_stream));
+            }
+            nnt_rd(&ty, y);
+            for (int64_t o = 0; o < outer; o++)
+                for (int64_t c = 0; c < inner; c++) {
+                    double s = 0;
+                    for (int64_t i = 0; i < len; i++) {
+                        const int64_t r = v ? len - 1 - i : i, at = (o * len + r) * inner + c;
+                        if (!v)
+                            s += x[at];
+                        want[at] = s;
+                        if (v)
+                            s += x[at];
+                    }
+                }
+            nnt_ck_close("cumsum", y, want, n, 1e-5, 1e-5);
+        }
+    }
+    CK_ERR(aclnnCumsumGetWorkspaceSize(tx.t, 3, ACL_FLOAT, ty.t, &ws, &e), NN_INVALID, "dim is 3; self has 3 dimensions");
+    CK_ERR(aclnnCumsumGetWorkspaceSize(tx.t, 0, ACL_FLOAT16, ty.t, &ws, &e), NN_INVALID,
+           "dtype is ACL_FLOAT16 but out has ACL_FLOAT");
+    CK_ERR(aclnnLogSoftmaxGetWorkspaceSize(tx.t, -4, ty.t, &ws, &e), NN_INVALID, "dim is -4");
+    nnt_rm(&tx);
+    nnt_rm(&ty);
+}
+END_TEST
+
 START_TEST(test_aclnn_reduce_errors)
 {
     const int64_t d[] = {2, 3, 4, 5}, kd[] = {2, 4}, bad_out[] = {3, 5};
@@ -278,6 +342,7 @@ Suite *dv_aclnn_reduce_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_aclnn_reduce_whole_and_fp16);
     tcase_add_test(tc, test_aclnn_reduce_errors);
+    tcase_add_test(tc, test_aclnn_logsoftmax_cumsum);
     suite_add_tcase(s, tc);
     TCase *tp = tcase_create("aclnn_reduce_profiles");
     tcase_add_checked_fixture(tp, NULL, nnt_teardown);

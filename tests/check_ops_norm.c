@@ -175,6 +175,27 @@ START_TEST(test_ops_reduce_errors)
 }
 END_TEST
 
+/* log softmax (softmax_dim --log) and cumsum (--exclusive, --reverse) along every kind of axis.
+ * Loop index i: profile i / 2, dtype i % 2. */
+START_TEST(test_ops_logsoftmax_cumsum_matrix)
+{
+    static const char *const cmds[] = {
+        "softmax_dim --log --shape 3x3 --dim 1",           "softmax_dim --log --shape 4x2 --dim 0",
+        "softmax_dim --log --shape 3x5x7 --dim 1",         "softmax_dim --log --shape 2x65x30 --dim 1 --tile-cols 16",
+        "cumsum --shape 2x2 --dim 0",                      "cumsum --shape 3x50x7 --dim 1",
+        "cumsum --shape 3x50x7 --dim 1 --reverse",         "cumsum --shape 3x50x7 --dim 2 --exclusive",
+        "cumsum --shape 9 --dim 0 --exclusive --reverse",  "cumsum --shape 4x70x33 --dim 1 --tile-cols 16 --cores 5",
+    };
+    char cmd[256];
+    for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
+        snprintf(cmd, sizeof cmd, "%s --dtype %s", cmds[c], dtypes[_i % 2]);
+        check_op(profiles[_i / 2], cmd);
+    }
+    expect_error(NULL, "cumsum --shape 4x5 --dim 2", "--dim", "0 .. 1");
+    expect_error(NULL, "cumsum --shape 300000x3 --dim 0", "--shape", "core.ub_size_bytes");
+}
+END_TEST
+
 /* Batchnorm: planes of odd H*W (unaligned in both dtypes), one channel, 1x1 planes, planes that
  * span channel wrap-around inside a tile, and planes larger than the UB (split into segments). */
 START_TEST(test_ops_batchnorm_matrix)
@@ -424,6 +445,7 @@ Suite *dv_ops_norm_suite(void)
     tcase_add_test(tc, test_ops_batchnorm_train_errors);
     tcase_add_loop_test(tc, test_ops_reduce_matrix, 0, 4);
     tcase_add_test(tc, test_ops_reduce_errors);
+    tcase_add_loop_test(tc, test_ops_logsoftmax_cumsum_matrix, 0, 4);
     tcase_add_loop_test(tc, test_ops_layernorm_matrix, 0, 4);
     tcase_add_loop_test(tc, test_ops_rmsnorm_matrix, 0, 4);
     tcase_add_loop_test(tc, test_ops_norm_tiles, 0, 2);
