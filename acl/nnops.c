@@ -39,6 +39,7 @@
 #include "aclnnop/aclnn_neg.h"
 #include "aclnnop/aclnn_reciprocal.h"
 #include "aclnnop/aclnn_relu.h"
+#include "aclnnop/aclnn_rms_norm.h"
 #include "aclnnop/aclnn_rsqrt.h"
 #include "aclnnop/aclnn_sigmoid.h"
 #include "aclnnop/aclnn_silu.h"
@@ -432,6 +433,64 @@ aclnnStatus aclnnLayerNormGetWorkspaceSize(const aclTensor *input, const aclIntA
         dv_nn_call_tensor(&c, meanOutOptional, "meanOut", "mean", false);
     if (rstdOutOptional)
         dv_nn_call_tensor(&c, rstdOutOptional, "rstdOut", "rstd", false);
+    return dv_nn_exec_build(&c, workspaceSize, executor);
+}
+
+
+/* ---------------------------------------------------------------- rms norm */
+
+/* aclnnRmsNorm(x, gamma, epsilon, yOut, rstdOut) as the official example calls it: y = x / sqrt(mean(x^2)
+ * + epsilon) * gamma over the trailing dims gamma has, rstdOut (optional: NULL) the fp32 rstd of each
+ * row with those dims as 1. */
+aclnnStatus aclnnRmsNormGetWorkspaceSize(const aclTensor *x, const aclTensor *gamma, double epsilon,
+                                         const aclTensor *yOut, const aclTensor *rstdOut, uint64_t *workspaceSize,
+                                         aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    dv_nn_call_t c;
+    int rc;
+    nn_init(&c, NN_ROW_RmsNorm);
+    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, x, "x")) ||
+        (rc = dv_nn_get_tensor(&c, gamma, "gamma")) || (rc = dv_nn_get_tensor(&c, yOut, "yOut")) ||
+        (rstdOut && (rc = dv_nn_get_tensor(&c, rstdOut, "rstdOut"))))
+        return rc;
+    if ((rc = dv_nn_check_dtype(&c, x, "x", "dtype")) || (rc = dv_nn_check_plain(&c, x, "x")) ||
+        (rc = dv_nn_check_plain(&c, yOut, "yOut")) || (rc = dv_nn_check_same_shape(&c, x, "x", yOut, "yOut", "")) ||
+        (rc = dv_nn_check_same_dtype(&c, x, "x", yOut, "yOut")) || (rc = dv_nn_check_same_dtype(&c, x, "x", gamma, "gamma")))
+        return rc;
+    /* gamma: the trailing dims of x */
+    const int k = gamma->ndims;
+    bool match = k >= 1 && k <= x->ndims;
+    for (int i = 0; match && i < k; i++)
+        match = gamma->dims[i] == x->dims[x->ndims - k + i];
+    if (!match) {
+        char sx[128], sg[128];
+        dv_acl_dims_str(x, sx, sizeof sx);
+        dv_acl_dims_str(gamma, sg, sizeof sg);
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: gamma has shape [%s]; it must be the trailing dims of x [%s]",
+                           c.gws, sg, sx);
+    }
+    uint64_t rows, cols;
+    rows_cols(x, k, &rows, &cols);
+    if (rstdOut) {
+        if ((rc = dv_nn_check_vector(&c, rstdOut, "rstdOut", rows, "one per normalised row", NULL, NULL)))
+            return rc;
+        if (rstdOut->dtype != ACL_FLOAT)
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: rstdOut has dtype %s; dvsim gives rstd in ACL_FLOAT", c.gws,
+                               dv_nn_dtype_name(rstdOut->dtype));
+    }
+    c.empty = rows * cols == 0;
+    dv_nn_call_param(&c, "shape", "%llux%llu", (unsigned long long)rows, (unsigned long long)cols);
+    dv_nn_call_param(&c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(x->dtype)->dv));
+    if ((rc = dv_nn_float_param(&c, "eps", epsilon, 1e-5, "epsilon")))
+        return rc;
+    if (rstdOut)
+        dv_nn_call_param(&c, "stats", "on");
+    dv_nn_call_tensor(&c, x, "x", "x", true);
+    dv_nn_call_tensor(&c, gamma, "gamma", "gamma", true);
+    dv_nn_call_tensor(&c, yOut, "yOut", "y", false);
+    if (rstdOut)
+        dv_nn_call_tensor(&c, rstdOut, "rstdOut", "rstd", false);
     return dv_nn_exec_build(&c, workspaceSize, executor);
 }
 

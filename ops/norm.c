@@ -35,7 +35,8 @@
  * makes rstd write them into the out queue's buffer behind y (instead of in place), so no vector
  * instruction is added; CopyOut then writes both with copy_ubuf_to_gm_align (one burst per tile, or
  * one 4-byte burst per row when the reduction left one value per 32 B slot), so --stats needs
- * chip.dma_pad.  The references compute in double from the rounded inputs; the default per-dtype
+ * chip.dma_pad.  rmsnorm --stats on outputs rstd alone the same way (aclnnRmsNorm's rstdOut), right
+ * behind y.  The references compute in double from the rounded inputs; the default per-dtype
  * tolerance holds (no tol_scale). */
 #include <math.h>
 #include <stdint.h>
@@ -102,7 +103,13 @@ void dv_norm_ub_layout(const norm_tiling_t *t, uint64_t R, uint64_t cp, uint64_t
     {"eps", DV_OPT_FLOAT, "1e-5", DV_FLOAT_ABOVE_0, 1, 0, "added to " what " before 1/sqrt (in fp32)"}
 
 static const dv_oparam_spec_t softmax_params[P_EPS] = {ROW_COMMON};
-static const dv_oparam_spec_t rms_params[P_STATS] = {ROW_COMMON, [P_EPS] = EPS_PARAM("mean(x^2)")};
+static const dv_oparam_spec_t rms_params[P_COUNT] = {
+    ROW_COMMON,
+    [P_EPS] = EPS_PARAM("mean(x^2)"),
+    [P_STATS] = {"stats", DV_OPT_BOOL, "off", 0, 1, 0,
+                 "also output rstd = 1/sqrt(mean(x^2) + eps) of every row, fp32 (aclnnRmsNorm's rstdOut); needs "
+                 "chip.dma_pad"},
+};
 static const dv_oparam_spec_t ln_params[P_COUNT] = {
     ROW_COMMON,
     [P_EPS] = EPS_PARAM("the variance"),
@@ -293,11 +300,14 @@ static int norm_plan(enum norm_kind kind, const dv_opdesc_t *op, const dv_config
     t.a_y = a++;
     if ((rc = dv_ops_add_arg(plan, "y", t.dt, n, DV_ARG_OUT, 0, 0)) != DV_OK)
         return rc;
-    if (t.stats) {
+    if (t.stats && kind == NK_LAYERNORM) {
         t.a_mean = a++;
+        if ((rc = dv_ops_add_arg(plan, "mean", DV_DT_F32, t.rows, DV_ARG_OUT, 0, 0)) != DV_OK)
+            return rc;
+    }
+    if (t.stats) { /* layernorm and rmsnorm */
         t.a_rstd = a++;
-        if ((rc = dv_ops_add_arg(plan, "mean", DV_DT_F32, t.rows, DV_ARG_OUT, 0, 0)) != DV_OK ||
-            (rc = dv_ops_add_arg(plan, "rstd", DV_DT_F32, t.rows, DV_ARG_OUT, 0, 0)) != DV_OK)
+        if ((rc = dv_ops_add_arg(plan, "rstd", DV_DT_F32, t.rows, DV_ARG_OUT, 0, 0)) != DV_OK)
             return rc;
     }
 
@@ -308,7 +318,7 @@ static int norm_plan(enum norm_kind kind, const dv_opdesc_t *op, const dv_config
     static const uint64_t per_elem[] = {5, 7, 4, 2};
     plan->flops = per_elem[kind] * n;
     plan->bytes = 2 * n * size + (kind == NK_BATCHNORM ? 4 * t.channels : t.nparams * t.cols) * size +
-                  (t.stats ? 2 * t.rows * 4 : 0);
+                  (t.stats ? (kind == NK_LAYERNORM ? 2 : 1) * t.rows * 4 : 0);
     plan->tol_scale = 1.0;
     return DV_OK;
 }
@@ -386,6 +396,8 @@ static int norm_reference(const dv_op_plan_t *plan, const uint8_t *const *in, ui
                 s += d * d;
             }
             b = 1.0 / sqrt(s / (double)C + t.eps);
+            if (t.stats)
+                dv_ops_store(expect[t.a_rstd], DV_DT_F32, r, b);
             for (uint64_t c = 0; c < C; c++)
                 dv_ops_store(y, dt, base + c, dv_ops_load(x, dt, base + c) * b * dv_ops_load(in[t.a_p[0]], dt, c));
             continue;
@@ -429,7 +441,7 @@ const dv_opdesc_t dv_op_layernorm = {
 
 const dv_opdesc_t dv_op_rmsnorm = {
     "rmsnorm", "y = x / sqrt(mean(x^2) + eps) * gamma over the last axis (fp32 arithmetic)",
-    rms_params, P_STATS, rmsnorm_plan, dv_norm_kernel, norm_reference, norm_bind, &dv_norm_tile_ops, NULL,
+    rms_params, P_COUNT, rmsnorm_plan, dv_norm_kernel, norm_reference, norm_bind, &dv_norm_tile_ops, NULL,
 };
 
 const dv_opdesc_t dv_op_batchnorm = {

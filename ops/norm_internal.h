@@ -28,7 +28,7 @@ typedef struct norm_tiling {
     uint32_t depth;         /* buffers per queue: 2 with --double-buffer on */
     uint32_t nparams;       /* parameter vectors (gamma, beta, mean, var) */
     uint32_t a_x, a_y, a_p[4];
-    uint32_t stats;         /* layernorm --stats on: outputs a_mean and a_rstd */
+    uint32_t stats;         /* --stats on: layernorm outputs a_mean and a_rstd, rmsnorm a_rstd */
     uint32_t a_mean, a_rstd;
     double eps;
 } norm_tiling_t;

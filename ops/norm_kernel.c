@@ -399,7 +399,8 @@ static void compute(dv_k_t *k, const norm_tiling_t *t, const norm_bufs_t *b, uin
     case NK_RMSNORM: { /* B = A * A; B = A * rstd; Y = B * gamma */
         flat_bin(k, dvk_vmul, B.a, A.a, A.a, elems);
         bar(k);
-        const opnd_t RMS = rstd_rows(k, t, b, B, R, cols, inv, b->vals);
+        /* --stats: rstd goes to the out buffer behind y */
+        const opnd_t RMS = rstd_rows(k, t, b, B, R, cols, inv, t->stats ? out + b->u.out : b->vals);
         rowop(k, dvk_vmul, B, A, RMS, R, cols);
         bar(k);
         rowop(k, dvk_vmul, Y, B, G, R, cols);
@@ -480,9 +481,11 @@ void dv_norm_kernel(dv_k_t *k, const void *params)
         /* CopyOut(i - ahead) */
         const uint64_t o = dvk_que_deque(k, &outq);
         copy_out(k, t->a_y, x.off, o, x.n, x.cols * size);
-        if (t->stats) {
+        if (t->stats && t->kind == NK_LAYERNORM) {
             copy_stats(k, t->a_mean, x.u, o + bf.u.out, x.n, bf.u.q);
             copy_stats(k, t->a_rstd, x.u, o + bf.u.out + bf.u.st, x.n, bf.u.q);
+        } else if (t->stats) { /* rmsnorm: rstd alone */
+            copy_stats(k, t->a_rstd, x.u, o + bf.u.out, x.n, bf.u.q);
         }
         dvk_que_free(k, &outq, o);
     }

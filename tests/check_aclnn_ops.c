@@ -17,6 +17,7 @@
 #include "aclnnop/aclnn_matmul.h"
 #include "aclnnop/aclnn_mul.h"
 #include "aclnnop/aclnn_relu.h"
+#include "aclnnop/aclnn_rms_norm.h"
 #include "aclnnop/aclnn_softmax.h"
 #include "support/nnt.h"
 
@@ -551,6 +552,50 @@ START_TEST(test_aclnn_batchnorm_training)
 }
 END_TEST
 
+/* RmsNorm over the trailing two dims of a 3 x 4 x 16 tensor (gamma [4, 16]), with rstdOut [3, 1, 1]
+ * and without it; epsilon 1e-6 as the official example. */
+START_TEST(test_aclnn_rms_norm)
+{
+    const int64_t d[] = {3, 4, 16}, gd[] = {4, 16}, rd[] = {3, 1, 1};
+    const int64_t n = 192, rows = 3, cols = 64;
+    const double eps = 1e-6;
+    float x[192], g[64], y[192], r[3];
+    double want[192];
+    nnt_fill(x, n, 71, -2, 2);
+    nnt_fill(g, cols, 72, 0.5f, 1.5f);
+    nnt_dt_t tx = nnt_mk(d, 3, ACL_FLOAT, ACL_FORMAT_ND, x), tg = nnt_mk(gd, 2, ACL_FLOAT, ACL_FORMAT_ND, g);
+    nnt_dt_t ty = nnt_mk(d, 3, ACL_FLOAT, ACL_FORMAT_ND, NULL), tr = nnt_mk(rd, 3, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    uint64_t ws;
+    aclOpExecutor *e;
+    for (int with = 1; with >= 0; with--) {
+        CK_OK(aclnnRmsNormGetWorkspaceSize(tx.t, tg.t, eps, ty.t, with ? tr.t : NULL, &ws, &e));
+        RUN(aclnnRmsNorm(NULL, ws, e, nnt_stream));
+        nnt_rd(&ty, y);
+        for (int64_t i = 0; i < rows; i++) {
+            double s = 0;
+            for (int64_t j = 0; j < cols; j++)
+                s += (double)x[i * cols + j] * x[i * cols + j];
+            const double rstd = 1 / sqrt(s / (double)cols + eps);
+            for (int64_t j = 0; j < cols; j++)
+                want[i * cols + j] = x[i * cols + j] * rstd * g[j];
+            if (with) {
+                nnt_rd(&tr, r);
+                ck_assert_msg(fabs(r[i] - rstd) <= 1e-5 * rstd, "rstd[%lld] %g, want %g", (long long)i, r[i], rstd);
+            }
+        }
+        nnt_ck_close("rms norm", y, want, n, 1e-5, 1e-4);
+    }
+    const int64_t bad[] = {16};
+    nnt_dt_t tb = nnt_mk(bad, 1, ACL_FLOAT16, ACL_FORMAT_ND, NULL);
+    CK_ERR(aclnnRmsNormGetWorkspaceSize(tx.t, tb.t, eps, ty.t, tr.t, &ws, &e), NN_INVALID, "gamma");
+    nnt_rm(&tx);
+    nnt_rm(&tg);
+    nnt_rm(&ty);
+    nnt_rm(&tr);
+    nnt_rm(&tb);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- cube */
 
 /* C[M,N] = A[M,K] x B[K,N] in double from the rounded inputs. */
@@ -743,6 +788,7 @@ Suite *dv_aclnn_ops_suite(void)
     tcase_add_loop_test(tc, test_aclnn_softmax_any_dim, 0, 6);
     tcase_add_test(tc, test_aclnn_layernorm);
     tcase_add_test(tc, test_aclnn_batchnorm);
+    tcase_add_test(tc, test_aclnn_rms_norm);
     tcase_add_test(tc, test_aclnn_profile_columns);
     suite_add_tcase(s, tc);
 

@@ -175,11 +175,14 @@ START_TEST(test_ops_reduce_errors)
 }
 END_TEST
 
-/* log softmax (softmax_dim --log) and cumsum (--exclusive, --reverse) along every kind of axis.
+/* rmsnorm --stats (rstd), log softmax (softmax_dim --log) and cumsum (--exclusive, --reverse) along
+ * every kind of axis.
  * Loop index i: profile i / 2, dtype i % 2. */
 START_TEST(test_ops_logsoftmax_cumsum_matrix)
 {
     static const char *const cmds[] = {
+        "rmsnorm --stats --shape 2x16",                    "rmsnorm --stats --shape 37x100 --tile-rows 4",
+        "rmsnorm --stats --shape 3x4096",
         "softmax_dim --log --shape 3x3 --dim 1",           "softmax_dim --log --shape 4x2 --dim 0",
         "softmax_dim --log --shape 3x5x7 --dim 1",         "softmax_dim --log --shape 2x65x30 --dim 1 --tile-cols 16",
         "cumsum --shape 2x2 --dim 0",                      "cumsum --shape 3x50x7 --dim 1",
@@ -418,7 +421,7 @@ START_TEST(test_ops_norm_bad_params)
     expect_error(NULL, "layernorm --eps 1e999", "--eps", "not a finite number");
     expect_error(NULL, "layernorm --eps nan", "--eps", "not a finite number");
     expect_error(NULL, "softmax --eps 0.1", "--eps", "no parameter");
-    expect_error(NULL, "rmsnorm --stats on", "--stats", "no parameter");
+    expect_error(NULL, "softmax --stats on", "--stats", "no parameter");
     expect_error(NULL, "layernorm --stats maybe", "--stats", "not on or off");
 }
 END_TEST
