@@ -51,6 +51,11 @@
 /* the reductions (their first phases: acl/nnreduce.c; the second phases are generated below) */
 #include "aclnnop/aclnn_amax.h"
 #include "aclnnop/aclnn_amin.h"
+#include "aclnnop/aclnn_bernoulli.h"
+#include "aclnnop/aclnn_normal.h"
+#include "aclnnop/aclnn_normal_out.h"
+#include "aclnnop/aclnn_random.h"
+#include "aclnnop/aclnn_uniform.h"
 #include "aclnnop/aclnn_cumsum.h"
 #include "aclnnop/aclnn_logsumexp.h"
 #include "aclnnop/aclnn_max.h"

@@ -435,7 +435,8 @@ static const char *const op_cmds[] = {
     "softmax_dim --shape 8x64x16 --dim 1", "batchnorm_train --shape 4x8x100", "reduce_sum --shape 8x64x16 --axes 2",
     "reduce_mean --shape 8x64x16 --axes 2", "reduce_max --shape 8x64x16 --axes 5", "reduce_min --shape 8x64x16 --axes 1",
     "reduce_prod --shape 8x64x16 --axes 2", "reduce_var --shape 8x64x16 --axes 2",
-    "reduce_logsumexp --shape 8x64x16 --axes 2", "cumsum --shape 8x64x16 --dim 1"};
+    "reduce_logsumexp --shape 8x64x16 --axes 2", "cumsum --shape 8x64x16 --dim 1", "uniform --shape 8192",
+    "random --shape 8192", "bernoulli --shape 8192", "normal --shape 8192"};
 
 START_TEST(test_stalls_sum_on_operators)
 {
