@@ -51,6 +51,10 @@
 /* the reductions (their first phases: acl/nnreduce.c; the second phases are generated below) */
 #include "aclnnop/aclnn_amax.h"
 #include "aclnnop/aclnn_amin.h"
+#include "aclnnop/aclnn_floor_divide.h"
+#include "aclnnop/aclnn_fmod_scalar.h"
+#include "aclnnop/aclnn_fmod_tensor.h"
+#include "aclnnop/aclnn_remainder.h"
 #include "aclnnop/aclnn_bernoulli.h"
 #include "aclnnop/aclnn_normal.h"
 #include "aclnnop/aclnn_normal_out.h"

@@ -436,7 +436,9 @@ static const char *const op_cmds[] = {
     "reduce_mean --shape 8x64x16 --axes 2", "reduce_max --shape 8x64x16 --axes 5", "reduce_min --shape 8x64x16 --axes 1",
     "reduce_prod --shape 8x64x16 --axes 2", "reduce_var --shape 8x64x16 --axes 2",
     "reduce_logsumexp --shape 8x64x16 --axes 2", "cumsum --shape 8x64x16 --dim 1", "uniform --shape 8192",
-    "random --shape 8192", "bernoulli --shape 8192", "normal --shape 8192"};
+    "random --shape 8192", "bernoulli --shape 8192", "normal --shape 8192", "floor_divide --shape 8192",
+    "floor_divides --shape 8192", "fmod --shape 8192", "fmods --shape 8192", "remainder --shape 8192",
+    "remainders --shape 8192"};
 
 START_TEST(test_stalls_sum_on_operators)
 {
