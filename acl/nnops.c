@@ -51,6 +51,10 @@
 /* the reductions (their first phases: acl/nnreduce.c; the second phases are generated below) */
 #include "aclnnop/aclnn_amax.h"
 #include "aclnnop/aclnn_amin.h"
+#include "aclnnop/aclnn_l1_loss.h"
+#include "aclnnop/aclnn_mse_loss.h"
+#include "aclnnop/aclnn_smooth_l1_loss.h"
+#include "aclnnop/aclnn_soft_margin_loss.h"
 #include "aclnnop/aclnn_floor_divide.h"
 #include "aclnnop/aclnn_fmod_scalar.h"
 #include "aclnnop/aclnn_fmod_tensor.h"

@@ -438,7 +438,8 @@ static const char *const op_cmds[] = {
     "reduce_logsumexp --shape 8x64x16 --axes 2", "cumsum --shape 8x64x16 --dim 1", "uniform --shape 8192",
     "random --shape 8192", "bernoulli --shape 8192", "normal --shape 8192", "floor_divide --shape 8192",
     "floor_divides --shape 8192", "fmod --shape 8192", "fmods --shape 8192", "remainder --shape 8192",
-    "remainders --shape 8192"};
+    "remainders --shape 8192", "l1_loss --shape 8192 --reduction 0", "mse_loss --shape 8192",
+    "smooth_l1_loss --shape 8192 --reduction 2", "soft_margin_loss --shape 8192"};
 
 START_TEST(test_stalls_sum_on_operators)
 {

@@ -1,0 +1,272 @@
+/* ops/loss.c - element-wise losses of x against a target y, reduced or not: l1_loss |x - y|,
+ * mse_loss (x - y)^2, smooth_l1_loss (|d| < beta ? d^2 / (2 beta) : |d| - beta / 2, computed as
+ * min(|d|, beta)^2 / (2 beta) + max(|d| - beta, 0)) and soft_margin_loss ln(1 + exp(-y x))
+ * (aclnnL1Loss, aclnnMseLoss, aclnnSmoothL1Loss, aclnnSoftMarginLoss).  --reduction 0 (none) gives
+ * the loss of every element, 1 (mean) and 2 (sum) one value.
+ *
+ * Flat tiles of --tile-elems as the element-wise operators (x, y: MTE2 -> V, depth 2; fp16 cast up,
+ * the loss in fp32).  none: every block takes whole 512-B units and writes its tiles (V -> MTE3).
+ * mean and sum: one block walks the whole tensor, adding each tile's losses into an fp32 tile of
+ * partial sums (vadd; the last tile's under a mask of its elements), then folds it pairwise to 64
+ * lanes, vcadd, times 1/n for the mean, and writes the one value (a 32-B block into the output's
+ * padding).  One block for the reduction is dvsim's choice (no cross-core reduction yet): a large
+ * reduced loss is slower here than a multi-core kernel would be. */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "dv/intmath.h"
+#include "dv/ops.h"
+
+enum { LK_L1, LK_MSE, LK_SMOOTH_L1, LK_SOFT_MARGIN, LK_KINDS };
+static const char *const lk_names[LK_KINDS] = {"l1_loss", "mse_loss", "smooth_l1_loss", "soft_margin_loss"};
+
+enum { LP_SHAPE, LP_DTYPE, LP_REDUCTION, LP_CORES, LP_TILE, LP_BETA, LP_COUNT };
+#define LOSS_COMMON                                                                                            \
+    [LP_SHAPE] = {"shape", DV_OPT_SHAPE, "1048576", 1, 1u << 30, 0, "tensor dimensions"},                       \
+    [LP_DTYPE] = {"dtype", DV_OPT_DTYPE, "fp32", 0, 0, DT_F16 | DT_F32, "element type (arithmetic in fp32)"},   \
+    [LP_REDUCTION] = {"reduction", DV_OPT_INT, "1", 0, 2, 0, "0 none, 1 mean, 2 sum"},                          \
+    [LP_CORES] = {"cores", DV_OPT_INT, "auto", 1, 1024, 0, "blocks of --reduction 0 (auto: the vector cores)"}, \
+    [LP_TILE] = {"tile-elems", DV_OPT_INT, "4096", 64, 8192, 0, "elements per tile (a multiple of 64)"}
+static const dv_oparam_spec_t loss_params[LP_BETA] = {LOSS_COMMON};
+static const dv_oparam_spec_t smooth_params[LP_COUNT] = {
+    LOSS_COMMON, [LP_BETA] = {"beta", DV_OPT_FLOAT, "1", DV_FLOAT_ABOVE_0, 3.4e38, 0, "the L1 / L2 threshold"}};
+
+typedef struct loss_tiling {
+    uint64_t elems, unit, tile;
+    double beta;
+    uint32_t kind, dt, reduction;
+} loss_tiling_t;
+
+enum { LS_REP = 256, LS_LANES = 64 };
+
+/* Over e fp32 elements (whole repeats of 64; the last masked). */
+typedef void (*ls_vbin_t)(dv_k_t *, uint64_t, uint64_t, uint64_t, dv_dtype_t, int64_t, int64_t, int64_t, int64_t,
+                          int64_t, int64_t, int64_t);
+static void ls_bin(dv_k_t *k, ls_vbin_t op, uint64_t d, uint64_t a, uint64_t b, uint64_t e)
+{
+    const uint64_t full = e / LS_LANES, rem = e % LS_LANES;
+    if (full)
+        op(k, d, a, b, DV_DT_F32, (int64_t)full, 1, 1, 1, 8, 8, 8); /* tiles are at most 128 repeats */
+    if (rem) {
+        dvk_mask_first(k, DV_DT_F32, (uint32_t)rem);
+        op(k, d + full * LS_REP, a + full * LS_REP, b + full * LS_REP, DV_DT_F32, 1, 1, 1, 1, 8, 8, 8);
+        dvk_mask_all(k);
+    }
+}
+
+/* The loss of the T elements of x32 and y32 (fp32) into l (fp32); w scratch. */
+static void ls_loss(dv_k_t *k, const loss_tiling_t *t, uint64_t l, uint64_t x, uint64_t y, uint64_t w, uint64_t T)
+{
+    const int64_t rep = (int64_t)(T / LS_LANES);
+#define BAR() dvk_pipe_barrier(k, DV_PIPE_V)
+    if (t->kind == LK_SOFT_MARGIN) { /* ln(1 + exp(-(y x))) */
+        dvk_vmul(k, w, x, y, DV_DT_F32, rep, 1, 1, 1, 8, 8, 8);
+        BAR();
+        dvk_vmuls(k, w, w, DV_DT_F32, -1.0, rep, 1, 1, 8, 8);
+        BAR();
+        dvk_vexp(k, w, w, DV_DT_F32, rep, 1, 1, 8, 8);
+        BAR();
+        dvk_vadds(k, w, w, DV_DT_F32, 1.0, rep, 1, 1, 8, 8);
+        BAR();
+        dvk_vln(k, l, w, DV_DT_F32, rep, 1, 1, 8, 8);
+        return;
+    }
+    dvk_vsub(k, w, x, y, DV_DT_F32, rep, 1, 1, 1, 8, 8, 8);
+    BAR();
+    switch (t->kind) {
+    case LK_L1:
+        dvk_vabs(k, l, w, DV_DT_F32, rep, 1, 1, 8, 8);
+        break;
+    case LK_MSE:
+        dvk_vmul(k, l, w, w, DV_DT_F32, rep, 1, 1, 1, 8, 8, 8);
+        break;
+    default: /* smooth l1: min(a, beta)^2 / (2 beta) + relu(a - beta), a = |d| */
+        dvk_vabs(k, w, w, DV_DT_F32, rep, 1, 1, 8, 8);
+        BAR();
+        dvk_vmins(k, l, w, DV_DT_F32, t->beta, rep, 1, 1, 8, 8);
+        dvk_vadds(k, w, w, DV_DT_F32, -t->beta, rep, 1, 1, 8, 8);
+        BAR();
+        dvk_vmul(k, l, l, l, DV_DT_F32, rep, 1, 1, 1, 8, 8, 8);
+        dvk_vrelu(k, w, w, DV_DT_F32, rep, 1, 1, 8, 8);
+        BAR();
+        dvk_vmuls(k, l, l, DV_DT_F32, 0.5 / t->beta, rep, 1, 1, 8, 8);
+        BAR();
+        dvk_vadd(k, l, l, w, DV_DT_F32, rep, 1, 1, 1, 8, 8, 8);
+    }
+#undef BAR
+}
+
+static void loss_kernel(dv_k_t *k, const void *params)
+{
+    const loss_tiling_t *t = params;
+    const dv_dtype_t dt = (dv_dtype_t)t->dt;
+    const unsigned size = dv_dtype_size(dt);
+    const uint64_t units = dv_ceil_div(t->elems, t->unit), nb = dvk_block_num(k), b = dvk_block_idx(k);
+    const uint64_t first = units * b / nb * t->unit, last = dv_min_u64(units * (b + 1) / nb * t->unit, t->elems);
+    if (first >= last)
+        return;
+    const uint64_t T = t->tile;
+    const int64_t rep = (int64_t)(T / LS_LANES);
+    dv_que_t xq, yq, zq;
+    dvk_que_init(k, &xq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, 2, T * size);
+    dvk_que_init(k, &yq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, 2, T * size);
+    dvk_que_init(k, &zq, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, t->reduction ? 1 : 2, t->reduction ? LS_REP : T * size);
+    const uint64_t x32 = dvk_alloc(k, DV_SPACE_UB, T * 4), y32 = dvk_alloc(k, DV_SPACE_UB, T * 4);
+    const uint64_t w = dvk_alloc(k, DV_SPACE_UB, T * 4), l = dvk_alloc(k, DV_SPACE_UB, T * 4);
+    const uint64_t acc = t->reduction ? dvk_alloc(k, DV_SPACE_UB, T * 4) : 0;
+    if (t->reduction)
+        dvk_vdup(k, acc, DV_DT_F32, 0.0, rep, 1, 8);
+    for (uint64_t off = first; off < last; off += T) {
+        const uint64_t n = dv_min_u64(T, last - off), len = dv_ceil_div(n * size, 32);
+        const uint64_t bx = dvk_que_alloc(k, &xq), by = dvk_que_alloc(k, &yq);
+        dvk_copy_gm_to_ubuf(k, bx, dvk_gm(k, 0, off * size), 1, (int64_t)len, 0, 0);
+        dvk_copy_gm_to_ubuf(k, by, dvk_gm(k, 1, off * size), 1, (int64_t)len, 0, 0);
+        dvk_que_enque(k, &xq, bx);
+        dvk_que_enque(k, &yq, by);
+        const uint64_t x = dvk_que_deque(k, &xq), y = dvk_que_deque(k, &yq);
+        uint64_t xs = x, ys = y;
+        if (size == 2) {
+            dvk_vconv(k, x32, x, DV_DT_F32, DV_DT_F16, DV_ROUND_R, rep, 1, 1, 8, 4);
+            dvk_vconv(k, y32, y, DV_DT_F32, DV_DT_F16, DV_ROUND_R, rep, 1, 1, 8, 4);
+            xs = x32;
+            ys = y32;
+            dvk_pipe_barrier(k, DV_PIPE_V);
+        }
+        ls_loss(k, t, l, xs, ys, w, T);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        dvk_que_free(k, &xq, x);
+        dvk_que_free(k, &yq, y);
+        if (t->reduction) { /* the tile's n losses into the partial sums */
+            ls_bin(k, dvk_vadd, acc, acc, l, n);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            continue;
+        }
+        const uint64_t z = dvk_que_alloc(k, &zq);
+        if (size == 2)
+            dvk_vconv(k, z, l, DV_DT_F16, DV_DT_F32, DV_ROUND_R, rep, 1, 1, 4, 8);
+        else
+            dvk_vadds(k, z, l, DV_DT_F32, 0.0, rep, 1, 1, 8, 8);
+        dvk_que_enque(k, &zq, z);
+        const uint64_t bz = dvk_que_deque(k, &zq);
+        dvk_copy_ubuf_to_gm(k, dvk_gm(k, 2, off * size), bz, 1, (int64_t)len, 0, 0);
+        dvk_que_free(k, &zq, bz);
+    }
+    if (!t->reduction)
+        return;
+    /* fold the partial sums to 64 lanes, then one value */
+    for (uint64_t e = T; e > LS_LANES; e /= 2) {
+        ls_bin(k, dvk_vadd, acc, acc, acc + e / 2 * 4, e / 2);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+    }
+    const uint64_t z = dvk_que_alloc(k, &zq);
+    dvk_vcadd(k, w, acc, DV_DT_F32, 1, 1, 1, 8, 0);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    if (t->reduction == 1) {
+        dvk_mask_first(k, DV_DT_F32, 8);
+        dvk_vmuls(k, w, w, DV_DT_F32, 1.0 / (double)t->elems, 1, 1, 1, 8, 8);
+        dvk_mask_all(k);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+    }
+    dvk_mask_first(k, DV_DT_F32, 8);
+    if (size == 2)
+        dvk_vconv(k, z, w, DV_DT_F16, DV_DT_F32, DV_ROUND_R, 1, 1, 1, 4, 8);
+    else
+        dvk_vadds(k, z, w, DV_DT_F32, 0.0, 1, 1, 1, 8, 8);
+    dvk_mask_all(k);
+    dvk_que_enque(k, &zq, z);
+    const uint64_t bz = dvk_que_deque(k, &zq);
+    dvk_copy_ubuf_to_gm(k, dvk_gm(k, 2, 0), bz, 1, 1, 0, 0);
+    dvk_que_free(k, &zq, bz);
+}
+
+static int loss_kind_of(const dv_opdesc_t *op)
+{
+    for (int i = 0; i < LK_KINDS; i++)
+        if (strcmp(op->name, lk_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+static int loss_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t *v, dv_op_plan_t *plan,
+                     dv_error_t *err)
+{
+    const int kind = loss_kind_of(op);
+    if (kind < 0)
+        return dv_error_set(err, DV_ERR_UNKNOWN, NULL, 0, 0, "%s: not a loss", op->name);
+    const dv_dtype_t dt = v->v[LP_DTYPE].dt;
+    const unsigned size = dv_dtype_size(dt);
+    const uint64_t elems = dv_shape_elems(&v->v[LP_SHAPE].shape);
+    uint64_t bytes;
+    if (__builtin_mul_overflow(elems, (uint64_t)size, &bytes) || bytes > cfg->hbm_capacity_bytes)
+        return dv_ops_param_error(err, "shape", "one tensor of this shape has more bytes than hbm.capacity_bytes "
+                                  "(%llu)", (unsigned long long)cfg->hbm_capacity_bytes);
+    loss_tiling_t t = {.elems = elems, .unit = 512 / size, .tile = (uint64_t)v->v[LP_TILE].i, .kind = (uint32_t)kind,
+                       .dt = (uint32_t)dt, .reduction = (uint32_t)v->v[LP_REDUCTION].i,
+                       .beta = op->nparams > LP_BETA ? v->v[LP_BETA].f : 1};
+    if (t.tile % LS_LANES || (t.reduction && (t.tile & (t.tile - 1))))
+        return dv_ops_param_error(err, "tile-elems", "%llu is not a multiple of 64%s", (unsigned long long)t.tile,
+                                  t.reduction ? " and a power of two (the partial sums fold in halves)" : "");
+    const uint64_t ub = 4 * t.tile * size + (t.reduction ? LS_REP : 2 * t.tile * size) + (t.reduction ? 5 : 4) * t.tile * 4;
+    if (ub > cfg->ub_size_bytes)
+        return dv_ops_param_error(err, "tile-elems", "%llu elements need %llu bytes of UB, core.ub_size_bytes is %llu",
+                                  (unsigned long long)t.tile, (unsigned long long)ub,
+                                  (unsigned long long)cfg->ub_size_bytes);
+    const uint64_t units = dv_ceil_div(elems, t.unit);
+    const uint64_t cores = v->v[LP_CORES].i ? (uint64_t)v->v[LP_CORES].i : dv_ops_cores(cfg, DV_KIND_VECTOR);
+    snprintf(plan->info.name, sizeof plan->info.name, "%s", op->name);
+    plan->info.kind = DV_KIND_VECTOR;
+    plan->info.blocks = t.reduction ? 1 : (uint32_t)dv_max_u64(1, dv_min_u64(cores, units));
+    plan->info.subs = 1;
+    int rc;
+    const double lo = kind == LK_SOFT_MARGIN ? -1 : 0, hi = kind == LK_SOFT_MARGIN ? 1 : 0;
+    if ((rc = dv_ops_add_arg(plan, "x", dt, elems, DV_ARG_IN, 0, 0)) ||
+        (rc = dv_ops_add_arg(plan, "y", dt, elems, DV_ARG_IN, lo, hi)) ||
+        (rc = dv_ops_add_arg(plan, "z", dt, t.reduction ? 1 : elems, DV_ARG_OUT, 0, 0)))
+        return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
+    memcpy(plan->tiling, &t, sizeof t);
+    plan->tiling_bytes = sizeof t;
+    plan->flops = 3 * elems;
+    plan->bytes = 2 * elems * size + (t.reduction ? 1 : elems) * size;
+    /* the sum of n fp32 terms: its rounding error grows with n */
+    plan->tol_scale = t.reduction ? (double)dv_max_u64(1, elems / 256) : 1.0;
+    return DV_OK;
+}
+
+static double loss_value(const loss_tiling_t *t, double x, double y)
+{
+    const double d = x - y, a = fabs(d);
+    switch (t->kind) {
+    case LK_L1: return a;
+    case LK_MSE: return d * d;
+    case LK_SMOOTH_L1: return a < t->beta ? 0.5 * d * d / t->beta : a - 0.5 * t->beta;
+    default: return log1p(exp(-y * x));
+    }
+}
+
+static int loss_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint8_t **expect, dv_error_t *err)
+{
+    (void)err;
+    loss_tiling_t t;
+    memcpy(&t, plan->tiling, sizeof t);
+    const dv_dtype_t dt = (dv_dtype_t)t.dt;
+    double s = 0;
+    for (uint64_t i = 0; i < t.elems; i++) {
+        const double v = loss_value(&t, dv_ops_load(in[0], dt, i), dv_ops_load(in[1], dt, i));
+        if (t.reduction)
+            s += v;
+        else
+            dv_ops_store(expect[2], dt, i, v);
+    }
+    if (t.reduction)
+        dv_ops_store(expect[2], dt, 0, t.reduction == 1 ? s / (double)t.elems : s);
+    return DV_OK;
+}
+
+#define LOSS_OP(ident, params, what)                                                                            \
+    const dv_opdesc_t dv_op_##ident = {#ident, what, params, (int)(sizeof params / sizeof params[0]), loss_plan, \
+                                       loss_kernel, loss_reference, NULL, NULL, NULL}
+LOSS_OP(l1_loss, loss_params, "z = |x - y|, or its mean (--reduction 1) or sum (2)");
+LOSS_OP(mse_loss, loss_params, "z = (x - y)^2, or its mean (--reduction 1) or sum (2)");
+LOSS_OP(smooth_l1_loss, smooth_params, "z = the smooth L1 loss of x - y with --beta, or its mean or sum");
+LOSS_OP(soft_margin_loss, loss_params, "z = ln(1 + exp(-y x)), or its mean (--reduction 1) or sum (2)");
