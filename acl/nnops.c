@@ -51,6 +51,34 @@
 /* the reductions (their first phases: acl/nnreduce.c; the second phases are generated below) */
 #include "aclnnop/aclnn_amax.h"
 #include "aclnnop/aclnn_amin.h"
+#include "aclnnop/aclnn_acosh.h"
+#include "aclnnop/aclnn_asinh.h"
+#include "aclnnop/aclnn_atanh.h"
+#include "aclnnop/aclnn_celu.h"
+#include "aclnnop/aclnn_ceil.h"
+#include "aclnnop/aclnn_cos.h"
+#include "aclnnop/aclnn_cosh.h"
+#include "aclnnop/aclnn_erf.h"
+#include "aclnnop/aclnn_erfc.h"
+#include "aclnnop/aclnn_exp2.h"
+#include "aclnnop/aclnn_expm1.h"
+#include "aclnnop/aclnn_floor.h"
+#include "aclnnop/aclnn_hardsigmoid.h"
+#include "aclnnop/aclnn_hardswish.h"
+#include "aclnnop/aclnn_log10.h"
+#include "aclnnop/aclnn_log1p.h"
+#include "aclnnop/aclnn_log2.h"
+#include "aclnnop/aclnn_logsigmoid.h"
+#include "aclnnop/aclnn_mish.h"
+#include "aclnnop/aclnn_round.h"
+#include "aclnnop/aclnn_selu.h"
+#include "aclnnop/aclnn_sign.h"
+#include "aclnnop/aclnn_sin.h"
+#include "aclnnop/aclnn_sinh.h"
+#include "aclnnop/aclnn_softshrink.h"
+#include "aclnnop/aclnn_softsign.h"
+#include "aclnnop/aclnn_square.h"
+#include "aclnnop/aclnn_trunc.h"
 #include "aclnnop/aclnn_l1_loss.h"
 #include "aclnnop/aclnn_mse_loss.h"
 #include "aclnnop/aclnn_smooth_l1_loss.h"
@@ -227,6 +255,10 @@ static int clamp(int row, unsigned has, const aclTensor *self, const aclScalar *
     elementwise(row, 0, self, NULL, negativeSlope, "negativeSlope", NULL, out, workspaceSize, executor)
 #define DV_NN_BODY_INPLACE_UNARY_SCALAR(row) \
     elementwise(row, NN_INPLACE, selfRef, NULL, negativeSlope, "negativeSlope", NULL, selfRef, workspaceSize, executor)
+#define DV_NN_BODY_UNARY_ALPHA(row) elementwise(row, 0, self, NULL, alpha, "alpha", NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_UNARY_ALPHA(row) \
+    elementwise(row, NN_INPLACE, selfRef, NULL, alpha, "alpha", NULL, selfRef, workspaceSize, executor)
+#define DV_NN_BODY_UNARY_LAMBD(row) elementwise(row, 0, self, NULL, lambd, "lambd", NULL, out, workspaceSize, executor)
 #define DV_NN_BODY_BINARY(row) \
     elementwise(row, NN_OTHER, self, other, NULL, NULL, NULL, out, workspaceSize, executor)
 #define DV_NN_BODY_INPLACE_BINARY(row) \
@@ -268,6 +300,9 @@ static int clamp(int row, unsigned has, const aclTensor *self, const aclScalar *
 #define DV_NN_GWS_INPLACE_UNARY(api, params) DV_NN_GWS(api, INPLACE_UNARY, params)
 #define DV_NN_GWS_UNARY_SCALAR(api, params) DV_NN_GWS(api, UNARY_SCALAR, params)
 #define DV_NN_GWS_INPLACE_UNARY_SCALAR(api, params) DV_NN_GWS(api, INPLACE_UNARY_SCALAR, params)
+#define DV_NN_GWS_UNARY_ALPHA(api, params) DV_NN_GWS(api, UNARY_ALPHA, params)
+#define DV_NN_GWS_INPLACE_UNARY_ALPHA(api, params) DV_NN_GWS(api, INPLACE_UNARY_ALPHA, params)
+#define DV_NN_GWS_UNARY_LAMBD(api, params) DV_NN_GWS(api, UNARY_LAMBD, params)
 #define DV_NN_GWS_BINARY(api, params) DV_NN_GWS(api, BINARY, params)
 #define DV_NN_GWS_INPLACE_BINARY(api, params) DV_NN_GWS(api, INPLACE_BINARY, params)
 #define DV_NN_GWS_BINARY_ALPHA(api, params) DV_NN_GWS(api, BINARY_ALPHA, params)

@@ -82,20 +82,26 @@ enum {
 /* ---- vector steps ---- */
 typedef enum vop {
     V_ADD, V_SUB, V_MUL, V_DIV, V_MAX, V_MIN, V_RELU, V_EXP, V_LN, V_SQRT, V_RSQRT, V_REC, V_ABS, V_ADDS, V_MULS,
-    V_LRELU, V_MAXS, V_MINS, V_F16_TO_F32, V_F32_TO_F16
+    V_LRELU, V_MAXS, V_MINS, V_F16_TO_F32, V_F32_TO_F16,
+    /* fp32 -> s32 rounding toward minus infinity, plus infinity, to nearest (even) or zero, and back */
+    V_F32_TO_S32_F, V_F32_TO_S32_C, V_F32_TO_S32_R, V_F32_TO_S32_Z, V_S32_TO_F32
 } vop_t;
 
-/* One step of an activation, in fp32: d = op(a[, b | s]) on the buffers X (the input) and W (the
- * work buffer, which ends up holding the result). */
-enum { EW_NONE, EW_X, EW_W, EW_BUFS };
+/* One step of an activation, in fp32: d = op(a[, b | s]) on the buffers X (the input), W (the work
+ * buffer, which ends up holding the result) and T (a second work buffer, allocated only for the
+ * activations that use it).  The scalar is s, or with p 1 the operator's --scalar times s, with p 2
+ * s divided by it (celu's alpha and 1 / alpha, softshrink's -lambd and lambd). */
+enum { EW_NONE, EW_X, EW_W, EW_T, EW_BUFS };
 typedef struct ew_step {
     vop_t op;
-    uint8_t d, a, b; /* EW_X or EW_W; b EW_NONE for a unary op */
-    double s;        /* the scalar of V_ADDS / V_MULS */
+    uint8_t d, a, b; /* EW_X, EW_W or EW_T; b EW_NONE for a unary op */
+    double s;        /* the scalar of V_ADDS / V_MULS / V_MAXS / V_MINS */
+    uint8_t p;       /* 0: s; 1: --scalar * s; 2: s / --scalar */
 } ew_step_t;
 
-#define EW_BIN(op, d, a, b) {op, d, a, b, 0}
-#define EW_UN(op, d, a, s) {op, d, a, EW_NONE, s}
+#define EW_BIN(op, d, a, b) {op, d, a, b, 0, 0}
+#define EW_UN(op, d, a, s) {op, d, a, EW_NONE, s, 0}
+#define EW_UNP(op, d, a, s, p) {op, d, a, EW_NONE, s, p}
 
 /* gelu: W = X*X, W = W*X, W = W*c, W = W+X, W = W*-k, W = exp(W), W = W+1, W = X/W */
 static const ew_step_t gelu_steps[] = {
@@ -119,10 +125,124 @@ static const ew_step_t tanh_steps[] = {
     EW_UN(V_REC, EW_W, EW_W, 0), EW_UN(V_MULS, EW_W, EW_W, 2.0), EW_UN(V_ADDS, EW_W, EW_W, -1.0),
 };
 
+/* ---- more activations and unary math (fp32 steps; T a second work buffer) ---- */
+#define EW_SELU_ALPHA 1.6732632423543772848
+#define EW_SELU_SCALE 1.0507009873554804934
+#define EW_PI 3.14159265358979323846
+#define EW_SIGN_SCALE 8.5070591730234615866e37 /* 2^126: every normal x * it is at least 1 in size */
+/* selu: scale * (max(x, 0) + min(0, alpha (exp(x) - 1))), the exp of min(x, 0) so it cannot overflow */
+static const ew_step_t selu_steps[] = {
+    EW_UN(V_MINS, EW_T, EW_X, 0), EW_UN(V_EXP, EW_T, EW_T, 0), EW_UN(V_ADDS, EW_T, EW_T, -1.0),
+    EW_UN(V_MULS, EW_T, EW_T, EW_SELU_ALPHA * EW_SELU_SCALE), EW_UN(V_RELU, EW_W, EW_X, 0),
+    EW_UN(V_MULS, EW_W, EW_W, EW_SELU_SCALE), EW_BIN(V_ADD, EW_W, EW_W, EW_T),
+};
+/* celu: max(x, 0) + min(0, alpha (exp(min(x, 0) / alpha) - 1)), alpha = --scalar */
+static const ew_step_t celu_steps[] = {
+    EW_UNP(V_MULS, EW_T, EW_X, 1.0, 2), EW_UN(V_MINS, EW_T, EW_T, 0), EW_UN(V_EXP, EW_T, EW_T, 0),
+    EW_UN(V_ADDS, EW_T, EW_T, -1.0), EW_UNP(V_MULS, EW_T, EW_T, 1.0, 1), EW_UN(V_RELU, EW_W, EW_X, 0),
+    EW_BIN(V_ADD, EW_W, EW_W, EW_T),
+};
+/* hardsigmoid: min(max(x / 6 + 1/2, 0), 1); hardswish: x times it */
+static const ew_step_t hardsigmoid_steps[] = {
+    EW_UN(V_MULS, EW_W, EW_X, 1.0 / 6.0), EW_UN(V_ADDS, EW_W, EW_W, 0.5), EW_UN(V_MAXS, EW_W, EW_W, 0),
+    EW_UN(V_MINS, EW_W, EW_W, 1.0),
+};
+static const ew_step_t hardswish_steps[] = {
+    EW_UN(V_MULS, EW_W, EW_X, 1.0 / 6.0), EW_UN(V_ADDS, EW_W, EW_W, 0.5), EW_UN(V_MAXS, EW_W, EW_W, 0),
+    EW_UN(V_MINS, EW_W, EW_W, 1.0), EW_BIN(V_MUL, EW_W, EW_W, EW_X),
+};
+/* mish: x tanh(ln(1 + exp(x))), the tanh as tanh's steps (exp overflowing to inf gives tanh 1) */
+static const ew_step_t mish_steps[] = {
+    EW_UN(V_EXP, EW_T, EW_X, 0), EW_UN(V_ADDS, EW_T, EW_T, 1.0), EW_UN(V_LN, EW_T, EW_T, 0),
+    EW_UN(V_MULS, EW_T, EW_T, -2.0), EW_UN(V_EXP, EW_T, EW_T, 0), EW_UN(V_ADDS, EW_T, EW_T, 1.0),
+    EW_UN(V_REC, EW_T, EW_T, 0), EW_UN(V_MULS, EW_T, EW_T, 2.0), EW_UN(V_ADDS, EW_T, EW_T, -1.0),
+    EW_BIN(V_MUL, EW_W, EW_T, EW_X),
+};
+/* softsign: x / (1 + |x|) */
+static const ew_step_t softsign_steps[] = {
+    EW_UN(V_ABS, EW_W, EW_X, 0), EW_UN(V_ADDS, EW_W, EW_W, 1.0), EW_BIN(V_DIV, EW_W, EW_X, EW_W),
+};
+/* logsigmoid: min(x, 0) - ln(1 + exp(-|x|)) (no overflow either side) */
+static const ew_step_t logsigmoid_steps[] = {
+    EW_UN(V_ABS, EW_T, EW_X, 0), EW_UN(V_MULS, EW_T, EW_T, -1.0), EW_UN(V_EXP, EW_T, EW_T, 0),
+    EW_UN(V_ADDS, EW_T, EW_T, 1.0), EW_UN(V_LN, EW_T, EW_T, 0), EW_UN(V_MINS, EW_W, EW_X, 0),
+    EW_BIN(V_SUB, EW_W, EW_W, EW_T),
+};
+/* softshrink: x - min(max(x, -lambd), lambd), lambd = --scalar */
+static const ew_step_t softshrink_steps[] = {
+    EW_UNP(V_MAXS, EW_T, EW_X, -1.0, 1), EW_UNP(V_MINS, EW_T, EW_T, 1.0, 1), EW_BIN(V_SUB, EW_W, EW_X, EW_T),
+};
+/* acosh: ln(x + sqrt(x^2 - 1)); asinh: ln(x + sqrt(x^2 + 1)) (cancels for large negative x) */
+static const ew_step_t acosh_steps[] = {
+    EW_BIN(V_MUL, EW_T, EW_X, EW_X), EW_UN(V_ADDS, EW_T, EW_T, -1.0), EW_UN(V_SQRT, EW_T, EW_T, 0),
+    EW_BIN(V_ADD, EW_T, EW_T, EW_X), EW_UN(V_LN, EW_W, EW_T, 0),
+};
+static const ew_step_t asinh_steps[] = {
+    EW_BIN(V_MUL, EW_T, EW_X, EW_X), EW_UN(V_ADDS, EW_T, EW_T, 1.0), EW_UN(V_SQRT, EW_T, EW_T, 0),
+    EW_BIN(V_ADD, EW_T, EW_T, EW_X), EW_UN(V_LN, EW_W, EW_T, 0),
+};
+/* atanh: ln((1 + x) / (1 - x)) / 2 */
+static const ew_step_t atanh_steps[] = {
+    EW_UN(V_MULS, EW_T, EW_X, -1.0), EW_UN(V_ADDS, EW_T, EW_T, 1.0), EW_UN(V_ADDS, EW_W, EW_X, 1.0),
+    EW_BIN(V_DIV, EW_W, EW_W, EW_T), EW_UN(V_LN, EW_W, EW_W, 0), EW_UN(V_MULS, EW_W, EW_W, 0.5),
+};
+/* sinh, cosh: (exp(x) -+ exp(-x)) / 2 */
+static const ew_step_t sinh_steps[] = {
+    EW_UN(V_MULS, EW_T, EW_X, -1.0), EW_UN(V_EXP, EW_T, EW_T, 0), EW_UN(V_EXP, EW_W, EW_X, 0),
+    EW_BIN(V_SUB, EW_W, EW_W, EW_T), EW_UN(V_MULS, EW_W, EW_W, 0.5),
+};
+static const ew_step_t cosh_steps[] = {
+    EW_UN(V_MULS, EW_T, EW_X, -1.0), EW_UN(V_EXP, EW_T, EW_T, 0), EW_UN(V_EXP, EW_W, EW_X, 0),
+    EW_BIN(V_ADD, EW_W, EW_W, EW_T), EW_UN(V_MULS, EW_W, EW_W, 0.5),
+};
+/* erf: Abramowitz and Stegun 7.1.26 (absolute error below 1.5e-7): t = 1 / (1 + p |x|), sign(x) (1 -
+ * t (a1 + t (a2 + t (a3 + t (a4 + t a5)))) exp(-x^2)), sign(x) = min(max(x 2^126, -1), 1); erfc: 1 - erf */
+#define EW_ERF_STEPS                                                                                           \
+    EW_UN(V_ABS, EW_T, EW_X, 0), EW_UN(V_MULS, EW_T, EW_T, 0.3275911), EW_UN(V_ADDS, EW_T, EW_T, 1.0),        \
+    EW_UN(V_REC, EW_T, EW_T, 0), EW_UN(V_MULS, EW_W, EW_T, 1.061405429), EW_UN(V_ADDS, EW_W, EW_W, -1.453152027), \
+    EW_BIN(V_MUL, EW_W, EW_W, EW_T), EW_UN(V_ADDS, EW_W, EW_W, 1.421413741), EW_BIN(V_MUL, EW_W, EW_W, EW_T),    \
+    EW_UN(V_ADDS, EW_W, EW_W, -0.284496736), EW_BIN(V_MUL, EW_W, EW_W, EW_T),                                  \
+    EW_UN(V_ADDS, EW_W, EW_W, 0.254829592), EW_BIN(V_MUL, EW_W, EW_W, EW_T), EW_BIN(V_MUL, EW_T, EW_X, EW_X),   \
+    EW_UN(V_MULS, EW_T, EW_T, -1.0), EW_UN(V_EXP, EW_T, EW_T, 0), EW_BIN(V_MUL, EW_W, EW_W, EW_T),              \
+    EW_UN(V_MULS, EW_W, EW_W, -1.0), EW_UN(V_ADDS, EW_W, EW_W, 1.0), EW_UN(V_MULS, EW_T, EW_X, EW_SIGN_SCALE),  \
+    EW_UN(V_MAXS, EW_T, EW_T, -1.0), EW_UN(V_MINS, EW_T, EW_T, 1.0), EW_BIN(V_MUL, EW_W, EW_W, EW_T)
+static const ew_step_t erf_steps[] = {EW_ERF_STEPS};
+static const ew_step_t erfc_steps[] = {EW_ERF_STEPS, EW_UN(V_MULS, EW_W, EW_W, -1.0), EW_UN(V_ADDS, EW_W, EW_W, 1.0)};
+/* expm1, log1p, log2, log10, exp2, square, sign */
+static const ew_step_t expm1_steps[] = {EW_UN(V_EXP, EW_W, EW_X, 0), EW_UN(V_ADDS, EW_W, EW_W, -1.0)};
+static const ew_step_t log1p_steps[] = {EW_UN(V_ADDS, EW_W, EW_X, 1.0), EW_UN(V_LN, EW_W, EW_W, 0)};
+static const ew_step_t log2_steps[] = {EW_UN(V_LN, EW_W, EW_X, 0), EW_UN(V_MULS, EW_W, EW_W, 1.4426950408889634)};
+static const ew_step_t log10_steps[] = {EW_UN(V_LN, EW_W, EW_X, 0), EW_UN(V_MULS, EW_W, EW_W, 0.43429448190325176)};
+static const ew_step_t exp2_steps[] = {EW_UN(V_MULS, EW_W, EW_X, 0.69314718055994531), EW_UN(V_EXP, EW_W, EW_W, 0)};
+static const ew_step_t square_steps[] = {EW_BIN(V_MUL, EW_W, EW_X, EW_X)};
+static const ew_step_t sign_steps[] = {
+    EW_UN(V_MULS, EW_W, EW_X, EW_SIGN_SCALE), EW_UN(V_MAXS, EW_W, EW_W, -1.0), EW_UN(V_MINS, EW_W, EW_W, 1.0),
+};
+/* floor, ceil, round (half to even), trunc: vconv to s32 with that rounding and back (|x| < 2^31) */
+static const ew_step_t floor_steps[] = {EW_UN(V_F32_TO_S32_F, EW_T, EW_X, 0), EW_UN(V_S32_TO_F32, EW_W, EW_T, 0)};
+static const ew_step_t ceil_steps[] = {EW_UN(V_F32_TO_S32_C, EW_T, EW_X, 0), EW_UN(V_S32_TO_F32, EW_W, EW_T, 0)};
+static const ew_step_t round_steps[] = {EW_UN(V_F32_TO_S32_R, EW_T, EW_X, 0), EW_UN(V_S32_TO_F32, EW_W, EW_T, 0)};
+static const ew_step_t trunc_steps[] = {EW_UN(V_F32_TO_S32_Z, EW_T, EW_X, 0), EW_UN(V_S32_TO_F32, EW_W, EW_T, 0)};
+/* cos: r = x - 2 pi round(x / 2 pi) in [-pi, pi], then sum_{j<=9} (-1)^j r^2j / (2j)! by Horner in r^2
+ * (error below 4e-9 on [-pi, pi]; the reduction is exact only while 2 pi k is small); sin(x) = cos(x -
+ * pi/2), reduced the same way. */
+#define EW_COS_POLY EW_BIN(V_MUL, EW_W, EW_T, EW_T), EW_UN(V_MULS, EW_T, EW_W, -1.5619206968586225e-16), EW_UN(V_ADDS, EW_T, EW_T, 4.779477332387385e-14), EW_BIN(V_MUL, EW_T, EW_T, EW_W), EW_UN(V_ADDS, EW_T, EW_T, -1.1470745597729725e-11), EW_BIN(V_MUL, EW_T, EW_T, EW_W), EW_UN(V_ADDS, EW_T, EW_T, 2.08767569878681e-09), EW_BIN(V_MUL, EW_T, EW_T, EW_W), EW_UN(V_ADDS, EW_T, EW_T, -2.755731922398589e-07), EW_BIN(V_MUL, EW_T, EW_T, EW_W), EW_UN(V_ADDS, EW_T, EW_T, 2.48015873015873e-05), EW_BIN(V_MUL, EW_T, EW_T, EW_W), EW_UN(V_ADDS, EW_T, EW_T, -0.001388888888888889), EW_BIN(V_MUL, EW_T, EW_T, EW_W), EW_UN(V_ADDS, EW_T, EW_T, 0.041666666666666664), EW_BIN(V_MUL, EW_T, EW_T, EW_W), EW_UN(V_ADDS, EW_T, EW_T, -0.5), EW_BIN(V_MUL, EW_T, EW_T, EW_W), EW_UN(V_ADDS, EW_W, EW_T, 1.0)
+static const ew_step_t cos_steps[] = {
+    EW_UN(V_MULS, EW_T, EW_X, 1.0 / (2 * EW_PI)), EW_UN(V_F32_TO_S32_R, EW_W, EW_T, 0),
+    EW_UN(V_S32_TO_F32, EW_T, EW_W, 0), EW_UN(V_MULS, EW_T, EW_T, -2 * EW_PI), EW_BIN(V_ADD, EW_T, EW_T, EW_X),
+    EW_COS_POLY,
+};
+static const ew_step_t sin_steps[] = {
+    EW_UN(V_MULS, EW_T, EW_X, 1.0 / (2 * EW_PI)), EW_UN(V_ADDS, EW_T, EW_T, -0.25),
+    EW_UN(V_F32_TO_S32_R, EW_W, EW_T, 0), EW_UN(V_S32_TO_F32, EW_T, EW_W, 0), EW_UN(V_MULS, EW_T, EW_T, -2 * EW_PI),
+    EW_BIN(V_ADD, EW_T, EW_T, EW_X), EW_UN(V_ADDS, EW_T, EW_T, -EW_PI / 2), EW_COS_POLY,
+};
+
 /* ---- the element-wise operators ---- */
 typedef enum ew_kind {
     EW_ADD, EW_SUB, EW_MUL, EW_DIV, EW_MAX, EW_MIN, EW_MULS, EW_ADDS, EW_RELU, EW_GELU, EW_EXP, EW_SIGMOID, EW_SILU,
-    EW_TANH, EW_ABS, EW_NEG, EW_LOG, EW_SQRT, EW_RSQRT, EW_RECIPROCAL, EW_LEAKY_RELU, EW_DIVS, EW_MAXS, EW_MINS, EW_CLAMP, EW_KINDS
+    EW_TANH, EW_ABS, EW_NEG, EW_LOG, EW_SQRT, EW_RSQRT, EW_RECIPROCAL, EW_LEAKY_RELU, EW_DIVS, EW_MAXS, EW_MINS, EW_CLAMP,
+    EW_SELU, EW_CELU, EW_HARDSIGMOID, EW_HARDSWISH, EW_MISH, EW_SOFTSIGN, EW_LOGSIGMOID, EW_SOFTSHRINK, EW_ACOSH, EW_ASINH, EW_ATANH, EW_SINH, EW_COSH, EW_ERF, EW_ERFC, EW_EXPM1, EW_LOG1P, EW_LOG2, EW_LOG10, EW_EXP2, EW_SQUARE, EW_SIGN, EW_FLOOR, EW_CEIL, EW_ROUND, EW_TRUNC, EW_SIN, EW_COS, EW_KINDS
 } ew_kind_t;
 
 #define STEPS(s) s, (unsigned)(sizeof s / sizeof s[0])
@@ -160,6 +280,34 @@ static const ew_def_t ew_defs[EW_KINDS] = {
     [EW_MAXS] = {"maxs", false, V_MAXS, NULL, 0},
     [EW_MINS] = {"mins", false, V_MINS, NULL, 0},
     [EW_CLAMP] = {"clamp", false, V_MAXS, NULL, 0},
+    [EW_SELU] = {"selu", false, V_MUL, STEPS(selu_steps)},
+    [EW_CELU] = {"celu", false, V_MUL, STEPS(celu_steps)},
+    [EW_HARDSIGMOID] = {"hardsigmoid", false, V_MUL, STEPS(hardsigmoid_steps)},
+    [EW_HARDSWISH] = {"hardswish", false, V_MUL, STEPS(hardswish_steps)},
+    [EW_MISH] = {"mish", false, V_MUL, STEPS(mish_steps)},
+    [EW_SOFTSIGN] = {"softsign", false, V_MUL, STEPS(softsign_steps)},
+    [EW_LOGSIGMOID] = {"logsigmoid", false, V_MUL, STEPS(logsigmoid_steps)},
+    [EW_SOFTSHRINK] = {"softshrink", false, V_MUL, STEPS(softshrink_steps)},
+    [EW_ACOSH] = {"acosh", false, V_MUL, STEPS(acosh_steps)},
+    [EW_ASINH] = {"asinh", false, V_MUL, STEPS(asinh_steps)},
+    [EW_ATANH] = {"atanh", false, V_MUL, STEPS(atanh_steps)},
+    [EW_SINH] = {"sinh", false, V_MUL, STEPS(sinh_steps)},
+    [EW_COSH] = {"cosh", false, V_MUL, STEPS(cosh_steps)},
+    [EW_ERF] = {"erf", false, V_MUL, STEPS(erf_steps)},
+    [EW_ERFC] = {"erfc", false, V_MUL, STEPS(erfc_steps)},
+    [EW_EXPM1] = {"expm1", false, V_MUL, STEPS(expm1_steps)},
+    [EW_LOG1P] = {"log1p", false, V_MUL, STEPS(log1p_steps)},
+    [EW_LOG2] = {"log2", false, V_MUL, STEPS(log2_steps)},
+    [EW_LOG10] = {"log10", false, V_MUL, STEPS(log10_steps)},
+    [EW_EXP2] = {"exp2", false, V_MUL, STEPS(exp2_steps)},
+    [EW_SQUARE] = {"square", false, V_MUL, STEPS(square_steps)},
+    [EW_SIGN] = {"sign", false, V_MUL, STEPS(sign_steps)},
+    [EW_FLOOR] = {"floor", false, V_MUL, STEPS(floor_steps)},
+    [EW_CEIL] = {"ceil", false, V_MUL, STEPS(ceil_steps)},
+    [EW_ROUND] = {"round", false, V_MUL, STEPS(round_steps)},
+    [EW_TRUNC] = {"trunc", false, V_MUL, STEPS(trunc_steps)},
+    [EW_SIN] = {"sin", false, V_MUL, STEPS(sin_steps)},
+    [EW_COS] = {"cos", false, V_MUL, STEPS(cos_steps)},
 };
 
 /* fp32 scratch buffers of an activation on fp16: the cast input X, and a separate W when a step
@@ -172,6 +320,21 @@ static unsigned ew_ntmp_f16(const ew_def_t *d)
         if (d->steps[i].a == EW_X || d->steps[i].b == EW_X)
             return 2;
     return 1;
+}
+
+/* Whether an activation uses the second work buffer T. */
+static bool ew_uses_t(const ew_def_t *d)
+{
+    for (unsigned i = 0; d->steps && i < d->nsteps; i++)
+        if (d->steps[i].d == EW_T || d->steps[i].a == EW_T || d->steps[i].b == EW_T)
+            return true;
+    return false;
+}
+
+/* fp32 scratch buffers of an activation: those of fp16 (ew_ntmp_f16), then T when it is used. */
+static unsigned ew_ntmp(const ew_def_t *d, dv_dtype_t dt)
+{
+    return (dt == DV_DT_F16 ? ew_ntmp_f16(d) : 0) + ew_uses_t(d);
 }
 
 /* Parameters: the same table for every element-wise operator but for the dtypes accepted; add and
@@ -248,6 +411,13 @@ static const dv_oparam_spec_t ew_params_clamp[EP_CLAMP_COUNT] = {
 /* vabs (and neg, a vmuls by -1) */
 static const dv_oparam_spec_t ew_params_signed[EP_SCALAR] = {EW_COMMON(EW_ARITH_DTYPES)};
 /* vlrelu: the negative slope */
+static const dv_oparam_spec_t ew_params_celu[EP_SCALAR + 1] = {
+    EW_COMMON(DT_F16 | DT_F32),
+    [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "1", DV_FLOAT_ABOVE_0, FLT_MAX, 0,
+                   "alpha (aclnnCelu's alpha; the steps use alpha and 1 / alpha), rounded to --dtype"}};
+static const dv_oparam_spec_t ew_params_softshrink[EP_SCALAR + 1] = {
+    EW_COMMON(DT_F16 | DT_F32),
+    [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "0.5", 0, FLT_MAX, 0, "lambd (aclnnSoftshrink's), rounded to --dtype"}};
 static const dv_oparam_spec_t ew_params_lrelu[EP_SCALAR + 1] = {
     EW_COMMON(DT_F16 | DT_F32),
     [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "0.01", -FLT_MAX, FLT_MAX, 0,
@@ -272,7 +442,7 @@ typedef struct ew_tiling {
 
 /* The state of the tile code: the fp32 scratch buffers (setup allocates them). */
 typedef struct ew_state {
-    uint64_t tmp[2];
+    uint64_t tmp[3];
 } ew_state_t;
 _Static_assert(sizeof(ew_state_t) <= DV_TILE_STATE_BYTES, "ew_state_t exceeds the tile state");
 
@@ -330,6 +500,11 @@ static void vinsn(dv_k_t *k, vop_t op, dv_dtype_t dt, uint64_t d, uint64_t a, ui
     case V_MULS: dvk_vmuls(k, d, a, dt, s, rep, 1, 1, 8, 8); break;
     case V_F16_TO_F32: dvk_vconv(k, d, a, DV_DT_F32, DV_DT_F16, DV_ROUND_R, rep, 1, 1, 8, 4); break;
     case V_F32_TO_F16: dvk_vconv(k, d, a, DV_DT_F16, DV_DT_F32, DV_ROUND_R, rep, 1, 1, 4, 8); break;
+    case V_F32_TO_S32_F: dvk_vconv(k, d, a, DV_DT_S32, DV_DT_F32, DV_ROUND_F, rep, 1, 1, 8, 8); break;
+    case V_F32_TO_S32_C: dvk_vconv(k, d, a, DV_DT_S32, DV_DT_F32, DV_ROUND_C, rep, 1, 1, 8, 8); break;
+    case V_F32_TO_S32_R: dvk_vconv(k, d, a, DV_DT_S32, DV_DT_F32, DV_ROUND_R, rep, 1, 1, 8, 8); break;
+    case V_F32_TO_S32_Z: dvk_vconv(k, d, a, DV_DT_S32, DV_DT_F32, DV_ROUND_Z, rep, 1, 1, 8, 8); break;
+    case V_S32_TO_F32: dvk_vconv(k, d, a, DV_DT_F32, DV_DT_S32, DV_ROUND_R, rep, 1, 1, 8, 8); break;
     }
 }
 
@@ -337,7 +512,7 @@ static void vinsn(dv_k_t *k, vop_t op, dv_dtype_t dt, uint64_t d, uint64_t a, ui
 static void vstep(dv_k_t *k, vop_t op, dv_dtype_t dt, uint64_t dst, uint64_t src0, uint64_t src1, double s,
                   uint64_t n)
 {
-    const bool conv = op == V_F16_TO_F32 || op == V_F32_TO_F16;
+    const bool conv = op == V_F16_TO_F32 || op == V_F32_TO_F16 || op >= V_F32_TO_S32_F;
     const unsigned esize = conv ? 4 : dv_dtype_size(dt);
     const uint64_t per_rep = EW_REPEAT_BYTES / esize;
     const uint64_t dst_step = op == V_F32_TO_F16 ? EW_REPEAT_BYTES / 2 : EW_REPEAT_BYTES;
@@ -357,22 +532,25 @@ static void vstep(dv_k_t *k, vop_t op, dv_dtype_t dt, uint64_t dst, uint64_t src
 
 /* An activation of n elements at x into y, in fp32 (fp16 through the scratch buffers). */
 static void ew_activation(dv_k_t *k, const ew_def_t *d, dv_dtype_t dt, uint64_t y, uint64_t x, const uint64_t *tmp,
-                          uint64_t n)
+                          uint64_t n, double scalar)
 {
     const dv_dtype_t f = DV_DT_F32;
     const bool f16 = dt == DV_DT_F16;
+    const unsigned nf16 = f16 ? ew_ntmp_f16(d) : 0;
     uint64_t buf[EW_BUFS] = {0};
     buf[EW_X] = f16 ? tmp[0] : x;                                    /* the input in fp32 */
-    buf[EW_W] = !f16 ? y : ew_ntmp_f16(d) == 1 ? tmp[0] : tmp[1];    /* the work buffer */
+    buf[EW_W] = !f16 ? y : nf16 == 1 ? tmp[0] : tmp[1];              /* the work buffer */
+    buf[EW_T] = ew_uses_t(d) ? tmp[nf16] : 0;                        /* the second work buffer */
     if (f16) {
         vstep(k, V_F16_TO_F32, f, buf[EW_X], x, 0, 0, n);
         dvk_pipe_barrier(k, DV_PIPE_V);
     }
     for (unsigned i = 0; i < d->nsteps; i++) {
         const ew_step_t *s = &d->steps[i];
+        const double sv = s->p == 1 ? scalar * s->s : s->p == 2 ? s->s / scalar : s->s;
         if (i)
             dvk_pipe_barrier(k, DV_PIPE_V);
-        vstep(k, s->op, f, buf[s->d], buf[s->a], buf[s->b], s->s, n);
+        vstep(k, s->op, f, buf[s->d], buf[s->a], buf[s->b], sv, n);
     }
     if (f16) {
         dvk_pipe_barrier(k, DV_PIPE_V);
@@ -388,7 +566,7 @@ static void ew_compute(dv_k_t *k, const ew_tiling_t *t, const ew_state_t *st, co
     const dv_dtype_t dt = (dv_dtype_t)t->dtype;
     const uint64_t n = tile->rows * tile->pitch, z = tile->out, x = tile->in[0], y = d->binary ? tile->in[1] : 0;
     if (d->steps) {
-        ew_activation(k, d, dt, z, x, st->tmp, n);
+        ew_activation(k, d, dt, z, x, st->tmp, n, t->scalar);
         return;
     }
     if (t->kind == EW_DIVS) { /* z = x / s, s filled into tmp[0] by ew_alloc_scratch */
@@ -589,7 +767,7 @@ static int ew_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
                                       "not %g", kind == EW_SUB ? '-' : '+', v->v[EP_SCALAR].f);
     }
     t.depth = v->v[EP_DOUBLE_BUFFER].i ? 2 : 1;
-    t.ntmp = kind == EW_DIVS ? 1 : dt == DV_DT_F16 ? ew_ntmp_f16(d) : 0; /* divs: the tile of the divisor */
+    t.ntmp = kind == EW_DIVS ? 1 : ew_ntmp(d, dt); /* divs: the tile of the divisor */
     const unsigned queues = d->binary ? 3 : 2;
     const uint64_t per_elem = (uint64_t)queues * t.depth * size + (uint64_t)t.ntmp * 4;
     const uint64_t min_tile = EW_BLOCK_BYTES / size;
@@ -630,9 +808,18 @@ static int ew_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
         hi = 2.0;
     }
     double xlo = 0, xhi = 0; /* log, sqrt, rsqrt, reciprocal: inputs in their domain, away from 0 */
-    if (kind == EW_LOG || kind == EW_SQRT || kind == EW_RSQRT || kind == EW_RECIPROCAL) {
+    if (kind == EW_LOG || kind == EW_SQRT || kind == EW_RSQRT || kind == EW_RECIPROCAL || kind == EW_LOG2 ||
+        kind == EW_LOG10) {
         xlo = 0.25;
         xhi = 4.0;
+    }
+    if (kind == EW_ACOSH) { /* its domain, away from 1 where its slope is infinite */
+        xlo = 1.25;
+        xhi = 5.0;
+    }
+    if (kind == EW_ATANH || kind == EW_LOG1P) { /* away from the poles at -1 (and 1) */
+        xlo = -0.9;
+        xhi = 0.9;
     }
     if ((rc = dv_ops_add_arg(plan, "x", dt, n, DV_ARG_IN, xlo, xhi)) ||
         (d->binary && (rc = dv_ops_add_arg(plan, "y", dt, n, DV_ARG_IN, lo, hi))) ||
@@ -708,6 +895,34 @@ static double ew_float(ew_kind_t kind, double a, double b)
     case EW_RSQRT: return 1 / sqrt(a);
     case EW_RECIPROCAL: return 1 / a;
     case EW_LEAKY_RELU: return a >= 0 ? a : a * b;
+    case EW_SELU: return EW_SELU_SCALE * (a > 0 ? a : EW_SELU_ALPHA * (exp(a) - 1));
+    case EW_CELU: return a > 0 ? a : b * (exp(a / b) - 1);
+    case EW_HARDSIGMOID: return fmin(fmax(a / 6 + 0.5, 0), 1);
+    case EW_HARDSWISH: return a * fmin(fmax(a / 6 + 0.5, 0), 1);
+    case EW_MISH: return a * tanh(log1p(exp(a)));
+    case EW_SOFTSIGN: return a / (1 + fabs(a));
+    case EW_LOGSIGMOID: return fmin(a, 0) - log1p(exp(-fabs(a)));
+    case EW_SOFTSHRINK: return a > b ? a - b : a < -b ? a + b : 0;
+    case EW_ACOSH: return acosh(a);
+    case EW_ASINH: return asinh(a);
+    case EW_ATANH: return atanh(a);
+    case EW_SINH: return sinh(a);
+    case EW_COSH: return cosh(a);
+    case EW_ERF: return erf(a);
+    case EW_ERFC: return erfc(a);
+    case EW_EXPM1: return expm1(a);
+    case EW_LOG1P: return log1p(a);
+    case EW_LOG2: return log2(a);
+    case EW_LOG10: return log10(a);
+    case EW_EXP2: return exp2(a);
+    case EW_SQUARE: return a * a;
+    case EW_SIGN: return a > 0 ? 1 : a < 0 ? -1 : a;
+    case EW_FLOOR: return floor(a);
+    case EW_CEIL: return ceil(a);
+    case EW_ROUND: return nearbyint(a);
+    case EW_TRUNC: return trunc(a);
+    case EW_SIN: return sin(a);
+    case EW_COS: return cos(a);
     case EW_CLAMP: case EW_KINDS: break; /* clamp: ew_reference */
     }
     return 0;
@@ -727,7 +942,7 @@ static int ew_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
     const ew_kind_t kind = (ew_kind_t)t.kind;
     const bool binary = ew_defs[kind].binary, is_float = dv_dtype_is_float(dt);
     const bool with_scalar = kind == EW_MULS || kind == EW_ADDS || kind == EW_LEAKY_RELU || kind == EW_DIVS ||
-                             kind == EW_MAXS || kind == EW_MINS;
+                             kind == EW_MAXS || kind == EW_MINS || kind == EW_CELU || kind == EW_SOFTSHRINK;
     uint8_t *out = expect[binary ? 2 : 1];
     for (uint64_t i = 0; i < t.elems; i++) {
         const double a = dv_ops_load(in[0], dt, i), b = binary ? dv_ops_load(in[1], dt, i) : with_scalar ? t.scalar : 0;
@@ -827,6 +1042,34 @@ EW_OP(maxs, ew_params_maxs, "y = max(x, s) (vmaxs, s in --dtype)");
 EW_OP(mins, ew_params_mins, "y = min(x, s) (vmins, s in --dtype)");
 EW_OP(clamp, ew_params_clamp, "y = min(max(x, --min), --max) (vmaxs, then vmins)");
 EW_OP(divs, ew_params_divs, "y = x / s (vdup of s once per block, then vdiv; s in --dtype)");
+EW_OP(selu, ew_params_float, "y = scale (max(x, 0) + min(0, alpha (exp(x) - 1))), SELU's constants; fp32 steps");
+EW_OP(celu, ew_params_celu, "y = max(x, 0) + min(0, s (exp(x / s) - 1)), s = --scalar; fp32 steps");
+EW_OP(hardsigmoid, ew_params_float, "y = min(max(x / 6 + 1/2, 0), 1); fp32 steps");
+EW_OP(hardswish, ew_params_float, "y = x min(max(x / 6 + 1/2, 0), 1); fp32 steps");
+EW_OP(mish, ew_params_float, "y = x tanh(ln(1 + exp(x))); fp32 steps");
+EW_OP(softsign, ew_params_float, "y = x / (1 + |x|); fp32 steps");
+EW_OP(logsigmoid, ew_params_float, "y = ln(sigmoid(x)) = min(x, 0) - ln(1 + exp(-|x|)); fp32 steps");
+EW_OP(softshrink, ew_params_softshrink, "y = x - min(max(x, -s), s), s = --scalar (lambd); fp32 steps");
+EW_OP(acosh, ew_params_float, "y = ln(x + sqrt(x^2 - 1)) (x random in [1, 5)); fp32 steps");
+EW_OP(asinh, ew_params_float, "y = ln(x + sqrt(x^2 + 1)); fp32 steps");
+EW_OP(atanh, ew_params_float, "y = ln((1 + x) / (1 - x)) / 2; fp32 steps");
+EW_OP(sinh, ew_params_float, "y = (exp(x) - exp(-x)) / 2; fp32 steps");
+EW_OP(cosh, ew_params_float, "y = (exp(x) + exp(-x)) / 2; fp32 steps");
+EW_OP(erf, ew_params_float, "y = erf(x), Abramowitz and Stegun 7.1.26 (error < 1.5e-7); fp32 steps");
+EW_OP(erfc, ew_params_float, "y = 1 - erf(x) (erf's steps); fp32 steps");
+EW_OP(expm1, ew_params_float, "y = exp(x) - 1; fp32 steps");
+EW_OP(log1p, ew_params_float, "y = ln(1 + x); fp32 steps");
+EW_OP(log2, ew_params_float, "y = ln(x) / ln 2 (x random in [0.25, 4)); fp32 steps");
+EW_OP(log10, ew_params_float, "y = ln(x) / ln 10 (x random in [0.25, 4)); fp32 steps");
+EW_OP(exp2, ew_params_float, "y = exp(x ln 2); fp32 steps");
+EW_OP(square, ew_params_float, "y = x * x; fp32 steps");
+EW_OP(sign, ew_params_float, "y = -1, 0 or 1 as x (min(max(x 2^126, -1), 1)); fp32 steps");
+EW_OP(floor, ew_params_float, "y = floor(x) (vconv to s32 and back: |x| < 2^31)");
+EW_OP(ceil, ew_params_float, "y = ceil(x) (vconv to s32 and back: |x| < 2^31)");
+EW_OP(round, ew_params_float, "y = x rounded half to even (vconv to s32 and back: |x| < 2^31)");
+EW_OP(trunc, ew_params_float, "y = x rounded toward zero (vconv to s32 and back: |x| < 2^31)");
+EW_OP(sin, ew_params_float, "y = sin(x): reduced to [-pi, pi] and a Taylor polynomial of cos; fp32 steps");
+EW_OP(cos, ew_params_float, "y = cos(x): reduced to [-pi, pi] and its Taylor polynomial to x^18; fp32 steps");
 
 /* ---- copy: the GM -> UB / L1 bandwidth benchmark ---- */
 enum {
