@@ -129,10 +129,12 @@ $(GEN_H): $(B)/tools/genkapi
 # The aclnn operator headers: one per header of acl/nnops.def (a file is rewritten only when it changes).
 $(B)/tools/genaclnn: tools/genaclnn.c tools/banner.h acl/nnops.def | $(B)/dirs
 	$(CC) $(CFLAGS) -Itools $< -o $@
-# aclnn_util.h is copied beside them, since they include it by the quoted name, as CANN's do.
+# aclnn_util.h is copied beside them, since they include it by the quoted name, as CANN's do (with its
+# time: a new copy at every regeneration would make every object that includes it out of date only
+# for the next make, since this rule does not declare the copy).
 $(ACLNN_H): $(B)/tools/genaclnn include/aclnnop/aclnn_util.h
 	@mkdir -p $(dir $@)
-	$(B)/tools/genaclnn $(dir $@) && cp include/aclnnop/aclnn_util.h $(dir $@) && touch $@
+	$(B)/tools/genaclnn $(dir $@) && cp -p include/aclnnop/aclnn_util.h $(dir $@) && touch $@
 
 $(B)/profiles_embedded.o: $(GEN_C)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
