@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 
 char clit_tmp[64];
-char clit_out[65536], clit_err[65536];
+char clit_out[CLIT_CAP], clit_err[CLIT_CAP];
 
 const char *clit_root(void)
 {
@@ -37,13 +37,15 @@ void clit_teardown(void)
         fprintf(stderr, "could not remove %s\n", clit_tmp);
 }
 
-void clit_slurp(const char *path, char *buf, size_t cap)
+int clit_slurp(const char *path, char *buf, size_t cap)
 {
     FILE *f = fopen(path, "rb");
     size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
     buf[n] = '\0';
+    const int more = f && fgetc(f) != EOF;
     if (f)
         fclose(f);
+    return !more;
 }
 
 void clit_write(const char *name, const char *text)
@@ -64,8 +66,8 @@ int clit_dvsim(const char *args)
     snprintf(cmd, sizeof cmd, "cd '%s' && T='%s' && { '%s' %s ; } >'%s' 2>'%s'", clit_root(), clit_tmp,
              clit_program(), args, out, err);
     int st = system(cmd);
-    clit_slurp(out, clit_out, sizeof clit_out);
-    clit_slurp(err, clit_err, sizeof clit_err);
+    ck_assert_msg(clit_slurp(out, clit_out, sizeof clit_out) && clit_slurp(err, clit_err, sizeof clit_err),
+                  "dvsim %s: the output is larger than the %u bytes a test captures", args, CLIT_CAP - 1);
     ck_assert_msg(st != -1 && WIFEXITED(st), "dvsim did not exit normally: %s", cmd);
     return WEXITSTATUS(st);
 }

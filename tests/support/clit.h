@@ -7,20 +7,21 @@
 #include <stddef.h>
 
 extern char clit_tmp[64];             /* this test's scratch directory ($T in commands) */
-extern char clit_out[65536], clit_err[65536]; /* the last command's stdout and stderr */
+#define CLIT_CAP (1u << 20)             /* bytes captured of each stream */
+extern char clit_out[CLIT_CAP], clit_err[CLIT_CAP]; /* the last command's stdout and stderr */
 
 const char *clit_root(void);          /* $DVSIM_ROOT, else "." */
 const char *clit_program(void);       /* $DVSIM, else bin/dvsim */
 /* Check fixture: a fresh scratch directory named after `prefix`, removed afterwards. */
 void clit_setup_named(const char *prefix);
 void clit_teardown(void);
-/* A file's bytes as text (empty when it cannot be read), at most cap - 1 of them. */
-void clit_slurp(const char *path, char *buf, size_t cap);
+/* A file's first cap - 1 bytes as text (empty when it cannot be read); 1 when that is all of it. */
+int clit_slurp(const char *path, char *buf, size_t cap);
 /* Write `text` to clit_tmp/name (the test fails when it cannot). */
 void clit_write(const char *name, const char *text);
 /* Run "dvsim ARGS" in the project root with $T the scratch directory; ARGS may go on with shell
  * commands ("... && cat $T/x"); the status is the whole line's; stdout and stderr land in clit_out
- * and clit_err. */
+ * and clit_err (the test fails when either is longer than CLIT_CAP - 1 bytes). */
 int clit_dvsim(const char *args);
 
 #endif
