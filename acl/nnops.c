@@ -51,6 +51,12 @@
 /* the reductions (their first phases: acl/nnreduce.c; the second phases are generated below) */
 #include "aclnnop/aclnn_amax.h"
 #include "aclnnop/aclnn_amin.h"
+#include "aclnnop/aclnn_arange.h"
+#include "aclnnop/aclnn_fill_scalar.h"
+#include "aclnnop/aclnn_linspace.h"
+#include "aclnnop/aclnn_ones.h"
+#include "aclnnop/aclnn_range.h"
+#include "aclnnop/aclnn_zero.h"
 #include "aclnnop/aclnn_acosh.h"
 #include "aclnnop/aclnn_asinh.h"
 #include "aclnnop/aclnn_atanh.h"

@@ -117,6 +117,25 @@ static void rn_uniform_vec(dv_k_t *k, uint64_t f, uint64_t iota, uint32_t base, 
     dvk_vmuls(k, f, f, DV_DT_F32, 1.0 / 16777216.0, rep, 1, 1, 8, 8);
 }
 
+void dv_ops_iota_s32(dv_k_t *k, uint64_t ub, uint64_t n)
+{
+    for (uint32_t i = 0; i < 8 && i < n; i++) /* 0..7 by the scalar unit, then doubled */
+        dvk_st_ub(k, ub + 4 * i, DV_DT_S32, i);
+    for (uint64_t have = 8; have < n; have *= 2) {
+        const uint64_t m = dv_min_u64(have, n - have);
+        dvk_pipe_barrier(k, DV_PIPE_V); /* the previous doubling (or the stores, ordered by issue) */
+        for (uint64_t r = 0; r < m; r += RN_LANES) {
+            const uint64_t lanes = dv_min_u64(RN_LANES, m - r);
+            if (lanes < RN_LANES)
+                dvk_mask_first(k, DV_DT_S32, (uint32_t)lanes);
+            dvk_vadds(k, ub + (have + r) * 4, ub + r * 4, DV_DT_S32, (double)have, 1, 1, 1, 8, 8);
+            if (lanes < RN_LANES)
+                dvk_mask_all(k);
+        }
+    }
+    dvk_pipe_barrier(k, DV_PIPE_V);
+}
+
 /* cos(x) for x in [-pi, pi]: sum_{j<=9} (-1)^j x^(2j) / (2j)!, in x^2 by Horner. */
 static double rn_cos_coef(int j)
 {
@@ -141,22 +160,7 @@ static void rn_kernel(dv_k_t *k, const void *params)
     const uint64_t iota = dvk_alloc(k, DV_SPACE_UB, bytes), x = dvk_alloc(k, DV_SPACE_UB, bytes);
     const uint64_t tt = dvk_alloc(k, DV_SPACE_UB, bytes), s = dvk_alloc(k, DV_SPACE_UB, bytes);
     const uint64_t f = dvk_alloc(k, DV_SPACE_UB, bytes), f2 = t->kind == RN_NORMAL ? dvk_alloc(k, DV_SPACE_UB, bytes) : 0;
-    /* iota: 0..7 by the scalar unit, then doubled */
-    for (uint32_t i = 0; i < 8; i++)
-        dvk_st_ub(k, iota + 4 * i, DV_DT_S32, i);
-    for (uint64_t have = 8; have < T; have *= 2) {
-        const uint64_t m = dv_min_u64(have, T - have);
-        dvk_pipe_barrier(k, DV_PIPE_V); /* the previous doubling (or the stores, ordered by issue) */
-        for (uint64_t r = 0; r < m; r += RN_LANES) {
-            const uint64_t lanes = dv_min_u64(RN_LANES, m - r);
-            if (lanes < RN_LANES)
-                dvk_mask_first(k, DV_DT_S32, (uint32_t)lanes);
-            dvk_vadds(k, iota + (have + r) * 4, iota + r * 4, DV_DT_S32, (double)have, 1, 1, 1, 8, 8);
-            if (lanes < RN_LANES)
-                dvk_mask_all(k);
-        }
-    }
-    dvk_pipe_barrier(k, DV_PIPE_V);
+    dv_ops_iota_s32(k, iota, T);
     const int64_t rep = (int64_t)(T / RN_LANES);
     for (uint64_t off = first; off < last; off += T) {
         const uint64_t n = dv_min_u64(T, last - off);

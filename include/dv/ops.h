@@ -234,6 +234,11 @@ int dv_ops_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t
 int dv_ops_kernel(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_op_plan_t *plan, dv_kernel_t **out,
                   dv_error_t *err);
 
+/* ---- kernel helpers shared by operators ---- */
+/* The s32 lane indices 0 .. n-1 at UB address ub (8 scalar stores, then vadds doublings), complete on
+ * V when it returns (ops/random.c). */
+void dv_ops_iota_s32(dv_k_t *k, uint64_t ub, uint64_t n);
+
 /* ---- checking ---- */
 /* Tolerance of --check for one element type: |got - want| <= atol + rtol * |want| (floats);
  * integers compare exactly.  The table is in ops/check.c and docs/OPS.md. */
