@@ -433,7 +433,11 @@ START_TEST(test_stalls_sum_on_operators)
         "slice --shape 1x3x32x32 --step 2x2", "concat --shape 1x4x16x16", "transpose --shape 40x72",
         "min --shape 4096", "abs --shape 4096", "neg --shape 4096", "log --shape 4096", "sqrt --shape 4096",
         "rsqrt --shape 4096", "reciprocal --shape 4096", "leaky_relu --shape 4096", "divs --shape 4096",
-        "maxs --shape 4096", "mins --shape 4096", "clamp --shape 4096"};
+        "maxs --shape 4096", "mins --shape 4096", "clamp --shape 4096",
+        /* comparisons (ops/compare.c) */
+        "eq --shape 4096", "ne --shape 4096 --dtype fp32", "lt --shape 4096 --out-dtype fp32", "gt --shape 4096",
+        "le --shape 4096 --dtype int32", "ge --shape 4096 --out-dtype fp16", "eqs --shape 4096", "nes --shape 4096",
+        "lts --shape 4096", "gts --shape 4096 --dtype fp32", "les --shape 4096", "ges --shape 4096"};
     static const char *const small_queues[] = {"queue.v_depth=2", "queue.mte2_depth=2", NULL};
     for (int p = 0; p < 2; p++)
         for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++)
@@ -458,7 +462,8 @@ START_TEST(test_stalls_every_operator_covered)
                                         "gelu", "exp", "sigmoid", "silu", "muls", "adds", "tanh", "bias_add", "copy",
                                         "layernorm", "rmsnorm", "batchnorm", "slice", "concat", "transpose",
                                         "min", "abs", "neg", "log", "sqrt", "rsqrt", "reciprocal", "leaky_relu",
-                                        "divs", "maxs", "mins", "clamp"};
+                                        "divs", "maxs", "mins", "clamp",
+                                        "eq", "ne", "lt", "gt", "le", "ge", "eqs", "nes", "lts", "gts", "les", "ges"};
     for (int i = 0; all[i]; i++) {
         bool found = false;
         for (size_t j = 0; j < sizeof names / sizeof names[0]; j++)
