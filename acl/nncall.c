@@ -300,7 +300,7 @@ static void exec_view(dv_acl_xtensor_t *x, const dv_nn_tensor_t *nt)
     x->data = t->data;
     x->offset_bytes = t->offset * (int64_t)d->size;
     x->view.dev = t->data + (uint64_t)x->offset_bytes;
-    x->view.dtype = (dv_dtype_t)d->dv;
+    x->view.dtype = t->dtype == ACL_BOOL ? DV_DT_U8 : (dv_dtype_t)d->dv; /* bool: one byte 0 / 1 */
     x->view.ndims = t->ndims;
     for (int i = 0; i < t->ndims; i++) {
         int j = nt->transpose ? t->ndims - 1 - i : i;

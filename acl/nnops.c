@@ -27,6 +27,18 @@
 #include "aclnnop/aclnn_convolution.h"
 #include "aclnnop/aclnn_div.h"
 #include "aclnnop/aclnn_exp.h"
+#include "aclnnop/aclnn_eq_scalar.h"
+#include "aclnnop/aclnn_eq_tensor.h"
+#include "aclnnop/aclnn_ge_scalar.h"
+#include "aclnnop/aclnn_ge_tensor.h"
+#include "aclnnop/aclnn_gt_scalar.h"
+#include "aclnnop/aclnn_gt_tensor.h"
+#include "aclnnop/aclnn_le_scalar.h"
+#include "aclnnop/aclnn_le_tensor.h"
+#include "aclnnop/aclnn_lt_scalar.h"
+#include "aclnnop/aclnn_lt_tensor.h"
+#include "aclnnop/aclnn_ne_scalar.h"
+#include "aclnnop/aclnn_ne_tensor.h"
 #include "aclnnop/aclnn_gelu.h"
 #include "aclnnop/aclnn_hardtanh.h"
 #include "aclnnop/aclnn_layer_norm.h"
@@ -253,6 +265,52 @@ static int clamp(int row, unsigned has, const aclTensor *self, const aclScalar *
     return ew_build(c, has, self, NULL, out, workspaceSize, executor);
 }
 
+/* The comparisons (ops/compare.c): out = (self CMP other | scalar) as a bool (the library's uint8 0 / 1),
+ * or as 0 / 1 in out's dtype when out is fp16, fp32 or int32; the in-place forms write 0 / 1 in
+ * selfRef's dtype.  self and other have one shape and one dtype (dvsim does not broadcast them yet:
+ * 161002 with a message); the scalar is passed as the library's --scalar, which holds it in self's
+ * dtype as vcmps does. */
+static int compare(int row, unsigned has, const aclTensor *self, const aclTensor *other, const aclScalar *scalar,
+                   const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    static const char nobc[] = "; dvsim does not broadcast comparisons yet: the tensors must have the same shape";
+    const bool inplace = has & NN_INPLACE;
+    const char *ws = inplace ? "selfRef" : "self";
+    dv_nn_call_t call, *c = &call;
+    int rc;
+    nn_init(c, row);
+    if ((rc = dv_nn_call_start(c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(c, self, ws)) ||
+        ((has & NN_OTHER) && (rc = dv_nn_get_tensor(c, other, "other"))) ||
+        (!(has & NN_OTHER) && (rc = get_scalar(c, scalar, "other"))) ||
+        (!inplace && (rc = dv_nn_get_tensor(c, out, "out"))))
+        return rc;
+    if ((rc = dv_nn_check_dtype(c, self, ws, "dtype")) || (rc = dv_nn_check_plain(c, self, ws)))
+        return rc;
+    if ((has & NN_OTHER) && ((rc = dv_nn_check_plain(c, other, "other")) ||
+                             (rc = dv_nn_check_same_shape(c, self, ws, other, "other", nobc)) ||
+                             (rc = dv_nn_check_same_dtype(c, self, ws, other, "other"))))
+        return rc;
+    const aclTensor *res = inplace ? self : out;
+    if (!inplace && ((rc = dv_nn_check_plain(c, out, "out")) ||
+                     (rc = dv_nn_check_same_shape(c, self, ws, out, "out", nobc))))
+        return rc;
+    if (res->dtype != ACL_BOOL && (rc = dv_nn_check_dtype(c, res, inplace ? ws : "out", "out-dtype")))
+        return rc;
+    const int odv = res->dtype == ACL_BOOL ? DV_DT_U8 : dv_acl_dtype_info(res->dtype)->dv;
+    if (!(has & NN_OTHER))
+        dv_nn_call_param(c, "scalar", "%.17g", scalar->value);
+    const uint64_t n = dv_acl_tensor_elems(self);
+    c->empty = n == 0;
+    dv_nn_call_param(c, "shape", "%llu", (unsigned long long)n);
+    dv_nn_call_param(c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(self->dtype)->dv));
+    dv_nn_call_param(c, "out-dtype", "%s", dv_nn_param_dtype_name(odv));
+    dv_nn_call_tensor(c, self, ws, "x", true);
+    if (has & NN_OTHER)
+        dv_nn_call_tensor(c, other, "other", "y", true);
+    dv_nn_call_tensor(c, res, inplace ? ws : "out", (has & NN_OTHER) ? "z" : "y", false);
+    return dv_nn_exec_build(c, workspaceSize, executor);
+}
+
 /* The first phase of each signature class, in the names of the row's parameter list. */
 #define DV_NN_BODY_UNARY(row) elementwise(row, 0, self, NULL, NULL, NULL, NULL, out, workspaceSize, executor)
 #define DV_NN_BODY_INPLACE_UNARY(row) \
@@ -292,6 +350,13 @@ static int clamp(int row, unsigned has, const aclTensor *self, const aclScalar *
 #define DV_NN_BODY_INPLACE_CLAMP_MAX(row) \
     elementwise(row, NN_INPLACE, selfRef, NULL, clipValueMax, "clipValueMax", NULL, selfRef, workspaceSize, executor)
 
+#define DV_NN_BODY_CMP_TENSOR(row) compare(row, NN_OTHER, self, other, NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_CMP_TENSOR(row) \
+    compare(row, NN_OTHER | NN_INPLACE, selfRef, other, NULL, selfRef, workspaceSize, executor)
+#define DV_NN_BODY_CMP_SCALAR(row) compare(row, 0, self, NULL, other, out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_CMP_SCALAR(row) \
+    compare(row, NN_INPLACE, selfRef, NULL, other, selfRef, workspaceSize, executor)
+
 #define DV_NN_UNPAREN(...) __VA_ARGS__
 /* The first phases of the table's rows but CUSTOM (written out below). */
 #define DV_NN_GWS_CUSTOM(api, params)
@@ -322,6 +387,10 @@ static int clamp(int row, unsigned has, const aclTensor *self, const aclScalar *
 #define DV_NN_GWS_CLAMP_MIN(api, params) DV_NN_GWS(api, CLAMP_MIN, params)
 #define DV_NN_GWS_CLAMP_MAX(api, params) DV_NN_GWS(api, CLAMP_MAX, params)
 #define DV_NN_GWS_INPLACE_CLAMP_MAX(api, params) DV_NN_GWS(api, INPLACE_CLAMP_MAX, params)
+#define DV_NN_GWS_CMP_TENSOR(api, params) DV_NN_GWS(api, CMP_TENSOR, params)
+#define DV_NN_GWS_INPLACE_CMP_TENSOR(api, params) DV_NN_GWS(api, INPLACE_CMP_TENSOR, params)
+#define DV_NN_GWS_CMP_SCALAR(api, params) DV_NN_GWS(api, CMP_SCALAR, params)
+#define DV_NN_GWS_INPLACE_CMP_SCALAR(api, params) DV_NN_GWS(api, INPLACE_CMP_SCALAR, params)
 #define DV_ACLNN(api, header, sig, libop, optype, factor, params, ws_q, stream_q, doc) DV_NN_GWS_##sig(api, params)
 #include "nnops.def"
 

@@ -35,7 +35,7 @@ void nnt_teardown(void)
 
 size_t nnt_dtype_size(aclDataType t)
 {
-    return t == ACL_FLOAT || t == ACL_INT32 ? 4 : t == ACL_INT8 ? 1 : 2;
+    return t == ACL_FLOAT || t == ACL_INT32 ? 4 : t == ACL_INT8 || t == ACL_BOOL || t == ACL_UINT8 ? 1 : 2;
 }
 
 int64_t nnt_numel(const int64_t *dims, int nd)
