@@ -9,6 +9,7 @@
 #define SUITES(X) X(intmath) X(isa) X(trace) X(trace_binary) X(config) X(semantics_numbers) X(semantics_vector) X(semantics_dma) \
     X(semantics_footprint) X(model) X(components) X(timing) X(robust) X(report) X(cli) X(kapi) X(ops) \
     X(ops_elementwise) X(ops_norm) X(ops_matmul) X(ops_conv) X(acl) X(acl_config) X(aclnn_ops) X(aclnn_errors) X(aclnn_lists) X(aclnn_ew) \
+    X(aclnn_foreach) /* s19-each */ \
     X(micro) \
     X(fidelity) X(topology) X(graph) X(ops_layout) X(fold) X(fusion) X(acl_graph) X(stalls) X(sweep) X(plot) \
     X(ascendc) X(ascendc_vec) X(ascendc_cube) X(acl_binary) X(acl_capture) \
