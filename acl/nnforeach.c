@@ -12,7 +12,11 @@
  * Each member is one launch of the library operator (one profile row per member, OP Type the
  * CANN kernel's, e.g. ForeachAddScalar).  CANN runs the whole list in one kernel launch; a single
  * kernel whose blocks walk the members' element ranges is not built yet.  The workspace is the sum of
- * the members' (each member's part in list order). */
+ * the members' (each member's part in list order).
+ *
+ * The V1 forms take their scalar (or alpha) as a one-element device aclTensor: dvsim reads its value
+ * when the first phase runs (CANN's kernel reads it when it runs: a value written between the two
+ * phases, or by work still queued on a stream, is not seen). */
 #include "nn.h"
 
 #include "aclnnop/aclnn_util.h"
@@ -45,7 +49,8 @@ enum {
     FE_ALPHA = 2,   /* an aclScalar alpha scaling x2 (the library's --alpha) */
     FE_SCALAR = 4,  /* one aclScalar for every member (the library's --scalar, times the row's factor) */
     FE_SCALARS = 8, /* an aclScalarList, one per member */
-    FE_COPY = 16    /* out = x: the library's muls with --scalar 1 */
+    FE_COPY = 16,   /* out = x: the library's muls with --scalar 1 */
+    FE_TENSOR = 32  /* the scalar (FE_SCALAR) or alpha (FE_ALPHA) is a one-element device aclTensor */
 };
 
 /* An aclScalar argument: live, or 161001 (NULL) / 161002 (not a scalar). */
@@ -55,6 +60,46 @@ static int fe_scalar(const char *gws, const aclScalar *s, const char *what)
         return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "%s: %s is NULL", gws, what);
     if (!dv_acl_handle_is(s, DV_ACL_MAGIC_SCALAR))
         return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s is not a live aclScalar", gws, what);
+    return ACLNN_SUCCESS;
+}
+
+/* The value of a one-element device tensor given for a scalar (the V1 forms), in *v. */
+static int fe_tensor_scalar(const char *gws, const aclTensor *t, const char *what, double *v)
+{
+    int rc;
+    const struct aclTensor *st = dv_acl_tensor_get(t, gws, what, &rc);
+    if (!st)
+        return rc;
+    if (dv_acl_tensor_elems(st) != 1)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has %llu elements; it must hold one value", gws, what,
+                           (unsigned long long)dv_acl_tensor_elems(st));
+    if (st->dtype != ACL_FLOAT && st->dtype != ACL_FLOAT16 && st->dtype != ACL_INT32)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has dtype %s; dvsim reads a scalar tensor of ACL_FLOAT, "
+                           "ACL_FLOAT16 or ACL_INT32", gws, what, dv_nn_dtype_name(st->dtype));
+    if (!st->data)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has no device address", gws, what);
+    const unsigned size = dv_acl_dtype_info(st->dtype)->size;
+    uint8_t *h;
+    uint64_t avail;
+    char msg[160];
+    snprintf(msg, sizeof msg, "%s: %s", gws, what);
+    if (dv_acl_mem_find(st->data + (uint64_t)(st->offset * (int64_t)size), msg, &h, &avail) != ACL_SUCCESS ||
+        avail < size)
+        return avail < size ? dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s ends outside its allocation", gws, what)
+                            : dv_acl_recode(ACLNN_ERR_PARAM_INVALID);
+    if (st->dtype == ACL_FLOAT) {
+        float f;
+        memcpy(&f, h, 4);
+        *v = f;
+    } else if (st->dtype == ACL_INT32) {
+        int32_t i;
+        memcpy(&i, h, 4);
+        *v = i;
+    } else {
+        aclFloat16 x;
+        memcpy(&x, h, 2);
+        *v = aclFloat16ToFloat(x);
+    }
     return ACLNN_SUCCESS;
 }
 
@@ -69,7 +114,7 @@ static int fe_len(const char *gws, uint64_t n, const char *xw, uint64_t m, const
 
 /* Member i: checks and the executor of its library call. */
 static int fe_member(int row, unsigned has, uint64_t i, const aclTensor *x, const aclTensor *x2, double scalar,
-                     const aclScalar *alpha, const aclTensor *out, const aclTensor *x0, aclOpExecutor **e)
+                     double alpha, const aclTensor *out, const aclTensor *x0, aclOpExecutor **e)
 {
     const fe_row_t *r = &fe_rows[row];
     const char *xw = (has & FE_X2) ? "x1" : "x";
@@ -96,7 +141,7 @@ static int fe_member(int row, unsigned has, uint64_t i, const aclTensor *x, cons
     dv_nn_call_param(c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(x->dtype)->dv));
     if (has & (FE_SCALAR | FE_SCALARS | FE_COPY))
         dv_nn_call_param(c, "scalar", "%.17g", scalar);
-    if ((has & FE_ALPHA) && (rc = dv_nn_float_param(c, "alpha", alpha->value, 1.0, "alpha")))
+    if ((has & FE_ALPHA) && (rc = dv_nn_float_param(c, "alpha", alpha, 1.0, "alpha")))
         return rc;
     /* the executor keeps `what` for its second-phase messages: the list's name (static) */
     dv_nn_call_tensor(c, x, xw, "x", true);
@@ -107,8 +152,8 @@ static int fe_member(int row, unsigned has, uint64_t i, const aclTensor *x, cons
 }
 
 static int foreach(int row, unsigned has, const aclTensorList *x, const aclTensorList *x2, const aclScalar *s,
-                   const aclScalarList *sl, const aclScalar *alpha, const aclTensorList *out, uint64_t *workspaceSize,
-                   aclOpExecutor **executor)
+                   const aclScalarList *sl, const aclScalar *alpha, const aclTensor *ts, const aclTensorList *out,
+                   uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     const fe_row_t *r = &fe_rows[row];
     const char *gws = r->gws, *xw = (has & FE_X2) ? "x1" : "x";
@@ -122,10 +167,18 @@ static int foreach(int row, unsigned has, const aclTensorList *x, const aclTenso
         return rc;
     if ((has & FE_X2) && !(lx2 = dv_acl_tensor_list_get(x2, gws, "x2", &rc)))
         return rc;
-    if ((has & FE_SCALAR) && (rc = fe_scalar(gws, s, "scalar")))
-        return rc;
-    if ((has & FE_ALPHA) && (rc = fe_scalar(gws, alpha, "alpha")))
-        return rc;
+    double sv = 0, av = 1;
+    if (has & FE_TENSOR) {
+        if ((rc = fe_tensor_scalar(gws, ts, (has & FE_ALPHA) ? "alpha" : "scalar", (has & FE_ALPHA) ? &av : &sv)))
+            return rc;
+    } else {
+        if ((has & FE_SCALAR) && (rc = fe_scalar(gws, s, "scalar")))
+            return rc;
+        if ((has & FE_ALPHA) && (rc = fe_scalar(gws, alpha, "alpha")))
+            return rc;
+        sv = (has & FE_SCALAR) ? s->value : 0;
+        av = (has & FE_ALPHA) ? alpha->value : 1;
+    }
     const struct aclScalarList *lsl = NULL;
     if ((has & FE_SCALARS) && !(lsl = dv_acl_scalar_list_get(sl, gws, "scalars", &rc)))
         return rc;
@@ -141,10 +194,10 @@ static int foreach(int row, unsigned has, const aclTensorList *x, const aclTenso
     aclOpExecutor *head = NULL, **tail = &head;
     uint64_t ws = 0;
     for (uint64_t i = 0; i < n; i++) {
-        double v = (has & FE_COPY) ? 1.0 : (has & FE_SCALAR) ? r->factor * s->value
+        double v = (has & FE_COPY) ? 1.0 : (has & FE_SCALAR) ? r->factor * sv
                                         : (has & FE_SCALARS) ? r->factor * lsl->v[i]->value : 0.0;
         aclOpExecutor *e = NULL;
-        if ((rc = fe_member(row, has, i, lx->v[i], lx2 ? lx2->v[i] : NULL, v, alpha, lo->v[i], lx->v[0], &e))) {
+        if ((rc = fe_member(row, has, i, lx->v[i], lx2 ? lx2->v[i] : NULL, v, av, lo->v[i], lx->v[0], &e))) {
             dv_acl_executor_free(head);
             return rc;
         }
@@ -158,14 +211,19 @@ static int foreach(int row, unsigned has, const aclTensorList *x, const aclTenso
 }
 
 /* The first phase of each class, in the names of the row's parameter list. */
-#define FE_BODY_FOREACH_UNARY(row) foreach(row, 0, x, NULL, NULL, NULL, NULL, out, workspaceSize, executor)
-#define FE_BODY_FOREACH_COPY(row) foreach(row, FE_COPY, x, NULL, NULL, NULL, NULL, out, workspaceSize, executor)
-#define FE_BODY_FOREACH_LIST(row) foreach(row, FE_X2, x1, x2, NULL, NULL, NULL, out, workspaceSize, executor)
+#define FE_BODY_FOREACH_UNARY(row) foreach(row, 0, x, NULL, NULL, NULL, NULL, NULL, out, workspaceSize, executor)
+#define FE_BODY_FOREACH_COPY(row) foreach(row, FE_COPY, x, NULL, NULL, NULL, NULL, NULL, out, workspaceSize, executor)
+#define FE_BODY_FOREACH_LIST(row) foreach(row, FE_X2, x1, x2, NULL, NULL, NULL, NULL, out, workspaceSize, executor)
 #define FE_BODY_FOREACH_LIST_ALPHA(row) \
-    foreach(row, FE_X2 | FE_ALPHA, x1, x2, NULL, NULL, alpha, out, workspaceSize, executor)
-#define FE_BODY_FOREACH_SCALAR(row) foreach(row, FE_SCALAR, x, NULL, scalar, NULL, NULL, out, workspaceSize, executor)
+    foreach(row, FE_X2 | FE_ALPHA, x1, x2, NULL, NULL, alpha, NULL, out, workspaceSize, executor)
+#define FE_BODY_FOREACH_LIST_ALPHA_T(row) \
+    foreach(row, FE_X2 | FE_ALPHA | FE_TENSOR, x1, x2, NULL, NULL, NULL, alpha, out, workspaceSize, executor)
+#define FE_BODY_FOREACH_SCALAR(row) \
+    foreach(row, FE_SCALAR, x, NULL, scalar, NULL, NULL, NULL, out, workspaceSize, executor)
+#define FE_BODY_FOREACH_SCALAR_T(row) \
+    foreach(row, FE_SCALAR | FE_TENSOR, x, NULL, NULL, NULL, NULL, scalar, out, workspaceSize, executor)
 #define FE_BODY_FOREACH_SCALAR_LIST(row) \
-    foreach(row, FE_SCALARS, x, NULL, NULL, scalars, NULL, out, workspaceSize, executor)
+    foreach(row, FE_SCALARS, x, NULL, NULL, scalars, NULL, NULL, out, workspaceSize, executor)
 
 #define FE_UNPAREN(...) __VA_ARGS__
 #define FE_GWS(api, sig, params)                                                                                  \
@@ -200,5 +258,7 @@ static int foreach(int row, unsigned has, const aclTensorList *x, const aclTenso
 #define FE_GWS_FOREACH_LIST_ALPHA(api, params) FE_GWS(api, FOREACH_LIST_ALPHA, params)
 #define FE_GWS_FOREACH_SCALAR(api, params) FE_GWS(api, FOREACH_SCALAR, params)
 #define FE_GWS_FOREACH_SCALAR_LIST(api, params) FE_GWS(api, FOREACH_SCALAR_LIST, params)
+#define FE_GWS_FOREACH_LIST_ALPHA_T(api, params) FE_GWS(api, FOREACH_LIST_ALPHA_T, params)
+#define FE_GWS_FOREACH_SCALAR_T(api, params) FE_GWS(api, FOREACH_SCALAR_T, params)
 #define DV_ACLNN(api, header, sig, libop, optype, factor, params, ws_q, stream_q, doc) FE_GWS_##sig(api, params)
 #include "nnops.def"

@@ -227,6 +227,8 @@ static int clamp(int row, unsigned has, const aclTensor *self, const aclScalar *
 #define DV_NN_GWS_FOREACH_LIST_ALPHA(api, params)
 #define DV_NN_GWS_FOREACH_SCALAR(api, params)
 #define DV_NN_GWS_FOREACH_SCALAR_LIST(api, params)
+#define DV_NN_GWS_FOREACH_LIST_ALPHA_T(api, params)
+#define DV_NN_GWS_FOREACH_SCALAR_T(api, params)
 #define DV_NN_GWS(api, sig, params)                                                                              \
     aclnnStatus aclnn##api##GetWorkspaceSize(DV_NN_UNPAREN params, uint64_t *workspaceSize,                       \
                                              aclOpExecutor **executor)                                             \

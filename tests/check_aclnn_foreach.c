@@ -1,5 +1,5 @@
 /* tests/check_aclnn_foreach.c - the aclnnForeach* operators (acl/nnforeach.c) through the real shim on
- * the 910B2 and 310 profiles: every operator in fp32 and fp16 on a list of four members of different
+ * the 910B2 and 310 profiles: every operator (the V1 forms with their scalar in a device tensor) in fp32 and fp16 on a list of four members of different
  * lengths against a plain-C reference; one profile row per member; the errors of the first phase
  * (NULL 161001; lists of different lengths, a member of another dtype or shape, an empty list 161002). */
 #include <check.h>
@@ -10,6 +10,14 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_foreach_abs.h"
+#include "aclnnop/aclnn_foreach_add_list.h"
+#include "aclnnop/aclnn_foreach_sub_list.h"
+#include "aclnnop/aclnn_foreach_add_scalar.h"
+#include "aclnnop/aclnn_foreach_sub_scalar.h"
+#include "aclnnop/aclnn_foreach_mul_scalar.h"
+#include "aclnnop/aclnn_foreach_div_scalar.h"
+#include "aclnnop/aclnn_foreach_maximum_scalar.h"
+#include "aclnnop/aclnn_foreach_minimum_scalar.h"
 #include "aclnnop/aclnn_foreach_add_list_v2.h"
 #include "aclnnop/aclnn_foreach_add_scalar_list.h"
 #include "aclnnop/aclnn_foreach_add_scalar_v2.h"
@@ -46,11 +54,14 @@ typedef aclnnStatus (*gl_fn)(const aclTensorList *, const aclTensorList *, aclTe
                              aclOpExecutor **);
 typedef aclnnStatus (*gla_fn)(const aclTensorList *, const aclTensorList *, const aclScalar *, aclTensorList *,
                               uint64_t *, aclOpExecutor **);
+typedef aclnnStatus (*glt_fn)(const aclTensorList *, const aclTensorList *, const aclTensor *, aclTensorList *,
+                              uint64_t *, aclOpExecutor **);
+typedef aclnnStatus (*gst_fn)(const aclTensorList *, const aclTensor *, aclTensorList *, uint64_t *, aclOpExecutor **);
 typedef aclnnStatus (*gs_fn)(const aclTensorList *, const aclScalar *, aclTensorList *, uint64_t *, aclOpExecutor **);
 typedef aclnnStatus (*gsl_fn)(const aclTensorList *, const aclScalarList *, aclTensorList *, uint64_t *,
                               aclOpExecutor **);
 
-enum { C_UNARY, C_LIST, C_LIST_ALPHA, C_SCALAR, C_SCALAR_LIST };
+enum { C_UNARY, C_LIST, C_LIST_ALPHA, C_SCALAR, C_SCALAR_LIST, C_LIST_ALPHA_T, C_SCALAR_T };
 enum { F_ABS, F_NEG, F_EXP, F_LOG, F_SQRT, F_REC, F_SIG, F_TANH, F_COPY, F_ADD, F_SUB, F_MUL, F_DIV, F_MAX, F_MIN };
 
 static const struct {
@@ -61,14 +72,19 @@ static const struct {
     gla_fn gla;
     gs_fn gs;
     gsl_fn gsl;
+    glt_fn glt;
+    gst_fn gst;
     run_fn run;
     float lo, hi; /* x (and x2) */
 } ops[] = {
-#define U(n, f, lo, hi) {#n, C_UNARY, f, aclnn##n##GetWorkspaceSize, NULL, NULL, NULL, NULL, aclnn##n, lo, hi}
-#define L(n, f, lo, hi) {#n, C_LIST, f, NULL, aclnn##n##GetWorkspaceSize, NULL, NULL, NULL, aclnn##n, lo, hi}
-#define LA(n, f) {#n, C_LIST_ALPHA, f, NULL, NULL, aclnn##n##GetWorkspaceSize, NULL, NULL, aclnn##n, -4, 4}
-#define S(n, f, lo, hi) {#n, C_SCALAR, f, NULL, NULL, NULL, aclnn##n##GetWorkspaceSize, NULL, aclnn##n, lo, hi}
-#define SL(n, f, lo, hi) {#n, C_SCALAR_LIST, f, NULL, NULL, NULL, NULL, aclnn##n##GetWorkspaceSize, aclnn##n, lo, hi}
+#define G(n) aclnn##n##GetWorkspaceSize
+#define U(n, f, lo, hi) {#n, C_UNARY, f, G(n), NULL, NULL, NULL, NULL, NULL, NULL, aclnn##n, lo, hi}
+#define L(n, f, lo, hi) {#n, C_LIST, f, NULL, G(n), NULL, NULL, NULL, NULL, NULL, aclnn##n, lo, hi}
+#define LA(n, f) {#n, C_LIST_ALPHA, f, NULL, NULL, G(n), NULL, NULL, NULL, NULL, aclnn##n, -4, 4}
+#define S(n, f, lo, hi) {#n, C_SCALAR, f, NULL, NULL, NULL, G(n), NULL, NULL, NULL, aclnn##n, lo, hi}
+#define SL(n, f, lo, hi) {#n, C_SCALAR_LIST, f, NULL, NULL, NULL, NULL, G(n), NULL, NULL, aclnn##n, lo, hi}
+#define LT(n, f) {#n, C_LIST_ALPHA_T, f, NULL, NULL, NULL, NULL, NULL, G(n), NULL, aclnn##n, -4, 4}
+#define ST(n, f) {#n, C_SCALAR_T, f, NULL, NULL, NULL, NULL, NULL, NULL, G(n), aclnn##n, -4, 4}
     U(ForeachAbs, F_ABS, -4, 4), U(ForeachNeg, F_NEG, -4, 4), U(ForeachExp, F_EXP, -4, 4),
     U(ForeachLog, F_LOG, 0.25f, 4), U(ForeachSqrt, F_SQRT, 0.25f, 4), U(ForeachReciprocal, F_REC, 0.25f, 4),
     U(ForeachSigmoid, F_SIG, -4, 4), U(ForeachTanh, F_TANH, -4, 4), U(ForeachCopy, F_COPY, -4, 4),
@@ -79,7 +95,9 @@ static const struct {
     S(ForeachMinimumScalarV2, F_MIN, -4, 4), SL(ForeachAddScalarList, F_ADD, -4, 4),
     SL(ForeachSubScalarList, F_SUB, -4, 4), SL(ForeachMulScalarList, F_MUL, -4, 4),
     SL(ForeachDivScalarList, F_DIV, -4, 4), SL(ForeachMaximumScalarList, F_MAX, -4, 4),
-    SL(ForeachMinimumScalarList, F_MIN, -4, 4),
+    SL(ForeachMinimumScalarList, F_MIN, -4, 4), LT(ForeachAddList, F_ADD), LT(ForeachSubList, F_SUB),
+    ST(ForeachAddScalar, F_ADD), ST(ForeachSubScalar, F_SUB), ST(ForeachMulScalar, F_MUL), ST(ForeachDivScalar, F_DIV),
+    ST(ForeachMaximumScalar, F_MAX), ST(ForeachMinimumScalar, F_MIN),
 };
 enum { NOPS = sizeof ops / sizeof ops[0] };
 
@@ -177,6 +195,9 @@ START_TEST(test_aclnn_foreach_ops)
     aclScalar *alpha = aclCreateScalar((void *)&alpha_v, ACL_FLOAT);
     aclScalar *s1 = aclCreateScalar((void *)&svals[0], ACL_FLOAT);
     ck_assert(lx && ly && lo && ls && alpha && s1);
+    const int64_t one[] = {1};
+    nnt_dt_t ta = nnt_mk(one, 1, ACL_FLOAT, ACL_FORMAT_ND, &alpha_v);
+    nnt_dt_t ts = nnt_mk(one, 1, ACL_FLOAT, ACL_FORMAT_ND, svals);
     uint64_t ws = 0;
     aclOpExecutor *e = NULL;
     switch (ops[op].cls) {
@@ -184,8 +205,12 @@ START_TEST(test_aclnn_foreach_ops)
     case C_LIST: CK_OK(ops[op].gl(lx, ly, lo, &ws, &e)); break;
     case C_LIST_ALPHA: CK_OK(ops[op].gla(lx, ly, alpha, lo, &ws, &e)); break;
     case C_SCALAR: CK_OK(ops[op].gs(lx, s1, lo, &ws, &e)); break;
-    default: CK_OK(ops[op].gsl(lx, ls, lo, &ws, &e)); break;
+    case C_SCALAR_LIST: CK_OK(ops[op].gsl(lx, ls, lo, &ws, &e)); break;
+    case C_LIST_ALPHA_T: CK_OK(ops[op].glt(lx, ly, ta.t, lo, &ws, &e)); break;
+    default: CK_OK(ops[op].gst(lx, ts.t, lo, &ws, &e)); break;
     }
+    nnt_rm(&ta); /* read by the first phase */
+    nnt_rm(&ts);
     void *wsp = NULL;
     if (ws)
         CK_OK(aclrtMalloc(&wsp, ws, ACL_MEM_MALLOC_HUGE_FIRST));
@@ -196,8 +221,9 @@ START_TEST(test_aclnn_foreach_ops)
         double *want = malloc((size_t)n * 8);
         rd(&to[m], dt, got, n);
         for (int64_t i = 0; i < n; i++) {
-            double b = ops[op].cls == C_SCALAR ? svals[0] : ops[op].cls == C_SCALAR_LIST ? svals[m] : y[m][i];
-            if (ops[op].cls == C_LIST_ALPHA)
+            const int cls = ops[op].cls;
+            double b = cls == C_SCALAR || cls == C_SCALAR_T ? svals[0] : cls == C_SCALAR_LIST ? svals[m] : y[m][i];
+            if (cls == C_LIST_ALPHA || cls == C_LIST_ALPHA_T)
                 b *= alpha_v;
             want[i] = ref(ops[op].f, x[m][i], b);
         }
@@ -297,6 +323,9 @@ START_TEST(test_aclnn_foreach_errors)
     CK_ERR(aclnnForeachAbsGetWorkspaceSize(l2, lmix, &ws, &e), NN_INVALID, "out[1] has dtype ACL_FLOAT16");
     CK_ERR(aclnnForeachMulListGetWorkspaceSize(l2, lmix, l2, &ws, &e), NN_INVALID, "x2[1] has dtype ACL_FLOAT16");
     CK_ERR(aclnnForeachAbsGetWorkspaceSize(l2, lsw, &ws, &e), NN_INVALID, "out[0]");
+    /* a V1 scalar tensor holds one value */
+    CK_ERR(aclnnForeachAddScalarGetWorkspaceSize(l2, b.t, l2, &ws, &e), NN_INVALID, "scalar has 4 elements");
+    CK_ERR(aclnnForeachAddListGetWorkspaceSize(l2, l2, NULL, l2, &ws, &e), NN_NULLPTR, "alpha is NULL");
     /* an empty list, a destroyed list */
     aclTensorList *l0 = aclCreateTensorList(NULL, 0);
     if (l0) {
