@@ -1,7 +1,9 @@
 /* tests/check_aclnn_foreach.c - the aclnnForeach* operators (acl/nnforeach.c) through the real shim on
- * the 910B2 and 310 profiles: every operator (the V1 forms with their scalar in a device tensor) in fp32 and fp16 on a list of four members of different
- * lengths against a plain-C reference; one profile row per member; the errors of the first phase
- * (NULL 161001; lists of different lengths, a member of another dtype or shape, an empty list 161002). */
+ * the 910B2 and 310 profiles: every operator (the V1 forms with their scalar in a device tensor) in
+ * fp32 and fp16 on a list of four members of different lengths against a plain-C reference; int32
+ * copy and a repeatable executor; one profile row per member; the errors of the first phase (NULL
+ * 161001; lists of different lengths, a member of another dtype or shape, a scalar tensor of more
+ * than one element, an empty or destroyed list 161002). */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -351,6 +353,68 @@ START_TEST(test_aclnn_foreach_errors)
 }
 END_TEST
 
+/* One profile row per member (dvsim launches each member's kernel): OP Type ForeachAddScalar, each with
+ * its member's shape. */
+START_TEST(test_aclnn_foreach_profile_rows)
+{
+    char dir[] = "/tmp/dvsim_foreach_XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    nnt_teardown();
+    nnt_env_clear();
+    setenv("DVSIM_PROFILE_OUT", dir, 1);
+    CK_OK(aclInit(NULL));
+    CK_OK(aclrtSetDevice(0));
+    CK_OK(aclrtCreateStream(&nnt_stream));
+    static const int64_t d[3][2] = {{2, 3}, {5, 1}, {4, 7}};
+    nnt_dt_t x[3], o[3];
+    const aclTensor *vx[3], *vo[3];
+    for (int i = 0; i < 3; i++) {
+        x[i] = nnt_mk(d[i], 2, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+        o[i] = nnt_mk(d[i], 2, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+        vx[i] = x[i].t;
+        vo[i] = o[i].t;
+    }
+    aclTensorList *lx = aclCreateTensorList(vx, 3), *lo = aclCreateTensorList(vo, 3);
+    const float two = 2;
+    aclScalar *s = aclCreateScalar((void *)&two, ACL_FLOAT);
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_OK(aclnnForeachAddScalarV2GetWorkspaceSize(lx, s, lo, &ws, &e));
+    RUN(aclnnForeachAddScalarV2(NULL, ws, e, nnt_stream));
+    for (int i = 0; i < 3; i++) {
+        CK_OK(aclrtFree(x[i].dev));
+        CK_OK(aclrtFree(o[i].dev));
+    }
+    CK_OK(aclDestroyTensorList(lx));
+    CK_OK(aclDestroyTensorList(lo));
+    CK_OK(aclDestroyScalar(s));
+    nnt_teardown();
+    char path[256], line[4096];
+    snprintf(path, sizeof path, "%s/op_summary.csv", dir);
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "no %s", path);
+    int rows = 0;
+    bool shape[3] = {false, false, false};
+    while (fgets(line, sizeof line, f)) {
+        if (!strstr(line, ",\"aclnnForeachAddScalarV2_ForeachAddScalarAiCore_ForeachAddScalar\",\"ForeachAddScalar\","))
+            continue;
+        rows++;
+        for (int i = 0; i < 3; i++) {
+            char want[64];
+            snprintf(want, sizeof want, "\"%lld,%lld\",\"DT_FLOAT\"", (long long)d[i][0], (long long)d[i][1]);
+            shape[i] = shape[i] || strstr(line, want);
+        }
+    }
+    fclose(f);
+    ck_assert_msg(rows == 3, "%d ForeachAddScalar rows in %s, want 3 (one per member)", rows, path);
+    ck_assert_msg(shape[0] && shape[1] && shape[2], "a member's shape is missing from the rows of %s", path);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ck_assert_int_eq(system(cmd), 0);
+    nnt_setup_profile(NULL); /* for the fixture's teardown */
+}
+END_TEST
+
 Suite *dv_aclnn_foreach_suite(void);
 Suite *dv_aclnn_foreach_suite(void)
 {
@@ -365,6 +429,7 @@ Suite *dv_aclnn_foreach_suite(void)
     tcase_set_timeout(te, 60);
     tcase_add_test(te, test_aclnn_foreach_copy_int_repeat);
     tcase_add_test(te, test_aclnn_foreach_errors);
+    tcase_add_test(te, test_aclnn_foreach_profile_rows);
     suite_add_tcase(s, te);
     return s;
 }
