@@ -613,10 +613,12 @@ aclOpExecutor *dv_acl_executor_get(aclOpExecutor *e, const char *api, int *rc)
 
 void dv_acl_executor_free(aclOpExecutor *e)
 {
-    if (!e)
-        return;
-    dv_acl_handle_del(e);
-    free(e);
+    while (e) {
+        aclOpExecutor *next = e->next;
+        dv_acl_handle_del(e);
+        free(e);
+        e = next;
+    }
 }
 
 aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor *executor)

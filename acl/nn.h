@@ -128,6 +128,8 @@ struct aclOpExecutor {
     char op_type[64], op_name[128];
     char in_shapes[256], in_dtypes[128], in_formats[128];
     char out_shapes[256], out_dtypes[128], out_formats[128];
+    struct aclOpExecutor *next;          /* a foreach operator's next list member (nnforeach.c), else NULL;
+                                          * the second phase runs the chain, freeing frees it */
 };
 
 /* The object behind a handle when it is live and of that kind, else NULL with an error recorded:

@@ -442,8 +442,16 @@ aclnnStatus dv_nn_exec_run(const char *api, void *workspace, uint64_t workspaceS
     if (strcmp(executor->api, api) != 0)
         rc = dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: the executor was made by %sGetWorkspaceSize", api,
                          executor->api);
-    else
-        rc = exec_launch(executor, api, workspace, workspaceSize, stream);
+    else {
+        /* a foreach executor: each member in turn, each on its part of the workspace */
+        uint64_t off = 0;
+        rc = ACLNN_SUCCESS;
+        for (aclOpExecutor *m = executor; m && rc == ACLNN_SUCCESS; m = m->next) {
+            rc = exec_launch(m, api, workspace ? (char *)workspace + off : NULL,
+                             workspaceSize > off ? workspaceSize - off : 0, stream);
+            off += m->workspace;
+        }
+    }
     if (!executor->repeatable)
         dv_acl_executor_free(executor);
     return rc;

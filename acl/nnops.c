@@ -360,6 +360,15 @@ static int compare(int row, unsigned has, const aclTensor *self, const aclTensor
 #define DV_NN_UNPAREN(...) __VA_ARGS__
 /* The first phases of the table's rows but CUSTOM (written out below). */
 #define DV_NN_GWS_CUSTOM(api, params)
+/* The foreach classes' first phases are acl/nnforeach.c's. */
+#define DV_NN_GWS_FOREACH_UNARY(api, params)
+#define DV_NN_GWS_FOREACH_COPY(api, params)
+#define DV_NN_GWS_FOREACH_LIST(api, params)
+#define DV_NN_GWS_FOREACH_LIST_ALPHA(api, params)
+#define DV_NN_GWS_FOREACH_SCALAR(api, params)
+#define DV_NN_GWS_FOREACH_SCALAR_LIST(api, params)
+#define DV_NN_GWS_FOREACH_LIST_ALPHA_T(api, params)
+#define DV_NN_GWS_FOREACH_SCALAR_T(api, params)
 #define DV_NN_GWS(api, sig, params)                                                                              \
     aclnnStatus aclnn##api##GetWorkspaceSize(DV_NN_UNPAREN params, uint64_t *workspaceSize,                       \
                                              aclOpExecutor **executor)                                             \
@@ -396,7 +405,7 @@ static int compare(int row, unsigned has, const aclTensor *self, const aclTensor
 
 /* The second phase of every row: run the executor its first phase made. */
 #define DV_ACLNN(api, header, sig, libop, optype, factor, params, ws_q, stream_q, doc)                             \
-    aclnnStatus aclnn##api(void *workspace, ws_q uint64_t workspaceSize, aclOpExecutor *executor,                \
+    ACLNN_API aclnnStatus aclnn##api(void *workspace, ws_q uint64_t workspaceSize, aclOpExecutor *executor,      \
                            stream_q aclrtStream stream)                                                          \
     {                                                                                                            \
         DV_ACL_LOCKED();                                                                                         \

@@ -1,0 +1,435 @@
+/* tests/check_aclnn_foreach.c - the aclnnForeach* operators (acl/nnforeach.c) through the real shim on
+ * the 910B2 and 310 profiles: every operator (the V1 forms with their scalar in a device tensor) in
+ * fp32 and fp16 on a list of four members of different lengths against a plain-C reference; int32
+ * copy and a repeatable executor; one profile row per member; the errors of the first phase (NULL
+ * 161001; lists of different lengths, a member of another dtype or shape, a scalar tensor of more
+ * than one element, an empty or destroyed list 161002). */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_foreach_abs.h"
+#include "aclnnop/aclnn_foreach_add_list.h"
+#include "aclnnop/aclnn_foreach_sub_list.h"
+#include "aclnnop/aclnn_foreach_add_scalar.h"
+#include "aclnnop/aclnn_foreach_sub_scalar.h"
+#include "aclnnop/aclnn_foreach_mul_scalar.h"
+#include "aclnnop/aclnn_foreach_div_scalar.h"
+#include "aclnnop/aclnn_foreach_maximum_scalar.h"
+#include "aclnnop/aclnn_foreach_minimum_scalar.h"
+#include "aclnnop/aclnn_foreach_add_list_v2.h"
+#include "aclnnop/aclnn_foreach_add_scalar_list.h"
+#include "aclnnop/aclnn_foreach_add_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_copy.h"
+#include "aclnnop/aclnn_foreach_div_list.h"
+#include "aclnnop/aclnn_foreach_div_scalar_list.h"
+#include "aclnnop/aclnn_foreach_div_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_exp.h"
+#include "aclnnop/aclnn_foreach_log.h"
+#include "aclnnop/aclnn_foreach_maximum_list.h"
+#include "aclnnop/aclnn_foreach_maximum_scalar_list.h"
+#include "aclnnop/aclnn_foreach_maximum_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_minimum_list.h"
+#include "aclnnop/aclnn_foreach_minimum_scalar_list.h"
+#include "aclnnop/aclnn_foreach_minimum_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_mul_list.h"
+#include "aclnnop/aclnn_foreach_mul_scalar_list.h"
+#include "aclnnop/aclnn_foreach_mul_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_neg.h"
+#include "aclnnop/aclnn_foreach_reciprocal.h"
+#include "aclnnop/aclnn_foreach_sigmoid.h"
+#include "aclnnop/aclnn_foreach_sqrt.h"
+#include "aclnnop/aclnn_foreach_sub_list_v2.h"
+#include "aclnnop/aclnn_foreach_sub_scalar_list.h"
+#include "aclnnop/aclnn_foreach_sub_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_tanh.h"
+#include "support/nnt.h"
+
+static const char *const profiles[] = {NULL /* ascend910b2 */, "ascend310"};
+
+typedef aclnnStatus (*run_fn)(void *, uint64_t, aclOpExecutor *, aclrtStream);
+typedef aclnnStatus (*gu_fn)(const aclTensorList *, aclTensorList *, uint64_t *, aclOpExecutor **);
+typedef aclnnStatus (*gl_fn)(const aclTensorList *, const aclTensorList *, aclTensorList *, uint64_t *,
+                             aclOpExecutor **);
+typedef aclnnStatus (*gla_fn)(const aclTensorList *, const aclTensorList *, const aclScalar *, aclTensorList *,
+                              uint64_t *, aclOpExecutor **);
+typedef aclnnStatus (*glt_fn)(const aclTensorList *, const aclTensorList *, const aclTensor *, aclTensorList *,
+                              uint64_t *, aclOpExecutor **);
+typedef aclnnStatus (*gst_fn)(const aclTensorList *, const aclTensor *, aclTensorList *, uint64_t *, aclOpExecutor **);
+typedef aclnnStatus (*gs_fn)(const aclTensorList *, const aclScalar *, aclTensorList *, uint64_t *, aclOpExecutor **);
+typedef aclnnStatus (*gsl_fn)(const aclTensorList *, const aclScalarList *, aclTensorList *, uint64_t *,
+                              aclOpExecutor **);
+
+enum { C_UNARY, C_LIST, C_LIST_ALPHA, C_SCALAR, C_SCALAR_LIST, C_LIST_ALPHA_T, C_SCALAR_T };
+enum { F_ABS, F_NEG, F_EXP, F_LOG, F_SQRT, F_REC, F_SIG, F_TANH, F_COPY, F_ADD, F_SUB, F_MUL, F_DIV, F_MAX, F_MIN };
+
+static const struct {
+    const char *name;
+    int cls, f;
+    gu_fn gu;
+    gl_fn gl;
+    gla_fn gla;
+    gs_fn gs;
+    gsl_fn gsl;
+    glt_fn glt;
+    gst_fn gst;
+    run_fn run;
+    float lo, hi; /* x (and x2) */
+} ops[] = {
+#define G(n) aclnn##n##GetWorkspaceSize
+#define U(n, f, lo, hi) {#n, C_UNARY, f, G(n), NULL, NULL, NULL, NULL, NULL, NULL, aclnn##n, lo, hi}
+#define L(n, f, lo, hi) {#n, C_LIST, f, NULL, G(n), NULL, NULL, NULL, NULL, NULL, aclnn##n, lo, hi}
+#define LA(n, f) {#n, C_LIST_ALPHA, f, NULL, NULL, G(n), NULL, NULL, NULL, NULL, aclnn##n, -4, 4}
+#define S(n, f, lo, hi) {#n, C_SCALAR, f, NULL, NULL, NULL, G(n), NULL, NULL, NULL, aclnn##n, lo, hi}
+#define SL(n, f, lo, hi) {#n, C_SCALAR_LIST, f, NULL, NULL, NULL, NULL, G(n), NULL, NULL, aclnn##n, lo, hi}
+#define LT(n, f) {#n, C_LIST_ALPHA_T, f, NULL, NULL, NULL, NULL, NULL, G(n), NULL, aclnn##n, -4, 4}
+#define ST(n, f) {#n, C_SCALAR_T, f, NULL, NULL, NULL, NULL, NULL, NULL, G(n), aclnn##n, -4, 4}
+    U(ForeachAbs, F_ABS, -4, 4), U(ForeachNeg, F_NEG, -4, 4), U(ForeachExp, F_EXP, -4, 4),
+    U(ForeachLog, F_LOG, 0.25f, 4), U(ForeachSqrt, F_SQRT, 0.25f, 4), U(ForeachReciprocal, F_REC, 0.25f, 4),
+    U(ForeachSigmoid, F_SIG, -4, 4), U(ForeachTanh, F_TANH, -4, 4), U(ForeachCopy, F_COPY, -4, 4),
+    L(ForeachMulList, F_MUL, -4, 4), L(ForeachDivList, F_DIV, 0.5f, 2), L(ForeachMaximumList, F_MAX, -4, 4),
+    L(ForeachMinimumList, F_MIN, -4, 4), LA(ForeachAddListV2, F_ADD), LA(ForeachSubListV2, F_SUB),
+    S(ForeachAddScalarV2, F_ADD, -4, 4), S(ForeachSubScalarV2, F_SUB, -4, 4), S(ForeachMulScalarV2, F_MUL, -4, 4),
+    S(ForeachDivScalarV2, F_DIV, -4, 4), S(ForeachMaximumScalarV2, F_MAX, -4, 4),
+    S(ForeachMinimumScalarV2, F_MIN, -4, 4), SL(ForeachAddScalarList, F_ADD, -4, 4),
+    SL(ForeachSubScalarList, F_SUB, -4, 4), SL(ForeachMulScalarList, F_MUL, -4, 4),
+    SL(ForeachDivScalarList, F_DIV, -4, 4), SL(ForeachMaximumScalarList, F_MAX, -4, 4),
+    SL(ForeachMinimumScalarList, F_MIN, -4, 4), LT(ForeachAddList, F_ADD), LT(ForeachSubList, F_SUB),
+    ST(ForeachAddScalar, F_ADD), ST(ForeachSubScalar, F_SUB), ST(ForeachMulScalar, F_MUL), ST(ForeachDivScalar, F_DIV),
+    ST(ForeachMaximumScalar, F_MAX), ST(ForeachMinimumScalar, F_MIN),
+};
+enum { NOPS = sizeof ops / sizeof ops[0] };
+
+static double ref(int f, double a, double b)
+{
+    switch (f) {
+    case F_ABS: return fabs(a);
+    case F_NEG: return -a;
+    case F_EXP: return exp(a);
+    case F_LOG: return log(a);
+    case F_SQRT: return sqrt(a);
+    case F_REC: return 1 / a;
+    case F_SIG: return 1 / (1 + exp(-a));
+    case F_TANH: return tanh(a);
+    case F_COPY: return a;
+    case F_ADD: return a + b;
+    case F_SUB: return a - b;
+    case F_MUL: return a * b;
+    case F_DIV: return a / b;
+    case F_MAX: return a > b ? a : b;
+    default: return a < b ? a : b;
+    }
+}
+
+/* The members: different lengths (one of a single element, one spanning several blocks). */
+enum { M = 4 };
+static const int64_t mdims[M][2] = {{2, 3}, {1, 1}, {3, 517}, {40, 7}};
+
+/* Host values of a member as the device holds them (fp16: rounded). */
+static void host_vals(float *v, int64_t n, unsigned seed, float lo, float hi, bool f16)
+{
+    nnt_fill(v, n, seed, lo, hi);
+    if (f16)
+        for (int64_t i = 0; i < n; i++)
+            v[i] = nnt_f16r(v[i]);
+}
+
+static nnt_dt_t mk(int m, aclDataType dt, const float *v)
+{
+    const int64_t n = mdims[m][0] * mdims[m][1];
+    if (dt == ACL_FLOAT || !v)
+        return nnt_mk(mdims[m], 2, dt, ACL_FORMAT_ND, v);
+    uint16_t *h = malloc((size_t)n * 2);
+    nnt_to_f16(v, h, n);
+    nnt_dt_t t = nnt_mk(mdims[m], 2, dt, ACL_FORMAT_ND, h);
+    free(h);
+    return t;
+}
+
+static void rd(const nnt_dt_t *t, aclDataType dt, float *v, int64_t n)
+{
+    if (dt == ACL_FLOAT) {
+        nnt_rd(t, v);
+        return;
+    }
+    uint16_t *h = malloc((size_t)n * 2);
+    nnt_rd(t, h);
+    for (int64_t i = 0; i < n; i++)
+        v[i] = aclFloat16ToFloat(h[i]);
+    free(h);
+}
+
+/* Loop index: (profile * 2 + dtype) * NOPS + op. */
+START_TEST(test_aclnn_foreach_ops)
+{
+    const int op = _i % NOPS, dsel = (_i / NOPS) % 2, prof = _i / NOPS / 2;
+    const aclDataType dt = dsel ? ACL_FLOAT16 : ACL_FLOAT;
+    const bool f16 = dt == ACL_FLOAT16;
+    nnt_setup_profile(profiles[prof]);
+    float *x[M], *y[M];
+    nnt_dt_t tx[M], ty[M], to[M];
+    aclTensor *vx[M], *vy[M], *vo[M];
+    aclScalar *sc[M];
+    const float svals[M] = {1.5f, -0.75f, 2.0f, 0.5f};
+    const float alpha_v = 1.25f;
+    for (int m = 0; m < M; m++) {
+        const int64_t n = mdims[m][0] * mdims[m][1];
+        x[m] = malloc((size_t)n * 4);
+        y[m] = malloc((size_t)n * 4);
+        host_vals(x[m], n, 11 + (unsigned)m, ops[op].lo, ops[op].hi, f16);
+        const bool div = ops[op].f == F_DIV; /* a divisor away from 0 */
+        host_vals(y[m], n, 23 + (unsigned)m, div ? 0.5f : ops[op].lo, div ? 2 : ops[op].hi, f16);
+        tx[m] = mk(m, dt, x[m]);
+        ty[m] = mk(m, dt, y[m]);
+        to[m] = mk(m, dt, NULL);
+        vx[m] = tx[m].t;
+        vy[m] = ty[m].t;
+        vo[m] = to[m].t;
+        sc[m] = aclCreateScalar((void *)&svals[m], ACL_FLOAT);
+    }
+    aclTensorList *lx = aclCreateTensorList((const aclTensor *const *)vx, M);
+    aclTensorList *ly = aclCreateTensorList((const aclTensor *const *)vy, M);
+    aclTensorList *lo = aclCreateTensorList((const aclTensor *const *)vo, M);
+    aclScalarList *ls = aclCreateScalarList((const aclScalar *const *)sc, M);
+    aclScalar *alpha = aclCreateScalar((void *)&alpha_v, ACL_FLOAT);
+    aclScalar *s1 = aclCreateScalar((void *)&svals[0], ACL_FLOAT);
+    ck_assert(lx && ly && lo && ls && alpha && s1);
+    const int64_t one[] = {1};
+    nnt_dt_t ta = nnt_mk(one, 1, ACL_FLOAT, ACL_FORMAT_ND, &alpha_v);
+    nnt_dt_t ts = nnt_mk(one, 1, ACL_FLOAT, ACL_FORMAT_ND, svals);
+    uint64_t ws = 0;
+    aclOpExecutor *e = NULL;
+    switch (ops[op].cls) {
+    case C_UNARY: CK_OK(ops[op].gu(lx, lo, &ws, &e)); break;
+    case C_LIST: CK_OK(ops[op].gl(lx, ly, lo, &ws, &e)); break;
+    case C_LIST_ALPHA: CK_OK(ops[op].gla(lx, ly, alpha, lo, &ws, &e)); break;
+    case C_SCALAR: CK_OK(ops[op].gs(lx, s1, lo, &ws, &e)); break;
+    case C_SCALAR_LIST: CK_OK(ops[op].gsl(lx, ls, lo, &ws, &e)); break;
+    case C_LIST_ALPHA_T: CK_OK(ops[op].glt(lx, ly, ta.t, lo, &ws, &e)); break;
+    default: CK_OK(ops[op].gst(lx, ts.t, lo, &ws, &e)); break;
+    }
+    nnt_rm(&ta); /* read by the first phase */
+    nnt_rm(&ts);
+    void *wsp = NULL;
+    if (ws)
+        CK_OK(aclrtMalloc(&wsp, ws, ACL_MEM_MALLOC_HUGE_FIRST));
+    RUN(ops[op].run(wsp, ws, e, nnt_stream));
+    for (int m = 0; m < M; m++) {
+        const int64_t n = mdims[m][0] * mdims[m][1];
+        float *got = malloc((size_t)n * 4);
+        double *want = malloc((size_t)n * 8);
+        rd(&to[m], dt, got, n);
+        for (int64_t i = 0; i < n; i++) {
+            const int cls = ops[op].cls;
+            double b = cls == C_SCALAR || cls == C_SCALAR_T ? svals[0] : cls == C_SCALAR_LIST ? svals[m] : y[m][i];
+            if (cls == C_LIST_ALPHA || cls == C_LIST_ALPHA_T)
+                b *= alpha_v;
+            want[i] = ref(ops[op].f, x[m][i], b);
+        }
+        char what[128];
+        snprintf(what, sizeof what, "aclnn%s %s member %d on %s", ops[op].name, f16 ? "fp16" : "fp32", m,
+                 profiles[prof] ? profiles[prof] : "ascend910b2");
+        if (f16)
+            nnt_ck_close(what, got, want, n, 2e-3, 2e-3);
+        else
+            nnt_ck_close(what, got, want, n, 1e-5, 1e-5);
+        free(got);
+        free(want);
+        CK_OK(aclrtFree(tx[m].dev));
+        CK_OK(aclrtFree(ty[m].dev));
+        CK_OK(aclrtFree(to[m].dev));
+        free(x[m]);
+        free(y[m]);
+    }
+    if (wsp)
+        CK_OK(aclrtFree(wsp));
+    CK_OK(aclDestroyTensorList(lx));
+    CK_OK(aclDestroyTensorList(ly));
+    CK_OK(aclDestroyTensorList(lo));
+    CK_OK(aclDestroyScalarList(ls));
+    CK_OK(aclDestroyScalar(alpha));
+    CK_OK(aclDestroyScalar(s1));
+}
+END_TEST
+
+/* Copy is bit-exact (x * 1) for int32 too; an executor made repeatable runs twice. */
+START_TEST(test_aclnn_foreach_copy_int_repeat)
+{
+    const int64_t d1[] = {5}, d2[] = {2, 40};
+    int32_t a[5], b[80], ga[5], gb[80];
+    for (int i = 0; i < 5; i++)
+        a[i] = (i - 2) * 1000003;
+    for (int i = 0; i < 80; i++)
+        b[i] = INT32_MAX - i * 7919;
+    nnt_dt_t xa = nnt_mk(d1, 1, ACL_INT32, ACL_FORMAT_ND, a), xb = nnt_mk(d2, 2, ACL_INT32, ACL_FORMAT_ND, b);
+    nnt_dt_t oa = nnt_mk(d1, 1, ACL_INT32, ACL_FORMAT_ND, NULL), ob = nnt_mk(d2, 2, ACL_INT32, ACL_FORMAT_ND, NULL);
+    const aclTensor *vx[2] = {xa.t, xb.t}, *vo[2] = {oa.t, ob.t};
+    aclTensorList *lx = aclCreateTensorList(vx, 2), *lo = aclCreateTensorList(vo, 2);
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_OK(aclnnForeachCopyGetWorkspaceSize(lx, lo, &ws, &e));
+    CK_OK(aclSetAclOpExecutorRepeatable(e));
+    RUN(aclnnForeachCopy(NULL, ws, e, nnt_stream));
+    nnt_rd(&oa, ga);
+    nnt_rd(&ob, gb);
+    ck_assert_mem_eq(ga, a, sizeof a);
+    ck_assert_mem_eq(gb, b, sizeof b);
+    CK_OK(aclrtMemset(oa.dev, sizeof a, 0, sizeof a));
+    RUN(aclnnForeachCopy(NULL, ws, e, nnt_stream));
+    nnt_rd(&oa, ga);
+    ck_assert_mem_eq(ga, a, sizeof a);
+    CK_OK(aclDestroyAclOpExecutor(e));
+    CK_OK(aclrtFree(xa.dev));
+    CK_OK(aclrtFree(xb.dev));
+    CK_OK(aclrtFree(oa.dev));
+    CK_OK(aclrtFree(ob.dev));
+    CK_OK(aclDestroyTensorList(lx));
+    CK_OK(aclDestroyTensorList(lo));
+}
+END_TEST
+
+START_TEST(test_aclnn_foreach_errors)
+{
+    const int64_t d1[] = {2, 3}, d2[] = {4};
+    nnt_dt_t a = nnt_mk(d1, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL), b = nnt_mk(d2, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    nnt_dt_t c = nnt_mk(d1, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL), h = nnt_mk(d2, 1, ACL_FLOAT16, ACL_FORMAT_ND, NULL);
+    nnt_dt_t o1 = nnt_mk(d1, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL), o2 = nnt_mk(d1, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    nnt_dt_t d = nnt_mk(d2, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    const aclTensor *v2[2] = {a.t, b.t}, *v1[1] = {c.t}, *vmix[2] = {o1.t, h.t}, *vsw[2] = {d.t, o2.t};
+    aclTensorList *l2 = aclCreateTensorList(v2, 2), *l1 = aclCreateTensorList(v1, 1);
+    aclTensorList *lmix = aclCreateTensorList(vmix, 2);
+    aclTensorList *lsw = aclCreateTensorList(vsw, 2);
+    const float one = 1;
+    aclScalar *s = aclCreateScalar((void *)&one, ACL_FLOAT);
+    const aclScalar *sv[1] = {s};
+    aclScalarList *ls1 = aclCreateScalarList(sv, 1);
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_ERR(aclnnForeachAbsGetWorkspaceSize(NULL, l2, &ws, &e), NN_NULLPTR, "x is NULL");
+    CK_ERR(aclnnForeachAbsGetWorkspaceSize(l2, NULL, &ws, &e), NN_NULLPTR, "out is NULL");
+    CK_ERR(aclnnForeachMulListGetWorkspaceSize(l2, NULL, l2, &ws, &e), NN_NULLPTR, "x2 is NULL");
+    CK_ERR(aclnnForeachAddScalarV2GetWorkspaceSize(l2, NULL, l2, &ws, &e), NN_NULLPTR, "scalar is NULL");
+    CK_ERR(aclnnForeachAddListV2GetWorkspaceSize(l2, l2, NULL, l2, &ws, &e), NN_NULLPTR, "alpha is NULL");
+    CK_ERR(aclnnForeachAddScalarListGetWorkspaceSize(l2, NULL, l2, &ws, &e), NN_NULLPTR, "scalars is NULL");
+    CK_ERR(aclnnForeachAbsGetWorkspaceSize(l2, l2, NULL, &e), NN_NULLPTR, "workspaceSize is NULL");
+    /* lengths */
+    CK_ERR(aclnnForeachAbsGetWorkspaceSize(l2, l1, &ws, &e), NN_INVALID, "out has 1 members but x has 2");
+    CK_ERR(aclnnForeachMulListGetWorkspaceSize(l2, l1, l2, &ws, &e), NN_INVALID, "x2 has 1 members but x1 has 2");
+    CK_ERR(aclnnForeachAddScalarListGetWorkspaceSize(l2, ls1, l2, &ws, &e), NN_INVALID,
+           "scalars has 1 members but x has 2");
+    /* dtype and shape of a member */
+    CK_ERR(aclnnForeachAbsGetWorkspaceSize(lmix, l2, &ws, &e), NN_INVALID, "x[1]");
+    CK_ERR(aclnnForeachAbsGetWorkspaceSize(l2, lmix, &ws, &e), NN_INVALID, "out[1] has dtype ACL_FLOAT16");
+    CK_ERR(aclnnForeachMulListGetWorkspaceSize(l2, lmix, l2, &ws, &e), NN_INVALID, "x2[1] has dtype ACL_FLOAT16");
+    CK_ERR(aclnnForeachAbsGetWorkspaceSize(l2, lsw, &ws, &e), NN_INVALID, "out[0]");
+    /* a V1 scalar tensor holds one value */
+    CK_ERR(aclnnForeachAddScalarGetWorkspaceSize(l2, b.t, l2, &ws, &e), NN_INVALID, "scalar has 4 elements");
+    CK_ERR(aclnnForeachAddListGetWorkspaceSize(l2, l2, NULL, l2, &ws, &e), NN_NULLPTR, "alpha is NULL");
+    /* an empty list, a destroyed list */
+    aclTensorList *l0 = aclCreateTensorList(NULL, 0);
+    if (l0) {
+        CK_ERR(aclnnForeachAbsGetWorkspaceSize(l0, l0, &ws, &e), NN_INVALID, "x is an empty tensor list");
+        CK_OK(aclDestroyTensorList(l0));
+        CK_ERR(aclnnForeachAbsGetWorkspaceSize(l0, l2, &ws, &e), NN_INVALID, "x");
+    }
+    /* a good call still works, and a wrong second phase is refused */
+    CK_OK(aclnnForeachAbsGetWorkspaceSize(l2, l2, &ws, &e));
+    CK_ERR(aclnnForeachNeg(NULL, ws, e, nnt_stream), NN_INVALID, "made by aclnnForeachAbsGetWorkspaceSize");
+    CK_OK(aclDestroyScalarList(ls1));
+    CK_OK(aclDestroyTensorList(l2));
+    CK_OK(aclDestroyTensorList(l1));
+    CK_OK(aclDestroyTensorList(lmix));
+    CK_OK(aclrtFree(a.dev));
+    CK_OK(aclrtFree(b.dev));
+    CK_OK(aclrtFree(c.dev));
+    CK_OK(aclrtFree(h.dev));
+    CK_OK(aclrtFree(o1.dev));
+    CK_OK(aclrtFree(o2.dev));
+    CK_OK(aclrtFree(d.dev));
+    CK_OK(aclDestroyTensorList(lsw));
+}
+END_TEST
+
+/* One profile row per member (dvsim launches each member's kernel): OP Type ForeachAddScalar, each with
+ * its member's shape. */
+START_TEST(test_aclnn_foreach_profile_rows)
+{
+    char dir[] = "/tmp/dvsim_foreach_XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    nnt_teardown();
+    nnt_env_clear();
+    setenv("DVSIM_PROFILE_OUT", dir, 1);
+    CK_OK(aclInit(NULL));
+    CK_OK(aclrtSetDevice(0));
+    CK_OK(aclrtCreateStream(&nnt_stream));
+    static const int64_t d[3][2] = {{2, 3}, {5, 1}, {4, 7}};
+    nnt_dt_t x[3], o[3];
+    const aclTensor *vx[3], *vo[3];
+    for (int i = 0; i < 3; i++) {
+        x[i] = nnt_mk(d[i], 2, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+        o[i] = nnt_mk(d[i], 2, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+        vx[i] = x[i].t;
+        vo[i] = o[i].t;
+    }
+    aclTensorList *lx = aclCreateTensorList(vx, 3), *lo = aclCreateTensorList(vo, 3);
+    const float two = 2;
+    aclScalar *s = aclCreateScalar((void *)&two, ACL_FLOAT);
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_OK(aclnnForeachAddScalarV2GetWorkspaceSize(lx, s, lo, &ws, &e));
+    RUN(aclnnForeachAddScalarV2(NULL, ws, e, nnt_stream));
+    for (int i = 0; i < 3; i++) {
+        CK_OK(aclrtFree(x[i].dev));
+        CK_OK(aclrtFree(o[i].dev));
+    }
+    CK_OK(aclDestroyTensorList(lx));
+    CK_OK(aclDestroyTensorList(lo));
+    CK_OK(aclDestroyScalar(s));
+    nnt_teardown();
+    char path[256], line[4096];
+    snprintf(path, sizeof path, "%s/op_summary.csv", dir);
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "no %s", path);
+    int rows = 0;
+    bool shape[3] = {false, false, false};
+    while (fgets(line, sizeof line, f)) {
+        if (!strstr(line, ",\"aclnnForeachAddScalarV2_ForeachAddScalarAiCore_ForeachAddScalar\",\"ForeachAddScalar\","))
+            continue;
+        rows++;
+        for (int i = 0; i < 3; i++) {
+            char want[64];
+            snprintf(want, sizeof want, "\"%lld,%lld\",\"DT_FLOAT\"", (long long)d[i][0], (long long)d[i][1]);
+            shape[i] = shape[i] || strstr(line, want);
+        }
+    }
+    fclose(f);
+    ck_assert_msg(rows == 3, "%d ForeachAddScalar rows in %s, want 3 (one per member)", rows, path);
+    ck_assert_msg(shape[0] && shape[1] && shape[2], "a member's shape is missing from the rows of %s", path);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ck_assert_int_eq(system(cmd), 0);
+    nnt_setup_profile(NULL); /* for the fixture's teardown */
+}
+END_TEST
+
+Suite *dv_aclnn_foreach_suite(void);
+Suite *dv_aclnn_foreach_suite(void)
+{
+    Suite *s = suite_create("aclnn_foreach");
+    TCase *tc = tcase_create("aclnn_foreach");
+    tcase_add_checked_fixture(tc, NULL, nnt_teardown);
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, test_aclnn_foreach_ops, 0, 2 * 2 * NOPS);
+    suite_add_tcase(s, tc);
+    TCase *te = tcase_create("aclnn_foreach_910b2");
+    tcase_add_checked_fixture(te, nnt_setup, nnt_teardown);
+    tcase_set_timeout(te, 60);
+    tcase_add_test(te, test_aclnn_foreach_copy_int_repeat);
+    tcase_add_test(te, test_aclnn_foreach_errors);
+    tcase_add_test(te, test_aclnn_foreach_profile_rows);
+    suite_add_tcase(s, te);
+    return s;
+}
