@@ -436,13 +436,13 @@ aclnnStatus aclnnBatchNormGetWorkspaceSize(const aclTensor *input, const aclTens
 
 /* ---------------------------------------------------------------- matmul */
 
-aclnnStatus aclnnMatmulGetWorkspaceSize(const aclTensor *self, const aclTensor *mat2, aclTensor *out,
-                                        int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
+/* The first phase of the 2-D matrix products (aclnnMatmul, aclnnMm): out[M,N] = self[M,K] x mat2[K,N]. */
+static aclnnStatus nn_mm_2d(int row, const aclTensor *self, const aclTensor *mat2, aclTensor *out,
+                            int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
-    DV_ACL_LOCKED();
     dv_nn_call_t c;
     int rc;
-    nn_init(&c, NN_ROW_Matmul);
+    nn_init(&c, row);
     if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, self, "self")) ||
         (rc = dv_nn_get_tensor(&c, mat2, "mat2")) || (rc = dv_nn_get_tensor(&c, out, "out")))
         return rc;
@@ -454,8 +454,8 @@ aclnnStatus aclnnMatmulGetWorkspaceSize(const aclTensor *self, const aclTensor *
         if ((rc = dv_nn_check_plain(&c, ts[i], tw[i])))
             return rc;
         if (ts[i]->ndims != 2)
-            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has %d dimensions; dvsim's aclnnMatmul takes 2-D "
-                               "tensors only", c.gws, tw[i], ts[i]->ndims);
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has %d dimensions; dvsim's %s takes 2-D "
+                               "tensors only", c.gws, tw[i], ts[i]->ndims, c.api);
     }
     const int64_t M = self->dims[0], K = self->dims[1], N = mat2->dims[1];
     if (mat2->dims[0] != K || out->dims[0] != M || out->dims[1] != N) {
@@ -492,6 +492,13 @@ aclnnStatus aclnnMatmulGetWorkspaceSize(const aclTensor *self, const aclTensor *
     c.t[c.ntensors - 1].transpose = bt;
     dv_nn_call_tensor(&c, out, "out", "c", false);
     return dv_nn_exec_build(&c, workspaceSize, executor);
+}
+
+aclnnStatus aclnnMatmulGetWorkspaceSize(const aclTensor *self, const aclTensor *mat2, aclTensor *out,
+                                        int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return nn_mm_2d(NN_ROW_Matmul, self, mat2, out, cubeMathType, workspaceSize, executor);
 }
 
 
@@ -566,3 +573,93 @@ aclnnStatus aclnnConvolutionGetWorkspaceSize(const aclTensor *input, const aclTe
     return dv_nn_exec_build(&c, workspaceSize, executor);
 }
 
+
+
+/* ---------------------------------------------------------------- cast, layout, matmul family (s19-mm) */
+
+#include "aclnnop/aclnn_mm.h"
+#include "aclnnop/aclnn_permute.h"
+
+aclnnStatus aclnnMmGetWorkspaceSize(const aclTensor *self, const aclTensor *mat2, aclTensor *out,
+                                    int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return nn_mm_2d(NN_ROW_Mm, self, mat2, out, cubeMathType, workspaceSize, executor);
+}
+
+/* aclnnPermute: out = self with its axes in the order dims.  The library's transpose swaps the last
+ * two axes of ...xRxC; a permutation that keeps a leading run of axes in place and exchanges the two
+ * blocks of axes after it, (0..j-1, k..n-1, j..k-1), is that transpose of the row-major view
+ * [prod(0..j-1)] x [prod(j..k-1)] x [prod(k..n-1)] (NCHW <-> NHWC, the 2-D transpose, a batch of
+ * them).  Other permutations need more than one pass: not supported. */
+aclnnStatus aclnnPermuteGetWorkspaceSize(const aclTensor *self, const aclIntArray *dims, aclTensor *out,
+                                         uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    dv_nn_call_t c;
+    int rc;
+    nn_init(&c, NN_ROW_Permute);
+    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, self, "self")) ||
+        (rc = dv_nn_get_tensor(&c, out, "out")))
+        return rc;
+    if (!dims)
+        return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "%s: dims is NULL", c.gws);
+    if (!dv_acl_handle_is(dims, DV_ACL_MAGIC_INT_ARRAY))
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: dims is not a live aclIntArray", c.gws);
+    if ((rc = dv_nn_check_plain(&c, self, "self")) || (rc = dv_nn_check_plain(&c, out, "out")) ||
+        (rc = dv_nn_check_same_dtype(&c, self, "self", out, "out")))
+        return rc;
+    const int n = self->ndims;
+    if ((int64_t)dims->size != n)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: dims has %llu entries but self has %d dimensions", c.gws,
+                           (unsigned long long)dims->size, n);
+    int perm[DV_ACL_MAX_DIMS];
+    bool seen[DV_ACL_MAX_DIMS] = {false};
+    for (int i = 0; i < n; i++) {
+        int64_t d = dims->v[i];
+        if (d < -n || d >= n)
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: dims[%d] is %lld, outside [%d, %d]", c.gws, i,
+                               (long long)d, -n, n - 1);
+        perm[i] = (int)(d < 0 ? d + n : d);
+        if (seen[perm[i]])
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: dims names axis %d twice", c.gws, perm[i]);
+        seen[perm[i]] = true;
+    }
+    if (out->ndims != n)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: out has %d dimensions, self %d", c.gws, out->ndims, n);
+    for (int i = 0; i < n; i++)
+        if (out->dims[i] != self->dims[perm[i]]) {
+            char a[64], o[64];
+            dv_acl_dims_str(self, a, sizeof a);
+            dv_acl_dims_str(out, o, sizeof o);
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: out has shape [%s]; self [%s] permuted needs %lld in "
+                               "dim %d", c.gws, o, a, (long long)self->dims[perm[i]], i);
+        }
+    /* j: the leading axes in place; then perm[j..] must be (k..n-1, j..k-1). */
+    int j = 0;
+    while (j < n && perm[j] == j)
+        j++;
+    const int k = j < n ? perm[j] : n;
+    for (int i = j; i < n; i++) {
+        const int want = i - j < n - k ? k + (i - j) : j + (i - j - (n - k));
+        if (perm[i] != want)
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: this axis order is not supported by dvsim: it permutes "
+                               "by one transpose of two blocks of axes after a leading run kept in place (as "
+                               "(0,2,3,1) or (1,0)); dims[%d] is %d, that form needs %d", c.gws, i, perm[i], want);
+    }
+    c.empty = dv_acl_tensor_elems(self) == 0;
+    int64_t b = 1, r = 1, col = 1;
+    for (int i = 0; i < n; i++)
+        *(i < j ? &b : i < k ? &r : &col) *= self->dims[i];
+    /* the identity moves the data once too: the transpose of the column [elements]x1 */
+    if (j == n)
+        b = 1, r = (int64_t)dv_acl_tensor_elems(self), col = 1;
+    if (b == 1)
+        dv_nn_call_param(&c, "shape", "%lldx%lld", (long long)r, (long long)col);
+    else
+        dv_nn_call_param(&c, "shape", "%lldx%lldx%lld", (long long)b, (long long)r, (long long)col);
+    dv_nn_call_param(&c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(self->dtype)->dv));
+    dv_nn_call_tensor(&c, self, "self", "x", true);
+    dv_nn_call_tensor(&c, out, "out", "y", false);
+    return dv_nn_exec_build(&c, workspaceSize, executor);
+}
