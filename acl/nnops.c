@@ -436,9 +436,17 @@ aclnnStatus aclnnBatchNormGetWorkspaceSize(const aclTensor *input, const aclTens
 
 /* ---------------------------------------------------------------- matmul */
 
-/* The first phase of the 2-D matrix products (aclnnMatmul, aclnnMm): out[M,N] = self[M,K] x mat2[K,N]. */
-static aclnnStatus nn_mm_2d(int row, const aclTensor *self, const aclTensor *mat2, aclTensor *out,
-                            int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
+/* The first phase of the matrix products on the cube: out = self x mat2 over the last two axes.
+ * The library's matmul has no batch loop, so leading (batch) axes are folded into the rows of self:
+ * self [..., M, K] x mat2 [K, N] (or with mat2's leading axes all 1) is the 2-D product
+ * [prod(...) * M, K] x [K, N], the rows gathered row-major from self's view.  A batch of distinct
+ * mat2 matrices is 161002.  NN_MM_2D (aclnnMm): 2-D only; NN_MM_BATCH (aclnnBatchMatMul): 3-D
+ * self, mat2 and out; NN_MM_ANY (aclnnMatmul): 1-D to 6-D as torch.matmul (a 1-D self is one row,
+ * a 1-D mat2 one column; those axes are not in out). */
+enum { NN_MM_2D, NN_MM_BATCH, NN_MM_ANY };
+
+static aclnnStatus nn_mm(int row, int mode, const aclTensor *self, const aclTensor *mat2, aclTensor *out,
+                         int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     dv_nn_call_t c;
     int rc;
@@ -453,35 +461,70 @@ static aclnnStatus nn_mm_2d(int row, const aclTensor *self, const aclTensor *mat
     for (int i = 0; i < 3; i++) {
         if ((rc = dv_nn_check_plain(&c, ts[i], tw[i])))
             return rc;
-        if (ts[i]->ndims != 2)
+        const int nd = ts[i]->ndims;
+        if (mode == NN_MM_2D && nd != 2)
             return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has %d dimensions; dvsim's %s takes 2-D "
-                               "tensors only", c.gws, tw[i], ts[i]->ndims, c.api);
+                               "tensors only", c.gws, tw[i], nd, c.api);
+        if (mode == NN_MM_BATCH && nd != 3)
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has %d dimensions; %s takes 3-D tensors "
+                               "[batch, rows, columns]", c.gws, tw[i], nd, c.api);
+        if (mode == NN_MM_ANY && i < 2 && (nd < 1 || nd > 6))
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has %d dimensions; %s takes 1 to 6", c.gws, tw[i],
+                               nd, c.api);
     }
-    const int64_t M = self->dims[0], K = self->dims[1], N = mat2->dims[1];
-    if (mat2->dims[0] != K || out->dims[0] != M || out->dims[1] != N) {
+    const int sd = self->ndims, md = mat2->ndims;
+    const int64_t M = sd > 1 ? self->dims[sd - 2] : 1, K = self->dims[sd - 1];
+    const int64_t K2 = md > 1 ? mat2->dims[md - 2] : mat2->dims[0], N = md > 1 ? mat2->dims[md - 1] : 1;
+    int64_t mbatch = 1, sbatch = 1;
+    for (int i = 0; i < md - 2; i++)
+        mbatch *= mat2->dims[i];
+    for (int i = 0; i < sd - 2; i++)
+        sbatch *= self->dims[i];
+    /* out: the batch axes of the longer operand (mat2's are all 1 here), then M and N */
+    int64_t want[DV_ACL_MAX_DIMS];
+    int wn = 0;
+    const int nb = (sd > md ? sd : md) - 2;
+    for (int i = 0; i < nb; i++) {
+        const int si = i - (nb - (sd - 2)), mi = i - (nb - (md - 2));
+        const int64_t sv = si >= 0 ? self->dims[si] : 1, mv = mi >= 0 ? mat2->dims[mi] : 1;
+        want[wn++] = sv > mv ? sv : mv;
+    }
+    if (sd > 1)
+        want[wn++] = M;
+    if (md > 1)
+        want[wn++] = N;
+    bool ok = K2 == K && out->ndims == wn;
+    for (int i = 0; ok && i < wn; i++)
+        ok = out->dims[i] == want[i];
+    if (!ok) {
         char a[64], b[64], o[64];
         dv_acl_dims_str(self, a, sizeof a);
         dv_acl_dims_str(mat2, b, sizeof b);
         dv_acl_dims_str(out, o, sizeof o);
         return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: shapes do not match: self [%s] x mat2 [%s] -> out [%s]; "
-                           "needed self [M,K], mat2 [K,N], out [M,N]", c.gws, a, b, o);
+                           "needed self [...,M,K], mat2 [...,K,N], out [...,M,N]", c.gws, a, b, o);
     }
+    if (mbatch != 1)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: mat2 is a batch of %lld matrices: not supported by dvsim "
+                           "(its matmul has no batch loop; a batch of self against one mat2 is folded into the rows)",
+                           c.gws, (long long)mbatch);
     if ((rc = dv_nn_check_dtype(&c, self, "self", "dtype")) ||
         (rc = dv_nn_check_same_dtype(&c, self, "self", mat2, "mat2")) ||
         (rc = dv_nn_check_dtype(&c, out, "out", "out-dtype")))
         return rc;
-    if (K == 0 && M * N != 0)
+    const int64_t rows = sbatch * M;
+    if (K == 0 && rows * N != 0)
         return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: K is 0 (an all-zero result): not supported by dvsim", c.gws);
     /* B as the cube reads it: [K,N] row-major, or [N,K] row-major (--b-transposed).  A mat2 stored
      * column-major (the transposed view of an [N,K] tensor) is the second without any reordering;
      * a row-major one the first: the kernel transposes it into L0B (fp32 and int8 with
      * load_cbuf_to_cb_transpose).  Only a chip without that load (chip.load_transpose) has fp32 and
-     * int8 staged transposed on the host. */
+     * int8 staged transposed on the host.  A 1-D mat2 is the column [K,1]: both at once. */
     const unsigned isz = dv_acl_dtype_info(self->dtype)->size;
-    const bool colmajor = mat2->strides[0] == 1 && mat2->strides[1] == K && K > 1;
+    const bool colmajor = md > 1 && mat2->strides[md - 2] == 1 && mat2->strides[md - 1] == K && K > 1;
     const bool bt = colmajor || (isz != 2 && !dv_acl_config()->chip_load_transpose);
-    c.empty = M * N == 0;
-    dv_nn_call_param(&c, "m", "%lld", (long long)M);
+    c.empty = rows * N == 0;
+    dv_nn_call_param(&c, "m", "%lld", (long long)rows);
     dv_nn_call_param(&c, "n", "%lld", (long long)N);
     dv_nn_call_param(&c, "k", "%lld", (long long)K);
     dv_nn_call_param(&c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(self->dtype)->dv));
@@ -498,7 +541,7 @@ aclnnStatus aclnnMatmulGetWorkspaceSize(const aclTensor *self, const aclTensor *
                                         int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     DV_ACL_LOCKED();
-    return nn_mm_2d(NN_ROW_Matmul, self, mat2, out, cubeMathType, workspaceSize, executor);
+    return nn_mm(NN_ROW_Matmul, NN_MM_ANY, self, mat2, out, cubeMathType, workspaceSize, executor);
 }
 
 
@@ -577,6 +620,7 @@ aclnnStatus aclnnConvolutionGetWorkspaceSize(const aclTensor *input, const aclTe
 
 /* ---------------------------------------------------------------- cast, layout, matmul family (s19-mm) */
 
+#include "aclnnop/aclnn_batch_matmul.h"
 #include "aclnnop/aclnn_mm.h"
 #include "aclnnop/aclnn_permute.h"
 
@@ -584,7 +628,14 @@ aclnnStatus aclnnMmGetWorkspaceSize(const aclTensor *self, const aclTensor *mat2
                                     int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     DV_ACL_LOCKED();
-    return nn_mm_2d(NN_ROW_Mm, self, mat2, out, cubeMathType, workspaceSize, executor);
+    return nn_mm(NN_ROW_Mm, NN_MM_2D, self, mat2, out, cubeMathType, workspaceSize, executor);
+}
+
+aclnnStatus aclnnBatchMatMulGetWorkspaceSize(const aclTensor *self, const aclTensor *mat2, aclTensor *out,
+                                             int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return nn_mm(NN_ROW_BatchMatMul, NN_MM_BATCH, self, mat2, out, cubeMathType, workspaceSize, executor);
 }
 
 /* aclnnPermute: out = self with its axes in the order dims.  The library's transpose swaps the last

@@ -1,6 +1,7 @@
 /* tests/check_aclnn_mm.c - the cast, layout and matmul-family aclnn operators (acl/nnops.def, section
  * s19-mm) through the real shim on the 910B2 and 310 profiles: aclnnMm in fp16 and fp32 (with a
- * transposed-view mat2) against a plain-C product, aclnnPermute in fp16 and fp32 for every axis order
+ * transposed-view mat2) against a plain-C product, aclnnBatchMatMul and aclnnMatmul with batch axes
+ * folded into the rows and 1-D operands, aclnnPermute in fp16 and fp32 for every axis order
  * dvsim takes (2-D, NCHW <-> NHWC, a rotation, a batch of transposes, negative axes, the identity)
  * against a plain-C permutation, and the errors of their first phases (161001, 161002). */
 #include <check.h>
@@ -10,6 +11,8 @@
 #include <string.h>
 
 #include "acl/acl.h"
+#include "aclnnop/aclnn_batch_matmul.h"
+#include "aclnnop/aclnn_matmul.h"
 #include "aclnnop/aclnn_mm.h"
 #include "aclnnop/aclnn_permute.h"
 #include "support/nnt.h"
@@ -78,6 +81,80 @@ START_TEST(test_aclnn_mm)
     nnt_rd(&tc, c);
     nnt_ck_close(f32 ? "mm fp32" : "mm fp16", c, want, M * N, 1e-4, 1e-4);
     if (view)
+        CK_OK(aclDestroyTensor(mat2));
+    nnt_rm(&ta);
+    nnt_rm(&tb);
+}
+END_TEST
+
+
+/* Batch axes folded into the rows, and 1-D operands: self's dims, mat2's dims (its last two [K,N]
+ * or [K]), out's dims; tmat2: mat2 given as the transposed view of an [N,K] tensor. */
+static const struct {
+    bool batch; /* aclnnBatchMatMul, else aclnnMatmul */
+    bool f32, tmat2;
+    int sd, md, od;
+    int64_t s[4], m[3], o[4];
+} bm[] = {
+    {true, true, false, 3, 3, 3, {1, 12, 20}, {1, 20, 9}, {1, 12, 9}},
+    {true, false, false, 3, 3, 3, {3, 7, 24}, {1, 24, 17}, {3, 7, 17}},
+    {true, false, true, 3, 3, 3, {2, 9, 32}, {1, 32, 10}, {2, 9, 10}},
+    {false, false, false, 4, 2, 4, {2, 3, 5, 16}, {16, 8}, {2, 3, 5, 8}},
+    {false, true, false, 1, 2, 1, {24}, {24, 6}, {6}},
+    {false, false, false, 2, 1, 1, {11, 40}, {40}, {11}},
+};
+#define NBM (int)(sizeof bm / sizeof bm[0])
+
+/* Loop index: the case, 910B2 / 310. */
+START_TEST(test_aclnn_matmul_batch)
+{
+    const int bc = _i % NBM;
+    nnt_setup_profile(profiles[_i / NBM]);
+    const int sd = bm[bc].sd, md = bm[bc].md;
+    const bool f32 = bm[bc].f32;
+    const int64_t K = bm[bc].s[sd - 1], N = md > 1 ? bm[bc].m[md - 1] : 1;
+    const int64_t rows = nnt_numel(bm[bc].s, sd) / K;
+    float a[1200], b[800], bs[800], c[600];
+    double want[600];
+    uint16_t ha[1200], hb[800];
+    ck_assert(rows * K <= 1200 && K * N <= 800 && rows * N <= 600);
+    nnt_fill(a, rows * K, 60 + (unsigned)_i, -1, 1);
+    nnt_fill(b, K * N, 70 + (unsigned)_i, -1, 1);
+    if (!f32) {
+        for (int64_t i = 0; i < rows * K; i++)
+            a[i] = nnt_f16r(a[i]);
+        for (int64_t i = 0; i < K * N; i++)
+            b[i] = nnt_f16r(b[i]);
+    }
+    mm_ref(a, b, want, rows, K, N);
+    const bool tv = bm[bc].tmat2;
+    for (int64_t k = 0; k < K; k++)
+        for (int64_t j = 0; j < N; j++)
+            bs[tv ? j * K + k : k * N + j] = b[k * N + j];
+    const aclDataType dt = f32 ? ACL_FLOAT : ACL_FLOAT16;
+    if (!f32) {
+        nnt_to_f16(a, ha, rows * K);
+        nnt_to_f16(bs, hb, K * N);
+    }
+    const int64_t tsd[] = {1, N, K}, tst[] = {N * K, 1, K};
+    nnt_dt_t ta = nnt_mk(bm[bc].s, sd, dt, ACL_FORMAT_ND, f32 ? (const void *)a : ha);
+    nnt_dt_t tb = nnt_mk(tv ? tsd : bm[bc].m, md, dt, ACL_FORMAT_ND, f32 ? (const void *)bs : hb);
+    nnt_dt_t tc = nnt_mk(bm[bc].o, bm[bc].od, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    aclTensor *mat2 = tv ? aclCreateTensor(bm[bc].m, 3, dt, tst, 0, ACL_FORMAT_ND, tsd, 3, tb.dev) : tb.t;
+    uint64_t ws;
+    aclOpExecutor *e;
+    if (bm[bc].batch) {
+        CK_OK(aclnnBatchMatMulGetWorkspaceSize(ta.t, mat2, tc.t, 1, &ws, &e));
+        RUN(aclnnBatchMatMul(NULL, ws, e, nnt_stream));
+    } else {
+        CK_OK(aclnnMatmulGetWorkspaceSize(ta.t, mat2, tc.t, 1, &ws, &e));
+        RUN(aclnnMatmul(NULL, ws, e, nnt_stream));
+    }
+    nnt_rd(&tc, c);
+    char what[64];
+    snprintf(what, sizeof what, "matmul batch case %d", bc);
+    nnt_ck_close(what, c, want, rows * N, 1e-4, 1e-4);
+    if (tv)
         CK_OK(aclDestroyTensor(mat2));
     nnt_rm(&ta);
     nnt_rm(&tb);
@@ -207,6 +284,21 @@ START_TEST(test_aclnn_mm_errors)
     CK_ERR(aclnnMmGetWorkspaceSize(a.t, a.t, c.t, 0, &ws, &e), NN_INVALID, "shapes do not match");
     CK_ERR(aclnnMmGetWorkspaceSize(a.t, b.t, c.t, 7, &ws, &e), NN_INVALID, "cubeMathType");
     CK_ERR(aclnnMmGetWorkspaceSize(NULL, b.t, c.t, 0, &ws, &e), NN_NULLPTR, "self");
+    /* batch matmul: 3-D, one mat2 */
+    const int64_t s3[] = {2, 3, 4}, m3[] = {2, 4, 5}, o3[] = {2, 3, 5};
+    nnt_dt_t bs3 = nnt_mk(s3, 3, ACL_FLOAT16, ACL_FORMAT_ND, NULL), bm3 = nnt_mk(m3, 3, ACL_FLOAT16, ACL_FORMAT_ND, NULL);
+    nnt_dt_t bo3 = nnt_mk(o3, 3, ACL_FLOAT16, ACL_FORMAT_ND, NULL);
+    CK_ERR(aclnnBatchMatMulGetWorkspaceSize(bs3.t, bm3.t, bo3.t, 0, &ws, &e), NN_INVALID,
+           "mat2 is a batch of 2 matrices: not supported");
+    CK_ERR(aclnnMatmulGetWorkspaceSize(bs3.t, bm3.t, bo3.t, 0, &ws, &e), NN_INVALID, "mat2 is a batch of 2");
+    CK_ERR(aclnnBatchMatMulGetWorkspaceSize(a.t, b.t, c.t, 0, &ws, &e), NN_INVALID, "takes 3-D tensors");
+    CK_OK(aclnnMatmulGetWorkspaceSize(bs3.t, b.t, bo3.t, 0, &ws, &e));
+    CK_OK(aclDestroyAclOpExecutor(e));
+    CK_ERR(aclnnMatmulGetWorkspaceSize(bs3.t, b.t, c.t, 0, &ws, &e), NN_INVALID,
+           "shapes do not match: self [2,3,4] x mat2 [4,5] -> out [3,5]");
+    nnt_rm(&bs3);
+    nnt_rm(&bm3);
+    nnt_rm(&bo3);
     CK_OK(aclDestroyIntArray(p_rot));
     CK_OK(aclDestroyIntArray(p_swap));
     CK_OK(aclDestroyIntArray(p_dup));
@@ -230,6 +322,7 @@ Suite *dv_aclnn_mm_suite(void)
     tcase_add_checked_fixture(tc, NULL, nnt_teardown);
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_aclnn_mm, 0, 8);
+    tcase_add_loop_test(tc, test_aclnn_matmul_batch, 0, 2 * NBM);
     tcase_add_loop_test(tc, test_aclnn_permute, 0, 4 * NPERMS);
     suite_add_tcase(s, tc);
     TCase *te = tcase_create("aclnn_mm_910b2");
