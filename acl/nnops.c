@@ -442,22 +442,24 @@ aclnnStatus aclnnBatchNormGetWorkspaceSize(const aclTensor *input, const aclTens
  * [prod(...) * M, K] x [K, N], the rows gathered row-major from self's view.  A batch of distinct
  * mat2 matrices is 161002.  NN_MM_2D (aclnnMm): 2-D only; NN_MM_BATCH (aclnnBatchMatMul): 3-D
  * self, mat2 and out; NN_MM_ANY (aclnnMatmul): 1-D to 6-D as torch.matmul (a 1-D self is one row,
- * a 1-D mat2 one column; those axes are not in out). */
-enum { NN_MM_2D, NN_MM_BATCH, NN_MM_ANY };
+ * a 1-D mat2 one column; those axes are not in out); NN_MM_MV (aclnnMv): 2-D self, 1-D mat2;
+ * NN_MM_DOT (aclnnDot): both 1-D, out 0-D.  w2 names mat2 as the operator's header does. */
+enum { NN_MM_2D, NN_MM_BATCH, NN_MM_ANY, NN_MM_MV, NN_MM_DOT };
 
-static aclnnStatus nn_mm(int row, int mode, const aclTensor *self, const aclTensor *mat2, aclTensor *out,
-                         int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
+static aclnnStatus nn_mm(int row, int mode, const aclTensor *self, const aclTensor *mat2, const char *w2,
+                         aclTensor *out, int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     dv_nn_call_t c;
     int rc;
     nn_init(&c, row);
     if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, self, "self")) ||
-        (rc = dv_nn_get_tensor(&c, mat2, "mat2")) || (rc = dv_nn_get_tensor(&c, out, "out")))
+        (rc = dv_nn_get_tensor(&c, mat2, w2)) || (rc = dv_nn_get_tensor(&c, out, "out")))
         return rc;
     if ((rc = dv_nn_check_cube_math(&c, cubeMathType)))
         return rc;
     const aclTensor *ts[3] = {self, mat2, out};
-    static const char *const tw[3] = {"self", "mat2", "out"};
+    const char *const tw[3] = {"self", w2, "out"};
+    static const int mv_nd[3] = {2, 1, 1}, dot_nd[3] = {1, 1, 0};
     for (int i = 0; i < 3; i++) {
         if ((rc = dv_nn_check_plain(&c, ts[i], tw[i])))
             return rc;
@@ -468,6 +470,9 @@ static aclnnStatus nn_mm(int row, int mode, const aclTensor *self, const aclTens
         if (mode == NN_MM_BATCH && nd != 3)
             return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has %d dimensions; %s takes 3-D tensors "
                                "[batch, rows, columns]", c.gws, tw[i], nd, c.api);
+        if ((mode == NN_MM_MV && nd != mv_nd[i]) || (mode == NN_MM_DOT && nd != dot_nd[i]))
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has %d dimensions; %s takes %d", c.gws, tw[i], nd,
+                               c.api, mode == NN_MM_MV ? mv_nd[i] : dot_nd[i]);
         if (mode == NN_MM_ANY && i < 2 && (nd < 1 || nd > 6))
             return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has %d dimensions; %s takes 1 to 6", c.gws, tw[i],
                                nd, c.api);
@@ -501,15 +506,15 @@ static aclnnStatus nn_mm(int row, int mode, const aclTensor *self, const aclTens
         dv_acl_dims_str(self, a, sizeof a);
         dv_acl_dims_str(mat2, b, sizeof b);
         dv_acl_dims_str(out, o, sizeof o);
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: shapes do not match: self [%s] x mat2 [%s] -> out [%s]; "
-                           "needed self [...,M,K], mat2 [...,K,N], out [...,M,N]", c.gws, a, b, o);
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: shapes do not match: self [%s] x %s [%s] -> out [%s]; "
+                           "needed self [...,M,K], %s [...,K,N], out [...,M,N]", c.gws, a, w2, b, o, w2);
     }
     if (mbatch != 1)
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: mat2 is a batch of %lld matrices: not supported by dvsim "
-                           "(its matmul has no batch loop; a batch of self against one mat2 is folded into the rows)",
-                           c.gws, (long long)mbatch);
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s is a batch of %lld matrices: not supported by dvsim "
+                           "(its matmul has no batch loop; a batch of self against one %s is folded into the rows)",
+                           c.gws, w2, (long long)mbatch, w2);
     if ((rc = dv_nn_check_dtype(&c, self, "self", "dtype")) ||
-        (rc = dv_nn_check_same_dtype(&c, self, "self", mat2, "mat2")) ||
+        (rc = dv_nn_check_same_dtype(&c, self, "self", mat2, w2)) ||
         (rc = dv_nn_check_dtype(&c, out, "out", "out-dtype")))
         return rc;
     const int64_t rows = sbatch * M;
@@ -531,7 +536,7 @@ static aclnnStatus nn_mm(int row, int mode, const aclTensor *self, const aclTens
     dv_nn_call_param(&c, "out-dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(out->dtype)->dv));
     dv_nn_call_param(&c, "b-transposed", "%s", bt ? "on" : "off");
     dv_nn_call_tensor(&c, self, "self", "a", true);
-    dv_nn_call_tensor(&c, mat2, "mat2", "b", true);
+    dv_nn_call_tensor(&c, mat2, w2, "b", true);
     c.t[c.ntensors - 1].transpose = bt;
     dv_nn_call_tensor(&c, out, "out", "c", false);
     return dv_nn_exec_build(&c, workspaceSize, executor);
@@ -541,7 +546,7 @@ aclnnStatus aclnnMatmulGetWorkspaceSize(const aclTensor *self, const aclTensor *
                                         int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     DV_ACL_LOCKED();
-    return nn_mm(NN_ROW_Matmul, NN_MM_ANY, self, mat2, out, cubeMathType, workspaceSize, executor);
+    return nn_mm(NN_ROW_Matmul, NN_MM_ANY, self, mat2, "mat2", out, cubeMathType, workspaceSize, executor);
 }
 
 
@@ -621,21 +626,39 @@ aclnnStatus aclnnConvolutionGetWorkspaceSize(const aclTensor *input, const aclTe
 /* ---------------------------------------------------------------- cast, layout, matmul family (s19-mm) */
 
 #include "aclnnop/aclnn_batch_matmul.h"
+#include "aclnnop/aclnn_dot.h"
 #include "aclnnop/aclnn_mm.h"
+#include "aclnnop/aclnn_mv.h"
 #include "aclnnop/aclnn_permute.h"
 
 aclnnStatus aclnnMmGetWorkspaceSize(const aclTensor *self, const aclTensor *mat2, aclTensor *out,
                                     int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     DV_ACL_LOCKED();
-    return nn_mm(NN_ROW_Mm, NN_MM_2D, self, mat2, out, cubeMathType, workspaceSize, executor);
+    return nn_mm(NN_ROW_Mm, NN_MM_2D, self, mat2, "mat2", out, cubeMathType, workspaceSize, executor);
 }
 
 aclnnStatus aclnnBatchMatMulGetWorkspaceSize(const aclTensor *self, const aclTensor *mat2, aclTensor *out,
                                              int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     DV_ACL_LOCKED();
-    return nn_mm(NN_ROW_BatchMatMul, NN_MM_BATCH, self, mat2, out, cubeMathType, workspaceSize, executor);
+    return nn_mm(NN_ROW_BatchMatMul, NN_MM_BATCH, self, mat2, "mat2", out, cubeMathType, workspaceSize, executor);
+}
+
+aclnnStatus aclnnMvGetWorkspaceSize(const aclTensor *self, const aclTensor *vec, aclTensor *out, int8_t cubeMathType,
+                                    uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return nn_mm(NN_ROW_Mv, NN_MM_MV, self, vec, "vec", out, cubeMathType, workspaceSize, executor);
+}
+
+/* aclnnDot: the 1 x K by K x 1 product on the cube (CANN runs Dot on the vector unit: the time here is
+ * the cube's). */
+aclnnStatus aclnnDotGetWorkspaceSize(const aclTensor *self, const aclTensor *tensor, aclTensor *out,
+                                     uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return nn_mm(NN_ROW_Dot, NN_MM_DOT, self, tensor, "tensor", out, 0, workspaceSize, executor);
 }
 
 /* aclnnPermute: out = self with its axes in the order dims.  The library's transpose swaps the last

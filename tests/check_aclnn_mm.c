@@ -1,7 +1,7 @@
 /* tests/check_aclnn_mm.c - the cast, layout and matmul-family aclnn operators (acl/nnops.def, section
  * s19-mm) through the real shim on the 910B2 and 310 profiles: aclnnMm in fp16 and fp32 (with a
  * transposed-view mat2) against a plain-C product, aclnnBatchMatMul and aclnnMatmul with batch axes
- * folded into the rows and 1-D operands, aclnnPermute in fp16 and fp32 for every axis order
+ * folded into the rows and 1-D operands, aclnnMv, aclnnDot, aclnnPermute in fp16 and fp32 for every axis order
  * dvsim takes (2-D, NCHW <-> NHWC, a rotation, a batch of transposes, negative axes, the identity)
  * against a plain-C permutation, and the errors of their first phases (161001, 161002). */
 #include <check.h>
@@ -12,8 +12,10 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_batch_matmul.h"
+#include "aclnnop/aclnn_dot.h"
 #include "aclnnop/aclnn_matmul.h"
 #include "aclnnop/aclnn_mm.h"
+#include "aclnnop/aclnn_mv.h"
 #include "aclnnop/aclnn_permute.h"
 #include "support/nnt.h"
 
@@ -91,17 +93,20 @@ END_TEST
 /* Batch axes folded into the rows, and 1-D operands: self's dims, mat2's dims (its last two [K,N]
  * or [K]), out's dims; tmat2: mat2 given as the transposed view of an [N,K] tensor. */
 static const struct {
-    bool batch; /* aclnnBatchMatMul, else aclnnMatmul */
+    int api; /* 0 aclnnMatmul, 1 aclnnBatchMatMul, 2 aclnnMv, 3 aclnnDot */
     bool f32, tmat2;
     int sd, md, od;
     int64_t s[4], m[3], o[4];
 } bm[] = {
-    {true, true, false, 3, 3, 3, {1, 12, 20}, {1, 20, 9}, {1, 12, 9}},
-    {true, false, false, 3, 3, 3, {3, 7, 24}, {1, 24, 17}, {3, 7, 17}},
-    {true, false, true, 3, 3, 3, {2, 9, 32}, {1, 32, 10}, {2, 9, 10}},
-    {false, false, false, 4, 2, 4, {2, 3, 5, 16}, {16, 8}, {2, 3, 5, 8}},
-    {false, true, false, 1, 2, 1, {24}, {24, 6}, {6}},
-    {false, false, false, 2, 1, 1, {11, 40}, {40}, {11}},
+    {1, true, false, 3, 3, 3, {1, 12, 20}, {1, 20, 9}, {1, 12, 9}},
+    {1, false, false, 3, 3, 3, {3, 7, 24}, {1, 24, 17}, {3, 7, 17}},
+    {1, false, true, 3, 3, 3, {2, 9, 32}, {1, 32, 10}, {2, 9, 10}},
+    {0, false, false, 4, 2, 4, {2, 3, 5, 16}, {16, 8}, {2, 3, 5, 8}},
+    {0, true, false, 1, 2, 1, {24}, {24, 6}, {6}},
+    {0, false, false, 2, 1, 1, {11, 40}, {40}, {11}},
+    {2, true, false, 2, 1, 1, {13, 21}, {21}, {13}},
+    {3, true, false, 1, 1, 0, {37}, {37}, {0}},
+    {3, false, false, 1, 1, 0, {64}, {64}, {0}},
 };
 #define NBM (int)(sizeof bm / sizeof bm[0])
 
@@ -143,12 +148,22 @@ START_TEST(test_aclnn_matmul_batch)
     aclTensor *mat2 = tv ? aclCreateTensor(bm[bc].m, 3, dt, tst, 0, ACL_FORMAT_ND, tsd, 3, tb.dev) : tb.t;
     uint64_t ws;
     aclOpExecutor *e;
-    if (bm[bc].batch) {
-        CK_OK(aclnnBatchMatMulGetWorkspaceSize(ta.t, mat2, tc.t, 1, &ws, &e));
-        RUN(aclnnBatchMatMul(NULL, ws, e, nnt_stream));
-    } else {
+    switch (bm[bc].api) {
+    case 0:
         CK_OK(aclnnMatmulGetWorkspaceSize(ta.t, mat2, tc.t, 1, &ws, &e));
         RUN(aclnnMatmul(NULL, ws, e, nnt_stream));
+        break;
+    case 1:
+        CK_OK(aclnnBatchMatMulGetWorkspaceSize(ta.t, mat2, tc.t, 1, &ws, &e));
+        RUN(aclnnBatchMatMul(NULL, ws, e, nnt_stream));
+        break;
+    case 2:
+        CK_OK(aclnnMvGetWorkspaceSize(ta.t, mat2, tc.t, 1, &ws, &e));
+        RUN(aclnnMv(NULL, ws, e, nnt_stream));
+        break;
+    default:
+        CK_OK(aclnnDotGetWorkspaceSize(ta.t, mat2, tc.t, &ws, &e));
+        RUN(aclnnDot(NULL, ws, e, nnt_stream));
     }
     nnt_rd(&tc, c);
     char what[64];
@@ -292,6 +307,9 @@ START_TEST(test_aclnn_mm_errors)
            "mat2 is a batch of 2 matrices: not supported");
     CK_ERR(aclnnMatmulGetWorkspaceSize(bs3.t, bm3.t, bo3.t, 0, &ws, &e), NN_INVALID, "mat2 is a batch of 2");
     CK_ERR(aclnnBatchMatMulGetWorkspaceSize(a.t, b.t, c.t, 0, &ws, &e), NN_INVALID, "takes 3-D tensors");
+    CK_ERR(aclnnMvGetWorkspaceSize(a.t, b.t, c.t, 0, &ws, &e), NN_INVALID, "vec has 2 dimensions; aclnnMv takes 1");
+    CK_ERR(aclnnDotGetWorkspaceSize(a.t, b.t, c.t, &ws, &e), NN_INVALID, "self has 2 dimensions; aclnnDot takes 1");
+    CK_ERR(aclnnDotGetWorkspaceSize(a.t, NULL, c.t, &ws, &e), NN_NULLPTR, "tensor");
     CK_OK(aclnnMatmulGetWorkspaceSize(bs3.t, b.t, bo3.t, 0, &ws, &e));
     CK_OK(aclDestroyAclOpExecutor(e));
     CK_ERR(aclnnMatmulGetWorkspaceSize(bs3.t, b.t, c.t, 0, &ws, &e), NN_INVALID,
