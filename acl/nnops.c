@@ -739,62 +739,117 @@ aclnnStatus aclnnBatchNormGetWorkspaceSize(const aclTensor *input, const aclTens
 
 /* ---------------------------------------------------------------- matmul */
 
-aclnnStatus aclnnMatmulGetWorkspaceSize(const aclTensor *self, const aclTensor *mat2, aclTensor *out,
-                                        int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
+/* The first phase of the matrix products on the cube: out = self x mat2 over the last two axes.
+ * The library's matmul has no batch loop, so leading (batch) axes are folded into the rows of self:
+ * self [..., M, K] x mat2 [K, N] (or with mat2's leading axes all 1) is the 2-D product
+ * [prod(...) * M, K] x [K, N], the rows gathered row-major from self's view.  A batch of distinct
+ * mat2 matrices is 161002.  NN_MM_2D (aclnnMm): 2-D only; NN_MM_BATCH (aclnnBatchMatMul): 3-D
+ * self, mat2 and out; NN_MM_ANY (aclnnMatmul): 1-D to 6-D as torch.matmul (a 1-D self is one row,
+ * a 1-D mat2 one column; those axes are not in out); NN_MM_MV (aclnnMv): 2-D self, 1-D mat2;
+ * NN_MM_DOT (aclnnDot): both 1-D, out 0-D.  w2 names mat2 as the operator's header does. */
+enum { NN_MM_2D, NN_MM_BATCH, NN_MM_ANY, NN_MM_MV, NN_MM_DOT };
+
+static aclnnStatus nn_mm(int row, int mode, const aclTensor *self, const aclTensor *mat2, const char *w2,
+                         aclTensor *out, int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
-    DV_ACL_LOCKED();
     dv_nn_call_t c;
     int rc;
-    nn_init(&c, NN_ROW_Matmul);
+    nn_init(&c, row);
     if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, self, "self")) ||
-        (rc = dv_nn_get_tensor(&c, mat2, "mat2")) || (rc = dv_nn_get_tensor(&c, out, "out")))
+        (rc = dv_nn_get_tensor(&c, mat2, w2)) || (rc = dv_nn_get_tensor(&c, out, "out")))
         return rc;
     if ((rc = dv_nn_check_cube_math(&c, cubeMathType)))
         return rc;
     const aclTensor *ts[3] = {self, mat2, out};
-    static const char *const tw[3] = {"self", "mat2", "out"};
+    const char *const tw[3] = {"self", w2, "out"};
+    static const int mv_nd[3] = {2, 1, 1}, dot_nd[3] = {1, 1, 0};
     for (int i = 0; i < 3; i++) {
         if ((rc = dv_nn_check_plain(&c, ts[i], tw[i])))
             return rc;
-        if (ts[i]->ndims != 2)
-            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has %d dimensions; dvsim's aclnnMatmul takes 2-D "
-                               "tensors only", c.gws, tw[i], ts[i]->ndims);
+        const int nd = ts[i]->ndims;
+        if (mode == NN_MM_2D && nd != 2)
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has %d dimensions; dvsim's %s takes 2-D "
+                               "tensors only", c.gws, tw[i], nd, c.api);
+        if (mode == NN_MM_BATCH && nd != 3)
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has %d dimensions; %s takes 3-D tensors "
+                               "[batch, rows, columns]", c.gws, tw[i], nd, c.api);
+        if ((mode == NN_MM_MV && nd != mv_nd[i]) || (mode == NN_MM_DOT && nd != dot_nd[i]))
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has %d dimensions; %s takes %d", c.gws, tw[i], nd,
+                               c.api, mode == NN_MM_MV ? mv_nd[i] : dot_nd[i]);
+        if (mode == NN_MM_ANY && i < 2 && (nd < 1 || nd > 6))
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has %d dimensions; %s takes 1 to 6", c.gws, tw[i],
+                               nd, c.api);
     }
-    const int64_t M = self->dims[0], K = self->dims[1], N = mat2->dims[1];
-    if (mat2->dims[0] != K || out->dims[0] != M || out->dims[1] != N) {
+    const int sd = self->ndims, md = mat2->ndims;
+    const int64_t M = sd > 1 ? self->dims[sd - 2] : 1, K = self->dims[sd - 1];
+    const int64_t K2 = md > 1 ? mat2->dims[md - 2] : mat2->dims[0], N = md > 1 ? mat2->dims[md - 1] : 1;
+    int64_t mbatch = 1, sbatch = 1;
+    for (int i = 0; i < md - 2; i++)
+        mbatch *= mat2->dims[i];
+    for (int i = 0; i < sd - 2; i++)
+        sbatch *= self->dims[i];
+    /* out: the batch axes of the longer operand (mat2's are all 1 here), then M and N */
+    int64_t want[DV_ACL_MAX_DIMS];
+    int wn = 0;
+    const int nb = (sd > md ? sd : md) - 2;
+    for (int i = 0; i < nb; i++) {
+        const int si = i - (nb - (sd - 2)), mi = i - (nb - (md - 2));
+        const int64_t sv = si >= 0 ? self->dims[si] : 1, mv = mi >= 0 ? mat2->dims[mi] : 1;
+        want[wn++] = sv > mv ? sv : mv;
+    }
+    if (sd > 1)
+        want[wn++] = M;
+    if (md > 1)
+        want[wn++] = N;
+    bool ok = K2 == K && out->ndims == wn;
+    for (int i = 0; ok && i < wn; i++)
+        ok = out->dims[i] == want[i];
+    if (!ok) {
         char a[64], b[64], o[64];
         dv_acl_dims_str(self, a, sizeof a);
         dv_acl_dims_str(mat2, b, sizeof b);
         dv_acl_dims_str(out, o, sizeof o);
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: shapes do not match: self [%s] x mat2 [%s] -> out [%s]; "
-                           "needed self [M,K], mat2 [K,N], out [M,N]", c.gws, a, b, o);
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: shapes do not match: self [%s] x %s [%s] -> out [%s]; "
+                           "needed self [...,M,K], %s [...,K,N], out [...,M,N]", c.gws, a, w2, b, o, w2);
     }
+    if (mbatch != 1)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s is a batch of %lld matrices: not supported by dvsim "
+                           "(its matmul has no batch loop; a batch of self against one %s is folded into the rows)",
+                           c.gws, w2, (long long)mbatch, w2);
     if ((rc = dv_nn_check_dtype(&c, self, "self", "dtype")) ||
-        (rc = dv_nn_check_same_dtype(&c, self, "self", mat2, "mat2")) ||
+        (rc = dv_nn_check_same_dtype(&c, self, "self", mat2, w2)) ||
         (rc = dv_nn_check_dtype(&c, out, "out", "out-dtype")))
         return rc;
-    if (K == 0 && M * N != 0)
+    const int64_t rows = sbatch * M;
+    if (K == 0 && rows * N != 0)
         return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: K is 0 (an all-zero result): not supported by dvsim", c.gws);
     /* B as the cube reads it: [K,N] row-major, or [N,K] row-major (--b-transposed).  A mat2 stored
      * column-major (the transposed view of an [N,K] tensor) is the second without any reordering;
      * a row-major one the first: the kernel transposes it into L0B (fp32 and int8 with
      * load_cbuf_to_cb_transpose).  Only a chip without that load (chip.load_transpose) has fp32 and
-     * int8 staged transposed on the host. */
+     * int8 staged transposed on the host.  A 1-D mat2 is the column [K,1]: both at once. */
     const unsigned isz = dv_acl_dtype_info(self->dtype)->size;
-    const bool colmajor = mat2->strides[0] == 1 && mat2->strides[1] == K && K > 1;
+    const bool colmajor = md > 1 && mat2->strides[md - 2] == 1 && mat2->strides[md - 1] == K && K > 1;
     const bool bt = colmajor || (isz != 2 && !dv_acl_config()->chip_load_transpose);
-    c.empty = M * N == 0;
-    dv_nn_call_param(&c, "m", "%lld", (long long)M);
+    c.empty = rows * N == 0;
+    dv_nn_call_param(&c, "m", "%lld", (long long)rows);
     dv_nn_call_param(&c, "n", "%lld", (long long)N);
     dv_nn_call_param(&c, "k", "%lld", (long long)K);
     dv_nn_call_param(&c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(self->dtype)->dv));
     dv_nn_call_param(&c, "out-dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(out->dtype)->dv));
     dv_nn_call_param(&c, "b-transposed", "%s", bt ? "on" : "off");
     dv_nn_call_tensor(&c, self, "self", "a", true);
-    dv_nn_call_tensor(&c, mat2, "mat2", "b", true);
+    dv_nn_call_tensor(&c, mat2, w2, "b", true);
     c.t[c.ntensors - 1].transpose = bt;
     dv_nn_call_tensor(&c, out, "out", "c", false);
     return dv_nn_exec_build(&c, workspaceSize, executor);
+}
+
+aclnnStatus aclnnMatmulGetWorkspaceSize(const aclTensor *self, const aclTensor *mat2, aclTensor *out,
+                                        int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return nn_mm(NN_ROW_Matmul, NN_MM_ANY, self, mat2, "mat2", out, cubeMathType, workspaceSize, executor);
 }
 
 
@@ -869,3 +924,119 @@ aclnnStatus aclnnConvolutionGetWorkspaceSize(const aclTensor *input, const aclTe
     return dv_nn_exec_build(&c, workspaceSize, executor);
 }
 
+
+
+/* ---------------------------------------------------------------- cast, layout, matmul family (s19-mm) */
+
+#include "aclnnop/aclnn_batch_matmul.h"
+#include "aclnnop/aclnn_dot.h"
+#include "aclnnop/aclnn_mm.h"
+#include "aclnnop/aclnn_mv.h"
+#include "aclnnop/aclnn_permute.h"
+
+aclnnStatus aclnnMmGetWorkspaceSize(const aclTensor *self, const aclTensor *mat2, aclTensor *out,
+                                    int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return nn_mm(NN_ROW_Mm, NN_MM_2D, self, mat2, "mat2", out, cubeMathType, workspaceSize, executor);
+}
+
+aclnnStatus aclnnBatchMatMulGetWorkspaceSize(const aclTensor *self, const aclTensor *mat2, aclTensor *out,
+                                             int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return nn_mm(NN_ROW_BatchMatMul, NN_MM_BATCH, self, mat2, "mat2", out, cubeMathType, workspaceSize, executor);
+}
+
+aclnnStatus aclnnMvGetWorkspaceSize(const aclTensor *self, const aclTensor *vec, aclTensor *out, int8_t cubeMathType,
+                                    uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return nn_mm(NN_ROW_Mv, NN_MM_MV, self, vec, "vec", out, cubeMathType, workspaceSize, executor);
+}
+
+/* aclnnDot: the 1 x K by K x 1 product on the cube (CANN runs Dot on the vector unit: the time here is
+ * the cube's). */
+aclnnStatus aclnnDotGetWorkspaceSize(const aclTensor *self, const aclTensor *tensor, aclTensor *out,
+                                     uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return nn_mm(NN_ROW_Dot, NN_MM_DOT, self, tensor, "tensor", out, 0, workspaceSize, executor);
+}
+
+/* aclnnPermute: out = self with its axes in the order dims.  The library's transpose swaps the last
+ * two axes of ...xRxC; a permutation that keeps a leading run of axes in place and exchanges the two
+ * blocks of axes after it, (0..j-1, k..n-1, j..k-1), is that transpose of the row-major view
+ * [prod(0..j-1)] x [prod(j..k-1)] x [prod(k..n-1)] (NCHW <-> NHWC, the 2-D transpose, a batch of
+ * them).  Other permutations need more than one pass: not supported. */
+aclnnStatus aclnnPermuteGetWorkspaceSize(const aclTensor *self, const aclIntArray *dims, aclTensor *out,
+                                         uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    dv_nn_call_t c;
+    int rc;
+    nn_init(&c, NN_ROW_Permute);
+    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, self, "self")) ||
+        (rc = dv_nn_get_tensor(&c, out, "out")))
+        return rc;
+    if (!dims)
+        return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "%s: dims is NULL", c.gws);
+    if (!dv_acl_handle_is(dims, DV_ACL_MAGIC_INT_ARRAY))
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: dims is not a live aclIntArray", c.gws);
+    if ((rc = dv_nn_check_plain(&c, self, "self")) || (rc = dv_nn_check_plain(&c, out, "out")) ||
+        (rc = dv_nn_check_same_dtype(&c, self, "self", out, "out")))
+        return rc;
+    const int n = self->ndims;
+    if ((int64_t)dims->size != n)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: dims has %llu entries but self has %d dimensions", c.gws,
+                           (unsigned long long)dims->size, n);
+    int perm[DV_ACL_MAX_DIMS];
+    bool seen[DV_ACL_MAX_DIMS] = {false};
+    for (int i = 0; i < n; i++) {
+        int64_t d = dims->v[i];
+        if (d < -n || d >= n)
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: dims[%d] is %lld, outside [%d, %d]", c.gws, i,
+                               (long long)d, -n, n - 1);
+        perm[i] = (int)(d < 0 ? d + n : d);
+        if (seen[perm[i]])
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: dims names axis %d twice", c.gws, perm[i]);
+        seen[perm[i]] = true;
+    }
+    if (out->ndims != n)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: out has %d dimensions, self %d", c.gws, out->ndims, n);
+    for (int i = 0; i < n; i++)
+        if (out->dims[i] != self->dims[perm[i]]) {
+            char a[64], o[64];
+            dv_acl_dims_str(self, a, sizeof a);
+            dv_acl_dims_str(out, o, sizeof o);
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: out has shape [%s]; self [%s] permuted needs %lld in "
+                               "dim %d", c.gws, o, a, (long long)self->dims[perm[i]], i);
+        }
+    /* j: the leading axes in place; then perm[j..] must be (k..n-1, j..k-1). */
+    int j = 0;
+    while (j < n && perm[j] == j)
+        j++;
+    const int k = j < n ? perm[j] : n;
+    for (int i = j; i < n; i++) {
+        const int want = i - j < n - k ? k + (i - j) : j + (i - j - (n - k));
+        if (perm[i] != want)
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: this axis order is not supported by dvsim: it permutes "
+                               "by one transpose of two blocks of axes after a leading run kept in place (as "
+                               "(0,2,3,1) or (1,0)); dims[%d] is %d, that form needs %d", c.gws, i, perm[i], want);
+    }
+    c.empty = dv_acl_tensor_elems(self) == 0;
+    int64_t b = 1, r = 1, col = 1;
+    for (int i = 0; i < n; i++)
+        *(i < j ? &b : i < k ? &r : &col) *= self->dims[i];
+    /* the identity moves the data once too: the transpose of the column [elements]x1 */
+    if (j == n)
+        b = 1, r = (int64_t)dv_acl_tensor_elems(self), col = 1;
+    if (b == 1)
+        dv_nn_call_param(&c, "shape", "%lldx%lld", (long long)r, (long long)col);
+    else
+        dv_nn_call_param(&c, "shape", "%lldx%lldx%lld", (long long)b, (long long)r, (long long)col);
+    dv_nn_call_param(&c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(self->dtype)->dv));
+    dv_nn_call_tensor(&c, self, "self", "x", true);
+    dv_nn_call_tensor(&c, out, "out", "y", false);
+    return dv_nn_exec_build(&c, workspaceSize, executor);
+}
