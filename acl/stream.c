@@ -935,6 +935,55 @@ int dv_acl_enqueue_copy(aclrtStream stream, const dv_acl_copy_t *c, bool sync)
     return rc == ACL_SUCCESS && sync ? dv_acl_sync() : rc;
 }
 
+/* ---------------------------------------------------------------- stream state callbacks */
+
+#define STATE_CBS 8
+#define STATE_CB_NAME_MAX 64
+static struct {
+    char name[STATE_CB_NAME_MAX]; /* "" for a free slot */
+    aclrtStreamStateCallback fn;
+    void *args;
+} g_state_cbs[STATE_CBS];
+
+aclError aclrtRegStreamStateCallback(const char *regName, aclrtStreamStateCallback callback, void *args)
+{
+    DV_ACL_LOCKED();
+    if (!regName || !*regName)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtRegStreamStateCallback: regName is NULL or empty");
+    if (strlen(regName) >= STATE_CB_NAME_MAX)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtRegStreamStateCallback: regName is longer than %d characters",
+                           STATE_CB_NAME_MAX - 1);
+    int slot = -1, free_slot = -1;
+    for (int i = 0; i < STATE_CBS; i++) {
+        if (!strcmp(g_state_cbs[i].name, regName))
+            slot = i;
+        else if (!g_state_cbs[i].name[0] && free_slot < 0)
+            free_slot = i;
+    }
+    if (!callback) {
+        if (slot < 0)
+            return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtRegStreamStateCallback: no callback is registered as \"%s\"",
+                               regName);
+        memset(&g_state_cbs[slot], 0, sizeof g_state_cbs[slot]);
+        return ACL_SUCCESS;
+    }
+    if (slot < 0 && (slot = free_slot) < 0)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM,
+                           "aclrtRegStreamStateCallback: %d callbacks are registered already (remove one first)",
+                           STATE_CBS);
+    snprintf(g_state_cbs[slot].name, sizeof g_state_cbs[slot].name, "%s", regName);
+    g_state_cbs[slot].fn = callback;
+    g_state_cbs[slot].args = args;
+    return ACL_SUCCESS;
+}
+
+static void stream_state_tell(aclrtStream stream, aclrtStreamState state)
+{
+    for (int i = 0; i < STATE_CBS; i++)
+        if (g_state_cbs[i].name[0])
+            g_state_cbs[i].fn(stream, state, g_state_cbs[i].args);
+}
+
 /* ---------------------------------------------------------------- streams */
 
 aclError aclrtCreateStream(aclrtStream *stream)
@@ -951,6 +1000,7 @@ aclError aclrtCreateStream(aclrtStream *stream)
     if (!s)
         return dv_acl_fail(ACL_ERROR_BAD_ALLOC, "aclrtCreateStream: out of memory");
     *stream = s;
+    stream_state_tell(s, ACL_RT_STREAM_STATE_CREATE_POST);
     return ACL_SUCCESS;
 }
 
@@ -979,6 +1029,7 @@ static int stream_destroy(aclrtStream stream, const char *api, bool force)
                          s->id);
     if (rc != ACL_SUCCESS)
         return rc;
+    stream_state_tell(s, ACL_RT_STREAM_STATE_DESTROY_PRE);
     for (int i = 0; i < REPORT_SUBS; i++)
         if (g_subs[i].stream == s)
             memset(&g_subs[i], 0, sizeof g_subs[i]);

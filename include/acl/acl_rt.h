@@ -24,6 +24,7 @@ extern "C" {
 #define ACL_STREAM_FAST_SYNC 0x00000002u
 #define ACL_STREAM_PERSISTENT 0x00000004u
 #define ACL_STREAM_HUGE 0x00000008u
+#define ACL_STREAM_DEVICE_USE_ONLY 0x00000020u
 
 /* Failure modes for aclrtSetStreamFailureMode: keep running the stream's later tasks, or drop them. */
 #define ACL_CONTINUE_ON_FAILURE 0
@@ -337,6 +338,39 @@ ACL_FUNC_VISIBILITY aclError aclrtCtxGetCurrentDefaultStream(aclrtStream *stream
 ACL_FUNC_VISIBILITY aclError aclrtStreamStop(aclrtStream stream);
 /* Abort the stream: the same, for a stream whose work is to be abandoned after a failure. */
 ACL_FUNC_VISIBILITY aclError aclrtStreamAbort(aclrtStream stream);
+
+/* The moments a stream state callback is told about. */
+typedef enum aclrtStreamState {
+    ACL_RT_STREAM_STATE_CREATE_POST = 1, /* the stream has just been created */
+    ACL_RT_STREAM_STATE_DESTROY_PRE = 2  /* the stream is about to be destroyed */
+} aclrtStreamState;
+typedef void (*aclrtStreamStateCallback)(aclrtStream stm, aclrtStreamState state, void *args);
+/* Call callback(stream, state, args) after every stream creation and before every destruction,
+ * under regName (process wide, up to 8 names); a NULL callback removes regName's. */
+ACL_FUNC_VISIBILITY aclError aclrtRegStreamStateCallback(const char *regName, aclrtStreamStateCallback callback,
+                                                         void *args);
+
+/* Floating point overflow behaviour of the device: saturate to the largest finite value, or give
+ * inf/NaN as IEEE 754 does. */
+typedef enum aclrtFloatOverflowMode {
+    ACL_RT_OVERFLOW_MODE_SATURATION = 0,
+    ACL_RT_OVERFLOW_MODE_INFNAN = 1,
+    ACL_RT_OVERFLOW_MODE_UNDEF = 2
+} aclrtFloatOverflowMode;
+/* The simulated device computes IEEE inf/NaN: ACL_RT_OVERFLOW_MODE_INFNAN is the one mode it has;
+ * asking for saturation is ACL_ERROR_RT_FEATURE_NOT_SUPPORT. */
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode);
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode);
+/* Stream overflow detection (a saturation mode feature): off (flag 0) is what the device does;
+ * turning it on, and the overflow status tasks, are ACL_ERROR_RT_FEATURE_NOT_SUPPORT. */
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t *flag);
+ACL_FUNC_VISIBILITY aclError aclrtGetOverflowStatus(void *outputAddr, size_t outputSize, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtResetOverflowStatus(aclrtStream stream);
+
+/* *canCompatible 1 when a model built for socVersion runs on the simulated device (the same SoC
+ * as aclrtGetSocName), else 0. */
+ACL_FUNC_VISIBILITY aclError aclrtCheckArchCompatibility(const char *socVersion, int32_t *canCompatible);
 
 /* ---- virtual and physical device memory, IPC: not simulated (ACL_ERROR_RT_FEATURE_NOT_SUPPORT) ---- */
 typedef void *aclrtDrvMemHandle;

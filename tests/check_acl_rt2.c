@@ -1,0 +1,173 @@
+/* tests/check_acl_rt2.c - runtime calls the hicann/runtime samples make (issue 19): stream state
+ * callbacks, the floating point overflow mode and its detection, CANN attributes and architecture
+ * compatibility, and securec.h from C.  What the simulated device does works; what it cannot do
+ * fails with ACL_ERROR_RT_FEATURE_NOT_SUPPORT and a message naming the call. */
+#include <check.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "acl/acl.h"
+#include "ascendc/securec.h"
+#include "support/aclt.h"
+
+enum { MAX_SEEN = 8 };
+static struct {
+    int n;
+    aclrtStream stream[MAX_SEEN];
+    aclrtStreamState state[MAX_SEEN];
+    void *args[MAX_SEEN];
+} g_seen;
+
+static void on_state(aclrtStream stm, aclrtStreamState state, void *args)
+{
+    if (g_seen.n < MAX_SEEN) {
+        g_seen.stream[g_seen.n] = stm;
+        g_seen.state[g_seen.n] = state;
+        g_seen.args[g_seen.n] = args;
+    }
+    g_seen.n++;
+}
+
+START_TEST(test_acl_rt2_stream_state_callback)
+{
+    int tag = 0;
+    aclrtStream s = NULL, c = NULL;
+    up();
+    OK(aclrtRegStreamStateCallback("rt2", on_state, &tag));
+    OK(aclrtCreateStream(&s));
+    ck_assert_int_eq(g_seen.n, 1);
+    ck_assert_ptr_eq(g_seen.stream[0], s);
+    ck_assert_int_eq(g_seen.state[0], ACL_RT_STREAM_STATE_CREATE_POST);
+    ck_assert_ptr_eq(g_seen.args[0], &tag);
+    OK(aclrtCreateStreamWithConfig(&c, 0, ACL_STREAM_DEVICE_USE_ONLY));
+    ck_assert_int_eq(g_seen.n, 2);
+    ck_assert_ptr_eq(g_seen.stream[1], c);
+    OK(aclrtDestroyStream(s));
+    ck_assert_int_eq(g_seen.n, 3);
+    ck_assert_ptr_eq(g_seen.stream[2], s);
+    ck_assert_int_eq(g_seen.state[2], ACL_RT_STREAM_STATE_DESTROY_PRE);
+    /* a failed destruction tells nobody */
+    FAILS(aclrtDestroyStream(s), ACL_ERROR_INVALID_PARAM, "not a live stream");
+    ck_assert_int_eq(g_seen.n, 3);
+    /* removed: no more calls */
+    OK(aclrtRegStreamStateCallback("rt2", NULL, NULL));
+    OK(aclrtDestroyStreamForce(c));
+    ck_assert_int_eq(g_seen.n, 3);
+    FAILS(aclrtRegStreamStateCallback("rt2", NULL, NULL), ACL_ERROR_INVALID_PARAM, "no callback is registered as \"rt2\"");
+    FAILS(aclrtRegStreamStateCallback(NULL, on_state, NULL), ACL_ERROR_INVALID_PARAM,
+          "aclrtRegStreamStateCallback: regName is NULL");
+    char name[16];
+    for (int i = 0; i < 8; i++) {
+        snprintf(name, sizeof name, "n%d", i);
+        OK(aclrtRegStreamStateCallback(name, on_state, NULL));
+    }
+    FAILS(aclrtRegStreamStateCallback("ninth", on_state, NULL), ACL_ERROR_INVALID_PARAM, "8 callbacks are registered");
+    OK(aclrtRegStreamStateCallback("n3", on_state, &tag)); /* a known name is replaced, not added */
+    down();
+}
+END_TEST
+
+START_TEST(test_acl_rt2_overflow_mode)
+{
+    aclrtFloatOverflowMode mode = ACL_RT_OVERFLOW_MODE_UNDEF;
+    aclrtStream s = NULL;
+    uint32_t flag = 7;
+    void *dev = NULL;
+    FAILS(aclrtGetDeviceSatMode(&mode), ACL_ERROR_UNINITIALIZE, "aclrtGetDeviceSatMode");
+    up();
+    OK(aclrtGetDeviceSatMode(&mode));
+    ck_assert_int_eq(mode, ACL_RT_OVERFLOW_MODE_INFNAN);
+    OK(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_INFNAN));
+    FAILS(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_SATURATION), ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+          "aclrtSetDeviceSatMode: not supported: saturation mode");
+    FAILS(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_UNDEF), ACL_ERROR_INVALID_PARAM, "unknown mode 2");
+    FAILS(aclrtGetDeviceSatMode(NULL), ACL_ERROR_INVALID_PARAM, "mode is NULL");
+    OK(aclrtCreateStream(&s));
+    OK(aclrtGetStreamOverflowSwitch(s, &flag));
+    ck_assert_uint_eq(flag, 0);
+    OK(aclrtSetStreamOverflowSwitch(s, 0));
+    FAILS(aclrtSetStreamOverflowSwitch(s, 1), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclrtSetStreamOverflowSwitch");
+    FAILS(aclrtGetStreamOverflowSwitch(s, NULL), ACL_ERROR_INVALID_PARAM, "flag is NULL");
+    OK(aclrtMalloc(&dev, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    FAILS(aclrtGetOverflowStatus(dev, 64, s), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclrtGetOverflowStatus: not supported");
+    FAILS(aclrtResetOverflowStatus(NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclrtResetOverflowStatus: not supported");
+    OK(aclrtDestroyStream(s));
+    FAILS(aclrtGetStreamOverflowSwitch(s, &flag), ACL_ERROR_INVALID_PARAM,
+          "aclrtGetStreamOverflowSwitch: ");
+    OK(aclrtFree(dev));
+    down();
+}
+END_TEST
+
+START_TEST(test_acl_rt2_cann_attributes)
+{
+    const aclCannAttr *list = NULL;
+    size_t n = 0;
+    int32_t v = -1;
+    int found = 0;
+    OK(aclGetCannAttributeList(&list, &n));
+    ck_assert_uint_eq(n, 3);
+    for (size_t i = 0; i < n; i++) {
+        OK(aclGetCannAttribute(list[i], &v));
+        ck_assert(v == 0 || v == 1);
+        found |= 1 << list[i];
+    }
+    ck_assert_int_eq(found, 7);
+    OK(aclGetCannAttribute(ACL_CANN_ATTR_INF_NAN, &v));
+    ck_assert_int_eq(v, 1);
+    OK(aclGetCannAttribute(ACL_CANN_ATTR_BF16, &v));
+    ck_assert_int_eq(v, 1);
+    OK(aclGetCannAttribute(ACL_CANN_ATTR_JIT_COMPILE, &v));
+    ck_assert_int_eq(v, 0);
+    FAILS(aclGetCannAttribute((aclCannAttr)9, &v), ACL_ERROR_INVALID_PARAM, "unknown attribute 9");
+    FAILS(aclGetCannAttribute(ACL_CANN_ATTR_BF16, NULL), ACL_ERROR_INVALID_PARAM, "value is NULL");
+    FAILS(aclGetCannAttributeList(&list, NULL), ACL_ERROR_INVALID_PARAM, "num is NULL");
+}
+END_TEST
+
+START_TEST(test_acl_rt2_arch_compatibility)
+{
+    int32_t ok = -1;
+    FAILS(aclrtCheckArchCompatibility("Ascend910B2", &ok), ACL_ERROR_UNINITIALIZE, "aclrtCheckArchCompatibility");
+    up();
+    const char *soc = aclrtGetSocName();
+    ck_assert_ptr_nonnull(soc);
+    OK(aclrtCheckArchCompatibility(soc, &ok));
+    ck_assert_int_eq(ok, 1);
+    OK(aclrtCheckArchCompatibility(strcmp(soc, "Ascend310P3") ? "Ascend310P3" : "Ascend910B2", &ok));
+    ck_assert_int_eq(ok, 0);
+    FAILS(aclrtCheckArchCompatibility(NULL, &ok), ACL_ERROR_INVALID_PARAM, "socVersion is NULL");
+    FAILS(aclrtCheckArchCompatibility(soc, NULL), ACL_ERROR_INVALID_PARAM, "canCompatible is NULL");
+    down();
+}
+END_TEST
+
+/* securec.h compiles as C (host samples include it from C and C++) and keeps libboundscheck's codes. */
+START_TEST(test_acl_rt2_securec_from_c)
+{
+    char d[8] = "abcdefg", s[8] = "1234567";
+    ck_assert_int_eq(memcpy_s(d, sizeof d, s, 4), EOK);
+    ck_assert(!memcmp(d, "1234efg", 8));
+    ck_assert_int_eq(memcpy_s(d, 4, s, 8), ERANGE_AND_RESET);
+    ck_assert(!memcmp(d, "\0\0\0\0efg", 8));
+    char *volatile inside = d + 2; /* hidden from gcc's -Wrestrict, which cannot see the overlap check */
+    ck_assert_int_eq(memcpy_s(d, sizeof d, inside, 4), EOVERLAP_AND_RESET);
+    ck_assert_int_eq(memset_s(d, sizeof d, 'x', 3), EOK);
+    ck_assert_int_eq(d[2], 'x');
+    ck_assert_int_eq(memmove_s(d, sizeof d, d + 1, 4), EOK);
+    ck_assert_int_eq(memset_s(NULL, 4, 0, 1), EINVAL);
+}
+END_TEST
+
+Suite *dv_acl_rt2_suite(void)
+{
+    Suite *s = suite_create("acl_rt2");
+    TCase *t = tcase_create("rt2");
+    tcase_add_test(t, test_acl_rt2_stream_state_callback);
+    tcase_add_test(t, test_acl_rt2_overflow_mode);
+    tcase_add_test(t, test_acl_rt2_cann_attributes);
+    tcase_add_test(t, test_acl_rt2_arch_compatibility);
+    tcase_add_test(t, test_acl_rt2_securec_from_c);
+    suite_add_tcase(s, t);
+    return s;
+}
