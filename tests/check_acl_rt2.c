@@ -1,5 +1,6 @@
 /* tests/check_acl_rt2.c - runtime calls the hicann/runtime samples make (issue 19): stream state
- * callbacks, the floating point overflow mode and its detection, CANN attributes and architecture
+ * callbacks, exception callbacks and error details of a failing kernel, the floating point
+ * overflow mode and its detection, CANN attributes and architecture
  * compatibility, and securec.h from C.  What the simulated device does works; what it cannot do
  * fails with ACL_ERROR_RT_FEATURE_NOT_SUPPORT and a message naming the call. */
 #include <check.h>
@@ -8,6 +9,8 @@
 
 #include "acl/acl.h"
 #include "ascendc/securec.h"
+#include "dv/kapi.h"
+#include "dvsim/acl_launch.h"
 #include "support/aclt.h"
 
 enum { MAX_SEEN = 8 };
@@ -142,6 +145,154 @@ START_TEST(test_acl_rt2_arch_compatibility)
 }
 END_TEST
 
+enum { COPY_ELEMS = 1024 };
+
+/* gm1 = gm0, COPY_ELEMS fp32 through UB: it faults when gm1's allocation is shorter. */
+static void copy_kernel(dv_k_t *k, const void *p)
+{
+    (void)p;
+    uint64_t buf = dvk_alloc(k, DV_SPACE_UB, COPY_ELEMS * 4);
+    int ev = dvk_event_alloc(k, DV_PIPE_MTE2, DV_PIPE_MTE3);
+    dvk_copy_gm_to_ubuf(k, buf, dvk_gm(k, 0, 0), 1, COPY_ELEMS * 4 / 32, 0, 0);
+    dvk_set_flag(k, DV_PIPE_MTE2, DV_PIPE_MTE3, ev);
+    dvk_wait_flag(k, DV_PIPE_MTE2, DV_PIPE_MTE3, ev);
+    dvk_copy_ubuf_to_gm(k, dvk_gm(k, 1, 0), buf, 1, COPY_ELEMS * 4 / 32, 0, 0);
+}
+
+static struct {
+    int calls, set_calls;
+    uint32_t task, stream, thread, device, code;
+    int args_rc;
+} g_exc;
+
+static void on_exception(aclrtExceptionInfo *info)
+{
+    void *args = NULL;
+    uint32_t len = 0;
+    g_exc.calls++;
+    g_exc.task = aclrtGetTaskIdFromExceptionInfo(info);
+    g_exc.stream = aclrtGetStreamIdFromExceptionInfo(info);
+    g_exc.thread = aclrtGetThreadIdFromExceptionInfo(info);
+    g_exc.device = aclrtGetDeviceIdFromExceptionInfo(info);
+    g_exc.code = aclrtGetErrorCodeFromExceptionInfo(info);
+    g_exc.args_rc = aclrtGetArgsFromExceptionInfo(info, &args, &len); /* fails: must not hide the task's message */
+}
+
+static void on_exception_set(aclrtExceptionInfo *info)
+{
+    (void)info;
+    g_exc.set_calls++;
+}
+
+START_TEST(test_acl_rt2_exception_callback)
+{
+    void *x, *y, *big;
+    aclrtStream s;
+    uint32_t first = 0, last = 0;
+    int32_t sid = -1;
+    aclrtErrorInfo ei;
+    up();
+    OK(aclrtExceptionInfoCallbackRegister(on_exception));
+    OK(aclrtSetExceptionInfoCallback(on_exception_set));
+    FAILS(aclrtExceptionInfoCallbackRegister(on_exception), ACL_ERROR_INVALID_PARAM, "registered already");
+    FAILS(aclrtExceptionInfoCallbackRegister(NULL), ACL_ERROR_INVALID_PARAM, "callback is NULL");
+    FAILS(aclrtGetThreadLastTaskId(&last), ACL_ERROR_INVALID_PARAM, "queued no task");
+    OK(aclrtCreateStream(&s));
+    OK(aclrtStreamGetId(s, &sid));
+    OK(aclrtMalloc(&x, COPY_ELEMS * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMalloc(&big, COPY_ELEMS * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMalloc(&y, 256, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMemset(x, COPY_ELEMS * 4, 0, COPY_ELEMS * 4));
+    void *good[2] = {x, big}, *bad[2] = {x, y};
+    /* a kernel that works calls nobody */
+    OK(dvsimLaunchKernel("copy", copy_kernel, DV_KIND_VECTOR, 1, s, good, 2, NULL, 0));
+    OK(aclrtGetThreadLastTaskId(&first));
+    OK(aclrtSynchronizeStream(s));
+    ck_assert_int_eq(g_exc.calls, 0);
+    memset(&ei, 0xff, sizeof ei);
+    OK(aclrtGetErrorVerbose(0, &ei));
+    ck_assert_int_eq(ei.errorType, ACL_RT_NO_ERROR);
+    ck_assert_int_eq(ei.hasDetail, 0);
+    /* one that overruns y calls both callbacks, once, with its ids */
+    OK(dvsimLaunchKernel("copy", copy_kernel, DV_KIND_VECTOR, 1, s, bad, 2, NULL, 0));
+    OK(aclrtGetThreadLastTaskId(&last));
+    ck_assert_uint_gt(last, first);
+    int rc = aclrtSynchronizeStream(s);
+    ck_assert(rc == ACL_ERROR_RT_VECTOR_CORE_EXCEPTION || rc == ACL_ERROR_RT_AICORE_EXCEPTION);
+    ck_assert_ptr_nonnull(strstr(aclGetRecentErrMsg(), "outside argument"));
+    ck_assert_int_eq(g_exc.calls, 1);
+    ck_assert_int_eq(g_exc.set_calls, 1);
+    ck_assert_uint_eq(g_exc.task, last);
+    ck_assert_uint_eq(g_exc.stream, (uint32_t)sid);
+    ck_assert_uint_eq(g_exc.thread, 1); /* the first thread that queued work */
+    ck_assert_uint_eq(g_exc.device, 0);
+    ck_assert_uint_eq(g_exc.code, (uint32_t)rc);
+    ck_assert_int_eq(g_exc.args_rc, ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    OK(aclrtGetErrorVerbose(0, &ei));
+    ck_assert_int_eq(ei.errorType, ACL_RT_ERROR_AICORE);
+    ck_assert_int_eq(ei.hasDetail, 1);
+    ck_assert_int_eq(ei.tryRepair, 0);
+    ck_assert_int_eq(ei.detail.aicoreErrType, ACL_RT_AICORE_ERROR_SW);
+    FAILS(aclrtGetErrorVerbose(1, &ei), ACL_ERROR_RT_INVALID_DEVICEID, "device 1");
+    FAILS(aclrtGetErrorVerbose(0, NULL), ACL_ERROR_INVALID_PARAM, "errorInfo is NULL");
+    ck_assert_uint_eq(aclrtGetTaskIdFromExceptionInfo(NULL), UINT32_MAX);
+    /* unregistered and unset: the next failure calls nobody */
+    OK(aclrtExceptionInfoCallbackUnregister(on_exception));
+    FAILS(aclrtExceptionInfoCallbackUnregister(on_exception), ACL_ERROR_INVALID_PARAM, "not registered");
+    OK(aclrtSetExceptionInfoCallback(NULL));
+    OK(dvsimLaunchKernel("copy", copy_kernel, DV_KIND_VECTOR, 1, s, bad, 2, NULL, 0));
+    ck_assert_int_ne(aclrtSynchronizeStream(s), ACL_SUCCESS);
+    ck_assert_int_eq(g_exc.calls, 1);
+    ck_assert_int_eq(g_exc.set_calls, 1);
+    OK(aclrtFree(x));
+    OK(aclrtFree(y));
+    OK(aclrtFree(big));
+    down();
+    /* a new session: no error, no task of this thread */
+    up();
+    OK(aclrtGetErrorVerbose(0, &ei));
+    ck_assert_int_eq(ei.errorType, ACL_RT_NO_ERROR);
+    FAILS(aclrtGetThreadLastTaskId(&last), ACL_ERROR_INVALID_PARAM, "queued no task");
+    down();
+}
+END_TEST
+
+/* The thread's capture interaction mode decides whether it may make a synchronising call while a
+ * GLOBAL capture runs. */
+START_TEST(test_acl_rt2_capture_thread_mode)
+{
+    aclrtStream s;
+    aclmdlRI ri = NULL;
+    void *dev;
+    uint8_t h[64] = {1};
+    aclmdlRICaptureMode mode = ACL_MODEL_RI_CAPTURE_MODE_RELAXED;
+    up();
+    OK(aclrtCreateStream(&s));
+    OK(aclrtMalloc(&dev, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    FAILS(aclrtMemcpy(dev, 64, h, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC, "mode GLOBAL");
+    OK(aclmdlRICaptureThreadExchangeMode(&mode));
+    ck_assert_int_eq(mode, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL); /* every thread starts GLOBAL */
+    OK(aclrtMemcpy(dev, 64, h, 64, ACL_MEMCPY_HOST_TO_DEVICE)); /* runs now, outside the capture */
+    OK(aclmdlRICaptureThreadExchangeMode(&mode));
+    ck_assert_int_eq(mode, ACL_MODEL_RI_CAPTURE_MODE_RELAXED);
+    FAILS(aclrtMemcpy(dev, 64, h, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC, "mode GLOBAL");
+    mode = ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL; /* still this thread's capture: still blocked */
+    OK(aclmdlRICaptureThreadExchangeMode(&mode));
+    FAILS(aclrtMemcpy(dev, 64, h, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC, "mode GLOBAL");
+    mode = (aclmdlRICaptureMode)5;
+    FAILS(aclmdlRICaptureThreadExchangeMode(&mode), ACL_ERROR_INVALID_PARAM, "unknown mode 5");
+    FAILS(aclmdlRICaptureThreadExchangeMode(NULL), ACL_ERROR_INVALID_PARAM, "mode is NULL");
+    OK(aclmdlRICaptureEnd(s, &ri));
+    OK(aclmdlRIDestroy(ri));
+    memset(h, 0, sizeof h);
+    OK(aclrtMemcpy(h, 64, dev, 64, ACL_MEMCPY_DEVICE_TO_HOST));
+    ck_assert_uint_eq(h[0], 1); /* the RELAXED copy ran */
+    OK(aclrtFree(dev));
+    down();
+}
+END_TEST
+
 /* securec.h compiles as C (host samples include it from C and C++) and keeps libboundscheck's codes. */
 START_TEST(test_acl_rt2_securec_from_c)
 {
@@ -164,6 +315,8 @@ Suite *dv_acl_rt2_suite(void)
     Suite *s = suite_create("acl_rt2");
     TCase *t = tcase_create("rt2");
     tcase_add_test(t, test_acl_rt2_stream_state_callback);
+    tcase_add_test(t, test_acl_rt2_exception_callback);
+    tcase_add_test(t, test_acl_rt2_capture_thread_mode);
     tcase_add_test(t, test_acl_rt2_overflow_mode);
     tcase_add_test(t, test_acl_rt2_cann_attributes);
     tcase_add_test(t, test_acl_rt2_arch_compatibility);

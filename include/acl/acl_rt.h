@@ -646,6 +646,10 @@ typedef enum {
 
 /* Start recording the work queued on stream (not the default stream) into a new instance. */
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode);
+/* Swap the calling thread's capture interaction mode with *mode (it starts GLOBAL): RELAXED lets the
+ * thread make synchronising calls during any capture; THREAD_LOCAL blocks them only during a
+ * capture it began; GLOBAL during any GLOBAL capture too. */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode);
 /* Whether stream is capturing and, if so, the instance it records into. */
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus *status,
                                                     aclmdlRI *modelRI);
@@ -660,6 +664,77 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout);
 /* Wait for its queued executions, then free the instance. */
 ACL_FUNC_VISIBILITY aclError aclmdlRIDestroy(aclmdlRI modelRI);
 /* ==== end of stream capture ==== */
+
+/* ---- task failures: exception callbacks, error details, task ids ----
+ * A task that fails on the simulated device (a kernel the model reports a fault of, e.g. an access
+ * outside its arguments' allocations; a wait that can never complete) calls the exception
+ * callbacks while the streams run, with an aclrtExceptionInfo that lives for the call. */
+typedef struct aclrtExceptionInfo aclrtExceptionInfo;
+typedef void (*aclrtExceptionInfoCallback)(aclrtExceptionInfo *exceptionInfo);
+/* Set the one callback of the deprecated interface (NULL: none); the registered ones stay. */
+ACL_FUNC_VISIBILITY aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback);
+/* Add callback to the ones called (up to 8, each once), or remove it. */
+ACL_FUNC_VISIBILITY aclError aclrtExceptionInfoCallbackRegister(aclrtExceptionInfoCallback callback);
+ACL_FUNC_VISIBILITY aclError aclrtExceptionInfoCallbackUnregister(aclrtExceptionInfoCallback callback);
+/* The failed task's id (as aclrtGetThreadLastTaskId gave it), its stream's id (aclrtStreamGetId),
+ * the id of the host thread that queued it (dvsim numbers host threads from 1 as they first queue
+ * work), the device (0) and its error code (ACL_ERROR_RT_*); 0xFFFFFFFF for a NULL info. */
+ACL_FUNC_VISIBILITY uint32_t aclrtGetTaskIdFromExceptionInfo(const aclrtExceptionInfo *info);
+ACL_FUNC_VISIBILITY uint32_t aclrtGetStreamIdFromExceptionInfo(const aclrtExceptionInfo *info);
+ACL_FUNC_VISIBILITY uint32_t aclrtGetThreadIdFromExceptionInfo(const aclrtExceptionInfo *info);
+ACL_FUNC_VISIBILITY uint32_t aclrtGetDeviceIdFromExceptionInfo(const aclrtExceptionInfo *info);
+ACL_FUNC_VISIBILITY uint32_t aclrtGetErrorCodeFromExceptionInfo(const aclrtExceptionInfo *info);
+/* The kernel's device argument block and function handle: ACL_ERROR_RT_FEATURE_NOT_SUPPORT (the
+ * simulated kernel's arguments are not kept in device memory). */
+ACL_FUNC_VISIBILITY aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo *info, void **devArgsPtr,
+                                                           uint32_t *devArgsLen);
+ACL_FUNC_VISIBILITY aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo *info,
+                                                                 aclrtFuncHandle *func);
+/* The id of the last task the calling thread queued (ACL_ERROR_INVALID_PARAM while it has queued
+ * none in this session). */
+ACL_FUNC_VISIBILITY aclError aclrtGetThreadLastTaskId(uint32_t *taskId);
+
+/* What kind of error the device last had. */
+typedef enum {
+    ACL_RT_NO_ERROR = 0,
+    ACL_RT_ERROR_MEMORY = 1,
+    ACL_RT_ERROR_L2 = 2,
+    ACL_RT_ERROR_AICORE = 3,
+    ACL_RT_ERROR_LINK = 4,
+    ACL_RT_ERROR_L3_PORT = 5,
+    ACL_RT_ERROR_OTHERS = 0xFFFF
+} aclrtErrorType;
+typedef enum aclrtAicoreErrorType {
+    ACL_RT_AICORE_ERROR_UNKNOWN = 0,
+    ACL_RT_AICORE_ERROR_SW = 1,      /* the kernel's own fault (an access out of bounds, a deadlock) */
+    ACL_RT_AICORE_ERROR_HW_LOCAL = 2
+} aclrtAicoreErrorType;
+#define UCE_INFO_RESERVED_SIZE 14
+typedef struct aclrtMemUceInfo {
+    void *addr;
+    size_t len;
+    size_t reserved[UCE_INFO_RESERVED_SIZE];
+} aclrtMemUceInfo;
+#define ACL_RT_MEM_UCE_INFO_MAX_NUM 20
+typedef struct {
+    size_t arraySize;
+    aclrtMemUceInfo memUceInfoArray[ACL_RT_MEM_UCE_INFO_MAX_NUM];
+} aclrtMemUceInfoArray;
+typedef union aclrtErrorInfoDetail {
+    aclrtMemUceInfoArray uceInfo;       /* ACL_RT_ERROR_MEMORY (never: the simulated memory has no ECC errors) */
+    aclrtAicoreErrorType aicoreErrType; /* ACL_RT_ERROR_AICORE */
+} aclrtErrorInfoDetail;
+typedef struct aclrtErrorInfo {
+    uint8_t tryRepair; /* 1: aclrtRepairError may repair it (never on the simulated device) */
+    uint8_t hasDetail;
+    uint8_t reserved[2];
+    aclrtErrorType errorType;
+    aclrtErrorInfoDetail detail;
+} aclrtErrorInfo;
+/* The device's last error since aclrtSetDevice: ACL_RT_ERROR_AICORE (detail: the AI core error
+ * type) after a failed kernel task, ACL_RT_ERROR_OTHERS after another failed task, else
+ * ACL_RT_NO_ERROR. */
+ACL_FUNC_VISIBILITY aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo *errorInfo);
 
 #ifdef __cplusplus
 }
