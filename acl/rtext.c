@@ -1,8 +1,10 @@
 /* acl/rtext.c - the runtime families the simulated device answers without the scheduler: peer
- * access (one device, so no peer), device capabilities and resource limits, and the families that
- * are not simulated (virtual/physical memory, IPC, dump data), which return
+ * access (one device, so no peer), device capabilities and resource limits, the floating point
+ * overflow mode, CANN attributes and architecture compatibility, stream configuration handles, and
+ * the families that are not simulated (virtual/physical memory, IPC, dump data), which return
  * ACL_ERROR_RT_FEATURE_NOT_SUPPORT naming the call.  docs/ACL.md, "Runtime families". */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -498,4 +500,72 @@ aclError aclrtCheckArchCompatibility(const char *socVersion, int32_t *canCompati
     const char *soc = aclrtGetSocName(); /* the session's, after aclInit */
     *canCompatible = soc && !strcmp(socVersion, soc);
     return ACL_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- stream configurations */
+
+aclrtStreamConfigHandle *aclrtCreateStreamConfigHandle(void)
+{
+    DV_ACL_LOCKED();
+    aclrtStreamConfigHandle *h = calloc(1, sizeof *h);
+    if (!h)
+        dv_acl_fail(ACL_ERROR_BAD_ALLOC, "aclrtCreateStreamConfigHandle: out of memory");
+    return h;
+}
+
+aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle *handle)
+{
+    DV_ACL_LOCKED();
+    if (!handle)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyStreamConfigHandle: handle is NULL");
+    free(handle);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle *handle, aclrtStreamConfigAttr attr, const void *attrValue,
+                                 size_t valueSize)
+{
+    DV_ACL_LOCKED();
+    const char *api = "aclrtSetStreamConfigOpt";
+    if (!handle || !attrValue)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: %s is NULL", api, !handle ? "handle" : "attrValue");
+    switch (attr) {
+    case ACL_RT_STREAM_FLAG:
+        if (valueSize == sizeof(uint32_t)) {
+            uint32_t v;
+            memcpy(&v, attrValue, sizeof v);
+            handle->flag = v;
+        } else if (valueSize == sizeof(uint64_t)) {
+            uint64_t v;
+            memcpy(&v, attrValue, sizeof v);
+            handle->flag = (size_t)v;
+        } else {
+            return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: ACL_RT_STREAM_FLAG takes 4 or 8 bytes, not %zu", api,
+                               valueSize);
+        }
+        return ACL_SUCCESS;
+    case ACL_RT_STREAM_PRIORITY:
+        if (valueSize != sizeof(uint32_t))
+            return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: ACL_RT_STREAM_PRIORITY takes 4 bytes, not %zu", api,
+                               valueSize);
+        memcpy(&handle->priority, attrValue, sizeof handle->priority);
+        return ACL_SUCCESS;
+    case ACL_RT_STREAM_WORK_ADDR_PTR:
+    case ACL_RT_STREAM_WORK_SIZE:
+        return dv_acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                           "%s: not supported: a model stream's work memory (attribute %d) is not simulated", api,
+                           (int)attr);
+    }
+    return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: unknown attribute %d", api, (int)attr);
+}
+
+aclError aclrtCreateStreamV2(aclrtStream *stream, const aclrtStreamConfigHandle *handle)
+{
+    DV_ACL_LOCKED();
+    if (!handle)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateStreamV2: handle is NULL");
+    if (handle->flag > UINT32_MAX)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateStreamV2: flags 0x%zx are not ACL_STREAM_* flags",
+                           handle->flag);
+    return aclrtCreateStreamWithConfig(stream, handle->priority, (uint32_t)handle->flag);
 }

@@ -293,6 +293,44 @@ START_TEST(test_acl_rt2_capture_thread_mode)
 }
 END_TEST
 
+/* aclrtCreateStreamV2 creates a stream with the priority and flags its configuration handle holds. */
+START_TEST(test_acl_rt2_stream_config_handle)
+{
+    aclrtStream s;
+    uint32_t flags = ACL_STREAM_FAST_LAUNCH | ACL_STREAM_HUGE, prio = 3, got = 0;
+    uint64_t flags64 = ACL_STREAM_FAST_SYNC;
+    uint32_t gprio = 0;
+    size_t sz = 64;
+    up();
+    aclrtStreamConfigHandle *h = aclrtCreateStreamConfigHandle();
+    ck_assert_ptr_nonnull(h);
+    OK(aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_FLAG, &flags, sizeof flags));
+    OK(aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_PRIORITY, &prio, sizeof prio));
+    OK(aclrtCreateStreamV2(&s, h));
+    OK(aclrtStreamGetFlags(s, &got));
+    ck_assert_uint_eq(got, flags);
+    OK(aclrtStreamGetPriority(s, &gprio));
+    ck_assert_uint_eq(gprio, 3);
+    OK(aclrtDestroyStream(s));
+    OK(aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_FLAG, &flags64, sizeof flags64));
+    OK(aclrtCreateStreamV2(&s, h));
+    OK(aclrtStreamGetFlags(s, &got));
+    ck_assert_uint_eq(got, ACL_STREAM_FAST_SYNC);
+    OK(aclrtDestroyStream(s));
+    FAILS(aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_PRIORITY, &flags64, sizeof flags64), ACL_ERROR_INVALID_PARAM,
+          "takes 4 bytes, not 8");
+    FAILS(aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_WORK_SIZE, &sz, sizeof sz), ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+          "aclrtSetStreamConfigOpt: not supported");
+    FAILS(aclrtSetStreamConfigOpt(h, (aclrtStreamConfigAttr)9, &prio, sizeof prio), ACL_ERROR_INVALID_PARAM,
+          "unknown attribute 9");
+    FAILS(aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_FLAG, NULL, 4), ACL_ERROR_INVALID_PARAM, "attrValue is NULL");
+    FAILS(aclrtCreateStreamV2(&s, NULL), ACL_ERROR_INVALID_PARAM, "handle is NULL");
+    OK(aclrtDestroyStreamConfigHandle(h));
+    FAILS(aclrtDestroyStreamConfigHandle(NULL), ACL_ERROR_INVALID_PARAM, "handle is NULL");
+    down();
+}
+END_TEST
+
 /* securec.h compiles as C (host samples include it from C and C++) and keeps libboundscheck's codes. */
 START_TEST(test_acl_rt2_securec_from_c)
 {
@@ -317,6 +355,7 @@ Suite *dv_acl_rt2_suite(void)
     tcase_add_test(t, test_acl_rt2_stream_state_callback);
     tcase_add_test(t, test_acl_rt2_exception_callback);
     tcase_add_test(t, test_acl_rt2_capture_thread_mode);
+    tcase_add_test(t, test_acl_rt2_stream_config_handle);
     tcase_add_test(t, test_acl_rt2_overflow_mode);
     tcase_add_test(t, test_acl_rt2_cann_attributes);
     tcase_add_test(t, test_acl_rt2_arch_compatibility);

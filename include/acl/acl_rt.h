@@ -159,6 +159,28 @@ ACL_FUNC_VISIBILITY aclError aclrtGetCurrentContext(aclrtContext *context);
 ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream);
 /* Create a stream with a priority and ACL_STREAM_* flags. */
 ACL_FUNC_VISIBILITY aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uint32_t flag);
+/* The options of aclrtCreateStreamV2, set one at a time with aclrtSetStreamConfigOpt. */
+typedef enum {
+    ACL_RT_STREAM_WORK_ADDR_PTR = 0, /* a model stream's work memory: ACL_ERROR_RT_FEATURE_NOT_SUPPORT */
+    ACL_RT_STREAM_WORK_SIZE = 1,     /* its size: ACL_ERROR_RT_FEATURE_NOT_SUPPORT */
+    ACL_RT_STREAM_FLAG = 2,          /* ACL_STREAM_* flags: a uint32_t or uint64_t */
+    ACL_RT_STREAM_PRIORITY = 3       /* a uint32_t */
+} aclrtStreamConfigAttr;
+typedef struct aclrtStreamConfigHandle {
+    void *workptr;
+    size_t workSize;
+    size_t flag;
+    uint32_t priority;
+} aclrtStreamConfigHandle;
+/* A zeroed configuration (NULL, with a message, when out of memory); free it with
+ * aclrtDestroyStreamConfigHandle. */
+ACL_FUNC_VISIBILITY aclrtStreamConfigHandle *aclrtCreateStreamConfigHandle(void);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle *handle);
+/* Set one option; valueSize is the size of the value attrValue points to. */
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle *handle, aclrtStreamConfigAttr attr,
+                                                     const void *attrValue, size_t valueSize);
+/* aclrtCreateStreamWithConfig with the handle's priority and flags. */
+ACL_FUNC_VISIBILITY aclError aclrtCreateStreamV2(aclrtStream *stream, const aclrtStreamConfigHandle *handle);
 /* Destroy a stream once its queued work is done. */
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream);
 /* Destroy a stream without waiting: the handle dies now; the work already queued still runs. */
