@@ -208,6 +208,7 @@ install: shim $(BIN)/dvsim $(BIN)/dvcc $(ACLNN_H)
 	ln -sfn lib $(PREFIX)/lib64
 	cp $(BIN)/dvsim $(BIN)/dvcc $(PREFIX)/bin/
 	$(if $(wildcard include/ascendc),rm -rf $(PREFIX)/include/ascendc && cp -R include/ascendc $(PREFIX)/include/)
+	cp include/ascendc/securec.h $(PREFIX)/include/securec.h # issue 19 (rt): host code includes it from the top
 	cp ascendc/cmake/* $(PREFIX)/lib/cmake/ASC/
 	sed -e 's|@PREFIX@|$(abspath $(PREFIX))|g' ascendc/set_env.sh.in > $(PREFIX)/set_env.sh
 	sed -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@VERSION@|'"$$(sed -n 's/.*DV_SIM_VERSION "\(.*\)"/\1/p' include/dv/sim.h)"'|' \

@@ -1,8 +1,10 @@
 /* acl/rtext.c - the runtime families the simulated device answers without the scheduler: peer
- * access (one device, so no peer), device capabilities and resource limits, and the families that
- * are not simulated (virtual/physical memory, IPC, dump data), which return
+ * access (one device, so no peer), device capabilities and resource limits, the floating point
+ * overflow mode, CANN attributes and architecture compatibility, stream configuration handles, and
+ * the families that are not simulated (virtual/physical memory, IPC, dump data), which return
  * ACL_ERROR_RT_FEATURE_NOT_SUPPORT naming the call.  docs/ACL.md, "Runtime families". */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -365,4 +367,205 @@ aclError aclrtHostUnregister(void *ptr)
     DV_ACL_LOCKED();
     (void)ptr;
     return not_simulated("aclrtHostUnregister", UVM);
+}
+
+/* ---------------------------------------------------------------- floating point overflow */
+
+/* The model computes with IEEE 754 arithmetic: overflow gives inf/NaN, never saturation, and no
+ * overflow status is kept, so saturation mode and its stream overflow detection are not simulated. */
+#define SAT_MODE "saturation mode is not simulated (the simulated device computes IEEE inf/NaN)"
+
+aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode)
+{
+    DV_ACL_LOCKED();
+    int rc = dv_acl_check_device("aclrtSetDeviceSatMode");
+    if (rc == ACL_SUCCESS && mode != ACL_RT_OVERFLOW_MODE_SATURATION && mode != ACL_RT_OVERFLOW_MODE_INFNAN)
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtSetDeviceSatMode: unknown mode %d", (int)mode);
+    if (rc == ACL_SUCCESS && mode == ACL_RT_OVERFLOW_MODE_SATURATION)
+        rc = dv_acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclrtSetDeviceSatMode: not supported: " SAT_MODE);
+    return rc; /* INFNAN: what the device does already */
+}
+
+aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode)
+{
+    DV_ACL_LOCKED();
+    int rc = dv_acl_check_device("aclrtGetDeviceSatMode");
+    if (rc == ACL_SUCCESS && !mode)
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtGetDeviceSatMode: mode is NULL");
+    if (rc == ACL_SUCCESS)
+        *mode = ACL_RT_OVERFLOW_MODE_INFNAN;
+    return rc;
+}
+
+/* ACL_SUCCESS when stream (NULL: the default stream) is a live stream. */
+static int overflow_stream(const char *api, aclrtStream stream)
+{
+    int rc = dv_acl_check_device(api);
+    if (rc == ACL_SUCCESS)
+        (void)dv_acl_tape_of(stream, api, &rc);
+    return rc;
+}
+
+aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag)
+{
+    DV_ACL_LOCKED();
+    int rc = overflow_stream("aclrtSetStreamOverflowSwitch", stream);
+    if (rc == ACL_SUCCESS && flag != 0)
+        rc = dv_acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                         "aclrtSetStreamOverflowSwitch: not supported: overflow detection needs " SAT_MODE);
+    return rc; /* 0: detection off, as it always is */
+}
+
+aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t *flag)
+{
+    DV_ACL_LOCKED();
+    int rc = overflow_stream("aclrtGetStreamOverflowSwitch", stream);
+    if (rc == ACL_SUCCESS && !flag)
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtGetStreamOverflowSwitch: flag is NULL");
+    if (rc == ACL_SUCCESS)
+        *flag = 0;
+    return rc;
+}
+
+aclError aclrtGetOverflowStatus(void *outputAddr, size_t outputSize, aclrtStream stream)
+{
+    DV_ACL_LOCKED();
+    (void)outputAddr;
+    (void)outputSize;
+    int rc = overflow_stream("aclrtGetOverflowStatus", stream);
+    return rc != ACL_SUCCESS ? rc
+                             : dv_acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                                           "aclrtGetOverflowStatus: not supported: no overflow status is kept: " SAT_MODE);
+}
+
+aclError aclrtResetOverflowStatus(aclrtStream stream)
+{
+    DV_ACL_LOCKED();
+    int rc = overflow_stream("aclrtResetOverflowStatus", stream);
+    return rc != ACL_SUCCESS
+               ? rc
+               : dv_acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                             "aclrtResetOverflowStatus: not supported: no overflow status is kept: " SAT_MODE);
+}
+
+/* ---------------------------------------------------------------- CANN attributes and compatibility */
+
+/* Each attribute and whether dvsim offers it. */
+static const struct {
+    aclCannAttr attr;
+    int32_t available;
+} CANN_ATTRS[] = {
+    {ACL_CANN_ATTR_INF_NAN, 1},     /* IEEE inf/NaN (aclrtGetDeviceSatMode) */
+    {ACL_CANN_ATTR_BF16, 1},        /* ACL_BF16 tensors (docs/OPS.md) */
+    {ACL_CANN_ATTR_JIT_COMPILE, 0}, /* operators are simulated, never compiled online */
+};
+#define N_CANN_ATTRS (sizeof CANN_ATTRS / sizeof CANN_ATTRS[0])
+
+aclError aclGetCannAttributeList(const aclCannAttr **cannAttrList, size_t *num)
+{
+    DV_ACL_LOCKED();
+    static aclCannAttr list[N_CANN_ATTRS];
+    if (!cannAttrList || !num)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclGetCannAttributeList: %s is NULL",
+                           !cannAttrList ? "cannAttrList" : "num");
+    for (size_t i = 0; i < N_CANN_ATTRS; i++)
+        list[i] = CANN_ATTRS[i].attr;
+    *cannAttrList = list;
+    *num = N_CANN_ATTRS;
+    return ACL_SUCCESS;
+}
+
+aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t *value)
+{
+    DV_ACL_LOCKED();
+    if (!value)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclGetCannAttribute: value is NULL");
+    for (size_t i = 0; i < N_CANN_ATTRS; i++)
+        if (CANN_ATTRS[i].attr == cannAttr) {
+            *value = CANN_ATTRS[i].available;
+            return ACL_SUCCESS;
+        }
+    return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclGetCannAttribute: unknown attribute %d", (int)cannAttr);
+}
+
+aclError aclrtCheckArchCompatibility(const char *socVersion, int32_t *canCompatible)
+{
+    DV_ACL_LOCKED();
+    int rc = dv_acl_check_init("aclrtCheckArchCompatibility");
+    if (rc == ACL_SUCCESS && (!socVersion || !canCompatible))
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtCheckArchCompatibility: %s is NULL",
+                         !socVersion ? "socVersion" : "canCompatible");
+    if (rc != ACL_SUCCESS)
+        return rc;
+    const char *soc = aclrtGetSocName(); /* the session's, after aclInit */
+    *canCompatible = soc && !strcmp(socVersion, soc);
+    return ACL_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- stream configurations */
+
+aclrtStreamConfigHandle *aclrtCreateStreamConfigHandle(void)
+{
+    DV_ACL_LOCKED();
+    aclrtStreamConfigHandle *h = calloc(1, sizeof *h);
+    if (!h)
+        dv_acl_fail(ACL_ERROR_BAD_ALLOC, "aclrtCreateStreamConfigHandle: out of memory");
+    return h;
+}
+
+aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle *handle)
+{
+    DV_ACL_LOCKED();
+    if (!handle)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyStreamConfigHandle: handle is NULL");
+    free(handle);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle *handle, aclrtStreamConfigAttr attr, const void *attrValue,
+                                 size_t valueSize)
+{
+    DV_ACL_LOCKED();
+    const char *api = "aclrtSetStreamConfigOpt";
+    if (!handle || !attrValue)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: %s is NULL", api, !handle ? "handle" : "attrValue");
+    switch (attr) {
+    case ACL_RT_STREAM_FLAG:
+        if (valueSize == sizeof(uint32_t)) {
+            uint32_t v;
+            memcpy(&v, attrValue, sizeof v);
+            handle->flag = v;
+        } else if (valueSize == sizeof(uint64_t)) {
+            uint64_t v;
+            memcpy(&v, attrValue, sizeof v);
+            handle->flag = (size_t)v;
+        } else {
+            return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: ACL_RT_STREAM_FLAG takes 4 or 8 bytes, not %zu", api,
+                               valueSize);
+        }
+        return ACL_SUCCESS;
+    case ACL_RT_STREAM_PRIORITY:
+        if (valueSize != sizeof(uint32_t))
+            return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: ACL_RT_STREAM_PRIORITY takes 4 bytes, not %zu", api,
+                               valueSize);
+        memcpy(&handle->priority, attrValue, sizeof handle->priority);
+        return ACL_SUCCESS;
+    case ACL_RT_STREAM_WORK_ADDR_PTR:
+    case ACL_RT_STREAM_WORK_SIZE:
+        return dv_acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                           "%s: not supported: a model stream's work memory (attribute %d) is not simulated", api,
+                           (int)attr);
+    }
+    return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "%s: unknown attribute %d", api, (int)attr);
+}
+
+aclError aclrtCreateStreamV2(aclrtStream *stream, const aclrtStreamConfigHandle *handle)
+{
+    DV_ACL_LOCKED();
+    if (!handle)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateStreamV2: handle is NULL");
+    if (handle->flag > UINT32_MAX)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateStreamV2: flags 0x%zx are not ACL_STREAM_* flags",
+                           handle->flag);
+    return aclrtCreateStreamWithConfig(stream, handle->priority, (uint32_t)handle->flag);
 }

@@ -39,6 +39,7 @@ typedef struct task {
     aclrtCallback fn;            /* T_CALLBACK */
     void *user;
     uint32_t slot;               /* on a tape: the captured stream it was queued on (0: the origin) */
+    uint32_t thread_id;          /* the host thread that queued it (thread_id()) */
 } task_t;
 
 struct dv_acl_stream {
@@ -85,6 +86,7 @@ static struct {
     uint64_t engine_free[ENG_COUNT];
     uint64_t host_time;          /* the simulated time the host last waited for: later work starts after it */
     int deferred_rc;             /* a task failure no synchronising call has returned yet */
+    aclrtErrorType last_error;   /* the kind of the last task failure (aclrtGetErrorVerbose) */
     char deferred_msg[1024];
     bool draining;
 } g_st;
@@ -159,10 +161,27 @@ static int stream_get(aclrtStream stream, const char *api, dv_acl_stream_t **out
 
 static void tape_append(dv_acl_tape_t *tp, uint32_t slot, task_t *t);
 
+/* Host threads numbered from 1 as they first queue work (the exception info's thread id). */
+static _Thread_local uint32_t t_thread_id;
+static uint32_t g_threads;
+/* The seq of the last task the thread queued, in session t_last_session (aclrtGetThreadLastTaskId). */
+static _Thread_local uint64_t t_last_seq, t_last_session;
+static uint64_t g_session = 1; /* counts dv_acl_streams_reset: seq starts again after it */
+
+static uint32_t thread_id(void)
+{
+    if (!t_thread_id)
+        t_thread_id = ++g_threads;
+    return t_thread_id;
+}
+
 /* Queue t on s, or put it on s's tape while s is capturing. */
 static void enqueue_on(dv_acl_stream_t *s, task_t *t)
 {
     t->seq = ++g_st.seq;
+    t->thread_id = thread_id();
+    t_last_seq = t->seq;
+    t_last_session = g_session;
     t->not_before = g_st.host_time;
     if (s->tape) {
         tape_append(s->tape, s->slot, t);
@@ -228,12 +247,34 @@ static void tape_append(dv_acl_tape_t *tp, uint32_t slot, task_t *t)
     tp->ntasks++;
 }
 
+/* The calling thread's capture interaction mode (aclmdlRICaptureThreadExchangeMode; GLOBAL, 0, by
+ * default). */
+static _Thread_local aclmdlRICaptureMode t_capture_mode;
+
+aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode)
+{
+    DV_ACL_LOCKED();
+    if (!mode)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclmdlRICaptureThreadExchangeMode: mode is NULL");
+    if ((unsigned)*mode > ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclmdlRICaptureThreadExchangeMode: unknown mode %d", (int)*mode);
+    aclmdlRICaptureMode old = t_capture_mode;
+    t_capture_mode = *mode;
+    *mode = old;
+    return ACL_SUCCESS;
+}
+
 /* A non-RELAXED capture forbids synchronising calls (GLOBAL: from any thread; THREAD_LOCAL: from
- * the thread that began it), as CANN's runtime does. */
+ * the thread that began it), as CANN's runtime does, unless the calling thread's own mode lets it:
+ * RELAXED never forbids, THREAD_LOCAL only for a capture the thread began. */
 int dv_acl_capture_forbids(const char *api)
 {
+    if (t_capture_mode == ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
+        return ACL_SUCCESS;
     for (dv_acl_tape_t *tp = g_st.tapes; tp; tp = tp->next)
-        if (tp->capturing && (tp->mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL ||
+        if (tp->capturing && ((tp->mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL &&
+                               (t_capture_mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL ||
+                                pthread_equal(tp->thread, pthread_self()))) ||
                               (tp->mode == ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL &&
                                pthread_equal(tp->thread, pthread_self()))))
             return dv_acl_fail(ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC,
@@ -755,6 +796,131 @@ static void sweep_released(void)
     }
 }
 
+/* ---------------------------------------------------------------- task failures */
+
+struct aclrtExceptionInfo {
+    uint32_t task_id, stream_id, thread_id, device_id, error_code;
+};
+
+#define EXC_CBS 8
+static aclrtExceptionInfoCallback g_exc_set;          /* aclrtSetExceptionInfoCallback's */
+static aclrtExceptionInfoCallback g_exc_cbs[EXC_CBS]; /* aclrtExceptionInfoCallbackRegister's */
+
+/* Record the failure of t (on s, with code rc) and tell the exception callbacks; the failure's
+ * message stays the recent one whatever they call. */
+static void task_failed(const dv_acl_stream_t *s, const task_t *t, int rc)
+{
+    struct aclrtExceptionInfo info = {(uint32_t)t->seq, s->id, t->thread_id, 0, (uint32_t)rc};
+    g_st.last_error = rc == ACL_ERROR_RT_AICORE_EXCEPTION || rc == ACL_ERROR_RT_VECTOR_CORE_EXCEPTION ||
+                              rc == ACL_ERROR_RT_AICORE_TIMEOUT
+                          ? ACL_RT_ERROR_AICORE
+                          : ACL_RT_ERROR_OTHERS;
+    if (!g_exc_set && !g_exc_cbs[0])
+        return;
+    char msg[1024];
+    snprintf(msg, sizeof msg, "%s", aclGetRecentErrMsg());
+    if (g_exc_set)
+        g_exc_set(&info);
+    for (int i = 0; i < EXC_CBS && g_exc_cbs[i]; i++)
+        g_exc_cbs[i](&info);
+    dv_acl_restore_msg(msg);
+}
+
+aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback)
+{
+    DV_ACL_LOCKED();
+    g_exc_set = callback;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtExceptionInfoCallbackRegister(aclrtExceptionInfoCallback callback)
+{
+    DV_ACL_LOCKED();
+    int i = 0;
+    if (!callback)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtExceptionInfoCallbackRegister: callback is NULL");
+    for (; i < EXC_CBS && g_exc_cbs[i]; i++)
+        if (g_exc_cbs[i] == callback)
+            return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtExceptionInfoCallbackRegister: callback is registered already");
+    if (i == EXC_CBS)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM,
+                           "aclrtExceptionInfoCallbackRegister: %d callbacks are registered already (unregister one first)",
+                           EXC_CBS);
+    g_exc_cbs[i] = callback;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtExceptionInfoCallbackUnregister(aclrtExceptionInfoCallback callback)
+{
+    DV_ACL_LOCKED();
+    for (int i = 0; i < EXC_CBS && g_exc_cbs[i]; i++)
+        if (g_exc_cbs[i] == callback) {
+            memmove(&g_exc_cbs[i], &g_exc_cbs[i + 1], (size_t)(EXC_CBS - 1 - i) * sizeof g_exc_cbs[0]);
+            g_exc_cbs[EXC_CBS - 1] = NULL;
+            return ACL_SUCCESS;
+        }
+    return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtExceptionInfoCallbackUnregister: callback is not registered");
+}
+
+#define EXC_FIELD(fn, field)                                                                                           \
+    uint32_t fn(const aclrtExceptionInfo *info) { return info ? info->field : UINT32_MAX; }
+EXC_FIELD(aclrtGetTaskIdFromExceptionInfo, task_id)
+EXC_FIELD(aclrtGetStreamIdFromExceptionInfo, stream_id)
+EXC_FIELD(aclrtGetThreadIdFromExceptionInfo, thread_id)
+EXC_FIELD(aclrtGetDeviceIdFromExceptionInfo, device_id)
+EXC_FIELD(aclrtGetErrorCodeFromExceptionInfo, error_code)
+
+#define EXC_ARGS "the simulated kernel's arguments and function are not kept on the device"
+
+aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo *info, void **devArgsPtr, uint32_t *devArgsLen)
+{
+    DV_ACL_LOCKED();
+    if (!info || !devArgsPtr || !devArgsLen)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtGetArgsFromExceptionInfo: NULL argument");
+    return dv_acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclrtGetArgsFromExceptionInfo: not supported: " EXC_ARGS);
+}
+
+aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo *info, aclrtFuncHandle *func)
+{
+    DV_ACL_LOCKED();
+    if (!info || !func)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtGetFuncHandleFromExceptionInfo: NULL argument");
+    return dv_acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclrtGetFuncHandleFromExceptionInfo: not supported: " EXC_ARGS);
+}
+
+aclError aclrtGetThreadLastTaskId(uint32_t *taskId)
+{
+    DV_ACL_LOCKED();
+    int rc = dv_acl_check_device("aclrtGetThreadLastTaskId");
+    if (rc == ACL_SUCCESS && !taskId)
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtGetThreadLastTaskId: taskId is NULL");
+    if (rc == ACL_SUCCESS && (!t_last_seq || t_last_session != g_session))
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtGetThreadLastTaskId: this thread has queued no task since aclrtSetDevice");
+    if (rc == ACL_SUCCESS)
+        *taskId = (uint32_t)t_last_seq;
+    return rc;
+}
+
+aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo *errorInfo)
+{
+    DV_ACL_LOCKED();
+    int rc = dv_acl_check_device("aclrtGetErrorVerbose");
+    if (rc == ACL_SUCCESS && deviceId != 0)
+        rc = dv_acl_fail(ACL_ERROR_RT_INVALID_DEVICEID, "aclrtGetErrorVerbose: device %d does not exist (dvsim simulates device 0)",
+                         deviceId);
+    if (rc == ACL_SUCCESS && !errorInfo)
+        rc = dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtGetErrorVerbose: errorInfo is NULL");
+    if (rc != ACL_SUCCESS)
+        return rc;
+    memset(errorInfo, 0, sizeof *errorInfo);
+    errorInfo->errorType = g_st.last_error; /* ACL_RT_NO_ERROR (0) until a task fails */
+    if (g_st.last_error == ACL_RT_ERROR_AICORE) {
+        errorInfo->hasDetail = 1;
+        errorInfo->detail.aicoreErrType = ACL_RT_AICORE_ERROR_SW;
+    }
+    return ACL_SUCCESS;
+}
+
 /* Run at most max queued tasks (the scheduler's order); *ran counts them.  The first task error is
  * returned (recorded) and kept for the next dv_acl_sync. */
 static int run_tasks(uint64_t max, uint64_t *ran)
@@ -808,6 +974,8 @@ static int run_tasks(uint64_t max, uint64_t *ran)
                 best->tail = NULL;
             rc = task_run(best, t, best_start);
         }
+        if (rc != ACL_SUCCESS)
+            task_failed(best, t, rc);
         task_free(t);
         if (rc != ACL_SUCCESS) {
             if (first == ACL_SUCCESS)
@@ -885,6 +1053,7 @@ void dv_acl_streams_reset(void)
     }
     memset(&g_st, 0, sizeof g_st);
     memset(g_subs, 0, sizeof g_subs);
+    g_session++;
 }
 
 /* ---------------------------------------------------------------- queueing */
@@ -935,6 +1104,55 @@ int dv_acl_enqueue_copy(aclrtStream stream, const dv_acl_copy_t *c, bool sync)
     return rc == ACL_SUCCESS && sync ? dv_acl_sync() : rc;
 }
 
+/* ---------------------------------------------------------------- stream state callbacks */
+
+#define STATE_CBS 8
+#define STATE_CB_NAME_MAX 64
+static struct {
+    char name[STATE_CB_NAME_MAX]; /* "" for a free slot */
+    aclrtStreamStateCallback fn;
+    void *args;
+} g_state_cbs[STATE_CBS];
+
+aclError aclrtRegStreamStateCallback(const char *regName, aclrtStreamStateCallback callback, void *args)
+{
+    DV_ACL_LOCKED();
+    if (!regName || !*regName)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtRegStreamStateCallback: regName is NULL or empty");
+    if (strlen(regName) >= STATE_CB_NAME_MAX)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtRegStreamStateCallback: regName is longer than %d characters",
+                           STATE_CB_NAME_MAX - 1);
+    int slot = -1, free_slot = -1;
+    for (int i = 0; i < STATE_CBS; i++) {
+        if (!strcmp(g_state_cbs[i].name, regName))
+            slot = i;
+        else if (!g_state_cbs[i].name[0] && free_slot < 0)
+            free_slot = i;
+    }
+    if (!callback) {
+        if (slot < 0)
+            return dv_acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtRegStreamStateCallback: no callback is registered as \"%s\"",
+                               regName);
+        memset(&g_state_cbs[slot], 0, sizeof g_state_cbs[slot]);
+        return ACL_SUCCESS;
+    }
+    if (slot < 0 && (slot = free_slot) < 0)
+        return dv_acl_fail(ACL_ERROR_INVALID_PARAM,
+                           "aclrtRegStreamStateCallback: %d callbacks are registered already (remove one first)",
+                           STATE_CBS);
+    snprintf(g_state_cbs[slot].name, sizeof g_state_cbs[slot].name, "%s", regName);
+    g_state_cbs[slot].fn = callback;
+    g_state_cbs[slot].args = args;
+    return ACL_SUCCESS;
+}
+
+static void stream_state_tell(aclrtStream stream, aclrtStreamState state)
+{
+    for (int i = 0; i < STATE_CBS; i++)
+        if (g_state_cbs[i].name[0])
+            g_state_cbs[i].fn(stream, state, g_state_cbs[i].args);
+}
+
 /* ---------------------------------------------------------------- streams */
 
 aclError aclrtCreateStream(aclrtStream *stream)
@@ -951,6 +1169,7 @@ aclError aclrtCreateStream(aclrtStream *stream)
     if (!s)
         return dv_acl_fail(ACL_ERROR_BAD_ALLOC, "aclrtCreateStream: out of memory");
     *stream = s;
+    stream_state_tell(s, ACL_RT_STREAM_STATE_CREATE_POST);
     return ACL_SUCCESS;
 }
 
@@ -979,6 +1198,7 @@ static int stream_destroy(aclrtStream stream, const char *api, bool force)
                          s->id);
     if (rc != ACL_SUCCESS)
         return rc;
+    stream_state_tell(s, ACL_RT_STREAM_STATE_DESTROY_PRE);
     for (int i = 0; i < REPORT_SUBS; i++)
         if (g_subs[i].stream == s)
             memset(&g_subs[i], 0, sizeof g_subs[i]);

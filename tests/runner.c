@@ -14,7 +14,8 @@
     X(fidelity) X(topology) X(graph) X(ops_layout) X(fold) X(fusion) X(acl_graph) X(stalls) X(sweep) X(plot) \
     X(ascendc) X(ascendc_vec) X(ascendc_cube) X(acl_binary) X(acl_capture) \
     X(ascendc_act) X(ascendc_norm) X(ascendc_math) X(ascendc_rsort) X(ascendc_xform) X(ascendc_mm) X(ascendc_mmb) \
-    X(l2_policy) X(gm_paths) X(cube_pipe) X(ops_tiling) X(errband) X(native)
+    X(l2_policy) X(gm_paths) X(cube_pipe) X(ops_tiling) X(errband) X(native) \
+    X(acl_rt2) /* issue 19, helper rt */
 #define DECLARE(m) extern Suite *dv_##m##_suite(void) __attribute__((weak));
 SUITES(DECLARE)
 

@@ -12,16 +12,18 @@
 #     compiled, linked and run on its own;
 #   - any other host source (the hicann/runtime examples) is compiled on its own; a source that
 #     defines main() is then linked with the other sources of its directory and of the directory
-#     above that compiled and have no main() (the helpers those examples share), and run;
+#     above that compiled and have no main() (the helpers those examples share), and with the
+#     other sources its CMakeLists.txt gives add_executable(<name> <this source> ...), and run;
 #   - Ascend C kernel sources (they use __aicore__ or __global__) are listed as "kernel" and not
 #     built on their own: a program whose directory's CMakeLists.txt names kernel sources in
 #     ascendc_library(...) is linked with them, compiled by the install's dvcc.
 # Compile: $CXX (or $CC for .c) -I$PREFIX/include -I$PREFIX/include/aclnn, as CANN's
 # build_example.sh does, and -I for the source's directory and each one above it up to its
-# SOURCE_DIR (the runtime examples include headers from the example root).  Link: -L$PREFIX/lib -lascendcl -lnnopbase -lopapi.  Run: in its own empty
-# directory, with LD_LIBRARY_PATH=$PREFIX/lib, DVSIM_PROFILE_OUT=<that directory>/prof and a
-# timeout; the profile rows are the data rows of the op_summary.csv it leaves (docs/ACL.md,
-# "Profiling").
+# SOURCE_DIR (the runtime examples include headers from the example root), and those the program
+# directory's CMakeLists.txt adds with include_directories(${CMAKE_CURRENT_SOURCE_DIR}/...).
+# Link: -L$PREFIX/lib -lascendcl -lnnopbase -lopapi.  Run: in its own empty directory, with
+# LD_LIBRARY_PATH=$PREFIX/lib, DVSIM_PROFILE_OUT=<that directory>/prof and a timeout; the
+# profile rows are the data rows of the op_summary.csv it leaves (docs/ACL.md, "Profiling").
 #
 # Output in OUTDIR (default compat-out):
 #   results.tsv  program, kind, compiled, linked, ran (exit 0), profile rows, first error line
@@ -52,6 +54,15 @@ if [ "${1:-}" = --one ]; then
         [ "$d" = "$root" ] || [ "$d" = . ] || [ "$d" = / ] && break
         d=$(dirname "$d")
     done
+    # and the directories the program directory's CMakeLists.txt adds with
+    # include_directories(${CMAKE_CURRENT_SOURCE_DIR}/...) (or CMAKE_CURRENT_LIST_DIR, the same there)
+    cm="$(dirname "$src")/CMakeLists.txt"
+    if [ -f "$cm" ]; then
+        # shellcheck disable=SC2013 # the directories are words
+        for i in $(sed -n 's/^[[:space:]]*include_directories *( *\${CMAKE_CURRENT_\(SOURCE\|LIST\)_DIR}\([^ )]*\) *).*/\2/p' "$cm"); do
+            [ -d "$(dirname "$src")$i" ] && incs="$incs -I$(dirname "$src")$i"
+        done
+    fi
     id=$(printf '%s' "$src" | sed 's|^\./||; s|[^A-Za-z0-9._-]|_|g')
     W="$COMPAT_OUT/work/$id"
     L="$COMPAT_OUT/logs/$id"
@@ -89,7 +100,7 @@ if [ "${1:-}" = --one ]; then
             for h in "$d"/*.c "$d"/*.cpp "$(dirname "$d")"/*.c "$(dirname "$d")"/*.cpp; do
                 if [ ! -f "$h" ] || [ "$h" = "$src" ]; then continue; fi
                 grep -q '__aicore__\|__global__' "$h" && continue
-                grep -q '^[a-z ]*main *(' "$h" && continue
+                grep -q '^[a-z0-9_ ]*main *(' "$h" && continue
                 hc="$CXX -std=$CXXSTD"
                 case "$h" in *.c) hc="$CC -std=c11" ;; esac
                 ho="$W/helper_$(basename "$h").o"
@@ -97,10 +108,25 @@ if [ "${1:-}" = --one ]; then
                 $hc -I"$COMPAT_PREFIX/include" -I"$COMPAT_PREFIX/include/aclnn" $incs -c "$h" -o "$ho" \
                     >>"$L.helpers.log" 2>&1 && objs="$objs $ho"
             done
+            # and the other sources its CMakeLists.txt gives add_executable(<name> <this source> ...)
+            if [ -f "$cm" ]; then
+                # shellcheck disable=SC2013 # the file names are words
+                for h in $(grep "^[[:space:]]*add_executable *(.* $(basename "$src")[ )]" "$cm" |
+                    sed 's/^[^(]*( *[^ ]* //; s/).*//' | tr ' ' '\n' | grep '\.\(c\|cpp\)$'); do
+                    hf="$(dirname "$src")/$h"
+                    if [ ! -f "$hf" ] || [ "$h" = "$(basename "$src")" ]; then continue; fi
+                    case " $objs " in *" $W/helper_$(basename "$h").o "*) continue ;; esac
+                    hc="$CXX -std=$CXXSTD"
+                    case "$h" in *.c) hc="$CC -std=c11" ;; esac
+                    ho="$W/helper_$(basename "$h").o"
+                    # shellcheck disable=SC2086
+                    $hc -I"$COMPAT_PREFIX/include" -I"$COMPAT_PREFIX/include/aclnn" $incs -c "$hf" -o "$ho" \
+                        >>"$L.helpers.log" 2>&1 && objs="$objs $ho"
+                done
+            fi
         fi
         # kernels: the sources the example's CMakeLists.txt gives ascendc_library(), compiled by
         # the install's dvcc (as CANN's ascendc.cmake compiles them with its kernel compiler)
-        cm="$(dirname "$src")/CMakeLists.txt"
         if [ $kind = src ] && [ -f "$cm" ]; then
             # shellcheck disable=SC2013 # the file names are words
             for k in $(awk '/ascendc_library *\(/ { f = 1 } f { print } f && /\)/ { exit }' "$cm" |

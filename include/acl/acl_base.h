@@ -206,6 +206,19 @@ ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value);
  * environment chooses (NULL, with a message, when that profile is bad). */
 ACL_FUNC_VISIBILITY const char *aclrtGetSocName(void);
 
+/* CANN attributes an environment may offer (aclGetCannAttribute answers 1 or 0 for each). */
+typedef enum {
+    ACL_CANN_ATTR_UNDEFINED = -1,
+    ACL_CANN_ATTR_INF_NAN = 0,     /* floating point overflow gives inf/NaN (IEEE), not saturation */
+    ACL_CANN_ATTR_BF16 = 1,        /* the bfloat16 data type */
+    ACL_CANN_ATTR_JIT_COMPILE = 2  /* operators compiled online */
+} aclCannAttr;
+
+/* The CANN attributes this environment knows (a static list of *num entries). */
+ACL_FUNC_VISIBILITY aclError aclGetCannAttributeList(const aclCannAttr **cannAttrList, size_t *num);
+/* Whether cannAttr is available: *value 1 or 0. */
+ACL_FUNC_VISIBILITY aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t *value);
+
 #ifdef __cplusplus
 }
 #endif

@@ -24,6 +24,7 @@ extern "C" {
 #define ACL_STREAM_FAST_SYNC 0x00000002u
 #define ACL_STREAM_PERSISTENT 0x00000004u
 #define ACL_STREAM_HUGE 0x00000008u
+#define ACL_STREAM_DEVICE_USE_ONLY 0x00000020u
 
 /* Failure modes for aclrtSetStreamFailureMode: keep running the stream's later tasks, or drop them. */
 #define ACL_CONTINUE_ON_FAILURE 0
@@ -158,6 +159,28 @@ ACL_FUNC_VISIBILITY aclError aclrtGetCurrentContext(aclrtContext *context);
 ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream);
 /* Create a stream with a priority and ACL_STREAM_* flags. */
 ACL_FUNC_VISIBILITY aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uint32_t flag);
+/* The options of aclrtCreateStreamV2, set one at a time with aclrtSetStreamConfigOpt. */
+typedef enum {
+    ACL_RT_STREAM_WORK_ADDR_PTR = 0, /* a model stream's work memory: ACL_ERROR_RT_FEATURE_NOT_SUPPORT */
+    ACL_RT_STREAM_WORK_SIZE = 1,     /* its size: ACL_ERROR_RT_FEATURE_NOT_SUPPORT */
+    ACL_RT_STREAM_FLAG = 2,          /* ACL_STREAM_* flags: a uint32_t or uint64_t */
+    ACL_RT_STREAM_PRIORITY = 3       /* a uint32_t */
+} aclrtStreamConfigAttr;
+typedef struct aclrtStreamConfigHandle {
+    void *workptr;
+    size_t workSize;
+    size_t flag;
+    uint32_t priority;
+} aclrtStreamConfigHandle;
+/* A zeroed configuration (NULL, with a message, when out of memory); free it with
+ * aclrtDestroyStreamConfigHandle. */
+ACL_FUNC_VISIBILITY aclrtStreamConfigHandle *aclrtCreateStreamConfigHandle(void);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle *handle);
+/* Set one option; valueSize is the size of the value attrValue points to. */
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle *handle, aclrtStreamConfigAttr attr,
+                                                     const void *attrValue, size_t valueSize);
+/* aclrtCreateStreamWithConfig with the handle's priority and flags. */
+ACL_FUNC_VISIBILITY aclError aclrtCreateStreamV2(aclrtStream *stream, const aclrtStreamConfigHandle *handle);
 /* Destroy a stream once its queued work is done. */
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream);
 /* Destroy a stream without waiting: the handle dies now; the work already queued still runs. */
@@ -337,6 +360,39 @@ ACL_FUNC_VISIBILITY aclError aclrtCtxGetCurrentDefaultStream(aclrtStream *stream
 ACL_FUNC_VISIBILITY aclError aclrtStreamStop(aclrtStream stream);
 /* Abort the stream: the same, for a stream whose work is to be abandoned after a failure. */
 ACL_FUNC_VISIBILITY aclError aclrtStreamAbort(aclrtStream stream);
+
+/* The moments a stream state callback is told about. */
+typedef enum aclrtStreamState {
+    ACL_RT_STREAM_STATE_CREATE_POST = 1, /* the stream has just been created */
+    ACL_RT_STREAM_STATE_DESTROY_PRE = 2  /* the stream is about to be destroyed */
+} aclrtStreamState;
+typedef void (*aclrtStreamStateCallback)(aclrtStream stm, aclrtStreamState state, void *args);
+/* Call callback(stream, state, args) after every stream creation and before every destruction,
+ * under regName (process wide, up to 8 names); a NULL callback removes regName's. */
+ACL_FUNC_VISIBILITY aclError aclrtRegStreamStateCallback(const char *regName, aclrtStreamStateCallback callback,
+                                                         void *args);
+
+/* Floating point overflow behaviour of the device: saturate to the largest finite value, or give
+ * inf/NaN as IEEE 754 does. */
+typedef enum aclrtFloatOverflowMode {
+    ACL_RT_OVERFLOW_MODE_SATURATION = 0,
+    ACL_RT_OVERFLOW_MODE_INFNAN = 1,
+    ACL_RT_OVERFLOW_MODE_UNDEF = 2
+} aclrtFloatOverflowMode;
+/* The simulated device computes IEEE inf/NaN: ACL_RT_OVERFLOW_MODE_INFNAN is the one mode it has;
+ * asking for saturation is ACL_ERROR_RT_FEATURE_NOT_SUPPORT. */
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode);
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode);
+/* Stream overflow detection (a saturation mode feature): off (flag 0) is what the device does;
+ * turning it on, and the overflow status tasks, are ACL_ERROR_RT_FEATURE_NOT_SUPPORT. */
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t *flag);
+ACL_FUNC_VISIBILITY aclError aclrtGetOverflowStatus(void *outputAddr, size_t outputSize, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtResetOverflowStatus(aclrtStream stream);
+
+/* *canCompatible 1 when a model built for socVersion runs on the simulated device (the same SoC
+ * as aclrtGetSocName), else 0. */
+ACL_FUNC_VISIBILITY aclError aclrtCheckArchCompatibility(const char *socVersion, int32_t *canCompatible);
 
 /* ---- virtual and physical device memory, IPC: not simulated (ACL_ERROR_RT_FEATURE_NOT_SUPPORT) ---- */
 typedef void *aclrtDrvMemHandle;
@@ -612,6 +668,10 @@ typedef enum {
 
 /* Start recording the work queued on stream (not the default stream) into a new instance. */
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode);
+/* Swap the calling thread's capture interaction mode with *mode (it starts GLOBAL): RELAXED lets the
+ * thread make synchronising calls during any capture; THREAD_LOCAL blocks them only during a
+ * capture it began; GLOBAL during any GLOBAL capture too. */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode);
 /* Whether stream is capturing and, if so, the instance it records into. */
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus *status,
                                                     aclmdlRI *modelRI);
@@ -626,6 +686,77 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout);
 /* Wait for its queued executions, then free the instance. */
 ACL_FUNC_VISIBILITY aclError aclmdlRIDestroy(aclmdlRI modelRI);
 /* ==== end of stream capture ==== */
+
+/* ---- task failures: exception callbacks, error details, task ids ----
+ * A task that fails on the simulated device (a kernel the model reports a fault of, e.g. an access
+ * outside its arguments' allocations; a wait that can never complete) calls the exception
+ * callbacks while the streams run, with an aclrtExceptionInfo that lives for the call. */
+typedef struct aclrtExceptionInfo aclrtExceptionInfo;
+typedef void (*aclrtExceptionInfoCallback)(aclrtExceptionInfo *exceptionInfo);
+/* Set the one callback of the deprecated interface (NULL: none); the registered ones stay. */
+ACL_FUNC_VISIBILITY aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback);
+/* Add callback to the ones called (up to 8, each once), or remove it. */
+ACL_FUNC_VISIBILITY aclError aclrtExceptionInfoCallbackRegister(aclrtExceptionInfoCallback callback);
+ACL_FUNC_VISIBILITY aclError aclrtExceptionInfoCallbackUnregister(aclrtExceptionInfoCallback callback);
+/* The failed task's id (as aclrtGetThreadLastTaskId gave it), its stream's id (aclrtStreamGetId),
+ * the id of the host thread that queued it (dvsim numbers host threads from 1 as they first queue
+ * work), the device (0) and its error code (ACL_ERROR_RT_*); 0xFFFFFFFF for a NULL info. */
+ACL_FUNC_VISIBILITY uint32_t aclrtGetTaskIdFromExceptionInfo(const aclrtExceptionInfo *info);
+ACL_FUNC_VISIBILITY uint32_t aclrtGetStreamIdFromExceptionInfo(const aclrtExceptionInfo *info);
+ACL_FUNC_VISIBILITY uint32_t aclrtGetThreadIdFromExceptionInfo(const aclrtExceptionInfo *info);
+ACL_FUNC_VISIBILITY uint32_t aclrtGetDeviceIdFromExceptionInfo(const aclrtExceptionInfo *info);
+ACL_FUNC_VISIBILITY uint32_t aclrtGetErrorCodeFromExceptionInfo(const aclrtExceptionInfo *info);
+/* The kernel's device argument block and function handle: ACL_ERROR_RT_FEATURE_NOT_SUPPORT (the
+ * simulated kernel's arguments are not kept in device memory). */
+ACL_FUNC_VISIBILITY aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo *info, void **devArgsPtr,
+                                                           uint32_t *devArgsLen);
+ACL_FUNC_VISIBILITY aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo *info,
+                                                                 aclrtFuncHandle *func);
+/* The id of the last task the calling thread queued (ACL_ERROR_INVALID_PARAM while it has queued
+ * none in this session). */
+ACL_FUNC_VISIBILITY aclError aclrtGetThreadLastTaskId(uint32_t *taskId);
+
+/* What kind of error the device last had. */
+typedef enum {
+    ACL_RT_NO_ERROR = 0,
+    ACL_RT_ERROR_MEMORY = 1,
+    ACL_RT_ERROR_L2 = 2,
+    ACL_RT_ERROR_AICORE = 3,
+    ACL_RT_ERROR_LINK = 4,
+    ACL_RT_ERROR_L3_PORT = 5,
+    ACL_RT_ERROR_OTHERS = 0xFFFF
+} aclrtErrorType;
+typedef enum aclrtAicoreErrorType {
+    ACL_RT_AICORE_ERROR_UNKNOWN = 0,
+    ACL_RT_AICORE_ERROR_SW = 1,      /* the kernel's own fault (an access out of bounds, a deadlock) */
+    ACL_RT_AICORE_ERROR_HW_LOCAL = 2
+} aclrtAicoreErrorType;
+#define UCE_INFO_RESERVED_SIZE 14
+typedef struct aclrtMemUceInfo {
+    void *addr;
+    size_t len;
+    size_t reserved[UCE_INFO_RESERVED_SIZE];
+} aclrtMemUceInfo;
+#define ACL_RT_MEM_UCE_INFO_MAX_NUM 20
+typedef struct {
+    size_t arraySize;
+    aclrtMemUceInfo memUceInfoArray[ACL_RT_MEM_UCE_INFO_MAX_NUM];
+} aclrtMemUceInfoArray;
+typedef union aclrtErrorInfoDetail {
+    aclrtMemUceInfoArray uceInfo;       /* ACL_RT_ERROR_MEMORY (never: the simulated memory has no ECC errors) */
+    aclrtAicoreErrorType aicoreErrType; /* ACL_RT_ERROR_AICORE */
+} aclrtErrorInfoDetail;
+typedef struct aclrtErrorInfo {
+    uint8_t tryRepair; /* 1: aclrtRepairError may repair it (never on the simulated device) */
+    uint8_t hasDetail;
+    uint8_t reserved[2];
+    aclrtErrorType errorType;
+    aclrtErrorInfoDetail detail;
+} aclrtErrorInfo;
+/* The device's last error since aclrtSetDevice: ACL_RT_ERROR_AICORE (detail: the AI core error
+ * type) after a failed kernel task, ACL_RT_ERROR_OTHERS after another failed task, else
+ * ACL_RT_NO_ERROR. */
+ACL_FUNC_VISIBILITY aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo *errorInfo);
 
 #ifdef __cplusplus
 }

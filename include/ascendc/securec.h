@@ -2,14 +2,15 @@
  * bring and its samples call (memcpy_s, memmove_s, memset_s), header-only.  Return codes are libboundscheck's:
  * EOK 0; EINVAL for a NULL or zero-sized destination (and, destination cleared, a NULL source); ERANGE_AND_RESET
  * (destination cleared) when count exceeds destMax; EOVERLAP_AND_RESET (destination cleared) for memcpy_s of
- * overlapping ranges. */
+ * overlapping ranges.  C and C++ (static inline); `make install` also puts it at include/securec.h, where CANN
+ * has it for host code. */
 #ifndef DVSIM_SECUREC_H
 #define DVSIM_SECUREC_H
 
-#include <cerrno>
-#include <cstddef>
-#include <cstdint>
-#include <cstring>
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 #ifndef EOK
 #define EOK 0
@@ -25,50 +26,50 @@
 #endif
 typedef int errno_t;
 
-inline errno_t memset_s(void *dest, size_t destMax, int c, size_t count)
+static inline errno_t memset_s(void *dest, size_t destMax, int c, size_t count)
 {
     if (!dest || destMax == 0 || destMax > SECUREC_MEM_MAX_LEN)
         return EINVAL;
     if (count > destMax) {
-        std::memset(dest, c, destMax);
+        memset(dest, c, destMax);
         return ERANGE_AND_RESET;
     }
-    std::memset(dest, c, count);
+    memset(dest, c, count);
     return EOK;
 }
-inline errno_t memmove_s(void *dest, size_t destMax, const void *src, size_t count)
+static inline errno_t memmove_s(void *dest, size_t destMax, const void *src, size_t count)
 {
     if (!dest || destMax == 0 || destMax > SECUREC_MEM_MAX_LEN)
         return EINVAL;
     if (!src) {
-        std::memset(dest, 0, destMax);
+        memset(dest, 0, destMax);
         return EINVAL;
     }
     if (count > destMax) {
-        std::memset(dest, 0, destMax);
+        memset(dest, 0, destMax);
         return ERANGE_AND_RESET;
     }
-    std::memmove(dest, src, count);
+    memmove(dest, src, count);
     return EOK;
 }
-inline errno_t memcpy_s(void *dest, size_t destMax, const void *src, size_t count)
+static inline errno_t memcpy_s(void *dest, size_t destMax, const void *src, size_t count)
 {
     if (!dest || destMax == 0 || destMax > SECUREC_MEM_MAX_LEN)
         return EINVAL;
     if (!src) {
-        std::memset(dest, 0, destMax);
+        memset(dest, 0, destMax);
         return EINVAL;
     }
     if (count > destMax) {
-        std::memset(dest, 0, destMax);
+        memset(dest, 0, destMax);
         return ERANGE_AND_RESET;
     }
     const uintptr_t d = (uintptr_t)dest, s = (uintptr_t)src;
     if (count && ((d <= s && s < d + count) || (s <= d && d < s + count))) {
-        std::memset(dest, 0, destMax);
+        memset(dest, 0, destMax);
         return EOVERLAP_AND_RESET;
     }
-    std::memcpy(dest, src, count);
+    memcpy(dest, src, count);
     return EOK;
 }
 
