@@ -25,6 +25,17 @@
  *   saturates cleanly (exp overflowing to inf gives -1, underflowing to 0 gives 1), and near 0,
  *   where it cancels, its absolute error is a few fp32 ulps of 1 (~3e-7), far inside the fp16
  *   and fp32 tolerances (atol 1e-3, 1e-5) on the [-1, 1) inputs of --check.
+ * - The activations and unary math of issue 19 (hardsigmoid ... atanh) are step tables too, with a
+ *   second fp32 work buffer T where a formula needs two intermediate values (selu, celu, logsigmoid,
+ *   asinh, atanh).  Each is an exact identity of the function built from vector instructions, so its
+ *   error is the instructions' rounding (a few fp32 ulps of each step), not an approximation's:
+ *   max(x, 0) = x - min(x, 0) (selu, celu); logsigmoid = min(x, 0) - ln(1 + exp(-|x|)) (no overflow);
+ *   mish's tanh(ln(1 + e^x)) = 1 - 2 / ((1 + e^x)^2 + 1) with e^x of min(x, 20); sign saturates
+ *   x * 2^100 * 2^100 into [-1, 1]; floor / ceil / round / trunc are one vconv f32 -> f32 with the
+ *   rounding mode F / C / R / Z (exact, docs/SEMANTICS.md 2.1); acosh, asinh (on |x|, the sign put
+ *   back), atanh are their logarithm forms.  expm1 and log1p are exp(x) - 1 and ln(1 + x): their
+ *   absolute error near 0 is an fp32 ulp of 1 (~1.2e-7), inside the fp16 / fp32 tolerances.
+ *   celu's alpha and softshrink's lambd are --scalar (steps marked S_MUL / S_DIV scale by it).
  * - add and sub take --alpha (z = x +- alpha * y, aclnnAdd / aclnnSub).  At 1 the kernel is the
  *   plain vadd / vsub; otherwise each tile's alpha * y is first computed into the output buffer by
  *   vmuls with alpha rounded to the dtype (integers: a whole alpha), then pipe_barrier(V), then
@@ -82,20 +93,24 @@ enum {
 /* ---- vector steps ---- */
 typedef enum vop {
     V_ADD, V_SUB, V_MUL, V_DIV, V_MAX, V_MIN, V_RELU, V_EXP, V_LN, V_SQRT, V_RSQRT, V_REC, V_ABS, V_ADDS, V_MULS,
-    V_LRELU, V_MAXS, V_MINS, V_F16_TO_F32, V_F32_TO_F16
+    V_LRELU, V_MAXS, V_MINS, V_F16_TO_F32, V_F32_TO_F16,
+    V_FLOOR, V_CEIL, V_RINT, V_TRUNC /* vconv f32 -> f32 to an integral value, rounding F, C, R, Z */
 } vop_t;
 
-/* One step of an activation, in fp32: d = op(a[, b | s]) on the buffers X (the input) and W (the
- * work buffer, which ends up holding the result). */
-enum { EW_NONE, EW_X, EW_W, EW_BUFS };
+/* One step of an activation, in fp32: d = op(a[, b | s]) on the buffers X (the input), W (the
+ * work buffer, which ends up holding the result) and T (a second work buffer, fp32 scratch). */
+enum { EW_NONE, EW_X, EW_W, EW_T, EW_BUFS };
+enum { S_CONST, S_MUL, S_DIV }; /* the scalar: s, s * p or s / p (p the operator's --scalar attribute) */
 typedef struct ew_step {
     vop_t op;
-    uint8_t d, a, b; /* EW_X or EW_W; b EW_NONE for a unary op */
-    double s;        /* the scalar of V_ADDS / V_MULS */
+    uint8_t d, a, b; /* EW_X, EW_W or EW_T; b EW_NONE for a unary op */
+    double s;        /* the scalar of V_ADDS / V_MULS / V_MAXS / V_MINS */
+    uint8_t ps;      /* S_CONST, S_MUL, S_DIV */
 } ew_step_t;
 
-#define EW_BIN(op, d, a, b) {op, d, a, b, 0}
-#define EW_UN(op, d, a, s) {op, d, a, EW_NONE, s}
+#define EW_BIN(op, d, a, b) {op, d, a, b, 0, S_CONST}
+#define EW_UN(op, d, a, s) {op, d, a, EW_NONE, s, S_CONST}
+#define EW_UNP(op, d, a, s, ps) {op, d, a, EW_NONE, s, ps}
 
 /* gelu: W = X*X, W = W*X, W = W*c, W = W+X, W = W*-k, W = exp(W), W = W+1, W = X/W */
 static const ew_step_t gelu_steps[] = {
@@ -119,10 +134,97 @@ static const ew_step_t tanh_steps[] = {
     EW_UN(V_REC, EW_W, EW_W, 0), EW_UN(V_MULS, EW_W, EW_W, 2.0), EW_UN(V_ADDS, EW_W, EW_W, -1.0),
 };
 
+/* ---- activations and unary math (s19-act): step tables in fp32 ---- */
+#define EW_LN2 0.69314718055994531
+#define EW_LN10 2.3025850929940457
+#define SELU_ALPHA 1.6732632423543772
+#define SELU_SCALE 1.0507009873554805
+#define EW_BIG 1.2676506002282294e30 /* 2^100: two vmuls by it take every nonzero fp32 to |v| >= 1 */
+#define EW_MISH_CAP 20.0 /* mish: exp(min(x, 20)); (1 + e^20)^2 stays finite in fp32 and tanh(softplus) is 1 */
+#define W EW_W
+#define X EW_X
+#define T EW_T
+/* hardsigmoid (CANN: relu6(x + 3) / 6) = min(max(x / 6 + 0.5, 0), 1) */
+static const ew_step_t hardsigmoid_steps[] = {
+    EW_UN(V_MULS, W, X, 1.0 / 6), EW_UN(V_ADDS, W, W, 0.5), EW_UN(V_MAXS, W, W, 0), EW_UN(V_MINS, W, W, 1),
+};
+/* hardswish = x * hardsigmoid(x) */
+static const ew_step_t hardswish_steps[] = {
+    EW_UN(V_MULS, W, X, 1.0 / 6), EW_UN(V_ADDS, W, W, 0.5), EW_UN(V_MAXS, W, W, 0), EW_UN(V_MINS, W, W, 1),
+    EW_BIN(V_MUL, W, W, X),
+};
+/* selu = scale * (x - m + alpha * (exp(m) - 1)), m = min(x, 0) (max(x, 0) = x - m) */
+static const ew_step_t selu_steps[] = {
+    EW_UN(V_MINS, T, X, 0), EW_UN(V_EXP, W, T, 0), EW_UN(V_ADDS, W, W, -1), EW_UN(V_MULS, W, W, SELU_ALPHA),
+    EW_BIN(V_SUB, W, W, T), EW_BIN(V_ADD, W, W, X), EW_UN(V_MULS, W, W, SELU_SCALE),
+};
+/* celu(alpha) = x - m + alpha * (exp(m / alpha) - 1), m = min(x, 0) */
+static const ew_step_t celu_steps[] = {
+    EW_UN(V_MINS, T, X, 0), EW_UNP(V_MULS, W, T, 1, S_DIV), EW_UN(V_EXP, W, W, 0), EW_UN(V_ADDS, W, W, -1),
+    EW_UNP(V_MULS, W, W, 1, S_MUL), EW_BIN(V_SUB, W, W, T), EW_BIN(V_ADD, W, W, X),
+};
+/* mish = x * tanh(ln(1 + e^x)) = x * (1 - 2 / ((1 + e^x)^2 + 1)), e^x of min(x, 20) */
+static const ew_step_t mish_steps[] = {
+    EW_UN(V_MINS, W, X, EW_MISH_CAP), EW_UN(V_EXP, W, W, 0), EW_UN(V_ADDS, W, W, 1), EW_BIN(V_MUL, W, W, W),
+    EW_UN(V_ADDS, W, W, 1), EW_UN(V_REC, W, W, 0), EW_UN(V_MULS, W, W, -2), EW_UN(V_ADDS, W, W, 1),
+    EW_BIN(V_MUL, W, W, X),
+};
+/* softsign = x / (1 + |x|) */
+static const ew_step_t softsign_steps[] = {
+    EW_UN(V_ABS, W, X, 0), EW_UN(V_ADDS, W, W, 1), EW_BIN(V_DIV, W, X, W),
+};
+/* logsigmoid = min(x, 0) - ln(1 + exp(-|x|)) (no overflow for any x) */
+static const ew_step_t logsigmoid_steps[] = {
+    EW_UN(V_ABS, W, X, 0), EW_UN(V_MULS, W, W, -1), EW_UN(V_EXP, W, W, 0), EW_UN(V_ADDS, W, W, 1),
+    EW_UN(V_LN, W, W, 0), EW_UN(V_MINS, T, X, 0), EW_BIN(V_SUB, W, T, W),
+};
+/* softshrink(lambd) = x - clamp(x, -lambd, lambd) */
+static const ew_step_t softshrink_steps[] = {
+    EW_UNP(V_MAXS, W, X, -1, S_MUL), EW_UNP(V_MINS, W, W, 1, S_MUL), EW_BIN(V_SUB, W, X, W),
+};
+static const ew_step_t square_steps[] = {EW_BIN(V_MUL, W, X, X)};
+static const ew_step_t expm1_steps[] = {EW_UN(V_EXP, W, X, 0), EW_UN(V_ADDS, W, W, -1)};
+static const ew_step_t exp2_steps[] = {EW_UN(V_MULS, W, X, EW_LN2), EW_UN(V_EXP, W, W, 0)};
+static const ew_step_t log1p_steps[] = {EW_UN(V_ADDS, W, X, 1), EW_UN(V_LN, W, W, 0)};
+static const ew_step_t log2_steps[] = {EW_UN(V_LN, W, X, 0), EW_UN(V_MULS, W, W, 1 / EW_LN2)};
+static const ew_step_t log10_steps[] = {EW_UN(V_LN, W, X, 0), EW_UN(V_MULS, W, W, 1 / EW_LN10)};
+/* sign = min(max(x * 2^100 * 2^100, -1), 1): 0 stays 0, every other value saturates to +-1 */
+static const ew_step_t sign_steps[] = {
+    EW_UN(V_MULS, W, X, EW_BIG), EW_UN(V_MULS, W, W, EW_BIG), EW_UN(V_MAXS, W, W, -1), EW_UN(V_MINS, W, W, 1),
+};
+/* floor, ceil, round (half to even), trunc: one vconv f32 -> f32 with the rounding mode (exact) */
+static const ew_step_t floor_steps[] = {EW_UN(V_FLOOR, W, X, 0)};
+static const ew_step_t ceil_steps[] = {EW_UN(V_CEIL, W, X, 0)};
+static const ew_step_t round_steps[] = {EW_UN(V_RINT, W, X, 0)};
+static const ew_step_t trunc_steps[] = {EW_UN(V_TRUNC, W, X, 0)};
+/* acosh = ln(x + sqrt(x^2 - 1)), x >= 1 */
+static const ew_step_t acosh_steps[] = {
+    EW_BIN(V_MUL, W, X, X), EW_UN(V_ADDS, W, W, -1), EW_UN(V_SQRT, W, W, 0), EW_BIN(V_ADD, W, W, X),
+    EW_UN(V_LN, W, W, 0),
+};
+/* asinh = sign(x) * ln(|x| + sqrt(x^2 + 1)) (on |x|: no cancellation for negative x) */
+static const ew_step_t asinh_steps[] = {
+    EW_UN(V_ABS, T, X, 0), EW_BIN(V_MUL, W, T, T), EW_UN(V_ADDS, W, W, 1), EW_UN(V_SQRT, W, W, 0),
+    EW_BIN(V_ADD, W, W, T), EW_UN(V_LN, W, W, 0), EW_UN(V_MULS, T, X, EW_BIG), EW_UN(V_MULS, T, T, EW_BIG),
+    EW_UN(V_MAXS, T, T, -1), EW_UN(V_MINS, T, T, 1), EW_BIN(V_MUL, W, W, T),
+};
+/* atanh = 0.5 * ln((1 + x) / (1 - x)), |x| < 1 */
+static const ew_step_t atanh_steps[] = {
+    EW_UN(V_MULS, W, X, -1), EW_UN(V_ADDS, W, W, 1), EW_UN(V_ADDS, T, X, 1), EW_BIN(V_DIV, W, T, W),
+    EW_UN(V_LN, W, W, 0), EW_UN(V_MULS, W, W, 0.5),
+};
+#undef W
+#undef X
+#undef T
+
 /* ---- the element-wise operators ---- */
 typedef enum ew_kind {
     EW_ADD, EW_SUB, EW_MUL, EW_DIV, EW_MAX, EW_MIN, EW_MULS, EW_ADDS, EW_RELU, EW_GELU, EW_EXP, EW_SIGMOID, EW_SILU,
-    EW_TANH, EW_ABS, EW_NEG, EW_LOG, EW_SQRT, EW_RSQRT, EW_RECIPROCAL, EW_LEAKY_RELU, EW_DIVS, EW_MAXS, EW_MINS, EW_CLAMP, EW_KINDS
+    EW_TANH, EW_ABS, EW_NEG, EW_LOG, EW_SQRT, EW_RSQRT, EW_RECIPROCAL, EW_LEAKY_RELU, EW_DIVS, EW_MAXS, EW_MINS, EW_CLAMP,
+    /* s19-act */
+    EW_HARDSIGMOID, EW_HARDSWISH, EW_SELU, EW_CELU, EW_MISH, EW_SOFTSIGN, EW_LOGSIGMOID, EW_SOFTSHRINK, EW_SQUARE,
+    EW_EXPM1, EW_EXP2, EW_LOG1P, EW_LOG2, EW_LOG10, EW_SIGN, EW_FLOOR, EW_CEIL, EW_ROUND, EW_TRUNC, EW_ACOSH,
+    EW_ASINH, EW_ATANH, EW_KINDS
 } ew_kind_t;
 
 #define STEPS(s) s, (unsigned)(sizeof s / sizeof s[0])
@@ -132,6 +234,7 @@ typedef struct ew_def {
     vop_t op;                /* the instruction (activations: unused) */
     const ew_step_t *steps;  /* an activation: its fp32 steps */
     unsigned nsteps;
+    double lo, hi;           /* --check's inputs (both 0: the default range) */
 } ew_def_t;
 
 static const ew_def_t ew_defs[EW_KINDS] = {
@@ -160,18 +263,49 @@ static const ew_def_t ew_defs[EW_KINDS] = {
     [EW_MAXS] = {"maxs", false, V_MAXS, NULL, 0},
     [EW_MINS] = {"mins", false, V_MINS, NULL, 0},
     [EW_CLAMP] = {"clamp", false, V_MAXS, NULL, 0},
+    [EW_HARDSIGMOID] = {"hardsigmoid", false, V_MUL, STEPS(hardsigmoid_steps), -4, 4},
+    [EW_HARDSWISH] = {"hardswish", false, V_MUL, STEPS(hardswish_steps), -4, 4},
+    [EW_SELU] = {"selu", false, V_MUL, STEPS(selu_steps), -4, 4},
+    [EW_CELU] = {"celu", false, V_MUL, STEPS(celu_steps), -4, 4},
+    [EW_MISH] = {"mish", false, V_MUL, STEPS(mish_steps), -4, 4},
+    [EW_SOFTSIGN] = {"softsign", false, V_MUL, STEPS(softsign_steps), -4, 4},
+    [EW_LOGSIGMOID] = {"logsigmoid", false, V_MUL, STEPS(logsigmoid_steps), -4, 4},
+    [EW_SOFTSHRINK] = {"softshrink", false, V_MUL, STEPS(softshrink_steps), -2, 2},
+    [EW_SQUARE] = {"square", false, V_MUL, STEPS(square_steps), -4, 4},
+    [EW_EXPM1] = {"expm1", false, V_MUL, STEPS(expm1_steps), -2, 2},
+    [EW_EXP2] = {"exp2", false, V_MUL, STEPS(exp2_steps), -4, 4},
+    [EW_LOG1P] = {"log1p", false, V_MUL, STEPS(log1p_steps), -0.5, 4},
+    [EW_LOG2] = {"log2", false, V_MUL, STEPS(log2_steps), 0.25, 4},
+    [EW_LOG10] = {"log10", false, V_MUL, STEPS(log10_steps), 0.25, 4},
+    [EW_SIGN] = {"sign", false, V_MUL, STEPS(sign_steps), -4, 4},
+    [EW_FLOOR] = {"floor", false, V_MUL, STEPS(floor_steps), -8, 8},
+    [EW_CEIL] = {"ceil", false, V_MUL, STEPS(ceil_steps), -8, 8},
+    [EW_ROUND] = {"round", false, V_MUL, STEPS(round_steps), -8, 8},
+    [EW_TRUNC] = {"trunc", false, V_MUL, STEPS(trunc_steps), -8, 8},
+    [EW_ACOSH] = {"acosh", false, V_MUL, STEPS(acosh_steps), 1.25, 4},
+    [EW_ASINH] = {"asinh", false, V_MUL, STEPS(asinh_steps), -4, 4},
+    [EW_ATANH] = {"atanh", false, V_MUL, STEPS(atanh_steps), -0.9, 0.9},
 };
 
+/* An activation's steps use the second work buffer T. */
+static bool ew_uses_t(const ew_def_t *d)
+{
+    for (unsigned i = 0; i < d->nsteps; i++)
+        if (d->steps[i].d == EW_T)
+            return true;
+    return false;
+}
+
 /* fp32 scratch buffers of an activation on fp16: the cast input X, and a separate W when a step
- * after the first reads X (else W overwrites X). */
+ * after the first reads X (else W overwrites X); then T when the steps use it. */
 static unsigned ew_ntmp_f16(const ew_def_t *d)
 {
     if (!d->steps)
         return 0;
     for (unsigned i = 1; i < d->nsteps; i++)
         if (d->steps[i].a == EW_X || d->steps[i].b == EW_X)
-            return 2;
-    return 1;
+            return 2 + ew_uses_t(d);
+    return 1 + ew_uses_t(d);
 }
 
 /* Parameters: the same table for every element-wise operator but for the dtypes accepted; add and
@@ -254,6 +388,16 @@ static const dv_oparam_spec_t ew_params_lrelu[EP_SCALAR + 1] = {
                    "the negative slope s (y = x < 0 ? x * s : x; aclnnLeakyRelu's negativeSlope), the vlrelu scalar, "
                    "rounded to --dtype"}};
 
+/* celu's alpha, softshrink's lambd: the scalar of the steps marked S_MUL / S_DIV */
+static const dv_oparam_spec_t ew_params_celu[EP_SCALAR + 1] = {
+    EW_COMMON(DT_F16 | DT_F32),
+    [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "1", -FLT_MAX, FLT_MAX, 0,
+                   "alpha (aclnnCelu's), not 0, rounded to --dtype"}};
+static const dv_oparam_spec_t ew_params_softshrink[EP_SCALAR + 1] = {
+    EW_COMMON(DT_F16 | DT_F32),
+    [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "0.5", 0, FLT_MAX, 0,
+                   "lambd (aclnnSoftshrink's), at least 0, rounded to --dtype"}};
+
 typedef struct ew_tiling {
     uint32_t kind;  /* ew_kind_t */
     uint32_t dtype; /* dv_dtype_t of every argument */
@@ -272,7 +416,7 @@ typedef struct ew_tiling {
 
 /* The state of the tile code: the fp32 scratch buffers (setup allocates them). */
 typedef struct ew_state {
-    uint64_t tmp[2];
+    uint64_t tmp[3];
 } ew_state_t;
 _Static_assert(sizeof(ew_state_t) <= DV_TILE_STATE_BYTES, "ew_state_t exceeds the tile state");
 
@@ -330,6 +474,10 @@ static void vinsn(dv_k_t *k, vop_t op, dv_dtype_t dt, uint64_t d, uint64_t a, ui
     case V_MULS: dvk_vmuls(k, d, a, dt, s, rep, 1, 1, 8, 8); break;
     case V_F16_TO_F32: dvk_vconv(k, d, a, DV_DT_F32, DV_DT_F16, DV_ROUND_R, rep, 1, 1, 8, 4); break;
     case V_F32_TO_F16: dvk_vconv(k, d, a, DV_DT_F16, DV_DT_F32, DV_ROUND_R, rep, 1, 1, 4, 8); break;
+    case V_FLOOR: dvk_vconv(k, d, a, DV_DT_F32, DV_DT_F32, DV_ROUND_F, rep, 1, 1, 8, 8); break;
+    case V_CEIL: dvk_vconv(k, d, a, DV_DT_F32, DV_DT_F32, DV_ROUND_C, rep, 1, 1, 8, 8); break;
+    case V_RINT: dvk_vconv(k, d, a, DV_DT_F32, DV_DT_F32, DV_ROUND_R, rep, 1, 1, 8, 8); break;
+    case V_TRUNC: dvk_vconv(k, d, a, DV_DT_F32, DV_DT_F32, DV_ROUND_Z, rep, 1, 1, 8, 8); break;
     }
 }
 
@@ -357,13 +505,15 @@ static void vstep(dv_k_t *k, vop_t op, dv_dtype_t dt, uint64_t dst, uint64_t src
 
 /* An activation of n elements at x into y, in fp32 (fp16 through the scratch buffers). */
 static void ew_activation(dv_k_t *k, const ew_def_t *d, dv_dtype_t dt, uint64_t y, uint64_t x, const uint64_t *tmp,
-                          uint64_t n)
+                          uint64_t n, double p)
 {
     const dv_dtype_t f = DV_DT_F32;
     const bool f16 = dt == DV_DT_F16;
+    const unsigned nt = ew_ntmp_f16(d) - ew_uses_t(d); /* fp16: the scratch buffers of X and W */
     uint64_t buf[EW_BUFS] = {0};
     buf[EW_X] = f16 ? tmp[0] : x;                                    /* the input in fp32 */
-    buf[EW_W] = !f16 ? y : ew_ntmp_f16(d) == 1 ? tmp[0] : tmp[1];    /* the work buffer */
+    buf[EW_W] = !f16 ? y : nt == 1 ? tmp[0] : tmp[1];                /* the work buffer */
+    buf[EW_T] = f16 ? tmp[nt] : tmp[0];                              /* the second work buffer */
     if (f16) {
         vstep(k, V_F16_TO_F32, f, buf[EW_X], x, 0, 0, n);
         dvk_pipe_barrier(k, DV_PIPE_V);
@@ -372,7 +522,8 @@ static void ew_activation(dv_k_t *k, const ew_def_t *d, dv_dtype_t dt, uint64_t 
         const ew_step_t *s = &d->steps[i];
         if (i)
             dvk_pipe_barrier(k, DV_PIPE_V);
-        vstep(k, s->op, f, buf[s->d], buf[s->a], buf[s->b], s->s, n);
+        vstep(k, s->op, f, buf[s->d], buf[s->a], buf[s->b], s->ps == S_MUL ? s->s * p : s->ps == S_DIV ? s->s / p : s->s,
+              n);
     }
     if (f16) {
         dvk_pipe_barrier(k, DV_PIPE_V);
@@ -388,7 +539,7 @@ static void ew_compute(dv_k_t *k, const ew_tiling_t *t, const ew_state_t *st, co
     const dv_dtype_t dt = (dv_dtype_t)t->dtype;
     const uint64_t n = tile->rows * tile->pitch, z = tile->out, x = tile->in[0], y = d->binary ? tile->in[1] : 0;
     if (d->steps) {
-        ew_activation(k, d, dt, z, x, st->tmp, n);
+        ew_activation(k, d, dt, z, x, st->tmp, n, t->scalar);
         return;
     }
     if (t->kind == EW_DIVS) { /* z = x / s, s filled into tmp[0] by ew_alloc_scratch */
@@ -589,7 +740,10 @@ static int ew_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
                                       "not %g", kind == EW_SUB ? '-' : '+', v->v[EP_SCALAR].f);
     }
     t.depth = v->v[EP_DOUBLE_BUFFER].i ? 2 : 1;
-    t.ntmp = kind == EW_DIVS ? 1 : dt == DV_DT_F16 ? ew_ntmp_f16(d) : 0; /* divs: the tile of the divisor */
+    /* divs: the tile of the divisor; fp32 activations: T */
+    t.ntmp = kind == EW_DIVS ? 1 : dt == DV_DT_F16 ? ew_ntmp_f16(d) : d->steps ? ew_uses_t(d) : 0;
+    if (kind == EW_CELU && t.scalar == 0)
+        return dv_ops_param_error(err, "scalar", "celu divides by alpha: it must not be 0");
     const unsigned queues = d->binary ? 3 : 2;
     const uint64_t per_elem = (uint64_t)queues * t.depth * size + (uint64_t)t.ntmp * 4;
     const uint64_t min_tile = EW_BLOCK_BYTES / size;
@@ -633,6 +787,10 @@ static int ew_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     if (kind == EW_LOG || kind == EW_SQRT || kind == EW_RSQRT || kind == EW_RECIPROCAL) {
         xlo = 0.25;
         xhi = 4.0;
+    }
+    if (d->lo != 0 || d->hi != 0) {
+        xlo = d->lo;
+        xhi = d->hi;
     }
     if ((rc = dv_ops_add_arg(plan, "x", dt, n, DV_ARG_IN, xlo, xhi)) ||
         (d->binary && (rc = dv_ops_add_arg(plan, "y", dt, n, DV_ARG_IN, lo, hi))) ||
@@ -708,6 +866,28 @@ static double ew_float(ew_kind_t kind, double a, double b)
     case EW_RSQRT: return 1 / sqrt(a);
     case EW_RECIPROCAL: return 1 / a;
     case EW_LEAKY_RELU: return a >= 0 ? a : a * b;
+    case EW_HARDSIGMOID: return fmin(fmax(a + 3, 0), 6) / 6;
+    case EW_HARDSWISH: return a * fmin(fmax(a + 3, 0), 6) / 6;
+    case EW_SELU: return SELU_SCALE * (a > 0 ? a : SELU_ALPHA * expm1(a));
+    case EW_CELU: return a > 0 ? a : b * expm1(a / b);
+    case EW_MISH: return a * tanh(log1p(exp(a)));
+    case EW_SOFTSIGN: return a / (1 + fabs(a));
+    case EW_LOGSIGMOID: return -log1p(exp(-a));
+    case EW_SOFTSHRINK: return a > b ? a - b : a < -b ? a + b : 0;
+    case EW_SQUARE: return a * a;
+    case EW_EXPM1: return expm1(a);
+    case EW_EXP2: return exp2(a);
+    case EW_LOG1P: return log1p(a);
+    case EW_LOG2: return log2(a);
+    case EW_LOG10: return log10(a);
+    case EW_SIGN: return a > 0 ? 1 : a < 0 ? -1 : 0;
+    case EW_FLOOR: return floor(a);
+    case EW_CEIL: return ceil(a);
+    case EW_ROUND: return nearbyint(a); /* half to even, the default rounding mode */
+    case EW_TRUNC: return trunc(a);
+    case EW_ACOSH: return acosh(a);
+    case EW_ASINH: return asinh(a);
+    case EW_ATANH: return atanh(a);
     case EW_CLAMP: case EW_KINDS: break; /* clamp: ew_reference */
     }
     return 0;
@@ -727,7 +907,7 @@ static int ew_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
     const ew_kind_t kind = (ew_kind_t)t.kind;
     const bool binary = ew_defs[kind].binary, is_float = dv_dtype_is_float(dt);
     const bool with_scalar = kind == EW_MULS || kind == EW_ADDS || kind == EW_LEAKY_RELU || kind == EW_DIVS ||
-                             kind == EW_MAXS || kind == EW_MINS;
+                             kind == EW_MAXS || kind == EW_MINS || kind == EW_CELU || kind == EW_SOFTSHRINK;
     uint8_t *out = expect[binary ? 2 : 1];
     for (uint64_t i = 0; i < t.elems; i++) {
         const double a = dv_ops_load(in[0], dt, i), b = binary ? dv_ops_load(in[1], dt, i) : with_scalar ? t.scalar : 0;
@@ -827,6 +1007,29 @@ EW_OP(maxs, ew_params_maxs, "y = max(x, s) (vmaxs, s in --dtype)");
 EW_OP(mins, ew_params_mins, "y = min(x, s) (vmins, s in --dtype)");
 EW_OP(clamp, ew_params_clamp, "y = min(max(x, --min), --max) (vmaxs, then vmins)");
 EW_OP(divs, ew_params_divs, "y = x / s (vdup of s once per block, then vdiv; s in --dtype)");
+/* s19-act: step tables, fp16 computes in fp32 */
+EW_OP(hardsigmoid, ew_params_float, "y = min(max(x / 6 + 0.5, 0), 1) (relu6(x + 3) / 6)");
+EW_OP(hardswish, ew_params_float, "y = x * hardsigmoid(x)");
+EW_OP(selu, ew_params_float, "y = 1.0507 * (x > 0 ? x : 1.6733 * (exp(x) - 1))");
+EW_OP(celu, ew_params_celu, "y = max(x, 0) + min(0, s * (exp(x / s) - 1)) (s: alpha)");
+EW_OP(mish, ew_params_float, "y = x * tanh(ln(1 + exp(x)))");
+EW_OP(softsign, ew_params_float, "y = x / (1 + |x|)");
+EW_OP(logsigmoid, ew_params_float, "y = ln(sigmoid(x)) = min(x, 0) - ln(1 + exp(-|x|))");
+EW_OP(softshrink, ew_params_softshrink, "y = x - clamp(x, -s, s) (s: lambd)");
+EW_OP(square, ew_params_float, "y = x * x");
+EW_OP(expm1, ew_params_float, "y = exp(x) - 1");
+EW_OP(exp2, ew_params_float, "y = 2^x = exp(x ln 2)");
+EW_OP(log1p, ew_params_float, "y = ln(1 + x) (x random in [-0.5, 4))");
+EW_OP(log2, ew_params_float, "y = ln(x) / ln 2 (x random in [0.25, 4))");
+EW_OP(log10, ew_params_float, "y = ln(x) / ln 10 (x random in [0.25, 4))");
+EW_OP(sign, ew_params_float, "y = -1, 0 or 1 (x * 2^100 * 2^100 clamped to [-1, 1])");
+EW_OP(floor, ew_params_float, "y = floor(x) (vconv f32 -> f32, round F)");
+EW_OP(ceil, ew_params_float, "y = ceil(x) (vconv f32 -> f32, round C)");
+EW_OP(round, ew_params_float, "y = x rounded half to even (vconv f32 -> f32, round R)");
+EW_OP(trunc, ew_params_float, "y = x rounded toward 0 (vconv f32 -> f32, round Z)");
+EW_OP(acosh, ew_params_float, "y = ln(x + sqrt(x^2 - 1)) (x random in [1.25, 4))");
+EW_OP(asinh, ew_params_float, "y = sign(x) ln(|x| + sqrt(x^2 + 1))");
+EW_OP(atanh, ew_params_float, "y = ln((1 + x) / (1 - x)) / 2 (x random in [-0.9, 0.9))");
 
 /* ---- copy: the GM -> UB / L1 bandwidth benchmark ---- */
 enum {
