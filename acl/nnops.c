@@ -46,6 +46,29 @@
 #include "aclnnop/aclnn_sqrt.h"
 #include "aclnnop/aclnn_sub.h"
 #include "aclnnop/aclnn_tanh.h"
+/* s19-act */
+#include "aclnnop/aclnn_acosh.h"
+#include "aclnnop/aclnn_asinh.h"
+#include "aclnnop/aclnn_atanh.h"
+#include "aclnnop/aclnn_ceil.h"
+#include "aclnnop/aclnn_celu.h"
+#include "aclnnop/aclnn_exp2.h"
+#include "aclnnop/aclnn_expm1.h"
+#include "aclnnop/aclnn_floor.h"
+#include "aclnnop/aclnn_hardsigmoid.h"
+#include "aclnnop/aclnn_hardswish.h"
+#include "aclnnop/aclnn_log10.h"
+#include "aclnnop/aclnn_log1p.h"
+#include "aclnnop/aclnn_log2.h"
+#include "aclnnop/aclnn_logsigmoid.h"
+#include "aclnnop/aclnn_mish.h"
+#include "aclnnop/aclnn_round.h"
+#include "aclnnop/aclnn_selu.h"
+#include "aclnnop/aclnn_sign.h"
+#include "aclnnop/aclnn_softshrink.h"
+#include "aclnnop/aclnn_softsign.h"
+#include "aclnnop/aclnn_square.h"
+#include "aclnnop/aclnn_trunc.h"
 
 /* ---------------------------------------------------------------- the table (acl/nnops.def) */
 
@@ -206,6 +229,19 @@ static int clamp(int row, unsigned has, const aclTensor *self, const aclScalar *
     elementwise(row, NN_ALPHA, self, NULL, other, "other", alpha, out, workspaceSize, executor)
 #define DV_NN_BODY_INPLACE_SCALAR_ALPHA(row) \
     elementwise(row, NN_ALPHA | NN_INPLACE, selfRef, NULL, other, "other", alpha, selfRef, workspaceSize, executor)
+/* s19-act: the same first phases under CANN's other parameter names */
+#define DV_NN_BODY_UNARY_RESULT(row) elementwise(row, 0, self, NULL, NULL, NULL, NULL, result, workspaceSize, executor)
+#define DV_NN_BODY_UNARY_INPUT(row) elementwise(row, 0, input, NULL, NULL, NULL, NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_UNARY_INPUT(row) \
+    elementwise(row, NN_INPLACE, inputRef, NULL, NULL, NULL, NULL, inputRef, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_UNARY_SELF(row) \
+    elementwise(row, NN_INPLACE, self, NULL, NULL, NULL, NULL, self, workspaceSize, executor)
+#define DV_NN_BODY_UNARY_ALPHA(row) \
+    elementwise(row, 0, self, NULL, alpha, "alpha", NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_UNARY_ALPHA(row) \
+    elementwise(row, NN_INPLACE, selfRef, NULL, alpha, "alpha", NULL, selfRef, workspaceSize, executor)
+#define DV_NN_BODY_UNARY_LAMBD(row) \
+    elementwise(row, 0, self, NULL, lambd, "lambd", NULL, out, workspaceSize, executor)
 
 #define DV_NN_BODY_CLAMP(row) clamp(row, 0, self, clipValueMin, clipValueMax, out, workspaceSize, executor)
 #define DV_NN_BODY_INPLACE_CLAMP(row) \
@@ -239,6 +275,13 @@ static int clamp(int row, unsigned has, const aclTensor *self, const aclScalar *
 #define DV_NN_GWS_INPLACE_SCALAR(api, params) DV_NN_GWS(api, INPLACE_SCALAR, params)
 #define DV_NN_GWS_SCALAR_ALPHA(api, params) DV_NN_GWS(api, SCALAR_ALPHA, params)
 #define DV_NN_GWS_INPLACE_SCALAR_ALPHA(api, params) DV_NN_GWS(api, INPLACE_SCALAR_ALPHA, params)
+#define DV_NN_GWS_UNARY_RESULT(api, params) DV_NN_GWS(api, UNARY_RESULT, params)
+#define DV_NN_GWS_UNARY_INPUT(api, params) DV_NN_GWS(api, UNARY_INPUT, params)
+#define DV_NN_GWS_INPLACE_UNARY_INPUT(api, params) DV_NN_GWS(api, INPLACE_UNARY_INPUT, params)
+#define DV_NN_GWS_INPLACE_UNARY_SELF(api, params) DV_NN_GWS(api, INPLACE_UNARY_SELF, params)
+#define DV_NN_GWS_UNARY_ALPHA(api, params) DV_NN_GWS(api, UNARY_ALPHA, params)
+#define DV_NN_GWS_INPLACE_UNARY_ALPHA(api, params) DV_NN_GWS(api, INPLACE_UNARY_ALPHA, params)
+#define DV_NN_GWS_UNARY_LAMBD(api, params) DV_NN_GWS(api, UNARY_LAMBD, params)
 #define DV_NN_GWS_CLAMP(api, params) DV_NN_GWS(api, CLAMP, params)
 #define DV_NN_GWS_INPLACE_CLAMP(api, params) DV_NN_GWS(api, INPLACE_CLAMP, params)
 #define DV_NN_GWS_CLAMP_MIN(api, params) DV_NN_GWS(api, CLAMP_MIN, params)
