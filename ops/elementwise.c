@@ -538,6 +538,12 @@ static void ew_compute(dv_k_t *k, const ew_tiling_t *t, const ew_state_t *st, co
     const ew_def_t *d = &ew_defs[t->kind];
     const dv_dtype_t dt = (dv_dtype_t)t->dtype;
     const uint64_t n = tile->rows * tile->pitch, z = tile->out, x = tile->in[0], y = d->binary ? tile->in[1] : 0;
+    if (t->kind == EW_SIGN && !dv_dtype_is_float(dt)) { /* integers: min(max(x, -1), 1) in the dtype */
+        vstep(k, V_MAXS, dt, z, x, 0, -1, n);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        vstep(k, V_MINS, dt, z, z, 0, 1, n);
+        return;
+    }
     if (d->steps) {
         ew_activation(k, d, dt, z, x, st->tmp, n, t->scalar);
         return;
@@ -828,6 +834,7 @@ static int64_t ew_int(ew_kind_t kind, int64_t a, int64_t b)
     case EW_RELU: return a > 0 ? a : 0;
     case EW_ABS: return a < 0 ? -a : a;
     case EW_NEG: return -a;
+    case EW_SIGN: return (a > 0) - (a < 0);
     default: return 0; /* the plan accepts only float dtypes for the others */
     }
 }
@@ -1022,7 +1029,8 @@ EW_OP(exp2, ew_params_float, "y = 2^x = exp(x ln 2)");
 EW_OP(log1p, ew_params_float, "y = ln(1 + x) (x random in [-0.5, 4))");
 EW_OP(log2, ew_params_float, "y = ln(x) / ln 2 (x random in [0.25, 4))");
 EW_OP(log10, ew_params_float, "y = ln(x) / ln 10 (x random in [0.25, 4))");
-EW_OP(sign, ew_params_float, "y = -1, 0 or 1 (x * 2^100 * 2^100 clamped to [-1, 1])");
+EW_OP(sign, ew_params_signed, "y = -1, 0 or 1 (floats: x * 2^100 * 2^100 clamped to [-1, 1] in fp32; integers: "
+      "vmaxs -1, vmins 1)");
 EW_OP(floor, ew_params_float, "y = floor(x) (vconv f32 -> f32, round F)");
 EW_OP(ceil, ew_params_float, "y = ceil(x) (vconv f32 -> f32, round C)");
 EW_OP(round, ew_params_float, "y = x rounded half to even (vconv f32 -> f32, round R)");

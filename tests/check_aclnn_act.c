@@ -72,8 +72,8 @@ START_TEST(test_aclnn_act_library_check)
 }
 END_TEST
 
-/* celu divides by alpha; softshrink's lambd is at least 0. */
-START_TEST(test_aclnn_act_library_rejects_bad_attributes)
+/* celu divides by alpha; softshrink's lambd is at least 0; floor is float only; sign takes integers. */
+START_TEST(test_aclnn_act_library_attributes_and_sign_int)
 {
     dvt_op_t r;
     ck_assert_int_ne(dvt_op(&r, NULL, NULL, "celu --shape 64 --dtype fp32 --scalar 0", false, false), DV_OK);
@@ -82,6 +82,16 @@ START_TEST(test_aclnn_act_library_rejects_bad_attributes)
     ck_assert_int_ne(dvt_op(&r, NULL, NULL, "softshrink --shape 64 --dtype fp32 --scalar -1", false, false), DV_OK);
     dvt_op_free(&r);
     ck_assert_int_ne(dvt_op(&r, NULL, NULL, "floor --shape 64 --dtype int32", false, false), DV_OK);
+    dvt_op_free(&r);
+    /* sign on integers: vmaxs -1, vmins 1, no conversion */
+    for (int i = 0; i < 2; i++) {
+        const char *cmd = i ? "sign --shape 1000 --dtype int16" : "sign --shape 1000 --dtype int32";
+        ck_assert_msg(dvt_op(&r, "ascend310", NULL, cmd, true, true) == DV_OK, "%s: %s", cmd, r.err.msg);
+        ck_assert_uint_eq(r.check.mismatches, 0);
+        ck_assert_uint_eq(r.cnt.op_count[DV_OP_vconv], 0);
+        ck_assert_uint_gt(r.cnt.op_count[DV_OP_vmins], 0);
+        dvt_op_free(&r);
+    }
     dvt_op_free(&r);
 }
 END_TEST
@@ -295,7 +305,7 @@ Suite *dv_aclnn_act_suite(void)
     TCase *tl = tcase_create("library");
     tcase_set_timeout(tl, 60);
     tcase_add_loop_test(tl, test_aclnn_act_library_check, 0, NLIB * 4);
-    tcase_add_test(tl, test_aclnn_act_library_rejects_bad_attributes);
+    tcase_add_test(tl, test_aclnn_act_library_attributes_and_sign_int);
     suite_add_tcase(s, tl);
     TCase *tc = tcase_create("aclnn");
     tcase_set_timeout(tc, 60);
