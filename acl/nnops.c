@@ -69,6 +69,15 @@
 #include "aclnnop/aclnn_softsign.h"
 #include "aclnnop/aclnn_square.h"
 #include "aclnnop/aclnn_trunc.h"
+#include "aclnnop/aclnn_hardshrink.h"
+#include "aclnnop/aclnn_hardshrink_backward.h"
+#include "aclnnop/aclnn_hardsigmoid_backward.h"
+#include "aclnnop/aclnn_selu_backward.h"
+#include "aclnnop/aclnn_sigmoid_backward.h"
+#include "aclnnop/aclnn_silu_backward.h"
+#include "aclnnop/aclnn_softshrink_backward.h"
+#include "aclnnop/aclnn_tanh_backward.h"
+#include "aclnnop/aclnn_threshold_backward.h"
 
 /* ---------------------------------------------------------------- the table (acl/nnops.def) */
 
@@ -242,6 +251,20 @@ static int clamp(int row, unsigned has, const aclTensor *self, const aclScalar *
     elementwise(row, NN_INPLACE, selfRef, NULL, alpha, "alpha", NULL, selfRef, workspaceSize, executor)
 #define DV_NN_BODY_UNARY_LAMBD(row) \
     elementwise(row, 0, self, NULL, lambd, "lambd", NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_BACKWARD(row) \
+    elementwise(row, NN_OTHER, gradOutput, self, NULL, NULL, NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_BACKWARD_GI(row) \
+    elementwise(row, NN_OTHER, gradOutput, self, NULL, NULL, NULL, gradInput, workspaceSize, executor)
+#define DV_NN_BODY_BACKWARD_OUTPUT(row) \
+    elementwise(row, NN_OTHER, gradOutput, output, NULL, NULL, NULL, gradInput, workspaceSize, executor)
+#define DV_NN_BODY_BACKWARD_RESULT(row) \
+    elementwise(row, NN_OTHER, gradOutput, result, NULL, NULL, NULL, gradInput, workspaceSize, executor)
+#define DV_NN_BODY_BACKWARD_THRESHOLD(row) \
+    elementwise(row, NN_OTHER, gradOutput, self, threshold, "threshold", NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_BACKWARD_LAMBDA(row) \
+    elementwise(row, NN_OTHER, gradOutput, self, lambda, "lambda", NULL, gradInput, workspaceSize, executor)
+#define DV_NN_BODY_BACKWARD_LAMBD(row) \
+    elementwise(row, NN_OTHER, gradOutput, self, lambd, "lambd", NULL, gradInput, workspaceSize, executor)
 
 #define DV_NN_BODY_CLAMP(row) clamp(row, 0, self, clipValueMin, clipValueMax, out, workspaceSize, executor)
 #define DV_NN_BODY_INPLACE_CLAMP(row) \
@@ -282,6 +305,13 @@ static int clamp(int row, unsigned has, const aclTensor *self, const aclScalar *
 #define DV_NN_GWS_UNARY_ALPHA(api, params) DV_NN_GWS(api, UNARY_ALPHA, params)
 #define DV_NN_GWS_INPLACE_UNARY_ALPHA(api, params) DV_NN_GWS(api, INPLACE_UNARY_ALPHA, params)
 #define DV_NN_GWS_UNARY_LAMBD(api, params) DV_NN_GWS(api, UNARY_LAMBD, params)
+#define DV_NN_GWS_BACKWARD(api, params) DV_NN_GWS(api, BACKWARD, params)
+#define DV_NN_GWS_BACKWARD_GI(api, params) DV_NN_GWS(api, BACKWARD_GI, params)
+#define DV_NN_GWS_BACKWARD_OUTPUT(api, params) DV_NN_GWS(api, BACKWARD_OUTPUT, params)
+#define DV_NN_GWS_BACKWARD_RESULT(api, params) DV_NN_GWS(api, BACKWARD_RESULT, params)
+#define DV_NN_GWS_BACKWARD_THRESHOLD(api, params) DV_NN_GWS(api, BACKWARD_THRESHOLD, params)
+#define DV_NN_GWS_BACKWARD_LAMBDA(api, params) DV_NN_GWS(api, BACKWARD_LAMBDA, params)
+#define DV_NN_GWS_BACKWARD_LAMBD(api, params) DV_NN_GWS(api, BACKWARD_LAMBD, params)
 #define DV_NN_GWS_CLAMP(api, params) DV_NN_GWS(api, CLAMP, params)
 #define DV_NN_GWS_INPLACE_CLAMP(api, params) DV_NN_GWS(api, INPLACE_CLAMP, params)
 #define DV_NN_GWS_CLAMP_MIN(api, params) DV_NN_GWS(api, CLAMP_MIN, params)

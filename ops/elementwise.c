@@ -36,6 +36,11 @@
  *   back), atanh are their logarithm forms.  expm1 and log1p are exp(x) - 1 and ln(1 + x): their
  *   absolute error near 0 is an fp32 ulp of 1 (~1.2e-7), inside the fp16 / fp32 tolerances.
  *   celu's alpha and softshrink's lambd are --scalar (steps marked S_MUL / S_DIV scale by it).
+ * - The backward forms (sigmoid_backward ... softsign_backward) are binary step tables: X the
+ *   gradient, Y self or the forward's output (on fp16 both cast to fp32 scratch).  A strict
+ *   comparison c > 0 is computed without a select as min(max(c * 2^100 * 2^100, 0), 1), exactly 1 or
+ *   0 for every finite fp32 c (the smallest subnormal times 2^200 exceeds 1), then multiplied in:
+ *   threshold / shrink / hardsigmoid backward, hardshrink, and selu_backward's r > 0 branch.
  * - add and sub take --alpha (z = x +- alpha * y, aclnnAdd / aclnnSub).  At 1 the kernel is the
  *   plain vadd / vsub; otherwise each tile's alpha * y is first computed into the output buffer by
  *   vmuls with alpha rounded to the dtype (integers: a whole alpha), then pipe_barrier(V), then
@@ -99,7 +104,7 @@ typedef enum vop {
 
 /* One step of an activation, in fp32: d = op(a[, b | s]) on the buffers X (the input), W (the
  * work buffer, which ends up holding the result) and T (a second work buffer, fp32 scratch). */
-enum { EW_NONE, EW_X, EW_W, EW_T, EW_BUFS };
+enum { EW_NONE, EW_X, EW_W, EW_T, EW_Y, EW_BUFS }; /* EW_Y: a binary operator's second input */
 enum { S_CONST, S_MUL, S_DIV }; /* the scalar: s, s * p or s / p (p the operator's --scalar attribute) */
 typedef struct ew_step {
     vop_t op;
@@ -213,6 +218,55 @@ static const ew_step_t atanh_steps[] = {
     EW_UN(V_MULS, W, X, -1), EW_UN(V_ADDS, W, W, 1), EW_UN(V_ADDS, T, X, 1), EW_BIN(V_DIV, W, T, W),
     EW_UN(V_LN, W, W, 0), EW_UN(V_MULS, W, W, 0.5),
 };
+/* The backward forms: X is gradOutput, Y self (or the forward's result); I(c) = min(max(v * 2^100 *
+ * 2^100, 0), 1) is exactly 1 where v > 0 and 0 elsewhere. */
+#define Y EW_Y
+#define IND(buf) EW_UN(V_MULS, buf, buf, EW_BIG), EW_UN(V_MULS, buf, buf, EW_BIG), EW_UN(V_MAXS, buf, buf, 0), \
+                 EW_UN(V_MINS, buf, buf, 1)
+/* sigmoid_backward = g * y * (1 - y), y the forward's output */
+static const ew_step_t sigmoid_bw_steps[] = {
+    EW_UN(V_MULS, W, Y, -1), EW_UN(V_ADDS, W, W, 1), EW_BIN(V_MUL, W, W, Y), EW_BIN(V_MUL, W, W, X),
+};
+/* tanh_backward = g * (1 - y^2) */
+static const ew_step_t tanh_bw_steps[] = {
+    EW_BIN(V_MUL, W, Y, Y), EW_UN(V_MULS, W, W, -1), EW_UN(V_ADDS, W, W, 1), EW_BIN(V_MUL, W, W, X),
+};
+/* hardsigmoid_backward = g / 6 * I(3 - |x| > 0) */
+static const ew_step_t hardsigmoid_bw_steps[] = {
+    EW_UN(V_ABS, W, Y, 0), EW_UN(V_MULS, W, W, -1), EW_UN(V_ADDS, W, W, 3), IND(W), EW_BIN(V_MUL, W, W, X),
+    EW_UN(V_MULS, W, W, 1.0 / 6),
+};
+/* threshold_backward(threshold) = g * I(x - threshold > 0) */
+static const ew_step_t threshold_bw_steps[] = {
+    EW_UNP(V_ADDS, W, Y, -1, S_MUL), IND(W), EW_BIN(V_MUL, W, W, X),
+};
+/* softshrink_backward(lambd), hardshrink_backward(lambd) = g * I(|x| - lambd > 0) */
+static const ew_step_t shrink_bw_steps[] = {
+    EW_UN(V_ABS, W, Y, 0), EW_UNP(V_ADDS, W, W, -1, S_MUL), IND(W), EW_BIN(V_MUL, W, W, X),
+};
+/* hardshrink(lambd) = x * I(|x| - lambd > 0) */
+static const ew_step_t hardshrink_steps[] = {
+    EW_UN(V_ABS, W, X, 0), EW_UNP(V_ADDS, W, W, -1, S_MUL), IND(W), EW_BIN(V_MUL, W, W, X),
+};
+/* selu_backward(g, r), r the forward's result: d = r > 0 ? scale : r + scale * alpha, as
+ * (r + sa) + I(r) * (scale - r - sa) */
+static const ew_step_t selu_bw_steps[] = {
+    EW_UN(V_MULS, T, Y, 1), IND(T), EW_UN(V_MULS, W, Y, -1), EW_UN(V_ADDS, W, W, SELU_SCALE - SELU_SCALE * SELU_ALPHA),
+    EW_BIN(V_MUL, W, W, T), EW_BIN(V_ADD, W, W, Y), EW_UN(V_ADDS, W, W, SELU_SCALE * SELU_ALPHA),
+    EW_BIN(V_MUL, W, W, X),
+};
+/* silu_backward = g * s * (1 + x * (1 - s)), s = sigmoid(x) */
+static const ew_step_t silu_bw_steps[] = {
+    EW_UN(V_MULS, T, Y, -1), EW_UN(V_EXP, T, T, 0), EW_UN(V_ADDS, T, T, 1), EW_UN(V_REC, T, T, 0),
+    EW_UN(V_MULS, W, T, -1), EW_UN(V_ADDS, W, W, 1), EW_BIN(V_MUL, W, W, Y), EW_UN(V_ADDS, W, W, 1),
+    EW_BIN(V_MUL, W, W, T), EW_BIN(V_MUL, W, W, X),
+};
+/* softsign_backward = g / (1 + |x|)^2 */
+static const ew_step_t softsign_bw_steps[] = {
+    EW_UN(V_ABS, W, Y, 0), EW_UN(V_ADDS, W, W, 1), EW_BIN(V_MUL, W, W, W), EW_BIN(V_DIV, W, X, W),
+};
+#undef IND
+#undef Y
 #undef W
 #undef X
 #undef T
@@ -224,7 +278,8 @@ typedef enum ew_kind {
     /* s19-act */
     EW_HARDSIGMOID, EW_HARDSWISH, EW_SELU, EW_CELU, EW_MISH, EW_SOFTSIGN, EW_LOGSIGMOID, EW_SOFTSHRINK, EW_SQUARE,
     EW_EXPM1, EW_EXP2, EW_LOG1P, EW_LOG2, EW_LOG10, EW_SIGN, EW_FLOOR, EW_CEIL, EW_ROUND, EW_TRUNC, EW_ACOSH,
-    EW_ASINH, EW_ATANH, EW_KINDS
+    EW_ASINH, EW_ATANH, EW_HARDSHRINK, EW_SIGMOID_BW, EW_TANH_BW, EW_HARDSIGMOID_BW, EW_THRESHOLD_BW, EW_SOFTSHRINK_BW,
+    EW_HARDSHRINK_BW, EW_SELU_BW, EW_SILU_BW, EW_SOFTSIGN_BW, EW_KINDS
 } ew_kind_t;
 
 #define STEPS(s) s, (unsigned)(sizeof s / sizeof s[0])
@@ -285,6 +340,17 @@ static const ew_def_t ew_defs[EW_KINDS] = {
     [EW_ACOSH] = {"acosh", false, V_MUL, STEPS(acosh_steps), 1.25, 4},
     [EW_ASINH] = {"asinh", false, V_MUL, STEPS(asinh_steps), -4, 4},
     [EW_ATANH] = {"atanh", false, V_MUL, STEPS(atanh_steps), -0.9, 0.9},
+    [EW_HARDSHRINK] = {"hardshrink", false, V_MUL, STEPS(hardshrink_steps), -2, 2},
+    /* binary: x gradOutput (the default range), y self / the forward's output (lo, hi) */
+    [EW_SIGMOID_BW] = {"sigmoid_backward", true, V_MUL, STEPS(sigmoid_bw_steps), 0, 1},
+    [EW_TANH_BW] = {"tanh_backward", true, V_MUL, STEPS(tanh_bw_steps), -1, 1},
+    [EW_HARDSIGMOID_BW] = {"hardsigmoid_backward", true, V_MUL, STEPS(hardsigmoid_bw_steps), -6, 6},
+    [EW_THRESHOLD_BW] = {"threshold_backward", true, V_MUL, STEPS(threshold_bw_steps), -2, 2},
+    [EW_SOFTSHRINK_BW] = {"softshrink_backward", true, V_MUL, STEPS(shrink_bw_steps), -2, 2},
+    [EW_HARDSHRINK_BW] = {"hardshrink_backward", true, V_MUL, STEPS(shrink_bw_steps), -2, 2},
+    [EW_SELU_BW] = {"selu_backward", true, V_MUL, STEPS(selu_bw_steps), -1.7, 4},
+    [EW_SILU_BW] = {"silu_backward", true, V_MUL, STEPS(silu_bw_steps), -4, 4},
+    [EW_SOFTSIGN_BW] = {"softsign_backward", true, V_MUL, STEPS(softsign_bw_steps), -4, 4},
 };
 
 /* An activation's steps use the second work buffer T. */
@@ -296,17 +362,31 @@ static bool ew_uses_t(const ew_def_t *d)
     return false;
 }
 
-/* fp32 scratch buffers of an activation on fp16: the cast input X, and a separate W when a step
- * after the first reads X (else W overwrites X); then T when the steps use it. */
-static unsigned ew_ntmp_f16(const ew_def_t *d)
+/* The fp32 scratch buffers of an activation (their index in ew_state_t.tmp, or -1: not scratch).
+ * On fp16: the cast input X, the cast second input Y (binary), W unless it can overwrite X (no
+ * step after the first reads X), then T when the steps use it.  On fp32 X, Y and W are the queue
+ * buffers and only T is scratch.  Returns the number of scratch buffers. */
+static unsigned ew_layout(const ew_def_t *d, bool f16, int idx[EW_BUFS])
 {
+    unsigned n = 0;
+    for (int b = 0; b < EW_BUFS; b++)
+        idx[b] = -1;
     if (!d->steps)
         return 0;
-    for (unsigned i = 1; i < d->nsteps; i++)
-        if (d->steps[i].a == EW_X || d->steps[i].b == EW_X)
-            return 2 + ew_uses_t(d);
-    return 1 + ew_uses_t(d);
+    if (f16) {
+        bool x_later = false;
+        for (unsigned i = 1; i < d->nsteps; i++)
+            x_later |= d->steps[i].a == EW_X || d->steps[i].b == EW_X;
+        idx[EW_X] = (int)n++;
+        if (d->binary)
+            idx[EW_Y] = (int)n++;
+        idx[EW_W] = x_later ? (int)n++ : idx[EW_X];
+    }
+    if (ew_uses_t(d))
+        idx[EW_T] = (int)n++;
+    return n;
 }
+
 
 /* Parameters: the same table for every element-wise operator but for the dtypes accepted; add and
  * sub also take --alpha and --l2-inputs, muls and adds --scalar (the last entries, so the others stop
@@ -398,6 +478,13 @@ static const dv_oparam_spec_t ew_params_softshrink[EP_SCALAR + 1] = {
     [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "0.5", 0, FLT_MAX, 0,
                    "lambd (aclnnSoftshrink's), at least 0, rounded to --dtype"}};
 
+static const dv_oparam_spec_t ew_params_shrink[EP_SCALAR + 1] = {
+    EW_COMMON(DT_F16 | DT_F32),
+    [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "0.5", 0, FLT_MAX, 0, "lambd, at least 0, rounded to --dtype"}};
+static const dv_oparam_spec_t ew_params_threshold[EP_SCALAR + 1] = {
+    EW_COMMON(DT_F16 | DT_F32),
+    [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "0", -FLT_MAX, FLT_MAX, 0, "the threshold, rounded to --dtype"}};
+
 typedef struct ew_tiling {
     uint32_t kind;  /* ew_kind_t */
     uint32_t dtype; /* dv_dtype_t of every argument */
@@ -416,7 +503,7 @@ typedef struct ew_tiling {
 
 /* The state of the tile code: the fp32 scratch buffers (setup allocates them). */
 typedef struct ew_state {
-    uint64_t tmp[3];
+    uint64_t tmp[4];
 } ew_state_t;
 _Static_assert(sizeof(ew_state_t) <= DV_TILE_STATE_BYTES, "ew_state_t exceeds the tile state");
 
@@ -504,18 +591,21 @@ static void vstep(dv_k_t *k, vop_t op, dv_dtype_t dt, uint64_t dst, uint64_t src
 }
 
 /* An activation of n elements at x into y, in fp32 (fp16 through the scratch buffers). */
-static void ew_activation(dv_k_t *k, const ew_def_t *d, dv_dtype_t dt, uint64_t y, uint64_t x, const uint64_t *tmp,
-                          uint64_t n, double p)
+static void ew_activation(dv_k_t *k, const ew_def_t *d, dv_dtype_t dt, uint64_t y, uint64_t x, uint64_t x2,
+                          const uint64_t *tmp, uint64_t n, double p)
 {
     const dv_dtype_t f = DV_DT_F32;
     const bool f16 = dt == DV_DT_F16;
-    const unsigned nt = ew_ntmp_f16(d) - ew_uses_t(d); /* fp16: the scratch buffers of X and W */
+    int idx[EW_BUFS];
+    ew_layout(d, f16, idx);
+    const uint64_t direct[EW_BUFS] = {[EW_X] = x, [EW_Y] = x2, [EW_W] = y}; /* fp32: the queue buffers */
     uint64_t buf[EW_BUFS] = {0};
-    buf[EW_X] = f16 ? tmp[0] : x;                                    /* the input in fp32 */
-    buf[EW_W] = !f16 ? y : nt == 1 ? tmp[0] : tmp[1];                /* the work buffer */
-    buf[EW_T] = f16 ? tmp[nt] : tmp[0];                              /* the second work buffer */
+    for (int b = EW_X; b < EW_BUFS; b++)
+        buf[b] = idx[b] >= 0 ? tmp[idx[b]] : direct[b];
     if (f16) {
         vstep(k, V_F16_TO_F32, f, buf[EW_X], x, 0, 0, n);
+        if (d->binary)
+            vstep(k, V_F16_TO_F32, f, buf[EW_Y], x2, 0, 0, n);
         dvk_pipe_barrier(k, DV_PIPE_V);
     }
     for (unsigned i = 0; i < d->nsteps; i++) {
@@ -545,7 +635,7 @@ static void ew_compute(dv_k_t *k, const ew_tiling_t *t, const ew_state_t *st, co
         return;
     }
     if (d->steps) {
-        ew_activation(k, d, dt, z, x, st->tmp, n, t->scalar);
+        ew_activation(k, d, dt, z, x, y, st->tmp, n, t->scalar);
         return;
     }
     if (t->kind == EW_DIVS) { /* z = x / s, s filled into tmp[0] by ew_alloc_scratch */
@@ -747,7 +837,8 @@ static int ew_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     }
     t.depth = v->v[EP_DOUBLE_BUFFER].i ? 2 : 1;
     /* divs: the tile of the divisor; fp32 activations: T */
-    t.ntmp = kind == EW_DIVS ? 1 : dt == DV_DT_F16 ? ew_ntmp_f16(d) : d->steps ? ew_uses_t(d) : 0;
+    int idx[EW_BUFS];
+    t.ntmp = kind == EW_DIVS ? 1 : ew_layout(d, dt == DV_DT_F16, idx);
     if (kind == EW_CELU && t.scalar == 0)
         return dv_ops_param_error(err, "scalar", "celu divides by alpha: it must not be 0");
     const unsigned queues = d->binary ? 3 : 2;
@@ -794,7 +885,10 @@ static int ew_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
         xlo = 0.25;
         xhi = 4.0;
     }
-    if (d->lo != 0 || d->hi != 0) {
+    if ((d->lo != 0 || d->hi != 0) && d->binary) { /* a backward form: y is self / the forward's output */
+        lo = d->lo;
+        hi = d->hi;
+    } else if (d->lo != 0 || d->hi != 0) {
         xlo = d->lo;
         xhi = d->hi;
     }
@@ -850,6 +944,22 @@ static double ew_addsub_float(const ew_tiling_t *t, double a, double b)
     return z;
 }
 
+/* The backward forms: g the gradient, v self or the forward's output, p the attribute. */
+static double ew_backward(ew_kind_t kind, double g, double v, double p)
+{
+    switch (kind) {
+    case EW_SIGMOID_BW: return g * v * (1 - v);
+    case EW_TANH_BW: return g * (1 - v * v);
+    case EW_HARDSIGMOID_BW: return v > -3 && v < 3 ? g / 6 : 0;
+    case EW_THRESHOLD_BW: return v > p ? g : 0;
+    case EW_SOFTSHRINK_BW: case EW_HARDSHRINK_BW: return fabs(v) > p ? g : 0;
+    case EW_SELU_BW: return g * (v > 0 ? SELU_SCALE : v + SELU_SCALE * SELU_ALPHA);
+    case EW_SILU_BW: { const double s = 1 / (1 + exp(-v)); return g * s * (1 + v * (1 - s)); }
+    case EW_SOFTSIGN_BW: return g / ((1 + fabs(v)) * (1 + fabs(v)));
+    default: return 0;
+    }
+}
+
 static double ew_float(ew_kind_t kind, double a, double b)
 {
     switch (kind) {
@@ -895,6 +1005,9 @@ static double ew_float(ew_kind_t kind, double a, double b)
     case EW_ACOSH: return acosh(a);
     case EW_ASINH: return asinh(a);
     case EW_ATANH: return atanh(a);
+    case EW_HARDSHRINK: return fabs(a) > b ? a : 0;
+    case EW_SIGMOID_BW: case EW_TANH_BW: case EW_HARDSIGMOID_BW: case EW_THRESHOLD_BW: case EW_SOFTSHRINK_BW:
+    case EW_HARDSHRINK_BW: case EW_SELU_BW: case EW_SILU_BW: case EW_SOFTSIGN_BW: /* ew_backward */
     case EW_CLAMP: case EW_KINDS: break; /* clamp: ew_reference */
     }
     return 0;
@@ -914,13 +1027,18 @@ static int ew_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
     const ew_kind_t kind = (ew_kind_t)t.kind;
     const bool binary = ew_defs[kind].binary, is_float = dv_dtype_is_float(dt);
     const bool with_scalar = kind == EW_MULS || kind == EW_ADDS || kind == EW_LEAKY_RELU || kind == EW_DIVS ||
-                             kind == EW_MAXS || kind == EW_MINS || kind == EW_CELU || kind == EW_SOFTSHRINK;
+                             kind == EW_MAXS || kind == EW_MINS || kind == EW_CELU || kind == EW_SOFTSHRINK ||
+                             kind == EW_HARDSHRINK;
     uint8_t *out = expect[binary ? 2 : 1];
     for (uint64_t i = 0; i < t.elems; i++) {
         const double a = dv_ops_load(in[0], dt, i), b = binary ? dv_ops_load(in[1], dt, i) : with_scalar ? t.scalar : 0;
         if (kind == EW_CLAMP) { /* max then min, exact in every dtype */
             const double lo = a >= t.scalar ? a : t.scalar;
             dv_ops_store(out, dt, i, lo <= t.scalar2 ? lo : t.scalar2);
+            continue;
+        }
+        if (kind >= EW_SIGMOID_BW) {
+            dv_ops_store(out, dt, i, ew_backward(kind, a, b, t.scalar));
             continue;
         }
         if (kind == EW_ADD || kind == EW_SUB) {
@@ -1038,6 +1156,17 @@ EW_OP(trunc, ew_params_float, "y = x rounded toward 0 (vconv f32 -> f32, round Z
 EW_OP(acosh, ew_params_float, "y = ln(x + sqrt(x^2 - 1)) (x random in [1.25, 4))");
 EW_OP(asinh, ew_params_float, "y = sign(x) ln(|x| + sqrt(x^2 + 1))");
 EW_OP(atanh, ew_params_float, "y = ln((1 + x) / (1 - x)) / 2 (x random in [-0.9, 0.9))");
+EW_OP(hardshrink, ew_params_shrink, "y = |x| > s ? x : 0 (s: lambd)");
+/* backward forms: x the gradient, y self or the forward's output */
+EW_OP(sigmoid_backward, ew_params_float, "z = x * y * (1 - y), y the sigmoid's output");
+EW_OP(tanh_backward, ew_params_float, "z = x * (1 - y^2), y the tanh's output");
+EW_OP(hardsigmoid_backward, ew_params_float, "z = -3 < y < 3 ? x / 6 : 0");
+EW_OP(threshold_backward, ew_params_threshold, "z = y > s ? x : 0 (s: threshold)");
+EW_OP(softshrink_backward, ew_params_shrink, "z = |y| > s ? x : 0 (s: lambd)");
+EW_OP(hardshrink_backward, ew_params_shrink, "z = |y| > s ? x : 0 (s: lambd)");
+EW_OP(selu_backward, ew_params_float, "z = x * (y > 0 ? 1.0507 : y + 1.0507 * 1.6733), y the selu's result");
+EW_OP(silu_backward, ew_params_float, "z = x * s * (1 + y (1 - s)), s = sigmoid(y)");
+EW_OP(softsign_backward, ew_params_float, "z = x / (1 + |y|)^2");
 
 /* ---- copy: the GM -> UB / L1 bandwidth benchmark ---- */
 enum {

@@ -1,8 +1,8 @@
-/* tests/check_aclnn_act.c - the activations and unary math of issue 19 (ops/elementwise.c step
+/* tests/check_aclnn_act.c - the activations, unary math and backward forms of issue 19 (ops/elementwise.c step
  * tables, acl/nnops.def s19-act rows): every library operator's --check on the 910B2 and 310 profiles
  * in fp16 and fp32, with the instruction that is the heart of its formula counted; and the aclnn
- * path (out-of-place and in place, against a plain-C reference) of each row, plus the scalar rows'
- * attribute checks. */
+ * path (out-of-place and in place, against a plain-C reference) of each row, the backward rows
+ * (gradOutput and self or the forward's output), plus the scalar rows' attribute checks. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -18,7 +18,10 @@
 #include "aclnnop/aclnn_exp2.h"
 #include "aclnnop/aclnn_expm1.h"
 #include "aclnnop/aclnn_floor.h"
+#include "aclnnop/aclnn_hardshrink.h"
+#include "aclnnop/aclnn_hardshrink_backward.h"
 #include "aclnnop/aclnn_hardsigmoid.h"
+#include "aclnnop/aclnn_hardsigmoid_backward.h"
 #include "aclnnop/aclnn_hardswish.h"
 #include "aclnnop/aclnn_log10.h"
 #include "aclnnop/aclnn_log1p.h"
@@ -27,10 +30,16 @@
 #include "aclnnop/aclnn_mish.h"
 #include "aclnnop/aclnn_round.h"
 #include "aclnnop/aclnn_selu.h"
+#include "aclnnop/aclnn_selu_backward.h"
+#include "aclnnop/aclnn_sigmoid_backward.h"
+#include "aclnnop/aclnn_silu_backward.h"
 #include "aclnnop/aclnn_sign.h"
 #include "aclnnop/aclnn_softshrink.h"
+#include "aclnnop/aclnn_softshrink_backward.h"
 #include "aclnnop/aclnn_softsign.h"
 #include "aclnnop/aclnn_square.h"
+#include "aclnnop/aclnn_tanh_backward.h"
+#include "aclnnop/aclnn_threshold_backward.h"
 #include "aclnnop/aclnn_trunc.h"
 #include "dv/isa.h"
 #include "support/dvt.h"
@@ -50,7 +59,10 @@ static const struct {
     {"square", DV_OP_vmul},       {"expm1", DV_OP_vexp},      {"exp2", DV_OP_vexp},    {"log1p", DV_OP_vln},
     {"log2", DV_OP_vln},          {"log10", DV_OP_vln},       {"sign", DV_OP_vmaxs},   {"floor", DV_OP_vconv},
     {"ceil", DV_OP_vconv},        {"round", DV_OP_vconv},     {"trunc", DV_OP_vconv},  {"acosh", DV_OP_vsqrt},
-    {"asinh", DV_OP_vsqrt},       {"atanh", DV_OP_vdiv},
+    {"asinh", DV_OP_vsqrt},       {"atanh", DV_OP_vdiv},      {"hardshrink", DV_OP_vmaxs},
+    {"sigmoid_backward", DV_OP_vmul}, {"tanh_backward", DV_OP_vmul}, {"hardsigmoid_backward", DV_OP_vmins},
+    {"threshold_backward", DV_OP_vmins}, {"softshrink_backward", DV_OP_vabs}, {"hardshrink_backward", DV_OP_vabs},
+    {"selu_backward", DV_OP_vmins}, {"silu_backward", DV_OP_vexp}, {"softsign_backward", DV_OP_vdiv},
 };
 enum { NLIB = sizeof lib / sizeof lib[0] };
 
@@ -244,6 +256,90 @@ START_TEST(test_aclnn_act_rows)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- backward forms */
+
+enum { G_SIGMOID, G_TANH, G_HSIG, G_THRESHOLD, G_SOFTSHRINK, G_HARDSHRINK, G_SELU, G_SILU, G_HARDSHRINK_FWD, G_COUNT };
+static const struct {
+    const char *name;
+    float lo, hi; /* self / the forward's output */
+} grad[G_COUNT] = {
+    [G_SIGMOID] = {"SigmoidBackward", 0, 1},        [G_TANH] = {"TanhBackward", -1, 1},
+    [G_HSIG] = {"HardsigmoidBackward", -6, 6},      [G_THRESHOLD] = {"ThresholdBackward", -2, 2},
+    [G_SOFTSHRINK] = {"SoftshrinkBackward", -2, 2}, [G_HARDSHRINK] = {"HardshrinkBackward", -2, 2},
+    [G_SELU] = {"SeluBackward", -1.7f, 4},          [G_SILU] = {"SiluBackward", -4, 4},
+    [G_HARDSHRINK_FWD] = {"Hardshrink", -2, 2},
+};
+#define ATTR 0.5 /* threshold, lambd, lambda */
+
+static double grad_ref(int op, double g, double v)
+{
+    switch (op) {
+    case G_SIGMOID: return g * v * (1 - v);
+    case G_TANH: return g * (1 - v * v);
+    case G_HSIG: return v > -3 && v < 3 ? g / 6 : 0;
+    case G_THRESHOLD: return v > ATTR ? g : 0;
+    case G_SOFTSHRINK: case G_HARDSHRINK: return fabs(v) > ATTR ? g : 0;
+    case G_SELU: return g * (v > 0 ? 1.0507009873554805 : v + 1.0507009873554805 * 1.6732632423543772);
+    case G_SILU: { const double s = 1 / (1 + exp(-v)); return g * s * (1 + v * (1 - s)); }
+    default: return fabs(v) > ATTR ? v : 0; /* hardshrink(v) */
+    }
+}
+
+/* Each backward row (and Hardshrink) in fp32 on one profile (loop index: profile * G_COUNT + op); self
+ * holds values exactly at the attribute and at +-3 so the strict comparisons are exercised. */
+START_TEST(test_aclnn_act_backward)
+{
+    const int op = _i % G_COUNT;
+    nnt_setup_profile(_i / G_COUNT ? "ascend310" : NULL);
+    enum { N = 300 };
+    const int64_t dims[] = {3, 100};
+    float g[N], v[N], res[N];
+    double want[N];
+    nnt_fill(g, N, 90 + (unsigned)op, -2, 2);
+    nnt_fill(v, N, 110 + (unsigned)op, grad[op].lo, grad[op].hi);
+    if (op == G_HSIG)
+        v[0] = 3, v[1] = -3;
+    else if (op != G_SIGMOID && op != G_TANH && op != G_SELU && op != G_SILU)
+        v[0] = (float)ATTR, v[1] = (float)-ATTR;
+    for (int i = 0; i < N; i++)
+        want[i] = grad_ref(op, g[i], v[i]);
+    const float av = (float)ATTR;
+    aclScalar *s = aclCreateScalar((void *)&av, ACL_FLOAT);
+    nnt_dt_t gt = nnt_mk(dims, 2, ACL_FLOAT, ACL_FORMAT_ND, g), vt = nnt_mk(dims, 2, ACL_FLOAT, ACL_FORMAT_ND, v),
+             out = nnt_mk(dims, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    uint64_t ws;
+    aclOpExecutor *e;
+    switch (op) {
+    case G_SIGMOID: CK_OK(aclnnSigmoidBackwardGetWorkspaceSize(gt.t, vt.t, out.t, &ws, &e));
+        RUN(aclnnSigmoidBackward(NULL, ws, e, nnt_stream)); break;
+    case G_TANH: CK_OK(aclnnTanhBackwardGetWorkspaceSize(gt.t, vt.t, out.t, &ws, &e));
+        RUN(aclnnTanhBackward(NULL, ws, e, nnt_stream)); break;
+    case G_HSIG: CK_OK(aclnnHardsigmoidBackwardGetWorkspaceSize(gt.t, vt.t, out.t, &ws, &e));
+        RUN(aclnnHardsigmoidBackward(NULL, ws, e, nnt_stream)); break;
+    case G_THRESHOLD: CK_OK(aclnnThresholdBackwardGetWorkspaceSize(gt.t, vt.t, s, out.t, &ws, &e));
+        RUN(aclnnThresholdBackward(NULL, ws, e, nnt_stream)); break;
+    case G_SOFTSHRINK: CK_OK(aclnnSoftshrinkBackwardGetWorkspaceSize(gt.t, vt.t, s, out.t, &ws, &e));
+        RUN(aclnnSoftshrinkBackward(NULL, ws, e, nnt_stream)); break;
+    case G_HARDSHRINK: CK_OK(aclnnHardshrinkBackwardGetWorkspaceSize(gt.t, vt.t, s, out.t, &ws, &e));
+        RUN(aclnnHardshrinkBackward(NULL, ws, e, nnt_stream)); break;
+    case G_SELU: CK_OK(aclnnSeluBackwardGetWorkspaceSize(gt.t, vt.t, out.t, &ws, &e));
+        RUN(aclnnSeluBackward(NULL, ws, e, nnt_stream)); break;
+    case G_SILU: CK_OK(aclnnSiluBackwardGetWorkspaceSize(gt.t, vt.t, out.t, &ws, &e));
+        RUN(aclnnSiluBackward(NULL, ws, e, nnt_stream)); break;
+    default: CK_OK(aclnnHardshrinkGetWorkspaceSize(vt.t, s, out.t, &ws, &e));
+        RUN(aclnnHardshrink(NULL, ws, e, nnt_stream)); break;
+    }
+    nnt_rd(&out, res);
+    char what[96];
+    snprintf(what, sizeof what, "aclnn%s on %s", grad[op].name, profiles[_i / G_COUNT]);
+    nnt_ck_close(what, res, want, N, 1e-5, 1e-5);
+    nnt_rm(&gt);
+    nnt_rm(&vt);
+    nnt_rm(&out);
+    CK_OK(aclDestroyScalar(s));
+}
+END_TEST
+
 /* fp16 through aclnnSelu: computed in fp32, rounded once. */
 START_TEST(test_aclnn_act_selu_fp16)
 {
@@ -311,6 +407,7 @@ Suite *dv_aclnn_act_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_checked_fixture(tc, NULL, nnt_teardown);
     tcase_add_loop_test(tc, test_aclnn_act_rows, 0, 2 * A_COUNT);
+    tcase_add_loop_test(tc, test_aclnn_act_backward, 0, 2 * G_COUNT);
     suite_add_tcase(s, tc);
     TCase *te = tcase_create("aclnn_default");
     tcase_add_checked_fixture(te, nnt_setup, nnt_teardown);
