@@ -433,7 +433,17 @@ START_TEST(test_stalls_sum_on_operators)
         "slice --shape 1x3x32x32 --step 2x2", "concat --shape 1x4x16x16", "transpose --shape 40x72",
         "min --shape 4096", "abs --shape 4096", "neg --shape 4096", "log --shape 4096", "sqrt --shape 4096",
         "rsqrt --shape 4096", "reciprocal --shape 4096", "leaky_relu --shape 4096", "divs --shape 4096",
-        "maxs --shape 4096", "mins --shape 4096", "clamp --shape 4096"};
+        "maxs --shape 4096", "mins --shape 4096", "clamp --shape 4096",
+        /* s19-act */
+        "hardsigmoid --shape 1024", "hardswish --shape 1024", "selu --shape 1024", "celu --shape 1024",
+        "mish --shape 1024", "softsign --shape 1024", "logsigmoid --shape 1024", "softshrink --shape 1024",
+        "square --shape 1024", "expm1 --shape 1024", "exp2 --shape 1024", "log1p --shape 1024", "log2 --shape 1024",
+        "log10 --shape 1024", "sign --shape 1024", "floor --shape 1024", "ceil --shape 1024", "round --shape 1024",
+        "trunc --shape 1024", "acosh --shape 1024", "asinh --shape 1024", "atanh --shape 1024",
+        "hardshrink --shape 1024", "sigmoid_backward --shape 1024", "tanh_backward --shape 1024",
+        "hardsigmoid_backward --shape 1024", "threshold_backward --shape 1024", "softshrink_backward --shape 1024",
+        "hardshrink_backward --shape 1024", "selu_backward --shape 1024", "silu_backward --shape 1024",
+        "softsign_backward --shape 1024"};
     static const char *const small_queues[] = {"queue.v_depth=2", "queue.mte2_depth=2", NULL};
     for (int p = 0; p < 2; p++)
         for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++)
@@ -458,7 +468,14 @@ START_TEST(test_stalls_every_operator_covered)
                                         "gelu", "exp", "sigmoid", "silu", "muls", "adds", "tanh", "bias_add", "copy",
                                         "layernorm", "rmsnorm", "batchnorm", "slice", "concat", "transpose",
                                         "min", "abs", "neg", "log", "sqrt", "rsqrt", "reciprocal", "leaky_relu",
-                                        "divs", "maxs", "mins", "clamp"};
+                                        "divs", "maxs", "mins", "clamp",
+                                        /* s19-act */
+                                        "hardsigmoid", "hardswish", "selu", "celu", "mish", "softsign", "logsigmoid",
+                                        "softshrink", "square", "expm1", "exp2", "log1p", "log2", "log10", "sign",
+                                        "floor", "ceil", "round", "trunc", "acosh", "asinh", "atanh", "hardshrink",
+                                        "sigmoid_backward", "tanh_backward", "hardsigmoid_backward",
+                                        "threshold_backward", "softshrink_backward", "hardshrink_backward",
+                                        "selu_backward", "silu_backward", "softsign_backward"};
     for (int i = 0; all[i]; i++) {
         bool found = false;
         for (size_t j = 0; j < sizeof names / sizeof names[0]; j++)
