@@ -119,6 +119,15 @@
 #include "aclnnop/aclnn_reduce_sum.h"
 #include "aclnnop/aclnn_std.h"
 #include "aclnnop/aclnn_var.h"
+#include "aclnnop/aclnn_hardshrink.h"
+#include "aclnnop/aclnn_hardshrink_backward.h"
+#include "aclnnop/aclnn_hardsigmoid_backward.h"
+#include "aclnnop/aclnn_selu_backward.h"
+#include "aclnnop/aclnn_sigmoid_backward.h"
+#include "aclnnop/aclnn_silu_backward.h"
+#include "aclnnop/aclnn_softshrink_backward.h"
+#include "aclnnop/aclnn_tanh_backward.h"
+#include "aclnnop/aclnn_threshold_backward.h"
 
 /* ---------------------------------------------------------------- the table (acl/nnops.def) */
 
@@ -339,6 +348,27 @@ static int compare(int row, unsigned has, const aclTensor *self, const aclTensor
     elementwise(row, NN_ALPHA, self, NULL, other, "other", alpha, out, workspaceSize, executor)
 #define DV_NN_BODY_INPLACE_SCALAR_ALPHA(row) \
     elementwise(row, NN_ALPHA | NN_INPLACE, selfRef, NULL, other, "other", alpha, selfRef, workspaceSize, executor)
+/* the same first phases under CANN's other parameter names */
+#define DV_NN_BODY_UNARY_RESULT(row) elementwise(row, 0, self, NULL, NULL, NULL, NULL, result, workspaceSize, executor)
+#define DV_NN_BODY_UNARY_INPUT(row) elementwise(row, 0, input, NULL, NULL, NULL, NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_UNARY_INPUT(row) \
+    elementwise(row, NN_INPLACE, inputRef, NULL, NULL, NULL, NULL, inputRef, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_UNARY_SELF(row) \
+    elementwise(row, NN_INPLACE, self, NULL, NULL, NULL, NULL, self, workspaceSize, executor)
+#define DV_NN_BODY_BACKWARD(row) \
+    elementwise(row, NN_OTHER, gradOutput, self, NULL, NULL, NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_BACKWARD_GI(row) \
+    elementwise(row, NN_OTHER, gradOutput, self, NULL, NULL, NULL, gradInput, workspaceSize, executor)
+#define DV_NN_BODY_BACKWARD_OUTPUT(row) \
+    elementwise(row, NN_OTHER, gradOutput, output, NULL, NULL, NULL, gradInput, workspaceSize, executor)
+#define DV_NN_BODY_BACKWARD_RESULT(row) \
+    elementwise(row, NN_OTHER, gradOutput, result, NULL, NULL, NULL, gradInput, workspaceSize, executor)
+#define DV_NN_BODY_BACKWARD_THRESHOLD(row) \
+    elementwise(row, NN_OTHER, gradOutput, self, threshold, "threshold", NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_BACKWARD_LAMBDA(row) \
+    elementwise(row, NN_OTHER, gradOutput, self, lambda, "lambda", NULL, gradInput, workspaceSize, executor)
+#define DV_NN_BODY_BACKWARD_LAMBD(row) \
+    elementwise(row, NN_OTHER, gradOutput, self, lambd, "lambd", NULL, gradInput, workspaceSize, executor)
 
 #define DV_NN_BODY_CLAMP(row) clamp(row, 0, self, clipValueMin, clipValueMax, out, workspaceSize, executor)
 #define DV_NN_BODY_INPLACE_CLAMP(row) \
@@ -391,6 +421,17 @@ static int compare(int row, unsigned has, const aclTensor *self, const aclTensor
 #define DV_NN_GWS_INPLACE_SCALAR(api, params) DV_NN_GWS(api, INPLACE_SCALAR, params)
 #define DV_NN_GWS_SCALAR_ALPHA(api, params) DV_NN_GWS(api, SCALAR_ALPHA, params)
 #define DV_NN_GWS_INPLACE_SCALAR_ALPHA(api, params) DV_NN_GWS(api, INPLACE_SCALAR_ALPHA, params)
+#define DV_NN_GWS_UNARY_RESULT(api, params) DV_NN_GWS(api, UNARY_RESULT, params)
+#define DV_NN_GWS_UNARY_INPUT(api, params) DV_NN_GWS(api, UNARY_INPUT, params)
+#define DV_NN_GWS_INPLACE_UNARY_INPUT(api, params) DV_NN_GWS(api, INPLACE_UNARY_INPUT, params)
+#define DV_NN_GWS_INPLACE_UNARY_SELF(api, params) DV_NN_GWS(api, INPLACE_UNARY_SELF, params)
+#define DV_NN_GWS_BACKWARD(api, params) DV_NN_GWS(api, BACKWARD, params)
+#define DV_NN_GWS_BACKWARD_GI(api, params) DV_NN_GWS(api, BACKWARD_GI, params)
+#define DV_NN_GWS_BACKWARD_OUTPUT(api, params) DV_NN_GWS(api, BACKWARD_OUTPUT, params)
+#define DV_NN_GWS_BACKWARD_RESULT(api, params) DV_NN_GWS(api, BACKWARD_RESULT, params)
+#define DV_NN_GWS_BACKWARD_THRESHOLD(api, params) DV_NN_GWS(api, BACKWARD_THRESHOLD, params)
+#define DV_NN_GWS_BACKWARD_LAMBDA(api, params) DV_NN_GWS(api, BACKWARD_LAMBDA, params)
+#define DV_NN_GWS_BACKWARD_LAMBD(api, params) DV_NN_GWS(api, BACKWARD_LAMBD, params)
 #define DV_NN_GWS_CLAMP(api, params) DV_NN_GWS(api, CLAMP, params)
 #define DV_NN_GWS_INPLACE_CLAMP(api, params) DV_NN_GWS(api, INPLACE_CLAMP, params)
 #define DV_NN_GWS_CLAMP_MIN(api, params) DV_NN_GWS(api, CLAMP_MIN, params)

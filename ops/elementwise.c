@@ -25,6 +25,22 @@
  *   saturates cleanly (exp overflowing to inf gives -1, underflowing to 0 gives 1), and near 0,
  *   where it cancels, its absolute error is a few fp32 ulps of 1 (~3e-7), far inside the fp16
  *   and fp32 tolerances (atol 1e-3, 1e-5) on the [-1, 1) inputs of --check.
+ * - The activations and unary math of issue 19 (hardsigmoid ... atanh) are step tables too, with a
+ *   second fp32 work buffer T where a formula needs two intermediate values (selu, celu, logsigmoid,
+ *   asinh, atanh).  Each is an exact identity of the function built from vector instructions, so its
+ *   error is the instructions' rounding (a few fp32 ulps of each step), not an approximation's:
+ *   max(x, 0) = x - min(x, 0) (selu, celu); logsigmoid = min(x, 0) - ln(1 + exp(-|x|)) (no overflow);
+ *   mish's tanh(ln(1 + e^x)) = 1 - 2 / ((1 + e^x)^2 + 1) with e^x of min(x, 20); sign saturates
+ *   x * 2^100 * 2^100 into [-1, 1]; floor / ceil / round / trunc are one vconv f32 -> f32 with the
+ *   rounding mode F / C / R / Z (exact, docs/SEMANTICS.md 2.1); acosh, asinh (on |x|, the sign put
+ *   back), atanh are their logarithm forms.  expm1 and log1p are exp(x) - 1 and ln(1 + x): their
+ *   absolute error near 0 is an fp32 ulp of 1 (~1.2e-7), inside the fp16 / fp32 tolerances.
+ *   celu's alpha and softshrink's lambd are --scalar (steps marked S_MUL / S_DIV scale by it).
+ * - The backward forms (sigmoid_backward ... softsign_backward) are binary step tables: X the
+ *   gradient, Y self or the forward's output (on fp16 both cast to fp32 scratch).  A strict
+ *   comparison c > 0 is computed without a select as min(max(c * 2^100 * 2^100, 0), 1), exactly 1 or
+ *   0 for every finite fp32 c (the smallest subnormal times 2^200 exceeds 1), then multiplied in:
+ *   threshold / shrink / hardsigmoid backward, hardshrink, and selu_backward's r > 0 branch.
  * - add and sub take --alpha (z = x +- alpha * y, aclnnAdd / aclnnSub).  At 1 the kernel is the
  *   plain vadd / vsub; otherwise each tile's alpha * y is first computed into the output buffer by
  *   vmuls with alpha rounded to the dtype (integers: a whole alpha), then pipe_barrier(V), then
@@ -83,25 +99,23 @@ enum {
 typedef enum vop {
     V_ADD, V_SUB, V_MUL, V_DIV, V_MAX, V_MIN, V_RELU, V_EXP, V_LN, V_SQRT, V_RSQRT, V_REC, V_ABS, V_ADDS, V_MULS,
     V_LRELU, V_MAXS, V_MINS, V_F16_TO_F32, V_F32_TO_F16,
-    /* fp32 -> s32 rounding toward minus infinity, plus infinity, to nearest (even) or zero, and back */
-    V_F32_TO_S32_F, V_F32_TO_S32_C, V_F32_TO_S32_R, V_F32_TO_S32_Z, V_S32_TO_F32
+    V_FLOOR, V_CEIL, V_RINT, V_TRUNC /* vconv f32 -> f32 to an integral value, rounding F, C, R, Z */
 } vop_t;
 
-/* One step of an activation, in fp32: d = op(a[, b | s]) on the buffers X (the input), W (the work
- * buffer, which ends up holding the result) and T (a second work buffer, allocated only for the
- * activations that use it).  The scalar is s, or with p 1 the operator's --scalar times s, with p 2
- * s divided by it (celu's alpha and 1 / alpha, softshrink's -lambd and lambd). */
-enum { EW_NONE, EW_X, EW_W, EW_T, EW_BUFS };
+/* One step of an activation, in fp32: d = op(a[, b | s]) on the buffers X (the input), W (the
+ * work buffer, which ends up holding the result) and T (a second work buffer, fp32 scratch). */
+enum { EW_NONE, EW_X, EW_W, EW_T, EW_Y, EW_BUFS }; /* EW_Y: a binary operator's second input */
+enum { S_CONST, S_MUL, S_DIV }; /* the scalar: s, s * p or s / p (p the operator's --scalar attribute) */
 typedef struct ew_step {
     vop_t op;
     uint8_t d, a, b; /* EW_X, EW_W or EW_T; b EW_NONE for a unary op */
     double s;        /* the scalar of V_ADDS / V_MULS / V_MAXS / V_MINS */
-    uint8_t p;       /* 0: s; 1: --scalar * s; 2: s / --scalar */
+    uint8_t ps;      /* S_CONST, S_MUL, S_DIV */
 } ew_step_t;
 
-#define EW_BIN(op, d, a, b) {op, d, a, b, 0, 0}
-#define EW_UN(op, d, a, s) {op, d, a, EW_NONE, s, 0}
-#define EW_UNP(op, d, a, s, p) {op, d, a, EW_NONE, s, p}
+#define EW_BIN(op, d, a, b) {op, d, a, b, 0, S_CONST}
+#define EW_UN(op, d, a, s) {op, d, a, EW_NONE, s, S_CONST}
+#define EW_UNP(op, d, a, s, ps) {op, d, a, EW_NONE, s, ps}
 
 /* gelu: W = X*X, W = W*X, W = W*c, W = W+X, W = W*-k, W = exp(W), W = W+1, W = X/W */
 static const ew_step_t gelu_steps[] = {
@@ -125,124 +139,191 @@ static const ew_step_t tanh_steps[] = {
     EW_UN(V_REC, EW_W, EW_W, 0), EW_UN(V_MULS, EW_W, EW_W, 2.0), EW_UN(V_ADDS, EW_W, EW_W, -1.0),
 };
 
-/* ---- more activations and unary math (fp32 steps; T a second work buffer) ---- */
-#define EW_SELU_ALPHA 1.6732632423543772848
-#define EW_SELU_SCALE 1.0507009873554804934
-#define EW_PI 3.14159265358979323846
-#define EW_SIGN_SCALE 8.5070591730234615866e37 /* 2^126: every normal x * it is at least 1 in size */
-/* selu: scale * (max(x, 0) + min(0, alpha (exp(x) - 1))), the exp of min(x, 0) so it cannot overflow */
-static const ew_step_t selu_steps[] = {
-    EW_UN(V_MINS, EW_T, EW_X, 0), EW_UN(V_EXP, EW_T, EW_T, 0), EW_UN(V_ADDS, EW_T, EW_T, -1.0),
-    EW_UN(V_MULS, EW_T, EW_T, EW_SELU_ALPHA * EW_SELU_SCALE), EW_UN(V_RELU, EW_W, EW_X, 0),
-    EW_UN(V_MULS, EW_W, EW_W, EW_SELU_SCALE), EW_BIN(V_ADD, EW_W, EW_W, EW_T),
-};
-/* celu: max(x, 0) + min(0, alpha (exp(min(x, 0) / alpha) - 1)), alpha = --scalar */
-static const ew_step_t celu_steps[] = {
-    EW_UNP(V_MULS, EW_T, EW_X, 1.0, 2), EW_UN(V_MINS, EW_T, EW_T, 0), EW_UN(V_EXP, EW_T, EW_T, 0),
-    EW_UN(V_ADDS, EW_T, EW_T, -1.0), EW_UNP(V_MULS, EW_T, EW_T, 1.0, 1), EW_UN(V_RELU, EW_W, EW_X, 0),
-    EW_BIN(V_ADD, EW_W, EW_W, EW_T),
-};
-/* hardsigmoid: min(max(x / 6 + 1/2, 0), 1); hardswish: x times it */
+/* ---- activations and unary math (s19-act): step tables in fp32 ---- */
+#define EW_LN2 0.69314718055994531
+#define EW_LN10 2.3025850929940457
+#define SELU_ALPHA 1.6732632423543772
+#define SELU_SCALE 1.0507009873554805
+#define EW_BIG 1.2676506002282294e30 /* 2^100: two vmuls by it take every nonzero fp32 to |v| >= 1 */
+#define EW_MISH_CAP 20.0 /* mish: exp(min(x, 20)); (1 + e^20)^2 stays finite in fp32 and tanh(softplus) is 1 */
+#define W EW_W
+#define X EW_X
+#define T EW_T
+/* hardsigmoid (CANN: relu6(x + 3) / 6) = min(max(x / 6 + 0.5, 0), 1) */
 static const ew_step_t hardsigmoid_steps[] = {
-    EW_UN(V_MULS, EW_W, EW_X, 1.0 / 6.0), EW_UN(V_ADDS, EW_W, EW_W, 0.5), EW_UN(V_MAXS, EW_W, EW_W, 0),
-    EW_UN(V_MINS, EW_W, EW_W, 1.0),
+    EW_UN(V_MULS, W, X, 1.0 / 6), EW_UN(V_ADDS, W, W, 0.5), EW_UN(V_MAXS, W, W, 0), EW_UN(V_MINS, W, W, 1),
 };
+/* hardswish = x * hardsigmoid(x) */
 static const ew_step_t hardswish_steps[] = {
-    EW_UN(V_MULS, EW_W, EW_X, 1.0 / 6.0), EW_UN(V_ADDS, EW_W, EW_W, 0.5), EW_UN(V_MAXS, EW_W, EW_W, 0),
-    EW_UN(V_MINS, EW_W, EW_W, 1.0), EW_BIN(V_MUL, EW_W, EW_W, EW_X),
+    EW_UN(V_MULS, W, X, 1.0 / 6), EW_UN(V_ADDS, W, W, 0.5), EW_UN(V_MAXS, W, W, 0), EW_UN(V_MINS, W, W, 1),
+    EW_BIN(V_MUL, W, W, X),
 };
-/* mish: x tanh(ln(1 + exp(x))), the tanh as tanh's steps (exp overflowing to inf gives tanh 1) */
+/* selu = scale * (x - m + alpha * (exp(m) - 1)), m = min(x, 0) (max(x, 0) = x - m) */
+static const ew_step_t selu_steps[] = {
+    EW_UN(V_MINS, T, X, 0), EW_UN(V_EXP, W, T, 0), EW_UN(V_ADDS, W, W, -1), EW_UN(V_MULS, W, W, SELU_ALPHA),
+    EW_BIN(V_SUB, W, W, T), EW_BIN(V_ADD, W, W, X), EW_UN(V_MULS, W, W, SELU_SCALE),
+};
+/* celu(alpha) = x - m + alpha * (exp(m / alpha) - 1), m = min(x, 0) */
+static const ew_step_t celu_steps[] = {
+    EW_UN(V_MINS, T, X, 0), EW_UNP(V_MULS, W, T, 1, S_DIV), EW_UN(V_EXP, W, W, 0), EW_UN(V_ADDS, W, W, -1),
+    EW_UNP(V_MULS, W, W, 1, S_MUL), EW_BIN(V_SUB, W, W, T), EW_BIN(V_ADD, W, W, X),
+};
+/* mish = x * tanh(ln(1 + e^x)) = x * (1 - 2 / ((1 + e^x)^2 + 1)), e^x of min(x, 20) */
 static const ew_step_t mish_steps[] = {
-    EW_UN(V_EXP, EW_T, EW_X, 0), EW_UN(V_ADDS, EW_T, EW_T, 1.0), EW_UN(V_LN, EW_T, EW_T, 0),
-    EW_UN(V_MULS, EW_T, EW_T, -2.0), EW_UN(V_EXP, EW_T, EW_T, 0), EW_UN(V_ADDS, EW_T, EW_T, 1.0),
-    EW_UN(V_REC, EW_T, EW_T, 0), EW_UN(V_MULS, EW_T, EW_T, 2.0), EW_UN(V_ADDS, EW_T, EW_T, -1.0),
-    EW_BIN(V_MUL, EW_W, EW_T, EW_X),
+    EW_UN(V_MINS, W, X, EW_MISH_CAP), EW_UN(V_EXP, W, W, 0), EW_UN(V_ADDS, W, W, 1), EW_BIN(V_MUL, W, W, W),
+    EW_UN(V_ADDS, W, W, 1), EW_UN(V_REC, W, W, 0), EW_UN(V_MULS, W, W, -2), EW_UN(V_ADDS, W, W, 1),
+    EW_BIN(V_MUL, W, W, X),
 };
-/* softsign: x / (1 + |x|) */
+/* softsign = x / (1 + |x|) */
 static const ew_step_t softsign_steps[] = {
-    EW_UN(V_ABS, EW_W, EW_X, 0), EW_UN(V_ADDS, EW_W, EW_W, 1.0), EW_BIN(V_DIV, EW_W, EW_X, EW_W),
+    EW_UN(V_ABS, W, X, 0), EW_UN(V_ADDS, W, W, 1), EW_BIN(V_DIV, W, X, W),
 };
-/* logsigmoid: min(x, 0) - ln(1 + exp(-|x|)) (no overflow either side) */
+/* logsigmoid = min(x, 0) - ln(1 + exp(-|x|)) (no overflow for any x) */
 static const ew_step_t logsigmoid_steps[] = {
-    EW_UN(V_ABS, EW_T, EW_X, 0), EW_UN(V_MULS, EW_T, EW_T, -1.0), EW_UN(V_EXP, EW_T, EW_T, 0),
-    EW_UN(V_ADDS, EW_T, EW_T, 1.0), EW_UN(V_LN, EW_T, EW_T, 0), EW_UN(V_MINS, EW_W, EW_X, 0),
-    EW_BIN(V_SUB, EW_W, EW_W, EW_T),
+    EW_UN(V_ABS, W, X, 0), EW_UN(V_MULS, W, W, -1), EW_UN(V_EXP, W, W, 0), EW_UN(V_ADDS, W, W, 1),
+    EW_UN(V_LN, W, W, 0), EW_UN(V_MINS, T, X, 0), EW_BIN(V_SUB, W, T, W),
 };
-/* softshrink: x - min(max(x, -lambd), lambd), lambd = --scalar */
+/* softshrink(lambd) = x - clamp(x, -lambd, lambd) */
 static const ew_step_t softshrink_steps[] = {
-    EW_UNP(V_MAXS, EW_T, EW_X, -1.0, 1), EW_UNP(V_MINS, EW_T, EW_T, 1.0, 1), EW_BIN(V_SUB, EW_W, EW_X, EW_T),
+    EW_UNP(V_MAXS, W, X, -1, S_MUL), EW_UNP(V_MINS, W, W, 1, S_MUL), EW_BIN(V_SUB, W, X, W),
 };
-/* acosh: ln(x + sqrt(x^2 - 1)); asinh: ln(x + sqrt(x^2 + 1)) (cancels for large negative x) */
+static const ew_step_t square_steps[] = {EW_BIN(V_MUL, W, X, X)};
+static const ew_step_t expm1_steps[] = {EW_UN(V_EXP, W, X, 0), EW_UN(V_ADDS, W, W, -1)};
+static const ew_step_t exp2_steps[] = {EW_UN(V_MULS, W, X, EW_LN2), EW_UN(V_EXP, W, W, 0)};
+static const ew_step_t log1p_steps[] = {EW_UN(V_ADDS, W, X, 1), EW_UN(V_LN, W, W, 0)};
+static const ew_step_t log2_steps[] = {EW_UN(V_LN, W, X, 0), EW_UN(V_MULS, W, W, 1 / EW_LN2)};
+static const ew_step_t log10_steps[] = {EW_UN(V_LN, W, X, 0), EW_UN(V_MULS, W, W, 1 / EW_LN10)};
+/* sign = min(max(x * 2^100 * 2^100, -1), 1): 0 stays 0, every other value saturates to +-1 */
+static const ew_step_t sign_steps[] = {
+    EW_UN(V_MULS, W, X, EW_BIG), EW_UN(V_MULS, W, W, EW_BIG), EW_UN(V_MAXS, W, W, -1), EW_UN(V_MINS, W, W, 1),
+};
+/* floor, ceil, round (half to even), trunc: one vconv f32 -> f32 with the rounding mode (exact) */
+static const ew_step_t floor_steps[] = {EW_UN(V_FLOOR, W, X, 0)};
+static const ew_step_t ceil_steps[] = {EW_UN(V_CEIL, W, X, 0)};
+static const ew_step_t round_steps[] = {EW_UN(V_RINT, W, X, 0)};
+static const ew_step_t trunc_steps[] = {EW_UN(V_TRUNC, W, X, 0)};
+/* acosh = ln(x + sqrt(x^2 - 1)), x >= 1 */
 static const ew_step_t acosh_steps[] = {
-    EW_BIN(V_MUL, EW_T, EW_X, EW_X), EW_UN(V_ADDS, EW_T, EW_T, -1.0), EW_UN(V_SQRT, EW_T, EW_T, 0),
-    EW_BIN(V_ADD, EW_T, EW_T, EW_X), EW_UN(V_LN, EW_W, EW_T, 0),
+    EW_BIN(V_MUL, W, X, X), EW_UN(V_ADDS, W, W, -1), EW_UN(V_SQRT, W, W, 0), EW_BIN(V_ADD, W, W, X),
+    EW_UN(V_LN, W, W, 0),
 };
+/* asinh = sign(x) * ln(|x| + sqrt(x^2 + 1)) (on |x|: no cancellation for negative x) */
 static const ew_step_t asinh_steps[] = {
-    EW_BIN(V_MUL, EW_T, EW_X, EW_X), EW_UN(V_ADDS, EW_T, EW_T, 1.0), EW_UN(V_SQRT, EW_T, EW_T, 0),
-    EW_BIN(V_ADD, EW_T, EW_T, EW_X), EW_UN(V_LN, EW_W, EW_T, 0),
+    EW_UN(V_ABS, T, X, 0), EW_BIN(V_MUL, W, T, T), EW_UN(V_ADDS, W, W, 1), EW_UN(V_SQRT, W, W, 0),
+    EW_BIN(V_ADD, W, W, T), EW_UN(V_LN, W, W, 0), EW_UN(V_MULS, T, X, EW_BIG), EW_UN(V_MULS, T, T, EW_BIG),
+    EW_UN(V_MAXS, T, T, -1), EW_UN(V_MINS, T, T, 1), EW_BIN(V_MUL, W, W, T),
 };
-/* atanh: ln((1 + x) / (1 - x)) / 2 */
+/* atanh = 0.5 * ln((1 + x) / (1 - x)), |x| < 1 */
 static const ew_step_t atanh_steps[] = {
-    EW_UN(V_MULS, EW_T, EW_X, -1.0), EW_UN(V_ADDS, EW_T, EW_T, 1.0), EW_UN(V_ADDS, EW_W, EW_X, 1.0),
-    EW_BIN(V_DIV, EW_W, EW_W, EW_T), EW_UN(V_LN, EW_W, EW_W, 0), EW_UN(V_MULS, EW_W, EW_W, 0.5),
+    EW_UN(V_MULS, W, X, -1), EW_UN(V_ADDS, W, W, 1), EW_UN(V_ADDS, T, X, 1), EW_BIN(V_DIV, W, T, W),
+    EW_UN(V_LN, W, W, 0), EW_UN(V_MULS, W, W, 0.5),
 };
-/* sinh, cosh: (exp(x) -+ exp(-x)) / 2 */
+/* sinh, cosh = (exp(x) -+ exp(-x)) / 2 */
 static const ew_step_t sinh_steps[] = {
-    EW_UN(V_MULS, EW_T, EW_X, -1.0), EW_UN(V_EXP, EW_T, EW_T, 0), EW_UN(V_EXP, EW_W, EW_X, 0),
-    EW_BIN(V_SUB, EW_W, EW_W, EW_T), EW_UN(V_MULS, EW_W, EW_W, 0.5),
+    EW_UN(V_MULS, T, X, -1), EW_UN(V_EXP, T, T, 0), EW_UN(V_EXP, W, X, 0), EW_BIN(V_SUB, W, W, T),
+    EW_UN(V_MULS, W, W, 0.5),
 };
 static const ew_step_t cosh_steps[] = {
-    EW_UN(V_MULS, EW_T, EW_X, -1.0), EW_UN(V_EXP, EW_T, EW_T, 0), EW_UN(V_EXP, EW_W, EW_X, 0),
-    EW_BIN(V_ADD, EW_W, EW_W, EW_T), EW_UN(V_MULS, EW_W, EW_W, 0.5),
+    EW_UN(V_MULS, T, X, -1), EW_UN(V_EXP, T, T, 0), EW_UN(V_EXP, W, X, 0), EW_BIN(V_ADD, W, W, T),
+    EW_UN(V_MULS, W, W, 0.5),
 };
 /* erf: Abramowitz and Stegun 7.1.26 (absolute error below 1.5e-7): t = 1 / (1 + p |x|), sign(x) (1 -
- * t (a1 + t (a2 + t (a3 + t (a4 + t a5)))) exp(-x^2)), sign(x) = min(max(x 2^126, -1), 1); erfc: 1 - erf */
-#define EW_ERF_STEPS                                                                                           \
-    EW_UN(V_ABS, EW_T, EW_X, 0), EW_UN(V_MULS, EW_T, EW_T, 0.3275911), EW_UN(V_ADDS, EW_T, EW_T, 1.0),        \
-    EW_UN(V_REC, EW_T, EW_T, 0), EW_UN(V_MULS, EW_W, EW_T, 1.061405429), EW_UN(V_ADDS, EW_W, EW_W, -1.453152027), \
-    EW_BIN(V_MUL, EW_W, EW_W, EW_T), EW_UN(V_ADDS, EW_W, EW_W, 1.421413741), EW_BIN(V_MUL, EW_W, EW_W, EW_T),    \
-    EW_UN(V_ADDS, EW_W, EW_W, -0.284496736), EW_BIN(V_MUL, EW_W, EW_W, EW_T),                                  \
-    EW_UN(V_ADDS, EW_W, EW_W, 0.254829592), EW_BIN(V_MUL, EW_W, EW_W, EW_T), EW_BIN(V_MUL, EW_T, EW_X, EW_X),   \
-    EW_UN(V_MULS, EW_T, EW_T, -1.0), EW_UN(V_EXP, EW_T, EW_T, 0), EW_BIN(V_MUL, EW_W, EW_W, EW_T),              \
-    EW_UN(V_MULS, EW_W, EW_W, -1.0), EW_UN(V_ADDS, EW_W, EW_W, 1.0), EW_UN(V_MULS, EW_T, EW_X, EW_SIGN_SCALE),  \
-    EW_UN(V_MAXS, EW_T, EW_T, -1.0), EW_UN(V_MINS, EW_T, EW_T, 1.0), EW_BIN(V_MUL, EW_W, EW_W, EW_T)
-static const ew_step_t erf_steps[] = {EW_ERF_STEPS};
-static const ew_step_t erfc_steps[] = {EW_ERF_STEPS, EW_UN(V_MULS, EW_W, EW_W, -1.0), EW_UN(V_ADDS, EW_W, EW_W, 1.0)};
-/* expm1, log1p, log2, log10, exp2, square, sign */
-static const ew_step_t expm1_steps[] = {EW_UN(V_EXP, EW_W, EW_X, 0), EW_UN(V_ADDS, EW_W, EW_W, -1.0)};
-static const ew_step_t log1p_steps[] = {EW_UN(V_ADDS, EW_W, EW_X, 1.0), EW_UN(V_LN, EW_W, EW_W, 0)};
-static const ew_step_t log2_steps[] = {EW_UN(V_LN, EW_W, EW_X, 0), EW_UN(V_MULS, EW_W, EW_W, 1.4426950408889634)};
-static const ew_step_t log10_steps[] = {EW_UN(V_LN, EW_W, EW_X, 0), EW_UN(V_MULS, EW_W, EW_W, 0.43429448190325176)};
-static const ew_step_t exp2_steps[] = {EW_UN(V_MULS, EW_W, EW_X, 0.69314718055994531), EW_UN(V_EXP, EW_W, EW_W, 0)};
-static const ew_step_t square_steps[] = {EW_BIN(V_MUL, EW_W, EW_X, EW_X)};
-static const ew_step_t sign_steps[] = {
-    EW_UN(V_MULS, EW_W, EW_X, EW_SIGN_SCALE), EW_UN(V_MAXS, EW_W, EW_W, -1.0), EW_UN(V_MINS, EW_W, EW_W, 1.0),
-};
-/* floor, ceil, round (half to even), trunc: vconv to s32 with that rounding and back (|x| < 2^31) */
-static const ew_step_t floor_steps[] = {EW_UN(V_F32_TO_S32_F, EW_T, EW_X, 0), EW_UN(V_S32_TO_F32, EW_W, EW_T, 0)};
-static const ew_step_t ceil_steps[] = {EW_UN(V_F32_TO_S32_C, EW_T, EW_X, 0), EW_UN(V_S32_TO_F32, EW_W, EW_T, 0)};
-static const ew_step_t round_steps[] = {EW_UN(V_F32_TO_S32_R, EW_T, EW_X, 0), EW_UN(V_S32_TO_F32, EW_W, EW_T, 0)};
-static const ew_step_t trunc_steps[] = {EW_UN(V_F32_TO_S32_Z, EW_T, EW_X, 0), EW_UN(V_S32_TO_F32, EW_W, EW_T, 0)};
-/* cos: r = x - 2 pi round(x / 2 pi) in [-pi, pi], then sum_{j<=9} (-1)^j r^2j / (2j)! by Horner in r^2
+ * t (a1 + t (a2 + t (a3 + t (a4 + t a5)))) exp(-x^2)), sign(x) as sign's steps; erfc = 1 - erf */
+#define ERF_STEPS                                                                                              \
+    EW_UN(V_ABS, T, X, 0), EW_UN(V_MULS, T, T, 0.3275911), EW_UN(V_ADDS, T, T, 1), EW_UN(V_REC, T, T, 0),      \
+        EW_UN(V_MULS, W, T, 1.061405429), EW_UN(V_ADDS, W, W, -1.453152027), EW_BIN(V_MUL, W, W, T),           \
+        EW_UN(V_ADDS, W, W, 1.421413741), EW_BIN(V_MUL, W, W, T), EW_UN(V_ADDS, W, W, -0.284496736),           \
+        EW_BIN(V_MUL, W, W, T), EW_UN(V_ADDS, W, W, 0.254829592), EW_BIN(V_MUL, W, W, T), EW_BIN(V_MUL, T, X, X), \
+        EW_UN(V_MULS, T, T, -1), EW_UN(V_EXP, T, T, 0), EW_BIN(V_MUL, W, W, T), EW_UN(V_MULS, W, W, -1),       \
+        EW_UN(V_ADDS, W, W, 1), EW_UN(V_MULS, T, X, EW_BIG), EW_UN(V_MULS, T, T, EW_BIG), EW_UN(V_MAXS, T, T, -1), \
+        EW_UN(V_MINS, T, T, 1), EW_BIN(V_MUL, W, W, T)
+static const ew_step_t erf_steps[] = {ERF_STEPS};
+static const ew_step_t erfc_steps[] = {ERF_STEPS, EW_UN(V_MULS, W, W, -1), EW_UN(V_ADDS, W, W, 1)};
+#undef ERF_STEPS
+/* cos: r = x - 2 pi rint(x / 2 pi) in [-pi, pi], then sum_{j<=9} (-1)^j r^2j / (2j)! by Horner in r^2
  * (error below 4e-9 on [-pi, pi]; the reduction is exact only while 2 pi k is small); sin(x) = cos(x -
- * pi/2), reduced the same way. */
-#define EW_COS_POLY EW_BIN(V_MUL, EW_W, EW_T, EW_T), EW_UN(V_MULS, EW_T, EW_W, -1.5619206968586225e-16), EW_UN(V_ADDS, EW_T, EW_T, 4.779477332387385e-14), EW_BIN(V_MUL, EW_T, EW_T, EW_W), EW_UN(V_ADDS, EW_T, EW_T, -1.1470745597729725e-11), EW_BIN(V_MUL, EW_T, EW_T, EW_W), EW_UN(V_ADDS, EW_T, EW_T, 2.08767569878681e-09), EW_BIN(V_MUL, EW_T, EW_T, EW_W), EW_UN(V_ADDS, EW_T, EW_T, -2.755731922398589e-07), EW_BIN(V_MUL, EW_T, EW_T, EW_W), EW_UN(V_ADDS, EW_T, EW_T, 2.48015873015873e-05), EW_BIN(V_MUL, EW_T, EW_T, EW_W), EW_UN(V_ADDS, EW_T, EW_T, -0.001388888888888889), EW_BIN(V_MUL, EW_T, EW_T, EW_W), EW_UN(V_ADDS, EW_T, EW_T, 0.041666666666666664), EW_BIN(V_MUL, EW_T, EW_T, EW_W), EW_UN(V_ADDS, EW_T, EW_T, -0.5), EW_BIN(V_MUL, EW_T, EW_T, EW_W), EW_UN(V_ADDS, EW_W, EW_T, 1.0)
+ * pi / 2), reduced the same way. */
+#define EW_PI 3.14159265358979323846
+#define COS_POLY                                                                                               \
+    EW_BIN(V_MUL, W, T, T), EW_UN(V_MULS, T, W, -1.5619206968586225e-16), EW_UN(V_ADDS, T, T, 4.779477332387385e-14), \
+        EW_BIN(V_MUL, T, T, W), EW_UN(V_ADDS, T, T, -1.1470745597729725e-11), EW_BIN(V_MUL, T, T, W),          \
+        EW_UN(V_ADDS, T, T, 2.08767569878681e-09), EW_BIN(V_MUL, T, T, W),                                     \
+        EW_UN(V_ADDS, T, T, -2.755731922398589e-07), EW_BIN(V_MUL, T, T, W),                                   \
+        EW_UN(V_ADDS, T, T, 2.48015873015873e-05), EW_BIN(V_MUL, T, T, W),                                     \
+        EW_UN(V_ADDS, T, T, -0.001388888888888889), EW_BIN(V_MUL, T, T, W),                                    \
+        EW_UN(V_ADDS, T, T, 0.041666666666666664), EW_BIN(V_MUL, T, T, W), EW_UN(V_ADDS, T, T, -0.5),          \
+        EW_BIN(V_MUL, T, T, W), EW_UN(V_ADDS, W, T, 1)
 static const ew_step_t cos_steps[] = {
-    EW_UN(V_MULS, EW_T, EW_X, 1.0 / (2 * EW_PI)), EW_UN(V_F32_TO_S32_R, EW_W, EW_T, 0),
-    EW_UN(V_S32_TO_F32, EW_T, EW_W, 0), EW_UN(V_MULS, EW_T, EW_T, -2 * EW_PI), EW_BIN(V_ADD, EW_T, EW_T, EW_X),
-    EW_COS_POLY,
+    EW_UN(V_MULS, T, X, 1 / (2 * EW_PI)), EW_UN(V_RINT, T, T, 0), EW_UN(V_MULS, T, T, -2 * EW_PI),
+    EW_BIN(V_ADD, T, T, X), COS_POLY,
 };
 static const ew_step_t sin_steps[] = {
-    EW_UN(V_MULS, EW_T, EW_X, 1.0 / (2 * EW_PI)), EW_UN(V_ADDS, EW_T, EW_T, -0.25),
-    EW_UN(V_F32_TO_S32_R, EW_W, EW_T, 0), EW_UN(V_S32_TO_F32, EW_T, EW_W, 0), EW_UN(V_MULS, EW_T, EW_T, -2 * EW_PI),
-    EW_BIN(V_ADD, EW_T, EW_T, EW_X), EW_UN(V_ADDS, EW_T, EW_T, -EW_PI / 2), EW_COS_POLY,
+    EW_UN(V_MULS, T, X, 1 / (2 * EW_PI)), EW_UN(V_ADDS, T, T, -0.25), EW_UN(V_RINT, T, T, 0),
+    EW_UN(V_MULS, T, T, -2 * EW_PI), EW_BIN(V_ADD, T, T, X), EW_UN(V_ADDS, T, T, -EW_PI / 2), COS_POLY,
 };
+#undef COS_POLY
+/* The backward forms: X is gradOutput, Y self (or the forward's result); I(c) = min(max(v * 2^100 *
+ * 2^100, 0), 1) is exactly 1 where v > 0 and 0 elsewhere. */
+#define Y EW_Y
+#define IND(buf) EW_UN(V_MULS, buf, buf, EW_BIG), EW_UN(V_MULS, buf, buf, EW_BIG), EW_UN(V_MAXS, buf, buf, 0), \
+                 EW_UN(V_MINS, buf, buf, 1)
+/* sigmoid_backward = g * y * (1 - y), y the forward's output */
+static const ew_step_t sigmoid_bw_steps[] = {
+    EW_UN(V_MULS, W, Y, -1), EW_UN(V_ADDS, W, W, 1), EW_BIN(V_MUL, W, W, Y), EW_BIN(V_MUL, W, W, X),
+};
+/* tanh_backward = g * (1 - y^2) */
+static const ew_step_t tanh_bw_steps[] = {
+    EW_BIN(V_MUL, W, Y, Y), EW_UN(V_MULS, W, W, -1), EW_UN(V_ADDS, W, W, 1), EW_BIN(V_MUL, W, W, X),
+};
+/* hardsigmoid_backward = g / 6 * I(3 - |x| > 0) */
+static const ew_step_t hardsigmoid_bw_steps[] = {
+    EW_UN(V_ABS, W, Y, 0), EW_UN(V_MULS, W, W, -1), EW_UN(V_ADDS, W, W, 3), IND(W), EW_BIN(V_MUL, W, W, X),
+    EW_UN(V_MULS, W, W, 1.0 / 6),
+};
+/* threshold_backward(threshold) = g * I(x - threshold > 0) */
+static const ew_step_t threshold_bw_steps[] = {
+    EW_UNP(V_ADDS, W, Y, -1, S_MUL), IND(W), EW_BIN(V_MUL, W, W, X),
+};
+/* softshrink_backward(lambd), hardshrink_backward(lambd) = g * I(|x| - lambd > 0) */
+static const ew_step_t shrink_bw_steps[] = {
+    EW_UN(V_ABS, W, Y, 0), EW_UNP(V_ADDS, W, W, -1, S_MUL), IND(W), EW_BIN(V_MUL, W, W, X),
+};
+/* hardshrink(lambd) = x * I(|x| - lambd > 0) */
+static const ew_step_t hardshrink_steps[] = {
+    EW_UN(V_ABS, W, X, 0), EW_UNP(V_ADDS, W, W, -1, S_MUL), IND(W), EW_BIN(V_MUL, W, W, X),
+};
+/* selu_backward(g, r), r the forward's result: d = r > 0 ? scale : r + scale * alpha, as
+ * (r + sa) + I(r) * (scale - r - sa) */
+static const ew_step_t selu_bw_steps[] = {
+    EW_UN(V_MULS, T, Y, 1), IND(T), EW_UN(V_MULS, W, Y, -1), EW_UN(V_ADDS, W, W, SELU_SCALE - SELU_SCALE * SELU_ALPHA),
+    EW_BIN(V_MUL, W, W, T), EW_BIN(V_ADD, W, W, Y), EW_UN(V_ADDS, W, W, SELU_SCALE * SELU_ALPHA),
+    EW_BIN(V_MUL, W, W, X),
+};
+/* silu_backward = g * s * (1 + x * (1 - s)), s = sigmoid(x) */
+static const ew_step_t silu_bw_steps[] = {
+    EW_UN(V_MULS, T, Y, -1), EW_UN(V_EXP, T, T, 0), EW_UN(V_ADDS, T, T, 1), EW_UN(V_REC, T, T, 0),
+    EW_UN(V_MULS, W, T, -1), EW_UN(V_ADDS, W, W, 1), EW_BIN(V_MUL, W, W, Y), EW_UN(V_ADDS, W, W, 1),
+    EW_BIN(V_MUL, W, W, T), EW_BIN(V_MUL, W, W, X),
+};
+/* softsign_backward = g / (1 + |x|)^2 */
+static const ew_step_t softsign_bw_steps[] = {
+    EW_UN(V_ABS, W, Y, 0), EW_UN(V_ADDS, W, W, 1), EW_BIN(V_MUL, W, W, W), EW_BIN(V_DIV, W, X, W),
+};
+#undef IND
+#undef Y
+#undef W
+#undef X
+#undef T
 
 /* ---- the element-wise operators ---- */
 typedef enum ew_kind {
     EW_ADD, EW_SUB, EW_MUL, EW_DIV, EW_MAX, EW_MIN, EW_MULS, EW_ADDS, EW_RELU, EW_GELU, EW_EXP, EW_SIGMOID, EW_SILU,
     EW_TANH, EW_ABS, EW_NEG, EW_LOG, EW_SQRT, EW_RSQRT, EW_RECIPROCAL, EW_LEAKY_RELU, EW_DIVS, EW_MAXS, EW_MINS, EW_CLAMP,
-    EW_SELU, EW_CELU, EW_HARDSIGMOID, EW_HARDSWISH, EW_MISH, EW_SOFTSIGN, EW_LOGSIGMOID, EW_SOFTSHRINK, EW_ACOSH, EW_ASINH, EW_ATANH, EW_SINH, EW_COSH, EW_ERF, EW_ERFC, EW_EXPM1, EW_LOG1P, EW_LOG2, EW_LOG10, EW_EXP2, EW_SQUARE, EW_SIGN, EW_FLOOR, EW_CEIL, EW_ROUND, EW_TRUNC, EW_SIN, EW_COS, EW_KINDS
+    /* s19-act */
+    EW_HARDSIGMOID, EW_HARDSWISH, EW_SELU, EW_CELU, EW_MISH, EW_SOFTSIGN, EW_LOGSIGMOID, EW_SOFTSHRINK, EW_SQUARE,
+    EW_EXPM1, EW_EXP2, EW_LOG1P, EW_LOG2, EW_LOG10, EW_SIGN, EW_FLOOR, EW_CEIL, EW_ROUND, EW_TRUNC, EW_ACOSH,
+    EW_ASINH, EW_ATANH, EW_SINH, EW_COSH, EW_ERF, EW_ERFC, EW_SIN, EW_COS, EW_HARDSHRINK, EW_SIGMOID_BW, EW_TANH_BW, EW_HARDSIGMOID_BW, EW_THRESHOLD_BW, EW_SOFTSHRINK_BW,
+    EW_HARDSHRINK_BW, EW_SELU_BW, EW_SILU_BW, EW_SOFTSIGN_BW, EW_KINDS
 } ew_kind_t;
 
 #define STEPS(s) s, (unsigned)(sizeof s / sizeof s[0])
@@ -252,6 +333,7 @@ typedef struct ew_def {
     vop_t op;                /* the instruction (activations: unused) */
     const ew_step_t *steps;  /* an activation: its fp32 steps */
     unsigned nsteps;
+    double lo, hi;           /* --check's inputs (both 0: the default range) */
 } ew_def_t;
 
 static const ew_def_t ew_defs[EW_KINDS] = {
@@ -280,62 +362,81 @@ static const ew_def_t ew_defs[EW_KINDS] = {
     [EW_MAXS] = {"maxs", false, V_MAXS, NULL, 0},
     [EW_MINS] = {"mins", false, V_MINS, NULL, 0},
     [EW_CLAMP] = {"clamp", false, V_MAXS, NULL, 0},
-    [EW_SELU] = {"selu", false, V_MUL, STEPS(selu_steps)},
-    [EW_CELU] = {"celu", false, V_MUL, STEPS(celu_steps)},
-    [EW_HARDSIGMOID] = {"hardsigmoid", false, V_MUL, STEPS(hardsigmoid_steps)},
-    [EW_HARDSWISH] = {"hardswish", false, V_MUL, STEPS(hardswish_steps)},
-    [EW_MISH] = {"mish", false, V_MUL, STEPS(mish_steps)},
-    [EW_SOFTSIGN] = {"softsign", false, V_MUL, STEPS(softsign_steps)},
-    [EW_LOGSIGMOID] = {"logsigmoid", false, V_MUL, STEPS(logsigmoid_steps)},
-    [EW_SOFTSHRINK] = {"softshrink", false, V_MUL, STEPS(softshrink_steps)},
-    [EW_ACOSH] = {"acosh", false, V_MUL, STEPS(acosh_steps)},
-    [EW_ASINH] = {"asinh", false, V_MUL, STEPS(asinh_steps)},
-    [EW_ATANH] = {"atanh", false, V_MUL, STEPS(atanh_steps)},
-    [EW_SINH] = {"sinh", false, V_MUL, STEPS(sinh_steps)},
-    [EW_COSH] = {"cosh", false, V_MUL, STEPS(cosh_steps)},
-    [EW_ERF] = {"erf", false, V_MUL, STEPS(erf_steps)},
-    [EW_ERFC] = {"erfc", false, V_MUL, STEPS(erfc_steps)},
-    [EW_EXPM1] = {"expm1", false, V_MUL, STEPS(expm1_steps)},
-    [EW_LOG1P] = {"log1p", false, V_MUL, STEPS(log1p_steps)},
-    [EW_LOG2] = {"log2", false, V_MUL, STEPS(log2_steps)},
-    [EW_LOG10] = {"log10", false, V_MUL, STEPS(log10_steps)},
-    [EW_EXP2] = {"exp2", false, V_MUL, STEPS(exp2_steps)},
-    [EW_SQUARE] = {"square", false, V_MUL, STEPS(square_steps)},
-    [EW_SIGN] = {"sign", false, V_MUL, STEPS(sign_steps)},
-    [EW_FLOOR] = {"floor", false, V_MUL, STEPS(floor_steps)},
-    [EW_CEIL] = {"ceil", false, V_MUL, STEPS(ceil_steps)},
-    [EW_ROUND] = {"round", false, V_MUL, STEPS(round_steps)},
-    [EW_TRUNC] = {"trunc", false, V_MUL, STEPS(trunc_steps)},
-    [EW_SIN] = {"sin", false, V_MUL, STEPS(sin_steps)},
-    [EW_COS] = {"cos", false, V_MUL, STEPS(cos_steps)},
+    [EW_HARDSIGMOID] = {"hardsigmoid", false, V_MUL, STEPS(hardsigmoid_steps), -4, 4},
+    [EW_HARDSWISH] = {"hardswish", false, V_MUL, STEPS(hardswish_steps), -4, 4},
+    [EW_SELU] = {"selu", false, V_MUL, STEPS(selu_steps), -4, 4},
+    [EW_CELU] = {"celu", false, V_MUL, STEPS(celu_steps), -4, 4},
+    [EW_MISH] = {"mish", false, V_MUL, STEPS(mish_steps), -4, 4},
+    [EW_SOFTSIGN] = {"softsign", false, V_MUL, STEPS(softsign_steps), -4, 4},
+    [EW_LOGSIGMOID] = {"logsigmoid", false, V_MUL, STEPS(logsigmoid_steps), -4, 4},
+    [EW_SOFTSHRINK] = {"softshrink", false, V_MUL, STEPS(softshrink_steps), -2, 2},
+    [EW_SQUARE] = {"square", false, V_MUL, STEPS(square_steps), -4, 4},
+    [EW_EXPM1] = {"expm1", false, V_MUL, STEPS(expm1_steps), -2, 2},
+    [EW_EXP2] = {"exp2", false, V_MUL, STEPS(exp2_steps), -4, 4},
+    [EW_LOG1P] = {"log1p", false, V_MUL, STEPS(log1p_steps), -0.5, 4},
+    [EW_LOG2] = {"log2", false, V_MUL, STEPS(log2_steps), 0.25, 4},
+    [EW_LOG10] = {"log10", false, V_MUL, STEPS(log10_steps), 0.25, 4},
+    [EW_SIGN] = {"sign", false, V_MUL, STEPS(sign_steps), -4, 4},
+    [EW_FLOOR] = {"floor", false, V_MUL, STEPS(floor_steps), -8, 8},
+    [EW_CEIL] = {"ceil", false, V_MUL, STEPS(ceil_steps), -8, 8},
+    [EW_ROUND] = {"round", false, V_MUL, STEPS(round_steps), -8, 8},
+    [EW_TRUNC] = {"trunc", false, V_MUL, STEPS(trunc_steps), -8, 8},
+    [EW_ACOSH] = {"acosh", false, V_MUL, STEPS(acosh_steps), 1.25, 4},
+    [EW_ASINH] = {"asinh", false, V_MUL, STEPS(asinh_steps), -4, 4},
+    [EW_ATANH] = {"atanh", false, V_MUL, STEPS(atanh_steps), -0.9, 0.9},
+    [EW_SINH] = {"sinh", false, V_MUL, STEPS(sinh_steps), -4, 4},
+    [EW_COSH] = {"cosh", false, V_MUL, STEPS(cosh_steps), -4, 4},
+    [EW_ERF] = {"erf", false, V_MUL, STEPS(erf_steps), -3, 3},
+    [EW_ERFC] = {"erfc", false, V_MUL, STEPS(erfc_steps), -3, 3},
+    [EW_SIN] = {"sin", false, V_MUL, STEPS(sin_steps), -10, 10},
+    [EW_COS] = {"cos", false, V_MUL, STEPS(cos_steps), -10, 10},
+    [EW_HARDSHRINK] = {"hardshrink", false, V_MUL, STEPS(hardshrink_steps), -2, 2},
+    /* binary: x gradOutput (the default range), y self / the forward's output (lo, hi) */
+    [EW_SIGMOID_BW] = {"sigmoid_backward", true, V_MUL, STEPS(sigmoid_bw_steps), 0, 1},
+    [EW_TANH_BW] = {"tanh_backward", true, V_MUL, STEPS(tanh_bw_steps), -1, 1},
+    [EW_HARDSIGMOID_BW] = {"hardsigmoid_backward", true, V_MUL, STEPS(hardsigmoid_bw_steps), -6, 6},
+    [EW_THRESHOLD_BW] = {"threshold_backward", true, V_MUL, STEPS(threshold_bw_steps), -2, 2},
+    [EW_SOFTSHRINK_BW] = {"softshrink_backward", true, V_MUL, STEPS(shrink_bw_steps), -2, 2},
+    [EW_HARDSHRINK_BW] = {"hardshrink_backward", true, V_MUL, STEPS(shrink_bw_steps), -2, 2},
+    [EW_SELU_BW] = {"selu_backward", true, V_MUL, STEPS(selu_bw_steps), -1.7, 4},
+    [EW_SILU_BW] = {"silu_backward", true, V_MUL, STEPS(silu_bw_steps), -4, 4},
+    [EW_SOFTSIGN_BW] = {"softsign_backward", true, V_MUL, STEPS(softsign_bw_steps), -4, 4},
 };
 
-/* fp32 scratch buffers of an activation on fp16: the cast input X, and a separate W when a step
- * after the first reads X (else W overwrites X). */
-static unsigned ew_ntmp_f16(const ew_def_t *d)
-{
-    if (!d->steps)
-        return 0;
-    for (unsigned i = 1; i < d->nsteps; i++)
-        if (d->steps[i].a == EW_X || d->steps[i].b == EW_X)
-            return 2;
-    return 1;
-}
-
-/* Whether an activation uses the second work buffer T. */
+/* An activation's steps use the second work buffer T. */
 static bool ew_uses_t(const ew_def_t *d)
 {
-    for (unsigned i = 0; d->steps && i < d->nsteps; i++)
-        if (d->steps[i].d == EW_T || d->steps[i].a == EW_T || d->steps[i].b == EW_T)
+    for (unsigned i = 0; i < d->nsteps; i++)
+        if (d->steps[i].d == EW_T)
             return true;
     return false;
 }
 
-/* fp32 scratch buffers of an activation: those of fp16 (ew_ntmp_f16), then T when it is used. */
-static unsigned ew_ntmp(const ew_def_t *d, dv_dtype_t dt)
+/* The fp32 scratch buffers of an activation (their index in ew_state_t.tmp, or -1: not scratch).
+ * On fp16: the cast input X, the cast second input Y (binary), W unless it can overwrite X (no
+ * step after the first reads X), then T when the steps use it.  On fp32 X, Y and W are the queue
+ * buffers and only T is scratch.  Returns the number of scratch buffers. */
+static unsigned ew_layout(const ew_def_t *d, bool f16, int idx[EW_BUFS])
 {
-    return (dt == DV_DT_F16 ? ew_ntmp_f16(d) : 0) + ew_uses_t(d);
+    unsigned n = 0;
+    for (int b = 0; b < EW_BUFS; b++)
+        idx[b] = -1;
+    if (!d->steps)
+        return 0;
+    if (f16) {
+        bool x_later = false;
+        for (unsigned i = 1; i < d->nsteps; i++)
+            x_later |= d->steps[i].a == EW_X || d->steps[i].b == EW_X;
+        idx[EW_X] = (int)n++;
+        if (d->binary)
+            idx[EW_Y] = (int)n++;
+        idx[EW_W] = x_later ? (int)n++ : idx[EW_X];
+    }
+    if (ew_uses_t(d))
+        idx[EW_T] = (int)n++;
+    return n;
 }
+
 
 /* Parameters: the same table for every element-wise operator but for the dtypes accepted; add and
  * sub also take --alpha and --l2-inputs, muls and adds --scalar (the last entries, so the others stop
@@ -411,18 +512,28 @@ static const dv_oparam_spec_t ew_params_clamp[EP_CLAMP_COUNT] = {
 /* vabs (and neg, a vmuls by -1) */
 static const dv_oparam_spec_t ew_params_signed[EP_SCALAR] = {EW_COMMON(EW_ARITH_DTYPES)};
 /* vlrelu: the negative slope */
-static const dv_oparam_spec_t ew_params_celu[EP_SCALAR + 1] = {
-    EW_COMMON(DT_F16 | DT_F32),
-    [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "1", DV_FLOAT_ABOVE_0, FLT_MAX, 0,
-                   "alpha (aclnnCelu's alpha; the steps use alpha and 1 / alpha), rounded to --dtype"}};
-static const dv_oparam_spec_t ew_params_softshrink[EP_SCALAR + 1] = {
-    EW_COMMON(DT_F16 | DT_F32),
-    [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "0.5", 0, FLT_MAX, 0, "lambd (aclnnSoftshrink's), rounded to --dtype"}};
 static const dv_oparam_spec_t ew_params_lrelu[EP_SCALAR + 1] = {
     EW_COMMON(DT_F16 | DT_F32),
     [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "0.01", -FLT_MAX, FLT_MAX, 0,
                    "the negative slope s (y = x < 0 ? x * s : x; aclnnLeakyRelu's negativeSlope), the vlrelu scalar, "
                    "rounded to --dtype"}};
+
+/* celu's alpha, softshrink's lambd: the scalar of the steps marked S_MUL / S_DIV */
+static const dv_oparam_spec_t ew_params_celu[EP_SCALAR + 1] = {
+    EW_COMMON(DT_F16 | DT_F32),
+    [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "1", -FLT_MAX, FLT_MAX, 0,
+                   "alpha (aclnnCelu's), not 0, rounded to --dtype"}};
+static const dv_oparam_spec_t ew_params_softshrink[EP_SCALAR + 1] = {
+    EW_COMMON(DT_F16 | DT_F32),
+    [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "0.5", 0, FLT_MAX, 0,
+                   "lambd (aclnnSoftshrink's), at least 0, rounded to --dtype"}};
+
+static const dv_oparam_spec_t ew_params_shrink[EP_SCALAR + 1] = {
+    EW_COMMON(DT_F16 | DT_F32),
+    [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "0.5", 0, FLT_MAX, 0, "lambd, at least 0, rounded to --dtype"}};
+static const dv_oparam_spec_t ew_params_threshold[EP_SCALAR + 1] = {
+    EW_COMMON(DT_F16 | DT_F32),
+    [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "0", -FLT_MAX, FLT_MAX, 0, "the threshold, rounded to --dtype"}};
 
 typedef struct ew_tiling {
     uint32_t kind;  /* ew_kind_t */
@@ -442,7 +553,7 @@ typedef struct ew_tiling {
 
 /* The state of the tile code: the fp32 scratch buffers (setup allocates them). */
 typedef struct ew_state {
-    uint64_t tmp[3];
+    uint64_t tmp[4];
 } ew_state_t;
 _Static_assert(sizeof(ew_state_t) <= DV_TILE_STATE_BYTES, "ew_state_t exceeds the tile state");
 
@@ -500,11 +611,10 @@ static void vinsn(dv_k_t *k, vop_t op, dv_dtype_t dt, uint64_t d, uint64_t a, ui
     case V_MULS: dvk_vmuls(k, d, a, dt, s, rep, 1, 1, 8, 8); break;
     case V_F16_TO_F32: dvk_vconv(k, d, a, DV_DT_F32, DV_DT_F16, DV_ROUND_R, rep, 1, 1, 8, 4); break;
     case V_F32_TO_F16: dvk_vconv(k, d, a, DV_DT_F16, DV_DT_F32, DV_ROUND_R, rep, 1, 1, 4, 8); break;
-    case V_F32_TO_S32_F: dvk_vconv(k, d, a, DV_DT_S32, DV_DT_F32, DV_ROUND_F, rep, 1, 1, 8, 8); break;
-    case V_F32_TO_S32_C: dvk_vconv(k, d, a, DV_DT_S32, DV_DT_F32, DV_ROUND_C, rep, 1, 1, 8, 8); break;
-    case V_F32_TO_S32_R: dvk_vconv(k, d, a, DV_DT_S32, DV_DT_F32, DV_ROUND_R, rep, 1, 1, 8, 8); break;
-    case V_F32_TO_S32_Z: dvk_vconv(k, d, a, DV_DT_S32, DV_DT_F32, DV_ROUND_Z, rep, 1, 1, 8, 8); break;
-    case V_S32_TO_F32: dvk_vconv(k, d, a, DV_DT_F32, DV_DT_S32, DV_ROUND_R, rep, 1, 1, 8, 8); break;
+    case V_FLOOR: dvk_vconv(k, d, a, DV_DT_F32, DV_DT_F32, DV_ROUND_F, rep, 1, 1, 8, 8); break;
+    case V_CEIL: dvk_vconv(k, d, a, DV_DT_F32, DV_DT_F32, DV_ROUND_C, rep, 1, 1, 8, 8); break;
+    case V_RINT: dvk_vconv(k, d, a, DV_DT_F32, DV_DT_F32, DV_ROUND_R, rep, 1, 1, 8, 8); break;
+    case V_TRUNC: dvk_vconv(k, d, a, DV_DT_F32, DV_DT_F32, DV_ROUND_Z, rep, 1, 1, 8, 8); break;
     }
 }
 
@@ -512,7 +622,7 @@ static void vinsn(dv_k_t *k, vop_t op, dv_dtype_t dt, uint64_t d, uint64_t a, ui
 static void vstep(dv_k_t *k, vop_t op, dv_dtype_t dt, uint64_t dst, uint64_t src0, uint64_t src1, double s,
                   uint64_t n)
 {
-    const bool conv = op == V_F16_TO_F32 || op == V_F32_TO_F16 || op >= V_F32_TO_S32_F;
+    const bool conv = op == V_F16_TO_F32 || op == V_F32_TO_F16;
     const unsigned esize = conv ? 4 : dv_dtype_size(dt);
     const uint64_t per_rep = EW_REPEAT_BYTES / esize;
     const uint64_t dst_step = op == V_F32_TO_F16 ? EW_REPEAT_BYTES / 2 : EW_REPEAT_BYTES;
@@ -531,26 +641,29 @@ static void vstep(dv_k_t *k, vop_t op, dv_dtype_t dt, uint64_t dst, uint64_t src
 }
 
 /* An activation of n elements at x into y, in fp32 (fp16 through the scratch buffers). */
-static void ew_activation(dv_k_t *k, const ew_def_t *d, dv_dtype_t dt, uint64_t y, uint64_t x, const uint64_t *tmp,
-                          uint64_t n, double scalar)
+static void ew_activation(dv_k_t *k, const ew_def_t *d, dv_dtype_t dt, uint64_t y, uint64_t x, uint64_t x2,
+                          const uint64_t *tmp, uint64_t n, double p)
 {
     const dv_dtype_t f = DV_DT_F32;
     const bool f16 = dt == DV_DT_F16;
-    const unsigned nf16 = f16 ? ew_ntmp_f16(d) : 0;
+    int idx[EW_BUFS];
+    ew_layout(d, f16, idx);
+    const uint64_t direct[EW_BUFS] = {[EW_X] = x, [EW_Y] = x2, [EW_W] = y}; /* fp32: the queue buffers */
     uint64_t buf[EW_BUFS] = {0};
-    buf[EW_X] = f16 ? tmp[0] : x;                                    /* the input in fp32 */
-    buf[EW_W] = !f16 ? y : nf16 == 1 ? tmp[0] : tmp[1];              /* the work buffer */
-    buf[EW_T] = ew_uses_t(d) ? tmp[nf16] : 0;                        /* the second work buffer */
+    for (int b = EW_X; b < EW_BUFS; b++)
+        buf[b] = idx[b] >= 0 ? tmp[idx[b]] : direct[b];
     if (f16) {
         vstep(k, V_F16_TO_F32, f, buf[EW_X], x, 0, 0, n);
+        if (d->binary)
+            vstep(k, V_F16_TO_F32, f, buf[EW_Y], x2, 0, 0, n);
         dvk_pipe_barrier(k, DV_PIPE_V);
     }
     for (unsigned i = 0; i < d->nsteps; i++) {
         const ew_step_t *s = &d->steps[i];
-        const double sv = s->p == 1 ? scalar * s->s : s->p == 2 ? s->s / scalar : s->s;
         if (i)
             dvk_pipe_barrier(k, DV_PIPE_V);
-        vstep(k, s->op, f, buf[s->d], buf[s->a], buf[s->b], sv, n);
+        vstep(k, s->op, f, buf[s->d], buf[s->a], buf[s->b], s->ps == S_MUL ? s->s * p : s->ps == S_DIV ? s->s / p : s->s,
+              n);
     }
     if (f16) {
         dvk_pipe_barrier(k, DV_PIPE_V);
@@ -565,8 +678,14 @@ static void ew_compute(dv_k_t *k, const ew_tiling_t *t, const ew_state_t *st, co
     const ew_def_t *d = &ew_defs[t->kind];
     const dv_dtype_t dt = (dv_dtype_t)t->dtype;
     const uint64_t n = tile->rows * tile->pitch, z = tile->out, x = tile->in[0], y = d->binary ? tile->in[1] : 0;
+    if (t->kind == EW_SIGN && !dv_dtype_is_float(dt)) { /* integers: min(max(x, -1), 1) in the dtype */
+        vstep(k, V_MAXS, dt, z, x, 0, -1, n);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        vstep(k, V_MINS, dt, z, z, 0, 1, n);
+        return;
+    }
     if (d->steps) {
-        ew_activation(k, d, dt, z, x, st->tmp, n, t->scalar);
+        ew_activation(k, d, dt, z, x, y, st->tmp, n, t->scalar);
         return;
     }
     if (t->kind == EW_DIVS) { /* z = x / s, s filled into tmp[0] by ew_alloc_scratch */
@@ -767,7 +886,11 @@ static int ew_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
                                       "not %g", kind == EW_SUB ? '-' : '+', v->v[EP_SCALAR].f);
     }
     t.depth = v->v[EP_DOUBLE_BUFFER].i ? 2 : 1;
-    t.ntmp = kind == EW_DIVS ? 1 : ew_ntmp(d, dt); /* divs: the tile of the divisor */
+    /* divs: the tile of the divisor; fp32 activations: T */
+    int idx[EW_BUFS];
+    t.ntmp = kind == EW_DIVS ? 1 : ew_layout(d, dt == DV_DT_F16, idx);
+    if (kind == EW_CELU && t.scalar == 0)
+        return dv_ops_param_error(err, "scalar", "celu divides by alpha: it must not be 0");
     const unsigned queues = d->binary ? 3 : 2;
     const uint64_t per_elem = (uint64_t)queues * t.depth * size + (uint64_t)t.ntmp * 4;
     const uint64_t min_tile = EW_BLOCK_BYTES / size;
@@ -808,18 +931,16 @@ static int ew_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
         hi = 2.0;
     }
     double xlo = 0, xhi = 0; /* log, sqrt, rsqrt, reciprocal: inputs in their domain, away from 0 */
-    if (kind == EW_LOG || kind == EW_SQRT || kind == EW_RSQRT || kind == EW_RECIPROCAL || kind == EW_LOG2 ||
-        kind == EW_LOG10) {
+    if (kind == EW_LOG || kind == EW_SQRT || kind == EW_RSQRT || kind == EW_RECIPROCAL) {
         xlo = 0.25;
         xhi = 4.0;
     }
-    if (kind == EW_ACOSH) { /* its domain, away from 1 where its slope is infinite */
-        xlo = 1.25;
-        xhi = 5.0;
-    }
-    if (kind == EW_ATANH || kind == EW_LOG1P) { /* away from the poles at -1 (and 1) */
-        xlo = -0.9;
-        xhi = 0.9;
+    if ((d->lo != 0 || d->hi != 0) && d->binary) { /* a backward form: y is self / the forward's output */
+        lo = d->lo;
+        hi = d->hi;
+    } else if (d->lo != 0 || d->hi != 0) {
+        xlo = d->lo;
+        xhi = d->hi;
     }
     if ((rc = dv_ops_add_arg(plan, "x", dt, n, DV_ARG_IN, xlo, xhi)) ||
         (d->binary && (rc = dv_ops_add_arg(plan, "y", dt, n, DV_ARG_IN, lo, hi))) ||
@@ -857,6 +978,7 @@ static int64_t ew_int(ew_kind_t kind, int64_t a, int64_t b)
     case EW_RELU: return a > 0 ? a : 0;
     case EW_ABS: return a < 0 ? -a : a;
     case EW_NEG: return -a;
+    case EW_SIGN: return (a > 0) - (a < 0);
     default: return 0; /* the plan accepts only float dtypes for the others */
     }
 }
@@ -870,6 +992,22 @@ static double ew_addsub_float(const ew_tiling_t *t, double a, double b)
     const float fb = t->scale ? (float)dv_ops_round(dt, t->scalar * b) : (float)b; /* a double product is exact */
     const float z = t->kind == EW_ADD ? fa + fb : fa - fb;
     return z;
+}
+
+/* The backward forms: g the gradient, v self or the forward's output, p the attribute. */
+static double ew_backward(ew_kind_t kind, double g, double v, double p)
+{
+    switch (kind) {
+    case EW_SIGMOID_BW: return g * v * (1 - v);
+    case EW_TANH_BW: return g * (1 - v * v);
+    case EW_HARDSIGMOID_BW: return v > -3 && v < 3 ? g / 6 : 0;
+    case EW_THRESHOLD_BW: return v > p ? g : 0;
+    case EW_SOFTSHRINK_BW: case EW_HARDSHRINK_BW: return fabs(v) > p ? g : 0;
+    case EW_SELU_BW: return g * (v > 0 ? SELU_SCALE : v + SELU_SCALE * SELU_ALPHA);
+    case EW_SILU_BW: { const double s = 1 / (1 + exp(-v)); return g * s * (1 + v * (1 - s)); }
+    case EW_SOFTSIGN_BW: return g / ((1 + fabs(v)) * (1 + fabs(v)));
+    default: return 0;
+    }
 }
 
 static double ew_float(ew_kind_t kind, double a, double b)
@@ -895,14 +1033,25 @@ static double ew_float(ew_kind_t kind, double a, double b)
     case EW_RSQRT: return 1 / sqrt(a);
     case EW_RECIPROCAL: return 1 / a;
     case EW_LEAKY_RELU: return a >= 0 ? a : a * b;
-    case EW_SELU: return EW_SELU_SCALE * (a > 0 ? a : EW_SELU_ALPHA * (exp(a) - 1));
-    case EW_CELU: return a > 0 ? a : b * (exp(a / b) - 1);
-    case EW_HARDSIGMOID: return fmin(fmax(a / 6 + 0.5, 0), 1);
-    case EW_HARDSWISH: return a * fmin(fmax(a / 6 + 0.5, 0), 1);
+    case EW_HARDSIGMOID: return fmin(fmax(a + 3, 0), 6) / 6;
+    case EW_HARDSWISH: return a * fmin(fmax(a + 3, 0), 6) / 6;
+    case EW_SELU: return SELU_SCALE * (a > 0 ? a : SELU_ALPHA * expm1(a));
+    case EW_CELU: return a > 0 ? a : b * expm1(a / b);
     case EW_MISH: return a * tanh(log1p(exp(a)));
     case EW_SOFTSIGN: return a / (1 + fabs(a));
-    case EW_LOGSIGMOID: return fmin(a, 0) - log1p(exp(-fabs(a)));
+    case EW_LOGSIGMOID: return -log1p(exp(-a));
     case EW_SOFTSHRINK: return a > b ? a - b : a < -b ? a + b : 0;
+    case EW_SQUARE: return a * a;
+    case EW_EXPM1: return expm1(a);
+    case EW_EXP2: return exp2(a);
+    case EW_LOG1P: return log1p(a);
+    case EW_LOG2: return log2(a);
+    case EW_LOG10: return log10(a);
+    case EW_SIGN: return a > 0 ? 1 : a < 0 ? -1 : 0;
+    case EW_FLOOR: return floor(a);
+    case EW_CEIL: return ceil(a);
+    case EW_ROUND: return nearbyint(a); /* half to even, the default rounding mode */
+    case EW_TRUNC: return trunc(a);
     case EW_ACOSH: return acosh(a);
     case EW_ASINH: return asinh(a);
     case EW_ATANH: return atanh(a);
@@ -910,19 +1059,11 @@ static double ew_float(ew_kind_t kind, double a, double b)
     case EW_COSH: return cosh(a);
     case EW_ERF: return erf(a);
     case EW_ERFC: return erfc(a);
-    case EW_EXPM1: return expm1(a);
-    case EW_LOG1P: return log1p(a);
-    case EW_LOG2: return log2(a);
-    case EW_LOG10: return log10(a);
-    case EW_EXP2: return exp2(a);
-    case EW_SQUARE: return a * a;
-    case EW_SIGN: return a > 0 ? 1 : a < 0 ? -1 : a;
-    case EW_FLOOR: return floor(a);
-    case EW_CEIL: return ceil(a);
-    case EW_ROUND: return nearbyint(a);
-    case EW_TRUNC: return trunc(a);
     case EW_SIN: return sin(a);
     case EW_COS: return cos(a);
+    case EW_HARDSHRINK: return fabs(a) > b ? a : 0;
+    case EW_SIGMOID_BW: case EW_TANH_BW: case EW_HARDSIGMOID_BW: case EW_THRESHOLD_BW: case EW_SOFTSHRINK_BW:
+    case EW_HARDSHRINK_BW: case EW_SELU_BW: case EW_SILU_BW: case EW_SOFTSIGN_BW: /* ew_backward */
     case EW_CLAMP: case EW_KINDS: break; /* clamp: ew_reference */
     }
     return 0;
@@ -942,13 +1083,18 @@ static int ew_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
     const ew_kind_t kind = (ew_kind_t)t.kind;
     const bool binary = ew_defs[kind].binary, is_float = dv_dtype_is_float(dt);
     const bool with_scalar = kind == EW_MULS || kind == EW_ADDS || kind == EW_LEAKY_RELU || kind == EW_DIVS ||
-                             kind == EW_MAXS || kind == EW_MINS || kind == EW_CELU || kind == EW_SOFTSHRINK;
+                             kind == EW_MAXS || kind == EW_MINS || kind == EW_CELU || kind == EW_SOFTSHRINK ||
+                             kind == EW_HARDSHRINK;
     uint8_t *out = expect[binary ? 2 : 1];
     for (uint64_t i = 0; i < t.elems; i++) {
         const double a = dv_ops_load(in[0], dt, i), b = binary ? dv_ops_load(in[1], dt, i) : with_scalar ? t.scalar : 0;
         if (kind == EW_CLAMP) { /* max then min, exact in every dtype */
             const double lo = a >= t.scalar ? a : t.scalar;
             dv_ops_store(out, dt, i, lo <= t.scalar2 ? lo : t.scalar2);
+            continue;
+        }
+        if (kind >= EW_SIGMOID_BW) {
+            dv_ops_store(out, dt, i, ew_backward(kind, a, b, t.scalar));
             continue;
         }
         if (kind == EW_ADD || kind == EW_SUB) {
@@ -1042,34 +1188,47 @@ EW_OP(maxs, ew_params_maxs, "y = max(x, s) (vmaxs, s in --dtype)");
 EW_OP(mins, ew_params_mins, "y = min(x, s) (vmins, s in --dtype)");
 EW_OP(clamp, ew_params_clamp, "y = min(max(x, --min), --max) (vmaxs, then vmins)");
 EW_OP(divs, ew_params_divs, "y = x / s (vdup of s once per block, then vdiv; s in --dtype)");
-EW_OP(selu, ew_params_float, "y = scale (max(x, 0) + min(0, alpha (exp(x) - 1))), SELU's constants; fp32 steps");
-EW_OP(celu, ew_params_celu, "y = max(x, 0) + min(0, s (exp(x / s) - 1)), s = --scalar; fp32 steps");
-EW_OP(hardsigmoid, ew_params_float, "y = min(max(x / 6 + 1/2, 0), 1); fp32 steps");
-EW_OP(hardswish, ew_params_float, "y = x min(max(x / 6 + 1/2, 0), 1); fp32 steps");
-EW_OP(mish, ew_params_float, "y = x tanh(ln(1 + exp(x))); fp32 steps");
-EW_OP(softsign, ew_params_float, "y = x / (1 + |x|); fp32 steps");
-EW_OP(logsigmoid, ew_params_float, "y = ln(sigmoid(x)) = min(x, 0) - ln(1 + exp(-|x|)); fp32 steps");
-EW_OP(softshrink, ew_params_softshrink, "y = x - min(max(x, -s), s), s = --scalar (lambd); fp32 steps");
-EW_OP(acosh, ew_params_float, "y = ln(x + sqrt(x^2 - 1)) (x random in [1, 5)); fp32 steps");
-EW_OP(asinh, ew_params_float, "y = ln(x + sqrt(x^2 + 1)); fp32 steps");
-EW_OP(atanh, ew_params_float, "y = ln((1 + x) / (1 - x)) / 2; fp32 steps");
-EW_OP(sinh, ew_params_float, "y = (exp(x) - exp(-x)) / 2; fp32 steps");
-EW_OP(cosh, ew_params_float, "y = (exp(x) + exp(-x)) / 2; fp32 steps");
-EW_OP(erf, ew_params_float, "y = erf(x), Abramowitz and Stegun 7.1.26 (error < 1.5e-7); fp32 steps");
-EW_OP(erfc, ew_params_float, "y = 1 - erf(x) (erf's steps); fp32 steps");
-EW_OP(expm1, ew_params_float, "y = exp(x) - 1; fp32 steps");
-EW_OP(log1p, ew_params_float, "y = ln(1 + x); fp32 steps");
-EW_OP(log2, ew_params_float, "y = ln(x) / ln 2 (x random in [0.25, 4)); fp32 steps");
-EW_OP(log10, ew_params_float, "y = ln(x) / ln 10 (x random in [0.25, 4)); fp32 steps");
-EW_OP(exp2, ew_params_float, "y = exp(x ln 2); fp32 steps");
-EW_OP(square, ew_params_float, "y = x * x; fp32 steps");
-EW_OP(sign, ew_params_float, "y = -1, 0 or 1 as x (min(max(x 2^126, -1), 1)); fp32 steps");
-EW_OP(floor, ew_params_float, "y = floor(x) (vconv to s32 and back: |x| < 2^31)");
-EW_OP(ceil, ew_params_float, "y = ceil(x) (vconv to s32 and back: |x| < 2^31)");
-EW_OP(round, ew_params_float, "y = x rounded half to even (vconv to s32 and back: |x| < 2^31)");
-EW_OP(trunc, ew_params_float, "y = x rounded toward zero (vconv to s32 and back: |x| < 2^31)");
-EW_OP(sin, ew_params_float, "y = sin(x): reduced to [-pi, pi] and a Taylor polynomial of cos; fp32 steps");
-EW_OP(cos, ew_params_float, "y = cos(x): reduced to [-pi, pi] and its Taylor polynomial to x^18; fp32 steps");
+/* s19-act: step tables, fp16 computes in fp32 */
+EW_OP(hardsigmoid, ew_params_float, "y = min(max(x / 6 + 0.5, 0), 1) (relu6(x + 3) / 6)");
+EW_OP(hardswish, ew_params_float, "y = x * hardsigmoid(x)");
+EW_OP(selu, ew_params_float, "y = 1.0507 * (x > 0 ? x : 1.6733 * (exp(x) - 1))");
+EW_OP(celu, ew_params_celu, "y = max(x, 0) + min(0, s * (exp(x / s) - 1)) (s: alpha)");
+EW_OP(mish, ew_params_float, "y = x * tanh(ln(1 + exp(x)))");
+EW_OP(softsign, ew_params_float, "y = x / (1 + |x|)");
+EW_OP(logsigmoid, ew_params_float, "y = ln(sigmoid(x)) = min(x, 0) - ln(1 + exp(-|x|))");
+EW_OP(softshrink, ew_params_softshrink, "y = x - clamp(x, -s, s) (s: lambd)");
+EW_OP(square, ew_params_float, "y = x * x");
+EW_OP(expm1, ew_params_float, "y = exp(x) - 1");
+EW_OP(exp2, ew_params_float, "y = 2^x = exp(x ln 2)");
+EW_OP(log1p, ew_params_float, "y = ln(1 + x) (x random in [-0.5, 4))");
+EW_OP(log2, ew_params_float, "y = ln(x) / ln 2 (x random in [0.25, 4))");
+EW_OP(log10, ew_params_float, "y = ln(x) / ln 10 (x random in [0.25, 4))");
+EW_OP(sign, ew_params_signed, "y = -1, 0 or 1 (floats: x * 2^100 * 2^100 clamped to [-1, 1] in fp32; integers: "
+      "vmaxs -1, vmins 1)");
+EW_OP(floor, ew_params_float, "y = floor(x) (vconv f32 -> f32, round F)");
+EW_OP(ceil, ew_params_float, "y = ceil(x) (vconv f32 -> f32, round C)");
+EW_OP(round, ew_params_float, "y = x rounded half to even (vconv f32 -> f32, round R)");
+EW_OP(trunc, ew_params_float, "y = x rounded toward 0 (vconv f32 -> f32, round Z)");
+EW_OP(acosh, ew_params_float, "y = ln(x + sqrt(x^2 - 1)) (x random in [1.25, 4))");
+EW_OP(asinh, ew_params_float, "y = sign(x) ln(|x| + sqrt(x^2 + 1))");
+EW_OP(atanh, ew_params_float, "y = ln((1 + x) / (1 - x)) / 2 (x random in [-0.9, 0.9))");
+EW_OP(sinh, ew_params_float, "y = (exp(x) - exp(-x)) / 2 (x random in [-4, 4))");
+EW_OP(cosh, ew_params_float, "y = (exp(x) + exp(-x)) / 2 (x random in [-4, 4))");
+EW_OP(erf, ew_params_float, "y = erf(x), Abramowitz and Stegun 7.1.26 (error < 1.5e-7; x random in [-3, 3))");
+EW_OP(erfc, ew_params_float, "y = 1 - erf(x) (erf's steps; x random in [-3, 3))");
+EW_OP(sin, ew_params_float, "y = sin(x): reduced to [-pi, pi] by rint(x / 2 pi - 1/4) and cos's polynomial (x random in [-10, 10))");
+EW_OP(cos, ew_params_float, "y = cos(x): reduced to [-pi, pi] by rint(x / 2 pi), Taylor to x^18 (x random in [-10, 10))");
+EW_OP(hardshrink, ew_params_shrink, "y = |x| > s ? x : 0 (s: lambd)");
+/* backward forms: x the gradient, y self or the forward's output */
+EW_OP(sigmoid_backward, ew_params_float, "z = x * y * (1 - y), y the sigmoid's output");
+EW_OP(tanh_backward, ew_params_float, "z = x * (1 - y^2), y the tanh's output");
+EW_OP(hardsigmoid_backward, ew_params_float, "z = -3 < y < 3 ? x / 6 : 0");
+EW_OP(threshold_backward, ew_params_threshold, "z = y > s ? x : 0 (s: threshold)");
+EW_OP(softshrink_backward, ew_params_shrink, "z = |y| > s ? x : 0 (s: lambd)");
+EW_OP(hardshrink_backward, ew_params_shrink, "z = |y| > s ? x : 0 (s: lambd)");
+EW_OP(selu_backward, ew_params_float, "z = x * (y > 0 ? 1.0507 : y + 1.0507 * 1.6733), y the selu's result");
+EW_OP(silu_backward, ew_params_float, "z = x * s * (1 + y (1 - s)), s = sigmoid(y)");
+EW_OP(softsign_backward, ew_params_float, "z = x / (1 + |y|)^2");
 
 /* ---- copy: the GM -> UB / L1 bandwidth benchmark ---- */
 enum {

@@ -10,7 +10,7 @@
     X(semantics_footprint) X(model) X(components) X(timing) X(robust) X(report) X(cli) X(kapi) X(ops) \
     X(ops_elementwise) X(ops_norm) X(ops_matmul) X(ops_conv) X(acl) X(acl_config) X(aclnn_ops) X(aclnn_errors) X(aclnn_lists) X(aclnn_ew) X(aclnn_reduce) X(aclnn_random) X(aclnn_binmath) X(aclnn_loss) X(aclnn_unary) X(aclnn_fill) \
     X(micro) \
-    X(aclnn_cmp) X(aclnn_foreach) X(aclnn_mm) \
+    X(aclnn_cmp) X(aclnn_foreach) X(aclnn_mm) X(aclnn_act) \
     X(fidelity) X(topology) X(graph) X(ops_layout) X(fold) X(fusion) X(acl_graph) X(stalls) X(sweep) X(plot) \
     X(ascendc) X(ascendc_vec) X(ascendc_cube) X(acl_binary) X(acl_capture) \
     X(ascendc_act) X(ascendc_norm) X(ascendc_math) X(ascendc_rsort) X(ascendc_xform) X(ascendc_mm) X(ascendc_mmb) \
