@@ -17,10 +17,12 @@
 #   - Ascend C kernel sources (they use __aicore__ or __global__) are listed as "kernel" and not
 #     built on their own: a program whose directory's CMakeLists.txt names kernel sources in
 #     ascendc_library(...) is linked with them, compiled by the install's dvcc.
-# Compile: $CXX (or $CC for .c) -I$PREFIX/include -I$PREFIX/include/aclnn, as CANN's
-# build_example.sh does, and -I for the source's directory and each one above it up to its
-# SOURCE_DIR (the runtime examples include headers from the example root), and those the program
-# directory's CMakeLists.txt adds with include_directories(${CMAKE_CURRENT_SOURCE_DIR}/...).
+# Compile: $CXX (or $CC for .c) -I$PREFIX/include -I$PREFIX/include/aclnn -I$PREFIX/include/aclnnop,
+# as CANN's build_example.sh does (the last for its custom-package mode, which the experimental
+# examples use: they include "aclnn_<op>.h" without the aclnnop/ prefix), and -I for the source's
+# directory and each one above it up to its SOURCE_DIR (the runtime examples include headers from
+# the example root), and those the program directory's CMakeLists.txt adds with
+# include_directories(${CMAKE_CURRENT_SOURCE_DIR}/...).
 # Link: -L$PREFIX/lib -lascendcl -lnnopbase -lopapi.  Run: in its own empty directory, with
 # LD_LIBRARY_PATH=$PREFIX/lib, DVSIM_PROFILE_OUT=<that directory>/prof and a timeout; the
 # profile rows are the data rows of the op_summary.csv it leaves (docs/ACL.md, "Profiling").
@@ -81,7 +83,7 @@ if [ "${1:-}" = --one ]; then
         exit 0
     fi
     # shellcheck disable=SC2086 # comp is a command and its flags
-    if $comp -I"$COMPAT_PREFIX/include" -I"$COMPAT_PREFIX/include/aclnn" $incs -c "$src" -o "$W/main.o" \
+    if $comp -I"$COMPAT_PREFIX/include" -I"$COMPAT_PREFIX/include/aclnn" -I"$COMPAT_PREFIX/include/aclnnop" $incs -c "$src" -o "$W/main.o" \
         >"$L.compile.log" 2>&1; then
         compiled=yes
     else
@@ -105,7 +107,7 @@ if [ "${1:-}" = --one ]; then
                 case "$h" in *.c) hc="$CC -std=c11" ;; esac
                 ho="$W/helper_$(basename "$h").o"
                 # shellcheck disable=SC2086
-                $hc -I"$COMPAT_PREFIX/include" -I"$COMPAT_PREFIX/include/aclnn" $incs -c "$h" -o "$ho" \
+                $hc -I"$COMPAT_PREFIX/include" -I"$COMPAT_PREFIX/include/aclnn" -I"$COMPAT_PREFIX/include/aclnnop" $incs -c "$h" -o "$ho" \
                     >>"$L.helpers.log" 2>&1 && objs="$objs $ho"
             done
             # and the other sources its CMakeLists.txt gives add_executable(<name> <this source> ...)
@@ -120,7 +122,7 @@ if [ "${1:-}" = --one ]; then
                     case "$h" in *.c) hc="$CC -std=c11" ;; esac
                     ho="$W/helper_$(basename "$h").o"
                     # shellcheck disable=SC2086
-                    $hc -I"$COMPAT_PREFIX/include" -I"$COMPAT_PREFIX/include/aclnn" $incs -c "$hf" -o "$ho" \
+                    $hc -I"$COMPAT_PREFIX/include" -I"$COMPAT_PREFIX/include/aclnn" -I"$COMPAT_PREFIX/include/aclnnop" $incs -c "$hf" -o "$ho" \
                         >>"$L.helpers.log" 2>&1 && objs="$objs $ho"
                 done
             fi
