@@ -111,6 +111,8 @@ typedef struct dv_acl_xtensor {
     uint64_t data;           /* the tensor's device address (0: not set) */
     int64_t offset_bytes;    /* view offset in bytes */
     dv_acl_view_t view;      /* what the kernel argument gathers (view.dev = data + offset_bytes) */
+    int64_t ws_off;          /* -1: a user tensor; else a temporary of the executor chain, this many bytes
+                              * into the workspace after every member's own (dv_nn_exec_run sets data) */
 } dv_acl_xtensor_t;
 
 #define DV_ACL_MAX_XTENSORS 8
@@ -128,8 +130,11 @@ struct aclOpExecutor {
     char op_type[64], op_name[128];
     char in_shapes[256], in_dtypes[128], in_formats[128];
     char out_shapes[256], out_dtypes[128], out_formats[128];
-    struct aclOpExecutor *next;          /* a foreach operator's next list member (nnforeach.c), else NULL;
-                                          * the second phase runs the chain, freeing frees it */
+    struct aclOpExecutor *next;          /* the next kernel of the operator: a foreach operator's next list
+                                          * member (nnforeach.c), a composite's next step (nnmm.c), else
+                                          * NULL; the second phase runs the chain, freeing frees it */
+    uint64_t temp_bytes;                 /* the head of a chain: workspace bytes of its temporaries, after
+                                          * the members' own (dv_acl_xtensor_t.ws_off) */
 };
 
 /* The object behind a handle when it is live and of that kind, else NULL with an error recorded:

@@ -288,8 +288,9 @@ static void exec_prof(aclOpExecutor *e, const dv_nn_call_t *c)
     }
 }
 
-/* The view the kernel argument gathers: the tensor's, or for `transpose` the 2-D view [b, a] of a
- * tensor [a, b] (dims and strides swapped), so the staged buffer holds its transpose row-major. */
+/* The view the kernel argument gathers: the tensor's, or for `transpose` the view [..., b, a] of a
+ * tensor [..., a, b] (the last two dims and strides swapped), so the staged buffer holds each
+ * matrix's transpose row-major. */
 static void exec_view(dv_acl_xtensor_t *x, const dv_nn_tensor_t *nt)
 {
     const aclTensor *t = nt->t;
@@ -299,11 +300,13 @@ static void exec_view(dv_acl_xtensor_t *x, const dv_nn_tensor_t *nt)
     x->input = nt->input;
     x->data = t->data;
     x->offset_bytes = t->offset * (int64_t)d->size;
+    x->ws_off = -1;
     x->view.dev = t->data + (uint64_t)x->offset_bytes;
     x->view.dtype = t->dtype == ACL_BOOL ? DV_DT_U8 : (dv_dtype_t)d->dv; /* bool: one byte 0 / 1 */
     x->view.ndims = t->ndims;
     for (int i = 0; i < t->ndims; i++) {
-        int j = nt->transpose ? t->ndims - 1 - i : i;
+        const int nd = t->ndims;
+        const int j = !nt->transpose || nd < 2 || i < nd - 2 ? i : 2 * nd - 3 - i;
         x->view.dims[i] = t->dims[j];
         x->view.strides[i] = t->strides[j];
     }
@@ -443,9 +446,23 @@ aclnnStatus dv_nn_exec_run(const char *api, void *workspace, uint64_t workspaceS
         rc = dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: the executor was made by %sGetWorkspaceSize", api,
                          executor->api);
     else {
-        /* a foreach executor: each member in turn, each on its part of the workspace */
-        uint64_t off = 0;
+        /* a chain (foreach members, a composite's steps): each in turn, each on its part of the
+         * workspace; the chain's temporaries after all those parts */
+        uint64_t off = 0, own = 0;
         rc = ACLNN_SUCCESS;
+        for (aclOpExecutor *m = executor; m; m = m->next)
+            own += m->workspace;
+        for (aclOpExecutor *m = executor; m; m = m->next)
+            for (int i = 0; i < m->ntensors; i++)
+                if (m->t[i].ws_off >= 0) {
+                    m->t[i].data = workspace ? (uint64_t)(uintptr_t)workspace + own + (uint64_t)m->t[i].ws_off : 0;
+                    m->t[i].view.dev = m->t[i].data;
+                }
+        if (executor->temp_bytes && (!workspace || workspaceSize < own + executor->temp_bytes))
+            rc = dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: workspace is %s%llu bytes but the operator needs %llu "
+                             "(its temporaries)", api, workspace ? "" : "NULL, ",
+                             (unsigned long long)(workspace ? workspaceSize : 0),
+                             (unsigned long long)(own + executor->temp_bytes));
         for (aclOpExecutor *m = executor; m && rc == ACLNN_SUCCESS; m = m->next) {
             rc = exec_launch(m, api, workspace ? (char *)workspace + off : NULL,
                              workspaceSize > off ? workspaceSize - off : 0, stream);

@@ -18,6 +18,7 @@
 #include "nn.h"
 
 #include <float.h>
+#include <math.h>
 #include <string.h>
 
 #include "aclnnop/aclnn_abs.h"
@@ -781,29 +782,33 @@ aclnnStatus aclnnBatchNormGetWorkspaceSize(const aclTensor *input, const aclTens
 /* ---------------------------------------------------------------- matmul */
 
 /* The first phase of the matrix products on the cube: out = self x mat2 over the last two axes.
- * The library's matmul has no batch loop, so leading (batch) axes are folded into the rows of self:
- * self [..., M, K] x mat2 [K, N] (or with mat2's leading axes all 1) is the 2-D product
- * [prod(...) * M, K] x [K, N], the rows gathered row-major from self's view.  A batch of distinct
- * mat2 matrices is 161002.  NN_MM_2D (aclnnMm): 2-D only; NN_MM_BATCH (aclnnBatchMatMul): 3-D
- * self, mat2 and out; NN_MM_ANY (aclnnMatmul): 1-D to 6-D as torch.matmul (a 1-D self is one row,
- * a 1-D mat2 one column; those axes are not in out); NN_MM_MV (aclnnMv): 2-D self, 1-D mat2;
- * NN_MM_DOT (aclnnDot): both 1-D, out 0-D.  w2 names mat2 as the operator's header does. */
-enum { NN_MM_2D, NN_MM_BATCH, NN_MM_ANY, NN_MM_MV, NN_MM_DOT };
+ * Leading (batch) axes of self against one mat2 are folded into the rows of self: self [..., M, K]
+ * x mat2 [K, N] (or with mat2's leading axes all 1) is the 2-D product [prod(...) * M, K] x [K, N],
+ * the rows gathered row-major from self's view.  A batch of distinct mat2 matrices is the library's
+ * --batch (self with the same batch axes, or none: --shared-a); batch axes that broadcast against
+ * each other are 161002.  NN_MM_2D (aclnnMm): 2-D only; NN_MM_BATCH (aclnnBatchMatMul): 3-D self,
+ * mat2 and out; NN_MM_ANY (aclnnMatmul): 1-D to 6-D as torch.matmul (a 1-D self is one row, a 1-D
+ * mat2 one column; those axes are not in out); NN_MM_MV (aclnnMv): 2-D self, 1-D mat2; NN_MM_DOT
+ * (aclnnDot): both 1-D, out 0-D; NN_MM_OUTER (aclnnGer): both 1-D, out [M, N], the product with
+ * K = 1.  w2 names mat2 as the operator's header does.  A composite (nnmm below) passes its
+ * temporary as out (temp_out: not a user object). */
+enum { NN_MM_2D, NN_MM_BATCH, NN_MM_ANY, NN_MM_MV, NN_MM_DOT, NN_MM_OUTER };
 
-static aclnnStatus nn_mm(int row, int mode, const aclTensor *self, const aclTensor *mat2, const char *w2,
-                         aclTensor *out, int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
+static aclnnStatus nn_mm_to(int row, int mode, const aclTensor *self, const char *w1, const aclTensor *mat2,
+                            const char *w2, const aclTensor *out, bool temp_out, int8_t cubeMathType,
+                            uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     dv_nn_call_t c;
     int rc;
     nn_init(&c, row);
-    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, self, "self")) ||
-        (rc = dv_nn_get_tensor(&c, mat2, w2)) || (rc = dv_nn_get_tensor(&c, out, "out")))
+    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, self, w1)) ||
+        (rc = dv_nn_get_tensor(&c, mat2, w2)) || (!temp_out && (rc = dv_nn_get_tensor(&c, out, "out"))))
         return rc;
     if ((rc = dv_nn_check_cube_math(&c, cubeMathType)))
         return rc;
     const aclTensor *ts[3] = {self, mat2, out};
-    const char *const tw[3] = {"self", w2, "out"};
-    static const int mv_nd[3] = {2, 1, 1}, dot_nd[3] = {1, 1, 0};
+    const char *const tw[3] = {w1, w2, "out"};
+    static const int mv_nd[3] = {2, 1, 1}, dot_nd[3] = {1, 1, 0}, outer_nd[3] = {1, 1, 2};
     for (int i = 0; i < 3; i++) {
         if ((rc = dv_nn_check_plain(&c, ts[i], tw[i])))
             return rc;
@@ -814,16 +819,19 @@ static aclnnStatus nn_mm(int row, int mode, const aclTensor *self, const aclTens
         if (mode == NN_MM_BATCH && nd != 3)
             return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has %d dimensions; %s takes 3-D tensors "
                                "[batch, rows, columns]", c.gws, tw[i], nd, c.api);
-        if ((mode == NN_MM_MV && nd != mv_nd[i]) || (mode == NN_MM_DOT && nd != dot_nd[i]))
+        const int want_nd = mode == NN_MM_MV ? mv_nd[i] : mode == NN_MM_DOT ? dot_nd[i] : outer_nd[i];
+        if ((mode == NN_MM_MV || mode == NN_MM_DOT || mode == NN_MM_OUTER) && nd != want_nd)
             return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has %d dimensions; %s takes %d", c.gws, tw[i], nd,
-                               c.api, mode == NN_MM_MV ? mv_nd[i] : dot_nd[i]);
+                               c.api, want_nd);
         if (mode == NN_MM_ANY && i < 2 && (nd < 1 || nd > 6))
             return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has %d dimensions; %s takes 1 to 6", c.gws, tw[i],
                                nd, c.api);
     }
     const int sd = self->ndims, md = mat2->ndims;
-    const int64_t M = sd > 1 ? self->dims[sd - 2] : 1, K = self->dims[sd - 1];
-    const int64_t K2 = md > 1 ? mat2->dims[md - 2] : mat2->dims[0], N = md > 1 ? mat2->dims[md - 1] : 1;
+    const bool outer = mode == NN_MM_OUTER;
+    const int64_t M = outer ? self->dims[0] : sd > 1 ? self->dims[sd - 2] : 1, K = outer ? 1 : self->dims[sd - 1];
+    const int64_t K2 = outer ? 1 : md > 1 ? mat2->dims[md - 2] : mat2->dims[0];
+    const int64_t N = outer ? mat2->dims[0] : md > 1 ? mat2->dims[md - 1] : 1;
     int64_t mbatch = 1, sbatch = 1;
     for (int i = 0; i < md - 2; i++)
         mbatch *= mat2->dims[i];
@@ -838,9 +846,9 @@ static aclnnStatus nn_mm(int row, int mode, const aclTensor *self, const aclTens
         const int64_t sv = si >= 0 ? self->dims[si] : 1, mv = mi >= 0 ? mat2->dims[mi] : 1;
         want[wn++] = sv > mv ? sv : mv;
     }
-    if (sd > 1)
+    if (sd > 1 || outer)
         want[wn++] = M;
-    if (md > 1)
+    if (md > 1 || outer)
         want[wn++] = N;
     bool ok = K2 == K && out->ndims == wn;
     for (int i = 0; ok && i < wn; i++)
@@ -850,18 +858,31 @@ static aclnnStatus nn_mm(int row, int mode, const aclTensor *self, const aclTens
         dv_acl_dims_str(self, a, sizeof a);
         dv_acl_dims_str(mat2, b, sizeof b);
         dv_acl_dims_str(out, o, sizeof o);
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: shapes do not match: self [%s] x %s [%s] -> out [%s]; "
-                           "needed self [...,M,K], %s [...,K,N], out [...,M,N]", c.gws, a, w2, b, o, w2);
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: shapes do not match: %s [%s] x %s [%s] -> out [%s]; "
+                           "needed %s", c.gws, w1, a, w2, b, o,
+                           outer ? "1-D operands [M] and [N], out [M,N]" : "[...,M,K] x [...,K,N] -> out [...,M,N]");
     }
-    if (mbatch != 1)
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s is a batch of %lld matrices: not supported by dvsim "
-                           "(its matmul has no batch loop; a batch of self against one %s is folded into the rows)",
-                           c.gws, w2, (long long)mbatch, w2);
-    if ((rc = dv_nn_check_dtype(&c, self, "self", "dtype")) ||
-        (rc = dv_nn_check_same_dtype(&c, self, "self", mat2, w2)) ||
+    /* a batch of mat2: one product per batch (--batch), self's batch axes the same as mat2's (after
+     * leading 1s) or none (--shared-a); a batch of self against one mat2 is folded into the rows */
+    bool same_batch = mbatch > 1;
+    for (int i = 0; same_batch && i < nb; i++) {
+        const int si = i - (nb - (sd - 2)), mi = i - (nb - (md - 2));
+        same_batch = (si >= 0 ? self->dims[si] : 1) == (mi >= 0 ? mat2->dims[mi] : 1);
+    }
+    if (mbatch > 1 && sbatch > 1 && !same_batch) {
+        char a[64], b[64];
+        dv_acl_dims_str(self, a, sizeof a);
+        dv_acl_dims_str(mat2, b, sizeof b);
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: self [%s] and %s [%s] broadcast their batch axes against "
+                           "each other: not supported by dvsim (the batch axes must be equal, or one side has none)",
+                           c.gws, a, w2, b);
+    }
+    const bool batched = mbatch > 1;
+    if ((rc = dv_nn_check_dtype(&c, self, w1, "dtype")) ||
+        (rc = dv_nn_check_same_dtype(&c, self, w1, mat2, w2)) ||
         (rc = dv_nn_check_dtype(&c, out, "out", "out-dtype")))
         return rc;
-    const int64_t rows = sbatch * M;
+    const int64_t rows = batched ? M : sbatch * M;
     if (K == 0 && rows * N != 0)
         return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: K is 0 (an all-zero result): not supported by dvsim", c.gws);
     /* B as the cube reads it: [K,N] row-major, or [N,K] row-major (--b-transposed).  A mat2 stored
@@ -870,20 +891,32 @@ static aclnnStatus nn_mm(int row, int mode, const aclTensor *self, const aclTens
      * load_cbuf_to_cb_transpose).  Only a chip without that load (chip.load_transpose) has fp32 and
      * int8 staged transposed on the host.  A 1-D mat2 is the column [K,1]: both at once. */
     const unsigned isz = dv_acl_dtype_info(self->dtype)->size;
-    const bool colmajor = md > 1 && mat2->strides[md - 2] == 1 && mat2->strides[md - 1] == K && K > 1;
+    const bool colmajor = md > 1 && mat2->strides[md - 2] == 1 && mat2->strides[md - 1] == K && K > 1 &&
+                          (md < 3 || mat2->strides[md - 3] == K * N);
     const bool bt = colmajor || (isz != 2 && !dv_acl_config()->chip_load_transpose);
-    c.empty = rows * N == 0;
+    c.empty = rows * N * mbatch == 0;
     dv_nn_call_param(&c, "m", "%lld", (long long)rows);
+    if (batched) {
+        dv_nn_call_param(&c, "batch", "%lld", (long long)mbatch);
+        if (sbatch == 1)
+            dv_nn_call_param(&c, "shared-a", "on");
+    }
     dv_nn_call_param(&c, "n", "%lld", (long long)N);
     dv_nn_call_param(&c, "k", "%lld", (long long)K);
     dv_nn_call_param(&c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(self->dtype)->dv));
     dv_nn_call_param(&c, "out-dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(out->dtype)->dv));
     dv_nn_call_param(&c, "b-transposed", "%s", bt ? "on" : "off");
-    dv_nn_call_tensor(&c, self, "self", "a", true);
+    dv_nn_call_tensor(&c, self, w1, "a", true);
     dv_nn_call_tensor(&c, mat2, w2, "b", true);
     c.t[c.ntensors - 1].transpose = bt;
     dv_nn_call_tensor(&c, out, "out", "c", false);
     return dv_nn_exec_build(&c, workspaceSize, executor);
+}
+
+static aclnnStatus nn_mm(int row, int mode, const aclTensor *self, const aclTensor *mat2, const char *w2,
+                         aclTensor *out, int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    return nn_mm_to(row, mode, self, "self", mat2, w2, out, false, cubeMathType, workspaceSize, executor);
 }
 
 aclnnStatus aclnnMatmulGetWorkspaceSize(const aclTensor *self, const aclTensor *mat2, aclTensor *out,
@@ -1080,4 +1113,335 @@ aclnnStatus aclnnPermuteGetWorkspaceSize(const aclTensor *self, const aclIntArra
     dv_nn_call_tensor(&c, self, "self", "x", true);
     dv_nn_call_tensor(&c, out, "out", "y", false);
     return dv_nn_exec_build(&c, workspaceSize, executor);
+}
+
+/* ---------------------------------------------------------------- products with an added term */
+
+/* Addmm, Baddbmm, Addbmm, Addmv, Addr, Ger and Gemm are chains of library kernels, as CANN composes
+ * them from its l0 operators: the product on the cube into a temporary in the workspace (or straight
+ * into out when nothing is added), Addbmm's sum over the batch (reduce_sum), then out = beta * self
+ * + alpha * product on the vector unit (muls and add --alpha; beta 0 never reads self).  Each kernel
+ * is a launch with its own profile row.  self must have out's shape (it is not broadcast). */
+
+/* A scalar's value, `dflt` when it is NULL and optional. */
+static int mmx_scalar(const char *gws, const aclScalar *s, const char *what, bool optional, double dflt, double *v)
+{
+    if (!s) {
+        if (!optional)
+            return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "%s: %s is NULL", gws, what);
+        *v = dflt;
+        return ACL_SUCCESS;
+    }
+    if (!dv_acl_handle_is(s, DV_ACL_MAGIC_SCALAR))
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s is not a live aclScalar", gws, what);
+    *v = s->value;
+    return ACL_SUCCESS;
+}
+
+/* Mark tensor i of e as the chain's temporary. */
+static void mmx_temp(aclOpExecutor *e, int i)
+{
+    if (e && !e->empty && i < e->ntensors)
+        e->t[i].ws_off = 0;
+}
+
+/* One element-wise step of the chain: y = x * s (muls, y_arg NULL) or z = x + a * y (add); a
+ * temporary operand (x or y) is marked by tmask bit 0 / 1. */
+static int mmx_ew(const char *api, const char *gws, const aclTensor *out, const aclTensor *x, const aclTensor *y,
+                  double s, unsigned tmask, aclOpExecutor **e)
+{
+    dv_nn_call_t c;
+    dv_nn_call_init(&c, api, gws, y ? "add" : "muls", y ? "Add" : "Muls");
+    c.empty = dv_acl_tensor_elems(out) == 0;
+    dv_nn_call_param(&c, "shape", "%llu", (unsigned long long)(c.empty ? 1 : dv_acl_tensor_elems(out)));
+    dv_nn_call_param(&c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(out->dtype)->dv));
+    dv_nn_call_param(&c, y ? "alpha" : "scalar", "%.17g", s);
+    dv_nn_call_tensor(&c, x, "product", "x", true);
+    if (y)
+        dv_nn_call_tensor(&c, y, "product", "y", true);
+    dv_nn_call_tensor(&c, out, "out", y ? "z" : "y", false);
+    uint64_t ws;
+    int rc = dv_nn_exec_build(&c, &ws, e);
+    if (rc == ACLNN_SUCCESS) {
+        if (tmask & 1)
+            mmx_temp(*e, 0);
+        if (tmask & 2)
+            mmx_temp(*e, 1);
+    }
+    return rc;
+}
+
+enum { MMX_SUM = 1 };  /* Addbmm: the products summed over the batch */
+
+/* The chain: out = beta * self + alpha * (m1 x m2) (mode: nn_mm_to's), self NULL for Ger. */
+static aclnnStatus mm_composite(int row, int mode, unsigned flags, const aclTensor *self, const char *wself,
+                                const aclTensor *m1, const char *w1, const aclTensor *m2, const char *w2, double beta,
+                                double alpha, const aclTensor *out, int8_t cubeMathType, uint64_t *workspaceSize,
+                                aclOpExecutor **executor)
+{
+    dv_nn_call_t c;
+    int rc;
+    nn_init(&c, row);
+    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, out, "out")) ||
+        (self && (rc = dv_nn_get_tensor(&c, self, wself))) || (rc = dv_nn_get_tensor(&c, m1, w1)) ||
+        (rc = dv_nn_get_tensor(&c, m2, w2)))
+        return rc;
+    if (!isfinite(alpha) || !isfinite(beta))
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: alpha %g and beta %g must be finite", c.gws, alpha, beta);
+    if ((rc = dv_nn_check_plain(&c, out, "out")))
+        return rc;
+    if (self && beta != 0) {
+        if ((rc = dv_nn_check_same_shape(&c, self, wself, out, "out", "; dvsim does not broadcast it")))
+            return rc;
+        if ((rc = dv_nn_check_same_dtype(&c, self, wself, out, "out")))
+            return rc;
+    }
+    /* the product's temporary: out's dtype, contiguous; Addbmm's [batch, M, N] before the sum */
+    const bool direct = !(flags & MMX_SUM) && (beta == 0 || !self) && alpha == 1;
+    struct aclTensor prod = *out, sum = *out;
+    prod.offset = 0;
+    prod.data = 0;
+    if (flags & MMX_SUM) { /* batch1 [B, M, K] x batch2 [B, K, N] -> [B, M, N] */
+        if (m1->ndims != 3 || m2->ndims != 3 || out->ndims != 2)
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s and %s are 3-D [batch, rows, columns] and out 2-D",
+                               c.gws, w1, w2);
+        prod.ndims = 3;
+        prod.dims[0] = m1->dims[0];
+        prod.dims[1] = out->dims[0];
+        prod.dims[2] = out->dims[1];
+    }
+    prod.nstorage = prod.ndims;
+    for (int i = prod.ndims - 1, st = 1; i >= 0; st *= (int)prod.dims[i], i--) {
+        prod.strides[i] = st;
+        prod.storage[i] = prod.dims[i];
+    }
+    sum.offset = 0;
+    sum.data = 0;
+    sum.nstorage = sum.ndims;
+    for (int i = sum.ndims - 1, st = 1; i >= 0; st *= (int)sum.dims[i], i--) {
+        sum.strides[i] = st;
+        sum.storage[i] = sum.dims[i];
+    }
+    const unsigned osz = dv_acl_dtype_info(out->dtype)->size;
+    const uint64_t pbytes = dv_acl_tensor_elems(&prod) * osz, pal = (pbytes + 511) / 512 * 512;
+    aclOpExecutor *head = NULL, **tail = &head, *e = NULL;
+    uint64_t ws = 0, temp = 0;
+#define MMX_LINK(x)                                                                                                   \
+    do {                                                                                                              \
+        if ((rc = (x)) != ACLNN_SUCCESS) {                                                                            \
+            dv_acl_executor_free(head);                                                                               \
+            return rc;                                                                                                \
+        }                                                                                                             \
+        ws += e->workspace;                                                                                           \
+        *tail = e;                                                                                                    \
+        tail = &e->next;                                                                                              \
+    } while (0)
+    uint64_t w0;
+    MMX_LINK(nn_mm_to(row, mode, m1, w1, m2, w2, direct ? out : &prod, !direct, cubeMathType, &w0, &e));
+    if (!direct) {
+        mmx_temp(e, 2); /* a, b, c: c is the temporary */
+        temp = pal;
+    }
+    const aclTensor *p = &prod; /* the product as the vector steps read it */
+    if (flags & MMX_SUM) {
+        dv_nn_call_t r;
+        dv_nn_call_init(&r, c.api, c.gws, "reduce_sum", "ReduceSum");
+        r.empty = dv_acl_tensor_elems(out) == 0;
+        dv_nn_call_param(&r, "shape", "%lldx%lld", (long long)prod.dims[0],
+                         (long long)(prod.dims[1] * prod.dims[2]));
+        dv_nn_call_param(&r, "axes", "1");
+        dv_nn_call_param(&r, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(out->dtype)->dv));
+        dv_nn_call_param(&r, "out-dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(out->dtype)->dv));
+        dv_nn_call_tensor(&r, &prod, "product", "x", true);
+        dv_nn_call_tensor(&r, &sum, "sum", "y", false);
+        uint64_t w;
+        MMX_LINK(dv_nn_exec_build(&r, &w, &e));
+        mmx_temp(e, 0);
+        if (!e->empty) /* the sum after the batch products in the workspace */
+            e->t[1].ws_off = (int64_t)pal;
+        temp = pal + (dv_acl_tensor_elems(out) * osz + 511) / 512 * 512;
+        p = &sum;
+    }
+    if (!direct) {
+        const int64_t poff = p == &sum ? (int64_t)pal : 0;
+        if (!self || beta == 0) { /* out = alpha * product */
+            MMX_LINK(mmx_ew(c.api, c.gws, out, p, NULL, alpha, 1, &e));
+            if (!e->empty)
+                e->t[0].ws_off = poff;
+        } else {
+            const aclTensor *x = self;
+            if (beta != 1) { /* out = beta * self (in place when self is out) */
+                MMX_LINK(mmx_ew(c.api, c.gws, out, self, NULL, beta, 0, &e));
+                x = out;
+            }
+            MMX_LINK(mmx_ew(c.api, c.gws, out, x, p, alpha, 2, &e)); /* out = x + alpha * product */
+            if (!e->empty)
+                e->t[1].ws_off = poff;
+        }
+    }
+#undef MMX_LINK
+    head->temp_bytes = temp;
+    *workspaceSize = ws + temp;
+    *executor = head;
+    return ACLNN_SUCCESS;
+}
+
+#include "aclnnop/aclnn_addbmm.h"
+#include "aclnnop/aclnn_addmm.h"
+#include "aclnnop/aclnn_addmv.h"
+#include "aclnnop/aclnn_addr.h"
+#include "aclnnop/aclnn_baddbmm.h"
+#include "aclnnop/aclnn_gemm.h"
+#include "aclnnop/aclnn_ger.h"
+
+/* The scalars of a call: beta, alpha (NULL: 1 when optional). */
+#define MMX_SCALARS(gws, optional)                                                                                    \
+    double b = 1, a = 1;                                                                                              \
+    int rc;                                                                                                           \
+    if ((rc = mmx_scalar(gws, beta, optional ? "betaOptional" : "beta", optional, 1, &b)) ||                          \
+        (rc = mmx_scalar(gws, alpha, optional ? "alphaOptional" : "alpha", optional, 1, &a)))                         \
+        return rc
+
+aclnnStatus aclnnAddmmGetWorkspaceSize(const aclTensor *self, const aclTensor *mat1, const aclTensor *mat2,
+                                       const aclScalar *beta, const aclScalar *alpha, aclTensor *out,
+                                       int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    MMX_SCALARS("aclnnAddmmGetWorkspaceSize", false);
+    return mm_composite(NN_ROW_Addmm, NN_MM_2D, 0, self, "self", mat1, "mat1", mat2, "mat2", b, a, out, cubeMathType,
+                        workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceAddmmGetWorkspaceSize(const aclTensor *selfRef, const aclTensor *mat1, const aclTensor *mat2,
+                                              const aclScalar *beta, const aclScalar *alpha, int8_t cubeMathType,
+                                              uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    MMX_SCALARS("aclnnInplaceAddmmGetWorkspaceSize", false);
+    return mm_composite(NN_ROW_InplaceAddmm, NN_MM_2D, 0, selfRef, "selfRef", mat1, "mat1", mat2, "mat2", b, a,
+                        selfRef, cubeMathType, workspaceSize, executor);
+}
+
+aclnnStatus aclnnBaddbmmGetWorkspaceSize(const aclTensor *self, const aclTensor *batch1, const aclTensor *batch2,
+                                         const aclScalar *beta, const aclScalar *alpha, aclTensor *out,
+                                         int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    MMX_SCALARS("aclnnBaddbmmGetWorkspaceSize", false);
+    return mm_composite(NN_ROW_Baddbmm, NN_MM_BATCH, 0, self, "self", batch1, "batch1", batch2, "batch2", b, a, out,
+                        cubeMathType, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceBaddbmmGetWorkspaceSize(const aclTensor *selfRef, const aclTensor *batch1,
+                                                const aclTensor *batch2, const aclScalar *beta, const aclScalar *alpha,
+                                                int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    MMX_SCALARS("aclnnInplaceBaddbmmGetWorkspaceSize", false);
+    return mm_composite(NN_ROW_InplaceBaddbmm, NN_MM_BATCH, 0, selfRef, "selfRef", batch1, "batch1", batch2, "batch2",
+                        b, a, selfRef, cubeMathType, workspaceSize, executor);
+}
+
+aclnnStatus aclnnAddbmmGetWorkspaceSize(const aclTensor *self, const aclTensor *batch1, const aclTensor *batch2,
+                                        const aclScalar *beta, const aclScalar *alpha, aclTensor *out,
+                                        int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    MMX_SCALARS("aclnnAddbmmGetWorkspaceSize", false);
+    return mm_composite(NN_ROW_Addbmm, NN_MM_BATCH, MMX_SUM, self, "self", batch1, "batch1", batch2, "batch2", b, a,
+                        out, cubeMathType, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceAddbmmGetWorkspaceSize(aclTensor *selfRef, const aclTensor *batch1, const aclTensor *batch2,
+                                               const aclScalar *beta, const aclScalar *alpha, int8_t cubeMathType,
+                                               uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    MMX_SCALARS("aclnnInplaceAddbmmGetWorkspaceSize", false);
+    return mm_composite(NN_ROW_InplaceAddbmm, NN_MM_BATCH, MMX_SUM, selfRef, "selfRef", batch1, "batch1", batch2,
+                        "batch2", b, a, selfRef, cubeMathType, workspaceSize, executor);
+}
+
+aclnnStatus aclnnAddmvGetWorkspaceSize(const aclTensor *self, const aclTensor *mat, const aclTensor *vec,
+                                       const aclScalar *alpha, const aclScalar *beta, aclTensor *out,
+                                       int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    MMX_SCALARS("aclnnAddmvGetWorkspaceSize", false);
+    return mm_composite(NN_ROW_Addmv, NN_MM_MV, 0, self, "self", mat, "mat", vec, "vec", b, a, out, cubeMathType,
+                        workspaceSize, executor);
+}
+
+aclnnStatus aclnnGerGetWorkspaceSize(const aclTensor *self, const aclTensor *vec2, aclTensor *out,
+                                     uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return mm_composite(NN_ROW_Ger, NN_MM_OUTER, 0, NULL, NULL, self, "self", vec2, "vec2", 0, 1, out, 0,
+                        workspaceSize, executor);
+}
+
+aclnnStatus aclnnAddrGetWorkspaceSize(const aclTensor *self, const aclTensor *vec1, const aclTensor *vec2,
+                                      const aclScalar *betaOptional, const aclScalar *alphaOptional, aclTensor *out,
+                                      uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    const aclScalar *beta = betaOptional, *alpha = alphaOptional;
+    MMX_SCALARS("aclnnAddrGetWorkspaceSize", true);
+    return mm_composite(NN_ROW_Addr, NN_MM_OUTER, 0, self, "self", vec1, "vec1", vec2, "vec2", b, a, out, 0,
+                        workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceAddrGetWorkspaceSize(aclTensor *selfRef, const aclTensor *vec1, const aclTensor *vec2,
+                                             const aclScalar *betaOptional, const aclScalar *alphaOptional,
+                                             uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    const aclScalar *beta = betaOptional, *alpha = alphaOptional;
+    MMX_SCALARS("aclnnInplaceAddrGetWorkspaceSize", true);
+    return mm_composite(NN_ROW_InplaceAddr, NN_MM_OUTER, 0, selfRef, "selfRef", vec1, "vec1", vec2, "vec2", b, a,
+                        selfRef, 0, workspaceSize, executor);
+}
+
+/* Gemm: out = alpha * op(A) x op(B) + beta * C; a transposed operand is its transposed view (B^T
+ * reaches the cube as it is stored; A^T is gathered row-major before the launch, as any strided
+ * view is). */
+aclnnStatus aclnnGemmGetWorkspaceSize(const aclTensor *A, const aclTensor *B, const aclTensor *C, float alpha,
+                                      float beta, int64_t transA, int64_t transB, aclTensor *out, int8_t cubeMathType,
+                                      uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    const char *gws = "aclnnGemmGetWorkspaceSize";
+    int rc;
+    const struct aclTensor *ta = dv_acl_tensor_get(A, gws, "A", &rc), *tb;
+    if (!ta || !(tb = dv_acl_tensor_get(B, gws, "B", &rc)))
+        return rc;
+    if (ta->ndims != 2 || tb->ndims != 2)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: A and B must be 2-D", gws);
+    if ((transA != 0 && transA != 1) || (transB != 0 && transB != 1))
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: transA %lld and transB %lld must be 0 or 1", gws,
+                           (long long)transA, (long long)transB);
+    aclTensor *va = NULL, *vb = NULL;
+    const aclTensor *ua = A, *ub = B;
+    for (int i = 0; i < 2; i++) {
+        const struct aclTensor *t = i ? tb : ta;
+        if (!(i ? transB : transA))
+            continue;
+        const int64_t d[2] = {t->dims[1], t->dims[0]}, st[2] = {t->strides[1], t->strides[0]};
+        aclTensor *v = aclCreateTensor(d, 2, t->dtype, st, t->offset, t->format, t->storage, (uint64_t)t->nstorage,
+                                       (void *)(uintptr_t)t->data);
+        if (!v) {
+            if (va)
+                aclDestroyTensor(va);
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: the transposed view of %s", gws, i ? "B" : "A");
+        }
+        *(i ? &vb : &va) = v;
+        *(i ? &ub : &ua) = v;
+    }
+    rc = mm_composite(NN_ROW_Gemm, NN_MM_2D, 0, C, "C", ua, "A", ub, "B", beta, alpha, out, cubeMathType,
+                      workspaceSize, executor);
+    if (va)
+        aclDestroyTensor(va);
+    if (vb)
+        aclDestroyTensor(vb);
+    return rc;
 }
