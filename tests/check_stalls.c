@@ -441,7 +441,7 @@ static const char *const op_cmds[] = {
     "remainders --shape 8192", "l1_loss --shape 8192 --reduction 0", "mse_loss --shape 8192",
     "smooth_l1_loss --shape 8192 --reduction 2", "soft_margin_loss --shape 8192",
     "selu --shape 4096", "celu --shape 4096", "hardsigmoid --shape 4096", "hardswish --shape 4096", "mish --shape 4096", "softsign --shape 4096", "logsigmoid --shape 4096", "softshrink --shape 4096", "acosh --shape 4096", "asinh --shape 4096", "atanh --shape 4096", "sinh --shape 4096", "cosh --shape 4096", "erf --shape 4096", "erfc --shape 4096", "expm1 --shape 4096", "log1p --shape 4096", "log2 --shape 4096", "log10 --shape 4096", "exp2 --shape 4096", "square --shape 4096", "sign --shape 4096", "floor --shape 4096", "ceil --shape 4096", "round --shape 4096", "trunc --shape 4096", "sin --shape 4096", "cos --shape 4096",
-    "fill --shape 8192", "arange --shape 8192",
+    "fill --shape 8192", "arange --shape 8192", "dropout_mask --shape 8192", "dropout_apply --shape 8192",
     "hardshrink --shape 1024", "sigmoid_backward --shape 1024", "tanh_backward --shape 1024",
     "hardsigmoid_backward --shape 1024", "threshold_backward --shape 1024", "softshrink_backward --shape 1024",
     "hardshrink_backward --shape 1024", "selu_backward --shape 1024", "silu_backward --shape 1024",
