@@ -21,6 +21,7 @@
 
 #include "aclnnop/aclnn_util.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -50,8 +51,41 @@ enum {
     FE_SCALAR = 4,  /* one aclScalar for every member (the library's --scalar, times the row's factor) */
     FE_SCALARS = 8, /* an aclScalarList, one per member */
     FE_COPY = 16,   /* out = x: the library's muls with --scalar 1 */
-    FE_TENSOR = 32  /* the scalar (FE_SCALAR) or alpha (FE_ALPHA) is a one-element device aclTensor */
+    FE_TENSOR = 32, /* the scalar (FE_SCALAR, FE_ROUND) or alpha (FE_ALPHA) is a one-element device aclTensor */
+    FE_INPLACE = 64, /* no out list: the result goes into x (x1) */
+    FE_ZERO = 128,  /* x[i] = 0: the library's fill --value 0, x[i] its output */
+    FE_ROUND = 256  /* a roundMode (aclScalar, or FE_TENSOR) picks the library operator (fe_round_op) */
 };
+
+/* CANN's roundMode (its kernel's cast modes) and what dvsim runs for each: one library operator, or for 7
+ * (the fraction) trunc then x - trunc(x) into out; a value that is no mode is CANN's CAST_NONE, which on a
+ * float keeps it (out = x, the library's muls by 1).  4 (half away from zero) and 6 (to odd) have no
+ * library operator. */
+enum { FE_R_OP, FE_R_COPY, FE_R_FRAC };
+static const struct {
+    int mode, kind;
+    const char *libop;
+} fe_round_modes[] = {
+    {1, FE_R_OP, "round"}, {2, FE_R_OP, "floor"}, {3, FE_R_OP, "ceil"}, {5, FE_R_OP, "trunc"}, {7, FE_R_FRAC, "trunc"},
+};
+
+/* What roundMode v runs (*kind, *libop); 161002 for a mode dvsim has no operator for. */
+static int fe_round_op(const char *gws, double v, int *kind, const char **libop)
+{
+    if (v != floor(v) || !isfinite(v))
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: roundMode %g is not an integer", gws, v);
+    if (v == 4 || v == 6)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: roundMode %g is not supported: dvsim has no operator that "
+                           "rounds %s", gws, v, v == 4 ? "half away from zero" : "to odd");
+    *kind = FE_R_COPY;
+    *libop = "muls";
+    for (size_t i = 0; i < sizeof fe_round_modes / sizeof fe_round_modes[0]; i++)
+        if (v == fe_round_modes[i].mode) {
+            *kind = fe_round_modes[i].kind;
+            *libop = fe_round_modes[i].libop;
+        }
+    return ACLNN_SUCCESS;
+}
 
 /* An aclScalar argument: live, or 161001 (NULL) / 161002 (not a scalar). */
 static int fe_scalar(const char *gws, const aclScalar *s, const char *what)
@@ -73,9 +107,9 @@ static int fe_tensor_scalar(const char *gws, const aclTensor *t, const char *wha
     if (dv_acl_tensor_elems(st) != 1)
         return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has %llu elements; it must hold one value", gws, what,
                            (unsigned long long)dv_acl_tensor_elems(st));
-    if (st->dtype != ACL_FLOAT && st->dtype != ACL_FLOAT16 && st->dtype != ACL_INT32)
+    if (st->dtype != ACL_FLOAT && st->dtype != ACL_FLOAT16 && st->dtype != ACL_INT32 && st->dtype != ACL_INT8)
         return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has dtype %s; dvsim reads a scalar tensor of ACL_FLOAT, "
-                           "ACL_FLOAT16 or ACL_INT32", gws, what, dv_nn_dtype_name(st->dtype));
+                           "ACL_FLOAT16, ACL_INT32 or ACL_INT8", gws, what, dv_nn_dtype_name(st->dtype));
     if (!st->data)
         return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has no device address", gws, what);
     const unsigned size = dv_acl_dtype_info(st->dtype)->size;
@@ -95,6 +129,8 @@ static int fe_tensor_scalar(const char *gws, const aclTensor *t, const char *wha
         int32_t i;
         memcpy(&i, h, 4);
         *v = i;
+    } else if (st->dtype == ACL_INT8) {
+        *v = (int8_t)h[0];
     } else {
         aclFloat16 x;
         memcpy(&x, h, 2);
@@ -113,22 +149,33 @@ static int fe_len(const char *gws, uint64_t n, const char *xw, uint64_t m, const
 }
 
 /* Member i: checks and the executor of its library call. */
-static int fe_member(int row, unsigned has, uint64_t i, const aclTensor *x, const aclTensor *x2, double scalar,
-                     double alpha, const aclTensor *out, const aclTensor *x0, aclOpExecutor **e)
+static int fe_member(int row, unsigned has, const char *libop, uint64_t i, const aclTensor *x, const aclTensor *x2,
+                     double scalar, double alpha, const aclTensor *out, const aclTensor *x0, aclOpExecutor **e)
 {
     const fe_row_t *r = &fe_rows[row];
-    const char *xw = (has & FE_X2) ? "x1" : "x";
+    const char *xw = (has & FE_X2) ? "x1" : "x", *ow = (has & (FE_INPLACE | FE_ZERO)) ? xw : "out";
     char wx[32], wx2[32], wo[32], w0[32];
     snprintf(wx, sizeof wx, "%s[%llu]", xw, (unsigned long long)i);
     snprintf(wx2, sizeof wx2, "x2[%llu]", (unsigned long long)i);
-    snprintf(wo, sizeof wo, "out[%llu]", (unsigned long long)i);
+    snprintf(wo, sizeof wo, "%s[%llu]", ow, (unsigned long long)i);
     snprintf(w0, sizeof w0, "%s[0]", xw);
     dv_nn_call_t call, *c = &call;
     uint64_t ws;
     int rc;
-    dv_nn_call_init(c, r->api, r->gws, r->libop, r->optype);
+    dv_nn_call_init(c, r->api, r->gws, libop, r->optype);
     if ((i > 0 && (rc = dv_nn_check_same_dtype(c, x0, w0, x, wx))) || (rc = dv_nn_check_dtype(c, x, wx, "dtype")) ||
-        (rc = dv_nn_check_plain(c, x, wx)) || (rc = dv_nn_check_plain(c, out, wo)) ||
+        (rc = dv_nn_check_plain(c, x, wx)))
+        return rc;
+    if (has & FE_ZERO) {
+        uint64_t n = dv_acl_tensor_elems(x);
+        c->empty = n == 0;
+        dv_nn_call_param(c, "shape", "%llu", (unsigned long long)(n ? n : 1));
+        dv_nn_call_param(c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(x->dtype)->dv));
+        dv_nn_call_param(c, "value", "0");
+        dv_nn_call_tensor(c, x, xw, "y", false);
+        return dv_nn_exec_build(c, &ws, e);
+    }
+    if ((rc = dv_nn_check_plain(c, out, wo)) ||
         (rc = dv_nn_check_same_shape(c, x, wx, out, wo, "")) || (rc = dv_nn_check_same_dtype(c, x, wx, out, wo)))
         return rc;
     if ((has & FE_X2) && ((rc = dv_nn_check_plain(c, x2, wx2)) ||
@@ -147,7 +194,7 @@ static int fe_member(int row, unsigned has, uint64_t i, const aclTensor *x, cons
     dv_nn_call_tensor(c, x, xw, "x", true);
     if (has & FE_X2)
         dv_nn_call_tensor(c, x2, "x2", "y", true);
-    dv_nn_call_tensor(c, out, "out", (has & FE_X2) ? "z" : "y", false);
+    dv_nn_call_tensor(c, out, ow, (has & FE_X2) ? "z" : "y", false);
     return dv_nn_exec_build(c, &ws, e);
 }
 
@@ -168,28 +215,37 @@ static int foreach(int row, unsigned has, const aclTensorList *x, const aclTenso
     if ((has & FE_X2) && !(lx2 = dv_acl_tensor_list_get(x2, gws, "x2", &rc)))
         return rc;
     double sv = 0, av = 1;
+    const char *sw = (has & FE_ROUND) ? "roundMode" : "scalar";
     if (has & FE_TENSOR) {
-        if ((rc = fe_tensor_scalar(gws, ts, (has & FE_ALPHA) ? "alpha" : "scalar", (has & FE_ALPHA) ? &av : &sv)))
+        if ((rc = fe_tensor_scalar(gws, ts, (has & FE_ALPHA) ? "alpha" : sw, (has & FE_ALPHA) ? &av : &sv)))
             return rc;
     } else {
-        if ((has & FE_SCALAR) && (rc = fe_scalar(gws, s, "scalar")))
+        if ((has & (FE_SCALAR | FE_ROUND)) && (rc = fe_scalar(gws, s, sw)))
             return rc;
         if ((has & FE_ALPHA) && (rc = fe_scalar(gws, alpha, "alpha")))
             return rc;
-        sv = (has & FE_SCALAR) ? s->value : 0;
+        sv = (has & (FE_SCALAR | FE_ROUND)) ? s->value : 0;
         av = (has & FE_ALPHA) ? alpha->value : 1;
     }
+    const char *libop = r->libop;
+    int rkind = FE_R_OP;
+    if ((has & FE_ROUND) && (rc = fe_round_op(gws, sv, &rkind, &libop)))
+        return rc;
+    if (rkind == FE_R_COPY)
+        has |= FE_COPY;
     const struct aclScalarList *lsl = NULL;
     if ((has & FE_SCALARS) && !(lsl = dv_acl_scalar_list_get(sl, gws, "scalars", &rc)))
         return rc;
-    if (!(lo = dv_acl_tensor_list_get(out, gws, "out", &rc)))
+    if (has & (FE_INPLACE | FE_ZERO))
+        lo = lx;
+    else if (!(lo = dv_acl_tensor_list_get(out, gws, "out", &rc)))
         return rc;
     const uint64_t n = lx->size;
     if (n == 0)
         return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s is an empty tensor list", gws, xw);
     if ((lx2 && (rc = fe_len(gws, n, xw, lx2->size, "x2"))) ||
         (lsl && (rc = fe_len(gws, n, xw, lsl->size, "scalars"))) ||
-        (rc = fe_len(gws, n, xw, lo->size, "out")))
+        (lo != lx && (rc = fe_len(gws, n, xw, lo->size, "out"))))
         return rc;
     aclOpExecutor *head = NULL, **tail = &head;
     uint64_t ws = 0;
@@ -197,13 +253,23 @@ static int foreach(int row, unsigned has, const aclTensorList *x, const aclTenso
         double v = (has & FE_COPY) ? 1.0 : (has & FE_SCALAR) ? r->factor * sv
                                         : (has & FE_SCALARS) ? r->factor * lsl->v[i]->value : 0.0;
         aclOpExecutor *e = NULL;
-        if ((rc = fe_member(row, has, i, lx->v[i], lx2 ? lx2->v[i] : NULL, v, av, lo->v[i], lx->v[0], &e))) {
+        if ((rc = fe_member(row, has, libop, i, lx->v[i], lx2 ? lx2->v[i] : NULL, v, av, lo->v[i], lx->v[0], &e))) {
             dv_acl_executor_free(head);
             return rc;
         }
         ws += e->workspace;
         *tail = e;
         tail = &e->next;
+        /* roundMode 7: out = x - trunc(x), trunc(x) being in out */
+        if (rkind == FE_R_FRAC) {
+            if ((rc = fe_member(row, has | FE_X2, "sub", i, lx->v[i], lo->v[i], 0, 1, lo->v[i], lx->v[0], &e))) {
+                dv_acl_executor_free(head);
+                return rc;
+            }
+            ws += e->workspace;
+            *tail = e;
+            tail = &e->next;
+        }
     }
     *workspaceSize = ws;
     *executor = head;
@@ -224,6 +290,20 @@ static int foreach(int row, unsigned has, const aclTensorList *x, const aclTenso
     foreach(row, FE_SCALAR | FE_TENSOR, x, NULL, NULL, NULL, NULL, scalar, out, workspaceSize, executor)
 #define FE_BODY_FOREACH_SCALAR_LIST(row) \
     foreach(row, FE_SCALARS, x, NULL, NULL, scalars, NULL, NULL, out, workspaceSize, executor)
+#define FE_BODY_FOREACH_INPLACE_UNARY(row) \
+    foreach(row, FE_INPLACE, x, NULL, NULL, NULL, NULL, NULL, NULL, workspaceSize, executor)
+#define FE_BODY_FOREACH_INPLACE_LIST(row) \
+    foreach(row, FE_X2 | FE_INPLACE, x1, x2, NULL, NULL, NULL, NULL, NULL, workspaceSize, executor)
+#define FE_BODY_FOREACH_INPLACE_LIST_ALPHA_T(row) \
+    foreach(row, FE_X2 | FE_ALPHA | FE_TENSOR | FE_INPLACE, x1, x2, NULL, NULL, NULL, alpha, NULL, workspaceSize, \
+            executor)
+#define FE_BODY_FOREACH_INPLACE_SCALAR_T(row) \
+    foreach(row, FE_SCALAR | FE_TENSOR | FE_INPLACE, x, NULL, NULL, NULL, NULL, scalar, NULL, workspaceSize, executor)
+#define FE_BODY_FOREACH_ZERO(row) foreach(row, FE_ZERO, x, NULL, NULL, NULL, NULL, NULL, NULL, workspaceSize, executor)
+#define FE_BODY_FOREACH_ROUND(row) \
+    foreach(row, FE_ROUND, x, NULL, roundMode, NULL, NULL, NULL, out, workspaceSize, executor)
+#define FE_BODY_FOREACH_ROUND_T(row) \
+    foreach(row, FE_ROUND | FE_TENSOR, x, NULL, NULL, NULL, NULL, roundMode, out, workspaceSize, executor)
 
 #define FE_UNPAREN(...) __VA_ARGS__
 #define FE_GWS(api, sig, params)                                                                                  \
@@ -278,5 +358,12 @@ static int foreach(int row, unsigned has, const aclTensorList *x, const aclTenso
 #define FE_GWS_FOREACH_SCALAR_LIST(api, params) FE_GWS(api, FOREACH_SCALAR_LIST, params)
 #define FE_GWS_FOREACH_LIST_ALPHA_T(api, params) FE_GWS(api, FOREACH_LIST_ALPHA_T, params)
 #define FE_GWS_FOREACH_SCALAR_T(api, params) FE_GWS(api, FOREACH_SCALAR_T, params)
+#define FE_GWS_FOREACH_INPLACE_UNARY(api, params) FE_GWS(api, FOREACH_INPLACE_UNARY, params)
+#define FE_GWS_FOREACH_INPLACE_LIST(api, params) FE_GWS(api, FOREACH_INPLACE_LIST, params)
+#define FE_GWS_FOREACH_INPLACE_LIST_ALPHA_T(api, params) FE_GWS(api, FOREACH_INPLACE_LIST_ALPHA_T, params)
+#define FE_GWS_FOREACH_INPLACE_SCALAR_T(api, params) FE_GWS(api, FOREACH_INPLACE_SCALAR_T, params)
+#define FE_GWS_FOREACH_ZERO(api, params) FE_GWS(api, FOREACH_ZERO, params)
+#define FE_GWS_FOREACH_ROUND(api, params) FE_GWS(api, FOREACH_ROUND, params)
+#define FE_GWS_FOREACH_ROUND_T(api, params) FE_GWS(api, FOREACH_ROUND_T, params)
 #define DV_ACLNN(api, header, sig, libop, optype, factor, params, ws_q, stream_q, doc) FE_GWS_##sig(api, params)
 #include "nnops.def"

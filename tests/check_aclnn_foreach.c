@@ -46,6 +46,28 @@
 #include "aclnnop/aclnn_foreach_sub_scalar_list.h"
 #include "aclnnop/aclnn_foreach_sub_scalar_v2.h"
 #include "aclnnop/aclnn_foreach_tanh.h"
+/* s20-each2 */
+#include "aclnnop/aclnn_foreach_add_list_inplace.h"
+#include "aclnnop/aclnn_foreach_cos.h"
+#include "aclnnop/aclnn_foreach_cosh.h"
+#include "aclnnop/aclnn_foreach_div_list_inplace.h"
+#include "aclnnop/aclnn_foreach_erf.h"
+#include "aclnnop/aclnn_foreach_erfc.h"
+#include "aclnnop/aclnn_foreach_expm1.h"
+#include "aclnnop/aclnn_foreach_log10.h"
+#include "aclnnop/aclnn_foreach_log1p.h"
+#include "aclnnop/aclnn_foreach_log2.h"
+#include "aclnnop/aclnn_foreach_log_inplace.h"
+#include "aclnnop/aclnn_foreach_mul_list_inplace.h"
+#include "aclnnop/aclnn_foreach_mul_scalar_inplace.h"
+#include "aclnnop/aclnn_foreach_round_off_number.h"
+#include "aclnnop/aclnn_foreach_round_off_number_v2.h"
+#include "aclnnop/aclnn_foreach_sign.h"
+#include "aclnnop/aclnn_foreach_sin.h"
+#include "aclnnop/aclnn_foreach_sinh.h"
+#include "aclnnop/aclnn_foreach_sub_list_inplace.h"
+#include "aclnnop/aclnn_foreach_sub_scalar_inplace.h"
+#include "aclnnop/aclnn_foreach_zero_inplace.h"
 #include "support/nnt.h"
 
 static const char *const profiles[] = {NULL /* ascend910b2 */, "ascend310"};
@@ -62,9 +84,17 @@ typedef aclnnStatus (*gst_fn)(const aclTensorList *, const aclTensor *, aclTenso
 typedef aclnnStatus (*gs_fn)(const aclTensorList *, const aclScalar *, aclTensorList *, uint64_t *, aclOpExecutor **);
 typedef aclnnStatus (*gsl_fn)(const aclTensorList *, const aclScalarList *, aclTensorList *, uint64_t *,
                               aclOpExecutor **);
+/* the in-place forms (s20-each2): no out list */
+typedef aclnnStatus (*gi_fn)(const aclTensorList *, uint64_t *, aclOpExecutor **);
+typedef aclnnStatus (*gil_fn)(const aclTensorList *, const aclTensorList *, uint64_t *, aclOpExecutor **);
+typedef aclnnStatus (*gilt_fn)(const aclTensorList *, const aclTensorList *, const aclTensor *, uint64_t *,
+                               aclOpExecutor **);
+typedef aclnnStatus (*gist_fn)(const aclTensorList *, const aclTensor *, uint64_t *, aclOpExecutor **);
 
-enum { C_UNARY, C_LIST, C_LIST_ALPHA, C_SCALAR, C_SCALAR_LIST, C_LIST_ALPHA_T, C_SCALAR_T };
-enum { F_ABS, F_NEG, F_EXP, F_LOG, F_SQRT, F_REC, F_SIG, F_TANH, F_COPY, F_ADD, F_SUB, F_MUL, F_DIV, F_MAX, F_MIN };
+enum { C_UNARY, C_LIST, C_LIST_ALPHA, C_SCALAR, C_SCALAR_LIST, C_LIST_ALPHA_T, C_SCALAR_T,
+       C_I_UNARY, C_I_LIST, C_I_LIST_ALPHA_T, C_I_SCALAR_T, C_ZERO };
+enum { F_ABS, F_NEG, F_EXP, F_LOG, F_SQRT, F_REC, F_SIG, F_TANH, F_COPY, F_ADD, F_SUB, F_MUL, F_DIV, F_MAX, F_MIN,
+       F_SIN, F_COS, F_SINH, F_COSH, F_ERF, F_ERFC, F_EXPM1, F_LOG2, F_LOG10, F_LOG1P, F_SIGN, F_ZERO };
 
 static const struct {
     const char *name;
@@ -78,15 +108,20 @@ static const struct {
     gst_fn gst;
     run_fn run;
     float lo, hi; /* x (and x2) */
+    gi_fn gi;
+    gil_fn gil;
+    gilt_fn gilt;
+    gist_fn gist;
 } ops[] = {
 #define G(n) aclnn##n##GetWorkspaceSize
-#define U(n, f, lo, hi) {#n, C_UNARY, f, G(n), NULL, NULL, NULL, NULL, NULL, NULL, aclnn##n, lo, hi}
-#define L(n, f, lo, hi) {#n, C_LIST, f, NULL, G(n), NULL, NULL, NULL, NULL, NULL, aclnn##n, lo, hi}
-#define LA(n, f) {#n, C_LIST_ALPHA, f, NULL, NULL, G(n), NULL, NULL, NULL, NULL, aclnn##n, -4, 4}
-#define S(n, f, lo, hi) {#n, C_SCALAR, f, NULL, NULL, NULL, G(n), NULL, NULL, NULL, aclnn##n, lo, hi}
-#define SL(n, f, lo, hi) {#n, C_SCALAR_LIST, f, NULL, NULL, NULL, NULL, G(n), NULL, NULL, aclnn##n, lo, hi}
-#define LT(n, f) {#n, C_LIST_ALPHA_T, f, NULL, NULL, NULL, NULL, NULL, G(n), NULL, aclnn##n, -4, 4}
-#define ST(n, f) {#n, C_SCALAR_T, f, NULL, NULL, NULL, NULL, NULL, NULL, G(n), aclnn##n, -4, 4}
+#define D(n, c, fld, f_, lo_, hi_) {.name = #n, .cls = c, .f = f_, .fld = G(n), .run = aclnn##n, .lo = lo_, .hi = hi_}
+#define U(n, f, lo, hi) D(n, C_UNARY, gu, f, lo, hi)
+#define L(n, f, lo, hi) D(n, C_LIST, gl, f, lo, hi)
+#define LA(n, f) D(n, C_LIST_ALPHA, gla, f, -4, 4)
+#define S(n, f, lo, hi) D(n, C_SCALAR, gs, f, lo, hi)
+#define SL(n, f, lo, hi) D(n, C_SCALAR_LIST, gsl, f, lo, hi)
+#define LT(n, f) D(n, C_LIST_ALPHA_T, glt, f, -4, 4)
+#define ST(n, f) D(n, C_SCALAR_T, gst, f, -4, 4)
     U(ForeachAbs, F_ABS, -4, 4), U(ForeachNeg, F_NEG, -4, 4), U(ForeachExp, F_EXP, -4, 4),
     U(ForeachLog, F_LOG, 0.25f, 4), U(ForeachSqrt, F_SQRT, 0.25f, 4), U(ForeachReciprocal, F_REC, 0.25f, 4),
     U(ForeachSigmoid, F_SIG, -4, 4), U(ForeachTanh, F_TANH, -4, 4), U(ForeachCopy, F_COPY, -4, 4),
@@ -100,6 +135,18 @@ static const struct {
     SL(ForeachMinimumScalarList, F_MIN, -4, 4), LT(ForeachAddList, F_ADD), LT(ForeachSubList, F_SUB),
     ST(ForeachAddScalar, F_ADD), ST(ForeachSubScalar, F_SUB), ST(ForeachMulScalar, F_MUL), ST(ForeachDivScalar, F_DIV),
     ST(ForeachMaximumScalar, F_MAX), ST(ForeachMinimumScalar, F_MIN),
+    /* s20-each2 */
+#define I(n, c, fld, f, lo, hi) D(n, c, fld, f, lo, hi)
+    U(ForeachSin, F_SIN, -4, 4), U(ForeachCos, F_COS, -4, 4), U(ForeachSinh, F_SINH, -3, 3),
+    U(ForeachCosh, F_COSH, -3, 3), U(ForeachErf, F_ERF, -3, 3), U(ForeachErfc, F_ERFC, -3, 3),
+    U(ForeachExpm1, F_EXPM1, -2, 2), U(ForeachLog2, F_LOG2, 0.25f, 4), U(ForeachLog10, F_LOG10, 0.25f, 4),
+    U(ForeachLog1p, F_LOG1P, -0.5f, 4), U(ForeachSign, F_SIGN, -4, 4),
+    I(ForeachLogInplace, C_I_UNARY, gi, F_LOG, 0.25f, 4), I(ForeachZeroInplace, C_ZERO, gi, F_ZERO, -4, 4),
+    I(ForeachMulListInplace, C_I_LIST, gil, F_MUL, -4, 4), I(ForeachDivListInplace, C_I_LIST, gil, F_DIV, 0.5f, 2),
+    I(ForeachAddListInplace, C_I_LIST_ALPHA_T, gilt, F_ADD, -4, 4),
+    I(ForeachSubListInplace, C_I_LIST_ALPHA_T, gilt, F_SUB, -4, 4),
+    I(ForeachSubScalarInplace, C_I_SCALAR_T, gist, F_SUB, -4, 4),
+    I(ForeachMulScalarInplace, C_I_SCALAR_T, gist, F_MUL, -4, 4),
 };
 enum { NOPS = sizeof ops / sizeof ops[0] };
 
@@ -120,7 +167,19 @@ static double ref(int f, double a, double b)
     case F_MUL: return a * b;
     case F_DIV: return a / b;
     case F_MAX: return a > b ? a : b;
-    default: return a < b ? a : b;
+    case F_MIN: return a < b ? a : b;
+    case F_SIN: return sin(a);
+    case F_COS: return cos(a);
+    case F_SINH: return sinh(a);
+    case F_COSH: return cosh(a);
+    case F_ERF: return erf(a);
+    case F_ERFC: return erfc(a);
+    case F_EXPM1: return expm1(a);
+    case F_LOG2: return log2(a);
+    case F_LOG10: return log10(a);
+    case F_LOG1P: return log1p(a);
+    case F_SIGN: return a > 0 ? 1 : a < 0 ? -1 : 0;
+    default: return 0; /* F_ZERO */
     }
 }
 
@@ -209,8 +268,14 @@ START_TEST(test_aclnn_foreach_ops)
     case C_SCALAR: CK_OK(ops[op].gs(lx, s1, lo, &ws, &e)); break;
     case C_SCALAR_LIST: CK_OK(ops[op].gsl(lx, ls, lo, &ws, &e)); break;
     case C_LIST_ALPHA_T: CK_OK(ops[op].glt(lx, ly, ta.t, lo, &ws, &e)); break;
-    default: CK_OK(ops[op].gst(lx, ts.t, lo, &ws, &e)); break;
+    case C_SCALAR_T: CK_OK(ops[op].gst(lx, ts.t, lo, &ws, &e)); break;
+    case C_I_UNARY:
+    case C_ZERO: CK_OK(ops[op].gi(lx, &ws, &e)); break;
+    case C_I_LIST: CK_OK(ops[op].gil(lx, ly, &ws, &e)); break;
+    case C_I_LIST_ALPHA_T: CK_OK(ops[op].gilt(lx, ly, ta.t, &ws, &e)); break;
+    default: CK_OK(ops[op].gist(lx, ts.t, &ws, &e)); break;
     }
+    const bool inplace = ops[op].cls >= C_I_UNARY; /* the result is in x */
     nnt_rm(&ta); /* read by the first phase */
     nnt_rm(&ts);
     void *wsp = NULL;
@@ -221,11 +286,13 @@ START_TEST(test_aclnn_foreach_ops)
         const int64_t n = mdims[m][0] * mdims[m][1];
         float *got = malloc((size_t)n * 4);
         double *want = malloc((size_t)n * 8);
-        rd(&to[m], dt, got, n);
+        rd(inplace ? &tx[m] : &to[m], dt, got, n);
         for (int64_t i = 0; i < n; i++) {
             const int cls = ops[op].cls;
-            double b = cls == C_SCALAR || cls == C_SCALAR_T ? svals[0] : cls == C_SCALAR_LIST ? svals[m] : y[m][i];
-            if (cls == C_LIST_ALPHA || cls == C_LIST_ALPHA_T)
+            double b = cls == C_SCALAR || cls == C_SCALAR_T || cls == C_I_SCALAR_T ? svals[0]
+                       : cls == C_SCALAR_LIST                                    ? svals[m]
+                                                                                 : y[m][i];
+            if (cls == C_LIST_ALPHA || cls == C_LIST_ALPHA_T || cls == C_I_LIST_ALPHA_T)
                 b *= alpha_v;
             want[i] = ref(ops[op].f, x[m][i], b);
         }
@@ -415,6 +482,138 @@ START_TEST(test_aclnn_foreach_profile_rows)
 }
 END_TEST
 
+/* RoundOffNumber (roundMode in a one-element int8 device tensor, as CANN's example) and V2 (an aclScalar):
+ * modes 1 (half to even), 2 (floor), 3 (ceil), 5 (trunc), 7 (the fraction, two launches) on halves and
+ * near-halves of both signs, and values that are no mode (x kept, CANN's CAST_NONE); 4 and 6, which dvsim
+ * has no operator for, and a fractional mode are 161002. */
+START_TEST(test_aclnn_foreach_round_off_number)
+{
+    static const float xa[8] = {0.5f, 1.5f, 2.5f, -0.5f, -1.5f, 2.4f, -2.6f, 7.0f}, xb[3] = {-3.5f, 3.49f, -0.2f};
+    static const struct {
+        int mode;
+        float a[8], b[3];
+    } want[] = {
+        {1, {0, 2, 2, -0.0f, -2, 2, -3, 7}, {-4, 3, -0.0f}},
+        {2, {0, 1, 2, -1, -2, 2, -3, 7}, {-4, 3, -1}},
+        {3, {1, 2, 3, -0.0f, -1, 3, -2, 7}, {-3, 4, -0.0f}},
+        {5, {0, 1, 2, -0.0f, -1, 2, -2, 7}, {-3, 3, -0.0f}},
+        {7, {0.5f, 0.5f, 0.5f, -0.5f, -0.5f, 2.4f - 2, -2.6f + 2, 0}, {-0.5f, 3.49f - 3, -0.2f}},
+        {0, {0.5f, 1.5f, 2.5f, -0.5f, -1.5f, 2.4f, -2.6f, 7.0f}, {-3.5f, 3.49f, -0.2f}}, /* CANN's CAST_NONE */
+        {9, {0.5f, 1.5f, 2.5f, -0.5f, -1.5f, 2.4f, -2.6f, 7.0f}, {-3.5f, 3.49f, -0.2f}},
+    };
+    const int64_t da[] = {2, 4}, db[] = {3};
+    nnt_dt_t x1 = nnt_mk(da, 2, ACL_FLOAT, ACL_FORMAT_ND, xa), x2 = nnt_mk(db, 1, ACL_FLOAT, ACL_FORMAT_ND, xb);
+    nnt_dt_t o1 = nnt_mk(da, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL), o2 = nnt_mk(db, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    const aclTensor *vx[2] = {x1.t, x2.t}, *vo[2] = {o1.t, o2.t};
+    aclTensorList *lx = aclCreateTensorList(vx, 2), *lo = aclCreateTensorList(vo, 2);
+    const int64_t one[] = {1};
+    uint64_t ws;
+    aclOpExecutor *e;
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)
+        for (int v2 = 0; v2 < 2; v2++) {
+            const int8_t m8 = (int8_t)want[k].mode;
+            const int32_t m32 = want[k].mode;
+            nnt_dt_t tm = nnt_mk(one, 1, ACL_INT8, ACL_FORMAT_ND, &m8);
+            aclScalar *sm = aclCreateScalar((void *)&m32, ACL_INT32);
+            if (v2) {
+                CK_OK(aclnnForeachRoundOffNumberV2GetWorkspaceSize(lx, sm, lo, &ws, &e));
+                RUN(aclnnForeachRoundOffNumberV2(NULL, ws, e, nnt_stream));
+            } else {
+                CK_OK(aclnnForeachRoundOffNumberGetWorkspaceSize(lx, tm.t, lo, &ws, &e));
+                RUN(aclnnForeachRoundOffNumber(NULL, ws, e, nnt_stream));
+            }
+            float ga[8], gb[3];
+            nnt_rd(&o1, ga);
+            nnt_rd(&o2, gb);
+            for (int i = 0; i < 8; i++)
+                ck_assert_msg(ga[i] == want[k].a[i], "roundMode %d (%s): round(%g) = %g, want %g", want[k].mode,
+                              v2 ? "V2" : "V1", (double)xa[i], (double)ga[i], (double)want[k].a[i]);
+            for (int i = 0; i < 3; i++)
+                ck_assert_msg(gb[i] == want[k].b[i], "roundMode %d (%s): round(%g) = %g, want %g", want[k].mode,
+                              v2 ? "V2" : "V1", (double)xb[i], (double)gb[i], (double)want[k].b[i]);
+            nnt_rm(&tm);
+            CK_OK(aclDestroyScalar(sm));
+        }
+    const int8_t m4 = 4;
+    const int32_t m6 = 6;
+    nnt_dt_t t4 = nnt_mk(one, 1, ACL_INT8, ACL_FORMAT_ND, &m4);
+    aclScalar *s6 = aclCreateScalar((void *)&m6, ACL_INT32);
+    CK_ERR(aclnnForeachRoundOffNumberGetWorkspaceSize(lx, t4.t, lo, &ws, &e), NN_INVALID,
+           "roundMode 4 is not supported");
+    CK_ERR(aclnnForeachRoundOffNumberV2GetWorkspaceSize(lx, s6, lo, &ws, &e), NN_INVALID,
+           "roundMode 6 is not supported");
+    CK_ERR(aclnnForeachRoundOffNumberV2GetWorkspaceSize(lx, NULL, lo, &ws, &e), NN_NULLPTR, "roundMode is NULL");
+    const float half = 1.5f;
+    aclScalar *sh = aclCreateScalar((void *)&half, ACL_FLOAT);
+    CK_ERR(aclnnForeachRoundOffNumberV2GetWorkspaceSize(lx, sh, lo, &ws, &e), NN_INVALID,
+           "roundMode 1.5 is not an integer");
+    CK_OK(aclDestroyScalar(sh));
+    CK_ERR(aclnnForeachRoundOffNumberGetWorkspaceSize(lx, x2.t, lo, &ws, &e), NN_INVALID,
+           "roundMode has 3 elements");
+    nnt_rm(&t4);
+    CK_OK(aclDestroyScalar(s6));
+    CK_OK(aclrtFree(x1.dev));
+    CK_OK(aclrtFree(x2.dev));
+    CK_OK(aclrtFree(o1.dev));
+    CK_OK(aclrtFree(o2.dev));
+    CK_OK(aclDestroyTensorList(lx));
+    CK_OK(aclDestroyTensorList(lo));
+}
+END_TEST
+
+/* ZeroInplace writes 0 over NaN and inf too (a fill, not x * 0); the in-place forms check their lists and
+ * name the member in x (x1), there being no out. */
+START_TEST(test_aclnn_foreach_inplace)
+{
+    const float nan = NAN, inf = INFINITY;
+    const float va[4] = {nan, inf, -inf, -0.0f}, vb[2] = {3, -nan};
+    const int64_t da[] = {4}, db[] = {2};
+    nnt_dt_t a = nnt_mk(da, 1, ACL_FLOAT, ACL_FORMAT_ND, va), b = nnt_mk(db, 1, ACL_FLOAT, ACL_FORMAT_ND, vb);
+    nnt_dt_t h = nnt_mk(db, 1, ACL_FLOAT16, ACL_FORMAT_ND, NULL), c = nnt_mk(da, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    nnt_dt_t c2 = nnt_mk(da, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL), c3 = nnt_mk(da, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    nnt_dt_t d = nnt_mk(db, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    /* a list releases its members: no tensor in two lists */
+    const aclTensor *v2[2] = {a.t, b.t}, *v1[1] = {c.t}, *vmix[2] = {c2.t, h.t}, *vsw[2] = {d.t, c3.t};
+    aclTensorList *l2 = aclCreateTensorList(v2, 2), *l1 = aclCreateTensorList(v1, 1);
+    aclTensorList *lmix = aclCreateTensorList(vmix, 2), *lsw = aclCreateTensorList(vsw, 2);
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_OK(aclnnForeachZeroInplaceGetWorkspaceSize(l2, &ws, &e));
+    RUN(aclnnForeachZeroInplace(NULL, ws, e, nnt_stream));
+    float ga[4], gb[2];
+    nnt_rd(&a, ga);
+    nnt_rd(&b, gb);
+    for (int i = 0; i < 4; i++)
+        ck_assert_msg(ga[i] == 0 && !signbit(ga[i]), "x[0][%d] is %g after ZeroInplace", i, (double)ga[i]);
+    for (int i = 0; i < 2; i++)
+        ck_assert_msg(gb[i] == 0 && !signbit(gb[i]), "x[1][%d] is %g after ZeroInplace", i, (double)gb[i]);
+    const int64_t one[] = {1};
+    const float two = 2;
+    nnt_dt_t ts = nnt_mk(one, 1, ACL_FLOAT, ACL_FORMAT_ND, &two);
+    CK_ERR(aclnnForeachZeroInplaceGetWorkspaceSize(NULL, &ws, &e), NN_NULLPTR, "x is NULL");
+    CK_ERR(aclnnForeachLogInplaceGetWorkspaceSize(lmix, &ws, &e), NN_INVALID, "x[1]");
+    CK_ERR(aclnnForeachMulListInplaceGetWorkspaceSize(l2, l1, &ws, &e), NN_INVALID, "x2 has 1 members but x1 has 2");
+    CK_ERR(aclnnForeachMulListInplaceGetWorkspaceSize(l2, lsw, &ws, &e), NN_INVALID, "x2[0]");
+    CK_ERR(aclnnForeachDivListInplaceGetWorkspaceSize(l2, NULL, &ws, &e), NN_NULLPTR, "x2 is NULL");
+    CK_ERR(aclnnForeachAddListInplaceGetWorkspaceSize(l2, l2, NULL, &ws, &e), NN_NULLPTR, "alpha is NULL");
+    CK_ERR(aclnnForeachSubListInplaceGetWorkspaceSize(l2, l2, a.t, &ws, &e), NN_INVALID, "alpha has 4 elements");
+    CK_ERR(aclnnForeachSubScalarInplaceGetWorkspaceSize(l2, NULL, &ws, &e), NN_NULLPTR, "scalar is NULL");
+    CK_ERR(aclnnForeachMulScalarInplaceGetWorkspaceSize(lmix, ts.t, &ws, &e), NN_INVALID, "x[1]");
+    nnt_rm(&ts);
+    CK_OK(aclrtFree(a.dev));
+    CK_OK(aclrtFree(b.dev));
+    CK_OK(aclrtFree(h.dev));
+    CK_OK(aclrtFree(c.dev));
+    CK_OK(aclrtFree(c2.dev));
+    CK_OK(aclrtFree(c3.dev));
+    CK_OK(aclrtFree(d.dev));
+    CK_OK(aclDestroyTensorList(l2));
+    CK_OK(aclDestroyTensorList(l1));
+    CK_OK(aclDestroyTensorList(lmix));
+    CK_OK(aclDestroyTensorList(lsw));
+}
+END_TEST
+
 Suite *dv_aclnn_foreach_suite(void);
 Suite *dv_aclnn_foreach_suite(void)
 {
@@ -430,6 +629,8 @@ Suite *dv_aclnn_foreach_suite(void)
     tcase_add_test(te, test_aclnn_foreach_copy_int_repeat);
     tcase_add_test(te, test_aclnn_foreach_errors);
     tcase_add_test(te, test_aclnn_foreach_profile_rows);
+    tcase_add_test(te, test_aclnn_foreach_round_off_number);
+    tcase_add_test(te, test_aclnn_foreach_inplace);
     suite_add_tcase(s, te);
     return s;
 }
