@@ -54,8 +54,20 @@ enum {
     FE_TENSOR = 32, /* the scalar (FE_SCALAR, FE_ROUND) or alpha (FE_ALPHA) is a one-element device aclTensor */
     FE_INPLACE = 64, /* no out list: the result goes into x (x1) */
     FE_ZERO = 128,  /* x[i] = 0: the library's fill --value 0, x[i] its output */
-    FE_ROUND = 256  /* a roundMode (aclScalar, or FE_TENSOR) picks the library operator (fe_round_op) */
+    FE_ROUND = 256, /* a roundMode (aclScalar, or FE_TENSOR) picks the library operator (fe_round_op) */
+    FE_NORM = 512   /* out[i] = the scalar-norm of x[i], one element (the library's lp_norm --p) */
 };
+
+/* The library's lp_norm --p of CANN's p (1, 2, +inf as 0); 161002 for the orders dvsim does not compute. */
+static int fe_norm_p(const char *gws, double p, int *lp)
+{
+    if (p == 1 || p == 2 || p == INFINITY) {
+        *lp = p == INFINITY ? 0 : (int)p;
+        return ACLNN_SUCCESS;
+    }
+    return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: scalar (the order p) %g is not supported: dvsim computes the "
+                       "1-, 2- and inf-norm", gws, p);
+}
 
 /* CANN's roundMode (its kernel's cast modes) and what dvsim runs for each: one library operator, or for 7
  * (the fraction) trunc then x - trunc(x) into out; a value that is no mode is CANN's CAST_NONE, which on a
@@ -166,6 +178,27 @@ static int fe_member(int row, unsigned has, const char *libop, uint64_t i, const
     if ((i > 0 && (rc = dv_nn_check_same_dtype(c, x0, w0, x, wx))) || (rc = dv_nn_check_dtype(c, x, wx, "dtype")) ||
         (rc = dv_nn_check_plain(c, x, wx)))
         return rc;
+    if (has & FE_NORM) {
+        /* an empty member's norm is 0: the library's fill of out[i] */
+        const uint64_t n = dv_acl_tensor_elems(x);
+        if ((rc = dv_nn_check_plain(c, out, wo)) || (rc = dv_nn_check_same_dtype(c, x, wx, out, wo)))
+            return rc;
+        if (dv_acl_tensor_elems(out) != 1)
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has %llu elements; the norm of %s is one value",
+                               r->gws, wo, (unsigned long long)dv_acl_tensor_elems(out), wx);
+        if (n == 0)
+            dv_nn_call_init(c, r->api, r->gws, "fill", r->optype);
+        dv_nn_call_param(c, "shape", "%llu", (unsigned long long)(n ? n : 1));
+        dv_nn_call_param(c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(x->dtype)->dv));
+        if (n == 0) {
+            dv_nn_call_param(c, "value", "0");
+        } else {
+            dv_nn_call_param(c, "p", "%d", (int)scalar);
+            dv_nn_call_tensor(c, x, xw, "x", true);
+        }
+        dv_nn_call_tensor(c, out, ow, "y", false);
+        return dv_nn_exec_build(c, &ws, e);
+    }
     if (has & FE_ZERO) {
         uint64_t n = dv_acl_tensor_elems(x);
         c->empty = n == 0;
@@ -216,6 +249,7 @@ static int foreach(int row, unsigned has, const aclTensorList *x, const aclTenso
         return rc;
     double sv = 0, av = 1;
     const char *sw = (has & FE_ROUND) ? "roundMode" : "scalar";
+    int lp = 0;
     if (has & FE_TENSOR) {
         if ((rc = fe_tensor_scalar(gws, ts, (has & FE_ALPHA) ? "alpha" : sw, (has & FE_ALPHA) ? &av : &sv)))
             return rc;
@@ -227,6 +261,8 @@ static int foreach(int row, unsigned has, const aclTensorList *x, const aclTenso
         sv = (has & (FE_SCALAR | FE_ROUND)) ? s->value : 0;
         av = (has & FE_ALPHA) ? alpha->value : 1;
     }
+    if ((has & FE_NORM) && (rc = fe_norm_p(gws, sv, &lp)))
+        return rc;
     const char *libop = r->libop;
     int rkind = FE_R_OP;
     if ((has & FE_ROUND) && (rc = fe_round_op(gws, sv, &rkind, &libop)))
@@ -250,7 +286,7 @@ static int foreach(int row, unsigned has, const aclTensorList *x, const aclTenso
     aclOpExecutor *head = NULL, **tail = &head;
     uint64_t ws = 0;
     for (uint64_t i = 0; i < n; i++) {
-        double v = (has & FE_COPY) ? 1.0 : (has & FE_SCALAR) ? r->factor * sv
+        double v = (has & FE_COPY) ? 1.0 : (has & FE_NORM) ? lp : (has & FE_SCALAR) ? r->factor * sv
                                         : (has & FE_SCALARS) ? r->factor * lsl->v[i]->value : 0.0;
         aclOpExecutor *e = NULL;
         if ((rc = fe_member(row, has, libop, i, lx->v[i], lx2 ? lx2->v[i] : NULL, v, av, lo->v[i], lx->v[0], &e))) {
@@ -302,6 +338,8 @@ static int foreach(int row, unsigned has, const aclTensorList *x, const aclTenso
 #define FE_BODY_FOREACH_ZERO(row) foreach(row, FE_ZERO, x, NULL, NULL, NULL, NULL, NULL, NULL, workspaceSize, executor)
 #define FE_BODY_FOREACH_ROUND(row) \
     foreach(row, FE_ROUND, x, NULL, roundMode, NULL, NULL, NULL, out, workspaceSize, executor)
+#define FE_BODY_FOREACH_NORM(row) \
+    foreach(row, FE_NORM | FE_SCALAR, x, NULL, scalar, NULL, NULL, NULL, out, workspaceSize, executor)
 #define FE_BODY_FOREACH_ROUND_T(row) \
     foreach(row, FE_ROUND | FE_TENSOR, x, NULL, NULL, NULL, NULL, roundMode, out, workspaceSize, executor)
 
@@ -365,5 +403,6 @@ static int foreach(int row, unsigned has, const aclTensorList *x, const aclTenso
 #define FE_GWS_FOREACH_ZERO(api, params) FE_GWS(api, FOREACH_ZERO, params)
 #define FE_GWS_FOREACH_ROUND(api, params) FE_GWS(api, FOREACH_ROUND, params)
 #define FE_GWS_FOREACH_ROUND_T(api, params) FE_GWS(api, FOREACH_ROUND_T, params)
+#define FE_GWS_FOREACH_NORM(api, params) FE_GWS(api, FOREACH_NORM, params)
 #define DV_ACLNN(api, header, sig, libop, optype, factor, params, ws_q, stream_q, doc) FE_GWS_##sig(api, params)
 #include "nnops.def"

@@ -60,6 +60,7 @@
 #include "aclnnop/aclnn_foreach_log_inplace.h"
 #include "aclnnop/aclnn_foreach_mul_list_inplace.h"
 #include "aclnnop/aclnn_foreach_mul_scalar_inplace.h"
+#include "aclnnop/aclnn_foreach_norm.h"
 #include "aclnnop/aclnn_foreach_round_off_number.h"
 #include "aclnnop/aclnn_foreach_round_off_number_v2.h"
 #include "aclnnop/aclnn_foreach_sign.h"
@@ -68,6 +69,7 @@
 #include "aclnnop/aclnn_foreach_sub_list_inplace.h"
 #include "aclnnop/aclnn_foreach_sub_scalar_inplace.h"
 #include "aclnnop/aclnn_foreach_zero_inplace.h"
+#include "support/dvt.h"
 #include "support/nnt.h"
 
 static const char *const profiles[] = {NULL /* ascend910b2 */, "ascend310"};
@@ -614,6 +616,112 @@ START_TEST(test_aclnn_foreach_inplace)
 }
 END_TEST
 
+/* Norm: the 1-, 2- and inf-norm of every member (one of a single element, one of several tiles, one
+ * empty: 0) in fp32 and fp16 against double sums; another order and an out of more than one element are
+ * 161002. */
+START_TEST(test_aclnn_foreach_norm)
+{
+    static const int64_t nd[3] = {6, 1, 9000};
+    const double ps[3] = {1, 2, INFINITY};
+    for (int dsel = 0; dsel < 2; dsel++) {
+        const aclDataType dt = dsel ? ACL_FLOAT16 : ACL_FLOAT;
+        for (int pi = 0; pi < 3; pi++) {
+            nnt_dt_t tx[4], to[4];
+            const aclTensor *vx[4], *vo[4];
+            float *x[3];
+            const int64_t one[] = {1, 1}, zero[] = {0};
+            for (int m = 0; m < 3; m++) {
+                x[m] = malloc((size_t)nd[m] * 4);
+                host_vals(x[m], nd[m], 5 + (unsigned)m, -2, 2, dsel);
+                if (dsel) {
+                    uint16_t *h = malloc((size_t)nd[m] * 2);
+                    nnt_to_f16(x[m], h, nd[m]);
+                    tx[m] = nnt_mk(&nd[m], 1, dt, ACL_FORMAT_ND, h);
+                    free(h);
+                } else {
+                    tx[m] = nnt_mk(&nd[m], 1, dt, ACL_FORMAT_ND, x[m]);
+                }
+                to[m] = nnt_mk(one, 2, dt, ACL_FORMAT_ND, NULL);
+            }
+            const float nan = NAN; /* an empty member's norm overwrites this */
+            uint16_t nan16 = aclFloatToFloat16(nan);
+            tx[3] = nnt_mk(zero, 1, dt, ACL_FORMAT_ND, NULL);
+            to[3] = nnt_mk(one, 2, dt, ACL_FORMAT_ND, dsel ? (const void *)&nan16 : (const void *)&nan);
+            for (int m = 0; m < 4; m++) {
+                vx[m] = tx[m].t;
+                vo[m] = to[m].t;
+            }
+            aclTensorList *lx = aclCreateTensorList(vx, 4), *lo = aclCreateTensorList(vo, 4);
+            const float pf = (float)ps[pi];
+            aclScalar *sp = aclCreateScalar((void *)&pf, ACL_FLOAT);
+            uint64_t ws;
+            aclOpExecutor *e;
+            CK_OK(aclnnForeachNormGetWorkspaceSize(lx, sp, lo, &ws, &e));
+            RUN(aclnnForeachNorm(NULL, ws, e, nnt_stream));
+            for (int m = 0; m < 4; m++) {
+                double want = 0;
+                for (int64_t i = 0; m < 3 && i < nd[m]; i++) {
+                    const double a = fabs(x[m][i]);
+                    want = pi == 2 ? fmax(want, a) : pi == 0 ? want + a : want + a * a;
+                }
+                if (pi == 1)
+                    want = sqrt(want);
+                float got;
+                rd(&to[m], dt, &got, 1);
+                char what[96];
+                snprintf(what, sizeof what, "aclnnForeachNorm p %g %s member %d", ps[pi], dsel ? "fp16" : "fp32", m);
+                nnt_ck_close(what, &got, &want, 1, dsel ? 1e-2 : 1e-4, dsel ? 2e-3 : 1e-5);
+                if (m < 3)
+                    free(x[m]);
+                CK_OK(aclrtFree(tx[m].dev));
+                CK_OK(aclrtFree(to[m].dev));
+            }
+            if (pi == 0 && dsel == 0) {
+                const float p3 = 3;
+                aclScalar *s3 = aclCreateScalar((void *)&p3, ACL_FLOAT);
+                CK_ERR(aclnnForeachNormGetWorkspaceSize(lx, s3, lo, &ws, &e), NN_INVALID,
+                       "scalar (the order p) 3 is not supported");
+                CK_ERR(aclnnForeachNormGetWorkspaceSize(lx, NULL, lo, &ws, &e), NN_NULLPTR, "scalar is NULL");
+                CK_ERR(aclnnForeachNormGetWorkspaceSize(lo, sp, lx, &ws, &e), NN_INVALID,
+                       "out[0] has 6 elements; the norm of x[0] is one value");
+                CK_OK(aclDestroyScalar(s3));
+            }
+            CK_OK(aclDestroyScalar(sp));
+            CK_OK(aclDestroyTensorList(lx));
+            CK_OK(aclDestroyTensorList(lo));
+        }
+    }
+}
+END_TEST
+
+/* The library's lp_norm (ops/lpnorm.c) with --check on both profiles: every order and dtype, one element,
+ * a partial last tile, several tiles folding; no hazard; a tile that is no power of two is refused. */
+START_TEST(test_aclnn_foreach_lp_norm_op)
+{
+    static const char *const cmds[] = {
+        "lp_norm --shape 1 --p 2",         "lp_norm --shape 6 --p 1 --dtype fp16",
+        "lp_norm --shape 4097 --p 0",      "lp_norm --shape 3x517 --p 2 --dtype fp16 --tile-elems 64",
+        "lp_norm --shape 20000 --p 1",     "lp_norm --shape 20000 --p 0 --dtype fp16 --tile-elems 8192",
+    };
+    const char *prof = profiles[_i];
+    for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
+        dvt_op_t r;
+        dvt_op(&r, prof, NULL, cmds[c], true, true);
+        ck_assert_msg(r.rc == DV_OK, "[%s] %s: %s", prof ? prof : "ascend910b2", cmds[c], r.err.msg);
+        ck_assert_msg(r.check.compared == 1 && r.check.mismatches == 0, "[%s] %s: %llu of %llu mismatch",
+                      prof ? prof : "ascend910b2", cmds[c], (unsigned long long)r.check.mismatches,
+                      (unsigned long long)r.check.compared);
+        ck_assert_msg(r.cnt.hazards == 0, "[%s] %s: %llu hazards", prof ? prof : "ascend910b2", cmds[c],
+                      (unsigned long long)r.cnt.hazards);
+        dvt_op_free(&r);
+    }
+    dvt_op_t r;
+    dvt_op(&r, prof, NULL, "lp_norm --shape 64 --tile-elems 192", false, false);
+    ck_assert_msg(r.rc != DV_OK && strstr(r.err.msg, "not a multiple of 64 and a power of two"), "%s", r.err.msg);
+    dvt_op_free(&r);
+}
+END_TEST
+
 Suite *dv_aclnn_foreach_suite(void);
 Suite *dv_aclnn_foreach_suite(void)
 {
@@ -622,6 +730,7 @@ Suite *dv_aclnn_foreach_suite(void)
     tcase_add_checked_fixture(tc, NULL, nnt_teardown);
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_aclnn_foreach_ops, 0, 2 * 2 * NOPS);
+    tcase_add_loop_test(tc, test_aclnn_foreach_lp_norm_op, 0, 2);
     suite_add_tcase(s, tc);
     TCase *te = tcase_create("aclnn_foreach_910b2");
     tcase_add_checked_fixture(te, nnt_setup, nnt_teardown);
@@ -631,6 +740,7 @@ Suite *dv_aclnn_foreach_suite(void)
     tcase_add_test(te, test_aclnn_foreach_profile_rows);
     tcase_add_test(te, test_aclnn_foreach_round_off_number);
     tcase_add_test(te, test_aclnn_foreach_inplace);
+    tcase_add_test(te, test_aclnn_foreach_norm);
     suite_add_tcase(s, te);
     return s;
 }
