@@ -55,7 +55,8 @@ enum {
     FE_INPLACE = 64, /* no out list: the result goes into x (x1) */
     FE_ZERO = 128,  /* x[i] = 0: the library's fill --value 0, x[i] its output */
     FE_ROUND = 256, /* a roundMode (aclScalar, or FE_TENSOR) picks the library operator (fe_round_op) */
-    FE_NORM = 512   /* out[i] = the scalar-norm of x[i], one element (the library's lp_norm --p) */
+    FE_NORM = 512,  /* out[i] = the scalar-norm of x[i], one element (the library's lp_norm --p) */
+    FE_GRADS = 1024 /* the list is NonFiniteCheckAndUnscale's scaledGrads (its name in messages) */
 };
 
 /* The library's lp_norm --p of CANN's p (1, 2, +inf as 0); 161002 for the orders dvsim does not compute. */
@@ -165,8 +166,9 @@ static int fe_member(int row, unsigned has, const char *libop, uint64_t i, const
                      double scalar, double alpha, const aclTensor *out, const aclTensor *x0, aclOpExecutor **e)
 {
     const fe_row_t *r = &fe_rows[row];
-    const char *xw = (has & FE_X2) ? "x1" : "x", *ow = (has & (FE_INPLACE | FE_ZERO)) ? xw : "out";
-    char wx[32], wx2[32], wo[32], w0[32];
+    const char *xw = (has & FE_GRADS) ? "scaledGrads" : (has & FE_X2) ? "x1" : "x";
+    const char *ow = (has & (FE_INPLACE | FE_ZERO)) ? xw : "out";
+    char wx[48], wx2[32], wo[48], w0[48];
     snprintf(wx, sizeof wx, "%s[%llu]", xw, (unsigned long long)i);
     snprintf(wx2, sizeof wx2, "x2[%llu]", (unsigned long long)i);
     snprintf(wo, sizeof wo, "%s[%llu]", ow, (unsigned long long)i);
@@ -312,6 +314,74 @@ static int foreach(int row, unsigned has, const aclTensorList *x, const aclTenso
     return ACLNN_SUCCESS;
 }
 
+/* NonFiniteCheckAndUnscale: per member the library's nonfinite_check (foundInf both its found and its y:
+ * the flag so far, raised to 1 by an inf or NaN), then muls by invScale in place; invScale read now, as
+ * the V1 forms' scalars.  Unscaling the members checked before does not change the flag (inf and NaN stay
+ * so).  An empty member only has its (empty) muls. */
+static int fe_unscale(int row, const aclTensorList *grads, const aclTensor *foundInf, const aclTensor *invScale,
+                      uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    const fe_row_t *r = &fe_rows[row];
+    const char *gws = r->gws;
+    dv_nn_call_t start;
+    int rc;
+    dv_nn_call_init(&start, r->api, gws, r->libop, r->optype);
+    if ((rc = dv_nn_call_start(&start, workspaceSize, executor)))
+        return rc;
+    const struct aclTensorList *lg = dv_acl_tensor_list_get(grads, gws, "scaledGrads", &rc);
+    if (!lg)
+        return rc;
+    const struct aclTensor *fi = dv_acl_tensor_get(foundInf, gws, "foundInf", &rc);
+    if (!fi)
+        return rc;
+    if (fi->dtype != ACL_FLOAT || dv_acl_tensor_elems(fi) != 1)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: foundInf is %s of %llu elements; it must be one ACL_FLOAT",
+                           gws, dv_nn_dtype_name(fi->dtype), (unsigned long long)dv_acl_tensor_elems(fi));
+    double inv;
+    if ((rc = fe_tensor_scalar(gws, invScale, "invScale", &inv)))
+        return rc;
+    if (lg->size == 0)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: scaledGrads is an empty tensor list", gws);
+    aclOpExecutor *head = NULL, **tail = &head;
+    uint64_t ws = 0;
+    for (uint64_t i = 0; i < lg->size; i++) {
+        const aclTensor *g = lg->v[i];
+        aclOpExecutor *e = NULL;
+        char wg[48];
+        snprintf(wg, sizeof wg, "scaledGrads[%llu]", (unsigned long long)i);
+        dv_nn_call_t call, *c = &call;
+        dv_nn_call_init(c, r->api, gws, r->libop, r->optype);
+        if ((rc = dv_nn_check_dtype(c, g, wg, "dtype")) || (rc = dv_nn_check_plain(c, g, wg)) ||
+            (rc = dv_nn_check_plain(c, fi, "foundInf")))
+            goto fail;
+        const uint64_t n = dv_acl_tensor_elems(g);
+        if (n) {
+            dv_nn_call_param(c, "shape", "%llu", (unsigned long long)n);
+            dv_nn_call_param(c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(g->dtype)->dv));
+            dv_nn_call_tensor(c, g, "scaledGrads", "x", true);
+            dv_nn_call_tensor(c, fi, "foundInf", "found", true);
+            dv_nn_call_tensor(c, fi, "foundInf", "y", false);
+            if ((rc = dv_nn_exec_build(c, &ws, &e)))
+                goto fail;
+            ws = 0;
+            *tail = e;
+            tail = &e->next;
+        }
+        if ((rc = fe_member(row, FE_INPLACE | FE_SCALAR | FE_GRADS, "muls", i, g, NULL, inv, 1, g, lg->v[0], &e)))
+            goto fail;
+        *tail = e;
+        tail = &e->next;
+    }
+    for (aclOpExecutor *m = head; m; m = m->next)
+        ws += m->workspace;
+    *workspaceSize = ws;
+    *executor = head;
+    return ACLNN_SUCCESS;
+fail:
+    dv_acl_executor_free(head);
+    return rc;
+}
+
 /* The first phase of each class, in the names of the row's parameter list. */
 #define FE_BODY_FOREACH_UNARY(row) foreach(row, 0, x, NULL, NULL, NULL, NULL, NULL, out, workspaceSize, executor)
 #define FE_BODY_FOREACH_COPY(row) foreach(row, FE_COPY, x, NULL, NULL, NULL, NULL, NULL, out, workspaceSize, executor)
@@ -340,6 +410,7 @@ static int foreach(int row, unsigned has, const aclTensorList *x, const aclTenso
     foreach(row, FE_ROUND, x, NULL, roundMode, NULL, NULL, NULL, out, workspaceSize, executor)
 #define FE_BODY_FOREACH_NORM(row) \
     foreach(row, FE_NORM | FE_SCALAR, x, NULL, scalar, NULL, NULL, NULL, out, workspaceSize, executor)
+#define FE_BODY_FOREACH_UNSCALE(row) fe_unscale(row, scaledGrads, foundInf, invScale, workspaceSize, executor)
 #define FE_BODY_FOREACH_ROUND_T(row) \
     foreach(row, FE_ROUND | FE_TENSOR, x, NULL, NULL, NULL, NULL, roundMode, out, workspaceSize, executor)
 
@@ -404,5 +475,6 @@ static int foreach(int row, unsigned has, const aclTensorList *x, const aclTenso
 #define FE_GWS_FOREACH_ROUND(api, params) FE_GWS(api, FOREACH_ROUND, params)
 #define FE_GWS_FOREACH_ROUND_T(api, params) FE_GWS(api, FOREACH_ROUND_T, params)
 #define FE_GWS_FOREACH_NORM(api, params) FE_GWS(api, FOREACH_NORM, params)
+#define FE_GWS_FOREACH_UNSCALE(api, params) FE_GWS(api, FOREACH_UNSCALE, params)
 #define DV_ACLNN(api, header, sig, libop, optype, factor, params, ws_q, stream_q, doc) FE_GWS_##sig(api, params)
 #include "nnops.def"

@@ -60,6 +60,7 @@
 #include "aclnnop/aclnn_foreach_log_inplace.h"
 #include "aclnnop/aclnn_foreach_mul_list_inplace.h"
 #include "aclnnop/aclnn_foreach_mul_scalar_inplace.h"
+#include "aclnnop/aclnn_foreach_non_finite_check_and_unscale.h"
 #include "aclnnop/aclnn_foreach_norm.h"
 #include "aclnnop/aclnn_foreach_round_off_number.h"
 #include "aclnnop/aclnn_foreach_round_off_number_v2.h"
@@ -694,14 +695,90 @@ START_TEST(test_aclnn_foreach_norm)
 }
 END_TEST
 
-/* The library's lp_norm (ops/lpnorm.c) with --check on both profiles: every order and dtype, one element,
- * a partial last tile, several tiles folding; no hazard; a tile that is no power of two is refused. */
+/* NonFiniteCheckAndUnscale: every member times invScale; foundInf raised to 1 by an inf or a NaN in any
+ * member (fp32 and fp16), and otherwise left as it was (-1 stays -1: clearing it is the caller's). */
+START_TEST(test_aclnn_foreach_unscale)
+{
+    static const int64_t nd[3] = {5, 300, 1};
+    const float inv = 0.25f;
+    for (int dsel = 0; dsel < 2; dsel++)
+        for (int bad = 0; bad < 3; bad++) { /* 0 all finite, 1 an inf in member 1, 2 a NaN in member 2 */
+            const aclDataType dt = dsel ? ACL_FLOAT16 : ACL_FLOAT;
+            nnt_dt_t tg[3];
+            const aclTensor *vg[3];
+            float *x[3];
+            for (int m = 0; m < 3; m++) {
+                x[m] = malloc((size_t)nd[m] * 4);
+                host_vals(x[m], nd[m], 3 + (unsigned)m, -8, 8, dsel);
+                if (bad == 1 && m == 1)
+                    x[m][123] = -INFINITY;
+                if (bad == 2 && m == 2)
+                    x[m][0] = NAN;
+                if (dsel) {
+                    uint16_t *h = malloc((size_t)nd[m] * 2);
+                    nnt_to_f16(x[m], h, nd[m]);
+                    tg[m] = nnt_mk(&nd[m], 1, dt, ACL_FORMAT_ND, h);
+                    free(h);
+                } else {
+                    tg[m] = nnt_mk(&nd[m], 1, dt, ACL_FORMAT_ND, x[m]);
+                }
+                vg[m] = tg[m].t;
+            }
+            aclTensorList *lg = aclCreateTensorList(vg, 3);
+            const int64_t one[] = {1};
+            const float fi0 = -1;
+            nnt_dt_t tf = nnt_mk(one, 1, ACL_FLOAT, ACL_FORMAT_ND, &fi0), ti = nnt_mk(one, 1, ACL_FLOAT, ACL_FORMAT_ND, &inv);
+            uint64_t ws;
+            aclOpExecutor *e;
+            CK_OK(aclnnForeachNonFiniteCheckAndUnscaleGetWorkspaceSize(lg, tf.t, ti.t, &ws, &e));
+            RUN(aclnnForeachNonFiniteCheckAndUnscale(NULL, ws, e, nnt_stream));
+            float fi;
+            nnt_rd(&tf, &fi);
+            ck_assert_msg(fi == (bad ? 1.0f : -1.0f), "%s bad %d: foundInf %g", dsel ? "fp16" : "fp32", bad, (double)fi);
+            for (int m = 0; m < 3; m++) {
+                float *got = malloc((size_t)nd[m] * 4);
+                double *want = malloc((size_t)nd[m] * 8);
+                rd(&tg[m], dt, got, nd[m]);
+                for (int64_t i = 0; i < nd[m]; i++) {
+                    want[i] = (double)x[m][i] * inv;
+                    if (!isfinite(want[i])) { /* inf and NaN scale to themselves */
+                        ck_assert_msg(isnan(want[i]) ? isnan(got[i]) : got[i] == want[i], "member %d [%lld]: %g", m,
+                                      (long long)i, (double)got[i]);
+                        want[i] = got[i] = 0;
+                    }
+                }
+                nnt_ck_close("aclnnForeachNonFiniteCheckAndUnscale scaledGrads", got, want, nd[m], 1e-6, 1e-6);
+                free(got);
+                free(want);
+                free(x[m]);
+                CK_OK(aclrtFree(tg[m].dev));
+            }
+            if (bad == 0 && dsel == 0) {
+                CK_ERR(aclnnForeachNonFiniteCheckAndUnscaleGetWorkspaceSize(lg, NULL, ti.t, &ws, &e), NN_NULLPTR,
+                       "foundInf is NULL");
+                CK_ERR(aclnnForeachNonFiniteCheckAndUnscaleGetWorkspaceSize(lg, tf.t, NULL, &ws, &e), NN_NULLPTR,
+                       "invScale is NULL");
+                CK_ERR(aclnnForeachNonFiniteCheckAndUnscaleGetWorkspaceSize(lg, vg[1], ti.t, &ws, &e), NN_INVALID,
+                       "foundInf is ACL_FLOAT of 300 elements; it must be one ACL_FLOAT");
+            }
+            nnt_rm(&tf);
+            nnt_rm(&ti);
+            CK_OK(aclDestroyTensorList(lg));
+        }
+}
+END_TEST
+
+/* The library's lp_norm and nonfinite_check (ops/foreach.c) with --check on both profiles (every order and
+ * dtype, one element, a partial last tile, several tiles folding; nonfinite_check on finite data: y is
+ * found); no hazard; a tile that is no power of two is refused. */
 START_TEST(test_aclnn_foreach_lp_norm_op)
 {
     static const char *const cmds[] = {
         "lp_norm --shape 1 --p 2",         "lp_norm --shape 6 --p 1 --dtype fp16",
         "lp_norm --shape 4097 --p 0",      "lp_norm --shape 3x517 --p 2 --dtype fp16 --tile-elems 64",
         "lp_norm --shape 20000 --p 1",     "lp_norm --shape 20000 --p 0 --dtype fp16 --tile-elems 8192",
+        "nonfinite_check --shape 6",       "nonfinite_check --shape 4097 --dtype fp16 --tile-elems 64",
+        "nonfinite_check --shape 20000",
     };
     const char *prof = profiles[_i];
     for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
@@ -741,6 +818,7 @@ Suite *dv_aclnn_foreach_suite(void)
     tcase_add_test(te, test_aclnn_foreach_round_off_number);
     tcase_add_test(te, test_aclnn_foreach_inplace);
     tcase_add_test(te, test_aclnn_foreach_norm);
+    tcase_add_test(te, test_aclnn_foreach_unscale);
     suite_add_tcase(s, te);
     return s;
 }
