@@ -9,20 +9,35 @@
  *                                    chained behind the first member's executor
  *   aclnnForeachXxx                  every member's kernel queued on the stream, in list order
  *
- * Each member is one launch of the library operator (one profile row per member, OP Type the
- * CANN kernel's, e.g. ForeachAddScalar).  CANN runs the whole list in one kernel launch; a single
- * kernel whose blocks walk the members' element ranges is not built yet.  The workspace is the sum of
- * the members' (each member's part in list order).
+ * The in-place forms write x[i] (x1[i]); ZeroInplace is the library's fill --value 0 (x * 0 would keep
+ * NaN and inf); RoundOffNumber picks the library operator from roundMode (fe_round_op); Norm runs the
+ * library's lp_norm, NonFiniteCheckAndUnscale its nonfinite_check and then muls, per member (two
+ * launches each), as does RoundOffNumber's mode 7 (trunc, then x - trunc(x)).
  *
- * The V1 forms take their scalar (or alpha) as a one-element device aclTensor: dvsim reads its value
- * when the first phase runs (CANN's kernel reads it when it runs: a value written between the two
- * phases, or by work still queued on a stream, is not seen). */
+ * Each member is one launch of the library operator (one profile row per member, OP Type the CANN
+ * kernel's, e.g. ForeachAddScalar).  CANN runs the whole list in one kernel launch, its blocks sharing
+ * the members' elements, so a list of many small tensors pays one launch and keeps every core busy,
+ * where dvsim pays a launch per member and runs a small member on few cores.  Not built here because
+ * the layers below do not carry a list: a library operator takes at most DV_OP_MAX_ARGS (8) tensor
+ * arguments (dv/ops.h), a launch at most DV_ACL_MAX_KARGS (16), and a kernel reads device memory only
+ * through its arguments (each staged from its view), never through addresses it loads.  A list kernel
+ * needs (1) a tensor-list argument kind in the library's plan (dv_op_plan_t: n members, each a view),
+ * (2) the launch staging every member of it (acl/launch.c), (3) the executor binding a list to it
+ * (acl/nncall.c), and (4) kernels that map a block to (member, element range) from a prefix sum of the
+ * members' lengths in the tiling.  The workspace is the sum of the members' (each member's part in list
+ * order).
+ *
+ * The V1 forms take their scalar (or alpha, roundMode, invScale) as a one-element device aclTensor:
+ * dvsim reads its value when the first phase runs (CANN's kernel reads it when it runs: a value written
+ * between the two phases, or by work still queued on a stream, is not seen). */
 #include "nn.h"
 
 #include "aclnnop/aclnn_util.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---------------------------------------------------------------- the table (acl/nnops.def) */
@@ -110,46 +125,65 @@ static int fe_scalar(const char *gws, const aclScalar *s, const char *what)
     return ACLNN_SUCCESS;
 }
 
-/* The value of a one-element device tensor given for a scalar (the V1 forms), in *v. */
-static int fe_tensor_scalar(const char *gws, const aclTensor *t, const char *what, double *v)
+/* The n values of a device tensor given for scalars (the V1 forms: n 1; the Addcmul / Addcdiv lists: one per
+ * member), in v[0 .. n-1], its elements in row-major order. */
+static int fe_tensor_values(const char *gws, const aclTensor *t, const char *what, uint64_t n, double *v)
 {
     int rc;
     const struct aclTensor *st = dv_acl_tensor_get(t, gws, what, &rc);
     if (!st)
         return rc;
-    if (dv_acl_tensor_elems(st) != 1)
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has %llu elements; it must hold one value", gws, what,
-                           (unsigned long long)dv_acl_tensor_elems(st));
+    if (dv_acl_tensor_elems(st) != n)
+        return n == 1 ? dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has %llu elements; it must hold one value", gws,
+                                    what, (unsigned long long)dv_acl_tensor_elems(st))
+                      : dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has %llu elements; it must hold one value per "
+                                    "member (%llu)", gws, what, (unsigned long long)dv_acl_tensor_elems(st),
+                                    (unsigned long long)n);
     if (st->dtype != ACL_FLOAT && st->dtype != ACL_FLOAT16 && st->dtype != ACL_INT32 && st->dtype != ACL_INT8)
         return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has dtype %s; dvsim reads a scalar tensor of ACL_FLOAT, "
                            "ACL_FLOAT16, ACL_INT32 or ACL_INT8", gws, what, dv_nn_dtype_name(st->dtype));
     if (!st->data)
         return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has no device address", gws, what);
     const unsigned size = dv_acl_dtype_info(st->dtype)->size;
-    uint8_t *h;
-    uint64_t avail;
     char msg[160];
     snprintf(msg, sizeof msg, "%s: %s", gws, what);
-    if (dv_acl_mem_find(st->data + (uint64_t)(st->offset * (int64_t)size), msg, &h, &avail) != ACL_SUCCESS ||
-        avail < size)
-        return avail < size ? dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s ends outside its allocation", gws, what)
-                            : dv_acl_recode(ACLNN_ERR_PARAM_INVALID);
-    if (st->dtype == ACL_FLOAT) {
-        float f;
-        memcpy(&f, h, 4);
-        *v = f;
-    } else if (st->dtype == ACL_INT32) {
-        int32_t i;
-        memcpy(&i, h, 4);
-        *v = i;
-    } else if (st->dtype == ACL_INT8) {
-        *v = (int8_t)h[0];
-    } else {
-        aclFloat16 x;
-        memcpy(&x, h, 2);
-        *v = aclFloat16ToFloat(x);
+    for (uint64_t k = 0; k < n; k++) {
+        int64_t off = st->offset;
+        uint64_t rem = k;
+        for (int d = st->ndims - 1; d >= 0; d--) { /* element k's offset through the strides */
+            const uint64_t dim = (uint64_t)st->dims[d];
+            off += (int64_t)(rem % dim) * st->strides[d];
+            rem /= dim;
+        }
+        uint8_t *h;
+        uint64_t avail = 0;
+        if (dv_acl_mem_find(st->data + (uint64_t)(off * (int64_t)size), msg, &h, &avail) != ACL_SUCCESS)
+            return dv_acl_recode(ACLNN_ERR_PARAM_INVALID);
+        if (avail < size)
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s ends outside its allocation", gws, what);
+        if (st->dtype == ACL_FLOAT) {
+            float f;
+            memcpy(&f, h, 4);
+            v[k] = f;
+        } else if (st->dtype == ACL_INT32) {
+            int32_t i;
+            memcpy(&i, h, 4);
+            v[k] = i;
+        } else if (st->dtype == ACL_INT8) {
+            v[k] = (int8_t)h[0];
+        } else {
+            aclFloat16 x;
+            memcpy(&x, h, 2);
+            v[k] = aclFloat16ToFloat(x);
+        }
     }
     return ACLNN_SUCCESS;
+}
+
+/* The value of a one-element device tensor given for a scalar (the V1 forms), in *v. */
+static int fe_tensor_scalar(const char *gws, const aclTensor *t, const char *what, double *v)
+{
+    return fe_tensor_values(gws, t, what, 1, v);
 }
 
 /* A list's length must be x's. */
@@ -382,6 +416,148 @@ fail:
     return rc;
 }
 
+/* ---------------------------------------------------------------- Addcmul, Addcdiv, Lerp: two or three launches */
+
+enum { FT_ADDC_S, FT_ADDC_T, FT_ADDC_TL, FT_LERP_LIST, FT_LERP_S };
+
+/* One launch z = a op b (add: a + alpha * b) of member tensors already checked; aw, bw, zw name them. */
+static int fe_step(const fe_row_t *r, const char *libop, const aclTensor *a, const char *aw, const aclTensor *b,
+                   const char *bw, double alpha, const aclTensor *z, const char *zw, const char *wmember,
+                   aclOpExecutor **e)
+{
+    dv_nn_call_t call, *c = &call;
+    uint64_t ws;
+    int rc;
+    dv_nn_call_init(c, r->api, r->gws, libop, r->optype);
+    if ((rc = dv_nn_check_dtype(c, a, wmember, "dtype")))
+        return rc;
+    const uint64_t n = dv_acl_tensor_elems(a);
+    c->empty = n == 0;
+    dv_nn_call_param(c, "shape", "%llu", (unsigned long long)(n ? n : 1));
+    dv_nn_call_param(c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(a->dtype)->dv));
+    if (strcmp(libop, "add") == 0 && (rc = dv_nn_float_param(c, "alpha", alpha, 1.0, "the scalar")))
+        return rc;
+    dv_nn_call_tensor(c, a, aw, "x", true);
+    dv_nn_call_tensor(c, b, bw, "y", true);
+    dv_nn_call_tensor(c, z, zw, "z", false);
+    return dv_nn_exec_build(c, &ws, e);
+}
+
+/* out[i] may not be an input: the first launch writes it before the last reads the inputs. */
+static int fe_not_alias(const char *gws, const aclTensor *o, const char *wo, const aclTensor *t, const char *wt)
+{
+    if (!o || !t || o->data != t->data || o->offset != t->offset)
+        return ACLNN_SUCCESS;
+    return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s is %s: dvsim computes this operator in steps through out, "
+                       "so out must be a tensor of its own", gws, wo, wt);
+}
+
+static int fe_ternary(int row, int kind, const aclTensorList *x1, const aclTensorList *x2, const aclTensorList *x3,
+                      const aclScalar *s, const aclTensor *ts, const aclTensorList *out, uint64_t *workspaceSize,
+                      aclOpExecutor **executor)
+{
+    const fe_row_t *r = &fe_rows[row];
+    const char *gws = r->gws;
+    const bool lerp = kind == FT_LERP_LIST || kind == FT_LERP_S;
+    const char *w3 = lerp ? "weight" : "x3", *sw = lerp ? "weight" : kind == FT_ADDC_TL ? "scalars" : "scalar";
+    dv_nn_call_t start;
+    int rc;
+    dv_nn_call_init(&start, r->api, gws, r->libop, r->optype);
+    if ((rc = dv_nn_call_start(&start, workspaceSize, executor)))
+        return rc;
+    const struct aclTensorList *l1, *l2, *l3 = NULL, *lo;
+    if (!(l1 = dv_acl_tensor_list_get(x1, gws, "x1", &rc)) || !(l2 = dv_acl_tensor_list_get(x2, gws, "x2", &rc)))
+        return rc;
+    if (kind != FT_LERP_S && !(l3 = dv_acl_tensor_list_get(x3, gws, w3, &rc)))
+        return rc;
+    double sv = 1;
+    if ((kind == FT_ADDC_S || kind == FT_LERP_S) && (rc = fe_scalar(gws, s, sw)))
+        return rc;
+    if (kind == FT_ADDC_S || kind == FT_LERP_S)
+        sv = s->value;
+    if (kind == FT_ADDC_T && (rc = fe_tensor_scalar(gws, ts, sw, &sv)))
+        return rc;
+    if (kind == FT_ADDC_TL && (rc = dv_nn_get_tensor(&start, ts, sw)))
+        return rc;
+    if (!(lo = dv_acl_tensor_list_get(out, gws, "out", &rc)))
+        return rc;
+    const uint64_t n = l1->size;
+    if (n == 0)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: x1 is an empty tensor list", gws);
+    if ((rc = fe_len(gws, n, "x1", l2->size, "x2")) || (l3 && (rc = fe_len(gws, n, "x1", l3->size, w3))) ||
+        (rc = fe_len(gws, n, "x1", lo->size, "out")))
+        return rc;
+    double *sl = NULL;
+    if (kind == FT_ADDC_TL) {
+        if (!(sl = malloc(n * sizeof *sl)))
+            return dv_acl_fail(ACLNN_ERR_INNER_NULLPTR, "%s: out of host memory", gws);
+        if ((rc = fe_tensor_values(gws, ts, sw, n, sl))) {
+            free(sl);
+            return rc;
+        }
+    }
+    aclOpExecutor *head = NULL, **tail = &head;
+    uint64_t ws = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        const aclTensor *a = l1->v[i], *b = l2->v[i], *c3 = l3 ? l3->v[i] : NULL, *o = lo->v[i];
+        char wa[32], wb[32], wc[32], wo[32], w0[32];
+        snprintf(wa, sizeof wa, "x1[%llu]", (unsigned long long)i);
+        snprintf(wb, sizeof wb, "x2[%llu]", (unsigned long long)i);
+        snprintf(wc, sizeof wc, "%s[%llu]", w3, (unsigned long long)i);
+        snprintf(wo, sizeof wo, "out[%llu]", (unsigned long long)i);
+        snprintf(w0, sizeof w0, "x1[0]");
+        dv_nn_call_t chk;
+        dv_nn_call_init(&chk, r->api, gws, r->libop, r->optype);
+        if ((i > 0 && (rc = dv_nn_check_same_dtype(&chk, l1->v[0], w0, a, wa))) ||
+            (rc = dv_nn_check_plain(&chk, a, wa)) || (rc = dv_nn_check_plain(&chk, b, wb)) ||
+            (rc = dv_nn_check_plain(&chk, o, wo)) || (c3 && (rc = dv_nn_check_plain(&chk, c3, wc))) ||
+            (rc = dv_nn_check_same_shape(&chk, a, wa, b, wb, "")) || (rc = dv_nn_check_same_dtype(&chk, a, wa, b, wb)) ||
+            (rc = dv_nn_check_same_shape(&chk, a, wa, o, wo, "")) || (rc = dv_nn_check_same_dtype(&chk, a, wa, o, wo)) ||
+            (c3 && ((rc = dv_nn_check_same_shape(&chk, a, wa, c3, wc, "")) ||
+                    (rc = dv_nn_check_same_dtype(&chk, a, wa, c3, wc)))) ||
+            (rc = fe_not_alias(gws, o, wo, a, wa)) || (rc = fe_not_alias(gws, o, wo, b, wb)) ||
+            (rc = fe_not_alias(gws, o, wo, c3, wc)))
+            goto fail;
+        const double si = sl ? sl[i] : sv;
+        aclOpExecutor *e[3] = {NULL, NULL, NULL};
+        int steps = 2;
+        if (!lerp) { /* out = x2 op x3; out = x1 + s * out */
+            if ((rc = fe_step(r, r->libop, b, "x2", c3, "x3", 1, o, "out", wb, &e[0])) ||
+                (rc = fe_step(r, "add", a, "x1", o, "out", si, o, "out", wa, &e[1])))
+                goto fail_e;
+        } else if (kind == FT_LERP_S) { /* out = x2 - x1; out = x1 + w * out */
+            if ((rc = fe_step(r, "sub", b, "x2", a, "x1", 1, o, "out", wb, &e[0])) ||
+                (rc = fe_step(r, "add", a, "x1", o, "out", si, o, "out", wa, &e[1])))
+                goto fail_e;
+        } else { /* out = x2 - x1; out = out * weight; out = x1 + out */
+            steps = 3;
+            if ((rc = fe_step(r, "sub", b, "x2", a, "x1", 1, o, "out", wb, &e[0])) ||
+                (rc = fe_step(r, "mul", o, "out", c3, "weight", 1, o, "out", wc, &e[1])) ||
+                (rc = fe_step(r, "add", a, "x1", o, "out", 1, o, "out", wa, &e[2])))
+                goto fail_e;
+        }
+        for (int k = 0; k < steps; k++) {
+            ws += e[k]->workspace;
+            *tail = e[k];
+            tail = &e[k]->next;
+        }
+        continue;
+    fail_e:
+        for (int k = 0; k < 3; k++)
+            if (e[k])
+                dv_acl_executor_free(e[k]);
+        goto fail;
+    }
+    free(sl);
+    *workspaceSize = ws;
+    *executor = head;
+    return ACLNN_SUCCESS;
+fail:
+    free(sl);
+    dv_acl_executor_free(head);
+    return rc;
+}
+
 /* The first phase of each class, in the names of the row's parameter list. */
 #define FE_BODY_FOREACH_UNARY(row) foreach(row, 0, x, NULL, NULL, NULL, NULL, NULL, out, workspaceSize, executor)
 #define FE_BODY_FOREACH_COPY(row) foreach(row, FE_COPY, x, NULL, NULL, NULL, NULL, NULL, out, workspaceSize, executor)
@@ -411,6 +587,16 @@ fail:
 #define FE_BODY_FOREACH_NORM(row) \
     foreach(row, FE_NORM | FE_SCALAR, x, NULL, scalar, NULL, NULL, NULL, out, workspaceSize, executor)
 #define FE_BODY_FOREACH_UNSCALE(row) fe_unscale(row, scaledGrads, foundInf, invScale, workspaceSize, executor)
+#define FE_BODY_FOREACH_ADDC_S(row) \
+    fe_ternary(row, FT_ADDC_S, x1, x2, x3, scalar, NULL, out, workspaceSize, executor)
+#define FE_BODY_FOREACH_ADDC_T(row) \
+    fe_ternary(row, FT_ADDC_T, x1, x2, x3, NULL, scalar, out, workspaceSize, executor)
+#define FE_BODY_FOREACH_ADDC_TL(row) \
+    fe_ternary(row, FT_ADDC_TL, x1, x2, x3, NULL, scalars, out, workspaceSize, executor)
+#define FE_BODY_FOREACH_LERP_LIST(row) \
+    fe_ternary(row, FT_LERP_LIST, x1, x2, weight, NULL, NULL, out, workspaceSize, executor)
+#define FE_BODY_FOREACH_LERP_SCALAR(row) \
+    fe_ternary(row, FT_LERP_S, x1, x2, NULL, weight, NULL, out, workspaceSize, executor)
 #define FE_BODY_FOREACH_ROUND_T(row) \
     foreach(row, FE_ROUND | FE_TENSOR, x, NULL, NULL, NULL, NULL, roundMode, out, workspaceSize, executor)
 
@@ -476,5 +662,10 @@ fail:
 #define FE_GWS_FOREACH_ROUND_T(api, params) FE_GWS(api, FOREACH_ROUND_T, params)
 #define FE_GWS_FOREACH_NORM(api, params) FE_GWS(api, FOREACH_NORM, params)
 #define FE_GWS_FOREACH_UNSCALE(api, params) FE_GWS(api, FOREACH_UNSCALE, params)
+#define FE_GWS_FOREACH_ADDC_S(api, params) FE_GWS(api, FOREACH_ADDC_S, params)
+#define FE_GWS_FOREACH_ADDC_T(api, params) FE_GWS(api, FOREACH_ADDC_T, params)
+#define FE_GWS_FOREACH_ADDC_TL(api, params) FE_GWS(api, FOREACH_ADDC_TL, params)
+#define FE_GWS_FOREACH_LERP_LIST(api, params) FE_GWS(api, FOREACH_LERP_LIST, params)
+#define FE_GWS_FOREACH_LERP_SCALAR(api, params) FE_GWS(api, FOREACH_LERP_SCALAR, params)
 #define DV_ACLNN(api, header, sig, libop, optype, factor, params, ws_q, stream_q, doc) FE_GWS_##sig(api, params)
 #include "nnops.def"

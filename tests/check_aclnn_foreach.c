@@ -60,6 +60,16 @@
 #include "aclnnop/aclnn_foreach_log_inplace.h"
 #include "aclnnop/aclnn_foreach_mul_list_inplace.h"
 #include "aclnnop/aclnn_foreach_mul_scalar_inplace.h"
+#include "aclnnop/aclnn_foreach_addcmul_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_addcmul_scalar.h"
+#include "aclnnop/aclnn_foreach_addcmul_scalar_list.h"
+#include "aclnnop/aclnn_foreach_addcmul_list.h"
+#include "aclnnop/aclnn_foreach_addcdiv_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_addcdiv_scalar.h"
+#include "aclnnop/aclnn_foreach_addcdiv_scalar_list.h"
+#include "aclnnop/aclnn_foreach_addcdiv_list.h"
+#include "aclnnop/aclnn_foreach_lerp_list.h"
+#include "aclnnop/aclnn_foreach_lerp_scalar.h"
 #include "aclnnop/aclnn_foreach_non_finite_check_and_unscale.h"
 #include "aclnnop/aclnn_foreach_norm.h"
 #include "aclnnop/aclnn_foreach_round_off_number.h"
@@ -695,6 +705,118 @@ START_TEST(test_aclnn_foreach_norm)
 }
 END_TEST
 
+/* Addcmul, Addcdiv (the scalar as an aclScalar, a one-element device tensor, a device tensor of one value per
+ * member) and Lerp (a weight list, an aclScalar weight) in fp32 and fp16 on the four members against C;
+ * out may not be an input; the scalars tensor holds one value per member. */
+typedef aclnnStatus (*g3s_fn)(const aclTensorList *, const aclTensorList *, const aclTensorList *, const aclScalar *,
+                              aclTensorList *, uint64_t *, aclOpExecutor **);
+typedef aclnnStatus (*g3t_fn)(const aclTensorList *, const aclTensorList *, const aclTensorList *, const aclTensor *,
+                              aclTensorList *, uint64_t *, aclOpExecutor **);
+typedef aclnnStatus (*glw_fn)(const aclTensorList *, const aclTensorList *, const aclTensorList *, aclTensorList *,
+                              uint64_t *, aclOpExecutor **);
+typedef aclnnStatus (*gls_fn)(const aclTensorList *, const aclTensorList *, const aclScalar *, aclTensorList *,
+                              uint64_t *, aclOpExecutor **);
+enum { T_S, T_T, T_TL, T_LW, T_LS };
+static const struct {
+    const char *name;
+    int cls;
+    bool div, lerp;
+    g3s_fn g3s;
+    g3t_fn g3t;
+    glw_fn glw;
+    gls_fn gls;
+    run_fn run;
+} tops[] = {
+#define T3(n, c, d, fld) {.name = #n, .cls = c, .div = d, .fld = G(n), .run = aclnn##n}
+    T3(ForeachAddcmulScalarV2, T_S, false, g3s),   T3(ForeachAddcmulScalar, T_T, false, g3t),
+    T3(ForeachAddcmulScalarList, T_TL, false, g3t), T3(ForeachAddcmulList, T_TL, false, g3t),
+    T3(ForeachAddcdivScalarV2, T_S, true, g3s),    T3(ForeachAddcdivScalar, T_T, true, g3t),
+    T3(ForeachAddcdivScalarList, T_TL, true, g3t),  T3(ForeachAddcdivList, T_TL, true, g3t),
+    {.name = "ForeachLerpList", .cls = T_LW, .lerp = true, .glw = G(ForeachLerpList), .run = aclnnForeachLerpList},
+    {.name = "ForeachLerpScalar", .cls = T_LS, .lerp = true, .gls = G(ForeachLerpScalar), .run = aclnnForeachLerpScalar},
+};
+enum { NTOPS = sizeof tops / sizeof tops[0] };
+
+START_TEST(test_aclnn_foreach_ternary)
+{
+    const int op = _i % NTOPS, dsel = _i / NTOPS;
+    const aclDataType dt = dsel ? ACL_FLOAT16 : ACL_FLOAT;
+    nnt_setup_profile(NULL);
+    float *v[3][M];
+    nnt_dt_t tv[3][M], to[M];
+    const aclTensor *vv[3][M], *vo[M];
+    for (int m = 0; m < M; m++) {
+        const int64_t n = mdims[m][0] * mdims[m][1];
+        for (int k = 0; k < 3; k++) {
+            v[k][m] = malloc((size_t)n * 4);
+            const bool divisor = k == 2 && tops[op].div;
+            host_vals(v[k][m], n, 31 + (unsigned)(7 * m + k), divisor ? 0.5f : -4, divisor ? 2 : 4, dsel);
+            tv[k][m] = mk(m, dt, v[k][m]);
+            vv[k][m] = tv[k][m].t;
+        }
+        to[m] = mk(m, dt, NULL);
+        vo[m] = to[m].t;
+    }
+    aclTensorList *l[3], *lo = aclCreateTensorList(vo, M);
+    for (int k = 0; k < 3; k++)
+        l[k] = aclCreateTensorList(vv[k], M);
+    const float sc[M] = {0.5f, -1.25f, 2.0f, 0.75f};
+    const float s0 = sc[0];
+    aclScalar *as = aclCreateScalar((void *)&s0, ACL_FLOAT);
+    const int64_t one[] = {1}, per[] = {1, M};
+    nnt_dt_t t1 = nnt_mk(one, 1, ACL_FLOAT, ACL_FORMAT_ND, &s0), tl = nnt_mk(per, 2, ACL_FLOAT, ACL_FORMAT_ND, sc);
+    uint64_t ws;
+    aclOpExecutor *e;
+    switch (tops[op].cls) {
+    case T_S: CK_OK(tops[op].g3s(l[0], l[1], l[2], as, lo, &ws, &e)); break;
+    case T_T: CK_OK(tops[op].g3t(l[0], l[1], l[2], t1.t, lo, &ws, &e)); break;
+    case T_TL: CK_OK(tops[op].g3t(l[0], l[1], l[2], tl.t, lo, &ws, &e)); break;
+    case T_LW: CK_OK(tops[op].glw(l[0], l[1], l[2], lo, &ws, &e)); break;
+    default: CK_OK(tops[op].gls(l[0], l[1], as, lo, &ws, &e)); break;
+    }
+    RUN(tops[op].run(NULL, ws, e, nnt_stream));
+    for (int m = 0; m < M; m++) {
+        const int64_t n = mdims[m][0] * mdims[m][1];
+        float *got = malloc((size_t)n * 4);
+        double *want = malloc((size_t)n * 8);
+        rd(&to[m], dt, got, n);
+        const double s = tops[op].cls == T_TL ? sc[m] : s0;
+        for (int64_t i = 0; i < n; i++) {
+            const double a = v[0][m][i], b = v[1][m][i], c = v[2][m][i];
+            want[i] = tops[op].cls == T_LW ? a + c * (b - a)
+                      : tops[op].lerp      ? a + s * (b - a)
+                                           : a + s * (tops[op].div ? b / c : b * c);
+        }
+        char what[96];
+        snprintf(what, sizeof what, "aclnn%s %s member %d", tops[op].name, dsel ? "fp16" : "fp32", m);
+        nnt_ck_close(what, got, want, n, dsel ? 2e-2 : 1e-5, dsel ? 4e-3 : 1e-5);
+        free(got);
+        free(want);
+    }
+    if (op == 2 && dsel == 0) { /* errors, on AddcmulScalarList */
+        CK_ERR(tops[op].g3t(l[0], l[1], l[2], t1.t, lo, &ws, &e), NN_INVALID,
+               "scalars has 1 elements; it must hold one value per member (4)");
+        CK_ERR(tops[op].g3t(l[0], l[1], l[2], NULL, lo, &ws, &e), NN_NULLPTR, "scalars is NULL");
+        CK_ERR(tops[op].g3t(l[0], l[1], NULL, tl.t, lo, &ws, &e), NN_NULLPTR, "x3 is NULL");
+        CK_ERR(tops[op].g3t(l[0], l[1], l[2], tl.t, l[0], &ws, &e), NN_INVALID,
+               "out[0] is x1[0]: dvsim computes this operator in steps through out");
+    }
+    for (int m = 0; m < M; m++) {
+        for (int k = 0; k < 3; k++) {
+            CK_OK(aclrtFree(tv[k][m].dev));
+            free(v[k][m]);
+        }
+        CK_OK(aclrtFree(to[m].dev));
+    }
+    nnt_rm(&t1);
+    nnt_rm(&tl);
+    CK_OK(aclDestroyScalar(as));
+    for (int k = 0; k < 3; k++)
+        CK_OK(aclDestroyTensorList(l[k]));
+    CK_OK(aclDestroyTensorList(lo));
+}
+END_TEST
+
 /* NonFiniteCheckAndUnscale: every member times invScale; foundInf raised to 1 by an inf or a NaN in any
  * member (fp32 and fp16), and otherwise left as it was (-1 stays -1: clearing it is the caller's). */
 START_TEST(test_aclnn_foreach_unscale)
@@ -808,6 +930,7 @@ Suite *dv_aclnn_foreach_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_aclnn_foreach_ops, 0, 2 * 2 * NOPS);
     tcase_add_loop_test(tc, test_aclnn_foreach_lp_norm_op, 0, 2);
+    tcase_add_loop_test(tc, test_aclnn_foreach_ternary, 0, 2 * NTOPS);
     suite_add_tcase(s, tc);
     TCase *te = tcase_create("aclnn_foreach_910b2");
     tcase_add_checked_fixture(te, nnt_setup, nnt_teardown);
