@@ -3,7 +3,9 @@
  * fp32 and fp16 on a list of four members of different lengths against a plain-C reference; int32
  * copy and a repeatable executor; one profile row per member; the errors of the first phase (NULL
  * 161001; lists of different lengths, a member of another dtype or shape, a scalar tensor of more
- * than one element, an empty or destroyed list 161002). */
+ * than one element, an empty or destroyed list 161002).  Second round (s20-each2): the unary math rows
+ * and the in-place forms in the same loop; ZeroInplace over NaN / inf; RoundOffNumber's modes; Norm and
+ * the library's lp_norm; NonFiniteCheckAndUnscale and nonfinite_check; Addcmul, Addcdiv, Lerp. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
