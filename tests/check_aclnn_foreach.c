@@ -707,6 +707,64 @@ START_TEST(test_aclnn_foreach_norm)
 }
 END_TEST
 
+/* A two-step operator is two launches per member: AddcmulScalarV2 over three members leaves six profile
+ * rows of OP Type ForeachAddcmulScalar (mul, then add), Norm over two members two rows of ForeachNorm. */
+START_TEST(test_aclnn_foreach_step_rows)
+{
+    char dir[] = "/tmp/dvsim_foreach_XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    nnt_teardown();
+    nnt_env_clear();
+    setenv("DVSIM_PROFILE_OUT", dir, 1);
+    CK_OK(aclInit(NULL));
+    CK_OK(aclrtSetDevice(0));
+    CK_OK(aclrtCreateStream(&nnt_stream));
+    static const int64_t d[3] = {6, 40, 3}, one[2] = {1, 1};
+    nnt_dt_t t[4][3];
+    const aclTensor *v[4][3];
+    for (int k = 0; k < 4; k++)
+        for (int i = 0; i < 3; i++) {
+            t[k][i] = k == 3 ? nnt_mk(one, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL) : nnt_mk(&d[i], 1, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+            v[k][i] = t[k][i].t;
+        }
+    aclTensorList *l[4];
+    for (int k = 0; k < 4; k++)
+        l[k] = aclCreateTensorList(v[k], 3);
+    aclTensor *o[3];
+    for (int i = 0; i < 3; i++)
+        o[i] = nnt_mk(&d[i], 1, ACL_FLOAT, ACL_FORMAT_ND, NULL).t;
+    aclTensorList *lo = aclCreateTensorList((const aclTensor *const *)o, 3);
+    const float two = 2;
+    aclScalar *s = aclCreateScalar((void *)&two, ACL_FLOAT);
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_OK(aclnnForeachAddcmulScalarV2GetWorkspaceSize(l[0], l[1], l[2], s, lo, &ws, &e));
+    RUN(aclnnForeachAddcmulScalarV2(NULL, ws, e, nnt_stream));
+    aclTensorList *ln = aclCreateTensorList(v[3], 2); /* two members of x0 for Norm: its out of one element */
+    const aclTensor *vx2[2] = {o[0], o[1]};
+    aclTensorList *lx2 = aclCreateTensorList(vx2, 2);
+    CK_OK(aclnnForeachNormGetWorkspaceSize(lx2, s, ln, &ws, &e));
+    RUN(aclnnForeachNorm(NULL, ws, e, nnt_stream));
+    nnt_teardown();
+    char path[256], line[4096];
+    snprintf(path, sizeof path, "%s/op_summary.csv", dir);
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "no %s", path);
+    int addc = 0, norm = 0;
+    while (fgets(line, sizeof line, f)) {
+        addc += strstr(line, ",\"ForeachAddcmulScalar\",") != NULL;
+        norm += strstr(line, ",\"ForeachNorm\",") != NULL;
+    }
+    fclose(f);
+    ck_assert_msg(addc == 6, "%d ForeachAddcmulScalar rows in %s, want 6 (mul and add per member)", addc, path);
+    ck_assert_msg(norm == 2, "%d ForeachNorm rows in %s, want 2 (one lp_norm per member)", norm, path);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ck_assert_int_eq(system(cmd), 0);
+    nnt_setup_profile(NULL); /* for the fixture's teardown */
+}
+END_TEST
+
 /* Addcmul, Addcdiv (the scalar as an aclScalar, a one-element device tensor, a device tensor of one value per
  * member) and Lerp (a weight list, an aclScalar weight) in fp32 and fp16 on the four members against C;
  * out may not be an input; the scalars tensor holds one value per member. */
@@ -944,6 +1002,7 @@ Suite *dv_aclnn_foreach_suite(void)
     tcase_add_test(te, test_aclnn_foreach_inplace);
     tcase_add_test(te, test_aclnn_foreach_norm);
     tcase_add_test(te, test_aclnn_foreach_unscale);
+    tcase_add_test(te, test_aclnn_foreach_step_rows);
     suite_add_tcase(s, te);
     return s;
 }
