@@ -400,6 +400,21 @@ static int compare(int row, unsigned has, const aclTensor *self, const aclTensor
 #define DV_NN_GWS_FOREACH_SCALAR_LIST(api, params)
 #define DV_NN_GWS_FOREACH_LIST_ALPHA_T(api, params)
 #define DV_NN_GWS_FOREACH_SCALAR_T(api, params)
+/* (s20-each2) */
+#define DV_NN_GWS_FOREACH_INPLACE_UNARY(api, params)
+#define DV_NN_GWS_FOREACH_INPLACE_LIST(api, params)
+#define DV_NN_GWS_FOREACH_INPLACE_LIST_ALPHA_T(api, params)
+#define DV_NN_GWS_FOREACH_INPLACE_SCALAR_T(api, params)
+#define DV_NN_GWS_FOREACH_ZERO(api, params)
+#define DV_NN_GWS_FOREACH_ROUND(api, params)
+#define DV_NN_GWS_FOREACH_ROUND_T(api, params)
+#define DV_NN_GWS_FOREACH_NORM(api, params)
+#define DV_NN_GWS_FOREACH_UNSCALE(api, params)
+#define DV_NN_GWS_FOREACH_ADDC_S(api, params)
+#define DV_NN_GWS_FOREACH_ADDC_T(api, params)
+#define DV_NN_GWS_FOREACH_ADDC_TL(api, params)
+#define DV_NN_GWS_FOREACH_LERP_LIST(api, params)
+#define DV_NN_GWS_FOREACH_LERP_SCALAR(api, params)
 #define DV_NN_GWS(api, sig, params)                                                                              \
     aclnnStatus aclnn##api##GetWorkspaceSize(DV_NN_UNPAREN params, uint64_t *workspaceSize,                       \
                                              aclOpExecutor **executor)                                             \
