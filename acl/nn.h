@@ -228,5 +228,9 @@ aclnnStatus dv_nn_exec_run(const char *api, void *workspace, uint64_t workspaceS
                            aclrtStream stream);
 /* The first phase's common start: a device, and the two output pointers. */
 int dv_nn_call_start(const dv_nn_call_t *c, uint64_t *workspaceSize, aclOpExecutor **executor);
+/* The host bytes of element k (row-major, through the strides) of a live device tensor's view, read
+ * by a first phase that takes a value from device memory (a scalar or a seed given as a tensor):
+ * 161002 with a message when it has no address or the element is outside its allocation. */
+int dv_nn_tensor_element(const char *gws, const struct aclTensor *st, const char *what, uint64_t k, const uint8_t **h);
 
 #endif

@@ -484,3 +484,26 @@ int dv_nn_call_start(const dv_nn_call_t *c, uint64_t *workspaceSize, aclOpExecut
         return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "%s: executor is NULL", c->gws);
     return ACLNN_SUCCESS;
 }
+
+int dv_nn_tensor_element(const char *gws, const struct aclTensor *st, const char *what, uint64_t k, const uint8_t **h)
+{
+    if (!st->data)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has no device address", gws, what);
+    const unsigned size = dv_acl_dtype_info(st->dtype)->size;
+    int64_t off = st->offset;
+    for (int d = st->ndims - 1; d >= 0; d--) { /* element k's offset through the strides */
+        const uint64_t dim = (uint64_t)st->dims[d];
+        off += (int64_t)(k % dim) * st->strides[d];
+        k /= dim;
+    }
+    char msg[160];
+    snprintf(msg, sizeof msg, "%s: %s", gws, what);
+    uint8_t *p;
+    uint64_t avail = 0;
+    if (dv_acl_mem_find(st->data + (uint64_t)(off * (int64_t)size), msg, &p, &avail) != ACL_SUCCESS)
+        return dv_acl_recode(ACLNN_ERR_PARAM_INVALID);
+    if (avail < size)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s ends outside its allocation", gws, what);
+    *h = p;
+    return ACLNN_SUCCESS;
+}

@@ -142,25 +142,10 @@ static int fe_tensor_values(const char *gws, const aclTensor *t, const char *wha
     if (st->dtype != ACL_FLOAT && st->dtype != ACL_FLOAT16 && st->dtype != ACL_INT32 && st->dtype != ACL_INT8)
         return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has dtype %s; dvsim reads a scalar tensor of ACL_FLOAT, "
                            "ACL_FLOAT16, ACL_INT32 or ACL_INT8", gws, what, dv_nn_dtype_name(st->dtype));
-    if (!st->data)
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has no device address", gws, what);
-    const unsigned size = dv_acl_dtype_info(st->dtype)->size;
-    char msg[160];
-    snprintf(msg, sizeof msg, "%s: %s", gws, what);
     for (uint64_t k = 0; k < n; k++) {
-        int64_t off = st->offset;
-        uint64_t rem = k;
-        for (int d = st->ndims - 1; d >= 0; d--) { /* element k's offset through the strides */
-            const uint64_t dim = (uint64_t)st->dims[d];
-            off += (int64_t)(rem % dim) * st->strides[d];
-            rem /= dim;
-        }
-        uint8_t *h;
-        uint64_t avail = 0;
-        if (dv_acl_mem_find(st->data + (uint64_t)(off * (int64_t)size), msg, &h, &avail) != ACL_SUCCESS)
-            return dv_acl_recode(ACLNN_ERR_PARAM_INVALID);
-        if (avail < size)
-            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s ends outside its allocation", gws, what);
+        const uint8_t *h;
+        if ((rc = dv_nn_tensor_element(gws, st, what, k, &h)))
+            return rc;
         if (st->dtype == ACL_FLOAT) {
             float f;
             memcpy(&f, h, 4);

@@ -146,18 +146,10 @@ static int tensor_int(const char *gws, const aclTensor *t, const char *what, int
     if (st->dtype != ACL_INT64 && st->dtype != ACL_INT32)
         return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has dtype %s; it must be ACL_INT64 or ACL_INT32", gws,
                            what, dv_nn_dtype_name(st->dtype));
-    if (!st->data)
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has no device address", gws, what);
-    const unsigned size = st->dtype == ACL_INT64 ? 8 : 4;
-    uint8_t *h;
-    uint64_t avail = 0;
-    char msg[160];
-    snprintf(msg, sizeof msg, "%s: %s", gws, what);
-    if (dv_acl_mem_find(st->data + (uint64_t)(st->offset * (int64_t)size), msg, &h, &avail) != ACL_SUCCESS)
-        return dv_acl_recode(ACLNN_ERR_PARAM_INVALID);
-    if (avail < size)
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s ends outside its allocation", gws, what);
-    if (size == 8)
+    const uint8_t *h;
+    if ((rc = dv_nn_tensor_element(gws, st, what, 0, &h)))
+        return rc;
+    if (st->dtype == ACL_INT64)
         memcpy(v, h, 8);
     else {
         int32_t i;
