@@ -381,6 +381,14 @@ static int compare(int row, unsigned has, const aclTensor *self, const aclTensor
 #define DV_NN_BODY_INPLACE_CLAMP_MAX(row) \
     elementwise(row, NN_INPLACE, selfRef, NULL, clipValueMax, "clipValueMax", NULL, selfRef, workspaceSize, executor)
 
+/* clamp by tensors: max / min with CANN's parameter names (ClampTensor: acl/nnops.c clamp_tensor) */
+#define DV_NN_BODY_CLAMP_MIN_T(row) \
+    elementwise(row, NN_OTHER, self, clipValueMin, NULL, NULL, NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_CLAMP_MIN_T(row) \
+    elementwise(row, NN_OTHER | NN_INPLACE, selfRef, clipValueMin, NULL, NULL, NULL, selfRef, workspaceSize, executor)
+#define DV_NN_BODY_CLAMP_MAX_T(row) elementwise(row, NN_OTHER, self, max, NULL, NULL, NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_CLAMP_MAX_T(row) \
+    elementwise(row, NN_OTHER | NN_INPLACE, selfRef, max, NULL, NULL, NULL, selfRef, workspaceSize, executor)
 #define DV_NN_BODY_CMP_TENSOR(row) compare(row, NN_OTHER, self, other, NULL, out, workspaceSize, executor)
 #define DV_NN_BODY_INPLACE_CMP_TENSOR(row) \
     compare(row, NN_OTHER | NN_INPLACE, selfRef, other, NULL, selfRef, workspaceSize, executor)
@@ -454,6 +462,10 @@ static int compare(int row, unsigned has, const aclTensor *self, const aclTensor
 #define DV_NN_GWS_CLAMP_MAX(api, params) DV_NN_GWS(api, CLAMP_MAX, params)
 #define DV_NN_GWS_INPLACE_CLAMP_MAX(api, params) DV_NN_GWS(api, INPLACE_CLAMP_MAX, params)
 #define DV_NN_GWS_CMP_TENSOR(api, params) DV_NN_GWS(api, CMP_TENSOR, params)
+#define DV_NN_GWS_CLAMP_MIN_T(api, params) DV_NN_GWS(api, CLAMP_MIN_T, params)
+#define DV_NN_GWS_INPLACE_CLAMP_MIN_T(api, params) DV_NN_GWS(api, INPLACE_CLAMP_MIN_T, params)
+#define DV_NN_GWS_CLAMP_MAX_T(api, params) DV_NN_GWS(api, CLAMP_MAX_T, params)
+#define DV_NN_GWS_INPLACE_CLAMP_MAX_T(api, params) DV_NN_GWS(api, INPLACE_CLAMP_MAX_T, params)
 #define DV_NN_GWS_INPLACE_CMP_TENSOR(api, params) DV_NN_GWS(api, INPLACE_CMP_TENSOR, params)
 #define DV_NN_GWS_CMP_SCALAR(api, params) DV_NN_GWS(api, CMP_SCALAR, params)
 #define DV_NN_GWS_INPLACE_CMP_SCALAR(api, params) DV_NN_GWS(api, INPLACE_CMP_SCALAR, params)
@@ -1459,4 +1471,33 @@ aclnnStatus aclnnGemmGetWorkspaceSize(const aclTensor *A, const aclTensor *B, co
     if (vb)
         aclDestroyTensor(vb);
     return rc;
+}
+
+/* ---------------------------------------------------------------- clamp by tensors */
+
+#include "aclnnop/aclnn_clamp.h"
+
+/* ClampTensor: out = min(max(self, clipValueMin), clipValueMax), two kernels (max, then min in
+ * place on out), a profile row each. */
+aclnnStatus aclnnClampTensorGetWorkspaceSize(const aclTensor *self, const aclTensor *clipValueMin,
+                                             const aclTensor *clipValueMax, aclTensor *out, uint64_t *workspaceSize,
+                                             aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    aclOpExecutor *head = NULL, *e = NULL;
+    uint64_t w1 = 0, w2 = 0;
+    int rc;
+    if (!workspaceSize || !executor)
+        return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "aclnnClampTensorGetWorkspaceSize: %s is NULL",
+                           workspaceSize ? "executor" : "workspaceSize");
+    if ((rc = elementwise(NN_ROW_ClampTensor, NN_OTHER, self, clipValueMin, NULL, NULL, NULL, out, &w1, &head)))
+        return rc;
+    if ((rc = elementwise(NN_ROW_ClampMaxTensor, NN_OTHER, out, clipValueMax, NULL, NULL, NULL, out, &w2, &e))) {
+        dv_acl_executor_free(head);
+        return rc;
+    }
+    head->next = e;
+    *workspaceSize = w1 + w2;
+    *executor = head;
+    return ACLNN_SUCCESS;
 }

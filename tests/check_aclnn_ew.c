@@ -518,6 +518,72 @@ START_TEST(test_aclnn_ew_errors)
 }
 END_TEST
 
+/* Clamp by tensors (ClampMinTensor, ClampMaxTensor, their in-place forms, ClampTensor's two
+ * kernels), fp32 and int32, against plain C. */
+START_TEST(test_aclnn_clamp_tensors)
+{
+    nnt_setup_profile(NULL);
+    enum { N = 300 };
+    float x[N], lo[N], hi[N], got[N];
+    int32_t ix[N], ilo[N], ihi[N], igot[N];
+    nnt_fill(x, N, 31, -4, 4);
+    nnt_fill(lo, N, 32, -3, 0);
+    nnt_fill(hi, N, 33, 0, 3);
+    for (int i = 0; i < N; i++) {
+        ix[i] = (int32_t)(x[i] * 1000);
+        ilo[i] = (int32_t)(lo[i] * 1000);
+        ihi[i] = (int32_t)(hi[i] * 1000);
+    }
+    const int64_t d[] = {3, 100};
+    nnt_dt_t tx = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, x), tl = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, lo);
+    nnt_dt_t th = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, hi), to = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_OK(aclnnClampMinTensorGetWorkspaceSize(tx.t, tl.t, to.t, &ws, &e));
+    RUN(aclnnClampMinTensor(NULL, ws, e, nnt_stream));
+    nnt_rd(&to, got);
+    for (int i = 0; i < N; i++)
+        ck_assert_msg(got[i] == (x[i] > lo[i] ? x[i] : lo[i]), "ClampMinTensor [%d]", i);
+    CK_OK(aclnnClampMaxTensorGetWorkspaceSize(tx.t, th.t, to.t, &ws, &e));
+    RUN(aclnnClampMaxTensor(NULL, ws, e, nnt_stream));
+    nnt_rd(&to, got);
+    for (int i = 0; i < N; i++)
+        ck_assert_msg(got[i] == (x[i] < hi[i] ? x[i] : hi[i]), "ClampMaxTensor [%d]", i);
+    CK_OK(aclnnClampTensorGetWorkspaceSize(tx.t, tl.t, th.t, to.t, &ws, &e));
+    RUN(aclnnClampTensor(NULL, ws, e, nnt_stream));
+    nnt_rd(&to, got);
+    for (int i = 0; i < N; i++) {
+        const float m = x[i] > lo[i] ? x[i] : lo[i];
+        ck_assert_msg(got[i] == (m < hi[i] ? m : hi[i]), "ClampTensor [%d]", i);
+    }
+    CK_OK(aclnnInplaceClampMinTensorGetWorkspaceSize(tx.t, tl.t, &ws, &e));
+    RUN(aclnnInplaceClampMinTensor(NULL, ws, e, nnt_stream));
+    CK_OK(aclnnInplaceClampMaxTensorGetWorkspaceSize(tx.t, th.t, &ws, &e));
+    RUN(aclnnInplaceClampMaxTensor(NULL, ws, e, nnt_stream));
+    nnt_rd(&tx, got);
+    for (int i = 0; i < N; i++) {
+        const float m = x[i] > lo[i] ? x[i] : lo[i];
+        ck_assert_msg(got[i] == (m < hi[i] ? m : hi[i]), "InplaceClampMin/MaxTensor [%d]", i);
+    }
+    nnt_dt_t jx = nnt_mk(d, 2, ACL_INT32, ACL_FORMAT_ND, ix), jl = nnt_mk(d, 2, ACL_INT32, ACL_FORMAT_ND, ilo);
+    nnt_dt_t jh = nnt_mk(d, 2, ACL_INT32, ACL_FORMAT_ND, ihi), jo = nnt_mk(d, 2, ACL_INT32, ACL_FORMAT_ND, NULL);
+    CK_OK(aclnnClampTensorGetWorkspaceSize(jx.t, jl.t, jh.t, jo.t, &ws, &e));
+    RUN(aclnnClampTensor(NULL, ws, e, nnt_stream));
+    nnt_rd(&jo, igot);
+    for (int i = 0; i < N; i++) {
+        const int32_t m = ix[i] > ilo[i] ? ix[i] : ilo[i];
+        ck_assert_msg(igot[i] == (m < ihi[i] ? m : ihi[i]), "int32 ClampTensor [%d]", i);
+    }
+    const int64_t d2[] = {300};
+    nnt_dt_t flat = nnt_mk(d2, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    CK_ERR(aclnnClampTensorGetWorkspaceSize(tx.t, flat.t, th.t, to.t, &ws, &e), NN_INVALID, "does not broadcast");
+    CK_ERR(aclnnClampTensorGetWorkspaceSize(tx.t, tl.t, th.t, to.t, NULL, &e), NN_NULLPTR, "workspaceSize");
+    nnt_dt_t *all[] = {&tx, &tl, &th, &to, &jx, &jl, &jh, &jo, &flat};
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
+        nnt_rm(all[k]);
+}
+END_TEST
+
 Suite *dv_aclnn_ew_suite(void);
 Suite *dv_aclnn_ew_suite(void)
 {
@@ -527,6 +593,7 @@ Suite *dv_aclnn_ew_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_aclnn_ew_unary, 0, 2 * U_COUNT);
     tcase_add_loop_test(tc, test_aclnn_ew_binary, 0, 2 * B_COUNT);
+    tcase_add_test(tc, test_aclnn_clamp_tensors);
     tcase_add_loop_test(tc, test_aclnn_ew_clamp, 0, 2);
     suite_add_tcase(s, tc);
     TCase *te = tcase_create("aclnn_ew_910b2");
