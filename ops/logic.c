@@ -41,7 +41,7 @@ enum { LG_SPLIT_ELEMS = 512, LG_REPEAT_BYTES = 256, LG_BLOCK_BYTES = 32, LG_TILE
 /* The operators of this file. */
 typedef enum lg_kind {
     K_AND, K_OR, K_XOR, K_NOT,
-    K_ISFINITE, K_ISINF, K_ISPOSINF, K_ISNEGINF, K_ISNAN,
+    K_ISFINITE, K_ISINF, K_ISPOSINF, K_ISNEGINF, K_ISNAN, K_SIGNBIT, K_TEQUAL,
     K_WHERE, K_MFILL, K_NAN2NUM,
     K_BAND, K_BOR, K_BXOR, K_BNOT, K_BANDS, K_BORS, K_BXORS
 } lg_kind_t;
@@ -68,6 +68,14 @@ static const dv_oparam_spec_t lg_params_logic[] = {
     P_OUT, P_TAIL};
 static const dv_oparam_spec_t lg_params_pred[] = {
     P_SHAPE, {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, LG_FLOAT_DTYPES, "element type of the input"}, P_OUT, P_TAIL};
+static const dv_oparam_spec_t lg_params_teq[] = {
+    P_SHAPE, {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, DT_F16 | DT_F32 | DT_S32, "element type of x and y"},
+    {"out-dtype", DV_OPT_DTYPE, "uint8", 0, 0, LG_OUT_DTYPES, "element type of the one 0 / 1 result"},
+    {"cores", DV_OPT_INT, "1", 1, 1, 0, "blocks: one (the result is one value; no cross-core reduction)"},
+    {"tile-elems", DV_OPT_INT, "auto", 1, INT64_C(1) << 24, 0,
+     "elements per tile, a multiple of 256 (auto: the largest power of two up to 16384 whose buffers fit in UB)"},
+    {"double-buffer", DV_OPT_BOOL, "on", 0, 1, 0,
+     "two buffers per queue (on) so copies overlap the vector work, or one (off)"}};
 static const dv_oparam_spec_t lg_params_where[] = {
     P_SHAPE, {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, LG_SEL_DTYPES, "element type of x, y and z (cond is uint8)"},
     P_TAIL};
@@ -106,6 +114,7 @@ static const struct {
     {"logical_and", K_AND},       {"logical_or", K_OR},         {"logical_xor", K_XOR},
     {"logical_not", K_NOT},       {"isfinite", K_ISFINITE},     {"isinf", K_ISINF},
     {"isposinf", K_ISPOSINF},     {"isneginf", K_ISNEGINF},     {"isnan", K_ISNAN},
+    {"signbit", K_SIGNBIT},       {"tensor_equal", K_TEQUAL},
     {"where", K_WHERE},           {"masked_fill", K_MFILL},     {"nan_to_num", K_NAN2NUM},
     {"bitwise_and", K_BAND},      {"bitwise_or", K_BOR},        {"bitwise_xor", K_BXOR},
     {"bitwise_not", K_BNOT},      {"bitwise_ands", K_BANDS},    {"bitwise_ors", K_BORS},
@@ -113,7 +122,7 @@ static const struct {
 };
 
 static bool lg_bitwise(lg_kind_t k) { return k >= K_BAND; }
-static bool lg_bool_out(lg_kind_t k) { return k <= K_ISNAN; }
+static bool lg_bool_out(lg_kind_t k) { return k <= K_TEQUAL; }
 
 /* The value of parameter `name` (every table of this file has shape, dtype and the tail). */
 static const dv_oparam_val_t *lg_val(const dv_opdesc_t *op, const dv_opvals_t *v, const char *name)
@@ -293,6 +302,34 @@ static void lg_compute(dv_k_t *k, const lg_tiling_t *t, const lg_ub_t *u, const 
         dvk_pipe_barrier(k, DV_PIPE_V);
         lg_ones(k, u, out, z, u->m[0], n);
         break;
+    case K_SIGNBIT: /* the sign bit: an fp32 read as int32, an fp16 read as int16 (converted) is negative */
+        if (dt == DV_DT_F32) {
+            lg_issue(k, &(lg_step_t){.insn = I_CMPS, .dt = DV_DT_S32, .a = in[0], .m = u->m[0], .s = 0, .cmp = DV_CMP_LT}, n);
+        } else {
+            lg_issue(k, &(lg_step_t){.insn = I_CONV, .dt = DV_DT_F16, .src_dt = DV_DT_S16, .d = u->h, .a = in[0]}, n);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            lg_issue(k, &(lg_step_t){.insn = I_CMPS, .dt = DV_DT_F16, .a = u->h, .m = u->m[0], .s = 0, .cmp = DV_CMP_LT}, n);
+        }
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        lg_ones(k, u, out, z, u->m[0], n);
+        break;
+    case K_TEQUAL: { /* m[1] |= the mask of (x != y); the lanes of the last repeat past n zeroed in both first */
+        const uint64_t epr = LG_REPEAT_BYTES / dv_dtype_size(dt), whole = n / epr * epr, tail = n - whole;
+        if (tail) { /* vdup 0 on the lanes [tail, epr) only (the vector mask's complement of the first tail lanes) */
+            const uint64_t lo = tail >= 64 ? ~0ull : (1ull << tail) - 1, hi = tail <= 64 ? 0 : (1ull << (tail - 64)) - 1;
+            const uint64_t flo = epr >= 64 ? ~0ull : (1ull << epr) - 1, fhi = epr >= 128 ? ~0ull : 0;
+            dvk_set_vector_mask(k, fhi & ~hi, flo & ~lo);
+            dvk_vdup(k, in[0] + whole / epr * LG_REPEAT_BYTES, dt, 0, 1, 1, 8);
+            dvk_vdup(k, in[1] + whole / epr * LG_REPEAT_BYTES, dt, 0, 1, 1, 8);
+            dvk_mask_all(k);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+        }
+        lg_issue(k, &(lg_step_t){.insn = I_CMP, .dt = dt, .a = in[0], .b = in[1], .m = u->m[0], .cmp = DV_CMP_NE}, n);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        lg_words(k, I_OR, u->m[1], u->m[1], u->m[0], n);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        break;
+    }
     case K_WHERE: /* cond, x, y */
         lg_nonzero(k, u, in[0], DV_DT_U8, u->m[0], n);
         dvk_pipe_barrier(k, DV_PIPE_V);
@@ -342,6 +379,50 @@ static void lg_range(const lg_tiling_t *t, uint32_t b, uint32_t nb, uint64_t *fi
     *count = *first >= t->elems ? 0 : dv_min_u64(nu * LG_SPLIT_ELEMS, t->elems - *first);
 }
 
+/* tensor_equal, one block: the mask of (x != y) of every tile ORed into m[1] (zeroed first, so the
+ * bytes past a tile's mask hold bits already counted), then "no bit set" as one value: the words
+ * converted to fp16 (int16 -> fp16 keeps nonzero nonzero), |.|, summed by vcadd_acc, compared with 0. */
+static void lg_teq_kernel(dv_k_t *k, const lg_tiling_t *t, const lg_ub_t *u)
+{
+    const dv_dtype_t dt = (dv_dtype_t)t->dtype, out = (dv_dtype_t)t->out_dtype;
+    const unsigned isz = dv_dtype_size(dt);
+    const uint64_t mrep = lg_mask_bytes(t->tile) / LG_REPEAT_BYTES, words = mrep * LG_REPEAT_BYTES / 2;
+    dv_que_t qx, qy, qz;
+    dvk_que_init(k, &qx, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, t->depth, t->tile * isz);
+    dvk_que_init(k, &qy, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, t->depth, t->tile * isz);
+    dvk_que_init(k, &qz, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, 1, 2 * LG_REPEAT_BYTES);
+    dvk_vdup(k, u->m[0], DV_DT_U16, 0, (int64_t)mrep, 1, 8);
+    dvk_vdup(k, u->m[1], DV_DT_U16, 0, (int64_t)mrep, 1, 8);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    for (uint64_t off = 0; off < t->elems; off += t->tile) {
+        const uint64_t n = dv_min_u64(t->tile, t->elems - off), len = dv_ceil_div(n * isz, LG_BLOCK_BYTES);
+        uint64_t b[2] = {dvk_que_alloc(k, &qx), dvk_que_alloc(k, &qy)};
+        dvk_copy_gm_to_ubuf(k, b[0], dvk_gm(k, 0, off * isz), 1, (int64_t)len, 0, 0);
+        dvk_copy_gm_to_ubuf(k, b[1], dvk_gm(k, 1, off * isz), 1, (int64_t)len, 0, 0);
+        dvk_que_enque(k, &qx, b[0]);
+        dvk_que_enque(k, &qy, b[1]);
+        b[0] = dvk_que_deque(k, &qx);
+        b[1] = dvk_que_deque(k, &qy);
+        lg_compute(k, t, u, b, 0, n);
+        dvk_que_free(k, &qx, b[0]);
+        dvk_que_free(k, &qy, b[1]);
+    }
+    lg_issue(k, &(lg_step_t){.insn = I_CONV, .dt = DV_DT_F16, .src_dt = DV_DT_S16, .d = u->h, .a = u->m[1]}, words);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    lg_issue(k, &(lg_step_t){.insn = I_ABS, .dt = DV_DT_F16, .d = u->h, .a = u->h}, words);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    dvk_vcadd_acc(k, u->m[2], u->h, DV_DT_F16, (int64_t)(words / (LG_REPEAT_BYTES / 2)), 1, 1, 8, 0);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    lg_issue(k, &(lg_step_t){.insn = I_CMPS, .dt = DV_DT_F16, .a = u->m[2], .m = u->m[0], .s = 0, .cmp = DV_CMP_EQ}, 1);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    const uint64_t z = dvk_que_alloc(k, &qz);
+    lg_ones(k, u, out, z, u->m[0], 1);
+    dvk_que_enque(k, &qz, z);
+    const uint64_t oz = dvk_que_deque(k, &qz);
+    dvk_copy_ubuf_to_gm(k, dvk_gm(k, 2, 0), oz, 1, 1, 0, 0);
+    dvk_que_free(k, &qz, oz);
+}
+
 /* One block: its range in tiles, CopyIn -> Compute -> CopyOut.  Arguments: the inputs, then the output. */
 static void lg_kernel(dv_k_t *k, const void *params)
 {
@@ -351,11 +432,6 @@ static void lg_kernel(dv_k_t *k, const void *params)
     lg_range(t, dvk_block_idx(k), dvk_block_num(k), &first, &count);
     if (count == 0)
         return;
-    dv_que_t qin[LG_MAX_IN], qout;
-    for (uint32_t i = 0; i < t->nin; i++)
-        dvk_que_init(k, &qin[i], DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, t->depth,
-                     t->tile * dv_dtype_size((dv_dtype_t)t->in_dt[i]));
-    dvk_que_init(k, &qout, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, t->depth, t->tile * osz);
     lg_ub_t u;
     u.h = dvk_alloc(k, DV_SPACE_UB, t->tile * 4);
     for (int i = 0; i < 3; i++) {
@@ -363,6 +439,15 @@ static void lg_kernel(dv_k_t *k, const void *params)
         u.c[i] = dvk_alloc(k, DV_SPACE_UB, LG_REPEAT_BYTES);
     }
     lg_constants(k, t, &u);
+    if (t->kind == K_TEQUAL) {
+        lg_teq_kernel(k, t, &u);
+        return;
+    }
+    dv_que_t qin[LG_MAX_IN], qout;
+    for (uint32_t i = 0; i < t->nin; i++)
+        dvk_que_init(k, &qin[i], DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, t->depth,
+                     t->tile * dv_dtype_size((dv_dtype_t)t->in_dt[i]));
+    dvk_que_init(k, &qout, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, t->depth, t->tile * osz);
 
     for (uint64_t off = first; off < first + count; off += t->tile) {
         const uint64_t n = dv_min_u64(t->tile, first + count - off);
@@ -434,7 +519,7 @@ static int lg_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
                              *const names_mf[] = {"x", "mask"};
     const char *const *in_names = names2;
     switch ((lg_kind_t)kind) {
-    case K_AND: case K_OR: case K_XOR: case K_BAND: case K_BOR: case K_BXOR:
+    case K_AND: case K_OR: case K_XOR: case K_BAND: case K_BOR: case K_BXOR: case K_TEQUAL:
         t.nin = 2, t.in_dt[0] = t.in_dt[1] = (uint32_t)dt;
         break;
     case K_WHERE:
@@ -473,7 +558,7 @@ static int lg_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
             return rc;
     }
     /* UB: the queues, the 4-byte scratch tile, three masks, three constant repeats */
-    uint64_t per_elem = (uint64_t)t.depth * dv_dtype_size(odt) + 4, bytes_in = 0;
+    uint64_t per_elem = (kind == K_TEQUAL ? 0 : (uint64_t)t.depth * dv_dtype_size(odt)) + 4, bytes_in = 0;
     for (uint32_t i = 0; i < t.nin; i++) {
         per_elem += (uint64_t)t.depth * dv_dtype_size((dv_dtype_t)t.in_dt[i]);
         bytes_in += n * dv_dtype_size((dv_dtype_t)t.in_dt[i]);
@@ -482,7 +567,8 @@ static int lg_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     if (n == 0 || __builtin_mul_overflow(n, (uint64_t)4, &total) || total > cfg->hbm_capacity_bytes)
         return dv_ops_param_error(err, "shape", "one tensor of this shape does not fit hbm.capacity_bytes (%llu)",
                                   (unsigned long long)cfg->hbm_capacity_bytes);
-    const uint64_t fixed = 3 * LG_REPEAT_BYTES;
+    const uint64_t on = kind == K_TEQUAL ? 1 : n; /* output elements */
+    const uint64_t fixed = 3 * LG_REPEAT_BYTES + (kind == K_TEQUAL ? 2 * LG_REPEAT_BYTES : 0);
     const int64_t req = lg_val(op, v, "tile-elems")->i;
     if (req == 0) {
         t.tile = LG_TILE_AUTO_MAX;
@@ -515,13 +601,13 @@ static int lg_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
         const bool mask01 = (kind == K_WHERE && i == 0) || (kind == K_MFILL && i == 1);
         rc = dv_ops_add_arg(plan, in_names[i], it, n, DV_ARG_IN, mask01 ? 0 : small ? -2 : 0, mask01 ? 2 : small ? 3 : 0);
     }
-    if (rc || (rc = dv_ops_add_arg(plan, t.nin == 1 ? "y" : "z", odt, n, DV_ARG_OUT, 0, 0)))
+    if (rc || (rc = dv_ops_add_arg(plan, t.nin == 1 ? "y" : "z", odt, on, DV_ARG_OUT, 0, 0)))
         return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
     dv_ops_tiling_row(plan, "tile-elems", NULL, "%llu", (unsigned long long)t.tile);
     memcpy(plan->tiling, &t, sizeof t);
     plan->tiling_bytes = sizeof t;
     plan->flops = n;
-    plan->bytes = bytes_in + n * dv_dtype_size(odt);
+    plan->bytes = bytes_in + on * dv_dtype_size(odt);
     plan->tol_scale = 1.0;
     return DV_OK;
 }
@@ -545,6 +631,13 @@ static int lg_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
     const dv_dtype_t dt = (dv_dtype_t)t.dtype, odt = (dv_dtype_t)t.out_dtype;
     const unsigned sz = dv_dtype_size(dt);
     uint8_t *out = expect[t.nin];
+    if (kind == K_TEQUAL) {
+        bool eq = true;
+        for (uint64_t i = 0; i < t.elems && eq; i++)
+            eq = dv_ops_load(in[0], dt, i) == dv_ops_load(in[1], dt, i);
+        dv_ops_store(out, odt, 0, eq);
+        return DV_OK;
+    }
     for (uint64_t i = 0; i < t.elems; i++) {
         if (lg_bitwise(kind)) {
             const uint32_t a = lg_raw(in[0], sz, i);
@@ -567,6 +660,7 @@ static int lg_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
         case K_ISPOSINF: r = x == INFINITY; break;
         case K_ISNEGINF: r = x == -INFINITY; break;
         case K_ISNAN: r = isnan(x); break;
+        case K_SIGNBIT: r = signbit(x) != 0; break;
         case K_WHERE: r = dv_ops_load(in[x != 0 ? 1 : 2], dt, i); break;
         case K_MFILL: r = dv_ops_load(in[1], DV_DT_U8, i) != 0 ? t.val[0] : x; break;
         default: r = isnan(x) ? t.val[0] : x == INFINITY ? t.val[1] : x == -INFINITY ? t.val[2] : x; break;
@@ -600,6 +694,9 @@ LG_OP(isinf, lg_params_pred, "y = x is +inf or -inf as 0 / 1 (vabs, vcmps, vsel,
 LG_OP(isposinf, lg_params_pred, "y = x is +inf as 0 / 1 (vcmps, vsel, vconv)");
 LG_OP(isneginf, lg_params_pred, "y = x is -inf as 0 / 1 (vcmps, vsel, vconv)");
 LG_OP(isnan, lg_params_pred, "y = x is NaN as 0 / 1 (vcmp x != x, vsel, vconv)");
+LG_OP(signbit, lg_params_pred, "y = the sign bit of x as 0 / 1 (vcmps on the bits as int32 / int16, vsel, vconv)");
+LG_OP(tensor_equal, lg_params_teq,
+      "z (one value) = every x == y as 0 / 1, one block (vcmp, vor, vconv, vabs, vcadd_acc, vcmps, vsel)");
 LG_OP(where, lg_params_where, "z = cond ? x : y, cond one byte per element (vconv, vcmps, vsel)");
 LG_OP(masked_fill, lg_params_mfill, "y = mask ? value : x, mask one byte per element (vconv, vcmps, vdup, vsel)");
 LG_OP(nan_to_num, lg_params_n2n, "y = x with NaN, +inf, -inf replaced by --nan, --posinf, --neginf (vcmp, vcmps, vsel)");
