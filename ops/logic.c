@@ -601,7 +601,7 @@ static int lg_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
         const bool mask01 = (kind == K_WHERE && i == 0) || (kind == K_MFILL && i == 1);
         rc = dv_ops_add_arg(plan, in_names[i], it, n, DV_ARG_IN, mask01 ? 0 : small ? -2 : 0, mask01 ? 2 : small ? 3 : 0);
     }
-    if (rc || (rc = dv_ops_add_arg(plan, t.nin == 1 ? "y" : "z", odt, on, DV_ARG_OUT, 0, 0)))
+    if (rc || (rc = dv_ops_add_arg(plan, t.nin == 1 || kind == K_MFILL ? "y" : "z", odt, on, DV_ARG_OUT, 0, 0)))
         return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
     dv_ops_tiling_row(plan, "tile-elems", NULL, "%llu", (unsigned long long)t.tile);
     memcpy(plan->tiling, &t, sizeof t);
