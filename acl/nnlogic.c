@@ -14,6 +14,9 @@
  *   foreach V1 forms read theirs: a value written between the two phases is not seen).
  * - NanToNum, InplaceNanToNum: ACL_FLOAT16 / ACL_FLOAT; nan, posinf and neginf are clamped to the
  *   dtype's finite range (torch's default of the dtype's largest value is passed as FLT_MAX).
+ * - LeftShift, RightShift (per-element counts) and LeftShifts (an aclScalar count): ACL_INT16, ACL_INT32
+ *   (vshl / vshr shift 16- and 32-bit lanes), every tensor of one dtype; a count outside [0, width)
+ *   gives 0 (left) or the sign fill (right).
  * - Equal: out (one element) = self and other have equal elements; one block.
  *
  * Every tensor of a call has one shape (dvsim does not broadcast these: 161002 with a message); Equal
@@ -42,10 +45,12 @@
 #include "aclnnop/aclnn_logical_and.h"
 #include "aclnnop/aclnn_logical_not.h"
 #include "aclnnop/aclnn_logical_or.h"
+#include "aclnnop/aclnn_left_shift.h"
 #include "aclnnop/aclnn_logical_xor.h"
 #include "aclnnop/aclnn_masked_fill_scalar.h"
 #include "aclnnop/aclnn_masked_fill_tensor.h"
 #include "aclnnop/aclnn_nan_to_num.h"
+#include "aclnnop/aclnn_right_shift.h"
 #include "aclnnop/aclnn_s_where.h"
 #include "aclnnop/aclnn_signbit.h"
 
@@ -281,6 +286,64 @@ aclnnStatus aclnnBitwiseNotGetWorkspaceSize(const aclTensor *self, aclTensor *ou
 {
     DV_ACL_LOCKED();
     return bitwise("aclnnBitwiseNot", self, NULL, NULL, false, out, false, workspaceSize, executor);
+}
+
+/* ---------------------------------------------------------------- shifts */
+
+/* out = self shifted by shiftBits (a tensor of self's dtype) or by count (shiftBits NULL). */
+static aclnnStatus shift(const char *api, const char *ws, const aclTensor *self, const aclTensor *shiftBits,
+                         const aclScalar *count, const aclTensor *out, uint64_t *workspaceSize,
+                         aclOpExecutor **executor)
+{
+    dv_nn_call_t call, *c = &call;
+    int rc;
+    dv_nn_call_init_row(c, api);
+    if ((rc = dv_nn_call_start(c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(c, self, ws)) ||
+        (!count && (rc = dv_nn_get_tensor(c, shiftBits, "shiftBits"))) || (rc = dv_nn_get_tensor(c, out, "out")))
+        return rc;
+    if ((rc = dv_nn_check_dtype(c, self, ws, "dtype")) || (rc = dv_nn_check_plain(c, self, ws)) ||
+        (rc = lg_like(c, out, "out", self, ws)) || (rc = dv_nn_check_same_dtype(c, self, ws, out, "out")))
+        return rc;
+    if (!count && ((rc = lg_like(c, shiftBits, "shiftBits", self, ws)) ||
+                   (rc = dv_nn_check_same_dtype(c, self, ws, shiftBits, "shiftBits"))))
+        return rc;
+    if (count) {
+        if (!isfinite(count->value) || count->value != nearbyint(count->value))
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: shiftBits is %g; a shift count is an integer", c->gws,
+                               count->value);
+        dv_nn_call_param(c, "scalar", "%.17g", count->value);
+    }
+    dv_nn_call_tensor(c, self, ws, "x", true);
+    if (!count)
+        dv_nn_call_tensor(c, shiftBits, "shiftBits", "y", true);
+    dv_nn_call_tensor(c, out, "out", count ? "y" : "z", false);
+    return lg_build(c, self, lg_dv(self), workspaceSize, executor);
+}
+
+aclnnStatus aclnnLeftShiftGetWorkspaceSize(const aclTensor *self, const aclTensor *shiftBits, aclTensor *out,
+                                           uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return shift("aclnnLeftShift", "self", self, shiftBits, NULL, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnLeftShiftsGetWorkspaceSize(const aclTensor *self, const aclScalar *shiftBits, aclTensor *out,
+                                            uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    const char *gws = "aclnnLeftShiftsGetWorkspaceSize";
+    if (!shiftBits)
+        return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "%s: shiftBits is NULL", gws);
+    if (!dv_acl_handle_is(shiftBits, DV_ACL_MAGIC_SCALAR))
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: shiftBits is not a live aclScalar", gws);
+    return shift("aclnnLeftShifts", "self", self, NULL, shiftBits, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnRightShiftGetWorkspaceSize(const aclTensor *input, const aclTensor *shiftBits, aclTensor *out,
+                                            uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return shift("aclnnRightShift", "input", input, shiftBits, NULL, out, workspaceSize, executor);
 }
 
 /* ---------------------------------------------------------------- predicates */

@@ -43,7 +43,8 @@ typedef enum lg_kind {
     K_AND, K_OR, K_XOR, K_NOT,
     K_ISFINITE, K_ISINF, K_ISPOSINF, K_ISNEGINF, K_ISNAN, K_SIGNBIT, K_TEQUAL,
     K_WHERE, K_MFILL, K_NAN2NUM,
-    K_BAND, K_BOR, K_BXOR, K_BNOT, K_BANDS, K_BORS, K_BXORS
+    K_BAND, K_BOR, K_BXOR, K_BNOT, K_BANDS, K_BORS, K_BXORS,
+    K_SHL, K_SHR, K_SHLS
 } lg_kind_t;
 
 #define LG_LOGIC_DTYPES (DT_F16 | DT_F32 | DT_S32 | DT_S16 | DT_S8 | DT_U8) /* nonzero is true */
@@ -51,6 +52,7 @@ typedef enum lg_kind {
 #define LG_FLOAT_DTYPES (DT_F16 | DT_F32)
 #define LG_SEL_DTYPES (DT_F16 | DT_F32 | DT_S16 | DT_S32)                     /* what vsel selects */
 #define LG_BIT_DTYPES (DT_S8 | DT_U8 | DT_S16 | DT_S32)                       /* as 16-bit words */
+#define LG_SHIFT_DTYPES (DT_S16 | DT_S32)                                     /* what vshl / vshr shift */
 
 #define P_SHAPE {"shape", DV_OPT_SHAPE, "1024x1024", 1, INT64_C(1) << 40, 0, \
                  "tensor shape AxBx...; the operator works on the flattened elements"}
@@ -90,6 +92,12 @@ static const dv_oparam_spec_t lg_params_n2n[] = {
     P_TAIL};
 static const dv_oparam_spec_t lg_params_bits[] = {
     P_SHAPE, {"dtype", DV_OPT_DTYPE, "int32", 0, 0, LG_BIT_DTYPES, "element type of the tensors"}, P_TAIL};
+static const dv_oparam_spec_t lg_params_shift[] = {
+    P_SHAPE, {"dtype", DV_OPT_DTYPE, "int32", 0, 0, LG_SHIFT_DTYPES, "element type of x, s and z"}, P_TAIL};
+static const dv_oparam_spec_t lg_params_shift_s[] = {
+    P_SHAPE, {"dtype", DV_OPT_DTYPE, "int32", 0, 0, LG_SHIFT_DTYPES, "element type of x and y"},
+    {"scalar", DV_OPT_FLOAT, "1", -DBL_MAX, DBL_MAX, 0, "the shift s, an integer (outside [0, width): y = 0)"},
+    P_TAIL};
 static const dv_oparam_spec_t lg_params_bits_s[] = {
     P_SHAPE, {"dtype", DV_OPT_DTYPE, "int32", 0, 0, LG_BIT_DTYPES, "element type of the tensors"},
     {"scalar", DV_OPT_FLOAT, "0", -DBL_MAX, DBL_MAX, 0, "the integer s, in --dtype's range"}, P_TAIL};
@@ -118,10 +126,11 @@ static const struct {
     {"where", K_WHERE},           {"masked_fill", K_MFILL},     {"nan_to_num", K_NAN2NUM},
     {"bitwise_and", K_BAND},      {"bitwise_or", K_BOR},        {"bitwise_xor", K_BXOR},
     {"bitwise_not", K_BNOT},      {"bitwise_ands", K_BANDS},    {"bitwise_ors", K_BORS},
-    {"bitwise_xors", K_BXORS},
+    {"bitwise_xors", K_BXORS},    {"left_shift", K_SHL},        {"right_shift", K_SHR},
+    {"left_shifts", K_SHLS},
 };
 
-static bool lg_bitwise(lg_kind_t k) { return k >= K_BAND; }
+static bool lg_bitwise(lg_kind_t k) { return k >= K_BAND && k <= K_BXORS; }
 static bool lg_bool_out(lg_kind_t k) { return k <= K_TEQUAL; }
 
 /* The value of parameter `name` (every table of this file has shape, dtype and the tail). */
@@ -134,7 +143,7 @@ static const dv_oparam_val_t *lg_val(const dv_opdesc_t *op, const dv_opvals_t *v
 /* ---------------------------------------------------------------- kernel helpers */
 
 /* One vector operation over the first n elements of a tile, as whole repeats, in runs of LG_RUN. */
-typedef enum { I_CMP, I_CMPS, I_SEL, I_CONV, I_ABS, I_AND, I_OR, I_NOT } lg_insn_t;
+typedef enum { I_CMP, I_CMPS, I_SEL, I_CONV, I_ABS, I_DUP, I_SHL, I_SHR, I_AND, I_OR, I_NOT } lg_insn_t;
 
 typedef struct lg_step {
     lg_insn_t insn;
@@ -174,6 +183,15 @@ static void lg_issue(dv_k_t *k, const lg_step_t *st, uint64_t n)
         }
         case I_ABS:
             dvk_vabs(k, st->d + off, a, st->dt, rep, 1, 1, 8, 8);
+            break;
+        case I_DUP:
+            dvk_vdup(k, st->d + off, st->dt, st->s, rep, 1, 8);
+            break;
+        case I_SHL:
+            dvk_vshl(k, st->d + off, a, st->dt, st->s, rep, 1, 1, 8, 8);
+            break;
+        case I_SHR:
+            dvk_vshr(k, st->d + off, a, st->dt, st->s, rep, 1, 1, 8, 8);
             break;
         case I_AND:
             dvk_vand(k, st->d + off, a, b, DV_DT_U16, rep, 1, 1, 1, 8, ar, br);
@@ -257,7 +275,7 @@ static void lg_constants(dv_k_t *k, const lg_tiling_t *t, const lg_ub_t *u)
     } else if (kind == K_NAN2NUM) {
         for (int i = 0; i < 3; i++)
             dvk_vdup(k, u->c[i], dt, t->val[i], 1, 1, 8);
-    } else if (kind >= K_BANDS) {
+    } else if (kind >= K_BANDS && kind <= K_BXORS) {
         dvk_vdup(k, u->c[0], (dv_dtype_t)t->bits_dt, (double)t->bits, 1, 1, 8);
     }
 }
@@ -367,6 +385,34 @@ static void lg_compute(dv_k_t *k, const lg_tiling_t *t, const lg_ub_t *u, const 
     case K_BNOT:
         lg_issue(k, &(lg_step_t){.insn = I_NOT, .d = z, .a = in[0]}, words);
         break;
+    case K_SHLS: /* one vshl (a count outside [0, width): 0) */
+        if (t->val[0] >= 0 && t->val[0] < 8.0 * dv_dtype_size(dt))
+            lg_issue(k, &(lg_step_t){.insn = I_SHL, .dt = dt, .d = z, .a = in[0], .s = t->val[0]}, n);
+        else
+            lg_issue(k, &(lg_step_t){.insn = I_DUP, .dt = dt, .d = z, .s = 0}, n);
+        break;
+    case K_SHL: case K_SHR: { /* per count c of the width: z = (s == c) ? x shifted by c : z */
+        const unsigned width = 8 * dv_dtype_size(dt);
+        uint64_t cnt = in[1];
+        dv_dtype_t cdt = dt;
+        if (dt == DV_DT_S16) { /* vcmps compares no int16: the counts as fp16 (exact to 2048; larger are out of range) */
+            cnt = u->h + t->tile * 2, cdt = DV_DT_F16;
+            lg_issue(k, &(lg_step_t){.insn = I_CONV, .dt = DV_DT_F16, .src_dt = DV_DT_S16, .d = cnt, .a = in[1]}, n);
+        }
+        /* a count outside [0, width): 0 (left), the sign fill (right) */
+        if (kind == K_SHL)
+            lg_issue(k, &(lg_step_t){.insn = I_DUP, .dt = dt, .d = z, .s = 0}, n);
+        else
+            lg_issue(k, &(lg_step_t){.insn = I_SHR, .dt = dt, .d = z, .a = in[0], .s = width - 1}, n);
+        for (unsigned c = 0; c < width; c++) {
+            lg_issue(k, &(lg_step_t){.insn = kind == K_SHL ? I_SHL : I_SHR, .dt = dt, .d = u->h, .a = in[0], .s = c}, n);
+            lg_issue(k, &(lg_step_t){.insn = I_CMPS, .dt = cdt, .a = cnt, .m = u->m[0], .s = c, .cmp = DV_CMP_EQ}, n);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            lg_sel(k, dt, z, u->h, false, z, false, u->m[0], n);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+        }
+        break;
+    }
     }
 }
 
@@ -519,7 +565,7 @@ static int lg_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
                              *const names_mf[] = {"x", "mask"};
     const char *const *in_names = names2;
     switch ((lg_kind_t)kind) {
-    case K_AND: case K_OR: case K_XOR: case K_BAND: case K_BOR: case K_BXOR: case K_TEQUAL:
+    case K_AND: case K_OR: case K_XOR: case K_BAND: case K_BOR: case K_BXOR: case K_TEQUAL: case K_SHL: case K_SHR:
         t.nin = 2, t.in_dt[0] = t.in_dt[1] = (uint32_t)dt;
         break;
     case K_WHERE:
@@ -552,7 +598,12 @@ static int lg_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
             t.val[i] = x;
         }
     }
-    if (kind >= K_BANDS) {
+    if (kind == K_SHLS) {
+        const double c = lg_val(op, v, "scalar")->f;
+        if (c != nearbyint(c))
+            return dv_ops_param_error(err, "scalar", "%.17g is not an integer shift count", c);
+        t.val[0] = c;
+    } else if (kind >= K_BANDS && kind <= K_BXORS) {
         int rc = lg_bits_of(dt, lg_val(op, v, "scalar")->f, &t, err);
         if (rc)
             return rc;
@@ -599,7 +650,10 @@ static int lg_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
         /* masks and integer inputs in a small range, so that zeros (false) occur */
         const bool small = !dv_dtype_is_float(it) && !lg_bitwise((lg_kind_t)kind);
         const bool mask01 = (kind == K_WHERE && i == 0) || (kind == K_MFILL && i == 1);
-        rc = dv_ops_add_arg(plan, in_names[i], it, n, DV_ARG_IN, mask01 ? 0 : small ? -2 : 0, mask01 ? 2 : small ? 3 : 0);
+        const bool counts = (kind == K_SHL || kind == K_SHR) && i == 1; /* some outside [0, width) */
+        const double lo = mask01 ? 0 : counts ? -2 : small && kind < K_SHL ? -2 : 0;
+        const double hi = mask01 ? 2 : counts ? 8.0 * dv_dtype_size(it) + 3 : small && kind < K_SHL ? 3 : 0;
+        rc = dv_ops_add_arg(plan, in_names[i], it, n, DV_ARG_IN, lo, hi);
     }
     if (rc || (rc = dv_ops_add_arg(plan, t.nin == 1 || kind == K_MFILL ? "y" : "z", odt, on, DV_ARG_OUT, 0, 0)))
         return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
@@ -639,6 +693,18 @@ static int lg_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
         return DV_OK;
     }
     for (uint64_t i = 0; i < t.elems; i++) {
+        if (kind >= K_SHL) {
+            const int64_t x = (int64_t)dv_ops_load(in[0], dt, i);
+            const double c = kind == K_SHLS ? t.val[0] : dv_ops_load(in[1], dt, i);
+            const unsigned width = 8 * sz;
+            const bool inside = c >= 0 && c < width;
+            const uint64_t mask = width == 32 ? 0xffffffffu : 0xffffu;
+            const int64_t r = kind == K_SHR ? (inside ? x >> (int)c : x < 0 ? -1 : 0)
+                            : inside ? (int64_t)(((uint64_t)x << (int)c) & mask) : 0;
+            const uint32_t bits = (uint32_t)r;
+            memcpy(out + i * sz, &bits, sz); /* the low bytes (little-endian) */
+            continue;
+        }
         if (lg_bitwise(kind)) {
             const uint32_t a = lg_raw(in[0], sz, i);
             const uint32_t b = kind == K_BAND || kind == K_BOR || kind == K_BXOR ? lg_raw(in[1], sz, i) : t.bits;
@@ -707,3 +773,8 @@ LG_OP(bitwise_not, lg_params_bits, "y = ~x on the bytes as 16-bit words (vnot)")
 LG_OP(bitwise_ands, lg_params_bits_s, "y = x & s, s a constant repeat of its bit pattern (vdup, vand)");
 LG_OP(bitwise_ors, lg_params_bits_s, "y = x | s, s a constant repeat of its bit pattern (vdup, vor)");
 LG_OP(bitwise_xors, lg_params_bits_s, "y = x ^ s as (x | s) & ~(x & s) (vdup, vand, vor, vnot)");
+LG_OP(left_shift, lg_params_shift,
+      "z = x << s per element (a count outside [0, width): 0), one vshl + vcmps + vsel per count");
+LG_OP(right_shift, lg_params_shift,
+      "z = x >> s per element, arithmetic (a count outside [0, width): the sign fill), vshr + vcmps + vsel per count");
+LG_OP(left_shifts, lg_params_shift_s, "y = x << s (vshl; a count outside [0, width): 0)");

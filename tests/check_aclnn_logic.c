@@ -3,7 +3,8 @@
  * tails, several blocks and tiles), and the aclnn fronts of acl/nnlogic.c through the real shim
  * against plain-C references on inputs with zeros, NaN, +-inf and -0 (LogicalAnd / Or / Xor / Not,
  * the Bitwise Tensor / Scalar / Not forms, IsFinite, IsInf, IsPosInf, IsNegInf, Signbit, SWhere,
- * InplaceMaskedFillScalar / Tensor, NanToNum, Equal), in place, and the first phases' errors. */
+ * InplaceMaskedFillScalar / Tensor, NanToNum, Equal, LeftShift, RightShift, LeftShifts), in place, and the
+ * first phases' errors. */
 #include <check.h>
 #include <float.h>
 #include <math.h>
@@ -21,6 +22,7 @@
 #include "aclnnop/aclnn_bitwise_xor_tensor.h"
 #include "aclnnop/aclnn_equal.h"
 #include "aclnnop/aclnn_is_inf.h"
+#include "aclnnop/aclnn_left_shift.h"
 #include "aclnnop/aclnn_isfinite.h"
 #include "aclnnop/aclnn_isneginf.h"
 #include "aclnnop/aclnn_isposinf.h"
@@ -31,6 +33,7 @@
 #include "aclnnop/aclnn_masked_fill_scalar.h"
 #include "aclnnop/aclnn_masked_fill_tensor.h"
 #include "aclnnop/aclnn_nan_to_num.h"
+#include "aclnnop/aclnn_right_shift.h"
 #include "aclnnop/aclnn_s_where.h"
 #include "aclnnop/aclnn_signbit.h"
 #include "dv/ops.h"
@@ -70,6 +73,10 @@ static const struct {
     {"bitwise_ands --dtype int32 --scalar -5 --shape 1000", 1000, 1000},
     {"bitwise_ors --dtype uint8 --scalar 129 --shape 1001", 1001, 1001},
     {"bitwise_xors --dtype int16 --scalar 12345 --shape 4097", 4097, 4097},
+    {"left_shift --dtype int32 --shape 3001 --cores 3 --tile-elems 512", 3001, 3001},
+    {"right_shift --dtype int16 --shape 1001", 1001, 1001},
+    {"right_shift --dtype int32 --shape 777", 777, 777},
+    {"left_shifts --dtype int16 --scalar 3 --shape 999", 999, 999},
 };
 enum { NLIB = sizeof lib_cases / sizeof lib_cases[0] };
 
@@ -111,6 +118,8 @@ START_TEST(test_aclnn_logic_library_errors)
     expect_error("bitwise_and --dtype fp16", "--dtype", NULL);
     expect_error("isinf --dtype int32", "--dtype", NULL);
     expect_error("tensor_equal --cores 2", "--cores", NULL);
+    expect_error("left_shifts --scalar 1.5", "--scalar", "not an integer");
+    expect_error("right_shift --dtype int8", "--dtype", NULL);
 }
 END_TEST
 
@@ -256,6 +265,48 @@ START_TEST(test_aclnn_logic_bitwise)
     CK_OK(aclDestroyScalar(s2));
     nnt_rm(&a), nnt_rm(&b), nnt_rm(&a8), nnt_rm(&b8), nnt_rm(&a16), nnt_rm(&ab), nnt_rm(&bb);
     nnt_rm(&o1), nnt_rm(&o2), nnt_rm(&o3), nnt_rm(&o8), nnt_rm(&o16), nnt_rm(&ob), nnt_rm(&on);
+}
+END_TEST
+
+/* Shifts: int32 counts in and out of [0, 32) (as CANN's RightShift example: -1 and 32), int16, a scalar. */
+START_TEST(test_aclnn_logic_shifts)
+{
+    nnt_setup_profile(profiles[_i]);
+    int32_t x[N], c[N];
+    int16_t x16[N], c16[N];
+    for (int i = 0; i < N; i++) {
+        x[i] = (int32_t)((uint32_t)i * 2654435761u), c[i] = i % 37 - 2; /* -2 .. 34 */
+        x16[i] = (int16_t)(i * 977 - 30000), c16[i] = (int16_t)(i % 19 - 1);
+    }
+    nnt_dt_t a = nnt_mk(dims, 2, ACL_INT32, ACL_FORMAT_ND, x), s = nnt_mk(dims, 2, ACL_INT32, ACL_FORMAT_ND, c);
+    nnt_dt_t a16 = nnt_mk(dims, 2, ACL_INT16, ACL_FORMAT_ND, x16), s16 = nnt_mk(dims, 2, ACL_INT16, ACL_FORMAT_ND, c16);
+    nnt_dt_t o1 = nnt_mk(dims, 2, ACL_INT32, ACL_FORMAT_ND, NULL), o2 = nnt_mk(dims, 2, ACL_INT32, ACL_FORMAT_ND, NULL);
+    nnt_dt_t o3 = nnt_mk(dims, 2, ACL_INT16, ACL_FORMAT_ND, NULL), o4 = nnt_mk(dims, 2, ACL_INT32, ACL_FORMAT_ND, NULL);
+    const int64_t seven = 7;
+    aclScalar *k = aclCreateScalar((void *)&seven, ACL_INT64);
+    CK_OK(aclnnLeftShiftGetWorkspaceSize(a.t, s.t, o1.t, &ws, &ex));
+    RUN(aclnnLeftShift(NULL, ws, ex, nnt_stream));
+    CK_OK(aclnnRightShiftGetWorkspaceSize(a.t, s.t, o2.t, &ws, &ex));
+    RUN(aclnnRightShift(NULL, ws, ex, nnt_stream));
+    CK_OK(aclnnRightShiftGetWorkspaceSize(a16.t, s16.t, o3.t, &ws, &ex));
+    RUN(aclnnRightShift(NULL, ws, ex, nnt_stream));
+    CK_OK(aclnnLeftShiftsGetWorkspaceSize(a.t, k, o4.t, &ws, &ex));
+    RUN(aclnnLeftShifts(NULL, ws, ex, nnt_stream));
+    int32_t g1[N], g2[N], g4[N];
+    int16_t g3[N];
+    nnt_rd(&o1, g1), nnt_rd(&o2, g2), nnt_rd(&o3, g3), nnt_rd(&o4, g4);
+    for (int i = 0; i < N; i++) {
+        const bool in32 = c[i] >= 0 && c[i] < 32, in16 = c16[i] >= 0 && c16[i] < 16;
+        const int32_t l = in32 ? (int32_t)((uint32_t)x[i] << c[i]) : 0;
+        const int32_t r = in32 ? x[i] >> c[i] : x[i] < 0 ? -1 : 0;
+        const int16_t r16 = in16 ? (int16_t)(x16[i] >> c16[i]) : x16[i] < 0 ? -1 : 0;
+        ck_assert_msg(g1[i] == l, "LeftShift [%d] (%d << %d): %d, want %d", i, x[i], c[i], g1[i], l);
+        ck_assert_msg(g2[i] == r, "RightShift [%d] (%d >> %d): %d, want %d", i, x[i], c[i], g2[i], r);
+        ck_assert_msg(g3[i] == r16, "RightShift int16 [%d] (%d >> %d): %d, want %d", i, x16[i], c16[i], g3[i], r16);
+        ck_assert_msg(g4[i] == (int32_t)((uint32_t)x[i] << 7), "LeftShifts [%d]: %d", i, g4[i]);
+    }
+    CK_OK(aclDestroyScalar(k));
+    nnt_rm(&a), nnt_rm(&s), nnt_rm(&a16), nnt_rm(&s16), nnt_rm(&o1), nnt_rm(&o2), nnt_rm(&o3), nnt_rm(&o4);
 }
 END_TEST
 
@@ -451,6 +502,9 @@ START_TEST(test_aclnn_logic_errors)
     CK_ERR(aclnnEqualGetWorkspaceSize(a.t, a.t, o2.t, &ws, &ex), NN_INVALID, "one value");
     CK_ERR(aclnnEqualGetWorkspaceSize(a.t, b.t, o2.t, &ws, &ex), NN_INVALID, "does not broadcast");
     CK_ERR(aclnnNanToNumGetWorkspaceSize(a.t, NAN, 0, 0, a.t, &ws, &ex), NN_INVALID, "must be numbers");
+    CK_ERR(aclnnLeftShiftGetWorkspaceSize(i64.t, i64.t, i64.t, &ws, &ex), NN_INVALID, "ACL_INT64");
+    CK_ERR(aclnnRightShiftGetWorkspaceSize(i32.t, a.t, i32.t, &ws, &ex), NN_INVALID, "must be the same");
+    CK_ERR(aclnnLeftShiftsGetWorkspaceSize(i32.t, s, i32.t, &ws, &ex), NN_INVALID, "shift count is an integer");
     CK_OK(aclDestroyScalar(s));
     nnt_rm(&a), nnt_rm(&b), nnt_rm(&ob), nnt_rm(&i64), nnt_rm(&i32), nnt_rm(&f2), nnt_rm(&o2);
 }
@@ -470,6 +524,7 @@ Suite *dv_aclnn_logic_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_aclnn_logic_logical, 0, 2);
     tcase_add_loop_test(tc, test_aclnn_logic_bitwise, 0, 2);
+    tcase_add_loop_test(tc, test_aclnn_logic_shifts, 0, 2);
     tcase_add_loop_test(tc, test_aclnn_logic_predicates, 0, 2);
     tcase_add_loop_test(tc, test_aclnn_logic_select, 0, 2);
     tcase_add_loop_test(tc, test_aclnn_logic_equal, 0, 2);

@@ -455,7 +455,8 @@ static const char *const op_cmds[] = {
     "isneginf --shape 2048", "isnan --shape 2048", "signbit --shape 2048 --dtype fp32", "tensor_equal --shape 2048",
     "where --shape 2048", "masked_fill --shape 2048", "nan_to_num --shape 2048", "bitwise_and --shape 2048",
     "bitwise_or --shape 2048", "bitwise_xor --shape 2048", "bitwise_not --shape 2048", "bitwise_ands --shape 2048",
-    "bitwise_ors --shape 2048", "bitwise_xors --shape 2048"};
+    "bitwise_ors --shape 2048", "bitwise_xors --shape 2048", "left_shift --shape 2048", "right_shift --shape 2048",
+    "left_shifts --shape 2048"};
 
 START_TEST(test_stalls_sum_on_operators)
 {
