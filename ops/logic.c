@@ -6,8 +6,12 @@
  *   first converted to fp16 by vconv, which keeps every nonzero value nonzero.  The masks combine as
  *   16-bit words: vand, vor, xor as (a | b) & ~(a & b), not as vnot.  The result is 1 or 0 in
  *   --out-dtype, as compare.c writes it: vsel in fp16 between two constant repeats, then vconv.
- * - isfinite, isinf, isposinf, isneginf, isnan (x -> y, 0 / 1 in --out-dtype): vcmps(|x| < inf),
- *   vcmps(|x| == inf), vcmps(x == +inf), vcmps(x == -inf), vcmp(x != x).
+ * - isfinite, isinf, isposinf, isneginf, isnan, signbit (x -> y, 0 / 1 in --out-dtype): vcmps(|x| < inf),
+ *   vcmps(|x| == inf), vcmps(x == +inf), vcmps(x == -inf), vcmp(x != x), and the sign bit as vcmps(bits < 0)
+ *   on the fp32 read as int32 (an fp16 read as int16 and converted to fp16, which keeps the sign).
+ * - tensor_equal (x, y -> one z): one block; every tile's mask of (x != y) (the lanes of the last partial
+ *   repeat set to 0 in both inputs first, by vdup under a vector mask) ORed into one mask, whose words
+ *   are converted to fp16, made positive and summed by vcadd_acc; z = (sum == 0).
  * - where (cond, x, y -> z): z = cond ? x : y, cond one byte per element (nonzero: true) converted
  *   to fp16 and compared with 0; vsel in --dtype.  masked_fill (x, mask -> y): y = mask ? value : x,
  *   value a constant repeat written by vdup.  nan_to_num (x -> y): NaN, +inf and -inf replaced by
@@ -17,6 +21,10 @@
  *   16-bit words, and bitwise operations do not mix bits, so int8, uint8, int16 and int32 tensors are
  *   processed as their byte stream in 16-bit words (xor as (a | b) & ~(a & b)); the scalar is a
  *   constant repeat of its bit pattern (vdup of the uint16 or uint32 word).
+ * - left_shift, right_shift (x, s -> z, int16 / int32): vshl / vshr take one count per instruction, so
+ *   per count c of the width: x shifted by c, vcmps(s == c), vsel into z, which starts as 0 (left) or
+ *   the sign fill x >> (width - 1) (right), what a count outside [0, width) gives.  left_shifts
+ *   (x -> y, --scalar s): one vshl.
  *
  * Every operator walks a contiguous range of the flattened tensors per block (whole units of 512
  * elements, so every argument's range starts on a 32-B boundary), in tiles of --tile-elems elements
