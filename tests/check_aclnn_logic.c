@@ -198,6 +198,51 @@ START_TEST(test_aclnn_logic_logical)
 }
 END_TEST
 
+/* A non-contiguous self (the transposed view, offset 3, of a larger allocation): SWhere and
+ * LogicalOr read it through the view, InplaceMaskedFillScalar writes only the view's elements. */
+START_TEST(test_aclnn_logic_views)
+{
+    nnt_setup_profile(NULL);
+    enum { R = 5, C = 77, M = R * C, BIG = M + 3 + 4 };
+    const int64_t d2[] = {R, C}, bigd[] = {BIG}, vstr[] = {1, R};
+    float x[BIG], y[M];
+    unsigned char m[M];
+    for (int i = 0; i < BIG; i++)
+        x[i] = (float)((i * 7 + 3) % 5) - 2.0f;
+    for (int i = 0; i < M; i++)
+        y[i] = (float)(i % 3), m[i] = (unsigned char)(i % 4 == 1);
+    nnt_dt_t big = nnt_mk(bigd, 1, ACL_FLOAT, ACL_FORMAT_ND, x), b = nnt_mk(d2, 2, ACL_FLOAT, ACL_FORMAT_ND, y);
+    nnt_dt_t mk = nnt_mk(d2, 2, ACL_BOOL, ACL_FORMAT_ND, m), o = nnt_mk(d2, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    nnt_dt_t ob = nnt_mk(d2, 2, ACL_BOOL, ACL_FORMAT_ND, NULL);
+    aclTensor *v = aclCreateTensor(d2, 2, ACL_FLOAT, vstr, 3, ACL_FORMAT_ND, bigd, 1, big.dev);
+    ck_assert_ptr_nonnull(v);
+    CK_OK(aclnnSWhereGetWorkspaceSize(mk.t, v, b.t, o.t, &ws, &ex));
+    RUN(aclnnSWhere(NULL, ws, ex, nnt_stream));
+    CK_OK(aclnnLogicalOrGetWorkspaceSize(v, b.t, ob.t, &ws, &ex));
+    RUN(aclnnLogicalOr(NULL, ws, ex, nnt_stream));
+    const float fv = 9.0f;
+    aclScalar *s = aclCreateScalar((void *)&fv, ACL_FLOAT);
+    CK_OK(aclnnInplaceMaskedFillScalarGetWorkspaceSize(v, mk.t, s, &ws, &ex));
+    RUN(aclnnInplaceMaskedFillScalar(NULL, ws, ex, nnt_stream));
+    float g[M], gbig[BIG];
+    unsigned char gb[M];
+    nnt_rd(&o, g), nnt_rd(&ob, gb), nnt_rd(&big, gbig);
+    for (int r = 0; r < R; r++)
+        for (int c = 0; c < C; c++) {
+            const int i = r * C + c, src = 3 + c * R + r;
+            ck_assert_msg(g[i] == (m[i] ? x[src] : y[i]), "SWhere (view) [%d,%d]: %g", r, c, g[i]);
+            ck_assert_msg(gb[i] == (x[src] != 0 || y[i] != 0), "LogicalOr (view) [%d,%d]: %u", r, c, gb[i]);
+            ck_assert_msg(gbig[src] == (m[i] ? fv : x[src]), "InplaceMaskedFillScalar (view) [%d,%d]: %g", r, c,
+                          gbig[src]);
+        }
+    for (int i = 0; i < 3; i++)
+        ck_assert_msg(gbig[i] == x[i] && gbig[BIG - 1 - i] == x[BIG - 1 - i], "outside the view changed");
+    CK_OK(aclDestroyScalar(s));
+    CK_OK(aclDestroyTensor(v));
+    nnt_rm(&big), nnt_rm(&b), nnt_rm(&mk), nnt_rm(&o), nnt_rm(&ob);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- aclnn: bitwise */
 
 START_TEST(test_aclnn_logic_bitwise)
@@ -528,6 +573,7 @@ Suite *dv_aclnn_logic_suite(void)
     tcase_add_loop_test(tc, test_aclnn_logic_predicates, 0, 2);
     tcase_add_loop_test(tc, test_aclnn_logic_select, 0, 2);
     tcase_add_loop_test(tc, test_aclnn_logic_equal, 0, 2);
+    tcase_add_test(tc, test_aclnn_logic_views);
     suite_add_tcase(s, tc);
     TCase *te = tcase_create("aclnn_logic_910b2");
     tcase_add_checked_fixture(te, nnt_setup, nnt_teardown);
