@@ -17,7 +17,8 @@
  * - LeftShift, RightShift (per-element counts) and LeftShifts (an aclScalar count): ACL_INT16, ACL_INT32
  *   (vshl / vshr shift 16- and 32-bit lanes), every tensor of one dtype; a count outside [0, width)
  *   gives 0 (left) or the sign fill (right).
- * - Equal: out (one element) = self and other have equal elements; one block.
+ * - Equal: out (one element) = self and other have equal elements (ACL_FLOAT16, ACL_FLOAT, ACL_INT32,
+ *   ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BOOL); one block.
  *
  * Every tensor of a call has one shape (dvsim does not broadcast these: 161002 with a message); Equal
  * of tensors of different shapes is not implemented (161002). */
@@ -573,7 +574,7 @@ aclnnStatus aclnnEqualGetWorkspaceSize(const aclTensor *self, const aclTensor *o
     if ((rc = dv_nn_call_start(c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(c, self, "self")) ||
         (rc = dv_nn_get_tensor(c, other, "other")) || (rc = dv_nn_get_tensor(c, out, "out")))
         return rc;
-    if ((rc = dv_nn_check_dtype(c, self, "self", "dtype")) || (rc = dv_nn_check_plain(c, self, "self")) ||
+    if ((rc = lg_check_dtype(c, self, "self", "dtype")) || (rc = dv_nn_check_plain(c, self, "self")) ||
         (rc = lg_like(c, other, "other", self, "self")) || (rc = dv_nn_check_same_dtype(c, self, "self", other, "other")) ||
         (rc = dv_nn_check_plain(c, out, "out")) || (rc = lg_check_dtype(c, out, "out", "out-dtype")))
         return rc;

@@ -79,7 +79,8 @@ static const dv_oparam_spec_t lg_params_logic[] = {
 static const dv_oparam_spec_t lg_params_pred[] = {
     P_SHAPE, {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, LG_FLOAT_DTYPES, "element type of the input"}, P_OUT, P_TAIL};
 static const dv_oparam_spec_t lg_params_teq[] = {
-    P_SHAPE, {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, DT_F16 | DT_F32 | DT_S32, "element type of x and y"},
+    P_SHAPE, {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, DT_F16 | DT_F32 | DT_S32 | DT_S16 | DT_S8 | DT_U8,
+              "element type of x and y"},
     {"out-dtype", DV_OPT_DTYPE, "uint8", 0, 0, LG_OUT_DTYPES, "element type of the one 0 / 1 result"},
     {"cores", DV_OPT_INT, "1", 1, 1, 0, "blocks: one (the result is one value; no cross-core reduction)"},
     {"tile-elems", DV_OPT_INT, "auto", 1, INT64_C(1) << 24, 0,
@@ -288,6 +289,21 @@ static void lg_constants(dv_k_t *k, const lg_tiling_t *t, const lg_ub_t *u)
     }
 }
 
+/* Set the lanes [n % E, E) of the last repeat of n elements of dt at buf to 0 (vdup under a vector mask),
+ * so that a reduction over whole repeats sees equal zeros there; then a barrier. */
+static void lg_zero_tail(dv_k_t *k, uint64_t buf, dv_dtype_t dt, uint64_t n)
+{
+    const uint64_t epr = LG_REPEAT_BYTES / dv_dtype_size(dt), whole = n / epr * epr, tail = n - whole;
+    if (!tail)
+        return;
+    const uint64_t lo = tail >= 64 ? ~0ull : (1ull << tail) - 1, hi = tail <= 64 ? 0 : (1ull << (tail - 64)) - 1;
+    const uint64_t flo = epr >= 64 ? ~0ull : (1ull << epr) - 1, fhi = epr >= 128 ? ~0ull : 0;
+    dvk_set_vector_mask(k, fhi & ~hi, flo & ~lo);
+    dvk_vdup(k, buf + whole / epr * LG_REPEAT_BYTES, dt, 0, 1, 1, 8);
+    dvk_mask_all(k);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+}
+
 /* Compute one tile: in[] the input tiles, z the output tile, n elements. */
 static void lg_compute(dv_k_t *k, const lg_tiling_t *t, const lg_ub_t *u, const uint64_t *in, uint64_t z, uint64_t n)
 {
@@ -339,18 +355,30 @@ static void lg_compute(dv_k_t *k, const lg_tiling_t *t, const lg_ub_t *u, const 
         dvk_pipe_barrier(k, DV_PIPE_V);
         lg_ones(k, u, out, z, u->m[0], n);
         break;
-    case K_TEQUAL: { /* m[1] |= the mask of (x != y); the lanes of the last repeat past n zeroed in both first */
-        const uint64_t epr = LG_REPEAT_BYTES / dv_dtype_size(dt), whole = n / epr * epr, tail = n - whole;
-        if (tail) { /* vdup 0 on the lanes [tail, epr) only (the vector mask's complement of the first tail lanes) */
-            const uint64_t lo = tail >= 64 ? ~0ull : (1ull << tail) - 1, hi = tail <= 64 ? 0 : (1ull << (tail - 64)) - 1;
-            const uint64_t flo = epr >= 64 ? ~0ull : (1ull << epr) - 1, fhi = epr >= 128 ? ~0ull : 0;
-            dvk_set_vector_mask(k, fhi & ~hi, flo & ~lo);
-            dvk_vdup(k, in[0] + whole / epr * LG_REPEAT_BYTES, dt, 0, 1, 1, 8);
-            dvk_vdup(k, in[1] + whole / epr * LG_REPEAT_BYTES, dt, 0, 1, 1, 8);
-            dvk_mask_all(k);
+    case K_TEQUAL: { /* m[1] |= the mask of (x != y): fp16, fp32, int32 by vcmp; int8 / uint8 converted to fp16
+                      * (exact) first; int16 as the words x ^ y converted to fp16 (nonzero stays nonzero) != 0 */
+        dv_dtype_t cdt = dt;
+        uint64_t a = in[0], b = in[1];
+        const uint64_t h2 = u->h + t->tile * 2;
+        if (dt == DV_DT_S16) {
+            lg_zero_tail(k, in[0], dt, n);
+            lg_zero_tail(k, in[1], dt, n);
+            lg_xor_words(k, u->h, in[0], in[1], false, h2, n);
             dvk_pipe_barrier(k, DV_PIPE_V);
+            lg_issue(k, &(lg_step_t){.insn = I_CONV, .dt = DV_DT_F16, .src_dt = DV_DT_S16, .d = h2, .a = u->h}, n);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            lg_issue(k, &(lg_step_t){.insn = I_CMPS, .dt = DV_DT_F16, .a = h2, .m = u->m[0], .s = 0, .cmp = DV_CMP_NE}, n);
+        } else {
+            if (dt == DV_DT_S8 || dt == DV_DT_U8) {
+                lg_issue(k, &(lg_step_t){.insn = I_CONV, .dt = DV_DT_F16, .src_dt = dt, .d = u->h, .a = in[0]}, n);
+                lg_issue(k, &(lg_step_t){.insn = I_CONV, .dt = DV_DT_F16, .src_dt = dt, .d = h2, .a = in[1]}, n);
+                dvk_pipe_barrier(k, DV_PIPE_V);
+                a = u->h, b = h2, cdt = DV_DT_F16;
+            }
+            lg_zero_tail(k, a, cdt, n);
+            lg_zero_tail(k, b, cdt, n);
+            lg_issue(k, &(lg_step_t){.insn = I_CMP, .dt = cdt, .a = a, .b = b, .m = u->m[0], .cmp = DV_CMP_NE}, n);
         }
-        lg_issue(k, &(lg_step_t){.insn = I_CMP, .dt = dt, .a = in[0], .b = in[1], .m = u->m[0], .cmp = DV_CMP_NE}, n);
         dvk_pipe_barrier(k, DV_PIPE_V);
         lg_words(k, I_OR, u->m[1], u->m[1], u->m[0], n);
         dvk_pipe_barrier(k, DV_PIPE_V);
@@ -695,7 +723,7 @@ static int lg_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
     uint8_t *out = expect[t.nin];
     if (kind == K_TEQUAL) {
         bool eq = true;
-        for (uint64_t i = 0; i < t.elems && eq; i++)
+        for (uint64_t i = 0; i < t.elems && eq; i++) /* (integers: the bits; floats: the values, -0 == 0) */
             eq = dv_ops_load(in[0], dt, i) == dv_ops_load(in[1], dt, i);
         dv_ops_store(out, odt, 0, eq);
         return DV_OK;

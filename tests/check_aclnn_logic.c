@@ -61,6 +61,8 @@ static const struct {
     {"signbit --dtype fp32 --shape 3000 --cores 4 --tile-elems 256", 3000, 3000},
     {"signbit --dtype fp16 --out-dtype int32 --shape 777", 777, 777},
     {"tensor_equal --dtype fp32 --shape 5001 --tile-elems 1024", 5001, 1},
+    {"tensor_equal --dtype int16 --shape 3001 --tile-elems 1024", 3001, 1},
+    {"tensor_equal --dtype uint8 --shape 777", 777, 1},
     {"where --dtype fp32 --shape 5000 --cores 3 --tile-elems 512", 5000, 5000},
     {"where --dtype int16 --shape 1001", 1001, 1001},
     {"masked_fill --dtype fp16 --value 2.5 --shape 3000", 3000, 3000},
@@ -521,6 +523,30 @@ START_TEST(test_aclnn_logic_equal)
         nnt_rm(&b);
     }
     nnt_rm(&a), nnt_rm(&o);
+    /* integers compare exactly (int16 values that fp16 cannot tell apart), bools and int8 through fp16 */
+    enum { K = 1001 };
+    const int64_t dk[] = {K};
+    static int16_t p16[K], q16[K];
+    static unsigned char pb[K], qb[K];
+    for (int i = 0; i < K; i++)
+        p16[i] = q16[i] = (int16_t)(30000 - i * 7), pb[i] = qb[i] = (unsigned char)(i % 3 == 0);
+    for (int round = 0; round < 2; round++) {
+        if (round) /* one differing element in the tail: 23000 vs 23001 round to one fp16 */
+            q16[K - 1] = (int16_t)(p16[K - 1] + 1), qb[K - 2] = (unsigned char)!qb[K - 2];
+        nnt_dt_t x16 = nnt_mk(dk, 1, ACL_INT16, ACL_FORMAT_ND, p16), y16 = nnt_mk(dk, 1, ACL_INT16, ACL_FORMAT_ND, q16);
+        nnt_dt_t xb = nnt_mk(dk, 1, ACL_BOOL, ACL_FORMAT_ND, pb), yb = nnt_mk(dk, 1, ACL_BOOL, ACL_FORMAT_ND, qb);
+        nnt_dt_t r1 = nnt_mk(d1, 1, ACL_BOOL, ACL_FORMAT_ND, NULL), r2 = nnt_mk(d1, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+        CK_OK(aclnnEqualGetWorkspaceSize(x16.t, y16.t, r1.t, &ws, &ex));
+        RUN(aclnnEqual(NULL, ws, ex, nnt_stream));
+        CK_OK(aclnnEqualGetWorkspaceSize(xb.t, yb.t, r2.t, &ws, &ex));
+        RUN(aclnnEqual(NULL, ws, ex, nnt_stream));
+        unsigned char g1 = 9;
+        float g2 = 9;
+        nnt_rd(&r1, &g1), nnt_rd(&r2, &g2);
+        ck_assert_msg(g1 == !round, "Equal int16 round %d: %u", round, g1);
+        ck_assert_msg(g2 == (float)!round, "Equal bool round %d: %g", round, g2);
+        nnt_rm(&x16), nnt_rm(&y16), nnt_rm(&xb), nnt_rm(&yb), nnt_rm(&r1), nnt_rm(&r2);
+    }
 }
 END_TEST
 
