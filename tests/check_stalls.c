@@ -450,7 +450,14 @@ static const char *const op_cmds[] = {
     "le --shape 4096 --dtype int32", "ge --shape 4096 --out-dtype fp16", "eqs --shape 4096", "nes --shape 4096",
     "lts --shape 4096", "gts --shape 4096 --dtype fp32", "les --shape 4096", "ges --shape 4096",
     "lp_norm --shape 10000 --dtype fp16", "nonfinite_check --shape 10000", /* s20-each2 */
-};
+    /* ---- logical, bitwise, where (s20-logic) ---- */
+    "logical_and --shape 2048", "logical_or --shape 2048 --dtype uint8", "logical_xor --shape 2048",
+    "logical_not --shape 2048 --dtype int32", "isfinite --shape 2048", "isinf --shape 2048", "isposinf --shape 2048",
+    "isneginf --shape 2048", "isnan --shape 2048", "signbit --shape 2048 --dtype fp32", "tensor_equal --shape 2048",
+    "where --shape 2048", "masked_fill --shape 2048", "nan_to_num --shape 2048", "bitwise_and --shape 2048",
+    "bitwise_or --shape 2048", "bitwise_xor --shape 2048", "bitwise_not --shape 2048", "bitwise_ands --shape 2048",
+    "bitwise_ors --shape 2048", "bitwise_xors --shape 2048", "left_shift --shape 2048", "right_shift --shape 2048",
+    "left_shifts --shape 2048"};
 
 START_TEST(test_stalls_sum_on_operators)
 {
