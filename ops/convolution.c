@@ -47,8 +47,8 @@
 #include "dv/ops.h"
 
 enum {
-    CV_N, CV_CIN, CV_D, CV_H, CV_W, CV_COUT, CV_GROUPS, CV_KERNEL, CV_STRIDE, CV_DILATION, CV_PD, CV_PH, CV_PW,
-    CV_TRANSPOSED, CV_OPD, CV_OPH, CV_OPW, CV_DTYPE, CV_BIAS, CV_CORES, CV_COUNT
+    CV_N, CV_CIN, CV_D, CV_H, CV_W, CV_COUT, CV_GROUPS, CV_KERNEL, CV_STRIDE, CV_DILATION, CV_PAD, CV_TRANSPOSED,
+    CV_OUT_PAD, CV_DTYPE, CV_BIAS, CV_CORES, CV_COUNT
 };
 
 static const dv_oparam_spec_t cv_params[CV_COUNT] = {
@@ -62,16 +62,13 @@ static const dv_oparam_spec_t cv_params[CV_COUNT] = {
     [CV_KERNEL] = {"kernel", DV_OPT_SHAPE, "1x3x3", 1, 255, 0, "kernel size DxHxW, each in [1, 255]"},
     [CV_STRIDE] = {"stride", DV_OPT_SHAPE, "1x1x1", 1, 255, 0, "stride DxHxW, each in [1, 255]"},
     [CV_DILATION] = {"dilation", DV_OPT_SHAPE, "1x1x1", 1, 255, 0, "dilation DxHxW, each in [1, 255]"},
-    [CV_PD] = {"pad-d", DV_OPT_INT, "0", 0, 255, 0, "zero padding on both sides along d"},
-    [CV_PH] = {"pad-h", DV_OPT_INT, "1", 0, 255, 0, "zero padding on both sides along h"},
-    [CV_PW] = {"pad-w", DV_OPT_INT, "1", 0, 255, 0, "zero padding on both sides along w"},
+    [CV_PAD] = {"pad", DV_OPT_SHAPE, "0x1x1", 0, 255, 0, "zero padding DxHxW on both sides of each axis"},
     [CV_TRANSPOSED] = {"transposed", DV_OPT_BOOL, "off", 0, 1, 0,
                        "transposed convolution (the gradient of a convolution by its input): w is [cin, cout/groups, "
                        "taps]"},
-    [CV_OPD] = {"out-pad-d", DV_OPT_INT, "0", 0, 255, 0, "transposed: extra output rows along d (less than the stride "
-                "or the dilation)"},
-    [CV_OPH] = {"out-pad-h", DV_OPT_INT, "0", 0, 255, 0, "transposed: extra output rows along h"},
-    [CV_OPW] = {"out-pad-w", DV_OPT_INT, "0", 0, 255, 0, "transposed: extra output columns along w"},
+    [CV_OUT_PAD] = {"out-pad", DV_OPT_SHAPE, "0x0x0", 0, 255, 0,
+                    "transposed: extra output positions DxHxW at the end of each axis (each less than the stride or "
+                    "the dilation)"},
     [CV_DTYPE] = {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, DT_F16 | DT_BF16 | DT_F32,
                   "element type of x, w, b and y (fp32 accumulation; fp32 multiplies at the cube's fp32 rate)"},
     [CV_BIAS] = {"bias", DV_OPT_BOOL, "off", 0, 1, 0,
@@ -195,25 +192,25 @@ static int cv_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     t.cout_g = t.cout / t.g;
     t.taps = 1;
     t.P = t.IN = 1;
-    static const int shp[3] = {CV_KERNEL, CV_STRIDE, CV_DILATION};
-    for (int i = 0; i < 3; i++) {
+    static const int shp[5] = {CV_KERNEL, CV_STRIDE, CV_DILATION, CV_PAD, CV_OUT_PAD};
+    for (int i = 0; i < 5; i++) {
         const dv_shape_t *sh = &v->v[shp[i]].shape;
         if (sh->ndims != 3 || sh->d[0] > 255 || sh->d[1] > 255 || sh->d[2] > 255)
-            return dv_ops_param_error(err, cv_params[shp[i]].name, "takes three sizes DxHxW, each in [1, 255] (a "
-                                      "2-D convolution has D = 1, a 1-D one D = H = 1)");
+            return dv_ops_param_error(err, cv_params[shp[i]].name, "takes three sizes DxHxW, each in [%d, 255] (a "
+                                      "2-D convolution has D = 1, a 1-D one D = H = 1)", i < 3 ? 1 : 0);
     }
     for (int a = 0; a < 3; a++) {
         t.in[a] = (uint32_t)v->v[CV_D + a].i;
         t.k[a] = (uint32_t)v->v[CV_KERNEL].shape.d[a];
         t.s[a] = (uint32_t)v->v[CV_STRIDE].shape.d[a];
-        t.p[a] = (uint32_t)v->v[CV_PD + a].i;
+        t.p[a] = (uint32_t)v->v[CV_PAD].shape.d[a];
         t.dil[a] = (uint32_t)v->v[CV_DILATION].shape.d[a];
-        t.op[a] = (uint32_t)v->v[CV_OPD + a].i;
+        t.op[a] = (uint32_t)v->v[CV_OUT_PAD].shape.d[a];
         if (t.op[a] && !t.transposed)
-            return dv_ops_param_error(err, a == 0 ? "out-pad-d" : a == 1 ? "out-pad-h" : "out-pad-w",
-                                      "%u: output padding is for a transposed convolution only", t.op[a]);
+            return dv_ops_param_error(err, "out-pad", "%u along %s: output padding is for a transposed convolution "
+                                      "only", t.op[a], axis[a]);
         if (t.transposed && t.op[a] >= t.s[a] && t.op[a] >= t.dil[a])
-            return dv_ops_param_error(err, a == 0 ? "out-pad-d" : a == 1 ? "out-pad-h" : "out-pad-w",
+            return dv_ops_param_error(err, "out-pad",
                                       "%u along %s: output padding must be less than the stride (%u) or the dilation "
                                       "(%u)", t.op[a], axis[a], t.s[a], t.dil[a]);
         const int64_t o = cv_out_axis(t.transposed, t.in[a], t.k[a], t.s[a], t.p[a], t.dil[a], t.op[a]);
@@ -828,12 +825,14 @@ static int cv_bind(const dv_opdesc_t *op, const dv_tensor_desc_t *in, int nin, d
                                 "--%s takes [1, 65535]", (unsigned long long)in[0].shape.d[i], i + 1, op->name,
                                 op->params[dims[i]].name);
     int64_t o[2];
-    const dv_shape_t *ks = &v->v[CV_KERNEL].shape, *ss = &v->v[CV_STRIDE].shape, *ds = &v->v[CV_DILATION].shape;
-    if (ks->ndims != 3 || ss->ndims != 3 || ds->ndims != 3)
-        return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "%s: --kernel, --stride and --dilation take DxHxW", op->name);
+    const dv_shape_t *ks = &v->v[CV_KERNEL].shape, *ss = &v->v[CV_STRIDE].shape, *ds = &v->v[CV_DILATION].shape,
+                     *ps = &v->v[CV_PAD].shape, *os = &v->v[CV_OUT_PAD].shape;
+    if (ks->ndims != 3 || ss->ndims != 3 || ds->ndims != 3 || ps->ndims != 3 || os->ndims != 3)
+        return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "%s: --kernel, --stride, --dilation, --pad and --out-pad "
+                            "take DxHxW", op->name);
     for (int a = 1; a < 3; a++) {
         o[a - 1] = cv_out_axis(v->v[CV_TRANSPOSED].i, (int64_t)in[0].shape.d[a + 1], (int64_t)ks->d[a],
-                               (int64_t)ss->d[a], v->v[CV_PD + a].i, (int64_t)ds->d[a], v->v[CV_OPD + a].i);
+                               (int64_t)ss->d[a], (int64_t)ps->d[a], (int64_t)ds->d[a], (int64_t)os->d[a]);
         if (o[a - 1] < 1)
             return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "input 1: the kernel (%llu along %s) reaches beyond the "
                                 "padded input (%llu)", (unsigned long long)ks->d[a], a == 1 ? "h" : "w",
