@@ -1,4 +1,5 @@
-/* acl/nnconv.c - the first phase of aclnnConvolution (acl/nnops.def, row Convolution): 1-D (NCL),
+/* acl/nnconv.c - the first phases of aclnnConvolution and aclnnConvDepthwise2d (acl/nnops.def, rows
+ * Convolution, ConvDepthwise2d; depthwise = groups as many as channels): 1-D (NCL),
  * 2-D (NCHW) and 3-D (NCDHW) convolutions, groups, transposed (with outputPadding), an optional bias
  * of the input's dtype, fp16 / bf16 / fp32.  The plain 2-D case (fp16 or bf16, groups 1, not
  * transposed, no bias, one stride, padding and dilation for both axes) runs the library's conv2d
@@ -53,36 +54,32 @@ static int conv_format(const dv_nn_call_t *c, const aclTensor *t, const char *wh
                        c->gws, what, dv_acl_format_name(t->format), nsp, dv_acl_format_name(want[nsp]));
 }
 
-aclnnStatus aclnnConvolutionGetWorkspaceSize(const aclTensor *input, const aclTensor *weight, const aclTensor *bias,
-                                             const aclIntArray *stride, const aclIntArray *padding,
-                                             const aclIntArray *dilation, bool transposed,
-                                             const aclIntArray *outputPadding, const int64_t groups, aclTensor *output,
-                                             int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
+/* The checks and the call of every row once the tensors are live (c started; the names are CANN's
+ * for aclnnConvolution, in_what / out_what for the tensors other rows name differently). */
+static int conv_call(dv_nn_call_t *c0, const aclTensor *input, const char *in_what, const aclTensor *weight,
+                     const aclTensor *bias, const aclIntArray *stride, const aclIntArray *padding,
+                     const aclIntArray *dilation, bool transposed, const aclIntArray *outputPadding,
+                     const int64_t groups, aclTensor *output, const char *out_what, int8_t cubeMathType,
+                     uint64_t *workspaceSize, aclOpExecutor **executor)
 {
-    DV_ACL_LOCKED();
-    dv_nn_call_t c;
+    dv_nn_call_t c = *c0;
     int rc;
-    dv_nn_call_init_row(&c, "aclnnConvolution");
-    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, input, "input")) ||
-        (rc = dv_nn_get_tensor(&c, weight, "weight")) || (rc = dv_nn_get_tensor(&c, output, "output")) ||
-        (bias && (rc = dv_nn_get_tensor(&c, bias, "bias"))))
-        return rc;
     /* 1. ranks, formats, dtypes */
     const int nd = (int)input->ndims, nsp = nd - 2;
     if (nd < 3 || nd > 5)
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: input has %d dims; a convolution takes 3 (NCL), 4 (NCHW) or "
-                           "5 (NCDHW)", c.gws, nd);
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has %d dims; a convolution takes 3 (NCL), 4 (NCHW) or 5 "
+                           "(NCDHW)", c.gws, in_what, nd);
     if ((int)weight->ndims != nd || (int)output->ndims != nd)
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: input has %d dims but weight %d and output %d: all take the "
-                           "same", c.gws, nd, (int)weight->ndims, (int)output->ndims);
-    if ((rc = dv_nn_check_cube_math(&c, cubeMathType)) || (rc = conv_format(&c, input, "input", nsp)) ||
-        (rc = conv_format(&c, weight, "weight", nsp)) || (rc = conv_format(&c, output, "output", nsp)) ||
-        (rc = dv_nn_check_same_dtype(&c, input, "input", weight, "weight")) ||
-        (rc = dv_nn_check_same_dtype(&c, input, "input", output, "output")) ||
-        (bias && (rc = dv_nn_check_same_dtype(&c, input, "input", bias, "bias"))))
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has %d dims but weight %d and %s %d: all take the same",
+                           c.gws, in_what, nd, (int)weight->ndims, out_what, (int)output->ndims);
+    if ((rc = dv_nn_check_cube_math(&c, cubeMathType)) || (rc = conv_format(&c, input, in_what, nsp)) ||
+        (rc = conv_format(&c, weight, "weight", nsp)) || (rc = conv_format(&c, output, out_what, nsp)) ||
+        (rc = dv_nn_check_same_dtype(&c, input, in_what, weight, "weight")) ||
+        (rc = dv_nn_check_same_dtype(&c, input, in_what, output, out_what)) ||
+        (bias && (rc = dv_nn_check_same_dtype(&c, input, in_what, bias, "bias"))))
         return rc;
     c.op = "convolution";
-    if ((rc = dv_nn_check_dtype(&c, input, "input", "dtype")))
+    if ((rc = dv_nn_check_dtype(&c, input, in_what, "dtype")))
         return rc;
     /* 2. the arrays */
     int64_t s[3], p[3], d[3], op[3] = {0, 0, 0};
@@ -95,7 +92,7 @@ aclnnStatus aclnnConvolutionGetWorkspaceSize(const aclTensor *input, const aclTe
     const int64_t *x = input->dims, *w = weight->dims, *y = output->dims;
     if (groups < 1 || x[1] % groups)
         return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: groups is %lld; it must be at least 1 and divide the %lld "
-                           "input channels", c.gws, (long long)groups, (long long)x[1]);
+                           "channels of %s", c.gws, (long long)groups, (long long)x[1], in_what);
     const int64_t cout = transposed ? w[1] * groups : w[0];
     if (transposed ? w[0] != x[1] : (w[1] * groups != x[1] || w[0] % groups))
         return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: weight has dims 0 and 1 of %lld and %lld; with %lld input "
@@ -131,8 +128,8 @@ aclnnStatus aclnnConvolutionGetWorkspaceSize(const aclTensor *input, const aclTe
         int n = snprintf(sw, sizeof sw, "%lld,%lld", (long long)x[0], (long long)cout);
         for (int i = 0; i < nsp && n > 0 && (size_t)n < sizeof sw; i++)
             n += snprintf(sw + n, sizeof sw - (size_t)n, ",%lld", (long long)o3[3 - nsp + i]);
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: output has shape [%s]; the convolution gives [%s]", c.gws, sy,
-                           sw);
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has shape [%s]; the convolution gives [%s]", c.gws,
+                           out_what, sy, sw);
     }
     c.empty = dv_acl_tensor_elems(input) == 0 || dv_acl_tensor_elems(weight) == 0;
     const char *dt = dv_nn_param_dtype_name(dv_acl_dtype_info(input->dtype)->dv);
@@ -175,10 +172,57 @@ aclnnStatus aclnnConvolutionGetWorkspaceSize(const aclTensor *input, const aclTe
         if (bias)
             dv_nn_call_param(&c, "bias", "on");
     }
-    dv_nn_call_tensor(&c, input, "input", "x", true);
+    dv_nn_call_tensor(&c, input, in_what, "x", true);
     dv_nn_call_tensor(&c, weight, "weight", "w", true);
     if (bias)
         dv_nn_call_tensor(&c, bias, "bias", "b", true);
-    dv_nn_call_tensor(&c, output, "output", "y", false);
+    dv_nn_call_tensor(&c, output, out_what, "y", false);
     return dv_nn_exec_build(&c, workspaceSize, executor);
+}
+
+aclnnStatus aclnnConvolutionGetWorkspaceSize(const aclTensor *input, const aclTensor *weight, const aclTensor *bias,
+                                             const aclIntArray *stride, const aclIntArray *padding,
+                                             const aclIntArray *dilation, bool transposed,
+                                             const aclIntArray *outputPadding, const int64_t groups, aclTensor *output,
+                                             int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    dv_nn_call_t c;
+    int rc;
+    dv_nn_call_init_row(&c, "aclnnConvolution");
+    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, input, "input")) ||
+        (rc = dv_nn_get_tensor(&c, weight, "weight")) || (rc = dv_nn_get_tensor(&c, output, "output")) ||
+        (bias && (rc = dv_nn_get_tensor(&c, bias, "bias"))))
+        return rc;
+    return conv_call(&c, input, "input", weight, bias, stride, padding, dilation, transposed, outputPadding, groups,
+                     output, "output", cubeMathType, workspaceSize, executor);
+}
+
+/* aclnnConvDepthwise2d: a 2-D convolution with one group per channel of self (weight [cout, 1, kh,
+ * kw], cout a multiple of the channels); kernelSize must name weight's kh, kw. */
+aclnnStatus aclnnConvDepthwise2dGetWorkspaceSize(const aclTensor *self, const aclTensor *weight,
+                                                 const aclIntArray *kernelSize, const aclTensor *bias,
+                                                 const aclIntArray *stride, const aclIntArray *padding,
+                                                 const aclIntArray *dilation, aclTensor *out, int8_t cubeMathType,
+                                                 uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    dv_nn_call_t c;
+    int rc;
+    int64_t k[2];
+    dv_nn_call_init_row(&c, "aclnnConvDepthwise2d");
+    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, self, "self")) ||
+        (rc = dv_nn_get_tensor(&c, weight, "weight")) || (rc = dv_nn_get_tensor(&c, out, "out")) ||
+        (bias && (rc = dv_nn_get_tensor(&c, bias, "bias"))))
+        return rc;
+    if (self->ndims != 4 || weight->ndims != 4)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: self has %d dims and weight %d; a depthwise 2-D convolution "
+                           "takes NCHW (4)", c.gws, (int)self->ndims, (int)weight->ndims);
+    if ((rc = conv_axes(&c, kernelSize, "kernelSize", 2, false, 1, k)))
+        return rc;
+    if (k[0] != weight->dims[2] || k[1] != weight->dims[3])
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: kernelSize is (%lld, %lld) but weight is %lld x %lld", c.gws,
+                           (long long)k[0], (long long)k[1], (long long)weight->dims[2], (long long)weight->dims[3]);
+    return conv_call(&c, self, "self", weight, bias, stride, padding, dilation, false, NULL, self->dims[1], out,
+                     "out", cubeMathType, workspaceSize, executor);
 }

@@ -1,7 +1,7 @@
 /* tests/check_aclnn_conv.c - the general convolution (ops/convolution.c, acl/nnconv.c): --check of
  * fp32 / fp16 / bf16, bias, per-axis stride / padding / dilation, groups, 1-D, transposed (2-D, 1-D
  * with output padding) and 3-D (plain and transposed) on both profiles; its plan errors; and
- * aclnnConvolution against a plain-C convolution written as a scatter (each input element times
+ * aclnnConvolution and aclnnConvDepthwise2d against a plain-C convolution written as a scatter (each input element times
  * each tap added to the output it reaches), independent of the operator's gather. */
 #include <check.h>
 #include <math.h>
@@ -110,6 +110,7 @@ typedef struct conv_case {
     int64_t s[3], p[3], d[3], op[3];
     int64_t groups;
     bool transposed, bias;
+    bool depthwise;          /* through aclnnConvDepthwise2d (groups = channels) */
 } conv_case_t;
 
 /* y = conv(x, w) + b in double, as a scatter over the inputs; y's shape comes out in yd. */
@@ -193,14 +194,22 @@ static void conv_run_case(const conv_case_t *cc)
                 *dl = aclCreateIntArray(cc->d, (uint64_t)cc->nsp), *op = aclCreateIntArray(cc->op, (uint64_t)cc->nsp);
     uint64_t ws;
     aclOpExecutor *e;
-    CK_OK(aclnnConvolutionGetWorkspaceSize(tx.t, tw.t, cc->bias ? tb.t : NULL, st, pd, dl, cc->transposed, op,
-                                           cc->groups, ty.t, 1, &ws, &e));
+    aclIntArray *ks = aclCreateIntArray(cc->w + 2, 2);
+    if (cc->depthwise)
+        CK_OK(aclnnConvDepthwise2dGetWorkspaceSize(tx.t, tw.t, ks, cc->bias ? tb.t : NULL, st, pd, dl, ty.t, 1, &ws,
+                                                   &e));
+    else
+        CK_OK(aclnnConvolutionGetWorkspaceSize(tx.t, tw.t, cc->bias ? tb.t : NULL, st, pd, dl, cc->transposed, op,
+                                               cc->groups, ty.t, 1, &ws, &e));
     void *wsp = NULL;
     if (ws) {
         CK_OK(aclrtMalloc(&wsp, ws, ACL_MEM_MALLOC_HUGE_FIRST));
         CK_OK(aclrtMemset(wsp, ws, 0xA5, ws)); /* the kernel must not rely on the workspace's contents */
     }
-    RUN(aclnnConvolution(wsp, ws, e, nnt_stream));
+    if (cc->depthwise)
+        RUN(aclnnConvDepthwise2d(wsp, ws, e, nnt_stream));
+    else
+        RUN(aclnnConvolution(wsp, ws, e, nnt_stream));
     nnt_rd(&ty, y);
     nnt_ck_close("convolution", y, want, ny, 1e-4, 1e-4);
     if (wsp)
@@ -209,6 +218,7 @@ static void conv_run_case(const conv_case_t *cc)
     CK_OK(aclDestroyIntArray(pd));
     CK_OK(aclDestroyIntArray(dl));
     CK_OK(aclDestroyIntArray(op));
+    CK_OK(aclDestroyIntArray(ks));
     nnt_rm(&tx);
     nnt_rm(&tw);
     nnt_rm(&tb);
@@ -221,20 +231,23 @@ START_TEST(test_aclnn_conv_fp32)
     nnt_setup_profile(conv_profile(_i));
     static const conv_case_t cases[] = {
         /* 2-D: bias, stride (1, 2), padding (1, 0), dilation (2, 1), groups 2 */
-        {2, {2, 4, 7, 8}, {6, 2, 3, 2}, {1, 2}, {1, 0}, {2, 1}, {0}, 2, false, true},
+        {2, {2, 4, 7, 8}, {6, 2, 3, 2}, {1, 2}, {1, 0}, {2, 1}, {0}, 2, false, true, false},
         /* the official example's shape (conv2d_v2) */
-        {2, {2, 2, 2, 2}, {1, 2, 1, 1}, {1, 1}, {0, 0}, {1, 1}, {0}, 1, false, false},
+        {2, {2, 2, 2, 2}, {1, 2, 1, 1}, {1, 1}, {0, 0}, {1, 1}, {0}, 1, false, false, false},
         /* 1-D, stride 2, padding 1, bias */
-        {1, {2, 3, 17}, {4, 3, 3}, {2}, {1}, {1}, {0}, 1, false, true},
+        {1, {2, 3, 17}, {4, 3, 3}, {2}, {1}, {1}, {0}, 1, false, true, false},
         /* transposed 2-D (the example's shape), then with stride 2, padding 1, output padding 1, groups 2 */
-        {2, {1, 16, 2, 2}, {16, 16, 2, 2}, {1, 1}, {0, 0}, {1, 1}, {0, 0}, 1, true, false},
-        {2, {2, 4, 3, 4}, {4, 3, 3, 3}, {2, 2}, {1, 1}, {1, 1}, {1, 0}, 2, true, true},
+        {2, {1, 16, 2, 2}, {16, 16, 2, 2}, {1, 1}, {0, 0}, {1, 1}, {0, 0}, 1, true, false, false},
+        {2, {2, 4, 3, 4}, {4, 3, 3, 3}, {2, 2}, {1, 1}, {1, 1}, {1, 0}, 2, true, true, false},
         /* transposed 1-D: stride 3, output padding 2 */
-        {1, {1, 3, 5}, {3, 2, 4}, {3}, {1}, {1}, {2}, 1, true, false},
+        {1, {1, 3, 5}, {3, 2, 4}, {3}, {1}, {1}, {2}, 1, true, false, false},
         /* 3-D and 3-D transposed (the examples' shapes), 3-D with stride 2 and padding */
-        {3, {2, 2, 2, 2, 2}, {1, 2, 1, 1, 1}, {1, 1, 1}, {0, 0, 0}, {1, 1, 1}, {0}, 1, false, false},
-        {3, {1, 16, 2, 2, 2}, {16, 16, 2, 2, 2}, {1, 1, 1}, {0, 0, 0}, {1, 1, 1}, {0, 0, 0}, 1, true, false},
-        {3, {1, 2, 5, 4, 6}, {3, 2, 3, 2, 3}, {2, 1, 2}, {1, 0, 1}, {1, 1, 1}, {0}, 1, false, true},
+        {3, {2, 2, 2, 2, 2}, {1, 2, 1, 1, 1}, {1, 1, 1}, {0, 0, 0}, {1, 1, 1}, {0}, 1, false, false, false},
+        {3, {1, 16, 2, 2, 2}, {16, 16, 2, 2, 2}, {1, 1, 1}, {0, 0, 0}, {1, 1, 1}, {0, 0, 0}, 1, true, false, false},
+        {3, {1, 2, 5, 4, 6}, {3, 2, 3, 2, 3}, {2, 1, 2}, {1, 0, 1}, {1, 1, 1}, {0}, 1, false, true, false},
+        /* depthwise (aclnnConvDepthwise2d): the example's shape, then two outputs per channel, stride (2, 1) */
+        {2, {2, 2, 2, 2}, {2, 1, 1, 1}, {1, 1}, {0, 0}, {1, 1}, {0}, 2, false, true, true},
+        {2, {1, 3, 6, 5}, {6, 1, 3, 3}, {2, 1}, {1, 1}, {1, 1}, {0}, 3, false, true, true},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         conv_run_case(&cases[i]);
@@ -257,7 +270,7 @@ START_TEST(test_aclnn_conv_errors)
     CK_OK(aclnnConvolutionGetWorkspaceSize(x.t, w.t, NULL, a1, a0, a1, false, a0, 2, y.t, 0, &ws, &e));
     CK_OK(aclDestroyAclOpExecutor(e));
     CK_ERR(aclnnConvolutionGetWorkspaceSize(x.t, w.t, NULL, a1, a0, a1, false, a0, 3, y.t, 0, &ws, &e), NN_INVALID,
-           "groups is 3; it must be at least 1 and divide the 4 input channels");
+           "groups is 3; it must be at least 1 and divide the 4 channels of input");
     CK_ERR(aclnnConvolutionGetWorkspaceSize(x.t, w.t, NULL, a1, a0, a1, false, a0, 1, y.t, 0, &ws, &e), NN_INVALID,
            "weight has dims 0 and 1 of 4 and 2; with 4 input channels and groups 1");
     CK_ERR(aclnnConvolutionGetWorkspaceSize(x.t, w.t, b3.t, a1, a0, a1, false, a0, 2, y.t, 0, &ws, &e), NN_INVALID,
@@ -276,6 +289,14 @@ START_TEST(test_aclnn_conv_errors)
            "input has format FORMAT_NHWC; a 2-D convolution takes FORMAT_NCHW (channels first)");
     CK_ERR(aclnnConvolutionGetWorkspaceSize(x.t, w.t, NULL, a1, a1, a1, false, a0, 2, y.t, 0, &ws, &e), NN_INVALID,
            "output has shape [1,4,4,4]; the convolution gives [1,4,6,6]");
+    /* depthwise: weight [4, 2, 3, 3] is not [cout, 1, ...] for 4 channels; kernelSize must match */
+    CK_ERR(aclnnConvDepthwise2dGetWorkspaceSize(x.t, w.t, a1, NULL, a1, a0, a1, y.t, 0, &ws, &e), NN_INVALID,
+           "kernelSize is (1, 1) but weight is 3 x 3");
+    const int64_t k33[] = {3, 3};
+    aclIntArray *ak = aclCreateIntArray(k33, 2);
+    CK_ERR(aclnnConvDepthwise2dGetWorkspaceSize(x.t, w.t, ak, NULL, a1, a0, a1, y.t, 0, &ws, &e), NN_INVALID,
+           "weight has dims 0 and 1 of 4 and 2; with 4 input channels and groups 4");
+    CK_OK(aclDestroyIntArray(ak));
     CK_OK(aclDestroyIntArray(a1));
     CK_OK(aclDestroyIntArray(a0));
     CK_OK(aclDestroyIntArray(a3));
