@@ -1,5 +1,6 @@
-/* acl/nnconv.c - the first phases of aclnnConvolution and aclnnConvDepthwise2d (acl/nnops.def, rows
- * Convolution, ConvDepthwise2d; depthwise = groups as many as channels): 1-D (NCL),
+/* acl/nnconv.c - the first phases of aclnnConvolution, aclnnConvTbc and aclnnConvDepthwise2d
+ * (acl/nnops.def, rows Convolution, ConvTbc, ConvDepthwise2d; depthwise = groups as many as channels,
+ * conv_tbc = 1-D in the [time, batch, channel] layouts, at the end of this file): 1-D (NCL),
  * 2-D (NCHW) and 3-D (NCDHW) convolutions, groups, transposed (with outputPadding), an optional bias
  * of the input's dtype, fp16 / bf16 / fp32.  The plain 2-D case (fp16 or bf16, groups 1, not
  * transposed, no bias, one stride, padding and dilation for both axes) runs the library's conv2d
@@ -225,4 +226,65 @@ aclnnStatus aclnnConvDepthwise2dGetWorkspaceSize(const aclTensor *self, const ac
                            (long long)k[0], (long long)k[1], (long long)weight->dims[2], (long long)weight->dims[3]);
     return conv_call(&c, self, "self", weight, bias, stride, padding, dilation, false, NULL, self->dims[1], out,
                      "out", cubeMathType, workspaceSize, executor);
+}
+
+/* aclnnConvTbc: the 1-D convolution of torch's conv_tbc in its layouts: self [T, B, Cin] (time,
+ * batch, channels), weight [K, Cin, Cout], bias [Cout] (required, as torch's), pad on both ends of T,
+ * output [T + 2*pad - K + 1, B, Cout]; the convolution operator with --tbc reads and writes them as
+ * they lie. */
+aclnnStatus aclnnConvTbcGetWorkspaceSize(const aclTensor *self, const aclTensor *weight, const aclTensor *bias,
+                                         const int64_t pad, aclTensor *output, int8_t cubeMathType,
+                                         uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    dv_nn_call_t c;
+    int rc;
+    dv_nn_call_init_row(&c, "aclnnConvTbc");
+    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, self, "self")) ||
+        (rc = dv_nn_get_tensor(&c, weight, "weight")) || (rc = dv_nn_get_tensor(&c, bias, "bias")) ||
+        (rc = dv_nn_get_tensor(&c, output, "output")))
+        return rc;
+    if ((rc = dv_nn_check_cube_math(&c, cubeMathType)) || (rc = dv_nn_check_plain(&c, self, "self")) ||
+        (rc = dv_nn_check_plain(&c, weight, "weight")) || (rc = dv_nn_check_plain(&c, output, "output")) ||
+        (rc = dv_nn_check_same_dtype(&c, self, "self", weight, "weight")) ||
+        (rc = dv_nn_check_same_dtype(&c, self, "self", bias, "bias")) ||
+        (rc = dv_nn_check_same_dtype(&c, self, "self", output, "output")) ||
+        (rc = dv_nn_check_dtype(&c, self, "self", "dtype")))
+        return rc;
+    if (self->ndims != 3 || weight->ndims != 3 || output->ndims != 3)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: self, weight and output have %d, %d and %d dims; conv_tbc "
+                           "takes 3 each ([T, B, Cin], [K, Cin, Cout], [T', B, Cout])", c.gws, (int)self->ndims,
+                           (int)weight->ndims, (int)output->ndims);
+    const int64_t *x = self->dims, *w = weight->dims, *y = output->dims;
+    if (w[1] != x[2])
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: weight has %lld input channels (dim 1) but self %lld (dim 2)",
+                           c.gws, (long long)w[1], (long long)x[2]);
+    if (bias->ndims != 1 || bias->dims[0] != w[2])
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: bias takes one element per output channel (%lld), 1-D",
+                           c.gws, (long long)w[2]);
+    if (pad < 0 || pad > 255)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: pad is %lld; dvsim takes 0 to 255", c.gws, (long long)pad);
+    const int64_t t_out = x[0] + 2 * pad - w[0] + 1;
+    if (y[0] != t_out || y[1] != x[1] || y[2] != w[2] || t_out < 1) {
+        char sy[64];
+        dv_acl_dims_str(output, sy, sizeof sy);
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: output has shape [%s]; conv_tbc gives [%lld,%lld,%lld]", c.gws,
+                           sy, (long long)t_out, (long long)x[1], (long long)w[2]);
+    }
+    c.empty = dv_acl_tensor_elems(self) == 0 || dv_acl_tensor_elems(weight) == 0;
+    dv_nn_call_param(&c, "n", "%lld", (long long)x[1]);
+    dv_nn_call_param(&c, "cin", "%lld", (long long)x[2]);
+    dv_nn_call_param(&c, "h", "1");
+    dv_nn_call_param(&c, "w", "%lld", (long long)x[0]);
+    dv_nn_call_param(&c, "cout", "%lld", (long long)w[2]);
+    dv_nn_call_param(&c, "kernel", "1x1x%lld", (long long)w[0]);
+    dv_nn_call_param(&c, "pad", "0x0x%lld", (long long)pad);
+    dv_nn_call_param(&c, "tbc", "on");
+    dv_nn_call_param(&c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(self->dtype)->dv));
+    dv_nn_call_param(&c, "bias", "on");
+    dv_nn_call_tensor(&c, self, "self", "x", true);
+    dv_nn_call_tensor(&c, weight, "weight", "w", true);
+    dv_nn_call_tensor(&c, bias, "bias", "b", true);
+    dv_nn_call_tensor(&c, output, "output", "y", false);
+    return dv_nn_exec_build(&c, workspaceSize, executor);
 }

@@ -13,6 +13,10 @@
  *   zero-inserted and padded, read with the taps in place.  A_g[co][(ci, t)] = w[g*cin_g + ci][co][t]
  *   (w is [cin][cout_g][taps]): the kernel permutes w into the workspace wa.
  * Output: od = (d + 2p - dil*(k-1) - 1)/s + 1, transposed (d-1)*s - 2p + dil*(k-1) + out_pad + 1.
+ * --tbc (aclnnConvTbc, 1-D): x [w][n][cin], w [kw][cin][cout], y [ow][n][cout] as they lie: the
+ * gather reads x with its strides (a channel 1, a position n*cin apart), w is permuted into wa, and
+ * the product is turned round, y^T[o][co] = col x wa^T (A = col rows, B = wa rows), so that the
+ * FixPipe writes rows of cout channels n*cout apart.
  *
  * The kernel (split 910B: a mix kernel, AIVs then AICs; coupled 310: a cube kernel whose blocks do both
  * steps for their own tasks):
@@ -48,7 +52,7 @@
 
 enum {
     CV_N, CV_CIN, CV_D, CV_H, CV_W, CV_COUT, CV_GROUPS, CV_KERNEL, CV_STRIDE, CV_DILATION, CV_PAD, CV_TRANSPOSED,
-    CV_OUT_PAD, CV_DTYPE, CV_BIAS, CV_CORES, CV_COUNT
+    CV_OUT_PAD, CV_TBC, CV_DTYPE, CV_BIAS, CV_CORES, CV_COUNT
 };
 
 static const dv_oparam_spec_t cv_params[CV_COUNT] = {
@@ -69,6 +73,9 @@ static const dv_oparam_spec_t cv_params[CV_COUNT] = {
     [CV_OUT_PAD] = {"out-pad", DV_OPT_SHAPE, "0x0x0", 0, 255, 0,
                     "transposed: extra output positions DxHxW at the end of each axis (each less than the stride or "
                     "the dilation)"},
+    [CV_TBC] = {"tbc", DV_OPT_BOOL, "off", 0, 1, 0,
+                "1-D in aclnnConvTbc's layouts: x [w, n, cin], w [kw, cin, cout], y [ow, n, cout] (d = h = 1, groups 1, "
+                "not transposed)"},
     [CV_DTYPE] = {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, DT_F16 | DT_BF16 | DT_F32,
                   "element type of x, w, b and y (fp32 accumulation; fp32 multiplies at the cube's fp32 rate)"},
     [CV_BIAS] = {"bias", DV_OPT_BOOL, "off", 0, 1, 0,
@@ -90,7 +97,9 @@ enum {
 typedef struct cv_tiling {
     uint32_t n, cin, cout, g, cin_g, cout_g;
     uint32_t in[3], k[3], s[3], p[3], dil[3], op[3], out[3];
-    uint32_t transposed, dtype, isz, bias, split, aiv, blocks;
+    uint32_t transposed, tbc, dtype, isz, bias, split, aiv, blocks;
+    uint64_t xs_c, xs_p, xs_n, x_span;  /* x: element strides of a channel, a position, an image; one (n, g)'s span */
+    uint64_t M, N;                      /* the product per (n, g): M x N, A's rows x B's rows */
     uint64_t taps, K, Kp, P, IN;        /* taps, reduction, padded row, output / input positions */
     uint64_t pc, punits;                /* positions per col unit, col units per (n, g) */
     uint64_t wrows, wunits;             /* transposed: wa rows per unit, units per group */
@@ -144,12 +153,15 @@ static int64_t cv_src(const cv_tiling_t *t, uint64_t o, uint64_t tap)
 static uint64_t cv_w_index(const cv_tiling_t *t, uint32_t g, uint64_t co, uint64_t k)
 {
     const uint64_t ci = k / t->taps, tap = k % t->taps;
+    if (t->tbc)
+        return (tap * t->cin + ci) * t->cout + co;
     if (t->transposed)
         return (((uint64_t)g * t->cin_g + ci) * t->cout_g + co) * t->taps + tap;
     return ((uint64_t)g * t->cout_g + co) * t->K + k;
 }
 
-/* Task i: image n, group g, output channels [m0, m0 + mt) of the group, positions [p0, p0 + nt). */
+/* Task i: image n, group g, rows [m0, m0 + mt) of the product (output channels of the group; --tbc:
+ * positions), columns [p0, p0 + nt) (positions; --tbc: output channels). */
 typedef struct cv_task {
     uint32_t n, g;
     uint64_t m0, mt, p0, nt;
@@ -161,9 +173,9 @@ static void cv_task(const cv_tiling_t *t, uint64_t i, cv_task_t *c)
     c->n = (uint32_t)(ng / t->g);
     c->g = (uint32_t)(ng % t->g);
     c->m0 = mi * t->bm;
-    c->mt = dv_min_u64(t->bm, t->cout_g - c->m0);
+    c->mt = dv_min_u64(t->bm, t->M - c->m0);
     c->p0 = ni * t->bn;
-    c->nt = dv_min_u64(t->bn, t->P - c->p0);
+    c->nt = dv_min_u64(t->bn, t->N - c->p0);
 }
 
 /* ---------------------------------------------------------------- plan */
@@ -180,6 +192,7 @@ static int cv_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     t.cout = (uint32_t)v->v[CV_COUT].i;
     t.g = (uint32_t)v->v[CV_GROUPS].i;
     t.transposed = (uint32_t)v->v[CV_TRANSPOSED].i;
+    t.tbc = (uint32_t)v->v[CV_TBC].i;
     t.dtype = v->v[CV_DTYPE].dt;
     t.isz = (uint32_t)dv_dtype_size((dv_dtype_t)t.dtype);
     t.bias = (uint32_t)v->v[CV_BIAS].i;
@@ -224,15 +237,25 @@ static int cv_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
         t.P *= t.out[a];
         t.IN *= t.in[a];
     }
+    if (t.tbc && (t.in[0] != 1 || t.in[1] != 1 || t.g != 1 || t.transposed))
+        return dv_ops_param_error(err, "tbc", "is a 1-D layout: d = h = 1, groups 1, not transposed");
+    /* x's strides: NCDHW, or TBC (x [w][n][cin]) */
+    t.xs_c = t.tbc ? 1 : t.IN;
+    t.xs_p = t.tbc ? (uint64_t)t.n * t.cin : 1;
+    t.xs_n = t.tbc ? t.cin : (uint64_t)t.cin * t.IN;
+    t.x_span = (uint64_t)(t.cin_g - 1) * t.xs_c + (t.IN - 1) * t.xs_p + 1;
+    t.M = t.tbc ? t.P : t.cout_g;
+    t.N = t.tbc ? t.cout_g : t.P;
     t.K = (uint64_t)t.cin_g * t.taps;
     t.Kp = dv_round_up(t.K, BLK / t.isz);
     if (t.K > 65535)
         return dv_ops_param_error(err, "cin", "cin/groups x taps = %llu exceeds 65535 (the nd2nz row length)",
                                   (unsigned long long)t.K);
-    if (!cfg->chip_dma_pad && t.P * t.isz % BLK)
-        return dv_ops_param_error(err, "w", "output rows of od*oh*ow = %llu elements must be whole 32-byte blocks "
-                                  "without DataCopyPad, which profile %s lacks (chip.dma_pad is false)",
-                                  (unsigned long long)t.P, cfg->chip_name);
+    if (!cfg->chip_dma_pad && (t.tbc ? t.cout : t.P) * t.isz % BLK)
+        return dv_ops_param_error(err, t.tbc ? "cout" : "w", "output rows of %llu elements (%s) must be whole 32-byte "
+                                  "blocks without DataCopyPad, which profile %s lacks (chip.dma_pad is false)",
+                                  (unsigned long long)(t.tbc ? t.cout : t.P), t.tbc ? "cout" : "od*oh*ow",
+                                  cfg->chip_name);
 
     /* 1. blocks */
     const uint32_t max_cores = (uint32_t)cfg->chip_ai_cores;
@@ -242,8 +265,8 @@ static int cv_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
                                   "at most chip.ai_cores = %u", t.blocks, max_cores);
 
     /* 2. the L0C tile and the K slice */
-    t.bm = (uint32_t)dv_min_u64(dv_round_up(t.cout_g, 16), CV_BM);
-    t.bn = (uint32_t)dv_min_u64(dv_round_up(t.P, 16), CV_BN);
+    t.bm = (uint32_t)dv_min_u64(dv_round_up(t.M, 16), CV_BM);
+    t.bn = (uint32_t)dv_min_u64(dv_round_up(t.N, 16), CV_BN);
     while ((uint64_t)t.bm * t.bn * 4 * 2 > cfg->l0c_size_bytes && t.bn > 16)
         t.bn -= 16;
     const uint64_t k0 = BLK / t.isz, kcap_a = cfg->l0a_size_bytes / 2 / ((uint64_t)t.bm * t.isz),
@@ -252,8 +275,8 @@ static int cv_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     if (t.bk == 0 || (uint64_t)t.bm * t.bn * 4 * 2 > cfg->l0c_size_bytes)
         return dv_ops_param_error(err, "cout", "a %u x %u tile does not fit L0A / L0B / L0C twice", t.bm, t.bn);
     t.ks = (uint32_t)dv_ceil_div(t.K, t.bk);
-    t.mtiles = (uint32_t)dv_ceil_div(t.cout_g, t.bm);
-    t.ntiles = (uint32_t)dv_ceil_div(t.P, t.bn);
+    t.mtiles = (uint32_t)dv_ceil_div(t.M, t.bm);
+    t.ntiles = (uint32_t)dv_ceil_div(t.N, t.bn);
     t.tasks = (uint64_t)t.n * t.g * t.mtiles * t.ntiles;
     if ((uint64_t)(t.bm + t.bn) * t.bk * t.isz * 2 > cfg->l1_size_bytes)
         return dv_ops_param_error(err, "cout", "two L1 buffers of a %u x %u slice need %llu bytes; "
@@ -264,9 +287,11 @@ static int cv_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
         t.blocks = (uint32_t)dv_max_u64(1, dv_min_u64(t.blocks, t.tasks));
 
     /* 3. UB: the planes of one (n, g) (or one group of w), two gathered chunks, the table */
-    const uint64_t src_elems = t.transposed ? dv_max_u64(t.IN * t.cin_g, t.K * t.cout_g) : t.IN * t.cin_g;
+    const bool wperm = t.transposed || t.tbc; /* A is w permuted into the workspace wa */
+    const uint64_t src_elems = wperm ? dv_max_u64(t.x_span, t.K * t.cout_g) : t.x_span;
     t.plane_bytes = dv_round_up(src_elems * t.isz, BLK) + 2 * BLK; /* a misaligned start, the zero block */
-    const uint64_t fixed = t.plane_bytes + 3 * BLK + (t.bias ? dv_round_up((uint64_t)t.cout, 8) * BLK : 0);
+    const uint64_t fixed = t.plane_bytes + 3 * BLK + (t.bias ? dv_round_up((uint64_t)t.cout, 8) * BLK : 0) +
+                           (t.bias && t.tbc ? dv_round_up((uint64_t)t.cout * t.isz, BLK) + BLK : 0);
     if (fixed + t.Kp * (2 * t.isz + 4) > cfg->ub_size_bytes)
         return dv_ops_param_error(err, "cin", "the input planes of one group (%llu elements) and one row of the "
                                   "gather need %llu bytes of UB; core.ub_size_bytes is %llu",
@@ -278,7 +303,7 @@ static int cv_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     t.pc = dv_min_u64(rows, t.P);
     t.punits = dv_ceil_div(t.P, t.pc);
     t.wrows = dv_min_u64(rows, t.cout_g);
-    t.wunits = t.transposed ? dv_ceil_div(t.cout_g, t.wrows) : 0;
+    t.wunits = wperm ? dv_ceil_div(t.cout_g, t.wrows) : 0;
     t.row_bytes = dv_round_up(dv_max_u64(t.pc, t.wrows) * t.Kp * t.isz, BLK);
     t.tab_bytes = dv_round_up(dv_max_u64(t.pc, t.wrows) * t.Kp * 4, BLK);
     /* coupled cores drain L0C through the same buffers: at least one row of a tile */
@@ -314,7 +339,7 @@ static int cv_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     rc |= dv_ops_add_arg(plan, "y", dt, (uint64_t)t.n * t.cout * t.P, DV_ARG_OUT, 0, 0);
     t.arg_col = plan->info.nargs;
     rc |= dv_ops_add_arg(plan, "col", dt, (uint64_t)t.n * t.g * t.P * t.Kp, DV_ARG_OUT, 0, 0);
-    if (t.transposed) {
+    if (wperm) {
         t.arg_wa = plan->info.nargs;
         rc |= dv_ops_add_arg(plan, "wa", dt, (uint64_t)t.cout * t.Kp, DV_ARG_OUT, 0, 0);
     }
@@ -348,9 +373,9 @@ static int cv_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
                         continue;
                     const uint64_t ci = (uint64_t)g * t.cin_g + kk / t.taps;
                     dv_ops_store(expect[t.arg_col], dt, (((uint64_t)n * t.g + g) * t.P + o) * t.Kp + kk,
-                                 dv_ops_load(x, dt, ((uint64_t)n * t.cin + ci) * t.IN + (uint64_t)s));
+                                 dv_ops_load(x, dt, n * t.xs_n + ci * t.xs_c + (uint64_t)s * t.xs_p));
                 }
-    if (t.transposed)
+    if (t.transposed || t.tbc)
         for (uint32_t g = 0; g < t.g; g++)
             for (uint64_t co = 0; co < t.cout_g; co++)
                 for (uint64_t kk = 0; kk < t.K; kk++)
@@ -366,14 +391,15 @@ static int cv_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
                         if (s < 0)
                             continue;
                         const uint64_t ci = (uint64_t)g * t.cin_g + kk / t.taps;
-                        acc += dv_ops_load(x, dt, ((uint64_t)n * t.cin + ci) * t.IN + (uint64_t)s) *
+                        acc += dv_ops_load(x, dt, n * t.xs_n + ci * t.xs_c + (uint64_t)s * t.xs_p) *
                                dv_ops_load(w, dt, cv_w_index(&t, g, co, kk));
                     }
                     const uint64_t oc = (uint64_t)g * t.cout_g + co;
                     double y = dv_ops_round(dt, acc);
                     if (t.bias)
                         y = dv_ops_round(dt, y + dv_ops_load(in[t.arg_b], dt, oc));
-                    dv_ops_store(expect[t.arg_y], dt, ((uint64_t)n * t.cout + oc) * t.P + o, y);
+                    dv_ops_store(expect[t.arg_y], dt,
+                                 t.tbc ? (o * t.n + n) * t.cout + oc : ((uint64_t)n * t.cout + oc) * t.P + o, y);
                 }
     return DV_OK;
 }
@@ -385,6 +411,7 @@ typedef struct cv_ctx {
     dv_dtype_t dt;
     dv_que_t inq, outq;
     uint64_t tab, bb;      /* UB: the gather table; --bias: one 32-B block per output channel */
+    uint64_t braw;         /* UB, --bias --tbc: b as it lies (from braw + 32) */
     int ev_tab;            /* V -> S: the gathers are done with the table */
     int64_t tab_key;       /* which table is in UB (-1: none) */
     dv_que_t l1q, l0aq, l0bq, l0cq, ubq;
@@ -457,17 +484,17 @@ static void cv_col_unit(dv_k_t *k, cv_ctx_t *c, uint64_t u)
     const cv_tiling_t *t = c->t;
     const uint64_t ng = u % ((uint64_t)t->n * t->g), pi = u / ((uint64_t)t->n * t->g);
     const uint64_t p0 = pi * t->pc, pc = dv_min_u64(t->pc, t->P - p0);
-    const uint64_t span = t->IN * t->cin_g * t->isz;
-    /* the planes of (n, g): channels g*cin_g .. of image n, contiguous */
+    const uint64_t span = t->x_span * t->isz, n = ng / t->g, g = ng % t->g;
+    /* the elements of (n, g): channels g*cin_g .. of image n (NCDHW: contiguous planes) */
     const uint64_t buf = dvk_que_alloc(k, &c->inq);
-    const uint64_t base = cv_load_span(k, c, buf, t->arg_x, ng * t->cin_g * t->IN * t->isz, span);
+    const uint64_t base = cv_load_span(k, c, buf, t->arg_x, (n * t->xs_n + g * t->cin_g * t->xs_c) * t->isz, span);
     dvk_que_enque(k, &c->inq, buf);
     if (c->tab_key != (int64_t)pi) {
         cv_tab_begin(k, c, (int64_t)pi);
         for (uint64_t o = 0; o < pc; o++)
             for (uint64_t kk = 0; kk < t->Kp; kk++) {
                 const int64_t s = kk < t->K ? cv_src(t, p0 + o, kk % t->taps) : -1;
-                const uint64_t off = s < 0 ? 0 : ((kk / t->taps) * t->IN + (uint64_t)s + 1) * t->isz;
+                const uint64_t off = s < 0 ? 0 : ((kk / t->taps) * t->xs_c + (uint64_t)s * t->xs_p + 1) * t->isz;
                 dvk_st_ub(k, c->tab + (o * t->Kp + kk) * 4, DV_DT_U32, off);
             }
     }
@@ -555,6 +582,32 @@ static void cv_bias_fill(dv_k_t *k, cv_ctx_t *c, uint32_t n, uint64_t co0, uint6
         }
 }
 
+/* --bias --tbc: b into c->braw, ready for MTE3. */
+static void cv_bias_tbc_load(dv_k_t *k, cv_ctx_t *c)
+{
+    cv_load_span(k, c, c->braw, c->t->arg_b, 0, (uint64_t)c->t->cout * c->t->isz);
+    const int ev = dvk_event_alloc(k, DV_PIPE_MTE2, DV_PIPE_MTE3);
+    dvk_set_flag(k, DV_PIPE_MTE2, DV_PIPE_MTE3, ev);
+    dvk_wait_flag(k, DV_PIPE_MTE2, DV_PIPE_MTE3, ev);
+    dvk_event_free(k, DV_PIPE_MTE2, DV_PIPE_MTE3, ev);
+}
+
+/* --bias --tbc: y rows (p, n) for p in [p0, p0 + np), channels [c0, c0 + nc), set to b (one DMA per
+ * row: y's rows of cout channels lie n*cout apart). */
+static void cv_bias_tbc_fill(dv_k_t *k, const cv_ctx_t *c, uint32_t n, uint64_t p0, uint64_t np, uint64_t c0,
+                             uint64_t nc)
+{
+    const cv_tiling_t *t = c->t;
+    const uint64_t len = nc * t->isz, src = c->braw + BLK + c0 * t->isz;
+    for (uint64_t p = p0; p < p0 + np; p++) {
+        const uint64_t dst = dvk_gm(k, t->arg_y, ((p * t->n + n) * t->cout + c0) * t->isz);
+        if (len % BLK == 0)
+            dvk_copy_ubuf_to_gm(k, dst, src, 1, (int64_t)(len / BLK), 0, 0);
+        else
+            dvk_copy_ubuf_to_gm_align(k, dst, src, 1, (int64_t)len, 0, 0);
+    }
+}
+
 static void cv_ub_init(dv_k_t *k, cv_ctx_t *c)
 {
     const cv_tiling_t *t = c->t;
@@ -563,6 +616,8 @@ static void cv_ub_init(dv_k_t *k, cv_ctx_t *c)
     c->tab = dvk_alloc(k, DV_SPACE_UB, t->tab_bytes);
     if (t->bias)
         c->bb = dvk_alloc(k, DV_SPACE_UB, dv_round_up(t->cout, 8) * BLK);
+    if (t->bias && t->tbc)
+        c->braw = dvk_alloc(k, DV_SPACE_UB, dv_round_up((uint64_t)t->cout * t->isz, BLK) + BLK);
     c->ev_tab = dvk_event_alloc(k, DV_PIPE_V, DV_PIPE_S);
     c->tab_key = -1;
 }
@@ -600,15 +655,17 @@ static void cv_cube_load(dv_k_t *k, cv_ctx_t *c, const cv_task_t *tk, uint32_t s
     const cv_tiling_t *t = c->t;
     const uint64_t k0 = (uint64_t)s * t->bk, kb = dv_min_u64(t->bk, t->K - k0);
     const uint64_t buf = dvk_que_alloc(k, &c->l1q);
-    const uint64_t row = (uint64_t)tk->g * t->cout_g + tk->m0;
-    if (t->transposed)
-        cv_nd2nz(k, c, buf, dvk_gm(k, t->arg_wa, (row * t->Kp + k0) * t->isz), tk->mt, kb, t->Kp,
-                 dv_round_up(tk->mt, 16));
+    /* the weight rows (w as it lies, or wa) and the col rows: A and B, or B and A with --tbc */
+    const uint64_t wrow = (uint64_t)tk->g * t->cout_g + (t->tbc ? tk->p0 : tk->m0), wn = t->tbc ? tk->nt : tk->mt;
+    const uint64_t crow = ((uint64_t)tk->n * t->g + tk->g) * t->P + (t->tbc ? tk->m0 : tk->p0);
+    const uint64_t cn = t->tbc ? tk->mt : tk->nt;
+    const uint64_t wdst = t->tbc ? buf + (uint64_t)t->bm * t->bk * t->isz : buf;
+    const uint64_t cdst = t->tbc ? buf : buf + (uint64_t)t->bm * t->bk * t->isz;
+    if (t->transposed || t->tbc)
+        cv_nd2nz(k, c, wdst, dvk_gm(k, t->arg_wa, (wrow * t->Kp + k0) * t->isz), wn, kb, t->Kp, dv_round_up(wn, 16));
     else
-        cv_nd2nz(k, c, buf, dvk_gm(k, t->arg_w, (row * t->K + k0) * t->isz), tk->mt, kb, t->K, dv_round_up(tk->mt, 16));
-    const uint64_t crow = ((uint64_t)tk->n * t->g + tk->g) * t->P + tk->p0;
-    cv_nd2nz(k, c, buf + (uint64_t)t->bm * t->bk * t->isz, dvk_gm(k, t->arg_col, (crow * t->Kp + k0) * t->isz),
-             tk->nt, kb, t->Kp, dv_round_up(tk->nt, 16));
+        cv_nd2nz(k, c, wdst, dvk_gm(k, t->arg_w, (wrow * t->K + k0) * t->isz), wn, kb, t->K, dv_round_up(wn, 16));
+    cv_nd2nz(k, c, cdst, dvk_gm(k, t->arg_col, (crow * t->Kp + k0) * t->isz), cn, kb, t->Kp, dv_round_up(cn, 16));
     dvk_que_enque(k, &c->l1q, buf);
 }
 
@@ -641,10 +698,14 @@ static void cv_cube_compute(dv_k_t *k, cv_ctx_t *c, const cv_task_t *tk, uint32_
 static void cv_cube_out(dv_k_t *k, cv_ctx_t *c, const cv_task_t *tk, uint64_t l0c)
 {
     const cv_tiling_t *t = c->t;
-    const uint64_t y0 = (((uint64_t)tk->n * t->cout + (uint64_t)tk->g * t->cout_g + tk->m0) * t->P + tk->p0) * t->isz;
+    /* y's row stride (elements) and the tile's first element */
+    const uint64_t ld = t->tbc ? (uint64_t)t->n * t->cout : t->P;
+    const uint64_t y0 = (t->tbc ? (tk->m0 * t->n + tk->n) * t->cout + tk->p0
+                                : ((uint64_t)tk->n * t->cout + (uint64_t)tk->g * t->cout_g + tk->m0) * t->P + tk->p0) *
+                        t->isz;
     if (t->split) {
         dvk_copy_matrix_cc_to_gm(k, dvk_gm(k, t->arg_y, y0), l0c, (int64_t)tk->nt, (int64_t)tk->mt,
-                                 (int64_t)dv_round_up(tk->mt, 16), (int64_t)t->P, cv_quant(c->dt), 0, 1, 0);
+                                 (int64_t)dv_round_up(tk->mt, 16), (int64_t)ld, cv_quant(c->dt), 0, 1, 0);
         return;
     }
     const uint64_t row_al = dv_round_up(tk->nt * t->isz, BLK), per = dv_max_u64(1, t->row_bytes / row_al);
@@ -656,8 +717,8 @@ static void cv_cube_out(dv_k_t *k, cv_ctx_t *c, const cv_task_t *tk, uint64_t l0
         dvk_que_enque(k, &c->outq, ub);
         dvk_que_deque(k, &c->outq);
         /* rows of nt elements, P apart in y (DataCopyPad unless whole blocks: the plan checked) */
-        const uint64_t gm = dvk_gm(k, t->arg_y, y0 + r * t->P * t->isz), len = tk->nt * t->isz,
-                       gap = (t->P - tk->nt) * t->isz;
+        const uint64_t gm = dvk_gm(k, t->arg_y, y0 + r * ld * t->isz), len = tk->nt * t->isz,
+                       gap = (ld - tk->nt) * t->isz;
         if (len % BLK == 0 && gap % BLK == 0)
             dvk_copy_ubuf_to_gm(k, gm, ub, (int64_t)rows, (int64_t)(len / BLK), 0, (int64_t)(gap / BLK));
         else
@@ -701,7 +762,7 @@ static void cv_cube_run(dv_k_t *k, cv_ctx_t *c, uint64_t t0, uint64_t t1)
 
 static uint64_t cv_units(const cv_tiling_t *t)
 {
-    return t->punits * t->n * t->g + (t->transposed ? (uint64_t)t->g * t->wunits : 0);
+    return t->punits * t->n * t->g + (uint64_t)t->g * t->wunits;
 }
 
 static void cv_unit(dv_k_t *k, cv_ctx_t *c, uint64_t u)
@@ -723,7 +784,13 @@ static void cv_aiv_main(dv_k_t *k, cv_ctx_t *c)
     const uint64_t nu = cv_units(t);
     for (uint64_t u = nu * a / na; u < nu * (a + 1) / na; u++)
         cv_unit(k, c, u);
-    if (t->bias) {
+    if (t->bias && t->tbc) { /* rows r = p*n + image of y */
+        const uint64_t rows = (uint64_t)t->n * t->P, r0 = rows * a / na, r1 = rows * (a + 1) / na;
+        if (r1 > r0)
+            cv_bias_tbc_load(k, c);
+        for (uint64_t r = r0; r < r1; r++)
+            cv_bias_tbc_fill(k, c, (uint32_t)(r % t->n), r / t->n, 1, 0, t->cout);
+    } else if (t->bias) {
         const uint64_t rows = (uint64_t)t->n * t->cout, r0 = rows * a / na, r1 = rows * (a + 1) / na;
         if (r1 > r0)
             cv_bias_blocks(k, c);
@@ -764,10 +831,16 @@ static void cv_coupled_main(dv_k_t *k, cv_ctx_t *c)
     for (uint64_t pi = 0; pi < t->punits; pi++)
         for (uint64_t ng = ng0; ng < ng1; ng++)
             cv_col_unit(k, c, pi * t->n * t->g + ng);
-    if (t->transposed)
-        for (uint64_t u = 0; u < (uint64_t)t->g * t->wunits; u++)
-            cv_unit(k, c, ncol + u);
-    if (t->bias) {
+    for (uint64_t u = 0; u < (uint64_t)t->g * t->wunits; u++)
+        cv_unit(k, c, ncol + u);
+    if (t->bias && t->tbc) {
+        cv_bias_tbc_load(k, c);
+        for (uint64_t i = t0; i < t1; i++) {
+            cv_task_t tk;
+            cv_task(t, i, &tk);
+            cv_bias_tbc_fill(k, c, tk.n, tk.m0, tk.mt, tk.p0, tk.nt);
+        }
+    } else if (t->bias) {
         cv_bias_blocks(k, c);
         for (uint64_t i = t0; i < t1; i++) {
             cv_task_t tk;
@@ -856,8 +929,8 @@ static int cv_bind(const dv_opdesc_t *op, const dv_tensor_desc_t *in, int nin, d
 
 const dv_opdesc_t dv_op_convolution = {
     .name = "convolution",
-    .desc = "1-D / 2-D / 3-D convolution, NCDHW, groups, transposed, bias, fp16/bf16/fp32: vector im2col (vgather), "
-            "matmul on the cube",
+    .desc = "1-D / 2-D / 3-D convolution, NCDHW (or 1-D TBC), groups, transposed, bias, fp16/bf16/fp32: vector "
+            "im2col (vgather), matmul on the cube",
     .params = cv_params,
     .nparams = CV_COUNT,
     .plan = cv_plan,

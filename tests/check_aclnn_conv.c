@@ -1,7 +1,7 @@
 /* tests/check_aclnn_conv.c - the general convolution (ops/convolution.c, acl/nnconv.c): --check of
  * fp32 / fp16 / bf16, bias, per-axis stride / padding / dilation, groups, 1-D, transposed (2-D, 1-D
  * with output padding) and 3-D (plain and transposed) on both profiles; its plan errors; and
- * aclnnConvolution and aclnnConvDepthwise2d against a plain-C convolution written as a scatter (each input element times
+ * aclnnConvolution, aclnnConvDepthwise2d and aclnnConvTbc against a plain-C convolution written as a scatter (each input element times
  * each tap added to the output it reaches), independent of the operator's gather. */
 #include <check.h>
 #include <math.h>
@@ -42,6 +42,9 @@ START_TEST(test_ops_convolution_check)
         "--transposed",
         "convolution --dtype bf16 --n 1 --cin 3 --d 5 --h 6 --w 7 --cout 8 --kernel 3x3x3 --pad 1x1x1 --stride 2x1x2 "
         "--dilation 1x2x1 --bias",
+        /* --tbc: aclnnConvTbc's layouts (fp32 with bias; fp16 with several channel tiles) */
+        "convolution --dtype fp32 --n 2 --cin 3 --h 1 --w 2 --cout 4 --kernel 1x1x3 --pad 0x0x1 --tbc --bias",
+        "convolution --dtype fp16 --n 3 --cin 5 --h 1 --w 20 --cout 140 --kernel 1x1x3 --pad 0x0x2 --tbc --bias",
         /* several positions chunks and K slices */
         "convolution --dtype fp16 --n 2 --cin 32 --h 20 --w 20 --cout 48 --kernel 1x3x3 --bias --cores 3",
     };
@@ -90,6 +93,7 @@ START_TEST(test_ops_convolution_errors)
         {"convolution --h 2 --w 2 --kernel 1x5x5 --pad 0x0x0", "kernel", "the output has 0 positions"},
         {"convolution --kernel 3x3", "kernel", "takes three sizes DxHxW"},
         {"convolution --dtype fp32 --cin 16 --h 56 --w 56", "cin", "bytes of UB"},
+        {"convolution --tbc --groups 2", "tbc", "is a 1-D layout"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         dvt_op_t r;
@@ -254,6 +258,56 @@ START_TEST(test_aclnn_conv_fp32)
 }
 END_TEST
 
+/* aclnnConvTbc against torch's conv_tbc written out: y[t][b][co] = bias[co] + sum_{k, ci}
+ * x[t + k - pad][b][ci] * w[k][ci][co]. */
+START_TEST(test_aclnn_conv_tbc)
+{
+    nnt_setup_profile(conv_profile(_i));
+    const int64_t T = 7, B = 2, CI = 3, CO = 5, K = 3, PAD = 1, TO = T + 2 * PAD - K + 1;
+    const int64_t xd[] = {T, B, CI}, wd[] = {K, CI, CO}, yd[] = {TO, B, CO}, bd = CO;
+    float x[42], w[45], b[5], y[70];
+    double want[70];
+    nnt_fill(x, T * B * CI, 50, -1, 1);
+    nnt_fill(w, K * CI * CO, 51, -0.5f, 0.5f);
+    nnt_fill(b, CO, 52, -1, 1);
+    for (int64_t t = 0; t < TO; t++)
+        for (int64_t n = 0; n < B; n++)
+            for (int64_t co = 0; co < CO; co++) {
+                double acc = b[co];
+                for (int64_t k = 0; k < K; k++)
+                    for (int64_t ci = 0; ci < CI; ci++) {
+                        const int64_t ti = t + k - PAD;
+                        if (ti >= 0 && ti < T)
+                            acc += (double)x[(ti * B + n) * CI + ci] * w[(k * CI + ci) * CO + co];
+                    }
+                want[(t * B + n) * CO + co] = acc;
+            }
+    nnt_dt_t tx = nnt_mk(xd, 3, ACL_FLOAT, ACL_FORMAT_ND, x), tw = nnt_mk(wd, 3, ACL_FLOAT, ACL_FORMAT_ND, w);
+    nnt_dt_t tb = nnt_mk(&bd, 1, ACL_FLOAT, ACL_FORMAT_ND, b), ty = nnt_mk(yd, 3, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_OK(aclnnConvTbcGetWorkspaceSize(tx.t, tw.t, tb.t, PAD, ty.t, 1, &ws, &e));
+    void *wsp = NULL;
+    CK_OK(aclrtMalloc(&wsp, ws, ACL_MEM_MALLOC_HUGE_FIRST));
+    CK_OK(aclrtMemset(wsp, ws, 0xA5, ws));
+    RUN(aclnnConvTbc(wsp, ws, e, nnt_stream));
+    nnt_rd(&ty, y);
+    nnt_ck_close("conv_tbc", y, want, TO * B * CO, 1e-4, 1e-4);
+    CK_OK(aclrtFree(wsp));
+    /* errors: the output's shape, bias required */
+    const int64_t ybad[] = {TO + 1, B, CO};
+    nnt_dt_t tyb = nnt_mk(ybad, 3, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    CK_ERR(aclnnConvTbcGetWorkspaceSize(tx.t, tw.t, tb.t, PAD, tyb.t, 1, &ws, &e), NN_INVALID,
+           "output has shape [8,2,5]; conv_tbc gives [7,2,5]");
+    CK_ERR(aclnnConvTbcGetWorkspaceSize(tx.t, tw.t, NULL, PAD, ty.t, 1, &ws, &e), NN_NULLPTR, "bias is NULL");
+    nnt_rm(&tx);
+    nnt_rm(&tw);
+    nnt_rm(&tb);
+    nnt_rm(&ty);
+    nnt_rm(&tyb);
+}
+END_TEST
+
 START_TEST(test_aclnn_conv_errors)
 {
     const int64_t xd[] = {1, 4, 6, 6}, wd[] = {4, 2, 3, 3}, yd[] = {1, 4, 4, 4}, x1[] = {1, 4, 6}, four = 4, three = 3;
@@ -329,6 +383,7 @@ Suite *dv_aclnn_conv_suite(void)
     tcase_add_checked_fixture(tp, NULL, nnt_teardown);
     tcase_set_timeout(tp, 60);
     tcase_add_loop_test(tp, test_aclnn_conv_fp32, 0, 2);
+    tcase_add_loop_test(tp, test_aclnn_conv_tbc, 0, 2);
     suite_add_tcase(s, tp);
     return s;
 }
