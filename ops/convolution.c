@@ -39,8 +39,10 @@
  *      tile of y with the bias first (same MTE3 queue, so in order).
  * Pipelining: UB queues (planes MTE2 -> V, one buffer; the gathered chunk V -> MTE3, two), L1 (MTE2 ->
  * MTE1), L0A/L0B (MTE1 -> M) and L0C (M -> FIX or V) queues of two buffers.
- * Limits (errors name the parameter): one group's input planes (cin_g x d x h x w) and one table row
- * must fit UB; the 310 (no DataCopyPad) needs rows of y of whole 32-byte blocks (od*oh*ow*size). */
+ * When one group's planes do not fit UB, a unit gathers a chunk of cc channels (the columns
+ * [c0*taps, (c0+cc)*taps) of col, written with DataCopyPad), the planes then at most half of UB.
+ * Limits (errors name the parameter): one channel's plane and one table row must fit UB; without
+ * DataCopyPad (chip.dma_pad false) the whole group's planes, and rows of y of whole 32-byte blocks. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -101,7 +103,8 @@ typedef struct cv_tiling {
     uint64_t xs_c, xs_p, xs_n, x_span;  /* x: element strides of a channel, a position, an image; one (n, g)'s span */
     uint64_t M, N;                      /* the product per (n, g): M x N, A's rows x B's rows */
     uint64_t taps, K, Kp, P, IN;        /* taps, reduction, padded row, output / input positions */
-    uint64_t pc, punits;                /* positions per col unit, col units per (n, g) */
+    uint64_t pc, punits;                /* positions per col unit, position chunks */
+    uint64_t cc, ncc, rp;               /* input channels per col unit, channel chunks, UB row pitch (elements) */
     uint64_t wrows, wunits;             /* transposed: wa rows per unit, units per group */
     uint64_t plane_bytes;               /* UB buffer of the loaded planes (with alignment and zero block) */
     uint64_t row_bytes, tab_bytes;      /* UB: gathered chunk; table */
@@ -286,26 +289,42 @@ static int cv_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     if (!t.split)
         t.blocks = (uint32_t)dv_max_u64(1, dv_min_u64(t.blocks, t.tasks));
 
-    /* 3. UB: the planes of one (n, g) (or one group of w), two gathered chunks, the table */
+    /* 3. UB: the input planes of cc channels of one (n, g) (all cin_g when they fit, else chunks of
+     * columns of col, written with DataCopyPad) or one group of w, two gathered chunks, the table */
     const bool wperm = t.transposed || t.tbc; /* A is w permuted into the workspace wa */
-    const uint64_t src_elems = wperm ? dv_max_u64(t.x_span, t.K * t.cout_g) : t.x_span;
-    t.plane_bytes = dv_round_up(src_elems * t.isz, BLK) + 2 * BLK; /* a misaligned start, the zero block */
-    const uint64_t fixed = t.plane_bytes + 3 * BLK + (t.bias ? dv_round_up((uint64_t)t.cout, 8) * BLK : 0) +
-                           (t.bias && t.tbc ? dv_round_up((uint64_t)t.cout * t.isz, BLK) + BLK : 0);
-    if (fixed + t.Kp * (2 * t.isz + 4) > cfg->ub_size_bytes)
-        return dv_ops_param_error(err, "cin", "the input planes of one group (%llu elements) and one row of the "
-                                  "gather need %llu bytes of UB; core.ub_size_bytes is %llu",
-                                  (unsigned long long)src_elems,
-                                  (unsigned long long)(fixed + t.Kp * (2 * t.isz + 4)),
+    const uint64_t epb = BLK / t.isz, per_row = 2 * t.isz + 4; /* UB bytes per gathered element */
+    uint64_t fixed = 0, src_elems = 0;
+    for (t.cc = t.cin_g; t.cc >= 1; t.cc--) {
+        t.ncc = dv_ceil_div(t.cin_g, t.cc);
+        t.rp = t.ncc == 1 ? t.Kp : dv_round_up(t.cc * t.taps, epb) + epb; /* the last chunk: up to Kp */
+        const uint64_t span = (t.cc - 1) * t.xs_c + (t.IN - 1) * t.xs_p + 1;
+        src_elems = wperm ? dv_max_u64(span, t.K * t.cout_g) : span;
+        t.plane_bytes = dv_round_up(src_elems * t.isz, BLK) + 2 * BLK; /* a misaligned start, the zero block */
+        fixed = t.plane_bytes + 3 * BLK + (t.bias ? dv_round_up((uint64_t)t.cout, 8) * BLK : 0) +
+                (t.bias && t.tbc ? dv_round_up((uint64_t)t.cout * t.isz, BLK) + BLK : 0);
+        /* when chunking, planes of at most half of UB leave room for the gathered positions */
+        if (fixed + dv_max_u64(t.rp, wperm ? t.Kp : 0) * per_row <= cfg->ub_size_bytes &&
+            (t.ncc == 1 || t.cc == 1 || fixed * 2 <= cfg->ub_size_bytes))
+            break;
+        if (!cfg->chip_dma_pad || t.cc == 1) { /* chunks need DataCopyPad; one channel is the least */
+            t.cc = 0;
+            break;
+        }
+    }
+    if (t.cc == 0)
+        return dv_ops_param_error(err, "cin", "the input planes of %s (%llu elements) and one row of the gather "
+                                  "need %llu bytes of UB; core.ub_size_bytes is %llu",
+                                  cfg->chip_dma_pad ? "one channel" : "one group", (unsigned long long)src_elems,
+                                  (unsigned long long)(fixed + dv_max_u64(t.rp, wperm ? t.Kp : 0) * per_row),
                                   (unsigned long long)cfg->ub_size_bytes);
-    uint64_t rows = (cfg->ub_size_bytes - fixed) / (t.Kp * (2 * t.isz + 4));
-    rows = dv_min_u64(rows, dv_max_u64(1, CV_TAB_MAX / t.Kp));
-    t.pc = dv_min_u64(rows, t.P);
+    const uint64_t budget = cfg->ub_size_bytes - fixed;
+    t.pc = dv_min_u64(dv_min_u64(budget / (t.rp * per_row), dv_max_u64(1, CV_TAB_MAX / t.rp)), t.P);
     t.punits = dv_ceil_div(t.P, t.pc);
-    t.wrows = dv_min_u64(rows, t.cout_g);
+    t.wrows = dv_min_u64(dv_min_u64(budget / (t.Kp * per_row), dv_max_u64(1, CV_TAB_MAX / t.Kp)), t.cout_g);
     t.wunits = wperm ? dv_ceil_div(t.cout_g, t.wrows) : 0;
-    t.row_bytes = dv_round_up(dv_max_u64(t.pc, t.wrows) * t.Kp * t.isz, BLK);
-    t.tab_bytes = dv_round_up(dv_max_u64(t.pc, t.wrows) * t.Kp * 4, BLK);
+    const uint64_t gathered = dv_max_u64(t.pc * t.rp, wperm ? t.wrows * t.Kp : 0);
+    t.row_bytes = dv_round_up(gathered * t.isz, BLK);
+    t.tab_bytes = dv_round_up(gathered * 4, BLK);
     /* coupled cores drain L0C through the same buffers: at least one row of a tile */
     t.row_bytes = dv_max_u64(t.row_bytes, dv_round_up((uint64_t)t.bn * t.isz, BLK));
     if (fixed + 2 * t.row_bytes + t.tab_bytes > cfg->ub_size_bytes)
@@ -318,6 +337,8 @@ static int cv_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     dv_ops_tiling_row(plan, "base-n", "", "%u", t.bn);
     dv_ops_tiling_row(plan, "base-k", "", "%u", t.bk);
     dv_ops_tiling_row(plan, "gather-positions", "", "%llu", (unsigned long long)t.pc);
+    dv_ops_tiling_row(plan, "gather-channels", t.ncc > 1 ? "the group's planes do not fit UB" : "", "%llu",
+                      (unsigned long long)t.cc);
 
     /* 4. the launch */
     plan->info.kind = t.split ? DV_KIND_MIX : DV_KIND_CUBE;
@@ -478,35 +499,47 @@ static void cv_tab_begin(dv_k_t *k, cv_ctx_t *c, int64_t key)
     c->tab_key = key;
 }
 
-/* col unit u: positions chunk u / (n*G), image and group u % (n*G). */
+/* col unit u: (positions chunk, channel chunk) u / (n*G), image and group u % (n*G). */
 static void cv_col_unit(dv_k_t *k, cv_ctx_t *c, uint64_t u)
 {
     const cv_tiling_t *t = c->t;
-    const uint64_t ng = u % ((uint64_t)t->n * t->g), pi = u / ((uint64_t)t->n * t->g);
+    const uint64_t ng = u % ((uint64_t)t->n * t->g), key = u / ((uint64_t)t->n * t->g);
+    const uint64_t pi = key / t->ncc, cci = key % t->ncc;
     const uint64_t p0 = pi * t->pc, pc = dv_min_u64(t->pc, t->P - p0);
-    const uint64_t span = t->x_span * t->isz, n = ng / t->g, g = ng % t->g;
-    /* the elements of (n, g): channels g*cin_g .. of image n (NCDHW: contiguous planes) */
+    /* channels [c0, c0 + ccur) of the group: col columns [k0, k0 + width), the last chunk up to Kp */
+    const uint64_t c0 = cci * t->cc, ccur = dv_min_u64(t->cc, t->cin_g - c0), k0 = c0 * t->taps;
+    const uint64_t width = cci == t->ncc - 1 ? t->Kp - k0 : ccur * t->taps;
+    const uint64_t pitch = t->ncc == 1 ? t->Kp : dv_round_up(width, BLK / t->isz);
+    const uint64_t span = ((ccur - 1) * t->xs_c + (t->IN - 1) * t->xs_p + 1) * t->isz, n = ng / t->g, g = ng % t->g;
+    /* the elements of (n, g) these channels reach (NCDHW: contiguous planes) */
     const uint64_t buf = dvk_que_alloc(k, &c->inq);
-    const uint64_t base = cv_load_span(k, c, buf, t->arg_x, (n * t->xs_n + g * t->cin_g * t->xs_c) * t->isz, span);
+    const uint64_t base = cv_load_span(k, c, buf, t->arg_x,
+                                       (n * t->xs_n + ((uint64_t)g * t->cin_g + c0) * t->xs_c) * t->isz, span);
     dvk_que_enque(k, &c->inq, buf);
-    if (c->tab_key != (int64_t)pi) {
-        cv_tab_begin(k, c, (int64_t)pi);
+    if (c->tab_key != (int64_t)key) {
+        cv_tab_begin(k, c, (int64_t)key);
         for (uint64_t o = 0; o < pc; o++)
-            for (uint64_t kk = 0; kk < t->Kp; kk++) {
-                const int64_t s = kk < t->K ? cv_src(t, p0 + o, kk % t->taps) : -1;
-                const uint64_t off = s < 0 ? 0 : ((kk / t->taps) * t->xs_c + (uint64_t)s * t->xs_p + 1) * t->isz;
-                dvk_st_ub(k, c->tab + (o * t->Kp + kk) * 4, DV_DT_U32, off);
+            for (uint64_t j = 0; j < pitch; j++) {
+                const uint64_t kk = k0 + j;
+                const int64_t s = j < width && kk < t->K ? cv_src(t, p0 + o, kk % t->taps) : -1;
+                const uint64_t off =
+                    s < 0 ? 0 : ((kk / t->taps - c0) * t->xs_c + (uint64_t)s * t->xs_p + 1) * t->isz;
+                dvk_st_ub(k, c->tab + (o * pitch + j) * 4, DV_DT_U32, off);
             }
     }
     const uint64_t src = dvk_que_deque(k, &c->inq);
     cv_zero_elem(k, c, src, base);
     const uint64_t out = dvk_que_alloc(k, &c->outq);
-    cv_gather(k, c, out, src, base + span + t->isz, base, pc * t->Kp);
+    cv_gather(k, c, out, src, base + span + t->isz, base, pc * pitch);
     dvk_que_free(k, &c->inq, src);
     dvk_que_enque(k, &c->outq, out);
     dvk_que_deque(k, &c->outq);
-    dvk_copy_ubuf_to_gm(k, dvk_gm(k, t->arg_col, (ng * t->P + p0) * t->Kp * t->isz), out, 1,
-                        (int64_t)(pc * t->Kp * t->isz / BLK), 0, 0);
+    const uint64_t dst = dvk_gm(k, t->arg_col, ((ng * t->P + p0) * t->Kp + k0) * t->isz);
+    if (t->ncc == 1) /* whole rows: one burst */
+        dvk_copy_ubuf_to_gm(k, dst, out, 1, (int64_t)(pc * t->Kp * t->isz / BLK), 0, 0);
+    else /* the chunk's columns of pc rows (DataCopyPad: the plan checked chip.dma_pad) */
+        dvk_copy_ubuf_to_gm_align(k, dst, out, (int64_t)pc, (int64_t)(width * t->isz), 0,
+                                  (int64_t)((t->Kp - width) * t->isz));
     dvk_que_free(k, &c->outq, out);
 }
 
@@ -762,12 +795,12 @@ static void cv_cube_run(dv_k_t *k, cv_ctx_t *c, uint64_t t0, uint64_t t1)
 
 static uint64_t cv_units(const cv_tiling_t *t)
 {
-    return t->punits * t->n * t->g + (uint64_t)t->g * t->wunits;
+    return t->punits * t->ncc * t->n * t->g + (uint64_t)t->g * t->wunits;
 }
 
 static void cv_unit(dv_k_t *k, cv_ctx_t *c, uint64_t u)
 {
-    const uint64_t ncol = c->t->punits * c->t->n * c->t->g;
+    const uint64_t ncol = c->t->punits * c->t->ncc * c->t->n * c->t->g;
     if (u < ncol)
         cv_col_unit(k, c, u);
     else
@@ -827,10 +860,10 @@ static void cv_coupled_main(dv_k_t *k, cv_ctx_t *c)
     cv_ub_init(k, c);
     cv_cube_init(k, c);
     const uint64_t per_ng = (uint64_t)t->mtiles * t->ntiles, ng0 = t0 / per_ng, ng1 = (t1 - 1) / per_ng + 1;
-    const uint64_t ncol = t->punits * t->n * t->g;
-    for (uint64_t pi = 0; pi < t->punits; pi++)
+    const uint64_t ncol = t->punits * t->ncc * t->n * t->g;
+    for (uint64_t key = 0; key < t->punits * t->ncc; key++)
         for (uint64_t ng = ng0; ng < ng1; ng++)
-            cv_col_unit(k, c, pi * t->n * t->g + ng);
+            cv_col_unit(k, c, key * t->n * t->g + ng);
     for (uint64_t u = 0; u < (uint64_t)t->g * t->wunits; u++)
         cv_unit(k, c, ncol + u);
     if (t->bias && t->tbc) {

@@ -60,6 +60,26 @@ START_TEST(test_ops_convolution_check)
 }
 END_TEST
 
+/* A group's input planes that do not fit UB are gathered in chunks of channels (columns of col,
+ * written with DataCopyPad): 16 fp32 planes of 20 x 20 (25.6 KB) in a 24 KB UB, 7 channels a chunk. */
+START_TEST(test_ops_convolution_channel_chunks)
+{
+    static const char *const sets[] = {"core.ub_size_bytes=24576", NULL};
+    const char *cmd = "convolution --dtype fp32 --n 2 --cin 16 --h 20 --w 20 --cout 12 --kernel 1x3x3 --bias";
+    dvt_op_t r;
+    dvt_op(&r, conv_profile(_i), sets, cmd, true, true);
+    ck_assert_msg(r.rc == DV_OK, "%s: %s", cmd, r.err.msg);
+    ck_assert_msg(r.check.compared > 0 && r.check.mismatches == 0 && r.cnt.hazards == 0, "%s: %llu mismatches", cmd,
+                  (unsigned long long)r.check.mismatches);
+    bool chunked = false;
+    for (int i = 0; i < r.plan.ntiling_rows; i++)
+        if (strcmp(r.plan.tiling_rows[i].key, "gather-channels") == 0)
+            chunked = strcmp(r.plan.tiling_rows[i].val, "7") == 0 && strstr(r.plan.tiling_rows[i].why, "do not fit");
+    ck_assert_msg(chunked, "%s: gather-channels is not 7 (chunked)", cmd);
+    dvt_op_free(&r);
+}
+END_TEST
+
 /* fp32 multiplies at the cube's fp32 rate: the same convolution takes more cube cycles than in fp16. */
 START_TEST(test_ops_convolution_fp32_rate)
 {
@@ -92,7 +112,7 @@ START_TEST(test_ops_convolution_errors)
         {"convolution --transposed --out-pad 0x2x0 --stride 1x2x2", "out-pad", "must be less than the stride"},
         {"convolution --h 2 --w 2 --kernel 1x5x5 --pad 0x0x0", "kernel", "the output has 0 positions"},
         {"convolution --kernel 3x3", "kernel", "takes three sizes DxHxW"},
-        {"convolution --dtype fp32 --cin 16 --h 56 --w 56", "cin", "bytes of UB"},
+        {"convolution --dtype fp32 --h 300 --w 300", "cin", "the input planes of one channel (90000 elements)"},
         {"convolution --tbc --groups 2", "tbc", "is a 1-D layout"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -372,6 +392,7 @@ Suite *dv_aclnn_conv_suite(void)
     tcase_set_timeout(to, 120);
     tcase_add_loop_test(to, test_ops_convolution_check, 0, 2);
     tcase_add_test(to, test_ops_convolution_fp32_rate);
+    tcase_add_loop_test(to, test_ops_convolution_channel_chunks, 0, 2);
     tcase_add_test(to, test_ops_convolution_errors);
     suite_add_tcase(s, to);
     TCase *tc = tcase_create("aclnn_conv");
