@@ -100,7 +100,7 @@ typedef struct cv_tiling {
     uint32_t n, cin, cout, g, cin_g, cout_g;
     uint32_t in[3], k[3], s[3], p[3], dil[3], op[3], out[3];
     uint32_t transposed, tbc, dtype, isz, bias, split, aiv, blocks;
-    uint64_t xs_c, xs_p, xs_n, x_span;  /* x: element strides of a channel, a position, an image; one (n, g)'s span */
+    uint64_t xs_c, xs_p, xs_n;          /* x: element strides of a channel, a position, an image */
     uint64_t M, N;                      /* the product per (n, g): M x N, A's rows x B's rows */
     uint64_t taps, K, Kp, P, IN;        /* taps, reduction, padded row, output / input positions */
     uint64_t pc, punits;                /* positions per col unit, position chunks */
@@ -246,7 +246,6 @@ static int cv_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     t.xs_c = t.tbc ? 1 : t.IN;
     t.xs_p = t.tbc ? (uint64_t)t.n * t.cin : 1;
     t.xs_n = t.tbc ? t.cin : (uint64_t)t.cin * t.IN;
-    t.x_span = (uint64_t)(t.cin_g - 1) * t.xs_c + (t.IN - 1) * t.xs_p + 1;
     t.M = t.tbc ? t.P : t.cout_g;
     t.N = t.tbc ? t.cout_g : t.P;
     t.K = (uint64_t)t.cin_g * t.taps;
