@@ -25,7 +25,6 @@
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_batch_norm.h"
 #include "aclnnop/aclnn_clamp.h"
-#include "aclnnop/aclnn_convolution.h"
 #include "aclnnop/aclnn_div.h"
 #include "aclnnop/aclnn_exp.h"
 #include "aclnnop/aclnn_eq_scalar.h"
@@ -954,78 +953,7 @@ aclnnStatus aclnnMatmulGetWorkspaceSize(const aclTensor *self, const aclTensor *
 }
 
 
-/* ---------------------------------------------------------------- convolution */
-
-aclnnStatus aclnnConvolutionGetWorkspaceSize(const aclTensor *input, const aclTensor *weight, const aclTensor *bias,
-                                             const aclIntArray *stride, const aclIntArray *padding,
-                                             const aclIntArray *dilation, bool transposed,
-                                             const aclIntArray *outputPadding, const int64_t groups, aclTensor *output,
-                                             int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
-{
-    DV_ACL_LOCKED();
-    dv_nn_call_t c;
-    int rc;
-    int64_t s, p, d;
-    (void)outputPadding; /* only meaningful for a transposed convolution */
-    nn_init(&c, NN_ROW_Convolution);
-    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, input, "input")) ||
-        (rc = dv_nn_get_tensor(&c, weight, "weight")) || (rc = dv_nn_get_tensor(&c, output, "output")))
-        return rc;
-    if ((rc = dv_nn_uniform_array(&c, stride, "stride", 2, &s)) ||
-        (rc = dv_nn_uniform_array(&c, padding, "padding", 4, &p)) ||
-        (rc = dv_nn_uniform_array(&c, dilation, "dilation", 2, &d)))
-        return rc;
-    if (bias)
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: bias is not supported by dvsim's convolution: pass NULL and "
-                           "add the bias separately", c.gws);
-    if (transposed)
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: transposed is true; dvsim's convolution is not transposed",
-                           c.gws);
-    if (groups != 1)
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: groups is %lld; dvsim's convolution takes groups 1", c.gws,
-                           (long long)groups);
-    if ((rc = dv_nn_check_cube_math(&c, cubeMathType)) || (rc = dv_nn_check_dtype(&c, input, "input", "dtype")) ||
-        (rc = dv_nn_check_nchw(&c, input, "input")) || (rc = dv_nn_check_nchw(&c, weight, "weight")) ||
-        (rc = dv_nn_check_nchw(&c, output, "output")) ||
-        (rc = dv_nn_check_same_dtype(&c, input, "input", weight, "weight")) ||
-        (rc = dv_nn_check_same_dtype(&c, input, "input", output, "output")))
-        return rc;
-    const int64_t *x = input->dims, *w = weight->dims, *y = output->dims;
-    if (w[1] != x[1])
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: weight has %lld input channels (dim 1) but input has %lld",
-                           c.gws, (long long)w[1], (long long)x[1]);
-    if (s < 1 || d < 1 || p < 0)
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: stride %lld, padding %lld, dilation %lld: stride and "
-                           "dilation must be at least 1, padding at least 0", c.gws, (long long)s, (long long)p,
-                           (long long)d);
-    int64_t oh = (x[2] + 2 * p - d * (w[2] - 1) - 1) / s + 1, ow = (x[3] + 2 * p - d * (w[3] - 1) - 1) / s + 1;
-    if (x[2] + 2 * p - d * (w[2] - 1) - 1 < 0 || x[3] + 2 * p - d * (w[3] - 1) - 1 < 0)
-        oh = ow = 0;
-    if (y[0] != x[0] || y[1] != w[0] || y[2] != oh || y[3] != ow || oh < 1 || ow < 1) {
-        char sy[64];
-        dv_acl_dims_str(output, sy, sizeof sy);
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: output has shape [%s]; the convolution gives [%lld,%lld,%lld,"
-                           "%lld]", c.gws, sy, (long long)x[0], (long long)w[0], (long long)oh, (long long)ow);
-    }
-    c.empty = dv_acl_tensor_elems(input) == 0 || dv_acl_tensor_elems(weight) == 0;
-    dv_nn_call_param(&c, "n", "%lld", (long long)x[0]);
-    dv_nn_call_param(&c, "cin", "%lld", (long long)x[1]);
-    dv_nn_call_param(&c, "h", "%lld", (long long)x[2]);
-    dv_nn_call_param(&c, "w", "%lld", (long long)x[3]);
-    dv_nn_call_param(&c, "cout", "%lld", (long long)w[0]);
-    dv_nn_call_param(&c, "kh", "%lld", (long long)w[2]);
-    dv_nn_call_param(&c, "kw", "%lld", (long long)w[3]);
-    dv_nn_call_param(&c, "stride", "%lld", (long long)s);
-    dv_nn_call_param(&c, "pad", "%lld", (long long)p);
-    dv_nn_call_param(&c, "dilation", "%lld", (long long)d);
-    dv_nn_call_param(&c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(input->dtype)->dv));
-    dv_nn_call_tensor(&c, input, "input", "x", true);
-    dv_nn_call_tensor(&c, weight, "weight", "w", true);
-    dv_nn_call_tensor(&c, output, "output", "y", false);
-    return dv_nn_exec_build(&c, workspaceSize, executor);
-}
-
-
+/* convolution: its first phase is in acl/nnconv.c */
 
 /* ---------------------------------------------------------------- cast, layout, matmul family (s19-mm) */
 

@@ -457,7 +457,8 @@ static const char *const op_cmds[] = {
     "where --shape 2048", "masked_fill --shape 2048", "nan_to_num --shape 2048", "bitwise_and --shape 2048",
     "bitwise_or --shape 2048", "bitwise_xor --shape 2048", "bitwise_not --shape 2048", "bitwise_ands --shape 2048",
     "bitwise_ors --shape 2048", "bitwise_xors --shape 2048", "left_shift --shape 2048", "right_shift --shape 2048",
-    "left_shifts --shape 2048"};
+    "left_shifts --shape 2048",
+    "convolution --cin 8 --h 8 --w 8 --cout 16 --groups 2 --bias" /* (s20-conv) */};
 
 START_TEST(test_stalls_sum_on_operators)
 {
