@@ -111,6 +111,9 @@ typedef struct dv_acl_xtensor {
     uint64_t data;           /* the tensor's device address (0: not set) */
     int64_t offset_bytes;    /* view offset in bytes */
     dv_acl_view_t view;      /* what the kernel argument gathers (view.dev = data + offset_bytes) */
+    bool ws;                 /* no user tensor: an earlier kernel of the chain wrote it into the second
+                              * phase's workspace at byte ws_at (acl/nnbcast.c); data and view unused */
+    uint64_t ws_at;
 } dv_acl_xtensor_t;
 
 #define DV_ACL_MAX_XTENSORS 8
@@ -163,6 +166,9 @@ typedef struct dv_nn_tensor {
     const char *arg;        /* the library argument it becomes */
     bool input;
     bool transpose;         /* a 2-D view staged transposed (matmul's mat2 as B^T) */
+    bool ws;                /* in the workspace at byte ws_at, written by an earlier kernel of the
+                             * chain (t gives only its shape and dtype): dv_nn_call_ws_tensor */
+    uint64_t ws_at;
 } dv_nn_tensor_t;
 
 /* What the first phase collects before it builds the executor. */
@@ -188,6 +194,10 @@ void dv_nn_call_init_row(dv_nn_call_t *c, const char *api);
 void dv_nn_call_param(dv_nn_call_t *c, const char *name, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Bind a tensor parameter (`what`, as aclnn names it) to library argument `arg`. */
 void dv_nn_call_tensor(dv_nn_call_t *c, const aclTensor *t, const char *what, const char *arg, bool input);
+/* Bind library input `arg` to bytes an earlier executor of the chain writes at byte ws_at of the
+ * second phase's workspace; `shape` (read while the executor is built) gives its shape and dtype. */
+void dv_nn_call_ws_tensor(dv_nn_call_t *c, const aclTensor *shape, const char *what, const char *arg,
+                          uint64_t ws_at);
 /* A tensor argument: live, or 161001 (NULL) / 161002 (not a tensor). */
 int dv_nn_get_tensor(const dv_nn_call_t *c, const aclTensor *t, const char *what);
 /* The aclDataType's name ("ACL_FLOAT16"), or "an unknown dtype". */
@@ -221,6 +231,27 @@ int dv_nn_exec_build(const dv_nn_call_t *c, uint64_t *workspaceSize, aclOpExecut
 /* The second phase of every operator: run the executor, release it unless it is repeatable. */
 aclnnStatus dv_nn_exec_run(const char *api, void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
                            aclrtStream stream);
+/* ---- broadcasting (nnbcast.c) ----
+ * A binary first phase whose operands differ in shape chains expand kernels before its own: each
+ * operand that is not the broadcast shape is expanded into the workspace, and the operator's kernel
+ * reads it there. */
+typedef struct dv_nn_bcast {
+    aclOpExecutor *head, **tail;         /* the expand executors so far */
+    uint64_t ws;                         /* their workspace */
+    int n;
+    struct aclTensor shape[2];           /* the expanded operands' shape and dtype */
+} dv_nn_bcast_t;
+
+/* The broadcast shape of a and b (numpy rules) into *o (dims only), else 161002 naming both shapes. */
+int dv_nn_bcast_shape(const dv_nn_call_t *c, const aclTensor *a, const char *wa, const aclTensor *b,
+                      const char *wb, struct aclTensor *o);
+/* Input `arg` of call c is tensor t broadcast to shape `to`: t itself when its shape is `to`, else an
+ * expand executor (added to bc) writes it into the workspace and c reads it there. */
+int dv_nn_bcast_input(dv_nn_call_t *c, dv_nn_bcast_t *bc, const aclTensor *t, const char *what, const char *arg,
+                      const struct aclTensor *to);
+/* Build c's executor after bc's expands (dv_nn_exec_build when there are none); frees bc's on error. */
+int dv_nn_bcast_build(dv_nn_call_t *c, dv_nn_bcast_t *bc, uint64_t *workspaceSize, aclOpExecutor **executor);
+
 /* The first phase's common start: a device, and the two output pointers. */
 int dv_nn_call_start(const dv_nn_call_t *c, uint64_t *workspaceSize, aclOpExecutor **executor);
 

@@ -1,7 +1,7 @@
 /* tests/check_aclnn_ew.c - the element-wise aclnn operators of the table (acl/nnops.def) through the
  * real shim on the 910B2 and 310 profiles: each unary, binary and scalar operator and its Inplace
  * form against a plain-C reference, on a contiguous tensor and on a non-contiguous view (transposed,
- * with an offset); in-place aliasing; the errors of the first phase (NULL 161001; a broadcasting
+ * with an offset); in-place aliasing; the errors of the first phase (NULL 161001; a non-broadcasting
  * shape, a dtype or a dead handle 161002). */
 #include <check.h>
 #include <math.h>
@@ -478,10 +478,10 @@ START_TEST(test_aclnn_ew_errors)
     CK_ERR(aclnnMulsGetWorkspaceSize(a.t, dead, b.t, &ws, &e), NN_INVALID, "other is not a live aclScalar");
     CK_ERR(aclnnSubsGetWorkspaceSize(a.t, (const aclScalar *)a.t, s1, b.t, &ws, &e), NN_INVALID,
            "other is not a live aclScalar");
-    /* a broadcasting shape (not yet), a shape mismatch, dtypes */
-    CK_ERR(aclnnMaximumGetWorkspaceSize(a.t, row.t, b.t, &ws, &e), NN_INVALID,
-           "aclnnMaximumGetWorkspaceSize: other has shape [1,8] but self has [4,8]; dvsim does not broadcast");
-    CK_ERR(aclnnInplaceDivGetWorkspaceSize(a.t, sq.t, &ws, &e), NN_INVALID, "other has shape [4,4]");
+    /* shapes that do not broadcast (tests/check_aclnn_bcast.c runs those that do), dtypes */
+    CK_ERR(aclnnMaximumGetWorkspaceSize(a.t, sq.t, b.t, &ws, &e), NN_INVALID,
+           "aclnnMaximumGetWorkspaceSize: self [4,8] and other [4,4] do not broadcast");
+    CK_ERR(aclnnInplaceDivGetWorkspaceSize(a.t, sq.t, &ws, &e), NN_INVALID, "other [4,4] do not broadcast");
     CK_ERR(aclnnNegGetWorkspaceSize(a.t, sq.t, &ws, &e), NN_INVALID, "out has shape [4,4]");
     CK_ERR(aclnnLogGetWorkspaceSize(i32.t, i32.t, &ws, &e), NN_INVALID,
            "aclnnLogGetWorkspaceSize: self has dtype ACL_INT32; dvsim's log takes ACL_FLOAT, ACL_FLOAT16");

@@ -1,0 +1,318 @@
+/* tests/check_aclnn_bcast.c - broadcasting: the library's expand (ops/expand.c) under --check on the
+ * 910B2 and 310 profiles (rows replicated, elements replicated, plain copies, every dtype, units
+ * chunked along long runs, several cores) and its plan errors; and the binary aclnn operators on
+ * shapes that broadcast (acl/nnbcast.c: an expand kernel into the workspace first) against a plain-C
+ * reference: [2,3,4] op [4], [2,1,4] op [3,1], [1] and 0-d operands, a transposed view, the in-place
+ * forms, the comparisons and floor division; the workspace they report; and the errors (shapes that
+ * do not broadcast, an output of the wrong shape, an in-place self that would have to broadcast). */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_div.h"
+#include "aclnnop/aclnn_eq_tensor.h"
+#include "aclnnop/aclnn_floor_divide.h"
+#include "aclnnop/aclnn_gt_tensor.h"
+#include "aclnnop/aclnn_le_tensor.h"
+#include "aclnnop/aclnn_maximum.h"
+#include "aclnnop/aclnn_minimum.h"
+#include "aclnnop/aclnn_mul.h"
+#include "aclnnop/aclnn_sub.h"
+#include "dv/ops.h"
+#include "support/dvt.h"
+#include "support/nnt.h"
+
+static const char *const profiles[] = {NULL /* ascend910b2 */, "ascend310"};
+
+/* ---------------------------------------------------------------- the library's expand */
+
+static void check_exact(const char *profile, const char *cmd, uint64_t elems)
+{
+    dvt_op_t r;
+    dvt_op(&r, profile, NULL, cmd, true, true);
+    const char *p = profile ? profile : "ascend910b2";
+    ck_assert_msg(r.rc == DV_OK, "%s on %s: %s", cmd, p, r.err.msg);
+    ck_assert_msg(r.check.mismatches == 0 && r.check.max_abs_err == 0, "%s on %s: %llu mismatches", cmd, p,
+                  (unsigned long long)r.check.mismatches);
+    ck_assert_msg(r.check.compared == elems, "%s on %s: %llu of %llu elements compared", cmd, p,
+                  (unsigned long long)r.check.compared, (unsigned long long)elems);
+    ck_assert_msg(r.cnt.hazards == 0, "%s on %s: %llu hazards", cmd, p, (unsigned long long)r.cnt.hazards);
+    dvt_op_free(&r);
+}
+
+/* Rows replicated ([4] -> 2x3x4, 2x1x4 -> 2x3x4, rows of 40000 fp32 in chunks), elements replicated
+ * (3x1 -> 2x3x4, int32 rows of 1000, fp16 rows of 9000 in chunks, 1-byte types through ld_gm + vdup),
+ * a plain copy of 100003 int8, and alternating runs 1x5x1x3 -> 4x5x6x3 in bf16. */
+START_TEST(test_aclnn_bcast_expand_check)
+{
+    const char *profile = profiles[_i];
+    check_exact(profile, "expand --shape 4 --to 2x3x4", 24);
+    check_exact(profile, "expand --shape 2x1x4 --to 2x3x4 --dtype fp32", 24);
+    check_exact(profile, "expand --shape 3x1 --to 2x3x4", 24);
+    check_exact(profile, "expand --shape 1 --to 5x7 --dtype int8", 35);
+    check_exact(profile, "expand --shape 5x1 --to 5x33 --dtype uint8", 165);
+    check_exact(profile, "expand --shape 3x1 --to 3x1000 --dtype int32", 3000);
+    check_exact(profile, "expand --shape 1x1 --to 3x9000", 27000);
+    check_exact(profile, "expand --shape 1x40000 --to 3x40000 --dtype fp32 --cores 2", 120000);
+    check_exact(profile, "expand --shape 1x64 --to 300x64", 19200);
+    check_exact(profile, "expand --shape 100003 --to 100003 --dtype int8", 100003);
+    check_exact(profile, "expand --shape 1x5x1x3 --to 4x5x6x3 --dtype bf16", 360);
+    check_exact(profile, "expand --shape 3x1x5x1 --to 3x4x5x6 --dtype int16", 360);
+}
+END_TEST
+
+START_TEST(test_aclnn_bcast_expand_errors)
+{
+    static const struct {
+        const char *cmd, *needle;
+    } cases[] = {
+        {"expand --shape 3x2 --to 2x3", "--shape: 3x2 does not broadcast to --to 2x3: axis 0 has 3, not 1 or 2"},
+        {"expand --shape 2x3x4 --to 3x4", "--shape: 2x3x4 has 3 axes, more than --to 3x4 (2)"},
+        {"expand --shape 4 --to 2x4 --dtype int64", "--dtype"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        dvt_op_t r;
+        dvt_op(&r, NULL, NULL, cases[i].cmd, false, false);
+        ck_assert_msg(r.rc != DV_OK, "%s: planned", cases[i].cmd);
+        ck_assert_msg(strstr(r.err.msg, cases[i].needle), "%s: expected '%s' in: %s", cases[i].cmd, cases[i].needle,
+                      r.err.msg);
+        dvt_op_free(&r);
+    }
+}
+END_TEST
+
+/* ---------------------------------------------------------------- the aclnn operators */
+
+/* The element of a contiguous tensor of dims id[0..ind) that element i of the broadcast result
+ * od[0..ond) reads. */
+static int64_t src_index(int64_t i, const int64_t *od, int ond, const int64_t *id, int ind)
+{
+    int64_t off = 0, stride = 1;
+    for (int d = ond - 1, e = ind - 1; d >= 0; d--, e--) {
+        const int64_t c = i % od[d];
+        i /= od[d];
+        if (e >= 0) {
+            if (id[e] != 1)
+                off += c * stride;
+            stride *= id[e];
+        }
+    }
+    return off;
+}
+
+typedef aclnnStatus (*gws_t)(const aclTensor *, const aclTensor *, aclTensor *, uint64_t *, aclOpExecutor **);
+typedef aclnnStatus (*run_t)(void *, uint64_t, aclOpExecutor *, aclrtStream);
+
+/* Phase 2 with a workspace of the size phase 1 reported. */
+static void run_ws(run_t run, uint64_t ws, aclOpExecutor *e)
+{
+    void *wsp = NULL;
+    if (ws)
+        CK_OK(aclrtMalloc(&wsp, ws, ACL_MEM_MALLOC_HUGE_FIRST));
+    RUN(run(wsp, ws, e, nnt_stream));
+    if (wsp)
+        CK_OK(aclrtFree(wsp));
+}
+
+enum { OP_MUL, OP_DIV, OP_MAX, OP_MIN, OP_FLOORDIV, OP_ADD2, OP_SUB2, OP_GT, OP_EQ, OP_LE, NOPS };
+
+static double ref(int op, double a, double b)
+{
+    switch (op) {
+    case OP_MUL: return a * b;
+    case OP_DIV: return a / b;
+    case OP_MAX: return a > b ? a : b;
+    case OP_MIN: return a < b ? a : b;
+    case OP_FLOORDIV: return __builtin_floor(a / b);
+    case OP_ADD2: return a + 2 * b;
+    case OP_SUB2: return a - 2 * b;
+    case OP_GT: return a > b;
+    case OP_EQ: return a == b;
+    default: return a <= b;
+    }
+}
+
+/* out = self OP other on fp32 tensors of the given shapes (nd 0: a 0-d tensor), out bool for the
+ * comparisons; every element against ref. */
+static void binary_case(int op, const int64_t *sd, int sn, const int64_t *od, int on, const int64_t *rd, int rn)
+{
+    const int64_t ns = nnt_numel(sd, sn), no = nnt_numel(od, on), nr = nnt_numel(rd, rn);
+    float *x = malloc(sizeof(float) * (size_t)ns), *y = malloc(sizeof(float) * (size_t)no);
+    float *got = malloc(sizeof(float) * (size_t)nr);
+    unsigned char *gb = malloc((size_t)nr);
+    nnt_fill(x, ns, 11u + (unsigned)op, -4.0f, 4.0f);
+    nnt_fill(y, no, 23u + (unsigned)op, 0.5f, 3.0f);
+    for (int64_t i = 0; i < ns; i++)
+        x[i] = (float)(int)(x[i] * 2) / 2; /* halves: the comparisons meet equal elements */
+    for (int64_t i = 0; i < no; i++)
+        y[i] = (float)(int)(y[i] * 2) / 2;
+    const bool cmp = op >= OP_GT;
+    nnt_dt_t a = nnt_mk(sd, sn, ACL_FLOAT, ACL_FORMAT_ND, x), b = nnt_mk(od, on, ACL_FLOAT, ACL_FORMAT_ND, y);
+    nnt_dt_t r = nnt_mk(rd, rn, cmp ? ACL_BOOL : ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    float one = 1.0f, two = 2.0f;
+    aclScalar *alpha = aclCreateScalar(op == OP_ADD2 || op == OP_SUB2 ? &two : &one, ACL_FLOAT);
+    uint64_t ws = 0;
+    aclOpExecutor *e = NULL;
+    switch (op) {
+    case OP_MUL: CK_OK(aclnnMulGetWorkspaceSize(a.t, b.t, r.t, &ws, &e)); run_ws(aclnnMul, ws, e); break;
+    case OP_DIV: CK_OK(aclnnDivGetWorkspaceSize(a.t, b.t, r.t, &ws, &e)); run_ws(aclnnDiv, ws, e); break;
+    case OP_MAX: CK_OK(aclnnMaximumGetWorkspaceSize(a.t, b.t, r.t, &ws, &e)); run_ws(aclnnMaximum, ws, e); break;
+    case OP_MIN: CK_OK(aclnnMinimumGetWorkspaceSize(a.t, b.t, r.t, &ws, &e)); run_ws(aclnnMinimum, ws, e); break;
+    case OP_FLOORDIV:
+        CK_OK(aclnnFloorDivideGetWorkspaceSize(a.t, b.t, r.t, &ws, &e));
+        run_ws(aclnnFloorDivide, ws, e);
+        break;
+    case OP_ADD2: CK_OK(aclnnAddGetWorkspaceSize(a.t, b.t, alpha, r.t, &ws, &e)); run_ws(aclnnAdd, ws, e); break;
+    case OP_SUB2: CK_OK(aclnnSubGetWorkspaceSize(a.t, b.t, alpha, r.t, &ws, &e)); run_ws(aclnnSub, ws, e); break;
+    case OP_GT: CK_OK(aclnnGtTensorGetWorkspaceSize(a.t, b.t, r.t, &ws, &e)); run_ws(aclnnGtTensor, ws, e); break;
+    case OP_EQ: CK_OK(aclnnEqTensorGetWorkspaceSize(a.t, b.t, r.t, &ws, &e)); run_ws(aclnnEqTensor, ws, e); break;
+    default: CK_OK(aclnnLeTensorGetWorkspaceSize(a.t, b.t, r.t, &ws, &e)); run_ws(aclnnLeTensor, ws, e); break;
+    }
+    /* the workspace holds each expanded operand */
+    const uint64_t want_ws = (nnt_numel(sd, sn) != nr ? 1 : 0) + (nnt_numel(od, on) != nr ? 1 : 0);
+    ck_assert_msg((ws > 0) == (want_ws > 0) && ws >= want_ws * (uint64_t)nr * sizeof(float),
+                  "op %d: workspace %llu for %llu expanded operands of %lld elements", op, (unsigned long long)ws,
+                  (unsigned long long)want_ws, (long long)nr);
+    if (cmp)
+        nnt_rd(&r, gb);
+    else
+        nnt_rd(&r, got);
+    for (int64_t i = 0; i < nr; i++) {
+        const double want = ref(op, x[src_index(i, rd, rn, sd, sn)], y[src_index(i, rd, rn, od, on)]);
+        if (cmp)
+            ck_assert_msg(gb[i] == want, "op %d [%lld]: %u, want %g", op, (long long)i, gb[i], want);
+        else
+            ck_assert_msg(__builtin_fabs(got[i] - want) <= 1e-6 + 1e-5 * __builtin_fabs(want),
+                          "op %d [%lld]: %g, want %g", op, (long long)i, got[i], want);
+    }
+    CK_OK(aclDestroyScalar(alpha));
+    nnt_rm(&a);
+    nnt_rm(&b);
+    nnt_rm(&r);
+    free(x);
+    free(y);
+    free(got);
+    free(gb);
+}
+
+/* Loop index = operator: [2,3,4] op [4], [4] op [2,3,4], [2,1,4] op [3,1], [1] and 0-d others,
+ * and the same shapes (no expand, no workspace). */
+START_TEST(test_aclnn_bcast_binary)
+{
+    const int op = _i;
+    const int64_t d234[] = {2, 3, 4}, d4[] = {4}, d214[] = {2, 1, 4}, d31[] = {3, 1}, d1[] = {1}, d0[] = {0};
+    const int64_t d5x70[] = {5, 1, 70}, d1x9x1[] = {9, 1}, d5970[] = {5, 9, 70};
+    binary_case(op, d234, 3, d4, 1, d234, 3);
+    binary_case(op, d4, 1, d234, 3, d234, 3);
+    binary_case(op, d214, 3, d31, 2, d234, 3);
+    binary_case(op, d234, 3, d1, 1, d234, 3);
+    binary_case(op, d234, 3, d0, 0, d234, 3);
+    binary_case(op, d5x70, 3, d1x9x1, 2, d5970, 3);
+    binary_case(op, d234, 3, d234, 3, d234, 3);
+}
+END_TEST
+
+/* A transposed view as other ([3,4] with strides (1,3), after an offset of 2), broadcast against
+ * self [2,3,4]; and the in-place forms with other broadcast. */
+START_TEST(test_aclnn_bcast_view_and_inplace)
+{
+    const int64_t d234[] = {2, 3, 4}, d34[] = {3, 4}, vstr[] = {1, 3}, big[] = {14}, d4[] = {4};
+    float x[24], st[14], y4[4];
+    nnt_fill(x, 24, 5u, -3.0f, 3.0f);
+    nnt_fill(st, 14, 6u, 0.5f, 2.0f);
+    nnt_fill(y4, 4, 7u, 0.5f, 2.0f);
+    nnt_dt_t a = nnt_mk(d234, 3, ACL_FLOAT, ACL_FORMAT_ND, x), s = nnt_mk(big, 1, ACL_FLOAT, ACL_FORMAT_ND, st);
+    nnt_dt_t o = nnt_mk(d234, 3, ACL_FLOAT, ACL_FORMAT_ND, NULL), y = nnt_mk(d4, 1, ACL_FLOAT, ACL_FORMAT_ND, y4);
+    aclTensor *v = aclCreateTensor(d34, 2, ACL_FLOAT, vstr, 2, ACL_FORMAT_ND, big, 1, s.dev);
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_OK(aclnnMulGetWorkspaceSize(a.t, v, o.t, &ws, &e));
+    ck_assert_uint_gt(ws, 0);
+    run_ws(aclnnMul, ws, e);
+    float got[24];
+    nnt_rd(&o, got);
+    for (int i = 0; i < 24; i++) {
+        const int r = i / 4 % 3, c = i % 4;
+        const float want = x[i] * st[2 + r + 3 * c];
+        ck_assert_msg(got[i] == want, "Mul by a view [%d]: %g, want %g", i, got[i], want);
+    }
+    /* in place: selfRef [2,3,4] += 1 * [4], then selfRef = selfRef > [4] as 0 / 1 */
+    float one = 1.0f;
+    aclScalar *alpha = aclCreateScalar(&one, ACL_FLOAT);
+    CK_OK(aclnnInplaceAddGetWorkspaceSize(a.t, y.t, alpha, &ws, &e));
+    run_ws(aclnnInplaceAdd, ws, e);
+    nnt_rd(&a, got);
+    float sum[24];
+    for (int i = 0; i < 24; i++) {
+        sum[i] = x[i] + y4[i % 4];
+        ck_assert_msg(got[i] == sum[i], "InplaceAdd [%d]: %g, want %g", i, got[i], sum[i]);
+    }
+    CK_OK(aclnnInplaceGtTensorGetWorkspaceSize(a.t, y.t, &ws, &e));
+    run_ws(aclnnInplaceGtTensor, ws, e);
+    nnt_rd(&a, got);
+    for (int i = 0; i < 24; i++)
+        ck_assert_msg(got[i] == (sum[i] > y4[i % 4] ? 1.0f : 0.0f), "InplaceGtTensor [%d]: %g", i, got[i]);
+    CK_OK(aclDestroyScalar(alpha));
+    CK_OK(aclDestroyTensor(v));
+    nnt_rm(&a);
+    nnt_rm(&s);
+    nnt_rm(&o);
+    nnt_rm(&y);
+}
+END_TEST
+
+START_TEST(test_aclnn_bcast_errors)
+{
+    const int64_t d23[] = {2, 3}, d4[] = {4}, d234[] = {2, 3, 4}, d34[] = {3, 4};
+    nnt_dt_t a = nnt_mk(d23, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL), b = nnt_mk(d4, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    nnt_dt_t c = nnt_mk(d234, 3, ACL_FLOAT, ACL_FORMAT_ND, NULL), o = nnt_mk(d34, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    nnt_dt_t ob = nnt_mk(d34, 2, ACL_BOOL, ACL_FORMAT_ND, NULL);
+    float one = 1.0f;
+    aclScalar *alpha = aclCreateScalar(&one, ACL_FLOAT);
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_ERR(aclnnAddGetWorkspaceSize(a.t, b.t, alpha, o.t, &ws, &e), NN_INVALID,
+           "aclnnAddGetWorkspaceSize: self [2,3] and other [4] do not broadcast: aligned at the last axis, axis 1 of "
+           "the result has 3 and 4");
+    CK_ERR(aclnnGtTensorGetWorkspaceSize(a.t, b.t, ob.t, &ws, &e), NN_INVALID, "self [2,3] and other [4] do not broadcast");
+    CK_ERR(aclnnMulGetWorkspaceSize(c.t, b.t, o.t, &ws, &e), NN_INVALID,
+           "out has shape [3,4] but the broadcast of self and other has [2,3,4]");
+    CK_ERR(aclnnEqTensorGetWorkspaceSize(c.t, b.t, ob.t, &ws, &e), NN_INVALID,
+           "out has shape [3,4] but the broadcast of self and other has [2,3,4]");
+    CK_ERR(aclnnInplaceMulGetWorkspaceSize(o.t, c.t, &ws, &e), NN_INVALID,
+           "selfRef has shape [3,4] but the broadcast of selfRef and other has [2,3,4]; in place, only other may "
+           "broadcast");
+    CK_ERR(aclnnInplaceLeTensorGetWorkspaceSize(o.t, c.t, &ws, &e), NN_INVALID, "in place, only other may broadcast");
+    /* a broadcasting executor needs its workspace */
+    CK_OK(aclnnMulGetWorkspaceSize(c.t, b.t, c.t, &ws, &e));
+    ck_assert_uint_gt(ws, 0);
+    CK_ERR(aclnnMul(NULL, ws, e, nnt_stream), NN_INVALID, "workspace is NULL but the operator needs");
+    CK_OK(aclDestroyScalar(alpha));
+    nnt_rm(&a);
+    nnt_rm(&b);
+    nnt_rm(&c);
+    nnt_rm(&o);
+    nnt_rm(&ob);
+}
+END_TEST
+
+Suite *dv_aclnn_bcast_suite(void)
+{
+    Suite *s = suite_create("aclnn_bcast");
+    TCase *tl = tcase_create("aclnn_bcast_library");
+    tcase_set_timeout(tl, 120);
+    tcase_add_loop_test(tl, test_aclnn_bcast_expand_check, 0, 2);
+    tcase_add_test(tl, test_aclnn_bcast_expand_errors);
+    suite_add_tcase(s, tl);
+    TCase *tc = tcase_create("aclnn_bcast");
+    tcase_add_checked_fixture(tc, nnt_setup, nnt_teardown);
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, test_aclnn_bcast_binary, 0, NOPS);
+    tcase_add_test(tc, test_aclnn_bcast_view_and_inplace);
+    tcase_add_test(tc, test_aclnn_bcast_errors);
+    suite_add_tcase(s, tc);
+    return s;
+}
