@@ -1,6 +1,6 @@
 /* acl/nnbcast.c - broadcasting for the binary aclnn operators (acl/nn.h "broadcasting"): the
  * broadcast shape of two tensors, and the expand kernels (ops/expand.c) a first phase chains before
- * its own kernel when an operand is not that shape.
+ * its own kernel when an operand is not that shape; and aclnnExpand on the same kernel.
  *
  * CANN broadcasts inside the operator's one kernel; dvsim runs one expand kernel per broadcast
  * operand first (its output in the workspace, which GetWorkspaceSize reports), then the same-shape
@@ -12,6 +12,8 @@
 
 #include <stdio.h>
 #include <string.h>
+
+#include "aclnnop/aclnn_expand.h"
 
 /* "[2,3,4]" (a 0-d tensor: "[]"). */
 static void shape_str(const aclTensor *t, char *buf, size_t cap)
@@ -134,4 +136,66 @@ int dv_nn_bcast_build(dv_nn_call_t *c, dv_nn_bcast_t *bc, uint64_t *workspaceSiz
     *workspaceSize = bc->ws + ws;
     *executor = bc->head;
     return ACLNN_SUCCESS;
+}
+
+/* aclnnExpand: out = self broadcast to size (torch's expand: size has at least self's axes, aligned
+ * at the last; -1 keeps self's length, which new leading axes cannot).  out must have that shape and
+ * self's dtype.  Any self / out views: the staging gathers and scatters them. */
+aclnnStatus aclnnExpandGetWorkspaceSize(const aclTensor *self, const aclIntArray *size, aclTensor *out,
+                                        uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    dv_nn_call_t c;
+    int rc;
+    dv_nn_call_init_row(&c, "aclnnExpand");
+    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, self, "self")) ||
+        (rc = dv_nn_get_tensor(&c, out, "out")))
+        return rc;
+    if (!size)
+        return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "%s: size is NULL", c.gws);
+    if (!dv_acl_handle_is(size, DV_ACL_MAGIC_INT_ARRAY))
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: size is not a live aclIntArray", c.gws);
+    if ((rc = dv_nn_check_plain(&c, self, "self")) || (rc = dv_nn_check_plain(&c, out, "out")) ||
+        (rc = dv_nn_check_same_dtype(&c, self, "self", out, "out")))
+        return rc;
+    const int n = (int)size->size, lead = n - self->ndims;
+    char ss[160];
+    shape_str(self, ss, sizeof ss);
+    if (size->size > DV_ACL_MAX_DIMS || lead < 0)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: size has %llu entries; self %s has %d axes (size needs at "
+                           "least as many, at most %d)", c.gws, (unsigned long long)size->size, ss, self->ndims,
+                           DV_ACL_MAX_DIMS);
+    struct aclTensor to;
+    memset(&to, 0, sizeof to);
+    to.ndims = n;
+    for (int i = 0; i < n; i++) {
+        const int64_t want = size->v[i], have = i >= lead ? self->dims[i - lead] : 1;
+        if (want == -1 && i >= lead)
+            to.dims[i] = have;
+        else if (want >= 0 && (want == have || have == 1))
+            to.dims[i] = want;
+        else
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: self %s cannot expand to size[%d] = %lld (self's "
+                               "aligned length is %lld: size must be it, -1, or anything when it is 1%s)", c.gws, ss,
+                               i, (long long)want, (long long)have, i < lead ? ", and -1 is not a new axis" : "");
+    }
+    if ((rc = dv_nn_check_same_shape(&c, &to, "self expanded to size", out, "out", "")))
+        return rc;
+    if (self->dtype != ACL_BOOL && (rc = dv_nn_check_dtype(&c, self, "self", "dtype")))
+        return rc;
+    const uint64_t ne = dv_acl_tensor_elems(out);
+    c.empty = ne == 0 || dv_acl_tensor_elems(self) == 0;
+    char from[96], dst[96];
+    if (!c.empty && (!lib_shape(self, from, sizeof from) || !lib_shape(&to, dst, sizeof dst)))
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: dvsim expands at most %d axes (not counting leading 1s)",
+                           c.gws, DV_SHAPE_MAX);
+    if (!c.empty) {
+        const dv_acl_dtype_info_t *d = dv_acl_dtype_info(self->dtype);
+        dv_nn_call_param(&c, "shape", "%s", from);
+        dv_nn_call_param(&c, "to", "%s", dst);
+        dv_nn_call_param(&c, "dtype", "%s", dv_nn_param_dtype_name(self->dtype == ACL_BOOL ? DV_DT_U8 : d->dv));
+    }
+    dv_nn_call_tensor(&c, self, "self", "x", true);
+    dv_nn_call_tensor(&c, out, "out", "y", false);
+    return dv_nn_exec_build(&c, workspaceSize, executor);
 }

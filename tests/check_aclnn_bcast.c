@@ -4,7 +4,9 @@
  * shapes that broadcast (acl/nnbcast.c: an expand kernel into the workspace first) against a plain-C
  * reference: [2,3,4] op [4], [2,1,4] op [3,1], [1] and 0-d operands, a transposed view, the in-place
  * forms, the comparisons and floor division; the workspace they report; and the errors (shapes that
- * do not broadcast, an output of the wrong shape, an in-place self that would have to broadcast). */
+ * do not broadcast, an output of the wrong shape, an in-place self that would have to broadcast);
+ * and aclnnExpand (size with -1, new leading axes, int32 and bool, the example's identity) and its
+ * errors. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_div.h"
 #include "aclnnop/aclnn_eq_tensor.h"
+#include "aclnnop/aclnn_expand.h"
 #include "aclnnop/aclnn_floor_divide.h"
 #include "aclnnop/aclnn_gt_tensor.h"
 #include "aclnnop/aclnn_le_tensor.h"
@@ -299,6 +302,63 @@ START_TEST(test_aclnn_bcast_errors)
 }
 END_TEST
 
+/* aclnnExpand: int32 [3,1] to size [2,-1,4]; bool [4] to [3,4]; the example's fp32 [4,2] to [4,2]. */
+START_TEST(test_aclnn_bcast_expand_aclnn)
+{
+    const int64_t d31[] = {3, 1}, d234[] = {2, 3, 4}, d4[] = {4}, d34[] = {3, 4}, d42[] = {4, 2};
+    int32_t xi[3] = {7, -8, 9}, gi[24];
+    unsigned char xb[4] = {1, 0, 0, 1}, gb[12];
+    float xf[8] = {0, 1, 2, 3, 4, 5, 6, 7}, gf[8];
+    nnt_dt_t a = nnt_mk(d31, 2, ACL_INT32, ACL_FORMAT_ND, xi), oa = nnt_mk(d234, 3, ACL_INT32, ACL_FORMAT_ND, NULL);
+    nnt_dt_t b = nnt_mk(d4, 1, ACL_BOOL, ACL_FORMAT_ND, xb), ob = nnt_mk(d34, 2, ACL_BOOL, ACL_FORMAT_ND, NULL);
+    nnt_dt_t f = nnt_mk(d42, 2, ACL_FLOAT, ACL_FORMAT_ND, xf), of = nnt_mk(d42, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    const int64_t s1[] = {2, -1, 4}, s2[] = {3, 4}, s3[] = {4, 2}, bad1[] = {2, 3, 4, 5}, bad2[] = {-1, 3, 4};
+    const int64_t bad3[] = {2, 3, 5}, bad4[] = {4};
+    aclIntArray *z1 = aclCreateIntArray(s1, 3), *z2 = aclCreateIntArray(s2, 2), *z3 = aclCreateIntArray(s3, 2);
+    aclIntArray *e1 = aclCreateIntArray(bad1, 4), *e2 = aclCreateIntArray(bad2, 3), *e3 = aclCreateIntArray(bad3, 3);
+    aclIntArray *e4 = aclCreateIntArray(bad4, 1);
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_OK(aclnnExpandGetWorkspaceSize(a.t, z1, oa.t, &ws, &e));
+    ck_assert_uint_eq(ws, 0);
+    run_ws(aclnnExpand, ws, e);
+    CK_OK(aclnnExpandGetWorkspaceSize(b.t, z2, ob.t, &ws, &e));
+    run_ws(aclnnExpand, ws, e);
+    CK_OK(aclnnExpandGetWorkspaceSize(f.t, z3, of.t, &ws, &e));
+    run_ws(aclnnExpand, ws, e);
+    nnt_rd(&oa, gi);
+    nnt_rd(&ob, gb);
+    nnt_rd(&of, gf);
+    for (int i = 0; i < 24; i++)
+        ck_assert_msg(gi[i] == xi[i / 4 % 3], "int32 expand [%d]: %d, want %d", i, gi[i], xi[i / 4 % 3]);
+    for (int i = 0; i < 12; i++)
+        ck_assert_msg(gb[i] == xb[i % 4], "bool expand [%d]: %u, want %u", i, gb[i], xb[i % 4]);
+    for (int i = 0; i < 8; i++)
+        ck_assert_msg(gf[i] == xf[i], "identity expand [%d]: %g", i, gf[i]);
+    CK_ERR(aclnnExpandGetWorkspaceSize(a.t, e1, oa.t, &ws, &e), NN_INVALID,
+           "self [3,1] cannot expand to size[2] = 4 (self's aligned length is 3");
+    CK_ERR(aclnnExpandGetWorkspaceSize(a.t, e2, oa.t, &ws, &e), NN_INVALID, "and -1 is not a new axis");
+    CK_ERR(aclnnExpandGetWorkspaceSize(a.t, e3, oa.t, &ws, &e), NN_INVALID,
+           "out has shape [2,3,4] but self expanded to size has [2,3,5]");
+    CK_ERR(aclnnExpandGetWorkspaceSize(a.t, e4, oa.t, &ws, &e), NN_INVALID, "size has 1 entries; self [3,1] has 2 axes");
+    CK_ERR(aclnnExpandGetWorkspaceSize(a.t, NULL, oa.t, &ws, &e), NN_NULLPTR, "size is NULL");
+    CK_ERR(aclnnExpandGetWorkspaceSize(a.t, z2, ob.t, &ws, &e), NN_INVALID, "out has dtype ACL_BOOL but self has ACL_INT32");
+    aclDestroyIntArray(z1);
+    aclDestroyIntArray(z2);
+    aclDestroyIntArray(z3);
+    aclDestroyIntArray(e1);
+    aclDestroyIntArray(e2);
+    aclDestroyIntArray(e3);
+    aclDestroyIntArray(e4);
+    nnt_rm(&a);
+    nnt_rm(&oa);
+    nnt_rm(&b);
+    nnt_rm(&ob);
+    nnt_rm(&f);
+    nnt_rm(&of);
+}
+END_TEST
+
 Suite *dv_aclnn_bcast_suite(void)
 {
     Suite *s = suite_create("aclnn_bcast");
@@ -313,6 +373,7 @@ Suite *dv_aclnn_bcast_suite(void)
     tcase_add_loop_test(tc, test_aclnn_bcast_binary, 0, NOPS);
     tcase_add_test(tc, test_aclnn_bcast_view_and_inplace);
     tcase_add_test(tc, test_aclnn_bcast_errors);
+    tcase_add_test(tc, test_aclnn_bcast_expand_aclnn);
     suite_add_tcase(s, tc);
     return s;
 }
