@@ -1,4 +1,5 @@
-/* tests/check_aclnn_bcast.c - broadcasting: the library's expand (ops/expand.c) under --check on the
+/* tests/check_aclnn_bcast.c - broadcasting and casts: the library's expand (ops/expand.c) and cast
+ * (ops/cast.c, every pair it converts) under --check on the
  * 910B2 and 310 profiles (rows replicated, elements replicated, plain copies, every dtype, units
  * chunked along long runs, several cores) and its plan errors; and the binary aclnn operators on
  * shapes that broadcast (acl/nnbcast.c: an expand kernel into the workspace first) against a plain-C
@@ -75,6 +76,48 @@ START_TEST(test_aclnn_bcast_expand_errors)
         {"expand --shape 3x2 --to 2x3", "--shape: 3x2 does not broadcast to --to 2x3: axis 0 has 3, not 1 or 2"},
         {"expand --shape 2x3x4 --to 3x4", "--shape: 2x3x4 has 3 axes, more than --to 3x4 (2)"},
         {"expand --shape 4 --to 2x4 --dtype int64", "--dtype"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        dvt_op_t r;
+        dvt_op(&r, NULL, NULL, cases[i].cmd, false, false);
+        ck_assert_msg(r.rc != DV_OK, "%s: planned", cases[i].cmd);
+        ck_assert_msg(strstr(r.err.msg, cases[i].needle), "%s: expected '%s' in: %s", cases[i].cmd, cases[i].needle,
+                      r.err.msg);
+        dvt_op_free(&r);
+    }
+}
+END_TEST
+
+/* Loop index = profile: every pair the operator converts (one vconv or a chain through fp32 /
+ * fp16), 70001 elements (a short last tile, several cores), bit-exact: floats to integers
+ * truncated, narrower floats rounded to nearest even. */
+START_TEST(test_aclnn_bcast_cast_check)
+{
+    static const char *const types[] = {"fp16", "bf16", "fp32", "int8", "uint8", "int32"};
+    int converted = 0;
+    for (int a = 0; a < 6; a++)
+        for (int b = 0; b < 6; b++) {
+            const bool ints = a >= 3 && b >= 3 && (a != 5 || b != 5);
+            if (a == b || (ints && !((a == 3 || a == 4) && b == 5)))
+                continue;
+            char cmd[96];
+            snprintf(cmd, sizeof cmd, "cast --shape 70001 --dtype %s --to %s", types[a], types[b]);
+            check_exact(profiles[_i], cmd, 70001);
+            converted++;
+        }
+    ck_assert_int_eq(converted, 26);
+}
+END_TEST
+
+START_TEST(test_aclnn_bcast_cast_errors)
+{
+    static const struct {
+        const char *cmd, *needle;
+    } cases[] = {
+        {"cast --dtype fp16 --to fp16", "--to: fp16 is --dtype: nothing to convert"},
+        {"cast --dtype int32 --to int8", "--to: int32 -> int8 narrows one integer type to another"},
+        {"cast --dtype int8 --to uint8", "has no vconv: not supported"},
+        {"cast --dtype fp32 --to int16", "--to"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         dvt_op_t r;
@@ -366,6 +409,8 @@ Suite *dv_aclnn_bcast_suite(void)
     tcase_set_timeout(tl, 120);
     tcase_add_loop_test(tl, test_aclnn_bcast_expand_check, 0, 2);
     tcase_add_test(tl, test_aclnn_bcast_expand_errors);
+    tcase_add_loop_test(tl, test_aclnn_bcast_cast_check, 0, 2);
+    tcase_add_test(tl, test_aclnn_bcast_cast_errors);
     suite_add_tcase(s, tl);
     TCase *tc = tcase_create("aclnn_bcast");
     tcase_add_checked_fixture(tc, nnt_setup, nnt_teardown);

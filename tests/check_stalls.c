@@ -450,7 +450,8 @@ static const char *const op_cmds[] = {
     "le --shape 4096 --dtype int32", "ge --shape 4096 --out-dtype fp16", "eqs --shape 4096", "nes --shape 4096",
     "lts --shape 4096", "gts --shape 4096 --dtype fp32", "les --shape 4096", "ges --shape 4096",
     /* ---- broadcast, expand, cast (s20-bcast) ---- */
-    "expand --shape 1x64 --to 32x64", "expand --shape 48x1 --to 48x40"};
+    "expand --shape 1x64 --to 32x64", "expand --shape 48x1 --to 48x40", "cast --shape 8192",
+    "cast --shape 8192 --dtype fp32 --to int8"};
 
 START_TEST(test_stalls_sum_on_operators)
 {
