@@ -239,16 +239,24 @@ typedef struct dv_nn_bcast {
     aclOpExecutor *head, **tail;         /* the expand executors so far */
     uint64_t ws;                         /* their workspace */
     int n;
-    struct aclTensor shape[2];           /* the expanded operands' shape and dtype */
+    struct aclTensor shape[4];           /* the shape and dtype of what they write */
 } dv_nn_bcast_t;
 
 /* The broadcast shape of a and b (numpy rules) into *o (dims only), else 161002 naming both shapes. */
 int dv_nn_bcast_shape(const dv_nn_call_t *c, const aclTensor *a, const char *wa, const aclTensor *b,
                       const char *wb, struct aclTensor *o);
-/* Input `arg` of call c is tensor t broadcast to shape `to`: t itself when its shape is `to`, else an
- * expand executor (added to bc) writes it into the workspace and c reads it there. */
+/* Input `arg` of call c is tensor t cast to dtype dt and broadcast to shape `to`: t itself when it
+ * has both, else a cast and / or an expand executor (added to bc) write it into the workspace and c
+ * reads it there. */
 int dv_nn_bcast_input(dv_nn_call_t *c, dv_nn_bcast_t *bc, const aclTensor *t, const char *what, const char *arg,
-                      const struct aclTensor *to);
+                      const struct aclTensor *to, aclDataType dt);
+/* torch's category of a dtype: 0 bool, 1 integers, 2 floats, -1 neither. */
+int dv_nn_dtype_category(aclDataType t);
+/* The dtype a and b promote to, torch's result_type for two tensors: the higher category (bool <
+ * integer < float) wins, within one the wider type (fp16 with bf16: fp32; int8 with uint8: int16),
+ * and a 0-d tensor against a tensor with dimensions counts only when its category is higher. */
+int dv_nn_promote(const dv_nn_call_t *c, const aclTensor *a, const char *wa, const aclTensor *b, const char *wb,
+                  aclDataType *out);
 /* Build c's executor after bc's expands (dv_nn_exec_build when there are none); frees bc's on error. */
 int dv_nn_bcast_build(dv_nn_call_t *c, dv_nn_bcast_t *bc, uint64_t *workspaceSize, aclOpExecutor **executor);
 

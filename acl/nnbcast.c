@@ -73,48 +73,153 @@ static bool lib_shape(const aclTensor *t, char *buf, size_t cap)
     return nd <= DV_SHAPE_MAX;
 }
 
-/* On an error the expands so far are freed. */
-int dv_nn_bcast_input(dv_nn_call_t *c, dv_nn_bcast_t *bc, const aclTensor *t, const char *what, const char *arg,
-                      const struct aclTensor *to)
+/* Drop the chain so far (an error). */
+static void chain_drop(dv_nn_bcast_t *bc)
 {
-    if (!bc->tail)
-        bc->tail = &bc->head;
-    if (same_dims(t, to) || c->empty) {
-        dv_nn_call_tensor(c, t, what, arg, true);
-        return ACLNN_SUCCESS;
-    }
-    char from[96], dst[96];
-    if (!lib_shape(t, from, sizeof from) || !lib_shape(to, dst, sizeof dst)) {
-        dv_acl_executor_free(bc->head);
-        bc->head = NULL;
-        bc->tail = &bc->head;
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: broadcasting %s takes at most %d axes (not counting leading "
-                           "1s)", c->gws, what, DV_SHAPE_MAX);
-    }
-    const dv_acl_dtype_info_t *d = dv_acl_dtype_info(t->dtype);
-    dv_nn_call_t e;
-    dv_nn_call_init(&e, c->api, c->gws, "expand", "Expand");
-    dv_nn_call_param(&e, "shape", "%s", from);
-    dv_nn_call_param(&e, "to", "%s", dst);
-    dv_nn_call_param(&e, "dtype", "%s", dv_nn_param_dtype_name(t->dtype == ACL_BOOL ? DV_DT_U8 : d->dv));
-    dv_nn_call_tensor(&e, t, what, "x", true);
+    dv_acl_executor_free(bc->head);
+    bc->head = NULL;
+    bc->tail = &bc->head;
+}
+
+/* Run library call e (its parameters set) on x = the user tensor t, or (from_ws) the bytes at
+ * `from` of the workspace whose shape and dtype `t` gives, writing its y into the workspace; *at
+ * receives y's offset. */
+static int chain_add(dv_nn_call_t *e, dv_nn_bcast_t *bc, const aclTensor *t, bool from_ws, uint64_t from,
+                     const char *what, uint64_t *at)
+{
+    if (from_ws)
+        dv_nn_call_ws_tensor(e, t, what, "x", from);
+    else
+        dv_nn_call_tensor(e, t, what, "x", true);
     uint64_t ws = 0;
     aclOpExecutor *x = NULL;
-    int rc = dv_nn_exec_build(&e, &ws, &x);
+    int rc = dv_nn_exec_build(e, &ws, &x);
     if (rc != ACLNN_SUCCESS) {
-        dv_acl_executor_free(bc->head);
-        bc->head = NULL;
-        bc->tail = &bc->head;
+        chain_drop(bc);
         return rc;
     }
-    struct aclTensor *s = &bc->shape[bc->n++];
-    *s = *to;
-    s->dtype = t->dtype;
-    s->format = ACL_FORMAT_ND;
-    dv_nn_call_ws_tensor(c, s, what, arg, bc->ws);
+    *at = bc->ws;
     bc->ws += ws;
     *bc->tail = x;
     bc->tail = &x->next;
+    return ACLNN_SUCCESS;
+}
+
+/* The library's --dtype spelling of an aclDataType (bool: uint8 0 / 1), NULL when it has none. */
+static const char *lib_dtype(aclDataType t)
+{
+    const dv_acl_dtype_info_t *d = dv_acl_dtype_info(t);
+    if (t == ACL_BOOL)
+        return dv_nn_param_dtype_name(DV_DT_U8);
+    return d && d->dv >= 0 ? dv_nn_param_dtype_name(d->dv) : NULL;
+}
+
+/* On an error the kernels so far are freed. */
+int dv_nn_bcast_input(dv_nn_call_t *c, dv_nn_bcast_t *bc, const aclTensor *t, const char *what, const char *arg,
+                      const struct aclTensor *to, aclDataType dt)
+{
+    if (!bc->tail)
+        bc->tail = &bc->head;
+    const bool cast = t->dtype != dt && !c->empty, expand = !same_dims(t, to) && !c->empty;
+    if (!cast && !expand) {
+        dv_nn_call_tensor(c, t, what, arg, true);
+        return ACLNN_SUCCESS;
+    }
+    const aclTensor *src = t;
+    bool in_ws = false;
+    uint64_t at = 0;
+    int rc;
+    if (cast) {
+        const char *from = lib_dtype(t->dtype), *into = lib_dtype(dt);
+        if (!from || !into) {
+            chain_drop(bc);
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has dtype %s, which would be cast to %s: dvsim casts "
+                               "only the AI Core vector types", c->gws, what, dv_nn_dtype_name(t->dtype),
+                               dv_nn_dtype_name(dt));
+        }
+        dv_nn_call_t e;
+        dv_nn_call_init(&e, c->api, c->gws, "cast", "Cast");
+        dv_nn_call_param(&e, "shape", "%llu", (unsigned long long)dv_acl_tensor_elems(t));
+        dv_nn_call_param(&e, "dtype", "%s", from);
+        dv_nn_call_param(&e, "to", "%s", into);
+        struct aclTensor *s = &bc->shape[bc->n++];
+        *s = *t;
+        s->dtype = dt;
+        if ((rc = chain_add(&e, bc, t, false, 0, what, &at)))
+            return rc;
+        src = s;
+        in_ws = true;
+    }
+    if (expand) {
+        char from[96], dst[96];
+        if (!lib_shape(t, from, sizeof from) || !lib_shape(to, dst, sizeof dst)) {
+            chain_drop(bc);
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: broadcasting %s takes at most %d axes (not counting "
+                               "leading 1s)", c->gws, what, DV_SHAPE_MAX);
+        }
+        dv_nn_call_t e;
+        dv_nn_call_init(&e, c->api, c->gws, "expand", "Expand");
+        dv_nn_call_param(&e, "shape", "%s", from);
+        dv_nn_call_param(&e, "to", "%s", dst);
+        dv_nn_call_param(&e, "dtype", "%s", lib_dtype(dt));
+        if ((rc = chain_add(&e, bc, src, in_ws, at, what, &at)))
+            return rc;
+        struct aclTensor *s = &bc->shape[bc->n++];
+        *s = *to;
+        s->dtype = dt;
+        s->format = ACL_FORMAT_ND;
+        src = s;
+    }
+    dv_nn_call_ws_tensor(c, src, what, arg, at);
+    return ACLNN_SUCCESS;
+}
+
+int dv_nn_dtype_category(aclDataType t)
+{
+    switch (t) {
+    case ACL_BOOL: return 0;
+    case ACL_INT8: case ACL_UINT8: case ACL_INT16: case ACL_INT32: case ACL_INT64: return 1;
+    case ACL_FLOAT16: case ACL_BF16: case ACL_FLOAT: case ACL_DOUBLE: return 2;
+    default: return -1;
+    }
+}
+
+static unsigned dsize(aclDataType t)
+{
+    const dv_acl_dtype_info_t *d = dv_acl_dtype_info(t);
+    return d ? d->size : 0;
+}
+
+/* Two dtypes of one category. */
+static aclDataType promote_same(aclDataType a, aclDataType b)
+{
+    if (a == b)
+        return a;
+    if ((a == ACL_FLOAT16 && b == ACL_BF16) || (a == ACL_BF16 && b == ACL_FLOAT16))
+        return ACL_FLOAT;
+    if ((a == ACL_INT8 && b == ACL_UINT8) || (a == ACL_UINT8 && b == ACL_INT8))
+        return ACL_INT16;
+    if (dsize(a) == dsize(b))
+        return a == ACL_UINT8 ? b : a;
+    return dsize(a) > dsize(b) ? a : b;
+}
+
+int dv_nn_promote(const dv_nn_call_t *c, const aclTensor *a, const char *wa, const aclTensor *b, const char *wb,
+                  aclDataType *out)
+{
+    const int ca = dv_nn_dtype_category(a->dtype), cb = dv_nn_dtype_category(b->dtype);
+    if (ca < 0 || cb < 0)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has dtype %s and %s %s: dvsim promotes bool, integer and "
+                           "floating types only", c->gws, wa, dv_nn_dtype_name(a->dtype), wb,
+                           dv_nn_dtype_name(b->dtype));
+    const bool za = a->ndims == 0, zb = b->ndims == 0;
+    if (za != zb) { /* a 0-d tensor decides only when its category is higher (torch) */
+        const aclTensor *z = za ? a : b, *d = za ? b : a;
+        *out = dv_nn_dtype_category(z->dtype) > dv_nn_dtype_category(d->dtype) ? z->dtype : d->dtype;
+    } else if (ca != cb)
+        *out = ca > cb ? a->dtype : b->dtype;
+    else
+        *out = promote_same(a->dtype, b->dtype);
     return ACLNN_SUCCESS;
 }
 

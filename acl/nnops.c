@@ -184,31 +184,48 @@ static int get_scalar(const dv_nn_call_t *c, const aclScalar *s, const char *wha
  * library's --scalar; the tensor classes pass alpha as --alpha (when it is not 1). */
 enum { NN_OTHER = 1, NN_ALPHA = 2, NN_INPLACE = 4 }; /* the class's arguments */
 
-/* The tensors of a live element-wise call: plain formats, one dtype, self's dtype one the library
- * operator takes; other broadcasts with self (acl/nnbcast.c) into *bs, which out must have (in
- * place: selfRef's shape, so only other broadcasts). */
+/* The tensors of a live element-wise call: plain formats; other broadcasts with self and their
+ * dtypes promote (acl/nnbcast.c) into *bs (shape and compute dtype), which must be one the library
+ * operator takes and out's (in place: selfRef's shape, so only other broadcasts; a promotion to a
+ * wider type of selfRef's category is computed in selfRef's dtype). */
 static int ew_check(dv_nn_call_t *c, unsigned has, const aclTensor *self, const aclTensor *other, const aclTensor *out,
                     struct aclTensor *bs)
 {
-    const char *ws = (has & NN_INPLACE) ? "selfRef" : "self";
+    const bool inplace = has & NN_INPLACE;
+    const char *ws = inplace ? "selfRef" : "self";
     int rc;
-    if ((rc = dv_nn_check_dtype(c, self, ws, "dtype")) || (rc = dv_nn_check_plain(c, self, ws)))
+    if ((rc = dv_nn_check_plain(c, self, ws)))
         return rc;
     *bs = *self;
     if ((has & NN_OTHER) && ((rc = dv_nn_check_plain(c, other, "other")) ||
                              (rc = dv_nn_bcast_shape(c, self, ws, other, "other", bs)) ||
-                             (rc = dv_nn_check_same_dtype(c, self, ws, other, "other"))))
+                             (rc = dv_nn_promote(c, self, ws, other, "other", &bs->dtype))))
         return rc;
-    if ((has & NN_INPLACE) &&
+    if (inplace && bs->dtype != self->dtype) {
+        if (dv_nn_dtype_category(bs->dtype) != dv_nn_dtype_category(self->dtype))
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: selfRef has dtype %s and other %s: their result type %s "
+                               "cannot be written to selfRef", c->gws, dv_nn_dtype_name(self->dtype),
+                               dv_nn_dtype_name(other->dtype), dv_nn_dtype_name(bs->dtype));
+        bs->dtype = self->dtype;
+    }
+    const bool promoted = bs->dtype != self->dtype;
+    if ((rc = dv_nn_check_dtype(c, bs, promoted ? "the promotion of self and other" : ws, "dtype")))
+        return rc;
+    if (inplace &&
         (rc = dv_nn_check_same_shape(c, bs, "the broadcast of selfRef and other", self, ws,
                                      "; in place, only other may broadcast")))
         return rc;
-    if (!(has & NN_INPLACE) && ((rc = dv_nn_check_plain(c, out, "out")) ||
-                                (rc = dv_nn_check_same_shape(c, bs, (has & NN_OTHER) ? "the broadcast of self and other"
-                                                                                     : ws, out, "out", "")) ||
-                                (rc = dv_nn_check_same_dtype(c, self, ws, out, "out"))))
+    if (!inplace && ((rc = dv_nn_check_plain(c, out, "out")) ||
+                     (rc = dv_nn_check_same_shape(c, bs, (has & NN_OTHER) ? "the broadcast of self and other" : ws,
+                                                  out, "out", ""))))
         return rc;
-    return ACLNN_SUCCESS;
+    if (inplace || out->dtype == bs->dtype)
+        return ACLNN_SUCCESS;
+    if ((has & NN_OTHER) && other->dtype != self->dtype)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: out has dtype %s but self (%s) and other (%s) promote to %s",
+                           c->gws, dv_nn_dtype_name(out->dtype), dv_nn_dtype_name(self->dtype),
+                           dv_nn_dtype_name(other->dtype), dv_nn_dtype_name(bs->dtype));
+    return dv_nn_check_same_dtype(c, self, ws, out, "out");
 }
 
 /* The executor of a checked element-wise call: the flattened element count of the broadcast shape
@@ -219,16 +236,16 @@ static int ew_build(dv_nn_call_t *c, unsigned has, const aclTensor *self, const 
 {
     const bool inplace = has & NN_INPLACE;
     const char *ws = inplace ? "selfRef" : "self";
-    const dv_acl_dtype_info_t *d = dv_acl_dtype_info(self->dtype);
+    const dv_acl_dtype_info_t *d = dv_acl_dtype_info(bs->dtype);
     uint64_t n = dv_acl_tensor_elems(bs);
     dv_nn_bcast_t bc = {0};
     int rc;
     c->empty = n == 0;
     dv_nn_call_param(c, "shape", "%llu", (unsigned long long)n);
     dv_nn_call_param(c, "dtype", "%s", dv_nn_param_dtype_name(d->dv));
-    if ((rc = dv_nn_bcast_input(c, &bc, self, ws, "x", bs)))
+    if ((rc = dv_nn_bcast_input(c, &bc, self, ws, "x", bs, bs->dtype)))
         return rc;
-    if ((has & NN_OTHER) && (rc = dv_nn_bcast_input(c, &bc, other, "other", "y", bs)))
+    if ((has & NN_OTHER) && (rc = dv_nn_bcast_input(c, &bc, other, "other", "y", bs, bs->dtype)))
         return rc;
     dv_nn_call_tensor(c, inplace ? self : out, inplace ? ws : "out", (has & NN_OTHER) ? "z" : "y", false);
     return dv_nn_bcast_build(c, &bc, workspaceSize, executor);
@@ -290,8 +307,9 @@ static int clamp(int row, unsigned has, const aclTensor *self, const aclScalar *
 
 /* The comparisons (ops/compare.c): out = (self CMP other | scalar) as a bool (the library's uint8 0 / 1),
  * or as 0 / 1 in out's dtype when out is fp16, fp32 or int32; the in-place forms write 0 / 1 in
- * selfRef's dtype.  self and other have one dtype and broadcast (acl/nnbcast.c: an expand kernel
- * per operand that is not the result's shape; in place only other may); the scalar is passed as the library's --scalar, which holds it in self's
+ * selfRef's dtype.  self and other broadcast and their dtypes promote (acl/nnbcast.c: a cast and / or
+ * an expand kernel per operand that is not the compared dtype and shape; in place only other
+ * broadcasts); the scalar is passed as the library's --scalar, which holds it in self's
  * dtype as vcmps does. */
 static int compare(int row, unsigned has, const aclTensor *self, const aclTensor *other, const aclScalar *scalar,
                    const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
@@ -307,12 +325,14 @@ static int compare(int row, unsigned has, const aclTensor *self, const aclTensor
         (!(has & NN_OTHER) && (rc = get_scalar(c, scalar, "other"))) ||
         (!inplace && (rc = dv_nn_get_tensor(c, out, "out"))))
         return rc;
-    if ((rc = dv_nn_check_dtype(c, self, ws, "dtype")) || (rc = dv_nn_check_plain(c, self, ws)))
+    if ((rc = dv_nn_check_plain(c, self, ws)))
         return rc;
     bs = *self;
     if ((has & NN_OTHER) && ((rc = dv_nn_check_plain(c, other, "other")) ||
                              (rc = dv_nn_bcast_shape(c, self, ws, other, "other", &bs)) ||
-                             (rc = dv_nn_check_same_dtype(c, self, ws, other, "other"))))
+                             (rc = dv_nn_promote(c, self, ws, other, "other", &bs.dtype))))
+        return rc;
+    if ((rc = dv_nn_check_dtype(c, &bs, bs.dtype != self->dtype ? "the promotion of self and other" : ws, "dtype")))
         return rc;
     const aclTensor *res = inplace ? self : out;
     const char *bw = !(has & NN_OTHER) ? ws : inplace ? "the broadcast of selfRef and other"
@@ -330,11 +350,11 @@ static int compare(int row, unsigned has, const aclTensor *self, const aclTensor
     dv_nn_bcast_t bc = {0};
     c->empty = n == 0;
     dv_nn_call_param(c, "shape", "%llu", (unsigned long long)n);
-    dv_nn_call_param(c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(self->dtype)->dv));
+    dv_nn_call_param(c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(bs.dtype)->dv));
     dv_nn_call_param(c, "out-dtype", "%s", dv_nn_param_dtype_name(odv));
-    if ((rc = dv_nn_bcast_input(c, &bc, self, ws, "x", &bs)))
+    if ((rc = dv_nn_bcast_input(c, &bc, self, ws, "x", &bs, bs.dtype)))
         return rc;
-    if ((has & NN_OTHER) && (rc = dv_nn_bcast_input(c, &bc, other, "other", "y", &bs)))
+    if ((has & NN_OTHER) && (rc = dv_nn_bcast_input(c, &bc, other, "other", "y", &bs, bs.dtype)))
         return rc;
     dv_nn_call_tensor(c, res, inplace ? ws : "out", (has & NN_OTHER) ? "z" : "y", false);
     return dv_nn_bcast_build(c, &bc, workspaceSize, executor);

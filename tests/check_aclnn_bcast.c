@@ -345,6 +345,147 @@ START_TEST(test_aclnn_bcast_errors)
 }
 END_TEST
 
+/* Mixed dtypes promote as torch's result_type, each operand cast (and broadcast) into the workspace
+ * first: the ops-math example InplaceLeTensor (fp32 selfRef, int32 other); fp16 [2,3,4] + fp32 [4]
+ * into fp32; int32 [2,3] * a 0-d fp32 (its higher category counts) and fp32 [2,3] * a 0-d fp16 (it
+ * does not); int32 [3,4] > fp16 [4] in fp16; bool [4] + fp32 [2,4]; in place fp16 += fp32 [4] in
+ * fp16 (cast, then expand); and int32 *= fp32 in place, which torch refuses. */
+START_TEST(test_aclnn_bcast_promotion)
+{
+    const int64_t d42[] = {4, 2}, d234[] = {2, 3, 4}, d4[] = {4}, d23[] = {2, 3}, d34[] = {3, 4}, d24[] = {2, 4};
+    uint64_t ws;
+    aclOpExecutor *e;
+    float one = 1.0f;
+    aclScalar *alpha = aclCreateScalar(&one, ACL_FLOAT);
+    /* InplaceLeTensor: fp32 selfRef, int32 other */
+    {
+        float x[8] = {1, 2, 3, 4, -5, 6.5f, 7, 8}, got[8];
+        int32_t y[8] = {1, 1, 4, 4, -6, 6, 9, -8};
+        nnt_dt_t a = nnt_mk(d42, 2, ACL_FLOAT, ACL_FORMAT_ND, x), b = nnt_mk(d42, 2, ACL_INT32, ACL_FORMAT_ND, y);
+        CK_OK(aclnnInplaceLeTensorGetWorkspaceSize(a.t, b.t, &ws, &e));
+        ck_assert_uint_gt(ws, 0);
+        run_ws(aclnnInplaceLeTensor, ws, e);
+        nnt_rd(&a, got);
+        for (int i = 0; i < 8; i++)
+            ck_assert_msg(got[i] == (x[i] <= (float)y[i] ? 1.0f : 0.0f), "InplaceLeTensor [%d]: %g", i, got[i]);
+        nnt_rm(&a);
+        nnt_rm(&b);
+    }
+    /* fp16 [2,3,4] + fp32 [4] -> fp32 */
+    {
+        float xf[24], y[4], got[24];
+        uint16_t xh[24];
+        nnt_fill(xf, 24, 3u, -2.0f, 2.0f);
+        nnt_fill(y, 4, 4u, -2.0f, 2.0f);
+        nnt_to_f16(xf, xh, 24);
+        nnt_dt_t a = nnt_mk(d234, 3, ACL_FLOAT16, ACL_FORMAT_ND, xh), b = nnt_mk(d4, 1, ACL_FLOAT, ACL_FORMAT_ND, y);
+        nnt_dt_t o = nnt_mk(d234, 3, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+        CK_OK(aclnnAddGetWorkspaceSize(a.t, b.t, alpha, o.t, &ws, &e));
+        run_ws(aclnnAdd, ws, e);
+        nnt_rd(&o, got);
+        for (int i = 0; i < 24; i++) {
+            const float want = nnt_f16r(xf[i]) + y[i % 4];
+            ck_assert_msg(got[i] == want, "fp16 + fp32 [%d]: %g, want %g", i, got[i], want);
+        }
+        nnt_rm(&a);
+        nnt_rm(&b);
+        nnt_rm(&o);
+    }
+    /* int32 [2,3] * 0-d fp32 -> fp32; fp32 [2,3] * 0-d fp16 -> fp32 */
+    {
+        int32_t xi[6] = {1, -2, 3, 40, -50, 600};
+        float xf[6] = {0.5f, -1, 2, 3.25f, 4, -8}, h = 1.5f, got[6];
+        uint16_t hh;
+        nnt_to_f16(&h, &hh, 1);
+        nnt_dt_t a = nnt_mk(d23, 2, ACL_INT32, ACL_FORMAT_ND, xi), f = nnt_mk(d23, 2, ACL_FLOAT, ACL_FORMAT_ND, xf);
+        nnt_dt_t z32 = nnt_mk(NULL, 0, ACL_FLOAT, ACL_FORMAT_ND, &h), z16 = nnt_mk(NULL, 0, ACL_FLOAT16, ACL_FORMAT_ND, &hh);
+        nnt_dt_t o = nnt_mk(d23, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL), o2 = nnt_mk(d23, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+        CK_OK(aclnnMulGetWorkspaceSize(a.t, z32.t, o.t, &ws, &e));
+        run_ws(aclnnMul, ws, e);
+        nnt_rd(&o, got);
+        for (int i = 0; i < 6; i++)
+            ck_assert_msg(got[i] == (float)xi[i] * 1.5f, "int32 * 0-d fp32 [%d]: %g", i, got[i]);
+        CK_OK(aclnnMulGetWorkspaceSize(f.t, z16.t, o2.t, &ws, &e));
+        run_ws(aclnnMul, ws, e);
+        nnt_rd(&o2, got);
+        for (int i = 0; i < 6; i++)
+            ck_assert_msg(got[i] == xf[i] * 1.5f, "fp32 * 0-d fp16 [%d]: %g", i, got[i]);
+        /* the 0-d fp16 does not decide: an fp16 out is the wrong dtype */
+        nnt_dt_t o16 = nnt_mk(d23, 2, ACL_FLOAT16, ACL_FORMAT_ND, NULL);
+        CK_ERR(aclnnMulGetWorkspaceSize(f.t, z16.t, o16.t, &ws, &e), NN_INVALID,
+               "out has dtype ACL_FLOAT16 but self (ACL_FLOAT) and other (ACL_FLOAT16) promote to ACL_FLOAT");
+        nnt_rm(&o16);
+        nnt_rm(&a);
+        nnt_rm(&f);
+        nnt_rm(&z32);
+        nnt_rm(&z16);
+        nnt_rm(&o);
+        nnt_rm(&o2);
+    }
+    /* int32 [3,4] > fp16 [4]: compared in fp16 */
+    {
+        int32_t xi[12];
+        float y[4] = {-1.5f, 0, 2, 7}, yr[4];
+        uint16_t yh[4];
+        unsigned char got[12];
+        for (int i = 0; i < 12; i++)
+            xi[i] = i - 4;
+        nnt_to_f16(y, yh, 4);
+        for (int i = 0; i < 4; i++)
+            yr[i] = nnt_f16r(y[i]);
+        nnt_dt_t a = nnt_mk(d34, 2, ACL_INT32, ACL_FORMAT_ND, xi), b = nnt_mk(d4, 1, ACL_FLOAT16, ACL_FORMAT_ND, yh);
+        nnt_dt_t o = nnt_mk(d34, 2, ACL_BOOL, ACL_FORMAT_ND, NULL);
+        CK_OK(aclnnGtTensorGetWorkspaceSize(a.t, b.t, o.t, &ws, &e));
+        run_ws(aclnnGtTensor, ws, e);
+        nnt_rd(&o, got);
+        for (int i = 0; i < 12; i++)
+            ck_assert_msg(got[i] == ((float)xi[i] > yr[i % 4]), "int32 > fp16 [%d]: %u", i, got[i]);
+        nnt_rm(&a);
+        nnt_rm(&b);
+        nnt_rm(&o);
+    }
+    /* bool [4] + fp32 [2,4] -> fp32 */
+    {
+        unsigned char xb[4] = {1, 0, 1, 1};
+        float y[8] = {0.5f, 1, 2, 3, 4, 5, 6, 7}, got[8];
+        nnt_dt_t a = nnt_mk(d4, 1, ACL_BOOL, ACL_FORMAT_ND, xb), b = nnt_mk(d24, 2, ACL_FLOAT, ACL_FORMAT_ND, y);
+        nnt_dt_t o = nnt_mk(d24, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+        CK_OK(aclnnAddGetWorkspaceSize(a.t, b.t, alpha, o.t, &ws, &e));
+        run_ws(aclnnAdd, ws, e);
+        nnt_rd(&o, got);
+        for (int i = 0; i < 8; i++)
+            ck_assert_msg(got[i] == (float)xb[i % 4] + y[i], "bool + fp32 [%d]: %g", i, got[i]);
+        nnt_rm(&a);
+        nnt_rm(&b);
+        nnt_rm(&o);
+    }
+    /* in place: fp16 [2,4] += fp32 [4], computed in fp16; int32 *= fp32 refused */
+    {
+        float xf[8] = {1, 2, 3, 4, 5, 6, 7, 8}, y[4] = {0.25f, -0.5f, 1.125f, 100}, want[8];
+        uint16_t xh[8], got[8], wanth[8];
+        nnt_to_f16(xf, xh, 8);
+        nnt_dt_t a = nnt_mk(d24, 2, ACL_FLOAT16, ACL_FORMAT_ND, xh), b = nnt_mk(d4, 1, ACL_FLOAT, ACL_FORMAT_ND, y);
+        CK_OK(aclnnInplaceAddGetWorkspaceSize(a.t, b.t, alpha, &ws, &e));
+        run_ws(aclnnInplaceAdd, ws, e);
+        nnt_rd(&a, got);
+        for (int i = 0; i < 8; i++)
+            want[i] = xf[i] + nnt_f16r(y[i % 4]);
+        nnt_to_f16(want, wanth, 8);
+        for (int i = 0; i < 8; i++)
+            ck_assert_msg(got[i] == wanth[i], "fp16 += fp32 [%d]: %#x, want %g", i, got[i], want[i]);
+        int32_t xi[8] = {0};
+        nnt_dt_t c = nnt_mk(d24, 2, ACL_INT32, ACL_FORMAT_ND, xi);
+        CK_ERR(aclnnInplaceMulGetWorkspaceSize(c.t, b.t, &ws, &e), NN_INVALID,
+               "selfRef has dtype ACL_INT32 and other ACL_FLOAT: their result type ACL_FLOAT cannot be written to "
+               "selfRef");
+        nnt_rm(&a);
+        nnt_rm(&b);
+        nnt_rm(&c);
+    }
+    CK_OK(aclDestroyScalar(alpha));
+}
+END_TEST
+
 /* aclnnExpand: int32 [3,1] to size [2,-1,4]; bool [4] to [3,4]; the example's fp32 [4,2] to [4,2]. */
 START_TEST(test_aclnn_bcast_expand_aclnn)
 {
@@ -419,6 +560,7 @@ Suite *dv_aclnn_bcast_suite(void)
     tcase_add_test(tc, test_aclnn_bcast_view_and_inplace);
     tcase_add_test(tc, test_aclnn_bcast_errors);
     tcase_add_test(tc, test_aclnn_bcast_expand_aclnn);
+    tcase_add_test(tc, test_aclnn_bcast_promotion);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -487,8 +487,8 @@ START_TEST(test_aclnn_ew_errors)
            "aclnnLogGetWorkspaceSize: self has dtype ACL_INT32; dvsim's log takes ACL_FLOAT, ACL_FLOAT16");
     CK_ERR(aclnnAbsGetWorkspaceSize(i8.t, i8.t, &ws, &e), NN_INVALID, "self has dtype ACL_INT8");
     CK_ERR(aclnnInplaceSqrtGetWorkspaceSize(i32.t, &ws, &e), NN_INVALID, "selfRef has dtype ACL_INT32");
-    CK_ERR(aclnnMinimumGetWorkspaceSize(a.t, h.t, b.t, &ws, &e), NN_INVALID,
-           "other has dtype ACL_FLOAT16 but self has ACL_FLOAT");
+    CK_ERR(aclnnMinimumGetWorkspaceSize(a.t, h.t, h.t, &ws, &e), NN_INVALID,
+           "out has dtype ACL_FLOAT16 but self (ACL_FLOAT) and other (ACL_FLOAT16) promote to ACL_FLOAT");
     CK_ERR(aclnnSigmoidGetWorkspaceSize(a.t, h.t, &ws, &e), NN_INVALID, "out has dtype ACL_FLOAT16");
     /* the library's scalar checks: an int32 Muls by 0.5, a LeakyRelu slope beyond fp16 */
     CK_ERR(aclnnMulsGetWorkspaceSize(i32.t, sh, i32.t, &ws, &e), NN_INVALID, "--scalar");
