@@ -1,6 +1,7 @@
 /* acl/nnbcast.c - broadcasting for the binary aclnn operators (acl/nn.h "broadcasting"): the
  * broadcast shape of two tensors, and the expand kernels (ops/expand.c) a first phase chains before
- * its own kernel when an operand is not that shape; and aclnnExpand on the same kernel.
+ * its own kernel when an operand is not that shape, and the casts (ops/cast.c) of mixed-dtype
+ * operands to the dtype they promote to; and aclnnExpand and aclnnCast on the same kernels.
  *
  * CANN broadcasts inside the operator's one kernel; dvsim runs one expand kernel per broadcast
  * operand first (its output in the workspace, which GetWorkspaceSize reports), then the same-shape
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "aclnnop/aclnn_cast.h"
 #include "aclnnop/aclnn_expand.h"
 
 /* "[2,3,4]" (a 0-d tensor: "[]"). */
@@ -303,4 +305,70 @@ aclnnStatus aclnnExpandGetWorkspaceSize(const aclTensor *self, const aclIntArray
     dv_nn_call_tensor(&c, self, "self", "x", true);
     dv_nn_call_tensor(&c, out, "out", "y", false);
     return dv_nn_exec_build(&c, workspaceSize, executor);
+}
+
+/* The dtypes aclnnCast converts: the AI Core vector types the library's cast takes, and bool. */
+static bool castable(aclDataType t)
+{
+    switch (t) {
+    case ACL_FLOAT16: case ACL_BF16: case ACL_FLOAT: case ACL_INT8: case ACL_UINT8: case ACL_INT32: case ACL_BOOL:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* aclnnCast: out = self converted to dtype (out's dtype).  The library's cast (floats to integers
+ * truncated, narrower floats rounded to nearest even); to bool: self != 0 (the library's nes, after a
+ * cast to fp16 / fp32 for the types nes does not take); from bool: its 0 / 1 as uint8; the same
+ * dtype: a copy (expand to its own shape).  Integer narrowing (int32 -> int8, int8 <-> uint8) wraps
+ * in torch and is not supported (the library's message). */
+aclnnStatus aclnnCastGetWorkspaceSize(const aclTensor *self, const aclDataType dtype, aclTensor *out,
+                                      uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    dv_nn_call_t c;
+    int rc;
+    dv_nn_call_init_row(&c, "aclnnCast");
+    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, self, "self")) ||
+        (rc = dv_nn_get_tensor(&c, out, "out")))
+        return rc;
+    if ((rc = dv_nn_check_plain(&c, self, "self")) || (rc = dv_nn_check_plain(&c, out, "out")) ||
+        (rc = dv_nn_check_same_shape(&c, self, "self", out, "out", "")))
+        return rc;
+    if (out->dtype != dtype)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: out has dtype %s but dtype is %s", c.gws,
+                           dv_nn_dtype_name(out->dtype), dv_nn_dtype_name(dtype));
+    if (!castable(self->dtype) || !castable(dtype))
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s -> %s: dvsim casts only between the AI Core vector types "
+                           "ACL_FLOAT16, ACL_BF16, ACL_FLOAT, ACL_INT8, ACL_UINT8, ACL_INT32 and ACL_BOOL", c.gws,
+                           dv_nn_dtype_name(self->dtype), dv_nn_dtype_name(dtype));
+    const uint64_t n = dv_acl_tensor_elems(self);
+    dv_nn_bcast_t bc = {0};
+    aclDataType mid = self->dtype; /* what the last kernel reads */
+    c.empty = n == 0;
+    if (self->dtype == dtype || (self->dtype == ACL_BOOL && dtype == ACL_UINT8)) {
+        c.op = "expand";
+        dv_nn_call_param(&c, "shape", "%llu", (unsigned long long)n);
+        dv_nn_call_param(&c, "to", "%llu", (unsigned long long)n);
+        dv_nn_call_param(&c, "dtype", "%s", lib_dtype(dtype));
+    } else if (dtype == ACL_BOOL) {
+        if (mid != ACL_FLOAT16 && mid != ACL_FLOAT && mid != ACL_INT32)
+            mid = mid == ACL_BF16 ? ACL_FLOAT : ACL_FLOAT16;
+        c.op = "nes";
+        dv_nn_call_param(&c, "scalar", "0");
+        dv_nn_call_param(&c, "shape", "%llu", (unsigned long long)n);
+        dv_nn_call_param(&c, "dtype", "%s", lib_dtype(mid));
+        dv_nn_call_param(&c, "out-dtype", "%s", lib_dtype(ACL_BOOL));
+    } else {
+        if (mid == ACL_BOOL && dtype == ACL_INT8)
+            mid = ACL_FLOAT16; /* 0 / 1: uint8 -> int8 has no vconv, fp16 -> int8 does */
+        dv_nn_call_param(&c, "shape", "%llu", (unsigned long long)n);
+        dv_nn_call_param(&c, "dtype", "%s", lib_dtype(mid));
+        dv_nn_call_param(&c, "to", "%s", lib_dtype(dtype));
+    }
+    if ((rc = dv_nn_bcast_input(&c, &bc, self, "self", "x", self, mid)))
+        return rc;
+    dv_nn_call_tensor(&c, out, "out", "y", false);
+    return dv_nn_bcast_build(&c, &bc, workspaceSize, executor);
 }

@@ -15,6 +15,7 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_cast.h"
 #include "aclnnop/aclnn_div.h"
 #include "aclnnop/aclnn_eq_tensor.h"
 #include "aclnnop/aclnn_expand.h"
@@ -486,6 +487,79 @@ START_TEST(test_aclnn_bcast_promotion)
 }
 END_TEST
 
+/* aclnnCast: self (6 elements, a 2x3 tensor) in `from` to `to`, against want (as doubles). */
+static void cast_case(aclDataType from, const void *x, aclDataType to, const double *want)
+{
+    const int64_t d[] = {2, 3};
+    nnt_dt_t a = nnt_mk(d, 2, from, ACL_FORMAT_ND, x), o = nnt_mk(d, 2, to, ACL_FORMAT_ND, NULL);
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_OK(aclnnCastGetWorkspaceSize(a.t, to, o.t, &ws, &e));
+    run_ws(aclnnCast, ws, e);
+    unsigned char got[24];
+    nnt_rd(&o, got);
+    for (int i = 0; i < 6; i++) {
+        double g;
+        switch (to) {
+        case ACL_FLOAT: { float f; memcpy(&f, got + 4 * i, 4); g = f; break; }
+        case ACL_INT32: { int32_t v; memcpy(&v, got + 4 * i, 4); g = v; break; }
+        case ACL_FLOAT16: { /* compare the bits with want rounded to fp16 */
+            uint16_t h, wh;
+            const float w = (float)want[i];
+            memcpy(&h, got + 2 * i, 2);
+            nnt_to_f16(&w, &wh, 1);
+            ck_assert_msg(h == wh, "aclnnCast -> fp16 [%d]: %#x, want %#x", i, h, wh);
+            g = want[i];
+            break;
+        }
+        case ACL_INT8: g = (int8_t)got[i]; break;
+        default: g = got[i]; break; /* uint8, bool */
+        }
+        ck_assert_msg(g == want[i], "aclnnCast %d -> %d [%d]: %g, want %g", (int)from, (int)to, i, g, want[i]);
+    }
+    nnt_rm(&a);
+    nnt_rm(&o);
+}
+
+/* fp32 -> int32 truncates (negatives toward zero), -> fp16 rounds, -> bool is != 0; int32 -> fp32;
+ * int8 and bf16... -> bool through fp16 / fp32; bool -> fp32 and -> int8 (through fp16); the same
+ * dtype and bool -> uint8 copy; and the errors: fp64, integer narrowing, out's dtype. */
+START_TEST(test_aclnn_bcast_cast_aclnn)
+{
+    const float xf[6] = {1.75f, -1.75f, 0, 0.25f, -300.5f, 65519.0f};
+    const int32_t xi[6] = {0, -7, 16777217, 3, -1, 100000};
+    const int8_t x8[6] = {0, -1, 5, 127, -128, 0};
+    const unsigned char xb[6] = {1, 0, 1, 1, 0, 0};
+    const double f2i[6] = {1, -1, 0, 0, -300, 65519}, f2b[6] = {1, 1, 0, 1, 1, 1};
+    const double f2h[6] = {1.75, -1.75, 0, 0.25, -300.5, 65504};
+    const double i2f[6] = {0, -7, 16777216, 3, -1, 100000}, i8b[6] = {0, 1, 1, 1, 1, 0};
+    const double b2f[6] = {1, 0, 1, 1, 0, 0};
+    cast_case(ACL_FLOAT, xf, ACL_INT32, f2i);
+    cast_case(ACL_FLOAT, xf, ACL_FLOAT16, f2h);
+    cast_case(ACL_FLOAT, xf, ACL_BOOL, f2b);
+    cast_case(ACL_INT32, xi, ACL_FLOAT, i2f);
+    cast_case(ACL_INT8, x8, ACL_BOOL, i8b);
+    cast_case(ACL_BOOL, xb, ACL_FLOAT, b2f);
+    cast_case(ACL_BOOL, xb, ACL_INT8, b2f);
+    cast_case(ACL_BOOL, xb, ACL_UINT8, b2f);
+    cast_case(ACL_FLOAT, xf, ACL_FLOAT, (const double[]){1.75, -1.75, 0, 0.25, -300.5, 65519});
+    const int64_t d[] = {2, 3};
+    nnt_dt_t a = nnt_mk(d, 2, ACL_INT32, ACL_FORMAT_ND, xi), o8 = nnt_mk(d, 2, ACL_INT8, ACL_FORMAT_ND, NULL);
+    nnt_dt_t o64 = nnt_mk(d, 2, ACL_DOUBLE, ACL_FORMAT_ND, NULL);
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_ERR(aclnnCastGetWorkspaceSize(a.t, ACL_DOUBLE, o64.t, &ws, &e), NN_INVALID,
+           "ACL_INT32 -> ACL_DOUBLE: dvsim casts only between the AI Core vector types");
+    CK_ERR(aclnnCastGetWorkspaceSize(a.t, ACL_INT8, o8.t, &ws, &e), NN_INVALID,
+           "int32 -> int8 narrows one integer type to another");
+    CK_ERR(aclnnCastGetWorkspaceSize(a.t, ACL_FLOAT, o8.t, &ws, &e), NN_INVALID,
+           "out has dtype ACL_INT8 but dtype is ACL_FLOAT");
+    nnt_rm(&a);
+    nnt_rm(&o8);
+    nnt_rm(&o64);
+}
+END_TEST
+
 /* aclnnExpand: int32 [3,1] to size [2,-1,4]; bool [4] to [3,4]; the example's fp32 [4,2] to [4,2]. */
 START_TEST(test_aclnn_bcast_expand_aclnn)
 {
@@ -561,6 +635,7 @@ Suite *dv_aclnn_bcast_suite(void)
     tcase_add_test(tc, test_aclnn_bcast_errors);
     tcase_add_test(tc, test_aclnn_bcast_expand_aclnn);
     tcase_add_test(tc, test_aclnn_bcast_promotion);
+    tcase_add_test(tc, test_aclnn_bcast_cast_aclnn);
     suite_add_tcase(s, tc);
     return s;
 }
