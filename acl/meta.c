@@ -651,6 +651,24 @@ static aclnnStatus set_tensor_addr(const char *api, bool input, aclOpExecutor *e
     if (tensor && !dv_acl_tensor_get(tensor, api, "tensor", &rc))
         return rc;
     size_t seen = 0;
+    for (aclOpExecutor *m = executor; m; m = m->next) /* a chain that numbers its tensors (acl/nnbcast.c) */
+        for (int i = 0; i < m->ntensors; i++) {
+            dv_acl_xtensor_t *x = &m->t[i];
+            if (x->pos == 0 || x->ws || x->input != input)
+                continue;
+            seen = (size_t)x->pos > seen ? (size_t)x->pos : seen;
+            if ((size_t)x->pos != index + 1)
+                continue;
+            x->data = (uint64_t)(uintptr_t)addr;
+            x->view.dev = x->data + (uint64_t)x->offset_bytes;
+            if (tensor)
+                tensor->data = x->data;
+            return ACLNN_SUCCESS;
+        }
+    if (seen)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: index %zu is out of range: the %s executor has %zu %s "
+                           "tensor%s", api, index, executor->api, seen, input ? "input" : "output",
+                           seen == 1 ? "" : "s");
     for (int i = 0; i < executor->ntensors; i++) {
         dv_acl_xtensor_t *x = &executor->t[i];
         if (x->input != input || seen++ != index)

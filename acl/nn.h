@@ -114,6 +114,8 @@ typedef struct dv_acl_xtensor {
     bool ws;                 /* no user tensor: an earlier kernel of the chain wrote it into the second
                               * phase's workspace at byte ws_at (acl/nnbcast.c); data and view unused */
     uint64_t ws_at;
+    int pos;                 /* in a chain of kernels (acl/nnbcast.c): 1 + its index among the call's
+                              * inputs or outputs, for aclSet{Input,Output}TensorAddr; 0: count in order */
 } dv_acl_xtensor_t;
 
 #define DV_ACL_MAX_XTENSORS 8
@@ -169,6 +171,7 @@ typedef struct dv_nn_tensor {
     bool ws;                /* in the workspace at byte ws_at, written by an earlier kernel of the
                              * chain (t gives only its shape and dtype): dv_nn_call_ws_tensor */
     uint64_t ws_at;
+    int pos;                /* dv_acl_xtensor_t.pos */
 } dv_nn_tensor_t;
 
 /* What the first phase collects before it builds the executor. */
@@ -239,6 +242,7 @@ typedef struct dv_nn_bcast {
     aclOpExecutor *head, **tail;         /* the expand executors so far */
     uint64_t ws;                         /* their workspace */
     int n;
+    int nin;                             /* user inputs bound so far */
     struct aclTensor shape[4];           /* the shape and dtype of what they write */
 } dv_nn_bcast_t;
 

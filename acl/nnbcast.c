@@ -91,8 +91,10 @@ static int chain_add(dv_nn_call_t *e, dv_nn_bcast_t *bc, const aclTensor *t, boo
 {
     if (from_ws)
         dv_nn_call_ws_tensor(e, t, what, "x", from);
-    else
+    else {
         dv_nn_call_tensor(e, t, what, "x", true);
+        e->t[e->ntensors - 1].pos = bc->nin;
+    }
     uint64_t ws = 0;
     aclOpExecutor *x = NULL;
     int rc = dv_nn_exec_build(e, &ws, &x);
@@ -123,8 +125,10 @@ int dv_nn_bcast_input(dv_nn_call_t *c, dv_nn_bcast_t *bc, const aclTensor *t, co
     if (!bc->tail)
         bc->tail = &bc->head;
     const bool cast = t->dtype != dt && !c->empty, expand = !same_dims(t, to) && !c->empty;
+    bc->nin++;
     if (!cast && !expand) {
         dv_nn_call_tensor(c, t, what, arg, true);
+        c->t[c->ntensors - 1].pos = bc->nin;
         return ACLNN_SUCCESS;
     }
     const aclTensor *src = t;
@@ -229,6 +233,10 @@ int dv_nn_bcast_build(dv_nn_call_t *c, dv_nn_bcast_t *bc, uint64_t *workspaceSiz
 {
     uint64_t ws = 0;
     aclOpExecutor *e = NULL;
+    int nout = 0;
+    for (int i = 0; i < c->ntensors; i++)
+        if (!c->t[i].input)
+            c->t[i].pos = ++nout;
     int rc = dv_nn_exec_build(c, &ws, &e);
     if (rc != ACLNN_SUCCESS) {
         dv_acl_executor_free(bc->head);

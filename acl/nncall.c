@@ -42,14 +42,14 @@ void dv_nn_call_param(dv_nn_call_t *c, const char *name, const char *fmt, ...)
 void dv_nn_call_tensor(dv_nn_call_t *c, const aclTensor *t, const char *what, const char *arg, bool input)
 {
     if (c->ntensors < DV_ACL_MAX_XTENSORS)
-        c->t[c->ntensors++] = (dv_nn_tensor_t){t, what, arg, input, false, false, 0};
+        c->t[c->ntensors++] = (dv_nn_tensor_t){t, what, arg, input, false, false, 0, 0};
 }
 
 void dv_nn_call_ws_tensor(dv_nn_call_t *c, const aclTensor *shape, const char *what, const char *arg,
                           uint64_t ws_at)
 {
     if (c->ntensors < DV_ACL_MAX_XTENSORS)
-        c->t[c->ntensors++] = (dv_nn_tensor_t){shape, what, arg, true, false, true, ws_at};
+        c->t[c->ntensors++] = (dv_nn_tensor_t){shape, what, arg, true, false, true, ws_at, 0};
 }
 
 /* ---------------------------------------------------------------- checks */
@@ -306,6 +306,7 @@ static void exec_view(dv_acl_xtensor_t *x, const dv_nn_tensor_t *nt)
     x->input = nt->input;
     x->ws = nt->ws;
     x->ws_at = nt->ws_at;
+    x->pos = nt->pos;
     x->data = t->data;
     x->offset_bytes = t->offset * (int64_t)d->size;
     x->view.dev = t->data + (uint64_t)x->offset_bytes;

@@ -560,6 +560,50 @@ START_TEST(test_aclnn_bcast_cast_aclnn)
 }
 END_TEST
 
+/* A repeatable broadcasting executor (an expand, then the add) rebound with aclSetInputTensorAddr
+ * (self 0, other 1) and aclSetOutputTensorAddr (out 0): the second run reads and writes the new
+ * tensors. */
+START_TEST(test_aclnn_bcast_rebind_chain)
+{
+    const int64_t d23[] = {2, 3}, d3[] = {3};
+    float x1[6] = {1, 2, 3, 4, 5, 6}, x2[6] = {10, 20, 30, 40, 50, 60}, y1[3] = {1, 1, 1}, y2[3] = {-1, 0, 1};
+    float got[6];
+    nnt_dt_t a1 = nnt_mk(d23, 2, ACL_FLOAT, ACL_FORMAT_ND, x1), a2 = nnt_mk(d23, 2, ACL_FLOAT, ACL_FORMAT_ND, x2);
+    nnt_dt_t b1 = nnt_mk(d3, 1, ACL_FLOAT, ACL_FORMAT_ND, y1), b2 = nnt_mk(d3, 1, ACL_FLOAT, ACL_FORMAT_ND, y2);
+    nnt_dt_t o1 = nnt_mk(d23, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL), o2 = nnt_mk(d23, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    float one = 1.0f;
+    aclScalar *alpha = aclCreateScalar(&one, ACL_FLOAT);
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_OK(aclnnAddGetWorkspaceSize(a1.t, b1.t, alpha, o1.t, &ws, &e));
+    CK_OK(aclSetAclOpExecutorRepeatable(e));
+    void *wsp = NULL;
+    CK_OK(aclrtMalloc(&wsp, ws, ACL_MEM_MALLOC_HUGE_FIRST));
+    RUN(aclnnAdd(wsp, ws, e, nnt_stream));
+    nnt_rd(&o1, got);
+    for (int i = 0; i < 6; i++)
+        ck_assert_msg(got[i] == x1[i] + y1[i % 3], "first run [%d]: %g", i, got[i]);
+    CK_OK(aclSetInputTensorAddr(e, 0, a2.t, a2.dev));
+    CK_OK(aclSetInputTensorAddr(e, 1, b2.t, b2.dev));
+    CK_OK(aclSetOutputTensorAddr(e, 0, o2.t, o2.dev));
+    CK_ERR(aclSetInputTensorAddr(e, 2, b2.t, b2.dev), NN_INVALID, "index 2 is out of range: the aclnnAdd executor has 2 "
+           "input tensors");
+    RUN(aclnnAdd(wsp, ws, e, nnt_stream));
+    nnt_rd(&o2, got);
+    for (int i = 0; i < 6; i++)
+        ck_assert_msg(got[i] == x2[i] + y2[i % 3], "rebound run [%d]: %g, want %g", i, got[i], x2[i] + y2[i % 3]);
+    CK_OK(aclDestroyAclOpExecutor(e));
+    CK_OK(aclrtFree(wsp));
+    CK_OK(aclDestroyScalar(alpha));
+    nnt_rm(&a1);
+    nnt_rm(&a2);
+    nnt_rm(&b1);
+    nnt_rm(&b2);
+    nnt_rm(&o1);
+    nnt_rm(&o2);
+}
+END_TEST
+
 /* aclnnExpand: int32 [3,1] to size [2,-1,4]; bool [4] to [3,4]; the example's fp32 [4,2] to [4,2]. */
 START_TEST(test_aclnn_bcast_expand_aclnn)
 {
@@ -636,6 +680,7 @@ Suite *dv_aclnn_bcast_suite(void)
     tcase_add_test(tc, test_aclnn_bcast_expand_aclnn);
     tcase_add_test(tc, test_aclnn_bcast_promotion);
     tcase_add_test(tc, test_aclnn_bcast_cast_aclnn);
+    tcase_add_test(tc, test_aclnn_bcast_rebind_chain);
     suite_add_tcase(s, tc);
     return s;
 }
