@@ -189,7 +189,7 @@ enum { NN_OTHER = 1, NN_ALPHA = 2, NN_INPLACE = 4 }; /* the class's arguments */
  * operator takes and out's (in place: selfRef's shape, so only other broadcasts; a promotion to a
  * wider type of selfRef's category is computed in selfRef's dtype). */
 static int ew_check(dv_nn_call_t *c, unsigned has, const aclTensor *self, const aclTensor *other, const aclTensor *out,
-                    struct aclTensor *bs)
+                    struct aclTensor *bs, aclDataType promote_to)
 {
     const bool inplace = has & NN_INPLACE;
     const char *ws = inplace ? "selfRef" : "self";
@@ -201,11 +201,14 @@ static int ew_check(dv_nn_call_t *c, unsigned has, const aclTensor *self, const 
                              (rc = dv_nn_bcast_shape(c, self, ws, other, "other", bs)) ||
                              (rc = dv_nn_promote(c, self, ws, other, "other", &bs->dtype))))
         return rc;
+    if (promote_to != ACL_DT_UNDEFINED)
+        bs->dtype = promote_to;
+    const char *on = other ? dv_nn_dtype_name(other->dtype) : "a floating-point scalar";
     if (inplace && bs->dtype != self->dtype) {
         if (dv_nn_dtype_category(bs->dtype) != dv_nn_dtype_category(self->dtype))
             return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: selfRef has dtype %s and other %s: their result type %s "
-                               "cannot be written to selfRef", c->gws, dv_nn_dtype_name(self->dtype),
-                               dv_nn_dtype_name(other->dtype), dv_nn_dtype_name(bs->dtype));
+                               "cannot be written to selfRef", c->gws, dv_nn_dtype_name(self->dtype), on,
+                               dv_nn_dtype_name(bs->dtype));
         bs->dtype = self->dtype;
     }
     const bool promoted = bs->dtype != self->dtype;
@@ -221,10 +224,10 @@ static int ew_check(dv_nn_call_t *c, unsigned has, const aclTensor *self, const 
         return rc;
     if (inplace || out->dtype == bs->dtype)
         return ACLNN_SUCCESS;
-    if ((has & NN_OTHER) && other->dtype != self->dtype)
+    if (bs->dtype != self->dtype || ((has & NN_OTHER) && other->dtype != self->dtype))
         return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: out has dtype %s but self (%s) and other (%s) promote to %s",
-                           c->gws, dv_nn_dtype_name(out->dtype), dv_nn_dtype_name(self->dtype),
-                           dv_nn_dtype_name(other->dtype), dv_nn_dtype_name(bs->dtype));
+                           c->gws, dv_nn_dtype_name(out->dtype), dv_nn_dtype_name(self->dtype), on,
+                           dv_nn_dtype_name(bs->dtype));
     return dv_nn_check_same_dtype(c, self, ws, out, "out");
 }
 
@@ -265,7 +268,16 @@ static int elementwise(int row, unsigned has, const aclTensor *self, const aclTe
         ((has & NN_OTHER) && (rc = dv_nn_get_tensor(c, other, "other"))) ||
         (scalar_what && (rc = get_scalar(c, scalar, scalar_what))) ||
         ((has & NN_ALPHA) && (rc = get_scalar(c, alpha, "alpha"))) ||
-        (!inplace && (rc = dv_nn_get_tensor(c, out, "out"))) || (rc = ew_check(c, has, self, other, out, &bs)))
+        (!inplace && (rc = dv_nn_get_tensor(c, out, "out"))))
+        return rc;
+    /* a floating-point other of an integer (or bool) tensor: computed in fp32, torch's default dtype */
+    const aclDataType promote_to = scalar_what && strcmp(scalar_what, "other") == 0 &&
+                                           dv_nn_dtype_category(scalar->dtype) == 2 &&
+                                           dv_nn_dtype_category(self->dtype) >= 0 &&
+                                           dv_nn_dtype_category(self->dtype) < 2
+                                       ? ACL_FLOAT
+                                       : ACL_DT_UNDEFINED;
+    if ((rc = ew_check(c, has, self, other, out, &bs, promote_to)))
         return rc;
     if (scalar_what)
         dv_nn_call_param(c, "scalar", "%.17g", nn_rows[row].factor * scalar->value * (alpha ? alpha->value : 1.0));
@@ -290,7 +302,7 @@ static int clamp(int row, unsigned has, const aclTensor *self, const aclScalar *
     if (!lo && !hi)
         return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "%s: clipValueMin and clipValueMax are both NULL", c->gws);
     if ((lo && (rc = get_scalar(c, lo, "clipValueMin"))) || (hi && (rc = get_scalar(c, hi, "clipValueMax"))) ||
-        (!inplace && (rc = dv_nn_get_tensor(c, out, "out"))) || (rc = ew_check(c, has, self, NULL, out, &bs)))
+        (!inplace && (rc = dv_nn_get_tensor(c, out, "out"))) || (rc = ew_check(c, has, self, NULL, out, &bs, ACL_DT_UNDEFINED)))
         return rc;
     double lowest, highest;
     switch (self->dtype) {

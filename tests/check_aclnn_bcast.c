@@ -604,6 +604,44 @@ START_TEST(test_aclnn_bcast_rebind_chain)
 }
 END_TEST
 
+/* A floating-point aclScalar with an integer tensor computes in fp32 (torch's default dtype): int32
+ * Muls by 0.5 and Adds 1.5 into fp32 outs; an int32 out, and in place, are refused. */
+START_TEST(test_aclnn_bcast_scalar_promotion)
+{
+    const int64_t d[] = {2, 3};
+    int32_t xi[6] = {1, -2, 3, 7, -9, 100};
+    float got[6], half = 0.5f, onehalf = 1.5f, one = 1.0f;
+    nnt_dt_t a = nnt_mk(d, 2, ACL_INT32, ACL_FORMAT_ND, xi), o = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    nnt_dt_t oi = nnt_mk(d, 2, ACL_INT32, ACL_FORMAT_ND, NULL);
+    aclScalar *sh = aclCreateScalar(&half, ACL_FLOAT), *s15 = aclCreateScalar(&onehalf, ACL_FLOAT);
+    aclScalar *alpha = aclCreateScalar(&one, ACL_FLOAT);
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_OK(aclnnMulsGetWorkspaceSize(a.t, sh, o.t, &ws, &e));
+    ck_assert_uint_gt(ws, 0);
+    run_ws(aclnnMuls, ws, e);
+    nnt_rd(&o, got);
+    for (int i = 0; i < 6; i++)
+        ck_assert_msg(got[i] == (float)xi[i] * 0.5f, "int32 Muls 0.5 [%d]: %g", i, got[i]);
+    CK_OK(aclnnAddsGetWorkspaceSize(a.t, s15, alpha, o.t, &ws, &e));
+    run_ws(aclnnAdds, ws, e);
+    nnt_rd(&o, got);
+    for (int i = 0; i < 6; i++)
+        ck_assert_msg(got[i] == (float)xi[i] + 1.5f, "int32 Adds 1.5 [%d]: %g", i, got[i]);
+    CK_ERR(aclnnMulsGetWorkspaceSize(a.t, sh, oi.t, &ws, &e), NN_INVALID,
+           "out has dtype ACL_INT32 but self (ACL_INT32) and other (a floating-point scalar) promote to ACL_FLOAT");
+    CK_ERR(aclnnInplaceMulsGetWorkspaceSize(a.t, sh, &ws, &e), NN_INVALID,
+           "selfRef has dtype ACL_INT32 and other a floating-point scalar: their result type ACL_FLOAT cannot be "
+           "written to selfRef");
+    CK_OK(aclDestroyScalar(sh));
+    CK_OK(aclDestroyScalar(s15));
+    CK_OK(aclDestroyScalar(alpha));
+    nnt_rm(&a);
+    nnt_rm(&o);
+    nnt_rm(&oi);
+}
+END_TEST
+
 /* aclnnExpand: int32 [3,1] to size [2,-1,4]; bool [4] to [3,4]; the example's fp32 [4,2] to [4,2]. */
 START_TEST(test_aclnn_bcast_expand_aclnn)
 {
@@ -681,6 +719,7 @@ Suite *dv_aclnn_bcast_suite(void)
     tcase_add_test(tc, test_aclnn_bcast_promotion);
     tcase_add_test(tc, test_aclnn_bcast_cast_aclnn);
     tcase_add_test(tc, test_aclnn_bcast_rebind_chain);
+    tcase_add_test(tc, test_aclnn_bcast_scalar_promotion);
     suite_add_tcase(s, tc);
     return s;
 }

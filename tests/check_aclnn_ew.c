@@ -490,8 +490,9 @@ START_TEST(test_aclnn_ew_errors)
     CK_ERR(aclnnMinimumGetWorkspaceSize(a.t, h.t, h.t, &ws, &e), NN_INVALID,
            "out has dtype ACL_FLOAT16 but self (ACL_FLOAT) and other (ACL_FLOAT16) promote to ACL_FLOAT");
     CK_ERR(aclnnSigmoidGetWorkspaceSize(a.t, h.t, &ws, &e), NN_INVALID, "out has dtype ACL_FLOAT16");
-    /* the library's scalar checks: an int32 Muls by 0.5, a LeakyRelu slope beyond fp16 */
-    CK_ERR(aclnnMulsGetWorkspaceSize(i32.t, sh, i32.t, &ws, &e), NN_INVALID, "--scalar");
+    /* an int32 Muls by 0.5 computes in fp32 (tests/check_aclnn_bcast.c): an int32 out is refused; the
+     * library's scalar check: a LeakyRelu slope beyond fp16 */
+    CK_ERR(aclnnMulsGetWorkspaceSize(i32.t, sh, i32.t, &ws, &e), NN_INVALID, "promote to ACL_FLOAT");
     const float huge = 1e6f;
     aclScalar *sb = aclCreateScalar((void *)&huge, ACL_FLOAT);
     CK_ERR(aclnnInplaceLeakyReluGetWorkspaceSize(h.t, sb, &ws, &e), NN_INVALID, "overflows fp16");
