@@ -24,6 +24,7 @@
 #include "aclnnop/aclnn_le_tensor.h"
 #include "aclnnop/aclnn_maximum.h"
 #include "aclnnop/aclnn_minimum.h"
+#include "aclnnop/aclnn_mse_loss.h"
 #include "aclnnop/aclnn_mul.h"
 #include "aclnnop/aclnn_sub.h"
 #include "dv/ops.h"
@@ -642,6 +643,37 @@ START_TEST(test_aclnn_bcast_scalar_promotion)
 }
 END_TEST
 
+/* The losses broadcast self and target: MseLoss of [2,3] against [3] with reduction none and mean. */
+START_TEST(test_aclnn_bcast_loss)
+{
+    const int64_t d23[] = {2, 3}, d3[] = {3};
+    float x[6] = {1, 2, 3, 4, 5, 6}, y[3] = {0.5f, 2, 4}, got[6], mean = 0;
+    nnt_dt_t a = nnt_mk(d23, 2, ACL_FLOAT, ACL_FORMAT_ND, x), b = nnt_mk(d3, 1, ACL_FLOAT, ACL_FORMAT_ND, y);
+    nnt_dt_t o = nnt_mk(d23, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL), m = nnt_mk(NULL, 0, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_OK(aclnnMseLossGetWorkspaceSize(a.t, b.t, 0, o.t, &ws, &e));
+    ck_assert_uint_gt(ws, 0);
+    run_ws(aclnnMseLoss, ws, e);
+    nnt_rd(&o, got);
+    for (int i = 0; i < 6; i++) {
+        const float d = x[i] - y[i % 3];
+        ck_assert_msg(got[i] == d * d, "MseLoss none [%d]: %g, want %g", i, got[i], d * d);
+        mean += d * d / 6;
+    }
+    CK_OK(aclnnMseLossGetWorkspaceSize(a.t, b.t, 1, m.t, &ws, &e));
+    run_ws(aclnnMseLoss, ws, e);
+    nnt_rd(&m, got);
+    ck_assert_msg(__builtin_fabsf(got[0] - mean) <= 1e-5f * mean, "MseLoss mean: %g, want %g", got[0], mean);
+    CK_ERR(aclnnMseLossGetWorkspaceSize(a.t, b.t, 0, b.t, &ws, &e), NN_INVALID,
+           "out has shape [3] but the broadcast of self and target has [2,3] (reduction 0)");
+    nnt_rm(&a);
+    nnt_rm(&b);
+    nnt_rm(&o);
+    nnt_rm(&m);
+}
+END_TEST
+
 /* aclnnExpand: int32 [3,1] to size [2,-1,4]; bool [4] to [3,4]; the example's fp32 [4,2] to [4,2]. */
 START_TEST(test_aclnn_bcast_expand_aclnn)
 {
@@ -720,6 +752,7 @@ Suite *dv_aclnn_bcast_suite(void)
     tcase_add_test(tc, test_aclnn_bcast_cast_aclnn);
     tcase_add_test(tc, test_aclnn_bcast_rebind_chain);
     tcase_add_test(tc, test_aclnn_bcast_scalar_promotion);
+    tcase_add_test(tc, test_aclnn_bcast_loss);
     suite_add_tcase(s, tc);
     return s;
 }
