@@ -261,6 +261,13 @@ int dv_nn_dtype_category(aclDataType t);
  * and a 0-d tensor against a tensor with dimensions counts only when its category is higher. */
 int dv_nn_promote(const dv_nn_call_t *c, const aclTensor *a, const char *wa, const aclTensor *b, const char *wb,
                   aclDataType *out);
+/* Add's common broadcast in one kernel, as CANN does it: other a vector along one axis of self (all
+ * its other axes 1: [..., N] + [N], NCHW + [C,1,1]), alpha 1, one fp16 / fp32 dtype, self the result's
+ * shape: the library's bias_add.  DV_NN_NO_BIAS when the call is not that case (or bias_add cannot
+ * plan it); else the status of building its executor. */
+#define DV_NN_NO_BIAS 1
+int dv_nn_bcast_bias(dv_nn_call_t *c, const aclTensor *self, const char *ws, const aclTensor *other,
+                     const aclTensor *out, const char *ow, uint64_t *workspaceSize, aclOpExecutor **executor);
 /* Build c's executor after bc's expands (dv_nn_exec_build when there are none); frees bc's on error. */
 int dv_nn_bcast_build(dv_nn_call_t *c, dv_nn_bcast_t *bc, uint64_t *workspaceSize, aclOpExecutor **executor);
 

@@ -315,6 +315,46 @@ aclnnStatus aclnnExpandGetWorkspaceSize(const aclTensor *self, const aclIntArray
     return dv_nn_exec_build(&c, workspaceSize, executor);
 }
 
+int dv_nn_bcast_bias(dv_nn_call_t *c, const aclTensor *self, const char *ws, const aclTensor *other,
+                     const aclTensor *out, const char *ow, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    if (strcmp(c->op, "add") != 0 || c->empty || self->dtype != other->dtype || out->dtype != self->dtype ||
+        (self->dtype != ACL_FLOAT16 && self->dtype != ACL_FLOAT) || self->ndims < 1 || self->ndims > DV_SHAPE_MAX ||
+        other->ndims > self->ndims)
+        return DV_NN_NO_BIAS;
+    for (int i = 0; i < c->argc; i++)
+        if (strcmp(c->argv[i], "--alpha") == 0)
+            return DV_NN_NO_BIAS;
+    /* other: one axis of self's length (aligned at the last axis), every other axis 1 */
+    int axis = -1;
+    const int lead = self->ndims - other->ndims;
+    for (int i = 0; i < other->ndims; i++) {
+        if (other->dims[i] == 1)
+            continue;
+        if (axis >= 0 || other->dims[i] != self->dims[lead + i])
+            return DV_NN_NO_BIAS;
+        axis = lead + i;
+    }
+    if (axis < 0)
+        return DV_NN_NO_BIAS;
+    char shape[96];
+    lib_shape(self, shape, sizeof shape); /* at most 6 axes: all of them, so axis stays */
+    dv_nn_call_t b;
+    dv_nn_call_init(&b, c->api, c->gws, "bias_add", c->op_type);
+    dv_nn_call_param(&b, "shape", "%s", shape);
+    dv_nn_call_param(&b, "axis", "%d", axis);
+    dv_nn_call_param(&b, "dtype", "%s", lib_dtype(self->dtype));
+    dv_nn_call_tensor(&b, self, ws, "x", true);
+    b.t[b.ntensors - 1].pos = 1;
+    dv_nn_call_tensor(&b, other, "other", "b", true);
+    b.t[b.ntensors - 1].pos = 2;
+    dv_nn_call_tensor(&b, out, ow, "z", false);
+    b.t[b.ntensors - 1].pos = 1;
+    if (dv_nn_exec_build(&b, workspaceSize, executor) != ACLNN_SUCCESS)
+        return DV_NN_NO_BIAS; /* the library cannot (e.g. unaligned rows without DataCopyPad): expand instead */
+    return ACLNN_SUCCESS;
+}
+
 /* The dtypes aclnnCast converts: the AI Core vector types the library's cast takes, and bool. */
 static bool castable(aclDataType t)
 {

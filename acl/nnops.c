@@ -246,6 +246,9 @@ static int ew_build(dv_nn_call_t *c, unsigned has, const aclTensor *self, const 
     c->empty = n == 0;
     dv_nn_call_param(c, "shape", "%llu", (unsigned long long)n);
     dv_nn_call_param(c, "dtype", "%s", dv_nn_param_dtype_name(d->dv));
+    if ((has & NN_OTHER) && (rc = dv_nn_bcast_bias(c, self, ws, other, inplace ? self : out, inplace ? ws : "out",
+                                                   workspaceSize, executor)) != DV_NN_NO_BIAS)
+        return rc;
     if ((rc = dv_nn_bcast_input(c, &bc, self, ws, "x", bs, bs->dtype)))
         return rc;
     if ((has & NN_OTHER) && (rc = dv_nn_bcast_input(c, &bc, other, "other", "y", bs, bs->dtype)))

@@ -561,41 +561,38 @@ START_TEST(test_aclnn_bcast_cast_aclnn)
 }
 END_TEST
 
-/* A repeatable broadcasting executor (an expand, then the add) rebound with aclSetInputTensorAddr
+/* A repeatable broadcasting executor (an expand, then the mul) rebound with aclSetInputTensorAddr
  * (self 0, other 1) and aclSetOutputTensorAddr (out 0): the second run reads and writes the new
  * tensors. */
 START_TEST(test_aclnn_bcast_rebind_chain)
 {
     const int64_t d23[] = {2, 3}, d3[] = {3};
-    float x1[6] = {1, 2, 3, 4, 5, 6}, x2[6] = {10, 20, 30, 40, 50, 60}, y1[3] = {1, 1, 1}, y2[3] = {-1, 0, 1};
+    float x1[6] = {1, 2, 3, 4, 5, 6}, x2[6] = {10, 20, 30, 40, 50, 60}, y1[3] = {2, 3, 4}, y2[3] = {-1, 0, 1};
     float got[6];
     nnt_dt_t a1 = nnt_mk(d23, 2, ACL_FLOAT, ACL_FORMAT_ND, x1), a2 = nnt_mk(d23, 2, ACL_FLOAT, ACL_FORMAT_ND, x2);
     nnt_dt_t b1 = nnt_mk(d3, 1, ACL_FLOAT, ACL_FORMAT_ND, y1), b2 = nnt_mk(d3, 1, ACL_FLOAT, ACL_FORMAT_ND, y2);
     nnt_dt_t o1 = nnt_mk(d23, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL), o2 = nnt_mk(d23, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL);
-    float one = 1.0f;
-    aclScalar *alpha = aclCreateScalar(&one, ACL_FLOAT);
     uint64_t ws;
     aclOpExecutor *e;
-    CK_OK(aclnnAddGetWorkspaceSize(a1.t, b1.t, alpha, o1.t, &ws, &e));
+    CK_OK(aclnnMulGetWorkspaceSize(a1.t, b1.t, o1.t, &ws, &e));
     CK_OK(aclSetAclOpExecutorRepeatable(e));
     void *wsp = NULL;
     CK_OK(aclrtMalloc(&wsp, ws, ACL_MEM_MALLOC_HUGE_FIRST));
-    RUN(aclnnAdd(wsp, ws, e, nnt_stream));
+    RUN(aclnnMul(wsp, ws, e, nnt_stream));
     nnt_rd(&o1, got);
     for (int i = 0; i < 6; i++)
-        ck_assert_msg(got[i] == x1[i] + y1[i % 3], "first run [%d]: %g", i, got[i]);
+        ck_assert_msg(got[i] == x1[i] * y1[i % 3], "first run [%d]: %g", i, got[i]);
     CK_OK(aclSetInputTensorAddr(e, 0, a2.t, a2.dev));
     CK_OK(aclSetInputTensorAddr(e, 1, b2.t, b2.dev));
     CK_OK(aclSetOutputTensorAddr(e, 0, o2.t, o2.dev));
-    CK_ERR(aclSetInputTensorAddr(e, 2, b2.t, b2.dev), NN_INVALID, "index 2 is out of range: the aclnnAdd executor has 2 "
+    CK_ERR(aclSetInputTensorAddr(e, 2, b2.t, b2.dev), NN_INVALID, "index 2 is out of range: the aclnnMul executor has 2 "
            "input tensors");
-    RUN(aclnnAdd(wsp, ws, e, nnt_stream));
+    RUN(aclnnMul(wsp, ws, e, nnt_stream));
     nnt_rd(&o2, got);
     for (int i = 0; i < 6; i++)
-        ck_assert_msg(got[i] == x2[i] + y2[i % 3], "rebound run [%d]: %g, want %g", i, got[i], x2[i] + y2[i % 3]);
+        ck_assert_msg(got[i] == x2[i] * y2[i % 3], "rebound run [%d]: %g, want %g", i, got[i], x2[i] * y2[i % 3]);
     CK_OK(aclDestroyAclOpExecutor(e));
     CK_OK(aclrtFree(wsp));
-    CK_OK(aclDestroyScalar(alpha));
     nnt_rm(&a1);
     nnt_rm(&a2);
     nnt_rm(&b1);
@@ -671,6 +668,57 @@ START_TEST(test_aclnn_bcast_loss)
     nnt_rm(&b);
     nnt_rm(&o);
     nnt_rm(&m);
+}
+END_TEST
+
+/* Add's common broadcast runs in one kernel (the library's bias_add, no workspace), as CANN's does:
+ * [2,3,4] + [4], [2,3,5,4] + [3,1,1] (a per-channel bias) and in place [1,3,4] += [1,4]; alpha 2 takes
+ * the expand path (a workspace). */
+START_TEST(test_aclnn_bcast_add_bias)
+{
+    static const struct {
+        int64_t sd[4], od[4];
+        int sn, on;
+        float alpha;
+        bool inplace;
+    } cases[] = {
+        {{2, 3, 4}, {4}, 3, 1, 1.0f, false},
+        {{2, 3, 5, 4}, {3, 1, 1}, 4, 3, 1.0f, false},
+        {{1, 3, 4}, {1, 4}, 3, 2, 1.0f, true},
+        {{2, 3, 4}, {4}, 3, 1, 2.0f, false},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const int64_t ns = nnt_numel(cases[k].sd, cases[k].sn), no = nnt_numel(cases[k].od, cases[k].on);
+        float x[120], y[12], got[120];
+        nnt_fill(x, ns, 31u + (unsigned)k, -2.0f, 2.0f);
+        nnt_fill(y, no, 41u + (unsigned)k, -2.0f, 2.0f);
+        nnt_dt_t a = nnt_mk(cases[k].sd, cases[k].sn, ACL_FLOAT, ACL_FORMAT_ND, x);
+        nnt_dt_t b = nnt_mk(cases[k].od, cases[k].on, ACL_FLOAT, ACL_FORMAT_ND, y);
+        nnt_dt_t o = nnt_mk(cases[k].sd, cases[k].sn, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+        aclScalar *alpha = aclCreateScalar((void *)&cases[k].alpha, ACL_FLOAT);
+        uint64_t ws;
+        aclOpExecutor *e;
+        if (cases[k].inplace) {
+            CK_OK(aclnnInplaceAddGetWorkspaceSize(a.t, b.t, alpha, &ws, &e));
+            run_ws(aclnnInplaceAdd, ws, e);
+            nnt_rd(&a, got);
+        } else {
+            CK_OK(aclnnAddGetWorkspaceSize(a.t, b.t, alpha, o.t, &ws, &e));
+            run_ws(aclnnAdd, ws, e);
+            nnt_rd(&o, got);
+        }
+        ck_assert_msg((ws == 0) == (cases[k].alpha == 1.0f), "case %zu: workspace %llu", k, (unsigned long long)ws);
+        for (int64_t i = 0; i < ns; i++) {
+            const float want = x[i] + cases[k].alpha * y[src_index(i, cases[k].sd, cases[k].sn, cases[k].od,
+                                                                   cases[k].on)];
+            ck_assert_msg(__builtin_fabsf(got[i] - want) <= 1e-6f, "case %zu [%lld]: %g, want %g", k, (long long)i,
+                          got[i], want);
+        }
+        CK_OK(aclDestroyScalar(alpha));
+        nnt_rm(&a);
+        nnt_rm(&b);
+        nnt_rm(&o);
+    }
 }
 END_TEST
 
@@ -753,6 +801,7 @@ Suite *dv_aclnn_bcast_suite(void)
     tcase_add_test(tc, test_aclnn_bcast_rebind_chain);
     tcase_add_test(tc, test_aclnn_bcast_scalar_promotion);
     tcase_add_test(tc, test_aclnn_bcast_loss);
+    tcase_add_test(tc, test_aclnn_bcast_add_bias);
     suite_add_tcase(s, tc);
     return s;
 }
