@@ -67,6 +67,8 @@ START_TEST(test_aclnn_bcast_expand_check)
     check_exact(profile, "expand --shape 100003 --to 100003 --dtype int8", 100003);
     check_exact(profile, "expand --shape 1x5x1x3 --to 4x5x6x3 --dtype bf16", 360);
     check_exact(profile, "expand --shape 3x1x5x1 --to 3x4x5x6 --dtype int16", 360);
+    check_exact(profile, "expand --shape 9000x1 --to 9000x50 --cores 1", 450000);
+    check_exact(profile, "expand --shape 1x40000 --to 7x40000 --cores 1 --dtype int8", 280000);
 }
 END_TEST
 
@@ -108,6 +110,9 @@ START_TEST(test_aclnn_bcast_cast_check)
             converted++;
         }
     ck_assert_int_eq(converted, 26);
+    /* several tiles per block through the work buffers */
+    check_exact(profiles[_i], "cast --shape 300000 --cores 1 --dtype fp32 --to int8", 300000);
+    check_exact(profiles[_i], "cast --shape 300000 --cores 2 --dtype fp16 --to bf16", 300000);
 }
 END_TEST
 
