@@ -710,6 +710,21 @@ aclnnStatus aclSetTensorAddr(aclOpExecutor *executor, const size_t index, aclTen
     int rc = null_handle(api, executor, tensor, "tensor");
     if (rc || !dv_acl_executor_get(executor, api, &rc) || !dv_acl_tensor_get(tensor, api, "tensor", &rc))
         return rc;
+    /* a chain that numbers its tensors (acl/nnbcast.c): the inputs, then the outputs */
+    size_t nin = 0, nout = 0;
+    for (aclOpExecutor *m = executor; m; m = m->next)
+        for (int i = 0; i < m->ntensors; i++)
+            if (m->t[i].pos && !m->t[i].ws) {
+                size_t *n = m->t[i].input ? &nin : &nout;
+                *n = (size_t)m->t[i].pos > *n ? (size_t)m->t[i].pos : *n;
+            }
+    if (nin + nout) {
+        if (index >= nin + nout)
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: index %zu is out of range: the %s executor has %zu "
+                               "tensors", api, index, executor->api, nin + nout);
+        return index < nin ? set_tensor_addr(api, true, executor, index, tensor, addr)
+                           : set_tensor_addr(api, false, executor, index - nin, tensor, addr);
+    }
     if (index >= (size_t)executor->ntensors)
         return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: index %zu is out of range: the %s executor has %d tensors",
                            api, index, executor->api, executor->ntensors);

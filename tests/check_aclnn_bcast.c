@@ -567,8 +567,8 @@ START_TEST(test_aclnn_bcast_cast_aclnn)
 END_TEST
 
 /* A repeatable broadcasting executor (an expand, then the mul) rebound with aclSetInputTensorAddr
- * (self 0, other 1) and aclSetOutputTensorAddr (out 0): the second run reads and writes the new
- * tensors. */
+ * (self 0), aclSetTensorAddr (other 1 of self, other, out) and aclSetOutputTensorAddr (out 0): the
+ * second run reads and writes the new tensors. */
 START_TEST(test_aclnn_bcast_rebind_chain)
 {
     const int64_t d23[] = {2, 3}, d3[] = {3};
@@ -588,8 +588,10 @@ START_TEST(test_aclnn_bcast_rebind_chain)
     for (int i = 0; i < 6; i++)
         ck_assert_msg(got[i] == x1[i] * y1[i % 3], "first run [%d]: %g", i, got[i]);
     CK_OK(aclSetInputTensorAddr(e, 0, a2.t, a2.dev));
-    CK_OK(aclSetInputTensorAddr(e, 1, b2.t, b2.dev));
+    CK_OK(aclSetTensorAddr(e, 1, b2.t, b2.dev)); /* counts self, other, out */
     CK_OK(aclSetOutputTensorAddr(e, 0, o2.t, o2.dev));
+    CK_ERR(aclSetTensorAddr(e, 3, o2.t, o2.dev), NN_INVALID, "index 3 is out of range: the aclnnMul executor has 3 "
+           "tensors");
     CK_ERR(aclSetInputTensorAddr(e, 2, b2.t, b2.dev), NN_INVALID, "index 2 is out of range: the aclnnMul executor has 2 "
            "input tensors");
     RUN(aclnnMul(wsp, ws, e, nnt_stream));
