@@ -339,6 +339,14 @@ START_TEST(test_aclnn_bcast_errors)
            "selfRef has shape [3,4] but the broadcast of selfRef and other has [2,3,4]; in place, only other may "
            "broadcast");
     CK_ERR(aclnnInplaceLeTensorGetWorkspaceSize(o.t, c.t, &ws, &e), NN_INVALID, "in place, only other may broadcast");
+    /* an empty broadcast result: nothing to run, no workspace */
+    const int64_t d03[] = {0, 3}, d3[] = {3};
+    nnt_dt_t z = nnt_mk(d03, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL), v3 = nnt_mk(d3, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    CK_OK(aclnnMulGetWorkspaceSize(z.t, v3.t, z.t, &ws, &e));
+    ck_assert_uint_eq(ws, 0);
+    RUN(aclnnMul(NULL, 0, e, nnt_stream));
+    nnt_rm(&z);
+    nnt_rm(&v3);
     /* a broadcasting executor needs its workspace */
     CK_OK(aclnnMulGetWorkspaceSize(c.t, b.t, c.t, &ws, &e));
     ck_assert_uint_gt(ws, 0);
