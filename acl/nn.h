@@ -243,7 +243,8 @@ typedef struct dv_nn_bcast {
     uint64_t ws;                         /* their workspace */
     int n;
     int nin;                             /* user inputs bound so far */
-    struct aclTensor shape[4];           /* the shape and dtype of what they write */
+    struct aclTensor shape[4];           /* the shape and dtype of what they write: a cast and an
+                                          * expand for each of two operands */
 } dv_nn_bcast_t;
 
 /* The broadcast shape of a and b (numpy rules) into *o (dims only), else 161002 naming both shapes. */

@@ -125,6 +125,12 @@ int dv_nn_bcast_input(dv_nn_call_t *c, dv_nn_bcast_t *bc, const aclTensor *t, co
     if (!bc->tail)
         bc->tail = &bc->head;
     const bool cast = t->dtype != dt && !c->empty, expand = !same_dims(t, to) && !c->empty;
+    const int slots = (int)(sizeof bc->shape / sizeof bc->shape[0]);
+    if (bc->n + cast + expand > slots) { /* never: the operators pass at most two operands */
+        chain_drop(bc);
+        return dv_acl_fail(ACLNN_ERR_RUNTIME_ERROR, "%s: internal error: more than %d chained kernels", c->gws,
+                           slots);
+    }
     bc->nin++;
     if (!cast && !expand) {
         dv_nn_call_tensor(c, t, what, arg, true);
