@@ -42,7 +42,14 @@ void dv_nn_call_param(dv_nn_call_t *c, const char *name, const char *fmt, ...)
 void dv_nn_call_tensor(dv_nn_call_t *c, const aclTensor *t, const char *what, const char *arg, bool input)
 {
     if (c->ntensors < DV_ACL_MAX_XTENSORS)
-        c->t[c->ntensors++] = (dv_nn_tensor_t){t, what, arg, input, false};
+        c->t[c->ntensors++] = (dv_nn_tensor_t){t, what, arg, input, false, false, 0, 0};
+}
+
+void dv_nn_call_ws_tensor(dv_nn_call_t *c, const aclTensor *shape, const char *what, const char *arg,
+                          uint64_t ws_at)
+{
+    if (c->ntensors < DV_ACL_MAX_XTENSORS)
+        c->t[c->ntensors++] = (dv_nn_tensor_t){shape, what, arg, true, false, true, ws_at, 0};
 }
 
 /* ---------------------------------------------------------------- checks */
@@ -298,6 +305,9 @@ static void exec_view(dv_acl_xtensor_t *x, const dv_nn_tensor_t *nt)
     snprintf(x->arg, sizeof x->arg, "%s", nt->arg);
     x->what = nt->what;
     x->input = nt->input;
+    x->ws = nt->ws;
+    x->ws_at = nt->ws_at;
+    x->pos = nt->pos;
     x->data = t->data;
     x->offset_bytes = t->offset * (int64_t)d->size;
     x->ws_off = -1;
@@ -366,7 +376,7 @@ int dv_nn_exec_build(const dv_nn_call_t *c, uint64_t *workspaceSize, aclOpExecut
 }
 
 /* Everything the second phase checks and does once the executor is known to be live. */
-static int exec_launch(aclOpExecutor *e, const char *api, void *workspace, uint64_t workspaceSize,
+static int exec_launch(aclOpExecutor *e, const char *api, void *chain_ws, void *workspace, uint64_t workspaceSize,
                        aclrtStream stream)
 {
     dv_op_plan_t plan;
@@ -381,6 +391,8 @@ static int exec_launch(aclOpExecutor *e, const char *api, void *workspace, uint6
     /* 1. the tensors: an address, inside an allocation */
     for (int i = 0; i < e->ntensors; i++) {
         const dv_acl_xtensor_t *x = &e->t[i];
+        if (x->ws)
+            continue; /* written by an earlier kernel of the chain into the workspace */
         if (!x->data)
             return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has no device address (tensorData was NULL and no "
                                "address was set)", api, x->what);
@@ -409,7 +421,9 @@ static int exec_launch(aclOpExecutor *e, const char *api, void *workspace, uint6
         const dv_acl_xtensor_t *x = bound(e, &plan, i);
         a->dir = plan.args[i].dir;
         a->bytes = plan.args[i].bytes;
-        if (x) {
+        if (x && x->ws) {
+            a->dev = (uint64_t)(uintptr_t)chain_ws + x->ws_at;
+        } else if (x) {
             a->staged = true;
             a->view = x->view;
         } else {
@@ -464,7 +478,7 @@ aclnnStatus dv_nn_exec_run(const char *api, void *workspace, uint64_t workspaceS
                              (unsigned long long)(workspace ? workspaceSize : 0),
                              (unsigned long long)(own + executor->temp_bytes));
         for (aclOpExecutor *m = executor; m && rc == ACLNN_SUCCESS; m = m->next) {
-            rc = exec_launch(m, api, workspace ? (char *)workspace + off : NULL,
+            rc = exec_launch(m, api, workspace, workspace ? (char *)workspace + off : NULL,
                              workspaceSize > off ? workspaceSize - off : 0, stream);
             off += m->workspace;
         }

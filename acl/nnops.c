@@ -184,42 +184,77 @@ static int get_scalar(const dv_nn_call_t *c, const aclScalar *s, const char *wha
  * library's --scalar; the tensor classes pass alpha as --alpha (when it is not 1). */
 enum { NN_OTHER = 1, NN_ALPHA = 2, NN_INPLACE = 4 }; /* the class's arguments */
 
-/* The tensors of a live element-wise call: plain formats, one shape and one dtype, self's dtype one
- * the library operator takes. */
-static int ew_check(dv_nn_call_t *c, unsigned has, const aclTensor *self, const aclTensor *other, const aclTensor *out)
-{
-    static const char nobc[] = "; dvsim does not broadcast yet: the tensors must have the same shape";
-    const char *ws = (has & NN_INPLACE) ? "selfRef" : "self";
-    int rc;
-    if ((rc = dv_nn_check_dtype(c, self, ws, "dtype")) || (rc = dv_nn_check_plain(c, self, ws)))
-        return rc;
-    if (!(has & NN_INPLACE) && ((rc = dv_nn_check_plain(c, out, "out")) ||
-                                (rc = dv_nn_check_same_shape(c, self, ws, out, "out", nobc)) ||
-                                (rc = dv_nn_check_same_dtype(c, self, ws, out, "out"))))
-        return rc;
-    if ((has & NN_OTHER) && ((rc = dv_nn_check_plain(c, other, "other")) ||
-                             (rc = dv_nn_check_same_shape(c, self, ws, other, "other", nobc)) ||
-                             (rc = dv_nn_check_same_dtype(c, self, ws, other, "other"))))
-        return rc;
-    return ACLNN_SUCCESS;
-}
-
-/* The executor of a checked element-wise call: the flattened element count as --shape. */
-static int ew_build(dv_nn_call_t *c, unsigned has, const aclTensor *self, const aclTensor *other,
-                    const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+/* The tensors of a live element-wise call: plain formats; other broadcasts with self and their
+ * dtypes promote (acl/nnbcast.c) into *bs (shape and compute dtype), which must be one the library
+ * operator takes and out's (in place: selfRef's shape, so only other broadcasts; a promotion to a
+ * wider type of selfRef's category is computed in selfRef's dtype). */
+static int ew_check(dv_nn_call_t *c, unsigned has, const aclTensor *self, const aclTensor *other, const aclTensor *out,
+                    struct aclTensor *bs, aclDataType promote_to)
 {
     const bool inplace = has & NN_INPLACE;
     const char *ws = inplace ? "selfRef" : "self";
-    const dv_acl_dtype_info_t *d = dv_acl_dtype_info(self->dtype);
-    uint64_t n = dv_acl_tensor_elems(self);
+    int rc;
+    if ((rc = dv_nn_check_plain(c, self, ws)))
+        return rc;
+    *bs = *self;
+    if ((has & NN_OTHER) && ((rc = dv_nn_check_plain(c, other, "other")) ||
+                             (rc = dv_nn_bcast_shape(c, self, ws, other, "other", bs)) ||
+                             (rc = dv_nn_promote(c, self, ws, other, "other", &bs->dtype))))
+        return rc;
+    if (promote_to != ACL_DT_UNDEFINED)
+        bs->dtype = promote_to;
+    const char *on = other ? dv_nn_dtype_name(other->dtype) : "a floating-point scalar";
+    if (inplace && bs->dtype != self->dtype) {
+        if (dv_nn_dtype_category(bs->dtype) != dv_nn_dtype_category(self->dtype))
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: selfRef has dtype %s and other %s: their result type %s "
+                               "cannot be written to selfRef", c->gws, dv_nn_dtype_name(self->dtype), on,
+                               dv_nn_dtype_name(bs->dtype));
+        bs->dtype = self->dtype;
+    }
+    const bool promoted = bs->dtype != self->dtype;
+    if ((rc = dv_nn_check_dtype(c, bs, promoted ? "the promotion of self and other" : ws, "dtype")))
+        return rc;
+    if (inplace &&
+        (rc = dv_nn_check_same_shape(c, bs, "the broadcast of selfRef and other", self, ws,
+                                     "; in place, only other may broadcast")))
+        return rc;
+    if (!inplace && ((rc = dv_nn_check_plain(c, out, "out")) ||
+                     (rc = dv_nn_check_same_shape(c, bs, (has & NN_OTHER) ? "the broadcast of self and other" : ws,
+                                                  out, "out", ""))))
+        return rc;
+    if (inplace || out->dtype == bs->dtype)
+        return ACLNN_SUCCESS;
+    if (bs->dtype != self->dtype || ((has & NN_OTHER) && other->dtype != self->dtype))
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: out has dtype %s but self (%s) and other (%s) promote to %s",
+                           c->gws, dv_nn_dtype_name(out->dtype), dv_nn_dtype_name(self->dtype), on,
+                           dv_nn_dtype_name(bs->dtype));
+    return dv_nn_check_same_dtype(c, self, ws, out, "out");
+}
+
+/* The executor of a checked element-wise call: the flattened element count of the broadcast shape
+ * bs as --shape, after the expands of the operands that are not that shape. */
+static int ew_build(dv_nn_call_t *c, unsigned has, const aclTensor *self, const aclTensor *other,
+                    const aclTensor *out, const struct aclTensor *bs, uint64_t *workspaceSize,
+                    aclOpExecutor **executor)
+{
+    const bool inplace = has & NN_INPLACE;
+    const char *ws = inplace ? "selfRef" : "self";
+    const dv_acl_dtype_info_t *d = dv_acl_dtype_info(bs->dtype);
+    uint64_t n = dv_acl_tensor_elems(bs);
+    dv_nn_bcast_t bc = {0};
+    int rc;
     c->empty = n == 0;
     dv_nn_call_param(c, "shape", "%llu", (unsigned long long)n);
     dv_nn_call_param(c, "dtype", "%s", dv_nn_param_dtype_name(d->dv));
-    dv_nn_call_tensor(c, self, ws, "x", true);
-    if (has & NN_OTHER)
-        dv_nn_call_tensor(c, other, "other", "y", true);
+    if ((has & NN_OTHER) && (rc = dv_nn_bcast_bias(c, self, ws, other, inplace ? self : out, inplace ? ws : "out",
+                                                   workspaceSize, executor)) != DV_NN_NO_BIAS)
+        return rc;
+    if ((rc = dv_nn_bcast_input(c, &bc, self, ws, "x", bs, bs->dtype)))
+        return rc;
+    if ((has & NN_OTHER) && (rc = dv_nn_bcast_input(c, &bc, other, "other", "y", bs, bs->dtype)))
+        return rc;
     dv_nn_call_tensor(c, inplace ? self : out, inplace ? ws : "out", (has & NN_OTHER) ? "z" : "y", false);
-    return dv_nn_exec_build(c, workspaceSize, executor);
+    return dv_nn_bcast_build(c, &bc, workspaceSize, executor);
 }
 
 static int elementwise(int row, unsigned has, const aclTensor *self, const aclTensor *other, const aclScalar *scalar,
@@ -228,6 +263,7 @@ static int elementwise(int row, unsigned has, const aclTensor *self, const aclTe
 {
     const bool inplace = has & NN_INPLACE;
     dv_nn_call_t call, *c = &call;
+    struct aclTensor bs;
     int rc;
     nn_init(c, row);
     if ((rc = dv_nn_call_start(c, workspaceSize, executor)) ||
@@ -235,13 +271,22 @@ static int elementwise(int row, unsigned has, const aclTensor *self, const aclTe
         ((has & NN_OTHER) && (rc = dv_nn_get_tensor(c, other, "other"))) ||
         (scalar_what && (rc = get_scalar(c, scalar, scalar_what))) ||
         ((has & NN_ALPHA) && (rc = get_scalar(c, alpha, "alpha"))) ||
-        (!inplace && (rc = dv_nn_get_tensor(c, out, "out"))) || (rc = ew_check(c, has, self, other, out)))
+        (!inplace && (rc = dv_nn_get_tensor(c, out, "out"))))
+        return rc;
+    /* a floating-point other of an integer (or bool) tensor: computed in fp32, torch's default dtype */
+    const aclDataType promote_to = scalar_what && strcmp(scalar_what, "other") == 0 &&
+                                           dv_nn_dtype_category(scalar->dtype) == 2 &&
+                                           dv_nn_dtype_category(self->dtype) >= 0 &&
+                                           dv_nn_dtype_category(self->dtype) < 2
+                                       ? ACL_FLOAT
+                                       : ACL_DT_UNDEFINED;
+    if ((rc = ew_check(c, has, self, other, out, &bs, promote_to)))
         return rc;
     if (scalar_what)
         dv_nn_call_param(c, "scalar", "%.17g", nn_rows[row].factor * scalar->value * (alpha ? alpha->value : 1.0));
     else if ((has & NN_ALPHA) && (rc = dv_nn_float_param(c, "alpha", alpha->value, 1.0, "alpha")))
         return rc;
-    return ew_build(c, has, self, other, out, workspaceSize, executor);
+    return ew_build(c, has, self, other, out, &bs, workspaceSize, executor);
 }
 
 /* Clamp and Hardtanh: out = min(max(self, clipValueMin), clipValueMax), the library's clamp.  Either
@@ -250,6 +295,7 @@ static int clamp(int row, unsigned has, const aclTensor *self, const aclScalar *
                  const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     const bool inplace = has & NN_INPLACE;
+    struct aclTensor bs;
     dv_nn_call_t call, *c = &call;
     int rc;
     nn_init(c, row);
@@ -259,7 +305,7 @@ static int clamp(int row, unsigned has, const aclTensor *self, const aclScalar *
     if (!lo && !hi)
         return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "%s: clipValueMin and clipValueMax are both NULL", c->gws);
     if ((lo && (rc = get_scalar(c, lo, "clipValueMin"))) || (hi && (rc = get_scalar(c, hi, "clipValueMax"))) ||
-        (!inplace && (rc = dv_nn_get_tensor(c, out, "out"))) || (rc = ew_check(c, has, self, NULL, out)))
+        (!inplace && (rc = dv_nn_get_tensor(c, out, "out"))) || (rc = ew_check(c, has, self, NULL, out, &bs, ACL_DT_UNDEFINED)))
         return rc;
     double lowest, highest;
     switch (self->dtype) {
@@ -271,21 +317,22 @@ static int clamp(int row, unsigned has, const aclTensor *self, const aclScalar *
     lowest = self->dtype == ACL_INT16 ? INT16_MIN : self->dtype == ACL_INT32 ? (double)INT32_MIN : -highest;
     dv_nn_call_param(c, "min", "%.17g", lo ? lo->value : lowest);
     dv_nn_call_param(c, "max", "%.17g", hi ? hi->value : highest);
-    return ew_build(c, has, self, NULL, out, workspaceSize, executor);
+    return ew_build(c, has, self, NULL, out, &bs, workspaceSize, executor);
 }
 
 /* The comparisons (ops/compare.c): out = (self CMP other | scalar) as a bool (the library's uint8 0 / 1),
  * or as 0 / 1 in out's dtype when out is fp16, fp32 or int32; the in-place forms write 0 / 1 in
- * selfRef's dtype.  self and other have one shape and one dtype (dvsim does not broadcast them yet:
- * 161002 with a message); the scalar is passed as the library's --scalar, which holds it in self's
+ * selfRef's dtype.  self and other broadcast and their dtypes promote (acl/nnbcast.c: a cast and / or
+ * an expand kernel per operand that is not the compared dtype and shape; in place only other
+ * broadcasts); the scalar is passed as the library's --scalar, which holds it in self's
  * dtype as vcmps does. */
 static int compare(int row, unsigned has, const aclTensor *self, const aclTensor *other, const aclScalar *scalar,
                    const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
-    static const char nobc[] = "; dvsim does not broadcast comparisons yet: the tensors must have the same shape";
     const bool inplace = has & NN_INPLACE;
     const char *ws = inplace ? "selfRef" : "self";
     dv_nn_call_t call, *c = &call;
+    struct aclTensor bs;
     int rc;
     nn_init(c, row);
     if ((rc = dv_nn_call_start(c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(c, self, ws)) ||
@@ -293,31 +340,39 @@ static int compare(int row, unsigned has, const aclTensor *self, const aclTensor
         (!(has & NN_OTHER) && (rc = get_scalar(c, scalar, "other"))) ||
         (!inplace && (rc = dv_nn_get_tensor(c, out, "out"))))
         return rc;
-    if ((rc = dv_nn_check_dtype(c, self, ws, "dtype")) || (rc = dv_nn_check_plain(c, self, ws)))
+    if ((rc = dv_nn_check_plain(c, self, ws)))
         return rc;
+    bs = *self;
     if ((has & NN_OTHER) && ((rc = dv_nn_check_plain(c, other, "other")) ||
-                             (rc = dv_nn_check_same_shape(c, self, ws, other, "other", nobc)) ||
-                             (rc = dv_nn_check_same_dtype(c, self, ws, other, "other"))))
+                             (rc = dv_nn_bcast_shape(c, self, ws, other, "other", &bs)) ||
+                             (rc = dv_nn_promote(c, self, ws, other, "other", &bs.dtype))))
+        return rc;
+    if ((rc = dv_nn_check_dtype(c, &bs, bs.dtype != self->dtype ? "the promotion of self and other" : ws, "dtype")))
         return rc;
     const aclTensor *res = inplace ? self : out;
-    if (!inplace && ((rc = dv_nn_check_plain(c, out, "out")) ||
-                     (rc = dv_nn_check_same_shape(c, self, ws, out, "out", nobc))))
+    const char *bw = !(has & NN_OTHER) ? ws : inplace ? "the broadcast of selfRef and other"
+                                                      : "the broadcast of self and other";
+    if (inplace && (rc = dv_nn_check_same_shape(c, &bs, bw, self, ws, "; in place, only other may broadcast")))
+        return rc;
+    if (!inplace && ((rc = dv_nn_check_plain(c, out, "out")) || (rc = dv_nn_check_same_shape(c, &bs, bw, out, "out", ""))))
         return rc;
     if (res->dtype != ACL_BOOL && (rc = dv_nn_check_dtype(c, res, inplace ? ws : "out", "out-dtype")))
         return rc;
     const int odv = res->dtype == ACL_BOOL ? DV_DT_U8 : dv_acl_dtype_info(res->dtype)->dv;
     if (!(has & NN_OTHER))
         dv_nn_call_param(c, "scalar", "%.17g", scalar->value);
-    const uint64_t n = dv_acl_tensor_elems(self);
+    const uint64_t n = dv_acl_tensor_elems(&bs);
+    dv_nn_bcast_t bc = {0};
     c->empty = n == 0;
     dv_nn_call_param(c, "shape", "%llu", (unsigned long long)n);
-    dv_nn_call_param(c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(self->dtype)->dv));
+    dv_nn_call_param(c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(bs.dtype)->dv));
     dv_nn_call_param(c, "out-dtype", "%s", dv_nn_param_dtype_name(odv));
-    dv_nn_call_tensor(c, self, ws, "x", true);
-    if (has & NN_OTHER)
-        dv_nn_call_tensor(c, other, "other", "y", true);
+    if ((rc = dv_nn_bcast_input(c, &bc, self, ws, "x", &bs, bs.dtype)))
+        return rc;
+    if ((has & NN_OTHER) && (rc = dv_nn_bcast_input(c, &bc, other, "other", "y", &bs, bs.dtype)))
+        return rc;
     dv_nn_call_tensor(c, res, inplace ? ws : "out", (has & NN_OTHER) ? "z" : "y", false);
-    return dv_nn_exec_build(c, workspaceSize, executor);
+    return dv_nn_bcast_build(c, &bc, workspaceSize, executor);
 }
 
 /* The first phase of each signature class, in the names of the row's parameter list. */

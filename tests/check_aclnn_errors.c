@@ -171,10 +171,10 @@ START_TEST(test_aclnn_elementwise_errors)
     CK_ERR(aclnnAddGetWorkspaceSize(s.a.t, s.b.t, s.one, s.c.t, NULL, &e), NN_NULLPTR, "workspaceSize is NULL");
     CK_ERR(aclnnAddGetWorkspaceSize(s.a.t, s.b.t, s.one, s.c.t, &ws, NULL), NN_NULLPTR, "executor is NULL");
     CK_ERR(aclnnAddGetWorkspaceSize(s.a.t, s.bad.t, s.one, s.c.t, &ws, &e), NN_INVALID,
-           "other has shape [4,7] but self has [4,8]; dvsim does not broadcast");
+           "self [4,8] and other [4,7] do not broadcast");
     CK_ERR(aclnnMulGetWorkspaceSize(s.a.t, s.b.t, s.bad.t, &ws, &e), NN_INVALID, "out has shape [4,7]");
-    CK_ERR(aclnnMulGetWorkspaceSize(s.a.t, s.h.t, s.c.t, &ws, &e), NN_INVALID,
-           "other has dtype ACL_FLOAT16 but self has ACL_FLOAT");
+    CK_ERR(aclnnMulGetWorkspaceSize(s.a.t, s.h.t, s.h.t, &ws, &e), NN_INVALID,
+           "out has dtype ACL_FLOAT16 but self (ACL_FLOAT) and other (ACL_FLOAT16) promote to ACL_FLOAT");
     CK_ERR(aclnnReluGetWorkspaceSize(s.i8.t, s.i8.t, &ws, &e), NN_INVALID,
            "self has dtype ACL_INT8; dvsim's relu takes ACL_FLOAT, ACL_FLOAT16, ACL_INT32");
     CK_ERR(aclnnGeluGetWorkspaceSize(s.nz, s.c.t, &ws, &e), NN_INVALID, "self has format FORMAT_FRACTAL_NZ");

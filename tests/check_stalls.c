@@ -458,7 +458,10 @@ static const char *const op_cmds[] = {
     "bitwise_or --shape 2048", "bitwise_xor --shape 2048", "bitwise_not --shape 2048", "bitwise_ands --shape 2048",
     "bitwise_ors --shape 2048", "bitwise_xors --shape 2048", "left_shift --shape 2048", "right_shift --shape 2048",
     "left_shifts --shape 2048",
-    "convolution --cin 8 --h 8 --w 8 --cout 16 --groups 2 --bias" /* (s20-conv) */};
+    "convolution --cin 8 --h 8 --w 8 --cout 16 --groups 2 --bias" /* (s20-conv) */,
+    /* ---- broadcast, expand, cast (s20-bcast) ---- */
+    "expand --shape 1x64 --to 32x64", "expand --shape 48x1 --to 48x40", "cast --shape 8192",
+    "cast --shape 8192 --dtype fp32 --to int8"};
 
 START_TEST(test_stalls_sum_on_operators)
 {
