@@ -111,8 +111,6 @@ typedef struct dv_acl_xtensor {
     uint64_t data;           /* the tensor's device address (0: not set) */
     int64_t offset_bytes;    /* view offset in bytes */
     dv_acl_view_t view;      /* what the kernel argument gathers (view.dev = data + offset_bytes) */
-    int64_t ws_off;          /* -1: a user tensor; else a temporary of the executor chain, this many bytes
-                              * into the workspace after every member's own (dv_nn_exec_run sets data) */
     bool ws;                 /* no user tensor: an earlier kernel of the chain wrote it into the second
                               * phase's workspace at byte ws_at (acl/nnbcast.c); data and view unused */
     uint64_t ws_at;
@@ -138,8 +136,6 @@ struct aclOpExecutor {
     struct aclOpExecutor *next;          /* the next kernel of the operator: a foreach operator's next list
                                           * member (nnforeach.c), a composite's next step (nnmm.c), else
                                           * NULL; the second phase runs the chain, freeing frees it */
-    uint64_t temp_bytes;                 /* the head of a chain: workspace bytes of its temporaries, after
-                                          * the members' own (dv_acl_xtensor_t.ws_off) */
 };
 
 /* The object behind a handle when it is live and of that kind, else NULL with an error recorded:

@@ -310,7 +310,6 @@ static void exec_view(dv_acl_xtensor_t *x, const dv_nn_tensor_t *nt)
     x->pos = nt->pos;
     x->data = t->data;
     x->offset_bytes = t->offset * (int64_t)d->size;
-    x->ws_off = -1;
     x->view.dev = t->data + (uint64_t)x->offset_bytes;
     x->view.dtype = t->dtype == ACL_BOOL ? DV_DT_U8 : (dv_dtype_t)d->dv; /* bool: one byte 0 / 1 */
     x->view.ndims = t->ndims;
@@ -460,23 +459,10 @@ aclnnStatus dv_nn_exec_run(const char *api, void *workspace, uint64_t workspaceS
         rc = dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: the executor was made by %sGetWorkspaceSize", api,
                          executor->api);
     else {
-        /* a chain (foreach members, a composite's steps): each in turn, each on its part of the
-         * workspace; the chain's temporaries after all those parts */
-        uint64_t off = 0, own = 0;
+        /* a chain (foreach members, a composite's steps, expands before a broadcasting operator):
+         * each in turn, each on its part of the workspace */
+        uint64_t off = 0;
         rc = ACLNN_SUCCESS;
-        for (aclOpExecutor *m = executor; m; m = m->next)
-            own += m->workspace;
-        for (aclOpExecutor *m = executor; m; m = m->next)
-            for (int i = 0; i < m->ntensors; i++)
-                if (m->t[i].ws_off >= 0) {
-                    m->t[i].data = workspace ? (uint64_t)(uintptr_t)workspace + own + (uint64_t)m->t[i].ws_off : 0;
-                    m->t[i].view.dev = m->t[i].data;
-                }
-        if (executor->temp_bytes && (!workspace || workspaceSize < own + executor->temp_bytes))
-            rc = dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: workspace is %s%llu bytes but the operator needs %llu "
-                             "(its temporaries)", api, workspace ? "" : "NULL, ",
-                             (unsigned long long)(workspace ? workspaceSize : 0),
-                             (unsigned long long)(own + executor->temp_bytes));
         for (aclOpExecutor *m = executor; m && rc == ACLNN_SUCCESS; m = m->next) {
             rc = exec_launch(m, api, workspace, workspace ? (char *)workspace + off : NULL,
                              workspaceSize > off ? workspaceSize - off : 0, stream);

@@ -871,8 +871,9 @@ aclnnStatus aclnnBatchNormGetWorkspaceSize(const aclTensor *input, const aclTens
  * mat2 and out; NN_MM_ANY (aclnnMatmul): 1-D to 6-D as torch.matmul (a 1-D self is one row, a 1-D
  * mat2 one column; those axes are not in out); NN_MM_MV (aclnnMv): 2-D self, 1-D mat2; NN_MM_DOT
  * (aclnnDot): both 1-D, out 0-D; NN_MM_OUTER (aclnnGer): both 1-D, out [M, N], the product with
- * K = 1.  w2 names mat2 as the operator's header does.  A composite (nnmm below) passes its
- * temporary as out (temp_out: not a user object). */
+ * K = 1.  w2 names mat2 as the operator's header does.  A composite (mm_composite below) passes
+ * its temporary as out (temp_out: not a user object, not bound: the product lands in the kernel's
+ * own workspace, where the next kernel of the chain reads it). */
 enum { NN_MM_2D, NN_MM_BATCH, NN_MM_ANY, NN_MM_MV, NN_MM_DOT, NN_MM_OUTER };
 
 static aclnnStatus nn_mm_to(int row, int mode, const aclTensor *self, const char *w1, const aclTensor *mat2,
@@ -990,7 +991,8 @@ static aclnnStatus nn_mm_to(int row, int mode, const aclTensor *self, const char
     dv_nn_call_tensor(&c, self, w1, "a", true);
     dv_nn_call_tensor(&c, mat2, w2, "b", true);
     c.t[c.ntensors - 1].transpose = bt;
-    dv_nn_call_tensor(&c, out, "out", "c", false);
+    if (!temp_out)
+        dv_nn_call_tensor(&c, out, "out", "c", false);
     return dv_nn_exec_build(&c, workspaceSize, executor);
 }
 
@@ -1148,37 +1150,26 @@ static int mmx_scalar(const char *gws, const aclScalar *s, const char *what, boo
     return ACL_SUCCESS;
 }
 
-/* Mark tensor i of e as the chain's temporary. */
-static void mmx_temp(aclOpExecutor *e, int i)
-{
-    if (e && !e->empty && i < e->ntensors)
-        e->t[i].ws_off = 0;
-}
-
-/* One element-wise step of the chain: y = x * s (muls, y_arg NULL) or z = x + a * y (add); a
- * temporary operand (x or y) is marked by tmask bit 0 / 1. */
+/* One element-wise step of the chain: y = x * s (muls, y NULL) or z = x + s * y (add).  The
+ * product is read from the workspace at byte p_at (its shape and dtype `p`): x when px, else y. */
 static int mmx_ew(const char *api, const char *gws, const aclTensor *out, const aclTensor *x, const aclTensor *y,
-                  double s, unsigned tmask, aclOpExecutor **e)
+                  double s, const aclTensor *p, bool px, uint64_t p_at, aclOpExecutor **e)
 {
     dv_nn_call_t c;
-    dv_nn_call_init(&c, api, gws, y ? "add" : "muls", y ? "Add" : "Muls");
+    dv_nn_call_init(&c, api, gws, y || !px ? "add" : "muls", y || !px ? "Add" : "Muls");
     c.empty = dv_acl_tensor_elems(out) == 0;
     dv_nn_call_param(&c, "shape", "%llu", (unsigned long long)(c.empty ? 1 : dv_acl_tensor_elems(out)));
     dv_nn_call_param(&c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(out->dtype)->dv));
-    dv_nn_call_param(&c, y ? "alpha" : "scalar", "%.17g", s);
-    dv_nn_call_tensor(&c, x, "product", "x", true);
-    if (y)
-        dv_nn_call_tensor(&c, y, "product", "y", true);
-    dv_nn_call_tensor(&c, out, "out", y ? "z" : "y", false);
-    uint64_t ws;
-    int rc = dv_nn_exec_build(&c, &ws, e);
-    if (rc == ACLNN_SUCCESS) {
-        if (tmask & 1)
-            mmx_temp(*e, 0);
-        if (tmask & 2)
-            mmx_temp(*e, 1);
+    dv_nn_call_param(&c, px ? "scalar" : "alpha", "%.17g", s);
+    if (px)
+        dv_nn_call_ws_tensor(&c, p, "product", "x", p_at);
+    else {
+        dv_nn_call_tensor(&c, x, "self", "x", true);
+        dv_nn_call_ws_tensor(&c, p, "product", "y", p_at);
     }
-    return rc;
+    dv_nn_call_tensor(&c, out, "out", px ? "y" : "z", false);
+    uint64_t ws;
+    return dv_nn_exec_build(&c, &ws, e);
 }
 
 enum { MMX_SUM = 1 };  /* Addbmm: the products summed over the batch */
@@ -1232,10 +1223,8 @@ static aclnnStatus mm_composite(int row, int mode, unsigned flags, const aclTens
         sum.strides[i] = st;
         sum.storage[i] = sum.dims[i];
     }
-    const unsigned osz = dv_acl_dtype_info(out->dtype)->size;
-    const uint64_t pbytes = dv_acl_tensor_elems(&prod) * osz, pal = (pbytes + 511) / 512 * 512;
     aclOpExecutor *head = NULL, **tail = &head, *e = NULL;
-    uint64_t ws = 0, temp = 0;
+    uint64_t ws = 0, p_at = 0; /* the chain's workspace so far; where the product is in it */
 #define MMX_LINK(x)                                                                                                   \
     do {                                                                                                              \
         if ((rc = (x)) != ACLNN_SUCCESS) {                                                                            \
@@ -1246,12 +1235,8 @@ static aclnnStatus mm_composite(int row, int mode, unsigned flags, const aclTens
         *tail = e;                                                                                                    \
         tail = &e->next;                                                                                              \
     } while (0)
-    uint64_t w0;
-    MMX_LINK(nn_mm_to(row, mode, m1, w1, m2, w2, direct ? out : &prod, !direct, cubeMathType, &w0, &e));
-    if (!direct) {
-        mmx_temp(e, 2); /* a, b, c: c is the temporary */
-        temp = pal;
-    }
+    uint64_t w;
+    MMX_LINK(nn_mm_to(row, mode, m1, w1, m2, w2, direct ? out : &prod, !direct, cubeMathType, &w, &e));
     const aclTensor *p = &prod; /* the product as the vector steps read it */
     if (flags & MMX_SUM) {
         dv_nn_call_t r;
@@ -1262,36 +1247,33 @@ static aclnnStatus mm_composite(int row, int mode, unsigned flags, const aclTens
         dv_nn_call_param(&r, "axes", "1");
         dv_nn_call_param(&r, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(out->dtype)->dv));
         dv_nn_call_param(&r, "out-dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(out->dtype)->dv));
-        dv_nn_call_tensor(&r, &prod, "product", "x", true);
-        dv_nn_call_tensor(&r, &sum, "sum", "y", false);
-        uint64_t w;
+        dv_nn_call_ws_tensor(&r, &prod, "product", "x", p_at);
+        p_at = ws; /* the sum: reduce_sum's y, unbound, at the start of its own workspace */
         MMX_LINK(dv_nn_exec_build(&r, &w, &e));
-        mmx_temp(e, 0);
-        if (!e->empty) /* the sum after the batch products in the workspace */
-            e->t[1].ws_off = (int64_t)pal;
-        temp = pal + (dv_acl_tensor_elems(out) * osz + 511) / 512 * 512;
         p = &sum;
     }
     if (!direct) {
-        const int64_t poff = p == &sum ? (int64_t)pal : 0;
-        if (!self || beta == 0) { /* out = alpha * product */
-            MMX_LINK(mmx_ew(c.api, c.gws, out, p, NULL, alpha, 1, &e));
-            if (!e->empty)
-                e->t[0].ws_off = poff;
-        } else {
+        if (!self || beta == 0) /* out = alpha * product */
+            MMX_LINK(mmx_ew(c.api, c.gws, out, NULL, NULL, alpha, p, true, p_at, &e));
+        else {
             const aclTensor *x = self;
             if (beta != 1) { /* out = beta * self (in place when self is out) */
-                MMX_LINK(mmx_ew(c.api, c.gws, out, self, NULL, beta, 0, &e));
+                dv_nn_call_t m;
+                dv_nn_call_init(&m, c.api, c.gws, "muls", "Muls");
+                m.empty = dv_acl_tensor_elems(out) == 0;
+                dv_nn_call_param(&m, "shape", "%llu", (unsigned long long)(m.empty ? 1 : dv_acl_tensor_elems(out)));
+                dv_nn_call_param(&m, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(out->dtype)->dv));
+                dv_nn_call_param(&m, "scalar", "%.17g", beta);
+                dv_nn_call_tensor(&m, self, wself, "x", true);
+                dv_nn_call_tensor(&m, out, "out", "y", false);
+                MMX_LINK(dv_nn_exec_build(&m, &w, &e));
                 x = out;
             }
-            MMX_LINK(mmx_ew(c.api, c.gws, out, x, p, alpha, 2, &e)); /* out = x + alpha * product */
-            if (!e->empty)
-                e->t[1].ws_off = poff;
+            MMX_LINK(mmx_ew(c.api, c.gws, out, x, p, alpha, p, false, p_at, &e)); /* out = x + alpha * product */
         }
     }
 #undef MMX_LINK
-    head->temp_bytes = temp;
-    *workspaceSize = ws + temp;
+    *workspaceSize = ws;
     *executor = head;
     return ACLNN_SUCCESS;
 }

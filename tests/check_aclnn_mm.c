@@ -416,7 +416,7 @@ START_TEST(test_aclnn_mm_added_term)
     nnt_ck_close("Addr, NULL scalars", got, want, M * N, 1e-6, 1e-6);
     /* errors: a NULL workspace for a temporary, self of another shape, a NULL scalar */
     CK_OK(aclnnAddrGetWorkspaceSize(s.t, v1.t, v2.t, NULL, NULL, o.t, &ws, &e));
-    CK_ERR(aclnnAddr(NULL, ws, e, nnt_stream), NN_INVALID, "its temporaries");
+    CK_ERR(aclnnAddr(NULL, ws, e, nnt_stream), NN_INVALID, "workspace is NULL but the operator needs");
     CK_OK(aclrtFree(w));
     nnt_dt_t sm = nnt_mk(dn2, 1, ACL_FLOAT, ACL_FORMAT_ND, sf);
     CK_ERR(aclnnAddrGetWorkspaceSize(sm.t, v1.t, v2.t, NULL, NULL, o.t, &ws, &e), NN_INVALID, "broadcast");
