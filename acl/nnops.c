@@ -128,6 +128,23 @@
 #include "aclnnop/aclnn_softshrink_backward.h"
 #include "aclnnop/aclnn_tanh_backward.h"
 #include "aclnnop/aclnn_threshold_backward.h"
+/* s20-ew2 */
+#include "aclnnop/aclnn_tan.h"
+#include "aclnnop/aclnn_asin.h"
+#include "aclnnop/aclnn_acos.h"
+#include "aclnnop/aclnn_atan.h"
+#include "aclnnop/aclnn_atan2.h"
+#include "aclnnop/aclnn_sinc.h"
+#include "aclnnop/aclnn_pow.h"
+#include "aclnnop/aclnn_pow_tensor_tensor.h"
+#include "aclnnop/aclnn_fast_gelu.h"
+#include "aclnnop/aclnn_swish.h"
+#include "aclnnop/aclnn_swish_backward.h"
+#include "aclnnop/aclnn_gelu_backward.h"
+#include "aclnnop/aclnn_hardswish_backward.h"
+#include "aclnnop/aclnn_mish_backward.h"
+#include "aclnnop/aclnn_logsigmoid_backward.h"
+#include "aclnnop/aclnn_leaky_relu_backward.h"
 
 /* ---------------------------------------------------------------- the table (acl/nnops.def) */
 
@@ -387,6 +404,49 @@ static int compare(int row, unsigned has, const aclTensor *self, const aclTensor
 #define DV_NN_BODY_INPLACE_CMP_SCALAR(row) \
     compare(row, NN_INPLACE, selfRef, NULL, other, selfRef, workspaceSize, executor)
 
+/* s20-ew2: the classes of its rows */
+/* LogSigmoidBackward's buffer: a live tensor (CANN's forward output buffer; the gradient needs only self). */
+static int ew2_buffer(int row, const aclTensor *gradOutput, const aclTensor *self, const aclTensor *buffer,
+                      aclTensor *gradInput, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    dv_nn_call_t call;
+    int rc;
+    nn_init(&call, row);
+    if ((rc = dv_nn_call_start(&call, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&call, buffer, "buffer")))
+        return rc;
+    return elementwise(row, NN_OTHER, gradOutput, self, NULL, NULL, NULL, gradInput, workspaceSize, executor);
+}
+/* LeakyReluBackward: with selfIsResult self is the forward's result, whose sign is self's only for a slope of at
+ * least 0 (the formula is then the same). */
+static int ew2_leaky(int row, const aclTensor *gradOutput, const aclTensor *self, const aclScalar *negativeSlope,
+                     bool selfIsResult, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    if (selfIsResult && negativeSlope && dv_acl_handle_is(negativeSlope, DV_ACL_MAGIC_SCALAR) &&
+        negativeSlope->value < 0)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: selfIsResult is true and negativeSlope is %g: with a "
+                           "negative slope the result's sign does not tell where self was positive",
+                           nn_rows[row].gws, negativeSlope->value);
+    return elementwise(row, NN_OTHER, gradOutput, self, negativeSlope, "negativeSlope", NULL, out, workspaceSize,
+                       executor);
+}
+#define DV_NN_BODY_UNARY_BETA(row) \
+    elementwise(row, 0, self, NULL, betaOptional, betaOptional ? "betaOptional" : NULL, NULL, out, workspaceSize, \
+                executor)
+#define DV_NN_BODY_BACKWARD_BETA(row) \
+    elementwise(row, NN_OTHER, gradOutput, self, betaOptional, betaOptional ? "betaOptional" : NULL, NULL, \
+                gradInput, workspaceSize, executor)
+#define DV_NN_BODY_BACKWARD_BUFFER(row) \
+    ew2_buffer(row, gradOutput, self, buffer, gradInput, workspaceSize, executor)
+#define DV_NN_BODY_BACKWARD_LEAKY(row) \
+    ew2_leaky(row, gradOutput, self, negativeSlope, selfIsResult, out, workspaceSize, executor)
+#define DV_NN_BODY_POW_TS(row) \
+    elementwise(row, 0, self, NULL, exponent, "exponent", NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_POW_TS(row) \
+    elementwise(row, NN_INPLACE, self, NULL, exponent, "exponent", NULL, self, workspaceSize, executor)
+#define DV_NN_BODY_POW_TT(row) elementwise(row, NN_OTHER, self, exponent, NULL, NULL, NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_POW_TT(row) \
+    elementwise(row, NN_OTHER | NN_INPLACE, self, exponent, NULL, NULL, NULL, self, workspaceSize, executor)
+
 #define DV_NN_UNPAREN(...) __VA_ARGS__
 /* The first phases of the table's rows but CUSTOM (written out below). */
 #define DV_NN_GWS_CUSTOM(api, params)
@@ -441,6 +501,15 @@ static int compare(int row, unsigned has, const aclTensor *self, const aclTensor
 #define DV_NN_GWS_INPLACE_CMP_TENSOR(api, params) DV_NN_GWS(api, INPLACE_CMP_TENSOR, params)
 #define DV_NN_GWS_CMP_SCALAR(api, params) DV_NN_GWS(api, CMP_SCALAR, params)
 #define DV_NN_GWS_INPLACE_CMP_SCALAR(api, params) DV_NN_GWS(api, INPLACE_CMP_SCALAR, params)
+/* s20-ew2 */
+#define DV_NN_GWS_UNARY_BETA(api, params) DV_NN_GWS(api, UNARY_BETA, params)
+#define DV_NN_GWS_BACKWARD_BETA(api, params) DV_NN_GWS(api, BACKWARD_BETA, params)
+#define DV_NN_GWS_BACKWARD_BUFFER(api, params) DV_NN_GWS(api, BACKWARD_BUFFER, params)
+#define DV_NN_GWS_BACKWARD_LEAKY(api, params) DV_NN_GWS(api, BACKWARD_LEAKY, params)
+#define DV_NN_GWS_POW_TS(api, params) DV_NN_GWS(api, POW_TS, params)
+#define DV_NN_GWS_INPLACE_POW_TS(api, params) DV_NN_GWS(api, INPLACE_POW_TS, params)
+#define DV_NN_GWS_POW_TT(api, params) DV_NN_GWS(api, POW_TT, params)
+#define DV_NN_GWS_INPLACE_POW_TT(api, params) DV_NN_GWS(api, INPLACE_POW_TT, params)
 #define DV_ACLNN(api, header, sig, libop, optype, factor, params, ws_q, stream_q, doc) DV_NN_GWS_##sig(api, params)
 #include "nnops.def"
 

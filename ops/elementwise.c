@@ -104,7 +104,8 @@ typedef enum vop {
 
 /* One step of an activation, in fp32: d = op(a[, b | s]) on the buffers X (the input), W (the
  * work buffer, which ends up holding the result) and T (a second work buffer, fp32 scratch). */
-enum { EW_NONE, EW_X, EW_W, EW_T, EW_Y, EW_BUFS }; /* EW_Y: a binary operator's second input */
+enum { EW_NONE, EW_X, EW_W, EW_T, EW_Y, EW_U, EW_V, EW_BUFS }; /* EW_Y: a binary operator's second input; EW_U, EW_V
+                                                               * a third and fourth work buffer (s20-ew2) */
 enum { S_CONST, S_MUL, S_DIV }; /* the scalar: s, s * p or s / p (p the operator's --scalar attribute) */
 typedef struct ew_step {
     vop_t op;
@@ -261,7 +262,6 @@ static const ew_step_t sin_steps[] = {
     EW_UN(V_MULS, T, X, 1 / (2 * EW_PI)), EW_UN(V_ADDS, T, T, -0.25), EW_UN(V_RINT, T, T, 0),
     EW_UN(V_MULS, T, T, -2 * EW_PI), EW_BIN(V_ADD, T, T, X), EW_UN(V_ADDS, T, T, -EW_PI / 2), COS_POLY,
 };
-#undef COS_POLY
 /* The backward forms: X is gradOutput, Y self (or the forward's result); I(c) = min(max(v * 2^100 *
  * 2^100, 0), 1) is exactly 1 where v > 0 and 0 elsewhere. */
 #define Y EW_Y
@@ -309,6 +309,147 @@ static const ew_step_t silu_bw_steps[] = {
 static const ew_step_t softsign_bw_steps[] = {
     EW_UN(V_ABS, W, Y, 0), EW_UN(V_ADDS, W, W, 1), EW_BIN(V_MUL, W, W, W), EW_BIN(V_DIV, W, X, W),
 };
+/* ---- s20-ew2: trigonometry, pow, more activations and backward forms (U: a third work buffer) ---- */
+#define U EW_U
+#define V EW_V
+#define EW_ATAN_CAP 1.152921504606846976e18 /* 2^60: atan(2^60) is pi/2 in fp32, and its square stays finite */
+/* atan(v) of src into W: v clamped to [-2^60, 2^60], three halvings u -> u / (1 + sqrt(1 + u^2)) (atan(u) =
+ * 2 atan(that), exact identities) leave |u| < tan(pi/16) < 0.2, then u (1 - u^2/3 + u^4/5 - ... + u^12/13)
+ * by Horner in u^2 (truncation error below 3e-10 relative) and times 8.  Uses T and U. */
+#define ATAN_HALVE EW_BIN(V_MUL, T, W, W), EW_UN(V_ADDS, T, T, 1), EW_UN(V_SQRT, T, T, 0), EW_UN(V_ADDS, T, T, 1), \
+                   EW_BIN(V_DIV, W, W, T)
+#define ATAN_OF(src)                                                                                            \
+    EW_UN(V_MAXS, W, src, -EW_ATAN_CAP), EW_UN(V_MINS, W, W, EW_ATAN_CAP), ATAN_HALVE, ATAN_HALVE, ATAN_HALVE,  \
+        EW_BIN(V_MUL, T, W, W), EW_UN(V_MULS, U, T, 1.0 / 13), EW_UN(V_ADDS, U, U, -1.0 / 11), EW_BIN(V_MUL, U, U, T), \
+        EW_UN(V_ADDS, U, U, 1.0 / 9), EW_BIN(V_MUL, U, U, T), EW_UN(V_ADDS, U, U, -1.0 / 7), EW_BIN(V_MUL, U, U, T), \
+        EW_UN(V_ADDS, U, U, 1.0 / 5), EW_BIN(V_MUL, U, U, T), EW_UN(V_ADDS, U, U, -1.0 / 3), EW_BIN(V_MUL, U, U, T), \
+        EW_UN(V_ADDS, U, U, 1), EW_BIN(V_MUL, W, W, U), EW_UN(V_MULS, W, W, 8)
+/* sin(v) of src into T, keeping its relative accuracy near 0: r = v - 2 pi rint(v / 2 pi) in [-pi, pi] (r = v
+ * for |v| < pi), then r sum_{k<=9} (-1)^k r^2k / (2k + 1)! by Horner in r^2 (truncation below 6e-10 on
+ * [-pi, pi]).  Uses W and V. */
+#define SIN_OF(src)                                                                                             \
+    EW_UN(V_MULS, T, src, 1 / (2 * EW_PI)), EW_UN(V_RINT, T, T, 0), EW_UN(V_MULS, T, T, -2 * EW_PI),            \
+        EW_BIN(V_ADD, T, T, src), EW_BIN(V_MUL, W, T, T), EW_UN(V_MULS, V, W, -1.0 / 121645100408832000.0),     \
+        EW_UN(V_ADDS, V, V, 1.0 / 355687428096000.0), EW_BIN(V_MUL, V, V, W),                                   \
+        EW_UN(V_ADDS, V, V, -1.0 / 1307674368000.0), EW_BIN(V_MUL, V, V, W),                                    \
+        EW_UN(V_ADDS, V, V, 1.0 / 6227020800.0), EW_BIN(V_MUL, V, V, W), EW_UN(V_ADDS, V, V, -1.0 / 39916800.0), \
+        EW_BIN(V_MUL, V, V, W), EW_UN(V_ADDS, V, V, 1.0 / 362880.0), EW_BIN(V_MUL, V, V, W),                    \
+        EW_UN(V_ADDS, V, V, -1.0 / 5040.0), EW_BIN(V_MUL, V, V, W), EW_UN(V_ADDS, V, V, 1.0 / 120.0),          \
+        EW_BIN(V_MUL, V, V, W), EW_UN(V_ADDS, V, V, -1.0 / 6.0), EW_BIN(V_MUL, V, V, W), EW_UN(V_ADDS, V, V, 1), \
+        EW_BIN(V_MUL, T, T, V)
+static const ew_step_t atan_steps[] = {ATAN_OF(X)};
+/* asin = atan(x / sqrt((1 - x)(1 + x))) (the product form keeps 1 - x^2 accurate near |x| = 1; +-1 gives
+ * +-inf, clamped: +-pi/2); acos = pi/2 - asin */
+#define ASIN_STEPS                                                                                              \
+    EW_UN(V_MULS, T, X, -1), EW_UN(V_ADDS, T, T, 1), EW_UN(V_ADDS, U, X, 1), EW_BIN(V_MUL, T, T, U),            \
+        EW_UN(V_SQRT, T, T, 0), EW_BIN(V_DIV, W, X, T), ATAN_OF(W)
+static const ew_step_t asin_steps[] = {ASIN_STEPS};
+static const ew_step_t acos_steps[] = {ASIN_STEPS, EW_UN(V_MULS, W, W, -1), EW_UN(V_ADDS, W, W, EW_PI / 2)};
+#undef ASIN_STEPS
+/* tan = sin / cos: cos's steps (kept in U), then SIN_OF (so tan keeps its relative accuracy near 0) */
+static const ew_step_t tan_steps[] = {
+    EW_UN(V_MULS, T, X, 1 / (2 * EW_PI)), EW_UN(V_RINT, T, T, 0), EW_UN(V_MULS, T, T, -2 * EW_PI),
+    EW_BIN(V_ADD, T, T, X), COS_POLY, EW_UN(V_MULS, U, W, 1), SIN_OF(X), EW_BIN(V_DIV, W, T, U),
+};
+/* sinc = sin(pi x) / (pi x), 1 at 0: e = 1 - I(|x| > 0) is added to both (1 / 1 at x = 0, nothing elsewhere);
+ * r / (pi x) is exactly 1 for |x| < 1/2, so sinc is as accurate near 0 as the polynomial */
+static const ew_step_t sinc_steps[] = {
+    EW_UN(V_MULS, U, X, EW_PI), SIN_OF(U), EW_UN(V_ABS, W, X, 0), IND(W), EW_UN(V_MULS, W, W, -1),
+    EW_UN(V_ADDS, W, W, 1), EW_BIN(V_ADD, T, T, W), EW_BIN(V_ADD, U, U, W), EW_BIN(V_DIV, W, T, U),
+};
+/* fast_gelu = x / (1 + exp(-1.702 x)) (CANN's FastGelu) */
+#define FAST_GELU_K 1.702
+static const ew_step_t fast_gelu_steps[] = {
+    EW_UN(V_MULS, W, X, -FAST_GELU_K), EW_UN(V_EXP, W, W, 0), EW_UN(V_ADDS, W, W, 1), EW_BIN(V_DIV, W, X, W),
+};
+/* swish(beta) = x / (1 + exp(-beta x)) */
+static const ew_step_t swish_steps[] = {
+    EW_UNP(V_MULS, W, X, -1, S_MUL), EW_UN(V_EXP, W, W, 0), EW_UN(V_ADDS, W, W, 1), EW_BIN(V_DIV, W, X, W),
+};
+/* pows (x^p, p the --scalar): the plan picks one of these by p (EW_POW_*); p = 0 fills 1 (vdup) */
+enum { EW_POW_GENERIC, EW_POW_EVEN, EW_POW_ODD, EW_POW_ONE, EW_POW_TWO, EW_POW_THREE, EW_POW_HALF, EW_POW_MHALF,
+       EW_POW_MONE, EW_POW_MTWO, EW_POW_ZERO, EW_POW_PROGS };
+static const ew_step_t pows_generic_steps[] = { /* exp(p ln x): x < 0 is NaN (ln), 0 is 0 or inf */
+    EW_UN(V_LN, W, X, 0), EW_UNP(V_MULS, W, W, 1, S_MUL), EW_UN(V_EXP, W, W, 0),
+};
+static const ew_step_t pows_even_steps[] = { /* a whole even p: exp(p ln |x|) */
+    EW_UN(V_ABS, W, X, 0), EW_UN(V_LN, W, W, 0), EW_UNP(V_MULS, W, W, 1, S_MUL), EW_UN(V_EXP, W, W, 0),
+};
+static const ew_step_t pows_odd_steps[] = { /* a whole odd p: exp(p ln |x|) * (1 - 2 I(x < 0)) */
+    EW_UN(V_ABS, W, X, 0), EW_UN(V_LN, W, W, 0), EW_UNP(V_MULS, W, W, 1, S_MUL), EW_UN(V_EXP, W, W, 0),
+    EW_UN(V_MULS, T, X, -1), IND(T), EW_UN(V_MULS, T, T, -2), EW_UN(V_ADDS, T, T, 1), EW_BIN(V_MUL, W, W, T),
+};
+static const ew_step_t pows_one_steps[] = {EW_UN(V_MULS, W, X, 1)};
+static const ew_step_t pows_two_steps[] = {EW_BIN(V_MUL, W, X, X)};
+static const ew_step_t pows_three_steps[] = {EW_BIN(V_MUL, W, X, X), EW_BIN(V_MUL, W, W, X)};
+static const ew_step_t pows_half_steps[] = {EW_UN(V_SQRT, W, X, 0)};
+static const ew_step_t pows_mhalf_steps[] = {EW_UN(V_RSQRT, W, X, 0)};
+static const ew_step_t pows_mone_steps[] = {EW_UN(V_REC, W, X, 0)};
+static const ew_step_t pows_mtwo_steps[] = {EW_BIN(V_MUL, W, X, X), EW_UN(V_REC, W, W, 0)};
+/* pow(x, y) (two tensors) = exp(y ln(|x| + (y == 0))) (x^0 = 1 for every finite x), times -1 where x < 0 and y
+ * is odd (m = y - 2 floor(y / 2) is 1), plus sqrt(-|I(x < 0) (y - rint(y))|): NaN where x < 0 and y is not
+ * whole, -0 (nothing) elsewhere */
+static const ew_step_t pow_steps[] = {
+    EW_UN(V_ABS, T, Y, 0), IND(T), EW_UN(V_MULS, T, T, -1), EW_UN(V_ADDS, T, T, 1), EW_UN(V_ABS, W, X, 0),
+    EW_BIN(V_ADD, W, W, T), EW_UN(V_LN, W, W, 0), EW_BIN(V_MUL, W, W, Y), EW_UN(V_EXP, W, W, 0),
+    EW_UN(V_MULS, T, Y, 0.5), EW_UN(V_FLOOR, T, T, 0), EW_UN(V_MULS, T, T, -2), EW_BIN(V_ADD, T, T, Y),
+    EW_UN(V_MULS, U, X, -1), IND(U), EW_BIN(V_MUL, T, T, U), EW_UN(V_MULS, T, T, -2), EW_UN(V_ADDS, T, T, 1),
+    EW_BIN(V_MUL, W, W, T), EW_UN(V_RINT, T, Y, 0), EW_BIN(V_SUB, T, Y, T), EW_BIN(V_MUL, T, T, U),
+    EW_UN(V_ABS, T, T, 0), EW_UN(V_MULS, T, T, -1), EW_UN(V_SQRT, T, T, 0), EW_BIN(V_ADD, W, W, T),
+};
+/* atan2(self, other) = atan(n / d) + pi I(other < 0) s(self), with s = 1 - 2 I(self < 0) (+1 at 0); where other
+ * is 0, e = 1: d = other + e = 1 and n = self * (1 + e 2^100)^2 (so +-pi/2 for any nonzero self, 0 at 0, 0) */
+static const ew_step_t atan2_steps[] = {
+    EW_UN(V_ABS, T, Y, 0), IND(T), EW_UN(V_MULS, T, T, -1), EW_UN(V_ADDS, T, T, 1), EW_BIN(V_ADD, U, Y, T),
+    EW_UN(V_MULS, T, T, EW_BIG), EW_UN(V_ADDS, T, T, 1), EW_BIN(V_MUL, W, X, T), EW_BIN(V_MUL, W, W, T),
+    EW_BIN(V_DIV, W, W, U), ATAN_OF(W), EW_UN(V_MULS, T, Y, -1), IND(T), EW_UN(V_MULS, U, X, -1), IND(U),
+    EW_UN(V_MULS, U, U, -2), EW_UN(V_ADDS, U, U, 1), EW_BIN(V_MUL, T, T, U), EW_UN(V_MULS, T, T, EW_PI),
+    EW_BIN(V_ADD, W, W, T),
+};
+/* gelu_backward (the tanh form's derivative) = g (s + x s (1 - s) k (1 + 3 c x^2)), s = sigmoid(k (x + c x^3)) */
+static const ew_step_t gelu_bw_steps[] = {
+    EW_BIN(V_MUL, T, Y, Y), EW_UN(V_MULS, T, T, GELU_CUBIC), EW_UN(V_ADDS, T, T, 1), EW_BIN(V_MUL, T, T, Y),
+    EW_UN(V_MULS, T, T, -GELU_SCALE), EW_UN(V_EXP, T, T, 0), EW_UN(V_ADDS, T, T, 1), EW_UN(V_REC, T, T, 0),
+    EW_UN(V_MULS, W, T, -1), EW_UN(V_ADDS, W, W, 1), EW_BIN(V_MUL, W, W, T), EW_BIN(V_MUL, U, Y, Y),
+    EW_UN(V_MULS, U, U, 3 * GELU_CUBIC), EW_UN(V_ADDS, U, U, 1), EW_UN(V_MULS, U, U, GELU_SCALE),
+    EW_BIN(V_MUL, U, U, Y), EW_BIN(V_MUL, W, W, U), EW_BIN(V_ADD, W, W, T), EW_BIN(V_MUL, W, W, X),
+};
+/* hardswish_backward = g * (x < -3 ? 0 : x > 3 ? 1 : x / 3 + 0.5): v (1 - b) + b with b = I(x > 3), times
+ * a = 1 - I(x < -3) */
+static const ew_step_t hardswish_bw_steps[] = {
+    EW_UN(V_ADDS, U, Y, -3), IND(U), EW_UN(V_MULS, W, Y, 1.0 / 3), EW_UN(V_ADDS, W, W, 0.5), EW_BIN(V_MUL, T, W, U),
+    EW_BIN(V_SUB, W, W, T), EW_BIN(V_ADD, W, W, U), EW_UN(V_MULS, T, Y, -1), EW_UN(V_ADDS, T, T, -3), IND(T),
+    EW_UN(V_MULS, T, T, -1), EW_UN(V_ADDS, T, T, 1), EW_BIN(V_MUL, W, W, T), EW_BIN(V_MUL, W, W, X),
+};
+/* mish_backward = g (tanh(sp) + 4 x e (1 + e) / (q + 1)^2), e = exp(min(x, 20)), q = (1 + e)^2,
+ * tanh(sp) = 1 - 2 / (q + 1) */
+static const ew_step_t mish_bw_steps[] = {
+    EW_UN(V_MINS, T, Y, EW_MISH_CAP), EW_UN(V_EXP, T, T, 0), EW_UN(V_ADDS, U, T, 1), EW_BIN(V_MUL, W, U, U),
+    EW_UN(V_ADDS, W, W, 1), EW_BIN(V_MUL, U, U, T), EW_BIN(V_MUL, U, U, Y), EW_UN(V_MULS, U, U, 4),
+    EW_BIN(V_MUL, T, W, W), EW_BIN(V_DIV, U, U, T), EW_UN(V_REC, W, W, 0), EW_UN(V_MULS, W, W, -2),
+    EW_UN(V_ADDS, W, W, 1), EW_BIN(V_ADD, W, W, U), EW_BIN(V_MUL, W, W, X),
+};
+/* logsigmoid_backward = g / (1 + exp(x)) */
+static const ew_step_t logsigmoid_bw_steps[] = {
+    EW_UN(V_EXP, W, Y, 0), EW_UN(V_ADDS, W, W, 1), EW_BIN(V_DIV, W, X, W),
+};
+/* swish_backward(beta) = g (s + beta x s (1 - s)), s = sigmoid(beta x) */
+static const ew_step_t swish_bw_steps[] = {
+    EW_UNP(V_MULS, T, Y, -1, S_MUL), EW_UN(V_EXP, T, T, 0), EW_UN(V_ADDS, T, T, 1), EW_UN(V_REC, T, T, 0),
+    EW_UN(V_MULS, W, T, -1), EW_UN(V_ADDS, W, W, 1), EW_BIN(V_MUL, W, W, T), EW_BIN(V_MUL, W, W, Y),
+    EW_UNP(V_MULS, W, W, 1, S_MUL), EW_BIN(V_ADD, W, W, T), EW_BIN(V_MUL, W, W, X),
+};
+/* leaky_relu_backward(slope) = g I(x > 0) + g slope (1 - I(x > 0)) (one of the two terms is 0: exact) */
+static const ew_step_t leaky_relu_bw_steps[] = {
+    EW_UN(V_MULS, T, Y, 1), IND(T), EW_BIN(V_MUL, W, X, T), EW_UN(V_MULS, U, T, -1), EW_UN(V_ADDS, U, U, 1),
+    EW_BIN(V_MUL, U, U, X), EW_UNP(V_MULS, U, U, 1, S_MUL), EW_BIN(V_ADD, W, W, U),
+};
+#undef SIN_OF
+#undef ATAN_OF
+#undef ATAN_HALVE
+#undef V
+#undef U
+#undef COS_POLY
 #undef IND
 #undef Y
 #undef W
@@ -323,8 +464,12 @@ typedef enum ew_kind {
     EW_HARDSIGMOID, EW_HARDSWISH, EW_SELU, EW_CELU, EW_MISH, EW_SOFTSIGN, EW_LOGSIGMOID, EW_SOFTSHRINK, EW_SQUARE,
     EW_EXPM1, EW_EXP2, EW_LOG1P, EW_LOG2, EW_LOG10, EW_SIGN, EW_FLOOR, EW_CEIL, EW_ROUND, EW_TRUNC, EW_ACOSH,
     EW_ASINH, EW_ATANH, EW_SINH, EW_COSH, EW_ERF, EW_ERFC, EW_SIN, EW_COS, EW_HARDSHRINK, EW_SIGMOID_BW, EW_TANH_BW, EW_HARDSIGMOID_BW, EW_THRESHOLD_BW, EW_SOFTSHRINK_BW,
-    EW_HARDSHRINK_BW, EW_SELU_BW, EW_SILU_BW, EW_SOFTSIGN_BW, EW_KINDS
+    EW_HARDSHRINK_BW, EW_SELU_BW, EW_SILU_BW, EW_SOFTSIGN_BW,
+    /* s20-ew2 (the first of them EW_S20; the reference computes them in ew2_ref) */
+    EW_ATAN, EW_ASIN, EW_ACOS, EW_TAN, EW_SINC, EW_FAST_GELU, EW_SWISH, EW_POWS, EW_POW, EW_ATAN2, EW_GELU_BW,
+    EW_HARDSWISH_BW, EW_MISH_BW, EW_LOGSIGMOID_BW, EW_SWISH_BW, EW_LEAKY_RELU_BW, EW_KINDS
 } ew_kind_t;
+#define EW_S20 EW_ATAN
 
 #define STEPS(s) s, (unsigned)(sizeof s / sizeof s[0])
 typedef struct ew_def {
@@ -401,13 +546,53 @@ static const ew_def_t ew_defs[EW_KINDS] = {
     [EW_SELU_BW] = {"selu_backward", true, V_MUL, STEPS(selu_bw_steps), -1.7, 4},
     [EW_SILU_BW] = {"silu_backward", true, V_MUL, STEPS(silu_bw_steps), -4, 4},
     [EW_SOFTSIGN_BW] = {"softsign_backward", true, V_MUL, STEPS(softsign_bw_steps), -4, 4},
+    /* s20-ew2 */
+    [EW_ATAN] = {"atan", false, V_MUL, STEPS(atan_steps), -8, 8},
+    [EW_ASIN] = {"asin", false, V_MUL, STEPS(asin_steps), -1, 1},
+    [EW_ACOS] = {"acos", false, V_MUL, STEPS(acos_steps), -1, 1},
+    [EW_TAN] = {"tan", false, V_MUL, STEPS(tan_steps), -1.2, 1.2},
+    [EW_SINC] = {"sinc", false, V_MUL, STEPS(sinc_steps), -4, 4},
+    [EW_FAST_GELU] = {"fast_gelu", false, V_MUL, STEPS(fast_gelu_steps), -4, 4},
+    [EW_SWISH] = {"swish", false, V_MUL, STEPS(swish_steps), -4, 4},
+    [EW_POWS] = {"pows", false, V_MUL, STEPS(pows_generic_steps), 0.25, 4}, /* the plan picks the steps by p */
+    [EW_POW] = {"pow", true, V_MUL, STEPS(pow_steps), -3, 3},               /* x in [0.25, 4) (ew_plan) */
+    [EW_ATAN2] = {"atan2", true, V_MUL, STEPS(atan2_steps), -2, 2},
+    [EW_GELU_BW] = {"gelu_backward", true, V_MUL, STEPS(gelu_bw_steps), -4, 4},
+    [EW_HARDSWISH_BW] = {"hardswish_backward", true, V_MUL, STEPS(hardswish_bw_steps), -5, 5},
+    [EW_MISH_BW] = {"mish_backward", true, V_MUL, STEPS(mish_bw_steps), -4, 4},
+    [EW_LOGSIGMOID_BW] = {"logsigmoid_backward", true, V_MUL, STEPS(logsigmoid_bw_steps), -4, 4},
+    [EW_SWISH_BW] = {"swish_backward", true, V_MUL, STEPS(swish_bw_steps), -4, 4},
+    [EW_LEAKY_RELU_BW] = {"leaky_relu_backward", true, V_MUL, STEPS(leaky_relu_bw_steps), -2, 2},
 };
 
-/* An activation's steps use the second work buffer T. */
-static bool ew_uses_t(const ew_def_t *d)
+/* pows: the steps for each exponent class (EW_POW_ZERO has none: the kernel fills 1) */
+static const struct { const ew_step_t *steps; unsigned nsteps; } ew_pow_progs[EW_POW_PROGS] = {
+    [EW_POW_GENERIC] = {STEPS(pows_generic_steps)}, [EW_POW_EVEN] = {STEPS(pows_even_steps)},
+    [EW_POW_ODD] = {STEPS(pows_odd_steps)},         [EW_POW_ONE] = {STEPS(pows_one_steps)},
+    [EW_POW_TWO] = {STEPS(pows_two_steps)},         [EW_POW_THREE] = {STEPS(pows_three_steps)},
+    [EW_POW_HALF] = {STEPS(pows_half_steps)},       [EW_POW_MHALF] = {STEPS(pows_mhalf_steps)},
+    [EW_POW_MONE] = {STEPS(pows_mone_steps)},       [EW_POW_MTWO] = {STEPS(pows_mtwo_steps)},
+};
+
+/* pows: the steps for exponent p (a whole |p| above 3 by parity; below 2^24 every fp32 is whole) */
+static unsigned ew_pow_prog(double p)
+{
+    static const struct { double p; unsigned prog; } exact[] = {
+        {0, EW_POW_ZERO}, {1, EW_POW_ONE}, {2, EW_POW_TWO}, {3, EW_POW_THREE}, {0.5, EW_POW_HALF},
+        {-0.5, EW_POW_MHALF}, {-1, EW_POW_MONE}, {-2, EW_POW_MTWO}};
+    for (unsigned i = 0; i < sizeof exact / sizeof exact[0]; i++)
+        if (p == exact[i].p)
+            return exact[i].prog;
+    if (p != nearbyint(p))
+        return EW_POW_GENERIC;
+    return fmod(fabs(p), 2) == 1 ? EW_POW_ODD : EW_POW_EVEN;
+}
+
+/* An activation's steps use the work buffer buf (T or U). */
+static bool ew_uses(const ew_def_t *d, int buf)
 {
     for (unsigned i = 0; i < d->nsteps; i++)
-        if (d->steps[i].d == EW_T)
+        if (d->steps[i].d == buf)
             return true;
     return false;
 }
@@ -415,7 +600,7 @@ static bool ew_uses_t(const ew_def_t *d)
 /* The fp32 scratch buffers of an activation (their index in ew_state_t.tmp, or -1: not scratch).
  * On fp16: the cast input X, the cast second input Y (binary), W unless it can overwrite X (no
  * step after the first reads X), then T when the steps use it.  On fp32 X, Y and W are the queue
- * buffers and only T is scratch.  Returns the number of scratch buffers. */
+ * buffers and only T (and U, V) are scratch.  Returns the number of scratch buffers. */
 static unsigned ew_layout(const ew_def_t *d, bool f16, int idx[EW_BUFS])
 {
     unsigned n = 0;
@@ -432,8 +617,12 @@ static unsigned ew_layout(const ew_def_t *d, bool f16, int idx[EW_BUFS])
             idx[EW_Y] = (int)n++;
         idx[EW_W] = x_later ? (int)n++ : idx[EW_X];
     }
-    if (ew_uses_t(d))
+    if (ew_uses(d, EW_T))
         idx[EW_T] = (int)n++;
+    if (ew_uses(d, EW_U))
+        idx[EW_U] = (int)n++;
+    if (ew_uses(d, EW_V))
+        idx[EW_V] = (int)n++;
     return n;
 }
 
@@ -535,6 +724,21 @@ static const dv_oparam_spec_t ew_params_threshold[EP_SCALAR + 1] = {
     EW_COMMON(DT_F16 | DT_F32),
     [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "0", -FLT_MAX, FLT_MAX, 0, "the threshold, rounded to --dtype"}};
 
+/* s20-ew2: swish's beta, pows' exponent, leaky_relu_backward's slope */
+static const dv_oparam_spec_t ew_params_beta[EP_SCALAR + 1] = {
+    EW_COMMON(DT_F16 | DT_F32),
+    [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "1", -FLT_MAX, FLT_MAX, 0, "beta (aclnnSwish's), rounded to --dtype"}};
+static const dv_oparam_spec_t ew_params_pows[EP_SCALAR + 1] = {
+    EW_COMMON(DT_F16 | DT_F32),
+    [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "2", -FLT_MAX, FLT_MAX, 0,
+                   "the exponent p, rounded to --dtype: 0 fills 1; 1, 2, 3, 0.5, -0.5, -1, -2 are x, x*x, x*x*x, "
+                   "sqrt, rsqrt, 1/x, 1/(x*x); another whole p exp(p ln|x|) with the sign of x for an odd p; "
+                   "any other exp(p ln x) (NaN for x < 0)"}};
+static const dv_oparam_spec_t ew_params_slope[EP_SCALAR + 1] = {
+    EW_COMMON(DT_F16 | DT_F32),
+    [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "0.01", -FLT_MAX, FLT_MAX, 0,
+                   "the negative slope (aclnnLeakyReluBackward's negativeSlope), rounded to --dtype"}};
+
 typedef struct ew_tiling {
     uint32_t kind;  /* ew_kind_t */
     uint32_t dtype; /* dv_dtype_t of every argument */
@@ -549,11 +753,23 @@ typedef struct ew_tiling {
     uint64_t sloop_alu_cycles; /* its ALU work per element: EW_LOOP_ALU_INSNS x scalar.alu_cycles */
     double scalar;  /* --alpha / --scalar (clamp: --min) rounded to the dtype (the value the vmuls / vadds scalar holds) */
     double scalar2; /* clamp: --max, held the same way */
+    uint32_t prog;  /* pows: EW_POW_* (the steps for its exponent) */
 } ew_tiling_t;
+
+/* The operator's definition with the steps it runs (pows: those of its exponent). */
+static ew_def_t ew_def_of(const ew_tiling_t *t)
+{
+    ew_def_t d = ew_defs[t->kind];
+    if (t->kind == EW_POWS && t->prog < EW_POW_ZERO) {
+        d.steps = ew_pow_progs[t->prog].steps;
+        d.nsteps = ew_pow_progs[t->prog].nsteps;
+    }
+    return d;
+}
 
 /* The state of the tile code: the fp32 scratch buffers (setup allocates them). */
 typedef struct ew_state {
-    uint64_t tmp[4];
+    uint64_t tmp[6];
 } ew_state_t;
 _Static_assert(sizeof(ew_state_t) <= DV_TILE_STATE_BYTES, "ew_state_t exceeds the tile state");
 
@@ -671,6 +887,8 @@ static void ew_activation(dv_k_t *k, const ew_def_t *d, dv_dtype_t dt, uint64_t 
     }
 }
 
+static void ew_dup(dv_k_t *k, dv_dtype_t dt, uint64_t addr, double v, uint64_t n);
+
 /* Compute one tile: out = f(in[0][, in[1]]) over all its rows x pitch elements as one flat range
  * (the standalone kernel's tiles are 1 x n).  The inputs are only read. */
 static void ew_compute(dv_k_t *k, const ew_tiling_t *t, const ew_state_t *st, const dv_tile_t *tile)
@@ -684,8 +902,13 @@ static void ew_compute(dv_k_t *k, const ew_tiling_t *t, const ew_state_t *st, co
         vstep(k, V_MINS, dt, z, z, 0, 1, n);
         return;
     }
+    if (t->kind == EW_POWS && t->prog == EW_POW_ZERO) { /* x^0 = 1 for every x */
+        ew_dup(k, dt, z, 1.0, n);
+        return;
+    }
     if (d->steps) {
-        ew_activation(k, d, dt, z, x, y, st->tmp, n, t->scalar);
+        const ew_def_t dd = ew_def_of(t);
+        ew_activation(k, &dd, dt, z, x, y, st->tmp, n, t->scalar);
         return;
     }
     if (t->kind == EW_DIVS) { /* z = x / s, s filled into tmp[0] by ew_alloc_scratch */
@@ -712,25 +935,30 @@ static void ew_compute(dv_k_t *k, const ew_tiling_t *t, const ew_state_t *st, co
     vstep(k, d->op, dt, z, x, y, 0, n);
 }
 
+/* n elements of dt at addr filled with v (vdup): whole repeats, a masked last one. */
+static void ew_dup(dv_k_t *k, dv_dtype_t dt, uint64_t addr, double v, uint64_t n)
+{
+    const uint64_t per_rep = EW_REPEAT_BYTES / dv_dtype_size(dt), full = n / per_rep, rem = n % per_rep;
+    for (uint64_t r = 0; r < full;) {
+        const unsigned rep = (unsigned)dv_min_u64(dv_ops_field_max(DV_FORM_VDUP, DV_FLD(VDUP, repeat)), full - r);
+        dvk_vdup(k, addr + r * EW_REPEAT_BYTES, dt, v, rep, 1, 8);
+        r += rep;
+    }
+    if (rem) {
+        dvk_mask_first(k, dt, (uint32_t)rem);
+        dvk_vdup(k, addr + full * EW_REPEAT_BYTES, dt, v, 1, 1, 8);
+        dvk_mask_all(k);
+    }
+}
+
 /* The fp32 scratch of tiles of `elems` elements, in UB. */
 static void ew_alloc_scratch(dv_k_t *k, const ew_tiling_t *t, uint64_t elems, ew_state_t *st)
 {
     memset(st, 0, sizeof *st);
     for (uint32_t i = 0; i < t->ntmp; i++)
         st->tmp[i] = dvk_alloc(k, DV_SPACE_UB, elems * 4);
-    if (t->kind == EW_DIVS) { /* the divisor, once per block: whole repeats, a masked last one */
-        const dv_dtype_t dt = (dv_dtype_t)t->dtype;
-        const uint64_t per_rep = EW_REPEAT_BYTES / dv_dtype_size(dt), full = elems / per_rep, rem = elems % per_rep;
-        for (uint64_t r = 0; r < full;) {
-            const unsigned rep = (unsigned)dv_min_u64(dv_ops_field_max(DV_FORM_VDUP, DV_FLD(VDUP, repeat)), full - r);
-            dvk_vdup(k, st->tmp[0] + r * EW_REPEAT_BYTES, dt, t->scalar, rep, 1, 8);
-            r += rep;
-        }
-        if (rem) {
-            dvk_mask_first(k, dt, (uint32_t)rem);
-            dvk_vdup(k, st->tmp[0] + full * EW_REPEAT_BYTES, dt, t->scalar, 1, 1, 8);
-            dvk_mask_all(k);
-        }
+    if (t->kind == EW_DIVS) { /* the divisor, once per block */
+        ew_dup(k, (dv_dtype_t)t->dtype, st->tmp[0], t->scalar, elems);
         dvk_pipe_barrier(k, DV_PIPE_V);
     }
 }
@@ -888,7 +1116,10 @@ static int ew_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     t.depth = v->v[EP_DOUBLE_BUFFER].i ? 2 : 1;
     /* divs: the tile of the divisor; fp32 activations: T */
     int idx[EW_BUFS];
-    t.ntmp = kind == EW_DIVS ? 1 : ew_layout(d, dt == DV_DT_F16, idx);
+    if (kind == EW_POWS)
+        t.prog = ew_pow_prog(t.scalar);
+    const ew_def_t run = ew_def_of(&t);
+    t.ntmp = kind == EW_DIVS ? 1 : ew_layout(&run, dt == DV_DT_F16, idx);
     if (kind == EW_CELU && t.scalar == 0)
         return dv_ops_param_error(err, "scalar", "celu divides by alpha: it must not be 0");
     const unsigned queues = d->binary ? 3 : 2;
@@ -941,6 +1172,14 @@ static int ew_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     } else if (d->lo != 0 || d->hi != 0) {
         xlo = d->lo;
         xhi = d->hi;
+    }
+    if (kind == EW_POW) { /* bases in [0.25, 4): exponents in [-3, 3) */
+        xlo = 0.25;
+        xhi = 4;
+    } else if (kind == EW_POWS && (t.prog == EW_POW_ODD || t.prog == EW_POW_EVEN || t.prog == EW_POW_ONE ||
+                                   t.prog == EW_POW_TWO || t.prog == EW_POW_THREE || t.prog == EW_POW_ZERO)) {
+        xlo = -2; /* a whole exponent: negative bases too */
+        xhi = 2;
     }
     if ((rc = dv_ops_add_arg(plan, "x", dt, n, DV_ARG_IN, xlo, xhi)) ||
         (d->binary && (rc = dv_ops_add_arg(plan, "y", dt, n, DV_ARG_IN, lo, hi))) ||
@@ -1064,9 +1303,45 @@ static double ew_float(ew_kind_t kind, double a, double b)
     case EW_HARDSHRINK: return fabs(a) > b ? a : 0;
     case EW_SIGMOID_BW: case EW_TANH_BW: case EW_HARDSIGMOID_BW: case EW_THRESHOLD_BW: case EW_SOFTSHRINK_BW:
     case EW_HARDSHRINK_BW: case EW_SELU_BW: case EW_SILU_BW: case EW_SOFTSIGN_BW: /* ew_backward */
+    case EW_ATAN: case EW_ASIN: case EW_ACOS: case EW_TAN: case EW_SINC: case EW_FAST_GELU: case EW_SWISH:
+    case EW_POWS: case EW_POW: case EW_ATAN2: case EW_GELU_BW: case EW_HARDSWISH_BW: case EW_MISH_BW:
+    case EW_LOGSIGMOID_BW: case EW_SWISH_BW: case EW_LEAKY_RELU_BW: /* ew2_ref */
     case EW_CLAMP: case EW_KINDS: break; /* clamp: ew_reference */
     }
     return 0;
+}
+
+/* s20-ew2's operators in double: a (x, or the gradient), b (the second input), p (the --scalar) */
+static double ew2_ref(ew_kind_t kind, double a, double b, double p)
+{
+    switch (kind) {
+    case EW_ATAN: return atan(a);
+    case EW_ASIN: return asin(a);
+    case EW_ACOS: return acos(a);
+    case EW_TAN: return tan(a);
+    case EW_SINC: return a == 0 ? 1 : sin(EW_PI * a) / (EW_PI * a);
+    case EW_FAST_GELU: return a / (1 + exp(-FAST_GELU_K * a));
+    case EW_SWISH: return a / (1 + exp(-p * a));
+    case EW_POWS: return pow(a, p);
+    case EW_POW: return pow(a, b);
+    case EW_ATAN2: return atan2(a, b);
+    case EW_GELU_BW: {
+        const double s = 1 / (1 + exp(-GELU_SCALE * (b + GELU_CUBIC * b * b * b)));
+        return a * (s + b * s * (1 - s) * GELU_SCALE * (1 + 3 * GELU_CUBIC * b * b));
+    }
+    case EW_HARDSWISH_BW: return b < -3 ? 0 : b > 3 ? a : a * (b / 3 + 0.5);
+    case EW_MISH_BW: {
+        const double th = tanh(log1p(exp(b))), sg = 1 / (1 + exp(-b));
+        return a * (th + b * (1 - th * th) * sg);
+    }
+    case EW_LOGSIGMOID_BW: return a / (1 + exp(b));
+    case EW_SWISH_BW: {
+        const double s = 1 / (1 + exp(-p * b));
+        return a * (s + p * b * s * (1 - s));
+    }
+    case EW_LEAKY_RELU_BW: return b > 0 ? a : a * p;
+    default: return 0;
+    }
 }
 
 /* The formulas in double (integers in int64, wrapped like the hardware), rounded once on store; add
@@ -1091,6 +1366,10 @@ static int ew_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
         if (kind == EW_CLAMP) { /* max then min, exact in every dtype */
             const double lo = a >= t.scalar ? a : t.scalar;
             dv_ops_store(out, dt, i, lo <= t.scalar2 ? lo : t.scalar2);
+            continue;
+        }
+        if (kind >= EW_S20) {
+            dv_ops_store(out, dt, i, ew2_ref(kind, a, binary ? b : 0, t.scalar));
             continue;
         }
         if (kind >= EW_SIGMOID_BW) {
@@ -1229,6 +1508,25 @@ EW_OP(hardshrink_backward, ew_params_shrink, "z = |y| > s ? x : 0 (s: lambd)");
 EW_OP(selu_backward, ew_params_float, "z = x * (y > 0 ? 1.0507 : y + 1.0507 * 1.6733), y the selu's result");
 EW_OP(silu_backward, ew_params_float, "z = x * s * (1 + y (1 - s)), s = sigmoid(y)");
 EW_OP(softsign_backward, ew_params_float, "z = x / (1 + |y|)^2");
+/* s20-ew2 */
+EW_OP(atan, ew_params_float, "y = atan(x): clamped to 2^60, three half-angle steps, Taylor to x^13 (x random in [-8, 8))");
+EW_OP(asin, ew_params_float, "y = asin(x) = atan(x / sqrt((1 - x)(1 + x))) (x random in [-1, 1))");
+EW_OP(acos, ew_params_float, "y = acos(x) = pi/2 - asin(x) (x random in [-1, 1))");
+EW_OP(tan, ew_params_float, "y = tan(x) = sin(x) / cos(x): cos's steps, sin by Taylor to x^19 on [-pi, pi] (x "
+      "random in [-1.2, 1.2))");
+EW_OP(sinc, ew_params_float, "y = sin(pi x) / (pi x), 1 at 0: sin by Taylor to x^19 on [-pi, pi] (x random in [-4, 4))");
+EW_OP(fast_gelu, ew_params_float, "y = x / (1 + exp(-1.702 x))");
+EW_OP(swish, ew_params_beta, "y = x / (1 + exp(-s x)) (s: beta)");
+EW_OP(pows, ew_params_pows, "y = x^s (s: the exponent; steps by its class, see --scalar)");
+EW_OP(pow, ew_params_float, "z = x^y = exp(y ln|x|), the sign of x for an odd whole y, NaN for x < 0 and a "
+      "fractional y, 1 for y = 0 (x random in [0.25, 4), y in [-3, 3))");
+EW_OP(atan2, ew_params_float, "z = atan2(x, y), the angle of the point (y, x): atan(x / y) and the quadrant");
+EW_OP(gelu_backward, ew_params_float, "z = x * gelu'(y), the tanh form's derivative");
+EW_OP(hardswish_backward, ew_params_float, "z = y < -3 ? 0 : y > 3 ? x : x * (y / 3 + 0.5)");
+EW_OP(mish_backward, ew_params_float, "z = x * (tanh(sp) + y sech^2(sp) sigmoid(y)), sp = ln(1 + exp(y))");
+EW_OP(logsigmoid_backward, ew_params_float, "z = x / (1 + exp(y))");
+EW_OP(swish_backward, ew_params_beta, "z = x * (s + b y s (1 - s)), s = sigmoid(b y) (b: beta)");
+EW_OP(leaky_relu_backward, ew_params_slope, "z = y > 0 ? x : x * s (s: negative slope)");
 
 /* ---- copy: the GM -> UB / L1 bandwidth benchmark ---- */
 enum {

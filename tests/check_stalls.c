@@ -448,7 +448,13 @@ static const char *const op_cmds[] = {
     "softsign_backward --shape 1024",
     "eq --shape 4096", "ne --shape 4096 --dtype fp32", "lt --shape 4096 --out-dtype fp32", "gt --shape 4096",
     "le --shape 4096 --dtype int32", "ge --shape 4096 --out-dtype fp16", "eqs --shape 4096", "nes --shape 4096",
-    "lts --shape 4096", "gts --shape 4096 --dtype fp32", "les --shape 4096", "ges --shape 4096"};
+    "lts --shape 4096", "gts --shape 4096 --dtype fp32", "les --shape 4096", "ges --shape 4096",
+    /* s20-ew2 */
+    "atan --shape 1024", "asin --shape 1024", "acos --shape 1024", "tan --shape 1024", "sinc --shape 1024",
+    "fast_gelu --shape 1024", "swish --shape 1024", "pows --shape 1024 --scalar 2.5", "pow --shape 1024",
+    "atan2 --shape 1024", "gelu_backward --shape 1024", "hardswish_backward --shape 1024",
+    "mish_backward --shape 1024", "logsigmoid_backward --shape 1024", "swish_backward --shape 1024",
+    "leaky_relu_backward --shape 1024"};
 
 START_TEST(test_stalls_sum_on_operators)
 {

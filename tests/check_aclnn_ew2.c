@@ -1,0 +1,403 @@
+/* tests/check_aclnn_ew2.c - element-wise math and activations, second round (s20-ew2: ops/elementwise.c step
+ * tables, acl/nnops.def s20-ew2 rows): every new library operator's --check on the 910B2 and 310 profiles in
+ * fp16 and fp32 with the instruction at the heart of its formula counted; pows' exponent classes; the
+ * aclnn rows (out-of-place and in place) against plain C, the edge values the branch-free formulas must get
+ * right (atan2's axes, sinc at 0, asin at +-1, pow's signs, zeros and NaNs, hardswish_backward at +-3), and
+ * the rows' bad input. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_acos.h"
+#include "aclnnop/aclnn_asin.h"
+#include "aclnnop/aclnn_atan.h"
+#include "aclnnop/aclnn_atan2.h"
+#include "aclnnop/aclnn_fast_gelu.h"
+#include "aclnnop/aclnn_gelu_backward.h"
+#include "aclnnop/aclnn_hardswish_backward.h"
+#include "aclnnop/aclnn_leaky_relu_backward.h"
+#include "aclnnop/aclnn_logsigmoid_backward.h"
+#include "aclnnop/aclnn_mish_backward.h"
+#include "aclnnop/aclnn_pow.h"
+#include "aclnnop/aclnn_pow_tensor_tensor.h"
+#include "aclnnop/aclnn_sinc.h"
+#include "aclnnop/aclnn_swish.h"
+#include "aclnnop/aclnn_swish_backward.h"
+#include "aclnnop/aclnn_tan.h"
+#include "dv/isa.h"
+#include "support/dvt.h"
+#include "support/nnt.h"
+
+static const char *const profiles[] = {"ascend910b2", "ascend310"};
+
+/* ---------------------------------------------------------------- the library operators */
+
+static const struct {
+    const char *cmd;
+    dv_op_t key;
+} lib[] = {
+    {"atan", DV_OP_vsqrt},          {"asin", DV_OP_vsqrt},          {"acos", DV_OP_vsqrt},
+    {"tan", DV_OP_vdiv},            {"sinc", DV_OP_vconv},          {"fast_gelu", DV_OP_vexp},
+    {"swish --scalar 1.5", DV_OP_vexp}, {"pows --scalar 2.5", DV_OP_vln}, {"pow", DV_OP_vln},
+    {"atan2", DV_OP_vsqrt},         {"gelu_backward", DV_OP_vrec},  {"hardswish_backward", DV_OP_vmins},
+    {"mish_backward", DV_OP_vrec},  {"logsigmoid_backward", DV_OP_vexp}, {"swish_backward --scalar 0.75", DV_OP_vrec},
+    {"leaky_relu_backward --scalar 0.2", DV_OP_vmins},
+};
+enum { NLIB = sizeof lib / sizeof lib[0] };
+
+/* Loop index: (operator * 2 + profile) * 2 + dtype. */
+START_TEST(test_aclnn_ew2_library_check)
+{
+    const int op = _i / 4, prof = _i / 2 % 2, f32 = _i % 2;
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "%s --shape 1000 --dtype %s --cores 2", lib[op].cmd, f32 ? "fp32" : "fp16");
+    dvt_op_t r;
+    const int rc = dvt_op(&r, profiles[prof], NULL, cmd, true, true);
+    ck_assert_msg(rc == DV_OK, "%s on %s: %s", cmd, profiles[prof], r.err.msg);
+    ck_assert_uint_eq(r.check.compared, 1000);
+    ck_assert_uint_eq(r.check.mismatches, 0);
+    ck_assert_msg(r.cnt.op_count[lib[op].key] > 0, "%s on %s: no %s issued", cmd, profiles[prof],
+                  dv_op_spec(lib[op].key)->mnemonic);
+    ck_assert_msg(f32 || r.cnt.op_count[DV_OP_vconv] > 0, "%s: fp16 computes in fp32 through vconv", cmd);
+    dvt_op_free(&r);
+}
+END_TEST
+
+/* pows picks its steps by the exponent: 0 fills 1 (vdup, no vln), the small whole ones and +-0.5 are
+ * products, vsqrt, vrsqrt, vrec (no vln); the others exp(p ln |x|) (negative bases for whole p). */
+START_TEST(test_aclnn_ew2_pows_exponent_classes)
+{
+    static const struct {
+        const char *p;
+        dv_op_t key;
+        bool ln;
+    } cls[] = {{"0", DV_OP_vdup, false},     {"1", DV_OP_vmuls, false},    {"2", DV_OP_vmul, false},
+               {"3", DV_OP_vmul, false},     {"0.5", DV_OP_vsqrt, false},  {"-0.5", DV_OP_vrsqrt, false},
+               {"-1", DV_OP_vrec, false},    {"-2", DV_OP_vrec, false},    {"5", DV_OP_vln, true},
+               {"4", DV_OP_vln, true},       {"-3", DV_OP_vln, true},      {"0.3", DV_OP_vln, true},
+               {"-1.75", DV_OP_vln, true}};
+    for (size_t i = 0; i < sizeof cls / sizeof cls[0]; i++) {
+        char cmd[128];
+        snprintf(cmd, sizeof cmd, "pows --shape 777 --dtype fp32 --scalar %s", cls[i].p);
+        dvt_op_t r;
+        ck_assert_msg(dvt_op(&r, NULL, NULL, cmd, true, true) == DV_OK, "%s: %s", cmd, r.err.msg);
+        ck_assert_msg(r.check.mismatches == 0, "%s: %llu mismatches", cmd, (unsigned long long)r.check.mismatches);
+        ck_assert_msg(r.cnt.op_count[cls[i].key] > 0, "%s: no %s", cmd, dv_op_spec(cls[i].key)->mnemonic);
+        ck_assert_msg((r.cnt.op_count[DV_OP_vln] > 0) == cls[i].ln, "%s: vln %s expected", cmd, cls[i].ln ? "" : "not");
+        dvt_op_free(&r);
+    }
+}
+END_TEST
+
+/* ---------------------------------------------------------------- aclnn: the unary rows */
+
+enum { U_TAN, U_ASIN, U_ACOS, U_ATAN, U_SINC, U_FAST_GELU, U_SWISH, U_SWISH_NULL, U_POW3, U_POWH, U_COUNT };
+static const struct {
+    const char *name;
+    float lo, hi;
+    bool inplace;
+} un[U_COUNT] = {
+    [U_TAN] = {"Tan", -1.3f, 1.3f, true},         [U_ASIN] = {"Asin", -1, 1, true},
+    [U_ACOS] = {"Acos", -1, 1, true},             [U_ATAN] = {"Atan", -50, 50, true},
+    [U_SINC] = {"Sinc", -5, 5, true},             [U_FAST_GELU] = {"FastGelu", -6, 6, false},
+    [U_SWISH] = {"Swish", -6, 6, false},          [U_SWISH_NULL] = {"Swish (beta NULL)", -6, 6, false},
+    [U_POW3] = {"PowTensorScalar 3", -3, 3, true}, [U_POWH] = {"PowTensorScalar 2.5", 0, 4, true},
+};
+#define BETA 1.5
+
+static double un_ref(int op, double x)
+{
+    switch (op) {
+    case U_TAN: return tan(x);
+    case U_ASIN: return asin(x);
+    case U_ACOS: return acos(x);
+    case U_ATAN: return atan(x);
+    case U_SINC: return x == 0 ? 1 : sin(3.14159265358979323846 * x) / (3.14159265358979323846 * x);
+    case U_FAST_GELU: return x / (1 + exp(-1.702 * x));
+    case U_SWISH: return x / (1 + exp(-BETA * x));
+    case U_SWISH_NULL: return x / (1 + exp(-x));
+    case U_POW3: return x * x * x;
+    default: return pow(x, 2.5);
+    }
+}
+
+static int un_ws(int op, aclTensor *x, aclTensor *out, uint64_t *ws, aclOpExecutor **e)
+{
+    const float beta = (float)BETA, p3 = 3, ph = 2.5f;
+    aclScalar *s = aclCreateScalar((void *)(op == U_POW3 ? &p3 : op == U_POWH ? &ph : &beta), ACL_FLOAT);
+    int rc;
+#define U(api) rc = out ? aclnn##api##GetWorkspaceSize(x, out, ws, e) : aclnnInplace##api##GetWorkspaceSize(x, ws, e)
+    switch (op) {
+    case U_TAN: U(Tan); break;
+    case U_ASIN: U(Asin); break;
+    case U_ACOS: U(Acos); break;
+    case U_ATAN: U(Atan); break;
+    case U_SINC: U(Sinc); break;
+    case U_FAST_GELU: rc = aclnnFastGeluGetWorkspaceSize(x, out, ws, e); break;
+    case U_SWISH: rc = aclnnSwishGetWorkspaceSize(x, s, out, ws, e); break;
+    case U_SWISH_NULL: rc = aclnnSwishGetWorkspaceSize(x, NULL, out, ws, e); break;
+    default:
+        rc = out ? aclnnPowTensorScalarGetWorkspaceSize(x, s, out, ws, e)
+                 : aclnnInplacePowTensorScalarGetWorkspaceSize(x, s, ws, e);
+        break;
+    }
+#undef U
+    aclDestroyScalar(s);
+    return rc;
+}
+
+static int un_run(int op, bool inplace, uint64_t ws, aclOpExecutor *e)
+{
+#define U(api) return inplace ? aclnnInplace##api(NULL, ws, e, nnt_stream) : aclnn##api(NULL, ws, e, nnt_stream)
+    switch (op) {
+    case U_TAN: U(Tan);
+    case U_ASIN: U(Asin);
+    case U_ACOS: U(Acos);
+    case U_ATAN: U(Atan);
+    case U_SINC: U(Sinc);
+    case U_FAST_GELU: return aclnnFastGelu(NULL, ws, e, nnt_stream);
+    case U_SWISH: case U_SWISH_NULL: return aclnnSwish(NULL, ws, e, nnt_stream);
+    default: U(PowTensorScalar);
+    }
+#undef U
+}
+
+/* Each row in fp32 (loop index: profile * U_COUNT + op), out-of-place on [5, 77] and in place where CANN has
+ * the form; the inputs include the edge values of the formulas. */
+START_TEST(test_aclnn_ew2_unary_rows)
+{
+    const int op = _i % U_COUNT;
+    nnt_setup_profile(_i / U_COUNT ? "ascend310" : NULL);
+    enum { R = 5, C = 77, N = R * C };
+    const int64_t dims[] = {R, C};
+    float x[N], res[N];
+    double want[N];
+    nnt_fill(x, N, 300 + (unsigned)op, un[op].lo, un[op].hi);
+    x[0] = 0;
+    if (op == U_ASIN || op == U_ACOS)
+        x[1] = 1, x[2] = -1;
+    if (op == U_ATAN)
+        x[1] = 1e30f, x[2] = -3e38f, x[3] = 1e-30f;
+    if (op == U_SINC)
+        x[1] = 1, x[2] = -2, x[3] = 1e-20f;
+    for (int i = 0; i < N; i++)
+        want[i] = un_ref(op, x[i]);
+    char what[96];
+    for (int inplace = 0; inplace < 2; inplace++) {
+        if (inplace && !un[op].inplace)
+            continue;
+        nnt_dt_t in = nnt_mk(dims, 2, ACL_FLOAT, ACL_FORMAT_ND, x), out = nnt_mk(dims, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+        uint64_t ws;
+        aclOpExecutor *e;
+        CK_OK(un_ws(op, in.t, inplace ? NULL : out.t, &ws, &e));
+        RUN(un_run(op, inplace, ws, e));
+        nnt_rd(inplace ? &in : &out, res);
+        snprintf(what, sizeof what, "aclnn%s%s on %s", inplace ? "Inplace" : "", un[op].name, profiles[_i / U_COUNT]);
+        nnt_ck_close(what, res, want, N, 2e-5, 2e-5);
+        nnt_rm(&in);
+        nnt_rm(&out);
+    }
+}
+END_TEST
+
+/* ---------------------------------------------------------------- aclnn: the two-input rows */
+
+enum { B_ATAN2, B_POW, B_GELU, B_HSWISH, B_MISH, B_LOGSIG, B_SWISH, B_SWISH_NULL, B_LEAKY, B_LEAKY_RES, B_COUNT };
+static const char *const bname[B_COUNT] = {"Atan2", "PowTensorTensor", "GeluBackward", "HardswishBackward",
+                                           "MishBackward", "LogSigmoidBackward", "SwishBackward",
+                                           "SwishBackward (beta NULL)", "LeakyReluBackward",
+                                           "LeakyReluBackward (selfIsResult)"};
+#define SLOPE 0.2
+
+static double bin_ref(int op, double a, double v)
+{
+    switch (op) {
+    case B_ATAN2: return atan2(a, v);
+    case B_POW: return pow(a, v);
+    case B_GELU: {
+        const double k = 1.5957691216057308, c = 0.044715, s = 1 / (1 + exp(-k * (v + c * v * v * v)));
+        return a * (s + v * s * (1 - s) * k * (1 + 3 * c * v * v));
+    }
+    case B_HSWISH: return v < -3 ? 0 : v > 3 ? a : a * (v / 3 + 0.5);
+    case B_MISH: {
+        const double t = tanh(log1p(exp(v)));
+        return a * (t + v * (1 - t * t) / (1 + exp(-v)));
+    }
+    case B_LOGSIG: return a / (1 + exp(v));
+    case B_SWISH: case B_SWISH_NULL: {
+        const double b = op == B_SWISH ? BETA : 1, s = 1 / (1 + exp(-b * v));
+        return a * (s + b * v * s * (1 - s));
+    }
+    default: return v > 0 ? a : a * SLOPE;
+    }
+}
+
+/* Loop index: profile * B_COUNT + op.  a: self (atan2, pow) or the gradient; v: other / the exponent / self. */
+START_TEST(test_aclnn_ew2_binary_rows)
+{
+    const int op = _i % B_COUNT;
+    nnt_setup_profile(_i / B_COUNT ? "ascend310" : NULL);
+    enum { N = 400 };
+    const int64_t dims[] = {4, 100};
+    float a[N], v[N], res[N];
+    double want[N];
+    nnt_fill(a, N, 400 + (unsigned)op, op == B_POW ? 0.25f : -2, op == B_POW ? 4 : 2);
+    nnt_fill(v, N, 500 + (unsigned)op, -5, 5);
+    if (op == B_ATAN2) { /* the axes and the origin */
+        static const float pts[][2] = {{0, 0}, {0, -1}, {0, 2}, {1, 0}, {-1, 0}, {-3, -3}, {3, -1e-30f}, {1e-30f, -3}};
+        for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++)
+            a[i] = pts[i][0], v[i] = pts[i][1];
+    } else if (op == B_POW) { /* negative bases, zeros, whole and fractional exponents */
+        static const float pts[][2] = {{-2, 3}, {-2, 2}, {-2, -1}, {-2, 0.5f}, {0, 0}, {0, -1}, {0, 2}, {-1.5f, 0},
+                                       {3, 0}, {-0.5f, -3}, {-3, 4}, {2, 10}};
+        for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++)
+            a[i] = pts[i][0], v[i] = pts[i][1];
+        for (int i = 12; i < N; i++) /* the exponents in [-3, 3) */
+            v[i] = v[i] * 0.6f;
+    } else if (op == B_HSWISH) {
+        v[0] = 3, v[1] = -3, v[2] = 0;
+    } else if (op == B_LEAKY || op == B_LEAKY_RES) {
+        v[0] = 0;
+    }
+    for (int i = 0; i < N; i++)
+        want[i] = bin_ref(op, a[i], v[i]);
+    const float beta = (float)BETA, slope = (float)SLOPE;
+    aclScalar *sb = aclCreateScalar((void *)&beta, ACL_FLOAT), *ss = aclCreateScalar((void *)&slope, ACL_FLOAT);
+    nnt_dt_t at = nnt_mk(dims, 2, ACL_FLOAT, ACL_FORMAT_ND, a), vt = nnt_mk(dims, 2, ACL_FLOAT, ACL_FORMAT_ND, v),
+             buf = nnt_mk(dims, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL), out = nnt_mk(dims, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    uint64_t ws;
+    aclOpExecutor *e;
+    switch (op) {
+    case B_ATAN2: CK_OK(aclnnAtan2GetWorkspaceSize(at.t, vt.t, out.t, &ws, &e));
+        RUN(aclnnAtan2(NULL, ws, e, nnt_stream)); break;
+    case B_POW: CK_OK(aclnnPowTensorTensorGetWorkspaceSize(at.t, vt.t, out.t, &ws, &e));
+        RUN(aclnnPowTensorTensor(NULL, ws, e, nnt_stream)); break;
+    case B_GELU: CK_OK(aclnnGeluBackwardGetWorkspaceSize(at.t, vt.t, out.t, &ws, &e));
+        RUN(aclnnGeluBackward(NULL, ws, e, nnt_stream)); break;
+    case B_HSWISH: CK_OK(aclnnHardswishBackwardGetWorkspaceSize(at.t, vt.t, out.t, &ws, &e));
+        RUN(aclnnHardswishBackward(NULL, ws, e, nnt_stream)); break;
+    case B_MISH: CK_OK(aclnnMishBackwardGetWorkspaceSize(at.t, vt.t, out.t, &ws, &e));
+        RUN(aclnnMishBackward(NULL, ws, e, nnt_stream)); break;
+    case B_LOGSIG: CK_OK(aclnnLogSigmoidBackwardGetWorkspaceSize(at.t, vt.t, buf.t, out.t, &ws, &e));
+        RUN(aclnnLogSigmoidBackward(NULL, ws, e, nnt_stream)); break;
+    case B_SWISH: case B_SWISH_NULL:
+        CK_OK(aclnnSwishBackwardGetWorkspaceSize(at.t, vt.t, op == B_SWISH ? sb : NULL, out.t, &ws, &e));
+        RUN(aclnnSwishBackward(NULL, ws, e, nnt_stream)); break;
+    default: CK_OK(aclnnLeakyReluBackwardGetWorkspaceSize(at.t, vt.t, ss, op == B_LEAKY_RES, out.t, &ws, &e));
+        RUN(aclnnLeakyReluBackward(NULL, ws, e, nnt_stream)); break;
+    }
+    nnt_rd(&out, res);
+    if (op == B_POW) { /* NaN where NaN is due; compare the rest */
+        ck_assert_msg(isnan(res[3]), "(-2)^0.5 is %g, not NaN", res[3]);
+        ck_assert_msg(isinf(res[5]) && res[5] > 0, "0^-1 is %g, not inf", res[5]);
+        res[3] = 0, want[3] = 0, res[5] = 0, want[5] = 0;
+    }
+    char what[96];
+    snprintf(what, sizeof what, "aclnn%s on %s", bname[op], profiles[_i / B_COUNT]);
+    nnt_ck_close(what, res, want, N, 2e-5, 2e-5);
+    if (op == B_ATAN2 || op == B_POW || op == B_HSWISH)
+        for (int i = 0; i < 8; i++) /* the edge values exactly where the formula is exact */
+            ck_assert_msg(op != B_POW || i == 3 || i == 5 || i == 7 || res[i] == (float)want[i],
+                          "%s: element %d is %.9g, not %.9g", what, i, res[i], want[i]);
+    nnt_rm(&at);
+    nnt_rm(&vt);
+    nnt_rm(&buf);
+    nnt_rm(&out);
+    CK_OK(aclDestroyScalar(sb));
+    CK_OK(aclDestroyScalar(ss));
+}
+END_TEST
+
+/* fp16 through aclnnAsin and aclnnPowTensorScalar: computed in fp32, rounded once. */
+START_TEST(test_aclnn_ew2_fp16)
+{
+    enum { N = 256 };
+    const int64_t dims[] = {N};
+    for (int op = 0; op < 2; op++) {
+        float x[N], res[N];
+        uint16_t h[N], got[N];
+        double want[N];
+        nnt_fill(x, N, 19 + (unsigned)op, op ? -2 : -1, op ? 2 : 1);
+        nnt_to_f16(x, h, N);
+        for (int i = 0; i < N; i++) {
+            x[i] = nnt_f16r(x[i]);
+            want[i] = op ? x[i] * x[i] * x[i] * x[i] * x[i] : asin(x[i]);
+        }
+        nnt_dt_t in = nnt_mk(dims, 1, ACL_FLOAT16, ACL_FORMAT_ND, h),
+                 out = nnt_mk(dims, 1, ACL_FLOAT16, ACL_FORMAT_ND, NULL);
+        uint64_t ws;
+        aclOpExecutor *e;
+        const float five = 5;
+        aclScalar *p = aclCreateScalar((void *)&five, ACL_FLOAT);
+        if (op) {
+            CK_OK(aclnnPowTensorScalarGetWorkspaceSize(in.t, p, out.t, &ws, &e));
+            RUN(aclnnPowTensorScalar(NULL, ws, e, nnt_stream));
+        } else {
+            CK_OK(aclnnAsinGetWorkspaceSize(in.t, out.t, &ws, &e));
+            RUN(aclnnAsin(NULL, ws, e, nnt_stream));
+        }
+        nnt_rd(&out, got);
+        for (int i = 0; i < N; i++) { /* fp16 -> fp32, exact */
+            const uint32_t sgn = (uint32_t)(got[i] >> 15), ex = got[i] >> 10 & 31, man = got[i] & 1023;
+            ck_assert_msg(ex != 31, "element %d is not finite", i);
+            res[i] = (sgn ? -1.0f : 1.0f) * (ex ? ldexpf((float)(man | 1024), (int)ex - 25) : ldexpf((float)man, -24));
+        }
+        nnt_ck_close(op ? "aclnnPowTensorScalar fp16" : "aclnnAsin fp16", res, want, N, 1e-3, 1e-3);
+        CK_OK(aclDestroyScalar(p));
+        nnt_rm(&in);
+        nnt_rm(&out);
+    }
+}
+END_TEST
+
+/* Bad input: NULL exponent / buffer (161001), a negative slope on the forward's result and a shape that
+ * does not match (161002). */
+START_TEST(test_aclnn_ew2_errors)
+{
+    const int64_t dims[] = {64}, other[] = {32};
+    nnt_dt_t x = nnt_mk(dims, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL), y = nnt_mk(dims, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL),
+             z = nnt_mk(other, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_ERR(aclnnPowTensorScalarGetWorkspaceSize(x.t, NULL, y.t, &ws, &e), NN_NULLPTR, "exponent");
+    CK_ERR(aclnnInplacePowTensorScalarGetWorkspaceSize(x.t, NULL, &ws, &e), NN_NULLPTR, "exponent");
+    CK_ERR(aclnnLogSigmoidBackwardGetWorkspaceSize(x.t, x.t, NULL, y.t, &ws, &e), NN_NULLPTR, "buffer");
+    const float neg = -0.1f;
+    aclScalar *n = aclCreateScalar((void *)&neg, ACL_FLOAT);
+    CK_ERR(aclnnLeakyReluBackwardGetWorkspaceSize(x.t, x.t, n, true, y.t, &ws, &e), NN_INVALID, "selfIsResult");
+    CK_OK(aclnnLeakyReluBackwardGetWorkspaceSize(x.t, x.t, n, false, y.t, &ws, &e));
+    CK_OK(aclDestroyAclOpExecutor(e));
+    CK_ERR(aclnnAtan2GetWorkspaceSize(x.t, z.t, y.t, &ws, &e), NN_INVALID, "shape");
+    CK_ERR(aclnnPowTensorTensorGetWorkspaceSize(x.t, x.t, z.t, &ws, &e), NN_INVALID, "shape");
+    CK_OK(aclDestroyScalar(n));
+    nnt_rm(&x);
+    nnt_rm(&y);
+    nnt_rm(&z);
+}
+END_TEST
+
+Suite *dv_aclnn_ew2_suite(void);
+Suite *dv_aclnn_ew2_suite(void)
+{
+    Suite *s = suite_create("aclnn_ew2");
+    TCase *tl = tcase_create("library");
+    tcase_set_timeout(tl, 60);
+    tcase_add_loop_test(tl, test_aclnn_ew2_library_check, 0, NLIB * 4);
+    tcase_add_test(tl, test_aclnn_ew2_pows_exponent_classes);
+    suite_add_tcase(s, tl);
+    TCase *tc = tcase_create("aclnn");
+    tcase_set_timeout(tc, 60);
+    tcase_add_checked_fixture(tc, NULL, nnt_teardown);
+    tcase_add_loop_test(tc, test_aclnn_ew2_unary_rows, 0, 2 * U_COUNT);
+    tcase_add_loop_test(tc, test_aclnn_ew2_binary_rows, 0, 2 * B_COUNT);
+    suite_add_tcase(s, tc);
+    TCase *te = tcase_create("aclnn_default");
+    tcase_add_checked_fixture(te, nnt_setup, nnt_teardown);
+    tcase_add_test(te, test_aclnn_ew2_fp16);
+    tcase_add_test(te, test_aclnn_ew2_errors);
+    suite_add_tcase(s, te);
+    return s;
+}
