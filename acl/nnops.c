@@ -145,6 +145,19 @@
 #include "aclnnop/aclnn_mish_backward.h"
 #include "aclnnop/aclnn_logsigmoid_backward.h"
 #include "aclnnop/aclnn_leaky_relu_backward.h"
+#include "aclnnop/aclnn_threshold.h"
+#include "aclnnop/aclnn_hardtanh_backward.h"
+#include "aclnnop/aclnn_elu.h"
+#include "aclnnop/aclnn_softplus.h"
+#include "aclnnop/aclnn_softplus_backward.h"
+#include "aclnnop/aclnn_logaddexp.h"
+#include "aclnnop/aclnn_logaddexp2.h"
+#include "aclnnop/aclnn_x_log_y_tensor.h"
+#include "aclnnop/aclnn_heaviside.h"
+#include "aclnnop/aclnn_tan_v2.h"
+#include "aclnnop/aclnn_tan_v3.h"
+#include "aclnnop/aclnn_acos_v2.h"
+#include "aclnnop/aclnn_elu_v2.h"
 
 /* ---------------------------------------------------------------- the table (acl/nnops.def) */
 
@@ -429,6 +442,56 @@ static int ew2_leaky(int row, const aclTensor *gradOutput, const aclTensor *self
     return elementwise(row, NN_OTHER, gradOutput, self, negativeSlope, "negativeSlope", NULL, out, workspaceSize,
                        executor);
 }
+/* The rows with several aclScalar attributes: each scalar (checked like get_scalar) becomes the library
+ * parameter of the same index in `param`. */
+static int ew2_scalars(int row, unsigned has, const aclTensor *self, const aclTensor *other, int ns,
+                       const aclScalar *const *sc, const char *const *what, const char *const *param, const aclTensor *out,
+                       uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    const bool inplace = has & NN_INPLACE;
+    dv_nn_call_t call, *c = &call;
+    int rc;
+    nn_init(c, row);
+    if ((rc = dv_nn_call_start(c, workspaceSize, executor)) ||
+        (rc = dv_nn_get_tensor(c, self, inplace ? "selfRef" : "self")) ||
+        ((has & NN_OTHER) && (rc = dv_nn_get_tensor(c, other, "other"))))
+        return rc;
+    for (int i = 0; i < ns; i++)
+        if ((rc = get_scalar(c, sc[i], what[i])))
+            return rc;
+    if ((!inplace && (rc = dv_nn_get_tensor(c, out, "out"))) || (rc = ew_check(c, has, self, other, out)))
+        return rc;
+    for (int i = 0; i < ns; i++)
+        dv_nn_call_param(c, param[i], "%.17g", sc[i]->value);
+    return ew_build(c, has, self, other, out, workspaceSize, executor);
+}
+#define EW2_SC(...) (const aclScalar *const[]){__VA_ARGS__}
+#define EW2_NM(...) (const char *const[]){__VA_ARGS__}
+#define DV_NN_BODY_THRESHOLD(row) \
+    ew2_scalars(row, 0, self, NULL, 2, EW2_SC(threshold, value), EW2_NM("threshold", "value"), \
+                EW2_NM("threshold", "value"), out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_THRESHOLD(row) \
+    ew2_scalars(row, NN_INPLACE, selfRef, NULL, 2, EW2_SC(threshold, value), EW2_NM("threshold", "value"), \
+                EW2_NM("threshold", "value"), selfRef, workspaceSize, executor)
+#define DV_NN_BODY_BACKWARD_MINMAX(row) \
+    ew2_scalars(row, NN_OTHER, gradOutput, self, 2, EW2_SC(min, max), EW2_NM("min", "max"), EW2_NM("min", "max"), \
+                out, workspaceSize, executor)
+#define DV_NN_BODY_ELU(row) \
+    ew2_scalars(row, 0, self, NULL, 3, EW2_SC(alpha, scale, inputScale), EW2_NM("alpha", "scale", "inputScale"), \
+                EW2_NM("alpha", "scale", "input-scale"), out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_ELU(row) \
+    ew2_scalars(row, NN_INPLACE, selfRef, NULL, 3, EW2_SC(alpha, scale, inputScale), \
+                EW2_NM("alpha", "scale", "inputScale"), EW2_NM("alpha", "scale", "input-scale"), selfRef, \
+                workspaceSize, executor)
+#define DV_NN_BODY_SOFTPLUS(row) \
+    ew2_scalars(row, 0, self, NULL, 2, EW2_SC(beta, threshold), EW2_NM("beta", "threshold"), \
+                EW2_NM("beta", "threshold"), out, workspaceSize, executor)
+#define DV_NN_BODY_BACKWARD_SOFTPLUS(row) \
+    ew2_scalars(row, NN_OTHER, gradOutput, self, 2, EW2_SC(beta, threshold), EW2_NM("beta", "threshold"), \
+                EW2_NM("beta", "threshold"), gradInput, workspaceSize, executor)
+#define DV_NN_BODY_UNARY_XY(row) elementwise(row, 0, x, NULL, NULL, NULL, NULL, y, workspaceSize, executor)
+#define DV_NN_BODY_HEAVISIDE(row) \
+    elementwise(row, NN_OTHER, input, values, NULL, NULL, NULL, out, workspaceSize, executor)
 #define DV_NN_BODY_UNARY_BETA(row) \
     elementwise(row, 0, self, NULL, betaOptional, betaOptional ? "betaOptional" : NULL, NULL, out, workspaceSize, \
                 executor)
@@ -510,6 +573,15 @@ static int ew2_leaky(int row, const aclTensor *gradOutput, const aclTensor *self
 #define DV_NN_GWS_INPLACE_POW_TS(api, params) DV_NN_GWS(api, INPLACE_POW_TS, params)
 #define DV_NN_GWS_POW_TT(api, params) DV_NN_GWS(api, POW_TT, params)
 #define DV_NN_GWS_INPLACE_POW_TT(api, params) DV_NN_GWS(api, INPLACE_POW_TT, params)
+#define DV_NN_GWS_THRESHOLD(api, params) DV_NN_GWS(api, THRESHOLD, params)
+#define DV_NN_GWS_INPLACE_THRESHOLD(api, params) DV_NN_GWS(api, INPLACE_THRESHOLD, params)
+#define DV_NN_GWS_BACKWARD_MINMAX(api, params) DV_NN_GWS(api, BACKWARD_MINMAX, params)
+#define DV_NN_GWS_ELU(api, params) DV_NN_GWS(api, ELU, params)
+#define DV_NN_GWS_INPLACE_ELU(api, params) DV_NN_GWS(api, INPLACE_ELU, params)
+#define DV_NN_GWS_SOFTPLUS(api, params) DV_NN_GWS(api, SOFTPLUS, params)
+#define DV_NN_GWS_BACKWARD_SOFTPLUS(api, params) DV_NN_GWS(api, BACKWARD_SOFTPLUS, params)
+#define DV_NN_GWS_HEAVISIDE(api, params) DV_NN_GWS(api, HEAVISIDE, params)
+#define DV_NN_GWS_UNARY_XY(api, params) DV_NN_GWS(api, UNARY_XY, params)
 #define DV_ACLNN(api, header, sig, libop, optype, factor, params, ws_q, stream_q, doc) DV_NN_GWS_##sig(api, params)
 #include "nnops.def"
 

@@ -106,7 +106,8 @@ typedef enum vop {
  * work buffer, which ends up holding the result) and T (a second work buffer, fp32 scratch). */
 enum { EW_NONE, EW_X, EW_W, EW_T, EW_Y, EW_U, EW_V, EW_BUFS }; /* EW_Y: a binary operator's second input; EW_U, EW_V
                                                                * a third and fourth work buffer (s20-ew2) */
-enum { S_CONST, S_MUL, S_DIV }; /* the scalar: s, s * p or s / p (p the operator's --scalar attribute) */
+enum { S_CONST, S_MUL, S_DIV, S_MUL2, S_MUL3 }; /* the scalar: s, s * p, s / p, s * p2 or s * p3 (p the operator's
+                                                 * --scalar attribute; p2, p3 its second and third, s20-ew2) */
 typedef struct ew_step {
     vop_t op;
     uint8_t d, a, b; /* EW_X, EW_W or EW_T; b EW_NONE for a unary op */
@@ -444,6 +445,58 @@ static const ew_step_t leaky_relu_bw_steps[] = {
     EW_UN(V_MULS, T, Y, 1), IND(T), EW_BIN(V_MUL, W, X, T), EW_UN(V_MULS, U, T, -1), EW_UN(V_ADDS, U, U, 1),
     EW_BIN(V_MUL, U, U, X), EW_UNP(V_MULS, U, U, 1, S_MUL), EW_BIN(V_ADD, W, W, U),
 };
+/* threshold(th, value) = I(x > th) max(x, -FLT_MAX) + (1 - I) value (one term is 0: exact; -inf gives value) */
+static const ew_step_t threshold_steps[] = {
+    EW_UNP(V_ADDS, T, X, -1, S_MUL), IND(T), EW_UN(V_MAXS, W, X, -FLT_MAX), EW_BIN(V_MUL, W, W, T),
+    EW_UN(V_MULS, T, T, -1), EW_UN(V_ADDS, T, T, 1), EW_UNP(V_MULS, T, T, 1, S_MUL2), EW_BIN(V_ADD, W, W, T),
+};
+/* hardtanh_backward(min, max) = g I(x > min) I(max > x) */
+static const ew_step_t hardtanh_bw_steps[] = {
+    EW_UNP(V_ADDS, T, Y, -1, S_MUL), IND(T), EW_UN(V_MULS, W, Y, -1), EW_UNP(V_ADDS, W, W, 1, S_MUL2), IND(W),
+    EW_BIN(V_MUL, W, W, T), EW_BIN(V_MUL, W, W, X),
+};
+/* elu(alpha, scale, input_scale) = scale (max(x, 0) + alpha (exp(input_scale m) - 1)), m = min(x, 0) held above
+ * -FLT_MAX (so -inf gives -scale alpha) */
+static const ew_step_t elu_steps[] = {
+    EW_UN(V_MINS, T, X, 0), EW_UN(V_MAXS, T, T, -FLT_MAX), EW_UNP(V_MULS, W, T, 1, S_MUL3), EW_UN(V_EXP, W, W, 0),
+    EW_UN(V_ADDS, W, W, -1), EW_UNP(V_MULS, W, W, 1, S_MUL), EW_UN(V_MAXS, U, X, 0), EW_BIN(V_ADD, W, W, U),
+    EW_UNP(V_MULS, W, W, 1, S_MUL2),
+};
+/* softplus(beta, threshold) = I(beta x > threshold) x + (1 - I) sp, sp = (max(bx, 0) + ln(1 + exp(-|bx|))) / beta
+ * (no overflow; held below FLT_MAX so that 0 * sp is 0) */
+static const ew_step_t softplus_steps[] = {
+    EW_UNP(V_MULS, T, X, 1, S_MUL), EW_UN(V_ABS, U, T, 0), EW_UN(V_MULS, U, U, -1), EW_UN(V_EXP, U, U, 0),
+    EW_UN(V_ADDS, U, U, 1), EW_UN(V_LN, U, U, 0), EW_UN(V_MAXS, T, T, 0), EW_BIN(V_ADD, U, U, T),
+    EW_UNP(V_MULS, U, U, 1, S_DIV), EW_UN(V_MINS, U, U, FLT_MAX), EW_UNP(V_MULS, T, X, 1, S_MUL),
+    EW_UNP(V_ADDS, T, T, -1, S_MUL2), IND(T), EW_UN(V_MAXS, W, X, -FLT_MAX), EW_BIN(V_MUL, W, W, T),
+    EW_UN(V_MULS, T, T, -1), EW_UN(V_ADDS, T, T, 1), EW_BIN(V_MUL, T, T, U), EW_BIN(V_ADD, W, W, T),
+};
+/* softplus_backward(beta, threshold) = g (I + (1 - I) sigmoid(beta x)), I = I(beta x > threshold) */
+static const ew_step_t softplus_bw_steps[] = {
+    EW_UNP(V_MULS, U, Y, -1, S_MUL), EW_UN(V_EXP, U, U, 0), EW_UN(V_ADDS, U, U, 1), EW_UN(V_REC, U, U, 0),
+    EW_UNP(V_MULS, T, Y, 1, S_MUL), EW_UNP(V_ADDS, T, T, -1, S_MUL2), IND(T), EW_UN(V_MULS, W, T, -1),
+    EW_UN(V_ADDS, W, W, 1), EW_BIN(V_MUL, W, W, U), EW_BIN(V_ADD, W, W, T), EW_BIN(V_MUL, W, W, X),
+};
+/* log_add_exp = max(a, b) + ln(1 + exp(-|a - b|)); log_add_exp2 the same in base 2 */
+static const ew_step_t log_add_exp_steps[] = {
+    EW_BIN(V_SUB, T, X, Y), EW_UN(V_ABS, T, T, 0), EW_UN(V_MULS, T, T, -1), EW_UN(V_EXP, T, T, 0),
+    EW_UN(V_ADDS, T, T, 1), EW_UN(V_LN, T, T, 0), EW_BIN(V_MAX, W, X, Y), EW_BIN(V_ADD, W, W, T),
+};
+static const ew_step_t log_add_exp2_steps[] = {
+    EW_BIN(V_SUB, T, X, Y), EW_UN(V_ABS, T, T, 0), EW_UN(V_MULS, T, T, -EW_LN2), EW_UN(V_EXP, T, T, 0),
+    EW_UN(V_ADDS, T, T, 1), EW_UN(V_LN, T, T, 0), EW_UN(V_MULS, T, T, 1 / EW_LN2), EW_BIN(V_MAX, W, X, Y),
+    EW_BIN(V_ADD, W, W, T),
+};
+/* xlogy = x ln(y), 0 where x is 0: ln(y I(x != 0) + (1 - I)) */
+static const ew_step_t xlogy_steps[] = {
+    EW_UN(V_ABS, T, X, 0), IND(T), EW_BIN(V_MUL, W, Y, T), EW_UN(V_MULS, U, T, -1), EW_UN(V_ADDS, U, U, 1),
+    EW_BIN(V_ADD, W, W, U), EW_UN(V_LN, W, W, 0), EW_BIN(V_MUL, W, W, X),
+};
+/* heaviside(x, values) = I(x > 0) + (1 - I(x > 0) - I(x < 0)) values */
+static const ew_step_t heaviside_steps[] = {
+    EW_UN(V_MULS, W, X, 1), IND(W), EW_UN(V_MULS, T, X, -1), IND(T), EW_BIN(V_ADD, T, T, W), EW_UN(V_MULS, T, T, -1),
+    EW_UN(V_ADDS, T, T, 1), EW_BIN(V_MUL, T, T, Y), EW_BIN(V_ADD, W, W, T),
+};
 #undef SIN_OF
 #undef ATAN_OF
 #undef ATAN_HALVE
@@ -467,7 +520,8 @@ typedef enum ew_kind {
     EW_HARDSHRINK_BW, EW_SELU_BW, EW_SILU_BW, EW_SOFTSIGN_BW,
     /* s20-ew2 (the first of them EW_S20; the reference computes them in ew2_ref) */
     EW_ATAN, EW_ASIN, EW_ACOS, EW_TAN, EW_SINC, EW_FAST_GELU, EW_SWISH, EW_POWS, EW_POW, EW_ATAN2, EW_GELU_BW,
-    EW_HARDSWISH_BW, EW_MISH_BW, EW_LOGSIGMOID_BW, EW_SWISH_BW, EW_LEAKY_RELU_BW, EW_KINDS
+    EW_HARDSWISH_BW, EW_MISH_BW, EW_LOGSIGMOID_BW, EW_SWISH_BW, EW_LEAKY_RELU_BW, EW_THRESHOLD, EW_HARDTANH_BW, EW_ELU,
+    EW_SOFTPLUS, EW_SOFTPLUS_BW, EW_LOG_ADD_EXP, EW_LOG_ADD_EXP2, EW_XLOGY, EW_HEAVISIDE, EW_KINDS
 } ew_kind_t;
 #define EW_S20 EW_ATAN
 
@@ -563,6 +617,15 @@ static const ew_def_t ew_defs[EW_KINDS] = {
     [EW_LOGSIGMOID_BW] = {"logsigmoid_backward", true, V_MUL, STEPS(logsigmoid_bw_steps), -4, 4},
     [EW_SWISH_BW] = {"swish_backward", true, V_MUL, STEPS(swish_bw_steps), -4, 4},
     [EW_LEAKY_RELU_BW] = {"leaky_relu_backward", true, V_MUL, STEPS(leaky_relu_bw_steps), -2, 2},
+    [EW_THRESHOLD] = {"threshold", false, V_MUL, STEPS(threshold_steps), -2, 2},
+    [EW_HARDTANH_BW] = {"hardtanh_backward", true, V_MUL, STEPS(hardtanh_bw_steps), -2, 2},
+    [EW_ELU] = {"elu", false, V_MUL, STEPS(elu_steps), -4, 4},
+    [EW_SOFTPLUS] = {"softplus", false, V_MUL, STEPS(softplus_steps), -30, 30},
+    [EW_SOFTPLUS_BW] = {"softplus_backward", true, V_MUL, STEPS(softplus_bw_steps), -30, 30},
+    [EW_LOG_ADD_EXP] = {"log_add_exp", true, V_MUL, STEPS(log_add_exp_steps), -4, 4},
+    [EW_LOG_ADD_EXP2] = {"log_add_exp2", true, V_MUL, STEPS(log_add_exp2_steps), -4, 4},
+    [EW_XLOGY] = {"xlogy", true, V_MUL, STEPS(xlogy_steps), 0.25, 4},
+    [EW_HEAVISIDE] = {"heaviside", true, V_MUL, STEPS(heaviside_steps), -2, 2},
 };
 
 /* pows: the steps for each exponent class (EW_POW_ZERO has none: the kernel fills 1) */
@@ -739,6 +802,28 @@ static const dv_oparam_spec_t ew_params_slope[EP_SCALAR + 1] = {
     [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "0.01", -FLT_MAX, FLT_MAX, 0,
                    "the negative slope (aclnnLeakyReluBackward's negativeSlope), rounded to --dtype"}};
 
+/* threshold's threshold and value, hardtanh_backward's bounds, elu's three, softplus' beta and threshold */
+static const dv_oparam_spec_t ew_params_thr[EP_SCALAR + 2] = {
+    EW_COMMON(DT_F16 | DT_F32),
+    [EP_SCALAR] = {"threshold", DV_OPT_FLOAT, "0", -FLT_MAX, FLT_MAX, 0, "the threshold, rounded to --dtype"},
+    [EP_SCALAR + 1] = {"value", DV_OPT_FLOAT, "0", -FLT_MAX, FLT_MAX, 0,
+                       "the value where x <= threshold, rounded to --dtype"}};
+static const dv_oparam_spec_t ew_params_minmax[EP_SCALAR + 2] = {
+    EW_COMMON(DT_F16 | DT_F32),
+    [EP_SCALAR] = {"min", DV_OPT_FLOAT, "-1", -FLT_MAX, FLT_MAX, 0, "the lower bound, rounded to --dtype"},
+    [EP_SCALAR + 1] = {"max", DV_OPT_FLOAT, "1", -FLT_MAX, FLT_MAX, 0, "the upper bound, rounded to --dtype"}};
+static const dv_oparam_spec_t ew_params_elu[EP_SCALAR + 3] = {
+    EW_COMMON(DT_F16 | DT_F32),
+    [EP_SCALAR] = {"alpha", DV_OPT_FLOAT, "1", -FLT_MAX, FLT_MAX, 0, "alpha, rounded to --dtype"},
+    [EP_SCALAR + 1] = {"scale", DV_OPT_FLOAT, "1", -FLT_MAX, FLT_MAX, 0, "scale, rounded to --dtype"},
+    [EP_SCALAR + 2] = {"input-scale", DV_OPT_FLOAT, "1", -FLT_MAX, FLT_MAX, 0,
+                       "inputScale (x's factor inside exp), rounded to --dtype"}};
+static const dv_oparam_spec_t ew_params_softplus[EP_SCALAR + 2] = {
+    EW_COMMON(DT_F16 | DT_F32),
+    [EP_SCALAR] = {"beta", DV_OPT_FLOAT, "1", -FLT_MAX, FLT_MAX, 0, "beta, not 0, rounded to --dtype"},
+    [EP_SCALAR + 1] = {"threshold", DV_OPT_FLOAT, "20", -FLT_MAX, FLT_MAX, 0,
+                       "beta x above it is linear, rounded to --dtype"}};
+
 typedef struct ew_tiling {
     uint32_t kind;  /* ew_kind_t */
     uint32_t dtype; /* dv_dtype_t of every argument */
@@ -752,7 +837,8 @@ typedef struct ew_tiling {
     uint32_t sloop; /* add, sub --scalar-loop: the scalar unit computes, element by element */
     uint64_t sloop_alu_cycles; /* its ALU work per element: EW_LOOP_ALU_INSNS x scalar.alu_cycles */
     double scalar;  /* --alpha / --scalar (clamp: --min) rounded to the dtype (the value the vmuls / vadds scalar holds) */
-    double scalar2; /* clamp: --max, held the same way */
+    double scalar2; /* clamp: --max, held the same way; s20-ew2: the second attribute */
+    double scalar3; /* s20-ew2: the third attribute (elu's --input-scale) */
     uint32_t prog;  /* pows: EW_POW_* (the steps for its exponent) */
 } ew_tiling_t;
 
@@ -858,7 +944,7 @@ static void vstep(dv_k_t *k, vop_t op, dv_dtype_t dt, uint64_t dst, uint64_t src
 
 /* An activation of n elements at x into y, in fp32 (fp16 through the scratch buffers). */
 static void ew_activation(dv_k_t *k, const ew_def_t *d, dv_dtype_t dt, uint64_t y, uint64_t x, uint64_t x2,
-                          const uint64_t *tmp, uint64_t n, double p)
+                          const uint64_t *tmp, uint64_t n, double p, double p2, double p3)
 {
     const dv_dtype_t f = DV_DT_F32;
     const bool f16 = dt == DV_DT_F16;
@@ -878,8 +964,9 @@ static void ew_activation(dv_k_t *k, const ew_def_t *d, dv_dtype_t dt, uint64_t 
         const ew_step_t *s = &d->steps[i];
         if (i)
             dvk_pipe_barrier(k, DV_PIPE_V);
-        vstep(k, s->op, f, buf[s->d], buf[s->a], buf[s->b], s->ps == S_MUL ? s->s * p : s->ps == S_DIV ? s->s / p : s->s,
-              n);
+        const double sv = s->ps == S_MUL ? s->s * p : s->ps == S_DIV ? s->s / p : s->ps == S_MUL2 ? s->s * p2
+                        : s->ps == S_MUL3 ? s->s * p3 : s->s;
+        vstep(k, s->op, f, buf[s->d], buf[s->a], buf[s->b], sv, n);
     }
     if (f16) {
         dvk_pipe_barrier(k, DV_PIPE_V);
@@ -908,7 +995,7 @@ static void ew_compute(dv_k_t *k, const ew_tiling_t *t, const ew_state_t *st, co
     }
     if (d->steps) {
         const ew_def_t dd = ew_def_of(t);
-        ew_activation(k, &dd, dt, z, x, y, st->tmp, n, t->scalar);
+        ew_activation(k, &dd, dt, z, x, y, st->tmp, n, t->scalar, t->scalar2, t->scalar3);
         return;
     }
     if (t->kind == EW_DIVS) { /* z = x / s, s filled into tmp[0] by ew_alloc_scratch */
@@ -1104,6 +1191,16 @@ static int ew_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
                 return rc;
         }
     }
+    if (kind >= EW_S20) /* the second and third attributes (elu, threshold, softplus, ...) */
+        for (int j = 1; j < 3 && op->nparams > EP_SCALAR + j; j++) {
+            const double first = t.scalar;
+            if ((rc = ew_scalar(op->params[EP_SCALAR + j].name, v->v[EP_SCALAR + j].f, dt, &t, err)) != DV_OK)
+                return rc;
+            *(j == 1 ? &t.scalar2 : &t.scalar3) = t.scalar;
+            t.scalar = first;
+        }
+    if ((kind == EW_SOFTPLUS || kind == EW_SOFTPLUS_BW) && t.scalar == 0)
+        return dv_ops_param_error(err, "beta", "softplus divides by beta: it must not be 0");
     if (alpha_params && v->v[EP_SCALAR_LOOP].i) {
         if (dt != DV_DT_F16)
             return dv_ops_param_error(err, "scalar-loop", "the scalar loop computes fp16 through fp32 (the "
@@ -1305,14 +1402,16 @@ static double ew_float(ew_kind_t kind, double a, double b)
     case EW_HARDSHRINK_BW: case EW_SELU_BW: case EW_SILU_BW: case EW_SOFTSIGN_BW: /* ew_backward */
     case EW_ATAN: case EW_ASIN: case EW_ACOS: case EW_TAN: case EW_SINC: case EW_FAST_GELU: case EW_SWISH:
     case EW_POWS: case EW_POW: case EW_ATAN2: case EW_GELU_BW: case EW_HARDSWISH_BW: case EW_MISH_BW:
-    case EW_LOGSIGMOID_BW: case EW_SWISH_BW: case EW_LEAKY_RELU_BW: /* ew2_ref */
+    case EW_LOGSIGMOID_BW: case EW_SWISH_BW: case EW_LEAKY_RELU_BW: case EW_THRESHOLD: case EW_HARDTANH_BW:
+    case EW_ELU: case EW_SOFTPLUS: case EW_SOFTPLUS_BW: case EW_LOG_ADD_EXP: case EW_LOG_ADD_EXP2: case EW_XLOGY:
+    case EW_HEAVISIDE: /* ew2_ref */
     case EW_CLAMP: case EW_KINDS: break; /* clamp: ew_reference */
     }
     return 0;
 }
 
 /* s20-ew2's operators in double: a (x, or the gradient), b (the second input), p (the --scalar) */
-static double ew2_ref(ew_kind_t kind, double a, double b, double p)
+static double ew2_ref(ew_kind_t kind, double a, double b, double p, double p2, double p3)
 {
     switch (kind) {
     case EW_ATAN: return atan(a);
@@ -1340,6 +1439,15 @@ static double ew2_ref(ew_kind_t kind, double a, double b, double p)
         return a * (s + p * b * s * (1 - s));
     }
     case EW_LEAKY_RELU_BW: return b > 0 ? a : a * p;
+    case EW_THRESHOLD: return a > p ? a : p2;
+    case EW_HARDTANH_BW: return b > p && b < p2 ? a : 0;
+    case EW_ELU: return a > 0 ? p2 * a : p2 * p * expm1(p3 * a);
+    case EW_SOFTPLUS: return p * a > p2 ? a : log1p(exp(p * a)) / p;
+    case EW_SOFTPLUS_BW: return p * b > p2 ? a : a / (1 + exp(-p * b));
+    case EW_LOG_ADD_EXP: return fmax(a, b) + log1p(exp(-fabs(a - b)));
+    case EW_LOG_ADD_EXP2: return fmax(a, b) + log2(1 + exp2(-fabs(a - b)));
+    case EW_XLOGY: return a == 0 && !isnan(b) ? 0 : a * log(b);
+    case EW_HEAVISIDE: return a > 0 ? 1 : a < 0 ? 0 : b;
     default: return 0;
     }
 }
@@ -1369,7 +1477,7 @@ static int ew_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
             continue;
         }
         if (kind >= EW_S20) {
-            dv_ops_store(out, dt, i, ew2_ref(kind, a, binary ? b : 0, t.scalar));
+            dv_ops_store(out, dt, i, ew2_ref(kind, a, binary ? b : 0, t.scalar, t.scalar2, t.scalar3));
             continue;
         }
         if (kind >= EW_SIGMOID_BW) {
@@ -1527,6 +1635,15 @@ EW_OP(mish_backward, ew_params_float, "z = x * (tanh(sp) + y sech^2(sp) sigmoid(
 EW_OP(logsigmoid_backward, ew_params_float, "z = x / (1 + exp(y))");
 EW_OP(swish_backward, ew_params_beta, "z = x * (s + b y s (1 - s)), s = sigmoid(b y) (b: beta)");
 EW_OP(leaky_relu_backward, ew_params_slope, "z = y > 0 ? x : x * s (s: negative slope)");
+EW_OP(threshold, ew_params_thr, "y = x > threshold ? x : value");
+EW_OP(hardtanh_backward, ew_params_minmax, "z = min < y < max ? x : 0");
+EW_OP(elu, ew_params_elu, "y = x > 0 ? scale x : scale alpha (exp(input-scale x) - 1)");
+EW_OP(softplus, ew_params_softplus, "y = beta x > threshold ? x : ln(1 + exp(beta x)) / beta (x random in [-30, 30))");
+EW_OP(softplus_backward, ew_params_softplus, "z = beta y > threshold ? x : x sigmoid(beta y)");
+EW_OP(log_add_exp, ew_params_float, "z = ln(exp(x) + exp(y)) = max(x, y) + ln(1 + exp(-|x - y|))");
+EW_OP(log_add_exp2, ew_params_float, "z = log2(2^x + 2^y) = max(x, y) + log2(1 + 2^-|x - y|)");
+EW_OP(xlogy, ew_params_float, "z = x ln(y), 0 where x is 0 (y random in [0.25, 4))");
+EW_OP(heaviside, ew_params_float, "z = x > 0 ? 1 : x < 0 ? 0 : y");
 
 /* ---- copy: the GM -> UB / L1 bandwidth benchmark ---- */
 enum {

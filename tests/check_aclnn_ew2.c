@@ -12,6 +12,18 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_acos.h"
+#include "aclnnop/aclnn_acos_v2.h"
+#include "aclnnop/aclnn_elu.h"
+#include "aclnnop/aclnn_elu_v2.h"
+#include "aclnnop/aclnn_hardtanh_backward.h"
+#include "aclnnop/aclnn_heaviside.h"
+#include "aclnnop/aclnn_logaddexp.h"
+#include "aclnnop/aclnn_logaddexp2.h"
+#include "aclnnop/aclnn_softplus.h"
+#include "aclnnop/aclnn_softplus_backward.h"
+#include "aclnnop/aclnn_tan_v2.h"
+#include "aclnnop/aclnn_threshold.h"
+#include "aclnnop/aclnn_x_log_y_tensor.h"
 #include "aclnnop/aclnn_asin.h"
 #include "aclnnop/aclnn_atan.h"
 #include "aclnnop/aclnn_atan2.h"
@@ -45,6 +57,10 @@ static const struct {
     {"atan2", DV_OP_vsqrt},         {"gelu_backward", DV_OP_vrec},  {"hardswish_backward", DV_OP_vmins},
     {"mish_backward", DV_OP_vrec},  {"logsigmoid_backward", DV_OP_vexp}, {"swish_backward --scalar 0.75", DV_OP_vrec},
     {"leaky_relu_backward --scalar 0.2", DV_OP_vmins},
+    {"threshold --threshold 0.25 --value -3", DV_OP_vmins}, {"hardtanh_backward --min -0.5 --max 1", DV_OP_vmins},
+    {"elu --alpha 0.5 --scale 2 --input-scale 1.5", DV_OP_vexp}, {"softplus --beta 2 --threshold 5", DV_OP_vln},
+    {"softplus_backward --beta 0.5 --threshold 4", DV_OP_vrec}, {"log_add_exp", DV_OP_vln},
+    {"log_add_exp2", DV_OP_vln}, {"xlogy", DV_OP_vln}, {"heaviside", DV_OP_vmins},
 };
 enum { NLIB = sizeof lib / sizeof lib[0] };
 
@@ -311,6 +327,113 @@ START_TEST(test_aclnn_ew2_binary_rows)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- aclnn: the rows with attributes, V2 */
+
+enum { M_THRESHOLD, M_THRESHOLD_IN, M_HARDTANH_BW, M_ELU, M_ELU_IN, M_ELU_V2, M_SOFTPLUS, M_SOFTPLUS_BW, M_LAE,
+       M_LAE2, M_XLOGY, M_XLOGY_IN, M_HEAVISIDE, M_TAN_V2, M_ACOS_V2, M_COUNT };
+static const char *const mname[M_COUNT] = {"Threshold", "InplaceThreshold", "HardtanhBackward", "Elu", "InplaceElu",
+                                           "EluV2", "Softplus", "SoftplusBackward", "LogAddExp", "LogAddExp2",
+                                           "XLogYTensor", "InplaceXLogYTensor", "Heaviside", "TanV2", "AcosV2"};
+/* the attributes: threshold / min / alpha / beta, value / max / scale / threshold, inputScale */
+static const float mattr[M_COUNT][3] = {
+    [M_THRESHOLD] = {0.5f, -7}, [M_THRESHOLD_IN] = {-0.25f, 9}, [M_HARDTANH_BW] = {-0.5f, 1.25f},
+    [M_ELU] = {0.5f, 2, 1.5f},  [M_ELU_IN] = {1, 1, 1},         [M_ELU_V2] = {1.5f, 0.5f, 2},
+    [M_SOFTPLUS] = {2, 5},      [M_SOFTPLUS_BW] = {0.5f, 4}};
+
+static double m_ref(int op, double a, double b)
+{
+    const float *p = mattr[op];
+    switch (op) {
+    case M_THRESHOLD: case M_THRESHOLD_IN: return a > p[0] ? a : p[1];
+    case M_HARDTANH_BW: return b > p[0] && b < p[1] ? a : 0;
+    case M_ELU: case M_ELU_IN: case M_ELU_V2: return a > 0 ? p[1] * a : p[1] * p[0] * expm1(p[2] * a);
+    case M_SOFTPLUS: return p[0] * a > p[1] ? a : log1p(exp(p[0] * a)) / p[0];
+    case M_SOFTPLUS_BW: return p[0] * b > p[1] ? a : a / (1 + exp(-p[0] * b));
+    case M_LAE: return fmax(a, b) + log1p(exp(-fabs(a - b)));
+    case M_LAE2: return fmax(a, b) + log2(1 + exp2(-fabs(a - b)));
+    case M_XLOGY: case M_XLOGY_IN: return a == 0 ? 0 : a * log(b);
+    case M_HEAVISIDE: return a > 0 ? 1 : a < 0 ? 0 : b;
+    case M_TAN_V2: return tan(a);
+    default: return acos(a);
+    }
+}
+
+/* Loop index: profile * M_COUNT + op.  a: self or the gradient; b: other / values / self; the edge values: a at
+ * the threshold, self at the bounds, x = 0 for xlogy and heaviside. */
+START_TEST(test_aclnn_ew2_attribute_rows)
+{
+    const int op = _i % M_COUNT;
+    nnt_setup_profile(_i / M_COUNT ? "ascend310" : NULL);
+    enum { N = 300 };
+    const int64_t dims[] = {3, 100};
+    float a[N], b[N], res[N];
+    double want[N];
+    const bool wide = op == M_SOFTPLUS || op == M_SOFTPLUS_BW;
+    nnt_fill(a, N, 600 + (unsigned)op, op == M_ACOS_V2 ? -1 : wide ? -8 : -3, op == M_ACOS_V2 ? 1 : wide ? 8 : 3);
+    nnt_fill(b, N, 700 + (unsigned)op, op == M_XLOGY || op == M_XLOGY_IN ? 0.1f : wide ? -8 : -3, wide ? 8 : 3);
+    if (op == M_TAN_V2)
+        for (int i = 0; i < N; i++)
+            a[i] *= 0.4f;
+    a[0] = mattr[op][0], b[0] = mattr[op][0], b[1] = mattr[op][1], a[2] = 0, b[3] = 0;
+    if (op == M_XLOGY || op == M_XLOGY_IN) /* 0 ln 0 is 0; keep the others finite */
+        b[1] = 1, b[3] = 2;
+    for (int i = 0; i < N; i++)
+        want[i] = m_ref(op, a[i], b[i]);
+    aclScalar *sc[3];
+    for (int i = 0; i < 3; i++)
+        sc[i] = aclCreateScalar((void *)&mattr[op][i], ACL_FLOAT);
+    nnt_dt_t at = nnt_mk(dims, 2, ACL_FLOAT, ACL_FORMAT_ND, a), bt = nnt_mk(dims, 2, ACL_FLOAT, ACL_FORMAT_ND, b),
+             out = nnt_mk(dims, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    uint64_t ws;
+    aclOpExecutor *e;
+    bool inplace = false;
+    switch (op) {
+    case M_THRESHOLD: CK_OK(aclnnThresholdGetWorkspaceSize(at.t, sc[0], sc[1], out.t, &ws, &e));
+        RUN(aclnnThreshold(NULL, ws, e, nnt_stream)); break;
+    case M_THRESHOLD_IN: CK_OK(aclnnInplaceThresholdGetWorkspaceSize(at.t, sc[0], sc[1], &ws, &e));
+        RUN(aclnnInplaceThreshold(NULL, ws, e, nnt_stream)); inplace = true; break;
+    case M_HARDTANH_BW: CK_OK(aclnnHardtanhBackwardGetWorkspaceSize(at.t, bt.t, sc[0], sc[1], out.t, &ws, &e));
+        RUN(aclnnHardtanhBackward(NULL, ws, e, nnt_stream)); break;
+    case M_ELU: CK_OK(aclnnEluGetWorkspaceSize(at.t, sc[0], sc[1], sc[2], out.t, &ws, &e));
+        RUN(aclnnElu(NULL, ws, e, nnt_stream)); break;
+    case M_ELU_IN: CK_OK(aclnnInplaceEluGetWorkspaceSize(at.t, sc[0], sc[1], sc[2], &ws, &e));
+        RUN(aclnnInplaceElu(NULL, ws, e, nnt_stream)); inplace = true; break;
+    case M_ELU_V2: CK_OK(aclnnEluV2GetWorkspaceSize(at.t, sc[0], sc[1], sc[2], out.t, &ws, &e));
+        RUN(aclnnEluV2(NULL, ws, e, nnt_stream)); break;
+    case M_SOFTPLUS: CK_OK(aclnnSoftplusGetWorkspaceSize(at.t, sc[0], sc[1], out.t, &ws, &e));
+        RUN(aclnnSoftplus(NULL, ws, e, nnt_stream)); break;
+    case M_SOFTPLUS_BW: CK_OK(aclnnSoftplusBackwardGetWorkspaceSize(at.t, bt.t, sc[0], sc[1], out.t, &ws, &e));
+        RUN(aclnnSoftplusBackward(NULL, ws, e, nnt_stream)); break;
+    case M_LAE: CK_OK(aclnnLogAddExpGetWorkspaceSize(at.t, bt.t, out.t, &ws, &e));
+        RUN(aclnnLogAddExp(NULL, ws, e, nnt_stream)); break;
+    case M_LAE2: CK_OK(aclnnLogAddExp2GetWorkspaceSize(at.t, bt.t, out.t, &ws, &e));
+        RUN(aclnnLogAddExp2(NULL, ws, e, nnt_stream)); break;
+    case M_XLOGY: CK_OK(aclnnXLogYTensorGetWorkspaceSize(at.t, bt.t, out.t, &ws, &e));
+        RUN(aclnnXLogYTensor(NULL, ws, e, nnt_stream)); break;
+    case M_XLOGY_IN: CK_OK(aclnnInplaceXLogYTensorGetWorkspaceSize(at.t, bt.t, &ws, &e));
+        RUN(aclnnInplaceXLogYTensor(NULL, ws, e, nnt_stream)); inplace = true; break;
+    case M_HEAVISIDE: CK_OK(aclnnHeavisideGetWorkspaceSize(at.t, bt.t, out.t, &ws, &e));
+        RUN(aclnnHeaviside(NULL, ws, e, nnt_stream)); break;
+    case M_TAN_V2: CK_OK(aclnnTanV2GetWorkspaceSize(at.t, out.t, &ws, &e));
+        RUN(aclnnTanV2(NULL, ws, e, nnt_stream)); break;
+    default: CK_OK(aclnnAcosV2GetWorkspaceSize(at.t, out.t, &ws, &e));
+        RUN(aclnnAcosV2(NULL, ws, e, nnt_stream)); break;
+    }
+    nnt_rd(inplace ? &at : &out, res);
+    char what[96];
+    snprintf(what, sizeof what, "aclnn%s on %s", mname[op], profiles[_i / M_COUNT]);
+    nnt_ck_close(what, res, want, N, 2e-5, 2e-5);
+    for (int i = 0; i < 4; i++) /* the edge values are exact where the formula selects */
+        ck_assert_msg(op >= M_ELU && op != M_HARDTANH_BW && op != M_XLOGY && op != M_XLOGY_IN && op != M_HEAVISIDE
+                          ? true : res[i] == (float)want[i], "%s: element %d is %.9g, not %.9g", what, i, res[i], want[i]);
+    nnt_rm(&at);
+    nnt_rm(&bt);
+    nnt_rm(&out);
+    for (int i = 0; i < 3; i++)
+        CK_OK(aclDestroyScalar(sc[i]));
+}
+END_TEST
+
 /* fp16 through aclnnAsin and aclnnPowTensorScalar: computed in fp32, rounded once. */
 START_TEST(test_aclnn_ew2_fp16)
 {
@@ -372,6 +495,12 @@ START_TEST(test_aclnn_ew2_errors)
     CK_OK(aclDestroyAclOpExecutor(e));
     CK_ERR(aclnnAtan2GetWorkspaceSize(x.t, z.t, y.t, &ws, &e), NN_INVALID, "shape");
     CK_ERR(aclnnPowTensorTensorGetWorkspaceSize(x.t, x.t, z.t, &ws, &e), NN_INVALID, "shape");
+    CK_ERR(aclnnThresholdGetWorkspaceSize(x.t, n, NULL, y.t, &ws, &e), NN_NULLPTR, "value");
+    CK_ERR(aclnnEluGetWorkspaceSize(x.t, n, n, NULL, y.t, &ws, &e), NN_NULLPTR, "inputScale");
+    const float zero = 0;
+    aclScalar *z0 = aclCreateScalar((void *)&zero, ACL_FLOAT);
+    CK_ERR(aclnnSoftplusGetWorkspaceSize(x.t, z0, n, y.t, &ws, &e), NN_INVALID, "beta");
+    CK_OK(aclDestroyScalar(z0));
     CK_OK(aclDestroyScalar(n));
     nnt_rm(&x);
     nnt_rm(&y);
@@ -393,6 +522,7 @@ Suite *dv_aclnn_ew2_suite(void)
     tcase_add_checked_fixture(tc, NULL, nnt_teardown);
     tcase_add_loop_test(tc, test_aclnn_ew2_unary_rows, 0, 2 * U_COUNT);
     tcase_add_loop_test(tc, test_aclnn_ew2_binary_rows, 0, 2 * B_COUNT);
+    tcase_add_loop_test(tc, test_aclnn_ew2_attribute_rows, 0, 2 * M_COUNT);
     suite_add_tcase(s, tc);
     TCase *te = tcase_create("aclnn_default");
     tcase_add_checked_fixture(te, nnt_setup, nnt_teardown);

@@ -454,7 +454,9 @@ static const char *const op_cmds[] = {
     "fast_gelu --shape 1024", "swish --shape 1024", "pows --shape 1024 --scalar 2.5", "pow --shape 1024",
     "atan2 --shape 1024", "gelu_backward --shape 1024", "hardswish_backward --shape 1024",
     "mish_backward --shape 1024", "logsigmoid_backward --shape 1024", "swish_backward --shape 1024",
-    "leaky_relu_backward --shape 1024"};
+    "leaky_relu_backward --shape 1024", "threshold --shape 1024", "hardtanh_backward --shape 1024",
+    "elu --shape 1024", "softplus --shape 1024", "softplus_backward --shape 1024", "log_add_exp --shape 1024",
+    "log_add_exp2 --shape 1024", "xlogy --shape 1024", "heaviside --shape 1024"};
 
 START_TEST(test_stalls_sum_on_operators)
 {
