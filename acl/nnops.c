@@ -158,6 +158,10 @@
 #include "aclnnop/aclnn_tan_v3.h"
 #include "aclnnop/aclnn_acos_v2.h"
 #include "aclnnop/aclnn_elu_v2.h"
+#include "aclnnop/aclnn_addcmul.h"
+#include "aclnnop/aclnn_addcdiv.h"
+#include "aclnnop/aclnn_x_log_y_scalar_other.h"
+#include "aclnnop/aclnn_x_log_y_scalar_self.h"
 
 /* ---------------------------------------------------------------- the table (acl/nnops.def) */
 
@@ -489,6 +493,46 @@ static int ew2_scalars(int row, unsigned has, const aclTensor *self, const aclTe
 #define DV_NN_BODY_BACKWARD_SOFTPLUS(row) \
     ew2_scalars(row, NN_OTHER, gradOutput, self, 2, EW2_SC(beta, threshold), EW2_NM("beta", "threshold"), \
                 EW2_NM("beta", "threshold"), gradInput, workspaceSize, executor)
+/* Addcmul, Addcdiv: self, tensor1, tensor2 (one shape, one dtype) and the aclScalar value as --scalar. */
+static int ew2_addc(int row, unsigned has, const aclTensor *self, const aclTensor *tensor1, const aclTensor *tensor2,
+                    const aclScalar *value, const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    static const char nobc[] = "; dvsim does not broadcast yet: the tensors must have the same shape";
+    const bool inplace = has & NN_INPLACE;
+    const char *ws = inplace ? "selfRef" : "self";
+    dv_nn_call_t call, *c = &call;
+    int rc;
+    nn_init(c, row);
+    if ((rc = dv_nn_call_start(c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(c, self, ws)) ||
+        (rc = dv_nn_get_tensor(c, tensor1, "tensor1")) || (rc = dv_nn_get_tensor(c, tensor2, "tensor2")) ||
+        (rc = get_scalar(c, value, "value")) || (!inplace && (rc = dv_nn_get_tensor(c, out, "out"))) ||
+        (rc = ew_check(c, has, self, NULL, out)))
+        return rc;
+    const aclTensor *const t[2] = {tensor1, tensor2};
+    static const char *const tn[2] = {"tensor1", "tensor2"};
+    for (int i = 0; i < 2; i++)
+        if ((rc = dv_nn_check_plain(c, t[i], tn[i])) || (rc = dv_nn_check_same_shape(c, self, ws, t[i], tn[i], nobc)) ||
+            (rc = dv_nn_check_same_dtype(c, self, ws, t[i], tn[i])))
+            return rc;
+    const uint64_t n = dv_acl_tensor_elems(self);
+    c->empty = n == 0;
+    dv_nn_call_param(c, "shape", "%llu", (unsigned long long)n);
+    dv_nn_call_param(c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(self->dtype)->dv));
+    dv_nn_call_param(c, "scalar", "%.17g", value->value);
+    dv_nn_call_tensor(c, self, ws, "x", true);
+    dv_nn_call_tensor(c, tensor1, "tensor1", "y", true);
+    dv_nn_call_tensor(c, tensor2, "tensor2", "w", true);
+    dv_nn_call_tensor(c, inplace ? self : out, inplace ? ws : "out", "z", false);
+    return dv_nn_exec_build(c, workspaceSize, executor);
+}
+#define DV_NN_BODY_ADDC(row) ew2_addc(row, 0, self, tensor1, tensor2, value, out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_ADDC(row) \
+    ew2_addc(row, NN_INPLACE, selfRef, tensor1, tensor2, value, selfRef, workspaceSize, executor)
+#define DV_NN_BODY_XLOGY_SO(row) elementwise(row, 0, self, NULL, other, "other", NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_XLOGY_SO(row) \
+    elementwise(row, NN_INPLACE, selfRef, NULL, other, "other", NULL, selfRef, workspaceSize, executor)
+/* XLogYScalarSelf: the tensor is other (the library's x), the scalar self (its --scalar) */
+#define DV_NN_BODY_XLOGY_SS(row) elementwise(row, 0, other, NULL, self, "self", NULL, out, workspaceSize, executor)
 #define DV_NN_BODY_UNARY_XY(row) elementwise(row, 0, x, NULL, NULL, NULL, NULL, y, workspaceSize, executor)
 #define DV_NN_BODY_HEAVISIDE(row) \
     elementwise(row, NN_OTHER, input, values, NULL, NULL, NULL, out, workspaceSize, executor)
@@ -582,6 +626,11 @@ static int ew2_scalars(int row, unsigned has, const aclTensor *self, const aclTe
 #define DV_NN_GWS_BACKWARD_SOFTPLUS(api, params) DV_NN_GWS(api, BACKWARD_SOFTPLUS, params)
 #define DV_NN_GWS_HEAVISIDE(api, params) DV_NN_GWS(api, HEAVISIDE, params)
 #define DV_NN_GWS_UNARY_XY(api, params) DV_NN_GWS(api, UNARY_XY, params)
+#define DV_NN_GWS_ADDC(api, params) DV_NN_GWS(api, ADDC, params)
+#define DV_NN_GWS_XLOGY_SO(api, params) DV_NN_GWS(api, XLOGY_SO, params)
+#define DV_NN_GWS_INPLACE_XLOGY_SO(api, params) DV_NN_GWS(api, INPLACE_XLOGY_SO, params)
+#define DV_NN_GWS_XLOGY_SS(api, params) DV_NN_GWS(api, XLOGY_SS, params)
+#define DV_NN_GWS_INPLACE_ADDC(api, params) DV_NN_GWS(api, INPLACE_ADDC, params)
 #define DV_ACLNN(api, header, sig, libop, optype, factor, params, ws_q, stream_q, doc) DV_NN_GWS_##sig(api, params)
 #include "nnops.def"
 

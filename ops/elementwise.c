@@ -104,8 +104,9 @@ typedef enum vop {
 
 /* One step of an activation, in fp32: d = op(a[, b | s]) on the buffers X (the input), W (the
  * work buffer, which ends up holding the result) and T (a second work buffer, fp32 scratch). */
-enum { EW_NONE, EW_X, EW_W, EW_T, EW_Y, EW_U, EW_V, EW_BUFS }; /* EW_Y: a binary operator's second input; EW_U, EW_V
-                                                               * a third and fourth work buffer (s20-ew2) */
+enum { EW_NONE, EW_X, EW_W, EW_T, EW_Y, EW_U, EW_V, EW_Z, EW_BUFS }; /* EW_Y: a binary operator's second input; EW_U,
+                                                                     * EW_V a third and fourth work buffer, EW_Z a
+                                                                     * ternary operator's third input (s20-ew2) */
 enum { S_CONST, S_MUL, S_DIV, S_MUL2, S_MUL3 }; /* the scalar: s, s * p, s / p, s * p2 or s * p3 (p the operator's
                                                  * --scalar attribute; p2, p3 its second and third, s20-ew2) */
 typedef struct ew_step {
@@ -497,6 +498,23 @@ static const ew_step_t heaviside_steps[] = {
     EW_UN(V_MULS, W, X, 1), IND(W), EW_UN(V_MULS, T, X, -1), IND(T), EW_BIN(V_ADD, T, T, W), EW_UN(V_MULS, T, T, -1),
     EW_UN(V_ADDS, T, T, 1), EW_BIN(V_MUL, T, T, Y), EW_BIN(V_ADD, W, W, T),
 };
+/* addcmul(value) = x + value y w, addcdiv(value) = x + value y / w: three inputs (the kernel's third queue) */
+/* xlogy_scalar_other(s) = x ln(s I(x != 0) + (1 - I)) (xlogy with y the scalar s); xlogy_scalar_self(s) = s ln(y),
+ * and for s = 0 y * 0 (0, NaN for a NaN y) */
+static const ew_step_t xlogy_so_steps[] = {
+    EW_UN(V_ABS, T, X, 0), IND(T), EW_UNP(V_MULS, W, T, 1, S_MUL), EW_UN(V_MULS, U, T, -1), EW_UN(V_ADDS, U, U, 1),
+    EW_BIN(V_ADD, W, W, U), EW_UN(V_LN, W, W, 0), EW_BIN(V_MUL, W, W, X),
+};
+static const ew_step_t xlogy_ss_steps[] = {EW_UN(V_LN, W, X, 0), EW_UNP(V_MULS, W, W, 1, S_MUL)};
+static const ew_step_t xlogy_ss_zero_steps[] = {EW_UN(V_MULS, W, X, 0)};
+#define Z EW_Z
+static const ew_step_t addcmul_steps[] = {
+    EW_BIN(V_MUL, W, Y, Z), EW_UNP(V_MULS, W, W, 1, S_MUL), EW_BIN(V_ADD, W, W, X),
+};
+static const ew_step_t addcdiv_steps[] = {
+    EW_BIN(V_DIV, W, Y, Z), EW_UNP(V_MULS, W, W, 1, S_MUL), EW_BIN(V_ADD, W, W, X),
+};
+#undef Z
 #undef SIN_OF
 #undef ATAN_OF
 #undef ATAN_HALVE
@@ -521,7 +539,8 @@ typedef enum ew_kind {
     /* s20-ew2 (the first of them EW_S20; the reference computes them in ew2_ref) */
     EW_ATAN, EW_ASIN, EW_ACOS, EW_TAN, EW_SINC, EW_FAST_GELU, EW_SWISH, EW_POWS, EW_POW, EW_ATAN2, EW_GELU_BW,
     EW_HARDSWISH_BW, EW_MISH_BW, EW_LOGSIGMOID_BW, EW_SWISH_BW, EW_LEAKY_RELU_BW, EW_THRESHOLD, EW_HARDTANH_BW, EW_ELU,
-    EW_SOFTPLUS, EW_SOFTPLUS_BW, EW_LOG_ADD_EXP, EW_LOG_ADD_EXP2, EW_XLOGY, EW_HEAVISIDE, EW_KINDS
+    EW_SOFTPLUS, EW_SOFTPLUS_BW, EW_LOG_ADD_EXP, EW_LOG_ADD_EXP2, EW_XLOGY, EW_HEAVISIDE, EW_ADDCMUL, EW_ADDCDIV,
+    EW_XLOGY_SO, EW_XLOGY_SS, EW_KINDS
 } ew_kind_t;
 #define EW_S20 EW_ATAN
 
@@ -533,6 +552,7 @@ typedef struct ew_def {
     const ew_step_t *steps;  /* an activation: its fp32 steps */
     unsigned nsteps;
     double lo, hi;           /* --check's inputs (both 0: the default range) */
+    bool ternary;            /* s20-ew2: binary with a third input w: z = f(x, y, w) */
 } ew_def_t;
 
 static const ew_def_t ew_defs[EW_KINDS] = {
@@ -626,6 +646,11 @@ static const ew_def_t ew_defs[EW_KINDS] = {
     [EW_LOG_ADD_EXP2] = {"log_add_exp2", true, V_MUL, STEPS(log_add_exp2_steps), -4, 4},
     [EW_XLOGY] = {"xlogy", true, V_MUL, STEPS(xlogy_steps), 0.25, 4},
     [EW_HEAVISIDE] = {"heaviside", true, V_MUL, STEPS(heaviside_steps), -2, 2},
+    /* three inputs: x self, y tensor1, w tensor2 (addcdiv: w in [0.5, 2)) */
+    [EW_ADDCMUL] = {"addcmul", true, V_MUL, STEPS(addcmul_steps), 0, 0, true},
+    [EW_ADDCDIV] = {"addcdiv", true, V_MUL, STEPS(addcdiv_steps), 0, 0, true},
+    [EW_XLOGY_SO] = {"xlogy_scalar_other", false, V_MUL, STEPS(xlogy_so_steps), -4, 4},
+    [EW_XLOGY_SS] = {"xlogy_scalar_self", false, V_MUL, STEPS(xlogy_ss_steps), 0.25, 4},
 };
 
 /* pows: the steps for each exponent class (EW_POW_ZERO has none: the kernel fills 1) */
@@ -678,6 +703,8 @@ static unsigned ew_layout(const ew_def_t *d, bool f16, int idx[EW_BUFS])
         idx[EW_X] = (int)n++;
         if (d->binary)
             idx[EW_Y] = (int)n++;
+        if (d->ternary)
+            idx[EW_Z] = (int)n++;
         idx[EW_W] = x_later ? (int)n++ : idx[EW_X];
     }
     if (ew_uses(d, EW_T))
@@ -824,6 +851,15 @@ static const dv_oparam_spec_t ew_params_softplus[EP_SCALAR + 2] = {
     [EP_SCALAR + 1] = {"threshold", DV_OPT_FLOAT, "20", -FLT_MAX, FLT_MAX, 0,
                        "beta x above it is linear, rounded to --dtype"}};
 
+/* xlogy's scalar */
+static const dv_oparam_spec_t ew_params_xlogy[EP_SCALAR + 1] = {
+    EW_COMMON(DT_F16 | DT_F32),
+    [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "2", -FLT_MAX, FLT_MAX, 0, "the scalar operand, rounded to --dtype"}};
+/* addcmul's, addcdiv's value */
+static const dv_oparam_spec_t ew_params_value[EP_SCALAR + 1] = {
+    EW_COMMON(DT_F16 | DT_F32),
+    [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "1", -FLT_MAX, FLT_MAX, 0, "value, rounded to --dtype"}};
+
 typedef struct ew_tiling {
     uint32_t kind;  /* ew_kind_t */
     uint32_t dtype; /* dv_dtype_t of every argument */
@@ -850,12 +886,16 @@ static ew_def_t ew_def_of(const ew_tiling_t *t)
         d.steps = ew_pow_progs[t->prog].steps;
         d.nsteps = ew_pow_progs[t->prog].nsteps;
     }
+    if (t->kind == EW_XLOGY_SS && t->prog) { /* s = 0 */
+        d.steps = xlogy_ss_zero_steps;
+        d.nsteps = sizeof xlogy_ss_zero_steps / sizeof xlogy_ss_zero_steps[0];
+    }
     return d;
 }
 
 /* The state of the tile code: the fp32 scratch buffers (setup allocates them). */
 typedef struct ew_state {
-    uint64_t tmp[6];
+    uint64_t tmp[7];
 } ew_state_t;
 _Static_assert(sizeof(ew_state_t) <= DV_TILE_STATE_BYTES, "ew_state_t exceeds the tile state");
 
@@ -944,13 +984,13 @@ static void vstep(dv_k_t *k, vop_t op, dv_dtype_t dt, uint64_t dst, uint64_t src
 
 /* An activation of n elements at x into y, in fp32 (fp16 through the scratch buffers). */
 static void ew_activation(dv_k_t *k, const ew_def_t *d, dv_dtype_t dt, uint64_t y, uint64_t x, uint64_t x2,
-                          const uint64_t *tmp, uint64_t n, double p, double p2, double p3)
+                          uint64_t x3, const uint64_t *tmp, uint64_t n, double p, double p2, double p3)
 {
     const dv_dtype_t f = DV_DT_F32;
     const bool f16 = dt == DV_DT_F16;
     int idx[EW_BUFS];
     ew_layout(d, f16, idx);
-    const uint64_t direct[EW_BUFS] = {[EW_X] = x, [EW_Y] = x2, [EW_W] = y}; /* fp32: the queue buffers */
+    const uint64_t direct[EW_BUFS] = {[EW_X] = x, [EW_Y] = x2, [EW_Z] = x3, [EW_W] = y}; /* fp32: the queues' */
     uint64_t buf[EW_BUFS] = {0};
     for (int b = EW_X; b < EW_BUFS; b++)
         buf[b] = idx[b] >= 0 ? tmp[idx[b]] : direct[b];
@@ -958,6 +998,8 @@ static void ew_activation(dv_k_t *k, const ew_def_t *d, dv_dtype_t dt, uint64_t 
         vstep(k, V_F16_TO_F32, f, buf[EW_X], x, 0, 0, n);
         if (d->binary)
             vstep(k, V_F16_TO_F32, f, buf[EW_Y], x2, 0, 0, n);
+        if (d->ternary)
+            vstep(k, V_F16_TO_F32, f, buf[EW_Z], x3, 0, 0, n);
         dvk_pipe_barrier(k, DV_PIPE_V);
     }
     for (unsigned i = 0; i < d->nsteps; i++) {
@@ -995,7 +1037,7 @@ static void ew_compute(dv_k_t *k, const ew_tiling_t *t, const ew_state_t *st, co
     }
     if (d->steps) {
         const ew_def_t dd = ew_def_of(t);
-        ew_activation(k, &dd, dt, z, x, y, st->tmp, n, t->scalar, t->scalar2, t->scalar3);
+        ew_activation(k, &dd, dt, z, x, y, d->ternary ? tile->in[2] : 0, st->tmp, n, t->scalar, t->scalar2, t->scalar3);
         return;
     }
     if (t->kind == EW_DIVS) { /* z = x / s, s filled into tmp[0] by ew_alloc_scratch */
@@ -1069,19 +1111,19 @@ static void ew_scalar_loop(dv_k_t *k, const ew_tiling_t *t, uint64_t z, uint64_t
 
 /* One block: its range in tiles, CopyIn -> Compute -> CopyOut through the queues (with
  * --scalar-loop the scalar unit, not V, reads the inputs and writes the output).  Arguments:
- * x, [y,] then the output. */
+ * x, [y, [w,]] then the output. */
 static void ew_kernel(dv_k_t *k, const void *params)
 {
     const ew_tiling_t *t = params;
-    const bool binary = ew_defs[t->kind].binary;
+    const bool binary = ew_defs[t->kind].binary, ternary = ew_defs[t->kind].ternary;
     const unsigned size = dv_dtype_size((dv_dtype_t)t->dtype);
-    const uint32_t out = binary ? 2 : 1;
+    const uint32_t out = ternary ? 3 : binary ? 2 : 1;
     uint64_t first, count;
     ew_range(t, dvk_block_idx(k), dvk_block_num(k), &first, &count);
     if (count == 0)
         return;
 
-    dv_que_t in_x, in_y, out_z;
+    dv_que_t in_x, in_y, in_w, out_z;
     const dv_pipe_t cp = t->sloop ? DV_PIPE_S : DV_PIPE_V; /* the compute pipe */
     if (t->pairs) { /* x0 y0 x1 y1 */
         const uint64_t b = t->tile * size, base = dvk_alloc(k, DV_SPACE_UB, 2 * t->depth * b);
@@ -1096,6 +1138,8 @@ static void ew_kernel(dv_k_t *k, const void *params)
         dvk_que_init(k, &in_x, DV_SPACE_UB, DV_PIPE_MTE2, cp, t->depth, t->tile * size);
         if (binary)
             dvk_que_init(k, &in_y, DV_SPACE_UB, DV_PIPE_MTE2, cp, t->depth, t->tile * size);
+        if (ternary)
+            dvk_que_init(k, &in_w, DV_SPACE_UB, DV_PIPE_MTE2, cp, t->depth, t->tile * size);
     }
     dvk_que_init(k, &out_z, DV_SPACE_UB, cp, DV_PIPE_MTE3, t->depth, t->tile * size);
     ew_state_t st;
@@ -1106,17 +1150,24 @@ static void ew_kernel(dv_k_t *k, const void *params)
         const uint64_t len = dv_ceil_div(n * size, EW_BLOCK_BYTES), gm = off * size;
         /* CopyIn */
         uint64_t bx = dvk_que_alloc(k, &in_x), by = binary ? dvk_que_alloc(k, &in_y) : 0;
+        uint64_t bw = ternary ? dvk_que_alloc(k, &in_w) : 0;
         dvk_copy_gm_to_ubuf(k, bx, dvk_gm(k, 0, gm), 1, (int64_t)len, 0, 0);
         if (binary)
             dvk_copy_gm_to_ubuf(k, by, dvk_gm(k, 1, gm), 1, (int64_t)len, 0, 0);
+        if (ternary)
+            dvk_copy_gm_to_ubuf(k, bw, dvk_gm(k, 2, gm), 1, (int64_t)len, 0, 0);
         dvk_que_enque(k, &in_x, bx);
         if (binary)
             dvk_que_enque(k, &in_y, by);
+        if (ternary)
+            dvk_que_enque(k, &in_w, bw);
         /* Compute: a tile of 1 x n */
         bx = dvk_que_deque(k, &in_x);
         if (binary)
             by = dvk_que_deque(k, &in_y);
-        const dv_tile_t tile = {.rows = 1, .cols = n, .pitch = n, .row0 = 0, .col0 = off, .in = {bx, by},
+        if (ternary)
+            bw = dvk_que_deque(k, &in_w);
+        const dv_tile_t tile = {.rows = 1, .cols = n, .pitch = n, .row0 = 0, .col0 = off, .in = {bx, by, bw},
                                 .out = dvk_que_alloc(k, &out_z)};
         if (t->sloop)
             ew_scalar_loop(k, t, tile.out, bx, by, n);
@@ -1126,6 +1177,8 @@ static void ew_kernel(dv_k_t *k, const void *params)
         dvk_que_free(k, &in_x, bx);
         if (binary)
             dvk_que_free(k, &in_y, by);
+        if (ternary)
+            dvk_que_free(k, &in_w, bw);
         /* CopyOut */
         const uint64_t bz = dvk_que_deque(k, &out_z);
         dvk_copy_ubuf_to_gm(k, dvk_gm(k, out, gm), bz, 1, (int64_t)len, 0, 0);
@@ -1215,11 +1268,13 @@ static int ew_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     int idx[EW_BUFS];
     if (kind == EW_POWS)
         t.prog = ew_pow_prog(t.scalar);
+    if (kind == EW_XLOGY_SS)
+        t.prog = t.scalar == 0;
     const ew_def_t run = ew_def_of(&t);
     t.ntmp = kind == EW_DIVS ? 1 : ew_layout(&run, dt == DV_DT_F16, idx);
     if (kind == EW_CELU && t.scalar == 0)
         return dv_ops_param_error(err, "scalar", "celu divides by alpha: it must not be 0");
-    const unsigned queues = d->binary ? 3 : 2;
+    const unsigned queues = d->ternary ? 4 : d->binary ? 3 : 2;
     const uint64_t per_elem = (uint64_t)queues * t.depth * size + (uint64_t)t.ntmp * 4;
     const uint64_t min_tile = EW_BLOCK_BYTES / size;
     if (v->v[EP_TILE_ELEMS].i == 0) {
@@ -1280,6 +1335,8 @@ static int ew_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     }
     if ((rc = dv_ops_add_arg(plan, "x", dt, n, DV_ARG_IN, xlo, xhi)) ||
         (d->binary && (rc = dv_ops_add_arg(plan, "y", dt, n, DV_ARG_IN, lo, hi))) ||
+        (d->ternary && (rc = dv_ops_add_arg(plan, "w", dt, n, DV_ARG_IN, kind == EW_ADDCDIV ? 0.5 : 0,
+                                            kind == EW_ADDCDIV ? 2 : 0))) ||
         (rc = dv_ops_add_arg(plan, d->binary ? "z" : "y", dt, n, DV_ARG_OUT, 0, 0)))
         return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
     if (alpha_params && !v->v[EP_L2_INPUTS].i)
@@ -1404,7 +1461,7 @@ static double ew_float(ew_kind_t kind, double a, double b)
     case EW_POWS: case EW_POW: case EW_ATAN2: case EW_GELU_BW: case EW_HARDSWISH_BW: case EW_MISH_BW:
     case EW_LOGSIGMOID_BW: case EW_SWISH_BW: case EW_LEAKY_RELU_BW: case EW_THRESHOLD: case EW_HARDTANH_BW:
     case EW_ELU: case EW_SOFTPLUS: case EW_SOFTPLUS_BW: case EW_LOG_ADD_EXP: case EW_LOG_ADD_EXP2: case EW_XLOGY:
-    case EW_HEAVISIDE: /* ew2_ref */
+    case EW_HEAVISIDE: case EW_ADDCMUL: case EW_ADDCDIV: case EW_XLOGY_SO: case EW_XLOGY_SS: /* ew2_ref, ew_reference */
     case EW_CLAMP: case EW_KINDS: break; /* clamp: ew_reference */
     }
     return 0;
@@ -1448,6 +1505,8 @@ static double ew2_ref(ew_kind_t kind, double a, double b, double p, double p2, d
     case EW_LOG_ADD_EXP2: return fmax(a, b) + log2(1 + exp2(-fabs(a - b)));
     case EW_XLOGY: return a == 0 && !isnan(b) ? 0 : a * log(b);
     case EW_HEAVISIDE: return a > 0 ? 1 : a < 0 ? 0 : b;
+    case EW_XLOGY_SO: return a == 0 && !isnan(p) ? 0 : a * log(p);
+    case EW_XLOGY_SS: return p == 0 && !isnan(a) ? 0 : p * log(a);
     default: return 0;
     }
 }
@@ -1468,12 +1527,17 @@ static int ew_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
     const bool with_scalar = kind == EW_MULS || kind == EW_ADDS || kind == EW_LEAKY_RELU || kind == EW_DIVS ||
                              kind == EW_MAXS || kind == EW_MINS || kind == EW_CELU || kind == EW_SOFTSHRINK ||
                              kind == EW_HARDSHRINK;
-    uint8_t *out = expect[binary ? 2 : 1];
+    uint8_t *out = expect[ew_defs[kind].ternary ? 3 : binary ? 2 : 1];
     for (uint64_t i = 0; i < t.elems; i++) {
         const double a = dv_ops_load(in[0], dt, i), b = binary ? dv_ops_load(in[1], dt, i) : with_scalar ? t.scalar : 0;
         if (kind == EW_CLAMP) { /* max then min, exact in every dtype */
             const double lo = a >= t.scalar ? a : t.scalar;
             dv_ops_store(out, dt, i, lo <= t.scalar2 ? lo : t.scalar2);
+            continue;
+        }
+        if (ew_defs[kind].ternary) {
+            const double c = dv_ops_load(in[2], dt, i);
+            dv_ops_store(out, dt, i, kind == EW_ADDCMUL ? a + t.scalar * b * c : a + t.scalar * b / c);
             continue;
         }
         if (kind >= EW_S20) {
@@ -1535,7 +1599,7 @@ static const dv_tile_ops_t ew_tile_ops = {.flags = 0, .view = NULL, .ub_bytes = 
 static int ew_bind(const dv_opdesc_t *op, const dv_tensor_desc_t *in, int nin, dv_opvals_t *v, dv_tensor_desc_t *out,
                    dv_error_t *err)
 {
-    const int kind = ew_kind_of(op), want = kind >= 0 && ew_defs[kind].binary ? 2 : 1;
+    const int kind = ew_kind_of(op), want = kind < 0 ? 1 : ew_defs[kind].ternary ? 3 : ew_defs[kind].binary ? 2 : 1;
     if (nin != want)
         return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "%s takes %d input%s, %d given", op->name, want,
                             want == 1 ? "" : "s", nin);
@@ -1644,6 +1708,10 @@ EW_OP(log_add_exp, ew_params_float, "z = ln(exp(x) + exp(y)) = max(x, y) + ln(1 
 EW_OP(log_add_exp2, ew_params_float, "z = log2(2^x + 2^y) = max(x, y) + log2(1 + 2^-|x - y|)");
 EW_OP(xlogy, ew_params_float, "z = x ln(y), 0 where x is 0 (y random in [0.25, 4))");
 EW_OP(heaviside, ew_params_float, "z = x > 0 ? 1 : x < 0 ? 0 : y");
+EW_OP(xlogy_scalar_other, ew_params_xlogy, "y = x ln(s), 0 where x is 0 (s: the scalar other)");
+EW_OP(xlogy_scalar_self, ew_params_xlogy, "y = s ln(x), 0 for s = 0 (s: the scalar self; x random in [0.25, 4))");
+EW_OP(addcmul, ew_params_value, "z = x + s * y * w (three inputs; s: value)");
+EW_OP(addcdiv, ew_params_value, "z = x + s * y / w (three inputs; s: value; w random in [0.5, 2))");
 
 /* ---- copy: the GM -> UB / L1 bandwidth benchmark ---- */
 enum {

@@ -12,6 +12,10 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_acos.h"
+#include "aclnnop/aclnn_addcdiv.h"
+#include "aclnnop/aclnn_addcmul.h"
+#include "aclnnop/aclnn_x_log_y_scalar_other.h"
+#include "aclnnop/aclnn_x_log_y_scalar_self.h"
 #include "aclnnop/aclnn_acos_v2.h"
 #include "aclnnop/aclnn_elu.h"
 #include "aclnnop/aclnn_elu_v2.h"
@@ -61,6 +65,8 @@ static const struct {
     {"elu --alpha 0.5 --scale 2 --input-scale 1.5", DV_OP_vexp}, {"softplus --beta 2 --threshold 5", DV_OP_vln},
     {"softplus_backward --beta 0.5 --threshold 4", DV_OP_vrec}, {"log_add_exp", DV_OP_vln},
     {"log_add_exp2", DV_OP_vln}, {"xlogy", DV_OP_vln}, {"heaviside", DV_OP_vmins},
+    {"addcmul --scalar 1.25", DV_OP_vmuls}, {"addcdiv --scalar -0.75", DV_OP_vdiv},
+    {"xlogy_scalar_other --scalar 3", DV_OP_vln}, {"xlogy_scalar_self --scalar -2", DV_OP_vln},
 };
 enum { NLIB = sizeof lib / sizeof lib[0] };
 
@@ -330,15 +336,16 @@ END_TEST
 /* ---------------------------------------------------------------- aclnn: the rows with attributes, V2 */
 
 enum { M_THRESHOLD, M_THRESHOLD_IN, M_HARDTANH_BW, M_ELU, M_ELU_IN, M_ELU_V2, M_SOFTPLUS, M_SOFTPLUS_BW, M_LAE,
-       M_LAE2, M_XLOGY, M_XLOGY_IN, M_HEAVISIDE, M_TAN_V2, M_ACOS_V2, M_COUNT };
+       M_LAE2, M_XLOGY, M_XLOGY_IN, M_HEAVISIDE, M_TAN_V2, M_ACOS_V2, M_XLOGY_SO, M_XLOGY_SS, M_COUNT };
 static const char *const mname[M_COUNT] = {"Threshold", "InplaceThreshold", "HardtanhBackward", "Elu", "InplaceElu",
                                            "EluV2", "Softplus", "SoftplusBackward", "LogAddExp", "LogAddExp2",
-                                           "XLogYTensor", "InplaceXLogYTensor", "Heaviside", "TanV2", "AcosV2"};
+                                           "XLogYTensor", "InplaceXLogYTensor", "Heaviside", "TanV2", "AcosV2",
+                                           "XLogYScalarOther", "XLogYScalarSelf"};
 /* the attributes: threshold / min / alpha / beta, value / max / scale / threshold, inputScale */
 static const float mattr[M_COUNT][3] = {
     [M_THRESHOLD] = {0.5f, -7}, [M_THRESHOLD_IN] = {-0.25f, 9}, [M_HARDTANH_BW] = {-0.5f, 1.25f},
     [M_ELU] = {0.5f, 2, 1.5f},  [M_ELU_IN] = {1, 1, 1},         [M_ELU_V2] = {1.5f, 0.5f, 2},
-    [M_SOFTPLUS] = {2, 5},      [M_SOFTPLUS_BW] = {0.5f, 4}};
+    [M_SOFTPLUS] = {2, 5},      [M_SOFTPLUS_BW] = {0.5f, 4}, [M_XLOGY_SO] = {2.5f}, [M_XLOGY_SS] = {-1.5f}};
 
 static double m_ref(int op, double a, double b)
 {
@@ -354,6 +361,8 @@ static double m_ref(int op, double a, double b)
     case M_XLOGY: case M_XLOGY_IN: return a == 0 ? 0 : a * log(b);
     case M_HEAVISIDE: return a > 0 ? 1 : a < 0 ? 0 : b;
     case M_TAN_V2: return tan(a);
+    case M_XLOGY_SO: return a == 0 ? 0 : a * log(p[0]);
+    case M_XLOGY_SS: return p[0] * log(b);
     default: return acos(a);
     }
 }
@@ -370,13 +379,15 @@ START_TEST(test_aclnn_ew2_attribute_rows)
     double want[N];
     const bool wide = op == M_SOFTPLUS || op == M_SOFTPLUS_BW;
     nnt_fill(a, N, 600 + (unsigned)op, op == M_ACOS_V2 ? -1 : wide ? -8 : -3, op == M_ACOS_V2 ? 1 : wide ? 8 : 3);
-    nnt_fill(b, N, 700 + (unsigned)op, op == M_XLOGY || op == M_XLOGY_IN ? 0.1f : wide ? -8 : -3, wide ? 8 : 3);
+    nnt_fill(b, N, 700 + (unsigned)op, op == M_XLOGY || op == M_XLOGY_IN || op == M_XLOGY_SS ? 0.1f : wide ? -8 : -3, wide ? 8 : 3);
     if (op == M_TAN_V2)
         for (int i = 0; i < N; i++)
             a[i] *= 0.4f;
     a[0] = mattr[op][0], b[0] = mattr[op][0], b[1] = mattr[op][1], a[2] = 0, b[3] = 0;
-    if (op == M_XLOGY || op == M_XLOGY_IN) /* 0 ln 0 is 0; keep the others finite */
+    if (op == M_XLOGY || op == M_XLOGY_IN || op == M_XLOGY_SS) /* 0 ln 0 is 0; keep the others finite */
         b[1] = 1, b[3] = 2;
+    if (op == M_XLOGY_SS) /* ln of a negative is NaN: not compared here */
+        b[0] = 0.5f;
     for (int i = 0; i < N; i++)
         want[i] = m_ref(op, a[i], b[i]);
     aclScalar *sc[3];
@@ -416,6 +427,10 @@ START_TEST(test_aclnn_ew2_attribute_rows)
         RUN(aclnnHeaviside(NULL, ws, e, nnt_stream)); break;
     case M_TAN_V2: CK_OK(aclnnTanV2GetWorkspaceSize(at.t, out.t, &ws, &e));
         RUN(aclnnTanV2(NULL, ws, e, nnt_stream)); break;
+    case M_XLOGY_SO: CK_OK(aclnnXLogYScalarOtherGetWorkspaceSize(at.t, sc[0], out.t, &ws, &e));
+        RUN(aclnnXLogYScalarOther(NULL, ws, e, nnt_stream)); break;
+    case M_XLOGY_SS: CK_OK(aclnnXLogYScalarSelfGetWorkspaceSize(sc[0], bt.t, out.t, &ws, &e));
+        RUN(aclnnXLogYScalarSelf(NULL, ws, e, nnt_stream)); break;
     default: CK_OK(aclnnAcosV2GetWorkspaceSize(at.t, out.t, &ws, &e));
         RUN(aclnnAcosV2(NULL, ws, e, nnt_stream)); break;
     }
@@ -424,13 +439,64 @@ START_TEST(test_aclnn_ew2_attribute_rows)
     snprintf(what, sizeof what, "aclnn%s on %s", mname[op], profiles[_i / M_COUNT]);
     nnt_ck_close(what, res, want, N, 2e-5, 2e-5);
     for (int i = 0; i < 4; i++) /* the edge values are exact where the formula selects */
-        ck_assert_msg(op >= M_ELU && op != M_HARDTANH_BW && op != M_XLOGY && op != M_XLOGY_IN && op != M_HEAVISIDE
+        ck_assert_msg(op >= M_ELU && op != M_HARDTANH_BW && op != M_XLOGY && op != M_XLOGY_IN && op != M_HEAVISIDE &&
+                          op != M_XLOGY_SO
                           ? true : res[i] == (float)want[i], "%s: element %d is %.9g, not %.9g", what, i, res[i], want[i]);
     nnt_rm(&at);
     nnt_rm(&bt);
     nnt_rm(&out);
     for (int i = 0; i < 3; i++)
         CK_OK(aclDestroyScalar(sc[i]));
+}
+END_TEST
+
+/* Addcmul and Addcdiv (loop index: profile * 4 + row): three tensors through the kernel's third queue, out of
+ * place and in place. */
+START_TEST(test_aclnn_ew2_addc)
+{
+    const int row = _i % 4;
+    const bool div = row >= 2, inplace = row % 2;
+    nnt_setup_profile(_i / 4 ? "ascend310" : NULL);
+    enum { N = 333 };
+    const int64_t dims[] = {3, 111};
+    float a[N], b[N], c[N], res[N];
+    double want[N];
+    nnt_fill(a, N, 800 + (unsigned)row, -3, 3);
+    nnt_fill(b, N, 810 + (unsigned)row, -3, 3);
+    nnt_fill(c, N, 820 + (unsigned)row, div ? 0.5f : -3, div ? 2 : 3);
+    const float value = 1.2f;
+    for (int i = 0; i < N; i++)
+        want[i] = a[i] + (double)value * (div ? b[i] / c[i] : b[i] * c[i]);
+    aclScalar *v = aclCreateScalar((void *)&value, ACL_FLOAT);
+    nnt_dt_t at = nnt_mk(dims, 2, ACL_FLOAT, ACL_FORMAT_ND, a), bt = nnt_mk(dims, 2, ACL_FLOAT, ACL_FORMAT_ND, b),
+             ct = nnt_mk(dims, 2, ACL_FLOAT, ACL_FORMAT_ND, c), out = nnt_mk(dims, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    uint64_t ws;
+    aclOpExecutor *e;
+    switch (row) {
+    case 0: CK_OK(aclnnAddcmulGetWorkspaceSize(at.t, bt.t, ct.t, v, out.t, &ws, &e));
+        RUN(aclnnAddcmul(NULL, ws, e, nnt_stream)); break;
+    case 1: CK_OK(aclnnInplaceAddcmulGetWorkspaceSize(at.t, bt.t, ct.t, v, &ws, &e));
+        RUN(aclnnInplaceAddcmul(NULL, ws, e, nnt_stream)); break;
+    case 2: CK_OK(aclnnAddcdivGetWorkspaceSize(at.t, bt.t, ct.t, v, out.t, &ws, &e));
+        RUN(aclnnAddcdiv(NULL, ws, e, nnt_stream)); break;
+    default: CK_OK(aclnnInplaceAddcdivGetWorkspaceSize(at.t, bt.t, ct.t, v, &ws, &e));
+        RUN(aclnnInplaceAddcdiv(NULL, ws, e, nnt_stream)); break;
+    }
+    nnt_rd(inplace ? &at : &out, res);
+    nnt_ck_close(div ? "aclnnAddcdiv" : "aclnnAddcmul", res, want, N, 1e-5, 1e-5);
+    /* tensor2 of another shape or dtype: 161002 naming it */
+    const int64_t other[] = {3, 110};
+    nnt_dt_t bad = nnt_mk(other, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL), h = nnt_mk(dims, 2, ACL_FLOAT16, ACL_FORMAT_ND, NULL);
+    CK_ERR(aclnnAddcmulGetWorkspaceSize(at.t, bt.t, bad.t, v, out.t, &ws, &e), NN_INVALID, "tensor2");
+    CK_ERR(aclnnAddcdivGetWorkspaceSize(at.t, h.t, ct.t, v, out.t, &ws, &e), NN_INVALID, "tensor1");
+    CK_ERR(aclnnAddcdivGetWorkspaceSize(at.t, bt.t, ct.t, NULL, out.t, &ws, &e), NN_NULLPTR, "value");
+    nnt_rm(&bad);
+    nnt_rm(&h);
+    nnt_rm(&at);
+    nnt_rm(&bt);
+    nnt_rm(&ct);
+    nnt_rm(&out);
+    CK_OK(aclDestroyScalar(v));
 }
 END_TEST
 
@@ -523,6 +589,7 @@ Suite *dv_aclnn_ew2_suite(void)
     tcase_add_loop_test(tc, test_aclnn_ew2_unary_rows, 0, 2 * U_COUNT);
     tcase_add_loop_test(tc, test_aclnn_ew2_binary_rows, 0, 2 * B_COUNT);
     tcase_add_loop_test(tc, test_aclnn_ew2_attribute_rows, 0, 2 * M_COUNT);
+    tcase_add_loop_test(tc, test_aclnn_ew2_addc, 0, 8);
     suite_add_tcase(s, tc);
     TCase *te = tcase_create("aclnn_default");
     tcase_add_checked_fixture(te, nnt_setup, nnt_teardown);
