@@ -162,6 +162,7 @@
 #include "aclnnop/aclnn_addcdiv.h"
 #include "aclnnop/aclnn_x_log_y_scalar_other.h"
 #include "aclnnop/aclnn_x_log_y_scalar_self.h"
+#include "aclnnop/aclnn_erfinv.h"
 
 /* ---------------------------------------------------------------- the table (acl/nnops.def) */
 

@@ -41,6 +41,20 @@
  *   comparison c > 0 is computed without a select as min(max(c * 2^100 * 2^100, 0), 1), exactly 1 or
  *   0 for every finite fp32 c (the smallest subnormal times 2^200 exceeds 1), then multiplied in:
  *   threshold / shrink / hardsigmoid backward, hardshrink, and selu_backward's r > 0 branch.
+ * - s20-ew2 adds two more fp32 work buffers (U, V), a third input w (addcmul, addcdiv: a fourth queue) and
+ *   up to three attributes per operator (steps marked S_MUL2 / S_MUL3 scale by the second and third).  atan
+ *   clamps to +-2^60, takes three half-angle steps u / (1 + sqrt(1 + u^2)) (exact identities) to |u| < 0.2,
+ *   then Taylor to u^13 (truncation below 3e-10 relative); asin = atan(x / sqrt((1 - x)(1 + x))), acos =
+ *   pi/2 - asin; tan = sin / cos and sinc = sin(pi x) / (pi x) with sin by an odd Taylor to x^19 on [-pi, pi]
+ *   after rint reduction (truncation below 6e-10; near pi the fp32 sum of terms up to 5 costs ~1e-6 absolute).
+ *   Comparisons and special values are branch-free indicators I(v > 0) as for the backward forms: atan2's
+ *   axes and origin, sinc at 0, pow's sign for an odd whole exponent (m = y - 2 floor(y / 2)), its NaN for a
+ *   negative base and a fractional exponent (sqrt of -|I (y - rint(y))|) and x^0 = 1, xlogy's 0 at x = 0,
+ *   heaviside, threshold, softplus' linear part.  pows picks its steps from the exponent in the plan (x, x*x,
+ *   sqrt, ... or exp(p ln|x|)).  Infinite inputs: an indicator times inf is NaN, so steps that multiply a
+ *   possibly infinite value by one first clamp it to +-FLT_MAX where the other branch is taken (threshold,
+ *   elu, softplus); log_add_exp of two equal infinities, atan2 of two infinities, xlogy(0, inf) and
+ *   pow(inf, 0) are NaN.  softplus' ln(1 + exp(-|bx|)) is absolute (~1e-7), not relative, for very negative x.
  * - add and sub take --alpha (z = x +- alpha * y, aclnnAdd / aclnnSub).  At 1 the kernel is the
  *   plain vadd / vsub; otherwise each tile's alpha * y is first computed into the output buffer by
  *   vmuls with alpha rounded to the dtype (integers: a whole alpha), then pipe_barrier(V), then
@@ -507,6 +521,33 @@ static const ew_step_t xlogy_so_steps[] = {
 };
 static const ew_step_t xlogy_ss_steps[] = {EW_UN(V_LN, W, X, 0), EW_UNP(V_MULS, W, W, 1, S_MUL)};
 static const ew_step_t xlogy_ss_zero_steps[] = {EW_UN(V_MULS, W, X, 0)};
+/* erfinv: M. Giles' single-precision approximation ("Approximating the erfinv function", GPU Computing Gems,
+ * 2011): w = -ln((1 - x)(1 + x)) (the product held above 2^-126), x p1(w - 2.5) for w < 5, x p2(sqrt(w) - 3)
+ * otherwise, both computed and one selected by I(w > 5) (each term exact); |x| >= 1 adds x 2^100 2^100 (+-inf)
+ * and |x| > 1 sqrt(-1) (NaN) */
+#define EW_TINY 1.1754943508222875e-38 /* 2^-126 */
+static const ew_step_t erfinv_steps[] = {
+    EW_UN(V_MULS, T, X, -1), EW_UN(V_ADDS, T, T, 1), EW_UN(V_ADDS, U, X, 1), EW_BIN(V_MUL, T, T, U),
+    EW_UN(V_MAXS, T, T, EW_TINY), EW_UN(V_LN, T, T, 0), EW_UN(V_MULS, T, T, -1),
+    EW_UN(V_ADDS, V, T, -2.5), EW_UN(V_MULS, U, V, 2.81022636e-08), EW_UN(V_ADDS, U, U, 3.43273939e-07),
+    EW_BIN(V_MUL, U, U, V), EW_UN(V_ADDS, U, U, -3.5233877e-06), EW_BIN(V_MUL, U, U, V),
+    EW_UN(V_ADDS, U, U, -4.39150654e-06), EW_BIN(V_MUL, U, U, V), EW_UN(V_ADDS, U, U, 0.00021858087),
+    EW_BIN(V_MUL, U, U, V), EW_UN(V_ADDS, U, U, -0.00125372503), EW_BIN(V_MUL, U, U, V),
+    EW_UN(V_ADDS, U, U, -0.00417768164), EW_BIN(V_MUL, U, U, V), EW_UN(V_ADDS, U, U, 0.246640727),
+    EW_BIN(V_MUL, U, U, V), EW_UN(V_ADDS, U, U, 1.50140941),
+    EW_UN(V_SQRT, V, T, 0), EW_UN(V_ADDS, V, V, -3), EW_UN(V_MULS, W, V, -0.000200214257),
+    EW_UN(V_ADDS, W, W, 0.000100950558), EW_BIN(V_MUL, W, W, V), EW_UN(V_ADDS, W, W, 0.00134934322),
+    EW_BIN(V_MUL, W, W, V), EW_UN(V_ADDS, W, W, -0.00367342844), EW_BIN(V_MUL, W, W, V),
+    EW_UN(V_ADDS, W, W, 0.00573950773), EW_BIN(V_MUL, W, W, V), EW_UN(V_ADDS, W, W, -0.0076224613),
+    EW_BIN(V_MUL, W, W, V), EW_UN(V_ADDS, W, W, 0.00943887047), EW_BIN(V_MUL, W, W, V),
+    EW_UN(V_ADDS, W, W, 1.00167406), EW_BIN(V_MUL, W, W, V), EW_UN(V_ADDS, W, W, 2.83297682),
+    EW_UN(V_ADDS, V, T, -5), IND(V), EW_BIN(V_MUL, W, W, V), EW_UN(V_MULS, V, V, -1), EW_UN(V_ADDS, V, V, 1),
+    EW_BIN(V_MUL, U, U, V), EW_BIN(V_ADD, W, W, U), EW_BIN(V_MUL, W, W, X),
+    EW_UN(V_ABS, T, X, 0), EW_UN(V_MULS, T, T, -1), EW_UN(V_ADDS, T, T, 1), IND(T), EW_UN(V_MULS, T, T, -1),
+    EW_UN(V_ADDS, T, T, 1), EW_UN(V_MULS, T, T, EW_BIG), EW_UN(V_MULS, T, T, EW_BIG), EW_BIN(V_MUL, T, T, X),
+    EW_BIN(V_ADD, W, W, T), EW_UN(V_ABS, T, X, 0), EW_UN(V_ADDS, T, T, -1), IND(T), EW_UN(V_MULS, T, T, -1),
+    EW_UN(V_SQRT, T, T, 0), EW_BIN(V_ADD, W, W, T),
+};
 #define Z EW_Z
 static const ew_step_t addcmul_steps[] = {
     EW_BIN(V_MUL, W, Y, Z), EW_UNP(V_MULS, W, W, 1, S_MUL), EW_BIN(V_ADD, W, W, X),
@@ -540,7 +581,7 @@ typedef enum ew_kind {
     EW_ATAN, EW_ASIN, EW_ACOS, EW_TAN, EW_SINC, EW_FAST_GELU, EW_SWISH, EW_POWS, EW_POW, EW_ATAN2, EW_GELU_BW,
     EW_HARDSWISH_BW, EW_MISH_BW, EW_LOGSIGMOID_BW, EW_SWISH_BW, EW_LEAKY_RELU_BW, EW_THRESHOLD, EW_HARDTANH_BW, EW_ELU,
     EW_SOFTPLUS, EW_SOFTPLUS_BW, EW_LOG_ADD_EXP, EW_LOG_ADD_EXP2, EW_XLOGY, EW_HEAVISIDE, EW_ADDCMUL, EW_ADDCDIV,
-    EW_XLOGY_SO, EW_XLOGY_SS, EW_KINDS
+    EW_XLOGY_SO, EW_XLOGY_SS, EW_ERFINV, EW_KINDS
 } ew_kind_t;
 #define EW_S20 EW_ATAN
 
@@ -651,6 +692,7 @@ static const ew_def_t ew_defs[EW_KINDS] = {
     [EW_ADDCDIV] = {"addcdiv", true, V_MUL, STEPS(addcdiv_steps), 0, 0, true},
     [EW_XLOGY_SO] = {"xlogy_scalar_other", false, V_MUL, STEPS(xlogy_so_steps), -4, 4},
     [EW_XLOGY_SS] = {"xlogy_scalar_self", false, V_MUL, STEPS(xlogy_ss_steps), 0.25, 4},
+    [EW_ERFINV] = {"erfinv", false, V_MUL, STEPS(erfinv_steps), -1, 1},
 };
 
 /* pows: the steps for each exponent class (EW_POW_ZERO has none: the kernel fills 1) */
@@ -1461,10 +1503,29 @@ static double ew_float(ew_kind_t kind, double a, double b)
     case EW_POWS: case EW_POW: case EW_ATAN2: case EW_GELU_BW: case EW_HARDSWISH_BW: case EW_MISH_BW:
     case EW_LOGSIGMOID_BW: case EW_SWISH_BW: case EW_LEAKY_RELU_BW: case EW_THRESHOLD: case EW_HARDTANH_BW:
     case EW_ELU: case EW_SOFTPLUS: case EW_SOFTPLUS_BW: case EW_LOG_ADD_EXP: case EW_LOG_ADD_EXP2: case EW_XLOGY:
-    case EW_HEAVISIDE: case EW_ADDCMUL: case EW_ADDCDIV: case EW_XLOGY_SO: case EW_XLOGY_SS: /* ew2_ref, ew_reference */
+    case EW_HEAVISIDE: case EW_ADDCMUL: case EW_ADDCDIV: case EW_XLOGY_SO: case EW_XLOGY_SS: case EW_ERFINV:
+        /* ew2_ref, ew_reference */
     case EW_CLAMP: case EW_KINDS: break; /* clamp: ew_reference */
     }
     return 0;
+}
+
+/* erfinv in double: Newton's method on erf from a first guess (ln form), to double precision */
+static double ew_erfinv(double y)
+{
+    if (!(fabs(y) <= 1))
+        return NAN;
+    if (fabs(y) == 1)
+        return y * INFINITY;
+    const double w = -log((1 - y) * (1 + y));
+    double x = fabs(y) <= 0.7 ? y * sqrt(EW_PI) / 2 : copysign(sqrt(w - log(EW_PI * w) / 2), y);
+    for (int i = 0; i < 60; i++) {
+        const double step = (erf(x) - y) / (2 / sqrt(EW_PI) * exp(-x * x));
+        x -= step;
+        if (fabs(step) <= 1e-17 * fabs(x))
+            break;
+    }
+    return x;
 }
 
 /* s20-ew2's operators in double: a (x, or the gradient), b (the second input), p (the --scalar) */
@@ -1507,6 +1568,7 @@ static double ew2_ref(ew_kind_t kind, double a, double b, double p, double p2, d
     case EW_HEAVISIDE: return a > 0 ? 1 : a < 0 ? 0 : b;
     case EW_XLOGY_SO: return a == 0 && !isnan(p) ? 0 : a * log(p);
     case EW_XLOGY_SS: return p == 0 && !isnan(a) ? 0 : p * log(a);
+    case EW_ERFINV: return ew_erfinv(a);
     default: return 0;
     }
 }
@@ -1710,6 +1772,7 @@ EW_OP(xlogy, ew_params_float, "z = x ln(y), 0 where x is 0 (y random in [0.25, 4
 EW_OP(heaviside, ew_params_float, "z = x > 0 ? 1 : x < 0 ? 0 : y");
 EW_OP(xlogy_scalar_other, ew_params_xlogy, "y = x ln(s), 0 where x is 0 (s: the scalar other)");
 EW_OP(xlogy_scalar_self, ew_params_xlogy, "y = s ln(x), 0 for s = 0 (s: the scalar self; x random in [0.25, 4))");
+EW_OP(erfinv, ew_params_float, "y = erfinv(x): Giles' two polynomials in ln((1 - x)(1 + x)) (x random in [-1, 1))");
 EW_OP(addcmul, ew_params_value, "z = x + s * y * w (three inputs; s: value)");
 EW_OP(addcdiv, ew_params_value, "z = x + s * y / w (three inputs; s: value; w random in [0.5, 2))");
 

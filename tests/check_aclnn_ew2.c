@@ -18,6 +18,7 @@
 #include "aclnnop/aclnn_x_log_y_scalar_self.h"
 #include "aclnnop/aclnn_acos_v2.h"
 #include "aclnnop/aclnn_elu.h"
+#include "aclnnop/aclnn_erfinv.h"
 #include "aclnnop/aclnn_elu_v2.h"
 #include "aclnnop/aclnn_hardtanh_backward.h"
 #include "aclnnop/aclnn_heaviside.h"
@@ -67,6 +68,7 @@ static const struct {
     {"log_add_exp2", DV_OP_vln}, {"xlogy", DV_OP_vln}, {"heaviside", DV_OP_vmins},
     {"addcmul --scalar 1.25", DV_OP_vmuls}, {"addcdiv --scalar -0.75", DV_OP_vdiv},
     {"xlogy_scalar_other --scalar 3", DV_OP_vln}, {"xlogy_scalar_self --scalar -2", DV_OP_vln},
+    {"erfinv", DV_OP_vsqrt},
 };
 enum { NLIB = sizeof lib / sizeof lib[0] };
 
@@ -116,7 +118,7 @@ END_TEST
 
 /* ---------------------------------------------------------------- aclnn: the unary rows */
 
-enum { U_TAN, U_ASIN, U_ACOS, U_ATAN, U_SINC, U_FAST_GELU, U_SWISH, U_SWISH_NULL, U_POW3, U_POWH, U_COUNT };
+enum { U_TAN, U_ASIN, U_ACOS, U_ATAN, U_SINC, U_FAST_GELU, U_SWISH, U_SWISH_NULL, U_POW3, U_POWH, U_ERFINV, U_COUNT };
 static const struct {
     const char *name;
     float lo, hi;
@@ -127,6 +129,7 @@ static const struct {
     [U_SINC] = {"Sinc", -5, 5, true},             [U_FAST_GELU] = {"FastGelu", -6, 6, false},
     [U_SWISH] = {"Swish", -6, 6, false},          [U_SWISH_NULL] = {"Swish (beta NULL)", -6, 6, false},
     [U_POW3] = {"PowTensorScalar 3", -3, 3, true}, [U_POWH] = {"PowTensorScalar 2.5", 0, 4, true},
+    [U_ERFINV] = {"Erfinv", -0.9999f, 0.9999f, true},
 };
 #define BETA 1.5
 
@@ -142,7 +145,15 @@ static double un_ref(int op, double x)
     case U_SWISH: return x / (1 + exp(-BETA * x));
     case U_SWISH_NULL: return x / (1 + exp(-x));
     case U_POW3: return x * x * x;
-    default: return pow(x, 2.5);
+    case U_POWH: return pow(x, 2.5);
+    default: { /* erfinv by bisection on erf, to double precision: independent of the kernel's polynomials */
+        double lo = -6, hi = 6;
+        for (int i = 0; i < 200; i++) {
+            const double mid = (lo + hi) / 2;
+            *(erf(mid) < x ? &lo : &hi) = mid;
+        }
+        return (lo + hi) / 2;
+    }
     }
 }
 
@@ -161,6 +172,7 @@ static int un_ws(int op, aclTensor *x, aclTensor *out, uint64_t *ws, aclOpExecut
     case U_FAST_GELU: rc = aclnnFastGeluGetWorkspaceSize(x, out, ws, e); break;
     case U_SWISH: rc = aclnnSwishGetWorkspaceSize(x, s, out, ws, e); break;
     case U_SWISH_NULL: rc = aclnnSwishGetWorkspaceSize(x, NULL, out, ws, e); break;
+    case U_ERFINV: U(Erfinv); break;
     default:
         rc = out ? aclnnPowTensorScalarGetWorkspaceSize(x, s, out, ws, e)
                  : aclnnInplacePowTensorScalarGetWorkspaceSize(x, s, ws, e);
@@ -182,6 +194,7 @@ static int un_run(int op, bool inplace, uint64_t ws, aclOpExecutor *e)
     case U_SINC: U(Sinc);
     case U_FAST_GELU: return aclnnFastGelu(NULL, ws, e, nnt_stream);
     case U_SWISH: case U_SWISH_NULL: return aclnnSwish(NULL, ws, e, nnt_stream);
+    case U_ERFINV: U(Erfinv);
     default: U(PowTensorScalar);
     }
 #undef U
@@ -205,6 +218,8 @@ START_TEST(test_aclnn_ew2_unary_rows)
         x[1] = 1e30f, x[2] = -3e38f, x[3] = 1e-30f;
     if (op == U_SINC)
         x[1] = 1, x[2] = -2, x[3] = 1e-20f;
+    if (op == U_ERFINV) /* +-1 are +-inf, beyond them NaN (checked below) */
+        x[1] = 1, x[2] = -1, x[3] = 1.5f;
     for (int i = 0; i < N; i++)
         want[i] = un_ref(op, x[i]);
     char what[96];
@@ -218,6 +233,12 @@ START_TEST(test_aclnn_ew2_unary_rows)
         RUN(un_run(op, inplace, ws, e));
         nnt_rd(inplace ? &in : &out, res);
         snprintf(what, sizeof what, "aclnn%s%s on %s", inplace ? "Inplace" : "", un[op].name, profiles[_i / U_COUNT]);
+        if (op == U_ERFINV) {
+            ck_assert_msg(isinf(res[1]) && res[1] > 0 && isinf(res[2]) && res[2] < 0 && isnan(res[3]),
+                          "%s: erfinv(1, -1, 1.5) is %g, %g, %g", what, res[1], res[2], res[3]);
+            for (int i = 1; i < 4; i++)
+                res[i] = 0, want[i] = 0;
+        }
         nnt_ck_close(what, res, want, N, 2e-5, 2e-5);
         nnt_rm(&in);
         nnt_rm(&out);

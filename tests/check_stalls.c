@@ -457,7 +457,8 @@ static const char *const op_cmds[] = {
     "leaky_relu_backward --shape 1024", "threshold --shape 1024", "hardtanh_backward --shape 1024",
     "elu --shape 1024", "softplus --shape 1024", "softplus_backward --shape 1024", "log_add_exp --shape 1024",
     "log_add_exp2 --shape 1024", "xlogy --shape 1024", "heaviside --shape 1024", "addcmul --shape 1024",
-    "addcdiv --shape 1024", "xlogy_scalar_other --shape 1024", "xlogy_scalar_self --shape 1024"};
+    "addcdiv --shape 1024", "xlogy_scalar_other --shape 1024", "xlogy_scalar_self --shape 1024",
+    "erfinv --shape 1024"};
 
 START_TEST(test_stalls_sum_on_operators)
 {
