@@ -163,6 +163,7 @@
 #include "aclnnop/aclnn_x_log_y_scalar_other.h"
 #include "aclnnop/aclnn_x_log_y_scalar_self.h"
 #include "aclnnop/aclnn_erfinv.h"
+#include "aclnnop/aclnn_erf_inv.h"
 
 /* ---------------------------------------------------------------- the table (acl/nnops.def) */
 

@@ -27,6 +27,8 @@
 #include "aclnnop/aclnn_softplus.h"
 #include "aclnnop/aclnn_softplus_backward.h"
 #include "aclnnop/aclnn_tan_v2.h"
+#include "aclnnop/aclnn_tan_v3.h"
+#include "aclnnop/aclnn_erf_inv.h"
 #include "aclnnop/aclnn_threshold.h"
 #include "aclnnop/aclnn_x_log_y_tensor.h"
 #include "aclnnop/aclnn_asin.h"
@@ -357,11 +359,11 @@ END_TEST
 /* ---------------------------------------------------------------- aclnn: the rows with attributes, V2 */
 
 enum { M_THRESHOLD, M_THRESHOLD_IN, M_HARDTANH_BW, M_ELU, M_ELU_IN, M_ELU_V2, M_SOFTPLUS, M_SOFTPLUS_BW, M_LAE,
-       M_LAE2, M_XLOGY, M_XLOGY_IN, M_HEAVISIDE, M_TAN_V2, M_ACOS_V2, M_XLOGY_SO, M_XLOGY_SS, M_COUNT };
+       M_LAE2, M_XLOGY, M_XLOGY_IN, M_HEAVISIDE, M_TAN_V2, M_ACOS_V2, M_XLOGY_SO, M_XLOGY_SS, M_TAN_V3, M_ERF_INV, M_COUNT };
 static const char *const mname[M_COUNT] = {"Threshold", "InplaceThreshold", "HardtanhBackward", "Elu", "InplaceElu",
                                            "EluV2", "Softplus", "SoftplusBackward", "LogAddExp", "LogAddExp2",
                                            "XLogYTensor", "InplaceXLogYTensor", "Heaviside", "TanV2", "AcosV2",
-                                           "XLogYScalarOther", "XLogYScalarSelf"};
+                                           "XLogYScalarOther", "XLogYScalarSelf", "TanV3", "ErfInv"};
 /* the attributes: threshold / min / alpha / beta, value / max / scale / threshold, inputScale */
 static const float mattr[M_COUNT][3] = {
     [M_THRESHOLD] = {0.5f, -7}, [M_THRESHOLD_IN] = {-0.25f, 9}, [M_HARDTANH_BW] = {-0.5f, 1.25f},
@@ -381,7 +383,15 @@ static double m_ref(int op, double a, double b)
     case M_LAE2: return fmax(a, b) + log2(1 + exp2(-fabs(a - b)));
     case M_XLOGY: case M_XLOGY_IN: return a == 0 ? 0 : a * log(b);
     case M_HEAVISIDE: return a > 0 ? 1 : a < 0 ? 0 : b;
-    case M_TAN_V2: return tan(a);
+    case M_TAN_V2: case M_TAN_V3: return tan(a);
+    case M_ERF_INV: {
+        double lo = -6, hi = 6;
+        for (int i = 0; i < 200; i++) {
+            const double mid = (lo + hi) / 2;
+            *(erf(mid) < a ? &lo : &hi) = mid;
+        }
+        return (lo + hi) / 2;
+    }
     case M_XLOGY_SO: return a == 0 ? 0 : a * log(p[0]);
     case M_XLOGY_SS: return p[0] * log(b);
     default: return acos(a);
@@ -399,9 +409,10 @@ START_TEST(test_aclnn_ew2_attribute_rows)
     float a[N], b[N], res[N];
     double want[N];
     const bool wide = op == M_SOFTPLUS || op == M_SOFTPLUS_BW;
-    nnt_fill(a, N, 600 + (unsigned)op, op == M_ACOS_V2 ? -1 : wide ? -8 : -3, op == M_ACOS_V2 ? 1 : wide ? 8 : 3);
+    nnt_fill(a, N, 600 + (unsigned)op, op == M_ACOS_V2 || op == M_ERF_INV ? -0.999f : wide ? -8 : -3,
+              op == M_ACOS_V2 || op == M_ERF_INV ? 0.999f : wide ? 8 : 3);
     nnt_fill(b, N, 700 + (unsigned)op, op == M_XLOGY || op == M_XLOGY_IN || op == M_XLOGY_SS ? 0.1f : wide ? -8 : -3, wide ? 8 : 3);
-    if (op == M_TAN_V2)
+    if (op == M_TAN_V2 || op == M_TAN_V3)
         for (int i = 0; i < N; i++)
             a[i] *= 0.4f;
     a[0] = mattr[op][0], b[0] = mattr[op][0], b[1] = mattr[op][1], a[2] = 0, b[3] = 0;
@@ -448,6 +459,10 @@ START_TEST(test_aclnn_ew2_attribute_rows)
         RUN(aclnnHeaviside(NULL, ws, e, nnt_stream)); break;
     case M_TAN_V2: CK_OK(aclnnTanV2GetWorkspaceSize(at.t, out.t, &ws, &e));
         RUN(aclnnTanV2(NULL, ws, e, nnt_stream)); break;
+    case M_TAN_V3: CK_OK(aclnnTanV3GetWorkspaceSize(at.t, out.t, &ws, &e));
+        RUN(aclnnTanV3(NULL, ws, e, nnt_stream)); break;
+    case M_ERF_INV: CK_OK(aclnnErfInvGetWorkspaceSize(at.t, out.t, &ws, &e));
+        RUN(aclnnErfInv(NULL, ws, e, nnt_stream)); break;
     case M_XLOGY_SO: CK_OK(aclnnXLogYScalarOtherGetWorkspaceSize(at.t, sc[0], out.t, &ws, &e));
         RUN(aclnnXLogYScalarOther(NULL, ws, e, nnt_stream)); break;
     case M_XLOGY_SS: CK_OK(aclnnXLogYScalarSelfGetWorkspaceSize(sc[0], bt.t, out.t, &ws, &e));
