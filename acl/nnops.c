@@ -164,6 +164,16 @@
 #include "aclnnop/aclnn_x_log_y_scalar_self.h"
 #include "aclnnop/aclnn_erfinv.h"
 #include "aclnnop/aclnn_erf_inv.h"
+#include "aclnnop/aclnn_celu_v2.h"
+#include "aclnnop/aclnn_celu_v3.h"
+#include "aclnnop/aclnn_hardsigmoid_v2.h"
+#include "aclnnop/aclnn_hard_swish_v2.h"
+#include "aclnnop/aclnn_leakyrelu_v2.h"
+#include "aclnnop/aclnn_logsigmoid_v2.h"
+#include "aclnnop/aclnn_softsign_backward.h"
+#include "aclnnop/aclnn_tanh_grad.h"
+#include "aclnnop/aclnn_hard_shrink_grad.h"
+#include "aclnnop/aclnn_hard_sigmoid_grad_v2.h"
 
 /* ---------------------------------------------------------------- the table (acl/nnops.def) */
 
@@ -448,8 +458,8 @@ static int ew2_leaky(int row, const aclTensor *gradOutput, const aclTensor *self
     return elementwise(row, NN_OTHER, gradOutput, self, negativeSlope, "negativeSlope", NULL, out, workspaceSize,
                        executor);
 }
-/* The rows with several aclScalar attributes: each scalar (checked like get_scalar) becomes the library
- * parameter of the same index in `param`. */
+/* The rows with attributes: ns aclScalars (sc, checked like get_scalar; what their names) or, sc NULL, ns
+ * doubles (val: a custom operator's attributes), each the library parameter of the same index in `param`. */
 static int ew2_scalars(int row, unsigned has, const aclTensor *self, const aclTensor *other, int ns,
                        const aclScalar *const *sc, const char *const *what, const char *const *param, const aclTensor *out,
                        uint64_t *workspaceSize, aclOpExecutor **executor)
@@ -471,6 +481,31 @@ static int ew2_scalars(int row, unsigned has, const aclTensor *self, const aclTe
         dv_nn_call_param(c, param[i], "%.17g", sc[i]->value);
     return ew_build(c, has, self, other, out, workspaceSize, executor);
 }
+/* A custom operator's double attribute as the library parameter `param`. */
+static int ew2_attr(int row, unsigned has, const aclTensor *self, const aclTensor *other, double val, const char *param,
+                    const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    const bool inplace = has & NN_INPLACE;
+    dv_nn_call_t call, *c = &call;
+    int rc;
+    nn_init(c, row);
+    if ((rc = dv_nn_call_start(c, workspaceSize, executor)) ||
+        (rc = dv_nn_get_tensor(c, self, inplace ? "selfRef" : "self")) ||
+        ((has & NN_OTHER) && (rc = dv_nn_get_tensor(c, other, "other"))) ||
+        (!inplace && (rc = dv_nn_get_tensor(c, out, "out"))) || (rc = ew_check(c, has, self, other, out)))
+        return rc;
+    dv_nn_call_param(c, param, "%.17g", val);
+    return ew_build(c, has, self, other, out, workspaceSize, executor);
+}
+#define DV_NN_BODY_ATTR_XY_ALPHA(row) ew2_attr(row, 0, x, NULL, alpha, "scalar", y, workspaceSize, executor)
+#define DV_NN_BODY_ATTR_ALPHA(row) ew2_attr(row, 0, self, NULL, alpha, "scalar", out, workspaceSize, executor)
+#define DV_NN_BODY_ATTR_XY_SLOPE(row) ew2_attr(row, 0, x, NULL, negativeSlope, "scalar", y, workspaceSize, executor)
+#define DV_NN_BODY_ATTR_BACKWARD_LAMBD(row) \
+    ew2_attr(row, NN_OTHER, gradOutput, self, lambd, "scalar", output, workspaceSize, executor)
+#define DV_NN_BODY_UNARY_XZ(row) elementwise(row, 0, x, NULL, NULL, NULL, NULL, z, workspaceSize, executor)
+#define DV_NN_BODY_BACKWARD_GF(row) \
+    elementwise(row, NN_OTHER, gradients, features, NULL, NULL, NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_TANH_GRAD(row) elementwise(row, NN_OTHER, dy, y, NULL, NULL, NULL, dx, workspaceSize, executor)
 #define EW2_SC(...) (const aclScalar *const[]){__VA_ARGS__}
 #define EW2_NM(...) (const char *const[]){__VA_ARGS__}
 #define DV_NN_BODY_THRESHOLD(row) \
@@ -628,6 +663,13 @@ static int ew2_addc(int row, unsigned has, const aclTensor *self, const aclTenso
 #define DV_NN_GWS_BACKWARD_SOFTPLUS(api, params) DV_NN_GWS(api, BACKWARD_SOFTPLUS, params)
 #define DV_NN_GWS_HEAVISIDE(api, params) DV_NN_GWS(api, HEAVISIDE, params)
 #define DV_NN_GWS_UNARY_XY(api, params) DV_NN_GWS(api, UNARY_XY, params)
+#define DV_NN_GWS_ATTR_XY_ALPHA(api, params) DV_NN_GWS(api, ATTR_XY_ALPHA, params)
+#define DV_NN_GWS_ATTR_ALPHA(api, params) DV_NN_GWS(api, ATTR_ALPHA, params)
+#define DV_NN_GWS_ATTR_XY_SLOPE(api, params) DV_NN_GWS(api, ATTR_XY_SLOPE, params)
+#define DV_NN_GWS_ATTR_BACKWARD_LAMBD(api, params) DV_NN_GWS(api, ATTR_BACKWARD_LAMBD, params)
+#define DV_NN_GWS_UNARY_XZ(api, params) DV_NN_GWS(api, UNARY_XZ, params)
+#define DV_NN_GWS_BACKWARD_GF(api, params) DV_NN_GWS(api, BACKWARD_GF, params)
+#define DV_NN_GWS_TANH_GRAD(api, params) DV_NN_GWS(api, TANH_GRAD, params)
 #define DV_NN_GWS_ADDC(api, params) DV_NN_GWS(api, ADDC, params)
 #define DV_NN_GWS_XLOGY_SO(api, params) DV_NN_GWS(api, XLOGY_SO, params)
 #define DV_NN_GWS_INPLACE_XLOGY_SO(api, params) DV_NN_GWS(api, INPLACE_XLOGY_SO, params)

@@ -27,6 +27,16 @@
 #include "aclnnop/aclnn_softplus.h"
 #include "aclnnop/aclnn_softplus_backward.h"
 #include "aclnnop/aclnn_tan_v2.h"
+#include "aclnnop/aclnn_celu_v2.h"
+#include "aclnnop/aclnn_celu_v3.h"
+#include "aclnnop/aclnn_hardsigmoid_v2.h"
+#include "aclnnop/aclnn_hard_swish_v2.h"
+#include "aclnnop/aclnn_leakyrelu_v2.h"
+#include "aclnnop/aclnn_logsigmoid_v2.h"
+#include "aclnnop/aclnn_softsign_backward.h"
+#include "aclnnop/aclnn_tanh_grad.h"
+#include "aclnnop/aclnn_hard_shrink_grad.h"
+#include "aclnnop/aclnn_hard_sigmoid_grad_v2.h"
 #include "aclnnop/aclnn_tan_v3.h"
 #include "aclnnop/aclnn_erf_inv.h"
 #include "aclnnop/aclnn_threshold.h"
@@ -536,6 +546,79 @@ START_TEST(test_aclnn_ew2_addc)
 }
 END_TEST
 
+/* CANN's experimental custom operators on existing library operators (double attributes, their tensor names);
+ * loop index: profile * C_COUNT + row */
+enum { C_CELU2, C_CELU3, C_HSIG2, C_HSIG2_IN, C_HSWISH2, C_LRELU2, C_LOGSIG2, C_SOFTSIGN_BW, C_TANH_GRAD, C_HSHRINK_GRAD,
+       C_HSIG_GRAD2, C_COUNT };
+static const char *const cname[C_COUNT] = {"CeluV2", "CeluV3", "HardsigmoidV2", "InplaceHardsigmoidV2", "HardSwishV2",
+                                           "LeakyreluV2", "LogsigmoidV2", "SoftsignBackward", "TanhGrad",
+                                           "HardShrinkGrad", "HardSigmoidGradV2"};
+static double c_ref(int op, double a, double b)
+{
+    switch (op) {
+    case C_CELU2: return a > 0 ? a : 0.5 * expm1(a / 0.5);
+    case C_CELU3: return a > 0 ? a : 2 * expm1(a / 2);
+    case C_HSIG2: case C_HSIG2_IN: return fmin(fmax(a + 3, 0), 6) / 6;
+    case C_HSWISH2: return a * fmin(fmax(a + 3, 0), 6) / 6;
+    case C_LRELU2: return a < 0 ? a * 0.125 : a;
+    case C_LOGSIG2: return -log1p(exp(-a));
+    case C_SOFTSIGN_BW: return a / ((1 + fabs(b)) * (1 + fabs(b)));
+    case C_TANH_GRAD: return b * (1 - a * a); /* a: y, b: dy */
+    case C_HSHRINK_GRAD: return fabs(b) > 0.5 ? a : 0;
+    default: return b > -3 && b < 3 ? a / 6 : 0;
+    }
+}
+
+START_TEST(test_aclnn_ew2_custom_rows)
+{
+    const int op = _i % C_COUNT;
+    nnt_setup_profile(_i / C_COUNT ? "ascend310" : NULL);
+    enum { N = 200 };
+    const int64_t dims[] = {2, 100};
+    float a[N], b[N], res[N];
+    double want[N];
+    nnt_fill(a, N, 900 + (unsigned)op, op == C_TANH_GRAD ? -1 : -5, op == C_TANH_GRAD ? 1 : 5);
+    nnt_fill(b, N, 950 + (unsigned)op, -5, 5);
+    for (int i = 0; i < N; i++)
+        want[i] = c_ref(op, a[i], b[i]);
+    nnt_dt_t at = nnt_mk(dims, 2, ACL_FLOAT, ACL_FORMAT_ND, a), bt = nnt_mk(dims, 2, ACL_FLOAT, ACL_FORMAT_ND, b),
+             out = nnt_mk(dims, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    uint64_t ws;
+    aclOpExecutor *e;
+    switch (op) {
+    case C_CELU2: CK_OK(aclnnCeluV2GetWorkspaceSize(at.t, 0.5, out.t, &ws, &e));
+        RUN(aclnnCeluV2(NULL, ws, e, nnt_stream)); break;
+    case C_CELU3: CK_OK(aclnnCeluV3GetWorkspaceSize(at.t, 2.0, out.t, &ws, &e));
+        RUN(aclnnCeluV3(NULL, ws, e, nnt_stream)); break;
+    case C_HSIG2: CK_OK(aclnnHardsigmoidV2GetWorkspaceSize(at.t, out.t, &ws, &e));
+        RUN(aclnnHardsigmoidV2(NULL, ws, e, nnt_stream)); break;
+    case C_HSIG2_IN: CK_OK(aclnnInplaceHardsigmoidV2GetWorkspaceSize(at.t, &ws, &e));
+        RUN(aclnnInplaceHardsigmoidV2(NULL, ws, e, nnt_stream)); break;
+    case C_HSWISH2: CK_OK(aclnnHardSwishV2GetWorkspaceSize(at.t, out.t, &ws, &e));
+        RUN(aclnnHardSwishV2(NULL, ws, e, nnt_stream)); break;
+    case C_LRELU2: CK_OK(aclnnLeakyreluV2GetWorkspaceSize(at.t, 0.125, out.t, &ws, &e));
+        RUN(aclnnLeakyreluV2(NULL, ws, e, nnt_stream)); break;
+    case C_LOGSIG2: CK_OK(aclnnLogsigmoidV2GetWorkspaceSize(at.t, out.t, &ws, &e));
+        RUN(aclnnLogsigmoidV2(NULL, ws, e, nnt_stream)); break;
+    case C_SOFTSIGN_BW: CK_OK(aclnnSoftsignBackwardGetWorkspaceSize(at.t, bt.t, out.t, &ws, &e));
+        RUN(aclnnSoftsignBackward(NULL, ws, e, nnt_stream)); break;
+    case C_TANH_GRAD: CK_OK(aclnnTanhGradGetWorkspaceSize(at.t, bt.t, out.t, &ws, &e));
+        RUN(aclnnTanhGrad(NULL, ws, e, nnt_stream)); break;
+    case C_HSHRINK_GRAD: CK_OK(aclnnHardShrinkGradGetWorkspaceSize(at.t, bt.t, 0.5, out.t, &ws, &e));
+        RUN(aclnnHardShrinkGrad(NULL, ws, e, nnt_stream)); break;
+    default: CK_OK(aclnnHardSigmoidGradV2GetWorkspaceSize(at.t, bt.t, out.t, &ws, &e));
+        RUN(aclnnHardSigmoidGradV2(NULL, ws, e, nnt_stream)); break;
+    }
+    nnt_rd(op == C_HSIG2_IN ? &at : &out, res);
+    char what[96];
+    snprintf(what, sizeof what, "aclnn%s on %s", cname[op], profiles[_i / C_COUNT]);
+    nnt_ck_close(what, res, want, N, 2e-5, 2e-5);
+    nnt_rm(&at);
+    nnt_rm(&bt);
+    nnt_rm(&out);
+}
+END_TEST
+
 /* fp16 through aclnnAsin and aclnnPowTensorScalar: computed in fp32, rounded once. */
 START_TEST(test_aclnn_ew2_fp16)
 {
@@ -626,6 +709,7 @@ Suite *dv_aclnn_ew2_suite(void)
     tcase_add_loop_test(tc, test_aclnn_ew2_binary_rows, 0, 2 * B_COUNT);
     tcase_add_loop_test(tc, test_aclnn_ew2_attribute_rows, 0, 2 * M_COUNT);
     tcase_add_loop_test(tc, test_aclnn_ew2_addc, 0, 8);
+    tcase_add_loop_test(tc, test_aclnn_ew2_custom_rows, 0, 2 * C_COUNT);
     suite_add_tcase(s, tc);
     TCase *te = tcase_create("aclnn_default");
     tcase_add_checked_fixture(te, nnt_setup, nnt_teardown);
