@@ -174,6 +174,23 @@
 #include "aclnnop/aclnn_tanh_grad.h"
 #include "aclnnop/aclnn_hard_shrink_grad.h"
 #include "aclnnop/aclnn_hard_sigmoid_grad_v2.h"
+#include "aclnnop/aclnn_lerp_tensor.h"
+#include "aclnnop/aclnn_lerp_scalar.h"
+#include "aclnnop/aclnn_asin_grad.h"
+#include "aclnnop/aclnn_acos_grad.h"
+#include "aclnnop/aclnn_acos_grad_v2.h"
+#include "aclnnop/aclnn_acosh_grad.h"
+#include "aclnnop/aclnn_asinh_grad.h"
+#include "aclnnop/aclnn_rsqrt_grad.h"
+#include "aclnnop/aclnn_sqrt_backward.h"
+#include "aclnnop/aclnn_asinh_v2.h"
+#include "aclnnop/aclnn_ceil_v2.h"
+#include "aclnnop/aclnn_cosh_v2.h"
+#include "aclnnop/aclnn_sinh_v2.h"
+#include "aclnnop/aclnn_square_v2.h"
+#include "aclnnop/aclnn_trunc_v2.h"
+#include "aclnnop/aclnn_log1p_v2.h"
+#include "aclnnop/aclnn_inv.h"
 
 /* ---------------------------------------------------------------- the table (acl/nnops.def) */
 
@@ -530,9 +547,11 @@ static int ew2_attr(int row, unsigned has, const aclTensor *self, const aclTenso
 #define DV_NN_BODY_BACKWARD_SOFTPLUS(row) \
     ew2_scalars(row, NN_OTHER, gradOutput, self, 2, EW2_SC(beta, threshold), EW2_NM("beta", "threshold"), \
                 EW2_NM("beta", "threshold"), gradInput, workspaceSize, executor)
-/* Addcmul, Addcdiv: self, tensor1, tensor2 (one shape, one dtype) and the aclScalar value as --scalar. */
-static int ew2_addc(int row, unsigned has, const aclTensor *self, const aclTensor *tensor1, const aclTensor *tensor2,
-                    const aclScalar *value, const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+/* Addcmul, Addcdiv, Lerp: self, tensor1, tensor2 (one shape, one dtype; n1, n2 their names) and, unless NULL,
+ * the aclScalar value as --scalar. */
+static int ew2_ternary(int row, unsigned has, const aclTensor *self, const aclTensor *tensor1, const char *n1,
+                       const aclTensor *tensor2, const char *n2, const aclScalar *value, const aclTensor *out,
+                       uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     static const char nobc[] = "; dvsim does not broadcast yet: the tensors must have the same shape";
     const bool inplace = has & NN_INPLACE;
@@ -541,12 +560,13 @@ static int ew2_addc(int row, unsigned has, const aclTensor *self, const aclTenso
     int rc;
     nn_init(c, row);
     if ((rc = dv_nn_call_start(c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(c, self, ws)) ||
-        (rc = dv_nn_get_tensor(c, tensor1, "tensor1")) || (rc = dv_nn_get_tensor(c, tensor2, "tensor2")) ||
-        (rc = get_scalar(c, value, "value")) || (!inplace && (rc = dv_nn_get_tensor(c, out, "out"))) ||
+        (rc = dv_nn_get_tensor(c, tensor1, n1)) || (rc = dv_nn_get_tensor(c, tensor2, n2)) ||
+        (strcmp(n1, "tensor1") == 0 && (rc = get_scalar(c, value, "value"))) ||
+        (!inplace && (rc = dv_nn_get_tensor(c, out, "out"))) ||
         (rc = ew_check(c, has, self, NULL, out)))
         return rc;
     const aclTensor *const t[2] = {tensor1, tensor2};
-    static const char *const tn[2] = {"tensor1", "tensor2"};
+    const char *const tn[2] = {n1, n2};
     for (int i = 0; i < 2; i++)
         if ((rc = dv_nn_check_plain(c, t[i], tn[i])) || (rc = dv_nn_check_same_shape(c, self, ws, t[i], tn[i], nobc)) ||
             (rc = dv_nn_check_same_dtype(c, self, ws, t[i], tn[i])))
@@ -555,16 +575,29 @@ static int ew2_addc(int row, unsigned has, const aclTensor *self, const aclTenso
     c->empty = n == 0;
     dv_nn_call_param(c, "shape", "%llu", (unsigned long long)n);
     dv_nn_call_param(c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(self->dtype)->dv));
-    dv_nn_call_param(c, "scalar", "%.17g", value->value);
+    if (value)
+        dv_nn_call_param(c, "scalar", "%.17g", value->value);
     dv_nn_call_tensor(c, self, ws, "x", true);
-    dv_nn_call_tensor(c, tensor1, "tensor1", "y", true);
-    dv_nn_call_tensor(c, tensor2, "tensor2", "w", true);
+    dv_nn_call_tensor(c, tensor1, n1, "y", true);
+    dv_nn_call_tensor(c, tensor2, n2, "w", true);
     dv_nn_call_tensor(c, inplace ? self : out, inplace ? ws : "out", "z", false);
     return dv_nn_exec_build(c, workspaceSize, executor);
 }
-#define DV_NN_BODY_ADDC(row) ew2_addc(row, 0, self, tensor1, tensor2, value, out, workspaceSize, executor)
+#define DV_NN_BODY_ADDC(row) \
+    ew2_ternary(row, 0, self, tensor1, "tensor1", tensor2, "tensor2", value, out, workspaceSize, executor)
 #define DV_NN_BODY_INPLACE_ADDC(row) \
-    ew2_addc(row, NN_INPLACE, selfRef, tensor1, tensor2, value, selfRef, workspaceSize, executor)
+    ew2_ternary(row, NN_INPLACE, selfRef, tensor1, "tensor1", tensor2, "tensor2", value, selfRef, workspaceSize, executor)
+#define DV_NN_BODY_LERP(row) ew2_ternary(row, 0, self, end, "end", weight, "weight", NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_LERP(row) \
+    ew2_ternary(row, NN_INPLACE, selfRef, end, "end", weight, "weight", NULL, selfRef, workspaceSize, executor)
+#define DV_NN_BODY_LERPS(row) \
+    elementwise(row, NN_OTHER, self, end, weight, "weight", NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_LERPS(row) \
+    elementwise(row, NN_OTHER | NN_INPLACE, selfRef, end, weight, "weight", NULL, selfRef, workspaceSize, executor)
+#define DV_NN_BODY_Y_DY_Z(row) elementwise(row, NN_OTHER, dy, y, NULL, NULL, NULL, z, workspaceSize, executor)
+#define DV_NN_BODY_YGRAD_X(row) elementwise(row, NN_OTHER, y_grad, x, NULL, NULL, NULL, x_grad, workspaceSize, executor)
+#define DV_NN_BODY_UNARY_XOUT(row) elementwise(row, 0, x, NULL, NULL, NULL, NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_POW_XE(row) elementwise(row, NN_OTHER, x, exponent, NULL, NULL, NULL, y, workspaceSize, executor)
 #define DV_NN_BODY_XLOGY_SO(row) elementwise(row, 0, self, NULL, other, "other", NULL, out, workspaceSize, executor)
 #define DV_NN_BODY_INPLACE_XLOGY_SO(row) \
     elementwise(row, NN_INPLACE, selfRef, NULL, other, "other", NULL, selfRef, workspaceSize, executor)
@@ -671,6 +704,14 @@ static int ew2_addc(int row, unsigned has, const aclTensor *self, const aclTenso
 #define DV_NN_GWS_BACKWARD_GF(api, params) DV_NN_GWS(api, BACKWARD_GF, params)
 #define DV_NN_GWS_TANH_GRAD(api, params) DV_NN_GWS(api, TANH_GRAD, params)
 #define DV_NN_GWS_ADDC(api, params) DV_NN_GWS(api, ADDC, params)
+#define DV_NN_GWS_LERP(api, params) DV_NN_GWS(api, LERP, params)
+#define DV_NN_GWS_INPLACE_LERP(api, params) DV_NN_GWS(api, INPLACE_LERP, params)
+#define DV_NN_GWS_LERPS(api, params) DV_NN_GWS(api, LERPS, params)
+#define DV_NN_GWS_INPLACE_LERPS(api, params) DV_NN_GWS(api, INPLACE_LERPS, params)
+#define DV_NN_GWS_Y_DY_Z(api, params) DV_NN_GWS(api, Y_DY_Z, params)
+#define DV_NN_GWS_YGRAD_X(api, params) DV_NN_GWS(api, YGRAD_X, params)
+#define DV_NN_GWS_UNARY_XOUT(api, params) DV_NN_GWS(api, UNARY_XOUT, params)
+#define DV_NN_GWS_POW_XE(api, params) DV_NN_GWS(api, POW_XE, params)
 #define DV_NN_GWS_XLOGY_SO(api, params) DV_NN_GWS(api, XLOGY_SO, params)
 #define DV_NN_GWS_INPLACE_XLOGY_SO(api, params) DV_NN_GWS(api, INPLACE_XLOGY_SO, params)
 #define DV_NN_GWS_XLOGY_SS(api, params) DV_NN_GWS(api, XLOGY_SS, params)

@@ -555,7 +555,35 @@ static const ew_step_t addcmul_steps[] = {
 static const ew_step_t addcdiv_steps[] = {
     EW_BIN(V_DIV, W, Y, Z), EW_UNP(V_MULS, W, W, 1, S_MUL), EW_BIN(V_ADD, W, W, X),
 };
+/* lerp = x + w (y - x) (x start, y end, w weight) */
+static const ew_step_t lerp_steps[] = {EW_BIN(V_SUB, W, Y, X), EW_BIN(V_MUL, W, W, Z), EW_BIN(V_ADD, W, W, X)};
 #undef Z
+/* lerps(weight) = x + weight (y - x) */
+static const ew_step_t lerps_steps[] = {EW_BIN(V_SUB, W, Y, X), EW_UNP(V_MULS, W, W, 1, S_MUL), EW_BIN(V_ADD, W, W, X)};
+/* The inverse functions' backward forms (x the gradient dy, y as each names it): asin_backward = dy /
+ * sqrt((1 - y)(1 + y)) (y asin's input), acos_backward its negative; acosh_backward = dy / sinh(y), asinh_backward
+ * = dy / cosh(y) (y the forward's output); rsqrt_backward = dy * -0.5 y^3, sqrt_backward = dy * 0.5 / y (y the
+ * output) */
+static const ew_step_t asin_bw_steps[] = {
+    EW_UN(V_MULS, T, Y, -1), EW_UN(V_ADDS, T, T, 1), EW_UN(V_ADDS, W, Y, 1), EW_BIN(V_MUL, T, T, W),
+    EW_UN(V_SQRT, T, T, 0), EW_BIN(V_DIV, W, X, T),
+};
+static const ew_step_t acos_bw_steps[] = {
+    EW_UN(V_MULS, T, Y, -1), EW_UN(V_ADDS, T, T, 1), EW_UN(V_ADDS, W, Y, 1), EW_BIN(V_MUL, T, T, W),
+    EW_UN(V_SQRT, T, T, 0), EW_BIN(V_DIV, W, X, T), EW_UN(V_MULS, W, W, -1),
+};
+static const ew_step_t acosh_bw_steps[] = {
+    EW_UN(V_MULS, T, Y, -1), EW_UN(V_EXP, T, T, 0), EW_UN(V_EXP, W, Y, 0), EW_BIN(V_SUB, W, W, T),
+    EW_UN(V_MULS, W, W, 0.5), EW_BIN(V_DIV, W, X, W),
+};
+static const ew_step_t asinh_bw_steps[] = {
+    EW_UN(V_MULS, T, Y, -1), EW_UN(V_EXP, T, T, 0), EW_UN(V_EXP, W, Y, 0), EW_BIN(V_ADD, W, W, T),
+    EW_UN(V_MULS, W, W, 0.5), EW_BIN(V_DIV, W, X, W),
+};
+static const ew_step_t rsqrt_bw_steps[] = {
+    EW_BIN(V_MUL, W, Y, Y), EW_BIN(V_MUL, W, W, Y), EW_UN(V_MULS, W, W, -0.5), EW_BIN(V_MUL, W, W, X),
+};
+static const ew_step_t sqrt_bw_steps[] = {EW_BIN(V_DIV, W, X, Y), EW_UN(V_MULS, W, W, 0.5)};
 #undef SIN_OF
 #undef ATAN_OF
 #undef ATAN_HALVE
@@ -581,7 +609,8 @@ typedef enum ew_kind {
     EW_ATAN, EW_ASIN, EW_ACOS, EW_TAN, EW_SINC, EW_FAST_GELU, EW_SWISH, EW_POWS, EW_POW, EW_ATAN2, EW_GELU_BW,
     EW_HARDSWISH_BW, EW_MISH_BW, EW_LOGSIGMOID_BW, EW_SWISH_BW, EW_LEAKY_RELU_BW, EW_THRESHOLD, EW_HARDTANH_BW, EW_ELU,
     EW_SOFTPLUS, EW_SOFTPLUS_BW, EW_LOG_ADD_EXP, EW_LOG_ADD_EXP2, EW_XLOGY, EW_HEAVISIDE, EW_ADDCMUL, EW_ADDCDIV,
-    EW_XLOGY_SO, EW_XLOGY_SS, EW_ERFINV, EW_KINDS
+    EW_XLOGY_SO, EW_XLOGY_SS, EW_ERFINV, EW_LERP, EW_LERPS, EW_ASIN_BW, EW_ACOS_BW, EW_ACOSH_BW, EW_ASINH_BW,
+    EW_RSQRT_BW, EW_SQRT_BW, EW_KINDS
 } ew_kind_t;
 #define EW_S20 EW_ATAN
 
@@ -693,6 +722,14 @@ static const ew_def_t ew_defs[EW_KINDS] = {
     [EW_XLOGY_SO] = {"xlogy_scalar_other", false, V_MUL, STEPS(xlogy_so_steps), -4, 4},
     [EW_XLOGY_SS] = {"xlogy_scalar_self", false, V_MUL, STEPS(xlogy_ss_steps), 0.25, 4},
     [EW_ERFINV] = {"erfinv", false, V_MUL, STEPS(erfinv_steps), -1, 1},
+    [EW_LERP] = {"lerp", true, V_MUL, STEPS(lerp_steps), 0, 0, true},
+    [EW_LERPS] = {"lerps", true, V_MUL, STEPS(lerps_steps)},
+    [EW_ASIN_BW] = {"asin_backward", true, V_MUL, STEPS(asin_bw_steps), -0.95, 0.95},
+    [EW_ACOS_BW] = {"acos_backward", true, V_MUL, STEPS(acos_bw_steps), -0.95, 0.95},
+    [EW_ACOSH_BW] = {"acosh_backward", true, V_MUL, STEPS(acosh_bw_steps), 0.25, 4},
+    [EW_ASINH_BW] = {"asinh_backward", true, V_MUL, STEPS(asinh_bw_steps), -4, 4},
+    [EW_RSQRT_BW] = {"rsqrt_backward", true, V_MUL, STEPS(rsqrt_bw_steps), 0.25, 4},
+    [EW_SQRT_BW] = {"sqrt_backward", true, V_MUL, STEPS(sqrt_bw_steps), 0.25, 4},
 };
 
 /* pows: the steps for each exponent class (EW_POW_ZERO has none: the kernel fills 1) */
@@ -897,6 +934,10 @@ static const dv_oparam_spec_t ew_params_softplus[EP_SCALAR + 2] = {
 static const dv_oparam_spec_t ew_params_xlogy[EP_SCALAR + 1] = {
     EW_COMMON(DT_F16 | DT_F32),
     [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "2", -FLT_MAX, FLT_MAX, 0, "the scalar operand, rounded to --dtype"}};
+/* lerps' weight */
+static const dv_oparam_spec_t ew_params_weight[EP_SCALAR + 1] = {
+    EW_COMMON(DT_F16 | DT_F32),
+    [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "0.5", -FLT_MAX, FLT_MAX, 0, "the weight, rounded to --dtype"}};
 /* addcmul's, addcdiv's value */
 static const dv_oparam_spec_t ew_params_value[EP_SCALAR + 1] = {
     EW_COMMON(DT_F16 | DT_F32),
@@ -1504,6 +1545,8 @@ static double ew_float(ew_kind_t kind, double a, double b)
     case EW_LOGSIGMOID_BW: case EW_SWISH_BW: case EW_LEAKY_RELU_BW: case EW_THRESHOLD: case EW_HARDTANH_BW:
     case EW_ELU: case EW_SOFTPLUS: case EW_SOFTPLUS_BW: case EW_LOG_ADD_EXP: case EW_LOG_ADD_EXP2: case EW_XLOGY:
     case EW_HEAVISIDE: case EW_ADDCMUL: case EW_ADDCDIV: case EW_XLOGY_SO: case EW_XLOGY_SS: case EW_ERFINV:
+    case EW_LERP: case EW_LERPS: case EW_ASIN_BW: case EW_ACOS_BW: case EW_ACOSH_BW: case EW_ASINH_BW: case EW_RSQRT_BW:
+    case EW_SQRT_BW:
         /* ew2_ref, ew_reference */
     case EW_CLAMP: case EW_KINDS: break; /* clamp: ew_reference */
     }
@@ -1569,6 +1612,13 @@ static double ew2_ref(ew_kind_t kind, double a, double b, double p, double p2, d
     case EW_XLOGY_SO: return a == 0 && !isnan(p) ? 0 : a * log(p);
     case EW_XLOGY_SS: return p == 0 && !isnan(a) ? 0 : p * log(a);
     case EW_ERFINV: return ew_erfinv(a);
+    case EW_LERPS: return a + p * (b - a);
+    case EW_ASIN_BW: return a / sqrt(1 - b * b);
+    case EW_ACOS_BW: return -a / sqrt(1 - b * b);
+    case EW_ACOSH_BW: return a / sinh(b);
+    case EW_ASINH_BW: return a / cosh(b);
+    case EW_RSQRT_BW: return a * -0.5 * b * b * b;
+    case EW_SQRT_BW: return a * 0.5 / b;
     default: return 0;
     }
 }
@@ -1599,7 +1649,8 @@ static int ew_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
         }
         if (ew_defs[kind].ternary) {
             const double c = dv_ops_load(in[2], dt, i);
-            dv_ops_store(out, dt, i, kind == EW_ADDCMUL ? a + t.scalar * b * c : a + t.scalar * b / c);
+            dv_ops_store(out, dt, i, kind == EW_ADDCMUL ? a + t.scalar * b * c : kind == EW_ADDCDIV ? a + t.scalar * b / c
+                                                                              : a + c * (b - a));
             continue;
         }
         if (kind >= EW_S20) {
@@ -1773,6 +1824,14 @@ EW_OP(heaviside, ew_params_float, "z = x > 0 ? 1 : x < 0 ? 0 : y");
 EW_OP(xlogy_scalar_other, ew_params_xlogy, "y = x ln(s), 0 where x is 0 (s: the scalar other)");
 EW_OP(xlogy_scalar_self, ew_params_xlogy, "y = s ln(x), 0 for s = 0 (s: the scalar self; x random in [0.25, 4))");
 EW_OP(erfinv, ew_params_float, "y = erfinv(x): Giles' two polynomials in ln((1 - x)(1 + x)) (x random in [-1, 1))");
+EW_OP(lerp, ew_params_float, "z = x + w * (y - x) (three inputs: start, end, weight)");
+EW_OP(lerps, ew_params_weight, "z = x + s * (y - x) (s: the weight)");
+EW_OP(asin_backward, ew_params_float, "z = x / sqrt(1 - y^2), y asin's input");
+EW_OP(acos_backward, ew_params_float, "z = -x / sqrt(1 - y^2), y acos' input");
+EW_OP(acosh_backward, ew_params_float, "z = x / sinh(y), y acosh's output");
+EW_OP(asinh_backward, ew_params_float, "z = x / cosh(y), y asinh's output");
+EW_OP(rsqrt_backward, ew_params_float, "z = x * -0.5 * y^3, y rsqrt's output");
+EW_OP(sqrt_backward, ew_params_float, "z = x * 0.5 / y, y sqrt's output (y random in [0.25, 4))");
 EW_OP(addcmul, ew_params_value, "z = x + s * y * w (three inputs; s: value)");
 EW_OP(addcdiv, ew_params_value, "z = x + s * y / w (three inputs; s: value; w random in [0.5, 2))");
 

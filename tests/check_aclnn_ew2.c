@@ -27,6 +27,23 @@
 #include "aclnnop/aclnn_softplus.h"
 #include "aclnnop/aclnn_softplus_backward.h"
 #include "aclnnop/aclnn_tan_v2.h"
+#include "aclnnop/aclnn_lerp_tensor.h"
+#include "aclnnop/aclnn_lerp_scalar.h"
+#include "aclnnop/aclnn_asin_grad.h"
+#include "aclnnop/aclnn_acos_grad.h"
+#include "aclnnop/aclnn_acos_grad_v2.h"
+#include "aclnnop/aclnn_acosh_grad.h"
+#include "aclnnop/aclnn_asinh_grad.h"
+#include "aclnnop/aclnn_rsqrt_grad.h"
+#include "aclnnop/aclnn_sqrt_backward.h"
+#include "aclnnop/aclnn_asinh_v2.h"
+#include "aclnnop/aclnn_ceil_v2.h"
+#include "aclnnop/aclnn_cosh_v2.h"
+#include "aclnnop/aclnn_sinh_v2.h"
+#include "aclnnop/aclnn_square_v2.h"
+#include "aclnnop/aclnn_trunc_v2.h"
+#include "aclnnop/aclnn_log1p_v2.h"
+#include "aclnnop/aclnn_inv.h"
 #include "aclnnop/aclnn_celu_v2.h"
 #include "aclnnop/aclnn_celu_v3.h"
 #include "aclnnop/aclnn_hardsigmoid_v2.h"
@@ -80,7 +97,9 @@ static const struct {
     {"log_add_exp2", DV_OP_vln}, {"xlogy", DV_OP_vln}, {"heaviside", DV_OP_vmins},
     {"addcmul --scalar 1.25", DV_OP_vmuls}, {"addcdiv --scalar -0.75", DV_OP_vdiv},
     {"xlogy_scalar_other --scalar 3", DV_OP_vln}, {"xlogy_scalar_self --scalar -2", DV_OP_vln},
-    {"erfinv", DV_OP_vsqrt},
+    {"erfinv", DV_OP_vsqrt}, {"lerp", DV_OP_vsub}, {"lerps --scalar 0.25", DV_OP_vmuls},
+    {"asin_backward", DV_OP_vsqrt}, {"acos_backward", DV_OP_vsqrt}, {"acosh_backward", DV_OP_vexp},
+    {"asinh_backward", DV_OP_vexp}, {"rsqrt_backward", DV_OP_vmul}, {"sqrt_backward", DV_OP_vdiv},
 };
 enum { NLIB = sizeof lib / sizeof lib[0] };
 
@@ -619,6 +638,101 @@ START_TEST(test_aclnn_ew2_custom_rows)
 }
 END_TEST
 
+/* Lerp, Lerps, the inverse functions' gradients and more custom operators (loop index: profile * D_COUNT + row);
+ * a is self / start / the forward's y, b end / dy, c the weight */
+enum { D_LERP, D_LERP_IN, D_LERPS, D_LERPS_IN, D_ASIN_G, D_ACOS_G, D_ACOS_G2, D_ACOSH_G, D_ASINH_G, D_RSQRT_G, D_SQRT_BW,
+       D_ASINH2, D_CEIL2, D_COSH2, D_SINH2, D_SQUARE2, D_TRUNC2, D_LOG1P2, D_INV, D_POW, D_COUNT };
+static const char *const dname[D_COUNT] = {"Lerp", "InplaceLerp", "Lerps", "InplaceLerps", "AsinGrad", "AcosGrad",
+                                           "AcosGradV2", "AcoshGrad", "AsinhGrad", "RsqrtGrad", "SqrtBackward",
+                                           "AsinhV2", "CeilV2", "CoshV2", "SinhV2", "SquareV2", "TruncV2", "Log1pV2",
+                                           "Inv", "Pow"};
+#define LERPS_W 0.375
+static double d_ref(int op, double a, double b, double c)
+{
+    switch (op) {
+    case D_LERP: case D_LERP_IN: return a + c * (b - a);
+    case D_LERPS: case D_LERPS_IN: return a + LERPS_W * (b - a);
+    case D_ASIN_G: return b / sqrt(1 - a * a);
+    case D_ACOS_G: return -a / sqrt(1 - b * b); /* y_grad a, x b */
+    case D_ACOS_G2: return -b / sqrt(1 - a * a);
+    case D_ACOSH_G: return b / sinh(a);
+    case D_ASINH_G: return b / cosh(a);
+    case D_RSQRT_G: return b * -0.5 * a * a * a;
+    case D_SQRT_BW: return b * 0.5 / a;
+    case D_ASINH2: return asinh(a);
+    case D_CEIL2: return ceil(a);
+    case D_COSH2: return cosh(a);
+    case D_SINH2: return sinh(a);
+    case D_SQUARE2: return a * a;
+    case D_TRUNC2: return trunc(a);
+    case D_LOG1P2: return log1p(a);
+    case D_INV: return 1 / a;
+    default: return pow(a, b);
+    }
+}
+
+START_TEST(test_aclnn_ew2_more_rows)
+{
+    const int op = _i % D_COUNT;
+    nnt_setup_profile(_i / D_COUNT ? "ascend310" : NULL);
+    enum { N = 200 };
+    const int64_t dims[] = {2, 100};
+    float a[N], b[N], c[N], res[N];
+    double want[N];
+    const bool unit = op == D_ASIN_G || op == D_ACOS_G2, pos = op >= D_ACOSH_G && op <= D_SQRT_BW && op != D_ASINH_G;
+    nnt_fill(a, N, 1000 + (unsigned)op, unit ? -0.9f : pos || op == D_INV || op == D_POW || op == D_LOG1P2 ? 0.25f : -3,
+             unit ? 0.9f : 3);
+    nnt_fill(b, N, 1050 + (unsigned)op, op == D_ACOS_G ? -0.9f : -3, op == D_ACOS_G ? 0.9f : 3);
+    nnt_fill(c, N, 1100 + (unsigned)op, 0, 1);
+    for (int i = 0; i < N; i++)
+        want[i] = d_ref(op, a[i], b[i], c[i]);
+    const float w = (float)LERPS_W;
+    aclScalar *sw = aclCreateScalar((void *)&w, ACL_FLOAT);
+    nnt_dt_t at = nnt_mk(dims, 2, ACL_FLOAT, ACL_FORMAT_ND, a), bt = nnt_mk(dims, 2, ACL_FLOAT, ACL_FORMAT_ND, b),
+             ct = nnt_mk(dims, 2, ACL_FLOAT, ACL_FORMAT_ND, c), out = nnt_mk(dims, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    uint64_t ws;
+    aclOpExecutor *e;
+    switch (op) {
+    case D_LERP: CK_OK(aclnnLerpGetWorkspaceSize(at.t, bt.t, ct.t, out.t, &ws, &e)); RUN(aclnnLerp(NULL, ws, e, nnt_stream)); break;
+    case D_LERP_IN: CK_OK(aclnnInplaceLerpGetWorkspaceSize(at.t, bt.t, ct.t, &ws, &e));
+        RUN(aclnnInplaceLerp(NULL, ws, e, nnt_stream)); break;
+    case D_LERPS: CK_OK(aclnnLerpsGetWorkspaceSize(at.t, bt.t, sw, out.t, &ws, &e)); RUN(aclnnLerps(NULL, ws, e, nnt_stream)); break;
+    case D_LERPS_IN: CK_OK(aclnnInplaceLerpsGetWorkspaceSize(at.t, bt.t, sw, &ws, &e));
+        RUN(aclnnInplaceLerps(NULL, ws, e, nnt_stream)); break;
+    case D_ASIN_G: CK_OK(aclnnAsinGradGetWorkspaceSize(at.t, bt.t, out.t, &ws, &e)); RUN(aclnnAsinGrad(NULL, ws, e, nnt_stream)); break;
+    case D_ACOS_G: CK_OK(aclnnAcosGradGetWorkspaceSize(at.t, bt.t, out.t, &ws, &e)); RUN(aclnnAcosGrad(NULL, ws, e, nnt_stream)); break;
+    case D_ACOS_G2: CK_OK(aclnnAcosGradV2GetWorkspaceSize(at.t, bt.t, out.t, &ws, &e));
+        RUN(aclnnAcosGradV2(NULL, ws, e, nnt_stream)); break;
+    case D_ACOSH_G: CK_OK(aclnnAcoshGradGetWorkspaceSize(at.t, bt.t, out.t, &ws, &e));
+        RUN(aclnnAcoshGrad(NULL, ws, e, nnt_stream)); break;
+    case D_ASINH_G: CK_OK(aclnnAsinhGradGetWorkspaceSize(at.t, bt.t, out.t, &ws, &e));
+        RUN(aclnnAsinhGrad(NULL, ws, e, nnt_stream)); break;
+    case D_RSQRT_G: CK_OK(aclnnRsqrtGradGetWorkspaceSize(at.t, bt.t, out.t, &ws, &e));
+        RUN(aclnnRsqrtGrad(NULL, ws, e, nnt_stream)); break;
+    case D_SQRT_BW: CK_OK(aclnnSqrtBackwardGetWorkspaceSize(at.t, bt.t, out.t, &ws, &e));
+        RUN(aclnnSqrtBackward(NULL, ws, e, nnt_stream)); break;
+    case D_ASINH2: CK_OK(aclnnAsinhV2GetWorkspaceSize(at.t, out.t, &ws, &e)); RUN(aclnnAsinhV2(NULL, ws, e, nnt_stream)); break;
+    case D_CEIL2: CK_OK(aclnnCeilV2GetWorkspaceSize(at.t, out.t, &ws, &e)); RUN(aclnnCeilV2(NULL, ws, e, nnt_stream)); break;
+    case D_COSH2: CK_OK(aclnnCoshV2GetWorkspaceSize(at.t, out.t, &ws, &e)); RUN(aclnnCoshV2(NULL, ws, e, nnt_stream)); break;
+    case D_SINH2: CK_OK(aclnnSinhV2GetWorkspaceSize(at.t, out.t, &ws, &e)); RUN(aclnnSinhV2(NULL, ws, e, nnt_stream)); break;
+    case D_SQUARE2: CK_OK(aclnnSquareV2GetWorkspaceSize(at.t, out.t, &ws, &e)); RUN(aclnnSquareV2(NULL, ws, e, nnt_stream)); break;
+    case D_TRUNC2: CK_OK(aclnnTruncV2GetWorkspaceSize(at.t, out.t, &ws, &e)); RUN(aclnnTruncV2(NULL, ws, e, nnt_stream)); break;
+    case D_LOG1P2: CK_OK(aclnnLog1pV2GetWorkspaceSize(at.t, out.t, &ws, &e)); RUN(aclnnLog1pV2(NULL, ws, e, nnt_stream)); break;
+    case D_INV: CK_OK(aclnnInvGetWorkspaceSize(at.t, out.t, &ws, &e)); RUN(aclnnInv(NULL, ws, e, nnt_stream)); break;
+    default: CK_OK(aclnnPowGetWorkspaceSize(at.t, bt.t, out.t, &ws, &e)); RUN(aclnnPow(NULL, ws, e, nnt_stream)); break;
+    }
+    nnt_rd(op == D_LERP_IN || op == D_LERPS_IN ? &at : &out, res);
+    char what[96];
+    snprintf(what, sizeof what, "aclnn%s on %s", dname[op], profiles[_i / D_COUNT]);
+    nnt_ck_close(what, res, want, N, 2e-5, 2e-5);
+    nnt_rm(&at);
+    nnt_rm(&bt);
+    nnt_rm(&ct);
+    nnt_rm(&out);
+    CK_OK(aclDestroyScalar(sw));
+}
+END_TEST
+
 /* fp16 through aclnnAsin and aclnnPowTensorScalar: computed in fp32, rounded once. */
 START_TEST(test_aclnn_ew2_fp16)
 {
@@ -710,6 +824,7 @@ Suite *dv_aclnn_ew2_suite(void)
     tcase_add_loop_test(tc, test_aclnn_ew2_attribute_rows, 0, 2 * M_COUNT);
     tcase_add_loop_test(tc, test_aclnn_ew2_addc, 0, 8);
     tcase_add_loop_test(tc, test_aclnn_ew2_custom_rows, 0, 2 * C_COUNT);
+    tcase_add_loop_test(tc, test_aclnn_ew2_more_rows, 0, 2 * D_COUNT);
     suite_add_tcase(s, tc);
     TCase *te = tcase_create("aclnn_default");
     tcase_add_checked_fixture(te, nnt_setup, nnt_teardown);
