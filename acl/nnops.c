@@ -191,6 +191,7 @@
 #include "aclnnop/aclnn_trunc_v2.h"
 #include "aclnnop/aclnn_log1p_v2.h"
 #include "aclnnop/aclnn_inv.h"
+#include "aclnnop/aclnn_add_relu.h"
 
 /* ---------------------------------------------------------------- the table (acl/nnops.def) */
 
@@ -597,6 +598,10 @@ static int ew2_ternary(int row, unsigned has, const aclTensor *self, const aclTe
 #define DV_NN_BODY_Y_DY_Z(row) elementwise(row, NN_OTHER, dy, y, NULL, NULL, NULL, z, workspaceSize, executor)
 #define DV_NN_BODY_YGRAD_X(row) elementwise(row, NN_OTHER, y_grad, x, NULL, NULL, NULL, x_grad, workspaceSize, executor)
 #define DV_NN_BODY_UNARY_XOUT(row) elementwise(row, 0, x, NULL, NULL, NULL, NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_BINARY_ALPHA_S(row) \
+    elementwise(row, NN_OTHER, self, other, alpha, "alpha", NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_BINARY_ALPHA_S(row) \
+    elementwise(row, NN_OTHER | NN_INPLACE, selfRef, other, alpha, "alpha", NULL, selfRef, workspaceSize, executor)
 #define DV_NN_BODY_POW_XE(row) elementwise(row, NN_OTHER, x, exponent, NULL, NULL, NULL, y, workspaceSize, executor)
 #define DV_NN_BODY_XLOGY_SO(row) elementwise(row, 0, self, NULL, other, "other", NULL, out, workspaceSize, executor)
 #define DV_NN_BODY_INPLACE_XLOGY_SO(row) \
@@ -704,6 +709,8 @@ static int ew2_ternary(int row, unsigned has, const aclTensor *self, const aclTe
 #define DV_NN_GWS_BACKWARD_GF(api, params) DV_NN_GWS(api, BACKWARD_GF, params)
 #define DV_NN_GWS_TANH_GRAD(api, params) DV_NN_GWS(api, TANH_GRAD, params)
 #define DV_NN_GWS_ADDC(api, params) DV_NN_GWS(api, ADDC, params)
+#define DV_NN_GWS_BINARY_ALPHA_S(api, params) DV_NN_GWS(api, BINARY_ALPHA_S, params)
+#define DV_NN_GWS_INPLACE_BINARY_ALPHA_S(api, params) DV_NN_GWS(api, INPLACE_BINARY_ALPHA_S, params)
 #define DV_NN_GWS_LERP(api, params) DV_NN_GWS(api, LERP, params)
 #define DV_NN_GWS_INPLACE_LERP(api, params) DV_NN_GWS(api, INPLACE_LERP, params)
 #define DV_NN_GWS_LERPS(api, params) DV_NN_GWS(api, LERPS, params)

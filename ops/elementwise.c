@@ -584,6 +584,10 @@ static const ew_step_t rsqrt_bw_steps[] = {
     EW_BIN(V_MUL, W, Y, Y), EW_BIN(V_MUL, W, W, Y), EW_UN(V_MULS, W, W, -0.5), EW_BIN(V_MUL, W, W, X),
 };
 static const ew_step_t sqrt_bw_steps[] = {EW_BIN(V_DIV, W, X, Y), EW_UN(V_MULS, W, W, 0.5)};
+/* add_relu(alpha) = max(x + alpha y, 0) */
+static const ew_step_t add_relu_steps[] = {
+    EW_UNP(V_MULS, W, Y, 1, S_MUL), EW_BIN(V_ADD, W, W, X), EW_UN(V_MAXS, W, W, 0),
+};
 #undef SIN_OF
 #undef ATAN_OF
 #undef ATAN_HALVE
@@ -610,7 +614,7 @@ typedef enum ew_kind {
     EW_HARDSWISH_BW, EW_MISH_BW, EW_LOGSIGMOID_BW, EW_SWISH_BW, EW_LEAKY_RELU_BW, EW_THRESHOLD, EW_HARDTANH_BW, EW_ELU,
     EW_SOFTPLUS, EW_SOFTPLUS_BW, EW_LOG_ADD_EXP, EW_LOG_ADD_EXP2, EW_XLOGY, EW_HEAVISIDE, EW_ADDCMUL, EW_ADDCDIV,
     EW_XLOGY_SO, EW_XLOGY_SS, EW_ERFINV, EW_LERP, EW_LERPS, EW_ASIN_BW, EW_ACOS_BW, EW_ACOSH_BW, EW_ASINH_BW,
-    EW_RSQRT_BW, EW_SQRT_BW, EW_KINDS
+    EW_RSQRT_BW, EW_SQRT_BW, EW_ADD_RELU, EW_KINDS
 } ew_kind_t;
 #define EW_S20 EW_ATAN
 
@@ -730,6 +734,7 @@ static const ew_def_t ew_defs[EW_KINDS] = {
     [EW_ASINH_BW] = {"asinh_backward", true, V_MUL, STEPS(asinh_bw_steps), -4, 4},
     [EW_RSQRT_BW] = {"rsqrt_backward", true, V_MUL, STEPS(rsqrt_bw_steps), 0.25, 4},
     [EW_SQRT_BW] = {"sqrt_backward", true, V_MUL, STEPS(sqrt_bw_steps), 0.25, 4},
+    [EW_ADD_RELU] = {"add_relu", true, V_MUL, STEPS(add_relu_steps)},
 };
 
 /* pows: the steps for each exponent class (EW_POW_ZERO has none: the kernel fills 1) */
@@ -934,6 +939,10 @@ static const dv_oparam_spec_t ew_params_softplus[EP_SCALAR + 2] = {
 static const dv_oparam_spec_t ew_params_xlogy[EP_SCALAR + 1] = {
     EW_COMMON(DT_F16 | DT_F32),
     [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "2", -FLT_MAX, FLT_MAX, 0, "the scalar operand, rounded to --dtype"}};
+/* add_relu's alpha */
+static const dv_oparam_spec_t ew_params_addrelu[EP_SCALAR + 1] = {
+    EW_COMMON(DT_F16 | DT_F32),
+    [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "1", -FLT_MAX, FLT_MAX, 0, "alpha, rounded to --dtype"}};
 /* lerps' weight */
 static const dv_oparam_spec_t ew_params_weight[EP_SCALAR + 1] = {
     EW_COMMON(DT_F16 | DT_F32),
@@ -1546,7 +1555,7 @@ static double ew_float(ew_kind_t kind, double a, double b)
     case EW_ELU: case EW_SOFTPLUS: case EW_SOFTPLUS_BW: case EW_LOG_ADD_EXP: case EW_LOG_ADD_EXP2: case EW_XLOGY:
     case EW_HEAVISIDE: case EW_ADDCMUL: case EW_ADDCDIV: case EW_XLOGY_SO: case EW_XLOGY_SS: case EW_ERFINV:
     case EW_LERP: case EW_LERPS: case EW_ASIN_BW: case EW_ACOS_BW: case EW_ACOSH_BW: case EW_ASINH_BW: case EW_RSQRT_BW:
-    case EW_SQRT_BW:
+    case EW_SQRT_BW: case EW_ADD_RELU:
         /* ew2_ref, ew_reference */
     case EW_CLAMP: case EW_KINDS: break; /* clamp: ew_reference */
     }
@@ -1619,6 +1628,7 @@ static double ew2_ref(ew_kind_t kind, double a, double b, double p, double p2, d
     case EW_ASINH_BW: return a / cosh(b);
     case EW_RSQRT_BW: return a * -0.5 * b * b * b;
     case EW_SQRT_BW: return a * 0.5 / b;
+    case EW_ADD_RELU: return fmax(a + p * b, 0);
     default: return 0;
     }
 }
@@ -1832,6 +1842,7 @@ EW_OP(acosh_backward, ew_params_float, "z = x / sinh(y), y acosh's output");
 EW_OP(asinh_backward, ew_params_float, "z = x / cosh(y), y asinh's output");
 EW_OP(rsqrt_backward, ew_params_float, "z = x * -0.5 * y^3, y rsqrt's output");
 EW_OP(sqrt_backward, ew_params_float, "z = x * 0.5 / y, y sqrt's output (y random in [0.25, 4))");
+EW_OP(add_relu, ew_params_addrelu, "z = max(x + s * y, 0) (s: alpha)");
 EW_OP(addcmul, ew_params_value, "z = x + s * y * w (three inputs; s: value)");
 EW_OP(addcdiv, ew_params_value, "z = x + s * y / w (three inputs; s: value; w random in [0.5, 2))");
 

@@ -44,6 +44,7 @@
 #include "aclnnop/aclnn_trunc_v2.h"
 #include "aclnnop/aclnn_log1p_v2.h"
 #include "aclnnop/aclnn_inv.h"
+#include "aclnnop/aclnn_add_relu.h"
 #include "aclnnop/aclnn_celu_v2.h"
 #include "aclnnop/aclnn_celu_v3.h"
 #include "aclnnop/aclnn_hardsigmoid_v2.h"
@@ -100,6 +101,7 @@ static const struct {
     {"erfinv", DV_OP_vsqrt}, {"lerp", DV_OP_vsub}, {"lerps --scalar 0.25", DV_OP_vmuls},
     {"asin_backward", DV_OP_vsqrt}, {"acos_backward", DV_OP_vsqrt}, {"acosh_backward", DV_OP_vexp},
     {"asinh_backward", DV_OP_vexp}, {"rsqrt_backward", DV_OP_vmul}, {"sqrt_backward", DV_OP_vdiv},
+    {"add_relu --scalar 0.5", DV_OP_vmaxs},
 };
 enum { NLIB = sizeof lib / sizeof lib[0] };
 
@@ -641,11 +643,12 @@ END_TEST
 /* Lerp, Lerps, the inverse functions' gradients and more custom operators (loop index: profile * D_COUNT + row);
  * a is self / start / the forward's y, b end / dy, c the weight */
 enum { D_LERP, D_LERP_IN, D_LERPS, D_LERPS_IN, D_ASIN_G, D_ACOS_G, D_ACOS_G2, D_ACOSH_G, D_ASINH_G, D_RSQRT_G, D_SQRT_BW,
-       D_ASINH2, D_CEIL2, D_COSH2, D_SINH2, D_SQUARE2, D_TRUNC2, D_LOG1P2, D_INV, D_POW, D_COUNT };
+       D_ASINH2, D_CEIL2, D_COSH2, D_SINH2, D_SQUARE2, D_TRUNC2, D_LOG1P2, D_INV, D_POW, D_ADD_RELU, D_ADD_RELU_IN,
+       D_COUNT };
 static const char *const dname[D_COUNT] = {"Lerp", "InplaceLerp", "Lerps", "InplaceLerps", "AsinGrad", "AcosGrad",
                                            "AcosGradV2", "AcoshGrad", "AsinhGrad", "RsqrtGrad", "SqrtBackward",
                                            "AsinhV2", "CeilV2", "CoshV2", "SinhV2", "SquareV2", "TruncV2", "Log1pV2",
-                                           "Inv", "Pow"};
+                                           "Inv", "Pow", "AddRelu", "InplaceAddRelu"};
 #define LERPS_W 0.375
 static double d_ref(int op, double a, double b, double c)
 {
@@ -667,6 +670,7 @@ static double d_ref(int op, double a, double b, double c)
     case D_TRUNC2: return trunc(a);
     case D_LOG1P2: return log1p(a);
     case D_INV: return 1 / a;
+    case D_ADD_RELU: case D_ADD_RELU_IN: return fmax(a + LERPS_W * b, 0);
     default: return pow(a, b);
     }
 }
@@ -719,9 +723,13 @@ START_TEST(test_aclnn_ew2_more_rows)
     case D_TRUNC2: CK_OK(aclnnTruncV2GetWorkspaceSize(at.t, out.t, &ws, &e)); RUN(aclnnTruncV2(NULL, ws, e, nnt_stream)); break;
     case D_LOG1P2: CK_OK(aclnnLog1pV2GetWorkspaceSize(at.t, out.t, &ws, &e)); RUN(aclnnLog1pV2(NULL, ws, e, nnt_stream)); break;
     case D_INV: CK_OK(aclnnInvGetWorkspaceSize(at.t, out.t, &ws, &e)); RUN(aclnnInv(NULL, ws, e, nnt_stream)); break;
-    default: CK_OK(aclnnPowGetWorkspaceSize(at.t, bt.t, out.t, &ws, &e)); RUN(aclnnPow(NULL, ws, e, nnt_stream)); break;
+    case D_POW: CK_OK(aclnnPowGetWorkspaceSize(at.t, bt.t, out.t, &ws, &e)); RUN(aclnnPow(NULL, ws, e, nnt_stream)); break;
+    case D_ADD_RELU: CK_OK(aclnnAddReluGetWorkspaceSize(at.t, bt.t, sw, out.t, &ws, &e));
+        RUN(aclnnAddRelu(NULL, ws, e, nnt_stream)); break;
+    default: CK_OK(aclnnInplaceAddReluGetWorkspaceSize(at.t, bt.t, sw, &ws, &e));
+        RUN(aclnnInplaceAddRelu(NULL, ws, e, nnt_stream)); break;
     }
-    nnt_rd(op == D_LERP_IN || op == D_LERPS_IN ? &at : &out, res);
+    nnt_rd(op == D_LERP_IN || op == D_LERPS_IN || op == D_ADD_RELU_IN ? &at : &out, res);
     char what[96];
     snprintf(what, sizeof what, "aclnn%s on %s", dname[op], profiles[_i / D_COUNT]);
     nnt_ck_close(what, res, want, N, 2e-5, 2e-5);
