@@ -41,7 +41,7 @@
  *   comparison c > 0 is computed without a select as min(max(c * 2^100 * 2^100, 0), 1), exactly 1 or
  *   0 for every finite fp32 c (the smallest subnormal times 2^200 exceeds 1), then multiplied in:
  *   threshold / shrink / hardsigmoid backward, hardshrink, and selu_backward's r > 0 branch.
- * - s20-ew2 adds two more fp32 work buffers (U, V), a third input w (addcmul, addcdiv: a fourth queue) and
+ * - s20-ew2 adds two more fp32 work buffers (U, V), a third input w (addcmul, addcdiv, lerp: a fourth queue) and
  *   up to three attributes per operator (steps marked S_MUL2 / S_MUL3 scale by the second and third).  atan
  *   clamps to +-2^60, takes three half-angle steps u / (1 + sqrt(1 + u^2)) (exact identities) to |u| < 0.2,
  *   then Taylor to u^13 (truncation below 3e-10 relative); asin = atan(x / sqrt((1 - x)(1 + x))), acos =
