@@ -297,6 +297,8 @@ static int foreach(int row, unsigned has, const aclTensorList *x, const aclTenso
 #define FE_GWS_TANH_GRAD(api, params)
 #define FE_GWS_ADDC(api, params)
 #define FE_GWS_INPLACE_ADDC(api, params)
+#define FE_GWS_ELU_BW(api, params)
+#define FE_GWS_ELU_GRAD(api, params)
 #define FE_GWS_BINARY_ALPHA_S(api, params)
 #define FE_GWS_INPLACE_BINARY_ALPHA_S(api, params)
 #define FE_GWS_LERP(api, params)

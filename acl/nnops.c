@@ -192,6 +192,8 @@
 #include "aclnnop/aclnn_log1p_v2.h"
 #include "aclnnop/aclnn_inv.h"
 #include "aclnnop/aclnn_add_relu.h"
+#include "aclnnop/aclnn_elu_backward.h"
+#include "aclnnop/aclnn_elu_grad.h"
 
 /* ---------------------------------------------------------------- the table (acl/nnops.def) */
 
@@ -499,6 +501,39 @@ static int ew2_scalars(int row, unsigned has, const aclTensor *self, const aclTe
         dv_nn_call_param(c, param[i], "%.17g", sc[i]->value);
     return ew_build(c, has, self, other, out, workspaceSize, executor);
 }
+/* EluBackward: selfOrResult is elu's input (the library's elu_backward) or, isResult, its result
+ * (elu_backward_result, whose sign is the input's only for alpha >= 0). */
+static int ew2_elu_bw(int row, const aclTensor *gradOutput, const aclScalar *alpha, const aclScalar *scale,
+                      const aclScalar *inputScale, bool isResult, const aclTensor *selfOrResult, aclTensor *gradInput,
+                      uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    static const char *const what[3] = {"alpha", "scale", "inputScale"}, *const param[3] = {"alpha", "scale", "input-scale"};
+    const aclScalar *const sc[3] = {alpha, scale, inputScale};
+    dv_nn_call_t call, *c = &call;
+    int rc;
+    nn_init(c, row);
+    if (isResult)
+        c->op = "elu_backward_result";
+    if ((rc = dv_nn_call_start(c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(c, gradOutput, "gradOutput")) ||
+        (rc = dv_nn_get_tensor(c, selfOrResult, "selfOrResult")))
+        return rc;
+    for (int i = 0; i < 3; i++)
+        if ((rc = get_scalar(c, sc[i], what[i])))
+            return rc;
+    if (isResult && alpha->value < 0)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: isResult is true and alpha is %g: with a negative alpha the "
+                           "result's sign does not tell where self was positive", c->gws, alpha->value);
+    if ((rc = dv_nn_get_tensor(c, gradInput, "gradInput")) ||
+        (rc = ew_check(c, NN_OTHER, gradOutput, selfOrResult, gradInput)))
+        return rc;
+    for (int i = 0; i < 3; i++)
+        dv_nn_call_param(c, param[i], "%.17g", sc[i]->value);
+    return ew_build(c, NN_OTHER, gradOutput, selfOrResult, gradInput, workspaceSize, executor);
+}
+#define DV_NN_BODY_ELU_BW(row) \
+    ew2_elu_bw(row, gradOutput, alpha, scale, inputScale, isResult, selfOrResult, gradInput, workspaceSize, executor)
+#define DV_NN_BODY_ELU_GRAD(row) \
+    elementwise(row, NN_OTHER, grads, activations, NULL, NULL, NULL, y, workspaceSize, executor)
 /* A custom operator's double attribute as the library parameter `param`. */
 static int ew2_attr(int row, unsigned has, const aclTensor *self, const aclTensor *other, double val, const char *param,
                     const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
@@ -709,6 +744,8 @@ static int ew2_ternary(int row, unsigned has, const aclTensor *self, const aclTe
 #define DV_NN_GWS_BACKWARD_GF(api, params) DV_NN_GWS(api, BACKWARD_GF, params)
 #define DV_NN_GWS_TANH_GRAD(api, params) DV_NN_GWS(api, TANH_GRAD, params)
 #define DV_NN_GWS_ADDC(api, params) DV_NN_GWS(api, ADDC, params)
+#define DV_NN_GWS_ELU_BW(api, params) DV_NN_GWS(api, ELU_BW, params)
+#define DV_NN_GWS_ELU_GRAD(api, params) DV_NN_GWS(api, ELU_GRAD, params)
 #define DV_NN_GWS_BINARY_ALPHA_S(api, params) DV_NN_GWS(api, BINARY_ALPHA_S, params)
 #define DV_NN_GWS_INPLACE_BINARY_ALPHA_S(api, params) DV_NN_GWS(api, INPLACE_BINARY_ALPHA_S, params)
 #define DV_NN_GWS_LERP(api, params) DV_NN_GWS(api, LERP, params)

@@ -121,8 +121,9 @@ typedef enum vop {
 enum { EW_NONE, EW_X, EW_W, EW_T, EW_Y, EW_U, EW_V, EW_Z, EW_BUFS }; /* EW_Y: a binary operator's second input; EW_U,
                                                                      * EW_V a third and fourth work buffer, EW_Z a
                                                                      * ternary operator's third input (s20-ew2) */
-enum { S_CONST, S_MUL, S_DIV, S_MUL2, S_MUL3 }; /* the scalar: s, s * p, s / p, s * p2 or s * p3 (p the operator's
-                                                 * --scalar attribute; p2, p3 its second and third, s20-ew2) */
+enum { S_CONST, S_MUL, S_DIV, S_MUL2, S_MUL3, S_MUL12 }; /* the scalar: s, s * p, s / p, s * p2, s * p3 or s * p * p2
+                                                          * (p the operator's --scalar attribute; p2, p3 its second
+                                                          * and third, s20-ew2) */
 typedef struct ew_step {
     vop_t op;
     uint8_t d, a, b; /* EW_X, EW_W or EW_T; b EW_NONE for a unary op */
@@ -584,6 +585,20 @@ static const ew_step_t rsqrt_bw_steps[] = {
     EW_BIN(V_MUL, W, Y, Y), EW_BIN(V_MUL, W, W, Y), EW_UN(V_MULS, W, W, -0.5), EW_BIN(V_MUL, W, W, X),
 };
 static const ew_step_t sqrt_bw_steps[] = {EW_BIN(V_DIV, W, X, Y), EW_UN(V_MULS, W, W, 0.5)};
+/* elu_backward(alpha, scale, input_scale) = g (I scale + (1 - I) scale alpha input_scale exp(input_scale m)),
+ * I = I(x > 0), m = min(x, 0) held above -FLT_MAX; elu_backward_result (y the forward's result r) = g (I scale +
+ * (1 - I) input_scale (r + scale alpha)), I = I(r > 0) */
+static const ew_step_t elu_bw_steps[] = {
+    EW_UN(V_MULS, T, Y, 1), IND(T), EW_UN(V_MINS, U, Y, 0), EW_UN(V_MAXS, U, U, -FLT_MAX),
+    EW_UNP(V_MULS, U, U, 1, S_MUL3), EW_UN(V_EXP, U, U, 0), EW_UNP(V_MULS, U, U, 1, S_MUL12),
+    EW_UNP(V_MULS, U, U, 1, S_MUL3), EW_UN(V_MULS, V, T, -1), EW_UN(V_ADDS, V, V, 1), EW_BIN(V_MUL, U, U, V),
+    EW_UNP(V_MULS, W, T, 1, S_MUL2), EW_BIN(V_ADD, W, W, U), EW_BIN(V_MUL, W, W, X),
+};
+static const ew_step_t elu_bw_result_steps[] = {
+    EW_UN(V_MULS, T, Y, 1), IND(T), EW_UNP(V_ADDS, U, Y, 1, S_MUL12), EW_UNP(V_MULS, U, U, 1, S_MUL3),
+    EW_UN(V_MULS, V, T, -1), EW_UN(V_ADDS, V, V, 1), EW_BIN(V_MUL, U, U, V), EW_UNP(V_MULS, W, T, 1, S_MUL2),
+    EW_BIN(V_ADD, W, W, U), EW_BIN(V_MUL, W, W, X),
+};
 /* add_relu(alpha) = max(x + alpha y, 0) */
 static const ew_step_t add_relu_steps[] = {
     EW_UNP(V_MULS, W, Y, 1, S_MUL), EW_BIN(V_ADD, W, W, X), EW_UN(V_MAXS, W, W, 0),
@@ -614,7 +629,7 @@ typedef enum ew_kind {
     EW_HARDSWISH_BW, EW_MISH_BW, EW_LOGSIGMOID_BW, EW_SWISH_BW, EW_LEAKY_RELU_BW, EW_THRESHOLD, EW_HARDTANH_BW, EW_ELU,
     EW_SOFTPLUS, EW_SOFTPLUS_BW, EW_LOG_ADD_EXP, EW_LOG_ADD_EXP2, EW_XLOGY, EW_HEAVISIDE, EW_ADDCMUL, EW_ADDCDIV,
     EW_XLOGY_SO, EW_XLOGY_SS, EW_ERFINV, EW_LERP, EW_LERPS, EW_ASIN_BW, EW_ACOS_BW, EW_ACOSH_BW, EW_ASINH_BW,
-    EW_RSQRT_BW, EW_SQRT_BW, EW_ADD_RELU, EW_KINDS
+    EW_RSQRT_BW, EW_SQRT_BW, EW_ADD_RELU, EW_ELU_BW, EW_ELU_BW_RESULT, EW_KINDS
 } ew_kind_t;
 #define EW_S20 EW_ATAN
 
@@ -735,6 +750,8 @@ static const ew_def_t ew_defs[EW_KINDS] = {
     [EW_RSQRT_BW] = {"rsqrt_backward", true, V_MUL, STEPS(rsqrt_bw_steps), 0.25, 4},
     [EW_SQRT_BW] = {"sqrt_backward", true, V_MUL, STEPS(sqrt_bw_steps), 0.25, 4},
     [EW_ADD_RELU] = {"add_relu", true, V_MUL, STEPS(add_relu_steps)},
+    [EW_ELU_BW] = {"elu_backward", true, V_MUL, STEPS(elu_bw_steps), -4, 4},
+    [EW_ELU_BW_RESULT] = {"elu_backward_result", true, V_MUL, STEPS(elu_bw_result_steps), -0.9, 4},
 };
 
 /* pows: the steps for each exponent class (EW_POW_ZERO has none: the kernel fills 1) */
@@ -1099,7 +1116,7 @@ static void ew_activation(dv_k_t *k, const ew_def_t *d, dv_dtype_t dt, uint64_t 
         if (i)
             dvk_pipe_barrier(k, DV_PIPE_V);
         const double sv = s->ps == S_MUL ? s->s * p : s->ps == S_DIV ? s->s / p : s->ps == S_MUL2 ? s->s * p2
-                        : s->ps == S_MUL3 ? s->s * p3 : s->s;
+                        : s->ps == S_MUL3 ? s->s * p3 : s->ps == S_MUL12 ? s->s * p * p2 : s->s;
         vstep(k, s->op, f, buf[s->d], buf[s->a], buf[s->b], sv, n);
     }
     if (f16) {
@@ -1555,7 +1572,7 @@ static double ew_float(ew_kind_t kind, double a, double b)
     case EW_ELU: case EW_SOFTPLUS: case EW_SOFTPLUS_BW: case EW_LOG_ADD_EXP: case EW_LOG_ADD_EXP2: case EW_XLOGY:
     case EW_HEAVISIDE: case EW_ADDCMUL: case EW_ADDCDIV: case EW_XLOGY_SO: case EW_XLOGY_SS: case EW_ERFINV:
     case EW_LERP: case EW_LERPS: case EW_ASIN_BW: case EW_ACOS_BW: case EW_ACOSH_BW: case EW_ASINH_BW: case EW_RSQRT_BW:
-    case EW_SQRT_BW: case EW_ADD_RELU:
+    case EW_SQRT_BW: case EW_ADD_RELU: case EW_ELU_BW: case EW_ELU_BW_RESULT:
         /* ew2_ref, ew_reference */
     case EW_CLAMP: case EW_KINDS: break; /* clamp: ew_reference */
     }
@@ -1629,6 +1646,8 @@ static double ew2_ref(ew_kind_t kind, double a, double b, double p, double p2, d
     case EW_RSQRT_BW: return a * -0.5 * b * b * b;
     case EW_SQRT_BW: return a * 0.5 / b;
     case EW_ADD_RELU: return fmax(a + p * b, 0);
+    case EW_ELU_BW: return a * (b > 0 ? p2 : p2 * p * p3 * exp(p3 * b));
+    case EW_ELU_BW_RESULT: return a * (b > 0 ? p2 : p3 * (b + p2 * p));
     default: return 0;
     }
 }
@@ -1843,6 +1862,9 @@ EW_OP(asinh_backward, ew_params_float, "z = x / cosh(y), y asinh's output");
 EW_OP(rsqrt_backward, ew_params_float, "z = x * -0.5 * y^3, y rsqrt's output");
 EW_OP(sqrt_backward, ew_params_float, "z = x * 0.5 / y, y sqrt's output (y random in [0.25, 4))");
 EW_OP(add_relu, ew_params_addrelu, "z = max(x + s * y, 0) (s: alpha)");
+EW_OP(elu_backward, ew_params_elu, "z = x * (y > 0 ? scale : scale alpha input-scale exp(input-scale y)), y elu's input");
+EW_OP(elu_backward_result, ew_params_elu, "z = x * (y > 0 ? scale : input-scale (y + scale alpha)), y elu's result "
+      "(y random in [-0.9, 4))");
 EW_OP(addcmul, ew_params_value, "z = x + s * y * w (three inputs; s: value)");
 EW_OP(addcdiv, ew_params_value, "z = x + s * y / w (three inputs; s: value; w random in [0.5, 2))");
 

@@ -45,6 +45,8 @@
 #include "aclnnop/aclnn_log1p_v2.h"
 #include "aclnnop/aclnn_inv.h"
 #include "aclnnop/aclnn_add_relu.h"
+#include "aclnnop/aclnn_elu_backward.h"
+#include "aclnnop/aclnn_elu_grad.h"
 #include "aclnnop/aclnn_celu_v2.h"
 #include "aclnnop/aclnn_celu_v3.h"
 #include "aclnnop/aclnn_hardsigmoid_v2.h"
@@ -101,7 +103,8 @@ static const struct {
     {"erfinv", DV_OP_vsqrt}, {"lerp", DV_OP_vsub}, {"lerps --scalar 0.25", DV_OP_vmuls},
     {"asin_backward", DV_OP_vsqrt}, {"acos_backward", DV_OP_vsqrt}, {"acosh_backward", DV_OP_vexp},
     {"asinh_backward", DV_OP_vexp}, {"rsqrt_backward", DV_OP_vmul}, {"sqrt_backward", DV_OP_vdiv},
-    {"add_relu --scalar 0.5", DV_OP_vmaxs},
+    {"add_relu --scalar 0.5", DV_OP_vmaxs}, {"elu_backward --alpha 0.5 --scale 2", DV_OP_vexp},
+    {"elu_backward_result --input-scale 1.5", DV_OP_vmins},
 };
 enum { NLIB = sizeof lib / sizeof lib[0] };
 
@@ -644,11 +647,12 @@ END_TEST
  * a is self / start / the forward's y, b end / dy, c the weight */
 enum { D_LERP, D_LERP_IN, D_LERPS, D_LERPS_IN, D_ASIN_G, D_ACOS_G, D_ACOS_G2, D_ACOSH_G, D_ASINH_G, D_RSQRT_G, D_SQRT_BW,
        D_ASINH2, D_CEIL2, D_COSH2, D_SINH2, D_SQUARE2, D_TRUNC2, D_LOG1P2, D_INV, D_POW, D_ADD_RELU, D_ADD_RELU_IN,
-       D_COUNT };
+       D_ELU_BW, D_ELU_BW_RES, D_ELU_GRAD, D_COUNT };
 static const char *const dname[D_COUNT] = {"Lerp", "InplaceLerp", "Lerps", "InplaceLerps", "AsinGrad", "AcosGrad",
                                            "AcosGradV2", "AcoshGrad", "AsinhGrad", "RsqrtGrad", "SqrtBackward",
                                            "AsinhV2", "CeilV2", "CoshV2", "SinhV2", "SquareV2", "TruncV2", "Log1pV2",
-                                           "Inv", "Pow", "AddRelu", "InplaceAddRelu"};
+                                           "Inv", "Pow", "AddRelu", "InplaceAddRelu", "EluBackward",
+                                           "EluBackward (isResult)", "EluGrad"};
 #define LERPS_W 0.375
 static double d_ref(int op, double a, double b, double c)
 {
@@ -671,6 +675,10 @@ static double d_ref(int op, double a, double b, double c)
     case D_LOG1P2: return log1p(a);
     case D_INV: return 1 / a;
     case D_ADD_RELU: case D_ADD_RELU_IN: return fmax(a + LERPS_W * b, 0);
+    /* a: the gradient, b: self or the result; alpha LERPS_W, scale 2, inputScale 1.5 (EluGrad: 1, 1, 1) */
+    case D_ELU_BW: return a * (b > 0 ? 2 : 2 * LERPS_W * 1.5 * exp(1.5 * b));
+    case D_ELU_BW_RES: return a * (b > 0 ? 2 : 1.5 * (b + 2 * LERPS_W));
+    case D_ELU_GRAD: return a * (b > 0 ? 1 : b + 1);
     default: return pow(a, b);
     }
 }
@@ -686,7 +694,7 @@ START_TEST(test_aclnn_ew2_more_rows)
     const bool unit = op == D_ASIN_G || op == D_ACOS_G2, pos = op >= D_ACOSH_G && op <= D_SQRT_BW && op != D_ASINH_G;
     nnt_fill(a, N, 1000 + (unsigned)op, unit ? -0.9f : pos || op == D_INV || op == D_POW || op == D_LOG1P2 ? 0.25f : -3,
              unit ? 0.9f : 3);
-    nnt_fill(b, N, 1050 + (unsigned)op, op == D_ACOS_G ? -0.9f : -3, op == D_ACOS_G ? 0.9f : 3);
+    nnt_fill(b, N, 1050 + (unsigned)op, op == D_ACOS_G ? -0.9f : op >= D_ELU_BW_RES ? -0.9f : -3, op == D_ACOS_G ? 0.9f : 3);
     nnt_fill(c, N, 1100 + (unsigned)op, 0, 1);
     for (int i = 0; i < N; i++)
         want[i] = d_ref(op, a[i], b[i], c[i]);
@@ -726,8 +734,24 @@ START_TEST(test_aclnn_ew2_more_rows)
     case D_POW: CK_OK(aclnnPowGetWorkspaceSize(at.t, bt.t, out.t, &ws, &e)); RUN(aclnnPow(NULL, ws, e, nnt_stream)); break;
     case D_ADD_RELU: CK_OK(aclnnAddReluGetWorkspaceSize(at.t, bt.t, sw, out.t, &ws, &e));
         RUN(aclnnAddRelu(NULL, ws, e, nnt_stream)); break;
-    default: CK_OK(aclnnInplaceAddReluGetWorkspaceSize(at.t, bt.t, sw, &ws, &e));
+    case D_ADD_RELU_IN: CK_OK(aclnnInplaceAddReluGetWorkspaceSize(at.t, bt.t, sw, &ws, &e));
         RUN(aclnnInplaceAddRelu(NULL, ws, e, nnt_stream)); break;
+    case D_ELU_BW: case D_ELU_BW_RES: {
+        const float two = 2, one5 = 1.5f;
+        aclScalar *s2 = aclCreateScalar((void *)&two, ACL_FLOAT), *s3 = aclCreateScalar((void *)&one5, ACL_FLOAT);
+        CK_OK(aclnnEluBackwardGetWorkspaceSize(at.t, sw, s2, s3, op == D_ELU_BW_RES, bt.t, out.t, &ws, &e));
+        RUN(aclnnEluBackward(NULL, ws, e, nnt_stream));
+        if (op == D_ELU_BW_RES) { /* a negative alpha with isResult: 161002 */
+            const float neg = -1;
+            aclScalar *sn = aclCreateScalar((void *)&neg, ACL_FLOAT);
+            CK_ERR(aclnnEluBackwardGetWorkspaceSize(at.t, sn, s2, s3, true, bt.t, out.t, &ws, &e), NN_INVALID, "isResult");
+            CK_OK(aclDestroyScalar(sn));
+        }
+        CK_OK(aclDestroyScalar(s2));
+        CK_OK(aclDestroyScalar(s3));
+        break;
+    }
+    default: CK_OK(aclnnEluGradGetWorkspaceSize(at.t, bt.t, out.t, &ws, &e)); RUN(aclnnEluGrad(NULL, ws, e, nnt_stream)); break;
     }
     nnt_rd(op == D_LERP_IN || op == D_LERPS_IN || op == D_ADD_RELU_IN ? &at : &out, res);
     char what[96];

@@ -460,7 +460,8 @@ static const char *const op_cmds[] = {
     "addcdiv --shape 1024", "xlogy_scalar_other --shape 1024", "xlogy_scalar_self --shape 1024",
     "erfinv --shape 1024", "lerp --shape 1024", "lerps --shape 1024", "asin_backward --shape 1024",
     "acos_backward --shape 1024", "acosh_backward --shape 1024", "asinh_backward --shape 1024",
-    "rsqrt_backward --shape 1024", "sqrt_backward --shape 1024", "add_relu --shape 1024"};
+    "rsqrt_backward --shape 1024", "sqrt_backward --shape 1024", "add_relu --shape 1024",
+    "elu_backward --shape 1024", "elu_backward_result --shape 1024"};
 
 START_TEST(test_stalls_sum_on_operators)
 {
