@@ -461,7 +461,20 @@ static const char *const op_cmds[] = {
     "convolution --cin 8 --h 8 --w 8 --cout 16 --groups 2 --bias" /* (s20-conv) */,
     /* ---- broadcast, expand, cast (s20-bcast) ---- */
     "expand --shape 1x64 --to 32x64", "expand --shape 48x1 --to 48x40", "cast --shape 8192",
-    "cast --shape 8192 --dtype fp32 --to int8"};
+    "cast --shape 8192 --dtype fp32 --to int8",
+    /* s20-ew2 */
+    "atan --shape 1024", "asin --shape 1024", "acos --shape 1024", "tan --shape 1024", "sinc --shape 1024",
+    "fast_gelu --shape 1024", "swish --shape 1024", "pows --shape 1024 --scalar 2.5", "pow --shape 1024",
+    "atan2 --shape 1024", "gelu_backward --shape 1024", "hardswish_backward --shape 1024",
+    "mish_backward --shape 1024", "logsigmoid_backward --shape 1024", "swish_backward --shape 1024",
+    "leaky_relu_backward --shape 1024", "threshold --shape 1024", "hardtanh_backward --shape 1024",
+    "elu --shape 1024", "softplus --shape 1024", "softplus_backward --shape 1024", "log_add_exp --shape 1024",
+    "log_add_exp2 --shape 1024", "xlogy --shape 1024", "heaviside --shape 1024", "addcmul --shape 1024",
+    "addcdiv --shape 1024", "xlogy_scalar_other --shape 1024", "xlogy_scalar_self --shape 1024",
+    "erfinv --shape 1024", "lerp --shape 1024", "lerps --shape 1024", "asin_backward --shape 1024",
+    "acos_backward --shape 1024", "acosh_backward --shape 1024", "asinh_backward --shape 1024",
+    "rsqrt_backward --shape 1024", "sqrt_backward --shape 1024", "add_relu --shape 1024",
+    "elu_backward --shape 1024", "elu_backward_result --shape 1024"};
 
 START_TEST(test_stalls_sum_on_operators)
 {
