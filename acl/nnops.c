@@ -655,36 +655,45 @@ static int ew2_ternary(int row, unsigned has, const aclTensor *self, const aclTe
                        const aclTensor *tensor2, const char *n2, const aclScalar *value, const aclTensor *out,
                        uint64_t *workspaceSize, aclOpExecutor **executor)
 {
-    static const char nobc[] = "; dvsim does not broadcast yet: the tensors must have the same shape";
     const bool inplace = has & NN_INPLACE;
     const char *ws = inplace ? "selfRef" : "self";
     dv_nn_call_t call, *c = &call;
-    struct aclTensor bs;
+    struct aclTensor bs, b1;
     int rc;
     nn_init(c, row);
     if ((rc = dv_nn_call_start(c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(c, self, ws)) ||
         (rc = dv_nn_get_tensor(c, tensor1, n1)) || (rc = dv_nn_get_tensor(c, tensor2, n2)) ||
         (strcmp(n1, "tensor1") == 0 && (rc = get_scalar(c, value, "value"))) ||
-        (!inplace && (rc = dv_nn_get_tensor(c, out, "out"))) ||
-        (rc = ew_check(c, has, self, NULL, out, &bs, ACL_DT_UNDEFINED)))
+        (!inplace && (rc = dv_nn_get_tensor(c, out, "out"))) || (rc = dv_nn_check_plain(c, self, ws)) ||
+        (rc = dv_nn_check_dtype(c, self, ws, "dtype")) ||
+        (!inplace && ((rc = dv_nn_check_plain(c, out, "out")) || (rc = dv_nn_check_same_dtype(c, self, ws, out, "out")))))
         return rc;
     const aclTensor *const t[2] = {tensor1, tensor2};
     const char *const tn[2] = {n1, n2};
     for (int i = 0; i < 2; i++)
-        if ((rc = dv_nn_check_plain(c, t[i], tn[i])) || (rc = dv_nn_check_same_shape(c, self, ws, t[i], tn[i], nobc)) ||
-            (rc = dv_nn_check_same_dtype(c, self, ws, t[i], tn[i])))
+        if ((rc = dv_nn_check_plain(c, t[i], tn[i])) || (rc = dv_nn_check_same_dtype(c, self, ws, t[i], tn[i])))
             return rc;
-    const uint64_t n = dv_acl_tensor_elems(self);
+    /* the three broadcast together (numpy rules); in place the result is selfRef's shape */
+    if ((rc = dv_nn_bcast_shape(c, self, ws, tensor1, n1, &b1)) ||
+        (rc = dv_nn_bcast_shape(c, &b1, "their broadcast", tensor2, n2, &bs)))
+        return rc;
+    bs.dtype = self->dtype;
+    if ((rc = dv_nn_check_same_shape(c, &bs, "the broadcast of the three", inplace ? self : out, inplace ? ws : "out",
+                                     inplace ? "; in place, only the other two may broadcast" : "")))
+        return rc;
+    const uint64_t n = dv_acl_tensor_elems(&bs);
+    dv_nn_bcast_t bc = {0};
     c->empty = n == 0;
     dv_nn_call_param(c, "shape", "%llu", (unsigned long long)n);
     dv_nn_call_param(c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(self->dtype)->dv));
     if (value)
         dv_nn_call_param(c, "scalar", "%.17g", value->value);
-    dv_nn_call_tensor(c, self, ws, "x", true);
-    dv_nn_call_tensor(c, tensor1, n1, "y", true);
-    dv_nn_call_tensor(c, tensor2, n2, "w", true);
+    if ((rc = dv_nn_bcast_input(c, &bc, self, ws, "x", &bs, bs.dtype)) ||
+        (rc = dv_nn_bcast_input(c, &bc, tensor1, n1, "y", &bs, bs.dtype)) ||
+        (rc = dv_nn_bcast_input(c, &bc, tensor2, n2, "w", &bs, bs.dtype)))
+        return rc;
     dv_nn_call_tensor(c, inplace ? self : out, inplace ? ws : "out", "z", false);
-    return dv_nn_exec_build(c, workspaceSize, executor);
+    return dv_nn_bcast_build(c, &bc, workspaceSize, executor);
 }
 #define DV_NN_BODY_ADDC(row) \
     ew2_ternary(row, 0, self, tensor1, "tensor1", tensor2, "tensor2", value, out, workspaceSize, executor)

@@ -839,6 +839,53 @@ START_TEST(test_aclnn_ew2_errors)
 }
 END_TEST
 
+/* The three-input operators broadcast (an expand kernel first): Lerp with a one-element weight, Addcmul
+ * with tensor2 a row, InplaceAddcmul whose selfRef would have to grow (an error). */
+START_TEST(test_aclnn_ew2_ternary_broadcast)
+{
+    enum { M = 3, N = 70 };
+    float a[M * N], b[M * N], w1, row[N], got[M * N];
+    nnt_fill(a, M * N, 41, -2, 2);
+    nnt_fill(b, M * N, 42, -2, 2);
+    nnt_fill(row, N, 43, -2, 2);
+    w1 = 0.375f;
+    const int64_t d[] = {M, N}, d1[] = {1}, dr[] = {N};
+    nnt_dt_t ta = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, a), tb = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, b);
+    nnt_dt_t tw = nnt_mk(d1, 1, ACL_FLOAT, ACL_FORMAT_ND, &w1), tr = nnt_mk(dr, 1, ACL_FLOAT, ACL_FORMAT_ND, row);
+    nnt_dt_t to = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    uint64_t ws;
+    aclOpExecutor *e;
+    void *w = NULL;
+    CK_OK(aclnnLerpGetWorkspaceSize(ta.t, tb.t, tw.t, to.t, &ws, &e));
+    ck_assert_uint_gt(ws, 0); /* the expanded weight */
+    CK_OK(aclrtMalloc(&w, ws, ACL_MEM_MALLOC_HUGE_FIRST));
+    RUN(aclnnLerp(w, ws, e, nnt_stream));
+    CK_OK(aclrtFree(w));
+    nnt_rd(&to, got);
+    for (int i = 0; i < M * N; i++) {
+        const double want = a[i] + (double)w1 * (b[i] - a[i]);
+        ck_assert_msg(fabs(got[i] - want) <= 1e-5 + 1e-5 * fabs(want), "Lerp [%d] %g, want %g", i, got[i], want);
+    }
+    float v = 0.5f;
+    aclScalar *sv = aclCreateScalar(&v, ACL_FLOAT);
+    CK_OK(aclnnAddcmulGetWorkspaceSize(ta.t, tb.t, tr.t, sv, to.t, &ws, &e));
+    CK_OK(aclrtMalloc(&w, ws, ACL_MEM_MALLOC_HUGE_FIRST));
+    RUN(aclnnAddcmul(w, ws, e, nnt_stream));
+    CK_OK(aclrtFree(w));
+    nnt_rd(&to, got);
+    for (int i = 0; i < M * N; i++) {
+        const double want = a[i] + 0.5 * b[i] * row[i % N];
+        ck_assert_msg(fabs(got[i] - want) <= 1e-5 + 1e-5 * fabs(want), "Addcmul [%d] %g, want %g", i, got[i], want);
+    }
+    CK_ERR(aclnnInplaceAddcmulGetWorkspaceSize(tr.t, ta.t, tb.t, sv, &ws, &e), NN_INVALID,
+           "in place, only the other two may broadcast");
+    aclDestroyScalar(sv);
+    nnt_dt_t *all[] = {&ta, &tb, &tw, &tr, &to};
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
+        nnt_rm(all[k]);
+}
+END_TEST
+
 Suite *dv_aclnn_ew2_suite(void);
 Suite *dv_aclnn_ew2_suite(void)
 {
@@ -862,6 +909,7 @@ Suite *dv_aclnn_ew2_suite(void)
     tcase_add_checked_fixture(te, nnt_setup, nnt_teardown);
     tcase_add_test(te, test_aclnn_ew2_fp16);
     tcase_add_test(te, test_aclnn_ew2_errors);
+    tcase_add_test(te, test_aclnn_ew2_ternary_broadcast);
     suite_add_tcase(s, te);
     return s;
 }
