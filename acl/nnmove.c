@@ -1,0 +1,426 @@
+/* acl/nnmove.c - the first phases of the data-movement aclnn operators (acl/nnops.def, section
+ * s20-move) onto the library's layout operators (ops/layout.c), which move bytes by DMA and are
+ * bit-exact for every dtype they take.
+ *
+ * Every operator sees a tensor around its axis `dim` as the row-major view [outer, len, inner]
+ * (outer: the product of the dims before dim, inner: of the dims after):
+ * - Cat: member i is [outer, len_i * inner]; concat joins them along axis 1 (2 to 4 members with
+ *   elements; a single one is copied).  Members with no elements are skipped (PyTorch also skips
+ *   the legacy 1-D empty tensor, whatever the other dims).
+ * - Stack: member i is [outer, 1, inner] and concat joins them along axis 1.
+ * - Slice, SplitTensor, SplitWithSize: out = self[start::step][:n] along dim: the library's slice
+ *   takes rows start, start + step, ... of [outer, len, inner] (inner > 1: whole rows by DMA, the
+ *   step a DMA gap), or, when inner is 1, columns of [outer, len] (a column step picks through
+ *   vtranspose while it fits the vcopy block stride; beyond that the row form).  A split is one
+ *   slice per member of out, run in turn by the second phase (the executors are chained as the
+ *   foreach operators' are).
+ * - Flatten: the 2-D view of the same elements, copied by slice as one row of them. */
+#include "nn.h"
+
+#include "dv/ops.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "aclnnop/aclnn_cat.h"
+#include "aclnnop/aclnn_flatten.h"
+#include "aclnnop/aclnn_slice.h"
+#include "aclnnop/aclnn_split_tensor.h"
+#include "aclnnop/aclnn_split_with_size.h"
+#include "aclnnop/aclnn_stack.h"
+
+enum { CONCAT_MAX = 4 }; /* concat's --inputs limit (ops/layout.c) */
+enum { VCOPY_BLK_MAX = 255 }; /* slice's column step x 16-bit units per element (its --step limit) */
+
+/* dim of a tensor of n dims (a 0-d tensor has one position, as in PyTorch): -n..n-1, or -n-1..n
+ * for a new axis (extra 1), normalised into *d. */
+static int move_dim(const char *gws, const char *what, int64_t dim, int n, int extra, int *d)
+{
+    const int top = (n > 0 ? n : 1) + extra;
+    if (dim < -top || dim >= top)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s is %lld; for %d dimensions it must be in [%d, %d]", gws,
+                           what, (long long)dim, n, -top, top - 1);
+    *d = (int)(dim < 0 ? dim + top : dim);
+    return ACLNN_SUCCESS;
+}
+
+/* outer x len x inner of t around dim d (len 1 for a 0-d tensor). */
+static void move_view(const aclTensor *t, int d, int64_t *outer, int64_t *len, int64_t *inner)
+{
+    *outer = *inner = 1;
+    *len = t->ndims ? t->dims[d] : 1;
+    for (int i = 0; i < t->ndims; i++) {
+        if (i < d)
+            *outer *= t->dims[i];
+        else if (i > d)
+            *inner *= t->dims[i];
+    }
+}
+
+/* out's dims must be want's (nd of them). */
+static int move_out_shape(const char *gws, const aclTensor *out, const char *what, const int64_t *want, int nd,
+                          const char *why)
+{
+    bool same = out->ndims == nd;
+    for (int i = 0; same && i < nd; i++)
+        same = out->dims[i] == want[i];
+    if (same)
+        return ACLNN_SUCCESS;
+    char got[128], need[128];
+    size_t n = 0;
+    dv_acl_dims_str(out, got, sizeof got);
+    need[0] = 0;
+    for (int i = 0; i < nd && n < sizeof need; i++)
+        n += (size_t)snprintf(need + n, sizeof need - n, "%s%lld", i ? "," : "", (long long)want[i]);
+    return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has shape [%s]; %s needs [%s]", gws, what, got, why, need);
+}
+
+/* The checks every tensor of these operators takes: live, a plain format, a dtype the library
+ * operator of the row takes. */
+static int move_tensor(const dv_nn_call_t *c, const aclTensor *t, const char *what)
+{
+    int rc;
+    if ((rc = dv_nn_get_tensor(c, t, what)) || (rc = dv_nn_check_plain(c, t, what)) ||
+        (rc = dv_nn_check_dtype(c, t, what, "dtype")))
+        return rc;
+    return ACLNN_SUCCESS;
+}
+
+/* One slice executor: out = rows start, start + step, ... (n of them) of self's [outer, len, inner]
+ * view.  The caller checked both tensors and out's shape. */
+static int move_slice(const char *api, const aclTensor *self, const aclTensor *out, int64_t outer, int64_t len,
+                      int64_t inner, int64_t start, int64_t step, int64_t n, aclOpExecutor **e)
+{
+    dv_nn_call_t call, *c = &call;
+    uint64_t ws;
+    dv_nn_call_init_row(c, api);
+    c->op = "slice"; /* Cat and Stack of one member too */
+    c->empty = outer * n * inner == 0;
+    if (n == 1)
+        step = 1;
+    const unsigned units = (unsigned)dv_acl_dtype_info(self->dtype)->size / 2;
+    if (inner == 1 && (uint64_t)step * units <= VCOPY_BLK_MAX) {
+        dv_nn_call_param(c, "shape", "%lldx%lld", (long long)outer, (long long)len);
+        dv_nn_call_param(c, "start", "0x%lld", (long long)start);
+        dv_nn_call_param(c, "step", "1x%lld", (long long)step);
+        dv_nn_call_param(c, "size", "%lldx%lld", (long long)outer, (long long)n);
+    } else {
+        dv_nn_call_param(c, "shape", "%lldx%lldx%lld", (long long)outer, (long long)len, (long long)inner);
+        dv_nn_call_param(c, "start", "%lldx0", (long long)start);
+        dv_nn_call_param(c, "step", "%lldx1", (long long)step);
+        dv_nn_call_param(c, "size", "%lldx%lld", (long long)n, (long long)inner);
+    }
+    dv_nn_call_param(c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(self->dtype)->dv));
+    dv_nn_call_tensor(c, self, "self", "x", true);
+    dv_nn_call_tensor(c, out, "out", "y", false);
+    return dv_nn_exec_build(c, &ws, e);
+}
+
+/* ---------------------------------------------------------------- Slice */
+
+aclnnStatus aclnnSliceGetWorkspaceSize(const aclTensor *self, int64_t dim, int64_t start, int64_t end, int64_t step,
+                                       aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    dv_nn_call_t c;
+    int rc, d = 0;
+    dv_nn_call_init_row(&c, "aclnnSlice");
+    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = move_tensor(&c, self, "self")) ||
+        (rc = move_tensor(&c, out, "out")) || (rc = dv_nn_check_same_dtype(&c, self, "self", out, "out")))
+        return rc;
+    if (self->ndims == 0)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: self is 0-dimensional; slicing needs a dimension", c.gws);
+    if ((rc = move_dim(c.gws, "dim", dim, self->ndims, 0, &d)))
+        return rc;
+    if (step < 1)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: step is %lld; it must be at least 1", c.gws,
+                           (long long)step);
+    int64_t outer, len, inner;
+    move_view(self, d, &outer, &len, &inner);
+    /* PyTorch's bounds: negative counts from the end, then both clamp into [0, len] */
+    int64_t s = start < 0 ? start + len : start, t = end < 0 ? end + len : end;
+    s = s < 0 ? 0 : s > len ? len : s;
+    t = t < 0 ? 0 : t > len ? len : t;
+    const int64_t n = t > s ? (t - s + step - 1) / step : 0;
+    int64_t want[DV_ACL_MAX_DIMS] = {0};
+    for (int i = 0; i < self->ndims; i++)
+        want[i] = i == d ? n : self->dims[i];
+    char why[96];
+    snprintf(why, sizeof why, "self[%lld:%lld:%lld] along dim %d", (long long)start, (long long)end, (long long)step,
+             d);
+    if ((rc = move_out_shape(c.gws, out, "out", want, self->ndims, why)))
+        return rc;
+    aclOpExecutor *e = NULL;
+    if ((rc = move_slice("aclnnSlice", self, out, outer, len, inner, n ? s : 0, step, n, &e)))
+        return rc;
+    *workspaceSize = e->workspace;
+    *executor = e;
+    return ACLNN_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- SplitTensor, SplitWithSize */
+
+/* out[i] = the sizes[i] dim-slices of self after those of the members before it. */
+static int move_split(const char *api, const char *gws, const aclTensor *self, const int64_t *sizes, uint64_t n,
+                      int d, const struct aclTensorList *lo, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    int64_t outer, len, inner, off = 0;
+    move_view(self, d, &outer, &len, &inner);
+    if (lo->size != n)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: out has %llu tensors; the split makes %llu", gws,
+                           (unsigned long long)lo->size, (unsigned long long)n);
+    aclOpExecutor *head = NULL, **tail = &head;
+    uint64_t ws = 0;
+    dv_nn_call_t c;
+    dv_nn_call_init_row(&c, api);
+    for (uint64_t i = 0; i < n; i++) {
+        const aclTensor *o = lo->v[i];
+        char what[32], why[64];
+        int64_t want[DV_ACL_MAX_DIMS] = {0};
+        int rc;
+        snprintf(what, sizeof what, "out[%llu]", (unsigned long long)i);
+        for (int j = 0; j < self->ndims; j++)
+            want[j] = j == d ? sizes[i] : self->dims[j];
+        snprintf(why, sizeof why, "dim-slices %lld to %lld of self", (long long)off, (long long)(off + sizes[i]));
+        aclOpExecutor *e = NULL;
+        if ((rc = move_tensor(&c, o, what)) || (rc = dv_nn_check_same_dtype(&c, self, "self", o, what)) ||
+            (rc = move_out_shape(gws, o, what, want, self->ndims, why)) ||
+            (rc = move_slice(api, self, o, outer, len, inner, sizes[i] ? off : 0, 1, sizes[i], &e))) {
+            dv_acl_executor_free(head);
+            return rc;
+        }
+        off += sizes[i];
+        ws += e->workspace;
+        *tail = e;
+        tail = &e->next;
+    }
+    *workspaceSize = ws;
+    *executor = head;
+    return ACLNN_SUCCESS;
+}
+
+/* The checks both splits start with: self, dim (normalised into *d) and the out list. */
+static int move_split_start(dv_nn_call_t *c, const aclTensor *self, int64_t dim, const aclTensorList *out,
+                            uint64_t *workspaceSize, aclOpExecutor **executor, int *d,
+                            const struct aclTensorList **lo)
+{
+    int rc;
+    if ((rc = dv_nn_call_start(c, workspaceSize, executor)) || (rc = move_tensor(c, self, "self")))
+        return rc;
+    if (self->ndims == 0)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: self is 0-dimensional; splitting needs a dimension", c->gws);
+    if ((rc = move_dim(c->gws, "dim", dim, self->ndims, 0, d)))
+        return rc;
+    if (!(*lo = dv_acl_tensor_list_get(out, c->gws, "out", &rc)))
+        return rc;
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclnnSplitTensorGetWorkspaceSize(const aclTensor *self, uint64_t splitSections, int64_t dim,
+                                             aclTensorList *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    dv_nn_call_t c;
+    const struct aclTensorList *lo;
+    int rc, d = 0;
+    dv_nn_call_init_row(&c, "aclnnSplitTensor");
+    if ((rc = move_split_start(&c, self, dim, out, workspaceSize, executor, &d, &lo)))
+        return rc;
+    const int64_t len = self->dims[d];
+    if (splitSections == 0 && len > 0)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: splitSections is 0; it must be at least 1 when dim %d has "
+                           "%lld elements", c.gws, d, (long long)len);
+    /* PyTorch: ceil(len / sections) members, the last one shorter (one empty member when len is 0) */
+    const uint64_t n = len == 0 ? 1 : ((uint64_t)len + splitSections - 1) / splitSections;
+    if (n != lo->size)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: out has %llu tensors; splitting %lld by %llu makes %llu",
+                           c.gws, (unsigned long long)lo->size, (long long)len, (unsigned long long)splitSections,
+                           (unsigned long long)n);
+    int64_t *sizes = calloc(n, sizeof *sizes);
+    if (!sizes)
+        return dv_acl_fail(ACLNN_ERR_INNER_NULLPTR, "%s: out of host memory", c.gws);
+    for (uint64_t i = 0; i < n; i++) {
+        const int64_t first = (int64_t)(i * splitSections);
+        sizes[i] = len - first < (int64_t)splitSections ? len - first : (int64_t)splitSections;
+    }
+    rc = move_split("aclnnSplitTensor", c.gws, self, sizes, n, d, lo, workspaceSize, executor);
+    free(sizes);
+    return rc;
+}
+
+aclnnStatus aclnnSplitWithSizeGetWorkspaceSize(const aclTensor *self, const aclIntArray *splitSize, int64_t dim,
+                                               aclTensorList *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    dv_nn_call_t c;
+    const struct aclTensorList *lo;
+    int rc, d = 0;
+    dv_nn_call_init_row(&c, "aclnnSplitWithSize");
+    if ((rc = move_split_start(&c, self, dim, out, workspaceSize, executor, &d, &lo)))
+        return rc;
+    if (!splitSize)
+        return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "%s: splitSize is NULL", c.gws);
+    if (!dv_acl_handle_is(splitSize, DV_ACL_MAGIC_INT_ARRAY))
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: splitSize is not a live aclIntArray", c.gws);
+    int64_t sum = 0;
+    for (uint64_t i = 0; i < splitSize->size; i++) {
+        if (splitSize->v[i] < 0)
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: splitSize[%llu] is %lld; sizes are not negative", c.gws,
+                               (unsigned long long)i, (long long)splitSize->v[i]);
+        sum += splitSize->v[i];
+    }
+    if (splitSize->size == 0 || sum != self->dims[d])
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: splitSize adds up to %lld; dim %d of self has %lld", c.gws,
+                           (long long)sum, d, (long long)self->dims[d]);
+    return move_split("aclnnSplitWithSize", c.gws, self, splitSize->v, splitSize->size, d, lo, workspaceSize,
+                      executor);
+}
+
+/* ---------------------------------------------------------------- Flatten */
+
+aclnnStatus aclnnFlattenGetWorkspaceSize(const aclTensor *self, int64_t axis, aclTensor *out, uint64_t *workspaceSize,
+                                         aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    dv_nn_call_t c;
+    int rc, a = 0;
+    dv_nn_call_init_row(&c, "aclnnFlatten");
+    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = move_tensor(&c, self, "self")) ||
+        (rc = move_tensor(&c, out, "out")) || (rc = dv_nn_check_same_dtype(&c, self, "self", out, "out")) ||
+        (rc = move_dim(c.gws, "axis", axis, self->ndims, 0, &a)))
+        return rc;
+    int64_t want[2] = {1, 1};
+    for (int i = 0; i < self->ndims; i++)
+        want[i >= a] *= self->dims[i];
+    char why[64];
+    snprintf(why, sizeof why, "flattening at axis %d", a);
+    if ((rc = move_out_shape(c.gws, out, "out", want, 2, why)))
+        return rc;
+    const int64_t n = want[0] * want[1];
+    aclOpExecutor *e = NULL;
+    if ((rc = move_slice("aclnnFlatten", self, out, 1, n, 1, 0, 1, n, &e)))
+        return rc;
+    *workspaceSize = e->workspace;
+    *executor = e;
+    return ACLNN_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- Cat, Stack */
+
+/* Cat (stack false) or Stack of the list onto concat: the members with elements, as [outer,
+ * lens[i], inner] joined along axis 1. */
+static int move_join(const char *api, const aclTensorList *tensors, int64_t dim, aclTensor *out, bool stack,
+                     uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    dv_nn_call_t c;
+    int rc, d = 0;
+    dv_nn_call_init_row(&c, api);
+    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)))
+        return rc;
+    const struct aclTensorList *l = dv_acl_tensor_list_get(tensors, c.gws, "tensors", &rc);
+    if (!l)
+        return rc;
+    if ((rc = move_tensor(&c, out, "out")))
+        return rc;
+    if (l->size == 0)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: tensors is an empty list", c.gws);
+    static const char *const names[CONCAT_MAX] = {"x1", "x2", "x3", "x4"};
+    const aclTensor *ref = NULL, *use[CONCAT_MAX];
+    int64_t lens[CONCAT_MAX], total = 0;
+    int nuse = 0;
+    uint64_t have = 0;
+    /* the reference member: the first that is not the legacy 1-D empty tensor */
+    for (uint64_t i = 0; i < l->size && !ref; i++)
+        if (stack || !(l->v[i]->ndims == 1 && l->v[i]->dims[0] == 0))
+            ref = l->v[i];
+    if (!ref)
+        ref = l->v[0];
+    const int nd = ref->ndims;
+    if ((rc = move_dim(c.gws, "dim", dim, nd, stack ? 1 : 0, &d)))
+        return rc;
+    if (!stack && nd == 0)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: tensors[0] is 0-dimensional; cat needs a dimension (stack "
+                           "makes one)", c.gws);
+    for (uint64_t i = 0; i < l->size; i++) {
+        const aclTensor *t = l->v[i];
+        char what[32];
+        snprintf(what, sizeof what, "tensors[%llu]", (unsigned long long)i);
+        if ((rc = move_tensor(&c, t, what)) || (rc = dv_nn_check_same_dtype(&c, t, what, out, "out")))
+            return rc;
+        if (!stack && t->ndims == 1 && t->dims[0] == 0)
+            continue;
+        bool same = t->ndims == nd;
+        for (int j = 0; same && j < nd; j++)
+            same = (!stack && j == d) || t->dims[j] == ref->dims[j];
+        if (!same) {
+            char a[64], b[64];
+            dv_acl_dims_str(t, a, sizeof a);
+            dv_acl_dims_str(ref, b, sizeof b);
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has shape [%s], the first has [%s]; %s", c.gws, what,
+                               a, b, stack ? "stack needs one shape" : "cat needs every dim but dim equal");
+        }
+        const int64_t len = stack ? 1 : t->dims[d];
+        total += len;
+        if (dv_acl_tensor_elems(t) == 0)
+            continue;
+        if (nuse == CONCAT_MAX)
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: more than %d of the tensors have elements; dvsim's "
+                               "concat joins at most %d (not supported)", c.gws, CONCAT_MAX, CONCAT_MAX);
+        use[nuse] = t;
+        lens[nuse++] = len;
+        have += dv_acl_tensor_elems(t);
+    }
+    int64_t want[DV_ACL_MAX_DIMS] = {0};
+    const int ond = stack ? nd + 1 : nd;
+    for (int j = 0; j < ond; j++)
+        want[j] = j == d ? total : ref->dims[stack && j > d ? j - 1 : j];
+    if ((rc = move_out_shape(c.gws, out, "out", want, ond, stack ? "stacking the tensors" : "joining the tensors")))
+        return rc;
+    int64_t outer = 1, inner = 1;
+    for (int j = 0; j < nd; j++) {
+        if (j < d)
+            outer *= ref->dims[j];
+        else if (j > d || stack)
+            inner *= ref->dims[j];
+    }
+    c.empty = have == 0;
+    const char *dt = dv_nn_param_dtype_name(dv_acl_dtype_info(out->dtype)->dv);
+    if (nuse == 1) {
+        /* one member with elements: out is its copy */
+        aclOpExecutor *e = NULL;
+        if ((rc = move_slice(api, use[0], out, 1, (int64_t)have, 1, 0, 1, (int64_t)have, &e)))
+            return rc;
+        *workspaceSize = e->workspace;
+        *executor = e;
+        return ACLNN_SUCCESS;
+    }
+    if (!c.empty) {
+        char sizes[96];
+        size_t n = 0;
+        for (int i = 0; i < nuse; i++)
+            n += (size_t)snprintf(sizes + n, sizeof sizes - n, "%s%lld", i ? "x" : "", (long long)lens[i]);
+        dv_nn_call_param(&c, "shape", "%lldx%lldx%lld", (long long)outer, (long long)lens[0], (long long)inner);
+        dv_nn_call_param(&c, "dtype", "%s", dt);
+        dv_nn_call_param(&c, "inputs", "%d", nuse);
+        dv_nn_call_param(&c, "axis", "1");
+        dv_nn_call_param(&c, "sizes", "%s", sizes);
+        for (int i = 0; i < nuse; i++)
+            dv_nn_call_tensor(&c, use[i], "tensors", names[i], true);
+    }
+    dv_nn_call_tensor(&c, out, "out", "y", false);
+    return dv_nn_exec_build(&c, workspaceSize, executor);
+}
+
+aclnnStatus aclnnCatGetWorkspaceSize(const aclTensorList *tensors, int64_t dim, aclTensor *out, uint64_t *workspaceSize,
+                                     aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return move_join("aclnnCat", tensors, dim, out, false, workspaceSize, executor);
+}
+
+aclnnStatus aclnnStackGetWorkspaceSize(const aclTensorList *tensors, int64_t dim, aclTensor *out,
+                                       uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return move_join("aclnnStack", tensors, dim, out, true, workspaceSize, executor);
+}

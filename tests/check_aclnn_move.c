@@ -1,0 +1,343 @@
+/* tests/check_aclnn_move.c - the data-movement aclnn operators (acl/nnmove.c, acl/nnops.def section
+ * s20-move): Cat, Stack, Slice, SplitTensor, SplitWithSize and Flatten against a plain-C reference,
+ * byte for byte, on fp32, fp16 and int32 (both profiles for a part), and their errors. */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "support/nnt.h"
+
+#include "aclnnop/aclnn_cat.h"
+#include "aclnnop/aclnn_flatten.h"
+#include "aclnnop/aclnn_slice.h"
+#include "aclnnop/aclnn_split_tensor.h"
+#include "aclnnop/aclnn_split_with_size.h"
+#include "aclnnop/aclnn_stack.h"
+
+enum { MAXE = 4096 };
+
+static const aclDataType dts[] = {ACL_FLOAT, ACL_FLOAT16, ACL_INT32};
+
+/* n distinct elements of dtype dt (fp16: small normal numbers' bits, so every pattern is a
+ * number), seeded so that tensors differ. */
+static void fill_bytes(aclDataType dt, uint8_t *b, int64_t n, unsigned seed)
+{
+    for (int64_t i = 0; i < n; i++) {
+        const uint32_t v = (uint32_t)(i * 7 + seed * 1000 + 1);
+        if (dt == ACL_FLOAT16) {
+            const uint16_t h = (uint16_t)(0x1000 + v % 0x5000);
+            memcpy(b + i * 2, &h, 2);
+        } else if (dt == ACL_FLOAT) {
+            const float f = (float)v * 0.25f - 100.0f;
+            memcpy(b + i * 4, &f, 4);
+        } else {
+            const int32_t x = (int32_t)v * -3;
+            memcpy(b + i * 4, &x, 4);
+        }
+    }
+}
+
+/* A device tensor of fresh contents; host receives them. */
+static nnt_dt_t mk(const int64_t *dims, int nd, aclDataType dt, unsigned seed, uint8_t *host)
+{
+    fill_bytes(dt, host, nnt_numel(dims, nd), seed);
+    return nnt_mk(dims, nd, dt, ACL_FORMAT_ND, host);
+}
+
+/* out (dims, nd) read back must equal want, byte for byte. */
+static void ck_bytes(const char *what, const nnt_dt_t *t, const uint8_t *want, int64_t n, aclDataType dt)
+{
+    static uint8_t got[MAXE * 4];
+    const size_t sz = nnt_dtype_size(dt);
+    nnt_rd(t, got);
+    for (int64_t i = 0; i < n; i++)
+        ck_assert_msg(memcmp(got + i * sz, want + i * sz, sz) == 0, "%s: element %lld differs", what, (long long)i);
+}
+
+/* outer x len x inner of dims around d. */
+static void view3(const int64_t *dims, int nd, int d, int64_t *o, int64_t *l, int64_t *in)
+{
+    *o = *in = 1;
+    *l = dims[d];
+    for (int i = 0; i < nd; i++)
+        *(i < d ? o : i > d ? in : l) *= i == d ? 1 : dims[i];
+}
+
+/* The reference slice: n rows start, start + step, ... of [o, l, in] into dst. */
+static void ref_slice(uint8_t *dst, const uint8_t *src, size_t sz, int64_t o, int64_t l, int64_t in, int64_t start,
+                      int64_t step, int64_t n)
+{
+    for (int64_t a = 0; a < o; a++)
+        for (int64_t j = 0; j < n; j++)
+            memcpy(dst + (a * n + j) * in * (int64_t)sz, src + (a * l + start + j * step) * in * (int64_t)sz,
+                   (size_t)in * sz);
+}
+
+START_TEST(test_aclnn_move_cat)
+{
+    const aclDataType dt = dts[_i];
+    const size_t sz = nnt_dtype_size(dt);
+    const int64_t d0[] = {2, 3, 4}, d1[] = {2, 1, 4}, d2[] = {2, 5, 4}, de[] = {0}, dz[] = {2, 0, 4}, dout[] = {2, 9, 4};
+    static uint8_t h0[MAXE * 4], h1[MAXE * 4], h2[MAXE * 4], he[16], want[MAXE * 4];
+    nnt_dt_t x0 = mk(d0, 3, dt, 1, h0), x1 = mk(d1, 3, dt, 2, h1), x2 = mk(d2, 3, dt, 3, h2);
+    nnt_dt_t xe = nnt_mk(de, 1, dt, ACL_FORMAT_ND, he), xz = nnt_mk(dz, 3, dt, ACL_FORMAT_ND, he);
+    nnt_dt_t out = nnt_mk(dout, 3, dt, ACL_FORMAT_ND, NULL);
+    /* the legacy 1-D empty tensor and a [2,0,4] member take no part */
+    aclTensor *v[] = {x0.t, xe.t, x1.t, xz.t, x2.t};
+    aclTensorList *l = aclCreateTensorList((const aclTensor *const *)v, 5);
+    const uint8_t *src[] = {h0, h1, h2};
+    const int64_t lens[] = {3, 1, 5};
+    for (int64_t a = 0, w = 0; a < 2; a++)
+        for (int m = 0; m < 3; m++) {
+            memcpy(want + w, src[m] + a * lens[m] * 4 * (int64_t)sz, (size_t)(lens[m] * 4) * sz);
+            w += lens[m] * 4 * (int64_t)sz;
+        }
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_OK(aclnnCatGetWorkspaceSize(l, -2, out.t, &ws, &e));
+    RUN(aclnnCat(NULL, ws, e, nnt_stream));
+    ck_bytes("cat dim 1", &out, want, 72, dt);
+    /* one member with elements: a copy */
+    aclTensor *v1[] = {xe.t, x2.t};
+    aclTensorList *l1 = aclCreateTensorList((const aclTensor *const *)v1, 2);
+    nnt_dt_t o1 = nnt_mk(d2, 3, dt, ACL_FORMAT_ND, NULL);
+    CK_OK(aclnnCatGetWorkspaceSize(l1, 1, o1.t, &ws, &e));
+    RUN(aclnnCat(NULL, ws, e, nnt_stream));
+    ck_bytes("cat of one", &o1, h2, 40, dt);
+    /* errors: other dims differ, dim out of range, out's shape, more than four members, one dtype */
+    aclTensor *vb[] = {x0.t, x1.t};
+    aclTensorList *lb = aclCreateTensorList((const aclTensor *const *)vb, 2);
+    CK_ERR(aclnnCatGetWorkspaceSize(lb, 0, out.t, &ws, &e), NN_INVALID, "cat needs every dim but dim equal");
+    CK_ERR(aclnnCatGetWorkspaceSize(lb, 3, out.t, &ws, &e), NN_INVALID, "dim is 3; for 3 dimensions it must be in [-3, 2]");
+    CK_ERR(aclnnCatGetWorkspaceSize(lb, 1, out.t, &ws, &e), NN_INVALID, "out has shape [2,9,4]; joining the tensors "
+                                                                         "needs [2,4,4]");
+    aclTensor *v5[] = {x0.t, x1.t, x2.t, x1.t, x0.t};
+    aclTensorList *l5 = aclCreateTensorList((const aclTensor *const *)v5, 5);
+    CK_ERR(aclnnCatGetWorkspaceSize(l5, 1, out.t, &ws, &e), NN_INVALID, "joins at most 4 (not supported)");
+    CK_ERR(aclnnCatGetWorkspaceSize(NULL, 1, out.t, &ws, &e), NN_NULLPTR, "tensors");
+    const int64_t d4[] = {2, 4, 4};
+    nnt_dt_t o16 = nnt_mk(d4, 3, dt == ACL_FLOAT16 ? ACL_FLOAT : ACL_FLOAT16, ACL_FORMAT_ND, NULL);
+    CK_ERR(aclnnCatGetWorkspaceSize(lb, 1, o16.t, &ws, &e), NN_INVALID, "out");
+    /* the test's process ends with it (fork mode): the lists and tensors are not destroyed one by one */
+}
+END_TEST
+
+START_TEST(test_aclnn_move_stack)
+{
+    const aclDataType dt = dts[_i];
+    const size_t sz = nnt_dtype_size(dt);
+    const int64_t d[] = {3, 5};
+    static uint8_t h0[MAXE * 4], h1[MAXE * 4], h2[MAXE * 4], want[MAXE * 4];
+    nnt_dt_t x0 = mk(d, 2, dt, 4, h0), x1 = mk(d, 2, dt, 5, h1), x2 = mk(d, 2, dt, 6, h2);
+    aclTensor *v[] = {x0.t, x1.t, x2.t};
+    aclTensorList *l = aclCreateTensorList((const aclTensor *const *)v, 3);
+    const uint8_t *src[] = {h0, h1, h2};
+    uint64_t ws;
+    aclOpExecutor *e;
+    for (int dim = 0; dim < 3; dim++) {
+        /* out[..., m, ...] = member m: outer = the dims before dim, inner the rest */
+        int64_t dout[3], outer = 1, inner = 15;
+        for (int j = 0, k = 0; j < 3; j++)
+            dout[j] = j == dim ? 3 : d[k++];
+        for (int j = 0; j < dim; j++)
+            outer *= d[j], inner /= d[j];
+        for (int64_t a = 0, w = 0; a < outer; a++)
+            for (int m = 0; m < 3; m++, w += inner * (int64_t)sz)
+                memcpy(want + w, src[m] + a * inner * (int64_t)sz, (size_t)inner * sz);
+        nnt_dt_t out = nnt_mk(dout, 3, dt, ACL_FORMAT_ND, NULL);
+        CK_OK(aclnnStackGetWorkspaceSize(l, dim == 2 ? -1 : dim, out.t, &ws, &e));
+        RUN(aclnnStack(NULL, ws, e, nnt_stream));
+        char what[32];
+        snprintf(what, sizeof what, "stack dim %d", dim);
+        ck_bytes(what, &out, want, 45, dt);
+        if (dim == 0) {
+            const int64_t d2[] = {3, 4};
+            nnt_dt_t y = nnt_mk(d2, 2, dt, ACL_FORMAT_ND, NULL);
+            aclTensor *vb[] = {x0.t, y.t};
+            aclTensorList *lb = aclCreateTensorList((const aclTensor *const *)vb, 2);
+            CK_ERR(aclnnStackGetWorkspaceSize(lb, 0, out.t, &ws, &e), NN_INVALID, "stack needs one shape");
+            CK_ERR(aclnnStackGetWorkspaceSize(l, 3, out.t, &ws, &e), NN_INVALID, "must be in [-3, 2]");
+            CK_ERR(aclnnStackGetWorkspaceSize(l, 2, out.t, &ws, &e), NN_INVALID, "stacking the tensors needs [3,5,3]");
+        }
+    }
+}
+END_TEST
+
+/* Slice cases: dims, dim, start, end, step and the rows the reference takes. */
+typedef struct slice_case {
+    int nd;
+    int64_t dims[3];
+    int64_t dim, start, end, step;
+} slice_case_t;
+
+START_TEST(test_aclnn_move_slice)
+{
+    static const slice_case_t cases[] = {
+        {3, {4, 6, 5}, 1, 1, 6, 2},       /* rows of 5 every 2 rows: a DMA gap */
+        {3, {4, 6, 5}, -1, -4, 100, 2},   /* the last dim: columns picked by vtranspose */
+        {2, {3, 40}, 1, 3, 39, 1},        /* a column run */
+        {2, {7, 300}, 1, 5, 300, 130},    /* a column step beyond the vcopy block stride: rows of one */
+        {1, {50}, 0, -50, -3, 3},         /* 1-D, negative bounds */
+        {3, {2, 3, 4}, 0, 1, 2, 1},       /* the outer dim */
+    };
+    const aclDataType dt = dts[_i % 3];
+    const size_t sz = nnt_dtype_size(dt);
+    static uint8_t h[MAXE * 4], want[MAXE * 4];
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const slice_case_t *k = &cases[c];
+        const int d = (int)(k->dim < 0 ? k->dim + k->nd : k->dim);
+        int64_t o, l, in;
+        view3(k->dims, k->nd, d, &o, &l, &in);
+        int64_t s = k->start < 0 ? k->start + l : k->start, t = k->end < 0 ? k->end + l : k->end;
+        t = t > l ? l : t;
+        const int64_t n = (t - s + k->step - 1) / k->step;
+        int64_t dout[3];
+        memcpy(dout, k->dims, sizeof dout);
+        dout[d] = n;
+        nnt_dt_t x = mk(k->dims, k->nd, dt, (unsigned)c + 1, h), out = nnt_mk(dout, k->nd, dt, ACL_FORMAT_ND, NULL);
+        ref_slice(want, h, sz, o, l, in, s, k->step, n);
+        uint64_t ws;
+        aclOpExecutor *e;
+        CK_OK(aclnnSliceGetWorkspaceSize(x.t, k->dim, k->start, k->end, k->step, out.t, &ws, &e));
+        RUN(aclnnSlice(NULL, ws, e, nnt_stream));
+        char what[32];
+        snprintf(what, sizeof what, "slice case %zu", c);
+        ck_bytes(what, &out, want, o * n * in, dt);
+        if (c == 0) {
+            CK_ERR(aclnnSliceGetWorkspaceSize(x.t, 1, 1, 6, 0, out.t, &ws, &e), NN_INVALID, "step is 0");
+            CK_ERR(aclnnSliceGetWorkspaceSize(x.t, 1, 1, 5, 2, out.t, &ws, &e), NN_INVALID,
+                   "self[1:5:2] along dim 1 needs [4,2,5]");
+            CK_ERR(aclnnSliceGetWorkspaceSize(x.t, 3, 1, 5, 2, out.t, &ws, &e), NN_INVALID, "dim is 3");
+            CK_ERR(aclnnSliceGetWorkspaceSize(NULL, 1, 1, 5, 2, out.t, &ws, &e), NN_NULLPTR, "self");
+        }
+    }
+}
+END_TEST
+
+/* The split members of [7, 4] along dim 0 by 3 and of [2, 9] along dim 1 by {2, 3, 4}: each against
+ * the reference slice. */
+START_TEST(test_aclnn_move_split)
+{
+    const aclDataType dt = dts[_i];
+    const size_t sz = nnt_dtype_size(dt);
+    static uint8_t h[MAXE * 4], want[MAXE * 4];
+    uint64_t ws;
+    aclOpExecutor *e;
+    const int64_t da[] = {7, 4}, a0[] = {3, 4}, a2[] = {1, 4};
+    nnt_dt_t x = mk(da, 2, dt, 9, h);
+    nnt_dt_t o0 = nnt_mk(a0, 2, dt, ACL_FORMAT_ND, NULL), o1 = nnt_mk(a0, 2, dt, ACL_FORMAT_ND, NULL);
+    nnt_dt_t o2 = nnt_mk(a2, 2, dt, ACL_FORMAT_ND, NULL);
+    aclTensor *vo[] = {o0.t, o1.t, o2.t};
+    aclTensorList *lo = aclCreateTensorList((const aclTensor *const *)vo, 3);
+    aclTensorList *lo2 = aclCreateTensorList((const aclTensor *const *)vo, 2);
+    CK_OK(aclnnSplitTensorGetWorkspaceSize(x.t, 3, 0, lo, &ws, &e));
+    RUN(aclnnSplitTensor(NULL, ws, e, nnt_stream));
+    const nnt_dt_t *os[] = {&o0, &o1, &o2};
+    for (int i = 0; i < 3; i++) {
+        ref_slice(want, h, sz, 1, 7, 4, i * 3, 1, i < 2 ? 3 : 1);
+        ck_bytes("split tensor", os[i], want, (i < 2 ? 3 : 1) * 4, dt);
+    }
+    CK_ERR(aclnnSplitTensorGetWorkspaceSize(x.t, 3, 0, lo2, &ws, &e), NN_INVALID,
+           "out has 2 tensors; splitting 7 by 3 makes 3");
+    CK_ERR(aclnnSplitTensorGetWorkspaceSize(x.t, 0, 0, lo, &ws, &e), NN_INVALID, "splitSections is 0");
+    CK_ERR(aclnnSplitTensorGetWorkspaceSize(x.t, 3, 1, lo2, &ws, &e), NN_INVALID, "out[0] has shape [3,4]; dim-slices "
+                                                                                   "0 to 3 of self needs [7,3]");
+    CK_ERR(aclnnSplitTensorGetWorkspaceSize(x.t, 3, 0, NULL, &ws, &e), NN_NULLPTR, "out");
+
+    const int64_t db[] = {2, 9}, b0[] = {2, 2}, b1[] = {2, 3}, b2[] = {2, 4}, sizes[] = {2, 3, 4}, bad[] = {2, 3, 3};
+    nnt_dt_t y = mk(db, 2, dt, 10, h);
+    nnt_dt_t p0 = nnt_mk(b0, 2, dt, ACL_FORMAT_ND, NULL), p1 = nnt_mk(b1, 2, dt, ACL_FORMAT_ND, NULL);
+    nnt_dt_t p2 = nnt_mk(b2, 2, dt, ACL_FORMAT_ND, NULL);
+    aclTensor *vp[] = {p0.t, p1.t, p2.t};
+    aclTensorList *lp = aclCreateTensorList((const aclTensor *const *)vp, 3);
+    aclIntArray *sa = aclCreateIntArray(sizes, 3), *sb = aclCreateIntArray(bad, 3);
+    CK_OK(aclnnSplitWithSizeGetWorkspaceSize(y.t, sa, -1, lp, &ws, &e));
+    RUN(aclnnSplitWithSize(NULL, ws, e, nnt_stream));
+    const nnt_dt_t *ps[] = {&p0, &p1, &p2};
+    for (int i = 0, off = 0; i < 3; off += (int)sizes[i++]) {
+        ref_slice(want, h, sz, 2, 9, 1, off, 1, sizes[i]);
+        ck_bytes("split with size", ps[i], want, 2 * sizes[i], dt);
+    }
+    CK_ERR(aclnnSplitWithSizeGetWorkspaceSize(y.t, sb, 1, lp, &ws, &e), NN_INVALID,
+           "splitSize adds up to 8; dim 1 of self has 9");
+    CK_ERR(aclnnSplitWithSizeGetWorkspaceSize(y.t, NULL, 1, lp, &ws, &e), NN_NULLPTR, "splitSize is NULL");
+}
+END_TEST
+
+START_TEST(test_aclnn_move_flatten)
+{
+    const aclDataType dt = dts[_i];
+    static uint8_t h[MAXE * 4];
+    const int64_t d[] = {2, 3, 4}, f1[] = {2, 12}, f0[] = {1, 24};
+    nnt_dt_t x = mk(d, 3, dt, 11, h);
+    nnt_dt_t o1 = nnt_mk(f1, 2, dt, ACL_FORMAT_ND, NULL), o0 = nnt_mk(f0, 2, dt, ACL_FORMAT_ND, NULL);
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_OK(aclnnFlattenGetWorkspaceSize(x.t, 1, o1.t, &ws, &e));
+    RUN(aclnnFlatten(NULL, ws, e, nnt_stream));
+    ck_bytes("flatten axis 1", &o1, h, 24, dt);
+    CK_OK(aclnnFlattenGetWorkspaceSize(x.t, -3, o0.t, &ws, &e));
+    RUN(aclnnFlatten(NULL, ws, e, nnt_stream));
+    ck_bytes("flatten axis 0", &o0, h, 24, dt);
+    CK_ERR(aclnnFlattenGetWorkspaceSize(x.t, 2, o1.t, &ws, &e), NN_INVALID,
+           "out has shape [2,12]; flattening at axis 2 needs [6,4]");
+    CK_ERR(aclnnFlattenGetWorkspaceSize(x.t, 3, o1.t, &ws, &e), NN_INVALID, "axis is 3");
+}
+END_TEST
+
+/* Cat and Slice on the 310 (loop 0) and the 910A (loop 1), which has no DataCopyPad: rows of whole
+ * 32-B blocks run on both, other rows only on the 310 (the 910A refuses them with the reason). */
+START_TEST(test_aclnn_move_profiles)
+{
+    nnt_setup_profile(_i ? "ascend910a" : "ascend310");
+    static uint8_t h0[MAXE * 4], h1[MAXE * 4], want[MAXE * 4];
+    const int64_t d0[] = {4, 16, 8}, d1[] = {4, 8, 8}, dout[] = {4, 24, 8}, ds[] = {4, 8, 8};
+    nnt_dt_t x0 = mk(d0, 3, ACL_FLOAT, 12, h0), x1 = mk(d1, 3, ACL_FLOAT, 13, h1);
+    nnt_dt_t out = nnt_mk(dout, 3, ACL_FLOAT, ACL_FORMAT_ND, NULL), so = nnt_mk(ds, 3, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    aclTensor *v[] = {x0.t, x1.t};
+    aclTensorList *l = aclCreateTensorList((const aclTensor *const *)v, 2);
+    for (int a = 0; a < 4; a++) {
+        memcpy(want + a * 24 * 32, h0 + a * 16 * 32, 16 * 32);
+        memcpy(want + a * 24 * 32 + 16 * 32, h1 + a * 8 * 32, 8 * 32);
+    }
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_OK(aclnnCatGetWorkspaceSize(l, 1, out.t, &ws, &e));
+    RUN(aclnnCat(NULL, ws, e, nnt_stream));
+    ck_bytes("cat of whole blocks", &out, want, 4 * 24 * 8, ACL_FLOAT);
+    ref_slice(want, h0, 4, 4, 16, 8, 1, 2, 8);
+    CK_OK(aclnnSliceGetWorkspaceSize(x0.t, 1, 1, 16, 2, so.t, &ws, &e));
+    RUN(aclnnSlice(NULL, ws, e, nnt_stream));
+    ck_bytes("slice of whole blocks", &so, want, 4 * 8 * 8, ACL_FLOAT);
+    /* rows of 3 fp32 (12 bytes) */
+    const int64_t d3[] = {4, 3}, d12[] = {1, 12};
+    nnt_dt_t y = mk(d3, 2, ACL_FLOAT, 14, h1), z12 = nnt_mk(d12, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    if (_i) {
+        CK_ERR(aclnnFlattenGetWorkspaceSize(y.t, 0, z12.t, &ws, &e), NN_INVALID, "chip.dma_pad is false");
+    } else {
+        CK_OK(aclnnFlattenGetWorkspaceSize(y.t, 0, z12.t, &ws, &e));
+        RUN(aclnnFlatten(NULL, ws, e, nnt_stream));
+        ck_bytes("flatten of 12-byte rows", &z12, h1, 12, ACL_FLOAT);
+    }
+}
+END_TEST
+
+Suite *dv_aclnn_move_suite(void)
+{
+    Suite *s = suite_create("aclnn_move");
+    TCase *tc = tcase_create("aclnn_move");
+    tcase_add_checked_fixture(tc, nnt_setup, nnt_teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, test_aclnn_move_cat, 0, 3);
+    tcase_add_loop_test(tc, test_aclnn_move_stack, 0, 3);
+    tcase_add_loop_test(tc, test_aclnn_move_slice, 0, 3);
+    tcase_add_loop_test(tc, test_aclnn_move_split, 0, 3);
+    tcase_add_loop_test(tc, test_aclnn_move_flatten, 0, 3);
+    suite_add_tcase(s, tc);
+    TCase *t3 = tcase_create("aclnn_move_profiles");
+    tcase_add_checked_fixture(t3, NULL, nnt_teardown);
+    tcase_set_timeout(t3, 60);
+    tcase_add_loop_test(t3, test_aclnn_move_profiles, 0, 2);
+    suite_add_tcase(s, t3);
+    return s;
+}
