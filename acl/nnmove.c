@@ -14,7 +14,10 @@
  *   vtranspose while it fits the vcopy block stride; beyond that the row form).  A split is one
  *   slice per member of out, run in turn by the second phase (the executors are chained as the
  *   foreach operators' are).
- * - Flatten: the 2-D view of the same elements, copied by slice as one row of them. */
+ * - Flatten: the 2-D view of the same elements, copied by slice as one row of them.
+ * - IndexSelect, GatherV2, GatherV3 (batchDims 0), Embedding (dim 0 of a 2-D weight), Take (self
+ *   flattened): index_select of [outer, len, inner] with the index's elements; out's dims are
+ *   self's with dim replaced by index's. */
 #include "nn.h"
 
 #include "dv/ops.h"
@@ -23,11 +26,16 @@
 #include <stdlib.h>
 
 #include "aclnnop/aclnn_cat.h"
+#include "aclnnop/aclnn_embedding.h"
 #include "aclnnop/aclnn_flatten.h"
+#include "aclnnop/aclnn_gather_v2.h"
+#include "aclnnop/aclnn_gather_v3.h"
+#include "aclnnop/aclnn_index_select.h"
 #include "aclnnop/aclnn_slice.h"
 #include "aclnnop/aclnn_split_tensor.h"
 #include "aclnnop/aclnn_split_with_size.h"
 #include "aclnnop/aclnn_stack.h"
+#include "aclnnop/aclnn_take.h"
 
 enum { CONCAT_MAX = 4 }; /* concat's --inputs limit (ops/layout.c) */
 enum { VCOPY_BLK_MAX = 255 }; /* slice's column step x 16-bit units per element (its --step limit) */
@@ -423,4 +431,172 @@ aclnnStatus aclnnStackGetWorkspaceSize(const aclTensorList *tensors, int64_t dim
 {
     DV_ACL_LOCKED();
     return move_join("aclnnStack", tensors, dim, out, true, workspaceSize, executor);
+}
+
+/* ---------------------------------------------------------------- IndexSelect, GatherV2, GatherV3, Embedding, Take */
+
+/* out = the dim-slices of self (as [outer, len, inner]) that index names, onto index_select.  An
+ * int32 index is bound as it is; an int64 one must be contiguous and is bound as the int32 words of
+ * its elements (index_select --index64 reads each as two words), so the profile row shows it as
+ * INT32 with twice the elements.  The caller checked out's shape. */
+static int move_gather(dv_nn_call_t *c, const aclTensor *self, const char *self_what, int64_t outer, int64_t len,
+                       int64_t inner, const aclTensor *index, const char *index_what, const aclTensor *out,
+                       uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    const uint64_t n = dv_acl_tensor_elems(index);
+    const bool i64 = index->dtype == ACL_INT64;
+    if (n > 0 && len == 0)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has %llu indices but no slice to select from", c->gws,
+                           index_what, (unsigned long long)n);
+    struct aclTensor words;
+    if (i64) {
+        /* contiguous: the strides of a row-major tensor of its dims */
+        int64_t want = 1;
+        for (int i = index->ndims - 1; i >= 0; i--) {
+            if (index->dims[i] != 1 && index->strides[i] != want)
+                return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s is an ACL_INT64 view that is not contiguous; "
+                                   "dvsim reads int64 indices as pairs of 32-bit words of a contiguous tensor (not "
+                                   "supported)", c->gws, index_what);
+            want *= index->dims[i];
+        }
+        words = *index;
+        words.dtype = ACL_INT32;
+        words.ndims = 1;
+        words.dims[0] = (int64_t)(2 * n);
+        words.strides[0] = 1;
+        words.offset = index->offset * 2;
+        index = &words;
+    }
+    c->empty = outer * inner * (int64_t)n == 0;
+    dv_nn_call_param(c, "shape", "%lldx%lldx%lld", (long long)outer, (long long)len, (long long)inner);
+    dv_nn_call_param(c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(self->dtype)->dv));
+    dv_nn_call_param(c, "index", "%llu", (unsigned long long)n);
+    if (i64)
+        dv_nn_call_param(c, "index64", "on");
+    dv_nn_call_tensor(c, self, self_what, "x", true);
+    dv_nn_call_tensor(c, index, index_what, "index", true);
+    dv_nn_call_tensor(c, out, "out", "y", false);
+    return dv_nn_exec_build(c, workspaceSize, executor);
+}
+
+/* The checks of self (what), index and out every gather takes. */
+static int move_gather_start(dv_nn_call_t *c, const aclTensor *self, const char *what, const aclTensor *index,
+                             const char *index_what, const aclTensor *out, uint64_t *workspaceSize,
+                             aclOpExecutor **executor)
+{
+    int rc;
+    if ((rc = dv_nn_call_start(c, workspaceSize, executor)) || (rc = move_tensor(c, self, what)) ||
+        (rc = move_tensor(c, out, "out")) || (rc = dv_nn_check_same_dtype(c, self, what, out, "out")) ||
+        (rc = dv_nn_get_tensor(c, index, index_what)) || (rc = dv_nn_check_plain(c, index, index_what)))
+        return rc;
+    if (index->dtype != ACL_INT32 && index->dtype != ACL_INT64)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has dtype %s; indices are ACL_INT32 or ACL_INT64", c->gws,
+                           index_what, dv_nn_dtype_name(index->dtype));
+    return ACLNN_SUCCESS;
+}
+
+/* GatherV2 and the forms on it: out = self's dims before dim, index's dims, self's dims after dim
+ * (index_1d: IndexSelect, index 0-D or 1-D and out keeps self's rank). */
+static int move_gather_dim(const char *api, const aclTensor *self, int64_t dim, const aclTensor *index,
+                           const aclTensor *out, bool index_1d, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    dv_nn_call_t c;
+    int rc, d = 0;
+    dv_nn_call_init_row(&c, api);
+    if ((rc = move_gather_start(&c, self, "self", index, "index", out, workspaceSize, executor)))
+        return rc;
+    if (self->ndims == 0)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: self is 0-dimensional; selecting needs a dimension", c.gws);
+    if ((rc = move_dim(c.gws, "dim", dim, self->ndims, 0, &d)))
+        return rc;
+    if (index_1d && index->ndims > 1)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: index has %d dimensions; it must be 0-D or 1-D", c.gws,
+                           index->ndims);
+    int64_t want[DV_ACL_MAX_DIMS] = {0};
+    int nd = 0;
+    for (int i = 0; i < self->ndims; i++) {
+        if (i != d)
+            want[nd++] = self->dims[i];
+        else if (index_1d)
+            want[nd++] = (int64_t)dv_acl_tensor_elems(index);
+        else
+            for (int j = 0; j < index->ndims; j++) {
+                if (nd == DV_ACL_MAX_DIMS)
+                    return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: out would have more than %d dimensions", c.gws,
+                                       DV_ACL_MAX_DIMS);
+                want[nd++] = index->dims[j];
+            }
+    }
+    if ((rc = move_out_shape(c.gws, out, "out", want, nd, "selecting along dim with index")))
+        return rc;
+    int64_t outer, len, inner;
+    move_view(self, d, &outer, &len, &inner);
+    return move_gather(&c, self, "self", outer, len, inner, index, "index", out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnIndexSelectGetWorkspaceSize(const aclTensor *self, int64_t dim, const aclTensor *index,
+                                             aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return move_gather_dim("aclnnIndexSelect", self, dim, index, out, true, workspaceSize, executor);
+}
+
+aclnnStatus aclnnGatherV2GetWorkspaceSize(const aclTensor *self, int64_t dim, const aclTensor *index, aclTensor *out,
+                                          uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return move_gather_dim("aclnnGatherV2", self, dim, index, out, false, workspaceSize, executor);
+}
+
+/* mode chooses CANN's kernel, not the result: any value is taken. */
+aclnnStatus aclnnGatherV3GetWorkspaceSize(const aclTensor *self, int64_t dim, const aclTensor *index,
+                                          int64_t batchDims, int64_t mode, aclTensor *out, uint64_t *workspaceSize,
+                                          aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    (void)mode;
+    if (batchDims != 0)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "aclnnGatherV3GetWorkspaceSize: batchDims is %lld; dvsim gathers "
+                           "with batchDims 0 only (not supported)", (long long)batchDims);
+    return move_gather_dim("aclnnGatherV3", self, dim, index, out, false, workspaceSize, executor);
+}
+
+aclnnStatus aclnnEmbeddingGetWorkspaceSize(const aclTensor *weight, const aclTensor *indices, const aclTensor *out,
+                                           uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    dv_nn_call_t c;
+    int rc;
+    dv_nn_call_init_row(&c, "aclnnEmbedding");
+    if ((rc = move_gather_start(&c, weight, "weight", indices, "indices", out, workspaceSize, executor)))
+        return rc;
+    if (weight->ndims != 2)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: weight has %d dimensions; it must be 2-D [rows, embedding "
+                           "size]", c.gws, weight->ndims);
+    int64_t want[DV_ACL_MAX_DIMS] = {0};
+    if (indices->ndims + 1 > DV_ACL_MAX_DIMS)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: out would have more than %d dimensions", c.gws,
+                           DV_ACL_MAX_DIMS);
+    for (int j = 0; j < indices->ndims; j++)
+        want[j] = indices->dims[j];
+    want[indices->ndims] = weight->dims[1];
+    if ((rc = move_out_shape(c.gws, out, "out", want, indices->ndims + 1, "the rows indices names")))
+        return rc;
+    return move_gather(&c, weight, "weight", 1, weight->dims[0], weight->dims[1], indices, "indices", out,
+                       workspaceSize, executor);
+}
+
+aclnnStatus aclnnTakeGetWorkspaceSize(const aclTensor *self, const aclTensor *index, aclTensor *out,
+                                      uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    dv_nn_call_t c;
+    int rc;
+    dv_nn_call_init_row(&c, "aclnnTake");
+    if ((rc = move_gather_start(&c, self, "self", index, "index", out, workspaceSize, executor)))
+        return rc;
+    if ((rc = move_out_shape(c.gws, out, "out", index->dims, index->ndims, "index's shape")))
+        return rc;
+    return move_gather(&c, self, "self", 1, (int64_t)dv_acl_tensor_elems(self), 1, index, "index", out,
+                       workspaceSize, executor);
 }

@@ -982,3 +982,179 @@ const dv_opdesc_t dv_op_transpose = {
     .desc = "y[..., c, r] = x[..., r, c]: the last two axes swapped, by 16x16 vtranspose of 16-bit units (two passes for 32-bit types)",
     .params = transpose_params, .nparams = TR_COUNT, .plan = transpose_plan, .kernel = transpose_kernel,
     .reference = transpose_reference, .bind = transpose_bind};
+
+/* ================================================================ index_select (s20-move)
+ *
+ * y[o, j, :] = x[o, index[j], :] of x as [outer, L, inner] (--shape), index N int32 (--index), a
+ * negative index counting from the end (-L .. L-1).  --index64: the indices are int64, each read as
+ * two 32-bit words (low word first): the scalar unit's GM load takes at most 32 bits, and the index
+ * argument is then int32 with 2N words.  A unit is gr output rows (a chunk of cc columns when a row
+ * is longer than a unit): for each row the scalar unit reads its index (ld_gm, once per index in a
+ * unit), checks it, and one DMA brings the input row into the unit's UB buffer; one DMA writes the
+ * unit's rows out.  An index outside [-L, L) fails the kernel with the index and its value.
+ * --check draws the index words as every int32 input, in [-8, 8]: L must be at least 9 for them to be
+ * in range, and --index64 words so drawn are not valid int64 indices (the kernel fails on them; the
+ * aclnn tests give it real ones). */
+
+enum { IS_SHAPE, IS_DTYPE, IS_INDEX, IS_INDEX64, IS_CORES, IS_COUNT };
+
+static const dv_oparam_spec_t index_select_params[IS_COUNT] = {
+    [IS_SHAPE] = {"shape", DV_OPT_SHAPE, "8x1024x256", 1, INT64_C(1) << 40, 0,
+                  "input as [outer, L, inner] (up to 6 dims: the last but one is L, the ones before outer)"},
+    [IS_DTYPE] = {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, BYTE_DTYPES, "element type of x and y"},
+    [IS_INDEX] = {"index", DV_OPT_INT, "512", 1, INT64_C(1) << 40, 0, "number of indices N: y is [outer, N, inner]"},
+    [IS_INDEX64] = {"index64", DV_OPT_BOOL, "off", 0, 0, 0,
+                    "indices are int64: two 32-bit words each, low word first (the index argument is int32, 2N words)"},
+    [IS_CORES] = {"cores", DV_OPT_INT, "auto", 1, 65535, 0, "blocks (auto: every vector core); at most one per unit"},
+};
+
+typedef struct index_select_tiling {
+    uint32_t dtype, size, words;  /* words: 32-bit words per index */
+    uint64_t outer, len, inner, n;
+    uint64_t cc, nch, gr;         /* a unit: gr rows x cc columns; nch chunks across a row */
+    uint64_t units, pitch;
+} index_select_tiling_t;
+
+static int index_select_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t *v,
+                             dv_op_plan_t *plan, dv_error_t *err)
+{
+    const dv_shape_t *s = &v->v[IS_SHAPE].shape;
+    const dv_dtype_t dt = v->v[IS_DTYPE].dt;
+    index_select_tiling_t t;
+    memset(&t, 0, sizeof t);
+    t.dtype = (uint32_t)dt;
+    t.size = dv_dtype_size(dt);
+    t.words = v->v[IS_INDEX64].i ? 2 : 1;
+    t.n = (uint64_t)v->v[IS_INDEX].i;
+    if (s->ndims < 2)
+        return dv_ops_param_error(err, "shape", "give at least [L, inner] (%d dimension given)", s->ndims);
+    t.outer = 1;
+    for (int i = 0; i < s->ndims - 2; i++)
+        t.outer *= s->d[i];
+    t.len = s->d[s->ndims - 2];
+    t.inner = s->d[s->ndims - 1];
+    if (t.len > INT32_MAX)
+        return dv_ops_param_error(err, "shape", "L is %llu; indices are read as int32, so L is at most %d",
+                                  (unsigned long long)t.len, INT32_MAX);
+    uint64_t n_in, n_out, n_idx;
+    dv_shape_t os = {.ndims = 3, .d = {t.outer, t.n, t.inner}}, is = {.ndims = 1, .d = {t.n * t.words}};
+    int rc;
+    if ((rc = tensor_elems(cfg, "shape", "the input", s, t.size, &n_in, err)) != DV_OK ||
+        (rc = tensor_elems(cfg, "index", "the output", &os, t.size, &n_out, err)) != DV_OK ||
+        (rc = tensor_elems(cfg, "index", "the index", &is, 4, &n_idx, err)) != DV_OK)
+        return rc;
+    const uint64_t row = t.inner * t.size;
+    if ((rc = need_pad(cfg, "shape", "input rows", row, row, err)) != DV_OK)
+        return rc;
+
+    /* units of about an even share of the output per core, at most half the UB (double-buffered) */
+    const uint64_t cores = v->v[IS_CORES].i ? (uint64_t)v->v[IS_CORES].i : dv_ops_cores(cfg, DV_KIND_VECTOR);
+    const uint64_t half = cfg->ub_size_bytes / 2 / BLK * BLK;
+    if (half < BLK)
+        return dv_ops_param_error(err, "shape", "core.ub_size_bytes %llu holds no double-buffered 32-B block",
+                                  (unsigned long long)cfg->ub_size_bytes);
+    const uint64_t target = dv_min_u64(half, dv_max_u64(BLK, dv_ceil_div(n_out * t.size, cores)));
+    const uint64_t rows = t.outer * t.n;
+    if (row <= target) {
+        t.cc = t.inner;
+        t.gr = dv_min_u64(rows, dv_max_u64(1, target / dv_round_up(row, BLK)));
+    } else {
+        t.cc = dv_max_u64(1, target / BLK) * (BLK / t.size);
+        t.gr = 1;
+    }
+    t.nch = dv_ceil_div(t.inner, t.cc);
+    t.units = dv_ceil_div(rows, t.gr) * t.nch;
+    t.pitch = dv_round_up(t.cc * t.size, BLK);
+    if (2 * ub_need(cfg, t.gr * t.pitch) > cfg->ub_size_bytes)
+        return dv_ops_param_error(err, "shape", "two %llu-byte buffers need %llu bytes of UB, core.ub_size_bytes is %llu",
+                                  (unsigned long long)(t.gr * t.pitch),
+                                  (unsigned long long)(2 * ub_need(cfg, t.gr * t.pitch)),
+                                  (unsigned long long)cfg->ub_size_bytes);
+
+    snprintf(plan->info.name, sizeof plan->info.name, "%s", op->name);
+    plan->info.kind = DV_KIND_VECTOR;
+    plan->info.blocks = (uint32_t)dv_min_u64(cores, t.units);
+    plan->info.subs = 1;
+    if ((rc = dv_ops_add_arg(plan, "x", dt, n_in, DV_ARG_IN, 0, 0)) ||
+        (rc = dv_ops_add_arg(plan, "index", DV_DT_S32, n_idx, DV_ARG_IN, 0, 0)) ||
+        (rc = dv_ops_add_arg(plan, "y", dt, n_out, DV_ARG_OUT, 0, 0)))
+        return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
+    memcpy(plan->tiling, &t, sizeof t);
+    plan->tiling_bytes = sizeof t;
+    plan->flops = 0;
+    plan->bytes = 2 * n_out * t.size + n_idx * 4;
+    plan->tol_scale = 1.0;
+    return DV_OK;
+}
+
+/* Index j of the words w (1 or 2) read as a signed number, from its bits (low word first). */
+static int64_t index_value(uint64_t lo, uint64_t hi, uint32_t words)
+{
+    if (words == 1)
+        return (int64_t)(int32_t)(uint32_t)lo;
+    return (int64_t)(((uint64_t)(uint32_t)hi << 32) | (uint32_t)lo);
+}
+
+static void index_select_kernel(dv_k_t *k, const void *params)
+{
+    const index_select_tiling_t *t = params;
+    uint64_t first, end;
+    block_units(k, t->units, &first, &end);
+    if (first == end)
+        return;
+    dv_que_t q;
+    dvk_que_init(k, &q, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_MTE3, 2, t->gr * t->pitch);
+    const uint64_t rows = t->outer * t->n;
+    for (uint64_t u = first; u < end; u++) {
+        const uint64_t r0 = u / t->nch * t->gr, nr = dv_min_u64(t->gr, rows - r0);
+        const uint64_t c0 = u % t->nch * t->cc, nc = dv_min_u64(t->cc, t->inner - c0);
+        uint64_t buf = dvk_que_alloc(k, &q);
+        for (uint64_t i = 0; i < nr; i++) {
+            const uint64_t r = r0 + i, o = r / t->n, j = r % t->n;
+            const uint64_t lo = dvk_load_gm(k, dvk_gm(k, 1, j * t->words * 4), DV_DT_S32);
+            const uint64_t hi = t->words == 2 ? dvk_load_gm(k, dvk_gm(k, 1, j * 8 + 4), DV_DT_S32) : 0;
+            int64_t v = index_value(lo, hi, t->words);
+            if (v < -(int64_t)t->len || v >= (int64_t)t->len)
+                dvk_fail(k, "index_select: index[%llu] is %lld, outside [-%llu, %llu)", (unsigned long long)j,
+                         (long long)v, (unsigned long long)t->len, (unsigned long long)t->len);
+            if (v < 0)
+                v += (int64_t)t->len;
+            rows_move(k, false, buf + i * t->pitch, t->pitch, 0, ((o * t->len + (uint64_t)v) * t->inner + c0) * t->size,
+                      t->inner * t->size, 1, nc * t->size);
+        }
+        dvk_que_enque(k, &q, buf);
+        buf = dvk_que_deque(k, &q);
+        rows_move(k, true, buf, t->pitch, 2, (r0 * t->inner + c0) * t->size, t->inner * t->size, nr, nc * t->size);
+        dvk_que_free(k, &q, buf);
+    }
+}
+
+static int index_select_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint8_t **expect,
+                                  dv_error_t *err)
+{
+    index_select_tiling_t t;
+    memcpy(&t, plan->tiling, sizeof t);
+    for (uint64_t j = 0; j < t.n; j++) {
+        uint32_t w[2] = {0, 0};
+        memcpy(w, in[1] + j * t.words * 4, t.words * 4);
+        int64_t v = index_value(w[0], w[1], t.words);
+        if (v < -(int64_t)t.len || v >= (int64_t)t.len)
+            return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "index_select: index[%llu] is %lld, outside [-%llu, %llu)",
+                                (unsigned long long)j, (long long)v, (unsigned long long)t.len,
+                                (unsigned long long)t.len);
+        if (v < 0)
+            v += (int64_t)t.len;
+        for (uint64_t o = 0; o < t.outer; o++)
+            memcpy(expect[2] + (o * t.n + j) * t.inner * t.size, in[0] + (o * t.len + (uint64_t)v) * t.inner * t.size,
+                   t.inner * t.size);
+    }
+    return DV_OK;
+}
+
+/* index_select (ops/ops.def row). */
+const dv_opdesc_t dv_op_index_select = {
+    .name = "index_select",
+    .desc = "y[o, j, :] = x[o, index[j], :] of x as [outer, L, inner]: the scalar unit reads each index (ld_gm), "
+            "one DMA per row in, one per unit out",
+    .params = index_select_params, .nparams = IS_COUNT, .plan = index_select_plan, .kernel = index_select_kernel,
+    .reference = index_select_reference};

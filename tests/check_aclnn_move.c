@@ -7,12 +7,19 @@
 
 #include "support/nnt.h"
 
+#include "support/dvt.h"
+
 #include "aclnnop/aclnn_cat.h"
+#include "aclnnop/aclnn_embedding.h"
 #include "aclnnop/aclnn_flatten.h"
+#include "aclnnop/aclnn_gather_v2.h"
+#include "aclnnop/aclnn_gather_v3.h"
+#include "aclnnop/aclnn_index_select.h"
 #include "aclnnop/aclnn_slice.h"
 #include "aclnnop/aclnn_split_tensor.h"
 #include "aclnnop/aclnn_split_with_size.h"
 #include "aclnnop/aclnn_stack.h"
+#include "aclnnop/aclnn_take.h"
 
 enum { MAXE = 4096 };
 
@@ -42,6 +49,18 @@ static nnt_dt_t mk(const int64_t *dims, int nd, aclDataType dt, unsigned seed, u
 {
     fill_bytes(dt, host, nnt_numel(dims, nd), seed);
     return nnt_mk(dims, nd, dt, ACL_FORMAT_ND, host);
+}
+
+/* A contiguous ACL_INT64 tensor of host's values (nnt_mk sizes the dtypes it knows). */
+static nnt_dt_t mk64(const int64_t *dims, int nd, const int64_t *host)
+{
+    nnt_dt_t r;
+    r.bytes = (size_t)nnt_numel(dims, nd) * 8;
+    CK_OK(aclrtMalloc(&r.dev, r.bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+    CK_OK(aclrtMemcpy(r.dev, r.bytes, host, r.bytes, ACL_MEMCPY_HOST_TO_DEVICE));
+    r.t = aclCreateTensor(dims, (uint64_t)nd, ACL_INT64, NULL, 0, ACL_FORMAT_ND, dims, (uint64_t)nd, r.dev);
+    ck_assert_msg(r.t != NULL, "aclCreateTensor: %s", aclGetRecentErrMsg());
+    return r;
 }
 
 /* out (dims, nd) read back must equal want, byte for byte. */
@@ -322,6 +341,117 @@ START_TEST(test_aclnn_move_profiles)
 }
 END_TEST
 
+/* The library's index_select under --check on both profiles (loop: profile), byte-exact: rows in
+ * several dtypes and lengths, a row longer than a unit (column chunks), many cores. */
+START_TEST(test_ops_index_select_check)
+{
+    static const char *const cmds[] = {
+        "index_select --shape 4x100x40 --index 77 --dtype fp32", "index_select --shape 3x50x7 --index 20 --dtype fp16",
+        "index_select --shape 1000x8 --index 300 --dtype int32", "index_select --shape 2x10x5000 --index 6 --dtype int8",
+        "index_select --shape 2x12x30000 --index 3 --dtype fp32", "index_select --shape 64x64 --index 1 --dtype bf16 --cores 1"};
+    const char *profile = _i ? "ascend310" : NULL;
+    for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
+        dvt_op_t r;
+        dvt_op(&r, profile, NULL, cmds[c], true, true);
+        ck_assert_msg(r.rc == DV_OK, "%s: %s", cmds[c], r.err.msg);
+        ck_assert_msg(r.check.compared > 0 && r.check.mismatches == 0, "%s: %llu mismatches", cmds[c],
+                      (unsigned long long)r.check.mismatches);
+        ck_assert_msg(r.cnt.hazards == 0, "%s: hazards", cmds[c]);
+        dvt_op_free(&r);
+    }
+    /* --check's int32 inputs are in [-8, 8]: an L of 5 meets indices beyond it, which fail the kernel */
+    dvt_op_t r;
+    dvt_op(&r, profile, NULL, "index_select --shape 5x4 --index 64 --dtype fp16", true, true);
+    ck_assert_msg(r.rc != DV_OK && strstr(r.err.msg, "outside [-5, 5)"), "L 5: %s", r.err.msg);
+    dvt_op_free(&r);
+}
+END_TEST
+
+/* IndexSelect, GatherV2, GatherV3, Embedding and Take with int32 and int64 indices (negative ones
+ * count from the end) against the reference, and their errors. */
+START_TEST(test_aclnn_move_gather)
+{
+    const aclDataType dt = dts[_i];
+    const size_t sz = nnt_dtype_size(dt);
+    static uint8_t h[MAXE * 4], want[MAXE * 4];
+    const int64_t d[] = {3, 10, 4}, di[] = {5}, dout[] = {3, 5, 4};
+    const int32_t i32[] = {9, -1, 0, 3, -10};
+    const int64_t i64[] = {2, -3, 7, 7, 0};
+    nnt_dt_t x = mk(d, 3, dt, 15, h);
+    nnt_dt_t ix32 = nnt_mk(di, 1, ACL_INT32, ACL_FORMAT_ND, i32), ix64 = mk64(di, 1, i64);
+    nnt_dt_t out = nnt_mk(dout, 3, dt, ACL_FORMAT_ND, NULL);
+    uint64_t ws;
+    aclOpExecutor *e;
+    for (int w = 0; w < 2; w++) {
+        for (int j = 0; j < 5; j++) {
+            const int64_t v = w ? i64[j] : i32[j], r = v < 0 ? v + 10 : v;
+            for (int o = 0; o < 3; o++)
+                memcpy(want + ((size_t)(o * 5 + j) * 4) * sz, h + ((size_t)(o * 10 + r) * 4) * sz, 4 * sz);
+        }
+        CK_OK(aclnnIndexSelectGetWorkspaceSize(x.t, -2, w ? ix64.t : ix32.t, out.t, &ws, &e));
+        RUN(aclnnIndexSelect(NULL, ws, e, nnt_stream));
+        ck_bytes(w ? "index_select int64" : "index_select int32", &out, want, 60, dt);
+    }
+    /* GatherV2 / V3 along the last dim with a 2-D index: out [3, 10, 2, 2] */
+    const int64_t d22[] = {2, 2}, dg[] = {3, 10, 2, 2};
+    const int64_t g64[] = {3, -4, 0, 1};
+    nnt_dt_t ig = mk64(d22, 2, g64), og = nnt_mk(dg, 4, dt, ACL_FORMAT_ND, NULL);
+    for (int a = 0; a < 30; a++)
+        for (int j = 0; j < 4; j++) {
+            const int64_t r = g64[j] < 0 ? g64[j] + 4 : g64[j];
+            memcpy(want + (size_t)(a * 4 + j) * sz, h + (size_t)(a * 4 + r) * sz, sz);
+        }
+    CK_OK(aclnnGatherV2GetWorkspaceSize(x.t, 2, ig.t, og.t, &ws, &e));
+    RUN(aclnnGatherV2(NULL, ws, e, nnt_stream));
+    ck_bytes("gather_v2", &og, want, 120, dt);
+    CK_OK(aclnnGatherV3GetWorkspaceSize(x.t, -1, ig.t, 0, 1, og.t, &ws, &e));
+    RUN(aclnnGatherV3(NULL, ws, e, nnt_stream));
+    ck_bytes("gather_v3", &og, want, 120, dt);
+    CK_ERR(aclnnGatherV3GetWorkspaceSize(x.t, 2, ig.t, 1, 1, og.t, &ws, &e), NN_INVALID, "batchDims is 1");
+    /* Embedding: rows of a [30, 4] weight; Take: elements of the flattened self */
+    const int64_t dw[] = {30, 4}, de[] = {2, 2, 4};
+    nnt_dt_t wt = nnt_mk(dw, 2, dt, ACL_FORMAT_ND, h), oe = nnt_mk(de, 3, dt, ACL_FORMAT_ND, NULL);
+    const int64_t e64[] = {29, 0, 17, 5};
+    nnt_dt_t ie = mk64(d22, 2, e64);
+    for (int j = 0; j < 4; j++)
+        memcpy(want + (size_t)j * 4 * sz, h + (size_t)e64[j] * 4 * sz, 4 * sz);
+    CK_OK(aclnnEmbeddingGetWorkspaceSize(wt.t, ie.t, oe.t, &ws, &e));
+    RUN(aclnnEmbedding(NULL, ws, e, nnt_stream));
+    ck_bytes("embedding", &oe, want, 16, dt);
+    const int32_t t32[] = {119, -120, 7, 64};
+    nnt_dt_t it = nnt_mk(d22, 2, ACL_INT32, ACL_FORMAT_ND, t32), ot = nnt_mk(d22, 2, dt, ACL_FORMAT_ND, NULL);
+    for (int j = 0; j < 4; j++)
+        memcpy(want + (size_t)j * sz, h + (size_t)(t32[j] < 0 ? t32[j] + 120 : t32[j]) * sz, sz);
+    CK_OK(aclnnTakeGetWorkspaceSize(x.t, it.t, ot.t, &ws, &e));
+    RUN(aclnnTake(NULL, ws, e, nnt_stream));
+    ck_bytes("take", &ot, want, 4, dt);
+    /* errors: the index dtype and rank, out's shape, an index out of range (the kernel stops) */
+    nnt_dt_t ih = nnt_mk(di, 1, ACL_FLOAT16, ACL_FORMAT_ND, NULL);
+    CK_ERR(aclnnIndexSelectGetWorkspaceSize(x.t, 1, ih.t, out.t, &ws, &e), NN_INVALID,
+           "index has dtype ACL_FLOAT16; indices are ACL_INT32 or ACL_INT64");
+    CK_ERR(aclnnIndexSelectGetWorkspaceSize(x.t, 1, ig.t, out.t, &ws, &e), NN_INVALID, "index has 2 dimensions");
+    CK_ERR(aclnnIndexSelectGetWorkspaceSize(x.t, 0, ix32.t, out.t, &ws, &e), NN_INVALID,
+           "out has shape [3,5,4]; selecting along dim with index needs [5,10,4]");
+    CK_ERR(aclnnEmbeddingGetWorkspaceSize(x.t, ie.t, oe.t, &ws, &e), NN_INVALID, "weight has 3 dimensions");
+    CK_ERR(aclnnIndexSelectGetWorkspaceSize(x.t, 1, NULL, out.t, &ws, &e), NN_NULLPTR, "index");
+    const int32_t bad[] = {1, 10, 0, 0, 0};
+    nnt_dt_t ib = nnt_mk(di, 1, ACL_INT32, ACL_FORMAT_ND, bad);
+    CK_OK(aclnnIndexSelectGetWorkspaceSize(x.t, 1, ib.t, out.t, &ws, &e));
+    CK_OK(aclnnIndexSelect(NULL, ws, e, nnt_stream));
+    ck_assert_int_ne(aclrtSynchronizeStream(nnt_stream), 0);
+    const char *m = aclGetRecentErrMsg();
+    ck_assert_msg(m && strstr(m, "index[1] is 10, outside [-10, 10)"), "out-of-range index: %s", m ? m : "(null)");
+    /* an int64 index is both its words: 2^32 + 1 is not 1 */
+    const int64_t bad64[] = {0, (INT64_C(1) << 32) + 1, 0, 0, 0};
+    nnt_dt_t ib64 = mk64(di, 1, bad64);
+    CK_OK(aclnnIndexSelectGetWorkspaceSize(x.t, 1, ib64.t, out.t, &ws, &e));
+    CK_OK(aclnnIndexSelect(NULL, ws, e, nnt_stream));
+    ck_assert_int_ne(aclrtSynchronizeStream(nnt_stream), 0);
+    m = aclGetRecentErrMsg();
+    ck_assert_msg(m && strstr(m, "index[1] is 4294967297, outside"), "int64 index: %s", m ? m : "(null)");
+}
+END_TEST
+
 Suite *dv_aclnn_move_suite(void)
 {
     Suite *s = suite_create("aclnn_move");
@@ -333,11 +463,16 @@ Suite *dv_aclnn_move_suite(void)
     tcase_add_loop_test(tc, test_aclnn_move_slice, 0, 3);
     tcase_add_loop_test(tc, test_aclnn_move_split, 0, 3);
     tcase_add_loop_test(tc, test_aclnn_move_flatten, 0, 3);
+    tcase_add_loop_test(tc, test_aclnn_move_gather, 0, 3);
     suite_add_tcase(s, tc);
     TCase *t3 = tcase_create("aclnn_move_profiles");
     tcase_add_checked_fixture(t3, NULL, nnt_teardown);
     tcase_set_timeout(t3, 60);
     tcase_add_loop_test(t3, test_aclnn_move_profiles, 0, 2);
     suite_add_tcase(s, t3);
+    TCase *to = tcase_create("ops_index_select");
+    tcase_set_timeout(to, 120);
+    tcase_add_loop_test(to, test_ops_index_select_check, 0, 2);
+    suite_add_tcase(s, to);
     return s;
 }
