@@ -17,13 +17,17 @@
  * - Flatten: the 2-D view of the same elements, copied by slice as one row of them.
  * - IndexSelect, GatherV2, GatherV3 (batchDims 0), Embedding (dim 0 of a 2-D weight), Take (self
  *   flattened): index_select of [outer, len, inner] with the index's elements; out's dims are
- *   self's with dim replaced by index's. */
+ *   self's with dim replaced by index's.
+ * - Repeat, RepeatInterleaveInt(WithDim): tile.  Adjacent dims merge while the inner one is not
+ *   repeated (y's layout is the same), so any rank fits tile's six dims in the common cases;
+ *   repeat_interleave is the tile of [outer * len, inner] by [1, repeats]. */
 #include "nn.h"
 
 #include "dv/ops.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "aclnnop/aclnn_cat.h"
 #include "aclnnop/aclnn_embedding.h"
@@ -31,6 +35,8 @@
 #include "aclnnop/aclnn_gather_v2.h"
 #include "aclnnop/aclnn_gather_v3.h"
 #include "aclnnop/aclnn_index_select.h"
+#include "aclnnop/aclnn_repeat.h"
+#include "aclnnop/aclnn_repeat_interleave.h"
 #include "aclnnop/aclnn_slice.h"
 #include "aclnnop/aclnn_split_tensor.h"
 #include "aclnnop/aclnn_split_with_size.h"
@@ -599,4 +605,142 @@ aclnnStatus aclnnTakeGetWorkspaceSize(const aclTensor *self, const aclTensor *in
         return rc;
     return move_gather(&c, self, "self", 1, (int64_t)dv_acl_tensor_elems(self), 1, index, "index", out,
                        workspaceSize, executor);
+}
+
+/* ---------------------------------------------------------------- Repeat, RepeatInterleaveInt(WithDim) */
+
+/* out = x (dims d, n of them) tiled by r onto tile, after merging each dim into the one before it
+ * while it is not repeated (and dropping a leading 1 x 1). */
+static int move_tile(dv_nn_call_t *c, const aclTensor *self, const int64_t *d, const int64_t *r, int n,
+                     const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    int64_t md[DV_ACL_MAX_DIMS + 1], mr[DV_ACL_MAX_DIMS + 1];
+    int m = 0;
+    for (int j = 0; j < n; j++) {
+        if (m > 0 && r[j] == 1) {
+            md[m - 1] *= d[j];
+        } else {
+            md[m] = d[j];
+            mr[m++] = r[j];
+        }
+    }
+    if (m > 1 && md[0] == 1 && mr[0] == 1) {
+        memmove(md, md + 1, (size_t)(m - 1) * sizeof md[0]);
+        memmove(mr, mr + 1, (size_t)(m - 1) * sizeof mr[0]);
+        m--;
+    }
+    enum { TILE_DIMS = 6 }; /* the library's --shape (DV_SHAPE_MAX) */
+    if (m > TILE_DIMS)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: the repeats leave %d dims after merging the unrepeated "
+                           "ones; dvsim's tile takes at most %d (not supported)", c->gws, m, TILE_DIMS);
+    char shape[160], reps[160];
+    size_t a = 0, b = 0;
+    for (int j = 0; j < m; j++) {
+        a += (size_t)snprintf(shape + a, sizeof shape - a, "%s%lld", j ? "x" : "", (long long)md[j]);
+        b += (size_t)snprintf(reps + b, sizeof reps - b, "%s%lld", j ? "x" : "", (long long)mr[j]);
+    }
+    c->empty = dv_acl_tensor_elems(out) == 0;
+    dv_nn_call_param(c, "shape", "%s", shape);
+    dv_nn_call_param(c, "repeats", "%s", reps);
+    dv_nn_call_param(c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(self->dtype)->dv));
+    dv_nn_call_tensor(c, self, "self", "x", true);
+    dv_nn_call_tensor(c, out, "out", "y", false);
+    return dv_nn_exec_build(c, workspaceSize, executor);
+}
+
+aclnnStatus aclnnRepeatGetWorkspaceSize(const aclTensor *self, const aclIntArray *repeats, aclTensor *out,
+                                        uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    dv_nn_call_t c;
+    int rc;
+    dv_nn_call_init_row(&c, "aclnnRepeat");
+    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = move_tensor(&c, self, "self")) ||
+        (rc = move_tensor(&c, out, "out")) || (rc = dv_nn_check_same_dtype(&c, self, "self", out, "out")))
+        return rc;
+    if (!repeats)
+        return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "%s: repeats is NULL", c.gws);
+    if (!dv_acl_handle_is(repeats, DV_ACL_MAGIC_INT_ARRAY))
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: repeats is not a live aclIntArray", c.gws);
+    const int n = (int)repeats->size;
+    if (repeats->size < (uint64_t)self->ndims || n > DV_ACL_MAX_DIMS)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: repeats has %llu entries; it needs %d (self's dims) to %d",
+                           c.gws, (unsigned long long)repeats->size, self->ndims, DV_ACL_MAX_DIMS);
+    int64_t d[DV_ACL_MAX_DIMS] = {0}, want[DV_ACL_MAX_DIMS] = {0};
+    for (int j = 0; j < n; j++) {
+        if (repeats->v[j] < 0)
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: repeats[%d] is %lld; repeats are not negative", c.gws, j,
+                               (long long)repeats->v[j]);
+        d[j] = j < n - self->ndims ? 1 : self->dims[j - (n - self->ndims)];
+        want[j] = d[j] * repeats->v[j];
+    }
+    if ((rc = move_out_shape(c.gws, out, "out", want, n, "self repeated")))
+        return rc;
+    if (n == 0 || dv_acl_tensor_elems(out) == 0) {
+        c.empty = true;
+        dv_nn_call_tensor(&c, out, "out", "y", false);
+        return dv_nn_exec_build(&c, workspaceSize, executor);
+    }
+    return move_tile(&c, self, d, repeats->v, n, out, workspaceSize, executor);
+}
+
+/* RepeatInterleaveInt (has_dim false: self flattened) and ...WithDim. */
+static int move_interleave(const char *api, const aclTensor *self, int64_t repeats, bool has_dim, int64_t dim,
+                           int64_t outputSize, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    dv_nn_call_t c;
+    int rc, d = 0;
+    dv_nn_call_init_row(&c, api);
+    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = move_tensor(&c, self, "self")) ||
+        (rc = move_tensor(&c, out, "out")) || (rc = dv_nn_check_same_dtype(&c, self, "self", out, "out")))
+        return rc;
+    if (repeats < 0)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: repeats is %lld; it is not negative", c.gws,
+                           (long long)repeats);
+    int64_t outer = 1, len = (int64_t)dv_acl_tensor_elems(self), inner = 1;
+    int64_t want[DV_ACL_MAX_DIMS] = {0};
+    int nd = 1;
+    if (has_dim) {
+        if (self->ndims == 0)
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: self is 0-dimensional; repeating along dim needs a "
+                               "dimension", c.gws);
+        if ((rc = move_dim(c.gws, "dim", dim, self->ndims, 0, &d)))
+            return rc;
+        move_view(self, d, &outer, &len, &inner);
+        nd = self->ndims;
+        for (int j = 0; j < nd; j++)
+            want[j] = j == d ? len * repeats : self->dims[j];
+    } else {
+        want[0] = len * repeats;
+    }
+    if (outputSize != len * repeats)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: outputSize is %lld; %lld elements repeated %lld times give "
+                           "%lld", c.gws, (long long)outputSize, (long long)len, (long long)repeats,
+                           (long long)(len * repeats));
+    if ((rc = move_out_shape(c.gws, out, "out", want, nd, "self repeated")))
+        return rc;
+    if (dv_acl_tensor_elems(out) == 0) {
+        c.empty = true;
+        dv_nn_call_tensor(&c, out, "out", "y", false);
+        return dv_nn_exec_build(&c, workspaceSize, executor);
+    }
+    const int64_t dd[2] = {outer * len, inner}, rr[2] = {1, repeats};
+    return move_tile(&c, self, dd, rr, 2, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnRepeatInterleaveIntGetWorkspaceSize(const aclTensor *self, int64_t repeats, int64_t outputSize,
+                                                     aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return move_interleave("aclnnRepeatInterleaveInt", self, repeats, false, 0, outputSize, out, workspaceSize,
+                           executor);
+}
+
+aclnnStatus aclnnRepeatInterleaveIntWithDimGetWorkspaceSize(const aclTensor *self, int64_t repeats, int64_t dim,
+                                                            int64_t outputSize, aclTensor *out,
+                                                            uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return move_interleave("aclnnRepeatInterleaveIntWithDim", self, repeats, true, dim, outputSize, out,
+                           workspaceSize, executor);
 }

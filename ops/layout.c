@@ -1158,3 +1158,167 @@ const dv_opdesc_t dv_op_index_select = {
             "one DMA per row in, one per unit out",
     .params = index_select_params, .nparams = IS_COUNT, .plan = index_select_plan, .kernel = index_select_kernel,
     .reference = index_select_reference};
+
+/* ================================================================ tile (s20-move)
+ *
+ * y = x repeated --repeats times along each axis (numpy tile, torch repeat): x [d0, ..., dn-1], y
+ * [r0*d0, ..., rn-1*dn-1], y[k0*d0 + i0, ...] = x[i0, ...].  x is rows of W = dn-1 elements in
+ * planes of H = dn-2 rows.  A unit is gr rows of one plane (a chunk of cc columns when a row is
+ * longer than a unit): one DMA brings them into UB, then one DMA per combination of the repeats
+ * (prod r) writes them to their place in y: a strided run of gr rows.  repeat_interleave is a tile
+ * of x viewed as [outer * L, inner] with repeats [1, r]. */
+
+enum { TL_SHAPE, TL_DTYPE, TL_REPEATS, TL_CORES, TL_COUNT };
+
+static const dv_oparam_spec_t tile_params[TL_COUNT] = {
+    [TL_SHAPE] = {"shape", DV_OPT_SHAPE, "4x64x128", 1, INT64_C(1) << 40, 0, "input shape d0x...xdn-1"},
+    [TL_DTYPE] = {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, BYTE_DTYPES, "element type of x and y"},
+    [TL_REPEATS] = {"repeats", DV_OPT_SHAPE, "2x1x2", 1, INT64_C(1) << 40, 0,
+                    "times each axis is repeated, one per --shape dimension: y is (r0*d0)x...x(rn-1*dn-1)"},
+    [TL_CORES] = {"cores", DV_OPT_INT, "auto", 1, 65535, 0, "blocks (auto: every vector core); at most one per unit"},
+};
+
+typedef struct tile_tiling {
+    uint32_t dtype, size, n;            /* n >= 2 dims (a 1-D shape is [1, W]) */
+    uint64_t d[DV_SHAPE_MAX], r[DV_SHAPE_MAX], ys[DV_SHAPE_MAX]; /* ys: y's strides, elements */
+    uint64_t planes, h, w, combos;
+    uint64_t gr, hb, cc, nch, units, pitch;
+} tile_tiling_t;
+
+static int tile_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t *v, dv_op_plan_t *plan,
+                     dv_error_t *err)
+{
+    const dv_shape_t *s = &v->v[TL_SHAPE].shape, *rp = &v->v[TL_REPEATS].shape;
+    const dv_dtype_t dt = v->v[TL_DTYPE].dt;
+    tile_tiling_t t;
+    memset(&t, 0, sizeof t);
+    t.dtype = (uint32_t)dt;
+    t.size = dv_dtype_size(dt);
+    if (rp->ndims != s->ndims)
+        return dv_ops_param_error(err, "repeats", "%d repeats given for the %d dimensions of --shape", rp->ndims,
+                                  s->ndims);
+    const int lead = s->ndims == 1;
+    t.n = (uint32_t)(s->ndims + lead);
+    if (t.n > DV_SHAPE_MAX)
+        return dv_ops_param_error(err, "shape", "at most %d dimensions", DV_SHAPE_MAX);
+    dv_shape_t ys = {.ndims = (int)t.n};
+    t.combos = 1;
+    for (uint32_t j = 0; j < t.n; j++) {
+        t.d[j] = j < (uint32_t)lead ? 1 : s->d[j - (uint32_t)lead];
+        t.r[j] = j < (uint32_t)lead ? 1 : rp->d[j - (uint32_t)lead];
+        if (__builtin_mul_overflow(t.d[j], t.r[j], &ys.d[j]) || __builtin_mul_overflow(t.combos, t.r[j], &t.combos))
+            return dv_ops_param_error(err, "repeats", "the output has more than 2^64 elements");
+    }
+    uint64_t n_in, n_out;
+    int rc;
+    if ((rc = tensor_elems(cfg, "shape", "the input", s, t.size, &n_in, err)) != DV_OK ||
+        (rc = tensor_elems(cfg, "repeats", "the output", &ys, t.size, &n_out, err)) != DV_OK)
+        return rc;
+    t.ys[t.n - 1] = 1;
+    for (int j = (int)t.n - 2; j >= 0; j--)
+        t.ys[j] = t.ys[j + 1] * ys.d[j + 1];
+    t.w = t.d[t.n - 1];
+    t.h = t.d[t.n - 2];
+    t.planes = n_in / (t.w * t.h);
+    if ((rc = need_pad(cfg, "shape", "rows", t.w * t.size, t.w * t.size, err)) != DV_OK)
+        return rc;
+
+    /* units: an even share of the input rows per core, at most half the UB (double-buffered) */
+    const uint64_t cores = v->v[TL_CORES].i ? (uint64_t)v->v[TL_CORES].i : dv_ops_cores(cfg, DV_KIND_VECTOR);
+    const uint64_t half = cfg->ub_size_bytes / 2 / BLK * BLK;
+    if (half < BLK)
+        return dv_ops_param_error(err, "shape", "core.ub_size_bytes %llu holds no double-buffered 32-B block",
+                                  (unsigned long long)cfg->ub_size_bytes);
+    const uint64_t row = t.w * t.size;
+    if (row <= half) {
+        t.cc = t.w;
+        const uint64_t fit = dv_max_u64(1, half / dv_round_up(row, BLK));
+        t.gr = dv_min_u64(dv_min_u64(fit, t.h), dv_max_u64(1, dv_ceil_div(t.planes * t.h, cores)));
+    } else {
+        t.cc = dv_max_u64(1, half / BLK) * (BLK / t.size);
+        t.gr = 1;
+    }
+    t.hb = dv_ceil_div(t.h, t.gr);
+    t.nch = dv_ceil_div(t.w, t.cc);
+    t.units = t.planes * t.hb * t.nch;
+    t.pitch = dv_round_up(t.cc * t.size, BLK);
+
+    snprintf(plan->info.name, sizeof plan->info.name, "%s", op->name);
+    plan->info.kind = DV_KIND_VECTOR;
+    plan->info.blocks = (uint32_t)dv_min_u64(cores, t.units);
+    plan->info.subs = 1;
+    if ((rc = dv_ops_add_arg(plan, "x", dt, n_in, DV_ARG_IN, 0, 0)) ||
+        (rc = dv_ops_add_arg(plan, "y", dt, n_out, DV_ARG_OUT, 0, 0)))
+        return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
+    memcpy(plan->tiling, &t, sizeof t);
+    plan->tiling_bytes = sizeof t;
+    plan->flops = 0;
+    plan->bytes = (n_in + n_out) * t.size;
+    plan->tol_scale = 1.0;
+    return DV_OK;
+}
+
+static void tile_kernel(dv_k_t *k, const void *params)
+{
+    const tile_tiling_t *t = params;
+    uint64_t first, end;
+    block_units(k, t->units, &first, &end);
+    if (first == end)
+        return;
+    dv_que_t q;
+    dvk_que_init(k, &q, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_MTE3, 2, t->gr * t->pitch);
+    const uint32_t n = t->n;
+    for (uint64_t u = first; u < end; u++) {
+        const uint64_t p = u / (t->hb * t->nch), rem = u % (t->hb * t->nch);
+        const uint64_t h0 = rem / t->nch * t->gr, nr = dv_min_u64(t->gr, t->h - h0);
+        const uint64_t c0 = rem % t->nch * t->cc, nc = dv_min_u64(t->cc, t->w - c0);
+        uint64_t buf = dvk_que_alloc(k, &q);
+        rows_move(k, false, buf, t->pitch, 0, ((p * t->h + h0) * t->w + c0) * t->size, t->w * t->size, nr,
+                  nc * t->size);
+        dvk_que_enque(k, &q, buf);
+        buf = dvk_que_deque(k, &q);
+        /* the plane's coordinates i0..in-3, then every combination k0..kn-1 of the repeats */
+        uint64_t base = h0 * t->ys[n - 2] + c0, pp = p;
+        uint64_t i[DV_SHAPE_MAX] = {0};
+        for (int j = (int)n - 3; j >= 0; j--) {
+            i[j] = pp % t->d[j];
+            pp /= t->d[j];
+            base += i[j] * t->ys[j];
+        }
+        for (uint64_t c = 0; c < t->combos; c++) {
+            uint64_t off = base, cc = c;
+            for (int j = (int)n - 1; j >= 0; j--) {
+                off += cc % t->r[j] * t->d[j] * t->ys[j];
+                cc /= t->r[j];
+            }
+            rows_move(k, true, buf, t->pitch, 1, off * t->size, t->ys[n - 2] * t->size, nr, nc * t->size);
+        }
+        dvk_que_free(k, &q, buf);
+    }
+}
+
+static int tile_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint8_t **expect, dv_error_t *err)
+{
+    (void)err;
+    tile_tiling_t t;
+    memcpy(&t, plan->tiling, sizeof t);
+    uint64_t total = t.ys[0] * t.d[0] * t.r[0];
+    for (uint64_t e = 0; e < total; e++) {
+        uint64_t src = 0, xs = 1, rest = e;
+        for (int j = (int)t.n - 1; j >= 0; j--) {
+            const uint64_t dj = t.d[j] * t.r[j], c = rest % dj;
+            rest /= dj;
+            src += (c % t.d[j]) * xs;
+            xs *= t.d[j];
+        }
+        memcpy(expect[1] + e * t.size, in[0] + src * t.size, t.size);
+    }
+    return DV_OK;
+}
+
+/* tile (ops/ops.def row). */
+const dv_opdesc_t dv_op_tile = {
+    .name = "tile",
+    .desc = "y = x repeated --repeats times along each axis (torch repeat; repeat_interleave on a view); a row "
+            "group in by one DMA, out by one DMA per repeat",
+    .params = tile_params, .nparams = TL_COUNT, .plan = tile_plan, .kernel = tile_kernel, .reference = tile_reference};

@@ -15,6 +15,8 @@
 #include "aclnnop/aclnn_gather_v2.h"
 #include "aclnnop/aclnn_gather_v3.h"
 #include "aclnnop/aclnn_index_select.h"
+#include "aclnnop/aclnn_repeat.h"
+#include "aclnnop/aclnn_repeat_interleave.h"
 #include "aclnnop/aclnn_slice.h"
 #include "aclnnop/aclnn_split_tensor.h"
 #include "aclnnop/aclnn_split_with_size.h"
@@ -452,6 +454,78 @@ START_TEST(test_aclnn_move_gather)
 }
 END_TEST
 
+/* The library's tile under --check on both profiles (loop: profile): 1-D to 4-D, a row longer than a
+ * unit, several dtypes. */
+START_TEST(test_ops_tile_check)
+{
+    static const char *const cmds[] = {
+        "tile --shape 4x64x128 --repeats 2x1x2", "tile --shape 3x2 --repeats 4x2 --dtype fp32",
+        "tile --shape 7 --repeats 5 --dtype int32", "tile --shape 2x3x5x7 --repeats 2x2x1x3 --dtype int8",
+        "tile --shape 2x30000 --repeats 2x2 --dtype fp32", "tile --shape 100x8 --repeats 1x3 --dtype bf16 --cores 3"};
+    const char *profile = _i ? "ascend310" : NULL;
+    for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
+        dvt_op_t r;
+        dvt_op(&r, profile, NULL, cmds[c], true, true);
+        ck_assert_msg(r.rc == DV_OK, "%s: %s", cmds[c], r.err.msg);
+        ck_assert_msg(r.check.compared > 0 && r.check.mismatches == 0, "%s: %llu mismatches", cmds[c],
+                      (unsigned long long)r.check.mismatches);
+        ck_assert_msg(r.cnt.hazards == 0, "%s: hazards", cmds[c]);
+        dvt_op_free(&r);
+    }
+    dvt_op_t r;
+    dvt_op(&r, profile, NULL, "tile --shape 4x5 --repeats 2", false, false);
+    ck_assert_msg(r.rc != DV_OK && strstr(r.err.msg, "1 repeats given for the 2 dimensions"), "%s", r.err.msg);
+    dvt_op_free(&r);
+}
+END_TEST
+
+/* Repeat (more repeats than dims), RepeatInterleaveInt and ...WithDim against the reference, and
+ * their errors. */
+START_TEST(test_aclnn_move_repeat)
+{
+    const aclDataType dt = dts[_i];
+    const size_t sz = nnt_dtype_size(dt);
+    static uint8_t h[MAXE * 4], want[MAXE * 4];
+    const int64_t d[] = {3, 2, 5}, dr[] = {2, 6, 2, 5}, rep[] = {2, 2, 1, 1};
+    nnt_dt_t x = mk(d, 3, dt, 16, h), out = nnt_mk(dr, 4, dt, ACL_FORMAT_ND, NULL);
+    aclIntArray *ra = aclCreateIntArray(rep, 4);
+    /* out[a][b][c][e] = x[b % 3][c][e] */
+    for (int a = 0; a < 2; a++)
+        for (int b = 0; b < 6; b++)
+            memcpy(want + (size_t)((a * 6 + b) * 10) * sz, h + (size_t)((b % 3) * 10) * sz, 10 * sz);
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_OK(aclnnRepeatGetWorkspaceSize(x.t, ra, out.t, &ws, &e));
+    RUN(aclnnRepeat(NULL, ws, e, nnt_stream));
+    ck_bytes("repeat", &out, want, 120, dt);
+    const int64_t rep2[] = {1, 3};
+    aclIntArray *rb = aclCreateIntArray(rep2, 2);
+    CK_ERR(aclnnRepeatGetWorkspaceSize(x.t, rb, out.t, &ws, &e), NN_INVALID, "repeats has 2 entries; it needs 3");
+    CK_ERR(aclnnRepeatGetWorkspaceSize(x.t, ra, x.t, &ws, &e), NN_INVALID, "out has shape [3,2,5]; self repeated "
+                                                                           "needs [2,6,2,5]");
+    CK_ERR(aclnnRepeatGetWorkspaceSize(x.t, NULL, out.t, &ws, &e), NN_NULLPTR, "repeats is NULL");
+    /* interleave: flattened, each element 3 times; along dim 1, each [.., c, ..] slice twice */
+    const int64_t d90[] = {90}, d345[] = {3, 4, 5};
+    nnt_dt_t o1 = nnt_mk(d90, 1, dt, ACL_FORMAT_ND, NULL), o2 = nnt_mk(d345, 3, dt, ACL_FORMAT_ND, NULL);
+    for (int i = 0; i < 90; i++)
+        memcpy(want + (size_t)i * sz, h + (size_t)(i / 3) * sz, sz);
+    CK_OK(aclnnRepeatInterleaveIntGetWorkspaceSize(x.t, 3, 90, o1.t, &ws, &e));
+    RUN(aclnnRepeatInterleaveInt(NULL, ws, e, nnt_stream));
+    ck_bytes("repeat_interleave", &o1, want, 90, dt);
+    for (int a = 0; a < 3; a++)
+        for (int c = 0; c < 4; c++)
+            memcpy(want + (size_t)((a * 4 + c) * 5) * sz, h + (size_t)((a * 2 + c / 2) * 5) * sz, 5 * sz);
+    CK_OK(aclnnRepeatInterleaveIntWithDimGetWorkspaceSize(x.t, 2, -2, 4, o2.t, &ws, &e));
+    RUN(aclnnRepeatInterleaveIntWithDim(NULL, ws, e, nnt_stream));
+    ck_bytes("repeat_interleave dim 1", &o2, want, 60, dt);
+    CK_ERR(aclnnRepeatInterleaveIntWithDimGetWorkspaceSize(x.t, 2, 1, 5, o2.t, &ws, &e), NN_INVALID,
+           "outputSize is 5; 2 elements repeated 2 times give 4");
+    CK_ERR(aclnnRepeatInterleaveIntGetWorkspaceSize(x.t, -1, 0, o1.t, &ws, &e), NN_INVALID, "repeats is -1");
+    CK_ERR(aclnnRepeatInterleaveIntWithDimGetWorkspaceSize(x.t, 2, 0, 6, o2.t, &ws, &e), NN_INVALID,
+           "out has shape [3,4,5]; self repeated needs [6,2,5]");
+}
+END_TEST
+
 Suite *dv_aclnn_move_suite(void)
 {
     Suite *s = suite_create("aclnn_move");
@@ -464,6 +538,7 @@ Suite *dv_aclnn_move_suite(void)
     tcase_add_loop_test(tc, test_aclnn_move_split, 0, 3);
     tcase_add_loop_test(tc, test_aclnn_move_flatten, 0, 3);
     tcase_add_loop_test(tc, test_aclnn_move_gather, 0, 3);
+    tcase_add_loop_test(tc, test_aclnn_move_repeat, 0, 3);
     suite_add_tcase(s, tc);
     TCase *t3 = tcase_create("aclnn_move_profiles");
     tcase_add_checked_fixture(t3, NULL, nnt_teardown);
@@ -473,6 +548,7 @@ Suite *dv_aclnn_move_suite(void)
     TCase *to = tcase_create("ops_index_select");
     tcase_set_timeout(to, 120);
     tcase_add_loop_test(to, test_ops_index_select_check, 0, 2);
+    tcase_add_loop_test(to, test_ops_tile_check, 0, 2);
     suite_add_tcase(s, to);
     return s;
 }
