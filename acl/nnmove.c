@@ -20,7 +20,8 @@
  *   self's with dim replaced by index's.
  * - Repeat, RepeatInterleaveInt(WithDim): tile.  Adjacent dims merge while the inner one is not
  *   repeated (y's layout is the same), so any rank fits tile's six dims in the common cases;
- *   repeat_interleave is the tile of [outer * len, inner] by [1, repeats]. */
+ *   repeat_interleave is the tile of [outer * len, inner] by [1, repeats].
+ * - Tril, Triu and their in-place forms: trilu on self's last two dims. */
 #include "nn.h"
 
 #include "dv/ops.h"
@@ -42,6 +43,8 @@
 #include "aclnnop/aclnn_split_with_size.h"
 #include "aclnnop/aclnn_stack.h"
 #include "aclnnop/aclnn_take.h"
+#include "aclnnop/aclnn_tril.h"
+#include "aclnnop/aclnn_triu.h"
 
 enum { CONCAT_MAX = 4 }; /* concat's --inputs limit (ops/layout.c) */
 enum { VCOPY_BLK_MAX = 255 }; /* slice's column step x 16-bit units per element (its --step limit) */
@@ -743,4 +746,67 @@ aclnnStatus aclnnRepeatInterleaveIntWithDimGetWorkspaceSize(const aclTensor *sel
     DV_ACL_LOCKED();
     return move_interleave("aclnnRepeatInterleaveIntWithDim", self, repeats, true, dim, outputSize, out,
                            workspaceSize, executor);
+}
+
+/* ---------------------------------------------------------------- Tril, Triu */
+
+/* out (= self in place when out is NULL) = the lower or upper triangle of self. */
+static int move_trilu(const char *api, const aclTensor *self, const char *what, int64_t diagonal, const aclTensor *out,
+                      bool upper, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    dv_nn_call_t c;
+    int rc;
+    dv_nn_call_init_row(&c, api);
+    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = move_tensor(&c, self, what)))
+        return rc;
+    if (out && ((rc = move_tensor(&c, out, "out")) || (rc = dv_nn_check_same_dtype(&c, self, what, out, "out")) ||
+                (rc = move_out_shape(c.gws, out, "out", self->dims, self->ndims, "self's shape"))))
+        return rc;
+    if (self->ndims < 2)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has %d dimension%s; a triangle needs at least 2", c.gws,
+                           what, self->ndims, self->ndims == 1 ? "" : "s");
+    char shape[160];
+    size_t a = 0;
+    for (int j = 0; j < self->ndims; j++)
+        a += (size_t)snprintf(shape + a, sizeof shape - a, "%s%lld", j ? "x" : "", (long long)self->dims[j]);
+    /* a diagonal beyond the matrix keeps all or nothing: the library's range holds any that matters */
+    const int64_t lim = self->dims[self->ndims - 1] + self->dims[self->ndims - 2];
+    const int64_t dg = diagonal > lim ? lim : diagonal < -lim ? -lim : diagonal;
+    c.empty = dv_acl_tensor_elems(self) == 0;
+    dv_nn_call_param(&c, "shape", "%s", shape);
+    dv_nn_call_param(&c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(self->dtype)->dv));
+    dv_nn_call_param(&c, "diagonal", "%lld", (long long)dg);
+    if (upper)
+        dv_nn_call_param(&c, "upper", "on");
+    dv_nn_call_tensor(&c, self, what, "x", true);
+    dv_nn_call_tensor(&c, out ? out : self, out ? "out" : what, "y", false);
+    return dv_nn_exec_build(&c, workspaceSize, executor);
+}
+
+aclnnStatus aclnnTrilGetWorkspaceSize(const aclTensor *self, int64_t diagonal, aclTensor *out, uint64_t *workspaceSize,
+                                      aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return move_trilu("aclnnTril", self, "self", diagonal, out, false, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceTrilGetWorkspaceSize(const aclTensor *selfRef, int64_t diagonal, uint64_t *workspaceSize,
+                                             aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return move_trilu("aclnnInplaceTril", selfRef, "selfRef", diagonal, NULL, false, workspaceSize, executor);
+}
+
+aclnnStatus aclnnTriuGetWorkspaceSize(const aclTensor *self, int64_t diagonal, aclTensor *out, uint64_t *workspaceSize,
+                                      aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return move_trilu("aclnnTriu", self, "self", diagonal, out, true, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceTriuGetWorkspaceSize(aclTensor *selfRef, int64_t diagonal, uint64_t *workspaceSize,
+                                             aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return move_trilu("aclnnInplaceTriu", selfRef, "selfRef", diagonal, NULL, true, workspaceSize, executor);
 }

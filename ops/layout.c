@@ -1322,3 +1322,161 @@ const dv_opdesc_t dv_op_tile = {
     .desc = "y = x repeated --repeats times along each axis (torch repeat; repeat_interleave on a view); a row "
             "group in by one DMA, out by one DMA per repeat",
     .params = tile_params, .nparams = TL_COUNT, .plan = tile_plan, .kernel = tile_kernel, .reference = tile_reference};
+
+/* ================================================================ trilu (s20-move)
+ *
+ * y = the lower (tril) or upper (--upper on: triu) triangle of each HxW matrix of x, the rest 0:
+ * tril keeps x[.., i, j] where j - i <= --diagonal, triu where j - i >= --diagonal.  A unit is gr
+ * rows (a chunk of cc columns when a row is longer than a unit) in by one DMA and out by one; then
+ * each row's dropped runs (before and after the kept one) are overwritten from a UB block the vector
+ * unit set to 0 once (vdup; MTE3 runs its DMAs in order), so every bit pattern of x kept passes as it
+ * is.  The kept run may start anywhere in a row, and UB addresses of DMAs are whole blocks: hence
+ * writing the row and zeroing over it rather than writing the kept run alone. */
+
+enum { TU_SHAPE, TU_DTYPE, TU_DIAGONAL, TU_UPPER, TU_CORES, TU_COUNT };
+
+static const dv_oparam_spec_t trilu_params[TU_COUNT] = {
+    [TU_SHAPE] = {"shape", DV_OPT_SHAPE, "8x256x256", 1, INT64_C(1) << 40, 0, "input ...xHxW (at least 2 dimensions)"},
+    [TU_DTYPE] = {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, BYTE_DTYPES, "element type of x and y"},
+    [TU_DIAGONAL] = {"diagonal", DV_OPT_INT, "0", -(double)(INT64_C(1) << 40), (double)(INT64_C(1) << 40), 0,
+                     "the diagonal: 0 the main one, > 0 above it, < 0 below"},
+    [TU_UPPER] = {"upper", DV_OPT_BOOL, "off", 0, 0, 0, "keep the upper triangle (triu) instead of the lower (tril)"},
+    [TU_CORES] = {"cores", DV_OPT_INT, "auto", 1, 65535, 0, "blocks (auto: every vector core); at most one per unit"},
+};
+
+typedef struct trilu_tiling {
+    uint32_t dtype, size, upper;
+    int64_t diag;
+    uint64_t rows, h, w;       /* rows: every row of every matrix */
+    uint64_t gr, cc, nch, units, pitch, zbytes;
+} trilu_tiling_t;
+
+/* The columns [*a, *b) row i keeps. */
+static void trilu_keep(const trilu_tiling_t *t, uint64_t i, uint64_t *a, uint64_t *b)
+{
+    const int64_t w = (int64_t)t->w, e = (int64_t)i + t->diag; /* tril: j <= e; triu: j >= e */
+    const int64_t lo = t->upper ? e : 0, hi = t->upper ? w : e + 1;
+    *a = (uint64_t)(lo < 0 ? 0 : lo > w ? w : lo);
+    *b = (uint64_t)(hi < (int64_t)*a ? (int64_t)*a : hi > w ? w : hi);
+}
+
+static int trilu_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t *v, dv_op_plan_t *plan,
+                      dv_error_t *err)
+{
+    const dv_shape_t *s = &v->v[TU_SHAPE].shape;
+    const dv_dtype_t dt = v->v[TU_DTYPE].dt;
+    trilu_tiling_t t;
+    memset(&t, 0, sizeof t);
+    t.dtype = (uint32_t)dt;
+    t.size = dv_dtype_size(dt);
+    t.upper = v->v[TU_UPPER].i != 0;
+    t.diag = v->v[TU_DIAGONAL].i;
+    if (s->ndims < 2)
+        return dv_ops_param_error(err, "shape", "give at least HxW (%d dimension given)", s->ndims);
+    uint64_t n;
+    int rc;
+    if ((rc = tensor_elems(cfg, "shape", "the input", s, t.size, &n, err)) != DV_OK)
+        return rc;
+    t.w = s->d[s->ndims - 1];
+    t.h = s->d[s->ndims - 2];
+    t.rows = n / t.w;
+    /* runs of any length at any column: DataCopyPad unless rows are single whole blocks */
+    if ((rc = need_pad(cfg, "shape", "row runs", t.size, t.w * t.size, err)) != DV_OK)
+        return rc;
+    /* three buffers: two for the rows, one of zeros (a whole vdup repeat) */
+    const uint64_t cores = v->v[TU_CORES].i ? (uint64_t)v->v[TU_CORES].i : dv_ops_cores(cfg, DV_KIND_VECTOR);
+    const uint64_t third = cfg->ub_size_bytes / 3 / 256 * 256;
+    if (third < 256)
+        return dv_ops_param_error(err, "shape", "core.ub_size_bytes %llu holds no three 256-byte buffers",
+                                  (unsigned long long)cfg->ub_size_bytes);
+    const uint64_t row = t.w * t.size;
+    if (row <= third) {
+        t.cc = t.w;
+        const uint64_t fit = dv_max_u64(1, third / dv_round_up(row, BLK));
+        t.gr = dv_min_u64(fit, dv_max_u64(1, dv_ceil_div(t.rows, cores)));
+    } else {
+        t.cc = third / t.size;
+        t.gr = 1;
+    }
+    t.nch = dv_ceil_div(t.w, t.cc);
+    t.units = dv_ceil_div(t.rows, t.gr) * t.nch;
+    t.pitch = dv_round_up(t.cc * t.size, BLK);
+    t.zbytes = dv_round_up(t.cc * t.size, 256);
+
+    snprintf(plan->info.name, sizeof plan->info.name, "%s", op->name);
+    plan->info.kind = DV_KIND_VECTOR;
+    plan->info.blocks = (uint32_t)dv_min_u64(cores, t.units);
+    plan->info.subs = 1;
+    if ((rc = dv_ops_add_arg(plan, "x", dt, n, DV_ARG_IN, 0, 0)) ||
+        (rc = dv_ops_add_arg(plan, "y", dt, n, DV_ARG_OUT, 0, 0)))
+        return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
+    memcpy(plan->tiling, &t, sizeof t);
+    plan->tiling_bytes = sizeof t;
+    plan->flops = 0;
+    plan->bytes = 2 * n * t.size;
+    plan->tol_scale = 1.0;
+    return DV_OK;
+}
+
+static void trilu_kernel(dv_k_t *k, const void *params)
+{
+    const trilu_tiling_t *t = params;
+    uint64_t first, end;
+    block_units(k, t->units, &first, &end);
+    if (first == end)
+        return;
+    const uint64_t sz = t->size, stride = t->w * sz;
+    dv_que_t zq, q;
+    dvk_que_init(k, &zq, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, 1, t->zbytes);
+    uint64_t zero = dvk_que_alloc(k, &zq);
+    const uint64_t max_rep = dv_ops_field_max(DV_FORM_VDUP, DV_FLD(VDUP, repeat));
+    for (uint64_t r = 0, reps = t->zbytes / 256; r < reps; r += max_rep)
+        dvk_vdup(k, zero + r * 256, DV_DT_U16, 0.0, (int64_t)dv_min_u64(max_rep, reps - r), 1, 8);
+    dvk_que_enque(k, &zq, zero);
+    zero = dvk_que_deque(k, &zq);
+    dvk_que_init(k, &q, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_MTE3, 2, t->gr * t->pitch);
+    for (uint64_t u = first; u < end; u++) {
+        const uint64_t r0 = u / t->nch * t->gr, nr = dv_min_u64(t->gr, t->rows - r0);
+        const uint64_t c0 = u % t->nch * t->cc, nc = dv_min_u64(t->cc, t->w - c0), c1 = c0 + nc;
+        uint64_t buf = dvk_que_alloc(k, &q);
+        rows_move(k, false, buf, t->pitch, 0, (r0 * t->w + c0) * sz, stride, nr, nc * sz);
+        dvk_que_enque(k, &q, buf);
+        buf = dvk_que_deque(k, &q);
+        /* the unit's rows as they are, then zeros over the runs they drop (MTE3 runs in order) */
+        rows_move(k, true, buf, t->pitch, 1, (r0 * t->w + c0) * sz, stride, nr, nc * sz);
+        for (uint64_t i = 0; i < nr; i++) {
+            uint64_t a, b;
+            trilu_keep(t, (r0 + i) % t->h, &a, &b);
+            a = dv_min_u64(dv_max_u64(a, c0), c1);
+            b = dv_min_u64(dv_max_u64(b, a), c1);
+            const uint64_t gm = ((r0 + i) * t->w) * sz;
+            if (a > c0)
+                rows_move(k, true, zero, t->pitch, 1, gm + c0 * sz, stride, 1, (a - c0) * sz);
+            if (c1 > b)
+                rows_move(k, true, zero, t->pitch, 1, gm + b * sz, stride, 1, (c1 - b) * sz);
+        }
+        dvk_que_free(k, &q, buf);
+    }
+    dvk_que_free(k, &zq, zero);
+}
+
+static int trilu_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint8_t **expect, dv_error_t *err)
+{
+    (void)err;
+    trilu_tiling_t t;
+    memcpy(&t, plan->tiling, sizeof t);
+    for (uint64_t r = 0; r < t.rows; r++) {
+        uint64_t a, b;
+        trilu_keep(&t, r % t.h, &a, &b);
+        memcpy(expect[1] + (r * t.w + a) * t.size, in[0] + (r * t.w + a) * t.size, (b - a) * t.size);
+    }
+    return DV_OK;
+}
+
+/* trilu (ops/ops.def row). */
+const dv_opdesc_t dv_op_trilu = {
+    .name = "trilu",
+    .desc = "y = the lower (or --upper) triangle of each matrix of x from --diagonal, the rest 0; kept runs by "
+            "DMA, zeros from one vdup block",
+    .params = trilu_params, .nparams = TU_COUNT, .plan = trilu_plan, .kernel = trilu_kernel,
+    .reference = trilu_reference};

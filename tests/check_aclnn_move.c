@@ -22,6 +22,8 @@
 #include "aclnnop/aclnn_split_with_size.h"
 #include "aclnnop/aclnn_stack.h"
 #include "aclnnop/aclnn_take.h"
+#include "aclnnop/aclnn_tril.h"
+#include "aclnnop/aclnn_triu.h"
 
 enum { MAXE = 4096 };
 
@@ -526,6 +528,78 @@ START_TEST(test_aclnn_move_repeat)
 }
 END_TEST
 
+/* The library's trilu under --check on both profiles (loop: profile): diagonals inside and beyond
+ * the matrix, rows longer than a unit, several dtypes. */
+START_TEST(test_ops_trilu_check)
+{
+    static const char *const cmds[] = {
+        "trilu --shape 4x64x128", "trilu --shape 3x3 --dtype int32",
+        "trilu --shape 2x37x23 --diagonal 3 --upper on --dtype fp32", "trilu --shape 5x40x40 --diagonal -7 --dtype int8",
+        "trilu --shape 3x100000 --diagonal 60000 --dtype fp32", "trilu --shape 3x9x5 --diagonal -2 --upper on --dtype bf16 --cores 2",
+        "trilu --shape 6x7 --diagonal -9", "trilu --shape 6x7 --diagonal 8 --upper on"};
+    const char *profile = _i ? "ascend310" : NULL;
+    for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
+        dvt_op_t r;
+        dvt_op(&r, profile, NULL, cmds[c], true, true);
+        ck_assert_msg(r.rc == DV_OK, "%s: %s", cmds[c], r.err.msg);
+        ck_assert_msg(r.check.compared > 0 && r.check.mismatches == 0, "%s: %llu mismatches", cmds[c],
+                      (unsigned long long)r.check.mismatches);
+        ck_assert_msg(r.cnt.hazards == 0, "%s: hazards", cmds[c]);
+        dvt_op_free(&r);
+    }
+}
+END_TEST
+
+/* Tril, Triu and the in-place forms on a batch of 7x5 matrices against the reference. */
+START_TEST(test_aclnn_move_trilu)
+{
+    const aclDataType dt = dts[_i];
+    const size_t sz = nnt_dtype_size(dt);
+    static uint8_t h[MAXE * 4], want[MAXE * 4];
+    const int64_t d[] = {2, 7, 5};
+    nnt_dt_t x = mk(d, 3, dt, 17, h), out = nnt_mk(d, 3, dt, ACL_FORMAT_ND, NULL);
+    uint64_t ws;
+    aclOpExecutor *e;
+    static const int64_t diags[] = {0, 2, -3};
+    for (int up = 0; up < 2; up++)
+        for (int g = 0; g < 3; g++) {
+            memset(want, 0, sizeof want);
+            for (int r = 0; r < 14; r++)
+                for (int j = 0; j < 5; j++) {
+                    const int64_t off = j - r % 7;
+                    if (up ? off >= diags[g] : off <= diags[g])
+                        memcpy(want + (size_t)(r * 5 + j) * sz, h + (size_t)(r * 5 + j) * sz, sz);
+                }
+            char what[48];
+            snprintf(what, sizeof what, "%s diagonal %lld", up ? "triu" : "tril", (long long)diags[g]);
+            if (up)
+                CK_OK(aclnnTriuGetWorkspaceSize(x.t, diags[g], out.t, &ws, &e));
+            else
+                CK_OK(aclnnTrilGetWorkspaceSize(x.t, diags[g], out.t, &ws, &e));
+            RUN(up ? aclnnTriu(NULL, ws, e, nnt_stream) : aclnnTril(NULL, ws, e, nnt_stream));
+            ck_bytes(what, &out, want, 70, dt);
+            if (g == 2) {
+                /* in place on a copy of x */
+                nnt_dt_t y = nnt_mk(d, 3, dt, ACL_FORMAT_ND, h);
+                if (up)
+                    CK_OK(aclnnInplaceTriuGetWorkspaceSize(y.t, diags[g], &ws, &e));
+                else
+                    CK_OK(aclnnInplaceTrilGetWorkspaceSize(y.t, diags[g], &ws, &e));
+                RUN(up ? aclnnInplaceTriu(NULL, ws, e, nnt_stream) : aclnnInplaceTril(NULL, ws, e, nnt_stream));
+                ck_bytes("in place", &y, want, 70, dt);
+            }
+        }
+    /* a diagonal far beyond the matrix keeps everything (tril) */
+    CK_OK(aclnnTrilGetWorkspaceSize(x.t, INT64_C(1) << 50, out.t, &ws, &e));
+    RUN(aclnnTril(NULL, ws, e, nnt_stream));
+    ck_bytes("tril of all", &out, h, 70, dt);
+    const int64_t d1[] = {5};
+    nnt_dt_t v = nnt_mk(d1, 1, dt, ACL_FORMAT_ND, NULL);
+    CK_ERR(aclnnTrilGetWorkspaceSize(v.t, 0, v.t, &ws, &e), NN_INVALID, "self has 1 dimension; a triangle needs");
+    CK_ERR(aclnnTriuGetWorkspaceSize(x.t, 0, v.t, &ws, &e), NN_INVALID, "out has shape [5]; self's shape needs [2,7,5]");
+}
+END_TEST
+
 Suite *dv_aclnn_move_suite(void)
 {
     Suite *s = suite_create("aclnn_move");
@@ -539,6 +613,7 @@ Suite *dv_aclnn_move_suite(void)
     tcase_add_loop_test(tc, test_aclnn_move_flatten, 0, 3);
     tcase_add_loop_test(tc, test_aclnn_move_gather, 0, 3);
     tcase_add_loop_test(tc, test_aclnn_move_repeat, 0, 3);
+    tcase_add_loop_test(tc, test_aclnn_move_trilu, 0, 3);
     suite_add_tcase(s, tc);
     TCase *t3 = tcase_create("aclnn_move_profiles");
     tcase_add_checked_fixture(t3, NULL, nnt_teardown);
@@ -549,6 +624,7 @@ Suite *dv_aclnn_move_suite(void)
     tcase_set_timeout(to, 120);
     tcase_add_loop_test(to, test_ops_index_select_check, 0, 2);
     tcase_add_loop_test(to, test_ops_tile_check, 0, 2);
+    tcase_add_loop_test(to, test_ops_trilu_check, 0, 2);
     suite_add_tcase(s, to);
     return s;
 }

@@ -449,7 +449,8 @@ static const char *const op_cmds[] = {
     "eq --shape 4096", "ne --shape 4096 --dtype fp32", "lt --shape 4096 --out-dtype fp32", "gt --shape 4096",
     "le --shape 4096 --dtype int32", "ge --shape 4096 --out-dtype fp16", "eqs --shape 4096", "nes --shape 4096",
     "lts --shape 4096", "gts --shape 4096 --dtype fp32", "les --shape 4096", "ges --shape 4096",
-    "index_select --shape 4x64x48 --index 20", "tile --shape 4x16x24 --repeats 2x1x3" /* s20-move */};
+    "index_select --shape 4x64x48 --index 20", "tile --shape 4x16x24 --repeats 2x1x3",
+    "trilu --shape 2x24x40 --diagonal 3" /* s20-move */};
 
 START_TEST(test_stalls_sum_on_operators)
 {
