@@ -21,7 +21,9 @@
  * - Repeat, RepeatInterleaveInt(WithDim): tile.  Adjacent dims merge while the inner one is not
  *   repeated (y's layout is the same), so any rank fits tile's six dims in the common cases;
  *   repeat_interleave is the tile of [outer * len, inner] by [1, repeats].
- * - Tril, Triu and their in-place forms: trilu on self's last two dims. */
+ * - Tril, Triu and their in-place forms: trilu on self's last two dims.
+ * - Roll: roll of [outer, len, inner] around the one dim whose shifts add up to a roll (none: a
+ *   roll by 0 is the copy); Flip: flip of self with adjacent dims of the same kind merged. */
 #include "nn.h"
 
 #include "dv/ops.h"
@@ -33,11 +35,13 @@
 #include "aclnnop/aclnn_cat.h"
 #include "aclnnop/aclnn_embedding.h"
 #include "aclnnop/aclnn_flatten.h"
+#include "aclnnop/aclnn_flip.h"
 #include "aclnnop/aclnn_gather_v2.h"
 #include "aclnnop/aclnn_gather_v3.h"
 #include "aclnnop/aclnn_index_select.h"
 #include "aclnnop/aclnn_repeat.h"
 #include "aclnnop/aclnn_repeat_interleave.h"
+#include "aclnnop/aclnn_roll.h"
 #include "aclnnop/aclnn_slice.h"
 #include "aclnnop/aclnn_split_tensor.h"
 #include "aclnnop/aclnn_split_with_size.h"
@@ -809,4 +813,144 @@ aclnnStatus aclnnInplaceTriuGetWorkspaceSize(aclTensor *selfRef, int64_t diagona
 {
     DV_ACL_LOCKED();
     return move_trilu("aclnnInplaceTriu", selfRef, "selfRef", diagonal, NULL, true, workspaceSize, executor);
+}
+
+/* ---------------------------------------------------------------- Roll, Flip */
+
+/* An aclIntArray parameter: live, or the status. */
+static int move_int_array(const char *gws, const aclIntArray *a, const char *what)
+{
+    if (!a)
+        return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "%s: %s is NULL", gws, what);
+    if (!dv_acl_handle_is(a, DV_ACL_MAGIC_INT_ARRAY))
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s is not a live aclIntArray", gws, what);
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclnnRollGetWorkspaceSize(const aclTensor *x, const aclIntArray *shifts, const aclIntArray *dims,
+                                      aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    dv_nn_call_t c;
+    int rc;
+    dv_nn_call_init_row(&c, "aclnnRoll");
+    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = move_tensor(&c, x, "x")) ||
+        (rc = move_tensor(&c, out, "out")) || (rc = dv_nn_check_same_dtype(&c, x, "x", out, "out")) ||
+        (rc = move_out_shape(c.gws, out, "out", x->dims, x->ndims, "x's shape")) ||
+        (rc = move_int_array(c.gws, shifts, "shifts")) || (rc = move_int_array(c.gws, dims, "dims")))
+        return rc;
+    const int64_t n = (int64_t)dv_acl_tensor_elems(x);
+    int64_t outer = 1, len = n, inner = 1, shift = 0;
+    if (dims->size == 0) {
+        if (shifts->size != 1)
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: dims is empty, so shifts must have one entry (it has "
+                               "%llu)", c.gws, (unsigned long long)shifts->size);
+        shift = n ? ((shifts->v[0] % n) + n) % n : 0;
+    } else {
+        if (shifts->size != dims->size)
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: shifts has %llu entries and dims %llu; they must match",
+                               c.gws, (unsigned long long)shifts->size, (unsigned long long)dims->size);
+        int64_t total[DV_ACL_MAX_DIMS] = {0};
+        for (uint64_t i = 0; i < dims->size; i++) {
+            int d = 0;
+            if ((rc = move_dim(c.gws, "a dim", dims->v[i], x->ndims, 0, &d)))
+                return rc;
+            const int64_t l = x->ndims ? x->dims[d] : 1;
+            total[d] = l ? (((total[d] + shifts->v[i]) % l) + l) % l : 0;
+        }
+        int rolled = -1;
+        for (int d = 0; d < (x->ndims ? x->ndims : 1); d++) {
+            if (!total[d])
+                continue;
+            if (rolled >= 0)
+                return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: x rolls along dims %d and %d; dvsim rolls along "
+                                   "one dim per call (not supported)", c.gws, rolled, d);
+            rolled = d;
+        }
+        if (rolled >= 0) {
+            move_view(x, rolled, &outer, &len, &inner);
+            shift = total[rolled];
+        }
+    }
+    c.empty = n == 0;
+    dv_nn_call_param(&c, "shape", "%lldx%lldx%lld", (long long)outer, (long long)len, (long long)inner);
+    dv_nn_call_param(&c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(x->dtype)->dv));
+    dv_nn_call_param(&c, "shift", "%lld", (long long)shift);
+    dv_nn_call_tensor(&c, x, "x", "x", true);
+    dv_nn_call_tensor(&c, out, "out", "y", false);
+    return dv_nn_exec_build(&c, workspaceSize, executor);
+}
+
+aclnnStatus aclnnFlipGetWorkspaceSize(const aclTensor *self, const aclIntArray *dims, aclTensor *out,
+                                      uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    dv_nn_call_t c;
+    int rc;
+    dv_nn_call_init_row(&c, "aclnnFlip");
+    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = move_tensor(&c, self, "self")) ||
+        (rc = move_tensor(&c, out, "out")) || (rc = dv_nn_check_same_dtype(&c, self, "self", out, "out")) ||
+        (rc = move_out_shape(c.gws, out, "out", self->dims, self->ndims, "self's shape")) ||
+        (rc = move_int_array(c.gws, dims, "dims")))
+        return rc;
+    bool flag[DV_ACL_MAX_DIMS] = {false};
+    for (uint64_t i = 0; i < dims->size; i++) {
+        int d = 0;
+        if ((rc = move_dim(c.gws, "a dim", dims->v[i], self->ndims, 0, &d)))
+            return rc;
+        if (self->ndims && flag[d])
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: dims names dim %d twice", c.gws, d);
+        flag[d] = self->ndims > 0;
+    }
+    /* merge: dims of one length drop, adjacent dims of the same kind join */
+    int64_t md[DV_ACL_MAX_DIMS + 1];
+    bool mf[DV_ACL_MAX_DIMS + 1];
+    int m = 0;
+    for (int j = 0; j < self->ndims; j++) {
+        if (self->dims[j] == 1)
+            continue;
+        if (m > 0 && mf[m - 1] == flag[j]) {
+            md[m - 1] *= self->dims[j];
+        } else {
+            md[m] = self->dims[j];
+            mf[m++] = flag[j];
+        }
+    }
+    if (m == 0) {
+        md[m] = 1;
+        mf[m++] = false;
+    }
+    /* a kept last dim is rows of at most 4 KB (a divisor of its length): the library keeps a row in UB */
+    if (!mf[m - 1] && m < DV_ACL_MAX_DIMS + 1) {
+        const int64_t w = md[m - 1], esz = (int64_t)dv_acl_dtype_info(self->dtype)->size;
+        int64_t b = w;
+        while (b * esz > 4096 && b > 1) {
+            int64_t q = 2;
+            while (q <= b && b % q)
+                q++;
+            b /= q;
+        }
+        if (b != w) {
+            md[m - 1] = w / b;
+            md[m] = b;
+            mf[m++] = false;
+        }
+    }
+    enum { FLIP_DIMS = 6 };
+    if (m > FLIP_DIMS)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: the flip leaves %d dims after merging; dvsim's flip takes at "
+                           "most %d (not supported)", c.gws, m, FLIP_DIMS);
+    char shape[160], flips[64];
+    size_t a = 0, b = 0;
+    for (int j = 0; j < m; j++) {
+        a += (size_t)snprintf(shape + a, sizeof shape - a, "%s%lld", j ? "x" : "", (long long)md[j]);
+        b += (size_t)snprintf(flips + b, sizeof flips - b, "%s%d", j ? "x" : "", mf[j] ? 1 : 0);
+    }
+    c.empty = dv_acl_tensor_elems(self) == 0;
+    dv_nn_call_param(&c, "shape", "%s", shape);
+    dv_nn_call_param(&c, "flip", "%s", flips);
+    dv_nn_call_param(&c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(self->dtype)->dv));
+    dv_nn_call_tensor(&c, self, "self", "x", true);
+    dv_nn_call_tensor(&c, out, "out", "y", false);
+    return dv_nn_exec_build(&c, workspaceSize, executor);
 }

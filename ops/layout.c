@@ -1480,3 +1480,269 @@ const dv_opdesc_t dv_op_trilu = {
             "DMA, zeros from one vdup block",
     .params = trilu_params, .nparams = TU_COUNT, .plan = trilu_plan, .kernel = trilu_kernel,
     .reference = trilu_reference};
+
+/* ================================================================ roll, flip (s20-move)
+ *
+ * roll: y[o, (l + s) % L, :] = x[o, l, :] of x as [outer, L, inner] (--shape, --shift s in [0, L)).
+ * Per plane, out rows [s, L) are in rows [0, L - s) and out rows [0, s) in rows [L - s, L): two
+ * contiguous runs of elements each, cut into units of at most half the UB that one DMA brings in
+ * and one writes out.
+ *
+ * flip: y = x with the axes --flip names (1) reversed.  x is rows of its last axis.  When the last
+ * axis keeps its order, a unit is gr consecutive rows in by one DMA, each written by its own DMA to
+ * its mirrored row.  When it is reversed, DMA runs cannot reverse and a DMA's UB side starts on a
+ * 32-B block, so a unit is a chunk of one output row: each of its elements comes in by its own DMA
+ * into its own UB block, in output order, and one DMA (a burst of one element per block) writes the
+ * chunk out: slow for long rows, and said so (the vector unit is not used to reverse). */
+
+enum { RL_SHAPE, RL_DTYPE, RL_SHIFT, RL_CORES, RL_COUNT };
+
+static const dv_oparam_spec_t roll_params[RL_COUNT] = {
+    [RL_SHAPE] = {"shape", DV_OPT_SHAPE, "8x1024x64", 1, INT64_C(1) << 40, 0, "input as [outer, L, inner] (3 dims)"},
+    [RL_DTYPE] = {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, BYTE_DTYPES, "element type of x and y"},
+    [RL_SHIFT] = {"shift", DV_OPT_INT, "1", 0, (double)(INT64_C(1) << 40), 0, "rows the L axis rolls by, below L"},
+    [RL_CORES] = {"cores", DV_OPT_INT, "auto", 1, 65535, 0, "blocks (auto: every vector core); at most one per unit"},
+};
+
+typedef struct roll_tiling {
+    uint32_t dtype, size;
+    uint64_t outer, len, inner, shift;
+    uint64_t chunk;              /* elements per unit at most */
+    uint64_t na, nb, units;      /* units of run A (out rows s..L-1) and run B (0..s-1) per plane */
+} roll_tiling_t;
+
+static int roll_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t *v, dv_op_plan_t *plan,
+                     dv_error_t *err)
+{
+    const dv_shape_t *s = &v->v[RL_SHAPE].shape;
+    const dv_dtype_t dt = v->v[RL_DTYPE].dt;
+    roll_tiling_t t;
+    memset(&t, 0, sizeof t);
+    t.dtype = (uint32_t)dt;
+    t.size = dv_dtype_size(dt);
+    if (s->ndims != 3)
+        return dv_ops_param_error(err, "shape", "give [outer, L, inner] (%d dimensions given)", s->ndims);
+    t.outer = s->d[0];
+    t.len = s->d[1];
+    t.inner = s->d[2];
+    t.shift = (uint64_t)v->v[RL_SHIFT].i;
+    if (t.shift >= t.len)
+        return dv_ops_param_error(err, "shift", "%llu is not below L %llu", (unsigned long long)t.shift,
+                                  (unsigned long long)t.len);
+    uint64_t n;
+    int rc;
+    if ((rc = tensor_elems(cfg, "shape", "the input", s, t.size, &n, err)) != DV_OK)
+        return rc;
+    if ((rc = need_pad(cfg, "shift", "runs", t.shift * t.inner * t.size, t.len * t.inner * t.size, err)) != DV_OK)
+        return rc;
+    const uint64_t cores = v->v[RL_CORES].i ? (uint64_t)v->v[RL_CORES].i : dv_ops_cores(cfg, DV_KIND_VECTOR);
+    const uint64_t half = cfg->ub_size_bytes / 2 / BLK * BLK;
+    if (half < BLK)
+        return dv_ops_param_error(err, "shape", "core.ub_size_bytes %llu holds no double-buffered 32-B block",
+                                  (unsigned long long)cfg->ub_size_bytes);
+    /* an even share per core, in whole 32-B blocks */
+    const uint64_t share = dv_round_up(dv_max_u64(BLK, dv_ceil_div(n * t.size, cores)), BLK);
+    t.chunk = dv_min_u64(half, share) / t.size;
+    t.na = dv_ceil_div((t.len - t.shift) * t.inner, t.chunk);
+    t.nb = dv_ceil_div(t.shift * t.inner, t.chunk);
+    t.units = t.outer * (t.na + t.nb);
+
+    snprintf(plan->info.name, sizeof plan->info.name, "%s", op->name);
+    plan->info.kind = DV_KIND_VECTOR;
+    plan->info.blocks = (uint32_t)dv_min_u64(cores, t.units);
+    plan->info.subs = 1;
+    if ((rc = dv_ops_add_arg(plan, "x", dt, n, DV_ARG_IN, 0, 0)) ||
+        (rc = dv_ops_add_arg(plan, "y", dt, n, DV_ARG_OUT, 0, 0)))
+        return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
+    memcpy(plan->tiling, &t, sizeof t);
+    plan->tiling_bytes = sizeof t;
+    plan->flops = 0;
+    plan->bytes = 2 * n * t.size;
+    plan->tol_scale = 1.0;
+    return DV_OK;
+}
+
+static void roll_kernel(dv_k_t *k, const void *params)
+{
+    const roll_tiling_t *t = params;
+    uint64_t first, end;
+    block_units(k, t->units, &first, &end);
+    if (first == end)
+        return;
+    dv_que_t q;
+    const uint64_t pitch = dv_round_up(t->chunk * t->size, BLK), plane = t->len * t->inner;
+    dvk_que_init(k, &q, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_MTE3, 2, pitch);
+    for (uint64_t u = first; u < end; u++) {
+        const uint64_t o = u / (t->na + t->nb), r = u % (t->na + t->nb);
+        const bool a = r < t->na;
+        const uint64_t c = (a ? r : r - t->na) * t->chunk;
+        const uint64_t run = a ? (t->len - t->shift) * t->inner : t->shift * t->inner, nc = dv_min_u64(t->chunk, run - c);
+        const uint64_t src = o * plane + (a ? 0 : (t->len - t->shift) * t->inner) + c;
+        const uint64_t dst = o * plane + (a ? t->shift * t->inner : 0) + c;
+        uint64_t buf = dvk_que_alloc(k, &q);
+        rows_move(k, false, buf, pitch, 0, src * t->size, nc * t->size, 1, nc * t->size);
+        dvk_que_enque(k, &q, buf);
+        buf = dvk_que_deque(k, &q);
+        rows_move(k, true, buf, pitch, 1, dst * t->size, nc * t->size, 1, nc * t->size);
+        dvk_que_free(k, &q, buf);
+    }
+}
+
+static int roll_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint8_t **expect, dv_error_t *err)
+{
+    (void)err;
+    roll_tiling_t t;
+    memcpy(&t, plan->tiling, sizeof t);
+    const uint64_t row = t.inner * t.size;
+    for (uint64_t o = 0; o < t.outer; o++)
+        for (uint64_t l = 0; l < t.len; l++)
+            memcpy(expect[1] + (o * t.len + (l + t.shift) % t.len) * row, in[0] + (o * t.len + l) * row, row);
+    return DV_OK;
+}
+
+/* roll (ops/ops.def row). */
+const dv_opdesc_t dv_op_roll = {
+    .name = "roll",
+    .desc = "y = x rolled by --shift along the middle axis of [outer, L, inner]: two contiguous runs per plane by DMA",
+    .params = roll_params, .nparams = RL_COUNT, .plan = roll_plan, .kernel = roll_kernel,
+    .reference = roll_reference};
+
+enum { FL_SHAPE, FL_DTYPE, FL_FLIP, FL_CORES, FL_COUNT };
+
+static const dv_oparam_spec_t flip_params[FL_COUNT] = {
+    [FL_SHAPE] = {"shape", DV_OPT_SHAPE, "8x64x128", 1, INT64_C(1) << 40, 0, "input shape"},
+    [FL_DTYPE] = {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, BYTE_DTYPES, "element type of x and y"},
+    [FL_FLIP] = {"flip", DV_OPT_SHAPE, "0x1x0", 0, 1, 0, "one 0 or 1 per --shape axis: 1 reverses the axis"},
+    [FL_CORES] = {"cores", DV_OPT_INT, "auto", 1, 65535, 0, "blocks (auto: every vector core); at most one per unit"},
+};
+
+typedef struct flip_tiling {
+    uint32_t dtype, size, n, last;     /* last: the last axis is reversed */
+    uint64_t d[DV_SHAPE_MAX], f[DV_SHAPE_MAX];
+    uint64_t rows, w, gr, cw, nch, units, pitch;  /* last: units of cw output columns of a row */
+} flip_tiling_t;
+
+/* The row of y that row r of x goes to (the mirror of its index over the axes before the last). */
+static uint64_t flip_row(const flip_tiling_t *t, uint64_t r)
+{
+    uint64_t out = 0, scale = 1;
+    for (int j = (int)t->n - 2; j >= 0; j--) {
+        const uint64_t c = r % t->d[j];
+        r /= t->d[j];
+        out += (t->f[j] ? t->d[j] - 1 - c : c) * scale;
+        scale *= t->d[j];
+    }
+    return out;
+}
+
+static int flip_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t *v, dv_op_plan_t *plan,
+                     dv_error_t *err)
+{
+    const dv_shape_t *s = &v->v[FL_SHAPE].shape, *f = &v->v[FL_FLIP].shape;
+    const dv_dtype_t dt = v->v[FL_DTYPE].dt;
+    flip_tiling_t t;
+    memset(&t, 0, sizeof t);
+    t.dtype = (uint32_t)dt;
+    t.size = dv_dtype_size(dt);
+    if (f->ndims != s->ndims)
+        return dv_ops_param_error(err, "flip", "%d flags given for the %d dimensions of --shape", f->ndims, s->ndims);
+    t.n = (uint32_t)s->ndims;
+    for (uint32_t j = 0; j < t.n; j++) {
+        t.d[j] = s->d[j];
+        t.f[j] = f->d[j];
+    }
+    t.last = t.f[t.n - 1] != 0;
+    uint64_t n;
+    int rc;
+    if ((rc = tensor_elems(cfg, "shape", "the input", s, t.size, &n, err)) != DV_OK)
+        return rc;
+    t.w = t.d[t.n - 1];
+    t.rows = n / t.w;
+    if ((rc = need_pad(cfg, "shape", "rows", t.last ? t.size : t.w * t.size, t.w * t.size, err)) != DV_OK)
+        return rc;
+    const uint64_t cores = v->v[FL_CORES].i ? (uint64_t)v->v[FL_CORES].i : dv_ops_cores(cfg, DV_KIND_VECTOR);
+    const uint64_t half = cfg->ub_size_bytes / 2 / BLK * BLK;
+    if (half < BLK)
+        return dv_ops_param_error(err, "shape", "core.ub_size_bytes %llu holds no double-buffered 32-B block",
+                                  (unsigned long long)cfg->ub_size_bytes);
+    if (t.last) {
+        t.cw = dv_min_u64(t.w, half / BLK);
+        t.nch = dv_ceil_div(t.w, t.cw);
+        t.gr = 1;
+        t.pitch = t.cw * BLK;
+        t.units = t.rows * t.nch;
+    } else {
+        t.pitch = dv_round_up(t.w * t.size, BLK);
+        if (t.pitch > half)
+            return dv_ops_param_error(err, "shape", "a row of %llu bytes does not fit half of core.ub_size_bytes %llu",
+                                      (unsigned long long)(t.w * t.size), (unsigned long long)cfg->ub_size_bytes);
+        t.gr = dv_min_u64(half / t.pitch, dv_max_u64(1, dv_ceil_div(t.rows, cores)));
+        t.nch = 1;
+        t.units = dv_ceil_div(t.rows, t.gr);
+    }
+
+    snprintf(plan->info.name, sizeof plan->info.name, "%s", op->name);
+    plan->info.kind = DV_KIND_VECTOR;
+    plan->info.blocks = (uint32_t)dv_min_u64(cores, t.units);
+    plan->info.subs = 1;
+    if ((rc = dv_ops_add_arg(plan, "x", dt, n, DV_ARG_IN, 0, 0)) ||
+        (rc = dv_ops_add_arg(plan, "y", dt, n, DV_ARG_OUT, 0, 0)))
+        return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
+    memcpy(plan->tiling, &t, sizeof t);
+    plan->tiling_bytes = sizeof t;
+    plan->flops = 0;
+    plan->bytes = 2 * n * t.size;
+    plan->tol_scale = 1.0;
+    return DV_OK;
+}
+
+static void flip_kernel(dv_k_t *k, const void *params)
+{
+    const flip_tiling_t *t = params;
+    uint64_t first, end;
+    block_units(k, t->units, &first, &end);
+    if (first == end)
+        return;
+    dv_que_t q;
+    const uint64_t row = t->w * t->size, sz = t->size;
+    dvk_que_init(k, &q, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_MTE3, 2, t->gr * t->pitch);
+    for (uint64_t u = first; u < end; u++) {
+        uint64_t buf = dvk_que_alloc(k, &q);
+        if (t->last) {
+            const uint64_t r = u / t->nch, c0 = u % t->nch * t->cw, nc = dv_min_u64(t->cw, t->w - c0);
+            for (uint64_t j = 0; j < nc; j++)
+                rows_move(k, false, buf + j * BLK, BLK, 0, r * row + (t->w - 1 - c0 - j) * sz, sz, 1, sz);
+            dvk_que_enque(k, &q, buf);
+            buf = dvk_que_deque(k, &q);
+            rows_move(k, true, buf, BLK, 1, flip_row(t, r) * row + c0 * sz, sz, nc, sz);
+        } else {
+            const uint64_t r0 = u * t->gr, nr = dv_min_u64(t->gr, t->rows - r0);
+            rows_move(k, false, buf, t->pitch, 0, r0 * row, row, nr, row);
+            dvk_que_enque(k, &q, buf);
+            buf = dvk_que_deque(k, &q);
+            for (uint64_t i = 0; i < nr; i++)
+                rows_move(k, true, buf + i * t->pitch, t->pitch, 1, flip_row(t, r0 + i) * row, row, 1, row);
+        }
+        dvk_que_free(k, &q, buf);
+    }
+}
+
+static int flip_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint8_t **expect, dv_error_t *err)
+{
+    (void)err;
+    flip_tiling_t t;
+    memcpy(&t, plan->tiling, sizeof t);
+    for (uint64_t r = 0; r < t.rows; r++)
+        for (uint64_t e = 0; e < t.w; e++)
+            memcpy(expect[1] + (flip_row(&t, r) * t.w + (t.last ? t.w - 1 - e : e)) * t.size,
+                   in[0] + (r * t.w + e) * t.size, t.size);
+    return DV_OK;
+}
+
+/* flip (ops/ops.def row). */
+const dv_opdesc_t dv_op_flip = {
+    .name = "flip",
+    .desc = "y = x with the axes --flip marks reversed: rows by DMA to their mirrored place (the last axis: one "
+            "element a DMA)",
+    .params = flip_params, .nparams = FL_COUNT, .plan = flip_plan, .kernel = flip_kernel,
+    .reference = flip_reference};

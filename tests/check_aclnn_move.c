@@ -12,11 +12,13 @@
 #include "aclnnop/aclnn_cat.h"
 #include "aclnnop/aclnn_embedding.h"
 #include "aclnnop/aclnn_flatten.h"
+#include "aclnnop/aclnn_flip.h"
 #include "aclnnop/aclnn_gather_v2.h"
 #include "aclnnop/aclnn_gather_v3.h"
 #include "aclnnop/aclnn_index_select.h"
 #include "aclnnop/aclnn_repeat.h"
 #include "aclnnop/aclnn_repeat_interleave.h"
+#include "aclnnop/aclnn_roll.h"
 #include "aclnnop/aclnn_slice.h"
 #include "aclnnop/aclnn_split_tensor.h"
 #include "aclnnop/aclnn_split_with_size.h"
@@ -600,6 +602,86 @@ START_TEST(test_aclnn_move_trilu)
 }
 END_TEST
 
+/* The library's roll and flip under --check on both profiles (loop: profile). */
+START_TEST(test_ops_roll_flip_check)
+{
+    static const char *const cmds[] = {
+        "roll --shape 8x1024x64", "roll --shape 1x6x1 --shift 5 --dtype fp32", "roll --shape 3x7x5 --shift 0 --dtype int8",
+        "roll --shape 2x100000x1 --shift 31 --dtype int32", "flip --shape 8x64x128", "flip --shape 4x2 --flip 1x0 --dtype fp32",
+        "flip --shape 3x5x7 --flip 1x0x1 --dtype int8", "flip --shape 2x3000 --flip 0x1 --dtype fp32",
+        "flip --shape 2x3x4x5 --flip 0x1x1x0 --dtype bf16"};
+    const char *profile = _i ? "ascend310" : NULL;
+    for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
+        dvt_op_t r;
+        dvt_op(&r, profile, NULL, cmds[c], true, true);
+        ck_assert_msg(r.rc == DV_OK, "%s: %s", cmds[c], r.err.msg);
+        ck_assert_msg(r.check.compared > 0 && r.check.mismatches == 0, "%s: %llu mismatches", cmds[c],
+                      (unsigned long long)r.check.mismatches);
+        ck_assert_msg(r.cnt.hazards == 0, "%s: hazards", cmds[c]);
+        dvt_op_free(&r);
+    }
+    dvt_op_t r;
+    dvt_op(&r, profile, NULL, "roll --shape 2x5x3 --shift 5", false, false);
+    ck_assert_msg(r.rc != DV_OK && strstr(r.err.msg, "5 is not below L 5"), "%s", r.err.msg);
+    dvt_op_free(&r);
+    dvt_op(&r, profile, NULL, "flip --shape 2x5x3 --flip 1x0", false, false);
+    ck_assert_msg(r.rc != DV_OK && strstr(r.err.msg, "2 flags given for the 3 dimensions"), "%s", r.err.msg);
+    dvt_op_free(&r);
+}
+END_TEST
+
+/* Roll (one dim, shifts adding up, negative, flattened) and Flip (several dims, the last one) of a
+ * [3, 4, 5] tensor against the reference, and their errors. */
+START_TEST(test_aclnn_move_roll_flip)
+{
+    const aclDataType dt = dts[_i];
+    const size_t sz = nnt_dtype_size(dt);
+    static uint8_t h[MAXE * 4], want[MAXE * 4];
+    const int64_t d[] = {3, 4, 5};
+    nnt_dt_t x = mk(d, 3, dt, 18, h), out = nnt_mk(d, 3, dt, ACL_FORMAT_ND, NULL);
+    uint64_t ws;
+    aclOpExecutor *e;
+    /* dim 1 by 3 + 2 - 6 = -1 (mod 4: 3); dim 0 by 3 (= 0) */
+    const int64_t sh[] = {3, 2, -6, 3}, dm[] = {1, -2, 1, 0};
+    aclIntArray *as = aclCreateIntArray(sh, 4), *ad = aclCreateIntArray(dm, 4);
+    for (int a = 0; a < 3; a++)
+        for (int l = 0; l < 4; l++)
+            memcpy(want + (size_t)((a * 4 + (l + 3) % 4) * 5) * sz, h + (size_t)((a * 4 + l) * 5) * sz, 5 * sz);
+    CK_OK(aclnnRollGetWorkspaceSize(x.t, as, ad, out.t, &ws, &e));
+    RUN(aclnnRoll(NULL, ws, e, nnt_stream));
+    ck_bytes("roll dim 1", &out, want, 60, dt);
+    const int64_t s1[] = {-7};
+    aclIntArray *a1 = aclCreateIntArray(s1, 1), *a0 = aclCreateIntArray(s1, 0);
+    for (int i = 0; i < 60; i++)
+        memcpy(want + (size_t)((i + 53) % 60) * sz, h + (size_t)i * sz, sz);
+    CK_OK(aclnnRollGetWorkspaceSize(x.t, a1, a0, out.t, &ws, &e));
+    RUN(aclnnRoll(NULL, ws, e, nnt_stream));
+    ck_bytes("roll flattened", &out, want, 60, dt);
+    const int64_t s2[] = {1, 1}, d2[] = {0, 2};
+    aclIntArray *as2 = aclCreateIntArray(s2, 2), *ad2 = aclCreateIntArray(d2, 2);
+    CK_ERR(aclnnRollGetWorkspaceSize(x.t, as2, ad2, out.t, &ws, &e), NN_INVALID, "rolls along dims 0 and 2");
+    CK_ERR(aclnnRollGetWorkspaceSize(x.t, as2, ad, out.t, &ws, &e), NN_INVALID, "shifts has 2 entries and dims 4");
+    /* flip dims 0 and 2 (the last); then dim 1 alone */
+    const int64_t f02[] = {0, -1}, f1[] = {1}, fdup[] = {1, -2};
+    aclIntArray *af02 = aclCreateIntArray(f02, 2), *af1 = aclCreateIntArray(f1, 1), *afd = aclCreateIntArray(fdup, 2);
+    for (int a = 0; a < 3; a++)
+        for (int l = 0; l < 4; l++)
+            for (int j = 0; j < 5; j++)
+                memcpy(want + (size_t)(((2 - a) * 4 + l) * 5 + 4 - j) * sz, h + (size_t)((a * 4 + l) * 5 + j) * sz, sz);
+    CK_OK(aclnnFlipGetWorkspaceSize(x.t, af02, out.t, &ws, &e));
+    RUN(aclnnFlip(NULL, ws, e, nnt_stream));
+    ck_bytes("flip dims 0, 2", &out, want, 60, dt);
+    for (int a = 0; a < 3; a++)
+        for (int l = 0; l < 4; l++)
+            memcpy(want + (size_t)((a * 4 + 3 - l) * 5) * sz, h + (size_t)((a * 4 + l) * 5) * sz, 5 * sz);
+    CK_OK(aclnnFlipGetWorkspaceSize(x.t, af1, out.t, &ws, &e));
+    RUN(aclnnFlip(NULL, ws, e, nnt_stream));
+    ck_bytes("flip dim 1", &out, want, 60, dt);
+    CK_ERR(aclnnFlipGetWorkspaceSize(x.t, afd, out.t, &ws, &e), NN_INVALID, "dims names dim 1 twice");
+    CK_ERR(aclnnFlipGetWorkspaceSize(x.t, NULL, out.t, &ws, &e), NN_NULLPTR, "dims is NULL");
+}
+END_TEST
+
 Suite *dv_aclnn_move_suite(void)
 {
     Suite *s = suite_create("aclnn_move");
@@ -614,6 +696,7 @@ Suite *dv_aclnn_move_suite(void)
     tcase_add_loop_test(tc, test_aclnn_move_gather, 0, 3);
     tcase_add_loop_test(tc, test_aclnn_move_repeat, 0, 3);
     tcase_add_loop_test(tc, test_aclnn_move_trilu, 0, 3);
+    tcase_add_loop_test(tc, test_aclnn_move_roll_flip, 0, 3);
     suite_add_tcase(s, tc);
     TCase *t3 = tcase_create("aclnn_move_profiles");
     tcase_add_checked_fixture(t3, NULL, nnt_teardown);
@@ -625,6 +708,7 @@ Suite *dv_aclnn_move_suite(void)
     tcase_add_loop_test(to, test_ops_index_select_check, 0, 2);
     tcase_add_loop_test(to, test_ops_tile_check, 0, 2);
     tcase_add_loop_test(to, test_ops_trilu_check, 0, 2);
+    tcase_add_loop_test(to, test_ops_roll_flip_check, 0, 2);
     suite_add_tcase(s, to);
     return s;
 }
