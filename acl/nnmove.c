@@ -23,7 +23,8 @@
  *   repeat_interleave is the tile of [outer * len, inner] by [1, repeats].
  * - Tril, Triu and their in-place forms: trilu on self's last two dims.
  * - Roll: roll of [outer, len, inner] around the one dim whose shifts add up to a roll (none: a
- *   roll by 0 is the copy); Flip: flip of self with adjacent dims of the same kind merged. */
+ *   roll by 0 is the copy); Flip: flip of self with adjacent dims of the same kind merged.
+ * - ConstantPadNd: pad with each dim's (before, after) from the pad pairs (last dim first). */
 #include "nn.h"
 
 #include "dv/ops.h"
@@ -33,6 +34,7 @@
 #include <string.h>
 
 #include "aclnnop/aclnn_cat.h"
+#include "aclnnop/aclnn_constant_pad_nd.h"
 #include "aclnnop/aclnn_embedding.h"
 #include "aclnnop/aclnn_flatten.h"
 #include "aclnnop/aclnn_flip.h"
@@ -949,6 +951,61 @@ aclnnStatus aclnnFlipGetWorkspaceSize(const aclTensor *self, const aclIntArray *
     c.empty = dv_acl_tensor_elems(self) == 0;
     dv_nn_call_param(&c, "shape", "%s", shape);
     dv_nn_call_param(&c, "flip", "%s", flips);
+    dv_nn_call_param(&c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(self->dtype)->dv));
+    dv_nn_call_tensor(&c, self, "self", "x", true);
+    dv_nn_call_tensor(&c, out, "out", "y", false);
+    return dv_nn_exec_build(&c, workspaceSize, executor);
+}
+
+/* ---------------------------------------------------------------- ConstantPadNd */
+
+aclnnStatus aclnnConstantPadNdGetWorkspaceSize(const aclTensor *self, const aclIntArray *pad, const aclScalar *value,
+                                               aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    dv_nn_call_t c;
+    int rc;
+    dv_nn_call_init_row(&c, "aclnnConstantPadNd");
+    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = move_tensor(&c, self, "self")) ||
+        (rc = move_tensor(&c, out, "out")) || (rc = dv_nn_check_same_dtype(&c, self, "self", out, "out")) ||
+        (rc = move_int_array(c.gws, pad, "pad")))
+        return rc;
+    if (!value)
+        return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "%s: value is NULL", c.gws);
+    if (!dv_acl_handle_is(value, DV_ACL_MAGIC_SCALAR))
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: value is not a live aclScalar", c.gws);
+    const int n = self->ndims;
+    if (n == 0)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: self is 0-dimensional; padding needs a dimension", c.gws);
+    if (pad->size % 2 || pad->size > 2 * (uint64_t)n)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: pad has %llu entries; it takes (before, after) pairs, at "
+                           "most %d for self's %d dims", c.gws, (unsigned long long)pad->size, 2 * n, n);
+    int64_t before[DV_ACL_MAX_DIMS] = {0}, after[DV_ACL_MAX_DIMS] = {0}, want[DV_ACL_MAX_DIMS] = {0};
+    for (uint64_t i = 0; i < pad->size; i++) {
+        if (pad->v[i] < 0)
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: pad[%llu] is %lld; dvsim pads, it does not crop with "
+                               "negative pads (not supported)", c.gws, (unsigned long long)i, (long long)pad->v[i]);
+        const int d = n - 1 - (int)(i / 2);
+        *(i % 2 ? &after[d] : &before[d]) = pad->v[i];
+    }
+    char shape[160], bs[160], as[160];
+    size_t a = 0, b = 0, e = 0;
+    for (int j = 0; j < n; j++) {
+        want[j] = self->dims[j] + before[j] + after[j];
+        a += (size_t)snprintf(shape + a, sizeof shape - a, "%s%lld", j ? "x" : "", (long long)self->dims[j]);
+        b += (size_t)snprintf(bs + b, sizeof bs - b, "%s%lld", j ? "x" : "", (long long)before[j]);
+        e += (size_t)snprintf(as + e, sizeof as - e, "%s%lld", j ? "x" : "", (long long)after[j]);
+    }
+    if ((rc = move_out_shape(c.gws, out, "out", want, n, "self padded")))
+        return rc;
+    if (dv_acl_tensor_elems(self) == 0 && dv_acl_tensor_elems(out) > 0)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: self has no elements; padding an empty tensor is not "
+                           "supported by dvsim", c.gws);
+    c.empty = dv_acl_tensor_elems(out) == 0;
+    dv_nn_call_param(&c, "shape", "%s", shape);
+    dv_nn_call_param(&c, "before", "%s", bs);
+    dv_nn_call_param(&c, "after", "%s", as);
+    dv_nn_call_param(&c, "value", "%.17g", value->value);
     dv_nn_call_param(&c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(self->dtype)->dv));
     dv_nn_call_tensor(&c, self, "self", "x", true);
     dv_nn_call_tensor(&c, out, "out", "y", false);

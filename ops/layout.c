@@ -1746,3 +1746,190 @@ const dv_opdesc_t dv_op_flip = {
             "element a DMA)",
     .params = flip_params, .nparams = FL_COUNT, .plan = flip_plan, .kernel = flip_kernel,
     .reference = flip_reference};
+
+/* ================================================================ pad (s20-move)
+ *
+ * y = x with --before and --after elements of --value on each axis (torch's constant pad, pad_v3):
+ * y is (b0+d0+a0)x...  The value's bits in the dtype are set once by the vector unit into a UB block
+ * one output row long (vdup of the 16- or 32-bit pattern, so any dtype's bits are exact).  A unit is
+ * gr output rows (rows: the last axis); a row in the padding of an outer axis is one DMA of the
+ * block, any other row one DMA of its x row in, then up to three out: the value run before it, the
+ * row, the value run after it. */
+
+enum { PD_SHAPE, PD_DTYPE, PD_BEFORE, PD_AFTER, PD_VALUE, PD_CORES, PD_COUNT };
+
+static const dv_oparam_spec_t pad_params[PD_COUNT] = {
+    [PD_SHAPE] = {"shape", DV_OPT_SHAPE, "1x3x224x224", 1, INT64_C(1) << 40, 0, "input shape"},
+    [PD_DTYPE] = {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, BYTE_DTYPES, "element type of x and y"},
+    [PD_BEFORE] = {"before", DV_OPT_SHAPE, "0x0x1x1", 0, INT64_C(1) << 40, 0,
+                   "elements of --value before each axis, one per --shape axis"},
+    [PD_AFTER] = {"after", DV_OPT_SHAPE, "0x0x1x1", 0, INT64_C(1) << 40, 0,
+                  "elements of --value after each axis, one per --shape axis"},
+    [PD_VALUE] = {"value", DV_OPT_FLOAT, "0", -1e300, 1e300, 0, "the padding value (rounded to --dtype)"},
+    [PD_CORES] = {"cores", DV_OPT_INT, "auto", 1, 65535, 0, "blocks (auto: every vector core); at most one per unit"},
+};
+
+typedef struct pad_tiling {
+    uint32_t dtype, size, n;
+    uint64_t d[DV_SHAPE_MAX], b[DV_SHAPE_MAX], o[DV_SHAPE_MAX];  /* x dims, before, y dims */
+    uint64_t pattern;          /* the value's bits, as vdup of 16 (size <= 2) or 32 bits takes them */
+    uint64_t rows, gr, units, pitch, vbytes;
+} pad_tiling_t;
+
+/* x's row for y's row r (over the axes before the last), or UINT64_MAX in the padding. */
+static uint64_t pad_src_row(const pad_tiling_t *t, uint64_t r)
+{
+    uint64_t src = 0, scale = 1;
+    for (int j = (int)t->n - 2; j >= 0; j--) {
+        const uint64_t c = r % t->o[j];
+        r /= t->o[j];
+        if (c < t->b[j] || c >= t->b[j] + t->d[j])
+            return UINT64_MAX;
+        src += (c - t->b[j]) * scale;
+        scale *= t->d[j];
+    }
+    return src;
+}
+
+static int pad_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t *v, dv_op_plan_t *plan,
+                    dv_error_t *err)
+{
+    const dv_shape_t *s = &v->v[PD_SHAPE].shape, *bf = &v->v[PD_BEFORE].shape, *af = &v->v[PD_AFTER].shape;
+    const dv_dtype_t dt = v->v[PD_DTYPE].dt;
+    pad_tiling_t t;
+    memset(&t, 0, sizeof t);
+    t.dtype = (uint32_t)dt;
+    t.size = dv_dtype_size(dt);
+    if (bf->ndims != s->ndims || af->ndims != s->ndims)
+        return dv_ops_param_error(err, bf->ndims != s->ndims ? "before" : "after",
+                                  "%d values given for the %d dimensions of --shape",
+                                  bf->ndims != s->ndims ? bf->ndims : af->ndims, s->ndims);
+    const int lead = s->ndims == 1;
+    t.n = (uint32_t)(s->ndims + lead);
+    if (t.n > DV_SHAPE_MAX)
+        return dv_ops_param_error(err, "shape", "at most %d dimensions", DV_SHAPE_MAX);
+    dv_shape_t ys = {.ndims = (int)t.n};
+    for (uint32_t j = 0; j < t.n; j++) {
+        const int i = (int)j - lead;
+        t.d[j] = i < 0 ? 1 : s->d[i];
+        t.b[j] = i < 0 ? 0 : bf->d[i];
+        t.o[j] = t.d[j] + t.b[j] + (i < 0 ? 0 : af->d[i]);
+        ys.d[j] = t.o[j];
+    }
+    uint64_t n_in, n_out;
+    int rc;
+    if ((rc = tensor_elems(cfg, "shape", "the input", s, t.size, &n_in, err)) != DV_OK ||
+        (rc = tensor_elems(cfg, "after", "the output", &ys, t.size, &n_out, err)) != DV_OK)
+        return rc;
+    uint8_t bits[4] = {0};
+    dv_ops_store(bits, dt, 0, v->v[PD_VALUE].f);
+    if (t.size == 1)
+        t.pattern = (uint64_t)bits[0] * 0x101u;
+    else if (t.size == 2)
+        t.pattern = (uint64_t)bits[0] | (uint64_t)bits[1] << 8;
+    else
+        t.pattern = (uint64_t)bits[0] | (uint64_t)bits[1] << 8 | (uint64_t)bits[2] << 16 | (uint64_t)bits[3] << 24;
+    const uint64_t wout = t.o[t.n - 1], w = t.d[t.n - 1];
+    t.rows = n_out / wout;
+    if ((rc = need_pad(cfg, "before", "runs", t.size, wout * t.size, err)) != DV_OK)
+        return rc;
+    const uint64_t cores = v->v[PD_CORES].i ? (uint64_t)v->v[PD_CORES].i : dv_ops_cores(cfg, DV_KIND_VECTOR);
+    t.vbytes = dv_round_up(wout * t.size, 256);
+    t.pitch = dv_round_up(w * t.size, BLK);
+    if (t.vbytes + 2 * t.pitch > cfg->ub_size_bytes)
+        return dv_ops_param_error(err, "shape", "an output row of %llu bytes and two input rows need %llu bytes of UB, "
+                                  "core.ub_size_bytes is %llu (rows this long are not supported)",
+                                  (unsigned long long)(wout * t.size),
+                                  (unsigned long long)(t.vbytes + 2 * t.pitch), (unsigned long long)cfg->ub_size_bytes);
+    const uint64_t fit = (cfg->ub_size_bytes - t.vbytes) / 2 / t.pitch;
+    t.gr = dv_min_u64(fit, dv_max_u64(1, dv_ceil_div(t.rows, cores)));
+    t.units = dv_ceil_div(t.rows, t.gr);
+
+    snprintf(plan->info.name, sizeof plan->info.name, "%s", op->name);
+    plan->info.kind = DV_KIND_VECTOR;
+    plan->info.blocks = (uint32_t)dv_min_u64(cores, t.units);
+    plan->info.subs = 1;
+    if ((rc = dv_ops_add_arg(plan, "x", dt, n_in, DV_ARG_IN, 0, 0)) ||
+        (rc = dv_ops_add_arg(plan, "y", dt, n_out, DV_ARG_OUT, 0, 0)))
+        return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
+    memcpy(plan->tiling, &t, sizeof t);
+    plan->tiling_bytes = sizeof t;
+    plan->flops = 0;
+    plan->bytes = (n_in + n_out) * t.size;
+    plan->tol_scale = 1.0;
+    return DV_OK;
+}
+
+static void pad_kernel(dv_k_t *k, const void *params)
+{
+    const pad_tiling_t *t = params;
+    uint64_t first, end;
+    block_units(k, t->units, &first, &end);
+    if (first == end)
+        return;
+    const uint64_t sz = t->size, w = t->d[t->n - 1], wout = t->o[t->n - 1], bl = t->b[t->n - 1];
+    dv_que_t vq, q;
+    dvk_que_init(k, &vq, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, 1, t->vbytes);
+    uint64_t val = dvk_que_alloc(k, &vq);
+    const uint64_t max_rep = dv_ops_field_max(DV_FORM_VDUP, DV_FLD(VDUP, repeat));
+    for (uint64_t r = 0, reps = t->vbytes / 256; r < reps; r += max_rep)
+        dvk_vdup(k, val + r * 256, sz == 4 ? DV_DT_U32 : DV_DT_U16, (double)t->pattern,
+                 (int64_t)dv_min_u64(max_rep, reps - r), 1, 8);
+    dvk_que_enque(k, &vq, val);
+    val = dvk_que_deque(k, &vq);
+    dvk_que_init(k, &q, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_MTE3, 2, t->gr * t->pitch);
+    for (uint64_t u = first; u < end; u++) {
+        const uint64_t r0 = u * t->gr, nr = dv_min_u64(t->gr, t->rows - r0);
+        uint64_t buf = dvk_que_alloc(k, &q);
+        for (uint64_t i = 0; i < nr; i++) {
+            const uint64_t src = pad_src_row(t, r0 + i);
+            if (src != UINT64_MAX)
+                rows_move(k, false, buf + i * t->pitch, t->pitch, 0, src * w * sz, w * sz, 1, w * sz);
+        }
+        dvk_que_enque(k, &q, buf);
+        buf = dvk_que_deque(k, &q);
+        for (uint64_t i = 0; i < nr; i++) {
+            const uint64_t gm = (r0 + i) * wout * sz;
+            if (pad_src_row(t, r0 + i) == UINT64_MAX) {
+                rows_move(k, true, val, t->vbytes, 1, gm, wout * sz, 1, wout * sz);
+                continue;
+            }
+            if (bl)
+                rows_move(k, true, val, t->vbytes, 1, gm, wout * sz, 1, bl * sz);
+            rows_move(k, true, buf + i * t->pitch, t->pitch, 1, gm + bl * sz, wout * sz, 1, w * sz);
+            if (wout > bl + w)
+                rows_move(k, true, val, t->vbytes, 1, gm + (bl + w) * sz, wout * sz, 1, (wout - bl - w) * sz);
+        }
+        dvk_que_free(k, &q, buf);
+    }
+    dvk_que_free(k, &vq, val);
+}
+
+static int pad_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint8_t **expect, dv_error_t *err)
+{
+    (void)err;
+    pad_tiling_t t;
+    memcpy(&t, plan->tiling, sizeof t);
+    const uint64_t w = t.d[t.n - 1], wout = t.o[t.n - 1], bl = t.b[t.n - 1];
+    uint8_t v[4];
+    for (unsigned i = 0; i < t.size; i++)
+        v[i] = (uint8_t)(t.pattern >> (8 * (i % (t.size == 1 ? 1 : t.size))));
+    for (uint64_t r = 0; r < t.rows; r++) {
+        const uint64_t src = pad_src_row(&t, r);
+        for (uint64_t j = 0; j < wout; j++) {
+            uint8_t *dst = expect[1] + (r * wout + j) * t.size;
+            if (src == UINT64_MAX || j < bl || j >= bl + w)
+                memcpy(dst, v, t.size);
+            else
+                memcpy(dst, in[0] + (src * w + j - bl) * t.size, t.size);
+        }
+    }
+    return DV_OK;
+}
+
+/* pad (ops/ops.def row). */
+const dv_opdesc_t dv_op_pad = {
+    .name = "pad",
+    .desc = "y = x with --before / --after elements of --value on each axis: rows by DMA, the value from one vdup "
+            "block",
+    .params = pad_params, .nparams = PD_COUNT, .plan = pad_plan, .kernel = pad_kernel, .reference = pad_reference};

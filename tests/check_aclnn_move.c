@@ -10,6 +10,7 @@
 #include "support/dvt.h"
 
 #include "aclnnop/aclnn_cat.h"
+#include "aclnnop/aclnn_constant_pad_nd.h"
 #include "aclnnop/aclnn_embedding.h"
 #include "aclnnop/aclnn_flatten.h"
 #include "aclnnop/aclnn_flip.h"
@@ -682,6 +683,78 @@ START_TEST(test_aclnn_move_roll_flip)
 }
 END_TEST
 
+/* The library's pad under --check on both profiles (loop: profile). */
+START_TEST(test_ops_pad_check)
+{
+    static const char *const cmds[] = {
+        "pad", "pad --shape 3x3 --before 1x1 --after 1x1 --dtype fp32",
+        "pad --shape 2x5x7 --before 1x0x3 --after 2x4x0 --value -2.5 --dtype fp16",
+        "pad --shape 9 --before 3 --after 5 --value 7 --dtype int8",
+        "pad --shape 4x6 --before 0x0 --after 1x2 --value 123456 --dtype int32",
+        "pad --shape 2x3x4 --before 1x1x1 --after 1x1x1 --value 1.5 --dtype bf16 --cores 3"};
+    const char *profile = _i ? "ascend310" : NULL;
+    for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
+        dvt_op_t r;
+        dvt_op(&r, profile, NULL, cmds[c], true, true);
+        ck_assert_msg(r.rc == DV_OK, "%s: %s", cmds[c], r.err.msg);
+        ck_assert_msg(r.check.compared > 0 && r.check.mismatches == 0, "%s: %llu mismatches", cmds[c],
+                      (unsigned long long)r.check.mismatches);
+        ck_assert_msg(r.cnt.hazards == 0, "%s: hazards", cmds[c]);
+        dvt_op_free(&r);
+    }
+    dvt_op_t r;
+    dvt_op(&r, profile, NULL, "pad --shape 2x5 --before 1 --after 1x1", false, false);
+    ck_assert_msg(r.rc != DV_OK && strstr(r.err.msg, "1 values given for the 2 dimensions"), "%s", r.err.msg);
+    dvt_op_free(&r);
+}
+END_TEST
+
+/* ConstantPadNd of a [2, 3, 4] tensor by (1, 2) on the last dim and (0, 1) on the one before, with
+ * the value's bits checked in each dtype, and its errors. */
+START_TEST(test_aclnn_move_pad)
+{
+    const aclDataType dt = dts[_i];
+    const size_t sz = nnt_dtype_size(dt);
+    static uint8_t h[MAXE * 4], want[MAXE * 4];
+    const int64_t d[] = {2, 3, 4}, dout[] = {2, 4, 7}, pads[] = {1, 2, 0, 1};
+    nnt_dt_t x = mk(d, 3, dt, 19, h), out = nnt_mk(dout, 3, dt, ACL_FORMAT_ND, NULL);
+    aclIntArray *pa = aclCreateIntArray(pads, 4);
+    const float fv = -2.5f;
+    const int32_t iv = -77;
+    aclScalar *val = dt == ACL_INT32 ? aclCreateScalar((void *)&iv, ACL_INT32) : aclCreateScalar((void *)&fv, ACL_FLOAT);
+    uint8_t vb[4];
+    if (dt == ACL_FLOAT)
+        memcpy(vb, &fv, 4);
+    else if (dt == ACL_INT32)
+        memcpy(vb, &iv, 4);
+    else {
+        const uint16_t hv = 0xC100; /* -2.5 in fp16 */
+        memcpy(vb, &hv, 2);
+    }
+    for (int a = 0; a < 2; a++)
+        for (int r = 0; r < 4; r++)
+            for (int j = 0; j < 7; j++) {
+                uint8_t *dst = want + (size_t)((a * 4 + r) * 7 + j) * sz;
+                if (r < 3 && j >= 1 && j < 5)
+                    memcpy(dst, h + (size_t)((a * 3 + r) * 4 + j - 1) * sz, sz);
+                else
+                    memcpy(dst, vb, sz);
+            }
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_OK(aclnnConstantPadNdGetWorkspaceSize(x.t, pa, val, out.t, &ws, &e));
+    RUN(aclnnConstantPadNd(NULL, ws, e, nnt_stream));
+    ck_bytes("constant_pad_nd", &out, want, 56, dt);
+    const int64_t neg[] = {1, -1}, odd[] = {1, 1, 1};
+    aclIntArray *pn = aclCreateIntArray(neg, 2), *po = aclCreateIntArray(odd, 3);
+    CK_ERR(aclnnConstantPadNdGetWorkspaceSize(x.t, pn, val, out.t, &ws, &e), NN_INVALID, "pad[1] is -1");
+    CK_ERR(aclnnConstantPadNdGetWorkspaceSize(x.t, po, val, out.t, &ws, &e), NN_INVALID, "pad has 3 entries");
+    CK_ERR(aclnnConstantPadNdGetWorkspaceSize(x.t, pa, NULL, out.t, &ws, &e), NN_NULLPTR, "value is NULL");
+    CK_ERR(aclnnConstantPadNdGetWorkspaceSize(x.t, pa, val, x.t, &ws, &e), NN_INVALID,
+           "out has shape [2,3,4]; self padded needs [2,4,7]");
+}
+END_TEST
+
 Suite *dv_aclnn_move_suite(void)
 {
     Suite *s = suite_create("aclnn_move");
@@ -697,6 +770,7 @@ Suite *dv_aclnn_move_suite(void)
     tcase_add_loop_test(tc, test_aclnn_move_repeat, 0, 3);
     tcase_add_loop_test(tc, test_aclnn_move_trilu, 0, 3);
     tcase_add_loop_test(tc, test_aclnn_move_roll_flip, 0, 3);
+    tcase_add_loop_test(tc, test_aclnn_move_pad, 0, 3);
     suite_add_tcase(s, tc);
     TCase *t3 = tcase_create("aclnn_move_profiles");
     tcase_add_checked_fixture(t3, NULL, nnt_teardown);
@@ -709,6 +783,7 @@ Suite *dv_aclnn_move_suite(void)
     tcase_add_loop_test(to, test_ops_tile_check, 0, 2);
     tcase_add_loop_test(to, test_ops_trilu_check, 0, 2);
     tcase_add_loop_test(to, test_ops_roll_flip_check, 0, 2);
+    tcase_add_loop_test(to, test_ops_pad_check, 0, 2);
     suite_add_tcase(s, to);
     return s;
 }
