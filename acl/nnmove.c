@@ -24,7 +24,8 @@
  * - Tril, Triu and their in-place forms: trilu on self's last two dims.
  * - Roll: roll of [outer, len, inner] around the one dim whose shifts add up to a roll (none: a
  *   roll by 0 is the copy); Flip: flip of self with adjacent dims of the same kind merged.
- * - ConstantPadNd: pad with each dim's (before, after) from the pad pairs (last dim first). */
+ * - ConstantPadNd: pad with each dim's (before, after) from the pad pairs (last dim first).
+ * - Eye: eye of out [n, m]. */
 #include "nn.h"
 
 #include "dv/ops.h"
@@ -36,6 +37,7 @@
 #include "aclnnop/aclnn_cat.h"
 #include "aclnnop/aclnn_constant_pad_nd.h"
 #include "aclnnop/aclnn_embedding.h"
+#include "aclnnop/aclnn_eye.h"
 #include "aclnnop/aclnn_flatten.h"
 #include "aclnnop/aclnn_flip.h"
 #include "aclnnop/aclnn_gather_v2.h"
@@ -1008,6 +1010,30 @@ aclnnStatus aclnnConstantPadNdGetWorkspaceSize(const aclTensor *self, const aclI
     dv_nn_call_param(&c, "value", "%.17g", value->value);
     dv_nn_call_param(&c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(self->dtype)->dv));
     dv_nn_call_tensor(&c, self, "self", "x", true);
+    dv_nn_call_tensor(&c, out, "out", "y", false);
+    return dv_nn_exec_build(&c, workspaceSize, executor);
+}
+
+/* ---------------------------------------------------------------- Eye */
+
+aclnnStatus aclnnEyeGetWorkspaceSize(int64_t n, int64_t m, aclTensor *out, uint64_t *workspaceSize,
+                                     aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    dv_nn_call_t c;
+    int rc;
+    dv_nn_call_init_row(&c, "aclnnEye");
+    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = move_tensor(&c, out, "out")))
+        return rc;
+    if (n < 0 || m < 0)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: n is %lld and m %lld; neither may be negative", c.gws,
+                           (long long)n, (long long)m);
+    const int64_t want[2] = {n, m};
+    if ((rc = move_out_shape(c.gws, out, "out", want, 2, "an n x m identity")))
+        return rc;
+    c.empty = n == 0 || m == 0;
+    dv_nn_call_param(&c, "shape", "%lldx%lld", (long long)n, (long long)m);
+    dv_nn_call_param(&c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(out->dtype)->dv));
     dv_nn_call_tensor(&c, out, "out", "y", false);
     return dv_nn_exec_build(&c, workspaceSize, executor);
 }

@@ -1933,3 +1933,126 @@ const dv_opdesc_t dv_op_pad = {
     .desc = "y = x with --before / --after elements of --value on each axis: rows by DMA, the value from one vdup "
             "block",
     .params = pad_params, .nparams = PD_COUNT, .plan = pad_plan, .kernel = pad_kernel, .reference = pad_reference};
+
+/* ================================================================ eye (s20-move)
+ *
+ * y = the identity of each NxM matrix (...xNxM): 1 where the column is the row, 0 elsewhere; made
+ * without an input.  Two UB blocks are set once by the vector unit (vdup of 0, and of the bits of 1
+ * in the dtype); each row is up to three DMAs out: zeros before the diagonal, its one element, zeros
+ * after.  A unit is gr rows. */
+
+enum { EY_SHAPE, EY_DTYPE, EY_CORES, EY_COUNT };
+
+static const dv_oparam_spec_t eye_params[EY_COUNT] = {
+    [EY_SHAPE] = {"shape", DV_OPT_SHAPE, "256x256", 1, INT64_C(1) << 40, 0, "output ...xNxM (at least 2 dimensions)"},
+    [EY_DTYPE] = {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, BYTE_DTYPES, "element type of y"},
+    [EY_CORES] = {"cores", DV_OPT_INT, "auto", 1, 65535, 0, "blocks (auto: every vector core); at most one per unit"},
+};
+
+typedef struct eye_tiling {
+    uint32_t dtype, size;
+    uint64_t one;              /* the bits of 1, as vdup of 16 (size <= 2) or 32 bits takes them */
+    uint64_t rows, n, m, gr, units, zbytes;
+} eye_tiling_t;
+
+static int eye_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t *v, dv_op_plan_t *plan,
+                    dv_error_t *err)
+{
+    const dv_shape_t *s = &v->v[EY_SHAPE].shape;
+    const dv_dtype_t dt = v->v[EY_DTYPE].dt;
+    eye_tiling_t t;
+    memset(&t, 0, sizeof t);
+    t.dtype = (uint32_t)dt;
+    t.size = dv_dtype_size(dt);
+    if (s->ndims < 2)
+        return dv_ops_param_error(err, "shape", "give at least NxM (%d dimension given)", s->ndims);
+    uint64_t n_out;
+    int rc;
+    if ((rc = tensor_elems(cfg, "shape", "the output", s, t.size, &n_out, err)) != DV_OK)
+        return rc;
+    t.m = s->d[s->ndims - 1];
+    t.n = s->d[s->ndims - 2];
+    t.rows = n_out / t.m;
+    uint8_t bits[4] = {0};
+    dv_ops_store(bits, dt, 0, 1.0);
+    t.one = t.size == 1 ? (uint64_t)bits[0] * 0x101u
+                        : (uint64_t)bits[0] | (uint64_t)bits[1] << 8 | (uint64_t)bits[2] << 16 | (uint64_t)bits[3] << 24;
+    if ((rc = need_pad(cfg, "shape", "runs", t.size, t.m * t.size, err)) != DV_OK)
+        return rc;
+    t.zbytes = dv_round_up(t.m * t.size, 256);
+    if (t.zbytes + 256 > cfg->ub_size_bytes)
+        return dv_ops_param_error(err, "shape", "a row of %llu bytes does not fit core.ub_size_bytes %llu",
+                                  (unsigned long long)(t.m * t.size), (unsigned long long)cfg->ub_size_bytes);
+    const uint64_t cores = v->v[EY_CORES].i ? (uint64_t)v->v[EY_CORES].i : dv_ops_cores(cfg, DV_KIND_VECTOR);
+    t.gr = dv_max_u64(1, dv_ceil_div(t.rows, cores));
+    t.units = dv_ceil_div(t.rows, t.gr);
+
+    snprintf(plan->info.name, sizeof plan->info.name, "%s", op->name);
+    plan->info.kind = DV_KIND_VECTOR;
+    plan->info.blocks = (uint32_t)dv_min_u64(cores, t.units);
+    plan->info.subs = 1;
+    if ((rc = dv_ops_add_arg(plan, "y", dt, n_out, DV_ARG_OUT, 0, 0)))
+        return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
+    memcpy(plan->tiling, &t, sizeof t);
+    plan->tiling_bytes = sizeof t;
+    plan->flops = 0;
+    plan->bytes = n_out * t.size;
+    plan->tol_scale = 1.0;
+    return DV_OK;
+}
+
+static void eye_kernel(dv_k_t *k, const void *params)
+{
+    const eye_tiling_t *t = params;
+    uint64_t first, end;
+    block_units(k, t->units, &first, &end);
+    if (first == end)
+        return;
+    const uint64_t sz = t->size, row = t->m * sz;
+    const dv_dtype_t vt = sz == 4 ? DV_DT_U32 : DV_DT_U16;
+    dv_que_t vq;
+    dvk_que_init(k, &vq, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, 1, t->zbytes + 256);
+    uint64_t zero = dvk_que_alloc(k, &vq);
+    const uint64_t max_rep = dv_ops_field_max(DV_FORM_VDUP, DV_FLD(VDUP, repeat));
+    for (uint64_t r = 0, reps = t->zbytes / 256; r < reps; r += max_rep)
+        dvk_vdup(k, zero + r * 256, vt, 0.0, (int64_t)dv_min_u64(max_rep, reps - r), 1, 8);
+    const uint64_t one = zero + t->zbytes;
+    dvk_vdup(k, one, vt, (double)t->one, 1, 1, 8);
+    dvk_que_enque(k, &vq, zero);
+    zero = dvk_que_deque(k, &vq);
+    for (uint64_t u = first; u < end; u++) {
+        const uint64_t r0 = u * t->gr, nr = dv_min_u64(t->gr, t->rows - r0);
+        for (uint64_t i = 0; i < nr; i++) {
+            const uint64_t r = r0 + i, c = r % t->n, gm = r * row;
+            if (c >= t->m) {
+                rows_move(k, true, zero, t->zbytes, 0, gm, row, 1, row);
+                continue;
+            }
+            if (c > 0)
+                rows_move(k, true, zero, t->zbytes, 0, gm, row, 1, c * sz);
+            rows_move(k, true, one, BLK, 0, gm + c * sz, row, 1, sz);
+            if (c + 1 < t->m)
+                rows_move(k, true, zero, t->zbytes, 0, gm + (c + 1) * sz, row, 1, (t->m - c - 1) * sz);
+        }
+    }
+    dvk_que_free(k, &vq, zero);
+}
+
+static int eye_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint8_t **expect, dv_error_t *err)
+{
+    (void)err;
+    (void)in;
+    eye_tiling_t t;
+    memcpy(&t, plan->tiling, sizeof t);
+    for (uint64_t r = 0; r < t.rows; r++)
+        if (r % t.n < t.m)
+            dv_ops_store(expect[0], (dv_dtype_t)t.dtype, r * t.m + r % t.n, 1.0);
+    return DV_OK;
+}
+
+/* eye (ops/ops.def row). */
+const dv_opdesc_t dv_op_eye = {
+    .name = "eye",
+    .desc = "y = the identity of each NxM matrix, made without an input: zero runs and the one per row by DMA from "
+            "vdup blocks",
+    .params = eye_params, .nparams = EY_COUNT, .plan = eye_plan, .kernel = eye_kernel, .reference = eye_reference};

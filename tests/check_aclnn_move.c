@@ -12,6 +12,7 @@
 #include "aclnnop/aclnn_cat.h"
 #include "aclnnop/aclnn_constant_pad_nd.h"
 #include "aclnnop/aclnn_embedding.h"
+#include "aclnnop/aclnn_eye.h"
 #include "aclnnop/aclnn_flatten.h"
 #include "aclnnop/aclnn_flip.h"
 #include "aclnnop/aclnn_gather_v2.h"
@@ -755,6 +756,74 @@ START_TEST(test_aclnn_move_pad)
 }
 END_TEST
 
+/* The library's eye under --check on both profiles (loop: profile). */
+START_TEST(test_ops_eye_check)
+{
+    static const char *const cmds[] = {"eye", "eye --shape 3x3 --dtype fp32", "eye --shape 2x5x3 --dtype int8",
+                                       "eye --shape 3x7 --dtype int32", "eye --shape 4x40x33 --dtype bf16 --cores 5"};
+    const char *profile = _i ? "ascend310" : NULL;
+    for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
+        dvt_op_t r;
+        dvt_op(&r, profile, NULL, cmds[c], true, true);
+        ck_assert_msg(r.rc == DV_OK, "%s: %s", cmds[c], r.err.msg);
+        ck_assert_msg(r.check.compared > 0 && r.check.mismatches == 0, "%s: %llu mismatches", cmds[c],
+                      (unsigned long long)r.check.mismatches);
+        ck_assert_msg(r.cnt.hazards == 0, "%s: hazards", cmds[c]);
+        dvt_op_free(&r);
+    }
+}
+END_TEST
+
+/* Eye: ones on the diagonal, zeros elsewhere, in each dtype (the zeros' writes: test_ops_move_writes). */
+START_TEST(test_aclnn_move_eye)
+{
+    const aclDataType dt = dts[_i];
+    const size_t sz = nnt_dtype_size(dt);
+    static uint8_t h[MAXE * 4], want[MAXE * 4];
+    const int64_t d[] = {5, 7}, dt2[] = {6, 3};
+    nnt_dt_t out = mk(d, 2, dt, 20, h), o2 = mk(dt2, 2, dt, 21, h);
+    uint8_t one[4];
+    const float f1 = 1.0f;
+    const int32_t i1 = 1;
+    const uint16_t h1 = 0x3C00;
+    memcpy(one, dt == ACL_FLOAT ? (const void *)&f1 : dt == ACL_INT32 ? (const void *)&i1 : (const void *)&h1, sz);
+    uint64_t ws;
+    aclOpExecutor *e;
+    for (int w = 0; w < 2; w++) {
+        const int64_t n = w ? 6 : 5, m = w ? 3 : 7;
+        memset(want, 0, sizeof want);
+        for (int64_t i = 0; i < n && i < m; i++)
+            memcpy(want + (size_t)(i * m + i) * sz, one, sz);
+        CK_OK(aclnnEyeGetWorkspaceSize(n, m, w ? o2.t : out.t, &ws, &e));
+        RUN(aclnnEye(NULL, ws, e, nnt_stream));
+        ck_bytes(w ? "eye 6x3" : "eye 5x7", w ? &o2 : &out, want, n * m, dt);
+    }
+    CK_ERR(aclnnEyeGetWorkspaceSize(5, 6, out.t, &ws, &e), NN_INVALID, "out has shape [5,7]; an n x m identity needs [5,6]");
+    CK_ERR(aclnnEyeGetWorkspaceSize(-1, 7, out.t, &ws, &e), NN_INVALID, "n is -1");
+    CK_ERR(aclnnEyeGetWorkspaceSize(5, 7, NULL, &ws, &e), NN_NULLPTR, "out");
+}
+END_TEST
+
+/* Zeros and padding land in y before a run starts (outputs are staged zeroed), so --check cannot see
+ * whether a kernel writes them: its GM write bytes can.  eye writes every element once; trilu 3x3
+ * writes the rows (36 bytes) and the 3 dropped elements over them; pad 3x3 -> 5x5 every element once. */
+START_TEST(test_ops_move_writes)
+{
+    static const struct { const char *cmd; uint64_t bytes; } cases[] = {
+        {"eye --shape 3x7 --dtype int32", 84}, {"trilu --shape 3x3 --dtype int32", 48},
+        {"trilu --shape 3x3 --dtype int32 --upper on --diagonal 1", 60},
+        {"pad --shape 3x3 --before 1x1 --after 1x1 --dtype fp32", 100}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        dvt_op_t r;
+        dvt_op(&r, NULL, NULL, cases[c].cmd, false, false);
+        ck_assert_msg(r.rc == DV_OK, "%s: %s", cases[c].cmd, r.err.msg);
+        ck_assert_msg(r.cnt.gm_write_bytes == cases[c].bytes, "%s: %llu bytes written, want %llu", cases[c].cmd,
+                      (unsigned long long)r.cnt.gm_write_bytes, (unsigned long long)cases[c].bytes);
+        dvt_op_free(&r);
+    }
+}
+END_TEST
+
 Suite *dv_aclnn_move_suite(void)
 {
     Suite *s = suite_create("aclnn_move");
@@ -771,6 +840,7 @@ Suite *dv_aclnn_move_suite(void)
     tcase_add_loop_test(tc, test_aclnn_move_trilu, 0, 3);
     tcase_add_loop_test(tc, test_aclnn_move_roll_flip, 0, 3);
     tcase_add_loop_test(tc, test_aclnn_move_pad, 0, 3);
+    tcase_add_loop_test(tc, test_aclnn_move_eye, 0, 3);
     suite_add_tcase(s, tc);
     TCase *t3 = tcase_create("aclnn_move_profiles");
     tcase_add_checked_fixture(t3, NULL, nnt_teardown);
@@ -784,6 +854,8 @@ Suite *dv_aclnn_move_suite(void)
     tcase_add_loop_test(to, test_ops_trilu_check, 0, 2);
     tcase_add_loop_test(to, test_ops_roll_flip_check, 0, 2);
     tcase_add_loop_test(to, test_ops_pad_check, 0, 2);
+    tcase_add_loop_test(to, test_ops_eye_check, 0, 2);
+    tcase_add_test(to, test_ops_move_writes);
     suite_add_tcase(s, to);
     return s;
 }
