@@ -25,7 +25,9 @@
  * - Roll: roll of [outer, len, inner] around the one dim whose shifts add up to a roll (none: a
  *   roll by 0 is the copy); Flip: flip of self with adjacent dims of the same kind merged.
  * - ConstantPadNd: pad with each dim's (before, after) from the pad pairs (last dim first).
- * - Eye: eye of out [n, m]. */
+ * - Eye: eye of out [n, m].
+ * - OneHot: one_hot of self's indices (int32, or int64 bound as words as the gathers do), the new
+ *   axis last; onValue and offValue are one-element device tensors the kernel reads. */
 #include "nn.h"
 
 #include "dv/ops.h"
@@ -43,6 +45,7 @@
 #include "aclnnop/aclnn_gather_v2.h"
 #include "aclnnop/aclnn_gather_v3.h"
 #include "aclnnop/aclnn_index_select.h"
+#include "aclnnop/aclnn_one_hot.h"
 #include "aclnnop/aclnn_repeat.h"
 #include "aclnnop/aclnn_repeat_interleave.h"
 #include "aclnnop/aclnn_roll.h"
@@ -452,6 +455,28 @@ aclnnStatus aclnnStackGetWorkspaceSize(const aclTensorList *tensors, int64_t dim
 
 /* ---------------------------------------------------------------- IndexSelect, GatherV2, GatherV3, Embedding, Take */
 
+/* An int64 index tensor as the int32 words of its elements (*words: a view of the same memory, read
+ * by dv_nn_exec_build before it returns), for --index64.  It must be contiguous. */
+static int move_index_words(const dv_nn_call_t *c, const aclTensor *index, const char *index_what,
+                            struct aclTensor *words)
+{
+    int64_t want = 1;
+    for (int i = index->ndims - 1; i >= 0; i--) {
+        if (index->dims[i] != 1 && index->strides[i] != want)
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s is an ACL_INT64 view that is not contiguous; dvsim "
+                               "reads int64 indices as pairs of 32-bit words of a contiguous tensor (not supported)",
+                               c->gws, index_what);
+        want *= index->dims[i];
+    }
+    *words = *index;
+    words->dtype = ACL_INT32;
+    words->ndims = 1;
+    words->dims[0] = (int64_t)(2 * dv_acl_tensor_elems(index));
+    words->strides[0] = 1;
+    words->offset = index->offset * 2;
+    return ACLNN_SUCCESS;
+}
+
 /* out = the dim-slices of self (as [outer, len, inner]) that index names, onto index_select.  An
  * int32 index is bound as it is; an int64 one must be contiguous and is bound as the int32 words of
  * its elements (index_select --index64 reads each as two words), so the profile row shows it as
@@ -467,21 +492,9 @@ static int move_gather(dv_nn_call_t *c, const aclTensor *self, const char *self_
                            index_what, (unsigned long long)n);
     struct aclTensor words;
     if (i64) {
-        /* contiguous: the strides of a row-major tensor of its dims */
-        int64_t want = 1;
-        for (int i = index->ndims - 1; i >= 0; i--) {
-            if (index->dims[i] != 1 && index->strides[i] != want)
-                return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s is an ACL_INT64 view that is not contiguous; "
-                                   "dvsim reads int64 indices as pairs of 32-bit words of a contiguous tensor (not "
-                                   "supported)", c->gws, index_what);
-            want *= index->dims[i];
-        }
-        words = *index;
-        words.dtype = ACL_INT32;
-        words.ndims = 1;
-        words.dims[0] = (int64_t)(2 * n);
-        words.strides[0] = 1;
-        words.offset = index->offset * 2;
+        int rc = move_index_words(c, index, index_what, &words);
+        if (rc)
+            return rc;
         index = &words;
     }
     c->empty = outer * inner * (int64_t)n == 0;
@@ -1034,6 +1047,65 @@ aclnnStatus aclnnEyeGetWorkspaceSize(int64_t n, int64_t m, aclTensor *out, uint6
     c.empty = n == 0 || m == 0;
     dv_nn_call_param(&c, "shape", "%lldx%lld", (long long)n, (long long)m);
     dv_nn_call_param(&c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(out->dtype)->dv));
+    dv_nn_call_tensor(&c, out, "out", "y", false);
+    return dv_nn_exec_build(&c, workspaceSize, executor);
+}
+
+/* ---------------------------------------------------------------- OneHot */
+
+aclnnStatus aclnnOneHotGetWorkspaceSize(const aclTensor *self, int numClasses, const aclTensor *onValue,
+                                        const aclTensor *offValue, int64_t axis, aclTensor *out,
+                                        uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    dv_nn_call_t c;
+    int rc;
+    dv_nn_call_init_row(&c, "aclnnOneHot");
+    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, self, "self")) ||
+        (rc = dv_nn_check_plain(&c, self, "self")) || (rc = move_tensor(&c, out, "out")) ||
+        (rc = move_tensor(&c, onValue, "onValue")) || (rc = move_tensor(&c, offValue, "offValue")) ||
+        (rc = dv_nn_check_same_dtype(&c, onValue, "onValue", out, "out")) ||
+        (rc = dv_nn_check_same_dtype(&c, offValue, "offValue", out, "out")))
+        return rc;
+    if (self->dtype != ACL_INT32 && self->dtype != ACL_INT64)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: self has dtype %s; indices are ACL_INT32 or ACL_INT64", c.gws,
+                           dv_nn_dtype_name(self->dtype));
+    if (dv_acl_tensor_elems(onValue) != 1 || dv_acl_tensor_elems(offValue) != 1)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: onValue and offValue hold one element each (%llu and %llu "
+                           "given)", c.gws, (unsigned long long)dv_acl_tensor_elems(onValue),
+                           (unsigned long long)dv_acl_tensor_elems(offValue));
+    if (numClasses < 1)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: numClasses is %d; dvsim needs it given, at least 1", c.gws,
+                           numClasses);
+    if (axis != -1 && axis != self->ndims)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: axis is %lld; dvsim puts the classes last (axis -1 or %d; "
+                           "others are not supported)", c.gws, (long long)axis, self->ndims);
+    if (self->ndims + 1 > DV_ACL_MAX_DIMS)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: out would have more than %d dimensions", c.gws,
+                           DV_ACL_MAX_DIMS);
+    int64_t want[DV_ACL_MAX_DIMS] = {0};
+    for (int j = 0; j < self->ndims; j++)
+        want[j] = self->dims[j];
+    want[self->ndims] = numClasses;
+    if ((rc = move_out_shape(c.gws, out, "out", want, self->ndims + 1, "one-hot rows of self")))
+        return rc;
+    const uint64_t n = dv_acl_tensor_elems(self);
+    const aclTensor *index = self;
+    struct aclTensor words;
+    if (self->dtype == ACL_INT64) {
+        if ((rc = move_index_words(&c, self, "self", &words)))
+            return rc;
+        index = &words;
+    }
+    c.empty = n == 0;
+    dv_nn_call_param(&c, "index", "%llu", (unsigned long long)n);
+    dv_nn_call_param(&c, "classes", "%d", numClasses);
+    dv_nn_call_param(&c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(out->dtype)->dv));
+    if (self->dtype == ACL_INT64)
+        dv_nn_call_param(&c, "index64", "on");
+    dv_nn_call_tensor(&c, index, "self", "index", true);
+    dv_nn_call_tensor(&c, onValue, "onValue", "on", true);
+    dv_nn_call_tensor(&c, offValue, "offValue", "off", true);
     dv_nn_call_tensor(&c, out, "out", "y", false);
     return dv_nn_exec_build(&c, workspaceSize, executor);
 }

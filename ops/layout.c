@@ -2056,3 +2056,143 @@ const dv_opdesc_t dv_op_eye = {
     .desc = "y = the identity of each NxM matrix, made without an input: zero runs and the one per row by DMA from "
             "vdup blocks",
     .params = eye_params, .nparams = EY_COUNT, .plan = eye_plan, .kernel = eye_kernel, .reference = eye_reference};
+
+/* ================================================================ one_hot (s20-move)
+ *
+ * y[j, :] = off everywhere but on at column index[j] (C columns, --classes), for the N indices
+ * (--index, int32; --index64: int64 as two words, as index_select reads them).  An index outside
+ * [0, C) gives a row of off (TensorFlow's one_hot; CANN's OneHot follows it).  The scalar unit reads
+ * on and off (ld_gm: both one-element arguments) and the vector unit sets a block of off and one of
+ * on (vdup of their bits); each row is then up to three DMAs out, as eye's, at the column the scalar
+ * unit read for it. */
+
+enum { OH_INDEX, OH_CLASSES, OH_DTYPE, OH_INDEX64, OH_CORES, OH_COUNT };
+
+static const dv_oparam_spec_t one_hot_params[OH_COUNT] = {
+    [OH_INDEX] = {"index", DV_OPT_INT, "4096", 1, INT64_C(1) << 40, 0, "number of indices N: y is [N, C]"},
+    [OH_CLASSES] = {"classes", DV_OPT_INT, "16", 1, INT32_MAX, 0, "number of classes C"},
+    [OH_DTYPE] = {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, BYTE_DTYPES, "element type of on, off and y"},
+    [OH_INDEX64] = {"index64", DV_OPT_BOOL, "off", 0, 0, 0,
+                    "indices are int64: two 32-bit words each, low word first (the index argument is int32, 2N words)"},
+    [OH_CORES] = {"cores", DV_OPT_INT, "auto", 1, 65535, 0, "blocks (auto: every vector core); at most one per unit"},
+};
+
+typedef struct one_hot_tiling {
+    uint32_t dtype, size, words;
+    uint64_t n, c, gr, units, zbytes;
+} one_hot_tiling_t;
+
+static int one_hot_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t *v, dv_op_plan_t *plan,
+                        dv_error_t *err)
+{
+    const dv_dtype_t dt = v->v[OH_DTYPE].dt;
+    one_hot_tiling_t t;
+    memset(&t, 0, sizeof t);
+    t.dtype = (uint32_t)dt;
+    t.size = dv_dtype_size(dt);
+    t.words = v->v[OH_INDEX64].i ? 2 : 1;
+    t.n = (uint64_t)v->v[OH_INDEX].i;
+    t.c = (uint64_t)v->v[OH_CLASSES].i;
+    dv_shape_t ys = {.ndims = 2, .d = {t.n, t.c}}, is = {.ndims = 1, .d = {t.n * t.words}};
+    uint64_t n_out, n_idx;
+    int rc;
+    if ((rc = tensor_elems(cfg, "index", "the output", &ys, t.size, &n_out, err)) != DV_OK ||
+        (rc = tensor_elems(cfg, "index", "the index", &is, 4, &n_idx, err)) != DV_OK)
+        return rc;
+    if ((rc = need_pad(cfg, "classes", "runs", t.size, t.c * t.size, err)) != DV_OK)
+        return rc;
+    t.zbytes = dv_round_up(t.c * t.size, 256);
+    if (t.zbytes + 256 > cfg->ub_size_bytes)
+        return dv_ops_param_error(err, "classes", "a row of %llu bytes does not fit core.ub_size_bytes %llu",
+                                  (unsigned long long)(t.c * t.size), (unsigned long long)cfg->ub_size_bytes);
+    const uint64_t cores = v->v[OH_CORES].i ? (uint64_t)v->v[OH_CORES].i : dv_ops_cores(cfg, DV_KIND_VECTOR);
+    t.gr = dv_max_u64(1, dv_ceil_div(t.n, cores));
+    t.units = dv_ceil_div(t.n, t.gr);
+
+    snprintf(plan->info.name, sizeof plan->info.name, "%s", op->name);
+    plan->info.kind = DV_KIND_VECTOR;
+    plan->info.blocks = (uint32_t)dv_min_u64(cores, t.units);
+    plan->info.subs = 1;
+    if ((rc = dv_ops_add_arg(plan, "index", DV_DT_S32, n_idx, DV_ARG_IN, 0, 0)) ||
+        (rc = dv_ops_add_arg(plan, "on", dt, 1, DV_ARG_IN, 0, 0)) ||
+        (rc = dv_ops_add_arg(plan, "off", dt, 1, DV_ARG_IN, 0, 0)) ||
+        (rc = dv_ops_add_arg(plan, "y", dt, n_out, DV_ARG_OUT, 0, 0)))
+        return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
+    memcpy(plan->tiling, &t, sizeof t);
+    plan->tiling_bytes = sizeof t;
+    plan->flops = 0;
+    plan->bytes = n_out * t.size + n_idx * 4;
+    plan->tol_scale = 1.0;
+    return DV_OK;
+}
+
+/* A value's bits as vdup of 16 bits (sizes 1 and 2; a byte twice) or 32 bits takes them. */
+static uint64_t one_hot_pattern(uint64_t bits, uint32_t size)
+{
+    return size == 1 ? (bits & 0xffu) * 0x101u : size == 2 ? bits & 0xffffu : bits & 0xffffffffu;
+}
+
+static void one_hot_kernel(dv_k_t *k, const void *params)
+{
+    const one_hot_tiling_t *t = params;
+    uint64_t first, end;
+    block_units(k, t->units, &first, &end);
+    if (first == end)
+        return;
+    const uint64_t sz = t->size, row = t->c * sz;
+    const dv_dtype_t lt = sz == 1 ? DV_DT_U8 : sz == 2 ? DV_DT_U16 : DV_DT_U32, vt = sz == 4 ? DV_DT_U32 : DV_DT_U16;
+    const uint64_t on = dvk_load_gm(k, dvk_gm(k, 1, 0), lt), off = dvk_load_gm(k, dvk_gm(k, 2, 0), lt);
+    dv_que_t vq;
+    dvk_que_init(k, &vq, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, 1, t->zbytes + 256);
+    uint64_t offb = dvk_que_alloc(k, &vq);
+    const uint64_t max_rep = dv_ops_field_max(DV_FORM_VDUP, DV_FLD(VDUP, repeat));
+    for (uint64_t r = 0, reps = t->zbytes / 256; r < reps; r += max_rep)
+        dvk_vdup(k, offb + r * 256, vt, (double)one_hot_pattern(off, t->size), (int64_t)dv_min_u64(max_rep, reps - r),
+                 1, 8);
+    const uint64_t onb = offb + t->zbytes;
+    dvk_vdup(k, onb, vt, (double)one_hot_pattern(on, t->size), 1, 1, 8);
+    dvk_que_enque(k, &vq, offb);
+    offb = dvk_que_deque(k, &vq);
+    for (uint64_t u = first; u < end; u++) {
+        const uint64_t j0 = u * t->gr, nj = dv_min_u64(t->gr, t->n - j0);
+        for (uint64_t j = j0; j < j0 + nj; j++) {
+            const uint64_t lo = dvk_load_gm(k, dvk_gm(k, 0, j * t->words * 4), DV_DT_S32);
+            const uint64_t hi = t->words == 2 ? dvk_load_gm(k, dvk_gm(k, 0, j * 8 + 4), DV_DT_S32) : 0;
+            const int64_t c = index_value(lo, hi, t->words);
+            const uint64_t gm = j * row;
+            if (c < 0 || (uint64_t)c >= t->c) {
+                rows_move(k, true, offb, t->zbytes, 3, gm, row, 1, row);
+                continue;
+            }
+            if (c > 0)
+                rows_move(k, true, offb, t->zbytes, 3, gm, row, 1, (uint64_t)c * sz);
+            rows_move(k, true, onb, BLK, 3, gm + (uint64_t)c * sz, row, 1, sz);
+            if ((uint64_t)c + 1 < t->c)
+                rows_move(k, true, offb, t->zbytes, 3, gm + ((uint64_t)c + 1) * sz, row, 1, (t->c - (uint64_t)c - 1) * sz);
+        }
+    }
+    dvk_que_free(k, &vq, offb);
+}
+
+static int one_hot_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint8_t **expect, dv_error_t *err)
+{
+    (void)err;
+    one_hot_tiling_t t;
+    memcpy(&t, plan->tiling, sizeof t);
+    for (uint64_t j = 0; j < t.n; j++) {
+        uint32_t w[2] = {0, 0};
+        memcpy(w, in[0] + j * t.words * 4, t.words * 4);
+        const int64_t c = index_value(w[0], w[1], t.words);
+        for (uint64_t e = 0; e < t.c; e++)
+            memcpy(expect[3] + (j * t.c + e) * t.size, (int64_t)e == c ? in[1] : in[2], t.size);
+    }
+    return DV_OK;
+}
+
+/* one_hot (ops/ops.def row). */
+const dv_opdesc_t dv_op_one_hot = {
+    .name = "one_hot",
+    .desc = "y[j, :] = off but on at column index[j] (outside [0, C): all off); the scalar unit reads each index, "
+            "runs by DMA from vdup blocks",
+    .params = one_hot_params, .nparams = OH_COUNT, .plan = one_hot_plan, .kernel = one_hot_kernel,
+    .reference = one_hot_reference};

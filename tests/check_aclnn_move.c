@@ -18,6 +18,7 @@
 #include "aclnnop/aclnn_gather_v2.h"
 #include "aclnnop/aclnn_gather_v3.h"
 #include "aclnnop/aclnn_index_select.h"
+#include "aclnnop/aclnn_one_hot.h"
 #include "aclnnop/aclnn_repeat.h"
 #include "aclnnop/aclnn_repeat_interleave.h"
 #include "aclnnop/aclnn_roll.h"
@@ -824,6 +825,61 @@ START_TEST(test_ops_move_writes)
 }
 END_TEST
 
+/* The library's one_hot under --check on both profiles (loop: profile); --check's indices are in
+ * [-8, 8], so rows outside [0, C) (all off) are among them. */
+START_TEST(test_ops_one_hot_check)
+{
+    static const char *const cmds[] = {"one_hot", "one_hot --index 8 --classes 4 --dtype int32",
+                                       "one_hot --index 100 --classes 5 --dtype fp32",
+                                       "one_hot --index 33 --classes 300 --dtype int8 --cores 4",
+                                       "one_hot --index 20 --classes 9 --dtype bf16"};
+    const char *profile = _i ? "ascend310" : NULL;
+    for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
+        dvt_op_t r;
+        dvt_op(&r, profile, NULL, cmds[c], true, true);
+        ck_assert_msg(r.rc == DV_OK, "%s: %s", cmds[c], r.err.msg);
+        ck_assert_msg(r.check.compared > 0 && r.check.mismatches == 0, "%s: %llu mismatches", cmds[c],
+                      (unsigned long long)r.check.mismatches);
+        ck_assert_msg(r.cnt.hazards == 0, "%s: hazards", cmds[c]);
+        dvt_op_free(&r);
+    }
+}
+END_TEST
+
+/* OneHot of int32 and int64 indices (one outside [0, C): all off), on and off device tensors. */
+START_TEST(test_aclnn_move_one_hot)
+{
+    const aclDataType dt = dts[_i];
+    const size_t sz = nnt_dtype_size(dt);
+    static uint8_t want[MAXE * 4], onb[4], offb[4];
+    const int64_t di[] = {2, 3}, dout[] = {2, 3, 5}, d1[] = {1};
+    const int32_t i32[] = {0, 4, 2, 7, -1, 3};
+    const int64_t i64[] = {4, 0, 1, 1, 5, 2};
+    nnt_dt_t on = mk(d1, 1, dt, 22, onb), off = mk(d1, 1, dt, 23, offb);
+    nnt_dt_t x32 = nnt_mk(di, 2, ACL_INT32, ACL_FORMAT_ND, i32), x64 = mk64(di, 2, i64);
+    nnt_dt_t out = nnt_mk(dout, 3, dt, ACL_FORMAT_ND, NULL);
+    uint64_t ws;
+    aclOpExecutor *e;
+    for (int w = 0; w < 2; w++) {
+        for (int j = 0; j < 6; j++)
+            for (int k = 0; k < 5; k++)
+                memcpy(want + (size_t)(j * 5 + k) * sz, (w ? i64[j] : i32[j]) == k ? onb : offb, sz);
+        CK_OK(aclnnOneHotGetWorkspaceSize(w ? x64.t : x32.t, 5, on.t, off.t, -1, out.t, &ws, &e));
+        RUN(aclnnOneHot(NULL, ws, e, nnt_stream));
+        ck_bytes(w ? "one_hot int64" : "one_hot int32", &out, want, 30, dt);
+    }
+    CK_ERR(aclnnOneHotGetWorkspaceSize(x32.t, 5, on.t, off.t, 0, out.t, &ws, &e), NN_INVALID, "axis is 0");
+    CK_ERR(aclnnOneHotGetWorkspaceSize(x32.t, 4, on.t, off.t, -1, out.t, &ws, &e), NN_INVALID,
+           "out has shape [2,3,5]; one-hot rows of self needs [2,3,4]");
+    CK_ERR(aclnnOneHotGetWorkspaceSize(x32.t, 5, out.t, off.t, -1, out.t, &ws, &e), NN_INVALID,
+           "onValue and offValue hold one element each");
+    CK_ERR(aclnnOneHotGetWorkspaceSize(x32.t, 0, on.t, off.t, -1, out.t, &ws, &e), NN_INVALID, "numClasses is 0");
+    nnt_dt_t xh = nnt_mk(di, 2, ACL_FLOAT16, ACL_FORMAT_ND, NULL);
+    CK_ERR(aclnnOneHotGetWorkspaceSize(xh.t, 5, on.t, off.t, -1, out.t, &ws, &e), NN_INVALID,
+           "self has dtype ACL_FLOAT16; indices are ACL_INT32 or ACL_INT64");
+}
+END_TEST
+
 Suite *dv_aclnn_move_suite(void)
 {
     Suite *s = suite_create("aclnn_move");
@@ -841,6 +897,7 @@ Suite *dv_aclnn_move_suite(void)
     tcase_add_loop_test(tc, test_aclnn_move_roll_flip, 0, 3);
     tcase_add_loop_test(tc, test_aclnn_move_pad, 0, 3);
     tcase_add_loop_test(tc, test_aclnn_move_eye, 0, 3);
+    tcase_add_loop_test(tc, test_aclnn_move_one_hot, 0, 3);
     suite_add_tcase(s, tc);
     TCase *t3 = tcase_create("aclnn_move_profiles");
     tcase_add_checked_fixture(t3, NULL, nnt_teardown);
@@ -856,6 +913,7 @@ Suite *dv_aclnn_move_suite(void)
     tcase_add_loop_test(to, test_ops_pad_check, 0, 2);
     tcase_add_loop_test(to, test_ops_eye_check, 0, 2);
     tcase_add_test(to, test_ops_move_writes);
+    tcase_add_loop_test(to, test_ops_one_hot_check, 0, 2);
     suite_add_tcase(s, to);
     return s;
 }

@@ -451,7 +451,8 @@ static const char *const op_cmds[] = {
     "lts --shape 4096", "gts --shape 4096 --dtype fp32", "les --shape 4096", "ges --shape 4096",
     "index_select --shape 4x64x48 --index 20", "tile --shape 4x16x24 --repeats 2x1x3",
     "trilu --shape 2x24x40 --diagonal 3", "roll --shape 4x40x24 --shift 7", "flip --shape 6x10x16 --flip 1x0x1",
-    "pad --shape 2x12x20 --before 0x1x2 --after 1x2x3", "eye --shape 40x24" /* s20-move */};
+    "pad --shape 2x12x20 --before 0x1x2 --after 1x2x3", "eye --shape 40x24",
+    "one_hot --index 64 --classes 24" /* s20-move */};
 
 START_TEST(test_stalls_sum_on_operators)
 {
