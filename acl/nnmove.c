@@ -27,7 +27,8 @@
  * - ConstantPadNd: pad with each dim's (before, after) from the pad pairs (last dim first).
  * - Eye: eye of out [n, m].
  * - OneHot: one_hot of self's indices (int32, or int64 bound as words as the gathers do), the new
- *   axis last; onValue and offValue are one-element device tensors the kernel reads. */
+ *   axis last; onValue and offValue are one-element device tensors the kernel reads.
+ * - Gather (torch.gather): gather_elements of [outer, len, inner] with index [outer, J, inner]. */
 #include "nn.h"
 
 #include "dv/ops.h"
@@ -42,6 +43,7 @@
 #include "aclnnop/aclnn_eye.h"
 #include "aclnnop/aclnn_flatten.h"
 #include "aclnnop/aclnn_flip.h"
+#include "aclnnop/aclnn_gather.h"
 #include "aclnnop/aclnn_gather_v2.h"
 #include "aclnnop/aclnn_gather_v3.h"
 #include "aclnnop/aclnn_index_select.h"
@@ -1106,6 +1108,56 @@ aclnnStatus aclnnOneHotGetWorkspaceSize(const aclTensor *self, int numClasses, c
     dv_nn_call_tensor(&c, index, "self", "index", true);
     dv_nn_call_tensor(&c, onValue, "onValue", "on", true);
     dv_nn_call_tensor(&c, offValue, "offValue", "off", true);
+    dv_nn_call_tensor(&c, out, "out", "y", false);
+    return dv_nn_exec_build(&c, workspaceSize, executor);
+}
+
+/* ---------------------------------------------------------------- Gather */
+
+aclnnStatus aclnnGatherGetWorkspaceSize(const aclTensor *self, const int64_t dim, const aclTensor *index, aclTensor *out,
+                                        uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    dv_nn_call_t c;
+    int rc, d = 0;
+    dv_nn_call_init_row(&c, "aclnnGather");
+    if ((rc = move_gather_start(&c, self, "self", index, "index", out, workspaceSize, executor)))
+        return rc;
+    if (self->ndims == 0)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: self is 0-dimensional; gathering needs a dimension", c.gws);
+    if ((rc = move_dim(c.gws, "dim", dim, self->ndims, 0, &d)))
+        return rc;
+    if (index->ndims != self->ndims)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: index has %d dimensions, self %d; they must match", c.gws,
+                           index->ndims, self->ndims);
+    for (int j = 0; j < self->ndims; j++)
+        if (j != d && index->dims[j] != self->dims[j])
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: index has %lld in dim %d, self %lld; dvsim gathers with "
+                               "index equal to self but along dim (a smaller index is not supported)", c.gws,
+                               (long long)index->dims[j], j, (long long)self->dims[j]);
+    if ((rc = move_out_shape(c.gws, out, "out", index->dims, index->ndims, "index's shape")))
+        return rc;
+    int64_t outer, len, inner;
+    move_view(self, d, &outer, &len, &inner);
+    const uint64_t n = dv_acl_tensor_elems(index);
+    if (n > 0 && len == 0)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: index has %llu elements but self has no slice to gather from",
+                           c.gws, (unsigned long long)n);
+    const aclTensor *ix = index;
+    struct aclTensor words;
+    if (index->dtype == ACL_INT64) {
+        if ((rc = move_index_words(&c, index, "index", &words)))
+            return rc;
+        ix = &words;
+    }
+    c.empty = n == 0;
+    dv_nn_call_param(&c, "shape", "%lldx%lldx%lld", (long long)outer, (long long)len, (long long)inner);
+    dv_nn_call_param(&c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(self->dtype)->dv));
+    dv_nn_call_param(&c, "index", "%lld", (long long)index->dims[d]);
+    if (index->dtype == ACL_INT64)
+        dv_nn_call_param(&c, "index64", "on");
+    dv_nn_call_tensor(&c, self, "self", "x", true);
+    dv_nn_call_tensor(&c, ix, "index", "index", true);
     dv_nn_call_tensor(&c, out, "out", "y", false);
     return dv_nn_exec_build(&c, workspaceSize, executor);
 }

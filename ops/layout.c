@@ -1,5 +1,7 @@
 /* ops/layout.c - data-layout operators: slice (YOLOv5's Focus takes four of them), concat and
- * transpose.  They move bytes and compute nothing, so every result is bit-exact.
+ * transpose, and (s20-move, at the end, each with its own comment) index_select, tile, trilu, roll,
+ * flip, pad, eye, one_hot and gather_elements.  They move bytes and compute nothing, so every result
+ * is bit-exact.
  *
  * Data paths.  The ISA has no GM -> GM copy and no element gather (no GatherMask / vreducev2), so:
  * - Rows move GM -> UB -> GM by DMA.  A row run whose length and gap are whole 32-B blocks uses
@@ -2196,3 +2198,146 @@ const dv_opdesc_t dv_op_one_hot = {
             "runs by DMA from vdup blocks",
     .params = one_hot_params, .nparams = OH_COUNT, .plan = one_hot_plan, .kernel = one_hot_kernel,
     .reference = one_hot_reference};
+
+/* ================================================================ gather_elements (s20-move)
+ *
+ * y[o, j, i] = x[o, index[o, j, i], i] of x as [outer, L, inner] and index (and y) [outer, J,
+ * inner] (torch.gather along the middle axis; --index J, int32 or --index64).  Every element is
+ * its own: a unit is a chunk of cw output elements of one row [o, j, :]; for each the scalar unit
+ * reads its index (ld_gm) and one DMA brings x's element into its own UB block (a DMA's UB side
+ * starts on a block), then one DMA writes the chunk (a burst of one element per block).  An index
+ * outside [-L, L) fails the kernel.  --check draws the index words in [-8, 8]: L at least 9. */
+
+enum { GE_SHAPE, GE_DTYPE, GE_INDEX, GE_INDEX64, GE_CORES, GE_COUNT };
+
+static const dv_oparam_spec_t gather_elements_params[GE_COUNT] = {
+    [GE_SHAPE] = {"shape", DV_OPT_SHAPE, "8x64x32", 1, INT64_C(1) << 40, 0, "input as [outer, L, inner] (3 dims)"},
+    [GE_DTYPE] = {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, BYTE_DTYPES, "element type of x and y"},
+    [GE_INDEX] = {"index", DV_OPT_INT, "16", 1, INT64_C(1) << 40, 0, "J: index and y are [outer, J, inner]"},
+    [GE_INDEX64] = {"index64", DV_OPT_BOOL, "off", 0, 0, 0,
+                    "indices are int64: two 32-bit words each, low word first (the index argument is int32)"},
+    [GE_CORES] = {"cores", DV_OPT_INT, "auto", 1, 65535, 0, "blocks (auto: every vector core); at most one per unit"},
+};
+
+typedef struct gather_elements_tiling {
+    uint32_t dtype, size, words;
+    uint64_t outer, len, inner, j;
+    uint64_t cw, nch, units;
+} gather_elements_tiling_t;
+
+static int gather_elements_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t *v,
+                                dv_op_plan_t *plan, dv_error_t *err)
+{
+    const dv_shape_t *s = &v->v[GE_SHAPE].shape;
+    const dv_dtype_t dt = v->v[GE_DTYPE].dt;
+    gather_elements_tiling_t t;
+    memset(&t, 0, sizeof t);
+    t.dtype = (uint32_t)dt;
+    t.size = dv_dtype_size(dt);
+    t.words = v->v[GE_INDEX64].i ? 2 : 1;
+    if (s->ndims != 3)
+        return dv_ops_param_error(err, "shape", "give [outer, L, inner] (%d dimensions given)", s->ndims);
+    t.outer = s->d[0];
+    t.len = s->d[1];
+    t.inner = s->d[2];
+    t.j = (uint64_t)v->v[GE_INDEX].i;
+    if (t.len > INT32_MAX)
+        return dv_ops_param_error(err, "shape", "L is %llu; indices are read as int32, so L is at most %d",
+                                  (unsigned long long)t.len, INT32_MAX);
+    dv_shape_t ys = {.ndims = 3, .d = {t.outer, t.j, t.inner}}, is = {.ndims = 1, .d = {t.outer * t.j * t.inner * t.words}};
+    uint64_t n_in, n_out, n_idx;
+    int rc;
+    if ((rc = tensor_elems(cfg, "shape", "the input", s, t.size, &n_in, err)) != DV_OK ||
+        (rc = tensor_elems(cfg, "index", "the output", &ys, t.size, &n_out, err)) != DV_OK ||
+        (rc = tensor_elems(cfg, "index", "the index", &is, 4, &n_idx, err)) != DV_OK)
+        return rc;
+    if ((rc = need_pad(cfg, "shape", "elements", t.size, t.inner * t.size, err)) != DV_OK)
+        return rc;
+    const uint64_t half = cfg->ub_size_bytes / 2 / BLK * BLK;
+    if (half < BLK)
+        return dv_ops_param_error(err, "shape", "core.ub_size_bytes %llu holds no double-buffered 32-B block",
+                                  (unsigned long long)cfg->ub_size_bytes);
+    t.cw = dv_min_u64(t.inner, half / BLK);
+    t.nch = dv_ceil_div(t.inner, t.cw);
+    t.units = t.outer * t.j * t.nch;
+    const uint64_t cores = v->v[GE_CORES].i ? (uint64_t)v->v[GE_CORES].i : dv_ops_cores(cfg, DV_KIND_VECTOR);
+
+    snprintf(plan->info.name, sizeof plan->info.name, "%s", op->name);
+    plan->info.kind = DV_KIND_VECTOR;
+    plan->info.blocks = (uint32_t)dv_min_u64(cores, t.units);
+    plan->info.subs = 1;
+    if ((rc = dv_ops_add_arg(plan, "x", dt, n_in, DV_ARG_IN, 0, 0)) ||
+        (rc = dv_ops_add_arg(plan, "index", DV_DT_S32, n_idx, DV_ARG_IN, 0, 0)) ||
+        (rc = dv_ops_add_arg(plan, "y", dt, n_out, DV_ARG_OUT, 0, 0)))
+        return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
+    memcpy(plan->tiling, &t, sizeof t);
+    plan->tiling_bytes = sizeof t;
+    plan->flops = 0;
+    plan->bytes = 2 * n_out * t.size + n_idx * 4;
+    plan->tol_scale = 1.0;
+    return DV_OK;
+}
+
+static void gather_elements_kernel(dv_k_t *k, const void *params)
+{
+    const gather_elements_tiling_t *t = params;
+    uint64_t first, end;
+    block_units(k, t->units, &first, &end);
+    if (first == end)
+        return;
+    const uint64_t sz = t->size;
+    dv_que_t q;
+    dvk_que_init(k, &q, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_MTE3, 2, t->cw * BLK);
+    for (uint64_t u = first; u < end; u++) {
+        const uint64_t row = u / t->nch, c0 = u % t->nch * t->cw, nc = dv_min_u64(t->cw, t->inner - c0);
+        const uint64_t o = row / t->j;
+        uint64_t buf = dvk_que_alloc(k, &q);
+        for (uint64_t i = 0; i < nc; i++) {
+            const uint64_t e = row * t->inner + c0 + i;
+            const uint64_t lo = dvk_load_gm(k, dvk_gm(k, 1, e * t->words * 4), DV_DT_S32);
+            const uint64_t hi = t->words == 2 ? dvk_load_gm(k, dvk_gm(k, 1, e * 8 + 4), DV_DT_S32) : 0;
+            int64_t v = index_value(lo, hi, t->words);
+            if (v < -(int64_t)t->len || v >= (int64_t)t->len)
+                dvk_fail(k, "gather_elements: index element %llu is %lld, outside [-%llu, %llu)", (unsigned long long)e,
+                         (long long)v, (unsigned long long)t->len, (unsigned long long)t->len);
+            if (v < 0)
+                v += (int64_t)t->len;
+            rows_move(k, false, buf + i * BLK, BLK, 0, ((o * t->len + (uint64_t)v) * t->inner + c0 + i) * sz, sz, 1,
+                      sz);
+        }
+        dvk_que_enque(k, &q, buf);
+        buf = dvk_que_deque(k, &q);
+        rows_move(k, true, buf, BLK, 2, (row * t->inner + c0) * sz, sz, nc, sz);
+        dvk_que_free(k, &q, buf);
+    }
+}
+
+static int gather_elements_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint8_t **expect,
+                                     dv_error_t *err)
+{
+    gather_elements_tiling_t t;
+    memcpy(&t, plan->tiling, sizeof t);
+    const uint64_t n = t.outer * t.j * t.inner;
+    for (uint64_t e = 0; e < n; e++) {
+        uint32_t w[2] = {0, 0};
+        memcpy(w, in[1] + e * t.words * 4, t.words * 4);
+        int64_t v = index_value(w[0], w[1], t.words);
+        if (v < -(int64_t)t.len || v >= (int64_t)t.len)
+            return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "gather_elements: index element %llu is %lld, outside "
+                                "[-%llu, %llu)", (unsigned long long)e, (long long)v, (unsigned long long)t.len,
+                                (unsigned long long)t.len);
+        if (v < 0)
+            v += (int64_t)t.len;
+        const uint64_t o = e / (t.j * t.inner), i = e % t.inner;
+        memcpy(expect[2] + e * t.size, in[0] + ((o * t.len + (uint64_t)v) * t.inner + i) * t.size, t.size);
+    }
+    return DV_OK;
+}
+
+/* gather_elements (ops/ops.def row). */
+const dv_opdesc_t dv_op_gather_elements = {
+    .name = "gather_elements",
+    .desc = "y[o, j, i] = x[o, index[o, j, i], i] (torch.gather): the scalar unit reads each index, one DMA per "
+            "element in, one per chunk out",
+    .params = gather_elements_params, .nparams = GE_COUNT, .plan = gather_elements_plan,
+    .kernel = gather_elements_kernel, .reference = gather_elements_reference};

@@ -15,6 +15,7 @@
 #include "aclnnop/aclnn_eye.h"
 #include "aclnnop/aclnn_flatten.h"
 #include "aclnnop/aclnn_flip.h"
+#include "aclnnop/aclnn_gather.h"
 #include "aclnnop/aclnn_gather_v2.h"
 #include "aclnnop/aclnn_gather_v3.h"
 #include "aclnnop/aclnn_index_select.h"
@@ -880,6 +881,66 @@ START_TEST(test_aclnn_move_one_hot)
 }
 END_TEST
 
+/* The library's gather_elements under --check on both profiles (loop: profile). */
+START_TEST(test_ops_gather_elements_check)
+{
+    static const char *const cmds[] = {
+        "gather_elements", "gather_elements --shape 1x10x2 --index 4 --dtype fp32",
+        "gather_elements --shape 3x20x1 --index 7 --dtype int8", "gather_elements --shape 2x9x300 --index 2 --dtype int32",
+        "gather_elements --shape 2x12x5 --index 3 --dtype bf16 --cores 3"};
+    const char *profile = _i ? "ascend310" : NULL;
+    for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
+        dvt_op_t r;
+        dvt_op(&r, profile, NULL, cmds[c], true, true);
+        ck_assert_msg(r.rc == DV_OK, "%s: %s", cmds[c], r.err.msg);
+        ck_assert_msg(r.check.compared > 0 && r.check.mismatches == 0, "%s: %llu mismatches", cmds[c],
+                      (unsigned long long)r.check.mismatches);
+        ck_assert_msg(r.cnt.hazards == 0, "%s: hazards", cmds[c]);
+        dvt_op_free(&r);
+    }
+}
+END_TEST
+
+/* Gather (torch.gather) along dim 1 and dim 0 with int32 and int64 indices, and its errors. */
+START_TEST(test_aclnn_move_gather_elements)
+{
+    const aclDataType dt = dts[_i];
+    const size_t sz = nnt_dtype_size(dt);
+    static uint8_t h[MAXE * 4], want[MAXE * 4];
+    const int64_t d[] = {3, 4, 2}, di[] = {3, 2, 2};
+    nnt_dt_t x = mk(d, 3, dt, 24, h), out = nnt_mk(di, 3, dt, ACL_FORMAT_ND, NULL);
+    const int32_t i32[] = {3, 0, -1, 2, 1, 1, 0, -4, 2, 3, 3, 3};
+    const int64_t i64[] = {0, 1, 2, 3, -4, -3, 1, 1, 3, 2, 1, 0};
+    nnt_dt_t x32 = nnt_mk(di, 3, ACL_INT32, ACL_FORMAT_ND, i32), x64 = mk64(di, 3, i64);
+    uint64_t ws;
+    aclOpExecutor *e;
+    for (int w = 0; w < 2; w++) {
+        for (int a = 0; a < 3; a++)
+            for (int j = 0; j < 2; j++)
+                for (int i = 0; i < 2; i++) {
+                    const int k = (a * 2 + j) * 2 + i;
+                    int64_t v = w ? i64[k] : i32[k];
+                    v = v < 0 ? v + 4 : v;
+                    memcpy(want + (size_t)k * sz, h + (size_t)((a * 4 + v) * 2 + i) * sz, sz);
+                }
+        CK_OK(aclnnGatherGetWorkspaceSize(x.t, 1, w ? x64.t : x32.t, out.t, &ws, &e));
+        RUN(aclnnGather(NULL, ws, e, nnt_stream));
+        ck_bytes(w ? "gather int64" : "gather int32", &out, want, 12, dt);
+    }
+    CK_ERR(aclnnGatherGetWorkspaceSize(x.t, 0, x32.t, out.t, &ws, &e), NN_INVALID,
+           "index has 2 in dim 1, self 4; dvsim gathers with index equal to self but along dim");
+    CK_ERR(aclnnGatherGetWorkspaceSize(x.t, 1, x32.t, x.t, &ws, &e), NN_INVALID,
+           "out has shape [3,4,2]; index's shape needs [3,2,2]");
+    const int32_t bad[] = {0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    nnt_dt_t xb = nnt_mk(di, 3, ACL_INT32, ACL_FORMAT_ND, bad);
+    CK_OK(aclnnGatherGetWorkspaceSize(x.t, 1, xb.t, out.t, &ws, &e));
+    CK_OK(aclnnGather(NULL, ws, e, nnt_stream));
+    ck_assert_int_ne(aclrtSynchronizeStream(nnt_stream), 0);
+    const char *m = aclGetRecentErrMsg();
+    ck_assert_msg(m && strstr(m, "index element 2 is 4, outside [-4, 4)"), "out-of-range index: %s", m ? m : "(null)");
+}
+END_TEST
+
 Suite *dv_aclnn_move_suite(void)
 {
     Suite *s = suite_create("aclnn_move");
@@ -898,6 +959,7 @@ Suite *dv_aclnn_move_suite(void)
     tcase_add_loop_test(tc, test_aclnn_move_pad, 0, 3);
     tcase_add_loop_test(tc, test_aclnn_move_eye, 0, 3);
     tcase_add_loop_test(tc, test_aclnn_move_one_hot, 0, 3);
+    tcase_add_loop_test(tc, test_aclnn_move_gather_elements, 0, 3);
     suite_add_tcase(s, tc);
     TCase *t3 = tcase_create("aclnn_move_profiles");
     tcase_add_checked_fixture(t3, NULL, nnt_teardown);
@@ -914,6 +976,7 @@ Suite *dv_aclnn_move_suite(void)
     tcase_add_loop_test(to, test_ops_eye_check, 0, 2);
     tcase_add_test(to, test_ops_move_writes);
     tcase_add_loop_test(to, test_ops_one_hot_check, 0, 2);
+    tcase_add_loop_test(to, test_ops_gather_elements_check, 0, 2);
     suite_add_tcase(s, to);
     return s;
 }
