@@ -28,7 +28,9 @@
  * - Eye: eye of out [n, m].
  * - OneHot: one_hot of self's indices (int32, or int64 bound as words as the gathers do), the new
  *   axis last; onValue and offValue are one-element device tensors the kernel reads.
- * - Gather (torch.gather): gather_elements of [outer, len, inner] with index [outer, J, inner]. */
+ * - Gather (torch.gather): gather_elements of [outer, len, inner] with index [outer, J, inner].
+ * - StridedSlice: positive strides, begin / end masks and shrinkAxisMask; what is sliced must be one
+ *   dim (Slice's mapping) or the last two dims (slice's own rows x columns). */
 #include "nn.h"
 
 #include "dv/ops.h"
@@ -55,6 +57,7 @@
 #include "aclnnop/aclnn_split_tensor.h"
 #include "aclnnop/aclnn_split_with_size.h"
 #include "aclnnop/aclnn_stack.h"
+#include "aclnnop/aclnn_strided_slice.h"
 #include "aclnnop/aclnn_take.h"
 #include "aclnnop/aclnn_tril.h"
 #include "aclnnop/aclnn_triu.h"
@@ -1160,4 +1163,99 @@ aclnnStatus aclnnGatherGetWorkspaceSize(const aclTensor *self, const int64_t dim
     dv_nn_call_tensor(&c, ix, "index", "index", true);
     dv_nn_call_tensor(&c, out, "out", "y", false);
     return dv_nn_exec_build(&c, workspaceSize, executor);
+}
+
+/* ---------------------------------------------------------------- StridedSlice */
+
+aclnnStatus aclnnStridedSliceGetWorkspaceSize(const aclTensor *self, const aclIntArray *begin, const aclIntArray *end,
+                                              const aclIntArray *strides, int64_t beginMask, int64_t endMask,
+                                              int64_t ellipsisMask, int64_t newAxisMask, int64_t shrinkAxisMask,
+                                              aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    dv_nn_call_t c;
+    int rc;
+    dv_nn_call_init_row(&c, "aclnnStridedSlice");
+    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = move_tensor(&c, self, "self")) ||
+        (rc = move_tensor(&c, out, "out")) || (rc = dv_nn_check_same_dtype(&c, self, "self", out, "out")) ||
+        (rc = move_int_array(c.gws, begin, "begin")) || (rc = move_int_array(c.gws, end, "end")) ||
+        (rc = move_int_array(c.gws, strides, "strides")))
+        return rc;
+    if (ellipsisMask || newAxisMask)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: ellipsisMask is %lld and newAxisMask %lld; dvsim takes "
+                           "neither (not supported)", c.gws, (long long)ellipsisMask, (long long)newAxisMask);
+    const int n = self->ndims;
+    if (begin->size != end->size || begin->size != strides->size || begin->size > (uint64_t)n)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: begin, end and strides have %llu, %llu and %llu entries; "
+                           "they must be one length, at most self's %d dims", c.gws,
+                           (unsigned long long)begin->size, (unsigned long long)end->size,
+                           (unsigned long long)strides->size, n);
+    int64_t st[DV_ACL_MAX_DIMS], sp[DV_ACL_MAX_DIMS], cnt[DV_ACL_MAX_DIMS], want[DV_ACL_MAX_DIMS] = {0};
+    int nw = 0, sliced[2] = {-1, -1}, ns = 0;
+    for (int j = 0; j < n; j++) {
+        const int64_t len = self->dims[j];
+        st[j] = 0, sp[j] = 1, cnt[j] = len;
+        if ((uint64_t)j < begin->size) {
+            sp[j] = strides->v[j];
+            if (sp[j] < 1)
+                return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: strides[%d] is %lld; dvsim takes positive strides "
+                                   "(others are not supported)", c.gws, j, (long long)sp[j]);
+            int64_t b = (beginMask >> j) & 1 ? 0 : begin->v[j], e = (endMask >> j) & 1 ? len : end->v[j];
+            b = b < 0 ? b + len : b;
+            e = e < 0 ? e + len : e;
+            b = b < 0 ? 0 : b > len ? len : b;
+            e = e < 0 ? 0 : e > len ? len : e;
+            if ((shrinkAxisMask >> j) & 1)
+                e = b + 1 <= len ? b + 1 : b;
+            st[j] = b;
+            cnt[j] = e > b ? (e - b + sp[j] - 1) / sp[j] : 0;
+        }
+        if (!((shrinkAxisMask >> j) & 1) || (uint64_t)j >= begin->size)
+            want[nw++] = cnt[j];
+        if (cnt[j] != len) {
+            if (ns == 2)
+                return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: more than two dims are sliced; dvsim slices one dim "
+                                   "or the last two (not supported)", c.gws);
+            sliced[ns++] = j;
+        }
+    }
+    if ((rc = move_out_shape(c.gws, out, "out", want, nw, "the strided slice")))
+        return rc;
+    if (ns == 2 && !(sliced[1] == n - 1 && sliced[0] == n - 2))
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: dims %d and %d are sliced; dvsim slices one dim or the last "
+                           "two (not supported)", c.gws, sliced[0], sliced[1]);
+    aclOpExecutor *e = NULL;
+    if (ns < 2) {
+        const int d = ns ? sliced[0] : 0;
+        int64_t outer, len, inner;
+        if (n == 0) {
+            outer = len = inner = 1;
+        } else {
+            move_view(self, d, &outer, &len, &inner);
+        }
+        if ((rc = move_slice("aclnnStridedSlice", self, out, outer, len, inner, n ? st[d] : 0, n ? sp[d] : 1,
+                             n ? cnt[d] : 1, &e)))
+            return rc;
+    } else {
+        dv_nn_call_init_row(&c, "aclnnStridedSlice");
+        int64_t planes = 1;
+        for (int j = 0; j < n - 2; j++)
+            planes *= self->dims[j];
+        c.empty = dv_acl_tensor_elems(out) == 0;
+        dv_nn_call_param(&c, "shape", "%lldx%lldx%lld", (long long)planes, (long long)self->dims[n - 2],
+                         (long long)self->dims[n - 1]);
+        dv_nn_call_param(&c, "start", "%lldx%lld", (long long)st[n - 2], (long long)st[n - 1]);
+        dv_nn_call_param(&c, "step", "%lldx%lld", (long long)(cnt[n - 2] > 1 ? sp[n - 2] : 1),
+                         (long long)(cnt[n - 1] > 1 ? sp[n - 1] : 1));
+        dv_nn_call_param(&c, "size", "%lldx%lld", (long long)cnt[n - 2], (long long)cnt[n - 1]);
+        dv_nn_call_param(&c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(self->dtype)->dv));
+        dv_nn_call_tensor(&c, self, "self", "x", true);
+        dv_nn_call_tensor(&c, out, "out", "y", false);
+        uint64_t ws;
+        if ((rc = dv_nn_exec_build(&c, &ws, &e)))
+            return rc;
+    }
+    *workspaceSize = e->workspace;
+    *executor = e;
+    return ACLNN_SUCCESS;
 }

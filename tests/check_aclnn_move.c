@@ -27,6 +27,7 @@
 #include "aclnnop/aclnn_split_tensor.h"
 #include "aclnnop/aclnn_split_with_size.h"
 #include "aclnnop/aclnn_stack.h"
+#include "aclnnop/aclnn_strided_slice.h"
 #include "aclnnop/aclnn_take.h"
 #include "aclnnop/aclnn_tril.h"
 #include "aclnnop/aclnn_triu.h"
@@ -941,6 +942,62 @@ START_TEST(test_aclnn_move_gather_elements)
 }
 END_TEST
 
+/* StridedSlice: one dim, the last two (steps on both), a shrunk axis, an end mask; its errors. */
+START_TEST(test_aclnn_move_strided_slice)
+{
+    const aclDataType dt = dts[_i];
+    const size_t sz = nnt_dtype_size(dt);
+    static uint8_t h[MAXE * 4], want[MAXE * 4];
+    const int64_t d[] = {2, 6, 10};
+    nnt_dt_t x = mk(d, 3, dt, 25, h);
+    uint64_t ws;
+    aclOpExecutor *e;
+    /* dim 1 from 1 by 2: [2, 3, 10] */
+    const int64_t b1[] = {0, 1, 0}, e1[] = {2, 6, 10}, s1[] = {1, 2, 1}, o1[] = {2, 3, 10};
+    aclIntArray *ab = aclCreateIntArray(b1, 3), *ae = aclCreateIntArray(e1, 3), *as = aclCreateIntArray(s1, 3);
+    nnt_dt_t y1 = nnt_mk(o1, 3, dt, ACL_FORMAT_ND, NULL);
+    ref_slice(want, h, sz, 2, 6, 10, 1, 2, 3);
+    CK_OK(aclnnStridedSliceGetWorkspaceSize(x.t, ab, ae, as, 0, 0, 0, 0, 0, y1.t, &ws, &e));
+    RUN(aclnnStridedSlice(NULL, ws, e, nnt_stream));
+    ck_bytes("strided slice dim 1", &y1, want, 60, dt);
+    /* the last two: rows 1, 3, 5 and columns 2, 5, 8 (begin -8, end 9, stride 3) */
+    const int64_t b2[] = {0, 1, -8}, e2[] = {2, 6, 9}, s2[] = {1, 2, 3}, o2[] = {2, 3, 3};
+    aclIntArray *bb = aclCreateIntArray(b2, 3), *be = aclCreateIntArray(e2, 3), *bs = aclCreateIntArray(s2, 3);
+    nnt_dt_t y2 = nnt_mk(o2, 3, dt, ACL_FORMAT_ND, NULL);
+    for (int p = 0; p < 2; p++)
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++)
+                memcpy(want + (size_t)((p * 3 + i) * 3 + j) * sz, h + (size_t)((p * 6 + 1 + 2 * i) * 10 + 2 + 3 * j) * sz,
+                       sz);
+    CK_OK(aclnnStridedSliceGetWorkspaceSize(x.t, bb, be, bs, 0, 0, 0, 0, 0, y2.t, &ws, &e));
+    RUN(aclnnStridedSlice(NULL, ws, e, nnt_stream));
+    ck_bytes("strided slice last two", &y2, want, 18, dt);
+    /* shrink dim 1 at 4, the end mask on dim 2 from 3: [2, 7] */
+    const int64_t b3[] = {0, 4, 3}, e3[] = {2, 0, 0}, s3[] = {1, 1, 1}, o3[] = {2, 7};
+    aclIntArray *cb = aclCreateIntArray(b3, 3), *ce = aclCreateIntArray(e3, 3), *cs = aclCreateIntArray(s3, 3);
+    nnt_dt_t y3 = nnt_mk(o3, 2, dt, ACL_FORMAT_ND, NULL);
+    for (int p = 0; p < 2; p++)
+        memcpy(want + (size_t)p * 7 * sz, h + (size_t)((p * 6 + 4) * 10 + 3) * sz, 7 * sz);
+    CK_OK(aclnnStridedSliceGetWorkspaceSize(x.t, cb, ce, cs, 0, 4, 0, 0, 2, y3.t, &ws, &e));
+    RUN(aclnnStridedSlice(NULL, ws, e, nnt_stream));
+    ck_bytes("strided slice shrink", &y3, want, 14, dt);
+    /* errors: dims 0 and 2 sliced, a negative stride, an ellipsis */
+    const int64_t b4[] = {1, 0, 1}, s4[] = {1, 1, -1};
+    aclIntArray *db = aclCreateIntArray(b4, 3), *ds = aclCreateIntArray(s4, 3);
+    CK_ERR(aclnnStridedSliceGetWorkspaceSize(x.t, db, ae, as, 0, 0, 0, 0, 0, y1.t, &ws, &e), NN_INVALID,
+           "more than two dims are sliced");
+    CK_ERR(aclnnStridedSliceGetWorkspaceSize(x.t, ab, ae, ds, 0, 0, 0, 0, 0, y1.t, &ws, &e), NN_INVALID,
+           "strides[2] is -1");
+    CK_ERR(aclnnStridedSliceGetWorkspaceSize(x.t, ab, ae, as, 0, 0, 1, 0, 0, y1.t, &ws, &e), NN_INVALID,
+           "ellipsisMask is 1");
+    const int64_t b5[] = {1, 0, 1}, e5[] = {2, 6, 10}, s5[] = {1, 1, 1}, o5[] = {1, 6, 9};
+    aclIntArray *fb = aclCreateIntArray(b5, 3), *fe = aclCreateIntArray(e5, 3), *fs = aclCreateIntArray(s5, 3);
+    nnt_dt_t y5 = nnt_mk(o5, 3, dt, ACL_FORMAT_ND, NULL);
+    CK_ERR(aclnnStridedSliceGetWorkspaceSize(x.t, fb, fe, fs, 0, 0, 0, 0, 0, y5.t, &ws, &e), NN_INVALID,
+           "dims 0 and 2 are sliced");
+}
+END_TEST
+
 Suite *dv_aclnn_move_suite(void)
 {
     Suite *s = suite_create("aclnn_move");
@@ -960,6 +1017,7 @@ Suite *dv_aclnn_move_suite(void)
     tcase_add_loop_test(tc, test_aclnn_move_eye, 0, 3);
     tcase_add_loop_test(tc, test_aclnn_move_one_hot, 0, 3);
     tcase_add_loop_test(tc, test_aclnn_move_gather_elements, 0, 3);
+    tcase_add_loop_test(tc, test_aclnn_move_strided_slice, 0, 3);
     suite_add_tcase(s, tc);
     TCase *t3 = tcase_create("aclnn_move_profiles");
     tcase_add_checked_fixture(t3, NULL, nnt_teardown);
