@@ -14,7 +14,7 @@
  *   vtranspose while it fits the vcopy block stride; beyond that the row form).  A split is one
  *   slice per member of out, run in turn by the second phase (the executors are chained as the
  *   foreach operators' are).
- * - Flatten: the 2-D view of the same elements, copied by slice as one row of them.
+ * - Flatten, and Cat or Stack of one member with elements: a copy, by tile with repeats 1.
  * - IndexSelect, GatherV2, GatherV3 (batchDims 0), Embedding (dim 0 of a 2-D weight), Take (self
  *   flattened): index_select of [outer, len, inner] with the index's elements; out's dims are
  *   self's with dim replaced by index's.
@@ -127,7 +127,7 @@ static int move_slice(const char *api, const aclTensor *self, const aclTensor *o
     dv_nn_call_t call, *c = &call;
     uint64_t ws;
     dv_nn_call_init_row(c, api);
-    c->op = "slice"; /* Cat and Stack of one member too */
+    c->op = "slice"; /* the row's operator for Slice and the splits; StridedSlice's too */
     c->empty = outer * n * inner == 0;
     if (n == 1)
         step = 1;
@@ -143,6 +143,23 @@ static int move_slice(const char *api, const aclTensor *self, const aclTensor *o
         dv_nn_call_param(c, "step", "%lldx1", (long long)step);
         dv_nn_call_param(c, "size", "%lldx%lld", (long long)n, (long long)inner);
     }
+    dv_nn_call_param(c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(self->dtype)->dv));
+    dv_nn_call_tensor(c, self, "self", "x", true);
+    dv_nn_call_tensor(c, out, "out", "y", false);
+    return dv_nn_exec_build(c, &ws, e);
+}
+
+/* One copy executor: out = self's n elements as they are, by tile with repeats 1 (DMA in, DMA out; it
+ * takes every byte dtype).  The caller checked both tensors. */
+static int move_copy(const char *api, const aclTensor *self, const aclTensor *out, int64_t n, aclOpExecutor **e)
+{
+    dv_nn_call_t call, *c = &call;
+    uint64_t ws;
+    dv_nn_call_init_row(c, api);
+    c->op = "tile"; /* Cat and Stack of one member, Flatten */
+    c->empty = n == 0;
+    dv_nn_call_param(c, "shape", "%lld", (long long)n);
+    dv_nn_call_param(c, "repeats", "1");
     dv_nn_call_param(c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(self->dtype)->dv));
     dv_nn_call_tensor(c, self, "self", "x", true);
     dv_nn_call_tensor(c, out, "out", "y", false);
@@ -331,7 +348,7 @@ aclnnStatus aclnnFlattenGetWorkspaceSize(const aclTensor *self, int64_t axis, ac
         return rc;
     const int64_t n = want[0] * want[1];
     aclOpExecutor *e = NULL;
-    if ((rc = move_slice("aclnnFlatten", self, out, 1, n, 1, 0, 1, n, &e)))
+    if ((rc = move_copy("aclnnFlatten", self, out, n, &e)))
         return rc;
     *workspaceSize = e->workspace;
     *executor = e;
@@ -421,7 +438,7 @@ static int move_join(const char *api, const aclTensorList *tensors, int64_t dim,
     if (nuse == 1) {
         /* one member with elements: out is its copy */
         aclOpExecutor *e = NULL;
-        if ((rc = move_slice(api, use[0], out, 1, (int64_t)have, 1, 0, 1, (int64_t)have, &e)))
+        if ((rc = move_copy(api, use[0], out, (int64_t)have, &e)))
             return rc;
         *workspaceSize = e->workspace;
         *executor = e;

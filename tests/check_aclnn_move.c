@@ -309,6 +309,15 @@ START_TEST(test_aclnn_move_flatten)
     CK_OK(aclnnFlattenGetWorkspaceSize(x.t, -3, o0.t, &ws, &e));
     RUN(aclnnFlatten(NULL, ws, e, nnt_stream));
     ck_bytes("flatten axis 0", &o0, h, 24, dt);
+    /* int8 too (a tile copy takes every byte dtype) */
+    int8_t b8[24], g8[24];
+    for (int i = 0; i < 24; i++)
+        b8[i] = (int8_t)(i * 11 - 100);
+    nnt_dt_t x8 = nnt_mk(d, 3, ACL_INT8, ACL_FORMAT_ND, b8), o8 = nnt_mk(f1, 2, ACL_INT8, ACL_FORMAT_ND, NULL);
+    CK_OK(aclnnFlattenGetWorkspaceSize(x8.t, 1, o8.t, &ws, &e));
+    RUN(aclnnFlatten(NULL, ws, e, nnt_stream));
+    nnt_rd(&o8, g8);
+    ck_assert_mem_eq(g8, b8, sizeof b8);
     CK_ERR(aclnnFlattenGetWorkspaceSize(x.t, 2, o1.t, &ws, &e), NN_INVALID,
            "out has shape [2,12]; flattening at axis 2 needs [6,4]");
     CK_ERR(aclnnFlattenGetWorkspaceSize(x.t, 3, o1.t, &ws, &e), NN_INVALID, "axis is 3");
