@@ -474,7 +474,11 @@ static const char *const op_cmds[] = {
     "erfinv --shape 1024", "lerp --shape 1024", "lerps --shape 1024", "asin_backward --shape 1024",
     "acos_backward --shape 1024", "acosh_backward --shape 1024", "asinh_backward --shape 1024",
     "rsqrt_backward --shape 1024", "sqrt_backward --shape 1024", "add_relu --shape 1024",
-    "elu_backward --shape 1024", "elu_backward_result --shape 1024"};
+    "elu_backward --shape 1024", "elu_backward_result --shape 1024",
+    "index_select --shape 4x64x48 --index 20", "tile --shape 4x16x24 --repeats 2x1x3",
+    "trilu --shape 2x24x40 --diagonal 3", "roll --shape 4x40x24 --shift 7", "flip --shape 6x10x16 --flip 1x0x1",
+    "pad --shape 2x12x20 --before 0x1x2 --after 1x2x3", "eye --shape 40x24",
+    "one_hot --index 64 --classes 24", "gather_elements --shape 4x16x24 --index 5" /* s20-move */};
 
 START_TEST(test_stalls_sum_on_operators)
 {
