@@ -123,37 +123,6 @@ static uint64_t ub_need(const dv_config_t *cfg, uint64_t bytes)
     return dv_round_up(bytes, cfg->ub_align_bytes ? cfg->ub_align_bytes : 1);
 }
 
-/* ---- DMA ----
- * n rows of len bytes between GM argument `arg` (row i at byte off + i*stride) and UB (row i at
- * ub + i*pitch; pitch a multiple of 32 of at least len).  Whole 32-B lengths and gaps take the DMA
- * form, others DataCopyPad; more rows than a burst count holds take several instructions, and a gap
- * wider than its field one row per instruction. */
-static void rows_move(dv_k_t *k, bool to_gm, uint64_t ub, uint64_t pitch, uint32_t arg, uint64_t off, uint64_t stride,
-                      uint64_t n, uint64_t len)
-{
-    const uint64_t gap = stride - len, ub_gap = (pitch - dv_round_up(len, BLK)) / BLK;
-    const bool pad = len % BLK != 0 || gap % BLK != 0;
-    const dv_form_t form = pad ? DV_FORM_DMAPAD : DV_FORM_DMA;
-    const uint64_t max_n = dv_ops_field_max(form, pad ? DV_FLD(DMAPAD, nburst) : DV_FLD(DMA, nburst));
-    const uint64_t max_gap = dv_ops_field_max(form, pad ? DV_FLD(DMAPAD, src_gap) : DV_FLD(DMA, src_gap));
-    const uint64_t max_ub_gap = dv_ops_field_max(form, pad ? DV_FLD(DMAPAD, dst_gap) : DV_FLD(DMA, dst_gap));
-    const uint64_t gm_gap = pad ? gap : gap / BLK, flen = pad ? len : len / BLK;
-    const bool batch = gm_gap <= max_gap && ub_gap <= max_ub_gap;
-    for (uint64_t i = 0; i < n;) {
-        const uint64_t nb = batch ? dv_min_u64(max_n, n - i) : 1;
-        const int64_t g = nb > 1 ? (int64_t)gm_gap : 0, u = nb > 1 ? (int64_t)ub_gap : 0;
-        const uint64_t a = ub + i * pitch, m = dvk_gm(k, arg, off + i * stride);
-        if (to_gm && pad)
-            dvk_copy_ubuf_to_gm_align(k, m, a, (int64_t)nb, (int64_t)flen, u, g);
-        else if (to_gm)
-            dvk_copy_ubuf_to_gm(k, m, a, (int64_t)nb, (int64_t)flen, u, g);
-        else if (pad)
-            dvk_copy_gm_to_ubuf_align(k, a, m, (int64_t)nb, (int64_t)flen, g, u, 0, 0, 1);
-        else
-            dvk_copy_gm_to_ubuf(k, a, m, (int64_t)nb, (int64_t)flen, g, u);
-        i += nb;
-    }
-}
 
 /* ---- vector block moves (16-bit units, so any bits pass unchanged) ---- */
 
@@ -425,8 +394,8 @@ static void slice_load(dv_k_t *k, const slice_tiling_t *t, uint64_t ub, uint64_t
     for (uint64_t r = 0; r < nr;) {
         const uint64_t R = R0 + r, plane = R / g->ho, i = R % g->ho, run = dv_min_u64(nr - r, g->ho - i);
         const uint64_t row = plane * g->h + g->h0 + i * g->sh;
-        rows_move(k, false, ub + r * t->in_pitch, t->in_pitch, 0, (row * g->w + c0) * t->size,
-                  g->sh * g->w * t->size, run, span * t->size);
+        dv_ops_rows_move(k, false, ub + r * t->in_pitch, t->in_pitch, 0, (row * g->w + c0) * t->size,
+                         g->sh * g->w * t->size, run, span * t->size);
         r += run;
     }
 }
@@ -485,7 +454,7 @@ static void slice_kernel(dv_k_t *k, const void *params)
             q = &outq;
             pitch = t->out_pitch;
         }
-        rows_move(k, true, buf, pitch, 1, (R0 * g->wo + j0) * t->size, g->wo * t->size, nr, nc * t->size);
+        dv_ops_rows_move(k, true, buf, pitch, 1, (R0 * g->wo + j0) * t->size, g->wo * t->size, nr, nc * t->size);
         dvk_que_free(k, q, buf);
     }
 }
@@ -697,11 +666,11 @@ static void concat_kernel(dv_k_t *k, const void *params)
         const uint64_t c0 = local % p->nch * p->cc, nc = dv_min_u64(p->cc, p->len - c0);
         const uint64_t pitch = dv_round_up(p->cc * t->size, BLK);
         uint64_t buf = dvk_que_alloc(k, &q);
-        rows_move(k, false, buf, pitch, i, (r0 * p->len + c0) * t->size, p->len * t->size, nr, nc * t->size);
+        dv_ops_rows_move(k, false, buf, pitch, i, (r0 * p->len + c0) * t->size, p->len * t->size, nr, nc * t->size);
         dvk_que_enque(k, &q, buf);
         buf = dvk_que_deque(k, &q);
-        rows_move(k, true, buf, pitch, t->n, (r0 * t->total + p->off + c0) * t->size, t->total * t->size, nr,
-                  nc * t->size);
+        dv_ops_rows_move(k, true, buf, pitch, t->n, (r0 * t->total + p->off + c0) * t->size, t->total * t->size, nr,
+                         nc * t->size);
         dvk_que_free(k, &q, buf);
     }
 }
@@ -926,8 +895,8 @@ static void transpose_kernel(dv_k_t *k, const void *params)
         const uint64_t plane = u / (t->nrt * t->nct), r0 = u / t->nct % t->nrt * t->rr, c0 = u % t->nct * t->cc;
         const uint64_t nr = dv_min_u64(t->rr, t->r - r0), nc = dv_min_u64(t->cc, t->c - c0);
         uint64_t in = dvk_que_alloc(k, &inq);
-        rows_move(k, false, in, t->cc * t->size, 0, ((plane * t->r + r0) * t->c + c0) * t->size, t->c * t->size, nr,
-                  nc * t->size);
+        dv_ops_rows_move(k, false, in, t->cc * t->size, 0, ((plane * t->r + r0) * t->c + c0) * t->size, t->c * t->size,
+                         nr, nc * t->size);
         dvk_que_enque(k, &inq, in);
         in = dvk_que_deque(k, &inq);
         uint64_t out = dvk_que_alloc(k, &outq);
@@ -937,8 +906,8 @@ static void transpose_kernel(dv_k_t *k, const void *params)
             transpose32(k, t, &inq, in, a, b, out, nr, nc);
         dvk_que_enque(k, &outq, out);
         out = dvk_que_deque(k, &outq);
-        rows_move(k, true, out, t->rr * t->size, 1, ((plane * t->c + c0) * t->r + r0) * t->size, t->r * t->size, nc,
-                  nr * t->size);
+        dv_ops_rows_move(k, true, out, t->rr * t->size, 1, ((plane * t->c + c0) * t->r + r0) * t->size, t->r * t->size,
+                         nc, nr * t->size);
         dvk_que_free(k, &outq, out);
     }
 }
@@ -1121,12 +1090,14 @@ static void index_select_kernel(dv_k_t *k, const void *params)
                          (long long)v, (unsigned long long)t->len, (unsigned long long)t->len);
             if (v < 0)
                 v += (int64_t)t->len;
-            rows_move(k, false, buf + i * t->pitch, t->pitch, 0, ((o * t->len + (uint64_t)v) * t->inner + c0) * t->size,
-                      t->inner * t->size, 1, nc * t->size);
+            dv_ops_rows_move(k, false, buf + i * t->pitch, t->pitch, 0,
+                             ((o * t->len + (uint64_t)v) * t->inner + c0) * t->size, t->inner * t->size, 1,
+                             nc * t->size);
         }
         dvk_que_enque(k, &q, buf);
         buf = dvk_que_deque(k, &q);
-        rows_move(k, true, buf, t->pitch, 2, (r0 * t->inner + c0) * t->size, t->inner * t->size, nr, nc * t->size);
+        dv_ops_rows_move(k, true, buf, t->pitch, 2, (r0 * t->inner + c0) * t->size, t->inner * t->size, nr,
+                         nc * t->size);
         dvk_que_free(k, &q, buf);
     }
 }
@@ -1275,8 +1246,8 @@ static void tile_kernel(dv_k_t *k, const void *params)
         const uint64_t h0 = rem / t->nch * t->gr, nr = dv_min_u64(t->gr, t->h - h0);
         const uint64_t c0 = rem % t->nch * t->cc, nc = dv_min_u64(t->cc, t->w - c0);
         uint64_t buf = dvk_que_alloc(k, &q);
-        rows_move(k, false, buf, t->pitch, 0, ((p * t->h + h0) * t->w + c0) * t->size, t->w * t->size, nr,
-                  nc * t->size);
+        dv_ops_rows_move(k, false, buf, t->pitch, 0, ((p * t->h + h0) * t->w + c0) * t->size, t->w * t->size, nr,
+                         nc * t->size);
         dvk_que_enque(k, &q, buf);
         buf = dvk_que_deque(k, &q);
         /* the plane's coordinates i0..in-3, then every combination k0..kn-1 of the repeats */
@@ -1293,7 +1264,7 @@ static void tile_kernel(dv_k_t *k, const void *params)
                 off += cc % t->r[j] * t->d[j] * t->ys[j];
                 cc /= t->r[j];
             }
-            rows_move(k, true, buf, t->pitch, 1, off * t->size, t->ys[n - 2] * t->size, nr, nc * t->size);
+            dv_ops_rows_move(k, true, buf, t->pitch, 1, off * t->size, t->ys[n - 2] * t->size, nr, nc * t->size);
         }
         dvk_que_free(k, &q, buf);
     }
@@ -1441,11 +1412,11 @@ static void trilu_kernel(dv_k_t *k, const void *params)
         const uint64_t r0 = u / t->nch * t->gr, nr = dv_min_u64(t->gr, t->rows - r0);
         const uint64_t c0 = u % t->nch * t->cc, nc = dv_min_u64(t->cc, t->w - c0), c1 = c0 + nc;
         uint64_t buf = dvk_que_alloc(k, &q);
-        rows_move(k, false, buf, t->pitch, 0, (r0 * t->w + c0) * sz, stride, nr, nc * sz);
+        dv_ops_rows_move(k, false, buf, t->pitch, 0, (r0 * t->w + c0) * sz, stride, nr, nc * sz);
         dvk_que_enque(k, &q, buf);
         buf = dvk_que_deque(k, &q);
         /* the unit's rows as they are, then zeros over the runs they drop (MTE3 runs in order) */
-        rows_move(k, true, buf, t->pitch, 1, (r0 * t->w + c0) * sz, stride, nr, nc * sz);
+        dv_ops_rows_move(k, true, buf, t->pitch, 1, (r0 * t->w + c0) * sz, stride, nr, nc * sz);
         for (uint64_t i = 0; i < nr; i++) {
             uint64_t a, b;
             trilu_keep(t, (r0 + i) % t->h, &a, &b);
@@ -1453,9 +1424,9 @@ static void trilu_kernel(dv_k_t *k, const void *params)
             b = dv_min_u64(dv_max_u64(b, a), c1);
             const uint64_t gm = ((r0 + i) * t->w) * sz;
             if (a > c0)
-                rows_move(k, true, zero, t->pitch, 1, gm + c0 * sz, stride, 1, (a - c0) * sz);
+                dv_ops_rows_move(k, true, zero, t->pitch, 1, gm + c0 * sz, stride, 1, (a - c0) * sz);
             if (c1 > b)
-                rows_move(k, true, zero, t->pitch, 1, gm + b * sz, stride, 1, (c1 - b) * sz);
+                dv_ops_rows_move(k, true, zero, t->pitch, 1, gm + b * sz, stride, 1, (c1 - b) * sz);
         }
         dvk_que_free(k, &q, buf);
     }
@@ -1582,10 +1553,10 @@ static void roll_kernel(dv_k_t *k, const void *params)
         const uint64_t src = o * plane + (a ? 0 : (t->len - t->shift) * t->inner) + c;
         const uint64_t dst = o * plane + (a ? t->shift * t->inner : 0) + c;
         uint64_t buf = dvk_que_alloc(k, &q);
-        rows_move(k, false, buf, pitch, 0, src * t->size, nc * t->size, 1, nc * t->size);
+        dv_ops_rows_move(k, false, buf, pitch, 0, src * t->size, nc * t->size, 1, nc * t->size);
         dvk_que_enque(k, &q, buf);
         buf = dvk_que_deque(k, &q);
-        rows_move(k, true, buf, pitch, 1, dst * t->size, nc * t->size, 1, nc * t->size);
+        dv_ops_rows_move(k, true, buf, pitch, 1, dst * t->size, nc * t->size, 1, nc * t->size);
         dvk_que_free(k, &q, buf);
     }
 }
@@ -1713,17 +1684,17 @@ static void flip_kernel(dv_k_t *k, const void *params)
         if (t->last) {
             const uint64_t r = u / t->nch, c0 = u % t->nch * t->cw, nc = dv_min_u64(t->cw, t->w - c0);
             for (uint64_t j = 0; j < nc; j++)
-                rows_move(k, false, buf + j * BLK, BLK, 0, r * row + (t->w - 1 - c0 - j) * sz, sz, 1, sz);
+                dv_ops_rows_move(k, false, buf + j * BLK, BLK, 0, r * row + (t->w - 1 - c0 - j) * sz, sz, 1, sz);
             dvk_que_enque(k, &q, buf);
             buf = dvk_que_deque(k, &q);
-            rows_move(k, true, buf, BLK, 1, flip_row(t, r) * row + c0 * sz, sz, nc, sz);
+            dv_ops_rows_move(k, true, buf, BLK, 1, flip_row(t, r) * row + c0 * sz, sz, nc, sz);
         } else {
             const uint64_t r0 = u * t->gr, nr = dv_min_u64(t->gr, t->rows - r0);
-            rows_move(k, false, buf, t->pitch, 0, r0 * row, row, nr, row);
+            dv_ops_rows_move(k, false, buf, t->pitch, 0, r0 * row, row, nr, row);
             dvk_que_enque(k, &q, buf);
             buf = dvk_que_deque(k, &q);
             for (uint64_t i = 0; i < nr; i++)
-                rows_move(k, true, buf + i * t->pitch, t->pitch, 1, flip_row(t, r0 + i) * row, row, 1, row);
+                dv_ops_rows_move(k, true, buf + i * t->pitch, t->pitch, 1, flip_row(t, r0 + i) * row, row, 1, row);
         }
         dvk_que_free(k, &q, buf);
     }
@@ -1886,21 +1857,21 @@ static void pad_kernel(dv_k_t *k, const void *params)
         for (uint64_t i = 0; i < nr; i++) {
             const uint64_t src = pad_src_row(t, r0 + i);
             if (src != UINT64_MAX)
-                rows_move(k, false, buf + i * t->pitch, t->pitch, 0, src * w * sz, w * sz, 1, w * sz);
+                dv_ops_rows_move(k, false, buf + i * t->pitch, t->pitch, 0, src * w * sz, w * sz, 1, w * sz);
         }
         dvk_que_enque(k, &q, buf);
         buf = dvk_que_deque(k, &q);
         for (uint64_t i = 0; i < nr; i++) {
             const uint64_t gm = (r0 + i) * wout * sz;
             if (pad_src_row(t, r0 + i) == UINT64_MAX) {
-                rows_move(k, true, val, t->vbytes, 1, gm, wout * sz, 1, wout * sz);
+                dv_ops_rows_move(k, true, val, t->vbytes, 1, gm, wout * sz, 1, wout * sz);
                 continue;
             }
             if (bl)
-                rows_move(k, true, val, t->vbytes, 1, gm, wout * sz, 1, bl * sz);
-            rows_move(k, true, buf + i * t->pitch, t->pitch, 1, gm + bl * sz, wout * sz, 1, w * sz);
+                dv_ops_rows_move(k, true, val, t->vbytes, 1, gm, wout * sz, 1, bl * sz);
+            dv_ops_rows_move(k, true, buf + i * t->pitch, t->pitch, 1, gm + bl * sz, wout * sz, 1, w * sz);
             if (wout > bl + w)
-                rows_move(k, true, val, t->vbytes, 1, gm + (bl + w) * sz, wout * sz, 1, (wout - bl - w) * sz);
+                dv_ops_rows_move(k, true, val, t->vbytes, 1, gm + (bl + w) * sz, wout * sz, 1, (wout - bl - w) * sz);
         }
         dvk_que_free(k, &q, buf);
     }
@@ -2027,14 +1998,14 @@ static void eye_kernel(dv_k_t *k, const void *params)
         for (uint64_t i = 0; i < nr; i++) {
             const uint64_t r = r0 + i, c = r % t->n, gm = r * row;
             if (c >= t->m) {
-                rows_move(k, true, zero, t->zbytes, 0, gm, row, 1, row);
+                dv_ops_rows_move(k, true, zero, t->zbytes, 0, gm, row, 1, row);
                 continue;
             }
             if (c > 0)
-                rows_move(k, true, zero, t->zbytes, 0, gm, row, 1, c * sz);
-            rows_move(k, true, one, BLK, 0, gm + c * sz, row, 1, sz);
+                dv_ops_rows_move(k, true, zero, t->zbytes, 0, gm, row, 1, c * sz);
+            dv_ops_rows_move(k, true, one, BLK, 0, gm + c * sz, row, 1, sz);
             if (c + 1 < t->m)
-                rows_move(k, true, zero, t->zbytes, 0, gm + (c + 1) * sz, row, 1, (t->m - c - 1) * sz);
+                dv_ops_rows_move(k, true, zero, t->zbytes, 0, gm + (c + 1) * sz, row, 1, (t->m - c - 1) * sz);
         }
     }
     dvk_que_free(k, &vq, zero);
@@ -2163,14 +2134,15 @@ static void one_hot_kernel(dv_k_t *k, const void *params)
             const int64_t c = index_value(lo, hi, t->words);
             const uint64_t gm = j * row;
             if (c < 0 || (uint64_t)c >= t->c) {
-                rows_move(k, true, offb, t->zbytes, 3, gm, row, 1, row);
+                dv_ops_rows_move(k, true, offb, t->zbytes, 3, gm, row, 1, row);
                 continue;
             }
             if (c > 0)
-                rows_move(k, true, offb, t->zbytes, 3, gm, row, 1, (uint64_t)c * sz);
-            rows_move(k, true, onb, BLK, 3, gm + (uint64_t)c * sz, row, 1, sz);
+                dv_ops_rows_move(k, true, offb, t->zbytes, 3, gm, row, 1, (uint64_t)c * sz);
+            dv_ops_rows_move(k, true, onb, BLK, 3, gm + (uint64_t)c * sz, row, 1, sz);
             if ((uint64_t)c + 1 < t->c)
-                rows_move(k, true, offb, t->zbytes, 3, gm + ((uint64_t)c + 1) * sz, row, 1, (t->c - (uint64_t)c - 1) * sz);
+                dv_ops_rows_move(k, true, offb, t->zbytes, 3, gm + ((uint64_t)c + 1) * sz, row, 1,
+                                 (t->c - (uint64_t)c - 1) * sz);
         }
     }
     dvk_que_free(k, &vq, offb);
@@ -2302,12 +2274,12 @@ static void gather_elements_kernel(dv_k_t *k, const void *params)
                          (long long)v, (unsigned long long)t->len, (unsigned long long)t->len);
             if (v < 0)
                 v += (int64_t)t->len;
-            rows_move(k, false, buf + i * BLK, BLK, 0, ((o * t->len + (uint64_t)v) * t->inner + c0 + i) * sz, sz, 1,
-                      sz);
+            dv_ops_rows_move(k, false, buf + i * BLK, BLK, 0, ((o * t->len + (uint64_t)v) * t->inner + c0 + i) * sz, sz,
+                             1, sz);
         }
         dvk_que_enque(k, &q, buf);
         buf = dvk_que_deque(k, &q);
-        rows_move(k, true, buf, BLK, 2, (row * t->inner + c0) * sz, sz, nc, sz);
+        dv_ops_rows_move(k, true, buf, BLK, 2, (row * t->inner + c0) * sz, sz, nc, sz);
         dvk_que_free(k, &q, buf);
     }
 }
