@@ -621,3 +621,10 @@ void dv_ops_rows_move(dv_k_t *k, bool to_gm, uint64_t ub, uint64_t pitch, uint32
         i += nb;
     }
 }
+
+void dv_ops_block_span(dv_k_t *k, uint64_t elems, uint64_t unit, uint64_t *first, uint64_t *last)
+{
+    const uint64_t units = dv_ceil_div(elems, unit), nb = dvk_block_num(k), b = dvk_block_idx(k);
+    *first = units * b / nb * unit;
+    *last = dv_min_u64(units * (b + 1) / nb * unit, elems);
+}
