@@ -982,9 +982,10 @@ static int rd_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
     return DV_OK;
 }
 
+/* The descriptor's name is the identifier (a constant initializer), rk_names[kind]'s spelling. */
 #define RD_OP(kind, ident, what)                                                                                 \
-    const dv_opdesc_t dv_op_##ident = {rk_names[kind], what, rd_params, RP_COUNT, rd_plan, rd_kernel, rd_reference, \
-                                       NULL, NULL, NULL}
+    const dv_opdesc_t dv_op_##ident = {#ident, what, rd_params, RP_COUNT, rd_plan, rd_kernel, rd_reference, NULL, \
+                                       NULL, NULL}
 RD_OP(RK_SUM, reduce_sum, "y = the sum over the --axes (fp32 arithmetic)");
 RD_OP(RK_MEAN, reduce_mean, "y = the mean over the --axes (fp32 arithmetic)");
 RD_OP(RK_MAX, reduce_max, "y = the largest element over the --axes");

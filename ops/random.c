@@ -324,9 +324,10 @@ static int rn_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
     return DV_OK;
 }
 
+/* The descriptor's name is the identifier (a constant initializer), rn_names[kind]'s spelling. */
 #define RN_OP(kind, ident, params, what)                                                                      \
-    const dv_opdesc_t dv_op_##ident = {rn_names[kind], what, params, (int)(sizeof params / sizeof params[0]),     \
-                                       rn_plan, rn_kernel, rn_reference, NULL, NULL, NULL}
+    const dv_opdesc_t dv_op_##ident = {#ident, what, params, (int)(sizeof params / sizeof params[0]), rn_plan, \
+                                       rn_kernel, rn_reference, NULL, NULL, NULL}
 RN_OP(RN_UNIFORM, uniform, uniform_params, "y = uniform random numbers in [--low, --high) (dvsim's counter-based "
       "generator)");
 RN_OP(RN_RANDOM, random, random_params, "y = uniform random integers in [--low, --high)");
