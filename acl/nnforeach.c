@@ -654,6 +654,7 @@ fail:
 #define FE_GWS_UNARY_XY(api, params)
 #define FE_GWS_ATTR_XY_ALPHA(api, params)
 #define FE_GWS_ATTR_ALPHA(api, params)
+#define FE_GWS_ATTR_LAMBD(api, params)
 #define FE_GWS_ATTR_XY_SLOPE(api, params)
 #define FE_GWS_ATTR_BACKWARD_LAMBD(api, params)
 #define FE_GWS_UNARY_XZ(api, params)

@@ -618,6 +618,7 @@ static int ew2_attr(int row, unsigned has, const aclTensor *self, const aclTenso
 }
 #define DV_NN_BODY_ATTR_XY_ALPHA(row) ew2_attr(row, 0, x, NULL, alpha, "scalar", y, workspaceSize, executor)
 #define DV_NN_BODY_ATTR_ALPHA(row) ew2_attr(row, 0, self, NULL, alpha, "scalar", out, workspaceSize, executor)
+#define DV_NN_BODY_ATTR_LAMBD(row) ew2_attr(row, 0, self, NULL, lambd, "scalar", out, workspaceSize, executor)
 #define DV_NN_BODY_ATTR_XY_SLOPE(row) ew2_attr(row, 0, x, NULL, negativeSlope, "scalar", y, workspaceSize, executor)
 #define DV_NN_BODY_ATTR_BACKWARD_LAMBD(row) \
     ew2_attr(row, NN_OTHER, gradOutput, self, lambd, "scalar", output, workspaceSize, executor)
@@ -833,6 +834,7 @@ static int ew2_ternary(int row, unsigned has, const aclTensor *self, const aclTe
 #define DV_NN_GWS_UNARY_XY(api, params) DV_NN_GWS(api, UNARY_XY, params)
 #define DV_NN_GWS_ATTR_XY_ALPHA(api, params) DV_NN_GWS(api, ATTR_XY_ALPHA, params)
 #define DV_NN_GWS_ATTR_ALPHA(api, params) DV_NN_GWS(api, ATTR_ALPHA, params)
+#define DV_NN_GWS_ATTR_LAMBD(api, params) DV_NN_GWS(api, ATTR_LAMBD, params)
 #define DV_NN_GWS_ATTR_XY_SLOPE(api, params) DV_NN_GWS(api, ATTR_XY_SLOPE, params)
 #define DV_NN_GWS_ATTR_BACKWARD_LAMBD(api, params) DV_NN_GWS(api, ATTR_BACKWARD_LAMBD, params)
 #define DV_NN_GWS_UNARY_XZ(api, params) DV_NN_GWS(api, UNARY_XZ, params)

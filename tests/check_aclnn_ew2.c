@@ -14,6 +14,8 @@
 #include "aclnnop/aclnn_acos.h"
 #include "aclnnop/aclnn_addcdiv.h"
 #include "aclnnop/aclnn_addcmul.h"
+#include "aclnnop/aclnn_hard_shrink.h"
+#include "aclnnop/aclnn_hardshrink.h"
 #include "aclnnop/aclnn_x_log_y_scalar_other.h"
 #include "aclnnop/aclnn_x_log_y_scalar_self.h"
 #include "aclnnop/aclnn_acos_v2.h"
@@ -886,6 +888,34 @@ START_TEST(test_aclnn_ew2_ternary_broadcast)
 }
 END_TEST
 
+/* CANN's custom HardShrink (a double lambd) gives what Hardshrink (an aclScalar) gives. */
+START_TEST(test_aclnn_ew2_hard_shrink_custom)
+{
+    enum { N = 500 };
+    float x[N], a[N], b[N];
+    nnt_fill(x, N, 44, -2, 2);
+    const int64_t d[] = {N};
+    nnt_dt_t tx = nnt_mk(d, 1, ACL_FLOAT, ACL_FORMAT_ND, x), to = nnt_mk(d, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_OK(aclnnHardShrinkGetWorkspaceSize(tx.t, 0.5, to.t, &ws, &e));
+    RUN(aclnnHardShrink(NULL, ws, e, nnt_stream));
+    nnt_rd(&to, a);
+    float l = 0.5f;
+    aclScalar *sl = aclCreateScalar(&l, ACL_FLOAT);
+    CK_OK(aclnnHardshrinkGetWorkspaceSize(tx.t, sl, to.t, &ws, &e));
+    RUN(aclnnHardshrink(NULL, ws, e, nnt_stream));
+    nnt_rd(&to, b);
+    for (int i = 0; i < N; i++) {
+        ck_assert_msg(a[i] == b[i], "[%d] HardShrink %g, Hardshrink %g", i, a[i], b[i]);
+        ck_assert_msg(a[i] == (fabsf(x[i]) > 0.5f ? x[i] : 0.0f), "[%d] %g of %g", i, a[i], x[i]);
+    }
+    aclDestroyScalar(sl);
+    nnt_rm(&tx);
+    nnt_rm(&to);
+}
+END_TEST
+
 Suite *dv_aclnn_ew2_suite(void);
 Suite *dv_aclnn_ew2_suite(void)
 {
@@ -910,6 +940,7 @@ Suite *dv_aclnn_ew2_suite(void)
     tcase_add_test(te, test_aclnn_ew2_fp16);
     tcase_add_test(te, test_aclnn_ew2_errors);
     tcase_add_test(te, test_aclnn_ew2_ternary_broadcast);
+    tcase_add_test(te, test_aclnn_ew2_hard_shrink_custom);
     suite_add_tcase(s, te);
     return s;
 }
