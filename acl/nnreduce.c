@@ -5,7 +5,10 @@
  * list reduces every axis, but MeanV2 with noopWithEmptyAxes, which copies); out must have the
  * reduced shape, with the reduced axes kept as 1 when keepdim, and, for the reductions with a
  * dtype argument, that dtype (self's, or ACL_FLOAT from ACL_FLOAT16).  Cumsum and CumsumV2 (exclusive,
- * reverse) onto the library's cumsum along one dim, out in self's dtype. */
+ * reverse) onto the library's cumsum along one dim, out in self's dtype.  (s20-norm2) ReduceNansum
+ * (reduce_nansum, a dtype argument as ReduceSum's), ReduceLogSum (reduce_logsum; noopWithEmptyAxes with
+ * no axes is MeanV2's copy, not run), VarMean and StdMeanCorrection (reduce_var_mean: the variance or
+ * standard deviation and the mean, meanOut of out's shape and dtype). */
 #include "nn.h"
 
 #include "dv/ops.h"
@@ -21,9 +24,13 @@
 #include "aclnnop/aclnn_mean.h"
 #include "aclnnop/aclnn_min.h"
 #include "aclnnop/aclnn_prod.h"
+#include "aclnnop/aclnn_reduce_log_sum.h"
+#include "aclnnop/aclnn_reduce_nansum.h"
 #include "aclnnop/aclnn_reduce_sum.h"
 #include "aclnnop/aclnn_std.h"
+#include "aclnnop/aclnn_std_mean_correction.h"
 #include "aclnnop/aclnn_var.h"
+#include "aclnnop/aclnn_var_mean.h"
 
 /* What one reduction asks of the library besides the axes. */
 typedef struct rd_args {
@@ -33,6 +40,9 @@ typedef struct rd_args {
     aclDataType dtype;       /* has_dtype: out's dtype as the call gives it */
     int64_t correction;      /* Var, Std: -1 for the others */
     bool sqrt;               /* Std */
+    const char *out_what;    /* out's parameter name (NULL: "out") */
+    bool with_mean;          /* VarMean, StdMeanCorrection: meanOut as well */
+    aclTensor *mean;
 } rd_args_t;
 
 static aclnnStatus reduce(const char *api, const aclTensor *self, aclTensor *out, const rd_args_t *a,
@@ -41,12 +51,16 @@ static aclnnStatus reduce(const char *api, const aclTensor *self, aclTensor *out
     DV_ACL_LOCKED();
     dv_nn_call_t c;
     int rc;
+    const char *ow = a->out_what ? a->out_what : "out";
     dv_nn_call_init_row(&c, api);
     if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, self, "self")) ||
-        (rc = dv_nn_get_tensor(&c, out, "out")))
+        (rc = dv_nn_get_tensor(&c, out, ow)) || (a->with_mean && (rc = dv_nn_get_tensor(&c, a->mean, "meanOut"))))
         return rc;
     if ((rc = dv_nn_check_dtype(&c, self, "self", "dtype")) || (rc = dv_nn_check_plain(&c, self, "self")) ||
-        (rc = dv_nn_check_plain(&c, out, "out")))
+        (rc = dv_nn_check_plain(&c, out, ow)) || (a->with_mean && (rc = dv_nn_check_plain(&c, a->mean, "meanOut"))))
+        return rc;
+    if (a->with_mean && ((rc = dv_nn_check_same_shape(&c, out, ow, a->mean, "meanOut", "")) ||
+                    (rc = dv_nn_check_same_dtype(&c, out, ow, a->mean, "meanOut"))))
         return rc;
     const int nd = self->ndims;
     if (nd > DV_SHAPE_MAX)
@@ -107,17 +121,17 @@ static aclnnStatus reduce(const char *api, const aclTensor *self, aclTensor *out
         dv_acl_dims_str(out, so, sizeof so);
         for (int d = 0; d < wn; d++)
             used += (size_t)snprintf(sw + used, sizeof sw - used, "%s%lld", d ? "," : "", (long long)want[d]);
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: out has shape [%s]; the reduction of self%s gives [%s]",
-                           c.gws, so, a->keepdim ? " with keepdim" : "", sw);
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has shape [%s]; the reduction of self%s gives [%s]",
+                           c.gws, ow, so, a->keepdim ? " with keepdim" : "", sw);
     }
     /* out's dtype */
     const bool widen = out->dtype == ACL_FLOAT && self->dtype == ACL_FLOAT16;
     if (a->has_dtype && a->dtype != out->dtype)
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: dtype is %s but out has %s", c.gws,
-                           dv_nn_dtype_name(a->dtype), dv_nn_dtype_name(out->dtype));
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: dtype is %s but %s has %s", c.gws,
+                           dv_nn_dtype_name(a->dtype), ow, dv_nn_dtype_name(out->dtype));
     if (out->dtype != self->dtype && !(a->has_dtype && widen))
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: out has dtype %s, self %s; dvsim's %s gives self's dtype%s",
-                           c.gws, dv_nn_dtype_name(out->dtype), dv_nn_dtype_name(self->dtype), c.op,
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has dtype %s, self %s; dvsim's %s gives self's dtype%s",
+                           c.gws, ow, dv_nn_dtype_name(out->dtype), dv_nn_dtype_name(self->dtype), c.op,
                            a->has_dtype ? " or ACL_FLOAT from ACL_FLOAT16" : "");
     if (a->correction >= 0) {
         uint64_t n = 1;
@@ -143,7 +157,9 @@ static aclnnStatus reduce(const char *api, const aclTensor *self, aclTensor *out
     if (a->sqrt)
         dv_nn_call_param(&c, "sqrt", "on");
     dv_nn_call_tensor(&c, self, "self", "x", true);
-    dv_nn_call_tensor(&c, out, "out", "y", false);
+    dv_nn_call_tensor(&c, out, ow, "y", false);
+    if (a->with_mean)
+        dv_nn_call_tensor(&c, a->mean, "meanOut", "m", false);
     return dv_nn_exec_build(&c, workspaceSize, executor);
 }
 
@@ -271,6 +287,57 @@ aclnnStatus aclnnLogSumExpGetWorkspaceSize(const aclTensor *self, const aclIntAr
         return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "aclnnLogSumExpGetWorkspaceSize: dim is NULL");
     rd_args_t a = {.dims = dim, .keepdim = keepDim, .correction = -1};
     return reduce("aclnnLogSumExp", self, out, &a, workspaceSize, executor);
+}
+
+/* (s20-norm2) */
+aclnnStatus aclnnReduceNansumGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, bool keepDim,
+                                              aclDataType dtype, aclTensor *out, uint64_t *workspaceSize,
+                                              aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    if (!dim)
+        return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "aclnnReduceNansumGetWorkspaceSize: dim is NULL");
+    rd_args_t a = {.dims = dim, .keepdim = keepDim, .has_dtype = true, .dtype = dtype, .correction = -1};
+    return reduce("aclnnReduceNansum", self, out, &a, workspaceSize, executor);
+}
+
+aclnnStatus aclnnReduceLogSumGetWorkspaceSize(const aclTensor *data, const aclIntArray *axes, bool keepDims,
+                                              bool noopWithEmptyAxes, aclTensor *reduce_, uint64_t *workspaceSize,
+                                              aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    if (noopWithEmptyAxes && (!axes || axes->size == 0))
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "aclnnReduceLogSumGetWorkspaceSize: noopWithEmptyAxes with no "
+                           "axes is a copy, which dvsim's ReduceLogSum does not run: pass the axes");
+    rd_args_t a = {.dims = axes, .keepdim = keepDims, .correction = -1, .out_what = "reduce"};
+    return reduce("aclnnReduceLogSum", data, reduce_, &a, workspaceSize, executor);
+}
+
+aclnnStatus aclnnVarMeanGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, int64_t correction,
+                                         bool keepdim, aclTensor *varOut, aclTensor *meanOut, uint64_t *workspaceSize,
+                                         aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    if (correction < 0)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "aclnnVarMeanGetWorkspaceSize: correction %lld is negative",
+                           (long long)correction);
+    rd_args_t a = {.dims = dim, .keepdim = keepdim, .correction = correction, .out_what = "varOut", .with_mean = true,
+                   .mean = meanOut};
+    return reduce("aclnnVarMean", self, varOut, &a, workspaceSize, executor);
+}
+
+aclnnStatus aclnnStdMeanCorrectionGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, int64_t correction,
+                                                   bool keepdim, aclTensor *stdOut, aclTensor *meanOut,
+                                                   uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    if (correction < 0)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "aclnnStdMeanCorrectionGetWorkspaceSize: correction %lld is "
+                           "negative", (long long)correction);
+    rd_args_t a = {.dims = dim, .keepdim = keepdim, .correction = correction, .sqrt = true, .out_what = "stdOut",
+                   .with_mean = true,
+                   .mean = meanOut};
+    return reduce("aclnnStdMeanCorrection", self, stdOut, &a, workspaceSize, executor);
 }
 
 /* ---------------------------------------------------------------- cumsum (a scan along one dim) */

@@ -702,10 +702,15 @@ const dv_opdesc_t dv_op_batchnorm_train = {
  * results, written with one DataCopyPad burst.  In fp32 (fp16 cast up); y in x's dtype
  * or, for sum, mean and prod, --out-dtype fp32.  mean: the sum times 1/n (vmuls).  var: the mean
  * row, x - mean over the tile (the mean row applied to every row), squared, summed, times
- * 1/(n - correction); with --sqrt its square root.  logsumexp: m = max, sum(exp(x - m)), ln, + m. */
-typedef enum rk { RK_SUM, RK_MEAN, RK_MAX, RK_MIN, RK_PROD, RK_VAR, RK_LSE, RK_KINDS } rk_t;
+ * 1/(n - correction); with --sqrt its square root.  logsumexp: m = max, sum(exp(x - m)), ln, + m.
+ * (s20-norm2) nansum: the sum with every NaN taken as 0 (vcmp x == x, false for NaN, into a bit
+ * mask; vsel x or a block of zeros, before the sum).  logsum: ln of the sum.  var_mean: var as above
+ * and the mean row as a second output m (its buffer after y's in the out queue, one more burst). */
+typedef enum rk { RK_SUM, RK_MEAN, RK_MAX, RK_MIN, RK_PROD, RK_VAR, RK_LSE, RK_NANSUM, RK_LOGSUM, RK_VARMEAN,
+                  RK_KINDS } rk_t;
 static const char *const rk_names[RK_KINDS] = {"reduce_sum", "reduce_mean", "reduce_max", "reduce_min",
-                                               "reduce_prod", "reduce_var", "reduce_logsumexp"};
+                                               "reduce_prod", "reduce_var", "reduce_logsumexp", "reduce_nansum",
+                                               "reduce_logsum", "reduce_var_mean"};
 
 enum { RP_SHAPE, RP_AXES, RP_DTYPE, RP_OUT_DTYPE, RP_CORRECTION, RP_SQRT, RP_CORES, RP_TILE_COLS, RP_COUNT };
 static const dv_oparam_spec_t rd_params[RP_COUNT] = {
@@ -713,9 +718,10 @@ static const dv_oparam_spec_t rd_params[RP_COUNT] = {
     {"axes", DV_OPT_INT, "2", 1, (1u << DV_SHAPE_MAX) - 1, 0,
      "the axes reduced, a bit each (5: axes 0 and 2); at most two runs of adjacent axes"},
     {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, DT_F16 | DT_F32, "x (arithmetic in fp32)"},
-    {"out-dtype", DV_OPT_DTYPE, "auto", 0, 0, DT_F16 | DT_F32, "y (auto: x's; fp32 for sum, mean, prod of fp16)"},
-    {"correction", DV_OPT_INT, "1", 0, 1u << 30, 0, "reduce_var: the divisor is n - correction"},
-    {"sqrt", DV_OPT_BOOL, "off", 0, 1, 0, "reduce_var: the standard deviation"},
+    {"out-dtype", DV_OPT_DTYPE, "auto", 0, 0, DT_F16 | DT_F32,
+     "y (auto: x's; fp32 for sum, mean, prod, nansum of fp16)"},
+    {"correction", DV_OPT_INT, "1", 0, 1u << 30, 0, "reduce_var, reduce_var_mean: the divisor is n - correction"},
+    {"sqrt", DV_OPT_BOOL, "off", 0, 1, 0, "reduce_var, reduce_var_mean: the standard deviation"},
     {"cores", DV_OPT_INT, "auto", 1, 1024, 0, "blocks (auto: the chip's vector cores)"},
     {"tile-cols", DV_OPT_INT, "auto", 1, SD_MAX_PITCH, 0, "columns per tile (auto: the widest that fits UB)"},
 };
@@ -737,11 +743,46 @@ static int rd_kind_of(const dv_opdesc_t *op)
     return -1;
 }
 
-static uint64_t rd_ub_bytes(uint64_t n, uint64_t P, unsigned size, unsigned osize, uint32_t depth, uint64_t align)
+/* The bit mask of nansum's vcmp over e fp32 elements: 8 bytes per full 64-lane repeat, a run of them
+ * rounded up to 32 B, then the last, partial repeat's 8 bytes at a 32 B boundary of their own. */
+static uint64_t rd_mask_bytes(uint64_t e) { return (dv_round_up(e / SD_LANES, 4) + 4) * 8; }
+
+static uint64_t rd_ub_bytes(int kind, uint64_t n, uint64_t P, unsigned size, unsigned osize, uint32_t depth,
+                            uint64_t align)
 {
     const uint64_t in = dv_round_up(n * P * size, align), w = size == 4 ? 0 : dv_round_up(n * P * 4, align);
-    const uint64_t out = dv_round_up(P * osize, align), row = dv_round_up(P * 4, align);
-    return depth * (in + out) + w + dv_round_up(dv_ceil_div(n, 2) * P * 4, align) + row;
+    const uint64_t out = dv_round_up(P * osize, align) * (kind == RK_VARMEAN ? 2 : 1), row = dv_round_up(P * 4, align);
+    const uint64_t nan = kind == RK_NANSUM ? dv_round_up(rd_mask_bytes(n * P), align) + dv_round_up(SD_REP, align) : 0;
+    return depth * (in + out) + w + dv_round_up(dv_ceil_div(n, 2) * P * 4, align) + row + nan;
+}
+
+/* Every NaN of the e fp32 elements at w made 0: vcmp w == w (false only for NaN) into the bit mask,
+ * then vsel w or the zeros block (read with repeat stride 0).  Runs of 252 repeats keep each run's
+ * mask (8 bytes a repeat) at a 32 B boundary; the last repeat is masked to the e % 64 lanes and
+ * keeps its mask at the next 32 B boundary (vcmp writes whole blocks there). */
+static void rd_nan_zero(dv_k_t *k, uint64_t w, uint64_t mask, uint64_t zeros, uint64_t e)
+{
+    const uint64_t run = 252, full = e / SD_LANES, rem = e % SD_LANES, last = mask + dv_round_up(full, 4) * 8;
+    for (int step = 0; step < 2; step++) {
+        for (uint64_t r = 0, rep; r < full; r += rep) {
+            rep = dv_min_u64(run, full - r);
+            if (step == 0)
+                dvk_vcmp(k, mask + r * 8, w + r * SD_REP, w + r * SD_REP, DV_DT_F32, DV_CMP_EQ, (int64_t)rep, 1, 1, 8, 8);
+            else
+                dvk_vsel(k, w + r * SD_REP, w + r * SD_REP, zeros, mask + r * 8, DV_DT_F32, (int64_t)rep, 1, 1, 1, 8, 8,
+                         0, 1);
+        }
+        if (rem) {
+            dvk_mask_first(k, DV_DT_F32, (uint32_t)rem);
+            if (step == 0)
+                dvk_vcmp(k, last, w + full * SD_REP, w + full * SD_REP, DV_DT_F32, DV_CMP_EQ, 1, 1, 1, 8, 8);
+            else
+                dvk_vsel(k, w + full * SD_REP, w + full * SD_REP, zeros, last, DV_DT_F32, 1, 1, 1, 1, 8, 8, 0,
+                         1);
+            dvk_mask_all(k);
+        }
+        dvk_pipe_barrier(k, DV_PIPE_V);
+    }
 }
 
 static void rd_kernel(dv_k_t *k, const void *params)
@@ -757,10 +798,16 @@ static void rd_kernel(dv_k_t *k, const void *params)
     const uint64_t P = sd_pitch(t->T, size), nburst_max = dv_ops_field_max(DV_FORM_DMAPADIN, DV_FLD(DMAPADIN, nburst));
     dv_que_t inq, outq;
     dvk_que_init(k, &inq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, t->depth, t->n * P * size);
-    dvk_que_init(k, &outq, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, t->depth, P * osize);
+    /* var_mean: the mean row after y, P * osize bytes on (a 32 B multiple) */
+    const uint64_t mo = t->kind == RK_VARMEAN ? P * osize : 0;
+    dvk_que_init(k, &outq, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, t->depth, P * osize + mo);
     const uint64_t w32 = size == 4 ? 0 : dvk_alloc(k, DV_SPACE_UB, t->n * P * 4);
     const uint64_t red = dvk_alloc(k, DV_SPACE_UB, dv_ceil_div(t->n, 2) * P * 4);
     const uint64_t row = dvk_alloc(k, DV_SPACE_UB, P * 4);
+    const uint64_t nmask = t->kind == RK_NANSUM ? dvk_alloc(k, DV_SPACE_UB, rd_mask_bytes(t->n * P)) : 0;
+    const uint64_t zeros = t->kind == RK_NANSUM ? dvk_alloc(k, DV_SPACE_UB, SD_REP) : 0;
+    if (t->kind == RK_NANSUM)
+        dvk_vdup(k, zeros, DV_DT_F32, 0.0, 1, 1, 8);
     dvk_set_mov_pad_val(k, 0);
     for (uint64_t u = u0; u < u1; u++) {
         const uint64_t o = u / ctiles, i0 = o / t->k1, i1k = o % t->k1, c0 = (u % ctiles) * t->T;
@@ -801,7 +848,17 @@ static void rd_kernel(dv_k_t *k, const void *params)
         case RK_PROD:
             sd_reduce(k, dvk_vmul, red, w, t->n, pc);
             break;
+        case RK_NANSUM:
+            rd_nan_zero(k, w, nmask, zeros, e);
+            sd_reduce(k, dvk_vadd, red, w, t->n, pc);
+            break;
+        case RK_LOGSUM:
+            sd_reduce(k, dvk_vadd, red, w, t->n, pc);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            sd_flat(k, 3, red, red, pc);
+            break;
         case RK_VAR:
+        case RK_VARMEAN:
             sd_reduce(k, dvk_vadd, red, w, t->n, pc);
             dvk_pipe_barrier(k, DV_PIPE_V);
             bt_scale(k, 0, row, red, 1.0 / (double)t->n, pc); /* the mean row */
@@ -841,10 +898,19 @@ static void rd_kernel(dv_k_t *k, const void *params)
             sd_bin(k, dvk_vmax, y, red, red, pc); /* the result row into the out buffer */
         else
             sd_flat(k, 2, y, red, pc);
+        if (mo) { /* var_mean: the mean row too */
+            if (osize == 4)
+                sd_bin(k, dvk_vmax, y + mo, row, row, pc);
+            else
+                sd_flat(k, 2, y + mo, row, pc);
+        }
         dvk_que_free(k, &inq, x);
         dvk_que_enque(k, &outq, y);
         const uint64_t by = dvk_que_deque(k, &outq);
         dvk_copy_ubuf_to_gm_align(k, dvk_gm(k, 1, (o * t->inner + c0) * osize), by, 1, (int64_t)(tc * osize), 0, 0);
+        if (mo)
+            dvk_copy_ubuf_to_gm_align(k, dvk_gm(k, 2, (o * t->inner + c0) * osize), by + mo, 1, (int64_t)(tc * osize), 0,
+                                      0);
         /* y is [k0, k1, k2]: o = i0 * k1 + i1k */
         dvk_que_free(k, &outq, by);
     }
@@ -862,7 +928,7 @@ static int rd_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     dv_dtype_t odt = v->v[RP_OUT_DTYPE].dt;
     if (odt == DV_DT_AUTO)
         odt = dt;
-    if (odt != dt && kind != RK_SUM && kind != RK_MEAN && kind != RK_PROD)
+    if (odt != dt && kind != RK_SUM && kind != RK_MEAN && kind != RK_PROD && kind != RK_NANSUM)
         return dv_ops_param_error(err, "out-dtype", "%s gives y in x's dtype (%s)", op->name, dv_ops_dtype_name(dt));
     if (odt != dt && odt != DV_DT_F32)
         return dv_ops_param_error(err, "out-dtype", "y is x's dtype or fp32, not %s", dv_ops_dtype_name(odt));
@@ -873,7 +939,7 @@ static int rd_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
                                   "has chip.dma_pad off", op->name);
     const unsigned size = dv_dtype_size(dt), osize = dv_dtype_size(odt);
     rd_tiling_t t = {.k0 = 1, .n1 = 1, .k1 = 1, .n2 = 1, .inner = 1, .kind = (uint32_t)kind, .dt = (uint32_t)dt,
-                     .odt = (uint32_t)odt, .sqrt = kind == RK_VAR && v->v[RP_SQRT].i};
+                     .odt = (uint32_t)odt, .sqrt = (kind == RK_VAR || kind == RK_VARMEAN) && v->v[RP_SQRT].i};
     /* the axes in runs: kept, reduced, kept, reduced, kept */
     uint64_t *group[5] = {&t.k0, &t.n1, &t.k1, &t.n2, &t.inner};
     int g = 0;
@@ -888,7 +954,7 @@ static int rd_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     t.n = t.n1 * t.n2;
     if (kind == RK_MEAN)
         t.scale = 1.0 / (double)t.n;
-    if (kind == RK_VAR) {
+    if (kind == RK_VAR || kind == RK_VARMEAN) {
         const uint64_t c = (uint64_t)v->v[RP_CORRECTION].i;
         if (c >= t.n)
             return dv_ops_param_error(err, "correction", "%llu leaves no divisor: the %llu reduced elements minus it "
@@ -903,24 +969,24 @@ static int rd_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     const uint64_t ub = cfg->ub_size_bytes, align = cfg->ub_align_bytes;
     if (v->v[RP_TILE_COLS].i) {
         t.T = dv_min_u64((uint64_t)v->v[RP_TILE_COLS].i, t.inner);
-        if (rd_ub_bytes(t.n, sd_pitch(t.T, size), size, osize, 1, align) > ub)
+        if (rd_ub_bytes(kind, t.n, sd_pitch(t.T, size), size, osize, 1, align) > ub)
             return dv_ops_param_error(err, "tile-cols", "%llu columns x %llu rows need %llu bytes of UB, "
                                       "core.ub_size_bytes is %llu", (unsigned long long)t.T, (unsigned long long)t.n,
-                                      (unsigned long long)rd_ub_bytes(t.n, sd_pitch(t.T, size), size, osize, 1, align),
+                                      (unsigned long long)rd_ub_bytes(kind, t.n, sd_pitch(t.T, size), size, osize, 1, align),
                                       (unsigned long long)ub);
     } else {
         uint64_t c = dv_min_u64(t.inner, SD_MAX_PITCH);
-        while (c > 1 && rd_ub_bytes(t.n, sd_pitch(c, size), size, osize, 1, align) > ub)
+        while (c > 1 && rd_ub_bytes(kind, t.n, sd_pitch(c, size), size, osize, 1, align) > ub)
             c /= 2;
         t.T = c;
-        if (rd_ub_bytes(t.n, sd_pitch(c, size), size, osize, 1, align) > ub)
+        if (rd_ub_bytes(kind, t.n, sd_pitch(c, size), size, osize, 1, align) > ub)
             return dv_ops_param_error(err, "shape", "%llu reduced elements per result: one column of them (%llu "
                                       "bytes with the work buffers) does not fit in UB (core.ub_size_bytes %llu); %s "
                                       "holds a whole column tile", (unsigned long long)t.n,
-                                      (unsigned long long)rd_ub_bytes(t.n, sd_pitch(1, size), size, osize, 1, align),
+                                      (unsigned long long)rd_ub_bytes(kind, t.n, sd_pitch(1, size), size, osize, 1, align),
                                       (unsigned long long)ub, op->name);
     }
-    t.depth = rd_ub_bytes(t.n, sd_pitch(t.T, size), size, osize, 2, align) <= ub ? 2 : 1;
+    t.depth = rd_ub_bytes(kind, t.n, sd_pitch(t.T, size), size, osize, 2, align) <= ub ? 2 : 1;
     const uint64_t units = t.k0 * t.k1 * dv_ceil_div(t.inner, t.T);
     const uint64_t cores = v->v[RP_CORES].i ? (uint64_t)v->v[RP_CORES].i : dv_ops_cores(cfg, DV_KIND_VECTOR);
     t.blocks = (uint32_t)dv_max_u64(1, dv_min_u64(cores, units));
@@ -929,15 +995,17 @@ static int rd_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     plan->info.blocks = t.blocks;
     plan->info.subs = 1;
     /* prod of many elements: inputs near 1 keep it finite; logsumexp and var take any */
-    const double lo = kind == RK_PROD ? 0.9 : 0, hi = kind == RK_PROD ? 1.1 : 0;
+    /* logsum: positive inputs keep the sum's logarithm defined */
+    const double lo = kind == RK_PROD ? 0.9 : kind == RK_LOGSUM ? 0.1 : 0, hi = kind == RK_PROD ? 1.1 : kind == RK_LOGSUM ? 1 : 0;
     int rc;
     if ((rc = dv_ops_add_arg(plan, "x", dt, elems, DV_ARG_IN, lo, hi)) ||
-        (rc = dv_ops_add_arg(plan, "y", odt, t.k0 * t.k1 * t.inner, DV_ARG_OUT, 0, 0)))
+        (rc = dv_ops_add_arg(plan, "y", odt, t.k0 * t.k1 * t.inner, DV_ARG_OUT, 0, 0)) ||
+        (kind == RK_VARMEAN && (rc = dv_ops_add_arg(plan, "m", odt, t.k0 * t.k1 * t.inner, DV_ARG_OUT, 0, 0))))
         return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
     memcpy(plan->tiling, &t, sizeof t);
     plan->tiling_bytes = sizeof t;
-    plan->flops = (kind == RK_VAR ? 4 : kind == RK_LSE ? 4 : 1) * elems;
-    plan->bytes = elems * size + t.k0 * t.k1 * t.inner * osize;
+    plan->flops = (kind == RK_VAR || kind == RK_VARMEAN || kind == RK_LSE ? 4 : 1) * elems;
+    plan->bytes = elems * size + (kind == RK_VARMEAN ? 2 : 1) * t.k0 * t.k1 * t.inner * osize;
     /* prod: every product rounds in fp32, n - 1 of them */
     plan->tol_scale = kind == RK_PROD ? (double)dv_max_u64(1, t.n / 8) : 1.0;
     return DV_OK;
@@ -958,23 +1026,30 @@ static int rd_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
                                                : t.kind == RK_MIN                  ? INFINITY
                                                                                    : 0;
             for (uint64_t r = 0; r < t.n; r++) {
-                const double x = dv_ops_load(in[0], dt, RD_AT(r));
+                double x = dv_ops_load(in[0], dt, RD_AT(r));
+                if (t.kind == RK_NANSUM && isnan(x))
+                    x = 0;
                 a = t.kind == RK_PROD ? a * x : t.kind == RK_MAX || t.kind == RK_LSE ? fmax(a, x)
                     : t.kind == RK_MIN                                             ? fmin(a, x)
                                                                                    : a + x;
             }
             if (t.kind == RK_MEAN)
                 a /= (double)t.n;
-            if (t.kind == RK_VAR || t.kind == RK_LSE) {
-                const double m = t.kind == RK_VAR ? a / (double)t.n : a;
+            if (t.kind == RK_LOGSUM)
+                a = log(a);
+            const bool var = t.kind == RK_VAR || t.kind == RK_VARMEAN;
+            if (var || t.kind == RK_LSE) {
+                const double m = var ? a / (double)t.n : a;
                 double s = 0;
                 for (uint64_t r = 0; r < t.n; r++) {
                     const double d = dv_ops_load(in[0], dt, RD_AT(r)) - m;
-                    s += t.kind == RK_VAR ? d * d : exp(d);
+                    s += var ? d * d : exp(d);
                 }
-                a = t.kind == RK_VAR ? s * t.scale : m + log(s);
-                if (t.kind == RK_VAR && t.sqrt)
+                a = var ? s * t.scale : m + log(s);
+                if (var && t.sqrt)
                     a = sqrt(a);
+                if (t.kind == RK_VARMEAN)
+                    dv_ops_store(expect[2], odt, o * t.inner + c, m);
             }
             dv_ops_store(expect[1], odt, o * t.inner + c, a);
         }
@@ -993,6 +1068,11 @@ RD_OP(RK_PROD, reduce_prod, "y = the product over the --axes (fp32 arithmetic)")
 RD_OP(RK_VAR, reduce_var, "y = sum((x - mean)^2) / (n - --correction) over the --axes, its square root with --sqrt "
       "(fp32)");
 RD_OP(RK_LSE, reduce_logsumexp, "y = max + ln(sum(exp(x - max))) over the --axes (fp32 arithmetic)");
+/* (s20-norm2) */
+RD_OP(RK_NANSUM, reduce_nansum, "y = the sum over the --axes with every NaN taken as 0 (fp32 arithmetic)");
+RD_OP(RK_LOGSUM, reduce_logsum, "y = ln(the sum over the --axes) (fp32 arithmetic)");
+RD_OP(RK_VARMEAN, reduce_var_mean, "y = the variance as reduce_var (--correction, --sqrt), m = the mean, over the "
+      "--axes (fp32)");
 
 /* ================================================================ cumsum */
 

@@ -448,7 +448,9 @@ static const char *const op_cmds[] = {
     "softsign_backward --shape 1024",
     "eq --shape 4096", "ne --shape 4096 --dtype fp32", "lt --shape 4096 --out-dtype fp32", "gt --shape 4096",
     "le --shape 4096 --dtype int32", "ge --shape 4096 --out-dtype fp16", "eqs --shape 4096", "nes --shape 4096",
-    "lts --shape 4096", "gts --shape 4096 --dtype fp32", "les --shape 4096", "ges --shape 4096"};
+    "lts --shape 4096", "gts --shape 4096 --dtype fp32", "les --shape 4096", "ges --shape 4096",
+    /* (s20-norm2) */ "reduce_nansum --shape 8x64x16 --axes 2", "reduce_logsum --shape 8x64x16 --axes 2",
+    "reduce_var_mean --shape 8x64x16 --axes 2"};
 
 START_TEST(test_stalls_sum_on_operators)
 {

@@ -1,0 +1,271 @@
+/* tests/check_aclnn_norm2.c - the second round of aclnn reductions (acl/nnreduce.c onto
+ * ops/colnorm.c's reduce_nansum, reduce_logsum and reduce_var_mean): ReduceNansum with NaNs in the
+ * full 64-lane repeats and in the masked last one, fp16 in with an fp32 sum out; ReduceLogSum over a
+ * run of axes and the official example's one element; VarMean and StdMeanCorrection, both outputs,
+ * against plain C on both profiles; and their errors (meanOut's shape and dtype, a negative
+ * correction, noopWithEmptyAxes, a NULL dim, the output's parameter name in the messages); and the
+ * library operators themselves with --check on both profiles, fp16 and fp32. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support/dvt.h"
+#include "support/nnt.h"
+
+#include "aclnnop/aclnn_reduce_log_sum.h"
+#include "aclnnop/aclnn_reduce_nansum.h"
+#include "aclnnop/aclnn_std_mean_correction.h"
+#include "aclnnop/aclnn_var_mean.h"
+
+/* x [outer, n, inner] reduced over n: the sum (NaN as 0 when nan), its log, or the mean and the
+ * variance divided by n - corr (its root when sq). */
+static void ref3(const float *x, int64_t outer, int64_t n, int64_t inner, bool nan, int64_t corr, double *sum,
+                 double *mean, double *var, bool sq)
+{
+    for (int64_t o = 0; o < outer; o++)
+        for (int64_t c = 0; c < inner; c++) {
+            double s = 0, q = 0;
+            for (int64_t r = 0; r < n; r++) {
+                const double v = x[(o * n + r) * inner + c];
+                s += nan && isnan(v) ? 0 : v;
+            }
+            for (int64_t r = 0; r < n; r++) {
+                const double d = x[(o * n + r) * inner + c] - s / (double)n;
+                q += d * d;
+            }
+            sum[o * inner + c] = s;
+            if (mean)
+                mean[o * inner + c] = s / (double)n;
+            if (var)
+                var[o * inner + c] = sq ? sqrt(q / (double)(n - corr)) : q / (double)(n - corr);
+        }
+}
+
+/* NaNs along the reduced axis: [5, 37] over dim 0 (the tile 5 x 40 lanes: one masked repeat, its
+ * mask block after the full ones) and [100, 70] over dim 0 (100 x 72 lanes: 112 full repeats and a
+ * masked one), each on one profile; a column of only NaNs sums to 0. */
+START_TEST(test_aclnn_norm2_nansum)
+{
+    nnt_setup_profile(_i % 2 ? "ascend310" : NULL);
+    const int64_t rows = _i < 2 ? 5 : 100, cols = _i < 2 ? 37 : 70, d[] = {rows, cols}, dim0 = 0;
+    float *x = malloc((size_t)(rows * cols) * sizeof *x), y[70];
+    double want[70];
+    nnt_fill(x, rows * cols, 71 + (unsigned)_i, -2, 2);
+    for (int64_t i = 0; i < rows * cols; i += 7)
+        x[i] = NAN;
+    for (int64_t r = 0; r < rows; r++) /* column 3: all NaN */
+        x[r * cols + 3] = NAN;
+    x[(rows - 1) * cols + cols - 1] = NAN; /* the last lane of the last repeat */
+    ref3(x, 1, rows, cols, true, 0, want, NULL, NULL, false);
+    ck_assert(want[3] == 0);
+    nnt_dt_t tx = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, x), ty = nnt_mk(&cols, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    aclIntArray *dims = aclCreateIntArray(&dim0, 1);
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_OK(aclnnReduceNansumGetWorkspaceSize(tx.t, dims, false, ACL_FLOAT, ty.t, &ws, &e));
+    RUN(aclnnReduceNansum(NULL, ws, e, nnt_stream));
+    nnt_rd(&ty, y);
+    nnt_ck_close("nansum", y, want, cols, 1e-5, 1e-5);
+    CK_OK(aclDestroyIntArray(dims));
+    nnt_rm(&tx);
+    nnt_rm(&ty);
+    free(x);
+}
+END_TEST
+
+/* fp16 [2, 3, 4] with NaNs summed over dims 0 and 2 (two runs) into fp32, keepdim. */
+START_TEST(test_aclnn_norm2_nansum_fp16)
+{
+    const int64_t d[] = {2, 3, 4}, od[] = {1, 3, 1}, ax[] = {0, -1};
+    float x[24], y[3];
+    uint16_t h[24];
+    double want[3] = {0, 0, 0};
+    nnt_fill(x, 24, 81, -2, 2);
+    x[1] = x[14] = x[23] = NAN;
+    for (int i = 0; i < 24; i++)
+        x[i] = nnt_f16r(x[i]);
+    nnt_to_f16(x, h, 24);
+    for (int i = 0; i < 24; i++)
+        want[i / 4 % 3] += isnan(x[i]) ? 0 : x[i];
+    nnt_dt_t tx = nnt_mk(d, 3, ACL_FLOAT16, ACL_FORMAT_ND, h), ty = nnt_mk(od, 3, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    aclIntArray *dims = aclCreateIntArray(ax, 2);
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_OK(aclnnReduceNansumGetWorkspaceSize(tx.t, dims, true, ACL_FLOAT, ty.t, &ws, &e));
+    RUN(aclnnReduceNansum(NULL, ws, e, nnt_stream));
+    nnt_rd(&ty, y);
+    nnt_ck_close("fp16 nansum", y, want, 3, 1e-5, 1e-5);
+    CK_OK(aclDestroyIntArray(dims));
+    nnt_rm(&tx);
+    nnt_rm(&ty);
+}
+END_TEST
+
+/* ln of the sum over dims 1 and 2 of [3, 5, 7] (keepdim), and the official example's one element. */
+START_TEST(test_aclnn_norm2_logsum)
+{
+    const int64_t d[] = {3, 5, 7}, od[] = {3, 1, 1}, ax[] = {1, 2}, one = 1, zero = 0;
+    float x[105], y[3];
+    double want[3];
+    nnt_fill(x, 105, 91, 0.1f, 2);
+    ref3(x, 3, 35, 1, false, 0, want, NULL, NULL, false);
+    for (int i = 0; i < 3; i++)
+        want[i] = log(want[i]);
+    nnt_dt_t tx = nnt_mk(d, 3, ACL_FLOAT, ACL_FORMAT_ND, x), ty = nnt_mk(od, 3, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    aclIntArray *dims = aclCreateIntArray(ax, 2), *d0 = aclCreateIntArray(&zero, 1);
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_OK(aclnnReduceLogSumGetWorkspaceSize(tx.t, dims, true, false, ty.t, &ws, &e));
+    RUN(aclnnReduceLogSum(NULL, ws, e, nnt_stream));
+    nnt_rd(&ty, y);
+    nnt_ck_close("logsum", y, want, 3, 1e-5, 1e-5);
+    const float v = 9.7656f;
+    nnt_dt_t t1 = nnt_mk(&one, 1, ACL_FLOAT, ACL_FORMAT_ND, &v), o1 = nnt_mk(&one, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    CK_OK(aclnnReduceLogSumGetWorkspaceSize(t1.t, d0, true, false, o1.t, &ws, &e));
+    RUN(aclnnReduceLogSum(NULL, ws, e, nnt_stream));
+    nnt_rd(&o1, y);
+    want[0] = log((double)v);
+    nnt_ck_close("logsum of one", y, want, 1, 1e-6, 1e-6);
+    CK_OK(aclDestroyIntArray(dims));
+    CK_OK(aclDestroyIntArray(d0));
+    nnt_rm(&tx);
+    nnt_rm(&ty);
+    nnt_rm(&t1);
+    nnt_rm(&o1);
+}
+END_TEST
+
+/* VarMean (correction 1, keepdim) and StdMeanCorrection (correction 0) over dim 1 of [6, 33, 9],
+ * both outputs against plain C; loop index: the API, and the profile. */
+START_TEST(test_aclnn_norm2_var_mean)
+{
+    nnt_setup_profile(_i % 2 ? "ascend310" : NULL);
+    const bool std = _i >= 2;
+    const int64_t d[] = {6, 33, 9}, kd[] = {6, 1, 9}, nd[] = {6, 9}, one = 1, corr = std ? 0 : 1;
+    float x[6 * 33 * 9], v[54], m[54];
+    double sum[54], mean[54], var[54];
+    nnt_fill(x, 6 * 33 * 9, 101 + (unsigned)_i, -3, 3);
+    ref3(x, 6, 33, 9, false, corr, sum, mean, var, std);
+    nnt_dt_t tx = nnt_mk(d, 3, ACL_FLOAT, ACL_FORMAT_ND, x);
+    nnt_dt_t tv = nnt_mk(std ? nd : kd, std ? 2 : 3, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    nnt_dt_t tm = nnt_mk(std ? nd : kd, std ? 2 : 3, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    aclIntArray *dims = aclCreateIntArray(&one, 1);
+    uint64_t ws;
+    aclOpExecutor *e;
+    if (std) {
+        CK_OK(aclnnStdMeanCorrectionGetWorkspaceSize(tx.t, dims, corr, false, tv.t, tm.t, &ws, &e));
+        RUN(aclnnStdMeanCorrection(NULL, ws, e, nnt_stream));
+    } else {
+        CK_OK(aclnnVarMeanGetWorkspaceSize(tx.t, dims, corr, true, tv.t, tm.t, &ws, &e));
+        RUN(aclnnVarMean(NULL, ws, e, nnt_stream));
+    }
+    nnt_rd(&tv, v);
+    nnt_rd(&tm, m);
+    nnt_ck_close(std ? "std" : "var", v, var, 54, 1e-5, 1e-4);
+    nnt_ck_close("mean", m, mean, 54, 1e-5, 1e-4);
+    CK_OK(aclDestroyIntArray(dims));
+    nnt_rm(&tx);
+    nnt_rm(&tv);
+    nnt_rm(&tm);
+}
+END_TEST
+
+START_TEST(test_aclnn_norm2_errors)
+{
+    const int64_t d[] = {2, 4}, k[] = {2}, k1[] = {2, 1}, one = 1, none = 0;
+    nnt_dt_t tx = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL), ty = nnt_mk(k, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    nnt_dt_t tk = nnt_mk(k1, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL), th = nnt_mk(k, 1, ACL_FLOAT16, ACL_FORMAT_ND, NULL);
+    aclIntArray *a1 = aclCreateIntArray(&one, 1), *a0 = aclCreateIntArray(&none, 0);
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_OK(aclnnVarMeanGetWorkspaceSize(tx.t, a1, 1, false, ty.t, ty.t, &ws, &e));
+    CK_ERR(aclnnVarMeanGetWorkspaceSize(tx.t, a1, 1, false, ty.t, tk.t, &ws, &e), NN_INVALID, "meanOut");
+    CK_ERR(aclnnVarMeanGetWorkspaceSize(tx.t, a1, 1, false, ty.t, th.t, &ws, &e), NN_INVALID, "meanOut");
+    CK_ERR(aclnnVarMeanGetWorkspaceSize(tx.t, a1, -1, false, ty.t, ty.t, &ws, &e), NN_INVALID,
+           "correction -1 is negative");
+    CK_ERR(aclnnStdMeanCorrectionGetWorkspaceSize(tx.t, a1, 4, false, ty.t, ty.t, &ws, &e), NN_INVALID,
+           "correction 4 leaves no divisor for 4 reduced elements");
+    CK_ERR(aclnnStdMeanCorrectionGetWorkspaceSize(tx.t, a1, 1, false, tk.t, tk.t, &ws, &e), NN_INVALID,
+           "stdOut has shape [2,1]; the reduction of self gives [2]");
+    CK_ERR(aclnnStdMeanCorrectionGetWorkspaceSize(tx.t, a1, 1, false, ty.t, NULL, &ws, &e), NN_NULLPTR, "meanOut");
+    CK_ERR(aclnnReduceLogSumGetWorkspaceSize(tx.t, a0, false, true, ty.t, &ws, &e), NN_INVALID,
+           "noopWithEmptyAxes with no axes is a copy");
+    CK_ERR(aclnnReduceLogSumGetWorkspaceSize(tx.t, a1, true, false, ty.t, &ws, &e), NN_INVALID,
+           "reduce has shape [2]; the reduction of self with keepdim gives [2,1]");
+    CK_ERR(aclnnReduceNansumGetWorkspaceSize(tx.t, NULL, false, ACL_FLOAT, ty.t, &ws, &e), NN_NULLPTR, "dim is NULL");
+    CK_ERR(aclnnReduceNansumGetWorkspaceSize(tx.t, a1, false, ACL_FLOAT16, ty.t, &ws, &e), NN_INVALID,
+           "dtype is ACL_FLOAT16 but out has ACL_FLOAT");
+    CK_OK(aclDestroyIntArray(a1));
+    CK_OK(aclDestroyIntArray(a0));
+    nnt_rm(&tx);
+    nnt_rm(&ty);
+    nnt_rm(&tk);
+    nnt_rm(&th);
+}
+END_TEST
+
+/* The library operators with data and --check: no mismatch, no hazard; shapes with a partial last
+ * repeat, more than one run of 252 repeats (nansum's mask), two runs of axes, fp16 in and out. */
+static const char *const lib_cmds[] = {
+    "reduce_nansum --shape 300x70 --axes 1 --dtype fp32",  "reduce_nansum --shape 5x37 --axes 1 --out-dtype fp32",
+    "reduce_nansum --shape 4x6x5x3 --axes 5",               "reduce_logsum --shape 8x100x16 --axes 5",
+    "reduce_logsum --shape 6x33 --axes 2 --dtype fp32",     "reduce_var_mean --shape 6x33x9 --axes 2",
+    "reduce_var_mean --shape 8x70x33 --axes 3 --sqrt on --correction 0 --dtype fp32",
+};
+#define NLIB (sizeof lib_cmds / sizeof lib_cmds[0])
+
+START_TEST(test_aclnn_norm2_library_check)
+{
+    const char *profile = _i % 2 ? "ascend310" : NULL, *cmd = lib_cmds[_i / 2];
+    dvt_op_t r;
+    dvt_op(&r, profile, NULL, cmd, true, true);
+    ck_assert_msg(r.rc == DV_OK, "[%s] %s: %s", profile ? profile : "default", cmd, r.err.msg);
+    ck_assert_msg(r.check.compared > 0 && r.check.mismatches == 0, "[%s] %s: %llu of %llu mismatch",
+                  profile ? profile : "default", cmd, (unsigned long long)r.check.mismatches,
+                  (unsigned long long)r.check.compared);
+    ck_assert_msg(r.cnt.hazards == 0, "[%s] %s: %llu hazards", profile ? profile : "default", cmd,
+                  (unsigned long long)r.cnt.hazards);
+    dvt_op_free(&r);
+}
+END_TEST
+
+/* var_mean's second output is checked too: its m argument is compared (twice the results of var). */
+START_TEST(test_aclnn_norm2_var_mean_two_outputs)
+{
+    dvt_op_t v, vm;
+    dvt_op(&v, NULL, NULL, "reduce_var --shape 6x33x9 --axes 2 --dtype fp32", true, true);
+    dvt_op(&vm, NULL, NULL, "reduce_var_mean --shape 6x33x9 --axes 2 --dtype fp32", true, true);
+    ck_assert_int_eq(v.rc, DV_OK);
+    ck_assert_int_eq(vm.rc, DV_OK);
+    ck_assert_uint_eq(vm.check.compared, 2 * v.check.compared);
+    dvt_op_free(&v);
+    dvt_op_free(&vm);
+    dvt_op(&vm, NULL, NULL, "reduce_logsum --shape 6x33 --axes 1 --out-dtype fp32", true, true);
+    ck_assert_int_ne(vm.rc, DV_OK);
+    ck_assert_msg(strstr(vm.err.msg, "out-dtype") != NULL, "%s", vm.err.msg);
+    dvt_op_free(&vm);
+}
+END_TEST
+
+Suite *dv_aclnn_norm2_suite(void)
+{
+    Suite *s = suite_create("aclnn_norm2");
+    TCase *tc = tcase_create("aclnn_norm2");
+    tcase_add_checked_fixture(tc, nnt_setup, nnt_teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_aclnn_norm2_nansum_fp16);
+    tcase_add_test(tc, test_aclnn_norm2_logsum);
+    tcase_add_test(tc, test_aclnn_norm2_errors);
+    tcase_add_test(tc, test_aclnn_norm2_var_mean_two_outputs);
+    suite_add_tcase(s, tc);
+    TCase *tp = tcase_create("aclnn_norm2_profiles");
+    tcase_add_checked_fixture(tp, NULL, nnt_teardown);
+    tcase_set_timeout(tp, 60);
+    tcase_add_loop_test(tp, test_aclnn_norm2_nansum, 0, 4);
+    tcase_add_loop_test(tp, test_aclnn_norm2_var_mean, 0, 4);
+    tcase_add_loop_test(tp, test_aclnn_norm2_library_check, 0, (int)(2 * NLIB));
+    suite_add_tcase(s, tp);
+    return s;
+}
