@@ -2,7 +2,10 @@
  * MseLoss, SmoothL1Loss and SoftMarginLoss onto the library's l1_loss, mse_loss, smooth_l1_loss and
  * soft_margin_loss (ops/loss.c).  self and target of one shape and dtype (no broadcasting); reduction
  * 0 (none: out of self's shape), 1 (mean) or 2 (sum: out of one element, a 0-d tensor as CANN
- * makes it, or any shape of one element). */
+ * makes it, or any shape of one element).  (s20-norm2) The backward forms L1LossBackward,
+ * MseLossBackward, SmoothL1LossBackward and SoftMarginLossBackward onto the library's *_loss_backward:
+ * gradOutput, self, target and the gradient out of one shape and dtype (gradOutput is not broadcast:
+ * a one-element gradOutput of a mean is CANN's broadcast, which dvsim does not run yet). */
 #include "nn.h"
 
 #include "dv/ops.h"
@@ -11,9 +14,13 @@
 #include <string.h>
 
 #include "aclnnop/aclnn_l1_loss.h"
+#include "aclnnop/aclnn_l1_loss_backward.h"
 #include "aclnnop/aclnn_mse_loss.h"
+#include "aclnnop/aclnn_mse_loss_backward.h"
 #include "aclnnop/aclnn_smooth_l1_loss.h"
+#include "aclnnop/aclnn_smooth_l1_loss_backward.h"
 #include "aclnnop/aclnn_soft_margin_loss.h"
+#include "aclnnop/aclnn_soft_margin_loss_backward.h"
 
 static aclnnStatus loss(const char *api, const aclTensor *self, const aclTensor *target, int64_t reduction,
                         const double *beta, aclTensor *out, const char *out_what, uint64_t *workspaceSize,
@@ -83,4 +90,85 @@ aclnnStatus aclnnSoftMarginLossGetWorkspaceSize(const aclTensor *self, const acl
 {
     DV_ACL_LOCKED();
     return loss("aclnnSoftMarginLoss", self, target, reduction, NULL, out, "out", workspaceSize, executor);
+}
+
+/* ---------------------------------------------------------------- (s20-norm2) the backward forms */
+
+static aclnnStatus loss_bw(const char *api, const aclTensor *grad, const char *grad_what, const aclTensor *self,
+                           const aclTensor *target, int64_t reduction, const double *beta, aclTensor *out,
+                           const char *out_what, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    dv_nn_call_t c;
+    int rc;
+    dv_nn_call_init_row(&c, api);
+    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, grad, grad_what)) ||
+        (rc = dv_nn_get_tensor(&c, self, "self")) || (rc = dv_nn_get_tensor(&c, target, "target")) ||
+        (rc = dv_nn_get_tensor(&c, out, out_what)))
+        return rc;
+    if ((rc = dv_nn_check_dtype(&c, self, "self", "dtype")) || (rc = dv_nn_check_plain(&c, grad, grad_what)) ||
+        (rc = dv_nn_check_plain(&c, self, "self")) || (rc = dv_nn_check_plain(&c, target, "target")) ||
+        (rc = dv_nn_check_plain(&c, out, out_what)) ||
+        (rc = dv_nn_check_same_shape(&c, self, "self", target, "target", " (dvsim's losses do not broadcast)")) ||
+        (rc = dv_nn_check_same_shape(&c, self, "self", grad, grad_what, " (dvsim does not broadcast it)")) ||
+        (rc = dv_nn_check_same_shape(&c, self, "self", out, out_what, "")) ||
+        (rc = dv_nn_check_same_dtype(&c, self, "self", target, "target")) ||
+        (rc = dv_nn_check_same_dtype(&c, self, "self", grad, grad_what)) ||
+        (rc = dv_nn_check_same_dtype(&c, self, "self", out, out_what)))
+        return rc;
+    if (reduction < 0 || reduction > 2)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: reduction is %lld; it is 0 (none), 1 (mean) or 2 (sum)",
+                           c.gws, (long long)reduction);
+    if (beta && !(*beta > 0))
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: beta is %g; dvsim's smooth L1 loss takes beta > 0", c.gws,
+                           *beta);
+    const uint64_t n = dv_acl_tensor_elems(self);
+    c.empty = n == 0;
+    dv_nn_call_param(&c, "shape", "%llu", (unsigned long long)n);
+    dv_nn_call_param(&c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(self->dtype)->dv));
+    dv_nn_call_param(&c, "reduction", "%lld", (long long)reduction);
+    if (beta)
+        dv_nn_call_param(&c, "beta", "%.17g", *beta);
+    dv_nn_call_tensor(&c, grad, grad_what, "g", true);
+    dv_nn_call_tensor(&c, self, "self", "x", true);
+    dv_nn_call_tensor(&c, target, "target", "y", true);
+    dv_nn_call_tensor(&c, out, out_what, "z", false);
+    return dv_nn_exec_build(&c, workspaceSize, executor);
+}
+
+aclnnStatus aclnnL1LossBackwardGetWorkspaceSize(const aclTensor *gradOutput, const aclTensor *self,
+                                                const aclTensor *target, int64_t reduction, aclTensor *gradInput,
+                                                uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return loss_bw("aclnnL1LossBackward", gradOutput, "gradOutput", self, target, reduction, NULL, gradInput,
+                   "gradInput", workspaceSize, executor);
+}
+
+aclnnStatus aclnnMseLossBackwardGetWorkspaceSize(const aclTensor *gradOutput, const aclTensor *self,
+                                                 const aclTensor *target, int64_t reduction, aclTensor *out,
+                                                 uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return loss_bw("aclnnMseLossBackward", gradOutput, "gradOutput", self, target, reduction, NULL, out, "out",
+                   workspaceSize, executor);
+}
+
+aclnnStatus aclnnSmoothL1LossBackwardGetWorkspaceSize(const aclTensor *gradOut, const aclTensor *self,
+                                                      const aclTensor *target, int64_t reduction, float beta,
+                                                      aclTensor *gradInput, uint64_t *workspaceSize,
+                                                      aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    const double b = beta;
+    return loss_bw("aclnnSmoothL1LossBackward", gradOut, "gradOut", self, target, reduction, &b, gradInput, "gradInput",
+                   workspaceSize, executor);
+}
+
+aclnnStatus aclnnSoftMarginLossBackwardGetWorkspaceSize(const aclTensor *gradOutput, const aclTensor *self,
+                                                        const aclTensor *target, int64_t reduction, aclTensor *out,
+                                                        uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return loss_bw("aclnnSoftMarginLossBackward", gradOutput, "gradOutput", self, target, reduction, NULL, out, "out",
+                   workspaceSize, executor);
 }

@@ -10,7 +10,14 @@
  * partial sums (vadd; the last tile's under a mask of its elements), then folds it pairwise to 64
  * lanes, vcadd, times 1/n for the mean, and writes the one value (a 32-B block into the output's
  * padding).  One block for the reduction is dvsim's choice (no cross-core reduction yet): a large
- * reduced loss is slower here than a multi-core kernel would be. */
+ * reduced loss is slower here than a multi-core kernel would be.
+ *
+ * (s20-norm2) The backward forms l1_loss_backward, mse_loss_backward, smooth_l1_loss_backward and
+ * soft_margin_loss_backward (aclnnL1LossBackward ... aclnnSoftMarginLossBackward): z = f(x, y) * g * s
+ * element-wise, g the gradient of the loss (gradOutput) of x's shape, s 1/n for --reduction 1 (mean),
+ * else 1.  f: l1 sign(x - y) (sign's saturation: (x - y) * 2^100 * 2^100 clamped to [-1, 1]), mse
+ * 2 (x - y), smooth l1 clamp((x - y) / beta, -1, 1), soft margin -y / (1 + exp(x y)).  The flat
+ * tiles of --reduction 0 with a third input queue (g); every block writes its own tiles. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -18,8 +25,12 @@
 #include "dv/intmath.h"
 #include "dv/ops.h"
 
-enum { LK_L1, LK_MSE, LK_SMOOTH_L1, LK_SOFT_MARGIN, LK_KINDS };
-static const char *const lk_names[LK_KINDS] = {"l1_loss", "mse_loss", "smooth_l1_loss", "soft_margin_loss"};
+enum { LK_L1, LK_MSE, LK_SMOOTH_L1, LK_SOFT_MARGIN, LK_L1_BW, LK_MSE_BW, LK_SMOOTH_L1_BW, LK_SOFT_MARGIN_BW, LK_KINDS };
+static const char *const lk_names[LK_KINDS] = {"l1_loss", "mse_loss", "smooth_l1_loss", "soft_margin_loss",
+                                               "l1_loss_backward", "mse_loss_backward", "smooth_l1_loss_backward",
+                                               "soft_margin_loss_backward"};
+/* The forward loss of a kind (a backward kind's own loss). */
+#define LK_FWD(kind) ((kind) >= LK_L1_BW ? (kind) - LK_L1_BW : (kind))
 
 enum { LP_SHAPE, LP_DTYPE, LP_REDUCTION, LP_CORES, LP_TILE, LP_BETA, LP_COUNT };
 #define LOSS_COMMON                                                                                            \
@@ -31,6 +42,16 @@ enum { LP_SHAPE, LP_DTYPE, LP_REDUCTION, LP_CORES, LP_TILE, LP_BETA, LP_COUNT };
 static const dv_oparam_spec_t loss_params[LP_BETA] = {LOSS_COMMON};
 static const dv_oparam_spec_t smooth_params[LP_COUNT] = {
     LOSS_COMMON, [LP_BETA] = {"beta", DV_OPT_FLOAT, "1", DV_FLOAT_ABOVE_0, 3.4e38, 0, "the L1 / L2 threshold"}};
+/* the backward forms: three inputs, a smaller default tile */
+#define LOSS_BW_COMMON                                                                                         \
+    [LP_SHAPE] = {"shape", DV_OPT_SHAPE, "1048576", 1, 1u << 30, 0, "tensor dimensions"},                       \
+    [LP_DTYPE] = {"dtype", DV_OPT_DTYPE, "fp32", 0, 0, DT_F16 | DT_F32, "element type (arithmetic in fp32)"},   \
+    [LP_REDUCTION] = {"reduction", DV_OPT_INT, "1", 0, 2, 0, "the forward's: 1 (mean) scales by 1/n"},           \
+    [LP_CORES] = {"cores", DV_OPT_INT, "auto", 1, 1024, 0, "blocks (auto: the vector cores)"},                  \
+    [LP_TILE] = {"tile-elems", DV_OPT_INT, "2048", 64, 8192, 0, "elements per tile (a multiple of 64)"}
+static const dv_oparam_spec_t loss_bw_params[LP_BETA] = {LOSS_BW_COMMON};
+static const dv_oparam_spec_t smooth_bw_params[LP_COUNT] = {
+    LOSS_BW_COMMON, [LP_BETA] = {"beta", DV_OPT_FLOAT, "1", DV_FLOAT_ABOVE_0, 3.4e38, 0, "the L1 / L2 threshold"}};
 
 typedef struct loss_tiling {
     uint64_t elems, unit, tile;
@@ -180,6 +201,110 @@ static void loss_kernel(dv_k_t *k, const void *params)
     dvk_que_free(k, &zq, bz);
 }
 
+/* The backward factor f(x, y) of the T elements of x and y (fp32) into l; w scratch (see the top). */
+static void lb_factor(dv_k_t *k, const loss_tiling_t *t, uint64_t l, uint64_t x, uint64_t y, uint64_t w, uint64_t T)
+{
+    const int64_t rep = (int64_t)(T / LS_LANES);
+#define BAR() dvk_pipe_barrier(k, DV_PIPE_V)
+    if (t->kind == LK_SOFT_MARGIN_BW) { /* y / (1 + exp(x y)); the sign in the scale */
+        dvk_vmul(k, w, x, y, DV_DT_F32, rep, 1, 1, 1, 8, 8, 8);
+        BAR();
+        dvk_vexp(k, w, w, DV_DT_F32, rep, 1, 1, 8, 8);
+        BAR();
+        dvk_vadds(k, w, w, DV_DT_F32, 1.0, rep, 1, 1, 8, 8);
+        BAR();
+        dvk_vdiv(k, l, y, w, DV_DT_F32, rep, 1, 1, 1, 8, 8, 8);
+        return;
+    }
+    dvk_vsub(k, t->kind == LK_MSE_BW ? l : w, x, y, DV_DT_F32, rep, 1, 1, 1, 8, 8, 8);
+    if (t->kind == LK_MSE_BW) /* d; the 2 in the scale */
+        return;
+    BAR();
+    if (t->kind == LK_L1_BW) { /* sign(d) */
+        dvk_vmuls(k, w, w, DV_DT_F32, 0x1p100, rep, 1, 1, 8, 8);
+        BAR();
+        dvk_vmuls(k, w, w, DV_DT_F32, 0x1p100, rep, 1, 1, 8, 8);
+    } else { /* d / beta */
+        dvk_vmuls(k, w, w, DV_DT_F32, 1.0 / t->beta, rep, 1, 1, 8, 8);
+    }
+    BAR();
+    dvk_vmaxs(k, w, w, DV_DT_F32, -1.0, rep, 1, 1, 8, 8);
+    BAR();
+    dvk_vmins(k, l, w, DV_DT_F32, 1.0, rep, 1, 1, 8, 8);
+#undef BAR
+}
+
+/* The constant the backward factor times g is scaled by: 1/n for the mean, 2 for mse, -1 for soft margin. */
+static double lb_scale(const loss_tiling_t *t)
+{
+    const double s = t->reduction == 1 ? 1.0 / (double)t->elems : 1.0;
+    return t->kind == LK_MSE_BW ? 2 * s : t->kind == LK_SOFT_MARGIN_BW ? -s : s;
+}
+
+static void lb_kernel(dv_k_t *k, const void *params)
+{
+    const loss_tiling_t *t = params;
+    const dv_dtype_t dt = (dv_dtype_t)t->dt;
+    const unsigned size = dv_dtype_size(dt);
+    const uint64_t units = dv_ceil_div(t->elems, t->unit), nb = dvk_block_num(k), b = dvk_block_idx(k);
+    const uint64_t first = units * b / nb * t->unit, last = dv_min_u64(units * (b + 1) / nb * t->unit, t->elems);
+    if (first >= last)
+        return;
+    const uint64_t T = t->tile;
+    const int64_t rep = (int64_t)(T / LS_LANES);
+    const double scale = lb_scale(t);
+    dv_que_t gq, xq, yq, zq;
+    dvk_que_init(k, &gq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, 2, T * size);
+    dvk_que_init(k, &xq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, 2, T * size);
+    dvk_que_init(k, &yq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, 2, T * size);
+    dvk_que_init(k, &zq, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, 2, T * size);
+    const uint64_t g32 = dvk_alloc(k, DV_SPACE_UB, T * 4), x32 = dvk_alloc(k, DV_SPACE_UB, T * 4);
+    const uint64_t y32 = dvk_alloc(k, DV_SPACE_UB, T * 4), w = dvk_alloc(k, DV_SPACE_UB, T * 4);
+    const uint64_t l = dvk_alloc(k, DV_SPACE_UB, T * 4);
+    for (uint64_t off = first; off < last; off += T) {
+        const uint64_t n = dv_min_u64(T, last - off), len = dv_ceil_div(n * size, 32);
+        const uint64_t bg = dvk_que_alloc(k, &gq), bx = dvk_que_alloc(k, &xq), by = dvk_que_alloc(k, &yq);
+        dvk_copy_gm_to_ubuf(k, bg, dvk_gm(k, 0, off * size), 1, (int64_t)len, 0, 0);
+        dvk_copy_gm_to_ubuf(k, bx, dvk_gm(k, 1, off * size), 1, (int64_t)len, 0, 0);
+        dvk_copy_gm_to_ubuf(k, by, dvk_gm(k, 2, off * size), 1, (int64_t)len, 0, 0);
+        dvk_que_enque(k, &gq, bg);
+        dvk_que_enque(k, &xq, bx);
+        dvk_que_enque(k, &yq, by);
+        const uint64_t g = dvk_que_deque(k, &gq), x = dvk_que_deque(k, &xq), y = dvk_que_deque(k, &yq);
+        uint64_t gs = g, xs = x, ys = y;
+        if (size == 2) {
+            dvk_vconv(k, g32, g, DV_DT_F32, DV_DT_F16, DV_ROUND_R, rep, 1, 1, 8, 4);
+            dvk_vconv(k, x32, x, DV_DT_F32, DV_DT_F16, DV_ROUND_R, rep, 1, 1, 8, 4);
+            dvk_vconv(k, y32, y, DV_DT_F32, DV_DT_F16, DV_ROUND_R, rep, 1, 1, 8, 4);
+            gs = g32;
+            xs = x32;
+            ys = y32;
+            dvk_pipe_barrier(k, DV_PIPE_V);
+        }
+        lb_factor(k, t, l, xs, ys, w, T);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        dvk_vmul(k, l, l, gs, DV_DT_F32, rep, 1, 1, 1, 8, 8, 8);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        dvk_que_free(k, &gq, g);
+        dvk_que_free(k, &xq, x);
+        dvk_que_free(k, &yq, y);
+        const uint64_t z = dvk_que_alloc(k, &zq);
+        if (size == 2) {
+            if (scale != 1.0) {
+                dvk_vmuls(k, l, l, DV_DT_F32, scale, rep, 1, 1, 8, 8);
+                dvk_pipe_barrier(k, DV_PIPE_V);
+            }
+            dvk_vconv(k, z, l, DV_DT_F16, DV_DT_F32, DV_ROUND_R, rep, 1, 1, 4, 8);
+        } else {
+            dvk_vmuls(k, z, l, DV_DT_F32, scale, rep, 1, 1, 8, 8);
+        }
+        dvk_que_enque(k, &zq, z);
+        const uint64_t bz = dvk_que_deque(k, &zq);
+        dvk_copy_ubuf_to_gm(k, dvk_gm(k, 3, off * size), bz, 1, (int64_t)len, 0, 0);
+        dvk_que_free(k, &zq, bz);
+    }
+}
+
 static int loss_kind_of(const dv_opdesc_t *op)
 {
     for (int i = 0; i < LK_KINDS; i++)
@@ -204,10 +329,12 @@ static int loss_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opv
     loss_tiling_t t = {.elems = elems, .unit = 512 / size, .tile = (uint64_t)v->v[LP_TILE].i, .kind = (uint32_t)kind,
                        .dt = (uint32_t)dt, .reduction = (uint32_t)v->v[LP_REDUCTION].i,
                        .beta = op->nparams > LP_BETA ? v->v[LP_BETA].f : 1};
-    if (t.tile % LS_LANES || (t.reduction && (t.tile & (t.tile - 1))))
+    const bool bw = kind >= LK_L1_BW;
+    if (t.tile % LS_LANES || (t.reduction && !bw && (t.tile & (t.tile - 1))))
         return dv_ops_param_error(err, "tile-elems", "%llu is not a multiple of 64%s", (unsigned long long)t.tile,
-                                  t.reduction ? " and a power of two (the partial sums fold in halves)" : "");
-    const uint64_t ub = 4 * t.tile * size + (t.reduction ? LS_REP : 2 * t.tile * size) + (t.reduction ? 5 : 4) * t.tile * 4;
+                                  t.reduction && !bw ? " and a power of two (the partial sums fold in halves)" : "");
+    const uint64_t ub = bw ? 8 * t.tile * size + 5 * t.tile * 4
+                           : 4 * t.tile * size + (t.reduction ? LS_REP : 2 * t.tile * size) + (t.reduction ? 5 : 4) * t.tile * 4;
     if (ub > cfg->ub_size_bytes)
         return dv_ops_param_error(err, "tile-elems", "%llu elements need %llu bytes of UB, core.ub_size_bytes is %llu",
                                   (unsigned long long)t.tile, (unsigned long long)ub,
@@ -216,10 +343,22 @@ static int loss_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opv
     const uint64_t cores = v->v[LP_CORES].i ? (uint64_t)v->v[LP_CORES].i : dv_ops_cores(cfg, DV_KIND_VECTOR);
     snprintf(plan->info.name, sizeof plan->info.name, "%s", op->name);
     plan->info.kind = DV_KIND_VECTOR;
-    plan->info.blocks = t.reduction ? 1 : (uint32_t)dv_max_u64(1, dv_min_u64(cores, units));
+    plan->info.blocks = t.reduction && !bw ? 1 : (uint32_t)dv_max_u64(1, dv_min_u64(cores, units));
     plan->info.subs = 1;
     int rc;
-    const double lo = kind == LK_SOFT_MARGIN ? -1 : 0, hi = kind == LK_SOFT_MARGIN ? 1 : 0;
+    const double lo = LK_FWD(kind) == LK_SOFT_MARGIN ? -1 : 0, hi = LK_FWD(kind) == LK_SOFT_MARGIN ? 1 : 0;
+    if (bw) {
+        if ((rc = dv_ops_add_arg(plan, "g", dt, elems, DV_ARG_IN, 0, 0)) ||
+            (rc = dv_ops_add_arg(plan, "x", dt, elems, DV_ARG_IN, 0, 0)) ||
+            (rc = dv_ops_add_arg(plan, "y", dt, elems, DV_ARG_IN, lo, hi)) ||
+            (rc = dv_ops_add_arg(plan, "z", dt, elems, DV_ARG_OUT, 0, 0)))
+            return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
+        memcpy(plan->tiling, &t, sizeof t);
+        plan->tiling_bytes = sizeof t;
+        plan->flops = 5 * elems;
+        plan->bytes = 4 * elems * size;
+        return DV_OK;
+    }
     if ((rc = dv_ops_add_arg(plan, "x", dt, elems, DV_ARG_IN, 0, 0)) ||
         (rc = dv_ops_add_arg(plan, "y", dt, elems, DV_ARG_IN, lo, hi)) ||
         (rc = dv_ops_add_arg(plan, "z", dt, t.reduction ? 1 : elems, DV_ARG_OUT, 0, 0)))
@@ -244,12 +383,31 @@ static double loss_value(const loss_tiling_t *t, double x, double y)
     }
 }
 
+/* The backward factor f(x, y) times the scale (see the top). */
+static double loss_grad_value(const loss_tiling_t *t, double x, double y)
+{
+    const double d = x - y, s = t->reduction == 1 ? 1.0 / (double)t->elems : 1.0;
+    switch (t->kind) {
+    case LK_L1_BW: return (d > 0 ? 1 : d < 0 ? -1 : 0) * s;
+    case LK_MSE_BW: return 2 * d * s;
+    case LK_SMOOTH_L1_BW: return fmin(fmax(d / t->beta, -1), 1) * s;
+    default: return -y / (1 + exp(x * y)) * s;
+    }
+}
+
 static int loss_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint8_t **expect, dv_error_t *err)
 {
     (void)err;
     loss_tiling_t t;
     memcpy(&t, plan->tiling, sizeof t);
     const dv_dtype_t dt = (dv_dtype_t)t.dt;
+    if (t.kind >= LK_L1_BW) {
+        for (uint64_t i = 0; i < t.elems; i++)
+            dv_ops_store(expect[3], dt, i,
+                         dv_ops_load(in[0], dt, i) *
+                             loss_grad_value(&t, dv_ops_load(in[1], dt, i), dv_ops_load(in[2], dt, i)));
+        return DV_OK;
+    }
     double s = 0;
     for (uint64_t i = 0; i < t.elems; i++) {
         const double v = loss_value(&t, dv_ops_load(in[0], dt, i), dv_ops_load(in[1], dt, i));
@@ -270,3 +428,11 @@ LOSS_OP(l1_loss, loss_params, "z = |x - y|, or its mean (--reduction 1) or sum (
 LOSS_OP(mse_loss, loss_params, "z = (x - y)^2, or its mean (--reduction 1) or sum (2)");
 LOSS_OP(smooth_l1_loss, smooth_params, "z = the smooth L1 loss of x - y with --beta, or its mean or sum");
 LOSS_OP(soft_margin_loss, loss_params, "z = ln(1 + exp(-y x)), or its mean (--reduction 1) or sum (2)");
+/* (s20-norm2) */
+#define LOSS_BW_OP(ident, params, what)                                                                         \
+    const dv_opdesc_t dv_op_##ident = {#ident, what, params, (int)(sizeof params / sizeof params[0]), loss_plan, \
+                                       lb_kernel, loss_reference, NULL, NULL, NULL}
+LOSS_BW_OP(l1_loss_backward, loss_bw_params, "z = g * sign(x - y), over n with --reduction 1");
+LOSS_BW_OP(mse_loss_backward, loss_bw_params, "z = g * 2 (x - y), over n with --reduction 1");
+LOSS_BW_OP(smooth_l1_loss_backward, smooth_bw_params, "z = g * clamp((x - y) / beta, -1, 1), over n with --reduction 1");
+LOSS_BW_OP(soft_margin_loss_backward, loss_bw_params, "z = -g y / (1 + exp(x y)), over n with --reduction 1");

@@ -4,7 +4,8 @@
  * run of axes and the official example's one element; VarMean and StdMeanCorrection, both outputs,
  * against plain C on both profiles; and their errors (meanOut's shape and dtype, a negative
  * correction, noopWithEmptyAxes, a NULL dim, the output's parameter name in the messages); and the
- * library operators themselves with --check on both profiles, fp16 and fp32. */
+ * library operators themselves with --check on both profiles, fp16 and fp32; the losses' backward
+ * forms (L1, Mse, SmoothL1, SoftMargin) for each reduction against plain C, and their errors. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -14,8 +15,12 @@
 #include "support/dvt.h"
 #include "support/nnt.h"
 
+#include "aclnnop/aclnn_l1_loss_backward.h"
+#include "aclnnop/aclnn_mse_loss_backward.h"
 #include "aclnnop/aclnn_reduce_log_sum.h"
 #include "aclnnop/aclnn_reduce_nansum.h"
+#include "aclnnop/aclnn_smooth_l1_loss_backward.h"
+#include "aclnnop/aclnn_soft_margin_loss_backward.h"
 #include "aclnnop/aclnn_std_mean_correction.h"
 #include "aclnnop/aclnn_var_mean.h"
 
@@ -206,6 +211,81 @@ START_TEST(test_aclnn_norm2_errors)
 }
 END_TEST
 
+/* The backward forms on [5, 37] fp32 (a partial last repeat): loop index = API * 3 + reduction, odd
+ * indices on the 310. */
+START_TEST(test_aclnn_norm2_loss_backward)
+{
+    const int api = _i / 3, red = _i % 3;
+    nnt_setup_profile(_i % 2 ? "ascend310" : NULL);
+    const int64_t d[] = {5, 37}, n = 185;
+    const float beta = 0.7f;
+    float g[185], x[185], t[185], z[185];
+    double want[185];
+    nnt_fill(g, n, 111 + (unsigned)_i, -2, 2);
+    nnt_fill(x, n, 121 + (unsigned)_i, -2, 2);
+    nnt_fill(t, n, 131 + (unsigned)_i, -2, 2);
+    x[0] = t[0]; /* l1: sign(0) is 0 */
+    for (int64_t i = 0; i < n; i++) {
+        const double dd = (double)x[i] - t[i], s = red == 1 ? 1.0 / (double)n : 1.0;
+        const double f = api == 0 ? (dd > 0) - (dd < 0)
+                       : api == 1 ? 2 * dd
+                       : api == 2 ? fmin(fmax(dd / beta, -1), 1)
+                                  : -t[i] / (1 + exp((double)x[i] * t[i]));
+        want[i] = g[i] * f * s;
+    }
+    nnt_dt_t tg = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, g), tx = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, x);
+    nnt_dt_t tt = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, t), tz = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    uint64_t ws;
+    aclOpExecutor *e;
+    switch (api) {
+    case 0:
+        CK_OK(aclnnL1LossBackwardGetWorkspaceSize(tg.t, tx.t, tt.t, red, tz.t, &ws, &e));
+        RUN(aclnnL1LossBackward(NULL, ws, e, nnt_stream));
+        break;
+    case 1:
+        CK_OK(aclnnMseLossBackwardGetWorkspaceSize(tg.t, tx.t, tt.t, red, tz.t, &ws, &e));
+        RUN(aclnnMseLossBackward(NULL, ws, e, nnt_stream));
+        break;
+    case 2:
+        CK_OK(aclnnSmoothL1LossBackwardGetWorkspaceSize(tg.t, tx.t, tt.t, red, beta, tz.t, &ws, &e));
+        RUN(aclnnSmoothL1LossBackward(NULL, ws, e, nnt_stream));
+        break;
+    default:
+        CK_OK(aclnnSoftMarginLossBackwardGetWorkspaceSize(tg.t, tx.t, tt.t, red, tz.t, &ws, &e));
+        RUN(aclnnSoftMarginLossBackward(NULL, ws, e, nnt_stream));
+    }
+    nnt_rd(&tz, z);
+    nnt_ck_close("loss backward", z, want, n, 1e-6, 1e-5);
+    nnt_rm(&tg);
+    nnt_rm(&tx);
+    nnt_rm(&tt);
+    nnt_rm(&tz);
+}
+END_TEST
+
+START_TEST(test_aclnn_norm2_loss_backward_errors)
+{
+    const int64_t d[] = {2, 4}, one = 1;
+    nnt_dt_t tx = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL), ty = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    nnt_dt_t tg1 = nnt_mk(&one, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL), th = nnt_mk(d, 2, ACL_FLOAT16, ACL_FORMAT_ND, NULL);
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_OK(aclnnMseLossBackwardGetWorkspaceSize(tx.t, tx.t, tx.t, 1, ty.t, &ws, &e));
+    CK_ERR(aclnnMseLossBackwardGetWorkspaceSize(tg1.t, tx.t, tx.t, 1, ty.t, &ws, &e), NN_INVALID,
+           "(dvsim does not broadcast it)");
+    CK_ERR(aclnnL1LossBackwardGetWorkspaceSize(tx.t, tx.t, tx.t, 3, ty.t, &ws, &e), NN_INVALID,
+           "reduction is 3; it is 0 (none), 1 (mean) or 2 (sum)");
+    CK_ERR(aclnnSmoothL1LossBackwardGetWorkspaceSize(tx.t, tx.t, tx.t, 0, 0.0f, ty.t, &ws, &e), NN_INVALID,
+           "beta is 0; dvsim's smooth L1 loss takes beta > 0");
+    CK_ERR(aclnnSoftMarginLossBackwardGetWorkspaceSize(tx.t, tx.t, tx.t, 0, th.t, &ws, &e), NN_INVALID, "out");
+    CK_ERR(aclnnL1LossBackwardGetWorkspaceSize(tx.t, tx.t, NULL, 0, ty.t, &ws, &e), NN_NULLPTR, "target");
+    nnt_rm(&tx);
+    nnt_rm(&ty);
+    nnt_rm(&tg1);
+    nnt_rm(&th);
+}
+END_TEST
+
 /* The library operators with data and --check: no mismatch, no hazard; shapes with a partial last
  * repeat, more than one run of 252 repeats (nansum's mask), two runs of axes, fp16 in and out. */
 static const char *const lib_cmds[] = {
@@ -213,6 +293,9 @@ static const char *const lib_cmds[] = {
     "reduce_nansum --shape 4x6x5x3 --axes 5",               "reduce_logsum --shape 8x100x16 --axes 5",
     "reduce_logsum --shape 6x33 --axes 2 --dtype fp32",     "reduce_var_mean --shape 6x33x9 --axes 2",
     "reduce_var_mean --shape 8x70x33 --axes 3 --sqrt on --correction 0 --dtype fp32",
+    "l1_loss_backward --shape 3x333 --reduction 0",        "mse_loss_backward --shape 10000 --dtype fp16",
+    "smooth_l1_loss_backward --shape 999 --beta 0.5 --reduction 2",
+    "soft_margin_loss_backward --shape 4100 --dtype fp16 --tile-elems 1024",
 };
 #define NLIB (sizeof lib_cmds / sizeof lib_cmds[0])
 
@@ -259,12 +342,14 @@ Suite *dv_aclnn_norm2_suite(void)
     tcase_add_test(tc, test_aclnn_norm2_logsum);
     tcase_add_test(tc, test_aclnn_norm2_errors);
     tcase_add_test(tc, test_aclnn_norm2_var_mean_two_outputs);
+    tcase_add_test(tc, test_aclnn_norm2_loss_backward_errors);
     suite_add_tcase(s, tc);
     TCase *tp = tcase_create("aclnn_norm2_profiles");
     tcase_add_checked_fixture(tp, NULL, nnt_teardown);
     tcase_set_timeout(tp, 60);
     tcase_add_loop_test(tp, test_aclnn_norm2_nansum, 0, 4);
     tcase_add_loop_test(tp, test_aclnn_norm2_var_mean, 0, 4);
+    tcase_add_loop_test(tp, test_aclnn_norm2_loss_backward, 0, 12);
     tcase_add_loop_test(tp, test_aclnn_norm2_library_check, 0, (int)(2 * NLIB));
     suite_add_tcase(s, tp);
     return s;
