@@ -1247,3 +1247,192 @@ const dv_opdesc_t dv_op_cumsum = {
     "cumsum", "y = the running sum of x along axis --dim (--exclusive, --reverse; fp32 arithmetic)",
     cs_params, CP_COUNT, cs_plan, cs_kernel, cs_reference, NULL, NULL, NULL,
 };
+
+/* ================================================================ softmax_backward (s20-norm2) */
+
+/* softmax_backward along axis --dim, from the forward's output y and the gradient g:
+ * z = y * (g - sum(g * y)) (aclnnSoftmaxBackward), or with --log z = g - exp(y) * sum(g)
+ * (aclnnLogSoftmaxBackward, y the log softmax).  The column tiles of softmax_dim: per unit the n x T
+ * elements of g and of y (one DataCopyPad burst per row each, zero-padded to P), in fp32 (fp16 cast
+ * up): the product or exp(y) over the tile, its sum or g's over the rows (pairwise, as softmax_dim),
+ * applied to every row (the row read with repeat stride 0), back to the dtype and out by rows.  A
+ * last-axis dim is a tile of one column (inner 1): correct, though each row then moves one element. */
+enum { SB_SHAPE, SB_DIM, SB_DTYPE, SB_LOG, SB_CORES, SB_TILE_COLS, SB_COUNT };
+static const dv_oparam_spec_t sb_params[SB_COUNT] = {
+    {"shape", DV_OPT_SHAPE, "8x1024x16", 1, 1u << 30, 0, "tensor dimensions"},
+    {"dim", DV_OPT_INT, "1", 0, DV_SHAPE_MAX - 1, 0, "the axis of the forward softmax (0 .. dims - 1)"},
+    {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, DT_F16 | DT_F32, "element type (arithmetic in fp32)"},
+    {"log", DV_OPT_BOOL, "off", 0, 1, 0, "the log softmax's backward: z = g - exp(y) * sum(g)"},
+    {"cores", DV_OPT_INT, "auto", 1, 1024, 0, "blocks (auto: the chip's vector cores)"},
+    {"tile-cols", DV_OPT_INT, "auto", 1, SD_MAX_PITCH, 0, "columns per tile (auto: the widest that fits UB)"},
+};
+
+/* UB of a tile: g, y and z in the dtype (depth each), their fp32 copies for fp16, the work tile and
+ * the reduction scratch. */
+static uint64_t sb_ub_bytes(uint64_t n, uint64_t P, unsigned size, uint32_t depth, uint64_t align)
+{
+    const uint64_t io = dv_round_up(n * P * size, align), f = dv_round_up(n * P * 4, align);
+    return 3 * depth * io + (size == 4 ? 0 : 2 * f) + f + dv_round_up(dv_ceil_div(n, 2) * P * 4, align);
+}
+
+static void sb_kernel(dv_k_t *k, const void *params)
+{
+    const sd_tiling_t *t = params;
+    const dv_dtype_t dt = (dv_dtype_t)t->dt;
+    const unsigned size = dv_dtype_size(dt);
+    const uint64_t ctiles = dv_ceil_div(t->inner, t->T), units = t->outer * ctiles;
+    const uint64_t nb = dvk_block_num(k), b = dvk_block_idx(k);
+    const uint64_t u0 = units * b / nb, u1 = units * (b + 1) / nb;
+    if (u0 == u1)
+        return;
+    const uint64_t P = sd_pitch(t->T, size), nburst_max = dv_ops_field_max(DV_FORM_DMAPADIN, DV_FLD(DMAPADIN, nburst));
+    dv_que_t gq, yq, zq;
+    dvk_que_init(k, &gq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, t->depth, t->n * P * size);
+    dvk_que_init(k, &yq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, t->depth, t->n * P * size);
+    dvk_que_init(k, &zq, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, t->depth, t->n * P * size);
+    const uint64_t g32 = size == 4 ? 0 : dvk_alloc(k, DV_SPACE_UB, t->n * P * 4);
+    const uint64_t y32 = size == 4 ? 0 : dvk_alloc(k, DV_SPACE_UB, t->n * P * 4);
+    const uint64_t w = dvk_alloc(k, DV_SPACE_UB, t->n * P * 4);
+    const uint64_t red = dvk_alloc(k, DV_SPACE_UB, dv_ceil_div(t->n, 2) * P * 4);
+    dvk_set_mov_pad_val(k, 0);
+    for (uint64_t u = u0; u < u1; u++) {
+        const uint64_t o = u / ctiles, c0 = (u % ctiles) * t->T, tc = dv_min_u64(t->T, t->inner - c0);
+        const uint64_t pc = sd_pitch(tc, size), gm = ((o * t->n) * t->inner + c0) * size, e = t->n * pc;
+        const int64_t len = (int64_t)(tc * size), gap = (int64_t)((t->inner - tc) * size);
+        const uint64_t bg = dvk_que_alloc(k, &gq), by = dvk_que_alloc(k, &yq);
+        for (uint64_t r = 0; r < t->n; r += nburst_max) {
+            const uint64_t rows = dv_min_u64(nburst_max, t->n - r);
+            dvk_copy_gm_to_ubuf_align(k, bg + r * pc * size, dvk_gm(k, 0, gm + r * t->inner * size), (int64_t)rows,
+                                      len, gap, 0, 0, (int64_t)(pc - tc), (int64_t)size);
+            dvk_copy_gm_to_ubuf_align(k, by + r * pc * size, dvk_gm(k, 1, gm + r * t->inner * size), (int64_t)rows,
+                                      len, gap, 0, 0, (int64_t)(pc - tc), (int64_t)size);
+        }
+        dvk_que_enque(k, &gq, bg);
+        dvk_que_enque(k, &yq, by);
+        const uint64_t g = dvk_que_deque(k, &gq), y = dvk_que_deque(k, &yq), z = dvk_que_alloc(k, &zq);
+        const uint64_t gs = size == 4 ? g : g32, ys = size == 4 ? y : y32, zs = size == 4 ? z : w;
+        if (size != 4) {
+            sd_flat(k, 1, g32, g, e);
+            sd_flat(k, 1, y32, y, e);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+        }
+        if (t->log) { /* g - exp(y) * sum(g) */
+            sd_flat(k, 0, w, ys, e);
+            sd_reduce(k, dvk_vadd, red, gs, t->n, pc);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            sd_rows_op(k, dvk_vmul, w, w, red, t->n, pc);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            sd_bin(k, dvk_vsub, zs, gs, w, e);
+        } else { /* y * (g - sum(g * y)) */
+            sd_bin(k, dvk_vmul, w, gs, ys, e);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            sd_reduce(k, dvk_vadd, red, w, t->n, pc);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            sd_rows_op(k, dvk_vsub, w, gs, red, t->n, pc);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            sd_bin(k, dvk_vmul, zs, w, ys, e);
+        }
+        if (size != 4) {
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            sd_flat(k, 2, z, w, e);
+        }
+        dvk_que_free(k, &gq, g);
+        dvk_que_free(k, &yq, y);
+        dvk_que_enque(k, &zq, z);
+        const uint64_t bz = dvk_que_deque(k, &zq);
+        for (uint64_t r = 0; r < t->n; r += nburst_max) {
+            const uint64_t rows = dv_min_u64(nburst_max, t->n - r);
+            dvk_copy_ubuf_to_gm_align(k, dvk_gm(k, 2, gm + r * t->inner * size), bz + r * pc * size, (int64_t)rows,
+                                      len, 0, gap);
+        }
+        dvk_que_free(k, &zq, bz);
+    }
+}
+
+static int sb_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t *v, dv_op_plan_t *plan,
+                   dv_error_t *err)
+{
+    const dv_shape_t *sh = &v->v[SB_SHAPE].shape;
+    const int64_t dim = v->v[SB_DIM].i;
+    const dv_dtype_t dt = v->v[SB_DTYPE].dt;
+    const unsigned size = dv_dtype_size(dt);
+    if (dim >= sh->ndims)
+        return dv_ops_param_error(err, "dim", "%lld is not an axis of a %d-dimensional shape (0 .. %d)",
+                                  (long long)dim, sh->ndims, sh->ndims - 1);
+    if (!cfg->chip_dma_pad)
+        return dv_ops_param_error(err, "dim", "softmax_backward copies column tiles with copy_gm_to_ubuf_align, and "
+                                  "this profile has chip.dma_pad off");
+    sd_tiling_t t = {.outer = 1, .n = sh->d[dim], .inner = 1, .dt = (uint32_t)dt, .log = v->v[SB_LOG].i != 0};
+    for (int i = 0; i < sh->ndims; i++) {
+        if (i < dim)
+            t.outer *= sh->d[i];
+        else if (i > dim)
+            t.inner *= sh->d[i];
+    }
+    const uint64_t elems = dv_shape_elems(sh);
+    uint64_t bytes;
+    if (__builtin_mul_overflow(elems, (uint64_t)size, &bytes) || bytes > cfg->hbm_capacity_bytes)
+        return dv_ops_param_error(err, "shape", "one tensor of this shape has more bytes than hbm.capacity_bytes "
+                                  "(%llu)", (unsigned long long)cfg->hbm_capacity_bytes);
+    const uint64_t ub = cfg->ub_size_bytes, align = cfg->ub_align_bytes;
+    const bool fixed = v->v[SB_TILE_COLS].i != 0;
+    uint64_t c = fixed ? dv_min_u64((uint64_t)v->v[SB_TILE_COLS].i, t.inner) : dv_min_u64(t.inner, SD_MAX_PITCH);
+    while (!fixed && c > 1 && sb_ub_bytes(t.n, sd_pitch(c, size), size, 1, align) > ub)
+        c /= 2;
+    t.T = c;
+    if (sb_ub_bytes(t.n, sd_pitch(c, size), size, 1, align) > ub)
+        return dv_ops_param_error(err, fixed ? "tile-cols" : "shape",
+                                  "%llu columns of the %llu-element axis need %llu bytes of UB, core.ub_size_bytes "
+                                  "is %llu (softmax_backward holds a whole column tile)", (unsigned long long)c,
+                                  (unsigned long long)t.n,
+                                  (unsigned long long)sb_ub_bytes(t.n, sd_pitch(c, size), size, 1, align),
+                                  (unsigned long long)ub);
+    t.depth = sb_ub_bytes(t.n, sd_pitch(t.T, size), size, 2, align) <= ub ? 2 : 1;
+    const uint64_t units = t.outer * dv_ceil_div(t.inner, t.T);
+    const uint64_t cores = v->v[SB_CORES].i ? (uint64_t)v->v[SB_CORES].i : dv_ops_cores(cfg, DV_KIND_VECTOR);
+    t.blocks = (uint32_t)dv_max_u64(1, dv_min_u64(cores, units));
+    snprintf(plan->info.name, sizeof plan->info.name, "%s", op->name);
+    plan->info.kind = DV_KIND_VECTOR;
+    plan->info.blocks = t.blocks;
+    plan->info.subs = 1;
+    int rc;
+    /* y as the forward gives it: a probability, or with --log its logarithm */
+    if ((rc = dv_ops_add_arg(plan, "g", dt, elems, DV_ARG_IN, 0, 0)) ||
+        (rc = dv_ops_add_arg(plan, "y", dt, elems, DV_ARG_IN, t.log ? -3 : 0, t.log ? 0 : 1)) ||
+        (rc = dv_ops_add_arg(plan, "z", dt, elems, DV_ARG_OUT, 0, 0)))
+        return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
+    memcpy(plan->tiling, &t, sizeof t);
+    plan->tiling_bytes = sizeof t;
+    plan->flops = 4 * elems;
+    plan->bytes = 3 * elems * size;
+    /* the sum over the axis rounds in fp32: its error grows with the axis */
+    plan->tol_scale = (double)dv_max_u64(1, t.n / 64);
+    return DV_OK;
+}
+
+static int sb_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint8_t **expect, dv_error_t *err)
+{
+    (void)err;
+    sd_tiling_t t;
+    memcpy(&t, plan->tiling, sizeof t);
+    const dv_dtype_t dt = (dv_dtype_t)t.dt;
+    for (uint64_t o = 0; o < t.outer; o++)
+        for (uint64_t c = 0; c < t.inner; c++) {
+            const uint64_t base = o * t.n * t.inner + c;
+            double s = 0;
+            for (uint64_t r = 0; r < t.n; r++) {
+                const double g = dv_ops_load(in[0], dt, base + r * t.inner);
+                s += t.log ? g : g * dv_ops_load(in[1], dt, base + r * t.inner);
+            }
+            for (uint64_t r = 0; r < t.n; r++) {
+                const double g = dv_ops_load(in[0], dt, base + r * t.inner), y = dv_ops_load(in[1], dt, base + r * t.inner);
+                dv_ops_store(expect[2], dt, base + r * t.inner, t.log ? g - exp(y) * s : y * (g - s));
+            }
+        }
+    return DV_OK;
+}
+
+const dv_opdesc_t dv_op_softmax_backward = {
+    "softmax_backward", "z = y * (g - sum(g * y)) along axis --dim, or with --log z = g - exp(y) * sum(g) (fp32)",
+    sb_params, SB_COUNT, sb_plan, sb_kernel, sb_reference, NULL, NULL, NULL,
+};

@@ -5,7 +5,8 @@
  * against plain C on both profiles; and their errors (meanOut's shape and dtype, a negative
  * correction, noopWithEmptyAxes, a NULL dim, the output's parameter name in the messages); and the
  * library operators themselves with --check on both profiles, fp16 and fp32; the losses' backward
- * forms (L1, Mse, SmoothL1, SoftMargin) for each reduction against plain C, and their errors. */
+ * forms (L1, Mse, SmoothL1, SoftMargin) for each reduction against plain C, and their errors;
+ * SoftmaxBackward and LogSoftmaxBackward along each axis of a 3 x 4 x 5 tensor (negative dims too). */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -16,10 +17,12 @@
 #include "support/nnt.h"
 
 #include "aclnnop/aclnn_l1_loss_backward.h"
+#include "aclnnop/aclnn_logsoftmax_backward.h"
 #include "aclnnop/aclnn_mse_loss_backward.h"
 #include "aclnnop/aclnn_reduce_log_sum.h"
 #include "aclnnop/aclnn_reduce_nansum.h"
 #include "aclnnop/aclnn_smooth_l1_loss_backward.h"
+#include "aclnnop/aclnn_softmax_backward.h"
 #include "aclnnop/aclnn_soft_margin_loss_backward.h"
 #include "aclnnop/aclnn_std_mean_correction.h"
 #include "aclnnop/aclnn_var_mean.h"
@@ -286,6 +289,68 @@ START_TEST(test_aclnn_norm2_loss_backward_errors)
 }
 END_TEST
 
+/* SoftmaxBackward (loop index 0, 1) and LogSoftmaxBackward (2, 3) along each axis, odd indices on the
+ * 310; output is the forward's (a softmax, or its log) of random logits. */
+START_TEST(test_aclnn_norm2_softmax_backward)
+{
+    const bool lsm = _i >= 2;
+    nnt_setup_profile(_i % 2 ? "ascend310" : NULL);
+    const int64_t d[] = {3, 4, 5}, n = 60;
+    float g[60], x[60], y[60], z[60];
+    double want[60];
+    nnt_fill(g, n, 141 + (unsigned)_i, -2, 2);
+    nnt_fill(x, n, 151 + (unsigned)_i, -2, 2);
+    nnt_dt_t tg = nnt_mk(d, 3, ACL_FLOAT, ACL_FORMAT_ND, g), tz = nnt_mk(d, 3, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    uint64_t ws;
+    aclOpExecutor *e;
+    for (int ax = 0; ax < 3; ax++) {
+        const int64_t outer = ax == 0 ? 1 : ax == 1 ? 3 : 12, len = d[ax], inner = n / outer / len;
+        for (int64_t o = 0; o < outer; o++) /* y: the forward along ax */
+            for (int64_t c = 0; c < inner; c++) {
+                double s = 0;
+                for (int64_t r = 0; r < len; r++)
+                    s += exp(x[(o * len + r) * inner + c]);
+                for (int64_t r = 0; r < len; r++) {
+                    const int64_t at = (o * len + r) * inner + c;
+                    y[at] = lsm ? (float)(x[at] - log(s)) : (float)(exp(x[at]) / s);
+                }
+            }
+        for (int64_t o = 0; o < outer; o++)
+            for (int64_t c = 0; c < inner; c++) {
+                double s = 0;
+                for (int64_t r = 0; r < len; r++) {
+                    const int64_t at = (o * len + r) * inner + c;
+                    s += lsm ? g[at] : (double)g[at] * y[at];
+                }
+                for (int64_t r = 0; r < len; r++) {
+                    const int64_t at = (o * len + r) * inner + c;
+                    want[at] = lsm ? g[at] - exp(y[at]) * s : y[at] * (g[at] - s);
+                }
+            }
+        nnt_dt_t ty = nnt_mk(d, 3, ACL_FLOAT, ACL_FORMAT_ND, y);
+        const int64_t dim = ax == 2 ? -1 : ax;
+        if (lsm) {
+            CK_OK(aclnnLogSoftmaxBackwardGetWorkspaceSize(tg.t, ty.t, dim, tz.t, &ws, &e));
+            RUN(aclnnLogSoftmaxBackward(NULL, ws, e, nnt_stream));
+        } else {
+            CK_OK(aclnnSoftmaxBackwardGetWorkspaceSize(tg.t, ty.t, dim, tz.t, &ws, &e));
+            RUN(aclnnSoftmaxBackward(NULL, ws, e, nnt_stream));
+        }
+        nnt_rd(&tz, z);
+        nnt_ck_close(lsm ? "log softmax backward" : "softmax backward", z, want, n, 1e-5, 1e-4);
+        nnt_rm(&ty);
+    }
+    const int64_t d2[] = {3, 20};
+    nnt_dt_t tb = nnt_mk(d2, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    CK_ERR(aclnnSoftmaxBackwardGetWorkspaceSize(tg.t, tz.t, 3, tz.t, &ws, &e), NN_INVALID,
+           "dim is 3; output has 3 dimensions (dim in [-3, 2])");
+    CK_ERR(aclnnLogSoftmaxBackwardGetWorkspaceSize(tb.t, tz.t, 0, tz.t, &ws, &e), NN_INVALID, "gradOutput");
+    nnt_rm(&tb);
+    nnt_rm(&tg);
+    nnt_rm(&tz);
+}
+END_TEST
+
 /* The library operators with data and --check: no mismatch, no hazard; shapes with a partial last
  * repeat, more than one run of 252 repeats (nansum's mask), two runs of axes, fp16 in and out. */
 static const char *const lib_cmds[] = {
@@ -296,6 +361,8 @@ static const char *const lib_cmds[] = {
     "l1_loss_backward --shape 3x333 --reduction 0",        "mse_loss_backward --shape 10000 --dtype fp16",
     "smooth_l1_loss_backward --shape 999 --beta 0.5 --reduction 2",
     "soft_margin_loss_backward --shape 4100 --dtype fp16 --tile-elems 1024",
+    "softmax_backward --shape 8x100x16 --dim 1",           "softmax_backward --shape 30x70 --dim 1 --dtype fp32",
+    "softmax_backward --shape 3x5x300 --dim 0 --log on",   "softmax_backward --shape 4x2 --dim 0 --dtype fp32 --log on",
 };
 #define NLIB (sizeof lib_cmds / sizeof lib_cmds[0])
 
@@ -350,6 +417,7 @@ Suite *dv_aclnn_norm2_suite(void)
     tcase_add_loop_test(tp, test_aclnn_norm2_nansum, 0, 4);
     tcase_add_loop_test(tp, test_aclnn_norm2_var_mean, 0, 4);
     tcase_add_loop_test(tp, test_aclnn_norm2_loss_backward, 0, 12);
+    tcase_add_loop_test(tp, test_aclnn_norm2_softmax_backward, 0, 4);
     tcase_add_loop_test(tp, test_aclnn_norm2_library_check, 0, (int)(2 * NLIB));
     suite_add_tcase(s, tp);
     return s;

@@ -451,7 +451,8 @@ static const char *const op_cmds[] = {
     "lts --shape 4096", "gts --shape 4096 --dtype fp32", "les --shape 4096", "ges --shape 4096",
     /* (s20-norm2) */ "reduce_nansum --shape 8x64x16 --axes 2", "reduce_logsum --shape 8x64x16 --axes 2",
     "reduce_var_mean --shape 8x64x16 --axes 2", "l1_loss_backward --shape 8192", "mse_loss_backward --shape 8192",
-    "smooth_l1_loss_backward --shape 8192", "soft_margin_loss_backward --shape 8192"};
+    "smooth_l1_loss_backward --shape 8192", "soft_margin_loss_backward --shape 8192",
+    "softmax_backward --shape 8x64x16 --dim 1"};
 
 START_TEST(test_stalls_sum_on_operators)
 {
