@@ -5,7 +5,9 @@
  * makes it, or any shape of one element).  (s20-norm2) The backward forms L1LossBackward,
  * MseLossBackward, SmoothL1LossBackward and SoftMarginLossBackward onto the library's *_loss_backward:
  * gradOutput, self, target and the gradient out of one shape and dtype (gradOutput is not broadcast:
- * a one-element gradOutput of a mean is CANN's broadcast, which dvsim does not run yet). */
+ * a one-element gradOutput of a mean is CANN's broadcast, which dvsim does not run yet).
+ * BinaryCrossEntropy and its Backward onto binary_cross_entropy(_backward), the weight optional (NULL:
+ * 1) and otherwise of self's shape and dtype (--weight on). */
 #include "nn.h"
 
 #include "dv/ops.h"
@@ -13,6 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "aclnnop/aclnn_binary_cross_entropy.h"
+#include "aclnnop/aclnn_binary_cross_entropy_backward.h"
 #include "aclnnop/aclnn_l1_loss.h"
 #include "aclnnop/aclnn_l1_loss_backward.h"
 #include "aclnnop/aclnn_mse_loss.h"
@@ -22,9 +26,21 @@
 #include "aclnnop/aclnn_soft_margin_loss.h"
 #include "aclnnop/aclnn_soft_margin_loss_backward.h"
 
+static aclnnStatus loss_w(const char *api, const aclTensor *self, const aclTensor *target, const aclTensor *weight,
+                          int64_t reduction, const double *beta, aclTensor *out, const char *out_what,
+                          uint64_t *workspaceSize, aclOpExecutor **executor);
+
 static aclnnStatus loss(const char *api, const aclTensor *self, const aclTensor *target, int64_t reduction,
                         const double *beta, aclTensor *out, const char *out_what, uint64_t *workspaceSize,
                         aclOpExecutor **executor)
+{
+    return loss_w(api, self, target, NULL, reduction, beta, out, out_what, workspaceSize, executor);
+}
+
+/* As loss, with an optional weight of self's shape and dtype (binary cross entropy: --weight on). */
+static aclnnStatus loss_w(const char *api, const aclTensor *self, const aclTensor *target, const aclTensor *weight,
+                          int64_t reduction, const double *beta, aclTensor *out, const char *out_what,
+                          uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     dv_nn_call_t c;
     int rc;
@@ -49,6 +65,10 @@ static aclnnStatus loss(const char *api, const aclTensor *self, const aclTensor 
     if (beta && !(*beta > 0))
         return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: beta is %g; dvsim's smooth L1 loss takes beta > 0", c.gws,
                            *beta);
+    if (weight && ((rc = dv_nn_get_tensor(&c, weight, "weight")) || (rc = dv_nn_check_plain(&c, weight, "weight")) ||
+                   (rc = dv_nn_check_same_shape(&c, self, "self", weight, "weight", " (dvsim does not broadcast it)")) ||
+                   (rc = dv_nn_check_same_dtype(&c, self, "self", weight, "weight"))))
+        return rc;
     const uint64_t n = dv_acl_tensor_elems(self);
     c.empty = n == 0;
     dv_nn_call_param(&c, "shape", "%llu", (unsigned long long)n);
@@ -56,8 +76,12 @@ static aclnnStatus loss(const char *api, const aclTensor *self, const aclTensor 
     dv_nn_call_param(&c, "reduction", "%lld", (long long)reduction);
     if (beta)
         dv_nn_call_param(&c, "beta", "%.17g", *beta);
+    if (weight)
+        dv_nn_call_param(&c, "weight", "on");
     dv_nn_call_tensor(&c, self, "self", "x", true);
     dv_nn_call_tensor(&c, target, "target", "y", true);
+    if (weight)
+        dv_nn_call_tensor(&c, weight, "weight", "w", true);
     dv_nn_call_tensor(&c, out, out_what, "z", false);
     return dv_nn_exec_build(&c, workspaceSize, executor);
 }
@@ -95,8 +119,8 @@ aclnnStatus aclnnSoftMarginLossGetWorkspaceSize(const aclTensor *self, const acl
 /* ---------------------------------------------------------------- (s20-norm2) the backward forms */
 
 static aclnnStatus loss_bw(const char *api, const aclTensor *grad, const char *grad_what, const aclTensor *self,
-                           const aclTensor *target, int64_t reduction, const double *beta, aclTensor *out,
-                           const char *out_what, uint64_t *workspaceSize, aclOpExecutor **executor)
+                           const aclTensor *target, const aclTensor *weight, int64_t reduction, const double *beta,
+                           aclTensor *out, const char *out_what, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     dv_nn_call_t c;
     int rc;
@@ -121,6 +145,10 @@ static aclnnStatus loss_bw(const char *api, const aclTensor *grad, const char *g
     if (beta && !(*beta > 0))
         return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: beta is %g; dvsim's smooth L1 loss takes beta > 0", c.gws,
                            *beta);
+    if (weight && ((rc = dv_nn_get_tensor(&c, weight, "weight")) || (rc = dv_nn_check_plain(&c, weight, "weight")) ||
+                   (rc = dv_nn_check_same_shape(&c, self, "self", weight, "weight", " (dvsim does not broadcast it)")) ||
+                   (rc = dv_nn_check_same_dtype(&c, self, "self", weight, "weight"))))
+        return rc;
     const uint64_t n = dv_acl_tensor_elems(self);
     c.empty = n == 0;
     dv_nn_call_param(&c, "shape", "%llu", (unsigned long long)n);
@@ -128,9 +156,13 @@ static aclnnStatus loss_bw(const char *api, const aclTensor *grad, const char *g
     dv_nn_call_param(&c, "reduction", "%lld", (long long)reduction);
     if (beta)
         dv_nn_call_param(&c, "beta", "%.17g", *beta);
+    if (weight)
+        dv_nn_call_param(&c, "weight", "on");
     dv_nn_call_tensor(&c, grad, grad_what, "g", true);
     dv_nn_call_tensor(&c, self, "self", "x", true);
     dv_nn_call_tensor(&c, target, "target", "y", true);
+    if (weight)
+        dv_nn_call_tensor(&c, weight, "weight", "w", true);
     dv_nn_call_tensor(&c, out, out_what, "z", false);
     return dv_nn_exec_build(&c, workspaceSize, executor);
 }
@@ -140,7 +172,7 @@ aclnnStatus aclnnL1LossBackwardGetWorkspaceSize(const aclTensor *gradOutput, con
                                                 uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     DV_ACL_LOCKED();
-    return loss_bw("aclnnL1LossBackward", gradOutput, "gradOutput", self, target, reduction, NULL, gradInput,
+    return loss_bw("aclnnL1LossBackward", gradOutput, "gradOutput", self, target, NULL, reduction, NULL, gradInput,
                    "gradInput", workspaceSize, executor);
 }
 
@@ -149,7 +181,7 @@ aclnnStatus aclnnMseLossBackwardGetWorkspaceSize(const aclTensor *gradOutput, co
                                                  uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     DV_ACL_LOCKED();
-    return loss_bw("aclnnMseLossBackward", gradOutput, "gradOutput", self, target, reduction, NULL, out, "out",
+    return loss_bw("aclnnMseLossBackward", gradOutput, "gradOutput", self, target, NULL, reduction, NULL, out, "out",
                    workspaceSize, executor);
 }
 
@@ -160,7 +192,7 @@ aclnnStatus aclnnSmoothL1LossBackwardGetWorkspaceSize(const aclTensor *gradOut, 
 {
     DV_ACL_LOCKED();
     const double b = beta;
-    return loss_bw("aclnnSmoothL1LossBackward", gradOut, "gradOut", self, target, reduction, &b, gradInput, "gradInput",
+    return loss_bw("aclnnSmoothL1LossBackward", gradOut, "gradOut", self, target, NULL, reduction, &b, gradInput, "gradInput",
                    workspaceSize, executor);
 }
 
@@ -169,6 +201,25 @@ aclnnStatus aclnnSoftMarginLossBackwardGetWorkspaceSize(const aclTensor *gradOut
                                                         uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     DV_ACL_LOCKED();
-    return loss_bw("aclnnSoftMarginLossBackward", gradOutput, "gradOutput", self, target, reduction, NULL, out, "out",
+    return loss_bw("aclnnSoftMarginLossBackward", gradOutput, "gradOutput", self, target, NULL, reduction, NULL, out, "out",
                    workspaceSize, executor);
+}
+
+aclnnStatus aclnnBinaryCrossEntropyGetWorkspaceSize(const aclTensor *self, const aclTensor *target,
+                                                   const aclTensor *weight, int64_t reduction, aclTensor *out,
+                                                   uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return loss_w("aclnnBinaryCrossEntropy", self, target, weight, reduction, NULL, out, "out", workspaceSize,
+                  executor);
+}
+
+aclnnStatus aclnnBinaryCrossEntropyBackwardGetWorkspaceSize(const aclTensor *gradOutput, const aclTensor *self,
+                                                           const aclTensor *target, const aclTensor *weightOptional,
+                                                           int64_t reduction, aclTensor *out, uint64_t *workspaceSize,
+                                                           aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return loss_bw("aclnnBinaryCrossEntropyBackward", gradOutput, "gradOutput", self, target, weightOptional, reduction,
+                   NULL, out, "out", workspaceSize, executor);
 }

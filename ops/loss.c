@@ -17,7 +17,12 @@
  * element-wise, g the gradient of the loss (gradOutput) of x's shape, s 1/n for --reduction 1 (mean),
  * else 1.  f: l1 sign(x - y) (sign's saturation: (x - y) * 2^100 * 2^100 clamped to [-1, 1]), mse
  * 2 (x - y), smooth l1 clamp((x - y) / beta, -1, 1), soft margin -y / (1 + exp(x y)).  The flat
- * tiles of --reduction 0 with a third input queue (g); every block writes its own tiles. */
+ * tiles of --reduction 0 with a third input queue (g); every block writes its own tiles.
+ *
+ * binary_cross_entropy z = -w (y ln x + (1 - y) ln(1 - x)), each logarithm clamped to >= -100 as
+ * PyTorch and CANN clamp it, computed as -(y (ln x - ln(1 - x)) + ln(1 - x)); and its backward
+ * binary_cross_entropy_backward z = g w (x - y) / max(x (1 - x), 1e-12) (/ n for the mean).  With
+ * --weight on the weight w is one more input of x's shape (one more queue), else 1. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -25,10 +30,12 @@
 #include "dv/intmath.h"
 #include "dv/ops.h"
 
-enum { LK_L1, LK_MSE, LK_SMOOTH_L1, LK_SOFT_MARGIN, LK_L1_BW, LK_MSE_BW, LK_SMOOTH_L1_BW, LK_SOFT_MARGIN_BW, LK_KINDS };
+enum { LK_L1, LK_MSE, LK_SMOOTH_L1, LK_SOFT_MARGIN, LK_BCE, LK_L1_BW, LK_MSE_BW, LK_SMOOTH_L1_BW, LK_SOFT_MARGIN_BW,
+       LK_BCE_BW, LK_KINDS };
 static const char *const lk_names[LK_KINDS] = {"l1_loss", "mse_loss", "smooth_l1_loss", "soft_margin_loss",
-                                               "l1_loss_backward", "mse_loss_backward", "smooth_l1_loss_backward",
-                                               "soft_margin_loss_backward"};
+                                               "binary_cross_entropy", "l1_loss_backward", "mse_loss_backward",
+                                               "smooth_l1_loss_backward", "soft_margin_loss_backward",
+                                               "binary_cross_entropy_backward"};
 /* The forward loss of a kind (a backward kind's own loss). */
 #define LK_FWD(kind) ((kind) >= LK_L1_BW ? (kind) - LK_L1_BW : (kind))
 
@@ -52,11 +59,16 @@ static const dv_oparam_spec_t smooth_params[LP_COUNT] = {
 static const dv_oparam_spec_t loss_bw_params[LP_BETA] = {LOSS_BW_COMMON};
 static const dv_oparam_spec_t smooth_bw_params[LP_COUNT] = {
     LOSS_BW_COMMON, [LP_BETA] = {"beta", DV_OPT_FLOAT, "1", DV_FLOAT_ABOVE_0, 3.4e38, 0, "the L1 / L2 threshold"}};
+/* binary cross entropy: --weight in the place of --beta */
+#define LP_WEIGHT LP_BETA
+#define BCE_WEIGHT [LP_WEIGHT] = {"weight", DV_OPT_BOOL, "off", 0, 1, 0, "a weight w of x's shape, one more input"}
+static const dv_oparam_spec_t bce_params[LP_COUNT] = {LOSS_COMMON, BCE_WEIGHT};
+static const dv_oparam_spec_t bce_bw_params[LP_COUNT] = {LOSS_BW_COMMON, BCE_WEIGHT};
 
 typedef struct loss_tiling {
     uint64_t elems, unit, tile;
     double beta;
-    uint32_t kind, dt, reduction;
+    uint32_t kind, dt, reduction, weight;
 } loss_tiling_t;
 
 enum { LS_REP = 256, LS_LANES = 64 };
@@ -81,6 +93,26 @@ static void ls_loss(dv_k_t *k, const loss_tiling_t *t, uint64_t l, uint64_t x, u
 {
     const int64_t rep = (int64_t)(T / LS_LANES);
 #define BAR() dvk_pipe_barrier(k, DV_PIPE_V)
+    if (t->kind == LK_BCE) { /* y (ln x - ln(1 - x)) + ln(1 - x), each ln >= -100; negated with the weight */
+        dvk_vln(k, l, x, DV_DT_F32, rep, 1, 1, 8, 8);
+        dvk_vmuls(k, w, x, DV_DT_F32, -1.0, rep, 1, 1, 8, 8);
+        BAR();
+        dvk_vmaxs(k, l, l, DV_DT_F32, -100.0, rep, 1, 1, 8, 8);
+        dvk_vadds(k, w, w, DV_DT_F32, 1.0, rep, 1, 1, 8, 8);
+        BAR();
+        dvk_vln(k, w, w, DV_DT_F32, rep, 1, 1, 8, 8);
+        BAR();
+        dvk_vmaxs(k, w, w, DV_DT_F32, -100.0, rep, 1, 1, 8, 8);
+        BAR();
+        dvk_vsub(k, l, l, w, DV_DT_F32, rep, 1, 1, 1, 8, 8, 8);
+        BAR();
+        dvk_vmul(k, l, l, y, DV_DT_F32, rep, 1, 1, 1, 8, 8, 8);
+        BAR();
+        dvk_vadd(k, l, l, w, DV_DT_F32, rep, 1, 1, 1, 8, 8, 8);
+        BAR();
+        dvk_vmuls(k, l, l, DV_DT_F32, -1.0, rep, 1, 1, 8, 8);
+        return;
+    }
     if (t->kind == LK_SOFT_MARGIN) { /* ln(1 + exp(-(y x))) */
         dvk_vmul(k, w, x, y, DV_DT_F32, rep, 1, 1, 1, 8, 8, 8);
         BAR();
@@ -129,11 +161,15 @@ static void loss_kernel(dv_k_t *k, const void *params)
         return;
     const uint64_t T = t->tile;
     const int64_t rep = (int64_t)(T / LS_LANES);
-    dv_que_t xq, yq, zq;
+    dv_que_t xq, yq, wq, zq;
+    const unsigned zi = t->weight ? 3 : 2; /* z's argument: after the weight */
     dvk_que_init(k, &xq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, 2, T * size);
     dvk_que_init(k, &yq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, 2, T * size);
+    if (t->weight)
+        dvk_que_init(k, &wq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, 2, T * size);
     dvk_que_init(k, &zq, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, t->reduction ? 1 : 2, t->reduction ? LS_REP : T * size);
     const uint64_t x32 = dvk_alloc(k, DV_SPACE_UB, T * 4), y32 = dvk_alloc(k, DV_SPACE_UB, T * 4);
+    const uint64_t w32 = t->weight && size == 2 ? dvk_alloc(k, DV_SPACE_UB, T * 4) : 0;
     const uint64_t w = dvk_alloc(k, DV_SPACE_UB, T * 4), l = dvk_alloc(k, DV_SPACE_UB, T * 4);
     const uint64_t acc = t->reduction ? dvk_alloc(k, DV_SPACE_UB, T * 4) : 0;
     if (t->reduction)
@@ -145,17 +181,33 @@ static void loss_kernel(dv_k_t *k, const void *params)
         dvk_copy_gm_to_ubuf(k, by, dvk_gm(k, 1, off * size), 1, (int64_t)len, 0, 0);
         dvk_que_enque(k, &xq, bx);
         dvk_que_enque(k, &yq, by);
+        uint64_t wt = 0, ws = 0;
+        if (t->weight) {
+            const uint64_t bw = dvk_que_alloc(k, &wq);
+            dvk_copy_gm_to_ubuf(k, bw, dvk_gm(k, 2, off * size), 1, (int64_t)len, 0, 0);
+            dvk_que_enque(k, &wq, bw);
+            wt = ws = dvk_que_deque(k, &wq);
+        }
         const uint64_t x = dvk_que_deque(k, &xq), y = dvk_que_deque(k, &yq);
         uint64_t xs = x, ys = y;
         if (size == 2) {
             dvk_vconv(k, x32, x, DV_DT_F32, DV_DT_F16, DV_ROUND_R, rep, 1, 1, 8, 4);
             dvk_vconv(k, y32, y, DV_DT_F32, DV_DT_F16, DV_ROUND_R, rep, 1, 1, 8, 4);
+            if (t->weight) {
+                dvk_vconv(k, w32, wt, DV_DT_F32, DV_DT_F16, DV_ROUND_R, rep, 1, 1, 8, 4);
+                ws = w32;
+            }
             xs = x32;
             ys = y32;
             dvk_pipe_barrier(k, DV_PIPE_V);
         }
         ls_loss(k, t, l, xs, ys, w, T);
         dvk_pipe_barrier(k, DV_PIPE_V);
+        if (t->weight) {
+            dvk_vmul(k, l, l, ws, DV_DT_F32, rep, 1, 1, 1, 8, 8, 8);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            dvk_que_free(k, &wq, wt);
+        }
         dvk_que_free(k, &xq, x);
         dvk_que_free(k, &yq, y);
         if (t->reduction) { /* the tile's n losses into the partial sums */
@@ -170,7 +222,7 @@ static void loss_kernel(dv_k_t *k, const void *params)
             dvk_vadds(k, z, l, DV_DT_F32, 0.0, rep, 1, 1, 8, 8);
         dvk_que_enque(k, &zq, z);
         const uint64_t bz = dvk_que_deque(k, &zq);
-        dvk_copy_ubuf_to_gm(k, dvk_gm(k, 2, off * size), bz, 1, (int64_t)len, 0, 0);
+        dvk_copy_ubuf_to_gm(k, dvk_gm(k, zi, off * size), bz, 1, (int64_t)len, 0, 0);
         dvk_que_free(k, &zq, bz);
     }
     if (!t->reduction)
@@ -197,7 +249,7 @@ static void loss_kernel(dv_k_t *k, const void *params)
     dvk_mask_all(k);
     dvk_que_enque(k, &zq, z);
     const uint64_t bz = dvk_que_deque(k, &zq);
-    dvk_copy_ubuf_to_gm(k, dvk_gm(k, 2, 0), bz, 1, 1, 0, 0);
+    dvk_copy_ubuf_to_gm(k, dvk_gm(k, zi, 0), bz, 1, 1, 0, 0);
     dvk_que_free(k, &zq, bz);
 }
 
@@ -206,6 +258,19 @@ static void lb_factor(dv_k_t *k, const loss_tiling_t *t, uint64_t l, uint64_t x,
 {
     const int64_t rep = (int64_t)(T / LS_LANES);
 #define BAR() dvk_pipe_barrier(k, DV_PIPE_V)
+    if (t->kind == LK_BCE_BW) { /* (x - y) / max(x (1 - x), 1e-12) */
+        dvk_vmuls(k, w, x, DV_DT_F32, -1.0, rep, 1, 1, 8, 8);
+        dvk_vsub(k, l, x, y, DV_DT_F32, rep, 1, 1, 1, 8, 8, 8);
+        BAR();
+        dvk_vadds(k, w, w, DV_DT_F32, 1.0, rep, 1, 1, 8, 8);
+        BAR();
+        dvk_vmul(k, w, w, x, DV_DT_F32, rep, 1, 1, 1, 8, 8, 8);
+        BAR();
+        dvk_vmaxs(k, w, w, DV_DT_F32, 1e-12, rep, 1, 1, 8, 8);
+        BAR();
+        dvk_vdiv(k, l, l, w, DV_DT_F32, rep, 1, 1, 1, 8, 8, 8);
+        return;
+    }
     if (t->kind == LK_SOFT_MARGIN_BW) { /* y / (1 + exp(x y)); the sign in the scale */
         dvk_vmul(k, w, x, y, DV_DT_F32, rep, 1, 1, 1, 8, 8, 8);
         BAR();
@@ -253,7 +318,10 @@ static void lb_kernel(dv_k_t *k, const void *params)
     const uint64_t T = t->tile;
     const int64_t rep = (int64_t)(T / LS_LANES);
     const double scale = lb_scale(t);
-    dv_que_t gq, xq, yq, zq;
+    dv_que_t gq, xq, yq, wq, zq;
+    const unsigned zi = t->weight ? 4 : 3; /* z's argument: after the weight */
+    if (t->weight)
+        dvk_que_init(k, &wq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, 2, T * size);
     dvk_que_init(k, &gq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, 2, T * size);
     dvk_que_init(k, &xq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, 2, T * size);
     dvk_que_init(k, &yq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, 2, T * size);
@@ -272,8 +340,26 @@ static void lb_kernel(dv_k_t *k, const void *params)
         dvk_que_enque(k, &yq, by);
         const uint64_t g = dvk_que_deque(k, &gq), x = dvk_que_deque(k, &xq), y = dvk_que_deque(k, &yq);
         uint64_t gs = g, xs = x, ys = y;
+        if (t->weight) { /* g * w, in place in g's buffer (fp32) or its fp32 copy */
+            const uint64_t bw = dvk_que_alloc(k, &wq);
+            dvk_copy_gm_to_ubuf(k, bw, dvk_gm(k, 3, off * size), 1, (int64_t)len, 0, 0);
+            dvk_que_enque(k, &wq, bw);
+            const uint64_t wt = dvk_que_deque(k, &wq);
+            if (size == 2) {
+                dvk_vconv(k, g32, g, DV_DT_F32, DV_DT_F16, DV_ROUND_R, rep, 1, 1, 8, 4);
+                dvk_vconv(k, w, wt, DV_DT_F32, DV_DT_F16, DV_ROUND_R, rep, 1, 1, 8, 4);
+                gs = g32;
+                dvk_pipe_barrier(k, DV_PIPE_V);
+                dvk_vmul(k, g32, g32, w, DV_DT_F32, rep, 1, 1, 1, 8, 8, 8);
+            } else {
+                dvk_vmul(k, g, g, wt, DV_DT_F32, rep, 1, 1, 1, 8, 8, 8);
+            }
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            dvk_que_free(k, &wq, wt);
+        }
         if (size == 2) {
-            dvk_vconv(k, g32, g, DV_DT_F32, DV_DT_F16, DV_ROUND_R, rep, 1, 1, 8, 4);
+            if (!t->weight)
+                dvk_vconv(k, g32, g, DV_DT_F32, DV_DT_F16, DV_ROUND_R, rep, 1, 1, 8, 4);
             dvk_vconv(k, x32, x, DV_DT_F32, DV_DT_F16, DV_ROUND_R, rep, 1, 1, 8, 4);
             dvk_vconv(k, y32, y, DV_DT_F32, DV_DT_F16, DV_ROUND_R, rep, 1, 1, 8, 4);
             gs = g32;
@@ -300,7 +386,7 @@ static void lb_kernel(dv_k_t *k, const void *params)
         }
         dvk_que_enque(k, &zq, z);
         const uint64_t bz = dvk_que_deque(k, &zq);
-        dvk_copy_ubuf_to_gm(k, dvk_gm(k, 3, off * size), bz, 1, (int64_t)len, 0, 0);
+        dvk_copy_ubuf_to_gm(k, dvk_gm(k, zi, off * size), bz, 1, (int64_t)len, 0, 0);
         dvk_que_free(k, &zq, bz);
     }
 }
@@ -328,13 +414,16 @@ static int loss_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opv
                                   "(%llu)", (unsigned long long)cfg->hbm_capacity_bytes);
     loss_tiling_t t = {.elems = elems, .unit = 512 / size, .tile = (uint64_t)v->v[LP_TILE].i, .kind = (uint32_t)kind,
                        .dt = (uint32_t)dt, .reduction = (uint32_t)v->v[LP_REDUCTION].i,
-                       .beta = op->nparams > LP_BETA ? v->v[LP_BETA].f : 1};
+                       .beta = LK_FWD(kind) == LK_SMOOTH_L1 ? v->v[LP_BETA].f : 1,
+                       .weight = LK_FWD(kind) == LK_BCE && v->v[LP_WEIGHT].i};
     const bool bw = kind >= LK_L1_BW;
     if (t.tile % LS_LANES || (t.reduction && !bw && (t.tile & (t.tile - 1))))
         return dv_ops_param_error(err, "tile-elems", "%llu is not a multiple of 64%s", (unsigned long long)t.tile,
                                   t.reduction && !bw ? " and a power of two (the partial sums fold in halves)" : "");
-    const uint64_t ub = bw ? 8 * t.tile * size + 5 * t.tile * 4
-                           : 4 * t.tile * size + (t.reduction ? LS_REP : 2 * t.tile * size) + (t.reduction ? 5 : 4) * t.tile * 4;
+    const uint64_t wb = t.weight ? 2 * t.tile * size + (bw || size == 4 ? 0 : t.tile * 4) : 0; /* the weight's */
+    const uint64_t ub = wb + (bw ? 8 * t.tile * size + 5 * t.tile * 4
+                                 : 4 * t.tile * size + (t.reduction ? LS_REP : 2 * t.tile * size) +
+                                       (t.reduction ? 5 : 4) * t.tile * 4);
     if (ub > cfg->ub_size_bytes)
         return dv_ops_param_error(err, "tile-elems", "%llu elements need %llu bytes of UB, core.ub_size_bytes is %llu",
                                   (unsigned long long)t.tile, (unsigned long long)ub,
@@ -346,27 +435,32 @@ static int loss_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opv
     plan->info.blocks = t.reduction && !bw ? 1 : (uint32_t)dv_max_u64(1, dv_min_u64(cores, units));
     plan->info.subs = 1;
     int rc;
-    const double lo = LK_FWD(kind) == LK_SOFT_MARGIN ? -1 : 0, hi = LK_FWD(kind) == LK_SOFT_MARGIN ? 1 : 0;
+    /* soft margin: targets in [-1, 1]; binary cross entropy: probabilities x and targets in (0, 1) */
+    const bool bce = LK_FWD(kind) == LK_BCE;
+    const double lo = LK_FWD(kind) == LK_SOFT_MARGIN ? -1 : bce ? 0.01 : 0, hi = LK_FWD(kind) == LK_SOFT_MARGIN || bce ? 1 : 0;
+    const double xlo = bce ? 0.01 : 0, xhi = bce ? 0.99 : 0;
     if (bw) {
         if ((rc = dv_ops_add_arg(plan, "g", dt, elems, DV_ARG_IN, 0, 0)) ||
-            (rc = dv_ops_add_arg(plan, "x", dt, elems, DV_ARG_IN, 0, 0)) ||
+            (rc = dv_ops_add_arg(plan, "x", dt, elems, DV_ARG_IN, xlo, xhi)) ||
             (rc = dv_ops_add_arg(plan, "y", dt, elems, DV_ARG_IN, lo, hi)) ||
+            (t.weight && (rc = dv_ops_add_arg(plan, "w", dt, elems, DV_ARG_IN, 0, 0))) ||
             (rc = dv_ops_add_arg(plan, "z", dt, elems, DV_ARG_OUT, 0, 0)))
             return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
         memcpy(plan->tiling, &t, sizeof t);
         plan->tiling_bytes = sizeof t;
         plan->flops = 5 * elems;
-        plan->bytes = 4 * elems * size;
+        plan->bytes = (t.weight ? 5 : 4) * elems * size;
         return DV_OK;
     }
-    if ((rc = dv_ops_add_arg(plan, "x", dt, elems, DV_ARG_IN, 0, 0)) ||
+    if ((rc = dv_ops_add_arg(plan, "x", dt, elems, DV_ARG_IN, xlo, xhi)) ||
         (rc = dv_ops_add_arg(plan, "y", dt, elems, DV_ARG_IN, lo, hi)) ||
+        (t.weight && (rc = dv_ops_add_arg(plan, "w", dt, elems, DV_ARG_IN, 0, 0))) ||
         (rc = dv_ops_add_arg(plan, "z", dt, t.reduction ? 1 : elems, DV_ARG_OUT, 0, 0)))
         return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
     memcpy(plan->tiling, &t, sizeof t);
     plan->tiling_bytes = sizeof t;
     plan->flops = 3 * elems;
-    plan->bytes = 2 * elems * size + (t.reduction ? 1 : elems) * size;
+    plan->bytes = (t.weight ? 3 : 2) * elems * size + (t.reduction ? 1 : elems) * size;
     /* the sum of n fp32 terms: its rounding error grows with n */
     plan->tol_scale = t.reduction ? (double)dv_max_u64(1, elems / 256) : 1.0;
     return DV_OK;
@@ -379,6 +473,7 @@ static double loss_value(const loss_tiling_t *t, double x, double y)
     case LK_L1: return a;
     case LK_MSE: return d * d;
     case LK_SMOOTH_L1: return a < t->beta ? 0.5 * d * d / t->beta : a - 0.5 * t->beta;
+    case LK_BCE: return -(y * fmax(log(x), -100) + (1 - y) * fmax(log(1 - x), -100));
     default: return log1p(exp(-y * x));
     }
 }
@@ -391,6 +486,7 @@ static double loss_grad_value(const loss_tiling_t *t, double x, double y)
     case LK_L1_BW: return (d > 0 ? 1 : d < 0 ? -1 : 0) * s;
     case LK_MSE_BW: return 2 * d * s;
     case LK_SMOOTH_L1_BW: return fmin(fmax(d / t->beta, -1), 1) * s;
+    case LK_BCE_BW: return d / fmax(x * (1 - x), 1e-12) * s;
     default: return -y / (1 + exp(x * y)) * s;
     }
 }
@@ -403,21 +499,23 @@ static int loss_reference(const dv_op_plan_t *plan, const uint8_t *const *in, ui
     const dv_dtype_t dt = (dv_dtype_t)t.dt;
     if (t.kind >= LK_L1_BW) {
         for (uint64_t i = 0; i < t.elems; i++)
-            dv_ops_store(expect[3], dt, i,
-                         dv_ops_load(in[0], dt, i) *
+            dv_ops_store(expect[t.weight ? 4 : 3], dt, i,
+                         dv_ops_load(in[0], dt, i) * (t.weight ? dv_ops_load(in[3], dt, i) : 1) *
                              loss_grad_value(&t, dv_ops_load(in[1], dt, i), dv_ops_load(in[2], dt, i)));
         return DV_OK;
     }
+    const unsigned zi = t.weight ? 3 : 2;
     double s = 0;
     for (uint64_t i = 0; i < t.elems; i++) {
-        const double v = loss_value(&t, dv_ops_load(in[0], dt, i), dv_ops_load(in[1], dt, i));
+        const double v = loss_value(&t, dv_ops_load(in[0], dt, i), dv_ops_load(in[1], dt, i)) *
+                         (t.weight ? dv_ops_load(in[2], dt, i) : 1);
         if (t.reduction)
             s += v;
         else
-            dv_ops_store(expect[2], dt, i, v);
+            dv_ops_store(expect[zi], dt, i, v);
     }
     if (t.reduction)
-        dv_ops_store(expect[2], dt, 0, t.reduction == 1 ? s / (double)t.elems : s);
+        dv_ops_store(expect[zi], dt, 0, t.reduction == 1 ? s / (double)t.elems : s);
     return DV_OK;
 }
 
@@ -436,3 +534,7 @@ LOSS_BW_OP(l1_loss_backward, loss_bw_params, "z = g * sign(x - y), over n with -
 LOSS_BW_OP(mse_loss_backward, loss_bw_params, "z = g * 2 (x - y), over n with --reduction 1");
 LOSS_BW_OP(smooth_l1_loss_backward, smooth_bw_params, "z = g * clamp((x - y) / beta, -1, 1), over n with --reduction 1");
 LOSS_BW_OP(soft_margin_loss_backward, loss_bw_params, "z = -g y / (1 + exp(x y)), over n with --reduction 1");
+LOSS_OP(binary_cross_entropy, bce_params,
+        "z = -w (y ln x + (1 - y) ln(1 - x)) (each ln >= -100; w with --weight, else 1), or its mean or sum");
+LOSS_BW_OP(binary_cross_entropy_backward, bce_bw_params,
+           "z = g w (x - y) / max(x (1 - x), 1e-12) (w with --weight), over n with --reduction 1");

@@ -6,7 +6,8 @@
  * correction, noopWithEmptyAxes, a NULL dim, the output's parameter name in the messages); and the
  * library operators themselves with --check on both profiles, fp16 and fp32; the losses' backward
  * forms (L1, Mse, SmoothL1, SoftMargin) for each reduction against plain C, and their errors;
- * SoftmaxBackward and LogSoftmaxBackward along each axis of a 3 x 4 x 5 tensor (negative dims too). */
+ * SoftmaxBackward and LogSoftmaxBackward along each axis of a 3 x 4 x 5 tensor (negative dims too);
+ * BinaryCrossEntropy and its Backward with and without a weight, each reduction, a log clamped at -100. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -16,6 +17,8 @@
 #include "support/dvt.h"
 #include "support/nnt.h"
 
+#include "aclnnop/aclnn_binary_cross_entropy.h"
+#include "aclnnop/aclnn_binary_cross_entropy_backward.h"
 #include "aclnnop/aclnn_l1_loss_backward.h"
 #include "aclnnop/aclnn_logsoftmax_backward.h"
 #include "aclnnop/aclnn_mse_loss_backward.h"
@@ -289,6 +292,64 @@ START_TEST(test_aclnn_norm2_loss_backward_errors)
 }
 END_TEST
 
+/* BinaryCrossEntropy (forward) and its backward on [5, 37]: loop index = reduction * 2 + weighted;
+ * odd indices on the 310.  self[1] is 0 and target[1] 0.5: ln 0 clamps to -100. */
+START_TEST(test_aclnn_norm2_bce)
+{
+    const int red = _i / 2;
+    const bool weighted = _i % 2;
+    nnt_setup_profile(_i % 2 ? "ascend310" : NULL);
+    const int64_t d[] = {5, 37}, n = 185, one = 1;
+    float g[185], x[185], t[185], w[185], z[185];
+    double want[185], sum = 0;
+    nnt_fill(g, n, 161 + (unsigned)_i, -2, 2);
+    nnt_fill(x, n, 171 + (unsigned)_i, 0.02f, 0.98f);
+    nnt_fill(t, n, 181 + (unsigned)_i, 0, 1);
+    nnt_fill(w, n, 191 + (unsigned)_i, 0, 2);
+    x[1] = 0;
+    t[1] = 0.5f;
+    for (int64_t i = 0; i < n; i++) {
+        const double wi = weighted ? w[i] : 1;
+        const double l = -wi * (t[i] * fmax(log((double)x[i]), -100) + (1 - t[i]) * fmax(log(1 - (double)x[i]), -100));
+        sum += l;
+        want[i] = l;
+    }
+    nnt_dt_t tx = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, x), tt = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, t);
+    nnt_dt_t tw = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, w), tg = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, g);
+    nnt_dt_t tz = red ? nnt_mk(&one, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL) : nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    nnt_dt_t tgi = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_OK(aclnnBinaryCrossEntropyGetWorkspaceSize(tx.t, tt.t, weighted ? tw.t : NULL, red, tz.t, &ws, &e));
+    RUN(aclnnBinaryCrossEntropy(NULL, ws, e, nnt_stream));
+    nnt_rd(&tz, z);
+    if (red)
+        want[0] = red == 1 ? sum / (double)n : sum;
+    nnt_ck_close("binary cross entropy", z, want, red ? 1 : n, 1e-5, 1e-5);
+    x[1] = 0.25f; /* the backward's clamp of x (1 - x) is not reached */
+    nnt_rm(&tx);
+    tx = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, x);
+    for (int64_t i = 0; i < n; i++)
+        want[i] = g[i] * (weighted ? w[i] : 1) * ((double)x[i] - t[i]) / fmax((double)x[i] * (1 - (double)x[i]), 1e-12) /
+                  (red == 1 ? (double)n : 1);
+    CK_OK(aclnnBinaryCrossEntropyBackwardGetWorkspaceSize(tg.t, tx.t, tt.t, weighted ? tw.t : NULL, red, tgi.t, &ws,
+                                                          &e));
+    RUN(aclnnBinaryCrossEntropyBackward(NULL, ws, e, nnt_stream));
+    nnt_rd(&tgi, z);
+    nnt_ck_close("binary cross entropy backward", z, want, n, 1e-5, 1e-5);
+    const int64_t bd[] = {185};
+    nnt_dt_t tb = nnt_mk(bd, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    CK_ERR(aclnnBinaryCrossEntropyGetWorkspaceSize(tx.t, tt.t, tb.t, red, tz.t, &ws, &e), NN_INVALID, "weight");
+    nnt_rm(&tb);
+    nnt_rm(&tx);
+    nnt_rm(&tt);
+    nnt_rm(&tw);
+    nnt_rm(&tg);
+    nnt_rm(&tz);
+    nnt_rm(&tgi);
+}
+END_TEST
+
 /* SoftmaxBackward (loop index 0, 1) and LogSoftmaxBackward (2, 3) along each axis, odd indices on the
  * 310; output is the forward's (a softmax, or its log) of random logits. */
 START_TEST(test_aclnn_norm2_softmax_backward)
@@ -363,6 +424,9 @@ static const char *const lib_cmds[] = {
     "soft_margin_loss_backward --shape 4100 --dtype fp16 --tile-elems 1024",
     "softmax_backward --shape 8x100x16 --dim 1",           "softmax_backward --shape 30x70 --dim 1 --dtype fp32",
     "softmax_backward --shape 3x5x300 --dim 0 --log on",   "softmax_backward --shape 4x2 --dim 0 --dtype fp32 --log on",
+    "binary_cross_entropy --shape 3x333 --reduction 0 --weight on", "binary_cross_entropy --shape 10000 --dtype fp16",
+    "binary_cross_entropy_backward --shape 10000 --dtype fp16 --weight on",
+    "binary_cross_entropy_backward --shape 999 --reduction 1 --dtype fp32",
 };
 #define NLIB (sizeof lib_cmds / sizeof lib_cmds[0])
 
@@ -418,6 +482,7 @@ Suite *dv_aclnn_norm2_suite(void)
     tcase_add_loop_test(tp, test_aclnn_norm2_var_mean, 0, 4);
     tcase_add_loop_test(tp, test_aclnn_norm2_loss_backward, 0, 12);
     tcase_add_loop_test(tp, test_aclnn_norm2_softmax_backward, 0, 4);
+    tcase_add_loop_test(tp, test_aclnn_norm2_bce, 0, 6);
     tcase_add_loop_test(tp, test_aclnn_norm2_library_check, 0, (int)(2 * NLIB));
     suite_add_tcase(s, tp);
     return s;
