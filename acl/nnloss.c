@@ -7,7 +7,9 @@
  * gradOutput, self, target and the gradient out of one shape and dtype (gradOutput is not broadcast:
  * a one-element gradOutput of a mean is CANN's broadcast, which dvsim does not run yet).
  * BinaryCrossEntropy and its Backward onto binary_cross_entropy(_backward), the weight optional (NULL:
- * 1) and otherwise of self's shape and dtype (--weight on). */
+ * 1) and otherwise of self's shape and dtype (--weight on); BinaryCrossEntropyWithLogits and its
+ * Backward onto bce_with_logits(_backward), the weight and the positive weight optional (--weight on,
+ * --pos-weight on). */
 #include "nn.h"
 
 #include "dv/ops.h"
@@ -17,6 +19,8 @@
 
 #include "aclnnop/aclnn_binary_cross_entropy.h"
 #include "aclnnop/aclnn_binary_cross_entropy_backward.h"
+#include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
+#include "aclnnop/aclnn_binary_cross_entropy_with_logits_backward.h"
 #include "aclnnop/aclnn_l1_loss.h"
 #include "aclnnop/aclnn_l1_loss_backward.h"
 #include "aclnnop/aclnn_mse_loss.h"
@@ -27,20 +31,32 @@
 #include "aclnnop/aclnn_soft_margin_loss_backward.h"
 
 static aclnnStatus loss_w(const char *api, const aclTensor *self, const aclTensor *target, const aclTensor *weight,
-                          int64_t reduction, const double *beta, aclTensor *out, const char *out_what,
-                          uint64_t *workspaceSize, aclOpExecutor **executor);
+                          const aclTensor *pos, int64_t reduction, const double *beta, aclTensor *out,
+                          const char *out_what, uint64_t *workspaceSize, aclOpExecutor **executor);
 
 static aclnnStatus loss(const char *api, const aclTensor *self, const aclTensor *target, int64_t reduction,
                         const double *beta, aclTensor *out, const char *out_what, uint64_t *workspaceSize,
                         aclOpExecutor **executor)
 {
-    return loss_w(api, self, target, NULL, reduction, beta, out, out_what, workspaceSize, executor);
+    return loss_w(api, self, target, NULL, NULL, reduction, beta, out, out_what, workspaceSize, executor);
 }
 
-/* As loss, with an optional weight of self's shape and dtype (binary cross entropy: --weight on). */
+/* The optional weight tensors of the binary cross entropies: each of self's shape and dtype. */
+static int check_weight(const dv_nn_call_t *c, const aclTensor *self, const aclTensor *w, const char *what)
+{
+    int rc;
+    if (w && ((rc = dv_nn_get_tensor(c, w, what)) || (rc = dv_nn_check_plain(c, w, what)) ||
+              (rc = dv_nn_check_same_shape(c, self, "self", w, what, " (dvsim does not broadcast it)")) ||
+              (rc = dv_nn_check_same_dtype(c, self, "self", w, what))))
+        return rc;
+    return 0;
+}
+
+/* As loss, with an optional weight and positive weight of self's shape and dtype (the binary cross
+ * entropies: --weight on, --pos-weight on). */
 static aclnnStatus loss_w(const char *api, const aclTensor *self, const aclTensor *target, const aclTensor *weight,
-                          int64_t reduction, const double *beta, aclTensor *out, const char *out_what,
-                          uint64_t *workspaceSize, aclOpExecutor **executor)
+                          const aclTensor *pos, int64_t reduction, const double *beta, aclTensor *out,
+                          const char *out_what, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     dv_nn_call_t c;
     int rc;
@@ -65,9 +81,7 @@ static aclnnStatus loss_w(const char *api, const aclTensor *self, const aclTenso
     if (beta && !(*beta > 0))
         return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: beta is %g; dvsim's smooth L1 loss takes beta > 0", c.gws,
                            *beta);
-    if (weight && ((rc = dv_nn_get_tensor(&c, weight, "weight")) || (rc = dv_nn_check_plain(&c, weight, "weight")) ||
-                   (rc = dv_nn_check_same_shape(&c, self, "self", weight, "weight", " (dvsim does not broadcast it)")) ||
-                   (rc = dv_nn_check_same_dtype(&c, self, "self", weight, "weight"))))
+    if ((rc = check_weight(&c, self, weight, "weight")) || (rc = check_weight(&c, self, pos, "posWeight")))
         return rc;
     const uint64_t n = dv_acl_tensor_elems(self);
     c.empty = n == 0;
@@ -78,10 +92,14 @@ static aclnnStatus loss_w(const char *api, const aclTensor *self, const aclTenso
         dv_nn_call_param(&c, "beta", "%.17g", *beta);
     if (weight)
         dv_nn_call_param(&c, "weight", "on");
+    if (pos)
+        dv_nn_call_param(&c, "pos-weight", "on");
     dv_nn_call_tensor(&c, self, "self", "x", true);
     dv_nn_call_tensor(&c, target, "target", "y", true);
     if (weight)
         dv_nn_call_tensor(&c, weight, "weight", "w", true);
+    if (pos)
+        dv_nn_call_tensor(&c, pos, "posWeight", "p", true);
     dv_nn_call_tensor(&c, out, out_what, "z", false);
     return dv_nn_exec_build(&c, workspaceSize, executor);
 }
@@ -119,8 +137,9 @@ aclnnStatus aclnnSoftMarginLossGetWorkspaceSize(const aclTensor *self, const acl
 /* ---------------------------------------------------------------- (s20-norm2) the backward forms */
 
 static aclnnStatus loss_bw(const char *api, const aclTensor *grad, const char *grad_what, const aclTensor *self,
-                           const aclTensor *target, const aclTensor *weight, int64_t reduction, const double *beta,
-                           aclTensor *out, const char *out_what, uint64_t *workspaceSize, aclOpExecutor **executor)
+                           const aclTensor *target, const aclTensor *weight, const aclTensor *pos, int64_t reduction,
+                           const double *beta, aclTensor *out, const char *out_what, uint64_t *workspaceSize,
+                           aclOpExecutor **executor)
 {
     dv_nn_call_t c;
     int rc;
@@ -145,9 +164,7 @@ static aclnnStatus loss_bw(const char *api, const aclTensor *grad, const char *g
     if (beta && !(*beta > 0))
         return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: beta is %g; dvsim's smooth L1 loss takes beta > 0", c.gws,
                            *beta);
-    if (weight && ((rc = dv_nn_get_tensor(&c, weight, "weight")) || (rc = dv_nn_check_plain(&c, weight, "weight")) ||
-                   (rc = dv_nn_check_same_shape(&c, self, "self", weight, "weight", " (dvsim does not broadcast it)")) ||
-                   (rc = dv_nn_check_same_dtype(&c, self, "self", weight, "weight"))))
+    if ((rc = check_weight(&c, self, weight, "weight")) || (rc = check_weight(&c, self, pos, "posWeight")))
         return rc;
     const uint64_t n = dv_acl_tensor_elems(self);
     c.empty = n == 0;
@@ -158,11 +175,15 @@ static aclnnStatus loss_bw(const char *api, const aclTensor *grad, const char *g
         dv_nn_call_param(&c, "beta", "%.17g", *beta);
     if (weight)
         dv_nn_call_param(&c, "weight", "on");
+    if (pos)
+        dv_nn_call_param(&c, "pos-weight", "on");
     dv_nn_call_tensor(&c, grad, grad_what, "g", true);
     dv_nn_call_tensor(&c, self, "self", "x", true);
     dv_nn_call_tensor(&c, target, "target", "y", true);
     if (weight)
         dv_nn_call_tensor(&c, weight, "weight", "w", true);
+    if (pos)
+        dv_nn_call_tensor(&c, pos, "posWeight", "p", true);
     dv_nn_call_tensor(&c, out, out_what, "z", false);
     return dv_nn_exec_build(&c, workspaceSize, executor);
 }
@@ -172,7 +193,7 @@ aclnnStatus aclnnL1LossBackwardGetWorkspaceSize(const aclTensor *gradOutput, con
                                                 uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     DV_ACL_LOCKED();
-    return loss_bw("aclnnL1LossBackward", gradOutput, "gradOutput", self, target, NULL, reduction, NULL, gradInput,
+    return loss_bw("aclnnL1LossBackward", gradOutput, "gradOutput", self, target, NULL, NULL, reduction, NULL, gradInput,
                    "gradInput", workspaceSize, executor);
 }
 
@@ -181,7 +202,7 @@ aclnnStatus aclnnMseLossBackwardGetWorkspaceSize(const aclTensor *gradOutput, co
                                                  uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     DV_ACL_LOCKED();
-    return loss_bw("aclnnMseLossBackward", gradOutput, "gradOutput", self, target, NULL, reduction, NULL, out, "out",
+    return loss_bw("aclnnMseLossBackward", gradOutput, "gradOutput", self, target, NULL, NULL, reduction, NULL, out, "out",
                    workspaceSize, executor);
 }
 
@@ -192,7 +213,7 @@ aclnnStatus aclnnSmoothL1LossBackwardGetWorkspaceSize(const aclTensor *gradOut, 
 {
     DV_ACL_LOCKED();
     const double b = beta;
-    return loss_bw("aclnnSmoothL1LossBackward", gradOut, "gradOut", self, target, NULL, reduction, &b, gradInput, "gradInput",
+    return loss_bw("aclnnSmoothL1LossBackward", gradOut, "gradOut", self, target, NULL, NULL, reduction, &b, gradInput, "gradInput",
                    workspaceSize, executor);
 }
 
@@ -201,7 +222,7 @@ aclnnStatus aclnnSoftMarginLossBackwardGetWorkspaceSize(const aclTensor *gradOut
                                                         uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     DV_ACL_LOCKED();
-    return loss_bw("aclnnSoftMarginLossBackward", gradOutput, "gradOutput", self, target, NULL, reduction, NULL, out, "out",
+    return loss_bw("aclnnSoftMarginLossBackward", gradOutput, "gradOutput", self, target, NULL, NULL, reduction, NULL, out, "out",
                    workspaceSize, executor);
 }
 
@@ -210,7 +231,7 @@ aclnnStatus aclnnBinaryCrossEntropyGetWorkspaceSize(const aclTensor *self, const
                                                    uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     DV_ACL_LOCKED();
-    return loss_w("aclnnBinaryCrossEntropy", self, target, weight, reduction, NULL, out, "out", workspaceSize,
+    return loss_w("aclnnBinaryCrossEntropy", self, target, weight, NULL, reduction, NULL, out, "out", workspaceSize,
                   executor);
 }
 
@@ -220,6 +241,29 @@ aclnnStatus aclnnBinaryCrossEntropyBackwardGetWorkspaceSize(const aclTensor *gra
                                                            aclOpExecutor **executor)
 {
     DV_ACL_LOCKED();
-    return loss_bw("aclnnBinaryCrossEntropyBackward", gradOutput, "gradOutput", self, target, weightOptional, reduction,
-                   NULL, out, "out", workspaceSize, executor);
+    return loss_bw("aclnnBinaryCrossEntropyBackward", gradOutput, "gradOutput", self, target, weightOptional, NULL,
+                   reduction, NULL, out, "out", workspaceSize, executor);
+}
+
+aclnnStatus aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(const aclTensor *self, const aclTensor *target,
+                                                             const aclTensor *weightOptional,
+                                                             const aclTensor *posWeightOptional, int64_t reduction,
+                                                             aclTensor *out, uint64_t *workspaceSize,
+                                                             aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return loss_w("aclnnBinaryCrossEntropyWithLogits", self, target, weightOptional, posWeightOptional, reduction, NULL,
+                  out, "out", workspaceSize, executor);
+}
+
+aclnnStatus aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(const aclTensor *gradOutput,
+                                                                     const aclTensor *self, const aclTensor *target,
+                                                                     const aclTensor *weightOptional,
+                                                                     const aclTensor *posWeightOptional,
+                                                                     int64_t reduction, aclTensor *out,
+                                                                     uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return loss_bw("aclnnBinaryCrossEntropyWithLogitsBackward", gradOutput, "gradOutput", self, target, weightOptional,
+                   posWeightOptional, reduction, NULL, out, "out", workspaceSize, executor);
 }

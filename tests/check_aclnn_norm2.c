@@ -7,7 +7,8 @@
  * library operators themselves with --check on both profiles, fp16 and fp32; the losses' backward
  * forms (L1, Mse, SmoothL1, SoftMargin) for each reduction against plain C, and their errors;
  * SoftmaxBackward and LogSoftmaxBackward along each axis of a 3 x 4 x 5 tensor (negative dims too);
- * BinaryCrossEntropy and its Backward with and without a weight, each reduction, a log clamped at -100. */
+ * BinaryCrossEntropy and its Backward with and without a weight, each reduction, a log clamped at -100;
+ * BinaryCrossEntropyWithLogits and its Backward with and without the weight and the positive weight. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -19,6 +20,8 @@
 
 #include "aclnnop/aclnn_binary_cross_entropy.h"
 #include "aclnnop/aclnn_binary_cross_entropy_backward.h"
+#include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
+#include "aclnnop/aclnn_binary_cross_entropy_with_logits_backward.h"
 #include "aclnnop/aclnn_l1_loss_backward.h"
 #include "aclnnop/aclnn_logsoftmax_backward.h"
 #include "aclnnop/aclnn_mse_loss_backward.h"
@@ -350,6 +353,64 @@ START_TEST(test_aclnn_norm2_bce)
 }
 END_TEST
 
+/* BinaryCrossEntropyWithLogits and its backward on [5, 37]: loop index 0 none with weight and posWeight,
+ * 1 mean with posWeight, 2 sum with weight, 3 none with neither; odd indices on the 310. */
+START_TEST(test_aclnn_norm2_bce_with_logits)
+{
+    const int red = _i == 3 ? 0 : _i;
+    const bool hw = _i == 0 || _i == 2, hp = _i <= 1;
+    nnt_setup_profile(_i % 2 ? "ascend310" : NULL);
+    const int64_t d[] = {5, 37}, n = 185, one = 1;
+    float g[185], x[185], t[185], w[185], pw[185], z[185];
+    double want[185], sum = 0;
+    nnt_fill(g, n, 201 + (unsigned)_i, -2, 2);
+    nnt_fill(x, n, 211 + (unsigned)_i, -6, 6);
+    nnt_fill(t, n, 221 + (unsigned)_i, 0, 1);
+    nnt_fill(w, n, 231 + (unsigned)_i, 0, 2);
+    nnt_fill(pw, n, 241 + (unsigned)_i, 0.5f, 3);
+    for (int64_t i = 0; i < n; i++) {
+        const double wi = hw ? w[i] : 1, p = hp ? pw[i] : 1, c = 1 + (p - 1) * t[i];
+        const double l = wi * ((1 - t[i]) * x[i] + c * (log1p(exp(-fabs((double)x[i]))) + fmax(-(double)x[i], 0)));
+        sum += l;
+        want[i] = l;
+    }
+    nnt_dt_t tx = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, x), tt = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, t);
+    nnt_dt_t tw = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, w), tp = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, pw);
+    nnt_dt_t tg = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, g), tgi = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    nnt_dt_t tz = red ? nnt_mk(&one, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL) : nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_OK(aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(tx.t, tt.t, hw ? tw.t : NULL, hp ? tp.t : NULL, red, tz.t,
+                                                            &ws, &e));
+    RUN(aclnnBinaryCrossEntropyWithLogits(NULL, ws, e, nnt_stream));
+    nnt_rd(&tz, z);
+    if (red)
+        want[0] = red == 1 ? sum / (double)n : sum;
+    nnt_ck_close("bce with logits", z, want, red ? 1 : n, 1e-5, 1e-5);
+    for (int64_t i = 0; i < n; i++) {
+        const double wi = hw ? w[i] : 1, p = hp ? pw[i] : 1, c = 1 + (p - 1) * t[i];
+        want[i] = g[i] * wi * (c / (1 + exp(-(double)x[i])) - p * t[i]) / (red == 1 ? (double)n : 1);
+    }
+    CK_OK(aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(tg.t, tx.t, tt.t, hw ? tw.t : NULL,
+                                                                    hp ? tp.t : NULL, red, tgi.t, &ws, &e));
+    RUN(aclnnBinaryCrossEntropyWithLogitsBackward(NULL, ws, e, nnt_stream));
+    nnt_rd(&tgi, z);
+    nnt_ck_close("bce with logits backward", z, want, n, 1e-5, 1e-4);
+    const int64_t bd[] = {185};
+    nnt_dt_t tb = nnt_mk(bd, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    CK_ERR(aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(tx.t, tt.t, NULL, tb.t, red, tz.t, &ws, &e), NN_INVALID,
+           "posWeight");
+    nnt_rm(&tb);
+    nnt_rm(&tx);
+    nnt_rm(&tt);
+    nnt_rm(&tw);
+    nnt_rm(&tp);
+    nnt_rm(&tg);
+    nnt_rm(&tgi);
+    nnt_rm(&tz);
+}
+END_TEST
+
 /* SoftmaxBackward (loop index 0, 1) and LogSoftmaxBackward (2, 3) along each axis, odd indices on the
  * 310; output is the forward's (a softmax, or its log) of random logits. */
 START_TEST(test_aclnn_norm2_softmax_backward)
@@ -427,6 +488,10 @@ static const char *const lib_cmds[] = {
     "binary_cross_entropy --shape 3x333 --reduction 0 --weight on", "binary_cross_entropy --shape 10000 --dtype fp16",
     "binary_cross_entropy_backward --shape 10000 --dtype fp16 --weight on",
     "binary_cross_entropy_backward --shape 999 --reduction 1 --dtype fp32",
+    "bce_with_logits --shape 4x2 --reduction 0 --weight on --pos-weight on",
+    "bce_with_logits --shape 10000 --dtype fp16 --pos-weight on",
+    "bce_with_logits_backward --shape 10000 --dtype fp16 --weight on --pos-weight on",
+    "bce_with_logits_backward --shape 3x333 --reduction 1 --dtype fp32 --weight on",
 };
 #define NLIB (sizeof lib_cmds / sizeof lib_cmds[0])
 
@@ -483,6 +548,7 @@ Suite *dv_aclnn_norm2_suite(void)
     tcase_add_loop_test(tp, test_aclnn_norm2_loss_backward, 0, 12);
     tcase_add_loop_test(tp, test_aclnn_norm2_softmax_backward, 0, 4);
     tcase_add_loop_test(tp, test_aclnn_norm2_bce, 0, 6);
+    tcase_add_loop_test(tp, test_aclnn_norm2_bce_with_logits, 0, 4);
     tcase_add_loop_test(tp, test_aclnn_norm2_library_check, 0, (int)(2 * NLIB));
     suite_add_tcase(s, tp);
     return s;

@@ -453,7 +453,9 @@ static const char *const op_cmds[] = {
     "reduce_var_mean --shape 8x64x16 --axes 2", "l1_loss_backward --shape 8192", "mse_loss_backward --shape 8192",
     "smooth_l1_loss_backward --shape 8192", "soft_margin_loss_backward --shape 8192",
     "softmax_backward --shape 8x64x16 --dim 1", "binary_cross_entropy --shape 8192 --weight on",
-    "binary_cross_entropy_backward --shape 8192 --weight on"};
+    "binary_cross_entropy_backward --shape 8192 --weight on",
+    "bce_with_logits --shape 8192 --weight on --pos-weight on",
+    "bce_with_logits_backward --shape 8192 --weight on --pos-weight on"};
 
 START_TEST(test_stalls_sum_on_operators)
 {
