@@ -9,7 +9,9 @@
  * BinaryCrossEntropy and its Backward onto binary_cross_entropy(_backward), the weight optional (NULL:
  * 1) and otherwise of self's shape and dtype (--weight on); BinaryCrossEntropyWithLogits and its
  * Backward onto bce_with_logits(_backward), the weight and the positive weight optional (--weight on,
- * --pos-weight on). */
+ * --pos-weight on).  KlDivBackward and KlDivTargetBackward onto kl_div_backward and
+ * kl_div_target_backward: reduction 0 none, 1 mean, 2 sum, 3 batchmean (self's first dimension);
+ * logTarget as --log-target. */
 #include "nn.h"
 
 #include "dv/ops.h"
@@ -21,6 +23,8 @@
 #include "aclnnop/aclnn_binary_cross_entropy_backward.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits_backward.h"
+#include "aclnnop/aclnn_kl_div_backward.h"
+#include "aclnnop/aclnn_kl_div_target_backward.h"
 #include "aclnnop/aclnn_l1_loss.h"
 #include "aclnnop/aclnn_l1_loss_backward.h"
 #include "aclnnop/aclnn_mse_loss.h"
@@ -266,4 +270,63 @@ aclnnStatus aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(const aclT
     DV_ACL_LOCKED();
     return loss_bw("aclnnBinaryCrossEntropyWithLogitsBackward", gradOutput, "gradOutput", self, target, weightOptional,
                    posWeightOptional, reduction, NULL, out, "out", workspaceSize, executor);
+}
+
+static aclnnStatus kl_bw(const char *api, const aclTensor *grad, const aclTensor *self, const aclTensor *target,
+                         int64_t reduction, bool logTarget, aclTensor *out, const char *out_what,
+                         uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    dv_nn_call_t c;
+    int rc;
+    dv_nn_call_init_row(&c, api);
+    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, grad, "gradOutput")) ||
+        (rc = dv_nn_get_tensor(&c, self, "self")) || (rc = dv_nn_get_tensor(&c, target, "target")) ||
+        (rc = dv_nn_get_tensor(&c, out, out_what)))
+        return rc;
+    if ((rc = dv_nn_check_dtype(&c, self, "self", "dtype")) || (rc = dv_nn_check_plain(&c, grad, "gradOutput")) ||
+        (rc = dv_nn_check_plain(&c, self, "self")) || (rc = dv_nn_check_plain(&c, target, "target")) ||
+        (rc = dv_nn_check_plain(&c, out, out_what)) ||
+        (rc = dv_nn_check_same_shape(&c, self, "self", target, "target", " (dvsim's losses do not broadcast)")) ||
+        (rc = dv_nn_check_same_shape(&c, self, "self", grad, "gradOutput", " (dvsim does not broadcast it)")) ||
+        (rc = dv_nn_check_same_shape(&c, self, "self", out, out_what, "")) ||
+        (rc = dv_nn_check_same_dtype(&c, self, "self", target, "target")) ||
+        (rc = dv_nn_check_same_dtype(&c, self, "self", grad, "gradOutput")) ||
+        (rc = dv_nn_check_same_dtype(&c, self, "self", out, out_what)))
+        return rc;
+    if (reduction < 0 || reduction > 3)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: reduction is %lld; it is 0 (none), 1 (mean), 2 (sum) or 3 "
+                           "(batchmean)", c.gws, (long long)reduction);
+    const uint64_t n = dv_acl_tensor_elems(self), batch = self->ndims ? (uint64_t)self->dims[0] : 1;
+    c.empty = n == 0;
+    dv_nn_call_param(&c, "shape", "%llu", (unsigned long long)n);
+    dv_nn_call_param(&c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(self->dtype)->dv));
+    dv_nn_call_param(&c, "reduction", "%lld", (long long)reduction);
+    if (reduction == 3 && batch > 0)
+        dv_nn_call_param(&c, "batch", "%llu", (unsigned long long)batch);
+    if (logTarget)
+        dv_nn_call_param(&c, "log-target", "on");
+    dv_nn_call_tensor(&c, grad, "gradOutput", "g", true);
+    dv_nn_call_tensor(&c, self, "self", "x", true);
+    dv_nn_call_tensor(&c, target, "target", "y", true);
+    dv_nn_call_tensor(&c, out, out_what, "z", false);
+    return dv_nn_exec_build(&c, workspaceSize, executor);
+}
+
+aclnnStatus aclnnKlDivBackwardGetWorkspaceSize(const aclTensor *gradOutput, const aclTensor *self,
+                                               const aclTensor *target, int64_t reduction, bool logTarget,
+                                               aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return kl_bw("aclnnKlDivBackward", gradOutput, self, target, reduction, logTarget, out, "out", workspaceSize,
+                 executor);
+}
+
+aclnnStatus aclnnKlDivTargetBackwardGetWorkspaceSize(const aclTensor *gradOutput, const aclTensor *self,
+                                                     const aclTensor *target, int64_t reduction, bool logTarget,
+                                                     aclTensor *gradTarget, uint64_t *workspaceSize,
+                                                     aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return kl_bw("aclnnKlDivTargetBackward", gradOutput, self, target, reduction, logTarget, gradTarget, "gradTarget",
+                 workspaceSize, executor);
 }

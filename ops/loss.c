@@ -27,7 +27,13 @@
  * bce_with_logits z = w ((1 - y) x + c (ln(1 + exp(-|x|)) + max(-x, 0))), c = 1 + (p - 1) y with the
  * positive weight p (--pos-weight on: one more input of x's shape, else c = 1); its backward
  * bce_with_logits_backward z = g w (sigmoid(x) c - p y) (p 1 without --pos-weight), sigmoid(x) =
- * 1 / (1 + exp(-x)). */
+ * 1 / (1 + exp(-x)).
+ *
+ * kl_div_backward (aclnnKlDivBackward, the gradient for self, the log-probabilities x against the
+ * target y): z = -g y, or -g exp(y) with --log-target; kl_div_target_backward (aclnnKlDivTargetBackward,
+ * the gradient for the target): z = g (ln y + 1 - x) where y > 0, else 0 (vcmps y > 0 into a bit mask,
+ * vsel with a block of zeros), or g exp(y) (y + 1 - x) with --log-target.  --reduction 0 none,
+ * 1 mean (1/n), 2 sum, 3 batchmean (1 / --batch, the first dimension). */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -36,14 +42,15 @@
 #include "dv/ops.h"
 
 enum { LK_L1, LK_MSE, LK_SMOOTH_L1, LK_SOFT_MARGIN, LK_BCE, LK_BCEWL, LK_L1_BW, LK_MSE_BW, LK_SMOOTH_L1_BW,
-       LK_SOFT_MARGIN_BW, LK_BCE_BW, LK_BCEWL_BW, LK_KINDS };
+       LK_SOFT_MARGIN_BW, LK_BCE_BW, LK_BCEWL_BW, LK_KL_BW, LK_KL_TGT_BW, LK_KINDS };
 static const char *const lk_names[LK_KINDS] = {"l1_loss", "mse_loss", "smooth_l1_loss", "soft_margin_loss",
                                                "binary_cross_entropy", "bce_with_logits", "l1_loss_backward",
                                                "mse_loss_backward", "smooth_l1_loss_backward",
                                                "soft_margin_loss_backward", "binary_cross_entropy_backward",
-                                               "bce_with_logits_backward"};
-/* The forward loss of a kind (a backward kind's own loss). */
-#define LK_FWD(kind) ((kind) >= LK_L1_BW ? (kind) - LK_L1_BW : (kind))
+                                               "bce_with_logits_backward", "kl_div_backward",
+                                               "kl_div_target_backward"};
+/* The forward loss of a kind (a backward kind's own loss; -1: none in the library). */
+#define LK_FWD(kind) ((kind) >= LK_KL_BW ? -1 : (kind) >= LK_L1_BW ? (kind) - LK_L1_BW : (kind))
 
 enum { LP_SHAPE, LP_DTYPE, LP_REDUCTION, LP_CORES, LP_TILE, LP_BETA, LP_COUNT };
 #define LOSS_COMMON_TILE(tile)                                                                                 \
@@ -74,6 +81,17 @@ static const dv_oparam_spec_t bce_bw_params[LP_COUNT] = {LOSS_BW_COMMON, BCE_WEI
 /* with logits: --pos-weight after --weight */
 #define LP_POS_WEIGHT LP_COUNT
 #define BCE_POS_WEIGHT [LP_POS_WEIGHT] = {"pos-weight", DV_OPT_BOOL, "off", 0, 1, 0, "a positive-class weight p of x's shape, one more input"}
+/* KL divergence: --reduction up to 3 (batchmean), --log-target in --weight's place, --batch after it */
+#define LP_LOG_TARGET LP_WEIGHT
+#define LP_BATCH LP_COUNT
+static const dv_oparam_spec_t kl_bw_params[LP_COUNT + 1] = {
+    [LP_SHAPE] = {"shape", DV_OPT_SHAPE, "1048576", 1, 1u << 30, 0, "tensor dimensions"},
+    [LP_DTYPE] = {"dtype", DV_OPT_DTYPE, "fp32", 0, 0, DT_F16 | DT_F32, "element type (arithmetic in fp32)"},
+    [LP_REDUCTION] = {"reduction", DV_OPT_INT, "1", 0, 3, 0, "the forward's: 1 (mean) scales by 1/n, 3 (batchmean) by 1/--batch"},
+    [LP_CORES] = {"cores", DV_OPT_INT, "auto", 1, 1024, 0, "blocks (auto: the vector cores)"},
+    [LP_TILE] = {"tile-elems", DV_OPT_INT, "2048", 64, 8192, 0, "elements per tile (a multiple of 64)"},
+    [LP_LOG_TARGET] = {"log-target", DV_OPT_BOOL, "off", 0, 1, 0, "the target is given as its logarithm"},
+    [LP_BATCH] = {"batch", DV_OPT_INT, "1", 1, 1u << 30, 0, "--reduction 3: the divisor (the first dimension)"}};
 static const dv_oparam_spec_t bcewl_params[LP_COUNT + 1] = {LOSS_COMMON_TILE("2048"), BCE_WEIGHT, BCE_POS_WEIGHT};
 static const dv_oparam_spec_t bcewl_bw_params[LP_COUNT + 1] = {LOSS_BW_COMMON, BCE_WEIGHT, BCE_POS_WEIGHT};
 
@@ -81,6 +99,8 @@ typedef struct loss_tiling {
     uint64_t elems, unit, tile;
     double beta;
     uint32_t kind, dt, reduction, weight, pos; /* pos: the positive weight input (bce_with_logits) */
+    uint32_t log_target;                       /* kl_div: the target as its logarithm */
+    uint64_t batch;                            /* kl_div --reduction 3: the divisor */
 } loss_tiling_t;
 
 enum { LS_REP = 256, LS_LANES = 64 };
@@ -319,10 +339,37 @@ static void loss_kernel(dv_k_t *k, const void *params)
 /* The backward factor f(x, y) of the T elements of x and y (fp32) into l; w scratch; p the positive
  * weight (fp32, bce_with_logits with --pos-weight) (see the top). */
 static void lb_factor(dv_k_t *k, const loss_tiling_t *t, uint64_t l, uint64_t x, uint64_t y, uint64_t p, uint64_t w,
-                      uint64_t T)
+                      uint64_t mask, uint64_t zeros, uint64_t T)
 {
     const int64_t rep = (int64_t)(T / LS_LANES);
 #define BAR() dvk_pipe_barrier(k, DV_PIPE_V)
+    if (t->kind == LK_KL_BW) { /* y, or exp(y); the sign in the scale */
+        if (t->log_target)
+            dvk_vexp(k, l, y, DV_DT_F32, rep, 1, 1, 8, 8);
+        else
+            dvk_vadds(k, l, y, DV_DT_F32, 0.0, rep, 1, 1, 8, 8);
+        return;
+    }
+    if (t->kind == LK_KL_TGT_BW) { /* y + 1 - x times exp(y); or ln y + 1 - x where y > 0 */
+        if (t->log_target) {
+            dvk_vsub(k, w, y, x, DV_DT_F32, rep, 1, 1, 1, 8, 8, 8);
+            dvk_vexp(k, l, y, DV_DT_F32, rep, 1, 1, 8, 8);
+            BAR();
+            dvk_vadds(k, w, w, DV_DT_F32, 1.0, rep, 1, 1, 8, 8);
+            BAR();
+            dvk_vmul(k, l, l, w, DV_DT_F32, rep, 1, 1, 1, 8, 8, 8);
+            return;
+        }
+        dvk_vln(k, l, y, DV_DT_F32, rep, 1, 1, 8, 8);
+        dvk_vcmps(k, mask, y, DV_DT_F32, 0.0, DV_CMP_GT, rep, 1, 8);
+        BAR();
+        dvk_vsub(k, l, l, x, DV_DT_F32, rep, 1, 1, 1, 8, 8, 8);
+        BAR();
+        dvk_vadds(k, l, l, DV_DT_F32, 1.0, rep, 1, 1, 8, 8);
+        BAR();
+        dvk_vsel(k, l, l, zeros, mask, DV_DT_F32, rep, 1, 1, 0, 8, 8, 0, 1);
+        return;
+    }
     if (t->kind == LK_BCEWL_BW) { /* sigmoid(x) c - p y */
         dvk_vmuls(k, w, x, DV_DT_F32, -1.0, rep, 1, 1, 8, 8);
         BAR();
@@ -392,8 +439,8 @@ static void lb_factor(dv_k_t *k, const loss_tiling_t *t, uint64_t l, uint64_t x,
 /* The constant the backward factor times g is scaled by: 1/n for the mean, 2 for mse, -1 for soft margin. */
 static double lb_scale(const loss_tiling_t *t)
 {
-    const double s = t->reduction == 1 ? 1.0 / (double)t->elems : 1.0;
-    return t->kind == LK_MSE_BW ? 2 * s : t->kind == LK_SOFT_MARGIN_BW ? -s : s;
+    const double s = t->reduction == 1 ? 1.0 / (double)t->elems : t->reduction == 3 ? 1.0 / (double)t->batch : 1.0;
+    return t->kind == LK_MSE_BW ? 2 * s : t->kind == LK_SOFT_MARGIN_BW || t->kind == LK_KL_BW ? -s : s;
 }
 
 static void lb_kernel(dv_k_t *k, const void *params)
@@ -424,6 +471,12 @@ static void lb_kernel(dv_k_t *k, const void *params)
     const uint64_t g32 = dvk_alloc(k, DV_SPACE_UB, T * 4), x32 = dvk_alloc(k, DV_SPACE_UB, T * 4);
     const uint64_t y32 = dvk_alloc(k, DV_SPACE_UB, T * 4), w = dvk_alloc(k, DV_SPACE_UB, T * 4);
     const uint64_t l = dvk_alloc(k, DV_SPACE_UB, T * 4);
+    /* kl_div_target_backward: the y > 0 bit mask (8 bytes a repeat) and a block of zeros */
+    const bool klt = t->kind == LK_KL_TGT_BW && !t->log_target;
+    const uint64_t kmask = klt ? dvk_alloc(k, DV_SPACE_UB, dv_round_up(T / 8, 32)) : 0;
+    const uint64_t kzeros = klt ? dvk_alloc(k, DV_SPACE_UB, LS_REP) : 0;
+    if (klt)
+        dvk_vdup(k, kzeros, DV_DT_F32, 0.0, 1, 1, 8);
     for (uint64_t off = first; off < last; off += T) {
         const uint64_t n = dv_min_u64(T, last - off), len = dv_ceil_div(n * size, 32);
         const uint64_t bg = dvk_que_alloc(k, &gq), bx = dvk_que_alloc(k, &xq), by = dvk_que_alloc(k, &yq);
@@ -472,7 +525,7 @@ static void lb_kernel(dv_k_t *k, const void *params)
             ys = y32;
             dvk_pipe_barrier(k, DV_PIPE_V);
         }
-        lb_factor(k, t, l, xs, ys, ps, w, T);
+        lb_factor(k, t, l, xs, ys, ps, w, kmask, kzeros, T);
         dvk_pipe_barrier(k, DV_PIPE_V);
         dvk_vmul(k, l, l, gs, DV_DT_F32, rep, 1, 1, 1, 8, 8, 8);
         dvk_pipe_barrier(k, DV_PIPE_V);
@@ -523,14 +576,20 @@ static int loss_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opv
                        .dt = (uint32_t)dt, .reduction = (uint32_t)v->v[LP_REDUCTION].i,
                        .beta = LK_FWD(kind) == LK_SMOOTH_L1 ? v->v[LP_BETA].f : 1,
                        .weight = (LK_FWD(kind) == LK_BCE || LK_FWD(kind) == LK_BCEWL) && v->v[LP_WEIGHT].i,
-                       .pos = LK_FWD(kind) == LK_BCEWL && v->v[LP_POS_WEIGHT].i};
+                       .pos = LK_FWD(kind) == LK_BCEWL && v->v[LP_POS_WEIGHT].i,
+                       .log_target = kind >= LK_KL_BW && v->v[LP_LOG_TARGET].i,
+                       .batch = kind >= LK_KL_BW ? (uint64_t)v->v[LP_BATCH].i : 1};
+    if (t.reduction == 3 && elems % t.batch)
+        return dv_ops_param_error(err, "batch", "%llu does not divide the %llu elements (it is the first dimension)",
+                                  (unsigned long long)t.batch, (unsigned long long)elems);
     const bool bw = kind >= LK_L1_BW;
     if (t.tile % LS_LANES || (t.reduction && !bw && (t.tile & (t.tile - 1))))
         return dv_ops_param_error(err, "tile-elems", "%llu is not a multiple of 64%s", (unsigned long long)t.tile,
                                   t.reduction && !bw ? " and a power of two (the partial sums fold in halves)" : "");
     const uint64_t wb = (t.weight ? 2 * t.tile * size + (bw || size == 4 ? 0 : t.tile * 4) : 0) + /* the weight's */
                         (t.pos ? 2 * t.tile * size + (size == 4 ? 0 : t.tile * 4) : 0);    /* the positive weight's */
-    const uint64_t ub = wb + (bw ? 8 * t.tile * size + 5 * t.tile * 4
+    const uint64_t kb = kind == LK_KL_TGT_BW ? dv_round_up(t.tile / 8, 32) + LS_REP : 0; /* its mask, zeros */
+    const uint64_t ub = wb + kb + (bw ? 8 * t.tile * size + 5 * t.tile * 4
                                  : 4 * t.tile * size + (t.reduction ? LS_REP : 2 * t.tile * size) +
                                        (t.reduction ? 5 : 4) * t.tile * 4);
     if (ub > cfg->ub_size_bytes)
@@ -549,10 +608,12 @@ static int loss_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opv
     const double lo = LK_FWD(kind) == LK_SOFT_MARGIN ? -1 : bce || logits ? 0.01 : 0,
                  hi = LK_FWD(kind) == LK_SOFT_MARGIN || bce || logits ? 1 : 0;
     const double xlo = bce ? 0.01 : 0, xhi = bce ? 0.99 : 0;
+    const bool kl = kind >= LK_KL_BW; /* x log-probabilities, y probabilities (or their logarithms) */
     if (bw) {
         if ((rc = dv_ops_add_arg(plan, "g", dt, elems, DV_ARG_IN, 0, 0)) ||
-            (rc = dv_ops_add_arg(plan, "x", dt, elems, DV_ARG_IN, xlo, xhi)) ||
-            (rc = dv_ops_add_arg(plan, "y", dt, elems, DV_ARG_IN, lo, hi)) ||
+            (rc = dv_ops_add_arg(plan, "x", dt, elems, DV_ARG_IN, kl ? -3 : xlo, kl ? 0 : xhi)) ||
+            (rc = dv_ops_add_arg(plan, "y", dt, elems, DV_ARG_IN, kl ? (t.log_target ? -3 : 0) : lo,
+                                 kl ? (t.log_target ? 0 : 1) : hi)) ||
             (t.weight && (rc = dv_ops_add_arg(plan, "w", dt, elems, DV_ARG_IN, 0, 0))) ||
             (t.pos && (rc = dv_ops_add_arg(plan, "p", dt, elems, DV_ARG_IN, 0.5, 2))) ||
             (rc = dv_ops_add_arg(plan, "z", dt, elems, DV_ARG_OUT, 0, 0)))
@@ -595,8 +656,10 @@ static double loss_value(const loss_tiling_t *t, double x, double y, double p)
 /* The backward factor f(x, y) times the scale (see the top). */
 static double loss_grad_value(const loss_tiling_t *t, double x, double y, double p)
 {
-    const double d = x - y, s = t->reduction == 1 ? 1.0 / (double)t->elems : 1.0;
+    const double d = x - y, s = t->reduction == 1 ? 1.0 / (double)t->elems : t->reduction == 3 ? 1.0 / (double)t->batch : 1.0;
     switch (t->kind) {
+    case LK_KL_BW: return -(t->log_target ? exp(y) : y) * s;
+    case LK_KL_TGT_BW: return (t->log_target ? exp(y) * (y + 1 - x) : y > 0 ? log(y) + 1 - x : 0) * s;
     case LK_BCEWL_BW: return ((1 + (p - 1) * y) / (1 + exp(-x)) - p * y) * s;
     case LK_L1_BW: return (d > 0 ? 1 : d < 0 ? -1 : 0) * s;
     case LK_MSE_BW: return 2 * d * s;
@@ -658,5 +721,8 @@ LOSS_BW_OP(binary_cross_entropy_backward, bce_bw_params,
            "z = g w (x - y) / max(x (1 - x), 1e-12) (w with --weight), over n with --reduction 1");
 LOSS_OP(bce_with_logits, bcewl_params,
         "z = w ((1 - y) x + (1 + (p - 1) y) ln(1 + exp(-x))) (w, p with --weight, --pos-weight), or its mean or sum");
+LOSS_BW_OP(kl_div_backward, kl_bw_params, "z = -g y, or -g exp(y) with --log-target (x the log-probabilities)");
+LOSS_BW_OP(kl_div_target_backward, kl_bw_params,
+           "z = g (ln y + 1 - x) where y > 0, else 0; g exp(y) (y + 1 - x) with --log-target");
 LOSS_BW_OP(bce_with_logits_backward, bcewl_bw_params,
            "z = g w (sigmoid(x) (1 + (p - 1) y) - p y) (w, p with --weight, --pos-weight), over n with --reduction 1");

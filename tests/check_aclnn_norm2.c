@@ -8,7 +8,9 @@
  * forms (L1, Mse, SmoothL1, SoftMargin) for each reduction against plain C, and their errors;
  * SoftmaxBackward and LogSoftmaxBackward along each axis of a 3 x 4 x 5 tensor (negative dims too);
  * BinaryCrossEntropy and its Backward with and without a weight, each reduction, a log clamped at -100;
- * BinaryCrossEntropyWithLogits and its Backward with and without the weight and the positive weight. */
+ * BinaryCrossEntropyWithLogits and its Backward with and without the weight and the positive weight;
+ * KlDivBackward and KlDivTargetBackward for each reduction (batchmean too), with and without logTarget,
+ * a target of 0 and one below 0 (the target's gradient 0 there). */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -22,6 +24,8 @@
 #include "aclnnop/aclnn_binary_cross_entropy_backward.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits_backward.h"
+#include "aclnnop/aclnn_kl_div_backward.h"
+#include "aclnnop/aclnn_kl_div_target_backward.h"
 #include "aclnnop/aclnn_l1_loss_backward.h"
 #include "aclnnop/aclnn_logsoftmax_backward.h"
 #include "aclnnop/aclnn_mse_loss_backward.h"
@@ -411,6 +415,51 @@ START_TEST(test_aclnn_norm2_bce_with_logits)
 }
 END_TEST
 
+/* KlDivBackward and KlDivTargetBackward on [5, 37]: loop index = reduction * 2 + logTarget; odd on the 310. */
+START_TEST(test_aclnn_norm2_kl_div_backward)
+{
+    const int red = _i / 2;
+    const bool lt = _i % 2;
+    nnt_setup_profile(_i % 2 ? "ascend310" : NULL);
+    const int64_t d[] = {5, 37}, n = 185;
+    float g[185], x[185], t[185], z[185];
+    double want[185];
+    nnt_fill(g, n, 251 + (unsigned)_i, -2, 2);
+    nnt_fill(x, n, 261 + (unsigned)_i, -3, 0);
+    nnt_fill(t, n, 271 + (unsigned)_i, lt ? -3 : 0, lt ? 0 : 1);
+    if (!lt) {
+        t[2] = 0;
+        t[100] = -0.5f;
+    }
+    const double s = red == 1 ? 1.0 / (double)n : red == 3 ? 1.0 / 5 : 1.0;
+    nnt_dt_t tg = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, g), tx = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, x);
+    nnt_dt_t tt = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, t), tz = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    uint64_t ws;
+    aclOpExecutor *e;
+    for (int64_t i = 0; i < n; i++)
+        want[i] = -g[i] * (lt ? exp((double)t[i]) : t[i]) * s;
+    CK_OK(aclnnKlDivBackwardGetWorkspaceSize(tg.t, tx.t, tt.t, red, lt, tz.t, &ws, &e));
+    RUN(aclnnKlDivBackward(NULL, ws, e, nnt_stream));
+    nnt_rd(&tz, z);
+    nnt_ck_close("kl div backward", z, want, n, 1e-6, 1e-5);
+    for (int64_t i = 0; i < n; i++)
+        want[i] = g[i] * s *
+                  (lt ? exp((double)t[i]) * (t[i] + 1 - (double)x[i]) : t[i] > 0 ? log((double)t[i]) + 1 - x[i] : 0);
+    CK_OK(aclnnKlDivTargetBackwardGetWorkspaceSize(tg.t, tx.t, tt.t, red, lt, tz.t, &ws, &e));
+    RUN(aclnnKlDivTargetBackward(NULL, ws, e, nnt_stream));
+    nnt_rd(&tz, z);
+    nnt_ck_close("kl div target backward", z, want, n, 1e-5, 1e-4);
+    if (!lt)
+        ck_assert_msg(z[2] == 0 && z[100] == 0, "the gradient at targets 0 and -0.5: %g, %g", z[2], z[100]);
+    CK_ERR(aclnnKlDivBackwardGetWorkspaceSize(tg.t, tx.t, tt.t, 4, lt, tz.t, &ws, &e), NN_INVALID,
+           "reduction is 4; it is 0 (none), 1 (mean), 2 (sum) or 3 (batchmean)");
+    nnt_rm(&tg);
+    nnt_rm(&tx);
+    nnt_rm(&tt);
+    nnt_rm(&tz);
+}
+END_TEST
+
 /* SoftmaxBackward (loop index 0, 1) and LogSoftmaxBackward (2, 3) along each axis, odd indices on the
  * 310; output is the forward's (a softmax, or its log) of random logits. */
 START_TEST(test_aclnn_norm2_softmax_backward)
@@ -492,6 +541,8 @@ static const char *const lib_cmds[] = {
     "bce_with_logits --shape 10000 --dtype fp16 --pos-weight on",
     "bce_with_logits_backward --shape 10000 --dtype fp16 --weight on --pos-weight on",
     "bce_with_logits_backward --shape 3x333 --reduction 1 --dtype fp32 --weight on",
+    "kl_div_backward --shape 100x33 --reduction 3 --batch 100", "kl_div_backward --shape 10000 --dtype fp16 --log-target on",
+    "kl_div_target_backward --shape 3x333 --reduction 1 --dtype fp32", "kl_div_target_backward --shape 10000 --dtype fp16",
 };
 #define NLIB (sizeof lib_cmds / sizeof lib_cmds[0])
 
@@ -549,6 +600,7 @@ Suite *dv_aclnn_norm2_suite(void)
     tcase_add_loop_test(tp, test_aclnn_norm2_softmax_backward, 0, 4);
     tcase_add_loop_test(tp, test_aclnn_norm2_bce, 0, 6);
     tcase_add_loop_test(tp, test_aclnn_norm2_bce_with_logits, 0, 4);
+    tcase_add_loop_test(tp, test_aclnn_norm2_kl_div_backward, 0, 8);
     tcase_add_loop_test(tp, test_aclnn_norm2_library_check, 0, (int)(2 * NLIB));
     suite_add_tcase(s, tp);
     return s;

@@ -455,7 +455,8 @@ static const char *const op_cmds[] = {
     "softmax_backward --shape 8x64x16 --dim 1", "binary_cross_entropy --shape 8192 --weight on",
     "binary_cross_entropy_backward --shape 8192 --weight on",
     "bce_with_logits --shape 8192 --weight on --pos-weight on",
-    "bce_with_logits_backward --shape 8192 --weight on --pos-weight on"};
+    "bce_with_logits_backward --shape 8192 --weight on --pos-weight on", "kl_div_backward --shape 8192",
+    "kl_div_target_backward --shape 8192"};
 
 START_TEST(test_stalls_sum_on_operators)
 {
