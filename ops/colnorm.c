@@ -1259,7 +1259,7 @@ const dv_opdesc_t dv_op_cumsum = {
  * last-axis dim is a tile of one column (inner 1): correct, though each row then moves one element. */
 enum { SB_SHAPE, SB_DIM, SB_DTYPE, SB_LOG, SB_CORES, SB_TILE_COLS, SB_COUNT };
 static const dv_oparam_spec_t sb_params[SB_COUNT] = {
-    {"shape", DV_OPT_SHAPE, "8x1024x16", 1, 1u << 30, 0, "tensor dimensions"},
+    {"shape", DV_OPT_SHAPE, "8x256x16", 1, 1u << 30, 0, "tensor dimensions"},
     {"dim", DV_OPT_INT, "1", 0, DV_SHAPE_MAX - 1, 0, "the axis of the forward softmax (0 .. dims - 1)"},
     {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, DT_F16 | DT_F32, "element type (arithmetic in fp32)"},
     {"log", DV_OPT_BOOL, "off", 0, 1, 0, "the log softmax's backward: z = g - exp(y) * sum(g)"},
@@ -1435,4 +1435,186 @@ static int sb_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
 const dv_opdesc_t dv_op_softmax_backward = {
     "softmax_backward", "z = y * (g - sum(g * y)) along axis --dim, or with --log z = g - exp(y) * sum(g) (fp32)",
     sb_params, SB_COUNT, sb_plan, sb_kernel, sb_reference, NULL, NULL, NULL,
+};
+
+/* ================================================================ batchnorm_elemt (s20-norm2) */
+
+/* batchnorm_elemt (aclnnBatchNormElemt): y = (x - mean[c]) * invstd[c] * weight[c] + bias[c] on
+ * N x C x S... (2 to 8 dims, S the product of the dims after C), the statistics given: mean and
+ * invstd fp32 of C, weight (--weight on, else 1) and bias (--bias on, else 0) fp32 of C; x and y in
+ * the dtype.  Once per block the vectors come in by one DataCopyPad burst each and fold into
+ * scale = invstd * weight and shift = bias - mean * scale, spread by vbrcb into one 32 B block per
+ * channel.  A unit is a chunk of up to --tile-elems elements of one (n, c) plane: in by one
+ * DataCopyPad burst (zero-padded to 32 B), fp32 (fp16 cast up), y = x * scale[c] + shift[c] with
+ * the channel's block read at block and repeat stride 0, back and out by one burst. */
+enum { BE_SHAPE, BE_DTYPE, BE_WEIGHT, BE_BIAS, BE_CORES, BE_TILE, BE_COUNT };
+static const dv_oparam_spec_t be_params[BE_COUNT] = {
+    {"shape", DV_OPT_SHAPE, "8x64x32x32", 1, 1u << 30, 0, "N x C x the rest (2 to 8 dimensions)"},
+    {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, DT_F16 | DT_F32, "x and y (arithmetic in fp32)"},
+    {"weight", DV_OPT_BOOL, "on", 0, 1, 0, "a weight of C (fp32), else 1"},
+    {"bias", DV_OPT_BOOL, "on", 0, 1, 0, "a bias of C (fp32), else 0"},
+    {"cores", DV_OPT_INT, "auto", 1, 1024, 0, "blocks (auto: the chip's vector cores)"},
+    {"tile-elems", DV_OPT_INT, "4096", 64, 16384, 0, "elements of a plane per unit (a multiple of 64)"},
+};
+
+typedef struct be_tiling {
+    uint64_t n, c, s, tile;
+    uint32_t dt, weight, bias, blocks;
+} be_tiling_t;
+
+/* UB: the four vectors (C fp32, rounded to 8), the scale and shift blocks, the x and y queues
+ * (depth 2) and the fp32 work tile for fp16. */
+static uint64_t be_ub_bytes(uint64_t C, uint64_t T, unsigned size, uint64_t align)
+{
+    const uint64_t vec = dv_round_up(dv_round_up(C, 8) * 4, align), blocks = dv_round_up(dv_round_up(C, 8) * SD_BLK, align);
+    return 4 * vec + 2 * blocks + 4 * dv_round_up(T * size, align) + (size == 4 ? 0 : dv_round_up(T * 4, align));
+}
+
+static void be_kernel(dv_k_t *k, const void *params)
+{
+    const be_tiling_t *t = params;
+    const dv_dtype_t dt = (dv_dtype_t)t->dt;
+    const unsigned size = dv_dtype_size(dt);
+    const uint64_t chunks = dv_ceil_div(t->s, t->tile), units = t->n * t->c * chunks;
+    const uint64_t nb = dvk_block_num(k), b = dvk_block_idx(k);
+    const uint64_t u0 = units * b / nb, u1 = units * (b + 1) / nb;
+    if (u0 == u1)
+        return;
+    const uint64_t C8 = dv_round_up(t->c, 8), rep_max = dv_ops_field_max(DV_FORM_VBRCB, DV_FLD(VBRCB, repeat));
+    /* the vectors: mean, invstd, weight, bias (arguments 1 .. 4, those present) */
+    dv_que_t pq, inq, outq;
+    dvk_que_init(k, &pq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, 1, 4 * C8 * 4);
+    dvk_que_init(k, &inq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, 2, t->tile * size);
+    dvk_que_init(k, &outq, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, 2, t->tile * size);
+    const uint64_t scb = dvk_alloc(k, DV_SPACE_UB, C8 * SD_BLK), shb = dvk_alloc(k, DV_SPACE_UB, C8 * SD_BLK);
+    const uint64_t w32 = size == 4 ? 0 : dvk_alloc(k, DV_SPACE_UB, t->tile * 4);
+    dvk_set_mov_pad_val(k, 0);
+    const uint64_t bp = dvk_que_alloc(k, &pq);
+    const unsigned nvec = 2 + t->weight + t->bias;
+    for (unsigned i = 0; i < nvec; i++)
+        dvk_copy_gm_to_ubuf_align(k, bp + i * C8 * 4, dvk_gm(k, 1 + i, 0), 1, (int64_t)(t->c * 4), 0, 0, 0,
+                                  (int64_t)(C8 - t->c), 4);
+    dvk_que_enque(k, &pq, bp);
+    const uint64_t p = dvk_que_deque(k, &pq), mean = p, invstd = p + C8 * 4;
+    const uint64_t weight = t->weight ? p + 2 * C8 * 4 : 0, bias = t->bias ? p + (2 + t->weight) * C8 * 4 : 0;
+    /* scale = invstd * weight (into invstd), shift = bias - mean * scale (into mean) */
+    if (t->weight) {
+        sd_bin(k, dvk_vmul, invstd, invstd, weight, C8);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+    }
+    sd_bin(k, dvk_vmul, mean, mean, invstd, C8);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    if (t->bias)
+        sd_bin(k, dvk_vsub, mean, bias, mean, C8);
+    else
+        bt_scale(k, 0, mean, mean, -1.0, C8);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    for (uint64_t r = 0; r < C8 / 8; r += rep_max) {
+        const int64_t rep = (int64_t)dv_min_u64(rep_max, C8 / 8 - r);
+        dvk_vbrcb(k, scb + r * 8 * SD_BLK, invstd + r * 8 * 4, DV_DT_F32, rep, 1, 8);
+        dvk_vbrcb(k, shb + r * 8 * SD_BLK, mean + r * 8 * 4, DV_DT_F32, rep, 1, 8);
+    }
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    for (uint64_t u = u0; u < u1; u++) {
+        const uint64_t plane = u / chunks, c = plane % t->c, c0 = (u % chunks) * t->tile;
+        const uint64_t len = dv_min_u64(t->tile, t->s - c0), pl = sd_pitch(len, size), gm = (plane * t->s + c0) * size;
+        const uint64_t bx = dvk_que_alloc(k, &inq);
+        dvk_copy_gm_to_ubuf_align(k, bx, dvk_gm(k, 0, gm), 1, (int64_t)(len * size), 0, 0, 0, (int64_t)(pl - len),
+                                  (int64_t)size);
+        dvk_que_enque(k, &inq, bx);
+        const uint64_t x = dvk_que_deque(k, &inq), y = dvk_que_alloc(k, &outq), w = size == 4 ? y : w32;
+        if (size != 4) {
+            sd_flat(k, 1, w32, x, pl);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+        }
+        bt_bcast(k, dvk_vmul, w, size == 4 ? x : w32, scb + c * SD_BLK, pl);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        bt_bcast(k, dvk_vadd, w, w, shb + c * SD_BLK, pl);
+        if (size != 4) {
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            sd_flat(k, 2, y, w32, pl);
+        }
+        dvk_que_free(k, &inq, x);
+        dvk_que_enque(k, &outq, y);
+        const uint64_t by = dvk_que_deque(k, &outq);
+        dvk_copy_ubuf_to_gm_align(k, dvk_gm(k, 1 + nvec, gm), by, 1, (int64_t)(len * size), 0, 0);
+        dvk_que_free(k, &outq, by);
+    }
+    dvk_que_free(k, &pq, p);
+}
+
+static int be_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t *v, dv_op_plan_t *plan,
+                   dv_error_t *err)
+{
+    const dv_shape_t *sh = &v->v[BE_SHAPE].shape;
+    const dv_dtype_t dt = v->v[BE_DTYPE].dt;
+    const unsigned size = dv_dtype_size(dt);
+    if (sh->ndims < 2)
+        return dv_ops_param_error(err, "shape", "batchnorm_elemt takes N x C x ... (at least 2 dimensions), not %d",
+                                  sh->ndims);
+    if (!cfg->chip_dma_pad)
+        return dv_ops_param_error(err, "shape", "batchnorm_elemt copies planes with copy_gm_to_ubuf_align, and this "
+                                  "profile has chip.dma_pad off");
+    be_tiling_t t = {.n = sh->d[0], .c = sh->d[1], .s = 1, .tile = (uint64_t)v->v[BE_TILE].i, .dt = (uint32_t)dt,
+                     .weight = v->v[BE_WEIGHT].i != 0, .bias = v->v[BE_BIAS].i != 0};
+    for (int i = 2; i < sh->ndims; i++)
+        t.s *= sh->d[i];
+    if (t.tile % SD_LANES)
+        return dv_ops_param_error(err, "tile-elems", "%llu is not a multiple of 64", (unsigned long long)t.tile);
+    t.tile = dv_min_u64(t.tile, dv_round_up(t.s, SD_LANES));
+    const uint64_t elems = dv_shape_elems(sh);
+    uint64_t bytes;
+    if (__builtin_mul_overflow(elems, (uint64_t)size, &bytes) || bytes > cfg->hbm_capacity_bytes)
+        return dv_ops_param_error(err, "shape", "one tensor of this shape has more bytes than hbm.capacity_bytes "
+                                  "(%llu)", (unsigned long long)cfg->hbm_capacity_bytes);
+    const uint64_t ub = be_ub_bytes(t.c, t.tile, size, cfg->ub_align_bytes);
+    if (ub > cfg->ub_size_bytes)
+        return dv_ops_param_error(err, "shape", "%llu channels with tiles of %llu elements need %llu bytes of UB, "
+                                  "core.ub_size_bytes is %llu (the per-channel vectors and blocks stay in UB)",
+                                  (unsigned long long)t.c, (unsigned long long)t.tile, (unsigned long long)ub,
+                                  (unsigned long long)cfg->ub_size_bytes);
+    const uint64_t units = t.n * t.c * dv_ceil_div(t.s, t.tile);
+    const uint64_t cores = v->v[BE_CORES].i ? (uint64_t)v->v[BE_CORES].i : dv_ops_cores(cfg, DV_KIND_VECTOR);
+    t.blocks = (uint32_t)dv_max_u64(1, dv_min_u64(cores, units));
+    snprintf(plan->info.name, sizeof plan->info.name, "%s", op->name);
+    plan->info.kind = DV_KIND_VECTOR;
+    plan->info.blocks = t.blocks;
+    plan->info.subs = 1;
+    int rc;
+    /* invstd as batch statistics give it: positive */
+    if ((rc = dv_ops_add_arg(plan, "x", dt, elems, DV_ARG_IN, 0, 0)) ||
+        (rc = dv_ops_add_arg(plan, "mean", DV_DT_F32, t.c, DV_ARG_IN, 0, 0)) ||
+        (rc = dv_ops_add_arg(plan, "invstd", DV_DT_F32, t.c, DV_ARG_IN, 0.5, 2)) ||
+        (t.weight && (rc = dv_ops_add_arg(plan, "weight", DV_DT_F32, t.c, DV_ARG_IN, 0, 0))) ||
+        (t.bias && (rc = dv_ops_add_arg(plan, "bias", DV_DT_F32, t.c, DV_ARG_IN, 0, 0))) ||
+        (rc = dv_ops_add_arg(plan, "y", dt, elems, DV_ARG_OUT, 0, 0)))
+        return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
+    memcpy(plan->tiling, &t, sizeof t);
+    plan->tiling_bytes = sizeof t;
+    plan->flops = 2 * elems;
+    plan->bytes = 2 * elems * size + (2 + t.weight + t.bias) * t.c * 4;
+    return DV_OK;
+}
+
+static int be_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint8_t **expect, dv_error_t *err)
+{
+    (void)err;
+    be_tiling_t t;
+    memcpy(&t, plan->tiling, sizeof t);
+    const dv_dtype_t dt = (dv_dtype_t)t.dt;
+    const unsigned yi = 3 + t.weight + t.bias;
+    for (uint64_t p = 0; p < t.n * t.c; p++) {
+        const uint64_t c = p % t.c;
+        const double m = dv_ops_load(in[1], DV_DT_F32, c), is = dv_ops_load(in[2], DV_DT_F32, c);
+        const double w = t.weight ? dv_ops_load(in[3], DV_DT_F32, c) : 1;
+        const double bb = t.bias ? dv_ops_load(in[3 + t.weight], DV_DT_F32, c) : 0;
+        for (uint64_t i = 0; i < t.s; i++)
+            dv_ops_store(expect[yi], dt, p * t.s + i, (dv_ops_load(in[0], dt, p * t.s + i) - m) * is * w + bb);
+    }
+    return DV_OK;
+}
+
+const dv_opdesc_t dv_op_batchnorm_elemt = {
+    "batchnorm_elemt", "y = (x - mean[c]) * invstd[c] * weight[c] + bias[c] on N x C x ... (--weight, --bias; fp32)",
+    be_params, BE_COUNT, be_plan, be_kernel, be_reference, NULL, NULL, NULL,
 };

@@ -543,6 +543,8 @@ static const char *const lib_cmds[] = {
     "bce_with_logits_backward --shape 3x333 --reduction 1 --dtype fp32 --weight on",
     "kl_div_backward --shape 100x33 --reduction 3 --batch 100", "kl_div_backward --shape 10000 --dtype fp16 --log-target on",
     "kl_div_target_backward --shape 3x333 --reduction 1 --dtype fp32", "kl_div_target_backward --shape 10000 --dtype fp16",
+    "batchnorm_elemt --shape 2x4x2 --dtype fp32 --weight off --bias off", "batchnorm_elemt --shape 3x5x7000 --bias off",
+    "batchnorm_elemt --shape 2x3x37 --dtype fp32",
 };
 #define NLIB (sizeof lib_cmds / sizeof lib_cmds[0])
 
