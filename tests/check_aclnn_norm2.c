@@ -10,7 +10,8 @@
  * BinaryCrossEntropy and its Backward with and without a weight, each reduction, a log clamped at -100;
  * BinaryCrossEntropyWithLogits and its Backward with and without the weight and the positive weight;
  * KlDivBackward and KlDivTargetBackward for each reduction (batchmean too), with and without logTarget,
- * a target of 0 and one below 0 (the target's gradient 0 there). */
+ * a target of 0 and one below 0 (the target's gradient 0 there); BatchNormElemt on 2-D to 4-D input
+ * with and without weight and bias, and its errors. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -20,6 +21,7 @@
 #include "support/dvt.h"
 #include "support/nnt.h"
 
+#include "aclnnop/aclnn_batch_norm_elemt.h"
 #include "aclnnop/aclnn_binary_cross_entropy.h"
 #include "aclnnop/aclnn_binary_cross_entropy_backward.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
@@ -460,6 +462,59 @@ START_TEST(test_aclnn_norm2_kl_div_backward)
 }
 END_TEST
 
+/* BatchNormElemt: loop index 0 the official example's [2, 4, 2] without weight and bias, 1 [3, 5, 7, 9]
+ * with both, 2 [6, 3] with the weight alone, 3 [2, 3, 100] with the bias alone; odd on the 310. */
+START_TEST(test_aclnn_norm2_batch_norm_elemt)
+{
+    nnt_setup_profile(_i % 2 ? "ascend310" : NULL);
+    static const int64_t shapes[4][4] = {{2, 4, 2}, {3, 5, 7, 9}, {6, 3}, {2, 3, 100}};
+    static const int nds[4] = {3, 4, 2, 3};
+    const int nd = nds[_i];
+    const int64_t *d = shapes[_i], C = d[1], n = nnt_numel(d, nd);
+    const bool hw = _i == 1 || _i == 2, hb = _i == 1 || _i == 3;
+    float *x = malloc((size_t)n * sizeof *x), *y = malloc((size_t)n * sizeof *y), m[8], is[8], w[8], b[8];
+    double *want = malloc((size_t)n * sizeof *want);
+    nnt_fill(x, n, 281 + (unsigned)_i, -3, 3);
+    nnt_fill(m, C, 291 + (unsigned)_i, -1, 1);
+    nnt_fill(is, C, 301 + (unsigned)_i, 0.5f, 2);
+    nnt_fill(w, C, 311 + (unsigned)_i, -2, 2);
+    nnt_fill(b, C, 321 + (unsigned)_i, -2, 2);
+    const int64_t S = n / d[0] / C;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t c = i / S % C;
+        want[i] = ((double)x[i] - m[c]) * is[c] * (hw ? w[c] : 1) + (hb ? b[c] : 0);
+    }
+    nnt_dt_t tx = nnt_mk(d, nd, ACL_FLOAT, ACL_FORMAT_ND, x), ty = nnt_mk(d, nd, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    nnt_dt_t tm = nnt_mk(&C, 1, ACL_FLOAT, ACL_FORMAT_ND, m), ti = nnt_mk(&C, 1, ACL_FLOAT, ACL_FORMAT_ND, is);
+    nnt_dt_t tw = nnt_mk(&C, 1, ACL_FLOAT, ACL_FORMAT_ND, w), tb = nnt_mk(&C, 1, ACL_FLOAT, ACL_FORMAT_ND, b);
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_OK(aclnnBatchNormElemtGetWorkspaceSize(tx.t, hw ? tw.t : NULL, hb ? tb.t : NULL, tm.t, ti.t, 1e-5, ty.t, &ws, &e));
+    RUN(aclnnBatchNormElemt(NULL, ws, e, nnt_stream));
+    nnt_rd(&ty, y);
+    nnt_ck_close("batch norm elemt", y, want, n, 1e-5, 1e-5);
+    const int64_t C1 = C + 1;
+    nnt_dt_t tbad = nnt_mk(&C1, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL), th = nnt_mk(&C, 1, ACL_FLOAT16, ACL_FORMAT_ND, NULL);
+    CK_ERR(aclnnBatchNormElemtGetWorkspaceSize(tx.t, NULL, NULL, tbad.t, ti.t, 1e-5, ty.t, &ws, &e), NN_INVALID,
+           "mean must be 1-D of the");
+    CK_ERR(aclnnBatchNormElemtGetWorkspaceSize(tx.t, NULL, NULL, tm.t, th.t, 1e-5, ty.t, &ws, &e), NN_INVALID,
+           "invstd has dtype ACL_FLOAT16; dvsim's batchnorm_elemt takes ACL_FLOAT");
+    CK_ERR(aclnnBatchNormElemtGetWorkspaceSize(tm.t, NULL, NULL, tm.t, ti.t, 1e-5, tm.t, &ws, &e), NN_INVALID,
+           "input has 1 dimensions; it is N x C x ... (2 to 8)");
+    nnt_rm(&tbad);
+    nnt_rm(&th);
+    nnt_rm(&tx);
+    nnt_rm(&ty);
+    nnt_rm(&tm);
+    nnt_rm(&ti);
+    nnt_rm(&tw);
+    nnt_rm(&tb);
+    free(x);
+    free(y);
+    free(want);
+}
+END_TEST
+
 /* SoftmaxBackward (loop index 0, 1) and LogSoftmaxBackward (2, 3) along each axis, odd indices on the
  * 310; output is the forward's (a softmax, or its log) of random logits. */
 START_TEST(test_aclnn_norm2_softmax_backward)
@@ -603,6 +658,7 @@ Suite *dv_aclnn_norm2_suite(void)
     tcase_add_loop_test(tp, test_aclnn_norm2_bce, 0, 6);
     tcase_add_loop_test(tp, test_aclnn_norm2_bce_with_logits, 0, 4);
     tcase_add_loop_test(tp, test_aclnn_norm2_kl_div_backward, 0, 8);
+    tcase_add_loop_test(tp, test_aclnn_norm2_batch_norm_elemt, 0, 4);
     tcase_add_loop_test(tp, test_aclnn_norm2_library_check, 0, (int)(2 * NLIB));
     suite_add_tcase(s, tp);
     return s;

@@ -1,0 +1,133 @@
+/* acl/nnnorm2.c - (s20-norm2) the first phases of aclnnSoftmaxBackward and aclnnLogSoftmaxBackward
+ * (acl/nnops.def) onto the library's softmax_backward (ops/colnorm.c; --log for the log softmax):
+ * gradOutput, output (the forward's result) and out of one shape and dtype, dim in [-ndims, ndims);
+ * and aclnnBatchNormElemt onto batchnorm_elemt: input N x C x ... (2 to 8 dims), mean and invstd 1-D
+ * of C in ACL_FLOAT, weight and bias optional (NULL: 1 and 0) and otherwise the same, output of
+ * input's shape and dtype; eps is not used (invstd already holds it, as in PyTorch). */
+#include "nn.h"
+
+#include "dv/ops.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "aclnnop/aclnn_batch_norm_elemt.h"
+#include "aclnnop/aclnn_logsoftmax_backward.h"
+#include "aclnnop/aclnn_softmax_backward.h"
+
+static aclnnStatus softmax_bw(const char *api, const aclTensor *grad, const aclTensor *output, int64_t dim, bool log,
+                              aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    dv_nn_call_t c;
+    int rc;
+    dv_nn_call_init_row(&c, api);
+    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, grad, "gradOutput")) ||
+        (rc = dv_nn_get_tensor(&c, output, "output")) || (rc = dv_nn_get_tensor(&c, out, "out")))
+        return rc;
+    if ((rc = dv_nn_check_dtype(&c, output, "output", "dtype")) || (rc = dv_nn_check_plain(&c, grad, "gradOutput")) ||
+        (rc = dv_nn_check_plain(&c, output, "output")) || (rc = dv_nn_check_plain(&c, out, "out")) ||
+        (rc = dv_nn_check_same_shape(&c, output, "output", grad, "gradOutput", "")) ||
+        (rc = dv_nn_check_same_shape(&c, output, "output", out, "out", "")) ||
+        (rc = dv_nn_check_same_dtype(&c, output, "output", grad, "gradOutput")) ||
+        (rc = dv_nn_check_same_dtype(&c, output, "output", out, "out")))
+        return rc;
+    const int64_t nd = output->ndims ? output->ndims : 1;
+    if (dim < -nd || dim >= nd)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: dim is %lld; output has %lld dimensions (dim in [%lld, %lld])",
+                           c.gws, (long long)dim, (long long)nd, (long long)-nd, (long long)(nd - 1));
+    if (output->ndims > DV_SHAPE_MAX)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: output has %d dimensions; dvsim's softmax_backward takes at "
+                           "most %d", c.gws, output->ndims, DV_SHAPE_MAX);
+    c.empty = dv_acl_tensor_elems(output) == 0;
+    char shape[DV_SHAPE_MAX * 21] = "1";
+    size_t used = 0;
+    for (int i = 0; i < output->ndims; i++)
+        used += (size_t)snprintf(shape + used, sizeof shape - used, "%s%lld", i ? "x" : "", (long long)output->dims[i]);
+    dv_nn_call_param(&c, "shape", "%s", shape);
+    dv_nn_call_param(&c, "dim", "%lld", (long long)(dim < 0 ? dim + nd : dim));
+    dv_nn_call_param(&c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(output->dtype)->dv));
+    if (log)
+        dv_nn_call_param(&c, "log", "on");
+    dv_nn_call_tensor(&c, grad, "gradOutput", "g", true);
+    dv_nn_call_tensor(&c, output, "output", "y", true);
+    dv_nn_call_tensor(&c, out, "out", "z", false);
+    return dv_nn_exec_build(&c, workspaceSize, executor);
+}
+
+aclnnStatus aclnnSoftmaxBackwardGetWorkspaceSize(const aclTensor *gradOutput, const aclTensor *output, int64_t dim,
+                                                 aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return softmax_bw("aclnnSoftmaxBackward", gradOutput, output, dim, false, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnLogSoftmaxBackwardGetWorkspaceSize(const aclTensor *gradOutput, const aclTensor *output, int64_t dim,
+                                                    aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return softmax_bw("aclnnLogSoftmaxBackward", gradOutput, output, dim, true, out, workspaceSize, executor);
+}
+
+/* A per-channel vector: 1-D of C elements, ACL_FLOAT. */
+static int check_channel_vec(const dv_nn_call_t *c, const aclTensor *v, const char *what, int64_t C)
+{
+    int rc;
+    if ((rc = dv_nn_get_tensor(c, v, what)) || (rc = dv_nn_check_plain(c, v, what)))
+        return rc;
+    if (v->ndims != 1 || v->dims[0] != C)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s must be 1-D of the %lld channels", c->gws, what,
+                           (long long)C);
+    if (v->dtype != ACL_FLOAT)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has dtype %s; dvsim's batchnorm_elemt takes ACL_FLOAT",
+                           c->gws, what, dv_nn_dtype_name(v->dtype));
+    return 0;
+}
+
+aclnnStatus aclnnBatchNormElemtGetWorkspaceSize(const aclTensor *input, const aclTensor *weight, const aclTensor *bias,
+                                                aclTensor *mean, aclTensor *invstd, double eps, aclTensor *output,
+                                                uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    (void)eps;
+    dv_nn_call_t c;
+    int rc;
+    dv_nn_call_init_row(&c, "aclnnBatchNormElemt");
+    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, input, "input")) ||
+        (rc = dv_nn_get_tensor(&c, output, "output")))
+        return rc;
+    if ((rc = dv_nn_check_dtype(&c, input, "input", "dtype")) || (rc = dv_nn_check_plain(&c, input, "input")) ||
+        (rc = dv_nn_check_plain(&c, output, "output")) ||
+        (rc = dv_nn_check_same_shape(&c, input, "input", output, "output", "")) ||
+        (rc = dv_nn_check_same_dtype(&c, input, "input", output, "output")))
+        return rc;
+    if (input->ndims < 2 || input->ndims > 8)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: input has %d dimensions; it is N x C x ... (2 to 8)", c.gws,
+                           input->ndims);
+    const int64_t C = input->dims[1];
+    if ((rc = check_channel_vec(&c, mean, "mean", C)) || (rc = check_channel_vec(&c, invstd, "invstd", C)) ||
+        (weight && (rc = check_channel_vec(&c, weight, "weight", C))) ||
+        (bias && (rc = check_channel_vec(&c, bias, "bias", C))))
+        return rc;
+    c.empty = dv_acl_tensor_elems(input) == 0;
+    char shape[DV_SHAPE_MAX * 21] = "";
+    size_t used = 0;
+    /* N x C x the rest as one axis: the library's shape has at most DV_SHAPE_MAX dimensions */
+    int64_t rest = 1;
+    for (int i = 2; i < input->ndims; i++)
+        rest *= input->dims[i];
+    used += (size_t)snprintf(shape + used, sizeof shape - used, "%lldx%lldx%lld", (long long)input->dims[0],
+                             (long long)C, (long long)rest);
+    dv_nn_call_param(&c, "shape", "%s", shape);
+    dv_nn_call_param(&c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(input->dtype)->dv));
+    dv_nn_call_param(&c, "weight", "%s", weight ? "on" : "off");
+    dv_nn_call_param(&c, "bias", "%s", bias ? "on" : "off");
+    dv_nn_call_tensor(&c, input, "input", "x", true);
+    dv_nn_call_tensor(&c, mean, "mean", "mean", true);
+    dv_nn_call_tensor(&c, invstd, "invstd", "invstd", true);
+    if (weight)
+        dv_nn_call_tensor(&c, weight, "weight", "weight", true);
+    if (bias)
+        dv_nn_call_tensor(&c, bias, "bias", "bias", true);
+    dv_nn_call_tensor(&c, output, "output", "y", false);
+    return dv_nn_exec_build(&c, workspaceSize, executor);
+}
