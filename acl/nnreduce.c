@@ -8,7 +8,9 @@
  * reverse) onto the library's cumsum along one dim, out in self's dtype.  (s20-norm2) ReduceNansum
  * (reduce_nansum, a dtype argument as ReduceSum's), ReduceLogSum (reduce_logsum; noopWithEmptyAxes with
  * no axes is MeanV2's copy, not run), VarMean and StdMeanCorrection (reduce_var_mean: the variance or
- * standard deviation and the mean, meanOut of out's shape and dtype). */
+ * standard deviation and the mean, meanOut of out's shape and dtype); BatchNormStats (reduce_var_mean
+ * --rstd over every axis but 1, correction 0: invstd = 1 / sqrt(var + eps) and mean, 1-D of C in
+ * ACL_FLOAT). */
 #include "nn.h"
 
 #include "dv/ops.h"
@@ -18,6 +20,7 @@
 
 #include "aclnnop/aclnn_amax.h"
 #include "aclnnop/aclnn_amin.h"
+#include "aclnnop/aclnn_batch_norm_stats.h"
 #include "aclnnop/aclnn_cumsum.h"
 #include "aclnnop/aclnn_logsumexp.h"
 #include "aclnnop/aclnn_max.h"
@@ -43,6 +46,11 @@ typedef struct rd_args {
     const char *out_what;    /* out's parameter name (NULL: "out") */
     bool with_mean;          /* VarMean, StdMeanCorrection: meanOut as well */
     aclTensor *mean;
+    const int64_t *list;     /* BatchNormStats: the dims as a plain list of nlist (instead of dims) */
+    uint64_t nlist;
+    bool rstd;               /* BatchNormStats: out = 1 / sqrt(var + eps) */
+    double eps;
+    const char *mean_what;   /* the mean output's parameter name (NULL: "meanOut") */
 } rd_args_t;
 
 static aclnnStatus reduce(const char *api, const aclTensor *self, aclTensor *out, const rd_args_t *a,
@@ -51,16 +59,16 @@ static aclnnStatus reduce(const char *api, const aclTensor *self, aclTensor *out
     DV_ACL_LOCKED();
     dv_nn_call_t c;
     int rc;
-    const char *ow = a->out_what ? a->out_what : "out";
+    const char *ow = a->out_what ? a->out_what : "out", *mw = a->mean_what ? a->mean_what : "meanOut";
     dv_nn_call_init_row(&c, api);
     if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, self, "self")) ||
-        (rc = dv_nn_get_tensor(&c, out, ow)) || (a->with_mean && (rc = dv_nn_get_tensor(&c, a->mean, "meanOut"))))
+        (rc = dv_nn_get_tensor(&c, out, ow)) || (a->with_mean && (rc = dv_nn_get_tensor(&c, a->mean, mw))))
         return rc;
     if ((rc = dv_nn_check_dtype(&c, self, "self", "dtype")) || (rc = dv_nn_check_plain(&c, self, "self")) ||
-        (rc = dv_nn_check_plain(&c, out, ow)) || (a->with_mean && (rc = dv_nn_check_plain(&c, a->mean, "meanOut"))))
+        (rc = dv_nn_check_plain(&c, out, ow)) || (a->with_mean && (rc = dv_nn_check_plain(&c, a->mean, mw))))
         return rc;
-    if (a->with_mean && ((rc = dv_nn_check_same_shape(&c, out, ow, a->mean, "meanOut", "")) ||
-                    (rc = dv_nn_check_same_dtype(&c, out, ow, a->mean, "meanOut"))))
+    if (a->with_mean && ((rc = dv_nn_check_same_shape(&c, out, ow, a->mean, mw, "")) ||
+                    (rc = dv_nn_check_same_dtype(&c, out, ow, a->mean, mw))))
         return rc;
     const int nd = self->ndims;
     if (nd > DV_SHAPE_MAX)
@@ -73,6 +81,9 @@ static aclnnStatus reduce(const char *api, const aclTensor *self, aclTensor *out
     if (a->dim1) {
         list = a->dim1;
         nlist = 1;
+    } else if (a->list) {
+        list = a->list;
+        nlist = a->nlist;
     } else if (a->dims) {
         if (!dv_acl_handle_is(a->dims, DV_ACL_MAGIC_INT_ARRAY))
             return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: dim is not a live aclIntArray", c.gws);
@@ -156,10 +167,14 @@ static aclnnStatus reduce(const char *api, const aclTensor *self, aclTensor *out
         dv_nn_call_param(&c, "correction", "%lld", (long long)a->correction);
     if (a->sqrt)
         dv_nn_call_param(&c, "sqrt", "on");
+    if (a->rstd) {
+        dv_nn_call_param(&c, "rstd", "on");
+        dv_nn_call_param(&c, "eps", "%.17g", a->eps);
+    }
     dv_nn_call_tensor(&c, self, "self", "x", true);
     dv_nn_call_tensor(&c, out, ow, "y", false);
     if (a->with_mean)
-        dv_nn_call_tensor(&c, a->mean, "meanOut", "m", false);
+        dv_nn_call_tensor(&c, a->mean, mw, "m", false);
     return dv_nn_exec_build(&c, workspaceSize, executor);
 }
 
@@ -338,6 +353,36 @@ aclnnStatus aclnnStdMeanCorrectionGetWorkspaceSize(const aclTensor *self, const 
                    .with_mean = true,
                    .mean = meanOut};
     return reduce("aclnnStdMeanCorrection", self, stdOut, &a, workspaceSize, executor);
+}
+
+aclnnStatus aclnnBatchNormStatsGetWorkspaceSize(const aclTensor *input, double eps, aclTensor *mean,
+                                                aclTensor *invstd, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    if (!input || !mean || !invstd)
+        return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "aclnnBatchNormStatsGetWorkspaceSize: %s is NULL",
+                           !input ? "input" : !mean ? "mean" : "invstd");
+    if (!dv_acl_handle_is(input, DV_ACL_MAGIC_TENSOR))
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "aclnnBatchNormStatsGetWorkspaceSize: input is not a live aclTensor");
+    if (input->ndims < 2 || input->ndims > DV_SHAPE_MAX)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "aclnnBatchNormStatsGetWorkspaceSize: input has %d dimensions; it "
+                           "is N x C x ... (2 to %d)", input->ndims, DV_SHAPE_MAX);
+    if (!(eps >= 0))
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "aclnnBatchNormStatsGetWorkspaceSize: eps is %g; it is >= 0", eps);
+    for (int i = 0; i < 2; i++) {
+        const aclTensor *o = i ? invstd : mean;
+        if (dv_acl_handle_is(o, DV_ACL_MAGIC_TENSOR) && o->dtype != ACL_FLOAT)
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "aclnnBatchNormStatsGetWorkspaceSize: %s has dtype %s; it is "
+                               "ACL_FLOAT", i ? "invstd" : "mean", dv_nn_dtype_name(o->dtype));
+    }
+    int64_t axes[DV_SHAPE_MAX];
+    uint64_t na = 0;
+    for (int d = 0; d < input->ndims; d++)
+        if (d != 1)
+            axes[na++] = d;
+    rd_args_t a = {.list = axes, .nlist = na, .has_dtype = true, .dtype = ACL_FLOAT, .correction = 0,
+                   .out_what = "invstd", .with_mean = true, .mean = mean, .mean_what = "mean", .rstd = true, .eps = eps};
+    return reduce("aclnnBatchNormStats", input, invstd, &a, workspaceSize, executor);
 }
 
 /* ---------------------------------------------------------------- cumsum (a scan along one dim) */

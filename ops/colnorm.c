@@ -713,17 +713,26 @@ static const char *const rk_names[RK_KINDS] = {"reduce_sum", "reduce_mean", "red
                                                "reduce_logsum", "reduce_var_mean"};
 
 enum { RP_SHAPE, RP_AXES, RP_DTYPE, RP_OUT_DTYPE, RP_CORRECTION, RP_SQRT, RP_CORES, RP_TILE_COLS, RP_COUNT };
+/* reduce_var_mean's own two after them: --rstd, --eps */
+enum { RP_RSTD = RP_COUNT, RP_EPS, RP_VM_COUNT };
+#define RD_PARAMS                                                                                                 \
+    {"shape", DV_OPT_SHAPE, "8x1024x16", 1, 1u << 30, 0, "tensor dimensions"},                                    \
+    {"axes", DV_OPT_INT, "2", 1, (1u << DV_SHAPE_MAX) - 1, 0,                                                     \
+     "the axes reduced, a bit each (5: axes 0 and 2); at most two runs of adjacent axes"},                        \
+    {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, DT_F16 | DT_F32, "x (arithmetic in fp32)"},                             \
+    {"out-dtype", DV_OPT_DTYPE, "auto", 0, 0, DT_F16 | DT_F32,                                                    \
+     "y (auto: x's; fp32 for sum, mean, prod, nansum of fp16, and var_mean's y and m)"},                          \
+    {"correction", DV_OPT_INT, "1", 0, 1u << 30, 0, "reduce_var, reduce_var_mean: the divisor is n - correction"}, \
+    {"sqrt", DV_OPT_BOOL, "off", 0, 1, 0, "reduce_var, reduce_var_mean: the standard deviation"},                 \
+    {"cores", DV_OPT_INT, "auto", 1, 1024, 0, "blocks (auto: the chip's vector cores)"},                          \
+    {"tile-cols", DV_OPT_INT, "auto", 1, SD_MAX_PITCH, 0, "columns per tile (auto: the widest that fits UB)"}
+static const dv_oparam_spec_t rd_vm_params[RP_VM_COUNT] = {
+    RD_PARAMS,
+    {"rstd", DV_OPT_BOOL, "off", 0, 1, 0, "y = 1 / sqrt(var + --eps) instead (aclnnBatchNormStats' invstd)"},
+    {"eps", DV_OPT_FLOAT, "1e-5", 0, 1, 0, "--rstd: added to the variance (in fp32)"},
+};
 static const dv_oparam_spec_t rd_params[RP_COUNT] = {
-    {"shape", DV_OPT_SHAPE, "8x1024x16", 1, 1u << 30, 0, "tensor dimensions"},
-    {"axes", DV_OPT_INT, "2", 1, (1u << DV_SHAPE_MAX) - 1, 0,
-     "the axes reduced, a bit each (5: axes 0 and 2); at most two runs of adjacent axes"},
-    {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, DT_F16 | DT_F32, "x (arithmetic in fp32)"},
-    {"out-dtype", DV_OPT_DTYPE, "auto", 0, 0, DT_F16 | DT_F32,
-     "y (auto: x's; fp32 for sum, mean, prod, nansum of fp16)"},
-    {"correction", DV_OPT_INT, "1", 0, 1u << 30, 0, "reduce_var, reduce_var_mean: the divisor is n - correction"},
-    {"sqrt", DV_OPT_BOOL, "off", 0, 1, 0, "reduce_var, reduce_var_mean: the standard deviation"},
-    {"cores", DV_OPT_INT, "auto", 1, 1024, 0, "blocks (auto: the chip's vector cores)"},
-    {"tile-cols", DV_OPT_INT, "auto", 1, SD_MAX_PITCH, 0, "columns per tile (auto: the widest that fits UB)"},
+    RD_PARAMS,
 };
 
 /* x viewed as [k0, n1, k1, n2, k2]: kept, reduced, kept, reduced, kept (any may be 1); y = [k0, k1,
@@ -732,7 +741,8 @@ static const dv_oparam_spec_t rd_params[RP_COUNT] = {
 typedef struct rd_tiling {
     uint64_t k0, n1, k1, n2, inner, n, T;
     double scale; /* mean: 1/n; var: 1/(n - correction) */
-    uint32_t kind, dt, odt, depth, blocks, sqrt;
+    double eps;   /* var_mean --rstd */
+    uint32_t kind, dt, odt, depth, blocks, sqrt, rstd;
 } rd_tiling_t;
 
 static int rd_kind_of(const dv_opdesc_t *op)
@@ -782,6 +792,28 @@ static void rd_nan_zero(dv_k_t *k, uint64_t w, uint64_t mask, uint64_t zeros, ui
             dvk_mask_all(k);
         }
         dvk_pipe_barrier(k, DV_PIPE_V);
+    }
+}
+
+/* r = 1 / sqrt(r + eps) over e fp32 elements (vadds, vrsqrt; the last repeat masked). */
+static void rd_rstd(dv_k_t *k, uint64_t r, double eps, uint64_t e)
+{
+    const uint64_t rep_max = dv_ops_field_max(DV_FORM_VBIN, DV_FLD(VBIN, repeat));
+    const uint64_t full = e / SD_LANES, rem = e % SD_LANES;
+    for (int step = 0; step < 2; step++) {
+        for (uint64_t i = 0, rep; i < full + (rem != 0); i += rep) {
+            rep = i < full ? dv_min_u64(rep_max, full - i) : 1;
+            if (i == full)
+                dvk_mask_first(k, DV_DT_F32, (uint32_t)rem);
+            if (step == 0)
+                dvk_vadds(k, r + i * SD_REP, r + i * SD_REP, DV_DT_F32, eps, (int64_t)rep, 1, 1, 8, 8);
+            else
+                dvk_vrsqrt(k, r + i * SD_REP, r + i * SD_REP, DV_DT_F32, (int64_t)rep, 1, 1, 8, 8);
+            if (i == full)
+                dvk_mask_all(k);
+        }
+        if (step == 0)
+            dvk_pipe_barrier(k, DV_PIPE_V);
     }
 }
 
@@ -874,6 +906,10 @@ static void rd_kernel(dv_k_t *k, const void *params)
                 dvk_pipe_barrier(k, DV_PIPE_V);
                 sd_flat(k, 4, red, red, pc);
             }
+            if (t->rstd) { /* 1 / sqrt(var + eps) */
+                dvk_pipe_barrier(k, DV_PIPE_V);
+                rd_rstd(k, red, t->eps, pc);
+            }
             break;
         case RK_LSE:
             sd_reduce(k, dvk_vmax, red, w, t->n, pc);
@@ -928,7 +964,7 @@ static int rd_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     dv_dtype_t odt = v->v[RP_OUT_DTYPE].dt;
     if (odt == DV_DT_AUTO)
         odt = dt;
-    if (odt != dt && kind != RK_SUM && kind != RK_MEAN && kind != RK_PROD && kind != RK_NANSUM)
+    if (odt != dt && kind != RK_SUM && kind != RK_MEAN && kind != RK_PROD && kind != RK_NANSUM && kind != RK_VARMEAN)
         return dv_ops_param_error(err, "out-dtype", "%s gives y in x's dtype (%s)", op->name, dv_ops_dtype_name(dt));
     if (odt != dt && odt != DV_DT_F32)
         return dv_ops_param_error(err, "out-dtype", "y is x's dtype or fp32, not %s", dv_ops_dtype_name(odt));
@@ -939,7 +975,10 @@ static int rd_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
                                   "has chip.dma_pad off", op->name);
     const unsigned size = dv_dtype_size(dt), osize = dv_dtype_size(odt);
     rd_tiling_t t = {.k0 = 1, .n1 = 1, .k1 = 1, .n2 = 1, .inner = 1, .kind = (uint32_t)kind, .dt = (uint32_t)dt,
-                     .odt = (uint32_t)odt, .sqrt = (kind == RK_VAR || kind == RK_VARMEAN) && v->v[RP_SQRT].i};
+                     .odt = (uint32_t)odt, .sqrt = (kind == RK_VAR || kind == RK_VARMEAN) && v->v[RP_SQRT].i,
+                     .rstd = kind == RK_VARMEAN && v->v[RP_RSTD].i, .eps = kind == RK_VARMEAN ? v->v[RP_EPS].f : 0};
+    if (t.sqrt && t.rstd)
+        return dv_ops_param_error(err, "rstd", "is 1 / sqrt(var + eps): it does not go with --sqrt");
     /* the axes in runs: kept, reduced, kept, reduced, kept */
     uint64_t *group[5] = {&t.k0, &t.n1, &t.k1, &t.n2, &t.inner};
     int g = 0;
@@ -1048,6 +1087,8 @@ static int rd_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
                 a = var ? s * t.scale : m + log(s);
                 if (var && t.sqrt)
                     a = sqrt(a);
+                if (t.rstd)
+                    a = 1 / sqrt(a + t.eps);
                 if (t.kind == RK_VARMEAN)
                     dv_ops_store(expect[2], odt, o * t.inner + c, m);
             }
@@ -1057,9 +1098,10 @@ static int rd_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
     return DV_OK;
 }
 
-#define RD_OP(kind, ident, what)                                                                                 \
-    const dv_opdesc_t dv_op_##ident = {rk_names[kind], what, rd_params, RP_COUNT, rd_plan, rd_kernel, rd_reference, \
-                                       NULL, NULL, NULL}
+#define RD_OP_P(kind, ident, params, count, what)                                                                 \
+    const dv_opdesc_t dv_op_##ident = {rk_names[kind], what, params, count, rd_plan, rd_kernel, rd_reference, NULL, \
+                                       NULL, NULL}
+#define RD_OP(kind, ident, what) RD_OP_P(kind, ident, rd_params, RP_COUNT, what)
 RD_OP(RK_SUM, reduce_sum, "y = the sum over the --axes (fp32 arithmetic)");
 RD_OP(RK_MEAN, reduce_mean, "y = the mean over the --axes (fp32 arithmetic)");
 RD_OP(RK_MAX, reduce_max, "y = the largest element over the --axes");
@@ -1071,8 +1113,9 @@ RD_OP(RK_LSE, reduce_logsumexp, "y = max + ln(sum(exp(x - max))) over the --axes
 /* (s20-norm2) */
 RD_OP(RK_NANSUM, reduce_nansum, "y = the sum over the --axes with every NaN taken as 0 (fp32 arithmetic)");
 RD_OP(RK_LOGSUM, reduce_logsum, "y = ln(the sum over the --axes) (fp32 arithmetic)");
-RD_OP(RK_VARMEAN, reduce_var_mean, "y = the variance as reduce_var (--correction, --sqrt), m = the mean, over the "
-      "--axes (fp32)");
+RD_OP_P(RK_VARMEAN, reduce_var_mean, rd_vm_params, RP_VM_COUNT,
+        "y = the variance as reduce_var (--correction, --sqrt; --rstd: 1 / sqrt(var + --eps)), m = the mean, over "
+        "the --axes (fp32)");
 
 /* ================================================================ cumsum */
 

@@ -11,7 +11,8 @@
  * BinaryCrossEntropyWithLogits and its Backward with and without the weight and the positive weight;
  * KlDivBackward and KlDivTargetBackward for each reduction (batchmean too), with and without logTarget,
  * a target of 0 and one below 0 (the target's gradient 0 there); BatchNormElemt on 2-D to 4-D input
- * with and without weight and bias, and its errors. */
+ * with and without weight and bias, and its errors; BatchNormStats on 2-D to 4-D input (fp32, and fp16
+ * into ACL_FLOAT statistics). */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@
 #include "support/nnt.h"
 
 #include "aclnnop/aclnn_batch_norm_elemt.h"
+#include "aclnnop/aclnn_batch_norm_stats.h"
 #include "aclnnop/aclnn_binary_cross_entropy.h"
 #include "aclnnop/aclnn_binary_cross_entropy_backward.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
@@ -515,6 +517,61 @@ START_TEST(test_aclnn_norm2_batch_norm_elemt)
 }
 END_TEST
 
+/* BatchNormStats: loop index 0 the official example's [2, 3], 1 [3, 5, 7, 9], 2 fp16 [4, 6, 10]; odd on
+ * the 310.  mean and invstd = 1 / sqrt(biased var + eps) per channel, against plain C. */
+START_TEST(test_aclnn_norm2_batch_norm_stats)
+{
+    nnt_setup_profile(_i % 2 ? "ascend310" : NULL);
+    static const int64_t shapes[3][4] = {{2, 3}, {3, 5, 7, 9}, {4, 6, 10}};
+    static const int nds[3] = {2, 4, 3};
+    const int nd = nds[_i];
+    const int64_t *d = shapes[_i], C = d[1], n = nnt_numel(d, nd), S = n / d[0] / C;
+    const bool half = _i == 2;
+    const double eps = 1e-3;
+    float *x = malloc((size_t)n * sizeof *x), m[8], is[8];
+    uint16_t *h = malloc((size_t)n * sizeof *h);
+    double wm[8], wi[8];
+    nnt_fill(x, n, 331 + (unsigned)_i, -3, 3);
+    if (half) {
+        for (int64_t i = 0; i < n; i++)
+            x[i] = nnt_f16r(x[i]);
+        nnt_to_f16(x, h, n);
+    }
+    for (int64_t c = 0; c < C; c++) {
+        double s = 0, q = 0;
+        for (int64_t b = 0; b < d[0]; b++)
+            for (int64_t i = 0; i < S; i++)
+                s += x[(b * C + c) * S + i];
+        wm[c] = s / (double)(n / C);
+        for (int64_t b = 0; b < d[0]; b++)
+            for (int64_t i = 0; i < S; i++)
+                q += (x[(b * C + c) * S + i] - wm[c]) * (x[(b * C + c) * S + i] - wm[c]);
+        wi[c] = 1 / sqrt(q / (double)(n / C) + eps);
+    }
+    nnt_dt_t tx = nnt_mk(d, nd, half ? ACL_FLOAT16 : ACL_FLOAT, ACL_FORMAT_ND, half ? (const void *)h : x);
+    nnt_dt_t tm = nnt_mk(&C, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL), ti = nnt_mk(&C, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_OK(aclnnBatchNormStatsGetWorkspaceSize(tx.t, eps, tm.t, ti.t, &ws, &e));
+    RUN(aclnnBatchNormStats(NULL, ws, e, nnt_stream));
+    nnt_rd(&tm, m);
+    nnt_rd(&ti, is);
+    nnt_ck_close("batch norm stats mean", m, wm, C, 1e-5, 1e-5);
+    nnt_ck_close("batch norm stats invstd", is, wi, C, 1e-5, 1e-4);
+    nnt_dt_t th = nnt_mk(&C, 1, ACL_FLOAT16, ACL_FORMAT_ND, NULL);
+    CK_ERR(aclnnBatchNormStatsGetWorkspaceSize(tx.t, eps, tm.t, th.t, &ws, &e), NN_INVALID,
+           "invstd has dtype ACL_FLOAT16; it is ACL_FLOAT");
+    CK_ERR(aclnnBatchNormStatsGetWorkspaceSize(tm.t, eps, tm.t, ti.t, &ws, &e), NN_INVALID,
+           "input has 1 dimensions; it is N x C x ...");
+    nnt_rm(&th);
+    nnt_rm(&tx);
+    nnt_rm(&tm);
+    nnt_rm(&ti);
+    free(x);
+    free(h);
+}
+END_TEST
+
 /* SoftmaxBackward (loop index 0, 1) and LogSoftmaxBackward (2, 3) along each axis, odd indices on the
  * 310; output is the forward's (a softmax, or its log) of random logits. */
 START_TEST(test_aclnn_norm2_softmax_backward)
@@ -600,6 +657,8 @@ static const char *const lib_cmds[] = {
     "kl_div_target_backward --shape 3x333 --reduction 1 --dtype fp32", "kl_div_target_backward --shape 10000 --dtype fp16",
     "batchnorm_elemt --shape 2x4x2 --dtype fp32 --weight off --bias off", "batchnorm_elemt --shape 3x5x7000 --bias off",
     "batchnorm_elemt --shape 2x3x37 --dtype fp32",
+    "reduce_var_mean --shape 4x8x100 --axes 5 --correction 0 --rstd on --out-dtype fp32",
+    "reduce_var_mean --shape 2x3 --axes 1 --correction 0 --rstd on --eps 0.01 --dtype fp32",
 };
 #define NLIB (sizeof lib_cmds / sizeof lib_cmds[0])
 
@@ -659,6 +718,7 @@ Suite *dv_aclnn_norm2_suite(void)
     tcase_add_loop_test(tp, test_aclnn_norm2_bce_with_logits, 0, 4);
     tcase_add_loop_test(tp, test_aclnn_norm2_kl_div_backward, 0, 8);
     tcase_add_loop_test(tp, test_aclnn_norm2_batch_norm_elemt, 0, 4);
+    tcase_add_loop_test(tp, test_aclnn_norm2_batch_norm_stats, 0, 3);
     tcase_add_loop_test(tp, test_aclnn_norm2_library_check, 0, (int)(2 * NLIB));
     suite_add_tcase(s, tp);
     return s;
