@@ -10,6 +10,7 @@
  * no axes is MeanV2's copy, not run), VarMean and StdMeanCorrection (reduce_var_mean: the variance or
  * standard deviation and the mean, meanOut of out's shape and dtype); BatchNormStats (reduce_var_mean
  * --rstd over every axis but 1, correction 0: invstd = 1 / sqrt(var + eps) and mean, 1-D of C in
+ * ACL_FLOAT); BatchNormReduce (reduce_sum_square over every axis but 1: sum and squareSum, 1-D of C in
  * ACL_FLOAT). */
 #include "nn.h"
 
@@ -20,6 +21,7 @@
 
 #include "aclnnop/aclnn_amax.h"
 #include "aclnnop/aclnn_amin.h"
+#include "aclnnop/aclnn_batch_norm_reduce.h"
 #include "aclnnop/aclnn_batch_norm_stats.h"
 #include "aclnnop/aclnn_cumsum.h"
 #include "aclnnop/aclnn_logsumexp.h"
@@ -52,6 +54,9 @@ typedef struct rd_args {
     double eps;
     const char *mean_what;   /* the mean output's parameter name (NULL: "meanOut") */
 } rd_args_t;
+
+static aclnnStatus channel_stats(const char *gws, const aclTensor *input, const char *wi, aclTensor *a,
+                                 const char *wa, aclTensor *b, const char *wb);
 
 static aclnnStatus reduce(const char *api, const aclTensor *self, aclTensor *out, const rd_args_t *a,
                           uint64_t *workspaceSize, aclOpExecutor **executor)
@@ -359,22 +364,11 @@ aclnnStatus aclnnBatchNormStatsGetWorkspaceSize(const aclTensor *input, double e
                                                 aclTensor *invstd, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     DV_ACL_LOCKED();
-    if (!input || !mean || !invstd)
-        return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "aclnnBatchNormStatsGetWorkspaceSize: %s is NULL",
-                           !input ? "input" : !mean ? "mean" : "invstd");
-    if (!dv_acl_handle_is(input, DV_ACL_MAGIC_TENSOR))
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "aclnnBatchNormStatsGetWorkspaceSize: input is not a live aclTensor");
-    if (input->ndims < 2 || input->ndims > DV_SHAPE_MAX)
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "aclnnBatchNormStatsGetWorkspaceSize: input has %d dimensions; it "
-                           "is N x C x ... (2 to %d)", input->ndims, DV_SHAPE_MAX);
+    aclnnStatus rc = channel_stats("aclnnBatchNormStatsGetWorkspaceSize", input, "input", mean, "mean", invstd, "invstd");
+    if (rc)
+        return rc;
     if (!(eps >= 0))
         return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "aclnnBatchNormStatsGetWorkspaceSize: eps is %g; it is >= 0", eps);
-    for (int i = 0; i < 2; i++) {
-        const aclTensor *o = i ? invstd : mean;
-        if (dv_acl_handle_is(o, DV_ACL_MAGIC_TENSOR) && o->dtype != ACL_FLOAT)
-            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "aclnnBatchNormStatsGetWorkspaceSize: %s has dtype %s; it is "
-                               "ACL_FLOAT", i ? "invstd" : "mean", dv_nn_dtype_name(o->dtype));
-    }
     int64_t axes[DV_SHAPE_MAX];
     uint64_t na = 0;
     for (int d = 0; d < input->ndims; d++)
@@ -383,6 +377,44 @@ aclnnStatus aclnnBatchNormStatsGetWorkspaceSize(const aclTensor *input, double e
     rd_args_t a = {.list = axes, .nlist = na, .has_dtype = true, .dtype = ACL_FLOAT, .correction = 0,
                    .out_what = "invstd", .with_mean = true, .mean = mean, .mean_what = "mean", .rstd = true, .eps = eps};
     return reduce("aclnnBatchNormStats", input, invstd, &a, workspaceSize, executor);
+}
+
+/* The statistics reductions of BatchNormStats and BatchNormReduce: every axis of input but 1, into two
+ * ACL_FLOAT vectors of C. */
+static aclnnStatus channel_stats(const char *gws, const aclTensor *input, const char *wi, aclTensor *a,
+                                 const char *wa, aclTensor *b, const char *wb)
+{
+    if (!input || !a || !b)
+        return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "%s: %s is NULL", gws, !input ? wi : !a ? wa : wb);
+    if (!dv_acl_handle_is(input, DV_ACL_MAGIC_TENSOR))
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s is not a live aclTensor", gws, wi);
+    if (input->ndims < 2 || input->ndims > DV_SHAPE_MAX)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has %d dimensions; it is N x C x ... (2 to %d)", gws, wi,
+                           input->ndims, DV_SHAPE_MAX);
+    for (int i = 0; i < 2; i++) {
+        const aclTensor *o = i ? b : a;
+        if (dv_acl_handle_is(o, DV_ACL_MAGIC_TENSOR) && o->dtype != ACL_FLOAT)
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has dtype %s; it is ACL_FLOAT", gws, i ? wb : wa,
+                               dv_nn_dtype_name(o->dtype));
+    }
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclnnBatchNormReduceGetWorkspaceSize(const aclTensor *x, aclTensor *sum, aclTensor *squareSum,
+                                                 uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    aclnnStatus rc = channel_stats("aclnnBatchNormReduceGetWorkspaceSize", x, "x", sum, "sum", squareSum, "squareSum");
+    if (rc)
+        return rc;
+    int64_t axes[DV_SHAPE_MAX];
+    uint64_t na = 0;
+    for (int d = 0; d < x->ndims; d++)
+        if (d != 1)
+            axes[na++] = d;
+    rd_args_t a = {.list = axes, .nlist = na, .has_dtype = true, .dtype = ACL_FLOAT, .correction = -1,
+                   .out_what = "squareSum", .with_mean = true, .mean = sum, .mean_what = "sum"};
+    return reduce("aclnnBatchNormReduce", x, squareSum, &a, workspaceSize, executor);
 }
 
 /* ---------------------------------------------------------------- cumsum (a scan along one dim) */

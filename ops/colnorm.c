@@ -705,12 +705,15 @@ const dv_opdesc_t dv_op_batchnorm_train = {
  * 1/(n - correction); with --sqrt its square root.  logsumexp: m = max, sum(exp(x - m)), ln, + m.
  * (s20-norm2) nansum: the sum with every NaN taken as 0 (vcmp x == x, false for NaN, into a bit
  * mask; vsel x or a block of zeros, before the sum).  logsum: ln of the sum.  var_mean: var as above
- * and the mean row as a second output m (its buffer after y's in the out queue, one more burst). */
+ * and the mean row as a second output m (its buffer after y's in the out queue, one more burst).
+ * sum_square: the sum row kept as m, then the squares (vmul) summed into y (aclnnBatchNormReduce). */
 typedef enum rk { RK_SUM, RK_MEAN, RK_MAX, RK_MIN, RK_PROD, RK_VAR, RK_LSE, RK_NANSUM, RK_LOGSUM, RK_VARMEAN,
-                  RK_KINDS } rk_t;
+                  RK_SUMSQ, RK_KINDS } rk_t;
 static const char *const rk_names[RK_KINDS] = {"reduce_sum", "reduce_mean", "reduce_max", "reduce_min",
                                                "reduce_prod", "reduce_var", "reduce_logsumexp", "reduce_nansum",
-                                               "reduce_logsum", "reduce_var_mean"};
+                                               "reduce_logsum", "reduce_var_mean", "reduce_sum_square"};
+/* The kinds with a second output m (after y). */
+#define RK_TWO(kind) ((kind) == RK_VARMEAN || (kind) == RK_SUMSQ)
 
 enum { RP_SHAPE, RP_AXES, RP_DTYPE, RP_OUT_DTYPE, RP_CORRECTION, RP_SQRT, RP_CORES, RP_TILE_COLS, RP_COUNT };
 /* reduce_var_mean's own two after them: --rstd, --eps */
@@ -721,7 +724,7 @@ enum { RP_RSTD = RP_COUNT, RP_EPS, RP_VM_COUNT };
      "the axes reduced, a bit each (5: axes 0 and 2); at most two runs of adjacent axes"},                        \
     {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, DT_F16 | DT_F32, "x (arithmetic in fp32)"},                             \
     {"out-dtype", DV_OPT_DTYPE, "auto", 0, 0, DT_F16 | DT_F32,                                                    \
-     "y (auto: x's; fp32 for sum, mean, prod, nansum of fp16, and var_mean's y and m)"},                          \
+     "y (auto: x's; fp32 for sum, mean, prod, nansum of fp16, and var_mean's, sum_square's y and m)"},                          \
     {"correction", DV_OPT_INT, "1", 0, 1u << 30, 0, "reduce_var, reduce_var_mean: the divisor is n - correction"}, \
     {"sqrt", DV_OPT_BOOL, "off", 0, 1, 0, "reduce_var, reduce_var_mean: the standard deviation"},                 \
     {"cores", DV_OPT_INT, "auto", 1, 1024, 0, "blocks (auto: the chip's vector cores)"},                          \
@@ -761,7 +764,7 @@ static uint64_t rd_ub_bytes(int kind, uint64_t n, uint64_t P, unsigned size, uns
                             uint64_t align)
 {
     const uint64_t in = dv_round_up(n * P * size, align), w = size == 4 ? 0 : dv_round_up(n * P * 4, align);
-    const uint64_t out = dv_round_up(P * osize, align) * (kind == RK_VARMEAN ? 2 : 1), row = dv_round_up(P * 4, align);
+    const uint64_t out = dv_round_up(P * osize, align) * (RK_TWO(kind) ? 2 : 1), row = dv_round_up(P * 4, align);
     const uint64_t nan = kind == RK_NANSUM ? dv_round_up(rd_mask_bytes(n * P), align) + dv_round_up(SD_REP, align) : 0;
     return depth * (in + out) + w + dv_round_up(dv_ceil_div(n, 2) * P * 4, align) + row + nan;
 }
@@ -831,7 +834,7 @@ static void rd_kernel(dv_k_t *k, const void *params)
     dv_que_t inq, outq;
     dvk_que_init(k, &inq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, t->depth, t->n * P * size);
     /* var_mean: the mean row after y, P * osize bytes on (a 32 B multiple) */
-    const uint64_t mo = t->kind == RK_VARMEAN ? P * osize : 0;
+    const uint64_t mo = RK_TWO(t->kind) ? P * osize : 0;
     dvk_que_init(k, &outq, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, t->depth, P * osize + mo);
     const uint64_t w32 = size == 4 ? 0 : dvk_alloc(k, DV_SPACE_UB, t->n * P * 4);
     const uint64_t red = dvk_alloc(k, DV_SPACE_UB, dv_ceil_div(t->n, 2) * P * 4);
@@ -882,6 +885,14 @@ static void rd_kernel(dv_k_t *k, const void *params)
             break;
         case RK_NANSUM:
             rd_nan_zero(k, w, nmask, zeros, e);
+            sd_reduce(k, dvk_vadd, red, w, t->n, pc);
+            break;
+        case RK_SUMSQ: /* m = the sum (kept in row), y = the sum of the squares */
+            sd_reduce(k, dvk_vadd, red, w, t->n, pc);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            sd_bin(k, dvk_vmax, row, red, red, pc);
+            sd_bin(k, dvk_vmul, w, w, w, e);
+            dvk_pipe_barrier(k, DV_PIPE_V);
             sd_reduce(k, dvk_vadd, red, w, t->n, pc);
             break;
         case RK_LOGSUM:
@@ -964,7 +975,7 @@ static int rd_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     dv_dtype_t odt = v->v[RP_OUT_DTYPE].dt;
     if (odt == DV_DT_AUTO)
         odt = dt;
-    if (odt != dt && kind != RK_SUM && kind != RK_MEAN && kind != RK_PROD && kind != RK_NANSUM && kind != RK_VARMEAN)
+    if (odt != dt && kind != RK_SUM && kind != RK_MEAN && kind != RK_PROD && kind != RK_NANSUM && !RK_TWO(kind))
         return dv_ops_param_error(err, "out-dtype", "%s gives y in x's dtype (%s)", op->name, dv_ops_dtype_name(dt));
     if (odt != dt && odt != DV_DT_F32)
         return dv_ops_param_error(err, "out-dtype", "y is x's dtype or fp32, not %s", dv_ops_dtype_name(odt));
@@ -1039,12 +1050,12 @@ static int rd_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     int rc;
     if ((rc = dv_ops_add_arg(plan, "x", dt, elems, DV_ARG_IN, lo, hi)) ||
         (rc = dv_ops_add_arg(plan, "y", odt, t.k0 * t.k1 * t.inner, DV_ARG_OUT, 0, 0)) ||
-        (kind == RK_VARMEAN && (rc = dv_ops_add_arg(plan, "m", odt, t.k0 * t.k1 * t.inner, DV_ARG_OUT, 0, 0))))
+        (RK_TWO(kind) && (rc = dv_ops_add_arg(plan, "m", odt, t.k0 * t.k1 * t.inner, DV_ARG_OUT, 0, 0))))
         return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
     memcpy(plan->tiling, &t, sizeof t);
     plan->tiling_bytes = sizeof t;
-    plan->flops = (kind == RK_VAR || kind == RK_VARMEAN || kind == RK_LSE ? 4 : 1) * elems;
-    plan->bytes = elems * size + (kind == RK_VARMEAN ? 2 : 1) * t.k0 * t.k1 * t.inner * osize;
+    plan->flops = (kind == RK_VAR || kind == RK_VARMEAN || kind == RK_LSE ? 4 : kind == RK_SUMSQ ? 3 : 1) * elems;
+    plan->bytes = elems * size + (RK_TWO(kind) ? 2 : 1) * t.k0 * t.k1 * t.inner * osize;
     /* prod: every product rounds in fp32, n - 1 of them */
     plan->tol_scale = kind == RK_PROD ? (double)dv_max_u64(1, t.n / 8) : 1.0;
     return DV_OK;
@@ -1076,6 +1087,15 @@ static int rd_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
                 a /= (double)t.n;
             if (t.kind == RK_LOGSUM)
                 a = log(a);
+            if (t.kind == RK_SUMSQ) {
+                double q = 0;
+                for (uint64_t r = 0; r < t.n; r++) {
+                    const double x = dv_ops_load(in[0], dt, RD_AT(r));
+                    q += x * x;
+                }
+                dv_ops_store(expect[2], odt, o * t.inner + c, a);
+                a = q;
+            }
             const bool var = t.kind == RK_VAR || t.kind == RK_VARMEAN;
             if (var || t.kind == RK_LSE) {
                 const double m = var ? a / (double)t.n : a;
@@ -1113,6 +1133,7 @@ RD_OP(RK_LSE, reduce_logsumexp, "y = max + ln(sum(exp(x - max))) over the --axes
 /* (s20-norm2) */
 RD_OP(RK_NANSUM, reduce_nansum, "y = the sum over the --axes with every NaN taken as 0 (fp32 arithmetic)");
 RD_OP(RK_LOGSUM, reduce_logsum, "y = ln(the sum over the --axes) (fp32 arithmetic)");
+RD_OP(RK_SUMSQ, reduce_sum_square, "y = the sum of the squares, m = the sum, over the --axes (fp32 arithmetic)");
 RD_OP_P(RK_VARMEAN, reduce_var_mean, rd_vm_params, RP_VM_COUNT,
         "y = the variance as reduce_var (--correction, --sqrt; --rstd: 1 / sqrt(var + --eps)), m = the mean, over "
         "the --axes (fp32)");

@@ -12,7 +12,7 @@
  * KlDivBackward and KlDivTargetBackward for each reduction (batchmean too), with and without logTarget,
  * a target of 0 and one below 0 (the target's gradient 0 there); BatchNormElemt on 2-D to 4-D input
  * with and without weight and bias, and its errors; BatchNormStats on 2-D to 4-D input (fp32, and fp16
- * into ACL_FLOAT statistics). */
+ * into ACL_FLOAT statistics); BatchNormReduce (the official example's NCHW [1, 2, 3, 4], and [4, 3, 50]). */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -23,6 +23,7 @@
 #include "support/nnt.h"
 
 #include "aclnnop/aclnn_batch_norm_elemt.h"
+#include "aclnnop/aclnn_batch_norm_reduce.h"
 #include "aclnnop/aclnn_batch_norm_stats.h"
 #include "aclnnop/aclnn_binary_cross_entropy.h"
 #include "aclnnop/aclnn_binary_cross_entropy_backward.h"
@@ -572,6 +573,37 @@ START_TEST(test_aclnn_norm2_batch_norm_stats)
 }
 END_TEST
 
+/* BatchNormReduce: loop index 0 NCHW [1, 2, 3, 4] (the official example's), 1 [4, 3, 50] on the 310. */
+START_TEST(test_aclnn_norm2_batch_norm_reduce)
+{
+    nnt_setup_profile(_i % 2 ? "ascend310" : NULL);
+    static const int64_t shapes[2][4] = {{1, 2, 3, 4}, {4, 3, 50}};
+    const int nd = _i ? 3 : 4;
+    const int64_t *d = shapes[_i], C = d[1], n = nnt_numel(d, nd), S = n / d[0] / C;
+    float x[600], su[4], sq[4];
+    double ws_[4] = {0, 0, 0, 0}, wq[4] = {0, 0, 0, 0};
+    nnt_fill(x, n, 341 + (unsigned)_i, -3, 3);
+    for (int64_t i = 0; i < n; i++) {
+        ws_[i / S % C] += x[i];
+        wq[i / S % C] += (double)x[i] * x[i];
+    }
+    nnt_dt_t tx = nnt_mk(d, nd, ACL_FLOAT, _i ? ACL_FORMAT_ND : ACL_FORMAT_NCHW, x);
+    nnt_dt_t ts = nnt_mk(&C, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL), tq = nnt_mk(&C, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_OK(aclnnBatchNormReduceGetWorkspaceSize(tx.t, ts.t, tq.t, &ws, &e));
+    RUN(aclnnBatchNormReduce(NULL, ws, e, nnt_stream));
+    nnt_rd(&ts, su);
+    nnt_rd(&tq, sq);
+    nnt_ck_close("batch norm reduce sum", su, ws_, C, 1e-5, 1e-5);
+    nnt_ck_close("batch norm reduce square sum", sq, wq, C, 1e-5, 1e-5);
+    CK_ERR(aclnnBatchNormReduceGetWorkspaceSize(tx.t, ts.t, NULL, &ws, &e), NN_NULLPTR, "squareSum is NULL");
+    nnt_rm(&tx);
+    nnt_rm(&ts);
+    nnt_rm(&tq);
+}
+END_TEST
+
 /* SoftmaxBackward (loop index 0, 1) and LogSoftmaxBackward (2, 3) along each axis, odd indices on the
  * 310; output is the forward's (a softmax, or its log) of random logits. */
 START_TEST(test_aclnn_norm2_softmax_backward)
@@ -659,6 +691,7 @@ static const char *const lib_cmds[] = {
     "batchnorm_elemt --shape 2x3x37 --dtype fp32",
     "reduce_var_mean --shape 4x8x100 --axes 5 --correction 0 --rstd on --out-dtype fp32",
     "reduce_var_mean --shape 2x3 --axes 1 --correction 0 --rstd on --eps 0.01 --dtype fp32",
+    "reduce_sum_square --shape 1x2x3x4 --axes 13 --dtype fp32", "reduce_sum_square --shape 8x100x16 --axes 5",
 };
 #define NLIB (sizeof lib_cmds / sizeof lib_cmds[0])
 
@@ -719,6 +752,7 @@ Suite *dv_aclnn_norm2_suite(void)
     tcase_add_loop_test(tp, test_aclnn_norm2_kl_div_backward, 0, 8);
     tcase_add_loop_test(tp, test_aclnn_norm2_batch_norm_elemt, 0, 4);
     tcase_add_loop_test(tp, test_aclnn_norm2_batch_norm_stats, 0, 3);
+    tcase_add_loop_test(tp, test_aclnn_norm2_batch_norm_reduce, 0, 2);
     tcase_add_loop_test(tp, test_aclnn_norm2_library_check, 0, (int)(2 * NLIB));
     suite_add_tcase(s, tp);
     return s;
