@@ -3,7 +3,10 @@
  * gradOutput, output (the forward's result) and out of one shape and dtype, dim in [-ndims, ndims);
  * and aclnnBatchNormElemt onto batchnorm_elemt: input N x C x ... (2 to 8 dims), mean and invstd 1-D
  * of C in ACL_FLOAT, weight and bias optional (NULL: 1 and 0) and otherwise the same, output of
- * input's shape and dtype; eps is not used (invstd already holds it, as in PyTorch). */
+ * input's shape and dtype; eps is not used (invstd already holds it, as in PyTorch); and
+ * aclnnSyncBatchNormGatherStats onto bn_gather_stats: totalSum and totalSquareSum D x C, sampleCount
+ * 1-D of D (--count-dtype), mean and variance (updated in place), batchMean and batchInvstd 1-D of C,
+ * all but the counts in totalSum's dtype. */
 #include "nn.h"
 
 #include "dv/ops.h"
@@ -14,6 +17,7 @@
 #include "aclnnop/aclnn_batch_norm_elemt.h"
 #include "aclnnop/aclnn_logsoftmax_backward.h"
 #include "aclnnop/aclnn_softmax_backward.h"
+#include "aclnnop/aclnn_sync_batch_norm_gather_stats.h"
 
 static aclnnStatus softmax_bw(const char *api, const aclTensor *grad, const aclTensor *output, int64_t dim, bool log,
                               aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
@@ -129,5 +133,62 @@ aclnnStatus aclnnBatchNormElemtGetWorkspaceSize(const aclTensor *input, const ac
     if (bias)
         dv_nn_call_tensor(&c, bias, "bias", "bias", true);
     dv_nn_call_tensor(&c, output, "output", "y", false);
+    return dv_nn_exec_build(&c, workspaceSize, executor);
+}
+
+aclnnStatus aclnnSyncBatchNormGatherStatsGetWorkspaceSize(const aclTensor *totalSum, const aclTensor *totalSquareSum,
+                                                         const aclTensor *sampleCount, aclTensor *mean,
+                                                         aclTensor *variance, float momentum, float eps,
+                                                         aclTensor *batchMean, aclTensor *batchInvstd,
+                                                         uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    dv_nn_call_t c;
+    int rc;
+    dv_nn_call_init_row(&c, "aclnnSyncBatchNormGatherStats");
+    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, totalSum, "totalSum")) ||
+        (rc = dv_nn_get_tensor(&c, totalSquareSum, "totalSquareSum")) ||
+        (rc = dv_nn_get_tensor(&c, sampleCount, "sampleCount")))
+        return rc;
+    if ((rc = dv_nn_check_dtype(&c, totalSum, "totalSum", "dtype")) ||
+        (rc = dv_nn_check_dtype(&c, sampleCount, "sampleCount", "count-dtype")) ||
+        (rc = dv_nn_check_plain(&c, totalSum, "totalSum")) ||
+        (rc = dv_nn_check_same_shape(&c, totalSum, "totalSum", totalSquareSum, "totalSquareSum", "")) ||
+        (rc = dv_nn_check_same_dtype(&c, totalSum, "totalSum", totalSquareSum, "totalSquareSum")))
+        return rc;
+    if (totalSum->ndims != 2)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: totalSum has %d dimensions; it is devices x channels", c.gws,
+                           totalSum->ndims);
+    const int64_t D = totalSum->dims[0], C = totalSum->dims[1];
+    if (sampleCount->ndims != 1 || sampleCount->dims[0] != D)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: sampleCount must be 1-D of the %lld devices", c.gws,
+                           (long long)D);
+    aclTensor *const vec[4] = {mean, variance, batchMean, batchInvstd};
+    static const char *const vname[4] = {"mean", "variance", "batchMean", "batchInvstd"};
+    for (int i = 0; i < 4; i++) {
+        if ((rc = dv_nn_get_tensor(&c, vec[i], vname[i])) || (rc = dv_nn_check_plain(&c, vec[i], vname[i])) ||
+            (rc = dv_nn_check_same_dtype(&c, totalSum, "totalSum", vec[i], vname[i])))
+            return rc;
+        if (vec[i]->ndims != 1 || vec[i]->dims[0] != C)
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s must be 1-D of the %lld channels", c.gws, vname[i],
+                               (long long)C);
+    }
+    if (!(momentum >= 0 && momentum <= 1) || !(eps >= 0 && eps <= 1))
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: momentum %g and eps %g must be in [0, 1]", c.gws,
+                           (double)momentum, (double)eps);
+    c.empty = D == 0 || C == 0;
+    dv_nn_call_param(&c, "devices", "%lld", (long long)D);
+    dv_nn_call_param(&c, "channels", "%lld", (long long)C);
+    dv_nn_call_param(&c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(totalSum->dtype)->dv));
+    dv_nn_call_param(&c, "count-dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(sampleCount->dtype)->dv));
+    dv_nn_call_param(&c, "momentum", "%.9g", (double)momentum);
+    dv_nn_call_param(&c, "eps", "%.9g", (double)eps);
+    dv_nn_call_tensor(&c, totalSum, "totalSum", "total_sum", true);
+    dv_nn_call_tensor(&c, totalSquareSum, "totalSquareSum", "total_square_sum", true);
+    dv_nn_call_tensor(&c, sampleCount, "sampleCount", "count", true);
+    dv_nn_call_tensor(&c, mean, "mean", "running_mean", true);
+    dv_nn_call_tensor(&c, variance, "variance", "running_var", true);
+    dv_nn_call_tensor(&c, batchMean, "batchMean", "batch_mean", false);
+    dv_nn_call_tensor(&c, batchInvstd, "batchInvstd", "batch_invstd", false);
     return dv_nn_exec_build(&c, workspaceSize, executor);
 }

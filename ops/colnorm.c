@@ -1682,3 +1682,212 @@ const dv_opdesc_t dv_op_batchnorm_elemt = {
     "batchnorm_elemt", "y = (x - mean[c]) * invstd[c] * weight[c] + bias[c] on N x C x ... (--weight, --bias; fp32)",
     be_params, BE_COUNT, be_plan, be_kernel, be_reference, NULL, NULL, NULL,
 };
+
+/* ================================================================ bn_gather_stats (s20-norm2) */
+
+/* bn_gather_stats (aclnnSyncBatchNormGatherStats): the per-device sums of --devices devices gathered
+ * into the batch statistics of C channels: count = sum(count[d]), mean = sum(total_sum[d]) / count,
+ * var = sum(total_square_sum[d]) / count - mean^2, batch_invstd = 1 / sqrt(var + eps); the running
+ * statistics updated in place, running_mean = (1 - momentum) running_mean + momentum mean and
+ * running_var = (1 - momentum) running_var + momentum var count / (count - 1).  The sums, the running
+ * statistics and the outputs in --dtype, the counts in --count-dtype.  One block: the D x C sums
+ * come in by one DataCopyPad each (rows zero-padded to P), reduced pairwise across the rows (one fp32
+ * work tile, the sums' and then the square sums'); the
+ * count is summed over its lanes (vcadd) and spread into a 32 B block (vbrcb) that divides every
+ * lane (block and repeat stride 0). */
+enum { GS_DEVICES, GS_CHANNELS, GS_DTYPE, GS_COUNT_DTYPE, GS_MOMENTUM, GS_EPS, GS_COUNT };
+static const dv_oparam_spec_t gs_params[GS_COUNT] = {
+    {"devices", DV_OPT_INT, "8", 1, 4095, 0, "D: the devices whose sums are gathered"},
+    {"channels", DV_OPT_INT, "256", 1, 1u << 20, 0, "C: the channels"},
+    {"dtype", DV_OPT_DTYPE, "fp32", 0, 0, DT_F16 | DT_F32, "the sums, the running statistics and the outputs"},
+    {"count-dtype", DV_OPT_DTYPE, "int32", 0, 0, DT_S32 | DT_F16 | DT_F32, "the sample counts"},
+    {"momentum", DV_OPT_FLOAT, "0.1", 0, 1, 0, "the running statistics' update weight"},
+    {"eps", DV_OPT_FLOAT, "1e-5", 0, 1, 0, "added to the variance before 1/sqrt"},
+};
+
+typedef struct gs_tiling {
+    uint64_t d, c;
+    double momentum, eps;
+    uint32_t dt, cdt;
+} gs_tiling_t;
+
+/* UB of the whole problem: the inputs in their dtypes, the fp32 work and the four outputs. */
+static uint64_t gs_ub_bytes(uint64_t D, uint64_t C, unsigned size, unsigned csize, uint64_t align)
+{
+    const uint64_t P = sd_pitch(C, size), m = dv_round_up(D * P * size, align), v = dv_round_up(P * size, align);
+    const uint64_t f = dv_round_up(D * P * 4, align), r = dv_round_up(P * 4, align);
+    const uint64_t cnt = dv_round_up(dv_round_up(D, SD_LANES) * 4, align) + dv_round_up(D * csize + SD_BLK, align);
+    return 2 * m + 2 * v + cnt + f + dv_round_up(dv_ceil_div(D, 2) * P * 4, align) + 4 * r + 4 * v +
+           3 * dv_round_up(SD_REP, align);
+}
+
+/* d = the fp32 of the e elements of s in dt (a copy for fp32; int32 and fp16 by vconv), the last repeat masked. */
+static void gs_to_f32(dv_k_t *k, uint64_t d, uint64_t s, dv_dtype_t dt, uint64_t e)
+{
+    const uint64_t full = e / SD_LANES, rem = e % SD_LANES, ssz = dv_dtype_size(dt);
+    for (uint64_t r = 0; r < full + (rem != 0); r++) {
+        if (r == full)
+            dvk_mask_first(k, DV_DT_F32, (uint32_t)rem);
+        if (dt == DV_DT_F32)
+            dvk_vmax(k, d + r * SD_REP, s + r * SD_REP, s + r * SD_REP, DV_DT_F32, 1, 1, 1, 1, 8, 8, 8);
+        else
+            dvk_vconv(k, d + r * SD_REP, s + r * SD_LANES * ssz, DV_DT_F32, dt, DV_ROUND_R, 1, 1, 1, 8,
+                      (int64_t)(SD_LANES * ssz / SD_BLK));
+        if (r == full)
+            dvk_mask_all(k);
+    }
+}
+
+static void gs_kernel(dv_k_t *k, const void *params)
+{
+    const gs_tiling_t *t = params;
+    if (dvk_block_idx(k) != 0)
+        return;
+    const dv_dtype_t dt = (dv_dtype_t)t->dt, cdt = (dv_dtype_t)t->cdt;
+    const unsigned size = dv_dtype_size(dt), csize = dv_dtype_size(cdt);
+    const uint64_t D = t->d, C = t->c, P = sd_pitch(C, size), align = SD_BLK;
+    const uint64_t mb = dv_round_up(D * P * size, align), vb = dv_round_up(P * size, align);
+    const uint64_t cb = dv_round_up(D * csize + SD_BLK, align);
+    /* in: sums, square sums, counts, running mean, running var */
+    dv_que_t inq, outq;
+    dvk_que_init(k, &inq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, 1, 2 * mb + cb + 2 * vb);
+    dvk_que_init(k, &outq, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, 1, 4 * vb);
+    const uint64_t s32 = dvk_alloc(k, DV_SPACE_UB, D * P * 4); /* the sums, then the square sums, in fp32 */
+    const uint64_t c32 = dvk_alloc(k, DV_SPACE_UB, dv_round_up(D, SD_LANES) * 4);
+    const uint64_t red = dvk_alloc(k, DV_SPACE_UB, dv_ceil_div(D, 2) * P * 4);
+    const uint64_t mean = dvk_alloc(k, DV_SPACE_UB, P * 4), var = dvk_alloc(k, DV_SPACE_UB, P * 4);
+    const uint64_t rm = dvk_alloc(k, DV_SPACE_UB, P * 4), rv = dvk_alloc(k, DV_SPACE_UB, P * 4);
+    const uint64_t tmp = dvk_alloc(k, DV_SPACE_UB, SD_REP), cblk = dvk_alloc(k, DV_SPACE_UB, SD_REP);
+    const uint64_t fblk = dvk_alloc(k, DV_SPACE_UB, SD_REP);
+    dvk_set_mov_pad_val(k, 0);
+    const uint64_t bi = dvk_que_alloc(k, &inq), bs = bi, bq = bi + mb, bc = bi + 2 * mb, brm = bc + cb, brv = brm + vb;
+    dvk_copy_gm_to_ubuf_align(k, bs, dvk_gm(k, 0, 0), (int64_t)D, (int64_t)(C * size), 0, 0, 0, (int64_t)(P - C),
+                              (int64_t)size);
+    dvk_copy_gm_to_ubuf_align(k, bq, dvk_gm(k, 1, 0), (int64_t)D, (int64_t)(C * size), 0, 0, 0, (int64_t)(P - C),
+                              (int64_t)size);
+    dvk_copy_gm_to_ubuf_align(k, bc, dvk_gm(k, 2, 0), 1, (int64_t)(D * csize), 0, 0, 0, 0, (int64_t)csize);
+    dvk_copy_gm_to_ubuf_align(k, brm, dvk_gm(k, 3, 0), 1, (int64_t)(C * size), 0, 0, 0, (int64_t)(P - C), (int64_t)size);
+    dvk_copy_gm_to_ubuf_align(k, brv, dvk_gm(k, 4, 0), 1, (int64_t)(C * size), 0, 0, 0, (int64_t)(P - C), (int64_t)size);
+    dvk_que_enque(k, &inq, bi);
+    const uint64_t in = dvk_que_deque(k, &inq);
+    (void)in;
+    gs_to_f32(k, s32, bs, dt, D * P);
+    gs_to_f32(k, c32, bc, cdt, D);
+    gs_to_f32(k, rm, brm, dt, P);
+    gs_to_f32(k, rv, brv, dt, P);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    bt_lane_sum(k, cblk, tmp, c32, D); /* the total count, in every lane of cblk's first block */
+    sd_reduce(k, dvk_vadd, red, s32, D, P);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    bt_bcast(k, dvk_vdiv, mean, red, cblk, P);
+    gs_to_f32(k, s32, bq, dt, D * P);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    dvk_que_free(k, &inq, bi);
+    sd_reduce(k, dvk_vadd, red, s32, D, P);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    bt_bcast(k, dvk_vdiv, var, red, cblk, P);
+    sd_bin(k, dvk_vmul, s32, mean, mean, P);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    sd_bin(k, dvk_vsub, var, var, s32, P); /* the biased variance */
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    sd_bin(k, dvk_vmax, red, var, var, P);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    rd_rstd(k, red, t->eps, P); /* batch_invstd in red's first row */
+    /* count / (count - 1) in fblk; the running statistics */
+    BT_BLOCK(dvk_vadds(k, fblk, cblk, DV_DT_F32, -1.0, 1, 1, 1, 8, 8));
+    bt_scale(k, 0, rm, rm, 1 - t->momentum, P);
+    bt_scale(k, 0, rv, rv, 1 - t->momentum, P);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    BT_BLOCK(dvk_vdiv(k, fblk, cblk, fblk, DV_DT_F32, 1, 1, 1, 1, 8, 8, 8));
+    bt_scale(k, 1, rm, mean, t->momentum, P);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    bt_bcast(k, dvk_vmul, var, var, fblk, P);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    bt_scale(k, 1, rv, var, t->momentum, P);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    /* out: batch mean, batch invstd, running mean, running var, each in the dtype */
+    const uint64_t bo = dvk_que_alloc(k, &outq), src[4] = {mean, red, rm, rv};
+    for (int i = 0; i < 4; i++) {
+        if (size == 4)
+            sd_bin(k, dvk_vmax, bo + (uint64_t)i * vb, src[i], src[i], P);
+        else
+            sd_flat(k, 2, bo + (uint64_t)i * vb, src[i], P);
+    }
+    dvk_que_enque(k, &outq, bo);
+    const uint64_t o = dvk_que_deque(k, &outq);
+    static const unsigned arg[4] = {5, 6, 3, 4};
+    for (int i = 0; i < 4; i++)
+        dvk_copy_ubuf_to_gm_align(k, dvk_gm(k, arg[i], 0), o + (uint64_t)i * vb, 1, (int64_t)(C * size), 0, 0);
+    dvk_que_free(k, &outq, o);
+}
+
+static int gs_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t *v, dv_op_plan_t *plan,
+                   dv_error_t *err)
+{
+    gs_tiling_t t = {.d = (uint64_t)v->v[GS_DEVICES].i, .c = (uint64_t)v->v[GS_CHANNELS].i,
+                     .momentum = v->v[GS_MOMENTUM].f, .eps = v->v[GS_EPS].f, .dt = (uint32_t)v->v[GS_DTYPE].dt,
+                     .cdt = (uint32_t)v->v[GS_COUNT_DTYPE].dt};
+    const unsigned size = dv_dtype_size((dv_dtype_t)t.dt), csize = dv_dtype_size((dv_dtype_t)t.cdt);
+    if (!cfg->chip_dma_pad)
+        return dv_ops_param_error(err, "channels", "bn_gather_stats copies rows with copy_gm_to_ubuf_align, and this "
+                                  "profile has chip.dma_pad off");
+    if (sd_pitch(t.c, size) > SD_MAX_PITCH * 4)
+        return dv_ops_param_error(err, "channels", "%llu: a row of the sums is at most %d elements",
+                                  (unsigned long long)t.c, SD_MAX_PITCH * 4);
+    const uint64_t ub = gs_ub_bytes(t.d, t.c, size, csize, cfg->ub_align_bytes);
+    if (ub > cfg->ub_size_bytes)
+        return dv_ops_param_error(err, "channels", "%llu devices x %llu channels need %llu bytes of UB, "
+                                  "core.ub_size_bytes is %llu (bn_gather_stats holds them all)",
+                                  (unsigned long long)t.d, (unsigned long long)t.c, (unsigned long long)ub,
+                                  (unsigned long long)cfg->ub_size_bytes);
+    const dv_dtype_t dt = (dv_dtype_t)t.dt, cdt = (dv_dtype_t)t.cdt;
+    snprintf(plan->info.name, sizeof plan->info.name, "%s", op->name);
+    plan->info.kind = DV_KIND_VECTOR;
+    plan->info.blocks = 1;
+    plan->info.subs = 1;
+    int rc;
+    /* counts of samples, square sums large enough that every variance is positive */
+    if ((rc = dv_ops_add_arg(plan, "total_sum", dt, t.d * t.c, DV_ARG_IN, -1, 1)) ||
+        (rc = dv_ops_add_arg(plan, "total_square_sum", dt, t.d * t.c, DV_ARG_IN, 4, 8)) ||
+        (rc = dv_ops_add_arg(plan, "count", cdt, t.d, DV_ARG_IN, 2, 8)) ||
+        (rc = dv_ops_add_arg(plan, "running_mean", dt, t.c, DV_ARG_INOUT, 0, 0)) ||
+        (rc = dv_ops_add_arg(plan, "running_var", dt, t.c, DV_ARG_INOUT, 0.5, 1.5)) ||
+        (rc = dv_ops_add_arg(plan, "batch_mean", dt, t.c, DV_ARG_OUT, 0, 0)) ||
+        (rc = dv_ops_add_arg(plan, "batch_invstd", dt, t.c, DV_ARG_OUT, 0, 0)))
+        return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
+    memcpy(plan->tiling, &t, sizeof t);
+    plan->tiling_bytes = sizeof t;
+    plan->flops = 2 * t.d * t.c + 10 * t.c;
+    plan->bytes = (2 * t.d * t.c + 6 * t.c) * size + t.d * csize;
+    return DV_OK;
+}
+
+static int gs_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint8_t **expect, dv_error_t *err)
+{
+    (void)err;
+    gs_tiling_t t;
+    memcpy(&t, plan->tiling, sizeof t);
+    const dv_dtype_t dt = (dv_dtype_t)t.dt, cdt = (dv_dtype_t)t.cdt;
+    double n = 0;
+    for (uint64_t d = 0; d < t.d; d++)
+        n += dv_ops_load(in[2], cdt, d);
+    for (uint64_t c = 0; c < t.c; c++) {
+        double s = 0, q = 0;
+        for (uint64_t d = 0; d < t.d; d++) {
+            s += dv_ops_load(in[0], dt, d * t.c + c);
+            q += dv_ops_load(in[1], dt, d * t.c + c);
+        }
+        const double mean = s / n, var = q / n - mean * mean;
+        dv_ops_store(expect[5], dt, c, mean);
+        dv_ops_store(expect[6], dt, c, 1 / sqrt(var + t.eps));
+        dv_ops_store(expect[3], dt, c, (1 - t.momentum) * dv_ops_load(in[3], dt, c) + t.momentum * mean);
+        dv_ops_store(expect[4], dt, c, (1 - t.momentum) * dv_ops_load(in[4], dt, c) + t.momentum * var * n / (n - 1));
+    }
+    return DV_OK;
+}
+
+const dv_opdesc_t dv_op_bn_gather_stats = {
+    "bn_gather_stats", "the batch mean and invstd of C channels from D devices' sums, square sums and counts; the "
+    "running statistics updated in place (fp32 arithmetic)",
+    gs_params, GS_COUNT, gs_plan, gs_kernel, gs_reference, NULL, NULL, NULL,
+};

@@ -12,7 +12,8 @@
  * KlDivBackward and KlDivTargetBackward for each reduction (batchmean too), with and without logTarget,
  * a target of 0 and one below 0 (the target's gradient 0 there); BatchNormElemt on 2-D to 4-D input
  * with and without weight and bias, and its errors; BatchNormStats on 2-D to 4-D input (fp32, and fp16
- * into ACL_FLOAT statistics); BatchNormReduce (the official example's NCHW [1, 2, 3, 4], and [4, 3, 50]). */
+ * into ACL_FLOAT statistics); BatchNormReduce (the official example's NCHW [1, 2, 3, 4], and [4, 3, 50]);
+ * SyncBatchNormGatherStats with int32 and fp32 counts, the running statistics updated in place. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -38,6 +39,7 @@
 #include "aclnnop/aclnn_reduce_nansum.h"
 #include "aclnnop/aclnn_smooth_l1_loss_backward.h"
 #include "aclnnop/aclnn_softmax_backward.h"
+#include "aclnnop/aclnn_sync_batch_norm_gather_stats.h"
 #include "aclnnop/aclnn_soft_margin_loss_backward.h"
 #include "aclnnop/aclnn_std_mean_correction.h"
 #include "aclnnop/aclnn_var_mean.h"
@@ -604,6 +606,70 @@ START_TEST(test_aclnn_norm2_batch_norm_reduce)
 }
 END_TEST
 
+/* SyncBatchNormGatherStats: loop index 0 the official example's 1 x 2 with int32 counts, 1 3 x 70 with
+ * fp32 counts on the 310. */
+START_TEST(test_aclnn_norm2_sync_bn_gather_stats)
+{
+    nnt_setup_profile(_i % 2 ? "ascend310" : NULL);
+    const int64_t D = _i ? 3 : 1, C = _i ? 70 : 2, dc[] = {D, C};
+    const float momentum = 0.1f, eps = 1e-5f;
+    float s[210], q[210], rm[70], rv[70], fc[3], bm[70], bi[70], rm2[70], rv2[70];
+    int32_t ic[3];
+    double wbm[70], wbi[70], wrm[70], wrv[70], n = 0;
+    nnt_fill(s, D * C, 351 + (unsigned)_i, -1, 1);
+    nnt_fill(q, D * C, 361 + (unsigned)_i, 4, 8);
+    nnt_fill(rm, C, 371 + (unsigned)_i, -1, 1);
+    nnt_fill(rv, C, 381 + (unsigned)_i, 0.5f, 1.5f);
+    for (int64_t d = 0; d < D; d++) {
+        ic[d] = (int32_t)(2 + 3 * d);
+        fc[d] = (float)ic[d];
+        n += ic[d];
+    }
+    for (int64_t c = 0; c < C; c++) {
+        double ss = 0, qq = 0;
+        for (int64_t d = 0; d < D; d++) {
+            ss += s[d * C + c];
+            qq += q[d * C + c];
+        }
+        const double m = ss / n, v = qq / n - m * m;
+        wbm[c] = m;
+        wbi[c] = 1 / sqrt(v + eps);
+        wrm[c] = (1 - momentum) * rm[c] + momentum * m;
+        wrv[c] = (1 - momentum) * rv[c] + momentum * v * n / (n - 1);
+    }
+    nnt_dt_t ts = nnt_mk(dc, 2, ACL_FLOAT, ACL_FORMAT_ND, s), tq = nnt_mk(dc, 2, ACL_FLOAT, ACL_FORMAT_ND, q);
+    nnt_dt_t tc = _i ? nnt_mk(&D, 1, ACL_FLOAT, ACL_FORMAT_ND, fc) : nnt_mk(&D, 1, ACL_INT32, ACL_FORMAT_ND, ic);
+    nnt_dt_t trm = nnt_mk(&C, 1, ACL_FLOAT, ACL_FORMAT_ND, rm), trv = nnt_mk(&C, 1, ACL_FLOAT, ACL_FORMAT_ND, rv);
+    nnt_dt_t tbm = nnt_mk(&C, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL), tbi = nnt_mk(&C, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_OK(aclnnSyncBatchNormGatherStatsGetWorkspaceSize(ts.t, tq.t, tc.t, trm.t, trv.t, momentum, eps, tbm.t, tbi.t,
+                                                        &ws, &e));
+    RUN(aclnnSyncBatchNormGatherStats(NULL, ws, e, nnt_stream));
+    nnt_rd(&tbm, bm);
+    nnt_rd(&tbi, bi);
+    nnt_rd(&trm, rm2);
+    nnt_rd(&trv, rv2);
+    nnt_ck_close("batch mean", bm, wbm, C, 1e-6, 1e-5);
+    nnt_ck_close("batch invstd", bi, wbi, C, 1e-6, 1e-5);
+    nnt_ck_close("running mean", rm2, wrm, C, 1e-6, 1e-5);
+    nnt_ck_close("running var", rv2, wrv, C, 1e-6, 1e-5);
+    CK_ERR(aclnnSyncBatchNormGatherStatsGetWorkspaceSize(ts.t, tq.t, trm.t, trm.t, trv.t, momentum, eps, tbm.t, tbi.t,
+                                                        &ws, &e), NN_INVALID, "sampleCount must be 1-D of the");
+    CK_ERR(aclnnSyncBatchNormGatherStatsGetWorkspaceSize(ts.t, tq.t, tc.t, trm.t, ts.t, momentum, eps, tbm.t, tbi.t,
+                                                        &ws, &e), NN_INVALID, "variance must be 1-D of the");
+    CK_ERR(aclnnSyncBatchNormGatherStatsGetWorkspaceSize(ts.t, tq.t, tc.t, trm.t, trv.t, 2.0f, eps, tbm.t, tbi.t, &ws,
+                                                        &e), NN_INVALID, "momentum 2 and eps");
+    nnt_rm(&ts);
+    nnt_rm(&tq);
+    nnt_rm(&tc);
+    nnt_rm(&trm);
+    nnt_rm(&trv);
+    nnt_rm(&tbm);
+    nnt_rm(&tbi);
+}
+END_TEST
+
 /* SoftmaxBackward (loop index 0, 1) and LogSoftmaxBackward (2, 3) along each axis, odd indices on the
  * 310; output is the forward's (a softmax, or its log) of random logits. */
 START_TEST(test_aclnn_norm2_softmax_backward)
@@ -692,6 +758,8 @@ static const char *const lib_cmds[] = {
     "reduce_var_mean --shape 4x8x100 --axes 5 --correction 0 --rstd on --out-dtype fp32",
     "reduce_var_mean --shape 2x3 --axes 1 --correction 0 --rstd on --eps 0.01 --dtype fp32",
     "reduce_sum_square --shape 1x2x3x4 --axes 13 --dtype fp32", "reduce_sum_square --shape 8x100x16 --axes 5",
+    "bn_gather_stats --devices 2 --channels 63 --count-dtype fp16",
+    "bn_gather_stats --devices 128 --channels 128 --dtype fp16 --count-dtype fp16",
 };
 #define NLIB (sizeof lib_cmds / sizeof lib_cmds[0])
 
@@ -753,6 +821,7 @@ Suite *dv_aclnn_norm2_suite(void)
     tcase_add_loop_test(tp, test_aclnn_norm2_batch_norm_elemt, 0, 4);
     tcase_add_loop_test(tp, test_aclnn_norm2_batch_norm_stats, 0, 3);
     tcase_add_loop_test(tp, test_aclnn_norm2_batch_norm_reduce, 0, 2);
+    tcase_add_loop_test(tp, test_aclnn_norm2_sync_bn_gather_stats, 0, 2);
     tcase_add_loop_test(tp, test_aclnn_norm2_library_check, 0, (int)(2 * NLIB));
     suite_add_tcase(s, tp);
     return s;

@@ -457,7 +457,7 @@ static const char *const op_cmds[] = {
     "bce_with_logits --shape 8192 --weight on --pos-weight on",
     "bce_with_logits_backward --shape 8192 --weight on --pos-weight on", "kl_div_backward --shape 8192",
     "kl_div_target_backward --shape 8192", "batchnorm_elemt --shape 4x8x256",
-    "reduce_sum_square --shape 8x64x16 --axes 5"};
+    "reduce_sum_square --shape 8x64x16 --axes 5", "bn_gather_stats --devices 4 --channels 256"};
 
 START_TEST(test_stalls_sum_on_operators)
 {
