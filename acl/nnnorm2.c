@@ -6,7 +6,9 @@
  * input's shape and dtype; eps is not used (invstd already holds it, as in PyTorch); and
  * aclnnSyncBatchNormGatherStats onto bn_gather_stats: totalSum and totalSquareSum D x C, sampleCount
  * 1-D of D (--count-dtype), mean and variance (updated in place), batchMean and batchInvstd 1-D of C,
- * all but the counts in totalSum's dtype. */
+ * all but the counts in totalSum's dtype; aclnnBatchNormGatherStatsWithCounts onto bn_gather_stats
+ * --from-stats: each device's mean and invstd D x C, counts 1-D of D, runningMean and runningVar
+ * (updated in place), meanAll and invstdAll 1-D of C (C is input's dim 1). */
 #include "nn.h"
 
 #include "dv/ops.h"
@@ -15,6 +17,7 @@
 #include <string.h>
 
 #include "aclnnop/aclnn_batch_norm_elemt.h"
+#include "aclnnop/aclnn_batch_norm_gather_stats_with_counts.h"
 #include "aclnnop/aclnn_logsoftmax_backward.h"
 #include "aclnnop/aclnn_softmax_backward.h"
 #include "aclnnop/aclnn_sync_batch_norm_gather_stats.h"
@@ -136,6 +139,87 @@ aclnnStatus aclnnBatchNormElemtGetWorkspaceSize(const aclTensor *input, const ac
     return dv_nn_exec_build(&c, workspaceSize, executor);
 }
 
+/* The gather of the devices' statistics (SyncBatchNormGatherStats: their sums; WithCounts: their
+ * means and invstds): a and b D x C, counts 1-D of D, four vectors of C (two running, updated in
+ * place; two outputs), C given (WithCounts: input's dim 1) or a's dim 1 (-1). */
+static aclnnStatus gather_stats(const char *api, const aclTensor *a, const char *wa, const aclTensor *b,
+                                const char *wb, const aclTensor *cnt, const char *wc, aclTensor *const vec[4],
+                                const char *const vname[4], int64_t C, double momentum, double eps, bool from_stats,
+                                uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    dv_nn_call_t c;
+    int rc;
+    dv_nn_call_init_row(&c, api);
+    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, a, wa)) ||
+        (rc = dv_nn_get_tensor(&c, b, wb)) || (rc = dv_nn_get_tensor(&c, cnt, wc)))
+        return rc;
+    if ((rc = dv_nn_check_dtype(&c, a, wa, "dtype")) || (rc = dv_nn_check_dtype(&c, cnt, wc, "count-dtype")) ||
+        (rc = dv_nn_check_plain(&c, a, wa)) || (rc = dv_nn_check_same_shape(&c, a, wa, b, wb, "")) ||
+        (rc = dv_nn_check_same_dtype(&c, a, wa, b, wb)))
+        return rc;
+    if (a->ndims != 2)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has %d dimensions; it is devices x channels", c.gws, wa,
+                           a->ndims);
+    const int64_t D = a->dims[0];
+    if (C < 0)
+        C = a->dims[1];
+    if (a->dims[1] != C)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has %lld channels, input %lld", c.gws, wa,
+                           (long long)a->dims[1], (long long)C);
+    if (cnt->ndims != 1 || cnt->dims[0] != D)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s must be 1-D of the %lld devices", c.gws, wc, (long long)D);
+    for (int i = 0; i < 4; i++) {
+        if ((rc = dv_nn_get_tensor(&c, vec[i], vname[i])) || (rc = dv_nn_check_plain(&c, vec[i], vname[i])) ||
+            (rc = dv_nn_check_same_dtype(&c, a, wa, vec[i], vname[i])))
+            return rc;
+        if (vec[i]->ndims != 1 || vec[i]->dims[0] != C)
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s must be 1-D of the %lld channels", c.gws, vname[i],
+                               (long long)C);
+    }
+    if (!(momentum >= 0 && momentum <= 1) || !(eps >= 0 && eps <= 1))
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: momentum %g and eps %g must be in [0, 1]", c.gws, momentum,
+                           eps);
+    c.empty = D == 0 || C == 0;
+    dv_nn_call_param(&c, "devices", "%lld", (long long)D);
+    dv_nn_call_param(&c, "channels", "%lld", (long long)C);
+    dv_nn_call_param(&c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(a->dtype)->dv));
+    dv_nn_call_param(&c, "count-dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(cnt->dtype)->dv));
+    dv_nn_call_param(&c, "momentum", "%.17g", momentum);
+    dv_nn_call_param(&c, "eps", "%.17g", eps);
+    if (from_stats)
+        dv_nn_call_param(&c, "from-stats", "on");
+    dv_nn_call_tensor(&c, a, wa, from_stats ? "mean" : "total_sum", true);
+    dv_nn_call_tensor(&c, b, wb, from_stats ? "invstd" : "total_square_sum", true);
+    dv_nn_call_tensor(&c, cnt, wc, "count", true);
+    dv_nn_call_tensor(&c, vec[0], vname[0], "running_mean", true);
+    dv_nn_call_tensor(&c, vec[1], vname[1], "running_var", true);
+    dv_nn_call_tensor(&c, vec[2], vname[2], "batch_mean", false);
+    dv_nn_call_tensor(&c, vec[3], vname[3], "batch_invstd", false);
+    return dv_nn_exec_build(&c, workspaceSize, executor);
+}
+
+aclnnStatus aclnnBatchNormGatherStatsWithCountsGetWorkspaceSize(const aclTensor *input, const aclTensor *mean,
+                                                               const aclTensor *invstd, aclTensor *runningMean,
+                                                               aclTensor *runningVar, double momentum, double eps,
+                                                               const aclTensor *counts, aclTensor *meanAll,
+                                                               aclTensor *invstdAll, uint64_t *workspaceSize,
+                                                               aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    if (!input || !runningMean || !runningVar)
+        return dv_acl_fail(!input ? ACLNN_ERR_PARAM_NULLPTR : ACLNN_ERR_PARAM_INVALID,
+                           "aclnnBatchNormGatherStatsWithCountsGetWorkspaceSize: %s is NULL%s",
+                           !input ? "input" : !runningMean ? "runningMean" : "runningVar",
+                           !input ? "" : ": dvsim updates the running statistics and does not run without them");
+    if (!dv_acl_handle_is(input, DV_ACL_MAGIC_TENSOR) || input->ndims < 2)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "aclnnBatchNormGatherStatsWithCountsGetWorkspaceSize: input is not "
+                           "a live aclTensor of N x C x ...");
+    aclTensor *const vec[4] = {runningMean, runningVar, meanAll, invstdAll};
+    static const char *const vname[4] = {"runningMean", "runningVar", "meanAll", "invstdAll"};
+    return gather_stats("aclnnBatchNormGatherStatsWithCounts", mean, "mean", invstd, "invstd", counts, "counts", vec,
+                        vname, input->dims[1], momentum, eps, true, workspaceSize, executor);
+}
+
 aclnnStatus aclnnSyncBatchNormGatherStatsGetWorkspaceSize(const aclTensor *totalSum, const aclTensor *totalSquareSum,
                                                          const aclTensor *sampleCount, aclTensor *mean,
                                                          aclTensor *variance, float momentum, float eps,
@@ -143,52 +227,8 @@ aclnnStatus aclnnSyncBatchNormGatherStatsGetWorkspaceSize(const aclTensor *total
                                                          uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     DV_ACL_LOCKED();
-    dv_nn_call_t c;
-    int rc;
-    dv_nn_call_init_row(&c, "aclnnSyncBatchNormGatherStats");
-    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, totalSum, "totalSum")) ||
-        (rc = dv_nn_get_tensor(&c, totalSquareSum, "totalSquareSum")) ||
-        (rc = dv_nn_get_tensor(&c, sampleCount, "sampleCount")))
-        return rc;
-    if ((rc = dv_nn_check_dtype(&c, totalSum, "totalSum", "dtype")) ||
-        (rc = dv_nn_check_dtype(&c, sampleCount, "sampleCount", "count-dtype")) ||
-        (rc = dv_nn_check_plain(&c, totalSum, "totalSum")) ||
-        (rc = dv_nn_check_same_shape(&c, totalSum, "totalSum", totalSquareSum, "totalSquareSum", "")) ||
-        (rc = dv_nn_check_same_dtype(&c, totalSum, "totalSum", totalSquareSum, "totalSquareSum")))
-        return rc;
-    if (totalSum->ndims != 2)
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: totalSum has %d dimensions; it is devices x channels", c.gws,
-                           totalSum->ndims);
-    const int64_t D = totalSum->dims[0], C = totalSum->dims[1];
-    if (sampleCount->ndims != 1 || sampleCount->dims[0] != D)
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: sampleCount must be 1-D of the %lld devices", c.gws,
-                           (long long)D);
     aclTensor *const vec[4] = {mean, variance, batchMean, batchInvstd};
     static const char *const vname[4] = {"mean", "variance", "batchMean", "batchInvstd"};
-    for (int i = 0; i < 4; i++) {
-        if ((rc = dv_nn_get_tensor(&c, vec[i], vname[i])) || (rc = dv_nn_check_plain(&c, vec[i], vname[i])) ||
-            (rc = dv_nn_check_same_dtype(&c, totalSum, "totalSum", vec[i], vname[i])))
-            return rc;
-        if (vec[i]->ndims != 1 || vec[i]->dims[0] != C)
-            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s must be 1-D of the %lld channels", c.gws, vname[i],
-                               (long long)C);
-    }
-    if (!(momentum >= 0 && momentum <= 1) || !(eps >= 0 && eps <= 1))
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: momentum %g and eps %g must be in [0, 1]", c.gws,
-                           (double)momentum, (double)eps);
-    c.empty = D == 0 || C == 0;
-    dv_nn_call_param(&c, "devices", "%lld", (long long)D);
-    dv_nn_call_param(&c, "channels", "%lld", (long long)C);
-    dv_nn_call_param(&c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(totalSum->dtype)->dv));
-    dv_nn_call_param(&c, "count-dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(sampleCount->dtype)->dv));
-    dv_nn_call_param(&c, "momentum", "%.9g", (double)momentum);
-    dv_nn_call_param(&c, "eps", "%.9g", (double)eps);
-    dv_nn_call_tensor(&c, totalSum, "totalSum", "total_sum", true);
-    dv_nn_call_tensor(&c, totalSquareSum, "totalSquareSum", "total_square_sum", true);
-    dv_nn_call_tensor(&c, sampleCount, "sampleCount", "count", true);
-    dv_nn_call_tensor(&c, mean, "mean", "running_mean", true);
-    dv_nn_call_tensor(&c, variance, "variance", "running_var", true);
-    dv_nn_call_tensor(&c, batchMean, "batchMean", "batch_mean", false);
-    dv_nn_call_tensor(&c, batchInvstd, "batchInvstd", "batch_invstd", false);
-    return dv_nn_exec_build(&c, workspaceSize, executor);
+    return gather_stats("aclnnSyncBatchNormGatherStats", totalSum, "totalSum", totalSquareSum, "totalSquareSum",
+                        sampleCount, "sampleCount", vec, vname, -1, momentum, eps, false, workspaceSize, executor);
 }

@@ -1694,8 +1694,11 @@ const dv_opdesc_t dv_op_batchnorm_elemt = {
  * come in by one DataCopyPad each (rows zero-padded to P), reduced pairwise across the rows (one fp32
  * work tile, the sums' and then the square sums'); the
  * count is summed over its lanes (vcadd) and spread into a 32 B block (vbrcb) that divides every
- * lane (block and repeat stride 0). */
-enum { GS_DEVICES, GS_CHANNELS, GS_DTYPE, GS_COUNT_DTYPE, GS_MOMENTUM, GS_EPS, GS_COUNT };
+ * lane (block and repeat stride 0).  --from-stats on (aclnnBatchNormGatherStatsWithCounts): the
+ * inputs are each device's mean and invstd instead, made into its sum mean * count and square sum
+ * (1 / invstd^2 - eps + mean^2) * count first (vmul, vrec, vadds, vmla; each device's row times its
+ * count's vbrcb block). */
+enum { GS_DEVICES, GS_CHANNELS, GS_DTYPE, GS_COUNT_DTYPE, GS_MOMENTUM, GS_EPS, GS_FROM_STATS, GS_COUNT };
 static const dv_oparam_spec_t gs_params[GS_COUNT] = {
     {"devices", DV_OPT_INT, "8", 1, 4095, 0, "D: the devices whose sums are gathered"},
     {"channels", DV_OPT_INT, "256", 1, 1u << 20, 0, "C: the channels"},
@@ -1703,17 +1706,21 @@ static const dv_oparam_spec_t gs_params[GS_COUNT] = {
     {"count-dtype", DV_OPT_DTYPE, "int32", 0, 0, DT_S32 | DT_F16 | DT_F32, "the sample counts"},
     {"momentum", DV_OPT_FLOAT, "0.1", 0, 1, 0, "the running statistics' update weight"},
     {"eps", DV_OPT_FLOAT, "1e-5", 0, 1, 0, "added to the variance before 1/sqrt"},
+    {"from-stats", DV_OPT_BOOL, "off", 0, 1, 0, "the inputs are each device's mean and invstd, not its sums"},
 };
 
 typedef struct gs_tiling {
     uint64_t d, c;
     double momentum, eps;
-    uint32_t dt, cdt;
+    uint32_t dt, cdt, from_stats;
 } gs_tiling_t;
 
 /* UB of the whole problem: the inputs in their dtypes, the fp32 work and the four outputs. */
-static uint64_t gs_ub_bytes(uint64_t D, uint64_t C, unsigned size, unsigned csize, uint64_t align)
+static uint64_t gs_ub_bytes(uint64_t D, uint64_t C, unsigned size, unsigned csize, bool from_stats, uint64_t align)
 {
+    if (from_stats) /* the second fp32 tile and the devices' count blocks */
+        return gs_ub_bytes(D, C, size, csize, false, align) + dv_round_up(D * sd_pitch(C, size) * 4, align) +
+               dv_round_up(dv_round_up(D, 8) * SD_BLK, align);
     const uint64_t P = sd_pitch(C, size), m = dv_round_up(D * P * size, align), v = dv_round_up(P * size, align);
     const uint64_t f = dv_round_up(D * P * 4, align), r = dv_round_up(P * 4, align);
     const uint64_t cnt = dv_round_up(dv_round_up(D, SD_LANES) * 4, align) + dv_round_up(D * csize + SD_BLK, align);
@@ -1735,6 +1742,38 @@ static void gs_to_f32(dv_k_t *k, uint64_t d, uint64_t s, dv_dtype_t dt, uint64_t
                       (int64_t)(SD_LANES * ssz / SD_BLK));
         if (r == full)
             dvk_mask_all(k);
+    }
+}
+
+/* r = 1 / r over e fp32 elements (vrec; the last repeat masked). */
+static void sd_flat_rec(dv_k_t *k, uint64_t r, uint64_t e)
+{
+    const uint64_t rep_max = dv_ops_field_max(DV_FORM_VBIN, DV_FLD(VBIN, repeat));
+    const uint64_t full = e / SD_LANES, rem = e % SD_LANES;
+    for (uint64_t i = 0, rep; i < full; i += rep) {
+        rep = dv_min_u64(rep_max, full - i);
+        dvk_vrec(k, r + i * SD_REP, r + i * SD_REP, DV_DT_F32, (int64_t)rep, 1, 1, 8, 8);
+    }
+    if (rem) {
+        dvk_mask_first(k, DV_DT_F32, (uint32_t)rem);
+        dvk_vrec(k, r + full * SD_REP, r + full * SD_REP, DV_DT_F32, 1, 1, 1, 8, 8);
+        dvk_mask_all(k);
+    }
+}
+
+/* r += a over e fp32 elements (vadds; the last repeat masked). */
+static void bt_scale_add(dv_k_t *k, uint64_t r, double a, uint64_t e)
+{
+    const uint64_t rep_max = dv_ops_field_max(DV_FORM_VBIN, DV_FLD(VBIN, repeat));
+    const uint64_t full = e / SD_LANES, rem = e % SD_LANES;
+    for (uint64_t i = 0, rep; i < full; i += rep) {
+        rep = dv_min_u64(rep_max, full - i);
+        dvk_vadds(k, r + i * SD_REP, r + i * SD_REP, DV_DT_F32, a, (int64_t)rep, 1, 1, 8, 8);
+    }
+    if (rem) {
+        dvk_mask_first(k, DV_DT_F32, (uint32_t)rem);
+        dvk_vadds(k, r + full * SD_REP, r + full * SD_REP, DV_DT_F32, a, 1, 1, 1, 8, 8);
+        dvk_mask_all(k);
     }
 }
 
@@ -1771,19 +1810,45 @@ static void gs_kernel(dv_k_t *k, const void *params)
     dvk_que_enque(k, &inq, bi);
     const uint64_t in = dvk_que_deque(k, &inq);
     (void)in;
+    dvk_vdup(k, c32, DV_DT_F32, 0.0, (int64_t)dv_ceil_div(D, SD_LANES), 1, 8); /* the lanes past D are 0 */
+    dvk_pipe_barrier(k, DV_PIPE_V);
     gs_to_f32(k, s32, bs, dt, D * P);
     gs_to_f32(k, c32, bc, cdt, D);
     gs_to_f32(k, rm, brm, dt, P);
     gs_to_f32(k, rv, brv, dt, P);
+    uint64_t q32 = s32; /* the square sums: after the sums in s32, or (--from-stats) their own tile */
+    if (t->from_stats) {
+        const uint64_t rep_max = dv_ops_field_max(DV_FORM_VBRCB, DV_FLD(VBRCB, repeat));
+        const uint64_t D8 = dv_round_up(D, 8), dblk = dvk_alloc(k, DV_SPACE_UB, D8 * SD_BLK);
+        q32 = dvk_alloc(k, DV_SPACE_UB, D * P * 4);
+        gs_to_f32(k, q32, bq, dt, D * P);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        for (uint64_t r = 0; r < D8 / 8; r += rep_max) /* c32's lanes past D are 0 */
+            dvk_vbrcb(k, dblk + r * 8 * SD_BLK, c32 + r * 8 * 4, DV_DT_F32, (int64_t)dv_min_u64(rep_max, D8 / 8 - r), 1,
+                      8);
+        sd_bin(k, dvk_vmul, q32, q32, q32, D * P);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        sd_flat_rec(k, q32, D * P);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        bt_scale_add(k, q32, -t->eps, D * P);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        sd_bin(k, dvk_vmla, q32, s32, s32, D * P); /* var + mean^2 */
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        for (uint64_t d = 0; d < D; d++) {
+            bt_bcast(k, dvk_vmul, s32 + d * P * 4, s32 + d * P * 4, dblk + d * SD_BLK, P);
+            bt_bcast(k, dvk_vmul, q32 + d * P * 4, q32 + d * P * 4, dblk + d * SD_BLK, P);
+        }
+    }
     dvk_pipe_barrier(k, DV_PIPE_V);
     bt_lane_sum(k, cblk, tmp, c32, D); /* the total count, in every lane of cblk's first block */
     sd_reduce(k, dvk_vadd, red, s32, D, P);
     dvk_pipe_barrier(k, DV_PIPE_V);
     bt_bcast(k, dvk_vdiv, mean, red, cblk, P);
-    gs_to_f32(k, s32, bq, dt, D * P);
+    if (!t->from_stats)
+        gs_to_f32(k, s32, bq, dt, D * P);
     dvk_pipe_barrier(k, DV_PIPE_V);
     dvk_que_free(k, &inq, bi);
-    sd_reduce(k, dvk_vadd, red, s32, D, P);
+    sd_reduce(k, dvk_vadd, red, q32, D, P);
     dvk_pipe_barrier(k, DV_PIPE_V);
     bt_bcast(k, dvk_vdiv, var, red, cblk, P);
     sd_bin(k, dvk_vmul, s32, mean, mean, P);
@@ -1826,7 +1891,7 @@ static int gs_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
 {
     gs_tiling_t t = {.d = (uint64_t)v->v[GS_DEVICES].i, .c = (uint64_t)v->v[GS_CHANNELS].i,
                      .momentum = v->v[GS_MOMENTUM].f, .eps = v->v[GS_EPS].f, .dt = (uint32_t)v->v[GS_DTYPE].dt,
-                     .cdt = (uint32_t)v->v[GS_COUNT_DTYPE].dt};
+                     .cdt = (uint32_t)v->v[GS_COUNT_DTYPE].dt, .from_stats = v->v[GS_FROM_STATS].i != 0};
     const unsigned size = dv_dtype_size((dv_dtype_t)t.dt), csize = dv_dtype_size((dv_dtype_t)t.cdt);
     if (!cfg->chip_dma_pad)
         return dv_ops_param_error(err, "channels", "bn_gather_stats copies rows with copy_gm_to_ubuf_align, and this "
@@ -1834,7 +1899,7 @@ static int gs_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     if (sd_pitch(t.c, size) > SD_MAX_PITCH * 4)
         return dv_ops_param_error(err, "channels", "%llu: a row of the sums is at most %d elements",
                                   (unsigned long long)t.c, SD_MAX_PITCH * 4);
-    const uint64_t ub = gs_ub_bytes(t.d, t.c, size, csize, cfg->ub_align_bytes);
+    const uint64_t ub = gs_ub_bytes(t.d, t.c, size, csize, t.from_stats, cfg->ub_align_bytes);
     if (ub > cfg->ub_size_bytes)
         return dv_ops_param_error(err, "channels", "%llu devices x %llu channels need %llu bytes of UB, "
                                   "core.ub_size_bytes is %llu (bn_gather_stats holds them all)",
@@ -1847,8 +1912,10 @@ static int gs_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     plan->info.subs = 1;
     int rc;
     /* counts of samples, square sums large enough that every variance is positive */
-    if ((rc = dv_ops_add_arg(plan, "total_sum", dt, t.d * t.c, DV_ARG_IN, -1, 1)) ||
-        (rc = dv_ops_add_arg(plan, "total_square_sum", dt, t.d * t.c, DV_ARG_IN, 4, 8)) ||
+    /* --from-stats: the devices' means and invstds (their variances 1/invstd^2 - eps positive) */
+    if ((rc = dv_ops_add_arg(plan, t.from_stats ? "mean" : "total_sum", dt, t.d * t.c, DV_ARG_IN, -1, 1)) ||
+        (rc = dv_ops_add_arg(plan, t.from_stats ? "invstd" : "total_square_sum", dt, t.d * t.c, DV_ARG_IN,
+                             t.from_stats ? 0.5 : 4, t.from_stats ? 2 : 8)) ||
         (rc = dv_ops_add_arg(plan, "count", cdt, t.d, DV_ARG_IN, 2, 8)) ||
         (rc = dv_ops_add_arg(plan, "running_mean", dt, t.c, DV_ARG_INOUT, 0, 0)) ||
         (rc = dv_ops_add_arg(plan, "running_var", dt, t.c, DV_ARG_INOUT, 0.5, 1.5)) ||
@@ -1874,8 +1941,10 @@ static int gs_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
     for (uint64_t c = 0; c < t.c; c++) {
         double s = 0, q = 0;
         for (uint64_t d = 0; d < t.d; d++) {
-            s += dv_ops_load(in[0], dt, d * t.c + c);
-            q += dv_ops_load(in[1], dt, d * t.c + c);
+            const double a = dv_ops_load(in[0], dt, d * t.c + c), b = dv_ops_load(in[1], dt, d * t.c + c);
+            const double nd = dv_ops_load(in[2], cdt, d);
+            s += t.from_stats ? a * nd : a;
+            q += t.from_stats ? (1 / (b * b) - t.eps + a * a) * nd : b;
         }
         const double mean = s / n, var = q / n - mean * mean;
         dv_ops_store(expect[5], dt, c, mean);

@@ -13,7 +13,8 @@
  * a target of 0 and one below 0 (the target's gradient 0 there); BatchNormElemt on 2-D to 4-D input
  * with and without weight and bias, and its errors; BatchNormStats on 2-D to 4-D input (fp32, and fp16
  * into ACL_FLOAT statistics); BatchNormReduce (the official example's NCHW [1, 2, 3, 4], and [4, 3, 50]);
- * SyncBatchNormGatherStats with int32 and fp32 counts, the running statistics updated in place. */
+ * SyncBatchNormGatherStats with int32 and fp32 counts, the running statistics updated in place;
+ * BatchNormGatherStatsWithCounts (the devices' means and invstds). */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@
 #include "support/nnt.h"
 
 #include "aclnnop/aclnn_batch_norm_elemt.h"
+#include "aclnnop/aclnn_batch_norm_gather_stats_with_counts.h"
 #include "aclnnop/aclnn_batch_norm_reduce.h"
 #include "aclnnop/aclnn_batch_norm_stats.h"
 #include "aclnnop/aclnn_binary_cross_entropy.h"
@@ -670,6 +672,65 @@ START_TEST(test_aclnn_norm2_sync_bn_gather_stats)
 }
 END_TEST
 
+/* BatchNormGatherStatsWithCounts: 4 devices x 4 channels (the official example's shapes), fp32 counts;
+ * loop index 1 on the 310 with 3 x 70. */
+START_TEST(test_aclnn_norm2_bn_gather_with_counts)
+{
+    nnt_setup_profile(_i % 2 ? "ascend310" : NULL);
+    const int64_t D = _i ? 3 : 4, C = _i ? 70 : 4, dc[] = {D, C}, in[] = {2, C, 2};
+    const double momentum = 0.01, eps = 1e-4;
+    float m[210], is[210], rm[70], rv[70], cnt[4], bm[70], bi[70], rm2[70], rv2[70];
+    double wbm[70], wbi[70], wrm[70], wrv[70], n = 0;
+    nnt_fill(m, D * C, 391 + (unsigned)_i, -1, 1);
+    nnt_fill(is, D * C, 401 + (unsigned)_i, 0.5f, 2);
+    nnt_fill(rm, C, 411 + (unsigned)_i, -1, 1);
+    nnt_fill(rv, C, 421 + (unsigned)_i, 0.5f, 1.5f);
+    for (int64_t d = 0; d < D; d++)
+        n += cnt[d] = (float)(d + 2);
+    for (int64_t c = 0; c < C; c++) {
+        double ss = 0, qq = 0;
+        for (int64_t d = 0; d < D; d++) {
+            ss += (double)m[d * C + c] * cnt[d];
+            qq += (1 / ((double)is[d * C + c] * is[d * C + c]) - eps + (double)m[d * C + c] * m[d * C + c]) * cnt[d];
+        }
+        const double mm = ss / n, v = qq / n - mm * mm;
+        wbm[c] = mm;
+        wbi[c] = 1 / sqrt(v + eps);
+        wrm[c] = (1 - momentum) * rm[c] + momentum * mm;
+        wrv[c] = (1 - momentum) * rv[c] + momentum * v * n / (n - 1);
+    }
+    nnt_dt_t tin = nnt_mk(in, 3, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    nnt_dt_t tm = nnt_mk(dc, 2, ACL_FLOAT, ACL_FORMAT_ND, m), ti = nnt_mk(dc, 2, ACL_FLOAT, ACL_FORMAT_ND, is);
+    nnt_dt_t tc = nnt_mk(&D, 1, ACL_FLOAT, ACL_FORMAT_ND, cnt);
+    nnt_dt_t trm = nnt_mk(&C, 1, ACL_FLOAT, ACL_FORMAT_ND, rm), trv = nnt_mk(&C, 1, ACL_FLOAT, ACL_FORMAT_ND, rv);
+    nnt_dt_t tbm = nnt_mk(&C, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL), tbi = nnt_mk(&C, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_OK(aclnnBatchNormGatherStatsWithCountsGetWorkspaceSize(tin.t, tm.t, ti.t, trm.t, trv.t, momentum, eps, tc.t,
+                                                              tbm.t, tbi.t, &ws, &e));
+    RUN(aclnnBatchNormGatherStatsWithCounts(NULL, ws, e, nnt_stream));
+    nnt_rd(&tbm, bm);
+    nnt_rd(&tbi, bi);
+    nnt_rd(&trm, rm2);
+    nnt_rd(&trv, rv2);
+    nnt_ck_close("mean all", bm, wbm, C, 1e-6, 1e-5);
+    nnt_ck_close("invstd all", bi, wbi, C, 1e-6, 1e-4);
+    nnt_ck_close("running mean", rm2, wrm, C, 1e-6, 1e-5);
+    nnt_ck_close("running var", rv2, wrv, C, 1e-6, 1e-4);
+    CK_ERR(aclnnBatchNormGatherStatsWithCountsGetWorkspaceSize(tin.t, tm.t, ti.t, NULL, trv.t, momentum, eps, tc.t,
+                                                              tbm.t, tbi.t, &ws, &e), NN_INVALID,
+           "runningMean is NULL: dvsim updates the running statistics");
+    nnt_rm(&tin);
+    nnt_rm(&tm);
+    nnt_rm(&ti);
+    nnt_rm(&tc);
+    nnt_rm(&trm);
+    nnt_rm(&trv);
+    nnt_rm(&tbm);
+    nnt_rm(&tbi);
+}
+END_TEST
+
 /* SoftmaxBackward (loop index 0, 1) and LogSoftmaxBackward (2, 3) along each axis, odd indices on the
  * 310; output is the forward's (a softmax, or its log) of random logits. */
 START_TEST(test_aclnn_norm2_softmax_backward)
@@ -760,6 +821,8 @@ static const char *const lib_cmds[] = {
     "reduce_sum_square --shape 1x2x3x4 --axes 13 --dtype fp32", "reduce_sum_square --shape 8x100x16 --axes 5",
     "bn_gather_stats --devices 2 --channels 63 --count-dtype fp16",
     "bn_gather_stats --devices 128 --channels 128 --dtype fp16 --count-dtype fp16",
+    "bn_gather_stats --devices 3 --channels 70 --from-stats on",
+    "bn_gather_stats --devices 64 --channels 100 --dtype fp16 --count-dtype fp16 --from-stats on",
 };
 #define NLIB (sizeof lib_cmds / sizeof lib_cmds[0])
 
@@ -822,6 +885,7 @@ Suite *dv_aclnn_norm2_suite(void)
     tcase_add_loop_test(tp, test_aclnn_norm2_batch_norm_stats, 0, 3);
     tcase_add_loop_test(tp, test_aclnn_norm2_batch_norm_reduce, 0, 2);
     tcase_add_loop_test(tp, test_aclnn_norm2_sync_bn_gather_stats, 0, 2);
+    tcase_add_loop_test(tp, test_aclnn_norm2_bn_gather_with_counts, 0, 2);
     tcase_add_loop_test(tp, test_aclnn_norm2_library_check, 0, (int)(2 * NLIB));
     suite_add_tcase(s, tp);
     return s;
