@@ -651,6 +651,24 @@ static aclnnStatus set_tensor_addr(const char *api, bool input, aclOpExecutor *e
     if (tensor && !dv_acl_tensor_get(tensor, api, "tensor", &rc))
         return rc;
     size_t seen = 0;
+    for (aclOpExecutor *m = executor; m; m = m->next) /* a chain that numbers its tensors (acl/nnbcast.c) */
+        for (int i = 0; i < m->ntensors; i++) {
+            dv_acl_xtensor_t *x = &m->t[i];
+            if (x->pos == 0 || x->ws || x->input != input)
+                continue;
+            seen = (size_t)x->pos > seen ? (size_t)x->pos : seen;
+            if ((size_t)x->pos != index + 1)
+                continue;
+            x->data = (uint64_t)(uintptr_t)addr;
+            x->view.dev = x->data + (uint64_t)x->offset_bytes;
+            if (tensor)
+                tensor->data = x->data;
+            return ACLNN_SUCCESS;
+        }
+    if (seen)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: index %zu is out of range: the %s executor has %zu %s "
+                           "tensor%s", api, index, executor->api, seen, input ? "input" : "output",
+                           seen == 1 ? "" : "s");
     for (int i = 0; i < executor->ntensors; i++) {
         dv_acl_xtensor_t *x = &executor->t[i];
         if (x->input != input || seen++ != index)
@@ -692,6 +710,21 @@ aclnnStatus aclSetTensorAddr(aclOpExecutor *executor, const size_t index, aclTen
     int rc = null_handle(api, executor, tensor, "tensor");
     if (rc || !dv_acl_executor_get(executor, api, &rc) || !dv_acl_tensor_get(tensor, api, "tensor", &rc))
         return rc;
+    /* a chain that numbers its tensors (acl/nnbcast.c): the inputs, then the outputs */
+    size_t nin = 0, nout = 0;
+    for (aclOpExecutor *m = executor; m; m = m->next)
+        for (int i = 0; i < m->ntensors; i++)
+            if (m->t[i].pos && !m->t[i].ws) {
+                size_t *n = m->t[i].input ? &nin : &nout;
+                *n = (size_t)m->t[i].pos > *n ? (size_t)m->t[i].pos : *n;
+            }
+    if (nin + nout) {
+        if (index >= nin + nout)
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: index %zu is out of range: the %s executor has %zu "
+                               "tensors", api, index, executor->api, nin + nout);
+        return index < nin ? set_tensor_addr(api, true, executor, index, tensor, addr)
+                           : set_tensor_addr(api, false, executor, index - nin, tensor, addr);
+    }
     if (index >= (size_t)executor->ntensors)
         return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: index %zu is out of range: the %s executor has %d tensors",
                            api, index, executor->api, executor->ntensors);

@@ -111,6 +111,11 @@ typedef struct dv_acl_xtensor {
     uint64_t data;           /* the tensor's device address (0: not set) */
     int64_t offset_bytes;    /* view offset in bytes */
     dv_acl_view_t view;      /* what the kernel argument gathers (view.dev = data + offset_bytes) */
+    bool ws;                 /* no user tensor: an earlier kernel of the chain wrote it into the second
+                              * phase's workspace at byte ws_at (acl/nnbcast.c); data and view unused */
+    uint64_t ws_at;
+    int pos;                 /* in a chain of kernels (acl/nnbcast.c): 1 + its index among the call's
+                              * inputs or outputs, for aclSet{Input,Output}TensorAddr; 0: count in order */
 } dv_acl_xtensor_t;
 
 #define DV_ACL_MAX_XTENSORS 8
@@ -128,8 +133,9 @@ struct aclOpExecutor {
     char op_type[64], op_name[128];
     char in_shapes[256], in_dtypes[128], in_formats[128];
     char out_shapes[256], out_dtypes[128], out_formats[128];
-    struct aclOpExecutor *next;          /* a foreach operator's next list member (nnforeach.c), else NULL;
-                                          * the second phase runs the chain, freeing frees it */
+    struct aclOpExecutor *next;          /* the next kernel of the operator: a foreach operator's next list
+                                          * member (nnforeach.c), a composite's next step (nnmm.c), else
+                                          * NULL; the second phase runs the chain, freeing frees it */
 };
 
 /* The object behind a handle when it is live and of that kind, else NULL with an error recorded:
@@ -163,6 +169,10 @@ typedef struct dv_nn_tensor {
     const char *arg;        /* the library argument it becomes */
     bool input;
     bool transpose;         /* a 2-D view staged transposed (matmul's mat2 as B^T) */
+    bool ws;                /* in the workspace at byte ws_at, written by an earlier kernel of the
+                             * chain (t gives only its shape and dtype): dv_nn_call_ws_tensor */
+    uint64_t ws_at;
+    int pos;                /* dv_acl_xtensor_t.pos */
 } dv_nn_tensor_t;
 
 /* What the first phase collects before it builds the executor. */
@@ -188,6 +198,10 @@ void dv_nn_call_init_row(dv_nn_call_t *c, const char *api);
 void dv_nn_call_param(dv_nn_call_t *c, const char *name, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Bind a tensor parameter (`what`, as aclnn names it) to library argument `arg`. */
 void dv_nn_call_tensor(dv_nn_call_t *c, const aclTensor *t, const char *what, const char *arg, bool input);
+/* Bind library input `arg` to bytes an earlier executor of the chain writes at byte ws_at of the
+ * second phase's workspace; `shape` (read while the executor is built) gives its shape and dtype. */
+void dv_nn_call_ws_tensor(dv_nn_call_t *c, const aclTensor *shape, const char *what, const char *arg,
+                          uint64_t ws_at);
 /* A tensor argument: live, or 161001 (NULL) / 161002 (not a tensor). */
 int dv_nn_get_tensor(const dv_nn_call_t *c, const aclTensor *t, const char *what);
 /* The aclDataType's name ("ACL_FLOAT16"), or "an unknown dtype". */
@@ -221,7 +235,49 @@ int dv_nn_exec_build(const dv_nn_call_t *c, uint64_t *workspaceSize, aclOpExecut
 /* The second phase of every operator: run the executor, release it unless it is repeatable. */
 aclnnStatus dv_nn_exec_run(const char *api, void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
                            aclrtStream stream);
+/* ---- broadcasting (nnbcast.c) ----
+ * A binary first phase whose operands differ in shape chains expand kernels before its own: each
+ * operand that is not the broadcast shape is expanded into the workspace, and the operator's kernel
+ * reads it there. */
+typedef struct dv_nn_bcast {
+    aclOpExecutor *head, **tail;         /* the expand executors so far */
+    uint64_t ws;                         /* their workspace */
+    int n;
+    int nin;                             /* user inputs bound so far */
+    struct aclTensor shape[4];           /* the shape and dtype of what they write: a cast and an
+                                          * expand for each of two operands */
+} dv_nn_bcast_t;
+
+/* The broadcast shape of a and b (numpy rules) into *o (dims only), else 161002 naming both shapes. */
+int dv_nn_bcast_shape(const dv_nn_call_t *c, const aclTensor *a, const char *wa, const aclTensor *b,
+                      const char *wb, struct aclTensor *o);
+/* Input `arg` of call c is tensor t cast to dtype dt and broadcast to shape `to`: t itself when it
+ * has both, else a cast and / or an expand executor (added to bc) write it into the workspace and c
+ * reads it there. */
+int dv_nn_bcast_input(dv_nn_call_t *c, dv_nn_bcast_t *bc, const aclTensor *t, const char *what, const char *arg,
+                      const struct aclTensor *to, aclDataType dt);
+/* torch's category of a dtype: 0 bool, 1 integers, 2 floats, -1 neither. */
+int dv_nn_dtype_category(aclDataType t);
+/* The dtype a and b promote to, torch's result_type for two tensors: the higher category (bool <
+ * integer < float) wins, within one the wider type (fp16 with bf16: fp32; int8 with uint8: int16),
+ * and a 0-d tensor against a tensor with dimensions counts only when its category is higher. */
+int dv_nn_promote(const dv_nn_call_t *c, const aclTensor *a, const char *wa, const aclTensor *b, const char *wb,
+                  aclDataType *out);
+/* Add's common broadcast in one kernel, as CANN does it: other a vector along one axis of self (all
+ * its other axes 1: [..., N] + [N], NCHW + [C,1,1]), alpha 1, one fp16 / fp32 dtype, self the result's
+ * shape: the library's bias_add.  DV_NN_NO_BIAS when the call is not that case (or bias_add cannot
+ * plan it); else the status of building its executor. */
+#define DV_NN_NO_BIAS 1
+int dv_nn_bcast_bias(dv_nn_call_t *c, const aclTensor *self, const char *ws, const aclTensor *other,
+                     const aclTensor *out, const char *ow, uint64_t *workspaceSize, aclOpExecutor **executor);
+/* Build c's executor after bc's expands (dv_nn_exec_build when there are none); frees bc's on error. */
+int dv_nn_bcast_build(dv_nn_call_t *c, dv_nn_bcast_t *bc, uint64_t *workspaceSize, aclOpExecutor **executor);
+
 /* The first phase's common start: a device, and the two output pointers. */
 int dv_nn_call_start(const dv_nn_call_t *c, uint64_t *workspaceSize, aclOpExecutor **executor);
+/* The host bytes of element k (row-major, through the strides) of a live device tensor's view, read
+ * by a first phase that takes a value from device memory (a scalar or a seed given as a tensor):
+ * 161002 with a message when it has no address or the element is outside its allocation. */
+int dv_nn_tensor_element(const char *gws, const struct aclTensor *st, const char *what, uint64_t k, const uint8_t **h);
 
 #endif

@@ -42,7 +42,14 @@ void dv_nn_call_param(dv_nn_call_t *c, const char *name, const char *fmt, ...)
 void dv_nn_call_tensor(dv_nn_call_t *c, const aclTensor *t, const char *what, const char *arg, bool input)
 {
     if (c->ntensors < DV_ACL_MAX_XTENSORS)
-        c->t[c->ntensors++] = (dv_nn_tensor_t){t, what, arg, input, false};
+        c->t[c->ntensors++] = (dv_nn_tensor_t){t, what, arg, input, false, false, 0, 0};
+}
+
+void dv_nn_call_ws_tensor(dv_nn_call_t *c, const aclTensor *shape, const char *what, const char *arg,
+                          uint64_t ws_at)
+{
+    if (c->ntensors < DV_ACL_MAX_XTENSORS)
+        c->t[c->ntensors++] = (dv_nn_tensor_t){shape, what, arg, true, false, true, ws_at, 0};
 }
 
 /* ---------------------------------------------------------------- checks */
@@ -288,8 +295,9 @@ static void exec_prof(aclOpExecutor *e, const dv_nn_call_t *c)
     }
 }
 
-/* The view the kernel argument gathers: the tensor's, or for `transpose` the 2-D view [b, a] of a
- * tensor [a, b] (dims and strides swapped), so the staged buffer holds its transpose row-major. */
+/* The view the kernel argument gathers: the tensor's, or for `transpose` the view [..., b, a] of a
+ * tensor [..., a, b] (the last two dims and strides swapped), so the staged buffer holds each
+ * matrix's transpose row-major. */
 static void exec_view(dv_acl_xtensor_t *x, const dv_nn_tensor_t *nt)
 {
     const aclTensor *t = nt->t;
@@ -297,13 +305,17 @@ static void exec_view(dv_acl_xtensor_t *x, const dv_nn_tensor_t *nt)
     snprintf(x->arg, sizeof x->arg, "%s", nt->arg);
     x->what = nt->what;
     x->input = nt->input;
+    x->ws = nt->ws;
+    x->ws_at = nt->ws_at;
+    x->pos = nt->pos;
     x->data = t->data;
     x->offset_bytes = t->offset * (int64_t)d->size;
     x->view.dev = t->data + (uint64_t)x->offset_bytes;
     x->view.dtype = t->dtype == ACL_BOOL ? DV_DT_U8 : (dv_dtype_t)d->dv; /* bool: one byte 0 / 1 */
     x->view.ndims = t->ndims;
     for (int i = 0; i < t->ndims; i++) {
-        int j = nt->transpose ? t->ndims - 1 - i : i;
+        const int nd = t->ndims;
+        const int j = !nt->transpose || nd < 2 || i < nd - 2 ? i : 2 * nd - 3 - i;
         x->view.dims[i] = t->dims[j];
         x->view.strides[i] = t->strides[j];
     }
@@ -363,7 +375,7 @@ int dv_nn_exec_build(const dv_nn_call_t *c, uint64_t *workspaceSize, aclOpExecut
 }
 
 /* Everything the second phase checks and does once the executor is known to be live. */
-static int exec_launch(aclOpExecutor *e, const char *api, void *workspace, uint64_t workspaceSize,
+static int exec_launch(aclOpExecutor *e, const char *api, void *chain_ws, void *workspace, uint64_t workspaceSize,
                        aclrtStream stream)
 {
     dv_op_plan_t plan;
@@ -378,6 +390,8 @@ static int exec_launch(aclOpExecutor *e, const char *api, void *workspace, uint6
     /* 1. the tensors: an address, inside an allocation */
     for (int i = 0; i < e->ntensors; i++) {
         const dv_acl_xtensor_t *x = &e->t[i];
+        if (x->ws)
+            continue; /* written by an earlier kernel of the chain into the workspace */
         if (!x->data)
             return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has no device address (tensorData was NULL and no "
                                "address was set)", api, x->what);
@@ -406,7 +420,9 @@ static int exec_launch(aclOpExecutor *e, const char *api, void *workspace, uint6
         const dv_acl_xtensor_t *x = bound(e, &plan, i);
         a->dir = plan.args[i].dir;
         a->bytes = plan.args[i].bytes;
-        if (x) {
+        if (x && x->ws) {
+            a->dev = (uint64_t)(uintptr_t)chain_ws + x->ws_at;
+        } else if (x) {
             a->staged = true;
             a->view = x->view;
         } else {
@@ -443,11 +459,12 @@ aclnnStatus dv_nn_exec_run(const char *api, void *workspace, uint64_t workspaceS
         rc = dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: the executor was made by %sGetWorkspaceSize", api,
                          executor->api);
     else {
-        /* a foreach executor: each member in turn, each on its part of the workspace */
+        /* a chain (foreach members, a composite's steps, expands before a broadcasting operator):
+         * each in turn, each on its part of the workspace */
         uint64_t off = 0;
         rc = ACLNN_SUCCESS;
         for (aclOpExecutor *m = executor; m && rc == ACLNN_SUCCESS; m = m->next) {
-            rc = exec_launch(m, api, workspace ? (char *)workspace + off : NULL,
+            rc = exec_launch(m, api, workspace, workspace ? (char *)workspace + off : NULL,
                              workspaceSize > off ? workspaceSize - off : 0, stream);
             off += m->workspace;
         }
@@ -465,5 +482,28 @@ int dv_nn_call_start(const dv_nn_call_t *c, uint64_t *workspaceSize, aclOpExecut
         return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "%s: workspaceSize is NULL", c->gws);
     if (!executor)
         return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "%s: executor is NULL", c->gws);
+    return ACLNN_SUCCESS;
+}
+
+int dv_nn_tensor_element(const char *gws, const struct aclTensor *st, const char *what, uint64_t k, const uint8_t **h)
+{
+    if (!st->data)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has no device address", gws, what);
+    const unsigned size = dv_acl_dtype_info(st->dtype)->size;
+    int64_t off = st->offset;
+    for (int d = st->ndims - 1; d >= 0; d--) { /* element k's offset through the strides */
+        const uint64_t dim = (uint64_t)st->dims[d];
+        off += (int64_t)(k % dim) * st->strides[d];
+        k /= dim;
+    }
+    char msg[160];
+    snprintf(msg, sizeof msg, "%s: %s", gws, what);
+    uint8_t *p;
+    uint64_t avail = 0;
+    if (dv_acl_mem_find(st->data + (uint64_t)(off * (int64_t)size), msg, &p, &avail) != ACL_SUCCESS)
+        return dv_acl_recode(ACLNN_ERR_PARAM_INVALID);
+    if (avail < size)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s ends outside its allocation", gws, what);
+    *h = p;
     return ACLNN_SUCCESS;
 }

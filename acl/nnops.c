@@ -18,13 +18,13 @@
 #include "nn.h"
 
 #include <float.h>
+#include <math.h>
 #include <string.h>
 
 #include "aclnnop/aclnn_abs.h"
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_batch_norm.h"
 #include "aclnnop/aclnn_clamp.h"
-#include "aclnnop/aclnn_convolution.h"
 #include "aclnnop/aclnn_div.h"
 #include "aclnnop/aclnn_exp.h"
 #include "aclnnop/aclnn_eq_scalar.h"
@@ -184,42 +184,77 @@ static int get_scalar(const dv_nn_call_t *c, const aclScalar *s, const char *wha
  * library's --scalar; the tensor classes pass alpha as --alpha (when it is not 1). */
 enum { NN_OTHER = 1, NN_ALPHA = 2, NN_INPLACE = 4 }; /* the class's arguments */
 
-/* The tensors of a live element-wise call: plain formats, one shape and one dtype, self's dtype one
- * the library operator takes. */
-static int ew_check(dv_nn_call_t *c, unsigned has, const aclTensor *self, const aclTensor *other, const aclTensor *out)
-{
-    static const char nobc[] = "; dvsim does not broadcast yet: the tensors must have the same shape";
-    const char *ws = (has & NN_INPLACE) ? "selfRef" : "self";
-    int rc;
-    if ((rc = dv_nn_check_dtype(c, self, ws, "dtype")) || (rc = dv_nn_check_plain(c, self, ws)))
-        return rc;
-    if (!(has & NN_INPLACE) && ((rc = dv_nn_check_plain(c, out, "out")) ||
-                                (rc = dv_nn_check_same_shape(c, self, ws, out, "out", nobc)) ||
-                                (rc = dv_nn_check_same_dtype(c, self, ws, out, "out"))))
-        return rc;
-    if ((has & NN_OTHER) && ((rc = dv_nn_check_plain(c, other, "other")) ||
-                             (rc = dv_nn_check_same_shape(c, self, ws, other, "other", nobc)) ||
-                             (rc = dv_nn_check_same_dtype(c, self, ws, other, "other"))))
-        return rc;
-    return ACLNN_SUCCESS;
-}
-
-/* The executor of a checked element-wise call: the flattened element count as --shape. */
-static int ew_build(dv_nn_call_t *c, unsigned has, const aclTensor *self, const aclTensor *other,
-                    const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+/* The tensors of a live element-wise call: plain formats; other broadcasts with self and their
+ * dtypes promote (acl/nnbcast.c) into *bs (shape and compute dtype), which must be one the library
+ * operator takes and out's (in place: selfRef's shape, so only other broadcasts; a promotion to a
+ * wider type of selfRef's category is computed in selfRef's dtype). */
+static int ew_check(dv_nn_call_t *c, unsigned has, const aclTensor *self, const aclTensor *other, const aclTensor *out,
+                    struct aclTensor *bs, aclDataType promote_to)
 {
     const bool inplace = has & NN_INPLACE;
     const char *ws = inplace ? "selfRef" : "self";
-    const dv_acl_dtype_info_t *d = dv_acl_dtype_info(self->dtype);
-    uint64_t n = dv_acl_tensor_elems(self);
+    int rc;
+    if ((rc = dv_nn_check_plain(c, self, ws)))
+        return rc;
+    *bs = *self;
+    if ((has & NN_OTHER) && ((rc = dv_nn_check_plain(c, other, "other")) ||
+                             (rc = dv_nn_bcast_shape(c, self, ws, other, "other", bs)) ||
+                             (rc = dv_nn_promote(c, self, ws, other, "other", &bs->dtype))))
+        return rc;
+    if (promote_to != ACL_DT_UNDEFINED)
+        bs->dtype = promote_to;
+    const char *on = other ? dv_nn_dtype_name(other->dtype) : "a floating-point scalar";
+    if (inplace && bs->dtype != self->dtype) {
+        if (dv_nn_dtype_category(bs->dtype) != dv_nn_dtype_category(self->dtype))
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: selfRef has dtype %s and other %s: their result type %s "
+                               "cannot be written to selfRef", c->gws, dv_nn_dtype_name(self->dtype), on,
+                               dv_nn_dtype_name(bs->dtype));
+        bs->dtype = self->dtype;
+    }
+    const bool promoted = bs->dtype != self->dtype;
+    if ((rc = dv_nn_check_dtype(c, bs, promoted ? "the promotion of self and other" : ws, "dtype")))
+        return rc;
+    if (inplace &&
+        (rc = dv_nn_check_same_shape(c, bs, "the broadcast of selfRef and other", self, ws,
+                                     "; in place, only other may broadcast")))
+        return rc;
+    if (!inplace && ((rc = dv_nn_check_plain(c, out, "out")) ||
+                     (rc = dv_nn_check_same_shape(c, bs, (has & NN_OTHER) ? "the broadcast of self and other" : ws,
+                                                  out, "out", ""))))
+        return rc;
+    if (inplace || out->dtype == bs->dtype)
+        return ACLNN_SUCCESS;
+    if (bs->dtype != self->dtype || ((has & NN_OTHER) && other->dtype != self->dtype))
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: out has dtype %s but self (%s) and other (%s) promote to %s",
+                           c->gws, dv_nn_dtype_name(out->dtype), dv_nn_dtype_name(self->dtype), on,
+                           dv_nn_dtype_name(bs->dtype));
+    return dv_nn_check_same_dtype(c, self, ws, out, "out");
+}
+
+/* The executor of a checked element-wise call: the flattened element count of the broadcast shape
+ * bs as --shape, after the expands of the operands that are not that shape. */
+static int ew_build(dv_nn_call_t *c, unsigned has, const aclTensor *self, const aclTensor *other,
+                    const aclTensor *out, const struct aclTensor *bs, uint64_t *workspaceSize,
+                    aclOpExecutor **executor)
+{
+    const bool inplace = has & NN_INPLACE;
+    const char *ws = inplace ? "selfRef" : "self";
+    const dv_acl_dtype_info_t *d = dv_acl_dtype_info(bs->dtype);
+    uint64_t n = dv_acl_tensor_elems(bs);
+    dv_nn_bcast_t bc = {0};
+    int rc;
     c->empty = n == 0;
     dv_nn_call_param(c, "shape", "%llu", (unsigned long long)n);
     dv_nn_call_param(c, "dtype", "%s", dv_nn_param_dtype_name(d->dv));
-    dv_nn_call_tensor(c, self, ws, "x", true);
-    if (has & NN_OTHER)
-        dv_nn_call_tensor(c, other, "other", "y", true);
+    if ((has & NN_OTHER) && (rc = dv_nn_bcast_bias(c, self, ws, other, inplace ? self : out, inplace ? ws : "out",
+                                                   workspaceSize, executor)) != DV_NN_NO_BIAS)
+        return rc;
+    if ((rc = dv_nn_bcast_input(c, &bc, self, ws, "x", bs, bs->dtype)))
+        return rc;
+    if ((has & NN_OTHER) && (rc = dv_nn_bcast_input(c, &bc, other, "other", "y", bs, bs->dtype)))
+        return rc;
     dv_nn_call_tensor(c, inplace ? self : out, inplace ? ws : "out", (has & NN_OTHER) ? "z" : "y", false);
-    return dv_nn_exec_build(c, workspaceSize, executor);
+    return dv_nn_bcast_build(c, &bc, workspaceSize, executor);
 }
 
 static int elementwise(int row, unsigned has, const aclTensor *self, const aclTensor *other, const aclScalar *scalar,
@@ -228,6 +263,7 @@ static int elementwise(int row, unsigned has, const aclTensor *self, const aclTe
 {
     const bool inplace = has & NN_INPLACE;
     dv_nn_call_t call, *c = &call;
+    struct aclTensor bs;
     int rc;
     nn_init(c, row);
     if ((rc = dv_nn_call_start(c, workspaceSize, executor)) ||
@@ -235,13 +271,22 @@ static int elementwise(int row, unsigned has, const aclTensor *self, const aclTe
         ((has & NN_OTHER) && (rc = dv_nn_get_tensor(c, other, "other"))) ||
         (scalar_what && (rc = get_scalar(c, scalar, scalar_what))) ||
         ((has & NN_ALPHA) && (rc = get_scalar(c, alpha, "alpha"))) ||
-        (!inplace && (rc = dv_nn_get_tensor(c, out, "out"))) || (rc = ew_check(c, has, self, other, out)))
+        (!inplace && (rc = dv_nn_get_tensor(c, out, "out"))))
+        return rc;
+    /* a floating-point other of an integer (or bool) tensor: computed in fp32, torch's default dtype */
+    const aclDataType promote_to = scalar_what && strcmp(scalar_what, "other") == 0 &&
+                                           dv_nn_dtype_category(scalar->dtype) == 2 &&
+                                           dv_nn_dtype_category(self->dtype) >= 0 &&
+                                           dv_nn_dtype_category(self->dtype) < 2
+                                       ? ACL_FLOAT
+                                       : ACL_DT_UNDEFINED;
+    if ((rc = ew_check(c, has, self, other, out, &bs, promote_to)))
         return rc;
     if (scalar_what)
         dv_nn_call_param(c, "scalar", "%.17g", nn_rows[row].factor * scalar->value * (alpha ? alpha->value : 1.0));
     else if ((has & NN_ALPHA) && (rc = dv_nn_float_param(c, "alpha", alpha->value, 1.0, "alpha")))
         return rc;
-    return ew_build(c, has, self, other, out, workspaceSize, executor);
+    return ew_build(c, has, self, other, out, &bs, workspaceSize, executor);
 }
 
 /* Clamp and Hardtanh: out = min(max(self, clipValueMin), clipValueMax), the library's clamp.  Either
@@ -250,6 +295,7 @@ static int clamp(int row, unsigned has, const aclTensor *self, const aclScalar *
                  const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     const bool inplace = has & NN_INPLACE;
+    struct aclTensor bs;
     dv_nn_call_t call, *c = &call;
     int rc;
     nn_init(c, row);
@@ -259,7 +305,7 @@ static int clamp(int row, unsigned has, const aclTensor *self, const aclScalar *
     if (!lo && !hi)
         return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "%s: clipValueMin and clipValueMax are both NULL", c->gws);
     if ((lo && (rc = get_scalar(c, lo, "clipValueMin"))) || (hi && (rc = get_scalar(c, hi, "clipValueMax"))) ||
-        (!inplace && (rc = dv_nn_get_tensor(c, out, "out"))) || (rc = ew_check(c, has, self, NULL, out)))
+        (!inplace && (rc = dv_nn_get_tensor(c, out, "out"))) || (rc = ew_check(c, has, self, NULL, out, &bs, ACL_DT_UNDEFINED)))
         return rc;
     double lowest, highest;
     switch (self->dtype) {
@@ -271,21 +317,22 @@ static int clamp(int row, unsigned has, const aclTensor *self, const aclScalar *
     lowest = self->dtype == ACL_INT16 ? INT16_MIN : self->dtype == ACL_INT32 ? (double)INT32_MIN : -highest;
     dv_nn_call_param(c, "min", "%.17g", lo ? lo->value : lowest);
     dv_nn_call_param(c, "max", "%.17g", hi ? hi->value : highest);
-    return ew_build(c, has, self, NULL, out, workspaceSize, executor);
+    return ew_build(c, has, self, NULL, out, &bs, workspaceSize, executor);
 }
 
 /* The comparisons (ops/compare.c): out = (self CMP other | scalar) as a bool (the library's uint8 0 / 1),
  * or as 0 / 1 in out's dtype when out is fp16, fp32 or int32; the in-place forms write 0 / 1 in
- * selfRef's dtype.  self and other have one shape and one dtype (dvsim does not broadcast them yet:
- * 161002 with a message); the scalar is passed as the library's --scalar, which holds it in self's
+ * selfRef's dtype.  self and other broadcast and their dtypes promote (acl/nnbcast.c: a cast and / or
+ * an expand kernel per operand that is not the compared dtype and shape; in place only other
+ * broadcasts); the scalar is passed as the library's --scalar, which holds it in self's
  * dtype as vcmps does. */
 static int compare(int row, unsigned has, const aclTensor *self, const aclTensor *other, const aclScalar *scalar,
                    const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
-    static const char nobc[] = "; dvsim does not broadcast comparisons yet: the tensors must have the same shape";
     const bool inplace = has & NN_INPLACE;
     const char *ws = inplace ? "selfRef" : "self";
     dv_nn_call_t call, *c = &call;
+    struct aclTensor bs;
     int rc;
     nn_init(c, row);
     if ((rc = dv_nn_call_start(c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(c, self, ws)) ||
@@ -293,31 +340,39 @@ static int compare(int row, unsigned has, const aclTensor *self, const aclTensor
         (!(has & NN_OTHER) && (rc = get_scalar(c, scalar, "other"))) ||
         (!inplace && (rc = dv_nn_get_tensor(c, out, "out"))))
         return rc;
-    if ((rc = dv_nn_check_dtype(c, self, ws, "dtype")) || (rc = dv_nn_check_plain(c, self, ws)))
+    if ((rc = dv_nn_check_plain(c, self, ws)))
         return rc;
+    bs = *self;
     if ((has & NN_OTHER) && ((rc = dv_nn_check_plain(c, other, "other")) ||
-                             (rc = dv_nn_check_same_shape(c, self, ws, other, "other", nobc)) ||
-                             (rc = dv_nn_check_same_dtype(c, self, ws, other, "other"))))
+                             (rc = dv_nn_bcast_shape(c, self, ws, other, "other", &bs)) ||
+                             (rc = dv_nn_promote(c, self, ws, other, "other", &bs.dtype))))
+        return rc;
+    if ((rc = dv_nn_check_dtype(c, &bs, bs.dtype != self->dtype ? "the promotion of self and other" : ws, "dtype")))
         return rc;
     const aclTensor *res = inplace ? self : out;
-    if (!inplace && ((rc = dv_nn_check_plain(c, out, "out")) ||
-                     (rc = dv_nn_check_same_shape(c, self, ws, out, "out", nobc))))
+    const char *bw = !(has & NN_OTHER) ? ws : inplace ? "the broadcast of selfRef and other"
+                                                      : "the broadcast of self and other";
+    if (inplace && (rc = dv_nn_check_same_shape(c, &bs, bw, self, ws, "; in place, only other may broadcast")))
+        return rc;
+    if (!inplace && ((rc = dv_nn_check_plain(c, out, "out")) || (rc = dv_nn_check_same_shape(c, &bs, bw, out, "out", ""))))
         return rc;
     if (res->dtype != ACL_BOOL && (rc = dv_nn_check_dtype(c, res, inplace ? ws : "out", "out-dtype")))
         return rc;
     const int odv = res->dtype == ACL_BOOL ? DV_DT_U8 : dv_acl_dtype_info(res->dtype)->dv;
     if (!(has & NN_OTHER))
         dv_nn_call_param(c, "scalar", "%.17g", scalar->value);
-    const uint64_t n = dv_acl_tensor_elems(self);
+    const uint64_t n = dv_acl_tensor_elems(&bs);
+    dv_nn_bcast_t bc = {0};
     c->empty = n == 0;
     dv_nn_call_param(c, "shape", "%llu", (unsigned long long)n);
-    dv_nn_call_param(c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(self->dtype)->dv));
+    dv_nn_call_param(c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(bs.dtype)->dv));
     dv_nn_call_param(c, "out-dtype", "%s", dv_nn_param_dtype_name(odv));
-    dv_nn_call_tensor(c, self, ws, "x", true);
-    if (has & NN_OTHER)
-        dv_nn_call_tensor(c, other, "other", "y", true);
+    if ((rc = dv_nn_bcast_input(c, &bc, self, ws, "x", &bs, bs.dtype)))
+        return rc;
+    if ((has & NN_OTHER) && (rc = dv_nn_bcast_input(c, &bc, other, "other", "y", &bs, bs.dtype)))
+        return rc;
     dv_nn_call_tensor(c, res, inplace ? ws : "out", (has & NN_OTHER) ? "z" : "y", false);
-    return dv_nn_exec_build(c, workspaceSize, executor);
+    return dv_nn_bcast_build(c, &bc, workspaceSize, executor);
 }
 
 /* The first phase of each signature class, in the names of the row's parameter list. */
@@ -380,6 +435,14 @@ static int compare(int row, unsigned has, const aclTensor *self, const aclTensor
 #define DV_NN_BODY_INPLACE_CLAMP_MAX(row) \
     elementwise(row, NN_INPLACE, selfRef, NULL, clipValueMax, "clipValueMax", NULL, selfRef, workspaceSize, executor)
 
+/* clamp by tensors: max / min with CANN's parameter names (ClampTensor: acl/nnops.c clamp_tensor) */
+#define DV_NN_BODY_CLAMP_MIN_T(row) \
+    elementwise(row, NN_OTHER, self, clipValueMin, NULL, NULL, NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_CLAMP_MIN_T(row) \
+    elementwise(row, NN_OTHER | NN_INPLACE, selfRef, clipValueMin, NULL, NULL, NULL, selfRef, workspaceSize, executor)
+#define DV_NN_BODY_CLAMP_MAX_T(row) elementwise(row, NN_OTHER, self, max, NULL, NULL, NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_CLAMP_MAX_T(row) \
+    elementwise(row, NN_OTHER | NN_INPLACE, selfRef, max, NULL, NULL, NULL, selfRef, workspaceSize, executor)
 #define DV_NN_BODY_CMP_TENSOR(row) compare(row, NN_OTHER, self, other, NULL, out, workspaceSize, executor)
 #define DV_NN_BODY_INPLACE_CMP_TENSOR(row) \
     compare(row, NN_OTHER | NN_INPLACE, selfRef, other, NULL, selfRef, workspaceSize, executor)
@@ -399,6 +462,21 @@ static int compare(int row, unsigned has, const aclTensor *self, const aclTensor
 #define DV_NN_GWS_FOREACH_SCALAR_LIST(api, params)
 #define DV_NN_GWS_FOREACH_LIST_ALPHA_T(api, params)
 #define DV_NN_GWS_FOREACH_SCALAR_T(api, params)
+/* (s20-each2) */
+#define DV_NN_GWS_FOREACH_INPLACE_UNARY(api, params)
+#define DV_NN_GWS_FOREACH_INPLACE_LIST(api, params)
+#define DV_NN_GWS_FOREACH_INPLACE_LIST_ALPHA_T(api, params)
+#define DV_NN_GWS_FOREACH_INPLACE_SCALAR_T(api, params)
+#define DV_NN_GWS_FOREACH_ZERO(api, params)
+#define DV_NN_GWS_FOREACH_ROUND(api, params)
+#define DV_NN_GWS_FOREACH_ROUND_T(api, params)
+#define DV_NN_GWS_FOREACH_NORM(api, params)
+#define DV_NN_GWS_FOREACH_UNSCALE(api, params)
+#define DV_NN_GWS_FOREACH_ADDC_S(api, params)
+#define DV_NN_GWS_FOREACH_ADDC_T(api, params)
+#define DV_NN_GWS_FOREACH_ADDC_TL(api, params)
+#define DV_NN_GWS_FOREACH_LERP_LIST(api, params)
+#define DV_NN_GWS_FOREACH_LERP_SCALAR(api, params)
 #define DV_NN_GWS(api, sig, params)                                                                              \
     aclnnStatus aclnn##api##GetWorkspaceSize(DV_NN_UNPAREN params, uint64_t *workspaceSize,                       \
                                              aclOpExecutor **executor)                                             \
@@ -438,6 +516,10 @@ static int compare(int row, unsigned has, const aclTensor *self, const aclTensor
 #define DV_NN_GWS_CLAMP_MAX(api, params) DV_NN_GWS(api, CLAMP_MAX, params)
 #define DV_NN_GWS_INPLACE_CLAMP_MAX(api, params) DV_NN_GWS(api, INPLACE_CLAMP_MAX, params)
 #define DV_NN_GWS_CMP_TENSOR(api, params) DV_NN_GWS(api, CMP_TENSOR, params)
+#define DV_NN_GWS_CLAMP_MIN_T(api, params) DV_NN_GWS(api, CLAMP_MIN_T, params)
+#define DV_NN_GWS_INPLACE_CLAMP_MIN_T(api, params) DV_NN_GWS(api, INPLACE_CLAMP_MIN_T, params)
+#define DV_NN_GWS_CLAMP_MAX_T(api, params) DV_NN_GWS(api, CLAMP_MAX_T, params)
+#define DV_NN_GWS_INPLACE_CLAMP_MAX_T(api, params) DV_NN_GWS(api, INPLACE_CLAMP_MAX_T, params)
 #define DV_NN_GWS_INPLACE_CMP_TENSOR(api, params) DV_NN_GWS(api, INPLACE_CMP_TENSOR, params)
 #define DV_NN_GWS_CMP_SCALAR(api, params) DV_NN_GWS(api, CMP_SCALAR, params)
 #define DV_NN_GWS_INPLACE_CMP_SCALAR(api, params) DV_NN_GWS(api, INPLACE_CMP_SCALAR, params)
@@ -781,29 +863,34 @@ aclnnStatus aclnnBatchNormGetWorkspaceSize(const aclTensor *input, const aclTens
 /* ---------------------------------------------------------------- matmul */
 
 /* The first phase of the matrix products on the cube: out = self x mat2 over the last two axes.
- * The library's matmul has no batch loop, so leading (batch) axes are folded into the rows of self:
- * self [..., M, K] x mat2 [K, N] (or with mat2's leading axes all 1) is the 2-D product
- * [prod(...) * M, K] x [K, N], the rows gathered row-major from self's view.  A batch of distinct
- * mat2 matrices is 161002.  NN_MM_2D (aclnnMm): 2-D only; NN_MM_BATCH (aclnnBatchMatMul): 3-D
- * self, mat2 and out; NN_MM_ANY (aclnnMatmul): 1-D to 6-D as torch.matmul (a 1-D self is one row,
- * a 1-D mat2 one column; those axes are not in out); NN_MM_MV (aclnnMv): 2-D self, 1-D mat2;
- * NN_MM_DOT (aclnnDot): both 1-D, out 0-D.  w2 names mat2 as the operator's header does. */
-enum { NN_MM_2D, NN_MM_BATCH, NN_MM_ANY, NN_MM_MV, NN_MM_DOT };
+ * Leading (batch) axes of self against one mat2 are folded into the rows of self: self [..., M, K]
+ * x mat2 [K, N] (or with mat2's leading axes all 1) is the 2-D product [prod(...) * M, K] x [K, N],
+ * the rows gathered row-major from self's view.  A batch of distinct mat2 matrices is the library's
+ * --batch (self with the same batch axes, or none: --shared-a); batch axes that broadcast against
+ * each other are 161002.  NN_MM_2D (aclnnMm): 2-D only; NN_MM_BATCH (aclnnBatchMatMul): 3-D self,
+ * mat2 and out; NN_MM_ANY (aclnnMatmul): 1-D to 6-D as torch.matmul (a 1-D self is one row, a 1-D
+ * mat2 one column; those axes are not in out); NN_MM_MV (aclnnMv): 2-D self, 1-D mat2; NN_MM_DOT
+ * (aclnnDot): both 1-D, out 0-D; NN_MM_OUTER (aclnnGer): both 1-D, out [M, N], the product with
+ * K = 1.  w2 names mat2 as the operator's header does.  A composite (mm_composite below) passes
+ * its temporary as out (temp_out: not a user object, not bound: the product lands in the kernel's
+ * own workspace, where the next kernel of the chain reads it). */
+enum { NN_MM_2D, NN_MM_BATCH, NN_MM_ANY, NN_MM_MV, NN_MM_DOT, NN_MM_OUTER };
 
-static aclnnStatus nn_mm(int row, int mode, const aclTensor *self, const aclTensor *mat2, const char *w2,
-                         aclTensor *out, int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
+static aclnnStatus nn_mm_to(int row, int mode, const aclTensor *self, const char *w1, const aclTensor *mat2,
+                            const char *w2, const aclTensor *out, bool temp_out, int8_t cubeMathType,
+                            uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     dv_nn_call_t c;
     int rc;
     nn_init(&c, row);
-    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, self, "self")) ||
-        (rc = dv_nn_get_tensor(&c, mat2, w2)) || (rc = dv_nn_get_tensor(&c, out, "out")))
+    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, self, w1)) ||
+        (rc = dv_nn_get_tensor(&c, mat2, w2)) || (!temp_out && (rc = dv_nn_get_tensor(&c, out, "out"))))
         return rc;
     if ((rc = dv_nn_check_cube_math(&c, cubeMathType)))
         return rc;
     const aclTensor *ts[3] = {self, mat2, out};
-    const char *const tw[3] = {"self", w2, "out"};
-    static const int mv_nd[3] = {2, 1, 1}, dot_nd[3] = {1, 1, 0};
+    const char *const tw[3] = {w1, w2, "out"};
+    static const int mv_nd[3] = {2, 1, 1}, dot_nd[3] = {1, 1, 0}, outer_nd[3] = {1, 1, 2};
     for (int i = 0; i < 3; i++) {
         if ((rc = dv_nn_check_plain(&c, ts[i], tw[i])))
             return rc;
@@ -814,16 +901,19 @@ static aclnnStatus nn_mm(int row, int mode, const aclTensor *self, const aclTens
         if (mode == NN_MM_BATCH && nd != 3)
             return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has %d dimensions; %s takes 3-D tensors "
                                "[batch, rows, columns]", c.gws, tw[i], nd, c.api);
-        if ((mode == NN_MM_MV && nd != mv_nd[i]) || (mode == NN_MM_DOT && nd != dot_nd[i]))
+        const int want_nd = mode == NN_MM_MV ? mv_nd[i] : mode == NN_MM_DOT ? dot_nd[i] : outer_nd[i];
+        if ((mode == NN_MM_MV || mode == NN_MM_DOT || mode == NN_MM_OUTER) && nd != want_nd)
             return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has %d dimensions; %s takes %d", c.gws, tw[i], nd,
-                               c.api, mode == NN_MM_MV ? mv_nd[i] : dot_nd[i]);
+                               c.api, want_nd);
         if (mode == NN_MM_ANY && i < 2 && (nd < 1 || nd > 6))
             return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has %d dimensions; %s takes 1 to 6", c.gws, tw[i],
                                nd, c.api);
     }
     const int sd = self->ndims, md = mat2->ndims;
-    const int64_t M = sd > 1 ? self->dims[sd - 2] : 1, K = self->dims[sd - 1];
-    const int64_t K2 = md > 1 ? mat2->dims[md - 2] : mat2->dims[0], N = md > 1 ? mat2->dims[md - 1] : 1;
+    const bool outer = mode == NN_MM_OUTER;
+    const int64_t M = outer ? self->dims[0] : sd > 1 ? self->dims[sd - 2] : 1, K = outer ? 1 : self->dims[sd - 1];
+    const int64_t K2 = outer ? 1 : md > 1 ? mat2->dims[md - 2] : mat2->dims[0];
+    const int64_t N = outer ? mat2->dims[0] : md > 1 ? mat2->dims[md - 1] : 1;
     int64_t mbatch = 1, sbatch = 1;
     for (int i = 0; i < md - 2; i++)
         mbatch *= mat2->dims[i];
@@ -838,9 +928,9 @@ static aclnnStatus nn_mm(int row, int mode, const aclTensor *self, const aclTens
         const int64_t sv = si >= 0 ? self->dims[si] : 1, mv = mi >= 0 ? mat2->dims[mi] : 1;
         want[wn++] = sv > mv ? sv : mv;
     }
-    if (sd > 1)
+    if (sd > 1 || outer)
         want[wn++] = M;
-    if (md > 1)
+    if (md > 1 || outer)
         want[wn++] = N;
     bool ok = K2 == K && out->ndims == wn;
     for (int i = 0; ok && i < wn; i++)
@@ -850,18 +940,31 @@ static aclnnStatus nn_mm(int row, int mode, const aclTensor *self, const aclTens
         dv_acl_dims_str(self, a, sizeof a);
         dv_acl_dims_str(mat2, b, sizeof b);
         dv_acl_dims_str(out, o, sizeof o);
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: shapes do not match: self [%s] x %s [%s] -> out [%s]; "
-                           "needed self [...,M,K], %s [...,K,N], out [...,M,N]", c.gws, a, w2, b, o, w2);
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: shapes do not match: %s [%s] x %s [%s] -> out [%s]; "
+                           "needed %s", c.gws, w1, a, w2, b, o,
+                           outer ? "1-D operands [M] and [N], out [M,N]" : "[...,M,K] x [...,K,N] -> out [...,M,N]");
     }
-    if (mbatch != 1)
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s is a batch of %lld matrices: not supported by dvsim "
-                           "(its matmul has no batch loop; a batch of self against one %s is folded into the rows)",
-                           c.gws, w2, (long long)mbatch, w2);
-    if ((rc = dv_nn_check_dtype(&c, self, "self", "dtype")) ||
-        (rc = dv_nn_check_same_dtype(&c, self, "self", mat2, w2)) ||
+    /* a batch of mat2: one product per batch (--batch), self's batch axes the same as mat2's (after
+     * leading 1s) or none (--shared-a); a batch of self against one mat2 is folded into the rows */
+    bool same_batch = mbatch > 1;
+    for (int i = 0; same_batch && i < nb; i++) {
+        const int si = i - (nb - (sd - 2)), mi = i - (nb - (md - 2));
+        same_batch = (si >= 0 ? self->dims[si] : 1) == (mi >= 0 ? mat2->dims[mi] : 1);
+    }
+    if (mbatch > 1 && sbatch > 1 && !same_batch) {
+        char a[64], b[64];
+        dv_acl_dims_str(self, a, sizeof a);
+        dv_acl_dims_str(mat2, b, sizeof b);
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: self [%s] and %s [%s] broadcast their batch axes against "
+                           "each other: not supported by dvsim (the batch axes must be equal, or one side has none)",
+                           c.gws, a, w2, b);
+    }
+    const bool batched = mbatch > 1;
+    if ((rc = dv_nn_check_dtype(&c, self, w1, "dtype")) ||
+        (rc = dv_nn_check_same_dtype(&c, self, w1, mat2, w2)) ||
         (rc = dv_nn_check_dtype(&c, out, "out", "out-dtype")))
         return rc;
-    const int64_t rows = sbatch * M;
+    const int64_t rows = batched ? M : sbatch * M;
     if (K == 0 && rows * N != 0)
         return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: K is 0 (an all-zero result): not supported by dvsim", c.gws);
     /* B as the cube reads it: [K,N] row-major, or [N,K] row-major (--b-transposed).  A mat2 stored
@@ -870,20 +973,33 @@ static aclnnStatus nn_mm(int row, int mode, const aclTensor *self, const aclTens
      * load_cbuf_to_cb_transpose).  Only a chip without that load (chip.load_transpose) has fp32 and
      * int8 staged transposed on the host.  A 1-D mat2 is the column [K,1]: both at once. */
     const unsigned isz = dv_acl_dtype_info(self->dtype)->size;
-    const bool colmajor = md > 1 && mat2->strides[md - 2] == 1 && mat2->strides[md - 1] == K && K > 1;
+    const bool colmajor = md > 1 && mat2->strides[md - 2] == 1 && mat2->strides[md - 1] == K && K > 1 &&
+                          (md < 3 || mat2->strides[md - 3] == K * N);
     const bool bt = colmajor || (isz != 2 && !dv_acl_config()->chip_load_transpose);
-    c.empty = rows * N == 0;
+    c.empty = rows * N * mbatch == 0;
     dv_nn_call_param(&c, "m", "%lld", (long long)rows);
+    if (batched) {
+        dv_nn_call_param(&c, "batch", "%lld", (long long)mbatch);
+        if (sbatch == 1)
+            dv_nn_call_param(&c, "shared-a", "on");
+    }
     dv_nn_call_param(&c, "n", "%lld", (long long)N);
     dv_nn_call_param(&c, "k", "%lld", (long long)K);
     dv_nn_call_param(&c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(self->dtype)->dv));
     dv_nn_call_param(&c, "out-dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(out->dtype)->dv));
     dv_nn_call_param(&c, "b-transposed", "%s", bt ? "on" : "off");
-    dv_nn_call_tensor(&c, self, "self", "a", true);
+    dv_nn_call_tensor(&c, self, w1, "a", true);
     dv_nn_call_tensor(&c, mat2, w2, "b", true);
     c.t[c.ntensors - 1].transpose = bt;
-    dv_nn_call_tensor(&c, out, "out", "c", false);
+    if (!temp_out)
+        dv_nn_call_tensor(&c, out, "out", "c", false);
     return dv_nn_exec_build(&c, workspaceSize, executor);
+}
+
+static aclnnStatus nn_mm(int row, int mode, const aclTensor *self, const aclTensor *mat2, const char *w2,
+                         aclTensor *out, int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    return nn_mm_to(row, mode, self, "self", mat2, w2, out, false, cubeMathType, workspaceSize, executor);
 }
 
 aclnnStatus aclnnMatmulGetWorkspaceSize(const aclTensor *self, const aclTensor *mat2, aclTensor *out,
@@ -894,78 +1010,7 @@ aclnnStatus aclnnMatmulGetWorkspaceSize(const aclTensor *self, const aclTensor *
 }
 
 
-/* ---------------------------------------------------------------- convolution */
-
-aclnnStatus aclnnConvolutionGetWorkspaceSize(const aclTensor *input, const aclTensor *weight, const aclTensor *bias,
-                                             const aclIntArray *stride, const aclIntArray *padding,
-                                             const aclIntArray *dilation, bool transposed,
-                                             const aclIntArray *outputPadding, const int64_t groups, aclTensor *output,
-                                             int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
-{
-    DV_ACL_LOCKED();
-    dv_nn_call_t c;
-    int rc;
-    int64_t s, p, d;
-    (void)outputPadding; /* only meaningful for a transposed convolution */
-    nn_init(&c, NN_ROW_Convolution);
-    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, input, "input")) ||
-        (rc = dv_nn_get_tensor(&c, weight, "weight")) || (rc = dv_nn_get_tensor(&c, output, "output")))
-        return rc;
-    if ((rc = dv_nn_uniform_array(&c, stride, "stride", 2, &s)) ||
-        (rc = dv_nn_uniform_array(&c, padding, "padding", 4, &p)) ||
-        (rc = dv_nn_uniform_array(&c, dilation, "dilation", 2, &d)))
-        return rc;
-    if (bias)
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: bias is not supported by dvsim's convolution: pass NULL and "
-                           "add the bias separately", c.gws);
-    if (transposed)
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: transposed is true; dvsim's convolution is not transposed",
-                           c.gws);
-    if (groups != 1)
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: groups is %lld; dvsim's convolution takes groups 1", c.gws,
-                           (long long)groups);
-    if ((rc = dv_nn_check_cube_math(&c, cubeMathType)) || (rc = dv_nn_check_dtype(&c, input, "input", "dtype")) ||
-        (rc = dv_nn_check_nchw(&c, input, "input")) || (rc = dv_nn_check_nchw(&c, weight, "weight")) ||
-        (rc = dv_nn_check_nchw(&c, output, "output")) ||
-        (rc = dv_nn_check_same_dtype(&c, input, "input", weight, "weight")) ||
-        (rc = dv_nn_check_same_dtype(&c, input, "input", output, "output")))
-        return rc;
-    const int64_t *x = input->dims, *w = weight->dims, *y = output->dims;
-    if (w[1] != x[1])
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: weight has %lld input channels (dim 1) but input has %lld",
-                           c.gws, (long long)w[1], (long long)x[1]);
-    if (s < 1 || d < 1 || p < 0)
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: stride %lld, padding %lld, dilation %lld: stride and "
-                           "dilation must be at least 1, padding at least 0", c.gws, (long long)s, (long long)p,
-                           (long long)d);
-    int64_t oh = (x[2] + 2 * p - d * (w[2] - 1) - 1) / s + 1, ow = (x[3] + 2 * p - d * (w[3] - 1) - 1) / s + 1;
-    if (x[2] + 2 * p - d * (w[2] - 1) - 1 < 0 || x[3] + 2 * p - d * (w[3] - 1) - 1 < 0)
-        oh = ow = 0;
-    if (y[0] != x[0] || y[1] != w[0] || y[2] != oh || y[3] != ow || oh < 1 || ow < 1) {
-        char sy[64];
-        dv_acl_dims_str(output, sy, sizeof sy);
-        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: output has shape [%s]; the convolution gives [%lld,%lld,%lld,"
-                           "%lld]", c.gws, sy, (long long)x[0], (long long)w[0], (long long)oh, (long long)ow);
-    }
-    c.empty = dv_acl_tensor_elems(input) == 0 || dv_acl_tensor_elems(weight) == 0;
-    dv_nn_call_param(&c, "n", "%lld", (long long)x[0]);
-    dv_nn_call_param(&c, "cin", "%lld", (long long)x[1]);
-    dv_nn_call_param(&c, "h", "%lld", (long long)x[2]);
-    dv_nn_call_param(&c, "w", "%lld", (long long)x[3]);
-    dv_nn_call_param(&c, "cout", "%lld", (long long)w[0]);
-    dv_nn_call_param(&c, "kh", "%lld", (long long)w[2]);
-    dv_nn_call_param(&c, "kw", "%lld", (long long)w[3]);
-    dv_nn_call_param(&c, "stride", "%lld", (long long)s);
-    dv_nn_call_param(&c, "pad", "%lld", (long long)p);
-    dv_nn_call_param(&c, "dilation", "%lld", (long long)d);
-    dv_nn_call_param(&c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(input->dtype)->dv));
-    dv_nn_call_tensor(&c, input, "input", "x", true);
-    dv_nn_call_tensor(&c, weight, "weight", "w", true);
-    dv_nn_call_tensor(&c, output, "output", "y", false);
-    return dv_nn_exec_build(&c, workspaceSize, executor);
-}
-
-
+/* convolution: its first phase is in acl/nnconv.c */
 
 /* ---------------------------------------------------------------- cast, layout, matmul family (s19-mm) */
 
@@ -1080,4 +1125,344 @@ aclnnStatus aclnnPermuteGetWorkspaceSize(const aclTensor *self, const aclIntArra
     dv_nn_call_tensor(&c, self, "self", "x", true);
     dv_nn_call_tensor(&c, out, "out", "y", false);
     return dv_nn_exec_build(&c, workspaceSize, executor);
+}
+
+/* ---------------------------------------------------------------- products with an added term */
+
+/* Addmm, Baddbmm, Addbmm, Addmv, Addr, Ger and Gemm are chains of library kernels, as CANN composes
+ * them from its l0 operators: the product on the cube into a temporary in the workspace (or straight
+ * into out when nothing is added), Addbmm's sum over the batch (reduce_sum), then out = beta * self
+ * + alpha * product on the vector unit (muls and add --alpha; beta 0 never reads self).  Each kernel
+ * is a launch with its own profile row.  self must have out's shape (it is not broadcast). */
+
+/* A scalar's value, `dflt` when it is NULL and optional. */
+static int mmx_scalar(const char *gws, const aclScalar *s, const char *what, bool optional, double dflt, double *v)
+{
+    if (!s) {
+        if (!optional)
+            return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "%s: %s is NULL", gws, what);
+        *v = dflt;
+        return ACL_SUCCESS;
+    }
+    if (!dv_acl_handle_is(s, DV_ACL_MAGIC_SCALAR))
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s is not a live aclScalar", gws, what);
+    *v = s->value;
+    return ACL_SUCCESS;
+}
+
+/* One element-wise step of the chain: y = x * s (muls, y NULL) or z = x + s * y (add).  The
+ * product is read from the workspace at byte p_at (its shape and dtype `p`): x when px, else y. */
+static int mmx_ew(const char *api, const char *gws, const aclTensor *out, const aclTensor *x, const aclTensor *y,
+                  double s, const aclTensor *p, bool px, uint64_t p_at, aclOpExecutor **e)
+{
+    dv_nn_call_t c;
+    dv_nn_call_init(&c, api, gws, y || !px ? "add" : "muls", y || !px ? "Add" : "Muls");
+    c.empty = dv_acl_tensor_elems(out) == 0;
+    dv_nn_call_param(&c, "shape", "%llu", (unsigned long long)(c.empty ? 1 : dv_acl_tensor_elems(out)));
+    dv_nn_call_param(&c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(out->dtype)->dv));
+    dv_nn_call_param(&c, px ? "scalar" : "alpha", "%.17g", s);
+    if (px)
+        dv_nn_call_ws_tensor(&c, p, "product", "x", p_at);
+    else {
+        dv_nn_call_tensor(&c, x, "self", "x", true);
+        dv_nn_call_ws_tensor(&c, p, "product", "y", p_at);
+    }
+    dv_nn_call_tensor(&c, out, "out", px ? "y" : "z", false);
+    uint64_t ws;
+    return dv_nn_exec_build(&c, &ws, e);
+}
+
+enum { MMX_SUM = 1 };  /* Addbmm: the products summed over the batch */
+
+/* The chain: out = beta * self + alpha * (m1 x m2) (mode: nn_mm_to's), self NULL for Ger. */
+static aclnnStatus mm_composite(int row, int mode, unsigned flags, const aclTensor *self, const char *wself,
+                                const aclTensor *m1, const char *w1, const aclTensor *m2, const char *w2, double beta,
+                                double alpha, const aclTensor *out, int8_t cubeMathType, uint64_t *workspaceSize,
+                                aclOpExecutor **executor)
+{
+    dv_nn_call_t c;
+    int rc;
+    nn_init(&c, row);
+    if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, out, "out")) ||
+        (self && (rc = dv_nn_get_tensor(&c, self, wself))) || (rc = dv_nn_get_tensor(&c, m1, w1)) ||
+        (rc = dv_nn_get_tensor(&c, m2, w2)))
+        return rc;
+    if (!isfinite(alpha) || !isfinite(beta))
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: alpha %g and beta %g must be finite", c.gws, alpha, beta);
+    if ((rc = dv_nn_check_plain(&c, out, "out")))
+        return rc;
+    if (self && beta != 0) {
+        if ((rc = dv_nn_check_same_shape(&c, self, wself, out, "out", "; dvsim does not broadcast it")))
+            return rc;
+        if ((rc = dv_nn_check_same_dtype(&c, self, wself, out, "out")))
+            return rc;
+    }
+    /* the product's temporary: out's dtype, contiguous; Addbmm's [batch, M, N] before the sum */
+    const bool direct = !(flags & MMX_SUM) && (beta == 0 || !self) && alpha == 1;
+    struct aclTensor prod = *out, sum = *out;
+    prod.offset = 0;
+    prod.data = 0;
+    if (flags & MMX_SUM) { /* batch1 [B, M, K] x batch2 [B, K, N] -> [B, M, N] */
+        if (m1->ndims != 3 || m2->ndims != 3 || out->ndims != 2)
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s and %s are 3-D [batch, rows, columns] and out 2-D",
+                               c.gws, w1, w2);
+        prod.ndims = 3;
+        prod.dims[0] = m1->dims[0];
+        prod.dims[1] = out->dims[0];
+        prod.dims[2] = out->dims[1];
+    }
+    prod.nstorage = prod.ndims;
+    for (int i = prod.ndims - 1, st = 1; i >= 0; st *= (int)prod.dims[i], i--) {
+        prod.strides[i] = st;
+        prod.storage[i] = prod.dims[i];
+    }
+    sum.offset = 0;
+    sum.data = 0;
+    sum.nstorage = sum.ndims;
+    for (int i = sum.ndims - 1, st = 1; i >= 0; st *= (int)sum.dims[i], i--) {
+        sum.strides[i] = st;
+        sum.storage[i] = sum.dims[i];
+    }
+    aclOpExecutor *head = NULL, **tail = &head, *e = NULL;
+    uint64_t ws = 0, p_at = 0; /* the chain's workspace so far; where the product is in it */
+#define MMX_LINK(x)                                                                                                   \
+    do {                                                                                                              \
+        if ((rc = (x)) != ACLNN_SUCCESS) {                                                                            \
+            dv_acl_executor_free(head);                                                                               \
+            return rc;                                                                                                \
+        }                                                                                                             \
+        ws += e->workspace;                                                                                           \
+        *tail = e;                                                                                                    \
+        tail = &e->next;                                                                                              \
+    } while (0)
+    uint64_t w;
+    MMX_LINK(nn_mm_to(row, mode, m1, w1, m2, w2, direct ? out : &prod, !direct, cubeMathType, &w, &e));
+    const aclTensor *p = &prod; /* the product as the vector steps read it */
+    if (flags & MMX_SUM) {
+        dv_nn_call_t r;
+        dv_nn_call_init(&r, c.api, c.gws, "reduce_sum", "ReduceSum");
+        r.empty = dv_acl_tensor_elems(out) == 0;
+        dv_nn_call_param(&r, "shape", "%lldx%lld", (long long)prod.dims[0],
+                         (long long)(prod.dims[1] * prod.dims[2]));
+        dv_nn_call_param(&r, "axes", "1");
+        dv_nn_call_param(&r, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(out->dtype)->dv));
+        dv_nn_call_param(&r, "out-dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(out->dtype)->dv));
+        dv_nn_call_ws_tensor(&r, &prod, "product", "x", p_at);
+        p_at = ws; /* the sum: reduce_sum's y, unbound, at the start of its own workspace */
+        MMX_LINK(dv_nn_exec_build(&r, &w, &e));
+        p = &sum;
+    }
+    if (!direct) {
+        if (!self || beta == 0) /* out = alpha * product */
+            MMX_LINK(mmx_ew(c.api, c.gws, out, NULL, NULL, alpha, p, true, p_at, &e));
+        else {
+            const aclTensor *x = self;
+            if (beta != 1) { /* out = beta * self (in place when self is out) */
+                dv_nn_call_t m;
+                dv_nn_call_init(&m, c.api, c.gws, "muls", "Muls");
+                m.empty = dv_acl_tensor_elems(out) == 0;
+                dv_nn_call_param(&m, "shape", "%llu", (unsigned long long)(m.empty ? 1 : dv_acl_tensor_elems(out)));
+                dv_nn_call_param(&m, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(out->dtype)->dv));
+                dv_nn_call_param(&m, "scalar", "%.17g", beta);
+                dv_nn_call_tensor(&m, self, wself, "x", true);
+                dv_nn_call_tensor(&m, out, "out", "y", false);
+                MMX_LINK(dv_nn_exec_build(&m, &w, &e));
+                x = out;
+            }
+            MMX_LINK(mmx_ew(c.api, c.gws, out, x, p, alpha, p, false, p_at, &e)); /* out = x + alpha * product */
+        }
+    }
+#undef MMX_LINK
+    *workspaceSize = ws;
+    *executor = head;
+    return ACLNN_SUCCESS;
+}
+
+#include "aclnnop/aclnn_addbmm.h"
+#include "aclnnop/aclnn_addmm.h"
+#include "aclnnop/aclnn_addmv.h"
+#include "aclnnop/aclnn_addr.h"
+#include "aclnnop/aclnn_baddbmm.h"
+#include "aclnnop/aclnn_gemm.h"
+#include "aclnnop/aclnn_ger.h"
+
+/* The scalars of a call: beta, alpha (NULL: 1 when optional). */
+#define MMX_SCALARS(gws, optional)                                                                                    \
+    double b = 1, a = 1;                                                                                              \
+    int rc;                                                                                                           \
+    if ((rc = mmx_scalar(gws, beta, optional ? "betaOptional" : "beta", optional, 1, &b)) ||                          \
+        (rc = mmx_scalar(gws, alpha, optional ? "alphaOptional" : "alpha", optional, 1, &a)))                         \
+        return rc
+
+aclnnStatus aclnnAddmmGetWorkspaceSize(const aclTensor *self, const aclTensor *mat1, const aclTensor *mat2,
+                                       const aclScalar *beta, const aclScalar *alpha, aclTensor *out,
+                                       int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    MMX_SCALARS("aclnnAddmmGetWorkspaceSize", false);
+    return mm_composite(NN_ROW_Addmm, NN_MM_2D, 0, self, "self", mat1, "mat1", mat2, "mat2", b, a, out, cubeMathType,
+                        workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceAddmmGetWorkspaceSize(const aclTensor *selfRef, const aclTensor *mat1, const aclTensor *mat2,
+                                              const aclScalar *beta, const aclScalar *alpha, int8_t cubeMathType,
+                                              uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    MMX_SCALARS("aclnnInplaceAddmmGetWorkspaceSize", false);
+    return mm_composite(NN_ROW_InplaceAddmm, NN_MM_2D, 0, selfRef, "selfRef", mat1, "mat1", mat2, "mat2", b, a,
+                        selfRef, cubeMathType, workspaceSize, executor);
+}
+
+aclnnStatus aclnnBaddbmmGetWorkspaceSize(const aclTensor *self, const aclTensor *batch1, const aclTensor *batch2,
+                                         const aclScalar *beta, const aclScalar *alpha, aclTensor *out,
+                                         int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    MMX_SCALARS("aclnnBaddbmmGetWorkspaceSize", false);
+    return mm_composite(NN_ROW_Baddbmm, NN_MM_BATCH, 0, self, "self", batch1, "batch1", batch2, "batch2", b, a, out,
+                        cubeMathType, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceBaddbmmGetWorkspaceSize(const aclTensor *selfRef, const aclTensor *batch1,
+                                                const aclTensor *batch2, const aclScalar *beta, const aclScalar *alpha,
+                                                int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    MMX_SCALARS("aclnnInplaceBaddbmmGetWorkspaceSize", false);
+    return mm_composite(NN_ROW_InplaceBaddbmm, NN_MM_BATCH, 0, selfRef, "selfRef", batch1, "batch1", batch2, "batch2",
+                        b, a, selfRef, cubeMathType, workspaceSize, executor);
+}
+
+aclnnStatus aclnnAddbmmGetWorkspaceSize(const aclTensor *self, const aclTensor *batch1, const aclTensor *batch2,
+                                        const aclScalar *beta, const aclScalar *alpha, aclTensor *out,
+                                        int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    MMX_SCALARS("aclnnAddbmmGetWorkspaceSize", false);
+    return mm_composite(NN_ROW_Addbmm, NN_MM_BATCH, MMX_SUM, self, "self", batch1, "batch1", batch2, "batch2", b, a,
+                        out, cubeMathType, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceAddbmmGetWorkspaceSize(aclTensor *selfRef, const aclTensor *batch1, const aclTensor *batch2,
+                                               const aclScalar *beta, const aclScalar *alpha, int8_t cubeMathType,
+                                               uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    MMX_SCALARS("aclnnInplaceAddbmmGetWorkspaceSize", false);
+    return mm_composite(NN_ROW_InplaceAddbmm, NN_MM_BATCH, MMX_SUM, selfRef, "selfRef", batch1, "batch1", batch2,
+                        "batch2", b, a, selfRef, cubeMathType, workspaceSize, executor);
+}
+
+aclnnStatus aclnnAddmvGetWorkspaceSize(const aclTensor *self, const aclTensor *mat, const aclTensor *vec,
+                                       const aclScalar *alpha, const aclScalar *beta, aclTensor *out,
+                                       int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    MMX_SCALARS("aclnnAddmvGetWorkspaceSize", false);
+    return mm_composite(NN_ROW_Addmv, NN_MM_MV, 0, self, "self", mat, "mat", vec, "vec", b, a, out, cubeMathType,
+                        workspaceSize, executor);
+}
+
+aclnnStatus aclnnGerGetWorkspaceSize(const aclTensor *self, const aclTensor *vec2, aclTensor *out,
+                                     uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    return mm_composite(NN_ROW_Ger, NN_MM_OUTER, 0, NULL, NULL, self, "self", vec2, "vec2", 0, 1, out, 0,
+                        workspaceSize, executor);
+}
+
+aclnnStatus aclnnAddrGetWorkspaceSize(const aclTensor *self, const aclTensor *vec1, const aclTensor *vec2,
+                                      const aclScalar *betaOptional, const aclScalar *alphaOptional, aclTensor *out,
+                                      uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    const aclScalar *beta = betaOptional, *alpha = alphaOptional;
+    MMX_SCALARS("aclnnAddrGetWorkspaceSize", true);
+    return mm_composite(NN_ROW_Addr, NN_MM_OUTER, 0, self, "self", vec1, "vec1", vec2, "vec2", b, a, out, 0,
+                        workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceAddrGetWorkspaceSize(aclTensor *selfRef, const aclTensor *vec1, const aclTensor *vec2,
+                                             const aclScalar *betaOptional, const aclScalar *alphaOptional,
+                                             uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    const aclScalar *beta = betaOptional, *alpha = alphaOptional;
+    MMX_SCALARS("aclnnInplaceAddrGetWorkspaceSize", true);
+    return mm_composite(NN_ROW_InplaceAddr, NN_MM_OUTER, 0, selfRef, "selfRef", vec1, "vec1", vec2, "vec2", b, a,
+                        selfRef, 0, workspaceSize, executor);
+}
+
+/* Gemm: out = alpha * op(A) x op(B) + beta * C; a transposed operand is its transposed view (B^T
+ * reaches the cube as it is stored; A^T is gathered row-major before the launch, as any strided
+ * view is). */
+aclnnStatus aclnnGemmGetWorkspaceSize(const aclTensor *A, const aclTensor *B, const aclTensor *C, float alpha,
+                                      float beta, int64_t transA, int64_t transB, aclTensor *out, int8_t cubeMathType,
+                                      uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    const char *gws = "aclnnGemmGetWorkspaceSize";
+    int rc;
+    const struct aclTensor *ta = dv_acl_tensor_get(A, gws, "A", &rc), *tb;
+    if (!ta || !(tb = dv_acl_tensor_get(B, gws, "B", &rc)))
+        return rc;
+    if (ta->ndims != 2 || tb->ndims != 2)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: A and B must be 2-D", gws);
+    if ((transA != 0 && transA != 1) || (transB != 0 && transB != 1))
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: transA %lld and transB %lld must be 0 or 1", gws,
+                           (long long)transA, (long long)transB);
+    aclTensor *va = NULL, *vb = NULL;
+    const aclTensor *ua = A, *ub = B;
+    for (int i = 0; i < 2; i++) {
+        const struct aclTensor *t = i ? tb : ta;
+        if (!(i ? transB : transA))
+            continue;
+        const int64_t d[2] = {t->dims[1], t->dims[0]}, st[2] = {t->strides[1], t->strides[0]};
+        aclTensor *v = aclCreateTensor(d, 2, t->dtype, st, t->offset, t->format, t->storage, (uint64_t)t->nstorage,
+                                       (void *)(uintptr_t)t->data);
+        if (!v) {
+            if (va)
+                aclDestroyTensor(va);
+            return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: the transposed view of %s", gws, i ? "B" : "A");
+        }
+        *(i ? &vb : &va) = v;
+        *(i ? &ub : &ua) = v;
+    }
+    rc = mm_composite(NN_ROW_Gemm, NN_MM_2D, 0, C, "C", ua, "A", ub, "B", beta, alpha, out, cubeMathType,
+                      workspaceSize, executor);
+    if (va)
+        aclDestroyTensor(va);
+    if (vb)
+        aclDestroyTensor(vb);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- clamp by tensors */
+
+#include "aclnnop/aclnn_clamp.h"
+
+/* ClampTensor: out = min(max(self, clipValueMin), clipValueMax), two kernels (max, then min in
+ * place on out), a profile row each. */
+aclnnStatus aclnnClampTensorGetWorkspaceSize(const aclTensor *self, const aclTensor *clipValueMin,
+                                             const aclTensor *clipValueMax, aclTensor *out, uint64_t *workspaceSize,
+                                             aclOpExecutor **executor)
+{
+    DV_ACL_LOCKED();
+    aclOpExecutor *head = NULL, *e = NULL;
+    uint64_t w1 = 0, w2 = 0;
+    int rc;
+    if (!workspaceSize || !executor)
+        return dv_acl_fail(ACLNN_ERR_PARAM_NULLPTR, "aclnnClampTensorGetWorkspaceSize: %s is NULL",
+                           workspaceSize ? "executor" : "workspaceSize");
+    if ((rc = elementwise(NN_ROW_ClampTensor, NN_OTHER, self, clipValueMin, NULL, NULL, NULL, out, &w1, &head)))
+        return rc;
+    if ((rc = elementwise(NN_ROW_ClampMaxTensor, NN_OTHER, out, clipValueMax, NULL, NULL, NULL, out, &w2, &e))) {
+        dv_acl_executor_free(head);
+        return rc;
+    }
+    head->next = e;
+    *workspaceSize = w1 + w2;
+    *executor = head;
+    return ACLNN_SUCCESS;
 }

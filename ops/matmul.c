@@ -47,7 +47,7 @@
 
 enum { P_M, P_N, P_K, P_DTYPE, P_OUT_DTYPE, P_BT, P_BASE_M, P_BASE_N, P_BASE_K, P_STEP_KA, P_STEP_KB, P_DEPTH_A1,
        P_DEPTH_B1, P_CORES, P_GRID, P_SINGLE_M, P_SINGLE_N, P_M_ROUNDS, P_DB, P_RELU,
-       P_UNIT_FLAG, P_COUNT };
+       P_UNIT_FLAG, P_BATCH, P_SHARED_A, P_COUNT };
 
 static const dv_oparam_spec_t params[] = {
     {"m", DV_OPT_INT, "1024", 1, 16777216, 0, "rows of A and C"},
@@ -90,6 +90,12 @@ static const dv_oparam_spec_t params[] = {
     {"unit-flag", DV_OPT_BOOL, "off", 0, 1, 0,
      "hand each C tile from the cube to the FixPipe with unit flags (mmad / FixPipe unit_flag 2 and 3: the FixPipe "
      "drains L0C while the tile's last mmad runs) instead of events; needs a FixPipe (chip.has_fix_pipe)"},
+    {"batch", DV_OPT_INT, "1", 1, 65535, 0,
+     "independent products C[b] = A[b] x B[b], A [batch,M,K], B [batch,K,N] (or [batch,N,K]), C [batch,M,N]: every "
+     "block takes its grid cell of a run of consecutive batches; with fewer grid cells than --cores the batches are "
+     "split over the rest (aclnnBatchMatMul)"},
+    {"shared-a", DV_OPT_BOOL, "off", 0, 1, 0,
+     "with --batch: one A [M,K] for every batch (C[b] = A x B[b], torch.matmul of a matrix and a batch)"},
 };
 
 enum { ARG_A, ARG_B, ARG_C };
@@ -106,6 +112,9 @@ typedef struct mm_tiling {
     uint32_t l1a_bufs, l1b_bufs, l0_depth, l0c_depth, ub_depth, ub_rows;
     uint8_t it, ot, bt, relu, quant, coupled;
     uint8_t unit_flag;           /* --unit-flag: the L0C hand-over by unit flags, not events */
+    uint8_t shared_a;            /* --shared-a: A has no batch axis */
+    uint32_t batch;              /* --batch: products, each M x N x K */
+    uint32_t gb;                 /* blocks along the batch (runs of consecutive batches) */
 } mm_tiling_t;
 
 /* Rows of C per block when M is split `parts` ways (Ascend C's singleCoreM), a multiple of `unit`. */
@@ -219,6 +228,8 @@ static void mm_tiling_rows(dv_op_plan_t *plan, const mm_tiling_t *t, const mm_fi
     dv_ops_tiling_row(plan, "single-m", "", "%llu", (unsigned long long)t->scm);
     dv_ops_tiling_row(plan, "single-n", "", "%llu", (unsigned long long)t->scn);
     dv_ops_tiling_row(plan, "m-rounds", "", "%u", t->rounds);
+    if (t->batch > 1)
+        dv_ops_tiling_row(plan, "batch-blocks", "", "%u", t->gb);
 }
 
 static int mm_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t *v, dv_op_plan_t *plan,
@@ -498,20 +509,34 @@ static int mm_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     if ((uint64_t)t.gm * t.gn > 65535)
         return dv_ops_param_error(err, v->v[P_SINGLE_M].i ? "single-m" : "single-n",
                                   "%u x %u blocks is more than 65535", t.gm, t.gn);
+    /* the batches: runs of consecutive products over the blocks the grid leaves free */
+    t.batch = (uint32_t)v->v[P_BATCH].i;
+    t.shared_a = v->v[P_SHARED_A].i != 0;
+    if (t.shared_a && t.batch == 1)
+        return dv_ops_param_error(err, "shared-a", "needs --batch above 1 (one A shared by the batches)");
+    t.gb = 1;
+    if (t.batch > 1) {
+        const uint32_t cores = grid->ndims ? t.gm * t.gn
+                               : v->v[P_CORES].i ? (uint32_t)v->v[P_CORES].i : dv_ops_cores(cfg, DV_KIND_CUBE);
+        t.gb = (uint32_t)dv_min_u64(t.batch, dv_max_u64(1, cores / ((uint64_t)t.gm * t.gn)));
+    }
     mm_tiling_rows(plan, &t, &f, v);
 
     /* 5. the launch */
     plan->info.kind = DV_KIND_CUBE;
-    plan->info.blocks = t.gm * t.gn;
+    plan->info.blocks = t.gb * t.gm * t.gn;
+    if (plan->info.blocks > 65535)
+        return dv_ops_param_error(err, "batch", "%u x %u x %u blocks is more than 65535", t.gb, t.gm, t.gn);
+    const uint64_t nb = t.batch, na = t.shared_a ? 1 : nb;
     int rc;
-    if ((rc = dv_ops_add_arg(plan, "a", it, M * K, DV_ARG_IN, 0, 0)) != DV_OK ||
-        (rc = dv_ops_add_arg(plan, "b", it, K * N, DV_ARG_IN, 0, 0)) != DV_OK ||
-        (rc = dv_ops_add_arg(plan, "c", ot, M * N, DV_ARG_OUT, 0, 0)) != DV_OK)
+    if ((rc = dv_ops_add_arg(plan, "a", it, na * M * K, DV_ARG_IN, 0, 0)) != DV_OK ||
+        (rc = dv_ops_add_arg(plan, "b", it, nb * K * N, DV_ARG_IN, 0, 0)) != DV_OK ||
+        (rc = dv_ops_add_arg(plan, "c", ot, nb * M * N, DV_ARG_OUT, 0, 0)) != DV_OK)
         return dv_error_set(err, rc, NULL, 0, 0, "matmul: the tensors are too large");
     memcpy(plan->tiling, &t, sizeof t);
     plan->tiling_bytes = sizeof t;
-    plan->flops = 2 * M * N * K;
-    plan->bytes = (M * K + K * N) * isz + M * N * osz;
+    plan->flops = 2 * M * N * K * nb;
+    plan->bytes = (na * M * K + nb * K * N) * isz + nb * M * N * osz;
     return DV_OK;
 }
 
@@ -523,6 +548,8 @@ typedef struct mm_walk {
     uint64_t m_lo, n_lo, n_hi;       /* the block's part of C: rows from m_lo in every round, columns */
     uint32_t nmi, nnj;               /* its tiles along M (over all rounds) and N */
     uint32_t nmi_part;               /* its rows of tiles in each round but the last */
+    uint64_t per;                    /* its tiles in one product (nmi x nnj) */
+    uint64_t b_lo, nbat;             /* its run of products: [b_lo, b_lo + nbat) */
     uint32_t ga, gb;             /* L1 groups of A / B per tile */
     bool keep_a;                 /* one A group holds the whole K: it stays in L1 along a row of tiles */
     uint64_t na, nb;             /* groups issued so far, over the whole block */
@@ -545,6 +572,7 @@ static void rows_of_round(const mm_walk_t *w, uint64_t r, uint64_t *lo, uint64_t
 static void tile_at(const mm_walk_t *w, uint64_t i, uint64_t *m0, uint64_t *mt, uint64_t *n0, uint64_t *nt)
 {
     const mm_tiling_t *t = w->t;
+    i %= w->per; /* the tile within its product (mm_batch_of gives the product) */
     const uint64_t row = i / w->nnj, full = (uint64_t)(t->rounds - 1) * w->nmi_part;
     const uint64_t r = row < full ? row / w->nmi_part : t->rounds - 1u, j = row < full ? row % w->nmi_part : row - full;
     uint64_t lo, hi;
@@ -554,6 +582,9 @@ static void tile_at(const mm_walk_t *w, uint64_t i, uint64_t *m0, uint64_t *mt, 
     *mt = dv_min_u64(t->bm, hi - *m0);
     *nt = dv_min_u64(t->bn, w->n_hi - *n0);
 }
+
+/* The product (batch index) of the block's tile `i`. */
+static uint64_t mm_batch_of(const mm_walk_t *w, uint64_t i) { return w->b_lo + i / w->per; }
 
 /* GM rows x cols (row stride `stride` elements) -> L1 NZ: 32-byte column blocks of `rows_al` rows.
  * One instruction unless a field limit (n_value, the GM row stride) forces one-row matrices. */
@@ -622,7 +653,8 @@ static void issue_a(dv_k_t *k, mm_walk_t *w, uint64_t upto)
         const uint64_t k0 = w->keep_a ? 0 : (w->na % w->ga) * t->ska * t->bk;
         const uint64_t kn = dv_min_u64((uint64_t)t->ska * t->bk, t->K - k0);
         const uint64_t buf = dvk_que_alloc(k, &w->qa1);
-        nd2nz(k, buf, dvk_gm(k, w->argmap[ARG_A], (m0 * t->K + k0) * w->isz), (dv_dtype_t)t->it, mt, kn, t->K,
+        const uint64_t ab = t->shared_a ? 0 : mm_batch_of(w, w->keep_a ? w->na * w->nnj : w->na / w->ga) * t->M * t->K;
+        nd2nz(k, buf, dvk_gm(k, w->argmap[ARG_A], (ab + m0 * t->K + k0) * w->isz), (dv_dtype_t)t->it, mt, kn, t->K,
               dv_round_up(mt, 16));
         dvk_que_enque(k, &w->qa1, buf);
     }
@@ -638,13 +670,14 @@ static void issue_b(dv_k_t *k, mm_walk_t *w, uint64_t upto)
         tile_at(w, w->nb / w->gb, &m0, &mt, &n0, &nt);
         const uint64_t k0 = (w->nb % w->gb) * t->skb * t->bk, kn = dv_min_u64((uint64_t)t->skb * t->bk, t->K - k0);
         const uint64_t buf = dvk_que_alloc(k, &w->qb1);
+        const uint64_t bb = mm_batch_of(w, w->nb / w->gb) * t->K * t->N;
         if (t->bt)
-            nd2nz(k, buf, dvk_gm(k, w->argmap[ARG_B], (n0 * t->K + k0) * w->isz), (dv_dtype_t)t->it, nt, kn, t->K,
+            nd2nz(k, buf, dvk_gm(k, w->argmap[ARG_B], (bb + n0 * t->K + k0) * w->isz), (dv_dtype_t)t->it, nt, kn, t->K,
                   dv_round_up(nt, 16));
         else if (w->isz == 4)
-            nd2nz_k16(k, buf, dvk_gm(k, w->argmap[ARG_B], (k0 * t->N + n0) * 4), kn, nt, t->N);
+            nd2nz_k16(k, buf, dvk_gm(k, w->argmap[ARG_B], (bb + k0 * t->N + n0) * 4), kn, nt, t->N);
         else /* 16-bit: 16-row fractals; int8: whole 32 x 32 squares */
-            nd2nz(k, buf, dvk_gm(k, w->argmap[ARG_B], (k0 * t->N + n0) * w->isz), (dv_dtype_t)t->it, kn, nt, t->N,
+            nd2nz(k, buf, dvk_gm(k, w->argmap[ARG_B], (bb + k0 * t->N + n0) * w->isz), (dv_dtype_t)t->it, kn, nt, t->N,
                   dv_round_up(kn, w->isz == 1 ? 32 : 16));
         dvk_que_enque(k, &w->qb1, buf);
     }
@@ -730,9 +763,12 @@ static void drain_ub(dv_k_t *k, const mm_tiling_t *t, dv_que_t *qub, uint32_t ar
 /* The block's part of C and its tiles (no buffers yet). */
 static void walk_init(mm_walk_t *w, const mm_tiling_t *t, uint32_t b)
 {
-    const uint32_t gi = b / t->gn, gj = b % t->gn;
+    const uint32_t cells = t->gm * t->gn, cell = b % cells, bi = b / cells;
+    const uint32_t gi = cell / t->gn, gj = cell % t->gn;
     memset(w, 0, sizeof *w);
     w->t = t;
+    w->b_lo = (uint64_t)t->batch * bi / t->gb;
+    w->nbat = (uint64_t)t->batch * (bi + 1) / t->gb - w->b_lo;
     w->m_lo = gi * t->scm;
     w->n_lo = dv_min_u64(t->N, gj * t->scn);
     w->n_hi = dv_min_u64(t->N, w->n_lo + t->scn);
@@ -744,6 +780,7 @@ static void walk_init(mm_walk_t *w, const mm_tiling_t *t, uint32_t b)
     w->nmi = (t->rounds - 1u) * w->nmi_part + (uint32_t)dv_ceil_div(hi - lo, t->bm);
     if (w->nnj == 0)
         w->nmi = 0;
+    w->per = (uint64_t)w->nmi * w->nnj;
 }
 
 /* The tile's way out of L0C when an epilogue takes it (dv_cube_sink_t). */
@@ -774,7 +811,7 @@ static void mm_body(dv_k_t *k, const mm_tiling_t *t, const uint32_t *argmap, con
     w.gb = (uint32_t)dv_ceil_div(t->ks, t->skb);
     w.isz = dv_dtype_size(it);
     w.K0 = 32 / w.isz;
-    const uint64_t tiles = (uint64_t)w.nmi * w.nnj;
+    const uint64_t tiles = w.per * w.nbat;
     if (tiles == 0)
         return;
 
@@ -808,7 +845,7 @@ static void mm_body(dv_k_t *k, const mm_tiling_t *t, const uint32_t *argmap, con
         dvk_set_flag(k, DV_PIPE_M, DV_PIPE_MTE1, ev_free[d]);
 
     w.keep_a = w.ga == 1 && w.nnj > 1;
-    const uint64_t total_a = w.keep_a ? w.nmi : tiles * w.ga, total_b = tiles * w.gb;
+    const uint64_t total_a = w.keep_a ? w.nmi * w.nbat : tiles * w.ga, total_b = tiles * w.gb;
     uint64_t slice = 0, a1 = 0, b1 = 0, kl1_b = 0;
     for (uint64_t ti = 0; ti < tiles; ti++) {
         uint64_t m0, mt, n0, nt;
@@ -851,12 +888,13 @@ static void mm_body(dv_k_t *k, const mm_tiling_t *t, const uint32_t *argmap, con
             dvk_que_enque(k, &qc1, co);
             c = dvk_que_deque(k, &qc1);
         }
+        const uint64_t cb = mm_batch_of(&w, ti) * t->M; /* the product's first row of C */
         if (sink)
             sink_tile(k, t, sink, ti, c, m0, mt, n0, nt);
         else if (t->coupled)
-            drain_ub(k, t, &qub, argmap[ARG_C], c, m0, mt, n0, nt);
+            drain_ub(k, t, &qub, argmap[ARG_C], c, cb + m0, mt, n0, nt);
         else
-            dvk_copy_matrix_cc_to_gm(k, dvk_gm(k, argmap[ARG_C], (m0 * t->N + n0) * dv_dtype_size((dv_dtype_t)t->ot)), c,
+            dvk_copy_matrix_cc_to_gm(k, dvk_gm(k, argmap[ARG_C], ((cb + m0) * t->N + n0) * dv_dtype_size((dv_dtype_t)t->ot)), c,
                                      (int64_t)nt, (int64_t)mt, (int64_t)dv_round_up(mt, 16), (int64_t)t->N, t->quant,
                                      t->relu, 1, uf ? 3 : 0);
         if (!uf)
@@ -940,9 +978,11 @@ static int mm_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
         return dv_error_set(err, DV_ERR_NOMEM, NULL, 0, 0, "matmul reference: out of memory");
     }
     float *fa = (float *)pa, *fb = (float *)pb;
+    for (uint64_t bi = 0; bi < t->batch; bi++) { /* product bi: A at ab, B at bb, C at cb elements */
+    const uint64_t ab = t->shared_a ? 0 : bi * M * K, bb = bi * K * N, cb = bi * M * N;
     memset(pb, 0, K * NP * 4);
     for (uint64_t i = 0; i < M * K; i++) {
-        const double x = dv_ops_load(in[ARG_A], it, i);
+        const double x = dv_ops_load(in[ARG_A], it, ab + i);
         if (ints)
             pa[i] = (uint32_t)(int32_t)x;
         else
@@ -950,7 +990,7 @@ static int mm_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
     }
     for (uint64_t kk = 0; kk < K; kk++)
         for (uint64_t j = 0; j < N; j++) {
-            const double x = dv_ops_load(in[ARG_B], it, t->bt ? j * K + kk : kk * N + j);
+            const double x = dv_ops_load(in[ARG_B], it, bb + (t->bt ? j * K + kk : kk * N + j));
             if (ints)
                 pb[kk * NP + j] = (uint32_t)(int32_t)x;
             else
@@ -972,8 +1012,9 @@ static int mm_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
                 memcpy(&sum, &acc[i * NP + j], 4);
                 out = t->relu && !(sum > 0) ? 0.0 : sum;
             }
-            dv_ops_store(expect[ARG_C], ot, i * N + j, out);
+            dv_ops_store(expect[ARG_C], ot, cb + i * N + j, out);
         }
+    }
     free(pa);
     free(pb);
     free(acc);
@@ -989,6 +1030,9 @@ static int mm_bind(const dv_opdesc_t *op, const dv_tensor_desc_t *in, int nin, d
 {
     static const char *const names[2] = {"a", "b"};
     const bool bt = v->v[P_BT].i != 0;
+    if (v->v[P_BATCH].i > 1)
+        return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "a graph's matmul is one 2-D product: --batch %lld is "
+                            "not supported in a graph", (long long)v->v[P_BATCH].i);
     if (nin != 2)
         return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "matmul takes 2 inputs, a [M,K] and b %s; %d given",
                             bt ? "[N,K]" : "[K,N]", nin);

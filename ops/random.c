@@ -332,3 +332,214 @@ RN_OP(RN_UNIFORM, uniform, uniform_params, "y = uniform random numbers in [--low
 RN_OP(RN_RANDOM, random, random_params, "y = uniform random integers in [--low, --high)");
 RN_OP(RN_BERNOULLI, bernoulli, bernoulli_params, "y = 1 with probability --p, else 0");
 RN_OP(RN_NORMAL, normal, normal_params, "y = normal random numbers of --mean and --std (Box-Muller)");
+
+/* ---------------------------------------------------------------- dropout */
+
+/* dropout_mask: the keep mask of dropout as CANN packs it: bit i (byte i / 8, LSB first) is 1 when
+ * element i is kept, u_i >= p with u_i the generator's uniform number of counter i, so an element is
+ * kept with probability 1 - p; ceil(n / 128) * 16 bytes (the mask of whole 128-element groups).
+ * Per tile: the uniform numbers (as uniform), then vcmps u >= p, which writes exactly this bit layout
+ * (8 bytes per repeat of 64 fp32 lanes), and the bytes go out by MTE3.  Block b takes whole units of
+ * 4096 elements (512 bytes of mask). */
+enum { DM_SHAPE, DM_P, DM_SEED, DM_OFFSET, DM_CORES, DM_TILE, DM_COUNT };
+static const dv_oparam_spec_t dmask_params[DM_COUNT] = {
+    [DM_SHAPE] = {"shape", DV_OPT_SHAPE, "1048576", 1, 1u << 30, 0, "the shape of the tensor the mask is for"},
+    [DM_P] = {"p", DV_OPT_FLOAT, "0.5", 0, 1, 0, "the probability that an element is dropped (its bit 0)"},
+    [DM_SEED] = {"seed", DV_OPT_INT, "0", 0, 4294967295.0, 0, "the generator's seed (32 bits)"},
+    [DM_OFFSET] = {"offset", DV_OPT_INT, "0", 0, 4294967295.0, 0, "added to every element's counter (32 bits)"},
+    [DM_CORES] = {"cores", DV_OPT_INT, "auto", 1, 1024, 0, "blocks (auto: the chip's vector cores)"},
+    [DM_TILE] = {"tile-elems", DV_OPT_INT, "4096", 256, 16384, 0, "elements per tile (a multiple of 256)"}};
+
+typedef struct dm_tiling {
+    uint64_t elems, bits, tile; /* bits: the elements the mask covers, a multiple of 128 */
+    double p;
+    uint32_t key;
+} dm_tiling_t;
+
+enum { DM_UNIT = 4096 };
+
+static uint64_t dm_bytes(uint64_t elems) { return dv_ceil_div(elems, 128) * 16; }
+
+static void dm_kernel(dv_k_t *k, const void *params)
+{
+    const dm_tiling_t *t = params;
+    const uint64_t units = dv_ceil_div(t->bits, DM_UNIT), nb = dvk_block_num(k), b = dvk_block_idx(k);
+    const uint64_t first = units * b / nb * DM_UNIT, last = dv_min_u64(units * (b + 1) / nb * DM_UNIT, t->bits);
+    if (first >= last)
+        return;
+    const uint64_t T = t->tile, bytes = T * 4;
+    dv_que_t outq;
+    dvk_que_init(k, &outq, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, 2, T / 8);
+    const uint64_t iota = dvk_alloc(k, DV_SPACE_UB, bytes), x = dvk_alloc(k, DV_SPACE_UB, bytes);
+    const uint64_t tt = dvk_alloc(k, DV_SPACE_UB, bytes), s = dvk_alloc(k, DV_SPACE_UB, bytes);
+    const uint64_t f = dvk_alloc(k, DV_SPACE_UB, bytes);
+    dv_ops_iota_s32(k, iota, T);
+    for (uint64_t off = first; off < last; off += T) {
+        const uint64_t n = dv_min_u64(T, last - off); /* a multiple of 128 */
+        const uint64_t m = dvk_que_alloc(k, &outq);
+        rn_uniform_vec(k, f, iota, t->key + (uint32_t)off, x, tt, s, T);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        dvk_vcmps(k, m, f, DV_DT_F32, t->p, DV_CMP_GE, (int64_t)(n / RN_LANES), 1, 8);
+        dvk_que_enque(k, &outq, m);
+        const uint64_t bm = dvk_que_deque(k, &outq);
+        dvk_copy_ubuf_to_gm(k, dvk_gm(k, 0, off / 8), bm, 1, (int64_t)dv_ceil_div(n / 8, 32), 0, 0);
+        dvk_que_free(k, &outq, bm);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+    }
+}
+
+static int dm_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t *v, dv_op_plan_t *plan,
+                   dv_error_t *err)
+{
+    const uint64_t elems = dv_shape_elems(&v->v[DM_SHAPE].shape);
+    dm_tiling_t t = {.elems = elems, .bits = dm_bytes(elems) * 8, .tile = (uint64_t)v->v[DM_TILE].i,
+                     .p = v->v[DM_P].f};
+    if (t.tile % 256)
+        return dv_ops_param_error(err, "tile-elems", "%llu is not a multiple of 256 (32 bytes of mask)",
+                                  (unsigned long long)t.tile);
+    const uint64_t ub = 5 * t.tile * 4 + 2 * t.tile / 8;
+    if (ub > cfg->ub_size_bytes)
+        return dv_ops_param_error(err, "tile-elems", "%llu elements need %llu bytes of UB, core.ub_size_bytes is %llu",
+                                  (unsigned long long)t.tile, (unsigned long long)ub,
+                                  (unsigned long long)cfg->ub_size_bytes);
+    t.key = (uint32_t)((uint64_t)v->v[DM_SEED].i * RN_GOLD + (uint64_t)v->v[DM_OFFSET].i);
+    const uint64_t cores = v->v[DM_CORES].i ? (uint64_t)v->v[DM_CORES].i : dv_ops_cores(cfg, DV_KIND_VECTOR);
+    snprintf(plan->info.name, sizeof plan->info.name, "%s", op->name);
+    plan->info.kind = DV_KIND_VECTOR;
+    plan->info.blocks = (uint32_t)dv_max_u64(1, dv_min_u64(cores, dv_ceil_div(t.bits, DM_UNIT)));
+    plan->info.subs = 1;
+    int rc;
+    if ((rc = dv_ops_add_arg(plan, "y", DV_DT_U8, dm_bytes(elems), DV_ARG_OUT, 0, 0)))
+        return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the argument", op->name);
+    memcpy(plan->tiling, &t, sizeof t);
+    plan->tiling_bytes = sizeof t;
+    plan->flops = 0;
+    plan->bytes = dm_bytes(elems);
+    return DV_OK;
+}
+
+static int dm_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint8_t **expect, dv_error_t *err)
+{
+    (void)in;
+    (void)err;
+    dm_tiling_t t;
+    memcpy(&t, plan->tiling, sizeof t);
+    memset(expect[0], 0, t.bits / 8);
+    for (uint64_t i = 0; i < t.bits; i++) {
+        const float u = (float)(rn_hash((uint32_t)i + t.key) >> 8) * (1.0f / 16777216.0f);
+        if (u >= (float)t.p)
+            expect[0][i / 8] |= (uint8_t)(1u << (i % 8));
+    }
+    return DV_OK;
+}
+
+const dv_opdesc_t dv_op_dropout_mask = {"dropout_mask",
+                                        "y = dropout's keep mask, a bit per element (1: kept, probability 1 - --p), "
+                                        "ceil(n / 128) * 16 bytes",
+                                        dmask_params, DM_COUNT, dm_plan, dm_kernel, dm_reference, NULL, NULL, NULL};
+
+/* dropout_apply: y = mask bit i ? x * scale : 0 (aclnnDropoutDoMask with scale 1 / (1 - p),
+ * aclnnDropoutBackward).  Per tile: x and its mask bytes in by MTE2, vmuls by the scale (in the
+ * dtype), vsel against a zero tile with the mask (a 16-byte chunk per fp16 repeat, 8 per fp32), out
+ * by MTE3.  Block b takes whole units of 4096 elements. */
+enum { DA_SHAPE, DA_DTYPE, DA_SCALE, DA_CORES, DA_TILE, DA_COUNT };
+static const dv_oparam_spec_t dapply_params[DA_COUNT] = {
+    [DA_SHAPE] = {"shape", DV_OPT_SHAPE, "1048576", 1, 1u << 30, 0, "tensor dimensions"},
+    [DA_DTYPE] = {"dtype", DV_OPT_DTYPE, "fp32", 0, 0, DT_F16 | DT_F32, "element type of x and y"},
+    [DA_SCALE] = {"scale", DV_OPT_FLOAT, "2", -3.4e38, 3.4e38, 0, "the factor of a kept element (in --dtype)"},
+    [DA_CORES] = {"cores", DV_OPT_INT, "auto", 1, 1024, 0, "blocks (auto: the chip's vector cores)"},
+    [DA_TILE] = {"tile-elems", DV_OPT_INT, "4096", 256, 16384, 0, "elements per tile (a multiple of 256)"}};
+
+typedef struct da_tiling {
+    uint64_t elems, tile;
+    double scale;
+    uint32_t dt;
+} da_tiling_t;
+
+static void da_kernel(dv_k_t *k, const void *params)
+{
+    const da_tiling_t *t = params;
+    const dv_dtype_t dt = (dv_dtype_t)t->dt;
+    const unsigned size = dv_dtype_size(dt);
+    const uint64_t units = dv_ceil_div(t->elems, DM_UNIT), nb = dvk_block_num(k), b = dvk_block_idx(k);
+    const uint64_t first = units * b / nb * DM_UNIT, last = dv_min_u64(units * (b + 1) / nb * DM_UNIT, t->elems);
+    if (first >= last)
+        return;
+    const uint64_t T = t->tile, epr = 256 / size; /* elements per repeat */
+    dv_que_t xq, mq, yq;
+    dvk_que_init(k, &xq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, 2, T * size);
+    dvk_que_init(k, &mq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, 2, T / 8);
+    dvk_que_init(k, &yq, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, 2, T * size);
+    const uint64_t zero = dvk_alloc(k, DV_SPACE_UB, 256);
+    dvk_vdup(k, zero, dt, 0, 1, 1, 8);
+    for (uint64_t off = first; off < last; off += T) {
+        const uint64_t n = dv_min_u64(T, last - off), rep = dv_ceil_div(n, epr);
+        const uint64_t xb = dvk_que_alloc(k, &xq), mb = dvk_que_alloc(k, &mq);
+        dvk_copy_gm_to_ubuf(k, xb, dvk_gm(k, 0, off * size), 1, (int64_t)dv_ceil_div(n * size, 32), 0, 0);
+        dvk_copy_gm_to_ubuf(k, mb, dvk_gm(k, 1, off / 8), 1, (int64_t)dv_ceil_div(dv_ceil_div(n, 8), 32), 0, 0);
+        dvk_que_enque(k, &xq, xb);
+        dvk_que_enque(k, &mq, mb);
+        const uint64_t x = dvk_que_deque(k, &xq), m = dvk_que_deque(k, &mq), y = dvk_que_alloc(k, &yq);
+        dvk_vmuls(k, x, x, dt, t->scale, (int64_t)rep, 1, 1, 8, 8);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        dvk_vsel(k, y, x, zero, m, dt, (int64_t)rep, 1, 1, 1, 8, 8, 0, 1);
+        dvk_que_free(k, &xq, x);
+        dvk_que_free(k, &mq, m);
+        dvk_que_enque(k, &yq, y);
+        const uint64_t by = dvk_que_deque(k, &yq);
+        dvk_copy_ubuf_to_gm(k, dvk_gm(k, 2, off * size), by, 1, (int64_t)dv_ceil_div(n * size, 32), 0, 0);
+        dvk_que_free(k, &yq, by);
+    }
+}
+
+static int da_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t *v, dv_op_plan_t *plan,
+                   dv_error_t *err)
+{
+    const dv_dtype_t dt = v->v[DA_DTYPE].dt;
+    const unsigned size = dv_dtype_size(dt);
+    const uint64_t elems = dv_shape_elems(&v->v[DA_SHAPE].shape);
+    da_tiling_t t = {.elems = elems, .tile = (uint64_t)v->v[DA_TILE].i, .scale = v->v[DA_SCALE].f, .dt = (uint32_t)dt};
+    if (t.tile % 256)
+        return dv_ops_param_error(err, "tile-elems", "%llu is not a multiple of 256 (32 bytes of mask)",
+                                  (unsigned long long)t.tile);
+    const uint64_t ub = 4 * t.tile * size + 2 * t.tile / 8 + 256;
+    if (ub > cfg->ub_size_bytes)
+        return dv_ops_param_error(err, "tile-elems", "%llu elements need %llu bytes of UB, core.ub_size_bytes is %llu",
+                                  (unsigned long long)t.tile, (unsigned long long)ub,
+                                  (unsigned long long)cfg->ub_size_bytes);
+    const uint64_t cores = v->v[DA_CORES].i ? (uint64_t)v->v[DA_CORES].i : dv_ops_cores(cfg, DV_KIND_VECTOR);
+    snprintf(plan->info.name, sizeof plan->info.name, "%s", op->name);
+    plan->info.kind = DV_KIND_VECTOR;
+    plan->info.blocks = (uint32_t)dv_max_u64(1, dv_min_u64(cores, dv_ceil_div(elems, DM_UNIT)));
+    plan->info.subs = 1;
+    int rc;
+    if ((rc = dv_ops_add_arg(plan, "x", dt, elems, DV_ARG_IN, -2, 2)) ||
+        (rc = dv_ops_add_arg(plan, "mask", DV_DT_U8, dm_bytes(elems), DV_ARG_IN, 0, 255)) ||
+        (rc = dv_ops_add_arg(plan, "y", dt, elems, DV_ARG_OUT, 0, 0)))
+        return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
+    memcpy(plan->tiling, &t, sizeof t);
+    plan->tiling_bytes = sizeof t;
+    plan->flops = elems;
+    plan->bytes = 2 * elems * size + dm_bytes(elems);
+    return DV_OK;
+}
+
+static int da_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint8_t **expect, dv_error_t *err)
+{
+    (void)err;
+    da_tiling_t t;
+    memcpy(&t, plan->tiling, sizeof t);
+    const dv_dtype_t dt = (dv_dtype_t)t.dt;
+    uint8_t s[8];
+    dv_ops_store(s, dt, 0, t.scale); /* the scale as vmuls holds it */
+    const double scale = dv_ops_load(s, dt, 0);
+    for (uint64_t i = 0; i < t.elems; i++) {
+        const bool keep = in[1][i / 8] >> (i % 8) & 1;
+        dv_ops_store(expect[2], dt, i, keep ? dv_ops_load(in[0], dt, i) * scale : 0.0);
+    }
+    return DV_OK;
+}
+
+const dv_opdesc_t dv_op_dropout_apply = {"dropout_apply",
+                                         "y = bit i of --mask ? x * --scale : 0 (dropout with a given keep mask)",
+                                         dapply_params, DA_COUNT, da_plan, da_kernel, da_reference, NULL, NULL, NULL};

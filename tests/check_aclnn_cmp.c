@@ -4,7 +4,7 @@
  * (aclnnEq/Ne/Gt/Lt/Ge/Le Tensor and Scalar and their Inplace forms) through the real shim against
  * a plain-C reference, on contiguous tensors and on a non-contiguous view (transposed, with an
  * offset), with a bool output and with 0 / 1 in a float output; and the errors of the first phase
- * (shapes that differ, an output dtype the operator cannot write, mixed input dtypes, NULL). */
+ * (shapes that do not broadcast, an output dtype the operator cannot write, mixed input dtypes, NULL). */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -285,15 +285,15 @@ START_TEST(test_aclnn_cmp_errors)
     aclScalar *s = aclCreateScalar((void *)&v, ACL_FLOAT);
     uint64_t ws;
     aclOpExecutor *e;
-    /* shapes that differ (dvsim does not broadcast comparisons yet) */
-    CK_ERR(aclnnEqTensorGetWorkspaceSize(a.t, b.t, ob.t, &ws, &e), NN_INVALID, "does not broadcast comparisons");
-    CK_ERR(aclnnGtTensorGetWorkspaceSize(a.t, row.t, ob.t, &ws, &e), NN_INVALID, "other");
+    /* shapes that do not broadcast; an out that is not the broadcast shape */
+    CK_ERR(aclnnEqTensorGetWorkspaceSize(a.t, b.t, ob.t, &ws, &e), NN_INVALID, "do not broadcast");
+    CK_ERR(aclnnGtTensorGetWorkspaceSize(a.t, row.t, ob32.t, &ws, &e), NN_INVALID, "out has shape [3,2]");
     CK_ERR(aclnnGtScalarGetWorkspaceSize(a.t, s, ob32.t, &ws, &e), NN_INVALID, "out");
     /* an output dtype the operator cannot write */
     CK_ERR(aclnnLtTensorGetWorkspaceSize(a.t, a.t, o8.t, &ws, &e), NN_INVALID, "ACL_INT8");
     CK_ERR(aclnnLeScalarGetWorkspaceSize(a.t, s, o8.t, &ws, &e), NN_INVALID, "ACL_INT8");
-    /* mixed input dtypes */
-    CK_ERR(aclnnNeTensorGetWorkspaceSize(a.t, i32.t, ob.t, &ws, &e), NN_INVALID, "must be the same");
+    /* an input dtype the comparison does not take (mixed dtypes promote: tests/check_aclnn_bcast.c) */
+    CK_ERR(aclnnNeTensorGetWorkspaceSize(o8.t, o8.t, ob.t, &ws, &e), NN_INVALID, "self has dtype ACL_INT8; dvsim's ne takes");
     /* NULL arguments, a dead scalar */
     CK_ERR(aclnnGeTensorGetWorkspaceSize(NULL, a.t, ob.t, &ws, &e), NN_NULLPTR, "self");
     CK_ERR(aclnnGeScalarGetWorkspaceSize(a.t, NULL, ob.t, &ws, &e), NN_NULLPTR, "other");

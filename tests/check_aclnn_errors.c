@@ -171,10 +171,10 @@ START_TEST(test_aclnn_elementwise_errors)
     CK_ERR(aclnnAddGetWorkspaceSize(s.a.t, s.b.t, s.one, s.c.t, NULL, &e), NN_NULLPTR, "workspaceSize is NULL");
     CK_ERR(aclnnAddGetWorkspaceSize(s.a.t, s.b.t, s.one, s.c.t, &ws, NULL), NN_NULLPTR, "executor is NULL");
     CK_ERR(aclnnAddGetWorkspaceSize(s.a.t, s.bad.t, s.one, s.c.t, &ws, &e), NN_INVALID,
-           "other has shape [4,7] but self has [4,8]; dvsim does not broadcast");
+           "self [4,8] and other [4,7] do not broadcast");
     CK_ERR(aclnnMulGetWorkspaceSize(s.a.t, s.b.t, s.bad.t, &ws, &e), NN_INVALID, "out has shape [4,7]");
-    CK_ERR(aclnnMulGetWorkspaceSize(s.a.t, s.h.t, s.c.t, &ws, &e), NN_INVALID,
-           "other has dtype ACL_FLOAT16 but self has ACL_FLOAT");
+    CK_ERR(aclnnMulGetWorkspaceSize(s.a.t, s.h.t, s.h.t, &ws, &e), NN_INVALID,
+           "out has dtype ACL_FLOAT16 but self (ACL_FLOAT) and other (ACL_FLOAT16) promote to ACL_FLOAT");
     CK_ERR(aclnnReluGetWorkspaceSize(s.i8.t, s.i8.t, &ws, &e), NN_INVALID,
            "self has dtype ACL_INT8; dvsim's relu takes ACL_FLOAT, ACL_FLOAT16, ACL_INT32");
     CK_ERR(aclnnGeluGetWorkspaceSize(s.nz, s.c.t, &ws, &e), NN_INVALID, "self has format FORMAT_FRACTAL_NZ");
@@ -307,23 +307,27 @@ START_TEST(test_aclnn_cube_errors)
 
     /* convolution */
     const int64_t xd[] = {1, 2, 6, 6}, wd[] = {4, 2, 3, 3}, yd[] = {1, 4, 6, 6}, yb[] = {1, 4, 5, 5};
-    const int64_t one = 1, two[] = {1, 2}, four = 4;
+    const int64_t one = 1, two[] = {1, 2}, three = 3, four = 4;
     nnt_dt_t x = nnt_mk(xd, 4, ACL_FLOAT16, ACL_FORMAT_NCHW, NULL),
              w = nnt_mk(wd, 4, ACL_FLOAT16, ACL_FORMAT_NCHW, NULL);
     nnt_dt_t y = nnt_mk(yd, 4, ACL_FLOAT16, ACL_FORMAT_NCHW, NULL),
              ybad = nnt_mk(yb, 4, ACL_FLOAT16, ACL_FORMAT_NCHW, NULL);
-    nnt_dt_t bias = nnt_mk(&four, 1, ACL_FLOAT16, ACL_FORMAT_ND, NULL);
+    nnt_dt_t bias = nnt_mk(&four, 1, ACL_FLOAT16, ACL_FORMAT_ND, NULL), bias3 = nnt_mk(&three, 1, ACL_FLOAT16,
+                                                                                     ACL_FORMAT_ND, NULL);
     aclIntArray *s1 = aclCreateIntArray(&one, 1), *s12 = aclCreateIntArray(two, 2);
-    CK_ERR(aclnnConvolutionGetWorkspaceSize(x.t, w.t, bias.t, s1, s1, s1, false, s1, 1, y.t, 0, &ws, &e), NN_INVALID,
-           "bias is not supported by dvsim's convolution");
+    /* (s20-conv) bias, groups, transposed and a stride per axis are supported: their errors */
+    CK_OK(aclnnConvolutionGetWorkspaceSize(x.t, w.t, bias.t, s1, s1, s1, false, s1, 1, y.t, 0, &ws, &e));
+    CK_OK(aclDestroyAclOpExecutor(e));
+    CK_ERR(aclnnConvolutionGetWorkspaceSize(x.t, w.t, bias3.t, s1, s1, s1, false, s1, 1, y.t, 0, &ws, &e), NN_INVALID,
+           "bias has 3 elements in 1 dims; it takes one per output channel (4)");
     CK_ERR(aclnnConvolutionGetWorkspaceSize(x.t, w.t, NULL, s12, s1, s1, false, s1, 1, y.t, 0, &ws, &e), NN_INVALID,
-           "stride is (1, 2): dvsim's conv2d takes the same value on every axis");
+           "output has shape [1,4,6,6]; the convolution gives [1,4,6,3]");
     CK_ERR(aclnnConvolutionGetWorkspaceSize(x.t, w.t, NULL, s1, s1, NULL, false, s1, 1, y.t, 0, &ws, &e), NN_NULLPTR,
            "dilation is NULL");
     CK_ERR(aclnnConvolutionGetWorkspaceSize(x.t, w.t, NULL, s1, s1, s1, false, s1, 2, y.t, 0, &ws, &e), NN_INVALID,
-           "groups is 2");
+           "weight has dims 0 and 1 of 4 and 2; with 2 input channels and groups 2");
     CK_ERR(aclnnConvolutionGetWorkspaceSize(x.t, w.t, NULL, s1, s1, s1, true, s1, 1, y.t, 0, &ws, &e), NN_INVALID,
-           "transposed is true");
+           "it takes [cin, cout/groups] (transposed)");
     CK_ERR(aclnnConvolutionGetWorkspaceSize(x.t, w.t, NULL, s1, s1, s1, false, s1, 1, ybad.t, 0, &ws, &e),
            NN_INVALID, "output has shape [1,4,5,5]; the convolution gives [1,4,6,6]");
     /* phase 2: the workspace it needs */

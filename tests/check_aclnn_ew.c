@@ -1,7 +1,7 @@
 /* tests/check_aclnn_ew.c - the element-wise aclnn operators of the table (acl/nnops.def) through the
  * real shim on the 910B2 and 310 profiles: each unary, binary and scalar operator and its Inplace
  * form against a plain-C reference, on a contiguous tensor and on a non-contiguous view (transposed,
- * with an offset); in-place aliasing; the errors of the first phase (NULL 161001; a broadcasting
+ * with an offset); in-place aliasing; the errors of the first phase (NULL 161001; a non-broadcasting
  * shape, a dtype or a dead handle 161002). */
 #include <check.h>
 #include <math.h>
@@ -478,20 +478,21 @@ START_TEST(test_aclnn_ew_errors)
     CK_ERR(aclnnMulsGetWorkspaceSize(a.t, dead, b.t, &ws, &e), NN_INVALID, "other is not a live aclScalar");
     CK_ERR(aclnnSubsGetWorkspaceSize(a.t, (const aclScalar *)a.t, s1, b.t, &ws, &e), NN_INVALID,
            "other is not a live aclScalar");
-    /* a broadcasting shape (not yet), a shape mismatch, dtypes */
-    CK_ERR(aclnnMaximumGetWorkspaceSize(a.t, row.t, b.t, &ws, &e), NN_INVALID,
-           "aclnnMaximumGetWorkspaceSize: other has shape [1,8] but self has [4,8]; dvsim does not broadcast");
-    CK_ERR(aclnnInplaceDivGetWorkspaceSize(a.t, sq.t, &ws, &e), NN_INVALID, "other has shape [4,4]");
+    /* shapes that do not broadcast (tests/check_aclnn_bcast.c runs those that do), dtypes */
+    CK_ERR(aclnnMaximumGetWorkspaceSize(a.t, sq.t, b.t, &ws, &e), NN_INVALID,
+           "aclnnMaximumGetWorkspaceSize: self [4,8] and other [4,4] do not broadcast");
+    CK_ERR(aclnnInplaceDivGetWorkspaceSize(a.t, sq.t, &ws, &e), NN_INVALID, "other [4,4] do not broadcast");
     CK_ERR(aclnnNegGetWorkspaceSize(a.t, sq.t, &ws, &e), NN_INVALID, "out has shape [4,4]");
     CK_ERR(aclnnLogGetWorkspaceSize(i32.t, i32.t, &ws, &e), NN_INVALID,
            "aclnnLogGetWorkspaceSize: self has dtype ACL_INT32; dvsim's log takes ACL_FLOAT, ACL_FLOAT16");
     CK_ERR(aclnnAbsGetWorkspaceSize(i8.t, i8.t, &ws, &e), NN_INVALID, "self has dtype ACL_INT8");
     CK_ERR(aclnnInplaceSqrtGetWorkspaceSize(i32.t, &ws, &e), NN_INVALID, "selfRef has dtype ACL_INT32");
-    CK_ERR(aclnnMinimumGetWorkspaceSize(a.t, h.t, b.t, &ws, &e), NN_INVALID,
-           "other has dtype ACL_FLOAT16 but self has ACL_FLOAT");
+    CK_ERR(aclnnMinimumGetWorkspaceSize(a.t, h.t, h.t, &ws, &e), NN_INVALID,
+           "out has dtype ACL_FLOAT16 but self (ACL_FLOAT) and other (ACL_FLOAT16) promote to ACL_FLOAT");
     CK_ERR(aclnnSigmoidGetWorkspaceSize(a.t, h.t, &ws, &e), NN_INVALID, "out has dtype ACL_FLOAT16");
-    /* the library's scalar checks: an int32 Muls by 0.5, a LeakyRelu slope beyond fp16 */
-    CK_ERR(aclnnMulsGetWorkspaceSize(i32.t, sh, i32.t, &ws, &e), NN_INVALID, "--scalar");
+    /* an int32 Muls by 0.5 computes in fp32 (tests/check_aclnn_bcast.c): an int32 out is refused; the
+     * library's scalar check: a LeakyRelu slope beyond fp16 */
+    CK_ERR(aclnnMulsGetWorkspaceSize(i32.t, sh, i32.t, &ws, &e), NN_INVALID, "promote to ACL_FLOAT");
     const float huge = 1e6f;
     aclScalar *sb = aclCreateScalar((void *)&huge, ACL_FLOAT);
     CK_ERR(aclnnInplaceLeakyReluGetWorkspaceSize(h.t, sb, &ws, &e), NN_INVALID, "overflows fp16");
@@ -518,6 +519,72 @@ START_TEST(test_aclnn_ew_errors)
 }
 END_TEST
 
+/* Clamp by tensors (ClampMinTensor, ClampMaxTensor, their in-place forms, ClampTensor's two
+ * kernels), fp32 and int32, against plain C. */
+START_TEST(test_aclnn_clamp_tensors)
+{
+    nnt_setup_profile(NULL);
+    enum { N = 300 };
+    float x[N], lo[N], hi[N], got[N];
+    int32_t ix[N], ilo[N], ihi[N], igot[N];
+    nnt_fill(x, N, 31, -4, 4);
+    nnt_fill(lo, N, 32, -3, 0);
+    nnt_fill(hi, N, 33, 0, 3);
+    for (int i = 0; i < N; i++) {
+        ix[i] = (int32_t)(x[i] * 1000);
+        ilo[i] = (int32_t)(lo[i] * 1000);
+        ihi[i] = (int32_t)(hi[i] * 1000);
+    }
+    const int64_t d[] = {3, 100};
+    nnt_dt_t tx = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, x), tl = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, lo);
+    nnt_dt_t th = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, hi), to = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    uint64_t ws;
+    aclOpExecutor *e;
+    CK_OK(aclnnClampMinTensorGetWorkspaceSize(tx.t, tl.t, to.t, &ws, &e));
+    RUN(aclnnClampMinTensor(NULL, ws, e, nnt_stream));
+    nnt_rd(&to, got);
+    for (int i = 0; i < N; i++)
+        ck_assert_msg(got[i] == (x[i] > lo[i] ? x[i] : lo[i]), "ClampMinTensor [%d]", i);
+    CK_OK(aclnnClampMaxTensorGetWorkspaceSize(tx.t, th.t, to.t, &ws, &e));
+    RUN(aclnnClampMaxTensor(NULL, ws, e, nnt_stream));
+    nnt_rd(&to, got);
+    for (int i = 0; i < N; i++)
+        ck_assert_msg(got[i] == (x[i] < hi[i] ? x[i] : hi[i]), "ClampMaxTensor [%d]", i);
+    CK_OK(aclnnClampTensorGetWorkspaceSize(tx.t, tl.t, th.t, to.t, &ws, &e));
+    RUN(aclnnClampTensor(NULL, ws, e, nnt_stream));
+    nnt_rd(&to, got);
+    for (int i = 0; i < N; i++) {
+        const float m = x[i] > lo[i] ? x[i] : lo[i];
+        ck_assert_msg(got[i] == (m < hi[i] ? m : hi[i]), "ClampTensor [%d]", i);
+    }
+    CK_OK(aclnnInplaceClampMinTensorGetWorkspaceSize(tx.t, tl.t, &ws, &e));
+    RUN(aclnnInplaceClampMinTensor(NULL, ws, e, nnt_stream));
+    CK_OK(aclnnInplaceClampMaxTensorGetWorkspaceSize(tx.t, th.t, &ws, &e));
+    RUN(aclnnInplaceClampMaxTensor(NULL, ws, e, nnt_stream));
+    nnt_rd(&tx, got);
+    for (int i = 0; i < N; i++) {
+        const float m = x[i] > lo[i] ? x[i] : lo[i];
+        ck_assert_msg(got[i] == (m < hi[i] ? m : hi[i]), "InplaceClampMin/MaxTensor [%d]", i);
+    }
+    nnt_dt_t jx = nnt_mk(d, 2, ACL_INT32, ACL_FORMAT_ND, ix), jl = nnt_mk(d, 2, ACL_INT32, ACL_FORMAT_ND, ilo);
+    nnt_dt_t jh = nnt_mk(d, 2, ACL_INT32, ACL_FORMAT_ND, ihi), jo = nnt_mk(d, 2, ACL_INT32, ACL_FORMAT_ND, NULL);
+    CK_OK(aclnnClampTensorGetWorkspaceSize(jx.t, jl.t, jh.t, jo.t, &ws, &e));
+    RUN(aclnnClampTensor(NULL, ws, e, nnt_stream));
+    nnt_rd(&jo, igot);
+    for (int i = 0; i < N; i++) {
+        const int32_t m = ix[i] > ilo[i] ? ix[i] : ilo[i];
+        ck_assert_msg(igot[i] == (m < ihi[i] ? m : ihi[i]), "int32 ClampTensor [%d]", i);
+    }
+    const int64_t d2[] = {300};
+    nnt_dt_t flat = nnt_mk(d2, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    CK_ERR(aclnnClampTensorGetWorkspaceSize(tx.t, flat.t, th.t, to.t, &ws, &e), NN_INVALID, "do not broadcast");
+    CK_ERR(aclnnClampTensorGetWorkspaceSize(tx.t, tl.t, th.t, to.t, NULL, &e), NN_NULLPTR, "workspaceSize");
+    nnt_dt_t *all[] = {&tx, &tl, &th, &to, &jx, &jl, &jh, &jo, &flat};
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
+        nnt_rm(all[k]);
+}
+END_TEST
+
 Suite *dv_aclnn_ew_suite(void);
 Suite *dv_aclnn_ew_suite(void)
 {
@@ -527,6 +594,7 @@ Suite *dv_aclnn_ew_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_aclnn_ew_unary, 0, 2 * U_COUNT);
     tcase_add_loop_test(tc, test_aclnn_ew_binary, 0, 2 * B_COUNT);
+    tcase_add_test(tc, test_aclnn_clamp_tensors);
     tcase_add_loop_test(tc, test_aclnn_ew_clamp, 0, 2);
     suite_add_tcase(s, tc);
     TCase *te = tcase_create("aclnn_ew_910b2");

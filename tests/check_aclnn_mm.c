@@ -11,7 +11,14 @@
 #include <string.h>
 
 #include "acl/acl.h"
+#include "aclnnop/aclnn_addbmm.h"
+#include "aclnnop/aclnn_addmm.h"
+#include "aclnnop/aclnn_addmv.h"
+#include "aclnnop/aclnn_addr.h"
+#include "aclnnop/aclnn_baddbmm.h"
 #include "aclnnop/aclnn_batch_matmul.h"
+#include "aclnnop/aclnn_gemm.h"
+#include "aclnnop/aclnn_ger.h"
 #include "aclnnop/aclnn_dot.h"
 #include "aclnnop/aclnn_matmul.h"
 #include "aclnnop/aclnn_mm.h"
@@ -176,6 +183,252 @@ START_TEST(test_aclnn_matmul_batch)
 }
 END_TEST
 
+/* A batch of distinct mat2 (the library's --batch): self's dims, mat2's dims, out's dims; shared:
+ * self has no batch (one A for every product, --shared-a); tmat2: each mat2 the transposed view of
+ * an [N,K] matrix (strides {K*N, 1, K}). */
+static const struct {
+    int api; /* 0 aclnnMatmul, 1 aclnnBatchMatMul */
+    bool f32, tmat2;
+    int sd, md, od;
+    int64_t s[4], m[4], o[4];
+} db[] = {
+    {1, false, false, 3, 3, 3, {3, 7, 24}, {3, 24, 17}, {3, 7, 17}},
+    {1, true, true, 3, 3, 3, {4, 9, 32}, {4, 32, 10}, {4, 9, 10}},
+    {0, false, false, 4, 4, 4, {2, 3, 5, 16}, {2, 3, 16, 8}, {2, 3, 5, 8}},
+    {0, true, false, 2, 3, 3, {5, 16}, {6, 16, 8}, {6, 5, 8}},
+    {0, false, false, 3, 4, 4, {1, 5, 16}, {2, 2, 16, 8}, {2, 2, 5, 8}},
+};
+#define NDB (int)(sizeof db / sizeof db[0])
+
+/* Loop index: the case, 910B2 / 310. */
+START_TEST(test_aclnn_matmul_distinct_batch)
+{
+    const int bc = _i % NDB;
+    nnt_setup_profile(profiles[_i / NDB]);
+    const int sd = db[bc].sd, md = db[bc].md;
+    const bool f32 = db[bc].f32, tv = db[bc].tmat2;
+    const int64_t M = db[bc].s[sd - 2], K = db[bc].s[sd - 1], N = db[bc].m[md - 1];
+    const int64_t nb = nnt_numel(db[bc].m, md) / (K * N), na = nnt_numel(db[bc].s, sd) / (M * K);
+    float a[1200], b[2400], bs[2400], c[1200];
+    double want[1200];
+    uint16_t ha[1200], hb[2400];
+    ck_assert(na * M * K <= 1200 && nb * K * N <= 2400 && nb * M * N <= 1200);
+    nnt_fill(a, na * M * K, 80 + (unsigned)_i, -1, 1);
+    nnt_fill(b, nb * K * N, 90 + (unsigned)_i, -1, 1);
+    if (!f32) {
+        for (int64_t i = 0; i < na * M * K; i++)
+            a[i] = nnt_f16r(a[i]);
+        for (int64_t i = 0; i < nb * K * N; i++)
+            b[i] = nnt_f16r(b[i]);
+    }
+    for (int64_t p = 0; p < nb; p++) {
+        mm_ref(a + (na > 1 ? p * M * K : 0), b + p * K * N, want + p * M * N, M, K, N);
+        for (int64_t k = 0; k < K; k++)
+            for (int64_t j = 0; j < N; j++)
+                bs[p * K * N + (tv ? j * K + k : k * N + j)] = b[p * K * N + k * N + j];
+    }
+    const aclDataType dt = f32 ? ACL_FLOAT : ACL_FLOAT16;
+    if (!f32) {
+        nnt_to_f16(a, ha, na * M * K);
+        nnt_to_f16(bs, hb, nb * K * N);
+    }
+    const int64_t tsd[] = {nb, N, K}, tst[] = {N * K, 1, K};
+    nnt_dt_t ta = nnt_mk(db[bc].s, sd, dt, ACL_FORMAT_ND, f32 ? (const void *)a : ha);
+    nnt_dt_t tb = nnt_mk(tv ? tsd : db[bc].m, md, dt, ACL_FORMAT_ND, f32 ? (const void *)bs : hb);
+    nnt_dt_t tc = nnt_mk(db[bc].o, db[bc].od, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+    aclTensor *mat2 = tv ? aclCreateTensor(db[bc].m, 3, dt, tst, 0, ACL_FORMAT_ND, tsd, 3, tb.dev) : tb.t;
+    uint64_t ws;
+    aclOpExecutor *e;
+    if (db[bc].api == 1) {
+        CK_OK(aclnnBatchMatMulGetWorkspaceSize(ta.t, mat2, tc.t, 1, &ws, &e));
+        RUN(aclnnBatchMatMul(NULL, ws, e, nnt_stream));
+    } else {
+        CK_OK(aclnnMatmulGetWorkspaceSize(ta.t, mat2, tc.t, 1, &ws, &e));
+        RUN(aclnnMatmul(NULL, ws, e, nnt_stream));
+    }
+    nnt_rd(&tc, c);
+    char what[64];
+    snprintf(what, sizeof what, "distinct batch case %d", bc);
+    nnt_ck_close(what, c, want, nb * M * N, 1e-4, 1e-4);
+    if (tv)
+        CK_OK(aclDestroyTensor(mat2));
+    nnt_rm(&ta);
+    nnt_rm(&tb);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- products with an added term */
+
+/* Addmm, InplaceAddmm, Baddbmm, Addbmm, Addmv, Ger, Addr (NULL scalars: 1), InplaceAddr and Gemm
+ * (transA, transB) in fp32 against plain C: out = beta * self + alpha * product, with beta 0, 1
+ * and other values (each a different chain of kernels).  Loop index: the profile. */
+START_TEST(test_aclnn_mm_added_term)
+{
+    nnt_setup_profile(profiles[_i]);
+    enum { B = 3, M = 5, K = 7, N = 6 };
+    float x1[B * M * K], x2[B * K * N], sf[B * M * N], got[B * M * N];
+    double want[B * M * N], prod[B * M * N];
+    nnt_fill(x1, B * M * K, 11 + (unsigned)_i, -1, 1);
+    nnt_fill(x2, B * K * N, 12 + (unsigned)_i, -1, 1);
+    nnt_fill(sf, B * M * N, 13 + (unsigned)_i, -1, 1);
+    for (int b = 0; b < B; b++)
+        mm_ref(x1 + b * M * K, x2 + b * K * N, prod + b * M * N, M, K, N);
+    const int64_t d2[] = {M, N}, d3[] = {B, M, N}, dm1[] = {M, K}, dm2[] = {K, N}, db1[] = {B, M, K},
+                  db2[] = {B, K, N}, dv[] = {M}, dk[] = {K}, dn[] = {N};
+    uint64_t ws;
+    aclOpExecutor *e;
+    void *w = NULL;
+    const float coef[3][2] = {{0.5f, 1.5f}, {1.0f, -2.0f}, {0.0f, 0.75f}}; /* beta, alpha */
+    for (int ci = 0; ci < 3; ci++) {
+        const float be = coef[ci][0], al = coef[ci][1];
+        aclScalar *beta = aclCreateScalar((void *)&be, ACL_FLOAT), *alpha = aclCreateScalar((void *)&al, ACL_FLOAT);
+        char what[96];
+        /* Addmm [M,K] x [K,N] */
+        nnt_dt_t a = nnt_mk(dm1, 2, ACL_FLOAT, ACL_FORMAT_ND, x1), bb = nnt_mk(dm2, 2, ACL_FLOAT, ACL_FORMAT_ND, x2);
+        nnt_dt_t self = nnt_mk(d2, 2, ACL_FLOAT, ACL_FORMAT_ND, sf), out = nnt_mk(d2, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+        for (int i = 0; i < M * N; i++)
+            want[i] = (double)be * sf[i] + (double)al * prod[i];
+        CK_OK(aclnnAddmmGetWorkspaceSize(self.t, a.t, bb.t, beta, alpha, out.t, 1, &ws, &e));
+        if (ws)
+            CK_OK(aclrtMalloc(&w, ws, ACL_MEM_MALLOC_HUGE_FIRST));
+        RUN(aclnnAddmm(w, ws, e, nnt_stream));
+        nnt_rd(&out, got);
+        snprintf(what, sizeof what, "Addmm beta %g alpha %g", be, al);
+        nnt_ck_close(what, got, want, M * N, 1e-5, 1e-5);
+        CK_OK(aclnnInplaceAddmmGetWorkspaceSize(self.t, a.t, bb.t, beta, alpha, 1, &ws, &e));
+        RUN(aclnnInplaceAddmm(w, ws, e, nnt_stream));
+        nnt_rd(&self, got);
+        snprintf(what, sizeof what, "InplaceAddmm beta %g alpha %g", be, al);
+        nnt_ck_close(what, got, want, M * N, 1e-5, 1e-5);
+        if (w)
+            CK_OK(aclrtFree(w));
+        w = NULL;
+        /* Addbmm: the sum of the B products */
+        nnt_dt_t ba = nnt_mk(db1, 3, ACL_FLOAT, ACL_FORMAT_ND, x1), bbb = nnt_mk(db2, 3, ACL_FLOAT, ACL_FORMAT_ND, x2);
+        nnt_dt_t self2 = nnt_mk(d2, 2, ACL_FLOAT, ACL_FORMAT_ND, sf);
+        for (int i = 0; i < M * N; i++)
+            want[i] = (double)be * sf[i] + (double)al * (prod[i] + prod[M * N + i] + prod[2 * M * N + i]);
+        CK_OK(aclnnAddbmmGetWorkspaceSize(self2.t, ba.t, bbb.t, beta, alpha, out.t, 1, &ws, &e));
+        CK_OK(aclrtMalloc(&w, ws, ACL_MEM_MALLOC_HUGE_FIRST));
+        RUN(aclnnAddbmm(w, ws, e, nnt_stream));
+        CK_OK(aclrtFree(w));
+        w = NULL;
+        nnt_rd(&out, got);
+        snprintf(what, sizeof what, "Addbmm beta %g alpha %g", be, al);
+        nnt_ck_close(what, got, want, M * N, 1e-5, 1e-5);
+        /* Baddbmm: B products, each with its self */
+        nnt_dt_t self3 = nnt_mk(d3, 3, ACL_FLOAT, ACL_FORMAT_ND, sf), out3 = nnt_mk(d3, 3, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+        for (int i = 0; i < B * M * N; i++)
+            want[i] = (double)be * sf[i] + (double)al * prod[i];
+        CK_OK(aclnnBaddbmmGetWorkspaceSize(self3.t, ba.t, bbb.t, beta, alpha, out3.t, 1, &ws, &e));
+        if (ws)
+            CK_OK(aclrtMalloc(&w, ws, ACL_MEM_MALLOC_HUGE_FIRST));
+        RUN(aclnnBaddbmm(w, ws, e, nnt_stream));
+        if (w)
+            CK_OK(aclrtFree(w));
+        w = NULL;
+        nnt_rd(&out3, got);
+        snprintf(what, sizeof what, "Baddbmm beta %g alpha %g", be, al);
+        nnt_ck_close(what, got, want, B * M * N, 1e-5, 1e-5);
+        /* Addmv: [M,K] x [K] */
+        nnt_dt_t vec = nnt_mk(dk, 1, ACL_FLOAT, ACL_FORMAT_ND, x2), sv = nnt_mk(dv, 1, ACL_FLOAT, ACL_FORMAT_ND, sf);
+        nnt_dt_t ov = nnt_mk(dv, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+        for (int i = 0; i < M; i++) {
+            double acc = 0;
+            for (int k = 0; k < K; k++)
+                acc += (double)x1[i * K + k] * x2[k];
+            want[i] = (double)be * sf[i] + (double)al * acc;
+        }
+        CK_OK(aclnnAddmvGetWorkspaceSize(sv.t, a.t, vec.t, alpha, beta, ov.t, 1, &ws, &e));
+        if (ws)
+            CK_OK(aclrtMalloc(&w, ws, ACL_MEM_MALLOC_HUGE_FIRST));
+        RUN(aclnnAddmv(w, ws, e, nnt_stream));
+        if (w)
+            CK_OK(aclrtFree(w));
+        w = NULL;
+        nnt_rd(&ov, got);
+        snprintf(what, sizeof what, "Addmv beta %g alpha %g", be, al);
+        nnt_ck_close(what, got, want, M, 1e-5, 1e-5);
+        /* Addr: [M] (outer) [N], in place too */
+        nnt_dt_t v1 = nnt_mk(dv, 1, ACL_FLOAT, ACL_FORMAT_ND, x1), v2 = nnt_mk(dn, 1, ACL_FLOAT, ACL_FORMAT_ND, x2);
+        for (int i = 0; i < M; i++)
+            for (int j = 0; j < N; j++)
+                want[i * N + j] = (double)be * sf[i * N + j] + (double)al * x1[i] * x2[j];
+        nnt_dt_t s4 = nnt_mk(d2, 2, ACL_FLOAT, ACL_FORMAT_ND, sf);
+        CK_OK(aclnnInplaceAddrGetWorkspaceSize(s4.t, v1.t, v2.t, beta, alpha, &ws, &e));
+        if (ws)
+            CK_OK(aclrtMalloc(&w, ws, ACL_MEM_MALLOC_HUGE_FIRST));
+        RUN(aclnnInplaceAddr(w, ws, e, nnt_stream));
+        if (w)
+            CK_OK(aclrtFree(w));
+        w = NULL;
+        nnt_rd(&s4, got);
+        snprintf(what, sizeof what, "InplaceAddr beta %g alpha %g", be, al);
+        nnt_ck_close(what, got, want, M * N, 1e-5, 1e-5);
+        /* Gemm: A given as [K,M] (transA), B as [N,K] (transB) */
+        float at[M * K], bt[K * N];
+        for (int i = 0; i < M; i++)
+            for (int k = 0; k < K; k++)
+                at[k * M + i] = x1[i * K + k];
+        for (int k = 0; k < K; k++)
+            for (int j = 0; j < N; j++)
+                bt[j * K + k] = x2[k * N + j];
+        const int64_t dat[] = {K, M}, dbt[] = {N, K};
+        nnt_dt_t ga = nnt_mk(dat, 2, ACL_FLOAT, ACL_FORMAT_ND, at), gb = nnt_mk(dbt, 2, ACL_FLOAT, ACL_FORMAT_ND, bt);
+        for (int i = 0; i < M * N; i++)
+            want[i] = (double)be * sf[i] + (double)al * prod[i];
+        nnt_dt_t gc = nnt_mk(d2, 2, ACL_FLOAT, ACL_FORMAT_ND, sf);
+        CK_OK(aclnnGemmGetWorkspaceSize(ga.t, gb.t, gc.t, al, be, 1, 1, out.t, 1, &ws, &e));
+        if (ws)
+            CK_OK(aclrtMalloc(&w, ws, ACL_MEM_MALLOC_HUGE_FIRST));
+        RUN(aclnnGemm(w, ws, e, nnt_stream));
+        if (w)
+            CK_OK(aclrtFree(w));
+        w = NULL;
+        nnt_rd(&out, got);
+        snprintf(what, sizeof what, "Gemm beta %g alpha %g", be, al);
+        nnt_ck_close(what, got, want, M * N, 1e-5, 1e-5);
+        nnt_dt_t *all[] = {&a, &bb, &self, &out, &ba, &bbb, &self2, &self3, &out3, &vec, &sv, &ov, &v1, &v2, &s4, &ga, &gb,
+                           &gc};
+        for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+            nnt_rm(all[i]);
+        aclDestroyScalar(beta);
+        aclDestroyScalar(alpha);
+    }
+    /* Ger and Addr with its optional scalars NULL (1, 1) */
+    const int64_t dv2[] = {M}, dn2[] = {N}, dmn[] = {M, N};
+    nnt_dt_t v1 = nnt_mk(dv2, 1, ACL_FLOAT, ACL_FORMAT_ND, x1), v2 = nnt_mk(dn2, 1, ACL_FLOAT, ACL_FORMAT_ND, x2);
+    nnt_dt_t o = nnt_mk(dmn, 2, ACL_FLOAT, ACL_FORMAT_ND, NULL), s = nnt_mk(dmn, 2, ACL_FLOAT, ACL_FORMAT_ND, sf);
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++)
+            want[i * N + j] = (double)x1[i] * x2[j];
+    CK_OK(aclnnGerGetWorkspaceSize(v1.t, v2.t, o.t, &ws, &e));
+    ck_assert_uint_eq(ws, 0); /* straight into out: no temporary */
+    RUN(aclnnGer(NULL, ws, e, nnt_stream));
+    nnt_rd(&o, got);
+    nnt_ck_close("Ger", got, want, M * N, 1e-6, 1e-6);
+    for (int i = 0; i < M * N; i++)
+        want[i] += sf[i];
+    CK_OK(aclnnAddrGetWorkspaceSize(s.t, v1.t, v2.t, NULL, NULL, o.t, &ws, &e));
+    CK_OK(aclrtMalloc(&w, ws, ACL_MEM_MALLOC_HUGE_FIRST));
+    RUN(aclnnAddr(w, ws, e, nnt_stream));
+    nnt_rd(&o, got);
+    nnt_ck_close("Addr, NULL scalars", got, want, M * N, 1e-6, 1e-6);
+    /* errors: a NULL workspace for a temporary, self of another shape, a NULL scalar */
+    CK_OK(aclnnAddrGetWorkspaceSize(s.t, v1.t, v2.t, NULL, NULL, o.t, &ws, &e));
+    CK_ERR(aclnnAddr(NULL, ws, e, nnt_stream), NN_INVALID, "workspace is NULL but the operator needs");
+    CK_OK(aclrtFree(w));
+    nnt_dt_t sm = nnt_mk(dn2, 1, ACL_FLOAT, ACL_FORMAT_ND, sf);
+    CK_ERR(aclnnAddrGetWorkspaceSize(sm.t, v1.t, v2.t, NULL, NULL, o.t, &ws, &e), NN_INVALID, "broadcast");
+    CK_ERR(aclnnAddmmGetWorkspaceSize(s.t, v1.t, v2.t, NULL, NULL, o.t, 1, &ws, &e), NN_NULLPTR, "beta is NULL");
+    nnt_rm(&v1);
+    nnt_rm(&v2);
+    nnt_rm(&o);
+    nnt_rm(&s);
+    nnt_rm(&sm);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- permute */
 
 /* out = x permuted: out index o has x index with x[perm[d]] = o[d]. */
@@ -303,9 +556,17 @@ START_TEST(test_aclnn_mm_errors)
     const int64_t s3[] = {2, 3, 4}, m3[] = {2, 4, 5}, o3[] = {2, 3, 5};
     nnt_dt_t bs3 = nnt_mk(s3, 3, ACL_FLOAT16, ACL_FORMAT_ND, NULL), bm3 = nnt_mk(m3, 3, ACL_FLOAT16, ACL_FORMAT_ND, NULL);
     nnt_dt_t bo3 = nnt_mk(o3, 3, ACL_FLOAT16, ACL_FORMAT_ND, NULL);
-    CK_ERR(aclnnBatchMatMulGetWorkspaceSize(bs3.t, bm3.t, bo3.t, 0, &ws, &e), NN_INVALID,
-           "mat2 is a batch of 2 matrices: not supported");
-    CK_ERR(aclnnMatmulGetWorkspaceSize(bs3.t, bm3.t, bo3.t, 0, &ws, &e), NN_INVALID, "mat2 is a batch of 2");
+    CK_OK(aclnnBatchMatMulGetWorkspaceSize(bs3.t, bm3.t, bo3.t, 0, &ws, &e));
+    CK_OK(aclDestroyAclOpExecutor(e));
+    /* batch axes that broadcast against each other: [2,1,3,4] x [1,2,4,5] */
+    const int64_t s4[] = {2, 1, 3, 4}, m4[] = {1, 2, 4, 5}, o4[] = {2, 2, 3, 5};
+    nnt_dt_t bs4 = nnt_mk(s4, 4, ACL_FLOAT16, ACL_FORMAT_ND, NULL), bm4 = nnt_mk(m4, 4, ACL_FLOAT16, ACL_FORMAT_ND, NULL);
+    nnt_dt_t bo4 = nnt_mk(o4, 4, ACL_FLOAT16, ACL_FORMAT_ND, NULL);
+    CK_ERR(aclnnMatmulGetWorkspaceSize(bs4.t, bm4.t, bo4.t, 0, &ws, &e), NN_INVALID,
+           "broadcast their batch axes against each other");
+    nnt_rm(&bs4);
+    nnt_rm(&bm4);
+    nnt_rm(&bo4);
     CK_ERR(aclnnBatchMatMulGetWorkspaceSize(a.t, b.t, c.t, 0, &ws, &e), NN_INVALID, "takes 3-D tensors");
     CK_ERR(aclnnMvGetWorkspaceSize(a.t, b.t, c.t, 0, &ws, &e), NN_INVALID, "vec has 2 dimensions; aclnnMv takes 1");
     CK_ERR(aclnnDotGetWorkspaceSize(a.t, b.t, c.t, &ws, &e), NN_INVALID, "self has 2 dimensions; aclnnDot takes 1");
@@ -341,6 +602,8 @@ Suite *dv_aclnn_mm_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_aclnn_mm, 0, 8);
     tcase_add_loop_test(tc, test_aclnn_matmul_batch, 0, 2 * NBM);
+    tcase_add_loop_test(tc, test_aclnn_matmul_distinct_batch, 0, 2 * NDB);
+    tcase_add_loop_test(tc, test_aclnn_mm_added_term, 0, 2);
     tcase_add_loop_test(tc, test_aclnn_permute, 0, 4 * NPERMS);
     suite_add_tcase(s, tc);
     TCase *te = tcase_create("aclnn_mm_910b2");

@@ -259,6 +259,40 @@ END_TEST
 /* Explicit parameters that cannot work (automatic ones fall back: check_ops_tiling.c): the error starts with
  * the parameter and names the limit.  (None of
  * these runs the model, so the profiles may differ within one process.) */
+/* --batch: independent products, checked on both profiles (several tiles per product, fp32 B^T,
+ * one A shared); the free blocks take runs of batches, so a batch of small products runs in
+ * parallel, and on one core the products queue. */
+START_TEST(test_ops_matmul_batch)
+{
+    const char *profile = profiles[_i];
+    check_ok(profile, "matmul --batch 5 --m 70 --n 90 --k 100", 5 * 70 * 90);
+    check_ok(profile, "matmul --batch 3 --m 200 --n 300 --k 64 --dtype fp32 --b-transposed on --cores 5 --base-m 64",
+             3 * 200 * 300);
+    check_ok(profile, "matmul --batch 7 --m 33 --n 40 --k 50 --shared-a on", 7 * 33 * 40);
+    check_ok(profile, "matmul --batch 4 --m 64 --n 64 --k 128 --dtype int8 --b-transposed on", 4 * 64 * 64);
+    if (_i == 0) {
+        ck_assert_uint_eq(plan_blocks(profile, "--batch 10 --m 64 --n 64 --k 64"), 10);
+        ck_assert_uint_eq(plan_blocks(profile, "--batch 100 --m 64 --n 64 --k 64"), 24);
+        ck_assert_uint_eq(plan_blocks(profile, "--batch 3 --m 64 --n 64 --k 64 --cores 2"), 2);
+    }
+    dvt_op_t one, eight, q1, q2;
+    ck_assert_int_eq(dvt_op(&one, profile, NULL, "matmul --m 64 --n 64 --k 64", false, false), DV_OK);
+    ck_assert_int_eq(dvt_op(&eight, profile, NULL, "matmul --batch 8 --m 64 --n 64 --k 64", false, false), DV_OK);
+    ck_assert_int_eq(dvt_op(&q1, profile, NULL, "matmul --m 128 --n 256 --k 1024 --cores 1", false, false),
+                     DV_OK);
+    ck_assert_int_eq(dvt_op(&q2, profile, NULL, "matmul --batch 2 --m 128 --n 256 --k 1024 --cores 1", false, false),
+                     DV_OK);
+    ck_assert_msg(eight.cnt.cycles < 2 * one.cnt.cycles, "%s: 8 products on 8 cores took %llu cycles, one %llu",
+                  pname(profile), (unsigned long long)eight.cnt.cycles, (unsigned long long)one.cnt.cycles);
+    ck_assert_msg(10 * q2.cnt.cycles > 13 * q1.cnt.cycles, "%s: 2 products on one core took %llu cycles, "
+                  "one %llu", pname(profile), (unsigned long long)q2.cnt.cycles, (unsigned long long)q1.cnt.cycles);
+    dvt_op_free(&one);
+    dvt_op_free(&eight);
+    dvt_op_free(&q1);
+    dvt_op_free(&q2);
+}
+END_TEST
+
 START_TEST(test_ops_matmul_bad_params)
 {
     static const struct {
@@ -293,6 +327,8 @@ START_TEST(test_ops_matmul_bad_params)
         {NULL, "matmul --dtype fp32 --base-k 24", "--base-k", "multiple of 16"},
         {"ascend910a", "matmul --m 16 --n 17 --k 16", "--n", "chip.dma_pad"},
         {NULL, "matmul --m 200000 --n 200000 --k 200000", NULL, "hbm.capacity_bytes"},
+        {NULL, "matmul --shared-a on", "--shared-a", "needs --batch"},
+        {NULL, "matmul --batch 65536", "--batch", "[1, 65535]"},
         {"ascend310", "matmul --m 40000 --n 40000 --k 40000", NULL, "hbm.capacity_bytes"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -325,6 +361,7 @@ Suite *dv_ops_matmul_suite(void)
     tcase_add_test(tc, test_ops_matmul_block_grid);
     tcase_add_test(tc, test_ops_matmul_unit_flag);
     tcase_add_test(tc, test_ops_matmul_bad_params);
+    tcase_add_loop_test(tc, test_ops_matmul_batch, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }

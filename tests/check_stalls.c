@@ -441,7 +441,7 @@ static const char *const op_cmds[] = {
     "remainders --shape 8192", "l1_loss --shape 8192 --reduction 0", "mse_loss --shape 8192",
     "smooth_l1_loss --shape 8192 --reduction 2", "soft_margin_loss --shape 8192",
     "selu --shape 4096", "celu --shape 4096", "hardsigmoid --shape 4096", "hardswish --shape 4096", "mish --shape 4096", "softsign --shape 4096", "logsigmoid --shape 4096", "softshrink --shape 4096", "acosh --shape 4096", "asinh --shape 4096", "atanh --shape 4096", "sinh --shape 4096", "cosh --shape 4096", "erf --shape 4096", "erfc --shape 4096", "expm1 --shape 4096", "log1p --shape 4096", "log2 --shape 4096", "log10 --shape 4096", "exp2 --shape 4096", "square --shape 4096", "sign --shape 4096", "floor --shape 4096", "ceil --shape 4096", "round --shape 4096", "trunc --shape 4096", "sin --shape 4096", "cos --shape 4096",
-    "fill --shape 8192", "arange --shape 8192",
+    "fill --shape 8192", "arange --shape 8192", "dropout_mask --shape 8192", "dropout_apply --shape 8192",
     "hardshrink --shape 1024", "sigmoid_backward --shape 1024", "tanh_backward --shape 1024",
     "hardsigmoid_backward --shape 1024", "threshold_backward --shape 1024", "softshrink_backward --shape 1024",
     "hardshrink_backward --shape 1024", "selu_backward --shape 1024", "silu_backward --shape 1024",
@@ -449,6 +449,19 @@ static const char *const op_cmds[] = {
     "eq --shape 4096", "ne --shape 4096 --dtype fp32", "lt --shape 4096 --out-dtype fp32", "gt --shape 4096",
     "le --shape 4096 --dtype int32", "ge --shape 4096 --out-dtype fp16", "eqs --shape 4096", "nes --shape 4096",
     "lts --shape 4096", "gts --shape 4096 --dtype fp32", "les --shape 4096", "ges --shape 4096",
+    "lp_norm --shape 10000 --dtype fp16", "nonfinite_check --shape 10000", /* s20-each2 */
+    /* ---- logical, bitwise, where (s20-logic) ---- */
+    "logical_and --shape 2048", "logical_or --shape 2048 --dtype uint8", "logical_xor --shape 2048",
+    "logical_not --shape 2048 --dtype int32", "isfinite --shape 2048", "isinf --shape 2048", "isposinf --shape 2048",
+    "isneginf --shape 2048", "isnan --shape 2048", "signbit --shape 2048 --dtype fp32", "tensor_equal --shape 2048",
+    "where --shape 2048", "masked_fill --shape 2048", "nan_to_num --shape 2048", "bitwise_and --shape 2048",
+    "bitwise_or --shape 2048", "bitwise_xor --shape 2048", "bitwise_not --shape 2048", "bitwise_ands --shape 2048",
+    "bitwise_ors --shape 2048", "bitwise_xors --shape 2048", "left_shift --shape 2048", "right_shift --shape 2048",
+    "left_shifts --shape 2048",
+    "convolution --cin 8 --h 8 --w 8 --cout 16 --groups 2 --bias" /* (s20-conv) */,
+    /* ---- broadcast, expand, cast (s20-bcast) ---- */
+    "expand --shape 1x64 --to 32x64", "expand --shape 48x1 --to 48x40", "cast --shape 8192",
+    "cast --shape 8192 --dtype fp32 --to int8",
     /* (s20-norm2) */ "reduce_nansum --shape 8x64x16 --axes 2", "reduce_logsum --shape 8x64x16 --axes 2",
     "reduce_var_mean --shape 8x64x16 --axes 2", "l1_loss_backward --shape 8192", "mse_loss_backward --shape 8192",
     "smooth_l1_loss_backward --shape 8192", "soft_margin_loss_backward --shape 8192",

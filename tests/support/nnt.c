@@ -35,6 +35,8 @@ void nnt_teardown(void)
 
 size_t nnt_dtype_size(aclDataType t)
 {
+    if (t == ACL_INT64 || t == ACL_DOUBLE)
+        return 8;
     return t == ACL_FLOAT || t == ACL_INT32 ? 4 : t == ACL_INT8 || t == ACL_BOOL || t == ACL_UINT8 ? 1 : 2;
 }
 
