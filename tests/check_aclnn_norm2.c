@@ -357,6 +357,22 @@ START_TEST(test_aclnn_norm2_bce)
     nnt_dt_t tb = nnt_mk(bd, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL);
     CK_ERR(aclnnBinaryCrossEntropyGetWorkspaceSize(tx.t, tt.t, tb.t, red, tz.t, &ws, &e), NN_INVALID, "weight");
     nnt_rm(&tb);
+    if (weighted && red == 0) { /* a weight of [37] broadcasts over the 5 rows */
+        const int64_t wd[] = {37};
+        nnt_dt_t tw1 = nnt_mk(wd, 1, ACL_FLOAT, ACL_FORMAT_ND, w);
+        x[1] = 0.25f;
+        for (int64_t i = 0; i < n; i++)
+            want[i] = -w[i % 37] * (t[i] * fmax(log((double)x[i]), -100) + (1 - t[i]) * fmax(log(1 - (double)x[i]), -100));
+        void *wsp = NULL;
+        CK_OK(aclnnBinaryCrossEntropyGetWorkspaceSize(tx.t, tt.t, tw1.t, 0, tz.t, &ws, &e));
+        ck_assert(ws > 0); /* the weight's expand kernel writes into the workspace */
+        CK_OK(aclrtMalloc(&wsp, ws, ACL_MEM_MALLOC_HUGE_FIRST));
+        RUN(aclnnBinaryCrossEntropy(wsp, ws, e, nnt_stream));
+        CK_OK(aclrtFree(wsp));
+        nnt_rd(&tz, z);
+        nnt_ck_close("binary cross entropy, weight broadcast", z, want, n, 1e-5, 1e-5);
+        nnt_rm(&tw1);
+    }
     nnt_rm(&tx);
     nnt_rm(&tt);
     nnt_rm(&tw);
