@@ -5,10 +5,11 @@
  * broadcast shape), 1 (mean) or 2 (sum: out of one element, a 0-d tensor as CANN makes it, or any
  * shape of one element).  (s20-norm2) The backward forms
  * L1LossBackward, MseLossBackward, SmoothL1LossBackward and SoftMarginLossBackward onto the library's
- * *_loss_backward: gradOutput, self, target and the gradient out of one shape and dtype (no
- * broadcasting there: a one-element gradOutput of a mean is CANN's broadcast, not run yet).
+ * *_loss_backward: gradOutput, self, target and the gradient of one dtype; self and target broadcast
+ * as the forward's, gradOutput (a one-element one of a mean or sum, as torch passes it) and the
+ * weights broadcast to that shape (expand kernels into the workspace), the gradient has it.
  * BinaryCrossEntropy and its Backward onto binary_cross_entropy(_backward), the weight optional (NULL:
- * 1; the forward broadcasts it with self and target, the backward takes it of self's shape);
+ * 1, else broadcast to the loss's shape);
  * BinaryCrossEntropyWithLogits and its Backward onto bce_with_logits(_backward), the weight and the
  * positive weight optional (--weight on, --pos-weight on).  KlDivBackward and KlDivTargetBackward
  * onto kl_div_backward and kl_div_target_backward: reduction 0 none, 1 mean, 2 sum, 3 batchmean
@@ -46,15 +47,26 @@ static aclnnStatus loss(const char *api, const aclTensor *self, const aclTensor 
     return loss_w(api, self, target, NULL, NULL, reduction, beta, out, out_what, workspaceSize, executor);
 }
 
-/* The optional weight tensors of the binary cross entropies: self's dtype, and (same_shape: the
- * backward forms) its shape; the forward broadcasts them with self and target. */
-static int check_weight(const dv_nn_call_t *c, const aclTensor *self, const aclTensor *w, const char *what,
-                        bool same_shape)
+/* The optional weight tensors of the binary cross entropies: self's dtype (their shapes broadcast to
+ * the loss's: check_bcast_to). */
+static int check_weight(const dv_nn_call_t *c, const aclTensor *self, const aclTensor *w, const char *what)
 {
     int rc;
     if (w && ((rc = dv_nn_get_tensor(c, w, what)) || (rc = dv_nn_check_plain(c, w, what)) ||
-              (same_shape && (rc = dv_nn_check_same_shape(c, self, "self", w, what, " (dvsim does not broadcast it)"))) ||
               (rc = dv_nn_check_same_dtype(c, self, "self", w, what))))
+        return rc;
+    return 0;
+}
+
+/* t (optional) broadcasts to bs, the loss's shape, without widening it. */
+static int check_bcast_to(const dv_nn_call_t *c, const struct aclTensor *bs, const aclTensor *t, const char *what)
+{
+    struct aclTensor ts;
+    char how[64];
+    snprintf(how, sizeof how, "the broadcast with %s", what);
+    int rc;
+    if (t && ((rc = dv_nn_bcast_shape(c, bs, "the broadcast of self and target", t, what, &ts)) ||
+              (rc = dv_nn_check_same_shape(c, bs, "the broadcast of self and target", &ts, how, ""))))
         return rc;
     return 0;
 }
@@ -90,18 +102,11 @@ static aclnnStatus loss_w(const char *api, const aclTensor *self, const aclTenso
     if (beta && !(*beta > 0))
         return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: beta is %g; dvsim's smooth L1 loss takes beta > 0", c.gws,
                            *beta);
-    if ((rc = check_weight(&c, self, weight, "weight", false)) ||
-        (rc = check_weight(&c, self, pos, "posWeight", false)))
+    if ((rc = check_weight(&c, self, weight, "weight")) ||
+        (rc = check_weight(&c, self, pos, "posWeight")))
         return rc;
-    for (int i = 0; i < 2; i++) { /* each weight broadcasts to the loss's shape */
-        const aclTensor *w = i ? pos : weight;
-        struct aclTensor ws;
-        if (w && ((rc = dv_nn_bcast_shape(&c, &bs, "the broadcast of self and target", w, i ? "posWeight" : "weight",
-                                          &ws)) ||
-                  (rc = dv_nn_check_same_shape(&c, &bs, "the broadcast of self and target", &ws,
-                                               i ? "the broadcast with posWeight" : "the broadcast with weight", ""))))
-            return rc;
-    }
+    if ((rc = check_bcast_to(&c, &bs, weight, "weight")) || (rc = check_bcast_to(&c, &bs, pos, "posWeight")))
+        return rc;
     const uint64_t n = dv_acl_tensor_elems(&bs);
     dv_nn_bcast_t bc = {0};
     c.empty = n == 0;
@@ -161,6 +166,7 @@ static aclnnStatus loss_bw(const char *api, const aclTensor *grad, const char *g
                            aclOpExecutor **executor)
 {
     dv_nn_call_t c;
+    struct aclTensor bs;
     int rc;
     dv_nn_call_init_row(&c, api);
     if ((rc = dv_nn_call_start(&c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&c, grad, grad_what)) ||
@@ -170,9 +176,9 @@ static aclnnStatus loss_bw(const char *api, const aclTensor *grad, const char *g
     if ((rc = dv_nn_check_dtype(&c, self, "self", "dtype")) || (rc = dv_nn_check_plain(&c, grad, grad_what)) ||
         (rc = dv_nn_check_plain(&c, self, "self")) || (rc = dv_nn_check_plain(&c, target, "target")) ||
         (rc = dv_nn_check_plain(&c, out, out_what)) ||
-        (rc = dv_nn_check_same_shape(&c, self, "self", target, "target", " (dvsim's losses do not broadcast)")) ||
-        (rc = dv_nn_check_same_shape(&c, self, "self", grad, grad_what, " (dvsim does not broadcast it)")) ||
-        (rc = dv_nn_check_same_shape(&c, self, "self", out, out_what, "")) ||
+        (rc = dv_nn_bcast_shape(&c, self, "self", target, "target", &bs)) ||
+        (rc = check_bcast_to(&c, &bs, grad, grad_what)) ||
+        (rc = dv_nn_check_same_shape(&c, &bs, "the broadcast of self and target", out, out_what, "")) ||
         (rc = dv_nn_check_same_dtype(&c, self, "self", target, "target")) ||
         (rc = dv_nn_check_same_dtype(&c, self, "self", grad, grad_what)) ||
         (rc = dv_nn_check_same_dtype(&c, self, "self", out, out_what)))
@@ -183,10 +189,12 @@ static aclnnStatus loss_bw(const char *api, const aclTensor *grad, const char *g
     if (beta && !(*beta > 0))
         return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: beta is %g; dvsim's smooth L1 loss takes beta > 0", c.gws,
                            *beta);
-    if ((rc = check_weight(&c, self, weight, "weight", true)) ||
-        (rc = check_weight(&c, self, pos, "posWeight", true)))
+    if ((rc = check_weight(&c, self, weight, "weight")) ||
+        (rc = check_weight(&c, self, pos, "posWeight")) || (rc = check_bcast_to(&c, &bs, weight, "weight")) ||
+        (rc = check_bcast_to(&c, &bs, pos, "posWeight")))
         return rc;
-    const uint64_t n = dv_acl_tensor_elems(self);
+    const uint64_t n = dv_acl_tensor_elems(&bs);
+    dv_nn_bcast_t bc = {0};
     c.empty = n == 0;
     dv_nn_call_param(&c, "shape", "%llu", (unsigned long long)n);
     dv_nn_call_param(&c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(self->dtype)->dv));
@@ -197,15 +205,14 @@ static aclnnStatus loss_bw(const char *api, const aclTensor *grad, const char *g
         dv_nn_call_param(&c, "weight", "on");
     if (pos)
         dv_nn_call_param(&c, "pos-weight", "on");
-    dv_nn_call_tensor(&c, grad, grad_what, "g", true);
-    dv_nn_call_tensor(&c, self, "self", "x", true);
-    dv_nn_call_tensor(&c, target, "target", "y", true);
-    if (weight)
-        dv_nn_call_tensor(&c, weight, "weight", "w", true);
-    if (pos)
-        dv_nn_call_tensor(&c, pos, "posWeight", "p", true);
+    if ((rc = dv_nn_bcast_input(&c, &bc, grad, grad_what, "g", &bs, self->dtype)) ||
+        (rc = dv_nn_bcast_input(&c, &bc, self, "self", "x", &bs, self->dtype)) ||
+        (rc = dv_nn_bcast_input(&c, &bc, target, "target", "y", &bs, self->dtype)) ||
+        (weight && (rc = dv_nn_bcast_input(&c, &bc, weight, "weight", "w", &bs, self->dtype))) ||
+        (pos && (rc = dv_nn_bcast_input(&c, &bc, pos, "posWeight", "p", &bs, self->dtype))))
+        return rc;
     dv_nn_call_tensor(&c, out, out_what, "z", false);
-    return dv_nn_exec_build(&c, workspaceSize, executor);
+    return dv_nn_bcast_build(&c, &bc, workspaceSize, executor);
 }
 
 aclnnStatus aclnnL1LossBackwardGetWorkspaceSize(const aclTensor *gradOutput, const aclTensor *self,

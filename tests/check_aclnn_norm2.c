@@ -293,8 +293,31 @@ START_TEST(test_aclnn_norm2_loss_backward_errors)
     uint64_t ws;
     aclOpExecutor *e;
     CK_OK(aclnnMseLossBackwardGetWorkspaceSize(tx.t, tx.t, tx.t, 1, ty.t, &ws, &e));
-    CK_ERR(aclnnMseLossBackwardGetWorkspaceSize(tg1.t, tx.t, tx.t, 1, ty.t, &ws, &e), NN_INVALID,
-           "(dvsim does not broadcast it)");
+    { /* torch's one-element gradOutput of a mean, broadcast by an expand kernel into the workspace */
+        float x[8], t[8], z[8], g = 1.5f;
+        double want[8];
+        nnt_fill(x, 8, 431, -2, 2);
+        nnt_fill(t, 8, 441, -2, 2);
+        for (int i = 0; i < 8; i++)
+            want[i] = 2.0 * ((double)x[i] - t[i]) * g / 8;
+        nnt_dt_t ax = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, x), at = nnt_mk(d, 2, ACL_FLOAT, ACL_FORMAT_ND, t);
+        nnt_dt_t ag = nnt_mk(&one, 1, ACL_FLOAT, ACL_FORMAT_ND, &g);
+        void *wsp = NULL;
+        CK_OK(aclnnMseLossBackwardGetWorkspaceSize(ag.t, ax.t, at.t, 1, ty.t, &ws, &e));
+        ck_assert(ws > 0);
+        CK_OK(aclrtMalloc(&wsp, ws, ACL_MEM_MALLOC_HUGE_FIRST));
+        RUN(aclnnMseLossBackward(wsp, ws, e, nnt_stream));
+        CK_OK(aclrtFree(wsp));
+        nnt_rd(&ty, z);
+        nnt_ck_close("mse backward, one-element gradOutput", z, want, 8, 1e-6, 1e-5);
+        const int64_t d3[] = {3};
+        nnt_dt_t a3 = nnt_mk(d3, 1, ACL_FLOAT, ACL_FORMAT_ND, NULL);
+        CK_ERR(aclnnMseLossBackwardGetWorkspaceSize(a3.t, ax.t, at.t, 1, ty.t, &ws, &e), NN_INVALID, "gradOutput");
+        nnt_rm(&a3);
+        nnt_rm(&ax);
+        nnt_rm(&at);
+        nnt_rm(&ag);
+    }
     CK_ERR(aclnnL1LossBackwardGetWorkspaceSize(tx.t, tx.t, tx.t, 3, ty.t, &ws, &e), NN_INVALID,
            "reduction is 3; it is 0 (none), 1 (mean) or 2 (sum)");
     CK_ERR(aclnnSmoothL1LossBackwardGetWorkspaceSize(tx.t, tx.t, tx.t, 0, 0.0f, ty.t, &ws, &e), NN_INVALID,
