@@ -63,9 +63,10 @@ void dv_doc_aclnn(FILE *out)
           "with a message naming the parameter) and plans the library operator; its second phase,\n"
           "`aclnnXxx(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)`,\n"
           "queues the kernel. Its header, `aclnnop/aclnn_<header>.h`, is generated from the table\n"
-          "(tools/genaclnn.c). The dtypes are the library operator's. The element-wise operators take tensors\n"
-          "of one shape and dtype (no broadcasting yet); any strides and offset (a view) work. Scalars\n"
-          "(`other` of the scalar forms, `alpha`, `negativeSlope`) are held in the tensors' dtype.\n\n"
+          "(tools/genaclnn.c). The dtypes are the library operator's. The binary element-wise operators\n"
+          "broadcast their tensors (numpy rules: an expand kernel into the workspace first, docs/ACL.md) and\n"
+          "promote mixed dtypes as torch does (a cast kernel first); any strides and offset (a view) work.\n"
+          "Scalars (`other` of the scalar forms, `alpha`, `negativeSlope`) are held in the tensors' dtype.\n\n"
           "| aclnn operator | Header | Class | Library operator | dtypes | Parameters | Computes |\n"
           "|---|---|---|---|---|---|---|\n",
           out);

@@ -128,6 +128,72 @@
 #include "aclnnop/aclnn_softshrink_backward.h"
 #include "aclnnop/aclnn_tanh_backward.h"
 #include "aclnnop/aclnn_threshold_backward.h"
+/* s20-ew2 */
+#include "aclnnop/aclnn_tan.h"
+#include "aclnnop/aclnn_asin.h"
+#include "aclnnop/aclnn_acos.h"
+#include "aclnnop/aclnn_atan.h"
+#include "aclnnop/aclnn_atan2.h"
+#include "aclnnop/aclnn_sinc.h"
+#include "aclnnop/aclnn_pow.h"
+#include "aclnnop/aclnn_pow_tensor_tensor.h"
+#include "aclnnop/aclnn_fast_gelu.h"
+#include "aclnnop/aclnn_swish.h"
+#include "aclnnop/aclnn_swish_backward.h"
+#include "aclnnop/aclnn_gelu_backward.h"
+#include "aclnnop/aclnn_hardswish_backward.h"
+#include "aclnnop/aclnn_mish_backward.h"
+#include "aclnnop/aclnn_logsigmoid_backward.h"
+#include "aclnnop/aclnn_leaky_relu_backward.h"
+#include "aclnnop/aclnn_threshold.h"
+#include "aclnnop/aclnn_hardtanh_backward.h"
+#include "aclnnop/aclnn_elu.h"
+#include "aclnnop/aclnn_softplus.h"
+#include "aclnnop/aclnn_softplus_backward.h"
+#include "aclnnop/aclnn_logaddexp.h"
+#include "aclnnop/aclnn_logaddexp2.h"
+#include "aclnnop/aclnn_x_log_y_tensor.h"
+#include "aclnnop/aclnn_heaviside.h"
+#include "aclnnop/aclnn_tan_v2.h"
+#include "aclnnop/aclnn_tan_v3.h"
+#include "aclnnop/aclnn_acos_v2.h"
+#include "aclnnop/aclnn_elu_v2.h"
+#include "aclnnop/aclnn_addcmul.h"
+#include "aclnnop/aclnn_addcdiv.h"
+#include "aclnnop/aclnn_x_log_y_scalar_other.h"
+#include "aclnnop/aclnn_x_log_y_scalar_self.h"
+#include "aclnnop/aclnn_erfinv.h"
+#include "aclnnop/aclnn_erf_inv.h"
+#include "aclnnop/aclnn_celu_v2.h"
+#include "aclnnop/aclnn_celu_v3.h"
+#include "aclnnop/aclnn_hardsigmoid_v2.h"
+#include "aclnnop/aclnn_hard_swish_v2.h"
+#include "aclnnop/aclnn_leakyrelu_v2.h"
+#include "aclnnop/aclnn_logsigmoid_v2.h"
+#include "aclnnop/aclnn_softsign_backward.h"
+#include "aclnnop/aclnn_tanh_grad.h"
+#include "aclnnop/aclnn_hard_shrink_grad.h"
+#include "aclnnop/aclnn_hard_sigmoid_grad_v2.h"
+#include "aclnnop/aclnn_lerp_tensor.h"
+#include "aclnnop/aclnn_lerp_scalar.h"
+#include "aclnnop/aclnn_asin_grad.h"
+#include "aclnnop/aclnn_acos_grad.h"
+#include "aclnnop/aclnn_acos_grad_v2.h"
+#include "aclnnop/aclnn_acosh_grad.h"
+#include "aclnnop/aclnn_asinh_grad.h"
+#include "aclnnop/aclnn_rsqrt_grad.h"
+#include "aclnnop/aclnn_sqrt_backward.h"
+#include "aclnnop/aclnn_asinh_v2.h"
+#include "aclnnop/aclnn_ceil_v2.h"
+#include "aclnnop/aclnn_cosh_v2.h"
+#include "aclnnop/aclnn_sinh_v2.h"
+#include "aclnnop/aclnn_square_v2.h"
+#include "aclnnop/aclnn_trunc_v2.h"
+#include "aclnnop/aclnn_log1p_v2.h"
+#include "aclnnop/aclnn_inv.h"
+#include "aclnnop/aclnn_add_relu.h"
+#include "aclnnop/aclnn_elu_backward.h"
+#include "aclnnop/aclnn_elu_grad.h"
 
 /* ---------------------------------------------------------------- the table (acl/nnops.def) */
 
@@ -450,6 +516,230 @@ static int compare(int row, unsigned has, const aclTensor *self, const aclTensor
 #define DV_NN_BODY_INPLACE_CMP_SCALAR(row) \
     compare(row, NN_INPLACE, selfRef, NULL, other, selfRef, workspaceSize, executor)
 
+/* s20-ew2: the classes of its rows */
+/* LogSigmoidBackward's buffer: a live tensor (CANN's forward output buffer; the gradient needs only self). */
+static int ew2_buffer(int row, const aclTensor *gradOutput, const aclTensor *self, const aclTensor *buffer,
+                      aclTensor *gradInput, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    dv_nn_call_t call;
+    int rc;
+    nn_init(&call, row);
+    if ((rc = dv_nn_call_start(&call, workspaceSize, executor)) || (rc = dv_nn_get_tensor(&call, buffer, "buffer")))
+        return rc;
+    return elementwise(row, NN_OTHER, gradOutput, self, NULL, NULL, NULL, gradInput, workspaceSize, executor);
+}
+/* LeakyReluBackward: with selfIsResult self is the forward's result, whose sign is self's only for a slope of at
+ * least 0 (the formula is then the same). */
+static int ew2_leaky(int row, const aclTensor *gradOutput, const aclTensor *self, const aclScalar *negativeSlope,
+                     bool selfIsResult, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    if (selfIsResult && negativeSlope && dv_acl_handle_is(negativeSlope, DV_ACL_MAGIC_SCALAR) &&
+        negativeSlope->value < 0)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: selfIsResult is true and negativeSlope is %g: with a "
+                           "negative slope the result's sign does not tell where self was positive",
+                           nn_rows[row].gws, negativeSlope->value);
+    return elementwise(row, NN_OTHER, gradOutput, self, negativeSlope, "negativeSlope", NULL, out, workspaceSize,
+                       executor);
+}
+/* The rows with attributes: ns aclScalars (sc, checked like get_scalar; what their names) or, sc NULL, ns
+ * doubles (val: a custom operator's attributes), each the library parameter of the same index in `param`. */
+static int ew2_scalars(int row, unsigned has, const aclTensor *self, const aclTensor *other, int ns,
+                       const aclScalar *const *sc, const char *const *what, const char *const *param, const aclTensor *out,
+                       uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    const bool inplace = has & NN_INPLACE;
+    dv_nn_call_t call, *c = &call;
+    struct aclTensor bs;
+    int rc;
+    nn_init(c, row);
+    if ((rc = dv_nn_call_start(c, workspaceSize, executor)) ||
+        (rc = dv_nn_get_tensor(c, self, inplace ? "selfRef" : "self")) ||
+        ((has & NN_OTHER) && (rc = dv_nn_get_tensor(c, other, "other"))))
+        return rc;
+    for (int i = 0; i < ns; i++)
+        if ((rc = get_scalar(c, sc[i], what[i])))
+            return rc;
+    if ((!inplace && (rc = dv_nn_get_tensor(c, out, "out"))) || (rc = ew_check(c, has, self, other, out, &bs, ACL_DT_UNDEFINED)))
+        return rc;
+    for (int i = 0; i < ns; i++)
+        dv_nn_call_param(c, param[i], "%.17g", sc[i]->value);
+    return ew_build(c, has, self, other, out, &bs, workspaceSize, executor);
+}
+/* EluBackward: selfOrResult is elu's input (the library's elu_backward) or, isResult, its result
+ * (elu_backward_result, whose sign is the input's only for alpha >= 0). */
+static int ew2_elu_bw(int row, const aclTensor *gradOutput, const aclScalar *alpha, const aclScalar *scale,
+                      const aclScalar *inputScale, bool isResult, const aclTensor *selfOrResult, aclTensor *gradInput,
+                      uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    static const char *const what[3] = {"alpha", "scale", "inputScale"}, *const param[3] = {"alpha", "scale", "input-scale"};
+    const aclScalar *const sc[3] = {alpha, scale, inputScale};
+    dv_nn_call_t call, *c = &call;
+    struct aclTensor bs;
+    int rc;
+    nn_init(c, row);
+    if (isResult)
+        c->op = "elu_backward_result";
+    if ((rc = dv_nn_call_start(c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(c, gradOutput, "gradOutput")) ||
+        (rc = dv_nn_get_tensor(c, selfOrResult, "selfOrResult")))
+        return rc;
+    for (int i = 0; i < 3; i++)
+        if ((rc = get_scalar(c, sc[i], what[i])))
+            return rc;
+    if (isResult && alpha->value < 0)
+        return dv_acl_fail(ACLNN_ERR_PARAM_INVALID, "%s: isResult is true and alpha is %g: with a negative alpha the "
+                           "result's sign does not tell where self was positive", c->gws, alpha->value);
+    if ((rc = dv_nn_get_tensor(c, gradInput, "gradInput")) ||
+        (rc = ew_check(c, NN_OTHER, gradOutput, selfOrResult, gradInput, &bs, ACL_DT_UNDEFINED)))
+        return rc;
+    for (int i = 0; i < 3; i++)
+        dv_nn_call_param(c, param[i], "%.17g", sc[i]->value);
+    return ew_build(c, NN_OTHER, gradOutput, selfOrResult, gradInput, &bs, workspaceSize, executor);
+}
+#define DV_NN_BODY_ELU_BW(row) \
+    ew2_elu_bw(row, gradOutput, alpha, scale, inputScale, isResult, selfOrResult, gradInput, workspaceSize, executor)
+#define DV_NN_BODY_ELU_GRAD(row) \
+    elementwise(row, NN_OTHER, grads, activations, NULL, NULL, NULL, y, workspaceSize, executor)
+/* A custom operator's double attribute as the library parameter `param`. */
+static int ew2_attr(int row, unsigned has, const aclTensor *self, const aclTensor *other, double val, const char *param,
+                    const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    const bool inplace = has & NN_INPLACE;
+    dv_nn_call_t call, *c = &call;
+    struct aclTensor bs;
+    int rc;
+    nn_init(c, row);
+    if ((rc = dv_nn_call_start(c, workspaceSize, executor)) ||
+        (rc = dv_nn_get_tensor(c, self, inplace ? "selfRef" : "self")) ||
+        ((has & NN_OTHER) && (rc = dv_nn_get_tensor(c, other, "other"))) ||
+        (!inplace && (rc = dv_nn_get_tensor(c, out, "out"))) || (rc = ew_check(c, has, self, other, out, &bs, ACL_DT_UNDEFINED)))
+        return rc;
+    dv_nn_call_param(c, param, "%.17g", val);
+    return ew_build(c, has, self, other, out, &bs, workspaceSize, executor);
+}
+#define DV_NN_BODY_ATTR_XY_ALPHA(row) ew2_attr(row, 0, x, NULL, alpha, "scalar", y, workspaceSize, executor)
+#define DV_NN_BODY_ATTR_ALPHA(row) ew2_attr(row, 0, self, NULL, alpha, "scalar", out, workspaceSize, executor)
+#define DV_NN_BODY_ATTR_XY_SLOPE(row) ew2_attr(row, 0, x, NULL, negativeSlope, "scalar", y, workspaceSize, executor)
+#define DV_NN_BODY_ATTR_BACKWARD_LAMBD(row) \
+    ew2_attr(row, NN_OTHER, gradOutput, self, lambd, "scalar", output, workspaceSize, executor)
+#define DV_NN_BODY_UNARY_XZ(row) elementwise(row, 0, x, NULL, NULL, NULL, NULL, z, workspaceSize, executor)
+#define DV_NN_BODY_BACKWARD_GF(row) \
+    elementwise(row, NN_OTHER, gradients, features, NULL, NULL, NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_TANH_GRAD(row) elementwise(row, NN_OTHER, dy, y, NULL, NULL, NULL, dx, workspaceSize, executor)
+#define EW2_SC(...) (const aclScalar *const[]){__VA_ARGS__}
+#define EW2_NM(...) (const char *const[]){__VA_ARGS__}
+#define DV_NN_BODY_THRESHOLD(row) \
+    ew2_scalars(row, 0, self, NULL, 2, EW2_SC(threshold, value), EW2_NM("threshold", "value"), \
+                EW2_NM("threshold", "value"), out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_THRESHOLD(row) \
+    ew2_scalars(row, NN_INPLACE, selfRef, NULL, 2, EW2_SC(threshold, value), EW2_NM("threshold", "value"), \
+                EW2_NM("threshold", "value"), selfRef, workspaceSize, executor)
+#define DV_NN_BODY_BACKWARD_MINMAX(row) \
+    ew2_scalars(row, NN_OTHER, gradOutput, self, 2, EW2_SC(min, max), EW2_NM("min", "max"), EW2_NM("min", "max"), \
+                out, workspaceSize, executor)
+#define DV_NN_BODY_ELU(row) \
+    ew2_scalars(row, 0, self, NULL, 3, EW2_SC(alpha, scale, inputScale), EW2_NM("alpha", "scale", "inputScale"), \
+                EW2_NM("alpha", "scale", "input-scale"), out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_ELU(row) \
+    ew2_scalars(row, NN_INPLACE, selfRef, NULL, 3, EW2_SC(alpha, scale, inputScale), \
+                EW2_NM("alpha", "scale", "inputScale"), EW2_NM("alpha", "scale", "input-scale"), selfRef, \
+                workspaceSize, executor)
+#define DV_NN_BODY_SOFTPLUS(row) \
+    ew2_scalars(row, 0, self, NULL, 2, EW2_SC(beta, threshold), EW2_NM("beta", "threshold"), \
+                EW2_NM("beta", "threshold"), out, workspaceSize, executor)
+#define DV_NN_BODY_BACKWARD_SOFTPLUS(row) \
+    ew2_scalars(row, NN_OTHER, gradOutput, self, 2, EW2_SC(beta, threshold), EW2_NM("beta", "threshold"), \
+                EW2_NM("beta", "threshold"), gradInput, workspaceSize, executor)
+/* Addcmul, Addcdiv, Lerp: self, tensor1, tensor2 (one shape, one dtype; n1, n2 their names) and, unless NULL,
+ * the aclScalar value as --scalar. */
+static int ew2_ternary(int row, unsigned has, const aclTensor *self, const aclTensor *tensor1, const char *n1,
+                       const aclTensor *tensor2, const char *n2, const aclScalar *value, const aclTensor *out,
+                       uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    const bool inplace = has & NN_INPLACE;
+    const char *ws = inplace ? "selfRef" : "self";
+    dv_nn_call_t call, *c = &call;
+    struct aclTensor bs, b1;
+    int rc;
+    nn_init(c, row);
+    if ((rc = dv_nn_call_start(c, workspaceSize, executor)) || (rc = dv_nn_get_tensor(c, self, ws)) ||
+        (rc = dv_nn_get_tensor(c, tensor1, n1)) || (rc = dv_nn_get_tensor(c, tensor2, n2)) ||
+        (strcmp(n1, "tensor1") == 0 && (rc = get_scalar(c, value, "value"))) ||
+        (!inplace && (rc = dv_nn_get_tensor(c, out, "out"))) || (rc = dv_nn_check_plain(c, self, ws)) ||
+        (rc = dv_nn_check_dtype(c, self, ws, "dtype")) ||
+        (!inplace && ((rc = dv_nn_check_plain(c, out, "out")) || (rc = dv_nn_check_same_dtype(c, self, ws, out, "out")))))
+        return rc;
+    const aclTensor *const t[2] = {tensor1, tensor2};
+    const char *const tn[2] = {n1, n2};
+    for (int i = 0; i < 2; i++)
+        if ((rc = dv_nn_check_plain(c, t[i], tn[i])) || (rc = dv_nn_check_same_dtype(c, self, ws, t[i], tn[i])))
+            return rc;
+    /* the three broadcast together (numpy rules); in place the result is selfRef's shape */
+    if ((rc = dv_nn_bcast_shape(c, self, ws, tensor1, n1, &b1)) ||
+        (rc = dv_nn_bcast_shape(c, &b1, "their broadcast", tensor2, n2, &bs)))
+        return rc;
+    bs.dtype = self->dtype;
+    if ((rc = dv_nn_check_same_shape(c, &bs, "the broadcast of the three", inplace ? self : out, inplace ? ws : "out",
+                                     inplace ? "; in place, only the other two may broadcast" : "")))
+        return rc;
+    const uint64_t n = dv_acl_tensor_elems(&bs);
+    dv_nn_bcast_t bc = {0};
+    c->empty = n == 0;
+    dv_nn_call_param(c, "shape", "%llu", (unsigned long long)n);
+    dv_nn_call_param(c, "dtype", "%s", dv_nn_param_dtype_name(dv_acl_dtype_info(self->dtype)->dv));
+    if (value)
+        dv_nn_call_param(c, "scalar", "%.17g", value->value);
+    if ((rc = dv_nn_bcast_input(c, &bc, self, ws, "x", &bs, bs.dtype)) ||
+        (rc = dv_nn_bcast_input(c, &bc, tensor1, n1, "y", &bs, bs.dtype)) ||
+        (rc = dv_nn_bcast_input(c, &bc, tensor2, n2, "w", &bs, bs.dtype)))
+        return rc;
+    dv_nn_call_tensor(c, inplace ? self : out, inplace ? ws : "out", "z", false);
+    return dv_nn_bcast_build(c, &bc, workspaceSize, executor);
+}
+#define DV_NN_BODY_ADDC(row) \
+    ew2_ternary(row, 0, self, tensor1, "tensor1", tensor2, "tensor2", value, out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_ADDC(row) \
+    ew2_ternary(row, NN_INPLACE, selfRef, tensor1, "tensor1", tensor2, "tensor2", value, selfRef, workspaceSize, executor)
+#define DV_NN_BODY_LERP(row) ew2_ternary(row, 0, self, end, "end", weight, "weight", NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_LERP(row) \
+    ew2_ternary(row, NN_INPLACE, selfRef, end, "end", weight, "weight", NULL, selfRef, workspaceSize, executor)
+#define DV_NN_BODY_LERPS(row) \
+    elementwise(row, NN_OTHER, self, end, weight, "weight", NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_LERPS(row) \
+    elementwise(row, NN_OTHER | NN_INPLACE, selfRef, end, weight, "weight", NULL, selfRef, workspaceSize, executor)
+#define DV_NN_BODY_Y_DY_Z(row) elementwise(row, NN_OTHER, dy, y, NULL, NULL, NULL, z, workspaceSize, executor)
+#define DV_NN_BODY_YGRAD_X(row) elementwise(row, NN_OTHER, y_grad, x, NULL, NULL, NULL, x_grad, workspaceSize, executor)
+#define DV_NN_BODY_UNARY_XOUT(row) elementwise(row, 0, x, NULL, NULL, NULL, NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_BINARY_ALPHA_S(row) \
+    elementwise(row, NN_OTHER, self, other, alpha, "alpha", NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_BINARY_ALPHA_S(row) \
+    elementwise(row, NN_OTHER | NN_INPLACE, selfRef, other, alpha, "alpha", NULL, selfRef, workspaceSize, executor)
+#define DV_NN_BODY_POW_XE(row) elementwise(row, NN_OTHER, x, exponent, NULL, NULL, NULL, y, workspaceSize, executor)
+#define DV_NN_BODY_XLOGY_SO(row) elementwise(row, 0, self, NULL, other, "other", NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_XLOGY_SO(row) \
+    elementwise(row, NN_INPLACE, selfRef, NULL, other, "other", NULL, selfRef, workspaceSize, executor)
+/* XLogYScalarSelf: the tensor is other (the library's x), the scalar self (its --scalar) */
+#define DV_NN_BODY_XLOGY_SS(row) elementwise(row, 0, other, NULL, self, "self", NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_UNARY_XY(row) elementwise(row, 0, x, NULL, NULL, NULL, NULL, y, workspaceSize, executor)
+#define DV_NN_BODY_HEAVISIDE(row) \
+    elementwise(row, NN_OTHER, input, values, NULL, NULL, NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_UNARY_BETA(row) \
+    elementwise(row, 0, self, NULL, betaOptional, betaOptional ? "betaOptional" : NULL, NULL, out, workspaceSize, \
+                executor)
+#define DV_NN_BODY_BACKWARD_BETA(row) \
+    elementwise(row, NN_OTHER, gradOutput, self, betaOptional, betaOptional ? "betaOptional" : NULL, NULL, \
+                gradInput, workspaceSize, executor)
+#define DV_NN_BODY_BACKWARD_BUFFER(row) \
+    ew2_buffer(row, gradOutput, self, buffer, gradInput, workspaceSize, executor)
+#define DV_NN_BODY_BACKWARD_LEAKY(row) \
+    ew2_leaky(row, gradOutput, self, negativeSlope, selfIsResult, out, workspaceSize, executor)
+#define DV_NN_BODY_POW_TS(row) \
+    elementwise(row, 0, self, NULL, exponent, "exponent", NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_POW_TS(row) \
+    elementwise(row, NN_INPLACE, self, NULL, exponent, "exponent", NULL, self, workspaceSize, executor)
+#define DV_NN_BODY_POW_TT(row) elementwise(row, NN_OTHER, self, exponent, NULL, NULL, NULL, out, workspaceSize, executor)
+#define DV_NN_BODY_INPLACE_POW_TT(row) \
+    elementwise(row, NN_OTHER | NN_INPLACE, self, exponent, NULL, NULL, NULL, self, workspaceSize, executor)
+
 #define DV_NN_UNPAREN(...) __VA_ARGS__
 /* The first phases of the table's rows but CUSTOM (written out below). */
 #define DV_NN_GWS_CUSTOM(api, params)
@@ -523,6 +813,48 @@ static int compare(int row, unsigned has, const aclTensor *self, const aclTensor
 #define DV_NN_GWS_INPLACE_CMP_TENSOR(api, params) DV_NN_GWS(api, INPLACE_CMP_TENSOR, params)
 #define DV_NN_GWS_CMP_SCALAR(api, params) DV_NN_GWS(api, CMP_SCALAR, params)
 #define DV_NN_GWS_INPLACE_CMP_SCALAR(api, params) DV_NN_GWS(api, INPLACE_CMP_SCALAR, params)
+/* s20-ew2 */
+#define DV_NN_GWS_UNARY_BETA(api, params) DV_NN_GWS(api, UNARY_BETA, params)
+#define DV_NN_GWS_BACKWARD_BETA(api, params) DV_NN_GWS(api, BACKWARD_BETA, params)
+#define DV_NN_GWS_BACKWARD_BUFFER(api, params) DV_NN_GWS(api, BACKWARD_BUFFER, params)
+#define DV_NN_GWS_BACKWARD_LEAKY(api, params) DV_NN_GWS(api, BACKWARD_LEAKY, params)
+#define DV_NN_GWS_POW_TS(api, params) DV_NN_GWS(api, POW_TS, params)
+#define DV_NN_GWS_INPLACE_POW_TS(api, params) DV_NN_GWS(api, INPLACE_POW_TS, params)
+#define DV_NN_GWS_POW_TT(api, params) DV_NN_GWS(api, POW_TT, params)
+#define DV_NN_GWS_INPLACE_POW_TT(api, params) DV_NN_GWS(api, INPLACE_POW_TT, params)
+#define DV_NN_GWS_THRESHOLD(api, params) DV_NN_GWS(api, THRESHOLD, params)
+#define DV_NN_GWS_INPLACE_THRESHOLD(api, params) DV_NN_GWS(api, INPLACE_THRESHOLD, params)
+#define DV_NN_GWS_BACKWARD_MINMAX(api, params) DV_NN_GWS(api, BACKWARD_MINMAX, params)
+#define DV_NN_GWS_ELU(api, params) DV_NN_GWS(api, ELU, params)
+#define DV_NN_GWS_INPLACE_ELU(api, params) DV_NN_GWS(api, INPLACE_ELU, params)
+#define DV_NN_GWS_SOFTPLUS(api, params) DV_NN_GWS(api, SOFTPLUS, params)
+#define DV_NN_GWS_BACKWARD_SOFTPLUS(api, params) DV_NN_GWS(api, BACKWARD_SOFTPLUS, params)
+#define DV_NN_GWS_HEAVISIDE(api, params) DV_NN_GWS(api, HEAVISIDE, params)
+#define DV_NN_GWS_UNARY_XY(api, params) DV_NN_GWS(api, UNARY_XY, params)
+#define DV_NN_GWS_ATTR_XY_ALPHA(api, params) DV_NN_GWS(api, ATTR_XY_ALPHA, params)
+#define DV_NN_GWS_ATTR_ALPHA(api, params) DV_NN_GWS(api, ATTR_ALPHA, params)
+#define DV_NN_GWS_ATTR_XY_SLOPE(api, params) DV_NN_GWS(api, ATTR_XY_SLOPE, params)
+#define DV_NN_GWS_ATTR_BACKWARD_LAMBD(api, params) DV_NN_GWS(api, ATTR_BACKWARD_LAMBD, params)
+#define DV_NN_GWS_UNARY_XZ(api, params) DV_NN_GWS(api, UNARY_XZ, params)
+#define DV_NN_GWS_BACKWARD_GF(api, params) DV_NN_GWS(api, BACKWARD_GF, params)
+#define DV_NN_GWS_TANH_GRAD(api, params) DV_NN_GWS(api, TANH_GRAD, params)
+#define DV_NN_GWS_ADDC(api, params) DV_NN_GWS(api, ADDC, params)
+#define DV_NN_GWS_ELU_BW(api, params) DV_NN_GWS(api, ELU_BW, params)
+#define DV_NN_GWS_ELU_GRAD(api, params) DV_NN_GWS(api, ELU_GRAD, params)
+#define DV_NN_GWS_BINARY_ALPHA_S(api, params) DV_NN_GWS(api, BINARY_ALPHA_S, params)
+#define DV_NN_GWS_INPLACE_BINARY_ALPHA_S(api, params) DV_NN_GWS(api, INPLACE_BINARY_ALPHA_S, params)
+#define DV_NN_GWS_LERP(api, params) DV_NN_GWS(api, LERP, params)
+#define DV_NN_GWS_INPLACE_LERP(api, params) DV_NN_GWS(api, INPLACE_LERP, params)
+#define DV_NN_GWS_LERPS(api, params) DV_NN_GWS(api, LERPS, params)
+#define DV_NN_GWS_INPLACE_LERPS(api, params) DV_NN_GWS(api, INPLACE_LERPS, params)
+#define DV_NN_GWS_Y_DY_Z(api, params) DV_NN_GWS(api, Y_DY_Z, params)
+#define DV_NN_GWS_YGRAD_X(api, params) DV_NN_GWS(api, YGRAD_X, params)
+#define DV_NN_GWS_UNARY_XOUT(api, params) DV_NN_GWS(api, UNARY_XOUT, params)
+#define DV_NN_GWS_POW_XE(api, params) DV_NN_GWS(api, POW_XE, params)
+#define DV_NN_GWS_XLOGY_SO(api, params) DV_NN_GWS(api, XLOGY_SO, params)
+#define DV_NN_GWS_INPLACE_XLOGY_SO(api, params) DV_NN_GWS(api, INPLACE_XLOGY_SO, params)
+#define DV_NN_GWS_XLOGY_SS(api, params) DV_NN_GWS(api, XLOGY_SS, params)
+#define DV_NN_GWS_INPLACE_ADDC(api, params) DV_NN_GWS(api, INPLACE_ADDC, params)
 #define DV_ACLNN(api, header, sig, libop, optype, factor, params, ws_q, stream_q, doc) DV_NN_GWS_##sig(api, params)
 #include "nnops.def"
 

@@ -41,6 +41,20 @@
  *   comparison c > 0 is computed without a select as min(max(c * 2^100 * 2^100, 0), 1), exactly 1 or
  *   0 for every finite fp32 c (the smallest subnormal times 2^200 exceeds 1), then multiplied in:
  *   threshold / shrink / hardsigmoid backward, hardshrink, and selu_backward's r > 0 branch.
+ * - s20-ew2 adds two more fp32 work buffers (U, V), a third input w (addcmul, addcdiv, lerp: a fourth queue) and
+ *   up to three attributes per operator (steps marked S_MUL2 / S_MUL3 scale by the second and third).  atan
+ *   clamps to +-2^60, takes three half-angle steps u / (1 + sqrt(1 + u^2)) (exact identities) to |u| < 0.2,
+ *   then Taylor to u^13 (truncation below 3e-10 relative); asin = atan(x / sqrt((1 - x)(1 + x))), acos =
+ *   pi/2 - asin; tan = sin / cos and sinc = sin(pi x) / (pi x) with sin by an odd Taylor to x^19 on [-pi, pi]
+ *   after rint reduction (truncation below 6e-10; near pi the fp32 sum of terms up to 5 costs ~1e-6 absolute).
+ *   Comparisons and special values are branch-free indicators I(v > 0) as for the backward forms: atan2's
+ *   axes and origin, sinc at 0, pow's sign for an odd whole exponent (m = y - 2 floor(y / 2)), its NaN for a
+ *   negative base and a fractional exponent (sqrt of -|I (y - rint(y))|) and x^0 = 1, xlogy's 0 at x = 0,
+ *   heaviside, threshold, softplus' linear part.  pows picks its steps from the exponent in the plan (x, x*x,
+ *   sqrt, ... or exp(p ln|x|)).  Infinite inputs: an indicator times inf is NaN, so steps that multiply a
+ *   possibly infinite value by one first clamp it to +-FLT_MAX where the other branch is taken (threshold,
+ *   elu, softplus); log_add_exp of two equal infinities, atan2 of two infinities, xlogy(0, inf) and
+ *   pow(inf, 0) are NaN.  softplus' ln(1 + exp(-|bx|)) is absolute (~1e-7), not relative, for very negative x.
  * - add and sub take --alpha (z = x +- alpha * y, aclnnAdd / aclnnSub).  At 1 the kernel is the
  *   plain vadd / vsub; otherwise each tile's alpha * y is first computed into the output buffer by
  *   vmuls with alpha rounded to the dtype (integers: a whole alpha), then pipe_barrier(V), then
@@ -104,8 +118,12 @@ typedef enum vop {
 
 /* One step of an activation, in fp32: d = op(a[, b | s]) on the buffers X (the input), W (the
  * work buffer, which ends up holding the result) and T (a second work buffer, fp32 scratch). */
-enum { EW_NONE, EW_X, EW_W, EW_T, EW_Y, EW_BUFS }; /* EW_Y: a binary operator's second input */
-enum { S_CONST, S_MUL, S_DIV }; /* the scalar: s, s * p or s / p (p the operator's --scalar attribute) */
+enum { EW_NONE, EW_X, EW_W, EW_T, EW_Y, EW_U, EW_V, EW_Z, EW_BUFS }; /* EW_Y: a binary operator's second input; EW_U,
+                                                                     * EW_V a third and fourth work buffer, EW_Z a
+                                                                     * ternary operator's third input (s20-ew2) */
+enum { S_CONST, S_MUL, S_DIV, S_MUL2, S_MUL3, S_MUL12 }; /* the scalar: s, s * p, s / p, s * p2, s * p3 or s * p * p2
+                                                          * (p the operator's --scalar attribute; p2, p3 its second
+                                                          * and third, s20-ew2) */
 typedef struct ew_step {
     vop_t op;
     uint8_t d, a, b; /* EW_X, EW_W or EW_T; b EW_NONE for a unary op */
@@ -261,7 +279,6 @@ static const ew_step_t sin_steps[] = {
     EW_UN(V_MULS, T, X, 1 / (2 * EW_PI)), EW_UN(V_ADDS, T, T, -0.25), EW_UN(V_RINT, T, T, 0),
     EW_UN(V_MULS, T, T, -2 * EW_PI), EW_BIN(V_ADD, T, T, X), EW_UN(V_ADDS, T, T, -EW_PI / 2), COS_POLY,
 };
-#undef COS_POLY
 /* The backward forms: X is gradOutput, Y self (or the forward's result); I(c) = min(max(v * 2^100 *
  * 2^100, 0), 1) is exactly 1 where v > 0 and 0 elsewhere. */
 #define Y EW_Y
@@ -309,6 +326,289 @@ static const ew_step_t silu_bw_steps[] = {
 static const ew_step_t softsign_bw_steps[] = {
     EW_UN(V_ABS, W, Y, 0), EW_UN(V_ADDS, W, W, 1), EW_BIN(V_MUL, W, W, W), EW_BIN(V_DIV, W, X, W),
 };
+/* ---- s20-ew2: trigonometry, pow, more activations and backward forms (U: a third work buffer) ---- */
+#define U EW_U
+#define V EW_V
+#define EW_ATAN_CAP 1.152921504606846976e18 /* 2^60: atan(2^60) is pi/2 in fp32, and its square stays finite */
+/* atan(v) of src into W: v clamped to [-2^60, 2^60], three halvings u -> u / (1 + sqrt(1 + u^2)) (atan(u) =
+ * 2 atan(that), exact identities) leave |u| < tan(pi/16) < 0.2, then u (1 - u^2/3 + u^4/5 - ... + u^12/13)
+ * by Horner in u^2 (truncation error below 3e-10 relative) and times 8.  Uses T and U. */
+#define ATAN_HALVE EW_BIN(V_MUL, T, W, W), EW_UN(V_ADDS, T, T, 1), EW_UN(V_SQRT, T, T, 0), EW_UN(V_ADDS, T, T, 1), \
+                   EW_BIN(V_DIV, W, W, T)
+#define ATAN_OF(src)                                                                                            \
+    EW_UN(V_MAXS, W, src, -EW_ATAN_CAP), EW_UN(V_MINS, W, W, EW_ATAN_CAP), ATAN_HALVE, ATAN_HALVE, ATAN_HALVE,  \
+        EW_BIN(V_MUL, T, W, W), EW_UN(V_MULS, U, T, 1.0 / 13), EW_UN(V_ADDS, U, U, -1.0 / 11), EW_BIN(V_MUL, U, U, T), \
+        EW_UN(V_ADDS, U, U, 1.0 / 9), EW_BIN(V_MUL, U, U, T), EW_UN(V_ADDS, U, U, -1.0 / 7), EW_BIN(V_MUL, U, U, T), \
+        EW_UN(V_ADDS, U, U, 1.0 / 5), EW_BIN(V_MUL, U, U, T), EW_UN(V_ADDS, U, U, -1.0 / 3), EW_BIN(V_MUL, U, U, T), \
+        EW_UN(V_ADDS, U, U, 1), EW_BIN(V_MUL, W, W, U), EW_UN(V_MULS, W, W, 8)
+/* sin(v) of src into T, keeping its relative accuracy near 0: r = v - 2 pi rint(v / 2 pi) in [-pi, pi] (r = v
+ * for |v| < pi), then r sum_{k<=9} (-1)^k r^2k / (2k + 1)! by Horner in r^2 (truncation below 6e-10 on
+ * [-pi, pi]).  Uses W and V. */
+#define SIN_OF(src)                                                                                             \
+    EW_UN(V_MULS, T, src, 1 / (2 * EW_PI)), EW_UN(V_RINT, T, T, 0), EW_UN(V_MULS, T, T, -2 * EW_PI),            \
+        EW_BIN(V_ADD, T, T, src), EW_BIN(V_MUL, W, T, T), EW_UN(V_MULS, V, W, -1.0 / 121645100408832000.0),     \
+        EW_UN(V_ADDS, V, V, 1.0 / 355687428096000.0), EW_BIN(V_MUL, V, V, W),                                   \
+        EW_UN(V_ADDS, V, V, -1.0 / 1307674368000.0), EW_BIN(V_MUL, V, V, W),                                    \
+        EW_UN(V_ADDS, V, V, 1.0 / 6227020800.0), EW_BIN(V_MUL, V, V, W), EW_UN(V_ADDS, V, V, -1.0 / 39916800.0), \
+        EW_BIN(V_MUL, V, V, W), EW_UN(V_ADDS, V, V, 1.0 / 362880.0), EW_BIN(V_MUL, V, V, W),                    \
+        EW_UN(V_ADDS, V, V, -1.0 / 5040.0), EW_BIN(V_MUL, V, V, W), EW_UN(V_ADDS, V, V, 1.0 / 120.0),          \
+        EW_BIN(V_MUL, V, V, W), EW_UN(V_ADDS, V, V, -1.0 / 6.0), EW_BIN(V_MUL, V, V, W), EW_UN(V_ADDS, V, V, 1), \
+        EW_BIN(V_MUL, T, T, V)
+static const ew_step_t atan_steps[] = {ATAN_OF(X)};
+/* asin = atan(x / sqrt((1 - x)(1 + x))) (the product form keeps 1 - x^2 accurate near |x| = 1; +-1 gives
+ * +-inf, clamped: +-pi/2); acos = pi/2 - asin */
+#define ASIN_STEPS                                                                                              \
+    EW_UN(V_MULS, T, X, -1), EW_UN(V_ADDS, T, T, 1), EW_UN(V_ADDS, U, X, 1), EW_BIN(V_MUL, T, T, U),            \
+        EW_UN(V_SQRT, T, T, 0), EW_BIN(V_DIV, W, X, T), ATAN_OF(W)
+static const ew_step_t asin_steps[] = {ASIN_STEPS};
+static const ew_step_t acos_steps[] = {ASIN_STEPS, EW_UN(V_MULS, W, W, -1), EW_UN(V_ADDS, W, W, EW_PI / 2)};
+#undef ASIN_STEPS
+/* tan = sin / cos: cos's steps (kept in U), then SIN_OF (so tan keeps its relative accuracy near 0) */
+static const ew_step_t tan_steps[] = {
+    EW_UN(V_MULS, T, X, 1 / (2 * EW_PI)), EW_UN(V_RINT, T, T, 0), EW_UN(V_MULS, T, T, -2 * EW_PI),
+    EW_BIN(V_ADD, T, T, X), COS_POLY, EW_UN(V_MULS, U, W, 1), SIN_OF(X), EW_BIN(V_DIV, W, T, U),
+};
+/* sinc = sin(pi x) / (pi x), 1 at 0: e = 1 - I(|x| > 0) is added to both (1 / 1 at x = 0, nothing elsewhere);
+ * r / (pi x) is exactly 1 for |x| < 1/2, so sinc is as accurate near 0 as the polynomial */
+static const ew_step_t sinc_steps[] = {
+    EW_UN(V_MULS, U, X, EW_PI), SIN_OF(U), EW_UN(V_ABS, W, X, 0), IND(W), EW_UN(V_MULS, W, W, -1),
+    EW_UN(V_ADDS, W, W, 1), EW_BIN(V_ADD, T, T, W), EW_BIN(V_ADD, U, U, W), EW_BIN(V_DIV, W, T, U),
+};
+/* fast_gelu = x / (1 + exp(-1.702 x)) (CANN's FastGelu) */
+#define FAST_GELU_K 1.702
+static const ew_step_t fast_gelu_steps[] = {
+    EW_UN(V_MULS, W, X, -FAST_GELU_K), EW_UN(V_EXP, W, W, 0), EW_UN(V_ADDS, W, W, 1), EW_BIN(V_DIV, W, X, W),
+};
+/* swish(beta) = x / (1 + exp(-beta x)) */
+static const ew_step_t swish_steps[] = {
+    EW_UNP(V_MULS, W, X, -1, S_MUL), EW_UN(V_EXP, W, W, 0), EW_UN(V_ADDS, W, W, 1), EW_BIN(V_DIV, W, X, W),
+};
+/* pows (x^p, p the --scalar): the plan picks one of these by p (EW_POW_*); p = 0 fills 1 (vdup) */
+enum { EW_POW_GENERIC, EW_POW_EVEN, EW_POW_ODD, EW_POW_ONE, EW_POW_TWO, EW_POW_THREE, EW_POW_HALF, EW_POW_MHALF,
+       EW_POW_MONE, EW_POW_MTWO, EW_POW_ZERO, EW_POW_PROGS };
+static const ew_step_t pows_generic_steps[] = { /* exp(p ln x): x < 0 is NaN (ln), 0 is 0 or inf */
+    EW_UN(V_LN, W, X, 0), EW_UNP(V_MULS, W, W, 1, S_MUL), EW_UN(V_EXP, W, W, 0),
+};
+static const ew_step_t pows_even_steps[] = { /* a whole even p: exp(p ln |x|) */
+    EW_UN(V_ABS, W, X, 0), EW_UN(V_LN, W, W, 0), EW_UNP(V_MULS, W, W, 1, S_MUL), EW_UN(V_EXP, W, W, 0),
+};
+static const ew_step_t pows_odd_steps[] = { /* a whole odd p: exp(p ln |x|) * (1 - 2 I(x < 0)) */
+    EW_UN(V_ABS, W, X, 0), EW_UN(V_LN, W, W, 0), EW_UNP(V_MULS, W, W, 1, S_MUL), EW_UN(V_EXP, W, W, 0),
+    EW_UN(V_MULS, T, X, -1), IND(T), EW_UN(V_MULS, T, T, -2), EW_UN(V_ADDS, T, T, 1), EW_BIN(V_MUL, W, W, T),
+};
+static const ew_step_t pows_one_steps[] = {EW_UN(V_MULS, W, X, 1)};
+static const ew_step_t pows_two_steps[] = {EW_BIN(V_MUL, W, X, X)};
+static const ew_step_t pows_three_steps[] = {EW_BIN(V_MUL, W, X, X), EW_BIN(V_MUL, W, W, X)};
+static const ew_step_t pows_half_steps[] = {EW_UN(V_SQRT, W, X, 0)};
+static const ew_step_t pows_mhalf_steps[] = {EW_UN(V_RSQRT, W, X, 0)};
+static const ew_step_t pows_mone_steps[] = {EW_UN(V_REC, W, X, 0)};
+static const ew_step_t pows_mtwo_steps[] = {EW_BIN(V_MUL, W, X, X), EW_UN(V_REC, W, W, 0)};
+/* pow(x, y) (two tensors) = exp(y ln(|x| + (y == 0))) (x^0 = 1 for every finite x), times -1 where x < 0 and y
+ * is odd (m = y - 2 floor(y / 2) is 1), plus sqrt(-|I(x < 0) (y - rint(y))|): NaN where x < 0 and y is not
+ * whole, -0 (nothing) elsewhere */
+static const ew_step_t pow_steps[] = {
+    EW_UN(V_ABS, T, Y, 0), IND(T), EW_UN(V_MULS, T, T, -1), EW_UN(V_ADDS, T, T, 1), EW_UN(V_ABS, W, X, 0),
+    EW_BIN(V_ADD, W, W, T), EW_UN(V_LN, W, W, 0), EW_BIN(V_MUL, W, W, Y), EW_UN(V_EXP, W, W, 0),
+    EW_UN(V_MULS, T, Y, 0.5), EW_UN(V_FLOOR, T, T, 0), EW_UN(V_MULS, T, T, -2), EW_BIN(V_ADD, T, T, Y),
+    EW_UN(V_MULS, U, X, -1), IND(U), EW_BIN(V_MUL, T, T, U), EW_UN(V_MULS, T, T, -2), EW_UN(V_ADDS, T, T, 1),
+    EW_BIN(V_MUL, W, W, T), EW_UN(V_RINT, T, Y, 0), EW_BIN(V_SUB, T, Y, T), EW_BIN(V_MUL, T, T, U),
+    EW_UN(V_ABS, T, T, 0), EW_UN(V_MULS, T, T, -1), EW_UN(V_SQRT, T, T, 0), EW_BIN(V_ADD, W, W, T),
+};
+/* atan2(self, other) = atan(n / d) + pi I(other < 0) s(self), with s = 1 - 2 I(self < 0) (+1 at 0); where other
+ * is 0, e = 1: d = other + e = 1 and n = self * (1 + e 2^100)^2 (so +-pi/2 for any nonzero self, 0 at 0, 0) */
+static const ew_step_t atan2_steps[] = {
+    EW_UN(V_ABS, T, Y, 0), IND(T), EW_UN(V_MULS, T, T, -1), EW_UN(V_ADDS, T, T, 1), EW_BIN(V_ADD, U, Y, T),
+    EW_UN(V_MULS, T, T, EW_BIG), EW_UN(V_ADDS, T, T, 1), EW_BIN(V_MUL, W, X, T), EW_BIN(V_MUL, W, W, T),
+    EW_BIN(V_DIV, W, W, U), ATAN_OF(W), EW_UN(V_MULS, T, Y, -1), IND(T), EW_UN(V_MULS, U, X, -1), IND(U),
+    EW_UN(V_MULS, U, U, -2), EW_UN(V_ADDS, U, U, 1), EW_BIN(V_MUL, T, T, U), EW_UN(V_MULS, T, T, EW_PI),
+    EW_BIN(V_ADD, W, W, T),
+};
+/* gelu_backward (the tanh form's derivative) = g (s + x s (1 - s) k (1 + 3 c x^2)), s = sigmoid(k (x + c x^3)) */
+static const ew_step_t gelu_bw_steps[] = {
+    EW_BIN(V_MUL, T, Y, Y), EW_UN(V_MULS, T, T, GELU_CUBIC), EW_UN(V_ADDS, T, T, 1), EW_BIN(V_MUL, T, T, Y),
+    EW_UN(V_MULS, T, T, -GELU_SCALE), EW_UN(V_EXP, T, T, 0), EW_UN(V_ADDS, T, T, 1), EW_UN(V_REC, T, T, 0),
+    EW_UN(V_MULS, W, T, -1), EW_UN(V_ADDS, W, W, 1), EW_BIN(V_MUL, W, W, T), EW_BIN(V_MUL, U, Y, Y),
+    EW_UN(V_MULS, U, U, 3 * GELU_CUBIC), EW_UN(V_ADDS, U, U, 1), EW_UN(V_MULS, U, U, GELU_SCALE),
+    EW_BIN(V_MUL, U, U, Y), EW_BIN(V_MUL, W, W, U), EW_BIN(V_ADD, W, W, T), EW_BIN(V_MUL, W, W, X),
+};
+/* hardswish_backward = g * (x < -3 ? 0 : x > 3 ? 1 : x / 3 + 0.5): v (1 - b) + b with b = I(x > 3), times
+ * a = 1 - I(x < -3) */
+static const ew_step_t hardswish_bw_steps[] = {
+    EW_UN(V_ADDS, U, Y, -3), IND(U), EW_UN(V_MULS, W, Y, 1.0 / 3), EW_UN(V_ADDS, W, W, 0.5), EW_BIN(V_MUL, T, W, U),
+    EW_BIN(V_SUB, W, W, T), EW_BIN(V_ADD, W, W, U), EW_UN(V_MULS, T, Y, -1), EW_UN(V_ADDS, T, T, -3), IND(T),
+    EW_UN(V_MULS, T, T, -1), EW_UN(V_ADDS, T, T, 1), EW_BIN(V_MUL, W, W, T), EW_BIN(V_MUL, W, W, X),
+};
+/* mish_backward = g (tanh(sp) + 4 x e (1 + e) / (q + 1)^2), e = exp(min(x, 20)), q = (1 + e)^2,
+ * tanh(sp) = 1 - 2 / (q + 1) */
+static const ew_step_t mish_bw_steps[] = {
+    EW_UN(V_MINS, T, Y, EW_MISH_CAP), EW_UN(V_EXP, T, T, 0), EW_UN(V_ADDS, U, T, 1), EW_BIN(V_MUL, W, U, U),
+    EW_UN(V_ADDS, W, W, 1), EW_BIN(V_MUL, U, U, T), EW_BIN(V_MUL, U, U, Y), EW_UN(V_MULS, U, U, 4),
+    EW_BIN(V_MUL, T, W, W), EW_BIN(V_DIV, U, U, T), EW_UN(V_REC, W, W, 0), EW_UN(V_MULS, W, W, -2),
+    EW_UN(V_ADDS, W, W, 1), EW_BIN(V_ADD, W, W, U), EW_BIN(V_MUL, W, W, X),
+};
+/* logsigmoid_backward = g / (1 + exp(x)) */
+static const ew_step_t logsigmoid_bw_steps[] = {
+    EW_UN(V_EXP, W, Y, 0), EW_UN(V_ADDS, W, W, 1), EW_BIN(V_DIV, W, X, W),
+};
+/* swish_backward(beta) = g (s + beta x s (1 - s)), s = sigmoid(beta x) */
+static const ew_step_t swish_bw_steps[] = {
+    EW_UNP(V_MULS, T, Y, -1, S_MUL), EW_UN(V_EXP, T, T, 0), EW_UN(V_ADDS, T, T, 1), EW_UN(V_REC, T, T, 0),
+    EW_UN(V_MULS, W, T, -1), EW_UN(V_ADDS, W, W, 1), EW_BIN(V_MUL, W, W, T), EW_BIN(V_MUL, W, W, Y),
+    EW_UNP(V_MULS, W, W, 1, S_MUL), EW_BIN(V_ADD, W, W, T), EW_BIN(V_MUL, W, W, X),
+};
+/* leaky_relu_backward(slope) = g I(x > 0) + g slope (1 - I(x > 0)) (one of the two terms is 0: exact) */
+static const ew_step_t leaky_relu_bw_steps[] = {
+    EW_UN(V_MULS, T, Y, 1), IND(T), EW_BIN(V_MUL, W, X, T), EW_UN(V_MULS, U, T, -1), EW_UN(V_ADDS, U, U, 1),
+    EW_BIN(V_MUL, U, U, X), EW_UNP(V_MULS, U, U, 1, S_MUL), EW_BIN(V_ADD, W, W, U),
+};
+/* threshold(th, value) = I(x > th) max(x, -FLT_MAX) + (1 - I) value (one term is 0: exact; -inf gives value) */
+static const ew_step_t threshold_steps[] = {
+    EW_UNP(V_ADDS, T, X, -1, S_MUL), IND(T), EW_UN(V_MAXS, W, X, -FLT_MAX), EW_BIN(V_MUL, W, W, T),
+    EW_UN(V_MULS, T, T, -1), EW_UN(V_ADDS, T, T, 1), EW_UNP(V_MULS, T, T, 1, S_MUL2), EW_BIN(V_ADD, W, W, T),
+};
+/* hardtanh_backward(min, max) = g I(x > min) I(max > x) */
+static const ew_step_t hardtanh_bw_steps[] = {
+    EW_UNP(V_ADDS, T, Y, -1, S_MUL), IND(T), EW_UN(V_MULS, W, Y, -1), EW_UNP(V_ADDS, W, W, 1, S_MUL2), IND(W),
+    EW_BIN(V_MUL, W, W, T), EW_BIN(V_MUL, W, W, X),
+};
+/* elu(alpha, scale, input_scale) = scale (max(x, 0) + alpha (exp(input_scale m) - 1)), m = min(x, 0) held above
+ * -FLT_MAX (so -inf gives -scale alpha) */
+static const ew_step_t elu_steps[] = {
+    EW_UN(V_MINS, T, X, 0), EW_UN(V_MAXS, T, T, -FLT_MAX), EW_UNP(V_MULS, W, T, 1, S_MUL3), EW_UN(V_EXP, W, W, 0),
+    EW_UN(V_ADDS, W, W, -1), EW_UNP(V_MULS, W, W, 1, S_MUL), EW_UN(V_MAXS, U, X, 0), EW_BIN(V_ADD, W, W, U),
+    EW_UNP(V_MULS, W, W, 1, S_MUL2),
+};
+/* softplus(beta, threshold) = I(beta x > threshold) x + (1 - I) sp, sp = (max(bx, 0) + ln(1 + exp(-|bx|))) / beta
+ * (no overflow; held below FLT_MAX so that 0 * sp is 0) */
+static const ew_step_t softplus_steps[] = {
+    EW_UNP(V_MULS, T, X, 1, S_MUL), EW_UN(V_ABS, U, T, 0), EW_UN(V_MULS, U, U, -1), EW_UN(V_EXP, U, U, 0),
+    EW_UN(V_ADDS, U, U, 1), EW_UN(V_LN, U, U, 0), EW_UN(V_MAXS, T, T, 0), EW_BIN(V_ADD, U, U, T),
+    EW_UNP(V_MULS, U, U, 1, S_DIV), EW_UN(V_MINS, U, U, FLT_MAX), EW_UNP(V_MULS, T, X, 1, S_MUL),
+    EW_UNP(V_ADDS, T, T, -1, S_MUL2), IND(T), EW_UN(V_MAXS, W, X, -FLT_MAX), EW_BIN(V_MUL, W, W, T),
+    EW_UN(V_MULS, T, T, -1), EW_UN(V_ADDS, T, T, 1), EW_BIN(V_MUL, T, T, U), EW_BIN(V_ADD, W, W, T),
+};
+/* softplus_backward(beta, threshold) = g (I + (1 - I) sigmoid(beta x)), I = I(beta x > threshold) */
+static const ew_step_t softplus_bw_steps[] = {
+    EW_UNP(V_MULS, U, Y, -1, S_MUL), EW_UN(V_EXP, U, U, 0), EW_UN(V_ADDS, U, U, 1), EW_UN(V_REC, U, U, 0),
+    EW_UNP(V_MULS, T, Y, 1, S_MUL), EW_UNP(V_ADDS, T, T, -1, S_MUL2), IND(T), EW_UN(V_MULS, W, T, -1),
+    EW_UN(V_ADDS, W, W, 1), EW_BIN(V_MUL, W, W, U), EW_BIN(V_ADD, W, W, T), EW_BIN(V_MUL, W, W, X),
+};
+/* log_add_exp = max(a, b) + ln(1 + exp(-|a - b|)); log_add_exp2 the same in base 2 */
+static const ew_step_t log_add_exp_steps[] = {
+    EW_BIN(V_SUB, T, X, Y), EW_UN(V_ABS, T, T, 0), EW_UN(V_MULS, T, T, -1), EW_UN(V_EXP, T, T, 0),
+    EW_UN(V_ADDS, T, T, 1), EW_UN(V_LN, T, T, 0), EW_BIN(V_MAX, W, X, Y), EW_BIN(V_ADD, W, W, T),
+};
+static const ew_step_t log_add_exp2_steps[] = {
+    EW_BIN(V_SUB, T, X, Y), EW_UN(V_ABS, T, T, 0), EW_UN(V_MULS, T, T, -EW_LN2), EW_UN(V_EXP, T, T, 0),
+    EW_UN(V_ADDS, T, T, 1), EW_UN(V_LN, T, T, 0), EW_UN(V_MULS, T, T, 1 / EW_LN2), EW_BIN(V_MAX, W, X, Y),
+    EW_BIN(V_ADD, W, W, T),
+};
+/* xlogy = x ln(y), 0 where x is 0: ln(y I(x != 0) + (1 - I)) */
+static const ew_step_t xlogy_steps[] = {
+    EW_UN(V_ABS, T, X, 0), IND(T), EW_BIN(V_MUL, W, Y, T), EW_UN(V_MULS, U, T, -1), EW_UN(V_ADDS, U, U, 1),
+    EW_BIN(V_ADD, W, W, U), EW_UN(V_LN, W, W, 0), EW_BIN(V_MUL, W, W, X),
+};
+/* heaviside(x, values) = I(x > 0) + (1 - I(x > 0) - I(x < 0)) values */
+static const ew_step_t heaviside_steps[] = {
+    EW_UN(V_MULS, W, X, 1), IND(W), EW_UN(V_MULS, T, X, -1), IND(T), EW_BIN(V_ADD, T, T, W), EW_UN(V_MULS, T, T, -1),
+    EW_UN(V_ADDS, T, T, 1), EW_BIN(V_MUL, T, T, Y), EW_BIN(V_ADD, W, W, T),
+};
+/* addcmul(value) = x + value y w, addcdiv(value) = x + value y / w: three inputs (the kernel's third queue) */
+/* xlogy_scalar_other(s) = x ln(s I(x != 0) + (1 - I)) (xlogy with y the scalar s); xlogy_scalar_self(s) = s ln(y),
+ * and for s = 0 y * 0 (0, NaN for a NaN y) */
+static const ew_step_t xlogy_so_steps[] = {
+    EW_UN(V_ABS, T, X, 0), IND(T), EW_UNP(V_MULS, W, T, 1, S_MUL), EW_UN(V_MULS, U, T, -1), EW_UN(V_ADDS, U, U, 1),
+    EW_BIN(V_ADD, W, W, U), EW_UN(V_LN, W, W, 0), EW_BIN(V_MUL, W, W, X),
+};
+static const ew_step_t xlogy_ss_steps[] = {EW_UN(V_LN, W, X, 0), EW_UNP(V_MULS, W, W, 1, S_MUL)};
+static const ew_step_t xlogy_ss_zero_steps[] = {EW_UN(V_MULS, W, X, 0)};
+/* erfinv: M. Giles' single-precision approximation ("Approximating the erfinv function", GPU Computing Gems,
+ * 2011): w = -ln((1 - x)(1 + x)) (the product held above 2^-126), x p1(w - 2.5) for w < 5, x p2(sqrt(w) - 3)
+ * otherwise, both computed and one selected by I(w > 5) (each term exact); |x| >= 1 adds x 2^100 2^100 (+-inf)
+ * and |x| > 1 sqrt(-1) (NaN) */
+#define EW_TINY 1.1754943508222875e-38 /* 2^-126 */
+static const ew_step_t erfinv_steps[] = {
+    EW_UN(V_MULS, T, X, -1), EW_UN(V_ADDS, T, T, 1), EW_UN(V_ADDS, U, X, 1), EW_BIN(V_MUL, T, T, U),
+    EW_UN(V_MAXS, T, T, EW_TINY), EW_UN(V_LN, T, T, 0), EW_UN(V_MULS, T, T, -1),
+    EW_UN(V_ADDS, V, T, -2.5), EW_UN(V_MULS, U, V, 2.81022636e-08), EW_UN(V_ADDS, U, U, 3.43273939e-07),
+    EW_BIN(V_MUL, U, U, V), EW_UN(V_ADDS, U, U, -3.5233877e-06), EW_BIN(V_MUL, U, U, V),
+    EW_UN(V_ADDS, U, U, -4.39150654e-06), EW_BIN(V_MUL, U, U, V), EW_UN(V_ADDS, U, U, 0.00021858087),
+    EW_BIN(V_MUL, U, U, V), EW_UN(V_ADDS, U, U, -0.00125372503), EW_BIN(V_MUL, U, U, V),
+    EW_UN(V_ADDS, U, U, -0.00417768164), EW_BIN(V_MUL, U, U, V), EW_UN(V_ADDS, U, U, 0.246640727),
+    EW_BIN(V_MUL, U, U, V), EW_UN(V_ADDS, U, U, 1.50140941),
+    EW_UN(V_SQRT, V, T, 0), EW_UN(V_ADDS, V, V, -3), EW_UN(V_MULS, W, V, -0.000200214257),
+    EW_UN(V_ADDS, W, W, 0.000100950558), EW_BIN(V_MUL, W, W, V), EW_UN(V_ADDS, W, W, 0.00134934322),
+    EW_BIN(V_MUL, W, W, V), EW_UN(V_ADDS, W, W, -0.00367342844), EW_BIN(V_MUL, W, W, V),
+    EW_UN(V_ADDS, W, W, 0.00573950773), EW_BIN(V_MUL, W, W, V), EW_UN(V_ADDS, W, W, -0.0076224613),
+    EW_BIN(V_MUL, W, W, V), EW_UN(V_ADDS, W, W, 0.00943887047), EW_BIN(V_MUL, W, W, V),
+    EW_UN(V_ADDS, W, W, 1.00167406), EW_BIN(V_MUL, W, W, V), EW_UN(V_ADDS, W, W, 2.83297682),
+    EW_UN(V_ADDS, V, T, -5), IND(V), EW_BIN(V_MUL, W, W, V), EW_UN(V_MULS, V, V, -1), EW_UN(V_ADDS, V, V, 1),
+    EW_BIN(V_MUL, U, U, V), EW_BIN(V_ADD, W, W, U), EW_BIN(V_MUL, W, W, X),
+    EW_UN(V_ABS, T, X, 0), EW_UN(V_MULS, T, T, -1), EW_UN(V_ADDS, T, T, 1), IND(T), EW_UN(V_MULS, T, T, -1),
+    EW_UN(V_ADDS, T, T, 1), EW_UN(V_MULS, T, T, EW_BIG), EW_UN(V_MULS, T, T, EW_BIG), EW_BIN(V_MUL, T, T, X),
+    EW_BIN(V_ADD, W, W, T), EW_UN(V_ABS, T, X, 0), EW_UN(V_ADDS, T, T, -1), IND(T), EW_UN(V_MULS, T, T, -1),
+    EW_UN(V_SQRT, T, T, 0), EW_BIN(V_ADD, W, W, T),
+};
+#define Z EW_Z
+static const ew_step_t addcmul_steps[] = {
+    EW_BIN(V_MUL, W, Y, Z), EW_UNP(V_MULS, W, W, 1, S_MUL), EW_BIN(V_ADD, W, W, X),
+};
+static const ew_step_t addcdiv_steps[] = {
+    EW_BIN(V_DIV, W, Y, Z), EW_UNP(V_MULS, W, W, 1, S_MUL), EW_BIN(V_ADD, W, W, X),
+};
+/* lerp = x + w (y - x) (x start, y end, w weight) */
+static const ew_step_t lerp_steps[] = {EW_BIN(V_SUB, W, Y, X), EW_BIN(V_MUL, W, W, Z), EW_BIN(V_ADD, W, W, X)};
+#undef Z
+/* lerps(weight) = x + weight (y - x) */
+static const ew_step_t lerps_steps[] = {EW_BIN(V_SUB, W, Y, X), EW_UNP(V_MULS, W, W, 1, S_MUL), EW_BIN(V_ADD, W, W, X)};
+/* The inverse functions' backward forms (x the gradient dy, y as each names it): asin_backward = dy /
+ * sqrt((1 - y)(1 + y)) (y asin's input), acos_backward its negative; acosh_backward = dy / sinh(y), asinh_backward
+ * = dy / cosh(y) (y the forward's output); rsqrt_backward = dy * -0.5 y^3, sqrt_backward = dy * 0.5 / y (y the
+ * output) */
+static const ew_step_t asin_bw_steps[] = {
+    EW_UN(V_MULS, T, Y, -1), EW_UN(V_ADDS, T, T, 1), EW_UN(V_ADDS, W, Y, 1), EW_BIN(V_MUL, T, T, W),
+    EW_UN(V_SQRT, T, T, 0), EW_BIN(V_DIV, W, X, T),
+};
+static const ew_step_t acos_bw_steps[] = {
+    EW_UN(V_MULS, T, Y, -1), EW_UN(V_ADDS, T, T, 1), EW_UN(V_ADDS, W, Y, 1), EW_BIN(V_MUL, T, T, W),
+    EW_UN(V_SQRT, T, T, 0), EW_BIN(V_DIV, W, X, T), EW_UN(V_MULS, W, W, -1),
+};
+static const ew_step_t acosh_bw_steps[] = {
+    EW_UN(V_MULS, T, Y, -1), EW_UN(V_EXP, T, T, 0), EW_UN(V_EXP, W, Y, 0), EW_BIN(V_SUB, W, W, T),
+    EW_UN(V_MULS, W, W, 0.5), EW_BIN(V_DIV, W, X, W),
+};
+static const ew_step_t asinh_bw_steps[] = {
+    EW_UN(V_MULS, T, Y, -1), EW_UN(V_EXP, T, T, 0), EW_UN(V_EXP, W, Y, 0), EW_BIN(V_ADD, W, W, T),
+    EW_UN(V_MULS, W, W, 0.5), EW_BIN(V_DIV, W, X, W),
+};
+static const ew_step_t rsqrt_bw_steps[] = {
+    EW_BIN(V_MUL, W, Y, Y), EW_BIN(V_MUL, W, W, Y), EW_UN(V_MULS, W, W, -0.5), EW_BIN(V_MUL, W, W, X),
+};
+static const ew_step_t sqrt_bw_steps[] = {EW_BIN(V_DIV, W, X, Y), EW_UN(V_MULS, W, W, 0.5)};
+/* elu_backward(alpha, scale, input_scale) = g (I scale + (1 - I) scale alpha input_scale exp(input_scale m)),
+ * I = I(x > 0), m = min(x, 0) held above -FLT_MAX; elu_backward_result (y the forward's result r) = g (I scale +
+ * (1 - I) input_scale (r + scale alpha)), I = I(r > 0) */
+static const ew_step_t elu_bw_steps[] = {
+    EW_UN(V_MULS, T, Y, 1), IND(T), EW_UN(V_MINS, U, Y, 0), EW_UN(V_MAXS, U, U, -FLT_MAX),
+    EW_UNP(V_MULS, U, U, 1, S_MUL3), EW_UN(V_EXP, U, U, 0), EW_UNP(V_MULS, U, U, 1, S_MUL12),
+    EW_UNP(V_MULS, U, U, 1, S_MUL3), EW_UN(V_MULS, V, T, -1), EW_UN(V_ADDS, V, V, 1), EW_BIN(V_MUL, U, U, V),
+    EW_UNP(V_MULS, W, T, 1, S_MUL2), EW_BIN(V_ADD, W, W, U), EW_BIN(V_MUL, W, W, X),
+};
+static const ew_step_t elu_bw_result_steps[] = {
+    EW_UN(V_MULS, T, Y, 1), IND(T), EW_UNP(V_ADDS, U, Y, 1, S_MUL12), EW_UNP(V_MULS, U, U, 1, S_MUL3),
+    EW_UN(V_MULS, V, T, -1), EW_UN(V_ADDS, V, V, 1), EW_BIN(V_MUL, U, U, V), EW_UNP(V_MULS, W, T, 1, S_MUL2),
+    EW_BIN(V_ADD, W, W, U), EW_BIN(V_MUL, W, W, X),
+};
+/* add_relu(alpha) = max(x + alpha y, 0) */
+static const ew_step_t add_relu_steps[] = {
+    EW_UNP(V_MULS, W, Y, 1, S_MUL), EW_BIN(V_ADD, W, W, X), EW_UN(V_MAXS, W, W, 0),
+};
+#undef SIN_OF
+#undef ATAN_OF
+#undef ATAN_HALVE
+#undef V
+#undef U
+#undef COS_POLY
 #undef IND
 #undef Y
 #undef W
@@ -323,8 +623,15 @@ typedef enum ew_kind {
     EW_HARDSIGMOID, EW_HARDSWISH, EW_SELU, EW_CELU, EW_MISH, EW_SOFTSIGN, EW_LOGSIGMOID, EW_SOFTSHRINK, EW_SQUARE,
     EW_EXPM1, EW_EXP2, EW_LOG1P, EW_LOG2, EW_LOG10, EW_SIGN, EW_FLOOR, EW_CEIL, EW_ROUND, EW_TRUNC, EW_ACOSH,
     EW_ASINH, EW_ATANH, EW_SINH, EW_COSH, EW_ERF, EW_ERFC, EW_SIN, EW_COS, EW_HARDSHRINK, EW_SIGMOID_BW, EW_TANH_BW, EW_HARDSIGMOID_BW, EW_THRESHOLD_BW, EW_SOFTSHRINK_BW,
-    EW_HARDSHRINK_BW, EW_SELU_BW, EW_SILU_BW, EW_SOFTSIGN_BW, EW_KINDS
+    EW_HARDSHRINK_BW, EW_SELU_BW, EW_SILU_BW, EW_SOFTSIGN_BW,
+    /* s20-ew2 (the first of them EW_S20; the reference computes them in ew2_ref) */
+    EW_ATAN, EW_ASIN, EW_ACOS, EW_TAN, EW_SINC, EW_FAST_GELU, EW_SWISH, EW_POWS, EW_POW, EW_ATAN2, EW_GELU_BW,
+    EW_HARDSWISH_BW, EW_MISH_BW, EW_LOGSIGMOID_BW, EW_SWISH_BW, EW_LEAKY_RELU_BW, EW_THRESHOLD, EW_HARDTANH_BW, EW_ELU,
+    EW_SOFTPLUS, EW_SOFTPLUS_BW, EW_LOG_ADD_EXP, EW_LOG_ADD_EXP2, EW_XLOGY, EW_HEAVISIDE, EW_ADDCMUL, EW_ADDCDIV,
+    EW_XLOGY_SO, EW_XLOGY_SS, EW_ERFINV, EW_LERP, EW_LERPS, EW_ASIN_BW, EW_ACOS_BW, EW_ACOSH_BW, EW_ASINH_BW,
+    EW_RSQRT_BW, EW_SQRT_BW, EW_ADD_RELU, EW_ELU_BW, EW_ELU_BW_RESULT, EW_KINDS
 } ew_kind_t;
+#define EW_S20 EW_ATAN
 
 #define STEPS(s) s, (unsigned)(sizeof s / sizeof s[0])
 typedef struct ew_def {
@@ -334,6 +641,7 @@ typedef struct ew_def {
     const ew_step_t *steps;  /* an activation: its fp32 steps */
     unsigned nsteps;
     double lo, hi;           /* --check's inputs (both 0: the default range) */
+    bool ternary;            /* s20-ew2: binary with a third input w: z = f(x, y, w) */
 } ew_def_t;
 
 static const ew_def_t ew_defs[EW_KINDS] = {
@@ -401,13 +709,79 @@ static const ew_def_t ew_defs[EW_KINDS] = {
     [EW_SELU_BW] = {"selu_backward", true, V_MUL, STEPS(selu_bw_steps), -1.7, 4},
     [EW_SILU_BW] = {"silu_backward", true, V_MUL, STEPS(silu_bw_steps), -4, 4},
     [EW_SOFTSIGN_BW] = {"softsign_backward", true, V_MUL, STEPS(softsign_bw_steps), -4, 4},
+    /* s20-ew2 */
+    [EW_ATAN] = {"atan", false, V_MUL, STEPS(atan_steps), -8, 8},
+    [EW_ASIN] = {"asin", false, V_MUL, STEPS(asin_steps), -1, 1},
+    [EW_ACOS] = {"acos", false, V_MUL, STEPS(acos_steps), -1, 1},
+    [EW_TAN] = {"tan", false, V_MUL, STEPS(tan_steps), -1.2, 1.2},
+    [EW_SINC] = {"sinc", false, V_MUL, STEPS(sinc_steps), -4, 4},
+    [EW_FAST_GELU] = {"fast_gelu", false, V_MUL, STEPS(fast_gelu_steps), -4, 4},
+    [EW_SWISH] = {"swish", false, V_MUL, STEPS(swish_steps), -4, 4},
+    [EW_POWS] = {"pows", false, V_MUL, STEPS(pows_generic_steps), 0.25, 4}, /* the plan picks the steps by p */
+    [EW_POW] = {"pow", true, V_MUL, STEPS(pow_steps), -3, 3},               /* x in [0.25, 4) (ew_plan) */
+    [EW_ATAN2] = {"atan2", true, V_MUL, STEPS(atan2_steps), -2, 2},
+    [EW_GELU_BW] = {"gelu_backward", true, V_MUL, STEPS(gelu_bw_steps), -4, 4},
+    [EW_HARDSWISH_BW] = {"hardswish_backward", true, V_MUL, STEPS(hardswish_bw_steps), -5, 5},
+    [EW_MISH_BW] = {"mish_backward", true, V_MUL, STEPS(mish_bw_steps), -4, 4},
+    [EW_LOGSIGMOID_BW] = {"logsigmoid_backward", true, V_MUL, STEPS(logsigmoid_bw_steps), -4, 4},
+    [EW_SWISH_BW] = {"swish_backward", true, V_MUL, STEPS(swish_bw_steps), -4, 4},
+    [EW_LEAKY_RELU_BW] = {"leaky_relu_backward", true, V_MUL, STEPS(leaky_relu_bw_steps), -2, 2},
+    [EW_THRESHOLD] = {"threshold", false, V_MUL, STEPS(threshold_steps), -2, 2},
+    [EW_HARDTANH_BW] = {"hardtanh_backward", true, V_MUL, STEPS(hardtanh_bw_steps), -2, 2},
+    [EW_ELU] = {"elu", false, V_MUL, STEPS(elu_steps), -4, 4},
+    [EW_SOFTPLUS] = {"softplus", false, V_MUL, STEPS(softplus_steps), -30, 30},
+    [EW_SOFTPLUS_BW] = {"softplus_backward", true, V_MUL, STEPS(softplus_bw_steps), -30, 30},
+    [EW_LOG_ADD_EXP] = {"log_add_exp", true, V_MUL, STEPS(log_add_exp_steps), -4, 4},
+    [EW_LOG_ADD_EXP2] = {"log_add_exp2", true, V_MUL, STEPS(log_add_exp2_steps), -4, 4},
+    [EW_XLOGY] = {"xlogy", true, V_MUL, STEPS(xlogy_steps), 0.25, 4},
+    [EW_HEAVISIDE] = {"heaviside", true, V_MUL, STEPS(heaviside_steps), -2, 2},
+    /* three inputs: x self, y tensor1, w tensor2 (addcdiv: w in [0.5, 2)) */
+    [EW_ADDCMUL] = {"addcmul", true, V_MUL, STEPS(addcmul_steps), 0, 0, true},
+    [EW_ADDCDIV] = {"addcdiv", true, V_MUL, STEPS(addcdiv_steps), 0, 0, true},
+    [EW_XLOGY_SO] = {"xlogy_scalar_other", false, V_MUL, STEPS(xlogy_so_steps), -4, 4},
+    [EW_XLOGY_SS] = {"xlogy_scalar_self", false, V_MUL, STEPS(xlogy_ss_steps), 0.25, 4},
+    [EW_ERFINV] = {"erfinv", false, V_MUL, STEPS(erfinv_steps), -1, 1},
+    [EW_LERP] = {"lerp", true, V_MUL, STEPS(lerp_steps), 0, 0, true},
+    [EW_LERPS] = {"lerps", true, V_MUL, STEPS(lerps_steps)},
+    [EW_ASIN_BW] = {"asin_backward", true, V_MUL, STEPS(asin_bw_steps), -0.95, 0.95},
+    [EW_ACOS_BW] = {"acos_backward", true, V_MUL, STEPS(acos_bw_steps), -0.95, 0.95},
+    [EW_ACOSH_BW] = {"acosh_backward", true, V_MUL, STEPS(acosh_bw_steps), 0.25, 4},
+    [EW_ASINH_BW] = {"asinh_backward", true, V_MUL, STEPS(asinh_bw_steps), -4, 4},
+    [EW_RSQRT_BW] = {"rsqrt_backward", true, V_MUL, STEPS(rsqrt_bw_steps), 0.25, 4},
+    [EW_SQRT_BW] = {"sqrt_backward", true, V_MUL, STEPS(sqrt_bw_steps), 0.25, 4},
+    [EW_ADD_RELU] = {"add_relu", true, V_MUL, STEPS(add_relu_steps)},
+    [EW_ELU_BW] = {"elu_backward", true, V_MUL, STEPS(elu_bw_steps), -4, 4},
+    [EW_ELU_BW_RESULT] = {"elu_backward_result", true, V_MUL, STEPS(elu_bw_result_steps), -0.9, 4},
 };
 
-/* An activation's steps use the second work buffer T. */
-static bool ew_uses_t(const ew_def_t *d)
+/* pows: the steps for each exponent class (EW_POW_ZERO has none: the kernel fills 1) */
+static const struct { const ew_step_t *steps; unsigned nsteps; } ew_pow_progs[EW_POW_PROGS] = {
+    [EW_POW_GENERIC] = {STEPS(pows_generic_steps)}, [EW_POW_EVEN] = {STEPS(pows_even_steps)},
+    [EW_POW_ODD] = {STEPS(pows_odd_steps)},         [EW_POW_ONE] = {STEPS(pows_one_steps)},
+    [EW_POW_TWO] = {STEPS(pows_two_steps)},         [EW_POW_THREE] = {STEPS(pows_three_steps)},
+    [EW_POW_HALF] = {STEPS(pows_half_steps)},       [EW_POW_MHALF] = {STEPS(pows_mhalf_steps)},
+    [EW_POW_MONE] = {STEPS(pows_mone_steps)},       [EW_POW_MTWO] = {STEPS(pows_mtwo_steps)},
+};
+
+/* pows: the steps for exponent p (a whole |p| above 3 by parity; below 2^24 every fp32 is whole) */
+static unsigned ew_pow_prog(double p)
+{
+    static const struct { double p; unsigned prog; } exact[] = {
+        {0, EW_POW_ZERO}, {1, EW_POW_ONE}, {2, EW_POW_TWO}, {3, EW_POW_THREE}, {0.5, EW_POW_HALF},
+        {-0.5, EW_POW_MHALF}, {-1, EW_POW_MONE}, {-2, EW_POW_MTWO}};
+    for (unsigned i = 0; i < sizeof exact / sizeof exact[0]; i++)
+        if (p == exact[i].p)
+            return exact[i].prog;
+    if (p != nearbyint(p))
+        return EW_POW_GENERIC;
+    return fmod(fabs(p), 2) == 1 ? EW_POW_ODD : EW_POW_EVEN;
+}
+
+/* An activation's steps use the work buffer buf (T or U). */
+static bool ew_uses(const ew_def_t *d, int buf)
 {
     for (unsigned i = 0; i < d->nsteps; i++)
-        if (d->steps[i].d == EW_T)
+        if (d->steps[i].d == buf)
             return true;
     return false;
 }
@@ -415,7 +789,7 @@ static bool ew_uses_t(const ew_def_t *d)
 /* The fp32 scratch buffers of an activation (their index in ew_state_t.tmp, or -1: not scratch).
  * On fp16: the cast input X, the cast second input Y (binary), W unless it can overwrite X (no
  * step after the first reads X), then T when the steps use it.  On fp32 X, Y and W are the queue
- * buffers and only T is scratch.  Returns the number of scratch buffers. */
+ * buffers and only T (and U, V) are scratch.  Returns the number of scratch buffers. */
 static unsigned ew_layout(const ew_def_t *d, bool f16, int idx[EW_BUFS])
 {
     unsigned n = 0;
@@ -430,10 +804,16 @@ static unsigned ew_layout(const ew_def_t *d, bool f16, int idx[EW_BUFS])
         idx[EW_X] = (int)n++;
         if (d->binary)
             idx[EW_Y] = (int)n++;
+        if (d->ternary)
+            idx[EW_Z] = (int)n++;
         idx[EW_W] = x_later ? (int)n++ : idx[EW_X];
     }
-    if (ew_uses_t(d))
+    if (ew_uses(d, EW_T))
         idx[EW_T] = (int)n++;
+    if (ew_uses(d, EW_U))
+        idx[EW_U] = (int)n++;
+    if (ew_uses(d, EW_V))
+        idx[EW_V] = (int)n++;
     return n;
 }
 
@@ -535,6 +915,60 @@ static const dv_oparam_spec_t ew_params_threshold[EP_SCALAR + 1] = {
     EW_COMMON(DT_F16 | DT_F32),
     [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "0", -FLT_MAX, FLT_MAX, 0, "the threshold, rounded to --dtype"}};
 
+/* s20-ew2: swish's beta, pows' exponent, leaky_relu_backward's slope */
+static const dv_oparam_spec_t ew_params_beta[EP_SCALAR + 1] = {
+    EW_COMMON(DT_F16 | DT_F32),
+    [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "1", -FLT_MAX, FLT_MAX, 0, "beta (aclnnSwish's), rounded to --dtype"}};
+static const dv_oparam_spec_t ew_params_pows[EP_SCALAR + 1] = {
+    EW_COMMON(DT_F16 | DT_F32),
+    [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "2", -FLT_MAX, FLT_MAX, 0,
+                   "the exponent p, rounded to --dtype: 0 fills 1; 1, 2, 3, 0.5, -0.5, -1, -2 are x, x*x, x*x*x, "
+                   "sqrt, rsqrt, 1/x, 1/(x*x); another whole p exp(p ln|x|) with the sign of x for an odd p; "
+                   "any other exp(p ln x) (NaN for x < 0)"}};
+static const dv_oparam_spec_t ew_params_slope[EP_SCALAR + 1] = {
+    EW_COMMON(DT_F16 | DT_F32),
+    [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "0.01", -FLT_MAX, FLT_MAX, 0,
+                   "the negative slope (aclnnLeakyReluBackward's negativeSlope), rounded to --dtype"}};
+
+/* threshold's threshold and value, hardtanh_backward's bounds, elu's three, softplus' beta and threshold */
+static const dv_oparam_spec_t ew_params_thr[EP_SCALAR + 2] = {
+    EW_COMMON(DT_F16 | DT_F32),
+    [EP_SCALAR] = {"threshold", DV_OPT_FLOAT, "0", -FLT_MAX, FLT_MAX, 0, "the threshold, rounded to --dtype"},
+    [EP_SCALAR + 1] = {"value", DV_OPT_FLOAT, "0", -FLT_MAX, FLT_MAX, 0,
+                       "the value where x <= threshold, rounded to --dtype"}};
+static const dv_oparam_spec_t ew_params_minmax[EP_SCALAR + 2] = {
+    EW_COMMON(DT_F16 | DT_F32),
+    [EP_SCALAR] = {"min", DV_OPT_FLOAT, "-1", -FLT_MAX, FLT_MAX, 0, "the lower bound, rounded to --dtype"},
+    [EP_SCALAR + 1] = {"max", DV_OPT_FLOAT, "1", -FLT_MAX, FLT_MAX, 0, "the upper bound, rounded to --dtype"}};
+static const dv_oparam_spec_t ew_params_elu[EP_SCALAR + 3] = {
+    EW_COMMON(DT_F16 | DT_F32),
+    [EP_SCALAR] = {"alpha", DV_OPT_FLOAT, "1", -FLT_MAX, FLT_MAX, 0, "alpha, rounded to --dtype"},
+    [EP_SCALAR + 1] = {"scale", DV_OPT_FLOAT, "1", -FLT_MAX, FLT_MAX, 0, "scale, rounded to --dtype"},
+    [EP_SCALAR + 2] = {"input-scale", DV_OPT_FLOAT, "1", -FLT_MAX, FLT_MAX, 0,
+                       "inputScale (x's factor inside exp), rounded to --dtype"}};
+static const dv_oparam_spec_t ew_params_softplus[EP_SCALAR + 2] = {
+    EW_COMMON(DT_F16 | DT_F32),
+    [EP_SCALAR] = {"beta", DV_OPT_FLOAT, "1", -FLT_MAX, FLT_MAX, 0, "beta, not 0, rounded to --dtype"},
+    [EP_SCALAR + 1] = {"threshold", DV_OPT_FLOAT, "20", -FLT_MAX, FLT_MAX, 0,
+                       "beta x above it is linear, rounded to --dtype"}};
+
+/* xlogy's scalar */
+static const dv_oparam_spec_t ew_params_xlogy[EP_SCALAR + 1] = {
+    EW_COMMON(DT_F16 | DT_F32),
+    [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "2", -FLT_MAX, FLT_MAX, 0, "the scalar operand, rounded to --dtype"}};
+/* add_relu's alpha */
+static const dv_oparam_spec_t ew_params_addrelu[EP_SCALAR + 1] = {
+    EW_COMMON(DT_F16 | DT_F32),
+    [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "1", -FLT_MAX, FLT_MAX, 0, "alpha, rounded to --dtype"}};
+/* lerps' weight */
+static const dv_oparam_spec_t ew_params_weight[EP_SCALAR + 1] = {
+    EW_COMMON(DT_F16 | DT_F32),
+    [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "0.5", -FLT_MAX, FLT_MAX, 0, "the weight, rounded to --dtype"}};
+/* addcmul's, addcdiv's value */
+static const dv_oparam_spec_t ew_params_value[EP_SCALAR + 1] = {
+    EW_COMMON(DT_F16 | DT_F32),
+    [EP_SCALAR] = {"scalar", DV_OPT_FLOAT, "1", -FLT_MAX, FLT_MAX, 0, "value, rounded to --dtype"}};
+
 typedef struct ew_tiling {
     uint32_t kind;  /* ew_kind_t */
     uint32_t dtype; /* dv_dtype_t of every argument */
@@ -548,12 +982,29 @@ typedef struct ew_tiling {
     uint32_t sloop; /* add, sub --scalar-loop: the scalar unit computes, element by element */
     uint64_t sloop_alu_cycles; /* its ALU work per element: EW_LOOP_ALU_INSNS x scalar.alu_cycles */
     double scalar;  /* --alpha / --scalar (clamp: --min) rounded to the dtype (the value the vmuls / vadds scalar holds) */
-    double scalar2; /* clamp: --max, held the same way */
+    double scalar2; /* clamp: --max, held the same way; s20-ew2: the second attribute */
+    double scalar3; /* s20-ew2: the third attribute (elu's --input-scale) */
+    uint32_t prog;  /* pows: EW_POW_* (the steps for its exponent) */
 } ew_tiling_t;
+
+/* The operator's definition with the steps it runs (pows: those of its exponent). */
+static ew_def_t ew_def_of(const ew_tiling_t *t)
+{
+    ew_def_t d = ew_defs[t->kind];
+    if (t->kind == EW_POWS && t->prog < EW_POW_ZERO) {
+        d.steps = ew_pow_progs[t->prog].steps;
+        d.nsteps = ew_pow_progs[t->prog].nsteps;
+    }
+    if (t->kind == EW_XLOGY_SS && t->prog) { /* s = 0 */
+        d.steps = xlogy_ss_zero_steps;
+        d.nsteps = sizeof xlogy_ss_zero_steps / sizeof xlogy_ss_zero_steps[0];
+    }
+    return d;
+}
 
 /* The state of the tile code: the fp32 scratch buffers (setup allocates them). */
 typedef struct ew_state {
-    uint64_t tmp[4];
+    uint64_t tmp[7];
 } ew_state_t;
 _Static_assert(sizeof(ew_state_t) <= DV_TILE_STATE_BYTES, "ew_state_t exceeds the tile state");
 
@@ -642,13 +1093,13 @@ static void vstep(dv_k_t *k, vop_t op, dv_dtype_t dt, uint64_t dst, uint64_t src
 
 /* An activation of n elements at x into y, in fp32 (fp16 through the scratch buffers). */
 static void ew_activation(dv_k_t *k, const ew_def_t *d, dv_dtype_t dt, uint64_t y, uint64_t x, uint64_t x2,
-                          const uint64_t *tmp, uint64_t n, double p)
+                          uint64_t x3, const uint64_t *tmp, uint64_t n, double p, double p2, double p3)
 {
     const dv_dtype_t f = DV_DT_F32;
     const bool f16 = dt == DV_DT_F16;
     int idx[EW_BUFS];
     ew_layout(d, f16, idx);
-    const uint64_t direct[EW_BUFS] = {[EW_X] = x, [EW_Y] = x2, [EW_W] = y}; /* fp32: the queue buffers */
+    const uint64_t direct[EW_BUFS] = {[EW_X] = x, [EW_Y] = x2, [EW_Z] = x3, [EW_W] = y}; /* fp32: the queues' */
     uint64_t buf[EW_BUFS] = {0};
     for (int b = EW_X; b < EW_BUFS; b++)
         buf[b] = idx[b] >= 0 ? tmp[idx[b]] : direct[b];
@@ -656,20 +1107,25 @@ static void ew_activation(dv_k_t *k, const ew_def_t *d, dv_dtype_t dt, uint64_t 
         vstep(k, V_F16_TO_F32, f, buf[EW_X], x, 0, 0, n);
         if (d->binary)
             vstep(k, V_F16_TO_F32, f, buf[EW_Y], x2, 0, 0, n);
+        if (d->ternary)
+            vstep(k, V_F16_TO_F32, f, buf[EW_Z], x3, 0, 0, n);
         dvk_pipe_barrier(k, DV_PIPE_V);
     }
     for (unsigned i = 0; i < d->nsteps; i++) {
         const ew_step_t *s = &d->steps[i];
         if (i)
             dvk_pipe_barrier(k, DV_PIPE_V);
-        vstep(k, s->op, f, buf[s->d], buf[s->a], buf[s->b], s->ps == S_MUL ? s->s * p : s->ps == S_DIV ? s->s / p : s->s,
-              n);
+        const double sv = s->ps == S_MUL ? s->s * p : s->ps == S_DIV ? s->s / p : s->ps == S_MUL2 ? s->s * p2
+                        : s->ps == S_MUL3 ? s->s * p3 : s->ps == S_MUL12 ? s->s * p * p2 : s->s;
+        vstep(k, s->op, f, buf[s->d], buf[s->a], buf[s->b], sv, n);
     }
     if (f16) {
         dvk_pipe_barrier(k, DV_PIPE_V);
         vstep(k, V_F32_TO_F16, f, y, buf[EW_W], 0, 0, n);
     }
 }
+
+static void ew_dup(dv_k_t *k, dv_dtype_t dt, uint64_t addr, double v, uint64_t n);
 
 /* Compute one tile: out = f(in[0][, in[1]]) over all its rows x pitch elements as one flat range
  * (the standalone kernel's tiles are 1 x n).  The inputs are only read. */
@@ -684,8 +1140,13 @@ static void ew_compute(dv_k_t *k, const ew_tiling_t *t, const ew_state_t *st, co
         vstep(k, V_MINS, dt, z, z, 0, 1, n);
         return;
     }
+    if (t->kind == EW_POWS && t->prog == EW_POW_ZERO) { /* x^0 = 1 for every x */
+        ew_dup(k, dt, z, 1.0, n);
+        return;
+    }
     if (d->steps) {
-        ew_activation(k, d, dt, z, x, y, st->tmp, n, t->scalar);
+        const ew_def_t dd = ew_def_of(t);
+        ew_activation(k, &dd, dt, z, x, y, d->ternary ? tile->in[2] : 0, st->tmp, n, t->scalar, t->scalar2, t->scalar3);
         return;
     }
     if (t->kind == EW_DIVS) { /* z = x / s, s filled into tmp[0] by ew_alloc_scratch */
@@ -712,25 +1173,30 @@ static void ew_compute(dv_k_t *k, const ew_tiling_t *t, const ew_state_t *st, co
     vstep(k, d->op, dt, z, x, y, 0, n);
 }
 
+/* n elements of dt at addr filled with v (vdup): whole repeats, a masked last one. */
+static void ew_dup(dv_k_t *k, dv_dtype_t dt, uint64_t addr, double v, uint64_t n)
+{
+    const uint64_t per_rep = EW_REPEAT_BYTES / dv_dtype_size(dt), full = n / per_rep, rem = n % per_rep;
+    for (uint64_t r = 0; r < full;) {
+        const unsigned rep = (unsigned)dv_min_u64(dv_ops_field_max(DV_FORM_VDUP, DV_FLD(VDUP, repeat)), full - r);
+        dvk_vdup(k, addr + r * EW_REPEAT_BYTES, dt, v, rep, 1, 8);
+        r += rep;
+    }
+    if (rem) {
+        dvk_mask_first(k, dt, (uint32_t)rem);
+        dvk_vdup(k, addr + full * EW_REPEAT_BYTES, dt, v, 1, 1, 8);
+        dvk_mask_all(k);
+    }
+}
+
 /* The fp32 scratch of tiles of `elems` elements, in UB. */
 static void ew_alloc_scratch(dv_k_t *k, const ew_tiling_t *t, uint64_t elems, ew_state_t *st)
 {
     memset(st, 0, sizeof *st);
     for (uint32_t i = 0; i < t->ntmp; i++)
         st->tmp[i] = dvk_alloc(k, DV_SPACE_UB, elems * 4);
-    if (t->kind == EW_DIVS) { /* the divisor, once per block: whole repeats, a masked last one */
-        const dv_dtype_t dt = (dv_dtype_t)t->dtype;
-        const uint64_t per_rep = EW_REPEAT_BYTES / dv_dtype_size(dt), full = elems / per_rep, rem = elems % per_rep;
-        for (uint64_t r = 0; r < full;) {
-            const unsigned rep = (unsigned)dv_min_u64(dv_ops_field_max(DV_FORM_VDUP, DV_FLD(VDUP, repeat)), full - r);
-            dvk_vdup(k, st->tmp[0] + r * EW_REPEAT_BYTES, dt, t->scalar, rep, 1, 8);
-            r += rep;
-        }
-        if (rem) {
-            dvk_mask_first(k, dt, (uint32_t)rem);
-            dvk_vdup(k, st->tmp[0] + full * EW_REPEAT_BYTES, dt, t->scalar, 1, 1, 8);
-            dvk_mask_all(k);
-        }
+    if (t->kind == EW_DIVS) { /* the divisor, once per block */
+        ew_dup(k, (dv_dtype_t)t->dtype, st->tmp[0], t->scalar, elems);
         dvk_pipe_barrier(k, DV_PIPE_V);
     }
 }
@@ -754,19 +1220,19 @@ static void ew_scalar_loop(dv_k_t *k, const ew_tiling_t *t, uint64_t z, uint64_t
 
 /* One block: its range in tiles, CopyIn -> Compute -> CopyOut through the queues (with
  * --scalar-loop the scalar unit, not V, reads the inputs and writes the output).  Arguments:
- * x, [y,] then the output. */
+ * x, [y, [w,]] then the output. */
 static void ew_kernel(dv_k_t *k, const void *params)
 {
     const ew_tiling_t *t = params;
-    const bool binary = ew_defs[t->kind].binary;
+    const bool binary = ew_defs[t->kind].binary, ternary = ew_defs[t->kind].ternary;
     const unsigned size = dv_dtype_size((dv_dtype_t)t->dtype);
-    const uint32_t out = binary ? 2 : 1;
+    const uint32_t out = ternary ? 3 : binary ? 2 : 1;
     uint64_t first, count;
     ew_range(t, dvk_block_idx(k), dvk_block_num(k), &first, &count);
     if (count == 0)
         return;
 
-    dv_que_t in_x, in_y, out_z;
+    dv_que_t in_x, in_y, in_w, out_z;
     const dv_pipe_t cp = t->sloop ? DV_PIPE_S : DV_PIPE_V; /* the compute pipe */
     if (t->pairs) { /* x0 y0 x1 y1 */
         const uint64_t b = t->tile * size, base = dvk_alloc(k, DV_SPACE_UB, 2 * t->depth * b);
@@ -781,6 +1247,8 @@ static void ew_kernel(dv_k_t *k, const void *params)
         dvk_que_init(k, &in_x, DV_SPACE_UB, DV_PIPE_MTE2, cp, t->depth, t->tile * size);
         if (binary)
             dvk_que_init(k, &in_y, DV_SPACE_UB, DV_PIPE_MTE2, cp, t->depth, t->tile * size);
+        if (ternary)
+            dvk_que_init(k, &in_w, DV_SPACE_UB, DV_PIPE_MTE2, cp, t->depth, t->tile * size);
     }
     dvk_que_init(k, &out_z, DV_SPACE_UB, cp, DV_PIPE_MTE3, t->depth, t->tile * size);
     ew_state_t st;
@@ -791,17 +1259,24 @@ static void ew_kernel(dv_k_t *k, const void *params)
         const uint64_t len = dv_ceil_div(n * size, EW_BLOCK_BYTES), gm = off * size;
         /* CopyIn */
         uint64_t bx = dvk_que_alloc(k, &in_x), by = binary ? dvk_que_alloc(k, &in_y) : 0;
+        uint64_t bw = ternary ? dvk_que_alloc(k, &in_w) : 0;
         dvk_copy_gm_to_ubuf(k, bx, dvk_gm(k, 0, gm), 1, (int64_t)len, 0, 0);
         if (binary)
             dvk_copy_gm_to_ubuf(k, by, dvk_gm(k, 1, gm), 1, (int64_t)len, 0, 0);
+        if (ternary)
+            dvk_copy_gm_to_ubuf(k, bw, dvk_gm(k, 2, gm), 1, (int64_t)len, 0, 0);
         dvk_que_enque(k, &in_x, bx);
         if (binary)
             dvk_que_enque(k, &in_y, by);
+        if (ternary)
+            dvk_que_enque(k, &in_w, bw);
         /* Compute: a tile of 1 x n */
         bx = dvk_que_deque(k, &in_x);
         if (binary)
             by = dvk_que_deque(k, &in_y);
-        const dv_tile_t tile = {.rows = 1, .cols = n, .pitch = n, .row0 = 0, .col0 = off, .in = {bx, by},
+        if (ternary)
+            bw = dvk_que_deque(k, &in_w);
+        const dv_tile_t tile = {.rows = 1, .cols = n, .pitch = n, .row0 = 0, .col0 = off, .in = {bx, by, bw},
                                 .out = dvk_que_alloc(k, &out_z)};
         if (t->sloop)
             ew_scalar_loop(k, t, tile.out, bx, by, n);
@@ -811,6 +1286,8 @@ static void ew_kernel(dv_k_t *k, const void *params)
         dvk_que_free(k, &in_x, bx);
         if (binary)
             dvk_que_free(k, &in_y, by);
+        if (ternary)
+            dvk_que_free(k, &in_w, bw);
         /* CopyOut */
         const uint64_t bz = dvk_que_deque(k, &out_z);
         dvk_copy_ubuf_to_gm(k, dvk_gm(k, out, gm), bz, 1, (int64_t)len, 0, 0);
@@ -876,6 +1353,16 @@ static int ew_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
                 return rc;
         }
     }
+    if (kind >= EW_S20) /* the second and third attributes (elu, threshold, softplus, ...) */
+        for (int j = 1; j < 3 && op->nparams > EP_SCALAR + j; j++) {
+            const double first = t.scalar;
+            if ((rc = ew_scalar(op->params[EP_SCALAR + j].name, v->v[EP_SCALAR + j].f, dt, &t, err)) != DV_OK)
+                return rc;
+            *(j == 1 ? &t.scalar2 : &t.scalar3) = t.scalar;
+            t.scalar = first;
+        }
+    if ((kind == EW_SOFTPLUS || kind == EW_SOFTPLUS_BW) && t.scalar == 0)
+        return dv_ops_param_error(err, "beta", "softplus divides by beta: it must not be 0");
     if (alpha_params && v->v[EP_SCALAR_LOOP].i) {
         if (dt != DV_DT_F16)
             return dv_ops_param_error(err, "scalar-loop", "the scalar loop computes fp16 through fp32 (the "
@@ -888,10 +1375,15 @@ static int ew_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     t.depth = v->v[EP_DOUBLE_BUFFER].i ? 2 : 1;
     /* divs: the tile of the divisor; fp32 activations: T */
     int idx[EW_BUFS];
-    t.ntmp = kind == EW_DIVS ? 1 : ew_layout(d, dt == DV_DT_F16, idx);
+    if (kind == EW_POWS)
+        t.prog = ew_pow_prog(t.scalar);
+    if (kind == EW_XLOGY_SS)
+        t.prog = t.scalar == 0;
+    const ew_def_t run = ew_def_of(&t);
+    t.ntmp = kind == EW_DIVS ? 1 : ew_layout(&run, dt == DV_DT_F16, idx);
     if (kind == EW_CELU && t.scalar == 0)
         return dv_ops_param_error(err, "scalar", "celu divides by alpha: it must not be 0");
-    const unsigned queues = d->binary ? 3 : 2;
+    const unsigned queues = d->ternary ? 4 : d->binary ? 3 : 2;
     const uint64_t per_elem = (uint64_t)queues * t.depth * size + (uint64_t)t.ntmp * 4;
     const uint64_t min_tile = EW_BLOCK_BYTES / size;
     if (v->v[EP_TILE_ELEMS].i == 0) {
@@ -942,8 +1434,18 @@ static int ew_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
         xlo = d->lo;
         xhi = d->hi;
     }
+    if (kind == EW_POW) { /* bases in [0.25, 4): exponents in [-3, 3) */
+        xlo = 0.25;
+        xhi = 4;
+    } else if (kind == EW_POWS && (t.prog == EW_POW_ODD || t.prog == EW_POW_EVEN || t.prog == EW_POW_ONE ||
+                                   t.prog == EW_POW_TWO || t.prog == EW_POW_THREE || t.prog == EW_POW_ZERO)) {
+        xlo = -2; /* a whole exponent: negative bases too */
+        xhi = 2;
+    }
     if ((rc = dv_ops_add_arg(plan, "x", dt, n, DV_ARG_IN, xlo, xhi)) ||
         (d->binary && (rc = dv_ops_add_arg(plan, "y", dt, n, DV_ARG_IN, lo, hi))) ||
+        (d->ternary && (rc = dv_ops_add_arg(plan, "w", dt, n, DV_ARG_IN, kind == EW_ADDCDIV ? 0.5 : 0,
+                                            kind == EW_ADDCDIV ? 2 : 0))) ||
         (rc = dv_ops_add_arg(plan, d->binary ? "z" : "y", dt, n, DV_ARG_OUT, 0, 0)))
         return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
     if (alpha_params && !v->v[EP_L2_INPUTS].i)
@@ -1064,9 +1566,90 @@ static double ew_float(ew_kind_t kind, double a, double b)
     case EW_HARDSHRINK: return fabs(a) > b ? a : 0;
     case EW_SIGMOID_BW: case EW_TANH_BW: case EW_HARDSIGMOID_BW: case EW_THRESHOLD_BW: case EW_SOFTSHRINK_BW:
     case EW_HARDSHRINK_BW: case EW_SELU_BW: case EW_SILU_BW: case EW_SOFTSIGN_BW: /* ew_backward */
+    case EW_ATAN: case EW_ASIN: case EW_ACOS: case EW_TAN: case EW_SINC: case EW_FAST_GELU: case EW_SWISH:
+    case EW_POWS: case EW_POW: case EW_ATAN2: case EW_GELU_BW: case EW_HARDSWISH_BW: case EW_MISH_BW:
+    case EW_LOGSIGMOID_BW: case EW_SWISH_BW: case EW_LEAKY_RELU_BW: case EW_THRESHOLD: case EW_HARDTANH_BW:
+    case EW_ELU: case EW_SOFTPLUS: case EW_SOFTPLUS_BW: case EW_LOG_ADD_EXP: case EW_LOG_ADD_EXP2: case EW_XLOGY:
+    case EW_HEAVISIDE: case EW_ADDCMUL: case EW_ADDCDIV: case EW_XLOGY_SO: case EW_XLOGY_SS: case EW_ERFINV:
+    case EW_LERP: case EW_LERPS: case EW_ASIN_BW: case EW_ACOS_BW: case EW_ACOSH_BW: case EW_ASINH_BW: case EW_RSQRT_BW:
+    case EW_SQRT_BW: case EW_ADD_RELU: case EW_ELU_BW: case EW_ELU_BW_RESULT:
+        /* ew2_ref, ew_reference */
     case EW_CLAMP: case EW_KINDS: break; /* clamp: ew_reference */
     }
     return 0;
+}
+
+/* erfinv in double: Newton's method on erf from a first guess (ln form), to double precision */
+static double ew_erfinv(double y)
+{
+    if (!(fabs(y) <= 1))
+        return NAN;
+    if (fabs(y) == 1)
+        return y * INFINITY;
+    const double w = -log((1 - y) * (1 + y));
+    double x = fabs(y) <= 0.7 ? y * sqrt(EW_PI) / 2 : copysign(sqrt(w - log(EW_PI * w) / 2), y);
+    for (int i = 0; i < 60; i++) {
+        const double step = (erf(x) - y) / (2 / sqrt(EW_PI) * exp(-x * x));
+        x -= step;
+        if (fabs(step) <= 1e-17 * fabs(x))
+            break;
+    }
+    return x;
+}
+
+/* s20-ew2's operators in double: a (x, or the gradient), b (the second input), p (the --scalar) */
+static double ew2_ref(ew_kind_t kind, double a, double b, double p, double p2, double p3)
+{
+    switch (kind) {
+    case EW_ATAN: return atan(a);
+    case EW_ASIN: return asin(a);
+    case EW_ACOS: return acos(a);
+    case EW_TAN: return tan(a);
+    case EW_SINC: return a == 0 ? 1 : sin(EW_PI * a) / (EW_PI * a);
+    case EW_FAST_GELU: return a / (1 + exp(-FAST_GELU_K * a));
+    case EW_SWISH: return a / (1 + exp(-p * a));
+    case EW_POWS: return pow(a, p);
+    case EW_POW: return pow(a, b);
+    case EW_ATAN2: return atan2(a, b);
+    case EW_GELU_BW: {
+        const double s = 1 / (1 + exp(-GELU_SCALE * (b + GELU_CUBIC * b * b * b)));
+        return a * (s + b * s * (1 - s) * GELU_SCALE * (1 + 3 * GELU_CUBIC * b * b));
+    }
+    case EW_HARDSWISH_BW: return b < -3 ? 0 : b > 3 ? a : a * (b / 3 + 0.5);
+    case EW_MISH_BW: {
+        const double th = tanh(log1p(exp(b))), sg = 1 / (1 + exp(-b));
+        return a * (th + b * (1 - th * th) * sg);
+    }
+    case EW_LOGSIGMOID_BW: return a / (1 + exp(b));
+    case EW_SWISH_BW: {
+        const double s = 1 / (1 + exp(-p * b));
+        return a * (s + p * b * s * (1 - s));
+    }
+    case EW_LEAKY_RELU_BW: return b > 0 ? a : a * p;
+    case EW_THRESHOLD: return a > p ? a : p2;
+    case EW_HARDTANH_BW: return b > p && b < p2 ? a : 0;
+    case EW_ELU: return a > 0 ? p2 * a : p2 * p * expm1(p3 * a);
+    case EW_SOFTPLUS: return p * a > p2 ? a : log1p(exp(p * a)) / p;
+    case EW_SOFTPLUS_BW: return p * b > p2 ? a : a / (1 + exp(-p * b));
+    case EW_LOG_ADD_EXP: return fmax(a, b) + log1p(exp(-fabs(a - b)));
+    case EW_LOG_ADD_EXP2: return fmax(a, b) + log2(1 + exp2(-fabs(a - b)));
+    case EW_XLOGY: return a == 0 && !isnan(b) ? 0 : a * log(b);
+    case EW_HEAVISIDE: return a > 0 ? 1 : a < 0 ? 0 : b;
+    case EW_XLOGY_SO: return a == 0 && !isnan(p) ? 0 : a * log(p);
+    case EW_XLOGY_SS: return p == 0 && !isnan(a) ? 0 : p * log(a);
+    case EW_ERFINV: return ew_erfinv(a);
+    case EW_LERPS: return a + p * (b - a);
+    case EW_ASIN_BW: return a / sqrt(1 - b * b);
+    case EW_ACOS_BW: return -a / sqrt(1 - b * b);
+    case EW_ACOSH_BW: return a / sinh(b);
+    case EW_ASINH_BW: return a / cosh(b);
+    case EW_RSQRT_BW: return a * -0.5 * b * b * b;
+    case EW_SQRT_BW: return a * 0.5 / b;
+    case EW_ADD_RELU: return fmax(a + p * b, 0);
+    case EW_ELU_BW: return a * (b > 0 ? p2 : p2 * p * p3 * exp(p3 * b));
+    case EW_ELU_BW_RESULT: return a * (b > 0 ? p2 : p3 * (b + p2 * p));
+    default: return 0;
+    }
 }
 
 /* The formulas in double (integers in int64, wrapped like the hardware), rounded once on store; add
@@ -1085,12 +1668,22 @@ static int ew_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
     const bool with_scalar = kind == EW_MULS || kind == EW_ADDS || kind == EW_LEAKY_RELU || kind == EW_DIVS ||
                              kind == EW_MAXS || kind == EW_MINS || kind == EW_CELU || kind == EW_SOFTSHRINK ||
                              kind == EW_HARDSHRINK;
-    uint8_t *out = expect[binary ? 2 : 1];
+    uint8_t *out = expect[ew_defs[kind].ternary ? 3 : binary ? 2 : 1];
     for (uint64_t i = 0; i < t.elems; i++) {
         const double a = dv_ops_load(in[0], dt, i), b = binary ? dv_ops_load(in[1], dt, i) : with_scalar ? t.scalar : 0;
         if (kind == EW_CLAMP) { /* max then min, exact in every dtype */
             const double lo = a >= t.scalar ? a : t.scalar;
             dv_ops_store(out, dt, i, lo <= t.scalar2 ? lo : t.scalar2);
+            continue;
+        }
+        if (ew_defs[kind].ternary) {
+            const double c = dv_ops_load(in[2], dt, i);
+            dv_ops_store(out, dt, i, kind == EW_ADDCMUL ? a + t.scalar * b * c : kind == EW_ADDCDIV ? a + t.scalar * b / c
+                                                                              : a + c * (b - a));
+            continue;
+        }
+        if (kind >= EW_S20) {
+            dv_ops_store(out, dt, i, ew2_ref(kind, a, binary ? b : 0, t.scalar, t.scalar2, t.scalar3));
             continue;
         }
         if (kind >= EW_SIGMOID_BW) {
@@ -1148,7 +1741,7 @@ static const dv_tile_ops_t ew_tile_ops = {.flags = 0, .view = NULL, .ub_bytes = 
 static int ew_bind(const dv_opdesc_t *op, const dv_tensor_desc_t *in, int nin, dv_opvals_t *v, dv_tensor_desc_t *out,
                    dv_error_t *err)
 {
-    const int kind = ew_kind_of(op), want = kind >= 0 && ew_defs[kind].binary ? 2 : 1;
+    const int kind = ew_kind_of(op), want = kind < 0 ? 1 : ew_defs[kind].ternary ? 3 : ew_defs[kind].binary ? 2 : 1;
     if (nin != want)
         return dv_error_set(err, DV_ERR_RANGE, NULL, 0, 0, "%s takes %d input%s, %d given", op->name, want,
                             want == 1 ? "" : "s", nin);
@@ -1229,6 +1822,51 @@ EW_OP(hardshrink_backward, ew_params_shrink, "z = |y| > s ? x : 0 (s: lambd)");
 EW_OP(selu_backward, ew_params_float, "z = x * (y > 0 ? 1.0507 : y + 1.0507 * 1.6733), y the selu's result");
 EW_OP(silu_backward, ew_params_float, "z = x * s * (1 + y (1 - s)), s = sigmoid(y)");
 EW_OP(softsign_backward, ew_params_float, "z = x / (1 + |y|)^2");
+/* s20-ew2 */
+EW_OP(atan, ew_params_float, "y = atan(x): clamped to 2^60, three half-angle steps, Taylor to x^13 (x random in [-8, 8))");
+EW_OP(asin, ew_params_float, "y = asin(x) = atan(x / sqrt((1 - x)(1 + x))) (x random in [-1, 1))");
+EW_OP(acos, ew_params_float, "y = acos(x) = pi/2 - asin(x) (x random in [-1, 1))");
+EW_OP(tan, ew_params_float, "y = tan(x) = sin(x) / cos(x): cos's steps, sin by Taylor to x^19 on [-pi, pi] (x "
+      "random in [-1.2, 1.2))");
+EW_OP(sinc, ew_params_float, "y = sin(pi x) / (pi x), 1 at 0: sin by Taylor to x^19 on [-pi, pi] (x random in [-4, 4))");
+EW_OP(fast_gelu, ew_params_float, "y = x / (1 + exp(-1.702 x))");
+EW_OP(swish, ew_params_beta, "y = x / (1 + exp(-s x)) (s: beta)");
+EW_OP(pows, ew_params_pows, "y = x^s (s: the exponent; steps by its class, see --scalar)");
+EW_OP(pow, ew_params_float, "z = x^y = exp(y ln|x|), the sign of x for an odd whole y, NaN for x < 0 and a "
+      "fractional y, 1 for y = 0 (x random in [0.25, 4), y in [-3, 3))");
+EW_OP(atan2, ew_params_float, "z = atan2(x, y), the angle of the point (y, x): atan(x / y) and the quadrant");
+EW_OP(gelu_backward, ew_params_float, "z = x * gelu'(y), the tanh form's derivative");
+EW_OP(hardswish_backward, ew_params_float, "z = y < -3 ? 0 : y > 3 ? x : x * (y / 3 + 0.5)");
+EW_OP(mish_backward, ew_params_float, "z = x * (tanh(sp) + y sech^2(sp) sigmoid(y)), sp = ln(1 + exp(y))");
+EW_OP(logsigmoid_backward, ew_params_float, "z = x / (1 + exp(y))");
+EW_OP(swish_backward, ew_params_beta, "z = x * (s + b y s (1 - s)), s = sigmoid(b y) (b: beta)");
+EW_OP(leaky_relu_backward, ew_params_slope, "z = y > 0 ? x : x * s (s: negative slope)");
+EW_OP(threshold, ew_params_thr, "y = x > threshold ? x : value");
+EW_OP(hardtanh_backward, ew_params_minmax, "z = min < y < max ? x : 0");
+EW_OP(elu, ew_params_elu, "y = x > 0 ? scale x : scale alpha (exp(input-scale x) - 1)");
+EW_OP(softplus, ew_params_softplus, "y = beta x > threshold ? x : ln(1 + exp(beta x)) / beta (x random in [-30, 30))");
+EW_OP(softplus_backward, ew_params_softplus, "z = beta y > threshold ? x : x sigmoid(beta y)");
+EW_OP(log_add_exp, ew_params_float, "z = ln(exp(x) + exp(y)) = max(x, y) + ln(1 + exp(-|x - y|))");
+EW_OP(log_add_exp2, ew_params_float, "z = log2(2^x + 2^y) = max(x, y) + log2(1 + 2^-|x - y|)");
+EW_OP(xlogy, ew_params_float, "z = x ln(y), 0 where x is 0 (y random in [0.25, 4))");
+EW_OP(heaviside, ew_params_float, "z = x > 0 ? 1 : x < 0 ? 0 : y");
+EW_OP(xlogy_scalar_other, ew_params_xlogy, "y = x ln(s), 0 where x is 0 (s: the scalar other)");
+EW_OP(xlogy_scalar_self, ew_params_xlogy, "y = s ln(x), 0 for s = 0 (s: the scalar self; x random in [0.25, 4))");
+EW_OP(erfinv, ew_params_float, "y = erfinv(x): Giles' two polynomials in ln((1 - x)(1 + x)) (x random in [-1, 1))");
+EW_OP(lerp, ew_params_float, "z = x + w * (y - x) (three inputs: start, end, weight)");
+EW_OP(lerps, ew_params_weight, "z = x + s * (y - x) (s: the weight)");
+EW_OP(asin_backward, ew_params_float, "z = x / sqrt(1 - y^2), y asin's input");
+EW_OP(acos_backward, ew_params_float, "z = -x / sqrt(1 - y^2), y acos' input");
+EW_OP(acosh_backward, ew_params_float, "z = x / sinh(y), y acosh's output");
+EW_OP(asinh_backward, ew_params_float, "z = x / cosh(y), y asinh's output");
+EW_OP(rsqrt_backward, ew_params_float, "z = x * -0.5 * y^3, y rsqrt's output");
+EW_OP(sqrt_backward, ew_params_float, "z = x * 0.5 / y, y sqrt's output (y random in [0.25, 4))");
+EW_OP(add_relu, ew_params_addrelu, "z = max(x + s * y, 0) (s: alpha)");
+EW_OP(elu_backward, ew_params_elu, "z = x * (y > 0 ? scale : scale alpha input-scale exp(input-scale y)), y elu's input");
+EW_OP(elu_backward_result, ew_params_elu, "z = x * (y > 0 ? scale : input-scale (y + scale alpha)), y elu's result "
+      "(y random in [-0.9, 4))");
+EW_OP(addcmul, ew_params_value, "z = x + s * y * w (three inputs; s: value)");
+EW_OP(addcdiv, ew_params_value, "z = x + s * y / w (three inputs; s: value; w random in [0.5, 2))");
 
 /* ---- copy: the GM -> UB / L1 bandwidth benchmark ---- */
 enum {

@@ -207,35 +207,6 @@ static int expand_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_o
 
 /* ---- kernel ---- */
 
-/* n rows of len bytes between GM argument arg (row i at byte off + i*stride) and UB (row i at
- * ub + i*pitch, pitch whole blocks).  Whole-block lengths and gaps take the plain DMA form, others
- * DataCopyPad; burst counts and gaps beyond their fields split the move. */
-static void rows_move(dv_k_t *k, bool to_gm, uint64_t ub, uint64_t pitch, uint32_t arg, uint64_t off, uint64_t stride,
-                      uint64_t n, uint64_t len)
-{
-    const uint64_t gap = stride - len, ub_gap = (pitch - dv_round_up(len, BLK)) / BLK;
-    const bool pad = len % BLK != 0 || gap % BLK != 0;
-    const dv_form_t form = pad ? DV_FORM_DMAPAD : DV_FORM_DMA;
-    const uint64_t max_n = dv_ops_field_max(form, pad ? DV_FLD(DMAPAD, nburst) : DV_FLD(DMA, nburst));
-    const uint64_t max_gap = dv_ops_field_max(form, pad ? DV_FLD(DMAPAD, src_gap) : DV_FLD(DMA, src_gap));
-    const uint64_t max_ub_gap = dv_ops_field_max(form, pad ? DV_FLD(DMAPAD, dst_gap) : DV_FLD(DMA, dst_gap));
-    const uint64_t gm_gap = pad ? gap : gap / BLK, flen = pad ? len : len / BLK;
-    const bool batch = gm_gap <= max_gap && ub_gap <= max_ub_gap;
-    for (uint64_t i = 0; i < n;) {
-        const uint64_t nb = batch ? dv_min_u64(max_n, n - i) : 1;
-        const int64_t g = nb > 1 ? (int64_t)gm_gap : 0, u = nb > 1 ? (int64_t)ub_gap : 0;
-        const uint64_t a = ub + i * pitch, m = dvk_gm(k, arg, off + i * stride);
-        if (to_gm && pad)
-            dvk_copy_ubuf_to_gm_align(k, m, a, (int64_t)nb, (int64_t)flen, u, g);
-        else if (to_gm)
-            dvk_copy_ubuf_to_gm(k, m, a, (int64_t)nb, (int64_t)flen, u, g);
-        else if (pad)
-            dvk_copy_gm_to_ubuf_align(k, a, m, (int64_t)nb, (int64_t)flen, g, u, 0, 0, 1);
-        else
-            dvk_copy_gm_to_ubuf(k, a, m, (int64_t)nb, (int64_t)flen, g, u);
-        i += nb;
-    }
-}
 
 /* rows x nblk blocks at dst (row pitch dpitch blocks) <- the blocks of src, row r starting at block
  * r*srep with block stride sblk (0: one block repeated): one vcopy per 8-block column, in u16. */
@@ -292,12 +263,12 @@ static void expand_kernel(dv_k_t *k, const void *params)
         if (t->mode == MODE_ROWS) {
             const uint64_t pitch = dv_round_up(t->lc * sz, BLK);
             uint64_t in = dvk_que_alloc(k, &inq);
-            rows_move(k, false, in, pitch, 0, src * sz, ln * sz, 1, ln * sz);
+            dv_ops_rows_move(k, false, in, pitch, 0, src * sz, ln * sz, 1, ln * sz);
             dvk_que_enque(k, &inq, in);
             in = dvk_que_deque(k, &inq);
             const uint64_t dst = (dst0 + b0 * t->L + l0) * sz;
             if (copy) {
-                rows_move(k, true, in, pitch, 1, dst, ln * sz, 1, ln * sz);
+                dv_ops_rows_move(k, true, in, pitch, 1, dst, ln * sz, 1, ln * sz);
                 dvk_que_free(k, &inq, in);
                 continue;
             }
@@ -306,7 +277,7 @@ static void expand_kernel(dv_k_t *k, const void *params)
             dvk_que_free(k, &inq, in);
             dvk_que_enque(k, &outq, out);
             out = dvk_que_deque(k, &outq);
-            rows_move(k, true, out, pitch, 1, dst, t->L * sz, bn, ln * sz);
+            dv_ops_rows_move(k, true, out, pitch, 1, dst, t->L * sz, bn, ln * sz);
             dvk_que_free(k, &outq, out);
         } else {
             const uint64_t pitch = dv_round_up(t->bc * sz, BLK), nblk = dv_ceil_div(bn * sz, BLK);
@@ -326,7 +297,7 @@ static void expand_kernel(dv_k_t *k, const void *params)
                 }
             } else {
                 uint64_t in = dvk_que_alloc(k, &inq);
-                rows_move(k, false, in, t->in_bytes, 0, src * sz, ln * sz, 1, ln * sz);
+                dv_ops_rows_move(k, false, in, t->in_bytes, 0, src * sz, ln * sz, 1, ln * sz);
                 dvk_que_enque(k, &inq, in);
                 in = dvk_que_deque(k, &inq);
                 dvk_vbrcb(k, brc, in, sz == 2 ? DV_DT_U16 : DV_DT_U32, (int64_t)dv_ceil_div(ln, REP_BLKS), 1,
@@ -339,7 +310,7 @@ static void expand_kernel(dv_k_t *k, const void *params)
             }
             dvk_que_enque(k, &outq, out);
             out = dvk_que_deque(k, &outq);
-            rows_move(k, true, out, pitch, 1, (dst0 + l0 * t->B + b0) * sz, t->B * sz, ln, bn * sz);
+            dv_ops_rows_move(k, true, out, pitch, 1, (dst0 + l0 * t->B + b0) * sz, t->B * sz, ln, bn * sz);
             dvk_que_free(k, &outq, out);
         }
     }

@@ -222,8 +222,8 @@ static void loss_kernel(dv_k_t *k, const void *params)
     const loss_tiling_t *t = params;
     const dv_dtype_t dt = (dv_dtype_t)t->dt;
     const unsigned size = dv_dtype_size(dt);
-    const uint64_t units = dv_ceil_div(t->elems, t->unit), nb = dvk_block_num(k), b = dvk_block_idx(k);
-    const uint64_t first = units * b / nb * t->unit, last = dv_min_u64(units * (b + 1) / nb * t->unit, t->elems);
+    uint64_t first, last;
+    dv_ops_block_span(k, t->elems, t->unit, &first, &last);
     if (first >= last)
         return;
     const uint64_t T = t->tile;
@@ -448,8 +448,8 @@ static void lb_kernel(dv_k_t *k, const void *params)
     const loss_tiling_t *t = params;
     const dv_dtype_t dt = (dv_dtype_t)t->dt;
     const unsigned size = dv_dtype_size(dt);
-    const uint64_t units = dv_ceil_div(t->elems, t->unit), nb = dvk_block_num(k), b = dvk_block_idx(k);
-    const uint64_t first = units * b / nb * t->unit, last = dv_min_u64(units * (b + 1) / nb * t->unit, t->elems);
+    uint64_t first, last;
+    dv_ops_block_span(k, t->elems, t->unit, &first, &last);
     if (first >= last)
         return;
     const uint64_t T = t->tile;

@@ -592,3 +592,39 @@ void dv_ops_compare(dv_dtype_t t, uint64_t elems, const uint8_t *got, const uint
     }
     r->compared += elems;
 }
+
+/* ---------------------------------------------------------------- kernel helpers */
+
+void dv_ops_rows_move(dv_k_t *k, bool to_gm, uint64_t ub, uint64_t pitch, uint32_t arg, uint64_t off, uint64_t stride,
+                      uint64_t n, uint64_t len)
+{
+    const uint64_t gap = stride - len, ub_gap = (pitch - dv_round_up(len, 32)) / 32;
+    const bool pad = len % 32 != 0 || gap % 32 != 0;
+    const dv_form_t form = pad ? DV_FORM_DMAPAD : DV_FORM_DMA;
+    const uint64_t max_n = dv_ops_field_max(form, pad ? DV_FLD(DMAPAD, nburst) : DV_FLD(DMA, nburst));
+    const uint64_t max_gap = dv_ops_field_max(form, pad ? DV_FLD(DMAPAD, src_gap) : DV_FLD(DMA, src_gap));
+    const uint64_t max_ub_gap = dv_ops_field_max(form, pad ? DV_FLD(DMAPAD, dst_gap) : DV_FLD(DMA, dst_gap));
+    const uint64_t gm_gap = pad ? gap : gap / 32, flen = pad ? len : len / 32;
+    const bool batch = gm_gap <= max_gap && ub_gap <= max_ub_gap;
+    for (uint64_t i = 0; i < n;) {
+        const uint64_t nb = batch ? dv_min_u64(max_n, n - i) : 1;
+        const int64_t g = nb > 1 ? (int64_t)gm_gap : 0, u = nb > 1 ? (int64_t)ub_gap : 0;
+        const uint64_t a = ub + i * pitch, m = dvk_gm(k, arg, off + i * stride);
+        if (to_gm && pad)
+            dvk_copy_ubuf_to_gm_align(k, m, a, (int64_t)nb, (int64_t)flen, u, g);
+        else if (to_gm)
+            dvk_copy_ubuf_to_gm(k, m, a, (int64_t)nb, (int64_t)flen, u, g);
+        else if (pad)
+            dvk_copy_gm_to_ubuf_align(k, a, m, (int64_t)nb, (int64_t)flen, g, u, 0, 0, 1);
+        else
+            dvk_copy_gm_to_ubuf(k, a, m, (int64_t)nb, (int64_t)flen, g, u);
+        i += nb;
+    }
+}
+
+void dv_ops_block_span(dv_k_t *k, uint64_t elems, uint64_t unit, uint64_t *first, uint64_t *last)
+{
+    const uint64_t units = dv_ceil_div(elems, unit), nb = dvk_block_num(k), b = dvk_block_idx(k);
+    *first = units * b / nb * unit;
+    *last = dv_min_u64(units * (b + 1) / nb * unit, elems);
+}

@@ -150,8 +150,8 @@ static void rn_kernel(dv_k_t *k, const void *params)
     const rn_tiling_t *t = params;
     const dv_dtype_t dt = (dv_dtype_t)t->dt;
     const unsigned size = dv_dtype_size(dt);
-    const uint64_t units = dv_ceil_div(t->elems, t->unit), nb = dvk_block_num(k), b = dvk_block_idx(k);
-    const uint64_t first = units * b / nb * t->unit, last = dv_min_u64(units * (b + 1) / nb * t->unit, t->elems);
+    uint64_t first, last;
+    dv_ops_block_span(k, t->elems, t->unit, &first, &last);
     if (first >= last)
         return;
     const uint64_t T = t->tile, bytes = T * 4;
@@ -363,8 +363,8 @@ static uint64_t dm_bytes(uint64_t elems) { return dv_ceil_div(elems, 128) * 16; 
 static void dm_kernel(dv_k_t *k, const void *params)
 {
     const dm_tiling_t *t = params;
-    const uint64_t units = dv_ceil_div(t->bits, DM_UNIT), nb = dvk_block_num(k), b = dvk_block_idx(k);
-    const uint64_t first = units * b / nb * DM_UNIT, last = dv_min_u64(units * (b + 1) / nb * DM_UNIT, t->bits);
+    uint64_t first, last;
+    dv_ops_block_span(k, t->bits, DM_UNIT, &first, &last);
     if (first >= last)
         return;
     const uint64_t T = t->tile, bytes = T * 4;
@@ -461,8 +461,8 @@ static void da_kernel(dv_k_t *k, const void *params)
     const da_tiling_t *t = params;
     const dv_dtype_t dt = (dv_dtype_t)t->dt;
     const unsigned size = dv_dtype_size(dt);
-    const uint64_t units = dv_ceil_div(t->elems, DM_UNIT), nb = dvk_block_num(k), b = dvk_block_idx(k);
-    const uint64_t first = units * b / nb * DM_UNIT, last = dv_min_u64(units * (b + 1) / nb * DM_UNIT, t->elems);
+    uint64_t first, last;
+    dv_ops_block_span(k, t->elems, DM_UNIT, &first, &last);
     if (first >= last)
         return;
     const uint64_t T = t->tile, epr = 256 / size; /* elements per repeat */

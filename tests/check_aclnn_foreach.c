@@ -78,6 +78,14 @@
 #include "aclnnop/aclnn_foreach_round_off_number_v2.h"
 #include "aclnnop/aclnn_foreach_sign.h"
 #include "aclnnop/aclnn_foreach_sin.h"
+#include "aclnnop/aclnn_foreach_tan.h"
+#include "aclnnop/aclnn_foreach_asin.h"
+#include "aclnnop/aclnn_foreach_acos.h"
+#include "aclnnop/aclnn_foreach_atan.h"
+#include "aclnnop/aclnn_foreach_a_cos_inplace.h"
+#include "aclnnop/aclnn_foreach_pow_list.h"
+#include "aclnnop/aclnn_foreach_pow_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_pow_scalar_list.h"
 #include "aclnnop/aclnn_foreach_sinh.h"
 #include "aclnnop/aclnn_foreach_sub_list_inplace.h"
 #include "aclnnop/aclnn_foreach_sub_scalar_inplace.h"
@@ -109,7 +117,8 @@ typedef aclnnStatus (*gist_fn)(const aclTensorList *, const aclTensor *, uint64_
 enum { C_UNARY, C_LIST, C_LIST_ALPHA, C_SCALAR, C_SCALAR_LIST, C_LIST_ALPHA_T, C_SCALAR_T,
        C_I_UNARY, C_I_LIST, C_I_LIST_ALPHA_T, C_I_SCALAR_T, C_ZERO };
 enum { F_ABS, F_NEG, F_EXP, F_LOG, F_SQRT, F_REC, F_SIG, F_TANH, F_COPY, F_ADD, F_SUB, F_MUL, F_DIV, F_MAX, F_MIN,
-       F_SIN, F_COS, F_SINH, F_COSH, F_ERF, F_ERFC, F_EXPM1, F_LOG2, F_LOG10, F_LOG1P, F_SIGN, F_ZERO };
+       F_SIN, F_COS, F_SINH, F_COSH, F_ERF, F_ERFC, F_EXPM1, F_LOG2, F_LOG10, F_LOG1P, F_SIGN, F_ZERO, F_TAN, F_ASIN,
+       F_ACOS, F_ATAN, F_POW };
 
 static const struct {
     const char *name;
@@ -162,6 +171,10 @@ static const struct {
     I(ForeachSubListInplace, C_I_LIST_ALPHA_T, gilt, F_SUB, -4, 4),
     I(ForeachSubScalarInplace, C_I_SCALAR_T, gist, F_SUB, -4, 4),
     I(ForeachMulScalarInplace, C_I_SCALAR_T, gist, F_MUL, -4, 4),
+    /* on the library operators of s20-ew2 */
+    U(ForeachTan, F_TAN, -1.2f, 1.2f), U(ForeachAsin, F_ASIN, -0.9f, 0.9f), U(ForeachAcos, F_ACOS, -0.9f, 0.9f),
+    U(ForeachAtan, F_ATAN, -4, 4), I(ForeachACosInplace, C_I_UNARY, gi, F_ACOS, -0.9f, 0.9f),
+    L(ForeachPowList, F_POW, 0.5f, 2), S(ForeachPowScalarV2, F_POW, 0.5f, 2), SL(ForeachPowScalarList, F_POW, 0.5f, 2),
 };
 enum { NOPS = sizeof ops / sizeof ops[0] };
 
@@ -194,6 +207,11 @@ static double ref(int f, double a, double b)
     case F_LOG10: return log10(a);
     case F_LOG1P: return log1p(a);
     case F_SIGN: return a > 0 ? 1 : a < 0 ? -1 : 0;
+    case F_TAN: return tan(a);
+    case F_ASIN: return asin(a);
+    case F_ACOS: return acos(a);
+    case F_ATAN: return atan(a);
+    case F_POW: return pow(a, b);
     default: return 0; /* F_ZERO */
     }
 }

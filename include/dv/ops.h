@@ -238,6 +238,15 @@ int dv_ops_kernel(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_op_pla
 /* The s32 lane indices 0 .. n-1 at UB address ub (8 scalar stores, then vadds doublings), complete on
  * V when it returns (ops/random.c). */
 void dv_ops_iota_s32(dv_k_t *k, uint64_t ub, uint64_t n);
+/* The elements [*first, *last) of `elems` this block takes: whole units of `unit` elements, block b of
+ * n getting units [units * b / n, units * (b + 1) / n) (the last block also the partial unit). */
+void dv_ops_block_span(dv_k_t *k, uint64_t elems, uint64_t unit, uint64_t *first, uint64_t *last);
+/* n rows of len bytes between GM argument `arg` (row i at byte off + i*stride) and UB (row i at
+ * ub + i*pitch; pitch a multiple of 32 of at least len), to GM or from it.  Whole 32-B lengths and
+ * gaps take the DMA form, others DataCopyPad; more rows than a burst count holds take several
+ * instructions, and a gap wider than its field one row per instruction (ops/op.c). */
+void dv_ops_rows_move(dv_k_t *k, bool to_gm, uint64_t ub, uint64_t pitch, uint32_t arg, uint64_t off, uint64_t stride,
+                      uint64_t n, uint64_t len);
 
 /* ---- checking ---- */
 /* Tolerance of --check for one element type: |got - want| <= atol + rtol * |want| (floats);
