@@ -702,22 +702,40 @@ const dv_opdesc_t dv_op_batchnorm_train = {
  * results, written with one DataCopyPad burst.  In fp32 (fp16 cast up); y in x's dtype
  * or, for sum, mean and prod, --out-dtype fp32.  mean: the sum times 1/n (vmuls).  var: the mean
  * row, x - mean over the tile (the mean row applied to every row), squared, summed, times
- * 1/(n - correction); with --sqrt its square root.  logsumexp: m = max, sum(exp(x - m)), ln, + m. */
-typedef enum rk { RK_SUM, RK_MEAN, RK_MAX, RK_MIN, RK_PROD, RK_VAR, RK_LSE, RK_KINDS } rk_t;
+ * 1/(n - correction); with --sqrt its square root.  logsumexp: m = max, sum(exp(x - m)), ln, + m.
+ * (s20-norm2) nansum: the sum with every NaN taken as 0 (vcmp x == x, false for NaN, into a bit
+ * mask; vsel x or a block of zeros, before the sum).  logsum: ln of the sum.  var_mean: var as above
+ * and the mean row as a second output m (its buffer after y's in the out queue, one more burst).
+ * sum_square: the sum row kept as m, then the squares (vmul) summed into y (aclnnBatchNormReduce). */
+typedef enum rk { RK_SUM, RK_MEAN, RK_MAX, RK_MIN, RK_PROD, RK_VAR, RK_LSE, RK_NANSUM, RK_LOGSUM, RK_VARMEAN,
+                  RK_SUMSQ, RK_KINDS } rk_t;
 static const char *const rk_names[RK_KINDS] = {"reduce_sum", "reduce_mean", "reduce_max", "reduce_min",
-                                               "reduce_prod", "reduce_var", "reduce_logsumexp"};
+                                               "reduce_prod", "reduce_var", "reduce_logsumexp", "reduce_nansum",
+                                               "reduce_logsum", "reduce_var_mean", "reduce_sum_square"};
+/* The kinds with a second output m (after y). */
+#define RK_TWO(kind) ((kind) == RK_VARMEAN || (kind) == RK_SUMSQ)
 
 enum { RP_SHAPE, RP_AXES, RP_DTYPE, RP_OUT_DTYPE, RP_CORRECTION, RP_SQRT, RP_CORES, RP_TILE_COLS, RP_COUNT };
+/* reduce_var_mean's own two after them: --rstd, --eps */
+enum { RP_RSTD = RP_COUNT, RP_EPS, RP_VM_COUNT };
+#define RD_PARAMS                                                                                                 \
+    {"shape", DV_OPT_SHAPE, "8x1024x16", 1, 1u << 30, 0, "tensor dimensions"},                                    \
+    {"axes", DV_OPT_INT, "2", 1, (1u << DV_SHAPE_MAX) - 1, 0,                                                     \
+     "the axes reduced, a bit each (5: axes 0 and 2); at most two runs of adjacent axes"},                        \
+    {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, DT_F16 | DT_F32, "x (arithmetic in fp32)"},                             \
+    {"out-dtype", DV_OPT_DTYPE, "auto", 0, 0, DT_F16 | DT_F32,                                                    \
+     "y (auto: x's; fp32 for sum, mean, prod, nansum of fp16, and var_mean's, sum_square's y and m)"},                          \
+    {"correction", DV_OPT_INT, "1", 0, 1u << 30, 0, "reduce_var, reduce_var_mean: the divisor is n - correction"}, \
+    {"sqrt", DV_OPT_BOOL, "off", 0, 1, 0, "reduce_var, reduce_var_mean: the standard deviation"},                 \
+    {"cores", DV_OPT_INT, "auto", 1, 1024, 0, "blocks (auto: the chip's vector cores)"},                          \
+    {"tile-cols", DV_OPT_INT, "auto", 1, SD_MAX_PITCH, 0, "columns per tile (auto: the widest that fits UB)"}
+static const dv_oparam_spec_t rd_vm_params[RP_VM_COUNT] = {
+    RD_PARAMS,
+    {"rstd", DV_OPT_BOOL, "off", 0, 1, 0, "y = 1 / sqrt(var + --eps) instead (aclnnBatchNormStats' invstd)"},
+    {"eps", DV_OPT_FLOAT, "1e-5", 0, 1, 0, "--rstd: added to the variance (in fp32)"},
+};
 static const dv_oparam_spec_t rd_params[RP_COUNT] = {
-    {"shape", DV_OPT_SHAPE, "8x1024x16", 1, 1u << 30, 0, "tensor dimensions"},
-    {"axes", DV_OPT_INT, "2", 1, (1u << DV_SHAPE_MAX) - 1, 0,
-     "the axes reduced, a bit each (5: axes 0 and 2); at most two runs of adjacent axes"},
-    {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, DT_F16 | DT_F32, "x (arithmetic in fp32)"},
-    {"out-dtype", DV_OPT_DTYPE, "auto", 0, 0, DT_F16 | DT_F32, "y (auto: x's; fp32 for sum, mean, prod of fp16)"},
-    {"correction", DV_OPT_INT, "1", 0, 1u << 30, 0, "reduce_var: the divisor is n - correction"},
-    {"sqrt", DV_OPT_BOOL, "off", 0, 1, 0, "reduce_var: the standard deviation"},
-    {"cores", DV_OPT_INT, "auto", 1, 1024, 0, "blocks (auto: the chip's vector cores)"},
-    {"tile-cols", DV_OPT_INT, "auto", 1, SD_MAX_PITCH, 0, "columns per tile (auto: the widest that fits UB)"},
+    RD_PARAMS,
 };
 
 /* x viewed as [k0, n1, k1, n2, k2]: kept, reduced, kept, reduced, kept (any may be 1); y = [k0, k1,
@@ -726,7 +744,8 @@ static const dv_oparam_spec_t rd_params[RP_COUNT] = {
 typedef struct rd_tiling {
     uint64_t k0, n1, k1, n2, inner, n, T;
     double scale; /* mean: 1/n; var: 1/(n - correction) */
-    uint32_t kind, dt, odt, depth, blocks, sqrt;
+    double eps;   /* var_mean --rstd */
+    uint32_t kind, dt, odt, depth, blocks, sqrt, rstd;
 } rd_tiling_t;
 
 static int rd_kind_of(const dv_opdesc_t *op)
@@ -737,11 +756,68 @@ static int rd_kind_of(const dv_opdesc_t *op)
     return -1;
 }
 
-static uint64_t rd_ub_bytes(uint64_t n, uint64_t P, unsigned size, unsigned osize, uint32_t depth, uint64_t align)
+/* The bit mask of nansum's vcmp over e fp32 elements: 8 bytes per full 64-lane repeat, a run of them
+ * rounded up to 32 B, then the last, partial repeat's 8 bytes at a 32 B boundary of their own. */
+static uint64_t rd_mask_bytes(uint64_t e) { return (dv_round_up(e / SD_LANES, 4) + 4) * 8; }
+
+static uint64_t rd_ub_bytes(int kind, uint64_t n, uint64_t P, unsigned size, unsigned osize, uint32_t depth,
+                            uint64_t align)
 {
     const uint64_t in = dv_round_up(n * P * size, align), w = size == 4 ? 0 : dv_round_up(n * P * 4, align);
-    const uint64_t out = dv_round_up(P * osize, align), row = dv_round_up(P * 4, align);
-    return depth * (in + out) + w + dv_round_up(dv_ceil_div(n, 2) * P * 4, align) + row;
+    const uint64_t out = dv_round_up(P * osize, align) * (RK_TWO(kind) ? 2 : 1), row = dv_round_up(P * 4, align);
+    const uint64_t nan = kind == RK_NANSUM ? dv_round_up(rd_mask_bytes(n * P), align) + dv_round_up(SD_REP, align) : 0;
+    return depth * (in + out) + w + dv_round_up(dv_ceil_div(n, 2) * P * 4, align) + row + nan;
+}
+
+/* Every NaN of the e fp32 elements at w made 0: vcmp w == w (false only for NaN) into the bit mask,
+ * then vsel w or the zeros block (read with repeat stride 0).  Runs of 252 repeats keep each run's
+ * mask (8 bytes a repeat) at a 32 B boundary; the last repeat is masked to the e % 64 lanes and
+ * keeps its mask at the next 32 B boundary (vcmp writes whole blocks there). */
+static void rd_nan_zero(dv_k_t *k, uint64_t w, uint64_t mask, uint64_t zeros, uint64_t e)
+{
+    const uint64_t run = 252, full = e / SD_LANES, rem = e % SD_LANES, last = mask + dv_round_up(full, 4) * 8;
+    for (int step = 0; step < 2; step++) {
+        for (uint64_t r = 0, rep; r < full; r += rep) {
+            rep = dv_min_u64(run, full - r);
+            if (step == 0)
+                dvk_vcmp(k, mask + r * 8, w + r * SD_REP, w + r * SD_REP, DV_DT_F32, DV_CMP_EQ, (int64_t)rep, 1, 1, 8, 8);
+            else
+                dvk_vsel(k, w + r * SD_REP, w + r * SD_REP, zeros, mask + r * 8, DV_DT_F32, (int64_t)rep, 1, 1, 1, 8, 8,
+                         0, 1);
+        }
+        if (rem) {
+            dvk_mask_first(k, DV_DT_F32, (uint32_t)rem);
+            if (step == 0)
+                dvk_vcmp(k, last, w + full * SD_REP, w + full * SD_REP, DV_DT_F32, DV_CMP_EQ, 1, 1, 1, 8, 8);
+            else
+                dvk_vsel(k, w + full * SD_REP, w + full * SD_REP, zeros, last, DV_DT_F32, 1, 1, 1, 1, 8, 8, 0,
+                         1);
+            dvk_mask_all(k);
+        }
+        dvk_pipe_barrier(k, DV_PIPE_V);
+    }
+}
+
+/* r = 1 / sqrt(r + eps) over e fp32 elements (vadds, vrsqrt; the last repeat masked). */
+static void rd_rstd(dv_k_t *k, uint64_t r, double eps, uint64_t e)
+{
+    const uint64_t rep_max = dv_ops_field_max(DV_FORM_VBIN, DV_FLD(VBIN, repeat));
+    const uint64_t full = e / SD_LANES, rem = e % SD_LANES;
+    for (int step = 0; step < 2; step++) {
+        for (uint64_t i = 0, rep; i < full + (rem != 0); i += rep) {
+            rep = i < full ? dv_min_u64(rep_max, full - i) : 1;
+            if (i == full)
+                dvk_mask_first(k, DV_DT_F32, (uint32_t)rem);
+            if (step == 0)
+                dvk_vadds(k, r + i * SD_REP, r + i * SD_REP, DV_DT_F32, eps, (int64_t)rep, 1, 1, 8, 8);
+            else
+                dvk_vrsqrt(k, r + i * SD_REP, r + i * SD_REP, DV_DT_F32, (int64_t)rep, 1, 1, 8, 8);
+            if (i == full)
+                dvk_mask_all(k);
+        }
+        if (step == 0)
+            dvk_pipe_barrier(k, DV_PIPE_V);
+    }
 }
 
 static void rd_kernel(dv_k_t *k, const void *params)
@@ -757,10 +833,16 @@ static void rd_kernel(dv_k_t *k, const void *params)
     const uint64_t P = sd_pitch(t->T, size), nburst_max = dv_ops_field_max(DV_FORM_DMAPADIN, DV_FLD(DMAPADIN, nburst));
     dv_que_t inq, outq;
     dvk_que_init(k, &inq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, t->depth, t->n * P * size);
-    dvk_que_init(k, &outq, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, t->depth, P * osize);
+    /* var_mean: the mean row after y, P * osize bytes on (a 32 B multiple) */
+    const uint64_t mo = RK_TWO(t->kind) ? P * osize : 0;
+    dvk_que_init(k, &outq, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, t->depth, P * osize + mo);
     const uint64_t w32 = size == 4 ? 0 : dvk_alloc(k, DV_SPACE_UB, t->n * P * 4);
     const uint64_t red = dvk_alloc(k, DV_SPACE_UB, dv_ceil_div(t->n, 2) * P * 4);
     const uint64_t row = dvk_alloc(k, DV_SPACE_UB, P * 4);
+    const uint64_t nmask = t->kind == RK_NANSUM ? dvk_alloc(k, DV_SPACE_UB, rd_mask_bytes(t->n * P)) : 0;
+    const uint64_t zeros = t->kind == RK_NANSUM ? dvk_alloc(k, DV_SPACE_UB, SD_REP) : 0;
+    if (t->kind == RK_NANSUM)
+        dvk_vdup(k, zeros, DV_DT_F32, 0.0, 1, 1, 8);
     dvk_set_mov_pad_val(k, 0);
     for (uint64_t u = u0; u < u1; u++) {
         const uint64_t o = u / ctiles, i0 = o / t->k1, i1k = o % t->k1, c0 = (u % ctiles) * t->T;
@@ -801,7 +883,25 @@ static void rd_kernel(dv_k_t *k, const void *params)
         case RK_PROD:
             sd_reduce(k, dvk_vmul, red, w, t->n, pc);
             break;
+        case RK_NANSUM:
+            rd_nan_zero(k, w, nmask, zeros, e);
+            sd_reduce(k, dvk_vadd, red, w, t->n, pc);
+            break;
+        case RK_SUMSQ: /* m = the sum (kept in row), y = the sum of the squares */
+            sd_reduce(k, dvk_vadd, red, w, t->n, pc);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            sd_bin(k, dvk_vmax, row, red, red, pc);
+            sd_bin(k, dvk_vmul, w, w, w, e);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            sd_reduce(k, dvk_vadd, red, w, t->n, pc);
+            break;
+        case RK_LOGSUM:
+            sd_reduce(k, dvk_vadd, red, w, t->n, pc);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            sd_flat(k, 3, red, red, pc);
+            break;
         case RK_VAR:
+        case RK_VARMEAN:
             sd_reduce(k, dvk_vadd, red, w, t->n, pc);
             dvk_pipe_barrier(k, DV_PIPE_V);
             bt_scale(k, 0, row, red, 1.0 / (double)t->n, pc); /* the mean row */
@@ -816,6 +916,10 @@ static void rd_kernel(dv_k_t *k, const void *params)
             if (t->sqrt) {
                 dvk_pipe_barrier(k, DV_PIPE_V);
                 sd_flat(k, 4, red, red, pc);
+            }
+            if (t->rstd) { /* 1 / sqrt(var + eps) */
+                dvk_pipe_barrier(k, DV_PIPE_V);
+                rd_rstd(k, red, t->eps, pc);
             }
             break;
         case RK_LSE:
@@ -841,10 +945,19 @@ static void rd_kernel(dv_k_t *k, const void *params)
             sd_bin(k, dvk_vmax, y, red, red, pc); /* the result row into the out buffer */
         else
             sd_flat(k, 2, y, red, pc);
+        if (mo) { /* var_mean: the mean row too */
+            if (osize == 4)
+                sd_bin(k, dvk_vmax, y + mo, row, row, pc);
+            else
+                sd_flat(k, 2, y + mo, row, pc);
+        }
         dvk_que_free(k, &inq, x);
         dvk_que_enque(k, &outq, y);
         const uint64_t by = dvk_que_deque(k, &outq);
         dvk_copy_ubuf_to_gm_align(k, dvk_gm(k, 1, (o * t->inner + c0) * osize), by, 1, (int64_t)(tc * osize), 0, 0);
+        if (mo)
+            dvk_copy_ubuf_to_gm_align(k, dvk_gm(k, 2, (o * t->inner + c0) * osize), by + mo, 1, (int64_t)(tc * osize), 0,
+                                      0);
         /* y is [k0, k1, k2]: o = i0 * k1 + i1k */
         dvk_que_free(k, &outq, by);
     }
@@ -862,7 +975,7 @@ static int rd_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     dv_dtype_t odt = v->v[RP_OUT_DTYPE].dt;
     if (odt == DV_DT_AUTO)
         odt = dt;
-    if (odt != dt && kind != RK_SUM && kind != RK_MEAN && kind != RK_PROD)
+    if (odt != dt && kind != RK_SUM && kind != RK_MEAN && kind != RK_PROD && kind != RK_NANSUM && !RK_TWO(kind))
         return dv_ops_param_error(err, "out-dtype", "%s gives y in x's dtype (%s)", op->name, dv_ops_dtype_name(dt));
     if (odt != dt && odt != DV_DT_F32)
         return dv_ops_param_error(err, "out-dtype", "y is x's dtype or fp32, not %s", dv_ops_dtype_name(odt));
@@ -873,7 +986,10 @@ static int rd_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
                                   "has chip.dma_pad off", op->name);
     const unsigned size = dv_dtype_size(dt), osize = dv_dtype_size(odt);
     rd_tiling_t t = {.k0 = 1, .n1 = 1, .k1 = 1, .n2 = 1, .inner = 1, .kind = (uint32_t)kind, .dt = (uint32_t)dt,
-                     .odt = (uint32_t)odt, .sqrt = kind == RK_VAR && v->v[RP_SQRT].i};
+                     .odt = (uint32_t)odt, .sqrt = (kind == RK_VAR || kind == RK_VARMEAN) && v->v[RP_SQRT].i,
+                     .rstd = kind == RK_VARMEAN && v->v[RP_RSTD].i, .eps = kind == RK_VARMEAN ? v->v[RP_EPS].f : 0};
+    if (t.sqrt && t.rstd)
+        return dv_ops_param_error(err, "rstd", "is 1 / sqrt(var + eps): it does not go with --sqrt");
     /* the axes in runs: kept, reduced, kept, reduced, kept */
     uint64_t *group[5] = {&t.k0, &t.n1, &t.k1, &t.n2, &t.inner};
     int g = 0;
@@ -888,7 +1004,7 @@ static int rd_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     t.n = t.n1 * t.n2;
     if (kind == RK_MEAN)
         t.scale = 1.0 / (double)t.n;
-    if (kind == RK_VAR) {
+    if (kind == RK_VAR || kind == RK_VARMEAN) {
         const uint64_t c = (uint64_t)v->v[RP_CORRECTION].i;
         if (c >= t.n)
             return dv_ops_param_error(err, "correction", "%llu leaves no divisor: the %llu reduced elements minus it "
@@ -903,24 +1019,24 @@ static int rd_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     const uint64_t ub = cfg->ub_size_bytes, align = cfg->ub_align_bytes;
     if (v->v[RP_TILE_COLS].i) {
         t.T = dv_min_u64((uint64_t)v->v[RP_TILE_COLS].i, t.inner);
-        if (rd_ub_bytes(t.n, sd_pitch(t.T, size), size, osize, 1, align) > ub)
+        if (rd_ub_bytes(kind, t.n, sd_pitch(t.T, size), size, osize, 1, align) > ub)
             return dv_ops_param_error(err, "tile-cols", "%llu columns x %llu rows need %llu bytes of UB, "
                                       "core.ub_size_bytes is %llu", (unsigned long long)t.T, (unsigned long long)t.n,
-                                      (unsigned long long)rd_ub_bytes(t.n, sd_pitch(t.T, size), size, osize, 1, align),
+                                      (unsigned long long)rd_ub_bytes(kind, t.n, sd_pitch(t.T, size), size, osize, 1, align),
                                       (unsigned long long)ub);
     } else {
         uint64_t c = dv_min_u64(t.inner, SD_MAX_PITCH);
-        while (c > 1 && rd_ub_bytes(t.n, sd_pitch(c, size), size, osize, 1, align) > ub)
+        while (c > 1 && rd_ub_bytes(kind, t.n, sd_pitch(c, size), size, osize, 1, align) > ub)
             c /= 2;
         t.T = c;
-        if (rd_ub_bytes(t.n, sd_pitch(c, size), size, osize, 1, align) > ub)
+        if (rd_ub_bytes(kind, t.n, sd_pitch(c, size), size, osize, 1, align) > ub)
             return dv_ops_param_error(err, "shape", "%llu reduced elements per result: one column of them (%llu "
                                       "bytes with the work buffers) does not fit in UB (core.ub_size_bytes %llu); %s "
                                       "holds a whole column tile", (unsigned long long)t.n,
-                                      (unsigned long long)rd_ub_bytes(t.n, sd_pitch(1, size), size, osize, 1, align),
+                                      (unsigned long long)rd_ub_bytes(kind, t.n, sd_pitch(1, size), size, osize, 1, align),
                                       (unsigned long long)ub, op->name);
     }
-    t.depth = rd_ub_bytes(t.n, sd_pitch(t.T, size), size, osize, 2, align) <= ub ? 2 : 1;
+    t.depth = rd_ub_bytes(kind, t.n, sd_pitch(t.T, size), size, osize, 2, align) <= ub ? 2 : 1;
     const uint64_t units = t.k0 * t.k1 * dv_ceil_div(t.inner, t.T);
     const uint64_t cores = v->v[RP_CORES].i ? (uint64_t)v->v[RP_CORES].i : dv_ops_cores(cfg, DV_KIND_VECTOR);
     t.blocks = (uint32_t)dv_max_u64(1, dv_min_u64(cores, units));
@@ -929,15 +1045,17 @@ static int rd_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     plan->info.blocks = t.blocks;
     plan->info.subs = 1;
     /* prod of many elements: inputs near 1 keep it finite; logsumexp and var take any */
-    const double lo = kind == RK_PROD ? 0.9 : 0, hi = kind == RK_PROD ? 1.1 : 0;
+    /* logsum: positive inputs keep the sum's logarithm defined */
+    const double lo = kind == RK_PROD ? 0.9 : kind == RK_LOGSUM ? 0.1 : 0, hi = kind == RK_PROD ? 1.1 : kind == RK_LOGSUM ? 1 : 0;
     int rc;
     if ((rc = dv_ops_add_arg(plan, "x", dt, elems, DV_ARG_IN, lo, hi)) ||
-        (rc = dv_ops_add_arg(plan, "y", odt, t.k0 * t.k1 * t.inner, DV_ARG_OUT, 0, 0)))
+        (rc = dv_ops_add_arg(plan, "y", odt, t.k0 * t.k1 * t.inner, DV_ARG_OUT, 0, 0)) ||
+        (RK_TWO(kind) && (rc = dv_ops_add_arg(plan, "m", odt, t.k0 * t.k1 * t.inner, DV_ARG_OUT, 0, 0))))
         return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
     memcpy(plan->tiling, &t, sizeof t);
     plan->tiling_bytes = sizeof t;
-    plan->flops = (kind == RK_VAR ? 4 : kind == RK_LSE ? 4 : 1) * elems;
-    plan->bytes = elems * size + t.k0 * t.k1 * t.inner * osize;
+    plan->flops = (kind == RK_VAR || kind == RK_VARMEAN || kind == RK_LSE ? 4 : kind == RK_SUMSQ ? 3 : 1) * elems;
+    plan->bytes = elems * size + (RK_TWO(kind) ? 2 : 1) * t.k0 * t.k1 * t.inner * osize;
     /* prod: every product rounds in fp32, n - 1 of them */
     plan->tol_scale = kind == RK_PROD ? (double)dv_max_u64(1, t.n / 8) : 1.0;
     return DV_OK;
@@ -958,23 +1076,41 @@ static int rd_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
                                                : t.kind == RK_MIN                  ? INFINITY
                                                                                    : 0;
             for (uint64_t r = 0; r < t.n; r++) {
-                const double x = dv_ops_load(in[0], dt, RD_AT(r));
+                double x = dv_ops_load(in[0], dt, RD_AT(r));
+                if (t.kind == RK_NANSUM && isnan(x))
+                    x = 0;
                 a = t.kind == RK_PROD ? a * x : t.kind == RK_MAX || t.kind == RK_LSE ? fmax(a, x)
                     : t.kind == RK_MIN                                             ? fmin(a, x)
                                                                                    : a + x;
             }
             if (t.kind == RK_MEAN)
                 a /= (double)t.n;
-            if (t.kind == RK_VAR || t.kind == RK_LSE) {
-                const double m = t.kind == RK_VAR ? a / (double)t.n : a;
+            if (t.kind == RK_LOGSUM)
+                a = log(a);
+            if (t.kind == RK_SUMSQ) {
+                double q = 0;
+                for (uint64_t r = 0; r < t.n; r++) {
+                    const double x = dv_ops_load(in[0], dt, RD_AT(r));
+                    q += x * x;
+                }
+                dv_ops_store(expect[2], odt, o * t.inner + c, a);
+                a = q;
+            }
+            const bool var = t.kind == RK_VAR || t.kind == RK_VARMEAN;
+            if (var || t.kind == RK_LSE) {
+                const double m = var ? a / (double)t.n : a;
                 double s = 0;
                 for (uint64_t r = 0; r < t.n; r++) {
                     const double d = dv_ops_load(in[0], dt, RD_AT(r)) - m;
-                    s += t.kind == RK_VAR ? d * d : exp(d);
+                    s += var ? d * d : exp(d);
                 }
-                a = t.kind == RK_VAR ? s * t.scale : m + log(s);
-                if (t.kind == RK_VAR && t.sqrt)
+                a = var ? s * t.scale : m + log(s);
+                if (var && t.sqrt)
                     a = sqrt(a);
+                if (t.rstd)
+                    a = 1 / sqrt(a + t.eps);
+                if (t.kind == RK_VARMEAN)
+                    dv_ops_store(expect[2], odt, o * t.inner + c, m);
             }
             dv_ops_store(expect[1], odt, o * t.inner + c, a);
         }
@@ -982,10 +1118,12 @@ static int rd_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
     return DV_OK;
 }
 
-/* The descriptor's name is the identifier (a constant initializer), rk_names[kind]'s spelling. */
-#define RD_OP(kind, ident, what)                                                                                 \
-    const dv_opdesc_t dv_op_##ident = {#ident, what, rd_params, RP_COUNT, rd_plan, rd_kernel, rd_reference, NULL, \
-                                       NULL, NULL}
+/* The descriptor's name is the identifier (a constant initializer: clang takes no array element),
+ * rk_names[kind]'s spelling. */
+#define RD_OP_P(kind, ident, params, count, what)                                                                 \
+    const dv_opdesc_t dv_op_##ident = {#ident, what, params, count, rd_plan, rd_kernel, rd_reference, NULL, NULL, \
+                                       NULL}
+#define RD_OP(kind, ident, what) RD_OP_P(kind, ident, rd_params, RP_COUNT, what)
 RD_OP(RK_SUM, reduce_sum, "y = the sum over the --axes (fp32 arithmetic)");
 RD_OP(RK_MEAN, reduce_mean, "y = the mean over the --axes (fp32 arithmetic)");
 RD_OP(RK_MAX, reduce_max, "y = the largest element over the --axes");
@@ -994,6 +1132,13 @@ RD_OP(RK_PROD, reduce_prod, "y = the product over the --axes (fp32 arithmetic)")
 RD_OP(RK_VAR, reduce_var, "y = sum((x - mean)^2) / (n - --correction) over the --axes, its square root with --sqrt "
       "(fp32)");
 RD_OP(RK_LSE, reduce_logsumexp, "y = max + ln(sum(exp(x - max))) over the --axes (fp32 arithmetic)");
+/* (s20-norm2) */
+RD_OP(RK_NANSUM, reduce_nansum, "y = the sum over the --axes with every NaN taken as 0 (fp32 arithmetic)");
+RD_OP(RK_LOGSUM, reduce_logsum, "y = ln(the sum over the --axes) (fp32 arithmetic)");
+RD_OP(RK_SUMSQ, reduce_sum_square, "y = the sum of the squares, m = the sum, over the --axes (fp32 arithmetic)");
+RD_OP_P(RK_VARMEAN, reduce_var_mean, rd_vm_params, RP_VM_COUNT,
+        "y = the variance as reduce_var (--correction, --sqrt; --rstd: 1 / sqrt(var + --eps)), m = the mean, over "
+        "the --axes (fp32)");
 
 /* ================================================================ cumsum */
 
@@ -1167,4 +1312,653 @@ static int cs_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint
 const dv_opdesc_t dv_op_cumsum = {
     "cumsum", "y = the running sum of x along axis --dim (--exclusive, --reverse; fp32 arithmetic)",
     cs_params, CP_COUNT, cs_plan, cs_kernel, cs_reference, NULL, NULL, NULL,
+};
+
+/* ================================================================ softmax_backward (s20-norm2) */
+
+/* softmax_backward along axis --dim, from the forward's output y and the gradient g:
+ * z = y * (g - sum(g * y)) (aclnnSoftmaxBackward), or with --log z = g - exp(y) * sum(g)
+ * (aclnnLogSoftmaxBackward, y the log softmax).  The column tiles of softmax_dim: per unit the n x T
+ * elements of g and of y (one DataCopyPad burst per row each, zero-padded to P), in fp32 (fp16 cast
+ * up): the product or exp(y) over the tile, its sum or g's over the rows (pairwise, as softmax_dim),
+ * applied to every row (the row read with repeat stride 0), back to the dtype and out by rows.  A
+ * last-axis dim is a tile of one column (inner 1): correct, though each row then moves one element. */
+enum { SB_SHAPE, SB_DIM, SB_DTYPE, SB_LOG, SB_CORES, SB_TILE_COLS, SB_COUNT };
+static const dv_oparam_spec_t sb_params[SB_COUNT] = {
+    {"shape", DV_OPT_SHAPE, "8x256x16", 1, 1u << 30, 0, "tensor dimensions"},
+    {"dim", DV_OPT_INT, "1", 0, DV_SHAPE_MAX - 1, 0, "the axis of the forward softmax (0 .. dims - 1)"},
+    {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, DT_F16 | DT_F32, "element type (arithmetic in fp32)"},
+    {"log", DV_OPT_BOOL, "off", 0, 1, 0, "the log softmax's backward: z = g - exp(y) * sum(g)"},
+    {"cores", DV_OPT_INT, "auto", 1, 1024, 0, "blocks (auto: the chip's vector cores)"},
+    {"tile-cols", DV_OPT_INT, "auto", 1, SD_MAX_PITCH, 0, "columns per tile (auto: the widest that fits UB)"},
+};
+
+/* UB of a tile: g, y and z in the dtype (depth each), their fp32 copies for fp16, the work tile and
+ * the reduction scratch. */
+static uint64_t sb_ub_bytes(uint64_t n, uint64_t P, unsigned size, uint32_t depth, uint64_t align)
+{
+    const uint64_t io = dv_round_up(n * P * size, align), f = dv_round_up(n * P * 4, align);
+    return 3 * depth * io + (size == 4 ? 0 : 2 * f) + f + dv_round_up(dv_ceil_div(n, 2) * P * 4, align);
+}
+
+static void sb_kernel(dv_k_t *k, const void *params)
+{
+    const sd_tiling_t *t = params;
+    const dv_dtype_t dt = (dv_dtype_t)t->dt;
+    const unsigned size = dv_dtype_size(dt);
+    const uint64_t ctiles = dv_ceil_div(t->inner, t->T), units = t->outer * ctiles;
+    const uint64_t nb = dvk_block_num(k), b = dvk_block_idx(k);
+    const uint64_t u0 = units * b / nb, u1 = units * (b + 1) / nb;
+    if (u0 == u1)
+        return;
+    const uint64_t P = sd_pitch(t->T, size), nburst_max = dv_ops_field_max(DV_FORM_DMAPADIN, DV_FLD(DMAPADIN, nburst));
+    dv_que_t gq, yq, zq;
+    dvk_que_init(k, &gq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, t->depth, t->n * P * size);
+    dvk_que_init(k, &yq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, t->depth, t->n * P * size);
+    dvk_que_init(k, &zq, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, t->depth, t->n * P * size);
+    const uint64_t g32 = size == 4 ? 0 : dvk_alloc(k, DV_SPACE_UB, t->n * P * 4);
+    const uint64_t y32 = size == 4 ? 0 : dvk_alloc(k, DV_SPACE_UB, t->n * P * 4);
+    const uint64_t w = dvk_alloc(k, DV_SPACE_UB, t->n * P * 4);
+    const uint64_t red = dvk_alloc(k, DV_SPACE_UB, dv_ceil_div(t->n, 2) * P * 4);
+    dvk_set_mov_pad_val(k, 0);
+    for (uint64_t u = u0; u < u1; u++) {
+        const uint64_t o = u / ctiles, c0 = (u % ctiles) * t->T, tc = dv_min_u64(t->T, t->inner - c0);
+        const uint64_t pc = sd_pitch(tc, size), gm = ((o * t->n) * t->inner + c0) * size, e = t->n * pc;
+        const int64_t len = (int64_t)(tc * size), gap = (int64_t)((t->inner - tc) * size);
+        const uint64_t bg = dvk_que_alloc(k, &gq), by = dvk_que_alloc(k, &yq);
+        for (uint64_t r = 0; r < t->n; r += nburst_max) {
+            const uint64_t rows = dv_min_u64(nburst_max, t->n - r);
+            dvk_copy_gm_to_ubuf_align(k, bg + r * pc * size, dvk_gm(k, 0, gm + r * t->inner * size), (int64_t)rows,
+                                      len, gap, 0, 0, (int64_t)(pc - tc), (int64_t)size);
+            dvk_copy_gm_to_ubuf_align(k, by + r * pc * size, dvk_gm(k, 1, gm + r * t->inner * size), (int64_t)rows,
+                                      len, gap, 0, 0, (int64_t)(pc - tc), (int64_t)size);
+        }
+        dvk_que_enque(k, &gq, bg);
+        dvk_que_enque(k, &yq, by);
+        const uint64_t g = dvk_que_deque(k, &gq), y = dvk_que_deque(k, &yq), z = dvk_que_alloc(k, &zq);
+        const uint64_t gs = size == 4 ? g : g32, ys = size == 4 ? y : y32, zs = size == 4 ? z : w;
+        if (size != 4) {
+            sd_flat(k, 1, g32, g, e);
+            sd_flat(k, 1, y32, y, e);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+        }
+        if (t->log) { /* g - exp(y) * sum(g) */
+            sd_flat(k, 0, w, ys, e);
+            sd_reduce(k, dvk_vadd, red, gs, t->n, pc);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            sd_rows_op(k, dvk_vmul, w, w, red, t->n, pc);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            sd_bin(k, dvk_vsub, zs, gs, w, e);
+        } else { /* y * (g - sum(g * y)) */
+            sd_bin(k, dvk_vmul, w, gs, ys, e);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            sd_reduce(k, dvk_vadd, red, w, t->n, pc);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            sd_rows_op(k, dvk_vsub, w, gs, red, t->n, pc);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            sd_bin(k, dvk_vmul, zs, w, ys, e);
+        }
+        if (size != 4) {
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            sd_flat(k, 2, z, w, e);
+        }
+        dvk_que_free(k, &gq, g);
+        dvk_que_free(k, &yq, y);
+        dvk_que_enque(k, &zq, z);
+        const uint64_t bz = dvk_que_deque(k, &zq);
+        for (uint64_t r = 0; r < t->n; r += nburst_max) {
+            const uint64_t rows = dv_min_u64(nburst_max, t->n - r);
+            dvk_copy_ubuf_to_gm_align(k, dvk_gm(k, 2, gm + r * t->inner * size), bz + r * pc * size, (int64_t)rows,
+                                      len, 0, gap);
+        }
+        dvk_que_free(k, &zq, bz);
+    }
+}
+
+static int sb_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t *v, dv_op_plan_t *plan,
+                   dv_error_t *err)
+{
+    const dv_shape_t *sh = &v->v[SB_SHAPE].shape;
+    const int64_t dim = v->v[SB_DIM].i;
+    const dv_dtype_t dt = v->v[SB_DTYPE].dt;
+    const unsigned size = dv_dtype_size(dt);
+    if (dim >= sh->ndims)
+        return dv_ops_param_error(err, "dim", "%lld is not an axis of a %d-dimensional shape (0 .. %d)",
+                                  (long long)dim, sh->ndims, sh->ndims - 1);
+    if (!cfg->chip_dma_pad)
+        return dv_ops_param_error(err, "dim", "softmax_backward copies column tiles with copy_gm_to_ubuf_align, and "
+                                  "this profile has chip.dma_pad off");
+    sd_tiling_t t = {.outer = 1, .n = sh->d[dim], .inner = 1, .dt = (uint32_t)dt, .log = v->v[SB_LOG].i != 0};
+    for (int i = 0; i < sh->ndims; i++) {
+        if (i < dim)
+            t.outer *= sh->d[i];
+        else if (i > dim)
+            t.inner *= sh->d[i];
+    }
+    const uint64_t elems = dv_shape_elems(sh);
+    uint64_t bytes;
+    if (__builtin_mul_overflow(elems, (uint64_t)size, &bytes) || bytes > cfg->hbm_capacity_bytes)
+        return dv_ops_param_error(err, "shape", "one tensor of this shape has more bytes than hbm.capacity_bytes "
+                                  "(%llu)", (unsigned long long)cfg->hbm_capacity_bytes);
+    const uint64_t ub = cfg->ub_size_bytes, align = cfg->ub_align_bytes;
+    const bool fixed = v->v[SB_TILE_COLS].i != 0;
+    uint64_t c = fixed ? dv_min_u64((uint64_t)v->v[SB_TILE_COLS].i, t.inner) : dv_min_u64(t.inner, SD_MAX_PITCH);
+    while (!fixed && c > 1 && sb_ub_bytes(t.n, sd_pitch(c, size), size, 1, align) > ub)
+        c /= 2;
+    t.T = c;
+    if (sb_ub_bytes(t.n, sd_pitch(c, size), size, 1, align) > ub)
+        return dv_ops_param_error(err, fixed ? "tile-cols" : "shape",
+                                  "%llu columns of the %llu-element axis need %llu bytes of UB, core.ub_size_bytes "
+                                  "is %llu (softmax_backward holds a whole column tile)", (unsigned long long)c,
+                                  (unsigned long long)t.n,
+                                  (unsigned long long)sb_ub_bytes(t.n, sd_pitch(c, size), size, 1, align),
+                                  (unsigned long long)ub);
+    t.depth = sb_ub_bytes(t.n, sd_pitch(t.T, size), size, 2, align) <= ub ? 2 : 1;
+    const uint64_t units = t.outer * dv_ceil_div(t.inner, t.T);
+    const uint64_t cores = v->v[SB_CORES].i ? (uint64_t)v->v[SB_CORES].i : dv_ops_cores(cfg, DV_KIND_VECTOR);
+    t.blocks = (uint32_t)dv_max_u64(1, dv_min_u64(cores, units));
+    snprintf(plan->info.name, sizeof plan->info.name, "%s", op->name);
+    plan->info.kind = DV_KIND_VECTOR;
+    plan->info.blocks = t.blocks;
+    plan->info.subs = 1;
+    int rc;
+    /* y as the forward gives it: a probability, or with --log its logarithm */
+    if ((rc = dv_ops_add_arg(plan, "g", dt, elems, DV_ARG_IN, 0, 0)) ||
+        (rc = dv_ops_add_arg(plan, "y", dt, elems, DV_ARG_IN, t.log ? -3 : 0, t.log ? 0 : 1)) ||
+        (rc = dv_ops_add_arg(plan, "z", dt, elems, DV_ARG_OUT, 0, 0)))
+        return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
+    memcpy(plan->tiling, &t, sizeof t);
+    plan->tiling_bytes = sizeof t;
+    plan->flops = 4 * elems;
+    plan->bytes = 3 * elems * size;
+    /* the sum over the axis rounds in fp32: its error grows with the axis */
+    plan->tol_scale = (double)dv_max_u64(1, t.n / 64);
+    return DV_OK;
+}
+
+static int sb_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint8_t **expect, dv_error_t *err)
+{
+    (void)err;
+    sd_tiling_t t;
+    memcpy(&t, plan->tiling, sizeof t);
+    const dv_dtype_t dt = (dv_dtype_t)t.dt;
+    for (uint64_t o = 0; o < t.outer; o++)
+        for (uint64_t c = 0; c < t.inner; c++) {
+            const uint64_t base = o * t.n * t.inner + c;
+            double s = 0;
+            for (uint64_t r = 0; r < t.n; r++) {
+                const double g = dv_ops_load(in[0], dt, base + r * t.inner);
+                s += t.log ? g : g * dv_ops_load(in[1], dt, base + r * t.inner);
+            }
+            for (uint64_t r = 0; r < t.n; r++) {
+                const double g = dv_ops_load(in[0], dt, base + r * t.inner), y = dv_ops_load(in[1], dt, base + r * t.inner);
+                dv_ops_store(expect[2], dt, base + r * t.inner, t.log ? g - exp(y) * s : y * (g - s));
+            }
+        }
+    return DV_OK;
+}
+
+const dv_opdesc_t dv_op_softmax_backward = {
+    "softmax_backward", "z = y * (g - sum(g * y)) along axis --dim, or with --log z = g - exp(y) * sum(g) (fp32)",
+    sb_params, SB_COUNT, sb_plan, sb_kernel, sb_reference, NULL, NULL, NULL,
+};
+
+/* ================================================================ batchnorm_elemt (s20-norm2) */
+
+/* batchnorm_elemt (aclnnBatchNormElemt): y = (x - mean[c]) * invstd[c] * weight[c] + bias[c] on
+ * N x C x S... (2 to 8 dims, S the product of the dims after C), the statistics given: mean and
+ * invstd fp32 of C, weight (--weight on, else 1) and bias (--bias on, else 0) fp32 of C; x and y in
+ * the dtype.  Once per block the vectors come in by one DataCopyPad burst each and fold into
+ * scale = invstd * weight and shift = bias - mean * scale, spread by vbrcb into one 32 B block per
+ * channel.  A unit is a chunk of up to --tile-elems elements of one (n, c) plane: in by one
+ * DataCopyPad burst (zero-padded to 32 B), fp32 (fp16 cast up), y = x * scale[c] + shift[c] with
+ * the channel's block read at block and repeat stride 0, back and out by one burst. */
+enum { BE_SHAPE, BE_DTYPE, BE_WEIGHT, BE_BIAS, BE_CORES, BE_TILE, BE_COUNT };
+static const dv_oparam_spec_t be_params[BE_COUNT] = {
+    {"shape", DV_OPT_SHAPE, "8x64x32x32", 1, 1u << 30, 0, "N x C x the rest (2 to 8 dimensions)"},
+    {"dtype", DV_OPT_DTYPE, "fp16", 0, 0, DT_F16 | DT_F32, "x and y (arithmetic in fp32)"},
+    {"weight", DV_OPT_BOOL, "on", 0, 1, 0, "a weight of C (fp32), else 1"},
+    {"bias", DV_OPT_BOOL, "on", 0, 1, 0, "a bias of C (fp32), else 0"},
+    {"cores", DV_OPT_INT, "auto", 1, 1024, 0, "blocks (auto: the chip's vector cores)"},
+    {"tile-elems", DV_OPT_INT, "4096", 64, 16384, 0, "elements of a plane per unit (a multiple of 64)"},
+};
+
+typedef struct be_tiling {
+    uint64_t n, c, s, tile;
+    uint32_t dt, weight, bias, blocks;
+} be_tiling_t;
+
+/* UB: the four vectors (C fp32, rounded to 8), the scale and shift blocks, the x and y queues
+ * (depth 2) and the fp32 work tile for fp16. */
+static uint64_t be_ub_bytes(uint64_t C, uint64_t T, unsigned size, uint64_t align)
+{
+    const uint64_t vec = dv_round_up(dv_round_up(C, 8) * 4, align), blocks = dv_round_up(dv_round_up(C, 8) * SD_BLK, align);
+    return 4 * vec + 2 * blocks + 4 * dv_round_up(T * size, align) + (size == 4 ? 0 : dv_round_up(T * 4, align));
+}
+
+static void be_kernel(dv_k_t *k, const void *params)
+{
+    const be_tiling_t *t = params;
+    const dv_dtype_t dt = (dv_dtype_t)t->dt;
+    const unsigned size = dv_dtype_size(dt);
+    const uint64_t chunks = dv_ceil_div(t->s, t->tile), units = t->n * t->c * chunks;
+    const uint64_t nb = dvk_block_num(k), b = dvk_block_idx(k);
+    const uint64_t u0 = units * b / nb, u1 = units * (b + 1) / nb;
+    if (u0 == u1)
+        return;
+    const uint64_t C8 = dv_round_up(t->c, 8), rep_max = dv_ops_field_max(DV_FORM_VBRCB, DV_FLD(VBRCB, repeat));
+    /* the vectors: mean, invstd, weight, bias (arguments 1 .. 4, those present) */
+    dv_que_t pq, inq, outq;
+    dvk_que_init(k, &pq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, 1, 4 * C8 * 4);
+    dvk_que_init(k, &inq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, 2, t->tile * size);
+    dvk_que_init(k, &outq, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, 2, t->tile * size);
+    const uint64_t scb = dvk_alloc(k, DV_SPACE_UB, C8 * SD_BLK), shb = dvk_alloc(k, DV_SPACE_UB, C8 * SD_BLK);
+    const uint64_t w32 = size == 4 ? 0 : dvk_alloc(k, DV_SPACE_UB, t->tile * 4);
+    dvk_set_mov_pad_val(k, 0);
+    const uint64_t bp = dvk_que_alloc(k, &pq);
+    const unsigned nvec = 2 + t->weight + t->bias;
+    for (unsigned i = 0; i < nvec; i++)
+        dvk_copy_gm_to_ubuf_align(k, bp + i * C8 * 4, dvk_gm(k, 1 + i, 0), 1, (int64_t)(t->c * 4), 0, 0, 0,
+                                  (int64_t)(C8 - t->c), 4);
+    dvk_que_enque(k, &pq, bp);
+    const uint64_t p = dvk_que_deque(k, &pq), mean = p, invstd = p + C8 * 4;
+    const uint64_t weight = t->weight ? p + 2 * C8 * 4 : 0, bias = t->bias ? p + (2 + t->weight) * C8 * 4 : 0;
+    /* scale = invstd * weight (into invstd), shift = bias - mean * scale (into mean) */
+    if (t->weight) {
+        sd_bin(k, dvk_vmul, invstd, invstd, weight, C8);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+    }
+    sd_bin(k, dvk_vmul, mean, mean, invstd, C8);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    if (t->bias)
+        sd_bin(k, dvk_vsub, mean, bias, mean, C8);
+    else
+        bt_scale(k, 0, mean, mean, -1.0, C8);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    for (uint64_t r = 0; r < C8 / 8; r += rep_max) {
+        const int64_t rep = (int64_t)dv_min_u64(rep_max, C8 / 8 - r);
+        dvk_vbrcb(k, scb + r * 8 * SD_BLK, invstd + r * 8 * 4, DV_DT_F32, rep, 1, 8);
+        dvk_vbrcb(k, shb + r * 8 * SD_BLK, mean + r * 8 * 4, DV_DT_F32, rep, 1, 8);
+    }
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    for (uint64_t u = u0; u < u1; u++) {
+        const uint64_t plane = u / chunks, c = plane % t->c, c0 = (u % chunks) * t->tile;
+        const uint64_t len = dv_min_u64(t->tile, t->s - c0), pl = sd_pitch(len, size), gm = (plane * t->s + c0) * size;
+        const uint64_t bx = dvk_que_alloc(k, &inq);
+        dvk_copy_gm_to_ubuf_align(k, bx, dvk_gm(k, 0, gm), 1, (int64_t)(len * size), 0, 0, 0, (int64_t)(pl - len),
+                                  (int64_t)size);
+        dvk_que_enque(k, &inq, bx);
+        const uint64_t x = dvk_que_deque(k, &inq), y = dvk_que_alloc(k, &outq), w = size == 4 ? y : w32;
+        if (size != 4) {
+            sd_flat(k, 1, w32, x, pl);
+            dvk_pipe_barrier(k, DV_PIPE_V);
+        }
+        bt_bcast(k, dvk_vmul, w, size == 4 ? x : w32, scb + c * SD_BLK, pl);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        bt_bcast(k, dvk_vadd, w, w, shb + c * SD_BLK, pl);
+        if (size != 4) {
+            dvk_pipe_barrier(k, DV_PIPE_V);
+            sd_flat(k, 2, y, w32, pl);
+        }
+        dvk_que_free(k, &inq, x);
+        dvk_que_enque(k, &outq, y);
+        const uint64_t by = dvk_que_deque(k, &outq);
+        dvk_copy_ubuf_to_gm_align(k, dvk_gm(k, 1 + nvec, gm), by, 1, (int64_t)(len * size), 0, 0);
+        dvk_que_free(k, &outq, by);
+    }
+    dvk_que_free(k, &pq, p);
+}
+
+static int be_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t *v, dv_op_plan_t *plan,
+                   dv_error_t *err)
+{
+    const dv_shape_t *sh = &v->v[BE_SHAPE].shape;
+    const dv_dtype_t dt = v->v[BE_DTYPE].dt;
+    const unsigned size = dv_dtype_size(dt);
+    if (sh->ndims < 2)
+        return dv_ops_param_error(err, "shape", "batchnorm_elemt takes N x C x ... (at least 2 dimensions), not %d",
+                                  sh->ndims);
+    if (!cfg->chip_dma_pad)
+        return dv_ops_param_error(err, "shape", "batchnorm_elemt copies planes with copy_gm_to_ubuf_align, and this "
+                                  "profile has chip.dma_pad off");
+    be_tiling_t t = {.n = sh->d[0], .c = sh->d[1], .s = 1, .tile = (uint64_t)v->v[BE_TILE].i, .dt = (uint32_t)dt,
+                     .weight = v->v[BE_WEIGHT].i != 0, .bias = v->v[BE_BIAS].i != 0};
+    for (int i = 2; i < sh->ndims; i++)
+        t.s *= sh->d[i];
+    if (t.tile % SD_LANES)
+        return dv_ops_param_error(err, "tile-elems", "%llu is not a multiple of 64", (unsigned long long)t.tile);
+    t.tile = dv_min_u64(t.tile, dv_round_up(t.s, SD_LANES));
+    const uint64_t elems = dv_shape_elems(sh);
+    uint64_t bytes;
+    if (__builtin_mul_overflow(elems, (uint64_t)size, &bytes) || bytes > cfg->hbm_capacity_bytes)
+        return dv_ops_param_error(err, "shape", "one tensor of this shape has more bytes than hbm.capacity_bytes "
+                                  "(%llu)", (unsigned long long)cfg->hbm_capacity_bytes);
+    const uint64_t ub = be_ub_bytes(t.c, t.tile, size, cfg->ub_align_bytes);
+    if (ub > cfg->ub_size_bytes)
+        return dv_ops_param_error(err, "shape", "%llu channels with tiles of %llu elements need %llu bytes of UB, "
+                                  "core.ub_size_bytes is %llu (the per-channel vectors and blocks stay in UB)",
+                                  (unsigned long long)t.c, (unsigned long long)t.tile, (unsigned long long)ub,
+                                  (unsigned long long)cfg->ub_size_bytes);
+    const uint64_t units = t.n * t.c * dv_ceil_div(t.s, t.tile);
+    const uint64_t cores = v->v[BE_CORES].i ? (uint64_t)v->v[BE_CORES].i : dv_ops_cores(cfg, DV_KIND_VECTOR);
+    t.blocks = (uint32_t)dv_max_u64(1, dv_min_u64(cores, units));
+    snprintf(plan->info.name, sizeof plan->info.name, "%s", op->name);
+    plan->info.kind = DV_KIND_VECTOR;
+    plan->info.blocks = t.blocks;
+    plan->info.subs = 1;
+    int rc;
+    /* invstd as batch statistics give it: positive */
+    if ((rc = dv_ops_add_arg(plan, "x", dt, elems, DV_ARG_IN, 0, 0)) ||
+        (rc = dv_ops_add_arg(plan, "mean", DV_DT_F32, t.c, DV_ARG_IN, 0, 0)) ||
+        (rc = dv_ops_add_arg(plan, "invstd", DV_DT_F32, t.c, DV_ARG_IN, 0.5, 2)) ||
+        (t.weight && (rc = dv_ops_add_arg(plan, "weight", DV_DT_F32, t.c, DV_ARG_IN, 0, 0))) ||
+        (t.bias && (rc = dv_ops_add_arg(plan, "bias", DV_DT_F32, t.c, DV_ARG_IN, 0, 0))) ||
+        (rc = dv_ops_add_arg(plan, "y", dt, elems, DV_ARG_OUT, 0, 0)))
+        return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
+    memcpy(plan->tiling, &t, sizeof t);
+    plan->tiling_bytes = sizeof t;
+    plan->flops = 2 * elems;
+    plan->bytes = 2 * elems * size + (2 + t.weight + t.bias) * t.c * 4;
+    return DV_OK;
+}
+
+static int be_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint8_t **expect, dv_error_t *err)
+{
+    (void)err;
+    be_tiling_t t;
+    memcpy(&t, plan->tiling, sizeof t);
+    const dv_dtype_t dt = (dv_dtype_t)t.dt;
+    const unsigned yi = 3 + t.weight + t.bias;
+    for (uint64_t p = 0; p < t.n * t.c; p++) {
+        const uint64_t c = p % t.c;
+        const double m = dv_ops_load(in[1], DV_DT_F32, c), is = dv_ops_load(in[2], DV_DT_F32, c);
+        const double w = t.weight ? dv_ops_load(in[3], DV_DT_F32, c) : 1;
+        const double bb = t.bias ? dv_ops_load(in[3 + t.weight], DV_DT_F32, c) : 0;
+        for (uint64_t i = 0; i < t.s; i++)
+            dv_ops_store(expect[yi], dt, p * t.s + i, (dv_ops_load(in[0], dt, p * t.s + i) - m) * is * w + bb);
+    }
+    return DV_OK;
+}
+
+const dv_opdesc_t dv_op_batchnorm_elemt = {
+    "batchnorm_elemt", "y = (x - mean[c]) * invstd[c] * weight[c] + bias[c] on N x C x ... (--weight, --bias; fp32)",
+    be_params, BE_COUNT, be_plan, be_kernel, be_reference, NULL, NULL, NULL,
+};
+
+/* ================================================================ bn_gather_stats (s20-norm2) */
+
+/* bn_gather_stats (aclnnSyncBatchNormGatherStats): the per-device sums of --devices devices gathered
+ * into the batch statistics of C channels: count = sum(count[d]), mean = sum(total_sum[d]) / count,
+ * var = sum(total_square_sum[d]) / count - mean^2, batch_invstd = 1 / sqrt(var + eps); the running
+ * statistics updated in place, running_mean = (1 - momentum) running_mean + momentum mean and
+ * running_var = (1 - momentum) running_var + momentum var count / (count - 1).  The sums, the running
+ * statistics and the outputs in --dtype, the counts in --count-dtype.  One block: the D x C sums
+ * come in by one DataCopyPad each (rows zero-padded to P), reduced pairwise across the rows (one fp32
+ * work tile, the sums' and then the square sums'); the
+ * count is summed over its lanes (vcadd) and spread into a 32 B block (vbrcb) that divides every
+ * lane (block and repeat stride 0).  --from-stats on (aclnnBatchNormGatherStatsWithCounts): the
+ * inputs are each device's mean and invstd instead, made into its sum mean * count and square sum
+ * (1 / invstd^2 - eps + mean^2) * count first (vmul, vrec, vadds, vmla; each device's row times its
+ * count's vbrcb block). */
+enum { GS_DEVICES, GS_CHANNELS, GS_DTYPE, GS_COUNT_DTYPE, GS_MOMENTUM, GS_EPS, GS_FROM_STATS, GS_COUNT };
+static const dv_oparam_spec_t gs_params[GS_COUNT] = {
+    {"devices", DV_OPT_INT, "8", 1, 4095, 0, "D: the devices whose sums are gathered"},
+    {"channels", DV_OPT_INT, "256", 1, 1u << 20, 0, "C: the channels"},
+    {"dtype", DV_OPT_DTYPE, "fp32", 0, 0, DT_F16 | DT_F32, "the sums, the running statistics and the outputs"},
+    {"count-dtype", DV_OPT_DTYPE, "int32", 0, 0, DT_S32 | DT_F16 | DT_F32, "the sample counts"},
+    {"momentum", DV_OPT_FLOAT, "0.1", 0, 1, 0, "the running statistics' update weight"},
+    {"eps", DV_OPT_FLOAT, "1e-5", 0, 1, 0, "added to the variance before 1/sqrt"},
+    {"from-stats", DV_OPT_BOOL, "off", 0, 1, 0, "the inputs are each device's mean and invstd, not its sums"},
+};
+
+typedef struct gs_tiling {
+    uint64_t d, c;
+    double momentum, eps;
+    uint32_t dt, cdt, from_stats;
+} gs_tiling_t;
+
+/* UB of the whole problem: the inputs in their dtypes, the fp32 work and the four outputs. */
+static uint64_t gs_ub_bytes(uint64_t D, uint64_t C, unsigned size, unsigned csize, bool from_stats, uint64_t align)
+{
+    if (from_stats) /* the second fp32 tile and the devices' count blocks */
+        return gs_ub_bytes(D, C, size, csize, false, align) + dv_round_up(D * sd_pitch(C, size) * 4, align) +
+               dv_round_up(dv_round_up(D, 8) * SD_BLK, align);
+    const uint64_t P = sd_pitch(C, size), m = dv_round_up(D * P * size, align), v = dv_round_up(P * size, align);
+    const uint64_t f = dv_round_up(D * P * 4, align), r = dv_round_up(P * 4, align);
+    const uint64_t cnt = dv_round_up(dv_round_up(D, SD_LANES) * 4, align) + dv_round_up(D * csize + SD_BLK, align);
+    return 2 * m + 2 * v + cnt + f + dv_round_up(dv_ceil_div(D, 2) * P * 4, align) + 4 * r + 4 * v +
+           3 * dv_round_up(SD_REP, align);
+}
+
+/* d = the fp32 of the e elements of s in dt (a copy for fp32; int32 and fp16 by vconv), the last repeat masked. */
+static void gs_to_f32(dv_k_t *k, uint64_t d, uint64_t s, dv_dtype_t dt, uint64_t e)
+{
+    const uint64_t full = e / SD_LANES, rem = e % SD_LANES, ssz = dv_dtype_size(dt);
+    for (uint64_t r = 0; r < full + (rem != 0); r++) {
+        if (r == full)
+            dvk_mask_first(k, DV_DT_F32, (uint32_t)rem);
+        if (dt == DV_DT_F32)
+            dvk_vmax(k, d + r * SD_REP, s + r * SD_REP, s + r * SD_REP, DV_DT_F32, 1, 1, 1, 1, 8, 8, 8);
+        else
+            dvk_vconv(k, d + r * SD_REP, s + r * SD_LANES * ssz, DV_DT_F32, dt, DV_ROUND_R, 1, 1, 1, 8,
+                      (int64_t)(SD_LANES * ssz / SD_BLK));
+        if (r == full)
+            dvk_mask_all(k);
+    }
+}
+
+/* r = 1 / r over e fp32 elements (vrec; the last repeat masked). */
+static void sd_flat_rec(dv_k_t *k, uint64_t r, uint64_t e)
+{
+    const uint64_t rep_max = dv_ops_field_max(DV_FORM_VBIN, DV_FLD(VBIN, repeat));
+    const uint64_t full = e / SD_LANES, rem = e % SD_LANES;
+    for (uint64_t i = 0, rep; i < full; i += rep) {
+        rep = dv_min_u64(rep_max, full - i);
+        dvk_vrec(k, r + i * SD_REP, r + i * SD_REP, DV_DT_F32, (int64_t)rep, 1, 1, 8, 8);
+    }
+    if (rem) {
+        dvk_mask_first(k, DV_DT_F32, (uint32_t)rem);
+        dvk_vrec(k, r + full * SD_REP, r + full * SD_REP, DV_DT_F32, 1, 1, 1, 8, 8);
+        dvk_mask_all(k);
+    }
+}
+
+/* r += a over e fp32 elements (vadds; the last repeat masked). */
+static void bt_scale_add(dv_k_t *k, uint64_t r, double a, uint64_t e)
+{
+    const uint64_t rep_max = dv_ops_field_max(DV_FORM_VBIN, DV_FLD(VBIN, repeat));
+    const uint64_t full = e / SD_LANES, rem = e % SD_LANES;
+    for (uint64_t i = 0, rep; i < full; i += rep) {
+        rep = dv_min_u64(rep_max, full - i);
+        dvk_vadds(k, r + i * SD_REP, r + i * SD_REP, DV_DT_F32, a, (int64_t)rep, 1, 1, 8, 8);
+    }
+    if (rem) {
+        dvk_mask_first(k, DV_DT_F32, (uint32_t)rem);
+        dvk_vadds(k, r + full * SD_REP, r + full * SD_REP, DV_DT_F32, a, 1, 1, 1, 8, 8);
+        dvk_mask_all(k);
+    }
+}
+
+static void gs_kernel(dv_k_t *k, const void *params)
+{
+    const gs_tiling_t *t = params;
+    if (dvk_block_idx(k) != 0)
+        return;
+    const dv_dtype_t dt = (dv_dtype_t)t->dt, cdt = (dv_dtype_t)t->cdt;
+    const unsigned size = dv_dtype_size(dt), csize = dv_dtype_size(cdt);
+    const uint64_t D = t->d, C = t->c, P = sd_pitch(C, size), align = SD_BLK;
+    const uint64_t mb = dv_round_up(D * P * size, align), vb = dv_round_up(P * size, align);
+    const uint64_t cb = dv_round_up(D * csize + SD_BLK, align);
+    /* in: sums, square sums, counts, running mean, running var */
+    dv_que_t inq, outq;
+    dvk_que_init(k, &inq, DV_SPACE_UB, DV_PIPE_MTE2, DV_PIPE_V, 1, 2 * mb + cb + 2 * vb);
+    dvk_que_init(k, &outq, DV_SPACE_UB, DV_PIPE_V, DV_PIPE_MTE3, 1, 4 * vb);
+    const uint64_t s32 = dvk_alloc(k, DV_SPACE_UB, D * P * 4); /* the sums, then the square sums, in fp32 */
+    const uint64_t c32 = dvk_alloc(k, DV_SPACE_UB, dv_round_up(D, SD_LANES) * 4);
+    const uint64_t red = dvk_alloc(k, DV_SPACE_UB, dv_ceil_div(D, 2) * P * 4);
+    const uint64_t mean = dvk_alloc(k, DV_SPACE_UB, P * 4), var = dvk_alloc(k, DV_SPACE_UB, P * 4);
+    const uint64_t rm = dvk_alloc(k, DV_SPACE_UB, P * 4), rv = dvk_alloc(k, DV_SPACE_UB, P * 4);
+    const uint64_t tmp = dvk_alloc(k, DV_SPACE_UB, SD_REP), cblk = dvk_alloc(k, DV_SPACE_UB, SD_REP);
+    const uint64_t fblk = dvk_alloc(k, DV_SPACE_UB, SD_REP);
+    dvk_set_mov_pad_val(k, 0);
+    const uint64_t bi = dvk_que_alloc(k, &inq), bs = bi, bq = bi + mb, bc = bi + 2 * mb, brm = bc + cb, brv = brm + vb;
+    dvk_copy_gm_to_ubuf_align(k, bs, dvk_gm(k, 0, 0), (int64_t)D, (int64_t)(C * size), 0, 0, 0, (int64_t)(P - C),
+                              (int64_t)size);
+    dvk_copy_gm_to_ubuf_align(k, bq, dvk_gm(k, 1, 0), (int64_t)D, (int64_t)(C * size), 0, 0, 0, (int64_t)(P - C),
+                              (int64_t)size);
+    dvk_copy_gm_to_ubuf_align(k, bc, dvk_gm(k, 2, 0), 1, (int64_t)(D * csize), 0, 0, 0, 0, (int64_t)csize);
+    dvk_copy_gm_to_ubuf_align(k, brm, dvk_gm(k, 3, 0), 1, (int64_t)(C * size), 0, 0, 0, (int64_t)(P - C), (int64_t)size);
+    dvk_copy_gm_to_ubuf_align(k, brv, dvk_gm(k, 4, 0), 1, (int64_t)(C * size), 0, 0, 0, (int64_t)(P - C), (int64_t)size);
+    dvk_que_enque(k, &inq, bi);
+    const uint64_t in = dvk_que_deque(k, &inq);
+    (void)in;
+    dvk_vdup(k, c32, DV_DT_F32, 0.0, (int64_t)dv_ceil_div(D, SD_LANES), 1, 8); /* the lanes past D are 0 */
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    gs_to_f32(k, s32, bs, dt, D * P);
+    gs_to_f32(k, c32, bc, cdt, D);
+    gs_to_f32(k, rm, brm, dt, P);
+    gs_to_f32(k, rv, brv, dt, P);
+    uint64_t q32 = s32; /* the square sums: after the sums in s32, or (--from-stats) their own tile */
+    if (t->from_stats) {
+        const uint64_t rep_max = dv_ops_field_max(DV_FORM_VBRCB, DV_FLD(VBRCB, repeat));
+        const uint64_t D8 = dv_round_up(D, 8), dblk = dvk_alloc(k, DV_SPACE_UB, D8 * SD_BLK);
+        q32 = dvk_alloc(k, DV_SPACE_UB, D * P * 4);
+        gs_to_f32(k, q32, bq, dt, D * P);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        for (uint64_t r = 0; r < D8 / 8; r += rep_max) /* c32's lanes past D are 0 */
+            dvk_vbrcb(k, dblk + r * 8 * SD_BLK, c32 + r * 8 * 4, DV_DT_F32, (int64_t)dv_min_u64(rep_max, D8 / 8 - r), 1,
+                      8);
+        sd_bin(k, dvk_vmul, q32, q32, q32, D * P);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        sd_flat_rec(k, q32, D * P);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        bt_scale_add(k, q32, -t->eps, D * P);
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        sd_bin(k, dvk_vmla, q32, s32, s32, D * P); /* var + mean^2 */
+        dvk_pipe_barrier(k, DV_PIPE_V);
+        for (uint64_t d = 0; d < D; d++) {
+            bt_bcast(k, dvk_vmul, s32 + d * P * 4, s32 + d * P * 4, dblk + d * SD_BLK, P);
+            bt_bcast(k, dvk_vmul, q32 + d * P * 4, q32 + d * P * 4, dblk + d * SD_BLK, P);
+        }
+    }
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    bt_lane_sum(k, cblk, tmp, c32, D); /* the total count, in every lane of cblk's first block */
+    sd_reduce(k, dvk_vadd, red, s32, D, P);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    bt_bcast(k, dvk_vdiv, mean, red, cblk, P);
+    if (!t->from_stats)
+        gs_to_f32(k, s32, bq, dt, D * P);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    dvk_que_free(k, &inq, bi);
+    sd_reduce(k, dvk_vadd, red, q32, D, P);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    bt_bcast(k, dvk_vdiv, var, red, cblk, P);
+    sd_bin(k, dvk_vmul, s32, mean, mean, P);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    sd_bin(k, dvk_vsub, var, var, s32, P); /* the biased variance */
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    sd_bin(k, dvk_vmax, red, var, var, P);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    rd_rstd(k, red, t->eps, P); /* batch_invstd in red's first row */
+    /* count / (count - 1) in fblk; the running statistics */
+    BT_BLOCK(dvk_vadds(k, fblk, cblk, DV_DT_F32, -1.0, 1, 1, 1, 8, 8));
+    bt_scale(k, 0, rm, rm, 1 - t->momentum, P);
+    bt_scale(k, 0, rv, rv, 1 - t->momentum, P);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    BT_BLOCK(dvk_vdiv(k, fblk, cblk, fblk, DV_DT_F32, 1, 1, 1, 1, 8, 8, 8));
+    bt_scale(k, 1, rm, mean, t->momentum, P);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    bt_bcast(k, dvk_vmul, var, var, fblk, P);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    bt_scale(k, 1, rv, var, t->momentum, P);
+    dvk_pipe_barrier(k, DV_PIPE_V);
+    /* out: batch mean, batch invstd, running mean, running var, each in the dtype */
+    const uint64_t bo = dvk_que_alloc(k, &outq), src[4] = {mean, red, rm, rv};
+    for (int i = 0; i < 4; i++) {
+        if (size == 4)
+            sd_bin(k, dvk_vmax, bo + (uint64_t)i * vb, src[i], src[i], P);
+        else
+            sd_flat(k, 2, bo + (uint64_t)i * vb, src[i], P);
+    }
+    dvk_que_enque(k, &outq, bo);
+    const uint64_t o = dvk_que_deque(k, &outq);
+    static const unsigned arg[4] = {5, 6, 3, 4};
+    for (int i = 0; i < 4; i++)
+        dvk_copy_ubuf_to_gm_align(k, dvk_gm(k, arg[i], 0), o + (uint64_t)i * vb, 1, (int64_t)(C * size), 0, 0);
+    dvk_que_free(k, &outq, o);
+}
+
+static int gs_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t *v, dv_op_plan_t *plan,
+                   dv_error_t *err)
+{
+    gs_tiling_t t = {.d = (uint64_t)v->v[GS_DEVICES].i, .c = (uint64_t)v->v[GS_CHANNELS].i,
+                     .momentum = v->v[GS_MOMENTUM].f, .eps = v->v[GS_EPS].f, .dt = (uint32_t)v->v[GS_DTYPE].dt,
+                     .cdt = (uint32_t)v->v[GS_COUNT_DTYPE].dt, .from_stats = v->v[GS_FROM_STATS].i != 0};
+    const unsigned size = dv_dtype_size((dv_dtype_t)t.dt), csize = dv_dtype_size((dv_dtype_t)t.cdt);
+    if (!cfg->chip_dma_pad)
+        return dv_ops_param_error(err, "channels", "bn_gather_stats copies rows with copy_gm_to_ubuf_align, and this "
+                                  "profile has chip.dma_pad off");
+    if (sd_pitch(t.c, size) > SD_MAX_PITCH * 4)
+        return dv_ops_param_error(err, "channels", "%llu: a row of the sums is at most %d elements",
+                                  (unsigned long long)t.c, SD_MAX_PITCH * 4);
+    const uint64_t ub = gs_ub_bytes(t.d, t.c, size, csize, t.from_stats, cfg->ub_align_bytes);
+    if (ub > cfg->ub_size_bytes)
+        return dv_ops_param_error(err, "channels", "%llu devices x %llu channels need %llu bytes of UB, "
+                                  "core.ub_size_bytes is %llu (bn_gather_stats holds them all)",
+                                  (unsigned long long)t.d, (unsigned long long)t.c, (unsigned long long)ub,
+                                  (unsigned long long)cfg->ub_size_bytes);
+    const dv_dtype_t dt = (dv_dtype_t)t.dt, cdt = (dv_dtype_t)t.cdt;
+    snprintf(plan->info.name, sizeof plan->info.name, "%s", op->name);
+    plan->info.kind = DV_KIND_VECTOR;
+    plan->info.blocks = 1;
+    plan->info.subs = 1;
+    int rc;
+    /* counts of samples, square sums large enough that every variance is positive */
+    /* --from-stats: the devices' means and invstds (their variances 1/invstd^2 - eps positive) */
+    if ((rc = dv_ops_add_arg(plan, t.from_stats ? "mean" : "total_sum", dt, t.d * t.c, DV_ARG_IN, -1, 1)) ||
+        (rc = dv_ops_add_arg(plan, t.from_stats ? "invstd" : "total_square_sum", dt, t.d * t.c, DV_ARG_IN,
+                             t.from_stats ? 0.5 : 4, t.from_stats ? 2 : 8)) ||
+        (rc = dv_ops_add_arg(plan, "count", cdt, t.d, DV_ARG_IN, 2, 8)) ||
+        (rc = dv_ops_add_arg(plan, "running_mean", dt, t.c, DV_ARG_INOUT, 0, 0)) ||
+        (rc = dv_ops_add_arg(plan, "running_var", dt, t.c, DV_ARG_INOUT, 0.5, 1.5)) ||
+        (rc = dv_ops_add_arg(plan, "batch_mean", dt, t.c, DV_ARG_OUT, 0, 0)) ||
+        (rc = dv_ops_add_arg(plan, "batch_invstd", dt, t.c, DV_ARG_OUT, 0, 0)))
+        return dv_error_set(err, rc, NULL, 0, 0, "%s: cannot add the arguments", op->name);
+    memcpy(plan->tiling, &t, sizeof t);
+    plan->tiling_bytes = sizeof t;
+    plan->flops = 2 * t.d * t.c + 10 * t.c;
+    plan->bytes = (2 * t.d * t.c + 6 * t.c) * size + t.d * csize;
+    return DV_OK;
+}
+
+static int gs_reference(const dv_op_plan_t *plan, const uint8_t *const *in, uint8_t **expect, dv_error_t *err)
+{
+    (void)err;
+    gs_tiling_t t;
+    memcpy(&t, plan->tiling, sizeof t);
+    const dv_dtype_t dt = (dv_dtype_t)t.dt, cdt = (dv_dtype_t)t.cdt;
+    double n = 0;
+    for (uint64_t d = 0; d < t.d; d++)
+        n += dv_ops_load(in[2], cdt, d);
+    for (uint64_t c = 0; c < t.c; c++) {
+        double s = 0, q = 0;
+        for (uint64_t d = 0; d < t.d; d++) {
+            const double a = dv_ops_load(in[0], dt, d * t.c + c), b = dv_ops_load(in[1], dt, d * t.c + c);
+            const double nd = dv_ops_load(in[2], cdt, d);
+            s += t.from_stats ? a * nd : a;
+            q += t.from_stats ? (1 / (b * b) - t.eps + a * a) * nd : b;
+        }
+        const double mean = s / n, var = q / n - mean * mean;
+        dv_ops_store(expect[5], dt, c, mean);
+        dv_ops_store(expect[6], dt, c, 1 / sqrt(var + t.eps));
+        dv_ops_store(expect[3], dt, c, (1 - t.momentum) * dv_ops_load(in[3], dt, c) + t.momentum * mean);
+        dv_ops_store(expect[4], dt, c, (1 - t.momentum) * dv_ops_load(in[4], dt, c) + t.momentum * var * n / (n - 1));
+    }
+    return DV_OK;
+}
+
+const dv_opdesc_t dv_op_bn_gather_stats = {
+    "bn_gather_stats", "the batch mean and invstd of C channels from D devices' sums, square sums and counts; the "
+    "running statistics updated in place (fp32 arithmetic)",
+    gs_params, GS_COUNT, gs_plan, gs_kernel, gs_reference, NULL, NULL, NULL,
 };

@@ -478,7 +478,16 @@ static const char *const op_cmds[] = {
     "index_select --shape 4x64x48 --index 20", "tile --shape 4x16x24 --repeats 2x1x3",
     "trilu --shape 2x24x40 --diagonal 3", "roll --shape 4x40x24 --shift 7", "flip --shape 6x10x16 --flip 1x0x1",
     "pad --shape 2x12x20 --before 0x1x2 --after 1x2x3", "eye --shape 40x24",
-    "one_hot --index 64 --classes 24", "gather_elements --shape 4x16x24 --index 5" /* s20-move */};
+    "one_hot --index 64 --classes 24", "gather_elements --shape 4x16x24 --index 5" /* s20-move */,
+    /* (s20-norm2) */ "reduce_nansum --shape 8x64x16 --axes 2", "reduce_logsum --shape 8x64x16 --axes 2",
+    "reduce_var_mean --shape 8x64x16 --axes 2", "l1_loss_backward --shape 8192", "mse_loss_backward --shape 8192",
+    "smooth_l1_loss_backward --shape 8192", "soft_margin_loss_backward --shape 8192",
+    "softmax_backward --shape 8x64x16 --dim 1", "binary_cross_entropy --shape 8192 --weight on",
+    "binary_cross_entropy_backward --shape 8192 --weight on",
+    "bce_with_logits --shape 8192 --weight on --pos-weight on",
+    "bce_with_logits_backward --shape 8192 --weight on --pos-weight on", "kl_div_backward --shape 8192",
+    "kl_div_target_backward --shape 8192", "batchnorm_elemt --shape 4x8x256",
+    "reduce_sum_square --shape 8x64x16 --axes 5", "bn_gather_stats --devices 4 --channels 256"};
 
 START_TEST(test_stalls_sum_on_operators)
 {

@@ -15,7 +15,8 @@
     X(ascendc) X(ascendc_vec) X(ascendc_cube) X(acl_binary) X(acl_capture) \
     X(ascendc_act) X(ascendc_norm) X(ascendc_math) X(ascendc_rsort) X(ascendc_xform) X(ascendc_mm) X(ascendc_mmb) \
     X(l2_policy) X(gm_paths) X(cube_pipe) X(ops_tiling) X(errband) X(native) \
-    X(acl_rt2) X(aclnn_logic) X(aclnn_conv) X(aclnn_bcast) X(aclnn_ew2) X(aclnn_move)
+    X(acl_rt2) X(aclnn_logic) X(aclnn_conv) X(aclnn_bcast) X(aclnn_ew2) X(aclnn_move) \
+    X(aclnn_norm2) /* (s20-norm2) */
 #define DECLARE(m) extern Suite *dv_##m##_suite(void) __attribute__((weak));
 SUITES(DECLARE)
 
