@@ -172,6 +172,7 @@
 #include "aclnnop/aclnn_logsigmoid_v2.h"
 #include "aclnnop/aclnn_softsign_backward.h"
 #include "aclnnop/aclnn_tanh_grad.h"
+#include "aclnnop/aclnn_hard_shrink.h"
 #include "aclnnop/aclnn_hard_shrink_grad.h"
 #include "aclnnop/aclnn_hard_sigmoid_grad_v2.h"
 #include "aclnnop/aclnn_lerp_tensor.h"
