@@ -87,6 +87,49 @@ static uint64_t sd_ub_bytes(uint64_t n, uint64_t P, unsigned size, uint32_t dept
 /* The elements per row a tile of t columns occupies in UB: whole 32 B in the dtype. */
 static uint64_t sd_pitch(uint64_t t, unsigned size) { return dv_round_up(t, SD_BLK / size); }
 
+/* A column tile's n rows of tc elements between GM argument arg (row r at byte gm + r * inner * size)
+ * and UB (row r at ub + r * pc elements): in zero-padded to the pitch pc (copy_gm_to_ubuf_align) or
+ * out, in bursts of at most nburst_max rows. */
+static void sd_rows(dv_k_t *k, bool out, uint32_t arg, uint64_t gm, uint64_t ub, uint64_t n, uint64_t inner,
+                    uint64_t pc, uint64_t tc, unsigned size, uint64_t nburst_max)
+{
+    const int64_t len = (int64_t)(tc * size), gap = (int64_t)((inner - tc) * size);
+    for (uint64_t r = 0; r < n; r += nburst_max) {
+        const int64_t rows = (int64_t)dv_min_u64(nburst_max, n - r);
+        const uint64_t g = dvk_gm(k, arg, gm + r * inner * size), u = ub + r * pc * size;
+        if (out)
+            dvk_copy_ubuf_to_gm_align(k, g, u, rows, len, 0, gap);
+        else
+            dvk_copy_gm_to_ubuf_align(k, u, g, rows, len, gap, 0, 0, (int64_t)(pc - tc), (int64_t)size);
+    }
+}
+
+/* The split of a shape at axis dim into [outer, n, inner] for a column-tile operator `name`, checked:
+ * dim an axis, DataCopyPad on the chip, a tensor within HBM. */
+static int sd_axis(const char *name, const dv_config_t *cfg, const dv_shape_t *sh, int64_t dim, unsigned size,
+                   uint64_t *outer, uint64_t *n, uint64_t *inner, dv_error_t *err)
+{
+    if (dim >= sh->ndims)
+        return dv_ops_param_error(err, "dim", "%lld is not an axis of a %d-dimensional shape (0 .. %d)",
+                                  (long long)dim, sh->ndims, sh->ndims - 1);
+    if (!cfg->chip_dma_pad)
+        return dv_ops_param_error(err, "dim", "%s copies column tiles with copy_gm_to_ubuf_align, and this profile "
+                                  "has chip.dma_pad off", name);
+    *outer = *inner = 1;
+    *n = sh->d[dim];
+    for (int i = 0; i < sh->ndims; i++) {
+        if (i < dim)
+            *outer *= sh->d[i];
+        else if (i > dim)
+            *inner *= sh->d[i];
+    }
+    uint64_t bytes;
+    if (__builtin_mul_overflow(dv_shape_elems(sh), (uint64_t)size, &bytes) || bytes > cfg->hbm_capacity_bytes)
+        return dv_ops_param_error(err, "shape", "one tensor of this shape has more bytes than hbm.capacity_bytes "
+                                  "(%llu)", (unsigned long long)cfg->hbm_capacity_bytes);
+    return DV_OK;
+}
+
 /* dst = op(src0, src1) over e fp32 elements (contiguous, whole repeats, the last one masked). */
 typedef void (*sd_vbin_t)(dv_k_t *, uint64_t, uint64_t, uint64_t, dv_dtype_t, int64_t, int64_t, int64_t, int64_t,
                           int64_t, int64_t, int64_t);
@@ -241,14 +284,9 @@ static void sd_kernel(dv_k_t *k, const void *params)
     for (uint64_t u = u0; u < u1; u++) {
         const uint64_t o = u / ctiles, c0 = (u % ctiles) * t->T, tc = dv_min_u64(t->T, t->inner - c0);
         const uint64_t pc = sd_pitch(tc, size), gm = ((o * t->n) * t->inner + c0) * size;
-        const int64_t len = (int64_t)(tc * size), gap = (int64_t)((t->inner - tc) * size);
         /* CopyIn: row r of the tile at UB pitch pc, zero-padded */
         const uint64_t bx = dvk_que_alloc(k, &inq);
-        for (uint64_t r = 0; r < t->n; r += nburst_max) {
-            const uint64_t rows = dv_min_u64(nburst_max, t->n - r);
-            dvk_copy_gm_to_ubuf_align(k, bx + r * pc * size, dvk_gm(k, 0, gm + r * t->inner * size), (int64_t)rows,
-                                      len, gap, 0, 0, (int64_t)(pc - tc), (int64_t)size);
-        }
+        sd_rows(k, false, 0, gm, bx, t->n, t->inner, pc, tc, size, nburst_max);
         dvk_que_enque(k, &inq, bx);
         /* Compute */
         const uint64_t x = dvk_que_deque(k, &inq), y = dvk_que_alloc(k, &outq);
@@ -271,11 +309,7 @@ static void sd_kernel(dv_k_t *k, const void *params)
         dvk_que_enque(k, &outq, y);
         /* CopyOut */
         const uint64_t by = dvk_que_deque(k, &outq);
-        for (uint64_t r = 0; r < t->n; r += nburst_max) {
-            const uint64_t rows = dv_min_u64(nburst_max, t->n - r);
-            dvk_copy_ubuf_to_gm_align(k, dvk_gm(k, 1, gm + r * t->inner * size), by + r * pc * size, (int64_t)rows,
-                                      len, 0, gap);
-        }
+        sd_rows(k, true, 1, gm, by, t->n, t->inner, pc, tc, size, nburst_max);
         dvk_que_free(k, &outq, by);
     }
 }
@@ -288,24 +322,11 @@ static int sd_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     const int64_t dim = v->v[SP_DIM].i;
     const dv_dtype_t dt = v->v[SP_DTYPE].dt;
     const unsigned size = dv_dtype_size(dt);
-    if (dim >= sh->ndims)
-        return dv_ops_param_error(err, "dim", "%lld is not an axis of a %d-dimensional shape (0 .. %d)",
-                                  (long long)dim, sh->ndims, sh->ndims - 1);
-    if (!cfg->chip_dma_pad)
-        return dv_ops_param_error(err, "dim", "softmax_dim copies column tiles with copy_gm_to_ubuf_align, and this "
-                                  "profile has chip.dma_pad off");
-    sd_tiling_t t = {.outer = 1, .n = sh->d[dim], .inner = 1, .dt = (uint32_t)dt, .log = v->v[SP_LOG].i != 0};
-    for (int i = 0; i < sh->ndims; i++) {
-        if (i < dim)
-            t.outer *= sh->d[i];
-        else if (i > dim)
-            t.inner *= sh->d[i];
-    }
+    sd_tiling_t t = {.dt = (uint32_t)dt, .log = v->v[SP_LOG].i != 0};
+    int arc = sd_axis("softmax_dim", cfg, sh, dim, size, &t.outer, &t.n, &t.inner, err);
+    if (arc != DV_OK)
+        return arc;
     const uint64_t elems = dv_shape_elems(sh);
-    uint64_t bytes;
-    if (__builtin_mul_overflow(elems, (uint64_t)size, &bytes) || bytes > cfg->hbm_capacity_bytes)
-        return dv_ops_param_error(err, "shape", "one tensor of this shape has more bytes than hbm.capacity_bytes "
-                                  "(%llu)", (unsigned long long)cfg->hbm_capacity_bytes);
     const uint64_t ub = cfg->ub_size_bytes, align = cfg->ub_align_bytes;
     t.depth = v->v[SP_DB].i ? 2 : 1;
     if (v->v[SP_TILE_COLS].i) {
@@ -1190,12 +1211,8 @@ static void cs_kernel(dv_k_t *k, const void *params)
     for (uint64_t u = u0; u < u1; u++) {
         const uint64_t o = u / ctiles, c0 = (u % ctiles) * t->T, tc = dv_min_u64(t->T, t->inner - c0);
         const uint64_t pc = sd_pitch(tc, size), gm = (o * t->n * t->inner + c0) * size, row = pc * 4;
-        const int64_t len = (int64_t)(tc * size), gap = (int64_t)((t->inner - tc) * size);
         const uint64_t bx = dvk_que_alloc(k, &inq);
-        for (uint64_t r = 0; r < t->n; r += nburst_max)
-            dvk_copy_gm_to_ubuf_align(k, bx + r * pc * size, dvk_gm(k, 0, gm + r * t->inner * size),
-                                      (int64_t)dv_min_u64(nburst_max, t->n - r), len, gap, 0, 0, (int64_t)(pc - tc),
-                                      (int64_t)size);
+        sd_rows(k, false, 0, gm, bx, t->n, t->inner, pc, tc, size, nburst_max);
         dvk_que_enque(k, &inq, bx);
         const uint64_t x = dvk_que_deque(k, &inq), y = dvk_que_alloc(k, &outq);
         const uint64_t xs = size == 4 ? x : x32, ys = size == 4 ? y : y32;
@@ -1221,9 +1238,7 @@ static void cs_kernel(dv_k_t *k, const void *params)
         dvk_que_free(k, &inq, x);
         dvk_que_enque(k, &outq, y);
         const uint64_t by = dvk_que_deque(k, &outq);
-        for (uint64_t r = 0; r < t->n; r += nburst_max)
-            dvk_copy_ubuf_to_gm_align(k, dvk_gm(k, 1, gm + r * t->inner * size), by + r * pc * size,
-                                      (int64_t)dv_min_u64(nburst_max, t->n - r), len, 0, gap);
+        sd_rows(k, true, 1, gm, by, t->n, t->inner, pc, tc, size, nburst_max);
         dvk_que_free(k, &outq, by);
     }
 }
@@ -1235,25 +1250,11 @@ static int cs_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     const int64_t dim = v->v[CP_DIM].i;
     const dv_dtype_t dt = v->v[CP_DTYPE].dt;
     const unsigned size = dv_dtype_size(dt);
-    if (dim >= sh->ndims)
-        return dv_ops_param_error(err, "dim", "%lld is not an axis of a %d-dimensional shape (0 .. %d)",
-                                  (long long)dim, sh->ndims, sh->ndims - 1);
-    if (!cfg->chip_dma_pad)
-        return dv_ops_param_error(err, "dim", "cumsum copies column tiles with copy_gm_to_ubuf_align, and this "
-                                  "profile has chip.dma_pad off");
-    cs_tiling_t t = {.outer = 1, .n = sh->d[dim], .inner = 1, .dt = (uint32_t)dt,
-                     .exclusive = v->v[CP_EXCLUSIVE].i != 0, .reverse = v->v[CP_REVERSE].i != 0};
-    for (int i = 0; i < sh->ndims; i++) {
-        if (i < dim)
-            t.outer *= sh->d[i];
-        else if (i > dim)
-            t.inner *= sh->d[i];
-    }
+    cs_tiling_t t = {.dt = (uint32_t)dt, .exclusive = v->v[CP_EXCLUSIVE].i != 0, .reverse = v->v[CP_REVERSE].i != 0};
+    int arc = sd_axis("cumsum", cfg, sh, dim, size, &t.outer, &t.n, &t.inner, err);
+    if (arc != DV_OK)
+        return arc;
     const uint64_t elems = dv_shape_elems(sh);
-    uint64_t bytes;
-    if (__builtin_mul_overflow(elems, (uint64_t)size, &bytes) || bytes > cfg->hbm_capacity_bytes)
-        return dv_ops_param_error(err, "shape", "one tensor of this shape has more bytes than hbm.capacity_bytes "
-                                  "(%llu)", (unsigned long long)cfg->hbm_capacity_bytes);
     const uint64_t ub = cfg->ub_size_bytes, align = cfg->ub_align_bytes;
     uint64_t c = v->v[CP_TILE_COLS].i ? dv_min_u64((uint64_t)v->v[CP_TILE_COLS].i, t.inner)
                                       : dv_min_u64(t.inner, SD_MAX_PITCH);
@@ -1406,11 +1407,7 @@ static void sb_kernel(dv_k_t *k, const void *params)
         dvk_que_free(k, &yq, y);
         dvk_que_enque(k, &zq, z);
         const uint64_t bz = dvk_que_deque(k, &zq);
-        for (uint64_t r = 0; r < t->n; r += nburst_max) {
-            const uint64_t rows = dv_min_u64(nburst_max, t->n - r);
-            dvk_copy_ubuf_to_gm_align(k, dvk_gm(k, 2, gm + r * t->inner * size), bz + r * pc * size, (int64_t)rows,
-                                      len, 0, gap);
-        }
+        sd_rows(k, true, 2, gm, bz, t->n, t->inner, pc, tc, size, nburst_max);
         dvk_que_free(k, &zq, bz);
     }
 }
@@ -1422,24 +1419,11 @@ static int sb_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     const int64_t dim = v->v[SB_DIM].i;
     const dv_dtype_t dt = v->v[SB_DTYPE].dt;
     const unsigned size = dv_dtype_size(dt);
-    if (dim >= sh->ndims)
-        return dv_ops_param_error(err, "dim", "%lld is not an axis of a %d-dimensional shape (0 .. %d)",
-                                  (long long)dim, sh->ndims, sh->ndims - 1);
-    if (!cfg->chip_dma_pad)
-        return dv_ops_param_error(err, "dim", "softmax_backward copies column tiles with copy_gm_to_ubuf_align, and "
-                                  "this profile has chip.dma_pad off");
-    sd_tiling_t t = {.outer = 1, .n = sh->d[dim], .inner = 1, .dt = (uint32_t)dt, .log = v->v[SB_LOG].i != 0};
-    for (int i = 0; i < sh->ndims; i++) {
-        if (i < dim)
-            t.outer *= sh->d[i];
-        else if (i > dim)
-            t.inner *= sh->d[i];
-    }
+    sd_tiling_t t = {.dt = (uint32_t)dt, .log = v->v[SB_LOG].i != 0};
+    int arc = sd_axis("softmax_backward", cfg, sh, dim, size, &t.outer, &t.n, &t.inner, err);
+    if (arc != DV_OK)
+        return arc;
     const uint64_t elems = dv_shape_elems(sh);
-    uint64_t bytes;
-    if (__builtin_mul_overflow(elems, (uint64_t)size, &bytes) || bytes > cfg->hbm_capacity_bytes)
-        return dv_ops_param_error(err, "shape", "one tensor of this shape has more bytes than hbm.capacity_bytes "
-                                  "(%llu)", (unsigned long long)cfg->hbm_capacity_bytes);
     const uint64_t ub = cfg->ub_size_bytes, align = cfg->ub_align_bytes;
     const bool fixed = v->v[SB_TILE_COLS].i != 0;
     uint64_t c = fixed ? dv_min_u64((uint64_t)v->v[SB_TILE_COLS].i, t.inner) : dv_min_u64(t.inner, SD_MAX_PITCH);
