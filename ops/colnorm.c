@@ -123,10 +123,9 @@ static int sd_axis(const char *name, const dv_config_t *cfg, const dv_shape_t *s
         else if (i > dim)
             *inner *= sh->d[i];
     }
-    uint64_t bytes;
-    if (__builtin_mul_overflow(dv_shape_elems(sh), (uint64_t)size, &bytes) || bytes > cfg->hbm_capacity_bytes)
-        return dv_ops_param_error(err, "shape", "one tensor of this shape has more bytes than hbm.capacity_bytes "
-                                  "(%llu)", (unsigned long long)cfg->hbm_capacity_bytes);
+    const int hbm_rc = dv_ops_check_hbm(cfg, dv_shape_elems(sh), size, err);
+    if (hbm_rc != DV_OK)
+        return hbm_rc;
     return DV_OK;
 }
 
@@ -632,10 +631,9 @@ static int bt_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     for (int i = 2; i < sh->ndims; i++)
         t.S *= sh->d[i];
     const uint64_t elems = dv_shape_elems(sh);
-    uint64_t bytes;
-    if (__builtin_mul_overflow(elems, (uint64_t)size, &bytes) || bytes > cfg->hbm_capacity_bytes)
-        return dv_ops_param_error(err, "shape", "one tensor of this shape has more bytes than hbm.capacity_bytes "
-                                  "(%llu)", (unsigned long long)cfg->hbm_capacity_bytes);
+    const int hbm_rc = dv_ops_check_hbm(cfg, elems, size, err);
+    if (hbm_rc != DV_OK)
+        return hbm_rc;
     const uint64_t P = sd_pitch(t.S, size);
     if (P > SD_MAX_PITCH || t.S * size > dv_ops_field_max(DV_FORM_DMAPADIN, DV_FLD(DMAPADIN, len)))
         return dv_ops_param_error(err, "shape", "a channel's run of %llu elements is longer than batchnorm_train's "
@@ -1033,10 +1031,9 @@ static int rd_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
         t.scale = 1.0 / (double)(t.n - c);
     }
     const uint64_t elems = dv_shape_elems(sh);
-    uint64_t bytes;
-    if (__builtin_mul_overflow(elems, (uint64_t)size, &bytes) || bytes > cfg->hbm_capacity_bytes)
-        return dv_ops_param_error(err, "shape", "one tensor of this shape has more bytes than hbm.capacity_bytes "
-                                  "(%llu)", (unsigned long long)cfg->hbm_capacity_bytes);
+    const int hbm_rc = dv_ops_check_hbm(cfg, elems, size, err);
+    if (hbm_rc != DV_OK)
+        return hbm_rc;
     const uint64_t ub = cfg->ub_size_bytes, align = cfg->ub_align_bytes;
     if (v->v[RP_TILE_COLS].i) {
         t.T = dv_min_u64((uint64_t)v->v[RP_TILE_COLS].i, t.inner);
@@ -1613,10 +1610,9 @@ static int be_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
         return dv_ops_param_error(err, "tile-elems", "%llu is not a multiple of 64", (unsigned long long)t.tile);
     t.tile = dv_min_u64(t.tile, dv_round_up(t.s, SD_LANES));
     const uint64_t elems = dv_shape_elems(sh);
-    uint64_t bytes;
-    if (__builtin_mul_overflow(elems, (uint64_t)size, &bytes) || bytes > cfg->hbm_capacity_bytes)
-        return dv_ops_param_error(err, "shape", "one tensor of this shape has more bytes than hbm.capacity_bytes "
-                                  "(%llu)", (unsigned long long)cfg->hbm_capacity_bytes);
+    const int hbm_rc = dv_ops_check_hbm(cfg, elems, size, err);
+    if (hbm_rc != DV_OK)
+        return hbm_rc;
     const uint64_t ub = be_ub_bytes(t.c, t.tile, size, cfg->ub_align_bytes);
     if (ub > cfg->ub_size_bytes)
         return dv_ops_param_error(err, "shape", "%llu channels with tiles of %llu elements need %llu bytes of UB, "

@@ -87,10 +87,9 @@ static int fill_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opv
     const dv_dtype_t dt = v->v[FP_DTYPE].dt;
     const unsigned size = dv_dtype_size(dt);
     const uint64_t elems = dv_shape_elems(&v->v[FP_SHAPE].shape);
-    uint64_t bytes;
-    if (__builtin_mul_overflow(elems, (uint64_t)size, &bytes) || bytes > cfg->hbm_capacity_bytes)
-        return dv_ops_param_error(err, "shape", "one tensor of this shape has more bytes than hbm.capacity_bytes "
-                                  "(%llu)", (unsigned long long)cfg->hbm_capacity_bytes);
+    const int hbm_rc = dv_ops_check_hbm(cfg, elems, size, err);
+    if (hbm_rc != DV_OK)
+        return hbm_rc;
     fill_tiling_t t = {.elems = elems, .unit = 512 / size, .tile = (uint64_t)v->v[FP_TILE].i, .a = v->v[FP_A].f,
                        .b = op->nparams > FP_B ? v->v[FP_B].f : 0, .kind = (uint32_t)kind, .dt = (uint32_t)dt};
     if (t.tile % FL_LANES)

@@ -120,10 +120,9 @@ static int np_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     const dv_dtype_t dt = v->v[NP_DTYPE].dt;
     const unsigned size = dv_dtype_size(dt);
     const uint64_t elems = dv_shape_elems(&v->v[NP_SHAPE].shape);
-    uint64_t bytes;
-    if (__builtin_mul_overflow(elems, (uint64_t)size, &bytes) || bytes > cfg->hbm_capacity_bytes)
-        return dv_ops_param_error(err, "shape", "one tensor of this shape has more bytes than hbm.capacity_bytes "
-                                  "(%llu)", (unsigned long long)cfg->hbm_capacity_bytes);
+    const int hbm_rc = dv_ops_check_hbm(cfg, elems, size, err);
+    if (hbm_rc != DV_OK)
+        return hbm_rc;
     np_tiling_t t = {.elems = elems, .tile = (uint64_t)v->v[NP_TILE].i, .dt = (uint32_t)dt,
                      .p = (uint32_t)v->v[NP_P].i};
     if (t.tile % NP_LANES || (t.tile & (t.tile - 1)))
@@ -241,10 +240,9 @@ static int nf_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opval
     const dv_dtype_t dt = v->v[NF_DTYPE].dt;
     const unsigned size = dv_dtype_size(dt);
     const uint64_t elems = dv_shape_elems(&v->v[NF_SHAPE].shape);
-    uint64_t bytes;
-    if (__builtin_mul_overflow(elems, (uint64_t)size, &bytes) || bytes > cfg->hbm_capacity_bytes)
-        return dv_ops_param_error(err, "shape", "one tensor of this shape has more bytes than hbm.capacity_bytes "
-                                  "(%llu)", (unsigned long long)cfg->hbm_capacity_bytes);
+    const int hbm_rc = dv_ops_check_hbm(cfg, elems, size, err);
+    if (hbm_rc != DV_OK)
+        return hbm_rc;
     np_tiling_t t = {.elems = elems, .tile = (uint64_t)v->v[NF_TILE].i, .dt = (uint32_t)dt};
     if (t.tile % NP_LANES || (t.tile & (t.tile - 1)))
         return dv_ops_param_error(err, "tile-elems", "%llu is not a multiple of 64 and a power of two (the partials "

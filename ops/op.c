@@ -628,3 +628,12 @@ void dv_ops_block_span(dv_k_t *k, uint64_t elems, uint64_t unit, uint64_t *first
     *first = units * b / nb * unit;
     *last = dv_min_u64(units * (b + 1) / nb * unit, elems);
 }
+
+int dv_ops_check_hbm(const dv_config_t *cfg, uint64_t elems, unsigned size, dv_error_t *err)
+{
+    uint64_t bytes;
+    if (__builtin_mul_overflow(elems, (uint64_t)size, &bytes) || bytes > cfg->hbm_capacity_bytes)
+        return dv_ops_param_error(err, "shape", "one tensor of this shape has more bytes than hbm.capacity_bytes "
+                                  "(%llu)", (unsigned long long)cfg->hbm_capacity_bytes);
+    return DV_OK;
+}

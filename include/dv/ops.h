@@ -276,6 +276,9 @@ double dv_ops_round(dv_dtype_t t, double v);
  * random inputs in [lo, hi) (lo == hi: the default range) or zeroed outputs. */
 int dv_ops_add_arg(dv_op_plan_t *plan, const char *name, dv_dtype_t t, uint64_t elems, dv_arg_dir_t dir, double lo,
                    double hi);
+/* DV_OK when one tensor of `elems` elements of `size` bytes fits hbm.capacity_bytes, else a --shape
+ * error saying so. */
+int dv_ops_check_hbm(const dv_config_t *cfg, uint64_t elems, unsigned size, dv_error_t *err);
 /* The number of blocks for a --cores value of 0 ("auto"): every core of the kind. */
 uint32_t dv_ops_cores(const dv_config_t *cfg, dv_kind_t kind);
 /* The largest value of an instruction field (isa/fields.def), e.g. dv_ops_field_max(DV_FORM_DMA,
