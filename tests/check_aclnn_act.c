@@ -69,18 +69,7 @@ enum { NLIB = sizeof lib / sizeof lib[0] };
 /* Loop index: (operator * 2 + profile) * 2 + dtype. */
 START_TEST(test_aclnn_act_library_check)
 {
-    const int op = _i / 4, prof = _i / 2 % 2, f32 = _i % 2;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "%s --shape 1000 --dtype %s --cores 2", lib[op].name, f32 ? "fp32" : "fp16");
-    dvt_op_t r;
-    const int rc = dvt_op(&r, profiles[prof], NULL, cmd, true, true);
-    ck_assert_msg(rc == DV_OK, "%s on %s: %s", cmd, profiles[prof], r.err.msg);
-    ck_assert_uint_eq(r.check.compared, 1000);
-    ck_assert_uint_eq(r.check.mismatches, 0);
-    ck_assert_msg(r.cnt.op_count[lib[op].key] > 0, "%s on %s: no %s issued", cmd, profiles[prof],
-                  dv_op_spec(lib[op].key)->mnemonic);
-    ck_assert_msg(f32 || r.cnt.op_count[DV_OP_vconv] > 0, "%s: fp16 computes in fp32 through vconv", cmd);
-    dvt_op_free(&r);
+    dvt_check_step_op(profiles[_i / 2 % 2], lib[_i / 4].name, _i % 2, lib[_i / 4].key);
 }
 END_TEST
 

@@ -125,3 +125,17 @@ double dvt_ratio(const dv_counters_t *c, dv_core_type_t type, dv_pipe_t p)
     }
     return cycles ? (double)busy / (double)cycles : 0.0;
 }
+
+void dvt_check_step_op(const char *profile, const char *op, bool f32, int key)
+{
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "%s --shape 1000 --dtype %s --cores 2", op, f32 ? "fp32" : "fp16");
+    dvt_op_t r;
+    const int rc = dvt_op(&r, profile, NULL, cmd, true, true);
+    ck_assert_msg(rc == DV_OK, "%s on %s: %s", cmd, profile, r.err.msg);
+    ck_assert_uint_eq(r.check.compared, 1000);
+    ck_assert_uint_eq(r.check.mismatches, 0);
+    ck_assert_msg(r.cnt.op_count[key] > 0, "%s on %s: no %s issued", cmd, profile, dv_op_spec((dv_op_t)key)->mnemonic);
+    ck_assert_msg(f32 || r.cnt.op_count[DV_OP_vconv] > 0, "%s: fp16 computes in fp32 through vconv", cmd);
+    dvt_op_free(&r);
+}

@@ -50,6 +50,10 @@ typedef struct dvt_op {
  * mismatch makes rc DV_ERR_RANGE).  Returns r->rc. */
 int dvt_op(dvt_op_t *r, const char *profile, const char *const *sets, const char *cmd, bool data, bool check);
 void dvt_op_free(dvt_op_t *r);
+/* A step-table element-wise operator (ops/elementwise.c) with --check: `op` ("selu", or with
+ * parameters) on 1000 elements of fp32 / fp16 over 2 cores on `profile` compares all 1000 equal,
+ * issues instruction `key` (its defining step) and, on fp16, computes in fp32 through vconv. */
+void dvt_check_step_op(const char *profile, const char *op, bool f32, int key);
 /* Busy ratio of pipe p over the cores of one type: sum of busy cycles / sum of active cycles
  * (the report's <pipe>_ratio). */
 double dvt_ratio(const dv_counters_t *c, dv_core_type_t type, dv_pipe_t p);
