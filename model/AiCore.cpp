@@ -325,10 +325,14 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
     hz_.reset(pipes_);
     have_pending_ = stream_end_ = false;
     next_index_ = 0;
+    // SystemC time moves only across this thread's own waits (sync_to and the cross-core wait
+    // below), and another core's failure (chip_.aborting()) can only happen during one: both are
+    // read here and again after each wait, not on every event.
+    cycles_t sc_now = now_cycles();
+    if (chip_.aborting())
+        return DV_ERR_STATE;
 
     for (;;) {
-        if (chip_.aborting())
-            return DV_ERR_STATE;
         if (!have_pending_ && !stream_end_) {
             int rc = s->next(s, &pending_, err);
             if (rc < 0)
@@ -391,10 +395,13 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
                 cycles_t local = ts_;
                 for (int p = 0; p < DV_PIPE_COUNT; p++)
                     local = std::max(local, free_[p]);
-                if (local > now_cycles()) {
+                if (local > sc_now) {
                     // Catch up with simulated time first; flags set meanwhile are seen on the next
                     // pass, before waiting (nothing can run between that check and the wait).
                     sync_to(local);
+                    sc_now = now_cycles();
+                    if (chip_.aborting())
+                        return DV_ERR_STATE;
                     invalidate_all();
                     continue;
                 }
@@ -411,7 +418,10 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
                 }
                 blocked_source_ = s->source;
                 wait(cross_event_ | chip_.abort_event()); // the wait is counted when the waiter starts
+                sc_now = now_cycles();
                 blocked_.clear();
+                if (chip_.aborting())
+                    return DV_ERR_STATE;
                 invalidate_all(); // flags from other cores may have arrived
                 continue;
             }
@@ -430,11 +440,14 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
                                 "deadlock on %s in block %u: %s, and nothing else can progress", basename(), block,
                                 what.c_str());
         }
-        int rc = who < 0 ? issue(err) : start_head(who, best, err);
+        int rc = who < 0 ? issue(best, err) : start_head(who, best, err);
         if (rc != DV_OK)
             return rc;
-        if (best > now_cycles() + p_.sim.quantum_cycles) {
+        if (best > sc_now + p_.sim.quantum_cycles) {
             sync_to(best);
+            sc_now = now_cycles();
+            if (chip_.aborting())
+                return DV_ERR_STATE;
             invalidate_all();
         }
     }
@@ -735,15 +748,12 @@ int AiCore::check_access(const Entry &e, int p, dv_error_t *err)
     return DV_OK;
 }
 
-int AiCore::issue(dv_error_t *err)
+int AiCore::issue(cycles_t t, dv_error_t *err)
 {
     const dv_insn_t &in = pending_;
     const int p = pending_pipe_;
     const dv_pipe_t cp = static_cast<dv_pipe_t>(p < DV_PIPE_COUNT ? p : DV_PIPE_S);
     const cycles_t issue_cost = p_.scalar.issue_cycles;
-    cycles_t t;
-    Block why;
-    scalar_ready(t, why);
     // Stalled: the scalar unit's critical path goes on from what it waited for.
     const cycles_t stall = t > ts_ ? t - ts_ : 0;
     if (t > ts_) {
@@ -781,11 +791,11 @@ int AiCore::issue(dv_error_t *err)
     ops_.count[in.op][cp]++;
     counters_.pipe_insns[cp]++;
 
-    Entry probe;
-    dv_insn_copy(&probe.insn, &in);
-    probe.index = pending_index_;
-    probe.nr = 0;
     if (p == DV_PIPE_S) {
+        Entry probe;
+        dv_insn_copy(&probe.insn, &in);
+        probe.index = pending_index_;
+        probe.nr = 0;
         if (in.op == DV_OP_ld_ub || in.op == DV_OP_st_ub || in.op == DV_OP_ld_gm || in.op == DV_OP_st_gm)
             probe.nr = dv_footprint(&in, &vs_, probe.r);
         int rc = check_access(probe, p, err);

@@ -160,7 +160,7 @@ private:
     // Readiness of a pipe head / of the scalar unit's next action: false when blocked.
     bool head_ready(int p, cycles_t &t, Block &why);
     bool scalar_ready(cycles_t &t, Block &why);
-    int issue(dv_error_t *err);
+    int issue(cycles_t t, dv_error_t *err); // t: when scalar_ready says the scalar unit can issue
     int start_head(int p, cycles_t t, dv_error_t *err);
     int check_access(const Entry &e, int p, dv_error_t *err); // p: route(e.insn)
     int locate(dv_error_t *err, int code, const dv_insn_t &in, uint64_t index, const char *fmt, ...)
