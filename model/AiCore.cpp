@@ -787,7 +787,6 @@ int AiCore::issue(cycles_t t, dv_error_t *err)
     }
     have_pending_ = false;
     counters_.instructions++;
-    chip_.count_op(in.op);
     ops_.count[in.op][cp]++;
     counters_.pipe_insns[cp]++;
 

@@ -208,7 +208,6 @@ int Chip::run(dv_kernel_t *k, const dv_gm_t *gm, const dv_run_opts_t &opts, dv_c
             group_next_[c->index()] = group_of(*c);
     aborting_ = false;
     error_ = dv_error_t{};
-    std::memset(op_count_, 0, sizeof op_count_);
     path_.reset();
     hazards_ = 0;
     hazard_log_.clear();
@@ -298,12 +297,12 @@ int Chip::run(dv_kernel_t *k, const dv_gm_t *gm, const dv_run_opts_t &opts, dv_c
     out->hazards_capped = hazards_full();
     out->nhazard_records = static_cast<uint32_t>(hazard_log_.size());
     std::copy(hazard_log_.begin(), hazard_log_.end(), out->hazard);
-    std::memcpy(out->op_count, op_count_, sizeof op_count_);
-    for (AiCore *c : running_) // per opcode and pipe: the sums over the cores
+    for (AiCore *c : running_) // per opcode and pipe: the sums over the cores; per opcode: over the pipes too
         for (int op = 0; op < DV_OP_COUNT; op++)
             for (int p = 0; p < DV_PIPE_COUNT; p++) {
                 out->op_pipe_count[op][p] += c->op_stats().count[op][p];
                 out->op_pipe_cycles[op][p] += c->op_stats().cycles[op][p];
+                out->op_count[op] += c->op_stats().count[op][p];
             }
     critical_path(out);
     path_.reset();

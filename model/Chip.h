@@ -56,7 +56,6 @@ private:
         l2_.retire(t);
         hbm_.retire(t);
     }
-    void count_op(unsigned op) override { op_count_[op]++; }
     void slice(unsigned core, dv_pipe_t p, const dv_insn_t &in, cycles_t s, cycles_t e) override
     {
         if (opts_.on_slice)
@@ -89,7 +88,6 @@ private:
     bool aborting_ = false;
     dv_error_t error_{};
     sc_core::sc_event abort_event_;
-    uint64_t op_count_[DV_OP_COUNT] = {};
     uint64_t hazards_ = 0;
     std::vector<dv_hazard_t> hazard_log_;
     // Cross-core flags: mode 0 pending sets per core type and id; mode 2 AIV->AIC per group.  Each

@@ -76,8 +76,6 @@ public:
     virtual void retire(cycles_t t) = 0;
 
     // ---- reports (append-only: they change no timing)
-    // One instruction of opcode op issued.
-    virtual void count_op(unsigned op) = 0;
     // Pipe p of core `core` worked on `in` from cycle s to e (for the timeline, when one is wanted).
     virtual void slice(unsigned core, dv_pipe_t p, const dv_insn_t &in, cycles_t s, cycles_t e) = 0;
     // An unsynchronised access pair found in (block, sub) of core `core`; the chip fills h's core,
