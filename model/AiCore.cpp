@@ -592,7 +592,16 @@ bool AiCore::scalar_ready(cycles_t &t, Block &why)
 {
     const dv_insn_t &in = pending_;
     const int p = pending_pipe_;
-    if (in.op == DV_OP_pipe_barrier && p == DV_PIPE_S) { // pipe_barrier(ALL)
+    if (p != DV_PIPE_S) { // issued into a pipe's queue: it waits while that queue is full
+        if (p < DV_PIPE_COUNT && has_pipe(static_cast<dv_pipe_t>(p)) && q_[p].full()) {
+            why = Block::Queue;
+            return false;
+        }
+        t = ts_;
+        return true;
+    }
+    switch (in.op) {
+    case DV_OP_pipe_barrier: // pipe_barrier(ALL)
         t = ts_;
         for (int k = 1; k < DV_PIPE_COUNT; k++) {
             if (!q_[k].empty()) {
@@ -602,8 +611,7 @@ bool AiCore::scalar_ready(cycles_t &t, Block &why)
             t = std::max(t, done_[k]);
         }
         return true;
-    }
-    if (p == DV_PIPE_S && in.op == DV_OP_wait_flag) {
+    case DV_OP_wait_flag: {
         const Flag &f = flag(static_cast<int>(in.f[DV_FLD(FLAG, src)].i), DV_PIPE_S,
                              static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
         if (!f.set) {
@@ -613,7 +621,7 @@ bool AiCore::scalar_ready(cycles_t &t, Block &why)
         t = std::max(ts_, f.time + p_.sync.flag_latency_cycles);
         return true;
     }
-    if (p == DV_PIPE_S && in.op == DV_OP_set_flag) {
+    case DV_OP_set_flag: {
         const Flag &f = flag(DV_PIPE_S, static_cast<int>(in.f[DV_FLD(FLAG, dst)].i),
                              static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
         if (f.set && f.issued <= 0) { // its wait is issued but has not consumed the flag yet
@@ -623,7 +631,7 @@ bool AiCore::scalar_ready(cycles_t &t, Block &why)
         t = std::max(ts_, f.cleared); // a double set (f.issued > 0) is reported by issue()
         return true;
     }
-    if (p == DV_PIPE_S && in.op == DV_OP_wait_cross_flag) {
+    case DV_OP_wait_cross_flag: {
         const size_t id = static_cast<size_t>(in.f[DV_FLD(XWAIT, id)].i);
         if (id >= cross_.size() || cross_[id].empty()) {
             why = id >= cross_.size() ? Block::None : Block::Cross;
@@ -633,12 +641,10 @@ bool AiCore::scalar_ready(cycles_t &t, Block &why)
         t = std::max(ts_, cross_[id].front().time + p_.sync.cross_latency_cycles);
         return true;
     }
-    if (p != DV_PIPE_S && p < DV_PIPE_COUNT && has_pipe(static_cast<dv_pipe_t>(p)) && q_[p].full()) {
-        why = Block::Queue;
-        return false;
+    default:
+        t = ts_;
+        return true;
     }
-    t = ts_;
-    return true;
 }
 
 // Checks that do not depend on timing: pipes and buffers exist, ids are in range, every byte the
