@@ -154,19 +154,9 @@ static int field_space(const dv_op_spec_t *os, const dv_field_spec_t *fd)
     return fd->space;
 }
 
-/* Per op, what dv_insn_check asks of each field as one unsigned range: field i passes when
- * f[i].u - lo[i] <= span[i] (an address: its space byte; a dtype: [0, DV_DT_COUNT); F64 and U64:
- * anything; the others [min, max]), then the op's dtype set on its dtype fields and, for the few
- * forms that have them, the rules across fields (cross_rules).  A rejected field is found again
- * the long way, which writes its message. */
-typedef struct op_check {
-    uint64_t lo[DV_MAX_FIELDS], span[DV_MAX_FIELDS];
-    uint32_t dtype_fields; /* the DTYPE fields (bits), when the op has a dtype set */
-    uint32_t dtypes;       /* the op's dtype set */
-    uint8_t nf;
-    bool cross; /* a form with rules across fields (cross_rules) */
-} op_check_t;
-static op_check_t g_check[DV_OP_COUNT];
+/* Per op, what dv_insn_check asks of each field as one unsigned range (dv_insn_rules_t); a rejected
+ * field is found again the long way, which writes its message. */
+dv_insn_rules_t dv_isa_rules_[DV_OP_COUNT];
 
 __attribute__((constructor)) static void check_table_init(void)
 {
@@ -174,7 +164,7 @@ __attribute__((constructor)) static void check_table_init(void)
     for (int op = 0; op < DV_OP_COUNT; op++) {
         const dv_op_spec_t *os = &dv_isa_ops_[op];
         const dv_form_spec_t *fs = &form_table[os->form];
-        op_check_t *c = &g_check[op];
+        dv_insn_rules_t *c = &dv_isa_rules_[op];
         c->nf = (uint8_t)fs->nfields;
         c->dtypes = os->dtypes;
         c->cross = os->form == DV_FORM_VCONV || os->form == DV_FORM_VREDUCE || os->form == DV_FORM_DMAPADIN ||
@@ -279,13 +269,11 @@ static int cross_rules(const dv_insn_t *insn, const dv_op_spec_t *os, dv_error_t
 int dv_insn_check(const dv_insn_t *insn, dv_error_t *err)
 {
     if (insn->op < DV_OP_COUNT) {
-        const op_check_t *c = &g_check[insn->op];
+        const dv_insn_rules_t *c = &dv_isa_rules_[insn->op];
         bool bad = false;
         for (int i = 0; i < c->nf; i++)
             bad |= insn->f[i].u - c->lo[i] > c->span[i];
-        for (uint32_t m = bad ? 0 : c->dtype_fields; m; m &= m - 1) /* in range: a DV_DT_ index */
-            bad |= !(c->dtypes >> insn->f[__builtin_ctz(m)].i & 1);
-        if (!bad)
+        if (!bad && dv_insn_rules_dtypes_ok(c, insn))
             return c->cross ? cross_rules(insn, &dv_isa_ops_[insn->op], err) : DV_OK;
     }
     const dv_op_spec_t *os = dv_op_spec((dv_op_t)insn->op);

@@ -106,6 +106,20 @@ static const vform_t vforms[DV_FORM_COUNT] = {
                        VOP(VSEL, sel, -1, -1, false, K_BITS)}},
 };
 
+/* The global id (enum dv_field_gid) of each form's first field: a field index of a vforms row, known
+ * only at run time, clamps through dv_sem_fint_gid without the form table. */
+static const int form_gid0[DV_FORM_COUNT] = {
+#define DV_FORM(form, desc) DV_G_FORMSTART_##form + 1,
+#include "fields.def"
+};
+#define FI_AT(form, idx) dv_sem_fint_gid(in, form_gid0[form] + (idx), (idx))
+
+/* dv_dtype_size for a dtype known to be valid, from the table, inline */
+static const uint8_t dtype_bytes[DV_DT_COUNT] = {
+#define DV_DTYPE(id, name, bytes, is_float, desc) bytes,
+#include "isa.def"
+};
+
 /* Largest count-mode element count honoured (keeps every byte offset far below 2^64). */
 #define DV_COUNT_MAX 0xFFFFFFFFull
 
@@ -123,7 +137,7 @@ int dv_sem_vinfo_build(const dv_insn_t *in, const dv_vstate_t *vs, vinfo_t *v)
     v->t2 = vf->dtype2 >= 0 ? (dv_dtype_t)in->f[vf->dtype2].i : v->t;
     if (vf->dtype2 >= 0 ? !dv_conv_allowed(v->t2, v->t) : !dv_sem_dtype_ok(os, v->t))
         return -1;
-    const uint32_t s1 = dv_dtype_size(v->t), s2 = dv_dtype_size(v->t2), smax = s1 > s2 ? s1 : s2;
+    const uint32_t s1 = dtype_bytes[v->t], s2 = dtype_bytes[v->t2], smax = s1 > s2 ? s1 : s2; /* valid: checked above */
     v->E = 256 / smax;
     v->epb = v->E / 8;
     v->count = vs && vs->count_mode;
@@ -138,7 +152,7 @@ int dv_sem_vinfo_build(const dv_insn_t *in, const dv_vstate_t *vs, vinfo_t *v)
         v->ehi_last = v->R ? (uint32_t)(v->N - (v->R - 1) * v->E - 1) : 0;
     } else {
         v->N = 0;
-        v->R = dv_sem_fint(in, os->form, vf->repeat);
+        v->R = FI_AT(os->form, vf->repeat);
         const uint64_t lo = v->mlo, hi = v->E == 64 ? 0 : v->mhi;
         v->any = (lo | hi) != 0;
         if (v->any) {
@@ -171,8 +185,8 @@ int dv_sem_vinfo_build(const dv_insn_t *in, const dv_vstate_t *vs, vinfo_t *v)
         case K_ELEM2:
             o->esize = o->kind == K_ELEM ? s1 : s2;
             o->blk_bytes = v->epb * o->esize;
-            o->blk = (vf->op[k].blk < 0 ? 1 : dv_sem_fint(in, os->form, vf->op[k].blk)) * o->blk_bytes;
-            o->rep = dv_sem_fint(in, os->form, vf->op[k].rep) * 32;
+            o->blk = (vf->op[k].blk < 0 ? 1 : FI_AT(os->form, vf->op[k].blk)) * o->blk_bytes;
+            o->rep = FI_AT(os->form, vf->op[k].rep) * 32;
             break;
         case K_IDX: /* one u32 per element, repeat after repeat */
             o->esize = 4;
@@ -211,13 +225,13 @@ int dv_sem_vinfo_build(const dv_insn_t *in, const dv_vstate_t *vs, vinfo_t *v)
             if (g) {
                 o->blk_bytes = v->epb / g * s1;
                 o->blk = o->blk_bytes;
-                o->rep = dv_sem_fint(in, os->form, vf->op[k].rep) * 8 * o->blk_bytes;
+                o->rep = FI_AT(os->form, vf->op[k].rep) * 8 * o->blk_bytes;
                 break;
             }
             const bool pair = (in->op == DV_OP_vcmax || in->op == DV_OP_vcmin) && FI(VREDUCE, order) < 2;
             o->blk_bytes = (pair ? 2 : 1) * s1;
             o->blk = 0;
-            o->rep = in->op == DV_OP_vcadd_acc ? 0 : dv_sem_fint(in, os->form, vf->op[k].rep) * o->blk_bytes;
+            o->rep = in->op == DV_OP_vcadd_acc ? 0 : FI_AT(os->form, vf->op[k].rep) * o->blk_bytes;
             break;
         }
         }
@@ -397,6 +411,16 @@ bool dv_sem_vfixed_geometry(const dv_insn_t *in, dv_vgeom_t *g, uint64_t addr[DV
     return true;
 }
 
+/* __builtin_popcountll without the POPCNT instruction (not in the baseline x86-64 this builds for)
+ * is a libgcc call; the bit-parallel sum is a dozen instructions inline. */
+static inline uint64_t popcount64(uint64_t x)
+{
+    x -= (x >> 1) & 0x5555555555555555ull;
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (x * 0x0101010101010101ull) >> 56;
+}
+
 int dv_vec_geometry(const dv_insn_t *in, const dv_vstate_t *vs, dv_vgeom_t *g)
 {
     vinfo_t v;
@@ -429,7 +453,7 @@ int dv_vec_geometry(const dv_insn_t *in, const dv_vstate_t *vs, dv_vgeom_t *g)
     if (v.count) {
         g->elems = v.N;
     } else {
-        uint64_t bits = (uint64_t)__builtin_popcountll(v.mlo) + (v.E == 64 ? 0 : __builtin_popcountll(v.mhi));
+        uint64_t bits = popcount64(v.mlo) + (v.E == 64 ? 0 : popcount64(v.mhi));
         g->elems = (v.E == 256 ? 2 * bits : bits) * v.R;
     }
     g->nops = v.nops;
@@ -520,11 +544,10 @@ static bool i2c_src_range(const i2c_t *g, uint64_t *lo, uint64_t *hi)
     return true;
 }
 
-int dv_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_MAX_RANGES])
+/* dv_footprint of an instruction whose form has address fields. */
+static __attribute__((noinline)) int footprint(const dv_insn_t *in, const dv_op_spec_t *os, const dv_vstate_t *vs,
+                                               dv_range_t out[DV_MAX_RANGES])
 {
-    const dv_op_spec_t *os = dv_op_spec((dv_op_t)in->op);
-    if (!os || dv_form_spec(os->form)->naddr == 0)
-        return 0; /* every range below is at an address field */
     int n = 0;
     uint64_t lo, hi;
     dma_geom_t dg;
@@ -676,6 +699,16 @@ int dv_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_M
         if (vop_range(&v, &v.op[k], &lo, &hi))
             range_set(&out[n++], v.op[k].addr, lo, hi, v.op[k].write);
     return n;
+}
+
+/* The forms without address fields (flags, barriers, scalar work: most of a kernel's instructions)
+ * leave here, before the frame footprint() needs. */
+int dv_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_MAX_RANGES])
+{
+    const dv_op_spec_t *os = dv_op_spec((dv_op_t)in->op);
+    if (!os || dv_form_spec(os->form)->naddr == 0)
+        return 0; /* every range is at an address field */
+    return footprint(in, os, vs, out);
 }
 
 /* ======================================================================== transfer shapes */

@@ -136,18 +136,30 @@ static inline void dv_sem_st_i(dv_dtype_t t, uint8_t *p, int64_t v)
 
 /* ---------------------------------------------------------------- fields (semantics_geometry.c) */
 
-/* Integer field idx of `form`, clamped to its table range so no product below can overflow. */
-static inline uint64_t dv_sem_fint(const dv_insn_t *in, dv_form_t form, int idx)
+/* The ranges of the fields table by global field id (enum dv_field_gid): constants where the id is
+ * one, so FI's clamps fold to two compares. */
+static const int64_t dv_sem_fmin_[DV_G_COUNT] = {
+#define DV_FORM(form, desc) 0,
+#define DV_FIELD(form, name, kind, space, min, max, def) (int64_t)(min),
+#include "fields.def"
+};
+static const int64_t dv_sem_fmax_[DV_G_COUNT] = {
+#define DV_FORM(form, desc) 0,
+#define DV_FIELD(form, name, kind, space, min, max, def) (int64_t)(max),
+#include "fields.def"
+};
+/* Integer field idx, whose global id is gid, clamped to its table range so no product below can
+ * overflow. */
+static inline uint64_t dv_sem_fint_gid(const dv_insn_t *in, int gid, int idx)
 {
-    const dv_field_spec_t *fd = &dv_form_spec(form)->fields[idx];
     int64_t v = in->f[idx].i;
-    if (v < fd->min)
-        v = fd->min;
-    if (v > fd->max)
-        v = fd->max;
+    if (v < dv_sem_fmin_[gid])
+        v = dv_sem_fmin_[gid];
+    if (v > dv_sem_fmax_[gid])
+        v = dv_sem_fmax_[gid];
     return (uint64_t)v;
 }
-#define FI(form, name) dv_sem_fint(in, DV_FORM_##form, DV_FLD(form, name))
+#define FI(form, name) dv_sem_fint_gid(in, DV_G_##form##_##name, DV_FLD(form, name))
 #define FA(form, name) (in->f[DV_FLD(form, name)].u)
 #define FT(form, name) ((dv_dtype_t)in->f[DV_FLD(form, name)].i)
 

@@ -6,12 +6,15 @@
  * length, record count, and a trailer pointing at the index.  The reader maps the file and decodes
  * a record when the model asks for the next instruction; every offset, length, count, varint and
  * value is checked against the file's size and the tables before it is used, and every decoded
- * instruction goes through dv_insn_check as a text one does. */
+ * instruction goes through dv_insn_check's rules as a text one does.  A quick pass that checks as it
+ * decodes (fast_record) takes the records it can vouch for; any other (a fault, or a record in the last
+ * RECORD_MAX bytes of its stream) is read again by the careful pass, which names the fault. */
 #define _DEFAULT_SOURCE /* madvise */
 #include "trace_syntax.h"
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +35,9 @@ enum {
     ENTRY_BYTES = 32,   /* u64 offset, u64 bytes, u64 records, u32 line before the first record, u32 0 */
     RECORD_MAX = 1024   /* the longest record: 2 + 24 fields of at most 2 varints (10 bytes each) */
 };
+/* fast_record reads at most an opcode and a line varint and two varints per field: with RECORD_MAX
+ * bytes left in the stream it cannot read past its end, so it need not look. */
+_Static_assert(RECORD_MAX >= 10 * (2 + 2 * DV_MAX_FIELDS), "RECORD_MAX covers the longest record");
 #define RELEASE_BYTES (1u << 16) /* a stream hands back the mapped pages behind it every 64 KiB */
 
 /* ---------------------------------------------------------------- little-endian numbers, varints */
@@ -380,6 +386,8 @@ typedef struct bin_stream {
     dv_stream_t s;
     bin_kernel_t *bk;
     const uint8_t *p, *end, *released; /* next byte, end of the stream, pages before `released` handed back */
+    uintptr_t release_at;              /* the next release, when p gets there (never for a copy) */
+    const uint8_t *fast_end;           /* records that start before it have RECORD_MAX bytes after them */
     uint64_t left, count;              /* records left, records in all */
     uint32_t line;                     /* line of the last record (the block's before the first) */
     uint32_t block, sub;
@@ -440,9 +448,194 @@ static const char *stream_name(const bin_stream_t *bs, char *buf, size_t cap)
         return code;                                                                                                  \
     } while (0)
 
-static int bin_stream_next(dv_stream_t *s, dv_insn_t *out, dv_error_t *err)
+/* ---------------------------------------------------------------- the quick pass */
+
+/* The quick pass reads each field by its kind, in a decoder generated from fields.def (fast_record):
+ * an unsigned varint (U64, and the DTYPE, PIPE, QUANT, CMP and ROUND kinds), a zigzag varint (INT,
+ * BOOL), 8 bytes (F64) or an address (two varints); and it checks each as dv_insn_check does, with the
+ * same row's min and max (the ranges of dv_insn_rules_t), the address spaces and dtype sets of the
+ * op's dv_insn_rules_t.  Per op, what it needs of the tables: */
+typedef struct fast_plan {
+    uint8_t form, nf;
+    bool after; /* the op has dtype sets or rules across fields to check once its fields are read */
+} fast_plan_t;
+static fast_plan_t g_plan[DV_OP_COUNT];
+static pthread_once_t g_plan_once = PTHREAD_ONCE_INIT;
+
+static void plan_init(void)
 {
-    bin_stream_t *bs = (bin_stream_t *)s;
+    for (int op = 0; op < DV_OP_COUNT; op++) {
+        const dv_op_spec_t *os = dv_op_spec((dv_op_t)op);
+        g_plan[op].form = (uint8_t)os->form;
+        g_plan[op].nf = (uint8_t)dv_form_spec(os->form)->nfields;
+        g_plan[op].after = dv_insn_rules((dv_op_t)op)->dtype_fields || dv_insn_rules((dv_op_t)op)->cross;
+    }
+}
+
+/* get_varint of two bytes or more where the bytes cannot end inside it: the value and the byte after
+ * it (p NULL when it does not fit in 64 bits), returned in two registers; unrolled, so a byte costs a
+ * few instructions, not a loop's turn. */
+typedef struct fast_varint {
+    const uint8_t *p;
+    uint64_t v;
+} fast_varint_t;
+static __attribute__((noinline)) fast_varint_t fast_varint_long(const uint8_t *p)
+{
+    uint64_t x = p[0] & 0x7f, b;
+#define BYTE(k)                                                                                                       \
+    b = p[k];                                                                                                         \
+    x |= (b & 0x7f) << (7 * k);                                                                                       \
+    if (b < 0x80)                                                                                                     \
+        return (fast_varint_t){p + k + 1, x};
+    BYTE(1) BYTE(2) BYTE(3) BYTE(4) BYTE(5) BYTE(6) BYTE(7) BYTE(8)
+#undef BYTE
+    if (p[9] > 1) /* the tenth byte holds bit 63 only */
+        return (fast_varint_t){NULL, 0};
+    return (fast_varint_t){p + 10, x | (uint64_t)p[9] << 63};
+}
+
+/* The varint at p into the lvalue `to`, p past it; a varint too long for 64 bits returns false from
+ * the function that uses it (one byte, the common case, inline). */
+#define FAST_VARINT(to)                                                                                              \
+    do {                                                                                                              \
+        if (*p < 0x80) {                                                                                              \
+            (to) = *p++;                                                                                              \
+        } else {                                                                                                      \
+            const fast_varint_t l_ = fast_varint_long(p);                                                            \
+            if (!l_.p)                                                                                                \
+                return false;                                                                                         \
+            (to) = l_.v;                                                                                              \
+            p = l_.p;                                                                                                 \
+        }                                                                                                             \
+    } while (0)
+
+/* Decode and check the record at *pp, which has RECORD_MAX bytes after it: true (out filled, *pp
+ * past the record) when it is well-formed and passes everything the careful pass would check; false,
+ * with out and *pp in any state, leaves the record to the careful pass. */
+static inline __attribute__((always_inline)) bool fast_record(const bin_stream_t *bs, dv_insn_t *out, const uint8_t **pp)
+{
+    const uint8_t *p = *pp;
+    uint64_t v, off;
+    FAST_VARINT(v);
+    if (v >> 1 >= DV_OP_COUNT)
+        return false;
+    const unsigned op = (unsigned)(v >> 1);
+    uint64_t line = (uint64_t)bs->line + 1;
+    if (v & 1) {
+        FAST_VARINT(v);
+        const int64_t d = unzigzag(v);
+        if (d < -(int64_t)line + 1 || d > (int64_t)(UINT32_MAX - line))
+            return false;
+        line = (uint64_t)((int64_t)line + d);
+    }
+    const fast_plan_t *pl = &g_plan[op];
+    const dv_insn_rules_t *r = dv_insn_rules((dv_op_t)op);
+    /* the fields past nf are 0, as dv_insn_init leaves them: twelve 16-byte stores (one memset of
+     * this size compiles to a slower string instruction) */
+    _Static_assert(DV_MAX_FIELDS == 24, "twelve stores");
+#define ZERO(i) memset(&out->f[i], 0, 2 * sizeof out->f[0])
+    ZERO(0); ZERO(2); ZERO(4); ZERO(6); ZERO(8); ZERO(10);
+    ZERO(12); ZERO(14); ZERO(16); ZERO(18); ZERO(20); ZERO(22);
+#undef ZERO
+    out->op = (uint16_t)op;
+    out->nf = pl->nf;
+    out->line = (uint32_t)line;
+    dv_val_t *f = out->f;
+    const dv_kernel_info_t *info = &bs->bk->k.info;
+    /* an address: a varint of space and argument, then one of the offset within them */
+#define FAST_ADDR(n, min, max)                                                                                        \
+    FAST_VARINT(v);                                                                                                   \
+    FAST_VARINT(off);                                                                                                 \
+    if ((v & 0xff) == DV_SPACE_GM) {                                                                                  \
+        if (v >> 8 >= info->nargs || off >= info->args[v >> 8].bytes)                                                 \
+            return false;                                                                                             \
+        f[n].u = DV_GM_ADDR(v >> 8, off);                                                                             \
+    } else {                                                                                                          \
+        if (v >= DV_SPACE_COUNT || off >= OFF_LIMIT) /* v: the space, argument 0 */                                   \
+            return false;                                                                                             \
+        f[n].u = DV_ADDR(v, off);                                                                                     \
+    }                                                                                                                 \
+    CHECKED(n)
+/* the other kinds: the unsigned range [min, max] of their row, as dv_insn_check has it */
+#define IN_RANGE(n, min, max) if (f[n].u - (uint64_t)(min) > (uint64_t)(max) - (uint64_t)(min)) return false;
+#define CHECKED(n) if (f[n].u - r->lo[n] > r->span[n]) return false;
+#define UINT_(n, min, max) FAST_VARINT(f[n].u); IN_RANGE(n, min, max)
+/* a zigzag varint: z = 2v for v >= 0, so with min >= 0 the range check is one on z - 2 min rotated
+ * right by one (an odd z, a negative v, lands far out of range) */
+#define FAST_INT(n, min, max)                                                                                         \
+    FAST_VARINT(v);                                                                                                   \
+    if ((min) >= 0) {                                                                                                 \
+        v -= 2 * (uint64_t)(min);                                                                                     \
+        v = v >> 1 | v << 63;                                                                                         \
+        if (v > (uint64_t)(max) - (uint64_t)(min))                                                                    \
+            return false;                                                                                             \
+        f[n].u = v + (uint64_t)(min);                                                                                 \
+    } else {                                                                                                          \
+        f[n].i = unzigzag(v);                                                                                         \
+        IN_RANGE(n, min, max)                                                                                         \
+    }
+#define FAST_BOOL FAST_INT
+#define FAST_F64(n, min, max) f[n].u = get_u64(p); p += 8;
+#define FAST_U64(n, min, max) FAST_VARINT(f[n].u);
+#define FAST_DTYPE(n, min, max) UINT_(n, 0, DV_DT_COUNT - 1)
+/* (the careful pass checks these kinds as unsigned values in [min, max]: the same when min >= 0) */
+#define RANGED(n, min, max) FAST_VARINT(f[n].u); _Static_assert((min) >= 0, "unsigned range"); IN_RANGE(n, min, max)
+#define FAST_PIPE RANGED
+#define FAST_QUANT RANGED
+#define FAST_CMP RANGED
+#define FAST_ROUND RANGED
+    switch (pl->form) { /* each form's fields in order, straight-line, from the table */
+    default: /* every op's form is one of the table's */
+        __builtin_unreachable();
+#define DV_FORM(form, desc) break; case DV_FORM_##form:
+#define DV_FIELD(form, name, kind, space, min, max, def) FAST_##kind(DV_FLD(form, name), min, max)
+#include "fields.def"
+    }
+#undef IN_RANGE
+#undef CHECKED
+#undef UINT_
+#undef RANGED
+#undef FAST_ADDR
+#undef FAST_INT
+#undef FAST_BOOL
+#undef FAST_F64
+#undef FAST_U64
+#undef FAST_DTYPE
+#undef FAST_PIPE
+#undef FAST_QUANT
+#undef FAST_CMP
+#undef FAST_ROUND
+    if (pl->after && (!dv_insn_rules_dtypes_ok(r, out) || (r->cross && dv_insn_check(out, NULL) != DV_OK)))
+        return false;
+    *pp = p;
+    return true;
+}
+#undef FAST_VARINT
+
+/* ---------------------------------------------------------------- the careful pass */
+
+/* The record before p, at `line`, was read into the stream's caller: step past it. */
+static inline int record_read(bin_stream_t *bs, const uint8_t *p, uint32_t line)
+{
+    bs->p = p;
+    bs->line = line;
+    bs->left--;
+    if ((uintptr_t)p >= bs->release_at) {
+        /* the pages behind the stream are read again from the file if another stream needs them */
+        const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+        const uintptr_t lo = ((uintptr_t)bs->released + page - 1) & ~(page - 1), hi = (uintptr_t)p & ~(page - 1);
+        if (hi > lo)
+            madvise((void *)lo, hi - lo, MADV_DONTNEED);
+        bs->released = p;
+        bs->release_at = (uintptr_t)p + RELEASE_BYTES;
+    }
+    return 1;
+}
+
+/* The record at bs->p read the careful way: decoded and checked step by step, each fault a located
+ * error that ends the stream. */
+static __attribute__((noinline)) int careful_next(bin_stream_t *bs, dv_insn_t *out, dv_error_t *err)
+{
     if (bs->done)
         return 0;
     const uint8_t *p = bs->p, *const start = p, *const end = bs->end;
@@ -557,18 +750,16 @@ static int bin_stream_next(dv_stream_t *s, dv_insn_t *out, dv_error_t *err)
     dv_error_t e;
     if (dv_insn_check(out, &e) != DV_OK)
         RECORD_ERROR(bs, err, e.code, start, "%.600s", e.msg);
-    bs->p = p;
-    bs->line = out->line;
-    bs->left--;
-    if (bs->bk->mapped && (size_t)(p - bs->released) >= RELEASE_BYTES) {
-        /* the pages behind the stream are read again from the file if another stream needs them */
-        const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-        const uintptr_t lo = ((uintptr_t)bs->released + page - 1) & ~(page - 1), hi = (uintptr_t)p & ~(page - 1);
-        if (hi > lo)
-            madvise((void *)lo, hi - lo, MADV_DONTNEED);
-        bs->released = p;
-    }
-    return 1;
+    return record_read(bs, p, out->line);
+}
+
+static int bin_stream_next(dv_stream_t *s, dv_insn_t *out, dv_error_t *err)
+{
+    bin_stream_t *bs = (bin_stream_t *)s;
+    const uint8_t *p = bs->p;
+    if (!bs->done && bs->left && p < bs->fast_end && fast_record(bs, out, &p))
+        return record_read(bs, p, out->line);
+    return careful_next(bs, out, err);
 }
 
 static void bin_stream_close(dv_stream_t *s)
@@ -595,6 +786,8 @@ static int bin_stream_open(dv_kernel_t *k, uint32_t block, uint32_t sub, dv_stre
     bk->refs++;
     bs->p = bs->released = bk->data + get_u64(e); /* checked by bin_parse */
     bs->end = bs->p + get_u64(e + 8);
+    bs->release_at = bk->mapped ? (uintptr_t)bs->p + RELEASE_BYTES : UINTPTR_MAX;
+    bs->fast_end = bs->end - bs->p > RECORD_MAX ? bs->end - RECORD_MAX : bs->p;
     bs->left = bs->count = get_u64(e + 16);
     bs->line = get_u32(e + 24);
     bs->block = block;
@@ -722,6 +915,7 @@ int dv_trace_binary_open_file(FILE *fp, const char *path, dv_kernel_t **out, dv_
     struct stat st;
     *out = NULL;
     dv_trace_names_init();
+    pthread_once(&g_plan_once, plan_init);
     bin_kernel_t *bk = bin_new(path);
     if (!bk)
         return dv_error_set(err, DV_ERR_NOMEM, path, 0, 0, "out of memory");
@@ -745,6 +939,7 @@ int dv_trace_binary_open_bytes(const void *data, size_t len, const char *name, d
 {
     *out = NULL;
     dv_trace_names_init();
+    pthread_once(&g_plan_once, plan_init);
     bin_kernel_t *bk = bin_new(name);
     uint8_t *copy = malloc(len ? len : 1);
     if (!bk || !copy) {

@@ -196,6 +196,33 @@ void dv_insn_init(dv_insn_t *insn, dv_op_t op);
 /* Check every field against the tables (range, dtype set, vconv pair, space). */
 int dv_insn_check(const dv_insn_t *insn, dv_error_t *err);
 
+/* What dv_insn_check asks of an op's fields, made once from the tables (isa/isa.c), for a decoder
+ * that checks each value as it decodes it: field i passes when f[i].u - lo[i] <= span[i] (an
+ * address: its space; a dtype: [0, DV_DT_COUNT); F64 and U64: anything; the others [min, max]);
+ * then each DTYPE field in dtype_fields must be in the op's dtype set; a `cross` op has rules across
+ * fields too.  An instruction of a non-cross op whose fields all pass is one dv_insn_check accepts;
+ * for any other, dv_insn_check is the verdict and the message. */
+typedef struct dv_insn_rules {
+    uint64_t lo[DV_MAX_FIELDS], span[DV_MAX_FIELDS];
+    uint32_t dtype_fields; /* the DTYPE fields (bits), when the op has a dtype set */
+    uint32_t dtypes;       /* the op's dtype set */
+    uint8_t nf;
+    bool cross; /* a form with rules across fields */
+} dv_insn_rules_t;
+extern dv_insn_rules_t dv_isa_rules_[DV_OP_COUNT];
+static inline const dv_insn_rules_t *dv_insn_rules(dv_op_t op) /* op < DV_OP_COUNT */
+{
+    return &dv_isa_rules_[op];
+}
+/* The dtype rule of r on insn, whose fields passed their ranges (so each DTYPE field is a DV_DT_ index). */
+static inline bool dv_insn_rules_dtypes_ok(const dv_insn_rules_t *r, const dv_insn_t *insn)
+{
+    for (uint32_t m = r->dtype_fields; m; m &= m - 1)
+        if (!(r->dtypes >> insn->f[__builtin_ctz(m)].i & 1))
+            return false;
+    return true;
+}
+
 #ifdef __cplusplus
 }
 #endif
