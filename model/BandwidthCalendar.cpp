@@ -2,6 +2,7 @@
 #include "BandwidthCalendar.h"
 
 #include <algorithm>
+#include <cassert>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -65,35 +66,40 @@ BandwidthCalendar::Bin &BandwidthCalendar::bin_at(uint64_t bin)
 }
 
 // The requesters seen in the live bins [lo, hi) (or-ed into w) and, when used is given, the bytes
-// they hold (added to *used): the ring in at most two contiguous pieces.
+// they hold (added to *used): the ring in at most two contiguous pieces, two bins a step in two
+// accumulators each.
 void BandwidthCalendar::scan(uint64_t lo, uint64_t hi, uint64_t w[2], uint64_t *used) const
 {
-    uint64_t u = 0;
+    uint64_t u = 0, u2 = 0;
 #if defined(__SSE2__)
     __m128i who = _mm_setzero_si128(), who2 = _mm_setzero_si128(); // who[0], who[1] side by side
 #else
     uint64_t w0 = 0, w1 = 0;
 #endif
+    const Bin *const ring = ring_.data();
     while (lo < hi) {
         const uint64_t i = lo & mask_, n = std::min<uint64_t>(hi - lo, ring_.size() - i);
-        const Bin *b = &ring_[i], *e = b + n;
+        const Bin *b = ring + i, *const pairs = b + (n & ~uint64_t(1)), *const e = b + n;
+        for (; b != pairs; b += 2) {
 #if defined(__SSE2__)
-        for (; e - b >= 2; b += 2) { // two bins a step, in two accumulators
-            who = _mm_or_si128(who, _mm_loadu_si128(reinterpret_cast<const __m128i *>(b[0].who)));
-            who2 = _mm_or_si128(who2, _mm_loadu_si128(reinterpret_cast<const __m128i *>(b[1].who)));
-            u += b[0].used + b[1].used;
+            who = _mm_or_si128(who, _mm_load_si128(reinterpret_cast<const __m128i *>(b[0].who)));
+            who2 = _mm_or_si128(who2, _mm_load_si128(reinterpret_cast<const __m128i *>(b[1].who)));
+#else
+            w0 |= b[0].who[0] | b[1].who[0];
+            w1 |= b[0].who[1] | b[1].who[1];
+#endif
+            u += b[0].used;
+            u2 += b[1].used;
         }
         if (b != e) {
-            who = _mm_or_si128(who, _mm_loadu_si128(reinterpret_cast<const __m128i *>(b->who)));
-            u += b->used;
-        }
+#if defined(__SSE2__)
+            who = _mm_or_si128(who, _mm_load_si128(reinterpret_cast<const __m128i *>(b->who)));
 #else
-        for (; b != e; b++) {
             w0 |= b->who[0];
             w1 |= b->who[1];
+#endif
             u += b->used;
         }
-#endif
         lo += n;
     }
 #if defined(__SSE2__)
@@ -106,7 +112,7 @@ void BandwidthCalendar::scan(uint64_t lo, uint64_t hi, uint64_t w[2], uint64_t *
     w[1] |= w1;
 #endif
     if (used)
-        *used += u;
+        *used += u + u2;
 }
 
 void BandwidthCalendar::start(unsigned contenders)
@@ -145,9 +151,12 @@ uint64_t BandwidthCalendar::share_near(uint64_t bin, unsigned requester)
     // The requesters active in the near_ complete bins before the global time count too: they
     // have reserved there, and will contend here once their turn in this quantum comes, whether
     // or not they have reserved around `bin` yet (else the cores that take their turn first in
-    // every quantum would see fewer contenders, take more and run ahead of the others).  Those
-    // bins change only when the global time moves (retire) or a late core marks one (mark), so
-    // their requesters are kept between calls.
+    // every quantum would see fewer contenders, take more and run ahead of the others).  Their
+    // requesters are kept between calls: those bins end at or before the bin asked about (done <=
+    // bin), where a reservation starts, and reservations mark only bins from their start on, so
+    // the kept bins change only when the global time moves (retire), and then `done` moves.  (The
+    // throttled start above keeps them too: it holds only while the global time, which they end
+    // at or before, is at or before the bin asked about.)
     const uint64_t done = std::min<uint64_t>(std::min(now_, bin), base_ + count_);
     const uint64_t past_lo = std::max(base_, done > near_ ? done - near_ : 0);
     if (past_lo != past_lo_ || done != past_hi_) {
@@ -168,6 +177,10 @@ uint64_t BandwidthCalendar::share_near(uint64_t bin, unsigned requester)
     const unsigned __int128 demand = static_cast<unsigned __int128>(active) * used; // A x U x window_cap
     if (demand <= window_cap)
         return cap_;
+    // The quotient in 64 bits when both operands fit there (the common case; the same number).
+    uint64_t num, demand64;
+    if (!__builtin_mul_overflow(cap_, window_cap, &num) && !__builtin_mul_overflow(active, used, &demand64))
+        return std::max<uint64_t>(1, num / demand64);
     return std::max<uint64_t>(1, static_cast<uint64_t>(static_cast<unsigned __int128>(cap_) * window_cap / demand));
 }
 
@@ -182,34 +195,54 @@ cycles_t BandwidthCalendar::reserve(cycles_t t, uint64_t bytes, unsigned request
         t = bin * window;
     }
     const uint64_t share = share_near(bin, requester);
+    assert(past_hi_ <= bin); // share_near's kept bins are before every bin marked below
     const unsigned r = requester % 128, word = r / 64;
     const uint64_t mark = 1ull << (r % 64);
-    // Take what a bin has free, at most the share, from cycle `from` on (the first bin: only the
-    // part after t).  The last bin that takes anything gives the finish (below).
-    const Bin *last_bin = nullptr;
-    uint64_t last_start = 0, last_from = 0, last_take = 0;
-    auto take_from = [&](Bin &b, uint64_t bin_start, cycles_t from, uint64_t limit) {
-        const uint64_t free_bytes = cap > b.used ? cap - b.used : 0;
-        const uint64_t take = std::min({bytes, free_bytes, limit});
-        if (take == 0)
-            return;
-        b.used += take;
-        mark_bin(b, bin_start / window, word, mark);
-        bytes -= take;
-        last_bin = &b;
-        last_start = bin_start;
-        last_from = from;
-        last_take = take;
-    };
+    // The first bin gives what it has free, at most the share, from cycle t on.
+    Bin &first = bin_at(bin);
     const cycles_t first_start = bin * window;
-    take_from(bin_at(bin), first_start, t, std::min((first_start + window - t) * bpc, share));
+    const uint64_t first_take = std::min({bytes, cap - first.used, (first_start + window - t) * bpc, share});
+    if (first_take > 0) {
+        first.used += first_take;
+        first.who[word] |= mark;
+        bytes -= first_take;
+    }
     bin++;
-    // The live bins other reservations may hold bytes in.
-    const uint64_t each = std::min(cap, share), live_end = base_ + count_;
-    for (; bytes > 0 && bin < live_end; bin++)
-        take_from(slot(bin), bin * window, bin * window, each);
-    if (bytes == 0) // the last bytes went at a fair share through their whole bin, or alone at full rate
-        return std::max(last_from + dv_ceil_div(last_take, bpc), last_start + dv_ceil_div(last_bin->used, bpc));
+    // The live bins other reservations may hold bytes in give what they have free, at most the
+    // share each.  A full one gives nothing: the run of full bins it starts is passed over by the
+    // full_run links, which then all point past it (as a union-find compresses its paths), so later
+    // reservations cross it in a step or two.
+    const uint64_t each = std::min(cap, share), live_end = base_ + count_, mask = mask_;
+    Bin *const ring = ring_.data();
+    uint64_t last_taken = 0; // the last of these bins that took bytes (0: none; they come after bin 0)
+    while (bytes > 0 && bin < live_end) {
+        Bin &b = ring[bin & mask];
+        if (b.used == cap) {
+            const uint64_t from = bin;
+            do
+                bin += std::max<uint64_t>(1, ring[bin & mask].full_run);
+            while (bin < live_end && ring[bin & mask].used == cap);
+            // every full bin passed on the way now reaches past the run at once
+            for (uint64_t p = from; p < bin;) {
+                Bin &q = ring[p & mask];
+                const uint64_t next = p + std::max<uint64_t>(1, q.full_run);
+                q.full_run = bin - p;
+                p = next;
+            }
+            continue;
+        }
+        const uint64_t take = std::min({bytes, cap - b.used, each});
+        b.used += take;
+        b.who[word] |= mark;
+        bytes -= take;
+        last_taken = bin++;
+    }
+    // The last bytes are through when the bin they went in has passed everything it holds, and, in
+    // the first bin, not before t plus their own time at the full rate.
+    if (bytes == 0 && last_taken != 0)
+        return last_taken * window + dv_ceil_div(ring[last_taken & mask].used, bpc);
+    if (bytes == 0)
+        return std::max(t + dv_ceil_div(first_take, bpc), first_start + dv_ceil_div(first.used, bpc));
     // Past the live bins every bin is empty: the share (or the capacity) in each, the rest in the
     // last, which is where the last byte is through.
     const uint64_t full = (bytes - 1) / each, last = bin + full;
@@ -219,11 +252,11 @@ cycles_t BandwidthCalendar::reserve(cycles_t t, uint64_t bytes, unsigned request
     for (; bin < last; bin++) {
         Bin &b = slot(bin);
         b.used += each;
-        mark_bin(b, bin, word, mark);
+        b.who[word] |= mark;
     }
     Bin &b = slot(last);
     b.used += bytes - full * each;
-    mark_bin(b, last, word, mark);
+    b.who[word] |= mark;
     return last * window + dv_ceil_div(b.used, bpc);
 }
 

@@ -38,23 +38,19 @@ public:
     void start(unsigned contenders);
 
 private:
-    struct Bin {
-        uint64_t used = 0;
+    // 32 bytes, requesters on a 16-byte boundary: scan() reads a bin with one add and one or.
+    struct alignas(16) Bin {
+        uint64_t used = 0; // bytes reserved, at most cap_
+        // A full bin (used == cap_): when nonzero, this bin and the full_run - 1 after it are all
+        // full.  A bin fills only until it is retired, so this stays true while the bin is live;
+        // reserve() follows it past the bins that have nothing left to give.
+        uint64_t full_run = 0;
         uint64_t who[2] = {0, 0}; // requesters seen in this bin (index mod 128)
     };
     Bin &bin_at(uint64_t bin);
     void grow(uint64_t bin);
     void scan(uint64_t lo, uint64_t hi, uint64_t w[2], uint64_t *used) const;
     uint64_t share_near(uint64_t bin, unsigned requester);
-    // Mark requester bit `mark` of word `word` in bin b (number `bin`), and in the kept requesters
-    // of the bins before the global time when it is one of them.
-    void mark_bin(Bin &b, uint64_t bin, unsigned word, uint64_t mark)
-    {
-        b.who[word] |= mark;
-        if (bin - past_lo_ < past_hi_ - past_lo_)
-            past_w_[word] |= mark;
-    }
-
     static constexpr uint64_t near_ = 16; // bins either side that count as "active around"
     uint64_t bpc_ = 1, window_ = 64, cap_ = 64;
     // Bins base_ .. base_ + count_ - 1 live in a power-of-two ring, bin b at ring_[b & mask_].

@@ -101,15 +101,15 @@ static inline uint64_t order_front(uint64_t order, uint64_t w)
     return above | below << 4 | w;
 }
 
-template <uint64_t W>
-L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs, bool write)
+template <uint64_t W, bool D>
+L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
 {
     // Everything the loops read is copied to locals first: the stores into the sets' blocks could
     // otherwise alias any member, and each would be read again per line.
     const uint64_t ways = W ? W : ways_;
     const Layout lay = W ? layout(W) : lay_;
     const bool ordered = ways <= kOrderWays;
-    const uint64_t sets = sets_, dirty_on = write && !write_through_ ? 1 : 0;
+    const uint64_t sets = sets_, dirty_on = D ? 1 : 0;
     const uint64_t line = line_, bytes = runs.bytes, count = runs.count;
     const unsigned shift = line_shift_;
     unsigned char *const mem = &sets_mem_[0];
@@ -131,8 +131,44 @@ L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs, bool write)
         uint64_t *tags = reinterpret_cast<uint64_t *>(s + lay.tag);
         uint64_t &dirty = field(s, kDirty);
         const uint8_t sig = sig_of(tag);
-        uint64_t w = find<W>(s, tag, sig);
-        if (w < ways) { // a hit: to the front of the order
+        uint64_t w;
+#if defined(__SSE2__)
+        if (W == kOrderWays && __builtin_expect(field(s, kFill) == W, 1)) {
+            // A full set of kOrderWays ways, the steady state of the profiles' L2: one compare of
+            // the signatures (all valid, one aligned chunk) gives the candidates, and a miss's
+            // victim is the last entry of the order, which becomes the first.
+            const __m128i key = _mm_shuffle_epi32(_mm_cvtsi32_si128((int)(sig * 0x01010101u)), 0);
+            uint64_t m = (uint32_t)_mm_movemask_epi8(
+                _mm_cmpeq_epi8(key, _mm_load_si128(reinterpret_cast<const __m128i *>(s + lay.sig))));
+            for (; m; m &= m - 1) {
+                w = (uint64_t)__builtin_ctzll(m);
+                if (tags[w] == tag)
+                    goto hit;
+            }
+            {
+                uint64_t &order = field(s, kOrder);
+                const uint64_t o = order;
+                w = o >> 60;
+                order = o << 4 | w;
+                misses++;
+                const uint64_t was = dirty >> w & 1; // the victim's line is written back when dirty
+                writebacks += was;
+                if (D) // the new line is dirty, or clean (the victim's bit cleared when set)
+                    dirty |= 1ull << w;
+                else
+                    dirty -= was << w;
+                tags[w] = tag;
+                s[lay.sig + w] = sig;
+                reinterpret_cast<uint64_t *>(s + lay.used)[w] = ++uses;
+                return;
+            }
+        }
+#endif
+        w = find<W>(s, tag, sig);
+        if (w < ways) {
+#if defined(__SSE2__)
+        hit: // to the front of the order
+#endif
             if (ordered) {
                 uint64_t &order = field(s, kOrder);
                 if ((order & 15) != w)
@@ -240,7 +276,9 @@ GmResult L2Cache::transfer(cycles_t t, const GmRuns &runs, bool write, unsigned 
     }
     if (runs.mode == DV_L2_DISABLE)
         return transfer_bypass(t, runs, write, requester);
-    const Tally n = ways_ == kOrderWays ? touch_runs<kOrderWays>(runs, write) : touch_runs<0>(runs, write);
+    const bool dirty = write && !write_through_;
+    const Tally n = ways_ == kOrderWays ? (dirty ? touch_runs<kOrderWays, true>(runs) : touch_runs<kOrderWays, false>(runs))
+                                        : (dirty ? touch_runs<0, true>(runs) : touch_runs<0, false>(runs));
     hits += n.lines - n.misses;
     misses += n.misses;
     writebacks += n.writebacks;

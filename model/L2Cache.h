@@ -129,7 +129,8 @@ private:
     //                         used (bits 0-3) to the least, 4-bit way numbers, so that the victim is
     //                         read, not searched for
     //   dirty (u64)           dirty bit per way
-    //   sig   (u8 per way)    a byte of each valid way's tag hash (sig_of), padded to kSigChunk
+    //   sig   (u8 per way)    a byte of each valid way's tag hash (sig_of), padded to kSigChunk, from
+    //                         a 16-byte boundary (blocks start on 64-byte ones)
     //   tag   (u64 per way)   line address + 1; 0 = invalid
     //   used  (u64 per way)   when each way was last used (0: never); idle_write_back orders the
     //                         dirty lines of all sets by it, and it finds the victim of more ways
@@ -139,7 +140,7 @@ private:
     static constexpr uint64_t kFill = 0, kOrder = 8, kDirty = 16;
     static constexpr Layout layout(uint64_t ways)
     {
-        const uint64_t sig = 24, tag = (sig + (ways + kSigChunk - 1) / kSigChunk * kSigChunk + 63) / 64 * 64;
+        const uint64_t sig = 32, tag = (sig + (ways + kSigChunk - 1) / kSigChunk * kSigChunk + 63) / 64 * 64;
         return Layout{sig, tag, tag + 8 * ways, (tag + 16 * ways + 63) / 64 * 64};
     }
     // Per-access tallies of touch_runs.
@@ -148,9 +149,11 @@ private:
     };
     // Look up the lines of every run (an allocating access): hits move their way to the front of
     // the recency order, misses take an invalid way or the least recently used one (its line
-    // written back when dirty).  W: the ways when known at compile time (the profiles' 16), else 0.
-    template <uint64_t W>
-    Tally touch_runs(const GmRuns &runs, bool write);
+    // written back when dirty).  W: the ways when known at compile time (the profiles' 16), else 0;
+    // D: the lines touched become dirty (a write in write-back), else they keep their state (a hit)
+    // or come in clean.
+    template <uint64_t W, bool D>
+    Tally touch_runs(const GmRuns &runs);
     // A DV_L2_DISABLE access of one line: true on a hit (a write marks the line dirty in write-back).
     bool probe(uint64_t line_addr, uint64_t set, bool write);
     // The way of the set at `s` holding tag (line address + 1), or ways: up to kScanWays valid

@@ -121,6 +121,22 @@ START_TEST(test_components_calendar_contenders_before_global_time)
 }
 END_TEST
 
+// Full bins give nothing and are passed over.  r0 fills bins 0 .. 3 (1024 B from cycle 0, alone:
+// done at 256).  r1's 512 B at cycle 0 see the window [0, 4) (the live bins) hold U = 1024 / 1024
+// with A = 2: share = 256 / 2 = 128.  Bins 0 .. 3 are full, so 128 B go in each of bins 4 .. 7:
+// 7 x 64 + 128/4 = 480.  r2's 256 B at cycle 0 see [0, 8) hold 1536 of 2048 B with A = 3: share =
+// 256 x 2048 / (3 x 1536) = 113; past the full bins 0 .. 3 they take 113 B in bin 4 and 5 and the
+// last 30 B in bin 6, which then holds 158 B: 6 x 64 + 158/4 rounded up = 424.
+START_TEST(test_components_calendar_full_bins_passed)
+{
+    BandwidthCalendar c;
+    c.configure(4, 64);
+    ck_assert_uint_eq(c.reserve(0, 1024, 0), 256);
+    ck_assert_uint_eq(c.reserve(0, 512, 1), 480);
+    ck_assert_uint_eq(c.reserve(0, 256, 2), 424);
+}
+END_TEST
+
 // ---------------------------------------------------------------- L2Cache
 // 128-byte lines, 4 ways, 2 sets (1 KB): line L lives in set L % 2.  The L2 moves 64 B/cycle in
 // 64-cycle bins; HBM 8 B/cycle, latency 50.  Each access below is one 128-byte run at line L.
@@ -847,6 +863,7 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_calendar_fair_share);
     tcase_add_test(t, test_components_calendar_retire_and_grow);
     tcase_add_test(t, test_components_calendar_contenders_before_global_time);
+    tcase_add_test(t, test_components_calendar_full_bins_passed);
     tcase_add_test(t, test_components_l2_lru);
     tcase_add_test(t, test_components_l2_write_back_and_through);
     tcase_add_test(t, test_components_l2_transfer_times);
