@@ -51,6 +51,7 @@ static int reader_fill(reader_t *r)
     }
     r->cur = r->buf;
     r->lim = r->buf + keep + got;
+    r->buf[keep + got] = '\0'; /* in the slack: ends the in-place scans of shape_walk_at */
     if (r->find_nul) /* one pass per buffer, not one per line */
         r->nul = memchr(r->cur, '\0', keep + got);
     return 0;
@@ -249,8 +250,10 @@ static bool arg_slots_reserve(trace_kernel_t *tk)
  * Allocated with the stream's first instruction.
  *
  * Kernels also repeat the order of their lines (a loop body), so each entry remembers what
- * followed its line (hints_t): the next line is first compared with those entries, then with that
- * shape, in place in the reader's buffer, before its end is looked for or its text hashed. */
+ * followed its line (hints_t): the next line is first compared with those entries and that shape,
+ * in place in the reader's buffer, before its end is looked for or its text hashed.  A line
+ * decoded that way from a shape is not kept (a DMA line's offsets seldom come back; when they do,
+ * the line is kept the next time it is found by its hash): the shape's own hints stand for it. */
 enum { DC_SLOTS = 128, DC_WAYS = 4, DC_SET_BITS = 5, DC_TEXT = KEY_TEXT };
 typedef struct decoded_line decoded_line_t;
 typedef struct decoded_shape decoded_shape_t;
@@ -261,6 +264,7 @@ typedef struct decoded_shape decoded_shape_t;
 typedef struct hints {
     decoded_line_t *next[2];
     decoded_shape_t *shape;
+    bool shape_first; /* the last one was decoded from `shape` in place (a DMA line: a new offset) */
 } hints_t;
 
 struct decoded_line {
@@ -432,30 +436,27 @@ static const uint8_t hex_value[256] = {
     ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13,
     ['D'] = 14, ['E'] = 15, ['F'] = 16};
 
-/* The offset run that starts at p[t] (p[0, avail) readable) converted as shape_of and
- * dv_trace_parse_u64 would take it, in one pass: the run is the longest one of offset_char bytes,
- * and it must be 0x and hex digits, or decimal digits, and fit in 64 bits.  Its end (> t), or 0. */
+/* The offset run that starts at p[t] (p[0, avail) are the buffer's bytes, p[avail] a NUL) converted
+ * as shape_of and dv_trace_parse_u64 would take it, in one pass: the run is the longest one of
+ * offset_char bytes, and it must be 0x and hex digits, or decimal digits.  Its end (> t), or 0 for
+ * any doubt: more digits than surely fit in 64 bits are left to the parser too. */
 static inline size_t offset_parse(const char *p, size_t t, size_t avail, uint64_t *out)
 {
     uint64_t v = 0;
     size_t j = t;
     unsigned d;
-    if (t + 2 < avail && p[t] == '0' && (p[t + 1] | 0x20) == 'x' && hex_value[(uint8_t)p[t + 2]]) {
-        for (j = t + 2; j < avail && (d = hex_value[(uint8_t)p[j]]) != 0; j++) {
-            if (v >> 60)
-                return 0;
+    if (p[t] == '0' && (p[t + 1] | 0x20) == 'x' && hex_value[(uint8_t)p[t + 2]]) {
+        for (j = t + 2; (d = hex_value[(uint8_t)p[j]]) != 0; j++)
             v = v << 4 | (d - 1);
-        }
+        if (j - t - 2 > 15)
+            return 0;
     } else {
-        for (; j < avail && (d = (unsigned)(uint8_t)p[j] - '0') <= 9; j++) {
-            if (v > (UINT64_MAX - d) / 10)
-                return 0;
+        for (; (d = (unsigned)(uint8_t)p[j] - '0') <= 9; j++)
             v = v * 10 + d;
-        }
-        if (j == t)
+        if (j == t || j - t > 19)
             return 0;
     }
-    if (j == avail || offset_char[(uint8_t)p[j]]) /* the run goes on with bytes its number does not take */
+    if (j >= avail || offset_char[(uint8_t)p[j]]) /* the run goes on with bytes its number does not take */
         return 0;
     *out = v;
     return j;
@@ -536,6 +537,7 @@ typedef struct trace_stream {
     decoded_shape_t *sc;  /* SC_SLOTS, or NULL */
     decoded_line_t *prev;        /* where the last line was kept, or NULL */
     decoded_shape_t *prev_shape; /* the shape it was decoded from, or NULL */
+    hints_t *hints;              /* what may follow it: prev's hints, else prev_shape's, else NULL */
 } trace_stream_t;
 
 static void kernel_unref(trace_kernel_t *tk)
@@ -607,6 +609,7 @@ static inline void hints_add(hints_t *h, decoded_line_t *d, decoded_shape_t *use
     }
     if (used)
         h->shape = used;
+    h->shape_first = used && !d;
 }
 
 /* The line just decoded is kept at d (or NULL), from shape `used` (or NULL): tell the previous line's. */
@@ -618,6 +621,7 @@ static inline void stream_note(trace_stream_t *ts, decoded_line_t *d, decoded_sh
         hints_add(&ts->prev_shape->hints, d, used);
     ts->prev = d;
     ts->prev_shape = used;
+    ts->hints = d ? &d->hints : used ? &used->hints : NULL;
 }
 
 /* Keep the line text[0, n) (line number `at`) decoded into insn at d (in its set for hash h); a
@@ -660,11 +664,27 @@ static inline decoded_line_t *line_find(decoded_line_t *set, uint64_t h, const c
     return NULL;
 }
 
-/* A line that follows the previous one as a line did before: the entries it names, then its shape. */
-static bool stream_predicted(trace_stream_t *ts, dv_insn_t *out)
+/* The line at the reader decoded from shape ds in place (shape_walk_at): true. */
+static inline bool stream_walked(trace_stream_t *ts, decoded_shape_t *ds, dv_insn_t *out)
 {
-    const hints_t *hp = &ts->prev->hints;
-    for (int k = 0; k < 2; k++) {
+    size_t n, adv;
+    if (shape_walk_at(ds, ts->r.cur, (size_t)(ts->r.lim - ts->r.cur), &ts->tk->k.info, &n, &adv, out) != 0)
+        return false;
+    ts->r.cur += adv;
+    ts->r.off += adv;
+    out->line = ++ts->r.line;
+    stream_note(ts, NULL, ds);
+    return true;
+}
+
+/* A line that follows the previous one as a line did before (hp: what did): the entries it names
+ * from `from` on (stream_next tried the first), and its shape, first when the last one was of it. */
+static bool stream_predicted(trace_stream_t *ts, const hints_t *hp, int from, dv_insn_t *out)
+{
+    decoded_shape_t *ds = hp->shape;
+    if (hp->shape_first && stream_walked(ts, ds, out))
+        return true;
+    for (int k = from; k < 2; k++) {
         decoded_line_t *e = hp->next[k];
         if (e && take_predicted(&ts->r, e)) {
             *out = e->insn;
@@ -673,41 +693,24 @@ static bool stream_predicted(trace_stream_t *ts, dv_insn_t *out)
             return true;
         }
     }
-    decoded_shape_t *ds = hp->shape;
-    size_t n, adv;
-    if (!ds || shape_walk_at(ds, ts->r.cur, (size_t)(ts->r.lim - ts->r.cur), &ts->tk->k.info, &n, &adv, out) != 0)
-        return false;
-    const char *text = ts->r.cur;
-    ts->r.cur += adv;
-    ts->r.off += adv;
-    out->line = ++ts->r.line;
-    uint64_t h = 0;
-    decoded_line_t *set = line_set(ts, text, n, &h), *d = NULL, *victim = NULL;
-    if (set && (d = line_find(set, h, text, n, &victim)) != NULL) {
-        d->used = ts->r.line; /* seen before, after another line */
-    } else if (set) {
-        d = victim;
-        line_keep(d, h, ts->r.line, text, n, out, ds);
-    }
-    stream_note(ts, d, ds);
-    return true;
+    return ds && !hp->shape_first && stream_walked(ts, ds, out);
 }
 
-/* The next instruction of a stream: a line that follows the previous one as before (above), a line
- * decoded before (found by its hash), a line of a shape decoded before, or a line parsed. */
-static int stream_next(dv_stream_t *s, dv_insn_t *out, dv_error_t *err)
+/* stream_next past its first guess (tried: whether it was tried): the other guesses, a line decoded
+ * before (found by its hash), a line of a shape decoded before, or a line parsed. */
+static int stream_next_slow(trace_stream_t *ts, int tried, dv_insn_t *out, dv_error_t *err)
 {
-    trace_stream_t *ts = (trace_stream_t *)s;
     const char *line;
     size_t len;
     if (ts->done)
         return 0;
-    if (ts->prev && stream_predicted(ts, out))
+    if (ts->hints && stream_predicted(ts, ts->hints, tried, out))
         return 1;
     for (;;) {
         int rc = reader_next(&ts->r, &line, &len);
         if (rc <= 0) {
             ts->done = true;
+            ts->hints = NULL;
             return rc == 0 ? 0 : reader_error(&ts->r, rc, ts->tk->source, err);
         }
         size_t i = 0;
@@ -720,6 +723,7 @@ static int stream_next(dv_stream_t *s, dv_insn_t *out, dv_error_t *err)
         const size_t n = len - i;
         if ((text[0] == 'b' && starts_token(text, n, "block", 5)) || (text[0] == 'e' && starts_token(text, n, "end", 3))) {
             ts->done = true;
+            ts->hints = NULL;
             return 0;
         }
         const dv_kernel_info_t *info = &ts->tk->k.info;
@@ -761,6 +765,23 @@ static int stream_next(dv_stream_t *s, dv_insn_t *out, dv_error_t *err)
         stream_note(ts, d, used);
         return 1;
     }
+}
+
+/* The next instruction of a stream.  Inline, its most common case: the line that followed the last
+ * line the last time, read in place.  (ts->hints is NULL once the stream is done.) */
+static int stream_next(dv_stream_t *s, dv_insn_t *out, dv_error_t *err)
+{
+    trace_stream_t *ts = (trace_stream_t *)s;
+    const hints_t *hp = ts->hints;
+    decoded_line_t *e;
+    if (!hp || hp->shape_first || !(e = hp->next[0]))
+        return stream_next_slow(ts, 0, out, err);
+    if (!take_predicted(&ts->r, e))
+        return stream_next_slow(ts, 1, out, err);
+    *out = e->insn;
+    out->line = e->used = ts->r.line;
+    stream_note(ts, e, NULL);
+    return 1;
 }
 
 static void stream_close(dv_stream_t *s)
@@ -1144,6 +1165,29 @@ static void mn_learn(mn_entry_t *mc, const char *line, size_t n)
     e->n = n;
 }
 
+/* The scan's common case, in a block: instruction lines whose mnemonic mn_known remembers are read
+ * here, up to the first line that needs the general steps (or is not whole in the buffer). */
+static void scan_known_lines(reader_t *r, const mn_entry_t *mc)
+{
+    const char *p = r->cur, *const lim = r->lim;
+    uint32_t lines = 0;
+    for (;;) {
+        const char *nl = p < lim ? memchr(p, '\n', (size_t)(lim - p)) : NULL;
+        if (!nl || (size_t)(nl - p) >= READ_BUF_BYTES || (r->nul && r->nul < nl))
+            break;
+        size_t len = (size_t)(nl - p);
+        if (len && p[len - 1] == '\r')
+            len--;
+        if (!mn_known(mc, p, len))
+            break;
+        p = nl + 1;
+        lines++;
+    }
+    r->off += (uint64_t)(p - r->cur);
+    r->line += lines;
+    r->cur = p;
+}
+
 /* Read the whole trace once: header, block index, first token of every instruction.  header_only:
  * the text ends after the arguments (the header a binary trace embeds); a block line is an error. */
 static int trace_scan(trace_kernel_t *tk, reader_t *r, bool header_only, dv_error_t *err)
@@ -1157,13 +1201,14 @@ static int trace_scan(trace_kernel_t *tk, reader_t *r, bool header_only, dv_erro
     int rc;
     r->find_nul = true;
     r->nul = r->cur < r->lim ? memchr(r->cur, '\0', (size_t)(r->lim - r->cur)) : NULL;
-    while ((rc = reader_next(r, &line, &len)) > 0) {
+    for (;;) {
+        if (st == SCAN_BLOCKS && r->padded)
+            scan_known_lines(r, mc);
+        if ((rc = reader_next(r, &line, &len)) <= 0)
+            break;
         if (r->nul && r->nul < line + len) /* in this line: the earlier ones had none */
             return dv_error_set(err, DV_ERR_PARSE, tk->source, (int)r->line, (int)(r->nul - line) + 1,
                                 "a NUL byte: a trace is text (is this a binary file?)");
-        if (st == SCAN_BLOCKS && r->padded && len && !dv_trace_byte_class[(uint8_t)line[0]] &&
-            mn_known(mc, line, len))
-            continue;
         size_t pos = 0;
         tok_t t, v;
         where_t w = {tk->source, (int)r->line};
