@@ -32,7 +32,7 @@ typedef struct reader {
     uint64_t off;          /* offset of cur in the file or text */
     uint32_t line;         /* number of the last line returned */
     bool eof;
-    bool padded;   /* READ_SLACK bytes past lim can be read (their values do not matter) */
+    bool padded;   /* READ_SLACK bytes past lim can be read, and *lim is a NUL (it ends in-place scans) */
     bool find_nul; /* keep nul up to date (the scan's check that a trace is text) */
 } reader_t;
 
@@ -244,10 +244,10 @@ static bool arg_slots_reserve(trace_kernel_t *tk)
  * decides what it parses to, but for its line number, so a line seen before with the same text is
  * not parsed again.  Kernels repeat lines (flags, barriers, vector instructions on the same
  * buffers): on the benchmark's vector trace three lines in four are found here.  Sets of DC_WAYS
- * entries by a hash of the text, the entry used longest ago replaced: a DMA line with a new offset
- * each time is kept too (below) and must not push the loop's other lines out.  Only lines that
- * parsed (and passed dv_insn_check) are kept, so every error is the parser's, at its column.
- * Allocated with the stream's first instruction.
+ * entries by a hash of the text, the entry used longest ago replaced, so the lines a loop repeats
+ * stay while lines met once pass through.  Only lines that parsed (or were decoded from a shape and
+ * passed dv_insn_check) are kept, so every error is the parser's, at its column.  Allocated with
+ * the stream's first instruction.
  *
  * Kernels also repeat the order of their lines (a loop body), so each entry remembers what
  * followed its line (hints_t): the next line is first compared with those entries and that shape,
@@ -1143,7 +1143,7 @@ static inline bool mn_entry_has(const mn_entry_t *e, const char *line, size_t le
            (load8(line + 16) & e->m[2]) == e->w[2];
 }
 
-/* Does a padded line (non-blank first byte) start with a mnemonic seen before? */
+/* Does a padded line start with a mnemonic seen before (at its first byte: no blanks before it)? */
 static inline bool mn_known(const mn_entry_t *mc, const char *line, size_t len)
 {
     const mn_entry_t *e = &mc[mn_slot(line)];
