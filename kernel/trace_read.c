@@ -21,18 +21,58 @@
 
 /* ---------------------------------------------------------------- line reader */
 
+#define READ_SLACK 32u /* readable bytes past the end of a padded reader's text (word-at-a-time loads) */
+
 /* Lines of a file (own buffer) or of text in memory (fp NULL). */
 typedef struct reader {
     FILE *fp;
     char *buf;
     const char *cur, *lim; /* unread bytes */
+    const char *nul;       /* find_nul: the first NUL byte in [cur, lim), or NULL */
     uint64_t off;          /* offset of cur in the file or text */
     uint32_t line;         /* number of the last line returned */
     bool eof;
+    bool padded;   /* READ_SLACK bytes past lim can be read, and *lim is a NUL (it ends in-place scans) */
+    bool find_nul; /* keep nul up to date (the scan's check that a trace is text) */
 } reader_t;
 
-/* 1 and the line (without its newline or a trailing CR), 0 at the end, or a negative status. */
-static int reader_next(reader_t *r, const char **s, size_t *n)
+/* Refill a file reader's buffer with the unread bytes first: 0, or a negative status. */
+static int reader_fill(reader_t *r)
+{
+    size_t keep = (size_t)(r->lim - r->cur);
+    if (keep == READ_BUF_BYTES)
+        return DV_ERR_PARSE;
+    memmove(r->buf, r->cur, keep);
+    size_t got = fread(r->buf + keep, 1, READ_BUF_BYTES - keep, r->fp);
+    if (got == 0) {
+        if (ferror(r->fp))
+            return DV_ERR_IO;
+        r->eof = true;
+    }
+    r->cur = r->buf;
+    r->lim = r->buf + keep + got;
+    r->buf[keep + got] = '\0'; /* in the slack: ends the in-place scans of shape_walk_at */
+    if (r->find_nul) /* one pass per buffer, not one per line */
+        r->nul = memchr(r->cur, '\0', keep + got);
+    return 0;
+}
+
+/* The line at cur ending at nl (a newline, or lim at the end of the text): 1. */
+static inline int reader_take(reader_t *r, const char *nl, const char **s, size_t *n)
+{
+    size_t adv = (size_t)(nl - r->cur) + (nl < r->lim);
+    *s = r->cur;
+    *n = (size_t)(nl - r->cur);
+    if (*n && (*s)[*n - 1] == '\r')
+        (*n)--;
+    r->cur += adv;
+    r->off += adv;
+    r->line++;
+    return 1;
+}
+
+/* reader_next when the buffer holds no whole line: refill, the last line, the end or an error. */
+static int reader_next_slow(reader_t *r, const char **s, size_t *n)
 {
     for (;;) {
         const char *nl = r->cur < r->lim ? memchr(r->cur, '\n', (size_t)(r->lim - r->cur)) : NULL;
@@ -44,29 +84,98 @@ static int reader_next(reader_t *r, const char **s, size_t *n)
             }
             if ((size_t)(nl - r->cur) >= READ_BUF_BYTES) /* only text in memory gets here: same limit */
                 return DV_ERR_PARSE;
-            size_t adv = (size_t)(nl - r->cur) + (nl < r->lim);
-            *s = r->cur;
-            *n = (size_t)(nl - r->cur);
-            if (*n && (*s)[*n - 1] == '\r')
-                (*n)--;
-            r->cur += adv;
-            r->off += adv;
-            r->line++;
-            return 1;
+            return reader_take(r, nl, s, n);
         }
-        size_t keep = (size_t)(r->lim - r->cur);
-        if (keep == READ_BUF_BYTES)
-            return DV_ERR_PARSE;
-        memmove(r->buf, r->cur, keep);
-        size_t got = fread(r->buf + keep, 1, READ_BUF_BYTES - keep, r->fp);
-        if (got == 0) {
-            if (ferror(r->fp))
-                return DV_ERR_IO;
-            r->eof = true;
-        }
-        r->cur = r->buf;
-        r->lim = r->buf + keep + got;
+        int rc = reader_fill(r);
+        if (rc)
+            return rc;
     }
+}
+
+/* 1 and the line (without its newline or a trailing CR), 0 at the end, or a negative status.  The
+ * common case (a whole line in the buffer) is inline: the reader runs once per line twice over. */
+static inline int reader_next(reader_t *r, const char **s, size_t *n)
+{
+    const char *nl = r->cur < r->lim ? memchr(r->cur, '\n', (size_t)(r->lim - r->cur)) : NULL;
+    if (nl && (size_t)(nl - r->cur) < READ_BUF_BYTES)
+        return reader_take(r, nl, s, n);
+    return reader_next_slow(r, s, n);
+}
+
+/* ---------------------------------------------------------------- words of a padded line */
+
+/* The hot paths compare and hash a padded reader's lines eight bytes at a time: a line's last word
+ * is read whole (its bytes past the line are the next line's or the slack's) and cut to the line
+ * with word_head, so no byte past the line decides anything. */
+static inline uint64_t load8(const char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return w;
+}
+
+/* The first k bytes (0 < k <= 8) of a word loaded from memory, the others zero; on either byte
+ * order (the test folds to a constant). */
+static inline uint64_t word_head(uint64_t w, size_t k)
+{
+    const uint16_t one = 1;
+    uint8_t little;
+    memcpy(&little, &one, 1);
+    return little ? w & (UINT64_MAX >> (64 - 8 * k)) : w & (UINT64_MAX << (64 - 8 * k));
+}
+
+/* Cache keys: text[0, n), 0 < n, kept as words with the bytes past n zero. */
+static inline uint64_t key_hash(const char *s, size_t n)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+    size_t i = 0;
+    for (; i + 8 < n; i += 8) {
+        h = (h ^ load8(s + i)) * 0xff51afd7ed558ccdull;
+        h ^= h >> 29;
+    }
+    h = (h ^ word_head(load8(s + i), n - i)) * 0xff51afd7ed558ccdull;
+    return h ^ (h >> 29);
+}
+
+/* A cache key: text[0, len) as words, the bytes past len zero; tail keeps the bytes of the last
+ * word that are the text's, so a comparison needs no length arithmetic. */
+enum { KEY_TEXT = 96 };
+typedef struct cache_key {
+    uint64_t w[KEY_TEXT / 8 + 1]; /* + 1: a shape's text is read in words at any offset */
+    uint64_t tail;
+    uint32_t len;                 /* 0: no key */
+    uint32_t last;                /* the index of the last word */
+} cache_key_t;
+
+static inline void key_set(cache_key_t *k, const char *s, size_t n)
+{
+    size_t i = 0, j = 0;
+    for (; i + 8 < n; i += 8, j++)
+        k->w[j] = load8(s + i);
+    k->tail = word_head(UINT64_MAX, n - i);
+    k->w[j] = load8(s + i) & k->tail;
+    k->len = (uint32_t)n;
+    k->last = (uint32_t)j;
+}
+
+/* Is s[0, k->len) the key's text (s readable 7 bytes further)? */
+static inline bool key_is(const cache_key_t *k, const char *s)
+{
+    const uint32_t last = k->last;
+    uint64_t diff = (load8(s + 8 * (size_t)last) & k->tail) ^ k->w[last];
+    uint32_t j = 0;
+    for (; j + 2 <= last; j += 2)
+        diff |= (load8(s + 8 * (size_t)j) ^ k->w[j]) | (load8(s + 8 * (size_t)j + 8) ^ k->w[j + 1]);
+    if (j < last)
+        diff |= load8(s + 8 * (size_t)j) ^ k->w[j];
+    return diff == 0;
+}
+
+/* Copy n bytes as whole words: dst has room for n rounded up to 8, src as many readable bytes. */
+static inline void copy_words(char *dst, const char *src, size_t n)
+{
+    for (size_t i = 0; i < n; i += 8)
+        memcpy(dst + i, src + i, 8);
 }
 
 static int reader_error(const reader_t *r, int rc, const char *file, dv_error_t *err)
@@ -134,16 +243,37 @@ static bool arg_slots_reserve(trace_kernel_t *tk)
 /* A stream's decoded lines: an instruction line's text (from its mnemonic to the end of the line)
  * decides what it parses to, but for its line number, so a line seen before with the same text is
  * not parsed again.  Kernels repeat lines (flags, barriers, vector instructions on the same
- * buffers): on the benchmark's vector trace three lines in four are found here.  Direct-mapped by a
- * hash of the text; only lines that parsed (and passed dv_insn_check) are kept, so every error is
- * the parser's, at its column.  Allocated with the stream's first instruction. */
-enum { DC_SLOTS = 128, DC_TEXT = 96 };
-typedef struct decoded_line {
+ * buffers): on the benchmark's vector trace three lines in four are found here.  Sets of DC_WAYS
+ * entries by a hash of the text, the entry used longest ago replaced, so the lines a loop repeats
+ * stay while lines met once pass through.  Only lines that parsed (or were decoded from a shape and
+ * passed dv_insn_check) are kept, so every error is the parser's, at its column.  Allocated with
+ * the stream's first instruction.
+ *
+ * Kernels also repeat the order of their lines (a loop body), so each entry remembers what
+ * followed its line (hints_t): the next line is first compared with those entries and that shape,
+ * in place in the reader's buffer, before its end is looked for or its text hashed.  A line
+ * decoded that way from a shape is not kept (a DMA line's offsets seldom come back; when they do,
+ * the line is kept the next time it is found by its hash): the shape's own hints stand for it. */
+enum { DC_SLOTS = 128, DC_WAYS = 4, DC_SET_BITS = 5, DC_TEXT = KEY_TEXT };
+typedef struct decoded_line decoded_line_t;
+typedef struct decoded_shape decoded_shape_t;
+
+/* What followed a line (or a line of a shape) the last times: the entries of the last two
+ * different lines (a loop that alternates two buffers alternates its successors), and the shape
+ * of the last one decoded from its shape.  Hints only: checked in full before use, NULL when none. */
+typedef struct hints {
+    decoded_line_t *next[2];
+    decoded_shape_t *shape;
+    bool shape_first; /* the last one was decoded from `shape` in place (a DMA line: a new offset) */
+} hints_t;
+
+struct decoded_line {
     uint64_t hash;
-    uint32_t len; /* 0: empty slot */
-    char text[DC_TEXT];
+    uint32_t used;   /* the line number it was last found at (0: never) */
+    cache_key_t key; /* the text; len 0: empty slot */
+    hints_t hints;
     dv_insn_t insn;
-} decoded_line_t;
+};
 
 /* A stream's decoded line shapes: lines that differ only in the offsets of their addresses
  * (`x+0x8000`, `ub:0x4000`) have one shape, the text with each offset's digits replaced by one
@@ -154,19 +284,20 @@ typedef struct decoded_line {
  * check) parses the line, so every error is still the parser's.  An offset is masked only when
  * its digits end its token (a blank, '#' or the end of the line follows), so a shape's text and
  * the masked runs give back the line's tokens exactly. */
-enum { SC_SLOTS = 64, SC_MASKS = 4, SHAPE_MARK = 0x01 };
+enum { SC_SLOTS = 64, SC_BITS = 6, SC_MASKS = 4, SHAPE_MARK = 0x01 };
 typedef struct shape_mask {
     uint8_t field; /* the field the offset was parsed into (an address field) */
     uint8_t gm;    /* an ARG+OFFSET address (else SPACE:OFFSET) */
+    uint8_t at;    /* where its SHAPE_MARK is in the shape's text */
 } shape_mask_t;
-typedef struct decoded_shape {
+struct decoded_shape {
     uint64_t hash;
-    uint32_t len; /* 0: empty slot */
+    cache_key_t key; /* the shape's text; len 0: empty slot */
     uint8_t nmask;
     shape_mask_t mask[SC_MASKS];
-    char text[DC_TEXT];
+    hints_t hints;                  /* after the last line of this shape */
     dv_insn_t insn;
-} decoded_shape_t;
+};
 
 /* The shape of text[0, n): its text into buf (at most DC_TEXT bytes) and the masked runs' places.
  * -1 when the line has no usable shape (no offset, too many, a SHAPE_MARK byte of its own, too long). */
@@ -174,46 +305,82 @@ typedef struct shape {
     size_t len;
     int nmask;
     struct {
-        size_t at, n;
+        size_t at, n; /* the run text[at, at + n) */
+        size_t mark;  /* its SHAPE_MARK: buf[mark] */
     } run[SC_MASKS];
-    char buf[DC_TEXT];
+    char buf[DC_TEXT + 8]; /* + 8: built and read in words */
 } shape_t;
 
-static inline bool offset_digit(char c)
-{
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || c == 'x' || c == 'X';
-}
+/* The bytes of an offset's run: hex digits and the x of 0x. */
+static const uint8_t offset_char[256] = {
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
+    ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1,
+    ['E'] = 1, ['F'] = 1, ['x'] = 1, ['X'] = 1};
 
 /* The bytes shape_of stops at: an offset's ':' or '+', a comment's '#', and SHAPE_MARK. */
 static const uint8_t shape_stop[256] = {[':'] = 1, ['+'] = 1, ['#'] = 2, [SHAPE_MARK] = 3};
+
+#define ONES 0x0101010101010101ull
+/* Nonzero when some byte of w is c (exact as a yes/no: bytes above a zero one may also be flagged). */
+static inline uint64_t byte_in(uint64_t w, unsigned char c)
+{
+    const uint64_t x = w ^ (ONES * c);
+    return (x - ONES) & ~x & (ONES * 0x80);
+}
+
+/* The first byte of text[i, n) that shape_of stops at, or n: eight bytes are ruled out at a time
+ * (text[n, n + 8) is readable: a padded reader's line). */
+static inline size_t next_stop(const char *text, size_t i, size_t n)
+{
+    for (; i < n; i += 8) {
+        const uint64_t w = load8(text + i);
+        if (!(byte_in(w, ':') | byte_in(w, '+') | byte_in(w, '#') | byte_in(w, SHAPE_MARK)))
+            continue;
+        const size_t e = i + 8 < n ? i + 8 : n;
+        for (size_t j = i; j < e; j++)
+            if (shape_stop[(uint8_t)text[j]])
+                return j;
+    }
+    return n;
+}
+
+/* The end of the offset run that starts at text[i]: i when there is none, and (size_t)-1 when its
+ * digits do not end their token. */
+static inline size_t offset_run(const char *text, size_t i, size_t n)
+{
+    size_t j = i;
+    while (j < n && offset_char[(uint8_t)text[j]])
+        j++;
+    return j == i || j == n || dv_trace_byte_class[(uint8_t)text[j]] ? j : (size_t)-1;
+}
 
 static int shape_of(const char *text, size_t n, shape_t *sh)
 {
     size_t o = 0, from = 0, i = 0; /* text[from, i) is still to be copied into the shape */
     sh->nmask = 0;
     for (;;) {
-        while (i < n && !shape_stop[(uint8_t)text[i]])
-            i++;
+        i = next_stop(text, i, n);
         if (i == n || text[i] == '#')
             break; /* the parser stops at a comment, and so does the shape */
         if (text[i] == (char)SHAPE_MARK)
             return -1;
         /* a ':' or '+': an offset follows when it is the first one after the '=' of its token (an
          * earlier one after the '=' was masked and so ended the token, or returned) */
-        size_t b = i;
-        while (b > from && !dv_trace_byte_class[(uint8_t)text[b - 1]])
-            b--;
-        const char *eq = memchr(text + b, '=', i - b);
-        size_t j = ++i;
-        if (!eq)
-            continue; /* not in a value */
-        while (j < n && offset_digit(text[j]))
-            j++;
-        if (j == i || (j < n && !dv_trace_byte_class[(uint8_t)text[j]]) || sh->nmask == SC_MASKS ||
-            o + (i - from) + 1 > DC_TEXT)
+        bool in_value = false;
+        for (size_t b = i; b > from && !dv_trace_byte_class[(uint8_t)text[b - 1]]; b--)
+            if (text[b - 1] == '=') {
+                in_value = true;
+                break;
+            }
+        i++;
+        if (!in_value)
+            continue;
+        size_t j = offset_run(text, i, n);
+        if (j == i || j == (size_t)-1 || sh->nmask == SC_MASKS || o + (i - from) + 1 > DC_TEXT)
             return -1; /* not a plain offset ending its token: keep the parser in charge */
-        memcpy(sh->buf + o, text + from, i - from);
+        copy_words(sh->buf + o, text + from, i - from);
         o += i - from;
+        sh->run[sh->nmask].mark = o;
         sh->buf[o++] = (char)SHAPE_MARK;
         sh->run[sh->nmask].at = i;
         sh->run[sh->nmask].n = j - i;
@@ -222,31 +389,116 @@ static int shape_of(const char *text, size_t n, shape_t *sh)
     }
     if (sh->nmask == 0 || o + (i - from) > DC_TEXT)
         return -1;
-    memcpy(sh->buf + o, text + from, i - from);
+    copy_words(sh->buf + o, text + from, i - from);
     sh->len = o + (i - from);
     return 0;
 }
 
-/* The line whose shape is sh decoded from its shape's instruction d: 0, or -1 to parse it. */
-static int shape_decode(const decoded_shape_t *d, const shape_t *sh, const char *text, const dv_kernel_info_t *info,
-                        dv_insn_t *out)
+/* The line decoded from its shape's instruction d with the offsets off[]: 0, or -1 to parse it. */
+static int shape_apply(const decoded_shape_t *d, const uint64_t *off, const dv_kernel_info_t *info, dv_insn_t *out)
 {
     *out = d->insn;
-    for (int k = 0; k < sh->nmask; k++) {
-        uint64_t off;
+    for (int k = 0; k < d->nmask; k++) {
         dv_val_t *v = &out->f[d->mask[k].field];
-        if (dv_trace_parse_u64(text + sh->run[k].at, sh->run[k].n, &off) != 0)
+        if (d->mask[k].gm ? off[k] >= info->args[DV_ADDR_ARG(v->u)].bytes : off[k] >= OFF_LIMIT)
             return -1;
-        if (d->mask[k].gm ? off >= info->args[DV_ADDR_ARG(v->u)].bytes : off >= OFF_LIMIT)
-            return -1;
-        v->u = (v->u & ~0xFFFFFFFFFFull) | off;
+        v->u = (v->u & ~0xFFFFFFFFFFull) | off[k];
     }
     return dv_insn_check(out, NULL) == DV_OK ? 0 : -1;
 }
 
+/* The line whose shape is sh (the shape of d) decoded from d: 0, or -1 to parse it. */
+static int shape_decode(const decoded_shape_t *d, const shape_t *sh, const char *text, const dv_kernel_info_t *info,
+                        dv_insn_t *out)
+{
+    uint64_t off[SC_MASKS];
+    for (int k = 0; k < sh->nmask; k++)
+        if (dv_trace_parse_u64(text + sh->run[k].at, sh->run[k].n, &off[k]) != 0)
+            return -1;
+    return shape_apply(d, off, info, out);
+}
+
+/* Do a[0, n) and b[0, n) hold the same bytes?  Both can be read 7 bytes further. */
+static inline bool bytes_equal(const char *a, const char *b, size_t n)
+{
+    uint64_t diff = 0;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        diff |= load8(a + i) ^ load8(b + i);
+    if (i < n)
+        diff |= word_head(load8(a + i) ^ load8(b + i), n - i);
+    return diff == 0;
+}
+
+/* Hex digit values; 16 for the other bytes. */
+static const uint8_t hex_value[256] = {
+    ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+    ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13,
+    ['D'] = 14, ['E'] = 15, ['F'] = 16};
+
+/* The offset run that starts at p[t] (p[0, avail) are the buffer's bytes, p[avail] a NUL) converted
+ * as shape_of and dv_trace_parse_u64 would take it, in one pass: the run is the longest one of
+ * offset_char bytes, and it must be 0x and hex digits, or decimal digits.  Its end (> t), or 0 for
+ * any doubt: more digits than surely fit in 64 bits are left to the parser too. */
+static inline size_t offset_parse(const char *p, size_t t, size_t avail, uint64_t *out)
+{
+    uint64_t v = 0;
+    size_t j = t;
+    unsigned d;
+    if (p[t] == '0' && (p[t + 1] | 0x20) == 'x' && hex_value[(uint8_t)p[t + 2]]) {
+        for (j = t + 2; (d = hex_value[(uint8_t)p[j]]) != 0; j++)
+            v = v << 4 | (d - 1);
+        if (j - t - 2 > 15)
+            return 0;
+    } else {
+        for (; (d = (unsigned)(uint8_t)p[j] - '0') <= 9; j++)
+            v = v * 10 + d;
+        if (j == t || j - t > 19)
+            return 0;
+    }
+    if (j >= avail || offset_char[(uint8_t)p[j]]) /* the run goes on with bytes its number does not take */
+        return 0;
+    *out = v;
+    return j;
+}
+
+/* A line at p (p[0, avail) are the bytes in the reader's buffer) decoded from d when d's text is its
+ * shape: the text around the offsets is d's, each offset is a run that ends its token, and a newline
+ * (CR LF) follows, so shape_of would give d's text (a line with blanks before its mnemonic or a
+ * comment is not matched).  0 and the line's length *n and its bytes with the newline *adv, or -1
+ * (another shape, the newline not yet read, or parse it). */
+static int shape_walk_at(const decoded_shape_t *d, const char *p, size_t avail, const dv_kernel_info_t *info,
+                         size_t *n, size_t *adv, dv_insn_t *out)
+{
+    const char *st = (const char *)d->key.w;
+    uint64_t off[SC_MASKS];
+    size_t t = 0, s = 0; /* p[t] and st[s] are to be matched next */
+    for (int k = 0; k < d->nmask; k++) {
+        const size_t seg = d->mask[k].at - s;
+        if (t + seg >= avail || !bytes_equal(p + t, st + s, seg))
+            return -1;
+        t += seg;
+        s += seg + 1;
+        const size_t j = offset_parse(p, t, avail, &off[k]);
+        if (!j || !(dv_trace_byte_class[(uint8_t)p[j]] || p[j] == '\n'))
+            return -1;
+        t = j;
+    }
+    const size_t seg = d->key.len - s;
+    if (t + seg + 2 > avail || !bytes_equal(p + t, st + s, seg))
+        return -1;
+    t += seg;
+    const size_t a = t + 1 + (p[t] == '\r');
+    if (p[a - 1] != '\n')
+        return -1;
+    *n = t;
+    *adv = a;
+    return shape_apply(d, off, info, out);
+}
+
 /* Keep the shape of a line the parser decoded into insn, when each masked offset is the offset of
- * one address field (the field is found by the name before the token's '='). */
-static void shape_keep(decoded_shape_t *d, uint64_t h, const shape_t *sh, const char *text, const dv_insn_t *insn)
+ * one address field (the field is found by the name before the token's '='): true when kept. */
+static bool shape_keep(decoded_shape_t *d, uint64_t h, const shape_t *sh, const char *text, const dv_insn_t *insn)
 {
     const dv_form_spec_t *fs = dv_form_spec(dv_op_spec((dv_op_t)insn->op)->form);
     for (int k = 0; k < sh->nmask; k++) {
@@ -255,24 +507,25 @@ static void shape_keep(decoded_shape_t *d, uint64_t h, const shape_t *sh, const 
             b--;
         const char *eq = memchr(text + b, '=', e - b);
         if (!eq)
-            return;
+            return false;
         const size_t nn = (size_t)(eq - (text + b));
         int fi = -1;
         for (int i = 0; i < fs->nfields && fi < 0; i++)
             if (strlen(fs->fields[i].name) == nn && memcmp(fs->fields[i].name, text + b, nn) == 0)
                 fi = i;
-        uint64_t off;
+        uint64_t off = 0;
         if (fi < 0 || fs->fields[fi].kind != DV_FK_ADDR ||
             dv_trace_parse_u64(text + sh->run[k].at, sh->run[k].n, &off) != 0 || DV_ADDR_OFF(insn->f[fi].u) != off)
-            return;
+            return false;
         d->mask[k].field = (uint8_t)fi;
         d->mask[k].gm = text[e] == '+';
+        d->mask[k].at = (uint8_t)sh->run[k].mark;
     }
     d->hash = h;
-    d->len = (uint32_t)sh->len;
     d->nmask = (uint8_t)sh->nmask;
-    memcpy(d->text, sh->buf, sh->len);
+    key_set(&d->key, sh->buf, sh->len);
     d->insn = *insn;
+    return true;
 }
 
 typedef struct trace_stream {
@@ -280,28 +533,12 @@ typedef struct trace_stream {
     trace_kernel_t *tk;
     reader_t r;
     bool done;
-    decoded_line_t *dc; /* DC_SLOTS, or NULL (not yet, or out of memory: every line is parsed) */
-    decoded_shape_t *sc; /* SC_SLOTS, or NULL */
+    decoded_line_t *dc;   /* DC_SLOTS, or NULL (not yet, or out of memory: every line is parsed) */
+    decoded_shape_t *sc;  /* SC_SLOTS, or NULL */
+    decoded_line_t *prev;        /* where the last line was kept, or NULL */
+    decoded_shape_t *prev_shape; /* the shape it was decoded from, or NULL */
+    hints_t *hints;              /* what may follow it: prev's hints, else prev_shape's, else NULL */
 } trace_stream_t;
-
-/* A hash of a line's text, eight bytes at a time. */
-static inline uint64_t line_hash(const char *s, size_t n)
-{
-    uint64_t h = 0x9e3779b97f4a7c15ull ^ n, w;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        memcpy(&w, s + i, 8);
-        h = (h ^ w) * 0xff51afd7ed558ccdull;
-        h ^= h >> 29;
-    }
-    if (i < n) {
-        w = 0;
-        memcpy(&w, s + i, n - i);
-        h = (h ^ w) * 0xff51afd7ed558ccdull;
-        h ^= h >> 29;
-    }
-    return h;
-}
 
 static void kernel_unref(trace_kernel_t *tk)
 {
@@ -341,67 +578,210 @@ int dv_trace_check_profile(const dv_kernel_t *k, const dv_config_t *cfg, dv_erro
     return rc;
 }
 
-static int stream_next(dv_stream_t *s, dv_insn_t *out, dv_error_t *err)
+/* Does text[0, n) start with the token `word` (k bytes)? */
+static inline bool starts_token(const char *text, size_t n, const char *word, size_t k)
 {
-    trace_stream_t *ts = (trace_stream_t *)s;
+    return n >= k && memcmp(text, word, k) == 0 && (n == k || dv_trace_byte_class[(uint8_t)text[k]]);
+}
+
+/* Is the next line e's text (from its first byte: no blanks before the mnemonic) and its newline
+ * (CR LF)?  Then it is read: true.  The newline must be in the buffer (else the reader takes the line). */
+static inline bool take_predicted(reader_t *r, const decoded_line_t *e)
+{
+    const size_t n = e->key.len;
+    const char *p = r->cur;
+    if (n == 0 || (size_t)(r->lim - p) < n + 2 || !key_is(&e->key, p))
+        return false;
+    const size_t adv = n + 1 + (p[n] == '\r');
+    if (p[adv - 1] != '\n')
+        return false;
+    r->cur += adv;
+    r->off += adv;
+    r->line++;
+    return true;
+}
+
+static inline void hints_add(hints_t *h, decoded_line_t *d, decoded_shape_t *used)
+{
+    if (d && h->next[0] != d && h->next[1] != d) {
+        h->next[1] = h->next[0];
+        h->next[0] = d;
+    }
+    if (used)
+        h->shape = used;
+    h->shape_first = used && !d;
+}
+
+/* The line just decoded is kept at d (or NULL), from shape `used` (or NULL): tell the previous line's. */
+static inline void stream_note(trace_stream_t *ts, decoded_line_t *d, decoded_shape_t *used)
+{
+    if (ts->prev)
+        hints_add(&ts->prev->hints, d, used);
+    if (ts->prev_shape)
+        hints_add(&ts->prev_shape->hints, d, used);
+    ts->prev = d;
+    ts->prev_shape = used;
+    ts->hints = d ? &d->hints : used ? &used->hints : NULL;
+}
+
+/* Keep the line text[0, n) (line number `at`) decoded into insn at d (in its set for hash h); a
+ * line of a shape starts with that shape's hints. */
+static void line_keep(decoded_line_t *d, uint64_t h, uint32_t at, const char *text, size_t n, const dv_insn_t *insn,
+                      const decoded_shape_t *used)
+{
+    d->hash = h;
+    d->used = at;
+    key_set(&d->key, text, n);
+    d->insn = *insn;
+    if (used)
+        d->hints = used->hints;
+    else
+        memset(&d->hints, 0, sizeof d->hints);
+}
+
+/* The dc set for the line text[0, n) (*h: its hash), or NULL (too long, or out of memory). */
+static inline decoded_line_t *line_set(trace_stream_t *ts, const char *text, size_t n, uint64_t *h)
+{
+    if (n > DC_TEXT || !(ts->dc || (ts->dc = calloc(DC_SLOTS, sizeof *ts->dc))))
+        return NULL;
+    *h = key_hash(text, n);
+    return &ts->dc[(*h >> (64 - DC_SET_BITS)) * DC_WAYS];
+}
+
+/* The entry of set that holds text[0, n) (hash h), else NULL and *victim: the one to replace. */
+static inline decoded_line_t *line_find(decoded_line_t *set, uint64_t h, const char *text, size_t n,
+                                        decoded_line_t **victim)
+{
+    decoded_line_t *v = set;
+    for (int w = 0; w < DC_WAYS; w++) {
+        decoded_line_t *e = &set[w];
+        if (e->hash == h && e->key.len == n && key_is(&e->key, text))
+            return e;
+        if (e->used < v->used)
+            v = e;
+    }
+    *victim = v;
+    return NULL;
+}
+
+/* The line at the reader decoded from shape ds in place (shape_walk_at): true. */
+static inline bool stream_walked(trace_stream_t *ts, decoded_shape_t *ds, dv_insn_t *out)
+{
+    size_t n, adv;
+    if (shape_walk_at(ds, ts->r.cur, (size_t)(ts->r.lim - ts->r.cur), &ts->tk->k.info, &n, &adv, out) != 0)
+        return false;
+    ts->r.cur += adv;
+    ts->r.off += adv;
+    out->line = ++ts->r.line;
+    stream_note(ts, NULL, ds);
+    return true;
+}
+
+/* A line that follows the previous one as a line did before (hp: what did): the entries it names
+ * from `from` on (stream_next tried the first), and its shape, first when the last one was of it. */
+static bool stream_predicted(trace_stream_t *ts, const hints_t *hp, int from, dv_insn_t *out)
+{
+    decoded_shape_t *ds = hp->shape;
+    if (hp->shape_first && stream_walked(ts, ds, out))
+        return true;
+    for (int k = from; k < 2; k++) {
+        decoded_line_t *e = hp->next[k];
+        if (e && take_predicted(&ts->r, e)) {
+            *out = e->insn;
+            out->line = e->used = ts->r.line;
+            stream_note(ts, e, NULL);
+            return true;
+        }
+    }
+    return ds && !hp->shape_first && stream_walked(ts, ds, out);
+}
+
+/* stream_next past its first guess (tried: whether it was tried): the other guesses, a line decoded
+ * before (found by its hash), a line of a shape decoded before, or a line parsed. */
+static int stream_next_slow(trace_stream_t *ts, int tried, dv_insn_t *out, dv_error_t *err)
+{
     const char *line;
     size_t len;
-    while (!ts->done) {
+    if (ts->done)
+        return 0;
+    if (ts->hints && stream_predicted(ts, ts->hints, tried, out))
+        return 1;
+    for (;;) {
         int rc = reader_next(&ts->r, &line, &len);
         if (rc <= 0) {
             ts->done = true;
+            ts->hints = NULL;
             return rc == 0 ? 0 : reader_error(&ts->r, rc, ts->tk->source, err);
         }
-        size_t pos = 0;
-        tok_t t;
-        if (!tok_next(line, len, &pos, &t))
+        size_t i = 0;
+        while (i < len && dv_trace_byte_class[(uint8_t)line[i]] == 1)
+            i++;
+        if (i == len || line[i] == '#')
             continue;
-        if (tok_is(t, "block") || tok_is(t, "end")) {
+        /* text: the line from its first token on (the scan found that token a mnemonic, "block" or "end") */
+        const char *text = line + i;
+        const size_t n = len - i;
+        if ((text[0] == 'b' && starts_token(text, n, "block", 5)) || (text[0] == 'e' && starts_token(text, n, "end", 3))) {
             ts->done = true;
+            ts->hints = NULL;
             return 0;
         }
-        const char *text = t.s;
-        const size_t n = len - (size_t)(t.s - line);
-        decoded_line_t *d = NULL;
+        const dv_kernel_info_t *info = &ts->tk->k.info;
         uint64_t h = 0;
-        if (n <= DC_TEXT && (ts->dc || (ts->dc = calloc(DC_SLOTS, sizeof *ts->dc)))) {
-            h = line_hash(text, n);
-            d = &ts->dc[h % DC_SLOTS];
-            if (d->len == n && d->hash == h && memcmp(d->text, text, n) == 0) {
-                *out = d->insn;
-                out->line = ts->r.line;
-                return 1;
-            }
+        decoded_line_t *set = line_set(ts, text, n, &h), *d = NULL, *hit;
+        if (set && (hit = line_find(set, h, text, n, &d)) != NULL) {
+            *out = hit->insn;
+            out->line = hit->used = ts->r.line;
+            stream_note(ts, hit, NULL);
+            return 1;
         }
         shape_t sh;
-        decoded_shape_t *ds = NULL;
+        decoded_shape_t *ds = NULL, *used = NULL;
         uint64_t sh_h = 0;
         if (d && shape_of(text, n, &sh) == 0 && (ts->sc || (ts->sc = calloc(SC_SLOTS, sizeof *ts->sc)))) {
-            sh_h = line_hash(sh.buf, sh.len);
-            ds = &ts->sc[sh_h % SC_SLOTS];
-            if (ds->len == sh.len && ds->hash == sh_h && memcmp(ds->text, sh.buf, sh.len) == 0 &&
-                shape_decode(ds, &sh, text, &ts->tk->k.info, out) == 0) {
-                out->line = ts->r.line;
-                ds = NULL; /* kept already */
-                goto decoded;
+            sh_h = key_hash(sh.buf, sh.len);
+            ds = &ts->sc[sh_h >> (64 - SC_BITS)];
+            if (ds->key.len == sh.len && ds->hash == sh_h && key_is(&ds->key, sh.buf) &&
+                shape_decode(ds, &sh, text, info, out) == 0)
+                used = ds;
+        }
+        if (used) {
+            out->line = ts->r.line;
+        } else {
+            size_t pos = i;
+            tok_t t;
+            tok_next(line, len, &pos, &t);
+            where_t w = {ts->tk->source, (int)ts->r.line};
+            rc = dv_trace_parse_insn_fields(line, len, pos, t, info, w, out, err);
+            if (rc != DV_OK)
+                return rc;
+            if (ds && shape_keep(ds, sh_h, &sh, text, out)) {
+                memset(&ds->hints, 0, sizeof ds->hints);
+                used = ds;
             }
         }
-        where_t w = {ts->tk->source, (int)ts->r.line};
-        rc = dv_trace_parse_insn_fields(line, len, pos, t, &ts->tk->k.info, w, out, err);
-        if (rc != DV_OK)
-            return rc;
-        if (ds)
-            shape_keep(ds, sh_h, &sh, text, out);
-    decoded:
-        if (d) {
-            d->hash = h;
-            d->len = (uint32_t)n;
-            memcpy(d->text, text, n);
-            d->insn = *out;
-        }
+        if (d)
+            line_keep(d, h, ts->r.line, text, n, out, used);
+        stream_note(ts, d, used);
         return 1;
     }
-    return 0;
+}
+
+/* The next instruction of a stream.  Inline, its most common case: the line that followed the last
+ * line the last time, read in place.  (ts->hints is NULL once the stream is done.) */
+static int stream_next(dv_stream_t *s, dv_insn_t *out, dv_error_t *err)
+{
+    trace_stream_t *ts = (trace_stream_t *)s;
+    const hints_t *hp = ts->hints;
+    decoded_line_t *e;
+    if (!hp || hp->shape_first || !(e = hp->next[0]))
+        return stream_next_slow(ts, 0, out, err);
+    if (!take_predicted(&ts->r, e))
+        return stream_next_slow(ts, 1, out, err);
+    *out = e->insn;
+    out->line = e->used = ts->r.line;
+    stream_note(ts, e, NULL);
+    return 1;
 }
 
 static void stream_close(dv_stream_t *s)
@@ -435,11 +815,12 @@ static int trace_stream_open(dv_kernel_t *k, uint32_t block, uint32_t sub, dv_st
     tk->refs++;
     ts->r.off = bp->off;
     ts->r.line = bp->line;
+    ts->r.padded = true;
     if (tk->text) {
         ts->r.cur = tk->text + bp->off;
         ts->r.lim = tk->text + tk->text_len;
     } else {
-        ts->r.buf = malloc(READ_BUF_BYTES);
+        ts->r.buf = calloc(1, READ_BUF_BYTES + READ_SLACK);
         if (!ts->r.buf) {
             rc = dv_error_set(err, DV_ERR_NOMEM, tk->source, 0, 0, "out of memory");
             goto cleanup;
@@ -534,7 +915,7 @@ static int scan_kernel_line(trace_kernel_t *tk, const char *line, size_t len, si
     if (kind < 0)
         return dv_error_set(err, DV_ERR_UNKNOWN, w.file, w.line, cols[0],
                             "unknown kernel kind '%.*s' (expected vector, cube or mix)", TOKQ(vals[0]));
-    uint64_t blocks;
+    uint64_t blocks = 0;
     rc = dv_trace_parse_u64(vals[1].s, vals[1].n, &blocks);
     if (rc == -1)
         return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, cols[1], "field 'blocks': expected an integer, got '%.*s'",
@@ -665,7 +1046,7 @@ static int scan_block_line(trace_kernel_t *tk, const char *line, size_t len, siz
     dv_kernel_info_t *info = &tk->k.info;
     tok_t num, sub, extra;
     char sub_name[16] = "";
-    uint64_t b;
+    uint64_t b = 0;
     int s = 0;
     if (!tok_next(line, len, &pos, &num))
         return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_end_col(line, kw),
@@ -739,30 +1120,98 @@ static int scan_end_line(trace_kernel_t *tk, const char *line, size_t len, size_
 
 enum scan_state { SCAN_VERSION, SCAN_KERNEL, SCAN_ARGS, SCAN_BLOCKS, SCAN_DONE };
 
+/* The scan's memory of instruction lines: the first bytes of a line whose first token it found a
+ * mnemonic, through the blank or '#' after that token.  A line that starts with the same bytes
+ * starts with the same token, so it is an instruction line without a look-up: kernels repeat a
+ * few mnemonics, and canonical text follows each with the same field name.  Compared eight bytes
+ * at a time under a mask; two ways per hash of the first eight bytes (mnemonics that share them
+ * alternate in the same loop). */
+enum { MC_SLOTS = 64, MC_WORDS = 3 };
+typedef struct mn_entry {
+    uint64_t w[MC_WORDS], m[MC_WORDS]; /* the line's bytes [0, n] under their mask */
+    size_t n;                          /* the token's length; SIZE_MAX: empty */
+} mn_entry_t;
+
+static inline size_t mn_slot(const char *line)
+{
+    return (size_t)((load8(line) * 0x9e3779b97f4a7c15ull) >> 58) & (MC_SLOTS - 2);
+}
+
+static inline bool mn_entry_has(const mn_entry_t *e, const char *line, size_t len)
+{
+    return e->n < len && (load8(line) & e->m[0]) == e->w[0] && (load8(line + 8) & e->m[1]) == e->w[1] &&
+           (load8(line + 16) & e->m[2]) == e->w[2];
+}
+
+/* Does a padded line start with a mnemonic seen before (at its first byte: no blanks before it)? */
+static inline bool mn_known(const mn_entry_t *mc, const char *line, size_t len)
+{
+    const mn_entry_t *e = &mc[mn_slot(line)];
+    return mn_entry_has(e, line, len) || mn_entry_has(e + 1, line, len);
+}
+
+/* Remember that the line's first token, line[0, n), is a mnemonic (line[n], in the line, ends it). */
+static void mn_learn(mn_entry_t *mc, const char *line, size_t n)
+{
+    uint8_t bytes[8 * MC_WORDS] = {0};
+    if (n + 1 > sizeof bytes)
+        return;
+    mn_entry_t *e = &mc[mn_slot(line)];
+    e[1] = e[0];
+    memset(bytes, 0xff, n + 1);
+    memcpy(e->m, bytes, sizeof bytes);
+    for (int i = 0; i < MC_WORDS; i++)
+        e->w[i] = load8(line + 8 * i) & e->m[i];
+    e->n = n;
+}
+
+/* The scan's common case, in a block: instruction lines whose mnemonic mn_known remembers are read
+ * here, up to the first line that needs the general steps (or is not whole in the buffer). */
+static void scan_known_lines(reader_t *r, const mn_entry_t *mc)
+{
+    const char *p = r->cur, *const lim = r->lim;
+    uint32_t lines = 0;
+    for (;;) {
+        const char *nl = p < lim ? memchr(p, '\n', (size_t)(lim - p)) : NULL;
+        if (!nl || (size_t)(nl - p) >= READ_BUF_BYTES || (r->nul && r->nul < nl))
+            break;
+        size_t len = (size_t)(nl - p);
+        if (len && p[len - 1] == '\r')
+            len--;
+        if (!mn_known(mc, p, len))
+            break;
+        p = nl + 1;
+        lines++;
+    }
+    r->off += (uint64_t)(p - r->cur);
+    r->line += lines;
+    r->cur = p;
+}
+
 /* Read the whole trace once: header, block index, first token of every instruction.  header_only:
  * the text ends after the arguments (the header a binary trace embeds); a block line is an error. */
 static int trace_scan(trace_kernel_t *tk, reader_t *r, bool header_only, dv_error_t *err)
 {
     enum scan_state st = SCAN_VERSION;
-    /* per length, the last instruction mnemonic found: a line that starts with it is an
-     * instruction line, so the scan need not look it up (kernels repeat a few mnemonics) */
-    enum { MN_TEXT = 24 };
-    struct {
-        uint8_t n[MN_TEXT + 1];
-        char text[MN_TEXT + 1][MN_TEXT];
-    } mn;
-    memset(mn.n, 0, sizeof mn.n);
+    mn_entry_t mc[MC_SLOTS];
+    for (int i = 0; i < MC_SLOTS; i++)
+        mc[i].n = SIZE_MAX;
     const char *line;
     size_t len;
     int rc;
-    while ((rc = reader_next(r, &line, &len)) > 0) {
+    r->find_nul = true;
+    r->nul = r->cur < r->lim ? memchr(r->cur, '\0', (size_t)(r->lim - r->cur)) : NULL;
+    for (;;) {
+        if (st == SCAN_BLOCKS && r->padded)
+            scan_known_lines(r, mc);
+        if ((rc = reader_next(r, &line, &len)) <= 0)
+            break;
+        if (r->nul && r->nul < line + len) /* in this line: the earlier ones had none */
+            return dv_error_set(err, DV_ERR_PARSE, tk->source, (int)r->line, (int)(r->nul - line) + 1,
+                                "a NUL byte: a trace is text (is this a binary file?)");
         size_t pos = 0;
         tok_t t, v;
         where_t w = {tk->source, (int)r->line};
-        const char *nul = memchr(line, '\0', len);
-        if (nul)
-            return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, (int)(nul - line) + 1,
-                                "a NUL byte: a trace is text (is this a binary file?)");
         bool any = tok_next(line, len, &pos, &t);
         if (st == SCAN_VERSION) {
             if (!any)
@@ -774,7 +1223,7 @@ static int trace_scan(trace_kernel_t *tk, reader_t *r, bool header_only, dv_erro
             if (!tok_next(line, len, &pos, &v))
                 return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_end_col(line, t),
                                     "expected a version number after 'dvtrace'");
-            uint64_t ver;
+            uint64_t ver = 0;
             if (dv_trace_parse_u64(v.s, v.n, &ver) != 0)
                 return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_col(line, v),
                                     "expected a version number, got '%.*s'", TOKQ(v));
@@ -820,8 +1269,6 @@ static int trace_scan(trace_kernel_t *tk, reader_t *r, bool header_only, dv_erro
             return dv_error_set(err, DV_ERR_PARSE, w.file, w.line, tok_col(line, t),
                                 "expected 'arg NAME bytes=N ...' or 'block B', got '%.*s'", TOKQ(t));
         case SCAN_BLOCKS:
-            if (t.n <= MN_TEXT && mn.n[t.n] && memcmp(mn.text[t.n], t.s, t.n) == 0)
-                break; /* the mnemonic of the last instruction line of this length: known to be one */
             if (tok_is(t, "block")) {
                 if ((rc = scan_block_line(tk, line, len, pos, t, r, w, err)))
                     return rc;
@@ -835,9 +1282,8 @@ static int trace_scan(trace_kernel_t *tk, reader_t *r, bool header_only, dv_erro
             } else if (dv_trace_op_find(t.s, t.n) == DV_OP_INVALID) {
                 return dv_error_set(err, DV_ERR_UNKNOWN, w.file, w.line, tok_col(line, t), "unknown mnemonic '%.*s'",
                                     TOKQ(t));
-            } else if (t.n <= MN_TEXT) {
-                mn.n[t.n] = 1;
-                memcpy(mn.text[t.n], t.s, t.n);
+            } else if (r->padded && t.s == line && t.n < len) {
+                mn_learn(mc, line, t.n);
             }
             break;
         case SCAN_DONE:
@@ -885,7 +1331,8 @@ int dv_trace_open(const char *path, dv_kernel_t **out, dv_error_t *err)
     if ((rc = dv_open_regular(path, NULL, &r.fp, err)) != DV_OK)
         return rc;
     setvbuf(r.fp, NULL, _IONBF, 0);
-    r.buf = malloc(READ_BUF_BYTES);
+    r.buf = calloc(1, READ_BUF_BYTES + READ_SLACK);
+    r.padded = true;
     tk = kernel_new(path);
     if (!r.buf || !tk) {
         rc = dv_error_set(err, DV_ERR_NOMEM, path, 0, 0, "out of memory");
@@ -937,15 +1384,16 @@ static int open_text(const char *data, size_t len, const char *name, dv_kernel_t
     int rc = DV_OK;
     dv_trace_names_init();
     trace_kernel_t *tk = kernel_new(name);
-    if (!tk || !(tk->text = malloc(len + 1))) {
+    if (!tk || !(tk->text = malloc(len + 1 + READ_SLACK))) {
         rc = dv_error_set(err, DV_ERR_NOMEM, name, 0, 0, "out of memory");
         goto cleanup;
     }
     tk->text_len = len;
     if (len)
         memcpy(tk->text, data, len);
-    tk->text[len] = '\0';
+    memset(tk->text + len, 0, 1 + READ_SLACK);
     r.cur = tk->text;
+    r.padded = true;
     r.lim = tk->text + len;
     if ((rc = trace_scan(tk, &r, false, err)) != DV_OK)
         goto cleanup;

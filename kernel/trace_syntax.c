@@ -40,47 +40,11 @@ int dv_trace_parse_range(const char *s, size_t n, double *lo, double *hi)
     return 0;
 }
 
-int dv_trace_parse_u64(const char *s, size_t n, uint64_t *out)
-{
-    uint64_t v = 0;
-    if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-        for (size_t i = 2; i < n; i++) {
-            char c = s[i];
-            unsigned d;
-            if (c >= '0' && c <= '9')
-                d = (unsigned)(c - '0');
-            else if (c >= 'a' && c <= 'f')
-                d = (unsigned)(c - 'a' + 10);
-            else if (c >= 'A' && c <= 'F')
-                d = (unsigned)(c - 'A' + 10);
-            else
-                return -1;
-            if (v >> 60)
-                return -2;
-            v = v << 4 | d;
-        }
-    } else {
-        if (n == 0)
-            return -1;
-        for (size_t i = 0; i < n; i++) {
-            char c = s[i];
-            if (c < '0' || c > '9')
-                return -1;
-            unsigned d = (unsigned)(c - '0');
-            if (v > (UINT64_MAX - d) / 10)
-                return -2;
-            v = v * 10 + d;
-        }
-    }
-    *out = v;
-    return 0;
-}
-
 /* An optional '-' then dv_trace_parse_u64. */
 static int parse_i64(const char *s, size_t n, int64_t *out)
 {
     bool neg = n > 0 && s[0] == '-';
-    uint64_t v;
+    uint64_t v = 0;
     int rc = dv_trace_parse_u64(s + neg, n - neg, &v);
     if (rc)
         return rc;

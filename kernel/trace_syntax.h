@@ -94,8 +94,40 @@ typedef struct where {
 
 /* ---------------------------------------------------------------- numbers, names (trace_syntax.c) */
 
-/* Decimal or 0x hex digits: 0, -1 when not a number, -2 when it does not fit in 64 bits. */
-int dv_trace_parse_u64(const char *s, size_t n, uint64_t *out);
+/* Decimal or 0x hex digits: 0, -1 when not a number, -2 when it does not fit in 64 bits.  Inline:
+ * the reader converts the offsets of most DMA lines with it (trace_read.c). */
+static inline int dv_trace_parse_u64(const char *s, size_t n, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (n > 2 && s[0] == '0' && (s[1] | 0x20) == 'x') {
+        for (size_t i = 2; i < n; i++) {
+            const unsigned c = (uint8_t)s[i];
+            unsigned d = c - '0';
+            if (d > 9) {
+                d = (c | 0x20) - 'a'; /* 'A'..'F' | 0x20 are 'a'..'f' */
+                if (d > 5)
+                    return -1;
+                d += 10;
+            }
+            if (v >> 60)
+                return -2;
+            v = v << 4 | d;
+        }
+    } else {
+        if (n == 0)
+            return -1;
+        for (size_t i = 0; i < n; i++) {
+            const unsigned d = (unsigned)(uint8_t)s[i] - '0';
+            if (d > 9)
+                return -1;
+            if (v > (UINT64_MAX - d) / 10)
+                return -2;
+            v = v * 10 + d;
+        }
+    }
+    *out = v;
+    return 0;
+}
 /* "LO:HI" of a random initialisation: two finite numbers, LO < HI (0, else -1). */
 int dv_trace_parse_range(const char *s, size_t n, double *lo, double *hi);
 /* An argument name: a letter or '_', then letters, digits or '_', shorter than DV_NAME_MAX. */

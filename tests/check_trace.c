@@ -573,6 +573,126 @@ START_TEST(test_trace_shape_errors_are_the_parsers)
 }
 END_TEST
 
+/* A kernel loop as the reader meets it: lines that repeat, lines that alternate, DMA lines whose
+ * offsets change (hex, upper-case hex, decimal), a CRLF line, blanks before a mnemonic, comments, and
+ * more text than one read buffer.  bad: 0, or which line of iteration bad_at is spoiled (1: an
+ * offset out of range, 2: an unknown mnemonic, 3: a NUL byte). */
+static char *loop_text(int iters, int bad, int bad_at, size_t *len)
+{
+    const size_t cap = (size_t)iters * 512 + 256;
+    char *t = malloc(cap);
+    ck_assert_ptr_nonnull(t);
+    size_t n = (size_t)snprintf(t, cap, "dvtrace 1\nkernel k kind=vector blocks=1\narg x bytes=65536 dtype=f16 dir=in\n"
+                                        "arg y bytes=65536 dtype=f16 dir=out\nblock 0\n");
+#define PUT(...) (n += (size_t)snprintf(t + n, cap - n, __VA_ARGS__))
+    for (int i = 0; i < iters; i++) {
+        const int id = i & 1;
+        const unsigned off = (unsigned)(i * 96) % 65536, x = i == bad_at && bad == 1 ? 65536 : off;
+        PUT("scalar cycles=4\nwait_flag src=V dst=MTE2 id=%d\n", id);
+        PUT("copy_gm_to_ubuf%s dst=ub:0x%x src=x+0x%x nburst=1 len=4\n", i == bad_at && bad == 2 ? "x" : "",
+            id * 0x4000, x);
+        PUT("copy_gm_to_ubuf dst=ub:%u src=x+%u nburst=1 len=4\r\n", 0x8000 + id * 0x4000, off);
+        if (i == bad_at && bad == 3)
+            PUT("set_flag src=MTE2 dst=V id=%d", id), t[n++] = '\0', PUT("\n");
+        PUT("vadd dst=ub:0x%x src0=ub:0x0 src1=ub:0x8000 dtype=f16 repeat=64\n", 0x10000 + id * 0x4000);
+        PUT("   set_flag src=V dst=MTE3 id=%d\n", id);
+        PUT("copy_ubuf_to_gm dst=y+0x%X src=ub:0x10000 nburst=1 len=4%s\n", off, i % 7 ? "" : " # out");
+        if (i % 5 == 0)
+            PUT("# iteration %d\n", i);
+    }
+    PUT("end\n");
+#undef PUT
+    *len = n;
+    return t;
+}
+
+/* Every instruction read from loop_text, by the string and the file reader, is what the parser makes
+ * of its line on its own, at its line number. */
+START_TEST(test_trace_loop_lines_match_parser)
+{
+    size_t len;
+    char *text = loop_text(600, 0, -1, &len);
+    char path[64];
+    write_temp(text, path, sizeof path);
+    for (int file = 0; file < 2; file++) {
+        dv_kernel_t *k;
+        dv_stream_t *st;
+        dv_error_t err;
+        ck_assert_int_eq(file ? dv_trace_open(path, &k, &err) : dv_trace_open_string(text, "s", &k, &err), DV_OK);
+        ck_assert_int_eq(k->open(k, 0, 0, &st, &err), DV_OK);
+        int count = 0;
+        const char *p = text;
+        for (int lineno = 1; *p; lineno++) {
+            const char *line = p, *nl = strchr(p, '\n');
+            size_t n = (size_t)(nl - line), i = 0;
+            p = nl + 1;
+            if (n && line[n - 1] == '\r')
+                n--;
+            while (i < n && line[i] == ' ')
+                i++;
+            if (lineno <= 5 || i == n || line[i] == '#' || strncmp(line + i, "end", 3) == 0)
+                continue;
+            dv_insn_t got, want;
+            ck_assert_int_eq(st->next(st, &got, &err), 1);
+            ck_assert_msg(dv_trace_parse_insn(line, n, &k->info, "s", lineno, &want, &err) == DV_OK, "%s", err.msg);
+            ck_assert_uint_eq(got.line, (unsigned)lineno);
+            assert_insn_eq(&got, &want);
+            count++;
+        }
+        ck_assert_int_eq(st->next(st, &(dv_insn_t){0}, &err), 0);
+        ck_assert_int_eq(count, 600 * 7);
+        st->close(st);
+        dv_trace_close(k);
+    }
+    unlink(path);
+    free(text);
+}
+END_TEST
+
+/* A spoiled line deep in the loop is reported as on its own: an offset the parser rejects in a DMA
+ * line of a shape followed before, an unknown mnemonic that starts like a known one, a NUL byte
+ * in a file (past the first read buffer). */
+START_TEST(test_trace_loop_errors_where_they_are)
+{
+    static const struct {
+        int bad, line, col;
+        const char *want;
+    } cases[] = {
+        {1, 0, 34, "must be less than the size of argument 'x'"},
+        {2, 0, 1, "unknown mnemonic 'copy_gm_to_ubufx'"},
+        {3, 1, 29, "a NUL byte"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const int at = 450;
+        size_t len;
+        char *text = loop_text(600, cases[c].bad, at, &len);
+        /* the spoiled line: the third of iteration `at` (bad 1, 2), the fifth (bad 3) */
+        int line = 5;
+        for (int i = 0; i < at; i++)
+            line += 7 + (i % 5 == 0);
+        line += cases[c].bad == 3 ? 5 : 3;
+        char path[64] = "/tmp/dvtrace_test_XXXXXX";
+        int fd = mkstemp(path);
+        ck_assert_int_ge(fd, 0);
+        ck_assert_int_eq(write(fd, text, len), (ssize_t)len);
+        close(fd);
+        dv_error_t e1, e2;
+        ck_assert_int_lt(open_file_and_read(path, &e1), 0);
+        unlink(path);
+        ck_assert_msg(e1.line == line && e1.col == cases[c].col && strstr(e1.msg, cases[c].want),
+                      "%zu: expected %d:%d '%s', got %d:%d '%s'", c, line, cases[c].col, cases[c].want, e1.line, e1.col,
+                      e1.msg);
+        if (cases[c].bad != 3) { /* the string reader stops at a NUL */
+            ck_assert_int_lt(open_and_read(text, "t.trace", &e2), 0);
+            ck_assert_int_eq(e2.line, e1.line);
+            ck_assert_int_eq(e2.col, e1.col);
+            ck_assert_str_eq(e2.msg, e1.msg);
+        }
+        free(text);
+    }
+}
+END_TEST
+
 /* ---------------------------------------------------------------- streaming */
 
 /* blocks streams of per_block scalars, written last block first; aivs > 0: a mix kernel whose
@@ -952,6 +1072,8 @@ Suite *dv_trace_suite(void)
     tcase_add_test(tc, test_trace_insn_line_numbers);
     tcase_add_test(tc, test_trace_shape_decoded_lines_match_parser);
     tcase_add_test(tc, test_trace_shape_errors_are_the_parsers);
+    tcase_add_test(tc, test_trace_loop_lines_match_parser);
+    tcase_add_test(tc, test_trace_loop_errors_where_they_are);
     tcase_add_test(tc, test_trace_writer_rejects_bad_header);
     suite_add_tcase(s, tc);
 
