@@ -394,6 +394,41 @@ START_TEST(test_components_occupancy_partial_ranges)
 }
 END_TEST
 
+// Reads and writes that cut several ranges at once (the open ranges move to make room, or close
+// up, in one step):
+//   1. [0, 100), [100, 200), [200, 300) written at 0; [50, 250) read until 10 cuts the first at 50
+//      and the last at 250.  [0, 300) written at 20 closes the five pieces in one: 50 + 100 + 50 B
+//      over [0, 10) (2000) and leaves one range.
+//   2. [0, 300) read until 30; [120, 140) written at 40 cuts it in three (20 B over [20, 30): 200);
+//      [100, 160) read until 50 cuts [0, 120) at 100 and [140, 300) at 160.  finish: [0, 100)
+//      and [160, 300) over [20, 30) (2400), [100, 120) and [140, 160) over [20, 50) (1200),
+//      [120, 140) over [40, 50) (200).
+// Sweep: t=0 +200; t=10 -200; t=20 +300; t=30 -260 -> 40; t=40 +20 -> 60; t=50 -60 -> 0.
+// peak 300, integral 2000 + 3000 + 400 + 600 = 6000.
+START_TEST(test_components_occupancy_cuts)
+{
+    Occupancy o;
+    o.reset(0);
+    o.write(0, 100, 0);
+    o.write(100, 200, 0);
+    o.write(200, 300, 0);
+    o.read(50, 250, 10);
+    o.write(0, 300, 20);
+    o.read(0, 300, 30);
+    o.write(120, 140, 40);
+    o.read(100, 160, 50);
+    o.finish();
+    ck_assert_uint_eq(o.peak_bytes(), 300);
+    ck_assert_double_eq(o.byte_cycles(), 6000.0);
+    double s[64];
+    o.series(64, s, 64);
+    for (int i = 0; i < 64; i++) {
+        const double want = i < 10 ? 200 : i < 20 ? 0 : i < 30 ? 300 : i < 40 ? 40 : i < 50 ? 60 : 0;
+        ck_assert_msg(s[i] == want, "slice %d: %g, expected %g", i, s[i], want);
+    }
+}
+END_TEST
+
 // Intervals closed in decreasing time order (far from the nearly increasing order the fold sorts
 // cheaply) give the same figures: range k = [64k, 64k + 64), k = 0 .. 99, written at 1000 - k and
 // read until 2000 - k, then all rewritten (never read again).  Each is 64 B for 1000 cycles:
@@ -871,6 +906,7 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_occupancy_overlap_sweep);
     tcase_add_test(t, test_components_occupancy_rewrites);
     tcase_add_test(t, test_components_occupancy_partial_ranges);
+    tcase_add_test(t, test_components_occupancy_cuts);
     tcase_add_test(t, test_components_occupancy_reverse_order);
     tcase_add_test(t, test_components_occupancy_compaction_exact);
     tcase_add_test(t, test_components_occupancy_early_fold);
