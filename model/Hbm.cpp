@@ -23,7 +23,8 @@ cycles_t Hbm::transfer(cycles_t t, uint64_t bytes, bool write, unsigned requeste
 {
     (write ? write_bytes : read_bytes) += bytes;
     same_address_requests += same_address;
-    cal_.consume(t, same_address * same_address_overhead);
+    if (same_address) // (no capacity lost: nothing to take)
+        cal_.consume(t, same_address * same_address_overhead);
     return cal_.reserve(t, bytes + bypass_requests * request_overhead, requester);
 }
 

@@ -27,6 +27,7 @@ L2Cache::L2Cache(sc_core::sc_module_name name, const Params &p)
     sets_mem_.reset(sets_ * lay_.bytes);
     if (sets_)
         rotation(0);
+    run_slots_.resize(kRunSlots);
     cal_.configure(p.bytes_per_cycle, p.window_cycles);
 }
 
@@ -43,9 +44,22 @@ uint64_t L2Cache::rotation(uint64_t run) const
     h ^= h >> 33;
     h *= 0xc4ceb9fe1a85ec53ull;
     h ^= h >> 33;
+    memo_run_ = run;
     memo_first_ = run * sets_;
     memo_rot_ = h % sets_;
     return memo_rot_;
+}
+
+const L2Cache::RunSlot &L2Cache::run_slot(uint64_t run)
+{
+    RunSlot &c = run_slots_[run % kRunSlots];
+    if (c.run1 != run + 1) {
+        std::unique_ptr<uint64_t[]> &bits = seen_[run];
+        if (!bits)
+            bits.reset(new uint64_t[(sets_ + 63) / 64]()); // nothing allocated yet
+        c = RunSlot{run + 1, rotation(run), bits.get()};
+    }
+    return c;
 }
 
 // The signature of a tag: its top byte after a multiplicative hash.
@@ -114,20 +128,28 @@ L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
     const unsigned shift = line_shift_;
     unsigned char *const mem = &sets_mem_[0];
     uint64_t uses = uses_, misses = 0, writebacks = 0, lines = 0;
-    uint64_t run_first = memo_first_, rot = memo_rot_; // set_of's memo
+    // The run of `sets` lines the loops are in: its first line, its rotation and its bitmap of
+    // lines allocated (none yet: the first line looks them up).
+    uint64_t run = memo_run_, run_first = memo_first_, rot = memo_rot_, *seen = run_slot(run).seen;
     // The set of line l and its place in its run of `sets` lines.
     auto set_in = [&](uint64_t l, uint64_t &in_run) {
         in_run = l - run_first;
         if (in_run >= sets) {
-            rot = rotation(l / sets);
-            run_first = memo_first_;
+            run = l / sets;
+            const RunSlot &c = run_slot(run);
+            run_first = run * sets;
+            rot = c.rot;
+            seen = c.seen;
             in_run = l - run_first;
         }
         const uint64_t set = in_run + rot;
         return set >= sets ? set - sets : set;
     };
-    // Look up one line (tag: line + 1) in the set at s.
-    auto touch = [&](unsigned char *s, uint64_t tag) __attribute__((always_inline)) {
+    // Look up one line (tag: line + 1) in the set at s.  fresh: the line was never allocated, a
+    // sure miss.  at: the line's place in its run's bitmap, whose bit is tested before a full
+    // set's lookup and set on a miss; kMarked when the caller has set it already.
+    constexpr uint64_t kMarked = ~0ull;
+    auto touch = [&](unsigned char *s, uint64_t tag, bool fresh, uint64_t at) __attribute__((always_inline)) {
         uint64_t *tags = reinterpret_cast<uint64_t *>(s + lay.tag);
         uint64_t &dirty = field(s, kDirty);
         const uint8_t sig = sig_of(tag);
@@ -138,12 +160,14 @@ L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
             // the signatures (all valid, one aligned chunk) gives the candidates, and a miss's
             // victim is the last entry of the order, which becomes the first.
             const __m128i key = _mm_shuffle_epi32(_mm_cvtsi32_si128((int)(sig * 0x01010101u)), 0);
-            uint64_t m = (uint32_t)_mm_movemask_epi8(
-                _mm_cmpeq_epi8(key, _mm_load_si128(reinterpret_cast<const __m128i *>(s + lay.sig))));
-            for (; m; m &= m - 1) {
-                w = (uint64_t)__builtin_ctzll(m);
-                if (tags[w] == tag)
-                    goto hit;
+            if (!fresh && (at == kMarked || seen[at / 64] >> at % 64 & 1)) {
+                uint64_t m = (uint32_t)_mm_movemask_epi8(
+                    _mm_cmpeq_epi8(key, _mm_load_si128(reinterpret_cast<const __m128i *>(s + lay.sig))));
+                for (; m; m &= m - 1) {
+                    w = (uint64_t)__builtin_ctzll(m);
+                    if (tags[w] == tag)
+                        goto hit;
+                }
             }
             {
                 uint64_t &order = field(s, kOrder);
@@ -151,6 +175,8 @@ L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
                 w = o >> 60;
                 order = o << 4 | w;
                 misses++;
+                if (at != kMarked)
+                    seen[at / 64] |= 1ull << at % 64;
                 const uint64_t was = dirty >> w & 1; // the victim's line is written back when dirty
                 writebacks += was;
                 if (D) // the new line is dirty, or clean (the victim's bit cleared when set)
@@ -164,7 +190,7 @@ L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
             }
         }
 #endif
-        w = find<W>(s, tag, sig);
+        w = fresh ? ways : find<W>(s, tag, sig);
         if (w < ways) {
 #if defined(__SSE2__)
         hit: // to the front of the order
@@ -178,6 +204,8 @@ L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
         } else {
             // The least recently used way; an invalid one (never used), the lowest first, before any.
             misses++;
+            if (at != kMarked)
+                seen[at / 64] |= 1ull << at % 64;
             uint64_t &fill = field(s, kFill);
             if (fill < ways) {
                 w = fill++;
@@ -226,15 +254,29 @@ L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
         uint64_t in_run, set = set_in(l, in_run);
         lines += last - l + 1;
         if (l == last) { // a run within one line
-            touch(mem + set * lay.bytes, l + 1);
+            touch(mem + set * lay.bytes, l + 1, false, in_run);
             continue;
         }
         for (;;) {
-            // lines l .. l + n - 1 take sets set .. set + n - 1: no new run of `sets` lines and no wrap
+            // lines l .. l + n - 1 take sets set .. set + n - 1: no new run of `sets` lines and no
+            // wrap; they are looked up a word of their run's bitmap at a time, those never
+            // allocated (all the word's lines here clear) as sure misses
             const uint64_t n = std::min(last - l, std::min(sets - in_run, sets - set) - 1) + 1;
             unsigned char *s = mem + set * lay.bytes;
-            for (uint64_t tag = l + 1, end = l + 1 + n; tag != end; tag++, s += lay.bytes)
-                touch(s, tag);
+            for (uint64_t tag = l + 1, end = l + 1 + n, pos = in_run; tag != end;) {
+                const uint64_t bit = pos % 64, k = std::min<uint64_t>(end - tag, 64 - bit);
+                const uint64_t mask = (k == 64 ? ~0ull : (1ull << k) - 1) << bit;
+                uint64_t &word = seen[pos / 64];
+                const bool fresh = (word & mask) == 0;
+                word |= mask;
+                pos += k;
+                if (fresh)
+                    for (const uint64_t e = tag + k; tag != e; tag++, s += lay.bytes)
+                        touch(s, tag, true, kMarked);
+                else
+                    for (const uint64_t e = tag + k; tag != e; tag++, s += lay.bytes)
+                        touch(s, tag, false, kMarked);
+            }
             l += n;
             if (l > last)
                 break;
@@ -247,6 +289,9 @@ L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
         }
     }
     uses_ = uses;
+    memo_run_ = run; // set_of's memo: the last run here
+    memo_first_ = run_first;
+    memo_rot_ = rot;
     return Tally{lines, misses, writebacks};
 }
 

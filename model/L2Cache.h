@@ -14,7 +14,9 @@
 // the L2 stays coherent with a normal alias of the same memory; a read miss takes only the bytes
 // asked for from HBM and a write miss sends them to HBM.  Bypassed bytes use no L2 bandwidth.
 #pragma once
+#include <memory>
 #include <systemc>
+#include <unordered_map>
 #include <vector>
 
 #include "BandwidthCalendar.h"
@@ -122,6 +124,18 @@ private:
     // The set a run of `sets` lines starts at (set_of), remembered as the last run seen.
     uint64_t rotation(uint64_t run) const;
 
+    // Lines never allocated are sure misses: touch_runs skips their lookup.  Each run of `sets`
+    // lines that an allocating access reached has a bitmap of the lines allocated in it at some
+    // time (a bit is never cleared: an evicted line just takes the full lookup); the runs' bitmaps
+    // are found through a direct-mapped cache of kRunSlots runs, which also keeps their rotation.
+    struct RunSlot {
+        uint64_t run1 = 0; // run + 1; 0: empty
+        uint64_t rot = 0;  // rotation(run)
+        uint64_t *seen = nullptr;
+    };
+    static constexpr uint64_t kRunSlots = 1024;
+    const RunSlot &run_slot(uint64_t run);
+
     // One set's state is a block of set_bytes bytes (set `s` at sets_mem_ + s x set_bytes), so that
     // a lookup reaches one place:
     //   fill  (u64)           valid ways, 0 .. fill - 1 (a way once used stays valid)
@@ -178,10 +192,12 @@ private:
     const uint64_t sets_;
     const unsigned line_shift_;          // log2(line_) when a power of two, else 64
     const Layout lay_;
-    // set_of: the last run of `sets` lines seen, as its first line, and its rotation
-    mutable uint64_t memo_first_ = 0, memo_rot_ = 0;
+    // set_of: the last run of `sets` lines seen, its first line and its rotation
+    mutable uint64_t memo_run_ = 0, memo_first_ = 0, memo_rot_ = 0;
     Zeros<unsigned char> sets_mem_; // the sets' blocks (Layout), zero: empty
     uint64_t uses_ = 0;          // line uses so far (the clock of used)
+    std::vector<RunSlot> run_slots_; // kRunSlots, by run mod kRunSlots
+    std::unordered_map<uint64_t, std::unique_ptr<uint64_t[]>> seen_; // run -> its bitmap of lines allocated
     std::vector<uint64_t> direct_lines_; // scratch: lines a bypassing read takes from HBM
     BandwidthCalendar cal_;
 };

@@ -2,12 +2,13 @@
 #include "Occupancy.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace dv {
 
 void Occupancy::reset(cycles_t origin)
 {
-    segs_.clear();
+    nsegs_ = 0;
     events_.clear();
     starts_.clear();
     ends_.clear();
@@ -20,13 +21,13 @@ void Occupancy::reset(cycles_t origin)
     origin_ = origin;
     tc_ = grid_ = 0;
     fc_ = 0;
-    knots_.clear();
+    nknots_ = 0;
 }
 
-// The first open range that ends after `at` (segs_.size() if none).
+// The first open range that ends after `at` (nsegs_ if none).
 size_t Occupancy::first_after(uint64_t at) const
 {
-    size_t lo = 0, hi = segs_.size();
+    size_t lo = 0, hi = nsegs_;
     while (lo < hi) {
         const size_t mid = (lo + hi) / 2;
         if (segs_[mid].hi <= at)
@@ -35,27 +36,6 @@ size_t Occupancy::first_after(uint64_t at) const
             hi = mid;
     }
     return lo;
-}
-
-// Range i becomes two at `at` (inside it), both with its times.
-void Occupancy::split(size_t i, uint64_t at)
-{
-    Seg right = segs_[i];
-    right.lo = at;
-    segs_[i].hi = at;
-    segs_.insert(segs_.begin() + static_cast<long>(i) + 1, right);
-}
-
-// The bytes [lo, hi) of open range s are written again: their interval is known.
-void Occupancy::close(uint64_t lo, uint64_t hi, const Seg &s)
-{
-    if (!s.read || s.r <= s.w)
-        return;
-    const int64_t bytes = static_cast<int64_t>(hi - lo);
-    byte_cycles_ += static_cast<double>(bytes) * static_cast<double>(s.r - s.w);
-    add(starts_, s.w, bytes);
-    add(ends_, s.r, -bytes);
-    waiting_ += 2;
 }
 
 // An endpoint appended to a run: summed into the last entry when it has the same time (a write
@@ -70,31 +50,35 @@ void Occupancy::add(std::vector<Event> &run, cycles_t t, int64_t bytes)
     }
 }
 
+// The bytes [lo, hi) of open range s are written again: their interval is known.
+inline void Occupancy::close(uint64_t lo, uint64_t hi, const Seg &s)
+{
+    if (s.r <= s.w)
+        return;
+    const int64_t bytes = static_cast<int64_t>(hi - lo);
+    byte_cycles_ += static_cast<double>(bytes) * static_cast<double>(s.r - s.w);
+    add(starts_, s.w, bytes);
+    add(ends_, s.r, -bytes);
+    waiting_ += 2;
+}
+
 // Cycles as a double: every time here is far below 2^63, and the signed conversion is one
 // instruction where the unsigned one is several.
 static inline double dbl(cycles_t c) { return static_cast<double>(static_cast<int64_t>(c)); }
 
-// The level becomes `level` at t (cycles after the origin, after the last change): extend F to t
-// and keep the knots the current form asks for.
-inline void Occupancy::change(cycles_t t, int64_t level)
+// The level changes from `from` at t (cycles after the origin, after the last change tc, where F
+// is fc) and F there is f, in the cases fold() does not handle itself: the knots' room taken at
+// the first change point, or change points turned into a grid once there are kMaxKnots of them,
+// or a grid extended (and widened when needed) up to t.
+void Occupancy::change_slow(cycles_t t, double f, int64_t from, cycles_t tc, double fc)
 {
-    const double f = fc_ + static_cast<double>(level_) * dbl(t - tc_);
-    if (grid_ == 0 && knots_.size() < std::min(knots_.capacity(), kMaxKnots))
-        knots_.push_back(Knot{t, f}); // the common case: a change point kept as it is
-    else
-        keep(t, f);
-    tc_ = t;
-    fc_ = f;
-    level_ = level;
-}
-
-// change()'s other cases: room for more change points, or change points turned into a grid once
-// there are kMaxKnots of them, or a grid extended (and widened when needed) up to t.
-void Occupancy::keep(cycles_t t, double f)
-{
-    if (grid_ == 0 && knots_.size() < kMaxKnots) {
-        knots_.reserve(std::min(kMaxKnots, std::max<size_t>(256, 2 * knots_.capacity())));
-        knots_.push_back(Knot{t, f});
+    tc_ = tc;
+    fc_ = fc;
+    level_ = from;
+    if (grid_ == 0 && nknots_ < kMaxKnots) {
+        if (!knots_)
+            knots_.reset(new Knot[kMaxKnots]); // all it will hold: it only ever grows to kMaxKnots
+        knots_[nknots_++] = Knot{t, f};
         return;
     }
     if (grid_ == 0)
@@ -102,26 +86,30 @@ void Occupancy::keep(cycles_t t, double f)
     while (t / grid_ > kMaxKnots)
         coarsen(t);
     for (cycles_t m = (tc_ / grid_ + 1) * grid_; m <= t; m += grid_)
-        knots_.push_back(Knot{m, fc_ + static_cast<double>(level_) * dbl(m - tc_)});
+        knots_[nknots_++] = Knot{m, fc_ + static_cast<double>(level_) * dbl(m - tc_)};
 }
 
 // Sort by time an appended run of endpoints: by insertion, linear when the run is nearly in order
 // as close() appends it; past a budget of moves (an unusual order) by a full sort.
 template <class Event> static void sort_by_time(std::vector<Event> &v)
 {
-    size_t budget = 8 * v.size() + 64;
-    for (size_t i = 1; i < v.size(); i++) {
-        const Event x = v[i];
+    Event *const e = v.data();
+    const size_t n = v.size();
+    size_t budget = 8 * n + 64;
+    for (size_t i = 1; i < n; i++) {
+        if (e[i].t >= e[i - 1].t)
+            continue; // in order, the common case
+        const Event x = e[i];
         size_t j = i;
-        for (; j > 0 && v[j - 1].t > x.t; j--) {
+        for (; j > 0 && e[j - 1].t > x.t; j--) {
             if (budget-- == 0) {
-                v[j] = x; // v[j] is the hole the moves left
+                e[j] = x; // e[j] is the hole the moves left
                 std::sort(v.begin(), v.end(), [](const Event &a, const Event &b) { return a.t < b.t; });
                 return;
             }
-            v[j] = v[j - 1];
+            e[j] = e[j - 1];
         }
-        v[j] = x;
+        e[j] = x;
     }
 }
 
@@ -138,29 +126,58 @@ void Occupancy::fold(cycles_t upto)
     starts_.push_back(stop);
     ends_.push_back(stop);
     const Event *a = events_.data(), *b = starts_.data(), *c = ends_.data();
+    // The state the sweep changes, in locals (the knots' stores could alias the members).  While
+    // every change point is kept, each is one store at kp (room up to kroom); else change_slow().
+    int64_t level = level_;
+    uint64_t peak = peak_;
+    size_t waiting = waiting_;
+    cycles_t tc = tc_;
+    double fc = fc_;
+    const cycles_t origin = origin_;
+    Knot *kp = knots_.get() + nknots_, *kroom = grid_ == 0 && knots_ ? knots_.get() + kMaxKnots : kp;
     // Equal times are summed before the peak is taken: an interval ending when another starts does
     // not overlap it.
     for (;;) {
         const cycles_t t = std::min(a->t, std::min(b->t, c->t));
         if (t >= upto)
             break;
-        int64_t level = level_;
+        int64_t next = level;
         for (; a->t == t; a++) {
-            level += a->bytes;
-            waiting_ -= a->n;
+            next += a->bytes;
+            waiting -= a->n;
         }
         for (; b->t == t; b++) {
-            level += b->bytes;
-            waiting_ -= b->n;
+            next += b->bytes;
+            waiting -= b->n;
         }
         for (; c->t == t; c++) {
-            level += c->bytes;
-            waiting_ -= c->n;
+            next += c->bytes;
+            waiting -= c->n;
         }
-        if (level != level_)
-            change(t > origin_ ? t - origin_ : 0, level);
-        peak_ = std::max<uint64_t>(peak_, static_cast<uint64_t>(std::max<int64_t>(level_, 0)));
+        if (next != level) {
+            // F extended to the change point at t (relative to the origin)
+            const cycles_t at = t > origin ? t - origin : 0;
+            const double f = fc + static_cast<double>(level) * dbl(at - tc);
+            if (kp != kroom) {
+                *kp++ = Knot{at, f}; // the common case: a change point kept as it is
+            } else {
+                nknots_ = static_cast<size_t>(kp - knots_.get());
+                change_slow(at, f, level, tc, fc);
+                kp = knots_.get() + nknots_;
+                kroom = grid_ == 0 ? knots_.get() + kMaxKnots : kp;
+            }
+            tc = at;
+            fc = f;
+            level = next;
+        }
+        peak = std::max<uint64_t>(peak, static_cast<uint64_t>(std::max<int64_t>(level, 0)));
     }
+    nknots_ = static_cast<size_t>(kp - knots_.get());
+    level_ = level;
+    peak_ = peak;
+    waiting_ = waiting;
+    tc_ = tc;
+    fc_ = fc;
     events_.pop_back();
     starts_.pop_back();
     ends_.pop_back();
@@ -173,9 +190,9 @@ void Occupancy::fold(cycles_t upto)
         // new endpoints wait too: merge what remains of the three runs
         scratch_.resize(static_cast<size_t>(be - b) + static_cast<size_t>(ce - c));
         std::merge(b, be, c, ce, scratch_.begin(), by_time);
-        std::vector<Event> rest(static_cast<size_t>(ae - a) + scratch_.size());
-        std::merge(a, ae, scratch_.begin(), scratch_.end(), rest.begin(), by_time);
-        events_.swap(rest);
+        rest_.resize(static_cast<size_t>(ae - a) + scratch_.size());
+        std::merge(a, ae, scratch_.begin(), scratch_.end(), rest_.begin(), by_time);
+        events_.swap(rest_);
     }
     starts_.clear();
     ends_.clear();
@@ -189,30 +206,30 @@ void Occupancy::coarsen(cycles_t upto)
     if (grid_ != 0) {
         grid_ *= 2;
         size_t k = 0;
-        for (const Knot &p : knots_)
-            if (p.t % grid_ == 0)
-                knots_[k++] = p;
-        knots_.resize(k);
+        for (size_t i = 0; i < nknots_; i++)
+            if (knots_[i].t % grid_ == 0)
+                knots_[k++] = knots_[i];
+        nknots_ = k;
         return;
     }
     cycles_t g = 1;
     while (upto / g > kMaxKnots / 2)
         g *= 2;
-    std::vector<Knot> grid;
-    grid.reserve(kMaxKnots); // all it will hold: it only ever grows to kMaxKnots, then halves
-    size_t k = 0;
+    std::unique_ptr<Knot[]> grid(new Knot[kMaxKnots]); // all it will hold: it only ever grows to kMaxKnots, then halves
+    size_t k = 0, n = 0;
     for (cycles_t m = g; m <= tc_; m += g)
-        grid.push_back(Knot{m, integral_at(dbl(m), k)});
+        grid[n++] = Knot{m, integral_at(dbl(m), k)};
     knots_.swap(grid);
+    nknots_ = n;
     grid_ = g;
 }
 
-void Occupancy::compact()
+__attribute__((noinline)) void Occupancy::compact()
 {
     // Endpoints before the oldest open write are final: no interval can start earlier any more.
     cycles_t oldest = kNever;
-    for (const Seg &s : segs_)
-        oldest = std::min(oldest, s.w);
+    for (size_t i = 0; i < nsegs_; i++)
+        oldest = std::min(oldest, segs_[i].w);
     fold(oldest);
     if (waiting_ <= kMaxEvents)
         return;
@@ -223,7 +240,8 @@ void Occupancy::compact()
     for (size_t before = events_[0].n; before <= waiting_ / 2; before += events_[i].n)
         i++; // events_[i] holds endpoint waiting_ / 2 in time order
     const cycles_t upto = events_[i].t;
-    for (Seg &s : segs_) {
+    for (size_t i = 0; i < nsegs_; i++) {
+        Seg &s = segs_[i];
         if (s.w < upto) {
             const int64_t bytes = static_cast<int64_t>(s.hi - s.lo);
             add(starts_, s.w, bytes);
@@ -238,62 +256,114 @@ void Occupancy::compact()
     fold(upto);
 }
 
+void Occupancy::open_gap(size_t k, size_t count)
+{
+    const size_t n = nsegs_;
+    if (n + count > segs_.size())
+        segs_.resize(std::max<size_t>(16, 2 * (n + count)));
+    Seg *const s = segs_.data();
+    std::memmove(s + k + count, s + k, (n - k) * sizeof(Seg));
+    nsegs_ = n + count;
+}
+
 // The open ranges under [lo, hi) are closed, the parts of the first and last outside it stay
 // open, and [lo, hi) is one new range.
 void Occupancy::write(uint64_t lo, uint64_t hi, cycles_t t)
 {
     if (lo >= hi)
         return;
-    const size_t i = first_after(lo), n = segs_.size();
-    if (i < n && segs_[i].lo == lo && segs_[i].hi == hi) { // the common case: one range, rewritten
+    const size_t i = first_after(lo);
+    if (i < nsegs_ && segs_[i].lo == lo && segs_[i].hi == hi) { // the common case: one range, rewritten
         close(lo, hi, segs_[i]);
-        segs_[i] = Seg{lo, hi, t, t, false};
+        segs_[i].w = segs_[i].r = t;
     } else {
-        size_t k = i;
-        for (; k < n && segs_[k].lo < hi; k++)
-            close(std::max(lo, segs_[k].lo), std::min(hi, segs_[k].hi), segs_[k]);
-        Seg put[3];
-        size_t m = 0;
-        if (i < k && segs_[i].lo < lo) {
-            put[m] = segs_[i];
-            put[m++].hi = lo;
-        }
-        put[m++] = Seg{lo, hi, t, t, false};
-        if (i < k && segs_[k - 1].hi > hi) {
-            put[m] = segs_[k - 1];
-            put[m++].lo = hi;
-        }
-        const auto at = segs_.begin() + static_cast<long>(i);
-        if (m > k - i)
-            segs_.insert(at, m - (k - i), Seg{});
-        else
-            segs_.erase(at + static_cast<long>(m), at + static_cast<long>(k - i));
-        std::copy(put, put + m, segs_.begin() + static_cast<long>(i));
+        write_cut(i, lo, hi, t);
     }
     if (++writes_ % 256 == 0)
         compact();
 }
 
+__attribute__((noinline)) void Occupancy::write_cut(size_t i, uint64_t lo, uint64_t hi, cycles_t t)
+{
+    const size_t n = nsegs_;
+    size_t k = i;
+    for (; k < n && segs_[k].lo < hi; k++)
+        close(std::max(lo, segs_[k].lo), std::min(hi, segs_[k].hi), segs_[k]);
+    Seg put[3];
+    size_t m = 0;
+    if (i < k && segs_[i].lo < lo) {
+        put[m] = segs_[i];
+        put[m++].hi = lo;
+    }
+    put[m++] = Seg{lo, hi, t, t};
+    if (i < k && segs_[k - 1].hi > hi) {
+        put[m] = segs_[k - 1];
+        put[m++].lo = hi;
+    }
+    if (m > k - i) {
+        open_gap(i, m - (k - i));
+    } else if (m < k - i) { // the ranges from k on move down
+        Seg *const s = segs_.data();
+        std::memmove(s + i + m, s + k, (n - k) * sizeof(Seg));
+        nsegs_ = n - (k - i - m);
+    }
+    std::copy(put, put + m, segs_.data() + i);
+}
+
+// The open ranges under [lo, hi) are read until t; the first and the last are cut at lo and hi
+// when they reach past them, the parts outside keeping their times.
 void Occupancy::read(uint64_t lo, uint64_t hi, cycles_t t)
 {
     if (lo >= hi)
         return;
-    size_t i = first_after(lo);
-    if (i < segs_.size() && segs_[i].lo < lo)
-        split(i++, lo);
-    for (; i < segs_.size() && segs_[i].lo < hi; i++) {
-        if (segs_[i].hi > hi)
-            split(i, hi);
-        segs_[i].r = std::max(segs_[i].r, t);
-        segs_[i].read = true;
+    const size_t i = first_after(lo), n = nsegs_;
+    Seg *const s = segs_.data();
+    if (i < n && s[i].lo >= lo && s[i].hi <= hi && (i + 1 == n || s[i + 1].lo >= hi)) // the common case: one range
+        s[i].r = std::max(s[i].r, t);
+    else if (i < n && s[i].lo < hi)
+        read_cut(i, lo, hi, t);
+}
+
+__attribute__((noinline)) void Occupancy::read_cut(size_t i, uint64_t lo, uint64_t hi, cycles_t t)
+{
+    const size_t n = nsegs_;
+    Seg *s = segs_.data();
+    size_t k = i + 1; // the ranges under [lo, hi) are i .. k - 1
+    while (k < n && s[k].lo < hi)
+        k++;
+    const size_t cut_lo = s[i].lo < lo, cut_hi = s[k - 1].hi > hi;
+    if (cut_lo + cut_hi > 0) {
+        open_gap(k, cut_lo + cut_hi);
+        s = segs_.data();
+    }
+    // From the last range down, each to its place (cut_lo places further on): the part of the last
+    // past hi keeps its times, the part of the first before lo stays at i.
+    size_t j = k - 1, d = k - 1 + cut_lo + cut_hi;
+    if (cut_hi) {
+        s[d] = s[j];
+        s[d--].lo = hi;
+        s[j].hi = hi;
+    }
+    for (;; j--, d--) {
+        Seg x = s[j];
+        x.r = std::max(x.r, t);
+        if (j == i) {
+            if (cut_lo) {
+                x.lo = lo;
+                s[i].hi = lo;
+            }
+            s[d] = x;
+            break;
+        }
+        s[d] = x;
     }
 }
 
 void Occupancy::finish()
 {
-    for (const Seg &s : segs_)
-        close(s.lo, s.hi, s);
-    segs_.clear();
+    for (size_t i = 0; i < nsegs_; i++)
+        close(segs_[i].lo, segs_[i].hi, segs_[i]);
+    nsegs_ = 0;
     fold(kNever);
 }
 
@@ -303,10 +373,10 @@ double Occupancy::integral_at(double x, size_t &k) const
 {
     if (x >= dbl(tc_))
         return fc_ + static_cast<double>(level_) * (x - dbl(tc_));
-    while (k < knots_.size() && dbl(knots_[k].t) <= x)
+    while (k < nknots_ && dbl(knots_[k].t) <= x)
         k++;
     const Knot a = k == 0 ? Knot{0, 0.0} : knots_[k - 1];
-    const Knot b = k == knots_.size() ? Knot{tc_, fc_} : knots_[k];
+    const Knot b = k == nknots_ ? Knot{tc_, fc_} : knots_[k];
     // The slope first: between change points it is the level, an integer, so the result is exact.
     const double slope = (b.f - a.f) / dbl(b.t - a.t);
     return a.f + slope * (x - dbl(a.t));

@@ -23,17 +23,20 @@
 // length / kMaxKnots).  Either way the slices
 // integrate to byte_cycles and no slice's mean exceeds the peak; `grid` says which form is kept.
 // Cost: O(1) per change point, amortised (a coarsening touches each knot once); memory: at most
-// kMaxKnots knots of 16 bytes (256 KiB) per buffer, allocated as the changes come.
+// kMaxKnots knots of 16 bytes (256 KiB) per buffer, written as the changes come.
 //
 // Data structures: the open ranges are a vector sorted by address (a buffer holds few: its
 // tiles), so an access that covers exactly one open range, the common case, is a binary search
-// and an update in place.  The endpoints waiting to be folded are one time-sorted run; those
-// closed since the last fold are appended to two more (interval starts, interval ends), each in
-// nearly increasing time order, so a fold sorts them by insertion and merges the three runs in
-// one pass instead of sorting everything again.
+// and an update in place; a read that cuts ranges at its ends moves the ranges after it once.  The
+// endpoints waiting to be folded are one time-sorted run; those closed since the last fold are
+// appended to two more (interval starts, interval ends), each in nearly increasing time order, so
+// a fold sorts them by insertion and merges the three runs in one pass instead of sorting
+// everything again.  The knots take their full room (kMaxKnots) at the first change point, so
+// that they are never copied to a larger block.
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -63,10 +66,11 @@ public:
     cycles_t grid() const { return grid_; }
 
 private:
+    // An open range: written at w, read until r.  r starts at w: data read no later than its write
+    // started (or not at all) has no interval (close() needs r > w).
     struct Seg {
         uint64_t lo, hi;
         cycles_t w, r;
-        bool read;
     };
     // Endpoints at one time appended one after another are kept as one entry: their sum, and how
     // many they are (compaction counts endpoints).
@@ -80,20 +84,26 @@ private:
         double f;   // F(t)
     };
     size_t first_after(uint64_t at) const;
-    void split(size_t i, uint64_t at);
+    // write() and read() for accesses that cut open ranges (i: first_after(lo)).
+    void write_cut(size_t i, uint64_t lo, uint64_t hi, cycles_t t);
+    void read_cut(size_t i, uint64_t lo, uint64_t hi, cycles_t t);
+    // `count` unset ranges at index k, the ranges from k on moved once.
+    void open_gap(size_t k, size_t count);
     void close(uint64_t lo, uint64_t hi, const Seg &s);
     static void add(std::vector<Event> &run, cycles_t t, int64_t bytes);
     void fold(cycles_t upto);
     void compact();
-    void change(cycles_t t, int64_t level);
-    void keep(cycles_t t, double f);
+    void change_slow(cycles_t t, double f, int64_t from, cycles_t tc, double fc);
     void coarsen(cycles_t upto);
     double integral_at(double x, size_t &k) const;
 
-    std::vector<Seg> segs_; // open ranges, disjoint, by address
+    // The open ranges, disjoint, by address: segs_[0 .. nsegs_).  The vector's size is the room,
+    // which only grows, so cutting and closing up ranges moves them without reallocating.
+    std::vector<Seg> segs_;
+    size_t nsegs_ = 0;
     // Endpoints of closed intervals, every one at or after the last fold: events_ sorted by time;
     // starts_ and ends_ appended since the last fold, each nearly in time order.
-    std::vector<Event> events_, starts_, ends_, scratch_;
+    std::vector<Event> events_, starts_, ends_, scratch_, rest_;
     size_t waiting_ = 0; // endpoints in the three runs
     int64_t level_ = 0;                    // occupancy at the last fold
     uint64_t writes_ = 0;                  // compaction runs every 256 writes
@@ -105,7 +115,10 @@ private:
     // grid_ up to tc_.
     cycles_t origin_ = 0, tc_ = 0, grid_ = 0;
     double fc_ = 0;
-    std::vector<Knot> knots_;
+    // knots_[0 .. nknots_): room for kMaxKnots, taken at the first change point (new[] leaves it
+    // unwritten: only the pages written take host memory); a coarsening fills a new block.
+    std::unique_ptr<Knot[]> knots_;
+    size_t nknots_ = 0;
 };
 
 } // namespace dv

@@ -222,6 +222,53 @@ START_TEST(test_components_l2_lru)
 }
 END_TEST
 
+// Lines never allocated are sure misses (their lookup skipped), in sets of 16 ways: 64 sets of 16
+// ways of 128 B.  The 64 lines of each run of 64 take the 64 sets (in a rotated order), so a range
+// of whole runs gives every set one line per run, in run order.
+//   1. Runs 0 .. 19 written in one transfer (write-back): 1280 misses; in each set runs 16 .. 19
+//      evict the dirty lines of runs 0 .. 3 (256 write-backs), 4 .. 19 stay, dirty.
+//   2. Runs 0 .. 19 read: a cyclic stream of 20 lines per set through 16 ways never hits: 1280
+//      misses, the first 16 of each set evicting dirty lines (1024 write-backs).  4 .. 19 stay.
+//   3. Runs 12 .. 23 read: runs 12 .. 19 hit (512), 20 .. 23 were never allocated (256 misses),
+//      evicting runs 4 .. 7.
+//   4. One line of run 4 read (a single-line run): allocated once and evicted, a miss; one of run 8:
+//      a hit.  Totals: 2817 misses, 513 hits, 1280 write-backs.
+START_TEST(test_components_l2_never_allocated)
+{
+    Context context;
+    Hbm hbm("hbm", Hbm::Params{50, 8, 64, 0, 0});
+    L2Cache l2("l2", L2Cache::Params{64 * 16 * 128, 128, 16, false, 64, 64});
+    l2.hbm.bind(hbm);
+    auto read = [&](uint64_t run, uint64_t runs, bool write) {
+        GmRuns r;
+        r.count = 1;
+        r.bytes = runs * 64 * 128;
+        r.base = run * 64 * 128;
+        return l2.transfer(0, r, write, 0);
+    };
+    read(0, 20, true);
+    ck_assert_uint_eq(l2.misses, 1280);
+    ck_assert_uint_eq(l2.writebacks, 256);
+    read(0, 20, false);
+    ck_assert_uint_eq(l2.misses, 2560);
+    ck_assert_uint_eq(l2.hits, 0);
+    ck_assert_uint_eq(l2.writebacks, 1280);
+    read(12, 12, false);
+    ck_assert_uint_eq(l2.hits, 512);
+    ck_assert_uint_eq(l2.misses, 2816);
+    GmRuns one;
+    one.count = 1;
+    one.bytes = 128;
+    one.base = (4 * 64 + 5) * 128;
+    ck_assert(l2.transfer(0, one, false, 0).miss);
+    one.base = (8 * 64 + 5) * 128;
+    ck_assert(!l2.transfer(0, one, false, 0).miss);
+    ck_assert_uint_eq(l2.misses, 2817);
+    ck_assert_uint_eq(l2.hits, 513);
+    ck_assert_uint_eq(l2.writebacks, 1280);
+}
+END_TEST
+
 // Write-back: a write allocates without a fill (no HBM bytes) and leaves the line dirty; L2, L4,
 // L6 fill the other ways (mru 1111 -> 1000), so L8 evicts way 0, the dirty L0: one write-back of
 // 128 B.  Misses 5, hits 0, HBM reads 4 lines (L2, L4, L6, L8), writes 1 line.
@@ -389,6 +436,41 @@ START_TEST(test_components_occupancy_partial_ranges)
     o.series(64, s, 64);
     for (int i = 0; i < 64; i++) {
         const double want = i < 5 ? 20 : i < 10 ? 70 : i < 30 ? 50 : i >= 40 && i < 50 ? 140 : 0;
+        ck_assert_msg(s[i] == want, "slice %d: %g, expected %g", i, s[i], want);
+    }
+}
+END_TEST
+
+// Reads and writes that cut several ranges at once (the open ranges move to make room, or close
+// up, in one step):
+//   1. [0, 100), [100, 200), [200, 300) written at 0; [50, 250) read until 10 cuts the first at 50
+//      and the last at 250.  [0, 300) written at 20 closes the five pieces in one: 50 + 100 + 50 B
+//      over [0, 10) (2000) and leaves one range.
+//   2. [0, 300) read until 30; [120, 140) written at 40 cuts it in three (20 B over [20, 30): 200);
+//      [100, 160) read until 50 cuts [0, 120) at 100 and [140, 300) at 160.  finish: [0, 100)
+//      and [160, 300) over [20, 30) (2400), [100, 120) and [140, 160) over [20, 50) (1200),
+//      [120, 140) over [40, 50) (200).
+// Sweep: t=0 +200; t=10 -200; t=20 +300; t=30 -260 -> 40; t=40 +20 -> 60; t=50 -60 -> 0.
+// peak 300, integral 2000 + 3000 + 400 + 600 = 6000.
+START_TEST(test_components_occupancy_cuts)
+{
+    Occupancy o;
+    o.reset(0);
+    o.write(0, 100, 0);
+    o.write(100, 200, 0);
+    o.write(200, 300, 0);
+    o.read(50, 250, 10);
+    o.write(0, 300, 20);
+    o.read(0, 300, 30);
+    o.write(120, 140, 40);
+    o.read(100, 160, 50);
+    o.finish();
+    ck_assert_uint_eq(o.peak_bytes(), 300);
+    ck_assert_double_eq(o.byte_cycles(), 6000.0);
+    double s[64];
+    o.series(64, s, 64);
+    for (int i = 0; i < 64; i++) {
+        const double want = i < 10 ? 200 : i < 20 ? 0 : i < 30 ? 300 : i < 40 ? 40 : i < 50 ? 60 : 0;
         ck_assert_msg(s[i] == want, "slice %d: %g, expected %g", i, s[i], want);
     }
 }
@@ -865,12 +947,14 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_calendar_contenders_before_global_time);
     tcase_add_test(t, test_components_calendar_full_bins_passed);
     tcase_add_test(t, test_components_l2_lru);
+    tcase_add_test(t, test_components_l2_never_allocated);
     tcase_add_test(t, test_components_l2_write_back_and_through);
     tcase_add_test(t, test_components_l2_transfer_times);
     tcase_add_test(t, test_components_occupancy_one_interval);
     tcase_add_test(t, test_components_occupancy_overlap_sweep);
     tcase_add_test(t, test_components_occupancy_rewrites);
     tcase_add_test(t, test_components_occupancy_partial_ranges);
+    tcase_add_test(t, test_components_occupancy_cuts);
     tcase_add_test(t, test_components_occupancy_reverse_order);
     tcase_add_test(t, test_components_occupancy_compaction_exact);
     tcase_add_test(t, test_components_occupancy_early_fold);
