@@ -77,6 +77,24 @@ void BandwidthCalendar::scan(uint64_t lo, uint64_t hi, uint64_t w[2], uint64_t *
     uint64_t w0 = 0, w1 = 0;
 #endif
     const Bin *const ring = ring_.data();
+    // The common window, 2 x near_ bins in one piece of the ring: a loop of known length, unrolled
+    // (no loop counting between the bins).
+    if (hi - lo == 2 * near_ && lo < hi && (lo & mask_) + 2 * near_ <= ring_.size()) {
+        const Bin *b = ring + (lo & mask_);
+#pragma GCC unroll 32
+        for (unsigned k = 0; k < 2 * near_; k += 2) {
+#if defined(__SSE2__)
+            who = _mm_or_si128(who, _mm_load_si128(reinterpret_cast<const __m128i *>(b[k].who)));
+            who2 = _mm_or_si128(who2, _mm_load_si128(reinterpret_cast<const __m128i *>(b[k + 1].who)));
+#else
+            w0 |= b[k].who[0] | b[k + 1].who[0];
+            w1 |= b[k].who[1] | b[k + 1].who[1];
+#endif
+            u += b[k].used;
+            u2 += b[k + 1].used;
+        }
+        lo = hi;
+    }
     while (lo < hi) {
         const uint64_t i = lo & mask_, n = std::min<uint64_t>(hi - lo, ring_.size() - i);
         const Bin *b = ring + i, *const pairs = b + (n & ~uint64_t(1)), *const e = b + n;
