@@ -33,6 +33,13 @@ static int route(const dv_insn_t &in)
     }
 }
 
+// The synchronisation instructions route() sends by their fields: they have no unit cost of their own.
+static bool sync_op(unsigned op)
+{
+    return op == DV_OP_set_flag || op == DV_OP_wait_flag || op == DV_OP_pipe_barrier || op == DV_OP_set_cross_flag ||
+           op == DV_OP_wait_cross_flag;
+}
+
 AiCore::Params AiCore::Params::from(const dv_config_t &cfg, dv_core_type_t type)
 {
     Params p{};
@@ -455,7 +462,7 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
 
 std::string AiCore::describe_pending()
 {
-    return "scalar unit " + describe_wait(DV_PIPE_S, Entry{pending_, vs_, {}, 0, pending_index_, 0, {}, CriticalPath::kNone});
+    return "scalar unit " + describe_wait(DV_PIPE_S, Entry{pending_, vs_, {}, 0, pending_index_, 0, {}, CriticalPath::kNone, 0, 0, 0});
 }
 
 std::string AiCore::describe_wait(int p, const Entry &e)
@@ -936,7 +943,16 @@ int AiCore::issue(cycles_t t, dv_error_t *err)
     e.vc = hz_.clock(DV_PIPE_S);
     e.enq = ts_;
     e.index = pending_index_;
-    e.nr = dv_footprint(&in, &vs_, e.r);
+    if (p == DV_PIPE_V && !sync_op(in.op)) {
+        dv_vgeom_t g;
+        e.nr = dv_vec_footprint(&in, &vs_, e.r, &g);
+        const Cost c = vec_.cost(in, g);
+        e.v_occupy = c.occupy;
+        e.v_latency = c.latency;
+        e.v_conflict = c.conflict;
+    } else {
+        e.nr = dv_footprint(&in, &vs_, e.r);
+    }
     e.node = s_node_;
     path_.retain(e.node);
     int rc = check_access(e, p, err);
@@ -1073,9 +1089,9 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
     default: {
         Cost c;
         if (p == DV_PIPE_V) {
-            dv_vgeom_t g;
-            dv_vec_geometry(&in, &e.vs, &g);
-            c = vec_.cost(in, g);
+            c.occupy = e.v_occupy;
+            c.latency = e.v_latency;
+            c.conflict = e.v_conflict;
             counters_.bank_conflict_cycles += c.conflict;
             counters_.stall[p][DV_STALL_BANK_CONFLICT] += c.conflict;
         } else if (p == DV_PIPE_M) {

@@ -725,6 +725,80 @@ START_TEST(test_components_hazard_pruning_keeps_races)
 }
 END_TEST
 
+// ---------------------------------------------------------------- the V pipe's issue-time decode
+
+// dv_vec_footprint (one decode, what the core does when it issues a V-pipe instruction) says exactly
+// what dv_footprint and dv_vec_geometry say on their own: every opcode with random field values in
+// range (sometimes an out-of-set dtype), in normal mode with full, random and empty masks and in
+// count mode.
+START_TEST(test_components_vec_footprint_one_decode)
+{
+    uint64_t seed = 12345;
+    auto rnd = [&seed]() {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        return seed >> 17;
+    };
+    for (int op = 0; op < DV_OP_COUNT; op++) {
+        const dv_op_spec_t *os = dv_op_spec(static_cast<dv_op_t>(op));
+        const dv_form_spec_t *fs = dv_form_spec(os->form);
+        for (int iter = 0; iter < 200; iter++) {
+            dv_insn_t in;
+            dv_insn_init(&in, static_cast<dv_op_t>(op));
+            for (int i = 0; i < fs->nfields; i++) {
+                const dv_field_spec_t *fd = &fs->fields[i];
+                switch (fd->kind) {
+                case DV_FK_ADDR: {
+                    const int sp = fd->space == DV_FS_DST   ? static_cast<int>(os->dst_space)
+                                   : fd->space == DV_FS_SRC ? static_cast<int>(os->src_space)
+                                                            : fd->space;
+                    in.f[i].u = sp == DV_SPACE_GM ? DV_GM_ADDR(rnd() % 2, 32 * (rnd() % 64)) : DV_ADDR(sp, 32 * (rnd() % 64));
+                    break;
+                }
+                case DV_FK_DTYPE: in.f[i].i = static_cast<int64_t>(rnd() % DV_DT_COUNT); break; // some not in the set
+                case DV_FK_F64: in.f[i].d = static_cast<double>(rnd() % 100) / 3; break;
+                case DV_FK_U64: in.f[i].u = rnd(); break;
+                default: {
+                    const int64_t hi = fd->max < fd->min + 300 ? fd->max : fd->min + 300;
+                    in.f[i].i = fd->min + static_cast<int64_t>(rnd() % static_cast<uint64_t>(hi - fd->min + 1));
+                }
+                }
+            }
+            dv_vstate_t vs;
+            dv_vstate_reset(&vs);
+            switch (iter % 4) {
+            case 1: vs.hi = rnd() & rnd(), vs.lo = rnd() & rnd(); break;
+            case 2: vs.hi = vs.lo = 0; break;
+            case 3: vs.count_mode = true, vs.lo = rnd() % 5000; break;
+            default: break;
+            }
+            dv_range_t a[DV_MAX_RANGES], b[DV_MAX_RANGES];
+            dv_vgeom_t ga, gb;
+            std::memset(&ga, 0x5a, sizeof ga);
+            std::memset(&gb, 0xa5, sizeof gb);
+            const int na = dv_vec_footprint(&in, &vs, a, &ga);
+            const int nb = dv_footprint(&in, &vs, b);
+            dv_vec_geometry(&in, &vs, &gb);
+            ck_assert_int_eq(na, nb);
+            for (int k = 0; k < na; k++) {
+                ck_assert_uint_eq(a[k].space, b[k].space);
+                ck_assert_uint_eq(a[k].write, b[k].write);
+                ck_assert_uint_eq(a[k].arg, b[k].arg);
+                ck_assert_uint_eq(a[k].lo, b[k].lo);
+                ck_assert_uint_eq(a[k].hi, b[k].hi);
+            }
+            ck_assert_msg(ga.repeats == gb.repeats && ga.elems_per_repeat == gb.elems_per_repeat &&
+                              ga.elems == gb.elems && ga.nops == gb.nops,
+                          "%s: geometry differs", os->mnemonic);
+            for (int k = 0; k < ga.nops; k++)
+                ck_assert_msg(ga.ops[k].base == gb.ops[k].base && ga.ops[k].blk_bytes == gb.ops[k].blk_bytes &&
+                                  ga.ops[k].blk_stride == gb.ops[k].blk_stride &&
+                                  ga.ops[k].rep_stride == gb.ops[k].rep_stride && ga.ops[k].write == gb.ops[k].write,
+                              "%s: operand %d differs", os->mnemonic, k);
+        }
+    }
+}
+END_TEST
+
 // ---------------------------------------------------------------- units built from their Params
 
 // One instruction from its trace text; GM argument 0 is called x.
@@ -864,6 +938,7 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_hazard_ordering);
     tcase_add_test(t, test_components_hazard_reports_once_in_order);
     tcase_add_test(t, test_components_hazard_pruning_keeps_races);
+    tcase_add_test(t, test_components_vec_footprint_one_decode);
     tcase_add_test(t, test_components_cube_params);
     tcase_add_test(t, test_components_dma_local_params);
     tcase_add_test(t, test_components_dma_gm_read_through_l2);
