@@ -841,8 +841,8 @@ int AiCore::issue(cycles_t t, dv_error_t *err)
             if (load && stream_->loaded)
                 stream_->loaded(stream_, bytes, static_cast<unsigned>(n));
             if (check_hazards_)
-                hz_.execute(DV_PIPE_S, hz_.clock(DV_PIPE_S), pending_index_, in.line, probe.r, probe.nr,
-                            [this](const dv_hazard_t &h) { report_hazard(h); });
+                for (const dv_hazard_t &h : hz_.execute(DV_PIPE_S, hz_.clock(DV_PIPE_S), pending_index_, in.line, probe.r, probe.nr))
+                    report_hazard(h);
             chip_.slice(index_, DV_PIPE_S, in, ts_, ts_ + busy);
             path_.move(s_node_, path_from(scalar_ref(ts_), ts_ + busy, path_key(in.op, DV_PIPE_S)));
             break;
@@ -1124,8 +1124,8 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
         }
         const cycles_t end = t + c.occupy + c.latency;
         if (check_hazards_)
-            hz_.execute(static_cast<dv_pipe_t>(p), e.vc, e.index, in.line, e.r, e.nr,
-                        [this](const dv_hazard_t &h) { report_hazard(h); });
+            for (const dv_hazard_t &h : hz_.execute(static_cast<dv_pipe_t>(p), e.vc, e.index, in.line, e.r, e.nr))
+                report_hazard(h);
         if (uf == 3) // it hands its L0C tile over: to the FixPipes (mmad) or the next mmads (FixPipe)
             for (Unit &u : unit_[p == DV_PIPE_M ? 0 : 1])
                 if (u.index == e.index) {

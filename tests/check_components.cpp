@@ -582,7 +582,7 @@ dv_range_t ub(uint64_t lo, uint64_t hi, bool write)
 
 struct Recorder {
     std::vector<dv_hazard_t> found;
-    HazardChecker::Report fn() { return [this](const dv_hazard_t &h) { found.push_back(h); }; }
+    void add(const std::vector<dv_hazard_t> &h) { found.insert(found.end(), h.begin(), h.end()); }
 };
 
 const VClock kNoClock{};
@@ -603,8 +603,8 @@ START_TEST(test_components_hazard_kinds)
         Recorder rec;
         h.reset(kAiv);
         dv_range_t a = ub(0, 100, c.w1), b = ub(50, 200, c.w2);
-        h.execute(DV_PIPE_MTE2, kNoClock, 0, 10, &a, 1, rec.fn());
-        h.execute(DV_PIPE_V, kNoClock, 1, 11, &b, 1, rec.fn());
+        rec.add(h.execute(DV_PIPE_MTE2, kNoClock, 0, 10, &a, 1));
+        rec.add(h.execute(DV_PIPE_V, kNoClock, 1, 11, &b, 1));
         if (c.kind < 0) {
             ck_assert_uint_eq(rec.found.size(), 0);
             continue;
@@ -628,10 +628,10 @@ START_TEST(test_components_hazard_kinds)
     dv_range_t w = ub(0, 64, true), disjoint = ub(64, 128, true), same = ub(0, 64, true);
     dv_range_t l1 = ub(0, 64, true);
     l1.space = DV_SPACE_L1;
-    h.execute(DV_PIPE_MTE2, kNoClock, 0, 0, &w, 1, rec.fn());
-    h.execute(DV_PIPE_V, kNoClock, 1, 0, &disjoint, 1, rec.fn());
-    h.execute(DV_PIPE_V, kNoClock, 2, 0, &l1, 1, rec.fn());
-    h.execute(DV_PIPE_MTE2, kNoClock, 3, 0, &same, 1, rec.fn()); // same pipe: in order
+    rec.add(h.execute(DV_PIPE_MTE2, kNoClock, 0, 0, &w, 1));
+    rec.add(h.execute(DV_PIPE_V, kNoClock, 1, 0, &disjoint, 1));
+    rec.add(h.execute(DV_PIPE_V, kNoClock, 2, 0, &l1, 1));
+    rec.add(h.execute(DV_PIPE_MTE2, kNoClock, 3, 0, &same, 1)); // same pipe: in order
     ck_assert_uint_eq(rec.found.size(), 0);
 }
 END_TEST
@@ -647,11 +647,11 @@ START_TEST(test_components_hazard_ordering)
         HazardChecker h;
         Recorder rec;
         h.reset(kAiv);
-        h.execute(DV_PIPE_MTE2, kNoClock, 0, 0, &w, 1, rec.fn());
+        rec.add(h.execute(DV_PIPE_MTE2, kNoClock, 0, 0, &w, 1));
         const VClock snap = h.clock(DV_PIPE_MTE2);
         ck_assert_uint_eq(snap[DV_PIPE_MTE2], 1);
         h.merge(DV_PIPE_V, snap);
-        h.execute(DV_PIPE_V, kNoClock, 1, 0, &r, 1, rec.fn());
+        rec.add(h.execute(DV_PIPE_V, kNoClock, 1, 0, &r, 1));
         ck_assert_uint_eq(rec.found.size(), 0);
     }
     {
@@ -659,11 +659,11 @@ START_TEST(test_components_hazard_ordering)
         Recorder rec;
         h.reset(kAiv);
         const VClock before = h.clock(DV_PIPE_S);
-        h.execute(DV_PIPE_MTE2, kNoClock, 0, 0, &w, 1, rec.fn());
+        rec.add(h.execute(DV_PIPE_MTE2, kNoClock, 0, 0, &w, 1));
         h.join_all();
-        h.execute(DV_PIPE_V, h.clock(DV_PIPE_S), 1, 0, &r, 1, rec.fn());
+        rec.add(h.execute(DV_PIPE_V, h.clock(DV_PIPE_S), 1, 0, &r, 1));
         ck_assert_uint_eq(rec.found.size(), 0);
-        h.execute(DV_PIPE_MTE3, before, 2, 0, &w, 1, rec.fn()); // a write issued before the barrier
+        rec.add(h.execute(DV_PIPE_MTE3, before, 2, 0, &w, 1)); // a write issued before the barrier
         ck_assert_uint_eq(rec.found.size(), 2);               // races with both earlier accesses
         ck_assert_int_eq(rec.found[0].kind, DV_HAZ_WAW);
         ck_assert_uint_eq(rec.found[0].pipe_first, DV_PIPE_MTE2);
@@ -683,10 +683,10 @@ START_TEST(test_components_hazard_reports_once_in_order)
     Recorder rec;
     h.reset(kAiv);
     dv_range_t w = ub(0, 64, true), two[2] = {ub(0, 32, false), ub(16, 64, false)};
-    h.execute(DV_PIPE_MTE3, kNoClock, 0, 0, &w, 1, rec.fn());
-    h.execute(DV_PIPE_MTE2, kNoClock, 1, 0, &w, 1, rec.fn());
+    rec.add(h.execute(DV_PIPE_MTE3, kNoClock, 0, 0, &w, 1));
+    rec.add(h.execute(DV_PIPE_MTE2, kNoClock, 1, 0, &w, 1));
     ck_assert_uint_eq(rec.found.size(), 1);
-    h.execute(DV_PIPE_V, kNoClock, 2, 0, two, 2, rec.fn());
+    rec.add(h.execute(DV_PIPE_V, kNoClock, 2, 0, two, 2));
     ck_assert_uint_eq(rec.found.size(), 3);
     ck_assert_uint_eq(rec.found[1].pipe_first, DV_PIPE_MTE3);
     ck_assert_uint_eq(rec.found[1].insn_first, 0);
@@ -707,19 +707,19 @@ START_TEST(test_components_hazard_pruning_keeps_races)
     Recorder rec;
     h.reset(kAiv);
     dv_range_t w = ub(0, 64, true), r = ub(0, 64, false);
-    h.execute(DV_PIPE_MTE2, kNoClock, 0, 0, &w, 1, rec.fn());
+    rec.add(h.execute(DV_PIPE_MTE2, kNoClock, 0, 0, &w, 1));
     for (uint64_t i = 1; i <= 200; i++) {
         dv_range_t x = ub(64 * i, 64 * i + 64, true);
-        h.execute(DV_PIPE_MTE2, kNoClock, i, 0, &x, 1, rec.fn());
+        rec.add(h.execute(DV_PIPE_MTE2, kNoClock, i, 0, &x, 1));
     }
-    h.execute(DV_PIPE_V, kNoClock, 201, 0, &r, 1, rec.fn());
+    rec.add(h.execute(DV_PIPE_V, kNoClock, 201, 0, &r, 1));
     ck_assert_uint_eq(rec.found.size(), 1);
     ck_assert_int_eq(rec.found[0].kind, DV_HAZ_RAW);
     ck_assert_uint_eq(rec.found[0].insn_first, 0);
     h.merge(DV_PIPE_V, h.clock(DV_PIPE_MTE2));
     for (uint64_t i = 0; i < 200; i++) {
         dv_range_t x = ub(64 * i, 64 * i + 64, false);
-        h.execute(DV_PIPE_V, kNoClock, 202 + i, 0, &x, 1, rec.fn());
+        rec.add(h.execute(DV_PIPE_V, kNoClock, 202 + i, 0, &x, 1));
     }
     ck_assert_uint_eq(rec.found.size(), 1);
 }
