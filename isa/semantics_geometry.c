@@ -126,13 +126,14 @@ static const uint8_t dtype_bytes[DV_DT_COUNT] = {
 static int lowest_bit(uint64_t lo, uint64_t hi) { return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(hi); }
 static int highest_bit(uint64_t lo, uint64_t hi) { return hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll(lo); }
 
-int dv_sem_vinfo_build(const dv_insn_t *in, const dv_vstate_t *vs, vinfo_t *v)
+/* dv_sem_vinfo_build of a vector form (os's form is `form`).  Inlined where form is a constant: its
+ * vforms row, the kinds of its operands and its fields' ranges fold, so the common forms' decode is
+ * straight-line code (vinfo_build, dv_vec_footprint). */
+static inline __attribute__((always_inline)) int vinfo_form(const dv_insn_t *in, const dv_op_spec_t *os, dv_form_t form,
+                                                            const dv_vstate_t *vs, vinfo_t *v)
 {
-    const dv_op_spec_t *os = dv_op_spec((dv_op_t)in->op);
-    if (!os || !vforms[os->form].nops)
-        return 0;
-    const vform_t *vf = &vforms[os->form];
-    v->form = os->form;
+    const vform_t *vf = &vforms[form];
+    v->form = form;
     v->t = (dv_dtype_t)in->f[vf->dtype].i;
     v->t2 = vf->dtype2 >= 0 ? (dv_dtype_t)in->f[vf->dtype2].i : v->t;
     if (vf->dtype2 >= 0 ? !dv_conv_allowed(v->t2, v->t) : !dv_sem_dtype_ok(os, v->t))
@@ -152,7 +153,7 @@ int dv_sem_vinfo_build(const dv_insn_t *in, const dv_vstate_t *vs, vinfo_t *v)
         v->ehi_last = v->R ? (uint32_t)(v->N - (v->R - 1) * v->E - 1) : 0;
     } else {
         v->N = 0;
-        v->R = FI_AT(os->form, vf->repeat);
+        v->R = FI_AT(form, vf->repeat);
         const uint64_t lo = v->mlo, hi = v->E == 64 ? 0 : v->mhi;
         v->any = (lo | hi) != 0;
         if (v->any) {
@@ -175,6 +176,7 @@ int dv_sem_vinfo_build(const dv_insn_t *in, const dv_vstate_t *vs, vinfo_t *v)
     v->nops = vf->nops;
     if (v->form == DV_FORM_VREDUCEV2 && FI(VREDUCEV2, pattern)) /* a fixed pattern: src1 is not read */
         v->nops = 2;
+#pragma GCC unroll 4
     for (int k = 0; k < vf->nops; k++) {
         vop_i_t *o = &v->op[k];
         o->addr = in->f[vf->op[k].addr].u;
@@ -185,8 +187,8 @@ int dv_sem_vinfo_build(const dv_insn_t *in, const dv_vstate_t *vs, vinfo_t *v)
         case K_ELEM2:
             o->esize = o->kind == K_ELEM ? s1 : s2;
             o->blk_bytes = v->epb * o->esize;
-            o->blk = (vf->op[k].blk < 0 ? 1 : FI_AT(os->form, vf->op[k].blk)) * o->blk_bytes;
-            o->rep = FI_AT(os->form, vf->op[k].rep) * 32;
+            o->blk = (vf->op[k].blk < 0 ? 1 : FI_AT(form, vf->op[k].blk)) * o->blk_bytes;
+            o->rep = FI_AT(form, vf->op[k].rep) * 32;
             break;
         case K_IDX: /* one u32 per element, repeat after repeat */
             o->esize = 4;
@@ -203,8 +205,8 @@ int dv_sem_vinfo_build(const dv_insn_t *in, const dv_vstate_t *vs, vinfo_t *v)
             o->esize = 0;
             o->blk_bytes = v->E / 8;
             o->blk = 0;
-            o->rep = os->form == DV_FORM_VSEL && !o->write && !FI(VSEL, sel_step) ? 0 : v->E / 8;
-            if (os->form == DV_FORM_VREDUCEV2) { /* a bit per element of a repeat */
+            o->rep = form == DV_FORM_VSEL && !o->write && !FI(VSEL, sel_step) ? 0 : v->E / 8;
+            if (form == DV_FORM_VREDUCEV2) { /* a bit per element of a repeat */
                 o->blk_bytes = v->ehi / 8 + 1;
                 o->rep = FI(VREDUCEV2, src1_rep) * 32;
             }
@@ -225,13 +227,13 @@ int dv_sem_vinfo_build(const dv_insn_t *in, const dv_vstate_t *vs, vinfo_t *v)
             if (g) {
                 o->blk_bytes = v->epb / g * s1;
                 o->blk = o->blk_bytes;
-                o->rep = FI_AT(os->form, vf->op[k].rep) * 8 * o->blk_bytes;
+                o->rep = FI_AT(form, vf->op[k].rep) * 8 * o->blk_bytes;
                 break;
             }
             const bool pair = (in->op == DV_OP_vcmax || in->op == DV_OP_vcmin) && FI(VREDUCE, order) < 2;
             o->blk_bytes = (pair ? 2 : 1) * s1;
             o->blk = 0;
-            o->rep = in->op == DV_OP_vcadd_acc ? 0 : FI_AT(os->form, vf->op[k].rep) * o->blk_bytes;
+            o->rep = in->op == DV_OP_vcadd_acc ? 0 : FI_AT(form, vf->op[k].rep) * o->blk_bytes;
             break;
         }
         }
@@ -239,8 +241,16 @@ int dv_sem_vinfo_build(const dv_insn_t *in, const dv_vstate_t *vs, vinfo_t *v)
     return 1;
 }
 
+int dv_sem_vinfo_build(const dv_insn_t *in, const dv_vstate_t *vs, vinfo_t *v)
+{
+    const dv_op_spec_t *os = dv_op_spec((dv_op_t)in->op);
+    if (!os || !vforms[os->form].nops)
+        return 0;
+    return vinfo_form(in, os, os->form, vs, v);
+}
+
 /* Bounding range of one operand; false when it touches nothing. */
-static bool vop_range(const vinfo_t *v, const vop_i_t *o, uint64_t *lo, uint64_t *hi)
+static inline __attribute__((always_inline)) bool vop_range(const vinfo_t *v, const vop_i_t *o, uint64_t *lo, uint64_t *hi)
 {
     if (v->R == 0)
         return false;
@@ -421,11 +431,36 @@ static inline uint64_t popcount64(uint64_t x)
     return (x * 0x0101010101010101ull) >> 56;
 }
 
+/* dv_vec_geometry of a strided vector form, from its decoded v */
+static inline __attribute__((always_inline)) int vgeom_of(const vinfo_t *v, dv_vgeom_t *g)
+{
+    g->repeats = v->R > UINT32_MAX ? UINT32_MAX : (uint32_t)v->R;
+    g->elems_per_repeat = v->E;
+    if (v->count) {
+        g->elems = v->N;
+    } else {
+        uint64_t bits = popcount64(v->mlo) + (v->E == 64 ? 0 : popcount64(v->mhi));
+        g->elems = (v->E == 256 ? 2 * bits : bits) * v->R;
+    }
+    g->nops = v->nops;
+    for (int i = 0; i < v->nops; i++) {
+        const bool idx = v->op[i].kind == K_IDX; /* an index stream: 4-byte chunks, block stride 0 */
+        g->ops[i].base = DV_ADDR_OFF(v->op[i].addr);
+        g->ops[i].blk_bytes = idx ? 4 : v->op[i].blk_bytes;
+        g->ops[i].blk_stride = idx ? 0 : v->op[i].blk;
+        g->ops[i].rep_stride = v->op[i].rep;
+        g->ops[i].write = v->op[i].write;
+    }
+    return v->nops;
+}
+
 int dv_vec_geometry(const dv_insn_t *in, const dv_vstate_t *vs, dv_vgeom_t *g)
 {
     vinfo_t v;
     uint64_t addr[DV_VFIXED_ADDRS];
     const int k = dv_sem_vinfo_build(in, vs, &v);
+    if (k > 0)
+        return vgeom_of(&v, g);
     g->nops = 0;
     g->repeats = 0;
     g->elems_per_repeat = 0;
@@ -446,26 +481,7 @@ int dv_vec_geometry(const dv_insn_t *in, const dv_vstate_t *vs, dv_vgeom_t *g)
         g->elems = bytes;
         return 0;
     }
-    if (k <= 0)
-        return -1;
-    g->repeats = v.R > UINT32_MAX ? UINT32_MAX : (uint32_t)v.R;
-    g->elems_per_repeat = v.E;
-    if (v.count) {
-        g->elems = v.N;
-    } else {
-        uint64_t bits = popcount64(v.mlo) + (v.E == 64 ? 0 : popcount64(v.mhi));
-        g->elems = (v.E == 256 ? 2 * bits : bits) * v.R;
-    }
-    g->nops = v.nops;
-    for (int i = 0; i < v.nops; i++) {
-        const bool idx = v.op[i].kind == K_IDX; /* an index stream: 4-byte chunks, block stride 0 */
-        g->ops[i].base = DV_ADDR_OFF(v.op[i].addr);
-        g->ops[i].blk_bytes = idx ? 4 : v.op[i].blk_bytes;
-        g->ops[i].blk_stride = idx ? 0 : v.op[i].blk;
-        g->ops[i].rep_stride = v.op[i].rep;
-        g->ops[i].write = v.op[i].write;
-    }
-    return v.nops;
+    return -1;
 }
 
 /* ======================================================================== footprints */
@@ -542,6 +558,18 @@ static bool i2c_src_range(const i2c_t *g, uint64_t *lo, uint64_t *hi)
     *lo = (c0 * g->H + a) * g->W * 32;
     *hi = ((c1 * g->H + b) * g->W + g->W) * 32;
     return true;
+}
+
+/* dv_footprint of a strided vector form, from its decoded v */
+static inline __attribute__((always_inline)) int vfootprint_of(const vinfo_t *v, dv_range_t out[DV_MAX_RANGES])
+{
+    int n = 0;
+    uint64_t lo, hi;
+#pragma GCC unroll 4
+    for (int k = 0; k < v->nops; k++)
+        if (vop_range(v, &v->op[k], &lo, &hi))
+            range_set(&out[n++], v->op[k].addr, lo, hi, v->op[k].write);
+    return n;
 }
 
 /* dv_footprint of an instruction whose form has address fields. */
@@ -695,10 +723,7 @@ static __attribute__((noinline)) int footprint(const dv_insn_t *in, const dv_op_
     vinfo_t v;
     if (dv_sem_vinfo_build(in, vs, &v) <= 0)
         return 0;
-    for (int k = 0; k < v.nops; k++)
-        if (vop_range(&v, &v.op[k], &lo, &hi))
-            range_set(&out[n++], v.op[k].addr, lo, hi, v.op[k].write);
-    return n;
+    return vfootprint_of(&v, out);
 }
 
 /* The forms without address fields (flags, barriers, scalar work: most of a kernel's instructions)
@@ -708,6 +733,46 @@ int dv_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_M
     const dv_op_spec_t *os = dv_op_spec((dv_op_t)in->op);
     if (!os || dv_form_spec(os->form)->naddr == 0)
         return 0; /* every range is at an address field */
+    return footprint(in, os, vs, out);
+}
+
+/* dv_vec_footprint of a strided vector form (os's form is `form`): inlined per form like vinfo_form */
+static inline __attribute__((always_inline)) int vec_footprint_form(const dv_insn_t *in, const dv_op_spec_t *os,
+                                                                    dv_form_t form, const dv_vstate_t *vs,
+                                                                    dv_range_t out[DV_MAX_RANGES], dv_vgeom_t *g)
+{
+    vinfo_t v;
+    if (vinfo_form(in, os, form, vs, &v) < 0) { /* a bad dtype: no footprint, no geometry */
+        g->nops = 0;
+        g->repeats = 0;
+        g->elems_per_repeat = 0;
+        g->elems = 0;
+        return 0;
+    }
+    vgeom_of(&v, g);
+    return vfootprint_of(&v, out);
+}
+
+int dv_vec_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_MAX_RANGES], dv_vgeom_t *g)
+{
+    const dv_op_spec_t *os = dv_op_spec((dv_op_t)in->op);
+    if (!os || dv_form_spec(os->form)->naddr == 0) { /* flags, barriers: nothing either way */
+        g->nops = 0;
+        g->repeats = 0;
+        g->elems_per_repeat = 0;
+        g->elems = 0;
+        return 0;
+    }
+    switch (os->form) { /* the strided forms: one decode for both, the common ones' inlined for their form */
+    case DV_FORM_VBIN: return vec_footprint_form(in, os, DV_FORM_VBIN, vs, out, g);
+    case DV_FORM_VUNARY: return vec_footprint_form(in, os, DV_FORM_VUNARY, vs, out, g);
+    case DV_FORM_VSCALAR: return vec_footprint_form(in, os, DV_FORM_VSCALAR, vs, out, g);
+    case DV_FORM_VDUP: return vec_footprint_form(in, os, DV_FORM_VDUP, vs, out, g);
+    default:
+        if (vforms[os->form].nops)
+            return vec_footprint_form(in, os, os->form, vs, out, g);
+    }
+    dv_vec_geometry(in, vs, g);
     return footprint(in, os, vs, out);
 }
 

@@ -33,6 +33,13 @@ static int route(const dv_insn_t &in)
     }
 }
 
+// The synchronisation instructions route() sends by their fields: they have no unit cost of their own.
+static bool sync_op(unsigned op)
+{
+    return op == DV_OP_set_flag || op == DV_OP_wait_flag || op == DV_OP_pipe_barrier || op == DV_OP_set_cross_flag ||
+           op == DV_OP_wait_cross_flag;
+}
+
 AiCore::Params AiCore::Params::from(const dv_config_t &cfg, dv_core_type_t type)
 {
     Params p{};
@@ -455,7 +462,7 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
 
 std::string AiCore::describe_pending()
 {
-    return "scalar unit " + describe_wait(DV_PIPE_S, Entry{pending_, vs_, {}, 0, pending_index_, 0, {}, CriticalPath::kNone});
+    return "scalar unit " + describe_wait(DV_PIPE_S, Entry{pending_, vs_, {}, 0, pending_index_, 0, {}, CriticalPath::kNone, 0, 0, 0});
 }
 
 std::string AiCore::describe_wait(int p, const Entry &e)
@@ -834,8 +841,8 @@ int AiCore::issue(cycles_t t, dv_error_t *err)
             if (load && stream_->loaded)
                 stream_->loaded(stream_, bytes, static_cast<unsigned>(n));
             if (check_hazards_)
-                hz_.execute(DV_PIPE_S, hz_.clock(DV_PIPE_S), pending_index_, in.line, probe.r, probe.nr,
-                            [this](const dv_hazard_t &h) { report_hazard(h); });
+                for (const dv_hazard_t &h : hz_.execute(DV_PIPE_S, hz_.clock(DV_PIPE_S), pending_index_, in.line, probe.r, probe.nr))
+                    report_hazard(h);
             chip_.slice(index_, DV_PIPE_S, in, ts_, ts_ + busy);
             path_.move(s_node_, path_from(scalar_ref(ts_), ts_ + busy, path_key(in.op, DV_PIPE_S)));
             break;
@@ -936,7 +943,16 @@ int AiCore::issue(cycles_t t, dv_error_t *err)
     e.vc = hz_.clock(DV_PIPE_S);
     e.enq = ts_;
     e.index = pending_index_;
-    e.nr = dv_footprint(&in, &vs_, e.r);
+    if (p == DV_PIPE_V && !sync_op(in.op)) {
+        dv_vgeom_t g;
+        e.nr = dv_vec_footprint(&in, &vs_, e.r, &g);
+        const Cost c = vec_.cost(in, g);
+        e.v_occupy = c.occupy;
+        e.v_latency = c.latency;
+        e.v_conflict = c.conflict;
+    } else {
+        e.nr = dv_footprint(&in, &vs_, e.r);
+    }
     e.node = s_node_;
     path_.retain(e.node);
     int rc = check_access(e, p, err);
@@ -1073,9 +1089,9 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
     default: {
         Cost c;
         if (p == DV_PIPE_V) {
-            dv_vgeom_t g;
-            dv_vec_geometry(&in, &e.vs, &g);
-            c = vec_.cost(in, g);
+            c.occupy = e.v_occupy;
+            c.latency = e.v_latency;
+            c.conflict = e.v_conflict;
             counters_.bank_conflict_cycles += c.conflict;
             counters_.stall[p][DV_STALL_BANK_CONFLICT] += c.conflict;
         } else if (p == DV_PIPE_M) {
@@ -1108,8 +1124,8 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
         }
         const cycles_t end = t + c.occupy + c.latency;
         if (check_hazards_)
-            hz_.execute(static_cast<dv_pipe_t>(p), e.vc, e.index, in.line, e.r, e.nr,
-                        [this](const dv_hazard_t &h) { report_hazard(h); });
+            for (const dv_hazard_t &h : hz_.execute(static_cast<dv_pipe_t>(p), e.vc, e.index, in.line, e.r, e.nr))
+                report_hazard(h);
         if (uf == 3) // it hands its L0C tile over: to the FixPipes (mmad) or the next mmads (FixPipe)
             for (Unit &u : unit_[p == DV_PIPE_M ? 0 : 1])
                 if (u.index == e.index) {

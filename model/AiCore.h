@@ -123,6 +123,9 @@ private:
         int nr;
         dv_range_t r[DV_MAX_RANGES];
         Ref node;       // critical path: the scalar unit's node when it issued it (enq: scalar_ref)
+        // V pipe: VectorUnit::cost, worked out at issue with the footprint from one decode (it
+        // depends only on insn and vs, both fixed at issue)
+        cycles_t v_occupy, v_latency, v_conflict;
     };
     static_assert(std::is_trivially_default_constructible<Entry>::value, "Queue leaves entries uninitialised");
     struct Queue {

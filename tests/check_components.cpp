@@ -680,7 +680,7 @@ dv_range_t ub(uint64_t lo, uint64_t hi, bool write)
 
 struct Recorder {
     std::vector<dv_hazard_t> found;
-    HazardChecker::Report fn() { return [this](const dv_hazard_t &h) { found.push_back(h); }; }
+    void add(const std::vector<dv_hazard_t> &h) { found.insert(found.end(), h.begin(), h.end()); }
 };
 
 const VClock kNoClock{};
@@ -701,8 +701,8 @@ START_TEST(test_components_hazard_kinds)
         Recorder rec;
         h.reset(kAiv);
         dv_range_t a = ub(0, 100, c.w1), b = ub(50, 200, c.w2);
-        h.execute(DV_PIPE_MTE2, kNoClock, 0, 10, &a, 1, rec.fn());
-        h.execute(DV_PIPE_V, kNoClock, 1, 11, &b, 1, rec.fn());
+        rec.add(h.execute(DV_PIPE_MTE2, kNoClock, 0, 10, &a, 1));
+        rec.add(h.execute(DV_PIPE_V, kNoClock, 1, 11, &b, 1));
         if (c.kind < 0) {
             ck_assert_uint_eq(rec.found.size(), 0);
             continue;
@@ -726,10 +726,10 @@ START_TEST(test_components_hazard_kinds)
     dv_range_t w = ub(0, 64, true), disjoint = ub(64, 128, true), same = ub(0, 64, true);
     dv_range_t l1 = ub(0, 64, true);
     l1.space = DV_SPACE_L1;
-    h.execute(DV_PIPE_MTE2, kNoClock, 0, 0, &w, 1, rec.fn());
-    h.execute(DV_PIPE_V, kNoClock, 1, 0, &disjoint, 1, rec.fn());
-    h.execute(DV_PIPE_V, kNoClock, 2, 0, &l1, 1, rec.fn());
-    h.execute(DV_PIPE_MTE2, kNoClock, 3, 0, &same, 1, rec.fn()); // same pipe: in order
+    rec.add(h.execute(DV_PIPE_MTE2, kNoClock, 0, 0, &w, 1));
+    rec.add(h.execute(DV_PIPE_V, kNoClock, 1, 0, &disjoint, 1));
+    rec.add(h.execute(DV_PIPE_V, kNoClock, 2, 0, &l1, 1));
+    rec.add(h.execute(DV_PIPE_MTE2, kNoClock, 3, 0, &same, 1)); // same pipe: in order
     ck_assert_uint_eq(rec.found.size(), 0);
 }
 END_TEST
@@ -745,11 +745,11 @@ START_TEST(test_components_hazard_ordering)
         HazardChecker h;
         Recorder rec;
         h.reset(kAiv);
-        h.execute(DV_PIPE_MTE2, kNoClock, 0, 0, &w, 1, rec.fn());
+        rec.add(h.execute(DV_PIPE_MTE2, kNoClock, 0, 0, &w, 1));
         const VClock snap = h.clock(DV_PIPE_MTE2);
         ck_assert_uint_eq(snap[DV_PIPE_MTE2], 1);
         h.merge(DV_PIPE_V, snap);
-        h.execute(DV_PIPE_V, kNoClock, 1, 0, &r, 1, rec.fn());
+        rec.add(h.execute(DV_PIPE_V, kNoClock, 1, 0, &r, 1));
         ck_assert_uint_eq(rec.found.size(), 0);
     }
     {
@@ -757,11 +757,11 @@ START_TEST(test_components_hazard_ordering)
         Recorder rec;
         h.reset(kAiv);
         const VClock before = h.clock(DV_PIPE_S);
-        h.execute(DV_PIPE_MTE2, kNoClock, 0, 0, &w, 1, rec.fn());
+        rec.add(h.execute(DV_PIPE_MTE2, kNoClock, 0, 0, &w, 1));
         h.join_all();
-        h.execute(DV_PIPE_V, h.clock(DV_PIPE_S), 1, 0, &r, 1, rec.fn());
+        rec.add(h.execute(DV_PIPE_V, h.clock(DV_PIPE_S), 1, 0, &r, 1));
         ck_assert_uint_eq(rec.found.size(), 0);
-        h.execute(DV_PIPE_MTE3, before, 2, 0, &w, 1, rec.fn()); // a write issued before the barrier
+        rec.add(h.execute(DV_PIPE_MTE3, before, 2, 0, &w, 1)); // a write issued before the barrier
         ck_assert_uint_eq(rec.found.size(), 2);               // races with both earlier accesses
         ck_assert_int_eq(rec.found[0].kind, DV_HAZ_WAW);
         ck_assert_uint_eq(rec.found[0].pipe_first, DV_PIPE_MTE2);
@@ -781,10 +781,10 @@ START_TEST(test_components_hazard_reports_once_in_order)
     Recorder rec;
     h.reset(kAiv);
     dv_range_t w = ub(0, 64, true), two[2] = {ub(0, 32, false), ub(16, 64, false)};
-    h.execute(DV_PIPE_MTE3, kNoClock, 0, 0, &w, 1, rec.fn());
-    h.execute(DV_PIPE_MTE2, kNoClock, 1, 0, &w, 1, rec.fn());
+    rec.add(h.execute(DV_PIPE_MTE3, kNoClock, 0, 0, &w, 1));
+    rec.add(h.execute(DV_PIPE_MTE2, kNoClock, 1, 0, &w, 1));
     ck_assert_uint_eq(rec.found.size(), 1);
-    h.execute(DV_PIPE_V, kNoClock, 2, 0, two, 2, rec.fn());
+    rec.add(h.execute(DV_PIPE_V, kNoClock, 2, 0, two, 2));
     ck_assert_uint_eq(rec.found.size(), 3);
     ck_assert_uint_eq(rec.found[1].pipe_first, DV_PIPE_MTE3);
     ck_assert_uint_eq(rec.found[1].insn_first, 0);
@@ -805,21 +805,95 @@ START_TEST(test_components_hazard_pruning_keeps_races)
     Recorder rec;
     h.reset(kAiv);
     dv_range_t w = ub(0, 64, true), r = ub(0, 64, false);
-    h.execute(DV_PIPE_MTE2, kNoClock, 0, 0, &w, 1, rec.fn());
+    rec.add(h.execute(DV_PIPE_MTE2, kNoClock, 0, 0, &w, 1));
     for (uint64_t i = 1; i <= 200; i++) {
         dv_range_t x = ub(64 * i, 64 * i + 64, true);
-        h.execute(DV_PIPE_MTE2, kNoClock, i, 0, &x, 1, rec.fn());
+        rec.add(h.execute(DV_PIPE_MTE2, kNoClock, i, 0, &x, 1));
     }
-    h.execute(DV_PIPE_V, kNoClock, 201, 0, &r, 1, rec.fn());
+    rec.add(h.execute(DV_PIPE_V, kNoClock, 201, 0, &r, 1));
     ck_assert_uint_eq(rec.found.size(), 1);
     ck_assert_int_eq(rec.found[0].kind, DV_HAZ_RAW);
     ck_assert_uint_eq(rec.found[0].insn_first, 0);
     h.merge(DV_PIPE_V, h.clock(DV_PIPE_MTE2));
     for (uint64_t i = 0; i < 200; i++) {
         dv_range_t x = ub(64 * i, 64 * i + 64, false);
-        h.execute(DV_PIPE_V, kNoClock, 202 + i, 0, &x, 1, rec.fn());
+        rec.add(h.execute(DV_PIPE_V, kNoClock, 202 + i, 0, &x, 1));
     }
     ck_assert_uint_eq(rec.found.size(), 1);
+}
+END_TEST
+
+// ---------------------------------------------------------------- the V pipe's issue-time decode
+
+// dv_vec_footprint (one decode, what the core does when it issues a V-pipe instruction) says exactly
+// what dv_footprint and dv_vec_geometry say on their own: every opcode with random field values in
+// range (sometimes an out-of-set dtype), in normal mode with full, random and empty masks and in
+// count mode.
+START_TEST(test_components_vec_footprint_one_decode)
+{
+    uint64_t seed = 12345;
+    auto rnd = [&seed]() {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        return seed >> 17;
+    };
+    for (int op = 0; op < DV_OP_COUNT; op++) {
+        const dv_op_spec_t *os = dv_op_spec(static_cast<dv_op_t>(op));
+        const dv_form_spec_t *fs = dv_form_spec(os->form);
+        for (int iter = 0; iter < 200; iter++) {
+            dv_insn_t in;
+            dv_insn_init(&in, static_cast<dv_op_t>(op));
+            for (int i = 0; i < fs->nfields; i++) {
+                const dv_field_spec_t *fd = &fs->fields[i];
+                switch (fd->kind) {
+                case DV_FK_ADDR: {
+                    const int sp = fd->space == DV_FS_DST   ? static_cast<int>(os->dst_space)
+                                   : fd->space == DV_FS_SRC ? static_cast<int>(os->src_space)
+                                                            : fd->space;
+                    in.f[i].u = sp == DV_SPACE_GM ? DV_GM_ADDR(rnd() % 2, 32 * (rnd() % 64)) : DV_ADDR(sp, 32 * (rnd() % 64));
+                    break;
+                }
+                case DV_FK_DTYPE: in.f[i].i = static_cast<int64_t>(rnd() % DV_DT_COUNT); break; // some not in the set
+                case DV_FK_F64: in.f[i].d = static_cast<double>(rnd() % 100) / 3; break;
+                case DV_FK_U64: in.f[i].u = rnd(); break;
+                default: {
+                    const int64_t hi = fd->max < fd->min + 300 ? fd->max : fd->min + 300;
+                    in.f[i].i = fd->min + static_cast<int64_t>(rnd() % static_cast<uint64_t>(hi - fd->min + 1));
+                }
+                }
+            }
+            dv_vstate_t vs;
+            dv_vstate_reset(&vs);
+            switch (iter % 4) {
+            case 1: vs.hi = rnd() & rnd(), vs.lo = rnd() & rnd(); break;
+            case 2: vs.hi = vs.lo = 0; break;
+            case 3: vs.count_mode = true, vs.lo = rnd() % 5000; break;
+            default: break;
+            }
+            dv_range_t a[DV_MAX_RANGES], b[DV_MAX_RANGES];
+            dv_vgeom_t ga, gb;
+            std::memset(&ga, 0x5a, sizeof ga);
+            std::memset(&gb, 0xa5, sizeof gb);
+            const int na = dv_vec_footprint(&in, &vs, a, &ga);
+            const int nb = dv_footprint(&in, &vs, b);
+            dv_vec_geometry(&in, &vs, &gb);
+            ck_assert_int_eq(na, nb);
+            for (int k = 0; k < na; k++) {
+                ck_assert_uint_eq(a[k].space, b[k].space);
+                ck_assert_uint_eq(a[k].write, b[k].write);
+                ck_assert_uint_eq(a[k].arg, b[k].arg);
+                ck_assert_uint_eq(a[k].lo, b[k].lo);
+                ck_assert_uint_eq(a[k].hi, b[k].hi);
+            }
+            ck_assert_msg(ga.repeats == gb.repeats && ga.elems_per_repeat == gb.elems_per_repeat &&
+                              ga.elems == gb.elems && ga.nops == gb.nops,
+                          "%s: geometry differs", os->mnemonic);
+            for (int k = 0; k < ga.nops; k++)
+                ck_assert_msg(ga.ops[k].base == gb.ops[k].base && ga.ops[k].blk_bytes == gb.ops[k].blk_bytes &&
+                                  ga.ops[k].blk_stride == gb.ops[k].blk_stride &&
+                                  ga.ops[k].rep_stride == gb.ops[k].rep_stride && ga.ops[k].write == gb.ops[k].write,
+                              "%s: operand %d differs", os->mnemonic, k);
+        }
+    }
 }
 END_TEST
 
@@ -965,6 +1039,7 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_hazard_ordering);
     tcase_add_test(t, test_components_hazard_reports_once_in_order);
     tcase_add_test(t, test_components_hazard_pruning_keeps_races);
+    tcase_add_test(t, test_components_vec_footprint_one_decode);
     tcase_add_test(t, test_components_cube_params);
     tcase_add_test(t, test_components_dma_local_params);
     tcase_add_test(t, test_components_dma_gm_read_through_l2);

@@ -75,6 +75,10 @@ typedef struct dv_vgeom {
 } dv_vgeom_t;
 int dv_vec_geometry(const dv_insn_t *in, const dv_vstate_t *vs, dv_vgeom_t *g);
 
+/* dv_footprint's ranges (its count returned) and dv_vec_geometry's g at once, the instruction decoded
+ * once: what a V-pipe instruction needs at issue. */
+int dv_vec_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_MAX_RANGES], dv_vgeom_t *g);
+
 /* Bytes moved by a DMA-like instruction (DMA, ND2NZ, LOAD2D, IMG2COL, FIXPIPE forms): the bytes
  * read from its source and written to its destination, and the number of contiguous GM bursts. */
 typedef struct dv_xfer {
