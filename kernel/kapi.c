@@ -335,22 +335,9 @@ void dvk_fail(dv_k_t *k, const char *fmt, ...)
 
 /* ---------------------------------------------------------------- emitting */
 
-/* dvk_emit's rare paths, out of line so that its own frame stays small. */
-static __attribute__((noinline, noreturn)) void emit_failed(dv_k_t *k, const dv_insn_t *in)
-{
-    dv_error_t e;
-    dv_insn_check(in, &e); /* again, for the message */
-    dvk_fail(k, "instruction #%llu: %s", (unsigned long long)k->emitted + (k->pending_scalar ? 1 : 0), e.msg);
-}
-
-/* The charges go first, into the slot the instruction was built in: hold it meanwhile. */
-static __attribute__((noinline)) void emit_after_charges(dv_k_t *k, const dv_insn_t *in)
-{
-    dv_insn_t held;
-    dv_insn_copy(&held, in);
-    flush_scalar(k);
-    push(k, &held);
-}
+/* dvk_emit's rare paths, out of line (below) so that its own frame stays small. */
+static void emit_failed(dv_k_t *k, const dv_insn_t *in) __attribute__((noinline, noreturn));
+static void emit_after_charges(dv_k_t *k, const dv_insn_t *in) __attribute__((noinline));
 
 void dvk_emit(dv_k_t *k, dv_op_t op, const dv_val_t *f, int nf)
 {
@@ -379,6 +366,23 @@ void dvk_emit(dv_k_t *k, dv_op_t op, const dv_val_t *f, int nf)
         emit_after_charges(k, in);
     else
         commit(k);
+}
+
+/* The instruction failed its check: again, for the message. */
+static void emit_failed(dv_k_t *k, const dv_insn_t *in)
+{
+    dv_error_t e;
+    dv_insn_check(in, &e);
+    dvk_fail(k, "instruction #%llu: %s", (unsigned long long)k->emitted + (k->pending_scalar ? 1 : 0), e.msg);
+}
+
+/* The charges go first, into the slot the instruction was built in: hold it meanwhile. */
+static void emit_after_charges(dv_k_t *k, const dv_insn_t *in)
+{
+    dv_insn_t held;
+    dv_insn_copy(&held, in);
+    flush_scalar(k);
+    push(k, &held);
 }
 
 static void charge(dv_k_t *k)
