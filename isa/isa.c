@@ -236,20 +236,24 @@ void dv_insn_init(dv_insn_t *insn, dv_op_t op)
     *insn = g_defaults[op];
 }
 
-/* dv_insn_check's rules across the fields of a few forms. */
-static int cross_rules(const dv_insn_t *insn, const dv_op_spec_t *os, dv_error_t *err)
+/* dv_insn_check's rules across the fields of a few forms (r->cross): each form its own case, so the
+ * common one (load2d) costs a jump and its own test. */
+static __attribute__((noinline)) int cross_rules(const dv_insn_t *insn, const dv_op_spec_t *os, dv_error_t *err)
 {
-    if (os->form == DV_FORM_VCONV) {
+    switch (os->form) {
+    case DV_FORM_VCONV: {
         dv_dtype_t d = (dv_dtype_t)insn->f[DV_FLD(VCONV, dst_type)].i, s = (dv_dtype_t)insn->f[DV_FLD(VCONV, src_type)].i;
         if (!dv_conv_allowed(s, d))
             return dv_error_set(err, DV_ERR_RANGE, NULL, (int)insn->line, 0, "vconv: conversion %s -> %s is not supported",
                                 dv_dtype_name(s), dv_dtype_name(d));
+        break;
     }
-    if (os->form == DV_FORM_VREDUCE && insn->f[DV_FLD(VREDUCE, order)].i && insn->op != DV_OP_vcmax &&
-        insn->op != DV_OP_vcmin)
-        return dv_error_set(err, DV_ERR_RANGE, NULL, (int)insn->line, 0, "%s: order is for vcmax and vcmin only",
-                            os->mnemonic);
-    if (os->form == DV_FORM_DMAPADIN) {
+    case DV_FORM_VREDUCE:
+        if (insn->f[DV_FLD(VREDUCE, order)].i && insn->op != DV_OP_vcmax && insn->op != DV_OP_vcmin)
+            return dv_error_set(err, DV_ERR_RANGE, NULL, (int)insn->line, 0, "%s: order is for vcmax and vcmin only",
+                                os->mnemonic);
+        break;
+    case DV_FORM_DMAPADIN: {
         const int64_t es = insn->f[DV_FLD(DMAPADIN, esize)].i;
         if (es == 3)
             return dv_error_set(err, DV_ERR_RANGE, NULL, (int)insn->line, 0, "%s: esize must be 1, 2 or 4, not 3",
@@ -259,23 +263,71 @@ static int cross_rules(const dv_insn_t *insn, const dv_op_spec_t *os, dv_error_t
                                 "%s: lpad %lld and rpad %lld elements of %lld bytes must each fit 32 bytes", os->mnemonic,
                                 (long long)insn->f[DV_FLD(DMAPADIN, lpad)].i, (long long)insn->f[DV_FLD(DMAPADIN, rpad)].i,
                                 (long long)es);
+        break;
     }
-    if (os->form == DV_FORM_LOAD2D && insn->f[DV_FLD(LOAD2D, transpose)].i &&
-        dv_dtype_size((dv_dtype_t)insn->f[DV_FLD(LOAD2D, dtype)].i) != 2)
-        return dv_error_set(err, DV_ERR_RANGE, NULL, (int)insn->line, 0, "%s: transpose is only for 16-bit types", os->mnemonic);
+    case DV_FORM_LOAD2D:
+        /* (the dtype passed its range: a table index) */
+        if (insn->f[DV_FLD(LOAD2D, transpose)].i && dtype_table[insn->f[DV_FLD(LOAD2D, dtype)].i].bytes != 2)
+            return dv_error_set(err, DV_ERR_RANGE, NULL, (int)insn->line, 0, "%s: transpose is only for 16-bit types",
+                                os->mnemonic);
+        break;
+    default:
+        break;
+    }
     return DV_OK;
 }
 
-int dv_insn_check(const dv_insn_t *insn, dv_error_t *err)
+/* dv_insn_check's quick pass over the fields of an op whose rules are r and form is `form`: true when
+ * every field passes what the long way below asks of it (its rules across fields are then still to
+ * check), false when one may not (the long way then finds it and writes its message).  Each form's
+ * fields in order, straight-line, generated from fields.def (as kernel/trace_binary.c decodes
+ * them): a range is its row's constants, one subtraction and one comparison (the unsigned range of
+ * dv_insn_rules_t); an address's space and a dtype's set are the op's (r).  dv_insn_check runs once
+ * per instruction a kernel emits or a text trace's reader decodes without parsing, so a loop over
+ * the rules' rows (nine instructions a field) was a visible part of a kernel's cost. */
+static inline __attribute__((always_inline)) bool quick_fields(const dv_insn_t *insn, const dv_insn_rules_t *r,
+                                                               dv_form_t form)
 {
-    if (insn->op < DV_OP_COUNT) {
-        const dv_insn_rules_t *c = &dv_isa_rules_[insn->op];
-        bool bad = false;
-        for (int i = 0; i < c->nf; i++)
-            bad |= insn->f[i].u - c->lo[i] > c->span[i];
-        if (!bad && dv_insn_rules_dtypes_ok(c, insn))
-            return c->cross ? cross_rules(insn, &dv_isa_ops_[insn->op], err) : DV_OK;
+    const dv_val_t *f = insn->f;
+#define IN_RANGE(n, min, max)                                                                                         \
+    if (f[n].u - (uint64_t)(int64_t)(min) > (uint64_t)(int64_t)(max) - (uint64_t)(int64_t)(min))                    \
+        return false;
+#define QUICK_ADDR(n, min, max) if (f[n].u - r->lo[n] > r->span[n]) return false;
+#define QUICK_DTYPE(n, min, max)                                                                                      \
+    if (f[n].u >= DV_DT_COUNT || (r->dtypes && !(r->dtypes >> f[n].u & 1)))                                          \
+        return false;
+#define QUICK_F64(n, min, max)
+#define QUICK_U64(n, min, max)
+#define QUICK_INT IN_RANGE
+#define QUICK_BOOL IN_RANGE
+#define QUICK_PIPE IN_RANGE
+#define QUICK_QUANT IN_RANGE
+#define QUICK_CMP IN_RANGE
+#define QUICK_ROUND IN_RANGE
+    switch (form) {
+    default: /* every op's form is one of the table's */
+        __builtin_unreachable();
+#define DV_FORM(form, desc) break; case DV_FORM_##form:
+#define DV_FIELD(form, name, kind, space, min, max, def) QUICK_##kind(DV_FLD(form, name), min, max)
+#include "fields.def"
     }
+#undef IN_RANGE
+#undef QUICK_ADDR
+#undef QUICK_DTYPE
+#undef QUICK_F64
+#undef QUICK_U64
+#undef QUICK_INT
+#undef QUICK_BOOL
+#undef QUICK_PIPE
+#undef QUICK_QUANT
+#undef QUICK_CMP
+#undef QUICK_ROUND
+    return true;
+}
+
+/* The long way: the first field (in form order) that fails, and its message. */
+static __attribute__((noinline)) int check_fields(const dv_insn_t *insn, dv_error_t *err)
+{
     const dv_op_spec_t *os = dv_op_spec((dv_op_t)insn->op);
     if (!os)
         return dv_error_set(err, DV_ERR_UNKNOWN, NULL, (int)insn->line, 0, "invalid opcode %u", insn->op);
@@ -308,4 +360,15 @@ int dv_insn_check(const dv_insn_t *insn, dv_error_t *err)
         }
     }
     return cross_rules(insn, os, err);
+}
+
+int dv_insn_check(const dv_insn_t *insn, dv_error_t *err)
+{
+    if (insn->op < DV_OP_COUNT) {
+        const dv_op_spec_t *os = &dv_isa_ops_[insn->op];
+        const dv_insn_rules_t *r = &dv_isa_rules_[insn->op];
+        if (quick_fields(insn, r, os->form))
+            return r->cross ? cross_rules(insn, os, err) : DV_OK;
+    }
+    return check_fields(insn, err); /* a field that fails, or an invalid op */
 }

@@ -57,8 +57,9 @@ struct dv_k {
     co_turn_t turn;          /* who runs: the model (reading) or the kernel function (writing) */
     bool abandon;            /* the stream was closed before the kernel finished */
     dv_error_t err;
-    /* instructions produced and not yet read */
-    dv_insn_t buf[BUF_INSNS];
+    /* instructions produced and not yet read; dvk_emit builds each in buf[count], where it is read
+     * from, so the slot past a full buffer holds one built before the hand-off that empties it */
+    dv_insn_t buf[BUF_INSNS + 1];
     uint32_t head, count;
 };
 _Static_assert(DV_FLAG_IDS <= 16, "dv_k.events holds one bit per event id in a uint16_t");
@@ -103,6 +104,7 @@ static void co_exit(dv_k_t *k)
 }
 
 static void push(dv_k_t *k, const dv_insn_t *in);
+static inline void commit(dv_k_t *k);
 
 /* ---------------------------------------------------------------- native code (scalar cost rule 4) */
 
@@ -147,17 +149,25 @@ static uint64_t native_take(void)
     return sum;
 }
 
+/* Whether flush_scalar may have anything to emit: bookkeeping charged, or native code counted (a
+ * program with no dvcc-built translation unit has none), so dvk_emit need not call it. */
+static inline bool scalar_owed(const dv_k_t *k)
+{
+    return k->pending_scalar || atomic_load_explicit(&g_native_n, memory_order_acquire);
+}
+
 static void flush_scalar(dv_k_t *k)
 {
     k->pending_scalar += native_take() * k->kern->cfg.scalar_alu_cycles;
     while (k->pending_scalar) {
         uint64_t c = k->pending_scalar > 1000000 ? 1000000 : k->pending_scalar;
-        dv_insn_t in;
-        dv_insn_init(&in, DV_OP_scalar);
-        in.f[DV_FLD(SCALAR, cycles)].i = (int64_t)c;
-        in.line = k->line;
+        dv_insn_t *in = &k->buf[k->count]; /* the `scalar` instruction (one field), built in place */
+        in->op = DV_OP_scalar;
+        in->nf = 1;
+        in->line = k->line;
+        in->f[DV_FLD(SCALAR, cycles)].i = (int64_t)c;
         k->pending_scalar -= c;
-        push(k, &in);
+        commit(k);
     }
 }
 
@@ -185,21 +195,38 @@ static void *co_entry(void *arg)
 
 /* ---------------------------------------------------------------- the stream */
 
-static void push(dv_k_t *k, const dv_insn_t *in)
+/* Append buf[count], built there: when the buffer is full (it is the slot past the end), first hand
+ * the buffer to the model, which empties it, and move it to the front.  Dropped when the stream was
+ * abandoned. */
+static __attribute__((noinline)) void hand_over_full(dv_k_t *k)
 {
-    if (k->count == BUF_INSNS && !k->abandon) {
-        k->state = CO_SUSPENDED;
-        co_yield(k);
-    }
+    k->state = CO_SUSPENDED;
+    co_yield(k);
+    if (!k->abandon) /* stream_next emptied the buffer before it resumed us */
+        dv_insn_copy(&k->buf[k->count], &k->buf[BUF_INSNS]);
+}
+
+static inline void commit(dv_k_t *k)
+{
+    if (k->count == BUF_INSNS && !k->abandon)
+        hand_over_full(k);
     if (k->abandon)
         return;
-    dv_insn_copy(&k->buf[k->count++], in);
+    k->count++;
     k->emitted++;
 }
 
-static int stream_next(dv_stream_t *s, dv_insn_t *out, dv_error_t *err)
+/* Append a copy of in. */
+static void push(dv_k_t *k, const dv_insn_t *in)
 {
-    dv_k_t *k = (dv_k_t *)s;
+    dv_insn_copy(&k->buf[k->count], in);
+    commit(k);
+}
+
+/* The buffer is empty: run the kernel function until it fills it or ends.  1 when there are
+ * instructions to read, else stream_next's 0 or error. */
+static __attribute__((noinline)) int refill(dv_k_t *k, dv_error_t *err)
+{
     while (k->head == k->count) {
         if (k->state == CO_DONE)
             return 0;
@@ -224,6 +251,17 @@ static int stream_next(dv_stream_t *s, dv_insn_t *out, dv_error_t *err)
             k->state = CO_SUSPENDED;
         }
         co_resume(k);
+    }
+    return 1;
+}
+
+static int stream_next(dv_stream_t *s, dv_insn_t *out, dv_error_t *err)
+{
+    dv_k_t *k = (dv_k_t *)s;
+    if (k->head == k->count) {
+        const int rc = refill(k, err);
+        if (rc <= 0)
+            return rc;
     }
     dv_insn_copy(out, &k->buf[k->head++]);
     return 1;
@@ -297,30 +335,54 @@ void dvk_fail(dv_k_t *k, const char *fmt, ...)
 
 /* ---------------------------------------------------------------- emitting */
 
+/* dvk_emit's rare paths, out of line (below) so that its own frame stays small. */
+static void emit_failed(dv_k_t *k, const dv_insn_t *in) __attribute__((noinline, noreturn));
+static void emit_after_charges(dv_k_t *k, const dv_insn_t *in) __attribute__((noinline));
+
 void dvk_emit(dv_k_t *k, dv_op_t op, const dv_val_t *f, int nf)
 {
     const dv_op_spec_t *os = dv_op_spec(op);
     if (!os)
         dvk_fail(k, "invalid opcode %d", (int)op);
-    dv_insn_t in; /* every field of the form is given: no defaults to fill in */
-    in.op = (uint16_t)op;
-    in.nf = (uint16_t)dv_form_spec(os->form)->nfields;
-    if (nf != in.nf)
-        dvk_fail(k, "%s takes %u operands, not %d", os->mnemonic, in.nf, nf);
+    /* Built and checked where it is read from (commit), not copied there: the next slot, which exists
+     * even when the buffer is full.  Every field of the form is given: no defaults to fill in. */
+    dv_insn_t *in = &k->buf[k->count];
+    in->op = (uint16_t)op;
+    in->nf = dv_insn_rules(op)->nf;
+    if (nf != in->nf)
+        dvk_fail(k, "%s takes %u operands, not %d", os->mnemonic, in->nf, nf);
     if (nf > 0) /* a form without operands may come with f == NULL, which memcpy may not be given */
-        memcpy(in.f, f, (size_t)nf * sizeof *f);
-    in.line = k->line;
+        memcpy(in->f, f, (size_t)nf * sizeof *f);
+    in->line = k->line;
     if (os->pipe != DV_PIPE_S)
         k->unsynced |= 1u << os->pipe;
     else if (op == DV_OP_wait_flag && f[DV_FLD(FLAG, dst)].i == DV_PIPE_S) /* the kernel's own wait */
         k->unsynced &= ~(1u << f[DV_FLD(FLAG, src)].i);
     else if (op == DV_OP_pipe_barrier && f[DV_FLD(BARRIER, pipe)].i == DV_PIPE_ALL)
         k->unsynced = 0;
+    if (dv_insn_check(in, NULL) != DV_OK)
+        emit_failed(k, in);
+    if (scalar_owed(k))
+        emit_after_charges(k, in);
+    else
+        commit(k);
+}
+
+/* The instruction failed its check: again, for the message. */
+static void emit_failed(dv_k_t *k, const dv_insn_t *in)
+{
     dv_error_t e;
-    if (dv_insn_check(&in, &e) != DV_OK)
-        dvk_fail(k, "instruction #%llu: %s", (unsigned long long)k->emitted + (k->pending_scalar ? 1 : 0), e.msg);
+    dv_insn_check(in, &e);
+    dvk_fail(k, "instruction #%llu: %s", (unsigned long long)k->emitted + (k->pending_scalar ? 1 : 0), e.msg);
+}
+
+/* The charges go first, into the slot the instruction was built in: hold it meanwhile. */
+static void emit_after_charges(dv_k_t *k, const dv_insn_t *in)
+{
+    dv_insn_t held;
+    dv_insn_copy(&held, in);
     flush_scalar(k);
-    push(k, &in);
+    push(k, &held);
 }
 
 static void charge(dv_k_t *k)
