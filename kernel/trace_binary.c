@@ -14,7 +14,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -454,23 +453,8 @@ static const char *stream_name(const bin_stream_t *bs, char *buf, size_t cap)
  * an unsigned varint (U64, and the DTYPE, PIPE, QUANT, CMP and ROUND kinds), a zigzag varint (INT,
  * BOOL), 8 bytes (F64) or an address (two varints); and it checks each as dv_insn_check does, with the
  * same row's min and max (the ranges of dv_insn_rules_t), the address spaces and dtype sets of the
- * op's dv_insn_rules_t.  Per op, what it needs of the tables: */
-typedef struct fast_plan {
-    uint8_t form, nf;
-    bool after; /* the op has dtype sets or rules across fields to check once its fields are read */
-} fast_plan_t;
-static fast_plan_t g_plan[DV_OP_COUNT];
-static pthread_once_t g_plan_once = PTHREAD_ONCE_INIT;
-
-static void plan_init(void)
-{
-    for (int op = 0; op < DV_OP_COUNT; op++) {
-        const dv_op_spec_t *os = dv_op_spec((dv_op_t)op);
-        g_plan[op].form = (uint8_t)os->form;
-        g_plan[op].nf = (uint8_t)dv_form_spec(os->form)->nfields;
-        g_plan[op].after = dv_insn_rules((dv_op_t)op)->dtype_fields || dv_insn_rules((dv_op_t)op)->cross;
-    }
-}
+ * op's dv_insn_rules_t (its nf, and whether it has dtype sets or rules across fields to check once
+ * its fields are read). */
 
 /* get_varint of two bytes or more where the bytes cannot end inside it: the value and the byte after
  * it (p NULL when it does not fit in 64 bits), returned in two registers; unrolled, so a byte costs a
@@ -528,7 +512,6 @@ static inline __attribute__((always_inline)) bool fast_record(const bin_stream_t
             return false;
         line = (uint64_t)((int64_t)line + d);
     }
-    const fast_plan_t *pl = &g_plan[op];
     const dv_insn_rules_t *r = dv_insn_rules((dv_op_t)op);
     /* the fields past nf are 0, as dv_insn_init leaves them: twelve 16-byte stores (one memset of
      * this size compiles to a slower string instruction) */
@@ -538,7 +521,7 @@ static inline __attribute__((always_inline)) bool fast_record(const bin_stream_t
     ZERO(12); ZERO(14); ZERO(16); ZERO(18); ZERO(20); ZERO(22);
 #undef ZERO
     out->op = (uint16_t)op;
-    out->nf = pl->nf;
+    out->nf = r->nf;
     out->line = (uint32_t)line;
     dv_val_t *f = out->f;
     const dv_kernel_info_t *info = &bs->bk->k.info;
@@ -584,7 +567,7 @@ static inline __attribute__((always_inline)) bool fast_record(const bin_stream_t
 #define FAST_QUANT RANGED
 #define FAST_CMP RANGED
 #define FAST_ROUND RANGED
-    switch (pl->form) { /* each form's fields in order, straight-line, from the table */
+    switch (dv_op_spec((dv_op_t)op)->form) { /* each form's fields in order, straight-line, from the table */
     default: /* every op's form is one of the table's */
         __builtin_unreachable();
 #define DV_FORM(form, desc) break; case DV_FORM_##form:
@@ -605,7 +588,8 @@ static inline __attribute__((always_inline)) bool fast_record(const bin_stream_t
 #undef FAST_QUANT
 #undef FAST_CMP
 #undef FAST_ROUND
-    if (pl->after && (!dv_insn_rules_dtypes_ok(r, out) || (r->cross && dv_insn_check(out, NULL) != DV_OK)))
+    if ((r->dtype_fields || r->cross) &&
+        (!dv_insn_rules_dtypes_ok(r, out) || (r->cross && dv_insn_check(out, NULL) != DV_OK)))
         return false;
     *pp = p;
     return true;
@@ -915,7 +899,6 @@ int dv_trace_binary_open_file(FILE *fp, const char *path, dv_kernel_t **out, dv_
     struct stat st;
     *out = NULL;
     dv_trace_names_init();
-    pthread_once(&g_plan_once, plan_init);
     bin_kernel_t *bk = bin_new(path);
     if (!bk)
         return dv_error_set(err, DV_ERR_NOMEM, path, 0, 0, "out of memory");
@@ -939,7 +922,6 @@ int dv_trace_binary_open_bytes(const void *data, size_t len, const char *name, d
 {
     *out = NULL;
     dv_trace_names_init();
-    pthread_once(&g_plan_once, plan_init);
     bin_kernel_t *bk = bin_new(name);
     uint8_t *copy = malloc(len ? len : 1);
     if (!bk || !copy) {
