@@ -421,14 +421,13 @@ bool dv_sem_vfixed_geometry(const dv_insn_t *in, dv_vgeom_t *g, uint64_t addr[DV
     return true;
 }
 
-/* __builtin_popcountll without the POPCNT instruction (not in the baseline x86-64 this builds for)
- * is a libgcc call; the bit-parallel sum is a dozen instructions inline. */
-static inline uint64_t popcount64(uint64_t x)
+/* A geometry of no operands and no elements (what a bad or address-less instruction has). */
+static inline void vgeom_none(dv_vgeom_t *g)
 {
-    x -= (x >> 1) & 0x5555555555555555ull;
-    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
-    return (x * 0x0101010101010101ull) >> 56;
+    g->nops = 0;
+    g->repeats = 0;
+    g->elems_per_repeat = 0;
+    g->elems = 0;
 }
 
 /* dv_vec_geometry of a strided vector form, from its decoded v */
@@ -439,7 +438,7 @@ static inline __attribute__((always_inline)) int vgeom_of(const vinfo_t *v, dv_v
     if (v->count) {
         g->elems = v->N;
     } else {
-        uint64_t bits = popcount64(v->mlo) + (v->E == 64 ? 0 : popcount64(v->mhi));
+        uint64_t bits = dv_popcount64(v->mlo) + (v->E == 64 ? 0 : dv_popcount64(v->mhi));
         g->elems = (v->E == 256 ? 2 * bits : bits) * v->R;
     }
     g->nops = v->nops;
@@ -461,10 +460,7 @@ int dv_vec_geometry(const dv_insn_t *in, const dv_vstate_t *vs, dv_vgeom_t *g)
     const int k = dv_sem_vinfo_build(in, vs, &v);
     if (k > 0)
         return vgeom_of(&v, g);
-    g->nops = 0;
-    g->repeats = 0;
-    g->elems_per_repeat = 0;
-    g->elems = 0;
+    vgeom_none(g);
     if (k == 0 && dv_sem_vfixed_geometry(in, g, addr))
         return g->nops;
     if (k == 0 && in->op == DV_OP_copy_matrix_cc_to_ubuf) { /* 64 f32 accumulators per repeat */
@@ -743,10 +739,7 @@ static inline __attribute__((always_inline)) int vec_footprint_form(const dv_ins
 {
     vinfo_t v;
     if (vinfo_form(in, os, form, vs, &v) < 0) { /* a bad dtype: no footprint, no geometry */
-        g->nops = 0;
-        g->repeats = 0;
-        g->elems_per_repeat = 0;
-        g->elems = 0;
+        vgeom_none(g);
         return 0;
     }
     vgeom_of(&v, g);
@@ -757,10 +750,7 @@ int dv_vec_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[
 {
     const dv_op_spec_t *os = dv_op_spec((dv_op_t)in->op);
     if (!os || dv_form_spec(os->form)->naddr == 0) { /* flags, barriers: nothing either way */
-        g->nops = 0;
-        g->repeats = 0;
-        g->elems_per_repeat = 0;
-        g->elems = 0;
+        vgeom_none(g);
         return 0;
     }
     switch (os->form) { /* the strided forms: one decode for both, the common ones' inlined for their form */

@@ -33,13 +33,6 @@ static int route(const dv_insn_t &in)
     }
 }
 
-// The synchronisation instructions route() sends by their fields: they have no unit cost of their own.
-static bool sync_op(unsigned op)
-{
-    return op == DV_OP_set_flag || op == DV_OP_wait_flag || op == DV_OP_pipe_barrier || op == DV_OP_set_cross_flag ||
-           op == DV_OP_wait_cross_flag;
-}
-
 AiCore::Params AiCore::Params::from(const dv_config_t &cfg, dv_core_type_t type)
 {
     Params p{};
@@ -943,7 +936,7 @@ int AiCore::issue(cycles_t t, dv_error_t *err)
     e.vc = hz_.clock(DV_PIPE_S);
     e.enq = ts_;
     e.index = pending_index_;
-    if (p == DV_PIPE_V && !sync_op(in.op)) {
+    if (dv_op_spec(static_cast<dv_op_t>(in.op))->pipe == DV_PIPE_V) { // a vector instruction (not a flag routed to V)
         dv_vgeom_t g;
         e.nr = dv_vec_footprint(&in, &vs_, e.r, &g);
         const Cost c = vec_.cost(in, g);

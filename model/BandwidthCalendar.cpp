@@ -140,19 +140,6 @@ void BandwidthCalendar::start(unsigned contenders)
     throttled_ = false;
 }
 
-// The bits set in x (without a library call when the target has no popcount instruction).
-static inline uint64_t popcount(uint64_t x)
-{
-#if defined(__POPCNT__)
-    return (uint64_t)__builtin_popcountll(x);
-#else
-    x -= (x >> 1) & 0x5555555555555555ull;
-    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
-    return (x * 0x0101010101010101ull) >> 56;
-#endif
-}
-
 uint64_t BandwidthCalendar::share_near(uint64_t bin, unsigned requester)
 {
     if (starting_) {
@@ -187,7 +174,7 @@ uint64_t BandwidthCalendar::share_near(uint64_t bin, unsigned requester)
     w[1] |= past_w_[1];
     const unsigned r = requester % 128;
     w[r / 64] |= 1ull << (r % 64);
-    const uint64_t active = popcount(w[0]) + (w[1] ? popcount(w[1]) : 0);
+    const uint64_t active = dv_popcount64(w[0]) + (w[1] ? dv_popcount64(w[1]) : 0);
     // Processor sharing among the requesters that contend: A requesters that keep the window busy a
     // fraction U of its capacity act as A x U full-time ones, so capacity one leaves idle between
     // its bursts goes to the others.  share = cap / max(1, A x U), U = used / (cap x bins).
