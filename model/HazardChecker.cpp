@@ -55,7 +55,7 @@ const std::vector<dv_hazard_t> &HazardChecker::execute(dv_pipe_t pipe, const VCl
         const Access *const first = list.v.data() + list.head;
         for (const Access *a = list.v.data() + list.v.size(); a != first && a[-1].seq > known;) {
             --a;
-            if (!(want >> a->space & 1))
+            if (!(want >> (a->key & 0xff) & 1)) // key_of: the space in its low byte
                 continue;
             for (int k = 0; k < n; k++)
                 if (a->key == key[k] && (a->write || r[k].write) && a->hi > r[k].lo && r[k].hi > a->lo)
@@ -100,7 +100,7 @@ const std::vector<dv_hazard_t> &HazardChecker::execute(dv_pipe_t pipe, const VCl
     if (mine.v.size() + static_cast<size_t>(n) > mine.v.capacity())
         make_room(mine, static_cast<size_t>(n));
     for (int k = 0; k < n; k++)
-        mine.v.push_back(Access{r[k].lo, r[k].hi, seq, index, order_++, nth_[pipe]++, key[k], line, r[k].space, r[k].write});
+        mine.v.push_back(Access{r[k].lo, r[k].hi, seq, index, order_++, nth_[pipe]++, key[k], line, r[k].write});
     held_ |= 1u << pipe;
     live_ += static_cast<size_t>(n);
     if (live_ >= prune_at_)

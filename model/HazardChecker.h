@@ -49,7 +49,7 @@ private:
         uint64_t nth;   // position among its pipe's accesses (the cap on what a pipe keeps)
         uint32_t key;   // space and argument (key_of)
         uint32_t line;
-        uint8_t space, write;
+        uint8_t write;
     };
     // One pipe's accesses in execution order, so seq grows along it: the accesses a pipe is not
     // yet ordered after are a suffix, the ones every pipe is ordered after a prefix.  Forgotten
