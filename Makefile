@@ -73,11 +73,12 @@ ACL_SRCS   := $(filter-out acl/alias.c $(DOC_SRCS) $(LOADER_SRC) $(PLUGIN_SRC),$
 MODEL_SRCS := $(wildcard model/*.cpp)
 SC_MAIN    := $(B)/model/sc_main.o
 GEN_C    := $(B)/profiles_embedded.c
+GEN_PRESETS := $(B)/presets_table.c
 GEN_H    := $(B)/include/dv/kapi_insn.h
 # The aclnn operator headers (acl/nnops.def -> $(B)/include/aclnnop/aclnn_<op>.h; the stamp stands for them).
 ACLNN_H  := $(B)/include/aclnnop/.stamp
 LIB_OBJS := $(patsubst %.c,$(B)/%.o,$(CORE_SRCS) $(ACL_SRCS) $(DOC_SRCS) $(BENCH_SRCS)) $(MODEL_SRCS:%.cpp=$(B)/%.o) \
-            $(GEN_C:%.c=%.o)
+            $(GEN_C:%.c=%.o) $(GEN_PRESETS:%.c=%.o)
 TEST_SRCS := $(wildcard tests/check_*.c) tests/runner.c $(wildcard tests/support/*.c) bench/fidelity.c ascendc/native.c
 TEST_OBJS := $(TEST_SRCS:%.c=$(B)/%.o) $(patsubst %.cpp,$(B)/%.o,$(wildcard tests/check_*.cpp))
 PROFILES := $(wildcard configs/*.yaml)
@@ -119,6 +120,12 @@ $(B)/tools/embed: tools/embed.c tools/banner.h | $(B)/dirs
 	$(CC) $(CFLAGS) $< -o $@
 $(GEN_C): $(B)/tools/embed $(PROFILES)
 	$(B)/tools/embed $(PROFILES) > $@.tmp && mv $@.tmp $@
+# The same profiles as the loader reads them (dv_config_t initialisers): a preset is copied, not parsed.
+GENPRESET_SRCS := tools/genpreset.c configs/config.c base/yamldoc.c base/error.c base/file.c
+$(B)/tools/genpreset: $(GENPRESET_SRCS) $(GEN_C) tools/banner.h configs/params.def include/dv/config.h | $(B)/dirs
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(GENPRESET_SRCS) $(GEN_C) -o $@ $(YAML_LIBS)
+$(GEN_PRESETS): $(B)/tools/genpreset
+	$(B)/tools/genpreset > $@.tmp && mv $@.tmp $@
 # The kernel API's instruction functions: one dvk_<mnemonic> per row of isa/isa.def.
 $(B)/tools/genkapi: tools/genkapi.c tools/banner.h isa/isa.c base/error.c isa/isa.def isa/fields.def | $(B)/dirs
 	$(CC) $(CPPFLAGS) $(CFLAGS) tools/genkapi.c isa/isa.c base/error.c -o $@
@@ -137,6 +144,8 @@ $(ACLNN_H): $(B)/tools/genaclnn include/aclnnop/aclnn_util.h
 	$(B)/tools/genaclnn $(dir $@) && cp -p include/aclnnop/aclnn_util.h $(dir $@) && touch $@
 
 $(B)/profiles_embedded.o: $(GEN_C)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+$(B)/presets_table.o: $(GEN_PRESETS)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(B)/libdv.a: $(LIB_OBJS)
@@ -158,7 +167,8 @@ $(BIN)/dvcc: ascendc/dvcc.c ascendc/native.c ascendc/native.h | $(B)/dirs
 # Hidden visibility; FUNC_VISIBILITY makes ACL_FUNC_VISIBILITY export the API (acl/acl_base.h).
 SHLIB_CFLAGS := -fPIC -fvisibility=hidden -DFUNC_VISIBILITY
 CORE_PIC := $(CORE_SRCS:%.c=$(B)/pic/%.o)
-SHIM_OBJS := $(CORE_PIC) $(patsubst %.c,$(B)/pic/%.o,$(ACL_SRCS) $(LOADER_SRC)) $(B)/pic/profiles_embedded.o
+SHIM_OBJS := $(CORE_PIC) $(patsubst %.c,$(B)/pic/%.o,$(ACL_SRCS) $(LOADER_SRC)) $(B)/pic/profiles_embedded.o \
+             $(B)/pic/presets_table.o
 PLUGIN := $(B)/lib/dvsim/libdvsim_model.so
 PLUGIN_OBJS := $(MODEL_SRCS:%.cpp=$(B)/pic/%.o) $(B)/pic/model/sc_main.o $(B)/pic/$(PLUGIN_SRC:.c=.o)
 SHIM_LIBS := $(B)/lib/libascendcl.so $(B)/lib/libnnopbase.so $(B)/lib/libopapi.so
@@ -169,6 +179,9 @@ $(B)/pic/%.o: %.cpp | $(B)/dirs $(GEN_H) $(ACLNN_H)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) $(SC_CFLAGS) $(CXXFLAGS) $(SHLIB_CFLAGS) -MMD -MP -c $< -o $@
 $(B)/pic/profiles_embedded.o: $(GEN_C)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(SHLIB_CFLAGS) -c $< -o $@
+$(B)/pic/presets_table.o: $(GEN_PRESETS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(SHLIB_CFLAGS) -c $< -o $@
 # The kernel API (dv/kapi.h, the functions that kernels launched with dvsimLaunchKernel call) is

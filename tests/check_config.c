@@ -16,6 +16,10 @@ extern const struct dv_embedded_profile {
     const char *file;
     const char *text;
 } dv_embedded_profiles[];
+extern const struct dv_preset_config {
+    const char *name;
+    dv_config_t cfg;
+} dv_preset_configs[];
 
 /* ---- helpers ---- */
 
@@ -221,6 +225,27 @@ START_TEST(test_config_presets_cite_every_value)
         dv_param_specs(&n);
         ck_assert_int_eq(values, n);
     }
+}
+END_TEST
+
+/* The build-time table of the presets (tools/genpreset.c) holds each embedded profile, in the same
+ * order, as its YAML loads: byte for byte, and what dv_config_preset gives. */
+START_TEST(test_config_preset_table_equals_yaml)
+{
+    int i = 0;
+    for (const struct dv_embedded_profile *p = dv_embedded_profiles; p->name; p++, i++) {
+        dv_config_t yaml, preset;
+        dv_error_t err;
+        memset(&yaml, 0, sizeof yaml);
+        int rc = dv_config_load_text(&yaml, p->text, strlen(p->text), p->file, &err);
+        ck_assert_msg(rc == DV_OK, "%s: %s", p->file, err.msg);
+        ck_assert_msg(dv_preset_configs[i].name && strcmp(dv_preset_configs[i].name, p->name) == 0,
+                      "table entry %d is not %s", i, p->name);
+        ck_assert_msg(memcmp(&dv_preset_configs[i].cfg, &yaml, sizeof yaml) == 0, "%s: table and YAML differ", p->name);
+        load_preset(&preset, p->name);
+        ck_assert_msg(memcmp(&preset, &yaml, sizeof yaml) == 0, "%s: dv_config_preset and YAML differ", p->name);
+    }
+    ck_assert_ptr_null(dv_preset_configs[i].name);
 }
 END_TEST
 
@@ -579,6 +604,7 @@ Suite *dv_config_suite(void)
     tcase_add_test(tc, test_config_presets_load_and_validate);
     tcase_add_test(tc, test_config_presets_key_values);
     tcase_add_test(tc, test_config_presets_cite_every_value);
+    tcase_add_test(tc, test_config_preset_table_equals_yaml);
     tcase_add_test(tc, test_config_unknown_preset);
     tcase_add_test(tc, test_config_dump_round_trip);
     tcase_add_test(tc, test_config_dump_comments_every_key);
