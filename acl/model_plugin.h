@@ -24,6 +24,9 @@
 #define DV_MODEL_ENTRY_POINTS(FN, PROC)                                                                        \
     FN(int, dv_model_create, (const dv_config_t *cfg, dv_model_t **out, dv_error_t *err), (cfg, out, err),       \
        (*out = NULL, dv_model_plugin_failed(err)))                                                             \
+    FN(int, dv_model_create_for,                                                                               \
+       (const dv_config_t *cfg, const dv_kernel_info_t *info, dv_model_t **out, dv_error_t *err),              \
+       (cfg, info, out, err), (*out = NULL, dv_model_plugin_failed(err)))                                      \
     FN(const dv_config_t *, dv_model_config, (const dv_model_t *m), (m), NULL)                                 \
     FN(int, dv_model_run,                                                                                      \
        (dv_model_t *m, dv_kernel_t *k, const dv_gm_t *gm, const dv_run_opts_t *opts, dv_counters_t *out,        \

@@ -8,7 +8,7 @@
 
 namespace dv {
 
-Chip::Chip(sc_core::sc_module_name name, const dv_config_t &cfg)
+Chip::Chip(sc_core::sc_module_name name, const dv_config_t &cfg, const dv_kernel_info_t *only)
     : sc_module(name), cfg_(cfg), hbm_("hbm", Hbm::Params::from(cfg_)), l2_("l2", L2Cache::Params::from(cfg_))
 {
     // Connections between the shared components (each core binds its own in its constructor: its
@@ -19,20 +19,33 @@ Chip::Chip(sc_core::sc_module_name name, const dv_config_t &cfg)
     char nm[32];
     n_aic_ = dv_topo_type_cores(&cfg_, DV_CORE_AIC);
     n_aiv_ = dv_topo_type_cores(&cfg_, DV_CORE_AIV);
-    for (uint32_t i = 0; i < dv_topo_cores(&cfg_); i++)
-        cores_.push_back(std::make_unique<AiCore>(dv_topo_core_name(&cfg_, i, nm, sizeof nm),
-                                                  AiCore::Params::from(cfg_, dv_topo_core_type(&cfg_, i)), *this, i, l2_,
-                                                  path_));
+    // Each SystemC module costs its name's registration (~3 k host instructions; a 910B2 core has
+    // about eight), a fixed cost of every run: a one-kernel caller has only that kernel's cores built.
+    cores_.resize(dv_topo_cores(&cfg_));
+    std::vector<uint32_t> build;
+    if (only)
+        build = kernel_cores(*only);
+    else
+        for (uint32_t i = 0; i < cores_.size(); i++)
+            build.push_back(i);
+    for (uint32_t i : build)
+        cores_[i] = std::make_unique<AiCore>(dv_topo_core_name(&cfg_, i, nm, sizeof nm),
+                                             AiCore::Params::from(cfg_, dv_topo_core_type(&cfg_, i)), *this, i, l2_, path_);
     mode2_.resize(n_aiv_);
 }
 
 unsigned Chip::group_of(const AiCore &c) const { return dv_topo_core_group(&cfg_, c.index()); }
 
-bool Chip::participates(const AiCore &c) const
+std::vector<uint32_t> Chip::kernel_cores(const dv_kernel_info_t &info) const
 {
-    if (!dv_topo_runs(c.type(), kernel_->info.kind))
-        return false;
-    return kernel_->info.kind != DV_KIND_MIX || group_of(c) < std::min<uint64_t>(kernel_->info.blocks, cfg_.chip_ai_cores);
+    std::vector<uint32_t> v;
+    for (uint32_t i = 0; i < cores_.size(); i++)
+        if (dv_topo_runs(dv_topo_core_type(&cfg_, i), info.kind) &&
+            (info.kind != DV_KIND_MIX || dv_topo_core_group(&cfg_, i) < std::min<uint64_t>(info.blocks, cfg_.chip_ai_cores)))
+            v.push_back(i);
+    if (info.kind != DV_KIND_MIX && v.size() > info.blocks)
+        v.resize(info.blocks);
+    return v;
 }
 
 bool Chip::next_block(unsigned core, uint32_t &block, uint32_t &sub)
@@ -186,6 +199,15 @@ int Chip::run(dv_kernel_t *k, const dv_gm_t *gm, const dv_run_opts_t &opts, dv_c
         return dv_error_set(err, DV_ERR_RANGE, nullptr, 0, 0, "kernel '%s' has no blocks", info.name);
     if (const int rc = dv_topo_check_kernel(&cfg_, &info, err)) // a mix kernel: split chip, AIV count
         return rc;
+    const std::vector<uint32_t> run_on = kernel_cores(info);
+    for (uint32_t i : run_on)
+        if (!cores_[i]) {
+            char nm[32];
+            return dv_error_set(err, DV_ERR_STATE, nullptr, 0, 0,
+                                "kernel '%s' runs on core %s, which this model was not built with (dv_model_create_for "
+                                "builds the cores of one kernel)",
+                                info.name, dv_topo_core_name(&cfg_, i, nm, sizeof nm));
+        }
     kernel_ = k;
     gm_ = gm;
     gm_alias_.assign(gm->nargs ? gm->nargs : 1, 0);
@@ -201,11 +223,8 @@ int Chip::run(dv_kernel_t *k, const dv_gm_t *gm, const dv_run_opts_t &opts, dv_c
     origin_ = now_cycles();
     next_block_ = 0;
     group_next_.assign(cores_.size(), 0);
-    for (auto &c : cores_)
-        if (c->type() != DV_CORE_AIV)
-            group_next_[c->index()] = c->index();
-        else
-            group_next_[c->index()] = group_of(*c);
+    for (uint32_t i = 0; i < cores_.size(); i++)
+        group_next_[i] = dv_topo_core_type(&cfg_, i) != DV_CORE_AIV ? i : dv_topo_core_group(&cfg_, i);
     aborting_ = false;
     error_ = dv_error_t{};
     path_.reset();
@@ -220,12 +239,9 @@ int Chip::run(dv_kernel_t *k, const dv_gm_t *gm, const dv_run_opts_t &opts, dv_c
 
     // The cores that run this kernel: those of its type, at most one per block.
     running_.clear();
-    for (auto &c : cores_)
-        if (participates(*c))
-            running_.push_back(c.get());
+    for (uint32_t i : run_on)
+        running_.push_back(cores_[i].get());
     if (info.kind != DV_KIND_MIX) {
-        if (running_.size() > info.blocks)
-            running_.resize(info.blocks);
         for (size_t i = 0; i < running_.size(); i++)
             group_next_[running_[i]->index()] = static_cast<uint32_t>(i);
         next_block_ = static_cast<uint32_t>(running_.size());
@@ -273,15 +289,16 @@ int Chip::run(dv_kernel_t *k, const dv_gm_t *gm, const dv_run_opts_t &opts, dv_c
     cycles_t total = 0;
     for (AiCore *c : running_)
         total = std::max<cycles_t>(total, c->counters().last_cycle);
-    for (auto &c : cores_) {
-        if (std::find(running_.begin(), running_.end(), c.get()) != running_.end()) {
+    for (uint32_t i = 0; i < cores_.size(); i++) {
+        AiCore *c = cores_[i].get();
+        if (c && std::find(running_.begin(), running_.end(), c) != running_.end()) {
             c->end_kernel(total);
-            out->cores[c->index()] = c->counters();
-        } else {
-            std::snprintf(out->cores[c->index()].name, sizeof out->cores[0].name, "%s", c->basename());
-            out->cores[c->index()].type = c->type();
+            out->cores[i] = c->counters();
+        } else { // a core the kernel did not run on (built or not): its name and type (the topology's)
+            dv_topo_core_name(&cfg_, i, out->cores[i].name, sizeof out->cores[i].name);
+            out->cores[i].type = dv_topo_core_type(&cfg_, i);
         }
-        const dv_core_counters_t &cc = out->cores[c->index()];
+        const dv_core_counters_t &cc = out->cores[i];
         out->cycles = std::max<uint64_t>(out->cycles, cc.last_cycle);
         out->instructions += cc.instructions;
         out->gm_read_bytes += cc.gm_read_bytes;

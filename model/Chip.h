@@ -25,7 +25,10 @@ class Chip final : public sc_core::sc_module, public CoreServices {
 public:
     // The chip is the one component that reads the whole profile: it cuts it into each component's
     // Params (Hbm, L2Cache, one AiCore::Params per core) and binds the connections between them.
-    Chip(sc_core::sc_module_name name, const dv_config_t &cfg);
+    // With `only`, it builds just the cores a kernel of that kind and block count runs on (the
+    // others would only be named in the counters, which the topology does without them), and a
+    // kernel that needs another core fails to run: for callers that run one kernel (dv_model_create_for).
+    Chip(sc_core::sc_module_name name, const dv_config_t &cfg, const dv_kernel_info_t *only = nullptr);
 
     // Run one kernel to completion (or to an error); fills *out on success.
     int run(dv_kernel_t *k, const dv_gm_t *gm, const dv_run_opts_t &opts, dv_counters_t *out, dv_error_t *err);
@@ -64,7 +67,9 @@ private:
     bool report_hazard(unsigned core, uint32_t block, uint32_t sub, const dv_hazard_t &h) override;
     bool hazards_full() const { return opts_.max_hazards && hazards_ >= opts_.max_hazards; }
 
-    bool participates(const AiCore &c) const;
+    // The cores that run a kernel, in index order: those of its type, at most one per block (a
+    // mix kernel: its groups' cores, at most one group per block).
+    std::vector<uint32_t> kernel_cores(const dv_kernel_info_t &info) const;
     unsigned group_of(const AiCore &c) const;
     // The critical path of the run: it ends with the block that ended last (the first such core).
     void critical_path(dv_counters_t *out) const;
@@ -73,7 +78,7 @@ private:
     Hbm hbm_;
     L2Cache l2_;
     CriticalPath path_; // declared before the cores, which hold a connection to it
-    std::vector<std::unique_ptr<AiCore>> cores_;
+    std::vector<std::unique_ptr<AiCore>> cores_; // one per core of the topology; null: not built (`only`)
     unsigned n_aic_ = 0, n_aiv_ = 0;
 
     // Per-kernel state.

@@ -64,7 +64,8 @@ extern "C" void dv_run_opts_default(dv_run_opts_t *o)
     o->max_hazards = DV_MAX_HAZARDS_DEFAULT;
 }
 
-extern "C" int dv_model_create(const dv_config_t *cfg, dv_model_t **out, dv_error_t *err)
+// only: the kernel whose cores alone are built (Chip's constructor), or null for every core.
+static int model_create(const dv_config_t *cfg, const dv_kernel_info_t *only, dv_model_t **out, dv_error_t *err)
 {
     if (!out)
         return dv_error_set(err, DV_ERR_STATE, nullptr, 0, 0, "dv_model_create: NULL argument");
@@ -77,7 +78,7 @@ extern "C" int dv_model_create(const dv_config_t *cfg, dv_model_t **out, dv_erro
         m->cfg = *cfg;
         m->context = new sc_core::sc_simcontext;
         ContextScope in(m->context);
-        m->chip = std::make_unique<dv::Chip>("chip", m->cfg);
+        m->chip = std::make_unique<dv::Chip>("chip", m->cfg, only);
     } catch (const std::exception &e) {
         dv_model_destroy(m);
         return dv_error_set(err, DV_ERR_STATE, nullptr, 0, 0, "internal model error while building '%s': %s",
@@ -85,6 +86,19 @@ extern "C" int dv_model_create(const dv_config_t *cfg, dv_model_t **out, dv_erro
     }
     *out = m;
     return DV_OK;
+}
+
+extern "C" int dv_model_create(const dv_config_t *cfg, dv_model_t **out, dv_error_t *err)
+{
+    return model_create(cfg, nullptr, out, err);
+}
+
+extern "C" int dv_model_create_for(const dv_config_t *cfg, const dv_kernel_info_t *info, dv_model_t **out,
+                                   dv_error_t *err)
+{
+    if (!info)
+        return dv_error_set(err, DV_ERR_STATE, nullptr, 0, 0, "dv_model_create: NULL argument");
+    return model_create(cfg, info, out, err);
 }
 
 extern "C" const dv_config_t *dv_model_config(const dv_model_t *m) { return m ? &m->cfg : nullptr; }

@@ -450,7 +450,7 @@ int dv_sim_execute(const dv_sim_opts_t *o, dv_sim_result_t *res, dv_error_t *err
         ro.on_slice = dv_timeline_slice;
         ro.slice_ctx = tl;
     }
-    if ((rc = dv_model_create(&res->cfg, &model, err)) != DV_OK)
+    if ((rc = dv_model_create_for(&res->cfg, &res->kernel->info, &model, err)) != DV_OK) /* its cores only */
         goto cleanup;
     if ((rc = dv_model_run(model, res->kernel, &res->gm, &ro, &res->cnt, err)) != DV_OK)
         goto cleanup;

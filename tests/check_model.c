@@ -619,6 +619,55 @@ START_TEST(test_model_rebuilt_gives_same_result)
 }
 END_TEST
 
+/* A model built for one kernel (dv_model_create_for: only the cores it runs on) gives exactly the
+ * counters of a model with every core, run after run (the cores it lacks are named as before); a
+ * kernel that needs a core it was not built with is an error and leaves it usable. */
+START_TEST(test_model_built_for_one_kernel)
+{
+    char text[2048];
+    copy_kernel(text, sizeof text);
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, NULL);
+    dv_kernel_t *k;
+    dv_error_t err = {0};
+    ck_assert_msg(dv_trace_open_string(text, "test.trace", &k, &err) == DV_OK, "%s", err.msg);
+    dv_model_t *full = dvt_model(&cfg), *only = NULL;
+    ck_assert_msg(dv_model_create_for(&cfg, &k->info, &only, &err) == DV_OK, "%s", err.msg);
+    dv_trace_close(k);
+    for (int i = 0; i < 2; i++) {
+        dv_counters_t a, b;
+        run_copy_kernel(full, &a);
+        run_copy_kernel(only, &b);
+        same_counters(&b, &a, i ? "built for the kernel, second run" : "built for the kernel");
+        ck_assert_uint_eq(b.ncores, 72);
+        ck_assert_str_eq(b.cores[0].name, "aic0");
+        ck_assert_str_eq(b.cores[71].name, "aiv47");
+        dv_counters_free(&a);
+        dv_counters_free(&b);
+    }
+    dvt_run_t r;
+    ck_assert_int_eq(dvt_run_text_on(&r, only, "dvtrace 1\nkernel c kind=cube blocks=1\nblock 0\nscalar cycles=10\nend\n",
+                                     false, GM0), DV_ERR_STATE);
+    ck_assert_str_eq(r.err.msg, "kernel 'c' runs on core aic0, which this model was not built with "
+                                "(dv_model_create_for builds the cores of one kernel)");
+    dvt_free(&r);
+    ck_assert_int_eq(dvt_run_text_on(&r, only, "dvtrace 1\nkernel v kind=vector blocks=4\nblock 0\nscalar cycles=1\n"
+                                     "block 1\nscalar cycles=1\nblock 2\nscalar cycles=1\nblock 3\nscalar cycles=1\nend\n",
+                                     false, GM0), DV_ERR_STATE);
+    ck_assert_msg(strstr(r.err.msg, "runs on core aiv3,"), "%s", r.err.msg);
+    dvt_free(&r);
+    dv_counters_t c;
+    run_copy_kernel(only, &c);
+    ck_assert_uint_eq(c.instructions, 12);
+    dv_counters_free(&c);
+    dv_model_destroy(only);
+    dv_model_destroy(full);
+    dv_model_t *none = (dv_model_t *)&err;
+    ck_assert_int_eq(dv_model_create_for(&cfg, NULL, &none, &err), DV_ERR_STATE);
+    ck_assert_str_eq(err.msg, "dv_model_create: NULL argument");
+}
+END_TEST
+
 Suite *dv_model_suite(void)
 {
     Suite *s = suite_create("model");
@@ -638,6 +687,7 @@ Suite *dv_model_suite(void)
     tcase_add_test(tc, test_model_hazard_missing_wait);
     tcase_add_test(tc, test_model_synchronised_kernel_has_no_hazard);
     tcase_add_test(tc, test_model_hazard_after_many_copies);
+    tcase_add_test(tc, test_model_built_for_one_kernel);
     tcase_add_loop_test(tc, test_model_every_opcode_runs, 0, 2);
     tcase_add_loop_test(tc, test_model_dma_pad_gated, 0, 3);
     tcase_add_test(tc, test_model_no_fix_pipe_on_310);

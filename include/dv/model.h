@@ -174,6 +174,11 @@ typedef struct dv_model dv_model_t;
 /* Build the model of profile cfg (copied; cfg should have passed dv_config_validate).  *out is
  * NULL on error. */
 int dv_model_create(const dv_config_t *cfg, dv_model_t **out, dv_error_t *err);
+/* The same for a caller that runs one kernel (the dvsim driver): only the cores that a kernel of
+ * info's kind and block count runs on are built, which saves most of a model's construction (a
+ * fixed cost of every run) and changes no result; running a kernel that needs another core is an
+ * error (DV_ERR_STATE). */
+int dv_model_create_for(const dv_config_t *cfg, const dv_kernel_info_t *info, dv_model_t **out, dv_error_t *err);
 /* The profile the model was built for. */
 const dv_config_t *dv_model_config(const dv_model_t *m);
 /* Run kernel k on model m.  gm must hold k->info.nargs arguments.  On error, nothing is reported
