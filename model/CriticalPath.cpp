@@ -5,71 +5,62 @@ namespace dv {
 
 void CriticalPath::reset()
 {
-    nodes_.assign(1, Node{}); // node 0 is "no node"
-    free_.clear();
+    nodes_.assign(1, Node{0, kNoneRefs, kNone, 0, 0, 0}); // node 0 is "no node"
+    free_ = kNone;
     sums_.clear();
     free_sums_.clear();
-    live_ = peak_ = 0;
 }
 
-CriticalPath::Ref CriticalPath::alloc()
+CriticalPath::Ref CriticalPath::grow()
 {
-    Ref r;
-    if (!free_.empty()) {
-        r = free_.back();
-        free_.pop_back();
-    } else {
-        if (nodes_.empty())
-            nodes_.emplace_back();
-        r = static_cast<Ref>(nodes_.size());
-        nodes_.emplace_back();
-    }
-    if (++live_ > peak_)
-        peak_ = live_;
-    return r;
+    nodes_.push_back(Node{0, 0, kNone, 0, 0, 0});
+    return static_cast<Ref>(nodes_.size() - 1);
+}
+
+size_t CriticalPath::live() const
+{
+    size_t n = nodes_.size() - 1;
+    for (Ref r = free_; r; r = nodes_[r].parent)
+        n--;
+    return n;
 }
 
 CriticalPath::Ref CriticalPath::root(cycles_t t)
 {
-    const Ref r = alloc();
+    const Ref r = free_ ? free_ : grow();
     Node &n = nodes_[r];
-    n = Node{};
-    n.time = t;
-    n.refs = 1;
-    return r;
-}
-
-CriticalPath::Ref CriticalPath::extend_from(Ref parent, cycles_t t, uint32_t key)
-{
-    const Ref r = alloc(); // first: it may move nodes_
-    Node &p = nodes_[parent];
-    Node &n = nodes_[r];
-    n.time = t;
-    n.parent = parent;
-    n.refs = 1;
-    n.key = key;
-    n.depth = p.depth + 1;
-    n.sum = 0;
-    if (n.depth > kFold)
-        fold(r);
+    free_ = n.parent;
+    n = Node{t, 1, kNone, 0, 0, 0};
     return r;
 }
 
 void CriticalPath::free_chain(Ref r)
 {
+    // A leaf loop (free_ kept in a register): a node holding a summary, one in kFold, leaves it
+    // for drop_summary, which comes back here.
+    Node *const nodes = nodes_.data();
+    Ref f = free_;
     do {
-        Node &n = nodes_[r];
-        const Ref parent = n.parent;
+        Node &n = nodes[r];
         if (n.sum) {
-            sums_[n.sum - 1].steps.clear();
-            free_sums_.push_back(n.sum - 1);
+            free_ = f;
+            return drop_summary(r);
         }
-        n.parent = kNone;
-        n.sum = 0;
-        free_.push_back(r);
-        live_--;
+        const Ref parent = n.parent;
+        n.parent = f;
+        f = r;
         r = parent;
-    } while (r && --nodes_[r].refs == 0);
+    } while (--nodes[r].refs == 0); // node 0's never does
+    free_ = f;
+}
+
+void CriticalPath::drop_summary(Ref r)
+{
+    Node &n = nodes_[r];
+    sums_[n.sum - 1].steps.clear(); // it keeps its storage for the next fold
+    free_sums_.push_back(n.sum - 1);
+    n.sum = 0;
+    free_chain(r);
 }
 
 std::vector<CriticalPath::Step> CriticalPath::steps(Ref r, cycles_t &start) const
