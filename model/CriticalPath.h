@@ -39,27 +39,8 @@ public:
     // A node at cycle t (>= parent's) whose wait for `parent` is charged to `key`.  The caller
     // holds the one reference; the node holds one on parent (extend_from: the caller's, which it
     // hands over).  Inline: the core makes about one node per instruction it starts.
-    Ref extend(Ref parent, cycles_t t, uint32_t key)
-    {
-        retain(parent);
-        return extend_from(parent, t, key);
-    }
-    Ref extend_from(Ref parent, cycles_t t, uint32_t key)
-    {
-        const Ref r = free_ ? free_ : grow(); // first: growing may move nodes_
-        Node *nodes = nodes_.data();
-        Node &n = nodes[r];
-        free_ = n.parent;
-        n.time = t;
-        n.refs = 1;
-        n.parent = parent;
-        n.key = key;
-        n.depth = nodes[parent].depth + 1;
-        n.sum = 0;
-        if (n.depth > kFold)
-            fold(r);
-        return r;
-    }
+    Ref extend(Ref parent, cycles_t t, uint32_t key) { return link(parent, t, key, 1); }
+    Ref extend_from(Ref parent, cycles_t t, uint32_t key) { return link(parent, t, key, 0); }
     // Node 0 (no node) starts with kNoneRefs references, more than a run can release: retain
     // and release need no test for it.
     void retain(Ref r) { nodes_[r].refs++; }
@@ -104,6 +85,25 @@ private:
         cycles_t start = 0;
         std::vector<Step> steps;
     };
+    // extend (taking a reference on parent: add_ref 1) and extend_from (add_ref 0).  A free node's
+    // sum is 0 already (drop_summary, grow).
+    Ref link(Ref parent, cycles_t t, uint32_t key, unsigned add_ref)
+    {
+        const Ref r = free_ ? free_ : grow(); // first: growing may move nodes_
+        Node *nodes = nodes_.data();
+        Node &n = nodes[r];
+        Node &p = nodes[parent];
+        free_ = n.parent;
+        p.refs += add_ref;
+        n.time = t;
+        n.refs = 1;
+        n.parent = parent;
+        n.key = key;
+        n.depth = p.depth + 1;
+        if (n.depth > kFold)
+            fold(r);
+        return r;
+    }
     Ref grow(); // a new node at the end of nodes_ (parent 0: the free list stays empty)
     void free_chain(Ref r); // r's last reference is gone: free it, and its parent if that was its last
     void drop_summary(Ref r); // free_chain's way with a node that holds a summary
