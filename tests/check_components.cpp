@@ -1,17 +1,21 @@
 // tests/check_components.cpp - unit tests of the model's components on their own: the bandwidth
-// calendar, the L2's replacement and write policies, the occupancy sweep, the hazard checker, and
-// the cube unit and DMA engines built from hand-written Params (no profile) and connections.
+// calendar, the L2's replacement and write policies, the occupancy sweep, the hazard checker, the
+// critical path, and the cube unit and DMA engines built from hand-written Params (no profile)
+// and connections.
 // Every expectation is derived by hand from the claims in the component's header; the derivation
 // is written next to each case.  (C++: the components are C++ classes; the suite is a Check suite
 // like the others, registered in tests/runner.c.)
 #include <systemc>
 #include <vector>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <string>
 
 #include "../model/BandwidthCalendar.h"
+#include "../model/CriticalPath.h"
 #include "../model/CubeUnit.h"
 #include "../model/DmaEngine.h"
 #include "../model/HazardChecker.h"
@@ -897,6 +901,191 @@ START_TEST(test_components_vec_footprint_one_decode)
 }
 END_TEST
 
+// ---------------------------------------------------------------- the critical path
+
+// The steps of a chain, sorted by key (CriticalPath::steps leaves them unordered).
+std::vector<CriticalPath::Step> sorted_steps(const CriticalPath &path, CriticalPath::Ref r, cycles_t &start)
+{
+    std::vector<CriticalPath::Step> v = path.steps(r, start);
+    std::sort(v.begin(), v.end(), [](const CriticalPath::Step &a, const CriticalPath::Step &b) { return a.key < b.key; });
+    return v;
+}
+
+// root at 10 -> a at 15 (key 1) -> b at 25 (key 2) -> c at 27 (key 1), and d at 40 (key 3) from
+// a: c's chain is key 1 (15 - 10) + (27 - 25) = 7 cycles in 2 steps, key 2 10 cycles in 1; d's is
+// key 1 5 in 1 and key 3 25 in 1; both start at 10.  A node's links stay while a later node
+// holds it: releasing a and b (the callers' references) frees nothing; releasing c then frees c
+// and b, and d then d, a and the root.
+START_TEST(test_components_path_steps_by_key)
+{
+    CriticalPath path;
+    const CriticalPath::Ref root = path.root(10);
+    const CriticalPath::Ref a = path.extend(root, 15, 1);
+    path.release(root);
+    const CriticalPath::Ref b = path.extend(a, 25, 2);
+    const CriticalPath::Ref c = path.extend(b, 27, 1);
+    const CriticalPath::Ref d = path.extend(a, 40, 3);
+    path.release(a);
+    path.release(b);
+    ck_assert_uint_eq(path.live(), 5);
+    ck_assert_uint_eq(path.time(c), 27);
+    cycles_t start = 0;
+    std::vector<CriticalPath::Step> s = sorted_steps(path, c, start);
+    ck_assert_uint_eq(start, 10);
+    ck_assert_uint_eq(s.size(), 2);
+    ck_assert_uint_eq(s[0].key, 1);
+    ck_assert_uint_eq(s[0].cycles, 7);
+    ck_assert_uint_eq(s[0].count, 2);
+    ck_assert_uint_eq(s[1].key, 2);
+    ck_assert_uint_eq(s[1].cycles, 10);
+    ck_assert_uint_eq(s[1].count, 1);
+    s = sorted_steps(path, d, start);
+    ck_assert_uint_eq(start, 10);
+    ck_assert_uint_eq(s.size(), 2);
+    ck_assert_uint_eq(s[0].key, 1);
+    ck_assert_uint_eq(s[0].cycles, 5);
+    ck_assert_uint_eq(s[0].count, 1);
+    ck_assert_uint_eq(s[1].key, 3);
+    ck_assert_uint_eq(s[1].cycles, 25);
+    ck_assert_uint_eq(s[1].count, 1);
+    path.release(c);
+    ck_assert_uint_eq(path.live(), 3);
+    path.release(d);
+    ck_assert_uint_eq(path.live(), 0);
+    ck_assert_uint_eq(path.peak(), 5);
+    // No node: no steps, start 0; a node extended from no node starts at its own link's start.
+    s = sorted_steps(path, CriticalPath::kNone, start);
+    ck_assert(s.empty());
+    ck_assert_uint_eq(start, 0);
+    const CriticalPath::Ref e = path.extend(CriticalPath::kNone, 7, 4);
+    s = sorted_steps(path, e, start);
+    ck_assert(s.empty());
+    ck_assert_uint_eq(start, 7);
+    path.release(e);
+    ck_assert_uint_eq(path.live(), 0);
+    ck_assert_uint_eq(path.peak(), 5); // freed nodes are used again
+}
+END_TEST
+
+// A chain of 1000 links held only at its tip (extend_from hands the reference over), link i
+// charged i % 7 + 1 cycles to key (i / 3) % 5 (runs of three alike): the steps are the sums
+// worked out here link by link, however often the chain folded, and no more than kFold + 2 nodes
+// were ever alive (the kFold + 1 of a full chain and the node that folds it).
+START_TEST(test_components_path_fold_exact)
+{
+    CriticalPath path;
+    CriticalPath::Ref tip = path.root(100);
+    cycles_t t = 100;
+    uint64_t cycles[5] = {}, count[5] = {};
+    for (unsigned i = 0; i < 1000; i++) {
+        const uint32_t key = (i / 3) % 5;
+        t += i % 7 + 1;
+        cycles[key] += i % 7 + 1;
+        count[key]++;
+        tip = path.extend_from(tip, t, key);
+        ck_assert_uint_le(path.live(), CriticalPath::kFold + 1);
+    }
+    ck_assert_uint_le(path.peak(), CriticalPath::kFold + 2);
+    cycles_t start = 0;
+    const std::vector<CriticalPath::Step> s = sorted_steps(path, tip, start);
+    ck_assert_uint_eq(start, 100);
+    ck_assert_uint_eq(s.size(), 5);
+    for (uint32_t k = 0; k < 5; k++) {
+        ck_assert_uint_eq(s[k].key, k);
+        ck_assert_uint_eq(s[k].cycles, cycles[k]);
+        ck_assert_uint_eq(s[k].count, count[k]);
+    }
+    path.release(tip);
+    ck_assert_uint_eq(path.live(), 0);
+}
+END_TEST
+
+// Random work against a plain model that keeps every node: roots, extend and extend_from from
+// held references, retains and releases, over 150 keys (more than a fold's links, so summaries
+// and links meet in every way, and keys share hash slots).  Every held node's time and steps are
+// the plain model's, the nodes alive are at most kFold + 1 per held reference, and releasing
+// everything frees every node.
+START_TEST(test_components_path_matches_plain_model)
+{
+    struct Plain {
+        cycles_t time;
+        long parent; // -1: a chain's start
+        uint32_t key;
+    };
+    std::vector<Plain> plain;
+    struct Held {
+        CriticalPath::Ref ref;
+        long node; // into plain
+    };
+    std::vector<Held> held;
+    uint64_t seed = 2024;
+    auto rnd = [&seed]() {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        return seed >> 33;
+    };
+    CriticalPath path;
+    for (int round = 0; round < 2; round++) { // the second after a reset
+        path.reset();
+        plain.clear();
+        held.clear();
+        for (int op = 0; op < 30000; op++) {
+            const unsigned what = static_cast<unsigned>(rnd() % 100);
+            if (held.empty() || what < 1) {
+                const cycles_t t = rnd() % 1000;
+                held.push_back(Held{path.root(t), static_cast<long>(plain.size())});
+                plain.push_back(Plain{t, -1, 0});
+            } else if (what < 70 || (what >= 76 && held.size() <= 12)) {
+                // extend, mostly the first reference (a frontier moving on), as often as not with
+                // the key of the link it continues; the new node takes the old one's place
+                const size_t i = rnd() % 4 ? 0 : rnd() % held.size();
+                const Held h = held[i];
+                const cycles_t t = plain[static_cast<size_t>(h.node)].time + rnd() % 50;
+                const uint32_t key = rnd() % 2 ? plain[static_cast<size_t>(h.node)].key : static_cast<uint32_t>(rnd() % 150) << 3;
+                const bool hand_over = rnd() % 2;
+                const CriticalPath::Ref r = hand_over ? path.extend_from(h.ref, t, key) : path.extend(h.ref, t, key);
+                if (!hand_over)
+                    held.push_back(h);
+                held[i] = Held{r, static_cast<long>(plain.size())};
+                plain.push_back(Plain{t, h.node, key});
+            } else if (what < 73) {
+                const Held h = held[rnd() % held.size()];
+                path.retain(h.ref);
+                held.push_back(h);
+            } else if (what >= 76) {
+                const size_t i = 1 + rnd() % (held.size() - 1); // the frontier stays
+                path.release(held[i].ref);
+                held.erase(held.begin() + static_cast<long>(i));
+            } else {
+                const Held h = held[rnd() % held.size()];
+                ck_assert_uint_eq(path.time(h.ref), plain[static_cast<size_t>(h.node)].time);
+                std::map<uint32_t, std::pair<uint64_t, uint64_t>> want;
+                long n = h.node;
+                for (; plain[static_cast<size_t>(n)].parent >= 0; n = plain[static_cast<size_t>(n)].parent) {
+                    auto &w = want[plain[static_cast<size_t>(n)].key];
+                    w.first += plain[static_cast<size_t>(n)].time - plain[static_cast<size_t>(plain[static_cast<size_t>(n)].parent)].time;
+                    w.second++;
+                }
+                cycles_t start = 0;
+                const std::vector<CriticalPath::Step> s = sorted_steps(path, h.ref, start);
+                ck_assert_uint_eq(start, plain[static_cast<size_t>(n)].time);
+                ck_assert_uint_eq(s.size(), want.size());
+                size_t k = 0;
+                for (const auto &w : want) {
+                    ck_assert_uint_eq(s[k].key, w.first);
+                    ck_assert_uint_eq(s[k].cycles, w.second.first);
+                    ck_assert_uint_eq(s[k].count, w.second.second);
+                    k++;
+                }
+            }
+            ck_assert_uint_le(path.live(), held.size() * (CriticalPath::kFold + 1));
+        }
+        for (const Held &h : held)
+            path.release(h.ref);
+        ck_assert_uint_eq(path.live(), 0);
+    }
+}
+END_TEST
+
 // ---------------------------------------------------------------- units built from their Params
 
 // One instruction from its trace text; GM argument 0 is called x.
@@ -1040,6 +1229,9 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_hazard_reports_once_in_order);
     tcase_add_test(t, test_components_hazard_pruning_keeps_races);
     tcase_add_test(t, test_components_vec_footprint_one_decode);
+    tcase_add_test(t, test_components_path_steps_by_key);
+    tcase_add_test(t, test_components_path_fold_exact);
+    tcase_add_test(t, test_components_path_matches_plain_model);
     tcase_add_test(t, test_components_cube_params);
     tcase_add_test(t, test_components_dma_local_params);
     tcase_add_test(t, test_components_dma_gm_read_through_l2);
