@@ -45,6 +45,10 @@ B       ?= build
 BIN     ?= bin
 WARN    := -Wall -Wextra -Werror
 OPT     ?= -O2 -g
+# The simulation's hot path - the model, the trace readers and the ISA's checks and geometry - at
+# -O3: about 4% fewer host instructions per simulated instruction than -O2 (issue 17).  A build
+# that sets OPT on the command line (the sanitizer and fuzz builds) sets it for every file.
+HOT_OPT := -O3 -g
 CPPFLAGS += -Iinclude -Iisa -Iconfigs -Iops -Itools -I$(B) -I$(B)/include
 CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) $(WARN)
 CXXFLAGS += -std=c++17 $(OPT) $(WARN)
@@ -103,6 +107,7 @@ deps:
 	fi
 
 # ---- build ----
+$(B)/model/%.o $(B)/pic/model/%.o $(B)/kernel/%.o $(B)/pic/kernel/%.o $(B)/isa/%.o $(B)/pic/isa/%.o: OPT = $(HOT_OPT)
 $(B)/%.o: %.c | $(B)/dirs $(GEN_H) $(ACLNN_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
