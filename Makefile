@@ -45,6 +45,14 @@ B       ?= build
 BIN     ?= bin
 WARN    := -Wall -Wextra -Werror
 OPT     ?= -O2 -g
+# The simulation's hot path - the model, the trace readers and the ISA's checks and geometry - at
+# -O3 (about 4% fewer host instructions per simulated instruction than -O2, issue 17), and for
+# bin/dvsim optimised again across files at link time (HOT_LINK, about 5% more: the model calls
+# the ISA's C functions per instruction).  The objects carry both forms (-ffat-lto-objects), so
+# every other program and library links them as usual.  A build that sets OPT on the command line
+# (the sanitizer and fuzz builds) sets it for every file, without link-time optimisation.
+HOT_OPT := -O3 -g -flto=auto -ffat-lto-objects
+HOT_LINK := $(if $(filter command line,$(origin OPT)),,-flto=auto -O3 -g)
 CPPFLAGS += -Iinclude -Iisa -Iconfigs -Iops -Itools -I$(B) -I$(B)/include
 CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) $(WARN)
 CXXFLAGS += -std=c++17 $(OPT) $(WARN)
@@ -104,6 +112,7 @@ deps:
 	fi
 
 # ---- build ----
+$(B)/model/%.o $(B)/pic/model/%.o $(B)/kernel/%.o $(B)/pic/kernel/%.o $(B)/isa/%.o $(B)/pic/isa/%.o: OPT = $(HOT_OPT)
 $(B)/%.o: %.c | $(B)/dirs $(GEN_H) $(ACLNN_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
@@ -155,7 +164,7 @@ $(B)/libdv.a: $(LIB_OBJS)
 OPS_OBJS := $(patsubst %.c,$(B)/%.o,$(filter-out $(DOC_SRCS),$(wildcard ops/*.c)))
 
 $(BIN)/dvsim: $(B)/sim/main.o $(OPS_OBJS) $(SC_MAIN) $(B)/libdv.a
-	$(CXX) $(LDFLAGS) $^ -o $@ $(LIBS)
+	$(CXX) $(LDFLAGS) $(HOT_LINK) $^ -o $@ $(LIBS)
 
 # dvcc, the Ascend C compiler driver (ascendc/dvcc.c), with the native-code count (ascendc/native.c).
 $(BIN)/dvcc: ascendc/dvcc.c ascendc/native.c ascendc/native.h | $(B)/dirs

@@ -328,6 +328,7 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
     // SystemC time moves only across this thread's own waits (sync_to and the cross-core wait
     // below), and another core's failure (chip_.aborting()) can only happen during one: both are
     // read here and again after each wait, not on every event.
+    slicing_ = chip_.slicing();
     cycles_t sc_now = now_cycles();
     if (chip_.aborting())
         return DV_ERR_STATE;
@@ -733,9 +734,9 @@ int AiCore::check_access(const Entry &e, int p, dv_error_t *err)
         const dv_range_t &r = e.r[k];
         const dv_space_t sp = static_cast<dv_space_t>(r.space);
         if (sp == DV_SPACE_GM) {
-            const uint64_t size = chip_.gm_bytes(r.arg);
-            if (r.arg >= chip_.gm_args())
+            if (r.arg >= view_.ngm)
                 return locate(err, DV_ERR_RANGE, in, e.index, "GM argument #%u does not exist", r.arg);
+            const uint64_t size = view_.gm_size[r.arg];
             if (r.hi > size)
                 return locate(err, DV_ERR_RANGE, in, e.index,
                               "GM access outside argument '%s': bytes [%llu, %llu) of %llu", chip_.gm_name(r.arg),
@@ -810,7 +811,7 @@ int AiCore::issue(cycles_t t, dv_error_t *err)
         switch (in.op) {
         case DV_OP_scalar: {
             busy = static_cast<cycles_t>(in.f[DV_FLD(SCALAR, cycles)].i);
-            chip_.slice(index_, DV_PIPE_S, in, ts_, ts_ + busy);
+            slice(DV_PIPE_S, in, ts_, ts_ + busy);
             path_.move(s_node_, path_from(scalar_ref(ts_), ts_ + busy, path_key(in.op, DV_PIPE_S)));
             break;
         }
@@ -836,7 +837,7 @@ int AiCore::issue(cycles_t t, dv_error_t *err)
             if (check_hazards_)
                 for (const dv_hazard_t &h : hz_.execute(DV_PIPE_S, hz_.clock(DV_PIPE_S), pending_index_, in.line, probe.r, probe.nr))
                     report_hazard(h);
-            chip_.slice(index_, DV_PIPE_S, in, ts_, ts_ + busy);
+            slice(DV_PIPE_S, in, ts_, ts_ + busy);
             path_.move(s_node_, path_from(scalar_ref(ts_), ts_ + busy, path_key(in.op, DV_PIPE_S)));
             break;
         }
@@ -1146,19 +1147,21 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
         done_[p] = std::max(done_[p], end);
         add_busy(p, t, end);
         nwaits_[p] = 0; // the block cannot end before this instruction does
-        chip_.slice(index_, static_cast<dv_pipe_t>(p), in, t, end);
+        slice(p, in, t, end);
         cycles = end - t;
         break;
     }
     }
     ops_.cycles[in.op][p] += cycles;
-    if (in.op == DV_OP_set_flag) {
-        const Flag &f = flag(p, static_cast<int>(in.f[DV_FLD(FLAG, dst)].i), static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
-        chip_.slice(index_, static_cast<dv_pipe_t>(p), in, f.time, f.time);
-    } else if (in.op == DV_OP_set_cross_flag)
-        chip_.slice(index_, static_cast<dv_pipe_t>(p), in, t, t);
-    else if (in.op == DV_OP_wait_flag || in.op == DV_OP_wait_cross_flag || in.op == DV_OP_pipe_barrier)
-        chip_.slice(index_, static_cast<dv_pipe_t>(p), in, base, t); // the time the pipe was held
+    if (slicing_) {
+        if (in.op == DV_OP_set_flag) {
+            const Flag &f = flag(p, static_cast<int>(in.f[DV_FLD(FLAG, dst)].i), static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
+            slice(p, in, f.time, f.time);
+        } else if (in.op == DV_OP_set_cross_flag)
+            slice(p, in, t, t);
+        else if (in.op == DV_OP_wait_flag || in.op == DV_OP_wait_cross_flag || in.op == DV_OP_pipe_barrier)
+            slice(p, in, base, t); // the time the pipe was held
+    }
     const bool was_full = q_[p].full();
     path_.release(e.node);
     q_[p].pop();

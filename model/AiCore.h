@@ -252,6 +252,13 @@ private:
     std::string describe_wait(int p, const Entry &e);
     std::string describe_pending(); // the scalar unit's next instruction, as describe_wait words it
     void sync_to(cycles_t t);
+    // The timeline's slices (CoreServices::slice), asked for only when the run wants them.
+    bool slicing_ = false;
+    void slice(int p, const dv_insn_t &in, cycles_t s, cycles_t e)
+    {
+        if (slicing_)
+            chip_.slice(index_, static_cast<dv_pipe_t>(p), in, s, e);
+    }
 
     const Params p_;
     CoreServices &chip_;

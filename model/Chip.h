@@ -59,6 +59,7 @@ private:
         l2_.retire(t);
         hbm_.retire(t);
     }
+    bool slicing() const override { return opts_.on_slice != nullptr; }
     void slice(unsigned core, dv_pipe_t p, const dv_insn_t &in, cycles_t s, cycles_t e) override
     {
         if (opts_.on_slice)

@@ -78,6 +78,8 @@ public:
     // ---- reports (append-only: they change no timing)
     // Pipe p of core `core` worked on `in` from cycle s to e (for the timeline, when one is wanted).
     virtual void slice(unsigned core, dv_pipe_t p, const dv_insn_t &in, cycles_t s, cycles_t e) = 0;
+    // Whether this run wants slices at all (a core need not make calls that record nothing).
+    virtual bool slicing() const = 0;
     // An unsynchronised access pair found in (block, sub) of core `core`; the chip fills h's core,
     // block and sub, counts it, and keeps the first DV_HAZARD_RECORDS.  false once the run has found
     // dv_run_opts_t.max_hazards: the core stops looking for more.
