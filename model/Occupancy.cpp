@@ -22,6 +22,7 @@ void Occupancy::reset(cycles_t origin)
     tc_ = grid_ = 0;
     fc_ = 0;
     nknots_ = 0;
+    backward_ = false;
 }
 
 // The first open range that ends after `at` (nsegs_ if none).
@@ -137,6 +138,11 @@ void Occupancy::fold(cycles_t upto)
     double fc = fc_;
     const cycles_t origin = origin_;
     Knot *kp = knots_.get() + nknots_, *kroom = grid_ == 0 && knots_ ? knots_.get() + kMaxKnots : kp;
+    // The sweep's times only grow, so a change point can come before the last one (the knots out of
+    // time order) only at its start: when the runs start before the last change.
+    const cycles_t t0 = std::min(a->t, std::min(b->t, c->t));
+    if (t0 < upto && (t0 > origin ? t0 - origin : 0) < tc)
+        backward_ = true;
     // Equal times are summed before the peak is taken: an interval ending when another starts does
     // not overlap it.
     for (;;) {
@@ -386,8 +392,14 @@ double Occupancy::integral_at(double x, size_t &k) const
 {
     if (x >= dbl(tc_))
         return fc_ + static_cast<double>(level_) * (x - dbl(tc_));
-    while (k < nknots_ && dbl(knots_[k].t) <= x)
-        k++;
+    if (backward_) { // knots out of time order: the first from k after x, as they are
+        while (k < nknots_ && dbl(knots_[k].t) <= x)
+            k++;
+    } else { // in time order: by bisection (the series asks for 64 points among up to kMaxKnots)
+        const Knot *const from = knots_.get() + k, *const to = knots_.get() + nknots_;
+        k += static_cast<size_t>(
+            std::upper_bound(from, to, x, [](double v, const Knot &n) { return v < dbl(n.t); }) - from);
+    }
     const Knot a = k == 0 ? Knot{0, 0.0} : knots_[k - 1];
     const Knot b = k == nknots_ ? Knot{tc_, fc_} : knots_[k];
     // The slope first: between change points it is the level, an integer, so the result is exact.

@@ -23,7 +23,9 @@
 // length / kMaxKnots).  Either way the slices
 // integrate to byte_cycles and no slice's mean exceeds the peak; `grid` says which form is kept.
 // Cost: O(1) per change point, amortised (a coarsening touches each knot once); memory: at most
-// kMaxKnots knots of 16 bytes (256 KiB) per buffer, written as the changes come.
+// kMaxKnots knots of 16 bytes (256 KiB) per buffer, written as the changes come.  The series finds
+// its 64 points among the knots by bisection while they are in time order (an interval that starts
+// before a fold's change points puts them out of order: then knot after knot, as they are).
 //
 // Data structures: the open ranges are a vector sorted by address (a buffer holds few: its
 // tiles), so an access that covers exactly one open range, the common case, is a binary search
@@ -120,6 +122,9 @@ private:
     // unwritten: only the pages written take host memory); a coarsening fills a new block.
     std::unique_ptr<Knot[]> knots_;
     size_t nknots_ = 0;
+    // A change point came before the last one (an interval starting before a fold point): the
+    // knots may be out of time order, so F is looked up as they are, not by bisection.
+    bool backward_ = false;
 };
 
 } // namespace dv

@@ -694,6 +694,37 @@ START_TEST(test_components_occupancy_series_grid)
 }
 END_TEST
 
+// Writes that start before the last fold's change points (the knots out of time order): F is then
+// looked up knot after knot, as the knots are, not by bisection (which would land among the later
+// knots).  [0, 64) written at 10j and read until 10j + 5, j = 0 .. 255: the 256th write folds up
+// to 2550 (knots to 2545).  Then [64, 128) written at 100 + 2m and read until 101 + 2m, m = 0 ..
+// 999: 2000 knots from 100 on, after those to 2545.  byte_cycles 255 x 320 + 320 + 1000 x 64 =
+// 145920.  Over T = 2560 (slices of 40 cycles) each slice up to 2520 is read from the first knots:
+// four intervals, 32 B on average; the last one gets F(2560) - F(2520) = 145920 - 80640 over 40
+// cycles, clamped to the peak, 64.
+START_TEST(test_components_occupancy_series_backward)
+{
+    Occupancy o;
+    o.reset(0);
+    for (uint64_t j = 0; j < 256; j++) {
+        o.write(0, 64, 10 * j);
+        o.read(0, 64, 10 * j + 5);
+    }
+    for (uint64_t m = 0; m < 1000; m++) {
+        o.write(64, 128, 100 + 2 * m);
+        o.read(64, 128, 101 + 2 * m);
+    }
+    o.finish();
+    ck_assert_uint_eq(o.peak_bytes(), 64);
+    ck_assert_double_eq(o.byte_cycles(), 145920.0);
+    ck_assert_uint_eq(o.grid(), 0);
+    double s[64];
+    o.series(2560, s, 64);
+    for (int i = 0; i < 64; i++)
+        ck_assert_msg(s[i] == (i < 63 ? 32.0 : 64.0), "slice %d: %g", i, s[i]);
+}
+END_TEST
+
 // ---------------------------------------------------------------- HazardChecker
 // Every executed instruction advances its pipe's clock; set_flag snapshots the source's clock,
 // wait_flag merges it into the destination; an instruction carries the scalar clock it was issued
@@ -1068,6 +1099,7 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_occupancy_early_fold_counts);
     tcase_add_test(t, test_components_occupancy_series_exact);
     tcase_add_test(t, test_components_occupancy_series_grid);
+    tcase_add_test(t, test_components_occupancy_series_backward);
     tcase_add_test(t, test_components_hazard_kinds);
     tcase_add_test(t, test_components_hazard_ordering);
     tcase_add_test(t, test_components_hazard_reports_once_in_order);
