@@ -46,7 +46,7 @@ void Buffer::end_kernel(cycles_t total, dv_buf_counters_t &out)
     occ_.series(total, out.series, DV_OCC_SLICES);
 }
 
-const char *Buffer::check(uint64_t lo, uint64_t hi, char *why, size_t cap, uint64_t align) const
+const char *Buffer::why_not(uint64_t lo, uint64_t hi, char *why, size_t cap, uint64_t align) const
 {
     if (!align)
         align = align_;

@@ -28,8 +28,14 @@ public:
     // The kernel ended `total` cycles after its launch (the run's cycles, which every core's work
     // ends by): close the occupancy intervals and report them, with the series over that time.
     void end_kernel(cycles_t total, dv_buf_counters_t &out);
-    // Why an access to [lo, hi) is not allowed (base misaligned, past the end), or nullptr.
-    const char *check(uint64_t lo, uint64_t hi, char *why, size_t cap, uint64_t align = 0) const; // 0: the buffer's
+    // Why an access to [lo, hi) is not allowed (base misaligned, past the end), or nullptr.  The
+    // allowed access, every access of a valid kernel, is two compares here; why_not() writes the message.
+    const char *check(uint64_t lo, uint64_t hi, char *why, size_t cap, uint64_t align = 0) const // 0: the buffer's
+    {
+        if (hi <= size_ && lo % (align ? align : align_) == 0)
+            return nullptr;
+        return why_not(lo, hi, why, cap, align);
+    }
     // An instruction that runs from cycle start to cycle end read or wrote r: written bytes are
     // occupied from its start, read bytes are needed until its end.
     void access(const dv_range_t &r, cycles_t start, cycles_t end)
@@ -43,6 +49,8 @@ public:
     uint64_t size() const { return size_; }
 
 private:
+    const char *why_not(uint64_t lo, uint64_t hi, char *why, size_t cap, uint64_t align) const;
+
     const dv_space_t space_;
     const uint64_t size_, align_;
     uint8_t *bytes_ = nullptr; // size_ bytes of anonymous memory in runs with data, else nullptr

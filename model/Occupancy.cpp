@@ -22,6 +22,7 @@ void Occupancy::reset(cycles_t origin)
     tc_ = grid_ = 0;
     fc_ = 0;
     nknots_ = 0;
+    backward_ = false;
 }
 
 // The first open range that ends after `at` (nsegs_ if none).
@@ -40,7 +41,7 @@ size_t Occupancy::first_after(uint64_t at) const
 
 // An endpoint appended to a run: summed into the last entry when it has the same time (a write
 // over several pieces of one range closes them with one start time).
-void Occupancy::add(std::vector<Event> &run, cycles_t t, int64_t bytes)
+inline void Occupancy::add(std::vector<Event> &run, cycles_t t, int64_t bytes)
 {
     if (!run.empty() && run.back().t == t) {
         run.back().bytes += bytes;
@@ -50,21 +51,23 @@ void Occupancy::add(std::vector<Event> &run, cycles_t t, int64_t bytes)
     }
 }
 
-// The bytes [lo, hi) of open range s are written again: their interval is known.
-inline void Occupancy::close(uint64_t lo, uint64_t hi, const Seg &s)
+// Cycles as a double: every time here is far below 2^63, and the signed conversion is one
+// instruction where the unsigned one is several.
+static inline double dbl(cycles_t c) { return static_cast<double>(static_cast<int64_t>(c)); }
+
+// The bytes [lo, hi) of open range s are written again: their interval is known.  The integral
+// and the count of waiting endpoints are summed in bc and waiting (members, or a caller's locals
+// over several ranges).
+inline void Occupancy::close(uint64_t lo, uint64_t hi, const Seg &s, double &bc, size_t &waiting)
 {
     if (s.r <= s.w)
         return;
     const int64_t bytes = static_cast<int64_t>(hi - lo);
-    byte_cycles_ += static_cast<double>(bytes) * static_cast<double>(s.r - s.w);
+    bc += static_cast<double>(bytes) * dbl(s.r - s.w);
     add(starts_, s.w, bytes);
     add(ends_, s.r, -bytes);
-    waiting_ += 2;
+    waiting += 2;
 }
-
-// Cycles as a double: every time here is far below 2^63, and the signed conversion is one
-// instruction where the unsigned one is several.
-static inline double dbl(cycles_t c) { return static_cast<double>(static_cast<int64_t>(c)); }
 
 // The level changes from `from` at t (cycles after the origin, after the last change tc, where F
 // is fc) and F there is f, in the cases fold() does not handle itself: the knots' room taken at
@@ -135,6 +138,11 @@ void Occupancy::fold(cycles_t upto)
     double fc = fc_;
     const cycles_t origin = origin_;
     Knot *kp = knots_.get() + nknots_, *kroom = grid_ == 0 && knots_ ? knots_.get() + kMaxKnots : kp;
+    // The sweep's times only grow, so a change point can come before the last one (the knots out of
+    // time order) only at its start: when the runs start before the last change.
+    const cycles_t t0 = std::min(a->t, std::min(b->t, c->t));
+    if (t0 < upto && (t0 > origin ? t0 - origin : 0) < tc)
+        backward_ = true;
     // Equal times are summed before the peak is taken: an interval ending when another starts does
     // not overlap it.
     for (;;) {
@@ -256,14 +264,13 @@ __attribute__((noinline)) void Occupancy::compact()
     fold(upto);
 }
 
-void Occupancy::open_gap(size_t k, size_t count)
+// Room for `more` ranges past the open ones: the vector only grows, so that the cuts move ranges
+// within it.
+inline Occupancy::Seg *Occupancy::room(size_t more)
 {
-    const size_t n = nsegs_;
-    if (n + count > segs_.size())
-        segs_.resize(std::max<size_t>(16, 2 * (n + count)));
-    Seg *const s = segs_.data();
-    std::memmove(s + k + count, s + k, (n - k) * sizeof(Seg));
-    nsegs_ = n + count;
+    if (nsegs_ + more > segs_.size())
+        segs_.resize(std::max<size_t>(16, 2 * (nsegs_ + more)));
+    return segs_.data();
 }
 
 // The open ranges under [lo, hi) are closed, the parts of the first and last outside it stay
@@ -274,7 +281,7 @@ void Occupancy::write(uint64_t lo, uint64_t hi, cycles_t t)
         return;
     const size_t i = first_after(lo);
     if (i < nsegs_ && segs_[i].lo == lo && segs_[i].hi == hi) { // the common case: one range, rewritten
-        close(lo, hi, segs_[i]);
+        close(lo, hi, segs_[i], byte_cycles_, waiting_);
         segs_[i].w = segs_[i].r = t;
     } else {
         write_cut(i, lo, hi, t);
@@ -286,28 +293,31 @@ void Occupancy::write(uint64_t lo, uint64_t hi, cycles_t t)
 __attribute__((noinline)) void Occupancy::write_cut(size_t i, uint64_t lo, uint64_t hi, cycles_t t)
 {
     const size_t n = nsegs_;
-    size_t k = i;
+    size_t k = i; // the ranges under [lo, hi) are i .. k - 1, closed in address order
+    double bc = byte_cycles_;
+    size_t waiting = waiting_;
     for (; k < n && segs_[k].lo < hi; k++)
-        close(std::max(lo, segs_[k].lo), std::min(hi, segs_[k].hi), segs_[k]);
-    Seg put[3];
-    size_t m = 0;
-    if (i < k && segs_[i].lo < lo) {
-        put[m] = segs_[i];
-        put[m++].hi = lo;
-    }
-    put[m++] = Seg{lo, hi, t, t};
-    if (i < k && segs_[k - 1].hi > hi) {
-        put[m] = segs_[k - 1];
-        put[m++].lo = hi;
-    }
-    if (m > k - i) {
-        open_gap(i, m - (k - i));
-    } else if (m < k - i) { // the ranges from k on move down
-        Seg *const s = segs_.data();
+        close(std::max(lo, segs_[k].lo), std::min(hi, segs_[k].hi), segs_[k], bc, waiting);
+    byte_cycles_ = bc;
+    waiting_ = waiting;
+    // [lo, hi) takes their place, after the part of the first before lo and before the part of the
+    // last past hi (each keeps its times); the ranges from k on move once, when the count changes.
+    const size_t keep_lo = i < k && segs_[i].lo < lo, keep_hi = i < k && segs_[k - 1].hi > hi;
+    const size_t m = keep_lo + 1 + keep_hi;
+    Seg past{};
+    if (keep_hi)
+        past = segs_[k - 1];
+    Seg *const s = room(m);
+    if (m != k - i) {
         std::memmove(s + i + m, s + k, (n - k) * sizeof(Seg));
-        nsegs_ = n - (k - i - m);
+        nsegs_ = n + m - (k - i);
     }
-    std::copy(put, put + m, segs_.data() + i);
+    s[i].hi = lo; // the part before lo, when there is one (else overwritten next)
+    s[i + keep_lo] = Seg{lo, hi, t, t};
+    if (keep_hi) {
+        past.lo = hi;
+        s[i + keep_lo + 1] = past;
+    }
 }
 
 // The open ranges under [lo, hi) are read until t; the first and the last are cut at lo and hi
@@ -327,42 +337,51 @@ void Occupancy::read(uint64_t lo, uint64_t hi, cycles_t t)
 __attribute__((noinline)) void Occupancy::read_cut(size_t i, uint64_t lo, uint64_t hi, cycles_t t)
 {
     const size_t n = nsegs_;
-    Seg *s = segs_.data();
-    size_t k = i + 1; // the ranges under [lo, hi) are i .. k - 1
-    while (k < n && s[k].lo < hi)
+    Seg *const s = room(2);
+    // One pass over the ranges under [lo, hi) (i .. k - 1; the caller saw s[i].lo < hi) reads
+    // them until t, keeping the first's and the last's read time for their parts outside.
+    const cycles_t r_first = s[i].r;
+    cycles_t r_last;
+    size_t k = i;
+    do {
+        r_last = s[k].r;
+        s[k].r = std::max(r_last, t);
         k++;
-    const size_t cut_lo = s[i].lo < lo, cut_hi = s[k - 1].hi > hi;
-    if (cut_lo + cut_hi > 0) {
-        open_gap(k, cut_lo + cut_hi);
-        s = segs_.data();
-    }
-    // From the last range down, each to its place (cut_lo places further on): the part of the last
-    // past hi keeps its times, the part of the first before lo stays at i.
-    size_t j = k - 1, d = k - 1 + cut_lo + cut_hi;
+    } while (k < n && s[k].lo < hi);
+    const bool cut_lo = s[i].lo < lo, cut_hi = s[k - 1].hi > hi;
+    if (!cut_lo && !cut_hi)
+        return;
+    // A cut range is there twice: the ranges after the first copy move up one place (after both
+    // copies when both ends are cut), then the copies' bounds and the outside parts' times are set.
     if (cut_hi) {
-        s[d] = s[j];
-        s[d--].lo = hi;
-        s[j].hi = hi;
-    }
-    for (;; j--, d--) {
-        Seg x = s[j];
-        x.r = std::max(x.r, t);
-        if (j == i) {
-            if (cut_lo) {
-                x.lo = lo;
-                s[i].hi = lo;
+        const size_t up = cut_lo ? 2 : 1;
+        std::memmove(s + k - 1 + up, s + k - 1, (n - k + 1) * sizeof(Seg)); // the last and those after it
+        s[k - 1 + up].lo = hi;
+        s[k - 1 + up].r = r_last;
+        if (cut_lo) { // the last again, those between and the first, one place up
+            if (k - i <= 4) {
+                for (size_t j = k; j-- > i;)
+                    s[j + 1] = s[j];
+            } else {
+                std::memmove(s + i + 1, s + i, (k - i) * sizeof(Seg));
             }
-            s[d] = x;
-            break;
         }
-        s[d] = x;
+        s[k - 1 + cut_lo].hi = hi;
+    } else {
+        std::memmove(s + i + 1, s + i, (n - i) * sizeof(Seg));
     }
+    if (cut_lo) {
+        s[i].hi = lo;
+        s[i].r = r_first;
+        s[i + 1].lo = lo;
+    }
+    nsegs_ = n + cut_lo + cut_hi;
 }
 
 void Occupancy::finish()
 {
     for (size_t i = 0; i < nsegs_; i++)
-        close(segs_[i].lo, segs_[i].hi, segs_[i]);
+        close(segs_[i].lo, segs_[i].hi, segs_[i], byte_cycles_, waiting_);
     nsegs_ = 0;
     fold(kNever);
 }
@@ -373,8 +392,14 @@ double Occupancy::integral_at(double x, size_t &k) const
 {
     if (x >= dbl(tc_))
         return fc_ + static_cast<double>(level_) * (x - dbl(tc_));
-    while (k < nknots_ && dbl(knots_[k].t) <= x)
-        k++;
+    if (backward_) { // knots out of time order: the first from k after x, as they are
+        while (k < nknots_ && dbl(knots_[k].t) <= x)
+            k++;
+    } else { // in time order: by bisection (the series asks for 64 points among up to kMaxKnots)
+        const Knot *const from = knots_.get() + k, *const to = knots_.get() + nknots_;
+        k += static_cast<size_t>(
+            std::upper_bound(from, to, x, [](double v, const Knot &n) { return v < dbl(n.t); }) - from);
+    }
     const Knot a = k == 0 ? Knot{0, 0.0} : knots_[k - 1];
     const Knot b = k == nknots_ ? Knot{tc_, fc_} : knots_[k];
     // The slope first: between change points it is the level, an integer, so the result is exact.

@@ -23,11 +23,14 @@
 // length / kMaxKnots).  Either way the slices
 // integrate to byte_cycles and no slice's mean exceeds the peak; `grid` says which form is kept.
 // Cost: O(1) per change point, amortised (a coarsening touches each knot once); memory: at most
-// kMaxKnots knots of 16 bytes (256 KiB) per buffer, written as the changes come.
+// kMaxKnots knots of 16 bytes (256 KiB) per buffer, written as the changes come.  The series finds
+// its 64 points among the knots by bisection while they are in time order (an interval that starts
+// before a fold's change points puts them out of order: then knot after knot, as they are).
 //
 // Data structures: the open ranges are a vector sorted by address (a buffer holds few: its
 // tiles), so an access that covers exactly one open range, the common case, is a binary search
-// and an update in place; a read that cuts ranges at its ends moves the ranges after it once.  The
+// and an update in place; a read that cuts ranges at its ends reads them in one pass and moves the
+// ranges after its first cut once (a memmove).  The
 // endpoints waiting to be folded are one time-sorted run; those closed since the last fold are
 // appended to two more (interval starts, interval ends), each in nearly increasing time order, so
 // a fold sorts them by insertion and merges the three runs in one pass instead of sorting
@@ -87,9 +90,9 @@ private:
     // write() and read() for accesses that cut open ranges (i: first_after(lo)).
     void write_cut(size_t i, uint64_t lo, uint64_t hi, cycles_t t);
     void read_cut(size_t i, uint64_t lo, uint64_t hi, cycles_t t);
-    // `count` unset ranges at index k, the ranges from k on moved once.
-    void open_gap(size_t k, size_t count);
-    void close(uint64_t lo, uint64_t hi, const Seg &s);
+    // segs_ grown to hold `more` ranges past the open ones; its data.
+    Seg *room(size_t more);
+    void close(uint64_t lo, uint64_t hi, const Seg &s, double &bc, size_t &waiting);
     static void add(std::vector<Event> &run, cycles_t t, int64_t bytes);
     void fold(cycles_t upto);
     void compact();
@@ -119,6 +122,9 @@ private:
     // unwritten: only the pages written take host memory); a coarsening fills a new block.
     std::unique_ptr<Knot[]> knots_;
     size_t nknots_ = 0;
+    // A change point came before the last one (an interval starting before a fold point): the
+    // knots may be out of time order, so F is looked up as they are, not by bisection.
+    bool backward_ = false;
 };
 
 } // namespace dv

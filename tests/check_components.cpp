@@ -480,6 +480,38 @@ START_TEST(test_components_occupancy_cuts)
 }
 END_TEST
 
+// A read that cuts both ends of a run of ranges (more than a few between: they move in one block),
+// then reads that cut only the low or only the high end of a range:
+//   1. [0, 100), [100, 200), ..., [600, 700) written at 0; [50, 650) read until 10: [0, 50) and
+//      [650, 700) unread, the seven pieces between read.
+//   2. [0, 30) read until 20 cuts [0, 50) at 30; [680, 700) read until 30 cuts [650, 700) at 680.
+//   3. [0, 700) written at 40 closes 30 B over [0, 20) (600), 600 B over [0, 10) (6000) and 20 B
+//      over [0, 30) (600); [30, 50) and [650, 680) were never read.  Read until 50: 7000 at finish.
+// Sweep: t=0 +650; t=10 -600 -> 50; t=20 -30 -> 20; t=30 -20 -> 0; t=40 +700; t=50 -700.
+// peak 700, integral 6500 + 500 + 200 + 7000 = 14200.
+START_TEST(test_components_occupancy_read_cuts)
+{
+    Occupancy o;
+    o.reset(0);
+    for (uint64_t k = 0; k < 7; k++)
+        o.write(100 * k, 100 * k + 100, 0);
+    o.read(50, 650, 10);
+    o.read(0, 30, 20);
+    o.read(680, 700, 30);
+    o.write(0, 700, 40);
+    o.read(0, 700, 50);
+    o.finish();
+    ck_assert_uint_eq(o.peak_bytes(), 700);
+    ck_assert_double_eq(o.byte_cycles(), 14200.0);
+    double s[64];
+    o.series(64, s, 64);
+    for (int i = 0; i < 64; i++) {
+        const double want = i < 10 ? 650 : i < 20 ? 50 : i < 30 ? 20 : i < 40 ? 0 : i < 50 ? 700 : 0;
+        ck_assert_msg(s[i] == want, "slice %d: %g, expected %g", i, s[i], want);
+    }
+}
+END_TEST
+
 // Intervals closed in decreasing time order (far from the nearly increasing order the fold sorts
 // cheaply) give the same figures: range k = [64k, 64k + 64), k = 0 .. 99, written at 1000 - k and
 // read until 2000 - k, then all rewritten (never read again).  Each is 64 B for 1000 cycles:
@@ -663,6 +695,37 @@ START_TEST(test_components_occupancy_series_grid)
     ck_assert(o.folded_early());
     o.series(400014, s, 64);
     expect_consistent(o, 400014, s);
+}
+END_TEST
+
+// Writes that start before the last fold's change points (the knots out of time order): F is then
+// looked up knot after knot, as the knots are, not by bisection (which would land among the later
+// knots).  [0, 64) written at 10j and read until 10j + 5, j = 0 .. 255: the 256th write folds up
+// to 2550 (knots to 2545).  Then [64, 128) written at 100 + 2m and read until 101 + 2m, m = 0 ..
+// 999: 2000 knots from 100 on, after those to 2545.  byte_cycles 255 x 320 + 320 + 1000 x 64 =
+// 145920.  Over T = 2560 (slices of 40 cycles) each slice up to 2520 is read from the first knots:
+// four intervals, 32 B on average; the last one gets F(2560) - F(2520) = 145920 - 80640 over 40
+// cycles, clamped to the peak, 64.
+START_TEST(test_components_occupancy_series_backward)
+{
+    Occupancy o;
+    o.reset(0);
+    for (uint64_t j = 0; j < 256; j++) {
+        o.write(0, 64, 10 * j);
+        o.read(0, 64, 10 * j + 5);
+    }
+    for (uint64_t m = 0; m < 1000; m++) {
+        o.write(64, 128, 100 + 2 * m);
+        o.read(64, 128, 101 + 2 * m);
+    }
+    o.finish();
+    ck_assert_uint_eq(o.peak_bytes(), 64);
+    ck_assert_double_eq(o.byte_cycles(), 145920.0);
+    ck_assert_uint_eq(o.grid(), 0);
+    double s[64];
+    o.series(2560, s, 64);
+    for (int i = 0; i < 64; i++)
+        ck_assert_msg(s[i] == (i < 63 ? 32.0 : 64.0), "slice %d: %g", i, s[i]);
 }
 END_TEST
 
@@ -1218,12 +1281,14 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_occupancy_rewrites);
     tcase_add_test(t, test_components_occupancy_partial_ranges);
     tcase_add_test(t, test_components_occupancy_cuts);
+    tcase_add_test(t, test_components_occupancy_read_cuts);
     tcase_add_test(t, test_components_occupancy_reverse_order);
     tcase_add_test(t, test_components_occupancy_compaction_exact);
     tcase_add_test(t, test_components_occupancy_early_fold);
     tcase_add_test(t, test_components_occupancy_early_fold_counts);
     tcase_add_test(t, test_components_occupancy_series_exact);
     tcase_add_test(t, test_components_occupancy_series_grid);
+    tcase_add_test(t, test_components_occupancy_series_backward);
     tcase_add_test(t, test_components_hazard_kinds);
     tcase_add_test(t, test_components_hazard_ordering);
     tcase_add_test(t, test_components_hazard_reports_once_in_order);
