@@ -2,6 +2,7 @@
 #include "VectorUnit.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <iterator>
 #include <vector>
@@ -30,8 +31,18 @@ VectorUnit::VectorUnit(sc_core::sc_module_name name, const Params &p)
       groups_(p.ub_bank_groups)
 {
     std::copy(std::begin(p.rate), std::end(p.rate), std::begin(rate_));
-    for (int op = 0; op < DV_OP_COUNT; op++)
-        dtype_field_[op] = dv_field_index(static_cast<dv_op_t>(op), "dtype");
+}
+
+// The index of each opcode's dtype field (-1: it has none), looked up by name once for all cores.
+const int *VectorUnit::dtype_fields()
+{
+    static const std::array<int, DV_OP_COUNT> fields = [] {
+        std::array<int, DV_OP_COUNT> f{};
+        for (int op = 0; op < DV_OP_COUNT; op++)
+            f[op] = dv_field_index(static_cast<dv_op_t>(op), "dtype");
+        return f;
+    }();
+    return fields.data();
 }
 
 unsigned VectorUnit::op_width(const dv_insn_t &in) const

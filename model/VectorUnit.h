@@ -39,7 +39,8 @@ private:
 
     using Rate = Params::Rate;
     Rate rate_[DV_VC_COUNT];
-    int dtype_field_[DV_OP_COUNT];
+    static const int *dtype_fields();
+    const int *const dtype_field_ = dtype_fields(); // by opcode
     const uint64_t repeat_bytes_, pipeline_, banks_, groups_;
     // One-entry memo per operand layout: kernels repeat the same addresses over and over.
     struct Memo {
