@@ -123,7 +123,7 @@ L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
     const uint64_t ways = W ? W : ways_;
     const Layout lay = W ? layout(W) : lay_;
     const bool ordered = ways <= kOrderWays;
-    const uint64_t sets = sets_, dirty_on = D ? 1 : 0;
+    const uint64_t sets = sets_;
     const uint64_t line = line_, bytes = runs.bytes, count = runs.count;
     const unsigned shift = line_shift_;
     unsigned char *const mem = &sets_mem_[0];
@@ -151,7 +151,7 @@ L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
     constexpr uint64_t kMarked = ~0ull;
     auto touch = [&](unsigned char *s, uint64_t tag, bool fresh, uint64_t at) __attribute__((always_inline)) {
         uint64_t *tags = reinterpret_cast<uint64_t *>(s + lay.tag);
-        uint64_t &dirty = field(s, kDirty);
+        unsigned char *const dirty = s + lay.dirty;
         const uint8_t sig = sig_of(tag);
         uint64_t w;
 #if defined(__SSE2__)
@@ -177,12 +177,8 @@ L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
                 misses++;
                 if (at != kMarked)
                     seen[at / 64] |= 1ull << at % 64;
-                const uint64_t was = dirty >> w & 1; // the victim's line is written back when dirty
-                writebacks += was;
-                if (D) // the new line is dirty, or clean (the victim's bit cleared when set)
-                    dirty |= 1ull << w;
-                else
-                    dirty -= was << w;
+                writebacks += dirty[w]; // the victim's line is written back when dirty
+                dirty[w] = D;           // the new line is dirty, or clean
                 tags[w] = tag;
                 s[lay.sig + w] = sig;
                 reinterpret_cast<uint64_t *>(s + lay.used)[w] = ++uses;
@@ -200,7 +196,8 @@ L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
                 if ((order & 15) != w)
                     order = order_front(order, w);
             }
-            dirty |= dirty_on << w;
+            if (D)
+                dirty[w] = 1;
         } else {
             // The least recently used way; an invalid one (never used), the lowest first, before any.
             misses++;
@@ -226,13 +223,35 @@ L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
             }
             // the victim's line is written back when dirty (an invalid way never is); the new line
             // is dirty when written in write-back (write-allocate without a fill)
-            const uint64_t was = dirty >> w & 1;
-            writebacks += was;
-            dirty ^= (was ^ dirty_on) << w;
+            writebacks += dirty[w];
+            dirty[w] = D;
             tags[w] = tag;
             s[lay.sig + w] = sig;
         }
         reinterpret_cast<uint64_t *>(s + lay.used)[w] = ++uses;
+    };
+    // Lines never allocated (tags tag .. end - 1) in consecutive sets from s, with a recency order
+    // (at most kOrderWays ways): sure misses, each taking the set's next invalid way while it has
+    // one, else the last way of its order (the least recently used), which becomes the first -
+    // touch's miss without its lookup and its choice between the two cases.
+    auto fresh_lines = [&](unsigned char *s, uint64_t tag, const uint64_t end) __attribute__((always_inline)) {
+        const uint64_t keep = ways == kOrderWays ? ~0ull : (1ull << (4 * ways)) - 1; // the order's bits
+        misses += end - tag;
+        for (; tag != end; tag++, s += lay.bytes) {
+            uint64_t &fill = field(s, kFill), &order = field(s, kOrder);
+            const uint64_t f = fill, o = order;
+            uint64_t w;
+            if (__builtin_expect(f == ways, 1))
+                w = o >> (4 * (ways - 1)) & 15;
+            else
+                fill = (w = f) + 1;
+            order = (o << 4 & keep) | w; // (a set with room has fewer than `ways` entries)
+            writebacks += s[lay.dirty + w]; // (an invalid way is never dirty)
+            s[lay.dirty + w] = D;
+            reinterpret_cast<uint64_t *>(s + lay.tag)[w] = tag;
+            s[lay.sig + w] = sig_of(tag);
+            reinterpret_cast<uint64_t *>(s + lay.used)[w] = ++uses;
+        }
     };
     // the runs' addresses, as GmRuns::Cursor walks them
     const uint64_t *const list = runs.list;
@@ -270,7 +289,11 @@ L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
                 const bool fresh = (word & mask) == 0;
                 word |= mask;
                 pos += k;
-                if (fresh)
+                if (fresh && ordered) {
+                    fresh_lines(s, tag, tag + k);
+                    tag += k;
+                    s += k * lay.bytes;
+                } else if (fresh)
                     for (const uint64_t e = tag + k; tag != e; tag++, s += lay.bytes)
                         touch(s, tag, true, kMarked);
                 else
@@ -302,7 +325,7 @@ bool L2Cache::probe(uint64_t line_addr, uint64_t set, bool write)
     if (w < ways_) {
         hits++;
         if (write && !write_through_)
-            field(s, kDirty) |= 1ull << w;
+            s[lay_.dirty + w] = 1;
         return true;
     }
     misses++;
@@ -405,15 +428,15 @@ uint64_t L2Cache::idle_write_back(uint64_t max_lines)
     std::vector<std::pair<uint64_t, uint64_t>> dirty; // (last use, set x ways + way)
     for (uint64_t set = 0; set < sets_; set++) {
         const unsigned char *s = set_at(set);
-        const uint64_t d = field(s, kDirty), *used = reinterpret_cast<const uint64_t *>(s + lay_.used);
+        const uint64_t *used = reinterpret_cast<const uint64_t *>(s + lay_.used);
         for (uint64_t w = 0; w < ways_; w++)
-            if (d >> w & 1)
+            if (s[lay_.dirty + w])
                 dirty.push_back({used[w], set * ways_ + w});
     }
     const uint64_t n = std::min<uint64_t>(max_lines, dirty.size());
     std::nth_element(dirty.begin(), dirty.begin() + (ptrdiff_t)n, dirty.end()); // the n least recently used first
     for (uint64_t i = 0; i < n; i++)
-        field(set_at(dirty[i].second / ways_), kDirty) &= ~(1ull << (dirty[i].second % ways_));
+        set_at(dirty[i].second / ways_)[lay_.dirty + dirty[i].second % ways_] = 0;
     return n;
 }
 

@@ -222,50 +222,53 @@ START_TEST(test_components_l2_lru)
 }
 END_TEST
 
-// Lines never allocated are sure misses (their lookup skipped), in sets of 16 ways: 64 sets of 16
-// ways of 128 B.  The 64 lines of each run of 64 take the 64 sets (in a rotated order), so a range
-// of whole runs gives every set one line per run, in run order.
-//   1. Runs 0 .. 19 written in one transfer (write-back): 1280 misses; in each set runs 16 .. 19
-//      evict the dirty lines of runs 0 .. 3 (256 write-backs), 4 .. 19 stay, dirty.
-//   2. Runs 0 .. 19 read: a cyclic stream of 20 lines per set through 16 ways never hits: 1280
-//      misses, the first 16 of each set evicting dirty lines (1024 write-backs).  4 .. 19 stay.
-//   3. Runs 12 .. 23 read: runs 12 .. 19 hit (512), 20 .. 23 were never allocated (256 misses),
-//      evicting runs 4 .. 7.
-//   4. One line of run 4 read (a single-line run): allocated once and evicted, a miss; one of run 8:
+// Lines never allocated are sure misses (their lookup skipped), in sets of W = 16 ways (the
+// profiles' case, compiled for it) and of 8: 64 sets of W ways of 128 B.  The 64 lines of each run
+// of 64 take the 64 sets (in a rotated order), so a range of whole runs gives every set one line per
+// run, in run order.
+//   1. Runs 0 .. 19 written in one transfer (write-back): 1280 misses; in each set runs W .. 19
+//      evict the dirty lines of runs 0 .. 19 - W ((20 - W) x 64 write-backs), 20 - W .. 19 stay, dirty.
+//   2. Runs 0 .. 19 read: a cyclic stream of 20 lines per set through W ways never hits: 1280
+//      misses, the first W of each set evicting dirty lines (1280 write-backs in all).  20 - W .. 19
+//      stay.
+//   3. Runs 12 .. 23 read: runs 12 .. 19 hit (512), 20 .. 23 were never allocated (256 misses).
+//   4. One line of run 4 read (a single-line run): allocated once and evicted, a miss; one of run 20:
 //      a hit.  Totals: 2817 misses, 513 hits, 1280 write-backs.
 START_TEST(test_components_l2_never_allocated)
 {
-    Context context;
-    Hbm hbm("hbm", Hbm::Params{50, 8, 64, 0, 0});
-    L2Cache l2("l2", L2Cache::Params{64 * 16 * 128, 128, 16, false, 64, 64});
-    l2.hbm.bind(hbm);
-    auto read = [&](uint64_t run, uint64_t runs, bool write) {
-        GmRuns r;
-        r.count = 1;
-        r.bytes = runs * 64 * 128;
-        r.base = run * 64 * 128;
-        return l2.transfer(0, r, write, 0);
-    };
-    read(0, 20, true);
-    ck_assert_uint_eq(l2.misses, 1280);
-    ck_assert_uint_eq(l2.writebacks, 256);
-    read(0, 20, false);
-    ck_assert_uint_eq(l2.misses, 2560);
-    ck_assert_uint_eq(l2.hits, 0);
-    ck_assert_uint_eq(l2.writebacks, 1280);
-    read(12, 12, false);
-    ck_assert_uint_eq(l2.hits, 512);
-    ck_assert_uint_eq(l2.misses, 2816);
-    GmRuns one;
-    one.count = 1;
-    one.bytes = 128;
-    one.base = (4 * 64 + 5) * 128;
-    ck_assert(l2.transfer(0, one, false, 0).miss);
-    one.base = (8 * 64 + 5) * 128;
-    ck_assert(!l2.transfer(0, one, false, 0).miss);
-    ck_assert_uint_eq(l2.misses, 2817);
-    ck_assert_uint_eq(l2.hits, 513);
-    ck_assert_uint_eq(l2.writebacks, 1280);
+    for (uint64_t ways : {16, 8}) {
+        Context context;
+        Hbm hbm("hbm", Hbm::Params{50, 8, 64, 0, 0});
+        L2Cache l2("l2", L2Cache::Params{64 * ways * 128, 128, ways, false, 64, 64});
+        l2.hbm.bind(hbm);
+        auto read = [&](uint64_t run, uint64_t runs, bool write) {
+            GmRuns r;
+            r.count = 1;
+            r.bytes = runs * 64 * 128;
+            r.base = run * 64 * 128;
+            return l2.transfer(0, r, write, 0);
+        };
+        read(0, 20, true);
+        ck_assert_uint_eq(l2.misses, 1280);
+        ck_assert_uint_eq(l2.writebacks, (20 - ways) * 64);
+        read(0, 20, false);
+        ck_assert_uint_eq(l2.misses, 2560);
+        ck_assert_uint_eq(l2.hits, 0);
+        ck_assert_uint_eq(l2.writebacks, 1280);
+        read(12, 12, false);
+        ck_assert_uint_eq(l2.hits, 512);
+        ck_assert_uint_eq(l2.misses, 2816);
+        GmRuns one;
+        one.count = 1;
+        one.bytes = 128;
+        one.base = (4 * 64 + 5) * 128;
+        ck_assert(l2.transfer(0, one, false, 0).miss);
+        one.base = (20 * 64 + 5) * 128;
+        ck_assert(!l2.transfer(0, one, false, 0).miss);
+        ck_assert_uint_eq(l2.misses, 2817);
+        ck_assert_uint_eq(l2.hits, 513);
+        ck_assert_uint_eq(l2.writebacks, 1280);
+    }
 }
 END_TEST
 
