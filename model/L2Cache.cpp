@@ -152,8 +152,16 @@ L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
     auto touch = [&](unsigned char *s, uint64_t tag, bool fresh, uint64_t at) __attribute__((always_inline)) {
         uint64_t *tags = reinterpret_cast<uint64_t *>(s + lay.tag);
         unsigned char *const dirty = s + lay.dirty;
-        const uint8_t sig = sig_of(tag);
         uint64_t w;
+        // The most recently used way first: a line read again before its set is used for another
+        // (a tile that the cores sharing it read in turn) hits there without a lookup.
+        if (ordered && !fresh && tags[w = field(s, kOrder) & 15] == tag) {
+            if (D)
+                dirty[w] = 1;
+            reinterpret_cast<uint64_t *>(s + lay.used)[w] = ++uses;
+            return;
+        }
+        const uint8_t sig = sig_of(tag);
 #if defined(__SSE2__)
         if (W == kOrderWays && __builtin_expect(field(s, kFill) == W, 1)) {
             // A full set of kOrderWays ways, the steady state of the profiles' L2: one compare of
@@ -257,60 +265,80 @@ L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
     const uint64_t *const list = runs.list;
     const uint64_t stride = runs.stride, group = runs.group, group_stride = runs.group_stride;
     uint64_t group_start = runs.base, in_group = 0;
-    for (uint64_t i = 0; i < count; i++) {
-        uint64_t a;
-        if (list)
-            a = list[i];
-        else {
-            a = group_start + in_group * stride;
+    const uint64_t first = runs.base;
+    if (!list && bytes > 0 && bytes <= line && bytes <= line - first % line && stride % line == 0 &&
+        (group == 0 || group_stride % line == 0)) {
+        // Every run within one line, at the same place in it, the runs a whole number of lines
+        // apart (a tile's rows of up to a line): their lines are stepped from the first one, not
+        // found from an address per run.
+        const uint64_t step = stride / line, group_step = group_stride / line;
+        uint64_t group_line = first / line, l = group_line;
+        for (uint64_t i = 0; i < count; i++) {
+            uint64_t in_run;
+            const uint64_t set = set_in(l, in_run);
+            touch(mem + set * lay.bytes, l + 1, false, in_run);
             if (++in_group == group) {
                 in_group = 0;
-                group_start += group_stride;
+                l = group_line += group_step;
+            } else
+                l += step;
+        }
+        lines = count;
+    } else
+        for (uint64_t i = 0; i < count; i++) {
+            uint64_t a;
+            if (list)
+                a = list[i];
+            else {
+                a = group_start + in_group * stride;
+                if (++in_group == group) {
+                    in_group = 0;
+                    group_start += group_stride;
+                }
+            }
+            uint64_t l = shift < 64 ? a >> shift : a / line;
+            const uint64_t last = shift < 64 ? (a + bytes - 1) >> shift : (a + bytes - 1) / line;
+            uint64_t in_run, set = set_in(l, in_run);
+            lines += last - l + 1;
+            if (l == last) { // a run within one line
+                touch(mem + set * lay.bytes, l + 1, false, in_run);
+                continue;
+            }
+            for (;;) {
+                // lines l .. l + n - 1 take sets set .. set + n - 1: no new run of `sets` lines and no
+                // wrap; they are looked up a word of their run's bitmap at a time, those never
+                // allocated (all the word's lines here clear) as sure misses
+                const uint64_t n = std::min(last - l, std::min(sets - in_run, sets - set) - 1) + 1;
+                unsigned char *s = mem + set * lay.bytes;
+                for (uint64_t tag = l + 1, end = l + 1 + n, pos = in_run; tag != end;) {
+                    const uint64_t bit = pos % 64, k = std::min<uint64_t>(end - tag, 64 - bit);
+                    const uint64_t mask = (k == 64 ? ~0ull : (1ull << k) - 1) << bit;
+                    uint64_t &word = seen[pos / 64];
+                    const bool fresh = (word & mask) == 0;
+                    word |= mask;
+                    pos += k;
+                    if (fresh && ordered) {
+                        fresh_lines(s, tag, tag + k);
+                        tag += k;
+                        s += k * lay.bytes;
+                    } else if (fresh)
+                        for (const uint64_t e = tag + k; tag != e; tag++, s += lay.bytes)
+                            touch(s, tag, true, kMarked);
+                    else
+                        for (const uint64_t e = tag + k; tag != e; tag++, s += lay.bytes)
+                            touch(s, tag, false, kMarked);
+                }
+                l += n;
+                if (l > last)
+                    break;
+                in_run += n;
+                set += n;
+                if (in_run == sets)
+                    set = set_in(l, in_run);
+                else if (set == sets)
+                    set = 0;
             }
         }
-        uint64_t l = shift < 64 ? a >> shift : a / line;
-        const uint64_t last = shift < 64 ? (a + bytes - 1) >> shift : (a + bytes - 1) / line;
-        uint64_t in_run, set = set_in(l, in_run);
-        lines += last - l + 1;
-        if (l == last) { // a run within one line
-            touch(mem + set * lay.bytes, l + 1, false, in_run);
-            continue;
-        }
-        for (;;) {
-            // lines l .. l + n - 1 take sets set .. set + n - 1: no new run of `sets` lines and no
-            // wrap; they are looked up a word of their run's bitmap at a time, those never
-            // allocated (all the word's lines here clear) as sure misses
-            const uint64_t n = std::min(last - l, std::min(sets - in_run, sets - set) - 1) + 1;
-            unsigned char *s = mem + set * lay.bytes;
-            for (uint64_t tag = l + 1, end = l + 1 + n, pos = in_run; tag != end;) {
-                const uint64_t bit = pos % 64, k = std::min<uint64_t>(end - tag, 64 - bit);
-                const uint64_t mask = (k == 64 ? ~0ull : (1ull << k) - 1) << bit;
-                uint64_t &word = seen[pos / 64];
-                const bool fresh = (word & mask) == 0;
-                word |= mask;
-                pos += k;
-                if (fresh && ordered) {
-                    fresh_lines(s, tag, tag + k);
-                    tag += k;
-                    s += k * lay.bytes;
-                } else if (fresh)
-                    for (const uint64_t e = tag + k; tag != e; tag++, s += lay.bytes)
-                        touch(s, tag, true, kMarked);
-                else
-                    for (const uint64_t e = tag + k; tag != e; tag++, s += lay.bytes)
-                        touch(s, tag, false, kMarked);
-            }
-            l += n;
-            if (l > last)
-                break;
-            in_run += n;
-            set += n;
-            if (in_run == sets)
-                set = set_in(l, in_run);
-            else if (set == sets)
-                set = 0;
-        }
-    }
     uses_ = uses;
     memo_run_ = run; // set_of's memo: the last run here
     memo_first_ = run_first;

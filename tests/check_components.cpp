@@ -272,6 +272,40 @@ START_TEST(test_components_l2_never_allocated)
 }
 END_TEST
 
+// A tile's rows: runs within one line each, whole lines apart (stepped line by line, not found
+// from their addresses).  64 sets of 16 ways of 128 B; 8 rows of 100 B from byte 10 of line 3, 5
+// lines apart, in 2 groups of 4 whose starts are 64 lines apart: lines 3, 8, 13, 18, 67, 72, 77, 82.
+// Read once: 8 misses (8 lines from HBM); read again (another core) and at byte 20 of the same lines:
+// 16 hits, each in its set's most recently used way; a row that crosses into the next line (byte 30
+// + 100 > 128) takes the general path: 8 hits and 8 misses more.
+START_TEST(test_components_l2_rows)
+{
+    Context context;
+    Hbm hbm("hbm", Hbm::Params{50, 8, 64, 0, 0});
+    L2Cache l2("l2", L2Cache::Params{64 * 16 * 128, 128, 16, false, 64, 64});
+    l2.hbm.bind(hbm);
+    auto rows = [&](uint64_t offset, unsigned core) {
+        GmRuns r;
+        r.count = 8;
+        r.bytes = 100;
+        r.base = 3 * 128 + offset;
+        r.stride = 5 * 128;
+        r.group = 4;
+        r.group_stride = 64 * 128;
+        return l2.transfer(0, r, false, core);
+    };
+    ck_assert(rows(10, 0).miss);
+    ck_assert_uint_eq(l2.misses, 8);
+    ck_assert_uint_eq(hbm.read_bytes, 8 * 128);
+    ck_assert(!rows(10, 1).miss);
+    ck_assert(!rows(20, 2).miss);
+    ck_assert_uint_eq(l2.hits, 16);
+    ck_assert(rows(30, 3).miss);
+    ck_assert_uint_eq(l2.hits, 24);
+    ck_assert_uint_eq(l2.misses, 16);
+}
+END_TEST
+
 // Write-back: a write allocates without a fill (no HBM bytes) and leaves the line dirty; L2, L4,
 // L6 fill the other ways (mru 1111 -> 1000), so L8 evicts way 0, the dirty L0: one write-back of
 // 128 B.  Misses 5, hits 0, HBM reads 4 lines (L2, L4, L6, L8), writes 1 line.
@@ -1025,6 +1059,7 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_calendar_full_bins_passed);
     tcase_add_test(t, test_components_l2_lru);
     tcase_add_test(t, test_components_l2_never_allocated);
+    tcase_add_test(t, test_components_l2_rows);
     tcase_add_test(t, test_components_l2_write_back_and_through);
     tcase_add_test(t, test_components_l2_transfer_times);
     tcase_add_test(t, test_components_occupancy_one_interval);
