@@ -140,7 +140,8 @@ void BandwidthCalendar::start(unsigned contenders)
     throttled_ = false;
 }
 
-uint64_t BandwidthCalendar::share_near(uint64_t bin, unsigned requester)
+// Inlined into reserve, its one caller (a call per reservation saved).
+__attribute__((always_inline)) inline uint64_t BandwidthCalendar::share_near(uint64_t bin, unsigned requester)
 {
     if (starting_) {
         start_bin_ = bin;

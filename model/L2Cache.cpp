@@ -123,7 +123,7 @@ L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
     const uint64_t ways = W ? W : ways_;
     const Layout lay = W ? layout(W) : lay_;
     const bool ordered = ways <= kOrderWays;
-    const uint64_t sets = sets_, dirty_on = D ? 1 : 0;
+    const uint64_t sets = sets_;
     const uint64_t line = line_, bytes = runs.bytes, count = runs.count;
     const unsigned shift = line_shift_;
     unsigned char *const mem = &sets_mem_[0];
@@ -151,9 +151,17 @@ L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
     constexpr uint64_t kMarked = ~0ull;
     auto touch = [&](unsigned char *s, uint64_t tag, bool fresh, uint64_t at) __attribute__((always_inline)) {
         uint64_t *tags = reinterpret_cast<uint64_t *>(s + lay.tag);
-        uint64_t &dirty = field(s, kDirty);
-        const uint8_t sig = sig_of(tag);
+        unsigned char *const dirty = s + lay.dirty;
         uint64_t w;
+        // The most recently used way first: a line read again before its set is used for another
+        // (a tile that the cores sharing it read in turn) hits there without a lookup.
+        if (ordered && !fresh && tags[w = field(s, kOrder) & 15] == tag) {
+            if (D)
+                dirty[w] = 1;
+            reinterpret_cast<uint64_t *>(s + lay.used)[w] = ++uses;
+            return;
+        }
+        const uint8_t sig = sig_of(tag);
 #if defined(__SSE2__)
         if (W == kOrderWays && __builtin_expect(field(s, kFill) == W, 1)) {
             // A full set of kOrderWays ways, the steady state of the profiles' L2: one compare of
@@ -177,12 +185,8 @@ L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
                 misses++;
                 if (at != kMarked)
                     seen[at / 64] |= 1ull << at % 64;
-                const uint64_t was = dirty >> w & 1; // the victim's line is written back when dirty
-                writebacks += was;
-                if (D) // the new line is dirty, or clean (the victim's bit cleared when set)
-                    dirty |= 1ull << w;
-                else
-                    dirty -= was << w;
+                writebacks += dirty[w]; // the victim's line is written back when dirty
+                dirty[w] = D;           // the new line is dirty, or clean
                 tags[w] = tag;
                 s[lay.sig + w] = sig;
                 reinterpret_cast<uint64_t *>(s + lay.used)[w] = ++uses;
@@ -200,7 +204,8 @@ L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
                 if ((order & 15) != w)
                     order = order_front(order, w);
             }
-            dirty |= dirty_on << w;
+            if (D)
+                dirty[w] = 1;
         } else {
             // The least recently used way; an invalid one (never used), the lowest first, before any.
             misses++;
@@ -226,68 +231,114 @@ L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
             }
             // the victim's line is written back when dirty (an invalid way never is); the new line
             // is dirty when written in write-back (write-allocate without a fill)
-            const uint64_t was = dirty >> w & 1;
-            writebacks += was;
-            dirty ^= (was ^ dirty_on) << w;
+            writebacks += dirty[w];
+            dirty[w] = D;
             tags[w] = tag;
             s[lay.sig + w] = sig;
         }
         reinterpret_cast<uint64_t *>(s + lay.used)[w] = ++uses;
     };
+    // Lines never allocated (tags tag .. end - 1) in consecutive sets from s, with a recency order
+    // (at most kOrderWays ways): sure misses, each taking the set's next invalid way while it has
+    // one, else the last way of its order (the least recently used), which becomes the first -
+    // touch's miss without its lookup and its choice between the two cases.
+    auto fresh_lines = [&](unsigned char *s, uint64_t tag, const uint64_t end) __attribute__((always_inline)) {
+        const uint64_t keep = ways == kOrderWays ? ~0ull : (1ull << (4 * ways)) - 1; // the order's bits
+        misses += end - tag;
+        for (; tag != end; tag++, s += lay.bytes) {
+            uint64_t &fill = field(s, kFill), &order = field(s, kOrder);
+            const uint64_t f = fill, o = order;
+            uint64_t w;
+            if (__builtin_expect(f == ways, 1))
+                w = o >> (4 * (ways - 1)) & 15;
+            else
+                fill = (w = f) + 1;
+            order = (o << 4 & keep) | w; // (a set with room has fewer than `ways` entries)
+            writebacks += s[lay.dirty + w]; // (an invalid way is never dirty)
+            s[lay.dirty + w] = D;
+            reinterpret_cast<uint64_t *>(s + lay.tag)[w] = tag;
+            s[lay.sig + w] = sig_of(tag);
+            reinterpret_cast<uint64_t *>(s + lay.used)[w] = ++uses;
+        }
+    };
     // the runs' addresses, as GmRuns::Cursor walks them
     const uint64_t *const list = runs.list;
     const uint64_t stride = runs.stride, group = runs.group, group_stride = runs.group_stride;
     uint64_t group_start = runs.base, in_group = 0;
-    for (uint64_t i = 0; i < count; i++) {
-        uint64_t a;
-        if (list)
-            a = list[i];
-        else {
-            a = group_start + in_group * stride;
+    const uint64_t first = runs.base;
+    if (!list && bytes > 0 && bytes <= line && bytes <= line - first % line && stride % line == 0 &&
+        (group == 0 || group_stride % line == 0)) {
+        // Every run within one line, at the same place in it, the runs a whole number of lines
+        // apart (a tile's rows of up to a line): their lines are stepped from the first one, not
+        // found from an address per run.
+        const uint64_t step = stride / line, group_step = group_stride / line;
+        uint64_t group_line = first / line, l = group_line;
+        for (uint64_t i = 0; i < count; i++) {
+            uint64_t in_run;
+            const uint64_t set = set_in(l, in_run);
+            touch(mem + set * lay.bytes, l + 1, false, in_run);
             if (++in_group == group) {
                 in_group = 0;
-                group_start += group_stride;
+                l = group_line += group_step;
+            } else
+                l += step;
+        }
+        lines = count;
+    } else
+        for (uint64_t i = 0; i < count; i++) {
+            uint64_t a;
+            if (list)
+                a = list[i];
+            else {
+                a = group_start + in_group * stride;
+                if (++in_group == group) {
+                    in_group = 0;
+                    group_start += group_stride;
+                }
+            }
+            uint64_t l = shift < 64 ? a >> shift : a / line;
+            const uint64_t last = shift < 64 ? (a + bytes - 1) >> shift : (a + bytes - 1) / line;
+            uint64_t in_run, set = set_in(l, in_run);
+            lines += last - l + 1;
+            if (l == last) { // a run within one line
+                touch(mem + set * lay.bytes, l + 1, false, in_run);
+                continue;
+            }
+            for (;;) {
+                // lines l .. l + n - 1 take sets set .. set + n - 1: no new run of `sets` lines and no
+                // wrap; they are looked up a word of their run's bitmap at a time, those never
+                // allocated (all the word's lines here clear) as sure misses
+                const uint64_t n = std::min(last - l, std::min(sets - in_run, sets - set) - 1) + 1;
+                unsigned char *s = mem + set * lay.bytes;
+                for (uint64_t tag = l + 1, end = l + 1 + n, pos = in_run; tag != end;) {
+                    const uint64_t bit = pos % 64, k = std::min<uint64_t>(end - tag, 64 - bit);
+                    const uint64_t mask = (k == 64 ? ~0ull : (1ull << k) - 1) << bit;
+                    uint64_t &word = seen[pos / 64];
+                    const bool fresh = (word & mask) == 0;
+                    word |= mask;
+                    pos += k;
+                    if (fresh && ordered) {
+                        fresh_lines(s, tag, tag + k);
+                        tag += k;
+                        s += k * lay.bytes;
+                    } else if (fresh)
+                        for (const uint64_t e = tag + k; tag != e; tag++, s += lay.bytes)
+                            touch(s, tag, true, kMarked);
+                    else
+                        for (const uint64_t e = tag + k; tag != e; tag++, s += lay.bytes)
+                            touch(s, tag, false, kMarked);
+                }
+                l += n;
+                if (l > last)
+                    break;
+                in_run += n;
+                set += n;
+                if (in_run == sets)
+                    set = set_in(l, in_run);
+                else if (set == sets)
+                    set = 0;
             }
         }
-        uint64_t l = shift < 64 ? a >> shift : a / line;
-        const uint64_t last = shift < 64 ? (a + bytes - 1) >> shift : (a + bytes - 1) / line;
-        uint64_t in_run, set = set_in(l, in_run);
-        lines += last - l + 1;
-        if (l == last) { // a run within one line
-            touch(mem + set * lay.bytes, l + 1, false, in_run);
-            continue;
-        }
-        for (;;) {
-            // lines l .. l + n - 1 take sets set .. set + n - 1: no new run of `sets` lines and no
-            // wrap; they are looked up a word of their run's bitmap at a time, those never
-            // allocated (all the word's lines here clear) as sure misses
-            const uint64_t n = std::min(last - l, std::min(sets - in_run, sets - set) - 1) + 1;
-            unsigned char *s = mem + set * lay.bytes;
-            for (uint64_t tag = l + 1, end = l + 1 + n, pos = in_run; tag != end;) {
-                const uint64_t bit = pos % 64, k = std::min<uint64_t>(end - tag, 64 - bit);
-                const uint64_t mask = (k == 64 ? ~0ull : (1ull << k) - 1) << bit;
-                uint64_t &word = seen[pos / 64];
-                const bool fresh = (word & mask) == 0;
-                word |= mask;
-                pos += k;
-                if (fresh)
-                    for (const uint64_t e = tag + k; tag != e; tag++, s += lay.bytes)
-                        touch(s, tag, true, kMarked);
-                else
-                    for (const uint64_t e = tag + k; tag != e; tag++, s += lay.bytes)
-                        touch(s, tag, false, kMarked);
-            }
-            l += n;
-            if (l > last)
-                break;
-            in_run += n;
-            set += n;
-            if (in_run == sets)
-                set = set_in(l, in_run);
-            else if (set == sets)
-                set = 0;
-        }
-    }
     uses_ = uses;
     memo_run_ = run; // set_of's memo: the last run here
     memo_first_ = run_first;
@@ -302,7 +353,7 @@ bool L2Cache::probe(uint64_t line_addr, uint64_t set, bool write)
     if (w < ways_) {
         hits++;
         if (write && !write_through_)
-            field(s, kDirty) |= 1ull << w;
+            s[lay_.dirty + w] = 1;
         return true;
     }
     misses++;
@@ -405,15 +456,15 @@ uint64_t L2Cache::idle_write_back(uint64_t max_lines)
     std::vector<std::pair<uint64_t, uint64_t>> dirty; // (last use, set x ways + way)
     for (uint64_t set = 0; set < sets_; set++) {
         const unsigned char *s = set_at(set);
-        const uint64_t d = field(s, kDirty), *used = reinterpret_cast<const uint64_t *>(s + lay_.used);
+        const uint64_t *used = reinterpret_cast<const uint64_t *>(s + lay_.used);
         for (uint64_t w = 0; w < ways_; w++)
-            if (d >> w & 1)
+            if (s[lay_.dirty + w])
                 dirty.push_back({used[w], set * ways_ + w});
     }
     const uint64_t n = std::min<uint64_t>(max_lines, dirty.size());
     std::nth_element(dirty.begin(), dirty.begin() + (ptrdiff_t)n, dirty.end()); // the n least recently used first
     for (uint64_t i = 0; i < n; i++)
-        field(set_at(dirty[i].second / ways_), kDirty) &= ~(1ull << (dirty[i].second % ways_));
+        set_at(dirty[i].second / ways_)[lay_.dirty + dirty[i].second % ways_] = 0;
     return n;
 }
 

@@ -142,20 +142,22 @@ private:
     //   order (u64)           with at most kOrderWays ways: the valid ways from the most recently
     //                         used (bits 0-3) to the least, 4-bit way numbers, so that the victim is
     //                         read, not searched for
-    //   dirty (u64)           dirty bit per way
+    //   dirty (u8 per way)    1 when the way's line is dirty (a byte, not a bit: a miss reads and
+    //                         sets its victim's without shifting), padded to a multiple of 16
     //   sig   (u8 per way)    a byte of each valid way's tag hash (sig_of), padded to kSigChunk, from
     //                         a 16-byte boundary (blocks start on 64-byte ones)
     //   tag   (u64 per way)   line address + 1; 0 = invalid
     //   used  (u64 per way)   when each way was last used (0: never); idle_write_back orders the
     //                         dirty lines of all sets by it, and it finds the victim of more ways
     struct Layout {
-        uint64_t sig, tag, used, bytes; // offsets in a set's block, and its size
+        uint64_t dirty, sig, tag, used, bytes; // offsets in a set's block, and its size
     };
-    static constexpr uint64_t kFill = 0, kOrder = 8, kDirty = 16;
+    static constexpr uint64_t kFill = 0, kOrder = 8;
     static constexpr Layout layout(uint64_t ways)
     {
-        const uint64_t sig = 32, tag = (sig + (ways + kSigChunk - 1) / kSigChunk * kSigChunk + 63) / 64 * 64;
-        return Layout{sig, tag, tag + 8 * ways, (tag + 16 * ways + 63) / 64 * 64};
+        const uint64_t dirty = 16, sig = dirty + (ways + 15) / 16 * 16;
+        const uint64_t tag = (sig + (ways + kSigChunk - 1) / kSigChunk * kSigChunk + 63) / 64 * 64;
+        return Layout{dirty, sig, tag, tag + 8 * ways, (tag + 16 * ways + 63) / 64 * 64};
     }
     // Per-access tallies of touch_runs.
     struct Tally {

@@ -226,50 +226,87 @@ START_TEST(test_components_l2_lru)
 }
 END_TEST
 
-// Lines never allocated are sure misses (their lookup skipped), in sets of 16 ways: 64 sets of 16
-// ways of 128 B.  The 64 lines of each run of 64 take the 64 sets (in a rotated order), so a range
-// of whole runs gives every set one line per run, in run order.
-//   1. Runs 0 .. 19 written in one transfer (write-back): 1280 misses; in each set runs 16 .. 19
-//      evict the dirty lines of runs 0 .. 3 (256 write-backs), 4 .. 19 stay, dirty.
-//   2. Runs 0 .. 19 read: a cyclic stream of 20 lines per set through 16 ways never hits: 1280
-//      misses, the first 16 of each set evicting dirty lines (1024 write-backs).  4 .. 19 stay.
-//   3. Runs 12 .. 23 read: runs 12 .. 19 hit (512), 20 .. 23 were never allocated (256 misses),
-//      evicting runs 4 .. 7.
-//   4. One line of run 4 read (a single-line run): allocated once and evicted, a miss; one of run 8:
+// Lines never allocated are sure misses (their lookup skipped), in sets of W = 16 ways (the
+// profiles' case, compiled for it) and of 8: 64 sets of W ways of 128 B.  The 64 lines of each run
+// of 64 take the 64 sets (in a rotated order), so a range of whole runs gives every set one line per
+// run, in run order.
+//   1. Runs 0 .. 19 written in one transfer (write-back): 1280 misses; in each set runs W .. 19
+//      evict the dirty lines of runs 0 .. 19 - W ((20 - W) x 64 write-backs), 20 - W .. 19 stay, dirty.
+//   2. Runs 0 .. 19 read: a cyclic stream of 20 lines per set through W ways never hits: 1280
+//      misses, the first W of each set evicting dirty lines (1280 write-backs in all).  20 - W .. 19
+//      stay.
+//   3. Runs 12 .. 23 read: runs 12 .. 19 hit (512), 20 .. 23 were never allocated (256 misses).
+//   4. One line of run 4 read (a single-line run): allocated once and evicted, a miss; one of run 20:
 //      a hit.  Totals: 2817 misses, 513 hits, 1280 write-backs.
 START_TEST(test_components_l2_never_allocated)
+{
+    for (uint64_t ways : {16, 8}) {
+        Context context;
+        Hbm hbm("hbm", Hbm::Params{50, 8, 64, 0, 0});
+        L2Cache l2("l2", L2Cache::Params{64 * ways * 128, 128, ways, false, 64, 64});
+        l2.hbm.bind(hbm);
+        auto read = [&](uint64_t run, uint64_t runs, bool write) {
+            GmRuns r;
+            r.count = 1;
+            r.bytes = runs * 64 * 128;
+            r.base = run * 64 * 128;
+            return l2.transfer(0, r, write, 0);
+        };
+        read(0, 20, true);
+        ck_assert_uint_eq(l2.misses, 1280);
+        ck_assert_uint_eq(l2.writebacks, (20 - ways) * 64);
+        read(0, 20, false);
+        ck_assert_uint_eq(l2.misses, 2560);
+        ck_assert_uint_eq(l2.hits, 0);
+        ck_assert_uint_eq(l2.writebacks, 1280);
+        read(12, 12, false);
+        ck_assert_uint_eq(l2.hits, 512);
+        ck_assert_uint_eq(l2.misses, 2816);
+        GmRuns one;
+        one.count = 1;
+        one.bytes = 128;
+        one.base = (4 * 64 + 5) * 128;
+        ck_assert(l2.transfer(0, one, false, 0).miss);
+        one.base = (20 * 64 + 5) * 128;
+        ck_assert(!l2.transfer(0, one, false, 0).miss);
+        ck_assert_uint_eq(l2.misses, 2817);
+        ck_assert_uint_eq(l2.hits, 513);
+        ck_assert_uint_eq(l2.writebacks, 1280);
+    }
+}
+END_TEST
+
+// A tile's rows: runs within one line each, whole lines apart (stepped line by line, not found
+// from their addresses).  64 sets of 16 ways of 128 B; 8 rows of 100 B from byte 10 of line 3, 5
+// lines apart, in 2 groups of 4 whose starts are 64 lines apart: lines 3, 8, 13, 18, 67, 72, 77, 82.
+// Read once: 8 misses (8 lines from HBM); read again (another core) and at byte 20 of the same lines:
+// 16 hits, each in its set's most recently used way; a row that crosses into the next line (byte 30
+// + 100 > 128) takes the general path: 8 hits and 8 misses more.
+START_TEST(test_components_l2_rows)
 {
     Context context;
     Hbm hbm("hbm", Hbm::Params{50, 8, 64, 0, 0});
     L2Cache l2("l2", L2Cache::Params{64 * 16 * 128, 128, 16, false, 64, 64});
     l2.hbm.bind(hbm);
-    auto read = [&](uint64_t run, uint64_t runs, bool write) {
+    auto rows = [&](uint64_t offset, unsigned core) {
         GmRuns r;
-        r.count = 1;
-        r.bytes = runs * 64 * 128;
-        r.base = run * 64 * 128;
-        return l2.transfer(0, r, write, 0);
+        r.count = 8;
+        r.bytes = 100;
+        r.base = 3 * 128 + offset;
+        r.stride = 5 * 128;
+        r.group = 4;
+        r.group_stride = 64 * 128;
+        return l2.transfer(0, r, false, core);
     };
-    read(0, 20, true);
-    ck_assert_uint_eq(l2.misses, 1280);
-    ck_assert_uint_eq(l2.writebacks, 256);
-    read(0, 20, false);
-    ck_assert_uint_eq(l2.misses, 2560);
-    ck_assert_uint_eq(l2.hits, 0);
-    ck_assert_uint_eq(l2.writebacks, 1280);
-    read(12, 12, false);
-    ck_assert_uint_eq(l2.hits, 512);
-    ck_assert_uint_eq(l2.misses, 2816);
-    GmRuns one;
-    one.count = 1;
-    one.bytes = 128;
-    one.base = (4 * 64 + 5) * 128;
-    ck_assert(l2.transfer(0, one, false, 0).miss);
-    one.base = (8 * 64 + 5) * 128;
-    ck_assert(!l2.transfer(0, one, false, 0).miss);
-    ck_assert_uint_eq(l2.misses, 2817);
-    ck_assert_uint_eq(l2.hits, 513);
-    ck_assert_uint_eq(l2.writebacks, 1280);
+    ck_assert(rows(10, 0).miss);
+    ck_assert_uint_eq(l2.misses, 8);
+    ck_assert_uint_eq(hbm.read_bytes, 8 * 128);
+    ck_assert(!rows(10, 1).miss);
+    ck_assert(!rows(20, 2).miss);
+    ck_assert_uint_eq(l2.hits, 16);
+    ck_assert(rows(30, 3).miss);
+    ck_assert_uint_eq(l2.hits, 24);
+    ck_assert_uint_eq(l2.misses, 16);
 }
 END_TEST
 
@@ -1274,6 +1311,7 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_calendar_full_bins_passed);
     tcase_add_test(t, test_components_l2_lru);
     tcase_add_test(t, test_components_l2_never_allocated);
+    tcase_add_test(t, test_components_l2_rows);
     tcase_add_test(t, test_components_l2_write_back_and_through);
     tcase_add_test(t, test_components_l2_transfer_times);
     tcase_add_test(t, test_components_occupancy_one_interval);
