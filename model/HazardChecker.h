@@ -9,6 +9,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "dv/isa.h"
@@ -44,36 +45,61 @@ public:
 
 private:
     struct Access {
-        uint64_t lo, hi, seq, index;
-        uint64_t order; // position in execution order over all pipes (reports keep that order)
-        uint64_t nth;   // position among its pipe's accesses (the cap on what a pipe keeps)
-        uint32_t key;   // space and argument (key_of)
-        uint32_t line;
-        uint8_t write;
+        uint64_t lo, hi;
+        uint32_t key; // space and argument (key_of)
+        uint8_t sel;  // the bit of execute's `want` it needs: its space, plus 16 for a write (kDead: none)
     };
-    // One pipe's accesses in execution order, so seq grows along it: the accesses a pipe is not
-    // yet ordered after are a suffix, the ones every pipe is ordered after a prefix.  Forgotten
-    // ones are skipped by `head` (prune copies nothing); the vector sheds them when it is full.
+    static constexpr uint8_t kDead = 31; // an access the cap dropped from a live instruction
+    // One executed instruction with memory operands and its accesses, one per operand.
+    struct Insn {
+        uint64_t seq, index;
+        uint64_t order; // of a[0] in execution order over all pipes (reports keep that order)
+        uint64_t nth;   // of a[0] among its pipe's accesses (the cap on what a pipe keeps)
+        uint32_t line;
+        uint32_t n;
+        Access a[DV_MAX_RANGES];
+    };
+    // One pipe's instructions in execution order, so seq grows along it: the ones a pipe is not
+    // yet ordered after are a suffix, the ones every pipe is ordered after a prefix.  A ring of
+    // slots [base, end): the live ones are the n from oldest on, next is where the next one goes.
+    // Forgetting moves oldest and copies nothing; the ring doubles (one copy of the live ones) only
+    // when they outgrow it.  The slot before oldest is always free and has seq 0, and so has
+    // base[-1] (a slot of its own): a walk from next down stops there without counting, as seq 0
+    // is ordered before everything.
     struct List {
-        std::vector<Access> v;
-        size_t head = 0;
+        Insn *base = nullptr, *end = nullptr;
+        Insn *oldest = nullptr, *next = nullptr;
+        size_t n = 0, slots = 0;
+        uint64_t first = 0, count = 0; // the pipe's first live access, and how many it executed
+        std::unique_ptr<Insn[]> own;   // base - 1 .. end
     };
     struct Hit {
         int operand;
         uint8_t pipe;
-        const Access *a;
+        uint8_t j; // the access, in->a[j]
+        const Insn *in;
+        uint64_t order() const { return in->order + j; }
     };
     static uint32_t key_of(const dv_range_t &r) { return static_cast<uint32_t>(r.space) | static_cast<uint32_t>(r.arg) << 8; }
-    void make_room(List &l, size_t n);
+    // An operand of the executing instruction as walk compares it: key[w] is what an earlier access
+    // with write bit w must have to race with it (~0, no key, for a read against a read).
+    struct Op {
+        uint64_t lo, hi;
+        uint32_t key[2];
+    };
+    template <class OnHit>
+    bool walk(dv_pipe_t pipe, unsigned want, const Op *op, int n, OnHit on_hit) const;
+    void report(dv_pipe_t pipe, uint64_t index, uint32_t line, const dv_range_t *r);
+    static void grow(List &l);
     void prune();
 
     VClock vc_[DV_PIPE_COUNT] = {};
     List acc_[DV_PIPE_COUNT];
     unsigned held_ = 0;                // the pipes whose list is not empty
-    uint64_t nth_[DV_PIPE_COUNT] = {}; // accesses each pipe has executed in the block
     size_t live_ = 0, prune_at_ = 64;
-    std::vector<Hit> hits_;          // scratch for one instruction's races
-    std::vector<dv_hazard_t> found_; // what execute returns
+    std::vector<Hit> hits_;          // one instruction's races (execute; report empties it)
+    std::vector<dv_hazard_t> found_; // what execute returns when it found hazards (report)
+    const std::vector<dv_hazard_t> none_; // and when not
     uint64_t order_ = 0;
     unsigned pipes_ = 0; // the core's pipes (reset)
 };
