@@ -8,8 +8,11 @@ namespace dv {
 void HazardChecker::reset(unsigned pipes)
 {
     pipes_ = pipes;
-    for (auto &v : vc_)
-        v.fill(0);
+    epoch_ = stamps_ << 3 | 7; // seen_ is stale from here on: it holds no newer stamp
+    for (int p = 0; p < DV_PIPE_COUNT; p++) {
+        vc_[p].t.fill(0);
+        changed(static_cast<dv_pipe_t>(p));
+    }
     for (auto &l : acc_) {
         l.oldest = l.next = l.base; // base[-1] is free
         l.n = l.first = l.count = 0;
@@ -25,7 +28,8 @@ void HazardChecker::join_all()
     VClock all{};
     for (auto &v : vc_)
         vc_merge(all, v);
-    vc_[DV_PIPE_S] = all;
+    vc_[DV_PIPE_S].t = all.t;
+    changed(DV_PIPE_S);
 }
 
 // Calls on_hit(k, q, in, a) for each access a (of instruction in, on pipe q) that races with
@@ -64,9 +68,10 @@ const std::vector<dv_hazard_t> &HazardChecker::execute(dv_pipe_t pipe, const VCl
                                                        uint32_t line, const dv_range_t *r, int n)
 {
     static_assert(DV_SPACE_COUNT < 15, "Access::sel: a space and a write bit in want's 32 bits, bit 31 unused (kDead)");
+    absorb(pipe, issued);
     VClock &me = vc_[pipe];
-    vc_merge(me, issued);
     const uint64_t seq = ++me[pipe];
+    changed(pipe);
     if (n == 0)
         return none_;
     // The instruction's record goes in the slot after this pipe's newest (it joins the list once

@@ -18,13 +18,22 @@
 
 namespace dv {
 
-using VClock = std::array<uint64_t, DV_PIPE_COUNT>;
+// A pipe's vector clock as a checker hands it out (clock()): its entries, and which version of
+// which pipe's clock it is (stamp: set by that checker, kept by copies, so a copy is not to be
+// changed, nor given to another checker).  A value-initialised clock (VClock{}: all zero) carries
+// no version; trivial, so queues of them may stay uninitialised until written.
+struct VClock {
+    std::array<uint64_t, DV_PIPE_COUNT> t;
+    uint64_t stamp; // the checker's count of clock changes when this version was made, << 3 | its pipe
+    uint64_t &operator[](size_t i) { return t[i]; }
+    const uint64_t &operator[](size_t i) const { return t[i]; }
+};
 
 inline void vc_merge(VClock &a, const VClock &b)
 {
+#pragma GCC unroll 8 // a handful of pipes: no loop counter
     for (int i = 0; i < DV_PIPE_COUNT; i++)
-        if (b[i] > a[i])
-            a[i] = b[i];
+        a[i] = b[i] > a[i] ? b[i] : a[i];
 }
 
 class HazardChecker {
@@ -37,9 +46,14 @@ public:
     // in execution order, one per earlier instruction (valid until the next call).
     const std::vector<dv_hazard_t> &execute(dv_pipe_t pipe, const VClock &issued, uint64_t index, uint32_t line,
                                             const dv_range_t *r, int n);
-    // Clock of a pipe (for set_flag snapshots) and merging a snapshot into a pipe (wait_flag).
+    // Clock of a pipe (for set_flag snapshots) and merging a snapshot of this checker's clocks
+    // into a pipe (wait_flag).
     const VClock &clock(dv_pipe_t pipe) const { return vc_[pipe]; }
-    void merge(dv_pipe_t pipe, const VClock &snap) { vc_merge(vc_[pipe], snap); }
+    void merge(dv_pipe_t pipe, const VClock &snap)
+    {
+        if (absorb(pipe, snap))
+            changed(pipe);
+    }
     // pipe_barrier(ALL) / end of stream: the scalar unit knows everything every pipe did.
     void join_all();
 
@@ -80,6 +94,21 @@ private:
         const Insn *in;
         uint64_t order() const { return in->order + j; }
     };
+    // Merges snap into pipe's clock, unless it is a version of a pipe q's clock no newer than one
+    // already merged into it: a clock only grows within a block, so that adds nothing (most
+    // instructions are issued with a scalar clock their pipe has already seen).  True if merged.
+    bool absorb(dv_pipe_t pipe, const VClock &snap)
+    {
+        const unsigned q = snap.stamp & 7;
+        if (snap.stamp > epoch_ && snap.stamp <= seen_[pipe][q])
+            return false;
+        vc_merge(vc_[pipe], snap);
+        if (snap.stamp > epoch_)
+            seen_[pipe][q] = snap.stamp;
+        return true;
+    }
+    // A new version of pipe's clock.
+    void changed(dv_pipe_t pipe) { vc_[pipe].stamp = ++stamps_ << 3 | pipe; }
     static uint32_t key_of(const dv_range_t &r) { return static_cast<uint32_t>(r.space) | static_cast<uint32_t>(r.arg) << 8; }
     // An operand of the executing instruction as walk compares it: key[w] is what an earlier access
     // with write bit w must have to race with it (~0, no key, for a read against a read).
@@ -93,7 +122,11 @@ private:
     static void grow(List &l);
     void prune();
 
+    static_assert(DV_PIPE_COUNT <= 8, "VClock::stamp keeps the pipe in 3 bits");
     VClock vc_[DV_PIPE_COUNT] = {};
+    uint64_t stamps_ = 0;                         // clock changes so far (all blocks)
+    uint64_t epoch_ = 0;                          // stamps up to this one are from an earlier block (or none)
+    uint64_t seen_[DV_PIPE_COUNT][DV_PIPE_COUNT] = {}; // [p][q]: newest version of q's clock merged into p
     List acc_[DV_PIPE_COUNT];
     unsigned held_ = 0;                // the pipes whose list is not empty
     size_t live_ = 0, prune_at_ = 64;
