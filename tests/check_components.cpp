@@ -771,6 +771,37 @@ START_TEST(test_components_hazard_ordering)
 }
 END_TEST
 
+// Clocks carry their version, and merging one a pipe has already merged (or an older one of
+// the same pipe's clock) is skipped: the result must be what merging every time gives.  MTE2 runs
+// twice; V merges the second snapshot, then the first (no change), then S's clock after MTE3 ran
+// (MTE3's entry arrives).  After a reset the clocks start from 0, and a snapshot from before it
+// still merges its entries, as a plain merge would.
+START_TEST(test_components_hazard_clock_versions)
+{
+    HazardChecker h;
+    h.reset(kAiv);
+    dv_range_t w = ub(0, 64, true);
+    h.execute(DV_PIPE_MTE2, kNoClock, 0, 0, &w, 1);
+    const VClock first = h.clock(DV_PIPE_MTE2);
+    h.execute(DV_PIPE_MTE2, kNoClock, 1, 0, &w, 1);
+    const VClock second = h.clock(DV_PIPE_MTE2);
+    h.merge(DV_PIPE_V, second);
+    ck_assert_uint_eq(h.clock(DV_PIPE_V)[DV_PIPE_MTE2], 2);
+    h.merge(DV_PIPE_V, first);
+    h.merge(DV_PIPE_V, second);
+    ck_assert_uint_eq(h.clock(DV_PIPE_V)[DV_PIPE_MTE2], 2);
+    h.execute(DV_PIPE_MTE3, kNoClock, 2, 0, &w, 1);
+    h.join_all();
+    h.merge(DV_PIPE_V, h.clock(DV_PIPE_S));
+    ck_assert_uint_eq(h.clock(DV_PIPE_V)[DV_PIPE_MTE3], 1);
+    ck_assert_uint_eq(h.clock(DV_PIPE_V)[DV_PIPE_MTE2], 2);
+    h.reset(kAiv);
+    ck_assert_uint_eq(h.clock(DV_PIPE_V)[DV_PIPE_MTE2], 0);
+    h.merge(DV_PIPE_V, second);
+    ck_assert_uint_eq(h.clock(DV_PIPE_V)[DV_PIPE_MTE2], 2);
+}
+END_TEST
+
 // Reports: one per pair of instructions however many operands overlap, in execution order.
 // MTE3 writes [0, 64) first, MTE2 writes it next (a WAW against MTE3), then V reads it through
 // two operands: each of the two writers is reported once, MTE3's (executed first) before MTE2's,
@@ -1102,6 +1133,7 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_occupancy_series_grid);
     tcase_add_test(t, test_components_hazard_kinds);
     tcase_add_test(t, test_components_hazard_ordering);
+    tcase_add_test(t, test_components_hazard_clock_versions);
     tcase_add_test(t, test_components_hazard_reports_once_in_order);
     tcase_add_test(t, test_components_hazard_pruning_keeps_races);
     tcase_add_test(t, test_components_hazard_cap_splits_an_instruction);
