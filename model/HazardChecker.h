@@ -9,6 +9,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "dv/isa.h"
@@ -17,13 +18,22 @@
 
 namespace dv {
 
-using VClock = std::array<uint64_t, DV_PIPE_COUNT>;
+// A pipe's vector clock as a checker hands it out (clock()): its entries, and which version of
+// which pipe's clock it is (stamp: set by that checker, kept by copies, so a copy is not to be
+// changed, nor given to another checker).  A value-initialised clock (VClock{}: all zero) carries
+// no version; trivial, so queues of them may stay uninitialised until written.
+struct VClock {
+    std::array<uint64_t, DV_PIPE_COUNT> t;
+    uint64_t stamp; // the checker's count of clock changes when this version was made, << 3 | its pipe
+    uint64_t &operator[](size_t i) { return t[i]; }
+    const uint64_t &operator[](size_t i) const { return t[i]; }
+};
 
 inline void vc_merge(VClock &a, const VClock &b)
 {
+#pragma GCC unroll 8 // a handful of pipes: no loop counter
     for (int i = 0; i < DV_PIPE_COUNT; i++)
-        if (b[i] > a[i])
-            a[i] = b[i];
+        a[i] = b[i] > a[i] ? b[i] : a[i];
 }
 
 class HazardChecker {
@@ -36,44 +46,93 @@ public:
     // in execution order, one per earlier instruction (valid until the next call).
     const std::vector<dv_hazard_t> &execute(dv_pipe_t pipe, const VClock &issued, uint64_t index, uint32_t line,
                                             const dv_range_t *r, int n);
-    // Clock of a pipe (for set_flag snapshots) and merging a snapshot into a pipe (wait_flag).
+    // Clock of a pipe (for set_flag snapshots) and merging a snapshot of this checker's clocks
+    // into a pipe (wait_flag).
     const VClock &clock(dv_pipe_t pipe) const { return vc_[pipe]; }
-    void merge(dv_pipe_t pipe, const VClock &snap) { vc_merge(vc_[pipe], snap); }
+    void merge(dv_pipe_t pipe, const VClock &snap)
+    {
+        if (absorb(pipe, snap))
+            changed(pipe);
+    }
     // pipe_barrier(ALL) / end of stream: the scalar unit knows everything every pipe did.
     void join_all();
 
 private:
     struct Access {
-        uint64_t lo, hi, seq, index;
-        uint64_t order; // position in execution order over all pipes (reports keep that order)
-        uint64_t nth;   // position among its pipe's accesses (the cap on what a pipe keeps)
-        uint32_t key;   // space and argument (key_of)
-        uint32_t line;
-        uint8_t write;
+        uint64_t lo, hi;
+        uint32_t key; // space and argument (key_of)
+        uint8_t sel;  // the bit of execute's `want` it needs: its space, plus 16 for a write (kDead: none)
     };
-    // One pipe's accesses in execution order, so seq grows along it: the accesses a pipe is not
-    // yet ordered after are a suffix, the ones every pipe is ordered after a prefix.  Forgotten
-    // ones are skipped by `head` (prune copies nothing); the vector sheds them when it is full.
+    static constexpr uint8_t kDead = 31; // an access the cap dropped from a live instruction
+    // One executed instruction with memory operands and its accesses, one per operand.
+    struct Insn {
+        uint64_t seq, index;
+        uint64_t order; // of a[0] in execution order over all pipes (reports keep that order)
+        uint64_t nth;   // of a[0] among its pipe's accesses (the cap on what a pipe keeps)
+        uint32_t line;
+        uint32_t n;
+        Access a[DV_MAX_RANGES];
+    };
+    // One pipe's instructions in execution order, so seq grows along it: the ones a pipe is not
+    // yet ordered after are a suffix, the ones every pipe is ordered after a prefix.  A ring of
+    // slots [base, end): the live ones are the n from oldest on, next is where the next one goes.
+    // Forgetting moves oldest and copies nothing; the ring doubles (one copy of the live ones) only
+    // when they outgrow it.  The slot before oldest is always free and has seq 0, and so has
+    // base[-1] (a slot of its own): a walk from next down stops there without counting, as seq 0
+    // is ordered before everything.
     struct List {
-        std::vector<Access> v;
-        size_t head = 0;
+        Insn *base = nullptr, *end = nullptr;
+        Insn *oldest = nullptr, *next = nullptr;
+        size_t n = 0, slots = 0;
+        uint64_t first = 0, count = 0; // the pipe's first live access, and how many it executed
+        std::unique_ptr<Insn[]> own;   // base - 1 .. end
     };
     struct Hit {
         int operand;
         uint8_t pipe;
-        const Access *a;
+        uint8_t j; // the access, in->a[j]
+        const Insn *in;
+        uint64_t order() const { return in->order + j; }
     };
+    // Merges snap into pipe's clock, unless it is a version of a pipe q's clock no newer than one
+    // already merged into it: a clock only grows within a block, so that adds nothing (most
+    // instructions are issued with a scalar clock their pipe has already seen).  True if merged.
+    bool absorb(dv_pipe_t pipe, const VClock &snap)
+    {
+        const unsigned q = snap.stamp & 7;
+        if (snap.stamp > epoch_ && snap.stamp <= seen_[pipe][q])
+            return false;
+        vc_merge(vc_[pipe], snap);
+        if (snap.stamp > epoch_)
+            seen_[pipe][q] = snap.stamp;
+        return true;
+    }
+    // A new version of pipe's clock.
+    void changed(dv_pipe_t pipe) { vc_[pipe].stamp = ++stamps_ << 3 | pipe; }
     static uint32_t key_of(const dv_range_t &r) { return static_cast<uint32_t>(r.space) | static_cast<uint32_t>(r.arg) << 8; }
-    void make_room(List &l, size_t n);
+    // An operand of the executing instruction as walk compares it: key[w] is what an earlier access
+    // with write bit w must have to race with it (~0, no key, for a read against a read).
+    struct Op {
+        uint64_t lo, hi;
+        uint32_t key[2];
+    };
+    template <class OnHit>
+    bool walk(dv_pipe_t pipe, unsigned want, const Op *op, int n, OnHit on_hit) const;
+    void report(dv_pipe_t pipe, uint64_t index, uint32_t line, const dv_range_t *r);
+    static void grow(List &l);
     void prune();
 
+    static_assert(DV_PIPE_COUNT <= 8, "VClock::stamp keeps the pipe in 3 bits");
     VClock vc_[DV_PIPE_COUNT] = {};
+    uint64_t stamps_ = 0;                         // clock changes so far (all blocks)
+    uint64_t epoch_ = 0;                          // stamps up to this one are from an earlier block (or none)
+    uint64_t seen_[DV_PIPE_COUNT][DV_PIPE_COUNT] = {}; // [p][q]: newest version of q's clock merged into p
     List acc_[DV_PIPE_COUNT];
     unsigned held_ = 0;                // the pipes whose list is not empty
-    uint64_t nth_[DV_PIPE_COUNT] = {}; // accesses each pipe has executed in the block
     size_t live_ = 0, prune_at_ = 64;
-    std::vector<Hit> hits_;          // scratch for one instruction's races
-    std::vector<dv_hazard_t> found_; // what execute returns
+    std::vector<Hit> hits_;          // one instruction's races (execute; report empties it)
+    std::vector<dv_hazard_t> found_; // what execute returns when it found hazards (report)
+    const std::vector<dv_hazard_t> none_; // and when not
     uint64_t order_ = 0;
     unsigned pipes_ = 0; // the core's pipes (reset)
 };

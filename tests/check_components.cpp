@@ -875,6 +875,37 @@ START_TEST(test_components_hazard_ordering)
 }
 END_TEST
 
+// Clocks carry their version, and merging one a pipe has already merged (or an older one of
+// the same pipe's clock) is skipped: the result must be what merging every time gives.  MTE2 runs
+// twice; V merges the second snapshot, then the first (no change), then S's clock after MTE3 ran
+// (MTE3's entry arrives).  After a reset the clocks start from 0, and a snapshot from before it
+// still merges its entries, as a plain merge would.
+START_TEST(test_components_hazard_clock_versions)
+{
+    HazardChecker h;
+    h.reset(kAiv);
+    dv_range_t w = ub(0, 64, true);
+    h.execute(DV_PIPE_MTE2, kNoClock, 0, 0, &w, 1);
+    const VClock first = h.clock(DV_PIPE_MTE2);
+    h.execute(DV_PIPE_MTE2, kNoClock, 1, 0, &w, 1);
+    const VClock second = h.clock(DV_PIPE_MTE2);
+    h.merge(DV_PIPE_V, second);
+    ck_assert_uint_eq(h.clock(DV_PIPE_V)[DV_PIPE_MTE2], 2);
+    h.merge(DV_PIPE_V, first);
+    h.merge(DV_PIPE_V, second);
+    ck_assert_uint_eq(h.clock(DV_PIPE_V)[DV_PIPE_MTE2], 2);
+    h.execute(DV_PIPE_MTE3, kNoClock, 2, 0, &w, 1);
+    h.join_all();
+    h.merge(DV_PIPE_V, h.clock(DV_PIPE_S));
+    ck_assert_uint_eq(h.clock(DV_PIPE_V)[DV_PIPE_MTE3], 1);
+    ck_assert_uint_eq(h.clock(DV_PIPE_V)[DV_PIPE_MTE2], 2);
+    h.reset(kAiv);
+    ck_assert_uint_eq(h.clock(DV_PIPE_V)[DV_PIPE_MTE2], 0);
+    h.merge(DV_PIPE_V, second);
+    ck_assert_uint_eq(h.clock(DV_PIPE_V)[DV_PIPE_MTE2], 2);
+}
+END_TEST
+
 // Reports: one per pair of instructions however many operands overlap, in execution order.
 // MTE3 writes [0, 64) first, MTE2 writes it next (a WAW against MTE3), then V reads it through
 // two operands: each of the two writers is reported once, MTE3's (executed first) before MTE2's,
@@ -924,6 +955,71 @@ START_TEST(test_components_hazard_pruning_keeps_races)
         rec.add(h.execute(DV_PIPE_V, kNoClock, 202 + i, 0, &x, 1));
     }
     ck_assert_uint_eq(rec.found.size(), 1);
+}
+END_TEST
+
+// The cap (a pipe keeps its newest 4096 accesses once pruning finds more) counts accesses, not
+// instructions, so it can cut an instruction in two.  V never runs, so pruning drops only what
+// the cap does; it runs when the live accesses reach 64, 128, ... 4096 (all kept), then 8192.
+// MTE2 writes 4096 ranges far from [0, 128), then one instruction writing [0, 64) and [64, 128)
+// (MTE2's accesses 4096 and 4097, counting from 0), then 4093 far ranges (8191 accesses) and
+// two more in one instruction: at 8193 the cap keeps accesses 4097 on, the second half of that
+// instruction.  V's read of [0, 128) then races with it through [64, 128) only (without the cap,
+// [0, 64) would name the bytes: it executed first).
+START_TEST(test_components_hazard_cap_splits_an_instruction)
+{
+    HazardChecker h;
+    Recorder rec;
+    h.reset(kAiv);
+    uint64_t index = 0;
+    auto far = [&index](uint64_t k) { return ub(1 << 20 | 128 * index | 64 * k, (1 << 20 | 128 * index | 64 * k) + 64, true); };
+    for (int i = 0; i < 4096; i++, index++) {
+        dv_range_t x = far(0);
+        rec.add(h.execute(DV_PIPE_MTE2, kNoClock, index, 0, &x, 1));
+    }
+    dv_range_t two[2] = {ub(0, 64, true), ub(64, 128, true)};
+    rec.add(h.execute(DV_PIPE_MTE2, kNoClock, index++, 7, two, 2));
+    for (int i = 0; i < 4093; i++, index++) {
+        dv_range_t x = far(0);
+        rec.add(h.execute(DV_PIPE_MTE2, kNoClock, index, 0, &x, 1));
+    }
+    dv_range_t last[2] = {far(0), far(1)};
+    rec.add(h.execute(DV_PIPE_MTE2, kNoClock, index++, 0, last, 2));
+    ck_assert_uint_eq(rec.found.size(), 0);
+    dv_range_t r = ub(0, 128, false);
+    rec.add(h.execute(DV_PIPE_V, kNoClock, index, 9, &r, 1));
+    ck_assert_uint_eq(rec.found.size(), 1);
+    ck_assert_int_eq(rec.found[0].kind, DV_HAZ_RAW);
+    ck_assert_uint_eq(rec.found[0].insn_first, 4096);
+    ck_assert_uint_eq(rec.found[0].line_first, 7);
+    ck_assert_uint_eq(rec.found[0].lo, 64);
+    ck_assert_uint_eq(rec.found[0].hi, 128);
+}
+END_TEST
+
+// A long synchronised stream, then a race: MTE2 writes 127 ranges, V waiting for each (merging
+// MTE2's clock), so pruning forgets them and the checker reuses its space for later ones; then
+// MTE2 writes [0, 64) twice with no wait, and V reads [0, 64): it races with both writes, reported
+// in execution order, however the checker stores them.
+START_TEST(test_components_hazard_long_stream_then_race)
+{
+    HazardChecker h;
+    Recorder rec;
+    h.reset(kAiv);
+    uint64_t index = 0;
+    for (int i = 0; i < 127; i++, index++) {
+        dv_range_t x = ub(64 * (i % 8), 64 * (i % 8) + 64, true);
+        rec.add(h.execute(DV_PIPE_MTE2, kNoClock, index, 0, &x, 1));
+        h.merge(DV_PIPE_V, h.clock(DV_PIPE_MTE2));
+    }
+    dv_range_t w = ub(0, 64, true), r = ub(0, 64, false);
+    rec.add(h.execute(DV_PIPE_MTE2, kNoClock, index++, 0, &w, 1));
+    rec.add(h.execute(DV_PIPE_MTE2, kNoClock, index++, 0, &w, 1));
+    ck_assert_uint_eq(rec.found.size(), 0);
+    rec.add(h.execute(DV_PIPE_V, kNoClock, index, 0, &r, 1));
+    ck_assert_uint_eq(rec.found.size(), 2);
+    ck_assert_uint_eq(rec.found[0].insn_first, 127);
+    ck_assert_uint_eq(rec.found[1].insn_first, 128);
 }
 END_TEST
 
@@ -1329,8 +1425,11 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_occupancy_series_backward);
     tcase_add_test(t, test_components_hazard_kinds);
     tcase_add_test(t, test_components_hazard_ordering);
+    tcase_add_test(t, test_components_hazard_clock_versions);
     tcase_add_test(t, test_components_hazard_reports_once_in_order);
     tcase_add_test(t, test_components_hazard_pruning_keeps_races);
+    tcase_add_test(t, test_components_hazard_cap_splits_an_instruction);
+    tcase_add_test(t, test_components_hazard_long_stream_then_race);
     tcase_add_test(t, test_components_vec_footprint_one_decode);
     tcase_add_test(t, test_components_path_steps_by_key);
     tcase_add_test(t, test_components_path_fold_exact);
