@@ -347,24 +347,27 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
             }
         }
         // Pick the earliest thing that can happen: a pipe head starting, or the scalar unit.
-        cycles_t best = kNever;
-        int who = -2; // -1 scalar, >= 0 pipe
-        bool cross_blocked = false;
-        for (unsigned m = queued_; m; m &= m - 1) { // in pipe order, as the choice between equal times needs
-            const int p = __builtin_ctz(m);
-            Cand &c = cand_[p];
-            if (!c.valid) {
-                c.why = Block::None;
-                c.ready = head_ready(p, c.t, c.why);
-                c.valid = true;
-            }
-            if (c.ready) {
-                if (c.t < best)
-                    best = c.t, who = p;
-            } else {
-                cross_blocked |= c.why == Block::Cross;
+        if (!pick_.valid) {
+            pick_ = Pick{true, false, -2, kNever};
+            for (unsigned m = queued_; m; m &= m - 1) { // in pipe order, as the choice between equal times needs
+                const int p = __builtin_ctz(m);
+                Cand &c = cand_[p];
+                if (!c.valid) {
+                    c.why = Block::None;
+                    c.ready = head_ready(p, c.t, c.why);
+                    c.valid = true;
+                }
+                if (c.ready) {
+                    if (c.t < pick_.t)
+                        pick_.t = c.t, pick_.who = p;
+                } else {
+                    pick_.cross |= c.why == Block::Cross;
+                }
             }
         }
+        cycles_t best = pick_.t;
+        int who = pick_.who; // -1 scalar, >= 0 pipe
+        bool cross_blocked = pick_.cross;
         if (have_pending_) {
             cycles_t t;
             Block why = Block::None;

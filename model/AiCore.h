@@ -290,11 +290,23 @@ private:
         Block why = Block::None;
         cycles_t t = 0;
     } cand_[DV_PIPE_COUNT];
-    void invalidate(int p) { cand_[p].valid = false; }
+    // The earliest ready head among them (run_block's choice), kept while no head's readiness changed.
+    struct Pick {
+        bool valid = false;
+        bool cross = false; // some head waits for a cross-core flag
+        int who = -2;       // the pipe, or -2: none is ready
+        cycles_t t = 0;
+    } pick_;
+    void invalidate(int p)
+    {
+        cand_[p].valid = false;
+        pick_.valid = false;
+    }
     void invalidate_all()
     {
         for (auto &c : cand_)
             c.valid = false;
+        pick_.valid = false;
     }
     cycles_t free_[DV_PIPE_COUNT] = {}, done_[DV_PIPE_COUNT] = {}, busy_end_[DV_PIPE_COUNT] = {};
     cycles_t ts_ = 0;
