@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
 #include <map>
 #include <string>
 
@@ -482,6 +483,19 @@ START_TEST(test_components_occupancy_partial_ranges)
 }
 END_TEST
 
+// The 64-slice series of o over 64 cycles (one slice a cycle): tens[k] in slices 10k .. 10k + 9,
+// 0 after them.
+static void expect_series_by_10(Occupancy &o, std::initializer_list<double> tens)
+{
+    double s[64];
+    o.series(64, s, 64);
+    for (int i = 0; i < 64; i++) {
+        const size_t k = static_cast<size_t>(i / 10);
+        const double want = k < tens.size() ? tens.begin()[k] : 0;
+        ck_assert_msg(s[i] == want, "slice %d: %g, expected %g", i, s[i], want);
+    }
+}
+
 // Reads and writes that cut several ranges at once (the open ranges move to make room, or close
 // up, in one step):
 //   1. [0, 100), [100, 200), [200, 300) written at 0; [50, 250) read until 10 cuts the first at 50
@@ -508,12 +522,7 @@ START_TEST(test_components_occupancy_cuts)
     o.finish();
     ck_assert_uint_eq(o.peak_bytes(), 300);
     ck_assert_double_eq(o.byte_cycles(), 6000.0);
-    double s[64];
-    o.series(64, s, 64);
-    for (int i = 0; i < 64; i++) {
-        const double want = i < 10 ? 200 : i < 20 ? 0 : i < 30 ? 300 : i < 40 ? 40 : i < 50 ? 60 : 0;
-        ck_assert_msg(s[i] == want, "slice %d: %g, expected %g", i, s[i], want);
-    }
+    expect_series_by_10(o, {200, 0, 300, 40, 60});
 }
 END_TEST
 
@@ -540,12 +549,7 @@ START_TEST(test_components_occupancy_read_cuts)
     o.finish();
     ck_assert_uint_eq(o.peak_bytes(), 700);
     ck_assert_double_eq(o.byte_cycles(), 14200.0);
-    double s[64];
-    o.series(64, s, 64);
-    for (int i = 0; i < 64; i++) {
-        const double want = i < 10 ? 650 : i < 20 ? 50 : i < 30 ? 20 : i < 40 ? 0 : i < 50 ? 700 : 0;
-        ck_assert_msg(s[i] == want, "slice %d: %g, expected %g", i, s[i], want);
-    }
+    expect_series_by_10(o, {650, 50, 20, 0, 700});
 }
 END_TEST
 
@@ -1100,11 +1104,28 @@ END_TEST
 // ---------------------------------------------------------------- the critical path
 
 // The steps of a chain, sorted by key (CriticalPath::steps leaves them unordered).
-std::vector<CriticalPath::Step> sorted_steps(const CriticalPath &path, CriticalPath::Ref r, cycles_t &start)
+static std::vector<CriticalPath::Step> sorted_steps(const CriticalPath &path, CriticalPath::Ref r, cycles_t &start)
 {
     std::vector<CriticalPath::Step> v = path.steps(r, start);
     std::sort(v.begin(), v.end(), [](const CriticalPath::Step &a, const CriticalPath::Step &b) { return a.key < b.key; });
     return v;
+}
+
+// r's chain starts at `start` and has the steps `want` (key, cycles, count), in key order.
+static void expect_steps(const CriticalPath &path, CriticalPath::Ref r, cycles_t start,
+                         std::initializer_list<CriticalPath::Step> want)
+{
+    cycles_t got_start = 0;
+    const std::vector<CriticalPath::Step> s = sorted_steps(path, r, got_start);
+    ck_assert_uint_eq(got_start, start);
+    ck_assert_uint_eq(s.size(), want.size());
+    for (size_t i = 0; i < s.size(); i++) {
+        const CriticalPath::Step &w = want.begin()[i];
+        ck_assert_msg(s[i].key == w.key && s[i].cycles == w.cycles && s[i].count == w.count,
+                      "step %zu: key %u, %llu cycles in %llu, expected key %u, %llu in %llu", i, s[i].key,
+                      (unsigned long long)s[i].cycles, (unsigned long long)s[i].count, w.key,
+                      (unsigned long long)w.cycles, (unsigned long long)w.count);
+    }
 }
 
 // root at 10 -> a at 15 (key 1) -> b at 25 (key 2) -> c at 27 (key 1), and d at 40 (key 3) from
@@ -1125,38 +1146,17 @@ START_TEST(test_components_path_steps_by_key)
     path.release(b);
     ck_assert_uint_eq(path.live(), 5);
     ck_assert_uint_eq(path.time(c), 27);
-    cycles_t start = 0;
-    std::vector<CriticalPath::Step> s = sorted_steps(path, c, start);
-    ck_assert_uint_eq(start, 10);
-    ck_assert_uint_eq(s.size(), 2);
-    ck_assert_uint_eq(s[0].key, 1);
-    ck_assert_uint_eq(s[0].cycles, 7);
-    ck_assert_uint_eq(s[0].count, 2);
-    ck_assert_uint_eq(s[1].key, 2);
-    ck_assert_uint_eq(s[1].cycles, 10);
-    ck_assert_uint_eq(s[1].count, 1);
-    s = sorted_steps(path, d, start);
-    ck_assert_uint_eq(start, 10);
-    ck_assert_uint_eq(s.size(), 2);
-    ck_assert_uint_eq(s[0].key, 1);
-    ck_assert_uint_eq(s[0].cycles, 5);
-    ck_assert_uint_eq(s[0].count, 1);
-    ck_assert_uint_eq(s[1].key, 3);
-    ck_assert_uint_eq(s[1].cycles, 25);
-    ck_assert_uint_eq(s[1].count, 1);
+    expect_steps(path, c, 10, {{1, 7, 2}, {2, 10, 1}});
+    expect_steps(path, d, 10, {{1, 5, 1}, {3, 25, 1}});
     path.release(c);
     ck_assert_uint_eq(path.live(), 3);
     path.release(d);
     ck_assert_uint_eq(path.live(), 0);
     ck_assert_uint_eq(path.peak(), 5);
     // No node: no steps, start 0; a node extended from no node starts at its own link's start.
-    s = sorted_steps(path, CriticalPath::kNone, start);
-    ck_assert(s.empty());
-    ck_assert_uint_eq(start, 0);
+    expect_steps(path, CriticalPath::kNone, 0, {});
     const CriticalPath::Ref e = path.extend(CriticalPath::kNone, 7, 4);
-    s = sorted_steps(path, e, start);
-    ck_assert(s.empty());
-    ck_assert_uint_eq(start, 7);
+    expect_steps(path, e, 7, {});
     path.release(e);
     ck_assert_uint_eq(path.live(), 0);
     ck_assert_uint_eq(path.peak(), 5); // freed nodes are used again
