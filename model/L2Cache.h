@@ -194,8 +194,10 @@ private:
     const uint64_t sets_;
     const unsigned line_shift_;          // log2(line_) when a power of two, else 64
     const Layout lay_;
-    // set_of: the last run of `sets` lines seen, its first line and its rotation
+    // set_of: the last run of `sets` lines seen, its first line and its rotation; memo_seen_: its
+    // bitmap (RunSlot::seen) when touch_runs left the memo, else null (rotation() set it)
     mutable uint64_t memo_run_ = 0, memo_first_ = 0, memo_rot_ = 0;
+    mutable uint64_t *memo_seen_ = nullptr;
     Zeros<unsigned char> sets_mem_; // the sets' blocks (Layout), zero: empty
     uint64_t uses_ = 0;          // line uses so far (the clock of used)
     std::vector<RunSlot> run_slots_; // kRunSlots, by run mod kRunSlots
