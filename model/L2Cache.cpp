@@ -51,15 +51,13 @@ uint64_t L2Cache::rotation(uint64_t run) const
     return memo_rot_;
 }
 
-const L2Cache::RunSlot &L2Cache::run_slot(uint64_t run)
+const L2Cache::RunSlot &L2Cache::fill_run_slot(uint64_t run)
 {
     RunSlot &c = run_slots_[run % kRunSlots];
-    if (c.run1 != run + 1) {
-        std::unique_ptr<uint64_t[]> &bits = seen_[run];
-        if (!bits)
-            bits.reset(new uint64_t[(sets_ + 63) / 64]()); // nothing allocated yet
-        c = RunSlot{run + 1, rotation(run), bits.get()};
-    }
+    std::unique_ptr<uint64_t[]> &bits = seen_[run];
+    if (!bits)
+        bits.reset(new uint64_t[(sets_ + 63) / 64]()); // nothing allocated yet
+    c = RunSlot{run + 1, rotation(run), bits.get()};
     return c;
 }
 

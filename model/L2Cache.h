@@ -134,7 +134,14 @@ private:
         uint64_t *seen = nullptr;
     };
     static constexpr uint64_t kRunSlots = 1024;
-    const RunSlot &run_slot(uint64_t run);
+    // Inline: touch_runs asks at almost every call (a transfer's first line is mostly in another
+    // run than the previous transfer's), and the slot is nearly always there already.
+    const RunSlot &run_slot(uint64_t run)
+    {
+        const RunSlot &c = run_slots_[run % kRunSlots];
+        return c.run1 == run + 1 ? c : fill_run_slot(run);
+    }
+    const RunSlot &fill_run_slot(uint64_t run); // run's slot after a miss
 
     // One set's state is a block of set_bytes bytes (set `s` at sets_mem_ + s x set_bytes), so that
     // a lookup reaches one place:
