@@ -220,10 +220,14 @@ cycles_t BandwidthCalendar::reserve(cycles_t t, uint64_t bytes, unsigned request
     // reservations cross it in a step or two.
     const uint64_t each = std::min(cap, share), live_end = base_ + count_, mask = mask_;
     Bin *const ring = ring_.data();
-    uint64_t last_taken = 0; // the last of these bins that took bytes (0: none; they come after bin 0)
+    uint64_t last_taken = 0; // the bin that took the last bytes (0: none; these come after bin 0)
+    // Only the bin that takes the last bytes is remembered (the loop's one exit with bytes 0): the
+    // others take min(free, share) each, compared with the bytes left once (which stay above 0 in
+    // the loop: it ends when they would not).
     while (bytes > 0 && bin < live_end) {
         Bin &b = ring[bin & mask];
-        if (b.used == cap) {
+        const uint64_t used = b.used;
+        if (used == cap) {
             const uint64_t from = bin;
             do
                 bin += std::max<uint64_t>(1, ring[bin & mask].full_run);
@@ -237,11 +241,17 @@ cycles_t BandwidthCalendar::reserve(cycles_t t, uint64_t bytes, unsigned request
             }
             continue;
         }
-        const uint64_t take = std::min({bytes, cap - b.used, each});
-        b.used += take;
+        const uint64_t take = std::min(cap - used, each); // (a bin not full has bytes free)
         b.who[word] |= mark;
+        if (take >= bytes) { // the last bytes
+            b.used = used + bytes;
+            bytes = 0;
+            last_taken = bin;
+            break;
+        }
+        b.used = used + take;
         bytes -= take;
-        last_taken = bin++;
+        bin++;
     }
     // The last bytes are through when the bin they went in has passed everything it holds, and, in
     // the first bin, not before t plus their own time at the full rate.

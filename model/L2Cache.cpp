@@ -47,18 +47,17 @@ uint64_t L2Cache::rotation(uint64_t run) const
     memo_run_ = run;
     memo_first_ = run * sets_;
     memo_rot_ = h % sets_;
+    memo_seen_ = nullptr; // found by run_slot when needed
     return memo_rot_;
 }
 
-const L2Cache::RunSlot &L2Cache::run_slot(uint64_t run)
+const L2Cache::RunSlot &L2Cache::fill_run_slot(uint64_t run)
 {
     RunSlot &c = run_slots_[run % kRunSlots];
-    if (c.run1 != run + 1) {
-        std::unique_ptr<uint64_t[]> &bits = seen_[run];
-        if (!bits)
-            bits.reset(new uint64_t[(sets_ + 63) / 64]()); // nothing allocated yet
-        c = RunSlot{run + 1, rotation(run), bits.get()};
-    }
+    std::unique_ptr<uint64_t[]> &bits = seen_[run];
+    if (!bits)
+        bits.reset(new uint64_t[(sets_ + 63) / 64]()); // nothing allocated yet
+    c = RunSlot{run + 1, rotation(run), bits.get()};
     return c;
 }
 
@@ -129,8 +128,10 @@ L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
     unsigned char *const mem = &sets_mem_[0];
     uint64_t uses = uses_, misses = 0, writebacks = 0, lines = 0;
     // The run of `sets` lines the loops are in: its first line, its rotation and its bitmap of
-    // lines allocated (none yet: the first line looks them up).
-    uint64_t run = memo_run_, run_first = memo_first_, rot = memo_rot_, *seen = run_slot(run).seen;
+    // lines allocated (kept with the memo by the last call, else looked up: a bitmap never moves).
+    uint64_t run = memo_run_, run_first = memo_first_, rot = memo_rot_, *seen = memo_seen_;
+    if (__builtin_expect(!seen, 0))
+        seen = run_slot(run).seen;
     // The set of line l and its place in its run of `sets` lines.
     auto set_in = [&](uint64_t l, uint64_t &in_run) {
         in_run = l - run_first;
@@ -343,6 +344,7 @@ L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
     memo_run_ = run; // set_of's memo: the last run here
     memo_first_ = run_first;
     memo_rot_ = rot;
+    memo_seen_ = seen;
     return Tally{lines, misses, writebacks};
 }
 

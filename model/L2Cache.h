@@ -134,7 +134,14 @@ private:
         uint64_t *seen = nullptr;
     };
     static constexpr uint64_t kRunSlots = 1024;
-    const RunSlot &run_slot(uint64_t run);
+    // Inline: touch_runs asks at almost every call (a transfer's first line is mostly in another
+    // run than the previous transfer's), and the slot is nearly always there already.
+    const RunSlot &run_slot(uint64_t run)
+    {
+        const RunSlot &c = run_slots_[run % kRunSlots];
+        return c.run1 == run + 1 ? c : fill_run_slot(run);
+    }
+    const RunSlot &fill_run_slot(uint64_t run); // run's slot after a miss
 
     // One set's state is a block of set_bytes bytes (set `s` at sets_mem_ + s x set_bytes), so that
     // a lookup reaches one place:
@@ -194,8 +201,10 @@ private:
     const uint64_t sets_;
     const unsigned line_shift_;          // log2(line_) when a power of two, else 64
     const Layout lay_;
-    // set_of: the last run of `sets` lines seen, its first line and its rotation
+    // set_of: the last run of `sets` lines seen, its first line and its rotation; memo_seen_: its
+    // bitmap (RunSlot::seen) when touch_runs left the memo, else null (rotation() set it)
     mutable uint64_t memo_run_ = 0, memo_first_ = 0, memo_rot_ = 0;
+    mutable uint64_t *memo_seen_ = nullptr;
     Zeros<unsigned char> sets_mem_; // the sets' blocks (Layout), zero: empty
     uint64_t uses_ = 0;          // line uses so far (the clock of used)
     std::vector<RunSlot> run_slots_; // kRunSlots, by run mod kRunSlots

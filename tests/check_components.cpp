@@ -142,6 +142,24 @@ START_TEST(test_components_calendar_full_bins_passed)
 }
 END_TEST
 
+// Live bins that hold bytes give what they have free, and the bin that takes the last bytes is
+// where they are through.  r0 puts 100 B in each of bins 0, 1, 2 (from cycles 0, 64, 128: done at
+// 25, 89, 153).  Then r0 again (A = 1, so share = cap): 312 B from cycle 0 take bin 0's free 156 B
+// and exactly the 156 B free in bin 1, which ends full: done at 64 + 256/4 = 128.  200 B more from
+// cycle 0: bins 0 and 1 are full (passed), bin 2 takes its free 156 B, and the last 44 B go in bin
+// 3, past the live bins: done at 192 + 44/4 = 203.
+START_TEST(test_components_calendar_last_bytes_in_live_bin)
+{
+    BandwidthCalendar c;
+    c.configure(4, 64);
+    ck_assert_uint_eq(c.reserve(0, 100, 0), 25);
+    ck_assert_uint_eq(c.reserve(64, 100, 0), 89);
+    ck_assert_uint_eq(c.reserve(128, 100, 0), 153);
+    ck_assert_uint_eq(c.reserve(0, 312, 0), 128);
+    ck_assert_uint_eq(c.reserve(0, 200, 0), 203);
+}
+END_TEST
+
 // ---------------------------------------------------------------- L2Cache
 // 128-byte lines, 4 ways, 2 sets (1 KB): line L lives in set L % 2.  The L2 moves 64 B/cycle in
 // 64-cycle bins; HBM 8 B/cycle, latency 50.  Each access below is one 128-byte run at line L.
@@ -274,6 +292,36 @@ START_TEST(test_components_l2_never_allocated)
         ck_assert_uint_eq(l2.hits, 513);
         ck_assert_uint_eq(l2.writebacks, 1280);
     }
+}
+END_TEST
+
+// A transfer's lines are checked against the bitmap of lines ever allocated in their run of 64 (the
+// one kept from the previous transfer when they are in the same run); a DV_L2_DISABLE access that
+// moves set_of's memo to another run leaves no other run's bitmap in its place.  64 sets of 16 ways
+// of 128 B: lines 4 .. 7 of run 3 read (4 misses), one line of run 7 read (a miss), line 9 of run 3
+// read bypassing the L2 (a miss, not allocated), then lines 4 .. 7 of run 3 again: 4 hits.
+START_TEST(test_components_l2_run_bitmap_after_bypass)
+{
+    Context context;
+    Hbm hbm("hbm", Hbm::Params{50, 8, 64, 0, 0});
+    L2Cache l2("l2", L2Cache::Params{64 * 16 * 128, 128, 16, false, 64, 64});
+    l2.hbm.bind(hbm);
+    auto read = [&](uint64_t line, uint64_t lines, dv_l2_mode_t mode) {
+        GmRuns r;
+        r.count = 1;
+        r.bytes = lines * 128;
+        r.base = line * 128;
+        r.mode = mode;
+        return l2.transfer(0, r, false, 0);
+    };
+    read(3 * 64 + 4, 4, DV_L2_NORMAL);
+    read(7 * 64 + 1, 1, DV_L2_NORMAL);
+    read(3 * 64 + 9, 1, DV_L2_DISABLE);
+    ck_assert_uint_eq(l2.misses, 6);
+    ck_assert_uint_eq(l2.bypassed, 1);
+    ck_assert(!read(3 * 64 + 4, 4, DV_L2_NORMAL).miss);
+    ck_assert_uint_eq(l2.hits, 4);
+    ck_assert_uint_eq(l2.misses, 6);
 }
 END_TEST
 
@@ -1405,8 +1453,10 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_calendar_retire_and_grow);
     tcase_add_test(t, test_components_calendar_contenders_before_global_time);
     tcase_add_test(t, test_components_calendar_full_bins_passed);
+    tcase_add_test(t, test_components_calendar_last_bytes_in_live_bin);
     tcase_add_test(t, test_components_l2_lru);
     tcase_add_test(t, test_components_l2_never_allocated);
+    tcase_add_test(t, test_components_l2_run_bitmap_after_bypass);
     tcase_add_test(t, test_components_l2_rows);
     tcase_add_test(t, test_components_l2_write_back_and_through);
     tcase_add_test(t, test_components_l2_transfer_times);
