@@ -132,7 +132,7 @@ private:
     size_t live_ = 0, prune_at_ = 64;
     std::vector<Hit> hits_;          // one instruction's races (execute; report empties it)
     std::vector<dv_hazard_t> found_; // what execute returns when it found hazards (report)
-    const std::vector<dv_hazard_t> none_; // and when not
+    const std::vector<dv_hazard_t> none_{}; // and when not
     uint64_t order_ = 0;
     unsigned pipes_ = 0; // the core's pipes (reset)
 };
