@@ -13,8 +13,9 @@ Hbm::Params Hbm::Params::from(const dv_config_t &cfg)
 
 Hbm::Hbm(sc_core::sc_module_name name, const Params &p)
     : sc_module(name), latency(p.latency_cycles), request_overhead(p.request_overhead_bytes),
-      same_address_overhead(p.same_address_overhead_bytes), recent_(kRecent)
+      same_address_overhead(p.same_address_overhead_bytes)
 {
+    recent_.reset(kRecent);
     cal_.configure(p.bytes_per_cycle, p.window_cycles);
 }
 

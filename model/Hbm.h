@@ -1,9 +1,9 @@
 // model/Hbm.h - device memory: bandwidth shared by all cores, with a fixed miss latency.
 #pragma once
 #include <systemc>
-#include <vector>
 
 #include "BandwidthCalendar.h"
+#include "Zeros.h"
 #include "dv/config.h"
 
 namespace dv {
@@ -56,7 +56,7 @@ private:
     };
     static constexpr size_t kRecent = 1u << 16;
     static size_t slot(uint64_t line) { return line * 0x9e3779b97f4a7c15ull >> 48 & (kRecent - 1); }
-    std::vector<Recent> recent_;
+    Zeros<Recent> recent_; // kRecent entries; only the pages of the slots a run uses are ever touched
 };
 
 } // namespace dv
