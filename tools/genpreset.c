@@ -24,8 +24,8 @@ static const char *const idents[] = {
 #undef DV_PARAM
 };
 
-/* A name of the profile as a C string (names are letters, digits, '.', '_' and '-', but quote
- * whatever is there). */
+/* A string (a preset's name, a string member) as a C literal: the names are letters, digits, '.',
+ * '_' and '-', but whatever is there is quoted. */
 static void put_string(const char *s)
 {
     putchar('"');
@@ -58,7 +58,9 @@ int main(void)
             fprintf(stderr, "genpreset: %s:%d:%d: %s\n", err.file, err.line, err.col, err.msg);
             return 1;
         }
-        printf("    {\"%s\", {\n", *name);
+        printf("    {");
+        put_string(*name);
+        printf(", {\n");
         for (int i = 0; i < n; i++) {
             const dv_param_spec_t *s = &specs[i];
             const char *p = (const char *)&cfg + s->offset;
