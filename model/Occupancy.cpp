@@ -9,9 +9,9 @@ namespace dv {
 void Occupancy::reset(cycles_t origin)
 {
     nsegs_ = 0;
-    events_.clear();
-    starts_.clear();
-    ends_.clear();
+    events_.last = events_.first;
+    starts_.last = starts_.first;
+    ends_.last = ends_.first;
     waiting_ = 0;
     level_ = 0;
     writes_ = 0;
@@ -41,14 +41,36 @@ size_t Occupancy::first_after(uint64_t at) const
 
 // An endpoint appended to a run: summed into the last entry when it has the same time (a write
 // over several pieces of one range closes them with one start time).
-inline void Occupancy::add(std::vector<Event> &run, cycles_t t, int64_t bytes)
+inline void Occupancy::add(Run &run, cycles_t t, int64_t bytes)
 {
-    if (!run.empty() && run.back().t == t) {
-        run.back().bytes += bytes;
-        run.back().n++;
+    Event *const last = run.last;
+    if (last != run.first && last[-1].t == t) {
+        last[-1].bytes += bytes;
+        last[-1].n++;
+    } else if (last + 1 < run.cap) {
+        *last = Event{t, bytes, 1};
+        run.last = last + 1;
     } else {
-        run.push_back(Event{t, bytes, 1});
+        run.room(run.size() + 1);
+        *run.last++ = Event{t, bytes, 1};
     }
+}
+
+__attribute__((noinline)) void Occupancy::Run::room(size_t want)
+{
+    const size_t n = size();
+    if (static_cast<size_t>(cap - first) > want)
+        return;
+    size_t c = std::max(kRunRoom, 2 * static_cast<size_t>(cap - first));
+    while (c <= want)
+        c *= 2;
+    std::unique_ptr<Event[]> grown(new Event[c]); // not written: only what is appended is
+    if (n != 0)
+        std::memcpy(grown.get(), first, n * sizeof(Event));
+    block.swap(grown);
+    first = block.get();
+    last = first + n;
+    cap = first + c;
 }
 
 // Cycles as a double: every time here is far below 2^63, and the signed conversion is one
@@ -94,10 +116,8 @@ void Occupancy::change_slow(cycles_t t, double f, int64_t from, cycles_t tc, dou
 
 // Sort by time an appended run of endpoints: by insertion, linear when the run is nearly in order
 // as close() appends it; past a budget of moves (an unusual order) by a full sort.
-template <class Event> static void sort_by_time(std::vector<Event> &v)
+template <class Event> static void sort_by_time(Event *const e, const size_t n)
 {
-    Event *const e = v.data();
-    const size_t n = v.size();
     size_t budget = 8 * n + 64;
     for (size_t i = 1; i < n; i++) {
         if (e[i].t >= e[i - 1].t)
@@ -107,7 +127,7 @@ template <class Event> static void sort_by_time(std::vector<Event> &v)
         for (; j > 0 && e[j - 1].t > x.t; j--) {
             if (budget-- == 0) {
                 e[j] = x; // e[j] is the hole the moves left
-                std::sort(v.begin(), v.end(), [](const Event &a, const Event &b) { return a.t < b.t; });
+                std::sort(e, e + n, [](const Event &a, const Event &b) { return a.t < b.t; });
                 return;
             }
             e[j] = e[j - 1];
@@ -121,14 +141,16 @@ template <class Event> static void sort_by_time(std::vector<Event> &v)
 // events_.
 void Occupancy::fold(cycles_t upto)
 {
-    sort_by_time(starts_);
-    sort_by_time(ends_);
-    // Each run ends with an endpoint at kNever, which is never swept: the loops need no bounds.
+    sort_by_time(starts_.begin(), starts_.size());
+    sort_by_time(ends_.begin(), ends_.size());
+    // Each run ends with an endpoint at kNever (in the room past its end), which is never swept:
+    // the loops need no bounds.
     const Event stop{kNever, 0, 0};
-    events_.push_back(stop);
-    starts_.push_back(stop);
-    ends_.push_back(stop);
-    const Event *a = events_.data(), *b = starts_.data(), *c = ends_.data();
+    for (Run *run : {&events_, &starts_, &ends_}) {
+        run->room(run->size());
+        *run->end() = stop;
+    }
+    const Event *a = events_.begin(), *b = starts_.begin(), *c = ends_.begin();
     // The state the sweep changes, in locals (the knots' stores could alias the members).  While
     // every change point is kept, each is one store at kp (room up to kroom); else change_slow().
     int64_t level = level_;
@@ -186,24 +208,25 @@ void Occupancy::fold(cycles_t upto)
     waiting_ = waiting;
     tc_ = tc;
     fc_ = fc;
-    events_.pop_back();
-    starts_.pop_back();
-    ends_.pop_back();
-    const Event *const ae = events_.data() + events_.size(), *const be = starts_.data() + starts_.size(),
-                       *const ce = ends_.data() + ends_.size();
+    const Event *const ae = events_.end(), *const be = starts_.end(), *const ce = ends_.end();
     auto by_time = [](const Event &x, const Event &y) { return x.t < y.t; };
     if (b == be && c == ce) {
-        events_.erase(events_.begin(), events_.begin() + (a - events_.data()));
+        const size_t n = static_cast<size_t>(ae - a);
+        std::memmove(events_.first, a, n * sizeof(Event));
+        events_.last = events_.first + n;
     } else {
         // new endpoints wait too: merge what remains of the three runs
-        scratch_.resize(static_cast<size_t>(be - b) + static_cast<size_t>(ce - c));
-        std::merge(b, be, c, ce, scratch_.begin(), by_time);
-        rest_.resize(static_cast<size_t>(ae - a) + scratch_.size());
-        std::merge(a, ae, scratch_.begin(), scratch_.end(), rest_.begin(), by_time);
-        events_.swap(rest_);
+        const size_t ns = static_cast<size_t>(be - b) + static_cast<size_t>(ce - c), nr = static_cast<size_t>(ae - a) + ns;
+        scratch_.last = scratch_.first; // what they held is spent: grown without copies
+        rest_.last = rest_.first;
+        scratch_.room(ns);
+        rest_.room(nr);
+        scratch_.last = std::merge(b, be, c, ce, scratch_.first, by_time);
+        rest_.last = std::merge(a, ae, scratch_.first, scratch_.last, rest_.first, by_time);
+        std::swap(events_, rest_);
     }
-    starts_.clear();
-    ends_.clear();
+    starts_.last = starts_.first;
+    ends_.last = ends_.first;
 }
 
 // Too many knots: from change points (up to tc_) to the smallest power-of-two grid that holds
@@ -245,9 +268,9 @@ __attribute__((noinline)) void Occupancy::compact()
     // now), counting the open ranges written before that point as occupied up to it (an upper
     // bound).
     size_t i = 0;
-    for (size_t before = events_[0].n; before <= waiting_ / 2; before += events_[i].n)
+    for (size_t before = events_.first[0].n; before <= waiting_ / 2; before += events_.first[i].n)
         i++; // events_[i] holds endpoint waiting_ / 2 in time order
-    const cycles_t upto = events_[i].t;
+    const cycles_t upto = events_.first[i].t;
     for (size_t i = 0; i < nsegs_; i++) {
         Seg &s = segs_[i];
         if (s.w < upto) {

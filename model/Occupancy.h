@@ -86,6 +86,19 @@ private:
         cycles_t t; // cycles after the origin
         double f;   // F(t)
     };
+    // A run of endpoints: an array that only grows (kRunRoom endpoints at the first, then twice as
+    // much; a kernel's buffer rarely needs more), kept across folds and resets, so that appending
+    // one is a compare and a store.  Room for one more past the end is kept for fold()'s stop
+    // endpoint.  Its bounds are pointers, not counts: an Event's stores cannot alias them.
+    struct Run {
+        static constexpr size_t kRunRoom = 1024;
+        std::unique_ptr<Event[]> block;
+        Event *first = nullptr, *last = nullptr, *cap = nullptr; // [first, last) held, room to cap
+        Event *begin() const { return first; }
+        Event *end() const { return last; }
+        size_t size() const { return static_cast<size_t>(last - first); }
+        void room(size_t want); // holds at least want + 1, keeping [first, last)
+    };
     size_t first_after(uint64_t at) const;
     // write() and read() for accesses that cut open ranges (i: first_after(lo)).
     void write_cut(size_t i, uint64_t lo, uint64_t hi, cycles_t t);
@@ -93,7 +106,7 @@ private:
     // segs_ grown to hold `more` ranges past the open ones; its data.
     Seg *room(size_t more);
     void close(uint64_t lo, uint64_t hi, const Seg &s, double &bc, size_t &waiting);
-    static void add(std::vector<Event> &run, cycles_t t, int64_t bytes);
+    static void add(Run &run, cycles_t t, int64_t bytes);
     void fold(cycles_t upto);
     void compact();
     void change_slow(cycles_t t, double f, int64_t from, cycles_t tc, double fc);
@@ -106,7 +119,7 @@ private:
     size_t nsegs_ = 0;
     // Endpoints of closed intervals, every one at or after the last fold: events_ sorted by time;
     // starts_ and ends_ appended since the last fold, each nearly in time order.
-    std::vector<Event> events_, starts_, ends_, scratch_, rest_;
+    Run events_, starts_, ends_, scratch_, rest_;
     size_t waiting_ = 0; // endpoints in the three runs
     int64_t level_ = 0;                    // occupancy at the last fold
     uint64_t writes_ = 0;                  // compaction runs every 256 writes
