@@ -601,6 +601,29 @@ START_TEST(test_components_occupancy_read_cuts)
 }
 END_TEST
 
+// One write closing more pieces than an endpoint run's first room (1,024): [0, 3000) written at 0,
+// each byte then read on its own, byte j until 1 + j (ends appended in time order) or until
+// 4000 - j (in reverse: the fold sorts them in full), then the whole rewritten at 5000 (never read
+// again).  Byte j is occupied from 0 to its read's end: sum (1 + j) = 3000 x 3001 / 2 = 4,501,500,
+// or sum (4000 - j) = 12,000,000 - 3000 x 2999 / 2 = 7,501,500; every byte until the first end:
+// peak 3000.
+START_TEST(test_components_occupancy_many_pieces)
+{
+    for (int reverse = 0; reverse < 2; reverse++) {
+        Occupancy o;
+        o.reset(0);
+        o.write(0, 3000, 0);
+        for (uint64_t j = 0; j < 3000; j++)
+            o.read(j, j + 1, reverse ? 4000 - j : 1 + j);
+        o.write(0, 3000, 5000);
+        o.finish();
+        ck_assert_uint_eq(o.peak_bytes(), 3000);
+        ck_assert_double_eq(o.byte_cycles(), reverse ? 7501500.0 : 4501500.0);
+        ck_assert(!o.folded_early());
+    }
+}
+END_TEST
+
 // Intervals closed in decreasing time order (far from the nearly increasing order the fold sorts
 // cheaply) give the same figures: range k = [64k, 64k + 64), k = 0 .. 99, written at 1000 - k and
 // read until 2000 - k, then all rewritten (never read again).  Each is 64 B for 1000 cycles:
@@ -1466,6 +1489,7 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_occupancy_partial_ranges);
     tcase_add_test(t, test_components_occupancy_cuts);
     tcase_add_test(t, test_components_occupancy_read_cuts);
+    tcase_add_test(t, test_components_occupancy_many_pieces);
     tcase_add_test(t, test_components_occupancy_reverse_order);
     tcase_add_test(t, test_components_occupancy_compaction_exact);
     tcase_add_test(t, test_components_occupancy_early_fold);
