@@ -698,18 +698,35 @@ int AiCore::check_access(const Entry &e, int p, dv_error_t *err)
     default:
         break;
     }
-    if ((in.op == DV_OP_load_cbuf_to_ca_transpose || in.op == DV_OP_load_cbuf_to_cb_transpose) &&
-        !p_.chip.load_transpose)
-        return locate(err, DV_ERR_UNSUPPORTED, in, e.index,
-                      "transposing L1 -> L0 loads are not available on this chip (chip.load_transpose)");
-    if ((in.op == DV_OP_load_gm_to_ca || in.op == DV_OP_load_gm_to_cb) && !p_.chip.gm_to_l0)
-        return locate(err, DV_ERR_UNSUPPORTED, in, e.index, "GM -> L0 loads are not available on this chip (chip.gm_to_l0)");
-    if ((in.op == DV_OP_copy_gm_to_ubuf_align || in.op == DV_OP_copy_ubuf_to_gm_align) && !p_.chip.dma_pad)
-        return locate(err, DV_ERR_UNSUPPORTED, in, e.index, "byte-granular DMA (copy_*_align) is not available on this chip (chip.dma_pad)");
-    if (in.op == DV_OP_get_sys_cnt && !p_.chip.sys_counter_mhz)
-        return locate(err, DV_ERR_UNSUPPORTED, in, e.index, "this chip has no system counter a kernel can read (chip.sys_counter_mhz is 0)");
-    if (in.op == DV_OP_copy_matrix_cc_to_ubuf && !p_.chip.l0c_to_ub)
-        return locate(err, DV_ERR_UNSUPPORTED, in, e.index, "L0C -> UB moves are not available on this chip (chip.l0c_to_ub)");
+    // Instructions only some chips have (one switch: the others pass with a single test).
+    switch (in.op) {
+    case DV_OP_load_cbuf_to_ca_transpose:
+    case DV_OP_load_cbuf_to_cb_transpose:
+        if (!p_.chip.load_transpose)
+            return locate(err, DV_ERR_UNSUPPORTED, in, e.index,
+                          "transposing L1 -> L0 loads are not available on this chip (chip.load_transpose)");
+        break;
+    case DV_OP_load_gm_to_ca:
+    case DV_OP_load_gm_to_cb:
+        if (!p_.chip.gm_to_l0)
+            return locate(err, DV_ERR_UNSUPPORTED, in, e.index, "GM -> L0 loads are not available on this chip (chip.gm_to_l0)");
+        break;
+    case DV_OP_copy_gm_to_ubuf_align:
+    case DV_OP_copy_ubuf_to_gm_align:
+        if (!p_.chip.dma_pad)
+            return locate(err, DV_ERR_UNSUPPORTED, in, e.index, "byte-granular DMA (copy_*_align) is not available on this chip (chip.dma_pad)");
+        break;
+    case DV_OP_get_sys_cnt:
+        if (!p_.chip.sys_counter_mhz)
+            return locate(err, DV_ERR_UNSUPPORTED, in, e.index, "this chip has no system counter a kernel can read (chip.sys_counter_mhz is 0)");
+        break;
+    case DV_OP_copy_matrix_cc_to_ubuf:
+        if (!p_.chip.l0c_to_ub)
+            return locate(err, DV_ERR_UNSUPPORTED, in, e.index, "L0C -> UB moves are not available on this chip (chip.l0c_to_ub)");
+        break;
+    default:
+        break;
+    }
     // A vector instruction's operands are aligned at their base addresses, not at the first element
     // its mask selects (a reduction's results at their element size); its ranges are then checked
     // for bounds only.
@@ -936,11 +953,16 @@ int AiCore::issue(cycles_t t, dv_error_t *err)
     Entry &e = q_[p].push_slot();
     queued_ |= 1u << p;
     dv_insn_copy(&e.insn, &in);
-    e.vs = vs_;
-    e.vc = hz_.clock(DV_PIPE_S);
     e.enq = ts_;
     e.index = pending_index_;
-    if (dv_op_spec(static_cast<dv_op_t>(in.op))->pipe == DV_PIPE_V) { // a vector instruction (not a flag routed to V)
+    const dv_op_spec_t *os = dv_op_spec(static_cast<dv_op_t>(in.op));
+    if (os->cost == DV_COST_SYNC) {
+        // A flag or barrier touches no memory and never executes: start_head reads neither its
+        // vector state nor its clock (those of the executing instructions only), so they are not kept.
+        e.nr = 0;
+    } else if (os->pipe == DV_PIPE_V) { // a vector instruction (not a flag routed to V)
+        e.vs = vs_;
+        e.vc = hz_.clock(DV_PIPE_S);
         dv_vgeom_t g;
         e.nr = dv_vec_footprint(&in, &vs_, e.r, &g);
         const Cost c = vec_.cost(in, g);
@@ -948,6 +970,8 @@ int AiCore::issue(cycles_t t, dv_error_t *err)
         e.v_latency = c.latency;
         e.v_conflict = c.conflict;
     } else {
+        e.vs = vs_;
+        e.vc = hz_.clock(DV_PIPE_S);
         e.nr = dv_footprint(&in, &vs_, e.r);
     }
     e.node = s_node_;

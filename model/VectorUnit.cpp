@@ -90,14 +90,15 @@ cycles_t VectorUnit::conflicts(const dv_vgeom_t &g)
 
     // The layout of repeat r repeats with period `banks` repeats (strides are whole rows).
     const uint64_t period = std::min<uint64_t>(g.repeats, banks_);
-    std::vector<uint32_t> rd(groups_), wr(groups_);
-    std::vector<uint8_t> rbank(banks_);
+    rd_.resize(groups_);
+    wr_.resize(groups_);
+    rbank_.resize(banks_);
     cycles_t per_period = 0, partial = 0;
     const uint64_t rem = g.repeats % banks_;
     for (uint64_t r = 0; r < period; r++) {
-        std::fill(rd.begin(), rd.end(), 0);
-        std::fill(wr.begin(), wr.end(), 0);
-        std::fill(rbank.begin(), rbank.end(), 0);
+        std::fill(rd_.begin(), rd_.end(), 0);
+        std::fill(wr_.begin(), wr_.end(), 0);
+        std::fill(rbank_.begin(), rbank_.end(), 0);
         uint32_t rmax = 0, wmax = 0;
         bool rw = false;
         for (int pass = 0; pass < 2; pass++) // reads first, so writes can see the banks read
@@ -105,22 +106,25 @@ cycles_t VectorUnit::conflicts(const dv_vgeom_t &g)
                 const dv_vop_t &op = g.ops[k];
                 if (op.write != (pass == 1) || (op.blk_stride == 0 && op.blk_bytes < 32))
                     continue; // a mask chunk or reduction result: one partial row, not a datablock stream
+                // Datablocks a row or more apart are in distinct rows; narrower strides may share one.
+                const bool distinct = op.blk_stride >= 32;
                 uint64_t rows[8];
                 for (uint64_t b = 0; b < 8; b++) {
                     const uint64_t row = (op.base + r * op.rep_stride + b * op.blk_stride) / 32;
                     rows[b] = row;
                     bool seen = false; // narrow datablocks share a row: one access serves both
-                    for (uint64_t j = 0; j < b && !seen; j++)
-                        seen = rows[j] == row;
+                    if (!distinct)
+                        for (uint64_t j = 0; j < b && !seen; j++)
+                            seen = rows[j] == row;
                     if (seen)
                         continue;
                     const uint64_t bank = row % banks_, grp = bank % groups_;
                     if (op.write) {
-                        wmax = std::max(wmax, ++wr[grp]);
-                        rw = rw || rbank[bank];
+                        wmax = std::max(wmax, ++wr_[grp]);
+                        rw = rw || rbank_[bank];
                     } else {
-                        rmax = std::max(rmax, ++rd[grp]);
-                        rbank[bank] = 1;
+                        rmax = std::max(rmax, ++rd_[grp]);
+                        rbank_[bank] = 1;
                     }
                 }
             }

@@ -9,6 +9,7 @@
 // results are single partial rows per repeat and take no part.
 #pragma once
 #include <systemc>
+#include <vector>
 
 #include "Cost.h"
 #include "dv/config.h"
@@ -49,6 +50,10 @@ private:
         bool valid = false;
     } memo_[8];
     unsigned memo_next_ = 0;
+    // conflicts()' counts per bank group (reads, writes) and banks read in one repeat, kept between
+    // calls so that a layout the memo misses allocates nothing.
+    std::vector<uint32_t> rd_, wr_;
+    std::vector<uint8_t> rbank_;
 };
 
 } // namespace dv
