@@ -255,6 +255,20 @@ static __attribute__((noinline)) int refill(dv_k_t *k, dv_error_t *err)
     return 1;
 }
 
+/* dv_insn_copy with a copy of known size per field count (a jump and a few moves, no call of memcpy). */
+static inline void copy_out(dv_insn_t *out, const dv_insn_t *in)
+{
+    _Static_assert(DV_MAX_FIELDS == 24, "a case per field count");
+    switch (in->nf) {
+#define N(n) case n: memcpy(out, in, offsetof(dv_insn_t, f) + (n) * sizeof(dv_val_t)); break;
+    N(0) N(1) N(2) N(3) N(4) N(5) N(6) N(7) N(8) N(9) N(10) N(11) N(12)
+    N(13) N(14) N(15) N(16) N(17) N(18) N(19) N(20) N(21) N(22) N(23) N(24)
+#undef N
+    default: /* (dvk_emit gives every instruction its form's count) */
+        __builtin_unreachable();
+    }
+}
+
 static int stream_next(dv_stream_t *s, dv_insn_t *out, dv_error_t *err)
 {
     dv_k_t *k = (dv_k_t *)s;
@@ -263,7 +277,7 @@ static int stream_next(dv_stream_t *s, dv_insn_t *out, dv_error_t *err)
         if (rc <= 0)
             return rc;
     }
-    dv_insn_copy(out, &k->buf[k->head++]);
+    copy_out(out, &k->buf[k->head++]);
     return 1;
 }
 
@@ -338,24 +352,42 @@ void dvk_fail(dv_k_t *k, const char *fmt, ...)
 /* dvk_emit's rare paths, out of line (below) so that its own frame stays small. */
 static void emit_failed(dv_k_t *k, const dv_insn_t *in) __attribute__((noinline, noreturn));
 static void emit_after_charges(dv_k_t *k, const dv_insn_t *in) __attribute__((noinline));
+static void emit_miscounted(dv_k_t *k, dv_op_t op, int nf) __attribute__((noinline, noreturn));
+
+/* The first field id of each form (dv/isa.h's dv_field_gid), then DV_G_COUNT: a form's field count is
+ * the difference less one, a constant where the form is (dvk_emit's cases). */
+static const uint16_t form_gid[DV_FORM_COUNT + 1] = {
+#define DV_FORM(form, desc) DV_G_FORMSTART_##form,
+#include "fields.def"
+    DV_G_COUNT};
+#define FORM_NF(form) (form_gid[DV_FORM_##form + 1] - form_gid[DV_FORM_##form] - 1)
 
 void dvk_emit(dv_k_t *k, dv_op_t op, const dv_val_t *f, int nf)
 {
-    const dv_op_spec_t *os = dv_op_spec(op);
-    if (!os)
-        dvk_fail(k, "invalid opcode %d", (int)op);
     /* Built and checked where it is read from (commit), not copied there: the next slot, which exists
-     * even when the buffer is full.  Every field of the form is given: no defaults to fill in. */
+     * even when the buffer is full.  Every field of the form is given: no defaults to fill in.  One
+     * case per op (isa.def), so its field count and pipe are constants and its fields are copied by
+     * a copy of known size. */
     dv_insn_t *in = &k->buf[k->count];
+    unsigned pipe;
+    switch (op) {
+#define DV_INSN(mn, pipe_, form, cost, dst, src, dtypes, desc)                                                        \
+    case DV_OP_##mn:                                                                                                  \
+        if (nf != FORM_NF(form))                                                                                      \
+            emit_miscounted(k, op, nf);                                                                               \
+        if (FORM_NF(form) > 0) /* a form without operands may come with f == NULL, which memcpy may not be given */  \
+            memcpy(in->f, f, FORM_NF(form) * sizeof *f);                                                              \
+        in->nf = FORM_NF(form);                                                                                       \
+        pipe = DV_PIPE_##pipe_;                                                                                       \
+        break;
+#include "isa.def"
+    default:
+        dvk_fail(k, "invalid opcode %d", (int)op);
+    }
     in->op = (uint16_t)op;
-    in->nf = dv_insn_rules(op)->nf;
-    if (nf != in->nf)
-        dvk_fail(k, "%s takes %u operands, not %d", os->mnemonic, in->nf, nf);
-    if (nf > 0) /* a form without operands may come with f == NULL, which memcpy may not be given */
-        memcpy(in->f, f, (size_t)nf * sizeof *f);
     in->line = k->line;
-    if (os->pipe != DV_PIPE_S)
-        k->unsynced |= 1u << os->pipe;
+    if (pipe != DV_PIPE_S)
+        k->unsynced |= 1u << pipe;
     else if (op == DV_OP_wait_flag && f[DV_FLD(FLAG, dst)].i == DV_PIPE_S) /* the kernel's own wait */
         k->unsynced &= ~(1u << f[DV_FLD(FLAG, src)].i);
     else if (op == DV_OP_pipe_barrier && f[DV_FLD(BARRIER, pipe)].i == DV_PIPE_ALL)
@@ -366,6 +398,12 @@ void dvk_emit(dv_k_t *k, dv_op_t op, const dv_val_t *f, int nf)
         emit_after_charges(k, in);
     else
         commit(k);
+}
+
+/* The kernel gave nf operands to op, whose form has another count. */
+static void emit_miscounted(dv_k_t *k, dv_op_t op, int nf)
+{
+    dvk_fail(k, "%s takes %u operands, not %d", dv_op_spec(op)->mnemonic, (unsigned)dv_insn_rules(op)->nf, nf);
 }
 
 /* The instruction failed its check: again, for the message. */

@@ -452,9 +452,9 @@ static const char *stream_name(const bin_stream_t *bs, char *buf, size_t cap)
 /* The quick pass reads each field by its kind, in a decoder generated from fields.def (fast_record):
  * an unsigned varint (U64, and the DTYPE, PIPE, QUANT, CMP and ROUND kinds), a zigzag varint (INT,
  * BOOL), 8 bytes (F64) or an address (two varints); and it checks each as dv_insn_check does, with the
- * same row's min and max (the ranges of dv_insn_rules_t), the address spaces and dtype sets of the
- * op's dv_insn_rules_t (its nf, and whether it has dtype sets or rules across fields to check once
- * its fields are read). */
+ * same row's min and max (the ranges of dv_insn_rules_t), the address space and dtype set of the op's
+ * isa.def row; an op with rules across fields (dv_insn_rules_t's cross) then goes through
+ * dv_insn_check. */
 
 /* get_varint of two bytes or more where the bytes cannot end inside it: the value and the byte after
  * it (p NULL when it does not fit in 64 bits), returned in two registers; unrolled, so a byte costs a
@@ -493,59 +493,40 @@ static __attribute__((noinline)) fast_varint_t fast_varint_long(const uint8_t *p
         }                                                                                                             \
     } while (0)
 
-/* Decode and check the record at *pp, which has RECORD_MAX bytes after it: true (out filled, *pp
- * past the record) when it is well-formed and passes everything the careful pass would check; false,
- * with out and *pp in any state, leaves the record to the careful pass. */
-static inline __attribute__((always_inline)) bool fast_record(const bin_stream_t *bs, dv_insn_t *out, const uint8_t **pp)
-{
-    const uint8_t *p = *pp;
-    uint64_t v, off;
-    FAST_VARINT(v);
-    if (v >> 1 >= DV_OP_COUNT)
-        return false;
-    const unsigned op = (unsigned)(v >> 1);
-    uint64_t line = (uint64_t)bs->line + 1;
-    if (v & 1) {
-        FAST_VARINT(v);
-        const int64_t d = unzigzag(v);
-        if (d < -(int64_t)line + 1 || d > (int64_t)(UINT32_MAX - line))
-            return false;
-        line = (uint64_t)((int64_t)line + d);
+/* The spaces of fields.def's space column: a fixed space, or the op's dst / src column (DST, SRC). */
+enum {
+    FB_SPACE_NA = -1, FB_SPACE_DST = -2, FB_SPACE_SRC = -3, FB_SPACE_GM = DV_SPACE_GM, FB_SPACE_UB = DV_SPACE_UB,
+    FB_SPACE_L1 = DV_SPACE_L1, FB_SPACE_L0A = DV_SPACE_L0A, FB_SPACE_L0B = DV_SPACE_L0B, FB_SPACE_L0C = DV_SPACE_L0C,
+    FB_SPACE_BT = DV_SPACE_BT, FB_SPACE_FB = DV_SPACE_FB
+};
+
+/* fast_<FORM>(&p, f, info, dst, src, dtypes, &nf): decode and check the fields of a record of that
+ * form (p at its first field) for an op whose isa.def columns are dst, src and dtypes, constants
+ * where fast_record calls it (a case per op): true, f[0, nf) and f[nf, DV_MAX_FIELDS) zero (as
+ * dv_insn_init leaves them), p past the record; false leaves the record to the careful pass. */
+/* an address: a varint of space and argument, then one of the offset within them; the space must be
+ * the field's (GM: an argument the kernel has, an offset inside it; another: argument 0, 40 bits) */
+#define FAST_ADDR(n, space, min, max)                                                                                 \
+    {                                                                                                                 \
+        const int sp_ = FB_SPACE_##space == FB_SPACE_DST ? dst_ : FB_SPACE_##space == FB_SPACE_SRC ? src_            \
+                                                                                                : FB_SPACE_##space;  \
+        FAST_VARINT(v);                                                                                               \
+        FAST_VARINT(off);                                                                                             \
+        if (sp_ == DV_SPACE_GM) {                                                                                     \
+            if ((v & 0xff) != DV_SPACE_GM || v >> 8 >= info->nargs || off >= info->args[v >> 8].bytes)               \
+                return false;                                                                                         \
+            f[n].u = DV_GM_ADDR(v >> 8, off);                                                                         \
+        } else {                                                                                                      \
+            if (v != (uint64_t)sp_ || off >= OFF_LIMIT)                                                               \
+                return false;                                                                                         \
+            f[n].u = DV_ADDR(sp_, off);                                                                               \
+        }                                                                                                             \
     }
-    const dv_insn_rules_t *r = dv_insn_rules((dv_op_t)op);
-    /* the fields past nf are 0, as dv_insn_init leaves them: twelve 16-byte stores (one memset of
-     * this size compiles to a slower string instruction) */
-    _Static_assert(DV_MAX_FIELDS == 24, "twelve stores");
-#define ZERO(i) memset(&out->f[i], 0, 2 * sizeof out->f[0])
-    ZERO(0); ZERO(2); ZERO(4); ZERO(6); ZERO(8); ZERO(10);
-    ZERO(12); ZERO(14); ZERO(16); ZERO(18); ZERO(20); ZERO(22);
-#undef ZERO
-    out->op = (uint16_t)op;
-    out->nf = r->nf;
-    out->line = (uint32_t)line;
-    dv_val_t *f = out->f;
-    const dv_kernel_info_t *info = &bs->bk->k.info;
-    /* an address: a varint of space and argument, then one of the offset within them */
-#define FAST_ADDR(n, min, max)                                                                                        \
-    FAST_VARINT(v);                                                                                                   \
-    FAST_VARINT(off);                                                                                                 \
-    if ((v & 0xff) == DV_SPACE_GM) {                                                                                  \
-        if (v >> 8 >= info->nargs || off >= info->args[v >> 8].bytes)                                                 \
-            return false;                                                                                             \
-        f[n].u = DV_GM_ADDR(v >> 8, off);                                                                             \
-    } else {                                                                                                          \
-        if (v >= DV_SPACE_COUNT || off >= OFF_LIMIT) /* v: the space, argument 0 */                                   \
-            return false;                                                                                             \
-        f[n].u = DV_ADDR(v, off);                                                                                     \
-    }                                                                                                                 \
-    CHECKED(n)
 /* the other kinds: the unsigned range [min, max] of their row, as dv_insn_check has it */
 #define IN_RANGE(n, min, max) if (f[n].u - (uint64_t)(min) > (uint64_t)(max) - (uint64_t)(min)) return false;
-#define CHECKED(n) if (f[n].u - r->lo[n] > r->span[n]) return false;
-#define UINT_(n, min, max) FAST_VARINT(f[n].u); IN_RANGE(n, min, max)
 /* a zigzag varint: z = 2v for v >= 0, so with min >= 0 the range check is one on z - 2 min rotated
  * right by one (an odd z, a negative v, lands far out of range) */
-#define FAST_INT(n, min, max)                                                                                         \
+#define FAST_INT(n, space, min, max)                                                                                  \
     FAST_VARINT(v);                                                                                                   \
     if ((min) >= 0) {                                                                                                 \
         v -= 2 * (uint64_t)(min);                                                                                     \
@@ -558,25 +539,49 @@ static inline __attribute__((always_inline)) bool fast_record(const bin_stream_t
         IN_RANGE(n, min, max)                                                                                         \
     }
 #define FAST_BOOL FAST_INT
-#define FAST_F64(n, min, max) f[n].u = get_u64(p); p += 8;
-#define FAST_U64(n, min, max) FAST_VARINT(f[n].u);
-#define FAST_DTYPE(n, min, max) UINT_(n, 0, DV_DT_COUNT - 1)
+#define FAST_F64(n, space, min, max) f[n].u = get_u64(p); p += 8;
+#define FAST_U64(n, space, min, max) FAST_VARINT(f[n].u);
+/* a dtype: an index of the table in the op's dtype set (when it has one) */
+#define FAST_DTYPE(n, space, min, max)                                                                                \
+    FAST_VARINT(f[n].u);                                                                                              \
+    if (f[n].u >= DV_DT_COUNT || (dtypes_ && !(dtypes_ >> f[n].u & 1)))                                              \
+        return false;
 /* (the careful pass checks these kinds as unsigned values in [min, max]: the same when min >= 0) */
-#define RANGED(n, min, max) FAST_VARINT(f[n].u); _Static_assert((min) >= 0, "unsigned range"); IN_RANGE(n, min, max)
+#define RANGED(n, space, min, max) FAST_VARINT(f[n].u); _Static_assert((min) >= 0, "unsigned range"); IN_RANGE(n, min, max)
 #define FAST_PIPE RANGED
 #define FAST_QUANT RANGED
 #define FAST_CMP RANGED
 #define FAST_ROUND RANGED
-    switch (dv_op_spec((dv_op_t)op)->form) { /* each form's fields in order, straight-line, from the table */
-    default: /* every op's form is one of the table's */
-        __builtin_unreachable();
-#define DV_FORM(form, desc) break; case DV_FORM_##form:
-#define DV_FIELD(form, name, kind, space, min, max, def) FAST_##kind(DV_FLD(form, name), min, max)
-#include "fields.def"
+#define FAST_HEAD(name)                                                                                               \
+    static inline __attribute__((always_inline)) bool name(const uint8_t **pp, dv_val_t *f,                         \
+                                                           const dv_kernel_info_t *info, int dst_, int src_,        \
+                                                           uint32_t dtypes_, unsigned *nfp)                         \
+    {                                                                                                                 \
+        const uint8_t *p = *pp;                                                                                       \
+        uint64_t v = 0, off = 0;                                                                                      \
+        unsigned nf_ = 0;                                                                                             \
+        (void)info, (void)dst_, (void)src_, (void)dtypes_, (void)v, (void)off;
+/* the fields past nf_ (a constant) zeroed two at a time (twelve 16-byte stores at most: one memset of
+ * this size compiles to a slower string instruction) */
+#define FAST_TAIL                                                                                                     \
+        if (nf_ % 2)                                                                                                  \
+            f[nf_].u = 0;                                                                                             \
+        ZERO(0) ZERO(2) ZERO(4) ZERO(6) ZERO(8) ZERO(10) ZERO(12) ZERO(14) ZERO(16) ZERO(18) ZERO(20) ZERO(22)       \
+        *pp = p;                                                                                                      \
+        *nfp = nf_;                                                                                                   \
+        return true;                                                                                                  \
     }
+#define ZERO(i) if ((i) >= nf_) memset(&f[i], 0, 2 * sizeof f[0]); /* (nf_ odd: f[nf_] above, then the pairs) */
+_Static_assert(DV_MAX_FIELDS == 24, "twelve pairs");
+FAST_HEAD(fast_none_)
+#define DV_FORM(form, desc) FAST_TAIL FAST_HEAD(fast_##form)
+#define DV_FIELD(form, name, kind, space, min, max, def) FAST_##kind(DV_FLD(form, name), space, min, max) nf_++;
+#include "fields.def"
+FAST_TAIL
+#undef FAST_HEAD
+#undef FAST_TAIL
+#undef ZERO
 #undef IN_RANGE
-#undef CHECKED
-#undef UINT_
 #undef RANGED
 #undef FAST_ADDR
 #undef FAST_INT
@@ -588,9 +593,43 @@ static inline __attribute__((always_inline)) bool fast_record(const bin_stream_t
 #undef FAST_QUANT
 #undef FAST_CMP
 #undef FAST_ROUND
-    if ((r->dtype_fields || r->cross) &&
-        (!dv_insn_rules_dtypes_ok(r, out) || (r->cross && dv_insn_check(out, NULL) != DV_OK)))
+
+/* Decode and check the record at *pp, which has RECORD_MAX bytes after it: true (out filled, *pp
+ * past the record) when it is well-formed and passes everything the careful pass would check; false,
+ * with out and *pp in any state, leaves the record to the careful pass.  A case per op (isa.def), its
+ * form's fields decoded by fast_<FORM> with the op's spaces and dtype set as constants: no look-up
+ * in the rules and op tables per record or field. */
+static inline __attribute__((always_inline)) bool fast_record(const bin_stream_t *bs, dv_insn_t *out, const uint8_t **pp)
+{
+    const uint8_t *p = *pp;
+    uint64_t v;
+    FAST_VARINT(v);
+    const uint64_t op = v >> 1;
+    uint64_t line = (uint64_t)bs->line + 1;
+    if (v & 1) {
+        FAST_VARINT(v);
+        const int64_t d = unzigzag(v);
+        if (d < -(int64_t)line + 1 || d > (int64_t)(UINT32_MAX - line))
+            return false;
+        line = (uint64_t)((int64_t)line + d);
+    }
+    const dv_kernel_info_t *info = &bs->bk->k.info;
+    unsigned nf;
+    switch (op) {
+#define DV_INSN(mn, pipe, form, cost, dst, src, dtypes, desc)                                                        \
+    case DV_OP_##mn:                                                                                                  \
+        if (!fast_##form(&p, out->f, info, DV_SPACE_##dst, DV_SPACE_##src, dtypes, &nf))                             \
+            return false;                                                                                             \
+        out->op = DV_OP_##mn;                                                                                         \
+        out->nf = (uint16_t)nf;                                                                                       \
+        out->line = (uint32_t)line;                                                                                   \
+        if (dv_insn_rules(DV_OP_##mn)->cross && dv_insn_check(out, NULL) != DV_OK) /* its rules across fields */     \
+            return false;                                                                                             \
+        break;
+#include "isa.def"
+    default: /* not an op of the table */
         return false;
+    }
     *pp = p;
     return true;
 }

@@ -310,6 +310,10 @@ static void error_kernel(dv_k_t *k, const void *pv)
         dvk_vadd(k, ub, ub, ub, DV_DT_F32, 300, 1, 1, 1, 8, 8, 8);
     else if (p->what == 3)
         dvk_vadd(k, ub, ub, ub, DV_DT_S8, 1, 1, 1, 1, 8, 8, 8);
+    else if (p->what == 5)
+        dvk_emit(k, (dv_op_t)1000, NULL, 0);
+    else if (p->what == 6)
+        dvk_emit(k, DV_OP_scalar, (const dv_val_t[]){{.i = 1}, {.i = 2}}, 2);
     else
         dvk_fail(k, "tiling %d is not supported", 42);
 }
@@ -363,6 +367,13 @@ START_TEST(test_kapi_kernel_fail_is_located)
 }
 END_TEST
 
+START_TEST(test_kapi_bad_opcode_or_operand_count_is_located)
+{
+    expect_error(5, (const char *const[]){"invalid opcode 1000 (block 1, after instruction #2)", NULL});
+    expect_error(6, (const char *const[]){"scalar takes 1 operands, not 2 (block 1, after instruction #2)", NULL});
+}
+END_TEST
+
 /* ---- queue misuse ---- */
 static void que_misuse_kernel(dv_k_t *k, const void *p)
 {
@@ -403,6 +414,7 @@ Suite *dv_kapi_suite(void)
     tcase_add_test(tc, test_kapi_bad_operand_is_located);
     tcase_add_test(tc, test_kapi_bad_dtype_is_located);
     tcase_add_test(tc, test_kapi_kernel_fail_is_located);
+    tcase_add_test(tc, test_kapi_bad_opcode_or_operand_count_is_located);
     tcase_add_test(tc, test_kapi_deque_of_empty_queue_is_an_error_not_a_deadlock);
     suite_add_tcase(s, tc);
     return s;
