@@ -85,7 +85,7 @@ private:
     // One pipe's instructions in execution order, so seq grows along it: the ones a pipe is not
     // yet ordered after are a suffix, the ones every pipe is ordered after a prefix.  A ring of
     // slots [base, end): the live ones are the n from oldest on, next is where the next one goes.
-    // Forgetting moves oldest and copies nothing; the ring doubles (one copy of the live ones) only
+    // Forgetting moves oldest and copies nothing; the ring grows (one copy of the live ones) only
     // when they outgrow it.  The slot before oldest is always free and has seq 0, and so has
     // base[-1] (a slot of its own): a walk from next down stops there without counting, as seq 0
     // is ordered before everything.
