@@ -58,15 +58,24 @@ public:
     void join_all();
 
 private:
-    struct Access {
-        uint64_t lo, hi;
-        uint32_t key; // space and argument (key_of)
-        uint8_t sel;  // the bit of execute's `want` it needs: its space, plus 16 for a write (kDead: none)
+    // An earlier access is the operand's range as execute received it (kDead in space: one the cap
+    // dropped from a live instruction).
+    using Access = dv_range_t;
+    static constexpr uint8_t kDead = 0xff;
+    // Buckets of bytes, one bit each, that an instruction writes (w) and touches (a: reads and
+    // writes), in the on-chip buffers (local) and in GM (sig_of).  Two accesses that race share a
+    // bucket, so an earlier instruction whose written buckets miss all an instruction touches, and
+    // whose touched ones miss all it writes, cannot race with it; one test passes over it.  Other
+    // bytes may share a bucket too: a shared one only sends the walk on to compare the accesses.
+    struct Sig {
+        uint64_t w_local, w_gm, a_local, a_gm;
     };
-    static constexpr uint8_t kDead = 31; // an access the cap dropped from a live instruction
+    static uint64_t sig_of(const dv_range_t &r);
     // One executed instruction with memory operands and its accesses, one per operand.
     struct Insn {
-        uint64_t seq, index;
+        uint64_t seq;
+        Sig sig;
+        uint64_t index;
         uint64_t order; // of a[0] in execution order over all pipes (reports keep that order)
         uint64_t nth;   // of a[0] among its pipe's accesses (the cap on what a pipe keeps)
         uint32_t line;
@@ -76,7 +85,7 @@ private:
     // One pipe's instructions in execution order, so seq grows along it: the ones a pipe is not
     // yet ordered after are a suffix, the ones every pipe is ordered after a prefix.  A ring of
     // slots [base, end): the live ones are the n from oldest on, next is where the next one goes.
-    // Forgetting moves oldest and copies nothing; the ring doubles (one copy of the live ones) only
+    // Forgetting moves oldest and copies nothing; the ring grows (one copy of the live ones) only
     // when they outgrow it.  The slot before oldest is always free and has seq 0, and so has
     // base[-1] (a slot of its own): a walk from next down stops there without counting, as seq 0
     // is ordered before everything.
@@ -109,15 +118,8 @@ private:
     }
     // A new version of pipe's clock.
     void changed(dv_pipe_t pipe) { vc_[pipe].stamp = ++stamps_ << 3 | pipe; }
-    static uint32_t key_of(const dv_range_t &r) { return static_cast<uint32_t>(r.space) | static_cast<uint32_t>(r.arg) << 8; }
-    // An operand of the executing instruction as walk compares it: key[w] is what an earlier access
-    // with write bit w must have to race with it (~0, no key, for a read against a read).
-    struct Op {
-        uint64_t lo, hi;
-        uint32_t key[2];
-    };
     template <class OnHit>
-    bool walk(dv_pipe_t pipe, unsigned want, const Op *op, int n, OnHit on_hit) const;
+    bool walk(dv_pipe_t pipe, const Insn &now, OnHit on_hit) const;
     void report(dv_pipe_t pipe, uint64_t index, uint32_t line, const dv_range_t *r);
     static void grow(List &l);
     void prune();

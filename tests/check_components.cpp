@@ -1098,6 +1098,55 @@ START_TEST(test_components_hazard_long_stream_then_race)
 }
 END_TEST
 
+// The walk passes over an earlier instruction with no bucket (a few KB of one space, one bit each)
+// in common with the new one, and compares the accesses of the rest: what is a hazard must not
+// depend on where the buckets fall.  MTE2 writes, then V reads, each pair on its own checker:
+// across a bucket edge (UB's are 4 KB), one byte in common; 256 KB apart, in one bit of UB's
+// buckets but disjoint; the same offsets of two GM arguments; a 1 MB GM write (every GM bit) and
+// a disjoint read of the same argument; the same offset in L1 and L0A; an empty read inside the
+// write (the overlap test counts it: lo < hi of the write and lo > lo of the write).
+START_TEST(test_components_hazard_buckets)
+{
+    auto gm = [](uint16_t arg, uint64_t lo, uint64_t hi, bool write) {
+        dv_range_t r = ub(lo, hi, write);
+        r.space = DV_SPACE_GM;
+        r.arg = arg;
+        return r;
+    };
+    auto in = [](uint8_t space, dv_range_t r) {
+        r.space = space;
+        return r;
+    };
+    struct Case {
+        dv_range_t w, r;
+        size_t hazards;
+        uint64_t lo, hi;
+    } cases[] = {
+        {ub(0, 4097, true), ub(4096, 8192, false), 1, 4096, 4097},
+        {ub(4095, 4096, true), ub(4096, 8192, false), 0, 0, 0},
+        {ub(0, 64, true), ub(262144, 262144 + 64, false), 0, 0, 0},
+        {gm(0, 0, 64, true), gm(1, 0, 64, false), 0, 0, 0},
+        {gm(2, 0, 1 << 20, true), gm(2, 1 << 20, (1 << 20) + 64, false), 0, 0, 0},
+        {gm(2, 0, 1 << 20, true), gm(2, 5000, 5064, false), 1, 5000, 5064},
+        {in(DV_SPACE_L1, ub(0, 64, true)), in(DV_SPACE_L0A, ub(0, 64, false)), 0, 0, 0},
+        {ub(40000, 50000, true), ub(45000, 45000, false), 1, 45000, 45000},
+    };
+    for (const Case &c : cases) {
+        HazardChecker h;
+        Recorder rec;
+        h.reset(kAiv | 1u << DV_PIPE_MTE1);
+        rec.add(h.execute(DV_PIPE_MTE2, kNoClock, 0, 0, &c.w, 1));
+        rec.add(h.execute(DV_PIPE_V, kNoClock, 1, 0, &c.r, 1));
+        ck_assert_uint_eq(rec.found.size(), c.hazards);
+        if (c.hazards) {
+            ck_assert_int_eq(rec.found[0].kind, DV_HAZ_RAW);
+            ck_assert_uint_eq(rec.found[0].lo, c.lo);
+            ck_assert_uint_eq(rec.found[0].hi, c.hi);
+        }
+    }
+}
+END_TEST
+
 // ---------------------------------------------------------------- the V pipe's issue-time decode
 
 // dv_vec_footprint (one decode, what the core does when it issues a V-pipe instruction) says exactly
@@ -1504,6 +1553,7 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_hazard_pruning_keeps_races);
     tcase_add_test(t, test_components_hazard_cap_splits_an_instruction);
     tcase_add_test(t, test_components_hazard_long_stream_then_race);
+    tcase_add_test(t, test_components_hazard_buckets);
     tcase_add_test(t, test_components_vec_footprint_one_decode);
     tcase_add_test(t, test_components_path_steps_by_key);
     tcase_add_test(t, test_components_path_fold_exact);
