@@ -114,130 +114,179 @@ static inline uint64_t order_front(uint64_t order, uint64_t w)
     return above | below << 4 | w;
 }
 
+// touch_runs' lookup of line tag - 1 in the set at s once its most recently used way did not hold
+// it (see touch there): the line's way then records `use`.
+template <uint64_t W, bool D>
+__attribute__((always_inline)) inline void L2Cache::lookup(unsigned char *s, uint64_t tag, bool fresh, uint64_t at,
+                                                           uint64_t *seen, uint64_t use, uint64_t &misses,
+                                                           uint64_t &writebacks) const
+{
+    const uint64_t ways = W ? W : ways_;
+    const Layout lay = W ? layout(W) : lay_;
+    const bool ordered = ways <= kOrderWays;
+    uint64_t *tags = reinterpret_cast<uint64_t *>(s + lay.tag);
+    unsigned char *const dirty = s + lay.dirty;
+    uint64_t w;
+    const uint8_t sig = sig_of(tag);
+#if defined(__SSE2__)
+    if (W == kOrderWays && __builtin_expect(field(s, kFill) == W, 1)) {
+        // A full set of kOrderWays ways, the steady state of the profiles' L2: one compare of
+        // the signatures (all valid, one aligned chunk) gives the candidates, and a miss's
+        // victim is the last entry of the order, which becomes the first.
+        const __m128i key = _mm_shuffle_epi32(_mm_cvtsi32_si128((int)(sig * 0x01010101u)), 0);
+        if (!fresh && (at == kMarked || seen[at / 64] >> at % 64 & 1)) {
+            uint64_t m = (uint32_t)_mm_movemask_epi8(
+                _mm_cmpeq_epi8(key, _mm_load_si128(reinterpret_cast<const __m128i *>(s + lay.sig))));
+            for (; m; m &= m - 1) {
+                w = (uint64_t)__builtin_ctzll(m);
+                if (tags[w] == tag)
+                    goto hit;
+            }
+        }
+        {
+            uint64_t &order = field(s, kOrder);
+            const uint64_t o = order;
+            w = o >> 60;
+            order = o << 4 | w;
+            misses++;
+            if (at != kMarked)
+                seen[at / 64] |= 1ull << at % 64;
+            writebacks += dirty[w]; // the victim's line is written back when dirty
+            dirty[w] = D;           // the new line is dirty, or clean
+            tags[w] = tag;
+            s[lay.sig + w] = sig;
+            reinterpret_cast<uint64_t *>(s + lay.used)[w] = use;
+            return;
+        }
+    }
+#endif
+    w = fresh ? ways : find<W>(s, tag, sig);
+    if (w < ways) {
+#if defined(__SSE2__)
+    hit: // to the front of the order
+#endif
+        if (ordered) {
+            uint64_t &order = field(s, kOrder);
+            if ((order & 15) != w)
+                order = order_front(order, w);
+        }
+        if (D)
+            dirty[w] = 1;
+    } else {
+        // The least recently used way; an invalid one (never used), the lowest first, before any.
+        misses++;
+        if (at != kMarked)
+            seen[at / 64] |= 1ull << at % 64;
+        uint64_t &fill = field(s, kFill);
+        if (fill < ways) {
+            w = fill++;
+            if (ordered)
+                field(s, kOrder) = field(s, kOrder) << 4 | w;
+        } else if (ordered) { // the last entry of the order; it becomes the first
+            uint64_t &order = field(s, kOrder);
+            const uint64_t o = order;
+            w = o >> (4 * (ways - 1)) & 15;
+            order = (ways == kOrderWays ? o << 4 : (o << 4) & ((1ull << (4 * ways)) - 1)) | w;
+        } else {
+            const uint64_t *used = reinterpret_cast<const uint64_t *>(s + lay.used);
+            uint64_t oldest = used[0];
+            w = 0;
+            for (uint64_t v = 1; v < ways; v++)
+                if (used[v] < oldest)
+                    oldest = used[v], w = v;
+        }
+        // the victim's line is written back when dirty (an invalid way never is); the new line
+        // is dirty when written in write-back (write-allocate without a fill)
+        writebacks += dirty[w];
+        dirty[w] = D;
+        tags[w] = tag;
+        s[lay.sig + w] = sig;
+    }
+    reinterpret_cast<uint64_t *>(s + lay.used)[w] = use;
+}
+
+// lookup out of line, for the loop over a tile's rows (whose lines mostly hit their most recently
+// used way: the loop keeps its state in registers).
+template <uint64_t W, bool D>
+__attribute__((noinline)) void L2Cache::lookup_cold(unsigned char *s, uint64_t tag, uint64_t at, uint64_t *seen,
+                                                    uint64_t use, Tally &t) const
+{
+    lookup<W, D>(s, tag, false, at, seen, use, t.misses, t.writebacks);
+}
+
+// Out of line: a DMA's rows, not its lines, then take its registers.
+template <uint64_t W, bool D>
+__attribute__((noinline)) L2Cache::Tally L2Cache::touch_rows(const GmRuns &runs)
+{
+    const Layout lay = W ? layout(W) : lay_;
+    const bool ordered = (W ? W : ways_) <= kOrderWays;
+    const uint64_t line = line_, count = runs.count;
+    unsigned char *const mem = &sets_mem_[0];
+    uint64_t uses = uses_;
+    Walk k = walk_start();
+    Tally cold; // the misses and write-backs of the lookups out of line
+    // The loop is kept small (a row that is not its set's most recently used line takes the lookup
+    // out of line), so that its state stays in registers.
+    const uint64_t step = runs.stride / line, group_step = runs.group_stride / line;
+    const uint64_t per = runs.group ? runs.group : count; // rows per group
+    uint64_t group_line = runs.base / line;
+    for (uint64_t left = count; left > 0; group_line += group_step) {
+        const uint64_t n = std::min(per, left);
+        left -= n;
+        uint64_t l = group_line;
+        for (uint64_t i = 0; i < n; i++, l += step) {
+            uint64_t in_run;
+            unsigned char *const s = mem + set_in(k, l, in_run) * lay.bytes;
+            ++uses;
+            uint64_t w;
+            if (ordered && reinterpret_cast<uint64_t *>(s + lay.tag)[w = field(s, kOrder) & 15] == l + 1) {
+                if (D)
+                    s[lay.dirty + w] = 1;
+                reinterpret_cast<uint64_t *>(s + lay.used)[w] = uses;
+            } else
+                lookup_cold<W, D>(s, l + 1, in_run, k.seen, uses, cold);
+        }
+    }
+    uses_ = uses;
+    walk_end(k);
+    return Tally{count, cold.misses, cold.writebacks};
+}
+
 template <uint64_t W, bool D>
 L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
 {
+    const uint64_t line = line_, bytes = runs.bytes;
+    if (!runs.list && bytes > 0 && bytes <= line && bytes <= line - runs.base % line && runs.stride % line == 0 &&
+        (runs.group == 0 || runs.group_stride % line == 0))
+        // Every run within one line, at the same place in it, the runs a whole number of lines
+        // apart (a tile's rows of up to a line): their lines are stepped from the first one, not
+        // found from an address per run.
+        return touch_rows<W, D>(runs);
     // Everything the loops read is copied to locals first: the stores into the sets' blocks could
     // otherwise alias any member, and each would be read again per line.
     const uint64_t ways = W ? W : ways_;
     const Layout lay = W ? layout(W) : lay_;
     const bool ordered = ways <= kOrderWays;
-    const uint64_t sets = sets_;
-    const uint64_t line = line_, bytes = runs.bytes, count = runs.count;
+    const uint64_t sets = sets_, count = runs.count;
     const unsigned shift = line_shift_;
     unsigned char *const mem = &sets_mem_[0];
     uint64_t uses = uses_, misses = 0, writebacks = 0, lines = 0;
-    // The run of `sets` lines the loops are in: its first line, its rotation and its bitmap of
-    // lines allocated (kept with the memo by the last call, else looked up: a bitmap never moves).
-    uint64_t run = memo_run_, run_first = memo_first_, rot = memo_rot_, *seen = memo_seen_;
-    if (__builtin_expect(!seen, 0))
-        seen = run_slot(run).seen;
-    // The set of line l and its place in its run of `sets` lines.
-    auto set_in = [&](uint64_t l, uint64_t &in_run) {
-        in_run = l - run_first;
-        if (in_run >= sets) {
-            run = l / sets;
-            const RunSlot &c = run_slot(run);
-            run_first = run * sets;
-            rot = c.rot;
-            seen = c.seen;
-            in_run = l - run_first;
-        }
-        const uint64_t set = in_run + rot;
-        return set >= sets ? set - sets : set;
-    };
+    Walk k = walk_start();
     // Look up one line (tag: line + 1) in the set at s.  fresh: the line was never allocated, a
     // sure miss.  at: the line's place in its run's bitmap, whose bit is tested before a full
     // set's lookup and set on a miss; kMarked when the caller has set it already.
-    constexpr uint64_t kMarked = ~0ull;
     auto touch = [&](unsigned char *s, uint64_t tag, bool fresh, uint64_t at) __attribute__((always_inline)) {
-        uint64_t *tags = reinterpret_cast<uint64_t *>(s + lay.tag);
-        unsigned char *const dirty = s + lay.dirty;
         uint64_t w;
         // The most recently used way first: a line read again before its set is used for another
         // (a tile that the cores sharing it read in turn) hits there without a lookup.
-        if (ordered && !fresh && tags[w = field(s, kOrder) & 15] == tag) {
+        ++uses;
+        if (ordered && !fresh && reinterpret_cast<uint64_t *>(s + lay.tag)[w = field(s, kOrder) & 15] == tag) {
             if (D)
-                dirty[w] = 1;
-            reinterpret_cast<uint64_t *>(s + lay.used)[w] = ++uses;
+                s[lay.dirty + w] = 1;
+            reinterpret_cast<uint64_t *>(s + lay.used)[w] = uses;
             return;
         }
-        const uint8_t sig = sig_of(tag);
-#if defined(__SSE2__)
-        if (W == kOrderWays && __builtin_expect(field(s, kFill) == W, 1)) {
-            // A full set of kOrderWays ways, the steady state of the profiles' L2: one compare of
-            // the signatures (all valid, one aligned chunk) gives the candidates, and a miss's
-            // victim is the last entry of the order, which becomes the first.
-            const __m128i key = _mm_shuffle_epi32(_mm_cvtsi32_si128((int)(sig * 0x01010101u)), 0);
-            if (!fresh && (at == kMarked || seen[at / 64] >> at % 64 & 1)) {
-                uint64_t m = (uint32_t)_mm_movemask_epi8(
-                    _mm_cmpeq_epi8(key, _mm_load_si128(reinterpret_cast<const __m128i *>(s + lay.sig))));
-                for (; m; m &= m - 1) {
-                    w = (uint64_t)__builtin_ctzll(m);
-                    if (tags[w] == tag)
-                        goto hit;
-                }
-            }
-            {
-                uint64_t &order = field(s, kOrder);
-                const uint64_t o = order;
-                w = o >> 60;
-                order = o << 4 | w;
-                misses++;
-                if (at != kMarked)
-                    seen[at / 64] |= 1ull << at % 64;
-                writebacks += dirty[w]; // the victim's line is written back when dirty
-                dirty[w] = D;           // the new line is dirty, or clean
-                tags[w] = tag;
-                s[lay.sig + w] = sig;
-                reinterpret_cast<uint64_t *>(s + lay.used)[w] = ++uses;
-                return;
-            }
-        }
-#endif
-        w = fresh ? ways : find<W>(s, tag, sig);
-        if (w < ways) {
-#if defined(__SSE2__)
-        hit: // to the front of the order
-#endif
-            if (ordered) {
-                uint64_t &order = field(s, kOrder);
-                if ((order & 15) != w)
-                    order = order_front(order, w);
-            }
-            if (D)
-                dirty[w] = 1;
-        } else {
-            // The least recently used way; an invalid one (never used), the lowest first, before any.
-            misses++;
-            if (at != kMarked)
-                seen[at / 64] |= 1ull << at % 64;
-            uint64_t &fill = field(s, kFill);
-            if (fill < ways) {
-                w = fill++;
-                if (ordered)
-                    field(s, kOrder) = field(s, kOrder) << 4 | w;
-            } else if (ordered) { // the last entry of the order; it becomes the first
-                uint64_t &order = field(s, kOrder);
-                const uint64_t o = order;
-                w = o >> (4 * (ways - 1)) & 15;
-                order = (ways == kOrderWays ? o << 4 : (o << 4) & ((1ull << (4 * ways)) - 1)) | w;
-            } else {
-                const uint64_t *used = reinterpret_cast<const uint64_t *>(s + lay.used);
-                uint64_t oldest = used[0];
-                w = 0;
-                for (uint64_t v = 1; v < ways; v++)
-                    if (used[v] < oldest)
-                        oldest = used[v], w = v;
-            }
-            // the victim's line is written back when dirty (an invalid way never is); the new line
-            // is dirty when written in write-back (write-allocate without a fill)
-            writebacks += dirty[w];
-            dirty[w] = D;
-            tags[w] = tag;
-            s[lay.sig + w] = sig;
-        }
-        reinterpret_cast<uint64_t *>(s + lay.used)[w] = ++uses;
+        lookup<W, D>(s, tag, fresh, at, k.seen, uses, misses, writebacks);
     };
     // Lines never allocated (tags tag .. end - 1) in consecutive sets from s, with a recency order
     // (at most kOrderWays ways): sure misses, each taking the set's next invalid way while it has
@@ -266,85 +315,62 @@ L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
     const uint64_t *const list = runs.list;
     const uint64_t stride = runs.stride, group = runs.group, group_stride = runs.group_stride;
     uint64_t group_start = runs.base, in_group = 0;
-    const uint64_t first = runs.base;
-    if (!list && bytes > 0 && bytes <= line && bytes <= line - first % line && stride % line == 0 &&
-        (group == 0 || group_stride % line == 0)) {
-        // Every run within one line, at the same place in it, the runs a whole number of lines
-        // apart (a tile's rows of up to a line): their lines are stepped from the first one, not
-        // found from an address per run.
-        const uint64_t step = stride / line, group_step = group_stride / line;
-        uint64_t group_line = first / line, l = group_line;
-        for (uint64_t i = 0; i < count; i++) {
-            uint64_t in_run;
-            const uint64_t set = set_in(l, in_run);
-            touch(mem + set * lay.bytes, l + 1, false, in_run);
+    for (uint64_t i = 0; i < count; i++) {
+        uint64_t a;
+        if (list)
+            a = list[i];
+        else {
+            a = group_start + in_group * stride;
             if (++in_group == group) {
                 in_group = 0;
-                l = group_line += group_step;
-            } else
-                l += step;
-        }
-        lines = count;
-    } else
-        for (uint64_t i = 0; i < count; i++) {
-            uint64_t a;
-            if (list)
-                a = list[i];
-            else {
-                a = group_start + in_group * stride;
-                if (++in_group == group) {
-                    in_group = 0;
-                    group_start += group_stride;
-                }
-            }
-            uint64_t l = shift < 64 ? a >> shift : a / line;
-            const uint64_t last = shift < 64 ? (a + bytes - 1) >> shift : (a + bytes - 1) / line;
-            uint64_t in_run, set = set_in(l, in_run);
-            lines += last - l + 1;
-            if (l == last) { // a run within one line
-                touch(mem + set * lay.bytes, l + 1, false, in_run);
-                continue;
-            }
-            for (;;) {
-                // lines l .. l + n - 1 take sets set .. set + n - 1: no new run of `sets` lines and no
-                // wrap; they are looked up a word of their run's bitmap at a time, those never
-                // allocated (all the word's lines here clear) as sure misses
-                const uint64_t n = std::min(last - l, std::min(sets - in_run, sets - set) - 1) + 1;
-                unsigned char *s = mem + set * lay.bytes;
-                for (uint64_t tag = l + 1, end = l + 1 + n, pos = in_run; tag != end;) {
-                    const uint64_t bit = pos % 64, k = std::min<uint64_t>(end - tag, 64 - bit);
-                    const uint64_t mask = (k == 64 ? ~0ull : (1ull << k) - 1) << bit;
-                    uint64_t &word = seen[pos / 64];
-                    const bool fresh = (word & mask) == 0;
-                    word |= mask;
-                    pos += k;
-                    if (fresh && ordered) {
-                        fresh_lines(s, tag, tag + k);
-                        tag += k;
-                        s += k * lay.bytes;
-                    } else if (fresh)
-                        for (const uint64_t e = tag + k; tag != e; tag++, s += lay.bytes)
-                            touch(s, tag, true, kMarked);
-                    else
-                        for (const uint64_t e = tag + k; tag != e; tag++, s += lay.bytes)
-                            touch(s, tag, false, kMarked);
-                }
-                l += n;
-                if (l > last)
-                    break;
-                in_run += n;
-                set += n;
-                if (in_run == sets)
-                    set = set_in(l, in_run);
-                else if (set == sets)
-                    set = 0;
+                group_start += group_stride;
             }
         }
+        uint64_t l = shift < 64 ? a >> shift : a / line;
+        const uint64_t last = shift < 64 ? (a + bytes - 1) >> shift : (a + bytes - 1) / line;
+        uint64_t in_run, set = set_in(k, l, in_run);
+        lines += last - l + 1;
+        if (l == last) { // a run within one line
+            touch(mem + set * lay.bytes, l + 1, false, in_run);
+            continue;
+        }
+        for (;;) {
+            // lines l .. l + n - 1 take sets set .. set + n - 1: no new run of `sets` lines and no
+            // wrap; they are looked up a word of their run's bitmap at a time, those never
+            // allocated (all the word's lines here clear) as sure misses
+            const uint64_t n = std::min(last - l, std::min(sets - in_run, sets - set) - 1) + 1;
+            unsigned char *s = mem + set * lay.bytes;
+            for (uint64_t tag = l + 1, end = l + 1 + n, pos = in_run; tag != end;) {
+                const uint64_t bit = pos % 64, m = std::min<uint64_t>(end - tag, 64 - bit);
+                const uint64_t mask = (m == 64 ? ~0ull : (1ull << m) - 1) << bit;
+                uint64_t &word = k.seen[pos / 64];
+                const bool fresh = (word & mask) == 0;
+                word |= mask;
+                pos += m;
+                if (fresh && ordered) {
+                    fresh_lines(s, tag, tag + m);
+                    tag += m;
+                    s += m * lay.bytes;
+                } else if (fresh)
+                    for (const uint64_t e = tag + m; tag != e; tag++, s += lay.bytes)
+                        touch(s, tag, true, kMarked);
+                else
+                    for (const uint64_t e = tag + m; tag != e; tag++, s += lay.bytes)
+                        touch(s, tag, false, kMarked);
+            }
+            l += n;
+            if (l > last)
+                break;
+            in_run += n;
+            set += n;
+            if (in_run == sets)
+                set = set_in(k, l, in_run);
+            else if (set == sets)
+                set = 0;
+        }
+    }
     uses_ = uses;
-    memo_run_ = run; // set_of's memo: the last run here
-    memo_first_ = run_first;
-    memo_rot_ = rot;
-    memo_seen_ = seen;
+    walk_end(k);
     return Tally{lines, misses, writebacks};
 }
 
