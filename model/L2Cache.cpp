@@ -252,10 +252,116 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_rows(const GmRuns &runs)
     return Tally{count, cold.misses, cold.writebacks};
 }
 
+// Look up one line (tag: line + 1) in the set at s, which records `use` for it.  fresh: the line
+// was never allocated, a sure miss.  at: the line's place in its run's bitmap `seen`, whose bit is
+// tested before a full set's lookup and set on a miss; kMarked when the caller has set it already.
+template <uint64_t W, bool D>
+__attribute__((always_inline)) inline void L2Cache::touch(unsigned char *s, uint64_t tag, bool fresh, uint64_t at,
+                                                          uint64_t *seen, uint64_t use, uint64_t &misses,
+                                                          uint64_t &writebacks) const
+{
+    const Layout lay = W ? layout(W) : lay_;
+    uint64_t w;
+    // The most recently used way first: a line read again before its set is used for another (a
+    // tile that the cores sharing it read in turn) hits there without a lookup.
+    if ((W ? W : ways_) <= kOrderWays && !fresh &&
+        reinterpret_cast<uint64_t *>(s + lay.tag)[w = field(s, kOrder) & 15] == tag) {
+        if (D)
+            s[lay.dirty + w] = 1;
+        reinterpret_cast<uint64_t *>(s + lay.used)[w] = use;
+        return;
+    }
+    lookup<W, D>(s, tag, fresh, at, seen, use, misses, writebacks);
+}
+
+// Lines l .. last (l < last) from the set `set`, l's place in its run in_run: consecutive lines
+// take consecutive sets, each piece without a new run of `sets` lines or a wrap looked up a word of
+// its run's bitmap at a time, the lines never allocated (all the word's lines here clear) as sure
+// misses.
+template <uint64_t W, bool D>
+__attribute__((always_inline)) inline void L2Cache::touch_lines(uint64_t l, uint64_t last, uint64_t in_run,
+                                                                uint64_t set, Walk &k, uint64_t &uses,
+                                                                uint64_t &misses, uint64_t &writebacks)
+{
+    const uint64_t ways = W ? W : ways_;
+    const Layout lay = W ? layout(W) : lay_;
+    const uint64_t sets = k.sets;
+    unsigned char *const mem = &sets_mem_[0];
+    for (;;) {
+        // lines l .. l + n - 1 take sets set .. set + n - 1
+        const uint64_t n = std::min(last - l, std::min(sets - in_run, sets - set) - 1) + 1;
+        unsigned char *s = mem + set * lay.bytes;
+        for (uint64_t tag = l + 1, end = l + 1 + n, pos = in_run; tag != end;) {
+            const uint64_t bit = pos % 64, m = std::min<uint64_t>(end - tag, 64 - bit); // 1 .. 64
+            const uint64_t mask = ~0ull >> (64 - m) << bit;
+            uint64_t &word = k.seen[pos / 64];
+            const bool fresh = (word & mask) == 0;
+            word |= mask;
+            pos += m;
+            const uint64_t e = tag + m;
+            if (fresh && ways <= kOrderWays) {
+                // Lines never allocated in sets with a recency order: sure misses, each taking the
+                // set's next invalid way while it has one, else the last way of its order (the least
+                // recently used), which becomes the first - touch's miss without its lookup and its
+                // choice between the two cases.
+                const uint64_t keep = ways == kOrderWays ? ~0ull : (1ull << (4 * ways)) - 1; // the order's bits
+                misses += m;
+                for (; tag != e; tag++, s += lay.bytes) {
+                    uint64_t &fill = field(s, kFill), &order = field(s, kOrder);
+                    const uint64_t f = fill, o = order;
+                    uint64_t w;
+                    if (__builtin_expect(f == ways, 1))
+                        w = o >> (4 * (ways - 1)) & 15;
+                    else
+                        fill = (w = f) + 1;
+                    order = (o << 4 & keep) | w;    // (a set with room has fewer than `ways` entries)
+                    writebacks += s[lay.dirty + w]; // (an invalid way is never dirty)
+                    s[lay.dirty + w] = D;
+                    reinterpret_cast<uint64_t *>(s + lay.tag)[w] = tag;
+                    s[lay.sig + w] = sig_of(tag);
+                    reinterpret_cast<uint64_t *>(s + lay.used)[w] = ++uses;
+                }
+            } else
+                for (; tag != e; tag++, s += lay.bytes)
+                    touch<W, D>(s, tag, fresh, kMarked, k.seen, ++uses, misses, writebacks);
+        }
+        l += n;
+        if (l > last)
+            break;
+        in_run += n;
+        set += n;
+        if (in_run == sets)
+            set = set_in(k, l, in_run);
+        else if (set == sets)
+            set = 0;
+    }
+}
+
+// Out of line: one run (the common DMA), with no more state than its own in registers.
+template <uint64_t W, bool D>
+__attribute__((noinline)) L2Cache::Tally L2Cache::touch_run(uint64_t a, uint64_t bytes)
+{
+    uint64_t uses = uses_, misses = 0, writebacks = 0;
+    Walk k = walk_start();
+    const uint64_t l = line_of(a), last = line_of(a + bytes - 1);
+    uint64_t in_run;
+    const uint64_t set = set_in(k, l, in_run);
+    if (l == last)
+        touch<W, D>(&sets_mem_[0] + set * (W ? layout(W) : lay_).bytes, l + 1, false, in_run, k.seen, ++uses, misses,
+                    writebacks);
+    else
+        touch_lines<W, D>(l, last, in_run, set, k, uses, misses, writebacks);
+    uses_ = uses;
+    walk_end(k);
+    return Tally{last - l + 1, misses, writebacks};
+}
+
 template <uint64_t W, bool D>
 L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
 {
-    const uint64_t line = line_, bytes = runs.bytes;
+    const uint64_t line = line_, bytes = runs.bytes, count = runs.count;
+    if (count == 1 && bytes > 0)
+        return touch_run<W, D>(runs.list ? runs.list[0] : runs.base, bytes);
     if (!runs.list && bytes > 0 && bytes <= line && bytes <= line - runs.base % line && runs.stride % line == 0 &&
         (runs.group == 0 || runs.group_stride % line == 0))
         // Every run within one line, at the same place in it, the runs a whole number of lines
@@ -264,53 +370,10 @@ L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
         return touch_rows<W, D>(runs);
     // Everything the loops read is copied to locals first: the stores into the sets' blocks could
     // otherwise alias any member, and each would be read again per line.
-    const uint64_t ways = W ? W : ways_;
     const Layout lay = W ? layout(W) : lay_;
-    const bool ordered = ways <= kOrderWays;
-    const uint64_t sets = sets_, count = runs.count;
-    const unsigned shift = line_shift_;
     unsigned char *const mem = &sets_mem_[0];
     uint64_t uses = uses_, misses = 0, writebacks = 0, lines = 0;
     Walk k = walk_start();
-    // Look up one line (tag: line + 1) in the set at s.  fresh: the line was never allocated, a
-    // sure miss.  at: the line's place in its run's bitmap, whose bit is tested before a full
-    // set's lookup and set on a miss; kMarked when the caller has set it already.
-    auto touch = [&](unsigned char *s, uint64_t tag, bool fresh, uint64_t at) __attribute__((always_inline)) {
-        uint64_t w;
-        // The most recently used way first: a line read again before its set is used for another
-        // (a tile that the cores sharing it read in turn) hits there without a lookup.
-        ++uses;
-        if (ordered && !fresh && reinterpret_cast<uint64_t *>(s + lay.tag)[w = field(s, kOrder) & 15] == tag) {
-            if (D)
-                s[lay.dirty + w] = 1;
-            reinterpret_cast<uint64_t *>(s + lay.used)[w] = uses;
-            return;
-        }
-        lookup<W, D>(s, tag, fresh, at, k.seen, uses, misses, writebacks);
-    };
-    // Lines never allocated (tags tag .. end - 1) in consecutive sets from s, with a recency order
-    // (at most kOrderWays ways): sure misses, each taking the set's next invalid way while it has
-    // one, else the last way of its order (the least recently used), which becomes the first -
-    // touch's miss without its lookup and its choice between the two cases.
-    auto fresh_lines = [&](unsigned char *s, uint64_t tag, const uint64_t end) __attribute__((always_inline)) {
-        const uint64_t keep = ways == kOrderWays ? ~0ull : (1ull << (4 * ways)) - 1; // the order's bits
-        misses += end - tag;
-        for (; tag != end; tag++, s += lay.bytes) {
-            uint64_t &fill = field(s, kFill), &order = field(s, kOrder);
-            const uint64_t f = fill, o = order;
-            uint64_t w;
-            if (__builtin_expect(f == ways, 1))
-                w = o >> (4 * (ways - 1)) & 15;
-            else
-                fill = (w = f) + 1;
-            order = (o << 4 & keep) | w; // (a set with room has fewer than `ways` entries)
-            writebacks += s[lay.dirty + w]; // (an invalid way is never dirty)
-            s[lay.dirty + w] = D;
-            reinterpret_cast<uint64_t *>(s + lay.tag)[w] = tag;
-            s[lay.sig + w] = sig_of(tag);
-            reinterpret_cast<uint64_t *>(s + lay.used)[w] = ++uses;
-        }
-    };
     // the runs' addresses, as GmRuns::Cursor walks them
     const uint64_t *const list = runs.list;
     const uint64_t stride = runs.stride, group = runs.group, group_stride = runs.group_stride;
@@ -326,48 +389,14 @@ L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
                 group_start += group_stride;
             }
         }
-        uint64_t l = shift < 64 ? a >> shift : a / line;
-        const uint64_t last = shift < 64 ? (a + bytes - 1) >> shift : (a + bytes - 1) / line;
-        uint64_t in_run, set = set_in(k, l, in_run);
+        const uint64_t l = line_of(a), last = line_of(a + bytes - 1);
+        uint64_t in_run;
+        const uint64_t set = set_in(k, l, in_run);
         lines += last - l + 1;
-        if (l == last) { // a run within one line
-            touch(mem + set * lay.bytes, l + 1, false, in_run);
-            continue;
-        }
-        for (;;) {
-            // lines l .. l + n - 1 take sets set .. set + n - 1: no new run of `sets` lines and no
-            // wrap; they are looked up a word of their run's bitmap at a time, those never
-            // allocated (all the word's lines here clear) as sure misses
-            const uint64_t n = std::min(last - l, std::min(sets - in_run, sets - set) - 1) + 1;
-            unsigned char *s = mem + set * lay.bytes;
-            for (uint64_t tag = l + 1, end = l + 1 + n, pos = in_run; tag != end;) {
-                const uint64_t bit = pos % 64, m = std::min<uint64_t>(end - tag, 64 - bit);
-                const uint64_t mask = (m == 64 ? ~0ull : (1ull << m) - 1) << bit;
-                uint64_t &word = k.seen[pos / 64];
-                const bool fresh = (word & mask) == 0;
-                word |= mask;
-                pos += m;
-                if (fresh && ordered) {
-                    fresh_lines(s, tag, tag + m);
-                    tag += m;
-                    s += m * lay.bytes;
-                } else if (fresh)
-                    for (const uint64_t e = tag + m; tag != e; tag++, s += lay.bytes)
-                        touch(s, tag, true, kMarked);
-                else
-                    for (const uint64_t e = tag + m; tag != e; tag++, s += lay.bytes)
-                        touch(s, tag, false, kMarked);
-            }
-            l += n;
-            if (l > last)
-                break;
-            in_run += n;
-            set += n;
-            if (in_run == sets)
-                set = set_in(k, l, in_run);
-            else if (set == sets)
-                set = 0;
-        }
+        if (l == last) // a run within one line
+            touch<W, D>(mem + set * lay.bytes, l + 1, false, in_run, k.seen, ++uses, misses, writebacks);
+        else
+            touch_lines<W, D>(l, last, in_run, set, k, uses, misses, writebacks);
     }
     uses_ = uses;
     walk_end(k);

@@ -213,6 +213,19 @@ private:
     // touch_runs for runs that each fall within one line, whole lines apart (a tile's rows).
     template <uint64_t W, bool D>
     Tally touch_rows(const GmRuns &runs);
+    // touch_runs for one run of `bytes` bytes at address a.
+    template <uint64_t W, bool D>
+    Tally touch_run(uint64_t a, uint64_t bytes);
+    struct Walk;
+    // touch_runs' lookup of lines l .. last (l < last) from the set `set`, l's place in its run in_run.
+    template <uint64_t W, bool D>
+    void touch_lines(uint64_t l, uint64_t last, uint64_t in_run, uint64_t set, Walk &k, uint64_t &uses,
+                     uint64_t &misses, uint64_t &writebacks);
+    // touch_runs' lookup of one line (tag: line + 1) in the set at s: its most recently used way,
+    // else lookup.
+    template <uint64_t W, bool D>
+    void touch(unsigned char *s, uint64_t tag, bool fresh, uint64_t at, uint64_t *seen, uint64_t use,
+               uint64_t &misses, uint64_t &writebacks) const;
     // touch_runs' lookup of a line (tag: line + 1) in the set at s past its most recently used way:
     // a hit moves its way to the front of the order; a miss takes a way (writing back a dirty
     // victim: writebacks) and sets the line's bit `at` of its run's bitmap `seen` (kMarked: the
