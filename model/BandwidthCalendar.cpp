@@ -150,6 +150,23 @@ void BandwidthCalendar::scan(uint64_t lo, uint64_t hi, uint64_t w[2], uint64_t *
         *used += u + u2;
 }
 
+// The bits set in a and b together: dv_popcount64's bit-parallel sum with the two words' byte
+// counts (at most 8 each) added before the one multiply that sums the bytes (at most 128 in all).
+static inline uint64_t popcount2(uint64_t a, uint64_t b)
+{
+#if defined(__POPCNT__)
+    return dv_popcount64(a) + dv_popcount64(b);
+#else
+    a -= (a >> 1) & 0x5555555555555555ull;
+    b -= (b >> 1) & 0x5555555555555555ull;
+    a = (a & 0x3333333333333333ull) + ((a >> 2) & 0x3333333333333333ull);
+    b = (b & 0x3333333333333333ull) + ((b >> 2) & 0x3333333333333333ull);
+    a = (a + (a >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    b = (b + (b >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return ((a + b) * 0x0101010101010101ull) >> 56;
+#endif
+}
+
 void BandwidthCalendar::start(unsigned contenders)
 {
     contenders_ = std::max(1u, contenders);
@@ -201,7 +218,7 @@ __attribute__((always_inline)) inline uint64_t BandwidthCalendar::share_near(uin
     w[1] |= past_w_[1];
     const unsigned r = requester % 128;
     w[r / 64] |= 1ull << (r % 64);
-    const uint64_t active = dv_popcount64(w[0]) + (w[1] ? dv_popcount64(w[1]) : 0);
+    const uint64_t active = popcount2(w[0], w[1]);
     // Processor sharing among the requesters that contend: A requesters that keep the window busy a
     // fraction U of its capacity act as A x U full-time ones, so capacity one leaves idle between
     // its bursts goes to the others.  share = cap / max(1, A x U), U = used / (cap x bins).
