@@ -24,7 +24,7 @@ void BandwidthCalendar::reset()
     base_ = count_ = now_ = 0;
     past_lo_ = past_hi_ = past_w_[0] = past_w_[1] = 0;
     starting_ = throttled_ = false;
-    ring_.assign(256, Bin{});
+    ring_.assign(512, Bin{});
     mask_ = ring_.size() - 1;
 }
 
