@@ -236,7 +236,7 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_rows(const GmRuns &runs)
         uint64_t l = group_line;
         for (uint64_t i = 0; i < n; i++, l += step) {
             uint64_t in_run;
-            unsigned char *const s = mem + set_in(k, l, in_run) * lay.bytes;
+            unsigned char *const s = mem + set_in<true>(k, l, in_run) * lay.bytes;
             ++uses;
             uint64_t w;
             if (ordered && reinterpret_cast<uint64_t *>(s + lay.tag)[w = field(s, kOrder) & 15] == l + 1) {

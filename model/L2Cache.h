@@ -160,21 +160,26 @@ private:
         memo_rot_ = k.rot;
         memo_seen_ = k.seen;
     }
-    // The set of line l and its place in its run of `sets` lines (in_run); k moves to l's run.
+    // The set of line l and its place in its run of `sets` lines (in_run); k moves to l's run,
+    // out of line when Far (a walk that seldom leaves its run: its loop keeps k in registers).
+    template <bool Far = false>
     uint64_t set_in(Walk &k, uint64_t l, uint64_t &in_run)
     {
         in_run = l - k.first;
         if (in_run >= k.sets) {
-            k.run = l / k.sets;
-            const RunSlot &c = run_slot(k.run);
-            k.first = k.run * k.sets;
-            k.rot = c.rot;
-            k.seen = c.seen;
+            k = Far ? walk_far(l, k.sets) : walk_to(l, k.sets);
             in_run = l - k.first;
         }
         const uint64_t set = in_run + k.rot;
         return set >= k.sets ? set - k.sets : set;
     }
+    Walk walk_to(uint64_t l, uint64_t sets) // the walk at line l's run
+    {
+        const uint64_t run = l / sets;
+        const RunSlot &c = run_slot(run);
+        return Walk{run, run * sets, c.rot, c.seen, sets};
+    }
+    __attribute__((noinline)) Walk walk_far(uint64_t l, uint64_t sets) { return walk_to(l, sets); }
 
     // One set's state is a block of set_bytes bytes (set `s` at sets_mem_ + s x set_bytes), so that
     // a lookup reaches one place:
