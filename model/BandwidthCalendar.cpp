@@ -24,7 +24,7 @@ void BandwidthCalendar::reset()
     base_ = count_ = now_ = 0;
     past_lo_ = past_hi_ = past_w_[0] = past_w_[1] = 0;
     starting_ = throttled_ = false;
-    ring_.assign(256, Bin{});
+    ring_.assign(512, Bin{});
     mask_ = ring_.size() - 1;
 }
 
@@ -65,6 +65,41 @@ BandwidthCalendar::Bin &BandwidthCalendar::bin_at(uint64_t bin)
     return slot(bin);
 }
 
+// The requesters seen in the 2 x near_ bins from b (or-ed into w) and the bytes they hold (added
+// to *used): a loop of known length, unrolled (no loop counting between the bins), two bins a step
+// in two accumulators each.
+__attribute__((always_inline)) inline void BandwidthCalendar::scan_window(const Bin *b, uint64_t w[2], uint64_t *used)
+{
+    constexpr unsigned n = 2 * near_;
+    uint64_t u = 0, u2 = 0;
+#if defined(__SSE2__)
+    __m128i who = _mm_setzero_si128(), who2 = _mm_setzero_si128(); // who[0], who[1] side by side
+#pragma GCC unroll 32
+    for (unsigned k = 0; k < n; k += 2) {
+        who = _mm_or_si128(who, _mm_load_si128(reinterpret_cast<const __m128i *>(b[k].who)));
+        who2 = _mm_or_si128(who2, _mm_load_si128(reinterpret_cast<const __m128i *>(b[k + 1].who)));
+        u += b[k].used;
+        u2 += b[k + 1].used;
+    }
+    uint64_t both[2];
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(both), _mm_or_si128(who, who2));
+    w[0] |= both[0];
+    w[1] |= both[1];
+#else
+    uint64_t w0 = 0, w1 = 0;
+#pragma GCC unroll 32
+    for (unsigned k = 0; k < n; k += 2) {
+        w0 |= b[k].who[0] | b[k + 1].who[0];
+        w1 |= b[k].who[1] | b[k + 1].who[1];
+        u += b[k].used;
+        u2 += b[k + 1].used;
+    }
+    w[0] |= w0;
+    w[1] |= w1;
+#endif
+    *used += u + u2;
+}
+
 // The requesters seen in the live bins [lo, hi) (or-ed into w) and, when used is given, the bytes
 // they hold (added to *used): the ring in at most two contiguous pieces, two bins a step in two
 // accumulators each.
@@ -77,24 +112,6 @@ void BandwidthCalendar::scan(uint64_t lo, uint64_t hi, uint64_t w[2], uint64_t *
     uint64_t w0 = 0, w1 = 0;
 #endif
     const Bin *const ring = ring_.data();
-    // The common window, 2 x near_ bins in one piece of the ring: a loop of known length, unrolled
-    // (no loop counting between the bins).
-    if (hi - lo == 2 * near_ && lo < hi && (lo & mask_) + 2 * near_ <= ring_.size()) {
-        const Bin *b = ring + (lo & mask_);
-#pragma GCC unroll 32
-        for (unsigned k = 0; k < 2 * near_; k += 2) {
-#if defined(__SSE2__)
-            who = _mm_or_si128(who, _mm_load_si128(reinterpret_cast<const __m128i *>(b[k].who)));
-            who2 = _mm_or_si128(who2, _mm_load_si128(reinterpret_cast<const __m128i *>(b[k + 1].who)));
-#else
-            w0 |= b[k].who[0] | b[k + 1].who[0];
-            w1 |= b[k].who[1] | b[k + 1].who[1];
-#endif
-            u += b[k].used;
-            u2 += b[k + 1].used;
-        }
-        lo = hi;
-    }
     while (lo < hi) {
         const uint64_t i = lo & mask_, n = std::min<uint64_t>(hi - lo, ring_.size() - i);
         const Bin *b = ring + i, *const pairs = b + (n & ~uint64_t(1)), *const e = b + n;
@@ -133,6 +150,23 @@ void BandwidthCalendar::scan(uint64_t lo, uint64_t hi, uint64_t w[2], uint64_t *
         *used += u + u2;
 }
 
+// The bits set in a and b together: dv_popcount64's bit-parallel sum with the two words' byte
+// counts (at most 8 each) added before the one multiply that sums the bytes (at most 128 in all).
+static inline uint64_t popcount2(uint64_t a, uint64_t b)
+{
+#if defined(__POPCNT__)
+    return dv_popcount64(a) + dv_popcount64(b);
+#else
+    a -= (a >> 1) & 0x5555555555555555ull;
+    b -= (b >> 1) & 0x5555555555555555ull;
+    a = (a & 0x3333333333333333ull) + ((a >> 2) & 0x3333333333333333ull);
+    b = (b & 0x3333333333333333ull) + ((b >> 2) & 0x3333333333333333ull);
+    a = (a + (a >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    b = (b + (b >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return ((a + b) * 0x0101010101010101ull) >> 56;
+#endif
+}
+
 void BandwidthCalendar::start(unsigned contenders)
 {
     contenders_ = std::max(1u, contenders);
@@ -151,9 +185,18 @@ __attribute__((always_inline)) inline uint64_t BandwidthCalendar::share_near(uin
     if (throttled_ && now_ <= start_bin_ && bin >= start_bin_)
         return std::max<uint64_t>(1, cap_ / contenders_);
     uint64_t w[2] = {0, 0}, used = 0;
+    const uint64_t live_end = base_ + count_;
     const uint64_t lo = std::max(base_, bin > near_ ? bin - near_ : 0);
-    const uint64_t hi = std::min<uint64_t>(bin + near_, base_ + count_);
-    scan(lo, hi, w, &used);
+    const uint64_t hi = std::min<uint64_t>(bin + near_, live_end);
+    // A slot of the ring that holds no live bin is empty (retire clears a bin, the ring grows and
+    // starts with empty slots).  So when the 2 x near_ slots from bin - near_ are one piece of the
+    // ring and share no slot with a live bin but their own (the live bins and these together span
+    // at most the ring), all of them give the window's sums: the bins outside [lo, hi) add nothing.
+    if (bin >= near_ && std::max(bin + near_, live_end) + near_ - base_ <= ring_.size() &&
+        ((bin - near_) & mask_) + 2 * near_ <= ring_.size())
+        scan_window(ring_.data() + ((bin - near_) & mask_), w, &used);
+    else
+        scan(lo, hi, w, &used);
     // The requesters active in the near_ complete bins before the global time count too: they
     // have reserved there, and will contend here once their turn in this quantum comes, whether
     // or not they have reserved around `bin` yet (else the cores that take their turn first in
@@ -175,7 +218,7 @@ __attribute__((always_inline)) inline uint64_t BandwidthCalendar::share_near(uin
     w[1] |= past_w_[1];
     const unsigned r = requester % 128;
     w[r / 64] |= 1ull << (r % 64);
-    const uint64_t active = dv_popcount64(w[0]) + (w[1] ? dv_popcount64(w[1]) : 0);
+    const uint64_t active = popcount2(w[0], w[1]);
     // Processor sharing among the requesters that contend: A requesters that keep the window busy a
     // fraction U of its capacity act as A x U full-time ones, so capacity one leaves idle between
     // its bursts goes to the others.  share = cap / max(1, A x U), U = used / (cap x bins).

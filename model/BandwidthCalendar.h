@@ -50,6 +50,7 @@ private:
     Bin &bin_at(uint64_t bin);
     void grow(uint64_t bin);
     void scan(uint64_t lo, uint64_t hi, uint64_t w[2], uint64_t *used) const;
+    static void scan_window(const Bin *b, uint64_t w[2], uint64_t *used);
     uint64_t share_near(uint64_t bin, unsigned requester);
     static constexpr uint64_t near_ = 16; // bins either side that count as "active around"
     uint64_t bpc_ = 1, window_ = 64, cap_ = 64;

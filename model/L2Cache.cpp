@@ -114,237 +114,292 @@ static inline uint64_t order_front(uint64_t order, uint64_t w)
     return above | below << 4 | w;
 }
 
+// touch_runs' lookup of line tag - 1 in the set at s once its most recently used way did not hold
+// it (see touch there): the line's way then records `use`.
 template <uint64_t W, bool D>
-L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
+__attribute__((always_inline)) inline void L2Cache::lookup(unsigned char *s, uint64_t tag, bool fresh, uint64_t at,
+                                                           uint64_t *seen, uint64_t use, uint64_t &misses,
+                                                           uint64_t &writebacks) const
 {
-    // Everything the loops read is copied to locals first: the stores into the sets' blocks could
-    // otherwise alias any member, and each would be read again per line.
     const uint64_t ways = W ? W : ways_;
     const Layout lay = W ? layout(W) : lay_;
     const bool ordered = ways <= kOrderWays;
-    const uint64_t sets = sets_;
-    const uint64_t line = line_, bytes = runs.bytes, count = runs.count;
-    const unsigned shift = line_shift_;
-    unsigned char *const mem = &sets_mem_[0];
-    uint64_t uses = uses_, misses = 0, writebacks = 0, lines = 0;
-    // The run of `sets` lines the loops are in: its first line, its rotation and its bitmap of
-    // lines allocated (kept with the memo by the last call, else looked up: a bitmap never moves).
-    uint64_t run = memo_run_, run_first = memo_first_, rot = memo_rot_, *seen = memo_seen_;
-    if (__builtin_expect(!seen, 0))
-        seen = run_slot(run).seen;
-    // The set of line l and its place in its run of `sets` lines.
-    auto set_in = [&](uint64_t l, uint64_t &in_run) {
-        in_run = l - run_first;
-        if (in_run >= sets) {
-            run = l / sets;
-            const RunSlot &c = run_slot(run);
-            run_first = run * sets;
-            rot = c.rot;
-            seen = c.seen;
-            in_run = l - run_first;
-        }
-        const uint64_t set = in_run + rot;
-        return set >= sets ? set - sets : set;
-    };
-    // Look up one line (tag: line + 1) in the set at s.  fresh: the line was never allocated, a
-    // sure miss.  at: the line's place in its run's bitmap, whose bit is tested before a full
-    // set's lookup and set on a miss; kMarked when the caller has set it already.
-    constexpr uint64_t kMarked = ~0ull;
-    auto touch = [&](unsigned char *s, uint64_t tag, bool fresh, uint64_t at) __attribute__((always_inline)) {
-        uint64_t *tags = reinterpret_cast<uint64_t *>(s + lay.tag);
-        unsigned char *const dirty = s + lay.dirty;
-        uint64_t w;
-        // The most recently used way first: a line read again before its set is used for another
-        // (a tile that the cores sharing it read in turn) hits there without a lookup.
-        if (ordered && !fresh && tags[w = field(s, kOrder) & 15] == tag) {
-            if (D)
-                dirty[w] = 1;
-            reinterpret_cast<uint64_t *>(s + lay.used)[w] = ++uses;
-            return;
-        }
-        const uint8_t sig = sig_of(tag);
+    uint64_t *tags = reinterpret_cast<uint64_t *>(s + lay.tag);
+    unsigned char *const dirty = s + lay.dirty;
+    uint64_t w;
+    const uint8_t sig = sig_of(tag);
 #if defined(__SSE2__)
-        if (W == kOrderWays && __builtin_expect(field(s, kFill) == W, 1)) {
-            // A full set of kOrderWays ways, the steady state of the profiles' L2: one compare of
-            // the signatures (all valid, one aligned chunk) gives the candidates, and a miss's
-            // victim is the last entry of the order, which becomes the first.
-            const __m128i key = _mm_shuffle_epi32(_mm_cvtsi32_si128((int)(sig * 0x01010101u)), 0);
-            if (!fresh && (at == kMarked || seen[at / 64] >> at % 64 & 1)) {
-                uint64_t m = (uint32_t)_mm_movemask_epi8(
-                    _mm_cmpeq_epi8(key, _mm_load_si128(reinterpret_cast<const __m128i *>(s + lay.sig))));
-                for (; m; m &= m - 1) {
-                    w = (uint64_t)__builtin_ctzll(m);
-                    if (tags[w] == tag)
-                        goto hit;
-                }
-            }
-            {
-                uint64_t &order = field(s, kOrder);
-                const uint64_t o = order;
-                w = o >> 60;
-                order = o << 4 | w;
-                misses++;
-                if (at != kMarked)
-                    seen[at / 64] |= 1ull << at % 64;
-                writebacks += dirty[w]; // the victim's line is written back when dirty
-                dirty[w] = D;           // the new line is dirty, or clean
-                tags[w] = tag;
-                s[lay.sig + w] = sig;
-                reinterpret_cast<uint64_t *>(s + lay.used)[w] = ++uses;
-                return;
+    if (W == kOrderWays && __builtin_expect(field(s, kFill) == W, 1)) {
+        // A full set of kOrderWays ways, the steady state of the profiles' L2: one compare of
+        // the signatures (all valid, one aligned chunk) gives the candidates, and a miss's
+        // victim is the last entry of the order, which becomes the first.
+        const __m128i key = _mm_shuffle_epi32(_mm_cvtsi32_si128((int)(sig * 0x01010101u)), 0);
+        if (!fresh && (at == kMarked || seen[at / 64] >> at % 64 & 1)) {
+            uint64_t m = (uint32_t)_mm_movemask_epi8(
+                _mm_cmpeq_epi8(key, _mm_load_si128(reinterpret_cast<const __m128i *>(s + lay.sig))));
+            for (; m; m &= m - 1) {
+                w = (uint64_t)__builtin_ctzll(m);
+                if (tags[w] == tag)
+                    goto hit;
             }
         }
-#endif
-        w = fresh ? ways : find<W>(s, tag, sig);
-        if (w < ways) {
-#if defined(__SSE2__)
-        hit: // to the front of the order
-#endif
-            if (ordered) {
-                uint64_t &order = field(s, kOrder);
-                if ((order & 15) != w)
-                    order = order_front(order, w);
-            }
-            if (D)
-                dirty[w] = 1;
-        } else {
-            // The least recently used way; an invalid one (never used), the lowest first, before any.
+        {
+            uint64_t &order = field(s, kOrder);
+            const uint64_t o = order;
+            w = o >> 60;
+            order = o << 4 | w;
             misses++;
             if (at != kMarked)
                 seen[at / 64] |= 1ull << at % 64;
-            uint64_t &fill = field(s, kFill);
-            if (fill < ways) {
-                w = fill++;
-                if (ordered)
-                    field(s, kOrder) = field(s, kOrder) << 4 | w;
-            } else if (ordered) { // the last entry of the order; it becomes the first
-                uint64_t &order = field(s, kOrder);
-                const uint64_t o = order;
-                w = o >> (4 * (ways - 1)) & 15;
-                order = (ways == kOrderWays ? o << 4 : (o << 4) & ((1ull << (4 * ways)) - 1)) | w;
-            } else {
-                const uint64_t *used = reinterpret_cast<const uint64_t *>(s + lay.used);
-                uint64_t oldest = used[0];
-                w = 0;
-                for (uint64_t v = 1; v < ways; v++)
-                    if (used[v] < oldest)
-                        oldest = used[v], w = v;
-            }
-            // the victim's line is written back when dirty (an invalid way never is); the new line
-            // is dirty when written in write-back (write-allocate without a fill)
-            writebacks += dirty[w];
-            dirty[w] = D;
+            writebacks += dirty[w]; // the victim's line is written back when dirty
+            dirty[w] = D;           // the new line is dirty, or clean
             tags[w] = tag;
             s[lay.sig + w] = sig;
+            reinterpret_cast<uint64_t *>(s + lay.used)[w] = use;
+            return;
         }
-        reinterpret_cast<uint64_t *>(s + lay.used)[w] = ++uses;
-    };
-    // Lines never allocated (tags tag .. end - 1) in consecutive sets from s, with a recency order
-    // (at most kOrderWays ways): sure misses, each taking the set's next invalid way while it has
-    // one, else the last way of its order (the least recently used), which becomes the first -
-    // touch's miss without its lookup and its choice between the two cases.
-    auto fresh_lines = [&](unsigned char *s, uint64_t tag, const uint64_t end) __attribute__((always_inline)) {
-        const uint64_t keep = ways == kOrderWays ? ~0ull : (1ull << (4 * ways)) - 1; // the order's bits
-        misses += end - tag;
-        for (; tag != end; tag++, s += lay.bytes) {
-            uint64_t &fill = field(s, kFill), &order = field(s, kOrder);
-            const uint64_t f = fill, o = order;
+    }
+#endif
+    w = fresh ? ways : find<W>(s, tag, sig);
+    if (w < ways) {
+#if defined(__SSE2__)
+    hit: // to the front of the order
+#endif
+        if (ordered) {
+            uint64_t &order = field(s, kOrder);
+            if ((order & 15) != w)
+                order = order_front(order, w);
+        }
+        if (D)
+            dirty[w] = 1;
+    } else {
+        // The least recently used way; an invalid one (never used), the lowest first, before any.
+        misses++;
+        if (at != kMarked)
+            seen[at / 64] |= 1ull << at % 64;
+        uint64_t &fill = field(s, kFill);
+        if (fill < ways) {
+            w = fill++;
+            if (ordered)
+                field(s, kOrder) = field(s, kOrder) << 4 | w;
+        } else if (ordered) { // the last entry of the order; it becomes the first
+            uint64_t &order = field(s, kOrder);
+            const uint64_t o = order;
+            w = o >> (4 * (ways - 1)) & 15;
+            order = (ways == kOrderWays ? o << 4 : (o << 4) & ((1ull << (4 * ways)) - 1)) | w;
+        } else {
+            const uint64_t *used = reinterpret_cast<const uint64_t *>(s + lay.used);
+            uint64_t oldest = used[0];
+            w = 0;
+            for (uint64_t v = 1; v < ways; v++)
+                if (used[v] < oldest)
+                    oldest = used[v], w = v;
+        }
+        // the victim's line is written back when dirty (an invalid way never is); the new line
+        // is dirty when written in write-back (write-allocate without a fill)
+        writebacks += dirty[w];
+        dirty[w] = D;
+        tags[w] = tag;
+        s[lay.sig + w] = sig;
+    }
+    reinterpret_cast<uint64_t *>(s + lay.used)[w] = use;
+}
+
+// lookup out of line, for the loop over a tile's rows (whose lines mostly hit their most recently
+// used way: the loop keeps its state in registers).
+template <uint64_t W, bool D>
+__attribute__((noinline)) void L2Cache::lookup_cold(unsigned char *s, uint64_t tag, uint64_t at, uint64_t *seen,
+                                                    uint64_t use, Tally &t) const
+{
+    lookup<W, D>(s, tag, false, at, seen, use, t.misses, t.writebacks);
+}
+
+// Out of line: a DMA's rows, not its lines, then take its registers.
+template <uint64_t W, bool D>
+__attribute__((noinline)) L2Cache::Tally L2Cache::touch_rows(const GmRuns &runs)
+{
+    const Layout lay = W ? layout(W) : lay_;
+    const bool ordered = (W ? W : ways_) <= kOrderWays;
+    const uint64_t line = line_, count = runs.count;
+    unsigned char *const mem = &sets_mem_[0];
+    uint64_t uses = uses_;
+    Walk k = walk_start();
+    Tally cold; // the misses and write-backs of the lookups out of line
+    // The loop is kept small (a row that is not its set's most recently used line takes the lookup
+    // out of line), so that its state stays in registers.
+    const uint64_t step = runs.stride / line, group_step = runs.group_stride / line;
+    const uint64_t per = runs.group ? runs.group : count; // rows per group
+    uint64_t group_line = runs.base / line;
+    for (uint64_t left = count; left > 0; group_line += group_step) {
+        const uint64_t n = std::min(per, left);
+        left -= n;
+        uint64_t l = group_line;
+        for (uint64_t i = 0; i < n; i++, l += step) {
+            uint64_t in_run;
+            unsigned char *const s = mem + set_in<true>(k, l, in_run) * lay.bytes;
+            ++uses;
             uint64_t w;
-            if (__builtin_expect(f == ways, 1))
-                w = o >> (4 * (ways - 1)) & 15;
-            else
-                fill = (w = f) + 1;
-            order = (o << 4 & keep) | w; // (a set with room has fewer than `ways` entries)
-            writebacks += s[lay.dirty + w]; // (an invalid way is never dirty)
-            s[lay.dirty + w] = D;
-            reinterpret_cast<uint64_t *>(s + lay.tag)[w] = tag;
-            s[lay.sig + w] = sig_of(tag);
-            reinterpret_cast<uint64_t *>(s + lay.used)[w] = ++uses;
+            if (ordered && reinterpret_cast<uint64_t *>(s + lay.tag)[w = field(s, kOrder) & 15] == l + 1) {
+                if (D)
+                    s[lay.dirty + w] = 1;
+                reinterpret_cast<uint64_t *>(s + lay.used)[w] = uses;
+            } else
+                lookup_cold<W, D>(s, l + 1, in_run, k.seen, uses, cold);
         }
-    };
+    }
+    uses_ = uses;
+    walk_end(k);
+    return Tally{count, cold.misses, cold.writebacks};
+}
+
+// Look up one line (tag: line + 1) in the set at s, which records `use` for it.  fresh: the line
+// was never allocated, a sure miss.  at: the line's place in its run's bitmap `seen`, whose bit is
+// tested before a full set's lookup and set on a miss; kMarked when the caller has set it already.
+template <uint64_t W, bool D>
+__attribute__((always_inline)) inline void L2Cache::touch(unsigned char *s, uint64_t tag, bool fresh, uint64_t at,
+                                                          uint64_t *seen, uint64_t use, uint64_t &misses,
+                                                          uint64_t &writebacks) const
+{
+    const Layout lay = W ? layout(W) : lay_;
+    uint64_t w;
+    // The most recently used way first: a line read again before its set is used for another (a
+    // tile that the cores sharing it read in turn) hits there without a lookup.
+    if ((W ? W : ways_) <= kOrderWays && !fresh &&
+        reinterpret_cast<uint64_t *>(s + lay.tag)[w = field(s, kOrder) & 15] == tag) {
+        if (D)
+            s[lay.dirty + w] = 1;
+        reinterpret_cast<uint64_t *>(s + lay.used)[w] = use;
+        return;
+    }
+    lookup<W, D>(s, tag, fresh, at, seen, use, misses, writebacks);
+}
+
+// Lines l .. last (l < last) from the set `set`, l's place in its run in_run: consecutive lines
+// take consecutive sets, each piece without a new run of `sets` lines or a wrap looked up a word of
+// its run's bitmap at a time, the lines never allocated (all the word's lines here clear) as sure
+// misses.
+template <uint64_t W, bool D>
+__attribute__((always_inline)) inline void L2Cache::touch_lines(uint64_t l, uint64_t last, uint64_t in_run,
+                                                                uint64_t set, Walk &k, uint64_t &uses,
+                                                                uint64_t &misses, uint64_t &writebacks)
+{
+    const uint64_t ways = W ? W : ways_;
+    const Layout lay = W ? layout(W) : lay_;
+    const uint64_t sets = k.sets;
+    unsigned char *const mem = &sets_mem_[0];
+    for (;;) {
+        // lines l .. l + n - 1 take sets set .. set + n - 1
+        const uint64_t n = std::min(last - l, std::min(sets - in_run, sets - set) - 1) + 1;
+        unsigned char *s = mem + set * lay.bytes;
+        for (uint64_t tag = l + 1, end = l + 1 + n, pos = in_run; tag != end;) {
+            const uint64_t bit = pos % 64, m = std::min<uint64_t>(end - tag, 64 - bit); // 1 .. 64
+            const uint64_t mask = ~0ull >> (64 - m) << bit;
+            uint64_t &word = k.seen[pos / 64];
+            const bool fresh = (word & mask) == 0;
+            word |= mask;
+            pos += m;
+            const uint64_t e = tag + m;
+            if (fresh && ways <= kOrderWays) {
+                // Lines never allocated in sets with a recency order: sure misses, each taking the
+                // set's next invalid way while it has one, else the last way of its order (the least
+                // recently used), which becomes the first - touch's miss without its lookup and its
+                // choice between the two cases.
+                const uint64_t keep = ways == kOrderWays ? ~0ull : (1ull << (4 * ways)) - 1; // the order's bits
+                misses += m;
+                for (; tag != e; tag++, s += lay.bytes) {
+                    uint64_t &fill = field(s, kFill), &order = field(s, kOrder);
+                    const uint64_t f = fill, o = order;
+                    uint64_t w;
+                    if (__builtin_expect(f == ways, 1))
+                        w = o >> (4 * (ways - 1)) & 15;
+                    else
+                        fill = (w = f) + 1;
+                    order = (o << 4 & keep) | w;    // (a set with room has fewer than `ways` entries)
+                    writebacks += s[lay.dirty + w]; // (an invalid way is never dirty)
+                    s[lay.dirty + w] = D;
+                    reinterpret_cast<uint64_t *>(s + lay.tag)[w] = tag;
+                    s[lay.sig + w] = sig_of(tag);
+                    reinterpret_cast<uint64_t *>(s + lay.used)[w] = ++uses;
+                }
+            } else
+                for (; tag != e; tag++, s += lay.bytes)
+                    touch<W, D>(s, tag, fresh, kMarked, k.seen, ++uses, misses, writebacks);
+        }
+        l += n;
+        if (l > last)
+            break;
+        in_run += n;
+        set += n;
+        if (in_run == sets)
+            set = set_in(k, l, in_run);
+        else if (set == sets)
+            set = 0;
+    }
+}
+
+// Out of line: one run (the common DMA), with no more state than its own in registers.
+template <uint64_t W, bool D>
+__attribute__((noinline)) L2Cache::Tally L2Cache::touch_run(uint64_t a, uint64_t bytes)
+{
+    uint64_t uses = uses_, misses = 0, writebacks = 0;
+    Walk k = walk_start();
+    const uint64_t l = line_of(a), last = line_of(a + bytes - 1);
+    uint64_t in_run;
+    const uint64_t set = set_in(k, l, in_run);
+    if (l == last)
+        touch<W, D>(&sets_mem_[0] + set * (W ? layout(W) : lay_).bytes, l + 1, false, in_run, k.seen, ++uses, misses,
+                    writebacks);
+    else
+        touch_lines<W, D>(l, last, in_run, set, k, uses, misses, writebacks);
+    uses_ = uses;
+    walk_end(k);
+    return Tally{last - l + 1, misses, writebacks};
+}
+
+template <uint64_t W, bool D>
+L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
+{
+    const uint64_t line = line_, bytes = runs.bytes, count = runs.count;
+    if (count == 1 && bytes > 0)
+        return touch_run<W, D>(runs.list ? runs.list[0] : runs.base, bytes);
+    if (!runs.list && bytes > 0 && bytes <= line && bytes <= line - runs.base % line && runs.stride % line == 0 &&
+        (runs.group == 0 || runs.group_stride % line == 0))
+        // Every run within one line, at the same place in it, the runs a whole number of lines
+        // apart (a tile's rows of up to a line): their lines are stepped from the first one, not
+        // found from an address per run.
+        return touch_rows<W, D>(runs);
+    // Everything the loops read is copied to locals first: the stores into the sets' blocks could
+    // otherwise alias any member, and each would be read again per line.
+    const Layout lay = W ? layout(W) : lay_;
+    unsigned char *const mem = &sets_mem_[0];
+    uint64_t uses = uses_, misses = 0, writebacks = 0, lines = 0;
+    Walk k = walk_start();
     // the runs' addresses, as GmRuns::Cursor walks them
     const uint64_t *const list = runs.list;
     const uint64_t stride = runs.stride, group = runs.group, group_stride = runs.group_stride;
     uint64_t group_start = runs.base, in_group = 0;
-    const uint64_t first = runs.base;
-    if (!list && bytes > 0 && bytes <= line && bytes <= line - first % line && stride % line == 0 &&
-        (group == 0 || group_stride % line == 0)) {
-        // Every run within one line, at the same place in it, the runs a whole number of lines
-        // apart (a tile's rows of up to a line): their lines are stepped from the first one, not
-        // found from an address per run.
-        const uint64_t step = stride / line, group_step = group_stride / line;
-        uint64_t group_line = first / line, l = group_line;
-        for (uint64_t i = 0; i < count; i++) {
-            uint64_t in_run;
-            const uint64_t set = set_in(l, in_run);
-            touch(mem + set * lay.bytes, l + 1, false, in_run);
+    for (uint64_t i = 0; i < count; i++) {
+        uint64_t a;
+        if (list)
+            a = list[i];
+        else {
+            a = group_start + in_group * stride;
             if (++in_group == group) {
                 in_group = 0;
-                l = group_line += group_step;
-            } else
-                l += step;
-        }
-        lines = count;
-    } else
-        for (uint64_t i = 0; i < count; i++) {
-            uint64_t a;
-            if (list)
-                a = list[i];
-            else {
-                a = group_start + in_group * stride;
-                if (++in_group == group) {
-                    in_group = 0;
-                    group_start += group_stride;
-                }
-            }
-            uint64_t l = shift < 64 ? a >> shift : a / line;
-            const uint64_t last = shift < 64 ? (a + bytes - 1) >> shift : (a + bytes - 1) / line;
-            uint64_t in_run, set = set_in(l, in_run);
-            lines += last - l + 1;
-            if (l == last) { // a run within one line
-                touch(mem + set * lay.bytes, l + 1, false, in_run);
-                continue;
-            }
-            for (;;) {
-                // lines l .. l + n - 1 take sets set .. set + n - 1: no new run of `sets` lines and no
-                // wrap; they are looked up a word of their run's bitmap at a time, those never
-                // allocated (all the word's lines here clear) as sure misses
-                const uint64_t n = std::min(last - l, std::min(sets - in_run, sets - set) - 1) + 1;
-                unsigned char *s = mem + set * lay.bytes;
-                for (uint64_t tag = l + 1, end = l + 1 + n, pos = in_run; tag != end;) {
-                    const uint64_t bit = pos % 64, k = std::min<uint64_t>(end - tag, 64 - bit);
-                    const uint64_t mask = (k == 64 ? ~0ull : (1ull << k) - 1) << bit;
-                    uint64_t &word = seen[pos / 64];
-                    const bool fresh = (word & mask) == 0;
-                    word |= mask;
-                    pos += k;
-                    if (fresh && ordered) {
-                        fresh_lines(s, tag, tag + k);
-                        tag += k;
-                        s += k * lay.bytes;
-                    } else if (fresh)
-                        for (const uint64_t e = tag + k; tag != e; tag++, s += lay.bytes)
-                            touch(s, tag, true, kMarked);
-                    else
-                        for (const uint64_t e = tag + k; tag != e; tag++, s += lay.bytes)
-                            touch(s, tag, false, kMarked);
-                }
-                l += n;
-                if (l > last)
-                    break;
-                in_run += n;
-                set += n;
-                if (in_run == sets)
-                    set = set_in(l, in_run);
-                else if (set == sets)
-                    set = 0;
+                group_start += group_stride;
             }
         }
+        const uint64_t l = line_of(a), last = line_of(a + bytes - 1);
+        uint64_t in_run;
+        const uint64_t set = set_in(k, l, in_run);
+        lines += last - l + 1;
+        if (l == last) // a run within one line
+            touch<W, D>(mem + set * lay.bytes, l + 1, false, in_run, k.seen, ++uses, misses, writebacks);
+        else
+            touch_lines<W, D>(l, last, in_run, set, k, uses, misses, writebacks);
+    }
     uses_ = uses;
-    memo_run_ = run; // set_of's memo: the last run here
-    memo_first_ = run_first;
-    memo_rot_ = rot;
-    memo_seen_ = seen;
+    walk_end(k);
     return Tally{lines, misses, writebacks};
 }
 

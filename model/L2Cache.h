@@ -143,6 +143,44 @@ private:
     }
     const RunSlot &fill_run_slot(uint64_t run); // run's slot after a miss
 
+    // The run of `sets` lines a walk over lines is in - its number, first line, rotation and bitmap
+    // of lines allocated - held in locals while touch_runs walks, set_of's memo before and after
+    // (with sets_: the stores into the sets' blocks may alias any member, a local they cannot).
+    struct Walk {
+        uint64_t run, first, rot, *seen, sets;
+    };
+    Walk walk_start() // from the memo (its bitmap looked up when rotation() left it out)
+    {
+        return Walk{memo_run_, memo_first_, memo_rot_, memo_seen_ ? memo_seen_ : run_slot(memo_run_).seen, sets_};
+    }
+    void walk_end(const Walk &k)
+    {
+        memo_run_ = k.run;
+        memo_first_ = k.first;
+        memo_rot_ = k.rot;
+        memo_seen_ = k.seen;
+    }
+    // The set of line l and its place in its run of `sets` lines (in_run); k moves to l's run,
+    // out of line when Far (a walk that seldom leaves its run: its loop keeps k in registers).
+    template <bool Far = false>
+    uint64_t set_in(Walk &k, uint64_t l, uint64_t &in_run)
+    {
+        in_run = l - k.first;
+        if (in_run >= k.sets) {
+            k = Far ? walk_far(l, k.sets) : walk_to(l, k.sets);
+            in_run = l - k.first;
+        }
+        const uint64_t set = in_run + k.rot;
+        return set >= k.sets ? set - k.sets : set;
+    }
+    Walk walk_to(uint64_t l, uint64_t sets) // the walk at line l's run
+    {
+        const uint64_t run = l / sets;
+        const RunSlot &c = run_slot(run);
+        return Walk{run, run * sets, c.rot, c.seen, sets};
+    }
+    __attribute__((noinline)) Walk walk_far(uint64_t l, uint64_t sets) { return walk_to(l, sets); }
+
     // One set's state is a block of set_bytes bytes (set `s` at sets_mem_ + s x set_bytes), so that
     // a lookup reaches one place:
     //   fill  (u64)           valid ways, 0 .. fill - 1 (a way once used stays valid)
@@ -177,6 +215,32 @@ private:
     // or come in clean.
     template <uint64_t W, bool D>
     Tally touch_runs(const GmRuns &runs);
+    // touch_runs for runs that each fall within one line, whole lines apart (a tile's rows).
+    template <uint64_t W, bool D>
+    Tally touch_rows(const GmRuns &runs);
+    // touch_runs for one run of `bytes` bytes at address a.
+    template <uint64_t W, bool D>
+    Tally touch_run(uint64_t a, uint64_t bytes);
+    struct Walk;
+    // touch_runs' lookup of lines l .. last (l < last) from the set `set`, l's place in its run in_run.
+    template <uint64_t W, bool D>
+    void touch_lines(uint64_t l, uint64_t last, uint64_t in_run, uint64_t set, Walk &k, uint64_t &uses,
+                     uint64_t &misses, uint64_t &writebacks);
+    // touch_runs' lookup of one line (tag: line + 1) in the set at s: its most recently used way,
+    // else lookup.
+    template <uint64_t W, bool D>
+    void touch(unsigned char *s, uint64_t tag, bool fresh, uint64_t at, uint64_t *seen, uint64_t use,
+               uint64_t &misses, uint64_t &writebacks) const;
+    // touch_runs' lookup of a line (tag: line + 1) in the set at s past its most recently used way:
+    // a hit moves its way to the front of the order; a miss takes a way (writing back a dirty
+    // victim: writebacks) and sets the line's bit `at` of its run's bitmap `seen` (kMarked: the
+    // caller did).  fresh: the line was never allocated (a sure miss).  The way records `use`.
+    template <uint64_t W, bool D>
+    void lookup(unsigned char *s, uint64_t tag, bool fresh, uint64_t at, uint64_t *seen, uint64_t use,
+                uint64_t &misses, uint64_t &writebacks) const;
+    template <uint64_t W, bool D>
+    void lookup_cold(unsigned char *s, uint64_t tag, uint64_t at, uint64_t *seen, uint64_t use, Tally &t) const;
+    static constexpr uint64_t kMarked = ~0ull; // lookup: the line's bit is set already
     // A DV_L2_DISABLE access of one line: true on a hit (a write marks the line dirty in write-back).
     bool probe(uint64_t line_addr, uint64_t set, bool write);
     // The way of the set at `s` holding tag (line address + 1), or ways: up to kScanWays valid
