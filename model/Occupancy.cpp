@@ -126,6 +126,43 @@ inline void Occupancy::close_whole(const Block &b, uint64_t lo, uint64_t hi, dou
     waiting += 2;
 }
 
+// close() of all of b when its reads came in order, one piece after another as pieces() finds
+// them (the same pieces, the same read times), without storing them.
+void Occupancy::close_in_order(const Block &b, double &bc, size_t &waiting)
+{
+    const Reads &l = list(b);
+    const Read *const rd = l.v.data();
+    const size_t n = l.v.size();
+    const cycles_t w = b.w, r0 = std::max(w, b.r);
+    int64_t sum = 0;
+    uint64_t count = 0;
+    size_t a = 0, c = 0; // reads [0, a) start at or before the piece, [0, c) end there or before
+    for (uint64_t at = b.lo; at < b.hi;) {
+        while (a < n && rd[a].lo <= at)
+            a++;
+        while (c < n && rd[c].hi <= at)
+            c++;
+        uint64_t next = b.hi; // the next bound: a read's start or end past at, or b's end
+        if (a < n)
+            next = std::min(next, rd[a].lo);
+        if (c < n)
+            next = std::min(next, rd[c].hi);
+        const cycles_t r = a != 0 && rd[a - 1].hi > at ? std::max(r0, rd[a - 1].t) : r0;
+        if (r > w) {
+            const int64_t bytes = static_cast<int64_t>(next - at);
+            bc += static_cast<double>(bytes) * dbl(r - w);
+            add(ends_, r, -bytes);
+            sum += bytes;
+            count++;
+        }
+        at = next;
+    }
+    if (count != 0) {
+        add(starts_, w, sum, count);
+        waiting += 2 * count;
+    }
+}
+
 // b cut at the ends of the reads noted on it: the bounds in cut_, each piece's read time (the
 // latest of b.w, b.r and the reads over it) in until_.
 size_t Occupancy::pieces(const Block &b)
@@ -511,7 +548,10 @@ void Occupancy::write(uint64_t lo, uint64_t hi, cycles_t t)
         if (!has_reads(b)) {
             close_whole(b, lo, hi, byte_cycles_, waiting_);
         } else {
-            close(b, pieces(b), lo, hi, byte_cycles_, waiting_);
+            if (list(b).in_order)
+                close_in_order(b, byte_cycles_, waiting_);
+            else
+                close(b, pieces(b), lo, hi, byte_cycles_, waiting_);
             Reads &l = list(b); // kept for the next reads
             l.v.clear();
             l.room = Reads::kRoom;
@@ -613,6 +653,8 @@ void Occupancy::finish()
         Block &b = open_[i];
         if (!has_reads(b))
             close_whole(b, b.lo, b.hi, byte_cycles_, waiting_);
+        else if (list(b).in_order)
+            close_in_order(b, byte_cycles_, waiting_);
         else
             close(b, pieces(b), b.lo, b.hi, byte_cycles_, waiting_);
         forget_reads(b);

@@ -140,6 +140,7 @@ private:
     // Close the part [lo, hi) of b: of its pieces from pieces() (m of them), or of its one piece.
     void close(const Block &b, size_t m, uint64_t lo, uint64_t hi, double &bc, size_t &waiting);
     void close_whole(const Block &b, uint64_t lo, uint64_t hi, double &bc, size_t &waiting);
+    void close_in_order(const Block &b, double &bc, size_t &waiting);
     // b's reads dropped (their list spare for another block).
     void forget_reads(Block &b);
     static void add(Run &run, cycles_t t, int64_t bytes, uint64_t n = 1);
