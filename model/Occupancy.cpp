@@ -8,7 +8,9 @@ namespace dv {
 
 void Occupancy::reset(cycles_t origin)
 {
-    nsegs_ = 0;
+    for (size_t i = 0; i < nopen_; i++)
+        forget_reads(open_[i]);
+    nopen_ = 0;
     events_.last = events_.first;
     starts_.last = starts_.first;
     ends_.last = ends_.first;
@@ -25,34 +27,38 @@ void Occupancy::reset(cycles_t origin)
     backward_ = false;
 }
 
-// The first open range that ends after `at` (nsegs_ if none).
+// The first open block that ends after `at` (nopen_ if none): a buffer holds few (its tiles), and
+// a scan over up to 8 costs less than a bisection.
 size_t Occupancy::first_after(uint64_t at) const
 {
-    size_t lo = 0, hi = nsegs_;
-    while (lo < hi) {
+    const Block *const o = open_.data();
+    size_t lo = 0, hi = nopen_;
+    while (hi - lo > 8) {
         const size_t mid = (lo + hi) / 2;
-        if (segs_[mid].hi <= at)
+        if (o[mid].hi <= at)
             lo = mid + 1;
         else
             hi = mid;
     }
+    while (lo < hi && o[lo].hi <= at)
+        lo++;
     return lo;
 }
 
-// An endpoint appended to a run: summed into the last entry when it has the same time (a write
-// over several pieces of one range closes them with one start time).
-inline void Occupancy::add(Run &run, cycles_t t, int64_t bytes)
+// n endpoints at t, bytes in all, appended to a run: summed into the last entry when it has the
+// same time (the pieces of one block start at one time).
+inline void Occupancy::add(Run &run, cycles_t t, int64_t bytes, uint64_t n)
 {
     Event *const last = run.last;
     if (last != run.first && last[-1].t == t) {
         last[-1].bytes += bytes;
-        last[-1].n++;
+        last[-1].n += n;
     } else if (last + 1 < run.cap) {
-        *last = Event{t, bytes, 1};
+        *last = Event{t, bytes, n};
         run.last = last + 1;
     } else {
         run.room(run.size() + 1);
-        *run.last++ = Event{t, bytes, 1};
+        *run.last++ = Event{t, bytes, n};
     }
 }
 
@@ -77,18 +83,259 @@ __attribute__((noinline)) void Occupancy::Run::room(size_t want)
 // instruction where the unsigned one is several.
 static inline double dbl(cycles_t c) { return static_cast<double>(static_cast<int64_t>(c)); }
 
-// The bytes [lo, hi) of open range s are written again: their interval is known.  The integral
-// and the count of waiting endpoints are summed in bc and waiting (members, or a caller's locals
-// over several ranges).
-inline void Occupancy::close(uint64_t lo, uint64_t hi, const Seg &s, double &bc, size_t &waiting)
+// The pieces of b within [lo, hi) are written again (or the run ends): their intervals are
+// known.  Each piece read after b's write has one, closed in address order (the integral summed in
+// that order, as a range cut at every read would be); the pieces start at one time, one entry.
+// The integral and the count of waiting endpoints are summed in bc and waiting (members, or a
+// caller's locals over several blocks).
+void Occupancy::close(const Block &b, size_t m, uint64_t lo, uint64_t hi, double &bc, size_t &waiting)
 {
-    if (s.r <= s.w)
+    const uint64_t *const cut = cut_.data();
+    const cycles_t *const until = until_.data();
+    const cycles_t w = b.w;
+    size_t j = 0;
+    while (cut[j + 1] <= lo)
+        j++;
+    int64_t sum = 0;
+    uint64_t n = 0;
+    for (; j < m && cut[j] < hi; j++) {
+        const cycles_t r = until[j];
+        if (r <= w)
+            continue;
+        const int64_t bytes = static_cast<int64_t>(std::min(hi, cut[j + 1]) - std::max(lo, cut[j]));
+        bc += static_cast<double>(bytes) * dbl(r - w);
+        add(ends_, r, -bytes);
+        sum += bytes;
+        n++;
+    }
+    if (n != 0) {
+        add(starts_, w, sum, n);
+        waiting += 2 * n;
+    }
+}
+
+// close() for a block with no reads noted: one piece, read until b.r.
+inline void Occupancy::close_whole(const Block &b, uint64_t lo, uint64_t hi, double &bc, size_t &waiting)
+{
+    if (b.r <= b.w)
         return;
     const int64_t bytes = static_cast<int64_t>(hi - lo);
-    bc += static_cast<double>(bytes) * dbl(s.r - s.w);
-    add(starts_, s.w, bytes);
-    add(ends_, s.r, -bytes);
+    bc += static_cast<double>(bytes) * dbl(b.r - b.w);
+    add(starts_, b.w, bytes);
+    add(ends_, b.r, -bytes);
     waiting += 2;
+}
+
+// close() of all of b when its reads came in order, one piece after another as pieces() finds
+// them (the same pieces, the same read times), without storing them.
+void Occupancy::close_in_order(const Block &b, double &bc, size_t &waiting)
+{
+    const Reads &l = list(b);
+    const Read *const rd = l.v.data();
+    const size_t n = l.v.size();
+    const cycles_t w = b.w, r0 = std::max(w, b.r);
+    int64_t sum = 0;
+    uint64_t count = 0;
+    size_t a = 0, c = 0; // reads [0, a) start at or before the piece, [0, c) end there or before
+    for (uint64_t at = b.lo; at < b.hi;) {
+        while (a < n && rd[a].lo <= at)
+            a++;
+        while (c < n && rd[c].hi <= at)
+            c++;
+        uint64_t next = b.hi; // the next bound: a read's start or end past at, or b's end
+        if (a < n)
+            next = std::min(next, rd[a].lo);
+        if (c < n)
+            next = std::min(next, rd[c].hi);
+        const cycles_t r = a != 0 && rd[a - 1].hi > at ? std::max(r0, rd[a - 1].t) : r0;
+        if (r > w) {
+            const int64_t bytes = static_cast<int64_t>(next - at);
+            bc += static_cast<double>(bytes) * dbl(r - w);
+            add(ends_, r, -bytes);
+            sum += bytes;
+            count++;
+        }
+        at = next;
+    }
+    if (count != 0) {
+        add(starts_, w, sum, count);
+        waiting += 2 * count;
+    }
+}
+
+// b cut at the ends of the reads noted on it: the bounds in cut_, each piece's read time (the
+// latest of b.w, b.r and the reads over it) in until_.
+size_t Occupancy::pieces(const Block &b)
+{
+    const cycles_t r0 = std::max(b.w, b.r);
+    const Reads *const l = b.reads != 0 ? &list(b) : nullptr;
+    const size_t n = l ? l->v.size() : 0;
+    if (cut_.size() < 2 * n + 2) {
+        cut_.resize(4 * n + 2);
+        until_.resize(4 * n + 2);
+        los_.resize(4 * n + 2);
+        his_.resize(4 * n + 2);
+    }
+    uint64_t *const cut = cut_.data();
+    cycles_t *const until = until_.data();
+    cut[0] = b.lo;
+    if (n == 0) {
+        cut[1] = b.hi;
+        until[0] = r0;
+        return 1;
+    }
+    if (!l->in_order)
+        return pieces_any_order(b);
+    // The reads' starts and their ends are each in order: merged, the bounds (each once).
+    const Read *const rd = l->v.data();
+    size_t m = 0, a = 0, c = 0;
+    while (c < n) {
+        const uint64_t v = a < n && rd[a].lo <= rd[c].hi ? rd[a++].lo : rd[c++].hi;
+        if (v != cut[m])
+            cut[++m] = v;
+    }
+    if (cut[m] != b.hi)
+        cut[++m] = b.hi;
+    // A piece is read until the last read that starts at or before it, when that one reaches
+    // past it: every read before ends no later, every read after starts later.
+    size_t last = 0; // reads [0, last) start at or before the piece
+    for (size_t j = 0; j < m; j++) {
+        while (last < n && rd[last].lo <= cut[j])
+            last++;
+        until[j] = last != 0 && rd[last - 1].hi > cut[j] ? std::max(r0, rd[last - 1].t) : r0;
+    }
+    return m;
+}
+
+// Sort a few values, nearly in order as a block's reads come (by insertion).
+static void sort_few(uint64_t *const v, const size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        const uint64_t x = v[i];
+        size_t j = i;
+        for (; j > 0 && v[j - 1] > x; j--)
+            v[j] = v[j - 1];
+        v[j] = x;
+    }
+}
+
+// pieces() for reads in any order: the bounds sorted, each read's time over the pieces it covers.
+__attribute__((noinline)) size_t Occupancy::pieces_any_order(const Block &b)
+{
+    const cycles_t r0 = std::max(b.w, b.r);
+    const std::vector<Read> &reads = list(b).v;
+    uint64_t *const cut = cut_.data();
+    cycles_t *const until = until_.data();
+    uint64_t *const los = los_.data(), *const his = his_.data();
+    size_t nl = 0, nh = 0;
+    for (const Read &r : reads) { // the ends inside b
+        los[nl] = r.lo;
+        nl += r.lo > b.lo;
+        his[nh] = r.hi;
+        nh += r.hi < b.hi;
+    }
+    sort_few(los, nl);
+    sort_few(his, nh);
+    los[nl] = his[nh] = b.hi; // stops for the merge
+    size_t m = 0, a = 0, c = 0;
+    while (a < nl || c < nh) {
+        const uint64_t v = los[a] <= his[c] ? los[a++] : his[c++];
+        if (v != cut[m])
+            cut[++m] = v;
+    }
+    cut[++m] = b.hi;
+    std::fill(until, until + m, r0);
+    for (const Read &r : reads) {
+        size_t j = static_cast<size_t>(std::lower_bound(cut, cut + m, r.lo) - cut);
+        for (; cut[j] < r.hi; j++)
+            until[j] = std::max(until[j], r.t);
+    }
+    return m;
+}
+
+// A read noted in l, which keeps note whether they come in order.
+inline void Occupancy::append(Reads &l, const Read &r)
+{
+    if (!l.v.empty()) {
+        const Read &p = l.v.back();
+        l.in_order = l.in_order && r.lo >= p.lo && r.hi >= p.hi && r.t >= p.t;
+    }
+    l.v.push_back(r);
+}
+
+// A list for a block's reads: a spare one, or a new one.
+uint32_t Occupancy::new_list()
+{
+    if (spare_lists_.empty()) {
+        lists_.emplace_back();
+        return static_cast<uint32_t>(lists_.size()); // lists_[n - 1] is list n
+    }
+    const uint32_t n = spare_lists_.back();
+    spare_lists_.pop_back();
+    return n;
+}
+
+void Occupancy::forget_reads(Block &b)
+{
+    if (b.reads == 0)
+        return;
+    Reads &l = list(b);
+    l.v.clear();
+    l.room = Reads::kRoom;
+    l.in_order = true;
+    spare_lists_.push_back(b.reads);
+    b.reads = 0;
+}
+
+// b now spans [lo, hi) (within it before), its reads the pieces from the last pieces() there.
+void Occupancy::keep(Block &b, uint64_t lo, uint64_t hi, size_t m)
+{
+    const uint64_t *const cut = cut_.data();
+    const cycles_t *const until = until_.data();
+    size_t j = 0;
+    while (cut[j + 1] <= lo)
+        j++;
+    b.lo = lo;
+    b.hi = hi;
+    if (cut[j + 1] >= hi) { // one piece: read as a whole
+        b.r = until[j];
+        forget_reads(b);
+        return;
+    }
+    b.r = b.w;
+    if (b.reads == 0)
+        b.reads = new_list();
+    Reads &l = list(b);
+    l.v.clear();
+    l.in_order = true;
+    for (; j < m && cut[j] < hi; j++)
+        append(l, Read{std::max(lo, cut[j]), std::min(hi, cut[j + 1]), until[j]});
+    l.room = std::max(Reads::kRoom, 2 * l.v.size());
+}
+
+// Too many reads noted on b: they become its pieces (as many as they cut it into, or fewer).
+__attribute__((noinline)) void Occupancy::replace_reads(Block &b)
+{
+    keep(b, b.lo, b.hi, pieces(b));
+}
+
+// A read of [lo, hi) within b until t.
+inline void Occupancy::note(Block &b, uint64_t lo, uint64_t hi, cycles_t t)
+{
+    if (lo == b.lo && hi == b.hi) { // the whole block: no cut
+        b.r = std::max(b.r, t);
+        return;
+    }
+    if (b.reads == 0)
+        b.reads = new_list();
+    Reads &l = list(b);
+    if (!l.v.empty() && l.v.back().lo == lo && l.v.back().hi == hi) { // the same part again
+        l.v.back().t = std::max(l.v.back().t, t);
+        return;
+    }
+    append(l, Read{lo, hi, t});
+    if (l.v.size() >= l.room)
+        replace_reads(b);
 }
 
 // The level changes from `from` at t (cycles after the origin, after the last change tc, where F
@@ -259,53 +506,58 @@ __attribute__((noinline)) void Occupancy::compact()
 {
     // Endpoints before the oldest open write are final: no interval can start earlier any more.
     cycles_t oldest = kNever;
-    for (size_t i = 0; i < nsegs_; i++)
-        oldest = std::min(oldest, segs_[i].w);
+    for (size_t i = 0; i < nopen_; i++)
+        oldest = std::min(oldest, open_[i].w);
     fold(oldest);
     if (waiting_ <= kMaxEvents)
         return;
     // Data left unread for very long holds the rest back: fold the older half (events_ is sorted
-    // now), counting the open ranges written before that point as occupied up to it (an upper
+    // now), counting the open pieces written before that point as occupied up to it (an upper
     // bound).
     size_t i = 0;
     for (size_t before = events_.first[0].n; before <= waiting_ / 2; before += events_.first[i].n)
         i++; // events_[i] holds endpoint waiting_ / 2 in time order
     const cycles_t upto = events_.first[i].t;
-    for (size_t i = 0; i < nsegs_; i++) {
-        Seg &s = segs_[i];
-        if (s.w < upto) {
-            const int64_t bytes = static_cast<int64_t>(s.hi - s.lo);
-            add(starts_, s.w, bytes);
-            add(ends_, upto, -bytes);
-            waiting_ += 2;
-            byte_cycles_ += static_cast<double>(bytes) * static_cast<double>(upto - s.w);
-            s.w = upto; // what remains of its interval starts at the fold
-            s.r = std::max(s.r, upto);
+    for (size_t k = 0; k < nopen_; k++) {
+        Block &b = open_[k];
+        if (b.w < upto) {
+            const size_t m = pieces(b);
+            for (size_t j = 0; j < m; j++) {
+                const int64_t bytes = static_cast<int64_t>(cut_[j + 1] - cut_[j]);
+                add(starts_, b.w, bytes);
+                add(ends_, upto, -bytes);
+                waiting_ += 2;
+                byte_cycles_ += static_cast<double>(bytes) * static_cast<double>(upto - b.w);
+            }
+            b.w = upto; // the rest of its pieces' intervals starts at the fold: read until upto at least
         }
     }
     folded_early_ = true;
     fold(upto);
 }
 
-// Room for `more` ranges past the open ones: the vector only grows, so that the cuts move ranges
-// within it.
-inline Occupancy::Seg *Occupancy::room(size_t more)
-{
-    if (nsegs_ + more > segs_.size())
-        segs_.resize(std::max<size_t>(16, 2 * (nsegs_ + more)));
-    return segs_.data();
-}
-
-// The open ranges under [lo, hi) are closed, the parts of the first and last outside it stay
-// open, and [lo, hi) is one new range.
+// The open blocks under [lo, hi) are closed, the parts of the first and last outside it stay
+// open, and [lo, hi) is one new block.
 void Occupancy::write(uint64_t lo, uint64_t hi, cycles_t t)
 {
     if (lo >= hi)
         return;
     const size_t i = first_after(lo);
-    if (i < nsegs_ && segs_[i].lo == lo && segs_[i].hi == hi) { // the common case: one range, rewritten
-        close(lo, hi, segs_[i], byte_cycles_, waiting_);
-        segs_[i].w = segs_[i].r = t;
+    if (i < nopen_ && open_[i].lo == lo && open_[i].hi == hi) { // the common case: one block, rewritten
+        Block &b = open_[i];
+        if (!has_reads(b)) {
+            close_whole(b, lo, hi, byte_cycles_, waiting_);
+        } else {
+            if (list(b).in_order)
+                close_in_order(b, byte_cycles_, waiting_);
+            else
+                close(b, pieces(b), lo, hi, byte_cycles_, waiting_);
+            Reads &l = list(b); // kept for the next reads
+            l.v.clear();
+            l.room = Reads::kRoom;
+            l.in_order = true;
+        }
+        b.w = b.r = t;
     } else {
         write_cut(i, lo, hi, t);
     }
@@ -315,97 +567,99 @@ void Occupancy::write(uint64_t lo, uint64_t hi, cycles_t t)
 
 __attribute__((noinline)) void Occupancy::write_cut(size_t i, uint64_t lo, uint64_t hi, cycles_t t)
 {
-    const size_t n = nsegs_;
-    size_t k = i; // the ranges under [lo, hi) are i .. k - 1, closed in address order
+    // The blocks under [lo, hi) are i .. k - 1, closed in address order; the part of the first
+    // before lo and the part of the last past hi stay open (each keeping its pieces and times).
     double bc = byte_cycles_;
     size_t waiting = waiting_;
-    for (; k < n && segs_[k].lo < hi; k++)
-        close(std::max(lo, segs_[k].lo), std::min(hi, segs_[k].hi), segs_[k], bc, waiting);
+    size_t k = i;
+    bool keep_lo = false, keep_hi = false;
+    Block left{}, right{};
+    for (; k < nopen_ && open_[k].lo < hi; k++) {
+        Block &b = open_[k];
+        if (!has_reads(b)) { // one piece: the parts outside [lo, hi) are b's bounds moved
+            close_whole(b, std::max(lo, b.lo), std::min(hi, b.hi), bc, waiting);
+            if (b.hi > hi) {
+                right = Block{hi, b.hi, b.w, b.r, 0};
+                keep_hi = true;
+            }
+            if (b.lo < lo) {
+                left = Block{b.lo, lo, b.w, b.r, b.reads};
+                keep_lo = true;
+            } else {
+                forget_reads(b);
+            }
+        } else {
+            const size_t m = pieces(b);
+            close(b, m, lo, hi, bc, waiting);
+            if (b.hi > hi) {
+                right = Block{hi, b.hi, b.w, b.r, 0};
+                keep(right, hi, b.hi, m);
+                keep_hi = true;
+            }
+            if (b.lo < lo) {
+                left = b;
+                keep(left, b.lo, lo, m);
+                keep_lo = true;
+            } else {
+                forget_reads(b);
+            }
+        }
+    }
     byte_cycles_ = bc;
     waiting_ = waiting;
-    // [lo, hi) takes their place, after the part of the first before lo and before the part of the
-    // last past hi (each keeps its times); the ranges from k on move once, when the count changes.
-    const size_t keep_lo = i < k && segs_[i].lo < lo, keep_hi = i < k && segs_[k - 1].hi > hi;
-    const size_t m = keep_lo + 1 + keep_hi;
-    Seg past{};
+    // [lo, hi) takes their place, after the part before lo and before the part past hi
+    const size_t n = keep_lo + 1 + keep_hi;
+    if (n != k - i) { // the blocks from k on move once
+        if (nopen_ + n > open_.size())
+            open_.resize(std::max<size_t>(16, 2 * (nopen_ + n)));
+        Block *const o = open_.data();
+        std::memmove(o + i + n, o + k, (nopen_ - k) * sizeof(Block));
+        nopen_ = nopen_ + n - (k - i);
+    }
+    Block *const s = open_.data() + i;
+    if (keep_lo)
+        s[0] = left;
+    s[keep_lo] = Block{lo, hi, t, t, 0};
     if (keep_hi)
-        past = segs_[k - 1];
-    Seg *const s = room(m);
-    if (m != k - i) {
-        std::memmove(s + i + m, s + k, (n - k) * sizeof(Seg));
-        nsegs_ = n + m - (k - i);
-    }
-    s[i].hi = lo; // the part before lo, when there is one (else overwritten next)
-    s[i + keep_lo] = Seg{lo, hi, t, t};
-    if (keep_hi) {
-        past.lo = hi;
-        s[i + keep_lo + 1] = past;
-    }
+        s[keep_lo + 1] = right;
 }
 
-// The open ranges under [lo, hi) are read until t; the first and the last are cut at lo and hi
-// when they reach past them, the parts outside keeping their times.
+// The open blocks under [lo, hi) note a read until t.
 void Occupancy::read(uint64_t lo, uint64_t hi, cycles_t t)
 {
     if (lo >= hi)
         return;
-    const size_t i = first_after(lo), n = nsegs_;
-    Seg *const s = segs_.data();
-    if (i < n && s[i].lo >= lo && s[i].hi <= hi && (i + 1 == n || s[i + 1].lo >= hi)) // the common case: one range
-        s[i].r = std::max(s[i].r, t);
-    else if (i < n && s[i].lo < hi)
+    const size_t i = first_after(lo);
+    if (i == nopen_)
+        return;
+    Block &b = open_[i];
+    if (b.lo <= lo && hi <= b.hi) // the common case: within one block
+        note(b, lo, hi, t);
+    else if (b.lo < hi)
         read_cut(i, lo, hi, t);
 }
 
 __attribute__((noinline)) void Occupancy::read_cut(size_t i, uint64_t lo, uint64_t hi, cycles_t t)
 {
-    const size_t n = nsegs_;
-    Seg *const s = room(2);
-    // One pass over the ranges under [lo, hi) (i .. k - 1; the caller saw s[i].lo < hi) reads
-    // them until t, keeping the first's and the last's read time for their parts outside.
-    const cycles_t r_first = s[i].r;
-    cycles_t r_last;
-    size_t k = i;
-    do {
-        r_last = s[k].r;
-        s[k].r = std::max(r_last, t);
-        k++;
-    } while (k < n && s[k].lo < hi);
-    const bool cut_lo = s[i].lo < lo, cut_hi = s[k - 1].hi > hi;
-    if (!cut_lo && !cut_hi)
-        return;
-    // A cut range is there twice: the ranges after the first copy move up one place (after both
-    // copies when both ends are cut), then the copies' bounds and the outside parts' times are set.
-    if (cut_hi) {
-        const size_t up = cut_lo ? 2 : 1;
-        std::memmove(s + k - 1 + up, s + k - 1, (n - k + 1) * sizeof(Seg)); // the last and those after it
-        s[k - 1 + up].lo = hi;
-        s[k - 1 + up].r = r_last;
-        if (cut_lo) { // the last again, those between and the first, one place up
-            if (k - i <= 4) {
-                for (size_t j = k; j-- > i;)
-                    s[j + 1] = s[j];
-            } else {
-                std::memmove(s + i + 1, s + i, (k - i) * sizeof(Seg));
-            }
-        }
-        s[k - 1 + cut_lo].hi = hi;
-    } else {
-        std::memmove(s + i + 1, s + i, (n - i) * sizeof(Seg));
+    for (size_t k = i; k < nopen_ && open_[k].lo < hi; k++) {
+        Block &b = open_[k];
+        note(b, std::max(lo, b.lo), std::min(hi, b.hi), t);
     }
-    if (cut_lo) {
-        s[i].hi = lo;
-        s[i].r = r_first;
-        s[i + 1].lo = lo;
-    }
-    nsegs_ = n + cut_lo + cut_hi;
 }
 
 void Occupancy::finish()
 {
-    for (size_t i = 0; i < nsegs_; i++)
-        close(segs_[i].lo, segs_[i].hi, segs_[i], byte_cycles_, waiting_);
-    nsegs_ = 0;
+    for (size_t i = 0; i < nopen_; i++) {
+        Block &b = open_[i];
+        if (!has_reads(b))
+            close_whole(b, b.lo, b.hi, byte_cycles_, waiting_);
+        else if (list(b).in_order)
+            close_in_order(b, byte_cycles_, waiting_);
+        else
+            close(b, pieces(b), b.lo, b.hi, byte_cycles_, waiting_);
+        forget_reads(b);
+    }
+    nopen_ = 0;
     fold(kNever);
 }
 

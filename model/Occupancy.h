@@ -27,15 +27,19 @@
 // its 64 points among the knots by bisection while they are in time order (an interval that starts
 // before a fold's change points puts them out of order: then knot after knot, as they are).
 //
-// Data structures: the open ranges are a vector sorted by address (a buffer holds few: its
-// tiles), so an access that covers exactly one open range, the common case, is a binary search
-// and an update in place; a read that cuts ranges at its ends reads them in one pass and moves the
-// ranges after its first cut once (a memmove).  The
-// endpoints waiting to be folded are one time-sorted run; those closed since the last fold are
-// appended to two more (interval starts, interval ends), each in nearly increasing time order, so
-// a fold sorts them by insertion and merges the three runs in one pass instead of sorting
-// everything again.  The knots take their full room (kMaxKnots) at the first change point, so
-// that they are never copied to a larger block.
+// Data structures: the open ranges are blocks, one per write (what is left of it), in a vector
+// sorted by address (a buffer holds few: its tiles).  A read does not cut them: it is noted on the
+// block it falls in (a search and an append; a read of a whole block is one maximum), and only
+// when (part of) a block is written again, or at an early fold and at the end, are its pieces
+// worked out from the reads noted (their ends cut it; each piece is read until the latest read
+// over it) and closed in address order, with the same intervals, in the same order, as if every
+// read had cut the block (so the integral's sum is added up in the same order).  A block keeps a
+// bounded number of reads: past it, they are replaced by its pieces.  The endpoints waiting to be
+// folded are one time-sorted run; those closed since the last fold are appended to two more
+// (interval starts, interval ends), each in nearly increasing time order, so a fold sorts them by
+// insertion and merges the three runs in one pass instead of sorting everything again.  The knots
+// take their full room (kMaxKnots) at the first change point, so that they are never copied to a
+// larger block.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -69,11 +73,29 @@ public:
     cycles_t grid() const { return grid_; }
 
 private:
-    // An open range: written at w, read until r.  r starts at w: data read no later than its write
-    // started (or not at all) has no interval (close() needs r > w).
-    struct Seg {
+    // A part of a block read until t (within the block; its ends cut the block).
+    struct Read {
+        uint64_t lo, hi;
+        cycles_t t;
+    };
+    // The reads noted on a block: at most room of them, past which they are replaced by the
+    // block's pieces (room grows when the pieces are many).  When each read starts, ends and is
+    // read no earlier than the one before (as a tile is read, slice after slice), a piece is read
+    // until the last read that starts at or before it: in_order says so.
+    struct Reads {
+        static constexpr size_t kRoom = 64;
+        std::vector<Read> v;
+        size_t room = kRoom;
+        bool in_order = true;
+    };
+    // An open range: written at w, read as a whole until r, parts of it read as noted in list
+    // `reads` (lists_[reads - 1]; 0: none).  A piece (the block cut at every read's ends) is read
+    // until the latest of r and the reads over it; r starts at w: data read no later than its
+    // write started (or not at all) has no interval.
+    struct Block {
         uint64_t lo, hi;
         cycles_t w, r;
+        uint32_t reads;
     };
     // Endpoints at one time appended one after another are kept as one entry: their sum, and how
     // many they are (compaction counts endpoints).
@@ -100,23 +122,46 @@ private:
         void room(size_t want); // holds at least want + 1, keeping [first, last)
     };
     size_t first_after(uint64_t at) const;
-    // write() and read() for accesses that cut open ranges (i: first_after(lo)).
+    // write() and read() for accesses that are not within one block (i: first_after(lo)).
     void write_cut(size_t i, uint64_t lo, uint64_t hi, cycles_t t);
     void read_cut(size_t i, uint64_t lo, uint64_t hi, cycles_t t);
-    // segs_ grown to hold `more` ranges past the open ones; its data.
-    Seg *room(size_t more);
-    void close(uint64_t lo, uint64_t hi, const Seg &s, double &bc, size_t &waiting);
-    static void add(Run &run, cycles_t t, int64_t bytes);
+    void note(Block &b, uint64_t lo, uint64_t hi, cycles_t t);
+    static void append(Reads &l, const Read &r);
+    void replace_reads(Block &b);
+    Reads &list(const Block &b) { return lists_[b.reads - 1]; }
+    const Reads &list(const Block &b) const { return lists_[b.reads - 1]; }
+    uint32_t new_list(); // a spare list, or a new one
+    bool has_reads(const Block &b) const { return b.reads != 0 && !list(b).v.empty(); }
+    // b's pieces: cut_[0 .. m], their bounds, and until_[0 .. m), their read times; returns m.
+    size_t pieces(const Block &b);
+    size_t pieces_any_order(const Block &b);
+    // b spans [lo, hi) (within it before), its reads the pieces from the last pieces() there.
+    void keep(Block &b, uint64_t lo, uint64_t hi, size_t m);
+    // Close the part [lo, hi) of b: of its pieces from pieces() (m of them), or of its one piece.
+    void close(const Block &b, size_t m, uint64_t lo, uint64_t hi, double &bc, size_t &waiting);
+    void close_whole(const Block &b, uint64_t lo, uint64_t hi, double &bc, size_t &waiting);
+    void close_in_order(const Block &b, double &bc, size_t &waiting);
+    // b's reads dropped (their list spare for another block).
+    void forget_reads(Block &b);
+    static void add(Run &run, cycles_t t, int64_t bytes, uint64_t n = 1);
     void fold(cycles_t upto);
     void compact();
     void change_slow(cycles_t t, double f, int64_t from, cycles_t tc, double fc);
     void coarsen(cycles_t upto);
     double integral_at(double x, size_t &k) const;
 
-    // The open ranges, disjoint, by address: segs_[0 .. nsegs_).  The vector's size is the room,
-    // which only grows, so cutting and closing up ranges moves them without reallocating.
-    std::vector<Seg> segs_;
-    size_t nsegs_ = 0;
+    // The open blocks, disjoint, by address: open_[0 .. nopen_).  The vector's size is the room,
+    // which only grows, so that a write moves the blocks after it within it.  The lists of reads
+    // they note (a new list may move the others: no reference to one is held across new_list()),
+    // and those no block uses, kept with their room.
+    std::vector<Block> open_;
+    size_t nopen_ = 0;
+    std::vector<Reads> lists_;
+    std::vector<uint32_t> spare_lists_;
+    // pieces()'s results, and the reads' ends sorted there when the reads come out of order (each
+    // grown, never shrunk)
+    std::vector<uint64_t> cut_, los_, his_;
+    std::vector<cycles_t> until_;
     // Endpoints of closed intervals, every one at or after the last fold: events_ sorted by time;
     // starts_ and ends_ appended since the last fold, each nearly in time order.
     Run events_, starts_, ends_, scratch_, rest_;

@@ -601,6 +601,57 @@ START_TEST(test_components_occupancy_read_cuts)
 }
 END_TEST
 
+// Reads noted on a range are only turned into its pieces when it is written again, with the
+// same figures whatever their order: [0, 100) written at 0, read as a tile is (each read starting,
+// ending and ending its time later than the one before) [10, 60) until 10, [20, 70) until 20,
+// [30, 80) until 30, then rewritten at 40.  Pieces: [0, 10) and [80, 100) unread, [10, 20) read
+// until 10, [20, 30) until 20, [30, 80) until 30 (three pieces, cut at 60 and 70): 100 + 200 +
+// 1500 = 1800.  Sweep: t=0 +70; t=10 -10 -> 60; t=20 -10 -> 50; t=30 -50 -> 0: peak 70.  The same
+// reads in another order, after a read of [40, 50) until 0 (the write's start: it counts for
+// nothing, but cuts [30, 80) in more pieces), give the same.
+START_TEST(test_components_occupancy_noted_reads)
+{
+    const uint64_t lo[3] = {10, 20, 30}, hi[3] = {60, 70, 80}, t[3] = {10, 20, 30};
+    const int order[2][3] = {{0, 1, 2}, {2, 0, 1}};
+    for (int k = 0; k < 2; k++) {
+        Occupancy o;
+        o.reset(0);
+        o.write(0, 100, 0);
+        if (k == 1)
+            o.read(40, 50, 0);
+        for (int j : order[k])
+            o.read(lo[j], hi[j], t[j]);
+        o.write(0, 100, 40);
+        o.finish();
+        ck_assert_uint_eq(o.peak_bytes(), 70);
+        ck_assert_double_eq(o.byte_cycles(), 1800.0);
+        expect_series_by_10(o, {70, 60, 50});
+    }
+}
+END_TEST
+
+// A write into the middle of a range with reads noted on it keeps the pieces on both sides:
+// [0, 100) written at 0, [10, 30) read until 10, [60, 90) until 20; [40, 50) written at 30 (its
+// old data unread: nothing closed); [20, 70) read until 40 over all three.  finish: [10, 20) 10 B
+// x 10, [20, 40) 20 B x 40, [40, 50) 10 B x 10 (from 30), [50, 70) 20 B x 40, [70, 90) 20 B x 20:
+// 100 + 800 + 100 + 800 + 400 = 2200.  Sweep: t=0 +70; t=10 -10 -> 60; t=20 -20 -> 40; t=30 +10
+// -> 50; t=40 -50 -> 0: peak 70.
+START_TEST(test_components_occupancy_split_read_range)
+{
+    Occupancy o;
+    o.reset(0);
+    o.write(0, 100, 0);
+    o.read(10, 30, 10);
+    o.read(60, 90, 20);
+    o.write(40, 50, 30);
+    o.read(20, 70, 40);
+    o.finish();
+    ck_assert_uint_eq(o.peak_bytes(), 70);
+    ck_assert_double_eq(o.byte_cycles(), 2200.0);
+    expect_series_by_10(o, {70, 60, 40, 50});
+}
+END_TEST
+
 // One write closing more pieces than an endpoint run's first room (1,024): [0, 3000) written at 0,
 // each byte then read on its own, byte j until 1 + j (ends appended in time order) or until
 // 4000 - j (in reverse: the fold sorts them in full), then the whole rewritten at 5000 (never read
@@ -1538,6 +1589,8 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_occupancy_partial_ranges);
     tcase_add_test(t, test_components_occupancy_cuts);
     tcase_add_test(t, test_components_occupancy_read_cuts);
+    tcase_add_test(t, test_components_occupancy_noted_reads);
+    tcase_add_test(t, test_components_occupancy_split_read_range);
     tcase_add_test(t, test_components_occupancy_many_pieces);
     tcase_add_test(t, test_components_occupancy_reverse_order);
     tcase_add_test(t, test_components_occupancy_compaction_exact);
