@@ -315,6 +315,7 @@ struct decoded_shape {
     uint64_t hash;
     cache_key_t key; /* the shape's text; len 0: empty slot */
     uint8_t nmask;
+    bool cross;      /* the op has rules across fields (dv_insn_rules_t.cross): a new offset is checked */
     shape_mask_t mask[SC_MASKS];
     hints_t hints;                  /* after the last line of this shape */
     dv_insn_t insn;
@@ -415,7 +416,10 @@ static int shape_of(const char *text, size_t n, shape_t *sh)
     return 0;
 }
 
-/* The line decoded from its shape's instruction d with the offsets off[]: 0, or -1 to parse it. */
+/* The line decoded from its shape's instruction d with the offsets off[]: 0, or -1 to parse it.
+ * d->insn passed dv_insn_check (the parser ran it), and only the offsets change: an address field's
+ * checks are on its space (bits 63..56), so without rules across fields (which may look at
+ * offsets) the line passes as d->insn did, with no need to run dv_insn_check again. */
 static int shape_apply(const decoded_shape_t *d, const uint64_t *off, const dv_kernel_info_t *info, dv_insn_t *out)
 {
     insn_out(out, &d->insn);
@@ -425,7 +429,7 @@ static int shape_apply(const decoded_shape_t *d, const uint64_t *off, const dv_k
             return -1;
         v->u = (v->u & ~0xFFFFFFFFFFull) | off[k];
     }
-    return dv_insn_check(out, NULL) == DV_OK ? 0 : -1;
+    return !d->cross || dv_insn_check(out, NULL) == DV_OK ? 0 : -1;
 }
 
 /* The line whose shape is sh (the shape of d) decoded from d: 0, or -1 to parse it. */
@@ -544,6 +548,7 @@ static bool shape_keep(decoded_shape_t *d, uint64_t h, const shape_t *sh, const 
     }
     d->hash = h;
     d->nmask = (uint8_t)sh->nmask;
+    d->cross = dv_insn_rules((dv_op_t)insn->op)->cross;
     key_set(&d->key, sh->buf, sh->len);
     d->insn = *insn;
     return true;
