@@ -280,10 +280,14 @@ typedef struct decoded_line decoded_line_t;
 typedef struct decoded_shape decoded_shape_t;
 
 /* What followed a line (or a line of a shape) the last times: the entries of the last two
- * different lines (a loop that alternates two buffers alternates its successors), and the shape
- * of the last one decoded from its shape.  Hints only: checked in full before use, NULL when none. */
+ * different lines, the one to try first in next[0], and the shape of the last one decoded from its
+ * shape.  A loop that alternates two buffers alternates its successors (`set_flag ... id=0`, then
+ * `id=1`): after a change the one before the last is tried first, else the last (tried first
+ * always, the alternating lines of the vector trace missed every other time).  Hints only: checked
+ * in full before use, NULL when none. */
 typedef struct hints {
     decoded_line_t *next[2];
+    decoded_line_t *last; /* the last successor (NULL: a line not kept) */
     decoded_shape_t *shape;
     bool shape_first; /* the last one was decoded from `shape` in place (a DMA line: a new offset) */
 } hints_t;
@@ -629,10 +633,15 @@ static inline bool take_predicted(reader_t *r, const decoded_line_t *e)
 
 static inline void hints_add(hints_t *h, decoded_line_t *d, decoded_shape_t *used)
 {
-    if (d && h->next[0] != d && h->next[1] != d) {
+    decoded_line_t *const last = h->last;
+    if (d && d != last && last) { /* a change: the next one may change back */
+        h->next[0] = last;
+        h->next[1] = d;
+    } else if (d && h->next[0] != d) { /* the same again (or the first): d first */
         h->next[1] = h->next[0];
         h->next[0] = d;
     }
+    h->last = d;
     if (used)
         h->shape = used;
     h->shape_first = used && !d;
