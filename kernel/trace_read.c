@@ -166,13 +166,10 @@ static inline void key_set(cache_key_t *k, const char *s, size_t n)
 static inline bool key_is(const cache_key_t *k, const char *s)
 {
     const uint32_t last = k->last;
-    uint64_t diff = (load8(s + 8 * (size_t)last) & k->tail) ^ k->w[last];
-    uint32_t j = 0;
-    for (; j + 2 <= last; j += 2)
-        diff |= (load8(s + 8 * (size_t)j) ^ k->w[j]) | (load8(s + 8 * (size_t)j + 8) ^ k->w[j + 1]);
-    if (j < last)
-        diff |= load8(s + 8 * (size_t)j) ^ k->w[j];
-    return diff == 0;
+    for (uint32_t j = 0; j < last; j++) /* (a word a turn: a vectorised loop costs more on a few words) */
+        if (load8(s + 8 * (size_t)j) != k->w[j])
+            return false;
+    return (load8(s + 8 * (size_t)last) & k->tail) == k->w[last];
 }
 
 /* Copy n bytes as whole words: dst has room for n rounded up to 8, src as many readable bytes. */
@@ -188,6 +185,23 @@ static int reader_error(const reader_t *r, int rc, const char *file, dv_error_t 
         return dv_error_set(err, DV_ERR_IO, file, (int)r->line + 1, 0, "read error: %s", strerror(errno));
     return dv_error_set(err, DV_ERR_PARSE, file, (int)r->line + 1, 1, "line is longer than %u bytes",
                         READ_BUF_BYTES - 1);
+}
+
+/* dv_insn_copy of a decoded line's instruction to the caller: its header and nf fields (the fields
+ * past nf are not part of an instruction, include/dv/isa.h), with a copy of known size per field
+ * count (a jump and a few moves; the whole 200-byte struct, or memcpy of a variable size, cost more
+ * than the rest of a line found in the cache). */
+static inline void insn_out(dv_insn_t *out, const dv_insn_t *in)
+{
+    _Static_assert(DV_MAX_FIELDS == 24, "a case per field count");
+    switch (in->nf) {
+#define N(n) case n: memcpy(out, in, offsetof(dv_insn_t, f) + (n) * sizeof(dv_val_t)); break;
+    N(0) N(1) N(2) N(3) N(4) N(5) N(6) N(7) N(8) N(9) N(10) N(11) N(12)
+    N(13) N(14) N(15) N(16) N(17) N(18) N(19) N(20) N(21) N(22) N(23) N(24)
+#undef N
+    default: /* (the parser gives every instruction its form's count) */
+        __builtin_unreachable();
+    }
 }
 
 /* ---------------------------------------------------------------- kernels and streams */
@@ -263,10 +277,14 @@ typedef struct decoded_line decoded_line_t;
 typedef struct decoded_shape decoded_shape_t;
 
 /* What followed a line (or a line of a shape) the last times: the entries of the last two
- * different lines (a loop that alternates two buffers alternates its successors), and the shape
- * of the last one decoded from its shape.  Hints only: checked in full before use, NULL when none. */
+ * different lines, the one to try first in next[0], and the shape of the last one decoded from its
+ * shape.  A loop that alternates two buffers alternates its successors (`set_flag ... id=0`, then
+ * `id=1`): after a change the one before the last is tried first, else the last (tried first
+ * always, the alternating lines of the vector trace missed every other time).  Hints only: checked
+ * in full before use, NULL when none. */
 typedef struct hints {
     decoded_line_t *next[2];
+    decoded_line_t *last; /* the last successor (NULL: a line not kept) */
     decoded_shape_t *shape;
     bool shape_first; /* the last one was decoded from `shape` in place (a DMA line: a new offset) */
 } hints_t;
@@ -290,14 +308,18 @@ struct decoded_line {
  * the masked runs give back the line's tokens exactly. */
 enum { SC_SLOTS = 64, SC_BITS = 6, SC_MASKS = 4, SHAPE_MARK = 0x01 };
 typedef struct shape_mask {
-    uint8_t field; /* the field the offset was parsed into (an address field) */
-    uint8_t gm;    /* an ARG+OFFSET address (else SPACE:OFFSET) */
-    uint8_t at;    /* where its SHAPE_MARK is in the shape's text */
+    uint64_t limit; /* the offset must be below: its argument's bytes (ARG+OFFSET), else OFF_LIMIT */
+    uint64_t tail;  /* the text before its SHAPE_MARK (from the last one): its last word's bytes, as
+                     * word_head keeps them (0 when there is no text) */
+    uint8_t field;  /* the field the offset was parsed into (an address field) */
+    uint8_t at;     /* where its SHAPE_MARK is in the shape's text */
 } shape_mask_t;
 struct decoded_shape {
     uint64_t hash;
     cache_key_t key; /* the shape's text; len 0: empty slot */
     uint8_t nmask;
+    bool cross;      /* the op has rules across fields (dv_insn_rules_t.cross): a new offset is checked */
+    uint64_t tail;   /* the text after the last SHAPE_MARK: as shape_mask_t.tail */
     shape_mask_t mask[SC_MASKS];
     hints_t hints;                  /* after the last line of this shape */
     dv_insn_t insn;
@@ -398,40 +420,45 @@ static int shape_of(const char *text, size_t n, shape_t *sh)
     return 0;
 }
 
-/* The line decoded from its shape's instruction d with the offsets off[]: 0, or -1 to parse it. */
-static int shape_apply(const decoded_shape_t *d, const uint64_t *off, const dv_kernel_info_t *info, dv_insn_t *out)
+/* The line decoded from its shape's instruction d with the offsets off[]: 0, or -1 to parse it.
+ * d->insn passed dv_insn_check (the parser ran it), and only the offsets change: an address field's
+ * checks are on its space (bits 63..56), so without rules across fields (which may look at
+ * offsets) the line passes as d->insn did, with no need to run dv_insn_check again. */
+static int shape_apply(const decoded_shape_t *d, const uint64_t *off, dv_insn_t *out)
 {
-    *out = d->insn;
+    insn_out(out, &d->insn);
     for (int k = 0; k < d->nmask; k++) {
         dv_val_t *v = &out->f[d->mask[k].field];
-        if (d->mask[k].gm ? off[k] >= info->args[DV_ADDR_ARG(v->u)].bytes : off[k] >= OFF_LIMIT)
+        if (off[k] >= d->mask[k].limit)
             return -1;
         v->u = (v->u & ~0xFFFFFFFFFFull) | off[k];
     }
-    return dv_insn_check(out, NULL) == DV_OK ? 0 : -1;
+    return !d->cross || dv_insn_check(out, NULL) == DV_OK ? 0 : -1;
 }
 
 /* The line whose shape is sh (the shape of d) decoded from d: 0, or -1 to parse it. */
-static int shape_decode(const decoded_shape_t *d, const shape_t *sh, const char *text, const dv_kernel_info_t *info,
-                        dv_insn_t *out)
+static int shape_decode(const decoded_shape_t *d, const shape_t *sh, const char *text, dv_insn_t *out)
 {
     uint64_t off[SC_MASKS];
     for (int k = 0; k < sh->nmask; k++)
         if (dv_trace_parse_u64(text + sh->run[k].at, sh->run[k].n, &off[k]) != 0)
             return -1;
-    return shape_apply(d, off, info, out);
+    return shape_apply(d, off, out);
 }
 
-/* Do a[0, n) and b[0, n) hold the same bytes?  Both can be read 7 bytes further. */
-static inline bool bytes_equal(const char *a, const char *b, size_t n)
+/* word_head's mask for the last word of n bytes (0 for none). */
+static inline uint64_t tail_mask(size_t n)
 {
-    uint64_t diff = 0;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8)
-        diff |= load8(a + i) ^ load8(b + i);
-    if (i < n)
-        diff |= word_head(load8(a + i) ^ load8(b + i), n - i);
-    return diff == 0;
+    return n ? word_head(UINT64_MAX, (n - 1) % 8 + 1) : 0;
+}
+
+/* Do a[0, n) and b[0, n) hold the same bytes (tail: tail_mask(n))?  Both can be read 7 bytes further. */
+static inline bool bytes_equal(const char *a, const char *b, size_t n, uint64_t tail)
+{
+    for (; n > 8; n -= 8, a += 8, b += 8) /* (a word a turn: the texts are short, seldom over 24 bytes) */
+        if (load8(a) != load8(b))
+            return false;
+    return ((load8(a) ^ load8(b)) & tail) == 0;
 }
 
 /* Hex digit values; 16 for the other bytes. */
@@ -449,9 +476,14 @@ static inline size_t offset_parse(const char *p, size_t t, size_t avail, uint64_
     uint64_t v = 0;
     size_t j = t;
     unsigned d;
-    if (p[t] == '0' && (p[t + 1] | 0x20) == 'x' && hex_value[(uint8_t)p[t + 2]]) {
-        for (j = t + 2; (d = hex_value[(uint8_t)p[j]]) != 0; j++)
+    if (p[t] == '0' && (p[t + 1] | 0x20) == 'x' && (d = hex_value[(uint8_t)p[t + 2]]) != 0) {
+        /* a digit a turn: the byte after it and its value looked up while it is added */
+        const uint8_t *q = (const uint8_t *)p + t + 2;
+        do {
             v = v << 4 | (d - 1);
+            d = hex_value[*++q];
+        } while (d);
+        j = (size_t)((const char *)q - p);
         if (j - t - 2 > 15)
             return 0;
     } else {
@@ -471,15 +503,15 @@ static inline size_t offset_parse(const char *p, size_t t, size_t avail, uint64_
  * (CR LF) follows, so shape_of would give d's text (a line with blanks before its mnemonic or a
  * comment is not matched).  0 and the line's length *n and its bytes with the newline *adv, or -1
  * (another shape, the newline not yet read, or parse it). */
-static int shape_walk_at(const decoded_shape_t *d, const char *p, size_t avail, const dv_kernel_info_t *info,
-                         size_t *n, size_t *adv, dv_insn_t *out)
+static int shape_walk_at(const decoded_shape_t *d, const char *p, size_t avail, size_t *n, size_t *adv,
+                         dv_insn_t *out)
 {
     const char *st = (const char *)d->key.w;
     uint64_t off[SC_MASKS];
     size_t t = 0, s = 0; /* p[t] and st[s] are to be matched next */
     for (int k = 0; k < d->nmask; k++) {
         const size_t seg = d->mask[k].at - s;
-        if (t + seg >= avail || !bytes_equal(p + t, st + s, seg))
+        if (t + seg >= avail || !bytes_equal(p + t, st + s, seg, d->mask[k].tail))
             return -1;
         t += seg;
         s += seg + 1;
@@ -489,7 +521,7 @@ static int shape_walk_at(const decoded_shape_t *d, const char *p, size_t avail, 
         t = j;
     }
     const size_t seg = d->key.len - s;
-    if (t + seg + 2 > avail || !bytes_equal(p + t, st + s, seg))
+    if (t + seg + 2 > avail || !bytes_equal(p + t, st + s, seg, d->tail))
         return -1;
     t += seg;
     const size_t a = t + 1 + (p[t] == '\r');
@@ -497,12 +529,13 @@ static int shape_walk_at(const decoded_shape_t *d, const char *p, size_t avail, 
         return -1;
     *n = t;
     *adv = a;
-    return shape_apply(d, off, info, out);
+    return shape_apply(d, off, out);
 }
 
 /* Keep the shape of a line the parser decoded into insn, when each masked offset is the offset of
  * one address field (the field is found by the name before the token's '='): true when kept. */
-static bool shape_keep(decoded_shape_t *d, uint64_t h, const shape_t *sh, const char *text, const dv_insn_t *insn)
+static bool shape_keep(decoded_shape_t *d, uint64_t h, const shape_t *sh, const char *text, const dv_insn_t *insn,
+                       const dv_kernel_info_t *info)
 {
     const dv_form_spec_t *fs = dv_form_spec(dv_op_spec((dv_op_t)insn->op)->form);
     for (int k = 0; k < sh->nmask; k++) {
@@ -522,11 +555,14 @@ static bool shape_keep(decoded_shape_t *d, uint64_t h, const shape_t *sh, const 
             dv_trace_parse_u64(text + sh->run[k].at, sh->run[k].n, &off) != 0 || DV_ADDR_OFF(insn->f[fi].u) != off)
             return false;
         d->mask[k].field = (uint8_t)fi;
-        d->mask[k].gm = text[e] == '+';
+        d->mask[k].limit = text[e] == '+' ? info->args[DV_ADDR_ARG(insn->f[fi].u)].bytes : OFF_LIMIT;
         d->mask[k].at = (uint8_t)sh->run[k].mark;
+        d->mask[k].tail = tail_mask(sh->run[k].mark - (k ? sh->run[k - 1].mark + 1 : 0));
     }
+    d->tail = tail_mask(sh->len - (sh->run[sh->nmask - 1].mark + 1));
     d->hash = h;
     d->nmask = (uint8_t)sh->nmask;
+    d->cross = dv_insn_rules((dv_op_t)insn->op)->cross;
     key_set(&d->key, sh->buf, sh->len);
     d->insn = *insn;
     return true;
@@ -607,10 +643,15 @@ static inline bool take_predicted(reader_t *r, const decoded_line_t *e)
 
 static inline void hints_add(hints_t *h, decoded_line_t *d, decoded_shape_t *used)
 {
-    if (d && h->next[0] != d && h->next[1] != d) {
+    decoded_line_t *const last = h->last;
+    if (d && d != last && last) { /* a change: the next one may change back */
+        h->next[0] = last;
+        h->next[1] = d;
+    } else if (d && h->next[0] != d) { /* the same again (or the first): d first */
         h->next[1] = h->next[0];
         h->next[0] = d;
     }
+    h->last = d;
     if (used)
         h->shape = used;
     h->shape_first = used && !d;
@@ -696,7 +737,7 @@ static inline decoded_line_t *line_find(decoded_line_t *set, uint64_t h, const c
 static inline bool stream_walked(trace_stream_t *ts, decoded_shape_t *ds, dv_insn_t *out)
 {
     size_t n, adv;
-    if (shape_walk_at(ds, ts->r.cur, (size_t)(ts->r.lim - ts->r.cur), &ts->tk->k.info, &n, &adv, out) != 0)
+    if (shape_walk_at(ds, ts->r.cur, (size_t)(ts->r.lim - ts->r.cur), &n, &adv, out) != 0)
         return false;
     ts->r.cur += adv;
     ts->r.off += adv;
@@ -715,7 +756,7 @@ static bool stream_predicted(trace_stream_t *ts, const hints_t *hp, int from, dv
     for (int k = from; k < 2; k++) {
         decoded_line_t *e = hp->next[k];
         if (e && take_predicted(&ts->r, e)) {
-            *out = e->insn;
+            insn_out(out, &e->insn);
             out->line = e->used = ts->r.line;
             stream_note(ts, e, NULL);
             return true;
@@ -758,7 +799,7 @@ static int stream_next_slow(trace_stream_t *ts, int tried, dv_insn_t *out, dv_er
         uint64_t h = 0;
         decoded_line_t *set = line_set(ts, text, n, &h), *d = NULL, *hit;
         if (set && (hit = line_find(set, h, text, n, &d)) != NULL) {
-            *out = hit->insn;
+            insn_out(out, &hit->insn);
             out->line = hit->used = ts->r.line;
             stream_note(ts, hit, NULL);
             return 1;
@@ -770,7 +811,7 @@ static int stream_next_slow(trace_stream_t *ts, int tried, dv_insn_t *out, dv_er
             sh_h = key_hash(sh.buf, sh.len);
             ds = &ts->sc[sh_h >> (64 - SC_BITS)];
             if (ds->key.len == sh.len && ds->hash == sh_h && key_is(&ds->key, sh.buf) &&
-                shape_decode(ds, &sh, text, info, out) == 0)
+                shape_decode(ds, &sh, text, out) == 0)
                 used = ds;
         }
         if (used) {
@@ -783,7 +824,7 @@ static int stream_next_slow(trace_stream_t *ts, int tried, dv_insn_t *out, dv_er
             rc = dv_trace_parse_insn_fields(line, len, pos, t, info, w, out, err);
             if (rc != DV_OK)
                 return rc;
-            if (ds && shape_keep(ds, sh_h, &sh, text, out)) {
+            if (ds && shape_keep(ds, sh_h, &sh, text, out, info)) {
                 memset(&ds->hints, 0, sizeof ds->hints);
                 used = ds;
             }
@@ -806,7 +847,7 @@ static int stream_next(dv_stream_t *s, dv_insn_t *out, dv_error_t *err)
         return stream_next_slow(ts, 0, out, err);
     if (!take_predicted(&ts->r, e))
         return stream_next_slow(ts, 1, out, err);
-    *out = e->insn;
+    insn_out(out, &e->insn);
     out->line = e->used = ts->r.line;
     stream_note(ts, e, NULL);
     return 1;
