@@ -444,7 +444,9 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
                                 "deadlock on %s in block %u: %s, and nothing else can progress", basename(), block,
                                 what.c_str());
         }
-        int rc = who < 0 ? issue(best, err) : start_head(who, best, err);
+        int rc = who < 0                               ? issue(best, err)
+                 : flag_op(q_[who].front().insn.op) ? start_flag(who, best, err)
+                                                    : start_head(who, best, err);
         if (rc != DV_OK)
             return rc;
         if (best > sc_now + p_.sim.quantum_cycles) {
@@ -459,7 +461,7 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
 
 std::string AiCore::describe_pending()
 {
-    return "scalar unit " + describe_wait(DV_PIPE_S, Entry{pending_, vs_, {}, 0, pending_index_, 0, {}, CriticalPath::kNone, 0, 0, 0});
+    return "scalar unit " + describe_wait(DV_PIPE_S, Entry{pending_, vs_, {}, 0, pending_index_, 0, {}, CriticalPath::kNone, 0, 0, 0, 0});
 }
 
 std::string AiCore::describe_wait(int p, const Entry &e)
@@ -493,7 +495,7 @@ bool AiCore::head_ready(int p, cycles_t &t, Block &why)
     const cycles_t base = std::max(e.enq, free_[p]);
     switch (in.op) {
     case DV_OP_set_flag: {
-        const Flag &f = flag(p, static_cast<int>(in.f[DV_FLD(FLAG, dst)].i), static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
+        const Flag &f = flags_[e.fi];
         if (f.set) { // still unconsumed by the wait issued before this set
             why = Block::Flag;
             return false;
@@ -508,7 +510,7 @@ bool AiCore::head_ready(int p, cycles_t &t, Block &why)
         t = std::max(base, done_[p]);
         return true;
     case DV_OP_wait_flag: {
-        const Flag &f = flag(static_cast<int>(in.f[DV_FLD(FLAG, src)].i), p, static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
+        const Flag &f = flags_[e.fi];
         if (!f.set) {
             why = Block::Flag;
             return false;
@@ -955,6 +957,12 @@ int AiCore::issue(cycles_t t, dv_error_t *err)
     dv_insn_copy(&e.insn, &in);
     e.enq = ts_;
     e.index = pending_index_;
+    if (flag_op(in.op)) {
+        e.nr = 0;
+        e.node = s_node_;
+        path_.retain(e.node);
+        return issue_flag(e, p, err);
+    }
     const dv_op_spec_t *os = dv_op_spec(static_cast<dv_op_t>(in.op));
     if (os->cost == DV_COST_SYNC) {
         // A flag or barrier touches no memory and never executes: start_head reads neither its
@@ -1189,8 +1197,16 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
         else if (in.op == DV_OP_wait_flag || in.op == DV_OP_wait_cross_flag || in.op == DV_OP_pipe_barrier)
             slice(p, in, base, t); // the time the pipe was held
     }
+    finish_head(p, t, node, key);
+    return DV_OK;
+}
+
+// Pipe p's head started at t as critical-path node `node` (the caller's reference, handed over):
+// it leaves its queue.
+inline void AiCore::finish_head(int p, cycles_t t, Ref node, uint32_t key)
+{
     const bool was_full = q_[p].full();
-    path_.release(e.node);
+    path_.release(q_[p].front().node);
     q_[p].pop();
     invalidate(p);
     if (q_[p].empty()) {
@@ -1206,6 +1222,88 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
     }
     path_.move(start_node_[p], node);
     start_key_[p] = key;
+}
+
+// check_access's flag checks (set_flag / wait_flag in pipe p), which also find the flag once for
+// head_ready and start_flag; anything amiss goes to check_access, which reports it.
+int AiCore::issue_flag(Entry &e, int p, dv_error_t *err)
+{
+    const dv_insn_t &in = e.insn;
+    const int src = static_cast<int>(in.f[DV_FLD(FLAG, src)].i), dst = static_cast<int>(in.f[DV_FLD(FLAG, dst)].i);
+    const int64_t id = in.f[DV_FLD(FLAG, id)].i;
+    // p is src or dst: both existing is check_access's first test passed too.
+    if (src == dst || !has_pipe(static_cast<dv_pipe_t>(src)) || !has_pipe(static_cast<dv_pipe_t>(dst)) ||
+        static_cast<uint64_t>(id) >= p_.sync.event_ids)
+        return check_access(e, p, err);
+    const unsigned i = flag_index(src, dst, static_cast<int>(id));
+    Flag &f = flag_at(i);
+    if (in.op == DV_OP_wait_flag)
+        f.issued--;
+    else if (f.issued > 0) // set twice without a wait
+        return check_access(e, p, err);
+    else
+        f.issued++;
+    e.fi = static_cast<uint16_t>(i);
+    return DV_OK;
+}
+
+// start_head for a set_flag or wait_flag (flag_op): the same charges, path and flag updates in the
+// same order, its cases resolved once.
+int AiCore::start_flag(int p, cycles_t t, dv_error_t *err)
+{
+    Entry &e = q_[p].front();
+    const dv_insn_t &in = e.insn;
+    Flag &f = flags_[e.fi];
+    const bool set = in.op == DV_OP_set_flag;
+    const int src = static_cast<int>(in.f[DV_FLD(FLAG, src)].i); // a set_flag's is p
+    const cycles_t base = std::max(e.enq, free_[p]);
+    if (t > cur_[p]) {
+        charge_wait(p, std::min(t, std::max(cur_[p], e.enq)), DV_STALL_SCALAR);
+        charge_wait(p, t, flag_cause(src)); // a wait's flag, a set's own pipe's completion
+    }
+    Ref pred = CriticalPath::kNone;
+    if (!set && f.time + p_.sync.flag_latency_cycles == t)
+        path_.assign(pred, f.node);
+    if (!pred)
+        pred = free_[p] == t ? free_ref(p) : path_at(e.node, e.enq, path_key(DV_CRIT_ISSUE, DV_PIPE_S));
+    const uint32_t key = path_key(in.op, p);
+    const Ref node = path_from(pred, t, key);
+    if (set) {
+        const int dst = static_cast<int>(in.f[DV_FLD(FLAG, dst)].i);
+        if (f.set) {
+            path_.release(node);
+            return locate(err, DV_ERR_STATE, in, e.index, "event %s->%s id %lld set twice without a wait",
+                          dv_pipe_name(static_cast<dv_pipe_t>(p)), dv_pipe_name(static_cast<dv_pipe_t>(dst)),
+                          static_cast<long long>(in.f[DV_FLD(FLAG, id)].i));
+        }
+        f.set = true;
+        f.time = std::max(t, done_[p]);
+        f.vc = hz_.clock(static_cast<dv_pipe_t>(p));
+        if (f.time > t) {
+            const Ref fired = done_ref(p);
+            path_.assign(f.node, fired);
+            path_.release(fired);
+        } else {
+            path_.assign(f.node, node);
+        }
+        free_[p] = std::max(free_[p], t);
+        invalidate(dst);
+        slice(p, in, f.time, f.time); // it kept its pipe for no cycles (ops_.cycles)
+    } else {
+        f.set = false;
+        f.cleared = t;
+        if (src != DV_PIPE_S)
+            invalidate(src); // a set_flag waiting for this wait may start
+        hz_.merge(static_cast<dv_pipe_t>(p), f.vc);
+        path_.release(f.node);
+        f.node = CriticalPath::kNone;
+        counters_.stall_flag_cycles += t - base;
+        counters_.pipe_wait_cycles[p] += t - base;
+        ops_.cycles[in.op][p] += t - base;
+        free_[p] = t;
+        slice(p, in, base, t); // the time the pipe was held
+    }
+    finish_head(p, t, node, key);
     return DV_OK;
 }
 

@@ -126,6 +126,7 @@ private:
         // V pipe: VectorUnit::cost, worked out at issue with the footprint from one decode (it
         // depends only on insn and vs, both fixed at issue)
         cycles_t v_occupy, v_latency, v_conflict;
+        uint16_t fi; // set_flag / wait_flag: its flag (flags_[fi]), listed when it was issued (issue_flag)
     };
     static_assert(std::is_trivially_default_constructible<Entry>::value, "Queue leaves entries uninitialised");
     struct Queue {
@@ -166,6 +167,13 @@ private:
     int issue(cycles_t t, dv_error_t *err); // t: when scalar_ready says the scalar unit can issue
     int start_head(int p, cycles_t t, dv_error_t *err);
     int check_access(const Entry &e, int p, dv_error_t *err); // p: route(e.insn)
+    // The flags' own way through issue and start_head (set_flag / wait_flag queued in pipe p, about
+    // half of most kernels' instructions): the same checks, times and charges with the other cases
+    // left out, and the flag found once at issue (Entry::fi).  finish_head: what every start ends with.
+    static bool flag_op(unsigned op) { return op == DV_OP_set_flag || op == DV_OP_wait_flag; }
+    int issue_flag(Entry &e, int p, dv_error_t *err);
+    int start_flag(int p, cycles_t t, dv_error_t *err);
+    void finish_head(int p, cycles_t t, Ref node, uint32_t key);
     int locate(dv_error_t *err, int code, const dv_insn_t &in, uint64_t index, const char *fmt, ...)
         __attribute__((format(printf, 6, 7)));
     // Pipe p works from `from` to `to`: its busy cycles (the union of such intervals, which start in
@@ -239,9 +247,13 @@ private:
     Ref done_ref(int p) { return path_at(done_node_[p], done_[p], done_key_[p]); }
     // A flag; the ones used since the last block start are listed (touched_), so that the resets
     // visit only them.
-    Flag &flag(int src, int dst, int id)
+    static unsigned flag_index(int src, int dst, int id)
     {
-        const unsigned i = (unsigned)((src * DV_PIPE_COUNT + dst) * DV_FLAG_IDS + id);
+        return (unsigned)((src * DV_PIPE_COUNT + dst) * DV_FLAG_IDS + id);
+    }
+    Flag &flag(int src, int dst, int id) { return flag_at(flag_index(src, dst, id)); }
+    Flag &flag_at(unsigned i)
+    {
         Flag &f = flags_[i];
         if (!f.listed) {
             f.listed = true;
