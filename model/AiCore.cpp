@@ -117,7 +117,7 @@ void AiCore::begin_kernel(cycles_t origin, bool data, bool hazards)
         start_node_[q] = done_node_[q] = CriticalPath::kNone;
     for (uint16_t i : touched_) // the others hold none
         flags_[i].node = CriticalPath::kNone;
-    starving_ = 0;
+    starving_ = solo_ = 0;
     std::memset(prov_, 0, sizeof prov_);
     std::memset(prov_mask_, 0, sizeof prov_mask_);
     std::memset(nwaits_, 0, sizeof nwaits_);
@@ -219,14 +219,24 @@ int AiCore::locate(dv_error_t *err, int code, const dv_insn_t &in, uint64_t inde
                         static_cast<unsigned long long>(index), os ? os->mnemonic : "?");
 }
 
+// The scalar unit moves from ts_ to `to` (> ts_) for cause c: every starving pipe whose cursor is
+// behind `to` is charged up to it (the shared ones through acc_).
 void AiCore::starving_charge(cycles_t to, dv_stall_t c)
 {
-    for (unsigned m = starving_; m; m &= m - 1) {
+    if (!(acc_mask_ >> c & 1)) {
+        acc_mask_ |= 1u << c;
+        for (int p = 0; p < DV_PIPE_COUNT; p++)
+            snap_[p][c] = 0; // acc_[c] was 0 when each shared pipe joined
+    }
+    acc_[c] += to - ts_;
+    for (unsigned m = solo_; m; m &= m - 1) {
         const int p = __builtin_ctz(m);
         if (to > cur_[p]) {
             prov_[p][c] += to - cur_[p];
             prov_mask_[p] |= 1u << c;
             cur_[p] = to;
+            solo_ &= ~(1u << p);
+            join_shared(p); // after this advance's share: it was charged above
         }
     }
 }
@@ -241,11 +251,31 @@ void AiCore::starve(int p)
         prov_mask_[p] |= 1u << seg_c_;
         cur_[p] = ts_;
     }
+    if (cur_[p] == ts_)
+        join_shared(p);
+    else
+        solo_ |= 1u << p;
+}
+
+// A shared pipe leaves (its charges since it joined go to `to`, or to their causes when `to` is
+// DV_STALL_COUNT) with its cursor at ts_; a solo one just leaves.
+void AiCore::leave_shared(int p, dv_stall_t to)
+{
+    if (solo_ >> p & 1) {
+        solo_ &= ~(1u << p);
+        return;
+    }
+    for (uint32_t m = acc_mask_; m; m &= m - 1) {
+        const int c = __builtin_ctz(m);
+        counters_.stall[p][to == DV_STALL_COUNT ? c : to] += acc_[c] - snap_[p][c];
+    }
+    cur_[p] = ts_;
 }
 
 void AiCore::commit(int p)
 {
     starving_ &= ~(1u << p);
+    leave_shared(p, DV_STALL_COUNT);
     for (uint32_t m = prov_mask_[p]; m; m &= m - 1) {
         const int c = __builtin_ctz(m);
         counters_.stall[p][c] += prov_[p][c];
@@ -260,6 +290,8 @@ void AiCore::close_block(cycles_t end)
     for (int p = 0; p < DV_PIPE_COUNT; p++) {
         if (!has_pipe(static_cast<dv_pipe_t>(p)))
             continue;
+        if (starving_ >> p & 1)
+            leave_shared(p, DV_STALL_DONE);
         // Charged while waiting for an instruction that never came in this block: no work left.
         for (uint32_t m = prov_mask_[p]; m; m &= m - 1) {
             const int c = __builtin_ctz(m);
@@ -286,7 +318,7 @@ void AiCore::close_block(cycles_t end)
         nwaits_[p] = 0;
         charge(p, end, DV_STALL_DONE);
     }
-    starving_ = 0;
+    starving_ = solo_ = 0;
 }
 
 int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *err)
@@ -315,10 +347,16 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
         f.listed = false;
     }
     touched_.clear();
-    starving_ = 0; // every queue is empty: each pipe waits for the scalar unit
+    starving_ = solo_ = 0; // every queue is empty: each pipe waits for the scalar unit
+    for (uint32_t m = acc_mask_; m; m &= m - 1)
+        acc_[__builtin_ctz(m)] = 0;
+    acc_mask_ = 0;
     for (int p = 1; p < DV_PIPE_COUNT; p++)
-        if (has_pipe(static_cast<dv_pipe_t>(p)))
+        if (has_pipe(static_cast<dv_pipe_t>(p))) {
             starving_ |= 1u << p;
+            if (cur_[p] != ts_)
+                solo_ |= 1u << p; // (no snapshot to take for the others: acc_ is empty)
+        }
     seg_c_ = DV_STALL_BLOCK_START;
     invalidate_all();
     dv_vstate_reset(&vs_);

@@ -222,6 +222,7 @@ private:
     }
     void starving_charge(cycles_t to, dv_stall_t c);
     void commit(int p);
+    void leave_shared(int p, dv_stall_t to);
     void close_block(cycles_t end);
     void starve(int p); // pipe p's queue became empty
     dv_stall_t flag_cause(int src) const { return static_cast<dv_stall_t>(DV_STALL_FLAG_S + src); }
@@ -377,6 +378,24 @@ private:
     unsigned starving_ = 0;
     uint64_t prov_[DV_PIPE_COUNT][DV_STALL_COUNT] = {};
     uint32_t prov_mask_[DV_PIPE_COUNT] = {};
+    // Most starving pipes' cursors stand at ts_ (they waited since the scalar unit's time passed
+    // theirs): each advance would charge every one of them the same cycles.  Those share acc_, the
+    // scalar unit's cycles per cause since the block started (causes in acc_mask_), and own
+    // snap_[p], acc_ when they joined (for the causes then in acc_mask_; a cause new to acc_mask_
+    // gets 0 for every pipe): their charges are acc_ - snap_[p], their cursor ts_ (cur_[p] is
+    // written when they leave).  The others (solo_, a subset of starving_) are charged one by one
+    // (prov_) until the scalar unit's time passes theirs, when they join.
+    unsigned solo_ = 0;
+    uint64_t acc_[DV_STALL_COUNT] = {};
+    uint32_t acc_mask_ = 0;
+    uint64_t snap_[DV_PIPE_COUNT][DV_STALL_COUNT] = {};
+    void join_shared(int p) // starving pipe p's cursor is ts_: it shares acc_ from now on
+    {
+        for (uint32_t m = acc_mask_; m; m &= m - 1) {
+            const int c = __builtin_ctz(m);
+            snap_[p][c] = acc_[c];
+        }
+    }
     dv_stall_t seg_c_ = DV_STALL_BLOCK_START;
     // A block ends at max(ts_, done_): a wait (wait_flag, wait_cross_flag) a pipe starts after its
     // last busy instruction may start later than that.  The charges made for such waits since the
