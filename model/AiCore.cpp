@@ -386,21 +386,20 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
         }
         // Pick the earliest thing that can happen: a pipe head starting, or the scalar unit.
         if (!pick_.valid) {
-            pick_ = Pick{true, false, -2, kNever};
+            for (unsigned m = stale_ & queued_; m; m &= m - 1) {
+                const int p = __builtin_ctz(m);
+                Block why = Block::None;
+                cycles_t t = 0;
+                const bool ready = head_ready(p, t, why);
+                cand_t_[p] = ready ? t : kNever; // a ready head at kNever would not be chosen either
+                crossm_ = (crossm_ & ~(1u << p)) | (!ready && why == Block::Cross ? 1u << p : 0u);
+            }
+            stale_ &= ~queued_;
+            pick_ = Pick{true, (crossm_ & queued_) != 0, -2, kNever};
             for (unsigned m = queued_; m; m &= m - 1) { // in pipe order, as the choice between equal times needs
                 const int p = __builtin_ctz(m);
-                Cand &c = cand_[p];
-                if (!c.valid) {
-                    c.why = Block::None;
-                    c.ready = head_ready(p, c.t, c.why);
-                    c.valid = true;
-                }
-                if (c.ready) {
-                    if (c.t < pick_.t)
-                        pick_.t = c.t, pick_.who = p;
-                } else {
-                    pick_.cross |= c.why == Block::Cross;
-                }
+                if (cand_t_[p] < pick_.t)
+                    pick_.t = cand_t_[p], pick_.who = p;
             }
         }
         cycles_t best = pick_.t;

@@ -297,12 +297,11 @@ private:
     // Per-block state.
     Queue q_[DV_PIPE_COUNT];
     unsigned queued_ = 0; // bit p: q_[p] is not empty
-    // Cached readiness of each pipe head; recomputed only after something it depends on changed.
-    struct Cand {
-        bool valid = false, ready = false;
-        Block why = Block::None;
-        cycles_t t = 0;
-    } cand_[DV_PIPE_COUNT];
+    // Cached readiness of each pipe head, recomputed only after something it depends on changed
+    // (bit p of stale_): when it can start, kNever while it is blocked (bit p of crossm_: by a
+    // cross-core flag).  Masks and a plain array: run_block's choice is a min over a few words.
+    cycles_t cand_t_[DV_PIPE_COUNT] = {};
+    unsigned stale_ = ~0u, crossm_ = 0;
     // The earliest ready head among them (run_block's choice), kept while no head's readiness changed.
     struct Pick {
         bool valid = false;
@@ -312,13 +311,12 @@ private:
     } pick_;
     void invalidate(int p)
     {
-        cand_[p].valid = false;
+        stale_ |= 1u << p;
         pick_.valid = false;
     }
     void invalidate_all()
     {
-        for (auto &c : cand_)
-            c.valid = false;
+        stale_ = ~0u;
         pick_.valid = false;
     }
     cycles_t free_[DV_PIPE_COUNT] = {}, done_[DV_PIPE_COUNT] = {}, busy_end_[DV_PIPE_COUNT] = {};
