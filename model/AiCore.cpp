@@ -773,9 +773,10 @@ int AiCore::check_access(const Entry &e, int p, dv_error_t *err)
     if (vector) {
         const dv_op_spec_t *os = dv_op_spec(static_cast<dv_op_t>(in.op));
         const dv_form_spec_t *fs = dv_form_spec(os->form);
-        for (int i = 0; i < fs->nfields; i++) {
+        for (int i = 0, left = fs->naddr; left; i++) { // up to the form's last address field
             if (fs->fields[i].kind != DV_FK_ADDR)
                 continue;
+            left--;
             const uint64_t a = in.f[i].u;
             const dv_space_t sp = DV_ADDR_SPACE(a);
             if (sp == DV_SPACE_GM || sp >= DV_SPACE_COUNT || !has_space(sp))
