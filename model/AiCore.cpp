@@ -815,174 +815,189 @@ int AiCore::check_access(const Entry &e, int p, dv_error_t *err)
     return DV_OK;
 }
 
+// The scalar unit stalled from ts_ to t before issuing pending_: its critical path goes on from what
+// it waited for.  Out of issue's way: most instructions issue without a stall.
+void AiCore::issue_stalled(cycles_t t)
+{
+    const dv_insn_t &in = pending_;
+    const int p = pending_pipe_;
+    const dv_pipe_t cp = static_cast<dv_pipe_t>(p < DV_PIPE_COUNT ? p : DV_PIPE_S);
+    dv_stall_t cause;
+    Ref pred = CriticalPath::kNone;
+    if (in.op == DV_OP_wait_cross_flag) {
+        counters_.stall_cross_cycles += t - ts_;
+        cause = DV_STALL_CROSS;
+        path_.assign(pred, cross_[static_cast<size_t>(in.f[DV_FLD(XWAIT, id)].i)].front().node);
+    } else if (in.op == DV_OP_wait_flag) {
+        counters_.stall_flag_cycles += t - ts_;
+        const int src = static_cast<int>(in.f[DV_FLD(FLAG, src)].i);
+        cause = flag_cause(src);
+        path_.assign(pred, flag(src, DV_PIPE_S, static_cast<int>(in.f[DV_FLD(FLAG, id)].i)).node);
+    } else if (in.op == DV_OP_pipe_barrier) { // ALL: it waited for the pipe that drained last
+        counters_.stall_flag_cycles += t - ts_;
+        int last = 1;
+        for (int k = 2; k < DV_PIPE_COUNT; k++)
+            if (done_[k] > done_[last])
+                last = k;
+        cause = flag_cause(last);
+        pred = done_ref(last);
+    } else {
+        counters_.stall_queue_full_cycles += t - ts_;
+        cause = queue_cause(cp == DV_PIPE_S ? DV_PIPE_V : cp);
+        pred = scalar_ref(ts_);
+    }
+    counters_.pipe_wait_cycles[DV_PIPE_S] += t - ts_;
+    advance_scalar(t, cause);
+    path_.move(s_node_, path_from(pred, t, path_key(in.op, DV_PIPE_S)));
+}
+
+// pending_ is the scalar unit's own work (pipe S), issued after `stall` cycles of stall.
+int AiCore::issue_scalar(cycles_t stall, dv_error_t *err)
+{
+    const dv_insn_t &in = pending_;
+    const int p = DV_PIPE_S;
+    const cycles_t issue_cost = p_.scalar.issue_cycles;
+    Entry probe;
+    dv_insn_copy(&probe.insn, &in);
+    probe.index = pending_index_;
+    probe.nr = 0;
+    if (in.op == DV_OP_ld_ub || in.op == DV_OP_st_ub || in.op == DV_OP_ld_gm || in.op == DV_OP_st_gm)
+        probe.nr = dv_footprint(&in, &vs_, probe.r);
+    int rc = check_access(probe, p, err);
+    if (rc != DV_OK)
+        return rc;
+    cycles_t busy = issue_cost;
+    switch (in.op) {
+    case DV_OP_scalar: {
+        busy = static_cast<cycles_t>(in.f[DV_FLD(SCALAR, cycles)].i);
+        slice(DV_PIPE_S, in, ts_, ts_ + busy);
+        path_.move(s_node_, path_from(scalar_ref(ts_), ts_ + busy, path_key(in.op, DV_PIPE_S)));
+        break;
+    }
+    case DV_OP_ld_ub:
+    case DV_OP_st_ub:
+    case DV_OP_ld_gm:
+    case DV_OP_st_gm: {
+        // The scalar unit's own load or store: it happens when issued, so it sees (or changes)
+        // memory as the pipes have left it by then; a load's value goes back to the stream.
+        const bool load = in.op == DV_OP_ld_ub || in.op == DV_OP_ld_gm;
+        busy = load ? p_.scalar.load_cycles : p_.scalar.store_cycles;
+        const uint64_t off = probe.r[0].lo, n = probe.r[0].hi - probe.r[0].lo;
+        uint8_t bytes[8] = {0};
+        uint8_t *ub = !data_ ? nullptr
+                      : probe.r[0].space == DV_SPACE_GM ? (view_.gm ? view_.gm[probe.r[0].arg] : nullptr)
+                                                        : view_.buf[DV_SPACE_UB];
+        if (ub && load)
+            std::memcpy(bytes, ub + off, n);
+        else if (ub)
+            std::memcpy(ub + off, &in.f[DV_FLD(SST, value)].u, n); // little-endian: the low bytes
+        if (load && stream_->loaded)
+            stream_->loaded(stream_, bytes, static_cast<unsigned>(n));
+        if (check_hazards_)
+            for (const dv_hazard_t &h : hz_.execute(DV_PIPE_S, hz_.clock(DV_PIPE_S), pending_index_, in.line, probe.r, probe.nr))
+                report_hazard(h);
+        slice(DV_PIPE_S, in, ts_, ts_ + busy);
+        path_.move(s_node_, path_from(scalar_ref(ts_), ts_ + busy, path_key(in.op, DV_PIPE_S)));
+        break;
+    }
+    case DV_OP_get_rsvd_cnt: {
+        // RSVD_CNT as the last vreducev2 that has run left it (the kernel waits for V before it reads)
+        uint8_t bytes[8];
+        std::memcpy(bytes, &rsvd_cnt_, 8);
+        if (stream_->loaded)
+            stream_->loaded(stream_, bytes, 8);
+        break;
+    }
+    case DV_OP_get_sys_cnt: {
+        // the system counter at the scalar unit's time (its origin: the model's time 0)
+        const uint64_t v = static_cast<uint64_t>(ts_) * p_.chip.sys_counter_mhz / p_.chip.freq_mhz;
+        uint8_t bytes[8];
+        std::memcpy(bytes, &v, 8);
+        if (stream_->loaded)
+            stream_->loaded(stream_, bytes, 8);
+        break;
+    }
+    case DV_OP_set_vector_mask:
+        vs_.hi = in.f[DV_FLD(MASK, hi)].u;
+        vs_.lo = in.f[DV_FLD(MASK, lo)].u;
+        break;
+    case DV_OP_set_atomic:
+        vs_.atomic = static_cast<uint8_t>(in.f[DV_FLD(ATOMIC, op)].i);
+        vs_.atomic_dtype = static_cast<uint8_t>(in.f[DV_FLD(ATOMIC, dtype)].i);
+        break;
+    case DV_OP_set_mov_pad_val: vs_.pad_val = in.f[DV_FLD(PADVAL, value)].u; break;
+    case DV_OP_set_mask_count: vs_.count_mode = true; break;
+    case DV_OP_set_mask_norm: vs_.count_mode = false; break;
+    case DV_OP_set_flag: {
+        Flag &f = flag(DV_PIPE_S, static_cast<int>(in.f[DV_FLD(FLAG, dst)].i), static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
+        if (f.set)
+            return locate(err, DV_ERR_STATE, in, pending_index_, "event S->%s id %lld set twice without a wait",
+                          dv_pipe_name(static_cast<dv_pipe_t>(in.f[DV_FLD(FLAG, dst)].i)), static_cast<long long>(in.f[DV_FLD(FLAG, id)].i));
+        f.set = true;
+        f.time = ts_;
+        f.vc = hz_.clock(DV_PIPE_S);
+        const Ref here = scalar_ref(ts_);
+        path_.assign(f.node, here);
+        path_.move(s_node_, here);
+        invalidate(static_cast<int>(in.f[DV_FLD(FLAG, dst)].i));
+        break;
+    }
+    case DV_OP_wait_flag: {
+        const int src = static_cast<int>(in.f[DV_FLD(FLAG, src)].i);
+        Flag &f = flag(src, DV_PIPE_S, static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
+        f.set = false;
+        f.cleared = ts_;
+        invalidate(src); // a set_flag waiting for this wait may start
+        hz_.merge(DV_PIPE_S, f.vc);
+        path_.release(f.node);
+        f.node = CriticalPath::kNone;
+        break;
+    }
+    case DV_OP_pipe_barrier:
+        if (check_hazards_)
+            hz_.join_all();
+        break;
+    case DV_OP_set_cross_flag: {
+        const Ref here = scalar_ref(ts_);
+        path_.assign(s_node_, here);
+        int rc2 = chip_.cross_set(index_, static_cast<int>(in.f[DV_FLD(XSET, mode)].i),
+                                  static_cast<unsigned>(in.f[DV_FLD(XSET, id)].i), ts_, here, err);
+        path_.release(here);
+        if (rc2 != DV_OK)
+            return locate(err, rc2, in, pending_index_, "%s", err->msg);
+        invalidate_all(); // mode 0 can signal this core too
+        break;
+    }
+    case DV_OP_wait_cross_flag: {
+        auto &c = cross_[static_cast<size_t>(in.f[DV_FLD(XWAIT, id)].i)];
+        path_.release(c.front().node);
+        c.erase(c.begin());
+        invalidate_all(); // other heads may wait on the same flag
+        break;
+    }
+    default:
+        break;
+    }
+    ops_.cycles[in.op][DV_PIPE_S] += stall + busy;
+    advance_scalar(ts_ + busy, DV_STALL_SCALAR);
+    return DV_OK;
+}
+
 int AiCore::issue(cycles_t t, dv_error_t *err)
 {
     const dv_insn_t &in = pending_;
     const int p = pending_pipe_;
     const dv_pipe_t cp = static_cast<dv_pipe_t>(p < DV_PIPE_COUNT ? p : DV_PIPE_S);
     const cycles_t issue_cost = p_.scalar.issue_cycles;
-    // Stalled: the scalar unit's critical path goes on from what it waited for.
     const cycles_t stall = t > ts_ ? t - ts_ : 0;
-    if (t > ts_) {
-        dv_stall_t cause;
-        Ref pred = CriticalPath::kNone;
-        if (in.op == DV_OP_wait_cross_flag) {
-            counters_.stall_cross_cycles += t - ts_;
-            cause = DV_STALL_CROSS;
-            path_.assign(pred, cross_[static_cast<size_t>(in.f[DV_FLD(XWAIT, id)].i)].front().node);
-        } else if (in.op == DV_OP_wait_flag) {
-            counters_.stall_flag_cycles += t - ts_;
-            const int src = static_cast<int>(in.f[DV_FLD(FLAG, src)].i);
-            cause = flag_cause(src);
-            path_.assign(pred, flag(src, DV_PIPE_S, static_cast<int>(in.f[DV_FLD(FLAG, id)].i)).node);
-        } else if (in.op == DV_OP_pipe_barrier) { // ALL: it waited for the pipe that drained last
-            counters_.stall_flag_cycles += t - ts_;
-            int last = 1;
-            for (int k = 2; k < DV_PIPE_COUNT; k++)
-                if (done_[k] > done_[last])
-                    last = k;
-            cause = flag_cause(last);
-            pred = done_ref(last);
-        } else {
-            counters_.stall_queue_full_cycles += t - ts_;
-            cause = queue_cause(cp == DV_PIPE_S ? DV_PIPE_V : cp);
-            pred = scalar_ref(ts_);
-        }
-        counters_.pipe_wait_cycles[DV_PIPE_S] += t - ts_;
-        advance_scalar(t, cause);
-        path_.move(s_node_, path_from(pred, t, path_key(in.op, DV_PIPE_S)));
-    }
+    if (t > ts_)
+        issue_stalled(t);
     have_pending_ = false;
     counters_.instructions++;
     ops_.count[in.op][cp]++;
     counters_.pipe_insns[cp]++;
-
-    if (p == DV_PIPE_S) {
-        Entry probe;
-        dv_insn_copy(&probe.insn, &in);
-        probe.index = pending_index_;
-        probe.nr = 0;
-        if (in.op == DV_OP_ld_ub || in.op == DV_OP_st_ub || in.op == DV_OP_ld_gm || in.op == DV_OP_st_gm)
-            probe.nr = dv_footprint(&in, &vs_, probe.r);
-        int rc = check_access(probe, p, err);
-        if (rc != DV_OK)
-            return rc;
-        cycles_t busy = issue_cost;
-        switch (in.op) {
-        case DV_OP_scalar: {
-            busy = static_cast<cycles_t>(in.f[DV_FLD(SCALAR, cycles)].i);
-            slice(DV_PIPE_S, in, ts_, ts_ + busy);
-            path_.move(s_node_, path_from(scalar_ref(ts_), ts_ + busy, path_key(in.op, DV_PIPE_S)));
-            break;
-        }
-        case DV_OP_ld_ub:
-        case DV_OP_st_ub:
-        case DV_OP_ld_gm:
-        case DV_OP_st_gm: {
-            // The scalar unit's own load or store: it happens when issued, so it sees (or changes)
-            // memory as the pipes have left it by then; a load's value goes back to the stream.
-            const bool load = in.op == DV_OP_ld_ub || in.op == DV_OP_ld_gm;
-            busy = load ? p_.scalar.load_cycles : p_.scalar.store_cycles;
-            const uint64_t off = probe.r[0].lo, n = probe.r[0].hi - probe.r[0].lo;
-            uint8_t bytes[8] = {0};
-            uint8_t *ub = !data_ ? nullptr
-                          : probe.r[0].space == DV_SPACE_GM ? (view_.gm ? view_.gm[probe.r[0].arg] : nullptr)
-                                                            : view_.buf[DV_SPACE_UB];
-            if (ub && load)
-                std::memcpy(bytes, ub + off, n);
-            else if (ub)
-                std::memcpy(ub + off, &in.f[DV_FLD(SST, value)].u, n); // little-endian: the low bytes
-            if (load && stream_->loaded)
-                stream_->loaded(stream_, bytes, static_cast<unsigned>(n));
-            if (check_hazards_)
-                for (const dv_hazard_t &h : hz_.execute(DV_PIPE_S, hz_.clock(DV_PIPE_S), pending_index_, in.line, probe.r, probe.nr))
-                    report_hazard(h);
-            slice(DV_PIPE_S, in, ts_, ts_ + busy);
-            path_.move(s_node_, path_from(scalar_ref(ts_), ts_ + busy, path_key(in.op, DV_PIPE_S)));
-            break;
-        }
-        case DV_OP_get_rsvd_cnt: {
-            // RSVD_CNT as the last vreducev2 that has run left it (the kernel waits for V before it reads)
-            uint8_t bytes[8];
-            std::memcpy(bytes, &rsvd_cnt_, 8);
-            if (stream_->loaded)
-                stream_->loaded(stream_, bytes, 8);
-            break;
-        }
-        case DV_OP_get_sys_cnt: {
-            // the system counter at the scalar unit's time (its origin: the model's time 0)
-            const uint64_t v = static_cast<uint64_t>(ts_) * p_.chip.sys_counter_mhz / p_.chip.freq_mhz;
-            uint8_t bytes[8];
-            std::memcpy(bytes, &v, 8);
-            if (stream_->loaded)
-                stream_->loaded(stream_, bytes, 8);
-            break;
-        }
-        case DV_OP_set_vector_mask:
-            vs_.hi = in.f[DV_FLD(MASK, hi)].u;
-            vs_.lo = in.f[DV_FLD(MASK, lo)].u;
-            break;
-        case DV_OP_set_atomic:
-            vs_.atomic = static_cast<uint8_t>(in.f[DV_FLD(ATOMIC, op)].i);
-            vs_.atomic_dtype = static_cast<uint8_t>(in.f[DV_FLD(ATOMIC, dtype)].i);
-            break;
-        case DV_OP_set_mov_pad_val: vs_.pad_val = in.f[DV_FLD(PADVAL, value)].u; break;
-        case DV_OP_set_mask_count: vs_.count_mode = true; break;
-        case DV_OP_set_mask_norm: vs_.count_mode = false; break;
-        case DV_OP_set_flag: {
-            Flag &f = flag(DV_PIPE_S, static_cast<int>(in.f[DV_FLD(FLAG, dst)].i), static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
-            if (f.set)
-                return locate(err, DV_ERR_STATE, in, pending_index_, "event S->%s id %lld set twice without a wait",
-                              dv_pipe_name(static_cast<dv_pipe_t>(in.f[DV_FLD(FLAG, dst)].i)), static_cast<long long>(in.f[DV_FLD(FLAG, id)].i));
-            f.set = true;
-            f.time = ts_;
-            f.vc = hz_.clock(DV_PIPE_S);
-            const Ref here = scalar_ref(ts_);
-            path_.assign(f.node, here);
-            path_.move(s_node_, here);
-            invalidate(static_cast<int>(in.f[DV_FLD(FLAG, dst)].i));
-            break;
-        }
-        case DV_OP_wait_flag: {
-            const int src = static_cast<int>(in.f[DV_FLD(FLAG, src)].i);
-            Flag &f = flag(src, DV_PIPE_S, static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
-            f.set = false;
-            f.cleared = ts_;
-            invalidate(src); // a set_flag waiting for this wait may start
-            hz_.merge(DV_PIPE_S, f.vc);
-            path_.release(f.node);
-            f.node = CriticalPath::kNone;
-            break;
-        }
-        case DV_OP_pipe_barrier:
-            if (check_hazards_)
-                hz_.join_all();
-            break;
-        case DV_OP_set_cross_flag: {
-            const Ref here = scalar_ref(ts_);
-            path_.assign(s_node_, here);
-            int rc2 = chip_.cross_set(index_, static_cast<int>(in.f[DV_FLD(XSET, mode)].i),
-                                      static_cast<unsigned>(in.f[DV_FLD(XSET, id)].i), ts_, here, err);
-            path_.release(here);
-            if (rc2 != DV_OK)
-                return locate(err, rc2, in, pending_index_, "%s", err->msg);
-            invalidate_all(); // mode 0 can signal this core too
-            break;
-        }
-        case DV_OP_wait_cross_flag: {
-            auto &c = cross_[static_cast<size_t>(in.f[DV_FLD(XWAIT, id)].i)];
-            path_.release(c.front().node);
-            c.erase(c.begin());
-            invalidate_all(); // other heads may wait on the same flag
-            break;
-        }
-        default:
-            break;
-        }
-        ops_.cycles[in.op][DV_PIPE_S] += stall + busy;
-        advance_scalar(ts_ + busy, DV_STALL_SCALAR);
-        return DV_OK;
-    }
+    if (p == DV_PIPE_S)
+        return issue_scalar(stall, err);
 
     // Issue into the pipe's queue: the pipe, waiting for it, has work again.
     advance_scalar(ts_ + issue_cost, DV_STALL_SCALAR);

@@ -165,6 +165,9 @@ private:
     bool head_ready(int p, cycles_t &t, Block &why);
     bool scalar_ready(cycles_t &t, Block &why);
     int issue(cycles_t t, dv_error_t *err); // t: when scalar_ready says the scalar unit can issue
+    // issue's rarer ways, kept out of line so that issuing into a pipe's queue stays short.
+    __attribute__((noinline)) void issue_stalled(cycles_t t);
+    __attribute__((noinline)) int issue_scalar(cycles_t stall, dv_error_t *err);
     int start_head(int p, cycles_t t, dv_error_t *err);
     int check_access(const Entry &e, int p, dv_error_t *err); // p: route(e.insn)
     // The flags' own way through issue and start_head (set_flag / wait_flag queued in pipe p, about
