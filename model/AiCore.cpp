@@ -1301,13 +1301,15 @@ int AiCore::issue_flag(Entry &e, int p, dv_error_t *err)
 }
 
 // start_head for a set_flag or wait_flag (flag_op): the same charges, path and flag updates in the
-// same order, its cases resolved once.
+// same order, its cases resolved once (start_head still handles every head).
 int AiCore::start_flag(int p, cycles_t t, dv_error_t *err)
 {
     Entry &e = q_[p].front();
     const dv_insn_t &in = e.insn;
     Flag &f = flags_[e.fi];
     const bool set = in.op == DV_OP_set_flag;
+    if (set && f.set) // set twice without a wait: start_head, which does what it did before, reports it
+        return start_head(p, t, err);
     const int src = static_cast<int>(in.f[DV_FLD(FLAG, src)].i); // a set_flag's is p
     const cycles_t base = std::max(e.enq, free_[p]);
     if (t > cur_[p]) {
@@ -1322,13 +1324,8 @@ int AiCore::start_flag(int p, cycles_t t, dv_error_t *err)
     const uint32_t key = path_key(in.op, p);
     const Ref node = path_from(pred, t, key);
     if (set) {
-        const int dst = static_cast<int>(in.f[DV_FLD(FLAG, dst)].i);
-        if (f.set) {
-            path_.release(node);
-            return locate(err, DV_ERR_STATE, in, e.index, "event %s->%s id %lld set twice without a wait",
-                          dv_pipe_name(static_cast<dv_pipe_t>(p)), dv_pipe_name(static_cast<dv_pipe_t>(dst)),
-                          static_cast<long long>(in.f[DV_FLD(FLAG, id)].i));
-        }
+        // Fires when the pipe's earlier work has completed (done_), which may be after t: the
+        // pipe goes on meanwhile; the flag's path node is then that completion.
         f.set = true;
         f.time = std::max(t, done_[p]);
         f.vc = hz_.clock(static_cast<dv_pipe_t>(p));
@@ -1340,7 +1337,7 @@ int AiCore::start_flag(int p, cycles_t t, dv_error_t *err)
             path_.assign(f.node, node);
         }
         free_[p] = std::max(free_[p], t);
-        invalidate(dst);
+        invalidate(static_cast<int>(in.f[DV_FLD(FLAG, dst)].i));
         slice(p, in, f.time, f.time); // it kept its pipe for no cycles (ops_.cycles)
     } else {
         f.set = false;
