@@ -321,6 +321,61 @@ void AiCore::close_block(cycles_t end)
     starving_ = solo_ = 0;
 }
 
+// Nothing can happen now (run_block): wait for another core's cross-core flag (DV_OK: go on) or
+// report the deadlock.  Out of line: the event loop meets it rarely.
+int AiCore::stuck(dv_stream_t *s, uint32_t block, bool cross_blocked, cycles_t &sc_now, dv_error_t *err)
+{
+    if (cross_blocked) {
+        // Another core must signal us: hand over to SystemC until it does.
+        cycles_t local = ts_;
+        for (int p = 0; p < DV_PIPE_COUNT; p++)
+            local = std::max(local, free_[p]);
+        if (local > sc_now) {
+            // Catch up with simulated time first; flags set meanwhile are seen on the next
+            // pass, before waiting (nothing can run between that check and the wait).
+            sync_to(local);
+            sc_now = now_cycles();
+            if (chip_.aborting())
+                return DV_ERR_STATE;
+            invalidate_all();
+            return DV_OK;
+        }
+        // What we wait for, should no core ever signal it (the chip then reports a deadlock).
+        blocked_ = "waits for a cross-core flag";
+        for (int p = 1; p < DV_PIPE_COUNT; p++)
+            if (!q_[p].empty() && q_[p].front().insn.op == DV_OP_wait_cross_flag) {
+                blocked_ = describe_wait(p, q_[p].front());
+                blocked_line_ = q_[p].front().insn.line;
+            }
+        if (have_pending_ && pending_.op == DV_OP_wait_cross_flag) {
+            blocked_ = describe_pending();
+            blocked_line_ = pending_.line;
+        }
+        blocked_source_ = s->source;
+        wait(cross_event_ | chip_.abort_event()); // the wait is counted when the waiter starts
+        sc_now = now_cycles();
+        blocked_.clear();
+        if (chip_.aborting())
+            return DV_ERR_STATE;
+        invalidate_all(); // flags from other cores may have arrived
+        return DV_OK;
+    }
+    std::string what;
+    uint32_t line = 0; // located at the first waiting instruction
+    for (int p = 1; p < DV_PIPE_COUNT; p++)
+        if (!q_[p].empty()) {
+            what += (what.empty() ? "" : "; ") + describe_wait(p, q_[p].front());
+            line = line ? line : q_[p].front().insn.line;
+        }
+    if (have_pending_) {
+        what += (what.empty() ? "" : "; ") + describe_pending();
+        line = line ? line : pending_.line;
+    }
+    return dv_error_set(err, DV_ERR_DEADLOCK, s->source, static_cast<int>(line), 0,
+                        "deadlock on %s in block %u: %s, and nothing else can progress", basename(), block,
+                        what.c_str());
+}
+
 int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *err)
 {
     stream_ = s;
@@ -431,55 +486,10 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
             }
         }
         if (who == -2) {
-            if (cross_blocked) {
-                // Another core must signal us: hand over to SystemC until it does.
-                cycles_t local = ts_;
-                for (int p = 0; p < DV_PIPE_COUNT; p++)
-                    local = std::max(local, free_[p]);
-                if (local > sc_now) {
-                    // Catch up with simulated time first; flags set meanwhile are seen on the next
-                    // pass, before waiting (nothing can run between that check and the wait).
-                    sync_to(local);
-                    sc_now = now_cycles();
-                    if (chip_.aborting())
-                        return DV_ERR_STATE;
-                    invalidate_all();
-                    continue;
-                }
-                // What we wait for, should no core ever signal it (the chip then reports a deadlock).
-                blocked_ = "waits for a cross-core flag";
-                for (int p = 1; p < DV_PIPE_COUNT; p++)
-                    if (!q_[p].empty() && q_[p].front().insn.op == DV_OP_wait_cross_flag) {
-                        blocked_ = describe_wait(p, q_[p].front());
-                        blocked_line_ = q_[p].front().insn.line;
-                    }
-                if (have_pending_ && pending_.op == DV_OP_wait_cross_flag) {
-                    blocked_ = describe_pending();
-                    blocked_line_ = pending_.line;
-                }
-                blocked_source_ = s->source;
-                wait(cross_event_ | chip_.abort_event()); // the wait is counted when the waiter starts
-                sc_now = now_cycles();
-                blocked_.clear();
-                if (chip_.aborting())
-                    return DV_ERR_STATE;
-                invalidate_all(); // flags from other cores may have arrived
-                continue;
-            }
-            std::string what;
-            uint32_t line = 0; // located at the first waiting instruction
-            for (int p = 1; p < DV_PIPE_COUNT; p++)
-                if (!q_[p].empty()) {
-                    what += (what.empty() ? "" : "; ") + describe_wait(p, q_[p].front());
-                    line = line ? line : q_[p].front().insn.line;
-                }
-            if (have_pending_) {
-                what += (what.empty() ? "" : "; ") + describe_pending();
-                line = line ? line : pending_.line;
-            }
-            return dv_error_set(err, DV_ERR_DEADLOCK, s->source, static_cast<int>(line), 0,
-                                "deadlock on %s in block %u: %s, and nothing else can progress", basename(), block,
-                                what.c_str());
+            const int rc = stuck(s, block, cross_blocked, sc_now, err);
+            if (rc != DV_OK)
+                return rc;
+            continue;
         }
         int rc = who < 0                               ? issue(best, err)
                  : flag_op(q_[who].front().insn.op) ? start_flag(who, best, err)

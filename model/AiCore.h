@@ -161,6 +161,7 @@ private:
     enum class Block { None, Flag, Cross, Queue, Drain };
 
     int run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *err);
+    __attribute__((noinline)) int stuck(dv_stream_t *s, uint32_t block, bool cross_blocked, cycles_t &sc_now, dv_error_t *err);
     // Readiness of a pipe head / of the scalar unit's next action: false when blocked.
     bool head_ready(int p, cycles_t &t, Block &why);
     bool scalar_ready(cycles_t &t, Block &why);
