@@ -117,7 +117,7 @@ void AiCore::begin_kernel(cycles_t origin, bool data, bool hazards)
         start_node_[q] = done_node_[q] = CriticalPath::kNone;
     for (uint16_t i : touched_) // the others hold none
         flags_[i].node = CriticalPath::kNone;
-    starving_ = 0;
+    starving_ = solo_ = 0;
     std::memset(prov_, 0, sizeof prov_);
     std::memset(prov_mask_, 0, sizeof prov_mask_);
     std::memset(nwaits_, 0, sizeof nwaits_);
@@ -219,14 +219,24 @@ int AiCore::locate(dv_error_t *err, int code, const dv_insn_t &in, uint64_t inde
                         static_cast<unsigned long long>(index), os ? os->mnemonic : "?");
 }
 
+// The scalar unit moves from ts_ to `to` (> ts_) for cause c: every starving pipe whose cursor is
+// behind `to` is charged up to it (the shared ones through acc_).
 void AiCore::starving_charge(cycles_t to, dv_stall_t c)
 {
-    for (unsigned m = starving_; m; m &= m - 1) {
+    if (!(acc_mask_ >> c & 1)) {
+        acc_mask_ |= 1u << c;
+        for (int p = 0; p < DV_PIPE_COUNT; p++)
+            snap_[p][c] = 0; // acc_[c] was 0 when each shared pipe joined
+    }
+    acc_[c] += to - ts_;
+    for (unsigned m = solo_; m; m &= m - 1) {
         const int p = __builtin_ctz(m);
         if (to > cur_[p]) {
             prov_[p][c] += to - cur_[p];
             prov_mask_[p] |= 1u << c;
             cur_[p] = to;
+            solo_ &= ~(1u << p);
+            join_shared(p); // after this advance's share: it was charged above
         }
     }
 }
@@ -241,11 +251,31 @@ void AiCore::starve(int p)
         prov_mask_[p] |= 1u << seg_c_;
         cur_[p] = ts_;
     }
+    if (cur_[p] == ts_)
+        join_shared(p);
+    else
+        solo_ |= 1u << p;
+}
+
+// A shared pipe leaves (its charges since it joined go to `to`, or to their causes when `to` is
+// DV_STALL_COUNT) with its cursor at ts_; a solo one just leaves.
+void AiCore::leave_shared(int p, dv_stall_t to)
+{
+    if (solo_ >> p & 1) {
+        solo_ &= ~(1u << p);
+        return;
+    }
+    for (uint32_t m = acc_mask_; m; m &= m - 1) {
+        const int c = __builtin_ctz(m);
+        counters_.stall[p][to == DV_STALL_COUNT ? c : to] += acc_[c] - snap_[p][c];
+    }
+    cur_[p] = ts_;
 }
 
 void AiCore::commit(int p)
 {
     starving_ &= ~(1u << p);
+    leave_shared(p, DV_STALL_COUNT);
     for (uint32_t m = prov_mask_[p]; m; m &= m - 1) {
         const int c = __builtin_ctz(m);
         counters_.stall[p][c] += prov_[p][c];
@@ -260,6 +290,8 @@ void AiCore::close_block(cycles_t end)
     for (int p = 0; p < DV_PIPE_COUNT; p++) {
         if (!has_pipe(static_cast<dv_pipe_t>(p)))
             continue;
+        if (starving_ >> p & 1)
+            leave_shared(p, DV_STALL_DONE);
         // Charged while waiting for an instruction that never came in this block: no work left.
         for (uint32_t m = prov_mask_[p]; m; m &= m - 1) {
             const int c = __builtin_ctz(m);
@@ -286,7 +318,62 @@ void AiCore::close_block(cycles_t end)
         nwaits_[p] = 0;
         charge(p, end, DV_STALL_DONE);
     }
-    starving_ = 0;
+    starving_ = solo_ = 0;
+}
+
+// Nothing can happen now (run_block): wait for another core's cross-core flag (DV_OK: go on) or
+// report the deadlock.  Out of line: the event loop meets it rarely.
+int AiCore::stuck(dv_stream_t *s, uint32_t block, bool cross_blocked, cycles_t &sc_now, dv_error_t *err)
+{
+    if (cross_blocked) {
+        // Another core must signal us: hand over to SystemC until it does.
+        cycles_t local = ts_;
+        for (int p = 0; p < DV_PIPE_COUNT; p++)
+            local = std::max(local, free_[p]);
+        if (local > sc_now) {
+            // Catch up with simulated time first; flags set meanwhile are seen on the next
+            // pass, before waiting (nothing can run between that check and the wait).
+            sync_to(local);
+            sc_now = now_cycles();
+            if (chip_.aborting())
+                return DV_ERR_STATE;
+            invalidate_all();
+            return DV_OK;
+        }
+        // What we wait for, should no core ever signal it (the chip then reports a deadlock).
+        blocked_ = "waits for a cross-core flag";
+        for (int p = 1; p < DV_PIPE_COUNT; p++)
+            if (!q_[p].empty() && q_[p].front().insn.op == DV_OP_wait_cross_flag) {
+                blocked_ = describe_wait(p, q_[p].front());
+                blocked_line_ = q_[p].front().insn.line;
+            }
+        if (have_pending_ && pending_.op == DV_OP_wait_cross_flag) {
+            blocked_ = describe_pending();
+            blocked_line_ = pending_.line;
+        }
+        blocked_source_ = s->source;
+        wait(cross_event_ | chip_.abort_event()); // the wait is counted when the waiter starts
+        sc_now = now_cycles();
+        blocked_.clear();
+        if (chip_.aborting())
+            return DV_ERR_STATE;
+        invalidate_all(); // flags from other cores may have arrived
+        return DV_OK;
+    }
+    std::string what;
+    uint32_t line = 0; // located at the first waiting instruction
+    for (int p = 1; p < DV_PIPE_COUNT; p++)
+        if (!q_[p].empty()) {
+            what += (what.empty() ? "" : "; ") + describe_wait(p, q_[p].front());
+            line = line ? line : q_[p].front().insn.line;
+        }
+    if (have_pending_) {
+        what += (what.empty() ? "" : "; ") + describe_pending();
+        line = line ? line : pending_.line;
+    }
+    return dv_error_set(err, DV_ERR_DEADLOCK, s->source, static_cast<int>(line), 0,
+                        "deadlock on %s in block %u: %s, and nothing else can progress", basename(), block,
+                        what.c_str());
 }
 
 int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *err)
@@ -315,10 +402,16 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
         f.listed = false;
     }
     touched_.clear();
-    starving_ = 0; // every queue is empty: each pipe waits for the scalar unit
+    starving_ = solo_ = 0; // every queue is empty: each pipe waits for the scalar unit
+    for (uint32_t m = acc_mask_; m; m &= m - 1)
+        acc_[__builtin_ctz(m)] = 0;
+    acc_mask_ = 0;
     for (int p = 1; p < DV_PIPE_COUNT; p++)
-        if (has_pipe(static_cast<dv_pipe_t>(p)))
+        if (has_pipe(static_cast<dv_pipe_t>(p))) {
             starving_ |= 1u << p;
+            if (cur_[p] != ts_)
+                solo_ |= 1u << p; // (no snapshot to take for the others: acc_ is empty)
+        }
     seg_c_ = DV_STALL_BLOCK_START;
     invalidate_all();
     dv_vstate_reset(&vs_);
@@ -348,21 +441,20 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
         }
         // Pick the earliest thing that can happen: a pipe head starting, or the scalar unit.
         if (!pick_.valid) {
-            pick_ = Pick{true, false, -2, kNever};
+            for (unsigned m = stale_ & queued_; m; m &= m - 1) {
+                const int p = __builtin_ctz(m);
+                Block why = Block::None;
+                cycles_t t = 0;
+                const bool ready = head_ready(p, t, why);
+                cand_t_[p] = ready ? t : kNever; // a ready head at kNever would not be chosen either
+                crossm_ = (crossm_ & ~(1u << p)) | (!ready && why == Block::Cross ? 1u << p : 0u);
+            }
+            stale_ &= ~queued_;
+            pick_ = Pick{true, (crossm_ & queued_) != 0, -2, kNever};
             for (unsigned m = queued_; m; m &= m - 1) { // in pipe order, as the choice between equal times needs
                 const int p = __builtin_ctz(m);
-                Cand &c = cand_[p];
-                if (!c.valid) {
-                    c.why = Block::None;
-                    c.ready = head_ready(p, c.t, c.why);
-                    c.valid = true;
-                }
-                if (c.ready) {
-                    if (c.t < pick_.t)
-                        pick_.t = c.t, pick_.who = p;
-                } else {
-                    pick_.cross |= c.why == Block::Cross;
-                }
+                if (cand_t_[p] < pick_.t)
+                    pick_.t = cand_t_[p], pick_.who = p;
             }
         }
         cycles_t best = pick_.t;
@@ -394,57 +486,14 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
             }
         }
         if (who == -2) {
-            if (cross_blocked) {
-                // Another core must signal us: hand over to SystemC until it does.
-                cycles_t local = ts_;
-                for (int p = 0; p < DV_PIPE_COUNT; p++)
-                    local = std::max(local, free_[p]);
-                if (local > sc_now) {
-                    // Catch up with simulated time first; flags set meanwhile are seen on the next
-                    // pass, before waiting (nothing can run between that check and the wait).
-                    sync_to(local);
-                    sc_now = now_cycles();
-                    if (chip_.aborting())
-                        return DV_ERR_STATE;
-                    invalidate_all();
-                    continue;
-                }
-                // What we wait for, should no core ever signal it (the chip then reports a deadlock).
-                blocked_ = "waits for a cross-core flag";
-                for (int p = 1; p < DV_PIPE_COUNT; p++)
-                    if (!q_[p].empty() && q_[p].front().insn.op == DV_OP_wait_cross_flag) {
-                        blocked_ = describe_wait(p, q_[p].front());
-                        blocked_line_ = q_[p].front().insn.line;
-                    }
-                if (have_pending_ && pending_.op == DV_OP_wait_cross_flag) {
-                    blocked_ = describe_pending();
-                    blocked_line_ = pending_.line;
-                }
-                blocked_source_ = s->source;
-                wait(cross_event_ | chip_.abort_event()); // the wait is counted when the waiter starts
-                sc_now = now_cycles();
-                blocked_.clear();
-                if (chip_.aborting())
-                    return DV_ERR_STATE;
-                invalidate_all(); // flags from other cores may have arrived
-                continue;
-            }
-            std::string what;
-            uint32_t line = 0; // located at the first waiting instruction
-            for (int p = 1; p < DV_PIPE_COUNT; p++)
-                if (!q_[p].empty()) {
-                    what += (what.empty() ? "" : "; ") + describe_wait(p, q_[p].front());
-                    line = line ? line : q_[p].front().insn.line;
-                }
-            if (have_pending_) {
-                what += (what.empty() ? "" : "; ") + describe_pending();
-                line = line ? line : pending_.line;
-            }
-            return dv_error_set(err, DV_ERR_DEADLOCK, s->source, static_cast<int>(line), 0,
-                                "deadlock on %s in block %u: %s, and nothing else can progress", basename(), block,
-                                what.c_str());
+            const int rc = stuck(s, block, cross_blocked, sc_now, err);
+            if (rc != DV_OK)
+                return rc;
+            continue;
         }
-        int rc = who < 0 ? issue(best, err) : start_head(who, best, err);
+        int rc = who < 0                               ? issue(best, err)
+                 : flag_op(q_[who].front().insn.op) ? start_flag(who, best, err)
+                                                    : start_head(who, best, err);
         if (rc != DV_OK)
             return rc;
         if (best > sc_now + p_.sim.quantum_cycles) {
@@ -459,7 +508,7 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
 
 std::string AiCore::describe_pending()
 {
-    return "scalar unit " + describe_wait(DV_PIPE_S, Entry{pending_, vs_, {}, 0, pending_index_, 0, {}, CriticalPath::kNone, 0, 0, 0});
+    return "scalar unit " + describe_wait(DV_PIPE_S, Entry{pending_, vs_, {}, 0, pending_index_, 0, {}, CriticalPath::kNone, 0, 0, 0, 0});
 }
 
 std::string AiCore::describe_wait(int p, const Entry &e)
@@ -493,7 +542,7 @@ bool AiCore::head_ready(int p, cycles_t &t, Block &why)
     const cycles_t base = std::max(e.enq, free_[p]);
     switch (in.op) {
     case DV_OP_set_flag: {
-        const Flag &f = flag(p, static_cast<int>(in.f[DV_FLD(FLAG, dst)].i), static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
+        const Flag &f = flags_[e.fi];
         if (f.set) { // still unconsumed by the wait issued before this set
             why = Block::Flag;
             return false;
@@ -508,7 +557,7 @@ bool AiCore::head_ready(int p, cycles_t &t, Block &why)
         t = std::max(base, done_[p]);
         return true;
     case DV_OP_wait_flag: {
-        const Flag &f = flag(static_cast<int>(in.f[DV_FLD(FLAG, src)].i), p, static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
+        const Flag &f = flags_[e.fi];
         if (!f.set) {
             why = Block::Flag;
             return false;
@@ -734,9 +783,10 @@ int AiCore::check_access(const Entry &e, int p, dv_error_t *err)
     if (vector) {
         const dv_op_spec_t *os = dv_op_spec(static_cast<dv_op_t>(in.op));
         const dv_form_spec_t *fs = dv_form_spec(os->form);
-        for (int i = 0; i < fs->nfields; i++) {
+        for (int i = 0, left = fs->naddr; left; i++) { // up to the form's last address field
             if (fs->fields[i].kind != DV_FK_ADDR)
                 continue;
+            left--;
             const uint64_t a = in.f[i].u;
             const dv_space_t sp = DV_ADDR_SPACE(a);
             if (sp == DV_SPACE_GM || sp >= DV_SPACE_COUNT || !has_space(sp))
@@ -775,174 +825,189 @@ int AiCore::check_access(const Entry &e, int p, dv_error_t *err)
     return DV_OK;
 }
 
+// The scalar unit stalled from ts_ to t before issuing pending_: its critical path goes on from what
+// it waited for.  Out of issue's way: most instructions issue without a stall.
+void AiCore::issue_stalled(cycles_t t)
+{
+    const dv_insn_t &in = pending_;
+    const int p = pending_pipe_;
+    const dv_pipe_t cp = static_cast<dv_pipe_t>(p < DV_PIPE_COUNT ? p : DV_PIPE_S);
+    dv_stall_t cause;
+    Ref pred = CriticalPath::kNone;
+    if (in.op == DV_OP_wait_cross_flag) {
+        counters_.stall_cross_cycles += t - ts_;
+        cause = DV_STALL_CROSS;
+        path_.assign(pred, cross_[static_cast<size_t>(in.f[DV_FLD(XWAIT, id)].i)].front().node);
+    } else if (in.op == DV_OP_wait_flag) {
+        counters_.stall_flag_cycles += t - ts_;
+        const int src = static_cast<int>(in.f[DV_FLD(FLAG, src)].i);
+        cause = flag_cause(src);
+        path_.assign(pred, flag(src, DV_PIPE_S, static_cast<int>(in.f[DV_FLD(FLAG, id)].i)).node);
+    } else if (in.op == DV_OP_pipe_barrier) { // ALL: it waited for the pipe that drained last
+        counters_.stall_flag_cycles += t - ts_;
+        int last = 1;
+        for (int k = 2; k < DV_PIPE_COUNT; k++)
+            if (done_[k] > done_[last])
+                last = k;
+        cause = flag_cause(last);
+        pred = done_ref(last);
+    } else {
+        counters_.stall_queue_full_cycles += t - ts_;
+        cause = queue_cause(cp == DV_PIPE_S ? DV_PIPE_V : cp);
+        pred = scalar_ref(ts_);
+    }
+    counters_.pipe_wait_cycles[DV_PIPE_S] += t - ts_;
+    advance_scalar(t, cause);
+    path_.move(s_node_, path_from(pred, t, path_key(in.op, DV_PIPE_S)));
+}
+
+// pending_ is the scalar unit's own work (pipe S), issued after `stall` cycles of stall.
+int AiCore::issue_scalar(cycles_t stall, dv_error_t *err)
+{
+    const dv_insn_t &in = pending_;
+    const int p = DV_PIPE_S;
+    const cycles_t issue_cost = p_.scalar.issue_cycles;
+    Entry probe;
+    dv_insn_copy(&probe.insn, &in);
+    probe.index = pending_index_;
+    probe.nr = 0;
+    if (in.op == DV_OP_ld_ub || in.op == DV_OP_st_ub || in.op == DV_OP_ld_gm || in.op == DV_OP_st_gm)
+        probe.nr = dv_footprint(&in, &vs_, probe.r);
+    int rc = check_access(probe, p, err);
+    if (rc != DV_OK)
+        return rc;
+    cycles_t busy = issue_cost;
+    switch (in.op) {
+    case DV_OP_scalar: {
+        busy = static_cast<cycles_t>(in.f[DV_FLD(SCALAR, cycles)].i);
+        slice(DV_PIPE_S, in, ts_, ts_ + busy);
+        path_.move(s_node_, path_from(scalar_ref(ts_), ts_ + busy, path_key(in.op, DV_PIPE_S)));
+        break;
+    }
+    case DV_OP_ld_ub:
+    case DV_OP_st_ub:
+    case DV_OP_ld_gm:
+    case DV_OP_st_gm: {
+        // The scalar unit's own load or store: it happens when issued, so it sees (or changes)
+        // memory as the pipes have left it by then; a load's value goes back to the stream.
+        const bool load = in.op == DV_OP_ld_ub || in.op == DV_OP_ld_gm;
+        busy = load ? p_.scalar.load_cycles : p_.scalar.store_cycles;
+        const uint64_t off = probe.r[0].lo, n = probe.r[0].hi - probe.r[0].lo;
+        uint8_t bytes[8] = {0};
+        uint8_t *ub = !data_ ? nullptr
+                      : probe.r[0].space == DV_SPACE_GM ? (view_.gm ? view_.gm[probe.r[0].arg] : nullptr)
+                                                        : view_.buf[DV_SPACE_UB];
+        if (ub && load)
+            std::memcpy(bytes, ub + off, n);
+        else if (ub)
+            std::memcpy(ub + off, &in.f[DV_FLD(SST, value)].u, n); // little-endian: the low bytes
+        if (load && stream_->loaded)
+            stream_->loaded(stream_, bytes, static_cast<unsigned>(n));
+        if (check_hazards_)
+            for (const dv_hazard_t &h : hz_.execute(DV_PIPE_S, hz_.clock(DV_PIPE_S), pending_index_, in.line, probe.r, probe.nr))
+                report_hazard(h);
+        slice(DV_PIPE_S, in, ts_, ts_ + busy);
+        path_.move(s_node_, path_from(scalar_ref(ts_), ts_ + busy, path_key(in.op, DV_PIPE_S)));
+        break;
+    }
+    case DV_OP_get_rsvd_cnt: {
+        // RSVD_CNT as the last vreducev2 that has run left it (the kernel waits for V before it reads)
+        uint8_t bytes[8];
+        std::memcpy(bytes, &rsvd_cnt_, 8);
+        if (stream_->loaded)
+            stream_->loaded(stream_, bytes, 8);
+        break;
+    }
+    case DV_OP_get_sys_cnt: {
+        // the system counter at the scalar unit's time (its origin: the model's time 0)
+        const uint64_t v = static_cast<uint64_t>(ts_) * p_.chip.sys_counter_mhz / p_.chip.freq_mhz;
+        uint8_t bytes[8];
+        std::memcpy(bytes, &v, 8);
+        if (stream_->loaded)
+            stream_->loaded(stream_, bytes, 8);
+        break;
+    }
+    case DV_OP_set_vector_mask:
+        vs_.hi = in.f[DV_FLD(MASK, hi)].u;
+        vs_.lo = in.f[DV_FLD(MASK, lo)].u;
+        break;
+    case DV_OP_set_atomic:
+        vs_.atomic = static_cast<uint8_t>(in.f[DV_FLD(ATOMIC, op)].i);
+        vs_.atomic_dtype = static_cast<uint8_t>(in.f[DV_FLD(ATOMIC, dtype)].i);
+        break;
+    case DV_OP_set_mov_pad_val: vs_.pad_val = in.f[DV_FLD(PADVAL, value)].u; break;
+    case DV_OP_set_mask_count: vs_.count_mode = true; break;
+    case DV_OP_set_mask_norm: vs_.count_mode = false; break;
+    case DV_OP_set_flag: {
+        Flag &f = flag(DV_PIPE_S, static_cast<int>(in.f[DV_FLD(FLAG, dst)].i), static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
+        if (f.set)
+            return locate(err, DV_ERR_STATE, in, pending_index_, "event S->%s id %lld set twice without a wait",
+                          dv_pipe_name(static_cast<dv_pipe_t>(in.f[DV_FLD(FLAG, dst)].i)), static_cast<long long>(in.f[DV_FLD(FLAG, id)].i));
+        f.set = true;
+        f.time = ts_;
+        f.vc = hz_.clock(DV_PIPE_S);
+        const Ref here = scalar_ref(ts_);
+        path_.assign(f.node, here);
+        path_.move(s_node_, here);
+        invalidate(static_cast<int>(in.f[DV_FLD(FLAG, dst)].i));
+        break;
+    }
+    case DV_OP_wait_flag: {
+        const int src = static_cast<int>(in.f[DV_FLD(FLAG, src)].i);
+        Flag &f = flag(src, DV_PIPE_S, static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
+        f.set = false;
+        f.cleared = ts_;
+        invalidate(src); // a set_flag waiting for this wait may start
+        hz_.merge(DV_PIPE_S, f.vc);
+        path_.release(f.node);
+        f.node = CriticalPath::kNone;
+        break;
+    }
+    case DV_OP_pipe_barrier:
+        if (check_hazards_)
+            hz_.join_all();
+        break;
+    case DV_OP_set_cross_flag: {
+        const Ref here = scalar_ref(ts_);
+        path_.assign(s_node_, here);
+        int rc2 = chip_.cross_set(index_, static_cast<int>(in.f[DV_FLD(XSET, mode)].i),
+                                  static_cast<unsigned>(in.f[DV_FLD(XSET, id)].i), ts_, here, err);
+        path_.release(here);
+        if (rc2 != DV_OK)
+            return locate(err, rc2, in, pending_index_, "%s", err->msg);
+        invalidate_all(); // mode 0 can signal this core too
+        break;
+    }
+    case DV_OP_wait_cross_flag: {
+        auto &c = cross_[static_cast<size_t>(in.f[DV_FLD(XWAIT, id)].i)];
+        path_.release(c.front().node);
+        c.erase(c.begin());
+        invalidate_all(); // other heads may wait on the same flag
+        break;
+    }
+    default:
+        break;
+    }
+    ops_.cycles[in.op][DV_PIPE_S] += stall + busy;
+    advance_scalar(ts_ + busy, DV_STALL_SCALAR);
+    return DV_OK;
+}
+
 int AiCore::issue(cycles_t t, dv_error_t *err)
 {
     const dv_insn_t &in = pending_;
     const int p = pending_pipe_;
     const dv_pipe_t cp = static_cast<dv_pipe_t>(p < DV_PIPE_COUNT ? p : DV_PIPE_S);
     const cycles_t issue_cost = p_.scalar.issue_cycles;
-    // Stalled: the scalar unit's critical path goes on from what it waited for.
     const cycles_t stall = t > ts_ ? t - ts_ : 0;
-    if (t > ts_) {
-        dv_stall_t cause;
-        Ref pred = CriticalPath::kNone;
-        if (in.op == DV_OP_wait_cross_flag) {
-            counters_.stall_cross_cycles += t - ts_;
-            cause = DV_STALL_CROSS;
-            path_.assign(pred, cross_[static_cast<size_t>(in.f[DV_FLD(XWAIT, id)].i)].front().node);
-        } else if (in.op == DV_OP_wait_flag) {
-            counters_.stall_flag_cycles += t - ts_;
-            const int src = static_cast<int>(in.f[DV_FLD(FLAG, src)].i);
-            cause = flag_cause(src);
-            path_.assign(pred, flag(src, DV_PIPE_S, static_cast<int>(in.f[DV_FLD(FLAG, id)].i)).node);
-        } else if (in.op == DV_OP_pipe_barrier) { // ALL: it waited for the pipe that drained last
-            counters_.stall_flag_cycles += t - ts_;
-            int last = 1;
-            for (int k = 2; k < DV_PIPE_COUNT; k++)
-                if (done_[k] > done_[last])
-                    last = k;
-            cause = flag_cause(last);
-            pred = done_ref(last);
-        } else {
-            counters_.stall_queue_full_cycles += t - ts_;
-            cause = queue_cause(cp == DV_PIPE_S ? DV_PIPE_V : cp);
-            pred = scalar_ref(ts_);
-        }
-        counters_.pipe_wait_cycles[DV_PIPE_S] += t - ts_;
-        advance_scalar(t, cause);
-        path_.move(s_node_, path_from(pred, t, path_key(in.op, DV_PIPE_S)));
-    }
+    if (t > ts_)
+        issue_stalled(t);
     have_pending_ = false;
     counters_.instructions++;
     ops_.count[in.op][cp]++;
     counters_.pipe_insns[cp]++;
-
-    if (p == DV_PIPE_S) {
-        Entry probe;
-        dv_insn_copy(&probe.insn, &in);
-        probe.index = pending_index_;
-        probe.nr = 0;
-        if (in.op == DV_OP_ld_ub || in.op == DV_OP_st_ub || in.op == DV_OP_ld_gm || in.op == DV_OP_st_gm)
-            probe.nr = dv_footprint(&in, &vs_, probe.r);
-        int rc = check_access(probe, p, err);
-        if (rc != DV_OK)
-            return rc;
-        cycles_t busy = issue_cost;
-        switch (in.op) {
-        case DV_OP_scalar: {
-            busy = static_cast<cycles_t>(in.f[DV_FLD(SCALAR, cycles)].i);
-            slice(DV_PIPE_S, in, ts_, ts_ + busy);
-            path_.move(s_node_, path_from(scalar_ref(ts_), ts_ + busy, path_key(in.op, DV_PIPE_S)));
-            break;
-        }
-        case DV_OP_ld_ub:
-        case DV_OP_st_ub:
-        case DV_OP_ld_gm:
-        case DV_OP_st_gm: {
-            // The scalar unit's own load or store: it happens when issued, so it sees (or changes)
-            // memory as the pipes have left it by then; a load's value goes back to the stream.
-            const bool load = in.op == DV_OP_ld_ub || in.op == DV_OP_ld_gm;
-            busy = load ? p_.scalar.load_cycles : p_.scalar.store_cycles;
-            const uint64_t off = probe.r[0].lo, n = probe.r[0].hi - probe.r[0].lo;
-            uint8_t bytes[8] = {0};
-            uint8_t *ub = !data_ ? nullptr
-                          : probe.r[0].space == DV_SPACE_GM ? (view_.gm ? view_.gm[probe.r[0].arg] : nullptr)
-                                                            : view_.buf[DV_SPACE_UB];
-            if (ub && load)
-                std::memcpy(bytes, ub + off, n);
-            else if (ub)
-                std::memcpy(ub + off, &in.f[DV_FLD(SST, value)].u, n); // little-endian: the low bytes
-            if (load && stream_->loaded)
-                stream_->loaded(stream_, bytes, static_cast<unsigned>(n));
-            if (check_hazards_)
-                for (const dv_hazard_t &h : hz_.execute(DV_PIPE_S, hz_.clock(DV_PIPE_S), pending_index_, in.line, probe.r, probe.nr))
-                    report_hazard(h);
-            slice(DV_PIPE_S, in, ts_, ts_ + busy);
-            path_.move(s_node_, path_from(scalar_ref(ts_), ts_ + busy, path_key(in.op, DV_PIPE_S)));
-            break;
-        }
-        case DV_OP_get_rsvd_cnt: {
-            // RSVD_CNT as the last vreducev2 that has run left it (the kernel waits for V before it reads)
-            uint8_t bytes[8];
-            std::memcpy(bytes, &rsvd_cnt_, 8);
-            if (stream_->loaded)
-                stream_->loaded(stream_, bytes, 8);
-            break;
-        }
-        case DV_OP_get_sys_cnt: {
-            // the system counter at the scalar unit's time (its origin: the model's time 0)
-            const uint64_t v = static_cast<uint64_t>(ts_) * p_.chip.sys_counter_mhz / p_.chip.freq_mhz;
-            uint8_t bytes[8];
-            std::memcpy(bytes, &v, 8);
-            if (stream_->loaded)
-                stream_->loaded(stream_, bytes, 8);
-            break;
-        }
-        case DV_OP_set_vector_mask:
-            vs_.hi = in.f[DV_FLD(MASK, hi)].u;
-            vs_.lo = in.f[DV_FLD(MASK, lo)].u;
-            break;
-        case DV_OP_set_atomic:
-            vs_.atomic = static_cast<uint8_t>(in.f[DV_FLD(ATOMIC, op)].i);
-            vs_.atomic_dtype = static_cast<uint8_t>(in.f[DV_FLD(ATOMIC, dtype)].i);
-            break;
-        case DV_OP_set_mov_pad_val: vs_.pad_val = in.f[DV_FLD(PADVAL, value)].u; break;
-        case DV_OP_set_mask_count: vs_.count_mode = true; break;
-        case DV_OP_set_mask_norm: vs_.count_mode = false; break;
-        case DV_OP_set_flag: {
-            Flag &f = flag(DV_PIPE_S, static_cast<int>(in.f[DV_FLD(FLAG, dst)].i), static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
-            if (f.set)
-                return locate(err, DV_ERR_STATE, in, pending_index_, "event S->%s id %lld set twice without a wait",
-                              dv_pipe_name(static_cast<dv_pipe_t>(in.f[DV_FLD(FLAG, dst)].i)), static_cast<long long>(in.f[DV_FLD(FLAG, id)].i));
-            f.set = true;
-            f.time = ts_;
-            f.vc = hz_.clock(DV_PIPE_S);
-            const Ref here = scalar_ref(ts_);
-            path_.assign(f.node, here);
-            path_.move(s_node_, here);
-            invalidate(static_cast<int>(in.f[DV_FLD(FLAG, dst)].i));
-            break;
-        }
-        case DV_OP_wait_flag: {
-            const int src = static_cast<int>(in.f[DV_FLD(FLAG, src)].i);
-            Flag &f = flag(src, DV_PIPE_S, static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
-            f.set = false;
-            f.cleared = ts_;
-            invalidate(src); // a set_flag waiting for this wait may start
-            hz_.merge(DV_PIPE_S, f.vc);
-            path_.release(f.node);
-            f.node = CriticalPath::kNone;
-            break;
-        }
-        case DV_OP_pipe_barrier:
-            if (check_hazards_)
-                hz_.join_all();
-            break;
-        case DV_OP_set_cross_flag: {
-            const Ref here = scalar_ref(ts_);
-            path_.assign(s_node_, here);
-            int rc2 = chip_.cross_set(index_, static_cast<int>(in.f[DV_FLD(XSET, mode)].i),
-                                      static_cast<unsigned>(in.f[DV_FLD(XSET, id)].i), ts_, here, err);
-            path_.release(here);
-            if (rc2 != DV_OK)
-                return locate(err, rc2, in, pending_index_, "%s", err->msg);
-            invalidate_all(); // mode 0 can signal this core too
-            break;
-        }
-        case DV_OP_wait_cross_flag: {
-            auto &c = cross_[static_cast<size_t>(in.f[DV_FLD(XWAIT, id)].i)];
-            path_.release(c.front().node);
-            c.erase(c.begin());
-            invalidate_all(); // other heads may wait on the same flag
-            break;
-        }
-        default:
-            break;
-        }
-        ops_.cycles[in.op][DV_PIPE_S] += stall + busy;
-        advance_scalar(ts_ + busy, DV_STALL_SCALAR);
-        return DV_OK;
-    }
+    if (p == DV_PIPE_S)
+        return issue_scalar(stall, err);
 
     // Issue into the pipe's queue: the pipe, waiting for it, has work again.
     advance_scalar(ts_ + issue_cost, DV_STALL_SCALAR);
@@ -955,6 +1020,12 @@ int AiCore::issue(cycles_t t, dv_error_t *err)
     dv_insn_copy(&e.insn, &in);
     e.enq = ts_;
     e.index = pending_index_;
+    if (flag_op(in.op)) {
+        e.nr = 0;
+        e.node = s_node_;
+        path_.retain(e.node);
+        return issue_flag(e, p, err);
+    }
     const dv_op_spec_t *os = dv_op_spec(static_cast<dv_op_t>(in.op));
     if (os->cost == DV_COST_SYNC) {
         // A flag or barrier touches no memory and never executes: start_head reads neither its
@@ -1189,8 +1260,16 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
         else if (in.op == DV_OP_wait_flag || in.op == DV_OP_wait_cross_flag || in.op == DV_OP_pipe_barrier)
             slice(p, in, base, t); // the time the pipe was held
     }
+    finish_head(p, t, node, key);
+    return DV_OK;
+}
+
+// Pipe p's head started at t as critical-path node `node` (the caller's reference, handed over):
+// it leaves its queue.
+inline void AiCore::finish_head(int p, cycles_t t, Ref node, uint32_t key)
+{
     const bool was_full = q_[p].full();
-    path_.release(e.node);
+    path_.release(q_[p].front().node);
     q_[p].pop();
     invalidate(p);
     if (q_[p].empty()) {
@@ -1206,6 +1285,85 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
     }
     path_.move(start_node_[p], node);
     start_key_[p] = key;
+}
+
+// check_access's flag checks (set_flag / wait_flag in pipe p), which also find the flag once for
+// head_ready and start_flag; anything amiss goes to check_access, which reports it.
+int AiCore::issue_flag(Entry &e, int p, dv_error_t *err)
+{
+    const dv_insn_t &in = e.insn;
+    const int src = static_cast<int>(in.f[DV_FLD(FLAG, src)].i), dst = static_cast<int>(in.f[DV_FLD(FLAG, dst)].i);
+    const int64_t id = in.f[DV_FLD(FLAG, id)].i;
+    // p is src or dst: both existing is check_access's first test passed too.
+    if (src == dst || !has_pipe(static_cast<dv_pipe_t>(src)) || !has_pipe(static_cast<dv_pipe_t>(dst)) ||
+        static_cast<uint64_t>(id) >= p_.sync.event_ids)
+        return check_access(e, p, err);
+    const unsigned i = flag_index(src, dst, static_cast<int>(id));
+    Flag &f = flag_at(i);
+    if (in.op == DV_OP_wait_flag)
+        f.issued--;
+    else if (f.issued > 0) // set twice without a wait
+        return check_access(e, p, err);
+    else
+        f.issued++;
+    e.fi = static_cast<uint16_t>(i);
+    return DV_OK;
+}
+
+// start_head for a set_flag or wait_flag (flag_op): the same charges, path and flag updates in the
+// same order, its cases resolved once (start_head still handles every head).
+int AiCore::start_flag(int p, cycles_t t, dv_error_t *err)
+{
+    Entry &e = q_[p].front();
+    const dv_insn_t &in = e.insn;
+    Flag &f = flags_[e.fi];
+    const bool set = in.op == DV_OP_set_flag;
+    if (set && f.set) // set twice without a wait: start_head, which does what it did before, reports it
+        return start_head(p, t, err);
+    const int src = static_cast<int>(in.f[DV_FLD(FLAG, src)].i); // a set_flag's is p
+    const cycles_t base = std::max(e.enq, free_[p]);
+    if (t > cur_[p]) {
+        charge_wait(p, std::min(t, std::max(cur_[p], e.enq)), DV_STALL_SCALAR);
+        charge_wait(p, t, flag_cause(src)); // a wait's flag, a set's own pipe's completion
+    }
+    Ref pred = CriticalPath::kNone;
+    if (!set && f.time + p_.sync.flag_latency_cycles == t)
+        path_.assign(pred, f.node);
+    if (!pred)
+        pred = free_[p] == t ? free_ref(p) : path_at(e.node, e.enq, path_key(DV_CRIT_ISSUE, DV_PIPE_S));
+    const uint32_t key = path_key(in.op, p);
+    const Ref node = path_from(pred, t, key);
+    if (set) {
+        // Fires when the pipe's earlier work has completed (done_), which may be after t: the
+        // pipe goes on meanwhile; the flag's path node is then that completion.
+        f.set = true;
+        f.time = std::max(t, done_[p]);
+        f.vc = hz_.clock(static_cast<dv_pipe_t>(p));
+        if (f.time > t) {
+            const Ref fired = done_ref(p);
+            path_.assign(f.node, fired);
+            path_.release(fired);
+        } else {
+            path_.assign(f.node, node);
+        }
+        free_[p] = std::max(free_[p], t);
+        invalidate(static_cast<int>(in.f[DV_FLD(FLAG, dst)].i));
+        slice(p, in, f.time, f.time); // it kept its pipe for no cycles (ops_.cycles)
+    } else {
+        f.set = false;
+        f.cleared = t;
+        if (src != DV_PIPE_S)
+            invalidate(src); // a set_flag waiting for this wait may start
+        hz_.merge(static_cast<dv_pipe_t>(p), f.vc);
+        path_.release(f.node);
+        f.node = CriticalPath::kNone;
+        counters_.stall_flag_cycles += t - base;
+        counters_.pipe_wait_cycles[p] += t - base;
+        ops_.cycles[in.op][p] += t - base;
+        free_[p] = t;
+        slice(p, in, base, t); // the time the pipe was held
+    }
+    finish_head(p, t, node, key);
     return DV_OK;
 }
 

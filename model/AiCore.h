@@ -126,6 +126,7 @@ private:
         // V pipe: VectorUnit::cost, worked out at issue with the footprint from one decode (it
         // depends only on insn and vs, both fixed at issue)
         cycles_t v_occupy, v_latency, v_conflict;
+        uint16_t fi; // set_flag / wait_flag: its flag (flags_[fi]), listed when it was issued (issue_flag)
     };
     static_assert(std::is_trivially_default_constructible<Entry>::value, "Queue leaves entries uninitialised");
     struct Queue {
@@ -160,12 +161,23 @@ private:
     enum class Block { None, Flag, Cross, Queue, Drain };
 
     int run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *err);
+    __attribute__((noinline)) int stuck(dv_stream_t *s, uint32_t block, bool cross_blocked, cycles_t &sc_now, dv_error_t *err);
     // Readiness of a pipe head / of the scalar unit's next action: false when blocked.
     bool head_ready(int p, cycles_t &t, Block &why);
     bool scalar_ready(cycles_t &t, Block &why);
     int issue(cycles_t t, dv_error_t *err); // t: when scalar_ready says the scalar unit can issue
+    // issue's rarer ways, kept out of line so that issuing into a pipe's queue stays short.
+    __attribute__((noinline)) void issue_stalled(cycles_t t);
+    __attribute__((noinline)) int issue_scalar(cycles_t stall, dv_error_t *err);
     int start_head(int p, cycles_t t, dv_error_t *err);
     int check_access(const Entry &e, int p, dv_error_t *err); // p: route(e.insn)
+    // The flags' own way through issue and start_head (set_flag / wait_flag queued in pipe p, about
+    // half of most kernels' instructions): the same checks, times and charges with the other cases
+    // left out, and the flag found once at issue (Entry::fi).  finish_head: what every start ends with.
+    static bool flag_op(unsigned op) { return op == DV_OP_set_flag || op == DV_OP_wait_flag; }
+    int issue_flag(Entry &e, int p, dv_error_t *err);
+    int start_flag(int p, cycles_t t, dv_error_t *err);
+    void finish_head(int p, cycles_t t, Ref node, uint32_t key);
     int locate(dv_error_t *err, int code, const dv_insn_t &in, uint64_t index, const char *fmt, ...)
         __attribute__((format(printf, 6, 7)));
     // Pipe p works from `from` to `to`: its busy cycles (the union of such intervals, which start in
@@ -214,6 +226,7 @@ private:
     }
     void starving_charge(cycles_t to, dv_stall_t c);
     void commit(int p);
+    void leave_shared(int p, dv_stall_t to);
     void close_block(cycles_t end);
     void starve(int p); // pipe p's queue became empty
     dv_stall_t flag_cause(int src) const { return static_cast<dv_stall_t>(DV_STALL_FLAG_S + src); }
@@ -239,9 +252,13 @@ private:
     Ref done_ref(int p) { return path_at(done_node_[p], done_[p], done_key_[p]); }
     // A flag; the ones used since the last block start are listed (touched_), so that the resets
     // visit only them.
-    Flag &flag(int src, int dst, int id)
+    static unsigned flag_index(int src, int dst, int id)
     {
-        const unsigned i = (unsigned)((src * DV_PIPE_COUNT + dst) * DV_FLAG_IDS + id);
+        return (unsigned)((src * DV_PIPE_COUNT + dst) * DV_FLAG_IDS + id);
+    }
+    Flag &flag(int src, int dst, int id) { return flag_at(flag_index(src, dst, id)); }
+    Flag &flag_at(unsigned i)
+    {
         Flag &f = flags_[i];
         if (!f.listed) {
             f.listed = true;
@@ -284,12 +301,11 @@ private:
     // Per-block state.
     Queue q_[DV_PIPE_COUNT];
     unsigned queued_ = 0; // bit p: q_[p] is not empty
-    // Cached readiness of each pipe head; recomputed only after something it depends on changed.
-    struct Cand {
-        bool valid = false, ready = false;
-        Block why = Block::None;
-        cycles_t t = 0;
-    } cand_[DV_PIPE_COUNT];
+    // Cached readiness of each pipe head, recomputed only after something it depends on changed
+    // (bit p of stale_): when it can start, kNever while it is blocked (bit p of crossm_: by a
+    // cross-core flag).  Masks and a plain array: run_block's choice is a min over a few words.
+    cycles_t cand_t_[DV_PIPE_COUNT] = {};
+    unsigned stale_ = ~0u, crossm_ = 0;
     // The earliest ready head among them (run_block's choice), kept while no head's readiness changed.
     struct Pick {
         bool valid = false;
@@ -299,13 +315,12 @@ private:
     } pick_;
     void invalidate(int p)
     {
-        cand_[p].valid = false;
+        stale_ |= 1u << p;
         pick_.valid = false;
     }
     void invalidate_all()
     {
-        for (auto &c : cand_)
-            c.valid = false;
+        stale_ = ~0u;
         pick_.valid = false;
     }
     cycles_t free_[DV_PIPE_COUNT] = {}, done_[DV_PIPE_COUNT] = {}, busy_end_[DV_PIPE_COUNT] = {};
@@ -365,6 +380,24 @@ private:
     unsigned starving_ = 0;
     uint64_t prov_[DV_PIPE_COUNT][DV_STALL_COUNT] = {};
     uint32_t prov_mask_[DV_PIPE_COUNT] = {};
+    // Most starving pipes' cursors stand at ts_ (they waited since the scalar unit's time passed
+    // theirs): each advance would charge every one of them the same cycles.  Those share acc_, the
+    // scalar unit's cycles per cause since the block started (causes in acc_mask_), and own
+    // snap_[p], acc_ when they joined (for the causes then in acc_mask_; a cause new to acc_mask_
+    // gets 0 for every pipe): their charges are acc_ - snap_[p], their cursor ts_ (cur_[p] is
+    // written when they leave).  The others (solo_, a subset of starving_) are charged one by one
+    // (prov_) until the scalar unit's time passes theirs, when they join.
+    unsigned solo_ = 0;
+    uint64_t acc_[DV_STALL_COUNT] = {};
+    uint32_t acc_mask_ = 0;
+    uint64_t snap_[DV_PIPE_COUNT][DV_STALL_COUNT] = {};
+    void join_shared(int p) // starving pipe p's cursor is ts_: it shares acc_ from now on
+    {
+        for (uint32_t m = acc_mask_; m; m &= m - 1) {
+            const int c = __builtin_ctz(m);
+            snap_[p][c] = acc_[c];
+        }
+    }
     dv_stall_t seg_c_ = DV_STALL_BLOCK_START;
     // A block ends at max(ts_, done_): a wait (wait_flag, wait_cross_flag) a pipe starts after its
     // last busy instruction may start later than that.  The charges made for such waits since the
