@@ -1072,21 +1072,12 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
     // still being issued they are the scalar unit's; after, they are what the head waited for.
     if (t > cur_[p]) {
         charge_wait(p, std::min(t, std::max(cur_[p], e.enq)), DV_STALL_SCALAR);
-        charge_wait(p, t,
-                    in.op == DV_OP_wait_flag        ? flag_cause(static_cast<int>(in.f[DV_FLD(FLAG, src)].i))
-                    : in.op == DV_OP_wait_cross_flag ? DV_STALL_CROSS
-                                                     : flag_cause(p)); // the pipe's own completion
+        charge_wait(p, t, in.op == DV_OP_wait_cross_flag ? DV_STALL_CROSS : flag_cause(p)); // the pipe's own completion
     }
     // Critical path: the start waited for whichever constraint set t (a flag or another core
     // first, then the pipe's own completion or its being free, then the issue).
     Ref pred = CriticalPath::kNone;
     switch (in.op) {
-    case DV_OP_wait_flag: {
-        const Flag &f = flag(static_cast<int>(in.f[DV_FLD(FLAG, src)].i), p, static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
-        if (f.time + p_.sync.flag_latency_cycles == t)
-            path_.assign(pred, f.node);
-        break;
-    }
     case DV_OP_wait_cross_flag: {
         const Arrival &a = cross_[static_cast<size_t>(in.f[DV_FLD(XWAIT, id)].i)].front();
         if (a.time + p_.sync.cross_latency_cycles == t)
@@ -1110,46 +1101,6 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
 
     cycles_t cycles = 0; // what the instruction kept its pipe for
     switch (in.op) {
-    case DV_OP_set_flag: {
-        Flag &f = flag(p, static_cast<int>(in.f[DV_FLD(FLAG, dst)].i), static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
-        if (f.set) {
-            path_.release(node);
-            return locate(err, DV_ERR_STATE, in, e.index, "event %s->%s id %lld set twice without a wait",
-                          dv_pipe_name(static_cast<dv_pipe_t>(p)), dv_pipe_name(static_cast<dv_pipe_t>(in.f[DV_FLD(FLAG, dst)].i)),
-                          static_cast<long long>(in.f[DV_FLD(FLAG, id)].i));
-        }
-        // Fires when the pipe's earlier work has completed (done_), which may be after t: the
-        // pipe goes on meanwhile; the flag's path node is then that completion.
-        f.set = true;
-        f.time = std::max(t, done_[p]);
-        f.vc = hz_.clock(static_cast<dv_pipe_t>(p));
-        if (f.time > t) {
-            const Ref fired = done_ref(p);
-            path_.assign(f.node, fired);
-            path_.release(fired);
-        } else {
-            path_.assign(f.node, node);
-        }
-        free_[p] = std::max(free_[p], t);
-        invalidate(static_cast<int>(in.f[DV_FLD(FLAG, dst)].i));
-        break;
-    }
-    case DV_OP_wait_flag: {
-        const int src = static_cast<int>(in.f[DV_FLD(FLAG, src)].i);
-        Flag &f = flag(src, p, static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
-        f.set = false;
-        f.cleared = t;
-        if (src != DV_PIPE_S)
-            invalidate(src); // a set_flag waiting for this wait may start
-        hz_.merge(static_cast<dv_pipe_t>(p), f.vc);
-        path_.release(f.node);
-        f.node = CriticalPath::kNone;
-        counters_.stall_flag_cycles += t - base;
-        counters_.pipe_wait_cycles[p] += t - base;
-        cycles = t - base;
-        free_[p] = t;
-        break;
-    }
     case DV_OP_pipe_barrier:
         counters_.stall_flag_cycles += t - base;
         counters_.pipe_wait_cycles[p] += t - base;
@@ -1252,12 +1203,9 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
     }
     ops_.cycles[in.op][p] += cycles;
     if (slicing_) {
-        if (in.op == DV_OP_set_flag) {
-            const Flag &f = flag(p, static_cast<int>(in.f[DV_FLD(FLAG, dst)].i), static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
-            slice(p, in, f.time, f.time);
-        } else if (in.op == DV_OP_set_cross_flag)
+        if (in.op == DV_OP_set_cross_flag)
             slice(p, in, t, t);
-        else if (in.op == DV_OP_wait_flag || in.op == DV_OP_wait_cross_flag || in.op == DV_OP_pipe_barrier)
+        else if (in.op == DV_OP_wait_cross_flag || in.op == DV_OP_pipe_barrier)
             slice(p, in, base, t); // the time the pipe was held
     }
     finish_head(p, t, node, key);
@@ -1310,16 +1258,18 @@ int AiCore::issue_flag(Entry &e, int p, dv_error_t *err)
     return DV_OK;
 }
 
-// start_head for a set_flag or wait_flag (flag_op): the same charges, path and flag updates in the
-// same order, its cases resolved once (start_head still handles every head).
+// The start of a set_flag or wait_flag (flag_op) at the head of pipe p: start_head's charges, path
+// and shared end (finish_head) with the flag's cases resolved once; start_head takes every other head.
 int AiCore::start_flag(int p, cycles_t t, dv_error_t *err)
 {
     Entry &e = q_[p].front();
     const dv_insn_t &in = e.insn;
     Flag &f = flags_[e.fi];
     const bool set = in.op == DV_OP_set_flag;
-    if (set && f.set) // set twice without a wait: start_head, which does what it did before, reports it
-        return start_head(p, t, err);
+    if (set && f.set)
+        return locate(err, DV_ERR_STATE, in, e.index, "event %s->%s id %lld set twice without a wait",
+                      dv_pipe_name(static_cast<dv_pipe_t>(p)), dv_pipe_name(static_cast<dv_pipe_t>(in.f[DV_FLD(FLAG, dst)].i)),
+                      static_cast<long long>(in.f[DV_FLD(FLAG, id)].i));
     const int src = static_cast<int>(in.f[DV_FLD(FLAG, src)].i); // a set_flag's is p
     const cycles_t base = std::max(e.enq, free_[p]);
     if (t > cur_[p]) {

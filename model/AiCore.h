@@ -169,11 +169,11 @@ private:
     // issue's rarer ways, kept out of line so that issuing into a pipe's queue stays short.
     __attribute__((noinline)) void issue_stalled(cycles_t t);
     __attribute__((noinline)) int issue_scalar(cycles_t stall, dv_error_t *err);
-    int start_head(int p, cycles_t t, dv_error_t *err);
+    int start_head(int p, cycles_t t, dv_error_t *err); // every head but a flag's (start_flag)
     int check_access(const Entry &e, int p, dv_error_t *err); // p: route(e.insn)
-    // The flags' own way through issue and start_head (set_flag / wait_flag queued in pipe p, about
-    // half of most kernels' instructions): the same checks, times and charges with the other cases
-    // left out, and the flag found once at issue (Entry::fi).  finish_head: what every start ends with.
+    // The flags' own way through issue and start (set_flag / wait_flag queued in pipe p, about half
+    // of most kernels' instructions): the same checks, times and charges as the other heads', and the
+    // flag found once at issue (Entry::fi).  finish_head: what every start ends with.
     static bool flag_op(unsigned op) { return op == DV_OP_set_flag || op == DV_OP_wait_flag; }
     int issue_flag(Entry &e, int p, dv_error_t *err);
     int start_flag(int p, cycles_t t, dv_error_t *err);
