@@ -255,20 +255,6 @@ static __attribute__((noinline)) int refill(dv_k_t *k, dv_error_t *err)
     return 1;
 }
 
-/* dv_insn_copy with a copy of known size per field count (a jump and a few moves, no call of memcpy). */
-static inline void copy_out(dv_insn_t *out, const dv_insn_t *in)
-{
-    _Static_assert(DV_MAX_FIELDS == 24, "a case per field count");
-    switch (in->nf) {
-#define N(n) case n: memcpy(out, in, offsetof(dv_insn_t, f) + (n) * sizeof(dv_val_t)); break;
-    N(0) N(1) N(2) N(3) N(4) N(5) N(6) N(7) N(8) N(9) N(10) N(11) N(12)
-    N(13) N(14) N(15) N(16) N(17) N(18) N(19) N(20) N(21) N(22) N(23) N(24)
-#undef N
-    default: /* (dvk_emit gives every instruction its form's count) */
-        __builtin_unreachable();
-    }
-}
-
 static int stream_next(dv_stream_t *s, dv_insn_t *out, dv_error_t *err)
 {
     dv_k_t *k = (dv_k_t *)s;
@@ -277,7 +263,7 @@ static int stream_next(dv_stream_t *s, dv_insn_t *out, dv_error_t *err)
         if (rc <= 0)
             return rc;
     }
-    copy_out(out, &k->buf[k->head++]);
+    dv_insn_copy(out, &k->buf[k->head++]);
     return 1;
 }
 

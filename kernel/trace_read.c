@@ -187,23 +187,6 @@ static int reader_error(const reader_t *r, int rc, const char *file, dv_error_t 
                         READ_BUF_BYTES - 1);
 }
 
-/* dv_insn_copy of a decoded line's instruction to the caller: its header and nf fields (the fields
- * past nf are not part of an instruction, include/dv/isa.h), with a copy of known size per field
- * count (a jump and a few moves; the whole 200-byte struct, or memcpy of a variable size, cost more
- * than the rest of a line found in the cache). */
-static inline void insn_out(dv_insn_t *out, const dv_insn_t *in)
-{
-    _Static_assert(DV_MAX_FIELDS == 24, "a case per field count");
-    switch (in->nf) {
-#define N(n) case n: memcpy(out, in, offsetof(dv_insn_t, f) + (n) * sizeof(dv_val_t)); break;
-    N(0) N(1) N(2) N(3) N(4) N(5) N(6) N(7) N(8) N(9) N(10) N(11) N(12)
-    N(13) N(14) N(15) N(16) N(17) N(18) N(19) N(20) N(21) N(22) N(23) N(24)
-#undef N
-    default: /* (the parser gives every instruction its form's count) */
-        __builtin_unreachable();
-    }
-}
-
 /* ---------------------------------------------------------------- kernels and streams */
 
 typedef struct block_pos {
@@ -426,7 +409,7 @@ static int shape_of(const char *text, size_t n, shape_t *sh)
  * offsets) the line passes as d->insn did, with no need to run dv_insn_check again. */
 static int shape_apply(const decoded_shape_t *d, const uint64_t *off, dv_insn_t *out)
 {
-    insn_out(out, &d->insn);
+    dv_insn_copy(out, &d->insn);
     for (int k = 0; k < d->nmask; k++) {
         dv_val_t *v = &out->f[d->mask[k].field];
         if (off[k] >= d->mask[k].limit)
@@ -756,7 +739,7 @@ static bool stream_predicted(trace_stream_t *ts, const hints_t *hp, int from, dv
     for (int k = from; k < 2; k++) {
         decoded_line_t *e = hp->next[k];
         if (e && take_predicted(&ts->r, e)) {
-            insn_out(out, &e->insn);
+            dv_insn_copy(out, &e->insn);
             out->line = e->used = ts->r.line;
             stream_note(ts, e, NULL);
             return true;
@@ -799,7 +782,7 @@ static int stream_next_slow(trace_stream_t *ts, int tried, dv_insn_t *out, dv_er
         uint64_t h = 0;
         decoded_line_t *set = line_set(ts, text, n, &h), *d = NULL, *hit;
         if (set && (hit = line_find(set, h, text, n, &d)) != NULL) {
-            insn_out(out, &hit->insn);
+            dv_insn_copy(out, &hit->insn);
             out->line = hit->used = ts->r.line;
             stream_note(ts, hit, NULL);
             return 1;
@@ -847,7 +830,7 @@ static int stream_next(dv_stream_t *s, dv_insn_t *out, dv_error_t *err)
         return stream_next_slow(ts, 0, out, err);
     if (!take_predicted(&ts->r, e))
         return stream_next_slow(ts, 1, out, err);
-    insn_out(out, &e->insn);
+    dv_insn_copy(out, &e->insn);
     out->line = e->used = ts->r.line;
     stream_note(ts, e, NULL);
     return 1;

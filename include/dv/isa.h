@@ -184,10 +184,27 @@ bool dv_conv_allowed(dv_dtype_t src, dv_dtype_t dst);
 /* Index of a named field in the op's form, -1 when absent. */
 int dv_field_index(dv_op_t op, const char *name);
 
-/* Copy an instruction: its header and its nf fields (the fields past nf are not part of it). */
+/* Copy an instruction: its header and its nf fields (the fields past nf are not part of it).  A copy
+ * of known size per field count: a jump and a few moves, where a memcpy of a variable size is a call
+ * (the readers hand every instruction over with it). */
+#if DV_MAX_FIELDS != 24
+#error "dv_insn_copy has a case per field count up to DV_MAX_FIELDS"
+#endif
 static inline void dv_insn_copy(dv_insn_t *dst, const dv_insn_t *src)
 {
-    memcpy(dst, src, offsetof(dv_insn_t, f) + (size_t)src->nf * sizeof(dv_val_t));
+    switch (src->nf) {
+#define DV_INSN_COPY_N(n) \
+    case n: memcpy(dst, src, offsetof(dv_insn_t, f) + (n) * sizeof(dv_val_t)); break;
+        DV_INSN_COPY_N(0) DV_INSN_COPY_N(1) DV_INSN_COPY_N(2) DV_INSN_COPY_N(3) DV_INSN_COPY_N(4)
+        DV_INSN_COPY_N(5) DV_INSN_COPY_N(6) DV_INSN_COPY_N(7) DV_INSN_COPY_N(8) DV_INSN_COPY_N(9)
+        DV_INSN_COPY_N(10) DV_INSN_COPY_N(11) DV_INSN_COPY_N(12) DV_INSN_COPY_N(13) DV_INSN_COPY_N(14)
+        DV_INSN_COPY_N(15) DV_INSN_COPY_N(16) DV_INSN_COPY_N(17) DV_INSN_COPY_N(18) DV_INSN_COPY_N(19)
+        DV_INSN_COPY_N(20) DV_INSN_COPY_N(21) DV_INSN_COPY_N(22) DV_INSN_COPY_N(23) DV_INSN_COPY_N(24)
+#undef DV_INSN_COPY_N
+    default: /* (no decoder makes more fields than DV_MAX_FIELDS) */
+        memcpy(dst, src, sizeof *dst);
+        break;
+    }
 }
 
 /* Fill all fields of insn with the form defaults (required fields become 0). */
