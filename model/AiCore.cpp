@@ -978,13 +978,9 @@ int AiCore::issue_scalar(cycles_t stall, dv_error_t *err)
         invalidate_all(); // mode 0 can signal this core too
         break;
     }
-    case DV_OP_wait_cross_flag: {
-        auto &c = cross_[static_cast<size_t>(in.f[DV_FLD(XWAIT, id)].i)];
-        path_.release(c.front().node);
-        c.erase(c.begin());
-        invalidate_all(); // other heads may wait on the same flag
+    case DV_OP_wait_cross_flag:
+        take_cross(static_cast<size_t>(in.f[DV_FLD(XWAIT, id)].i));
         break;
-    }
     default:
         break;
     }
@@ -1119,10 +1115,7 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
         break;
     }
     case DV_OP_wait_cross_flag: {
-        auto &c = cross_[static_cast<size_t>(in.f[DV_FLD(XWAIT, id)].i)];
-        path_.release(c.front().node);
-        c.erase(c.begin());
-        invalidate_all(); // other heads may wait on the same flag
+        take_cross(static_cast<size_t>(in.f[DV_FLD(XWAIT, id)].i));
         counters_.stall_cross_cycles += t - base;
         counters_.pipe_wait_cycles[p] += t - base;
         cycles = t - base;

@@ -266,6 +266,14 @@ private:
         }
         return f;
     }
+    // A wait_cross_flag (of the scalar unit or a pipe) consumes the oldest arrival of flag id.
+    void take_cross(size_t id)
+    {
+        auto &c = cross_[id];
+        path_.release(c.front().node);
+        c.erase(c.begin());
+        invalidate_all(); // other heads may wait on the same flag
+    }
     std::string describe_wait(int p, const Entry &e);
     std::string describe_pending(); // the scalar unit's next instruction, as describe_wait words it
     void sync_to(cycles_t t);
