@@ -221,7 +221,6 @@ private:
     // touch_runs for one run of `bytes` bytes at address a.
     template <uint64_t W, bool D>
     Tally touch_run(uint64_t a, uint64_t bytes);
-    struct Walk;
     // touch_runs' lookup of lines l .. last (l < last) from the set `set`, l's place in its run in_run.
     template <uint64_t W, bool D>
     void touch_lines(uint64_t l, uint64_t last, uint64_t in_run, uint64_t set, Walk &k, uint64_t &uses,
