@@ -150,13 +150,22 @@ void BandwidthCalendar::scan(uint64_t lo, uint64_t hi, uint64_t w[2], uint64_t *
         *used += u + u2;
 }
 
-// The bits set in a and b together: dv_popcount64's bit-parallel sum with the two words' byte
-// counts (at most 8 each) added before the one multiply that sums the bytes (at most 128 in all).
-static inline uint64_t popcount2(uint64_t a, uint64_t b)
+// The bits set in w[0] and w[1] together: dv_popcount64's bit-parallel sum, on both words at
+// once in SSE2 (the bytes' counts summed by psadbw), else with the two words' byte counts (at most
+// 8 each) added before the one multiply that sums the bytes (at most 128 in all).
+static inline uint64_t popcount2(const uint64_t w[2])
 {
 #if defined(__POPCNT__)
-    return dv_popcount64(a) + dv_popcount64(b);
+    return dv_popcount64(w[0]) + dv_popcount64(w[1]);
+#elif defined(__SSE2__)
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(w));
+    v = _mm_sub_epi64(v, _mm_and_si128(_mm_srli_epi64(v, 1), _mm_set1_epi8(0x55)));
+    v = _mm_add_epi64(_mm_and_si128(v, _mm_set1_epi8(0x33)), _mm_and_si128(_mm_srli_epi64(v, 2), _mm_set1_epi8(0x33)));
+    v = _mm_and_si128(_mm_add_epi64(v, _mm_srli_epi64(v, 4)), _mm_set1_epi8(0x0f));
+    v = _mm_sad_epu8(v, _mm_setzero_si128()); // each word's count in its low 16 bits
+    return static_cast<uint64_t>(_mm_cvtsi128_si64(_mm_add_epi64(v, _mm_unpackhi_epi64(v, v))));
 #else
+    uint64_t a = w[0], b = w[1];
     a -= (a >> 1) & 0x5555555555555555ull;
     b -= (b >> 1) & 0x5555555555555555ull;
     a = (a & 0x3333333333333333ull) + ((a >> 2) & 0x3333333333333333ull);
@@ -218,7 +227,7 @@ __attribute__((always_inline)) inline uint64_t BandwidthCalendar::share_near(uin
     w[1] |= past_w_[1];
     const unsigned r = requester % 128;
     w[r / 64] |= 1ull << (r % 64);
-    const uint64_t active = popcount2(w[0], w[1]);
+    const uint64_t active = popcount2(w);
     // Processor sharing among the requesters that contend: A requesters that keep the window busy a
     // fraction U of its capacity act as A x U full-time ones, so capacity one leaves idle between
     // its bursts goes to the others.  share = cap / max(1, A x U), U = used / (cap x bins).
@@ -263,43 +272,42 @@ cycles_t BandwidthCalendar::reserve(cycles_t t, uint64_t bytes, unsigned request
     // reservations cross it in a step or two.
     const uint64_t each = std::min(cap, share), live_end = base_ + count_, mask = mask_;
     Bin *const ring = ring_.data();
-    uint64_t last_taken = 0; // the bin that took the last bytes (0: none; these come after bin 0)
-    // Only the bin that takes the last bytes is remembered (the loop's one exit with bytes 0): the
-    // others take min(free, share) each, compared with the bytes left once (which stay above 0 in
-    // the loop: it ends when they would not).
+    // The bins are walked by pointer through each piece of the ring that is one run of slots (bin
+    // .. stop - 1), a full bin ending the walk.  Each takes min(free, share), compared with the
+    // bytes left once (which stay above 0 in the loop): the bin that takes the last bytes returns.
     while (bytes > 0 && bin < live_end) {
-        Bin &b = ring[bin & mask];
-        const uint64_t used = b.used;
-        if (used == cap) {
-            const uint64_t from = bin;
-            do
-                bin += std::max<uint64_t>(1, ring[bin & mask].full_run);
-            while (bin < live_end && ring[bin & mask].used == cap);
-            // every full bin passed on the way now reaches past the run at once
-            for (uint64_t p = from; p < bin;) {
-                Bin &q = ring[p & mask];
-                const uint64_t next = p + std::max<uint64_t>(1, q.full_run);
-                q.full_run = bin - p;
-                p = next;
+        const uint64_t stop = std::min(live_end, (bin | mask) + 1); // (bin | mask) + 1 is in slot 0
+        Bin *b = ring + (bin & mask), *const end = b + (stop - bin);
+        for (; b != end; b++) {
+            const uint64_t used = b->used;
+            if (used == cap)
+                break;
+            const uint64_t take = std::min(cap - used, each); // (a bin not full has bytes free)
+            b->who[word] |= mark;
+            if (take >= bytes) { // the last bytes: through when their bin has passed all it holds
+                b->used = used + bytes;
+                return (stop - (end - b)) * window + dv_ceil_div(b->used, bpc);
             }
+            b->used = used + take;
+            bytes -= take;
+        }
+        bin = stop - (end - b);
+        if (b == end)
             continue;
+        const uint64_t from = bin;
+        do
+            bin += std::max<uint64_t>(1, ring[bin & mask].full_run);
+        while (bin < live_end && ring[bin & mask].used == cap);
+        // every full bin passed on the way now reaches past the run at once
+        for (uint64_t p = from; p < bin;) {
+            Bin &q = ring[p & mask];
+            const uint64_t next = p + std::max<uint64_t>(1, q.full_run);
+            q.full_run = bin - p;
+            p = next;
         }
-        const uint64_t take = std::min(cap - used, each); // (a bin not full has bytes free)
-        b.who[word] |= mark;
-        if (take >= bytes) { // the last bytes
-            b.used = used + bytes;
-            bytes = 0;
-            last_taken = bin;
-            break;
-        }
-        b.used = used + take;
-        bytes -= take;
-        bin++;
     }
-    // The last bytes are through when the bin they went in has passed everything it holds, and, in
-    // the first bin, not before t plus their own time at the full rate.
-    if (bytes == 0 && last_taken != 0)
-        return last_taken * window + dv_ceil_div(ring[last_taken & mask].used, bpc);
+    // In the first bin, the last bytes are through when it has passed all it holds, and not before
+    // t plus their own time at the full rate.
     if (bytes == 0)
         return std::max(t + dv_ceil_div(first_take, bpc), first_start + dv_ceil_div(first.used, bpc));
     // Past the live bins every bin is empty: the share (or the capacity) in each, the rest in the

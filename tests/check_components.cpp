@@ -160,6 +160,25 @@ START_TEST(test_components_calendar_last_bytes_in_live_bin)
 }
 END_TEST
 
+// reserve walks the live bins a piece of the ring at a time: bins 1023 and 1024 are the ring's
+// last and first slot (512 slots; retire at bin 600 puts base at 584).  r0 puts 100 B in each of
+// bins 1022 .. 1025 (alone, at the full rate: done 25 cycles into each).  Then r0 (A = 1, share =
+// cap) puts 600 B from bin 1022: 156 B fill bin 1022, 156 B bin 1023 (the ring's end), 156 B bin
+// 1024 and the last 132 B go in bin 1025, which then holds 232 B: 1025 x 64 + 58 = 65658.  200 B
+// more from bin 1022: bins 1022 .. 1024 are full (passed across the ring's end), bin 1025 takes
+// its free 24 B and the last 176 B go in bin 1026, past the live bins: 1026 x 64 + 44 = 65708.
+START_TEST(test_components_calendar_walk_across_ring_end)
+{
+    BandwidthCalendar c;
+    c.configure(4, 64);
+    c.retire(600 * 64);
+    for (uint64_t bin = 1022; bin <= 1025; bin++)
+        ck_assert_uint_eq(c.reserve(bin * 64, 100, 0), bin * 64 + 25);
+    ck_assert_uint_eq(c.reserve(1022 * 64, 600, 0), 65658);
+    ck_assert_uint_eq(c.reserve(1022 * 64, 200, 0), 65708);
+}
+END_TEST
+
 // ---------------------------------------------------------------- L2Cache
 // 128-byte lines, 4 ways, 2 sets (1 KB): line L lives in set L % 2.  The L2 moves 64 B/cycle in
 // 64-cycle bins; HBM 8 B/cycle, latency 50.  Each access below is one 128-byte run at line L.
@@ -1577,6 +1596,7 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_calendar_contenders_before_global_time);
     tcase_add_test(t, test_components_calendar_full_bins_passed);
     tcase_add_test(t, test_components_calendar_last_bytes_in_live_bin);
+    tcase_add_test(t, test_components_calendar_walk_across_ring_end);
     tcase_add_test(t, test_components_l2_lru);
     tcase_add_test(t, test_components_l2_never_allocated);
     tcase_add_test(t, test_components_l2_run_bitmap_after_bypass);
