@@ -111,10 +111,8 @@ static inline uint64_t order_front(uint64_t order, uint64_t w)
     const uint64_t x = order ^ (ones * w); // 0 where the entry is w
     // the lowest zero nibble of x is exact (higher ones may be borrows); w is present on a hit
     const uint64_t z = (x - ones) & ~x & (ones << 3);
-    const unsigned p = (unsigned)__builtin_ctzll(z) / 4;
-    const uint64_t below = order & ((1ull << (4 * p)) - 1);
-    const uint64_t above = p == 15 ? 0 : order & ~((1ull << (4 * p + 4)) - 1);
-    return above | below << 4 | w;
+    const uint64_t from = ~0ull << ((unsigned)__builtin_ctzll(z) & ~3u); // w's place and above
+    return (order & from << 4) | (order & ~from) << 4 | w;
 }
 
 // touch_runs' lookup of line tag - 1 in the set at s once its most recently used way did not hold
@@ -206,22 +204,36 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_rows(const GmRuns &runs)
     // out of line), so that its state stays in registers.
     const uint64_t step = runs.stride / line, group_step = runs.group_stride / line;
     const uint64_t per = runs.group ? runs.group : count; // rows per group
+    // The rows are taken in pieces that stay in one run of `sets` lines and do not wrap around the
+    // sets: a piece's rows are `step` sets apart, so its blocks are step_bytes apart.
+    const uint64_t sets = k.sets, step_bytes = step * lay.bytes;
     uint64_t group_line = runs.base / line;
     for (uint64_t left = count; left > 0; group_line += group_step) {
-        const uint64_t n = std::min(per, left);
+        uint64_t n = std::min(per, left), tag = group_line + 1;
         left -= n;
-        uint64_t l = group_line;
-        for (uint64_t i = 0; i < n; i++, l += step) {
+        for (;;) {
             uint64_t in_run;
-            unsigned char *const s = mem + set_in<true>(k, l, in_run) * lay.bytes;
-            ++uses;
-            uint64_t w;
-            if (ordered && reinterpret_cast<uint64_t *>(s + lay.tag)[w = mru(field(s, kOrder), ways)] == l + 1) {
-                if (D)
-                    s[lay.dirty + w] = 1;
-                reinterpret_cast<uint64_t *>(s + lay.used)[w] = uses;
-            } else
-                lookup_cold<W, D>(s, l + 1, in_run, k.seen, uses, cold);
+            const uint64_t set = set_in<true>(k, tag - 1, in_run);
+            const uint64_t r = step ? std::min(n, (sets - 1 - std::max(in_run, set)) / step + 1) : n;
+            n -= r;
+            unsigned char *s = mem + set * lay.bytes;
+            for (const uint64_t stop = uses + r;;) {
+                ++uses;
+                uint64_t w;
+                if (ordered && reinterpret_cast<uint64_t *>(s + lay.tag)[w = mru(field(s, kOrder), ways)] == tag) {
+                    if (D)
+                        s[lay.dirty + w] = 1;
+                    reinterpret_cast<uint64_t *>(s + lay.used)[w] = uses;
+                } else
+                    lookup_cold<W, D>(s, tag, tag - 1 - k.first, k.seen, uses, cold);
+                if (uses == stop)
+                    break;
+                tag += step;
+                s += step_bytes;
+            }
+            if (n == 0)
+                break;
+            tag += step;
         }
     }
     uses_ = uses;
