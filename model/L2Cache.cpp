@@ -19,7 +19,7 @@ L2Cache::L2Cache(sc_core::sc_module_name name, const Params &p)
     : sc_module(name), line_(p.line_bytes), ways_(p.ways), write_through_(p.write_through),
       sets_(p.size_bytes ? p.size_bytes / (p.line_bytes * p.ways) : 0),
       line_shift_(p.line_bytes && !(p.line_bytes & (p.line_bytes - 1)) ? (unsigned)__builtin_ctzll(p.line_bytes) : 64),
-      lay_(layout(p.ways))
+      lay_(layout(p.ways)), ord_(order_of(p.ways))
 {
     // Zeroed on demand: a run touches only the sets its lines fall in.
     if (sets_ > UINT64_MAX / lay_.bytes)
@@ -61,17 +61,20 @@ const L2Cache::RunSlot &L2Cache::fill_run_slot(uint64_t run)
     return c;
 }
 
-// The signature of a tag: its top byte after a multiplicative hash.
-static inline uint8_t sig_of(uint64_t tag) { return (uint8_t)((tag * 0x9e3779b97f4a7c15ull) >> 56); }
+// The signature of a tag: its low byte.  The lines of one set are mostly in different runs of
+// `sets` lines, each rotated by a hash (rotation()), so their low bytes differ as a hash's would;
+// a signature only narrows the tags compared, so its quality costs time, never a result.
+static inline uint8_t sig_of(uint64_t tag) { return (uint8_t)tag; }
 
 template <uint64_t W>
 __attribute__((always_inline)) inline uint64_t L2Cache::find(const unsigned char *s, uint64_t tag, uint8_t sig) const
 {
     const uint64_t ways = W ? W : ways_;
     const Layout lay = W ? layout(W) : lay_;
-    const uint64_t valid = field(s, kFill);
+    // With a recency order every way is compared (an invalid one has tag 0, which no line's is).
+    const uint64_t valid = ways <= kOrderWays ? ways : field(s, kFill);
     const uint64_t *tags = reinterpret_cast<const uint64_t *>(s + lay.tag);
-    if (valid <= kScanWays) { // a few valid ways: their tags themselves
+    if (ways > kOrderWays && valid <= kScanWays) { // a few valid ways: their tags themselves
         for (uint64_t w = 0; w < valid; w++)
             if (tags[w] == tag)
                 return w;
@@ -82,7 +85,7 @@ __attribute__((always_inline)) inline uint64_t L2Cache::find(const unsigned char
         uint64_t m = 0;
 #if defined(__SSE2__)
         const __m128i key = _mm_shuffle_epi32(_mm_cvtsi32_si128((int)(sig * 0x01010101u)), 0);
-        const __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i *>(sigs + base));
+        const __m128i chunk = _mm_load_si128(reinterpret_cast<const __m128i *>(sigs + base));
         m = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(chunk, key));
 #else
         for (uint64_t k = 0; k < kSigChunk; k++)
@@ -108,10 +111,8 @@ static inline uint64_t order_front(uint64_t order, uint64_t w)
     const uint64_t x = order ^ (ones * w); // 0 where the entry is w
     // the lowest zero nibble of x is exact (higher ones may be borrows); w is present on a hit
     const uint64_t z = (x - ones) & ~x & (ones << 3);
-    const unsigned p = (unsigned)__builtin_ctzll(z) / 4;
-    const uint64_t below = order & ((1ull << (4 * p)) - 1);
-    const uint64_t above = p == 15 ? 0 : order & ~((1ull << (4 * p + 4)) - 1);
-    return above | below << 4 | w;
+    const uint64_t from = ~0ull << ((unsigned)__builtin_ctzll(z) & ~3u); // w's place and above
+    return (order & from << 4) | (order & ~from) << 4 | w;
 }
 
 // touch_runs' lookup of line tag - 1 in the set at s once its most recently used way did not hold
@@ -123,86 +124,59 @@ __attribute__((always_inline)) inline void L2Cache::lookup(unsigned char *s, uin
 {
     const uint64_t ways = W ? W : ways_;
     const Layout lay = W ? layout(W) : lay_;
-    const bool ordered = ways <= kOrderWays;
     uint64_t *tags = reinterpret_cast<uint64_t *>(s + lay.tag);
     unsigned char *const dirty = s + lay.dirty;
-    uint64_t w;
+    uint64_t *const used = reinterpret_cast<uint64_t *>(s + lay.used);
     const uint8_t sig = sig_of(tag);
-#if defined(__SSE2__)
-    if (W == kOrderWays && __builtin_expect(field(s, kFill) == W, 1)) {
-        // A full set of kOrderWays ways, the steady state of the profiles' L2: one compare of
-        // the signatures (all valid, one aligned chunk) gives the candidates, and a miss's
-        // victim is the last entry of the order, which becomes the first.
-        const __m128i key = _mm_shuffle_epi32(_mm_cvtsi32_si128((int)(sig * 0x01010101u)), 0);
-        if (!fresh && (at == kMarked || seen[at / 64] >> at % 64 & 1)) {
-            uint64_t m = (uint32_t)_mm_movemask_epi8(
-                _mm_cmpeq_epi8(key, _mm_load_si128(reinterpret_cast<const __m128i *>(s + lay.sig))));
-            for (; m; m &= m - 1) {
-                w = (uint64_t)__builtin_ctzll(m);
-                if (tags[w] == tag)
-                    goto hit;
+    uint64_t w;
+    if (ways <= kOrderWays) {
+        // A line whose bit in its run's bitmap is clear was never allocated: a sure miss.
+        uint64_t &order = field(s, kOrder);
+        const uint64_t o = order;
+        if (!fresh && (at == kMarked || seen[at / 64] >> at % 64 & 1) && (w = find<W>(s, tag, sig)) < ways) {
+            // a hit: to the front of the order
+            if (mru(o, ways) != w) {
+                const uint64_t init = (W ? order_of(W) : ord_).init;
+                order = order_front(o ^ init, w) ^ init;
             }
-        }
-        {
-            uint64_t &order = field(s, kOrder);
-            const uint64_t o = order;
-            w = o >> 60;
-            order = o << 4 | w;
-            misses++;
-            if (at != kMarked)
-                seen[at / 64] |= 1ull << at % 64;
-            writebacks += dirty[w]; // the victim's line is written back when dirty
-            dirty[w] = D;           // the new line is dirty, or clean
-            tags[w] = tag;
-            s[lay.sig + w] = sig;
-            reinterpret_cast<uint64_t *>(s + lay.used)[w] = use;
+            if (D)
+                dirty[w] = 1;
+            used[w] = use;
             return;
         }
-    }
-#endif
-    w = fresh ? ways : find<W>(s, tag, sig);
-    if (w < ways) {
-#if defined(__SSE2__)
-    hit: // to the front of the order
-#endif
-        if (ordered) {
-            uint64_t &order = field(s, kOrder);
-            if ((order & 15) != w)
-                order = order_front(order, w);
-        }
-        if (D)
-            dirty[w] = 1;
+        // a miss: the last entry of the order (an invalid way while there is one) becomes the first
+        w = victim(o, ways);
+        order = rotate(o, ways, W ? order_of(W) : ord_);
     } else {
+        w = fresh ? ways : find<W>(s, tag, sig);
+        if (w < ways) {
+            if (D)
+                dirty[w] = 1;
+            used[w] = use;
+            return;
+        }
         // The least recently used way; an invalid one (never used), the lowest first, before any.
-        misses++;
-        if (at != kMarked)
-            seen[at / 64] |= 1ull << at % 64;
         uint64_t &fill = field(s, kFill);
-        if (fill < ways) {
+        if (fill < ways)
             w = fill++;
-            if (ordered)
-                field(s, kOrder) = field(s, kOrder) << 4 | w;
-        } else if (ordered) { // the last entry of the order; it becomes the first
-            uint64_t &order = field(s, kOrder);
-            const uint64_t o = order;
-            w = o >> (4 * (ways - 1)) & 15;
-            order = (ways == kOrderWays ? o << 4 : (o << 4) & ((1ull << (4 * ways)) - 1)) | w;
-        } else {
-            const uint64_t *used = reinterpret_cast<const uint64_t *>(s + lay.used);
+        else {
             uint64_t oldest = used[0];
             w = 0;
             for (uint64_t v = 1; v < ways; v++)
                 if (used[v] < oldest)
                     oldest = used[v], w = v;
         }
-        // the victim's line is written back when dirty (an invalid way never is); the new line
-        // is dirty when written in write-back (write-allocate without a fill)
-        writebacks += dirty[w];
-        dirty[w] = D;
-        tags[w] = tag;
-        s[lay.sig + w] = sig;
     }
-    reinterpret_cast<uint64_t *>(s + lay.used)[w] = use;
+    misses++;
+    if (at != kMarked)
+        seen[at / 64] |= 1ull << at % 64;
+    // the victim's line is written back when dirty (an invalid way never is); the new line is
+    // dirty when written in write-back (write-allocate without a fill)
+    writebacks += dirty[w];
+    dirty[w] = D;
+    tags[w] = tag;
+    s[lay.sig + w] = sig;
+    used[w] = use;
 }
 
 // lookup out of line, for the loop over a tile's rows (whose lines mostly hit their most recently
@@ -219,7 +193,8 @@ template <uint64_t W, bool D>
 __attribute__((noinline)) L2Cache::Tally L2Cache::touch_rows(const GmRuns &runs)
 {
     const Layout lay = W ? layout(W) : lay_;
-    const bool ordered = (W ? W : ways_) <= kOrderWays;
+    const uint64_t ways = W ? W : ways_;
+    const bool ordered = ways <= kOrderWays;
     const uint64_t line = line_, count = runs.count;
     unsigned char *const mem = &sets_mem_[0];
     uint64_t uses = uses_;
@@ -229,22 +204,36 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_rows(const GmRuns &runs)
     // out of line), so that its state stays in registers.
     const uint64_t step = runs.stride / line, group_step = runs.group_stride / line;
     const uint64_t per = runs.group ? runs.group : count; // rows per group
+    // The rows are taken in pieces that stay in one run of `sets` lines and do not wrap around the
+    // sets: a piece's rows are `step` sets apart, so its blocks are step_bytes apart.
+    const uint64_t sets = k.sets, step_bytes = step * lay.bytes;
     uint64_t group_line = runs.base / line;
     for (uint64_t left = count; left > 0; group_line += group_step) {
-        const uint64_t n = std::min(per, left);
+        uint64_t n = std::min(per, left), tag = group_line + 1;
         left -= n;
-        uint64_t l = group_line;
-        for (uint64_t i = 0; i < n; i++, l += step) {
+        for (;;) {
             uint64_t in_run;
-            unsigned char *const s = mem + set_in<true>(k, l, in_run) * lay.bytes;
-            ++uses;
-            uint64_t w;
-            if (ordered && reinterpret_cast<uint64_t *>(s + lay.tag)[w = field(s, kOrder) & 15] == l + 1) {
-                if (D)
-                    s[lay.dirty + w] = 1;
-                reinterpret_cast<uint64_t *>(s + lay.used)[w] = uses;
-            } else
-                lookup_cold<W, D>(s, l + 1, in_run, k.seen, uses, cold);
+            const uint64_t set = set_in<true>(k, tag - 1, in_run);
+            const uint64_t r = step ? std::min(n, (sets - 1 - std::max(in_run, set)) / step + 1) : n;
+            n -= r;
+            unsigned char *s = mem + set * lay.bytes;
+            for (const uint64_t stop = uses + r;;) {
+                ++uses;
+                uint64_t w;
+                if (ordered && reinterpret_cast<uint64_t *>(s + lay.tag)[w = mru(field(s, kOrder), ways)] == tag) {
+                    if (D)
+                        s[lay.dirty + w] = 1;
+                    reinterpret_cast<uint64_t *>(s + lay.used)[w] = uses;
+                } else
+                    lookup_cold<W, D>(s, tag, tag - 1 - k.first, k.seen, uses, cold);
+                if (uses == stop)
+                    break;
+                tag += step;
+                s += step_bytes;
+            }
+            if (n == 0)
+                break;
+            tag += step;
         }
     }
     uses_ = uses;
@@ -261,11 +250,11 @@ __attribute__((always_inline)) inline void L2Cache::touch(unsigned char *s, uint
                                                           uint64_t &writebacks) const
 {
     const Layout lay = W ? layout(W) : lay_;
+    const uint64_t ways = W ? W : ways_;
     uint64_t w;
     // The most recently used way first: a line read again before its set is used for another (a
     // tile that the cores sharing it read in turn) hits there without a lookup.
-    if ((W ? W : ways_) <= kOrderWays && !fresh &&
-        reinterpret_cast<uint64_t *>(s + lay.tag)[w = field(s, kOrder) & 15] == tag) {
+    if (ways <= kOrderWays && !fresh && reinterpret_cast<uint64_t *>(s + lay.tag)[w = mru(field(s, kOrder), ways)] == tag) {
         if (D)
             s[lay.dirty + w] = 1;
         reinterpret_cast<uint64_t *>(s + lay.used)[w] = use;
@@ -301,20 +290,14 @@ __attribute__((always_inline)) inline void L2Cache::touch_lines(uint64_t l, uint
             const uint64_t e = tag + m;
             if (fresh && ways <= kOrderWays) {
                 // Lines never allocated in sets with a recency order: sure misses, each taking the
-                // set's next invalid way while it has one, else the last way of its order (the least
-                // recently used), which becomes the first - touch's miss without its lookup and its
-                // choice between the two cases.
-                const uint64_t keep = ways == kOrderWays ? ~0ull : (1ull << (4 * ways)) - 1; // the order's bits
+                // last way of its set's order (an invalid one while there is one), which becomes the
+                // first - touch's miss without its lookup.
+                const Order ord = W ? order_of(W) : ord_;
                 misses += m;
                 for (; tag != e; tag++, s += lay.bytes) {
-                    uint64_t &fill = field(s, kFill), &order = field(s, kOrder);
-                    const uint64_t f = fill, o = order;
-                    uint64_t w;
-                    if (__builtin_expect(f == ways, 1))
-                        w = o >> (4 * (ways - 1)) & 15;
-                    else
-                        fill = (w = f) + 1;
-                    order = (o << 4 & keep) | w;    // (a set with room has fewer than `ways` entries)
+                    uint64_t &order = field(s, kOrder);
+                    const uint64_t o = order, w = victim(o, ways);
+                    order = rotate(o, ways, ord);
                     writebacks += s[lay.dirty + w]; // (an invalid way is never dirty)
                     s[lay.dirty + w] = D;
                     reinterpret_cast<uint64_t *>(s + lay.tag)[w] = tag;

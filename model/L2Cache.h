@@ -183,17 +183,22 @@ private:
 
     // One set's state is a block of set_bytes bytes (set `s` at sets_mem_ + s x set_bytes), so that
     // a lookup reaches one place:
-    //   fill  (u64)           valid ways, 0 .. fill - 1 (a way once used stays valid)
-    //   order (u64)           with at most kOrderWays ways: the valid ways from the most recently
-    //                         used (bits 0-3) to the least, 4-bit way numbers, so that the victim is
-    //                         read, not searched for
+    //   fill  (u64)           with more than kOrderWays ways: valid ways, 0 .. fill - 1 (a way once
+    //                         used stays valid)
+    //   order (u64)           with at most kOrderWays ways: every way, from the most recently used
+    //                         (bits 0-3) to the least, 4-bit way numbers, so that the victim is read,
+    //                         not searched for.  The invalid ways (tag 0) are the order's last entries
+    //                         in the order they are to be taken (Order); the word holds the order XOR
+    //                         Order::init, so that a zeroed block is an empty set
     //   dirty (u8 per way)    1 when the way's line is dirty (a byte, not a bit: a miss reads and
     //                         sets its victim's without shifting), padded to a multiple of 16
-    //   sig   (u8 per way)    a byte of each valid way's tag hash (sig_of), padded to kSigChunk, from
-    //                         a 16-byte boundary (blocks start on 64-byte ones)
+    //   sig   (u8 per way)    a byte of each valid way's tag (sig_of), padded to kSigChunk, from a
+    //                         16-byte boundary (blocks start on 64-byte ones)
     //   tag   (u64 per way)   line address + 1; 0 = invalid
     //   used  (u64 per way)   when each way was last used (0: never); idle_write_back orders the
-    //                         dirty lines of all sets by it, and it finds the victim of more ways
+    //                         dirty lines of all sets by it (a DV_L2_DISABLE write can make a clean
+    //                         line dirty, so every line records it), and it finds the victim of more
+    //                         than kOrderWays ways
     struct Layout {
         uint64_t dirty, sig, tag, used, bytes; // offsets in a set's block, and its size
     };
@@ -204,6 +209,32 @@ private:
         const uint64_t tag = (sig + (ways + kSigChunk - 1) / kSigChunk * kSigChunk + 63) / 64 * 64;
         return Layout{dirty, sig, tag, tag + 8 * ways, (tag + 16 * ways + 63) / 64 * 64};
     }
+    // The recency order of a set of `ways` ways (at most kOrderWays).  An empty set's order is ways
+    // - 1 .. 0 (init): its last entry, the victim, is way 0, and a miss moves the victim to the
+    // front (the order rotates), so the invalid ways stay the order's last entries and are taken
+    // lowest first, before any valid one - the prefix of valid ways that a count of them would keep.
+    // The stored word is order ^ init: the victim's entry (init's last, 0) is read as stored, and a
+    // miss's rotation is one of the stored word, XOR rot (rotate() below).
+    struct Order {
+        uint64_t init, keep, rot; // keep: the order's bits
+    };
+    static constexpr Order order_of(uint64_t ways)
+    {
+        uint64_t init = 0;
+        for (uint64_t p = 0; p < ways && ways <= kOrderWays; p++)
+            init |= (ways - 1 - p) << 4 * p;
+        const uint64_t keep = ways >= kOrderWays ? ~0ull : (1ull << (4 * ways)) - 1;
+        return Order{init, keep, (init << 4 & keep) ^ init};
+    }
+    // The stored order of a set (ways ways, Order o) after a miss: the victim (the last entry,
+    // victim()) moved to the front.
+    static uint64_t victim(uint64_t stored, uint64_t ways) { return stored >> (4 * (ways - 1)) & 15; }
+    static uint64_t rotate(uint64_t stored, uint64_t ways, const Order &o)
+    {
+        return ((stored << 4 & o.keep) | victim(stored, ways)) ^ o.rot;
+    }
+    // The most recently used way of a set whose stored order is `stored`.
+    static uint64_t mru(uint64_t stored, uint64_t ways) { return (stored & 15) ^ (ways - 1); }
     // Per-access tallies of touch_runs.
     struct Tally {
         uint64_t lines = 0, misses = 0, writebacks = 0;
@@ -264,6 +295,7 @@ private:
     const uint64_t sets_;
     const unsigned line_shift_;          // log2(line_) when a power of two, else 64
     const Layout lay_;
+    const Order ord_; // order_of(ways_)
     // set_of: the last run of `sets` lines seen, its first line and its rotation; memo_seen_: its
     // bitmap (RunSlot::seen) when touch_runs left the memo, else null (rotation() set it)
     mutable uint64_t memo_run_ = 0, memo_first_ = 0, memo_rot_ = 0;

@@ -264,6 +264,33 @@ START_TEST(test_components_l2_lru)
 }
 END_TEST
 
+// A set's recency order with fewer than 16 ways, its invalid ways included: one set of 5 ways of
+// 128 B, lines 255, 511, 767, ... (tags 256, 512, ...: every signature 0, as an invalid way's),
+// each read as one line; the order below is most to least recently used.
+//   255 m, 511 m: 511 255;  255 h: 255 511;  767 m, 1023 m, 1279 m (the set fills):
+//   1279 1023 767 255 511;  1535 m (511 out): 1535 1279 1023 767 255;  255 h: 255 1535 1279 1023 767;
+//   511 m (767 out): 511 255 1535 1279 1023;  767 m (1023 out).  Hits 2, misses 8.
+START_TEST(test_components_l2_order_few_ways)
+{
+    Context context;
+    Hbm hbm("hbm", Hbm::Params{50, 8, 64, 0, 0});
+    L2Cache l2("l2", L2Cache::Params{5 * 128, 128, 5, false, 64, 64});
+    l2.hbm.bind(hbm);
+    const uint64_t seq[] = {255, 511, 255, 767, 1023, 1279, 1535, 255, 511, 767};
+    const bool hit[] = {false, false, true, false, false, false, false, true, false, false};
+    for (size_t i = 0; i < sizeof seq / sizeof seq[0]; i++) {
+        GmRuns r;
+        r.count = 1;
+        r.bytes = 128;
+        r.base = seq[i] * 128;
+        ck_assert_msg(l2.transfer(0, r, false, 0).miss == !hit[i], "access %zu (line %llu)", i,
+                      (unsigned long long)seq[i]);
+    }
+    ck_assert_uint_eq(l2.hits, 2);
+    ck_assert_uint_eq(l2.misses, 8);
+}
+END_TEST
+
 // Lines never allocated are sure misses (their lookup skipped), in sets of W = 16 ways (the
 // profiles' case, compiled for it) and of 8: 64 sets of W ways of 128 B.  The 64 lines of each run
 // of 64 take the 64 sets (in a rotated order), so a range of whole runs gives every set one line per
@@ -1598,6 +1625,7 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_calendar_last_bytes_in_live_bin);
     tcase_add_test(t, test_components_calendar_walk_across_ring_end);
     tcase_add_test(t, test_components_l2_lru);
+    tcase_add_test(t, test_components_l2_order_few_ways);
     tcase_add_test(t, test_components_l2_never_allocated);
     tcase_add_test(t, test_components_l2_run_bitmap_after_bypass);
     tcase_add_test(t, test_components_l2_rows);
