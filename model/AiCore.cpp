@@ -385,6 +385,7 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
     queued_ = 0;
     for (int p = 0; p < DV_PIPE_COUNT; p++) {
         q_[p].head = q_[p].count = 0;
+        cand_t_[p] = kNever;
         free_[p] = done_[p] = t_;
         busy_end_[p] = std::max(busy_end_[p], t_);
     }
@@ -423,6 +424,7 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
     // read here and again after each wait, not on every event.
     slicing_ = chip_.slicing();
     cycles_t sc_now = now_cycles();
+    cycles_t sync_after = sc_now + p_.sim.quantum_cycles; // an event later than this syncs first
     if (chip_.aborting())
         return DV_ERR_STATE;
 
@@ -450,12 +452,14 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
                 crossm_ = (crossm_ & ~(1u << p)) | (!ready && why == Block::Cross ? 1u << p : 0u);
             }
             stale_ &= ~queued_;
-            pick_ = Pick{true, (crossm_ & queued_) != 0, -2, kNever};
-            for (unsigned m = queued_; m; m &= m - 1) { // in pipe order, as the choice between equal times needs
-                const int p = __builtin_ctz(m);
-                if (cand_t_[p] < pick_.t)
-                    pick_.t = cand_t_[p], pick_.who = p;
-            }
+            // Every pipe (an empty queue's stands at kNever), in pipe order, as the choice between
+            // equal times needs: a fixed loop without branches on the mask.
+            cycles_t bt = kNever;
+            int bw = -2;
+            for (int p = 0; p < DV_PIPE_COUNT; p++)
+                if (cand_t_[p] < bt)
+                    bt = cand_t_[p], bw = p;
+            pick_ = Pick{true, (crossm_ & queued_) != 0, bw, bt};
         }
         cycles_t best = pick_.t;
         int who = pick_.who; // -1 scalar, >= 0 pipe
@@ -489,6 +493,7 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
             const int rc = stuck(s, block, cross_blocked, sc_now, err);
             if (rc != DV_OK)
                 return rc;
+            sync_after = sc_now + p_.sim.quantum_cycles;
             continue;
         }
         int rc = who < 0                               ? issue(best, err)
@@ -496,9 +501,10 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
                                                     : start_head(who, best, err);
         if (rc != DV_OK)
             return rc;
-        if (best > sc_now + p_.sim.quantum_cycles) {
+        if (best > sync_after) {
             sync_to(best);
             sc_now = now_cycles();
+            sync_after = sc_now + p_.sim.quantum_cycles;
             if (chip_.aborting())
                 return DV_ERR_STATE;
             invalidate_all();
@@ -1215,6 +1221,7 @@ inline void AiCore::finish_head(int p, cycles_t t, Ref node, uint32_t key)
     invalidate(p);
     if (q_[p].empty()) {
         queued_ &= ~(1u << p);
+        cand_t_[p] = kNever;
         starve(p);
     }
     // A scalar unit stalled on this full queue issues once the head has left it.

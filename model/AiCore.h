@@ -311,7 +311,8 @@ private:
     unsigned queued_ = 0; // bit p: q_[p] is not empty
     // Cached readiness of each pipe head, recomputed only after something it depends on changed
     // (bit p of stale_): when it can start, kNever while it is blocked (bit p of crossm_: by a
-    // cross-core flag).  Masks and a plain array: run_block's choice is a min over a few words.
+    // cross-core flag) or its queue is empty.  Masks and a plain array: run_block's choice is a min
+    // over a few words.
     cycles_t cand_t_[DV_PIPE_COUNT] = {};
     unsigned stale_ = ~0u, crossm_ = 0;
     // The earliest ready head among them (run_block's choice), kept while no head's readiness changed.

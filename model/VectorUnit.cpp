@@ -76,7 +76,7 @@ cycles_t VectorUnit::conflicts(const dv_vgeom_t &g)
     if (g.nops == 0 || g.repeats == 0)
         return 0;
     const uint64_t span = banks_ * 32; // bank pattern repeats every span bytes
-    uint64_t key[4 * 3 + 2] = {};
+    uint64_t key[kKey] = {};
     for (int k = 0; k < g.nops; k++) {
         key[3 * k] = (g.ops[k].base % span) | (uint64_t)g.ops[k].write << 63;
         key[3 * k + 1] = g.ops[k].blk_stride % span | g.ops[k].blk_bytes << 32;
@@ -87,7 +87,48 @@ cycles_t VectorUnit::conflicts(const dv_vgeom_t &g)
     for (auto &m : memo_)
         if (m.valid && std::memcmp(m.key, key, sizeof key) == 0)
             return m.value;
+    // The core's memo missed: the count may have been made already, by any core of any chip of this
+    // thread (cores run the same layouts), in the shared memo under the exact key.
+    Exact x;
+    exact_key(g, key, x.key);
+    for (const Exact &e : shared_)
+        if (e.valid && std::memcmp(e.key, x.key, sizeof x.key) == 0)
+            return remember(key, e.value);
+    x.value = count(g);
+    x.valid = true;
+    shared_[shared_next_++ % kShared] = x;
+    return remember(key, x.value);
+}
 
+// The key under which conflicts() is exact: the core's memo key (offsets modulo the bank span),
+// whether each operand's datablocks are a row or more apart (which the offsets modulo the span
+// do not tell), and the bank geometry.
+void VectorUnit::exact_key(const dv_vgeom_t &g, const uint64_t (&key)[kKey], uint64_t (&out)[kExactKey]) const
+{
+    std::memcpy(out, key, sizeof key);
+    uint64_t distinct = 0;
+    for (int k = 0; k < g.nops; k++)
+        distinct |= static_cast<uint64_t>(g.ops[k].blk_stride >= 32) << k;
+    out[kKey] = distinct;
+    out[kKey + 1] = banks_;
+    out[kKey + 2] = groups_;
+}
+
+// The core's memo keeps `value` under `key`, replacing its oldest entry.
+cycles_t VectorUnit::remember(const uint64_t (&key)[kKey], cycles_t value)
+{
+    Memo &m = memo_[memo_next_++ % 8];
+    std::memcpy(m.key, key, sizeof key);
+    m.value = value;
+    m.valid = true;
+    return value;
+}
+
+thread_local VectorUnit::Exact VectorUnit::shared_[VectorUnit::kShared];
+thread_local unsigned VectorUnit::shared_next_ = 0;
+
+cycles_t VectorUnit::count(const dv_vgeom_t &g)
+{
     // The layout of repeat r repeats with period `banks` repeats (strides are whole rows).
     const uint64_t period = std::min<uint64_t>(g.repeats, banks_);
     rd_.resize(groups_);
@@ -133,12 +174,7 @@ cycles_t VectorUnit::conflicts(const dv_vgeom_t &g)
         if (r < rem)
             partial += need - 1;
     }
-    const cycles_t total = g.repeats <= banks_ ? per_period : (g.repeats / banks_) * per_period + partial;
-    Memo &m = memo_[memo_next_++ % 8];
-    std::memcpy(m.key, key, sizeof key);
-    m.value = total;
-    m.valid = true;
-    return total;
+    return g.repeats <= banks_ ? per_period : (g.repeats / banks_) * per_period + partial;
 }
 
 } // namespace dv

@@ -33,6 +33,8 @@ public:
 
     VectorUnit(sc_core::sc_module_name name, const Params &p);
     Cost cost(const dv_insn_t &in, const dv_vgeom_t &g);
+    // The bank-conflict cycles of layout g worked out, no memo consulted: what the memos hold (tests).
+    cycles_t count(const dv_vgeom_t &g);
 
 private:
     cycles_t conflicts(const dv_vgeom_t &g);
@@ -44,12 +46,26 @@ private:
     const int *const dtype_field_ = dtype_fields(); // by opcode
     const uint64_t repeat_bytes_, pipeline_, banks_, groups_;
     // One-entry memo per operand layout: kernels repeat the same addresses over and over.
+    static constexpr int kKey = 4 * 3 + 2;
     struct Memo {
-        uint64_t key[4 * 3 + 2] = {};
+        uint64_t key[kKey] = {};
         cycles_t value = 0;
         bool valid = false;
     } memo_[8];
     unsigned memo_next_ = 0;
+    cycles_t remember(const uint64_t (&key)[kKey], cycles_t value);
+    // Behind it, one memo for every core of the thread (a core's misses are mostly layouts other
+    // cores have met), under a key that determines the count exactly.
+    static constexpr int kExactKey = kKey + 3;
+    struct Exact {
+        uint64_t key[kExactKey];
+        cycles_t value;
+        bool valid;
+    };
+    static constexpr unsigned kShared = 16;
+    static thread_local Exact shared_[kShared];
+    static thread_local unsigned shared_next_;
+    void exact_key(const dv_vgeom_t &g, const uint64_t (&key)[kKey], uint64_t (&out)[kExactKey]) const;
     // conflicts()' counts per bank group (reads, writes) and banks read in one repeat, kept between
     // calls so that a layout the memo misses allocates nothing.
     std::vector<uint32_t> rd_, wr_;

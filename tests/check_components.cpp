@@ -23,6 +23,7 @@
 #include "../model/Hbm.h"
 #include "../model/L2Cache.h"
 #include "../model/Occupancy.h"
+#include "../model/VectorUnit.h"
 
 #include "dv/trace.h"
 
@@ -1318,6 +1319,64 @@ START_TEST(test_components_vec_footprint_one_decode)
 }
 END_TEST
 
+// ---------------------------------------------------------------- the V pipe's bank conflicts
+
+// A V unit with ub_banks banks in `groups` groups, 256-byte repeats and one rate for every class.
+static VectorUnit *vec_unit(uint64_t banks, uint64_t groups)
+{
+    static int n = 0;
+    VectorUnit::Params p{};
+    p.repeat_bytes = 256;
+    p.pipeline_cycles = 0;
+    for (auto &r : p.rate)
+        r = VectorUnit::Params::Rate{{128, 64}, {1, 1}};
+    p.ub_banks = banks;
+    p.ub_bank_groups = groups;
+    const std::string name = "vec" + std::to_string(n++);
+    return new VectorUnit(name.c_str(), p);
+}
+
+// A unit whose own memo is empty asks the memo its thread's units share: what it finds there is
+// the layout's count.  One read operand of 32-byte datablocks, 16 banks in 8 groups: with a block
+// stride of 0 the 8 datablocks are one row (1 cycle, no conflict); with a stride of 512 bytes (the
+// bank span, the same offsets modulo it) they are 8 rows of bank 0 (8 cycles: 7 of conflict).
+// Then random layouts (strides of 0, under a row, whole rows and multiples of the span; two bank
+// geometries), each on a new unit after the shared memo has met many: the conflicts cost() gives
+// are count()'s.
+START_TEST(test_components_vec_conflicts_shared_memo)
+{
+    dv_insn_t in;
+    dv_insn_init(&in, DV_OP_vadd);
+    dv_vgeom_t g{};
+    g.repeats = 1;
+    g.nops = 1;
+    g.ops[0] = dv_vop_t{0, 32, 0, 256, false};
+    ck_assert_uint_eq(vec_unit(16, 8)->cost(in, g).conflict, 0);
+    g.ops[0].blk_stride = 512;
+    ck_assert_uint_eq(vec_unit(16, 8)->cost(in, g).conflict, 7);
+
+    uint64_t seed = 99;
+    auto rnd = [&seed]() {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        return seed >> 17;
+    };
+    for (int iter = 0; iter < 400; iter++) {
+        const bool wide = iter % 3 == 0;
+        const uint64_t banks = wide ? 32 : 16, span = banks * 32;
+        g = dv_vgeom_t{};
+        g.repeats = static_cast<uint32_t>(1 + rnd() % 40);
+        g.nops = static_cast<int>(1 + rnd() % 3);
+        for (int k = 0; k < g.nops; k++) {
+            const uint64_t strides[] = {0, 8, 16, 32, 64, span, 2 * span, span + 8};
+            g.ops[k] = dv_vop_t{32 * (rnd() % 8) + (rnd() % 2 ? rnd() % 32 : 0), 8u << (rnd() % 3),
+                                strides[rnd() % 8], rnd() % 3 == 0 ? span : 32 * (rnd() % 4), k == 0};
+        }
+        VectorUnit *u = vec_unit(banks, wide ? 4 : 8);
+        ck_assert_uint_eq(u->cost(in, g).conflict, u->count(g));
+    }
+}
+END_TEST
+
 // ---------------------------------------------------------------- the critical path
 
 // The steps of a chain, sorted by key (CriticalPath::steps leaves them unordered).
@@ -1656,6 +1715,7 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_hazard_long_stream_then_race);
     tcase_add_test(t, test_components_hazard_buckets);
     tcase_add_test(t, test_components_vec_footprint_one_decode);
+    tcase_add_test(t, test_components_vec_conflicts_shared_memo);
     tcase_add_test(t, test_components_path_steps_by_key);
     tcase_add_test(t, test_components_path_fold_exact);
     tcase_add_test(t, test_components_path_matches_plain_model);
