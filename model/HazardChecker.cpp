@@ -18,8 +18,7 @@ void HazardChecker::reset(unsigned pipes)
         l.n = l.first = l.count = 0;
     }
     held_ = 0;
-    live_ = 0;
-    prune_at_ = 64;
+    prune_order_ = 64;
     order_ = 0;
 }
 
@@ -50,13 +49,13 @@ static_assert(DV_SPACE_GM == 0 && DV_SPACE_UB == 1 && DV_SPACE_L1 == 2 && DV_SPA
               "kBuckets: one entry per space, in dv_space_t's order");
 } // namespace
 
-// The buckets of [lo, hi), in r's word.  An empty or reversed range counts as lo's bucket: the
-// overlap test below finds such a range only in a range that holds lo.
+// The buckets of [lo, hi), in r's word.  An empty or reversed range counts as lo's bucket (all of
+// them if hi is 0): the overlap test below finds such a range only in a range that holds lo.
 uint64_t HazardChecker::sig_of(const dv_range_t &r)
 {
     const Buckets b = kBuckets[r.space & 7];
     const uint64_t first = r.lo >> b.shift;
-    const uint64_t last = (r.hi > r.lo ? r.hi - 1 : r.lo) >> b.shift;
+    const uint64_t last = std::max(r.hi - 1, r.lo) >> b.shift;
     const uint64_t run = ~0ull >> (63 - std::min<uint64_t>(last - first, 63)); // a bit per bucket, all from 64 on
     const unsigned k = (first + b.at + r.arg * 0x9e37u) & 63;
     return run << k | run >> ((64 - k) & 63); // turned left by k
@@ -168,7 +167,6 @@ const std::vector<dv_hazard_t> &HazardChecker::execute(dv_pipe_t pipe, const VCl
     top_[pipe] = seq;
     order_ += static_cast<uint64_t>(n);
     mine.count += static_cast<uint64_t>(n);
-    live_ += static_cast<size_t>(n);
     const unsigned others = held_ & ~(1u << pipe);
     held_ |= 1u << pipe;
     // Races are rare: a first look only asks whether there is one, pipe by pipe, and only of the
@@ -184,7 +182,7 @@ const std::vector<dv_hazard_t> &HazardChecker::execute(dv_pipe_t pipe, const VCl
     }
     if (found)
         collect(pipe, *rec);
-    if (live_ >= prune_at_)
+    if (order_ >= prune_order_)
         prune();
     return found ? found_ : none_;
 }
@@ -269,7 +267,7 @@ void HazardChecker::grow(List &l)
 void HazardChecker::prune()
 {
     const uint64_t cap = 4096; // per pipe, the newest kept: bounds the work for kernels that never synchronise
-    live_ = 0;
+    uint64_t live = 0;
     // the pipes that bound what may be forgotten: the core's, but the scalar unit (it executes no
     // accesses)
     const unsigned bound = pipes_ & ((1u << DV_PIPE_COUNT) - 1) & ~(1u << DV_PIPE_S);
@@ -304,9 +302,9 @@ void HazardChecker::prune()
         l.first = first;
         if (n == 0)
             held_ &= ~(1u << q);
-        live_ += l.count - l.first;
+        live += l.count - l.first;
     }
-    prune_at_ = std::max<size_t>(64, live_ * 2);
+    prune_order_ = order_ + std::max<uint64_t>(64, live * 2) - live; // when the live ones reach twice as many
 }
 
 } // namespace dv

@@ -144,7 +144,7 @@ private:
     List acc_[DV_PIPE_COUNT];
     uint64_t top_[DV_PIPE_COUNT] = {}; // seq of each pipe's newest instruction (while its list is not empty)
     unsigned held_ = 0;                // the pipes whose list is not empty
-    size_t live_ = 0, prune_at_ = 64;
+    uint64_t prune_order_ = 64; // order_ at which the live accesses reach the next prune's bound
     std::vector<Hit> hits_;          // one instruction's races (execute; report empties it)
     std::vector<dv_hazard_t> found_; // what execute returns when it found hazards (report)
     const std::vector<dv_hazard_t> none_{}; // and when not
