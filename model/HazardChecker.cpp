@@ -18,8 +18,7 @@ void HazardChecker::reset(unsigned pipes)
         l.n = l.first = l.count = 0;
     }
     held_ = 0;
-    live_ = 0;
-    prune_at_ = 64;
+    prune_order_ = 64;
     order_ = 0;
 }
 
@@ -50,13 +49,13 @@ static_assert(DV_SPACE_GM == 0 && DV_SPACE_UB == 1 && DV_SPACE_L1 == 2 && DV_SPA
               "kBuckets: one entry per space, in dv_space_t's order");
 } // namespace
 
-// The buckets of [lo, hi), in r's word.  An empty or reversed range counts as lo's bucket: the
-// overlap test below finds such a range only in a range that holds lo.
+// The buckets of [lo, hi), in r's word.  An empty or reversed range counts as lo's bucket (all of
+// them if hi is 0): the overlap test below finds such a range only in a range that holds lo.
 uint64_t HazardChecker::sig_of(const dv_range_t &r)
 {
     const Buckets b = kBuckets[r.space & 7];
     const uint64_t first = r.lo >> b.shift;
-    const uint64_t last = (r.hi > r.lo ? r.hi - 1 : r.lo) >> b.shift;
+    const uint64_t last = std::max(r.hi - 1, r.lo) >> b.shift;
     const uint64_t run = ~0ull >> (63 - std::min<uint64_t>(last - first, 63)); // a bit per bucket, all from 64 on
     const unsigned k = (first + b.at + r.arg * 0x9e37u) & 63;
     return run << k | run >> ((64 - k) & 63); // turned left by k
@@ -65,8 +64,8 @@ uint64_t HazardChecker::sig_of(const dv_range_t &r)
 // Calls on_hit(k, q, in, j) for each access in->a[j] (of instruction in, on pipe q) that races
 // with access k of now, an instruction starting on pipe, until it returns true; true if one did.  Only
 // the suffix of each other pipe's list that pipe is not ordered after (by a flag or barrier) can
-// race, and of it only instructions whose buckets meet now's; on a synchronised kernel the suffix
-// is short, and an instruction in it rarely shares a bucket.
+// race, and of it only instructions whose buckets meet now's.  execute's first look (meets) is
+// the same walk without calls; this one collects the races once it has found one.
 template <class OnHit>
 bool HazardChecker::walk(dv_pipe_t pipe, const Insn &now, OnHit on_hit) const
 {
@@ -83,8 +82,7 @@ bool HazardChecker::walk(dv_pipe_t pipe, const Insn &now, OnHit on_hit) const
                 in = list.end; // the live ones wrap around: on from the top
                 continue;
             }
-            if (!((in->sig.w_local & sig.a_local) | (in->sig.w_gm & sig.a_gm) | (in->sig.a_local & sig.w_local) |
-                  (in->sig.a_gm & sig.w_gm)))
+            if (!shares(in->sig, sig))
                 continue;
             for (uint32_t j = 0; j < in->n; j++) {
                 const Access &a = in->a[j];
@@ -100,6 +98,38 @@ bool HazardChecker::walk(dv_pipe_t pipe, const Insn &now, OnHit on_hit) const
     return false;
 }
 
+// Whether an instruction of list's pipe that is not ordered before now (seq > known: the list
+// holds one, top_ says) shares a bucket with now and has an access that races with one of now's:
+// execute's first look, walk's loop for one pipe without calls.  The newest first, down to an
+// ordered one or the free slot before the oldest (seq 0).
+inline bool HazardChecker::meets(const List &list, uint64_t known, const Insn &now)
+{
+    const Sig &sig = now.sig;
+    const Insn *in = list.next;
+    if (in == list.base) // the newest is in the top slot
+        in = list.end;
+    for (;;) {
+        --in;
+        if (shares(in->sig, sig)) {
+            for (uint32_t j = 0; j < in->n; j++) {
+                const Access &a = in->a[j];
+                for (uint32_t k = 0; k < now.n; k++) {
+                    const Access &o = now.a[k];
+                    if (a.space == o.space && a.arg == o.arg && (a.write | o.write) && a.hi > o.lo && o.hi > a.lo)
+                        return true;
+                }
+            }
+        }
+        if (in[-1].seq > known)
+            continue;
+        if (in != list.base || list.oldest <= list.next) // an ordered one, or the free slot
+            return false;
+        in = list.end; // the live ones wrap around: on from the top
+        if (in[-1].seq <= known)
+            return false;
+    }
+}
+
 const std::vector<dv_hazard_t> &HazardChecker::execute(dv_pipe_t pipe, const VClock &issued, uint64_t index,
                                                        uint32_t line, const dv_range_t *r, int n)
 {
@@ -109,53 +139,69 @@ const std::vector<dv_hazard_t> &HazardChecker::execute(dv_pipe_t pipe, const VCl
     changed(pipe);
     if (n == 0)
         return none_;
-    // The instruction's record goes in the slot after this pipe's newest (it joins the list once
-    // the others are checked).
+    // The instruction's record goes in the slot after this pipe's newest; it is written in full
+    // before the others are checked (a walk never reads this pipe's list).
     List &mine = acc_[pipe];
     if (mine.n + 2 > mine.slots) // the new one and the free slot before oldest
         grow(mine);
     Insn *const rec = mine.next;
-    uint64_t wrote[2] = {}, touched[2] = {}; // local, GM
+    Pair w = {0, 0}, a = {0, 0}; // buckets written and touched
     for (int k = 0; k < n; k++) {
         const dv_range_t &x = r[k];
         rec->a[k] = x;
         const uint64_t b = sig_of(x);
-        const int g = x.space == DV_SPACE_GM;
-        touched[g] |= b;
-        wrote[g] |= x.write ? b : 0;
+        const Pair v = x.space == DV_SPACE_GM ? Pair{0, b} : Pair{b, 0};
+        a |= v;
+        if (x.write)
+            w |= v;
     }
-    rec->sig = Sig{wrote[0], wrote[1], touched[0], touched[1]};
-    rec->n = static_cast<uint32_t>(n);
-    // Races are rare: a first walk only looks for one, without a call in its loops (so it keeps
-    // its state in registers); a second one collects them all.
-    const bool found = walk(pipe, *rec, [](int, int, const Insn *, uint32_t) { return true; });
-    if (found) {
-        walk(pipe, *rec, [this](int k, int q, const Insn *in, uint32_t j) {
-            hits_.push_back(Hit{k, static_cast<uint8_t>(q), static_cast<uint8_t>(j), in});
-            return false;
-        });
-        report(pipe, index, line, r);
-    }
+    rec->sig = Sig{w, a};
     rec->seq = seq;
     rec->index = index;
     rec->order = order_;
     rec->nth = mine.count;
     rec->line = line;
+    rec->n = static_cast<uint32_t>(n);
     mine.next = rec + 1 == mine.end ? mine.base : rec + 1;
     mine.n++;
+    top_[pipe] = seq;
     order_ += static_cast<uint64_t>(n);
     mine.count += static_cast<uint64_t>(n);
+    const unsigned others = held_ & ~(1u << pipe);
     held_ |= 1u << pipe;
-    live_ += static_cast<size_t>(n);
-    if (live_ >= prune_at_)
+    // Races are rare: a first look only asks whether there is one, pipe by pipe, and only of the
+    // pipes with an instruction this one is not ordered after; a second walk collects them all.
+    bool found = false;
+    for (unsigned m = others; m; m &= m - 1) {
+        const int q = __builtin_ctz(m);
+        const uint64_t known = me[static_cast<size_t>(q)];
+        if (top_[q] > known && meets(acc_[q], known, *rec)) {
+            found = true;
+            break;
+        }
+    }
+    if (found)
+        collect(pipe, *rec);
+    if (order_ >= prune_order_)
         prune();
     return found ? found_ : none_;
 }
 
+// Every race of rec (an instruction execute is checking) with an earlier access, reported.
+void HazardChecker::collect(dv_pipe_t pipe, const Insn &rec)
+{
+    walk(pipe, rec, [this](int k, int q, const Insn *in, uint32_t j) {
+        hits_.push_back(Hit{k, static_cast<uint8_t>(q), static_cast<uint8_t>(j), in});
+        return false;
+    });
+    report(pipe, rec);
+}
+
 // The races execute found (hits_), reported by operand, then in execution order, one per earlier
 // instruction.
-void HazardChecker::report(dv_pipe_t pipe, uint64_t index, uint32_t line, const dv_range_t *r)
+void HazardChecker::report(dv_pipe_t pipe, const Insn &now)
 {
+    const Access *const r = now.a;
     found_.clear();
     std::sort(hits_.begin(), hits_.end(), [](const Hit &x, const Hit &y) {
         return x.operand != y.operand ? x.operand < y.operand : x.order() < y.order();
@@ -179,9 +225,9 @@ void HazardChecker::report(dv_pipe_t pipe, uint64_t index, uint32_t line, const 
         h.pipe_first = hit.pipe;
         h.pipe_second = static_cast<uint8_t>(pipe);
         h.insn_first = in.index;
-        h.insn_second = index;
+        h.insn_second = now.index;
         h.line_first = in.line;
-        h.line_second = line;
+        h.line_second = now.line;
         h.space = rk.space;
         h.arg = rk.arg;
         h.lo = std::max(a.lo, rk.lo);
@@ -221,7 +267,7 @@ void HazardChecker::grow(List &l)
 void HazardChecker::prune()
 {
     const uint64_t cap = 4096; // per pipe, the newest kept: bounds the work for kernels that never synchronise
-    live_ = 0;
+    uint64_t live = 0;
     // the pipes that bound what may be forgotten: the core's, but the scalar unit (it executes no
     // accesses)
     const unsigned bound = pipes_ & ((1u << DV_PIPE_COUNT) - 1) & ~(1u << DV_PIPE_S);
@@ -234,23 +280,31 @@ void HazardChecker::prune()
             known = std::min(known, vc_[__builtin_ctz(b)][q]);
         if (l.count > cap && l.first < l.count - cap) // q's newest cap accesses are kept at most
             l.first = l.count - cap;
-        // instructions whose accesses are all gone, or that every pipe is ordered after
-        for (; l.n; l.n--) {
-            Insn &in = *l.oldest;
-            if (in.nth + in.n > l.first && in.seq > known) {
-                for (uint64_t j = 0; in.nth + j < l.first; j++) // the oldest may lose some to the cap
-                    in.a[j].space = kDead;
+        // instructions whose accesses are all gone, or that every pipe is ordered after (in
+        // locals: the records' stores could alias the list's fields)
+        Insn *in = l.oldest, *dropped = nullptr;
+        size_t n = l.n;
+        uint64_t first = l.first;
+        for (; n; n--) {
+            if (in->nth + in->n > first && in->seq > known) {
+                for (uint64_t j = 0; in->nth + j < first; j++) // the oldest may lose some to the cap
+                    in->a[j].space = kDead;
                 break;
             }
-            l.first = std::max(l.first, in.nth + in.n);
-            in.seq = 0; // the free slot before oldest
-            l.oldest = l.oldest + 1 == l.end ? l.base : l.oldest + 1;
+            first = std::max(first, in->nth + in->n);
+            dropped = in;
+            in = in + 1 == l.end ? l.base : in + 1;
         }
-        if (l.n == 0)
+        if (dropped) // the free slot before oldest (no walk reads further back)
+            dropped->seq = 0;
+        l.oldest = in;
+        l.n = n;
+        l.first = first;
+        if (n == 0)
             held_ &= ~(1u << q);
-        live_ += l.count - l.first;
+        live += l.count - l.first;
     }
-    prune_at_ = std::max<size_t>(64, live_ * 2);
+    prune_order_ = order_ + std::max<uint64_t>(64, live * 2) - live; // when the live ones reach twice as many
 }
 
 } // namespace dv

@@ -63,18 +63,27 @@ private:
     using Access = dv_range_t;
     static constexpr uint8_t kDead = 0xff;
     // Buckets of bytes, one bit each, that an instruction writes (w) and touches (a: reads and
-    // writes), in the on-chip buffers (local) and in GM (sig_of).  Two accesses that race share a
-    // bucket, so an earlier instruction whose written buckets miss all an instruction touches, and
-    // whose touched ones miss all it writes, cannot race with it; one test passes over it.  Other
-    // bytes may share a bucket too: a shared one only sends the walk on to compare the accesses.
+    // writes), in the on-chip buffers ([0]) and in GM ([1]) (sig_of).  Two accesses that race share
+    // a bucket, so an earlier instruction whose written buckets miss all an instruction touches,
+    // and whose touched ones miss all it writes, cannot race with it; one test passes over it.
+    // Other bytes may share a bucket too: a shared one only sends the walk on to compare the
+    // accesses.  A pair of words is one vector (SSE2 on x86-64): summed and compared there, the
+    // buckets take none of the general registers execute's loops need.
+    typedef uint64_t Pair __attribute__((vector_size(16)));
     struct Sig {
-        uint64_t w_local, w_gm, a_local, a_gm;
+        Pair w, a;
     };
+    // Whether instructions with buckets x and y may race: one writes a bucket the other touches.
+    static bool shares(const Sig &x, const Sig &y)
+    {
+        const Pair m = (x.w & y.a) | (x.a & y.w);
+        return (m[0] | m[1]) != 0;
+    }
     static uint64_t sig_of(const dv_range_t &r);
     // One executed instruction with memory operands and its accesses, one per operand.
     struct Insn {
-        uint64_t seq;
         Sig sig;
+        uint64_t seq;
         uint64_t index;
         uint64_t order; // of a[0] in execution order over all pipes (reports keep that order)
         uint64_t nth;   // of a[0] among its pipe's accesses (the cap on what a pipe keeps)
@@ -120,9 +129,12 @@ private:
     void changed(dv_pipe_t pipe) { vc_[pipe].stamp = ++stamps_ << 3 | pipe; }
     template <class OnHit>
     bool walk(dv_pipe_t pipe, const Insn &now, OnHit on_hit) const;
-    void report(dv_pipe_t pipe, uint64_t index, uint32_t line, const dv_range_t *r);
-    static void grow(List &l);
-    void prune();
+    static bool meets(const List &list, uint64_t known, const Insn &now);
+    // The rare and the occasional work, out of execute's way (its registers and its frame).
+    [[gnu::noinline, gnu::cold]] void collect(dv_pipe_t pipe, const Insn &rec);
+    void report(dv_pipe_t pipe, const Insn &now);
+    [[gnu::noinline]] static void grow(List &l);
+    [[gnu::noinline]] void prune();
 
     static_assert(DV_PIPE_COUNT <= 8, "VClock::stamp keeps the pipe in 3 bits");
     VClock vc_[DV_PIPE_COUNT] = {};
@@ -130,8 +142,9 @@ private:
     uint64_t epoch_ = 0;                          // stamps up to this one are from an earlier block (or none)
     uint64_t seen_[DV_PIPE_COUNT][DV_PIPE_COUNT] = {}; // [p][q]: newest version of q's clock merged into p
     List acc_[DV_PIPE_COUNT];
+    uint64_t top_[DV_PIPE_COUNT] = {}; // seq of each pipe's newest instruction (while its list is not empty)
     unsigned held_ = 0;                // the pipes whose list is not empty
-    size_t live_ = 0, prune_at_ = 64;
+    uint64_t prune_order_ = 64; // order_ at which the live accesses reach the next prune's bound
     std::vector<Hit> hits_;          // one instruction's races (execute; report empties it)
     std::vector<dv_hazard_t> found_; // what execute returns when it found hazards (report)
     const std::vector<dv_hazard_t> none_{}; // and when not

@@ -1196,6 +1196,39 @@ START_TEST(test_components_hazard_long_stream_then_race)
 }
 END_TEST
 
+// The first look for a race and the walk that collects them agree wherever the unordered
+// instructions lie in the checker's storage: MTE2 writes L ranges, V and MTE3 ordered after all but
+// the last three (so pruning forgets the rest and the storage is reused round and round); V then
+// reads what the third last wrote.  One hazard, with that write, for every L: across these L the
+// three fall everywhere around the point where the storage wraps (with its sizes today, L = 256 to
+// 258 put them across it).
+START_TEST(test_components_hazard_race_across_the_wrap)
+{
+    for (uint64_t len = 250; len < 262; len++) {
+        HazardChecker h;
+        Recorder rec;
+        h.reset(kAiv);
+        for (uint64_t i = 0; i < len; i++) {
+            const bool late = i + 3 >= len;
+            const uint64_t lo = late ? 100000 + 64 * (i + 3 - len) : 64 * (i % 8);
+            dv_range_t x = ub(lo, lo + 64, true);
+            rec.add(h.execute(DV_PIPE_MTE2, kNoClock, i, 0, &x, 1));
+            if (!late) {
+                h.merge(DV_PIPE_V, h.clock(DV_PIPE_MTE2));
+                h.merge(DV_PIPE_MTE3, h.clock(DV_PIPE_MTE2));
+            }
+        }
+        ck_assert_uint_eq(rec.found.size(), 0);
+        dv_range_t r = ub(100000, 100064, false);
+        rec.add(h.execute(DV_PIPE_V, kNoClock, len, 0, &r, 1));
+        ck_assert_uint_eq(rec.found.size(), 1);
+        ck_assert_int_eq(rec.found[0].kind, DV_HAZ_RAW);
+        ck_assert_uint_eq(rec.found[0].insn_first, len - 3);
+        ck_assert_uint_eq(rec.found[0].lo, 100000);
+    }
+}
+END_TEST
+
 // The walk passes over an earlier instruction with no bucket (a few KB of one space, one bit each)
 // in common with the new one, and compares the accesses of the rest: what is a hazard must not
 // depend on where the buckets fall.  MTE2 writes, then V reads, each pair on its own checker:
@@ -1713,6 +1746,7 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_hazard_pruning_keeps_races);
     tcase_add_test(t, test_components_hazard_cap_splits_an_instruction);
     tcase_add_test(t, test_components_hazard_long_stream_then_race);
+    tcase_add_test(t, test_components_hazard_race_across_the_wrap);
     tcase_add_test(t, test_components_hazard_buckets);
     tcase_add_test(t, test_components_vec_footprint_one_decode);
     tcase_add_test(t, test_components_vec_conflicts_shared_memo);
