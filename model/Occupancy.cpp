@@ -137,9 +137,71 @@ inline void Occupancy::close_whole(const Block &b, uint64_t lo, uint64_t hi, dou
     add(ends_, b.r, -bytes);
 }
 
-// close() of all of b when its reads came in order, one piece after another as pieces() finds
-// them (the same pieces, the same read times), without storing them.
+// Byte-cycles are sums of integers (bytes times cycles): up to 2^53 a double holds every one, and
+// a sum that stays there is exact however its terms are grouped.
+static constexpr double kExact = 9007199254740992.0; // 2^53
+
+// close() of all of b when its reads came in order (each starting, ending and read no earlier than
+// the one before): the same pieces and read times as pieces() gives, worked out a span at a time
+// without storing them.  The reads' distinct starts L cut b into spans; a span [L, next L) is read,
+// up to the end of the last read starting at L (or the next L), until that read's time: one
+// interval end for its pieces, which are cut at the ends of earlier reads inside it; the rest of
+// the span, and b before the first start, is read until r0, one piece each.  The integral is
+// summed a span at a time (its pieces read until one time) when the sum stays exact; else piece by
+// piece, in address order, as close() would.
 void Occupancy::close_in_order(const Block &b, double &bc)
+{
+    const Reads &l = list(b);
+    const Read *const rd = l.v.data();
+    const size_t n = l.v.size();
+    const cycles_t w = b.w, r0 = std::max(w, b.r), rmax = std::max(r0, rd[n - 1].t);
+    if (rmax > w && !(bc < kExact && (b.hi - b.lo) <= (static_cast<uint64_t>(kExact) - static_cast<uint64_t>(bc)) / (rmax - w))) {
+        close_in_order_pieces(b, bc);
+        return;
+    }
+    uint64_t exact = 0; // the integral's part here, exact
+    int64_t sum = 0;
+    uint64_t count = 0;
+    // One interval end for a part [x, y) of b read until r, its pieces `cut` of them.
+    auto part = [&](uint64_t x, uint64_t y, cycles_t r, uint64_t pieces) {
+        if (r > w) {
+            const uint64_t bytes = y - x;
+            exact += bytes * (r - w);
+            add(ends_, r, -static_cast<int64_t>(bytes), pieces);
+            sum += static_cast<int64_t>(bytes);
+            count += pieces;
+        }
+    };
+    if (rd[0].lo > b.lo) // before the first read
+        part(b.lo, rd[0].lo, r0, 1);
+    size_t c = 0; // reads [0, c) end at or before where the span's reads are counted from
+    for (size_t k = 0; k < n;) {
+        const uint64_t L = rd[k].lo;
+        while (k + 1 < n && rd[k + 1].lo == L) // the last read starting at L
+            k++;
+        const uint64_t next = k + 1 < n ? rd[k + 1].lo : b.hi, h = std::min(rd[k].hi, next);
+        // the pieces of [L, h): cut at the distinct ends of reads inside it
+        while (c < n && rd[c].hi <= L)
+            c++;
+        uint64_t pieces = 1;
+        for (uint64_t cut = L; c < n && rd[c].hi < h; c++)
+            if (rd[c].hi != cut) {
+                cut = rd[c].hi;
+                pieces++;
+            }
+        part(L, h, std::max(r0, rd[k].t), pieces);
+        if (h < next) // past the read's end: one piece
+            part(h, next, r0, 1);
+        k++;
+    }
+    if (count != 0) {
+        bc += static_cast<double>(exact);
+        add(starts_, w, sum, count);
+    }
+}
+
+// close_in_order() piece by piece, the integral summed in address order.
+__attribute__((noinline)) void Occupancy::close_in_order_pieces(const Block &b, double &bc)
 {
     const Reads &l = list(b);
     const Read *const rd = l.v.data();
@@ -168,9 +230,8 @@ void Occupancy::close_in_order(const Block &b, double &bc)
         }
         at = next;
     }
-    if (count != 0) {
+    if (count != 0)
         add(starts_, w, sum, count);
-    }
 }
 
 // b cut at the ends of the reads noted on it: the bounds in cut_, each piece's read time (the

@@ -142,6 +142,7 @@ private:
     void close(const Block &b, size_t m, uint64_t lo, uint64_t hi, double &bc);
     void close_whole(const Block &b, uint64_t lo, uint64_t hi, double &bc);
     void close_in_order(const Block &b, double &bc);
+    void close_in_order_pieces(const Block &b, double &bc);
     // b's reads dropped (their list spare for another block).
     void forget_reads(Block &b);
     static void add(Run &run, cycles_t t, int64_t bytes, uint64_t n = 1);
