@@ -14,7 +14,6 @@ void Occupancy::reset(cycles_t origin)
     events_.last = events_.first;
     starts_.last = starts_.first;
     ends_.last = ends_.first;
-    waiting_ = 0;
     level_ = 0;
     writes_ = 0;
     peak_ = 0;
@@ -27,9 +26,24 @@ void Occupancy::reset(cycles_t origin)
     backward_ = false;
 }
 
-// The first open block that ends after `at` (nopen_ if none): a buffer holds few (its tiles), and
-// a scan over up to 8 costs less than a bisection.
-size_t Occupancy::first_after(uint64_t at) const
+// The first open block that ends after `at` (nopen_ if none).  The block found last for an
+// address hashed like `at` is tried first: an access mostly starts where one before it did (a
+// tile's base, a slice of it), and the block holding `at` is the one (the blocks are disjoint and
+// sorted).  A stale index (blocks moved or closed since) fails that test, so nothing needs to
+// forget it.  Else a scan: a buffer holds few blocks (its tiles), and a scan over up to 8 costs
+// less than a bisection.
+inline size_t Occupancy::first_after(uint64_t at)
+{
+    const Block *const o = open_.data();
+    uint32_t &hint = hint_[(at * 0x9E3779B97F4A7C15ull) >> (64 - kHintBits)];
+    if (hint < nopen_ && o[hint].lo <= at && at < o[hint].hi)
+        return hint;
+    const size_t i = first_after_scan(at);
+    hint = static_cast<uint32_t>(i);
+    return i;
+}
+
+size_t Occupancy::first_after_scan(uint64_t at) const
 {
     const Block *const o = open_.data();
     size_t lo = 0, hi = nopen_;
@@ -86,9 +100,8 @@ static inline double dbl(cycles_t c) { return static_cast<double>(static_cast<in
 // The pieces of b within [lo, hi) are written again (or the run ends): their intervals are
 // known.  Each piece read after b's write has one, closed in address order (the integral summed in
 // that order, as a range cut at every read would be); the pieces start at one time, one entry.
-// The integral and the count of waiting endpoints are summed in bc and waiting (members, or a
-// caller's locals over several blocks).
-void Occupancy::close(const Block &b, size_t m, uint64_t lo, uint64_t hi, double &bc, size_t &waiting)
+// The integral is summed in bc (the member, or a caller's local over several blocks).
+void Occupancy::close(const Block &b, size_t m, uint64_t lo, uint64_t hi, double &bc)
 {
     const uint64_t *const cut = cut_.data();
     const cycles_t *const until = until_.data();
@@ -110,12 +123,11 @@ void Occupancy::close(const Block &b, size_t m, uint64_t lo, uint64_t hi, double
     }
     if (n != 0) {
         add(starts_, w, sum, n);
-        waiting += 2 * n;
     }
 }
 
 // close() for a block with no reads noted: one piece, read until b.r.
-inline void Occupancy::close_whole(const Block &b, uint64_t lo, uint64_t hi, double &bc, size_t &waiting)
+inline void Occupancy::close_whole(const Block &b, uint64_t lo, uint64_t hi, double &bc)
 {
     if (b.r <= b.w)
         return;
@@ -123,12 +135,73 @@ inline void Occupancy::close_whole(const Block &b, uint64_t lo, uint64_t hi, dou
     bc += static_cast<double>(bytes) * dbl(b.r - b.w);
     add(starts_, b.w, bytes);
     add(ends_, b.r, -bytes);
-    waiting += 2;
 }
 
-// close() of all of b when its reads came in order, one piece after another as pieces() finds
-// them (the same pieces, the same read times), without storing them.
-void Occupancy::close_in_order(const Block &b, double &bc, size_t &waiting)
+// Byte-cycles are sums of integers (bytes times cycles): up to 2^53 a double holds every one, and
+// a sum that stays there is exact however its terms are grouped.
+static constexpr double kExact = 9007199254740992.0; // 2^53
+
+// close() of all of b when its reads came in order (each starting, ending and read no earlier than
+// the one before): the same pieces and read times as pieces() gives, worked out a span at a time
+// without storing them.  The reads' distinct starts L cut b into spans; a span [L, next L) is read,
+// up to the end of the last read starting at L (or the next L), until that read's time: one
+// interval end for its pieces, which are cut at the ends of earlier reads inside it; the rest of
+// the span, and b before the first start, is read until r0, one piece each.  The integral is
+// summed a span at a time (its pieces read until one time) when the sum stays exact; else piece by
+// piece, in address order, as close() would.
+void Occupancy::close_in_order(const Block &b, double &bc)
+{
+    const Reads &l = list(b);
+    const Read *const rd = l.v.data();
+    const size_t n = l.v.size();
+    const cycles_t w = b.w, r0 = std::max(w, b.r), rmax = std::max(r0, rd[n - 1].t);
+    if (rmax > w && !(bc < kExact && (b.hi - b.lo) <= (static_cast<uint64_t>(kExact) - static_cast<uint64_t>(bc)) / (rmax - w))) {
+        close_in_order_pieces(b, bc);
+        return;
+    }
+    uint64_t exact = 0; // the integral's part here, exact
+    int64_t sum = 0;
+    uint64_t count = 0;
+    // One interval end for a part [x, y) of b read until r, its pieces `cut` of them.
+    auto part = [&](uint64_t x, uint64_t y, cycles_t r, uint64_t pieces) {
+        if (r > w) {
+            const uint64_t bytes = y - x;
+            exact += bytes * (r - w);
+            add(ends_, r, -static_cast<int64_t>(bytes), pieces);
+            sum += static_cast<int64_t>(bytes);
+            count += pieces;
+        }
+    };
+    if (rd[0].lo > b.lo) // before the first read
+        part(b.lo, rd[0].lo, r0, 1);
+    size_t c = 0; // reads [0, c) end at or before where the span's reads are counted from
+    for (size_t k = 0; k < n;) {
+        const uint64_t L = rd[k].lo;
+        while (k + 1 < n && rd[k + 1].lo == L) // the last read starting at L
+            k++;
+        const uint64_t next = k + 1 < n ? rd[k + 1].lo : b.hi, h = std::min(rd[k].hi, next);
+        // the pieces of [L, h): cut at the distinct ends of reads inside it
+        while (c < n && rd[c].hi <= L)
+            c++;
+        uint64_t pieces = 1;
+        for (uint64_t cut = L; c < n && rd[c].hi < h; c++)
+            if (rd[c].hi != cut) {
+                cut = rd[c].hi;
+                pieces++;
+            }
+        part(L, h, std::max(r0, rd[k].t), pieces);
+        if (h < next) // past the read's end: one piece
+            part(h, next, r0, 1);
+        k++;
+    }
+    if (count != 0) {
+        bc += static_cast<double>(exact);
+        add(starts_, w, sum, count);
+    }
+}
+
+// close_in_order() piece by piece, the integral summed in address order.
+__attribute__((noinline)) void Occupancy::close_in_order_pieces(const Block &b, double &bc)
 {
     const Reads &l = list(b);
     const Read *const rd = l.v.data();
@@ -157,10 +230,8 @@ void Occupancy::close_in_order(const Block &b, double &bc, size_t &waiting)
         }
         at = next;
     }
-    if (count != 0) {
+    if (count != 0)
         add(starts_, w, sum, count);
-        waiting += 2 * count;
-    }
 }
 
 // b cut at the ends of the reads noted on it: the bounds in cut_, each piece's read time (the
@@ -362,7 +433,8 @@ void Occupancy::change_slow(cycles_t t, double f, int64_t from, cycles_t tc, dou
 }
 
 // Sort by time an appended run of endpoints: by insertion, linear when the run is nearly in order
-// as close() appends it; past a budget of moves (an unusual order) by a full sort.
+// as close() appends it; past a budget of moves (an unusual order) by a full sort.  The budget is
+// counted per insertion (one may overrun it by up to n moves), not per move.
 template <class Event> static void sort_by_time(Event *const e, const size_t n)
 {
     size_t budget = 8 * n + 64;
@@ -371,66 +443,66 @@ template <class Event> static void sort_by_time(Event *const e, const size_t n)
             continue; // in order, the common case
         const Event x = e[i];
         size_t j = i;
-        for (; j > 0 && e[j - 1].t > x.t; j--) {
-            if (budget-- == 0) {
-                e[j] = x; // e[j] is the hole the moves left
-                std::sort(e, e + n, [](const Event &a, const Event &b) { return a.t < b.t; });
-                return;
-            }
+        do {
             e[j] = e[j - 1];
-        }
+            j--;
+        } while (j > 0 && e[j - 1].t > x.t);
         e[j] = x;
+        if (i - j > budget) {
+            std::sort(e, e + n, [](const Event &a, const Event &b) { return a.t < b.t; });
+            return;
+        }
+        budget -= i - j;
     }
 }
 
-// Sweep the endpoints before `upto` into the running level and the peak: the three time-sorted
-// runs (events_, and starts_ and ends_ once sorted here) in one pass; what remains of them becomes
-// events_.
+// Sweep the endpoints before `upto` into the running level and the peak: the time-sorted runs
+// (starts_ and ends_ once sorted here, events_ merged into starts_ first) in one pass; what remains
+// of them becomes events_.
 void Occupancy::fold(cycles_t upto)
 {
     sort_by_time(starts_.begin(), starts_.size());
     sort_by_time(ends_.begin(), ends_.size());
+    auto by_time = [](const Event &x, const Event &y) { return x.t < y.t; };
+    if (events_.last != events_.first) { // endpoints left by the last fold: with the starts
+        scratch_.last = scratch_.first;  // what it held is spent: grown without copies
+        scratch_.room(events_.size() + starts_.size());
+        scratch_.last = std::merge(events_.first, events_.last, starts_.first, starts_.last, scratch_.first, by_time);
+        std::swap(starts_, scratch_);
+        events_.last = events_.first;
+    }
     // Each run ends with an endpoint at kNever (in the room past its end), which is never swept:
     // the loops need no bounds.
     const Event stop{kNever, 0, 0};
-    for (Run *run : {&events_, &starts_, &ends_}) {
+    for (Run *run : {&starts_, &ends_}) {
         run->room(run->size());
         *run->end() = stop;
     }
-    const Event *a = events_.begin(), *b = starts_.begin(), *c = ends_.begin();
+    const Event *b = starts_.begin(), *c = ends_.begin();
     // The state the sweep changes, in locals (the knots' stores could alias the members).  While
     // every change point is kept, each is one store at kp (room up to kroom); else change_slow().
     int64_t level = level_;
-    uint64_t peak = peak_;
-    size_t waiting = waiting_;
+    uint64_t peak = peak_; // at least the level: it changes only as the level does
     cycles_t tc = tc_;
     double fc = fc_;
     const cycles_t origin = origin_;
     Knot *kp = knots_.get() + nknots_, *kroom = grid_ == 0 && knots_ ? knots_.get() + kMaxKnots : kp;
     // The sweep's times only grow, so a change point can come before the last one (the knots out of
     // time order) only at its start: when the runs start before the last change.
-    const cycles_t t0 = std::min(a->t, std::min(b->t, c->t));
+    const cycles_t t0 = std::min(b->t, c->t);
     if (t0 < upto && (t0 > origin ? t0 - origin : 0) < tc)
         backward_ = true;
     // Equal times are summed before the peak is taken: an interval ending when another starts does
     // not overlap it.
     for (;;) {
-        const cycles_t t = std::min(a->t, std::min(b->t, c->t));
+        const cycles_t t = std::min(b->t, c->t);
         if (t >= upto)
             break;
         int64_t next = level;
-        for (; a->t == t; a++) {
-            next += a->bytes;
-            waiting -= a->n;
-        }
-        for (; b->t == t; b++) {
+        for (; b->t == t; b++)
             next += b->bytes;
-            waiting -= b->n;
-        }
-        for (; c->t == t; c++) {
+        for (; c->t == t; c++)
             next += c->bytes;
-            waiting -= c->n;
-        }
         if (next != level) {
             // F extended to the change point at t (relative to the origin)
             const cycles_t at = t > origin ? t - origin : 0;
@@ -446,31 +518,20 @@ void Occupancy::fold(cycles_t upto)
             tc = at;
             fc = f;
             level = next;
+            if (next > 0 && static_cast<uint64_t>(next) > peak)
+                peak = static_cast<uint64_t>(next);
         }
-        peak = std::max<uint64_t>(peak, static_cast<uint64_t>(std::max<int64_t>(level, 0)));
     }
     nknots_ = static_cast<size_t>(kp - knots_.get());
     level_ = level;
     peak_ = peak;
-    waiting_ = waiting;
     tc_ = tc;
     fc_ = fc;
-    const Event *const ae = events_.end(), *const be = starts_.end(), *const ce = ends_.end();
-    auto by_time = [](const Event &x, const Event &y) { return x.t < y.t; };
-    if (b == be && c == ce) {
-        const size_t n = static_cast<size_t>(ae - a);
-        std::memmove(events_.first, a, n * sizeof(Event));
-        events_.last = events_.first + n;
-    } else {
-        // new endpoints wait too: merge what remains of the three runs
-        const size_t ns = static_cast<size_t>(be - b) + static_cast<size_t>(ce - c), nr = static_cast<size_t>(ae - a) + ns;
-        scratch_.last = scratch_.first; // what they held is spent: grown without copies
-        rest_.last = rest_.first;
-        scratch_.room(ns);
-        rest_.room(nr);
-        scratch_.last = std::merge(b, be, c, ce, scratch_.first, by_time);
-        rest_.last = std::merge(a, ae, scratch_.first, scratch_.last, rest_.first, by_time);
-        std::swap(events_, rest_);
+    // what remains of the runs waits in events_
+    const Event *const be = starts_.end(), *const ce = ends_.end();
+    if (b != be || c != ce) {
+        events_.room(static_cast<size_t>(be - b) + static_cast<size_t>(ce - c));
+        events_.last = std::merge(b, be, c, ce, events_.first, by_time);
     }
     starts_.last = starts_.first;
     ends_.last = ends_.first;
@@ -509,14 +570,17 @@ __attribute__((noinline)) void Occupancy::compact()
     for (size_t i = 0; i < nopen_; i++)
         oldest = std::min(oldest, open_[i].w);
     fold(oldest);
-    if (waiting_ <= kMaxEvents)
+    size_t waiting = 0; // endpoints still waiting
+    for (const Event &e : events_)
+        waiting += e.n;
+    if (waiting <= kMaxEvents)
         return;
     // Data left unread for very long holds the rest back: fold the older half (events_ is sorted
     // now), counting the open pieces written before that point as occupied up to it (an upper
     // bound).
     size_t i = 0;
-    for (size_t before = events_.first[0].n; before <= waiting_ / 2; before += events_.first[i].n)
-        i++; // events_[i] holds endpoint waiting_ / 2 in time order
+    for (size_t before = events_.first[0].n; before <= waiting / 2; before += events_.first[i].n)
+        i++; // events_[i] holds endpoint waiting / 2 in time order
     const cycles_t upto = events_.first[i].t;
     for (size_t k = 0; k < nopen_; k++) {
         Block &b = open_[k];
@@ -526,7 +590,6 @@ __attribute__((noinline)) void Occupancy::compact()
                 const int64_t bytes = static_cast<int64_t>(cut_[j + 1] - cut_[j]);
                 add(starts_, b.w, bytes);
                 add(ends_, upto, -bytes);
-                waiting_ += 2;
                 byte_cycles_ += static_cast<double>(bytes) * static_cast<double>(upto - b.w);
             }
             b.w = upto; // the rest of its pieces' intervals starts at the fold: read until upto at least
@@ -546,12 +609,12 @@ void Occupancy::write(uint64_t lo, uint64_t hi, cycles_t t)
     if (i < nopen_ && open_[i].lo == lo && open_[i].hi == hi) { // the common case: one block, rewritten
         Block &b = open_[i];
         if (!has_reads(b)) {
-            close_whole(b, lo, hi, byte_cycles_, waiting_);
+            close_whole(b, lo, hi, byte_cycles_);
         } else {
             if (list(b).in_order)
-                close_in_order(b, byte_cycles_, waiting_);
+                close_in_order(b, byte_cycles_);
             else
-                close(b, pieces(b), lo, hi, byte_cycles_, waiting_);
+                close(b, pieces(b), lo, hi, byte_cycles_);
             Reads &l = list(b); // kept for the next reads
             l.v.clear();
             l.room = Reads::kRoom;
@@ -570,14 +633,13 @@ __attribute__((noinline)) void Occupancy::write_cut(size_t i, uint64_t lo, uint6
     // The blocks under [lo, hi) are i .. k - 1, closed in address order; the part of the first
     // before lo and the part of the last past hi stay open (each keeping its pieces and times).
     double bc = byte_cycles_;
-    size_t waiting = waiting_;
     size_t k = i;
     bool keep_lo = false, keep_hi = false;
     Block left{}, right{};
     for (; k < nopen_ && open_[k].lo < hi; k++) {
         Block &b = open_[k];
         if (!has_reads(b)) { // one piece: the parts outside [lo, hi) are b's bounds moved
-            close_whole(b, std::max(lo, b.lo), std::min(hi, b.hi), bc, waiting);
+            close_whole(b, std::max(lo, b.lo), std::min(hi, b.hi), bc);
             if (b.hi > hi) {
                 right = Block{hi, b.hi, b.w, b.r, 0};
                 keep_hi = true;
@@ -590,7 +652,7 @@ __attribute__((noinline)) void Occupancy::write_cut(size_t i, uint64_t lo, uint6
             }
         } else {
             const size_t m = pieces(b);
-            close(b, m, lo, hi, bc, waiting);
+            close(b, m, lo, hi, bc);
             if (b.hi > hi) {
                 right = Block{hi, b.hi, b.w, b.r, 0};
                 keep(right, hi, b.hi, m);
@@ -606,7 +668,6 @@ __attribute__((noinline)) void Occupancy::write_cut(size_t i, uint64_t lo, uint6
         }
     }
     byte_cycles_ = bc;
-    waiting_ = waiting;
     // [lo, hi) takes their place, after the part before lo and before the part past hi
     const size_t n = keep_lo + 1 + keep_hi;
     if (n != k - i) { // the blocks from k on move once
@@ -652,11 +713,11 @@ void Occupancy::finish()
     for (size_t i = 0; i < nopen_; i++) {
         Block &b = open_[i];
         if (!has_reads(b))
-            close_whole(b, b.lo, b.hi, byte_cycles_, waiting_);
+            close_whole(b, b.lo, b.hi, byte_cycles_);
         else if (list(b).in_order)
-            close_in_order(b, byte_cycles_, waiting_);
+            close_in_order(b, byte_cycles_);
         else
-            close(b, pieces(b), b.lo, b.hi, byte_cycles_, waiting_);
+            close(b, pieces(b), b.lo, b.hi, byte_cycles_);
         forget_reads(b);
     }
     nopen_ = 0;

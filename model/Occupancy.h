@@ -121,7 +121,8 @@ private:
         size_t size() const { return static_cast<size_t>(last - first); }
         void room(size_t want); // holds at least want + 1, keeping [first, last)
     };
-    size_t first_after(uint64_t at) const;
+    size_t first_after(uint64_t at);
+    size_t first_after_scan(uint64_t at) const;
     // write() and read() for accesses that are not within one block (i: first_after(lo)).
     void write_cut(size_t i, uint64_t lo, uint64_t hi, cycles_t t);
     void read_cut(size_t i, uint64_t lo, uint64_t hi, cycles_t t);
@@ -138,9 +139,10 @@ private:
     // b spans [lo, hi) (within it before), its reads the pieces from the last pieces() there.
     void keep(Block &b, uint64_t lo, uint64_t hi, size_t m);
     // Close the part [lo, hi) of b: of its pieces from pieces() (m of them), or of its one piece.
-    void close(const Block &b, size_t m, uint64_t lo, uint64_t hi, double &bc, size_t &waiting);
-    void close_whole(const Block &b, uint64_t lo, uint64_t hi, double &bc, size_t &waiting);
-    void close_in_order(const Block &b, double &bc, size_t &waiting);
+    void close(const Block &b, size_t m, uint64_t lo, uint64_t hi, double &bc);
+    void close_whole(const Block &b, uint64_t lo, uint64_t hi, double &bc);
+    void close_in_order(const Block &b, double &bc);
+    void close_in_order_pieces(const Block &b, double &bc);
     // b's reads dropped (their list spare for another block).
     void forget_reads(Block &b);
     static void add(Run &run, cycles_t t, int64_t bytes, uint64_t n = 1);
@@ -156,6 +158,9 @@ private:
     // and those no block uses, kept with their room.
     std::vector<Block> open_;
     size_t nopen_ = 0;
+    // first_after()'s guesses: the block found last for an address, by a hash of the address.
+    static constexpr unsigned kHintBits = 5;
+    uint32_t hint_[1u << kHintBits] = {};
     std::vector<Reads> lists_;
     std::vector<uint32_t> spare_lists_;
     // pieces()'s results, and the reads' ends sorted there when the reads come out of order (each
@@ -164,8 +169,7 @@ private:
     std::vector<cycles_t> until_;
     // Endpoints of closed intervals, every one at or after the last fold: events_ sorted by time;
     // starts_ and ends_ appended since the last fold, each nearly in time order.
-    Run events_, starts_, ends_, scratch_, rest_;
-    size_t waiting_ = 0; // endpoints in the three runs
+    Run events_, starts_, ends_, scratch_;
     int64_t level_ = 0;                    // occupancy at the last fold
     uint64_t writes_ = 0;                  // compaction runs every 256 writes
     uint64_t peak_ = 0;

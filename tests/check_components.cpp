@@ -677,6 +677,39 @@ START_TEST(test_components_occupancy_noted_reads)
 }
 END_TEST
 
+// Reads noted in order (each starting, ending and read no earlier than the one before) are closed
+// a span at a time: [0, 100) written at 0; [10, 40) read until S, [10, 50) until 2S (the same start:
+// the later read covers [10, 50)), [30, 60) until 3S, [70, 80) until 4S; rewritten at 5S.  Pieces
+// (cut at 10, 30, 40, 50, 60, 70, 80): [10, 30) 20 B x 2S, [30, 40), [40, 50), [50, 60) 10 B x 3S
+// each, [70, 80) 10 B x 4S; [0, 10), [60, 70) and [80, 100) unread.  Peak 60 (from 0 to 2S).  With
+// S = 10 the integral is exact, 1700, summed by spans; with S = 2^48 + 1 it is past 2^53, where
+// the sum depends on its order, and must be the one of the pieces in address order (the three
+// 10 B pieces added one by one, not as one 30 B span: the last bits differ).
+START_TEST(test_components_occupancy_in_order_spans)
+{
+    for (const uint64_t S : {uint64_t{10}, (uint64_t{1} << 48) + 1}) {
+        Occupancy o;
+        o.reset(0);
+        o.write(0, 100, 0);
+        o.read(10, 40, S);
+        o.read(10, 50, 2 * S);
+        o.read(30, 60, 3 * S);
+        o.read(70, 80, 4 * S);
+        o.write(0, 100, 5 * S);
+        o.finish();
+        const double s = static_cast<double>(S);
+        double pieces = 0;
+        for (const double term : {20 * (2 * s), 10 * (3 * s), 10 * (3 * s), 10 * (3 * s), 10 * (4 * s)})
+            pieces += term;
+        ck_assert_uint_eq(o.peak_bytes(), 60);
+        if (S == 10)
+            ck_assert_double_eq(o.byte_cycles(), 1700.0);
+        ck_assert(o.byte_cycles() == pieces);
+        ck_assert(S == 10 || o.byte_cycles() != 20 * (2 * s) + static_cast<double>(30 * (3 * S)) + 10 * (4 * s));
+    }
+}
+END_TEST
+
 // A write into the middle of a range with reads noted on it keeps the pieces on both sides:
 // [0, 100) written at 0, [10, 30) read until 10, [60, 90) until 20; [40, 50) written at 30 (its
 // old data unread: nothing closed); [20, 70) read until 40 over all three.  finish: [10, 20) 10 B
@@ -1730,6 +1763,7 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_occupancy_cuts);
     tcase_add_test(t, test_components_occupancy_read_cuts);
     tcase_add_test(t, test_components_occupancy_noted_reads);
+    tcase_add_test(t, test_components_occupancy_in_order_spans);
     tcase_add_test(t, test_components_occupancy_split_read_range);
     tcase_add_test(t, test_components_occupancy_many_pieces);
     tcase_add_test(t, test_components_occupancy_reverse_order);
