@@ -55,7 +55,9 @@ static int reader_fill(reader_t *r)
     }
     r->cur = r->buf;
     r->lim = r->buf + keep + got;
-    r->buf[keep + got] = '\0'; /* in the slack: ends the in-place scans of shape_walk_at */
+    /* the READ_SLACK bytes past lim are zero: the NUL ends the in-place scans of shape_walk_at, and
+     * every byte a word-at-a-time load reads is defined (the buffer is malloc'ed) */
+    memset(r->buf + keep + got, 0, READ_SLACK);
     if (r->find_nul) /* one pass per buffer, not one per line */
         r->nul = memchr(r->cur, '\0', keep + got);
     return 0;
@@ -296,6 +298,9 @@ typedef struct shape_mask {
                      * word_head keeps them (0 when there is no text) */
     uint8_t field;  /* the field the offset was parsed into (an address field) */
     uint8_t at;     /* where its SHAPE_MARK is in the shape's text */
+    uint8_t seen_len[2]; /* the last two runs of at most 8 bytes converted here: their length (0: none), */
+    uint8_t seen_next;   /* which one the next replaces, */
+    uint64_t seen_text[2], seen_value[2]; /* their bytes (word_head) and value */
 } shape_mask_t;
 struct decoded_shape {
     uint64_t hash;
@@ -435,13 +440,28 @@ static inline uint64_t tail_mask(size_t n)
     return n ? word_head(UINT64_MAX, (n - 1) % 8 + 1) : 0;
 }
 
-/* Do a[0, n) and b[0, n) hold the same bytes (tail: tail_mask(n))?  Both can be read 7 bytes further. */
+/* Do a[0, n) and b[0, n) hold the same bytes (tail: tail_mask(n))?  Both can be read 15 bytes further
+ * (a shape's text: its key's words and the fields after them). */
 static inline bool bytes_equal(const char *a, const char *b, size_t n, uint64_t tail)
 {
+#if defined(__SSE2__)
+    /* sixteen bytes a compare: a line's text between two offsets seldom needs two */
+    (void)tail;
+    for (;; n -= 16, a += 16, b += 16) {
+        const unsigned ne = 0xFFFFu ^ (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+                                           _mm_loadu_si128((const __m128i *)(const void *)a),
+                                           _mm_loadu_si128((const __m128i *)(const void *)b)));
+        if (n <= 16)
+            return (ne & ((1u << n) - 1)) == 0;
+        if (ne)
+            return false;
+    }
+#else
     for (; n > 8; n -= 8, a += 8, b += 8) /* (a word a turn: the texts are short, seldom over 24 bytes) */
         if (load8(a) != load8(b))
             return false;
     return ((load8(a) ^ load8(b)) & tail) == 0;
+#endif
 }
 
 /* Hex digit values; 16 for the other bytes. */
@@ -481,13 +501,38 @@ static inline size_t offset_parse(const char *p, size_t t, size_t avail, uint64_
     return j;
 }
 
+/* offset_parse through the mask's memory of its last two runs: a loop alternates its buffers
+ * (`dst=ub:0x0`, then `dst=ub:0x4000`), so one offset in two is text met before.  A run is the one
+ * remembered when its bytes are, and the byte after them is not an offset_char (the run ends there,
+ * as offset_parse would find it); the run and its value are then offset_parse's. */
+static inline size_t offset_seen(shape_mask_t *m, const char *p, size_t t, size_t avail, uint64_t *out)
+{
+    const uint64_t w = load8(p + t);
+    for (int i = 0; i < 2; i++) {
+        const size_t len = m->seen_len[i];
+        if (len && (w & word_head(UINT64_MAX, len)) == m->seen_text[i] && t + len < avail &&
+            !offset_char[(uint8_t)p[t + len]]) {
+            *out = m->seen_value[i];
+            return t + len;
+        }
+    }
+    const size_t j = offset_parse(p, t, avail, out);
+    if (j && j - t <= 8) {
+        const int i = m->seen_next;
+        m->seen_len[i] = (uint8_t)(j - t);
+        m->seen_text[i] = word_head(w, j - t);
+        m->seen_value[i] = *out;
+        m->seen_next = (uint8_t)(i ^ 1);
+    }
+    return j;
+}
+
 /* A line at p (p[0, avail) are the bytes in the reader's buffer) decoded from d when d's text is its
  * shape: the text around the offsets is d's, each offset is a run that ends its token, and a newline
  * (CR LF) follows, so shape_of would give d's text (a line with blanks before its mnemonic or a
  * comment is not matched).  0 and the line's length *n and its bytes with the newline *adv, or -1
  * (another shape, the newline not yet read, or parse it). */
-static int shape_walk_at(const decoded_shape_t *d, const char *p, size_t avail, size_t *n, size_t *adv,
-                         dv_insn_t *out)
+static int shape_walk_at(decoded_shape_t *d, const char *p, size_t avail, size_t *n, size_t *adv, dv_insn_t *out)
 {
     const char *st = (const char *)d->key.w;
     uint64_t off[SC_MASKS];
@@ -498,7 +543,7 @@ static int shape_walk_at(const decoded_shape_t *d, const char *p, size_t avail, 
             return -1;
         t += seg;
         s += seg + 1;
-        const size_t j = offset_parse(p, t, avail, &off[k]);
+        const size_t j = offset_seen(&d->mask[k], p, t, avail, &off[k]);
         if (!j || !(dv_trace_byte_class[(uint8_t)p[j]] || p[j] == '\n'))
             return -1;
         t = j;
@@ -541,6 +586,8 @@ static bool shape_keep(decoded_shape_t *d, uint64_t h, const shape_t *sh, const 
         d->mask[k].limit = text[e] == '+' ? info->args[DV_ADDR_ARG(insn->f[fi].u)].bytes : OFF_LIMIT;
         d->mask[k].at = (uint8_t)sh->run[k].mark;
         d->mask[k].tail = tail_mask(sh->run[k].mark - (k ? sh->run[k - 1].mark + 1 : 0));
+        d->mask[k].seen_len[0] = d->mask[k].seen_len[1] = 0;
+        d->mask[k].seen_next = 0;
     }
     d->tail = tail_mask(sh->len - (sh->run[sh->nmask - 1].mark + 1));
     d->hash = h;
@@ -872,7 +919,7 @@ static int trace_stream_open(dv_kernel_t *k, uint32_t block, uint32_t sub, dv_st
         ts->r.cur = tk->text + bp->off;
         ts->r.lim = tk->text + tk->text_len;
     } else {
-        ts->r.buf = calloc(1, READ_BUF_BYTES + READ_SLACK);
+        ts->r.buf = malloc(READ_BUF_BYTES + READ_SLACK); /* reader_fill zeroes the slack past its bytes */
         if (!ts->r.buf) {
             rc = dv_error_set(err, DV_ERR_NOMEM, tk->source, 0, 0, "out of memory");
             goto cleanup;
@@ -1180,8 +1227,7 @@ enum scan_state { SCAN_VERSION, SCAN_KERNEL, SCAN_ARGS, SCAN_BLOCKS, SCAN_DONE }
  * alternate in the same loop). */
 enum { MC_SLOTS = 64, MC_WORDS = 3 };
 typedef struct mn_entry {
-    uint64_t w[MC_WORDS], m[MC_WORDS]; /* the line's bytes [0, n] under their mask */
-    size_t n;                          /* the token's length; SIZE_MAX: empty */
+    uint64_t w[MC_WORDS], m[MC_WORDS]; /* the line's bytes [0, n] under their mask (n: the token's length) */
 } mn_entry_t;
 
 static inline size_t mn_slot(const char *line)
@@ -1189,17 +1235,19 @@ static inline size_t mn_slot(const char *line)
     return (size_t)((load8(line) * 0x9e3779b97f4a7c15ull) >> 58) & (MC_SLOTS - 2);
 }
 
-static inline bool mn_entry_has(const mn_entry_t *e, const char *line, size_t len)
+/* Does the padded line at `line` start with e's token and the byte that ended it?  That byte is a
+ * blank or '#', neither a newline nor a NUL, so a match is within the line: no length is needed. */
+static inline bool mn_entry_has(const mn_entry_t *e, const char *line)
 {
-    return e->n < len && (load8(line) & e->m[0]) == e->w[0] && (load8(line + 8) & e->m[1]) == e->w[1] &&
+    return (load8(line) & e->m[0]) == e->w[0] && (load8(line + 8) & e->m[1]) == e->w[1] &&
            (load8(line + 16) & e->m[2]) == e->w[2];
 }
 
 /* Does a padded line start with a mnemonic seen before (at its first byte: no blanks before it)? */
-static inline bool mn_known(const mn_entry_t *mc, const char *line, size_t len)
+static inline bool mn_known(const mn_entry_t *mc, const char *line)
 {
     const mn_entry_t *e = &mc[mn_slot(line)];
-    return mn_entry_has(e, line, len) || mn_entry_has(e + 1, line, len);
+    return mn_entry_has(e, line) || mn_entry_has(e + 1, line);
 }
 
 /* Remember that the line's first token, line[0, n), is a mnemonic (line[n], in the line, ends it). */
@@ -1214,7 +1262,6 @@ static void mn_learn(mn_entry_t *mc, const char *line, size_t n)
     memcpy(e->m, bytes, sizeof bytes);
     for (int i = 0; i < MC_WORDS; i++)
         e->w[i] = load8(line + 8 * i) & e->m[i];
-    e->n = n;
 }
 
 /* The scan's common case, in a block: instruction lines whose mnemonic mn_known remembers are read
@@ -1244,7 +1291,10 @@ static void scan_known_lines(reader_t *r, const mn_entry_t *mc)
     const char *at = p;
     uint64_t bits = p < lim ? newline_bits(at) : 0;
 #endif
-    for (;;) {
+    /* A line's token is checked before its newline is looked for: the bytes mn_known matches are
+     * the line's (its token and the blank after it hold no newline and no NUL; at lim the NUL there
+     * matches no token), so a line needs neither its length nor its CR. */
+    while (mn_known(mc, p)) {
 #if defined(__SSE2__)
         while (!bits && at + 64 < lim)
             bits = newline_bits(at += 64);
@@ -1255,15 +1305,10 @@ static void scan_known_lines(reader_t *r, const mn_entry_t *mc)
         if (nl >= stop || (size_t)(nl - p) >= READ_BUF_BYTES)
             break;
 #else
-        const char *nl = p < lim ? memchr(p, '\n', (size_t)(lim - p)) : NULL;
+        const char *nl = memchr(p, '\n', (size_t)(lim - p));
         if (!nl || nl >= stop || (size_t)(nl - p) >= READ_BUF_BYTES)
             break;
 #endif
-        size_t len = (size_t)(nl - p);
-        if (len && p[len - 1] == '\r')
-            len--;
-        if (!mn_known(mc, p, len))
-            break;
         p = nl + 1;
         lines++;
     }
@@ -1278,8 +1323,8 @@ static int trace_scan(trace_kernel_t *tk, reader_t *r, bool header_only, dv_erro
 {
     enum scan_state st = SCAN_VERSION;
     mn_entry_t mc[MC_SLOTS];
-    for (int i = 0; i < MC_SLOTS; i++)
-        mc[i].n = SIZE_MAX;
+    for (int i = 0; i < MC_SLOTS; i++) /* empty: a first word no line has (bytes masked to 0, equal to 1) */
+        mc[i] = (mn_entry_t){.w = {1}};
     const char *line;
     size_t len;
     int rc;

@@ -534,6 +534,63 @@ START_TEST(test_trace_shape_decoded_lines_match_parser)
 }
 END_TEST
 
+/* A shape remembers the last two offset runs at each place (a loop alternates its buffers): every
+ * line equals what the parser makes of it when an offset comes back, comes back in another spelling
+ * (upper case, decimal, leading zeros), is a longer run that starts like a remembered one, or fills
+ * eight bytes or more; and an offset out of range that comes back is still the parser's error. */
+START_TEST(test_trace_shape_offsets_remembered_match_parser)
+{
+    static const char *const offs[] = {
+        "0x40",     "0x4000",   "0x40",     "0x4000",   "0x400",     "0x4000",   "0X4000",   "16384",
+        "0x4a",     "0x4A",     "0x04A",    "0x4a",     "0x123456",  "0x123456", "0x1234567", "0x1234567",
+        "0x12345678", "0x12345678", "0x123456789", "0", "0x0",       "00",       "0",        "0x4000",
+    };
+    enum { N = sizeof offs / sizeof offs[0] };
+    char text[8192] = "dvtrace 1\nkernel k kind=vector blocks=1\narg x bytes=8589934592 dtype=f16 dir=in\nblock 0\n";
+    char lines[2 * N][128];
+    for (int i = 0; i < 2 * N; i++) { /* the ub offset from the list, the x offset from it backwards */
+        snprintf(lines[i], sizeof lines[i], "copy_gm_to_ubuf dst=ub:%s src=x+%s nburst=1 len=4%s", offs[i % N],
+                 offs[N - 1 - i % N], i % 3 ? "" : "\r");
+        strcat(text, lines[i]);
+        strcat(text, "\n");
+    }
+    strcat(text, "end\n");
+    char path[64];
+    write_temp(text, path, sizeof path);
+    for (int file = 0; file < 2; file++) {
+        dv_kernel_t *k;
+        dv_stream_t *st;
+        dv_insn_t got, want;
+        dv_error_t err;
+        ck_assert_int_eq(file ? dv_trace_open(path, &k, &err) : dv_trace_open_string(text, "s", &k, &err), DV_OK);
+        ck_assert_int_eq(k->open(k, 0, 0, &st, &err), DV_OK);
+        for (int i = 0; i < 2 * N; i++) {
+            size_t n = strlen(lines[i]);
+            ck_assert_int_eq(st->next(st, &got, &err), 1);
+            ck_assert_msg(dv_trace_parse_insn(lines[i], n - (i % 3 == 0), &k->info, "s", 5 + i, &want, &err) == DV_OK,
+                          "%s", err.msg);
+            ck_assert_uint_eq(got.line, 5 + i);
+            assert_insn_eq(&got, &want);
+        }
+        ck_assert_int_eq(st->next(st, &got, &err), 0);
+        st->close(st);
+        dv_trace_close(k);
+    }
+    unlink(path);
+    /* an offset seen in range, then out of range for a smaller argument (the text comes back) */
+    const char *bad = "dvtrace 1\nkernel k kind=vector blocks=1\narg x bytes=65536 dtype=f16 dir=in\nblock 0\n"
+                      "copy_gm_to_ubuf dst=ub:0x0 src=x+0x40 nburst=1 len=4\n"
+                      "copy_gm_to_ubuf dst=ub:0x20 src=x+0xFFFF nburst=1 len=4\n"
+                      "copy_gm_to_ubuf dst=ub:0x0 src=x+0x40 nburst=1 len=4\n"
+                      "copy_gm_to_ubuf dst=ub:0x20 src=x+0x10000 nburst=1 len=4\nend\n";
+    dv_error_t e;
+    ck_assert_int_lt(open_and_read(bad, "t.trace", &e), 0);
+    ck_assert_int_eq(e.line, 8);
+    ck_assert_int_eq(e.col, 35);
+    ck_assert_msg(strstr(e.msg, "must be less than the size of argument 'x'"), "%s", e.msg);
+}
+END_TEST
+
 /* A line of a known shape whose offset the parser rejects is reported by the parser: the same
  * message at the same column as when it is the first of its shape. */
 START_TEST(test_trace_shape_errors_are_the_parsers)
@@ -1072,6 +1129,7 @@ Suite *dv_trace_suite(void)
     tcase_add_test(tc, test_trace_insn_line_numbers);
     tcase_add_test(tc, test_trace_shape_decoded_lines_match_parser);
     tcase_add_test(tc, test_trace_shape_errors_are_the_parsers);
+    tcase_add_test(tc, test_trace_shape_offsets_remembered_match_parser);
     tcase_add_test(tc, test_trace_loop_lines_match_parser);
     tcase_add_test(tc, test_trace_loop_errors_where_they_are);
     tcase_add_test(tc, test_trace_writer_rejects_bad_header);
