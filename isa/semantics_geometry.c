@@ -284,7 +284,7 @@ static inline __attribute__((always_inline)) bool vop_range(const vinfo_t *v, co
     if (o->blk >= o->blk_bytes) { /* element offsets grow with e: the first and last selected bound it */
         *lo = dv_sem_vop_off(o, v->epb, 0, v->elo);
         *hi = dv_sem_vop_off(o, v->epb, v->R - 1, v->ehi_last) + o->esize;
-        if (v->R >= 2) {
+        if (v->R >= 2 && v->ehi != v->ehi_last) { /* the same last element one repeat lower is lower */
             const uint64_t h = dv_sem_vop_off(o, v->epb, v->R - 2, v->ehi) + o->esize;
             if (h > *hi)
                 *hi = h;
@@ -568,6 +568,53 @@ static inline __attribute__((always_inline)) int vfootprint_of(const vinfo_t *v,
     return n;
 }
 
+/* Field idx of form is inside its table range: FI_AT would read it unchanged. */
+#define FIN_AT(form, idx) \
+    ((uint64_t)in->f[idx].i - (uint64_t)dv_sem_fmin_[form_gid0[form] + (idx)] <= \
+     (uint64_t)dv_sem_fmax_[form_gid0[form] + (idx)] - (uint64_t)dv_sem_fmin_[form_gid0[form] + (idx)])
+
+/* dv_footprint's ranges (and with g, dv_vec_geometry's g) of a strided form whose operands are all
+ * elements of its one dtype (VBIN, VUNARY, VSCALAR, VDUP: vinfo_form's K_ELEM case only), in the
+ * common case: normal mode with every mask bit set, a valid dtype, and its repeat, block and
+ * repeat-stride fields inside their table ranges.  There every repeat selects all E elements, a
+ * datablock is 32 bytes (E / 8 elements of 256 / E bytes), and an operand spans
+ * [0, (R - 1) * rep + 7 * blk + 32) from its address (vop_range's bound with elo = 0, ehi = E - 1,
+ * which is also its bound for a block stride below 32); elems = E * R.  Returns the range count, or
+ * -1 (nothing written) when the case does not apply. */
+static inline __attribute__((always_inline)) int vec_full_form(const dv_insn_t *in, const dv_op_spec_t *os, dv_form_t form,
+                                                               const dv_vstate_t *vs, dv_range_t out[DV_MAX_RANGES],
+                                                               dv_vgeom_t *g)
+{
+    const vform_t *vf = &vforms[form];
+    if (!vs || vs->count_mode || (vs->lo & vs->hi) != ~0ull)
+        return -1;
+    bool in_range = FIN_AT(form, vf->repeat);
+#pragma GCC unroll 4
+    for (int k = 0; k < vf->nops; k++)
+        in_range &= FIN_AT(form, vf->op[k].blk) & FIN_AT(form, vf->op[k].rep);
+    const dv_dtype_t t = (dv_dtype_t)in->f[vf->dtype].i;
+    if (!in_range || !dv_sem_dtype_ok(os, t))
+        return -1;
+    const uint64_t R = (uint64_t)in->f[vf->repeat].i, E = 256 / dtype_bytes[t];
+    if (g) {
+        g->repeats = (uint32_t)R;
+        g->elems_per_repeat = (uint32_t)E;
+        g->elems = E * R;
+        g->nops = vf->nops;
+    }
+    int n = 0;
+#pragma GCC unroll 4
+    for (int k = 0; k < vf->nops; k++) {
+        const uint64_t addr = in->f[vf->op[k].addr].u;
+        const uint64_t blk = (uint64_t)in->f[vf->op[k].blk].i * 32, rep = (uint64_t)in->f[vf->op[k].rep].i * 32;
+        if (g)
+            g->ops[k] = (dv_vop_t){DV_ADDR_OFF(addr), 32, blk, rep, vf->op[k].write};
+        if (R)
+            range_set(&out[n++], addr, 0, (R - 1) * rep + 7 * blk + 32, vf->op[k].write);
+    }
+    return n;
+}
+
 /* dv_footprint of an instruction whose form has address fields. */
 static __attribute__((noinline)) int footprint(const dv_insn_t *in, const dv_op_spec_t *os, const dv_vstate_t *vs,
                                                dv_range_t out[DV_MAX_RANGES])
@@ -722,13 +769,57 @@ static __attribute__((noinline)) int footprint(const dv_insn_t *in, const dv_op_
     return vfootprint_of(&v, out);
 }
 
+/* dv_footprint of the element-strided forms: their full-mask closed form, else footprint(). */
+static __attribute__((noinline)) int vec_footprint_full(const dv_insn_t *in, const dv_op_spec_t *os, const dv_vstate_t *vs,
+                                                        dv_range_t out[DV_MAX_RANGES])
+{
+    int n = -1;
+    switch (os->form) {
+    case DV_FORM_VBIN: n = vec_full_form(in, os, DV_FORM_VBIN, vs, out, NULL); break;
+    case DV_FORM_VUNARY: n = vec_full_form(in, os, DV_FORM_VUNARY, vs, out, NULL); break;
+    case DV_FORM_VSCALAR: n = vec_full_form(in, os, DV_FORM_VSCALAR, vs, out, NULL); break;
+    case DV_FORM_VDUP: n = vec_full_form(in, os, DV_FORM_VDUP, vs, out, NULL); break;
+    default: break;
+    }
+    return n >= 0 ? n : footprint(in, os, vs, out);
+}
+
+#define FIN(form, name) FIN_AT(DV_FORM_##form, DV_FLD(form, name))
+
 /* The forms without address fields (flags, barriers, scalar work: most of a kernel's instructions)
- * leave here, before the frame footprint() needs. */
+ * leave here, and the commonest with them (DMA, LOAD2D, the element-strided vector forms) take their
+ * closed forms when every field they use is inside its table range (FI would read them unchanged),
+ * all before the frame footprint() needs. */
 int dv_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_MAX_RANGES])
 {
     const dv_op_spec_t *os = dv_op_spec((dv_op_t)in->op);
-    if (!os || dv_form_spec(os->form)->naddr == 0)
-        return 0; /* every range is at an address field */
+    if (!os)
+        return 0;
+    switch (os->form) {
+    case DV_FORM_DMA: /* dv_sem_dma_geom's DMA case: no pads */
+        if (FIN(DMA, nburst) & FIN(DMA, len) & FIN(DMA, dst_gap) & FIN(DMA, src_gap)) {
+            const uint64_t nb1 = FA(DMA, nburst) - 1, len = FA(DMA, len) * 32;
+            range_set(&out[0], FA(DMA, dst), 0, nb1 * (len + FA(DMA, dst_gap) * 32) + len, true);
+            range_set(&out[1], FA(DMA, src), 0, nb1 * (len + FA(DMA, src_gap) * 32) + len, false);
+            return 2;
+        }
+        break;
+    case DV_FORM_LOAD2D: /* as footprint() has it */
+        if (FIN(LOAD2D, repeat) & FIN(LOAD2D, base_idx) & FIN(LOAD2D, dst_gap) & FIN(LOAD2D, src_stride)) {
+            const uint64_t rep1 = FA(LOAD2D, repeat) - 1, base = FA(LOAD2D, base_idx);
+            range_set(&out[0], FA(LOAD2D, dst), 0, (rep1 * (FA(LOAD2D, dst_gap) + 1) + 1) * 512, true);
+            range_set(&out[1], FA(LOAD2D, src), base * 512, (base + rep1 * FA(LOAD2D, src_stride) + 1) * 512, false);
+            return 2;
+        }
+        break;
+    case DV_FORM_VBIN:
+    case DV_FORM_VUNARY:
+    case DV_FORM_VSCALAR:
+    case DV_FORM_VDUP: return vec_footprint_full(in, os, vs, out);
+    default:
+        if (dv_form_spec(os->form)->naddr == 0)
+            return 0; /* every range is at an address field */
+    }
     return footprint(in, os, vs, out);
 }
 
@@ -753,11 +844,24 @@ int dv_vec_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[
         vgeom_none(g);
         return 0;
     }
+    int n;
     switch (os->form) { /* the strided forms: one decode for both, the common ones' inlined for their form */
-    case DV_FORM_VBIN: return vec_footprint_form(in, os, DV_FORM_VBIN, vs, out, g);
-    case DV_FORM_VUNARY: return vec_footprint_form(in, os, DV_FORM_VUNARY, vs, out, g);
-    case DV_FORM_VSCALAR: return vec_footprint_form(in, os, DV_FORM_VSCALAR, vs, out, g);
-    case DV_FORM_VDUP: return vec_footprint_form(in, os, DV_FORM_VDUP, vs, out, g);
+    case DV_FORM_VBIN:
+        if ((n = vec_full_form(in, os, DV_FORM_VBIN, vs, out, g)) >= 0)
+            return n;
+        return vec_footprint_form(in, os, DV_FORM_VBIN, vs, out, g);
+    case DV_FORM_VUNARY:
+        if ((n = vec_full_form(in, os, DV_FORM_VUNARY, vs, out, g)) >= 0)
+            return n;
+        return vec_footprint_form(in, os, DV_FORM_VUNARY, vs, out, g);
+    case DV_FORM_VSCALAR:
+        if ((n = vec_full_form(in, os, DV_FORM_VSCALAR, vs, out, g)) >= 0)
+            return n;
+        return vec_footprint_form(in, os, DV_FORM_VSCALAR, vs, out, g);
+    case DV_FORM_VDUP:
+        if ((n = vec_full_form(in, os, DV_FORM_VDUP, vs, out, g)) >= 0)
+            return n;
+        return vec_footprint_form(in, os, DV_FORM_VDUP, vs, out, g);
     default:
         if (vforms[os->form].nops)
             return vec_footprint_form(in, os, os->form, vs, out, g);
@@ -775,6 +879,18 @@ int dv_xfer_shape(const dv_insn_t *in, dv_xfer_t *x)
     if (!os)
         return -1;
     const bool gm_src = os->src_space == DV_SPACE_GM, gm_dst = os->dst_space == DV_SPACE_GM;
+    if (os->form == DV_FORM_DMA && FIN(DMA, nburst) & FIN(DMA, len) & FIN(DMA, dst_gap) & FIN(DMA, src_gap)) {
+        /* dv_sem_dma_geom's DMA case, its fields in range (FI would read them unchanged) */
+        const uint64_t nb = FA(DMA, nburst), len = FA(DMA, len) * 32;
+        x->src_bytes = x->dst_bytes = nb * len;
+        if (gm_src || gm_dst) {
+            x->bursts = nb;
+            x->burst_bytes = len;
+            x->gm_lo = DV_ADDR_OFF(gm_src ? FA(DMA, src) : FA(DMA, dst));
+            x->gm_stride = len + (gm_src ? FA(DMA, src_gap) : FA(DMA, dst_gap)) * 32;
+        }
+        return 0;
+    }
     dma_geom_t dg;
     if (dv_sem_dma_geom(in, os, &dg)) {
         x->src_bytes = x->dst_bytes = dg.nburst * dg.len;
