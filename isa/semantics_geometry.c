@@ -786,8 +786,55 @@ static __attribute__((noinline)) int vec_footprint_full(const dv_insn_t *in, con
 
 #define FIN(form, name) FIN_AT(DV_FORM_##form, DV_FLD(form, name))
 
+/* dv_footprint of a DMA form instruction: dv_sem_dma_geom's DMA case (no pads), else footprint(). */
+static __attribute__((noinline)) int dma_footprint(const dv_insn_t *in, const dv_op_spec_t *os, const dv_vstate_t *vs,
+                                                   dv_range_t out[DV_MAX_RANGES])
+{
+    if (!(FIN(DMA, nburst) & FIN(DMA, len) & FIN(DMA, dst_gap) & FIN(DMA, src_gap)))
+        return footprint(in, os, vs, out);
+    const uint64_t nb1 = FA(DMA, nburst) - 1, len = FA(DMA, len) * 32;
+    range_set(&out[0], FA(DMA, dst), 0, nb1 * (len + FA(DMA, dst_gap) * 32) + len, true);
+    range_set(&out[1], FA(DMA, src), 0, nb1 * (len + FA(DMA, src_gap) * 32) + len, false);
+    return 2;
+}
+
+/* dv_footprint of an MMAD form instruction: footprint()'s case with its sizes as shifts (K0 = 32 /
+ * size is 8, 16 or 32 for a valid dtype), else footprint(). */
+static __attribute__((noinline)) int mmad_footprint(const dv_insn_t *in, const dv_op_spec_t *os, const dv_vstate_t *vs,
+                                                    dv_range_t out[DV_MAX_RANGES])
+{
+    const dv_dtype_t t = FT(MMAD, dtype);
+    if (!(FIN(MMAD, m) & FIN(MMAD, k) & FIN(MMAD, n) & FIN(MMAD, init) & FIN(MMAD, gemv)) || !dv_sem_dtype_ok(os, t))
+        return footprint(in, os, vs, out);
+    const uint64_t m = FA(MMAD, m), k = FA(MMAD, k), nn = FA(MMAD, n), sz = dtype_bytes[t];
+    const unsigned ksh = 5 - (unsigned)__builtin_ctz((unsigned)sz); /* log2(K0) */
+    const uint64_t K0 = 1ull << ksh, kr = ((k - 1) & (K0 - 1)) * sz + sz;
+    const uint64_t M1 = (m + 15) >> 4, K1 = (k + K0 - 1) >> ksh, N1 = (nn + 15) >> 4;
+    const uint64_t chi = (N1 * M1 - 1) * 1024 + (((m - 1) & 15) * 16 + ((nn - 1) & 15)) * 4 + 4;
+    int n = 0;
+    range_set(&out[n++], FA(MMAD, c), 0, chi, true);
+    if (!FA(MMAD, init))
+        range_set(&out[n++], FA(MMAD, c), 0, chi, false);
+    range_set(&out[n++], FA(MMAD, a), 0,
+              m == 1 && FA(MMAD, gemv) ? k * sz : (M1 * K1 - 1) * 512 + ((m - 1) & 15) * K0 * sz + kr, false);
+    range_set(&out[n++], FA(MMAD, b), 0, (K1 * N1 - 1) * 512 + ((nn - 1) & 15) * K0 * sz + kr, false);
+    return n;
+}
+
+/* dv_footprint of a LOAD2D form instruction: footprint()'s case, else footprint(). */
+static __attribute__((noinline)) int load2d_footprint(const dv_insn_t *in, const dv_op_spec_t *os,
+                                                      const dv_vstate_t *vs, dv_range_t out[DV_MAX_RANGES])
+{
+    if (!(FIN(LOAD2D, repeat) & FIN(LOAD2D, base_idx) & FIN(LOAD2D, dst_gap) & FIN(LOAD2D, src_stride)))
+        return footprint(in, os, vs, out);
+    const uint64_t rep1 = FA(LOAD2D, repeat) - 1, base = FA(LOAD2D, base_idx);
+    range_set(&out[0], FA(LOAD2D, dst), 0, (rep1 * (FA(LOAD2D, dst_gap) + 1) + 1) * 512, true);
+    range_set(&out[1], FA(LOAD2D, src), base * 512, (base + rep1 * FA(LOAD2D, src_stride) + 1) * 512, false);
+    return 2;
+}
+
 /* The forms without address fields (flags, barriers, scalar work: most of a kernel's instructions)
- * leave here, and the commonest with them (DMA, LOAD2D, the element-strided vector forms) take their
+ * leave here, and the commonest with them (DMA, LOAD2D, MMAD, the element-strided vector forms) take their
  * closed forms when every field they use is inside its table range (FI would read them unchanged),
  * all before the frame footprint() needs. */
 int dv_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_MAX_RANGES])
@@ -795,31 +842,17 @@ int dv_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_M
     const dv_op_spec_t *os = dv_op_spec((dv_op_t)in->op);
     if (!os)
         return 0;
-    switch (os->form) {
-    case DV_FORM_DMA: /* dv_sem_dma_geom's DMA case: no pads */
-        if (FIN(DMA, nburst) & FIN(DMA, len) & FIN(DMA, dst_gap) & FIN(DMA, src_gap)) {
-            const uint64_t nb1 = FA(DMA, nburst) - 1, len = FA(DMA, len) * 32;
-            range_set(&out[0], FA(DMA, dst), 0, nb1 * (len + FA(DMA, dst_gap) * 32) + len, true);
-            range_set(&out[1], FA(DMA, src), 0, nb1 * (len + FA(DMA, src_gap) * 32) + len, false);
-            return 2;
-        }
-        break;
-    case DV_FORM_LOAD2D: /* as footprint() has it */
-        if (FIN(LOAD2D, repeat) & FIN(LOAD2D, base_idx) & FIN(LOAD2D, dst_gap) & FIN(LOAD2D, src_stride)) {
-            const uint64_t rep1 = FA(LOAD2D, repeat) - 1, base = FA(LOAD2D, base_idx);
-            range_set(&out[0], FA(LOAD2D, dst), 0, (rep1 * (FA(LOAD2D, dst_gap) + 1) + 1) * 512, true);
-            range_set(&out[1], FA(LOAD2D, src), base * 512, (base + rep1 * FA(LOAD2D, src_stride) + 1) * 512, false);
-            return 2;
-        }
-        break;
-    case DV_FORM_VBIN:
-    case DV_FORM_VUNARY:
-    case DV_FORM_VSCALAR:
-    case DV_FORM_VDUP: return vec_footprint_full(in, os, vs, out);
-    default:
-        if (dv_form_spec(os->form)->naddr == 0)
-            return 0; /* every range is at an address field */
-    }
+    const dv_form_t form = os->form;
+    if (form == DV_FORM_DMA)
+        return dma_footprint(in, os, vs, out);
+    if (form == DV_FORM_LOAD2D)
+        return load2d_footprint(in, os, vs, out);
+    if (form == DV_FORM_MMAD)
+        return mmad_footprint(in, os, vs, out);
+    if (form == DV_FORM_VBIN || form == DV_FORM_VUNARY || form == DV_FORM_VSCALAR || form == DV_FORM_VDUP)
+        return vec_footprint_full(in, os, vs, out);
+    if (dv_form_spec(form)->naddr == 0)
+        return 0; /* every range is at an address field */
     return footprint(in, os, vs, out);
 }
 
@@ -872,25 +905,10 @@ int dv_vec_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[
 
 /* ======================================================================== transfer shapes */
 
-int dv_xfer_shape(const dv_insn_t *in, dv_xfer_t *x)
+/* dv_xfer_shape of any form (x cleared, os valid). */
+static __attribute__((noinline)) int xfer_shape(const dv_insn_t *in, const dv_op_spec_t *os, dv_xfer_t *x)
 {
-    const dv_op_spec_t *os = dv_op_spec((dv_op_t)in->op);
-    memset(x, 0, sizeof *x);
-    if (!os)
-        return -1;
     const bool gm_src = os->src_space == DV_SPACE_GM, gm_dst = os->dst_space == DV_SPACE_GM;
-    if (os->form == DV_FORM_DMA && FIN(DMA, nburst) & FIN(DMA, len) & FIN(DMA, dst_gap) & FIN(DMA, src_gap)) {
-        /* dv_sem_dma_geom's DMA case, its fields in range (FI would read them unchanged) */
-        const uint64_t nb = FA(DMA, nburst), len = FA(DMA, len) * 32;
-        x->src_bytes = x->dst_bytes = nb * len;
-        if (gm_src || gm_dst) {
-            x->bursts = nb;
-            x->burst_bytes = len;
-            x->gm_lo = DV_ADDR_OFF(gm_src ? FA(DMA, src) : FA(DMA, dst));
-            x->gm_stride = len + (gm_src ? FA(DMA, src_gap) : FA(DMA, dst_gap)) * 32;
-        }
-        return 0;
-    }
     dma_geom_t dg;
     if (dv_sem_dma_geom(in, os, &dg)) {
         x->src_bytes = x->dst_bytes = dg.nburst * dg.len;
@@ -969,4 +987,39 @@ int dv_xfer_shape(const dv_insn_t *in, dv_xfer_t *x)
     default:
         return -1;
     }
+}
+
+/* The commonest forms (DMA, LOAD2D) take their closed forms when every field they use is inside its
+ * table range (FI would read them unchanged), before the frame xfer_shape() needs. */
+int dv_xfer_shape(const dv_insn_t *in, dv_xfer_t *x)
+{
+    const dv_op_spec_t *os = dv_op_spec((dv_op_t)in->op);
+    memset(x, 0, sizeof *x);
+    if (!os)
+        return -1;
+    const bool gm_src = os->src_space == DV_SPACE_GM, gm_dst = os->dst_space == DV_SPACE_GM;
+    if (os->form == DV_FORM_DMA && FIN(DMA, nburst) & FIN(DMA, len) & FIN(DMA, dst_gap) & FIN(DMA, src_gap)) {
+        /* dv_sem_dma_geom's DMA case */
+        const uint64_t nb = FA(DMA, nburst), len = FA(DMA, len) * 32;
+        x->src_bytes = x->dst_bytes = nb * len;
+        if (gm_src || gm_dst) {
+            x->bursts = nb;
+            x->burst_bytes = len;
+            x->gm_lo = DV_ADDR_OFF(gm_src ? FA(DMA, src) : FA(DMA, dst));
+            x->gm_stride = len + (gm_src ? FA(DMA, src_gap) : FA(DMA, dst_gap)) * 32;
+        }
+        return 0;
+    }
+    if (os->form == DV_FORM_LOAD2D && FIN(LOAD2D, repeat) & FIN(LOAD2D, base_idx) & FIN(LOAD2D, src_stride)) {
+        const uint64_t rep = FA(LOAD2D, repeat); /* as xfer_shape() has it */
+        x->src_bytes = x->dst_bytes = rep * 512;
+        if (gm_src) {
+            x->bursts = rep;
+            x->burst_bytes = 512;
+            x->gm_lo = DV_ADDR_OFF(FA(LOAD2D, src)) + FA(LOAD2D, base_idx) * 512;
+            x->gm_stride = FA(LOAD2D, src_stride) * 512;
+        }
+        return 0;
+    }
+    return xfer_shape(in, os, x);
 }
