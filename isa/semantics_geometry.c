@@ -284,7 +284,7 @@ static inline __attribute__((always_inline)) bool vop_range(const vinfo_t *v, co
     if (o->blk >= o->blk_bytes) { /* element offsets grow with e: the first and last selected bound it */
         *lo = dv_sem_vop_off(o, v->epb, 0, v->elo);
         *hi = dv_sem_vop_off(o, v->epb, v->R - 1, v->ehi_last) + o->esize;
-        if (v->R >= 2) {
+        if (v->R >= 2 && v->ehi != v->ehi_last) { /* the same last element one repeat lower is lower */
             const uint64_t h = dv_sem_vop_off(o, v->epb, v->R - 2, v->ehi) + o->esize;
             if (h > *hi)
                 *hi = h;
@@ -568,6 +568,53 @@ static inline __attribute__((always_inline)) int vfootprint_of(const vinfo_t *v,
     return n;
 }
 
+/* Field idx of form is inside its table range: FI_AT would read it unchanged. */
+#define FIN_AT(form, idx) \
+    ((uint64_t)in->f[idx].i - (uint64_t)dv_sem_fmin_[form_gid0[form] + (idx)] <= \
+     (uint64_t)dv_sem_fmax_[form_gid0[form] + (idx)] - (uint64_t)dv_sem_fmin_[form_gid0[form] + (idx)])
+
+/* dv_footprint's ranges (and with g, dv_vec_geometry's g) of a strided form whose operands are all
+ * elements of its one dtype (VBIN, VUNARY, VSCALAR, VDUP: vinfo_form's K_ELEM case only), in the
+ * common case: normal mode with every mask bit set, a valid dtype, and its repeat, block and
+ * repeat-stride fields inside their table ranges.  There every repeat selects all E elements, a
+ * datablock is 32 bytes (E / 8 elements of 256 / E bytes), and an operand spans
+ * [0, (R - 1) * rep + 7 * blk + 32) from its address (vop_range's bound with elo = 0, ehi = E - 1,
+ * which is also its bound for a block stride below 32); elems = E * R.  Returns the range count, or
+ * -1 (nothing written) when the case does not apply. */
+static inline __attribute__((always_inline)) int vec_full_form(const dv_insn_t *in, const dv_op_spec_t *os, dv_form_t form,
+                                                               const dv_vstate_t *vs, dv_range_t out[DV_MAX_RANGES],
+                                                               dv_vgeom_t *g)
+{
+    const vform_t *vf = &vforms[form];
+    if (!vs || vs->count_mode || (vs->lo & vs->hi) != ~0ull)
+        return -1;
+    bool in_range = FIN_AT(form, vf->repeat);
+#pragma GCC unroll 4
+    for (int k = 0; k < vf->nops; k++)
+        in_range &= FIN_AT(form, vf->op[k].blk) & FIN_AT(form, vf->op[k].rep);
+    const dv_dtype_t t = (dv_dtype_t)in->f[vf->dtype].i;
+    if (!in_range || !dv_sem_dtype_ok(os, t))
+        return -1;
+    const uint64_t R = (uint64_t)in->f[vf->repeat].i, E = 256 / dtype_bytes[t];
+    if (g) {
+        g->repeats = (uint32_t)R;
+        g->elems_per_repeat = (uint32_t)E;
+        g->elems = E * R;
+        g->nops = vf->nops;
+    }
+    int n = 0;
+#pragma GCC unroll 4
+    for (int k = 0; k < vf->nops; k++) {
+        const uint64_t addr = in->f[vf->op[k].addr].u;
+        const uint64_t blk = (uint64_t)in->f[vf->op[k].blk].i * 32, rep = (uint64_t)in->f[vf->op[k].rep].i * 32;
+        if (g)
+            g->ops[k] = (dv_vop_t){DV_ADDR_OFF(addr), 32, blk, rep, vf->op[k].write};
+        if (R)
+            range_set(&out[n++], addr, 0, (R - 1) * rep + 7 * blk + 32, vf->op[k].write);
+    }
+    return n;
+}
+
 /* dv_footprint of an instruction whose form has address fields. */
 static __attribute__((noinline)) int footprint(const dv_insn_t *in, const dv_op_spec_t *os, const dv_vstate_t *vs,
                                                dv_range_t out[DV_MAX_RANGES])
@@ -722,12 +769,89 @@ static __attribute__((noinline)) int footprint(const dv_insn_t *in, const dv_op_
     return vfootprint_of(&v, out);
 }
 
+/* dv_footprint of the element-strided forms: their full-mask closed form, else footprint(). */
+static __attribute__((noinline)) int vec_footprint_full(const dv_insn_t *in, const dv_op_spec_t *os, const dv_vstate_t *vs,
+                                                        dv_range_t out[DV_MAX_RANGES])
+{
+    int n = -1;
+    switch (os->form) {
+    case DV_FORM_VBIN: n = vec_full_form(in, os, DV_FORM_VBIN, vs, out, NULL); break;
+    case DV_FORM_VUNARY: n = vec_full_form(in, os, DV_FORM_VUNARY, vs, out, NULL); break;
+    case DV_FORM_VSCALAR: n = vec_full_form(in, os, DV_FORM_VSCALAR, vs, out, NULL); break;
+    case DV_FORM_VDUP: n = vec_full_form(in, os, DV_FORM_VDUP, vs, out, NULL); break;
+    default: break;
+    }
+    return n >= 0 ? n : footprint(in, os, vs, out);
+}
+
+#define FIN(form, name) FIN_AT(DV_FORM_##form, DV_FLD(form, name))
+
+/* dv_footprint of a DMA form instruction: dv_sem_dma_geom's DMA case (no pads), else footprint(). */
+static __attribute__((noinline)) int dma_footprint(const dv_insn_t *in, const dv_op_spec_t *os, const dv_vstate_t *vs,
+                                                   dv_range_t out[DV_MAX_RANGES])
+{
+    if (!(FIN(DMA, nburst) & FIN(DMA, len) & FIN(DMA, dst_gap) & FIN(DMA, src_gap)))
+        return footprint(in, os, vs, out);
+    const uint64_t nb1 = FA(DMA, nburst) - 1, len = FA(DMA, len) * 32;
+    range_set(&out[0], FA(DMA, dst), 0, nb1 * (len + FA(DMA, dst_gap) * 32) + len, true);
+    range_set(&out[1], FA(DMA, src), 0, nb1 * (len + FA(DMA, src_gap) * 32) + len, false);
+    return 2;
+}
+
+/* dv_footprint of an MMAD form instruction: footprint()'s case with its sizes as shifts (K0 = 32 /
+ * size is 8, 16 or 32 for a valid dtype), else footprint(). */
+static __attribute__((noinline)) int mmad_footprint(const dv_insn_t *in, const dv_op_spec_t *os, const dv_vstate_t *vs,
+                                                    dv_range_t out[DV_MAX_RANGES])
+{
+    const dv_dtype_t t = FT(MMAD, dtype);
+    if (!(FIN(MMAD, m) & FIN(MMAD, k) & FIN(MMAD, n) & FIN(MMAD, init) & FIN(MMAD, gemv)) || !dv_sem_dtype_ok(os, t))
+        return footprint(in, os, vs, out);
+    const uint64_t m = FA(MMAD, m), k = FA(MMAD, k), nn = FA(MMAD, n), sz = dtype_bytes[t];
+    const unsigned ksh = 5 - (unsigned)__builtin_ctz((unsigned)sz); /* log2(K0) */
+    const uint64_t K0 = 1ull << ksh, kr = ((k - 1) & (K0 - 1)) * sz + sz;
+    const uint64_t M1 = (m + 15) >> 4, K1 = (k + K0 - 1) >> ksh, N1 = (nn + 15) >> 4;
+    const uint64_t chi = (N1 * M1 - 1) * 1024 + (((m - 1) & 15) * 16 + ((nn - 1) & 15)) * 4 + 4;
+    int n = 0;
+    range_set(&out[n++], FA(MMAD, c), 0, chi, true);
+    if (!FA(MMAD, init))
+        range_set(&out[n++], FA(MMAD, c), 0, chi, false);
+    range_set(&out[n++], FA(MMAD, a), 0,
+              m == 1 && FA(MMAD, gemv) ? k * sz : (M1 * K1 - 1) * 512 + ((m - 1) & 15) * K0 * sz + kr, false);
+    range_set(&out[n++], FA(MMAD, b), 0, (K1 * N1 - 1) * 512 + ((nn - 1) & 15) * K0 * sz + kr, false);
+    return n;
+}
+
+/* dv_footprint of a LOAD2D form instruction: footprint()'s case, else footprint(). */
+static __attribute__((noinline)) int load2d_footprint(const dv_insn_t *in, const dv_op_spec_t *os,
+                                                      const dv_vstate_t *vs, dv_range_t out[DV_MAX_RANGES])
+{
+    if (!(FIN(LOAD2D, repeat) & FIN(LOAD2D, base_idx) & FIN(LOAD2D, dst_gap) & FIN(LOAD2D, src_stride)))
+        return footprint(in, os, vs, out);
+    const uint64_t rep1 = FA(LOAD2D, repeat) - 1, base = FA(LOAD2D, base_idx);
+    range_set(&out[0], FA(LOAD2D, dst), 0, (rep1 * (FA(LOAD2D, dst_gap) + 1) + 1) * 512, true);
+    range_set(&out[1], FA(LOAD2D, src), base * 512, (base + rep1 * FA(LOAD2D, src_stride) + 1) * 512, false);
+    return 2;
+}
+
 /* The forms without address fields (flags, barriers, scalar work: most of a kernel's instructions)
- * leave here, before the frame footprint() needs. */
+ * leave here, and the commonest with them (DMA, LOAD2D, MMAD, the element-strided vector forms) take their
+ * closed forms when every field they use is inside its table range (FI would read them unchanged),
+ * all before the frame footprint() needs. */
 int dv_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_MAX_RANGES])
 {
     const dv_op_spec_t *os = dv_op_spec((dv_op_t)in->op);
-    if (!os || dv_form_spec(os->form)->naddr == 0)
+    if (!os)
+        return 0;
+    const dv_form_t form = os->form;
+    if (form == DV_FORM_DMA)
+        return dma_footprint(in, os, vs, out);
+    if (form == DV_FORM_LOAD2D)
+        return load2d_footprint(in, os, vs, out);
+    if (form == DV_FORM_MMAD)
+        return mmad_footprint(in, os, vs, out);
+    if (form == DV_FORM_VBIN || form == DV_FORM_VUNARY || form == DV_FORM_VSCALAR || form == DV_FORM_VDUP)
+        return vec_footprint_full(in, os, vs, out);
+    if (dv_form_spec(form)->naddr == 0)
         return 0; /* every range is at an address field */
     return footprint(in, os, vs, out);
 }
@@ -753,11 +877,24 @@ int dv_vec_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[
         vgeom_none(g);
         return 0;
     }
+    int n;
     switch (os->form) { /* the strided forms: one decode for both, the common ones' inlined for their form */
-    case DV_FORM_VBIN: return vec_footprint_form(in, os, DV_FORM_VBIN, vs, out, g);
-    case DV_FORM_VUNARY: return vec_footprint_form(in, os, DV_FORM_VUNARY, vs, out, g);
-    case DV_FORM_VSCALAR: return vec_footprint_form(in, os, DV_FORM_VSCALAR, vs, out, g);
-    case DV_FORM_VDUP: return vec_footprint_form(in, os, DV_FORM_VDUP, vs, out, g);
+    case DV_FORM_VBIN:
+        if ((n = vec_full_form(in, os, DV_FORM_VBIN, vs, out, g)) >= 0)
+            return n;
+        return vec_footprint_form(in, os, DV_FORM_VBIN, vs, out, g);
+    case DV_FORM_VUNARY:
+        if ((n = vec_full_form(in, os, DV_FORM_VUNARY, vs, out, g)) >= 0)
+            return n;
+        return vec_footprint_form(in, os, DV_FORM_VUNARY, vs, out, g);
+    case DV_FORM_VSCALAR:
+        if ((n = vec_full_form(in, os, DV_FORM_VSCALAR, vs, out, g)) >= 0)
+            return n;
+        return vec_footprint_form(in, os, DV_FORM_VSCALAR, vs, out, g);
+    case DV_FORM_VDUP:
+        if ((n = vec_full_form(in, os, DV_FORM_VDUP, vs, out, g)) >= 0)
+            return n;
+        return vec_footprint_form(in, os, DV_FORM_VDUP, vs, out, g);
     default:
         if (vforms[os->form].nops)
             return vec_footprint_form(in, os, os->form, vs, out, g);
@@ -768,12 +905,9 @@ int dv_vec_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[
 
 /* ======================================================================== transfer shapes */
 
-int dv_xfer_shape(const dv_insn_t *in, dv_xfer_t *x)
+/* dv_xfer_shape of any form (x cleared, os valid). */
+static __attribute__((noinline)) int xfer_shape(const dv_insn_t *in, const dv_op_spec_t *os, dv_xfer_t *x)
 {
-    const dv_op_spec_t *os = dv_op_spec((dv_op_t)in->op);
-    memset(x, 0, sizeof *x);
-    if (!os)
-        return -1;
     const bool gm_src = os->src_space == DV_SPACE_GM, gm_dst = os->dst_space == DV_SPACE_GM;
     dma_geom_t dg;
     if (dv_sem_dma_geom(in, os, &dg)) {
@@ -853,4 +987,39 @@ int dv_xfer_shape(const dv_insn_t *in, dv_xfer_t *x)
     default:
         return -1;
     }
+}
+
+/* The commonest forms (DMA, LOAD2D) take their closed forms when every field they use is inside its
+ * table range (FI would read them unchanged), before the frame xfer_shape() needs. */
+int dv_xfer_shape(const dv_insn_t *in, dv_xfer_t *x)
+{
+    const dv_op_spec_t *os = dv_op_spec((dv_op_t)in->op);
+    memset(x, 0, sizeof *x);
+    if (!os)
+        return -1;
+    const bool gm_src = os->src_space == DV_SPACE_GM, gm_dst = os->dst_space == DV_SPACE_GM;
+    if (os->form == DV_FORM_DMA && FIN(DMA, nburst) & FIN(DMA, len) & FIN(DMA, dst_gap) & FIN(DMA, src_gap)) {
+        /* dv_sem_dma_geom's DMA case */
+        const uint64_t nb = FA(DMA, nburst), len = FA(DMA, len) * 32;
+        x->src_bytes = x->dst_bytes = nb * len;
+        if (gm_src || gm_dst) {
+            x->bursts = nb;
+            x->burst_bytes = len;
+            x->gm_lo = DV_ADDR_OFF(gm_src ? FA(DMA, src) : FA(DMA, dst));
+            x->gm_stride = len + (gm_src ? FA(DMA, src_gap) : FA(DMA, dst_gap)) * 32;
+        }
+        return 0;
+    }
+    if (os->form == DV_FORM_LOAD2D && FIN(LOAD2D, repeat) & FIN(LOAD2D, base_idx) & FIN(LOAD2D, src_stride)) {
+        const uint64_t rep = FA(LOAD2D, repeat); /* as xfer_shape() has it */
+        x->src_bytes = x->dst_bytes = rep * 512;
+        if (gm_src) {
+            x->bursts = rep;
+            x->burst_bytes = 512;
+            x->gm_lo = DV_ADDR_OFF(FA(LOAD2D, src)) + FA(LOAD2D, base_idx) * 512;
+            x->gm_stride = FA(LOAD2D, src_stride) * 512;
+        }
+        return 0;
+    }
+    return xfer_shape(in, os, x);
 }

@@ -255,14 +255,22 @@ static __attribute__((noinline)) int refill(dv_k_t *k, dv_error_t *err)
     return 1;
 }
 
+/* stream_next when the buffer is empty: refill it, then hand over its first instruction. */
+static __attribute__((noinline)) int next_after_refill(dv_k_t *k, dv_insn_t *out, dv_error_t *err)
+{
+    const int rc = refill(k, err);
+    if (rc <= 0)
+        return rc;
+    dv_insn_copy(out, &k->buf[k->head++]);
+    return 1;
+}
+
+/* The refill out of line (a tail call), so an instruction from the buffer needs no stack frame. */
 static int stream_next(dv_stream_t *s, dv_insn_t *out, dv_error_t *err)
 {
     dv_k_t *k = (dv_k_t *)s;
-    if (k->head == k->count) {
-        const int rc = refill(k, err);
-        if (rc <= 0)
-            return rc;
-    }
+    if (k->head == k->count)
+        return next_after_refill(k, out, err);
     dv_insn_copy(out, &k->buf[k->head++]);
     return 1;
 }

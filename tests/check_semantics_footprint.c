@@ -722,6 +722,123 @@ START_TEST(test_semantics_footprint_covers_exec)
 }
 END_TEST
 
+/* The full-mask case of the element-strided forms (vadd, vabs, vadds, vdup) has its own
+ * closed form: it must give what the general decode gives for the same elements, reached here by
+ * count mode with R * E elements (every repeat whole), and by a 4-byte type's mask with its ignored
+ * high word cleared; out-of-range fields, which the general decode clamps, leave the closed form. */
+START_TEST(test_semantics_footprint_full_mask_matches_general)
+{
+    static const dv_op_t ops[] = {DV_OP_vadd, DV_OP_vabs, DV_OP_vadds, DV_OP_vdup};
+    static const dv_dtype_t types[] = {DV_DT_F16, DV_DT_F32};
+    uint64_t seed = 12345;
+    for (int it = 0; it < 4000; it++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        const dv_op_t op = ops[(seed >> 33) % 4];
+        const dv_dtype_t t = types[(seed >> 40) & 1];
+        dv_insn_t in;
+        dv_insn_init(&in, op);
+        const dv_form_spec_t *fs = dv_form_spec(dv_op_spec(op)->form);
+        for (int i = 0; i < fs->nfields; i++) {
+            const char *name = fs->fields[i].name;
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            const int64_t v = (int64_t)((seed >> 33) % 260); /* a few past 255 */
+            if (fs->fields[i].kind == DV_FK_ADDR)
+                sr_fsetu(&in, name, DV_ADDR(DV_SPACE_UB, (seed >> 20) % 4096 * 32));
+            else if (fs->fields[i].kind == DV_FK_DTYPE)
+                sr_fset(&in, name, t);
+            else if (fs->fields[i].kind == DV_FK_INT)
+                sr_fset(&in, name, strcmp(name, "repeat") == 0 ? 1 + v % 255 : v);
+        }
+        const int64_t R = in.f[dv_field_index(op, "repeat")].i, E = 256 / dv_dtype_size(t);
+        dv_vstate_t full, other;
+        dv_vstate_reset(&full);
+        dv_vstate_reset(&other);
+        if (t == DV_DT_F32 && it % 2) {
+            other.hi = 0;
+        } else {
+            other.count_mode = true;
+            other.lo = (uint64_t)(R * E);
+        }
+        dv_range_t a[DV_MAX_RANGES], b[DV_MAX_RANGES], c[DV_MAX_RANGES];
+        dv_vgeom_t ga, gb;
+        const int na = dv_vec_footprint(&in, &full, a, &ga), nb = dv_vec_footprint(&in, &other, b, &gb);
+        ck_assert_int_eq(na, nb);
+        ck_assert_int_eq(dv_footprint(&in, &full, c), na);
+        for (int k = 0; k < na; k++) {
+            expect_range(&a[k], b[k].space, b[k].arg, b[k].lo, b[k].hi, b[k].write);
+            expect_range(&c[k], b[k].space, b[k].arg, b[k].lo, b[k].hi, b[k].write);
+        }
+        ck_assert_uint_eq(ga.repeats, gb.repeats);
+        ck_assert_uint_eq(ga.elems_per_repeat, gb.elems_per_repeat);
+        ck_assert_uint_eq(ga.elems, gb.elems);
+        ck_assert_int_eq(ga.nops, gb.nops);
+        for (int k = 0; k < ga.nops; k++) {
+            ck_assert_uint_eq(ga.ops[k].base, gb.ops[k].base);
+            ck_assert_uint_eq(ga.ops[k].blk_bytes, gb.ops[k].blk_bytes);
+            ck_assert_uint_eq(ga.ops[k].blk_stride, gb.ops[k].blk_stride);
+            ck_assert_uint_eq(ga.ops[k].rep_stride, gb.ops[k].rep_stride);
+            ck_assert_int_eq(ga.ops[k].write, gb.ops[k].write);
+        }
+    }
+}
+END_TEST
+
+/* DMA, LOAD2D and MMAD footprints and DMA and LOAD2D transfer shapes have closed forms for fields
+ * inside their ranges; a field past its maximum takes the general code, which reads it as the
+ * maximum: both must agree (random instructions, each with one field at its maximum, then past it). */
+START_TEST(test_semantics_footprint_closed_forms_match_general)
+{
+    static const dv_op_t ops[] = {DV_OP_copy_gm_to_ubuf, DV_OP_copy_ubuf_to_gm, DV_OP_load_cbuf_to_ca,
+                                  DV_OP_load_gm_to_cb, DV_OP_mmad};
+    uint64_t seed = 777;
+    for (int it = 0; it < 6000; it++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        const dv_op_t op = ops[(seed >> 33) % 5];
+        const dv_op_spec_t *os = dv_op_spec(op);
+        const dv_form_spec_t *fs = dv_form_spec(os->form);
+        dv_insn_t in;
+        dv_insn_init(&in, op);
+        int ints[DV_MAX_FIELDS], nint = 0;
+        for (int i = 0; i < fs->nfields; i++) {
+            const dv_field_spec_t *fd = &fs->fields[i];
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            if (fd->kind == DV_FK_ADDR) {
+                const int sp = fd->space == DV_FS_DST ? (int)os->dst_space : fd->space == DV_FS_SRC ? (int)os->src_space : fd->space;
+                in.f[i].u = sp == DV_SPACE_GM ? DV_GM_ADDR((seed >> 20) % 3, (seed >> 24) % 100000 * 32)
+                                              : DV_ADDR(sp, (seed >> 24) % 100000 * 32);
+            } else if (fd->kind == DV_FK_DTYPE) {
+                in.f[i].i = (seed >> 40) & 1 ? DV_DT_F16 : DV_DT_F32;
+            } else if (fd->kind == DV_FK_INT || fd->kind == DV_FK_BOOL) {
+                const uint64_t span = (uint64_t)(fd->max - fd->min) + 1;
+                in.f[i].i = fd->min + (int64_t)((seed >> 33) % (span < 40 ? span : 40));
+                ints[nint++] = i;
+            }
+        }
+        if (op == DV_OP_load_gm_to_cb || op == DV_OP_load_cbuf_to_ca)
+            in.f[dv_field_index(op, "transpose")].i = 0;
+        const int fi = ints[(seed >> 45) % nint];
+        dv_insn_t past = in;
+        in.f[fi].i = fs->fields[fi].max;
+        past.f[fi].i = fs->fields[fi].max + 1 + (int64_t)((seed >> 50) % 3);
+        dv_range_t a[DV_MAX_RANGES], b[DV_MAX_RANGES];
+        const int na = dv_footprint(&in, NULL, a), nb = dv_footprint(&past, NULL, b);
+        ck_assert_int_eq(na, nb);
+        for (int k = 0; k < na; k++)
+            expect_range(&a[k], b[k].space, b[k].arg, b[k].lo, b[k].hi, b[k].write);
+        dv_xfer_t xa, xb;
+        ck_assert_int_eq(dv_xfer_shape(&in, &xa), dv_xfer_shape(&past, &xb));
+        ck_assert_uint_eq(xa.src_bytes, xb.src_bytes);
+        ck_assert_uint_eq(xa.dst_bytes, xb.dst_bytes);
+        ck_assert_uint_eq(xa.bursts, xb.bursts);
+        ck_assert_uint_eq(xa.burst_bytes, xb.burst_bytes);
+        ck_assert_uint_eq(xa.gm_lo, xb.gm_lo);
+        ck_assert_uint_eq(xa.gm_stride, xb.gm_stride);
+        ck_assert_uint_eq(xa.group, xb.group);
+        ck_assert_uint_eq(xa.group_stride, xb.group_stride);
+    }
+}
+END_TEST
+
 Suite *dv_semantics_footprint_suite(void)
 {
     Suite *s = suite_create("semantics_footprint");
@@ -731,6 +848,8 @@ Suite *dv_semantics_footprint_suite(void)
     tcase_add_test(tc, test_semantics_footprint_and_xfer_dma);
     tcase_add_test(tc, test_semantics_footprint_and_xfer_dma_pad);
     tcase_add_test(tc, test_semantics_vec_geometry);
+    tcase_add_test(tc, test_semantics_footprint_full_mask_matches_general);
+    tcase_add_test(tc, test_semantics_footprint_closed_forms_match_general);
     tcase_add_test(tc, test_semantics_fixed_shape_footprint_and_geometry);
     tc = sr_tcase(s, "safety");
     tcase_add_test(tc, test_semantics_exec_refuses_out_of_bounds);
