@@ -9,6 +9,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -22,18 +23,30 @@ namespace dv {
 // which pipe's clock it is (stamp: set by that checker, kept by copies, so a copy is not to be
 // changed, nor given to another checker).  A value-initialised clock (VClock{}: all zero) carries
 // no version; trivial, so queues of them may stay uninitialised until written.
+// Its entries count the instructions each pipe executed in the block.  They are doubles (whole
+// numbers, exact below 2^53: 9e15 instructions in a block) because SSE2 has a max of packed doubles
+// and none of 64-bit integers: a merge takes a pair of entries per instruction.
 struct VClock {
-    std::array<uint64_t, DV_PIPE_COUNT> t;
+    std::array<double, DV_PIPE_COUNT> t;
     uint64_t stamp; // the checker's count of clock changes when this version was made, << 3 | its pipe
-    uint64_t &operator[](size_t i) { return t[i]; }
-    const uint64_t &operator[](size_t i) const { return t[i]; }
+    uint64_t operator[](size_t i) const { return static_cast<uint64_t>(static_cast<int64_t>(t[i])); }
 };
 
+// a = the entrywise max of a and b, a pair of entries at a time, then the odd one.
 inline void vc_merge(VClock &a, const VClock &b)
 {
-#pragma GCC unroll 8 // a handful of pipes: no loop counter
-    for (int i = 0; i < DV_PIPE_COUNT; i++)
-        a[i] = b[i] > a[i] ? b[i] : a[i];
+    typedef double Two __attribute__((vector_size(16)));
+    constexpr int kPairs = DV_PIPE_COUNT / 2;
+#pragma GCC unroll 4
+    for (int i = 0; i < 2 * kPairs; i += 2) { // one pair at a time: no copy of the clocks on the stack
+        Two x, y;
+        std::memcpy(&x, &a.t[i], sizeof x);
+        std::memcpy(&y, &b.t[i], sizeof y);
+        x = x > y ? x : y;
+        std::memcpy(&a.t[i], &x, sizeof x);
+    }
+    for (int i = 2 * kPairs; i < DV_PIPE_COUNT; i++)
+        a.t[i] = a.t[i] > b.t[i] ? a.t[i] : b.t[i];
 }
 
 class HazardChecker {
