@@ -130,12 +130,14 @@ private:
     // instructions are issued with a scalar clock their pipe has already seen).  True if merged.
     bool absorb(dv_pipe_t pipe, const VClock &snap)
     {
-        const unsigned q = snap.stamp & 7;
-        if (snap.stamp > epoch_ && snap.stamp <= seen_[pipe][q])
+        const uint64_t s = snap.stamp;
+        uint64_t &seen = seen_[pipe][s & 7]; // (read before the merge's stores, which may alias it)
+        const bool ours = s > epoch_;
+        if (ours && s <= seen)
             return false;
         vc_merge(vc_[pipe], snap);
-        if (snap.stamp > epoch_)
-            seen_[pipe][q] = snap.stamp;
+        if (ours)
+            seen = s;
         return true;
     }
     // A new version of pipe's clock.
@@ -153,7 +155,7 @@ private:
     VClock vc_[DV_PIPE_COUNT] = {};
     uint64_t stamps_ = 0;                         // clock changes so far (all blocks)
     uint64_t epoch_ = 0;                          // stamps up to this one are from an earlier block (or none)
-    uint64_t seen_[DV_PIPE_COUNT][DV_PIPE_COUNT] = {}; // [p][q]: newest version of q's clock merged into p
+    uint64_t seen_[DV_PIPE_COUNT][8] = {}; // [p][q]: newest version of q's clock merged into p (rows of 8: q is 3 bits)
     List acc_[DV_PIPE_COUNT];
     uint64_t top_[DV_PIPE_COUNT] = {}; // seq of each pipe's newest instruction (while its list is not empty)
     unsigned held_ = 0;                // the pipes whose list is not empty
