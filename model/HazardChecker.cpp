@@ -135,7 +135,7 @@ const std::vector<dv_hazard_t> &HazardChecker::execute(dv_pipe_t pipe, const VCl
 {
     absorb(pipe, issued);
     VClock &me = vc_[pipe];
-    const uint64_t seq = ++me[pipe];
+    const uint64_t seq = static_cast<uint64_t>(static_cast<int64_t>(me.t[pipe] += 1));
     changed(pipe);
     if (n == 0)
         return none_;

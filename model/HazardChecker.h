@@ -9,6 +9,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -22,18 +23,30 @@ namespace dv {
 // which pipe's clock it is (stamp: set by that checker, kept by copies, so a copy is not to be
 // changed, nor given to another checker).  A value-initialised clock (VClock{}: all zero) carries
 // no version; trivial, so queues of them may stay uninitialised until written.
+// Its entries count the instructions each pipe executed in the block.  They are doubles (whole
+// numbers, exact below 2^53: 9e15 instructions in a block) because SSE2 has a max of packed doubles
+// and none of 64-bit integers: a merge takes a pair of entries per instruction.
 struct VClock {
-    std::array<uint64_t, DV_PIPE_COUNT> t;
+    std::array<double, DV_PIPE_COUNT> t;
     uint64_t stamp; // the checker's count of clock changes when this version was made, << 3 | its pipe
-    uint64_t &operator[](size_t i) { return t[i]; }
-    const uint64_t &operator[](size_t i) const { return t[i]; }
+    uint64_t operator[](size_t i) const { return static_cast<uint64_t>(static_cast<int64_t>(t[i])); }
 };
 
+// a = the entrywise max of a and b, a pair of entries at a time, then the odd one.
 inline void vc_merge(VClock &a, const VClock &b)
 {
-#pragma GCC unroll 8 // a handful of pipes: no loop counter
-    for (int i = 0; i < DV_PIPE_COUNT; i++)
-        a[i] = b[i] > a[i] ? b[i] : a[i];
+    typedef double Two __attribute__((vector_size(16)));
+    constexpr int kPairs = DV_PIPE_COUNT / 2;
+#pragma GCC unroll 4
+    for (int i = 0; i < 2 * kPairs; i += 2) { // one pair at a time: no copy of the clocks on the stack
+        Two x, y;
+        std::memcpy(&x, &a.t[i], sizeof x);
+        std::memcpy(&y, &b.t[i], sizeof y);
+        x = x > y ? x : y;
+        std::memcpy(&a.t[i], &x, sizeof x);
+    }
+    for (int i = 2 * kPairs; i < DV_PIPE_COUNT; i++)
+        a.t[i] = a.t[i] > b.t[i] ? a.t[i] : b.t[i];
 }
 
 class HazardChecker {
@@ -117,12 +130,14 @@ private:
     // instructions are issued with a scalar clock their pipe has already seen).  True if merged.
     bool absorb(dv_pipe_t pipe, const VClock &snap)
     {
-        const unsigned q = snap.stamp & 7;
-        if (snap.stamp > epoch_ && snap.stamp <= seen_[pipe][q])
+        const uint64_t s = snap.stamp;
+        uint64_t &seen = seen_[pipe][s & 7]; // (read before the merge's stores, which may alias it)
+        const bool ours = s > epoch_;
+        if (ours && s <= seen)
             return false;
         vc_merge(vc_[pipe], snap);
-        if (snap.stamp > epoch_)
-            seen_[pipe][q] = snap.stamp;
+        if (ours)
+            seen = s;
         return true;
     }
     // A new version of pipe's clock.
@@ -140,7 +155,7 @@ private:
     VClock vc_[DV_PIPE_COUNT] = {};
     uint64_t stamps_ = 0;                         // clock changes so far (all blocks)
     uint64_t epoch_ = 0;                          // stamps up to this one are from an earlier block (or none)
-    uint64_t seen_[DV_PIPE_COUNT][DV_PIPE_COUNT] = {}; // [p][q]: newest version of q's clock merged into p
+    uint64_t seen_[DV_PIPE_COUNT][8] = {}; // [p][q]: newest version of q's clock merged into p (rows of 8: q is 3 bits)
     List acc_[DV_PIPE_COUNT];
     uint64_t top_[DV_PIPE_COUNT] = {}; // seq of each pipe's newest instruction (while its list is not empty)
     unsigned held_ = 0;                // the pipes whose list is not empty
