@@ -1,6 +1,8 @@
 // model/CriticalPath.cpp
 #include "CriticalPath.h"
 
+#include <algorithm>
+#include <iterator>
 #include <new>
 
 namespace dv {
@@ -61,32 +63,35 @@ std::vector<CriticalPath::Step> CriticalPath::steps(Ref r, cycles_t &start) cons
 
 void CriticalPath::collect(Ref r, std::vector<Step> &v, cycles_t &start) const
 {
-    // The links first, by key, a run of consecutive links with one key at once (Node::run).  There
-    // are at most kFold + 1 links (no node is deeper than kFold, and fold collects a node one
-    // deeper), so an open-addressed table of at least twice as many slots (index + 1 into `links`)
-    // finds a key in a probe or two, with no search through v.
-    constexpr unsigned kSlots = 256;
-    static_assert(kSlots >= 2 * (kFold + 1) && kFold + 1 <= 255, "link indexes fit in a byte");
-    uint8_t slot[kSlots] = {};
-    Step links[kFold + 1];
+    // The links first, by key, a run of consecutive links with one key at once (Node::run), into
+    // the open-addressed table (kSlots, at least twice the kFold + 1 links a chain can have: no
+    // node is deeper than kFold, and fold collects a node one deeper, so a key is found in a probe
+    // or two).  Its slots in use are those stamped with this collect's stamp: nothing to clear.
+    Table &tab = table_;
+    if (++tab.now == 0) { // the stamps wrapped: forget them
+        std::fill(std::begin(tab.stamp), std::end(tab.stamp), 0);
+        tab.now = 1;
+    }
+    const uint32_t now = tab.now;
+    uint8_t order[kFold + 1]; // the slots in the order their keys were met
     unsigned nlinks = 0;
-    auto step = [&](uint32_t key) -> Step & {
-        unsigned h = (key * 2654435761u) >> 24;
-        while (slot[h] && links[slot[h] - 1].key != key)
-            h = (h + 1) & (kSlots - 1);
-        if (!slot[h]) {
-            links[nlinks++] = Step{key, 0, 0};
-            slot[h] = static_cast<uint8_t>(nlinks);
-        }
-        return links[slot[h] - 1];
-    };
     const Node *nodes = nodes_.data();
     const Node *n = &at(nodes, r);
     while (n->parent) {
         const Node *below = &at(nodes, n->run);
-        Step &s = step(n->key);
-        s.cycles += n->time - below->time;
-        s.count += n->depth - below->depth;
+        const uint32_t key = n->key;
+        unsigned h = (key * 2654435761u) >> 24;
+        while (tab.stamp[h] == now && tab.key[h] != key)
+            h = (h + 1) & (kSlots - 1);
+        if (tab.stamp[h] != now) {
+            tab.stamp[h] = now;
+            tab.key[h] = key;
+            tab.cycles[h] = 0;
+            tab.count[h] = 0;
+            order[nlinks++] = static_cast<uint8_t>(h);
+        }
+        tab.cycles[h] += n->time - below->time;
+        tab.count[h] += n->depth - below->depth;
         n = below;
     }
     // Then the summary the chain starts with, if any: its keys are distinct, each meets a link's
@@ -96,24 +101,24 @@ void CriticalPath::collect(Ref r, std::vector<Step> &v, cycles_t &start) const
         const Summary &sum = sums_[n->run - 1];
         for (const Step &st : sum.steps) {
             Step out = st;
-            for (unsigned h = (st.key * 2654435761u) >> 24; slot[h]; h = (h + 1) & (kSlots - 1)) {
-                Step &l = links[slot[h] - 1];
-                if (l.key == st.key) {
-                    out.cycles += l.cycles;
-                    out.count += l.count;
-                    l.count = 0; // taken
+            for (unsigned h = (st.key * 2654435761u) >> 24; tab.stamp[h] == now; h = (h + 1) & (kSlots - 1))
+                if (tab.key[h] == st.key) {
+                    out.cycles += tab.cycles[h];
+                    out.count += tab.count[h];
+                    tab.count[h] = 0; // taken
                     break;
                 }
-            }
             v.push_back(out);
         }
         start = sum.start;
     } else {
         start = n->time;
     }
-    for (unsigned i = 0; i < nlinks; i++)
-        if (links[i].count)
-            v.push_back(links[i]);
+    for (unsigned i = 0; i < nlinks; i++) {
+        const unsigned h = order[i];
+        if (tab.count[h])
+            v.push_back(Step{tab.key[h], tab.cycles[h], tab.count[h]});
+    }
 }
 
 void CriticalPath::fold(Ref r)

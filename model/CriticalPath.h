@@ -145,6 +145,17 @@ private:
     void collect(Ref r, std::vector<Step> &v, cycles_t &start) const;
     void fold(Ref n); // n's chain above it into a summary held by n
 
+    // collect's table of the keys of a chain's links (slot: the key's hash, then the next free).
+    static constexpr unsigned kSlots = 256;
+    static_assert(kSlots >= 2 * (kFold + 1) && kSlots <= 256, "slots fit in a byte");
+    struct Table {
+        uint32_t now = 0;             // the stamp of the collect under way
+        uint32_t stamp[kSlots] = {};  // a slot is in use when it carries now
+        uint32_t key[kSlots];
+        uint64_t cycles[kSlots], count[kSlots];
+    };
+    mutable Table table_;
+
     std::vector<Node> nodes_;
     Ref dead_ = kNone; // the dead nodes, linked by refs (last dead first)
     std::vector<Summary> sums_;
