@@ -1,66 +1,57 @@
 // model/CriticalPath.cpp
 #include "CriticalPath.h"
 
+#include <algorithm>
+#include <iterator>
+#include <new>
+
 namespace dv {
 
 void CriticalPath::reset()
 {
     nodes_.assign(1, Node{0, kNoneRefs, kNone, 0, 0, 0}); // node 0 is "no node"
-    free_ = kNone;
+    dead_ = kNone;
     sums_.clear();
     free_sums_.clear();
 }
 
 CriticalPath::Ref CriticalPath::grow()
 {
+    if (nodes_.size() >= kMaxNodes) // 4 GiB of nodes alive at once: as if memory ran out
+        throw std::bad_alloc();
     nodes_.push_back(Node{0, 0, kNone, 0, 0, 0});
-    return static_cast<Ref>(nodes_.size() - 1);
+    return static_cast<Ref>((nodes_.size() - 1) * sizeof(Node));
 }
 
 size_t CriticalPath::live() const
 {
-    size_t n = nodes_.size() - 1;
-    for (Ref r = free_; r; r = nodes_[r].parent)
-        n--;
-    return n;
+    // Besides the dead list, dead are the nodes whose last references dead nodes still hold: give
+    // those up on a copy of the counts, as the nodes taken from the list will.
+    std::vector<uint64_t> refs(nodes_.size());
+    for (size_t i = 0; i < nodes_.size(); i++)
+        refs[i] = nodes_[i].refs;
+    std::vector<Ref> dead;
+    for (Ref r = dead_; r; r = static_cast<Ref>(at(nodes_.data(), r).refs))
+        dead.push_back(r);
+    for (size_t i = 0; i < dead.size(); i++) {
+        const Ref p = at(nodes_.data(), dead[i]).parent;
+        if (p && --refs[p / sizeof(Node)] == 0)
+            dead.push_back(p);
+    }
+    return nodes_.size() - 1 - dead.size();
 }
 
 CriticalPath::Ref CriticalPath::root(cycles_t t)
 {
-    const Ref r = free_ ? free_ : grow();
-    Node &n = nodes_[r];
-    free_ = n.parent;
-    n = Node{t, 1, kNone, 0, 0, 0};
+    const Ref r = take();
+    at(nodes_.data(), r) = Node{t, 1, kNone, 0, 0, 0};
     return r;
 }
 
-void CriticalPath::free_chain(Ref r)
+void CriticalPath::drop_summary(uint32_t idx)
 {
-    // A leaf loop (free_ kept in a register): a node holding a summary, one in kFold, leaves it
-    // for drop_summary, which comes back here.
-    Node *const nodes = nodes_.data();
-    Ref f = free_;
-    do {
-        Node &n = nodes[r];
-        if (n.sum) {
-            free_ = f;
-            return drop_summary(r);
-        }
-        const Ref parent = n.parent;
-        n.parent = f;
-        f = r;
-        r = parent;
-    } while (--nodes[r].refs == 0); // node 0's never does
-    free_ = f;
-}
-
-void CriticalPath::drop_summary(Ref r)
-{
-    Node &n = nodes_[r];
-    sums_[n.sum - 1].steps.clear(); // it keeps its storage for the next fold
-    free_sums_.push_back(n.sum - 1);
-    n.sum = 0;
-    free_chain(r);
+    sums_[idx].steps.clear(); // it keeps its storage for the next fold
+    free_sums_.push_back(idx);
 }
 
 std::vector<CriticalPath::Step> CriticalPath::steps(Ref r, cycles_t &start) const
@@ -72,73 +63,62 @@ std::vector<CriticalPath::Step> CriticalPath::steps(Ref r, cycles_t &start) cons
 
 void CriticalPath::collect(Ref r, std::vector<Step> &v, cycles_t &start) const
 {
-    // The links first, by key.  There are at most kFold + 1 of them (no node is deeper than
-    // kFold, and fold collects a node one deeper), so an open-addressed table of at least twice as
-    // many slots (index + 1 into `links`) finds a key in a probe or two, with no search through v.
-    // Consecutive links often share a key (a pipe's run of like instructions): a run's cycles
-    // telescope to the difference of its end times, so the table is met once per run.
-    constexpr unsigned kSlots = 256;
-    static_assert(kSlots >= 2 * (kFold + 1) && kFold + 1 <= 255, "link indexes fit in a byte");
-    uint8_t slot[kSlots] = {};
-    Step links[kFold + 1];
+    // The links first, by key, a run of consecutive links with one key at once (Node::run), into
+    // the open-addressed table (kSlots, at least twice the kFold + 1 links a chain can have: no
+    // node is deeper than kFold, and fold collects a node one deeper, so a key is found in a probe
+    // or two).  Its slots in use are those stamped with this collect's stamp: nothing to clear.
+    Table &tab = table_;
+    if (++tab.now == 0) { // the stamps wrapped: forget them
+        std::fill(std::begin(tab.stamp), std::end(tab.stamp), 0);
+        tab.now = 1;
+    }
+    const uint32_t now = tab.now;
+    uint8_t order[kFold + 1]; // the slots in the order their keys were met
     unsigned nlinks = 0;
-    auto at = [&](uint32_t key) -> Step & {
-        unsigned h = (key * 2654435761u) >> 24;
-        while (slot[h] && links[slot[h] - 1].key != key)
-            h = (h + 1) & (kSlots - 1);
-        if (!slot[h]) {
-            links[nlinks++] = Step{key, 0, 0};
-            slot[h] = static_cast<uint8_t>(nlinks);
-        }
-        return links[slot[h] - 1];
-    };
     const Node *nodes = nodes_.data();
-    const Node *n = &nodes[r];
-    if (n->parent) {
-        uint32_t key = n->key;
-        cycles_t top = n->time; // the run's last node's time
-        uint64_t count = 0;
-        do {
-            if (n->key != key) {
-                Step &s = at(key);
-                s.cycles += top - n->time;
-                s.count += count;
-                key = n->key;
-                top = n->time;
-                count = 0;
-            }
-            count++;
-            n = &nodes[n->parent];
-        } while (n->parent);
-        Step &s = at(key);
-        s.cycles += top - n->time;
-        s.count += count;
+    const Node *n = &at(nodes, r);
+    while (n->parent) {
+        const Node *below = &at(nodes, n->run);
+        const uint32_t key = n->key;
+        unsigned h = (key * 2654435761u) >> 24;
+        while (tab.stamp[h] == now && tab.key[h] != key)
+            h = (h + 1) & (kSlots - 1);
+        if (tab.stamp[h] != now) {
+            tab.stamp[h] = now;
+            tab.key[h] = key;
+            tab.cycles[h] = 0;
+            tab.count[h] = 0;
+            order[nlinks++] = static_cast<uint8_t>(h);
+        }
+        tab.cycles[h] += n->time - below->time;
+        tab.count[h] += n->depth - below->depth;
+        n = below;
     }
     // Then the summary the chain starts with, if any: its keys are distinct, each meets a link's
     // key at most once.
     v.clear();
-    if (n->sum) {
-        const Summary &sum = sums_[n->sum - 1];
+    if (n->run) {
+        const Summary &sum = sums_[n->run - 1];
         for (const Step &st : sum.steps) {
             Step out = st;
-            for (unsigned h = (st.key * 2654435761u) >> 24; slot[h]; h = (h + 1) & (kSlots - 1)) {
-                Step &l = links[slot[h] - 1];
-                if (l.key == st.key) {
-                    out.cycles += l.cycles;
-                    out.count += l.count;
-                    l.count = 0; // taken
+            for (unsigned h = (st.key * 2654435761u) >> 24; tab.stamp[h] == now; h = (h + 1) & (kSlots - 1))
+                if (tab.key[h] == st.key) {
+                    out.cycles += tab.cycles[h];
+                    out.count += tab.count[h];
+                    tab.count[h] = 0; // taken
                     break;
                 }
-            }
             v.push_back(out);
         }
         start = sum.start;
     } else {
         start = n->time;
     }
-    for (unsigned i = 0; i < nlinks; i++)
-        if (links[i].count)
-            v.push_back(links[i]);
+    for (unsigned i = 0; i < nlinks; i++) {
+        const unsigned h = order[i];
+        if (tab.count[h])
+            v.push_back(Step{tab.key[h], tab.cycles[h], tab.count[h]});
+    }
 }
 
 void CriticalPath::fold(Ref r)
@@ -153,11 +133,11 @@ void CriticalPath::fold(Ref r)
     }
     Summary &s = sums_[idx]; // a reused summary keeps its storage
     collect(r, s.steps, s.start);
-    Node &n = nodes_[r];
+    Node &n = at(nodes_.data(), r);
     const Ref parent = n.parent;
     n.parent = kNone;
     n.depth = 0;
-    n.sum = idx + 1;
+    n.run = idx + 1;
     release(parent);
 }
 

@@ -1495,11 +1495,17 @@ START_TEST(test_components_path_steps_by_key)
     path.release(d);
     ck_assert_uint_eq(path.live(), 0);
     ck_assert_uint_eq(path.peak(), 5);
-    // No node: no steps, start 0; a node extended from no node starts at its own link's start.
+    // No node: no steps, start 0; a node extended from no node starts at its own link's start,
+    // and a link from it with the same key starts a run of its own (the start's key is no link's).
     expect_steps(path, CriticalPath::kNone, 0, {});
     const CriticalPath::Ref e = path.extend(CriticalPath::kNone, 7, 4);
     expect_steps(path, e, 7, {});
-    path.release(e);
+    const CriticalPath::Ref f = path.extend_from(e, 9, 4);
+    const CriticalPath::Ref g = path.extend(f, 12, 4);
+    expect_steps(path, g, 7, {{4, 5, 2}});
+    path.release(f);
+    ck_assert_uint_eq(path.live(), 3);
+    path.release(g);
     ck_assert_uint_eq(path.live(), 0);
     ck_assert_uint_eq(path.peak(), 5); // freed nodes are used again
 }
