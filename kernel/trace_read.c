@@ -277,6 +277,7 @@ typedef struct hints {
 struct decoded_line {
     uint64_t hash;
     uint32_t used;   /* the line number it was last found at (0: never) */
+    uint32_t seq;    /* the stream's count of lines noted when it was last noted (replay_learn) */
     cache_key_t key; /* the text; len 0: empty slot */
     hints_t hints;
     dv_insn_t insn;
@@ -307,6 +308,7 @@ struct decoded_shape {
     cache_key_t key; /* the shape's text; len 0: empty slot */
     uint8_t nmask;
     bool cross;      /* the op has rules across fields (dv_insn_rules_t.cross): a new offset is checked */
+    uint32_t seq;    /* as decoded_line_t.seq */
     uint64_t tail;   /* the text after the last SHAPE_MARK: as shape_mask_t.tail */
     shape_mask_t mask[SC_MASKS];
     hints_t hints;                  /* after the last line of this shape */
@@ -598,6 +600,27 @@ static bool shape_keep(decoded_shape_t *d, uint64_t h, const shape_t *sh, const 
     return true;
 }
 
+/* A stream's loop, replayed: a kernel's loop body repeats its lines in the same order, each a line
+ * kept in the cache (the same text) or of a shape kept (new offsets), so once the last 2p lines
+ * noted are one sequence of p entries twice, the next lines are taken as that sequence again, one
+ * position after the other: each line is compared in place with the one entry at its position (as
+ * take_predicted and shape_walk_at do for a hint), with no guesses to keep up to date.  The first
+ * line that is not its position's entry (the loop ends, a comment, a blank line, a CR LF, other
+ * offsets that do not convert, an error, the end of the read buffer) stops the replay: that line
+ * is read the general way, and the replay goes on after it when it is found as that entry (a line
+ * of the read buffer's next fill), else ends, and the general way learns the loop again from the
+ * lines it reads.  An entry may have been replaced in its cache by
+ * another line since: it is then another line's text and instruction, still consistent, so the
+ * line is compared with that text and the replay at worst ends.  RP_MAX is the longest loop body
+ * (in lines) replayed; the history holds two of them. */
+enum { RP_MAX = 32, RP_HIST = 2 * RP_MAX };
+typedef struct replay_entry replay_entry_t;
+struct replay_entry {
+    decoded_line_t *line;   /* a line kept, or NULL: */
+    decoded_shape_t *shape; /* a line of this shape */
+    replay_entry_t *next;   /* the entry of the line after it (the first one's after the last) */
+};
+
 typedef struct trace_stream {
     dv_stream_t s;
     trace_kernel_t *tk;
@@ -608,6 +631,12 @@ typedef struct trace_stream {
     decoded_line_t *prev;        /* where the last line was kept, or NULL */
     decoded_shape_t *prev_shape; /* the shape it was decoded from, or NULL */
     hints_t *hints;              /* what may follow it: prev's hints, else prev_shape's, else NULL */
+    uint32_t noted;              /* lines noted (stream_note) since the stream opened */
+    uint32_t noted_from;         /* the count when the last replay ended: older history is not this run's */
+    replay_entry_t *rp_at;       /* replaying: the next line's entry; else NULL */
+    replay_entry_t *rp_stop;     /* a replay stopped: the entry of the line it stopped at, else NULL */
+    replay_entry_t hist[RP_HIST];  /* the last lines noted: hist[i % RP_HIST] for the i-th */
+    replay_entry_t rp[RP_MAX];
 } trace_stream_t;
 
 static void kernel_unref(trace_kernel_t *tk)
@@ -687,6 +716,32 @@ static inline void hints_add(hints_t *h, decoded_line_t *d, decoded_shape_t *use
     h->shape_first = used && !d;
 }
 
+static inline bool replay_same(replay_entry_t a, replay_entry_t b)
+{
+    return a.line == b.line && a.shape == b.shape;
+}
+
+/* The line just noted was the n-th (n = ts->noted - 1) and found as e, which was last found as the
+ * (n - p)-th: when the 2p lines up to it are one sequence of p entries twice, replay it (the next
+ * line is the sequence's first again).  Called only for a line found as a kept line or decoded in
+ * place from its shape (the ways a replay finds lines again). */
+static void replay_learn(trace_stream_t *ts, replay_entry_t e, uint32_t *seq)
+{
+    const uint32_t n = ts->noted - 1, p = n - *seq;
+    *seq = n;
+    ts->hist[n % RP_HIST] = e;
+    if (p == 0 || p > RP_MAX || n + 1 - ts->noted_from < 2 * p)
+        return;
+    for (uint32_t k = 1; k < p; k++)
+        if (!replay_same(ts->hist[(n - k) % RP_HIST], ts->hist[(n - p - k) % RP_HIST]))
+            return;
+    for (uint32_t k = 0; k < p; k++) {
+        ts->rp[k] = ts->hist[(n + 1 - p + k) % RP_HIST];
+        ts->rp[k].next = &ts->rp[k + 1 < p ? k + 1 : 0];
+    }
+    ts->rp_at = &ts->rp[0];
+}
+
 /* The line just decoded is kept at d (or NULL), from shape `used` (or NULL): tell the previous line's. */
 static inline void stream_note(trace_stream_t *ts, decoded_line_t *d, decoded_shape_t *used)
 {
@@ -697,6 +752,24 @@ static inline void stream_note(trace_stream_t *ts, decoded_line_t *d, decoded_sh
     ts->prev = d;
     ts->prev_shape = used;
     ts->hints = d ? &d->hints : used ? &used->hints : NULL;
+    ts->noted++;
+    /* a line of a shape is its shape's (the next one has other offsets), else the line's */
+    const replay_entry_t e = {used ? NULL : d, used, NULL};
+    if (ts->rp_stop) { /* a replay stopped at this line: it goes on when the line is its entry's */
+        if ((d || used) && replay_same(e, *ts->rp_stop)) {
+            ts->rp_at = ts->rp_stop->next;
+            ts->rp_stop = NULL;
+            return;
+        }
+        ts->rp_stop = NULL;
+        ts->noted_from = ts->noted - 1;
+    }
+    if (used)
+        replay_learn(ts, e, &used->seq);
+    else if (d)
+        replay_learn(ts, e, &d->seq);
+    else /* a line not kept: no loop through it */
+        ts->hist[(ts->noted - 1) % RP_HIST] = e;
 }
 
 /* Keep the line text[0, n) (line number `at`) decoded into insn at d (in its set for hash h); a
@@ -723,6 +796,7 @@ static decoded_line_t *lines_new(void)
     for (unsigned i = 0; d && i < DC_SLOTS; i++) {
         d[i].hash = 0;
         d[i].used = 0;
+        d[i].seq = 0;
         d[i].key.len = 0;
     }
     return d;
@@ -733,6 +807,7 @@ static decoded_shape_t *shapes_new(void)
     decoded_shape_t *d = malloc(SC_SLOTS * sizeof *d);
     for (unsigned i = 0; d && i < SC_SLOTS; i++) {
         d[i].hash = 0;
+        d[i].seq = 0;
         d[i].key.len = 0;
     }
     return d;
@@ -776,6 +851,30 @@ static inline bool stream_walked(trace_stream_t *ts, decoded_shape_t *ds, dv_ins
     return true;
 }
 
+/* The next line when replaying (stream_next took a kept line's): a line of a shape, else the
+ * replay stops there (the last line's hints take over, as when it was read the general way): 1, or
+ * 0 when it stopped. */
+static int replay_shape(trace_stream_t *ts, replay_entry_t *re, dv_insn_t *out)
+{
+    size_t n, adv;
+    if (re->shape && shape_walk_at(re->shape, ts->r.cur, (size_t)(ts->r.lim - ts->r.cur), &n, &adv, out) == 0) {
+        ts->r.cur += adv;
+        ts->r.off += adv;
+        out->line = ++ts->r.line;
+        ts->rp_at = re->next;
+        return 1;
+    }
+    const replay_entry_t *last = re;
+    while (last->next != re)
+        last = last->next;
+    ts->prev = last->line;
+    ts->prev_shape = last->shape;
+    ts->hints = last->line ? &last->line->hints : last->shape ? &last->shape->hints : NULL;
+    ts->rp_at = NULL;
+    ts->rp_stop = re;
+    return 0;
+}
+
 /* A line that follows the previous one as a line did before (hp: what did): the entries it names
  * from `from` on (stream_next tried the first), and its shape, first when the last one was of it. */
 static bool stream_predicted(trace_stream_t *ts, const hints_t *hp, int from, dv_insn_t *out)
@@ -810,6 +909,7 @@ static int stream_next_slow(trace_stream_t *ts, int tried, dv_insn_t *out, dv_er
         if (rc <= 0) {
             ts->done = true;
             ts->hints = NULL;
+            ts->rp_stop = NULL;
             return rc == 0 ? 0 : reader_error(&ts->r, rc, ts->tk->source, err);
         }
         size_t i = 0;
@@ -823,6 +923,7 @@ static int stream_next_slow(trace_stream_t *ts, int tried, dv_insn_t *out, dv_er
         if ((text[0] == 'b' && starts_token(text, n, "block", 5)) || (text[0] == 'e' && starts_token(text, n, "end", 3))) {
             ts->done = true;
             ts->hints = NULL;
+            ts->rp_stop = NULL;
             return 0;
         }
         const dv_kernel_info_t *info = &ts->tk->k.info;
@@ -866,11 +967,14 @@ static int stream_next_slow(trace_stream_t *ts, int tried, dv_insn_t *out, dv_er
     }
 }
 
-/* The next instruction of a stream.  Inline, its most common case: the line that followed the last
- * line the last time, read in place.  (ts->hints is NULL once the stream is done.) */
-static int stream_next(dv_stream_t *s, dv_insn_t *out, dv_error_t *err)
+/* stream_next past a replayed kept line: a replayed line of a shape, the line that followed the
+ * last line the last time read in place, or the general way.  (ts->hints is NULL, and no loop is
+ * replayed, once the stream is done.)  Not inline: stream_next's common case then needs no
+ * registers saved. */
+static __attribute__((noinline)) int stream_next_hinted(trace_stream_t *ts, dv_insn_t *out, dv_error_t *err)
 {
-    trace_stream_t *ts = (trace_stream_t *)s;
+    if (ts->rp_at && replay_shape(ts, ts->rp_at, out))
+        return 1;
     const hints_t *hp = ts->hints;
     decoded_line_t *e;
     if (!hp || hp->shape_first || !(e = hp->next[0]))
@@ -880,6 +984,21 @@ static int stream_next(dv_stream_t *s, dv_insn_t *out, dv_error_t *err)
     dv_insn_copy(out, &e->insn);
     out->line = e->used = ts->r.line;
     stream_note(ts, e, NULL);
+    return 1;
+}
+
+/* The next instruction of a stream.  Inline, its most common case: the next line of a loop
+ * replayed, a line kept, read in place. */
+static int stream_next(dv_stream_t *s, dv_insn_t *out, dv_error_t *err)
+{
+    trace_stream_t *ts = (trace_stream_t *)s;
+    replay_entry_t *const re = ts->rp_at;
+    decoded_line_t *e;
+    if (!re || !(e = re->line) || !take_predicted(&ts->r, e))
+        return stream_next_hinted(ts, out, err);
+    dv_insn_copy(out, &e->insn);
+    out->line = e->used = ts->r.line;
+    ts->rp_at = re->next;
     return 1;
 }
 

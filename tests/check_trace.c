@@ -750,6 +750,126 @@ START_TEST(test_trace_loop_errors_where_they_are)
 }
 END_TEST
 
+/* A loop the reader replays (kernel/trace_read.c, replay_entry_t), broken in every way a replay
+ * must stop at: a comment, a blank line, a CR LF, a line that differs, offsets spelled in decimal,
+ * an extra line (a longer iteration), a stretch with another body, a block that ends inside an
+ * iteration, and the end of the text inside one.  bad_at >= 0: iteration bad_at's DMA offset is out
+ * of range. */
+static char *replay_text(int iters, int bad_at, size_t *len)
+{
+    const size_t cap = (size_t)iters * 2 * 640 + 512;
+    char *t = malloc(cap);
+    ck_assert_ptr_nonnull(t);
+    size_t n = (size_t)snprintf(t, cap, "dvtrace 1\nkernel k kind=vector blocks=2\narg x bytes=1048576 dtype=f16 dir=in\n"
+                                        "arg y bytes=1048576 dtype=f16 dir=out\n");
+#define PUT(...) (n += (size_t)snprintf(t + n, cap - n, __VA_ARGS__))
+    for (int b = 0; b < 2; b++) {
+        PUT("block %d\n", b);
+        for (int i = 0; i < iters; i++) {
+            const int id = i & 1;
+            const unsigned off = (unsigned)(i * 64), x = i == bad_at && b == 1 ? 1048576 : off;
+            if (i >= 300 && i < 340) { /* another body, three lines long */
+                PUT("scalar cycles=7\ncopy_gm_to_ubuf dst=ub:0x%x src=y+0x%x nburst=1 len=4\npipe_barrier pipe=ALL\n",
+                    id * 0x100, off);
+                continue;
+            }
+            PUT("scalar cycles=%d\n", i % 47 == 11 ? 5 : 4);
+            PUT("wait_flag src=V dst=MTE2 id=%d\n", id);
+            if (i % 53 == 13)
+                PUT("copy_gm_to_ubuf dst=ub:%u src=x+%u nburst=1 len=4\n", id * 0x4000, x);
+            else
+                PUT("copy_gm_to_ubuf dst=ub:0x%x src=x+0x%x nburst=1 len=4\n", id * 0x4000, x);
+            if (i % 37 == 5)
+                PUT("# iteration %d\n", i);
+            PUT("set_flag src=MTE2 dst=V id=%d%s\n", id, i % 43 == 9 ? "\r" : "");
+            if (i % 41 == 7)
+                PUT("\n");
+            PUT("wait_flag src=MTE2 dst=V id=%d\n", id);
+            PUT("vadd dst=ub:0x%x src0=ub:0x0 src1=ub:0x8000 dtype=f16 repeat=64\n", 0x10000 + id * 0x4000);
+            if (i % 59 == 17)
+                PUT("scalar cycles=9\n");
+            PUT("set_flag src=V dst=MTE3 id=%d\n", id);
+            if (b == 1 && i == iters - 1)
+                break; /* the text ends inside an iteration */
+            PUT("copy_ubuf_to_gm dst=y+0x%x src=ub:0x%x nburst=1 len=4\n", off, 0x10000 + id * 0x4000);
+        }
+        PUT("wait_flag src=V dst=MTE2 id=0\n"); /* the block ends inside an iteration */
+    }
+    PUT("end\n");
+#undef PUT
+    *len = n;
+    return t;
+}
+
+/* Every instruction of every block of text read by the string and the file reader is what the
+ * parser makes of its line alone, at its line number; or the first error is the parser's. */
+static void check_blocks_match_parser(const char *text, size_t len)
+{
+    char path[64] = "/tmp/dvtrace_test_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, text, len), (ssize_t)len);
+    close(fd);
+    for (int file = 0; file < 2; file++) {
+        dv_kernel_t *k;
+        dv_error_t err;
+        ck_assert_int_eq(file ? dv_trace_open(path, &k, &err) : dv_trace_open_string(text, "s", &k, &err), DV_OK);
+        dv_stream_t *st = NULL;
+        const char *p = text;
+        bool failed = false;
+        for (int lineno = 1; *p && !failed; lineno++) {
+            const char *line = p, *nl = strchr(p, '\n');
+            size_t n = (size_t)(nl - line);
+            p = nl + 1;
+            if (n && line[n - 1] == '\r')
+                n--;
+            if (n == 0 || line[0] == '#' || strncmp(line, "arg ", 4) == 0 || strncmp(line, "kernel ", 7) == 0 ||
+                strncmp(line, "dvtrace ", 8) == 0)
+                continue;
+            if (strncmp(line, "block ", 6) == 0 || strncmp(line, "end", 3) == 0) {
+                if (st) {
+                    ck_assert_int_eq(st->next(st, &(dv_insn_t){0}, &err), 0);
+                    st->close(st);
+                    st = NULL;
+                }
+                if (line[0] == 'b')
+                    ck_assert_int_eq(k->open(k, (uint32_t)atoi(line + 6), 0, &st, &err), DV_OK);
+                continue;
+            }
+            dv_insn_t got, want;
+            dv_error_t perr;
+            const int rc = st->next(st, &got, &err);
+            if (dv_trace_parse_insn(line, n, &k->info, "s", lineno, &want, &perr) != DV_OK) {
+                ck_assert_int_lt(rc, 0);
+                ck_assert_int_eq(err.line, perr.line);
+                ck_assert_int_eq(err.col, perr.col);
+                ck_assert_str_eq(err.msg, perr.msg);
+                failed = true;
+                continue;
+            }
+            ck_assert_msg(rc == 1, "line %d: %d %s", lineno, rc, err.msg);
+            ck_assert_uint_eq(got.line, (unsigned)lineno);
+            assert_insn_eq(&got, &want);
+        }
+        if (st)
+            st->close(st);
+        dv_trace_close(k);
+    }
+    unlink(path);
+}
+
+START_TEST(test_trace_replayed_loop_matches_parser)
+{
+    size_t len;
+    char *text = replay_text(700, -1, &len);
+    check_blocks_match_parser(text, len);
+    free(text);
+    text = replay_text(700, 555, &len); /* an offset out of range in a replayed DMA line */
+    check_blocks_match_parser(text, len);
+    free(text);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- streaming */
 
 /* blocks streams of per_block scalars, written last block first; aivs > 0: a mix kernel whose
@@ -1132,6 +1252,7 @@ Suite *dv_trace_suite(void)
     tcase_add_test(tc, test_trace_shape_offsets_remembered_match_parser);
     tcase_add_test(tc, test_trace_loop_lines_match_parser);
     tcase_add_test(tc, test_trace_loop_errors_where_they_are);
+    tcase_add_test(tc, test_trace_replayed_loop_matches_parser);
     tcase_add_test(tc, test_trace_writer_rejects_bad_header);
     suite_add_tcase(s, tc);
 
