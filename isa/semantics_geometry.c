@@ -870,6 +870,15 @@ static inline __attribute__((always_inline)) int vec_footprint_form(const dv_ins
     return vfootprint_of(&v, out);
 }
 
+/* vec_footprint_form with vec_full_form's closed form first (a full mask in normal mode) */
+static inline __attribute__((always_inline)) int vec_footprint_fast(const dv_insn_t *in, const dv_op_spec_t *os,
+                                                                    dv_form_t form, const dv_vstate_t *vs,
+                                                                    dv_range_t out[DV_MAX_RANGES], dv_vgeom_t *g)
+{
+    const int n = vec_full_form(in, os, form, vs, out, g);
+    return n >= 0 ? n : vec_footprint_form(in, os, form, vs, out, g);
+}
+
 int dv_vec_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_MAX_RANGES], dv_vgeom_t *g)
 {
     const dv_op_spec_t *os = dv_op_spec((dv_op_t)in->op);
@@ -877,24 +886,11 @@ int dv_vec_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[
         vgeom_none(g);
         return 0;
     }
-    int n;
     switch (os->form) { /* the strided forms: one decode for both, the common ones' inlined for their form */
-    case DV_FORM_VBIN:
-        if ((n = vec_full_form(in, os, DV_FORM_VBIN, vs, out, g)) >= 0)
-            return n;
-        return vec_footprint_form(in, os, DV_FORM_VBIN, vs, out, g);
-    case DV_FORM_VUNARY:
-        if ((n = vec_full_form(in, os, DV_FORM_VUNARY, vs, out, g)) >= 0)
-            return n;
-        return vec_footprint_form(in, os, DV_FORM_VUNARY, vs, out, g);
-    case DV_FORM_VSCALAR:
-        if ((n = vec_full_form(in, os, DV_FORM_VSCALAR, vs, out, g)) >= 0)
-            return n;
-        return vec_footprint_form(in, os, DV_FORM_VSCALAR, vs, out, g);
-    case DV_FORM_VDUP:
-        if ((n = vec_full_form(in, os, DV_FORM_VDUP, vs, out, g)) >= 0)
-            return n;
-        return vec_footprint_form(in, os, DV_FORM_VDUP, vs, out, g);
+    case DV_FORM_VBIN: return vec_footprint_fast(in, os, DV_FORM_VBIN, vs, out, g);
+    case DV_FORM_VUNARY: return vec_footprint_fast(in, os, DV_FORM_VUNARY, vs, out, g);
+    case DV_FORM_VSCALAR: return vec_footprint_fast(in, os, DV_FORM_VSCALAR, vs, out, g);
+    case DV_FORM_VDUP: return vec_footprint_fast(in, os, DV_FORM_VDUP, vs, out, g);
     default:
         if (vforms[os->form].nops)
             return vec_footprint_form(in, os, os->form, vs, out, g);
