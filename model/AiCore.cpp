@@ -1259,7 +1259,12 @@ int AiCore::issue_flag(Entry &e, int p, dv_error_t *err)
 }
 
 // The start of a set_flag or wait_flag (flag_op) at the head of pipe p: start_head's charges, path
-// and shared end (finish_head) with the flag's cases resolved once; start_head takes every other head.
+// and end (finish_head's) with the flag's cases resolved once; start_head takes every other head.
+// Critical path: the start's node is what it waited for (the flag, a wait_flag's, or the pipe being
+// free) or a link from there to t (from its issue otherwise), and the pipe's free node after it
+// (free_ref: start_node_ extended to free_, which is t after a flag).  Waiting for the flag or the
+// pipe, that node is just what start_node_, start_key_ and free_ = t stand for: it is left to
+// free_ref to make, when a later start or this flag's set needs it (a flag fired later never does).
 int AiCore::start_flag(int p, cycles_t t, dv_error_t *err)
 {
     Entry &e = q_[p].front();
@@ -1276,13 +1281,18 @@ int AiCore::start_flag(int p, cycles_t t, dv_error_t *err)
         charge_wait(p, std::min(t, std::max(cur_[p], e.enq)), DV_STALL_SCALAR);
         charge_wait(p, t, flag_cause(src)); // a wait's flag, a set's own pipe's completion
     }
-    Ref pred = CriticalPath::kNone;
-    if (!set && f.time + p_.sync.flag_latency_cycles == t)
-        path_.assign(pred, f.node);
-    if (!pred)
-        pred = free_[p] == t ? free_ref(p) : path_at(e.node, e.enq, path_key(DV_CRIT_ISSUE, DV_PIPE_S));
     const uint32_t key = path_key(in.op, p);
-    const Ref node = path_from(pred, t, key);
+    Ref node = CriticalPath::kNone; // start_node_ once made (free_node); none: not made yet
+    if (!set && f.node && f.time + p_.sync.flag_latency_cycles == t) {
+        path_.move(start_node_[p], f.node); // the flag's reference: the wait is a link from it
+        f.node = CriticalPath::kNone;
+        start_key_[p] = key;
+    } else if (free_[p] != t) {
+        node = path_from(path_at(e.node, e.enq, path_key(DV_CRIT_ISSUE, DV_PIPE_S)), t, key);
+        path_.move(start_node_[p], node); // node: start_node_'s reference, as below
+        start_key_[p] = key;
+    }
+    free_[p] = t; // a set starts once the pipe is free (t >= base), a wait holds it until t
     if (set) {
         // Fires when the pipe's earlier work has completed (done_), which may be after t: the
         // pipe goes on meanwhile; the flag's path node is then that completion.
@@ -1290,13 +1300,12 @@ int AiCore::start_flag(int p, cycles_t t, dv_error_t *err)
         f.time = std::max(t, done_[p]);
         f.vc = hz_.clock(static_cast<dv_pipe_t>(p));
         if (f.time > t) {
-            const Ref fired = done_ref(p);
-            path_.assign(f.node, fired);
-            path_.release(fired);
+            path_.assign(f.node, done_node(p));
         } else {
+            if (!node)
+                node = free_node(p);
             path_.assign(f.node, node);
         }
-        free_[p] = std::max(free_[p], t);
         invalidate(static_cast<int>(in.f[DV_FLD(FLAG, dst)].i));
         slice(p, in, f.time, f.time); // it kept its pipe for no cycles (ops_.cycles)
     } else {
@@ -1310,10 +1319,26 @@ int AiCore::start_flag(int p, cycles_t t, dv_error_t *err)
         counters_.stall_flag_cycles += t - base;
         counters_.pipe_wait_cycles[p] += t - base;
         ops_.cycles[in.op][p] += t - base;
-        free_[p] = t;
         slice(p, in, base, t); // the time the pipe was held
     }
-    finish_head(p, t, node, key);
+    // finish_head's, with the node made only for a scalar unit stalled on this full queue.
+    const bool was_full = q_[p].full();
+    path_.release(e.node);
+    q_[p].pop();
+    invalidate(p);
+    if (q_[p].empty()) {
+        queued_ &= ~(1u << p);
+        cand_t_[p] = kNever;
+        starve(p);
+    }
+    if (was_full && have_pending_ && pending_pipe_ == p && t > ts_) {
+        counters_.stall_queue_full_cycles += t - ts_;
+        counters_.pipe_wait_cycles[DV_PIPE_S] += t - ts_;
+        advance_scalar(t, queue_cause(p));
+        if (!node)
+            node = free_node(p);
+        path_.assign(s_node_, node);
+    }
     return DV_OK;
 }
 

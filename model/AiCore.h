@@ -173,7 +173,8 @@ private:
     int check_access(const Entry &e, int p, dv_error_t *err); // p: route(e.insn)
     // The flags' own way through issue and start (set_flag / wait_flag queued in pipe p, about half
     // of most kernels' instructions): the same checks, times and charges as the other heads', and the
-    // flag found once at issue (Entry::fi).  finish_head: what every start ends with.
+    // flag found once at issue (Entry::fi).  finish_head: what every other start ends with (start_flag
+    // has its own, which makes the start's path node only when something asks for it).
     static bool flag_op(unsigned op) { return op == DV_OP_set_flag || op == DV_OP_wait_flag; }
     int issue_flag(Entry &e, int p, dv_error_t *err);
     int start_flag(int p, cycles_t t, dv_error_t *err);
@@ -249,7 +250,22 @@ private:
     uint32_t path_key(unsigned op, int p) const { return index_ << 16 | op << 3 | static_cast<uint32_t>(p); }
     Ref free_ref(int p) { return path_at(start_node_[p], free_[p], start_key_[p]); }
     Ref scalar_ref(cycles_t t) { return path_at(s_node_, t, path_key(DV_CRIT_ISSUE, DV_PIPE_S)); }
-    Ref done_ref(int p) { return path_at(done_node_[p], done_[p], done_key_[p]); }
+    Ref done_ref(int p)
+    {
+        const Ref r = done_node(p);
+        path_.retain(r);
+        return r;
+    }
+    // The nodes free_ref and done_ref stand for, made once and kept in place of their base (start_node_,
+    // done_node_), so that asking again makes no copy of them; the reference stays there.
+    Ref free_node(int p) { return made(start_node_[p], free_[p], start_key_[p]); }
+    Ref done_node(int p) { return made(done_node_[p], done_[p], done_key_[p]); }
+    Ref made(Ref &base, cycles_t t, uint32_t key)
+    {
+        if (path_.time(base) != t)
+            path_.move(base, path_.extend(base, t, key));
+        return base;
+    }
     // A flag; the ones used since the last block start are listed (touched_), so that the resets
     // visit only them.
     static unsigned flag_index(int src, int dst, int id)
