@@ -253,6 +253,53 @@ START_TEST(test_stalls_flag_wait_exact)
 }
 END_TEST
 
+/* As test_stalls_flag_wait_exact with two flags set by the copy's completion (they share its path
+ * node) and waited for in the other order: each wait starts when its flag arrives, the second at
+ * the first's cycle (its node is the pipe's free node, made only when the vadd asks for it).  The
+ * critical path is the same: block start B, the copy's issue I, the copy, one flag latency L (one
+ * wait_flag step), the vadd. */
+START_TEST(test_stalls_two_flags_one_completion_exact)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, dma_sets);
+    const uint64_t K = cfg.chip_kernel_start_cycles, B = cfg.chip_block_start_cycles, t0 = K + B;
+    const uint64_t I = cfg.scalar_issue_cycles, L = cfg.sync_flag_latency_cycles;
+    const uint64_t copy_end = t0 + I + 10 + 32 + 150;
+    const uint64_t v_time = dv_ceil_div(8 * 256, cfg.vc_ADD_b16_bpc) + cfg.vc_ADD_b16_lat + cfg.vector_pipeline_cycles;
+    const uint64_t end = copy_end + L + v_time;
+    dvt_run_t r;
+    const char *t = "dvtrace 1\nkernel w kind=vector blocks=1\narg x bytes=65536 dtype=f16 dir=in\nblock 0\n"
+                    "copy_gm_to_ubuf dst=ub:0x0 src=x nburst=1 len=64\n"
+                    "set_flag src=MTE2 dst=V id=0\n"
+                    "set_flag src=MTE2 dst=V id=1\n"
+                    "wait_flag src=MTE2 dst=V id=1\n"
+                    "wait_flag src=MTE2 dst=V id=0\n"
+                    "vadd dst=ub:0x1000 src0=ub:0x0 src1=ub:0x100 dtype=f16 repeat=8\nend\n";
+    ck_assert_msg(dvt_run_text(&r, &cfg, t, false, GM0) == DV_OK, "%s", r.err.msg);
+    ck_assert_uint_eq(r.cnt.cycles, end);
+    check_counters(&cfg, &r.cnt, "two flags");
+    uint32_t core;
+    const dv_core_counters_t *k = first_aiv(&r.cnt, &core);
+    ck_assert_uint_eq(k->stall[DV_PIPE_V][DV_STALL_SCALAR], 4 * I);
+    ck_assert_uint_eq(k->stall[DV_PIPE_V][DV_STALL_FLAG_MTE2], copy_end + L - (t0 + 4 * I));
+    uint64_t want_path[DV_CRIT_OPS][DV_PIPE_COUNT] = {{0}};
+    want_path[DV_CRIT_BLOCK_START][DV_PIPE_S] = B;
+    want_path[DV_CRIT_ISSUE][DV_PIPE_S] = I;
+    want_path[DV_OP_copy_gm_to_ubuf][DV_PIPE_MTE2] = copy_end - (t0 + I);
+    want_path[DV_OP_wait_flag][DV_PIPE_V] = L;
+    want_path[DV_OP_vadd][DV_PIPE_V] = v_time;
+    for (int op = 0; op < DV_CRIT_OPS; op++)
+        for (int p = 0; p < DV_PIPE_COUNT; p++) {
+            ck_assert_msg(r.cnt.crit_op_cycles[op][p] == want_path[op][p], "path %d %s: %" PRIu64 ", want %" PRIu64, op,
+                          dv_pipe_name((dv_pipe_t)p), r.cnt.crit_op_cycles[op][p], want_path[op][p]);
+            ck_assert_uint_eq(r.cnt.crit_op_count[op][p], want_path[op][p] ? 1 : 0);
+        }
+    ck_assert_uint_eq(r.cnt.crit_end_core, core);
+    ck_assert_uint_eq(k->crit_cycles, end - K);
+    dvt_free(&r);
+}
+END_TEST
+
 /* With a V queue of depth 2, four long vadds stall the scalar unit on the fourth (test_timing:
  * vadd1 starts at t0 + I + occ), then a copy to GM goes to MTE3.  S: queue:V for occ - 2I, busy
  * 5I.  MTE3, waiting for the scalar unit to issue its copy: scalar for the five issues (5I),
@@ -689,6 +736,7 @@ Suite *dv_stalls_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_stalls_table_matches_docs);
     tcase_add_test(tc, test_stalls_flag_wait_exact);
+    tcase_add_test(tc, test_stalls_two_flags_one_completion_exact);
     tcase_add_test(tc, test_stalls_queue_full_exact);
     tcase_add_test(tc, test_stalls_single_buffer_names_flag_wait);
     tcase_add_test(tc, test_stalls_sum_on_sample_traces);
