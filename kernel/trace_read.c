@@ -38,6 +38,8 @@ typedef struct reader {
     bool eof;
     bool padded;   /* READ_SLACK bytes past lim can be read, and *lim is a NUL (it ends in-place scans) */
     bool find_nul; /* keep nul up to date (the scan's check that a trace is text) */
+    bool pending_io;   /* a refill made early (tp_try) failed to read: the next refill's error, */
+    int pending_errno; /* with its errno, so the error is the one the line there would have met */
 } reader_t;
 
 /* Refill a file reader's buffer with the unread bytes first: 0, or a negative status. */
@@ -46,18 +48,23 @@ static int reader_fill(reader_t *r)
     size_t keep = (size_t)(r->lim - r->cur);
     if (keep == READ_BUF_BYTES)
         return DV_ERR_PARSE;
+    if (r->pending_io) {
+        errno = r->pending_errno;
+        return DV_ERR_IO;
+    }
     memmove(r->buf, r->cur, keep);
     size_t got = fread(r->buf + keep, 1, READ_BUF_BYTES - keep, r->fp);
-    if (got == 0) {
-        if (ferror(r->fp))
-            return DV_ERR_IO;
-        r->eof = true;
-    }
+    /* the unread bytes, moved (also on a failure: a refill made early leaves a reader to go on with),
+     * and the READ_SLACK bytes past lim zero: the NUL ends the in-place scans of shape_walk_at, and
+     * every byte a word-at-a-time load reads is defined (the buffer is malloc'ed) */
+    const bool failed = got == 0 && ferror(r->fp);
     r->cur = r->buf;
     r->lim = r->buf + keep + got;
-    /* the READ_SLACK bytes past lim are zero: the NUL ends the in-place scans of shape_walk_at, and
-     * every byte a word-at-a-time load reads is defined (the buffer is malloc'ed) */
     memset(r->buf + keep + got, 0, READ_SLACK);
+    if (failed)
+        return DV_ERR_IO;
+    if (got == 0)
+        r->eof = true;
     if (r->find_nul) /* one pass per buffer, not one per line */
         r->nul = memchr(r->cur, '\0', keep + got);
     return 0;
@@ -466,6 +473,23 @@ static inline bool bytes_equal(const char *a, const char *b, size_t n, uint64_t 
 #endif
 }
 
+/* bytes_equal for longer texts (a template's text between two runs, often several lines): 64 bytes
+ * a compare first. */
+static inline bool text_equal(const char *a, const char *b, size_t n, uint64_t tail)
+{
+#if defined(__SSE2__)
+#define LD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+    for (; n > 64; n -= 64, a += 64, b += 64) {
+        const __m128i x = _mm_and_si128(_mm_cmpeq_epi8(LD(a), LD(b)), _mm_cmpeq_epi8(LD(a + 16), LD(b + 16)));
+        const __m128i y = _mm_and_si128(_mm_cmpeq_epi8(LD(a + 32), LD(b + 32)), _mm_cmpeq_epi8(LD(a + 48), LD(b + 48)));
+        if (_mm_movemask_epi8(_mm_and_si128(x, y)) != 0xFFFF)
+            return false;
+    }
+#undef LD
+#endif
+    return bytes_equal(a, b, n, tail); /* (n less by a multiple of 8: the same tail) */
+}
+
 /* Hex digit values; 16 for the other bytes. */
 static const uint8_t hex_value[256] = {
     ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
@@ -621,6 +645,52 @@ struct replay_entry {
     replay_entry_t *next;   /* the entry of the line after it (the first one's after the last) */
 };
 
+/* A replayed loop's iteration as one template: the text of its p lines one after the other (each
+ * entry's text and a newline), with the offsets of its lines of a shape taken out (runs), and the
+ * instruction of each line.  An iteration that starts where the ring does is compared with the
+ * whole template at once: the text between two runs (most of it: the kept lines and the fixed
+ * parts of the shapes' lines, often several lines long) sixteen bytes at a time, each run converted
+ * as shape_walk_at converts it (offset_seen: a loop alternates its buffers, so one run in two is
+ * text met before) and checked against its limit, and the lines of ops with rules across fields
+ * checked as shape_apply checks them.  Only when all of it matches are its lines handed out, one a
+ * call, each the template's instruction with its runs' values: the line of a kept entry is its
+ * text, so its instruction is the entry's, and a line of a shape is decoded as shape_walk_at decodes
+ * it.  Anything else in the iteration (a comment, a blank line, CR LF, blanks before a mnemonic,
+ * other text, an offset that does not convert or is out of range, the text's end) leaves the whole
+ * iteration to the replay a line at a time, so every error is still found where it is by the
+ * general way.  The template is a copy made when it is first tried (of the ring's entries, which
+ * the caches may replace later). */
+enum { TP_RUNS = RP_MAX * SC_MASKS, TP_TEXT = RP_MAX * (DC_TEXT + 1), TP_RUN_MAX = 20 /* bytes: 19 digits + 1 */ };
+typedef struct tp_run {
+    shape_mask_t m;   /* the shape's mask (its limit and field; its memory of runs met, offset_seen) */
+    uint32_t at;      /* where the run is in the template's text (the text before it ends there) */
+    uint64_t tail;    /* the text before it (from the previous run): its last word's mask, tail_mask */
+    uint64_t *dst;    /* the field it goes into: in the template's instruction of its line */
+    /* the run expected next: the last value plus the last step (a loop walks its tensors by a
+     * stride; 0 for a buffer the iteration does not change), as its canonical text `0x` and
+     * pred_n lower-case digits (pred_n 0: none expected) */
+    uint64_t last, pred, pred_digits, pred_mask;
+    uint32_t pred_n;
+    uint8_t line;     /* the line of the iteration it is in */
+    uint8_t same;     /* the iterations in a row it was the expected text with the last value */
+    bool canon;       /* the last iteration matched it as the expected text */
+} tp_run_t;
+typedef struct template {
+    uint32_t len;                     /* the text's bytes */
+    uint32_t nruns;
+    uint32_t ncross;                  /* lines of an op with rules across fields: */
+    uint8_t cross[RP_MAX];            /* their indexes */
+    uint16_t first_run[RP_MAX + 1];   /* the runs of line i: [first_run[i], first_run[i + 1]) */
+    uint64_t tail;                    /* the text after the last run: as tp_run_t.tail */
+    uint32_t frozen;                  /* runs made text (tp_freeze) */
+    tp_run_t run[TP_RUNS];
+    dv_insn_t insn[RP_MAX];           /* each line's instruction, with the last runs' values */
+    char text[TP_TEXT + TP_RUNS * TP_RUN_MAX + 16]; /* + 16: read sixteen bytes at a time (bytes_equal) */
+    /* (not on the stack: a stream is read on a SystemC thread's small one) */
+    uint64_t val[TP_RUNS];            /* tp_try: the runs' values of the iteration matched */
+    char scratch[sizeof(char[TP_TEXT + TP_RUNS * TP_RUN_MAX + 16])]; /* tp_freeze: the new text */
+} template_t;
+
 typedef struct trace_stream {
     dv_stream_t s;
     trace_kernel_t *tk;
@@ -637,6 +707,14 @@ typedef struct trace_stream {
     replay_entry_t *rp_stop;     /* a replay stopped: the entry of the line it stopped at, else NULL */
     replay_entry_t hist[RP_HIST];  /* the last lines noted: hist[i % RP_HIST] for the i-th */
     replay_entry_t rp[RP_MAX];
+    uint32_t rp_len;             /* the loop's lines (p) */
+    /* the loop's template: tried where the ring starts (tp_first, NULL when not to be tried) */
+    replay_entry_t *tp_first;
+    template_t *tp;              /* allocated when first built, kept for the next loops */
+    bool tp_built;               /* tp is the template of the ring's loop */
+    uint8_t tp_fails;            /* its tries in a row that did not match */
+    const dv_insn_t *tp_at, *tp_end; /* the matched iteration's lines still to be handed out */
+    uint32_t tp_line;                /* the line number of the last one handed out */
 } trace_stream_t;
 
 static void kernel_unref(trace_kernel_t *tk)
@@ -740,6 +818,10 @@ static void replay_learn(trace_stream_t *ts, replay_entry_t e, uint32_t *seq)
         ts->rp[k].next = &ts->rp[k + 1 < p ? k + 1 : 0];
     }
     ts->rp_at = &ts->rp[0];
+    ts->rp_len = p;
+    ts->tp_first = &ts->rp[0];
+    ts->tp_built = false;
+    ts->tp_fails = 0;
 }
 
 /* The line just decoded is kept at d (or NULL), from shape `used` (or NULL): tell the previous line's. */
@@ -898,8 +980,8 @@ static bool stream_predicted(trace_stream_t *ts, const hints_t *hp, int from, dv
  * before (found by its hash), a line of a shape decoded before, or a line parsed. */
 static int stream_next_slow(trace_stream_t *ts, int tried, dv_insn_t *out, dv_error_t *err)
 {
-    const char *line;
-    size_t len;
+    const char *line = NULL; /* (set when reader_next returns 1) */
+    size_t len = 0;
     if (ts->done)
         return 0;
     if (ts->hints && stream_predicted(ts, ts->hints, tried, out))
@@ -967,14 +1049,256 @@ static int stream_next_slow(trace_stream_t *ts, int tried, dv_insn_t *out, dv_er
     }
 }
 
+/* The eight hex digits of v as text (lower case, the most significant first in memory): each
+ * nibble spread to a byte, then made a digit or a letter, eight at a time. */
+static inline uint64_t hex8_text(uint32_t v)
+{
+    uint64_t x = v;
+    x = (x | x << 16) & 0x0000FFFF0000FFFFull;
+    x = (x | x << 8) & 0x00FF00FF00FF00FFull;
+    x = (x | x << 4) & 0x0F0F0F0F0F0F0F0Full; /* nibble i in byte i (bits 8i..8i+3) */
+    const uint16_t one = 1;
+    uint8_t little;
+    memcpy(&little, &one, 1);
+    if (little) /* the most significant digit first in memory */
+        x = __builtin_bswap64(x);
+    const uint64_t letter = ((x + 0x7676767676767676ull) >> 7) & ONES; /* nibbles of 10 and more */
+    return x + ONES * '0' + letter * ('a' - '0' - 10);
+}
+
+/* A run's next expected value and text (tp_run_t.pred), after its value v. */
+static inline void tp_predict(tp_run_t *run, uint64_t v)
+{
+    const uint64_t pred = v + (v - run->last);
+    run->last = v;
+    if (pred == run->pred && run->pred_n)
+        return; /* (the same text as last time: a buffer the loop keeps) */
+    run->pred = pred;
+    run->pred_n = 0;
+    if (pred >> 32 || pred >= run->m.limit)
+        return;
+    const uint32_t n = pred ? (uint32_t)(67 - __builtin_clzll(pred)) / 4 : 1; /* its digits */
+    const uint64_t digits = hex8_text((uint32_t)pred);
+    const uint16_t one = 1;
+    uint8_t little;
+    memcpy(&little, &one, 1);
+    run->pred_digits = little ? digits >> 8 * (8 - n) : digits << 8 * (8 - n); /* without the leading zeros */
+    run->pred_mask = word_head(UINT64_MAX, n);
+    run->pred_n = n;
+}
+
+/* The template of the ring's loop (template_t) into ts->tp: false when there is none to make. */
+static bool tp_build(trace_stream_t *ts)
+{
+    template_t *tp = ts->tp ? ts->tp : (ts->tp = malloc(sizeof *ts->tp));
+    if (!tp)
+        return false;
+    size_t len = 0, prev = 0; /* prev: where the text after the last run starts */
+    uint32_t nr = 0;
+    tp->ncross = 0;
+    for (uint32_t i = 0; i < ts->rp_len; i++) {
+        const replay_entry_t *re = &ts->rp[i];
+        tp->first_run[i] = (uint16_t)nr;
+        if (re->line) {
+            const decoded_line_t *e = re->line;
+            if (e->key.len == 0)
+                return false;
+            memcpy(tp->text + len, e->key.w, e->key.len);
+            len += e->key.len;
+            tp->insn[i] = e->insn;
+        } else if (re->shape) {
+            const decoded_shape_t *d = re->shape;
+            const char *st = (const char *)d->key.w;
+            size_t s = 0;
+            for (int k = 0; k < d->nmask; k++) {
+                const size_t seg = d->mask[k].at - s;
+                memcpy(tp->text + len, st + s, seg);
+                len += seg;
+                s += seg + 1;
+                tp->run[nr].m = d->mask[k];
+                tp->run[nr].at = (uint32_t)len;
+                tp->run[nr].tail = tail_mask(len - prev);
+                tp->run[nr].dst = &tp->insn[i].f[d->mask[k].field].u;
+                tp->run[nr].last = DV_ADDR_OFF(d->insn.f[d->mask[k].field].u);
+                tp->run[nr].pred = 0;
+                tp->run[nr].pred_n = 0;
+                tp->run[nr].line = (uint8_t)i;
+                tp->run[nr].same = 0;
+                prev = len;
+                nr++;
+            }
+            memcpy(tp->text + len, st + s, d->key.len - s);
+            len += d->key.len - s;
+            tp->insn[i] = d->insn;
+            if (d->cross)
+                tp->cross[tp->ncross++] = (uint8_t)i;
+        } else { /* a line not kept: the replay stops there, and so no iteration matches */
+            return false;
+        }
+        tp->text[len++] = '\n';
+    }
+    tp->first_run[ts->rp_len] = (uint16_t)nr;
+    tp->len = (uint32_t)len;
+    tp->nruns = nr;
+    tp->tail = tail_mask(len - prev);
+    tp->frozen = 0;
+    return true;
+}
+
+/* The runs an iteration does not change (a buffer it keeps: `dst=ub:0x0` in each), met as their
+ * expected text with the same value twice, become text of the template: the text between two runs
+ * gets longer and is compared in fewer, longer stretches, and those runs are not converted again.
+ * Their value stays in their line's instruction.  (A template that then misses is made again
+ * from the ring: tp_try.) */
+static void tp_freeze(template_t *tp)
+{
+    char *const text = tp->scratch;
+    size_t o = 0, from = 0, prev = 0;
+    uint32_t nr = 0;
+    for (uint32_t k = 0; k < tp->nruns; k++) {
+        tp_run_t run = tp->run[k];
+        memcpy(text + o, tp->text + from, run.at - from);
+        o += run.at - from;
+        from = run.at;
+        if (run.same >= 2) { /* its canonical text: `0x` and its digits (as pred_digits holds them) */
+            text[o++] = '0';
+            text[o++] = 'x';
+            memcpy(text + o, &run.pred_digits, 8);
+            o += run.pred_n;
+            tp->frozen++;
+            continue;
+        }
+        run.at = (uint32_t)o;
+        run.tail = tail_mask(o - prev);
+        prev = o;
+        tp->run[nr++] = run;
+    }
+    memcpy(text + o, tp->text + from, tp->len - from);
+    o += tp->len - from;
+    memcpy(tp->text, text, o);
+    tp->len = (uint32_t)o;
+    tp->tail = tail_mask(o - prev);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < RP_MAX + 1; i++) { /* each line's runs, for its cross check */
+        tp->first_run[i] = (uint16_t)k;
+        while (k < nr && tp->run[k].line == i)
+            k++;
+    }
+    tp->nruns = nr;
+}
+
+/* The line after a whole iteration of the loop matched with its template (at the ring's start), the
+ * iteration's first line into out and the others to hand out: true; else false and nothing read. */
+static bool tp_try(trace_stream_t *ts, dv_insn_t *out)
+{
+    if (!ts->tp_built && !(ts->tp_built = tp_build(ts))) {
+        ts->tp_first = NULL;
+        return false;
+    }
+    template_t *const tp = ts->tp;
+    reader_t *const r = &ts->r;
+    /* an iteration is matched in the buffer: a file reader's is refilled first when it may end past
+     * its bytes (a failed refill is the next one's error: the line it is met at reports it) */
+    if ((size_t)(r->lim - r->cur) < tp->len + (size_t)tp->nruns * TP_RUN_MAX && r->fp && !r->eof && !r->pending_io &&
+        reader_fill(r) == DV_ERR_IO) {
+        r->pending_io = true;
+        r->pending_errno = errno;
+    }
+    const char *const p = r->cur;
+    const size_t avail = (size_t)(r->lim - p);
+    uint64_t *const val = tp->val;
+    size_t t = 0, s = 0; /* p[t] and tp->text[s] are to be matched next */
+    for (uint32_t k = 0; k < tp->nruns; k++) {
+        tp_run_t *const run = &tp->run[k];
+        const size_t seg = run->at - s;
+        if (t + seg >= avail || !text_equal(p + t, tp->text + s, seg, run->tail))
+            goto miss;
+        t += seg;
+        s += seg;
+        /* the byte after the run is the text's next one: a blank or the newline (shape_of), so a run
+         * that is the expected one's text ends there, as offset_parse would find it; else as
+         * shape_walk_at converts it */
+        const uint64_t digits = load8(p + t + 2);
+        if (run->pred_n && p[t] == '0' && p[t + 1] == 'x' && (digits & run->pred_mask) == run->pred_digits &&
+            t + 2 + run->pred_n < avail) {
+            val[k] = run->pred;
+            t += 2 + run->pred_n;
+            run->canon = true;
+            continue;
+        }
+        run->canon = false;
+        const size_t j = offset_seen(&run->m, p, t, avail, &val[k]);
+        if (!j || val[k] >= run->m.limit)
+            goto miss;
+        t = j;
+    }
+    const size_t seg = tp->len - s;
+    if (t + seg > avail || !text_equal(p + t, tp->text + s, seg, tp->tail))
+        goto miss;
+    t += seg;
+    for (uint32_t c = 0; c < tp->ncross; c++) { /* as shape_apply: the line with its new offsets passes */
+        const uint32_t i = tp->cross[c];
+        dv_insn_t in;
+        dv_insn_copy(&in, &tp->insn[i]);
+        for (uint32_t k = tp->first_run[i]; k < tp->first_run[i + 1]; k++) {
+            dv_val_t *v = &in.f[tp->run[k].m.field];
+            v->u = (v->u & ~0xFFFFFFFFFFull) | val[k];
+        }
+        if (dv_insn_check(&in, NULL) != DV_OK)
+            goto miss;
+    }
+    bool freeze = false;
+    for (uint32_t k = 0; k < tp->nruns; k++) {
+        tp_run_t *const run = &tp->run[k];
+        *run->dst = (*run->dst & ~0xFFFFFFFFFFull) | val[k];
+        run->same = run->canon && val[k] == run->last ? run->same + 1 : 0;
+        freeze |= run->same == 2;
+        tp_predict(run, val[k]);
+    }
+    if (freeze)
+        tp_freeze(tp);
+    r->cur += t;
+    r->off += t;
+    ts->tp_line = r->line;
+    r->line += ts->rp_len;
+    ts->tp_fails = 0;
+    ts->tp_at = tp->insn + 1;
+    ts->tp_end = tp->insn + ts->rp_len;
+    dv_insn_copy(out, &tp->insn[0]);
+    out->line = ++ts->tp_line;
+    return true;
+miss:
+    /* a loop whose iterations keep differing from it (a comment in each) is left to the replay; a
+     * template with runs made text is made again (one of them may be what changed) */
+    if (++ts->tp_fails == 4)
+        ts->tp_first = NULL;
+    if (tp->frozen)
+        ts->tp_built = false;
+    return false;
+}
+
 /* stream_next past a replayed kept line: a replayed line of a shape, the line that followed the
  * last line the last time read in place, or the general way.  (ts->hints is NULL, and no loop is
  * replayed, once the stream is done.)  Not inline: stream_next's common case then needs no
  * registers saved. */
 static __attribute__((noinline)) int stream_next_hinted(trace_stream_t *ts, dv_insn_t *out, dv_error_t *err)
 {
-    if (ts->rp_at && replay_shape(ts, ts->rp_at, out))
-        return 1;
+    replay_entry_t *const re = ts->rp_at;
+    if (re) {
+        if (re == ts->tp_first) { /* an iteration starts: the template, else its first line as below */
+            if (tp_try(ts, out))
+                return 1;
+            decoded_line_t *e = re->line;
+            if (e && take_predicted(&ts->r, e)) {
+                dv_insn_copy(out, &e->insn);
+                out->line = e->used = ts->r.line;
+                ts->rp_at = re->next;
+                return 1;
+            }
+        }
+        if (replay_shape(ts, re, out))
+            return 1;
+    }
     const hints_t *hp = ts->hints;
     decoded_line_t *e;
     if (!hp || hp->shape_first || !(e = hp->next[0]))
@@ -992,9 +1316,14 @@ static __attribute__((noinline)) int stream_next_hinted(trace_stream_t *ts, dv_i
 static int stream_next(dv_stream_t *s, dv_insn_t *out, dv_error_t *err)
 {
     trace_stream_t *ts = (trace_stream_t *)s;
+    if (ts->tp_at != ts->tp_end) { /* a line of an iteration matched with its loop's template */
+        dv_insn_copy(out, ts->tp_at++);
+        out->line = ++ts->tp_line;
+        return 1;
+    }
     replay_entry_t *const re = ts->rp_at;
     decoded_line_t *e;
-    if (!re || !(e = re->line) || !take_predicted(&ts->r, e))
+    if (!re || re == ts->tp_first || !(e = re->line) || !take_predicted(&ts->r, e))
         return stream_next_hinted(ts, out, err);
     dv_insn_copy(out, &e->insn);
     out->line = e->used = ts->r.line;
@@ -1012,6 +1341,7 @@ static void stream_close(dv_stream_t *s)
     free(ts->r.buf);
     free(ts->dc);
     free(ts->sc);
+    free(ts->tp);
     kernel_unref(ts->tk);
     free(ts);
 }
@@ -1341,12 +1671,14 @@ enum scan_state { SCAN_VERSION, SCAN_KERNEL, SCAN_ARGS, SCAN_BLOCKS, SCAN_DONE }
 /* The scan's memory of instruction lines: the first bytes of a line whose first token it found a
  * mnemonic, through the blank or '#' after that token.  A line that starts with the same bytes
  * starts with the same token, so it is an instruction line without a look-up: kernels repeat a
- * few mnemonics, and canonical text follows each with the same field name.  Compared eight bytes
- * at a time under a mask; two ways per hash of the first eight bytes (mnemonics that share them
- * alternate in the same loop). */
+ * few mnemonics, and canonical text follows each with the same field name.  Compared sixteen
+ * bytes at a time (SSE2; else eight) under a mask; two ways per hash of the first eight bytes
+ * (mnemonics that share them alternate in the same loop). */
 enum { MC_SLOTS = 64, MC_WORDS = 3 };
 typedef struct mn_entry {
     uint64_t w[MC_WORDS], m[MC_WORDS]; /* the line's bytes [0, n] under their mask (n: the token's length) */
+    uint32_t bits; /* the bytes of the first sixteen that are compared, a bit each (an empty entry: bit
+                    * 16, which no compare of sixteen bytes sets) */
 } mn_entry_t;
 
 static inline size_t mn_slot(const char *line)
@@ -1358,8 +1690,14 @@ static inline size_t mn_slot(const char *line)
  * blank or '#', neither a newline nor a NUL, so a match is within the line: no length is needed. */
 static inline bool mn_entry_has(const mn_entry_t *e, const char *line)
 {
+#if defined(__SSE2__)
+    const unsigned eq = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+        _mm_loadu_si128((const __m128i *)(const void *)line), _mm_loadu_si128((const __m128i *)(const void *)e->w)));
+    return (eq & e->bits) == e->bits && (load8(line + 16) & e->m[2]) == e->w[2];
+#else
     return (load8(line) & e->m[0]) == e->w[0] && (load8(line + 8) & e->m[1]) == e->w[1] &&
            (load8(line + 16) & e->m[2]) == e->w[2];
+#endif
 }
 
 /* Does a padded line start with a mnemonic seen before (at its first byte: no blanks before it)? */
@@ -1381,6 +1719,7 @@ static void mn_learn(mn_entry_t *mc, const char *line, size_t n)
     memcpy(e->m, bytes, sizeof bytes);
     for (int i = 0; i < MC_WORDS; i++)
         e->w[i] = load8(line + 8 * i) & e->m[i];
+    e->bits = n + 1 >= 16 ? 0xFFFFu : (1u << (n + 1)) - 1;
 }
 
 /* The scan's common case, in a block: instruction lines whose mnemonic mn_known remembers are read
@@ -1406,7 +1745,12 @@ static void scan_known_lines(reader_t *r, const mn_entry_t *mc)
     uint32_t lines = 0;
 #if defined(__SSE2__)
     /* Each line's newline from a bit mask of the 64 bytes at `at` (the bits of the lines taken
-     * cleared): a call of memchr per line cost more than its search of a line of forty bytes. */
+     * cleared): a call of memchr per line cost more than its search of a line of forty bytes.  With
+     * no NUL in the buffer, a newline found is before lim (the bytes past it are zero: READ_SLACK),
+     * and a line is shorter than READ_BUF_BYTES when the window its newline is in ends at most that
+     * far from its start, so both are checked only when a window is loaded. */
+    if (stop < lim)
+        return;
     const char *at = p;
     uint64_t bits = p < lim ? newline_bits(at) : 0;
 #endif
@@ -1415,14 +1759,13 @@ static void scan_known_lines(reader_t *r, const mn_entry_t *mc)
      * matches no token), so a line needs neither its length nor its CR. */
     while (mn_known(mc, p)) {
 #if defined(__SSE2__)
-        while (!bits && at + 64 < lim)
+        while (!bits) {
+            if (at + 64 >= lim || (size_t)(at + 128 - p) > READ_BUF_BYTES)
+                goto out;
             bits = newline_bits(at += 64);
-        if (!bits)
-            break;
+        }
         const char *nl = at + __builtin_ctzll(bits);
         bits &= bits - 1;
-        if (nl >= stop || (size_t)(nl - p) >= READ_BUF_BYTES)
-            break;
 #else
         const char *nl = memchr(p, '\n', (size_t)(lim - p));
         if (!nl || nl >= stop || (size_t)(nl - p) >= READ_BUF_BYTES)
@@ -1431,6 +1774,9 @@ static void scan_known_lines(reader_t *r, const mn_entry_t *mc)
         p = nl + 1;
         lines++;
     }
+#if defined(__SSE2__)
+out:
+#endif
     r->off += (uint64_t)(p - r->cur);
     r->line += lines;
     r->cur = p;
@@ -1443,9 +1789,9 @@ static int trace_scan(trace_kernel_t *tk, reader_t *r, bool header_only, dv_erro
     enum scan_state st = SCAN_VERSION;
     mn_entry_t mc[MC_SLOTS];
     for (int i = 0; i < MC_SLOTS; i++) /* empty: a first word no line has (bytes masked to 0, equal to 1) */
-        mc[i] = (mn_entry_t){.w = {1}};
-    const char *line;
-    size_t len;
+        mc[i] = (mn_entry_t){.w = {1}, .bits = 1u << 16};
+    const char *line = NULL; /* (set when reader_next returns 1) */
+    size_t len = 0;
     int rc;
     r->find_nul = true;
     r->nul = r->cur < r->lim ? memchr(r->cur, '\0', (size_t)(r->lim - r->cur)) : NULL;

@@ -870,6 +870,95 @@ START_TEST(test_trace_replayed_loop_matches_parser)
 }
 END_TEST
 
+/* A loop the reader matches an iteration at a time with its template (kernel/trace_read.c,
+ * template_t): a double-buffered body of eleven lines, two iterations a period, whose GM offsets
+ * walk by a stride (up, and down for z), past 2^32 and across digit counts, while its UB offsets
+ * stay (runs the template makes text).  disrupt: the iterations in which the text differs from the
+ * template somewhere (a comment line, a blank line, CR LF, blanks before a mnemonic, a changed
+ * field, an offset in upper case, with a leading zero or in decimal, a kept UB offset that changes,
+ * a stride that jumps, a comment after a line; disrupt 2: also, in every iteration, a line too long
+ * to be kept in the reader's line cache); bad >= 0: the kind of error put in iteration bad_at
+ * of block 1 (0: an offset past its argument, 1: an offset of too many digits, 2: a field out of
+ * range, 3: a UB offset past 40 bits). */
+static char *template_text(int iters, int disrupt, int bad, int bad_at, size_t *len)
+{
+    char *t = NULL;
+    FILE *m = open_memstream(&t, len);
+    ck_assert_ptr_nonnull(m);
+    fprintf(m, "dvtrace 1\nkernel k kind=vector blocks=2\narg x bytes=17179869184 dtype=f16 dir=in\n"
+               "arg y bytes=1048576 dtype=f16 dir=in\narg z bytes=17179869184 dtype=f16 dir=out\n");
+    for (int b = 0; b < 2; b++) {
+        fprintf(m, "block %d\n", b);
+        uint64_t x = b ? 0xFFFF0000ull - 0x200ull * 700 : 0xF000, z = 0x100000000ull + 0x40ull * 2000;
+        for (int i = 0; i < iters; i++) {
+            const int id = i & 1;
+            const bool d = disrupt && b == 1;
+            const bool here = bad >= 0 && b == 1 && i == bad_at;
+            x += d && i % 53 == 23 ? 0x10000 : 0x200;
+            z -= 0x40;
+            fprintf(m, "scalar cycles=4\n");
+            fprintf(m, "wait_flag src=V dst=MTE2 id=%d\n", id);
+            if (here && bad == 0)
+                fprintf(m, "copy_gm_to_ubuf dst=ub:0x%x src=x+0x%llx nburst=1 len=4\n", id * 0x4000, 17179869184ull);
+            else if (here && bad == 1)
+                fprintf(m, "copy_gm_to_ubuf dst=ub:0x%x src=x+0x%llx0000000000 nburst=1 len=4\n", id * 0x4000,
+                        (unsigned long long)x);
+            else if (d && i % 71 == 15)
+                fprintf(m, "copy_gm_to_ubuf dst=ub:0x%x src=x+0x%llX nburst=1 len=4\n", id * 0x4000, (unsigned long long)x);
+            else if (d && i % 67 == 17)
+                fprintf(m, "copy_gm_to_ubuf dst=ub:0x%x src=x+0x0%llx nburst=1 len=4\n", id * 0x4000, (unsigned long long)x);
+            else if (d && i % 61 == 19)
+                fprintf(m, "copy_gm_to_ubuf dst=ub:0x%x src=x+%llu nburst=1 len=4\n", id * 0x4000, (unsigned long long)x);
+            else if (d && i % 59 == 21)
+                fprintf(m, "copy_gm_to_ubuf dst=ub:0x%x src=x+0x%llx nburst=1 len=4\n", 0x100 + id * 0x4000,
+                        (unsigned long long)x);
+            else
+                fprintf(m, "copy_gm_to_ubuf dst=ub:0x%x src=x+0x%llx nburst=1 len=4\n", id * 0x4000, (unsigned long long)x);
+            if (d && i % 97 == 5)
+                fprintf(m, "# iteration %d\n", i);
+            fprintf(m, "copy_gm_to_ubuf_align dst=ub:0x%x src=y+0x%x nburst=1 len=64 src_gap=0 dst_gap=0\n",
+                    0x8000 + id * 0x4000, (i * 0x40) % 0x80000);
+            fprintf(m, "%sset_flag src=MTE2 dst=V id=%d%s\n", d && i % 79 == 11 ? "  " : "", id,
+                    d && i % 83 == 9 ? "\r" : "");
+            if (d && i % 89 == 7)
+                fprintf(m, "\n");
+            fprintf(m, "wait_flag src=MTE2 dst=V id=%d\n", id);
+            fprintf(m, "vadd dst=ub:0x%x src0=ub:0x%x src1=ub:0x%llx dtype=f16 repeat=%d\n", 0x10000 + id * 0x4000,
+                    id * 0x4000, here && bad == 3 ? 0x10000000000ull : 0x8000ull + (unsigned)id * 0x4000,
+                    here && bad == 2 ? 256 : d && i % 73 == 13 ? 63 : 64);
+            fprintf(m, "set_flag src=V dst=MTE3 id=%d\n", id);
+            fprintf(m, "wait_flag src=V dst=MTE3 id=%d%s\n", id,
+                    disrupt == 2 ? " # a comment that makes this line longer than the lines the reader keeps" : "");
+            if (b == 0 && i == iters - 1)
+                break; /* the block ends inside an iteration */
+            fprintf(m, "copy_ubuf_to_gm dst=z+0x%llx src=ub:0x%x nburst=1 len=4%s\n", (unsigned long long)z,
+                    0x10000 + id * 0x4000, d && i % 47 == 25 ? " # out" : "");
+            fprintf(m, "set_flag src=MTE3 dst=V id=%d\n", id);
+        }
+    }
+    fprintf(m, "end\n");
+    fclose(m);
+    return t;
+}
+
+START_TEST(test_trace_template_matches_parser)
+{
+    size_t len;
+    for (int disrupt = 0; disrupt < 3; disrupt++) {
+        char *text = template_text(500, disrupt, -1, 0, &len);
+        check_blocks_match_parser(text, len);
+        free(text);
+    }
+    /* an error in the middle of a run of iterations matched with the template: the parser's, where it is */
+    for (int bad = 0; bad < 4; bad++)
+        for (int at = 100; at < 102; at++) {
+            char *text = template_text(120, bad & 1, bad, at, &len);
+            check_blocks_match_parser(text, len);
+            free(text);
+        }
+}
+END_TEST
+
 /* ---------------------------------------------------------------- streaming */
 
 /* blocks streams of per_block scalars, written last block first; aivs > 0: a mix kernel whose
@@ -1253,6 +1342,7 @@ Suite *dv_trace_suite(void)
     tcase_add_test(tc, test_trace_loop_lines_match_parser);
     tcase_add_test(tc, test_trace_loop_errors_where_they_are);
     tcase_add_test(tc, test_trace_replayed_loop_matches_parser);
+    tcase_add_test(tc, test_trace_template_matches_parser);
     tcase_add_test(tc, test_trace_writer_rejects_bad_header);
     suite_add_tcase(s, tc);
 
