@@ -180,6 +180,47 @@ START_TEST(test_components_calendar_walk_across_ring_end)
 }
 END_TEST
 
+// The fast paths of reserve (popcnt, where the CPU has it; 64-bit products, for a capacity of up
+// to 2^25 bytes a bin) give what the general ones give: two calendars, one on the general paths,
+// take the same random reservations (up to 200 requesters, some far ahead, in the ring's last
+// slots or before the live bins), retirements, lost capacity and kernel starts, with every
+// reservation's result compared.
+START_TEST(test_components_calendar_fast_paths_match_general)
+{
+    uint64_t s = 88172645463325252ull;
+    auto rnd = [&s](uint64_t n) { s ^= s << 13, s ^= s >> 7, s ^= s << 17; return s % n; };
+    static const uint64_t bpcs[] = {1, 4, 104, 825, 2888, 1ull << 19};
+    for (uint64_t config = 0; config < 12; config++) {
+        const uint64_t bpc = bpcs[config % 6], window = config < 6 ? 64 : 1 + rnd(200), cap = bpc * window;
+        BandwidthCalendar fast, general;
+        fast.configure(bpc, window);
+        general.configure(bpc, window);
+        general.general_paths();
+        uint64_t now = 0;
+        for (int op = 0; op < 4000; op++) {
+            const uint64_t k = rnd(100);
+            if (k < 10) {
+                now += rnd(20 * window);
+                fast.retire(now), general.retire(now);
+            } else if (k < 13) {
+                const uint64_t t = now + rnd(40 * window), bytes = rnd(3 * cap);
+                fast.consume(t, bytes), general.consume(t, bytes);
+            } else if (k < 15) {
+                const unsigned n = (unsigned)rnd(64);
+                fast.start(n), general.start(n);
+            } else {
+                const unsigned r = (unsigned)rnd(k < 50 ? 48 : 200);
+                uint64_t t = now + rnd(k < 90 ? 40 * window : 2000 * window);
+                if (k == 99)
+                    t = rnd(now + 1);
+                const uint64_t bytes = rnd(4) ? 16384 : 1 + rnd(k < 60 ? cap : 40 * cap);
+                ck_assert_uint_eq(fast.reserve(t, bytes, r), general.reserve(t, bytes, r));
+            }
+        }
+    }
+}
+END_TEST
+
 // ---------------------------------------------------------------- L2Cache
 // 128-byte lines, 4 ways, 2 sets (1 KB): line L lives in set L % 2.  The L2 moves 64 B/cycle in
 // 64-cycle bins; HBM 8 B/cycle, latency 50.  Each access below is one 128-byte run at line L.
@@ -1755,6 +1796,7 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_calendar_full_bins_passed);
     tcase_add_test(t, test_components_calendar_last_bytes_in_live_bin);
     tcase_add_test(t, test_components_calendar_walk_across_ring_end);
+    tcase_add_test(t, test_components_calendar_fast_paths_match_general);
     tcase_add_test(t, test_components_l2_lru);
     tcase_add_test(t, test_components_l2_order_few_ways);
     tcase_add_test(t, test_components_l2_never_allocated);
