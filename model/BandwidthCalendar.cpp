@@ -16,6 +16,11 @@ void BandwidthCalendar::configure(uint64_t bytes_per_cycle, uint64_t window)
     bpc_ = bytes_per_cycle;
     window_ = window;
     cap_ = bytes_per_cycle * window;
+    small_ = cap_ <= kSmallCap;
+#if defined(__x86_64__) && defined(__GNUC__)
+    __builtin_cpu_init(); // idempotent: the CPU is read once per process
+    popcnt_ = __builtin_cpu_supports("popcnt");
+#endif
     reset();
 }
 
@@ -23,9 +28,10 @@ void BandwidthCalendar::reset()
 {
     base_ = count_ = now_ = 0;
     past_lo_ = past_hi_ = past_w_[0] = past_w_[1] = 0;
-    starting_ = throttled_ = false;
+    throttle_ = kFree;
     ring_.assign(512, Bin{});
-    mask_ = ring_.size() - 1;
+    size_ = ring_.size();
+    mask_ = size_ - 1;
 }
 
 void BandwidthCalendar::retire(cycles_t t)
@@ -54,11 +60,12 @@ void BandwidthCalendar::grow(uint64_t bin)
         bigger[b & mask] = slot(b);
     ring_.swap(bigger);
     mask_ = mask;
+    size_ = size;
 }
 
 BandwidthCalendar::Bin &BandwidthCalendar::bin_at(uint64_t bin)
 {
-    if (bin - base_ >= ring_.size())
+    if (bin - base_ >= size_)
         grow(bin);
     if (bin - base_ >= count_)
         count_ = bin - base_ + 1;
@@ -113,7 +120,7 @@ void BandwidthCalendar::scan(uint64_t lo, uint64_t hi, uint64_t w[2], uint64_t *
 #endif
     const Bin *const ring = ring_.data();
     while (lo < hi) {
-        const uint64_t i = lo & mask_, n = std::min<uint64_t>(hi - lo, ring_.size() - i);
+        const uint64_t i = lo & mask_, n = std::min<uint64_t>(hi - lo, size_ - i);
         const Bin *b = ring + i, *const pairs = b + (n & ~uint64_t(1)), *const e = b + n;
         for (; b != pairs; b += 2) {
 #if defined(__SSE2__)
@@ -179,20 +186,23 @@ static inline uint64_t popcount2(const uint64_t w[2])
 void BandwidthCalendar::start(unsigned contenders)
 {
     contenders_ = std::max(1u, contenders);
-    starting_ = contenders_ > 1;
-    throttled_ = false;
+    throttle_ = contenders_ > 1 ? kStarting : kFree;
 }
 
 // Inlined into reserve, its one caller (a call per reservation saved).
+template <bool Popcnt>
 __attribute__((always_inline)) inline uint64_t BandwidthCalendar::share_near(uint64_t bin, unsigned requester)
 {
-    if (starting_) {
-        start_bin_ = bin;
-        starting_ = false;
-        throttled_ = true;
+    if (throttle_ != kFree) {
+        if (throttle_ == kStarting) {
+            start_bin_ = bin;
+            throttle_ = kThrottled;
+        }
+        if (now_ > start_bin_) // (now_ never moves back)
+            throttle_ = kFree;
+        else if (bin >= start_bin_)
+            return std::max<uint64_t>(1, cap_ / contenders_);
     }
-    if (throttled_ && now_ <= start_bin_ && bin >= start_bin_)
-        return std::max<uint64_t>(1, cap_ / contenders_);
     uint64_t w[2] = {0, 0}, used = 0;
     const uint64_t live_end = base_ + count_;
     const uint64_t lo = std::max(base_, bin > near_ ? bin - near_ : 0);
@@ -201,8 +211,8 @@ __attribute__((always_inline)) inline uint64_t BandwidthCalendar::share_near(uin
     // starts with empty slots).  So when the 2 x near_ slots from bin - near_ are one piece of the
     // ring and share no slot with a live bin but their own (the live bins and these together span
     // at most the ring), all of them give the window's sums: the bins outside [lo, hi) add nothing.
-    if (bin >= near_ && std::max(bin + near_, live_end) + near_ - base_ <= ring_.size() &&
-        ((bin - near_) & mask_) + 2 * near_ <= ring_.size())
+    if (bin >= near_ && std::max(bin + near_, live_end) + near_ - base_ <= size_ &&
+        ((bin - near_) & mask_) + 2 * near_ <= size_)
         scan_window(ring_.data() + ((bin - near_) & mask_), w, &used);
     else
         scan(lo, hi, w, &used);
@@ -227,11 +237,19 @@ __attribute__((always_inline)) inline uint64_t BandwidthCalendar::share_near(uin
     w[1] |= past_w_[1];
     const unsigned r = requester % 128;
     w[r / 64] |= 1ull << (r % 64);
-    const uint64_t active = popcount2(w);
+    uint64_t active;
+    if constexpr (Popcnt)
+        active = static_cast<uint64_t>(__builtin_popcountll(w[0]) + __builtin_popcountll(w[1]));
+    else
+        active = popcount2(w);
     // Processor sharing among the requesters that contend: A requesters that keep the window busy a
     // fraction U of its capacity act as A x U full-time ones, so capacity one leaves idle between
     // its bursts goes to the others.  share = cap / max(1, A x U), U = used / (cap x bins).
     const uint64_t window_cap = cap_ * (hi > lo ? hi - lo : 1);
+    if (small_) { // (every bin holds at most cap_, the window at most 2 x near_ bins)
+        const uint64_t demand = active * used;
+        return demand <= window_cap ? cap_ : std::max<uint64_t>(1, cap_ * window_cap / demand);
+    }
     const unsigned __int128 demand = static_cast<unsigned __int128>(active) * used; // A x U x window_cap
     if (demand <= window_cap)
         return cap_;
@@ -246,13 +264,20 @@ cycles_t BandwidthCalendar::reserve(cycles_t t, uint64_t bytes, unsigned request
 {
     if (bytes == 0)
         return t;
+    return popcnt_ ? reserve_popcnt(t, bytes, requester) : reserve_plain(t, bytes, requester);
+}
+
+template <bool Popcnt>
+__attribute__((always_inline)) inline cycles_t BandwidthCalendar::reserve_as(cycles_t t, uint64_t bytes,
+                                                                             unsigned requester)
+{
     const uint64_t window = window_, cap = cap_, bpc = bpc_; // locals: the bins' stores cannot alias them
     uint64_t bin = t / window;
     if (bin < base_) {
         bin = base_;
         t = bin * window;
     }
-    const uint64_t share = share_near(bin, requester);
+    const uint64_t share = share_near<Popcnt>(bin, requester);
     assert(past_hi_ <= bin); // share_near's kept bins are before every bin marked below
     const unsigned r = requester % 128, word = r / 64;
     const uint64_t mark = 1ull << (r % 64);
@@ -313,7 +338,7 @@ cycles_t BandwidthCalendar::reserve(cycles_t t, uint64_t bytes, unsigned request
     // Past the live bins every bin is empty: the share (or the capacity) in each, the rest in the
     // last, which is where the last byte is through.
     const uint64_t full = (bytes - 1) / each, last = bin + full;
-    if (last - base_ >= ring_.size())
+    if (last - base_ >= size_)
         grow(last);
     count_ = last - base_ + 1;
     for (; bin < last; bin++) {
@@ -325,6 +350,21 @@ cycles_t BandwidthCalendar::reserve(cycles_t t, uint64_t bytes, unsigned request
     b.used += bytes - full * each;
     b.who[word] |= mark;
     return last * window + dv_ceil_div(b.used, bpc);
+}
+
+// reserve_as compiled twice: for a CPU with popcnt (configure() asks the CPU once; the build
+// targets baseline x86-64, which has no popcnt instruction) and without.
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("popcnt")))
+#endif
+cycles_t BandwidthCalendar::reserve_popcnt(cycles_t t, uint64_t bytes, unsigned requester)
+{
+    return reserve_as<true>(t, bytes, requester);
+}
+
+cycles_t BandwidthCalendar::reserve_plain(cycles_t t, uint64_t bytes, unsigned requester)
+{
+    return reserve_as<false>(t, bytes, requester);
 }
 
 void BandwidthCalendar::consume(cycles_t t, uint64_t bytes)

@@ -36,8 +36,17 @@ public:
     // their turn later in a quantum have not reserved yet: each reservation then takes at most
     // capacity / contenders per bin, as all the kernel's cores start together (no limit for one).
     void start(unsigned contenders);
+    // Tests: take the paths every CPU and every capacity can take (no popcnt, products in 128
+    // bits) from now on; the results are the same.
+    void general_paths() { popcnt_ = small_ = false; }
 
 private:
+    // reserve's body; Popcnt: compiled for (and run on) a CPU with the popcnt instruction, which
+    // counts share_near's requesters in two instructions instead of a bit-parallel sum.
+    template <bool Popcnt>
+    cycles_t reserve_as(cycles_t t, uint64_t bytes, unsigned requester);
+    cycles_t reserve_popcnt(cycles_t t, uint64_t bytes, unsigned requester);
+    cycles_t reserve_plain(cycles_t t, uint64_t bytes, unsigned requester);
     // 32 bytes, requesters on a 16-byte boundary: scan() reads a bin with one add and one or.
     struct alignas(16) Bin {
         uint64_t used = 0; // bytes reserved, at most cap_
@@ -51,18 +60,27 @@ private:
     void grow(uint64_t bin);
     void scan(uint64_t lo, uint64_t hi, uint64_t w[2], uint64_t *used) const;
     static void scan_window(const Bin *b, uint64_t w[2], uint64_t *used);
+    template <bool Popcnt>
     uint64_t share_near(uint64_t bin, unsigned requester);
     static constexpr uint64_t near_ = 16; // bins either side that count as "active around"
     uint64_t bpc_ = 1, window_ = 64, cap_ = 64;
+    // cap_ <= kSmallCap: share_near's products (at most 128 requesters x 2 near_ bins x cap_, and
+    // cap_ x 2 near_ x cap_) fit in 64 bits
+    static constexpr uint64_t kSmallCap = 1ull << 25;
+    bool small_ = true;
+    bool popcnt_ = false; // the CPU has popcnt: reserve runs reserve_popcnt
     // Bins base_ .. base_ + count_ - 1 live in a power-of-two ring, bin b at ring_[b & mask_].
     Bin &slot(uint64_t bin) { return ring_[bin & mask_]; }
-    uint64_t base_ = 0, count_ = 0, mask_ = 0;
+    uint64_t base_ = 0, count_ = 0, mask_ = 0, size_ = 0; // size_: ring_.size() (mask_ + 1)
     uint64_t now_ = 0; // the global time's bin (retire): bins before it are complete
     // share_near: the requesters seen in the live bins [past_lo_, past_hi_) before the global time
     uint64_t past_lo_ = 0, past_hi_ = 0, past_w_[2] = {0, 0};
     uint64_t start_bin_ = 0, contenders_ = 1;
-    bool starting_ = false;  // start() with more than one core: the next reservation sets start_bin_
-    bool throttled_ = false; // a kernel of contenders_ cores started at start_bin_
+    // kStarting: start() with more than one core, the next reservation sets start_bin_; kThrottled:
+    // a kernel of contenders_ cores started at start_bin_ and the global time has not passed it (once
+    // it has, it never returns there: the state falls back to kFree)
+    enum Throttle : uint8_t { kFree, kStarting, kThrottled };
+    Throttle throttle_ = kFree;
     std::vector<Bin> ring_;
 };
 

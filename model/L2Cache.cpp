@@ -263,6 +263,47 @@ __attribute__((always_inline)) inline void L2Cache::touch(unsigned char *s, uint
     lookup<W, D>(s, tag, fresh, at, seen, use, misses, writebacks);
 }
 
+// n lines never allocated (tags tag .. tag + n - 1) into the n sets from the one at s, which have a
+// recency order: sure misses, each taking the last way of its set's order (an invalid one while
+// there is one), which becomes the first - lookup's miss without its search.
+template <uint64_t W, bool D>
+__attribute__((always_inline)) inline void L2Cache::fresh_lines(unsigned char *s, uint64_t tag, uint64_t n,
+                                                                uint64_t &uses, uint64_t &writebacks) const
+{
+    const uint64_t ways = W ? W : ways_;
+    const Layout lay = W ? layout(W) : lay_;
+    const Order ord = W ? order_of(W) : ord_;
+    const auto miss = [&](unsigned char *b, uint64_t line_tag) __attribute__((always_inline)) {
+        uint64_t &order = field(b, kOrder);
+        const uint64_t o = order, w = victim(o, ways);
+        order = rotate(o, ways, ord);
+        writebacks += b[lay.dirty + w]; // (an invalid way is never dirty)
+        b[lay.dirty + w] = D;
+        reinterpret_cast<uint64_t *>(b + lay.tag)[w] = line_tag;
+        b[lay.sig + w] = sig_of(line_tag);
+        reinterpret_cast<uint64_t *>(b + lay.used)[w] = ++uses;
+    };
+    // four lines a step (the compiler's unrolling does not survive link-time optimisation)
+    const uint64_t e = tag + n;
+    for (; e - tag >= 4; tag += 4, s += 4 * lay.bytes) {
+        miss(s, tag);
+        miss(s + lay.bytes, tag + 1);
+        miss(s + 2 * lay.bytes, tag + 2);
+        miss(s + 3 * lay.bytes, tag + 3);
+    }
+    for (; tag != e; tag++, s += lay.bytes)
+        miss(s, tag);
+}
+
+// fresh_lines out of line, with every register for its loop; returns the write-backs.
+template <uint64_t W, bool D>
+__attribute__((noinline)) uint64_t L2Cache::fresh_run(unsigned char *s, uint64_t tag, uint64_t n, uint64_t uses) const
+{
+    uint64_t writebacks = 0;
+    fresh_lines<W, D>(s, tag, n, uses, writebacks);
+    return writebacks;
+}
+
 // Lines l .. last (l < last) from the set `set`, l's place in its run in_run: consecutive lines
 // take consecutive sets, each piece without a new run of `sets` lines or a wrap looked up a word of
 // its run's bitmap at a time, the lines never allocated (all the word's lines here clear) as sure
@@ -289,21 +330,10 @@ __attribute__((always_inline)) inline void L2Cache::touch_lines(uint64_t l, uint
             pos += m;
             const uint64_t e = tag + m;
             if (fresh && ways <= kOrderWays) {
-                // Lines never allocated in sets with a recency order: sure misses, each taking the
-                // last way of its set's order (an invalid one while there is one), which becomes the
-                // first - touch's miss without its lookup.
-                const Order ord = W ? order_of(W) : ord_;
                 misses += m;
-                for (; tag != e; tag++, s += lay.bytes) {
-                    uint64_t &order = field(s, kOrder);
-                    const uint64_t o = order, w = victim(o, ways);
-                    order = rotate(o, ways, ord);
-                    writebacks += s[lay.dirty + w]; // (an invalid way is never dirty)
-                    s[lay.dirty + w] = D;
-                    reinterpret_cast<uint64_t *>(s + lay.tag)[w] = tag;
-                    s[lay.sig + w] = sig_of(tag);
-                    reinterpret_cast<uint64_t *>(s + lay.used)[w] = ++uses;
-                }
+                fresh_lines<W, D>(s, tag, m, uses, writebacks);
+                tag += m;
+                s += m * lay.bytes;
             } else
                 for (; tag != e; tag++, s += lay.bytes)
                     touch<W, D>(s, tag, fresh, kMarked, k.seen, ++uses, misses, writebacks);
@@ -320,9 +350,34 @@ __attribute__((always_inline)) inline void L2Cache::touch_lines(uint64_t l, uint
     }
 }
 
-// Out of line: one run (the common DMA), with no more state than its own in registers.
+// Out of line: one run (the common DMA), with no more state than its own in registers.  Lines
+// never allocated, all in one word of their run's bitmap and in consecutive sets (a piece of
+// touch_lines that is one word), are sure misses taken by fresh_run; any other run goes to
+// touch_run_any.
 template <uint64_t W, bool D>
 __attribute__((noinline)) L2Cache::Tally L2Cache::touch_run(uint64_t a, uint64_t bytes)
+{
+    Walk k = walk_start();
+    const uint64_t l = line_of(a), n = line_of(a + bytes - 1) - l + 1;
+    uint64_t in_run;
+    const uint64_t set = set_in(k, l, in_run), bit = in_run % 64;
+    walk_end(k);
+    if (W && W <= kOrderWays && n > 1 && n <= 64 - bit && n <= k.sets - std::max(in_run, set)) {
+        uint64_t &word = k.seen[in_run / 64];
+        const uint64_t mask = ~0ull >> (64 - n) << bit;
+        if ((word & mask) == 0) {
+            word |= mask;
+            const uint64_t writebacks = fresh_run<W, D>(&sets_mem_[0] + set * layout(W).bytes, l + 1, n, uses_);
+            uses_ += n;
+            return Tally{n, n, writebacks};
+        }
+    }
+    return touch_run_any<W, D>(a, bytes);
+}
+
+// touch_run's general case.
+template <uint64_t W, bool D>
+__attribute__((noinline)) L2Cache::Tally L2Cache::touch_run_any(uint64_t a, uint64_t bytes)
 {
     uint64_t uses = uses_, misses = 0, writebacks = 0;
     Walk k = walk_start();

@@ -252,6 +252,14 @@ private:
     // touch_runs for one run of `bytes` bytes at address a.
     template <uint64_t W, bool D>
     Tally touch_run(uint64_t a, uint64_t bytes);
+    template <uint64_t W, bool D>
+    Tally touch_run_any(uint64_t a, uint64_t bytes);
+    // touch_runs' misses of n lines never allocated, tags tag .. tag + n - 1, in the n sets from the
+    // one at s (at most kOrderWays ways).
+    template <uint64_t W, bool D>
+    void fresh_lines(unsigned char *s, uint64_t tag, uint64_t n, uint64_t &uses, uint64_t &writebacks) const;
+    template <uint64_t W, bool D>
+    uint64_t fresh_run(unsigned char *s, uint64_t tag, uint64_t n, uint64_t uses) const;
     // touch_runs' lookup of lines l .. last (l < last) from the set `set`, l's place in its run in_run.
     template <uint64_t W, bool D>
     void touch_lines(uint64_t l, uint64_t last, uint64_t in_run, uint64_t set, Walk &k, uint64_t &uses,

@@ -180,6 +180,47 @@ START_TEST(test_components_calendar_walk_across_ring_end)
 }
 END_TEST
 
+// The fast paths of reserve (popcnt, where the CPU has it; 64-bit products, for a capacity of up
+// to 2^25 bytes a bin) give what the general ones give: two calendars, one on the general paths,
+// take the same random reservations (up to 200 requesters, some far ahead, in the ring's last
+// slots or before the live bins), retirements, lost capacity and kernel starts, with every
+// reservation's result compared.
+START_TEST(test_components_calendar_fast_paths_match_general)
+{
+    uint64_t s = 88172645463325252ull;
+    auto rnd = [&s](uint64_t n) { s ^= s << 13, s ^= s >> 7, s ^= s << 17; return s % n; };
+    static const uint64_t bpcs[] = {1, 4, 104, 825, 2888, 1ull << 19};
+    for (uint64_t config = 0; config < 12; config++) {
+        const uint64_t bpc = bpcs[config % 6], window = config < 6 ? 64 : 1 + rnd(200), cap = bpc * window;
+        BandwidthCalendar fast, general;
+        fast.configure(bpc, window);
+        general.configure(bpc, window);
+        general.general_paths();
+        uint64_t now = 0;
+        for (int op = 0; op < 4000; op++) {
+            const uint64_t k = rnd(100);
+            if (k < 10) {
+                now += rnd(20 * window);
+                fast.retire(now), general.retire(now);
+            } else if (k < 13) {
+                const uint64_t t = now + rnd(40 * window), bytes = rnd(3 * cap);
+                fast.consume(t, bytes), general.consume(t, bytes);
+            } else if (k < 15) {
+                const unsigned n = (unsigned)rnd(64);
+                fast.start(n), general.start(n);
+            } else {
+                const unsigned r = (unsigned)rnd(k < 50 ? 48 : 200);
+                uint64_t t = now + rnd(k < 90 ? 40 * window : 2000 * window);
+                if (k == 99)
+                    t = rnd(now + 1);
+                const uint64_t bytes = rnd(4) ? 16384 : 1 + rnd(k < 60 ? cap : 40 * cap);
+                ck_assert_uint_eq(fast.reserve(t, bytes, r), general.reserve(t, bytes, r));
+            }
+        }
+    }
+}
+END_TEST
+
 // ---------------------------------------------------------------- L2Cache
 // 128-byte lines, 4 ways, 2 sets (1 KB): line L lives in set L % 2.  The L2 moves 64 B/cycle in
 // 64-cycle bins; HBM 8 B/cycle, latency 50.  Each access below is one 128-byte run at line L.
@@ -339,6 +380,52 @@ START_TEST(test_components_l2_never_allocated)
         ck_assert_uint_eq(l2.hits, 513);
         ck_assert_uint_eq(l2.writebacks, 1280);
     }
+}
+END_TEST
+
+// A run whose lines were never allocated, in one word of their run's bitmap and in consecutive
+// sets, takes its misses without a lookup (touch_run's fresh path); the same lines moved as a list
+// of one-line runs are looked up one by one.  Two L2s (64 sets of 16 ways of 128 B, each with its
+// own HBM) take 3,000 random runs of 1 .. 80 lines over 40 runs of 64 lines, reads and writes, one
+// as single runs, the other as lists: every result and count is the same.
+START_TEST(test_components_l2_fresh_run_matches_lines)
+{
+    Context context;
+    Hbm hbm_a("hbm_a", Hbm::Params{50, 8, 64, 0, 0}), hbm_b("hbm_b", Hbm::Params{50, 8, 64, 0, 0});
+    L2Cache a("a", L2Cache::Params{64 * 16 * 128, 128, 16, false, 64, 64});
+    L2Cache b("b", L2Cache::Params{64 * 16 * 128, 128, 16, false, 64, 64});
+    a.hbm.bind(hbm_a);
+    b.hbm.bind(hbm_b);
+    uint64_t s = 2463534242ull;
+    auto rnd = [&s](uint64_t n) { s ^= s << 13, s ^= s >> 7, s ^= s << 17; return s % n; };
+    std::vector<uint64_t> list;
+    uint64_t fresh = 0;
+    for (uint64_t i = 0, t = 0; i < 3000; i++, t += 40) {
+        const uint64_t n = 1 + rnd(rnd(4) ? 40 : 80), line = rnd(64 * 40);
+        const bool write = rnd(3) == 0;
+        GmRuns one;
+        one.count = 1;
+        one.bytes = n * 128;
+        one.base = line * 128;
+        list.clear();
+        for (uint64_t l = line; l < line + n; l++)
+            list.push_back(l * 128);
+        GmRuns split;
+        split.count = n;
+        split.bytes = 128;
+        split.list = list.data();
+        const uint64_t misses = a.misses;
+        const GmResult x = a.transfer(t, one, write, (unsigned)i % 8), y = b.transfer(t, split, write, (unsigned)i % 8);
+        fresh += a.misses - misses == n && n > 1;
+        ck_assert_uint_eq(x.done, y.done);
+        ck_assert_int_eq(x.miss, y.miss);
+        ck_assert_int_eq(x.hbm, y.hbm);
+        ck_assert_uint_eq(a.hits, b.hits);
+        ck_assert_uint_eq(a.misses, b.misses);
+        ck_assert_uint_eq(a.writebacks, b.writebacks);
+    }
+    ck_assert_uint_gt(fresh, 300);
+    ck_assert_uint_eq(a.idle_write_back(~0ull), b.idle_write_back(~0ull));
 }
 END_TEST
 
@@ -1755,9 +1842,11 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_calendar_full_bins_passed);
     tcase_add_test(t, test_components_calendar_last_bytes_in_live_bin);
     tcase_add_test(t, test_components_calendar_walk_across_ring_end);
+    tcase_add_test(t, test_components_calendar_fast_paths_match_general);
     tcase_add_test(t, test_components_l2_lru);
     tcase_add_test(t, test_components_l2_order_few_ways);
     tcase_add_test(t, test_components_l2_never_allocated);
+    tcase_add_test(t, test_components_l2_fresh_run_matches_lines);
     tcase_add_test(t, test_components_l2_run_bitmap_after_bypass);
     tcase_add_test(t, test_components_l2_rows);
     tcase_add_test(t, test_components_l2_write_back_and_through);
