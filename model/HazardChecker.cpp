@@ -130,21 +130,20 @@ inline bool HazardChecker::meets(const List &list, uint64_t known, const Insn &n
     }
 }
 
-// Advances pipe's clock and writes the record of its instruction with n accesses r (in the slot
-// after this pipe's newest; written in full before the others are checked: a walk never reads
-// this pipe's list); nullptr when n is 0.
-inline HazardChecker::Insn *HazardChecker::record(dv_pipe_t pipe, const VClock &issued, uint64_t index, uint32_t line,
-                                                  const dv_range_t *r, int n, size_t keep)
+const std::vector<dv_hazard_t> &HazardChecker::execute(dv_pipe_t pipe, const VClock &issued, uint64_t index,
+                                                       uint32_t line, const dv_range_t *r, int n)
 {
     absorb(pipe, issued);
     VClock &me = vc_[pipe];
     const uint64_t seq = static_cast<uint64_t>(static_cast<int64_t>(me.t[pipe] += 1));
     changed(pipe);
     if (n == 0)
-        return nullptr;
+        return none_;
+    // The instruction's record goes in the slot after this pipe's newest; it is written in full
+    // before the others are checked (a walk never reads this pipe's list).
     List &mine = acc_[pipe];
-    if (mine.n + 2 > mine.room) // the new one and the free slot before the kept ones
-        grow(mine, keep);
+    if (mine.n + 2 + kKept > mine.slots) // the new one, the kept ones and the free slot before them
+        grow(mine);
     Insn *const rec = mine.next;
     Pair w = {0, 0}, a = {0, 0}; // buckets written and touched
     for (int k = 0; k < n; k++) {
@@ -168,20 +167,14 @@ inline HazardChecker::Insn *HazardChecker::record(dv_pipe_t pipe, const VClock &
     top_[pipe] = seq;
     order_ += static_cast<uint64_t>(n);
     mine.count += static_cast<uint64_t>(n);
-    return rec;
-}
-
-const std::vector<dv_hazard_t> &HazardChecker::execute(dv_pipe_t pipe, const VClock &issued, uint64_t index,
-                                                       uint32_t line, const dv_range_t *r, int n)
-{
-    if (__builtin_expect(pipe == DV_PIPE_S, 0)) // the scalar unit's own access (ld_ub, st_gm, ...)
-        return execute_scalar(issued, index, line, r, n);
-    const Insn *const rec = record(pipe, issued, index, line, r, n, kKept);
-    if (!rec)
-        return none_;
-    const VClock &me = vc_[pipe];
     const unsigned others = held_ & ~(1u << pipe);
     held_ |= 1u << pipe;
+    if (__builtin_expect(pipe == DV_PIPE_S, 0)) { // the scalar unit's own access (ld_ub, st_gm, ...)
+        const bool hit = scalar(*rec);
+        if (order_ >= prune_order_)
+            prune();
+        return hit ? found_ : none_;
+    }
     // Races are rare: a first look only asks whether there is one, pipe by pipe, and only of the
     // pipes with an instruction this one is not ordered after; a second walk collects them all.
     bool found = false;
@@ -195,20 +188,6 @@ const std::vector<dv_hazard_t> &HazardChecker::execute(dv_pipe_t pipe, const VCl
     }
     if (found)
         collect(pipe, *rec);
-    if (order_ >= prune_order_)
-        prune();
-    return found ? found_ : none_;
-}
-
-// execute for the scalar unit (its list keeps no forgotten ones: it never races with itself).
-const std::vector<dv_hazard_t> &HazardChecker::execute_scalar(const VClock &issued, uint64_t index, uint32_t line,
-                                                              const dv_range_t *r, int n)
-{
-    const Insn *const rec = record(DV_PIPE_S, issued, index, line, r, n, 0);
-    if (!rec)
-        return none_;
-    held_ |= 1u << DV_PIPE_S;
-    const bool found = scalar(*rec);
     if (order_ >= prune_order_)
         prune();
     return found ? found_ : none_;
@@ -264,20 +243,19 @@ void HazardChecker::report(dv_pipe_t pipe, const Insn &now)
     hits_.clear();
 }
 
-// A full ring: four times as much room (at least 16) and keep slots for the kept ones, the kept
-// and live instructions first.  Growing fourfold copies a third of what doubling would (on a core
-// with a pipe that never runs, nothing is forgotten but by the cap, and the rings grow with the
-// block); a ring's room is at most 4x its live instructions (on the matmul 2048^3, peak RSS
-// 33.7 -> 34.8 MB).
-void HazardChecker::grow(List &l, size_t keep)
+// A full ring: four times as many slots (at least 2 kKept), the kept and live instructions first.
+// Growing fourfold copies a third of what doubling would (on a core with a pipe that never runs,
+// nothing is forgotten but by the cap, and the rings grow with the block); a ring is at most 4x
+// its kept and live instructions (on the matmul 2048^3, peak RSS 33.7 -> 34.8 MB).
+void HazardChecker::grow(List &l)
 {
-    const size_t room = std::max<size_t>(16, 4 * l.room), slots = room + keep;
+    const size_t slots = std::max<size_t>(2 * kKept, 4 * l.slots);
     std::unique_ptr<Insn[]> own(new Insn[slots + 1]);
     Insn *const base = own.get() + 1;
     base[-1].seq = 0;
     const Insn *in = l.oldest - l.kept;
     if (in < l.base)
-        in += l.end - l.base;
+        in += l.slots;
     const size_t all = l.kept + l.n;
     for (size_t i = 0; i < all; i++) { // a loop, not std::copy: its memmove took 5x the host instructions
         base[i] = *in;
@@ -288,7 +266,7 @@ void HazardChecker::grow(List &l, size_t keep)
     l.oldest = base + l.kept;
     l.end = base + slots;
     l.next = base + all;
-    l.room = room;
+    l.slots = slots;
 }
 
 // Drop accesses every other pipe is already ordered after: they cannot race with anything later

@@ -109,8 +109,7 @@ private:
     // slots [base, end): the live ones are the n from oldest on, next is where the next one goes,
     // and the kept before oldest are the newest ones forgotten that the scalar unit may still
     // race with (at most kKept: see prune).  Forgetting moves oldest and copies nothing; the ring
-    // grows (one copy of the kept and live ones) only when the live ones outgrow it (room: its
-    // slots less kKept for them, none in the scalar unit's own list).  The slot before
+    // grows (one copy of the kept and live ones) only when they outgrow it.  The slot before
     // oldest holds a seq every pipe but S is ordered after (a kept one, or a free slot with seq 0
     // when none is kept), and base[-1] (a slot of its own) has seq 0: a walk from next down stops
     // there without counting, as seq 0 is ordered before everything (the scalar unit's walk,
@@ -119,7 +118,7 @@ private:
     struct List {
         Insn *base = nullptr, *end = nullptr;
         Insn *oldest = nullptr, *next = nullptr;
-        size_t n = 0, room = 0, kept = 0;
+        size_t n = 0, slots = 0, kept = 0;
         uint64_t first = 0, count = 0; // the pipe's first live access, and how many it executed
         std::unique_ptr<Insn[]> own;   // base - 1 .. end
     };
@@ -153,13 +152,9 @@ private:
     // The rare and the occasional work, out of execute's way (its registers and its frame).
     [[gnu::noinline, gnu::cold]] void collect(dv_pipe_t pipe, const Insn &rec);
     void report(dv_pipe_t pipe, const Insn &now);
-    [[gnu::noinline]] static void grow(List &l, size_t keep);
+    [[gnu::noinline]] static void grow(List &l);
     [[gnu::noinline]] void prune();
     void forget(int q, uint64_t known);
-    [[gnu::always_inline]] Insn *record(dv_pipe_t pipe, const VClock &issued, uint64_t index, uint32_t line,
-                                        const dv_range_t *r, int n, size_t keep);
-    [[gnu::noinline, gnu::cold]] const std::vector<dv_hazard_t> &execute_scalar(const VClock &issued, uint64_t index,
-                                                                               uint32_t line, const dv_range_t *r, int n);
     [[gnu::noinline, gnu::cold]] bool scalar(const Insn &rec);
 
     static_assert(DV_PIPE_COUNT <= 8, "VClock::stamp keeps the pipe in 3 bits");
