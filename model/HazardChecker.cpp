@@ -15,7 +15,7 @@ void HazardChecker::reset(unsigned pipes)
     }
     for (auto &l : acc_) {
         l.oldest = l.next = l.base; // base[-1] is free
-        l.n = l.first = l.count = 0;
+        l.n = l.kept = l.first = l.count = 0;
     }
     held_ = 0;
     prune_order_ = 64;
@@ -101,7 +101,7 @@ bool HazardChecker::walk(dv_pipe_t pipe, const Insn &now, OnHit on_hit) const
 // Whether an instruction of list's pipe that is not ordered before now (seq > known: the list
 // holds one, top_ says) shares a bucket with now and has an access that races with one of now's:
 // execute's first look, walk's loop for one pipe without calls.  The newest first, down to an
-// ordered one or the free slot before the oldest (seq 0).
+// ordered one (as the slot before the oldest is, a kept one or free with seq 0).
 inline bool HazardChecker::meets(const List &list, uint64_t known, const Insn &now)
 {
     const Sig &sig = now.sig;
@@ -142,7 +142,7 @@ const std::vector<dv_hazard_t> &HazardChecker::execute(dv_pipe_t pipe, const VCl
     // The instruction's record goes in the slot after this pipe's newest; it is written in full
     // before the others are checked (a walk never reads this pipe's list).
     List &mine = acc_[pipe];
-    if (mine.n + 2 > mine.slots) // the new one and the free slot before oldest
+    if (mine.n + 2 + kKept > mine.slots) // the new one, the kept ones and the free slot before them
         grow(mine);
     Insn *const rec = mine.next;
     Pair w = {0, 0}, a = {0, 0}; // buckets written and touched
@@ -169,6 +169,12 @@ const std::vector<dv_hazard_t> &HazardChecker::execute(dv_pipe_t pipe, const VCl
     mine.count += static_cast<uint64_t>(n);
     const unsigned others = held_ & ~(1u << pipe);
     held_ |= 1u << pipe;
+    if (__builtin_expect(pipe == DV_PIPE_S, 0)) { // the scalar unit's own access (ld_ub, st_gm, ...)
+        const bool hit = scalar(*rec);
+        if (order_ >= prune_order_)
+            prune();
+        return hit ? found_ : none_;
+    }
     // Races are rare: a first look only asks whether there is one, pipe by pipe, and only of the
     // pipes with an instruction this one is not ordered after; a second walk collects them all.
     bool found = false;
@@ -237,42 +243,47 @@ void HazardChecker::report(dv_pipe_t pipe, const Insn &now)
     hits_.clear();
 }
 
-// A full ring: four times as many slots (at least 16), the live instructions first.  Growing
-// fourfold copies a third of what doubling would (on a core with a pipe that never runs, nothing
-// is forgotten but by the cap, and the rings grow with the block); a ring is at most 4x its
-// live instructions (on the matmul 2048^3, peak RSS 33.7 -> 34.8 MB).
+// A full ring: four times as many slots (at least 2 kKept), the kept and live instructions first.
+// Growing fourfold copies a third of what doubling would (on a core with a pipe that never runs,
+// nothing is forgotten but by the cap, and the rings grow with the block); a ring is at most 4x
+// its kept and live instructions (on the matmul 2048^3, peak RSS 33.7 -> 34.8 MB).
 void HazardChecker::grow(List &l)
 {
-    const size_t slots = std::max<size_t>(16, 4 * l.slots);
+    const size_t slots = std::max<size_t>(2 * kKept, 4 * l.slots);
     std::unique_ptr<Insn[]> own(new Insn[slots + 1]);
     Insn *const base = own.get() + 1;
     base[-1].seq = 0;
-    const Insn *in = l.oldest;
-    for (size_t i = 0; i < l.n; i++) { // a loop, not std::copy: its memmove took 5x the host instructions
+    const Insn *in = l.oldest - l.kept;
+    if (in < l.base)
+        in += l.slots;
+    const size_t all = l.kept + l.n;
+    for (size_t i = 0; i < all; i++) { // a loop, not std::copy: its memmove took 5x the host instructions
         base[i] = *in;
         in = in + 1 == l.end ? l.base : in + 1;
     }
     l.own = std::move(own);
-    l.base = l.oldest = base;
+    l.base = base;
+    l.oldest = base + l.kept;
     l.end = base + slots;
-    l.next = base + l.n;
+    l.next = base + all;
     l.slots = slots;
 }
 
-// Drop accesses every other pipe is already ordered after: they cannot race with anything later.
-// Along one pipe's list seq grows, so they are a prefix.  What a pipe p will know of q when it
-// executes later work is at least its own clock's entry vc_[p][q] (its flags and its own work only
-// add to it).  The scalar clock is no bound: work already waiting in p's queue carries the older
-// clock of its issue, and a pipe that has not run yet still has all of its work ahead of it.
+// Drop accesses every other pipe is already ordered after: they cannot race with anything later
+// on those pipes.  Along one pipe's list seq grows, so they are a prefix.  What a pipe p will know
+// of q when it executes later work is at least its own clock's entry vc_[p][q] (its flags and its
+// own work only add to it).  The scalar clock is no bound: work already waiting in p's queue
+// carries the older clock of its issue, and a pipe that has not run yet still has all of its
+// work ahead of it.
+// The scalar unit is not in that bound, although it executes accesses (ld_ub, st_ub, ld_gm,
+// st_gm): in most kernels it never waits, so it would keep every access until the cap.  Instead
+// each list keeps its newest kKept instructions forgotten this way in place, in the ring before
+// oldest (no copy), and the scalar unit's accesses are compared with them too (scalar): a race
+// with an instruction forgotten before those is missed.
 void HazardChecker::prune()
 {
     const uint64_t cap = 4096; // per pipe, the newest kept: bounds the work for kernels that never synchronise
     uint64_t live = 0;
-    // the pipes that bound what may be forgotten: the core's, but the scalar unit.  Known gap: the
-    // scalar unit does execute accesses (ld_ub, st_ub, ld_gm, st_gm), so an access forgotten here
-    // that it is not ordered after is missed by a later unsynchronised scalar access to its bytes.
-    // Counting it in the bound keeps every record until the cap on kernels whose scalar unit never
-    // waits (2.6x the peak RSS of the vector trace), so the fix needs a design of its own.
     const unsigned bound = pipes_ & ((1u << DV_PIPE_COUNT) - 1) & ~(1u << DV_PIPE_S);
     for (unsigned m = held_; m; m &= m - 1) {
         const int q = __builtin_ctz(m);
@@ -283,31 +294,89 @@ void HazardChecker::prune()
             known = std::min(known, vc_[__builtin_ctz(b)][q]);
         if (l.count > cap && l.first < l.count - cap) // q's newest cap accesses are kept at most
             l.first = l.count - cap;
-        // instructions whose accesses are all gone, or that every pipe is ordered after (in
-        // locals: the records' stores could alias the list's fields)
-        Insn *in = l.oldest, *dropped = nullptr;
-        size_t n = l.n;
-        uint64_t first = l.first;
-        for (; n; n--) {
-            if (in->nth + in->n > first && in->seq > known) {
-                for (uint64_t j = 0; in->nth + j < first; j++) // the oldest may lose some to the cap
-                    in->a[j].space = kDead;
-                break;
-            }
-            first = std::max(first, in->nth + in->n);
-            dropped = in;
-            in = in + 1 == l.end ? l.base : in + 1;
-        }
-        if (dropped) // the free slot before oldest (no walk reads further back)
-            dropped->seq = 0;
-        l.oldest = in;
-        l.n = n;
-        l.first = first;
-        if (n == 0)
-            held_ &= ~(1u << q);
+        forget(q, known);
         live += l.count - l.first;
     }
     prune_order_ = order_ + std::max<uint64_t>(64, live * 2) - live; // when the live ones reach twice as many
+}
+
+// Drops q's oldest instructions whose accesses are all gone to the cap (they end the kept ones:
+// every pipe loses them) and those every other pipe but S is ordered after (seq <= known: they
+// join the kept ones, of which the newest kKept stay).
+inline void HazardChecker::forget(int q, uint64_t known)
+{
+    List &l = acc_[q];
+    // in locals: the records' stores could alias the list's fields
+    Insn *in = l.oldest;
+    size_t n = l.n, kept = l.kept, dropped = 0;
+    uint64_t first = l.first;
+    if (n && in->nth < first) { // the cap took some: whole instructions, then maybe part of one
+        for (; n && in->nth + in->n <= first; n--, dropped++) {
+            kept = 0;
+            in = in + 1 == l.end ? l.base : in + 1;
+        }
+        for (uint64_t j = 0; n && in->nth + j < first; j++)
+            in->a[j].space = kDead;
+    }
+    for (; n && in->seq <= known; n--, dropped++) {
+        first = in->nth + in->n;
+        kept++;
+        in = in + 1 == l.end ? l.base : in + 1;
+    }
+    if (q == DV_PIPE_S) // its own accesses never race with the scalar unit
+        kept = 0;
+    kept = std::min(kept, kKept);
+    if (dropped && !kept) // the free slot before oldest (no walk reads further back)
+        (in == l.base ? l.end : in)[-1].seq = 0;
+    l.oldest = in;
+    l.n = n;
+    l.kept = kept;
+    l.first = first;
+    if (n == 0)
+        held_ &= ~(1u << q);
+}
+
+// The scalar unit's access rec (its record written): first every instruction every other pipe is
+// ordered after is forgotten (as prune would: what it keeps does not depend on when prune ran),
+// then rec is compared with each other pipe's live and kept instructions it is not ordered after,
+// newest first.
+bool HazardChecker::scalar(const Insn &rec)
+{
+    const unsigned bound = pipes_ & ((1u << DV_PIPE_COUNT) - 1) & ~(1u << DV_PIPE_S);
+    for (unsigned m = held_ & ~(1u << DV_PIPE_S); m; m &= m - 1) {
+        const int q = __builtin_ctz(m);
+        uint64_t known = UINT64_MAX;
+        for (unsigned b = bound & ~(1u << q); b; b &= b - 1)
+            known = std::min(known, vc_[__builtin_ctz(b)][q]);
+        forget(q, known);
+    }
+    const VClock &me = vc_[DV_PIPE_S];
+    for (int q = 0; q < DV_PIPE_COUNT; q++) {
+        const List &l = acc_[q];
+        const uint64_t known = me[static_cast<size_t>(q)];
+        if (q == DV_PIPE_S || l.n + l.kept == 0 || top_[q] <= known)
+            continue;
+        const Insn *in = l.next;
+        for (size_t i = l.n + l.kept; i; i--) {
+            in = (in == l.base ? l.end : in) - 1;
+            if (in->seq <= known)
+                break;
+            if (!shares(in->sig, rec.sig))
+                continue;
+            for (uint32_t j = 0; j < in->n; j++) {
+                const Access &a = in->a[j];
+                for (uint32_t k = 0; k < rec.n; k++) {
+                    const Access &o = rec.a[k];
+                    if (a.space == o.space && a.arg == o.arg && (a.write | o.write) && a.hi > o.lo && o.hi > a.lo)
+                        hits_.push_back(Hit{static_cast<int>(k), static_cast<uint8_t>(q), static_cast<uint8_t>(j), in});
+                }
+            }
+        }
+    }
+    if (hits_.empty())
+        return false;
+    report(DV_PIPE_S, rec);
+    return true;
 }
 
 } // namespace dv

@@ -106,15 +106,19 @@ private:
     };
     // One pipe's instructions in execution order, so seq grows along it: the ones a pipe is not
     // yet ordered after are a suffix, the ones every pipe is ordered after a prefix.  A ring of
-    // slots [base, end): the live ones are the n from oldest on, next is where the next one goes.
-    // Forgetting moves oldest and copies nothing; the ring grows (one copy of the live ones) only
-    // when they outgrow it.  The slot before oldest is always free and has seq 0, and so has
-    // base[-1] (a slot of its own): a walk from next down stops there without counting, as seq 0
-    // is ordered before everything.
+    // slots [base, end): the live ones are the n from oldest on, next is where the next one goes,
+    // and the kept before oldest are the newest ones forgotten that the scalar unit may still
+    // race with (at most kKept: see prune).  Forgetting moves oldest and copies nothing; the ring
+    // grows (one copy of the kept and live ones) only when they outgrow it.  The slot before
+    // oldest holds a seq every pipe but S is ordered after (a kept one, or a free slot with seq 0
+    // when none is kept), and base[-1] (a slot of its own) has seq 0: a walk from next down stops
+    // there without counting, as seq 0 is ordered before everything (the scalar unit's walk,
+    // scalar, counts instead).
+    static constexpr size_t kKept = 16;
     struct List {
         Insn *base = nullptr, *end = nullptr;
         Insn *oldest = nullptr, *next = nullptr;
-        size_t n = 0, slots = 0;
+        size_t n = 0, slots = 0, kept = 0;
         uint64_t first = 0, count = 0; // the pipe's first live access, and how many it executed
         std::unique_ptr<Insn[]> own;   // base - 1 .. end
     };
@@ -150,6 +154,8 @@ private:
     void report(dv_pipe_t pipe, const Insn &now);
     [[gnu::noinline]] static void grow(List &l);
     [[gnu::noinline]] void prune();
+    void forget(int q, uint64_t known);
+    [[gnu::noinline, gnu::cold]] bool scalar(const Insn &rec);
 
     static_assert(DV_PIPE_COUNT <= 8, "VClock::stamp keeps the pipe in 3 bits");
     VClock vc_[DV_PIPE_COUNT] = {};

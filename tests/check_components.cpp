@@ -1398,6 +1398,107 @@ START_TEST(test_components_hazard_buckets)
 }
 END_TEST
 
+// The scalar unit executes accesses too (ld_ub, st_ub, ld_gm, st_gm), and most kernels never make
+// it wait, so the checker forgets an access once every other pipe is ordered after it, but keeps
+// the newest 16 it forgot per pipe for the scalar unit to compare with.  Each case: a pipe's access
+// (instruction 0, line 7) that the other two pipes then wait for (merge its clock), 160
+// instructions of those two elsewhere (pruning runs and forgets the first), then the scalar unit's
+// access (instruction 161, line 200) with no wait: one hazard, as without the 160 between (RAW,
+// WAR and WAW on UB and on GM).  Ordered (S waits for the pipe, or pipe_barrier ALL), none.
+START_TEST(test_components_hazard_scalar_after_forgotten)
+{
+    auto gm = [](uint16_t arg, uint64_t lo, uint64_t hi, bool write) {
+        dv_range_t r = ub(lo, hi, write);
+        r.space = DV_SPACE_GM;
+        r.arg = arg;
+        return r;
+    };
+    struct Case {
+        dv_pipe_t pipe;
+        dv_range_t first, s;
+        int kind;
+        uint64_t lo, hi;
+    } cases[] = {
+        {DV_PIPE_V, ub(0x8000, 0x8200, true), ub(0x8000, 0x8002, false), DV_HAZ_RAW, 0x8000, 0x8002},
+        {DV_PIPE_MTE3, ub(0x8000, 0x8200, false), ub(0x8100, 0x8102, true), DV_HAZ_WAR, 0x8100, 0x8102},
+        {DV_PIPE_V, ub(0x8000, 0x8200, true), ub(0x81fe, 0x8206, true), DV_HAZ_WAW, 0x81fe, 0x8200},
+        {DV_PIPE_MTE3, gm(1, 0x400, 0x600, true), gm(1, 0x500, 0x504, false), DV_HAZ_RAW, 0x500, 0x504},
+        {DV_PIPE_MTE2, gm(0, 0, 0x200, false), gm(0, 0x10, 0x12, true), DV_HAZ_WAR, 0x10, 0x12},
+        {DV_PIPE_MTE3, gm(1, 0x400, 0x600, true), gm(1, 0x5f8, 0x600, true), DV_HAZ_WAW, 0x5f8, 0x600},
+    };
+    const dv_pipe_t three[3] = {DV_PIPE_V, DV_PIPE_MTE2, DV_PIPE_MTE3};
+    for (const Case &c : cases)
+        for (int between : {0, 160})
+            for (int order = 0; order < 3; order++) { // 0: no wait; 1: S waits for the pipe; 2: barrier
+                HazardChecker h;
+                Recorder rec;
+                h.reset(kAiv);
+                rec.add(h.execute(c.pipe, kNoClock, 0, 7, &c.first, 1));
+                dv_pipe_t other[2];
+                int no = 0;
+                for (dv_pipe_t p : three)
+                    if (p != c.pipe) {
+                        h.merge(p, h.clock(c.pipe));
+                        other[no++] = p;
+                    }
+                for (int i = 0; i < between; i++) { // disjoint from everything else
+                    dv_range_t x = ub(0x20000 + 0x10000 * (i & 1) + 64 * i, 0x20000 + 0x10000 * (i & 1) + 64 * i + 64, true);
+                    rec.add(h.execute(other[i & 1], kNoClock, 1 + i, 8 + i, &x, 1));
+                }
+                ck_assert_uint_eq(rec.found.size(), 0);
+                if (order == 1)
+                    h.merge(DV_PIPE_S, h.clock(c.pipe));
+                if (order == 2)
+                    h.join_all();
+                rec.add(h.execute(DV_PIPE_S, h.clock(DV_PIPE_S), 161, 200, &c.s, 1));
+                if (order) {
+                    ck_assert_uint_eq(rec.found.size(), 0);
+                    continue;
+                }
+                ck_assert_uint_eq(rec.found.size(), 1);
+                const dv_hazard_t &x = rec.found[0];
+                ck_assert_int_eq(x.kind, c.kind);
+                ck_assert_uint_eq(x.pipe_first, c.pipe);
+                ck_assert_uint_eq(x.pipe_second, DV_PIPE_S);
+                ck_assert_uint_eq(x.insn_first, 0);
+                ck_assert_uint_eq(x.insn_second, 161);
+                ck_assert_uint_eq(x.line_first, 7);
+                ck_assert_uint_eq(x.line_second, 200);
+                ck_assert_uint_eq(x.space, c.s.space);
+                ck_assert_uint_eq(x.arg, c.s.arg);
+                ck_assert_uint_eq(x.lo, c.lo);
+                ck_assert_uint_eq(x.hi, c.hi);
+            }
+}
+END_TEST
+
+// What the scalar unit still compares with is bounded: of the accesses forgotten on a pipe, the
+// newest 16 instructions.  V writes [0x8000, 0x8200), then k more V writes elsewhere, MTE2 and
+// MTE3 waiting for each; the scalar unit's read of 0x8000 finds the first for k = 15 (it is the
+// 16th newest), not for k = 16.  Whichever it finds it reports in execution order.
+START_TEST(test_components_hazard_scalar_keeps_newest)
+{
+    for (int k = 14; k <= 17; k++) {
+        HazardChecker h;
+        Recorder rec;
+        h.reset(kAiv);
+        for (int i = 0; i <= k; i++) {
+            // every V write covers the scalar read's bytes from the second on: all race with it
+            dv_range_t w = i == 0 ? ub(0x8000, 0x8200, true) : ub(0x7ff0 - 16 * i, 0x8001, true);
+            rec.add(h.execute(DV_PIPE_V, kNoClock, i, 7 + i, &w, 1));
+            h.merge(DV_PIPE_MTE2, h.clock(DV_PIPE_V));
+            h.merge(DV_PIPE_MTE3, h.clock(DV_PIPE_V));
+        }
+        dv_range_t r = ub(0x8000, 0x8001, false);
+        rec.add(h.execute(DV_PIPE_S, h.clock(DV_PIPE_S), k + 1, 300, &r, 1));
+        const size_t want = static_cast<size_t>(std::min(k + 1, 16));
+        ck_assert_uint_eq(rec.found.size(), want);
+        for (size_t j = 0; j < want; j++) // the oldest kept first
+            ck_assert_uint_eq(rec.found[j].insn_first, static_cast<uint64_t>(k + 1) - want + j);
+    }
+}
+END_TEST
+
 // ---------------------------------------------------------------- the V pipe's issue-time decode
 
 // dv_vec_footprint (one decode, what the core does when it issues a V-pipe instruction) says exactly
@@ -1877,6 +1978,8 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_hazard_long_stream_then_race);
     tcase_add_test(t, test_components_hazard_race_across_the_wrap);
     tcase_add_test(t, test_components_hazard_buckets);
+    tcase_add_test(t, test_components_hazard_scalar_after_forgotten);
+    tcase_add_test(t, test_components_hazard_scalar_keeps_newest);
     tcase_add_test(t, test_components_vec_footprint_one_decode);
     tcase_add_test(t, test_components_vec_conflicts_shared_memo);
     tcase_add_test(t, test_components_path_steps_by_key);
