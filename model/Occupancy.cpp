@@ -432,27 +432,67 @@ void Occupancy::change_slow(cycles_t t, double f, int64_t from, cycles_t tc, dou
         knots_[nknots_++] = Knot{m, fc_ + static_cast<double>(level_) * dbl(m - tc_)};
 }
 
-// Sort by time an appended run of endpoints: by insertion, linear when the run is nearly in order
-// as close() appends it; past a budget of moves (an unusual order) by a full sort.  The budget is
-// counted per insertion (one may overrun it by up to n moves), not per move.
+// sort_by_time()'s merge: the stretch e[i, k) (ascending, its first before e[i - 1], at most
+// kStretch) merged into the sorted part e[0, i) from the back; returns how many of that part moved.
+static constexpr size_t kStretch = 64;
+template <class Event> __attribute__((noinline)) static size_t merge_stretch(Event *const e, const size_t i, const size_t k)
+{
+    Event part[kStretch];
+    std::copy(e + i, e + k, part);
+    size_t x = i, y = k - i, out = k; // e[0, x) and part[0, y) are still to be placed, at out down
+    while (y != 0) {
+        if (x != 0 && e[x - 1].t > part[y - 1].t)
+            e[--out] = e[--x];
+        else
+            e[--out] = part[--y];
+    }
+    return i - x;
+}
+
+template <class Event> __attribute__((noinline)) static void sort_fully(Event *const e, Event *const end)
+{
+    std::sort(e, end, [](const Event &a, const Event &b) { return a.t < b.t; });
+}
+
+// Sort by time an appended run of endpoints.  It comes as ascending stretches (a close appends its
+// interval ends in time order), each of which may start before the end of the one before (two
+// tiles read slice after slice in turns, closed one after the other).  An endpoint out of place
+// is inserted; a stretch of them (ascending, each before the end of the sorted part; up to
+// kStretch at a time) is set aside and merged with the sorted part's tail from the back, so the
+// tail moves once per stretch, not once per endpoint.  Past a budget of moves (an unusual order)
+// by a full sort; the budget is counted per insertion or stretch (one may overrun it by up to n
+// moves).  Endpoints at one time may end in any order: the sweep sums them before it looks at the
+// level.  e[n] must be a stop, an endpoint at kNever: no stretch runs into it.
 template <class Event> static void sort_by_time(Event *const e, const size_t n)
 {
     size_t budget = 8 * n + 64;
-    for (size_t i = 1; i < n; i++) {
-        if (e[i].t >= e[i - 1].t)
+    Event *const end = e + n;
+    for (Event *p = e + 1; p < end; p++) {
+        if (p->t >= p[-1].t)
             continue; // in order, the common case
-        const Event x = e[i];
-        size_t j = i;
-        do {
-            e[j] = e[j - 1];
-            j--;
-        } while (j > 0 && e[j - 1].t > x.t);
-        e[j] = x;
-        if (i - j > budget) {
-            std::sort(e, e + n, [](const Event &a, const Event &b) { return a.t < b.t; });
+        const cycles_t top = p[-1].t; // the latest of the sorted part [e, p)
+        size_t moved = 0;
+        if (p[1].t < top && p[1].t >= p->t) { // a stretch [p, q), ascending, before top
+            Event *q = p + 2;
+            while (q < p + kStretch && q->t < top && q->t >= q[-1].t)
+                q++;
+            moved = merge_stretch(e, static_cast<size_t>(p - e), static_cast<size_t>(q - e));
+            p = q - 1;
+        } else { // one endpoint: inserted
+            const Event v = *p;
+            Event *x = p;
+            do {
+                *x = x[-1];
+                x--;
+                moved++;
+            } while (x != e && x[-1].t > v.t);
+            *x = v;
+        }
+        if (moved > budget) {
+            sort_fully(e, end);
             return;
         }
-        budget -= i - j;
+        budget -= moved;
     }
 }
 
@@ -461,6 +501,13 @@ template <class Event> static void sort_by_time(Event *const e, const size_t n)
 // of them becomes events_.
 void Occupancy::fold(cycles_t upto)
 {
+    // Each run ends with an endpoint at kNever (in the room past its end), which is never swept:
+    // the sorts and the sweep's loops need no bounds.
+    const Event stop{kNever, 0, 0};
+    for (Run *run : {&starts_, &ends_}) {
+        run->room(run->size());
+        *run->end() = stop;
+    }
     sort_by_time(starts_.begin(), starts_.size());
     sort_by_time(ends_.begin(), ends_.size());
     auto by_time = [](const Event &x, const Event &y) { return x.t < y.t; };
@@ -468,15 +515,9 @@ void Occupancy::fold(cycles_t upto)
         scratch_.last = scratch_.first;  // what it held is spent: grown without copies
         scratch_.room(events_.size() + starts_.size());
         scratch_.last = std::merge(events_.first, events_.last, starts_.first, starts_.last, scratch_.first, by_time);
+        *scratch_.end() = stop;
         std::swap(starts_, scratch_);
         events_.last = events_.first;
-    }
-    // Each run ends with an endpoint at kNever (in the room past its end), which is never swept:
-    // the loops need no bounds.
-    const Event stop{kNever, 0, 0};
-    for (Run *run : {&starts_, &ends_}) {
-        run->room(run->size());
-        *run->end() = stop;
     }
     const Event *b = starts_.begin(), *c = ends_.begin();
     // The state the sweep changes, in locals (the knots' stores could alias the members).  While

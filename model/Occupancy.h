@@ -113,7 +113,7 @@ private:
     // one is a compare and a store.  Room for one more past the end is kept for fold()'s stop
     // endpoint.  Its bounds are pointers, not counts: an Event's stores cannot alias them.
     struct Run {
-        static constexpr size_t kRunRoom = 1024;
+        static constexpr size_t kRunRoom = 2048;
         std::unique_ptr<Event[]> block;
         Event *first = nullptr, *last = nullptr, *cap = nullptr; // [first, last) held, room to cap
         Event *begin() const { return first; }
@@ -159,7 +159,7 @@ private:
     std::vector<Block> open_;
     size_t nopen_ = 0;
     // first_after()'s guesses: the block found last for an address, by a hash of the address.
-    static constexpr unsigned kHintBits = 5;
+    static constexpr unsigned kHintBits = 7;
     uint32_t hint_[1u << kHintBits] = {};
     std::vector<Reads> lists_;
     std::vector<uint32_t> spare_lists_;
