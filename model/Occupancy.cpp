@@ -146,7 +146,8 @@ static constexpr double kExact = 9007199254740992.0; // 2^53
 // without storing them.  The reads' distinct starts L cut b into spans; a span [L, next L) is read,
 // up to the end of the last read starting at L (or the next L), until that read's time: one
 // interval end for its pieces, which are cut at the ends of earlier reads inside it; the rest of
-// the span, and b before the first start, is read until r0, one piece each.  The integral is
+// the span, and b before the first start, is read until r0, one piece each (reads that do not
+// overlap, as a tile's slices, are each one span of one piece: nothing to count).  The integral is
 // summed a span at a time (its pieces read until one time) when the sum stays exact; else piece by
 // piece, in address order, as close() would.
 void Occupancy::close_in_order(const Block &b, double &bc)
@@ -172,6 +173,22 @@ void Occupancy::close_in_order(const Block &b, double &bc)
             count += pieces;
         }
     };
+    if (l.disjoint) { // each read one piece, each gap before, between and after them one
+        uint64_t at = b.lo;
+        for (size_t k = 0; k < n; k++) {
+            if (rd[k].lo > at)
+                part(at, rd[k].lo, r0, 1);
+            part(rd[k].lo, rd[k].hi, std::max(r0, rd[k].t), 1);
+            at = rd[k].hi;
+        }
+        if (at < b.hi)
+            part(at, b.hi, r0, 1);
+        if (count != 0) {
+            bc += static_cast<double>(exact);
+            add(starts_, w, sum, count);
+        }
+        return;
+    }
     if (rd[0].lo > b.lo) // before the first read
         part(b.lo, rd[0].lo, r0, 1);
     size_t c = 0; // reads [0, c) end at or before where the span's reads are counted from
@@ -330,6 +347,7 @@ inline void Occupancy::append(Reads &l, const Read &r)
     if (!l.v.empty()) {
         const Read &p = l.v.back();
         l.in_order = l.in_order && r.lo >= p.lo && r.hi >= p.hi && r.t >= p.t;
+        l.disjoint = l.disjoint && r.lo >= p.hi;
     }
     l.v.push_back(r);
 }
@@ -350,10 +368,7 @@ void Occupancy::forget_reads(Block &b)
 {
     if (b.reads == 0)
         return;
-    Reads &l = list(b);
-    l.v.clear();
-    l.room = Reads::kRoom;
-    l.in_order = true;
+    list(b).restart();
     spare_lists_.push_back(b.reads);
     b.reads = 0;
 }
@@ -378,7 +393,7 @@ void Occupancy::keep(Block &b, uint64_t lo, uint64_t hi, size_t m)
         b.reads = new_list();
     Reads &l = list(b);
     l.v.clear();
-    l.in_order = true;
+    l.in_order = l.disjoint = true;
     for (; j < m && cut[j] < hi; j++)
         append(l, Read{std::max(lo, cut[j]), std::min(hi, cut[j + 1]), until[j]});
     l.room = std::max(Reads::kRoom, 2 * l.v.size());
@@ -656,10 +671,7 @@ void Occupancy::write(uint64_t lo, uint64_t hi, cycles_t t)
                 close_in_order(b, byte_cycles_);
             else
                 close(b, pieces(b), lo, hi, byte_cycles_);
-            Reads &l = list(b); // kept for the next reads
-            l.v.clear();
-            l.room = Reads::kRoom;
-            l.in_order = true;
+            list(b).restart(); // kept for the next reads
         }
         b.w = b.r = t;
     } else {

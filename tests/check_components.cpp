@@ -710,6 +710,29 @@ START_TEST(test_components_occupancy_in_order_spans)
 }
 END_TEST
 
+// Slices read in order, each starting where the one before ends or later (one piece each, the
+// gaps one each): [0, 100) written at 0 and read whole until 10, then [10, 30) until 5, [30, 50)
+// until 20, [60, 70) until 30; rewritten at 40.  Pieces: [0, 10), [10, 30) (its read before the
+// whole one's), [50, 60) and [70, 100) read until 10, [30, 50) until 20, [60, 70) until 30:
+// 100 + 200 + 100 + 300 + 400 + 300 = 1400.  Sweep: t=0 +100; t=10 -70 -> 30; t=20 -20 -> 10;
+// t=30 -10 -> 0.
+START_TEST(test_components_occupancy_disjoint_slices)
+{
+    Occupancy o;
+    o.reset(0);
+    o.write(0, 100, 0);
+    o.read(0, 100, 10);
+    o.read(10, 30, 5);
+    o.read(30, 50, 20);
+    o.read(60, 70, 30);
+    o.write(0, 100, 40);
+    o.finish();
+    ck_assert_uint_eq(o.peak_bytes(), 100);
+    ck_assert_double_eq(o.byte_cycles(), 1400.0);
+    expect_series_by_10(o, {100, 30, 10});
+}
+END_TEST
+
 // Two tiles read slice after slice, in turns: [0, 400) and [400, 800) written at 0, their 100-byte
 // slices read until 10, 30, 50, 70 and 20, 40, 60, 80; both rewritten at 100.  The second tile's
 // interval ends (20, 40, 60 before the first's last) are merged into the first's when they are
@@ -1825,6 +1848,7 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_occupancy_read_cuts);
     tcase_add_test(t, test_components_occupancy_noted_reads);
     tcase_add_test(t, test_components_occupancy_in_order_spans);
+    tcase_add_test(t, test_components_occupancy_disjoint_slices);
     tcase_add_test(t, test_components_occupancy_interleaved_slices);
     tcase_add_test(t, test_components_occupancy_interleaved_long);
     tcase_add_test(t, test_components_occupancy_split_read_range);
