@@ -146,7 +146,8 @@ static constexpr double kExact = 9007199254740992.0; // 2^53
 // without storing them.  The reads' distinct starts L cut b into spans; a span [L, next L) is read,
 // up to the end of the last read starting at L (or the next L), until that read's time: one
 // interval end for its pieces, which are cut at the ends of earlier reads inside it; the rest of
-// the span, and b before the first start, is read until r0, one piece each.  The integral is
+// the span, and b before the first start, is read until r0, one piece each (reads that do not
+// overlap, as a tile's slices, are each one span of one piece: nothing to count).  The integral is
 // summed a span at a time (its pieces read until one time) when the sum stays exact; else piece by
 // piece, in address order, as close() would.
 void Occupancy::close_in_order(const Block &b, double &bc)
@@ -172,6 +173,22 @@ void Occupancy::close_in_order(const Block &b, double &bc)
             count += pieces;
         }
     };
+    if (l.disjoint) { // each read one piece, each gap before, between and after them one
+        uint64_t at = b.lo;
+        for (size_t k = 0; k < n; k++) {
+            if (rd[k].lo > at)
+                part(at, rd[k].lo, r0, 1);
+            part(rd[k].lo, rd[k].hi, std::max(r0, rd[k].t), 1);
+            at = rd[k].hi;
+        }
+        if (at < b.hi)
+            part(at, b.hi, r0, 1);
+        if (count != 0) {
+            bc += static_cast<double>(exact);
+            add(starts_, w, sum, count);
+        }
+        return;
+    }
     if (rd[0].lo > b.lo) // before the first read
         part(b.lo, rd[0].lo, r0, 1);
     size_t c = 0; // reads [0, c) end at or before where the span's reads are counted from
@@ -330,6 +347,7 @@ inline void Occupancy::append(Reads &l, const Read &r)
     if (!l.v.empty()) {
         const Read &p = l.v.back();
         l.in_order = l.in_order && r.lo >= p.lo && r.hi >= p.hi && r.t >= p.t;
+        l.disjoint = l.disjoint && r.lo >= p.hi;
     }
     l.v.push_back(r);
 }
@@ -350,10 +368,7 @@ void Occupancy::forget_reads(Block &b)
 {
     if (b.reads == 0)
         return;
-    Reads &l = list(b);
-    l.v.clear();
-    l.room = Reads::kRoom;
-    l.in_order = true;
+    list(b).restart();
     spare_lists_.push_back(b.reads);
     b.reads = 0;
 }
@@ -378,7 +393,7 @@ void Occupancy::keep(Block &b, uint64_t lo, uint64_t hi, size_t m)
         b.reads = new_list();
     Reads &l = list(b);
     l.v.clear();
-    l.in_order = true;
+    l.in_order = l.disjoint = true;
     for (; j < m && cut[j] < hi; j++)
         append(l, Read{std::max(lo, cut[j]), std::min(hi, cut[j + 1]), until[j]});
     l.room = std::max(Reads::kRoom, 2 * l.v.size());
@@ -432,27 +447,67 @@ void Occupancy::change_slow(cycles_t t, double f, int64_t from, cycles_t tc, dou
         knots_[nknots_++] = Knot{m, fc_ + static_cast<double>(level_) * dbl(m - tc_)};
 }
 
-// Sort by time an appended run of endpoints: by insertion, linear when the run is nearly in order
-// as close() appends it; past a budget of moves (an unusual order) by a full sort.  The budget is
-// counted per insertion (one may overrun it by up to n moves), not per move.
+// sort_by_time()'s merge: the stretch e[i, k) (ascending, its first before e[i - 1], at most
+// kStretch) merged into the sorted part e[0, i) from the back; returns how many of that part moved.
+static constexpr size_t kStretch = 64;
+template <class Event> __attribute__((noinline)) static size_t merge_stretch(Event *const e, const size_t i, const size_t k)
+{
+    Event part[kStretch];
+    std::copy(e + i, e + k, part);
+    size_t x = i, y = k - i, out = k; // e[0, x) and part[0, y) are still to be placed, at out down
+    while (y != 0) {
+        if (x != 0 && e[x - 1].t > part[y - 1].t)
+            e[--out] = e[--x];
+        else
+            e[--out] = part[--y];
+    }
+    return i - x;
+}
+
+template <class Event> __attribute__((noinline)) static void sort_fully(Event *const e, Event *const end)
+{
+    std::sort(e, end, [](const Event &a, const Event &b) { return a.t < b.t; });
+}
+
+// Sort by time an appended run of endpoints.  It comes as ascending stretches (a close appends its
+// interval ends in time order), each of which may start before the end of the one before (two
+// tiles read slice after slice in turns, closed one after the other).  An endpoint out of place
+// is inserted; a stretch of them (ascending, each before the end of the sorted part; up to
+// kStretch at a time) is set aside and merged with the sorted part's tail from the back, so the
+// tail moves once per stretch, not once per endpoint.  Past a budget of moves (an unusual order)
+// by a full sort; the budget is counted per insertion or stretch (one may overrun it by up to n
+// moves).  Endpoints at one time may end in any order: the sweep sums them before it looks at the
+// level.  e[n] must be a stop, an endpoint at kNever: no stretch runs into it.
 template <class Event> static void sort_by_time(Event *const e, const size_t n)
 {
     size_t budget = 8 * n + 64;
-    for (size_t i = 1; i < n; i++) {
-        if (e[i].t >= e[i - 1].t)
+    Event *const end = e + n;
+    for (Event *p = e + 1; p < end; p++) {
+        if (p->t >= p[-1].t)
             continue; // in order, the common case
-        const Event x = e[i];
-        size_t j = i;
-        do {
-            e[j] = e[j - 1];
-            j--;
-        } while (j > 0 && e[j - 1].t > x.t);
-        e[j] = x;
-        if (i - j > budget) {
-            std::sort(e, e + n, [](const Event &a, const Event &b) { return a.t < b.t; });
+        const cycles_t top = p[-1].t; // the latest of the sorted part [e, p)
+        size_t moved = 0;
+        if (p[1].t < top && p[1].t >= p->t) { // a stretch [p, q), ascending, before top
+            Event *q = p + 2;
+            while (q < p + kStretch && q->t < top && q->t >= q[-1].t)
+                q++;
+            moved = merge_stretch(e, static_cast<size_t>(p - e), static_cast<size_t>(q - e));
+            p = q - 1;
+        } else { // one endpoint: inserted
+            const Event v = *p;
+            Event *x = p;
+            do {
+                *x = x[-1];
+                x--;
+                moved++;
+            } while (x != e && x[-1].t > v.t);
+            *x = v;
+        }
+        if (moved > budget) {
+            sort_fully(e, end);
             return;
         }
-        budget -= i - j;
+        budget -= moved;
     }
 }
 
@@ -461,6 +516,13 @@ template <class Event> static void sort_by_time(Event *const e, const size_t n)
 // of them becomes events_.
 void Occupancy::fold(cycles_t upto)
 {
+    // Each run ends with an endpoint at kNever (in the room past its end), which is never swept:
+    // the sorts and the sweep's loops need no bounds.
+    const Event stop{kNever, 0, 0};
+    for (Run *run : {&starts_, &ends_}) {
+        run->room(run->size());
+        *run->end() = stop;
+    }
     sort_by_time(starts_.begin(), starts_.size());
     sort_by_time(ends_.begin(), ends_.size());
     auto by_time = [](const Event &x, const Event &y) { return x.t < y.t; };
@@ -468,15 +530,9 @@ void Occupancy::fold(cycles_t upto)
         scratch_.last = scratch_.first;  // what it held is spent: grown without copies
         scratch_.room(events_.size() + starts_.size());
         scratch_.last = std::merge(events_.first, events_.last, starts_.first, starts_.last, scratch_.first, by_time);
+        *scratch_.end() = stop;
         std::swap(starts_, scratch_);
         events_.last = events_.first;
-    }
-    // Each run ends with an endpoint at kNever (in the room past its end), which is never swept:
-    // the loops need no bounds.
-    const Event stop{kNever, 0, 0};
-    for (Run *run : {&starts_, &ends_}) {
-        run->room(run->size());
-        *run->end() = stop;
     }
     const Event *b = starts_.begin(), *c = ends_.begin();
     // The state the sweep changes, in locals (the knots' stores could alias the members).  While
@@ -615,10 +671,7 @@ void Occupancy::write(uint64_t lo, uint64_t hi, cycles_t t)
                 close_in_order(b, byte_cycles_);
             else
                 close(b, pieces(b), lo, hi, byte_cycles_);
-            Reads &l = list(b); // kept for the next reads
-            l.v.clear();
-            l.room = Reads::kRoom;
-            l.in_order = true;
+            list(b).restart(); // kept for the next reads
         }
         b.w = b.r = t;
     } else {

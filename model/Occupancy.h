@@ -81,12 +81,15 @@ private:
     // The reads noted on a block: at most room of them, past which they are replaced by the
     // block's pieces (room grows when the pieces are many).  When each read starts, ends and is
     // read no earlier than the one before (as a tile is read, slice after slice), a piece is read
-    // until the last read that starts at or before it: in_order says so.
+    // until the last read that starts at or before it: in_order says so.  Reads in order that also
+    // start where the one before ends or later (a tile read in slices) cut it into one piece each,
+    // and the gaps between them: disjoint says so.
     struct Reads {
         static constexpr size_t kRoom = 64;
         std::vector<Read> v;
         size_t room = kRoom;
-        bool in_order = true;
+        bool in_order = true, disjoint = true;
+        void restart() { v.clear(); room = kRoom; in_order = disjoint = true; }
     };
     // An open range: written at w, read as a whole until r, parts of it read as noted in list
     // `reads` (lists_[reads - 1]; 0: none).  A piece (the block cut at every read's ends) is read
@@ -113,7 +116,7 @@ private:
     // one is a compare and a store.  Room for one more past the end is kept for fold()'s stop
     // endpoint.  Its bounds are pointers, not counts: an Event's stores cannot alias them.
     struct Run {
-        static constexpr size_t kRunRoom = 1024;
+        static constexpr size_t kRunRoom = 2048;
         std::unique_ptr<Event[]> block;
         Event *first = nullptr, *last = nullptr, *cap = nullptr; // [first, last) held, room to cap
         Event *begin() const { return first; }
@@ -159,7 +162,7 @@ private:
     std::vector<Block> open_;
     size_t nopen_ = 0;
     // first_after()'s guesses: the block found last for an address, by a hash of the address.
-    static constexpr unsigned kHintBits = 5;
+    static constexpr unsigned kHintBits = 7;
     uint32_t hint_[1u << kHintBits] = {};
     std::vector<Reads> lists_;
     std::vector<uint32_t> spare_lists_;

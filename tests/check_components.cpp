@@ -797,6 +797,84 @@ START_TEST(test_components_occupancy_in_order_spans)
 }
 END_TEST
 
+// Slices read in order, each starting where the one before ends or later (one piece each, the
+// gaps one each): [0, 100) written at 0 and read whole until 10, then [10, 30) until 5, [30, 50)
+// until 20, [60, 70) until 30; rewritten at 40.  Pieces: [0, 10), [10, 30) (its read before the
+// whole one's), [50, 60) and [70, 100) read until 10, [30, 50) until 20, [60, 70) until 30:
+// 100 + 200 + 100 + 300 + 400 + 300 = 1400.  Sweep: t=0 +100; t=10 -70 -> 30; t=20 -20 -> 10;
+// t=30 -10 -> 0.
+START_TEST(test_components_occupancy_disjoint_slices)
+{
+    Occupancy o;
+    o.reset(0);
+    o.write(0, 100, 0);
+    o.read(0, 100, 10);
+    o.read(10, 30, 5);
+    o.read(30, 50, 20);
+    o.read(60, 70, 30);
+    o.write(0, 100, 40);
+    o.finish();
+    ck_assert_uint_eq(o.peak_bytes(), 100);
+    ck_assert_double_eq(o.byte_cycles(), 1400.0);
+    expect_series_by_10(o, {100, 30, 10});
+}
+END_TEST
+
+// Two tiles read slice after slice, in turns: [0, 400) and [400, 800) written at 0, their 100-byte
+// slices read until 10, 30, 50, 70 and 20, 40, 60, 80; both rewritten at 100.  The second tile's
+// interval ends (20, 40, 60 before the first's last) are merged into the first's when they are
+// sorted: the level falls by 100 at each of 10, 20, ..., 80, from 800 to 0, so the series over
+// 10-cycle slices is 800, 700, ..., 100, 0, 0; byte_cycles 100 x (10 + 20 + ... + 80) = 36000.
+START_TEST(test_components_occupancy_interleaved_slices)
+{
+    Occupancy o;
+    o.reset(0);
+    o.write(0, 400, 0);
+    o.write(400, 800, 0);
+    for (uint64_t k = 0; k < 4; k++) {
+        o.read(100 * k, 100 * k + 100, 20 * k + 10);
+        o.read(400 + 100 * k, 500 + 100 * k, 20 * k + 20);
+    }
+    o.write(0, 400, 100);
+    o.write(400, 800, 100);
+    o.finish();
+    ck_assert_uint_eq(o.peak_bytes(), 800);
+    ck_assert_double_eq(o.byte_cycles(), 36000.0);
+    double s[10];
+    o.series(100, s, 10);
+    for (int i = 0; i < 10; i++)
+        ck_assert_double_eq(s[i], i < 8 ? 800.0 - 100.0 * i : 0.0);
+}
+END_TEST
+
+// The same with 100 slices of 10 bytes a tile (more interval ends out of place than one merge
+// takes: they are merged a stretch at a time): [0, 1000) and [1000, 2000) written at 0, slice k
+// of the first read until 2k + 2, of the second until 2k + 3; both rewritten at 300.  The level
+// falls by 10 at each of 2, 3, ..., 201: byte_cycles 10 x (2 + ... + 201) = 203000.  F(100) =
+// 10 x ((2 + ... + 100) + 101 x 100) = 151490, F(200) = 10 x ((2 + ... + 200) + 200) = 202990.
+START_TEST(test_components_occupancy_interleaved_long)
+{
+    Occupancy o;
+    o.reset(0);
+    o.write(0, 1000, 0);
+    o.write(1000, 2000, 0);
+    for (uint64_t k = 0; k < 100; k++) {
+        o.read(10 * k, 10 * k + 10, 2 * k + 2);
+        o.read(1000 + 10 * k, 1010 + 10 * k, 2 * k + 3);
+    }
+    o.write(0, 1000, 300);
+    o.write(1000, 2000, 300);
+    o.finish();
+    ck_assert_uint_eq(o.peak_bytes(), 2000);
+    ck_assert_double_eq(o.byte_cycles(), 203000.0);
+    double s[3];
+    o.series(300, s, 3);
+    ck_assert_double_eq(s[0], 151490.0 / 100.0);
+    ck_assert_double_eq(s[1], (202990.0 - 151490.0) / 100.0);
+    ck_assert_double_eq(s[2], (203000.0 - 202990.0) / 100.0);
+}
+END_TEST
+
 // A write into the middle of a range with reads noted on it keeps the pieces on both sides:
 // [0, 100) written at 0, [10, 30) read until 10, [60, 90) until 20; [40, 50) written at 30 (its
 // old data unread: nothing closed); [20, 70) read until 40 over all three.  finish: [10, 20) 10 B
@@ -1960,6 +2038,9 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_occupancy_read_cuts);
     tcase_add_test(t, test_components_occupancy_noted_reads);
     tcase_add_test(t, test_components_occupancy_in_order_spans);
+    tcase_add_test(t, test_components_occupancy_disjoint_slices);
+    tcase_add_test(t, test_components_occupancy_interleaved_slices);
+    tcase_add_test(t, test_components_occupancy_interleaved_long);
     tcase_add_test(t, test_components_occupancy_split_read_range);
     tcase_add_test(t, test_components_occupancy_many_pieces);
     tcase_add_test(t, test_components_occupancy_reverse_order);
