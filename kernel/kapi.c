@@ -18,6 +18,7 @@
 #include "dv/intmath.h"
 #include "dv/topology.h"
 #include "dv/trace.h"
+#include "isa_quick.h"
 
 
 #define STACK_BYTES (256u * 1024u)
@@ -360,10 +361,14 @@ void dvk_emit(dv_k_t *k, dv_op_t op, const dv_val_t *f, int nf)
 {
     /* Built and checked where it is read from (commit), not copied there: the next slot, which exists
      * even when the buffer is full.  Every field of the form is given: no defaults to fill in.  One
-     * case per op (isa.def), so its field count and pipe are constants and its fields are copied by
-     * a copy of known size. */
+     * case per op (isa.def), so its field count and pipe are constants, its fields are copied by a
+     * copy of known size, and they are checked by dv_insn_check's quick pass for that op (its
+     * columns constants), with no second switch on the op and no call; only an instruction the
+     * quick pass doubts goes to dv_insn_check itself, the verdict. */
     dv_insn_t *in = &k->buf[k->count];
     unsigned pipe;
+    bool quick; /* dv_insn_check's quick pass (isa_quick.h) passed: the instruction is valid */
+    in->op = (uint16_t)op;
     switch (op) {
 #define DV_INSN(mn, pipe_, form, cost, dst, src, dtypes, desc)                                                        \
     case DV_OP_##mn:                                                                                                  \
@@ -373,12 +378,12 @@ void dvk_emit(dv_k_t *k, dv_op_t op, const dv_val_t *f, int nf)
             memcpy(in->f, f, FORM_NF(form) * sizeof *f);                                                              \
         in->nf = FORM_NF(form);                                                                                       \
         pipe = DV_PIPE_##pipe_;                                                                                       \
+        quick = DV_INSN_QUICK(in, form, DV_SPACE_##dst, DV_SPACE_##src, dtypes);                                      \
         break;
 #include "isa.def"
     default:
         dvk_fail(k, "invalid opcode %d", (int)op);
     }
-    in->op = (uint16_t)op;
     in->line = k->line;
     if (pipe != DV_PIPE_S)
         k->unsynced |= 1u << pipe;
@@ -386,7 +391,7 @@ void dvk_emit(dv_k_t *k, dv_op_t op, const dv_val_t *f, int nf)
         k->unsynced &= ~(1u << f[DV_FLD(FLAG, src)].i);
     else if (op == DV_OP_pipe_barrier && f[DV_FLD(BARRIER, pipe)].i == DV_PIPE_ALL)
         k->unsynced = 0;
-    if (dv_insn_check(in, NULL) != DV_OK)
+    if (!quick && dv_insn_check(in, NULL) != DV_OK) /* dv_insn_check the verdict when the quick pass doubts */
         emit_failed(k, in);
     if (scalar_owed(k))
         emit_after_charges(k, in);
