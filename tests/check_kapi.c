@@ -374,6 +374,50 @@ START_TEST(test_kapi_bad_opcode_or_operand_count_is_located)
 }
 END_TEST
 
+/* Bookkeeping charged before an instruction: its `scalar` instruction goes first, in the slot the
+ * instruction was built in, also where the pair straddles a hand-over of the buffer (1, 2 or 3
+ * charges before each of many set_flags, so the pairs fall on every position of every buffer). */
+static void charged_kernel(dv_k_t *k, const void *pv)
+{
+    const uint32_t n = *(const uint32_t *)pv;
+    for (uint32_t i = 0; i < n; i++) {
+        for (uint32_t c = 0; c < i % 4; c++)
+            dvk_bookkeeping(k);
+        dvk_set_flag(k, DV_PIPE_MTE2, DV_PIPE_V, (int)(i % 8));
+    }
+}
+
+START_TEST(test_kapi_charges_go_before_their_instruction)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, NULL);
+    ck_assert_uint_gt(cfg.scalar_bookkeeping_cycles, 0);
+    const uint32_t n = 5000;
+    dv_kernel_info_t info = {.name = "charged", .kind = DV_KIND_VECTOR, .blocks = 1};
+    dv_kernel_t *k;
+    dv_error_t err;
+    ck_assert_int_eq(dvk_kernel_create(&cfg, &info, charged_kernel, &n, sizeof n, &k, &err), DV_OK);
+    dv_stream_t *s;
+    ck_assert_int_eq(k->open(k, 0, DV_SUB_MAIN, &s, &err), DV_OK);
+    dv_insn_t in;
+    for (uint32_t i = 0; i < n; i++) {
+        if (i % 4) {
+            ck_assert_int_eq(s->next(s, &in, &err), 1);
+            ck_assert_uint_eq(in.op, DV_OP_scalar);
+            ck_assert_uint_eq(in.nf, 1);
+            ck_assert_int_eq(in.f[DV_FLD(SCALAR, cycles)].i, (int64_t)(i % 4 * cfg.scalar_bookkeeping_cycles));
+        }
+        ck_assert_int_eq(s->next(s, &in, &err), 1);
+        ck_assert_uint_eq(in.op, DV_OP_set_flag);
+        ck_assert_uint_eq(in.nf, 3);
+        ck_assert_int_eq(in.f[DV_FLD(FLAG, id)].i, (int64_t)(i % 8));
+    }
+    ck_assert_int_eq(s->next(s, &in, &err), 0);
+    s->close(s);
+    dvk_kernel_destroy(k);
+}
+END_TEST
+
 /* ---- dvk_emit's check (dv_insn_check's quick pass inline per op) against dv_insn_check ---- */
 typedef struct emitp {
     const dv_insn_t *list;
@@ -512,6 +556,7 @@ Suite *dv_kapi_suite(void)
     tcase_add_test(tc, test_kapi_kernel_fail_is_located);
     tcase_add_test(tc, test_kapi_bad_opcode_or_operand_count_is_located);
     tcase_add_test(tc, test_kapi_emit_check_matches_insn_check);
+    tcase_add_test(tc, test_kapi_charges_go_before_their_instruction);
     tcase_add_test(tc, test_kapi_deque_of_empty_queue_is_an_error_not_a_deadlock);
     suite_add_tcase(s, tc);
     return s;
