@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "isa_quick.h"
+
 #define REQ INT64_MIN
 #define NA DV_FS_NA
 #define DST DV_FS_DST
@@ -76,12 +78,6 @@ static const char *const cost_names[] = {
 #define DV_VCOST(id, name, desc) "v_" name,
 #include "isa.def"
 };
-static const struct {
-    dv_dtype_t src, dst;
-} conv_table[] = {
-#define DV_CONV(s, d) {DV_DT_##s, DV_DT_##d},
-#include "isa.def"
-};
 static const char *const quant_names[] = {"none", "f16", "bf16"};
 static const char *const cmp_names[] = {"eq", "ne", "lt", "gt", "le", "ge"};
 static const char *const round_names[] = {"r", "f", "c", "z", "a"};
@@ -124,16 +120,7 @@ int dv_dtype_lookup(const char *s, size_t len)
     return -1;
 }
 
-/* (inline: dv_insn_check's quick pass of vconv makes no call) */
-static inline __attribute__((always_inline)) bool conv_allowed(dv_dtype_t src, dv_dtype_t dst)
-{
-    for (size_t i = 0; i < sizeof conv_table / sizeof conv_table[0]; i++)
-        if (conv_table[i].src == src && conv_table[i].dst == dst)
-            return true;
-    return false;
-}
-
-bool dv_conv_allowed(dv_dtype_t src, dv_dtype_t dst) { return conv_allowed(src, dst); }
+bool dv_conv_allowed(dv_dtype_t src, dv_dtype_t dst) { return dv_quick_conv_allowed(src, dst); }
 
 int dv_field_index(dv_op_t op, const char *name)
 {
@@ -157,10 +144,6 @@ static int field_space(const dv_op_spec_t *os, const dv_field_spec_t *fd)
     return fd->space;
 }
 
-/* The forms with rules across their fields (cross_rules). */
-#define CROSS_FORM(form) ((form) == DV_FORM_VCONV || (form) == DV_FORM_VREDUCE || (form) == DV_FORM_DMAPADIN || \
-                          (form) == DV_FORM_LOAD2D)
-
 /* Per op, what dv_insn_check asks of each field as one unsigned range (dv_insn_rules_t); a rejected
  * field is found again the long way, which writes its message. */
 dv_insn_rules_t dv_isa_rules_[DV_OP_COUNT];
@@ -174,7 +157,7 @@ __attribute__((constructor)) static void check_table_init(void)
         dv_insn_rules_t *c = &dv_isa_rules_[op];
         c->nf = (uint8_t)fs->nfields;
         c->dtypes = os->dtypes;
-        c->cross = CROSS_FORM(os->form);
+        c->cross = DV_CROSS_FORM(os->form);
         for (int i = 0; i < fs->nfields; i++) {
             const dv_field_spec_t *fd = &fs->fields[i];
             switch (fd->kind) {
@@ -242,115 +225,33 @@ void dv_insn_init(dv_insn_t *insn, dv_op_t op)
     *insn = g_defaults[op];
 }
 
-/* dv_insn_check's rules across the fields of a few forms (CROSS_FORM): the rule insn, of form `form`,
- * breaks (a CROSS_* below), or CROSS_OK.  Inline, so a call with a constant form (dv_insn_check's,
- * per op) is only that form's test, with no call and no message: cross_rules writes those. */
-enum { CROSS_OK, CROSS_CONV, CROSS_ORDER, CROSS_ESIZE, CROSS_PADS, CROSS_TRANSPOSE };
-static inline __attribute__((always_inline)) int cross_fault(const dv_insn_t *insn, dv_form_t form)
-{
-    switch (form) {
-    case DV_FORM_VCONV:
-        return conv_allowed((dv_dtype_t)insn->f[DV_FLD(VCONV, src_type)].i, (dv_dtype_t)insn->f[DV_FLD(VCONV, dst_type)].i)
-                   ? CROSS_OK
-                   : CROSS_CONV;
-    case DV_FORM_VREDUCE:
-        return insn->f[DV_FLD(VREDUCE, order)].i && insn->op != DV_OP_vcmax && insn->op != DV_OP_vcmin ? CROSS_ORDER
-                                                                                                     : CROSS_OK;
-    case DV_FORM_DMAPADIN: {
-        const int64_t es = insn->f[DV_FLD(DMAPADIN, esize)].i;
-        if (es == 3)
-            return CROSS_ESIZE;
-        return insn->f[DV_FLD(DMAPADIN, lpad)].i * es > 32 || insn->f[DV_FLD(DMAPADIN, rpad)].i * es > 32 ? CROSS_PADS
-                                                                                                          : CROSS_OK;
-    }
-    case DV_FORM_LOAD2D:
-        /* (the dtype passed its range: a table index) */
-        return insn->f[DV_FLD(LOAD2D, transpose)].i && dtype_table[insn->f[DV_FLD(LOAD2D, dtype)].i].bytes != 2
-                   ? CROSS_TRANSPOSE
-                   : CROSS_OK;
-    default:
-        return CROSS_OK;
-    }
-}
-
 /* The rules across fields of op os (whose fields passed their ranges): DV_OK, or the broken rule's message. */
 static int cross_rules(const dv_insn_t *insn, const dv_op_spec_t *os, dv_error_t *err)
 {
     const dv_val_t *f = insn->f;
-    switch (cross_fault(insn, os->form)) {
-    case CROSS_CONV:
+    switch (dv_cross_fault(insn, os->form)) {
+    case DV_CROSS_CONV:
         return dv_error_set(err, DV_ERR_RANGE, NULL, (int)insn->line, 0, "vconv: conversion %s -> %s is not supported",
                             dv_dtype_name((dv_dtype_t)f[DV_FLD(VCONV, src_type)].i),
                             dv_dtype_name((dv_dtype_t)f[DV_FLD(VCONV, dst_type)].i));
-    case CROSS_ORDER:
+    case DV_CROSS_ORDER:
         return dv_error_set(err, DV_ERR_RANGE, NULL, (int)insn->line, 0, "%s: order is for vcmax and vcmin only",
                             os->mnemonic);
-    case CROSS_ESIZE:
+    case DV_CROSS_ESIZE:
         return dv_error_set(err, DV_ERR_RANGE, NULL, (int)insn->line, 0, "%s: esize must be 1, 2 or 4, not 3",
                             os->mnemonic);
-    case CROSS_PADS:
+    case DV_CROSS_PADS:
         return dv_error_set(err, DV_ERR_RANGE, NULL, (int)insn->line, 0,
                             "%s: lpad %lld and rpad %lld elements of %lld bytes must each fit 32 bytes", os->mnemonic,
                             (long long)f[DV_FLD(DMAPADIN, lpad)].i, (long long)f[DV_FLD(DMAPADIN, rpad)].i,
                             (long long)f[DV_FLD(DMAPADIN, esize)].i);
-    case CROSS_TRANSPOSE:
+    case DV_CROSS_TRANSPOSE:
         return dv_error_set(err, DV_ERR_RANGE, NULL, (int)insn->line, 0, "%s: transpose is only for 16-bit types",
                             os->mnemonic);
     default:
         return DV_OK;
     }
 }
-
-/* dv_insn_check's quick pass: quick_<FORM>(f, dst, src, dtypes) is true when every field of the form
- * passes what the long way below asks of it (its rules across fields are then still to check), false
- * when one may not (the long way then finds it and writes its message).  One function per form,
- * its fields in order, straight-line, generated from fields.def (as kernel/trace_binary.c decodes
- * them); dv_insn_check calls it per op with the op's columns of isa.def as constants, so a range is
- * one subtraction and one comparison with constants (the unsigned range of dv_insn_rules_t), an
- * address's space and a dtype's set too.  dv_insn_check runs once per instruction a kernel emits or
- * a text trace's reader decodes without parsing: a loop over the rules' rows (nine instructions a
- * field), then a switch per form with the op's spaces and dtypes read from dv_insn_rules_t, were a
- * visible part of a kernel's cost. */
-#define IN_RANGE(n, min, max)                                                                                         \
-    if (f[n].u - (uint64_t)(int64_t)(min) > (uint64_t)(int64_t)(max) - (uint64_t)(int64_t)(min))                    \
-        return false;
-#define QUICK_ADDR(n, space, min, max)                                                                                \
-    if (f[n].u - ((uint64_t)((int)(space) == DST ? dst_ : (int)(space) == SRC ? src_ : (int)(space)) << 56) >           \
-        (1ull << 56) - 1)                                                                                             \
-        return false;
-#define QUICK_DTYPE(n, space, min, max)                                                                               \
-    if (f[n].u >= DV_DT_COUNT || (dtypes_ && !(dtypes_ >> f[n].u & 1)))                                              \
-        return false;
-#define QUICK_F64(n, space, min, max)
-#define QUICK_U64(n, space, min, max)
-#define QUICK_INT(n, space, min, max) IN_RANGE(n, min, max)
-#define QUICK_BOOL QUICK_INT
-#define QUICK_PIPE QUICK_INT
-#define QUICK_QUANT QUICK_INT
-#define QUICK_CMP QUICK_INT
-#define QUICK_ROUND QUICK_INT
-#define QUICK_HEAD(name)                                                                                              \
-    static inline __attribute__((always_inline)) bool name(const dv_val_t *f, int dst_, int src_, uint32_t dtypes_) \
-    {                                                                                                                 \
-        (void)f, (void)dst_, (void)src_, (void)dtypes_;
-QUICK_HEAD(quick_none_)
-#define DV_FORM(form, desc) return true; } QUICK_HEAD(quick_##form)
-#define DV_FIELD(form, name, kind, space, min, max, def) QUICK_##kind(DV_FLD(form, name), space, min, max)
-#include "fields.def"
-    return true;
-}
-#undef QUICK_HEAD
-#undef IN_RANGE
-#undef QUICK_ADDR
-#undef QUICK_DTYPE
-#undef QUICK_F64
-#undef QUICK_U64
-#undef QUICK_INT
-#undef QUICK_BOOL
-#undef QUICK_PIPE
-#undef QUICK_QUANT
-#undef QUICK_CMP
-#undef QUICK_ROUND
 
 /* The long way: the first field (in form order) that fails, and its message. */
 static __attribute__((noinline)) int check_fields(const dv_insn_t *insn, dv_error_t *err)
@@ -397,8 +298,7 @@ int dv_insn_check(const dv_insn_t *insn, dv_error_t *err)
     switch (insn->op) {
 #define DV_INSN(mn, pipe, form, cost, dst, src, dtypes, desc)                                                        \
     case DV_OP_##mn:                                                                                                  \
-        if (quick_##form(insn->f, DV_SPACE_##dst, DV_SPACE_##src, dtypes) &&                                         \
-            (!CROSS_FORM(DV_FORM_##form) || cross_fault(insn, DV_FORM_##form) == CROSS_OK))                            \
+        if (DV_INSN_QUICK(insn, form, DV_SPACE_##dst, DV_SPACE_##src, dtypes))                                        \
             return DV_OK;                                                                                             \
         break;
 #include "isa.def"

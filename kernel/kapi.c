@@ -18,6 +18,7 @@
 #include "dv/intmath.h"
 #include "dv/topology.h"
 #include "dv/trace.h"
+#include "isa_quick.h"
 
 
 #define STACK_BYTES (256u * 1024u)
@@ -156,16 +157,24 @@ static inline bool scalar_owed(const dv_k_t *k)
     return k->pending_scalar || atomic_load_explicit(&g_native_n, memory_order_acquire);
 }
 
+/* The most cycles one `scalar` instruction takes (its field's range, isa/fields.def). */
+#define SCALAR_MAX 1000000u
+
+/* Build in `in` the `scalar` instruction (one field) of c cycles. */
+static inline void scalar_at(const dv_k_t *k, dv_insn_t *in, uint64_t c)
+{
+    in->op = DV_OP_scalar;
+    in->nf = 1;
+    in->line = k->line;
+    in->f[DV_FLD(SCALAR, cycles)].i = (int64_t)c;
+}
+
 static void flush_scalar(dv_k_t *k)
 {
     k->pending_scalar += native_take() * k->kern->cfg.scalar_alu_cycles;
     while (k->pending_scalar) {
-        uint64_t c = k->pending_scalar > 1000000 ? 1000000 : k->pending_scalar;
-        dv_insn_t *in = &k->buf[k->count]; /* the `scalar` instruction (one field), built in place */
-        in->op = DV_OP_scalar;
-        in->nf = 1;
-        in->line = k->line;
-        in->f[DV_FLD(SCALAR, cycles)].i = (int64_t)c;
+        uint64_t c = k->pending_scalar > SCALAR_MAX ? SCALAR_MAX : k->pending_scalar;
+        scalar_at(k, &k->buf[k->count], c); /* built in place */
         k->pending_scalar -= c;
         commit(k);
     }
@@ -360,10 +369,14 @@ void dvk_emit(dv_k_t *k, dv_op_t op, const dv_val_t *f, int nf)
 {
     /* Built and checked where it is read from (commit), not copied there: the next slot, which exists
      * even when the buffer is full.  Every field of the form is given: no defaults to fill in.  One
-     * case per op (isa.def), so its field count and pipe are constants and its fields are copied by
-     * a copy of known size. */
+     * case per op (isa.def), so its field count and pipe are constants, its fields are copied by a
+     * copy of known size, and they are checked by dv_insn_check's quick pass for that op (its
+     * columns constants), with no second switch on the op and no call; only an instruction the
+     * quick pass doubts goes to dv_insn_check itself, the verdict. */
     dv_insn_t *in = &k->buf[k->count];
     unsigned pipe;
+    bool quick; /* dv_insn_check's quick pass (isa_quick.h) passed: the instruction is valid */
+    in->op = (uint16_t)op;
     switch (op) {
 #define DV_INSN(mn, pipe_, form, cost, dst, src, dtypes, desc)                                                        \
     case DV_OP_##mn:                                                                                                  \
@@ -373,12 +386,12 @@ void dvk_emit(dv_k_t *k, dv_op_t op, const dv_val_t *f, int nf)
             memcpy(in->f, f, FORM_NF(form) * sizeof *f);                                                              \
         in->nf = FORM_NF(form);                                                                                       \
         pipe = DV_PIPE_##pipe_;                                                                                       \
+        quick = DV_INSN_QUICK(in, form, DV_SPACE_##dst, DV_SPACE_##src, dtypes);                                      \
         break;
 #include "isa.def"
     default:
         dvk_fail(k, "invalid opcode %d", (int)op);
     }
-    in->op = (uint16_t)op;
     in->line = k->line;
     if (pipe != DV_PIPE_S)
         k->unsynced |= 1u << pipe;
@@ -386,7 +399,7 @@ void dvk_emit(dv_k_t *k, dv_op_t op, const dv_val_t *f, int nf)
         k->unsynced &= ~(1u << f[DV_FLD(FLAG, src)].i);
     else if (op == DV_OP_pipe_barrier && f[DV_FLD(BARRIER, pipe)].i == DV_PIPE_ALL)
         k->unsynced = 0;
-    if (dv_insn_check(in, NULL) != DV_OK)
+    if (!quick && dv_insn_check(in, NULL) != DV_OK) /* dv_insn_check the verdict when the quick pass doubts */
         emit_failed(k, in);
     if (scalar_owed(k))
         emit_after_charges(k, in);
@@ -408,9 +421,23 @@ static void emit_failed(dv_k_t *k, const dv_insn_t *in)
     dvk_fail(k, "instruction #%llu: %s", (unsigned long long)k->emitted + (k->pending_scalar ? 1 : 0), e.msg);
 }
 
-/* The charges go first, into the slot the instruction was built in: hold it meanwhile. */
+/* The charges go first, into the slot the instruction was built in (in, the buffer's next).  Mostly
+ * they are one `scalar` instruction of the bookkeeping's cycles (no native code counted) and the
+ * buffer has room for it: the instruction moves one slot on and the scalar is built in its place,
+ * the two committed in that order, as flush_scalar and push would.  Otherwise the instruction is
+ * held meanwhile. */
 static void emit_after_charges(dv_k_t *k, const dv_insn_t *in)
 {
+    if (k->count < BUF_INSNS && !k->abandon && k->pending_scalar <= SCALAR_MAX &&
+        !atomic_load_explicit(&g_native_n, memory_order_acquire)) {
+        dv_insn_copy(&k->buf[k->count + 1], in); /* (the slot past the end at the most) */
+        scalar_at(k, &k->buf[k->count], k->pending_scalar);
+        k->pending_scalar = 0;
+        k->count++; /* the scalar's commit: the buffer was not full */
+        k->emitted++;
+        commit(k);
+        return;
+    }
     dv_insn_t held;
     dv_insn_copy(&held, in);
     flush_scalar(k);

@@ -631,9 +631,10 @@ static void nd2nz_k16(dv_k_t *k, uint64_t dst, uint64_t src, uint64_t rows, uint
     }
 }
 
-/* load2d of `repeat` fractals, split at the repeat field's limit (DV_REPEAT_MAX fractals). */
-static void load2d(dv_k_t *k, bool to_b, uint64_t dst, uint64_t src, dv_dtype_t t, uint64_t base, uint64_t repeat,
-                   uint64_t stride, uint64_t gap, bool transpose)
+/* load2d of more than DV_REPEAT_MAX fractals (load2d). */
+static __attribute__((noinline)) void load2d_split(dv_k_t *k, bool to_b, uint64_t dst, uint64_t src, dv_dtype_t t,
+                                                   uint64_t base, uint64_t repeat, uint64_t stride, uint64_t gap,
+                                                   bool transpose)
 {
     for (uint64_t i = 0; i < repeat; i += DV_REPEAT_MAX) {
         const uint64_t n = dv_min_u64(DV_REPEAT_MAX, repeat - i);
@@ -641,6 +642,20 @@ static void load2d(dv_k_t *k, bool to_b, uint64_t dst, uint64_t src, dv_dtype_t 
                                                           (int64_t)(base + i * stride), (int64_t)n, (int64_t)stride,
                                                           (int64_t)gap, transpose);
     }
+}
+
+/* load2d of `repeat` fractals, split at the repeat field's limit (DV_REPEAT_MAX fractals).  A slice
+ * of a matmul is one instruction per call (repeat <= DV_REPEAT_MAX, one per row or column of
+ * fractals, each emitted inline where to_b is a constant); load2d_split splits the rest. */
+static inline void load2d(dv_k_t *k, bool to_b, uint64_t dst, uint64_t src, dv_dtype_t t, uint64_t base,
+                          uint64_t repeat, uint64_t stride, uint64_t gap, bool transpose)
+{
+    if (repeat - 1 >= DV_REPEAT_MAX) /* (none at all, or more than one instruction) */
+        load2d_split(k, to_b, dst, src, t, base, repeat, stride, gap, transpose);
+    else if (to_b)
+        dvk_load_cbuf_to_cb(k, dst, src, t, (int64_t)base, (int64_t)repeat, (int64_t)stride, (int64_t)gap, transpose);
+    else
+        dvk_load_cbuf_to_ca(k, dst, src, t, (int64_t)base, (int64_t)repeat, (int64_t)stride, (int64_t)gap, transpose);
 }
 
 /* Issue (MTE2) the L1 groups of A up to global group `upto`. */

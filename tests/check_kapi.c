@@ -374,6 +374,146 @@ START_TEST(test_kapi_bad_opcode_or_operand_count_is_located)
 }
 END_TEST
 
+/* Bookkeeping charged before an instruction: its `scalar` instruction goes first, in the slot the
+ * instruction was built in, also where the pair straddles a hand-over of the buffer (1, 2 or 3
+ * charges before each of many set_flags, so the pairs fall on every position of every buffer). */
+static void charged_kernel(dv_k_t *k, const void *pv)
+{
+    const uint32_t n = *(const uint32_t *)pv;
+    for (uint32_t i = 0; i < n; i++) {
+        for (uint32_t c = 0; c < i % 4; c++)
+            dvk_bookkeeping(k);
+        dvk_set_flag(k, DV_PIPE_MTE2, DV_PIPE_V, (int)(i % 8));
+    }
+}
+
+START_TEST(test_kapi_charges_go_before_their_instruction)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, NULL);
+    ck_assert_uint_gt(cfg.scalar_bookkeeping_cycles, 0);
+    const uint32_t n = 5000;
+    dv_kernel_info_t info = {.name = "charged", .kind = DV_KIND_VECTOR, .blocks = 1};
+    dv_kernel_t *k;
+    dv_error_t err;
+    ck_assert_int_eq(dvk_kernel_create(&cfg, &info, charged_kernel, &n, sizeof n, &k, &err), DV_OK);
+    dv_stream_t *s;
+    ck_assert_int_eq(k->open(k, 0, DV_SUB_MAIN, &s, &err), DV_OK);
+    dv_insn_t in;
+    for (uint32_t i = 0; i < n; i++) {
+        if (i % 4) {
+            ck_assert_int_eq(s->next(s, &in, &err), 1);
+            ck_assert_uint_eq(in.op, DV_OP_scalar);
+            ck_assert_uint_eq(in.nf, 1);
+            ck_assert_int_eq(in.f[DV_FLD(SCALAR, cycles)].i, (int64_t)(i % 4 * cfg.scalar_bookkeeping_cycles));
+        }
+        ck_assert_int_eq(s->next(s, &in, &err), 1);
+        ck_assert_uint_eq(in.op, DV_OP_set_flag);
+        ck_assert_uint_eq(in.nf, 3);
+        ck_assert_int_eq(in.f[DV_FLD(FLAG, id)].i, (int64_t)(i % 8));
+    }
+    ck_assert_int_eq(s->next(s, &in, &err), 0);
+    s->close(s);
+    dvk_kernel_destroy(k);
+}
+END_TEST
+
+/* ---- dvk_emit's check (dv_insn_check's quick pass inline per op) against dv_insn_check ---- */
+typedef struct emitp {
+    const dv_insn_t *list;
+    uint32_t n;
+} emitp_t;
+
+static void emit_list_kernel(dv_k_t *k, const void *pv)
+{
+    const emitp_t *p = pv;
+    for (uint32_t i = 0; i < p->n; i++)
+        dvk_emit(k, (dv_op_t)p->list[i].op, p->list[i].f, p->list[i].nf);
+}
+
+/* Read block 0 of a kernel emitting list[0..n-1] straight from its stream (no model): each
+ * instruction handed over must equal the one emitted; returns the stream's last status. */
+static int emit_list(const dv_config_t *cfg, const dv_insn_t *list, uint32_t n, uint32_t *got, dv_error_t *err)
+{
+    dv_kernel_info_t info = {.name = "emit", .kind = DV_KIND_MIX, .blocks = 1};
+    emitp_t p = {list, n};
+    dv_kernel_t *k;
+    ck_assert_int_eq(dvk_kernel_create(cfg, &info, emit_list_kernel, &p, sizeof p, &k, err), DV_OK);
+    dv_stream_t *s;
+    ck_assert_int_eq(k->open(k, 0, DV_SUB_AIC, &s, err), DV_OK);
+    dv_insn_t in;
+    int rc;
+    *got = 0;
+    while ((rc = s->next(s, &in, err)) == 1) {
+        ck_assert_uint_lt(*got, n);
+        const dv_insn_t *want = &list[*got];
+        ck_assert_uint_eq(in.op, want->op);
+        ck_assert_uint_eq(in.nf, want->nf);
+        ck_assert_uint_eq(in.line, 0);
+        ck_assert(memcmp(in.f, want->f, want->nf * sizeof in.f[0]) == 0);
+        (*got)++;
+    }
+    s->close(s);
+    dvk_kernel_destroy(k);
+    return rc;
+}
+
+START_TEST(test_kapi_emit_check_matches_insn_check)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, NULL);
+    /* every op, fields mostly in range, each now and then at or past an edge of its range (an address
+     * in another space, a dtype out of the op's set, the rules across fields broken) */
+    enum { PER_OP = 60 };
+    static dv_insn_t good[DV_OP_COUNT * PER_OP];
+    uint32_t ngood = 0, nbad = 0;
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    for (int op = 0; op < DV_OP_COUNT; op++)
+        for (int t = 0; t < PER_OP; t++) {
+            const dv_insn_rules_t *r = dv_insn_rules((dv_op_t)op);
+            dv_insn_t in;
+            memset(&in, 0, sizeof in);
+            in.op = (uint16_t)op;
+            in.nf = r->nf;
+            for (int i = 0; i < r->nf; i++) {
+                x = x * 6364136223846793005ull + 1442695040888963407ull;
+                const uint64_t v = x >> 11, pick = (x >> 4) % 16, span = r->span[i];
+                switch (pick) {
+                case 0: in.f[i].u = r->lo[i]; break;
+                case 1: in.f[i].u = r->lo[i] + span; break;
+                case 2: in.f[i].u = t % 8 == 0 ? r->lo[i] - 1 : r->lo[i]; break;
+                case 3: in.f[i].u = t % 8 == 1 ? r->lo[i] + span + 1 : r->lo[i] + span; break;
+                case 4: in.f[i].u = t % 8 == 2 ? v : r->lo[i]; break;
+                default: in.f[i].u = r->lo[i] + (span == UINT64_MAX ? v : v % (span + 1));
+                }
+            }
+            dv_error_t want;
+            if (dv_insn_check(&in, &want) == DV_OK) {
+                good[ngood++] = in;
+                continue;
+            }
+            /* a bad instruction ends its kernel with dv_insn_check's message, located */
+            nbad++;
+            const dv_insn_t two[2] = {good[0], in}; /* one good instruction before it */
+            uint32_t got;
+            dv_error_t err;
+            ck_assert_int_lt(emit_list(&cfg, ngood ? two : &in, ngood ? 2 : 1, &got, &err), 0);
+            ck_assert_uint_eq(got, ngood ? 1 : 0);
+            char inner[600], msg[sizeof err.msg]; /* (dvk_fail's message, then its location) */
+            snprintf(inner, sizeof inner, "instruction #%u: %.*s", ngood ? 1 : 0, 500, want.msg);
+            snprintf(msg, sizeof msg, "%s (block 0 aic, after instruction #%u)", inner, ngood ? 1 : 0);
+            ck_assert_str_eq(err.msg, msg);
+        }
+    /* the good ones, in one stream (several buffers' worth), each handed over as emitted */
+    uint32_t got;
+    dv_error_t err;
+    ck_assert_int_eq(emit_list(&cfg, good, ngood, &got, &err), 0);
+    ck_assert_uint_eq(got, ngood);
+    ck_assert_uint_gt(nbad, DV_OP_COUNT);
+    ck_assert_uint_gt(ngood, 1500);
+}
+END_TEST
+
 /* ---- queue misuse ---- */
 static void que_misuse_kernel(dv_k_t *k, const void *p)
 {
@@ -415,6 +555,8 @@ Suite *dv_kapi_suite(void)
     tcase_add_test(tc, test_kapi_bad_dtype_is_located);
     tcase_add_test(tc, test_kapi_kernel_fail_is_located);
     tcase_add_test(tc, test_kapi_bad_opcode_or_operand_count_is_located);
+    tcase_add_test(tc, test_kapi_emit_check_matches_insn_check);
+    tcase_add_test(tc, test_kapi_charges_go_before_their_instruction);
     tcase_add_test(tc, test_kapi_deque_of_empty_queue_is_an_error_not_a_deadlock);
     suite_add_tcase(s, tc);
     return s;
