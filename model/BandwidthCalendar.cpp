@@ -107,6 +107,33 @@ __attribute__((always_inline)) inline void BandwidthCalendar::scan_window(const 
     *used += u + u2;
 }
 
+// The requesters seen in the near_ bins from b (or-ed into w), unrolled as scan_window: share_near's
+// bins before the global time, which change only when it moves.
+__attribute__((always_inline)) inline void BandwidthCalendar::scan_past(const Bin *b, uint64_t w[2])
+{
+#if defined(__SSE2__)
+    __m128i who = _mm_setzero_si128(), who2 = _mm_setzero_si128(); // who[0], who[1] side by side
+#pragma GCC unroll 16
+    for (unsigned k = 0; k < near_; k += 2) {
+        who = _mm_or_si128(who, _mm_load_si128(reinterpret_cast<const __m128i *>(b[k].who)));
+        who2 = _mm_or_si128(who2, _mm_load_si128(reinterpret_cast<const __m128i *>(b[k + 1].who)));
+    }
+    uint64_t both[2];
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(both), _mm_or_si128(who, who2));
+    w[0] |= both[0];
+    w[1] |= both[1];
+#else
+    uint64_t w0 = 0, w1 = 0;
+#pragma GCC unroll 16
+    for (unsigned k = 0; k < near_; k++) {
+        w0 |= b[k].who[0];
+        w1 |= b[k].who[1];
+    }
+    w[0] |= w0;
+    w[1] |= w1;
+#endif
+}
+
 // The requesters seen in the live bins [lo, hi) (or-ed into w) and, when used is given, the bytes
 // they hold (added to *used): the ring in at most two contiguous pieces, two bins a step in two
 // accumulators each.
@@ -229,7 +256,10 @@ __attribute__((always_inline)) inline uint64_t BandwidthCalendar::share_near(uin
     const uint64_t past_lo = std::max(base_, done > near_ ? done - near_ : 0);
     if (past_lo != past_lo_ || done != past_hi_) {
         past_w_[0] = past_w_[1] = 0;
-        scan(past_lo, done, past_w_, nullptr);
+        if (done - past_lo == near_ && (past_lo & mask_) + near_ <= size_ && unrolled_) // near_ bins, one piece
+            scan_past(ring_.data() + (past_lo & mask_), past_w_);
+        else
+            scan(past_lo, done, past_w_, nullptr);
         past_lo_ = past_lo;
         past_hi_ = done;
     }
