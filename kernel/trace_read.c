@@ -1679,6 +1679,7 @@ typedef struct mn_entry {
     uint64_t w[MC_WORDS], m[MC_WORDS]; /* the line's bytes [0, n] under their mask (n: the token's length) */
     uint32_t bits; /* the bytes of the first sixteen that are compared, a bit each (an empty entry: bit
                     * 16, which no compare of sixteen bytes sets) */
+    uint32_t n;    /* the bytes compared: the token and the byte after it (0: empty) */
 } mn_entry_t;
 
 static inline size_t mn_slot(const char *line)
@@ -1700,11 +1701,12 @@ static inline bool mn_entry_has(const mn_entry_t *e, const char *line)
 #endif
 }
 
-/* Does a padded line start with a mnemonic seen before (at its first byte: no blanks before it)? */
-static inline bool mn_known(const mn_entry_t *mc, const char *line)
+/* The entry of the mnemonic seen before that a padded line starts with (at its first byte: no blanks
+ * before it), or NULL. */
+static inline const mn_entry_t *mn_known(const mn_entry_t *mc, const char *line)
 {
     const mn_entry_t *e = &mc[mn_slot(line)];
-    return mn_entry_has(e, line) || mn_entry_has(e + 1, line);
+    return mn_entry_has(e, line) ? e : mn_entry_has(e + 1, line) ? e + 1 : NULL;
 }
 
 /* Remember that the line's first token, line[0, n), is a mnemonic (line[n], in the line, ends it). */
@@ -1720,6 +1722,7 @@ static void mn_learn(mn_entry_t *mc, const char *line, size_t n)
     for (int i = 0; i < MC_WORDS; i++)
         e->w[i] = load8(line + 8 * i) & e->m[i];
     e->bits = n + 1 >= 16 ? 0xFFFFu : (1u << (n + 1)) - 1;
+    e->n = (uint32_t)n + 1;
 }
 
 /* The scan's common case, in a block: instruction lines whose mnemonic mn_known remembers are read
@@ -1736,6 +1739,55 @@ static inline uint64_t newline_bits(const char *at)
 }
 #endif
 
+#if defined(__SSE2__)
+/* A kernel's loop repeats its lines, so the scan learns its period from the lines it reads one at a
+ * time (each line's entry and length; `seen`: the last line with the same pair) until the last 2P
+ * lines are one sequence of P twice (P <= SP_LINES, D bytes <= SP_BYTES, within the read buffer).
+ * Then each next D bytes are compared with the D before them at once: where they differ (offsets,
+ * ids), neither may be a newline nor a byte of a line's token or the byte after it (`keep`: a byte
+ * each), so the newlines are where they were and each line starts with the token and byte that the
+ * line P lines earlier starts with, which is what the line-at-a-time loop would have found (its
+ * result depends on those bytes only).  A period that differs anywhere else goes back to that loop,
+ * which finds any error where it is. */
+enum { SP_LINES = 32, SP_HIST = 64, SP_SEEN = 64, SP_BYTES = 2048 };
+
+/* Do the D bytes at p have their newlines and kept bytes where the D bytes before them have? */
+static inline bool sp_repeats(const char *p, size_t d, const uint8_t *keep)
+{
+    const __m128i nl = _mm_set1_epi8('\n');
+    __m128i bad = _mm_setzero_si128();
+    size_t o = 0;
+    for (; o + 32 <= d; o += 32) { /* two steps a turn: the loop's own instructions once per 32 bytes */
+        const __m128i c0 = _mm_loadu_si128((const __m128i *)(const void *)(p + o));
+        const __m128i c1 = _mm_loadu_si128((const __m128i *)(const void *)(p + o + 16));
+        const __m128i e0 = _mm_cmpeq_epi8(c0, _mm_loadu_si128((const __m128i *)(const void *)(p + o - d)));
+        const __m128i e1 = _mm_cmpeq_epi8(c1, _mm_loadu_si128((const __m128i *)(const void *)(p + o + 16 - d)));
+        const __m128i m0 =
+            _mm_or_si128(_mm_cmpeq_epi8(c0, nl), _mm_load_si128((const __m128i *)(const void *)(keep + o)));
+        const __m128i m1 =
+            _mm_or_si128(_mm_cmpeq_epi8(c1, nl), _mm_load_si128((const __m128i *)(const void *)(keep + o + 16)));
+        bad = _mm_or_si128(bad, _mm_or_si128(_mm_andnot_si128(e0, m0), _mm_andnot_si128(e1, m1)));
+    }
+    if (o + 16 <= d) {
+        const __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(p + o));
+        const __m128i e = _mm_cmpeq_epi8(c, _mm_loadu_si128((const __m128i *)(const void *)(p + o - d)));
+        const __m128i m =
+            _mm_or_si128(_mm_cmpeq_epi8(c, nl), _mm_load_si128((const __m128i *)(const void *)(keep + o)));
+        bad = _mm_or_si128(bad, _mm_andnot_si128(e, m));
+        o += 16;
+    }
+    unsigned any = (unsigned)_mm_movemask_epi8(bad);
+    if (o < d) { /* the last bytes: those past p + d are the next period's */
+        const __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(p + o));
+        const __m128i e = _mm_cmpeq_epi8(c, _mm_loadu_si128((const __m128i *)(const void *)(p + o - d)));
+        const __m128i m =
+            _mm_or_si128(_mm_cmpeq_epi8(c, nl), _mm_load_si128((const __m128i *)(const void *)(keep + o)));
+        any |= (unsigned)_mm_movemask_epi8(_mm_andnot_si128(e, m)) & ((1u << (d - o)) - 1);
+    }
+    return any == 0;
+}
+#endif
+
 static void scan_known_lines(reader_t *r, const mn_entry_t *mc)
 {
     const char *p = r->cur, *const lim = r->lim;
@@ -1743,6 +1795,7 @@ static void scan_known_lines(reader_t *r, const mn_entry_t *mc)
      * the general way, which reports it) */
     const char *const stop = r->nul && r->nul < lim ? r->nul : lim;
     uint32_t lines = 0;
+    const mn_entry_t *e;
 #if defined(__SSE2__)
     /* Each line's newline from a bit mask of the 64 bytes at `at` (the bits of the lines taken
      * cleared): a call of memchr per line cost more than its search of a line of forty bytes.  With
@@ -1753,11 +1806,17 @@ static void scan_known_lines(reader_t *r, const mn_entry_t *mc)
         return;
     const char *at = p;
     uint64_t bits = p < lim ? newline_bits(at) : 0;
+    /* the period's learning: line i (of this call) at h_s[i % SP_HIST] matched h_e[..] */
+    const mn_entry_t *h_e[SP_HIST];
+    const char *h_s[SP_HIST];
+    uint32_t seen[SP_SEEN] = {0}; /* a line's (entry, length) -> 1 + its i */
+    uint32_t i = 0, cand = 0, run = 0;
+    _Alignas(16) uint8_t keep[SP_BYTES + 16];
 #endif
     /* A line's token is checked before its newline is looked for: the bytes mn_known matches are
      * the line's (its token and the blank after it hold no newline and no NUL; at lim the NUL there
      * matches no token), so a line needs neither its length nor its CR. */
-    while (mn_known(mc, p)) {
+    while ((e = mn_known(mc, p))) {
 #if defined(__SSE2__)
         while (!bits) {
             if (at + 64 >= lim || (size_t)(at + 128 - p) > READ_BUF_BYTES)
@@ -1766,13 +1825,61 @@ static void scan_known_lines(reader_t *r, const mn_entry_t *mc)
         }
         const char *nl = at + __builtin_ctzll(bits);
         bits &= bits - 1;
+        /* learn the period: a line like the one cand lines earlier extends the run, else the last
+         * line like it (at most SP_LINES earlier) starts one */
+        const size_t len = (size_t)(nl + 1 - p);
+        h_e[i % SP_HIST] = e;
+        h_s[i % SP_HIST] = p;
+        const size_t k = (size_t)(((uintptr_t)e >> 3) ^ len ^ (len >> 6)) % SP_SEEN;
+        if (cand && h_e[(i - cand) % SP_HIST] == e &&
+            (size_t)(h_s[(i - cand + 1) % SP_HIST] - h_s[(i - cand) % SP_HIST]) == len) {
+            run++;
+        } else {
+            const uint32_t j = seen[k];
+            cand = run = 0;
+            if (j && i - (j - 1) <= SP_LINES && h_e[(j - 1) % SP_HIST] == e &&
+                (size_t)(h_s[j % SP_HIST] - h_s[(j - 1) % SP_HIST]) == len) {
+                cand = i - (j - 1);
+                run = 1;
+            }
+        }
+        seen[k] = i + 1;
+        i++;
+        p = nl + 1;
+        lines++;
+        if (run == cand && cand) {
+            /* the last 2 * cand lines repeat: [p - d, p) is a period */
+            const char *q = h_s[(i - cand) % SP_HIST];
+            const size_t d = (size_t)(p - q);
+            if (d <= SP_BYTES && p + d <= lim) {
+                memset(keep, 0, (d + 15) & ~(size_t)15);
+                for (uint32_t l = i - cand; l != i; l++) {
+                    const char *s0 = h_s[l % SP_HIST], *s1 = l + 1 == i ? p : h_s[(l + 1) % SP_HIST];
+                    memset(keep + (s0 - q), 0xff, h_e[l % SP_HIST]->n);
+                    keep[s1 - 1 - q] = 0xff;
+                }
+                const char *const p0 = p;
+                while (p + d <= lim && sp_repeats(p, d, keep)) {
+                    p += d;
+                    lines += cand;
+                }
+                if (p != p0) { /* on from p a line at a time, the period learned again */
+                    at = p;
+                    bits = newline_bits(at);
+                    i += SP_HIST;
+                    cand = run = 0;
+                }
+            } else {
+                cand = run = 0;
+            }
+        }
 #else
         const char *nl = memchr(p, '\n', (size_t)(lim - p));
         if (!nl || nl >= stop || (size_t)(nl - p) >= READ_BUF_BYTES)
             break;
-#endif
         p = nl + 1;
         lines++;
+#endif
     }
 #if defined(__SSE2__)
 out:

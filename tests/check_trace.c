@@ -959,6 +959,72 @@ START_TEST(test_trace_template_matches_parser)
 }
 END_TEST
 
+/* The open-time scan compares a loop's text with the period before it (kernel/trace_read.c,
+ * sp_repeats): a period that repeats is taken at once, one that differs where a line's token or a
+ * newline is goes a line at a time.  Clean loops (test_trace_template_matches_parser) take the
+ * repeats; here a line deep in block 1 of template_text is spoiled after many repeated periods, and
+ * the error is the general scan's, at its line: a mnemonic changed in place (same length), a token
+ * run into its fields, a newline put in place of an offset's digit, and lines joined earlier (the
+ * line numbers after them move). */
+static char *nth_after(char *text, const char *from, const char *what, int n)
+{
+    char *p = strstr(text, from);
+    ck_assert_ptr_nonnull(p);
+    for (int i = 0; i < n; i++) {
+        p = strstr(p + 1, what);
+        ck_assert_ptr_nonnull(p);
+    }
+    return p;
+}
+
+static int line_at(const char *text, const char *p)
+{
+    int line = 1;
+    for (const char *q = text; q < p; q++)
+        line += *q == '\n';
+    return line;
+}
+
+START_TEST(test_trace_scan_period_errors_where_they_are)
+{
+    for (int kind = 0; kind < 5; kind++) {
+        size_t len;
+        char *text = template_text(300, 0, -1, 0, &len);
+        char *v = nth_after(text, "block 1\n", "\nvadd ", 150) + 1;
+        char want[96];
+        int col = 1;
+        if (kind == 0) { /* vadd -> vaxd */
+            v[2] = 'x';
+            snprintf(want, sizeof want, "unknown mnemonic 'vaxd'");
+        } else if (kind == 1) { /* vadd -> vadd=dst=...: one token */
+            v[4] = '=';
+            snprintf(want, sizeof want, "unknown mnemonic 'vadd=dst=ub:0x1");
+        } else { /* a newline in place of an offset's digit: the rest of that line is a line */
+            char *o = nth_after(text, "block 1\n", "src=x+0x", 150) + strlen("src=x+0x") + 1;
+            *o = '\n';
+            const char *end = strchr(o + 1, ' ');
+            snprintf(want, sizeof want, "unknown mnemonic '%.*s'", (int)(end - o - 1), o + 1);
+            v = o + 1;
+            if (kind == 3) /* and the same a period later: the first is reported */
+                nth_after(v, "\n", "src=x+0x", 2)[9] = '\n';
+        }
+        int line = line_at(text, v);
+        if (kind == 4) { /* two lines joined 100 iterations before */
+            char *j = nth_after(text, "block 1\n", "\nset_flag src=V dst=MTE3", 50);
+            *strchr(j + 1, '\n') = ' ';
+            line--;
+        }
+        expect_error(text, line, col, want);
+        /* found by the scan (dv_trace_open), not when the block is read */
+        dv_kernel_t *k = NULL;
+        dv_error_t err;
+        ck_assert_int_ne(dv_trace_open_string(text, "t.trace", &k, &err), DV_OK);
+        ck_assert_int_eq(err.line, line);
+        free(text);
+    }
+}
+END_TEST
+
 /* ---------------------------------------------------------------- streaming */
 
 /* blocks streams of per_block scalars, written last block first; aivs > 0: a mix kernel whose
@@ -1343,6 +1409,7 @@ Suite *dv_trace_suite(void)
     tcase_add_test(tc, test_trace_loop_errors_where_they_are);
     tcase_add_test(tc, test_trace_replayed_loop_matches_parser);
     tcase_add_test(tc, test_trace_template_matches_parser);
+    tcase_add_test(tc, test_trace_scan_period_errors_where_they_are);
     tcase_add_test(tc, test_trace_writer_rejects_bad_header);
     suite_add_tcase(s, tc);
 
