@@ -72,21 +72,25 @@ BandwidthCalendar::Bin &BandwidthCalendar::bin_at(uint64_t bin)
     return slot(bin);
 }
 
-// The requesters seen in the 2 x near_ bins from b (or-ed into w) and the bytes they hold (added
-// to *used): a loop of known length, unrolled (no loop counting between the bins), two bins a step
-// in two accumulators each.
-__attribute__((always_inline)) inline void BandwidthCalendar::scan_window(const Bin *b, uint64_t w[2], uint64_t *used)
+// The requesters seen in the N bins from b (or-ed into w) and, when Used, the bytes they hold
+// (added to *used): a loop of known length, unrolled (no loop counting between the bins), two bins
+// a step in two accumulators each.  share_near's window (2 x near_ bins, with the bytes) and its
+// bins before the global time (near_ bins, requesters only: they change only when it moves).
+template <unsigned N, bool Used>
+__attribute__((always_inline)) inline void BandwidthCalendar::scan_fixed(const Bin *b, uint64_t w[2], uint64_t *used)
 {
-    constexpr unsigned n = 2 * near_;
+    static_assert(N % 2 == 0, "two bins a step");
     uint64_t u = 0, u2 = 0;
 #if defined(__SSE2__)
     __m128i who = _mm_setzero_si128(), who2 = _mm_setzero_si128(); // who[0], who[1] side by side
 #pragma GCC unroll 32
-    for (unsigned k = 0; k < n; k += 2) {
+    for (unsigned k = 0; k < N; k += 2) {
         who = _mm_or_si128(who, _mm_load_si128(reinterpret_cast<const __m128i *>(b[k].who)));
         who2 = _mm_or_si128(who2, _mm_load_si128(reinterpret_cast<const __m128i *>(b[k + 1].who)));
-        u += b[k].used;
-        u2 += b[k + 1].used;
+        if constexpr (Used) {
+            u += b[k].used;
+            u2 += b[k + 1].used;
+        }
     }
     uint64_t both[2];
     _mm_storeu_si128(reinterpret_cast<__m128i *>(both), _mm_or_si128(who, who2));
@@ -95,43 +99,19 @@ __attribute__((always_inline)) inline void BandwidthCalendar::scan_window(const 
 #else
     uint64_t w0 = 0, w1 = 0;
 #pragma GCC unroll 32
-    for (unsigned k = 0; k < n; k += 2) {
+    for (unsigned k = 0; k < N; k += 2) {
         w0 |= b[k].who[0] | b[k + 1].who[0];
         w1 |= b[k].who[1] | b[k + 1].who[1];
-        u += b[k].used;
-        u2 += b[k + 1].used;
+        if constexpr (Used) {
+            u += b[k].used;
+            u2 += b[k + 1].used;
+        }
     }
     w[0] |= w0;
     w[1] |= w1;
 #endif
-    *used += u + u2;
-}
-
-// The requesters seen in the near_ bins from b (or-ed into w), unrolled as scan_window: share_near's
-// bins before the global time, which change only when it moves.
-__attribute__((always_inline)) inline void BandwidthCalendar::scan_past(const Bin *b, uint64_t w[2])
-{
-#if defined(__SSE2__)
-    __m128i who = _mm_setzero_si128(), who2 = _mm_setzero_si128(); // who[0], who[1] side by side
-#pragma GCC unroll 16
-    for (unsigned k = 0; k < near_; k += 2) {
-        who = _mm_or_si128(who, _mm_load_si128(reinterpret_cast<const __m128i *>(b[k].who)));
-        who2 = _mm_or_si128(who2, _mm_load_si128(reinterpret_cast<const __m128i *>(b[k + 1].who)));
-    }
-    uint64_t both[2];
-    _mm_storeu_si128(reinterpret_cast<__m128i *>(both), _mm_or_si128(who, who2));
-    w[0] |= both[0];
-    w[1] |= both[1];
-#else
-    uint64_t w0 = 0, w1 = 0;
-#pragma GCC unroll 16
-    for (unsigned k = 0; k < near_; k++) {
-        w0 |= b[k].who[0];
-        w1 |= b[k].who[1];
-    }
-    w[0] |= w0;
-    w[1] |= w1;
-#endif
+    if constexpr (Used)
+        *used += u + u2;
 }
 
 // The requesters seen in the live bins [lo, hi) (or-ed into w) and, when used is given, the bytes
@@ -240,7 +220,7 @@ __attribute__((always_inline)) inline uint64_t BandwidthCalendar::share_near(uin
     // at most the ring), all of them give the window's sums: the bins outside [lo, hi) add nothing.
     if (bin >= near_ && std::max(bin + near_, live_end) + near_ - base_ <= size_ &&
         ((bin - near_) & mask_) + 2 * near_ <= size_)
-        scan_window(ring_.data() + ((bin - near_) & mask_), w, &used);
+        scan_fixed<2 * near_, true>(ring_.data() + ((bin - near_) & mask_), w, &used);
     else
         scan(lo, hi, w, &used);
     // The requesters active in the near_ complete bins before the global time count too: they
@@ -257,7 +237,7 @@ __attribute__((always_inline)) inline uint64_t BandwidthCalendar::share_near(uin
     if (past_lo != past_lo_ || done != past_hi_) {
         past_w_[0] = past_w_[1] = 0;
         if (done - past_lo == near_ && (past_lo & mask_) + near_ <= size_ && unrolled_) // near_ bins, one piece
-            scan_past(ring_.data() + (past_lo & mask_), past_w_);
+            scan_fixed<near_, false>(ring_.data() + (past_lo & mask_), past_w_, nullptr);
         else
             scan(past_lo, done, past_w_, nullptr);
         past_lo_ = past_lo;

@@ -59,19 +59,18 @@ private:
     Bin &bin_at(uint64_t bin);
     void grow(uint64_t bin);
     void scan(uint64_t lo, uint64_t hi, uint64_t w[2], uint64_t *used) const;
-    static void scan_window(const Bin *b, uint64_t w[2], uint64_t *used);
-    static void scan_past(const Bin *b, uint64_t w[2]);
+    template <unsigned N, bool Used> static void scan_fixed(const Bin *b, uint64_t w[2], uint64_t *used);
     template <bool Popcnt>
     uint64_t share_near(uint64_t bin, unsigned requester);
     static constexpr uint64_t near_ = 16; // bins either side that count as "active around"
-    static_assert(near_ % 2 == 0, "scan_window and scan_past take two bins a step");
+    static_assert(near_ % 2 == 0, "scan_fixed takes two bins a step");
     uint64_t bpc_ = 1, window_ = 64, cap_ = 64;
     // cap_ <= kSmallCap: share_near's products (at most 128 requesters x 2 near_ bins x cap_, and
     // cap_ x 2 near_ x cap_) fit in 64 bits
     static constexpr uint64_t kSmallCap = 1ull << 25;
     bool small_ = true;
     bool popcnt_ = false; // the CPU has popcnt: reserve runs reserve_popcnt
-    bool unrolled_ = true; // share_near may read the near_ bins before the global time by scan_past
+    bool unrolled_ = true; // share_near may read the near_ bins before the global time by scan_fixed
     // Bins base_ .. base_ + count_ - 1 live in a power-of-two ring, bin b at ring_[b & mask_].
     Bin &slot(uint64_t bin) { return ring_[bin & mask_]; }
     uint64_t base_ = 0, count_ = 0, mask_ = 0, size_ = 0; // size_: ring_.size() (mask_ + 1)
