@@ -17,6 +17,8 @@ void HazardChecker::reset(unsigned pipes)
         l.oldest = l.next = l.base; // base[-1] is free
         l.n = l.kept = l.first = l.count = 0;
     }
+    for (auto &rc : recent_)
+        rc = Recent{};
     held_ = 0;
     prune_order_ = 64;
     order_ = 0;
@@ -156,6 +158,11 @@ const std::vector<dv_hazard_t> &HazardChecker::execute(dv_pipe_t pipe, const VCl
             w |= v;
     }
     rec->sig = Sig{w, a};
+    Recent &rc = recent_[pipe];
+    rc.cut0 = rc.cut;
+    rc.cut = seq - 1;
+    rc.two = Sig{rc.last.w | w, rc.last.a | a};
+    rc.last = rec->sig;
     rec->seq = seq;
     rec->index = index;
     rec->order = order_;
@@ -181,7 +188,12 @@ const std::vector<dv_hazard_t> &HazardChecker::execute(dv_pipe_t pipe, const VCl
     for (unsigned m = others; m; m &= m - 1) {
         const int q = __builtin_ctz(m);
         const uint64_t known = me[static_cast<size_t>(q)];
-        if (top_[q] > known && meets(acc_[q], known, *rec)) {
+        if (top_[q] <= known)
+            continue;
+        const Recent &qr = recent_[q];
+        if (known >= qr.cut0 && !shares(known >= qr.cut ? qr.last : qr.two, rec->sig))
+            continue;
+        if (meets(acc_[q], known, *rec)) {
             found = true;
             break;
         }

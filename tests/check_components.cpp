@@ -1428,6 +1428,52 @@ START_TEST(test_components_hazard_race_across_the_wrap)
 }
 END_TEST
 
+// execute passes over a pipe whose newest instruction (two newest) with accesses share no bucket
+// with the new one when it is ordered after all but that one (those two), and walks the rest:
+// what is a hazard must not depend on it.  MTE2 writes three UB blocks 8 KB apart (their own
+// buckets), one after another or with an instruction without accesses between them; V, ordered
+// after MTE2's first k instructions (k = 0 to all of them), reads one block: it races exactly
+// when that write is not among them.
+START_TEST(test_components_hazard_recent_buckets)
+{
+    const uint64_t at[3] = {0, 8192, 16384};
+    for (int gap = 0; gap < 2; gap++)
+        for (int k = 0; k <= 3 + 2 * gap; k++)
+            for (int b = 0; b < 3; b++) {
+                HazardChecker h;
+                Recorder rec;
+                h.reset(kAiv);
+                VClock snap = h.clock(DV_PIPE_MTE2);
+                uint64_t seq = 0, wrote_at = 0; // MTE2's instructions so far; the one that wrote block b
+                for (int i = 0; i < 3; i++) {
+                    dv_range_t w = ub(at[i], at[i] + 64, true);
+                    rec.add(h.execute(DV_PIPE_MTE2, kNoClock, seq, 0, &w, 1));
+                    if (++seq == static_cast<uint64_t>(k))
+                        snap = h.clock(DV_PIPE_MTE2);
+                    if (i == b)
+                        wrote_at = seq;
+                    if (gap && i < 2) { // one without accesses
+                        rec.add(h.execute(DV_PIPE_MTE2, kNoClock, seq, 0, nullptr, 0));
+                        if (++seq == static_cast<uint64_t>(k))
+                            snap = h.clock(DV_PIPE_MTE2);
+                    }
+                }
+                ck_assert_uint_eq(rec.found.size(), 0);
+                if (k > 0)
+                    h.merge(DV_PIPE_V, snap);
+                dv_range_t r = ub(at[b] + 8, at[b] + 16, false);
+                rec.add(h.execute(DV_PIPE_V, kNoClock, 100, 0, &r, 1));
+                const bool races = wrote_at > static_cast<uint64_t>(k);
+                ck_assert_uint_eq(rec.found.size(), races ? 1u : 0u);
+                if (races) {
+                    ck_assert_int_eq(rec.found[0].kind, DV_HAZ_RAW);
+                    ck_assert_uint_eq(rec.found[0].insn_first, wrote_at - 1);
+                    ck_assert_uint_eq(rec.found[0].lo, at[b] + 8);
+                }
+            }
+}
+END_TEST
+
 // The walk passes over an earlier instruction with no bucket (a few KB of one space, one bit each)
 // in common with the new one, and compares the accesses of the rest: what is a hazard must not
 // depend on where the buckets fall.  MTE2 writes, then V reads, each pair on its own checker:
@@ -2060,6 +2106,7 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_hazard_long_stream_then_race);
     tcase_add_test(t, test_components_hazard_race_across_the_wrap);
     tcase_add_test(t, test_components_hazard_buckets);
+    tcase_add_test(t, test_components_hazard_recent_buckets);
     tcase_add_test(t, test_components_hazard_scalar_after_forgotten);
     tcase_add_test(t, test_components_hazard_scalar_keeps_newest);
     tcase_add_test(t, test_components_vec_footprint_one_decode);
