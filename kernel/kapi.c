@@ -157,8 +157,11 @@ static inline bool scalar_owed(const dv_k_t *k)
     return k->pending_scalar || atomic_load_explicit(&g_native_n, memory_order_acquire);
 }
 
-/* The most cycles one `scalar` instruction takes (its field's range, isa/fields.def). */
-#define SCALAR_MAX 1000000u
+/* The most cycles one `scalar` instruction takes: its field's range in the ISA's field table. */
+static inline uint64_t scalar_max(void)
+{
+    return (uint64_t)dv_form_spec(DV_FORM_SCALAR)->fields[DV_FLD(SCALAR, cycles)].max;
+}
 
 /* Build in `in` the `scalar` instruction (one field) of c cycles. */
 static inline void scalar_at(const dv_k_t *k, dv_insn_t *in, uint64_t c)
@@ -173,7 +176,7 @@ static void flush_scalar(dv_k_t *k)
 {
     k->pending_scalar += native_take() * k->kern->cfg.scalar_alu_cycles;
     while (k->pending_scalar) {
-        uint64_t c = k->pending_scalar > SCALAR_MAX ? SCALAR_MAX : k->pending_scalar;
+        uint64_t c = k->pending_scalar > scalar_max() ? scalar_max() : k->pending_scalar;
         scalar_at(k, &k->buf[k->count], c); /* built in place */
         k->pending_scalar -= c;
         commit(k);
@@ -428,7 +431,7 @@ static void emit_failed(dv_k_t *k, const dv_insn_t *in)
  * held meanwhile. */
 static void emit_after_charges(dv_k_t *k, const dv_insn_t *in)
 {
-    if (k->count < BUF_INSNS && !k->abandon && k->pending_scalar <= SCALAR_MAX &&
+    if (k->count < BUF_INSNS && !k->abandon && k->pending_scalar <= scalar_max() &&
         !atomic_load_explicit(&g_native_n, memory_order_acquire)) {
         dv_insn_copy(&k->buf[k->count + 1], in); /* (the slot past the end at the most) */
         scalar_at(k, &k->buf[k->count], k->pending_scalar);
