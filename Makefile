@@ -83,6 +83,8 @@ SC_MAIN    := $(B)/model/sc_main.o
 GEN_C    := $(B)/profiles_embedded.c
 GEN_PRESETS := $(B)/presets_table.c
 GEN_H    := $(B)/include/dv/kapi_insn.h
+# Internal (not installed): the same functions written into the stream's buffer (kernel/kapi_emit.h).
+GEN_KH   := $(B)/kernel/kapi_emit_insn.h
 # The aclnn operator headers (acl/nnops.def -> $(B)/include/aclnnop/aclnn_<op>.h; the stamp stands for them).
 ACLNN_H  := $(B)/include/aclnnop/.stamp
 LIB_OBJS := $(patsubst %.c,$(B)/%.o,$(CORE_SRCS) $(ACL_SRCS) $(DOC_SRCS) $(BENCH_SRCS)) $(MODEL_SRCS:%.cpp=$(B)/%.o) \
@@ -113,10 +115,10 @@ deps:
 
 # ---- build ----
 $(B)/model/%.o $(B)/pic/model/%.o $(B)/kernel/%.o $(B)/pic/kernel/%.o $(B)/isa/%.o $(B)/pic/isa/%.o: OPT = $(HOT_OPT)
-$(B)/%.o: %.c | $(B)/dirs $(GEN_H) $(ACLNN_H)
+$(B)/%.o: %.c | $(B)/dirs $(GEN_H) $(GEN_KH) $(ACLNN_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
-$(B)/%.o: %.cpp | $(B)/dirs $(GEN_H) $(ACLNN_H)
+$(B)/%.o: %.cpp | $(B)/dirs $(GEN_H) $(GEN_KH) $(ACLNN_H)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) $(SC_CFLAGS) $(CXXFLAGS) -MMD -MP -c $< -o $@
 $(B)/dirs:
@@ -141,6 +143,9 @@ $(B)/tools/genkapi: tools/genkapi.c tools/banner.h isa/isa.c base/error.c isa/is
 $(GEN_H): $(B)/tools/genkapi
 	@mkdir -p $(dir $@)
 	$(B)/tools/genkapi > $@.tmp && mv $@.tmp $@
+$(GEN_KH): $(B)/tools/genkapi
+	@mkdir -p $(dir $@)
+	$(B)/tools/genkapi emit > $@.tmp && mv $@.tmp $@
 
 # The aclnn operator headers: one per header of acl/nnops.def (a file is rewritten only when it changes).
 $(B)/tools/genaclnn: tools/genaclnn.c tools/banner.h acl/nnops.def | $(B)/dirs
@@ -181,10 +186,10 @@ SHIM_OBJS := $(CORE_PIC) $(patsubst %.c,$(B)/pic/%.o,$(ACL_SRCS) $(LOADER_SRC)) 
 PLUGIN := $(B)/lib/dvsim/libdvsim_model.so
 PLUGIN_OBJS := $(MODEL_SRCS:%.cpp=$(B)/pic/%.o) $(B)/pic/model/sc_main.o $(B)/pic/$(PLUGIN_SRC:.c=.o)
 SHIM_LIBS := $(B)/lib/libascendcl.so $(B)/lib/libnnopbase.so $(B)/lib/libopapi.so
-$(B)/pic/%.o: %.c | $(B)/dirs $(GEN_H) $(ACLNN_H)
+$(B)/pic/%.o: %.c | $(B)/dirs $(GEN_H) $(GEN_KH) $(ACLNN_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(SHLIB_CFLAGS) -MMD -MP -c $< -o $@
-$(B)/pic/%.o: %.cpp | $(B)/dirs $(GEN_H) $(ACLNN_H)
+$(B)/pic/%.o: %.cpp | $(B)/dirs $(GEN_H) $(GEN_KH) $(ACLNN_H)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) $(SC_CFLAGS) $(CXXFLAGS) $(SHLIB_CFLAGS) -MMD -MP -c $< -o $@
 $(B)/pic/profiles_embedded.o: $(GEN_C)

@@ -6,11 +6,9 @@
  * thread that runs only while the model waits for it (a strict hand-off, so results never depend
  * on host scheduling); threads rather than ucontext because the sanitizers and debuggers know
  * them. */
-#include "dv/kapi.h"
+#include "kapi_emit.h" /* (before dv/kapi.h: the stream's state, and the inline dvk_<mnemonic>) */
 
-#include <pthread.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,11 +16,9 @@
 #include "dv/intmath.h"
 #include "dv/topology.h"
 #include "dv/trace.h"
-#include "isa_quick.h"
 
 
 #define STACK_BYTES (256u * 1024u)
-#define BUF_INSNS 1024u
 
 typedef struct ckernel {
     dv_kernel_t base;
@@ -33,42 +29,12 @@ typedef struct ckernel {
     char source[DV_NAME_MAX + 8];
 } ckernel_t;
 
-typedef enum { CO_NEW, CO_SUSPENDED, CO_DONE, CO_FAILED } co_state_t;
-typedef enum { TURN_MODEL, TURN_KERNEL } co_turn_t;
-
-struct dv_k {
-    dv_stream_t stream;  /* first: the model sees a dv_stream_t */
-    ckernel_t *kern;
-    uint32_t block, sub;
-    char sub_name[16];                       /* "aic", "aiv0" .. for a mix kernel, else "" */
-    uint64_t used[DV_SPACE_COUNT];           /* bump allocator per local space */
-    uint16_t events[DV_PIPE_COUNT][DV_PIPE_COUNT]; /* event ids taken, a bit per id (DV_FLAG_IDS bits) */
-    uint64_t pending_scalar;                 /* bookkeeping cycles not yet emitted */
-    uint64_t emitted;                        /* instructions emitted so far */
-    uint32_t line;                           /* source line given to the next instructions (0: none) */
-    bool probing;                            /* opened by dvk_kernel_probe: nothing runs */
-    uint64_t loaded;                         /* bits of the last ld_ub, given by the model */
-    uint32_t abandoned_loads;                /* loads the kernel made after its stream was closed */
-    uint32_t unsynced;                       /* pipes with work since the scalar unit last waited for them */
-    /* coroutine */
-    co_state_t state;
-    pthread_t thread;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    co_turn_t turn;          /* who runs: the model (reading) or the kernel function (writing) */
-    bool abandon;            /* the stream was closed before the kernel finished */
-    dv_error_t err;
-    /* instructions produced and not yet read; dvk_emit builds each in buf[count], where it is read
-     * from, so the slot past a full buffer holds one built before the hand-off that empties it */
-    dv_insn_t buf[BUF_INSNS + 1];
-    uint32_t head, count;
-};
 _Static_assert(DV_FLAG_IDS <= 16, "dv_k.events holds one bit per event id in a uint16_t");
 
 /* ---------------------------------------------------------------- coroutine switches */
 
 /* Hand the turn to the other side and wait until it is ours again. */
-static void hand_off(dv_k_t *k, co_turn_t to)
+static void hand_off(dv_k_t *k, dvk_co_turn_t to)
 {
     pthread_mutex_lock(&k->mu);
     k->turn = to;
@@ -79,7 +45,7 @@ static void hand_off(dv_k_t *k, co_turn_t to)
 }
 
 /* From the model into the kernel function, until it yields. */
-static void co_resume(dv_k_t *k) { hand_off(k, TURN_KERNEL); }
+static void co_resume(dv_k_t *k) { hand_off(k, DVK_TURN_KERNEL); }
 
 /* From the kernel function back to the model.  When the stream was closed meanwhile (abandoned:
  * the probe saw enough, or the run failed), the function runs on to its end without emitting
@@ -89,7 +55,7 @@ static uint64_t native_take(void);
 static void co_yield(dv_k_t *k)
 {
     if (!k->abandon)
-        hand_off(k, TURN_MODEL);
+        hand_off(k, DVK_TURN_MODEL);
     (void)native_take(); /* what ran meanwhile was not this stream's */
 }
 
@@ -98,7 +64,7 @@ static void co_exit(dv_k_t *k) __attribute__((noreturn));
 static void co_exit(dv_k_t *k)
 {
     pthread_mutex_lock(&k->mu);
-    k->turn = TURN_MODEL;
+    k->turn = DVK_TURN_MODEL;
     pthread_cond_broadcast(&k->cv);
     pthread_mutex_unlock(&k->mu);
     pthread_exit(NULL);
@@ -115,7 +81,7 @@ static inline void commit(dv_k_t *k);
  * them or was resumed; whatever host code ran meanwhile is dropped at the resume. */
 #define NATIVE_MAX 256u
 static _Atomic(uint64_t *) g_native[NATIVE_MAX];
-static _Atomic uint32_t g_native_n; /* slots ever used */
+DVK_HIDDEN _Atomic uint32_t dvk_native_n_; /* slots ever used */
 static pthread_mutex_t g_native_mu = PTHREAD_MUTEX_INITIALIZER;
 
 void dvk_native_register(uint64_t *ops, bool on)
@@ -126,8 +92,8 @@ void dvk_native_register(uint64_t *ops, bool on)
         i++;
     if (i < NATIVE_MAX) {
         atomic_store_explicit(&g_native[i], on ? ops : NULL, memory_order_release);
-        if (i >= atomic_load_explicit(&g_native_n, memory_order_relaxed))
-            atomic_store_explicit(&g_native_n, i + 1, memory_order_release);
+        if (i >= atomic_load_explicit(&dvk_native_n_, memory_order_relaxed))
+            atomic_store_explicit(&dvk_native_n_, i + 1, memory_order_release);
     }
     else if (on) /* not charged, and said so: a program of more than NATIVE_MAX dvcc-built files */
         fprintf(stderr, "dvsim: more than %u translation units built by dvcc: the native code of the "
@@ -139,7 +105,7 @@ void dvk_native_register(uint64_t *ops, bool on)
 static uint64_t native_take(void)
 {
     uint64_t sum = 0;
-    const uint32_t n = atomic_load_explicit(&g_native_n, memory_order_acquire);
+    const uint32_t n = atomic_load_explicit(&dvk_native_n_, memory_order_acquire);
     for (uint32_t i = 0; i < n; i++) {
         uint64_t *c = atomic_load_explicit(&g_native[i], memory_order_acquire);
         if (c) {
@@ -148,13 +114,6 @@ static uint64_t native_take(void)
         }
     }
     return sum;
-}
-
-/* Whether flush_scalar may have anything to emit: bookkeeping charged, or native code counted (a
- * program with no dvcc-built translation unit has none), so dvk_emit need not call it. */
-static inline bool scalar_owed(const dv_k_t *k)
-{
-    return k->pending_scalar || atomic_load_explicit(&g_native_n, memory_order_acquire);
 }
 
 /* The most cycles one `scalar` instruction takes: its field's range in the ISA's field table. */
@@ -193,14 +152,14 @@ static void *co_entry(void *arg)
     dv_k_t *k = arg;
     g_current = k;
     pthread_mutex_lock(&k->mu);
-    while (k->turn != TURN_KERNEL)
+    while (k->turn != DVK_TURN_KERNEL)
         pthread_cond_wait(&k->cv, &k->mu);
     pthread_mutex_unlock(&k->mu);
     (void)native_take();
     if (!k->abandon) {
         k->kern->fn(k, k->kern->params);
         flush_scalar(k);
-        k->state = CO_DONE;
+        k->state = DVK_CO_DONE;
     }
     co_exit(k);
 }
@@ -212,15 +171,15 @@ static void *co_entry(void *arg)
  * abandoned. */
 static __attribute__((noinline)) void hand_over_full(dv_k_t *k)
 {
-    k->state = CO_SUSPENDED;
+    k->state = DVK_CO_SUSPENDED;
     co_yield(k);
     if (!k->abandon) /* stream_next emptied the buffer before it resumed us */
-        dv_insn_copy(&k->buf[k->count], &k->buf[BUF_INSNS]);
+        dv_insn_copy(&k->buf[k->count], &k->buf[DVK_BUF_INSNS]);
 }
 
 static inline void commit(dv_k_t *k)
 {
-    if (k->count == BUF_INSNS && !k->abandon)
+    if (k->count == DVK_BUF_INSNS && !k->abandon)
         hand_over_full(k);
     if (k->abandon)
         return;
@@ -240,27 +199,27 @@ static void push(dv_k_t *k, const dv_insn_t *in)
 static __attribute__((noinline)) int refill(dv_k_t *k, dv_error_t *err)
 {
     while (k->head == k->count) {
-        if (k->state == CO_DONE)
+        if (k->state == DVK_CO_DONE)
             return 0;
-        if (k->state == CO_FAILED) {
+        if (k->state == DVK_CO_FAILED) {
             if (err)
                 *err = k->err;
             return k->err.code ? k->err.code : DV_ERR_STATE;
         }
         k->head = k->count = 0;
-        if (k->state == CO_NEW) {
+        if (k->state == DVK_CO_NEW) {
             pthread_attr_t attr;
             int bad = pthread_attr_init(&attr) != 0;
             bad = bad || pthread_attr_setstacksize(&attr, STACK_BYTES) != 0 ||
                   pthread_create(&k->thread, &attr, co_entry, k) != 0;
             pthread_attr_destroy(&attr);
             if (bad) {
-                k->state = CO_FAILED;
+                k->state = DVK_CO_FAILED;
                 dv_error_set(&k->err, DV_ERR_NOMEM, k->stream.source, 0, 0,
                              "cannot start the kernel function of block %u", k->block);
                 continue;
             }
-            k->state = CO_SUSPENDED;
+            k->state = DVK_CO_SUSPENDED;
         }
         co_resume(k);
     }
@@ -297,11 +256,12 @@ static void stream_loaded(dv_stream_t *s, const uint8_t *bytes, unsigned n)
 static void stream_close(dv_stream_t *s)
 {
     dv_k_t *k = (dv_k_t *)s;
-    if (k->state != CO_NEW) {
-        if (k->state == CO_SUSPENDED) { /* closed early: let the kernel thread end itself */
+    if (k->state != DVK_CO_NEW) {
+        if (k->state == DVK_CO_SUSPENDED) { /* closed early: let the kernel thread end itself */
             pthread_mutex_lock(&k->mu);
             k->abandon = true;
-            k->turn = TURN_KERNEL;
+            k->room = 0;
+            k->turn = DVK_TURN_KERNEL;
             pthread_cond_broadcast(&k->cv);
             pthread_mutex_unlock(&k->mu);
         }
@@ -322,7 +282,7 @@ static int kernel_open(dv_kernel_t *base, uint32_t block, uint32_t sub, dv_strea
         return dv_error_set(err, DV_ERR_NOMEM, ck->source, 0, 0, "out of memory for block %u", block);
     pthread_mutex_init(&k->mu, NULL);
     pthread_cond_init(&k->cv, NULL);
-    k->turn = TURN_MODEL;
+    k->turn = DVK_TURN_MODEL;
     k->stream.next = stream_next;
     k->stream.close = stream_close;
     k->stream.loaded = stream_loaded;
@@ -332,7 +292,8 @@ static int kernel_open(dv_kernel_t *base, uint32_t block, uint32_t sub, dv_strea
     k->sub = sub;
     if (base->info.kind == DV_KIND_MIX)
         dv_topo_sub_name(sub, k->sub_name, sizeof k->sub_name);
-    k->state = CO_NEW;
+    k->state = DVK_CO_NEW;
+    k->room = DVK_BUF_INSNS;
     *out = &k->stream;
     return DV_OK;
 }
@@ -348,8 +309,9 @@ void dvk_fail(dv_k_t *k, const char *fmt, ...)
     va_end(ap);
     dv_error_set(&k->err, DV_ERR_RANGE, k->stream.source, 0, 0, "%s (block %u%s%s, after instruction #%llu)", msg,
                  k->block, *k->sub_name ? " " : "", k->sub_name, (unsigned long long)k->emitted);
-    k->state = CO_FAILED;
+    k->state = DVK_CO_FAILED;
     k->abandon = true; /* destructors run by the unwinding below emit nothing (push drops) */
+    k->room = 0;
     co_exit(k);
 }
 
@@ -375,7 +337,8 @@ void dvk_emit(dv_k_t *k, dv_op_t op, const dv_val_t *f, int nf)
      * case per op (isa.def), so its field count and pipe are constants, its fields are copied by a
      * copy of known size, and they are checked by dv_insn_check's quick pass for that op (its
      * columns constants), with no second switch on the op and no call; only an instruction the
-     * quick pass doubts goes to dv_insn_check itself, the verdict. */
+     * quick pass doubts goes to dv_insn_check itself, the verdict.  The rest is dvk_end_ (kapi_emit.h),
+     * the same as for the inline dvk_<mnemonic> the simulator's own kernels call. */
     dv_insn_t *in = &k->buf[k->count];
     unsigned pipe;
     bool quick; /* dv_insn_check's quick pass (isa_quick.h) passed: the instruction is valid */
@@ -396,15 +359,15 @@ void dvk_emit(dv_k_t *k, dv_op_t op, const dv_val_t *f, int nf)
         dvk_fail(k, "invalid opcode %d", (int)op);
     }
     in->line = k->line;
-    if (pipe != DV_PIPE_S)
-        k->unsynced |= 1u << pipe;
-    else if (op == DV_OP_wait_flag && f[DV_FLD(FLAG, dst)].i == DV_PIPE_S) /* the kernel's own wait */
-        k->unsynced &= ~(1u << f[DV_FLD(FLAG, src)].i);
-    else if (op == DV_OP_pipe_barrier && f[DV_FLD(BARRIER, pipe)].i == DV_PIPE_ALL)
-        k->unsynced = 0;
+    dvk_end_(k, in, pipe, quick);
+}
+
+void dvk_emit_built_(dv_k_t *k, dv_insn_t *in, unsigned pipe, bool quick)
+{
     if (!quick && dv_insn_check(in, NULL) != DV_OK) /* dv_insn_check the verdict when the quick pass doubts */
         emit_failed(k, in);
-    if (scalar_owed(k))
+    dvk_note_pipes_(k, in, pipe);
+    if (dvk_scalar_owed_(k))
         emit_after_charges(k, in);
     else
         commit(k);
@@ -431,8 +394,8 @@ static void emit_failed(dv_k_t *k, const dv_insn_t *in)
  * held meanwhile. */
 static void emit_after_charges(dv_k_t *k, const dv_insn_t *in)
 {
-    if (k->count < BUF_INSNS && !k->abandon && k->pending_scalar <= scalar_max() &&
-        !atomic_load_explicit(&g_native_n, memory_order_acquire)) {
+    if (k->count < DVK_BUF_INSNS && !k->abandon && k->pending_scalar <= scalar_max() &&
+        !atomic_load_explicit(&dvk_native_n_, memory_order_acquire)) {
         dv_insn_copy(&k->buf[k->count + 1], in); /* (the slot past the end at the most) */
         scalar_at(k, &k->buf[k->count], k->pending_scalar);
         k->pending_scalar = 0;
@@ -565,7 +528,7 @@ void dvk_bookkeeping(dv_k_t *k) { charge(k); }
 static uint64_t await_value(dv_k_t *k)
 {
     if (!k->abandon) {
-        k->state = CO_SUSPENDED;
+        k->state = DVK_CO_SUSPENDED;
         co_yield(k);
     }
     /* An abandoned kernel reads zeros; one that keeps reading (a loop polling GM for another

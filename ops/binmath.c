@@ -11,6 +11,7 @@
  * cast back.  So the results are those of these fp32 steps: the quotient is rounded before its
  * integer part is taken, and |x / y| must stay below 2^31 (the s32 conversion saturates).  The
  * reference computes the same fp32 steps, so --check is exact. */
+#include "../kernel/kapi_emit.h" /* dvk_<mnemonic> write into the stream (before dv/kapi.h) */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>

@@ -32,6 +32,7 @@
  * and columns of it (no DV_TILE_WHOLE_ROWS): the last-axis kind adds b[col0 + c] and needs col0 at
  * a 32-B boundary of b, the per-row kind adds the block of channel (row0 + r) % len.  b is not a
  * tiled input: tile.in[0] is x, and setup loads b from GM argument argmap[1] (plan argument 1). */
+#include "../kernel/kapi_emit.h" /* dvk_<mnemonic> write into the stream (before dv/kapi.h) */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -20,6 +20,7 @@
  *
  * The reference converts each element through double: trunc for an integer target, then the
  * target's store (round to nearest even, integers saturate). */
+#include "../kernel/kapi_emit.h" /* dvk_<mnemonic> write into the stream (before dv/kapi.h) */
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>

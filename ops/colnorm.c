@@ -50,6 +50,7 @@
  * each), updates them (vmuls, vaxpy) and writes the four statistics with one 4-byte burst per
  * channel.  A channel's N x P tile and its fp32 work must fit in UB (else an error naming the
  * limit: a larger channel would need the statistics in passes). */
+#include "../kernel/kapi_emit.h" /* dvk_<mnemonic> write into the stream (before dv/kapi.h) */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>

@@ -22,6 +22,7 @@
  * The reference compares the inputs (and the scalar as held) exactly and stores 1 or 0, so --check
  * compares bit for bit.  The operators take tensors of one shape: broadcasting (numpy rules) is not
  * implemented here yet, and the aclnn fronts reject shapes that differ with 161002. */
+#include "../kernel/kapi_emit.h" /* dvk_<mnemonic> write into the stream (before dv/kapi.h) */
 #include <float.h>
 #include <math.h>
 #include <stdbool.h>

@@ -1,6 +1,7 @@
 /* ops/conv2d_kernel.c - the kernel of the conv2d operator: the vector layout transforms, the cube
  * steps and the streams of each core kind.  The design (layouts, synchronisation, pipelining) is
  * described at the top of ops/conv2d.c; the tiling and tile geometry come from conv2d_internal.h. */
+#include "../kernel/kapi_emit.h" /* dvk_<mnemonic> write into the stream (before dv/kapi.h) */
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>

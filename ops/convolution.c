@@ -43,6 +43,7 @@
  * [c0*taps, (c0+cc)*taps) of col, written with DataCopyPad), the planes then at most half of UB.
  * Limits (errors name the parameter): one channel's plane and one table row must fit UB; without
  * DataCopyPad (chip.dma_pad false) the whole group's planes, and rows of y of whole 32-byte blocks. */
+#include "../kernel/kapi_emit.h" /* dvk_<mnemonic> write into the stream (before dv/kapi.h) */
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>

@@ -78,6 +78,7 @@
  *   Each load's value comes back from the model (a hand-off of the kernel thread), so the loop is
  *   slow to simulate: 20-70 us of host time per element on the development machine.  fp16 and
  *   --alpha 1 only; its tile code is the vector unit's, so it cannot join a fused kernel. */
+#include "../kernel/kapi_emit.h" /* dvk_<mnemonic> write into the stream (before dv/kapi.h) */
 #include <float.h>
 #include <math.h>
 #include <stdbool.h>

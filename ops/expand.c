@@ -24,6 +24,7 @@
  * whose bytes are not whole 32-B blocks move with DataCopyPad (chip.dma_pad).
  *
  * The reference maps every output index back to its source index in plain C. */
+#include "../kernel/kapi_emit.h" /* dvk_<mnemonic> write into the stream (before dv/kapi.h) */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -9,6 +9,7 @@
  * first index folded into the scalar, in double, rounded once to fp32), cast to the dtype.  So
  * arange's value is the fp32 of lane * step plus the fp32 of the tile's start, rounded: the
  * reference computes exactly these steps. */
+#include "../kernel/kapi_emit.h" /* dvk_<mnemonic> write into the stream (before dv/kapi.h) */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>

@@ -12,6 +12,7 @@
  * to the dtype and written as one 32-B block into the output's padding.  One block is dvsim's choice
  * (no cross-core reduction yet): a large member is slower here than in CANN's kernel, which splits
  * members over the cores and combines the partial sums in a second pass. */
+#include "../kernel/kapi_emit.h" /* dvk_<mnemonic> write into the stream (before dv/kapi.h) */
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>

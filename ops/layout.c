@@ -50,6 +50,7 @@
  * matrices c2 c1 c0), transpose, scatter.  The output DMA writes cc rows of the unit's rr elements.
  *
  * The references copy element by element in plain C. */
+#include "../kernel/kapi_emit.h" /* dvk_<mnemonic> write into the stream (before dv/kapi.h) */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -33,6 +33,7 @@
  * partial repeat past the tile's end are computed on and never stored) in runs of at most 252
  * repeats, so that every run's mask starts on a 32-B boundary.  The references are exact, so --check
  * compares bit for bit.  The operators take tensors of one shape (no broadcasting). */
+#include "../kernel/kapi_emit.h" /* dvk_<mnemonic> write into the stream (before dv/kapi.h) */
 #include <float.h>
 #include <math.h>
 #include <stdbool.h>

@@ -34,6 +34,7 @@
  * the gradient for the target): z = g (ln y + 1 - x) where y > 0, else 0 (vcmps y > 0 into a bit mask,
  * vsel with a block of zeros), or g exp(y) (y + 1 - x) with --log-target.  --reduction 0 none,
  * 1 mean (1/n), 2 sum, 3 batchmean (1 / --batch, the first dimension). */
+#include "../kernel/kapi_emit.h" /* dvk_<mnemonic> write into the stream (before dv/kapi.h) */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>

@@ -35,6 +35,9 @@
  * 32 B block; mmad is issued with the exact m, k, n of the tile, so the unwritten rows of a partial
  * fractal in L1/L0 are never read (docs/SEMANTICS.md, MMAD); the FixPipe writes exactly m x n. */
 
+/* Instructions are written straight into the stream (kernel/kapi_emit.h: before dv/kapi.h). */
+#include "../kernel/kapi_emit.h"
+
 /* The reference sums in f32 exactly as the cube does (dv/fpexact.h). */
 #include "dv/fpexact.h"
 

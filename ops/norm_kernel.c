@@ -1,6 +1,7 @@
 /* ops/norm_kernel.c - the kernel of the row-wise normalisation operators (softmax, layernorm,
  * rmsnorm, batchnorm): the vector steps and the tile loop.  The design is described at the top of
  * ops/norm.c; the tiling and the UB layout come from norm_internal.h. */
+#include "../kernel/kapi_emit.h" /* dvk_<mnemonic> write into the stream (before dv/kapi.h) */
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>

@@ -20,6 +20,7 @@
  * 0 .. tile-1 is built once per block: 8 scalar stores, then doublings (vadds).  The reference
  * computes the same hash; uniform, random and bernoulli in the same fp32 steps (exact), normal in
  * double (the default tolerance). */
+#include "../kernel/kapi_emit.h" /* dvk_<mnemonic> write into the stream (before dv/kapi.h) */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>

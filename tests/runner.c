@@ -7,7 +7,7 @@
  * of a large module (tests/check_<module>_<part>.c).  Weak so a module's suite is picked up by
  * linking its file; the list below is the full set the project has. */
 #define SUITES(X) X(intmath) X(isa) X(trace) X(trace_binary) X(config) X(semantics_numbers) X(semantics_vector) X(semantics_dma) \
-    X(semantics_footprint) X(model) X(components) X(timing) X(robust) X(report) X(cli) X(kapi) X(ops) \
+    X(semantics_footprint) X(model) X(components) X(timing) X(robust) X(report) X(cli) X(kapi) X(kapi_emit) X(ops) \
     X(ops_elementwise) X(ops_norm) X(ops_matmul) X(ops_conv) X(acl) X(acl_config) X(aclnn_ops) X(aclnn_errors) X(aclnn_lists) X(aclnn_ew) X(aclnn_reduce) X(aclnn_random) X(aclnn_binmath) X(aclnn_loss) X(aclnn_unary) X(aclnn_fill) \
     X(micro) \
     X(aclnn_cmp) X(aclnn_foreach) X(aclnn_mm) X(aclnn_act) \

@@ -1,0 +1,185 @@
+/* tests/check_kapi_emit.c - the kernel API's inline emitting path (kernel/kapi_emit.h, taken by the
+ * simulator's own kernels) against the general one (dv/kapi_insn.h through dvk_emit): the same
+ * instructions handed over, the same scalar charges before them, the same pipes left unsynced, and
+ * for a bad instruction the same message at the same place. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DVK_EMIT_ANY emit_any_inline /* the generated dispatcher over the inline dvk_<mnemonic> */
+#include "../kernel/kapi_emit.h"
+
+#include "support/dvt.h"
+
+void dvt_kapi_emit_general(dv_k_t *k, dv_op_t op, const dv_val_t *f); /* (support/kapi_any.c) */
+
+typedef void (*emit_fn)(dv_k_t *k, dv_op_t op, const dv_val_t *f);
+
+/* One call of the kernel: charges (bookkeeping, native code counted) and a line, then the instruction. */
+typedef struct item {
+    uint16_t op;
+    uint8_t charges;   /* dvk_bookkeeping calls before it */
+    uint8_t native;    /* native instructions counted before it (rule 4) */
+    uint32_t line;
+    dv_val_t f[DV_MAX_FIELDS];
+} item_t;
+
+typedef struct runp {
+    const item_t *items;
+    uint32_t n;
+    emit_fn emit;
+    uint32_t *unsynced; /* after each item: dvk_unsynced_pipes */
+    uint32_t *done;     /* items emitted */
+} runp_t;
+
+static uint64_t native_ops; /* the counter a dvcc-built unit would register */
+
+static void run_kernel(dv_k_t *k, const void *pv)
+{
+    const runp_t *p = pv;
+    for (uint32_t i = 0; i < p->n; i++) {
+        const item_t *it = &p->items[i];
+        for (uint32_t c = 0; c < it->charges; c++)
+            dvk_bookkeeping(k);
+        native_ops += it->native;
+        dvk_set_line(k, it->line);
+        p->emit(k, (dv_op_t)it->op, it->f);
+        p->unsynced[i] = dvk_unsynced_pipes(k);
+        *p->done = i + 1;
+    }
+}
+
+typedef struct result {
+    int rc;
+    uint32_t n, done;
+    dv_insn_t *insns;
+    uint32_t *unsynced;
+    dv_error_t err;
+} result_t;
+
+/* Block 0's AIC stream of a kernel making the calls items[0..n-1] through `emit`, read without a model. */
+static void run(const dv_config_t *cfg, const item_t *items, uint32_t n, emit_fn emit, result_t *r)
+{
+    memset(r, 0, sizeof *r);
+    r->insns = calloc((size_t)n * 4 + 16, sizeof *r->insns);
+    r->unsynced = calloc(n + 1, sizeof *r->unsynced);
+    ck_assert(r->insns && r->unsynced);
+    dv_kernel_info_t info = {.name = "emit", .kind = DV_KIND_MIX, .blocks = 1};
+    runp_t p = {items, n, emit, r->unsynced, &r->done};
+    dv_kernel_t *k;
+    ck_assert_int_eq(dvk_kernel_create(cfg, &info, run_kernel, &p, sizeof p, &k, &r->err), DV_OK);
+    dv_stream_t *s;
+    ck_assert_int_eq(k->open(k, 0, DV_SUB_AIC, &s, &r->err), DV_OK);
+    dv_insn_t in;
+    while ((r->rc = s->next(s, &in, &r->err)) == 1) {
+        ck_assert_uint_lt(r->n, n * 4 + 16);
+        r->insns[r->n++] = in;
+    }
+    s->close(s);
+    dvk_kernel_destroy(k);
+}
+
+static void same(const result_t *a, const result_t *b)
+{
+    ck_assert_int_eq(a->rc, b->rc);
+    ck_assert_uint_eq(a->n, b->n);
+    ck_assert_uint_eq(a->done, b->done);
+    for (uint32_t i = 0; i < a->n; i++) {
+        const dv_insn_t *x = &a->insns[i], *y = &b->insns[i];
+        ck_assert_uint_eq(x->op, y->op);
+        ck_assert_uint_eq(x->nf, y->nf);
+        ck_assert_uint_eq(x->line, y->line);
+        ck_assert_msg(memcmp(x->f, y->f, x->nf * sizeof x->f[0]) == 0, "instruction %u (%s) differs", i,
+                      dv_op_spec((dv_op_t)x->op)->mnemonic);
+    }
+    ck_assert(memcmp(a->unsynced, b->unsynced, a->done * sizeof a->unsynced[0]) == 0);
+    if (a->rc < 0)
+        ck_assert_str_eq(a->err.msg, b->err.msg);
+}
+
+static void result_free(result_t *r)
+{
+    free(r->insns);
+    free(r->unsynced);
+}
+
+/* Operands mostly in range, each now and then at or past an edge of its range (an address in
+ * another space, a dtype out of the op's set, a rule across fields broken). */
+static void random_item(item_t *it, dv_op_t op, int t, uint64_t *x)
+{
+    const dv_insn_rules_t *r = dv_insn_rules(op);
+    memset(it, 0, sizeof *it);
+    it->op = (uint16_t)op;
+    for (int i = 0; i < r->nf; i++) {
+        *x = *x * 6364136223846793005ull + 1442695040888963407ull;
+        const uint64_t v = *x >> 11, pick = (*x >> 4) % 16, span = r->span[i];
+        switch (pick) {
+        case 0: it->f[i].u = r->lo[i]; break;
+        case 1: it->f[i].u = r->lo[i] + span; break;
+        case 2: it->f[i].u = t % 8 == 0 ? r->lo[i] - 1 : r->lo[i]; break;
+        case 3: it->f[i].u = t % 8 == 1 ? r->lo[i] + span + 1 : r->lo[i] + span; break;
+        case 4: it->f[i].u = t % 8 == 2 ? v : r->lo[i]; break;
+        default: it->f[i].u = r->lo[i] + (span == UINT64_MAX ? v : v % (span + 1));
+        }
+    }
+    it->charges = (uint8_t)(*x >> 20 & 3) == 3 ? (uint8_t)(1 + (*x >> 24) % 3) : 0;
+    it->line = (uint32_t)(*x >> 30 & 7);
+}
+
+START_TEST(test_kapi_emit_inline_matches_general)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, NULL);
+    enum { PER_OP = 40 };
+    static item_t items[PER_OP], good[DV_OP_COUNT * PER_OP];
+    uint32_t ngood = 0, nbad = 0;
+    uint64_t x = 0x243f6a8885a308d3ull;
+    /* per op: its calls in one stream, again from the call after each that failed */
+    for (int op = 0; op < DV_OP_COUNT; op++) {
+        for (int t = 0; t < PER_OP; t++)
+            random_item(&items[t], (dv_op_t)op, t, &x);
+        for (uint32_t from = 0; from < PER_OP;) {
+            result_t a, b;
+            run(&cfg, items + from, PER_OP - from, emit_any_inline, &a);
+            run(&cfg, items + from, PER_OP - from, dvt_kapi_emit_general, &b);
+            same(&a, &b);
+            memcpy(good + ngood, items + from, a.done * sizeof *items);
+            ngood += a.done;
+            from += a.done;
+            if (a.rc < 0) {
+                nbad++;
+                from++;
+            } else
+                ck_assert_uint_eq(from, PER_OP);
+            result_free(&a);
+            result_free(&b);
+        }
+    }
+    ck_assert_uint_gt(nbad, DV_OP_COUNT);
+    ck_assert_uint_gt(ngood, 1500);
+    /* the good ones in one stream, several buffers long, with native code counted now and then */
+    for (uint32_t i = 0; i < ngood; i++)
+        good[i].native = i % 7 == 3 ? (uint8_t)(1 + i % 5) : 0;
+    dvk_native_register(&native_ops, true);
+    result_t a, b;
+    run(&cfg, good, ngood, emit_any_inline, &a);
+    run(&cfg, good, ngood, dvt_kapi_emit_general, &b);
+    dvk_native_register(&native_ops, false);
+    same(&a, &b);
+    ck_assert_int_eq(a.rc, 0);
+    ck_assert_uint_gt(a.n, ngood + ngood / 7); /* (a scalar before each call with charges or native code) */
+    result_free(&a);
+    result_free(&b);
+}
+END_TEST
+
+Suite *dv_kapi_emit_suite(void)
+{
+    Suite *s = suite_create("kapi_emit");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_kapi_emit_inline_matches_general);
+    suite_add_tcase(s, tc);
+    return s;
+}
