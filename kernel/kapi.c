@@ -136,7 +136,7 @@ static void flush_scalar(dv_k_t *k)
     k->pending_scalar += native_take() * k->kern->cfg.scalar_alu_cycles;
     while (k->pending_scalar) {
         uint64_t c = k->pending_scalar > scalar_max() ? scalar_max() : k->pending_scalar;
-        scalar_at(k, &k->buf[k->count], c); /* built in place */
+        scalar_at(k, k->wr, c); /* built in place */
         k->pending_scalar -= c;
         commit(k);
     }
@@ -166,7 +166,7 @@ static void *co_entry(void *arg)
 
 /* ---------------------------------------------------------------- the stream */
 
-/* Append buf[count], built there: when the buffer is full (it is the slot past the end), first hand
+/* Append the instruction built in the next slot (wr): when the buffer is full (it is the slot past the end), first hand
  * the buffer to the model, which empties it, and move it to the front.  Dropped when the stream was
  * abandoned. */
 static __attribute__((noinline)) void hand_over_full(dv_k_t *k)
@@ -174,23 +174,23 @@ static __attribute__((noinline)) void hand_over_full(dv_k_t *k)
     k->state = DVK_CO_SUSPENDED;
     co_yield(k);
     if (!k->abandon) /* stream_next emptied the buffer before it resumed us */
-        dv_insn_copy(&k->buf[k->count], &k->buf[DVK_BUF_INSNS]);
+        dv_insn_copy(k->wr, &k->buf[DVK_BUF_INSNS]);
 }
 
 static inline void commit(dv_k_t *k)
 {
-    if (k->count == DVK_BUF_INSNS && !k->abandon)
+    if (k->wr == &k->buf[DVK_BUF_INSNS] && !k->abandon)
         hand_over_full(k);
     if (k->abandon)
         return;
-    k->count++;
+    k->wr++;
     k->emitted++;
 }
 
 /* Append a copy of in. */
 static void push(dv_k_t *k, const dv_insn_t *in)
 {
-    dv_insn_copy(&k->buf[k->count], in);
+    dv_insn_copy(k->wr, in);
     commit(k);
 }
 
@@ -198,7 +198,7 @@ static void push(dv_k_t *k, const dv_insn_t *in)
  * instructions to read, else stream_next's 0 or error. */
 static __attribute__((noinline)) int refill(dv_k_t *k, dv_error_t *err)
 {
-    while (k->head == k->count) {
+    while (k->rd == k->rd_end) {
         if (k->state == DVK_CO_DONE)
             return 0;
         if (k->state == DVK_CO_FAILED) {
@@ -206,7 +206,8 @@ static __attribute__((noinline)) int refill(dv_k_t *k, dv_error_t *err)
                 *err = k->err;
             return k->err.code ? k->err.code : DV_ERR_STATE;
         }
-        k->head = k->count = 0;
+        k->wr = k->buf;
+        k->rd = k->rd_end = k->buf;
         if (k->state == DVK_CO_NEW) {
             pthread_attr_t attr;
             int bad = pthread_attr_init(&attr) != 0;
@@ -222,6 +223,7 @@ static __attribute__((noinline)) int refill(dv_k_t *k, dv_error_t *err)
             k->state = DVK_CO_SUSPENDED;
         }
         co_resume(k);
+        k->rd_end = k->wr; /* what it appended before it yielded */
     }
     return 1;
 }
@@ -232,7 +234,7 @@ static __attribute__((noinline)) int next_after_refill(dv_k_t *k, dv_insn_t *out
     const int rc = refill(k, err);
     if (rc <= 0)
         return rc;
-    dv_insn_copy(out, &k->buf[k->head++]);
+    dv_insn_copy(out, k->rd++);
     return 1;
 }
 
@@ -240,9 +242,9 @@ static __attribute__((noinline)) int next_after_refill(dv_k_t *k, dv_insn_t *out
 static int stream_next(dv_stream_t *s, dv_insn_t *out, dv_error_t *err)
 {
     dv_k_t *k = (dv_k_t *)s;
-    if (k->head == k->count)
+    if (k->rd == k->rd_end)
         return next_after_refill(k, out, err);
-    dv_insn_copy(out, &k->buf[k->head++]);
+    dv_insn_copy(out, k->rd++);
     return 1;
 }
 
@@ -260,7 +262,7 @@ static void stream_close(dv_stream_t *s)
         if (k->state == DVK_CO_SUSPENDED) { /* closed early: let the kernel thread end itself */
             pthread_mutex_lock(&k->mu);
             k->abandon = true;
-            k->room = 0;
+            k->wr_room = k->buf;
             k->turn = DVK_TURN_KERNEL;
             pthread_cond_broadcast(&k->cv);
             pthread_mutex_unlock(&k->mu);
@@ -293,7 +295,9 @@ static int kernel_open(dv_kernel_t *base, uint32_t block, uint32_t sub, dv_strea
     if (base->info.kind == DV_KIND_MIX)
         dv_topo_sub_name(sub, k->sub_name, sizeof k->sub_name);
     k->state = DVK_CO_NEW;
-    k->room = DVK_BUF_INSNS;
+    k->wr = k->buf;
+    k->wr_room = k->buf + DVK_BUF_INSNS;
+    k->rd = k->rd_end = k->buf;
     *out = &k->stream;
     return DV_OK;
 }
@@ -311,7 +315,7 @@ void dvk_fail(dv_k_t *k, const char *fmt, ...)
                  k->block, *k->sub_name ? " " : "", k->sub_name, (unsigned long long)k->emitted);
     k->state = DVK_CO_FAILED;
     k->abandon = true; /* destructors run by the unwinding below emit nothing (push drops) */
-    k->room = 0;
+    k->wr_room = k->buf;
     co_exit(k);
 }
 
@@ -339,7 +343,7 @@ void dvk_emit(dv_k_t *k, dv_op_t op, const dv_val_t *f, int nf)
      * columns constants), with no second switch on the op and no call; only an instruction the
      * quick pass doubts goes to dv_insn_check itself, the verdict.  The rest is dvk_end_ (kapi_emit.h),
      * the same as for the inline dvk_<mnemonic> the simulator's own kernels call. */
-    dv_insn_t *in = &k->buf[k->count];
+    dv_insn_t *in = k->wr;
     unsigned pipe;
     bool quick; /* dv_insn_check's quick pass (isa_quick.h) passed: the instruction is valid */
     in->op = (uint16_t)op;
@@ -394,12 +398,12 @@ static void emit_failed(dv_k_t *k, const dv_insn_t *in)
  * held meanwhile. */
 static void emit_after_charges(dv_k_t *k, const dv_insn_t *in)
 {
-    if (k->count < DVK_BUF_INSNS && !k->abandon && k->pending_scalar <= scalar_max() &&
+    if (k->wr < k->wr_room && k->pending_scalar <= scalar_max() && /* (room, and not abandoned) */
         !atomic_load_explicit(&dvk_native_n_, memory_order_acquire)) {
-        dv_insn_copy(&k->buf[k->count + 1], in); /* (the slot past the end at the most) */
-        scalar_at(k, &k->buf[k->count], k->pending_scalar);
+        dv_insn_copy(k->wr + 1, in); /* (the slot past the end at the most) */
+        scalar_at(k, k->wr, k->pending_scalar);
         k->pending_scalar = 0;
-        k->count++; /* the scalar's commit: the buffer was not full */
+        k->wr++; /* the scalar's commit: the buffer was not full */
         k->emitted++;
         commit(k);
         return;

@@ -53,10 +53,11 @@ struct dv_k {
     dvk_co_turn_t turn;      /* who runs: the model (reading) or the kernel function (writing) */
     bool abandon;            /* the stream was closed before the kernel finished */
     dv_error_t err;
-    /* instructions produced and not yet read; each is built in buf[count], where it is read from, so
-     * the slot past a full buffer holds one built before the hand-off that empties it */
-    uint32_t head, count;
-    uint32_t room; /* count below it: an instruction is appended in place (DVK_BUF_INSNS; 0 once abandoned) */
+    /* instructions produced and not yet read; each is built in the next slot (wr), where it is read
+     * from, so the slot past a full buffer holds one built before the hand-off that empties it */
+    dv_insn_t *wr;                /* the next slot: the kernel's */
+    dv_insn_t *wr_room;           /* wr below it: appended in place (buf + DVK_BUF_INSNS; buf once abandoned) */
+    const dv_insn_t *rd, *rd_end; /* the model's: the next to hand over, the end of what it was given */
     dv_insn_t buf[DVK_BUF_INSNS + 1];
 };
 
@@ -92,7 +93,7 @@ static inline __attribute__((always_inline)) void dvk_note_pipes_(dv_k_t *k, con
 /* The buffer's next slot, its header written (the operands are the caller's to write). */
 static inline __attribute__((always_inline)) dv_insn_t *dvk_begin_(dv_k_t *k, dv_op_t op, unsigned nf)
 {
-    dv_insn_t *in = &k->buf[k->count];
+    dv_insn_t *in = k->wr;
     in->op = (uint16_t)op;
     in->nf = (uint16_t)nf;
     in->line = k->line;
@@ -103,9 +104,9 @@ static inline __attribute__((always_inline)) dv_insn_t *dvk_begin_(dv_k_t *k, dv
  * here in the common case, else by dvk_emit_built_. */
 static inline __attribute__((always_inline)) void dvk_end_(dv_k_t *k, dv_insn_t *in, unsigned pipe, bool quick)
 {
-    if (__builtin_expect(quick && k->count < k->room && !dvk_scalar_owed_(k), 1)) {
+    if (__builtin_expect(quick && in < k->wr_room && !dvk_scalar_owed_(k), 1)) {
         dvk_note_pipes_(k, in, pipe);
-        k->count++;
+        k->wr = in + 1;
         k->emitted++;
     } else
         dvk_emit_built_(k, in, pipe, quick);
