@@ -51,13 +51,14 @@ static_assert(DV_SPACE_GM == 0 && DV_SPACE_UB == 1 && DV_SPACE_L1 == 2 && DV_SPA
               "kBuckets: one entry per space, in dv_space_t's order");
 } // namespace
 
-// The buckets of [lo, hi), in r's word.  An empty or reversed range counts as lo's bucket (all of
-// them if hi is 0): the overlap test below finds such a range only in a range that holds lo.
+// The buckets of [lo, hi), in r's word.  An empty or reversed range counts as all of them (as
+// lo's bucket alone if hi - 1 falls in it): the overlap test below finds such a range only in a
+// range that holds lo.
 uint64_t HazardChecker::sig_of(const dv_range_t &r)
 {
     const Buckets b = kBuckets[r.space & 7];
     const uint64_t first = r.lo >> b.shift;
-    const uint64_t last = std::max(r.hi - 1, r.lo) >> b.shift;
+    const uint64_t last = (r.hi - 1) >> b.shift; // below first (a run of 64) when hi <= lo
     const uint64_t run = ~0ull >> (63 - std::min<uint64_t>(last - first, 63)); // a bit per bucket, all from 64 on
     const unsigned k = (first + b.at + r.arg * 0x9e37u) & 63;
     return run << k | run >> ((64 - k) & 63); // turned left by k
@@ -101,8 +102,8 @@ bool HazardChecker::walk(dv_pipe_t pipe, const Insn &now, OnHit on_hit) const
 }
 
 // Whether an instruction of list's pipe that is not ordered before now (seq > known: the list
-// holds one, top_ says) shares a bucket with now and has an access that races with one of now's:
-// execute's first look, walk's loop for one pipe without calls.  The newest first, down to an
+// holds one, its Recent::cut says) shares a bucket with now and has an access that races with one
+// of now's: execute's first look, walk's loop for one pipe without calls.  The newest first, down to an
 // ordered one (as the slot before the oldest is, a kept one or free with seq 0).
 inline bool HazardChecker::meets(const List &list, uint64_t known, const Insn &now)
 {
@@ -147,22 +148,20 @@ const std::vector<dv_hazard_t> &HazardChecker::execute(dv_pipe_t pipe, const VCl
     if (mine.n + 2 + kKept > mine.slots) // the new one, the kept ones and the free slot before them
         grow(mine);
     Insn *const rec = mine.next;
-    Pair w = {0, 0}, a = {0, 0}; // buckets written and touched
+    uint64_t s[4] = {0, 0, 0, 0}; // buckets only read on-chip and in GM, then written (as Sig's words)
     for (int k = 0; k < n; k++) {
         const dv_range_t &x = r[k];
         rec->a[k] = x;
-        const uint64_t b = sig_of(x);
-        const Pair v = x.space == DV_SPACE_GM ? Pair{0, b} : Pair{b, 0};
-        a |= v;
-        if (x.write)
-            w |= v;
+        s[(x.space == DV_SPACE_GM) + 2 * (x.write != 0)] |= sig_of(x);
     }
-    rec->sig = Sig{w, a};
+    const Pair w{s[2], s[3]};
+    const Sig sig{w, Pair{s[0], s[1]} | w};
+    rec->sig = sig;
     Recent &rc = recent_[pipe];
     rc.cut0 = rc.cut;
     rc.cut = seq - 1;
-    rc.two = Sig{rc.last.w | w, rc.last.a | a};
-    rc.last = rec->sig;
+    rc.two = Sig{rc.last.w | sig.w, rc.last.a | sig.a};
+    rc.last = sig;
     rec->seq = seq;
     rec->index = index;
     rec->order = order_;
@@ -171,7 +170,6 @@ const std::vector<dv_hazard_t> &HazardChecker::execute(dv_pipe_t pipe, const VCl
     rec->n = static_cast<uint32_t>(n);
     mine.next = rec + 1 == mine.end ? mine.base : rec + 1;
     mine.n++;
-    top_[pipe] = seq;
     order_ += static_cast<uint64_t>(n);
     mine.count += static_cast<uint64_t>(n);
     const unsigned others = held_ & ~(1u << pipe);
@@ -188,10 +186,10 @@ const std::vector<dv_hazard_t> &HazardChecker::execute(dv_pipe_t pipe, const VCl
     for (unsigned m = others; m; m &= m - 1) {
         const int q = __builtin_ctz(m);
         const uint64_t known = me[static_cast<size_t>(q)];
-        if (top_[q] <= known)
-            continue;
         const Recent &qr = recent_[q];
-        if (known >= qr.cut0 && !shares(known >= qr.cut ? qr.last : qr.two, rec->sig))
+        if (known > qr.cut) // ordered after q's newest
+            continue;
+        if (known >= qr.cut0 && !shares(known == qr.cut ? qr.last : qr.two, sig))
             continue;
         if (meets(acc_[q], known, *rec)) {
             found = true;
@@ -366,7 +364,7 @@ bool HazardChecker::scalar(const Insn &rec)
     for (int q = 0; q < DV_PIPE_COUNT; q++) {
         const List &l = acc_[q];
         const uint64_t known = me[static_cast<size_t>(q)];
-        if (q == DV_PIPE_S || l.n + l.kept == 0 || top_[q] <= known)
+        if (q == DV_PIPE_S || l.n + l.kept == 0 || recent_[q].cut < known)
             continue;
         const Insn *in = l.next;
         for (size_t i = l.n + l.kept; i; i--) {

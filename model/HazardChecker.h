@@ -163,10 +163,10 @@ private:
     uint64_t epoch_ = 0;                          // stamps up to this one are from an earlier block (or none)
     uint64_t seen_[DV_PIPE_COUNT][8] = {}; // [p][q]: newest version of q's clock merged into p (rows of 8: q is 3 bits)
     List acc_[DV_PIPE_COUNT];
-    uint64_t top_[DV_PIPE_COUNT] = {}; // seq of each pipe's newest instruction (while its list is not empty)
-    // The buckets of each pipe's newest instruction with accesses (last: those after seq cut) and of
-    // the two newest (two: those after cut0).  An instruction ordered after cut0 (after cut) on
-    // that pipe whose buckets miss two's (last's) cannot race with any of its instructions:
+    // The buckets of each pipe's newest instruction with accesses (last: those after seq cut, so
+    // cut + 1 is its seq) and of the two newest (two: those after cut0).  An instruction ordered
+    // after cut + 1 on that pipe cannot race with any of its instructions, nor one ordered after
+    // cut0 (after cut) whose buckets miss two's (last's):
     // execute passes over the pipe without walking its list (on the matmul 2048^3, 69,566 of the
     // 71,840 pipes it would walk; on the vector trace 47,802 of 56,728).
     struct Recent {

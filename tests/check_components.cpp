@@ -1480,7 +1480,8 @@ END_TEST
 // across a bucket edge (UB's are 4 KB), one byte in common; 256 KB apart, in one bit of UB's
 // buckets but disjoint; the same offsets of two GM arguments; a 1 MB GM write (every GM bit) and
 // a disjoint read of the same argument; the same offset in L1 and L0A; an empty read inside the
-// write (the overlap test counts it: lo < hi of the write and lo > lo of the write).
+// write (the overlap test counts it: lo < hi of the write and lo > lo of the write), also at a
+// bucket's start, and reversed reads (one the overlap test counts, one with hi 0 it does not).
 START_TEST(test_components_hazard_buckets)
 {
     auto gm = [](uint16_t arg, uint64_t lo, uint64_t hi, bool write) {
@@ -1506,6 +1507,10 @@ START_TEST(test_components_hazard_buckets)
         {gm(2, 0, 1 << 20, true), gm(2, 5000, 5064, false), 1, 5000, 5064},
         {in(DV_SPACE_L1, ub(0, 64, true)), in(DV_SPACE_L0A, ub(0, 64, false)), 0, 0, 0},
         {ub(40000, 50000, true), ub(45000, 45000, false), 1, 45000, 45000},
+        // empty and reversed ranges whose hi - 1 falls before lo's bucket (12, from 49152)
+        {ub(40000, 50000, true), ub(49152, 49152, false), 1, 49152, 49152},
+        {ub(40000, 50000, true), ub(49162, 41000, false), 1, 49162, 41000},
+        {ub(40000, 50000, true), ub(49162, 0, false), 0, 0, 0},
     };
     for (const Case &c : cases) {
         HazardChecker h;
