@@ -1210,6 +1210,38 @@ START_TEST(test_components_hazard_kinds)
 }
 END_TEST
 
+// Every operand of an instruction with 1 to DV_MAX_RANGES of them is kept and bucketed (execute
+// writes each count's record in straight code): operand k touches [k * 8 KB, k * 8 KB + 64) of
+// UB, two buckets apart, and a one-operand instruction of another pipe touches 16 bytes inside
+// operand j's, before it (MTE2 writes, V reads the n operands) or after it (the n operands are
+// MTE2's writes, V reads): one RAW each time, with operand j's bytes.
+START_TEST(test_components_hazard_every_operand)
+{
+    for (int n = 1; n <= DV_MAX_RANGES; n++)
+        for (int j = 0; j < n; j++)
+            for (int later = 0; later < 2; later++) {
+                HazardChecker h;
+                Recorder rec;
+                h.reset(kAiv);
+                dv_range_t ops[DV_MAX_RANGES];
+                for (int k = 0; k < n; k++)
+                    ops[k] = ub(8192u * k, 8192u * k + 64, !later);
+                const dv_range_t one = ub(8192u * j + 32, 8192u * j + 48, later);
+                if (later) {
+                    rec.add(h.execute(DV_PIPE_MTE2, kNoClock, 0, 0, &one, 1));
+                    rec.add(h.execute(DV_PIPE_V, kNoClock, 1, 0, ops, n));
+                } else {
+                    rec.add(h.execute(DV_PIPE_MTE2, kNoClock, 0, 0, ops, n));
+                    rec.add(h.execute(DV_PIPE_V, kNoClock, 1, 0, &one, 1));
+                }
+                ck_assert_uint_eq(rec.found.size(), 1);
+                ck_assert_int_eq(rec.found[0].kind, DV_HAZ_RAW);
+                ck_assert_uint_eq(rec.found[0].lo, 8192u * j + 32);
+                ck_assert_uint_eq(rec.found[0].hi, 8192u * j + 48);
+            }
+}
+END_TEST
+
 // Ordering: MTE2 writes; set_flag MTE2 -> V snapshots MTE2's clock (MTE2 has executed 1);
 // wait_flag merges it into V, so V's read is ordered after the write: no hazard.  The same
 // through the scalar unit: join_all (pipe_barrier ALL) gives S every pipe's clock, and V's read
@@ -2103,6 +2135,7 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_occupancy_series_grid);
     tcase_add_test(t, test_components_occupancy_series_backward);
     tcase_add_test(t, test_components_hazard_kinds);
+    tcase_add_test(t, test_components_hazard_every_operand);
     tcase_add_test(t, test_components_hazard_ordering);
     tcase_add_test(t, test_components_hazard_clock_versions);
     tcase_add_test(t, test_components_hazard_reports_once_in_order);
