@@ -108,13 +108,25 @@ bool HazardChecker::walk(dv_pipe_t pipe, const Insn &now, OnHit on_hit) const
 // Whether an instruction of list's pipe that is not ordered before now (seq > known: the list
 // holds one, cut_ says) shares a bucket with now and has an access that races with one of now's:
 // execute's first look, walk's loop for one pipe without calls.  The newest first, down to an
-// ordered one (as the slot before the oldest is, a kept one or free with seq 0).
-inline bool HazardChecker::meets(const List &list, uint64_t known, const Insn &now)
+// ordered one (as the slot before the oldest is, a kept one or free with seq 0), stepping over
+// the skip newest (0 or 2: when two_ says they share no bucket with now) without comparing.
+inline bool HazardChecker::meets(const List &list, uint64_t known, const Insn &now, int skip)
 {
     const Sig &sig = now.sig;
     const Insn *in = list.next;
     if (in == list.base) // the newest is in the top slot
         in = list.end;
+    auto on = [&]() { // from in, on to the next older one not ordered before now (false: none)
+        if (in[-1].seq > known)
+            return true;
+        if (in != list.base || list.oldest <= list.next) // an ordered one, or the free slot
+            return false;
+        in = list.end; // the live ones wrap around: on from the top
+        return in[-1].seq > known;
+    };
+    for (int s = 0; s < skip; s++)
+        if (--in, !on())
+            return false;
     for (;;) {
         --in;
         if (shares(in->sig, sig)) {
@@ -127,12 +139,7 @@ inline bool HazardChecker::meets(const List &list, uint64_t known, const Insn &n
                 }
             }
         }
-        if (in[-1].seq > known)
-            continue;
-        if (in != list.base || list.oldest <= list.next) // an ordered one, or the free slot
-            return false;
-        in = list.end; // the live ones wrap around: on from the top
-        if (in[-1].seq <= known)
+        if (!on())
             return false;
     }
 }
@@ -206,9 +213,13 @@ const std::vector<dv_hazard_t> &HazardChecker::execute(dv_pipe_t pipe, const VCl
         const uint64_t known = me[q];
         if (known > cut_[q]) // ordered after q's newest
             continue;
-        if (known >= cut0_[q] && !shares(known == cut_[q] ? last_[q] : two_[q], sig))
-            continue;
-        if (meets(acc_[q], known, *rec)) {
+        int skip = 0; // the newest instructions of q that share no bucket with rec
+        if (known >= cut0_[q]) {
+            if (!shares(known == cut_[q] ? last_[q] : two_[q], sig))
+                continue;
+        } else if (!shares(two_[q], sig))
+            skip = 2;
+        if (meets(acc_[q], known, *rec, skip)) {
             found = true;
             break;
         }
@@ -346,10 +357,16 @@ inline void HazardChecker::forget(int q, uint64_t known)
         for (uint64_t j = 0; n && in->nth + j < first; j++)
             in->a[j].space = kDead;
     }
-    for (; n && in->seq <= known; n--, dropped++) {
-        first = in->nth + in->n;
-        kept++;
+    const Insn *last = nullptr; // the newest of those every pipe but S is ordered after
+    const size_t before = n;
+    for (; n && in->seq <= known; n--) {
+        last = in;
         in = in + 1 == l.end ? l.base : in + 1;
+    }
+    if (last) {
+        first = last->nth + last->n;
+        dropped += before - n;
+        kept += before - n;
     }
     if (q == DV_PIPE_S) // its own accesses never race with the scalar unit
         kept = 0;

@@ -154,7 +154,7 @@ private:
     void changed(dv_pipe_t pipe) { vc_[pipe].stamp = ++stamps_ << 3 | pipe; }
     template <class OnHit>
     bool walk(dv_pipe_t pipe, const Insn &now, OnHit on_hit) const;
-    static bool meets(const List &list, uint64_t known, const Insn &now);
+    static bool meets(const List &list, uint64_t known, const Insn &now, int skip);
     // The rare and the occasional work, out of execute's way (its registers and its frame).
     [[gnu::noinline, gnu::cold]] void collect(dv_pipe_t pipe, const Insn &rec);
     void report(dv_pipe_t pipe, const Insn &now);

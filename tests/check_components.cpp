@@ -1506,6 +1506,36 @@ START_TEST(test_components_hazard_recent_buckets)
 }
 END_TEST
 
+// As above, with the three newest writes 8 KB apart (UB buckets 24, 26 and 28): the two newest
+// share no bucket with the read, so the first look steps over them without comparing and walks on
+// from the third, wherever the storage wraps among them; the race with the third is found.
+START_TEST(test_components_hazard_race_past_the_two_newest)
+{
+    for (uint64_t len = 250; len < 262; len++) {
+        HazardChecker h;
+        Recorder rec;
+        h.reset(kAiv);
+        for (uint64_t i = 0; i < len; i++) {
+            const bool late = i + 3 >= len;
+            const uint64_t lo = late ? 100000 + 8192 * (i + 3 - len) : 64 * (i % 8);
+            dv_range_t x = ub(lo, lo + 64, true);
+            rec.add(h.execute(DV_PIPE_MTE2, kNoClock, i, 0, &x, 1));
+            if (!late) {
+                h.merge(DV_PIPE_V, h.clock(DV_PIPE_MTE2));
+                h.merge(DV_PIPE_MTE3, h.clock(DV_PIPE_MTE2));
+            }
+        }
+        ck_assert_uint_eq(rec.found.size(), 0);
+        dv_range_t r = ub(100000, 100064, false);
+        rec.add(h.execute(DV_PIPE_V, kNoClock, len, 0, &r, 1));
+        ck_assert_uint_eq(rec.found.size(), 1);
+        ck_assert_int_eq(rec.found[0].kind, DV_HAZ_RAW);
+        ck_assert_uint_eq(rec.found[0].insn_first, len - 3);
+        ck_assert_uint_eq(rec.found[0].lo, 100000);
+    }
+}
+END_TEST
+
 // The walk passes over an earlier instruction with no bucket (a few KB of one space, one bit each)
 // in common with the new one, and compares the accesses of the rest: what is a hazard must not
 // depend on where the buckets fall.  MTE2 writes, then V reads, each pair on its own checker:
@@ -2143,6 +2173,7 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_hazard_cap_splits_an_instruction);
     tcase_add_test(t, test_components_hazard_long_stream_then_race);
     tcase_add_test(t, test_components_hazard_race_across_the_wrap);
+    tcase_add_test(t, test_components_hazard_race_past_the_two_newest);
     tcase_add_test(t, test_components_hazard_buckets);
     tcase_add_test(t, test_components_hazard_recent_buckets);
     tcase_add_test(t, test_components_hazard_scalar_after_forgotten);
