@@ -13,12 +13,14 @@ void HazardChecker::reset(unsigned pipes)
         vc_[p].t.fill(0);
         changed(static_cast<dv_pipe_t>(p));
     }
-    for (auto &l : acc_) {
+    for (int q = 0; q < DV_PIPE_COUNT; q++) {
+        List &l = acc_[q];
         l.oldest = l.next = l.base; // base[-1] is free
-        l.n = l.kept = l.first = l.count = 0;
+        l.n = l.kept = l.count = 0;
+        first_[q] = 0;
+        last_[q] = two_[q] = Sig{};
+        cut_[q] = cut0_[q] = 0;
     }
-    for (auto &rc : recent_)
-        rc = Recent{};
     held_ = 0;
     prune_order_ = 64;
     order_ = 0;
@@ -44,24 +46,27 @@ namespace {
 struct Buckets {
     uint8_t shift; // bytes per bucket, log2
     uint8_t at;    // bit of bucket 0
+    uint8_t word;  // 0 on-chip, 1 GM
+    uint8_t pad;   // (four bytes an entry: one scaled load)
 };
-constexpr Buckets kBuckets[] = {{14, 0}, {12, 0}, {14, 0}, {13, 32}, {13, 40}, {14, 48}, {8, 56}, {10, 60}};
+constexpr Buckets kBuckets[] = {{14, 0, 1, 0},  {12, 0, 0, 0},  {14, 0, 0, 0}, {13, 32, 0, 0},
+                                {13, 40, 0, 0}, {14, 48, 0, 0}, {8, 56, 0, 0}, {10, 60, 0, 0}};
 static_assert(DV_SPACE_GM == 0 && DV_SPACE_UB == 1 && DV_SPACE_L1 == 2 && DV_SPACE_L0A == 3 && DV_SPACE_L0B == 4 &&
                   DV_SPACE_L0C == 5 && DV_SPACE_BT == 6 && DV_SPACE_FB == 7 && DV_SPACE_COUNT == 8,
               "kBuckets: one entry per space, in dv_space_t's order");
-} // namespace
 
-// The buckets of [lo, hi), in r's word.  An empty or reversed range counts as lo's bucket (all of
-// them if hi is 0): the overlap test below finds such a range only in a range that holds lo.
-uint64_t HazardChecker::sig_of(const dv_range_t &r)
+// The buckets of [lo, hi) in r's space (b), in its word.  An empty or reversed range counts as
+// all of them (as lo's bucket alone if hi - 1 falls in it): the overlap test below finds such a
+// range only in a range that holds lo.
+inline uint64_t sig_of(const dv_range_t &r, const Buckets b)
 {
-    const Buckets b = kBuckets[r.space & 7];
     const uint64_t first = r.lo >> b.shift;
-    const uint64_t last = std::max(r.hi - 1, r.lo) >> b.shift;
+    const uint64_t last = (r.hi - 1) >> b.shift; // below first (a run of 64) when hi <= lo
     const uint64_t run = ~0ull >> (63 - std::min<uint64_t>(last - first, 63)); // a bit per bucket, all from 64 on
     const unsigned k = (first + b.at + r.arg * 0x9e37u) & 63;
     return run << k | run >> ((64 - k) & 63); // turned left by k
 }
+} // namespace
 
 // Calls on_hit(k, q, in, j) for each access in->a[j] (of instruction in, on pipe q) that races
 // with access k of now, an instruction starting on pipe, until it returns true; true if one did.  Only
@@ -101,15 +106,27 @@ bool HazardChecker::walk(dv_pipe_t pipe, const Insn &now, OnHit on_hit) const
 }
 
 // Whether an instruction of list's pipe that is not ordered before now (seq > known: the list
-// holds one, top_ says) shares a bucket with now and has an access that races with one of now's:
+// holds one, cut_ says) shares a bucket with now and has an access that races with one of now's:
 // execute's first look, walk's loop for one pipe without calls.  The newest first, down to an
-// ordered one (as the slot before the oldest is, a kept one or free with seq 0).
-inline bool HazardChecker::meets(const List &list, uint64_t known, const Insn &now)
+// ordered one (as the slot before the oldest is, a kept one or free with seq 0), stepping over
+// the skip newest (0 or 2: when two_ says they share no bucket with now) without comparing.
+inline bool HazardChecker::meets(const List &list, uint64_t known, const Insn &now, int skip)
 {
     const Sig &sig = now.sig;
     const Insn *in = list.next;
     if (in == list.base) // the newest is in the top slot
         in = list.end;
+    auto on = [&]() { // from in, on to the next older one not ordered before now (false: none)
+        if (in[-1].seq > known)
+            return true;
+        if (in != list.base || list.oldest <= list.next) // an ordered one, or the free slot
+            return false;
+        in = list.end; // the live ones wrap around: on from the top
+        return in[-1].seq > known;
+    };
+    for (int s = 0; s < skip; s++)
+        if (--in, !on())
+            return false;
     for (;;) {
         --in;
         if (shares(in->sig, sig)) {
@@ -122,12 +139,7 @@ inline bool HazardChecker::meets(const List &list, uint64_t known, const Insn &n
                 }
             }
         }
-        if (in[-1].seq > known)
-            continue;
-        if (in != list.base || list.oldest <= list.next) // an ordered one, or the free slot
-            return false;
-        in = list.end; // the live ones wrap around: on from the top
-        if (in[-1].seq <= known)
+        if (!on())
             return false;
     }
 }
@@ -145,24 +157,36 @@ const std::vector<dv_hazard_t> &HazardChecker::execute(dv_pipe_t pipe, const VCl
     // before the others are checked (a walk never reads this pipe's list).
     List &mine = acc_[pipe];
     if (mine.n + 2 + kKept > mine.slots) // the new one, the kept ones and the free slot before them
-        grow(mine);
+        grow(pipe);
     Insn *const rec = mine.next;
-    Pair w = {0, 0}, a = {0, 0}; // buckets written and touched
-    for (int k = 0; k < n; k++) {
+    uint64_t s[4] = {0, 0, 0, 0}; // buckets only read on-chip and in GM, then written (as Sig's words)
+    auto one = [&](int k) {
         const dv_range_t &x = r[k];
         rec->a[k] = x;
-        const uint64_t b = sig_of(x);
-        const Pair v = x.space == DV_SPACE_GM ? Pair{0, b} : Pair{b, 0};
-        a |= v;
-        if (x.write)
-            w |= v;
+        const Buckets b = kBuckets[x.space & 7];
+        s[b.word + 2 * size_t{x.write != 0}] |= sig_of(x, b);
+    };
+    static_assert(DV_MAX_RANGES == 4, "one case per count");
+    switch (n) { // straight code for each count (a loop's is slower), from the last (n <= 4)
+    default:
+        one(3);
+        [[fallthrough]];
+    case 3:
+        one(2);
+        [[fallthrough]];
+    case 2:
+        one(1);
+        [[fallthrough]];
+    case 1:
+        one(0);
     }
-    rec->sig = Sig{w, a};
-    Recent &rc = recent_[pipe];
-    rc.cut0 = rc.cut;
-    rc.cut = seq - 1;
-    rc.two = Sig{rc.last.w | w, rc.last.a | a};
-    rc.last = rec->sig;
+    const Pair w{s[2], s[3]};
+    const Sig sig{w, Pair{s[0], s[1]} | w};
+    rec->sig = sig;
+    cut0_[pipe] = cut_[pipe];
+    cut_[pipe] = seq - 1;
+    two_[pipe] = Sig{last_[pipe].w | sig.w, last_[pipe].a | sig.a};
+    last_[pipe] = sig;
     rec->seq = seq;
     rec->index = index;
     rec->order = order_;
@@ -171,7 +195,6 @@ const std::vector<dv_hazard_t> &HazardChecker::execute(dv_pipe_t pipe, const VCl
     rec->n = static_cast<uint32_t>(n);
     mine.next = rec + 1 == mine.end ? mine.base : rec + 1;
     mine.n++;
-    top_[pipe] = seq;
     order_ += static_cast<uint64_t>(n);
     mine.count += static_cast<uint64_t>(n);
     const unsigned others = held_ & ~(1u << pipe);
@@ -186,14 +209,17 @@ const std::vector<dv_hazard_t> &HazardChecker::execute(dv_pipe_t pipe, const VCl
     // pipes with an instruction this one is not ordered after; a second walk collects them all.
     bool found = false;
     for (unsigned m = others; m; m &= m - 1) {
-        const int q = __builtin_ctz(m);
-        const uint64_t known = me[static_cast<size_t>(q)];
-        if (top_[q] <= known)
+        const unsigned q = static_cast<unsigned>(__builtin_ctz(m));
+        const uint64_t known = me[q];
+        if (known > cut_[q]) // ordered after q's newest
             continue;
-        const Recent &qr = recent_[q];
-        if (known >= qr.cut0 && !shares(known >= qr.cut ? qr.last : qr.two, rec->sig))
-            continue;
-        if (meets(acc_[q], known, *rec)) {
+        int skip = 0; // the newest instructions of q that share no bucket with rec
+        if (known >= cut0_[q]) {
+            if (!shares(known == cut_[q] ? last_[q] : two_[q], sig))
+                continue;
+        } else if (!shares(two_[q], sig))
+            skip = 2;
+        if (meets(acc_[q], known, *rec, skip)) {
             found = true;
             break;
         }
@@ -259,8 +285,9 @@ void HazardChecker::report(dv_pipe_t pipe, const Insn &now)
 // Growing fourfold copies a third of what doubling would (on a core with a pipe that never runs,
 // nothing is forgotten but by the cap, and the rings grow with the block); a ring is at most 4x
 // its kept and live instructions (on the matmul 2048^3, peak RSS 33.7 -> 34.8 MB).
-void HazardChecker::grow(List &l)
+void HazardChecker::grow(int q)
 {
+    List &l = acc_[q];
     const size_t slots = std::max<size_t>(2 * kKept, 4 * l.slots);
     std::unique_ptr<Insn[]> own(new Insn[slots + 1]);
     Insn *const base = own.get() + 1;
@@ -273,7 +300,7 @@ void HazardChecker::grow(List &l)
         base[i] = *in;
         in = in + 1 == l.end ? l.base : in + 1;
     }
-    l.own = std::move(own);
+    own_[q] = std::move(own);
     l.base = base;
     l.oldest = base + l.kept;
     l.end = base + slots;
@@ -304,10 +331,10 @@ void HazardChecker::prune()
         uint64_t known = UINT64_MAX;
         for (unsigned b = bound & ~(1u << q); b; b &= b - 1)
             known = std::min(known, vc_[__builtin_ctz(b)][q]);
-        if (l.count > cap && l.first < l.count - cap) // q's newest cap accesses are kept at most
-            l.first = l.count - cap;
+        if (l.count > cap && first_[q] < l.count - cap) // q's newest cap accesses are kept at most
+            first_[q] = l.count - cap;
         forget(q, known);
-        live += l.count - l.first;
+        live += l.count - first_[q];
     }
     prune_order_ = order_ + std::max<uint64_t>(64, live * 2) - live; // when the live ones reach twice as many
 }
@@ -321,7 +348,7 @@ inline void HazardChecker::forget(int q, uint64_t known)
     // in locals: the records' stores could alias the list's fields
     Insn *in = l.oldest;
     size_t n = l.n, kept = l.kept, dropped = 0;
-    uint64_t first = l.first;
+    uint64_t first = first_[q];
     if (n && in->nth < first) { // the cap took some: whole instructions, then maybe part of one
         for (; n && in->nth + in->n <= first; n--, dropped++) {
             kept = 0;
@@ -330,10 +357,16 @@ inline void HazardChecker::forget(int q, uint64_t known)
         for (uint64_t j = 0; n && in->nth + j < first; j++)
             in->a[j].space = kDead;
     }
-    for (; n && in->seq <= known; n--, dropped++) {
-        first = in->nth + in->n;
-        kept++;
+    const Insn *last = nullptr; // the newest of those every pipe but S is ordered after
+    const size_t before = n;
+    for (; n && in->seq <= known; n--) {
+        last = in;
         in = in + 1 == l.end ? l.base : in + 1;
+    }
+    if (last) {
+        first = last->nth + last->n;
+        dropped += before - n;
+        kept += before - n;
     }
     if (q == DV_PIPE_S) // its own accesses never race with the scalar unit
         kept = 0;
@@ -343,7 +376,7 @@ inline void HazardChecker::forget(int q, uint64_t known)
     l.oldest = in;
     l.n = n;
     l.kept = kept;
-    l.first = first;
+    first_[q] = first;
     if (n == 0)
         held_ &= ~(1u << q);
 }
@@ -366,7 +399,7 @@ bool HazardChecker::scalar(const Insn &rec)
     for (int q = 0; q < DV_PIPE_COUNT; q++) {
         const List &l = acc_[q];
         const uint64_t known = me[static_cast<size_t>(q)];
-        if (q == DV_PIPE_S || l.n + l.kept == 0 || top_[q] <= known)
+        if (q == DV_PIPE_S || l.n + l.kept == 0 || cut_[q] < known)
             continue;
         const Insn *in = l.next;
         for (size_t i = l.n + l.kept; i; i--) {

@@ -12,6 +12,9 @@
 #include <cstring>
 #include <memory>
 #include <vector>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "dv/isa.h"
 #include "dv/model.h"
@@ -90,9 +93,12 @@ private:
     static bool shares(const Sig &x, const Sig &y)
     {
         const Pair m = (x.w & y.a) | (x.a & y.w);
+#if defined(__SSE2__)
+        return _mm_movemask_epi8(_mm_cmpeq_epi32(reinterpret_cast<__m128i>(m), __m128i{})) != 0xffff;
+#else
         return (m[0] | m[1]) != 0;
+#endif
     }
-    static uint64_t sig_of(const dv_range_t &r);
     // One executed instruction with memory operands and its accesses, one per operand.
     struct Insn {
         Sig sig;
@@ -119,9 +125,9 @@ private:
         Insn *base = nullptr, *end = nullptr;
         Insn *oldest = nullptr, *next = nullptr;
         size_t n = 0, slots = 0, kept = 0;
-        uint64_t first = 0, count = 0; // the pipe's first live access, and how many it executed
-        std::unique_ptr<Insn[]> own;   // base - 1 .. end
+        uint64_t count = 0; // how many accesses the pipe executed
     };
+    static_assert(sizeof(List) == 64, "List: a pipe's is one shift away");
     struct Hit {
         int operand;
         uint8_t pipe;
@@ -148,11 +154,11 @@ private:
     void changed(dv_pipe_t pipe) { vc_[pipe].stamp = ++stamps_ << 3 | pipe; }
     template <class OnHit>
     bool walk(dv_pipe_t pipe, const Insn &now, OnHit on_hit) const;
-    static bool meets(const List &list, uint64_t known, const Insn &now);
+    static bool meets(const List &list, uint64_t known, const Insn &now, int skip);
     // The rare and the occasional work, out of execute's way (its registers and its frame).
     [[gnu::noinline, gnu::cold]] void collect(dv_pipe_t pipe, const Insn &rec);
     void report(dv_pipe_t pipe, const Insn &now);
-    [[gnu::noinline]] static void grow(List &l);
+    [[gnu::noinline]] void grow(int q);
     [[gnu::noinline]] void prune();
     void forget(int q, uint64_t known);
     [[gnu::noinline, gnu::cold]] bool scalar(const Insn &rec);
@@ -163,17 +169,16 @@ private:
     uint64_t epoch_ = 0;                          // stamps up to this one are from an earlier block (or none)
     uint64_t seen_[DV_PIPE_COUNT][8] = {}; // [p][q]: newest version of q's clock merged into p (rows of 8: q is 3 bits)
     List acc_[DV_PIPE_COUNT];
-    uint64_t top_[DV_PIPE_COUNT] = {}; // seq of each pipe's newest instruction (while its list is not empty)
-    // The buckets of each pipe's newest instruction with accesses (last: those after seq cut) and of
-    // the two newest (two: those after cut0).  An instruction ordered after cut0 (after cut) on
-    // that pipe whose buckets miss two's (last's) cannot race with any of its instructions:
-    // execute passes over the pipe without walking its list (on the matmul 2048^3, 69,566 of the
-    // 71,840 pipes it would walk; on the vector trace 47,802 of 56,728).
-    struct Recent {
-        Sig last, two;
-        uint64_t cut, cut0;
-    };
-    Recent recent_[DV_PIPE_COUNT] = {};
+    uint64_t first_[DV_PIPE_COUNT] = {};         // each pipe's first live access
+    std::unique_ptr<Insn[]> own_[DV_PIPE_COUNT]; // its ring's slots, base - 1 .. end
+    // The buckets of each pipe's newest instruction with accesses (last_: those after seq cut_, so
+    // cut_ + 1 is its seq) and of the two newest (two_: those after cut0_).  An instruction ordered
+    // after cut_ + 1 on that pipe cannot race with any of its instructions, nor one ordered after
+    // cut0_ (after cut_) whose buckets miss two_'s (last_'s): execute passes over the pipe without
+    // walking its list (on the matmul 2048^3, 69,566 of the 71,840 pipes it would walk; on the
+    // vector trace 47,802 of 56,728).  Arrays of their own, so a pipe's cut is one load away.
+    Sig last_[DV_PIPE_COUNT] = {}, two_[DV_PIPE_COUNT] = {};
+    uint64_t cut_[DV_PIPE_COUNT] = {}, cut0_[DV_PIPE_COUNT] = {};
     unsigned held_ = 0;                // the pipes whose list is not empty
     uint64_t prune_order_ = 64; // order_ at which the live accesses reach the next prune's bound
     std::vector<Hit> hits_;          // one instruction's races (execute; report empties it)

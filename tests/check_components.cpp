@@ -1210,6 +1210,38 @@ START_TEST(test_components_hazard_kinds)
 }
 END_TEST
 
+// Every operand of an instruction with 1 to DV_MAX_RANGES of them is kept and bucketed (execute
+// writes each count's record in straight code): operand k touches [k * 8 KB, k * 8 KB + 64) of
+// UB, two buckets apart, and a one-operand instruction of another pipe touches 16 bytes inside
+// operand j's, before it (MTE2 writes, V reads the n operands) or after it (the n operands are
+// MTE2's writes, V reads): one RAW each time, with operand j's bytes.
+START_TEST(test_components_hazard_every_operand)
+{
+    for (int n = 1; n <= DV_MAX_RANGES; n++)
+        for (int j = 0; j < n; j++)
+            for (int later = 0; later < 2; later++) {
+                HazardChecker h;
+                Recorder rec;
+                h.reset(kAiv);
+                dv_range_t ops[DV_MAX_RANGES];
+                for (int k = 0; k < n; k++)
+                    ops[k] = ub(8192u * k, 8192u * k + 64, !later);
+                const dv_range_t one = ub(8192u * j + 32, 8192u * j + 48, later);
+                if (later) {
+                    rec.add(h.execute(DV_PIPE_MTE2, kNoClock, 0, 0, &one, 1));
+                    rec.add(h.execute(DV_PIPE_V, kNoClock, 1, 0, ops, n));
+                } else {
+                    rec.add(h.execute(DV_PIPE_MTE2, kNoClock, 0, 0, ops, n));
+                    rec.add(h.execute(DV_PIPE_V, kNoClock, 1, 0, &one, 1));
+                }
+                ck_assert_uint_eq(rec.found.size(), 1);
+                ck_assert_int_eq(rec.found[0].kind, DV_HAZ_RAW);
+                ck_assert_uint_eq(rec.found[0].lo, 8192u * j + 32);
+                ck_assert_uint_eq(rec.found[0].hi, 8192u * j + 48);
+            }
+}
+END_TEST
+
 // Ordering: MTE2 writes; set_flag MTE2 -> V snapshots MTE2's clock (MTE2 has executed 1);
 // wait_flag merges it into V, so V's read is ordered after the write: no hazard.  The same
 // through the scalar unit: join_all (pipe_barrier ALL) gives S every pipe's clock, and V's read
@@ -1474,13 +1506,44 @@ START_TEST(test_components_hazard_recent_buckets)
 }
 END_TEST
 
+// As above, with the three newest writes 8 KB apart (UB buckets 24, 26 and 28): the two newest
+// share no bucket with the read, so the first look steps over them without comparing and walks on
+// from the third, wherever the storage wraps among them; the race with the third is found.
+START_TEST(test_components_hazard_race_past_the_two_newest)
+{
+    for (uint64_t len = 250; len < 262; len++) {
+        HazardChecker h;
+        Recorder rec;
+        h.reset(kAiv);
+        for (uint64_t i = 0; i < len; i++) {
+            const bool late = i + 3 >= len;
+            const uint64_t lo = late ? 100000 + 8192 * (i + 3 - len) : 64 * (i % 8);
+            dv_range_t x = ub(lo, lo + 64, true);
+            rec.add(h.execute(DV_PIPE_MTE2, kNoClock, i, 0, &x, 1));
+            if (!late) {
+                h.merge(DV_PIPE_V, h.clock(DV_PIPE_MTE2));
+                h.merge(DV_PIPE_MTE3, h.clock(DV_PIPE_MTE2));
+            }
+        }
+        ck_assert_uint_eq(rec.found.size(), 0);
+        dv_range_t r = ub(100000, 100064, false);
+        rec.add(h.execute(DV_PIPE_V, kNoClock, len, 0, &r, 1));
+        ck_assert_uint_eq(rec.found.size(), 1);
+        ck_assert_int_eq(rec.found[0].kind, DV_HAZ_RAW);
+        ck_assert_uint_eq(rec.found[0].insn_first, len - 3);
+        ck_assert_uint_eq(rec.found[0].lo, 100000);
+    }
+}
+END_TEST
+
 // The walk passes over an earlier instruction with no bucket (a few KB of one space, one bit each)
 // in common with the new one, and compares the accesses of the rest: what is a hazard must not
 // depend on where the buckets fall.  MTE2 writes, then V reads, each pair on its own checker:
 // across a bucket edge (UB's are 4 KB), one byte in common; 256 KB apart, in one bit of UB's
 // buckets but disjoint; the same offsets of two GM arguments; a 1 MB GM write (every GM bit) and
 // a disjoint read of the same argument; the same offset in L1 and L0A; an empty read inside the
-// write (the overlap test counts it: lo < hi of the write and lo > lo of the write).
+// write (the overlap test counts it: lo < hi of the write and lo > lo of the write), also at a
+// bucket's start, and reversed reads (one the overlap test counts, one with hi 0 it does not).
 START_TEST(test_components_hazard_buckets)
 {
     auto gm = [](uint16_t arg, uint64_t lo, uint64_t hi, bool write) {
@@ -1506,6 +1569,10 @@ START_TEST(test_components_hazard_buckets)
         {gm(2, 0, 1 << 20, true), gm(2, 5000, 5064, false), 1, 5000, 5064},
         {in(DV_SPACE_L1, ub(0, 64, true)), in(DV_SPACE_L0A, ub(0, 64, false)), 0, 0, 0},
         {ub(40000, 50000, true), ub(45000, 45000, false), 1, 45000, 45000},
+        // empty and reversed ranges whose hi - 1 falls before lo's bucket (12, from 49152)
+        {ub(40000, 50000, true), ub(49152, 49152, false), 1, 49152, 49152},
+        {ub(40000, 50000, true), ub(49162, 41000, false), 1, 49162, 41000},
+        {ub(40000, 50000, true), ub(49162, 0, false), 0, 0, 0},
     };
     for (const Case &c : cases) {
         HazardChecker h;
@@ -2098,6 +2165,7 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_occupancy_series_grid);
     tcase_add_test(t, test_components_occupancy_series_backward);
     tcase_add_test(t, test_components_hazard_kinds);
+    tcase_add_test(t, test_components_hazard_every_operand);
     tcase_add_test(t, test_components_hazard_ordering);
     tcase_add_test(t, test_components_hazard_clock_versions);
     tcase_add_test(t, test_components_hazard_reports_once_in_order);
@@ -2105,6 +2173,7 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_hazard_cap_splits_an_instruction);
     tcase_add_test(t, test_components_hazard_long_stream_then_race);
     tcase_add_test(t, test_components_hazard_race_across_the_wrap);
+    tcase_add_test(t, test_components_hazard_race_past_the_two_newest);
     tcase_add_test(t, test_components_hazard_buckets);
     tcase_add_test(t, test_components_hazard_recent_buckets);
     tcase_add_test(t, test_components_hazard_scalar_after_forgotten);
