@@ -305,7 +305,7 @@ __attribute__((always_inline)) inline cycles_t BandwidthCalendar::reserve_as(cyc
     // share each.  A full one gives nothing: the run of full bins it starts is passed over by the
     // full_run links, which then all point past it (as a union-find compresses its paths), so later
     // reservations cross it in a step or two.
-    const uint64_t each = std::min(cap, share), live_end = base_ + count_, mask = mask_;
+    const uint64_t each = std::min(cap, share), room = cap - each, live_end = base_ + count_, mask = mask_;
     Bin *const ring = ring_.data();
     // The bins are walked by pointer through each piece of the ring that is one run of slots (bin
     // .. stop - 1), a full bin ending the walk.  Each takes min(free, share), compared with the
@@ -315,9 +315,12 @@ __attribute__((always_inline)) inline cycles_t BandwidthCalendar::reserve_as(cyc
         Bin *b = ring + (bin & mask), *const end = b + (stop - bin);
         for (; b != end; b++) {
             const uint64_t used = b->used;
-            if (used == cap)
-                break;
-            const uint64_t take = std::min(cap - used, each); // (a bin not full has bytes free)
+            uint64_t take = each; // a bin with room for the share takes it (one test)
+            if (used > room) {
+                if (used == cap)
+                    break;
+                take = cap - used; // (a bin not full has bytes free)
+            }
             b->who[word] |= mark;
             if (take >= bytes) { // the last bytes: through when their bin has passed all it holds
                 b->used = used + bytes;

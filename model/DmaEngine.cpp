@@ -26,7 +26,7 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, const Params &p, dv_pipe_t pi
 {
 }
 
-cycles_t DmaEngine::engine_cycles(const dv_xfer_t &x, uint64_t base, uint64_t cap) const
+cycles_t DmaEngine::engine_cycles(const dv_xfer_t &x, uint64_t base, uint64_t cap)
 {
     // Summed in 1/cap-cycle units and rounded once, so a 128 B micro-op costs 128/cap cycles.
     const uint64_t U = p_.gm.uop_bytes;
@@ -39,9 +39,14 @@ cycles_t DmaEngine::engine_cycles(const dv_xfer_t &x, uint64_t base, uint64_t ca
         return open + piece(head) + (rest / U) * full + (rest % U ? piece(rest % U) : 0);
     };
     uint64_t total = 0;
-    if (x.gm_stride % U == 0 && (x.group == 0 || x.group_stride % U == 0)) // every burst starts alike
-        total = x.bursts * burst(base + x.gm_lo);
-    else
+    if (x.bursts == 1 || (x.gm_stride % U == 0 && (x.group == 0 || x.group_stride % U == 0))) {
+        // every burst starts alike: one burst's cost, remembered for the next transfer like it (a
+        // stream of copies of one shape computes it once)
+        const uint64_t start = (base + x.gm_lo) % U;
+        if (x.burst_bytes != memo_.bytes || start != memo_.start || cap != memo_.cap)
+            memo_ = BurstMemo{x.burst_bytes, start, cap, burst(start)};
+        total = x.bursts * memo_.cost;
+    } else
         for (uint64_t i = 0; i < x.bursts; i++)
             total += burst(base + dv_xfer_run_offset(&x, i));
     return dv_ceil_div(total, cap);

@@ -80,7 +80,13 @@ private:
     GmResult read(cycles_t t, const GmRuns &runs);
     std::vector<uint64_t> aligned_; // scratch: the aligned runs' addresses
     std::vector<uint64_t> lines_;   // scratch: the lines unaligned bursts read whole from HBM
-    cycles_t engine_cycles(const dv_xfer_t &x, uint64_t base, uint64_t cap) const;
+    cycles_t engine_cycles(const dv_xfer_t &x, uint64_t base, uint64_t cap);
+    // The cost of one burst of `bytes` bytes starting at `start` modulo gm.uop_bytes at a core cap of
+    // `cap` bytes per cycle, in 1/cap-cycle units, for the last transfer whose bursts start alike
+    // (cap 0: none yet; a profile's cap is at least 1).
+    struct BurstMemo {
+        uint64_t bytes = 0, start = 0, cap = 0, cost = 0;
+    } memo_;
 
     const Params p_;
     const dv_pipe_t pipe_;

@@ -350,12 +350,12 @@ __attribute__((always_inline)) inline void L2Cache::touch_lines(uint64_t l, uint
     }
 }
 
-// Out of line: one run (the common DMA), with no more state than its own in registers.  Lines
-// never allocated, all in one word of their run's bitmap and in consecutive sets (a piece of
+// One run (the common DMA), inline in transfer, which calls it for the profiles' 16 ways without
+// touch_runs' dispatch (and touch_runs for other ways).  Lines never allocated, all in one word of their run's bitmap and in consecutive sets (a piece of
 // touch_lines that is one word), are sure misses taken by fresh_run; any other run goes to
 // touch_run_any.
 template <uint64_t W, bool D>
-__attribute__((noinline)) L2Cache::Tally L2Cache::touch_run(uint64_t a, uint64_t bytes)
+__attribute__((always_inline)) inline L2Cache::Tally L2Cache::touch_run(uint64_t a, uint64_t bytes)
 {
     Walk k = walk_start();
     const uint64_t l = line_of(a), n = line_of(a + bytes - 1) - l + 1;
@@ -394,8 +394,10 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_run_any(uint64_t a, uint
     return Tally{last - l + 1, misses, writebacks};
 }
 
+// Out of line: transfer takes a single run of the profiles' 16 ways itself (touch_run), and this
+// loop's state does not enlarge transfer's frame.
 template <uint64_t W, bool D>
-L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
+__attribute__((noinline)) L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
 {
     const uint64_t line = line_, bytes = runs.bytes, count = runs.count;
     if (count == 1 && bytes > 0)
@@ -468,8 +470,13 @@ GmResult L2Cache::transfer(cycles_t t, const GmRuns &runs, bool write, unsigned 
     if (runs.mode == DV_L2_DISABLE)
         return transfer_bypass(t, runs, write, requester);
     const bool dirty = write && !write_through_;
-    const Tally n = ways_ == kOrderWays ? (dirty ? touch_runs<kOrderWays, true>(runs) : touch_runs<kOrderWays, false>(runs))
-                                        : (dirty ? touch_runs<0, true>(runs) : touch_runs<0, false>(runs));
+    Tally n;
+    if (runs.count == 1 && runs.bytes > 0 && ways_ == kOrderWays) { // one run (the common DMA)
+        const uint64_t a = runs.list ? runs.list[0] : runs.base;
+        n = dirty ? touch_run<kOrderWays, true>(a, runs.bytes) : touch_run<kOrderWays, false>(a, runs.bytes);
+    } else
+        n = ways_ == kOrderWays ? (dirty ? touch_runs<kOrderWays, true>(runs) : touch_runs<kOrderWays, false>(runs))
+                                : (dirty ? touch_runs<0, true>(runs) : touch_runs<0, false>(runs));
     hits += n.lines - n.misses;
     misses += n.misses;
     writebacks += n.writebacks;

@@ -229,6 +229,40 @@ START_TEST(test_timing_burst_overhead)
 }
 END_TEST
 
+/* A DMA engine remembers the burst cost of its last transfer whose bursts start alike (DmaEngine's
+ * BurstMemo): copies of other lengths, offsets and burst counts in turn on one engine (one model, a
+ * new GM range each, so every read misses) cost what each costs on a fresh model, as derived by hand
+ * with gm.burst_overhead_bytes=64 at 64 B/cycle. */
+START_TEST(test_timing_burst_cost_memo)
+{
+    static const char *const sets[] = {"gm.core_read_bytes_per_cycle=64", "mte2.uop_cycles=1", "mte2.issue_cycles=10",
+                                       "mte2.latency_cycles=100", "hbm.latency_cycles=50", "gm.burst_overhead_bytes=64",
+                                       "mte2.outstanding_bursts=1000", NULL};
+    static const struct {
+        const char *copy;
+        uint64_t cycles;
+    } seq[] = {
+        {"copy_gm_to_ubuf dst=ub:0x0 src=x nburst=1 len=64", 33},      /* (64 + 2048) / 64 */
+        {"copy_gm_to_ubuf dst=ub:0x0 src=x+0x20 nburst=1 len=64", 34}, /* (64 + 480 + 3 x 512 + 64) / 64 */
+        {"copy_gm_to_ubuf dst=ub:0x0 src=x nburst=1 len=64", 33},
+        {"copy_gm_to_ubuf dst=ub:0x0 src=x nburst=4 len=16", 36},      /* 4 x (64 + 512) / 64 */
+        {"copy_gm_to_ubuf dst=ub:0x0 src=x nburst=4 len=16", 36},
+        {"copy_gm_to_ubuf dst=ub:0x0 src=x+0x20 nburst=1 len=64", 34},
+        {"copy_gm_to_ubuf dst=ub:0x0 src=x nburst=1 len=32", 17},      /* (64 + 1024) / 64 */
+    };
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, sets);
+    const uint64_t fixed = dvt_t0(&cfg) + 1 + 10 + 100 + 50;
+    dv_model_t *m = dvt_model(&cfg);
+    for (size_t i = 0; i < sizeof seq / sizeof seq[0]; i++) {
+        const uint64_t base = GM0 + 0x38000000 + (uint64_t)i * 0x1000000;
+        ck_assert_uint_eq(run_copy_on(m, seq[i].copy, base), fixed + seq[i].cycles);
+        ck_assert_uint_eq(run_copy(&cfg, seq[i].copy, base), fixed + seq[i].cycles);
+    }
+    dv_model_destroy(m);
+}
+END_TEST
+
 /* l2.write_through: a write's bytes reach HBM when written (and cost HBM bandwidth then); with
  * write-back they stay in L2.  HBM is made slow (8 B/cycle nominal x 50% = 4) so it binds: 4 KB
  * written at 4 B/cycle is 1024 cycles instead of the engine's 64. */
@@ -759,6 +793,7 @@ Suite *dv_timing_suite(void)
     tcase_add_test(tc, test_timing_mte2_burst_size_and_count);
     tcase_add_test(tc, test_timing_mte2_local_side);
     tcase_add_test(tc, test_timing_burst_overhead);
+    tcase_add_test(tc, test_timing_burst_cost_memo);
     tcase_add_loop_test(tc, test_timing_write_through, 0, 2);
     tcase_add_test(tc, test_timing_dma_pad_bytes);
     tcase_add_test(tc, test_timing_dma_pad_equals_plain_copy);
