@@ -234,8 +234,12 @@ private:
             counters_.stall[DV_PIPE_S][c] += to - ts_;
         }
         cur_[DV_PIPE_S] = to;
-        if (starving_)
-            starving_charge(to, c);
+        if (starving_) { // the shared pipes' part inline: starving_charge for the rest
+            if ((acc_mask_ >> c & 1) && !solo_)
+                acc_[c] += to - ts_;
+            else
+                starving_charge(to, c);
+        }
         seg_c_ = c;
         ts_ = to;
     }
