@@ -1413,13 +1413,17 @@ int AiCore::start_flag(int p, cycles_t t, dv_error_t *err)
                 node = free_node(p);
             path_.assign(f.node, node);
         }
-        invalidate(static_cast<int>(in.f[DV_FLD(FLAG, dst)].i));
+        // Only a set_flag or wait_flag head reads a flag (a pipe whose head changed since its
+        // candidate was worked out is stale already; S has no queue, so no bit in flagm_).
+        const int dst = static_cast<int>(in.f[DV_FLD(FLAG, dst)].i);
+        if (flagm_ >> dst & 1)
+            invalidate(dst);
         slice(p, in, f.time, f.time); // it kept its pipe for no cycles (ops_.cycles)
     } else {
         f.set = false;
         f.cleared = t;
-        if (src != DV_PIPE_S)
-            invalidate(src); // a set_flag waiting for this wait may start
+        if (flagm_ >> src & 1)
+            invalidate(src); // a set_flag waiting for this wait may start (as above)
         hz_.merge(static_cast<dv_pipe_t>(p), f.vc);
         path_.release(f.node);
         f.node = CriticalPath::kNone;
