@@ -223,12 +223,14 @@ size_t AiCore::deliver_cross_flag(unsigned id, cycles_t when, CriticalPath::Ref 
     return cross_[id].size();
 }
 
-void AiCore::sync_to(cycles_t t)
+cycles_t AiCore::sync_to(cycles_t t)
 {
     const cycles_t now = now_cycles();
     if (t > now)
-        wait(to_time(t - now));
-    chip_.retire(now_cycles());
+        wait(to_time(t - now)); // a timed wait resumes at exactly now + (t - now)
+    const cycles_t at = std::max(t, now);
+    chip_.retire(at);
+    return at;
 }
 
 void AiCore::thread()
@@ -414,8 +416,7 @@ int AiCore::stuck(dv_stream_t *s, uint32_t block, bool cross_blocked, cycles_t &
         if (local > sc_now) {
             // Catch up with simulated time first; flags set meanwhile are seen on the next
             // pass, before waiting (nothing can run between that check and the wait).
-            sync_to(local);
-            sc_now = now_cycles();
+            sc_now = sync_to(local);
             if (chip_.aborting())
                 return DV_ERR_STATE;
             invalidate_all();
@@ -584,8 +585,7 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
         if (rc != DV_OK)
             return rc;
         if (best > sync_after) {
-            sync_to(best);
-            sc_now = now_cycles();
+            sc_now = sync_to(best);
             sync_after = sc_now + p_.sim.quantum_cycles;
             if (chip_.aborting())
                 return DV_ERR_STATE;

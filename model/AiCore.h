@@ -310,7 +310,7 @@ private:
     }
     std::string describe_wait(int p, const Entry &e);
     std::string describe_pending(); // the scalar unit's next instruction, as describe_wait words it
-    void sync_to(cycles_t t);
+    cycles_t sync_to(cycles_t t); // returns SystemC time after it: max(t, the time before)
     // The timeline's slices (CoreServices::slice), asked for only when the run wants them.
     bool slicing_ = false;
     void slice(int p, const dv_insn_t &in, cycles_t s, cycles_t e)
