@@ -17,8 +17,9 @@ static_assert(DV_STALL_FLAG_FIX - DV_STALL_FLAG_S == DV_PIPE_FIX - DV_PIPE_S, "d
 static_assert(DV_STALL_QUEUE_FIX - DV_STALL_QUEUE_V == DV_PIPE_FIX - DV_PIPE_V, "dv/stall.def: queue:V .. queue:FIX");
 } // namespace
 
-// Which pipe queue an instruction goes to (S for work done by the scalar unit itself).
-static int route(const dv_insn_t &in)
+// Which pipe queue an instruction goes to (S for work done by the scalar unit itself): its ISA
+// row's pipe, but for the five ops whose pipe is one of their fields (route_field).
+static int route_field(const dv_insn_t &in)
 {
     switch (in.op) {
     case DV_OP_set_flag: return static_cast<int>(in.f[DV_FLD(FLAG, src)].i);
@@ -31,6 +32,43 @@ static int route(const dv_insn_t &in)
     case DV_OP_wait_cross_flag: return static_cast<int>(in.f[DV_FLD(XWAIT, pipe)].i);
     default: return dv_op_spec(static_cast<dv_op_t>(in.op))->pipe;
     }
+}
+
+namespace {
+// Per op, what the event loop reads of its ISA row, once: the pipe of route() (kByField: one of
+// its fields names it), and the address fields a vector instruction's alignment check reads
+// (check_access; a VREDUCE dst, aligned to its element, leaves the table to check_access).
+// Filled by the first core built (the ISA's form table is complete only once main runs).
+constexpr int8_t kByField = -1;
+constexpr int kMaxAddr = 8;
+struct OpTable {
+    bool ready;
+    int8_t pipe[DV_OP_COUNT];
+    uint8_t naddr[DV_OP_COUNT];          // kMaxAddr + 1: not in the table
+    uint8_t addr[DV_OP_COUNT][kMaxAddr]; // the address fields' indices
+    void fill()
+    {
+        ready = true;
+        for (int op = 0; op < DV_OP_COUNT; op++) {
+            const dv_op_spec_t *os = dv_op_spec(static_cast<dv_op_t>(op));
+            const dv_form_spec_t *fs = dv_form_spec(os->form);
+            pipe[op] = static_cast<int8_t>(os->pipe);
+            naddr[op] = fs->naddr <= kMaxAddr && os->form != DV_FORM_VREDUCE ? static_cast<uint8_t>(fs->naddr) : kMaxAddr + 1;
+            for (int i = 0, k = 0; k < fs->naddr && k < kMaxAddr; i++)
+                if (fs->fields[i].kind == DV_FK_ADDR)
+                    addr[op][k++] = static_cast<uint8_t>(i);
+        }
+        for (int op : {DV_OP_set_flag, DV_OP_wait_flag, DV_OP_pipe_barrier, DV_OP_set_cross_flag, DV_OP_wait_cross_flag})
+            pipe[op] = kByField;
+    }
+};
+OpTable kOps;
+} // namespace
+
+static int route(const dv_insn_t &in)
+{
+    const int p = kOps.pipe[in.op];
+    return p != kByField ? p : route_field(in);
 }
 
 AiCore::Params AiCore::Params::from(const dv_config_t &cfg, dv_core_type_t type)
@@ -78,6 +116,30 @@ AiCore::AiCore(sc_core::sc_module_name name, const Params &p, CoreServices &chip
             dma_[q] = std::make_unique<DmaEngine>(dma_names[q], p.dma, q, index);
     for (int q = 0; q < DV_PIPE_COUNT; q++)
         q_[q].reset(p.queue_depth[q]);
+    no_queue_.depth = 1; // never full: it holds no entries
+    queue_pipes_ = pipes_ & ~(1u << DV_PIPE_S);
+    for (int q = 0; q < DV_PIPE_COUNT; q++)
+        room_[q] = q != DV_PIPE_S && has_pipe(static_cast<dv_pipe_t>(q)) ? &q_[q] : &no_queue_;
+    if (!kOps.ready)
+        kOps.fill();
+    // The ops check_access's plain way takes (plain_access): those issued into a pipe this core has,
+    // their pipe not a field, that this chip has.
+    for (int op = 0; op < DV_OP_COUNT; op++) {
+        const int q = kOps.pipe[op];
+        bool ok = q != kByField && q != DV_PIPE_S && has_pipe(static_cast<dv_pipe_t>(q));
+        switch (op) {
+        case DV_OP_load_cbuf_to_ca_transpose:
+        case DV_OP_load_cbuf_to_cb_transpose: ok = ok && p.chip.load_transpose; break;
+        case DV_OP_load_gm_to_ca:
+        case DV_OP_load_gm_to_cb: ok = ok && p.chip.gm_to_l0; break;
+        case DV_OP_copy_gm_to_ubuf_align:
+        case DV_OP_copy_ubuf_to_gm_align: ok = ok && p.chip.dma_pad; break;
+        case DV_OP_get_sys_cnt: ok = ok && p.chip.sys_counter_mhz; break;
+        case DV_OP_copy_matrix_cc_to_ubuf: ok = ok && p.chip.l0c_to_ub; break;
+        default: break;
+        }
+        plain_[op] = ok;
+    }
     static_assert(kFlags <= 65536, "touched_ holds flag indices in 16 bits");
     flags_.reset(kFlags);
     cross_.resize(DV_CROSS_FLAG_IDS);
@@ -133,6 +195,15 @@ void AiCore::begin_kernel(cycles_t origin, bool data, bool hazards)
 
 void AiCore::end_kernel(cycles_t total)
 {
+    // The instructions issued, per pipe and in all: the sums of the per-opcode counts (issue counts
+    // each once, there only).
+    for (int p = 0; p < DV_PIPE_COUNT; p++) {
+        uint64_t n = 0;
+        for (int op = 0; op < DV_OP_COUNT; op++)
+            n += ops_.count[op][p];
+        counters_.pipe_insns[p] = n;
+        counters_.instructions += n;
+    }
     for (int s = 1; s < DV_SPACE_COUNT; s++)
         if (buf_[s])
             buf_[s]->end_kernel(total, counters_.buf[s]);
@@ -152,12 +223,14 @@ size_t AiCore::deliver_cross_flag(unsigned id, cycles_t when, CriticalPath::Ref 
     return cross_[id].size();
 }
 
-void AiCore::sync_to(cycles_t t)
+cycles_t AiCore::sync_to(cycles_t t)
 {
     const cycles_t now = now_cycles();
     if (t > now)
-        wait(to_time(t - now));
-    chip_.retire(now_cycles());
+        wait(to_time(t - now)); // a timed wait resumes at exactly now + (t - now)
+    const cycles_t at = std::max(t, now);
+    chip_.retire(at);
+    return at;
 }
 
 void AiCore::thread()
@@ -323,9 +396,19 @@ void AiCore::close_block(cycles_t end)
 
 // Nothing can happen now (run_block): wait for another core's cross-core flag (DV_OK: go on) or
 // report the deadlock.  Out of line: the event loop meets it rarely.
+bool AiCore::cross_blocked_heads() const
+{
+    for (unsigned m = queued_; m; m &= m - 1) {
+        const dv_insn_t &in = q_[__builtin_ctz(m)].front().insn;
+        if (in.op == DV_OP_wait_cross_flag && cross_[static_cast<size_t>(in.f[DV_FLD(XWAIT, id)].i)].empty())
+            return true;
+    }
+    return false;
+}
+
 int AiCore::stuck(dv_stream_t *s, uint32_t block, bool cross_blocked, cycles_t &sc_now, dv_error_t *err)
 {
-    if (cross_blocked) {
+    if (cross_blocked || cross_blocked_heads()) {
         // Another core must signal us: hand over to SystemC until it does.
         cycles_t local = ts_;
         for (int p = 0; p < DV_PIPE_COUNT; p++)
@@ -333,8 +416,7 @@ int AiCore::stuck(dv_stream_t *s, uint32_t block, bool cross_blocked, cycles_t &
         if (local > sc_now) {
             // Catch up with simulated time first; flags set meanwhile are seen on the next
             // pass, before waiting (nothing can run between that check and the wait).
-            sync_to(local);
-            sc_now = now_cycles();
+            sc_now = sync_to(local);
             if (chip_.aborting())
                 return DV_ERR_STATE;
             invalidate_all();
@@ -438,32 +520,35 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
             else {
                 have_pending_ = true;
                 pending_index_ = next_index_++;
-                pending_pipe_ = route(pending_);
+                const int p = route(pending_);
+                pending_pipe_ = p;
+                pending_q_ = static_cast<unsigned>(p) < DV_PIPE_COUNT ? room_[p] : &no_queue_;
             }
         }
         // Pick the earliest thing that can happen: a pipe head starting, or the scalar unit.
-        if (!pick_.valid) {
-            for (unsigned m = stale_ & queued_; m; m &= m - 1) {
+        if (stale_) {
+            const unsigned renew = stale_ & queued_;
+            flagm_ &= ~renew; // (head_time sets the bits again)
+            for (unsigned m = renew; m; m &= m - 1) {
                 const int p = __builtin_ctz(m);
-                Block why = Block::None;
-                cycles_t t = 0;
-                const bool ready = head_ready(p, t, why);
-                cand_t_[p] = ready ? t : kNever; // a ready head at kNever would not be chosen either
-                crossm_ = (crossm_ & ~(1u << p)) | (!ready && why == Block::Cross ? 1u << p : 0u);
+                cand_t_[p] = head_time(p); // a ready head at kNever would not be chosen either
             }
-            stale_ &= ~queued_;
-            // Every pipe (an empty queue's stands at kNever), in pipe order, as the choice between
-            // equal times needs: a fixed loop without branches on the mask.
+            stale_ = 0;
+            // Every pipe of the core (an empty queue's stands at kNever), in pipe order, as the
+            // choice between equal times needs: a fixed loop for each usual pipe set.
             cycles_t bt = kNever;
             int bw = -2;
-            for (int p = 0; p < DV_PIPE_COUNT; p++)
-                if (cand_t_[p] < bt)
-                    bt = cand_t_[p], bw = p;
-            pick_ = Pick{true, (crossm_ & queued_) != 0, bw, bt};
+            switch (queue_pipes_) {
+            case kAivPipes: earliest<kAivPipes>(bt, bw); break;
+            case kAicPipes: earliest<kAicPipes>(bt, bw); break;
+            default: earliest<kAnyPipes>(bt, bw); break;
+            }
+            pick_who_ = bw;
+            pick_t_ = bt;
         }
-        cycles_t best = pick_.t;
-        int who = pick_.who; // -1 scalar, >= 0 pipe
-        bool cross_blocked = pick_.cross;
+        cycles_t best = pick_t_;
+        int who = pick_who_; // -1 scalar, >= 0 pipe
+        bool cross_blocked = false; // the scalar unit waits for a cross-core flag (stuck adds the heads)
         if (have_pending_) {
             cycles_t t;
             Block why = Block::None;
@@ -496,14 +581,11 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
             sync_after = sc_now + p_.sim.quantum_cycles;
             continue;
         }
-        int rc = who < 0                               ? issue(best, err)
-                 : flag_op(q_[who].front().insn.op) ? start_flag(who, best, err)
-                                                    : start_head(who, best, err);
+        int rc = who < 0 ? issue(best, err) : flagm_ >> who & 1 ? start_flag(who, best, err) : start_head(who, best, err);
         if (rc != DV_OK)
             return rc;
         if (best > sync_after) {
-            sync_to(best);
-            sc_now = now_cycles();
+            sc_now = sync_to(best);
             sync_after = sc_now + p_.sim.quantum_cycles;
             if (chip_.aborting())
                 return DV_ERR_STATE;
@@ -541,57 +623,47 @@ std::string AiCore::describe_wait(int p, const Entry &e)
     return buf;
 }
 
-bool AiCore::head_ready(int p, cycles_t &t, Block &why)
+cycles_t AiCore::head_time(int p)
 {
     const Entry &e = q_[p].front();
     const dv_insn_t &in = e.insn;
     const cycles_t base = std::max(e.enq, free_[p]);
     switch (in.op) {
     case DV_OP_set_flag: {
+        flagm_ |= 1u << p;
         const Flag &f = flags_[e.fi];
-        if (f.set) { // still unconsumed by the wait issued before this set
-            why = Block::Flag;
-            return false;
-        }
+        if (f.set) // still unconsumed by the wait issued before this set
+            return kNever;
         // It does not block its pipe (ref 4.2): it takes its slot in order and fires once every
         // earlier instruction of the pipe has completed (start_head).
-        t = std::max(base, f.cleared);
-        return true;
+        return std::max(base, f.cleared);
     }
     case DV_OP_set_cross_flag:
     case DV_OP_pipe_barrier:
-        t = std::max(base, done_[p]);
-        return true;
+        return std::max(base, done_[p]);
     case DV_OP_wait_flag: {
+        flagm_ |= 1u << p;
         const Flag &f = flags_[e.fi];
-        if (!f.set) {
-            why = Block::Flag;
-            return false;
-        }
-        t = std::max(base, f.time + p_.sync.flag_latency_cycles);
-        return true;
+        if (!f.set)
+            return kNever;
+        return std::max(base, f.time + p_.sync.flag_latency_cycles);
     }
     case DV_OP_wait_cross_flag: {
         const auto &c = cross_[static_cast<size_t>(in.f[DV_FLD(XWAIT, id)].i)];
-        if (c.empty()) {
-            why = Block::Cross;
-            return false;
-        }
-        t = std::max(base, c.front().time + p_.sync.cross_latency_cycles);
-        return true;
+        if (c.empty()) // (cross_blocked_heads)
+            return kNever;
+        return std::max(base, c.front().time + p_.sync.cross_latency_cycles);
     }
     default: {
-        t = p == DV_PIPE_M ? std::max(base, acc_wait(e)) : base;
+        cycles_t t = p == DV_PIPE_M ? std::max(base, acc_wait(e)) : base;
         if ((p == DV_PIPE_M || p == DV_PIPE_FIX) && unit_flag(in)) {
             const Unit *u = unit_before(p == DV_PIPE_M ? 1 : 0, e);
-            if (u && !u->started) { // the instruction that hands the tile over has not started yet
-                why = Block::Flag;
-                return false;
-            }
+            if (u && !u->started) // the instruction that hands the tile over has not started yet
+                return kNever;
             if (u)
                 t = std::max(t, u->first);
         }
-        return true;
+        return t;
     }
     }
 }
@@ -652,7 +724,7 @@ bool AiCore::scalar_ready(cycles_t &t, Block &why)
     const dv_insn_t &in = pending_;
     const int p = pending_pipe_;
     if (p != DV_PIPE_S) { // issued into a pipe's queue: it waits while that queue is full
-        if (p < DV_PIPE_COUNT && has_pipe(static_cast<dv_pipe_t>(p)) && q_[p].full()) {
+        if (pending_q_->full()) {
             why = Block::Queue;
             return false;
         }
@@ -728,7 +800,7 @@ int AiCore::check_access(const Entry &e, int p, dv_error_t *err)
                           static_cast<long long>(in.f[DV_FLD(FLAG, id)].i), static_cast<unsigned long long>(p_.sync.event_ids));
         // Program order decides what is a double set: a set_flag issued while an earlier one has no
         // wait_flag issued after it.  A set issued after its wait, which the wait has not consumed yet
-        // (the flag latency), waits for it (head_ready, scalar_ready).
+        // (the flag latency), waits for it (head_time, scalar_ready).
         Flag &f = flag(src, dst, static_cast<int>(in.f[DV_FLD(FLAG, id)].i));
         if (in.op == DV_OP_wait_flag) {
             f.issued--;
@@ -829,6 +901,41 @@ int AiCore::check_access(const Entry &e, int p, dv_error_t *err)
             return locate(err, DV_ERR_RANGE, in, e.index, "%s", why);
     }
     return DV_OK;
+}
+
+// check_access's verdict on an instruction it passes, found without its messages' work: true only
+// when check_access would pass e (false: check_access decides, and reports what it finds).
+inline bool AiCore::plain_access(const Entry &e, int p) const
+{
+    const dv_insn_t &in = e.insn;
+    if (!plain_[in.op]) // (its pipe, p, exists: no flag, no chip feature to check)
+        return false;
+    const bool vector = p == DV_PIPE_V;
+    if (vector) {
+        const unsigned n = kOps.naddr[in.op];
+        if (n > kMaxAddr)
+            return false;
+        for (unsigned k = 0; k < n; k++) {
+            const uint64_t a = in.f[kOps.addr[in.op][k]].u;
+            const dv_space_t sp = DV_ADDR_SPACE(a);
+            if (sp == DV_SPACE_GM || sp >= DV_SPACE_COUNT || !has_space(sp))
+                continue;
+            const uint64_t align = p_.topo.buffer_align[sp];
+            if (align > 1 && DV_ADDR_OFF(a) % align)
+                return false;
+        }
+    }
+    for (int k = 0; k < e.nr; k++) {
+        const dv_range_t &r = e.r[k];
+        if (r.space == DV_SPACE_GM) {
+            if (r.arg >= view_.ngm || r.hi > view_.gm_size[r.arg])
+                return false;
+        } else if (r.space >= DV_SPACE_COUNT || !(p_.topo.buffers >> r.space & 1) ||
+                   r.hi > p_.topo.buffer_bytes[r.space] || (!vector && r.lo % p_.topo.buffer_align[r.space])) {
+            return false;
+        }
+    }
+    return true;
 }
 
 // The scalar unit stalled from ts_ to t before issuing pending_: its critical path goes on from what
@@ -1005,9 +1112,7 @@ int AiCore::issue(cycles_t t, dv_error_t *err)
     if (t > ts_)
         issue_stalled(t);
     have_pending_ = false;
-    counters_.instructions++;
-    ops_.count[in.op][cp]++;
-    counters_.pipe_insns[cp]++;
+    ops_.count[in.op][cp]++; // (and counters_.instructions, pipe_insns: end_kernel sums them)
     if (p == DV_PIPE_S)
         return issue_scalar(stall, err);
 
@@ -1049,9 +1154,11 @@ int AiCore::issue(cycles_t t, dv_error_t *err)
     }
     e.node = s_node_;
     path_.retain(e.node);
-    int rc = check_access(e, p, err);
-    if (rc != DV_OK)
-        return rc;
+    if (!plain_access(e, p)) {
+        const int rc = check_access(e, p, err);
+        if (rc != DV_OK)
+            return rc;
+    }
     if ((p == DV_PIPE_M || p == DV_PIPE_FIX) && unit_flag(in) == 3) {
         Unit u{};
         u.index = e.index;
@@ -1142,7 +1249,7 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
             c = dma_[p]->cost(in, t, chip_.gm_addrs());
             counters_.stall[p][c.mem_hbm ? DV_STALL_HBM : DV_STALL_L2] += c.mem_wait;
         }
-        // Unit flags: the instruction streams behind the one that hands the tile over (head_ready
+        // Unit flags: the instruction streams behind the one that hands the tile over (head_time
         // started it at that one's first fractal): it cannot finish its last fractal before that one
         // has, plus its own time for one fractal.
         const int uf = (p == DV_PIPE_M || p == DV_PIPE_FIX) ? unit_flag(in) : 0;
@@ -1236,7 +1343,7 @@ inline void AiCore::finish_head(int p, cycles_t t, Ref node, uint32_t key)
 }
 
 // check_access's flag checks (set_flag / wait_flag in pipe p), which also find the flag once for
-// head_ready and start_flag; anything amiss goes to check_access, which reports it.
+// head_time and start_flag; anything amiss goes to check_access, which reports it.
 int AiCore::issue_flag(Entry &e, int p, dv_error_t *err)
 {
     const dv_insn_t &in = e.insn;
@@ -1306,13 +1413,17 @@ int AiCore::start_flag(int p, cycles_t t, dv_error_t *err)
                 node = free_node(p);
             path_.assign(f.node, node);
         }
-        invalidate(static_cast<int>(in.f[DV_FLD(FLAG, dst)].i));
+        // Only a set_flag or wait_flag head reads a flag (a pipe whose head changed since its
+        // candidate was worked out is stale already; S has no queue, so no bit in flagm_).
+        const int dst = static_cast<int>(in.f[DV_FLD(FLAG, dst)].i);
+        if (flagm_ >> dst & 1)
+            invalidate(dst);
         slice(p, in, f.time, f.time); // it kept its pipe for no cycles (ops_.cycles)
     } else {
         f.set = false;
         f.cleared = t;
-        if (src != DV_PIPE_S)
-            invalidate(src); // a set_flag waiting for this wait may start
+        if (flagm_ >> src & 1)
+            invalidate(src); // a set_flag waiting for this wait may start (as above)
         hz_.merge(static_cast<dv_pipe_t>(p), f.vc);
         path_.release(f.node);
         f.node = CriticalPath::kNone;

@@ -131,18 +131,22 @@ private:
     static_assert(std::is_trivially_default_constructible<Entry>::value, "Queue leaves entries uninitialised");
     struct Queue {
         // Entries are written before they are read: left uninitialised (a core's queues are
-        // ~100 KB, pages a run never reaches cost nothing).
+        // ~100 KB, pages a run never reaches cost nothing).  The ring has a power of two of slots
+        // (at least depth), so that a place in it is a mask away.
         std::unique_ptr<Entry[]> ring;
-        size_t size = 0, head = 0, count = 0;
-        void reset(size_t depth) { ring.reset(new Entry[depth]), size = depth, head = count = 0; }
-        Entry &front() { return ring[head]; }
-        Entry &push_slot()
+        size_t depth = 0, mask = 0, head = 0, count = 0;
+        void reset(size_t d)
         {
-            const size_t i = head + count++;
-            return ring[i < size ? i : i - size];
+            size_t slots = 1;
+            while (slots < d)
+                slots *= 2;
+            ring.reset(new Entry[slots]), depth = d, mask = slots - 1, head = count = 0;
         }
-        void pop() { head = head + 1 == size ? 0 : head + 1; count--; }
-        bool full() const { return count == size; }
+        Entry &front() { return ring[head]; }
+        const Entry &front() const { return ring[head]; }
+        Entry &push_slot() { return ring[(head + count++) & mask]; }
+        void pop() { head = (head + 1) & mask, count--; }
+        bool full() const { return count == depth; }
         bool empty() const { return count == 0; }
     };
     struct Flag {
@@ -162,8 +166,10 @@ private:
 
     int run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *err);
     __attribute__((noinline)) int stuck(dv_stream_t *s, uint32_t block, bool cross_blocked, cycles_t &sc_now, dv_error_t *err);
-    // Readiness of a pipe head / of the scalar unit's next action: false when blocked.
-    bool head_ready(int p, cycles_t &t, Block &why);
+    // When pipe p's head can start (kNever while it is blocked), and bit p of flagm_ set when the
+    // head is a set_flag or wait_flag (start_flag's).
+    cycles_t head_time(int p);
+    // Readiness of the scalar unit's next action: false when blocked.
     bool scalar_ready(cycles_t &t, Block &why);
     int issue(cycles_t t, dv_error_t *err); // t: when scalar_ready says the scalar unit can issue
     // issue's rarer ways, kept out of line so that issuing into a pipe's queue stays short.
@@ -171,6 +177,8 @@ private:
     __attribute__((noinline)) int issue_scalar(cycles_t stall, dv_error_t *err);
     int start_head(int p, cycles_t t, dv_error_t *err); // every head but a flag's (start_flag)
     int check_access(const Entry &e, int p, dv_error_t *err); // p: route(e.insn)
+    bool plain_access(const Entry &e, int p) const;           // check_access's common pass
+    bool plain_[DV_OP_COUNT];                                 // (the ops it takes)
     // The flags' own way through issue and start (set_flag / wait_flag queued in pipe p, about half
     // of most kernels' instructions): the same checks, times and charges as the other heads', and the
     // flag found once at issue (Entry::fi).  finish_head: what every other start ends with (start_flag
@@ -212,16 +220,26 @@ private:
         waits_[p][nwaits_[p]++ % kWaitLog] = WaitCharge{c, to - cur_[p]};
         charge(p, to, c);
     }
+    // The scalar unit's own cursor and busy end stand at ts_ (it moves them only here, and a
+    // block starts with both at ts_ or busy_end_ before it), so its charge or busy stretch is
+    // ts_ .. to.
     void advance_scalar(cycles_t to, dv_stall_t c)
     {
         if (to <= ts_)
             return;
-        if (c == DV_STALL_SCALAR)
-            add_busy(DV_PIPE_S, ts_, to);
-        else
-            charge(DV_PIPE_S, to, c);
-        if (starving_)
-            starving_charge(to, c);
+        if (c == DV_STALL_SCALAR) {
+            counters_.pipe_busy[DV_PIPE_S] += to - ts_;
+            busy_end_[DV_PIPE_S] = to;
+        } else {
+            counters_.stall[DV_PIPE_S][c] += to - ts_;
+        }
+        cur_[DV_PIPE_S] = to;
+        if (starving_) { // the shared pipes' part inline: starving_charge for the rest
+            if ((acc_mask_ >> c & 1) && !solo_)
+                acc_[c] += to - ts_;
+            else
+                starving_charge(to, c);
+        }
         seg_c_ = c;
         ts_ = to;
     }
@@ -292,7 +310,7 @@ private:
     }
     std::string describe_wait(int p, const Entry &e);
     std::string describe_pending(); // the scalar unit's next instruction, as describe_wait words it
-    void sync_to(cycles_t t);
+    cycles_t sync_to(cycles_t t); // returns SystemC time after it: max(t, the time before)
     // The timeline's slices (CoreServices::slice), asked for only when the run wants them.
     bool slicing_ = false;
     void slice(int p, const dv_insn_t &in, cycles_t s, cycles_t e)
@@ -326,28 +344,37 @@ private:
     Queue q_[DV_PIPE_COUNT];
     unsigned queued_ = 0; // bit p: q_[p] is not empty
     // Cached readiness of each pipe head, recomputed only after something it depends on changed
-    // (bit p of stale_): when it can start, kNever while it is blocked (bit p of crossm_: by a
-    // cross-core flag) or its queue is empty.  Masks and a plain array: run_block's choice is a min
-    // over a few words.
+    // (bit p of stale_; a pipe whose queue is empty is marked again when it gets an instruction):
+    // when it can start, kNever while it is blocked or its queue is empty.  Masks and a plain array:
+    // run_block's choice is a min over a few words.
     cycles_t cand_t_[DV_PIPE_COUNT] = {};
-    unsigned stale_ = ~0u, crossm_ = 0;
-    // The earliest ready head among them (run_block's choice), kept while no head's readiness changed.
-    struct Pick {
-        bool valid = false;
-        bool cross = false; // some head waits for a cross-core flag
-        int who = -2;       // the pipe, or -2: none is ready
-        cycles_t t = 0;
-    } pick_;
-    void invalidate(int p)
+    unsigned stale_ = ~0u;
+    unsigned flagm_ = 0; // bit p: q_[p]'s head, as its candidate was worked out, is a set_flag / wait_flag
+    // The earliest ready head among them (run_block's choice: the pipe, or -2 when none is ready, and
+    // its time), kept while no head's readiness changed (stale_ is 0).
+    int pick_who_ = -2;
+    cycles_t pick_t_ = kNever;
+    // The choice's loop over the pipes in Pipes (their bits; pipe order): the earliest candidate
+    // below bt, ties to the lower pipe.  The S queue stays empty (the scalar unit runs its own
+    // work), so the pipes with queues of an AIV and of an AIC are the usual sets.
+    static constexpr unsigned kAivPipes = 1u << DV_PIPE_V | 1u << DV_PIPE_MTE2 | 1u << DV_PIPE_MTE3;
+    static constexpr unsigned kAicPipes =
+        1u << DV_PIPE_M | 1u << DV_PIPE_MTE1 | 1u << DV_PIPE_MTE2 | 1u << DV_PIPE_MTE3 | 1u << DV_PIPE_FIX;
+    static constexpr unsigned kAnyPipes = (1u << DV_PIPE_COUNT) - 1;
+    unsigned queue_pipes_ = kAnyPipes; // pipes_ but S
+    template <unsigned Pipes>
+    void earliest(cycles_t &bt, int &bw) const
     {
-        stale_ |= 1u << p;
-        pick_.valid = false;
+#pragma GCC unroll 8
+        for (int p = 0; p < DV_PIPE_COUNT; p++)
+            if ((Pipes >> p & 1) && cand_t_[p] < bt)
+                bt = cand_t_[p], bw = p;
     }
-    void invalidate_all()
-    {
-        stale_ = ~0u;
-        pick_.valid = false;
-    }
+    void invalidate(int p) { stale_ |= 1u << p; }
+    void invalidate_all() { stale_ = ~0u; }
+    // Whether a queued head waits for a cross-core flag none has delivered (the cores' deadlock or
+    // wait: stuck).
+    bool cross_blocked_heads() const;
     cycles_t free_[DV_PIPE_COUNT] = {}, done_[DV_PIPE_COUNT] = {}, busy_end_[DV_PIPE_COUNT] = {};
     cycles_t ts_ = 0;
     // The accumulator: the L0C bytes [acc_lo_, acc_hi_) the M pipe's last instruction wrote, complete
@@ -391,6 +418,10 @@ private:
     bool have_pending_ = false, stream_end_ = false;
     uint64_t next_index_ = 0, pending_index_ = 0;
     int pending_pipe_ = DV_PIPE_S; // route(pending_): the queue it goes to
+    // That queue when it is one the core has, else one never full (scalar_ready's test): room_[p].
+    const Queue *pending_q_ = &no_queue_;
+    Queue no_queue_;
+    const Queue *room_[DV_PIPE_COUNT] = {};
 
     // Cross-core flags delivered to this core: arrivals per flag id.
     std::vector<std::vector<Arrival>> cross_;
