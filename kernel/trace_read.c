@@ -27,6 +27,10 @@
 
 #define READ_SLACK 64u /* readable bytes past the end of a padded reader's text (word-at-a-time loads) */
 
+/* The open-time scan's repeated periods (scan_known_lines): at most SP_LINES lines and SP_BYTES bytes;
+ * the lines of the last SP_HIST lines, SP_SEEN places to find a line like one before. */
+enum { SP_LINES = 32, SP_HIST = 64, SP_SEEN = 64, SP_BYTES = 2048 };
+
 /* Lines of a file (own buffer) or of text in memory (fp NULL). */
 typedef struct reader {
     FILE *fp;
@@ -42,8 +46,11 @@ typedef struct reader {
     int pending_errno; /* with its errno, so the error is the one the line there would have met */
 } reader_t;
 
-/* Refill a file reader's buffer with the unread bytes first: 0, or a negative status. */
-static int reader_fill(reader_t *r)
+/* Refill a file reader's buffer with the unread bytes first, and before them the `hist` bytes read
+ * before cur (the scan's last period: its buffer has room for SP_BYTES more): 0, or a negative
+ * status.  Up to READ_BUF_BYTES bytes from cur are read whatever hist is, so a line's limit is the
+ * same. */
+static int reader_fill_hist(reader_t *r, size_t hist)
 {
     size_t keep = (size_t)(r->lim - r->cur);
     if (keep == READ_BUF_BYTES)
@@ -52,15 +59,16 @@ static int reader_fill(reader_t *r)
         errno = r->pending_errno;
         return DV_ERR_IO;
     }
-    memmove(r->buf, r->cur, keep);
-    size_t got = fread(r->buf + keep, 1, READ_BUF_BYTES - keep, r->fp);
+    memmove(r->buf, r->cur - hist, hist + keep);
+    char *const cur = r->buf + hist;
+    size_t got = fread(cur + keep, 1, READ_BUF_BYTES - keep, r->fp);
     /* the unread bytes, moved (also on a failure: a refill made early leaves a reader to go on with),
      * and the READ_SLACK bytes past lim zero: the NUL ends the in-place scans of shape_walk_at, and
      * every byte a word-at-a-time load reads is defined (the buffer is malloc'ed) */
     const bool failed = got == 0 && ferror(r->fp);
-    r->cur = r->buf;
-    r->lim = r->buf + keep + got;
-    memset(r->buf + keep + got, 0, READ_SLACK);
+    r->cur = cur;
+    r->lim = cur + keep + got;
+    memset(cur + keep + got, 0, READ_SLACK);
     if (failed)
         return DV_ERR_IO;
     if (got == 0)
@@ -68,6 +76,11 @@ static int reader_fill(reader_t *r)
     if (r->find_nul) /* one pass per buffer, not one per line */
         r->nul = memchr(r->cur, '\0', keep + got);
     return 0;
+}
+
+static int reader_fill(reader_t *r)
+{
+    return reader_fill_hist(r, 0);
 }
 
 /* The line at cur ending at nl (a newline, or lim at the end of the text): 1. */
@@ -1748,49 +1761,62 @@ static inline uint64_t newline_bits(const char *at)
  * each), so the newlines are where they were and each line starts with the token and byte that the
  * line P lines earlier starts with, which is what the line-at-a-time loop would have found (its
  * result depends on those bytes only).  A period that differs anywhere else goes back to that loop,
- * which finds any error where it is. */
-enum { SP_LINES = 32, SP_HIST = 64, SP_SEEN = 64, SP_BYTES = 2048 };
+ * which finds any error where it is.  A file's read buffer that ends in the next period is refilled
+ * with the period before kept in front of the new bytes (reader_fill_hist), so the repeats go on
+ * from one buffer to the next: the period is learned once per run of repeats, not once per buffer. */
 
-/* Do the D bytes at p have their newlines and kept bytes where the D bytes before them have? */
+#define SP_LD(x) _mm_loadu_si128((const __m128i *)(const void *)(x))
+/* The bytes of the 64 at q that differ from the bytes d before them and are a newline or kept
+ * (keep: theirs), a bit each. */
+static inline uint64_t sp_bad64(const char *q, size_t d, const uint8_t *keep)
+{
+    const __m128i nl = _mm_set1_epi8('\n');
+    uint64_t bad = 0;
+    for (int i = 0; i < 4; i++) {
+        const __m128i c = SP_LD(q + 16 * i);
+        const __m128i m =
+            _mm_or_si128(_mm_cmpeq_epi8(c, nl), _mm_load_si128((const __m128i *)(const void *)(keep + 16 * i)));
+        bad |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_andnot_si128(_mm_cmpeq_epi8(c, SP_LD(q + 16 * i - d)), m))
+               << 16 * i;
+    }
+    return bad;
+}
+#undef SP_LD
+
+/* Do the D bytes at p have their newlines and kept bytes where the D bytes before them have (keep:
+ * D bytes, and zero to a multiple of 64)?  Most of a period is the text of the one before it, so 64
+ * bytes are compared at once, and only 64 that differ somewhere are looked at byte by byte. */
 static inline bool sp_repeats(const char *p, size_t d, const uint8_t *keep)
 {
     const __m128i nl = _mm_set1_epi8('\n');
-    __m128i bad = _mm_setzero_si128();
     size_t o = 0;
-    for (; o + 32 <= d; o += 32) { /* two steps a turn: the loop's own instructions once per 32 bytes */
-        const __m128i c0 = _mm_loadu_si128((const __m128i *)(const void *)(p + o));
-        const __m128i c1 = _mm_loadu_si128((const __m128i *)(const void *)(p + o + 16));
-        const __m128i e0 = _mm_cmpeq_epi8(c0, _mm_loadu_si128((const __m128i *)(const void *)(p + o - d)));
-        const __m128i e1 = _mm_cmpeq_epi8(c1, _mm_loadu_si128((const __m128i *)(const void *)(p + o + 16 - d)));
-        const __m128i m0 =
-            _mm_or_si128(_mm_cmpeq_epi8(c0, nl), _mm_load_si128((const __m128i *)(const void *)(keep + o)));
-        const __m128i m1 =
-            _mm_or_si128(_mm_cmpeq_epi8(c1, nl), _mm_load_si128((const __m128i *)(const void *)(keep + o + 16)));
-        bad = _mm_or_si128(bad, _mm_or_si128(_mm_andnot_si128(e0, m0), _mm_andnot_si128(e1, m1)));
+    for (; o + 64 <= d; o += 64) {
+        const char *const q = p + o;
+#define SP_LD(x) _mm_loadu_si128((const __m128i *)(const void *)(x))
+#define SP_KEEP(i) _mm_load_si128((const __m128i *)(const void *)(keep + o + 16 * (i)))
+        const __m128i c0 = SP_LD(q), c1 = SP_LD(q + 16), c2 = SP_LD(q + 32), c3 = SP_LD(q + 48);
+        const __m128i e0 = _mm_cmpeq_epi8(c0, SP_LD(q - d)), e1 = _mm_cmpeq_epi8(c1, SP_LD(q + 16 - d));
+        const __m128i e2 = _mm_cmpeq_epi8(c2, SP_LD(q + 32 - d)), e3 = _mm_cmpeq_epi8(c3, SP_LD(q + 48 - d));
+        if (_mm_movemask_epi8(_mm_and_si128(_mm_and_si128(e0, e1), _mm_and_si128(e2, e3))) == 0xFFFF)
+            continue;
+        /* where they differ (the same bytes compared again would cost as much as the compare) */
+        const __m128i b0 = _mm_andnot_si128(e0, _mm_or_si128(_mm_cmpeq_epi8(c0, nl), SP_KEEP(0)));
+        const __m128i b1 = _mm_andnot_si128(e1, _mm_or_si128(_mm_cmpeq_epi8(c1, nl), SP_KEEP(1)));
+        const __m128i b2 = _mm_andnot_si128(e2, _mm_or_si128(_mm_cmpeq_epi8(c2, nl), SP_KEEP(2)));
+        const __m128i b3 = _mm_andnot_si128(e3, _mm_or_si128(_mm_cmpeq_epi8(c3, nl), SP_KEEP(3)));
+        if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(b0, b1), _mm_or_si128(b2, b3))))
+            return false;
+#undef SP_KEEP
+#undef SP_LD
     }
-    if (o + 16 <= d) {
-        const __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(p + o));
-        const __m128i e = _mm_cmpeq_epi8(c, _mm_loadu_si128((const __m128i *)(const void *)(p + o - d)));
-        const __m128i m =
-            _mm_or_si128(_mm_cmpeq_epi8(c, nl), _mm_load_si128((const __m128i *)(const void *)(keep + o)));
-        bad = _mm_or_si128(bad, _mm_andnot_si128(e, m));
-        o += 16;
-    }
-    unsigned any = (unsigned)_mm_movemask_epi8(bad);
-    if (o < d) { /* the last bytes: those past p + d are the next period's */
-        const __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(p + o));
-        const __m128i e = _mm_cmpeq_epi8(c, _mm_loadu_si128((const __m128i *)(const void *)(p + o - d)));
-        const __m128i m =
-            _mm_or_si128(_mm_cmpeq_epi8(c, nl), _mm_load_si128((const __m128i *)(const void *)(keep + o)));
-        any |= (unsigned)_mm_movemask_epi8(_mm_andnot_si128(e, m)) & ((1u << (d - o)) - 1);
-    }
-    return any == 0;
+    /* the last bytes: those past p + d are the next period's */
+    return o == d || (sp_bad64(p + o, d, keep + o) & ((1ull << (d - o)) - 1)) == 0;
 }
 #endif
 
 static void scan_known_lines(reader_t *r, const mn_entry_t *mc)
 {
-    const char *p = r->cur, *const lim = r->lim;
+    const char *p = r->cur, *lim = r->lim;
     /* where the lines read here end: the end of the text, or its first NUL byte (a line with one goes
      * the general way, which reports it) */
     const char *const stop = r->nul && r->nul < lim ? r->nul : lim;
@@ -1811,7 +1837,7 @@ static void scan_known_lines(reader_t *r, const mn_entry_t *mc)
     const char *h_s[SP_HIST];
     uint32_t seen[SP_SEEN] = {0}; /* a line's (entry, length) -> 1 + its i */
     uint32_t i = 0, cand = 0, run = 0;
-    _Alignas(16) uint8_t keep[SP_BYTES + 16];
+    _Alignas(16) uint8_t keep[SP_BYTES + 64];
 #endif
     /* A line's token is checked before its newline is looked for: the bytes mn_known matches are
      * the line's (its token and the blank after it hold no newline and no NUL; at lim the NUL there
@@ -1851,19 +1877,41 @@ static void scan_known_lines(reader_t *r, const mn_entry_t *mc)
             /* the last 2 * cand lines repeat: [p - d, p) is a period */
             const char *q = h_s[(i - cand) % SP_HIST];
             const size_t d = (size_t)(p - q);
-            if (d <= SP_BYTES && p + d <= lim) {
-                memset(keep, 0, (d + 15) & ~(size_t)15);
+            if (d <= SP_BYTES) {
+                memset(keep, 0, (d + 63) & ~(size_t)63);
                 for (uint32_t l = i - cand; l != i; l++) {
                     const char *s0 = h_s[l % SP_HIST], *s1 = l + 1 == i ? p : h_s[(l + 1) % SP_HIST];
                     memset(keep + (s0 - q), 0xff, h_e[l % SP_HIST]->n);
                     keep[s1 - 1 - q] = 0xff;
                 }
                 const char *const p0 = p;
-                while (p + d <= lim && sp_repeats(p, d, keep)) {
-                    p += d;
-                    lines += cand;
+                bool moved = false;
+                for (;;) {
+                    while (p + d <= lim && sp_repeats(p, d, keep)) {
+                        p += d;
+                        lines += cand;
+                    }
+                    if (p + d <= lim || !r->fp || r->eof)
+                        break; /* a period that differs, or the text's end */
+                    /* the read buffer ends in the next period: refilled with the period before p
+                     * kept in front, the repeats go on (a failed read is the next refill's error, so
+                     * the line that meets it reports it) */
+                    r->off += (uint64_t)(p - r->cur);
+                    r->line += lines;
+                    r->cur = p;
+                    lines = 0;
+                    if (reader_fill_hist(r, d) != 0) {
+                        r->pending_io = true;
+                        r->pending_errno = errno;
+                        return;
+                    }
+                    if (r->nul) /* a NUL byte: the general way reports it */
+                        return;
+                    p = r->cur;
+                    lim = r->lim;
+                    moved = true;
                 }
-                if (p != p0) { /* on from p a line at a time, the period learned again */
+                if (p != p0 || moved) { /* on from p a line at a time, the period learned again */
                     at = p;
                     bits = newline_bits(at);
                     i += SP_HIST;
@@ -2032,13 +2080,14 @@ int dv_trace_open(const char *path, dv_kernel_t **out, dv_error_t *err)
     if ((rc = dv_open_regular(path, NULL, &r.fp, err)) != DV_OK)
         return rc;
     setvbuf(r.fp, NULL, _IONBF, 0);
-    r.buf = calloc(1, READ_BUF_BYTES + READ_SLACK);
+    r.buf = malloc(SP_BYTES + READ_BUF_BYTES + READ_SLACK); /* SP_BYTES: reader_fill_hist's */
     r.padded = true;
     tk = kernel_new(path);
     if (!r.buf || !tk) {
         rc = dv_error_set(err, DV_ERR_NOMEM, path, 0, 0, "out of memory");
         goto cleanup;
     }
+    memset(r.buf, 0, 1 + READ_SLACK); /* the byte read first and the slack after it (then reader_fill's) */
     r.cur = r.lim = r.buf;
     /* the first byte tells the formats apart: no text trace starts with the binary magic's */
     r.lim += fread(r.buf, 1, 1, r.fp);

@@ -1025,6 +1025,58 @@ START_TEST(test_trace_scan_period_errors_where_they_are)
 }
 END_TEST
 
+/* The scan's repeats go on across the file reader's refills (kernel/trace_read.c, reader_fill_hist
+ * keeps the period before the new bytes in front of them): a NUL byte, or a mnemonic changed, put at
+ * each of many places over the first refills of a clean loop is found by dv_trace_open at its line
+ * and column, as in the text read from memory (one buffer, no refill). */
+START_TEST(test_trace_scan_period_across_refills)
+{
+    size_t len;
+    char *clean = template_text(60, 0, -1, 0, &len);
+    const size_t from = (size_t)(strstr(clean, "block 0\n") - clean) + 8;
+    ck_assert_uint_gt(len, 3 * 16384 + 256);
+    char *text = malloc(len + 1);
+    ck_assert_ptr_nonnull(text);
+    for (size_t at = 16384 - 2200; at < 3 * 16384 + 256; at += 127)
+        for (int kind = 0; kind < 2; kind++) {
+            memcpy(text, clean, len + 1);
+            if (at < from || text[at] == '\n')
+                continue;
+            size_t ls = at;
+            while (text[ls - 1] != '\n')
+                ls--;
+            char want[96];
+            int col;
+            if (kind == 0) {
+                text[at] = '\0';
+                snprintf(want, sizeof want, "a NUL byte");
+                col = (int)(at - ls) + 1;
+            } else {
+                text[ls] = 'q';
+                snprintf(want, sizeof want, "unknown mnemonic '%.*s'", (int)strcspn(text + ls, " "), text + ls);
+                col = 1;
+            }
+            const int line = line_at(text, text + at);
+            char path[64] = "/tmp/dvtrace_test_XXXXXX";
+            int fd = mkstemp(path);
+            ck_assert_int_ge(fd, 0);
+            ck_assert_int_eq(write(fd, text, len), (ssize_t)len);
+            close(fd);
+            for (int file = 0; file < 2; file++) {
+                dv_kernel_t *k = NULL;
+                dv_error_t err;
+                const int rc = file ? dv_trace_open(path, &k, &err) : dv_trace_open_bytes(text, len, "t.trace", &k, &err);
+                ck_assert_msg(rc != DV_OK && err.line == line && err.col == col && strstr(err.msg, want),
+                              "at %zu (%s): expected %d:%d '%s', got %d %d:%d '%s'", at, file ? "file" : "memory", line,
+                              col, want, rc, err.line, err.col, rc ? err.msg : "");
+            }
+            unlink(path);
+        }
+    free(text);
+    free(clean);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- streaming */
 
 /* blocks streams of per_block scalars, written last block first; aivs > 0: a mix kernel whose
@@ -1410,6 +1462,7 @@ Suite *dv_trace_suite(void)
     tcase_add_test(tc, test_trace_replayed_loop_matches_parser);
     tcase_add_test(tc, test_trace_template_matches_parser);
     tcase_add_test(tc, test_trace_scan_period_errors_where_they_are);
+    tcase_add_test(tc, test_trace_scan_period_across_refills);
     tcase_add_test(tc, test_trace_writer_rejects_bad_header);
     suite_add_tcase(s, tc);
 
