@@ -687,7 +687,17 @@ typedef struct tp_run {
     uint8_t line;     /* the line of the iteration it is in */
     uint8_t same;     /* the iterations in a row it was the expected text with the last value */
     bool canon;       /* the last iteration matched it as the expected text */
+    uint32_t exp_at;  /* where its digits are in the expected iteration's text (template_t.exp) */
 } tp_run_t;
+/* Runs that walk together (the same expected value and step: a loop walks x, y and z by the same
+ * offsets) while the expected text is matched: their value and text are made once. */
+typedef struct tp_group {
+    uint64_t pred, step;  /* the value expected next, and its step */
+    uint64_t limit;       /* the least of the runs' limits */
+    uint64_t mask;        /* pred_mask of n digits */
+    uint32_t n;           /* the digits of pred */
+    uint32_t first, end;  /* its runs: template_t.g_*[first, end) */
+} tp_group_t;
 typedef struct template {
     uint32_t len;                     /* the text's bytes */
     uint32_t nruns;
@@ -702,6 +712,21 @@ typedef struct template {
     /* (not on the stack: a stream is read on a SystemC thread's small one) */
     uint64_t val[TP_RUNS];            /* tp_try: the runs' values of the iteration matched */
     char scratch[sizeof(char[TP_TEXT + TP_RUNS * TP_RUN_MAX + 16])]; /* tp_freeze: the new text */
+    /* The next iteration's text when every run is its expected text (tp_expect): the template's text
+     * with each run's `0x` and pred_n digits in place.  An iteration that is this text is matched by
+     * one compare, and its runs' values are their pred; a run's next expected text of as many digits
+     * is written over its digits (exp_at) after it, so only a change of length makes it again. */
+    bool exp_ok;                      /* exp is that text (else the runs are matched one by one) */
+    uint32_t exp_len;
+    uint64_t exp_tail;                /* tail_mask(exp_len) */
+    /* the runs whose step is not 0, by group: while exp_ok, their tp_run_t's last, pred and text are
+     * their group's (tp_sync writes them back before the runs are matched one by one) */
+    uint32_t ngroups;
+    tp_group_t group[TP_RUNS];
+    uint64_t *g_dst[TP_RUNS];         /* each run's field */
+    uint32_t g_at[TP_RUNS];           /* where its digits are in exp */
+    uint16_t g_run[TP_RUNS];          /* its index */
+    char exp[sizeof(char[TP_TEXT + TP_RUNS * TP_RUN_MAX + 16])];
 } template_t;
 
 typedef struct trace_stream {
@@ -1079,6 +1104,35 @@ static inline uint64_t hex8_text(uint32_t v)
     return x + ONES * '0' + letter * ('a' - '0' - 10);
 }
 
+/* The digits of the canonical text of pred < 2^32 (no leading zeros, as word_head keeps n bytes). */
+static inline uint64_t hex_digits(uint64_t pred, uint32_t n)
+{
+    const uint64_t digits = hex8_text((uint32_t)pred);
+    const uint16_t one = 1;
+    uint8_t little;
+    memcpy(&little, &one, 1);
+    return little ? digits >> 8 * (8 - n) : digits << 8 * (8 - n);
+}
+
+/* The count of hex digits of v (1 for 0). */
+static inline uint32_t hex_count(uint64_t v)
+{
+    return v ? (uint32_t)(67 - __builtin_clzll(v)) / 4 : 1;
+}
+
+/* A run's expected value pred and its text (pred_n 0: none, when it is past 32 bits or its limit). */
+static inline void tp_expect_value(tp_run_t *run, uint64_t pred)
+{
+    run->pred = pred;
+    run->pred_n = 0;
+    if (pred >> 32 || pred >= run->m.limit)
+        return;
+    const uint32_t n = hex_count(pred);
+    run->pred_digits = hex_digits(pred, n);
+    run->pred_mask = word_head(UINT64_MAX, n);
+    run->pred_n = n;
+}
+
 /* A run's next expected value and text (tp_run_t.pred), after its value v. */
 static inline void tp_predict(tp_run_t *run, uint64_t v)
 {
@@ -1086,18 +1140,78 @@ static inline void tp_predict(tp_run_t *run, uint64_t v)
     run->last = v;
     if (pred == run->pred && run->pred_n)
         return; /* (the same text as last time: a buffer the loop keeps) */
-    run->pred = pred;
-    run->pred_n = 0;
-    if (pred >> 32 || pred >= run->m.limit)
-        return;
-    const uint32_t n = pred ? (uint32_t)(67 - __builtin_clzll(pred)) / 4 : 1; /* its digits */
-    const uint64_t digits = hex8_text((uint32_t)pred);
-    const uint16_t one = 1;
-    uint8_t little;
-    memcpy(&little, &one, 1);
-    run->pred_digits = little ? digits >> 8 * (8 - n) : digits << 8 * (8 - n); /* without the leading zeros */
-    run->pred_mask = word_head(UINT64_MAX, n);
-    run->pred_n = n;
+    tp_expect_value(run, pred);
+}
+
+/* The next iteration's text when each run is its expected text (template_t.exp), and the groups of
+ * the runs that walk: exp_ok, unless a run has none. */
+static void tp_expect(template_t *tp)
+{
+    size_t o = 0, from = 0;
+    uint8_t gid[TP_RUNS];
+    uint32_t count[TP_RUNS];
+    tp->exp_ok = false;
+    tp->ngroups = 0;
+    for (uint32_t k = 0; k < tp->nruns; k++) {
+        tp_run_t *const run = &tp->run[k];
+        if (!run->pred_n)
+            return;
+        memcpy(tp->exp + o, tp->text + from, run->at - from);
+        o += run->at - from;
+        from = run->at;
+        tp->exp[o++] = '0';
+        tp->exp[o++] = 'x';
+        run->exp_at = (uint32_t)o;
+        memcpy(tp->exp + o, &run->pred_digits, 8); /* (the bytes past its digits are written next) */
+        o += run->pred_n;
+        const uint64_t step = run->pred - run->last;
+        gid[k] = UINT8_MAX;
+        if (!step)
+            continue;
+        uint32_t g = 0;
+        while (g < tp->ngroups && !(tp->group[g].pred == run->pred && tp->group[g].step == step))
+            g++;
+        if (g == tp->ngroups) {
+            tp->group[g] = (tp_group_t){.pred = run->pred, .step = step, .limit = run->m.limit,
+                                        .mask = run->pred_mask, .n = run->pred_n};
+            count[g] = 0;
+            tp->ngroups++;
+        }
+        if (run->m.limit < tp->group[g].limit)
+            tp->group[g].limit = run->m.limit;
+        gid[k] = (uint8_t)g;
+        count[g]++;
+    }
+    memcpy(tp->exp + o, tp->text + from, tp->len - from);
+    o += tp->len - from;
+    tp->exp_len = (uint32_t)o;
+    tp->exp_tail = tail_mask(o);
+    uint32_t at = 0;
+    for (uint32_t g = 0; g < tp->ngroups; g++) {
+        tp->group[g].first = tp->group[g].end = at;
+        at += count[g];
+    }
+    for (uint32_t k = 0; k < tp->nruns; k++)
+        if (gid[k] != UINT8_MAX) {
+            const uint32_t i = tp->group[gid[k]].end++;
+            tp->g_dst[i] = tp->run[k].dst;
+            tp->g_at[i] = tp->run[k].exp_at;
+            tp->g_run[i] = (uint16_t)k;
+        }
+    tp->exp_ok = true;
+}
+
+/* The walking runs' last, pred and text from their groups' (while exp_ok only these are kept). */
+static void tp_sync(template_t *tp)
+{
+    for (uint32_t g = 0; g < tp->ngroups; g++) {
+        const tp_group_t *const gr = &tp->group[g];
+        for (uint32_t i = gr->first; i < gr->end; i++) {
+            tp_run_t *const run = &tp->run[tp->g_run[i]];
+            run->last = gr->pred - gr->step;
+            tp_expect_value(run, gr->pred);
+        }
+    }
 }
 
 /* The template of the ring's loop (template_t) into ts->tp: false when there is none to make. */
@@ -1155,6 +1269,7 @@ static bool tp_build(trace_stream_t *ts)
     tp->nruns = nr;
     tp->tail = tail_mask(len - prev);
     tp->frozen = 0;
+    tp->exp_ok = false;
     return true;
 }
 
@@ -1191,6 +1306,7 @@ static void tp_freeze(template_t *tp)
     memcpy(tp->text, text, o);
     tp->len = (uint32_t)o;
     tp->tail = tail_mask(o - prev);
+    tp->exp_ok = false;
     uint32_t k = 0;
     for (uint32_t i = 0; i < RP_MAX + 1; i++) { /* each line's runs, for its cross check */
         tp->first_run[i] = (uint16_t)k;
@@ -1198,6 +1314,51 @@ static void tp_freeze(template_t *tp)
             k++;
     }
     tp->nruns = nr;
+}
+
+/* Do the lines of ops with rules across fields pass with the runs' values val[] (as shape_apply)? */
+static bool tp_cross_ok(const template_t *tp, const uint64_t *val)
+{
+    for (uint32_t c = 0; c < tp->ncross; c++) {
+        const uint32_t i = tp->cross[c];
+        dv_insn_t in;
+        dv_insn_copy(&in, &tp->insn[i]);
+        for (uint32_t k = tp->first_run[i]; k < tp->first_run[i + 1]; k++) {
+            dv_val_t *v = &in.f[tp->run[k].m.field];
+            v->u = (v->u & ~0xFFFFFFFFFFull) | val[k];
+        }
+        if (dv_insn_check(&in, NULL) != DV_OK)
+            return false;
+    }
+    return true;
+}
+
+/* An iteration that was the expected text (template_t.exp) is taken: each run's value is its pred,
+ * and the next expected text is made (over the digits in place when their count stays). */
+static void tp_take_expected(template_t *tp)
+{
+    bool relayout = false;
+    for (uint32_t g = 0; g < tp->ngroups; g++) {
+        tp_group_t *const gr = &tp->group[g];
+        const uint64_t v = gr->pred, pred = v + gr->step;
+        for (uint32_t i = gr->first; i < gr->end; i++)
+            *tp->g_dst[i] = (*tp->g_dst[i] & ~0xFFFFFFFFFFull) | v;
+        gr->pred = pred;
+        if (pred >> 32 || pred >= gr->limit || hex_count(pred) != gr->n) {
+            relayout = true;
+            continue;
+        }
+        const uint64_t digits = hex_digits(pred, gr->n);
+        for (uint32_t i = gr->first; i < gr->end; i++) {
+            char *const at = tp->exp + tp->g_at[i];
+            const uint64_t w = (load8(at) & ~gr->mask) | digits;
+            memcpy(at, &w, 8);
+        }
+    }
+    if (relayout) { /* a text of another length, or none */
+        tp_sync(tp);
+        tp_expect(tp);
+    }
 }
 
 /* The line after a whole iteration of the loop matched with its template (at the ring's start), the
@@ -1221,6 +1382,25 @@ static bool tp_try(trace_stream_t *ts, dv_insn_t *out)
     const size_t avail = (size_t)(r->lim - p);
     uint64_t *const val = tp->val;
     size_t t = 0, s = 0; /* p[t] and tp->text[s] are to be matched next */
+    if (tp->exp_ok) { /* the common case: every run is its expected text */
+        bool cross = true;
+        if (tp->ncross) {
+            for (uint32_t k = 0; k < tp->nruns; k++)
+                val[k] = tp->run[k].pred;
+            for (uint32_t g = 0; g < tp->ngroups; g++)
+                for (uint32_t i = tp->group[g].first; i < tp->group[g].end; i++)
+                    val[tp->g_run[i]] = tp->group[g].pred;
+            cross = tp_cross_ok(tp, val);
+        }
+        if (tp->exp_len <= avail && text_equal(p, tp->exp, tp->exp_len, tp->exp_tail) && cross) {
+            t = tp->exp_len;
+            tp_take_expected(tp);
+            goto matched;
+        }
+        tp_sync(tp);
+        tp->exp_ok = false; /* (made again when the runs are each their expected text again) */
+    }
+    bool canon = true;
     for (uint32_t k = 0; k < tp->nruns; k++) {
         tp_run_t *const run = &tp->run[k];
         const size_t seg = run->at - s;
@@ -1239,7 +1419,7 @@ static bool tp_try(trace_stream_t *ts, dv_insn_t *out)
             run->canon = true;
             continue;
         }
-        run->canon = false;
+        run->canon = canon = false;
         const size_t j = offset_seen(&run->m, p, t, avail, &val[k]);
         if (!j || val[k] >= run->m.limit)
             goto miss;
@@ -1249,17 +1429,8 @@ static bool tp_try(trace_stream_t *ts, dv_insn_t *out)
     if (t + seg > avail || !text_equal(p + t, tp->text + s, seg, tp->tail))
         goto miss;
     t += seg;
-    for (uint32_t c = 0; c < tp->ncross; c++) { /* as shape_apply: the line with its new offsets passes */
-        const uint32_t i = tp->cross[c];
-        dv_insn_t in;
-        dv_insn_copy(&in, &tp->insn[i]);
-        for (uint32_t k = tp->first_run[i]; k < tp->first_run[i + 1]; k++) {
-            dv_val_t *v = &in.f[tp->run[k].m.field];
-            v->u = (v->u & ~0xFFFFFFFFFFull) | val[k];
-        }
-        if (dv_insn_check(&in, NULL) != DV_OK)
-            goto miss;
-    }
+    if (!tp_cross_ok(tp, val))
+        goto miss;
     bool freeze = false;
     for (uint32_t k = 0; k < tp->nruns; k++) {
         tp_run_t *const run = &tp->run[k];
@@ -1270,6 +1441,9 @@ static bool tp_try(trace_stream_t *ts, dv_insn_t *out)
     }
     if (freeze)
         tp_freeze(tp);
+    if (canon) /* each run was its expected text: the next iteration may well be all of it */
+        tp_expect(tp);
+matched:
     r->cur += t;
     r->off += t;
     ts->tp_line = r->line;
