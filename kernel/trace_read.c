@@ -503,6 +503,25 @@ static inline bool text_equal(const char *a, const char *b, size_t n, uint64_t t
     return bytes_equal(a, b, n, tail); /* (n less by a multiple of 8: the same tail) */
 }
 
+/* text_equal with b sixteen-byte aligned (template_t.exp): b's bytes are compared from memory, not
+ * loaded first (a compare of 64 bytes: four loads, not eight). */
+static inline bool text_equal_aligned(const char *a, const char *b, size_t n, uint64_t tail)
+{
+#if defined(__SSE2__)
+#define LD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+#define LDA(p) _mm_load_si128((const __m128i *)(const void *)(p))
+    for (; n > 64; n -= 64, a += 64, b += 64) {
+        const __m128i x = _mm_and_si128(_mm_cmpeq_epi8(LD(a), LDA(b)), _mm_cmpeq_epi8(LD(a + 16), LDA(b + 16)));
+        const __m128i y = _mm_and_si128(_mm_cmpeq_epi8(LD(a + 32), LDA(b + 32)), _mm_cmpeq_epi8(LD(a + 48), LDA(b + 48)));
+        if (_mm_movemask_epi8(_mm_and_si128(x, y)) != 0xFFFF)
+            return false;
+    }
+#undef LDA
+#undef LD
+#endif
+    return bytes_equal(a, b, n, tail); /* (n less by a multiple of 8: the same tail) */
+}
+
 /* Hex digit values; 16 for the other bytes. */
 static const uint8_t hex_value[256] = {
     ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
@@ -726,7 +745,7 @@ typedef struct template {
     uint64_t *g_dst[TP_RUNS];         /* each run's field */
     uint32_t g_at[TP_RUNS];           /* where its digits are in exp */
     uint16_t g_run[TP_RUNS];          /* its index */
-    char exp[sizeof(char[TP_TEXT + TP_RUNS * TP_RUN_MAX + 16])];
+    _Alignas(16) char exp[sizeof(char[TP_TEXT + TP_RUNS * TP_RUN_MAX + 16])]; /* (text_equal_aligned) */
 } template_t;
 
 typedef struct trace_stream {
@@ -1392,7 +1411,7 @@ static bool tp_try(trace_stream_t *ts, dv_insn_t *out)
                     val[tp->g_run[i]] = tp->group[g].pred;
             cross = tp_cross_ok(tp, val);
         }
-        if (tp->exp_len <= avail && text_equal(p, tp->exp, tp->exp_len, tp->exp_tail) && cross) {
+        if (tp->exp_len <= avail && text_equal_aligned(p, tp->exp, tp->exp_len, tp->exp_tail) && cross) {
             t = tp->exp_len;
             tp_take_expected(tp);
             goto matched;
