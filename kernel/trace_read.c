@@ -27,6 +27,10 @@
 
 #define READ_SLACK 64u /* readable bytes past the end of a padded reader's text (word-at-a-time loads) */
 
+/* The open-time scan's repeated periods (scan_known_lines): at most SP_LINES lines and SP_BYTES bytes;
+ * the lines of the last SP_HIST lines, SP_SEEN places to find a line like one before. */
+enum { SP_LINES = 32, SP_HIST = 64, SP_SEEN = 64, SP_BYTES = 2048 };
+
 /* Lines of a file (own buffer) or of text in memory (fp NULL). */
 typedef struct reader {
     FILE *fp;
@@ -42,8 +46,11 @@ typedef struct reader {
     int pending_errno; /* with its errno, so the error is the one the line there would have met */
 } reader_t;
 
-/* Refill a file reader's buffer with the unread bytes first: 0, or a negative status. */
-static int reader_fill(reader_t *r)
+/* Refill a file reader's buffer with the unread bytes first, and before them the `hist` bytes read
+ * before cur (the scan's last period: its buffer has room for SP_BYTES more): 0, or a negative
+ * status.  Up to READ_BUF_BYTES bytes from cur are read whatever hist is, so a line's limit is the
+ * same. */
+static int reader_fill_hist(reader_t *r, size_t hist)
 {
     size_t keep = (size_t)(r->lim - r->cur);
     if (keep == READ_BUF_BYTES)
@@ -52,15 +59,16 @@ static int reader_fill(reader_t *r)
         errno = r->pending_errno;
         return DV_ERR_IO;
     }
-    memmove(r->buf, r->cur, keep);
-    size_t got = fread(r->buf + keep, 1, READ_BUF_BYTES - keep, r->fp);
+    memmove(r->buf, r->cur - hist, hist + keep);
+    char *const cur = r->buf + hist;
+    size_t got = fread(cur + keep, 1, READ_BUF_BYTES - keep, r->fp);
     /* the unread bytes, moved (also on a failure: a refill made early leaves a reader to go on with),
      * and the READ_SLACK bytes past lim zero: the NUL ends the in-place scans of shape_walk_at, and
      * every byte a word-at-a-time load reads is defined (the buffer is malloc'ed) */
     const bool failed = got == 0 && ferror(r->fp);
-    r->cur = r->buf;
-    r->lim = r->buf + keep + got;
-    memset(r->buf + keep + got, 0, READ_SLACK);
+    r->cur = cur;
+    r->lim = cur + keep + got;
+    memset(cur + keep + got, 0, READ_SLACK);
     if (failed)
         return DV_ERR_IO;
     if (got == 0)
@@ -68,6 +76,11 @@ static int reader_fill(reader_t *r)
     if (r->find_nul) /* one pass per buffer, not one per line */
         r->nul = memchr(r->cur, '\0', keep + got);
     return 0;
+}
+
+static int reader_fill(reader_t *r)
+{
+    return reader_fill_hist(r, 0);
 }
 
 /* The line at cur ending at nl (a newline, or lim at the end of the text): 1. */
@@ -490,6 +503,25 @@ static inline bool text_equal(const char *a, const char *b, size_t n, uint64_t t
     return bytes_equal(a, b, n, tail); /* (n less by a multiple of 8: the same tail) */
 }
 
+/* text_equal with b sixteen-byte aligned (template_t.exp): b's bytes are compared from memory, not
+ * loaded first (a compare of 64 bytes: four loads, not eight). */
+static inline bool text_equal_aligned(const char *a, const char *b, size_t n, uint64_t tail)
+{
+#if defined(__SSE2__)
+#define LD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+#define LDA(p) _mm_load_si128((const __m128i *)(const void *)(p))
+    for (; n > 64; n -= 64, a += 64, b += 64) {
+        const __m128i x = _mm_and_si128(_mm_cmpeq_epi8(LD(a), LDA(b)), _mm_cmpeq_epi8(LD(a + 16), LDA(b + 16)));
+        const __m128i y = _mm_and_si128(_mm_cmpeq_epi8(LD(a + 32), LDA(b + 32)), _mm_cmpeq_epi8(LD(a + 48), LDA(b + 48)));
+        if (_mm_movemask_epi8(_mm_and_si128(x, y)) != 0xFFFF)
+            return false;
+    }
+#undef LDA
+#undef LD
+#endif
+    return bytes_equal(a, b, n, tail); /* (n less by a multiple of 8: the same tail) */
+}
+
 /* Hex digit values; 16 for the other bytes. */
 static const uint8_t hex_value[256] = {
     ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
@@ -674,7 +706,17 @@ typedef struct tp_run {
     uint8_t line;     /* the line of the iteration it is in */
     uint8_t same;     /* the iterations in a row it was the expected text with the last value */
     bool canon;       /* the last iteration matched it as the expected text */
+    uint32_t exp_at;  /* where its digits are in the expected iteration's text (template_t.exp) */
 } tp_run_t;
+/* Runs that walk together (the same expected value and step: a loop walks x, y and z by the same
+ * offsets) while the expected text is matched: their value and text are made once. */
+typedef struct tp_group {
+    uint64_t pred, step;  /* the value expected next, and its step */
+    uint64_t limit;       /* the least of the runs' limits */
+    uint64_t mask;        /* pred_mask of n digits */
+    uint32_t n;           /* the digits of pred */
+    uint32_t first, end;  /* its runs: template_t.g_*[first, end) */
+} tp_group_t;
 typedef struct template {
     uint32_t len;                     /* the text's bytes */
     uint32_t nruns;
@@ -689,6 +731,21 @@ typedef struct template {
     /* (not on the stack: a stream is read on a SystemC thread's small one) */
     uint64_t val[TP_RUNS];            /* tp_try: the runs' values of the iteration matched */
     char scratch[sizeof(char[TP_TEXT + TP_RUNS * TP_RUN_MAX + 16])]; /* tp_freeze: the new text */
+    /* The next iteration's text when every run is its expected text (tp_expect): the template's text
+     * with each run's `0x` and pred_n digits in place.  An iteration that is this text is matched by
+     * one compare, and its runs' values are their pred; a run's next expected text of as many digits
+     * is written over its digits (exp_at) after it, so only a change of length makes it again. */
+    bool exp_ok;                      /* exp is that text (else the runs are matched one by one) */
+    uint32_t exp_len;
+    uint64_t exp_tail;                /* tail_mask(exp_len) */
+    /* the runs whose step is not 0, by group: while exp_ok, their tp_run_t's last, pred and text are
+     * their group's (tp_sync writes them back before the runs are matched one by one) */
+    uint32_t ngroups;
+    tp_group_t group[TP_RUNS];
+    uint64_t *g_dst[TP_RUNS];         /* each run's field */
+    uint32_t g_at[TP_RUNS];           /* where its digits are in exp */
+    uint16_t g_run[TP_RUNS];          /* its index */
+    _Alignas(16) char exp[sizeof(char[TP_TEXT + TP_RUNS * TP_RUN_MAX + 16])]; /* (text_equal_aligned) */
 } template_t;
 
 typedef struct trace_stream {
@@ -1066,6 +1123,35 @@ static inline uint64_t hex8_text(uint32_t v)
     return x + ONES * '0' + letter * ('a' - '0' - 10);
 }
 
+/* The digits of the canonical text of pred < 2^32 (no leading zeros, as word_head keeps n bytes). */
+static inline uint64_t hex_digits(uint64_t pred, uint32_t n)
+{
+    const uint64_t digits = hex8_text((uint32_t)pred);
+    const uint16_t one = 1;
+    uint8_t little;
+    memcpy(&little, &one, 1);
+    return little ? digits >> 8 * (8 - n) : digits << 8 * (8 - n);
+}
+
+/* The count of hex digits of v (1 for 0). */
+static inline uint32_t hex_count(uint64_t v)
+{
+    return v ? (uint32_t)(67 - __builtin_clzll(v)) / 4 : 1;
+}
+
+/* A run's expected value pred and its text (pred_n 0: none, when it is past 32 bits or its limit). */
+static inline void tp_expect_value(tp_run_t *run, uint64_t pred)
+{
+    run->pred = pred;
+    run->pred_n = 0;
+    if (pred >> 32 || pred >= run->m.limit)
+        return;
+    const uint32_t n = hex_count(pred);
+    run->pred_digits = hex_digits(pred, n);
+    run->pred_mask = word_head(UINT64_MAX, n);
+    run->pred_n = n;
+}
+
 /* A run's next expected value and text (tp_run_t.pred), after its value v. */
 static inline void tp_predict(tp_run_t *run, uint64_t v)
 {
@@ -1073,18 +1159,78 @@ static inline void tp_predict(tp_run_t *run, uint64_t v)
     run->last = v;
     if (pred == run->pred && run->pred_n)
         return; /* (the same text as last time: a buffer the loop keeps) */
-    run->pred = pred;
-    run->pred_n = 0;
-    if (pred >> 32 || pred >= run->m.limit)
-        return;
-    const uint32_t n = pred ? (uint32_t)(67 - __builtin_clzll(pred)) / 4 : 1; /* its digits */
-    const uint64_t digits = hex8_text((uint32_t)pred);
-    const uint16_t one = 1;
-    uint8_t little;
-    memcpy(&little, &one, 1);
-    run->pred_digits = little ? digits >> 8 * (8 - n) : digits << 8 * (8 - n); /* without the leading zeros */
-    run->pred_mask = word_head(UINT64_MAX, n);
-    run->pred_n = n;
+    tp_expect_value(run, pred);
+}
+
+/* The next iteration's text when each run is its expected text (template_t.exp), and the groups of
+ * the runs that walk: exp_ok, unless a run has none. */
+static void tp_expect(template_t *tp)
+{
+    size_t o = 0, from = 0;
+    uint8_t gid[TP_RUNS];
+    uint32_t count[TP_RUNS];
+    tp->exp_ok = false;
+    tp->ngroups = 0;
+    for (uint32_t k = 0; k < tp->nruns; k++) {
+        tp_run_t *const run = &tp->run[k];
+        if (!run->pred_n)
+            return;
+        memcpy(tp->exp + o, tp->text + from, run->at - from);
+        o += run->at - from;
+        from = run->at;
+        tp->exp[o++] = '0';
+        tp->exp[o++] = 'x';
+        run->exp_at = (uint32_t)o;
+        memcpy(tp->exp + o, &run->pred_digits, 8); /* (the bytes past its digits are written next) */
+        o += run->pred_n;
+        const uint64_t step = run->pred - run->last;
+        gid[k] = UINT8_MAX;
+        if (!step)
+            continue;
+        uint32_t g = 0;
+        while (g < tp->ngroups && !(tp->group[g].pred == run->pred && tp->group[g].step == step))
+            g++;
+        if (g == tp->ngroups) {
+            tp->group[g] = (tp_group_t){.pred = run->pred, .step = step, .limit = run->m.limit,
+                                        .mask = run->pred_mask, .n = run->pred_n};
+            count[g] = 0;
+            tp->ngroups++;
+        }
+        if (run->m.limit < tp->group[g].limit)
+            tp->group[g].limit = run->m.limit;
+        gid[k] = (uint8_t)g;
+        count[g]++;
+    }
+    memcpy(tp->exp + o, tp->text + from, tp->len - from);
+    o += tp->len - from;
+    tp->exp_len = (uint32_t)o;
+    tp->exp_tail = tail_mask(o);
+    uint32_t at = 0;
+    for (uint32_t g = 0; g < tp->ngroups; g++) {
+        tp->group[g].first = tp->group[g].end = at;
+        at += count[g];
+    }
+    for (uint32_t k = 0; k < tp->nruns; k++)
+        if (gid[k] != UINT8_MAX) {
+            const uint32_t i = tp->group[gid[k]].end++;
+            tp->g_dst[i] = tp->run[k].dst;
+            tp->g_at[i] = tp->run[k].exp_at;
+            tp->g_run[i] = (uint16_t)k;
+        }
+    tp->exp_ok = true;
+}
+
+/* The walking runs' last, pred and text from their groups' (while exp_ok only these are kept). */
+static void tp_sync(template_t *tp)
+{
+    for (uint32_t g = 0; g < tp->ngroups; g++) {
+        const tp_group_t *const gr = &tp->group[g];
+        for (uint32_t i = gr->first; i < gr->end; i++) {
+            tp_run_t *const run = &tp->run[tp->g_run[i]];
+            run->last = gr->pred - gr->step;
+            tp_expect_value(run, gr->pred);
+        }
+    }
 }
 
 /* The template of the ring's loop (template_t) into ts->tp: false when there is none to make. */
@@ -1142,6 +1288,7 @@ static bool tp_build(trace_stream_t *ts)
     tp->nruns = nr;
     tp->tail = tail_mask(len - prev);
     tp->frozen = 0;
+    tp->exp_ok = false;
     return true;
 }
 
@@ -1178,6 +1325,7 @@ static void tp_freeze(template_t *tp)
     memcpy(tp->text, text, o);
     tp->len = (uint32_t)o;
     tp->tail = tail_mask(o - prev);
+    tp->exp_ok = false;
     uint32_t k = 0;
     for (uint32_t i = 0; i < RP_MAX + 1; i++) { /* each line's runs, for its cross check */
         tp->first_run[i] = (uint16_t)k;
@@ -1185,6 +1333,51 @@ static void tp_freeze(template_t *tp)
             k++;
     }
     tp->nruns = nr;
+}
+
+/* Do the lines of ops with rules across fields pass with the runs' values val[] (as shape_apply)? */
+static bool tp_cross_ok(const template_t *tp, const uint64_t *val)
+{
+    for (uint32_t c = 0; c < tp->ncross; c++) {
+        const uint32_t i = tp->cross[c];
+        dv_insn_t in;
+        dv_insn_copy(&in, &tp->insn[i]);
+        for (uint32_t k = tp->first_run[i]; k < tp->first_run[i + 1]; k++) {
+            dv_val_t *v = &in.f[tp->run[k].m.field];
+            v->u = (v->u & ~0xFFFFFFFFFFull) | val[k];
+        }
+        if (dv_insn_check(&in, NULL) != DV_OK)
+            return false;
+    }
+    return true;
+}
+
+/* An iteration that was the expected text (template_t.exp) is taken: each run's value is its pred,
+ * and the next expected text is made (over the digits in place when their count stays). */
+static void tp_take_expected(template_t *tp)
+{
+    bool relayout = false;
+    for (uint32_t g = 0; g < tp->ngroups; g++) {
+        tp_group_t *const gr = &tp->group[g];
+        const uint64_t v = gr->pred, pred = v + gr->step;
+        for (uint32_t i = gr->first; i < gr->end; i++)
+            *tp->g_dst[i] = (*tp->g_dst[i] & ~0xFFFFFFFFFFull) | v;
+        gr->pred = pred;
+        if (pred >> 32 || pred >= gr->limit || hex_count(pred) != gr->n) {
+            relayout = true;
+            continue;
+        }
+        const uint64_t digits = hex_digits(pred, gr->n);
+        for (uint32_t i = gr->first; i < gr->end; i++) {
+            char *const at = tp->exp + tp->g_at[i];
+            const uint64_t w = (load8(at) & ~gr->mask) | digits;
+            memcpy(at, &w, 8);
+        }
+    }
+    if (relayout) { /* a text of another length, or none */
+        tp_sync(tp);
+        tp_expect(tp);
+    }
 }
 
 /* The line after a whole iteration of the loop matched with its template (at the ring's start), the
@@ -1208,6 +1401,25 @@ static bool tp_try(trace_stream_t *ts, dv_insn_t *out)
     const size_t avail = (size_t)(r->lim - p);
     uint64_t *const val = tp->val;
     size_t t = 0, s = 0; /* p[t] and tp->text[s] are to be matched next */
+    if (tp->exp_ok) { /* the common case: every run is its expected text */
+        bool cross = true;
+        if (tp->ncross) {
+            for (uint32_t k = 0; k < tp->nruns; k++)
+                val[k] = tp->run[k].pred;
+            for (uint32_t g = 0; g < tp->ngroups; g++)
+                for (uint32_t i = tp->group[g].first; i < tp->group[g].end; i++)
+                    val[tp->g_run[i]] = tp->group[g].pred;
+            cross = tp_cross_ok(tp, val);
+        }
+        if (tp->exp_len <= avail && text_equal_aligned(p, tp->exp, tp->exp_len, tp->exp_tail) && cross) {
+            t = tp->exp_len;
+            tp_take_expected(tp);
+            goto matched;
+        }
+        tp_sync(tp);
+        tp->exp_ok = false; /* (made again when the runs are each their expected text again) */
+    }
+    bool canon = true;
     for (uint32_t k = 0; k < tp->nruns; k++) {
         tp_run_t *const run = &tp->run[k];
         const size_t seg = run->at - s;
@@ -1226,7 +1438,7 @@ static bool tp_try(trace_stream_t *ts, dv_insn_t *out)
             run->canon = true;
             continue;
         }
-        run->canon = false;
+        run->canon = canon = false;
         const size_t j = offset_seen(&run->m, p, t, avail, &val[k]);
         if (!j || val[k] >= run->m.limit)
             goto miss;
@@ -1236,17 +1448,8 @@ static bool tp_try(trace_stream_t *ts, dv_insn_t *out)
     if (t + seg > avail || !text_equal(p + t, tp->text + s, seg, tp->tail))
         goto miss;
     t += seg;
-    for (uint32_t c = 0; c < tp->ncross; c++) { /* as shape_apply: the line with its new offsets passes */
-        const uint32_t i = tp->cross[c];
-        dv_insn_t in;
-        dv_insn_copy(&in, &tp->insn[i]);
-        for (uint32_t k = tp->first_run[i]; k < tp->first_run[i + 1]; k++) {
-            dv_val_t *v = &in.f[tp->run[k].m.field];
-            v->u = (v->u & ~0xFFFFFFFFFFull) | val[k];
-        }
-        if (dv_insn_check(&in, NULL) != DV_OK)
-            goto miss;
-    }
+    if (!tp_cross_ok(tp, val))
+        goto miss;
     bool freeze = false;
     for (uint32_t k = 0; k < tp->nruns; k++) {
         tp_run_t *const run = &tp->run[k];
@@ -1257,6 +1460,9 @@ static bool tp_try(trace_stream_t *ts, dv_insn_t *out)
     }
     if (freeze)
         tp_freeze(tp);
+    if (canon) /* each run was its expected text: the next iteration may well be all of it */
+        tp_expect(tp);
+matched:
     r->cur += t;
     r->off += t;
     ts->tp_line = r->line;
@@ -1748,49 +1954,62 @@ static inline uint64_t newline_bits(const char *at)
  * each), so the newlines are where they were and each line starts with the token and byte that the
  * line P lines earlier starts with, which is what the line-at-a-time loop would have found (its
  * result depends on those bytes only).  A period that differs anywhere else goes back to that loop,
- * which finds any error where it is. */
-enum { SP_LINES = 32, SP_HIST = 64, SP_SEEN = 64, SP_BYTES = 2048 };
+ * which finds any error where it is.  A file's read buffer that ends in the next period is refilled
+ * with the period before kept in front of the new bytes (reader_fill_hist), so the repeats go on
+ * from one buffer to the next: the period is learned once per run of repeats, not once per buffer. */
 
-/* Do the D bytes at p have their newlines and kept bytes where the D bytes before them have? */
+#define SP_LD(x) _mm_loadu_si128((const __m128i *)(const void *)(x))
+/* The bytes of the 64 at q that differ from the bytes d before them and are a newline or kept
+ * (keep: theirs), a bit each. */
+static inline uint64_t sp_bad64(const char *q, size_t d, const uint8_t *keep)
+{
+    const __m128i nl = _mm_set1_epi8('\n');
+    uint64_t bad = 0;
+    for (int i = 0; i < 4; i++) {
+        const __m128i c = SP_LD(q + 16 * i);
+        const __m128i m =
+            _mm_or_si128(_mm_cmpeq_epi8(c, nl), _mm_load_si128((const __m128i *)(const void *)(keep + 16 * i)));
+        bad |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_andnot_si128(_mm_cmpeq_epi8(c, SP_LD(q + 16 * i - d)), m))
+               << 16 * i;
+    }
+    return bad;
+}
+#undef SP_LD
+
+/* Do the D bytes at p have their newlines and kept bytes where the D bytes before them have (keep:
+ * D bytes, and zero to a multiple of 64)?  Most of a period is the text of the one before it, so 64
+ * bytes are compared at once, and only 64 that differ somewhere are looked at byte by byte. */
 static inline bool sp_repeats(const char *p, size_t d, const uint8_t *keep)
 {
     const __m128i nl = _mm_set1_epi8('\n');
-    __m128i bad = _mm_setzero_si128();
     size_t o = 0;
-    for (; o + 32 <= d; o += 32) { /* two steps a turn: the loop's own instructions once per 32 bytes */
-        const __m128i c0 = _mm_loadu_si128((const __m128i *)(const void *)(p + o));
-        const __m128i c1 = _mm_loadu_si128((const __m128i *)(const void *)(p + o + 16));
-        const __m128i e0 = _mm_cmpeq_epi8(c0, _mm_loadu_si128((const __m128i *)(const void *)(p + o - d)));
-        const __m128i e1 = _mm_cmpeq_epi8(c1, _mm_loadu_si128((const __m128i *)(const void *)(p + o + 16 - d)));
-        const __m128i m0 =
-            _mm_or_si128(_mm_cmpeq_epi8(c0, nl), _mm_load_si128((const __m128i *)(const void *)(keep + o)));
-        const __m128i m1 =
-            _mm_or_si128(_mm_cmpeq_epi8(c1, nl), _mm_load_si128((const __m128i *)(const void *)(keep + o + 16)));
-        bad = _mm_or_si128(bad, _mm_or_si128(_mm_andnot_si128(e0, m0), _mm_andnot_si128(e1, m1)));
+    for (; o + 64 <= d; o += 64) {
+        const char *const q = p + o;
+#define SP_LD(x) _mm_loadu_si128((const __m128i *)(const void *)(x))
+#define SP_KEEP(i) _mm_load_si128((const __m128i *)(const void *)(keep + o + 16 * (i)))
+        const __m128i c0 = SP_LD(q), c1 = SP_LD(q + 16), c2 = SP_LD(q + 32), c3 = SP_LD(q + 48);
+        const __m128i e0 = _mm_cmpeq_epi8(c0, SP_LD(q - d)), e1 = _mm_cmpeq_epi8(c1, SP_LD(q + 16 - d));
+        const __m128i e2 = _mm_cmpeq_epi8(c2, SP_LD(q + 32 - d)), e3 = _mm_cmpeq_epi8(c3, SP_LD(q + 48 - d));
+        if (_mm_movemask_epi8(_mm_and_si128(_mm_and_si128(e0, e1), _mm_and_si128(e2, e3))) == 0xFFFF)
+            continue;
+        /* where they differ (the same bytes compared again would cost as much as the compare) */
+        const __m128i b0 = _mm_andnot_si128(e0, _mm_or_si128(_mm_cmpeq_epi8(c0, nl), SP_KEEP(0)));
+        const __m128i b1 = _mm_andnot_si128(e1, _mm_or_si128(_mm_cmpeq_epi8(c1, nl), SP_KEEP(1)));
+        const __m128i b2 = _mm_andnot_si128(e2, _mm_or_si128(_mm_cmpeq_epi8(c2, nl), SP_KEEP(2)));
+        const __m128i b3 = _mm_andnot_si128(e3, _mm_or_si128(_mm_cmpeq_epi8(c3, nl), SP_KEEP(3)));
+        if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(b0, b1), _mm_or_si128(b2, b3))))
+            return false;
+#undef SP_KEEP
+#undef SP_LD
     }
-    if (o + 16 <= d) {
-        const __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(p + o));
-        const __m128i e = _mm_cmpeq_epi8(c, _mm_loadu_si128((const __m128i *)(const void *)(p + o - d)));
-        const __m128i m =
-            _mm_or_si128(_mm_cmpeq_epi8(c, nl), _mm_load_si128((const __m128i *)(const void *)(keep + o)));
-        bad = _mm_or_si128(bad, _mm_andnot_si128(e, m));
-        o += 16;
-    }
-    unsigned any = (unsigned)_mm_movemask_epi8(bad);
-    if (o < d) { /* the last bytes: those past p + d are the next period's */
-        const __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(p + o));
-        const __m128i e = _mm_cmpeq_epi8(c, _mm_loadu_si128((const __m128i *)(const void *)(p + o - d)));
-        const __m128i m =
-            _mm_or_si128(_mm_cmpeq_epi8(c, nl), _mm_load_si128((const __m128i *)(const void *)(keep + o)));
-        any |= (unsigned)_mm_movemask_epi8(_mm_andnot_si128(e, m)) & ((1u << (d - o)) - 1);
-    }
-    return any == 0;
+    /* the last bytes: those past p + d are the next period's */
+    return o == d || (sp_bad64(p + o, d, keep + o) & ((1ull << (d - o)) - 1)) == 0;
 }
 #endif
 
 static void scan_known_lines(reader_t *r, const mn_entry_t *mc)
 {
-    const char *p = r->cur, *const lim = r->lim;
+    const char *p = r->cur, *lim = r->lim;
     /* where the lines read here end: the end of the text, or its first NUL byte (a line with one goes
      * the general way, which reports it) */
     const char *const stop = r->nul && r->nul < lim ? r->nul : lim;
@@ -1811,7 +2030,7 @@ static void scan_known_lines(reader_t *r, const mn_entry_t *mc)
     const char *h_s[SP_HIST];
     uint32_t seen[SP_SEEN] = {0}; /* a line's (entry, length) -> 1 + its i */
     uint32_t i = 0, cand = 0, run = 0;
-    _Alignas(16) uint8_t keep[SP_BYTES + 16];
+    _Alignas(16) uint8_t keep[SP_BYTES + 64];
 #endif
     /* A line's token is checked before its newline is looked for: the bytes mn_known matches are
      * the line's (its token and the blank after it hold no newline and no NUL; at lim the NUL there
@@ -1851,19 +2070,41 @@ static void scan_known_lines(reader_t *r, const mn_entry_t *mc)
             /* the last 2 * cand lines repeat: [p - d, p) is a period */
             const char *q = h_s[(i - cand) % SP_HIST];
             const size_t d = (size_t)(p - q);
-            if (d <= SP_BYTES && p + d <= lim) {
-                memset(keep, 0, (d + 15) & ~(size_t)15);
+            if (d <= SP_BYTES) {
+                memset(keep, 0, (d + 63) & ~(size_t)63);
                 for (uint32_t l = i - cand; l != i; l++) {
                     const char *s0 = h_s[l % SP_HIST], *s1 = l + 1 == i ? p : h_s[(l + 1) % SP_HIST];
                     memset(keep + (s0 - q), 0xff, h_e[l % SP_HIST]->n);
                     keep[s1 - 1 - q] = 0xff;
                 }
                 const char *const p0 = p;
-                while (p + d <= lim && sp_repeats(p, d, keep)) {
-                    p += d;
-                    lines += cand;
+                bool moved = false;
+                for (;;) {
+                    while (p + d <= lim && sp_repeats(p, d, keep)) {
+                        p += d;
+                        lines += cand;
+                    }
+                    if (p + d <= lim || !r->fp || r->eof)
+                        break; /* a period that differs, or the text's end */
+                    /* the read buffer ends in the next period: refilled with the period before p
+                     * kept in front, the repeats go on (a failed read is the next refill's error, so
+                     * the line that meets it reports it) */
+                    r->off += (uint64_t)(p - r->cur);
+                    r->line += lines;
+                    r->cur = p;
+                    lines = 0;
+                    if (reader_fill_hist(r, d) != 0) {
+                        r->pending_io = true;
+                        r->pending_errno = errno;
+                        return;
+                    }
+                    if (r->nul) /* a NUL byte: the general way reports it */
+                        return;
+                    p = r->cur;
+                    lim = r->lim;
+                    moved = true;
                 }
-                if (p != p0) { /* on from p a line at a time, the period learned again */
+                if (p != p0 || moved) { /* on from p a line at a time, the period learned again */
                     at = p;
                     bits = newline_bits(at);
                     i += SP_HIST;
@@ -2032,13 +2273,14 @@ int dv_trace_open(const char *path, dv_kernel_t **out, dv_error_t *err)
     if ((rc = dv_open_regular(path, NULL, &r.fp, err)) != DV_OK)
         return rc;
     setvbuf(r.fp, NULL, _IONBF, 0);
-    r.buf = calloc(1, READ_BUF_BYTES + READ_SLACK);
+    r.buf = malloc(SP_BYTES + READ_BUF_BYTES + READ_SLACK); /* SP_BYTES: reader_fill_hist's */
     r.padded = true;
     tk = kernel_new(path);
     if (!r.buf || !tk) {
         rc = dv_error_set(err, DV_ERR_NOMEM, path, 0, 0, "out of memory");
         goto cleanup;
     }
+    memset(r.buf, 0, 1 + READ_SLACK); /* the byte read first and the slack after it (then reader_fill's) */
     r.cur = r.lim = r.buf;
     /* the first byte tells the formats apart: no text trace starts with the binary magic's */
     r.lim += fread(r.buf, 1, 1, r.fp);

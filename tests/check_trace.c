@@ -959,6 +959,52 @@ START_TEST(test_trace_template_matches_parser)
 }
 END_TEST
 
+/* Runs that walk together (kernel/trace_read.c, tp_group_t): a loop that reads x and y and writes
+ * z (block 0) or w (block 1) at the same offsets, so the template matches each iteration as one
+ * expected text and makes the offsets' text once per group; the offsets walk across digit counts
+ * (0xf000 .. 0x10000 ..), and in block 1 the group's least limit is w's, which a walk reaches
+ * (w_bytes): the instructions and the error are the parser's. */
+static char *walk_text(int iters, unsigned w_bytes, size_t *len)
+{
+    char *t = NULL;
+    FILE *m = open_memstream(&t, len);
+    ck_assert_ptr_nonnull(m);
+    fprintf(m, "dvtrace 1\nkernel k kind=vector blocks=2\narg x bytes=1048576 dtype=f16 dir=in\n"
+               "arg y bytes=1048576 dtype=f16 dir=in\narg z bytes=1048576 dtype=f16 dir=out\n"
+               "arg w bytes=%u dtype=f16 dir=out\n", w_bytes);
+    for (int b = 0; b < 2; b++) {
+        fprintf(m, "block %d\n", b);
+        for (int i = 0; i < iters; i++) {
+            const int id = i & 1;
+            const unsigned off = 0xE000u + (unsigned)i * 0x200u;
+            fprintf(m, "scalar cycles=4\n");
+            fprintf(m, "copy_gm_to_ubuf dst=ub:0x%x src=x+0x%x nburst=1 len=4\n", id * 0x4000, off);
+            fprintf(m, "copy_gm_to_ubuf dst=ub:0x%x src=y+0x%x nburst=1 len=4\n", 0x8000 + id * 0x4000, off);
+            fprintf(m, "set_flag src=MTE2 dst=V id=%d\nwait_flag src=MTE2 dst=V id=%d\n", id, id);
+            fprintf(m, "vadd dst=ub:0x%x src0=ub:0x%x src1=ub:0x%x dtype=f16 repeat=64\n", 0x10000 + id * 0x4000,
+                    id * 0x4000, 0x8000 + id * 0x4000);
+            fprintf(m, "copy_ubuf_to_gm dst=%c+0x%x src=ub:0x%x nburst=1 len=4\n", b ? 'w' : 'z', off,
+                    0x10000 + id * 0x4000);
+        }
+    }
+    fprintf(m, "end\n");
+    fclose(m);
+    return t;
+}
+
+START_TEST(test_trace_template_walks_together_match_parser)
+{
+    size_t len;
+    /* w reached at iteration 300 (0xE000 + 300 * 0x200 = 0x33000), or never */
+    const unsigned w_bytes[] = {0x33000, 0x33001, 0x100000};
+    for (int i = 0; i < 3; i++) {
+        char *text = walk_text(400, w_bytes[i], &len);
+        check_blocks_match_parser(text, len);
+        free(text);
+    }
+}
+END_TEST
+
 /* The open-time scan compares a loop's text with the period before it (kernel/trace_read.c,
  * sp_repeats): a period that repeats is taken at once, one that differs where a line's token or a
  * newline is goes a line at a time.  Clean loops (test_trace_template_matches_parser) take the
@@ -1022,6 +1068,58 @@ START_TEST(test_trace_scan_period_errors_where_they_are)
         ck_assert_int_eq(err.line, line);
         free(text);
     }
+}
+END_TEST
+
+/* The scan's repeats go on across the file reader's refills (kernel/trace_read.c, reader_fill_hist
+ * keeps the period before the new bytes in front of them): a NUL byte, or a mnemonic changed, put at
+ * each of many places over the first refills of a clean loop is found by dv_trace_open at its line
+ * and column, as in the text read from memory (one buffer, no refill). */
+START_TEST(test_trace_scan_period_across_refills)
+{
+    size_t len;
+    char *clean = template_text(60, 0, -1, 0, &len);
+    const size_t from = (size_t)(strstr(clean, "block 0\n") - clean) + 8;
+    ck_assert_uint_gt(len, 3 * 16384 + 256);
+    char *text = malloc(len + 1);
+    ck_assert_ptr_nonnull(text);
+    for (size_t at = 16384 - 2200; at < 3 * 16384 + 256; at += 127)
+        for (int kind = 0; kind < 2; kind++) {
+            memcpy(text, clean, len + 1);
+            if (at < from || text[at] == '\n')
+                continue;
+            size_t ls = at;
+            while (text[ls - 1] != '\n')
+                ls--;
+            char want[96];
+            int col;
+            if (kind == 0) {
+                text[at] = '\0';
+                snprintf(want, sizeof want, "a NUL byte");
+                col = (int)(at - ls) + 1;
+            } else {
+                text[ls] = 'q';
+                snprintf(want, sizeof want, "unknown mnemonic '%.*s'", (int)strcspn(text + ls, " "), text + ls);
+                col = 1;
+            }
+            const int line = line_at(text, text + at);
+            char path[64] = "/tmp/dvtrace_test_XXXXXX";
+            int fd = mkstemp(path);
+            ck_assert_int_ge(fd, 0);
+            ck_assert_int_eq(write(fd, text, len), (ssize_t)len);
+            close(fd);
+            for (int file = 0; file < 2; file++) {
+                dv_kernel_t *k = NULL;
+                dv_error_t err;
+                const int rc = file ? dv_trace_open(path, &k, &err) : dv_trace_open_bytes(text, len, "t.trace", &k, &err);
+                ck_assert_msg(rc != DV_OK && err.line == line && err.col == col && strstr(err.msg, want),
+                              "at %zu (%s): expected %d:%d '%s', got %d %d:%d '%s'", at, file ? "file" : "memory", line,
+                              col, want, rc, err.line, err.col, rc ? err.msg : "");
+            }
+            unlink(path);
+        }
+    free(text);
+    free(clean);
 }
 END_TEST
 
@@ -1409,7 +1507,9 @@ Suite *dv_trace_suite(void)
     tcase_add_test(tc, test_trace_loop_errors_where_they_are);
     tcase_add_test(tc, test_trace_replayed_loop_matches_parser);
     tcase_add_test(tc, test_trace_template_matches_parser);
+    tcase_add_test(tc, test_trace_template_walks_together_match_parser);
     tcase_add_test(tc, test_trace_scan_period_errors_where_they_are);
+    tcase_add_test(tc, test_trace_scan_period_across_refills);
     tcase_add_test(tc, test_trace_writer_rejects_bad_header);
     suite_add_tcase(s, tc);
 
