@@ -64,7 +64,7 @@ size_t Occupancy::first_after_scan(uint64_t at) const
 inline void Occupancy::add(Run &run, cycles_t t, int64_t bytes, uint64_t n)
 {
     Event *const last = run.last;
-    if (last != run.first && last[-1].t == t) {
+    if (last[-1].t == t) {
         last[-1].bytes += bytes;
         last[-1].n += n;
     } else if (last + 1 < run.cap) {
@@ -84,14 +84,17 @@ __attribute__((noinline)) void Occupancy::Run::room(size_t want)
     size_t c = std::max(kRunRoom, 2 * static_cast<size_t>(cap - first));
     while (c <= want)
         c *= 2;
-    std::unique_ptr<Event[]> grown(new Event[c]); // not written: only what is appended is
+    std::unique_ptr<Event[]> grown(new Event[c + 1]); // not written: only what is appended is
+    grown[0] = Event{kNever, 0, 0};
     if (n != 0)
-        std::memcpy(grown.get(), first, n * sizeof(Event));
+        std::memcpy(grown.get() + 1, first, n * sizeof(Event));
     block.swap(grown);
-    first = block.get();
+    first = block.get() + 1;
     last = first + n;
     cap = first + c;
 }
+
+Occupancy::Event Occupancy::Run::none[2] = {{kNever, 0, 0}, {kNever, 0, 0}};
 
 // Cycles as a double: every time here is far below 2^63, and the signed conversion is one
 // instruction where the unsigned one is several.

@@ -116,11 +116,15 @@ private:
     // A run of endpoints: an array that only grows (kRunRoom endpoints at the first, then twice as
     // much; a kernel's buffer rarely needs more), kept across folds and resets, so that appending
     // one is a compare and a store.  Room for one more past the end is kept for fold()'s stop
-    // endpoint.  Its bounds are pointers, not counts: an Event's stores cannot alias them.
+    // endpoint.  Its bounds are pointers, not counts: an Event's stores cannot alias them.  Before
+    // first there is always an endpoint at kNever (no endpoint's time: times are below it), so that
+    // appending compares with the one before without asking whether there is one; until the first
+    // room is taken, a shared one (none).
     struct Run {
         static constexpr size_t kRunRoom = 2048;
+        static Event none[2];
         std::unique_ptr<Event[]> block;
-        Event *first = nullptr, *last = nullptr, *cap = nullptr; // [first, last) held, room to cap
+        Event *first = none + 1, *last = none + 1, *cap = none + 1; // [first, last) held, room to cap
         Event *begin() const { return first; }
         Event *end() const { return last; }
         size_t size() const { return static_cast<size_t>(last - first); }
