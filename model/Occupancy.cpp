@@ -194,6 +194,27 @@ void Occupancy::close_in_order(const Block &b, double &bc)
     }
     if (rd[0].lo > b.lo) // before the first read
         part(b.lo, rd[0].lo, r0, 1);
+    if (rd[0].hi > rd[n - 1].lo) { // hulls, each reaching past the last one's start
+        size_t k = 1;
+        while (k < n && rd[k].lo != rd[k - 1].lo)
+            k++;
+        if (k == n) { // and no two starting together: each span up to the last is one piece
+            for (k = 0; k + 1 < n; k++)
+                part(rd[k].lo, rd[k + 1].lo, std::max(r0, rd[k].t), 1);
+            const uint64_t h = rd[n - 1].hi; // the last span, cut at the others' ends below h
+            uint64_t pieces = 1;
+            for (size_t c = 0; c + 1 < n && rd[c].hi < h; c++)
+                pieces += c == 0 || rd[c].hi != rd[c - 1].hi;
+            part(rd[n - 1].lo, h, std::max(r0, rd[n - 1].t), pieces);
+            if (h < b.hi)
+                part(h, b.hi, r0, 1);
+            if (count != 0) {
+                bc += static_cast<double>(exact);
+                add(starts_, w, sum, count);
+            }
+            return;
+        }
+    }
     size_t c = 0; // reads [0, c) end at or before where the span's reads are counted from
     for (size_t k = 0; k < n;) {
         const uint64_t L = rd[k].lo;

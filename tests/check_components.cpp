@@ -821,6 +821,27 @@ START_TEST(test_components_occupancy_disjoint_slices)
 }
 END_TEST
 
+// A block read as overlapping hulls (as a matmul's B tile in L1: each starting later, ending no
+// earlier and reaching past the last one's start): [0, 100) written at 0, read [10, 50) until 10,
+// [20, 50) until 20, [30, 60) until 30, rewritten at 40.  Pieces: [10, 20) read until 10, [20, 30)
+// until 20, [30, 60) until 30 (cut at 50, where two reads end), [0, 10) and [60, 100) unread:
+// 100 + 200 + 900 = 1200.  Level 50 over [0, 10), 40 over [10, 20), 30 over [20, 30): peak 50.
+START_TEST(test_components_occupancy_hull_reads)
+{
+    Occupancy o;
+    o.reset(0);
+    o.write(0, 100, 0);
+    o.read(10, 50, 10);
+    o.read(20, 50, 20);
+    o.read(30, 60, 30);
+    o.write(0, 100, 40);
+    o.finish();
+    ck_assert_uint_eq(o.peak_bytes(), 50);
+    ck_assert_double_eq(o.byte_cycles(), 1200.0);
+    expect_series_by_10(o, {50, 40, 30});
+}
+END_TEST
+
 // A tile written as overlapping hulls (as an L0 tile is), read whole, written again as hulls:
 // [0, 40) written as [0, 30) at 0, [5, 35) at 1, [10, 40) at 2 (each over the one before, unread:
 // [0, 5) keeps 0, [5, 10) keeps 1, [10, 40) is 2's), read until 10; again at 20, 21, 22, read until
@@ -2130,6 +2151,7 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_occupancy_noted_reads);
     tcase_add_test(t, test_components_occupancy_in_order_spans);
     tcase_add_test(t, test_components_occupancy_disjoint_slices);
+    tcase_add_test(t, test_components_occupancy_hull_reads);
     tcase_add_test(t, test_components_occupancy_hull_writes);
     tcase_add_test(t, test_components_occupancy_interleaved_slices);
     tcase_add_test(t, test_components_occupancy_interleaved_long);
