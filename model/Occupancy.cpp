@@ -64,7 +64,7 @@ size_t Occupancy::first_after_scan(uint64_t at) const
 inline void Occupancy::add(Run &run, cycles_t t, int64_t bytes, uint64_t n)
 {
     Event *const last = run.last;
-    if (last != run.first && last[-1].t == t) {
+    if (last[-1].t == t) {
         last[-1].bytes += bytes;
         last[-1].n += n;
     } else if (last + 1 < run.cap) {
@@ -84,14 +84,17 @@ __attribute__((noinline)) void Occupancy::Run::room(size_t want)
     size_t c = std::max(kRunRoom, 2 * static_cast<size_t>(cap - first));
     while (c <= want)
         c *= 2;
-    std::unique_ptr<Event[]> grown(new Event[c]); // not written: only what is appended is
+    std::unique_ptr<Event[]> grown(new Event[c + 1]); // not written: only what is appended is
+    grown[0] = Event{kNever, 0, 0};
     if (n != 0)
-        std::memcpy(grown.get(), first, n * sizeof(Event));
+        std::memcpy(grown.get() + 1, first, n * sizeof(Event));
     block.swap(grown);
-    first = block.get();
+    first = block.get() + 1;
     last = first + n;
     cap = first + c;
 }
+
+Occupancy::Event Occupancy::Run::none[2] = {{kNever, 0, 0}, {kNever, 0, 0}};
 
 // Cycles as a double: every time here is far below 2^63, and the signed conversion is one
 // instruction where the unsigned one is several.
@@ -154,7 +157,7 @@ void Occupancy::close_in_order(const Block &b, double &bc)
 {
     const Reads &l = list(b);
     const Read *const rd = l.v.data();
-    const size_t n = l.v.size();
+    const size_t n = l.n;
     const cycles_t w = b.w, r0 = std::max(w, b.r), rmax = std::max(r0, rd[n - 1].t);
     if (rmax > w && !(bc < kExact && (b.hi - b.lo) <= (static_cast<uint64_t>(kExact) - static_cast<uint64_t>(bc)) / (rmax - w))) {
         close_in_order_pieces(b, bc);
@@ -191,6 +194,27 @@ void Occupancy::close_in_order(const Block &b, double &bc)
     }
     if (rd[0].lo > b.lo) // before the first read
         part(b.lo, rd[0].lo, r0, 1);
+    if (rd[0].hi > rd[n - 1].lo) { // hulls, each reaching past the last one's start
+        size_t k = 1;
+        while (k < n && rd[k].lo != rd[k - 1].lo)
+            k++;
+        if (k == n) { // and no two starting together: each span up to the last is one piece
+            for (k = 0; k + 1 < n; k++)
+                part(rd[k].lo, rd[k + 1].lo, std::max(r0, rd[k].t), 1);
+            const uint64_t h = rd[n - 1].hi; // the last span, cut at the others' ends below h
+            uint64_t pieces = 1;
+            for (size_t c = 0; c + 1 < n && rd[c].hi < h; c++)
+                pieces += c == 0 || rd[c].hi != rd[c - 1].hi;
+            part(rd[n - 1].lo, h, std::max(r0, rd[n - 1].t), pieces);
+            if (h < b.hi)
+                part(h, b.hi, r0, 1);
+            if (count != 0) {
+                bc += static_cast<double>(exact);
+                add(starts_, w, sum, count);
+            }
+            return;
+        }
+    }
     size_t c = 0; // reads [0, c) end at or before where the span's reads are counted from
     for (size_t k = 0; k < n;) {
         const uint64_t L = rd[k].lo;
@@ -222,7 +246,7 @@ __attribute__((noinline)) void Occupancy::close_in_order_pieces(const Block &b, 
 {
     const Reads &l = list(b);
     const Read *const rd = l.v.data();
-    const size_t n = l.v.size();
+    const size_t n = l.n;
     const cycles_t w = b.w, r0 = std::max(w, b.r);
     int64_t sum = 0;
     uint64_t count = 0;
@@ -257,7 +281,7 @@ size_t Occupancy::pieces(const Block &b)
 {
     const cycles_t r0 = std::max(b.w, b.r);
     const Reads *const l = b.reads != 0 ? &list(b) : nullptr;
-    const size_t n = l ? l->v.size() : 0;
+    const size_t n = l ? l->n : 0;
     if (cut_.size() < 2 * n + 2) {
         cut_.resize(4 * n + 2);
         until_.resize(4 * n + 2);
@@ -311,16 +335,17 @@ static void sort_few(uint64_t *const v, const size_t n)
 __attribute__((noinline)) size_t Occupancy::pieces_any_order(const Block &b)
 {
     const cycles_t r0 = std::max(b.w, b.r);
-    const std::vector<Read> &reads = list(b).v;
+    const Read *const rd = list(b).v.data();
+    const size_t nr = list(b).n;
     uint64_t *const cut = cut_.data();
     cycles_t *const until = until_.data();
     uint64_t *const los = los_.data(), *const his = his_.data();
     size_t nl = 0, nh = 0;
-    for (const Read &r : reads) { // the ends inside b
-        los[nl] = r.lo;
-        nl += r.lo > b.lo;
-        his[nh] = r.hi;
-        nh += r.hi < b.hi;
+    for (const Read *r = rd; r != rd + nr; r++) { // the ends inside b
+        los[nl] = r->lo;
+        nl += r->lo > b.lo;
+        his[nh] = r->hi;
+        nh += r->hi < b.hi;
     }
     sort_few(los, nl);
     sort_few(his, nh);
@@ -333,23 +358,24 @@ __attribute__((noinline)) size_t Occupancy::pieces_any_order(const Block &b)
     }
     cut[++m] = b.hi;
     std::fill(until, until + m, r0);
-    for (const Read &r : reads) {
-        size_t j = static_cast<size_t>(std::lower_bound(cut, cut + m, r.lo) - cut);
-        for (; cut[j] < r.hi; j++)
-            until[j] = std::max(until[j], r.t);
+    for (const Read *r = rd; r != rd + nr; r++) {
+        size_t j = static_cast<size_t>(std::lower_bound(cut, cut + m, r->lo) - cut);
+        for (; cut[j] < r->hi; j++)
+            until[j] = std::max(until[j], r->t);
     }
     return m;
 }
 
-// A read noted in l, which keeps note whether they come in order.
+// A read noted in l (there is room for it), which keeps note whether they come in order.
 inline void Occupancy::append(Reads &l, const Read &r)
 {
-    if (!l.v.empty()) {
-        const Read &p = l.v.back();
+    Read *const v = l.v.data();
+    if (l.n != 0) {
+        const Read &p = v[l.n - 1];
         l.in_order = l.in_order && r.lo >= p.lo && r.hi >= p.hi && r.t >= p.t;
         l.disjoint = l.disjoint && r.lo >= p.hi;
     }
-    l.v.push_back(r);
+    v[l.n++] = r;
 }
 
 // A list for a block's reads: a spare one, or a new one.
@@ -392,11 +418,13 @@ void Occupancy::keep(Block &b, uint64_t lo, uint64_t hi, size_t m)
     if (b.reads == 0)
         b.reads = new_list();
     Reads &l = list(b);
-    l.v.clear();
+    l.n = 0;
     l.in_order = l.disjoint = true;
+    if (l.v.size() < 2 * (m - j)) // room for the pieces, and as many reads again
+        l.v.resize(2 * (m - j));
     for (; j < m && cut[j] < hi; j++)
         append(l, Read{std::max(lo, cut[j]), std::min(hi, cut[j + 1]), until[j]});
-    l.room = std::max(Reads::kRoom, 2 * l.v.size());
+    l.room = std::max(Reads::kRoom, 2 * l.n);
 }
 
 // Too many reads noted on b: they become its pieces (as many as they cut it into, or fewer).
@@ -415,12 +443,12 @@ inline void Occupancy::note(Block &b, uint64_t lo, uint64_t hi, cycles_t t)
     if (b.reads == 0)
         b.reads = new_list();
     Reads &l = list(b);
-    if (!l.v.empty() && l.v.back().lo == lo && l.v.back().hi == hi) { // the same part again
-        l.v.back().t = std::max(l.v.back().t, t);
+    if (l.n != 0 && l.v[l.n - 1].lo == lo && l.v[l.n - 1].hi == hi) { // the same part again
+        l.v[l.n - 1].t = std::max(l.v[l.n - 1].t, t);
         return;
     }
     append(l, Read{lo, hi, t});
-    if (l.v.size() >= l.room)
+    if (l.n >= l.room)
         replace_reads(b);
 }
 
@@ -538,7 +566,9 @@ void Occupancy::fold(cycles_t upto)
     // The state the sweep changes, in locals (the knots' stores could alias the members).  While
     // every change point is kept, each is one store at kp (room up to kroom); else change_slow().
     int64_t level = level_;
-    uint64_t peak = peak_; // at least the level: it changes only as the level does
+    // The peak (0 or a level, so the level's type holds it) is at least the level and at least 0:
+    // a level above it is positive.  It changes only as the level does.
+    int64_t peak = static_cast<int64_t>(peak_);
     cycles_t tc = tc_;
     double fc = fc_;
     const cycles_t origin = origin_;
@@ -574,13 +604,13 @@ void Occupancy::fold(cycles_t upto)
             tc = at;
             fc = f;
             level = next;
-            if (next > 0 && static_cast<uint64_t>(next) > peak)
-                peak = static_cast<uint64_t>(next);
+            if (next > peak)
+                peak = next;
         }
     }
     nknots_ = static_cast<size_t>(kp - knots_.get());
     level_ = level;
-    peak_ = peak;
+    peak_ = static_cast<uint64_t>(peak);
     tc_ = tc;
     fc_ = fc;
     // what remains of the runs waits in events_
@@ -683,6 +713,63 @@ void Occupancy::write(uint64_t lo, uint64_t hi, cycles_t t)
 
 __attribute__((noinline)) void Occupancy::write_cut(size_t i, uint64_t lo, uint64_t hi, cycles_t t)
 {
+    // The write starts inside block i and ends inside the next, neither with reads noted (an L0
+    // tile written as overlapping hulls, each over the one before and the tile's older data):
+    // each is closed over its part within [lo, hi) and keeps the rest, [lo, hi) goes between them.
+    if (i + 1 < nopen_) {
+        Block *o = open_.data();
+        Block &a = o[i], &c = o[i + 1];
+        if (a.lo < lo && c.lo < hi && hi <= c.hi && !has_reads(a) && !has_reads(c)) {
+            double bc = byte_cycles_;
+            close_whole(a, lo, a.hi, bc);
+            close_whole(c, c.lo, hi, bc);
+            byte_cycles_ = bc;
+            forget_reads(c);
+            a.hi = lo;
+            if (hi == c.hi) { // the last hull: [lo, hi) in c's place
+                c = Block{lo, hi, t, t, 0};
+                return;
+            }
+            c.lo = hi;
+            if (nopen_ + 1 > open_.size()) {
+                open_.resize(std::max<size_t>(16, 2 * (nopen_ + 1)));
+                o = open_.data();
+            }
+            std::memmove(o + i + 2, o + i + 1, (nopen_ - i - 1) * sizeof(Block));
+            o[i + 1] = Block{lo, hi, t, t, 0};
+            nopen_++;
+            return;
+        }
+    }
+    // The write starts at or before block i and covers it, and maybe more, none with reads noted
+    // (the first hull over a tile written as hulls and read whole): each is closed over its part
+    // within [lo, hi), the last keeps the rest past hi, and [lo, hi) takes the place of the others.
+    {
+        Block *o = open_.data();
+        size_t k = i; // blocks i .. k - 1 end by hi
+        while (k < nopen_ && o[k].hi <= hi && !has_reads(o[k]))
+            k++;
+        const bool cut = k < nopen_ && o[k].lo < hi; // block k is cut at hi
+        if (k > i && o[i].lo >= lo && (k == nopen_ || o[k].lo >= hi || (o[k].hi > hi && !has_reads(o[k])))) {
+            double bc = byte_cycles_;
+            for (size_t j = i; j < k; j++) {
+                close_whole(o[j], o[j].lo, o[j].hi, bc);
+                forget_reads(o[j]);
+            }
+            if (cut) {
+                close_whole(o[k], o[k].lo, hi, bc);
+                forget_reads(o[k]);
+                o[k].lo = hi;
+            }
+            byte_cycles_ = bc;
+            o[i] = Block{lo, hi, t, t, 0};
+            if (k > i + 1) { // the blocks from k on move once
+                std::memmove(o + i + 1, o + k, (nopen_ - k) * sizeof(Block));
+                nopen_ -= k - i - 1;
+            }
+            return;
+        }
+    }
     // The blocks under [lo, hi) are i .. k - 1, closed in address order; the part of the first
     // before lo and the part of the last past hi stay open (each keeping its pieces and times).
     double bc = byte_cycles_;
@@ -786,10 +873,18 @@ double Occupancy::integral_at(double x, size_t &k) const
     if (backward_) { // knots out of time order: the first from k after x, as they are
         while (k < nknots_ && dbl(knots_[k].t) <= x)
             k++;
-    } else { // in time order: by bisection (the series asks for 64 points among up to kMaxKnots)
-        const Knot *const from = knots_.get() + k, *const to = knots_.get() + nknots_;
-        k += static_cast<size_t>(
-            std::upper_bound(from, to, x, [](double v, const Knot &n) { return v < dbl(n.t); }) - from);
+    } else { // in time order: by a gallop from k, then bisection (the series asks for 64 points
+             // among up to kMaxKnots, each a few knots past the one before)
+        const Knot *const kn = knots_.get();
+        size_t from = k, to = k, step = 1; // knots [k, from) are at or before x; to: past x, or the end
+        while (to < nknots_ && !(x < dbl(kn[to].t))) {
+            from = to + 1;
+            to += step;
+            step *= 2;
+        }
+        to = std::min(to, nknots_);
+        k = static_cast<size_t>(
+            std::upper_bound(kn + from, kn + to, x, [](double v, const Knot &n) { return v < dbl(n.t); }) - kn);
     }
     const Knot a = k == 0 ? Knot{0, 0.0} : knots_[k - 1];
     const Knot b = k == nknots_ ? Knot{tc_, fc_} : knots_[k];

@@ -84,12 +84,14 @@ private:
     // until the last read that starts at or before it: in_order says so.  Reads in order that also
     // start where the one before ends or later (a tile read in slices) cut it into one piece each,
     // and the gaps between them: disjoint says so.
+    // The reads are v[0 .. n); v holds room of them at least, so that noting one is a store.
     struct Reads {
         static constexpr size_t kRoom = 64;
-        std::vector<Read> v;
+        std::vector<Read> v = std::vector<Read>(kRoom);
+        size_t n = 0;
         size_t room = kRoom;
         bool in_order = true, disjoint = true;
-        void restart() { v.clear(); room = kRoom; in_order = disjoint = true; }
+        void restart() { n = 0; room = kRoom; in_order = disjoint = true; }
     };
     // An open range: written at w, read as a whole until r, parts of it read as noted in list
     // `reads` (lists_[reads - 1]; 0: none).  A piece (the block cut at every read's ends) is read
@@ -114,11 +116,15 @@ private:
     // A run of endpoints: an array that only grows (kRunRoom endpoints at the first, then twice as
     // much; a kernel's buffer rarely needs more), kept across folds and resets, so that appending
     // one is a compare and a store.  Room for one more past the end is kept for fold()'s stop
-    // endpoint.  Its bounds are pointers, not counts: an Event's stores cannot alias them.
+    // endpoint.  Its bounds are pointers, not counts: an Event's stores cannot alias them.  Before
+    // first there is always an endpoint at kNever (no endpoint's time: times are below it), so that
+    // appending compares with the one before without asking whether there is one; until the first
+    // room is taken, a shared one (none).
     struct Run {
         static constexpr size_t kRunRoom = 2048;
+        static Event none[2];
         std::unique_ptr<Event[]> block;
-        Event *first = nullptr, *last = nullptr, *cap = nullptr; // [first, last) held, room to cap
+        Event *first = none + 1, *last = none + 1, *cap = none + 1; // [first, last) held, room to cap
         Event *begin() const { return first; }
         Event *end() const { return last; }
         size_t size() const { return static_cast<size_t>(last - first); }
@@ -135,7 +141,7 @@ private:
     Reads &list(const Block &b) { return lists_[b.reads - 1]; }
     const Reads &list(const Block &b) const { return lists_[b.reads - 1]; }
     uint32_t new_list(); // a spare list, or a new one
-    bool has_reads(const Block &b) const { return b.reads != 0 && !list(b).v.empty(); }
+    bool has_reads(const Block &b) const { return b.reads != 0 && list(b).n != 0; }
     // b's pieces: cut_[0 .. m], their bounds, and until_[0 .. m), their read times; returns m.
     size_t pieces(const Block &b);
     size_t pieces_any_order(const Block &b);

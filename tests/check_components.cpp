@@ -821,6 +821,71 @@ START_TEST(test_components_occupancy_disjoint_slices)
 }
 END_TEST
 
+// A block read as overlapping hulls (as a matmul's B tile in L1: each starting later, ending no
+// earlier and reaching past the last one's start): [0, 100) written at 0, read [10, 50) until 10,
+// [20, 50) until 20, [30, 60) until 30, rewritten at 40.  Pieces: [10, 20) read until 10, [20, 30)
+// until 20, [30, 60) until 30 (cut at 50, where two reads end), [0, 10) and [60, 100) unread:
+// 100 + 200 + 900 = 1200.  Level 50 over [0, 10), 40 over [10, 20), 30 over [20, 30): peak 50.
+START_TEST(test_components_occupancy_hull_reads)
+{
+    Occupancy o;
+    o.reset(0);
+    o.write(0, 100, 0);
+    o.read(10, 50, 10);
+    o.read(20, 50, 20);
+    o.read(30, 60, 30);
+    o.write(0, 100, 40);
+    o.finish();
+    ck_assert_uint_eq(o.peak_bytes(), 50);
+    ck_assert_double_eq(o.byte_cycles(), 1200.0);
+    expect_series_by_10(o, {50, 40, 30});
+}
+END_TEST
+
+// A tile written as overlapping hulls (as an L0 tile is), read whole, written again as hulls:
+// [0, 40) written as [0, 30) at 0, [5, 35) at 1, [10, 40) at 2 (each over the one before, unread:
+// [0, 5) keeps 0, [5, 10) keeps 1, [10, 40) is 2's), read until 10; again at 20, 21, 22, read until
+// 30.  The second round's first hull closes [0, 5) (5 x 10), [5, 10) (5 x 9) and [10, 30) (20 x 8)
+// and leaves [30, 40); the second closes [30, 35) (5 x 8) inside that and the first hull's
+// unread data; the third [35, 40) (5 x 8); the finish 50 + 45 + 240: 670.  A second tile
+// [64, 104) past it (moved as blocks are put in) is written at 0 and read until 40: 1600.
+// Level: 45 over [0, 1), 50 over [1, 2), 80 over [2, 10), 40 over [10, 20), the same again from 20,
+// 0 from 40: peak 80, 2270 in all.  The same accesses with a byte of each block read at 0 before
+// each write (a read no later than the write: no interval, but reads noted, so the writes take
+// the general path) give the same figures.
+START_TEST(test_components_occupancy_hull_writes)
+{
+    for (int noted = 0; noted < 2; noted++) {
+        Occupancy o;
+        o.reset(0);
+        auto hull = [&](uint64_t lo, uint64_t hi, cycles_t t) {
+            if (noted)
+                for (uint64_t at : {0, 5, 10, 30, 35})
+                    o.read(at, at + 1, 0);
+            o.write(lo, hi, t);
+        };
+        hull(64, 104, 0);
+        o.read(64, 104, 40);
+        for (cycles_t t : {0, 20}) {
+            hull(0, 30, t);
+            hull(5, 35, t + 1);
+            hull(10, 40, t + 2);
+            o.read(0, 40, t + 10);
+        }
+        o.finish();
+        ck_assert_uint_eq(o.peak_bytes(), 80);
+        ck_assert_double_eq(o.byte_cycles(), 2270.0);
+        double s[64];
+        o.series(64, s, 64);
+        for (int i = 0; i < 64; i++) {
+            const int c = i % 20;
+            const double want = i >= 40 ? 0 : c == 0 ? 45 : c == 1 ? 50 : c < 10 ? 80 : 40;
+            ck_assert_msg(s[i] == want, "noted %d slice %d: %g, expected %g", noted, i, s[i], want);
+        }
+    }
+}
+END_TEST
+
 // Two tiles read slice after slice, in turns: [0, 400) and [400, 800) written at 0, their 100-byte
 // slices read until 10, 30, 50, 70 and 20, 40, 60, 80; both rewritten at 100.  The second tile's
 // interval ends (20, 40, 60 before the first's last) are merged into the first's when they are
@@ -2153,6 +2218,8 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_occupancy_noted_reads);
     tcase_add_test(t, test_components_occupancy_in_order_spans);
     tcase_add_test(t, test_components_occupancy_disjoint_slices);
+    tcase_add_test(t, test_components_occupancy_hull_reads);
+    tcase_add_test(t, test_components_occupancy_hull_writes);
     tcase_add_test(t, test_components_occupancy_interleaved_slices);
     tcase_add_test(t, test_components_occupancy_interleaved_long);
     tcase_add_test(t, test_components_occupancy_split_read_range);
