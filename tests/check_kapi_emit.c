@@ -332,6 +332,96 @@ START_TEST(test_kapi_emit_load2d_run_matches_general)
 }
 END_TEST
 
+/* A queue's charge and flag (kernel/kapi.c's charge_then_flag) against dvk_bookkeeping and the flag
+ * through dvk_emit: rounds of alloc, enque, deque, free on two queues (depths 3 and 1), with charges
+ * owed before some, over several buffers.  No native code is registered (in this test's process,
+ * fork mode): with it the common case is never taken. */
+typedef struct quep {
+    bool by_hand;
+    uint32_t rounds;
+    uint32_t *unsynced; /* after each round */
+    uint32_t *done;
+} quep_t;
+
+static void hand_flag(dv_k_t *k, bool set, int src, int dst, int id)
+{
+    dv_val_t f[3];
+    f[0].i = src;
+    f[1].i = dst;
+    f[2].i = id;
+    dvk_bookkeeping(k);
+    dvt_kapi_emit_general(k, set ? DV_OP_set_flag : DV_OP_wait_flag, f);
+}
+
+static void run_kernel_que(dv_k_t *k, const void *pv)
+{
+    const quep_t *p = pv;
+    dv_que_t q[2];
+    dvk_que_init(k, &q[0], DV_SPACE_L1, DV_PIPE_MTE2, DV_PIPE_MTE1, 3, 4096);
+    dvk_que_init(k, &q[1], DV_SPACE_L0C, DV_PIPE_M, DV_PIPE_FIX, 1, 4096);
+    uint64_t x = 0x0d5a1f3e8c7b6a59ull;
+    for (uint32_t r = 0; r < p->rounds; r++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        dv_que_t *u = &q[x >> 60 & 1];
+        if ((x >> 40) % 5 == 0)
+            dvk_bookkeeping(k);
+        dvk_set_line(k, (uint32_t)(r % 5));
+        if (!p->by_hand) {
+            const uint64_t b = dvk_que_alloc(k, u);
+            dvk_que_enque(k, u, b);
+            dvk_que_free(k, u, dvk_que_deque(k, u));
+        } else { /* (the same queue bookkeeping, its charges and flags one by one) */
+            const uint32_t i = u->n_alloc % u->depth;
+            u->n_alloc++, u->n_enque++, u->n_deque++, u->n_free++;
+            if (u->freed[i])
+                hand_flag(k, false, u->cons, u->prod, u->ev_free[i]);
+            else
+                dvk_bookkeeping(k);
+            hand_flag(k, true, u->prod, u->cons, u->ev_full[i]);
+            hand_flag(k, false, u->prod, u->cons, u->ev_full[i]);
+            hand_flag(k, true, u->cons, u->prod, u->ev_free[i]);
+            u->freed[i] = true;
+        }
+        p->unsynced[r] = dvk_unsynced_pipes(k);
+        *p->done = r + 1;
+    }
+}
+
+START_TEST(test_kapi_emit_queue_flags_match_general)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, NULL);
+    enum { ROUNDS = 1500 };
+    result_t r[2];
+    for (int h = 0; h < 2; h++) {
+        result_t *a = &r[h];
+        memset(a, 0, sizeof *a);
+        a->insns = calloc(ROUNDS * 10 + 64, sizeof *a->insns);
+        a->unsynced = calloc(ROUNDS + 1, sizeof *a->unsynced);
+        ck_assert(a->insns && a->unsynced);
+        dv_kernel_info_t info = {.name = "emit", .kind = DV_KIND_MIX, .blocks = 1};
+        quep_t p = {h == 1, ROUNDS, a->unsynced, &a->done};
+        dv_kernel_t *k;
+        ck_assert_int_eq(dvk_kernel_create(&cfg, &info, run_kernel_que, &p, sizeof p, &k, &a->err), DV_OK);
+        dv_stream_t *s;
+        ck_assert_int_eq(k->open(k, 0, DV_SUB_AIC, &s, &a->err), DV_OK);
+        dv_insn_t in;
+        while ((a->rc = s->next(s, &in, &a->err)) == 1) {
+            ck_assert_uint_lt(a->n, ROUNDS * 10 + 64);
+            a->insns[a->n++] = in;
+        }
+        s->close(s);
+        dvk_kernel_destroy(k);
+    }
+    same(&r[0], &r[1]);
+    ck_assert_int_eq(r[0].rc, 0);
+    ck_assert_uint_eq(r[0].done, ROUNDS);
+    ck_assert_uint_gt(r[0].n, 3 * DVK_BUF_INSNS);
+    result_free(&r[0]);
+    result_free(&r[1]);
+}
+END_TEST
+
 Suite *dv_kapi_emit_suite(void)
 {
     Suite *s = suite_create("kapi_emit");
@@ -339,6 +429,7 @@ Suite *dv_kapi_emit_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_kapi_emit_inline_matches_general);
     tcase_add_test(tc, test_kapi_emit_load2d_run_matches_general);
+    tcase_add_test(tc, test_kapi_emit_queue_flags_match_general);
     suite_add_tcase(s, tc);
     return s;
 }
