@@ -60,13 +60,19 @@ static void co_yield(dv_k_t *k)
 }
 
 /* The kernel function's last hand-off: it finished or failed and is never resumed. */
-static void co_exit(dv_k_t *k) __attribute__((noreturn));
-static void co_exit(dv_k_t *k)
+static void co_last_turn(dv_k_t *k)
 {
     pthread_mutex_lock(&k->mu);
     k->turn = DVK_TURN_MODEL;
     pthread_cond_broadcast(&k->cv);
     pthread_mutex_unlock(&k->mu);
+}
+
+/* co_last_turn from inside the kernel function (a failure): the thread ends there, unwound. */
+static void co_exit(dv_k_t *k) __attribute__((noreturn));
+static void co_exit(dv_k_t *k)
+{
+    co_last_turn(k);
     pthread_exit(NULL);
 }
 
@@ -161,7 +167,10 @@ static void *co_entry(void *arg)
         flush_scalar(k);
         k->state = DVK_CO_DONE;
     }
-    co_exit(k);
+    /* Returning ends the thread as pthread_exit would, without unwinding a stack that holds nothing
+     * (pthread_exit's forced unwind costs about 10,000 host instructions per stream). */
+    co_last_turn(k);
+    return NULL;
 }
 
 /* ---------------------------------------------------------------- the stream */
@@ -615,6 +624,42 @@ void dvk_que_init_bufs(dv_k_t *k, dv_que_t *q, dv_space_t space, dv_pipe_t produ
     }
 }
 
+/* A queue's charge and then its flag: charge(k), then dvk_set_flag (set) or dvk_wait_flag (!set)
+ * of src -> dst, id, exactly as those two calls.  Mostly nothing else is owed and both fit below
+ * wr_room: the scalar of the charge and the flag, checked by its quick pass, are built in their
+ * slots and appended at once, as emit_after_charges would append them; anything else is the two
+ * calls (the same message, its instruction number counting the charge, for a bad flag). */
+static inline __attribute__((always_inline)) void charge_then_flag(dv_k_t *k, bool set, dv_pipe_t src, dv_pipe_t dst,
+                                                                   int id)
+{
+    dv_insn_t *in = k->wr;
+    const uint64_t c = k->pending_scalar + k->kern->cfg.scalar_bookkeeping_cycles;
+    if (__builtin_expect(k->wr_room - in >= 2 && c - 1 < scalar_max() && /* (c cycles owed: one scalar) */
+                             !atomic_load_explicit(&dvk_native_n_, memory_order_acquire),
+                         1)) {
+        dv_insn_t *fl = in + 1;
+        fl->op = set ? DV_OP_set_flag : DV_OP_wait_flag;
+        fl->nf = 3;
+        fl->line = k->line;
+        fl->f[DV_FLD(FLAG, src)].i = (int64_t)src;
+        fl->f[DV_FLD(FLAG, dst)].i = (int64_t)dst;
+        fl->f[DV_FLD(FLAG, id)].i = (int64_t)id;
+        if (set ? dvk_quick_set_flag_(fl) : dvk_quick_wait_flag_(fl)) {
+            scalar_at(k, in, c);
+            k->pending_scalar = 0;
+            dvk_note_pipes_(k, fl, set ? dvk_pipe_set_flag_ : dvk_pipe_wait_flag_);
+            k->wr = in + 2;
+            k->emitted += 2;
+            return;
+        }
+    }
+    charge(k);
+    if (set)
+        dvk_set_flag(k, src, dst, id);
+    else
+        dvk_wait_flag(k, src, dst, id);
+}
+
 static uint32_t slot_of(dv_k_t *k, const dv_que_t *q, uint64_t buf, const char *what)
 {
     for (uint32_t i = 0; i < q->depth; i++)
@@ -628,11 +673,11 @@ uint64_t dvk_que_alloc(dv_k_t *k, dv_que_t *q)
     if (q->n_alloc - q->n_free >= q->depth)
         dvk_fail(k, "queue alloc: all %u buffers are in use (free one first)", q->depth);
     uint32_t i = q->n_alloc++ % q->depth;
-    charge(k);
     if (q->freed[i]) { /* WAR: the consumer's reads of the previous contents must be done */
-        dvk_wait_flag(k, q->cons, q->prod, q->ev_free[i]);
+        charge_then_flag(k, false, q->cons, q->prod, q->ev_free[i]);
         q->freed[i] = false;
-    }
+    } else
+        charge(k);
     return q->buf[i];
 }
 
@@ -642,8 +687,7 @@ void dvk_que_enque(dv_k_t *k, dv_que_t *q, uint64_t buf)
     if (i != q->n_enque % q->depth || q->n_enque >= q->n_alloc)
         dvk_fail(k, "queue enque out of order: buffer %u enqueued, %u expected", i, q->n_enque % q->depth);
     q->n_enque++;
-    charge(k);
-    dvk_set_flag(k, q->prod, q->cons, q->ev_full[i]);
+    charge_then_flag(k, true, q->prod, q->cons, q->ev_full[i]);
 }
 
 uint64_t dvk_que_deque(dv_k_t *k, dv_que_t *q)
@@ -651,8 +695,7 @@ uint64_t dvk_que_deque(dv_k_t *k, dv_que_t *q)
     if (q->n_deque >= q->n_enque)
         dvk_fail(k, "queue deque with nothing enqueued (it would wait forever)");
     uint32_t i = q->n_deque++ % q->depth;
-    charge(k);
-    dvk_wait_flag(k, q->prod, q->cons, q->ev_full[i]);
+    charge_then_flag(k, false, q->prod, q->cons, q->ev_full[i]);
     return q->buf[i];
 }
 
@@ -662,8 +705,7 @@ void dvk_que_free(dv_k_t *k, dv_que_t *q, uint64_t buf)
     if (i != q->n_free % q->depth || q->n_free >= q->n_deque)
         dvk_fail(k, "queue free out of order: buffer %u freed, %u expected", i, q->n_free % q->depth);
     q->n_free++;
-    charge(k);
-    dvk_set_flag(k, q->cons, q->prod, q->ev_free[i]);
+    charge_then_flag(k, true, q->cons, q->prod, q->ev_free[i]);
     q->freed[i] = true;
 }
 

@@ -22,6 +22,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 
 #include "isa_quick.h"
 
@@ -112,14 +113,98 @@ static inline __attribute__((always_inline)) void dvk_end_(dv_k_t *k, dv_insn_t 
         dvk_emit_built_(k, in, pipe, quick);
 }
 
-/* dvk_end_<mnemonic>_(k, in): dvk_end_ with the op's pipe and quick pass (its isa.def row). */
+/* dvk_quick_<mnemonic>_(in): the op's quick pass (its isa.def row), and its form and pipe
+ * (dvk_form_<mnemonic>_, dvk_pipe_<mnemonic>_); dvk_end_<mnemonic>_(k, in): dvk_end_ with them. */
 #define DV_INSN(mn, pipe_, form, cost, dst, src, dtypes, desc)                                                        \
+    enum { dvk_form_##mn##_ = DV_FORM_##form, dvk_pipe_##mn##_ = DV_PIPE_##pipe_ };                                  \
+    static inline __attribute__((always_inline)) bool dvk_quick_##mn##_(const dv_insn_t *in)                         \
+    {                                                                                                                 \
+        return DV_INSN_QUICK(in, form, DV_SPACE_##dst, DV_SPACE_##src, dtypes);                                       \
+    }                                                                                                                 \
     static inline __attribute__((always_inline)) void dvk_end_##mn##_(dv_k_t *k, dv_insn_t *in)                     \
     {                                                                                                                 \
-        dvk_end_(k, in, DV_PIPE_##pipe_, DV_INSN_QUICK(in, form, DV_SPACE_##dst, DV_SPACE_##src, dtypes));            \
+        dvk_end_(k, in, DV_PIPE_##pipe_, dvk_quick_##mn##_(in));                                                      \
     }
 #include "isa.def"
 
 #include "kernel/kapi_emit_insn.h" /* generated: one dvk_<mnemonic> per instruction, through the above */
+
+/* ---------------------------------------------------------------- runs of load2ds
+ *
+ * dvk_<mnemonic>_run(k, n, dst, dst_step, src, dtype, base_idx, base_step, repeat, src_stride,
+ * dst_gap, transpose), for the ops of the LOAD2D form below, emits the n instructions
+ *
+ *     dvk_<mnemonic>(k, dst + i*dst_step, src, dtype, base_idx + i*base_step, repeat, src_stride,
+ *                    dst_gap, transpose)                                            (0 <= i < n)
+ *
+ * exactly as those n calls would: the same slots, charges, unsynced pipes and messages (a cube
+ * kernel's row or column of fractals, whose addresses and fractal indices step by a constant).
+ * Its common case (the n fit below wr_room, no charges owed, steps below 2^52) builds the first
+ * and the last, checks both with the op's quick pass, writes the ones between unchecked and
+ * appends all n at once; anything else is the n calls.
+ *
+ * Why the first and the last suffice: the fields that do not step are the same in all n, and the
+ * rules across fields (transpose against dtype) read only those.  A stepping field passes when it
+ * lies in an interval: dst in its space's window [S*2^56, (S+1)*2^56) with S < 15, base_idx in
+ * [0, 65535]; so when the first passes its value is below 2^60, and with i < n <= 1024 = 2^10 and a
+ * step below 2^52, i*step < 2^62 and value + i*step < 2^64: the uint64 sums do not wrap, they are
+ * the exact sums, which do not decrease with i.  Every one lies between the first and the last,
+ * both inside the interval, so inside it too: every instruction of the run passes. */
+#define DVK_RUN_STEP_LIMIT (1ull << 52)
+_Static_assert(DV_SPACE_COUNT < 15, "a run's proof: the addresses of a space that passes are below 2^60");
+_Static_assert(DVK_BUF_INSNS <= 1024, "a run's proof: at most 2^10 instructions");
+
+/* A LOAD2D-form instruction of op `op` built in `in`. */
+static inline __attribute__((always_inline)) void dvk_load2d_at_(const dv_k_t *k, dv_insn_t *in, dv_op_t op,
+                                                                 uint64_t dst, uint64_t src, dv_dtype_t dtype,
+                                                                 uint64_t base_idx, int64_t repeat,
+                                                                 int64_t src_stride, int64_t dst_gap, int transpose)
+{
+    in->op = (uint16_t)op;
+    in->nf = 8;
+    in->line = k->line;
+    in->f[DV_FLD(LOAD2D, dst)].u = dst;
+    in->f[DV_FLD(LOAD2D, src)].u = src;
+    in->f[DV_FLD(LOAD2D, dtype)].i = (int64_t)dtype;
+    in->f[DV_FLD(LOAD2D, base_idx)].i = (int64_t)base_idx;
+    in->f[DV_FLD(LOAD2D, repeat)].i = repeat;
+    in->f[DV_FLD(LOAD2D, src_stride)].i = src_stride;
+    in->f[DV_FLD(LOAD2D, dst_gap)].i = dst_gap;
+    in->f[DV_FLD(LOAD2D, transpose)].i = (int64_t)transpose;
+}
+
+#define DVK_LOAD2D_RUN(mn)                                                                                            \
+    _Static_assert((int)dvk_form_##mn##_ == (int)DV_FORM_LOAD2D && DV_FLD(LOAD2D, transpose) == 7, "a LOAD2D op, 8 fields");   \
+    static inline __attribute__((always_inline)) void dvk_##mn##_run(                                                \
+        dv_k_t *k, uint32_t n, uint64_t dst, uint64_t dst_step, uint64_t src, dv_dtype_t dtype, uint64_t base_idx,   \
+        uint64_t base_step, int64_t repeat, int64_t src_stride, int64_t dst_gap, int transpose)                      \
+    {                                                                                                                 \
+        dv_insn_t *in = k->wr;                                                                                        \
+        if (__builtin_expect(n - 1u < DVK_BUF_INSNS && k->wr_room - in >= (ptrdiff_t)n && !dvk_scalar_owed_(k) &&   \
+                                 (dst_step | base_step) < DVK_RUN_STEP_LIMIT,                                         \
+                             1)) {                                                                                    \
+            dv_insn_t *last = in + (n - 1u);                                                                          \
+            dvk_load2d_at_(k, in, DV_OP_##mn, dst, src, dtype, base_idx, repeat, src_stride, dst_gap, transpose);    \
+            if (dvk_quick_##mn##_(in)) {                                                                              \
+                dvk_load2d_at_(k, last, DV_OP_##mn, dst + (n - 1u) * dst_step, src, dtype,                           \
+                               base_idx + (n - 1u) * base_step, repeat, src_stride, dst_gap, transpose);             \
+                if (dvk_quick_##mn##_(last)) {                                                                        \
+                    for (uint32_t i = 1; i + 1 < n; i++)                                                              \
+                        dvk_load2d_at_(k, in + i, DV_OP_##mn, dst + i * dst_step, src, dtype,                        \
+                                       base_idx + i * base_step, repeat, src_stride, dst_gap, transpose);            \
+                    dvk_note_pipes_(k, in, dvk_pipe_##mn##_);                                                         \
+                    k->wr = in + n;                                                                                   \
+                    k->emitted += n;                                                                                  \
+                    return;                                                                                           \
+                }                                                                                                     \
+            }                                                                                                         \
+        }                                                                                                             \
+        for (uint32_t i = 0; i < n; i++)                                                                              \
+            dvk_##mn(k, dst + i * dst_step, src, dtype, (int64_t)(base_idx + i * base_step), repeat, src_stride,     \
+                     dst_gap, transpose);                                                                             \
+    }
+DVK_LOAD2D_RUN(load_cbuf_to_ca)
+DVK_LOAD2D_RUN(load_cbuf_to_cb)
+#undef DVK_LOAD2D_RUN
 
 #endif

@@ -661,6 +661,25 @@ static inline void load2d(dv_k_t *k, bool to_b, uint64_t dst, uint64_t src, dv_d
         dvk_load_cbuf_to_ca(k, dst, src, t, (int64_t)base, (int64_t)repeat, (int64_t)stride, (int64_t)gap, transpose);
 }
 
+/* n load2ds (each of `repeat` fractals) whose destination and first fractal step by dst_step and
+ * base_step: the i-th is load2d(k, to_b, dst + i*dst_step, src, t, base + i*base_step, ...).  One
+ * run (kapi_emit.h: checked at its first and last) when each is one instruction. */
+static inline __attribute__((always_inline)) void load2d_run(dv_k_t *k, bool to_b, uint64_t n, uint64_t dst,
+                                                             uint64_t dst_step, uint64_t src, dv_dtype_t t,
+                                                             uint64_t base, uint64_t base_step, uint64_t repeat,
+                                                             uint64_t stride, uint64_t gap, bool transpose)
+{
+    if (repeat - 1 >= DV_REPEAT_MAX || n > DVK_BUF_INSNS) {
+        for (uint64_t i = 0; i < n; i++)
+            load2d(k, to_b, dst + i * dst_step, src, t, base + i * base_step, repeat, stride, gap, transpose);
+    } else if (to_b)
+        dvk_load_cbuf_to_cb_run(k, (uint32_t)n, dst, dst_step, src, t, base, base_step, (int64_t)repeat,
+                                (int64_t)stride, (int64_t)gap, transpose);
+    else
+        dvk_load_cbuf_to_ca_run(k, (uint32_t)n, dst, dst_step, src, t, base, base_step, (int64_t)repeat,
+                                (int64_t)stride, (int64_t)gap, transpose);
+}
+
 /* Issue (MTE2) the L1 groups of A up to global group `upto`. */
 static void issue_a(dv_k_t *k, mm_walk_t *w, uint64_t upto)
 {
@@ -707,12 +726,10 @@ static void load_a(dv_k_t *k, const mm_walk_t *w, uint64_t dst, uint64_t a1, uin
 {
     const dv_dtype_t t = (dv_dtype_t)w->t->it;
     const uint64_t M1 = dv_ceil_div(mt, 16), K1 = dv_ceil_div(kb, w->K0);
-    if (K1 <= M1)
-        for (uint64_t q = 0; q < K1; q++)
-            load2d(k, false, dst + q * 512, a1, t, (q0 + q) * M1, M1, 1, K1 - 1, false);
-    else
-        for (uint64_t p = 0; p < M1; p++)
-            load2d(k, false, dst + p * K1 * 512, a1, t, q0 * M1 + p, K1, M1, 0, false);
+    if (K1 <= M1) /* (fractal q: dst + q*512, base (q0 + q)*M1) */
+        load2d_run(k, false, K1, dst, 512, a1, t, q0 * M1, M1, M1, 1, K1 - 1, false);
+    else /* (row p: dst + p*K1*512, base q0*M1 + p) */
+        load2d_run(k, false, M1, dst, K1 * 512, a1, t, q0 * M1, 1, K1, M1, 0, false);
 }
 
 /* L1 -> L0B: the slice's K1 x N1 fractals into ZN order (kb*N1 + nb).  B^T in L1 is already in that
@@ -739,12 +756,10 @@ static void load_b(dv_k_t *k, const mm_walk_t *w, uint64_t dst, uint64_t b1, uin
                                           (int64_t)N1, 1, 0, (int64_t)(N1 - 1));
     } else if (w->t->bt)
         load2d(k, true, dst, b1, t, kq0 * N1, K1 * N1, 1, 0, false);
-    else if (K1 <= N1)
-        for (uint64_t q = 0; q < K1; q++)
-            load2d(k, true, dst + q * N1 * 512, b1, t, kq0 + q, N1, kl1, 0, true);
-    else
-        for (uint64_t n = 0; n < N1; n++)
-            load2d(k, true, dst + n * 512, b1, t, n * kl1 + kq0, K1, 1, N1 - 1, true);
+    else if (K1 <= N1) /* (row q: dst + q*N1*512, base kq0 + q) */
+        load2d_run(k, true, K1, dst, N1 * 512, b1, t, kq0, 1, N1, kl1, 0, true);
+    else /* (column n: dst + n*512, base n*kl1 + kq0) */
+        load2d_run(k, true, N1, dst, 512, b1, t, kq0, kl1, K1, 1, N1 - 1, true);
 }
 
 /* Coupled cores: L0C -> UB (V, with quantPre / ReLU / NZ -> ND) in row chunks, UB -> GM (MTE3). */
