@@ -114,8 +114,14 @@ AiCore::AiCore(sc_core::sc_module_name name, const Params &p, CoreServices &chip
     for (dv_pipe_t q : {DV_PIPE_MTE1, DV_PIPE_MTE2, DV_PIPE_MTE3, DV_PIPE_FIX})
         if (has_pipe(q))
             dma_[q] = std::make_unique<DmaEngine>(dma_names[q], p.dma, q, index);
+    size_t entries = 1; // pend_'s
     for (int q = 0; q < DV_PIPE_COUNT; q++)
-        q_[q].reset(p.queue_depth[q]);
+        entries += q_[q].reset(p.queue_depth[q]);
+    pool_.reset(new Entry[entries]);
+    pend_ = &pool_[0];
+    for (int q = 0, k = 1; q < DV_PIPE_COUNT; q++)
+        for (size_t i = 0; i <= q_[q].mask; i++)
+            q_[q].ring[i] = &pool_[k++];
     no_queue_.depth = 1; // never full: it holds no entries
     queue_pipes_ = pipes_ & ~(1u << DV_PIPE_S);
     for (int q = 0; q < DV_PIPE_COUNT; q++)
@@ -429,9 +435,9 @@ int AiCore::stuck(dv_stream_t *s, uint32_t block, bool cross_blocked, cycles_t &
                 blocked_ = describe_wait(p, q_[p].front());
                 blocked_line_ = q_[p].front().insn.line;
             }
-        if (have_pending_ && pending_.op == DV_OP_wait_cross_flag) {
+        if (have_pending_ && pend_->insn.op == DV_OP_wait_cross_flag) {
             blocked_ = describe_pending();
-            blocked_line_ = pending_.line;
+            blocked_line_ = pend_->insn.line;
         }
         blocked_source_ = s->source;
         wait(cross_event_ | chip_.abort_event()); // the wait is counted when the waiter starts
@@ -451,7 +457,7 @@ int AiCore::stuck(dv_stream_t *s, uint32_t block, bool cross_blocked, cycles_t &
         }
     if (have_pending_) {
         what += (what.empty() ? "" : "; ") + describe_pending();
-        line = line ? line : pending_.line;
+        line = line ? line : pend_->insn.line;
     }
     return dv_error_set(err, DV_ERR_DEADLOCK, s->source, static_cast<int>(line), 0,
                         "deadlock on %s in block %u: %s, and nothing else can progress", basename(), block,
@@ -512,7 +518,7 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
 
     for (;;) {
         if (!have_pending_ && !stream_end_) {
-            int rc = s->next(s, &pending_, err);
+            int rc = s->next(s, &pend_->insn, err);
             if (rc < 0)
                 return rc;
             if (rc == 0)
@@ -520,7 +526,7 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
             else {
                 have_pending_ = true;
                 pending_index_ = next_index_++;
-                const int p = route(pending_);
+                const int p = route(pend_->insn);
                 pending_pipe_ = p;
                 pending_q_ = static_cast<unsigned>(p) < DV_PIPE_COUNT ? room_[p] : &no_queue_;
             }
@@ -596,7 +602,7 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
 
 std::string AiCore::describe_pending()
 {
-    return "scalar unit " + describe_wait(DV_PIPE_S, Entry{pending_, vs_, {}, 0, pending_index_, 0, {}, CriticalPath::kNone, 0, 0, 0, 0});
+    return "scalar unit " + describe_wait(DV_PIPE_S, Entry{pend_->insn, vs_, {}, 0, pending_index_, 0, {}, CriticalPath::kNone, 0, 0, 0, 0});
 }
 
 std::string AiCore::describe_wait(int p, const Entry &e)
@@ -721,7 +727,7 @@ cycles_t AiCore::acc_wait(const Entry &e) const
 
 bool AiCore::scalar_ready(cycles_t &t, Block &why)
 {
-    const dv_insn_t &in = pending_;
+    const dv_insn_t &in = pend_->insn;
     const int p = pending_pipe_;
     if (p != DV_PIPE_S) { // issued into a pipe's queue: it waits while that queue is full
         if (pending_q_->full()) {
@@ -938,11 +944,11 @@ inline bool AiCore::plain_access(const Entry &e, int p) const
     return true;
 }
 
-// The scalar unit stalled from ts_ to t before issuing pending_: its critical path goes on from what
+// The scalar unit stalled from ts_ to t before issuing pend_'s instruction: its critical path goes on from what
 // it waited for.  Out of issue's way: most instructions issue without a stall.
 void AiCore::issue_stalled(cycles_t t)
 {
-    const dv_insn_t &in = pending_;
+    const dv_insn_t &in = pend_->insn;
     const int p = pending_pipe_;
     const dv_pipe_t cp = static_cast<dv_pipe_t>(p < DV_PIPE_COUNT ? p : DV_PIPE_S);
     dv_stall_t cause;
@@ -974,10 +980,10 @@ void AiCore::issue_stalled(cycles_t t)
     path_.move(s_node_, path_from(pred, t, path_key(in.op, DV_PIPE_S)));
 }
 
-// pending_ is the scalar unit's own work (pipe S), issued after `stall` cycles of stall.
+// pend_'s instruction is the scalar unit's own work (pipe S), issued after `stall` cycles of stall.
 int AiCore::issue_scalar(cycles_t stall, dv_error_t *err)
 {
-    const dv_insn_t &in = pending_;
+    const dv_insn_t &in = pend_->insn;
     const int p = DV_PIPE_S;
     const cycles_t issue_cost = p_.scalar.issue_cycles;
     Entry probe;
@@ -1104,7 +1110,7 @@ int AiCore::issue_scalar(cycles_t stall, dv_error_t *err)
 
 int AiCore::issue(cycles_t t, dv_error_t *err)
 {
-    const dv_insn_t &in = pending_;
+    const dv_insn_t &in = pend_->insn;
     const int p = pending_pipe_;
     const dv_pipe_t cp = static_cast<dv_pipe_t>(p < DV_PIPE_COUNT ? p : DV_PIPE_S);
     const cycles_t issue_cost = p_.scalar.issue_cycles;
@@ -1122,9 +1128,10 @@ int AiCore::issue(cycles_t t, dv_error_t *err)
         commit(p);
     if (q_[p].empty())
         invalidate(p);
-    Entry &e = q_[p].push_slot();
+    // The stream wrote the instruction into pend_: its entry joins the queue (in stays valid).
+    Entry &e = *pend_;
+    pend_ = q_[p].push(pend_);
     queued_ |= 1u << p;
-    dv_insn_copy(&e.insn, &in);
     e.enq = ts_;
     e.index = pending_index_;
     if (flag_op(in.op)) {

@@ -128,24 +128,34 @@ private:
         cycles_t v_occupy, v_latency, v_conflict;
         uint16_t fi; // set_flag / wait_flag: its flag (flags_[fi]), listed when it was issued (issue_flag)
     };
-    static_assert(std::is_trivially_default_constructible<Entry>::value, "Queue leaves entries uninitialised");
+    static_assert(std::is_trivially_default_constructible<Entry>::value, "the pool leaves entries uninitialised");
     struct Queue {
-        // Entries are written before they are read: left uninitialised (a core's queues are
-        // ~100 KB, pages a run never reaches cost nothing).  The ring has a power of two of slots
-        // (at least depth), so that a place in it is a mask away.
-        std::unique_ptr<Entry[]> ring;
+        // Each slot of the ring holds a place in the core's pool (pool_), its own entry while the
+        // slot is out of use: an instruction is read from the stream straight into the spare entry
+        // pend_, and issuing it swaps pend_ with the place in the tail slot instead of copying it
+        // (every entry of the pool is in one slot or pend_, always).  The ring has a power of two of
+        // slots (at least depth), so that a place in it is a mask away.
+        std::unique_ptr<Entry *[]> ring;
         size_t depth = 0, mask = 0, head = 0, count = 0;
-        void reset(size_t d)
+        size_t reset(size_t d) // the ring's slots (the caller gives each its entry)
         {
             size_t slots = 1;
             while (slots < d)
                 slots *= 2;
-            ring.reset(new Entry[slots]), depth = d, mask = slots - 1, head = count = 0;
+            ring.reset(new Entry *[slots]), depth = d, mask = slots - 1, head = count = 0;
+            return slots;
         }
-        Entry &front() { return ring[head]; }
-        const Entry &front() const { return ring[head]; }
-        Entry &push_slot() { return ring[(head + count++) & mask]; }
-        void pop() { head = (head + 1) & mask, count--; }
+        Entry &front() { return *ring[head]; }
+        const Entry &front() const { return *ring[head]; }
+        // e (filled) joins the queue; the returned entry, the tail slot's spare, takes its place.
+        Entry *push(Entry *e)
+        {
+            Entry *&slot = ring[(head + count++) & mask];
+            Entry *spare = slot;
+            slot = e;
+            return spare;
+        }
+        void pop() { head = (head + 1) & mask, count--; } // (its entry stays the slot's spare)
         bool full() const { return count == depth; }
         bool empty() const { return count == 0; }
     };
@@ -414,10 +424,13 @@ private:
     HazardChecker hz_;
     dv_stream_t *stream_ = nullptr;
     uint32_t block_ = 0, sub_ = 0;
-    dv_insn_t pending_{};
+    // The entries of the queues' slots and of the pending instruction (pend_).  Entries are written
+    // before they are read: left uninitialised (pages a run never reaches cost nothing).
+    std::unique_ptr<Entry[]> pool_;
+    Entry *pend_ = nullptr; // its insn: the instruction the scalar unit issues next (have_pending_)
     bool have_pending_ = false, stream_end_ = false;
     uint64_t next_index_ = 0, pending_index_ = 0;
-    int pending_pipe_ = DV_PIPE_S; // route(pending_): the queue it goes to
+    int pending_pipe_ = DV_PIPE_S; // route(pend_->insn): the queue it goes to
     // That queue when it is one the core has, else one never full (scalar_ready's test): room_[p].
     const Queue *pending_q_ = &no_queue_;
     Queue no_queue_;

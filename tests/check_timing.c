@@ -547,6 +547,34 @@ START_TEST(test_timing_queue_full_stalls_scalar)
 }
 END_TEST
 
+/* Queues of depth 1, 3 (a ring of four slots) and 8 wrap several times under twelve vadds of
+ * twelve lengths: the V pipe is never idle after the first, so the kernel ends after every vadd's
+ * own occupancy once (it fails when a queue slot runs another instruction's entry: one length
+ * twice, another never). */
+START_TEST(test_timing_queue_wraps_each_entry_once)
+{
+    static const char *const depths[] = {"queue.v_depth=1", "queue.v_depth=3", "queue.v_depth=8"};
+    for (int d = 0; d < 3; d++) {
+        const char *sets[] = {depths[d], NULL};
+        dv_config_t cfg;
+        dvt_config(&cfg, NULL, sets);
+        uint64_t busy = 0;
+        dvt_run_t r;
+        char text[4096], *p = text;
+        p += sprintf(p, "dvtrace 1\nkernel q kind=vector blocks=1\nblock 0\n");
+        for (int i = 0; i < 12; i++) {
+            const int repeat = (64 << (i % 2)) + i; /* twelve lengths */
+            busy += dv_ceil_div((uint64_t)repeat * 256, cfg.vc_ADD_b16_bpc);
+            p += sprintf(p, "vadd dst=ub:0x10000 src0=ub:0x0 src1=ub:0x100 dtype=f16 repeat=%d\n", repeat);
+        }
+        sprintf(p, "end\n");
+        ck_assert_msg(dvt_run_text(&r, &cfg, text, false, GM0) == DV_OK, "%s", r.err.msg);
+        ck_assert_uint_eq(r.cnt.cycles, dvt_t0(&cfg) + 1 + busy + cfg.vc_ADD_b16_lat + cfg.vector_pipeline_cycles);
+        dvt_free(&r);
+    }
+}
+END_TEST
+
 /* Twice as many blocks as AIVs: every AIV runs two waves. */
 START_TEST(test_timing_blocks_run_in_waves)
 {
@@ -804,6 +832,7 @@ Suite *dv_timing_suite(void)
     tcase_add_test(tc, test_timing_hbm_contention);
     tcase_add_test(tc, test_timing_l2_hit_faster_than_miss);
     tcase_add_test(tc, test_timing_queue_full_stalls_scalar);
+    tcase_add_test(tc, test_timing_queue_wraps_each_entry_once);
     tcase_add_test(tc, test_timing_blocks_run_in_waves);
     tcase_add_test(tc, test_timing_ub_bank_conflicts);
     tcase_add_test(tc, test_timing_vbrcb_and_vtranspose);
