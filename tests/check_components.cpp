@@ -1492,13 +1492,12 @@ START_TEST(test_components_hazard_long_stream_then_race)
 }
 END_TEST
 
-// The first look for a race and the walk that collects them agree wherever the unordered
-// instructions lie in the checker's storage: MTE2 writes L ranges, V and MTE3 ordered after all but
-// the last three (so pruning forgets the rest and the storage is reused round and round); V then
-// reads what the third last wrote.  One hazard, with that write, for every L: across these L the
+// MTE2 writes L ranges, V and MTE3 ordered after all but the last three (so pruning forgets the
+// rest and the storage is reused round and round), the three newest `gap` bytes apart; V then reads
+// what the third last wrote.  One hazard, with that write, for every L: across L = 250 to 261 the
 // three fall everywhere around the point where the storage wraps (with its sizes today, L = 256 to
 // 258 put them across it).
-START_TEST(test_components_hazard_race_across_the_wrap)
+static void hazard_race_with_third_newest(uint64_t gap)
 {
     for (uint64_t len = 250; len < 262; len++) {
         HazardChecker h;
@@ -1506,7 +1505,7 @@ START_TEST(test_components_hazard_race_across_the_wrap)
         h.reset(kAiv);
         for (uint64_t i = 0; i < len; i++) {
             const bool late = i + 3 >= len;
-            const uint64_t lo = late ? 100000 + 64 * (i + 3 - len) : 64 * (i % 8);
+            const uint64_t lo = late ? 100000 + gap * (i + 3 - len) : 64 * (i % 8);
             dv_range_t x = ub(lo, lo + 64, true);
             rec.add(h.execute(DV_PIPE_MTE2, kNoClock, i, 0, &x, 1));
             if (!late) {
@@ -1522,6 +1521,13 @@ START_TEST(test_components_hazard_race_across_the_wrap)
         ck_assert_uint_eq(rec.found[0].insn_first, len - 3);
         ck_assert_uint_eq(rec.found[0].lo, 100000);
     }
+}
+
+// The first look for a race and the walk that collects them agree wherever the unordered
+// instructions lie in the checker's storage (the three newest writes 64 bytes apart: one bucket).
+START_TEST(test_components_hazard_race_across_the_wrap)
+{
+    hazard_race_with_third_newest(64);
 }
 END_TEST
 
@@ -1576,28 +1582,7 @@ END_TEST
 // from the third, wherever the storage wraps among them; the race with the third is found.
 START_TEST(test_components_hazard_race_past_the_two_newest)
 {
-    for (uint64_t len = 250; len < 262; len++) {
-        HazardChecker h;
-        Recorder rec;
-        h.reset(kAiv);
-        for (uint64_t i = 0; i < len; i++) {
-            const bool late = i + 3 >= len;
-            const uint64_t lo = late ? 100000 + 8192 * (i + 3 - len) : 64 * (i % 8);
-            dv_range_t x = ub(lo, lo + 64, true);
-            rec.add(h.execute(DV_PIPE_MTE2, kNoClock, i, 0, &x, 1));
-            if (!late) {
-                h.merge(DV_PIPE_V, h.clock(DV_PIPE_MTE2));
-                h.merge(DV_PIPE_MTE3, h.clock(DV_PIPE_MTE2));
-            }
-        }
-        ck_assert_uint_eq(rec.found.size(), 0);
-        dv_range_t r = ub(100000, 100064, false);
-        rec.add(h.execute(DV_PIPE_V, kNoClock, len, 0, &r, 1));
-        ck_assert_uint_eq(rec.found.size(), 1);
-        ck_assert_int_eq(rec.found[0].kind, DV_HAZ_RAW);
-        ck_assert_uint_eq(rec.found[0].insn_first, len - 3);
-        ck_assert_uint_eq(rec.found[0].lo, 100000);
-    }
+    hazard_race_with_third_newest(8192);
 }
 END_TEST
 
