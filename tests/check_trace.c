@@ -15,16 +15,20 @@ Suite *dv_trace_suite(void);
 
 /* ---------------------------------------------------------------- helpers */
 
-/* Write text to a new temporary file; path receives its name. */
-static void write_temp(const char *text, char *path, size_t cap)
+/* Write len bytes of text (NUL bytes included) to a new temporary file; path receives its name. */
+static void write_temp_bytes(const char *text, size_t len, char *path, size_t cap)
 {
     snprintf(path, cap, "/tmp/dvtrace_test_XXXXXX");
     int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);
-    FILE *f = fdopen(fd, "wb");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
+    ck_assert_int_eq(write(fd, text, len), (ssize_t)len);
+    close(fd);
+}
+
+/* Write text to a new temporary file; path receives its name. */
+static void write_temp(const char *text, char *path, size_t cap)
+{
+    write_temp_bytes(text, strlen(text), path, cap);
 }
 
 static char *read_all(const char *path)
@@ -728,11 +732,8 @@ START_TEST(test_trace_loop_errors_where_they_are)
         for (int i = 0; i < at; i++)
             line += 7 + (i % 5 == 0);
         line += cases[c].bad == 3 ? 5 : 3;
-        char path[64] = "/tmp/dvtrace_test_XXXXXX";
-        int fd = mkstemp(path);
-        ck_assert_int_ge(fd, 0);
-        ck_assert_int_eq(write(fd, text, len), (ssize_t)len);
-        close(fd);
+        char path[64];
+        write_temp_bytes(text, len, path, sizeof path);
         dv_error_t e1, e2;
         ck_assert_int_lt(open_file_and_read(path, &e1), 0);
         unlink(path);
@@ -805,11 +806,8 @@ static char *replay_text(int iters, int bad_at, size_t *len)
  * parser makes of its line alone, at its line number; or the first error is the parser's. */
 static void check_blocks_match_parser(const char *text, size_t len)
 {
-    char path[64] = "/tmp/dvtrace_test_XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    ck_assert_int_eq(write(fd, text, len), (ssize_t)len);
-    close(fd);
+    char path[64];
+    write_temp_bytes(text, len, path, sizeof path);
     for (int file = 0; file < 2; file++) {
         dv_kernel_t *k;
         dv_error_t err;
@@ -1103,11 +1101,8 @@ START_TEST(test_trace_scan_period_across_refills)
                 col = 1;
             }
             const int line = line_at(text, text + at);
-            char path[64] = "/tmp/dvtrace_test_XXXXXX";
-            int fd = mkstemp(path);
-            ck_assert_int_ge(fd, 0);
-            ck_assert_int_eq(write(fd, text, len), (ssize_t)len);
-            close(fd);
+            char path[64];
+            write_temp_bytes(text, len, path, sizeof path);
             for (int file = 0; file < 2; file++) {
                 dv_kernel_t *k = NULL;
                 dv_error_t err;
@@ -1470,11 +1465,8 @@ END_TEST
 START_TEST(test_trace_error_nul_byte)
 {
     static const char text[] = HDR "set_flag src\0=MTE2 dst=V id=0\nend\n";
-    char path[] = "/tmp/dvsim-nul-XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    ck_assert_int_eq(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
-    close(fd);
+    char path[64];
+    write_temp_bytes(text, sizeof text - 1, path, sizeof path);
     dv_error_t err;
     ck_assert_int_eq(open_file_and_read(path, &err), DV_ERR_PARSE);
     unlink(path);
