@@ -176,6 +176,12 @@ void Occupancy::close_in_order(const Block &b, double &bc)
             count += pieces;
         }
     };
+    auto finish = [&]() { // the pieces' interval start, and their integral
+        if (count != 0) {
+            bc += static_cast<double>(exact);
+            add(starts_, w, sum, count);
+        }
+    };
     if (l.disjoint) { // each read one piece, each gap before, between and after them one
         uint64_t at = b.lo;
         for (size_t k = 0; k < n; k++) {
@@ -186,10 +192,7 @@ void Occupancy::close_in_order(const Block &b, double &bc)
         }
         if (at < b.hi)
             part(at, b.hi, r0, 1);
-        if (count != 0) {
-            bc += static_cast<double>(exact);
-            add(starts_, w, sum, count);
-        }
+        finish();
         return;
     }
     if (rd[0].lo > b.lo) // before the first read
@@ -208,10 +211,7 @@ void Occupancy::close_in_order(const Block &b, double &bc)
             part(rd[n - 1].lo, h, std::max(r0, rd[n - 1].t), pieces);
             if (h < b.hi)
                 part(h, b.hi, r0, 1);
-            if (count != 0) {
-                bc += static_cast<double>(exact);
-                add(starts_, w, sum, count);
-            }
+            finish();
             return;
         }
     }
@@ -235,10 +235,7 @@ void Occupancy::close_in_order(const Block &b, double &bc)
             part(h, next, r0, 1);
         k++;
     }
-    if (count != 0) {
-        bc += static_cast<double>(exact);
-        add(starts_, w, sum, count);
-    }
+    finish();
 }
 
 // close_in_order() piece by piece, the integral summed in address order.
