@@ -487,39 +487,37 @@ static inline bool bytes_equal(const char *a, const char *b, size_t n, uint64_t 
 }
 
 /* bytes_equal for longer texts (a template's text between two runs, often several lines): 64 bytes
- * a compare first. */
-static inline bool text_equal(const char *a, const char *b, size_t n, uint64_t tail)
+ * a compare first.  b_aligned (a constant at each call): b is sixteen-byte aligned (template_t.exp),
+ * so b's bytes are compared from memory, not loaded first (a compare of 64 bytes: four loads, not
+ * eight). */
+static inline __attribute__((always_inline)) bool text_equal_as(const char *a, const char *b, size_t n, uint64_t tail,
+                                                                bool b_aligned)
 {
 #if defined(__SSE2__)
 #define LD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+#define LDB(p) (b_aligned ? _mm_load_si128((const __m128i *)(const void *)(p)) : LD(p))
     for (; n > 64; n -= 64, a += 64, b += 64) {
-        const __m128i x = _mm_and_si128(_mm_cmpeq_epi8(LD(a), LD(b)), _mm_cmpeq_epi8(LD(a + 16), LD(b + 16)));
-        const __m128i y = _mm_and_si128(_mm_cmpeq_epi8(LD(a + 32), LD(b + 32)), _mm_cmpeq_epi8(LD(a + 48), LD(b + 48)));
+        const __m128i x = _mm_and_si128(_mm_cmpeq_epi8(LD(a), LDB(b)), _mm_cmpeq_epi8(LD(a + 16), LDB(b + 16)));
+        const __m128i y = _mm_and_si128(_mm_cmpeq_epi8(LD(a + 32), LDB(b + 32)), _mm_cmpeq_epi8(LD(a + 48), LDB(b + 48)));
         if (_mm_movemask_epi8(_mm_and_si128(x, y)) != 0xFFFF)
             return false;
     }
+#undef LDB
 #undef LD
+#else
+    (void)b_aligned;
 #endif
     return bytes_equal(a, b, n, tail); /* (n less by a multiple of 8: the same tail) */
 }
 
-/* text_equal with b sixteen-byte aligned (template_t.exp): b's bytes are compared from memory, not
- * loaded first (a compare of 64 bytes: four loads, not eight). */
+static inline bool text_equal(const char *a, const char *b, size_t n, uint64_t tail)
+{
+    return text_equal_as(a, b, n, tail, false);
+}
+
 static inline bool text_equal_aligned(const char *a, const char *b, size_t n, uint64_t tail)
 {
-#if defined(__SSE2__)
-#define LD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
-#define LDA(p) _mm_load_si128((const __m128i *)(const void *)(p))
-    for (; n > 64; n -= 64, a += 64, b += 64) {
-        const __m128i x = _mm_and_si128(_mm_cmpeq_epi8(LD(a), LDA(b)), _mm_cmpeq_epi8(LD(a + 16), LDA(b + 16)));
-        const __m128i y = _mm_and_si128(_mm_cmpeq_epi8(LD(a + 32), LDA(b + 32)), _mm_cmpeq_epi8(LD(a + 48), LDA(b + 48)));
-        if (_mm_movemask_epi8(_mm_and_si128(x, y)) != 0xFFFF)
-            return false;
-    }
-#undef LDA
-#undef LD
-#endif
-    return bytes_equal(a, b, n, tail); /* (n less by a multiple of 8: the same tail) */
+    return text_equal_as(a, b, n, tail, true);
 }
 
 /* Hex digit values; 16 for the other bytes. */
