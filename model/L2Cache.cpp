@@ -351,9 +351,9 @@ __attribute__((always_inline)) inline void L2Cache::touch_lines(uint64_t l, uint
 }
 
 // One run (the common DMA), inline in transfer, which calls it for the profiles' 16 ways without
-// touch_runs' dispatch (and touch_runs for other ways).  Lines never allocated, all in one word of their run's bitmap and in consecutive sets (a piece of
-// touch_lines that is one word), are sure misses taken by fresh_run; any other run goes to
-// touch_run_any.
+// touch_runs' dispatch (and touch_runs for other ways).  Lines never allocated, all in one word of
+// their run's bitmap and in consecutive sets (a piece of touch_lines that is one word), are sure
+// misses taken by fresh_run; any other run goes to touch_run_any.
 template <uint64_t W, bool D>
 __attribute__((always_inline)) inline L2Cache::Tally L2Cache::touch_run(uint64_t a, uint64_t bytes)
 {
