@@ -28,6 +28,7 @@ void BandwidthCalendar::reset()
 {
     base_ = count_ = now_ = 0;
     past_lo_ = past_hi_ = past_w_[0] = past_w_[1] = 0;
+    past_now_ = false;
     throttle_ = kFree;
     ring_.assign(512, Bin{});
     size_ = ring_.size();
@@ -38,6 +39,7 @@ void BandwidthCalendar::retire(cycles_t t)
 {
     const uint64_t bin = t / window_;
     now_ = std::max(now_, bin);
+    past_now_ = false; // (the global time and the live bins may move)
     const uint64_t keep = bin > near_ ? bin - near_ : 0; // keep recent history for share_near
     while (base_ < keep && count_ > 0) {
         slot(base_) = Bin{};
@@ -231,17 +233,23 @@ __attribute__((always_inline)) inline uint64_t BandwidthCalendar::share_near(uin
     // bin), where a reservation starts, and reservations mark only bins from their start on, so
     // the kept bins change only when the global time moves (retire), and then `done` moves.  (The
     // throttled start above keeps them too: it holds only while the global time, which they end
-    // at or before, is at or before the bin asked about.)
-    const uint64_t done = std::min<uint64_t>(std::min(now_, bin), base_ + count_);
-    const uint64_t past_lo = std::max(base_, done > near_ ? done - near_ : 0);
-    if (past_lo != past_lo_ || done != past_hi_) {
-        past_w_[0] = past_w_[1] = 0;
-        if (done - past_lo == near_ && (past_lo & mask_) + near_ <= size_ && unrolled_) // near_ bins, one piece
-            scan_fixed<near_, false>(ring_.data() + (past_lo & mask_), past_w_, nullptr);
-        else
-            scan(past_lo, done, past_w_, nullptr);
-        past_lo_ = past_lo;
-        past_hi_ = done;
+    // at or before, is at or before the bin asked about.)  Once they end at the global time itself
+    // (done == now_), they stay the kept bins for every bin asked about from now_ on until the
+    // global time moves or the calendar is reset (the live bins only grow meanwhile, so done and
+    // past_lo come out the same): past_now_ says so, and they are not worked out again.
+    if (!past_now_ || bin < now_) {
+        const uint64_t done = std::min<uint64_t>(std::min(now_, bin), base_ + count_);
+        const uint64_t past_lo = std::max(base_, done > near_ ? done - near_ : 0);
+        if (past_lo != past_lo_ || done != past_hi_) {
+            past_w_[0] = past_w_[1] = 0;
+            if (done - past_lo == near_ && (past_lo & mask_) + near_ <= size_ && unrolled_) // near_ bins, one piece
+                scan_fixed<near_, false>(ring_.data() + (past_lo & mask_), past_w_, nullptr);
+            else
+                scan(past_lo, done, past_w_, nullptr);
+            past_lo_ = past_lo;
+            past_hi_ = done;
+        }
+        past_now_ = done == now_ && unrolled_;
     }
     w[0] |= past_w_[0];
     w[1] |= past_w_[1];

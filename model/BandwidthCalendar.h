@@ -37,8 +37,9 @@ public:
     // capacity / contenders per bin, as all the kernel's cores start together (no limit for one).
     void start(unsigned contenders);
     // Tests: take the paths every CPU and every capacity can take (no popcnt, products in 128
-    // bits, the bins before the global time by scan) from now on; the results are the same.
-    void general_paths() { popcnt_ = small_ = unrolled_ = false; }
+    // bits, the bins before the global time by scan and worked out at every reservation) from now
+    // on; the results are the same.
+    void general_paths() { popcnt_ = small_ = unrolled_ = past_now_ = false; }
 
 private:
     // reserve's body; Popcnt: compiled for (and run on) a CPU with the popcnt instruction, which
@@ -77,6 +78,9 @@ private:
     uint64_t now_ = 0; // the global time's bin (retire): bins before it are complete
     // share_near: the requesters seen in the live bins [past_lo_, past_hi_) before the global time
     uint64_t past_lo_ = 0, past_hi_ = 0, past_w_[2] = {0, 0};
+    // [past_lo_, past_hi_) end at the global time and stay the kept bins for every bin asked about
+    // from now_ on, until retire() or reset() (never on the general paths)
+    bool past_now_ = false;
     uint64_t start_bin_ = 0, contenders_ = 1;
     // kStarting: start() with more than one core, the next reservation sets start_bin_; kThrottled:
     // a kernel of contenders_ cores started at start_bin_ and the global time has not passed it (once

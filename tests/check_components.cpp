@@ -181,11 +181,11 @@ START_TEST(test_components_calendar_walk_across_ring_end)
 END_TEST
 
 // The fast paths of reserve (popcnt, where the CPU has it; 64-bit products, for a capacity of up
-// to 2^25 bytes a bin; the unrolled read of the bins before the global time) give what the
-// general ones give: two calendars, one on the general paths,
-// take the same random reservations (up to 200 requesters, some far ahead, in the ring's last
-// slots or before the live bins), retirements, lost capacity and kernel starts, with every
-// reservation's result compared.
+// to 2^25 bytes a bin; the unrolled read of the bins before the global time, and their requesters
+// kept until the global time moves) give what the general ones give: two calendars, one on the
+// general paths, take the same random reservations (up to 200 requesters, some far ahead, in the
+// ring's last slots or before the live bins), retirements, lost capacity and kernel starts, with
+// every reservation's result compared.
 START_TEST(test_components_calendar_fast_paths_match_general)
 {
     uint64_t s = 88172645463325252ull;
