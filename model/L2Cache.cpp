@@ -341,19 +341,36 @@ __attribute__((always_inline)) inline void L2Cache::fresh_lines(unsigned char *s
                                                                 uint64_t &uses, uint64_t &writebacks) const
 {
     const Layout lay = W ? layout(W) : lay_;
+    // Line tag - 1 records the use tag + u: one register steps both.
+    const uint64_t u = uses + 1 - tag, e = tag + n;
+    uses += n;
     const auto miss = [&](unsigned char *b, uint64_t line_tag) __attribute__((always_inline)) {
-        fresh_miss<W, D>(b, line_tag, ++uses, writebacks);
+        fresh_miss<W, D>(b, line_tag, line_tag + u, writebacks);
     };
-    // four lines a step (the compiler's unrolling does not survive link-time optimisation)
-    const uint64_t e = tag + n;
-    for (; e - tag >= 4; tag += 4, s += 4 * lay.bytes) {
+    // The n mod 4 first lines, then four lines a step (the compiler's unrolling does not survive
+    // link-time optimisation), so that the loop needs no count of its own.
+    switch (n % 4) {
+    case 3:
+        miss(s, tag++);
+        s += lay.bytes;
+        [[fallthrough]];
+    case 2:
+        miss(s, tag++);
+        s += lay.bytes;
+        [[fallthrough]];
+    case 1:
+        miss(s, tag++);
+        s += lay.bytes;
+        break;
+    default:
+        break;
+    }
+    for (; tag != e; tag += 4, s += 4 * lay.bytes) {
         miss(s, tag);
         miss(s + lay.bytes, tag + 1);
         miss(s + 2 * lay.bytes, tag + 2);
         miss(s + 3 * lay.bytes, tag + 3);
     }
-    for (; tag != e; tag++, s += lay.bytes)
-        miss(s, tag);
 }
 
 // fresh_lines out of line, with every register for its loop; returns the write-backs.
