@@ -188,6 +188,36 @@ __attribute__((noinline)) void L2Cache::lookup_cold(unsigned char *s, uint64_t t
     lookup<W, D>(s, tag, false, at, seen, use, t.misses, t.writebacks);
 }
 
+// touch_rows' lookup of a line (tag: line + 1) in the set at s (at most kOrderWays ways) at its two
+// most recently used ways, where a tile's rows that the cores sharing it read in turn mostly are
+// (the most recently used line, or the one before it when another tile's row took the set
+// meanwhile): a hit records `use` (and makes the line dirty when D), the second moving to the
+// front of the order (lookup's hit without the call); false when neither holds the line.
+template <uint64_t W, bool D>
+__attribute__((always_inline)) inline bool L2Cache::hit_recent(unsigned char *s, uint64_t tag, uint64_t use) const
+{
+    const uint64_t ways = W ? W : ways_;
+    const Layout lay = W ? layout(W) : lay_;
+    const uint64_t *const tags = reinterpret_cast<const uint64_t *>(s + lay.tag);
+    uint64_t &order = field(s, kOrder);
+    const uint64_t o = order;
+    uint64_t w = mru(o, ways);
+    if (tags[w] != tag) {
+        if (ways < 2)
+            return false;
+        w = (o >> 4 & 15) ^ (ways - 2); // the second entry (stored XOR Order::init, as the first)
+        if (tags[w] != tag)
+            return false;
+        // the first two entries swap places; each is stored XOR the other place's init entry
+        const uint64_t x = (ways - 1) ^ (ways - 2);
+        order = (o & ~0xffull) | ((o >> 4 & 15) ^ x) | ((o & 15) ^ x) << 4;
+    }
+    if (D)
+        s[lay.dirty + w] = 1;
+    reinterpret_cast<uint64_t *>(s + lay.used)[w] = use;
+    return true;
+}
+
 // Out of line: a DMA's rows, not its lines, then take its registers.
 template <uint64_t W, bool D>
 __attribute__((noinline)) L2Cache::Tally L2Cache::touch_rows(const GmRuns &runs)
@@ -200,8 +230,8 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_rows(const GmRuns &runs)
     uint64_t uses = uses_;
     Walk k = walk_start();
     Tally cold; // the misses and write-backs of the lookups out of line
-    // The loop is kept small (a row that is not its set's most recently used line takes the lookup
-    // out of line), so that its state stays in registers.
+    // The loop is kept small (a row that is not one of its set's two most recently used lines takes
+    // the lookup out of line), so that its state stays in registers.
     const uint64_t step = runs.stride / line, group_step = runs.group_stride / line;
     const uint64_t per = runs.group ? runs.group : count; // rows per group
     // The rows are taken in pieces that stay in one run of `sets` lines and do not wrap around the
@@ -217,14 +247,35 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_rows(const GmRuns &runs)
             const uint64_t r = step ? std::min(n, (sets - 1 - std::max(in_run, set)) / step + 1) : n;
             n -= r;
             unsigned char *s = mem + set * lay.bytes;
+            uint64_t at = tag - 1 - k.first; // the row's place in its run's bitmap
+            if (ordered && !(k.seen[at / 64] >> at % 64 & 1)) {
+                // The piece's first row was never allocated (a tile read or written for the first
+                // time): each row's bit is tested first, and a clear one is a sure miss taken here
+                // (lookup's miss without the call); a set one takes the lookup below.
+                for (const uint64_t stop = uses + r;;) {
+                    ++uses;
+                    uint64_t &word = k.seen[at / 64];
+                    const uint64_t bit = 1ull << at % 64;
+                    if (!(word & bit)) {
+                        word |= bit;
+                        cold.misses++;
+                        fresh_miss<W, D>(s, tag, uses, cold.writebacks);
+                    } else if (!hit_recent<W, D>(s, tag, uses))
+                        lookup_cold<W, D>(s, tag, kMarked, k.seen, uses, cold);
+                    if (uses == stop)
+                        break;
+                    tag += step;
+                    s += step_bytes;
+                    at += step;
+                }
+                if (n == 0)
+                    break;
+                tag += step;
+                continue;
+            }
             for (const uint64_t stop = uses + r;;) {
                 ++uses;
-                uint64_t w;
-                if (ordered && reinterpret_cast<uint64_t *>(s + lay.tag)[w = mru(field(s, kOrder), ways)] == tag) {
-                    if (D)
-                        s[lay.dirty + w] = 1;
-                    reinterpret_cast<uint64_t *>(s + lay.used)[w] = uses;
-                } else
+                if (!(ordered && hit_recent<W, D>(s, tag, uses)))
                     lookup_cold<W, D>(s, tag, tag - 1 - k.first, k.seen, uses, cold);
                 if (uses == stop)
                     break;
@@ -263,6 +314,25 @@ __attribute__((always_inline)) inline void L2Cache::touch(unsigned char *s, uint
     lookup<W, D>(s, tag, fresh, at, seen, use, misses, writebacks);
 }
 
+// A line never allocated (tag: line + 1) into the set at s, which has a recency order: a sure miss,
+// which takes the last way of the order (an invalid one while there is one) and makes it the first -
+// lookup's miss without its search.  The way records `use`.
+template <uint64_t W, bool D>
+__attribute__((always_inline)) inline void L2Cache::fresh_miss(unsigned char *s, uint64_t tag, uint64_t use,
+                                                               uint64_t &writebacks) const
+{
+    const uint64_t ways = W ? W : ways_;
+    const Layout lay = W ? layout(W) : lay_;
+    uint64_t &order = field(s, kOrder);
+    const uint64_t o = order, w = victim(o, ways);
+    order = rotate(o, ways, W ? order_of(W) : ord_);
+    writebacks += s[lay.dirty + w]; // (an invalid way is never dirty)
+    s[lay.dirty + w] = D;
+    reinterpret_cast<uint64_t *>(s + lay.tag)[w] = tag;
+    s[lay.sig + w] = sig_of(tag);
+    reinterpret_cast<uint64_t *>(s + lay.used)[w] = use;
+}
+
 // n lines never allocated (tags tag .. tag + n - 1) into the n sets from the one at s, which have a
 // recency order: sure misses, each taking the last way of its set's order (an invalid one while
 // there is one), which becomes the first - lookup's miss without its search.
@@ -270,29 +340,37 @@ template <uint64_t W, bool D>
 __attribute__((always_inline)) inline void L2Cache::fresh_lines(unsigned char *s, uint64_t tag, uint64_t n,
                                                                 uint64_t &uses, uint64_t &writebacks) const
 {
-    const uint64_t ways = W ? W : ways_;
     const Layout lay = W ? layout(W) : lay_;
-    const Order ord = W ? order_of(W) : ord_;
+    // Line tag - 1 records the use tag + u: one register steps both.
+    const uint64_t u = uses + 1 - tag, e = tag + n;
+    uses += n;
     const auto miss = [&](unsigned char *b, uint64_t line_tag) __attribute__((always_inline)) {
-        uint64_t &order = field(b, kOrder);
-        const uint64_t o = order, w = victim(o, ways);
-        order = rotate(o, ways, ord);
-        writebacks += b[lay.dirty + w]; // (an invalid way is never dirty)
-        b[lay.dirty + w] = D;
-        reinterpret_cast<uint64_t *>(b + lay.tag)[w] = line_tag;
-        b[lay.sig + w] = sig_of(line_tag);
-        reinterpret_cast<uint64_t *>(b + lay.used)[w] = ++uses;
+        fresh_miss<W, D>(b, line_tag, line_tag + u, writebacks);
     };
-    // four lines a step (the compiler's unrolling does not survive link-time optimisation)
-    const uint64_t e = tag + n;
-    for (; e - tag >= 4; tag += 4, s += 4 * lay.bytes) {
+    // The n mod 4 first lines, then four lines a step (the compiler's unrolling does not survive
+    // link-time optimisation), so that the loop needs no count of its own.
+    switch (n % 4) {
+    case 3:
+        miss(s, tag++);
+        s += lay.bytes;
+        [[fallthrough]];
+    case 2:
+        miss(s, tag++);
+        s += lay.bytes;
+        [[fallthrough]];
+    case 1:
+        miss(s, tag++);
+        s += lay.bytes;
+        break;
+    default:
+        break;
+    }
+    for (; tag != e; tag += 4, s += 4 * lay.bytes) {
         miss(s, tag);
         miss(s + lay.bytes, tag + 1);
         miss(s + 2 * lay.bytes, tag + 2);
         miss(s + 3 * lay.bytes, tag + 3);
     }
-    for (; tag != e; tag++, s += lay.bytes)
-        miss(s, tag);
 }
 
 // fresh_lines out of line, with every register for its loop; returns the write-backs.

@@ -254,6 +254,10 @@ private:
     Tally touch_run(uint64_t a, uint64_t bytes);
     template <uint64_t W, bool D>
     Tally touch_run_any(uint64_t a, uint64_t bytes);
+    // A miss of a line never allocated (tag: line + 1) in the set at s (at most kOrderWays ways),
+    // whose way records `use`.
+    template <uint64_t W, bool D>
+    void fresh_miss(unsigned char *s, uint64_t tag, uint64_t use, uint64_t &writebacks) const;
     // touch_runs' misses of n lines never allocated, tags tag .. tag + n - 1, in the n sets from the
     // one at s (at most kOrderWays ways).
     template <uint64_t W, bool D>
@@ -276,6 +280,8 @@ private:
     template <uint64_t W, bool D>
     void lookup(unsigned char *s, uint64_t tag, bool fresh, uint64_t at, uint64_t *seen, uint64_t use,
                 uint64_t &misses, uint64_t &writebacks) const;
+    template <uint64_t W, bool D>
+    bool hit_recent(unsigned char *s, uint64_t tag, uint64_t use) const;
     template <uint64_t W, bool D>
     void lookup_cold(unsigned char *s, uint64_t tag, uint64_t at, uint64_t *seen, uint64_t use, Tally &t) const;
     static constexpr uint64_t kMarked = ~0ull; // lookup: the line's bit is set already

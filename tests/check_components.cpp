@@ -494,6 +494,58 @@ START_TEST(test_components_l2_rows)
 }
 END_TEST
 
+// A tile's rows stepped line by line (touch_rows: a row at its set's most recently used line or the
+// one before it is a hit without the lookup, and a piece whose first row was never allocated takes
+// its never-allocated rows as sure misses) against the same rows as a list of runs, each looked up
+// on its own.  Two L2s of 64 sets of 128 B lines (16, 4 and 1 ways), each with its own HBM, take
+// 4,000 random tiles - one of 6 bases per run of 64 lines, 1 .. 24 rows 0 .. 9 lines apart, in
+// groups or not, reads and writes - so that tiles read in turn share sets: every result and count is
+// the same, and so are the write-backs of an idle chip (which follow the lines' last uses).
+START_TEST(test_components_l2_rows_match_lines)
+{
+    for (uint64_t ways : {16, 4, 1}) {
+        Context context;
+        Hbm hbm_a("hbm_a", Hbm::Params{50, 8, 64, 0, 0}), hbm_b("hbm_b", Hbm::Params{50, 8, 64, 0, 0});
+        L2Cache a("a", L2Cache::Params{64 * ways * 128, 128, ways, false, 64, 64});
+        L2Cache b("b", L2Cache::Params{64 * ways * 128, 128, ways, false, 64, 64});
+        a.hbm.bind(hbm_a);
+        b.hbm.bind(hbm_b);
+        uint64_t s = 88172645463325252ull;
+        auto rnd = [&s](uint64_t n) { s ^= s << 13, s ^= s >> 7, s ^= s << 17; return s % n; };
+        std::vector<uint64_t> list;
+        for (uint64_t i = 0, t = 0; i < 4000; i++, t += 40) {
+            GmRuns rows;
+            rows.count = 1 + rnd(24);
+            rows.bytes = 1 + rnd(100);
+            rows.base = (rnd(6) * 64 + rnd(64)) * 128 + rnd(128 - rows.bytes + 1);
+            rows.stride = rnd(10) * 128;
+            if (rnd(2)) {
+                rows.group = 1 + rnd(rows.count);
+                rows.group_stride = (rnd(8) * 64 + rnd(3)) * 128;
+            }
+            const bool write = rnd(3) == 0;
+            list.clear();
+            GmRuns::Cursor cur(rows);
+            for (uint64_t r = 0; r < rows.count; r++)
+                list.push_back(cur.next());
+            GmRuns split = rows;
+            split.list = list.data();
+            const GmResult x = a.transfer(t, rows, write, (unsigned)i % 8), y = b.transfer(t, split, write, (unsigned)i % 8);
+            ck_assert_uint_eq(x.done, y.done);
+            ck_assert_int_eq(x.miss, y.miss);
+            ck_assert_int_eq(x.hbm, y.hbm);
+            ck_assert_uint_eq(a.hits, b.hits);
+            ck_assert_uint_eq(a.misses, b.misses);
+            ck_assert_uint_eq(a.writebacks, b.writebacks);
+            if (i % 500 == 499)
+                ck_assert_uint_eq(a.idle_write_back(40), b.idle_write_back(40));
+        }
+        ck_assert_uint_gt(a.hits, 2000);
+        ck_assert_uint_eq(a.idle_write_back(~0ull), b.idle_write_back(~0ull));
+    }
+}
+END_TEST
+
 // Write-back: a write allocates without a fill (no HBM bytes) and leaves the line dirty; L2, L4,
 // L6 fill the other ways (mru 1111 -> 1000), so L8 evicts way 0, the dirty L0: one write-back of
 // 128 B.  Misses 5, hits 0, HBM reads 4 lines (L2, L4, L6, L8), writes 1 line.
@@ -2192,6 +2244,7 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_l2_fresh_run_matches_lines);
     tcase_add_test(t, test_components_l2_run_bitmap_after_bypass);
     tcase_add_test(t, test_components_l2_rows);
+    tcase_add_test(t, test_components_l2_rows_match_lines);
     tcase_add_test(t, test_components_l2_write_back_and_through);
     tcase_add_test(t, test_components_l2_transfer_times);
     tcase_add_test(t, test_components_occupancy_one_interval);
