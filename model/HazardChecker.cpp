@@ -21,6 +21,7 @@ void HazardChecker::reset(unsigned pipes)
         recent_[q][0] = recent_[q][1] = Sig{};
         cut_[q] = cut0_[q] = 0;
     }
+    issued_ = no_issue();
     held_ = 0;
     prune_order_ = 64;
     order_ = 0;
@@ -159,7 +160,10 @@ inline bool HazardChecker::meets(const List &list, uint64_t known, const Insn &n
 const std::vector<dv_hazard_t> &HazardChecker::execute(dv_pipe_t pipe, const VClock &issued, uint64_t index,
                                                        uint32_t line, const dv_range_t *r, int n)
 {
-    absorb(pipe, issued);
+    if (issued.stamp != issued_[pipe]) { // (the version this pipe's last instruction carried adds nothing)
+        absorb(pipe, issued);
+        issued_[pipe] = issued.stamp;
+    }
     VClock &me = vc_[pipe];
     const uint64_t seq = static_cast<uint64_t>(static_cast<int64_t>(me.t[pipe] += 1));
     changed(pipe);

@@ -168,6 +168,19 @@ private:
     uint64_t stamps_ = 0;                         // clock changes so far (all blocks)
     uint64_t epoch_ = 0;                          // stamps up to this one are from an earlier block (or none)
     uint64_t seen_[DV_PIPE_COUNT][8] = {}; // [p][q]: newest version of q's clock merged into p (rows of 8: q is 3 bits)
+    // The stamp of the issue clock each pipe's last instruction carried in this block (none: ~0,
+    // no stamp).  Most instructions are issued with the scalar clock their pipe's previous one
+    // carried (it changes at the scalar unit's waits and accesses): merged once already, that
+    // version adds nothing (a pipe's clock only grows), so execute passes over absorb's test and
+    // merge with one compare.  Any other version, an older one included, takes absorb's way.
+    static constexpr std::array<uint64_t, DV_PIPE_COUNT> no_issue()
+    {
+        std::array<uint64_t, DV_PIPE_COUNT> a{};
+        for (auto &x : a)
+            x = ~0ull;
+        return a;
+    }
+    std::array<uint64_t, DV_PIPE_COUNT> issued_ = no_issue();
     List acc_[DV_PIPE_COUNT];
     uint64_t first_[DV_PIPE_COUNT] = {};         // each pipe's first live access
     std::unique_ptr<Insn[]> own_[DV_PIPE_COUNT]; // its ring's slots, base - 1 .. end
