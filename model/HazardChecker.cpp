@@ -18,9 +18,10 @@ void HazardChecker::reset(unsigned pipes)
         l.oldest = l.next = l.base; // base[-1] is free
         l.n = l.kept = l.count = 0;
         first_[q] = 0;
-        last_[q] = two_[q] = Sig{};
+        recent_[q][0] = recent_[q][1] = Sig{};
         cut_[q] = cut0_[q] = 0;
     }
+    issued_ = no_issue();
     held_ = 0;
     prune_order_ = 64;
     order_ = 0;
@@ -55,6 +56,18 @@ static_assert(DV_SPACE_GM == 0 && DV_SPACE_UB == 1 && DV_SPACE_L1 == 2 && DV_SPA
                   DV_SPACE_L0C == 5 && DV_SPACE_BT == 6 && DV_SPACE_FB == 7 && DV_SPACE_COUNT == 8,
               "kBuckets: one entry per space, in dv_space_t's order");
 
+// A run of d + 1 buckets (r[d]: the d + 1 low bits), read from a table: one load for the shifts
+// that would make it.
+struct Runs {
+    uint64_t r[64];
+    constexpr Runs() : r()
+    {
+        for (int d = 0; d < 64; d++)
+            r[d] = ~0ull >> (63 - d);
+    }
+};
+constexpr Runs kRuns;
+
 // The buckets of [lo, hi) in r's space (b), in its word.  An empty or reversed range counts as
 // all of them (as lo's bucket alone if hi - 1 falls in it): the overlap test below finds such a
 // range only in a range that holds lo.
@@ -62,7 +75,7 @@ inline uint64_t sig_of(const dv_range_t &r, const Buckets b)
 {
     const uint64_t first = r.lo >> b.shift;
     const uint64_t last = (r.hi - 1) >> b.shift; // below first (a run of 64) when hi <= lo
-    const uint64_t run = ~0ull >> (63 - std::min<uint64_t>(last - first, 63)); // a bit per bucket, all from 64 on
+    const uint64_t run = kRuns.r[std::min<uint64_t>(last - first, 63)]; // a bit per bucket, all from 64 on
     const unsigned k = (first + b.at + r.arg * 0x9e37u) & 63;
     return run << k | run >> ((64 - k) & 63); // turned left by k
 }
@@ -109,7 +122,7 @@ bool HazardChecker::walk(dv_pipe_t pipe, const Insn &now, OnHit on_hit) const
 // holds one, cut_ says) shares a bucket with now and has an access that races with one of now's:
 // execute's first look, walk's loop for one pipe without calls.  The newest first, down to an
 // ordered one (as the slot before the oldest is, a kept one or free with seq 0), stepping over
-// the skip newest (0 or 2: when two_ says they share no bucket with now) without comparing.
+// the skip newest (0 or 2: when the two newest's buckets, recent_, miss now's) without comparing.
 inline bool HazardChecker::meets(const List &list, uint64_t known, const Insn &now, int skip)
 {
     const Sig &sig = now.sig;
@@ -147,7 +160,10 @@ inline bool HazardChecker::meets(const List &list, uint64_t known, const Insn &n
 const std::vector<dv_hazard_t> &HazardChecker::execute(dv_pipe_t pipe, const VClock &issued, uint64_t index,
                                                        uint32_t line, const dv_range_t *r, int n)
 {
-    absorb(pipe, issued);
+    if (issued.stamp != issued_[pipe]) { // (the version this pipe's last instruction carried adds nothing)
+        absorb(pipe, issued);
+        issued_[pipe] = issued.stamp;
+    }
     VClock &me = vc_[pipe];
     const uint64_t seq = static_cast<uint64_t>(static_cast<int64_t>(me.t[pipe] += 1));
     changed(pipe);
@@ -159,6 +175,12 @@ const std::vector<dv_hazard_t> &HazardChecker::execute(dv_pipe_t pipe, const VCl
     if (mine.n + 2 + kKept > mine.slots) // the new one, the kept ones and the free slot before them
         grow(pipe);
     Insn *const rec = mine.next;
+    rec->seq = seq; // (the fields from the arguments first: their registers are free for the rest)
+    cut0_[pipe] = cut_[pipe];
+    cut_[pipe] = seq - 1;
+    rec->index = index;
+    rec->line = line;
+    rec->n = static_cast<uint32_t>(n);
     uint64_t s[4] = {0, 0, 0, 0}; // buckets only read on-chip and in GM, then written (as Sig's words)
     auto one = [&](int k) {
         const dv_range_t &x = r[k];
@@ -183,16 +205,11 @@ const std::vector<dv_hazard_t> &HazardChecker::execute(dv_pipe_t pipe, const VCl
     const Pair w{s[2], s[3]};
     const Sig sig{w, Pair{s[0], s[1]} | w};
     rec->sig = sig;
-    cut0_[pipe] = cut_[pipe];
-    cut_[pipe] = seq - 1;
-    two_[pipe] = Sig{last_[pipe].w | sig.w, last_[pipe].a | sig.a};
-    last_[pipe] = sig;
-    rec->seq = seq;
-    rec->index = index;
+    Sig *const recent = recent_[pipe];
+    recent[1] = Sig{recent[0].w | sig.w, recent[0].a | sig.a};
+    recent[0] = sig;
     rec->order = order_;
     rec->nth = mine.count;
-    rec->line = line;
-    rec->n = static_cast<uint32_t>(n);
     mine.next = rec + 1 == mine.end ? mine.base : rec + 1;
     mine.n++;
     order_ += static_cast<uint64_t>(n);
@@ -213,11 +230,12 @@ const std::vector<dv_hazard_t> &HazardChecker::execute(dv_pipe_t pipe, const VCl
         const uint64_t known = me[q];
         if (known > cut_[q]) // ordered after q's newest
             continue;
+        const bool near = shares(recent_[q][known != cut_[q]], sig); // the newest one (two) of q and rec
         int skip = 0; // the newest instructions of q that share no bucket with rec
         if (known >= cut0_[q]) {
-            if (!shares(known == cut_[q] ? last_[q] : two_[q], sig))
+            if (!near)
                 continue;
-        } else if (!shares(two_[q], sig))
+        } else if (!near)
             skip = 2;
         if (meets(acc_[q], known, *rec, skip)) {
             found = true;

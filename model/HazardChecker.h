@@ -168,16 +168,31 @@ private:
     uint64_t stamps_ = 0;                         // clock changes so far (all blocks)
     uint64_t epoch_ = 0;                          // stamps up to this one are from an earlier block (or none)
     uint64_t seen_[DV_PIPE_COUNT][8] = {}; // [p][q]: newest version of q's clock merged into p (rows of 8: q is 3 bits)
+    // The stamp of the issue clock each pipe's last instruction carried in this block (none: ~0,
+    // no stamp).  Most instructions are issued with the scalar clock their pipe's previous one
+    // carried (it changes at the scalar unit's waits and accesses): merged once already, that
+    // version adds nothing (a pipe's clock only grows), so execute passes over absorb's test and
+    // merge with one compare.  Any other version, an older one included, takes absorb's way.
+    static constexpr std::array<uint64_t, DV_PIPE_COUNT> no_issue()
+    {
+        std::array<uint64_t, DV_PIPE_COUNT> a{};
+        for (auto &x : a)
+            x = ~0ull;
+        return a;
+    }
+    std::array<uint64_t, DV_PIPE_COUNT> issued_ = no_issue();
     List acc_[DV_PIPE_COUNT];
     uint64_t first_[DV_PIPE_COUNT] = {};         // each pipe's first live access
     std::unique_ptr<Insn[]> own_[DV_PIPE_COUNT]; // its ring's slots, base - 1 .. end
-    // The buckets of each pipe's newest instruction with accesses (last_: those after seq cut_, so
-    // cut_ + 1 is its seq) and of the two newest (two_: those after cut0_).  An instruction ordered
-    // after cut_ + 1 on that pipe cannot race with any of its instructions, nor one ordered after
-    // cut0_ (after cut_) whose buckets miss two_'s (last_'s): execute passes over the pipe without
-    // walking its list (on the matmul 2048^3, 69,566 of the 71,840 pipes it would walk; on the
-    // vector trace 47,802 of 56,728).  Arrays of their own, so a pipe's cut is one load away.
-    Sig last_[DV_PIPE_COUNT] = {}, two_[DV_PIPE_COUNT] = {};
+    // The buckets of each pipe's newest instruction with accesses (recent_[q][0]: those after seq
+    // cut_, so cut_ + 1 is its seq) and of the two newest (recent_[q][1]: those after cut0_).  An
+    // instruction ordered after cut_ + 1 on that pipe cannot race with any of its instructions, nor
+    // one ordered after cut0_ (after cut_) whose buckets miss the two newest's (the newest's):
+    // execute passes over the pipe without walking its list (on the matmul 2048^3, 69,566 of the
+    // 71,840 pipes it would walk; on the vector trace 47,802 of 56,728).  Arrays of their own, so a
+    // pipe's cut is one load away; the two sums side by side, so the one to test is chosen by an
+    // index (known != cut_), not a branch.
+    Sig recent_[DV_PIPE_COUNT][2] = {};
     uint64_t cut_[DV_PIPE_COUNT] = {}, cut0_[DV_PIPE_COUNT] = {};
     unsigned held_ = 0;                // the pipes whose list is not empty
     uint64_t prune_order_ = 64; // order_ at which the live accesses reach the next prune's bound

@@ -1427,6 +1427,50 @@ START_TEST(test_components_hazard_clock_versions)
 }
 END_TEST
 
+// An instruction issued with the scalar clock version its pipe's last one carried adds nothing to
+// the pipe's clock (execute passes over the merge); any other version, an older one included, is
+// merged as before, and a new block forgets which version was the last.  V reads what MTE2 wrote
+// only once the scalar unit has waited for MTE2: no hazard, also when a later read carries the
+// version from before that wait, and in the next block a read issued with that (earlier block's)
+// version is ordered after MTE2's first write, as every merge of an earlier block's clock is, and
+// a second write races with it (WAR) and with the read after it (RAW).  Fails when a reset keeps
+// the last version or a new one is passed over.
+START_TEST(test_components_hazard_issue_clock_again)
+{
+    HazardChecker h;
+    Recorder rec;
+    h.reset(kAiv);
+    dv_range_t w = ub(0, 64, true), r = ub(0, 64, false);
+    const VClock before = h.clock(DV_PIPE_S);
+    rec.add(h.execute(DV_PIPE_V, before, 0, 1, nullptr, 0));
+    rec.add(h.execute(DV_PIPE_MTE2, before, 1, 2, &w, 1));
+    h.merge(DV_PIPE_S, h.clock(DV_PIPE_MTE2)); // wait_flag on S for MTE2
+    const VClock after = h.clock(DV_PIPE_S);
+    rec.add(h.execute(DV_PIPE_V, after, 2, 3, &r, 1));
+    rec.add(h.execute(DV_PIPE_V, before, 3, 4, &r, 1));
+    rec.add(h.execute(DV_PIPE_V, after, 4, 5, &r, 1));
+    rec.add(h.execute(DV_PIPE_V, after, 5, 6, &r, 1));
+    ck_assert_uint_eq(rec.found.size(), 0);
+    ck_assert_uint_eq(h.clock(DV_PIPE_V)[DV_PIPE_MTE2], 1);
+    ck_assert_uint_eq(h.clock(DV_PIPE_V)[DV_PIPE_V], 5);
+    h.reset(kAiv);
+    rec.add(h.execute(DV_PIPE_MTE2, kNoClock, 0, 7, &w, 1));
+    rec.add(h.execute(DV_PIPE_V, after, 1, 8, &r, 1));
+    ck_assert_uint_eq(rec.found.size(), 0);
+    ck_assert_uint_eq(h.clock(DV_PIPE_V)[DV_PIPE_MTE2], 1);
+    // a second write with no wait races with that read (WAR) and with the next one (RAW)
+    rec.add(h.execute(DV_PIPE_MTE2, kNoClock, 2, 9, &w, 1));
+    rec.add(h.execute(DV_PIPE_V, after, 3, 10, &r, 1));
+    ck_assert_uint_eq(rec.found.size(), 2);
+    ck_assert_int_eq(rec.found[0].kind, DV_HAZ_WAR);
+    ck_assert_uint_eq(rec.found[0].line_first, 8);
+    ck_assert_uint_eq(rec.found[0].line_second, 9);
+    ck_assert_int_eq(rec.found[1].kind, DV_HAZ_RAW);
+    ck_assert_uint_eq(rec.found[1].line_first, 9);
+    ck_assert_uint_eq(rec.found[1].line_second, 10);
+}
+END_TEST
+
 // Reports: one per pair of instructions however many operands overlap, in execution order.
 // MTE3 writes [0, 64) first, MTE2 writes it next (a WAW against MTE3), then V reads it through
 // two operands: each of the two writers is reported once, MTE3's (executed first) before MTE2's,
@@ -2273,6 +2317,7 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_hazard_every_operand);
     tcase_add_test(t, test_components_hazard_ordering);
     tcase_add_test(t, test_components_hazard_clock_versions);
+    tcase_add_test(t, test_components_hazard_issue_clock_again);
     tcase_add_test(t, test_components_hazard_reports_once_in_order);
     tcase_add_test(t, test_components_hazard_pruning_keeps_races);
     tcase_add_test(t, test_components_hazard_cap_splits_an_instruction);
