@@ -1150,7 +1150,8 @@ int AiCore::issue(cycles_t t, dv_error_t *err)
         e.v_latency = c.latency;
         e.v_conflict = c.conflict;
     } else {
-        e.vs = vs_;
+        if (data_) // (only dv_exec reads it off the V pipe)
+            e.vs = vs_;
         e.vc = hz_.clock(DV_PIPE_S);
         e.nr = dv_footprint(&in, &vs_, e.r);
     }
