@@ -129,22 +129,15 @@ AiCore::AiCore(sc_core::sc_module_name name, const Params &p, CoreServices &chip
     if (!kOps.ready)
         kOps.fill();
     // The ops check_access's plain way takes (plain_access): those issued into a pipe this core has,
-    // their pipe not a field, that this chip has.
+    // their pipe not a field, that this chip has.  The last is check_access's verdict on an instruction
+    // of the op without operands (no ranges, every field 0: its addresses at GM offset 0), so that the
+    // chip features are listed in check_access only.
+    Entry probe{};
     for (int op = 0; op < DV_OP_COUNT; op++) {
         const int q = kOps.pipe[op];
-        bool ok = q != kByField && q != DV_PIPE_S && has_pipe(static_cast<dv_pipe_t>(q));
-        switch (op) {
-        case DV_OP_load_cbuf_to_ca_transpose:
-        case DV_OP_load_cbuf_to_cb_transpose: ok = ok && p.chip.load_transpose; break;
-        case DV_OP_load_gm_to_ca:
-        case DV_OP_load_gm_to_cb: ok = ok && p.chip.gm_to_l0; break;
-        case DV_OP_copy_gm_to_ubuf_align:
-        case DV_OP_copy_ubuf_to_gm_align: ok = ok && p.chip.dma_pad; break;
-        case DV_OP_get_sys_cnt: ok = ok && p.chip.sys_counter_mhz; break;
-        case DV_OP_copy_matrix_cc_to_ubuf: ok = ok && p.chip.l0c_to_ub; break;
-        default: break;
-        }
-        plain_[op] = ok;
+        probe.insn.op = static_cast<uint16_t>(op);
+        plain_[op] = q != kByField && q != DV_PIPE_S && has_pipe(static_cast<dv_pipe_t>(q)) &&
+                     check_access(probe, q, nullptr) == DV_OK;
     }
     static_assert(kFlags <= 65536, "touched_ holds flag indices in 16 bits");
     flags_.reset(kFlags);
@@ -287,6 +280,8 @@ void AiCore::thread()
 
 int AiCore::locate(dv_error_t *err, int code, const dv_insn_t &in, uint64_t index, const char *fmt, ...)
 {
+    if (!err) // (the constructor's probes of check_access want the verdict only)
+        return code;
     char msg[600];
     va_list ap;
     va_start(ap, fmt);
@@ -1155,7 +1150,8 @@ int AiCore::issue(cycles_t t, dv_error_t *err)
         e.v_latency = c.latency;
         e.v_conflict = c.conflict;
     } else {
-        e.vs = vs_;
+        if (data_) // (only dv_exec reads it off the V pipe)
+            e.vs = vs_;
         e.vc = hz_.clock(DV_PIPE_S);
         e.nr = dv_footprint(&in, &vs_, e.r);
     }

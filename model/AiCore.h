@@ -116,7 +116,7 @@ private:
     using Ref = CriticalPath::Ref;
     struct Entry {
         dv_insn_t insn;
-        dv_vstate_t vs;
+        dv_vstate_t vs; // vector state at issue (off the V pipe, kept only in a run with data: dv_exec's)
         VClock vc;      // scalar clock at issue
         cycles_t enq;
         uint64_t index; // position in the block stream

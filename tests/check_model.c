@@ -310,6 +310,47 @@ START_TEST(test_model_dma_pad_gated)
 }
 END_TEST
 
+/* The instructions only some chips have are refused, located, on a chip without their feature and
+ * run on one with it, whichever way of the core's access check (its common pass or check_access)
+ * takes them: the common pass learns the chip's features from check_access. */
+#define CHIP_GATED 5 /* its instructions (its table is inside it, so that docs/ERRORS.md names it) */
+START_TEST(test_model_chip_features_gated)
+{
+    static const struct {
+        const char *line, *msg;
+    } chip_gated[CHIP_GATED] = {
+        {"load_cbuf_to_ca_transpose dst=l0a:0x0 src=l1:0x0 dtype=f16 repeat=1",
+         "transposing L1 -> L0 loads are not available on this chip (chip.load_transpose)"},
+        {"load_cbuf_to_cb_transpose dst=l0b:0x0 src=l1:0x0 dtype=f16 repeat=1",
+         "transposing L1 -> L0 loads are not available on this chip (chip.load_transpose)"},
+        {"load_gm_to_ca dst=l0a:0x0 src=x dtype=f16 repeat=1", "GM -> L0 loads are not available on this chip (chip.gm_to_l0)"},
+        {"load_gm_to_cb dst=l0b:0x0 src=x dtype=f16 repeat=1", "GM -> L0 loads are not available on this chip (chip.gm_to_l0)"},
+        {"get_sys_cnt", "this chip has no system counter a kernel can read (chip.sys_counter_mhz is 0)"},
+    };
+    char text[512], want[400];
+    snprintf(text, sizeof text,
+             "dvtrace 1\nkernel k kind=cube blocks=1\narg x bytes=4096 dtype=f16 dir=in init=zero\nblock 0\n"
+             "scalar cycles=1\n%s\nend\n",
+             chip_gated[_i].line);
+    for (int chip = 0; chip < 2; chip++) { /* the 310 lacks all of them, the 910B2 has them */
+        dv_config_t cfg;
+        dvt_config(&cfg, chip ? NULL : "ascend310", NULL);
+        dvt_run_t r;
+        const int rc = dvt_run_text(&r, &cfg, text, true, GM0 + 0x1000000 * (uint64_t)(2 * _i + chip + 1));
+        if (chip) {
+            ck_assert_msg(rc == DV_OK, "%s", r.err.msg);
+        } else {
+            ck_assert_int_eq(rc, DV_ERR_UNSUPPORTED);
+            snprintf(want, sizeof want, "%s (core0, block 0, instruction #1 %.*s)", chip_gated[_i].msg,
+                     (int)strcspn(chip_gated[_i].line, " "), chip_gated[_i].line); /* its mnemonic */
+            ck_assert_str_eq(r.err.msg, want);
+            ck_assert_int_eq(r.err.line, 6);
+        }
+        dvt_free(&r);
+    }
+}
+END_TEST
+
 /* Every opcode of the ISA table executes on a chip that has its pipe, is counted, and (apart from
  * sync work) keeps its pipe busy: every cost class is implemented.  _i selects the chip: coupled-only
  * opcodes run on the 310. */
@@ -720,6 +761,7 @@ Suite *dv_model_suite(void)
     tcase_add_test(tc, test_model_built_for_one_kernel);
     tcase_add_loop_test(tc, test_model_every_opcode_runs, 0, 2);
     tcase_add_loop_test(tc, test_model_dma_pad_gated, 0, 3);
+    tcase_add_loop_test(tc, test_model_chip_features_gated, 0, CHIP_GATED);
     tcase_add_test(tc, test_model_no_fix_pipe_on_310);
     tcase_add_test(tc, test_model_runs_kernels_back_to_back);
     tcase_add_test(tc, test_model_two_profiles_interleaved);
