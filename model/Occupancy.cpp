@@ -367,10 +367,10 @@ __attribute__((noinline)) size_t Occupancy::pieces_any_order(const Block &b)
 inline void Occupancy::append(Reads &l, const Read &r)
 {
     Read *const v = l.v.data();
-    if (l.n != 0) {
+    if (l.n != 0) { // the flags and-ed with the compares: no branch on each
         const Read &p = v[l.n - 1];
-        l.in_order = l.in_order && r.lo >= p.lo && r.hi >= p.hi && r.t >= p.t;
-        l.disjoint = l.disjoint && r.lo >= p.hi;
+        l.in_order &= (r.lo >= p.lo) & (r.hi >= p.hi) & (r.t >= p.t);
+        l.disjoint &= r.lo >= p.hi;
     }
     v[l.n++] = r;
 }
