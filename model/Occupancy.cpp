@@ -837,12 +837,21 @@ void Occupancy::read(uint64_t lo, uint64_t hi, cycles_t t)
         read_cut(i, lo, hi, t);
 }
 
+// A read over several blocks (an L0 tile written in parts, read whole): the first may be read from
+// inside it, the last up to inside it; those between are read whole (no cut, no list).
 __attribute__((noinline)) void Occupancy::read_cut(size_t i, uint64_t lo, uint64_t hi, cycles_t t)
 {
-    for (size_t k = i; k < nopen_ && open_[k].lo < hi; k++) {
-        Block &b = open_[k];
-        note(b, std::max(lo, b.lo), std::min(hi, b.hi), t);
+    Block *const o = open_.data(); // noting a read does not move the blocks
+    const size_t n = nopen_;
+    size_t k = i;
+    if (o[k].lo < lo) {
+        note(o[k], lo, o[k].hi, t); // it ends by hi: else the read is within it
+        k++;
     }
+    for (; k < n && o[k].hi <= hi; k++)
+        o[k].r = std::max(o[k].r, t);
+    if (k < n && o[k].lo < hi)
+        note(o[k], o[k].lo, hi, t);
 }
 
 void Occupancy::finish()
