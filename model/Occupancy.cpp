@@ -870,6 +870,9 @@ void Occupancy::finish()
     fold(kNever);
 }
 
+// Times up to 2^53 are doubles exactly.
+static constexpr cycles_t kExactTime = cycles_t(1) << 53;
+
 // F(x), x in cycles after the origin: linear between the knots, then from the last change on.
 // k is the first knot after the previous x asked for; x must not decrease from call to call.
 double Occupancy::integral_at(double x, size_t &k) const
@@ -883,14 +886,27 @@ double Occupancy::integral_at(double x, size_t &k) const
              // among up to kMaxKnots, each a few knots past the one before)
         const Knot *const kn = knots_.get();
         size_t from = k, to = k, step = 1; // knots [k, from) are at or before x; to: past x, or the end
-        while (to < nknots_ && !(x < dbl(kn[to].t))) {
-            from = to + 1;
-            to += step;
-            step *= 2;
+        if (tc_ <= kExactTime) { // each knot's time (at most tc_) a double exactly: a knot is after x
+                                 // when it is after x's integer part, compared without conversions
+            const cycles_t xi = static_cast<cycles_t>(x);
+            while (to < nknots_ && kn[to].t <= xi) {
+                from = to + 1;
+                to += step;
+                step *= 2;
+            }
+            to = std::min(to, nknots_);
+            k = static_cast<size_t>(
+                std::upper_bound(kn + from, kn + to, xi, [](cycles_t v, const Knot &n) { return v < n.t; }) - kn);
+        } else {
+            while (to < nknots_ && !(x < dbl(kn[to].t))) {
+                from = to + 1;
+                to += step;
+                step *= 2;
+            }
+            to = std::min(to, nknots_);
+            k = static_cast<size_t>(
+                std::upper_bound(kn + from, kn + to, x, [](double v, const Knot &n) { return v < dbl(n.t); }) - kn);
         }
-        to = std::min(to, nknots_);
-        k = static_cast<size_t>(
-            std::upper_bound(kn + from, kn + to, x, [](double v, const Knot &n) { return v < dbl(n.t); }) - kn);
     }
     const Knot a = k == 0 ? Knot{0, 0.0} : knots_[k - 1];
     const Knot b = k == nknots_ ? Knot{tc_, fc_} : knots_[k];
