@@ -367,10 +367,10 @@ __attribute__((noinline)) size_t Occupancy::pieces_any_order(const Block &b)
 inline void Occupancy::append(Reads &l, const Read &r)
 {
     Read *const v = l.v.data();
-    if (l.n != 0) {
+    if (l.n != 0) { // the flags and-ed with the compares: no branch on each
         const Read &p = v[l.n - 1];
-        l.in_order = l.in_order && r.lo >= p.lo && r.hi >= p.hi && r.t >= p.t;
-        l.disjoint = l.disjoint && r.lo >= p.hi;
+        l.in_order &= (r.lo >= p.lo) & (r.hi >= p.hi) & (r.t >= p.t);
+        l.disjoint &= r.lo >= p.hi;
     }
     v[l.n++] = r;
 }
@@ -837,12 +837,21 @@ void Occupancy::read(uint64_t lo, uint64_t hi, cycles_t t)
         read_cut(i, lo, hi, t);
 }
 
+// A read over several blocks (an L0 tile written in parts, read whole): the first may be read from
+// inside it, the last up to inside it; those between are read whole (no cut, no list).
 __attribute__((noinline)) void Occupancy::read_cut(size_t i, uint64_t lo, uint64_t hi, cycles_t t)
 {
-    for (size_t k = i; k < nopen_ && open_[k].lo < hi; k++) {
-        Block &b = open_[k];
-        note(b, std::max(lo, b.lo), std::min(hi, b.hi), t);
+    Block *const o = open_.data(); // noting a read does not move the blocks
+    const size_t n = nopen_;
+    size_t k = i;
+    if (o[k].lo < lo) {
+        note(o[k], lo, o[k].hi, t); // it ends by hi: else the read is within it
+        k++;
     }
+    for (; k < n && o[k].hi <= hi; k++)
+        o[k].r = std::max(o[k].r, t);
+    if (k < n && o[k].lo < hi)
+        note(o[k], o[k].lo, hi, t);
 }
 
 void Occupancy::finish()
@@ -861,6 +870,9 @@ void Occupancy::finish()
     fold(kNever);
 }
 
+// Times up to 2^53 are doubles exactly.
+static constexpr cycles_t kExactTime = cycles_t(1) << 53;
+
 // F(x), x in cycles after the origin: linear between the knots, then from the last change on.
 // k is the first knot after the previous x asked for; x must not decrease from call to call.
 double Occupancy::integral_at(double x, size_t &k) const
@@ -874,14 +886,27 @@ double Occupancy::integral_at(double x, size_t &k) const
              // among up to kMaxKnots, each a few knots past the one before)
         const Knot *const kn = knots_.get();
         size_t from = k, to = k, step = 1; // knots [k, from) are at or before x; to: past x, or the end
-        while (to < nknots_ && !(x < dbl(kn[to].t))) {
-            from = to + 1;
-            to += step;
-            step *= 2;
+        if (tc_ <= kExactTime) { // each knot's time (at most tc_) a double exactly: a knot is after x
+                                 // when it is after x's integer part, compared without conversions
+            const cycles_t xi = static_cast<cycles_t>(x);
+            while (to < nknots_ && kn[to].t <= xi) {
+                from = to + 1;
+                to += step;
+                step *= 2;
+            }
+            to = std::min(to, nknots_);
+            k = static_cast<size_t>(
+                std::upper_bound(kn + from, kn + to, xi, [](cycles_t v, const Knot &n) { return v < n.t; }) - kn);
+        } else {
+            while (to < nknots_ && !(x < dbl(kn[to].t))) {
+                from = to + 1;
+                to += step;
+                step *= 2;
+            }
+            to = std::min(to, nknots_);
+            k = static_cast<size_t>(
+                std::upper_bound(kn + from, kn + to, x, [](double v, const Knot &n) { return v < dbl(n.t); }) - kn);
         }
-        to = std::min(to, nknots_);
-        k = static_cast<size_t>(
-            std::upper_bound(kn + from, kn + to, x, [](double v, const Knot &n) { return v < dbl(n.t); }) - kn);
     }
     const Knot a = k == 0 ? Knot{0, 0.0} : knots_[k - 1];
     const Knot b = k == nknots_ ? Knot{tc_, fc_} : knots_[k];

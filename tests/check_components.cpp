@@ -788,6 +788,40 @@ START_TEST(test_components_occupancy_read_cuts)
 }
 END_TEST
 
+// A read over several blocks notes a part of the first and of the last, and reads those between
+// whole (a block read whole keeps the latest time):
+//   1. [0, 100), [100, 200), [200, 300), [300, 400) written at 0; [100, 200) read until 30, then
+//      [50, 250) until 20: [50, 100) read until 20 (1000), [100, 200) still until 30 (3000),
+//      [200, 250) until 20 (1000); [0, 50), [250, 400) never read.  Sweep: t=0 +200; t=20 -100 ->
+//      100; t=30 -100 -> 0.  peak 200, integral 5000.
+//   2. [0, 100), [100, 200) written at 0, [0, 200) read until 10 (both whole, ending with the
+//      last block), [0, 200) written at 20 and read until 30: 2000 + 2000.  peak 200.
+START_TEST(test_components_occupancy_read_over_blocks)
+{
+    Occupancy o;
+    o.reset(0);
+    for (uint64_t k = 0; k < 4; k++)
+        o.write(100 * k, 100 * k + 100, 0);
+    o.read(100, 200, 30);
+    o.read(50, 250, 20);
+    o.finish();
+    ck_assert_uint_eq(o.peak_bytes(), 200);
+    ck_assert_double_eq(o.byte_cycles(), 5000.0);
+    expect_series_by_10(o, {200, 200, 100});
+
+    o.reset(0);
+    o.write(0, 100, 0);
+    o.write(100, 200, 0);
+    o.read(0, 200, 10);
+    o.write(0, 200, 20);
+    o.read(0, 200, 30);
+    o.finish();
+    ck_assert_uint_eq(o.peak_bytes(), 200);
+    ck_assert_double_eq(o.byte_cycles(), 4000.0);
+    expect_series_by_10(o, {200, 0, 200});
+}
+END_TEST
+
 // Reads noted on a range are only turned into its pieces when it is written again, with the
 // same figures whatever their order: [0, 100) written at 0, read as a tile is (each read starting,
 // ending and ending its time later than the one before) [10, 60) until 10, [20, 70) until 20,
@@ -2297,6 +2331,7 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_occupancy_partial_ranges);
     tcase_add_test(t, test_components_occupancy_cuts);
     tcase_add_test(t, test_components_occupancy_read_cuts);
+    tcase_add_test(t, test_components_occupancy_read_over_blocks);
     tcase_add_test(t, test_components_occupancy_noted_reads);
     tcase_add_test(t, test_components_occupancy_in_order_spans);
     tcase_add_test(t, test_components_occupancy_disjoint_slices);
