@@ -502,8 +502,8 @@ enum {
 
 /* fast_<FORM>(&p, f, info, dst, src, dtypes, &nf): decode and check the fields of a record of that
  * form (p at its first field) for an op whose isa.def columns are dst, src and dtypes, constants
- * where fast_record calls it (a case per op): true, f[0, nf) and f[nf, DV_MAX_FIELDS) zero (as
- * dv_insn_init leaves them), p past the record; false leaves the record to the careful pass. */
+ * where fast_record calls it (a case per op): true, f[0, nf) and p past the record; false leaves the
+ * record to the careful pass. */
 /* an address: a varint of space and argument, then one of the offset within them; the space must be
  * the field's (GM: an argument the kernel has, an offset inside it; another: argument 0, 40 bits) */
 #define FAST_ADDR(n, space, min, max)                                                                                 \
@@ -560,19 +560,14 @@ enum {
         const uint8_t *p = *pp;                                                                                       \
         uint64_t v = 0, off = 0;                                                                                      \
         unsigned nf_ = 0;                                                                                             \
-        (void)info, (void)dst_, (void)src_, (void)dtypes_, (void)v, (void)off;
-/* the fields past nf_ (a constant) zeroed two at a time (twelve 16-byte stores at most: one memset of
- * this size compiles to a slower string instruction) */
+        (void)f, (void)info, (void)dst_, (void)src_, (void)dtypes_, (void)v, (void)off;
+/* (the fields past nf_ are not written: they are not part of an instruction, dv_insn_copy, and the
+ * text reader hands its instructions out without them too) */
 #define FAST_TAIL                                                                                                     \
-        if (nf_ % 2)                                                                                                  \
-            f[nf_].u = 0;                                                                                             \
-        ZERO(0) ZERO(2) ZERO(4) ZERO(6) ZERO(8) ZERO(10) ZERO(12) ZERO(14) ZERO(16) ZERO(18) ZERO(20) ZERO(22)       \
         *pp = p;                                                                                                      \
         *nfp = nf_;                                                                                                   \
         return true;                                                                                                  \
     }
-#define ZERO(i) if ((i) >= nf_) memset(&f[i], 0, 2 * sizeof f[0]); /* (nf_ odd: f[nf_] above, then the pairs) */
-_Static_assert(DV_MAX_FIELDS == 24, "twelve pairs");
 FAST_HEAD(fast_none_)
 #define DV_FORM(form, desc) FAST_TAIL FAST_HEAD(fast_##form)
 #define DV_FIELD(form, name, kind, space, min, max, def) FAST_##kind(DV_FLD(form, name), space, min, max) nf_++;
@@ -580,7 +575,6 @@ FAST_HEAD(fast_none_)
 FAST_TAIL
 #undef FAST_HEAD
 #undef FAST_TAIL
-#undef ZERO
 #undef IN_RANGE
 #undef RANGED
 #undef FAST_ADDR
