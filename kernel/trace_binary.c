@@ -20,6 +20,9 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "dv/file.h"
 #include "dv/topology.h"
@@ -381,6 +384,22 @@ typedef struct bin_kernel {
 
 static int bin_stream_open(dv_kernel_t *k, uint32_t block, uint32_t sub, dv_stream_t **out, dv_error_t *err);
 
+/* A record of a form of many fields that the quick pass decoded, kept by its bytes (bin_stream_t.seen).
+ * The decode is a function of a record's bytes alone (each is read in turn, and the bytes read decide
+ * where the record ends), of the kernel's arguments and the instruction tables, and for a record with
+ * a line step of the line before it; so a record without one whose first len bytes are a kept
+ * record's is that record: the kept instruction at the next line, checked as it was.  A kernel's
+ * loop repeats its vector ops byte for byte (a DMA's offsets change), so each of those is decoded
+ * once, not once per iteration.  (Short records decode in about the time a look-up takes.) */
+enum { SEEN_SLOTS = 32, SEEN_BYTES = 32 };
+#define SEEN_MIN_FIELDS 8 /* the forms kept: those of this many fields or more */
+typedef struct bin_seen {
+    _Alignas(16) uint8_t key[SEEN_BYTES]; /* the record's bytes (those past len: any) */
+    uint64_t kmask;                       /* bit i: byte i is the record's (empty: bit 63 only, no match) */
+    uint32_t len;
+    dv_insn_t insn;
+} bin_seen_t;
+
 typedef struct bin_stream {
     dv_stream_t s;
     bin_kernel_t *bk;
@@ -391,6 +410,7 @@ typedef struct bin_stream {
     uint32_t line;                     /* line of the last record (the block's before the first) */
     uint32_t block, sub;
     bool done;
+    bin_seen_t seen[SEEN_SLOTS]; /* by a hash of a record's first eight bytes (seen_slot) */
 } bin_stream_t;
 
 static void bin_unref(bin_kernel_t *bk)
@@ -588,12 +608,60 @@ FAST_TAIL
 #undef FAST_CMP
 #undef FAST_ROUND
 
+/* Each form's field count, a constant (FORM_NF_<FORM>: its DV_FIELD rows in fields.def). */
+enum {
+    FORM_NF_none_ = 0
+#define DV_FORM(form, desc) , FORM_NF_##form = 0
+#define DV_FIELD(form, name, kind, space, min, max, def) + 1
+#include "fields.def"
+};
+
+/* The slot of the record at p in bin_stream_t.seen: a hash of its first eight bytes (a kept record
+ * has more). */
+static inline bin_seen_t *seen_slot(bin_seen_t *seen, const uint8_t *p)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return &seen[(w * 0x9E3779B97F4A7C15ull) >> 59];
+}
+_Static_assert(SEEN_SLOTS == 1 << (64 - 59), "seen_slot's shift");
+_Static_assert(SEEN_MIN_FIELDS >= 8 && SEEN_BYTES <= 63, "a kept record has eight bytes or more; kmask");
+
+/* Are the bytes at p (SEEN_BYTES readable) the record kept in e? */
+static inline bool seen_is(const bin_seen_t *e, const uint8_t *p)
+{
+#if defined(__SSE2__)
+    const __m128i k0 = _mm_load_si128((const __m128i *)(const void *)e->key);
+    const __m128i k1 = _mm_load_si128((const __m128i *)(const void *)(e->key + 16));
+    const uint64_t eq =
+        (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), k0)) |
+        (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 16)), k1))
+            << 16;
+    return (~eq & e->kmask) == 0;
+#else
+    return !(e->kmask >> 63) && memcmp(p, e->key, e->len) == 0;
+#endif
+}
+
+/* Keep the record [p, q) (SEEN_BYTES readable at p), decoded into in, when it fits. */
+static inline void seen_keep(bin_seen_t *seen, const uint8_t *p, const uint8_t *q, const dv_insn_t *in)
+{
+    const size_t len = (size_t)(q - p);
+    if (len > SEEN_BYTES)
+        return;
+    bin_seen_t *const e = seen_slot(seen, p);
+    memcpy(e->key, p, SEEN_BYTES);
+    e->kmask = (1ull << len) - 1;
+    e->len = (uint32_t)len;
+    dv_insn_copy(&e->insn, in);
+}
+
 /* Decode and check the record at *pp, which has RECORD_MAX bytes after it: true (out filled, *pp
  * past the record) when it is well-formed and passes everything the careful pass would check; false,
  * with out and *pp in any state, leaves the record to the careful pass.  A case per op (isa.def), its
  * form's fields decoded by fast_<FORM> with the op's spaces and dtype set as constants: no look-up
  * in the rules and op tables per record or field. */
-static inline __attribute__((always_inline)) bool fast_record(const bin_stream_t *bs, dv_insn_t *out, const uint8_t **pp)
+static inline __attribute__((always_inline)) bool fast_record(bin_stream_t *bs, dv_insn_t *out, const uint8_t **pp)
 {
     const uint8_t *p = *pp;
     uint64_t v;
@@ -612,6 +680,15 @@ static inline __attribute__((always_inline)) bool fast_record(const bin_stream_t
     switch (op) {
 #define DV_INSN(mn, pipe, form, cost, dst, src, dtypes, desc)                                                        \
     case DV_OP_##mn:                                                                                                  \
+        if (FORM_NF_##form >= SEEN_MIN_FIELDS && !(**pp & 1)) { /* a record kept (bit 0: a line step): bin_seen_t */ \
+            const bin_seen_t *const e_ = seen_slot(bs->seen, *pp);                                                    \
+            if (seen_is(e_, *pp)) {                                                                                   \
+                dv_insn_copy(out, &e_->insn);                                                                         \
+                out->line = (uint32_t)line;                                                                           \
+                *pp += e_->len;                                                                                       \
+                return true;                                                                                          \
+            }                                                                                                         \
+        }                                                                                                             \
         if (!fast_##form(&p, out->f, info, DV_SPACE_##dst, DV_SPACE_##src, dtypes, &nf))                             \
             return false;                                                                                             \
         out->op = DV_OP_##mn;                                                                                         \
@@ -619,6 +696,8 @@ static inline __attribute__((always_inline)) bool fast_record(const bin_stream_t
         out->line = (uint32_t)line;                                                                                   \
         if (dv_insn_rules(DV_OP_##mn)->cross && dv_insn_check(out, NULL) != DV_OK) /* its rules across fields */     \
             return false;                                                                                             \
+        if (FORM_NF_##form >= SEEN_MIN_FIELDS && !(**pp & 1))                                                         \
+            seen_keep(bs->seen, *pp, p, out);                                                                         \
         break;
 #include "isa.def"
     default: /* not an op of the table */
@@ -796,11 +875,17 @@ static int bin_stream_open(dv_kernel_t *k, uint32_t block, uint32_t sub, dv_stre
         return dv_error_set(err, DV_ERR_RANGE, bk->source, 0, 0, "no stream for block %u sub %u (blocks=%u, subs=%u)",
                             block, sub, k->info.blocks, k->info.subs);
     const uint8_t *e = bk->index + ((size_t)block * k->info.subs + sub) * ENTRY_BYTES;
-    bin_stream_t *bs = calloc(1, sizeof *bs);
+    bin_stream_t *bs = malloc(sizeof *bs); /* (zeroed up to its kept records, which are made empty below:
+                                              * their instructions need no clearing) */
     if (!bs)
         return dv_error_set(err, DV_ERR_NOMEM, bk->source, 0, 0, "out of memory");
+    memset(bs, 0, offsetof(bin_stream_t, seen));
     bs->bk = bk;
     bk->refs++;
+    for (int i = 0; i < SEEN_SLOTS; i++) { /* (no record matches an empty slot) */
+        memset(bs->seen[i].key, 0, SEEN_BYTES);
+        bs->seen[i].kmask = 1ull << 63;
+    }
     bs->p = bs->released = bk->data + get_u64(e); /* checked by bin_parse */
     bs->end = bs->p + get_u64(e + 8);
     bs->release_at = bk->mapped ? (uintptr_t)bs->p + RELEASE_BYTES : UINTPTR_MAX;
