@@ -20,6 +20,9 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "dv/file.h"
 #include "dv/topology.h"
@@ -381,6 +384,22 @@ typedef struct bin_kernel {
 
 static int bin_stream_open(dv_kernel_t *k, uint32_t block, uint32_t sub, dv_stream_t **out, dv_error_t *err);
 
+/* A record of a form of many fields that the quick pass decoded, kept by its bytes (bin_stream_t.seen).
+ * The decode is a function of a record's bytes alone (each is read in turn, and the bytes read decide
+ * where the record ends), of the kernel's arguments and the instruction tables, and for a record with
+ * a line step of the line before it; so a record without one whose first len bytes are a kept
+ * record's is that record: the kept instruction at the next line, checked as it was.  A kernel's
+ * loop repeats its vector ops byte for byte (a DMA's offsets change), so each of those is decoded
+ * once, not once per iteration.  (Short records decode in about the time a look-up takes.) */
+enum { SEEN_SLOTS = 32, SEEN_BYTES = 32 };
+#define SEEN_MIN_FIELDS 8 /* the forms kept: those of this many fields or more */
+typedef struct bin_seen {
+    _Alignas(16) uint8_t key[SEEN_BYTES]; /* the record's bytes (those past len: any) */
+    uint64_t kmask;                       /* bit i: byte i is the record's (empty: bit 63 only, no match) */
+    uint32_t len;
+    dv_insn_t insn;
+} bin_seen_t;
+
 typedef struct bin_stream {
     dv_stream_t s;
     bin_kernel_t *bk;
@@ -391,6 +410,7 @@ typedef struct bin_stream {
     uint32_t line;                     /* line of the last record (the block's before the first) */
     uint32_t block, sub;
     bool done;
+    bin_seen_t seen[SEEN_SLOTS]; /* by a hash of a record's first eight bytes (seen_slot) */
 } bin_stream_t;
 
 static void bin_unref(bin_kernel_t *bk)
@@ -502,8 +522,8 @@ enum {
 
 /* fast_<FORM>(&p, f, info, dst, src, dtypes, &nf): decode and check the fields of a record of that
  * form (p at its first field) for an op whose isa.def columns are dst, src and dtypes, constants
- * where fast_record calls it (a case per op): true, f[0, nf) and f[nf, DV_MAX_FIELDS) zero (as
- * dv_insn_init leaves them), p past the record; false leaves the record to the careful pass. */
+ * where fast_record calls it (a case per op): true, f[0, nf) and p past the record; false leaves the
+ * record to the careful pass. */
 /* an address: a varint of space and argument, then one of the offset within them; the space must be
  * the field's (GM: an argument the kernel has, an offset inside it; another: argument 0, 40 bits) */
 #define FAST_ADDR(n, space, min, max)                                                                                 \
@@ -560,19 +580,14 @@ enum {
         const uint8_t *p = *pp;                                                                                       \
         uint64_t v = 0, off = 0;                                                                                      \
         unsigned nf_ = 0;                                                                                             \
-        (void)info, (void)dst_, (void)src_, (void)dtypes_, (void)v, (void)off;
-/* the fields past nf_ (a constant) zeroed two at a time (twelve 16-byte stores at most: one memset of
- * this size compiles to a slower string instruction) */
+        (void)f, (void)info, (void)dst_, (void)src_, (void)dtypes_, (void)v, (void)off;
+/* (the fields past nf_ are not written: they are not part of an instruction, dv_insn_copy, and the
+ * text reader hands its instructions out without them too) */
 #define FAST_TAIL                                                                                                     \
-        if (nf_ % 2)                                                                                                  \
-            f[nf_].u = 0;                                                                                             \
-        ZERO(0) ZERO(2) ZERO(4) ZERO(6) ZERO(8) ZERO(10) ZERO(12) ZERO(14) ZERO(16) ZERO(18) ZERO(20) ZERO(22)       \
         *pp = p;                                                                                                      \
         *nfp = nf_;                                                                                                   \
         return true;                                                                                                  \
     }
-#define ZERO(i) if ((i) >= nf_) memset(&f[i], 0, 2 * sizeof f[0]); /* (nf_ odd: f[nf_] above, then the pairs) */
-_Static_assert(DV_MAX_FIELDS == 24, "twelve pairs");
 FAST_HEAD(fast_none_)
 #define DV_FORM(form, desc) FAST_TAIL FAST_HEAD(fast_##form)
 #define DV_FIELD(form, name, kind, space, min, max, def) FAST_##kind(DV_FLD(form, name), space, min, max) nf_++;
@@ -580,7 +595,6 @@ FAST_HEAD(fast_none_)
 FAST_TAIL
 #undef FAST_HEAD
 #undef FAST_TAIL
-#undef ZERO
 #undef IN_RANGE
 #undef RANGED
 #undef FAST_ADDR
@@ -594,12 +608,60 @@ FAST_TAIL
 #undef FAST_CMP
 #undef FAST_ROUND
 
+/* Each form's field count, a constant (FORM_NF_<FORM>: its DV_FIELD rows in fields.def). */
+enum {
+    FORM_NF_none_ = 0
+#define DV_FORM(form, desc) , FORM_NF_##form = 0
+#define DV_FIELD(form, name, kind, space, min, max, def) + 1
+#include "fields.def"
+};
+
+/* The slot of the record at p in bin_stream_t.seen: a hash of its first eight bytes (a kept record
+ * has more). */
+static inline bin_seen_t *seen_slot(bin_seen_t *seen, const uint8_t *p)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return &seen[(w * 0x9E3779B97F4A7C15ull) >> 59];
+}
+_Static_assert(SEEN_SLOTS == 1 << (64 - 59), "seen_slot's shift");
+_Static_assert(SEEN_MIN_FIELDS >= 8 && SEEN_BYTES <= 63, "a kept record has eight bytes or more; kmask");
+
+/* Are the bytes at p (SEEN_BYTES readable) the record kept in e? */
+static inline bool seen_is(const bin_seen_t *e, const uint8_t *p)
+{
+#if defined(__SSE2__)
+    const __m128i k0 = _mm_load_si128((const __m128i *)(const void *)e->key);
+    const __m128i k1 = _mm_load_si128((const __m128i *)(const void *)(e->key + 16));
+    const uint64_t eq =
+        (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), k0)) |
+        (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 16)), k1))
+            << 16;
+    return (~eq & e->kmask) == 0;
+#else
+    return !(e->kmask >> 63) && memcmp(p, e->key, e->len) == 0;
+#endif
+}
+
+/* Keep the record [p, q) (SEEN_BYTES readable at p), decoded into in, when it fits. */
+static inline void seen_keep(bin_seen_t *seen, const uint8_t *p, const uint8_t *q, const dv_insn_t *in)
+{
+    const size_t len = (size_t)(q - p);
+    if (len > SEEN_BYTES)
+        return;
+    bin_seen_t *const e = seen_slot(seen, p);
+    memcpy(e->key, p, SEEN_BYTES);
+    e->kmask = (1ull << len) - 1;
+    e->len = (uint32_t)len;
+    dv_insn_copy(&e->insn, in);
+}
+
 /* Decode and check the record at *pp, which has RECORD_MAX bytes after it: true (out filled, *pp
  * past the record) when it is well-formed and passes everything the careful pass would check; false,
  * with out and *pp in any state, leaves the record to the careful pass.  A case per op (isa.def), its
  * form's fields decoded by fast_<FORM> with the op's spaces and dtype set as constants: no look-up
  * in the rules and op tables per record or field. */
-static inline __attribute__((always_inline)) bool fast_record(const bin_stream_t *bs, dv_insn_t *out, const uint8_t **pp)
+static inline __attribute__((always_inline)) bool fast_record(bin_stream_t *bs, dv_insn_t *out, const uint8_t **pp)
 {
     const uint8_t *p = *pp;
     uint64_t v;
@@ -618,6 +680,15 @@ static inline __attribute__((always_inline)) bool fast_record(const bin_stream_t
     switch (op) {
 #define DV_INSN(mn, pipe, form, cost, dst, src, dtypes, desc)                                                        \
     case DV_OP_##mn:                                                                                                  \
+        if (FORM_NF_##form >= SEEN_MIN_FIELDS && !(**pp & 1)) { /* a record kept (bit 0: a line step): bin_seen_t */ \
+            const bin_seen_t *const e_ = seen_slot(bs->seen, *pp);                                                    \
+            if (seen_is(e_, *pp)) {                                                                                   \
+                dv_insn_copy(out, &e_->insn);                                                                         \
+                out->line = (uint32_t)line;                                                                           \
+                *pp += e_->len;                                                                                       \
+                return true;                                                                                          \
+            }                                                                                                         \
+        }                                                                                                             \
         if (!fast_##form(&p, out->f, info, DV_SPACE_##dst, DV_SPACE_##src, dtypes, &nf))                             \
             return false;                                                                                             \
         out->op = DV_OP_##mn;                                                                                         \
@@ -625,6 +696,8 @@ static inline __attribute__((always_inline)) bool fast_record(const bin_stream_t
         out->line = (uint32_t)line;                                                                                   \
         if (dv_insn_rules(DV_OP_##mn)->cross && dv_insn_check(out, NULL) != DV_OK) /* its rules across fields */     \
             return false;                                                                                             \
+        if (FORM_NF_##form >= SEEN_MIN_FIELDS && !(**pp & 1))                                                         \
+            seen_keep(bs->seen, *pp, p, out);                                                                         \
         break;
 #include "isa.def"
     default: /* not an op of the table */
@@ -802,11 +875,17 @@ static int bin_stream_open(dv_kernel_t *k, uint32_t block, uint32_t sub, dv_stre
         return dv_error_set(err, DV_ERR_RANGE, bk->source, 0, 0, "no stream for block %u sub %u (blocks=%u, subs=%u)",
                             block, sub, k->info.blocks, k->info.subs);
     const uint8_t *e = bk->index + ((size_t)block * k->info.subs + sub) * ENTRY_BYTES;
-    bin_stream_t *bs = calloc(1, sizeof *bs);
+    bin_stream_t *bs = malloc(sizeof *bs); /* (zeroed up to its kept records, which are made empty below:
+                                              * their instructions need no clearing) */
     if (!bs)
         return dv_error_set(err, DV_ERR_NOMEM, bk->source, 0, 0, "out of memory");
+    memset(bs, 0, offsetof(bin_stream_t, seen));
     bs->bk = bk;
     bk->refs++;
+    for (int i = 0; i < SEEN_SLOTS; i++) { /* (no record matches an empty slot) */
+        memset(bs->seen[i].key, 0, SEEN_BYTES);
+        bs->seen[i].kmask = 1ull << 63;
+    }
     bs->p = bs->released = bk->data + get_u64(e); /* checked by bin_parse */
     bs->end = bs->p + get_u64(e + 8);
     bs->release_at = bk->mapped ? (uintptr_t)bs->p + RELEASE_BYTES : UINTPTR_MAX;

@@ -1,6 +1,7 @@
 /* tests/check_trace.c - the text trace format (traces/FORMAT.md): round trips, streaming, and every
  * error a user can reach, with its exact location. */
 #include <check.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1118,6 +1119,68 @@ START_TEST(test_trace_scan_period_across_refills)
 }
 END_TEST
 
+/* The long compares have a wide form taken on a CPU with AVX2 (kernel/trace_read.c, sp_repeats_wide
+ * and text_equal_wide: 64 bytes a step in two halves): a change at any place of a period or of an
+ * iteration is seen, whichever half of a step it falls in.  Deep in block 1 of a clean loop, each
+ * line of two periods in turn gets its mnemonic spoiled (the scan's error at its line, by both
+ * readers), and in a loop of walk_text each digit of the GM offsets of two iterations in turn is
+ * changed (each instruction is the parser's: the template must not take the iteration as its
+ * expected text). */
+START_TEST(test_trace_wide_compares_see_every_place)
+{
+    size_t len;
+    char *clean = template_text(300, 0, -1, 0, &len);
+    char *text = malloc(len + 1);
+    ck_assert_ptr_nonnull(text);
+    const size_t from = (size_t)(nth_after(clean, "block 1\n", "\nscalar ", 150) + 1 - clean);
+    const size_t to = (size_t)(nth_after(clean, "block 1\n", "\nscalar ", 154) + 1 - clean);
+    char path[64];
+    for (size_t at = from; at < to; at++) {
+        if (clean[at - 1] != '\n')
+            continue;
+        memcpy(text, clean, len + 1);
+        text[at] = 'q';
+        char want[96];
+        snprintf(want, sizeof want, "unknown mnemonic '%.*s'", (int)strcspn(text + at, " "), text + at);
+        const int line = line_at(text, text + at);
+        write_temp_bytes(text, len, path, sizeof path);
+        for (int file = 0; file < 2; file++) {
+            dv_kernel_t *k = NULL;
+            dv_error_t err;
+            const int rc = file ? dv_trace_open(path, &k, &err) : dv_trace_open_bytes(text, len, "t.trace", &k, &err);
+            ck_assert_msg(rc != DV_OK && err.line == line && err.col == 1 && strstr(err.msg, want),
+                          "at %zu (%s): expected %d:1 '%s', got %d %d:%d '%s'", at, file ? "file" : "memory", line, want,
+                          rc, err.line, err.col, rc ? err.msg : "");
+        }
+        unlink(path);
+    }
+    free(text);
+    free(clean);
+    clean = walk_text(60, 0x100000, &len); /* (offsets under 2^32: matched as the expected text) */
+    text = malloc(len + 1);
+    ck_assert_ptr_nonnull(text);
+    const size_t from2 = (size_t)(nth_after(clean, "block 1\n", "\nscalar ", 50) + 1 - clean);
+    const size_t to2 = (size_t)(nth_after(clean, "block 1\n", "\nscalar ", 52) + 1 - clean);
+    int changed = 0;
+    for (size_t at = from2; at < to2; at++) {
+        /* a digit of an offset of x, y or z: between "+0x" and the blank after it */
+        const char *plus = NULL;
+        for (const char *q = clean + at; q > clean + from2 && *q != ' ' && *q != '\n'; q--)
+            if (*q == '+')
+                plus = q;
+        if (!plus || clean + at < plus + 3 || !isxdigit((unsigned char)clean[at]))
+            continue;
+        memcpy(text, clean, len + 1);
+        text[at] = clean[at] == '1' ? '2' : '1';
+        check_blocks_match_parser(text, len);
+        changed++;
+    }
+    ck_assert_int_ge(changed, 30);
+    free(text);
+    free(clean);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- streaming */
 
 /* blocks streams of per_block scalars, written last block first; aivs > 0: a mix kernel whose
@@ -1502,6 +1565,7 @@ Suite *dv_trace_suite(void)
     tcase_add_test(tc, test_trace_template_walks_together_match_parser);
     tcase_add_test(tc, test_trace_scan_period_errors_where_they_are);
     tcase_add_test(tc, test_trace_scan_period_across_refills);
+    tcase_add_test(tc, test_trace_wide_compares_see_every_place);
     tcase_add_test(tc, test_trace_writer_rejects_bad_header);
     suite_add_tcase(s, tc);
 

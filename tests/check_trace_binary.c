@@ -520,6 +520,52 @@ START_TEST(test_trace_binary_error_fields)
 }
 END_TEST
 
+/* The quick pass keeps a record of a form of many fields by its bytes and takes a record that is the
+ * same bytes as the kept instruction (kernel/trace_binary.c, bin_seen_t).  A loop of vadd records on
+ * two buffers, with records that differ from a kept one only in their last field or in a line step,
+ * read back: each instruction (line included) is the one written; a field out of range after many
+ * kept records is the careful pass's error at its record. */
+START_TEST(test_trace_binary_kept_records_match_written)
+{
+    enum { N = 900 };
+    dv_insn_t *in = calloc(N, sizeof *in);
+    ck_assert_ptr_nonnull(in);
+    uint32_t line = 1;
+    for (int i = 0; i < N; i++) {
+        in[i] = vadd(64);
+        in[i].f[DV_FLD(VBIN, dst)].u = DV_ADDR(DV_SPACE_UB, i % 2 ? 0x14000 : 0x10000);
+        if (i % 7 == 3) /* the last byte differs from the kept record's */
+            in[i].f[DV_FLD(VBIN, src1_rep)].i = 9;
+        if (i % 11 == 5) /* the same fields at a line further on: a line step */
+            line++;
+        in[i].line = line++;
+    }
+    size_t n;
+    uint8_t *b = fake_binary(in, N, &n);
+    dv_kernel_t *k;
+    dv_error_t err;
+    ck_assert_int_eq(dv_trace_open_bytes(b, n, "t.dvtb", &k, &err), DV_OK);
+    dv_stream_t *st;
+    ck_assert_int_eq(k->open(k, 0, 0, &st, &err), DV_OK);
+    for (int i = 0; i < N; i++) {
+        dv_insn_t got;
+        ck_assert_int_eq(st->next(st, &got, &err), 1);
+        ck_assert_msg(got.nf == in[i].nf && memcmp(&got, &in[i], offsetof(dv_insn_t, f) + got.nf * sizeof got.f[0]) == 0,
+                      "instruction %d differs (line %u, want %u)", i, got.line, in[i].line);
+    }
+    ck_assert_int_eq(st->next(st, &(dv_insn_t){0}, &err), 0);
+    st->close(st);
+    dv_trace_close(k);
+    free(b);
+    in[600].f[DV_FLD(VBIN, repeat)].i = 300;
+    b = fake_binary(in, N, &n);
+    expect_error(b, n, "block 0, record 601 (byte");
+    expect_error(b, n, "vadd: field 'repeat' = 300 is out of range [0, 255]");
+    free(b);
+    free(in);
+}
+END_TEST
+
 /* A FIFO or a directory given as a trace is refused before anything reads it (dv_open_regular). */
 START_TEST(test_trace_binary_regular_files_only)
 {
@@ -552,6 +598,7 @@ Suite *dv_trace_binary_suite(void)
     tcase_add_test(tc, test_trace_binary_error_index);
     tcase_add_test(tc, test_trace_binary_error_records);
     tcase_add_test(tc, test_trace_binary_error_fields);
+    tcase_add_test(tc, test_trace_binary_kept_records_match_written);
     tcase_add_test(tc, test_trace_binary_regular_files_only);
     suite_add_tcase(s, tc);
     return s;
