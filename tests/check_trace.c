@@ -1547,6 +1547,9 @@ Suite *dv_trace_suite(void)
 {
     Suite *s = suite_create("trace");
     TCase *tc = tcase_create("round_trip");
+    /* The template tests parse a few thousand generated iterations each (under a second of CPU here):
+     * room for a loaded machine, where the default 4 s timed them out. */
+    tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_trace_insn_round_trip_every_opcode);
     tcase_add_test(tc, test_trace_canonical_text_round_trip);
     tcase_add_test(tc, test_trace_noncanonical_text_normalises);
