@@ -530,11 +530,18 @@ static inline bool text_equal_aligned(const char *a, const char *b, size_t n, ui
     return text_equal_as(a, b, n, tail, true);
 }
 
-/* Does this CPU run the 32-byte compares (HAVE_WIDE)? */
+static bool wide_allowed = true; /* dv_trace_allow_wide */
+
+void dv_trace_allow_wide(bool wide)
+{
+    wide_allowed = wide;
+}
+
+/* Does this CPU run the 32-byte compares (HAVE_WIDE), and may they be taken? */
 static inline bool wide_ok(void)
 {
 #if HAVE_WIDE
-    return __builtin_cpu_supports("avx2");
+    return wide_allowed && __builtin_cpu_supports("avx2");
 #else
     return false;
 #endif

@@ -143,6 +143,11 @@ dv_op_t dv_trace_op_find(const char *s, size_t n);
 int dv_trace_dtype_find(const char *s, size_t n);
 const char *dv_trace_dtype_list(char *buf, size_t cap);
 
+/* Tests: the long compares (trace_read.c) take their baseline 16-byte form even on a CPU with
+ * AVX2 (wide: false), or again the widest form the CPU runs (true, the default); the same bytes are
+ * compared either way, so every result is the same. */
+void dv_trace_allow_wide(bool wide);
+
 /* Parse the instruction whose mnemonic token `t` has been read; the fields follow at pos. */
 int dv_trace_parse_insn_fields(const char *line, size_t len, size_t pos, tok_t t, const dv_kernel_info_t *info,
                                where_t w, dv_insn_t *out, dv_error_t *err);

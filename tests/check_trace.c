@@ -11,6 +11,7 @@
 #include "dv/topology.h"
 #include "dv/trace.h"
 #include "support/dvt.h"
+#include "../kernel/trace_syntax.h"
 
 Suite *dv_trace_suite(void);
 
@@ -1126,7 +1127,7 @@ END_TEST
  * readers), and in a loop of walk_text each digit of the GM offsets of two iterations in turn is
  * changed (each instruction is the parser's: the template must not take the iteration as its
  * expected text). */
-START_TEST(test_trace_wide_compares_see_every_place)
+static void wide_compares_see_every_place(void)
 {
     size_t len;
     char *clean = template_text(300, 0, -1, 0, &len);
@@ -1178,6 +1179,15 @@ START_TEST(test_trace_wide_compares_see_every_place)
     ck_assert_int_ge(changed, 30);
     free(text);
     free(clean);
+}
+
+START_TEST(test_trace_wide_compares_see_every_place)
+{
+    /* the form this CPU takes (the 32-byte one where it has AVX2), then the baseline one */
+    wide_compares_see_every_place();
+    dv_trace_allow_wide(false);
+    wide_compares_see_every_place();
+    dv_trace_allow_wide(true);
 }
 END_TEST
 
