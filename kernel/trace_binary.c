@@ -588,7 +588,7 @@ enum {
         *nfp = nf_;                                                                                                   \
         return true;                                                                                                  \
     }
-FAST_HEAD(fast_none_)
+__attribute__((unused)) FAST_HEAD(fast_none_) /* (opens the list: the first form closes it, none calls it) */
 #define DV_FORM(form, desc) FAST_TAIL FAST_HEAD(fast_##form)
 #define DV_FIELD(form, name, kind, space, min, max, def) FAST_##kind(DV_FLD(form, name), space, min, max) nf_++;
 #include "fields.def"

@@ -135,7 +135,7 @@ private:
         n.parent = parent;
         n.key = key;
         n.depth = p.depth + 1;
-        n.run = (p.key == key) & (p.parent != 0) ? p.run : parent;
+        n.run = ((p.key == key) & (p.parent != 0)) ? p.run : parent;
         if (n.depth > kFold)
             fold(r);
         return r;
