@@ -1019,3 +1019,46 @@ int dv_xfer_shape(const dv_insn_t *in, dv_xfer_t *x)
     }
     return xfer_shape(in, os, x);
 }
+
+/* The commonest transfers (DMA, LOAD2D) take dma_footprint's and load2d_footprint's closed forms and
+ * dv_xfer_shape's from one read of their fields when every field either uses is inside its table range
+ * (footprint's fields include the shape's); everything else is the two decoded apart. */
+int dv_xfer_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_MAX_RANGES], dv_xfer_t *x)
+{
+    const dv_op_spec_t *os = dv_op_spec((dv_op_t)in->op);
+    if (os && os->form == DV_FORM_DMA && FIN(DMA, nburst) & FIN(DMA, len) & FIN(DMA, dst_gap) & FIN(DMA, src_gap)) {
+        const uint64_t nb = FA(DMA, nburst), len = FA(DMA, len) * 32;
+        const uint64_t dst = FA(DMA, dst), src = FA(DMA, src);
+        const uint64_t dst_stride = len + FA(DMA, dst_gap) * 32, src_stride = len + FA(DMA, src_gap) * 32;
+        range_set(&out[0], dst, 0, (nb - 1) * dst_stride + len, true);
+        range_set(&out[1], src, 0, (nb - 1) * src_stride + len, false);
+        const bool gm_src = os->src_space == DV_SPACE_GM, gm_dst = os->dst_space == DV_SPACE_GM;
+        memset(x, 0, sizeof *x);
+        x->src_bytes = x->dst_bytes = nb * len;
+        if (gm_src || gm_dst) {
+            x->bursts = nb;
+            x->burst_bytes = len;
+            x->gm_lo = DV_ADDR_OFF(gm_src ? src : dst);
+            x->gm_stride = gm_src ? src_stride : dst_stride;
+        }
+        return 2;
+    }
+    if (os && os->form == DV_FORM_LOAD2D &&
+        FIN(LOAD2D, repeat) & FIN(LOAD2D, base_idx) & FIN(LOAD2D, dst_gap) & FIN(LOAD2D, src_stride)) {
+        const uint64_t rep = FA(LOAD2D, repeat), base = FA(LOAD2D, base_idx), src = FA(LOAD2D, src);
+        const uint64_t stride = FA(LOAD2D, src_stride);
+        range_set(&out[0], FA(LOAD2D, dst), 0, ((rep - 1) * (FA(LOAD2D, dst_gap) + 1) + 1) * 512, true);
+        range_set(&out[1], src, base * 512, (base + (rep - 1) * stride + 1) * 512, false);
+        memset(x, 0, sizeof *x);
+        x->src_bytes = x->dst_bytes = rep * 512;
+        if (os->src_space == DV_SPACE_GM) {
+            x->bursts = rep;
+            x->burst_bytes = 512;
+            x->gm_lo = DV_ADDR_OFF(src) + base * 512;
+            x->gm_stride = stride * 512;
+        }
+        return 2;
+    }
+    dv_xfer_shape(in, x);
+    return dv_footprint(in, vs, out);
+}

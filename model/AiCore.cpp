@@ -597,7 +597,7 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
 
 std::string AiCore::describe_pending()
 {
-    return "scalar unit " + describe_wait(DV_PIPE_S, Entry{pend_->insn, vs_, {}, 0, pending_index_, 0, {}, CriticalPath::kNone, 0, 0, 0, 0});
+    return "scalar unit " + describe_wait(DV_PIPE_S, Entry{pend_->insn, vs_, {}, 0, pending_index_, 0, {}, CriticalPath::kNone, 0, 0, 0, 0, {}});
 }
 
 std::string AiCore::describe_wait(int p, const Entry &e)
@@ -1153,7 +1153,7 @@ int AiCore::issue(cycles_t t, dv_error_t *err)
         if (data_) // (only dv_exec reads it off the V pipe)
             e.vs = vs_;
         e.vc = hz_.clock(DV_PIPE_S);
-        e.nr = dv_footprint(&in, &vs_, e.r);
+        e.nr = p == DV_PIPE_M ? dv_footprint(&in, &vs_, e.r) : dv_xfer_footprint(&in, &vs_, e.r, &e.x);
     }
     e.node = s_node_;
     path_.retain(e.node);
@@ -1249,7 +1249,7 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
         } else if (p == DV_PIPE_M) {
             c = cube_.cost(in);
         } else {
-            c = dma_[p]->cost(in, t, chip_.gm_addrs());
+            c = dma_[p]->cost(in, e.x, t, chip_.gm_addrs());
             counters_.stall[p][c.mem_hbm ? DV_STALL_HBM : DV_STALL_L2] += c.mem_wait;
         }
         // Unit flags: the instruction streams behind the one that hands the tile over (head_time

@@ -127,6 +127,9 @@ private:
         // depends only on insn and vs, both fixed at issue)
         cycles_t v_occupy, v_latency, v_conflict;
         uint16_t fi; // set_flag / wait_flag: its flag (flags_[fi]), listed when it was issued (issue_flag)
+        // A DMA engine's pipe (MTE1/2/3, FIX): the transfer's shape, decoded at issue with the
+        // footprint (it depends only on insn) for DmaEngine::cost at start
+        dv_xfer_t x;
     };
     static_assert(std::is_trivially_default_constructible<Entry>::value, "the pool leaves entries uninitialised");
     struct Queue {

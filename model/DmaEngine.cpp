@@ -103,11 +103,9 @@ GmResult DmaEngine::read(cycles_t t, const GmRuns &runs)
     return r;
 }
 
-Cost DmaEngine::cost(const dv_insn_t &in, cycles_t t, const uint64_t *gm_addr)
+Cost DmaEngine::cost(const dv_insn_t &in, const dv_xfer_t &x, cycles_t t, const uint64_t *gm_addr)
 {
     const dv_op_spec_t *os = dv_op_spec(static_cast<dv_op_t>(in.op));
-    dv_xfer_t x; // (dv_xfer_shape clears it first)
-    dv_xfer_shape(&in, &x);
     Cost c;
     switch (os->cost) {
     case DV_COST_LOAD2D:

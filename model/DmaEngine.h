@@ -68,9 +68,17 @@ public:
     // Where GM transfers go.
     Connection<L2Cache> l2;
 
-    // Cost of `in` starting at cycle t.  gm_addr[a] is the GM address of argument a as L2Cache::alias
-    // makes it (device address and cache mode), passed on to the L2 with the instruction's runs.
-    Cost cost(const dv_insn_t &in, cycles_t t, const uint64_t *gm_addr);
+    // Cost of `in` starting at cycle t; x is its shape, dv_xfer_shape's (the core decodes it at issue,
+    // dv_xfer_footprint).  gm_addr[a] is the GM address of argument a as L2Cache::alias makes it
+    // (device address and cache mode), passed on to the L2 with the instruction's runs.
+    Cost cost(const dv_insn_t &in, const dv_xfer_t &x, cycles_t t, const uint64_t *gm_addr);
+    // The same with in's shape decoded here.
+    Cost cost(const dv_insn_t &in, cycles_t t, const uint64_t *gm_addr)
+    {
+        dv_xfer_t x;
+        dv_xfer_shape(&in, &x);
+        return cost(in, x, t, gm_addr);
+    }
 
     uint64_t gm_read_bytes = 0, gm_write_bytes = 0;
     uint64_t unaligned_lines = 0; // lines read whole from HBM for unaligned bursts

@@ -839,6 +839,68 @@ START_TEST(test_semantics_footprint_closed_forms_match_general)
 }
 END_TEST
 
+/* dv_xfer_footprint decodes a DMA or LOAD2D once for both: its ranges must be dv_footprint's and its
+ * shape dv_xfer_shape's, for every op of those forms (and of the other transfer forms, which it hands
+ * to the two) over random fields, some past their maximum (the general code's case). */
+START_TEST(test_semantics_xfer_footprint_matches_both)
+{
+    uint64_t seed = 4242;
+    int checked[DV_FORM_COUNT] = {0};
+    for (int op = 0; op < DV_OP_COUNT; op++) {
+        const dv_op_spec_t *os = dv_op_spec((dv_op_t)op);
+        if (!os || (os->form != DV_FORM_DMA && os->form != DV_FORM_LOAD2D && os->form != DV_FORM_ND2NZ &&
+                    os->form != DV_FORM_FIXPIPE && os->form != DV_FORM_LOAD2DT))
+            continue;
+        const dv_form_spec_t *fs = dv_form_spec(os->form);
+        for (int it = 0; it < 3000; it++) {
+            dv_insn_t in;
+            dv_insn_init(&in, (dv_op_t)op);
+            for (int i = 0; i < fs->nfields; i++) {
+                const dv_field_spec_t *fd = &fs->fields[i];
+                seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+                if (fd->kind == DV_FK_ADDR) {
+                    const int sp = fd->space == DV_FS_DST   ? (int)os->dst_space
+                                   : fd->space == DV_FS_SRC ? (int)os->src_space
+                                                            : fd->space;
+                    in.f[i].u = sp == DV_SPACE_GM ? DV_GM_ADDR((seed >> 20) % 3, (seed >> 24) % 100000 * 32)
+                                                  : DV_ADDR(sp, (seed >> 24) % 100000 * 32);
+                } else if (fd->kind == DV_FK_DTYPE) {
+                    in.f[i].i = (seed >> 40) & 1 ? DV_DT_F16 : DV_DT_F32;
+                } else if (fd->kind == DV_FK_INT || fd->kind == DV_FK_BOOL) {
+                    const uint64_t span = (uint64_t)(fd->max - fd->min) + 1;
+                    const uint64_t pick = (seed >> 33) % 16;
+                    in.f[i].i = pick == 0   ? fd->max + 1 + (int64_t)((seed >> 50) % 3) /* past it */
+                                : pick == 1 ? fd->max
+                                            : fd->min + (int64_t)((seed >> 37) % (span < 300 ? span : 300));
+                }
+            }
+            dv_vstate_t vs;
+            dv_vstate_reset(&vs);
+            dv_range_t a[DV_MAX_RANGES], b[DV_MAX_RANGES];
+            dv_xfer_t xa, xb;
+            memset(&xa, 0xA5, sizeof xa); /* every field must be written */
+            const int na = dv_xfer_footprint(&in, &vs, a, &xa);
+            const int nb = dv_footprint(&in, &vs, b);
+            dv_xfer_shape(&in, &xb);
+            ck_assert_int_eq(na, nb);
+            for (int k = 0; k < na; k++)
+                expect_range(&a[k], b[k].space, b[k].arg, b[k].lo, b[k].hi, b[k].write);
+            ck_assert_uint_eq(xa.src_bytes, xb.src_bytes);
+            ck_assert_uint_eq(xa.dst_bytes, xb.dst_bytes);
+            ck_assert_uint_eq(xa.bursts, xb.bursts);
+            ck_assert_uint_eq(xa.burst_bytes, xb.burst_bytes);
+            ck_assert_uint_eq(xa.gm_lo, xb.gm_lo);
+            ck_assert_uint_eq(xa.gm_stride, xb.gm_stride);
+            ck_assert_uint_eq(xa.group, xb.group);
+            ck_assert_uint_eq(xa.group_stride, xb.group_stride);
+            checked[os->form]++;
+        }
+    }
+    ck_assert_int_gt(checked[DV_FORM_DMA], 0);
+    ck_assert_int_gt(checked[DV_FORM_LOAD2D], 0);
+}
+END_TEST
+
 Suite *dv_semantics_footprint_suite(void)
 {
     Suite *s = suite_create("semantics_footprint");
@@ -850,6 +912,7 @@ Suite *dv_semantics_footprint_suite(void)
     tcase_add_test(tc, test_semantics_vec_geometry);
     tcase_add_test(tc, test_semantics_footprint_full_mask_matches_general);
     tcase_add_test(tc, test_semantics_footprint_closed_forms_match_general);
+    tcase_add_test(tc, test_semantics_xfer_footprint_matches_both);
     tcase_add_test(tc, test_semantics_fixed_shape_footprint_and_geometry);
     tc = sr_tcase(s, "safety");
     tcase_add_test(tc, test_semantics_exec_refuses_out_of_bounds);

@@ -99,6 +99,10 @@ static inline uint64_t dv_xfer_run_offset(const dv_xfer_t *x, uint64_t i)
 }
 int dv_xfer_shape(const dv_insn_t *in, dv_xfer_t *x);
 
+/* dv_footprint's ranges (its count returned) and dv_xfer_shape's x at once, a DMA or LOAD2D decoded
+ * once: what an instruction for a DMA engine needs at issue (its shape depends on nothing but in). */
+int dv_xfer_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_MAX_RANGES], dv_xfer_t *x);
+
 /* Execute one instruction on the memories (no-op for sync/scalar instructions).  The footprint
  * must already have been checked against the buffers; this checks only what data can violate. */
 int dv_exec(const dv_insn_t *in, const dv_vstate_t *vs, dv_mem_t *m, dv_error_t *err);
