@@ -783,6 +783,23 @@ START_TEST(test_semantics_footprint_full_mask_matches_general)
 }
 END_TEST
 
+/* Two decodes of a transfer agree: the same ranges (na of a, nb of b) and the same shape. */
+static void expect_same_transfer(int na, const dv_range_t *a, const dv_xfer_t *xa, int nb, const dv_range_t *b,
+                                 const dv_xfer_t *xb)
+{
+    ck_assert_int_eq(na, nb);
+    for (int k = 0; k < na; k++)
+        expect_range(&a[k], b[k].space, b[k].arg, b[k].lo, b[k].hi, b[k].write);
+    ck_assert_uint_eq(xa->src_bytes, xb->src_bytes);
+    ck_assert_uint_eq(xa->dst_bytes, xb->dst_bytes);
+    ck_assert_uint_eq(xa->bursts, xb->bursts);
+    ck_assert_uint_eq(xa->burst_bytes, xb->burst_bytes);
+    ck_assert_uint_eq(xa->gm_lo, xb->gm_lo);
+    ck_assert_uint_eq(xa->gm_stride, xb->gm_stride);
+    ck_assert_uint_eq(xa->group, xb->group);
+    ck_assert_uint_eq(xa->group_stride, xb->group_stride);
+}
+
 /* DMA, LOAD2D and MMAD footprints and DMA and LOAD2D transfer shapes have closed forms for fields
  * inside their ranges; a field past its maximum takes the general code, which reads it as the
  * maximum: both must agree (random instructions, each with one field at its maximum, then past it). */
@@ -822,19 +839,9 @@ START_TEST(test_semantics_footprint_closed_forms_match_general)
         past.f[fi].i = fs->fields[fi].max + 1 + (int64_t)((seed >> 50) % 3);
         dv_range_t a[DV_MAX_RANGES], b[DV_MAX_RANGES];
         const int na = dv_footprint(&in, NULL, a), nb = dv_footprint(&past, NULL, b);
-        ck_assert_int_eq(na, nb);
-        for (int k = 0; k < na; k++)
-            expect_range(&a[k], b[k].space, b[k].arg, b[k].lo, b[k].hi, b[k].write);
         dv_xfer_t xa, xb;
         ck_assert_int_eq(dv_xfer_shape(&in, &xa), dv_xfer_shape(&past, &xb));
-        ck_assert_uint_eq(xa.src_bytes, xb.src_bytes);
-        ck_assert_uint_eq(xa.dst_bytes, xb.dst_bytes);
-        ck_assert_uint_eq(xa.bursts, xb.bursts);
-        ck_assert_uint_eq(xa.burst_bytes, xb.burst_bytes);
-        ck_assert_uint_eq(xa.gm_lo, xb.gm_lo);
-        ck_assert_uint_eq(xa.gm_stride, xb.gm_stride);
-        ck_assert_uint_eq(xa.group, xb.group);
-        ck_assert_uint_eq(xa.group_stride, xb.group_stride);
+        expect_same_transfer(na, a, &xa, nb, b, &xb);
     }
 }
 END_TEST
@@ -882,17 +889,7 @@ START_TEST(test_semantics_xfer_footprint_matches_both)
             const int na = dv_xfer_footprint(&in, &vs, a, &xa);
             const int nb = dv_footprint(&in, &vs, b);
             dv_xfer_shape(&in, &xb);
-            ck_assert_int_eq(na, nb);
-            for (int k = 0; k < na; k++)
-                expect_range(&a[k], b[k].space, b[k].arg, b[k].lo, b[k].hi, b[k].write);
-            ck_assert_uint_eq(xa.src_bytes, xb.src_bytes);
-            ck_assert_uint_eq(xa.dst_bytes, xb.dst_bytes);
-            ck_assert_uint_eq(xa.bursts, xb.bursts);
-            ck_assert_uint_eq(xa.burst_bytes, xb.burst_bytes);
-            ck_assert_uint_eq(xa.gm_lo, xb.gm_lo);
-            ck_assert_uint_eq(xa.gm_stride, xb.gm_stride);
-            ck_assert_uint_eq(xa.group, xb.group);
-            ck_assert_uint_eq(xa.group_stride, xb.group_stride);
+            expect_same_transfer(na, a, &xa, nb, b, &xb);
             checked[os->form]++;
         }
     }
