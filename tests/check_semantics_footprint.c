@@ -783,6 +783,25 @@ START_TEST(test_semantics_footprint_full_mask_matches_general)
 }
 END_TEST
 
+/* A random field of op os from seed: an address in the field's space (GM: argument 0-2; offsets
+ * 32-byte aligned, under 3.2 MB) or a dtype (f16 or f32) into *v (true); another kind: false. */
+static bool random_addr_or_dtype(const dv_op_spec_t *os, const dv_field_spec_t *fd, uint64_t seed, dv_val_t *v)
+{
+    if (fd->kind == DV_FK_ADDR) {
+        const int sp = fd->space == DV_FS_DST   ? (int)os->dst_space
+                       : fd->space == DV_FS_SRC ? (int)os->src_space
+                                                : fd->space;
+        v->u = sp == DV_SPACE_GM ? DV_GM_ADDR((seed >> 20) % 3, (seed >> 24) % 100000 * 32)
+                                 : DV_ADDR(sp, (seed >> 24) % 100000 * 32);
+        return true;
+    }
+    if (fd->kind == DV_FK_DTYPE) {
+        v->i = (seed >> 40) & 1 ? DV_DT_F16 : DV_DT_F32;
+        return true;
+    }
+    return false;
+}
+
 /* Two decodes of a transfer agree: the same ranges (na of a, nb of b) and the same shape. */
 static void expect_same_transfer(int na, const dv_range_t *a, const dv_xfer_t *xa, int nb, const dv_range_t *b,
                                  const dv_xfer_t *xb)
@@ -819,13 +838,7 @@ START_TEST(test_semantics_footprint_closed_forms_match_general)
         for (int i = 0; i < fs->nfields; i++) {
             const dv_field_spec_t *fd = &fs->fields[i];
             seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-            if (fd->kind == DV_FK_ADDR) {
-                const int sp = fd->space == DV_FS_DST ? (int)os->dst_space : fd->space == DV_FS_SRC ? (int)os->src_space : fd->space;
-                in.f[i].u = sp == DV_SPACE_GM ? DV_GM_ADDR((seed >> 20) % 3, (seed >> 24) % 100000 * 32)
-                                              : DV_ADDR(sp, (seed >> 24) % 100000 * 32);
-            } else if (fd->kind == DV_FK_DTYPE) {
-                in.f[i].i = (seed >> 40) & 1 ? DV_DT_F16 : DV_DT_F32;
-            } else if (fd->kind == DV_FK_INT || fd->kind == DV_FK_BOOL) {
+            if (!random_addr_or_dtype(os, fd, seed, &in.f[i]) && (fd->kind == DV_FK_INT || fd->kind == DV_FK_BOOL)) {
                 const uint64_t span = (uint64_t)(fd->max - fd->min) + 1;
                 in.f[i].i = fd->min + (int64_t)((seed >> 33) % (span < 40 ? span : 40));
                 ints[nint++] = i;
@@ -865,15 +878,8 @@ START_TEST(test_semantics_xfer_footprint_matches_both)
             for (int i = 0; i < fs->nfields; i++) {
                 const dv_field_spec_t *fd = &fs->fields[i];
                 seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-                if (fd->kind == DV_FK_ADDR) {
-                    const int sp = fd->space == DV_FS_DST   ? (int)os->dst_space
-                                   : fd->space == DV_FS_SRC ? (int)os->src_space
-                                                            : fd->space;
-                    in.f[i].u = sp == DV_SPACE_GM ? DV_GM_ADDR((seed >> 20) % 3, (seed >> 24) % 100000 * 32)
-                                                  : DV_ADDR(sp, (seed >> 24) % 100000 * 32);
-                } else if (fd->kind == DV_FK_DTYPE) {
-                    in.f[i].i = (seed >> 40) & 1 ? DV_DT_F16 : DV_DT_F32;
-                } else if (fd->kind == DV_FK_INT || fd->kind == DV_FK_BOOL) {
+                if (!random_addr_or_dtype(os, fd, seed, &in.f[i]) &&
+                    (fd->kind == DV_FK_INT || fd->kind == DV_FK_BOOL)) {
                     const uint64_t span = (uint64_t)(fd->max - fd->min) + 1;
                     const uint64_t pick = (seed >> 33) % 16;
                     in.f[i].i = pick == 0   ? fd->max + 1 + (int64_t)((seed >> 50) % 3) /* past it */
