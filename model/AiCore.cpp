@@ -1103,7 +1103,7 @@ int AiCore::issue_scalar(cycles_t stall, dv_error_t *err)
     return DV_OK;
 }
 
-int AiCore::issue(cycles_t t, dv_error_t *err)
+inline int AiCore::issue(cycles_t t, dv_error_t *err)
 {
     const dv_insn_t &in = pend_->insn;
     const int p = pending_pipe_;
@@ -1256,8 +1256,9 @@ int AiCore::start_head(int p, cycles_t t, dv_error_t *err)
         // started it at that one's first fractal): it cannot finish its last fractal before that one
         // has, plus its own time for one fractal.
         const int uf = (p == DV_PIPE_M || p == DV_PIPE_FIX) ? unit_flag(in) : 0;
-        const cycles_t frac = p == DV_PIPE_M ? unit_step(in, c) : dv_ceil_div(1024, p_.dma.fix.l0c_bytes_per_cycle);
+        cycles_t frac = 0; // (only an instruction with a unit flag reads it)
         if (uf) {
+            frac = p == DV_PIPE_M ? unit_step(in, c) : dv_ceil_div(1024, p_.dma.fix.l0c_bytes_per_cycle);
             if (const Unit *u = unit_before(p == DV_PIPE_M ? 1 : 0, e)) {
                 if (u->last + frac > t + c.occupy + c.latency)
                     c.occupy = u->last + frac - t - c.latency;
@@ -1375,67 +1376,30 @@ int AiCore::issue_flag(Entry &e, int p, dv_error_t *err)
 // (free_ref: start_node_ extended to free_, which is t after a flag).  Waiting for the flag or the
 // pipe, that node is just what start_node_, start_key_ and free_ = t stand for: it is left to
 // free_ref to make, when a later start or this flag's set needs it (a flag fired later never does).
-int AiCore::start_flag(int p, cycles_t t, dv_error_t *err)
+//
+// flag_begin: the stall charges before t (the cause: a wait's flag, a set's own pipe's completion,
+// both flag_cause(src)).
+inline void AiCore::flag_begin(int p, cycles_t t, const Entry &e, int src)
 {
-    Entry &e = q_[p].front();
-    const dv_insn_t &in = e.insn;
-    Flag &f = flags_[e.fi];
-    const bool set = in.op == DV_OP_set_flag;
-    if (set && f.set)
-        return locate(err, DV_ERR_STATE, in, e.index, "event %s->%s id %lld set twice without a wait",
-                      dv_pipe_name(static_cast<dv_pipe_t>(p)), dv_pipe_name(static_cast<dv_pipe_t>(in.f[DV_FLD(FLAG, dst)].i)),
-                      static_cast<long long>(in.f[DV_FLD(FLAG, id)].i));
-    const int src = static_cast<int>(in.f[DV_FLD(FLAG, src)].i); // a set_flag's is p
-    const cycles_t base = std::max(e.enq, free_[p]);
     if (t > cur_[p]) {
         charge_wait(p, std::min(t, std::max(cur_[p], e.enq)), DV_STALL_SCALAR);
-        charge_wait(p, t, flag_cause(src)); // a wait's flag, a set's own pipe's completion
+        charge_wait(p, t, flag_cause(src));
     }
-    const uint32_t key = path_key(in.op, p);
-    Ref node = CriticalPath::kNone; // start_node_ once made (free_node); none: not made yet
-    if (!set && f.node && f.time + p_.sync.flag_latency_cycles == t) {
-        path_.move(start_node_[p], f.node); // the flag's reference: the wait is a link from it
-        f.node = CriticalPath::kNone;
-        start_key_[p] = key;
-    } else if (free_[p] != t) {
-        node = path_from(path_at(e.node, e.enq, path_key(DV_CRIT_ISSUE, DV_PIPE_S)), t, key);
-        path_.move(start_node_[p], node); // node: start_node_'s reference, as below
-        start_key_[p] = key;
-    }
-    free_[p] = t; // a set starts once the pipe is free (t >= base), a wait holds it until t
-    if (set) {
-        // Fires when the pipe's earlier work has completed (done_), which may be after t: the
-        // pipe goes on meanwhile; the flag's path node is then that completion.
-        f.set = true;
-        f.time = std::max(t, done_[p]);
-        f.vc = hz_.clock(static_cast<dv_pipe_t>(p));
-        if (f.time > t) {
-            path_.assign(f.node, done_node(p));
-        } else {
-            if (!node)
-                node = free_node(p);
-            path_.assign(f.node, node);
-        }
-        // Only a set_flag or wait_flag head reads a flag (a pipe whose head changed since its
-        // candidate was worked out is stale already; S has no queue, so no bit in flagm_).
-        const int dst = static_cast<int>(in.f[DV_FLD(FLAG, dst)].i);
-        if (flagm_ >> dst & 1)
-            invalidate(dst);
-        slice(p, in, f.time, f.time); // it kept its pipe for no cycles (ops_.cycles)
-    } else {
-        f.set = false;
-        f.cleared = t;
-        if (flagm_ >> src & 1)
-            invalidate(src); // a set_flag waiting for this wait may start (as above)
-        hz_.merge(static_cast<dv_pipe_t>(p), f.vc);
-        path_.release(f.node);
-        f.node = CriticalPath::kNone;
-        counters_.stall_flag_cycles += t - base;
-        counters_.pipe_wait_cycles[p] += t - base;
-        ops_.cycles[in.op][p] += t - base;
-        slice(p, in, base, t); // the time the pipe was held
-    }
-    // finish_head's, with the node made only for a scalar unit stalled on this full queue.
+}
+
+// The start's node when it is neither the flag's nor the pipe's free node: a link to t from its
+// issue, which becomes start_node_ (returned: start_node_'s reference).
+inline AiCore::Ref AiCore::flag_linked(int p, cycles_t t, const Entry &e, uint32_t key)
+{
+    const Ref node = path_from(path_at(e.node, e.enq, path_key(DV_CRIT_ISSUE, DV_PIPE_S)), t, key);
+    path_.move(start_node_[p], node);
+    start_key_[p] = key;
+    return node;
+}
+
+// finish_head's, with the node made only for a scalar unit stalled on this full queue (unstall).
+inline void AiCore::flag_end(int p, cycles_t t, Entry &e, Ref node)
+{
     const bool was_full = q_[p].full();
     path_.release(e.node);
     q_[p].pop();
@@ -1445,15 +1409,100 @@ int AiCore::start_flag(int p, cycles_t t, dv_error_t *err)
         cand_t_[p] = kNever;
         starve(p);
     }
-    if (was_full && have_pending_ && pending_pipe_ == p && t > ts_) {
-        counters_.stall_queue_full_cycles += t - ts_;
-        counters_.pipe_wait_cycles[DV_PIPE_S] += t - ts_;
-        advance_scalar(t, queue_cause(p));
+    if (was_full && have_pending_ && pending_pipe_ == p && t > ts_)
+        unstall(p, t, node);
+}
+
+// A scalar unit stalled on pipe p's full queue issues once the flag at its head left it at t.
+inline void AiCore::unstall(int p, cycles_t t, Ref node)
+{
+    counters_.stall_queue_full_cycles += t - ts_;
+    counters_.pipe_wait_cycles[DV_PIPE_S] += t - ts_;
+    advance_scalar(t, queue_cause(p));
+    if (!node)
+        node = free_node(p);
+    path_.assign(s_node_, node);
+}
+
+int AiCore::set_twice(int p, const Entry &e, dv_error_t *err)
+{
+    const dv_insn_t &in = e.insn;
+    return locate(err, DV_ERR_STATE, in, e.index, "event %s->%s id %lld set twice without a wait",
+                  dv_pipe_name(static_cast<dv_pipe_t>(p)), dv_pipe_name(static_cast<dv_pipe_t>(in.f[DV_FLD(FLAG, dst)].i)),
+                  static_cast<long long>(in.f[DV_FLD(FLAG, id)].i));
+}
+
+inline int AiCore::start_set(int p, cycles_t t, Entry &e, dv_error_t *err)
+{
+    const dv_insn_t &in = e.insn;
+    Flag &f = flags_[e.fi];
+    if (f.set)
+        return set_twice(p, e, err);
+    flag_begin(p, t, e, p); // (a set's src is p)
+    Ref node = CriticalPath::kNone; // start_node_ once made (free_node); none: not made yet
+    if (free_[p] != t)
+        node = flag_linked(p, t, e, path_key(DV_OP_set_flag, p));
+    free_[p] = t; // a set starts once the pipe is free (t >= base)
+    // Fires when the pipe's earlier work has completed (done_), which may be after t: the
+    // pipe goes on meanwhile; the flag's path node is then that completion.
+    f.set = true;
+    f.time = std::max(t, done_[p]);
+    f.vc = hz_.clock(static_cast<dv_pipe_t>(p));
+    if (f.time > t) {
+        path_.assign(f.node, done_node(p));
+    } else {
         if (!node)
             node = free_node(p);
-        path_.assign(s_node_, node);
+        path_.assign(f.node, node);
     }
+    // Only a set_flag or wait_flag head reads a flag (a pipe whose head changed since its
+    // candidate was worked out is stale already; S has no queue, so no bit in flagm_).
+    const int dst = static_cast<int>(in.f[DV_FLD(FLAG, dst)].i);
+    if (flagm_ >> dst & 1)
+        invalidate(dst);
+    slice(p, in, f.time, f.time); // it kept its pipe for no cycles (ops_.cycles)
+    flag_end(p, t, e, node);
     return DV_OK;
+}
+
+inline void AiCore::start_wait(int p, cycles_t t, Entry &e)
+{
+    const dv_insn_t &in = e.insn;
+    Flag &f = flags_[e.fi];
+    const int src = static_cast<int>(in.f[DV_FLD(FLAG, src)].i);
+    const cycles_t base = std::max(e.enq, free_[p]);
+    flag_begin(p, t, e, src);
+    Ref node = CriticalPath::kNone; // as start_set's
+    if (f.node && f.time + p_.sync.flag_latency_cycles == t) {
+        path_.move(start_node_[p], f.node); // the flag's reference: the wait is a link from it
+        f.node = CriticalPath::kNone;
+        start_key_[p] = path_key(DV_OP_wait_flag, p);
+    } else if (free_[p] != t) {
+        node = flag_linked(p, t, e, path_key(DV_OP_wait_flag, p));
+    }
+    free_[p] = t; // a wait holds the pipe until t
+    f.set = false;
+    f.cleared = t;
+    if (flagm_ >> src & 1)
+        invalidate(src); // a set_flag waiting for this wait may start (as start_set's dst)
+    hz_.merge(static_cast<dv_pipe_t>(p), f.vc);
+    path_.release(f.node);
+    f.node = CriticalPath::kNone;
+    counters_.stall_flag_cycles += t - base;
+    counters_.pipe_wait_cycles[p] += t - base;
+    ops_.cycles[DV_OP_wait_flag][p] += t - base;
+    slice(p, in, base, t); // the time the pipe was held
+    flag_end(p, t, e, node);
+}
+
+inline int AiCore::start_flag(int p, cycles_t t, dv_error_t *err)
+{
+    Entry &e = q_[p].front();
+    if (e.insn.op == DV_OP_wait_flag) {
+        start_wait(p, t, e);
+        return DV_OK;
+    }
+    return start_set(p, t, e, err);
 }
 
 } // namespace dv

@@ -184,7 +184,9 @@ private:
     cycles_t head_time(int p);
     // Readiness of the scalar unit's next action: false when blocked.
     bool scalar_ready(cycles_t &t, Block &why);
-    int issue(cycles_t t, dv_error_t *err); // t: when scalar_ready says the scalar unit can issue
+    // t: when scalar_ready says the scalar unit can issue.  Inline in run_block's loop, as start_flag
+    // (GCC otherwise takes one of the two out of it, and that costs more than it saves).
+    __attribute__((always_inline)) int issue(cycles_t t, dv_error_t *err);
     // issue's rarer ways, kept out of line so that issuing into a pipe's queue stays short.
     __attribute__((noinline)) void issue_stalled(cycles_t t);
     __attribute__((noinline)) int issue_scalar(cycles_t stall, dv_error_t *err);
@@ -194,11 +196,21 @@ private:
     bool plain_[DV_OP_COUNT];                                 // (the ops it takes)
     // The flags' own way through issue and start (set_flag / wait_flag queued in pipe p, about half
     // of most kernels' instructions): the same checks, times and charges as the other heads', and the
-    // flag found once at issue (Entry::fi).  finish_head: what every other start ends with (start_flag
-    // has its own, which makes the start's path node only when something asks for it).
+    // flag found once at issue (Entry::fi).  finish_head: what every other start ends with (the flags
+    // have their own, flag_end, which makes the start's path node only when something asks for it).
+    // start_flag takes a flag head to the set's way or the wait's (start_set, start_wait), each with
+    // only its own case, which share flag_begin and flag_end; unstall: the scalar unit stalled on the
+    // queue the flag leaves; set_twice: the error, out of line.
     static bool flag_op(unsigned op) { return op == DV_OP_set_flag || op == DV_OP_wait_flag; }
     int issue_flag(Entry &e, int p, dv_error_t *err);
-    int start_flag(int p, cycles_t t, dv_error_t *err);
+    __attribute__((always_inline)) int start_flag(int p, cycles_t t, dv_error_t *err);
+    int start_set(int p, cycles_t t, Entry &e, dv_error_t *err);
+    void start_wait(int p, cycles_t t, Entry &e);
+    void flag_begin(int p, cycles_t t, const Entry &e, int src);
+    Ref flag_linked(int p, cycles_t t, const Entry &e, uint32_t key);
+    void flag_end(int p, cycles_t t, Entry &e, Ref node);
+    void unstall(int p, cycles_t t, Ref node);
+    __attribute__((noinline, cold)) int set_twice(int p, const Entry &e, dv_error_t *err);
     void finish_head(int p, cycles_t t, Ref node, uint32_t key);
     int locate(dv_error_t *err, int code, const dv_insn_t &in, uint64_t index, const char *fmt, ...)
         __attribute__((format(printf, 6, 7)));
