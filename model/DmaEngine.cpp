@@ -52,12 +52,11 @@ cycles_t DmaEngine::engine_cycles(const dv_xfer_t &x, uint64_t base, uint64_t ca
     return dv_ceil_div(total, cap);
 }
 
-GmResult DmaEngine::read(cycles_t t, const GmRuns &runs)
+GmResult DmaEngine::read(cycles_t t, const GmRuns &runs, bool shape_aligned)
 {
     const uint64_t A = p_.gm.align_bytes, L = p_.gm.line_bytes;
     // Every run aligned (its start, length and strides multiples of A): all of it through L2.
-    if (!runs.list && runs.base % A == 0 && runs.bytes % A == 0 && runs.stride % A == 0 &&
-        (runs.group == 0 || runs.group_stride % A == 0))
+    if (!runs.list && shape_aligned && runs.base % A == 0)
         return l2->transfer(t, runs, false, core_);
     uint64_t lines = 0, next = 0; // next: the first line not yet counted (bursts go up in address)
     uint64_t requests = 0;        // unaligned bursts: each reaches HBM as one request that bypasses L2
@@ -103,49 +102,83 @@ GmResult DmaEngine::read(cycles_t t, const GmRuns &runs)
     return r;
 }
 
+bool DmaEngine::same_shape(const dv_xfer_t &x) const
+{
+    const dv_xfer_t &m = shape_.x;
+    return x.burst_bytes == m.burst_bytes && x.bursts == m.bursts && x.src_bytes == m.src_bytes &&
+           x.dst_bytes == m.dst_bytes && x.gm_stride == m.gm_stride && x.group == m.group &&
+           x.group_stride == m.group_stride;
+}
+
+void DmaEngine::learn_shape(const dv_insn_t &in, const dv_op_spec_t &os, const dv_xfer_t &x)
+{
+    Shape &m = shape_;
+    m.op = in.op;
+    m.x = x;
+    m.write = os.cost == DV_COST_GM_WRITE;
+    uint64_t local_bpc;
+    if (!m.write) {
+        m.issue = p_.mte2.issue_cycles;
+        local_bpc = os.dst_space == DV_SPACE_UB ? p_.mte2.ub_bytes_per_cycle : p_.mte2.l1_bytes_per_cycle;
+        m.cap = p_.gm.core_read_bytes_per_cycle;
+    } else if (pipe_ == DV_PIPE_FIX) {
+        m.issue = p_.fix.issue_cycles;
+        local_bpc = p_.fix.l0c_bytes_per_cycle;
+        m.cap = p_.gm.core_write_bytes_per_cycle;
+    } else {
+        m.issue = p_.mte3.issue_cycles;
+        local_bpc = p_.mte3.local_bytes_per_cycle;
+        m.cap = p_.gm.core_write_bytes_per_cycle;
+    }
+    m.local = dv_ceil_div(m.write ? x.src_bytes : x.dst_bytes, local_bpc);
+    const uint64_t U = p_.gm.uop_bytes, A = p_.gm.align_bytes;
+    m.uniform = x.bursts == 1 || (x.gm_stride % U == 0 && (x.group == 0 || x.group_stride % U == 0));
+    m.aligned = x.burst_bytes % A == 0 && x.gm_stride % A == 0 && (x.group == 0 || x.group_stride % A == 0);
+    m.start = ~0ull;
+}
+
 Cost DmaEngine::cost(const dv_insn_t &in, const dv_xfer_t &x, cycles_t t, const uint64_t *gm_addr)
 {
-    const dv_op_spec_t *os = dv_op_spec(static_cast<dv_op_t>(in.op));
     Cost c;
-    switch (os->cost) {
-    case DV_COST_LOAD2D:
-        c.occupy = dv_ceil_div(x.dst_bytes, os->dst_space == DV_SPACE_L0A ? p_.mte1.l0a_bytes_per_cycle
-                                                                        : p_.mte1.l0b_bytes_per_cycle);
-        c.latency = p_.mte1.load2d_latency_cycles;
-        return c;
-    case DV_COST_LOAD3D:
-        c.occupy = dv_ceil_div(x.dst_bytes, os->dst_space == DV_SPACE_L0A ? p_.mte1.l0a_bytes_per_cycle
-                                                                        : p_.mte1.l0b_bytes_per_cycle);
-        c.latency = p_.mte1.load3d_latency_cycles;
-        return c;
-    case DV_COST_FIX_L1:
-        c.occupy = p_.fix.issue_cycles + dv_ceil_div(x.src_bytes, p_.fix.l0c_bytes_per_cycle);
-        c.latency = p_.fix.latency_cycles;
-        return c;
-    default:
-        break;
+    if (in.op != shape_.op || !same_shape(x)) {
+        const dv_op_spec_t *os = dv_op_spec(static_cast<dv_op_t>(in.op));
+        switch (os->cost) {
+        case DV_COST_LOAD2D:
+            c.occupy = dv_ceil_div(x.dst_bytes, os->dst_space == DV_SPACE_L0A ? p_.mte1.l0a_bytes_per_cycle
+                                                                            : p_.mte1.l0b_bytes_per_cycle);
+            c.latency = p_.mte1.load2d_latency_cycles;
+            return c;
+        case DV_COST_LOAD3D:
+            c.occupy = dv_ceil_div(x.dst_bytes, os->dst_space == DV_SPACE_L0A ? p_.mte1.l0a_bytes_per_cycle
+                                                                            : p_.mte1.l0b_bytes_per_cycle);
+            c.latency = p_.mte1.load3d_latency_cycles;
+            return c;
+        case DV_COST_FIX_L1:
+            c.occupy = p_.fix.issue_cycles + dv_ceil_div(x.src_bytes, p_.fix.l0c_bytes_per_cycle);
+            c.latency = p_.fix.latency_cycles;
+            return c;
+        default:
+            break;
+        }
+        learn_shape(in, *os, x);
     }
-    const bool write = os->cost == DV_COST_GM_WRITE;
+    Shape &m = shape_;
+    const bool write = m.write;
     const uint64_t addr_field = write ? in.f[0].u : in.f[1].u; // dst / src are the first two fields
     const uint64_t alias = gm_addr[DV_ADDR_ARG(addr_field)]; // the argument's cache mode rides on it
     const uint64_t base = L2Cache::strip(alias);
-    uint64_t issue, local_bpc, cap;
-    if (!write) {
-        issue = p_.mte2.issue_cycles;
-        local_bpc = os->dst_space == DV_SPACE_UB ? p_.mte2.ub_bytes_per_cycle : p_.mte2.l1_bytes_per_cycle;
-        cap = p_.gm.core_read_bytes_per_cycle;
-    } else if (pipe_ == DV_PIPE_FIX) {
-        issue = p_.fix.issue_cycles;
-        local_bpc = p_.fix.l0c_bytes_per_cycle;
-        cap = p_.gm.core_write_bytes_per_cycle;
-    } else {
-        issue = p_.mte3.issue_cycles;
-        local_bpc = p_.mte3.local_bytes_per_cycle;
-        cap = p_.gm.core_write_bytes_per_cycle;
-    }
+    const cycles_t issue = m.issue;
+    cycles_t engine;
+    if (m.uniform) { // the engine's cycles depend on the shape and the bursts' start modulo gm.uop_bytes
+        const uint64_t start = (base + x.gm_lo) % p_.gm.uop_bytes;
+        if (start != m.start) {
+            m.start = start;
+            m.engine = engine_cycles(x, base, m.cap);
+        }
+        engine = m.engine;
+    } else
+        engine = engine_cycles(x, base, m.cap);
     const uint64_t gm_bytes = x.bursts * x.burst_bytes;
-    const cycles_t engine = engine_cycles(x, base, cap);
-    const cycles_t local = dv_ceil_div(write ? x.src_bytes : x.dst_bytes, local_bpc);
     GmRuns runs;
     runs.count = x.bursts;
     runs.bytes = x.burst_bytes;
@@ -154,8 +187,8 @@ Cost DmaEngine::cost(const dv_insn_t &in, const dv_xfer_t &x, cycles_t t, const 
     runs.group = x.group;
     runs.group_stride = x.group_stride;
     runs.mode = L2Cache::mode_of(alias);
-    const GmResult mem = write ? l2->transfer(t + issue, runs, true, core_) : read(t + issue, runs);
-    const cycles_t own = issue + std::max(engine, local);
+    const GmResult mem = write ? l2->transfer(t + issue, runs, true, core_) : read(t + issue, runs, m.aligned);
+    const cycles_t own = issue + std::max(engine, m.local);
     c.occupy = std::max<cycles_t>(own, mem.done > t ? mem.done - t : 0);
     c.mem_wait = c.occupy - own;
     c.mem_hbm = mem.hbm;

@@ -84,8 +84,9 @@ public:
     uint64_t unaligned_lines = 0; // lines read whole from HBM for unaligned bursts
 
 private:
-    // The GM side of a read: aligned runs through L2, unaligned ones' lines from HBM.
-    GmResult read(cycles_t t, const GmRuns &runs);
+    // The GM side of a read: aligned runs through L2, unaligned ones' lines from HBM.  shape_aligned:
+    // the runs' length and strides are multiples of gm.align_bytes (then an aligned base is enough).
+    GmResult read(cycles_t t, const GmRuns &runs, bool shape_aligned);
     std::vector<uint64_t> aligned_; // scratch: the aligned runs' addresses
     std::vector<uint64_t> lines_;   // scratch: the lines unaligned bursts read whole from HBM
     cycles_t engine_cycles(const dv_xfer_t &x, uint64_t base, uint64_t cap);
@@ -95,6 +96,27 @@ private:
     struct BurstMemo {
         uint64_t bytes = 0, start = 0, cap = 0, cost = 0;
     } memo_;
+    // What cost() works out for a GM transfer from its op and shape alone (x but gm_lo), kept for
+    // the last such instruction: a stream of copies of one shape (a tile loop) compares its shape
+    // and reads these instead of looking up the op and deriving them again.  op: none yet when
+    // kNoOp (an op number never reaches it).
+    struct Shape {
+        static constexpr uint32_t kNoOp = ~0u;
+        uint32_t op = kNoOp;
+        dv_xfer_t x{};      // its gm_lo is not compared
+        bool write = false; // GM write (MTE3, FixPipe), else GM read
+        bool uniform = false; // every burst starts alike (engine_cycles' BurstMemo case)
+        bool aligned = false; // length and strides multiples of gm.align_bytes (read's fast case)
+        cycles_t issue = 0, local = 0; // issue cycles; local side's cycles
+        uint64_t cap = 0;   // core cap, bytes per cycle
+        // uniform: the engine cycles of bursts starting at `start` modulo gm.uop_bytes (~0: none yet)
+        uint64_t start = ~0ull;
+        cycles_t engine = 0;
+    } shape_;
+    // Does x have shape_'s shape (every field but gm_lo)?
+    bool same_shape(const dv_xfer_t &x) const;
+    // shape_ for `in` (a GM transfer; os: its op's spec) of shape x.
+    void learn_shape(const dv_insn_t &in, const dv_op_spec_t &os, const dv_xfer_t &x);
 
     const Params p_;
     const dv_pipe_t pipe_;

@@ -2300,6 +2300,68 @@ START_TEST(test_components_dma_gm_read_through_l2)
 }
 END_TEST
 
+// A stream of GM copies of one shape, which an engine keeps what the shape alone decides for (its
+// op's issue and local side, its bursts' engine cycles for a start in a micro-op), costs what each
+// copy costs on an engine that sees it first: starts at other places in a 128 B micro-op (other
+// engine cycles), other ops of the same shape (UB or L1 side, read or write), bases that are not
+// 32 B aligned (unaligned bursts read whole lines from HBM) and bursts not all alike, with a
+// LOAD2D between them.  The two engines' L2s see the same transfers, so they stay alike.
+START_TEST(test_components_dma_shape_memo_matches_first)
+{
+    Context context;
+    DmaEngine::Params p = dma_params();
+    p.gm.burst_overhead_bytes = 32;
+    p.gm.align_bytes = 32;
+    Hbm hbm("hbm", Hbm::Params{50, 8, 64, 16, 8}), hbm_first("hbm_first", Hbm::Params{50, 8, 64, 16, 8});
+    L2Cache l2("l2", L2Cache::Params{4096, 128, 4, false, 64, 64});
+    L2Cache l2_first("l2_first", L2Cache::Params{4096, 128, 4, false, 64, 64});
+    l2.hbm.bind(hbm);
+    l2_first.hbm.bind(hbm_first);
+    DmaEngine mte2("mte2", p, DV_PIPE_MTE2, 0), mte3("mte3", p, DV_PIPE_MTE3, 0), mte1("mte1", p, DV_PIPE_MTE1, 0);
+    mte2.l2.bind(l2);
+    mte3.l2.bind(l2);
+    const uint64_t gm[1] = {0x100000};
+    const char *forms[] = {"copy_gm_to_ubuf dst=ub:0x0 src=x+0x%x nburst=3 len=5 src_gap=1",
+                           "copy_gm_to_cbuf dst=l1:0x0 src=x+0x%x nburst=3 len=5 src_gap=1",
+                           "copy_ubuf_to_gm dst=x+0x%x src=ub:0x0 nburst=3 len=5 dst_gap=1",
+                           "copy_gm_to_ubuf dst=ub:0x0 src=x+0x%x nburst=3 len=5 src_gap=2",
+                           "copy_gm_to_ubuf_align dst=ub:0x0 src=x+0x%x nburst=2 len=100 src_gap=0",
+                           "load_cbuf_to_ca dst=l0a:0x0 src=l1:0x0 dtype=f16 base_idx=0 repeat=2 src_stride=1"};
+    const unsigned offsets[] = {0x0, 0x20, 0x400, 0x4a0, 0x10, 0x10, 0x800, 0x0};
+    uint64_t read_bytes = 0, write_bytes = 0, unaligned = 0;
+    unsigned n = 0;
+    for (unsigned f : {0u, 0u, 0u, 1u, 0u, 2u, 2u, 5u, 0u, 3u, 3u, 4u, 4u, 0u}) {
+        for (unsigned off : {offsets[n % 8], offsets[(n + 3) % 8]}) {
+            char text[160];
+            std::snprintf(text, sizeof text, forms[f], off);
+            const dv_insn_t in = insn(text);
+            const dv_pipe_t pipe = f == 5 ? DV_PIPE_MTE1 : f == 2 ? DV_PIPE_MTE3 : DV_PIPE_MTE2;
+            DmaEngine &kept = pipe == DV_PIPE_MTE1 ? mte1 : pipe == DV_PIPE_MTE3 ? mte3 : mte2;
+            DmaEngine first(("first" + std::to_string(n)).c_str(), p, pipe, 0);
+            if (pipe != DV_PIPE_MTE1)
+                first.l2.bind(l2_first);
+            const cycles_t t = 100 * n++;
+            const Cost a = kept.cost(in, t, gm), b = first.cost(in, t, gm);
+            ck_assert_msg(a.occupy == b.occupy && a.latency == b.latency && a.mem_wait == b.mem_wait &&
+                              a.mem_hbm == b.mem_hbm,
+                          "%s at %lu: occupy %lu / %lu, latency %lu / %lu", text, (unsigned long)t,
+                          (unsigned long)a.occupy, (unsigned long)b.occupy, (unsigned long)a.latency,
+                          (unsigned long)b.latency);
+            read_bytes += first.gm_read_bytes;
+            write_bytes += first.gm_write_bytes;
+            unaligned += first.unaligned_lines;
+        }
+    }
+    ck_assert_uint_eq(mte2.gm_read_bytes, read_bytes);
+    ck_assert_uint_eq(mte3.gm_write_bytes, write_bytes);
+    ck_assert_uint_eq(mte2.unaligned_lines, unaligned);
+    ck_assert_uint_gt(unaligned, 0);
+    ck_assert_uint_eq(l2.hits, l2_first.hits);
+    ck_assert_uint_eq(l2.misses, l2_first.misses);
+    ck_assert_uint_eq(hbm.read_bytes, hbm_first.read_bytes);
+}
+END_TEST
+
 } // namespace
 
 extern "C" Suite *dv_components_suite(void)
@@ -2372,5 +2434,9 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_dma_local_params);
     tcase_add_test(t, test_components_dma_gm_read_through_l2);
     suite_add_tcase(s, t);
+    TCase *memo = tcase_create("dma_shape_memo");
+    tcase_set_timeout(memo, 60);
+    tcase_add_test(memo, test_components_dma_shape_memo_matches_first);
+    suite_add_tcase(s, memo);
     return s;
 }
