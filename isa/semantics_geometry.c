@@ -120,6 +120,12 @@ static const uint8_t dtype_bytes[DV_DT_COUNT] = {
 #include "isa.def"
 };
 
+/* Elements of a 256-byte repeat (256 / dtype_bytes), for a valid dtype */
+static const uint16_t dtype_per_repeat[DV_DT_COUNT] = {
+#define DV_DTYPE(id, name, bytes, is_float, desc) 256 / (bytes),
+#include "isa.def"
+};
+
 /* Largest count-mode element count honoured (keeps every byte offset far below 2^64). */
 #define DV_COUNT_MAX 0xFFFFFFFFull
 
@@ -595,7 +601,7 @@ static inline __attribute__((always_inline)) int vec_full_form(const dv_insn_t *
     const dv_dtype_t t = (dv_dtype_t)in->f[vf->dtype].i;
     if (!in_range || !dv_sem_dtype_ok(os, t))
         return -1;
-    const uint64_t R = (uint64_t)in->f[vf->repeat].i, E = 256 / dtype_bytes[t];
+    const uint64_t R = (uint64_t)in->f[vf->repeat].i, E = dtype_per_repeat[t];
     if (g) {
         g->repeats = (uint32_t)R;
         g->elems_per_repeat = (uint32_t)E;
@@ -870,33 +876,47 @@ static inline __attribute__((always_inline)) int vec_footprint_form(const dv_ins
     return vfootprint_of(&v, out);
 }
 
-/* vec_footprint_form with vec_full_form's closed form first (a full mask in normal mode) */
-static inline __attribute__((always_inline)) int vec_footprint_fast(const dv_insn_t *in, const dv_op_spec_t *os,
-                                                                    dv_form_t form, const dv_vstate_t *vs,
-                                                                    dv_range_t out[DV_MAX_RANGES], dv_vgeom_t *g)
+/* dv_vec_footprint of everything but the full-mask closed forms (vec_full_form): out of line, so the
+ * closed forms' path needs neither its frame (a vinfo_t) nor its saved registers. */
+static __attribute__((noinline)) int vec_footprint_general(const dv_insn_t *in, const dv_op_spec_t *os,
+                                                           const dv_vstate_t *vs, dv_range_t out[DV_MAX_RANGES],
+                                                           dv_vgeom_t *g)
 {
-    const int n = vec_full_form(in, os, form, vs, out, g);
-    return n >= 0 ? n : vec_footprint_form(in, os, form, vs, out, g);
-}
-
-int dv_vec_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_MAX_RANGES], dv_vgeom_t *g)
-{
-    const dv_op_spec_t *os = dv_op_spec((dv_op_t)in->op);
-    if (!os || dv_form_spec(os->form)->naddr == 0) { /* flags, barriers: nothing either way */
+    if (dv_form_spec(os->form)->naddr == 0) { /* flags, barriers: nothing either way */
         vgeom_none(g);
         return 0;
     }
     switch (os->form) { /* the strided forms: one decode for both, the common ones' inlined for their form */
-    case DV_FORM_VBIN: return vec_footprint_fast(in, os, DV_FORM_VBIN, vs, out, g);
-    case DV_FORM_VUNARY: return vec_footprint_fast(in, os, DV_FORM_VUNARY, vs, out, g);
-    case DV_FORM_VSCALAR: return vec_footprint_fast(in, os, DV_FORM_VSCALAR, vs, out, g);
-    case DV_FORM_VDUP: return vec_footprint_fast(in, os, DV_FORM_VDUP, vs, out, g);
+    case DV_FORM_VBIN: return vec_footprint_form(in, os, DV_FORM_VBIN, vs, out, g);
+    case DV_FORM_VUNARY: return vec_footprint_form(in, os, DV_FORM_VUNARY, vs, out, g);
+    case DV_FORM_VSCALAR: return vec_footprint_form(in, os, DV_FORM_VSCALAR, vs, out, g);
+    case DV_FORM_VDUP: return vec_footprint_form(in, os, DV_FORM_VDUP, vs, out, g);
     default:
         if (vforms[os->form].nops)
             return vec_footprint_form(in, os, os->form, vs, out, g);
     }
     dv_vec_geometry(in, vs, g);
     return footprint(in, os, vs, out);
+}
+
+/* The element-strided forms try vec_full_form's closed form (a full mask in normal mode) first; it
+ * writes nothing when it does not apply, and everything else is vec_footprint_general's. */
+int dv_vec_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_MAX_RANGES], dv_vgeom_t *g)
+{
+    const dv_op_spec_t *os = dv_op_spec((dv_op_t)in->op);
+    if (!os) {
+        vgeom_none(g);
+        return 0;
+    }
+    int n = -1;
+    switch (os->form) {
+    case DV_FORM_VBIN: n = vec_full_form(in, os, DV_FORM_VBIN, vs, out, g); break;
+    case DV_FORM_VUNARY: n = vec_full_form(in, os, DV_FORM_VUNARY, vs, out, g); break;
+    case DV_FORM_VSCALAR: n = vec_full_form(in, os, DV_FORM_VSCALAR, vs, out, g); break;
+    case DV_FORM_VDUP: n = vec_full_form(in, os, DV_FORM_VDUP, vs, out, g); break;
+    default: break;
+    }
+    return n >= 0 ? n : vec_footprint_general(in, os, vs, out, g);
 }
 
 /* ======================================================================== transfer shapes */
@@ -1020,9 +1040,20 @@ int dv_xfer_shape(const dv_insn_t *in, dv_xfer_t *x)
     return xfer_shape(in, os, x);
 }
 
-/* The commonest transfers (DMA, LOAD2D) take dma_footprint's and load2d_footprint's closed forms and
- * dv_xfer_shape's from one read of their fields when every field either uses is inside its table range
- * (footprint's fields include the shape's); everything else is the two decoded apart. */
+/* dv_xfer_footprint of everything but its closed forms: the shape and the footprint decoded apart.
+ * Out of line, so the closed forms' path needs no frame (its tail call is a jump). */
+static __attribute__((noinline)) int xfer_footprint_apart(const dv_insn_t *in, const dv_vstate_t *vs,
+                                                          dv_range_t out[DV_MAX_RANGES], dv_xfer_t *x)
+{
+    dv_xfer_shape(in, x);
+    return dv_footprint(in, vs, out);
+}
+
+/* The commonest transfers (DMA, LOAD2D, ND2NZ) take closed forms of footprint()'s and xfer_shape()'s cases
+ * from one read of their fields when every field either uses is inside its table range (footprint's
+ * fields include the shape's) and, for ND2NZ, its dtype is valid; everything else is the two decoded
+ * apart.  Every field of x is stored once (no clearing first), and a transfer without a GM side stores
+ * zeros for the GM runs, as dv_xfer_shape leaves them. */
 int dv_xfer_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_MAX_RANGES], dv_xfer_t *x)
 {
     const dv_op_spec_t *os = dv_op_spec((dv_op_t)in->op);
@@ -1032,15 +1063,13 @@ int dv_xfer_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out
         const uint64_t dst_stride = len + FA(DMA, dst_gap) * 32, src_stride = len + FA(DMA, src_gap) * 32;
         range_set(&out[0], dst, 0, (nb - 1) * dst_stride + len, true);
         range_set(&out[1], src, 0, (nb - 1) * src_stride + len, false);
-        const bool gm_src = os->src_space == DV_SPACE_GM, gm_dst = os->dst_space == DV_SPACE_GM;
-        memset(x, 0, sizeof *x);
+        const bool gm_src = os->src_space == DV_SPACE_GM, gm = gm_src || os->dst_space == DV_SPACE_GM;
         x->src_bytes = x->dst_bytes = nb * len;
-        if (gm_src || gm_dst) {
-            x->bursts = nb;
-            x->burst_bytes = len;
-            x->gm_lo = DV_ADDR_OFF(gm_src ? src : dst);
-            x->gm_stride = gm_src ? src_stride : dst_stride;
-        }
+        x->bursts = gm ? nb : 0;
+        x->burst_bytes = gm ? len : 0;
+        x->gm_lo = gm ? DV_ADDR_OFF(gm_src ? src : dst) : 0;
+        x->gm_stride = gm ? (gm_src ? src_stride : dst_stride) : 0;
+        x->group = x->group_stride = 0;
         return 2;
     }
     if (os && os->form == DV_FORM_LOAD2D &&
@@ -1049,9 +1078,9 @@ int dv_xfer_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out
         const uint64_t stride = FA(LOAD2D, src_stride);
         range_set(&out[0], FA(LOAD2D, dst), 0, ((rep - 1) * (FA(LOAD2D, dst_gap) + 1) + 1) * 512, true);
         range_set(&out[1], src, base * 512, (base + (rep - 1) * stride + 1) * 512, false);
-        memset(x, 0, sizeof *x);
-        x->src_bytes = x->dst_bytes = rep * 512;
-        if (os->src_space == DV_SPACE_GM) {
+        const bool gm = os->src_space == DV_SPACE_GM;
+        *x = (dv_xfer_t){.src_bytes = rep * 512, .dst_bytes = rep * 512};
+        if (gm) {
             x->bursts = rep;
             x->burst_bytes = 512;
             x->gm_lo = DV_ADDR_OFF(src) + base * 512;
@@ -1059,6 +1088,32 @@ int dv_xfer_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out
         }
         return 2;
     }
-    dv_xfer_shape(in, x);
-    return dv_footprint(in, vs, out);
+    if (os && os->form == DV_FORM_ND2NZ) {
+        const dv_dtype_t t = FT(ND2NZ, dtype);
+        if (dv_sem_dtype_ok(os, t) && FIN(ND2NZ, nd_num) & FIN(ND2NZ, n_value) & FIN(ND2NZ, d_value) &
+                                          FIN(ND2NZ, src_nd_stride) & FIN(ND2NZ, src_d_stride) &
+                                          FIN(ND2NZ, dst_c0_stride) & FIN(ND2NZ, dst_n_stride) &
+                                          FIN(ND2NZ, dst_nd_stride)) {
+            /* footprint()'s and xfer_shape()'s cases: a row's d elements fill c1 32-byte groups of
+             * 32 / sz (sz divides 32, so that is d * sz bytes rounded up to 32) */
+            const uint64_t sz = dtype_bytes[t], nd = FA(ND2NZ, nd_num), nv = FA(ND2NZ, n_value);
+            const uint64_t d = FA(ND2NZ, d_value), c1 = (d * sz + 31) / 32, src = FA(ND2NZ, src);
+            const uint64_t src_nd = FA(ND2NZ, src_nd_stride) * sz, src_d = FA(ND2NZ, src_d_stride) * sz;
+            range_set(&out[0], FA(ND2NZ, dst), 0,
+                      ((nd - 1) * FA(ND2NZ, dst_nd_stride) + (c1 - 1) * FA(ND2NZ, dst_c0_stride) +
+                       (nv - 1) * FA(ND2NZ, dst_n_stride)) * 32 + 32,
+                      true);
+            range_set(&out[1], src, 0, (nd - 1) * src_nd + (nv - 1) * src_d + d * sz, false);
+            *x = (dv_xfer_t){.src_bytes = nd * nv * d * sz,
+                             .dst_bytes = nd * nv * c1 * 32,
+                             .bursts = nd * nv,
+                             .burst_bytes = d * sz,
+                             .gm_lo = DV_ADDR_OFF(src),
+                             .gm_stride = src_d,
+                             .group = nv,
+                             .group_stride = src_nd};
+            return 2;
+        }
+    }
+    return xfer_footprint_apart(in, vs, out, x);
 }

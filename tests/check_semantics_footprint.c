@@ -904,6 +904,85 @@ START_TEST(test_semantics_xfer_footprint_matches_both)
 }
 END_TEST
 
+/* An ND2NZ copy has its own closed form in dv_xfer_footprint: hand-computed ranges and shape for an s8
+ * and an f16 copy (C0 = 32 and 16 elements: D_VALUE 40 fills 2 and 3 groups of 32 bytes), then every
+ * dtype, valid or not, over random fields, some past their range, against dv_footprint + dv_xfer_shape. */
+START_TEST(test_semantics_xfer_footprint_nd2nz)
+{
+    static const struct {
+        dv_dtype_t t;
+        uint64_t dst_hi, src_hi, src_bytes, dst_bytes, burst_bytes, gm_stride, group_stride;
+    } hand[] = {
+        /* dst: ((ND-1)*16 + (c1-1)*4 + (N-1)*1) * 32 + 32; src: ((ND-1)*200 + (N-1)*50 + 40) * size */
+        {DV_DT_S8, 22 * 32 + 32, 340, 2 * 3 * 40, 2 * 3 * 2 * 32, 40, 50, 200},
+        {DV_DT_F16, 26 * 32 + 32, 680, 2 * 3 * 80, 2 * 3 * 3 * 32, 80, 100, 400},
+    };
+    for (int h = 0; h < 2; h++) {
+        dv_insn_t in;
+        dv_insn_init(&in, DV_OP_copy_gm_to_cbuf_nd2nz);
+        sr_fsetu(&in, "dst", DV_ADDR(DV_SPACE_L1, 0x1000));
+        sr_fsetu(&in, "src", DV_GM_ADDR(1, 0x200));
+        sr_fset(&in, "dtype", hand[h].t);
+        sr_fset(&in, "nd_num", 2);
+        sr_fset(&in, "n_value", 3);
+        sr_fset(&in, "d_value", 40);
+        sr_fset(&in, "src_nd_stride", 200);
+        sr_fset(&in, "src_d_stride", 50);
+        sr_fset(&in, "dst_c0_stride", 4);
+        sr_fset(&in, "dst_n_stride", 1);
+        sr_fset(&in, "dst_nd_stride", 16);
+        dv_range_t r[DV_MAX_RANGES];
+        dv_xfer_t x;
+        memset(&x, 0xA5, sizeof x);
+        ck_assert_int_eq(dv_xfer_footprint(&in, NULL, r, &x), 2);
+        expect_range(&r[0], DV_SPACE_L1, 0, 0x1000, 0x1000 + hand[h].dst_hi, 1);
+        expect_range(&r[1], DV_SPACE_GM, 1, 0x200, 0x200 + hand[h].src_hi, 0);
+        ck_assert_uint_eq(x.src_bytes, hand[h].src_bytes);
+        ck_assert_uint_eq(x.dst_bytes, hand[h].dst_bytes);
+        ck_assert_uint_eq(x.bursts, 6);
+        ck_assert_uint_eq(x.burst_bytes, hand[h].burst_bytes);
+        ck_assert_uint_eq(x.gm_lo, 0x200);
+        ck_assert_uint_eq(x.gm_stride, hand[h].gm_stride);
+        ck_assert_uint_eq(x.group, 3);
+        ck_assert_uint_eq(x.group_stride, hand[h].group_stride);
+    }
+    const dv_op_t op = DV_OP_copy_gm_to_cbuf_nd2nz;
+    const dv_op_spec_t *os = dv_op_spec(op);
+    const dv_form_spec_t *fs = dv_form_spec(os->form);
+    uint64_t seed = 2929;
+    int valid = 0;
+    for (int it = 0; it < 20000; it++) {
+        dv_insn_t in;
+        dv_insn_init(&in, op);
+        bool inside = true;
+        for (int i = 0; i < fs->nfields; i++) {
+            const dv_field_spec_t *fd = &fs->fields[i];
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            if (fd->kind == DV_FK_DTYPE) { /* every dtype and a few past the table */
+                in.f[i].i = (int64_t)((seed >> 33) % (DV_DT_COUNT + 3)) - 1;
+                inside &= in.f[i].i >= 0 && in.f[i].i < DV_DT_COUNT && (os->dtypes >> in.f[i].i & 1);
+            } else if (!random_addr_or_dtype(os, fd, seed, &in.f[i]) && fd->kind == DV_FK_INT) {
+                const uint64_t span = (uint64_t)(fd->max - fd->min) + 1, pick = (seed >> 33) % 24;
+                in.f[i].i = pick == 0   ? fd->max + 1 + (int64_t)((seed >> 50) % 3) /* past it */
+                            : pick == 1 ? fd->min - 1 - (int64_t)((seed >> 50) % 3)
+                            : pick == 2 ? fd->max
+                                        : fd->min + (int64_t)((seed >> 37) % (span < 300 ? span : 300));
+                inside &= in.f[i].i >= fd->min && in.f[i].i <= fd->max;
+            }
+        }
+        valid += inside;
+        dv_range_t a[DV_MAX_RANGES], b[DV_MAX_RANGES];
+        dv_xfer_t xa, xb;
+        memset(&xa, 0xA5, sizeof xa); /* every field must be written */
+        const int na = dv_xfer_footprint(&in, NULL, a, &xa);
+        const int nb = dv_footprint(&in, NULL, b);
+        dv_xfer_shape(&in, &xb);
+        expect_same_transfer(na, a, &xa, nb, b, &xb);
+    }
+    ck_assert_int_gt(valid, 1000); /* the closed form's case, many times */
+}
+END_TEST
+
 Suite *dv_semantics_footprint_suite(void)
 {
     Suite *s = suite_create("semantics_footprint");
@@ -916,6 +995,7 @@ Suite *dv_semantics_footprint_suite(void)
     tcase_add_test(tc, test_semantics_footprint_full_mask_matches_general);
     tcase_add_test(tc, test_semantics_footprint_closed_forms_match_general);
     tcase_add_test(tc, test_semantics_xfer_footprint_matches_both);
+    tcase_add_test(tc, test_semantics_xfer_footprint_nd2nz);
     tcase_add_test(tc, test_semantics_fixed_shape_footprint_and_geometry);
     tc = sr_tcase(s, "safety");
     tcase_add_test(tc, test_semantics_exec_refuses_out_of_bounds);
