@@ -138,6 +138,10 @@ AiCore::AiCore(sc_core::sc_module_name name, const Params &p, CoreServices &chip
         probe.insn.op = static_cast<uint16_t>(op);
         plain_[op] = q != kByField && q != DV_PIPE_S && has_pipe(static_cast<dv_pipe_t>(q)) &&
                      check_access(probe, q, nullptr) == DV_OK;
+        // The scalar unit's own ops that touch no memory: check_access's verdict on them depends on
+        // the op alone (the probe's).
+        plain_s_[op] = q == DV_PIPE_S && !scalar_access(static_cast<unsigned>(op)) &&
+                       check_access(probe, q, nullptr) == DV_OK;
     }
     static_assert(kFlags <= 65536, "touched_ holds flag indices in 16 bits");
     flags_.reset(kFlags);
@@ -981,15 +985,18 @@ int AiCore::issue_scalar(cycles_t stall, dv_error_t *err)
     const dv_insn_t &in = pend_->insn;
     const int p = DV_PIPE_S;
     const cycles_t issue_cost = p_.scalar.issue_cycles;
-    Entry probe;
-    dv_insn_copy(&probe.insn, &in);
+    // check_access's entry: the pending one itself (its insn is in), which nothing reads after
+    // this issue but the next instruction's read, which writes it first.
+    Entry &probe = *pend_;
     probe.index = pending_index_;
     probe.nr = 0;
-    if (in.op == DV_OP_ld_ub || in.op == DV_OP_st_ub || in.op == DV_OP_ld_gm || in.op == DV_OP_st_gm)
+    if (scalar_access(in.op))
         probe.nr = dv_footprint(&in, &vs_, probe.r);
-    int rc = check_access(probe, p, err);
-    if (rc != DV_OK)
-        return rc;
+    if (!plain_s_[in.op]) {
+        const int rc = check_access(probe, p, err);
+        if (rc != DV_OK)
+            return rc;
+    }
     cycles_t busy = issue_cost;
     switch (in.op) {
     case DV_OP_scalar: {

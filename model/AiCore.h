@@ -194,6 +194,11 @@ private:
     int check_access(const Entry &e, int p, dv_error_t *err); // p: route(e.insn)
     bool plain_access(const Entry &e, int p) const;           // check_access's common pass
     bool plain_[DV_OP_COUNT];                                 // (the ops it takes)
+    bool plain_s_[DV_OP_COUNT]; // the scalar unit's ops that check_access passes whatever their fields
+    static bool scalar_access(unsigned op) // the scalar unit's own loads and stores
+    {
+        return op == DV_OP_ld_ub || op == DV_OP_st_ub || op == DV_OP_ld_gm || op == DV_OP_st_gm;
+    }
     // The flags' own way through issue and start (set_flag / wait_flag queued in pipe p, about half
     // of most kernels' instructions): the same checks, times and charges as the other heads', and the
     // flag found once at issue (Entry::fi).  finish_head: what every other start ends with (the flags
@@ -502,7 +507,9 @@ private:
     uint32_t start_key_[DV_PIPE_COUNT] = {}, done_key_[DV_PIPE_COUNT] = {};
 
     dv_core_counters_t counters_{};
-    OpStats ops_{};
+    // Zeroed by begin_kernel, which every kernel the core runs starts with (its chip reads them only
+    // after that): not here too (21 KB per core).
+    OpStats ops_;
 };
 
 } // namespace dv
