@@ -37,9 +37,9 @@ public:
     // capacity / contenders per bin, as all the kernel's cores start together (no limit for one).
     void start(unsigned contenders);
     // Tests: take the paths every CPU and every capacity can take (no popcnt, products in 128
-    // bits, the bins before the global time by scan and worked out at every reservation) from now
-    // on; the results are the same.
-    void general_paths() { popcnt_ = small_ = unrolled_ = past_now_ = false; }
+    // bits, the bins before the global time by scan and worked out at every reservation, the share
+    // always worked out from the requesters) from now on; the results are the same.
+    void general_paths() { popcnt_ = small_ = unrolled_ = past_now_ = bound_ = false; }
 
 private:
     // reserve's body; Popcnt: compiled for (and run on) a CPU with the popcnt instruction, which
@@ -60,9 +60,13 @@ private:
     Bin &bin_at(uint64_t bin);
     void grow(uint64_t bin);
     void scan(uint64_t lo, uint64_t hi, uint64_t w[2], uint64_t *used) const;
-    template <unsigned N, bool Used> static void scan_fixed(const Bin *b, uint64_t w[2], uint64_t *used);
+    template <unsigned N, bool Used, bool Who = true>
+    static void scan_fixed(const Bin *b, uint64_t w[2], uint64_t *used);
+    // The share of a reservation of `bytes` starting in bin, time_room bytes before its first bin
+    // ends; or `bytes` when the first bin takes them all with the share (it has room, and the
+    // share is proven to be at least bytes without counting the requesters).
     template <bool Popcnt>
-    uint64_t share_near(uint64_t bin, unsigned requester);
+    uint64_t share_near(uint64_t bin, unsigned requester, uint64_t bytes, uint64_t time_room);
     static constexpr uint64_t near_ = 16; // bins either side that count as "active around"
     static_assert(near_ % 2 == 0, "scan_fixed takes two bins a step");
     uint64_t bpc_ = 1, window_ = 64, cap_ = 64;
@@ -81,6 +85,12 @@ private:
     // [past_lo_, past_hi_) end at the global time and stay the kept bins for every bin asked about
     // from now_ on, until retire() or reset() (never on the general paths)
     bool past_now_ = false;
+    // Every requester that has reserved since reset() (index mod 128) and how many they are: no
+    // more are active around any bin, which bounds the share from below without reading who.
+    uint64_t seen_[2] = {0, 0}, seen_count_ = 0;
+    // share_near may take that bound (small_, not general_paths()); cap_squared_ = cap_ x cap_
+    bool bound_ = true;
+    uint64_t cap_squared_ = 64 * 64;
     uint64_t start_bin_ = 0, contenders_ = 1;
     // kStarting: start() with more than one core, the next reservation sets start_bin_; kThrottled:
     // a kernel of contenders_ cores started at start_bin_ and the global time has not passed it (once

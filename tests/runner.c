@@ -16,7 +16,8 @@
     X(ascendc_act) X(ascendc_norm) X(ascendc_math) X(ascendc_rsort) X(ascendc_xform) X(ascendc_mm) X(ascendc_mmb) \
     X(l2_policy) X(gm_paths) X(cube_pipe) X(ops_tiling) X(errband) X(native) \
     X(acl_rt2) X(aclnn_logic) X(aclnn_conv) X(aclnn_bcast) X(aclnn_ew2) X(aclnn_move) \
-    X(aclnn_norm2) /* (s20-norm2) */
+    X(aclnn_norm2) /* (s20-norm2) */ \
+    X(calendar) /* (s29-cal) */
 #define DECLARE(m) extern Suite *dv_##m##_suite(void) __attribute__((weak));
 SUITES(DECLARE)
 
