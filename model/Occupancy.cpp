@@ -6,7 +6,7 @@
 
 namespace dv {
 
-void Occupancy::reset(cycles_t origin)
+void Occupancy::reset(cycles_t origin, bool series)
 {
     for (size_t i = 0; i < nopen_; i++)
         forget_reads(open_[i]);
@@ -24,6 +24,7 @@ void Occupancy::reset(cycles_t origin)
     fc_ = 0;
     nknots_ = 0;
     backward_ = false;
+    series_ = series;
 }
 
 // The first open block that ends after `at` (nopen_ if none).  The block found last for an
@@ -560,6 +561,10 @@ void Occupancy::fold(cycles_t upto)
         events_.last = events_.first;
     }
     const Event *b = starts_.begin(), *c = ends_.begin();
+    if (!series_) {
+        sweep_level(b, c, upto);
+        return;
+    }
     // The state the sweep changes, in locals (the knots' stores could alias the members).  While
     // every change point is kept, each is one store at kp (room up to kroom); else change_slow().
     int64_t level = level_;
@@ -610,14 +615,40 @@ void Occupancy::fold(cycles_t upto)
     peak_ = static_cast<uint64_t>(peak);
     tc_ = tc;
     fc_ = fc;
-    // what remains of the runs waits in events_
+    rest(b, c);
+}
+
+// What remains of the runs after a sweep (from b and c) waits in events_.
+inline void Occupancy::rest(const Event *b, const Event *c)
+{
     const Event *const be = starts_.end(), *const ce = ends_.end();
     if (b != be || c != ce) {
         events_.room(static_cast<size_t>(be - b) + static_cast<size_t>(ce - c));
-        events_.last = std::merge(b, be, c, ce, events_.first, by_time);
+        events_.last = std::merge(b, be, c, ce, events_.first, [](const Event &x, const Event &y) { return x.t < y.t; });
     }
     starts_.last = starts_.first;
     ends_.last = ends_.first;
+}
+
+// fold()'s sweep from b and c without series: only the level and the peak, the same as with it.
+__attribute__((noinline)) void Occupancy::sweep_level(const Event *b, const Event *c, cycles_t upto)
+{
+    int64_t level = level_;
+    int64_t peak = static_cast<int64_t>(peak_);
+    for (;;) {
+        const cycles_t t = std::min(b->t, c->t);
+        if (t >= upto)
+            break;
+        for (; b->t == t; b++)
+            level += b->bytes;
+        for (; c->t == t; c++)
+            level += c->bytes;
+        if (level > peak)
+            peak = level;
+    }
+    level_ = level;
+    peak_ = static_cast<uint64_t>(peak);
+    rest(b, c);
 }
 
 // Too many knots: from change points (up to tc_) to the smallest power-of-two grid that holds
@@ -917,7 +948,7 @@ double Occupancy::integral_at(double x, size_t &k) const
 
 void Occupancy::series(cycles_t total, double *out, size_t n) const
 {
-    if (total == 0 || (tc_ == 0 && level_ == 0)) { // no time, or nothing ever occupied
+    if (!series_ || total == 0 || (tc_ == 0 && level_ == 0)) { // not kept, no time, or nothing ever occupied
         std::fill(out, out + n, 0.0);
         return;
     }

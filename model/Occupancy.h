@@ -57,7 +57,11 @@ public:
     static constexpr size_t kMaxKnots = 1 << 14;
 
     // Forget everything; times passed from now on are absolute, the series is relative to origin.
-    void reset(cycles_t origin);
+    // Without `series` (a run whose report shows no occupancy over time), the level's change points
+    // are not kept: peak, byte_cycles and folded_early are the same, series() gives zeros and grid()
+    // 0.  The knots' F in the sweep and series() are a sixth of the occupancy work of the bench's
+    // 24-core matmul.
+    void reset(cycles_t origin, bool series = true);
     void write(uint64_t lo, uint64_t hi, cycles_t t);
     void read(uint64_t lo, uint64_t hi, cycles_t t);
     // Close every open range at the end of the run and compute the figures.
@@ -156,6 +160,8 @@ private:
     void forget_reads(Block &b);
     static void add(Run &run, cycles_t t, int64_t bytes, uint64_t n = 1);
     void fold(cycles_t upto);
+    void sweep_level(const Event *b, const Event *c, cycles_t upto);
+    void rest(const Event *b, const Event *c);
     void compact();
     void change_slow(cycles_t t, double f, int64_t from, cycles_t tc, double fc);
     void coarsen(cycles_t upto);
@@ -196,6 +202,7 @@ private:
     // A change point came before the last one (an interval starting before a fold point): the
     // knots may be out of time order, so F is looked up as they are, not by bisection.
     bool backward_ = false;
+    bool series_ = true; // the change points are kept for series() (reset's `series`)
 };
 
 } // namespace dv

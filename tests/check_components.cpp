@@ -2362,6 +2362,104 @@ START_TEST(test_components_dma_shape_memo_matches_first)
 }
 END_TEST
 
+// Without series (reset's second argument false) the change points are not kept, and nothing else
+// changes: the hand-counted case of test_components_occupancy_series_exact gives peak 164 and
+// byte_cycles 4240 with every slice 0; random runs of writes and reads (tiles, slices, hulls and
+// any range, some times going back, some before the origin) give the same peak, the same
+// byte_cycles to the bit and the same folded_early as a run with series, and a run that keeps one
+// block open from the origin (so that nothing folds until more than kMaxEvents endpoints wait and
+// the older half is folded early, and the knots become a grid) does too, with grid() 0.
+START_TEST(test_components_occupancy_without_series)
+{
+    Occupancy o;
+    double s[64];
+    o.reset(1000, false);
+    o.write(0, 100, 1005);
+    o.write(100, 164, 1020);
+    o.read(0, 100, 1025);
+    o.read(100, 164, 1045);
+    o.write(200, 264, 1630);
+    o.read(200, 264, 1640);
+    o.finish();
+    ck_assert_uint_eq(o.peak_bytes(), 164);
+    ck_assert_double_eq(o.byte_cycles(), 4240.0);
+    ck_assert_uint_eq(o.grid(), 0);
+    o.series(640, s, 64);
+    for (int i = 0; i < 64; i++)
+        ck_assert_double_eq(s[i], 0.0);
+
+    uint64_t x = 12345;
+    auto next = [&x](uint64_t n) { // an LCG's high bits, below n
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        return (x >> 33) % n;
+    };
+    for (int run = 0; run < 12; run++) {
+        const bool pin = run >= 10;
+        const int calls = pin ? 150000 : 5000;
+        const uint64_t origin = 100 + next(1000), size = 1u << (10 + next(8));
+        const uint64_t tile = std::max<uint64_t>(16, size >> (1 + next(4)));
+        Occupancy with, without;
+        with.reset(origin);
+        without.reset(origin, false);
+        auto both = [&](bool write, uint64_t lo, uint64_t hi, cycles_t t) {
+            if (write) {
+                with.write(lo, hi, t);
+                without.write(lo, hi, t);
+            } else {
+                with.read(lo, hi, t);
+                without.read(lo, hi, t);
+            }
+        };
+        if (pin) {
+            both(true, size, size + 64, origin);
+            both(false, size, size + 64, origin + 5);
+        }
+        uint64_t now = origin;
+        for (int i = 0; i < calls; i++) {
+            now += next(20);
+            cycles_t t = now + next(30);
+            if (!pin && next(8) == 0)
+                t = next(4) == 0 ? origin - next(5) : t - std::min<uint64_t>(t, next(500));
+            uint64_t lo, hi;
+            const uint64_t base = next(size / tile) * tile;
+            switch (next(4)) {
+            case 0: // a tile
+                lo = base;
+                hi = base + tile;
+                break;
+            case 1: { // a slice of one
+                const uint64_t part = tile >> next(4);
+                lo = base + next(tile / part) * part;
+                hi = lo + part;
+                break;
+            }
+            case 2: // a hull
+                lo = base + next(8) * (tile / 32);
+                hi = std::min(size, lo + tile - tile / 16);
+                break;
+            default: // any range
+                lo = next(size);
+                hi = lo + 1 + next(std::min<uint64_t>(size - lo, 4 * tile));
+                break;
+            }
+            both(next(2) == 0, lo, hi, t);
+        }
+        with.finish();
+        without.finish();
+        ck_assert_uint_eq(without.peak_bytes(), with.peak_bytes());
+        ck_assert_msg(without.byte_cycles() == with.byte_cycles(), "run %d: byte_cycles %.17g, with series %.17g", run,
+                      without.byte_cycles(), with.byte_cycles());
+        ck_assert_int_eq(without.folded_early(), with.folded_early());
+        ck_assert_int_eq(with.folded_early(), pin);
+        ck_assert(!pin || with.grid() != 0);
+        ck_assert_uint_eq(without.grid(), 0);
+        without.series(now - origin, s, 64);
+        for (int i = 0; i < 64; i++)
+            ck_assert_double_eq(s[i], 0.0);
+    }
+}
+END_TEST
+
 } // namespace
 
 extern "C" Suite *dv_components_suite(void)
@@ -2438,5 +2536,9 @@ extern "C" Suite *dv_components_suite(void)
     tcase_set_timeout(memo, 60);
     tcase_add_test(memo, test_components_dma_shape_memo_matches_first);
     suite_add_tcase(s, memo);
+    TCase *occ = tcase_create("occupancy_without_series");
+    tcase_set_timeout(occ, 60);
+    tcase_add_test(occ, test_components_occupancy_without_series);
+    suite_add_tcase(s, occ);
     return s;
 }
