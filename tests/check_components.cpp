@@ -1661,6 +1661,44 @@ START_TEST(test_components_hazard_race_across_the_wrap)
 }
 END_TEST
 
+// A pipe's storage grows in place while its instructions do not wrap around its end, and by a copy
+// when they do: what is a hazard must not depend on which.  MTE2 writes `sync` blocks that V and
+// MTE3 are ordered after (forgotten: the storage, 128 slots, is reused round and round), then
+// `loose` blocks nothing is ordered after (kept: the storage grows); V then reads all the loose
+// ones at once: one RAW with each, in order.  With sync 0 the storage grows 32, 128, 512, 2048 in
+// place; with sync 100 to 142 the loose ones start all around its end, and it grows by a copy.
+START_TEST(test_components_hazard_ring_grows)
+{
+    for (uint64_t sync : {0, 100, 107, 114, 121, 128, 135, 142}) {
+        const uint64_t loose = sync ? 200 : 600;
+        HazardChecker h;
+        Recorder rec;
+        h.reset(kAiv);
+        uint64_t index = 0;
+        for (; index < sync; index++) {
+            dv_range_t x = ub(64 * (index % 8), 64 * (index % 8) + 64, true);
+            rec.add(h.execute(DV_PIPE_MTE2, kNoClock, index, 0, &x, 1));
+            h.merge(DV_PIPE_V, h.clock(DV_PIPE_MTE2));
+            h.merge(DV_PIPE_MTE3, h.clock(DV_PIPE_MTE2));
+        }
+        for (uint64_t i = 0; i < loose; i++, index++) {
+            dv_range_t x = ub(4096 + 64 * i, 4096 + 64 * i + 64, true);
+            rec.add(h.execute(DV_PIPE_MTE2, kNoClock, index, 0, &x, 1));
+        }
+        ck_assert_uint_eq(rec.found.size(), 0);
+        dv_range_t r = ub(4096, 4096 + 64 * loose, false);
+        rec.add(h.execute(DV_PIPE_V, kNoClock, index, 0, &r, 1));
+        ck_assert_uint_eq(rec.found.size(), loose);
+        for (uint64_t i = 0; i < loose; i++) {
+            ck_assert_int_eq(rec.found[i].kind, DV_HAZ_RAW);
+            ck_assert_uint_eq(rec.found[i].insn_first, sync + i);
+            ck_assert_uint_eq(rec.found[i].lo, 4096 + 64 * i);
+            ck_assert_uint_eq(rec.found[i].hi, 4096 + 64 * i + 64);
+        }
+    }
+}
+END_TEST
+
 // execute passes over a pipe whose newest instruction (two newest) with accesses share no bucket
 // with the new one when it is ordered after all but that one (those two), and walks the rest:
 // what is a hazard must not depend on it.  MTE2 writes three UB blocks 8 KB apart (their own
@@ -2519,6 +2557,7 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_hazard_long_stream_then_race);
     tcase_add_test(t, test_components_hazard_race_across_the_wrap);
     tcase_add_test(t, test_components_hazard_race_past_the_two_newest);
+    tcase_add_test(t, test_components_hazard_ring_grows);
     tcase_add_test(t, test_components_hazard_buckets);
     tcase_add_test(t, test_components_hazard_recent_buckets);
     tcase_add_test(t, test_components_hazard_scalar_after_forgotten);
