@@ -160,7 +160,7 @@ void AiCore::report_hazard(const dv_hazard_t &h)
         check_hazards_ = false;
 }
 
-void AiCore::begin_kernel(cycles_t origin, bool data, bool hazards)
+void AiCore::begin_kernel(cycles_t origin, bool data, bool hazards, bool series)
 {
     origin_ = origin;
     t_ = origin + p_.chip.kernel_start_cycles;
@@ -189,7 +189,7 @@ void AiCore::begin_kernel(cycles_t origin, bool data, bool hazards)
     view_ = dv_mem_t{};
     for (int s = 1; s < DV_SPACE_COUNT; s++)
         if (buf_[s]) {
-            buf_[s]->begin_kernel(origin, data);
+            buf_[s]->begin_kernel(origin, data, series);
             view_.buf[s] = buf_[s]->data();
             view_.size[s] = buf_[s]->size();
         }

@@ -79,7 +79,7 @@ public:
            CriticalPath &path);
 
     // Prepare for a kernel (counters, buffers) and the body of its SystemC thread.
-    void begin_kernel(cycles_t origin, bool data, bool hazards);
+    void begin_kernel(cycles_t origin, bool data, bool hazards, bool series);
     void thread();
     // The kernel ended `total` cycles after its launch (the run's cycles): close the counters.
     void end_kernel(cycles_t total);

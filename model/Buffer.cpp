@@ -19,9 +19,9 @@ Buffer::~Buffer()
         munmap(bytes_, size_);
 }
 
-void Buffer::begin_kernel(cycles_t origin, bool data)
+void Buffer::begin_kernel(cycles_t origin, bool data, bool series)
 {
-    occ_.reset(origin);
+    occ_.reset(origin, series);
     if (data && bytes_) {
         // the previous kernel's bytes go back to the host: the next touch of a page reads zeros
         if (madvise(bytes_, size_, MADV_DONTNEED) != 0)

@@ -22,9 +22,10 @@ public:
     Buffer(sc_core::sc_module_name name, dv_space_t space, uint64_t size_bytes, uint64_t align_bytes);
 
     ~Buffer() override;
-    // A kernel starts: forget occupancy; hold zeroed bytes when the run executes data (mapped, so
-    // that pages a kernel never touches cost no host memory, and zeroed by giving the pages back).
-    void begin_kernel(cycles_t origin, bool data);
+    // A kernel starts: forget occupancy (keeping its series over time only when `series`, as
+    // dv_run_opts_t.series asks); hold zeroed bytes when the run executes data (mapped, so that
+    // pages a kernel never touches cost no host memory, and zeroed by giving the pages back).
+    void begin_kernel(cycles_t origin, bool data, bool series);
     // The kernel ended `total` cycles after its launch (the run's cycles, which every core's work
     // ends by): close the occupancy intervals and report them, with the series over that time.
     void end_kernel(cycles_t total, dv_buf_counters_t &out);

@@ -250,7 +250,7 @@ int Chip::run(dv_kernel_t *k, const dv_gm_t *gm, const dv_run_opts_t &opts, dv_c
     l2_.start(static_cast<unsigned>(active.size()));
     hbm_.start(static_cast<unsigned>(active.size()));
     for (AiCore *c : active) {
-        c->begin_kernel(origin_, opts.data, opts.hazards);
+        c->begin_kernel(origin_, opts.data, opts.hazards, opts.series);
         sc_core::sc_spawn([c] { c->thread(); });
     }
     sc_core::sc_start();

@@ -62,6 +62,7 @@ extern "C" void dv_run_opts_default(dv_run_opts_t *o)
     o->slice_ctx = nullptr;
     o->warm_up = 0;
     o->max_hazards = DV_MAX_HAZARDS_DEFAULT;
+    o->series = true;
 }
 
 // only: the kernel whose cores alone are built (Chip's constructor), or null for every core.

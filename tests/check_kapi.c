@@ -539,6 +539,57 @@ START_TEST(test_kapi_deque_of_empty_queue_is_an_error_not_a_deadlock)
 }
 END_TEST
 
+/* dv_run_opts_t.series off keeps no occupancy over time: the series are all 0 and every other
+ * counter is the run's with it on (cycles, instructions, and each core's peak and byte_cycles to
+ * the bit); on, the UB series of a core that ran carries the data it held. */
+START_TEST(test_kapi_series_off_changes_nothing_else)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, NULL);
+    dv_kernel_info_t info;
+    dv_arg_t args[3];
+    add_info(&info, args, 4, 8192);
+    addp_t p = {8192, 1024, 2};
+    dv_kernel_t *k;
+    dv_error_t err;
+    ck_assert_int_eq(dvk_kernel_create(&cfg, &info, add_kernel, &p, sizeof p, &k, &err), DV_OK);
+    dvt_run_t r[2];
+    for (int on = 0; on < 2; on++) {
+        memset(&r[on], 0, sizeof r[on]);
+        r[on].cfg = cfg;
+        ck_assert_int_eq(dv_sim_gm_setup(&cfg, &k->info, true, "", DV_GM_BASE, &r[on].gm, &r[on].err), DV_OK);
+        dv_model_t *m = dvt_model(&cfg);
+        dv_run_opts_t o;
+        dv_run_opts_default(&o);
+        ck_assert(o.series); /* the default keeps it */
+        o.series = on;
+        r[on].rc = dv_model_run(m, k, &r[on].gm, &o, &r[on].cnt, &r[on].err);
+        ck_assert_msg(r[on].rc == DV_OK, "%s", r[on].err.msg);
+        dv_model_destroy(m);
+    }
+    ck_assert_uint_eq(r[0].cnt.cycles, r[1].cnt.cycles);
+    ck_assert_uint_eq(r[0].cnt.instructions, r[1].cnt.instructions);
+    ck_assert_uint_eq(r[0].cnt.ncores, r[1].cnt.ncores);
+    double on_ub = 0;
+    for (uint32_t c = 0; c < r[0].cnt.ncores; c++)
+        for (int s = 1; s < DV_SPACE_COUNT; s++) {
+            const dv_buf_counters_t *off = &r[0].cnt.cores[c].buf[s], *with = &r[1].cnt.cores[c].buf[s];
+            ck_assert_uint_eq(off->peak_bytes, with->peak_bytes);
+            ck_assert(memcmp(&off->byte_cycles, &with->byte_cycles, sizeof(double)) == 0);
+            for (int i = 0; i < DV_OCC_SLICES; i++) {
+                ck_assert_double_eq(off->series[i], 0.0);
+                if (s == DV_SPACE_UB)
+                    on_ub += with->series[i];
+            }
+        }
+    ck_assert_double_gt(on_ub, 0.0);
+    ck_assert_uint_eq(memcmp(r[0].gm.data[2], r[1].gm.data[2], 4 * 8192 * 4), 0);
+    for (int on = 0; on < 2; on++)
+        free_run(&r[on]);
+    dvk_kernel_destroy(k);
+}
+END_TEST
+
 Suite *dv_kapi_suite(void)
 {
     Suite *s = suite_create("kapi");
@@ -552,6 +603,7 @@ Suite *dv_kapi_suite(void)
     tcase_add_test(tc, test_kapi_buffer_overflow_is_located);
     tcase_add_test(tc, test_kapi_event_ids_exhausted_is_located);
     tcase_add_test(tc, test_kapi_bad_operand_is_located);
+    tcase_add_test(tc, test_kapi_series_off_changes_nothing_else);
     tcase_add_test(tc, test_kapi_bad_dtype_is_located);
     tcase_add_test(tc, test_kapi_kernel_fail_is_located);
     tcase_add_test(tc, test_kapi_bad_opcode_or_operand_count_is_located);

@@ -158,6 +158,9 @@ typedef struct dv_run_opts {
     uint64_t max_hazards; /* the hazard checker stops once the run has found this many (0: never); a
                            * kernel that never synchronises finds millions, each a scan of the accesses
                            * still unordered (--max-hazards; DV_MAX_HAZARDS_DEFAULT) */
+    bool series;          /* keep each buffer's occupancy over time (dv_buf_counters_t.series; default on);
+                           * off, the series is all 0 and every other counter the same: for a caller that
+                           * never reads it (dvsim's text report), which saves the change points' work */
 } dv_run_opts_t;
 
 #define DV_MAX_HAZARDS_DEFAULT 1000000u
