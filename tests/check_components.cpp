@@ -1182,11 +1182,11 @@ static void expect_consistent(const Occupancy &o, cycles_t total, const double *
 // T = 96 (slices of 1.5 cycles, boundaries between cycles), origin 0: 64 B over [3, 6) and 48 B
 // over [4, 5): F(3) = 0, F(4.5) = 64 x 1.5 + 48 x 0.5 = 120, F(6) = 240, so slices 2 and 3 are
 // 120 / 1.5 = 80 each.  T = 0: all 0.
-START_TEST(test_components_occupancy_series_exact)
+// The hand-counted case of test_components_occupancy_series_exact on o (reset with `series`):
+// its peak, byte_cycles and grid.
+static void occupancy_hand_case(Occupancy &o, bool series)
 {
-    Occupancy o;
-    double s[64];
-    o.reset(1000);
+    o.reset(1000, series);
     o.write(0, 100, 1005);
     o.write(100, 164, 1020);
     o.read(0, 100, 1025);
@@ -1197,6 +1197,13 @@ START_TEST(test_components_occupancy_series_exact)
     ck_assert_uint_eq(o.peak_bytes(), 164);
     ck_assert_double_eq(o.byte_cycles(), 4240.0);
     ck_assert_uint_eq(o.grid(), 0);
+}
+
+START_TEST(test_components_occupancy_series_exact)
+{
+    Occupancy o;
+    double s[64];
+    occupancy_hand_case(o, true);
     o.series(640, s, 64);
     double want[64] = {50, 100, 114, 64, 32};
     want[63] = 64;
@@ -2411,17 +2418,7 @@ START_TEST(test_components_occupancy_without_series)
 {
     Occupancy o;
     double s[64];
-    o.reset(1000, false);
-    o.write(0, 100, 1005);
-    o.write(100, 164, 1020);
-    o.read(0, 100, 1025);
-    o.read(100, 164, 1045);
-    o.write(200, 264, 1630);
-    o.read(200, 264, 1640);
-    o.finish();
-    ck_assert_uint_eq(o.peak_bytes(), 164);
-    ck_assert_double_eq(o.byte_cycles(), 4240.0);
-    ck_assert_uint_eq(o.grid(), 0);
+    occupancy_hand_case(o, false);
     o.series(640, s, 64);
     for (int i = 0; i < 64; i++)
         ck_assert_double_eq(s[i], 0.0);

@@ -69,8 +69,9 @@ static void add_info(dv_kernel_info_t *info, dv_arg_t args[3], uint32_t blocks, 
     }
 }
 
-/* Run a kernel object with data on a fresh model of cfg; returns the status, counters and GM in r. */
-static int run_kernel(dvt_run_t *r, const dv_config_t *cfg, dv_kernel_t *k)
+/* Run a kernel object with data on a fresh model of cfg, keeping the occupancy series or not
+ * (dv_run_opts_t.series); returns the status, counters and GM in r. */
+static int run_kernel_series(dvt_run_t *r, const dv_config_t *cfg, dv_kernel_t *k, bool series)
 {
     memset(r, 0, sizeof *r);
     r->cfg = *cfg;
@@ -79,11 +80,16 @@ static int run_kernel(dvt_run_t *r, const dv_config_t *cfg, dv_kernel_t *k)
         dv_model_t *m = dvt_model(cfg);
         dv_run_opts_t o;
         dv_run_opts_default(&o);
+        ck_assert(o.series); /* the default keeps it */
+        o.series = series;
         r->rc = dv_model_run(m, k, &r->gm, &o, &r->cnt, &r->err);
         dv_model_destroy(m);
     }
     return r->rc;
 }
+
+/* The same with the default options. */
+static int run_kernel(dvt_run_t *r, const dv_config_t *cfg, dv_kernel_t *k) { return run_kernel_series(r, cfg, k, true); }
 
 static void free_run(dvt_run_t *r)
 {
@@ -554,19 +560,8 @@ START_TEST(test_kapi_series_off_changes_nothing_else)
     dv_error_t err;
     ck_assert_int_eq(dvk_kernel_create(&cfg, &info, add_kernel, &p, sizeof p, &k, &err), DV_OK);
     dvt_run_t r[2];
-    for (int on = 0; on < 2; on++) {
-        memset(&r[on], 0, sizeof r[on]);
-        r[on].cfg = cfg;
-        ck_assert_int_eq(dv_sim_gm_setup(&cfg, &k->info, true, "", DV_GM_BASE, &r[on].gm, &r[on].err), DV_OK);
-        dv_model_t *m = dvt_model(&cfg);
-        dv_run_opts_t o;
-        dv_run_opts_default(&o);
-        ck_assert(o.series); /* the default keeps it */
-        o.series = on;
-        r[on].rc = dv_model_run(m, k, &r[on].gm, &o, &r[on].cnt, &r[on].err);
-        ck_assert_msg(r[on].rc == DV_OK, "%s", r[on].err.msg);
-        dv_model_destroy(m);
-    }
+    for (int on = 0; on < 2; on++)
+        ck_assert_msg(run_kernel_series(&r[on], &cfg, k, on) == DV_OK, "%s", r[on].err.msg);
     ck_assert_uint_eq(r[0].cnt.cycles, r[1].cnt.cycles);
     ck_assert_uint_eq(r[0].cnt.instructions, r[1].cnt.instructions);
     ck_assert_uint_eq(r[0].cnt.ncores, r[1].cnt.ncores);
