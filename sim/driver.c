@@ -23,6 +23,7 @@ void dv_sim_opts_default(dv_sim_opts_t *o)
     o->data = true;
     o->hazards = true;
     o->max_hazards = DV_MAX_HAZARDS_DEFAULT;
+    o->series = true;
 }
 
 /* ---------------------------------------------------------------- step 1: profile */
@@ -443,7 +444,7 @@ int dv_sim_execute(const dv_sim_opts_t *o, dv_sim_result_t *res, dv_error_t *err
     ro.hazards = o->hazards;
     ro.warm_up = o->warm_up; /* --warm-up: the model runs the kernel that many times first */
     ro.max_hazards = o->max_hazards;
-    ro.series = o->json != NULL; /* the occupancy over time: only the JSON report shows it */
+    ro.series = o->series;
     if (o->timeline) {
         if ((rc = dv_out_open(&tlo, o->timeline, "the timeline", err)) != DV_OK ||
             (rc = dv_timeline_open_stream(&tl, tlo.f, &res->cfg, err)) != DV_OK)

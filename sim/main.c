@@ -357,6 +357,7 @@ static int cmd_run(cli_t *c)
     c->so.dumps = c->dumps;
     c->so.ndumps = c->ndumps;
     c->so.op_argv = c->op_argv;
+    c->so.series = c->so.json != NULL; /* the occupancy over time: only the JSON report shows it */
     if (dv_sim_run(&c->so, &sum, &err) != DV_OK) {
         dv_error_print(&err, stderr);
         if (err.code == DV_ERR_USAGE) {

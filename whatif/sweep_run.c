@@ -60,6 +60,7 @@ static int run_kernel(const dv_sweep_workload_t *w, const point_profile_t *pp, d
     o.data = false;
     o.hazards = false;
     o.quiet = true;
+    o.series = false; /* no metric reads the occupancy over time */
     if (w->kind == DV_SWEEP_OP) {
         o.op = w->argv[0];
         o.op_argc = w->argc - 1;

@@ -58,6 +58,8 @@ typedef struct dv_sim_opts {
     uint64_t host_memory;      /* --host-memory: the bytes a run with data may hold for its GM arguments
                                 * (outputs twice with --check); 0 = this machine's physical memory */
     bool quiet;                /* no text report */
+    bool series;               /* keep the buffers' occupancy over time (dv_run_opts_t.series; default on):
+                                * dvsim run / op ask for it only with --json, the report that shows it */
     const dv_dump_t *dumps;
     int ndumps;
 } dv_sim_opts_t;
