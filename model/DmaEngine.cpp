@@ -39,7 +39,7 @@ cycles_t DmaEngine::engine_cycles(const dv_xfer_t &x, uint64_t base, uint64_t ca
         return open + piece(head) + (rest / U) * full + (rest % U ? piece(rest % U) : 0);
     };
     uint64_t total = 0;
-    if (x.bursts == 1 || (x.gm_stride % U == 0 && (x.group == 0 || x.group_stride % U == 0))) {
+    if (bursts_alike(x)) {
         // every burst starts alike: one burst's cost, remembered for the next transfer like it (a
         // stream of copies of one shape computes it once)
         const uint64_t start = (base + x.gm_lo) % U;
@@ -131,8 +131,8 @@ void DmaEngine::learn_shape(const dv_insn_t &in, const dv_op_spec_t &os, const d
         m.cap = p_.gm.core_write_bytes_per_cycle;
     }
     m.local = dv_ceil_div(m.write ? x.src_bytes : x.dst_bytes, local_bpc);
-    const uint64_t U = p_.gm.uop_bytes, A = p_.gm.align_bytes;
-    m.uniform = x.bursts == 1 || (x.gm_stride % U == 0 && (x.group == 0 || x.group_stride % U == 0));
+    const uint64_t A = p_.gm.align_bytes;
+    m.uniform = bursts_alike(x);
     m.aligned = x.burst_bytes % A == 0 && x.gm_stride % A == 0 && (x.group == 0 || x.group_stride % A == 0);
     m.start = ~0ull;
 }

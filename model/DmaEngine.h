@@ -90,6 +90,13 @@ private:
     std::vector<uint64_t> aligned_; // scratch: the aligned runs' addresses
     std::vector<uint64_t> lines_;   // scratch: the lines unaligned bursts read whole from HBM
     cycles_t engine_cycles(const dv_xfer_t &x, uint64_t base, uint64_t cap);
+    // Every burst of x starts at the same place modulo gm.uop_bytes (one burst, or strides that are
+    // multiples of it), so each costs the engine the same.
+    bool bursts_alike(const dv_xfer_t &x) const
+    {
+        const uint64_t U = p_.gm.uop_bytes;
+        return x.bursts == 1 || (x.gm_stride % U == 0 && (x.group == 0 || x.group_stride % U == 0));
+    }
     // The cost of one burst of `bytes` bytes starting at `start` modulo gm.uop_bytes at a core cap of
     // `cap` bytes per cycle, in 1/cap-cycle units, for the last transfer whose bursts start alike
     // (cap 0: none yet; a profile's cap is at least 1).

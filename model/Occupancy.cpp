@@ -473,6 +473,11 @@ void Occupancy::change_slow(cycles_t t, double f, int64_t from, cycles_t tc, dou
         knots_[nknots_++] = Knot{m, fc_ + static_cast<double>(level_) * dbl(m - tc_)};
 }
 
+// The order of endpoints (Occupancy::Event) that the sorts and merges keep: by time.
+struct ByTime {
+    template <class Event> bool operator()(const Event &x, const Event &y) const { return x.t < y.t; }
+};
+
 // sort_by_time()'s merge: the stretch e[i, k) (ascending, its first before e[i - 1], at most
 // kStretch) merged into the sorted part e[0, i) from the back; returns how many of that part moved.
 static constexpr size_t kStretch = 64;
@@ -492,7 +497,7 @@ template <class Event> __attribute__((noinline)) static size_t merge_stretch(Eve
 
 template <class Event> __attribute__((noinline)) static void sort_fully(Event *const e, Event *const end)
 {
-    std::sort(e, end, [](const Event &a, const Event &b) { return a.t < b.t; });
+    std::sort(e, end, ByTime{});
 }
 
 // Sort by time an appended run of endpoints.  It comes as ascending stretches (a close appends its
@@ -551,11 +556,10 @@ void Occupancy::fold(cycles_t upto)
     }
     sort_by_time(starts_.begin(), starts_.size());
     sort_by_time(ends_.begin(), ends_.size());
-    auto by_time = [](const Event &x, const Event &y) { return x.t < y.t; };
     if (events_.last != events_.first) { // endpoints left by the last fold: with the starts
         scratch_.last = scratch_.first;  // what it held is spent: grown without copies
         scratch_.room(events_.size() + starts_.size());
-        scratch_.last = std::merge(events_.first, events_.last, starts_.first, starts_.last, scratch_.first, by_time);
+        scratch_.last = std::merge(events_.first, events_.last, starts_.first, starts_.last, scratch_.first, ByTime{});
         *scratch_.end() = stop;
         std::swap(starts_, scratch_);
         events_.last = events_.first;
@@ -624,7 +628,7 @@ inline void Occupancy::rest(const Event *b, const Event *c)
     const Event *const be = starts_.end(), *const ce = ends_.end();
     if (b != be || c != ce) {
         events_.room(static_cast<size_t>(be - b) + static_cast<size_t>(ce - c));
-        events_.last = std::merge(b, be, c, ce, events_.first, [](const Event &x, const Event &y) { return x.t < y.t; });
+        events_.last = std::merge(b, be, c, ce, events_.first, ByTime{});
     }
     starts_.last = starts_.first;
     ends_.last = ends_.first;
