@@ -469,8 +469,18 @@ void Occupancy::change_slow(cycles_t t, double f, int64_t from, cycles_t tc, dou
         coarsen(t);
     while (t / grid_ > kMaxKnots)
         coarsen(t);
-    for (cycles_t m = (tc_ / grid_ + 1) * grid_; m <= t; m += grid_)
+    for (cycles_t m = (tc_ / grid_ + 1) * grid_; m <= t; m += grid_) {
+        // After a change point before the last one, the grid points from there on are appended
+        // again: t alone does not bound their number, so the room is checked as they come, and a
+        // full room widens the grid (m, from then on, its next point).
+        while (nknots_ == kMaxKnots) {
+            coarsen(t);
+            m = (m + grid_ - 1) / grid_ * grid_;
+        }
+        if (m > t)
+            break;
         knots_[nknots_++] = Knot{m, fc_ + static_cast<double>(level_) * dbl(m - tc_)};
+    }
 }
 
 // The order of endpoints (Occupancy::Event) that the sorts and merges keep: by time.
@@ -671,6 +681,8 @@ void Occupancy::coarsen(cycles_t upto)
     }
     cycles_t g = 1;
     while (upto / g > kMaxKnots / 2)
+        g *= 2;
+    while (tc_ / g > kMaxKnots) // a change point before the last one (upto < tc_): the grid holds tc_
         g *= 2;
     std::unique_ptr<Knot[]> grid(new Knot[kMaxKnots]); // all it will hold: it only ever grows to kMaxKnots, then halves
     size_t k = 0, n = 0;

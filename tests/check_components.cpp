@@ -1296,6 +1296,58 @@ START_TEST(test_components_occupancy_series_backward)
 }
 END_TEST
 
+// A change point before the last one once the knots are a grid (or just as they become one)
+// starts the grid again from there: the knots must stay within their room (kMaxKnots), which an
+// AddressSanitizer build (make asan) or valgrind checks; without the bound both cases write past
+// it.  Origin 1000000; [0, 64) written at 4j after it and read until 4j + 1 (64 byte-cycles each),
+// then [128, 192) written at 5 and read until 6, before the origin (relative time 0), and
+// written again (never read): 64 byte-cycles more, peak 64.
+//   1. j = 0 .. 8447: the 16385th change point (t = 32768) makes the knots a grid of 4 cycles;
+//      the finish's fold meets the change points at 0 first, then the last read's at 33788 and
+//      33789: the grid points from 4 to 33788 again, 8447 on top of the 8446 kept.  Past the room
+//      the grid widens to 8.  byte_cycles 8449 x 64 = 540736.
+//   2. j = 0 .. 8191, the first two read in halves until 4j + 1 and 4j + 2 (three change points,
+//      96 byte-cycles): the compaction at the 8192nd write keeps exactly kMaxKnots change points,
+//      and the next, at 0, turns them into a grid for [0, 0]: of 1 cycle, which would hold the
+//      32761 cycles up to the last change in as many points; the grid is 2 cycles wide then
+//      (16380 points), and the last read's change points (32764, 32765) widen it to 4.
+//      byte_cycles 8190 x 64 + 2 x 96 + 64 = 524416.
+// The series stays within [0, peak] (F is interpolated among knots out of time order).
+START_TEST(test_components_occupancy_backward_grid_room)
+{
+    struct Case {
+        uint64_t rounds, halves;
+        double byte_cycles;
+        cycles_t grid;
+    };
+    for (const Case &c : {Case{8448, 0, 540736.0, 8}, Case{8192, 2, 524416.0, 4}}) {
+        Occupancy o;
+        const cycles_t origin = 1000000;
+        o.reset(origin);
+        for (uint64_t j = 0; j < c.rounds; j++) {
+            o.write(0, 64, origin + 4 * j);
+            if (j < c.halves) {
+                o.read(0, 32, origin + 4 * j + 1);
+                o.read(32, 64, origin + 4 * j + 2);
+            } else {
+                o.read(0, 64, origin + 4 * j + 1);
+            }
+        }
+        o.write(128, 192, 5);
+        o.read(128, 192, 6);
+        o.write(128, 192, origin + 4 * c.rounds);
+        o.finish();
+        ck_assert_uint_eq(o.peak_bytes(), 64);
+        ck_assert_double_eq(o.byte_cycles(), c.byte_cycles);
+        ck_assert_uint_eq(o.grid(), c.grid);
+        double s[64];
+        o.series(4 * c.rounds, s, 64);
+        for (int i = 0; i < 64; i++)
+            ck_assert_msg(s[i] >= 0 && s[i] <= 64, "rounds %d, slice %d: %g", static_cast<int>(c.rounds), i, s[i]);
+    }
+}
+END_TEST
+
 // ---------------------------------------------------------------- HazardChecker
 // Every executed instruction advances its pipe's clock; set_flag snapshots the source's clock,
 // wait_flag merges it into the destination; an instruction carries the scalar clock it was issued
@@ -2543,6 +2595,7 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_occupancy_series_exact);
     tcase_add_test(t, test_components_occupancy_series_grid);
     tcase_add_test(t, test_components_occupancy_series_backward);
+    tcase_add_test(t, test_components_occupancy_backward_grid_room);
     tcase_add_test(t, test_components_hazard_kinds);
     tcase_add_test(t, test_components_hazard_every_operand);
     tcase_add_test(t, test_components_hazard_ordering);
