@@ -546,6 +546,96 @@ START_TEST(test_components_l2_rows_match_lines)
 }
 END_TEST
 
+// A run of lines never allocated records its lines' uses in a log, not in their ways (fresh_lines);
+// an idle chip's write-backs still take the dirty lines least recently used first.  2 sets of 128 B
+// lines (4 and 16 ways): two runs of 2 lines that start at set 0, A (lines a, a + 1) and B (b, b + 1),
+// written (dirty, uses 1 .. 4: a and b in set 0, a + 1 and b + 1 in set 1), then line a read (use 5).
+// One line written back while idle: a + 1 (use 2), not the way that a store per line would have left
+// at 0.  Then ways - 1 other lines read into set 1 fill its ways - 2 invalid ways and evict its least
+// recently used line, a + 1, now clean: no write-back; the rest (a, b, b + 1) stay dirty.
+START_TEST(test_components_l2_fresh_uses_order_idle_write_back)
+{
+    for (uint64_t ways : {4, 16}) {
+        Context context;
+        Hbm hbm("hbm", Hbm::Params{50, 8, 64, 0, 0});
+        L2Cache l2("l2", L2Cache::Params{2 * ways * 128, 128, ways, false, 64, 64});
+        l2.hbm.bind(hbm);
+        auto move = [&](uint64_t line, uint64_t lines, bool write) {
+            GmRuns r;
+            r.count = 1;
+            r.bytes = lines * 128;
+            r.base = line * 128;
+            return l2.transfer(0, r, write, 0);
+        };
+        std::vector<uint64_t> starts, set1; // runs of 2 lines that start at set 0; lines of set 1
+        for (uint64_t l = 0; starts.size() < 2 || set1.size() < ways + 2; l++) {
+            if (l % 2 == 0 && l2.set_of(l) == 0 && starts.size() < 2)
+                starts.push_back(l);
+            else if (l2.set_of(l) == 1 && l % 2 == 0)
+                set1.push_back(l);
+        }
+        const uint64_t a = starts[0], b = starts[1];
+        move(a, 2, true);
+        move(b, 2, true);
+        ck_assert_uint_eq(l2.misses, 4);
+        ck_assert(!move(a, 1, false).miss);
+        ck_assert_uint_eq(l2.idle_write_back(1), 1);
+        for (uint64_t i = 0; i < ways - 1; i++)
+            ck_assert(move(set1[i], 1, false).miss);
+        ck_assert_uint_eq(l2.writebacks, 0);
+        ck_assert_uint_eq(l2.idle_write_back(~0ull), 3);
+    }
+}
+END_TEST
+
+// The same against lines stamped one by one: two L2s (64 sets of 128 B, 16 and 4 ways), one taking
+// random runs of 1 .. 80 lines as single runs (fresh runs logged), the other as lists of one-line
+// runs (each line's use in its way), reads and writes over 40 runs of 64 lines, with a few lines
+// written back while idle every 50 transfers: every result, count and write-back is the same.
+START_TEST(test_components_l2_fresh_uses_match_stamps)
+{
+    for (uint64_t ways : {16, 4}) {
+        Context context;
+        Hbm hbm_a("hbm_a", Hbm::Params{50, 8, 64, 0, 0}), hbm_b("hbm_b", Hbm::Params{50, 8, 64, 0, 0});
+        L2Cache a("a", L2Cache::Params{64 * ways * 128, 128, ways, false, 64, 64});
+        L2Cache b("b", L2Cache::Params{64 * ways * 128, 128, ways, false, 64, 64});
+        a.hbm.bind(hbm_a);
+        b.hbm.bind(hbm_b);
+        uint64_t s = 362436069ull;
+        auto rnd = [&s](uint64_t n) { s ^= s << 13, s ^= s >> 7, s ^= s << 17; return s % n; };
+        std::vector<uint64_t> list;
+        for (uint64_t i = 0, t = 0; i < 3000; i++, t += 40) {
+            const uint64_t n = 1 + rnd(rnd(4) ? 40 : 80), line = rnd(64 * 40);
+            const bool write = rnd(2) == 0;
+            GmRuns one;
+            one.count = 1;
+            one.bytes = n * 128;
+            one.base = line * 128;
+            list.clear();
+            for (uint64_t l = line; l < line + n; l++)
+                list.push_back(l * 128);
+            GmRuns split;
+            split.count = n;
+            split.bytes = 128;
+            split.list = list.data();
+            const GmResult x = a.transfer(t, one, write, (unsigned)i % 8), y = b.transfer(t, split, write, (unsigned)i % 8);
+            ck_assert_uint_eq(x.done, y.done);
+            ck_assert_int_eq(x.miss, y.miss);
+            ck_assert_int_eq(x.hbm, y.hbm);
+            ck_assert_uint_eq(a.hits, b.hits);
+            ck_assert_uint_eq(a.misses, b.misses);
+            ck_assert_uint_eq(a.writebacks, b.writebacks);
+            if (i % 50 == 49) {
+                const uint64_t k = 1 + rnd(30);
+                ck_assert_uint_eq(a.idle_write_back(k), b.idle_write_back(k));
+            }
+        }
+        ck_assert_uint_gt(a.writebacks, 1000);
+        ck_assert_uint_eq(a.idle_write_back(~0ull), b.idle_write_back(~0ull));
+    }
+}
+END_TEST
+
 // Write-back: a write allocates without a fill (no HBM bytes) and leaves the line dirty; L2, L4,
 // L6 fill the other ways (mru 1111 -> 1000), so L8 evicts way 0, the dirty L0: one write-back of
 // 128 B.  Misses 5, hits 0, HBM reads 4 lines (L2, L4, L6, L8), writes 1 line.
@@ -2625,6 +2715,10 @@ extern "C" Suite *dv_components_suite(void)
     tcase_set_timeout(memo, 60);
     tcase_add_test(memo, test_components_dma_shape_memo_matches_first);
     suite_add_tcase(s, memo);
+    TCase *fresh = tcase_create("l2_fresh_uses");
+    tcase_add_test(fresh, test_components_l2_fresh_uses_order_idle_write_back);
+    tcase_add_test(fresh, test_components_l2_fresh_uses_match_stamps);
+    suite_add_tcase(s, fresh);
     TCase *occ = tcase_create("occupancy_without_series");
     tcase_set_timeout(occ, 60);
     tcase_add_test(occ, test_components_occupancy_without_series);
