@@ -63,10 +63,10 @@ std::vector<CriticalPath::Step> CriticalPath::steps(Ref r, cycles_t &start) cons
 
 void CriticalPath::collect(Ref r, std::vector<Step> &v, cycles_t &start) const
 {
-    // The links first, by key, a run of consecutive links with one key at once (Node::run), into
-    // the open-addressed table (kSlots, at least twice the kFold + 1 links a chain can have: no
-    // node is deeper than kFold, and fold collects a node one deeper, so a key is found in a probe
-    // or two).  Its slots in use are those stamped with this collect's stamp: nothing to clear.
+    // The links first, by key, a run of consecutive links with one key at once (a node: Node::run),
+    // into the open-addressed table (kSlots, at least twice the kFold + 1 nodes a chain can have:
+    // no node is deeper than kFold, and fold collects a node one deeper, so a key is found in a
+    // probe or two).  Its slots in use are those stamped with this collect's stamp: nothing to clear.
     Table &tab = table_;
     if (++tab.now == 0) { // the stamps wrapped: forget them
         std::fill(std::begin(tab.stamp), std::end(tab.stamp), 0);
@@ -78,7 +78,7 @@ void CriticalPath::collect(Ref r, std::vector<Step> &v, cycles_t &start) const
     const Node *nodes = nodes_.data();
     const Node *n = &at(nodes, r);
     while (n->parent) {
-        const Node *below = &at(nodes, n->run);
+        const Node *below = &at(nodes, n->parent);
         const uint32_t key = n->key;
         unsigned h = (key * 2654435761u) >> 24;
         while (tab.stamp[h] == now && tab.key[h] != key)
@@ -91,7 +91,7 @@ void CriticalPath::collect(Ref r, std::vector<Step> &v, cycles_t &start) const
             order[nlinks++] = static_cast<uint8_t>(h);
         }
         tab.cycles[h] += n->time - below->time;
-        tab.count[h] += n->depth - below->depth;
+        tab.count[h] += n->run;
         n = below;
     }
     // Then the summary the chain starts with, if any: its keys are distinct, each meets a link's

@@ -7,17 +7,18 @@
 // the longest chain of waits through the kernel, and the links' cycles add up to the time from
 // the chain's start (a core's first block, at chip.kernel_start_cycles) to its end.
 //
-// Memory: whoever may still wait for a node holds a reference to it (AiCore's frontier: the
-// scalar unit, each pipe's last start and latest completion, queued instructions, set flags,
-// cross-core flags in flight); a node nobody references is dead, and so, in turn, are the links
-// only it kept alive.  A chain never grows beyond kFold links: the node that would be deeper folds
-// the links above it into a summary (cycles and steps per key) and drops its link, so memory is
-// bounded by the frontier, not by the kernel's length.  A summary keeps one entry per key its chain
-// met.  A dead node waits on the dead list (linked through its reference count) still holding its
-// reference on its parent, or its summary; the next node made takes it over and only then gives
-// that up, which may put the parent on the list.  Each new node thus frees one node of a dead
-// chain, and nothing walks a chain to free it.  The list is empty only when every dead chain has
-// been given up entirely, so nodes_ grows (peak) exactly when every node is alive.
+// Memory: whoever may still wait for a node holds a reference to it (AiCore's frontier: the scalar
+// unit, each pipe's last start and latest completion, queued instructions, set flags, cross-core
+// flags in flight); a node nobody references is dead, and so, in turn, are the links only it kept
+// alive.  A run of consecutive links with one key is one node (link), and a chain never grows
+// beyond kFold nodes: the node that would be deeper folds the links above it into a summary (cycles
+// and steps per key) and drops its link, so memory is bounded by the frontier, not by the kernel's
+// length.  A summary keeps one entry per key its chain met.  A dead node waits on the dead list
+// (linked through its reference count) still holding its reference on its parent, or its summary;
+// the next node made takes it over and only then gives that up, which may put the parent on the
+// list.  Each new node thus frees one node of a dead chain, and nothing walks a chain to free it.
+// The list is empty only when every dead chain has been given up entirely, so nodes_ grows (peak)
+// exactly when every node is alive.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -72,7 +73,7 @@ public:
     // The most nodes alive at once since reset: nodes_ grows only when every node is alive.
     size_t peak() const { return nodes_.size() - 1; }
 
-    static constexpr unsigned kFold = 64; // links kept before a chain folds into a summary
+    static constexpr unsigned kFold = 64; // nodes kept before a chain folds into a summary
 
 private:
     struct Node {
@@ -80,12 +81,11 @@ private:
         uint64_t refs;  // node 0: kNoneRefs, never reaching 0; a dead node: the next dead node
         Ref parent;     // 0: the node starts its chain (a root, a fold, or extended from no node)
         uint32_t key;
-        uint32_t depth; // links to the nearest summary or root
-        // A link (parent != 0): the node below the run of consecutive links with its key that it
-        // ends (the run's cycles telescope to the difference of the two times, its links are the
-        // difference of the depths), so collect steps over a run at once.  A chain's start: its
+        uint32_t depth; // nodes to the nearest summary or root
+        // A link (parent != 0): how many consecutive links with its key it stands for, down to
+        // parent (their cycles telescope to the difference of the two times).  A chain's start: its
         // summary's index + 1 (0: none).
-        Ref run;
+        uint32_t run;
     };
     static constexpr uint64_t kNoneRefs = uint64_t{1} << 62;
     // The most nodes a Ref reaches (a byte offset in 32 bits).
@@ -122,20 +122,31 @@ private:
             drop_summary(n.run - 1);
         return r;
     }
-    // extend (taking a reference on parent: add_ref 1) and extend_from (add_ref 0).
+    // extend (taking a reference on parent: add_ref 1) and extend_from (add_ref 0).  A link with
+    // the key of the link it extends continues that link's run: it stands for the run and itself
+    // and links to where the run starts, which it takes a reference on (extend_from gives up the
+    // caller's on parent).  The run's cycles and links are the same either way, but its chain has
+    // one node less to keep alive, to fold and to collect.
     Ref link(Ref parent, cycles_t t, uint32_t key, unsigned add_ref)
     {
         const Ref r = take();
         Node *nodes = nodes_.data();
         Node &n = at(nodes, r);
-        Node &p = at(nodes, parent);
-        p.refs += add_ref;
+        const Node &p = at(nodes, parent);
+        const bool run = (p.key == key) & (p.parent != 0);
+        const Ref to = run ? p.parent : parent;
         n.time = t;
         n.refs = 1;
-        n.parent = parent;
+        n.parent = to;
         n.key = key;
-        n.depth = p.depth + 1;
-        n.run = ((p.key == key) & (p.parent != 0)) ? p.run : parent;
+        n.depth = run ? p.depth : p.depth + 1;
+        n.run = run ? p.run + 1 : 1;
+        if (add_ref) {
+            at(nodes, to).refs++;
+        } else if (run) {
+            at(nodes, to).refs++;
+            release(nodes, parent);
+        }
         if (n.depth > kFold)
             fold(r);
         return r;

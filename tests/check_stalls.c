@@ -342,6 +342,42 @@ START_TEST(test_stalls_queue_full_exact)
 }
 END_TEST
 
+/* Long chains on the path: 300 vadds back to back on V are one run of links with one key, which
+ * the path keeps as one node; 300 alternating vadds and vmuls are 300 runs, more than a chain keeps
+ * before it folds into a summary.  Either way every instruction's occupancy, and the last one's
+ * latency, goes to its opcode, one link each (test_stalls_queue_full_exact's path, longer). */
+START_TEST(test_stalls_path_long_runs_exact)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, NULL);
+    const uint64_t add = dv_ceil_div(255 * 256, cfg.vc_ADD_b16_bpc), mul = dv_ceil_div(255 * 256, cfg.vc_MUL_b16_bpc);
+    const int n = 300;
+    for (int alt = 0; alt < 2; alt++) {
+        static char text[300 * 80 + 512];
+        text_t tx = {text, 0, sizeof text};
+        put(&tx, "dvtrace 1\nkernel runs kind=vector blocks=1\narg z bytes=4096 dtype=f16 dir=out\nblock 0\n");
+        for (int i = 0; i < n; i++)
+            put(&tx, "%s dst=ub:0x10000 src0=ub:0x0 src1=ub:0x100 dtype=f16 repeat=255\n", alt && i % 2 ? "vmul" : "vadd");
+        put(&tx, "copy_ubuf_to_gm dst=z src=ub:0x10000 nburst=1 len=1\nend\n");
+        dvt_run_t r;
+        ck_assert_msg(dvt_run_text(&r, &cfg, text, false, GM0) == DV_OK, "%s", r.err.msg);
+        check_counters(&cfg, &r.cnt, alt ? "alternating" : "one run");
+        if (!alt) {
+            ck_assert_uint_eq(r.cnt.crit_op_count[DV_OP_vadd][DV_PIPE_V], n);
+            ck_assert_uint_eq(r.cnt.crit_op_cycles[DV_OP_vadd][DV_PIPE_V],
+                              n * add + cfg.vc_ADD_b16_lat + cfg.vector_pipeline_cycles);
+        } else {
+            ck_assert_uint_eq(r.cnt.crit_op_count[DV_OP_vadd][DV_PIPE_V], n / 2);
+            ck_assert_uint_eq(r.cnt.crit_op_cycles[DV_OP_vadd][DV_PIPE_V], n / 2 * add);
+            ck_assert_uint_eq(r.cnt.crit_op_count[DV_OP_vmul][DV_PIPE_V], n / 2);
+            ck_assert_uint_eq(r.cnt.crit_op_cycles[DV_OP_vmul][DV_PIPE_V],
+                              n / 2 * mul + cfg.vc_MUL_b16_lat + cfg.vector_pipeline_cycles);
+        }
+        dvt_free(&r);
+    }
+}
+END_TEST
+
 /* The vector add of traces/vadd_double_buffer.trace (8 blocks of 4 tiles of 8192 fp16 elements)
  * with one buffer: each tile's loads wait for the last vadd to have read the buffer, and V waits
  * for each load.  The report names flag:MTE2 as the main cause of V's idle time. */
@@ -738,6 +774,7 @@ Suite *dv_stalls_suite(void)
     tcase_add_test(tc, test_stalls_flag_wait_exact);
     tcase_add_test(tc, test_stalls_two_flags_one_completion_exact);
     tcase_add_test(tc, test_stalls_queue_full_exact);
+    tcase_add_test(tc, test_stalls_path_long_runs_exact);
     tcase_add_test(tc, test_stalls_single_buffer_names_flag_wait);
     tcase_add_test(tc, test_stalls_sum_on_sample_traces);
     tcase_add_test(tc, test_stalls_sum_on_operators);
