@@ -7,6 +7,7 @@
 // Two accesses from different pipes to overlapping bytes, at least one a write, with no
 // happens-before between them are a hazard.  Accesses are bounding byte ranges per operand.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -60,8 +61,11 @@ public:
     // An instruction starts on `pipe`; `issued` is the scalar clock it was issued with.  Returns
     // the hazards it makes with earlier accesses, in the order they are reported: by operand, then
     // in execution order, one per earlier instruction (valid until the next call).
-    const std::vector<dv_hazard_t> &execute(dv_pipe_t pipe, const VClock &issued, uint64_t index, uint32_t line,
-                                            const dv_range_t *r, int n);
+    // Defined in this header and always inlined: in its one caller, the core's start path, it
+    // makes no call and saves no registers of its own (the rare work stays out of line).
+    [[gnu::always_inline]] const std::vector<dv_hazard_t> &execute(dv_pipe_t pipe, const VClock &issued,
+                                                                   uint64_t index, uint32_t line,
+                                                                   const dv_range_t *r, int n);
     // Clock of a pipe (for set_flag snapshots) and merging a snapshot of this checker's clocks
     // into a pipe (wait_flag).
     const VClock &clock(dv_pipe_t pipe) const { return vc_[pipe]; }
@@ -204,5 +208,183 @@ private:
     uint64_t order_ = 0;
     unsigned pipes_ = 0; // the core's pipes (reset)
 };
+
+// execute's fast path and what it uses, here so that it inlines into the core (see execute).
+
+// A space's buckets and where its bits start in its word: the usual buffer sizes of the cube's
+// spaces side by side in the local word (L1 16 KB x 32 at bit 0, L0A and L0B 8 KB x 8 at 32 and
+// 40, L0C 16 KB x 8 at 48, BT 256 B x 4 at 56, FB 1 KB x 4 at 60), UB (of a vector core) 4 KB
+// across the whole word, GM 16 KB across its own word, turned by the argument (so that the same
+// offsets of tensors read and written in step fall on different bits).  Bucket b is bit
+// (b + at) mod 64: addresses beyond a buffer's usual size, and UB beside the cube's spaces on a
+// coupled core, share bits (still correct, only slower).
+namespace hz_detail {
+struct Buckets {
+    uint8_t shift; // bytes per bucket, log2
+    uint8_t at;    // bit of bucket 0
+    uint8_t word;  // 0 on-chip, 1 GM
+    uint8_t pad;   // (four bytes an entry: one scaled load)
+};
+inline constexpr Buckets kBuckets[] = {{14, 0, 1, 0},  {12, 0, 0, 0},  {14, 0, 0, 0}, {13, 32, 0, 0},
+                                       {13, 40, 0, 0}, {14, 48, 0, 0}, {8, 56, 0, 0}, {10, 60, 0, 0}};
+static_assert(DV_SPACE_GM == 0 && DV_SPACE_UB == 1 && DV_SPACE_L1 == 2 && DV_SPACE_L0A == 3 && DV_SPACE_L0B == 4 &&
+                  DV_SPACE_L0C == 5 && DV_SPACE_BT == 6 && DV_SPACE_FB == 7 && DV_SPACE_COUNT == 8,
+              "kBuckets: one entry per space, in dv_space_t's order");
+
+// A run of d + 1 buckets (r[d]: the d + 1 low bits), read from a table: one load for the shifts
+// that would make it.
+struct Runs {
+    uint64_t r[64];
+    constexpr Runs() : r()
+    {
+        for (int d = 0; d < 64; d++)
+            r[d] = ~0ull >> (63 - d);
+    }
+};
+inline constexpr Runs kRuns;
+
+// The buckets of [lo, hi) in r's space (b), in its word.  An empty or reversed range counts as
+// all of them (as lo's bucket alone if hi - 1 falls in it): the overlap test below finds such a
+// range only in a range that holds lo.
+inline uint64_t sig_of(const dv_range_t &r, const Buckets b)
+{
+    const uint64_t first = r.lo >> b.shift;
+    const uint64_t last = (r.hi - 1) >> b.shift; // below first (a run of 64) when hi <= lo
+    const uint64_t run = kRuns.r[std::min<uint64_t>(last - first, 63)]; // a bit per bucket, all from 64 on
+    const unsigned k = (first + b.at + r.arg * 0x9e37u) & 63;
+    return run << k | run >> ((64 - k) & 63); // turned left by k
+}
+} // namespace hz_detail
+
+// Whether an instruction of list's pipe that is not ordered before now (seq > known: the list
+// holds one, cut_ says) shares a bucket with now and has an access that races with one of now's:
+// execute's first look, walk's loop for one pipe without calls.  The newest first, down to an
+// ordered one (as the slot before the oldest is, a kept one or free with seq 0), stepping over
+// the skip newest (0 or 2: when the two newest's buckets, recent_, miss now's) without comparing.
+inline bool HazardChecker::meets(const List &list, uint64_t known, const Insn &now, int skip)
+{
+    const Sig &sig = now.sig;
+    const Insn *in = list.next;
+    if (in == list.base) // the newest is in the top slot
+        in = list.end;
+    auto on = [&]() { // from in, on to the next older one not ordered before now (false: none)
+        if (in[-1].seq > known)
+            return true;
+        if (in != list.base || list.oldest <= list.next) // an ordered one, or the free slot
+            return false;
+        in = list.end; // the live ones wrap around: on from the top
+        return in[-1].seq > known;
+    };
+    for (int s = 0; s < skip; s++)
+        if (--in, !on())
+            return false;
+    for (;;) {
+        --in;
+        if (shares(in->sig, sig)) {
+            for (uint32_t j = 0; j < in->n; j++) {
+                const Access &a = in->a[j];
+                for (uint32_t k = 0; k < now.n; k++) {
+                    const Access &o = now.a[k];
+                    if (a.space == o.space && a.arg == o.arg && (a.write | o.write) && a.hi > o.lo && o.hi > a.lo)
+                        return true;
+                }
+            }
+        }
+        if (!on())
+            return false;
+    }
+}
+
+inline const std::vector<dv_hazard_t> &HazardChecker::execute(dv_pipe_t pipe, const VClock &issued, uint64_t index,
+                                                              uint32_t line, const dv_range_t *r, int n)
+{
+    if (issued.stamp != issued_[pipe]) { // (the version this pipe's last instruction carried adds nothing)
+        absorb(pipe, issued);
+        issued_[pipe] = issued.stamp;
+    }
+    VClock &me = vc_[pipe];
+    const uint64_t seq = static_cast<uint64_t>(static_cast<int64_t>(me.t[pipe] += 1));
+    changed(pipe);
+    if (n == 0)
+        return none_;
+    // The instruction's record goes in the slot after this pipe's newest; it is written in full
+    // before the others are checked (a walk never reads this pipe's list).
+    List &mine = acc_[pipe];
+    if (mine.n + 2 + kKept > mine.slots) // the new one, the kept ones and the free slot before them
+        grow(pipe);
+    Insn *const rec = mine.next;
+    rec->seq = seq; // (the fields from the arguments first: their registers are free for the rest)
+    cut0_[pipe] = cut_[pipe];
+    cut_[pipe] = seq - 1;
+    rec->index = index;
+    rec->line = line;
+    rec->n = static_cast<uint32_t>(n);
+    uint64_t s[4] = {0, 0, 0, 0}; // buckets only read on-chip and in GM, then written (as Sig's words)
+    auto one = [&](int k) {
+        const dv_range_t &x = r[k];
+        rec->a[k] = x;
+        const hz_detail::Buckets b = hz_detail::kBuckets[x.space & 7];
+        s[b.word + 2 * size_t{x.write != 0}] |= hz_detail::sig_of(x, b);
+    };
+    static_assert(DV_MAX_RANGES == 4, "one case per count");
+    switch (n) { // straight code for each count (a loop's is slower), from the last (n <= 4)
+    default:
+        one(3);
+        [[fallthrough]];
+    case 3:
+        one(2);
+        [[fallthrough]];
+    case 2:
+        one(1);
+        [[fallthrough]];
+    case 1:
+        one(0);
+    }
+    const Pair w{s[2], s[3]};
+    const Sig sig{w, Pair{s[0], s[1]} | w};
+    rec->sig = sig;
+    Sig *const recent = recent_[pipe];
+    recent[1] = Sig{recent[0].w | sig.w, recent[0].a | sig.a};
+    recent[0] = sig;
+    rec->order = order_;
+    rec->nth = mine.count;
+    mine.next = rec + 1 == mine.end ? mine.base : rec + 1;
+    mine.n++;
+    order_ += static_cast<uint64_t>(n);
+    mine.count += static_cast<uint64_t>(n);
+    const unsigned others = held_ & ~(1u << pipe);
+    held_ |= 1u << pipe;
+    if (__builtin_expect(pipe == DV_PIPE_S, 0)) { // the scalar unit's own access (ld_ub, st_gm, ...)
+        const bool hit = scalar(*rec);
+        if (order_ >= prune_order_)
+            prune();
+        return hit ? found_ : none_;
+    }
+    // Races are rare: a first look only asks whether there is one, pipe by pipe, and only of the
+    // pipes with an instruction this one is not ordered after; a second walk collects them all.
+    bool found = false;
+    for (unsigned m = others; m; m &= m - 1) {
+        const size_t q = static_cast<size_t>(__builtin_ctz(m));
+        const uint64_t known = me[q];
+        if (known > cut_[q]) // ordered after q's newest
+            continue;
+        const bool near = shares(recent_[q][known != cut_[q]], sig); // the newest one (two) of q and rec
+        int skip = 0; // the newest instructions of q that share no bucket with rec
+        if (known >= cut0_[q]) {
+            if (!near)
+                continue;
+        } else if (!near)
+            skip = 2;
+        if (meets(acc_[q], known, *rec, skip)) {
+            found = true;
+            break;
+        }
+    }
+    if (found)
+        collect(pipe, *rec);
+    if (order_ >= prune_order_)
+        prune();
+    return found ? found_ : none_;
+}
 
 } // namespace dv
