@@ -2,6 +2,8 @@
  * vector geometry, footprints and transfer shapes.  docs/SEMANTICS.md is the contract. */
 #include "semantics_internal.h"
 
+#include <stddef.h>
+
 /* ======================================================================== fields */
 
 bool dv_sem_dtype_ok(const dv_op_spec_t *os, dv_dtype_t t)
@@ -579,6 +581,25 @@ static inline __attribute__((always_inline)) int vfootprint_of(const vinfo_t *v,
     ((uint64_t)in->f[idx].i - (uint64_t)dv_sem_fmin_[form_gid0[form] + (idx)] <= \
      (uint64_t)dv_sem_fmax_[form_gid0[form] + (idx)] - (uint64_t)dv_sem_fmin_[form_gid0[form] + (idx)])
 
+/* range_set's three header fields in one store (the hot transfers' ranges): a GM address's bits 63..40
+ * are its space (0) and argument, so its argument is those bits. */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+_Static_assert(DV_SPACE_GM == 0 && offsetof(dv_range_t, space) == 0 && offsetof(dv_range_t, write) == 1 &&
+                   offsetof(dv_range_t, arg) == 2,
+               "range_put packs space, write and arg into the range's first 4 bytes");
+static inline __attribute__((always_inline)) void range_put(dv_range_t *r, uint64_t addr, uint64_t lo, uint64_t hi,
+                                                            bool write)
+{
+    const uint32_t s = (uint32_t)(addr >> 56);
+    const uint32_t head = s | (uint32_t)write << 8 | (s == DV_SPACE_GM ? (uint32_t)(addr >> 40) << 16 : 0);
+    memcpy(r, &head, sizeof head);
+    r->lo = DV_ADDR_OFF(addr) + lo;
+    r->hi = DV_ADDR_OFF(addr) + hi;
+}
+#else
+#define range_put range_set
+#endif
+
 /* dv_footprint's ranges (and with g, dv_vec_geometry's g) of a strided form whose operands are all
  * elements of its one dtype (VBIN, VUNARY, VSCALAR, VDUP: vinfo_form's K_ELEM case only), in the
  * common case: normal mode with every mask bit set, a valid dtype, and its repeat, block and
@@ -608,7 +629,6 @@ static inline __attribute__((always_inline)) int vec_full_form(const dv_insn_t *
         g->elems = E * R;
         g->nops = vf->nops;
     }
-    int n = 0;
 #pragma GCC unroll 4
     for (int k = 0; k < vf->nops; k++) {
         const uint64_t addr = in->f[vf->op[k].addr].u;
@@ -616,9 +636,9 @@ static inline __attribute__((always_inline)) int vec_full_form(const dv_insn_t *
         if (g)
             g->ops[k] = (dv_vop_t){DV_ADDR_OFF(addr), 32, blk, rep, vf->op[k].write};
         if (R)
-            range_set(&out[n++], addr, 0, (R - 1) * rep + 7 * blk + 32, vf->op[k].write);
+            range_put(&out[k], addr, 0, (R - 1) * rep + 7 * blk + 32, vf->op[k].write);
     }
-    return n;
+    return R ? vf->nops : 0;
 }
 
 /* dv_footprint of an instruction whose form has address fields. */
@@ -899,24 +919,54 @@ static __attribute__((noinline)) int vec_footprint_general(const dv_insn_t *in, 
     return footprint(in, os, vs, out);
 }
 
-/* The element-strided forms try vec_full_form's closed form (a full mask in normal mode) first; it
- * writes nothing when it does not apply, and everything else is vec_footprint_general's. */
-int dv_vec_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_MAX_RANGES], dv_vgeom_t *g)
+/* dv_vec_footprint of an op of no element-strided form (os NULL: an invalid op, nothing). */
+static __attribute__((noinline)) int vec_footprint_other(const dv_insn_t *in, const dv_vstate_t *vs,
+                                                         dv_range_t out[DV_MAX_RANGES], dv_vgeom_t *g)
 {
     const dv_op_spec_t *os = dv_op_spec((dv_op_t)in->op);
     if (!os) {
         vgeom_none(g);
         return 0;
     }
-    int n = -1;
-    switch (os->form) {
-    case DV_FORM_VBIN: n = vec_full_form(in, os, DV_FORM_VBIN, vs, out, g); break;
-    case DV_FORM_VUNARY: n = vec_full_form(in, os, DV_FORM_VUNARY, vs, out, g); break;
-    case DV_FORM_VSCALAR: n = vec_full_form(in, os, DV_FORM_VSCALAR, vs, out, g); break;
-    case DV_FORM_VDUP: n = vec_full_form(in, os, DV_FORM_VDUP, vs, out, g); break;
-    default: break;
+    return vec_footprint_general(in, os, vs, out, g);
+}
+
+/* dv_vec_footprint of an op of each element-strided form: vec_full_form's closed form (a full mask in
+ * normal mode) for its form, which writes nothing when it does not apply, else vec_footprint_general.
+ * One function per form, so each has its form's constants and the registers its case needs. */
+#define VEC_FULL_FN(F)                                                                                                \
+    static __attribute__((noinline)) int vec_footprint_##F(const dv_insn_t *in, const dv_vstate_t *vs,               \
+                                                           dv_range_t out[DV_MAX_RANGES], dv_vgeom_t *g)             \
+    {                                                                                                                 \
+        const dv_op_spec_t *os = &dv_isa_ops_[in->op];                                                                \
+        if (!g) /* (dv_vec_footprint's g is required) */                                                              \
+            __builtin_unreachable();                                                                                  \
+        const int n = vec_full_form(in, os, DV_FORM_##F, vs, out, g);                                                 \
+        return n >= 0 ? n : vec_footprint_general(in, os, vs, out, g);                                              \
     }
-    return n >= 0 ? n : vec_footprint_general(in, os, vs, out, g);
+VEC_FULL_FN(VBIN)
+VEC_FULL_FN(VUNARY)
+VEC_FULL_FN(VSCALAR)
+VEC_FULL_FN(VDUP)
+#undef VEC_FULL_FN
+
+/* dv_vec_footprint of each op by its isa.def row's form: one load and an indirect jump choose it. */
+typedef int vec_fn_t(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_MAX_RANGES], dv_vgeom_t *g);
+static vec_fn_t *const vec_fn[DV_OP_COUNT] = {
+#define DV_INSN(mn, pipe, form, cost, dst, src, dtypes, desc)                                                         \
+    DV_FORM_##form == DV_FORM_VBIN      ? vec_footprint_VBIN                                                         \
+    : DV_FORM_##form == DV_FORM_VUNARY  ? vec_footprint_VUNARY                                                       \
+    : DV_FORM_##form == DV_FORM_VSCALAR ? vec_footprint_VSCALAR                                                      \
+    : DV_FORM_##form == DV_FORM_VDUP    ? vec_footprint_VDUP                                                         \
+                                        : vec_footprint_other,
+#include "isa.def"
+};
+
+/* The element-strided forms try vec_full_form's closed form first; everything else is
+ * vec_footprint_general's. */
+int dv_vec_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_MAX_RANGES], dv_vgeom_t *g)
+{
+    return (in->op < DV_OP_COUNT ? vec_fn[in->op] : vec_footprint_other)(in, vs, out, g);
 }
 
 /* ======================================================================== transfer shapes */
@@ -1049,6 +1099,121 @@ static __attribute__((noinline)) int xfer_footprint_apart(const dv_insn_t *in, c
     return dv_footprint(in, vs, out);
 }
 
+/* dv_xfer_footprint's DMA closed form (gm_src, gm: the op's GM side, constants where it is inlined). */
+static inline __attribute__((always_inline)) int xfer_dma(const dv_insn_t *in, const dv_vstate_t *vs,
+                                                          dv_range_t out[DV_MAX_RANGES], dv_xfer_t *x, bool gm_src,
+                                                          bool gm)
+{
+    if (!(FIN(DMA, nburst) & FIN(DMA, len) & FIN(DMA, dst_gap) & FIN(DMA, src_gap)))
+        return xfer_footprint_apart(in, vs, out, x);
+    const uint64_t nb = FA(DMA, nburst), len = FA(DMA, len) * 32;
+    const uint64_t dst = FA(DMA, dst), src = FA(DMA, src);
+    const uint64_t dst_stride = len + FA(DMA, dst_gap) * 32, src_stride = len + FA(DMA, src_gap) * 32;
+    range_put(&out[0], dst, 0, (nb - 1) * dst_stride + len, true);
+    range_put(&out[1], src, 0, (nb - 1) * src_stride + len, false);
+    x->src_bytes = x->dst_bytes = nb * len;
+    x->bursts = gm ? nb : 0;
+    x->burst_bytes = gm ? len : 0;
+    x->gm_lo = gm ? DV_ADDR_OFF(gm_src ? src : dst) : 0;
+    x->gm_stride = gm ? (gm_src ? src_stride : dst_stride) : 0;
+    x->group = x->group_stride = 0;
+    return 2;
+}
+
+/* dv_xfer_footprint's LOAD2D closed form (gm: the op reads GM). */
+static inline __attribute__((always_inline)) int xfer_load2d(const dv_insn_t *in, const dv_vstate_t *vs,
+                                                             dv_range_t out[DV_MAX_RANGES], dv_xfer_t *x, bool gm)
+{
+    if (!(FIN(LOAD2D, repeat) & FIN(LOAD2D, base_idx) & FIN(LOAD2D, dst_gap) & FIN(LOAD2D, src_stride)))
+        return xfer_footprint_apart(in, vs, out, x);
+    const uint64_t rep = FA(LOAD2D, repeat), base = FA(LOAD2D, base_idx), src = FA(LOAD2D, src);
+    const uint64_t stride = FA(LOAD2D, src_stride);
+    range_put(&out[0], FA(LOAD2D, dst), 0, ((rep - 1) * (FA(LOAD2D, dst_gap) + 1) + 1) * 512, true);
+    range_put(&out[1], src, base * 512, (base + (rep - 1) * stride + 1) * 512, false);
+    x->src_bytes = x->dst_bytes = rep * 512;
+    x->bursts = gm ? rep : 0;
+    x->burst_bytes = gm ? 512 : 0;
+    x->gm_lo = gm ? DV_ADDR_OFF(src) + base * 512 : 0;
+    x->gm_stride = gm ? stride * 512 : 0;
+    x->group = x->group_stride = 0;
+    return 2;
+}
+
+/* dv_xfer_footprint's ND2NZ closed form, else the two decoded apart. */
+static __attribute__((noinline)) int xfer_nd2nz(const dv_insn_t *in, const dv_vstate_t *vs,
+                                                dv_range_t out[DV_MAX_RANGES], dv_xfer_t *x)
+{
+    const dv_op_spec_t *os = dv_op_spec((dv_op_t)in->op);
+    const dv_dtype_t t = FT(ND2NZ, dtype);
+    if (dv_sem_dtype_ok(os, t) && FIN(ND2NZ, nd_num) & FIN(ND2NZ, n_value) & FIN(ND2NZ, d_value) &
+                                      FIN(ND2NZ, src_nd_stride) & FIN(ND2NZ, src_d_stride) &
+                                      FIN(ND2NZ, dst_c0_stride) & FIN(ND2NZ, dst_n_stride) &
+                                      FIN(ND2NZ, dst_nd_stride)) {
+        /* footprint()'s and xfer_shape()'s cases: a row's d elements fill c1 32-byte groups of
+         * 32 / sz (sz divides 32, so that is d * sz bytes rounded up to 32) */
+        const uint64_t sz = dtype_bytes[t], nd = FA(ND2NZ, nd_num), nv = FA(ND2NZ, n_value);
+        const uint64_t d = FA(ND2NZ, d_value), c1 = (d * sz + 31) / 32, src = FA(ND2NZ, src);
+        const uint64_t src_nd = FA(ND2NZ, src_nd_stride) * sz, src_d = FA(ND2NZ, src_d_stride) * sz;
+        range_set(&out[0], FA(ND2NZ, dst), 0,
+                  ((nd - 1) * FA(ND2NZ, dst_nd_stride) + (c1 - 1) * FA(ND2NZ, dst_c0_stride) +
+                   (nv - 1) * FA(ND2NZ, dst_n_stride)) * 32 + 32,
+                  true);
+        range_set(&out[1], src, 0, (nd - 1) * src_nd + (nv - 1) * src_d + d * sz, false);
+        *x = (dv_xfer_t){.src_bytes = nd * nv * d * sz,
+                         .dst_bytes = nd * nv * c1 * 32,
+                         .bursts = nd * nv,
+                         .burst_bytes = d * sz,
+                         .gm_lo = DV_ADDR_OFF(src),
+                         .gm_stride = src_d,
+                         .group = nv,
+                         .group_stride = src_nd};
+        return 2;
+    }
+    return xfer_footprint_apart(in, vs, out, x);
+}
+
+/* One function per closed form, each with its spaces constant: each uses the registers its own case
+ * needs, where one function for all saved and restored those of the largest. */
+static __attribute__((noinline)) int xfer_dma_gm_src(const dv_insn_t *in, const dv_vstate_t *vs,
+                                                     dv_range_t out[DV_MAX_RANGES], dv_xfer_t *x)
+{
+    return xfer_dma(in, vs, out, x, true, true);
+}
+static __attribute__((noinline)) int xfer_dma_gm_dst(const dv_insn_t *in, const dv_vstate_t *vs,
+                                                     dv_range_t out[DV_MAX_RANGES], dv_xfer_t *x)
+{
+    return xfer_dma(in, vs, out, x, false, true);
+}
+static __attribute__((noinline)) int xfer_dma_local(const dv_insn_t *in, const dv_vstate_t *vs,
+                                                    dv_range_t out[DV_MAX_RANGES], dv_xfer_t *x)
+{
+    return xfer_dma(in, vs, out, x, false, false);
+}
+static __attribute__((noinline)) int xfer_l2d_gm(const dv_insn_t *in, const dv_vstate_t *vs,
+                                                 dv_range_t out[DV_MAX_RANGES], dv_xfer_t *x)
+{
+    return xfer_load2d(in, vs, out, x, true);
+}
+static __attribute__((noinline)) int xfer_l2d_local(const dv_insn_t *in, const dv_vstate_t *vs,
+                                                    dv_range_t out[DV_MAX_RANGES], dv_xfer_t *x)
+{
+    return xfer_load2d(in, vs, out, x, false);
+}
+
+/* dv_xfer_footprint of each op: its form's closed form, with the op's GM side, or the two decoded apart
+ * (its isa.def row: one load and an indirect jump choose the case). */
+typedef int xfer_fn_t(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_MAX_RANGES], dv_xfer_t *x);
+static xfer_fn_t *const xfer_fn[DV_OP_COUNT] = {
+#define DV_INSN(mn, pipe, form, cost, dst, src, dtypes, desc)                                                         \
+    DV_FORM_##form == DV_FORM_DMA      ? (DV_SPACE_##src == DV_SPACE_GM   ? xfer_dma_gm_src                          \
+                                          : DV_SPACE_##dst == DV_SPACE_GM ? xfer_dma_gm_dst                          \
+                                                                          : xfer_dma_local)                          \
+    : DV_FORM_##form == DV_FORM_LOAD2D ? (DV_SPACE_##src == DV_SPACE_GM ? xfer_l2d_gm : xfer_l2d_local)              \
+    : DV_FORM_##form == DV_FORM_ND2NZ  ? xfer_nd2nz                                                                  \
+                                       : xfer_footprint_apart,
+#include "isa.def"
+};
+
 /* The commonest transfers (DMA, LOAD2D, ND2NZ) take closed forms of footprint()'s and xfer_shape()'s cases
  * from one read of their fields when every field either uses is inside its table range (footprint's
  * fields include the shape's) and, for ND2NZ, its dtype is valid; everything else is the two decoded
@@ -1056,64 +1221,5 @@ static __attribute__((noinline)) int xfer_footprint_apart(const dv_insn_t *in, c
  * zeros for the GM runs, as dv_xfer_shape leaves them. */
 int dv_xfer_footprint(const dv_insn_t *in, const dv_vstate_t *vs, dv_range_t out[DV_MAX_RANGES], dv_xfer_t *x)
 {
-    const dv_op_spec_t *os = dv_op_spec((dv_op_t)in->op);
-    if (os && os->form == DV_FORM_DMA && FIN(DMA, nburst) & FIN(DMA, len) & FIN(DMA, dst_gap) & FIN(DMA, src_gap)) {
-        const uint64_t nb = FA(DMA, nburst), len = FA(DMA, len) * 32;
-        const uint64_t dst = FA(DMA, dst), src = FA(DMA, src);
-        const uint64_t dst_stride = len + FA(DMA, dst_gap) * 32, src_stride = len + FA(DMA, src_gap) * 32;
-        range_set(&out[0], dst, 0, (nb - 1) * dst_stride + len, true);
-        range_set(&out[1], src, 0, (nb - 1) * src_stride + len, false);
-        const bool gm_src = os->src_space == DV_SPACE_GM, gm = gm_src || os->dst_space == DV_SPACE_GM;
-        x->src_bytes = x->dst_bytes = nb * len;
-        x->bursts = gm ? nb : 0;
-        x->burst_bytes = gm ? len : 0;
-        x->gm_lo = gm ? DV_ADDR_OFF(gm_src ? src : dst) : 0;
-        x->gm_stride = gm ? (gm_src ? src_stride : dst_stride) : 0;
-        x->group = x->group_stride = 0;
-        return 2;
-    }
-    if (os && os->form == DV_FORM_LOAD2D &&
-        FIN(LOAD2D, repeat) & FIN(LOAD2D, base_idx) & FIN(LOAD2D, dst_gap) & FIN(LOAD2D, src_stride)) {
-        const uint64_t rep = FA(LOAD2D, repeat), base = FA(LOAD2D, base_idx), src = FA(LOAD2D, src);
-        const uint64_t stride = FA(LOAD2D, src_stride);
-        range_set(&out[0], FA(LOAD2D, dst), 0, ((rep - 1) * (FA(LOAD2D, dst_gap) + 1) + 1) * 512, true);
-        range_set(&out[1], src, base * 512, (base + (rep - 1) * stride + 1) * 512, false);
-        const bool gm = os->src_space == DV_SPACE_GM;
-        *x = (dv_xfer_t){.src_bytes = rep * 512, .dst_bytes = rep * 512};
-        if (gm) {
-            x->bursts = rep;
-            x->burst_bytes = 512;
-            x->gm_lo = DV_ADDR_OFF(src) + base * 512;
-            x->gm_stride = stride * 512;
-        }
-        return 2;
-    }
-    if (os && os->form == DV_FORM_ND2NZ) {
-        const dv_dtype_t t = FT(ND2NZ, dtype);
-        if (dv_sem_dtype_ok(os, t) && FIN(ND2NZ, nd_num) & FIN(ND2NZ, n_value) & FIN(ND2NZ, d_value) &
-                                          FIN(ND2NZ, src_nd_stride) & FIN(ND2NZ, src_d_stride) &
-                                          FIN(ND2NZ, dst_c0_stride) & FIN(ND2NZ, dst_n_stride) &
-                                          FIN(ND2NZ, dst_nd_stride)) {
-            /* footprint()'s and xfer_shape()'s cases: a row's d elements fill c1 32-byte groups of
-             * 32 / sz (sz divides 32, so that is d * sz bytes rounded up to 32) */
-            const uint64_t sz = dtype_bytes[t], nd = FA(ND2NZ, nd_num), nv = FA(ND2NZ, n_value);
-            const uint64_t d = FA(ND2NZ, d_value), c1 = (d * sz + 31) / 32, src = FA(ND2NZ, src);
-            const uint64_t src_nd = FA(ND2NZ, src_nd_stride) * sz, src_d = FA(ND2NZ, src_d_stride) * sz;
-            range_set(&out[0], FA(ND2NZ, dst), 0,
-                      ((nd - 1) * FA(ND2NZ, dst_nd_stride) + (c1 - 1) * FA(ND2NZ, dst_c0_stride) +
-                       (nv - 1) * FA(ND2NZ, dst_n_stride)) * 32 + 32,
-                      true);
-            range_set(&out[1], src, 0, (nd - 1) * src_nd + (nv - 1) * src_d + d * sz, false);
-            *x = (dv_xfer_t){.src_bytes = nd * nv * d * sz,
-                             .dst_bytes = nd * nv * c1 * 32,
-                             .bursts = nd * nv,
-                             .burst_bytes = d * sz,
-                             .gm_lo = DV_ADDR_OFF(src),
-                             .gm_stride = src_d,
-                             .group = nv,
-                             .group_stride = src_nd};
-            return 2;
-        }
-    }
-    return xfer_footprint_apart(in, vs, out, x);
+    return (in->op < DV_OP_COUNT ? xfer_fn[in->op] : xfer_footprint_apart)(in, vs, out, x);
 }

@@ -983,6 +983,71 @@ START_TEST(test_semantics_xfer_footprint_nd2nz)
 }
 END_TEST
 
+/* dv_xfer_footprint and dv_vec_footprint choose their case by the op (a table from isa.def's rows): for
+ * every op, and for op ids past the table, each must give dv_footprint's ranges with dv_xfer_shape's
+ * shape, and dv_footprint's ranges with dv_vec_geometry's geometry, over random fields (some at or past
+ * their range) and mask states (full, partial, count mode). */
+START_TEST(test_semantics_footprint_every_op_agrees)
+{
+    uint64_t seed = 90210;
+    for (int op = 0; op < DV_OP_COUNT + 3; op++) {
+        const dv_op_spec_t *os = dv_op_spec((dv_op_t)op);
+        const dv_form_spec_t *fs = os ? dv_form_spec(os->form) : NULL;
+        for (int it = 0; it < 400; it++) {
+            dv_insn_t in;
+            if (os)
+                dv_insn_init(&in, (dv_op_t)op);
+            else
+                memset(&in, 0, sizeof in);
+            in.op = (uint16_t)op;
+            for (int i = 0; fs && i < fs->nfields; i++) {
+                const dv_field_spec_t *fd = &fs->fields[i];
+                seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+                if (!random_addr_or_dtype(os, fd, seed, &in.f[i]) && (fd->kind == DV_FK_INT || fd->kind == DV_FK_BOOL)) {
+                    const uint64_t span = (uint64_t)(fd->max - fd->min) + 1, pick = (seed >> 33) % 16;
+                    in.f[i].i = pick == 0   ? fd->max + 1 + (int64_t)((seed >> 50) % 3) /* past it */
+                                : pick == 1 ? fd->max
+                                            : fd->min + (int64_t)((seed >> 37) % (span < 300 ? span : 300));
+                }
+            }
+            dv_vstate_t vs;
+            dv_vstate_reset(&vs);
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            if (seed >> 62 == 1)
+                vs.hi = seed >> 7;
+            else if (seed >> 62 == 2) {
+                vs.count_mode = true;
+                vs.lo = (seed >> 20) % 5000;
+            }
+            dv_range_t a[DV_MAX_RANGES], b[DV_MAX_RANGES];
+            dv_xfer_t xa, xb;
+            memset(&xa, 0xA5, sizeof xa); /* every field must be written */
+            int na = dv_xfer_footprint(&in, &vs, a, &xa), nb = dv_footprint(&in, &vs, b);
+            dv_xfer_shape(&in, &xb);
+            expect_same_transfer(na, a, &xa, nb, b, &xb);
+            dv_vgeom_t ga, gb;
+            memset(&ga, 0xA5, sizeof ga);
+            na = dv_vec_footprint(&in, &vs, a, &ga);
+            ck_assert_int_eq(na, nb);
+            for (int k = 0; k < na; k++)
+                expect_range(&a[k], b[k].space, b[k].arg, b[k].lo, b[k].hi, b[k].write);
+            dv_vec_geometry(&in, &vs, &gb);
+            ck_assert_uint_eq(ga.repeats, gb.repeats);
+            ck_assert_uint_eq(ga.elems_per_repeat, gb.elems_per_repeat);
+            ck_assert_uint_eq(ga.elems, gb.elems);
+            ck_assert_int_eq(ga.nops, gb.nops);
+            for (int k = 0; k < gb.nops; k++) {
+                ck_assert_uint_eq(ga.ops[k].base, gb.ops[k].base);
+                ck_assert_uint_eq(ga.ops[k].blk_bytes, gb.ops[k].blk_bytes);
+                ck_assert_uint_eq(ga.ops[k].blk_stride, gb.ops[k].blk_stride);
+                ck_assert_uint_eq(ga.ops[k].rep_stride, gb.ops[k].rep_stride);
+                ck_assert_int_eq(ga.ops[k].write, gb.ops[k].write);
+            }
+        }
+    }
+}
+END_TEST
+
 Suite *dv_semantics_footprint_suite(void)
 {
     Suite *s = suite_create("semantics_footprint");
@@ -996,6 +1061,7 @@ Suite *dv_semantics_footprint_suite(void)
     tcase_add_test(tc, test_semantics_footprint_closed_forms_match_general);
     tcase_add_test(tc, test_semantics_xfer_footprint_matches_both);
     tcase_add_test(tc, test_semantics_xfer_footprint_nd2nz);
+    tcase_add_test(tc, test_semantics_footprint_every_op_agrees);
     tcase_add_test(tc, test_semantics_fixed_shape_footprint_and_geometry);
     tc = sr_tcase(s, "safety");
     tcase_add_test(tc, test_semantics_exec_refuses_out_of_bounds);
