@@ -140,7 +140,7 @@ private:
         n.parent = to;
         n.key = key;
         n.depth = run ? p.depth : p.depth + 1;
-        n.run = run ? p.run + 1 : 1;
+        n.run = run ? p.run + 1 : parent != kNone; // (extended from no node: a chain's start, no summary)
         if (add_ref) {
             at(nodes, to).refs++;
         } else if (run) {
