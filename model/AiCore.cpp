@@ -167,6 +167,10 @@ void AiCore::begin_kernel(cycles_t origin, bool data, bool hazards, bool series)
     data_ = data;
     check_hazards_ = hazards;
     finished_ = false;
+    phase_ = Phase::Start;
+    resume_ = Resume::None;
+    open_ = nullptr;
+    err_ = dv_error_t{};
     blocked_.clear();
     blocked_source_ = "";
     blocked_line_ = 0;
@@ -222,64 +226,105 @@ size_t AiCore::deliver_cross_flag(unsigned id, cycles_t when, CriticalPath::Ref 
 {
     path_.retain(node);
     cross_[id].push_back(Arrival{when, node});
-    cross_event_.notify(sc_core::SC_ZERO_TIME);
     return cross_[id].size();
 }
 
-cycles_t AiCore::sync_to(cycles_t t)
+AiCore::Wait AiCore::step(cycles_t now, cycles_t &until)
 {
-    const cycles_t now = now_cycles();
-    if (t > now)
-        wait(to_time(t - now)); // a timed wait resumes at exactly now + (t - now)
-    const cycles_t at = std::max(t, now);
-    chip_.retire(at);
-    return at;
+    now_ = now;
+    for (;;) {
+        switch (phase_) {
+        case Phase::Start: // the top of the block loop: take blocks in simulated-time order
+            if (t_ > now_) {
+                until = t_;
+                phase_ = Phase::Take;
+                return Wait::Time;
+            }
+            [[fallthrough]];
+        case Phase::Take: {
+            chip_.retire(std::max(t_, now_));
+            uint32_t block, sub;
+            if (chip_.aborting() || !chip_.next_block(index_, block, sub)) {
+                finished_ = true;
+                phase_ = Phase::Done;
+                return Wait::Done;
+            }
+            if (counters_.blocks == 0) {
+                counters_.first_cycle = t_ - origin_;
+                for (int p = 0; p < DV_PIPE_COUNT; p++)
+                    cur_[p] = t_;
+                end_node_ = path_.root(t_); // the chain starts with the core's first block
+            }
+            // The block's start overhead: every pipe idles; the path goes on from the last block's end.
+            t_ += p_.chip.block_start_cycles;
+            for (int p = 0; p < DV_PIPE_COUNT; p++)
+                if (has_pipe(static_cast<dv_pipe_t>(p)))
+                    charge(p, t_, DV_STALL_BLOCK_START);
+            {
+                const Ref start = path_at(end_node_, t_, path_key(DV_CRIT_BLOCK_START, DV_PIPE_S));
+                path_.assign(s_node_, start);
+                for (int p = 0; p < DV_PIPE_COUNT; p++) {
+                    path_.assign(start_node_[p], start);
+                    path_.assign(done_node_[p], start);
+                    start_key_[p] = done_key_[p] = 0;
+                }
+                path_.release(start);
+            }
+            dv_stream_t *s = nullptr;
+            int rc = chip_.open_stream(block, sub, &s, &err_);
+            if (rc == DV_OK) {
+                open_ = s;
+                rc = begin_block(s, block, sub);
+            }
+            if (rc != DV_OK)
+                return block_failed();
+            phase_ = Phase::Block;
+        }
+            [[fallthrough]];
+        case Phase::Block: {
+            const int rc = run_block(until, &err_);
+            if (rc == kYield)
+                return resume_ == Resume::Cross ? Wait::Cross : Wait::Time;
+            if (rc != DV_OK)
+                return block_failed();
+            open_->close(open_);
+            open_ = nullptr;
+            counters_.blocks++;
+            counters_.last_cycle = t_ - origin_;
+            phase_ = Phase::Start;
+            break;
+        }
+        case Phase::Done:
+            return Wait::Done;
+        }
+    }
 }
 
-void AiCore::thread()
+// A block could not start or run (rc): the core's work ends, the kernel fails with the first error.
+AiCore::Wait AiCore::block_failed()
 {
-    dv_error_t err{};
-    uint32_t block, sub;
-    for (;;) {
-        sync_to(t_); // take blocks in simulated-time order
-        if (chip_.aborting() || !chip_.next_block(index_, block, sub))
-            break;
-        if (counters_.blocks == 0) {
-            counters_.first_cycle = t_ - origin_;
-            for (int p = 0; p < DV_PIPE_COUNT; p++)
-                cur_[p] = t_;
-            end_node_ = path_.root(t_); // the chain starts with the core's first block
-        }
-        // The block's start overhead: every pipe idles; the path goes on from the last block's end.
-        t_ += p_.chip.block_start_cycles;
-        for (int p = 0; p < DV_PIPE_COUNT; p++)
-            if (has_pipe(static_cast<dv_pipe_t>(p)))
-                charge(p, t_, DV_STALL_BLOCK_START);
-        {
-            const Ref start = path_at(end_node_, t_, path_key(DV_CRIT_BLOCK_START, DV_PIPE_S));
-            path_.assign(s_node_, start);
-            for (int p = 0; p < DV_PIPE_COUNT; p++) {
-                path_.assign(start_node_[p], start);
-                path_.assign(done_node_[p], start);
-                start_key_[p] = done_key_[p] = 0;
-            }
-            path_.release(start);
-        }
-        dv_stream_t *s = nullptr;
-        int rc = chip_.open_stream(block, sub, &s, &err);
-        if (rc == DV_OK) {
-            rc = run_block(s, block, sub, &err);
-            s->close(s);
-        }
-        if (rc != DV_OK) {
-            if (!chip_.aborting())
-                chip_.fail(err);
-            return;
-        }
-        counters_.blocks++;
-        counters_.last_cycle = t_ - origin_;
+    if (open_) {
+        open_->close(open_);
+        open_ = nullptr;
     }
-    finished_ = true;
+    if (!chip_.aborting())
+        chip_.fail(err_);
+    phase_ = Phase::Done;
+    return Wait::Done;
+}
+
+// The kernel failed while the core waited: it leaves its work as its SystemC thread did on seeing
+// the failure after the wait (a core between blocks counts as finished).
+void AiCore::abandon()
+{
+    if (phase_ == Phase::Block) {
+        blocked_.clear();
+        open_->close(open_);
+        open_ = nullptr;
+    } else if (phase_ != Phase::Done) {
+        finished_ = true;
+    }
+    phase_ = Phase::Done;
 }
 
 int AiCore::locate(dv_error_t *err, int code, const dv_insn_t &in, uint64_t index, const char *fmt, ...)
@@ -411,17 +456,23 @@ bool AiCore::cross_blocked_heads() const
     return false;
 }
 
-int AiCore::stuck(dv_stream_t *s, uint32_t block, bool cross_blocked, cycles_t &sc_now, dv_error_t *err)
+int AiCore::stuck(dv_stream_t *s, uint32_t block, bool cross_blocked, cycles_t &sc_now, cycles_t &until, dv_error_t *err)
 {
     if (cross_blocked || cross_blocked_heads()) {
-        // Another core must signal us: hand over to SystemC until it does.
+        // Another core must signal us: wait (step returns Wait::Cross) until it does.
         cycles_t local = ts_;
         for (int p = 0; p < DV_PIPE_COUNT; p++)
             local = std::max(local, free_[p]);
         if (local > sc_now) {
             // Catch up with simulated time first; flags set meanwhile are seen on the next
             // pass, before waiting (nothing can run between that check and the wait).
-            sc_now = sync_to(local);
+            if (local > now_) {
+                until = local;
+                resume_ = Resume::Time;
+                return kYield;
+            }
+            sc_now = now_;
+            chip_.retire(sc_now);
             if (chip_.aborting())
                 return DV_ERR_STATE;
             invalidate_all();
@@ -439,13 +490,8 @@ int AiCore::stuck(dv_stream_t *s, uint32_t block, bool cross_blocked, cycles_t &
             blocked_line_ = pend_->insn.line;
         }
         blocked_source_ = s->source;
-        wait(cross_event_ | chip_.abort_event()); // the wait is counted when the waiter starts
-        sc_now = now_cycles();
-        blocked_.clear();
-        if (chip_.aborting())
-            return DV_ERR_STATE;
-        invalidate_all(); // flags from other cores may have arrived
-        return DV_OK;
+        resume_ = Resume::Cross; // the wait is counted when the waiter starts
+        return kYield;
     }
     std::string what;
     uint32_t line = 0; // located at the first waiting instruction
@@ -463,7 +509,7 @@ int AiCore::stuck(dv_stream_t *s, uint32_t block, bool cross_blocked, cycles_t &
                         what.c_str());
 }
 
-int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *err)
+int AiCore::begin_block(dv_stream_t *s, uint32_t block, uint32_t sub)
 {
     stream_ = s;
     block_ = block;
@@ -506,14 +552,36 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
     hz_.reset(pipes_);
     have_pending_ = stream_end_ = false;
     next_index_ = 0;
-    // SystemC time moves only across this thread's own waits (sync_to and the cross-core wait
-    // below), and another core's failure (chip_.aborting()) can only happen during one: both are
-    // read here and again after each wait, not on every event.
+    // Time moves only across the core's own waits (run_block's yields), and another core's
+    // failure (chip_.aborting()) can only happen during one: both are read here and again after
+    // each wait, not on every event.
     slicing_ = chip_.slicing();
-    cycles_t sc_now = now_cycles();
-    cycles_t sync_after = sc_now + p_.sim.quantum_cycles; // an event later than this syncs first
+    sc_now_ = now_;
+    sync_after_ = sc_now_ + p_.sim.quantum_cycles; // an event later than this syncs first
+    resume_ = Resume::None;
     if (chip_.aborting())
         return DV_ERR_STATE;
+    return DV_OK;
+}
+
+int AiCore::run_block(cycles_t &until, dv_error_t *err)
+{
+    dv_stream_t *const s = open_;
+    const uint32_t block = block_;
+    cycles_t sc_now = sc_now_, sync_after = sync_after_;
+    if (resume_ != Resume::None) { // back from a wait, at now_
+        const Resume r = resume_;
+        resume_ = Resume::None;
+        sc_now = now_;
+        if (r == Resume::Time)
+            chip_.retire(sc_now);
+        else
+            blocked_.clear();
+        sync_after = sc_now + p_.sim.quantum_cycles;
+        if (chip_.aborting())
+            return DV_ERR_STATE;
+        invalidate_all(); // (after a cross-core wait: flags from other cores may have arrived)
+    }
 
     for (;;) {
         if (!have_pending_ && !stream_end_) {
@@ -580,7 +648,11 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
             }
         }
         if (who == -2) {
-            const int rc = stuck(s, block, cross_blocked, sc_now, err);
+            const int rc = stuck(s, block, cross_blocked, sc_now, until, err);
+            if (rc == kYield) {
+                sc_now_ = sc_now;
+                return rc;
+            }
             if (rc != DV_OK)
                 return rc;
             sync_after = sc_now + p_.sim.quantum_cycles;
@@ -590,7 +662,13 @@ int AiCore::run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *
         if (rc != DV_OK)
             return rc;
         if (best > sync_after) {
-            sc_now = sync_to(best);
+            if (best > now_) { // wait for the other cores (step's caller resumes run_block at best)
+                until = best;
+                resume_ = Resume::Time;
+                return kYield;
+            }
+            sc_now = now_;
+            chip_.retire(sc_now);
             sync_after = sc_now + p_.sim.quantum_cycles;
             if (chip_.aborting())
                 return DV_ERR_STATE;

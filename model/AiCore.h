@@ -10,8 +10,8 @@
 //   pipe_barrier P    : later P work starts after every earlier P instruction completed;
 //                       pipe_barrier ALL stops the scalar unit until every pipe has drained
 // Time advances per event (issue, start), never per clock tick: the core keeps its own cycle
-// count and synchronises with SystemC time only every sim.quantum_cycles, before taking a block,
-// and when it must wait for another core (cross-core flags).
+// count and synchronises with the chip's time (it waits, returning from AiCore::step) only every
+// sim.quantum_cycles, before taking a block, and when it must wait for another core (cross-core flags).
 // The core also observes, without changing any time: it charges every idle cycle of each of its
 // pipes to one stall cause (dv/stall.def) and extends the kernel's critical path (CriticalPath.h)
 // with each event; docs/MODEL.md ("Stall attribution", "Critical path") gives the rules.
@@ -78,9 +78,16 @@ public:
     AiCore(sc_core::sc_module_name name, const Params &p, CoreServices &chip, unsigned index, L2Cache &l2,
            CriticalPath &path);
 
-    // Prepare for a kernel (counters, buffers) and the body of its SystemC thread.
+    // Prepare for a kernel (counters, buffers).
     void begin_kernel(cycles_t origin, bool data, bool hazards, bool series);
-    void thread();
+    // The core's work in the kernel, run by the chip's scheduler (Chip::run_cores) in steps: each
+    // step runs from time `now` until the core must wait - for time `until` (Wait::Time), for a
+    // cross-core flag (Wait::Cross: the chip resumes it after a delivery) - or has no work left
+    // (Wait::Done: finished(), or the kernel failed).  abandon: the kernel failed while the core
+    // waited; it closes what it holds and is done.
+    enum class Wait { Time, Cross, Done };
+    Wait step(cycles_t now, cycles_t &until);
+    void abandon();
     // The kernel ended `total` cycles after its launch (the run's cycles): close the counters.
     void end_kernel(cycles_t total);
 
@@ -95,8 +102,8 @@ public:
     uint32_t blocked_line() const { return blocked_line_; }
 
     // The chip delivers cross-core flag `id`, arriving at cycle `when` (CoreServices::cross_set),
-    // whose critical-path node is `node` (the core takes a reference); the core's waits see it from
-    // the next delta cycle.  Returns how many arrivals of that flag the core now holds (not yet
+    // whose critical-path node is `node` (the core takes a reference); a core waiting for a flag
+    // sees it when the chip resumes it (Chip::run_cores, after the current round of steps).  Returns how many arrivals of that flag the core now holds (not yet
     // consumed by a wait).
     size_t deliver_cross_flag(unsigned id, cycles_t when, CriticalPath::Ref node);
 
@@ -177,8 +184,24 @@ private:
     };
     enum class Block { None, Flag, Cross, Queue, Drain };
 
-    int run_block(dv_stream_t *s, uint32_t block, uint32_t sub, dv_error_t *err);
-    __attribute__((noinline)) int stuck(dv_stream_t *s, uint32_t block, bool cross_blocked, cycles_t &sc_now, dv_error_t *err);
+    // Where step is in the core's loop over blocks: before taking a block (Start; Take once the
+    // wait for the block's start time is over), in one (Block), or past the last (Done).
+    enum class Phase { Start, Take, Block, Done };
+    Phase phase_ = Phase::Done;
+    // How run_block resumes after a yield (kYield, with resume_ set): from a wait for time (it syncs
+    // there) or for a cross-core flag.
+    enum class Resume { None, Time, Cross };
+    Resume resume_ = Resume::None;
+    static constexpr int kYield = 1; // (errors are negative)
+    cycles_t now_ = 0;                // the chip's time at the current step
+    cycles_t sc_now_ = 0, sync_after_ = 0; // begin_block's start of run_block's quantum
+    dv_stream_t *open_ = nullptr;     // the block's stream, closed when the block ends
+    dv_error_t err_{};                // the kernel's first error on this core
+    Wait block_failed();
+    int begin_block(dv_stream_t *s, uint32_t block, uint32_t sub); // DV_ERR_STATE: the kernel failed
+    int run_block(cycles_t &until, dv_error_t *err); // DV_OK: the block ended; kYield: wait (until)
+    __attribute__((noinline)) int stuck(dv_stream_t *s, uint32_t block, bool cross_blocked, cycles_t &sc_now,
+                                        cycles_t &until, dv_error_t *err);
     // When pipe p's head can start (kNever while it is blocked), and bit p of flagm_ set when the
     // head is a set_flag or wait_flag (start_flag's).
     cycles_t head_time(int p);
@@ -340,7 +363,6 @@ private:
     }
     std::string describe_wait(int p, const Entry &e);
     std::string describe_pending(); // the scalar unit's next instruction, as describe_wait words it
-    cycles_t sync_to(cycles_t t); // returns SystemC time after it: max(t, the time before)
     // The timeline's slices (CoreServices::slice), asked for only when the run wants them.
     bool slicing_ = false;
     void slice(int p, const dv_insn_t &in, cycles_t s, cycles_t e)
@@ -458,7 +480,6 @@ private:
 
     // Cross-core flags delivered to this core: arrivals per flag id.
     std::vector<std::vector<Arrival>> cross_;
-    sc_core::sc_event cross_event_;
 
     // Stall attribution: pipe p's timeline is charged (busy or to a cause) up to cur_[p].  Pipes
     // whose queue is empty (bit p of starving_) wait for the scalar unit: what it does meanwhile

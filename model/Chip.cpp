@@ -88,7 +88,6 @@ void Chip::fail(const dv_error_t &err)
         return;
     error_ = err;
     aborting_ = true;
-    abort_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
 void Chip::gm_view(dv_mem_t &m) const
@@ -178,13 +177,16 @@ int Chip::cross_set(unsigned core, int mode, unsigned id, cycles_t t, CriticalPa
         }
     }
     int rc = DV_OK;
-    for (AiCore *k : targets)
-        if (k->deliver_cross_flag(id, when, from) > cfg_.sync_cross_flag_max) {
+    for (AiCore *k : targets) {
+        const size_t held = k->deliver_cross_flag(id, when, from);
+        notify_cross(k);
+        if (held > cfg_.sync_cross_flag_max) {
             rc = dv_error_set(err, DV_ERR_STATE, nullptr, 0, 0,
                               "cross-core flag %u set more than %llu times without a wait on %s", id,
                               static_cast<unsigned long long>(cfg_.sync_cross_flag_max), k->basename());
             break;
         }
+    }
     path_.release(from);
     return rc;
 }
@@ -249,11 +251,9 @@ int Chip::run(dv_kernel_t *k, const dv_gm_t *gm, const dv_run_opts_t &opts, dv_c
     const std::vector<AiCore *> &active = running_;
     l2_.start(static_cast<unsigned>(active.size()));
     hbm_.start(static_cast<unsigned>(active.size()));
-    for (AiCore *c : active) {
+    for (AiCore *c : active)
         c->begin_kernel(origin_, opts.data, opts.hazards, opts.series);
-        sc_core::sc_spawn([c] { c->thread(); });
-    }
-    sc_core::sc_start();
+    cycles_t end = run_cores(active);
 
     if (!aborting_) {
         std::string stuck;
@@ -272,8 +272,16 @@ int Chip::run(dv_kernel_t *k, const dv_gm_t *gm, const dv_run_opts_t &opts, dv_c
         }
     }
     if (aborting_) {
-        abort_event_.notify(sc_core::SC_ZERO_TIME);
-        sc_core::sc_start(); // let every waiting thread see the abort and end
+        for (AiCore *c : active) // each waiting core sees the failure and ends
+            c->abandon();
+        for (size_t i = 1; i < sched_.heap.size(); i++) // (SystemC time went on to their wake-ups)
+            end = std::max(end, sched_.heap[i].time);
+        sched_.heap.resize(1);
+    }
+    // SystemC time goes on to where the cores' threads took it: the next run starts there.
+    if (end > now_cycles())
+        sc_core::sc_start(to_time(end - now_cycles()));
+    if (aborting_) {
         if (err)
             *err = error_;
         kernel_ = nullptr;
@@ -325,6 +333,47 @@ int Chip::run(dv_kernel_t *k, const dv_gm_t *gm, const dv_run_opts_t &opts, dv_c
     path_.reset();
     kernel_ = nullptr;
     return DV_OK;
+}
+
+cycles_t Chip::run_cores(const std::vector<AiCore *> &active)
+{
+    Sched &s = sched_;
+    s.heap.resize(1);
+    s.round = active;
+    s.notified.clear();
+    s.waits_cross.assign(cores_.size(), 0);
+    s.is_notified.assign(cores_.size(), 0);
+    cycles_t now = now_cycles();
+    for (;;) {
+        for (AiCore *c : s.round) {
+            cycles_t until = now;
+            switch (c->step(now, until)) {
+            case AiCore::Wait::Time: s.push(until, c); break;
+            case AiCore::Wait::Cross: s.waits_cross[c->index()] = 1; break;
+            case AiCore::Wait::Done: break;
+            }
+            if (aborting_)
+                return now;
+        }
+        s.round.clear();
+        for (size_t i = s.notified.size(); i-- > 0;) {
+            AiCore *const k = s.notified[i];
+            s.is_notified[k->index()] = 0;
+            if (s.waits_cross[k->index()]) {
+                s.waits_cross[k->index()] = 0;
+                s.round.push_back(k);
+            }
+        }
+        s.notified.clear();
+        if (!s.round.empty())
+            continue;
+        if (s.heap.size() == 1)
+            return now;
+        now = s.heap[1].time;
+        do
+            s.round.push_back(s.pop());
+        while (s.heap.size() > 1 && s.heap[1].time == now);
+    }
 }
 
 void Chip::critical_path(dv_counters_t *out) const

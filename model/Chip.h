@@ -47,7 +47,6 @@ private:
     int cross_set(unsigned core, int mode, unsigned id, cycles_t t, CriticalPath::Ref node, dv_error_t *err) override;
     void fail(const dv_error_t &err) override;
     bool aborting() const override { return aborting_; }
-    const sc_core::sc_event &abort_event() const override { return abort_event_; }
     void gm_view(dv_mem_t &m) const override;
     uint32_t gm_args() const override { return gm_ ? gm_->nargs : 0; }
     uint64_t gm_bytes(unsigned a) const override { return a < gm_args() ? gm_->bytes[a] : 0; }
@@ -93,7 +92,67 @@ private:
     std::vector<uint32_t> group_next_; // per core: first block (vector/cube) or next block (mix)
     bool aborting_ = false;
     dv_error_t error_{};
-    sc_core::sc_event abort_event_;
+
+    // The cores' scheduler.  Each core ran as a SystemC thread, and the results depend on the order
+    // in which cores take blocks and reserve shared bandwidth: run_cores resumes the cores (their
+    // steps) in exactly the order SystemC 2.3's kernel resumed those threads, with its own copy of
+    // that kernel's timed-event heap (sc_ppq: the order of equal times is the heap's), so that a
+    // wait costs a heap operation and a call instead of a coroutine switch.  The rules it follows:
+    // - The first round runs every core in index order (the threads in order of creation).
+    // - A round runs the cores resumed for it in order; a core waiting for time is put in the heap
+    //   (Sched::push), one waiting for a cross-core flag is marked.
+    // - After a round, the cores a flag was delivered to since the last round (cross_set; a core
+    //   once per round, in order of its first delivery) are taken in reverse order, as SystemC
+    //   triggers its delta notifications: each that waits for a flag is resumed in the next round.
+    // - When no core is resumed, time moves to the heap's earliest time and every core waiting
+    //   until then is resumed, in the order the heap gives them up.
+    // Returns the time the SystemC kernel would have reached (the last core's wake-up time).
+    cycles_t run_cores(const std::vector<AiCore *> &active);
+    struct Sched {
+        // sc_ppq_base's binary heap (1-based; earlier first), with its insert and heapify as they are.
+        struct Timed {
+            cycles_t time;
+            AiCore *core;
+        };
+        std::vector<Timed> heap{Timed{}};
+        void push(cycles_t time, AiCore *core)
+        {
+            heap.push_back(Timed{});
+            size_t i = heap.size() - 1;
+            while (i > 1 && heap[i >> 1].time > time) {
+                heap[i] = heap[i >> 1];
+                i >>= 1;
+            }
+            heap[i] = Timed{time, core};
+        }
+        AiCore *pop()
+        {
+            AiCore *const top = heap[1].core;
+            heap[1] = heap.back();
+            heap.pop_back();
+            const size_t n = heap.size() - 1;
+            size_t i = 1, l;
+            while ((l = 2 * i) <= n) {
+                size_t first = heap[l].time < heap[i].time ? l : i;
+                if (l + 1 <= n && heap[l + 1].time < heap[first].time)
+                    first = l + 1;
+                if (first == i)
+                    break;
+                std::swap(heap[i], heap[first]);
+                i = first;
+            }
+            return top;
+        }
+        std::vector<AiCore *> round, notified; // this round's cores; cores delivered to since the last
+        std::vector<uint8_t> waits_cross, is_notified; // by core index
+    } sched_;
+    void notify_cross(AiCore *k)
+    {
+        if (!sched_.is_notified[k->index()]) {
+            sched_.is_notified[k->index()] = 1;
+            sched_.notified.push_back(k);
+        }
+    }
     uint64_t hazards_ = 0;
     std::vector<dv_hazard_t> hazard_log_;
     // Cross-core flags: mode 0 pending sets per core type and id; mode 2 AIV->AIC per group.  Each

@@ -6,9 +6,9 @@
 // - A core is named by its index (0 .. cores - 1, the `index` given to its constructor; it is also
 //   the core's slot in dv_counters_t.cores).  The chip reads what it needs of that core through
 //   AiCore's public accessors; no service touches the caller's queues, pipes, clocks or counters.
-// - Services are called only from the core's own SystemC thread during Chip::run, between
-//   begin_kernel and the end of the thread.  None of them waits (advances SystemC time) or
-//   re-enters the caller, with the one exception named at cross_set.
+// - Services are called only from the core's own steps (AiCore::step) during Chip::run, between
+//   begin_kernel and the core's last step.  None of them waits (advances time) or re-enters the
+//   caller, with the one exception named at cross_set.
 // - Times are cycles of the profile's clock in the chip's time base (the SystemC time of the
 //   model, not relative to the launch); the chip turns them into launch-relative figures.
 // - Everything the chip hands out (the stream, the GM arrays) stays valid until the kernel ends.
@@ -52,12 +52,9 @@ public:
 
     // ---- failure
     // The first failure of the kernel wins (later ones are ignored): the chip records it, answers
-    // aborting() == true from now on and notifies abort_event(); every core then leaves its thread
-    // without further work.  `err` is copied.
+    // aborting() == true from now on and resumes no core (AiCore::abandon ends each).  `err` is copied.
     virtual void fail(const dv_error_t &err) = 0;
     virtual bool aborting() const = 0;
-    // Notified once on failure; a core waiting for another core waits on it too.
-    virtual const sc_core::sc_event &abort_event() const = 0;
 
     // ---- GM (read-only views of the kernel's arguments)
     // Fill the GM part of m (ngm, gm, gm_size); the buffer fields are the core's and untouched.
@@ -71,8 +68,8 @@ public:
 
     // ---- shared memory time
     // Every core is at or after cycle t: bandwidth bins of the L2 and HBM calendars that end
-    // before t are forgotten.  The caller passes the current SystemC time, never its own
-    // (possibly later) local time.
+    // before t are forgotten.  The caller passes the chip's current time (AiCore::step's now),
+    // never its own (possibly later) local time.
     virtual void retire(cycles_t t) = 0;
 
     // ---- reports (append-only: they change no timing)

@@ -45,6 +45,27 @@ private:
     static const int *dtype_fields();
     const int *const dtype_field_ = dtype_fields(); // by opcode
     const uint64_t repeat_bytes_, pipeline_, banks_, groups_;
+    // In front of the memos, the last two layouts as they came (kernels alternate between the two
+    // buffers of a double-buffered loop, and their layouts repeat exactly): the same geometry has
+    // the same count, found without working out a key (conflicts_seen).
+    struct Seen {
+        dv_vgeom_t g;
+        cycles_t value;
+        bool valid = false;
+    } seen_[2];
+    unsigned seen_next_ = 0;
+    static bool same_layout(const dv_vgeom_t &a, const dv_vgeom_t &b)
+    {
+        if (a.repeats != b.repeats || a.nops != b.nops)
+            return false;
+        for (int k = 0; k < a.nops; k++)
+            if (a.ops[k].base != b.ops[k].base || a.ops[k].blk_bytes != b.ops[k].blk_bytes ||
+                a.ops[k].blk_stride != b.ops[k].blk_stride || a.ops[k].rep_stride != b.ops[k].rep_stride ||
+                a.ops[k].write != b.ops[k].write)
+                return false;
+        return true;
+    }
+    cycles_t conflicts_keyed(const dv_vgeom_t &g);
     // One-entry memo per operand layout: kernels repeat the same addresses over and over.
     static constexpr int kKey = 4 * 3 + 2;
     struct Memo {

@@ -2190,6 +2190,51 @@ START_TEST(test_components_vec_conflicts_shared_memo)
 }
 END_TEST
 
+// The last layouts a unit met, as they came (VectorUnit::seen_): one unit is given, 20 times over,
+// 2,000 layouts drawn from a few (mostly the same two, as a double-buffered loop gives them) and
+// from copies of them with one field changed (a layout seen_ must not take for the original): the
+// conflicts cost() gives are count()'s every time.
+START_TEST(test_components_vec_conflicts_seen_layouts)
+{
+    dv_insn_t in;
+    dv_insn_init(&in, DV_OP_vadd);
+    uint64_t seed = 7;
+    auto rnd = [&seed]() {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        return seed >> 17;
+    };
+    for (int round = 0; round < 20; round++) {
+        VectorUnit *u = vec_unit(round % 2 ? 32 : 16, round % 2 ? 4 : 8);
+        dv_vgeom_t pool[4];
+        for (dv_vgeom_t &g : pool) {
+            g = dv_vgeom_t{};
+            g.repeats = static_cast<uint32_t>(1 + rnd() % 40);
+            g.nops = static_cast<int>(1 + rnd() % 3);
+            for (int k = 0; k < g.nops; k++) {
+                const uint64_t strides[] = {0, 8, 32, 64, 512, 1024};
+                g.ops[k] = dv_vop_t{32 * (rnd() % 64), 8u << (rnd() % 3), strides[rnd() % 6],
+                                    32 * (rnd() % 9), k == 0};
+            }
+        }
+        for (int call = 0; call < 2000; call++) {
+            dv_vgeom_t g = pool[rnd() % 8 < 6 ? call % 2 : 2 + rnd() % 2];
+            if (rnd() % 4 == 0) { // one field of one operand (or the repeats) changed
+                const int k = static_cast<int>(rnd() % g.nops);
+                switch (rnd() % 6) {
+                case 0: g.ops[k].base += 32 * (1 + rnd() % 4); break;
+                case 1: g.ops[k].blk_bytes = g.ops[k].blk_bytes == 32 ? 16 : 32; break;
+                case 2: g.ops[k].blk_stride += 32; break;
+                case 3: g.ops[k].rep_stride += 32; break;
+                case 4: g.ops[k].write = !g.ops[k].write; break;
+                default: g.repeats += 1; break;
+                }
+            }
+            ck_assert_uint_eq(u->cost(in, g).conflict, u->count(g));
+        }
+    }
+}
+END_TEST
+
 // ---------------------------------------------------------------- the critical path
 
 // The steps of a chain, sorted by key (CriticalPath::steps leaves them unordered).
@@ -2704,6 +2749,7 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_hazard_scalar_keeps_newest);
     tcase_add_test(t, test_components_vec_footprint_one_decode);
     tcase_add_test(t, test_components_vec_conflicts_shared_memo);
+    tcase_add_test(t, test_components_vec_conflicts_seen_layouts);
     tcase_add_test(t, test_components_path_steps_by_key);
     tcase_add_test(t, test_components_path_fold_exact);
     tcase_add_test(t, test_components_path_matches_plain_model);

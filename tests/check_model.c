@@ -444,6 +444,49 @@ START_TEST(test_model_hazard_after_many_copies)
 }
 END_TEST
 
+/* A kernel fails on one core while another waits for a cross-core flag and a third for time (the
+ * chip's scheduler abandons both mid-block): the error is the failing core's, and the model then
+ * runs a kernel with cross-core flags exactly as a fresh model does. */
+START_TEST(test_model_failure_while_cores_wait)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, "ascend910b2", NULL);
+    dv_model_t *m = dvt_model(&cfg);
+    dvt_run_t r;
+    ck_assert_int_eq(dvt_run_text_on(&r, m,
+                                     "dvtrace 1\nkernel f kind=mix blocks=1\nblock 0 aic\nscalar cycles=100000\n"
+                                     "block 0 aiv0\nwait_cross_flag id=2\nscalar cycles=5\n"
+                                     "block 0 aiv1\nscalar cycles=50\n"
+                                     "vadd dst=ub:0x2ff00 src0=ub:0x0 src1=ub:0x100 dtype=f16 repeat=2\n"
+                                     "set_cross_flag pipe=S mode=1 id=2\nend\n",
+                                     false, GM0),
+                     DV_ERR_RANGE);
+    ck_assert_msg(strstr(r.err.msg, "access past the end of ub") && strstr(r.err.msg, "aiv1"), "%s", r.err.msg);
+    ck_assert_int_eq(r.err.line, 10);
+    dvt_free(&r);
+    const char *t = "dvtrace 1\nkernel x kind=mix blocks=2\n"
+                    "block 0 aic\nscalar cycles=1000\nset_cross_flag pipe=S mode=2 id=1\n"
+                    "block 0 aiv0\nwait_cross_flag id=1\nvadd dst=ub:0x200 src0=ub:0x0 src1=ub:0x100 dtype=f16 repeat=8\n"
+                    "block 0 aiv1\nwait_cross_flag id=1\nvadd dst=ub:0x200 src0=ub:0x0 src1=ub:0x100 dtype=f16 repeat=8\n"
+                    "block 1 aic\nscalar cycles=10\nset_cross_flag pipe=S mode=2 id=1\n"
+                    "block 1 aiv0\nwait_cross_flag id=1\nscalar cycles=3\n"
+                    "block 1 aiv1\nwait_cross_flag id=1\nscalar cycles=4\nend\n";
+    ck_assert_msg(dvt_run_text_on(&r, m, t, false, GM0) == DV_OK, "%s", r.err.msg);
+    dvt_run_t fresh;
+    ck_assert_msg(dvt_run_text(&fresh, &cfg, t, false, GM0) == DV_OK, "%s", fresh.err.msg);
+    ck_assert_uint_eq(r.cnt.cycles, fresh.cnt.cycles);
+    ck_assert_uint_gt(r.cnt.cycles, dvt_t0(&cfg) + 1000 + cfg.sync_cross_latency_cycles);
+    for (uint32_t i = 0; i < r.cnt.ncores; i++) {
+        ck_assert_uint_eq(r.cnt.cores[i].first_cycle, fresh.cnt.cores[i].first_cycle);
+        ck_assert_uint_eq(r.cnt.cores[i].last_cycle, fresh.cnt.cores[i].last_cycle);
+        ck_assert_uint_eq(r.cnt.cores[i].instructions, fresh.cnt.cores[i].instructions);
+    }
+    dvt_free(&fresh);
+    dvt_free(&r);
+    dv_model_destroy(m);
+}
+END_TEST
+
 /* A model runs several kernels, continuing in simulated time; another model, of another profile,
  * runs beside it. */
 START_TEST(test_model_runs_kernels_back_to_back)
@@ -764,6 +807,7 @@ Suite *dv_model_suite(void)
     tcase_add_loop_test(tc, test_model_chip_features_gated, 0, CHIP_GATED);
     tcase_add_test(tc, test_model_no_fix_pipe_on_310);
     tcase_add_test(tc, test_model_runs_kernels_back_to_back);
+    tcase_add_test(tc, test_model_failure_while_cores_wait);
     tcase_add_test(tc, test_model_two_profiles_interleaved);
     tcase_add_test(tc, test_model_two_profiles_match_two_processes);
     tcase_add_test(tc, test_model_rebuilt_gives_same_result);
