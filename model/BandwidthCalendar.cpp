@@ -245,7 +245,7 @@ __attribute__((always_inline)) inline uint64_t BandwidthCalendar::share_near(uin
         scan_fixed<2 * near_, true, false>(b, w, &used);
         if (bound_ && past_hi_ <= bin && bytes <= time_room && bytes <= cap_ - b[near_].used &&
             cap_squared_ * (hi > lo ? hi - lo : 1) >= bytes * seen_count_ * used)
-            return bytes;
+            return 0;
         scan_fixed<2 * near_, false, true>(b, w, nullptr);
     } else {
         scan(lo, hi, w, &used);
@@ -331,6 +331,16 @@ __attribute__((always_inline)) inline cycles_t BandwidthCalendar::reserve_as(cyc
     const uint64_t time_room = (first_start + window - t) * bpc;
     const uint64_t share = share_near<Popcnt>(bin, requester, bytes, time_room);
     assert(past_hi_ <= bin); // share_near's kept bins are before every bin marked below
+    if (share == 0) {
+        // The first bin takes all the bytes, and it is live (in share_near's window, which is
+        // within the ring): what follows below with first_take = bytes, in fewer steps.
+        if (bin - base_ >= count_)
+            count_ = bin - base_ + 1;
+        Bin &first = slot(bin);
+        first.used += bytes;
+        first.who[word] |= mark;
+        return std::max(t + dv_ceil_div(bytes, bpc), first_start + dv_ceil_div(first.used, bpc));
+    }
     Bin &first = bin_at(bin);
     const uint64_t first_take = std::min({bytes, cap - first.used, time_room, share});
     if (first_take > 0) {

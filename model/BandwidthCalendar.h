@@ -63,8 +63,9 @@ private:
     template <unsigned N, bool Used, bool Who = true>
     static void scan_fixed(const Bin *b, uint64_t w[2], uint64_t *used);
     // The share of a reservation of `bytes` starting in bin, time_room bytes before its first bin
-    // ends; or `bytes` when the first bin takes them all with the share (it has room, and the
-    // share is proven to be at least bytes without counting the requesters).
+    // ends (at least 1: a bin holds cap_ >= 1 bytes); or 0 when the first bin takes them all with
+    // the share (it has room, and the share is proven to be at least bytes without counting the
+    // requesters).
     template <bool Popcnt>
     uint64_t share_near(uint64_t bin, unsigned requester, uint64_t bytes, uint64_t time_room);
     static constexpr uint64_t near_ = 16; // bins either side that count as "active around"

@@ -58,6 +58,34 @@ START_TEST(test_calendar_bound_fails_share_counted)
 }
 END_TEST
 
+// The bounded share's reservation marks its requester and fills its bin as the counted one does,
+// so later shares count it.  4 B/cycle, bins of 64 cycles (cap = 256 B); 256 B lost (consume) in
+// each of the bins 5..19.  Requesters 0 and 1 then reserve 100 B each from cycle 1280 (bin 20, a
+// bin past the live ones: the window's live bins are [4, 21), 17 bins holding 3,840 B and then
+// 3,940 B), both under the bound (100 x 1 x 3,840 and 100 x 2 x 3,940 <= 256 x 256 x 17 =
+// 1,114,112): through at 1280 + 100/4 = 1305 and 1280 + 200/4 = 1330.  Requester 2 then asks for
+// 1,000 B from cycle 1280: bin 20 has 56 B left, so the share is counted: 3 requesters (0, 1 and
+// itself) x 4,040 B > 4,352 B of capacity, share = 256 x 4,352 / 12,120 = 91 B a bin.  Bin 20
+// takes 56 B, the bins past the live ones 91 B each: 10 of them (21..30) and the last 34 B in
+// bin 31, through at 31 x 64 + 34/4 (rounded up) = 1993.  (Were requesters 0 and 1 not marked in
+// bin 20, requester 2 would count only itself, take the capacity and be through at 1580.)  On the
+// general paths (the share always counted) the same.
+START_TEST(test_calendar_bound_marks_requester)
+{
+    for (int general = 0; general < 2; general++) {
+        BandwidthCalendar c;
+        c.configure(4, 64);
+        if (general)
+            c.general_paths();
+        for (uint64_t bin = 5; bin < 20; bin++)
+            c.consume(bin * 64, 256);
+        ck_assert_uint_eq(c.reserve(1280, 100, 0), 1305);
+        ck_assert_uint_eq(c.reserve(1280, 100, 1), 1330);
+        ck_assert_uint_eq(c.reserve(1280, 1000, 2), 1993);
+    }
+}
+END_TEST
+
 // A vector kernel's copies: 48 requesters reserve 16 KB (and now and then other sizes) in bins
 // of 2,888 B/cycle x 64 cycles (the L2 of the 910B profiles) and 825 B/cycle (its HBM) around a
 // moving global time, most of them fitting in their first bin, and with bins of other sizes; a
@@ -110,6 +138,7 @@ extern "C" Suite *dv_calendar_suite(void)
     TCase *t = tcase_create("core");
     tcase_add_test(t, test_calendar_bound_two_requesters);
     tcase_add_test(t, test_calendar_bound_fails_share_counted);
+    tcase_add_test(t, test_calendar_bound_marks_requester);
     tcase_add_test(t, test_calendar_bound_matches_counted);
     suite_add_tcase(s, t);
     return s;
