@@ -13,6 +13,16 @@ using namespace dv;
 
 namespace {
 
+// 4 B/cycle in bins of 64 cycles, on the fast paths or (general) the general ones.
+static BandwidthCalendar four_per_cycle(bool general)
+{
+    BandwidthCalendar c;
+    c.configure(4, 64);
+    if (general)
+        c.general_paths();
+    return c;
+}
+
 // 4 B/cycle in bins of 64 cycles: a bin carries cap = 256 bytes.  Requester 0 alone: 100 B from
 // cycle 1280 (bin 20) go at the full rate, through at 1280 + 100/4 = 1305.  Requester 1 then
 // reserves 100 B in the same bin: two requesters seen, the live bins [4, 21) hold 100 B, so
@@ -22,10 +32,7 @@ namespace {
 START_TEST(test_calendar_bound_two_requesters)
 {
     for (int general = 0; general < 2; general++) {
-        BandwidthCalendar c;
-        c.configure(4, 64);
-        if (general)
-            c.general_paths();
+        BandwidthCalendar c = four_per_cycle(general);
         ck_assert_uint_eq(c.reserve(1280, 100, 0), 1305);
         ck_assert_uint_eq(c.reserve(1280, 100, 1), 1330);
     }
@@ -73,10 +80,7 @@ END_TEST
 START_TEST(test_calendar_bound_marks_requester)
 {
     for (int general = 0; general < 2; general++) {
-        BandwidthCalendar c;
-        c.configure(4, 64);
-        if (general)
-            c.general_paths();
+        BandwidthCalendar c = four_per_cycle(general);
         for (uint64_t bin = 5; bin < 20; bin++)
             c.consume(bin * 64, 256);
         ck_assert_uint_eq(c.reserve(1280, 100, 0), 1305);

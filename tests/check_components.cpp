@@ -384,26 +384,29 @@ START_TEST(test_components_l2_never_allocated)
 }
 END_TEST
 
-// A run whose lines were never allocated, in one word of their run's bitmap and in consecutive
-// sets, takes its misses without a lookup (touch_run's fresh path); the same lines moved as a list
-// of one-line runs are looked up one by one.  Two L2s (64 sets of 16 ways of 128 B, each with its
-// own HBM) take 3,000 random runs of 1 .. 80 lines over 40 runs of 64 lines, reads and writes, one
-// as single runs, the other as lists: every result and count is the same.
-START_TEST(test_components_l2_fresh_run_matches_lines)
+// Two L2s (64 sets of `ways` ways of 128 B, each with its own HBM) take the same 3,000 random runs
+// of 1 .. 80 lines over 40 runs of 64 lines, one as single runs, the other as lists of one-line
+// runs; one in write_one_in is a write, and every idle_every transfers (0: never) up to 30 dirty
+// lines are written back while idle.  Every result, count and write-back must be the same; returns
+// how many runs were all fresh misses (of more than one line) and a's write-backs.
+struct RunsAndLines {
+    uint64_t fresh, writebacks;
+};
+static RunsAndLines l2_runs_match_lines(uint64_t ways, uint64_t seed, uint64_t write_one_in, uint64_t idle_every)
 {
     Context context;
     Hbm hbm_a("hbm_a", Hbm::Params{50, 8, 64, 0, 0}), hbm_b("hbm_b", Hbm::Params{50, 8, 64, 0, 0});
-    L2Cache a("a", L2Cache::Params{64 * 16 * 128, 128, 16, false, 64, 64});
-    L2Cache b("b", L2Cache::Params{64 * 16 * 128, 128, 16, false, 64, 64});
+    L2Cache a("a", L2Cache::Params{64 * ways * 128, 128, ways, false, 64, 64});
+    L2Cache b("b", L2Cache::Params{64 * ways * 128, 128, ways, false, 64, 64});
     a.hbm.bind(hbm_a);
     b.hbm.bind(hbm_b);
-    uint64_t s = 2463534242ull;
+    uint64_t s = seed;
     auto rnd = [&s](uint64_t n) { s ^= s << 13, s ^= s >> 7, s ^= s << 17; return s % n; };
     std::vector<uint64_t> list;
     uint64_t fresh = 0;
     for (uint64_t i = 0, t = 0; i < 3000; i++, t += 40) {
         const uint64_t n = 1 + rnd(rnd(4) ? 40 : 80), line = rnd(64 * 40);
-        const bool write = rnd(3) == 0;
+        const bool write = rnd(write_one_in) == 0;
         GmRuns one;
         one.count = 1;
         one.bytes = n * 128;
@@ -424,9 +427,24 @@ START_TEST(test_components_l2_fresh_run_matches_lines)
         ck_assert_uint_eq(a.hits, b.hits);
         ck_assert_uint_eq(a.misses, b.misses);
         ck_assert_uint_eq(a.writebacks, b.writebacks);
+        if (idle_every && i % idle_every == idle_every - 1) {
+            const uint64_t k = 1 + rnd(30);
+            ck_assert_uint_eq(a.idle_write_back(k), b.idle_write_back(k));
+        }
     }
-    ck_assert_uint_gt(fresh, 300);
+    const uint64_t writebacks = a.writebacks;
     ck_assert_uint_eq(a.idle_write_back(~0ull), b.idle_write_back(~0ull));
+    return RunsAndLines{fresh, writebacks};
+}
+
+// A run whose lines were never allocated, in one word of their run's bitmap and in consecutive
+// sets, takes its misses without a lookup (touch_run's fresh path); the same lines moved as a list
+// of one-line runs are looked up one by one.  Two L2s (64 sets of 16 ways of 128 B, each with its
+// own HBM) take 3,000 random runs of 1 .. 80 lines over 40 runs of 64 lines, reads and writes, one
+// as single runs, the other as lists: every result and count is the same.
+START_TEST(test_components_l2_fresh_run_matches_lines)
+{
+    ck_assert_uint_gt(l2_runs_match_lines(16, 2463534242ull, 3, 0).fresh, 300);
 }
 END_TEST
 
@@ -594,45 +612,8 @@ END_TEST
 // written back while idle every 50 transfers: every result, count and write-back is the same.
 START_TEST(test_components_l2_fresh_uses_match_stamps)
 {
-    for (uint64_t ways : {16, 4}) {
-        Context context;
-        Hbm hbm_a("hbm_a", Hbm::Params{50, 8, 64, 0, 0}), hbm_b("hbm_b", Hbm::Params{50, 8, 64, 0, 0});
-        L2Cache a("a", L2Cache::Params{64 * ways * 128, 128, ways, false, 64, 64});
-        L2Cache b("b", L2Cache::Params{64 * ways * 128, 128, ways, false, 64, 64});
-        a.hbm.bind(hbm_a);
-        b.hbm.bind(hbm_b);
-        uint64_t s = 362436069ull;
-        auto rnd = [&s](uint64_t n) { s ^= s << 13, s ^= s >> 7, s ^= s << 17; return s % n; };
-        std::vector<uint64_t> list;
-        for (uint64_t i = 0, t = 0; i < 3000; i++, t += 40) {
-            const uint64_t n = 1 + rnd(rnd(4) ? 40 : 80), line = rnd(64 * 40);
-            const bool write = rnd(2) == 0;
-            GmRuns one;
-            one.count = 1;
-            one.bytes = n * 128;
-            one.base = line * 128;
-            list.clear();
-            for (uint64_t l = line; l < line + n; l++)
-                list.push_back(l * 128);
-            GmRuns split;
-            split.count = n;
-            split.bytes = 128;
-            split.list = list.data();
-            const GmResult x = a.transfer(t, one, write, (unsigned)i % 8), y = b.transfer(t, split, write, (unsigned)i % 8);
-            ck_assert_uint_eq(x.done, y.done);
-            ck_assert_int_eq(x.miss, y.miss);
-            ck_assert_int_eq(x.hbm, y.hbm);
-            ck_assert_uint_eq(a.hits, b.hits);
-            ck_assert_uint_eq(a.misses, b.misses);
-            ck_assert_uint_eq(a.writebacks, b.writebacks);
-            if (i % 50 == 49) {
-                const uint64_t k = 1 + rnd(30);
-                ck_assert_uint_eq(a.idle_write_back(k), b.idle_write_back(k));
-            }
-        }
-        ck_assert_uint_gt(a.writebacks, 1000);
-        ck_assert_uint_eq(a.idle_write_back(~0ull), b.idle_write_back(~0ull));
-    }
+    for (uint64_t ways : {16, 4})
+        ck_assert_uint_gt(l2_runs_match_lines(ways, 362436069ull, 2, 50).writebacks, 1000);
 }
 END_TEST
 
