@@ -584,18 +584,18 @@ int AiCore::run_block(cycles_t &until, dv_error_t *err)
     }
 
     for (;;) {
-        if (!have_pending_ && !stream_end_) {
+        if (!(have_pending_ | stream_end_)) { // both flags in one test (|): the loop asks on every event
             int rc = s->next(s, &pend_->insn, err);
-            if (rc < 0)
-                return rc;
-            if (rc == 0)
-                stream_end_ = true;
-            else {
+            if (__builtin_expect(rc > 0, 1)) { // an instruction, the usual answer, is told by one test
                 have_pending_ = true;
                 pending_index_ = next_index_++;
                 const int p = route(pend_->insn);
                 pending_pipe_ = p;
                 pending_q_ = static_cast<unsigned>(p) < DV_PIPE_COUNT ? room_[p] : &no_queue_;
+            } else if (rc == 0) {
+                stream_end_ = true;
+            } else {
+                return rc;
             }
         }
         // Pick the earliest thing that can happen: a pipe head starting, or the scalar unit.
