@@ -316,8 +316,8 @@ __attribute__((always_inline)) inline void L2Cache::touch(unsigned char *s, uint
 
 // A line never allocated (tag: line + 1) into the set at s, which has a recency order: a sure miss,
 // which takes the last way of the order (an invalid one while there is one) and makes it the first -
-// lookup's miss without its search.  The way records `use` when Stamp.
-template <uint64_t W, bool D, bool Stamp>
+// lookup's miss without its search.  The way records `use`.
+template <uint64_t W, bool D>
 __attribute__((always_inline)) inline void L2Cache::fresh_miss(unsigned char *s, uint64_t tag, uint64_t use,
                                                                uint64_t &writebacks) const
 {
@@ -330,23 +330,22 @@ __attribute__((always_inline)) inline void L2Cache::fresh_miss(unsigned char *s,
     s[lay.dirty + w] = D;
     reinterpret_cast<uint64_t *>(s + lay.tag)[w] = tag;
     s[lay.sig + w] = sig_of(tag);
-    if (Stamp)
-        reinterpret_cast<uint64_t *>(s + lay.used)[w] = use;
+    reinterpret_cast<uint64_t *>(s + lay.used)[w] = use;
 }
 
 // n lines never allocated (tags tag .. tag + n - 1) into the n sets from the one at s, which have a
 // recency order: sure misses, each taking the last way of its set's order (an invalid one while
-// there is one), which becomes the first - lookup's miss without its search.  Their uses are the
-// caller's to log (fresh_log_): the lines of a DMA that streams through the L2 are mostly never used
-// again, and a store per line was a sixth of the work here.
+// there is one), which becomes the first - lookup's miss without its search.
 template <uint64_t W, bool D>
 __attribute__((always_inline)) inline void L2Cache::fresh_lines(unsigned char *s, uint64_t tag, uint64_t n,
-                                                                uint64_t &writebacks) const
+                                                                uint64_t &uses, uint64_t &writebacks) const
 {
     const Layout lay = W ? layout(W) : lay_;
-    const uint64_t e = tag + n;
+    // Line tag - 1 records the use tag + u: one register steps both.
+    const uint64_t u = uses + 1 - tag, e = tag + n;
+    uses += n;
     const auto miss = [&](unsigned char *b, uint64_t line_tag) __attribute__((always_inline)) {
-        fresh_miss<W, D, false>(b, line_tag, 0, writebacks);
+        fresh_miss<W, D>(b, line_tag, line_tag + u, writebacks);
     };
     // The n mod 4 first lines, then four lines a step (the compiler's unrolling does not survive
     // link-time optimisation), so that the loop needs no count of its own.
@@ -376,10 +375,10 @@ __attribute__((always_inline)) inline void L2Cache::fresh_lines(unsigned char *s
 
 // fresh_lines out of line, with every register for its loop; returns the write-backs.
 template <uint64_t W, bool D>
-__attribute__((noinline)) uint64_t L2Cache::fresh_run(unsigned char *s, uint64_t tag, uint64_t n) const
+__attribute__((noinline)) uint64_t L2Cache::fresh_run(unsigned char *s, uint64_t tag, uint64_t n, uint64_t uses) const
 {
     uint64_t writebacks = 0;
-    fresh_lines<W, D>(s, tag, n, writebacks);
+    fresh_lines<W, D>(s, tag, n, uses, writebacks);
     return writebacks;
 }
 
@@ -410,9 +409,7 @@ __attribute__((always_inline)) inline void L2Cache::touch_lines(uint64_t l, uint
             const uint64_t e = tag + m;
             if (fresh && ways <= kOrderWays) {
                 misses += m;
-                log_fresh(tag, m, uses + 1);
-                uses += m;
-                fresh_lines<W, D>(s, tag, m, writebacks);
+                fresh_lines<W, D>(s, tag, m, uses, writebacks);
                 tag += m;
                 s += m * lay.bytes;
             } else
@@ -448,8 +445,7 @@ __attribute__((always_inline)) inline L2Cache::Tally L2Cache::touch_run(uint64_t
         const uint64_t mask = ~0ull >> (64 - n) << bit;
         if ((word & mask) == 0) {
             word |= mask;
-            const uint64_t writebacks = fresh_run<W, D>(&sets_mem_[0] + set * layout(W).bytes, l + 1, n);
-            log_fresh(l + 1, n, uses_ + 1);
+            const uint64_t writebacks = fresh_run<W, D>(&sets_mem_[0] + set * layout(W).bytes, l + 1, n, uses_);
             uses_ += n;
             return Tally{n, n, writebacks};
         }
@@ -635,45 +631,15 @@ GmResult L2Cache::transfer_bypass(cycles_t t, const GmRuns &runs, bool write, un
     return r;
 }
 
-void L2Cache::next_fresh_chunk()
-{
-    fresh_log_.emplace_back(new FreshUses[kFreshChunk]);
-    fresh_next_ = fresh_log_.back().get();
-    fresh_end_ = fresh_next_ + kFreshChunk;
-}
-
-uint64_t L2Cache::last_use(uint64_t tag, uint64_t used) const
-{
-    const auto after = std::upper_bound(fresh_sorted_.begin(), fresh_sorted_.end(), tag,
-                                        [](uint64_t t, const FreshUses &e) { return t < e.tag; });
-    if (after == fresh_sorted_.begin())
-        return used;
-    const FreshUses &e = after[-1]; // the last entry from tag or below
-    return tag - e.tag < e.n ? std::max(used, e.use + (tag - e.tag)) : used;
-}
-
 uint64_t L2Cache::idle_write_back(uint64_t max_lines)
 {
-    // fresh_log_'s entries sorted by tag into fresh_sorted_ for last_use, and its chunks emptied
-    const size_t sorted = fresh_sorted_.size();
-    for (size_t c = 0; c < fresh_log_.size(); c++) {
-        const FreshUses *b = fresh_log_[c].get();
-        fresh_sorted_.insert(fresh_sorted_.end(), b, c + 1 < fresh_log_.size() ? b + kFreshChunk : fresh_next_);
-    }
-    fresh_log_.clear();
-    fresh_next_ = fresh_end_ = nullptr;
-    const auto by_tag = [](const FreshUses &a, const FreshUses &b) { return a.tag < b.tag; };
-    const auto merged = fresh_sorted_.begin() + (ptrdiff_t)sorted;
-    std::sort(merged, fresh_sorted_.end(), by_tag);
-    std::inplace_merge(fresh_sorted_.begin(), merged, fresh_sorted_.end(), by_tag);
     std::vector<std::pair<uint64_t, uint64_t>> dirty; // (last use, set x ways + way)
     for (uint64_t set = 0; set < sets_; set++) {
         const unsigned char *s = set_at(set);
         const uint64_t *used = reinterpret_cast<const uint64_t *>(s + lay_.used);
-        const uint64_t *tags = reinterpret_cast<const uint64_t *>(s + lay_.tag);
         for (uint64_t w = 0; w < ways_; w++)
             if (s[lay_.dirty + w])
-                dirty.push_back({last_use(tags[w], used[w]), set * ways_ + w});
+                dirty.push_back({used[w], set * ways_ + w});
     }
     const uint64_t n = std::min<uint64_t>(max_lines, dirty.size());
     std::nth_element(dirty.begin(), dirty.begin() + (ptrdiff_t)n, dirty.end()); // the n least recently used first

@@ -198,10 +198,7 @@ private:
     //   used  (u64 per way)   when each way was last used (0: never); idle_write_back orders the
     //                         dirty lines of all sets by it (a DV_L2_DISABLE write can make a clean
     //                         line dirty, so every line records it), and it finds the victim of more
-    //                         than kOrderWays ways.  A line that fresh_lines allocated records that
-    //                         use in fresh_log_ instead: its way's is then an older line's until the
-    //                         line is used again, so a line's last use is the later of the two
-    //                         (last_use)
+    //                         than kOrderWays ways
     struct Layout {
         uint64_t dirty, sig, tag, used, bytes; // offsets in a set's block, and its size
     };
@@ -258,39 +255,15 @@ private:
     template <uint64_t W, bool D>
     Tally touch_run_any(uint64_t a, uint64_t bytes);
     // A miss of a line never allocated (tag: line + 1) in the set at s (at most kOrderWays ways),
-    // whose way records `use` when Stamp (else the caller records it in fresh_log_).
-    template <uint64_t W, bool D, bool Stamp = true>
+    // whose way records `use`.
+    template <uint64_t W, bool D>
     void fresh_miss(unsigned char *s, uint64_t tag, uint64_t use, uint64_t &writebacks) const;
     // touch_runs' misses of n lines never allocated, tags tag .. tag + n - 1, in the n sets from the
-    // one at s (at most kOrderWays ways); their uses are not recorded in their ways: the caller
-    // logs them (fresh_log_).
+    // one at s (at most kOrderWays ways).
     template <uint64_t W, bool D>
-    void fresh_lines(unsigned char *s, uint64_t tag, uint64_t n, uint64_t &writebacks) const;
+    void fresh_lines(unsigned char *s, uint64_t tag, uint64_t n, uint64_t &uses, uint64_t &writebacks) const;
     template <uint64_t W, bool D>
-    uint64_t fresh_run(unsigned char *s, uint64_t tag, uint64_t n) const;
-    // The uses of the lines that fresh_lines allocated: lines tag - 1 .. tag + n - 2 were used at
-    // use .. use + n - 1.  One entry per run of lines instead of a store per line: a line is
-    // allocated fresh once (its bit in its run's bitmap is never cleared), so the entries' lines
-    // never overlap, and every later use of a line records itself in its way.
-    // The log is kept in chunks (a vector's growth would copy it again and again) until
-    // idle_write_back, the one reader, sorts it into fresh_sorted_.
-    struct FreshUses {
-        uint64_t tag, n, use;
-    };
-    static constexpr size_t kFreshChunk = 4096; // entries
-    void log_fresh(uint64_t tag, uint64_t n, uint64_t use)
-    {
-        if (fresh_next_ == fresh_end_)
-            next_fresh_chunk();
-        *fresh_next_++ = FreshUses{tag, n, use};
-    }
-    __attribute__((noinline)) void next_fresh_chunk();
-    std::vector<std::unique_ptr<FreshUses[]>> fresh_log_; // full chunks, then the one being filled
-    FreshUses *fresh_next_ = nullptr, *fresh_end_ = nullptr; // the free part of the last chunk
-    std::vector<FreshUses> fresh_sorted_; // the entries logged before the last idle_write_back, by tag
-    // The last use of the line of tag `tag` whose way records `used`: the later of that and its
-    // fresh allocation's use (fresh_sorted_, which idle_write_back brings up to date first).
-    uint64_t last_use(uint64_t tag, uint64_t used) const;
+    uint64_t fresh_run(unsigned char *s, uint64_t tag, uint64_t n, uint64_t uses) const;
     // touch_runs' lookup of lines l .. last (l < last) from the set `set`, l's place in its run in_run.
     template <uint64_t W, bool D>
     void touch_lines(uint64_t l, uint64_t last, uint64_t in_run, uint64_t set, Walk &k, uint64_t &uses,

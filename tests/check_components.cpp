@@ -564,12 +564,11 @@ START_TEST(test_components_l2_rows_match_lines)
 }
 END_TEST
 
-// A run of lines never allocated records its lines' uses in a log, not in their ways (fresh_lines);
-// an idle chip's write-backs still take the dirty lines least recently used first.  2 sets of 128 B
+// A run of lines never allocated takes its misses without a lookup (fresh_lines); an idle chip's
+// write-backs still take the dirty lines least recently used first.  2 sets of 128 B
 // lines (4 and 16 ways): two runs of 2 lines that start at set 0, A (lines a, a + 1) and B (b, b + 1),
 // written (dirty, uses 1 .. 4: a and b in set 0, a + 1 and b + 1 in set 1), then line a read (use 5).
-// One line written back while idle: a + 1 (use 2), not the way that a store per line would have left
-// at 0.  Then ways - 1 other lines read into set 1 fill its ways - 2 invalid ways and evict its least
+// One line written back while idle: a + 1 (use 2), the least recently used dirty line.  Then ways - 1 other lines read into set 1 fill its ways - 2 invalid ways and evict its least
 // recently used line, a + 1, now clean: no write-back; the rest (a, b, b + 1) stay dirty.
 START_TEST(test_components_l2_fresh_uses_order_idle_write_back)
 {
@@ -607,7 +606,7 @@ START_TEST(test_components_l2_fresh_uses_order_idle_write_back)
 END_TEST
 
 // The same against lines stamped one by one: two L2s (64 sets of 128 B, 16 and 4 ways), one taking
-// random runs of 1 .. 80 lines as single runs (fresh runs logged), the other as lists of one-line
+// random runs of 1 .. 80 lines as single runs (the fresh path), the other as lists of one-line
 // runs (each line's use in its way), reads and writes over 40 runs of 64 lines, with a few lines
 // written back while idle every 50 transfers: every result, count and write-back is the same.
 START_TEST(test_components_l2_fresh_uses_match_stamps)
