@@ -722,6 +722,22 @@ START_TEST(test_semantics_footprint_covers_exec)
 }
 END_TEST
 
+/* Two vector geometries are the same, field by field. */
+static void expect_same_vgeom(const dv_vgeom_t *ga, const dv_vgeom_t *gb)
+{
+    ck_assert_uint_eq(ga->repeats, gb->repeats);
+    ck_assert_uint_eq(ga->elems_per_repeat, gb->elems_per_repeat);
+    ck_assert_uint_eq(ga->elems, gb->elems);
+    ck_assert_int_eq(ga->nops, gb->nops);
+    for (int k = 0; k < gb->nops; k++) {
+        ck_assert_uint_eq(ga->ops[k].base, gb->ops[k].base);
+        ck_assert_uint_eq(ga->ops[k].blk_bytes, gb->ops[k].blk_bytes);
+        ck_assert_uint_eq(ga->ops[k].blk_stride, gb->ops[k].blk_stride);
+        ck_assert_uint_eq(ga->ops[k].rep_stride, gb->ops[k].rep_stride);
+        ck_assert_int_eq(ga->ops[k].write, gb->ops[k].write);
+    }
+}
+
 /* The full-mask case of the element-strided forms (vadd, vabs, vadds, vdup) has its own
  * closed form: it must give what the general decode gives for the same elements, reached here by
  * count mode with R * E elements (every repeat whole), and by a 4-byte type's mask with its ignored
@@ -768,17 +784,7 @@ START_TEST(test_semantics_footprint_full_mask_matches_general)
             expect_range(&a[k], b[k].space, b[k].arg, b[k].lo, b[k].hi, b[k].write);
             expect_range(&c[k], b[k].space, b[k].arg, b[k].lo, b[k].hi, b[k].write);
         }
-        ck_assert_uint_eq(ga.repeats, gb.repeats);
-        ck_assert_uint_eq(ga.elems_per_repeat, gb.elems_per_repeat);
-        ck_assert_uint_eq(ga.elems, gb.elems);
-        ck_assert_int_eq(ga.nops, gb.nops);
-        for (int k = 0; k < ga.nops; k++) {
-            ck_assert_uint_eq(ga.ops[k].base, gb.ops[k].base);
-            ck_assert_uint_eq(ga.ops[k].blk_bytes, gb.ops[k].blk_bytes);
-            ck_assert_uint_eq(ga.ops[k].blk_stride, gb.ops[k].blk_stride);
-            ck_assert_uint_eq(ga.ops[k].rep_stride, gb.ops[k].rep_stride);
-            ck_assert_int_eq(ga.ops[k].write, gb.ops[k].write);
-        }
+        expect_same_vgeom(&ga, &gb);
     }
 }
 END_TEST
@@ -1032,17 +1038,7 @@ START_TEST(test_semantics_footprint_every_op_agrees)
             for (int k = 0; k < na; k++)
                 expect_range(&a[k], b[k].space, b[k].arg, b[k].lo, b[k].hi, b[k].write);
             dv_vec_geometry(&in, &vs, &gb);
-            ck_assert_uint_eq(ga.repeats, gb.repeats);
-            ck_assert_uint_eq(ga.elems_per_repeat, gb.elems_per_repeat);
-            ck_assert_uint_eq(ga.elems, gb.elems);
-            ck_assert_int_eq(ga.nops, gb.nops);
-            for (int k = 0; k < gb.nops; k++) {
-                ck_assert_uint_eq(ga.ops[k].base, gb.ops[k].base);
-                ck_assert_uint_eq(ga.ops[k].blk_bytes, gb.ops[k].blk_bytes);
-                ck_assert_uint_eq(ga.ops[k].blk_stride, gb.ops[k].blk_stride);
-                ck_assert_uint_eq(ga.ops[k].rep_stride, gb.ops[k].rep_stride);
-                ck_assert_int_eq(ga.ops[k].write, gb.ops[k].write);
-            }
+            expect_same_vgeom(&ga, &gb);
         }
     }
 }
