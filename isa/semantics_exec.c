@@ -237,16 +237,20 @@ static int exec_mmad(const dv_insn_t *in, dv_mem_t *m, dv_error_t *err)
     uint8_t *c = mem_at(m, FA(MMAD, c));
     const uint8_t *a = mem_at(m, FA(MMAD, a)), *b = mem_at(m, FA(MMAD, b));
     /* Dense copies as float or uint32 (int8 products fit): A row-major m x k, B packed k-major
-     * (dv_dot_*), and the accumulators m x NP. */
-    uint32_t *pa = malloc(M * K * 4 + 4), *pb = dv_dot_alloc(K * NP * 4), *acc = dv_dot_alloc(M * NP * 4);
-    if (!pa || !pb || !acc) {
+     * (dv_dot_*), and the accumulators m x NP.  When N fills whole fractals (nz), B is packed in
+     * blocks of 16 columns and C's fractals in L0C are the accumulators, summed in place
+     * (dv_sem_dot_*_nz): the same sums without copying C out and back. */
+    const bool nz = N % 16 == 0;
+    uint32_t *pa = malloc(M * K * 4 + 4), *pb = dv_dot_alloc(K * NP * 4), *acc = nz ? NULL : dv_dot_alloc(M * NP * 4);
+    if (!pa || !pb || (!nz && !acc)) {
         free(pa), free(pb), free(acc);
         return dv_error_set(err, DV_ERR_NOMEM, NULL, (int)in->line, 0,
                             "mmad: out of memory for a %llux%llux%llu product", (unsigned long long)M,
                             (unsigned long long)K, (unsigned long long)N);
     }
     float *fa = (float *)pa, *fb = (float *)pb;
-    memset(pb, 0, K * NP * 4);
+    if (!nz)
+        memset(pb, 0, K * NP * 4);
     /* Fractal by fractal: a row of K0 elements of one fractal is contiguous in A (ZZ) and in B (ZN),
      * as 16 accumulators of one row are in C (NZ). */
     for (uint64_t i = 0; i < M; i++)
@@ -264,12 +268,33 @@ static int exec_mmad(const dv_insn_t *in, dv_mem_t *m, dv_error_t *err)
         for (uint64_t j = 0; j < N; j++) {
             const uint8_t *p = b + (q * N1 + j / 16) * 512 + (j % 16) * K0 * sz;
             const uint64_t k0 = q * K0, kn = K - k0 < K0 ? K - k0 : K0;
+            /* element (k0 + k, j) of B and the distance between its rows */
+            const uint64_t at = nz ? (j / 16) * K * 16 + k0 * 16 + j % 16 : k0 * NP + j, step = nz ? 16 : NP;
             if (ints)
                 for (uint64_t k = 0; k < kn; k++)
-                    pb[(k0 + k) * NP + j] = (uint32_t)(int32_t)(int8_t)p[k];
+                    pb[at + k * step] = (uint32_t)(int32_t)(int8_t)p[k];
             else
-                dv_sem_ld_f_row(t, p, kn, &fb[k0 * NP + j], NP);
+                dv_sem_ld_f_row(t, p, kn, &fb[at], step);
         }
+    if (nz) {
+        /* row i of C's column block jb: c + (jb * M1 + i / 16) * 1024 + (i % 16) * 64 = c + jb * M1 * 1024 + i * 64 */
+        if (init)
+            for (uint64_t jb = 0; jb < N1; jb++)
+                for (uint64_t i = 0; i < M; i++) {
+                    uint8_t *row = c + jb * M1 * 1024 + i * 64;
+                    if (bias)
+                        memcpy(row, bias + jb * 64, 64);
+                    else
+                        memset(row, 0, 64);
+                }
+        if (ints)
+            dv_sem_dot_u32_nz(pa, pb, M, K, N1, (uint32_t *)c, M1 * 256);
+        else
+            dv_sem_dot_f32_nz(fa, fb, M, K, N1, (float *)c, M1 * 256);
+        free(pa);
+        free(pb);
+        return DV_OK;
+    }
     memset(acc, 0, M * NP * 4);
     for (uint64_t i = 0; i < M; i++)
         for (uint64_t j = 0; j < N; j += 16) {

@@ -92,6 +92,14 @@ static inline float dv_sem_ld_f(dv_dtype_t t, const uint8_t *p)
     }
 }
 
+/* dv_dot_f32 / dv_dot_u32 on the cube's fractal layouts (the same sums, bit for bit): B as nb blocks of
+ * 16 columns, each k rows of 16 side by side (b + jb * k * 16, DV_DOT_ALIGN-aligned); the accumulators
+ * as nb blocks of 16 columns, c + jb * cblock, whose m rows are 16 elements apart (an mmad's C in L0C:
+ * read and written in place, any alignment). */
+void dv_sem_dot_f32_nz(const float *a, const float *b, uint64_t m, uint64_t k, uint64_t nb, float *c, uint64_t cblock);
+void dv_sem_dot_u32_nz(const uint32_t *a, const uint32_t *b, uint64_t m, uint64_t k, uint64_t nb, uint32_t *c,
+                       uint64_t cblock);
+
 /* n contiguous elements of float type t at p as floats at out[0], out[stride], ... */
 void dv_sem_ld_f_row(dv_dtype_t t, const uint8_t *p, uint64_t n, float *out, uint64_t stride);
 

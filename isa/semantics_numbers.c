@@ -189,15 +189,16 @@ enum { DOT_VECS = 2 }; /* vectors per row and pass over k: independent additions
  * from row to row; on a host with AVX2 (chosen at load time) the same arithmetic runs 8 lanes per
  * instruction.  R rows and NV vectors are constants in each expansion, so the accumulators live in
  * registers.  Every lane adds its products in k order, whatever R and NV: the sums do not depend
- * on the blocking. */
+ * on the blocking.  The block's B rows are bs elements apart from bp, its accumulator rows cs apart
+ * from cp (memcpy: the cube's L0C, read in place by the fractal form, need not be vector-aligned). */
 #define DOT_ROWS(vec_t, elem_t, R, NV)                                                                                 \
     {                                                                                                                  \
         vec_t v[R][NV];                                                                                                \
         for (uint64_t r = 0; r < R; r++)                                                                               \
             for (uint64_t q = 0; q < NV; q++)                                                                          \
-                v[r][q] = ((vec_t *)(acc + (i + r) * np + j0))[q];                                                     \
+                memcpy(&v[r][q], cp + (i + r) * cs + q * DV_DOT_LANES, sizeof(vec_t));                                 \
         for (uint64_t kk = 0; kk < k; kk++) {                                                                          \
-            const vec_t *row = (const vec_t *)(b + kk * np + j0);                                                      \
+            const vec_t *row = (const vec_t *)(bp + kk * bs);                                                          \
             _Pragma("GCC unroll 4") for (uint64_t r = 0; r < R; r++) {                                                 \
                 const elem_t x = a[(i + r) * k + kk];                                                                  \
                 _Pragma("GCC unroll 2") for (uint64_t q = 0; q < NV; q++) {                                            \
@@ -208,7 +209,7 @@ enum { DOT_VECS = 2 }; /* vectors per row and pass over k: independent additions
         }                                                                                                              \
         for (uint64_t r = 0; r < R; r++)                                                                               \
             for (uint64_t q = 0; q < NV; q++)                                                                          \
-                ((vec_t *)(acc + (i + r) * np + j0))[q] = v[r][q];                                                     \
+                memcpy(cp + (i + r) * cs + q * DV_DOT_LANES, &v[r][q], sizeof(vec_t));                                 \
     }
 #define DOT_BLOCK(vec_t, elem_t, NV)                                                                                   \
     {                                                                                                                  \
@@ -218,19 +219,51 @@ enum { DOT_VECS = 2 }; /* vectors per row and pass over k: independent additions
         for (; i < m; i++)                                                                                             \
             DOT_ROWS(vec_t, elem_t, 1, NV)                                                                             \
     }
+/* B's block of columns is read down k, one row of it per step: rows np elements apart, which for a
+ * power-of-two np (the cube's N = 256: 1 KB) fall on a few sets of the host's L1 cache and evict
+ * each other before the next row group reads them again.  With rows to reuse it (m > 4), each block
+ * is first copied to pk, its rows side by side; the sums are the same (only where B is read from
+ * changes). */
 #define DOT_BODY(vec_t, elem_t)                                                                                        \
     for (uint64_t j0 = 0; j0 < np; j0 += DV_DOT_LANES * DOT_VECS) {                                                    \
-        if ((np - j0) / DV_DOT_LANES >= DOT_VECS)                                                                      \
+        const uint64_t w = np - j0 < DV_DOT_LANES * DOT_VECS ? np - j0 : DV_DOT_LANES * DOT_VECS;                      \
+        const elem_t *bp = b + j0;                                                                                     \
+        uint64_t bs = np;                                                                                              \
+        elem_t *const cp = acc + j0;                                                                                   \
+        const uint64_t cs = np;                                                                                        \
+        if (pk) {                                                                                                      \
+            for (uint64_t kk = 0; kk < k; kk++)                                                                        \
+                memcpy(pk + kk * w, b + kk * np + j0, w * sizeof(elem_t));                                             \
+            bp = pk, bs = w;                                                                                           \
+        }                                                                                                              \
+        if (w / DV_DOT_LANES >= DOT_VECS)                                                                              \
             DOT_BLOCK(vec_t, elem_t, DOT_VECS)                                                                         \
         else /* np is a multiple of DV_DOT_LANES: one vector left */                                                   \
             DOT_BLOCK(vec_t, elem_t, 1)                                                                                \
     }
+/* The fractal form (dv_sem_dot_*_nz): B in blocks of 16 columns (k rows of 16 side by side), the
+ * accumulators in blocks of 16 columns whose rows are 16 elements apart, as an mmad's C is in L0C. */
+#define DOT_NZ_BODY(vec_t, elem_t)                                                                                     \
+    for (uint64_t jb = 0; jb < nb; jb++) {                                                                             \
+        const elem_t *const bp = b + jb * k * 16;                                                                      \
+        const uint64_t bs = 16, cs = 16;                                                                               \
+        elem_t *const cp = acc + jb * cblock;                                                                          \
+        DOT_BLOCK(vec_t, elem_t, DOT_VECS)                                                                             \
+    }
+_Static_assert(DV_DOT_LANES * DOT_VECS == 16, "a pass over k covers one fractal's 16 columns");
 
 /* Each form compiled twice on x86-64: for the baseline and for AVX2, chosen once by the host's CPU. */
 #define DOT_FN(name, elem_t, vec_t, attr)                                                                              \
     attr static void name(const elem_t *a, const elem_t *b, uint64_t m, uint64_t k, uint64_t np, elem_t *acc)        \
     {                                                                                                                  \
+        elem_t *const pk = m > 4 ? dv_dot_alloc(k * DV_DOT_LANES * DOT_VECS * sizeof(elem_t)) : NULL;                  \
         DOT_BODY(vec_t, elem_t)                                                                                        \
+        free(pk);                                                                                                      \
+    }                                                                                                                  \
+    attr static void name##_nz(const elem_t *a, const elem_t *b, uint64_t m, uint64_t k, uint64_t nb, elem_t *acc,   \
+                               uint64_t cblock)                                                                        \
+    {                                                                                                                  \
+        DOT_NZ_BODY(vec_t, elem_t)                                                                                     \
     }
 DOT_FN(dot_f32_base, float, dot_f, )
 DOT_FN(dot_u32_base, uint32_t, dot_u, )
@@ -245,6 +278,8 @@ static bool dot_avx2(void)
 #else
 #define dot_f32_avx2 dot_f32_base
 #define dot_u32_avx2 dot_u32_base
+#define dot_f32_avx2_nz dot_f32_base_nz
+#define dot_u32_avx2_nz dot_u32_base_nz
 static bool dot_avx2(void) { return false; }
 #endif
 
@@ -256,4 +291,15 @@ void dv_dot_f32(const float *a, const float *b, uint64_t m, uint64_t k, uint64_t
 void dv_dot_u32(const uint32_t *a, const uint32_t *b, uint64_t m, uint64_t k, uint64_t np, uint32_t *acc)
 {
     (dot_avx2() ? dot_u32_avx2 : dot_u32_base)(a, b, m, k, np, acc);
+}
+
+void dv_sem_dot_f32_nz(const float *a, const float *b, uint64_t m, uint64_t k, uint64_t nb, float *c, uint64_t cblock)
+{
+    (dot_avx2() ? dot_f32_avx2_nz : dot_f32_base_nz)(a, b, m, k, nb, c, cblock);
+}
+
+void dv_sem_dot_u32_nz(const uint32_t *a, const uint32_t *b, uint64_t m, uint64_t k, uint64_t nb, uint32_t *c,
+                       uint64_t cblock)
+{
+    (dot_avx2() ? dot_u32_avx2_nz : dot_u32_base_nz)(a, b, m, k, nb, c, cblock);
 }

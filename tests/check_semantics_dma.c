@@ -458,10 +458,12 @@ START_TEST(test_semantics_mmad)
 {
     sr_seed(24);
     const int dts[] = {DV_DT_F16, DV_DT_BF16, DV_DT_F32, DV_DT_S8};
-    const int shapes[][3] = {{1, 1, 1}, {20, 40, 30}, {33, 70, 17}, {16, 16, 16}, {5, 100, 48}};
+    /* N a multiple of 16 (48, 64, 80) is summed in C's fractals in place, other N through a copy: both
+     * ways, with M below, at and past a multiple of 4 and 16 */
+    const int shapes[][3] = {{1, 1, 1}, {20, 40, 30}, {33, 70, 17}, {16, 16, 16}, {5, 100, 48}, {37, 64, 80}, {9, 33, 64}};
     for (int d = 0; d < 4; d++)
         for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
-            for (int init = 1; init >= 0; init--) {
+            for (int init = 2; init >= 0; init--) { /* 2: mmad_bias (C starts from the BiasTable) */
                 const int dt = dts[d], M = shapes[s][0], K = shapes[s][1], N = shapes[s][2], size = (int)sr_sz(dt);
                 sr_mem_t got, want;
                 sr_tmem_init(&got);
@@ -473,10 +475,13 @@ START_TEST(test_semantics_mmad)
                 for (uint64_t i = 0; i < L0C_SIZE; i += 4)
                     sr_rst_bits(DV_DT_F32, got.buf[DV_SPACE_L0C] + i,
                              dt == DV_DT_S8 ? sr_rnd() : sr_fbits((float)((int)sr_rndn(2001) - 1000) / 8));
+                for (uint64_t i = 0; i < BT_SIZE; i += 4)
+                    sr_rst_bits(DV_DT_F32, got.buf[DV_SPACE_BT] + i,
+                             dt == DV_DT_S8 ? sr_rnd() : sr_fbits((float)((int)sr_rndn(2001) - 1000) / 8));
                 sr_tmem_clone(&want, &got);
-                const uint64_t ao = 1024, bo = 2048, co = 4096;
+                const uint64_t ao = 1024, bo = 2048, co = 4096, bto = 64;
                 dv_insn_t in;
-                dv_insn_init(&in, DV_OP_mmad);
+                dv_insn_init(&in, init == 2 ? DV_OP_mmad_bias : DV_OP_mmad);
                 sr_fsetu(&in, "c", DV_ADDR(DV_SPACE_L0C, co));
                 sr_fsetu(&in, "a", DV_ADDR(DV_SPACE_L0A, ao));
                 sr_fsetu(&in, "b", DV_ADDR(DV_SPACE_L0B, bo));
@@ -484,21 +489,26 @@ START_TEST(test_semantics_mmad)
                 sr_fset(&in, "m", M);
                 sr_fset(&in, "k", K);
                 sr_fset(&in, "n", N);
-                sr_fset(&in, "init", init);
+                if (init == 2)
+                    sr_fsetu(&in, "bias", DV_ADDR(DV_SPACE_BT, bto));
+                else
+                    sr_fset(&in, "init", init);
                 sr_exec_ok(&in, NULL, &got);
                 const uint8_t *A = want.buf[DV_SPACE_L0A] + ao, *B = want.buf[DV_SPACE_L0B] + bo;
+                const uint8_t *BIAS = want.buf[DV_SPACE_BT] + bto;
                 uint8_t *C = want.buf[DV_SPACE_L0C] + co;
                 for (int m = 0; m < M; m++)
                     for (int n = 0; n < N; n++) {
                         uint8_t *cp = C + nz_off(m, n, M);
+                        const uint8_t *from = init == 2 ? BIAS + 4 * n : cp; /* where the accumulator starts */
                         if (dt == DV_DT_S8) {
-                            int64_t acc = init ? 0 : (int64_t)sr_rld(DV_DT_S32, cp);
+                            int64_t acc = init == 1 ? 0 : (int64_t)sr_rld(DV_DT_S32, from);
                             for (int k = 0; k < K; k++)
                                 acc += (int64_t)sr_rld(dt, A + zz_off(m, k, K, size)) *
                                        (int64_t)sr_rld(dt, B + zn_off(k, n, N, size));
                             sr_rst_i(DV_DT_S32, cp, acc);
                         } else {
-                            float acc = init ? 0.0f : (float)sr_rld(DV_DT_F32, cp);
+                            float acc = init == 1 ? 0.0f : (float)sr_rld(DV_DT_F32, from);
                             for (int k = 0; k < K; k++) {
                                 const float p = (float)sr_rld(dt, A + zz_off(m, k, K, size)) *
                                                 (float)sr_rld(dt, B + zn_off(k, n, N, size));

@@ -233,11 +233,12 @@ START_TEST(test_semantics_special_values)
 END_TEST
 
 /* The cube's product (dv_dot_f32 / dv_dot_u32) equals a scalar loop taking each element's products in
- * k order, bit for bit, at sizes that leave partial vectors and an odd row: values of mixed magnitude,
+ * k order, bit for bit, at sizes that leave partial vectors and an odd row, and with B's column blocks
+ * copied side by side (m > 4): values of mixed magnitude,
  * so any other order of the additions rounds differently. */
 START_TEST(test_semantics_dot_matches_scalar_loop)
 {
-    static const uint64_t shapes[][3] = {{1, 1, 8}, {3, 37, 16}, {5, 64, 72}, {2, 200, 40}, {7, 13, 8}};
+    static const uint64_t shapes[][3] = {{1, 1, 8}, {3, 37, 16}, {5, 64, 72}, {2, 200, 40}, {7, 13, 8}, {9, 64, 256}};
     sr_seed(21);
     for (size_t c = 0; c < sizeof shapes / sizeof *shapes; c++) {
         const uint64_t m = shapes[c][0], k = shapes[c][1], np = shapes[c][2], n = np - 3;

@@ -189,7 +189,8 @@ void sr_tmem_alloc(sr_mem_t *t, bool fill)
 {
     memset(t, 0, sizeof *t);
     const uint64_t sizes[DV_SPACE_COUNT] = {[DV_SPACE_UB] = UB_SIZE, [DV_SPACE_L1] = L1_SIZE, [DV_SPACE_L0A] = L0_SIZE,
-                                            [DV_SPACE_L0B] = L0_SIZE, [DV_SPACE_L0C] = L0C_SIZE};
+                                            [DV_SPACE_L0B] = L0_SIZE, [DV_SPACE_L0C] = L0C_SIZE,
+                                            [DV_SPACE_BT] = BT_SIZE};
     uint8_t **p = npool > 0 ? pool[--npool] : NULL;
     for (int s = 1; s < DV_SPACE_COUNT; s++)
         if (sizes[s]) {

@@ -22,6 +22,7 @@
 #define L1_SIZE (1u << 20)
 #define L0_SIZE (256u << 10)
 #define L0C_SIZE (512u << 10)
+#define BT_SIZE (4u << 10)
 #define GM_ARGS 4
 #define GM_SIZE (1u << 20)
 
