@@ -141,7 +141,7 @@ __attribute__((always_inline)) inline void L2Cache::lookup(unsigned char *s, uin
             }
             if (D)
                 dirty[w] = 1;
-            used[w] = use;
+            used[w] = stamp(use, tag);
             return;
         }
         // a miss: the last entry of the order (an invalid way while there is one) becomes the first
@@ -152,7 +152,7 @@ __attribute__((always_inline)) inline void L2Cache::lookup(unsigned char *s, uin
         if (w < ways) {
             if (D)
                 dirty[w] = 1;
-            used[w] = use;
+            used[w] = stamp(use, tag);
             return;
         }
         // The least recently used way; an invalid one (never used), the lowest first, before any.
@@ -160,11 +160,11 @@ __attribute__((always_inline)) inline void L2Cache::lookup(unsigned char *s, uin
         if (fill < ways)
             w = fill++;
         else {
-            uint64_t oldest = used[0];
+            uint64_t oldest = used[0] + tags[0];
             w = 0;
             for (uint64_t v = 1; v < ways; v++)
-                if (used[v] < oldest)
-                    oldest = used[v], w = v;
+                if (used[v] + tags[v] < oldest)
+                    oldest = used[v] + tags[v], w = v;
         }
     }
     misses++;
@@ -176,25 +176,26 @@ __attribute__((always_inline)) inline void L2Cache::lookup(unsigned char *s, uin
     dirty[w] = D;
     tags[w] = tag;
     s[lay.sig + w] = sig;
-    used[w] = use;
+    used[w] = stamp(use, tag);
 }
 
 // lookup out of line, for the loop over a tile's rows (whose lines mostly hit their most recently
-// used way: the loop keeps its state in registers).
+// used way: the loop keeps its state in registers, and passes the line's stamp, not its use).
 template <uint64_t W, bool D>
 __attribute__((noinline)) void L2Cache::lookup_cold(unsigned char *s, uint64_t tag, uint64_t at, uint64_t *seen,
-                                                    uint64_t use, Tally &t) const
+                                                    uint64_t st, Tally &t) const
 {
-    lookup<W, D>(s, tag, false, at, seen, use, t.misses, t.writebacks);
+    lookup<W, D>(s, tag, false, at, seen, st + tag, t.misses, t.writebacks);
 }
 
 // touch_rows' lookup of a line (tag: line + 1) in the set at s (at most kOrderWays ways) at its two
 // most recently used ways, where a tile's rows that the cores sharing it read in turn mostly are
 // (the most recently used line, or the one before it when another tile's row took the set
-// meanwhile): a hit records `use` (and makes the line dirty when D), the second moving to the
-// front of the order (lookup's hit without the call); false when neither holds the line.
+// meanwhile): a hit records the stamp `st` (stamp(use, tag)) and makes the line dirty when D, the
+// second moving to the front of the order (lookup's hit without the call); false when neither holds
+// the line.
 template <uint64_t W, bool D>
-__attribute__((always_inline)) inline bool L2Cache::hit_recent(unsigned char *s, uint64_t tag, uint64_t use) const
+__attribute__((always_inline)) inline bool L2Cache::hit_recent(unsigned char *s, uint64_t tag, uint64_t st) const
 {
     const uint64_t ways = W ? W : ways_;
     const Layout lay = W ? layout(W) : lay_;
@@ -214,7 +215,7 @@ __attribute__((always_inline)) inline bool L2Cache::hit_recent(unsigned char *s,
     }
     if (D)
         s[lay.dirty + w] = 1;
-    reinterpret_cast<uint64_t *>(s + lay.used)[w] = use;
+    reinterpret_cast<uint64_t *>(s + lay.used)[w] = st;
     return true;
 }
 
@@ -259,9 +260,9 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_rows(const GmRuns &runs)
                     if (!(word & bit)) {
                         word |= bit;
                         cold.misses++;
-                        fresh_miss<W, D>(s, tag, uses, cold.writebacks);
-                    } else if (!hit_recent<W, D>(s, tag, uses))
-                        lookup_cold<W, D>(s, tag, kMarked, k.seen, uses, cold);
+                        fresh_miss<W, D>(s, tag, stamp(uses, tag), cold.writebacks);
+                    } else if (!hit_recent<W, D>(s, tag, stamp(uses, tag)))
+                        lookup_cold<W, D>(s, tag, kMarked, k.seen, stamp(uses, tag), cold);
                     if (uses == stop)
                         break;
                     tag += step;
@@ -273,14 +274,18 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_rows(const GmRuns &runs)
                 tag += step;
                 continue;
             }
-            for (const uint64_t stop = uses + r;;) {
-                ++uses;
-                if (!(ordered && hit_recent<W, D>(s, tag, uses)))
-                    lookup_cold<W, D>(s, tag, tag - 1 - k.first, k.seen, uses, cold);
-                if (uses == stop)
+            // The rows' stamps step by 1 - step (their uses by one, their tags by step), and the last
+            // row's tag ends the loop (step > 0, or a single row: touch_runs).
+            uint64_t st = stamp(uses + 1, tag);
+            uses += r;
+            for (const uint64_t last = tag + (r - 1) * step;;) {
+                if (!(ordered && hit_recent<W, D>(s, tag, st)))
+                    lookup_cold<W, D>(s, tag, tag - 1 - k.first, k.seen, st, cold);
+                if (tag == last)
                     break;
                 tag += step;
                 s += step_bytes;
+                st += 1 - step;
             }
             if (n == 0)
                 break;
@@ -308,7 +313,7 @@ __attribute__((always_inline)) inline void L2Cache::touch(unsigned char *s, uint
     if (ways <= kOrderWays && !fresh && reinterpret_cast<uint64_t *>(s + lay.tag)[w = mru(field(s, kOrder), ways)] == tag) {
         if (D)
             s[lay.dirty + w] = 1;
-        reinterpret_cast<uint64_t *>(s + lay.used)[w] = use;
+        reinterpret_cast<uint64_t *>(s + lay.used)[w] = stamp(use, tag);
         return;
     }
     lookup<W, D>(s, tag, fresh, at, seen, use, misses, writebacks);
@@ -316,9 +321,9 @@ __attribute__((always_inline)) inline void L2Cache::touch(unsigned char *s, uint
 
 // A line never allocated (tag: line + 1) into the set at s, which has a recency order: a sure miss,
 // which takes the last way of the order (an invalid one while there is one) and makes it the first -
-// lookup's miss without its search.  The way records `use`.
+// lookup's miss without its search.  The way records the stamp `st`.
 template <uint64_t W, bool D>
-__attribute__((always_inline)) inline void L2Cache::fresh_miss(unsigned char *s, uint64_t tag, uint64_t use,
+__attribute__((always_inline)) inline void L2Cache::fresh_miss(unsigned char *s, uint64_t tag, uint64_t st,
                                                                uint64_t &writebacks) const
 {
     const uint64_t ways = W ? W : ways_;
@@ -330,7 +335,7 @@ __attribute__((always_inline)) inline void L2Cache::fresh_miss(unsigned char *s,
     s[lay.dirty + w] = D;
     reinterpret_cast<uint64_t *>(s + lay.tag)[w] = tag;
     s[lay.sig + w] = sig_of(tag);
-    reinterpret_cast<uint64_t *>(s + lay.used)[w] = use;
+    reinterpret_cast<uint64_t *>(s + lay.used)[w] = st;
 }
 
 // n lines never allocated (tags tag .. tag + n - 1) into the n sets from the one at s, which have a
@@ -341,11 +346,11 @@ __attribute__((always_inline)) inline void L2Cache::fresh_lines(unsigned char *s
                                                                 uint64_t &uses, uint64_t &writebacks) const
 {
     const Layout lay = W ? layout(W) : lay_;
-    // Line tag - 1 records the use tag + u: one register steps both.
-    const uint64_t u = uses + 1 - tag, e = tag + n;
+    // Line tag - 1 is used at tag + u: every line's stamp is u.
+    const uint64_t u = stamp(uses + 1, tag), e = tag + n;
     uses += n;
     const auto miss = [&](unsigned char *b, uint64_t line_tag) __attribute__((always_inline)) {
-        fresh_miss<W, D>(b, line_tag, line_tag + u, writebacks);
+        fresh_miss<W, D>(b, line_tag, u, writebacks);
     };
     // The n mod 4 first lines, then four lines a step (the compiler's unrolling does not survive
     // link-time optimisation), so that the loop needs no count of its own.
@@ -481,10 +486,10 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
     if (count == 1 && bytes > 0)
         return touch_run<W, D>(runs.list ? runs.list[0] : runs.base, bytes);
     if (!runs.list && bytes > 0 && bytes <= line && bytes <= line - runs.base % line && runs.stride % line == 0 &&
-        (runs.group == 0 || runs.group_stride % line == 0))
+        (runs.stride > 0 || runs.group == 1) && (runs.group == 0 || runs.group_stride % line == 0))
         // Every run within one line, at the same place in it, the runs a whole number of lines
-        // apart (a tile's rows of up to a line): their lines are stepped from the first one, not
-        // found from an address per run.
+        // apart (a tile's rows of up to a line; rows of a group in distinct lines): their lines are
+        // stepped from the first one, not found from an address per run.
         return touch_rows<W, D>(runs);
     // Everything the loops read is copied to locals first: the stores into the sets' blocks could
     // otherwise alias any member, and each would be read again per line.
@@ -637,9 +642,10 @@ uint64_t L2Cache::idle_write_back(uint64_t max_lines)
     for (uint64_t set = 0; set < sets_; set++) {
         const unsigned char *s = set_at(set);
         const uint64_t *used = reinterpret_cast<const uint64_t *>(s + lay_.used);
+        const uint64_t *tags = reinterpret_cast<const uint64_t *>(s + lay_.tag);
         for (uint64_t w = 0; w < ways_; w++)
             if (s[lay_.dirty + w])
-                dirty.push_back({used[w], set * ways_ + w});
+                dirty.push_back({used[w] + tags[w], set * ways_ + w});
     }
     const uint64_t n = std::min<uint64_t>(max_lines, dirty.size());
     std::nth_element(dirty.begin(), dirty.begin() + (ptrdiff_t)n, dirty.end()); // the n least recently used first

@@ -195,10 +195,12 @@ private:
     //   sig   (u8 per way)    a byte of each valid way's tag (sig_of), padded to kSigChunk, from a
     //                         16-byte boundary (blocks start on 64-byte ones)
     //   tag   (u64 per way)   line address + 1; 0 = invalid
-    //   used  (u64 per way)   when each way was last used (0: never); idle_write_back orders the
-    //                         dirty lines of all sets by it (a DV_L2_DISABLE write can make a clean
-    //                         line dirty, so every line records it), and it finds the victim of more
-    //                         than kOrderWays ways
+    //   used  (u64 per way)   when each way was last used (0: never), less its tag: use - tag,
+    //                         modulo 2^64 (stamp()), so that a run of lines never allocated, whose
+    //                         uses and tags both count up by one, stores one value in all its ways;
+    //                         idle_write_back orders the dirty lines of all sets by used + tag (a
+    //                         DV_L2_DISABLE write can make a clean line dirty, so every line records
+    //                         it), and it finds the victim of more than kOrderWays ways
     struct Layout {
         uint64_t dirty, sig, tag, used, bytes; // offsets in a set's block, and its size
     };
@@ -235,6 +237,8 @@ private:
     }
     // The most recently used way of a set whose stored order is `stored`.
     static uint64_t mru(uint64_t stored, uint64_t ways) { return (stored & 15) ^ (ways - 1); }
+    // What a way's used records for a use of its line (tag: line + 1) at `use` (Layout: used).
+    static uint64_t stamp(uint64_t use, uint64_t tag) { return use - tag; }
     // Per-access tallies of touch_runs.
     struct Tally {
         uint64_t lines = 0, misses = 0, writebacks = 0;
@@ -246,7 +250,8 @@ private:
     // or come in clean.
     template <uint64_t W, bool D>
     Tally touch_runs(const GmRuns &runs);
-    // touch_runs for runs that each fall within one line, whole lines apart (a tile's rows).
+    // touch_runs for runs that each fall within one line, whole lines apart (a tile's rows; the rows of a
+    // group in distinct lines).
     template <uint64_t W, bool D>
     Tally touch_rows(const GmRuns &runs);
     // touch_runs for one run of `bytes` bytes at address a.
@@ -255,9 +260,9 @@ private:
     template <uint64_t W, bool D>
     Tally touch_run_any(uint64_t a, uint64_t bytes);
     // A miss of a line never allocated (tag: line + 1) in the set at s (at most kOrderWays ways),
-    // whose way records `use`.
+    // whose way records the stamp `st` (stamp(use, tag)).
     template <uint64_t W, bool D>
-    void fresh_miss(unsigned char *s, uint64_t tag, uint64_t use, uint64_t &writebacks) const;
+    void fresh_miss(unsigned char *s, uint64_t tag, uint64_t st, uint64_t &writebacks) const;
     // touch_runs' misses of n lines never allocated, tags tag .. tag + n - 1, in the n sets from the
     // one at s (at most kOrderWays ways).
     template <uint64_t W, bool D>
@@ -281,9 +286,9 @@ private:
     void lookup(unsigned char *s, uint64_t tag, bool fresh, uint64_t at, uint64_t *seen, uint64_t use,
                 uint64_t &misses, uint64_t &writebacks) const;
     template <uint64_t W, bool D>
-    bool hit_recent(unsigned char *s, uint64_t tag, uint64_t use) const;
+    bool hit_recent(unsigned char *s, uint64_t tag, uint64_t st) const;
     template <uint64_t W, bool D>
-    void lookup_cold(unsigned char *s, uint64_t tag, uint64_t at, uint64_t *seen, uint64_t use, Tally &t) const;
+    void lookup_cold(unsigned char *s, uint64_t tag, uint64_t at, uint64_t *seen, uint64_t st, Tally &t) const;
     static constexpr uint64_t kMarked = ~0ull; // lookup: the line's bit is set already
     // A DV_L2_DISABLE access of one line: true on a hit (a write marks the line dirty in write-back).
     bool probe(uint64_t line_addr, uint64_t set, bool write);

@@ -616,6 +616,50 @@ START_TEST(test_components_l2_fresh_uses_match_stamps)
 }
 END_TEST
 
+// A way records its line's last use less the line's tag (L2Cache's stamps), so that the readers of
+// uses add the tag back: lines whose uses and tags run opposite ways still order by use.  One set of
+// 128 B lines.  With 20 ways (more than a recency order holds): line 68 read (use 1), then lines
+// 0 .. 18 (uses 2 .. 20, the set full); line 200 evicts 68, the least recently used, so line 0 still
+// hits and 68 misses again (misses 20 + 1 + 1, hits 1).  With 4 ways: lines 10, 0 and 1 written
+// (dirty, uses 1 .. 3); one line written back while idle is 10, the least recently used dirty one;
+// line 2 takes the invalid way and line 3 evicts 10, now clean: no write-back, and the 2 dirty
+// lines left (0, 1) are written back while idle.
+START_TEST(test_components_l2_stamps_order_by_use)
+{
+    Context context;
+    Hbm hbm("hbm", Hbm::Params{50, 8, 64, 0, 0});
+    L2Cache wide("wide", L2Cache::Params{20 * 128, 128, 20, false, 64, 64});
+    L2Cache narrow("narrow", L2Cache::Params{4 * 128, 128, 4, false, 64, 64});
+    wide.hbm.bind(hbm);
+    narrow.hbm.bind(hbm);
+    auto move = [](L2Cache &l2, uint64_t line, bool write) {
+        GmRuns r;
+        r.count = 1;
+        r.bytes = 128;
+        r.base = line * 128;
+        return l2.transfer(0, r, write, 0);
+    };
+    move(wide, 68, false);
+    for (uint64_t l = 0; l <= 18; l++)
+        move(wide, l, false);
+    ck_assert(move(wide, 200, false).miss);
+    ck_assert(!move(wide, 0, false).miss);
+    ck_assert(move(wide, 68, false).miss);
+    ck_assert_uint_eq(wide.misses, 22);
+    ck_assert_uint_eq(wide.hits, 1);
+
+    move(narrow, 10, true);
+    move(narrow, 0, true);
+    move(narrow, 1, true);
+    ck_assert_uint_eq(narrow.idle_write_back(1), 1);
+    ck_assert(move(narrow, 2, false).miss);
+    ck_assert(move(narrow, 3, false).miss);
+    ck_assert_uint_eq(narrow.writebacks, 0);
+    ck_assert(!move(narrow, 0, false).miss);
+    ck_assert_uint_eq(narrow.idle_write_back(~0ull), 2);
+}
+END_TEST
+
 // Write-back: a write allocates without a fill (no HBM bytes) and leaves the line dirty; L2, L4,
 // L6 fill the other ways (mru 1111 -> 1000), so L8 evicts way 0, the dirty L0: one write-back of
 // 128 B.  Misses 5, hits 0, HBM reads 4 lines (L2, L4, L6, L8), writes 1 line.
@@ -2745,6 +2789,9 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(fresh, test_components_l2_fresh_uses_order_idle_write_back);
     tcase_add_test(fresh, test_components_l2_fresh_uses_match_stamps);
     suite_add_tcase(s, fresh);
+    TCase *stamps = tcase_create("l2_stamps");
+    tcase_add_test(stamps, test_components_l2_stamps_order_by_use);
+    suite_add_tcase(s, stamps);
     TCase *occ = tcase_create("occupancy_without_series");
     tcase_set_timeout(occ, 60);
     tcase_add_test(occ, test_components_occupancy_without_series);
