@@ -291,27 +291,25 @@ static int exec_mmad(const dv_insn_t *in, dv_mem_t *m, dv_error_t *err)
             dv_sem_dot_u32_nz(pa, pb, M, K, N1, (uint32_t *)c, M1 * 256);
         else
             dv_sem_dot_f32_nz(fa, fb, M, K, N1, (float *)c, M1 * 256);
-        free(pa);
-        free(pb);
-        return DV_OK;
+    } else {
+        memset(acc, 0, M * NP * 4);
+        for (uint64_t i = 0; i < M; i++)
+            for (uint64_t j = 0; j < N; j += 16) {
+                const uint64_t n = N - j < 16 ? N - j : 16;
+                if (!init)
+                    memcpy(&acc[i * NP + j], c + ((j / 16) * M1 + i / 16) * 1024 + (i % 16) * 64, n * 4);
+                else if (bias)
+                    memcpy(&acc[i * NP + j], bias + j * 4, n * 4);
+            }
+        if (ints)
+            dv_dot_u32(pa, pb, M, K, NP, acc);
+        else
+            dv_dot_f32(fa, fb, M, K, NP, (float *)acc);
+        for (uint64_t i = 0; i < M; i++)
+            for (uint64_t j = 0; j < N; j += 16)
+                memcpy(c + ((j / 16) * M1 + i / 16) * 1024 + (i % 16) * 64, &acc[i * NP + j],
+                       (N - j < 16 ? N - j : 16) * 4);
     }
-    memset(acc, 0, M * NP * 4);
-    for (uint64_t i = 0; i < M; i++)
-        for (uint64_t j = 0; j < N; j += 16) {
-            const uint64_t n = N - j < 16 ? N - j : 16;
-            if (!init)
-                memcpy(&acc[i * NP + j], c + ((j / 16) * M1 + i / 16) * 1024 + (i % 16) * 64, n * 4);
-            else if (bias)
-                memcpy(&acc[i * NP + j], bias + j * 4, n * 4);
-        }
-    if (ints)
-        dv_dot_u32(pa, pb, M, K, NP, acc);
-    else
-        dv_dot_f32(fa, fb, M, K, NP, (float *)acc);
-    for (uint64_t i = 0; i < M; i++)
-        for (uint64_t j = 0; j < N; j += 16)
-            memcpy(c + ((j / 16) * M1 + i / 16) * 1024 + (i % 16) * 64, &acc[i * NP + j],
-                   (N - j < 16 ? N - j : 16) * 4);
     free(pa);
     free(pb);
     free(acc);

@@ -568,8 +568,9 @@ END_TEST
 // write-backs still take the dirty lines least recently used first.  2 sets of 128 B
 // lines (4 and 16 ways): two runs of 2 lines that start at set 0, A (lines a, a + 1) and B (b, b + 1),
 // written (dirty, uses 1 .. 4: a and b in set 0, a + 1 and b + 1 in set 1), then line a read (use 5).
-// One line written back while idle: a + 1 (use 2), the least recently used dirty line.  Then ways - 1 other lines read into set 1 fill its ways - 2 invalid ways and evict its least
-// recently used line, a + 1, now clean: no write-back; the rest (a, b, b + 1) stay dirty.
+// One line written back while idle: a + 1 (use 2), the least recently used dirty line.  Then
+// ways - 1 other lines read into set 1 fill its ways - 2 invalid ways and evict its least recently
+// used line, a + 1, now clean: no write-back; the rest (a, b, b + 1) stay dirty.
 START_TEST(test_components_l2_fresh_uses_order_idle_write_back)
 {
     for (uint64_t ways : {4, 16}) {

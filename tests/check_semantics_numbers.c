@@ -234,8 +234,8 @@ END_TEST
 
 /* The cube's product (dv_dot_f32 / dv_dot_u32) equals a scalar loop taking each element's products in
  * k order, bit for bit, at sizes that leave partial vectors and an odd row, and with B's column blocks
- * copied side by side (m > 4): values of mixed magnitude,
- * so any other order of the additions rounds differently. */
+ * copied side by side (m > 4): values of mixed magnitude, so any other order of the additions rounds
+ * differently. */
 START_TEST(test_semantics_dot_matches_scalar_loop)
 {
     static const uint64_t shapes[][3] = {{1, 1, 8}, {3, 37, 16}, {5, 64, 72}, {2, 200, 40}, {7, 13, 8}, {9, 64, 256}};
