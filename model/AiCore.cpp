@@ -110,6 +110,17 @@ AiCore::AiCore(sc_core::sc_module_name name, const Params &p, CoreServices &chip
             buf_[sp] = std::make_unique<Buffer>(dv_space_name(space), space, p.topo.buffer_bytes[sp],
                                                p.topo.buffer_align[sp]);
     }
+    // plain_access's view of them: past a buffer's last byte (0 where the core has none), and the
+    // offset bits its alignment wants 0.  The profile's alignments are powers of two; were one not,
+    // every bit would be wanted 0, which sends any other offset on to check_access (it decides:
+    // plain_access may say less than it, never more).
+    for (int sp = 1; sp < DV_SPACE_COUNT; sp++) {
+        if (!(p.topo.buffers >> sp & 1))
+            continue;
+        const uint64_t bytes = p.topo.buffer_bytes[sp], align = p.topo.buffer_align[sp];
+        lim_[sp] = bytes == UINT64_MAX ? bytes : bytes + 1;
+        amask_[sp] = align && !(align & (align - 1)) ? align - 1 : ~uint64_t{0};
+    }
     static const char *const dma_names[DV_PIPE_COUNT] = {nullptr, nullptr, nullptr, "mte1", "mte2", "mte3", "fix"};
     for (dv_pipe_t q : {DV_PIPE_MTE1, DV_PIPE_MTE2, DV_PIPE_MTE3, DV_PIPE_FIX})
         if (has_pipe(q))
@@ -1000,21 +1011,19 @@ inline bool AiCore::plain_access(const Entry &e, int p) const
             return false;
         for (unsigned k = 0; k < n; k++) {
             const uint64_t a = in.f[kOps.addr[in.op][k]].u;
-            const dv_space_t sp = DV_ADDR_SPACE(a);
-            if (sp == DV_SPACE_GM || sp >= DV_SPACE_COUNT || !has_space(sp))
-                continue;
-            const uint64_t align = p_.topo.buffer_align[sp];
-            if (align > 1 && DV_ADDR_OFF(a) % align)
+            if (DV_ADDR_OFF(a) & amask_[a >> 56]) // (0 for GM, for a space the core lacks, and for align 1)
                 return false;
         }
     }
+    // One test per range in a buffer: its end within lim_, and, but on the V pipe (its addresses'
+    // alignment was the test), its start aligned.
+    const uint64_t lo_mask = vector ? 0 : ~uint64_t{0};
     for (int k = 0; k < e.nr; k++) {
         const dv_range_t &r = e.r[k];
         if (r.space == DV_SPACE_GM) {
             if (r.arg >= view_.ngm || r.hi > view_.gm_size[r.arg])
                 return false;
-        } else if (r.space >= DV_SPACE_COUNT || !(p_.topo.buffers >> r.space & 1) ||
-                   r.hi > p_.topo.buffer_bytes[r.space] || (!vector && r.lo % p_.topo.buffer_align[r.space])) {
+        } else if ((r.hi >= lim_[r.space]) | ((r.lo & lo_mask & amask_[r.space]) != 0)) {
             return false;
         }
     }

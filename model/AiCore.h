@@ -218,6 +218,10 @@ private:
     bool plain_access(const Entry &e, int p) const;           // check_access's common pass
     bool plain_[DV_OP_COUNT];                                 // (the ops it takes)
     bool plain_s_[DV_OP_COUNT]; // the scalar unit's ops that check_access passes whatever their fields
+    // Per space number a range or an address may hold (any 8 bits): one more than the last byte of
+    // the core's buffer (a range's end must be below it; 0: the core has no such buffer, or GM,
+    // tested on its own), and the offset bits the buffer's alignment wants 0 (plain_access's tests).
+    uint64_t lim_[256] = {}, amask_[256] = {};
     static bool scalar_access(unsigned op) // the scalar unit's own loads and stores
     {
         return op == DV_OP_ld_ub || op == DV_OP_st_ub || op == DV_OP_ld_gm || op == DV_OP_st_gm;

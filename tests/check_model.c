@@ -123,6 +123,48 @@ START_TEST(test_model_plain_access_errors)
 }
 END_TEST
 
+/* The common way's edges: an access that ends on a buffer's last byte passes and one past it does
+ * not; a larger alignment (128) passes its multiples, and other offsets, multiples of 64, are the
+ * full checks' errors, in a vector op's operand and a DMA's UB range alike. */
+static const struct {
+    const char *align, *body, *msg; /* msg NULL: the run succeeds */
+} plain_access_edges[] = {
+    {"core.ub_align_bytes=32", "copy_gm_to_ubuf dst=ub:0x2ff00 src=x nburst=1 len=8", NULL},
+    {"core.ub_align_bytes=32", "copy_gm_to_ubuf dst=ub:0x2ff20 src=x nburst=1 len=8",
+     "access past the end of ub: bytes [196384, 196640) of "},
+    {"core.ub_align_bytes=128", "vadd dst=ub:0x80 src0=ub:0x100 src1=ub:0x300 dtype=f16 repeat=1", NULL},
+    {"core.ub_align_bytes=128", "vadd dst=ub:0x80 src0=ub:0x140 src1=ub:0x300 dtype=f16 repeat=1",
+     "ub operand src0 at 0x140 is not aligned to 128 bytes"},
+    {"core.ub_align_bytes=128", "copy_gm_to_ubuf dst=ub:0x180 src=x nburst=1 len=1", NULL},
+    {"core.ub_align_bytes=128", "copy_gm_to_ubuf dst=ub:0x1c0 src=x nburst=1 len=1",
+     "ub address 0x1c0 is not aligned to 128 bytes"},
+};
+
+START_TEST(test_model_plain_access_edges)
+{
+    const char *sets[] = {plain_access_edges[_i].align, NULL};
+    char text[512], where[128];
+    snprintf(text, sizeof text,
+             "dvtrace 1\nkernel k kind=vector blocks=1\narg x bytes=1024 dtype=f16 dir=in init=zero\nblock 0\n"
+             "vadd dst=ub:0x0 src0=ub:0x0 src1=ub:0x300 dtype=f16 repeat=1\n%s\nend\n",
+             plain_access_edges[_i].body);
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, sets);
+    dvt_run_t r;
+    if (plain_access_edges[_i].msg) {
+        ck_assert_int_eq(dvt_run_text(&r, &cfg, text, true, GM0), DV_ERR_RANGE);
+        snprintf(where, sizeof where, "test.trace:6: %s", plain_access_edges[_i].msg);
+        char located[1200];
+        snprintf(located, sizeof located, "%s:%d: %s", r.err.file, r.err.line, r.err.msg);
+        ck_assert_msg(strstr(located, where), "'%s' not in '%s'", where, located);
+        dvt_free(&r);
+    } else {
+        ck_assert_msg(dvt_run_text(&r, &cfg, text, true, GM0) == DV_OK, "%s", r.err.msg);
+        dvt_free(&r);
+    }
+}
+END_TEST
+
 /* A mask that skips the first elements leaves the operands' bases where they are: legal; and a
  * reduction's results need only their element's alignment. */
 START_TEST(test_model_masked_base_aligned)
@@ -792,6 +834,8 @@ Suite *dv_model_suite(void)
     tcase_add_test(tc, test_model_misaligned_address);
     tcase_add_loop_test(tc, test_model_plain_access_errors, 0,
                         (int)(sizeof plain_access_errors / sizeof plain_access_errors[0]));
+    tcase_add_loop_test(tc, test_model_plain_access_edges, 0,
+                        (int)(sizeof plain_access_edges / sizeof plain_access_edges[0]));
     tcase_add_test(tc, test_model_masked_base_aligned);
     tcase_add_test(tc, test_model_gm_outside_argument);
     tcase_add_test(tc, test_model_wrong_core_type);
