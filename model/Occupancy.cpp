@@ -19,6 +19,8 @@ void Occupancy::reset(cycles_t origin, bool series)
     peak_ = 0;
     byte_cycles_ = 0;
     folded_early_ = false;
+    late_ = false;
+    footprint_ = 0;
     origin_ = origin;
     tc_ = grid_ = 0;
     fc_ = 0;
@@ -271,6 +273,20 @@ __attribute__((noinline)) void Occupancy::close_in_order_pieces(const Block &b, 
     }
     if (count != 0)
         add(starts_, w, sum, count);
+}
+
+cycles_t Occupancy::read_until(const Block &b) const
+{
+    cycles_t r = std::max(b.w, b.r);
+    if (b.reads != 0) {
+        const Reads &l = list(b);
+        if (l.in_order && l.n != 0)
+            r = std::max(r, l.v[l.n - 1].t); // each read no earlier than the one before
+        else
+            for (size_t j = 0; j < l.n; j++)
+                r = std::max(r, l.v[j].t);
+    }
+    return r;
 }
 
 // b cut at the ends of the reads noted on it: the bounds in cut_, each piece's read time (the
@@ -552,10 +568,39 @@ template <class Event> static void sort_by_time(Event *const e, const size_t n)
     }
 }
 
+// Fold the endpoints before `upto` into the running level and the peak: only summed once the peak
+// has reached the bound of Occupancy.h (no sort, no sweep), else swept.
+void Occupancy::fold(cycles_t upto)
+{
+    if (!series_ && !late_ && !folded_early_ && peak_ >= footprint_)
+        fold_bounded(upto);
+    else
+        fold_sweep(upto);
+}
+
+// fold() when the level cannot exceed the peak (see Occupancy.h): the endpoints before upto
+// summed into the level, the others kept where they are (events_ stays sorted; starts_ and ends_
+// are sorted by the next sweep).
+__attribute__((noinline)) void Occupancy::fold_bounded(cycles_t upto)
+{
+    int64_t level = level_;
+    for (Run *run : {&events_, &starts_, &ends_}) {
+        Event *out = run->first;
+        for (const Event *e = run->first; e != run->last; e++) {
+            const bool before = e->t < upto;
+            level += before ? e->bytes : 0;
+            *out = *e;
+            out += !before;
+        }
+        run->last = out;
+    }
+    level_ = level;
+}
+
 // Sweep the endpoints before `upto` into the running level and the peak: the time-sorted runs
 // (starts_ and ends_ once sorted here, events_ merged into starts_ first) in one pass; what remains
 // of them becomes events_.
-void Occupancy::fold(cycles_t upto)
+void Occupancy::fold_sweep(cycles_t upto)
 {
     // Each run ends with an endpoint at kNever (in the room past its end), which is never swept:
     // the sorts and the sweep's loops need no bounds.
@@ -649,6 +694,9 @@ __attribute__((noinline)) void Occupancy::sweep_level(const Event *b, const Even
 {
     int64_t level = level_;
     int64_t peak = static_cast<int64_t>(peak_);
+    // A peak that reaches the bound of Occupancy.h (when it holds) is final: from there the
+    // endpoints are only summed, a run at a time.
+    const int64_t bound = late_ || folded_early_ ? INT64_MAX : static_cast<int64_t>(footprint_);
     for (;;) {
         const cycles_t t = std::min(b->t, c->t);
         if (t >= upto)
@@ -657,8 +705,16 @@ __attribute__((noinline)) void Occupancy::sweep_level(const Event *b, const Even
             level += b->bytes;
         for (; c->t == t; c++)
             level += c->bytes;
-        if (level > peak)
+        if (level > peak) {
             peak = level;
+            if (peak >= bound) {
+                for (; b->t < upto; b++)
+                    level += b->bytes;
+                for (; c->t < upto; c++)
+                    level += c->bytes;
+                break;
+            }
+        }
     }
     level_ = level;
     peak_ = static_cast<uint64_t>(peak);
@@ -697,14 +753,21 @@ __attribute__((noinline)) void Occupancy::compact()
 {
     // Endpoints before the oldest open write are final: no interval can start earlier any more.
     cycles_t oldest = kNever;
-    for (size_t i = 0; i < nopen_; i++)
+    uint64_t footprint = 0;
+    for (size_t i = 0; i < nopen_; i++) {
         oldest = std::min(oldest, open_[i].w);
+        footprint += open_[i].hi - open_[i].lo;
+    }
+    footprint_ = footprint;
     fold(oldest);
-    size_t waiting = 0; // endpoints still waiting
-    for (const Event &e : events_)
-        waiting += e.n;
+    size_t waiting = 0; // endpoints still waiting (in starts_ and ends_ too after fold_bounded())
+    for (const Run *run : {&events_, &starts_, &ends_})
+        for (const Event &e : *run)
+            waiting += e.n;
     if (waiting <= kMaxEvents)
         return;
+    if (starts_.size() != 0 || ends_.size() != 0)
+        fold_sweep(oldest); // nothing more to fold: the endpoints sorted into events_
     // Data left unread for very long holds the rest back: fold the older half (events_ is sorted
     // now), counting the open pieces written before that point as occupied up to it (an upper
     // bound).
@@ -726,7 +789,7 @@ __attribute__((noinline)) void Occupancy::compact()
         }
     }
     folded_early_ = true;
-    fold(upto);
+    fold_sweep(upto);
 }
 
 // The open blocks under [lo, hi) are closed, the parts of the first and last outside it stay
@@ -739,8 +802,12 @@ void Occupancy::write(uint64_t lo, uint64_t hi, cycles_t t)
     if (i < nopen_ && open_[i].lo == lo && open_[i].hi == hi) { // the common case: one block, rewritten
         Block &b = open_[i];
         if (!has_reads(b)) {
+            if (b.r > t)
+                late_ = true;
             close_whole(b, lo, hi, byte_cycles_);
         } else {
+            if (read_until(b) > t)
+                late_ = true;
             if (list(b).in_order)
                 close_in_order(b, byte_cycles_);
             else
@@ -764,6 +831,8 @@ __attribute__((noinline)) void Occupancy::write_cut(size_t i, uint64_t lo, uint6
         Block *o = open_.data();
         Block &a = o[i], &c = o[i + 1];
         if (a.lo < lo && c.lo < hi && hi <= c.hi && !has_reads(a) && !has_reads(c)) {
+            if (std::max(a.r, c.r) > t)
+                late_ = true;
             double bc = byte_cycles_;
             close_whole(a, lo, a.hi, bc);
             close_whole(c, c.lo, hi, bc);
@@ -797,10 +866,14 @@ __attribute__((noinline)) void Occupancy::write_cut(size_t i, uint64_t lo, uint6
         if (k > i && o[i].lo >= lo && (k == nopen_ || o[k].lo >= hi || (o[k].hi > hi && !has_reads(o[k])))) {
             double bc = byte_cycles_;
             for (size_t j = i; j < k; j++) {
+                if (o[j].r > t)
+                    late_ = true;
                 close_whole(o[j], o[j].lo, o[j].hi, bc);
                 forget_reads(o[j]);
             }
             if (cut) {
+                if (o[k].r > t)
+                    late_ = true;
                 close_whole(o[k], o[k].lo, hi, bc);
                 forget_reads(o[k]);
                 o[k].lo = hi;
@@ -822,6 +895,8 @@ __attribute__((noinline)) void Occupancy::write_cut(size_t i, uint64_t lo, uint6
     Block left{}, right{};
     for (; k < nopen_ && open_[k].lo < hi; k++) {
         Block &b = open_[k];
+        if (read_until(b) > t)
+            late_ = true;
         if (!has_reads(b)) { // one piece: the parts outside [lo, hi) are b's bounds moved
             close_whole(b, std::max(lo, b.lo), std::min(hi, b.hi), bc);
             if (b.hi > hi) {
@@ -903,8 +978,10 @@ __attribute__((noinline)) void Occupancy::read_cut(size_t i, uint64_t lo, uint64
 
 void Occupancy::finish()
 {
+    uint64_t footprint = 0;
     for (size_t i = 0; i < nopen_; i++) {
         Block &b = open_[i];
+        footprint += b.hi - b.lo;
         if (!has_reads(b))
             close_whole(b, b.lo, b.hi, byte_cycles_);
         else if (list(b).in_order)
@@ -914,6 +991,7 @@ void Occupancy::finish()
         forget_reads(b);
     }
     nopen_ = 0;
+    footprint_ = footprint;
     fold(kNever);
 }
 

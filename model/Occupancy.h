@@ -11,6 +11,12 @@
 // that stays unread for very long, the oldest half is folded anyway, counting that data as
 // occupied up to the fold (an upper bound); `folded_early` says whether that happened.
 //
+// A bound that spares the sweep: while every write starts no earlier than the last read of the
+// data it overwrites (and no early fold happened), each byte's intervals follow one another in
+// time, so at any time the level is at most the footprint, the bytes written since the reset.
+// Once the peak has reached the footprint, a fold (without series) cannot raise it: the endpoints
+// before its time are only summed into the level, in any order, without being sorted or swept.
+//
 // Over time: the same sweep yields the level's change points in time order, and with them the
 // cumulative integral F(t) (byte-cycles from the reset's origin to t), which is linear between
 // change points.  Up to kMaxKnots change points are kept as knots (t, F(t)), so F, and with it the
@@ -160,6 +166,10 @@ private:
     void forget_reads(Block &b);
     static void add(Run &run, cycles_t t, int64_t bytes, uint64_t n = 1);
     void fold(cycles_t upto);
+    void fold_sweep(cycles_t upto);
+    void fold_bounded(cycles_t upto);
+    // The latest time b's data is read until (its write at least): of the whole, or of any part.
+    cycles_t read_until(const Block &b) const;
     void sweep_level(const Event *b, const Event *c, cycles_t upto);
     void rest(const Event *b, const Event *c);
     void compact();
@@ -190,6 +200,11 @@ private:
     uint64_t peak_ = 0;
     double byte_cycles_ = 0;
     bool folded_early_ = false;
+    // A write started before the data it overwrote was last read (fold()'s bound does not hold),
+    // and the footprint (bytes under the open blocks, which cover every write since the reset) as
+    // of the last compaction or finish.
+    bool late_ = false;
+    uint64_t footprint_ = 0;
     // F over time: the last change (relative time tc_, F there fc_; level_ holds from tc_ on) and
     // the knots before it: every change point up to tc_ (grid_ == 0), or F at each multiple of
     // grid_ up to tc_.

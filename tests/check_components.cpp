@@ -1225,6 +1225,48 @@ START_TEST(test_components_occupancy_compaction_exact)
 }
 END_TEST
 
+// The footprint bound: two 100 B tiles written and read in turns for 600 rounds (compactions run),
+// each written again only after its last read, so no byte's intervals overlap and the level never
+// exceeds the 200 B written; the peak reaches that in the first round, after which the folds only
+// sum.  Round k: A = [0, 100) written at 10k, read until 10k + 6; B = [100, 200) written at
+// 10k + 3, read until 10k + 9: both held over [10k + 3, 10k + 6).  Peak 200, integral 600 x (100 x
+// 6 + 100 x 6) = 720,000, the same with the series kept (which sweeps every change point).
+START_TEST(test_components_occupancy_footprint_bound)
+{
+    for (bool series : {false, true}) {
+        Occupancy o;
+        o.reset(0, series);
+        for (cycles_t k = 0; k < 600; k++) {
+            o.write(0, 100, 10 * k);
+            o.write(100, 200, 10 * k + 3);
+            o.read(0, 100, 10 * k + 6);
+            o.read(100, 200, 10 * k + 9);
+        }
+        o.finish();
+        ck_assert_uint_eq(o.peak_bytes(), 200);
+        ck_assert_double_eq(o.byte_cycles(), 720000.0);
+        ck_assert(!o.folded_early());
+    }
+}
+END_TEST
+
+// A write that starts before the data it overwrites is last read: that byte's intervals overlap,
+// and the level exceeds the footprint, so the bound must not cut the sweep short.  [0, 100)
+// written at 0, read until 50, written again at 10, read until 60: 200 B over [10, 50).
+START_TEST(test_components_occupancy_late_write)
+{
+    Occupancy o;
+    o.reset(0, false);
+    o.write(0, 100, 0);
+    o.read(0, 100, 50);
+    o.write(0, 100, 10);
+    o.read(0, 100, 60);
+    o.finish();
+    ck_assert_uint_eq(o.peak_bytes(), 200);
+    ck_assert_double_eq(o.byte_cycles(), 10000.0);
+}
+END_TEST
+
 // Data that stays unread holds the fold back; past kMaxEvents endpoints the older half is folded
 // anyway, counting that data as occupied up to the fold.  [0, 8) written at 0 and never read; then
 // round j = 0 .. 39999 writes [64, 128) at 10j + 10 and reads it until 10j + 14.  Write w (1-based,
@@ -2750,6 +2792,8 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_occupancy_many_pieces);
     tcase_add_test(t, test_components_occupancy_reverse_order);
     tcase_add_test(t, test_components_occupancy_compaction_exact);
+    tcase_add_test(t, test_components_occupancy_footprint_bound);
+    tcase_add_test(t, test_components_occupancy_late_write);
     tcase_add_test(t, test_components_occupancy_early_fold);
     tcase_add_test(t, test_components_occupancy_early_fold_counts);
     tcase_add_test(t, test_components_occupancy_series_exact);
