@@ -19,12 +19,13 @@ void HazardChecker::reset(unsigned pipes)
         l.oldest = l.next = l.base; // base[-1] is free
         l.n = l.kept = l.count = 0;
         first_[q] = 0;
+        capped_[q] = kCap;
         recent_[q][0] = recent_[q][1] = Sig{};
         cut_[q] = cut0_[q] = 0;
     }
     issued_ = no_issue();
     held_ = 0;
-    prune_order_ = 64;
+    prune_order_ = kPruneFloor;
     order_ = 0;
 }
 
@@ -177,7 +178,6 @@ void HazardChecker::grow(int q)
 // with an instruction forgotten before those is missed.
 void HazardChecker::prune()
 {
-    const uint64_t cap = 4096; // per pipe, the newest kept: bounds the work for kernels that never synchronise
     uint64_t live = 0;
     const unsigned bound = pipes_ & ((1u << DV_PIPE_COUNT) - 1) & ~(1u << DV_PIPE_S);
     for (unsigned m = held_; m; m &= m - 1) {
@@ -187,42 +187,88 @@ void HazardChecker::prune()
         uint64_t known = UINT64_MAX;
         for (unsigned b = bound & ~(1u << q); b; b &= b - 1)
             known = std::min(known, vc_[__builtin_ctz(b)][q]);
-        if (l.count > cap && first_[q] < l.count - cap) // q's newest cap accesses are kept at most
-            first_[q] = l.count - cap;
         forget(q, known);
         live += l.count - first_[q];
     }
-    prune_order_ = order_ + std::max<uint64_t>(64, live * 2) - live; // when the live ones reach twice as many
+    prune_order_ = order_ + std::max<uint64_t>(kPruneFloor, live * 2) - live; // when the live ones reach twice as many
 }
 
-// Drops q's oldest instructions whose accesses are all gone to the cap (they end the kept ones:
-// every pipe loses them) and those every other pipe but S is ordered after (seq <= known: they
-// join the kept ones, of which the newest kKept stay).
+// q's count passed capped_[q]: drop the accesses older than its newest kCap, the kept ones first
+// (they are older than the live ones), whole instructions, then those of one instruction before
+// the cut (marked kDead in place).  With the live ones goes the need for any kept one.  Then the
+// next count at which this must run again: the oldest access still kept plus kCap.
+void HazardChecker::cap(int q)
+{
+    List &l = acc_[q];
+    auto step = [&l](Insn *in) { return in + 1 == l.end ? l.base : in + 1; };
+    auto cut = [](Insn *in, uint64_t first) { // the accesses of in before first
+        for (uint64_t j = 0; j < in->n && in->nth + j < first; j++)
+            in->a[j].space = kDead;
+    };
+    const uint64_t first = l.count - kCap;
+    size_t kept = l.kept;
+    Insn *in = l.oldest;
+    if (kept) {
+        in = l.oldest - kept;
+        if (in < l.base)
+            in += l.slots;
+        for (; kept && in->nth + in->n <= first; kept--)
+            in = step(in);
+        l.kept = kept;
+    }
+    if (kept) {
+        cut(in, first);
+    } else {
+        Insn *o = l.oldest;
+        size_t n = l.n;
+        bool dropped = false;
+        for (; n && o->nth + o->n <= first; n--, dropped = true)
+            o = step(o);
+        if (n)
+            cut(o, first);
+        if (dropped) // the free slot before oldest (no walk reads further back)
+            (o == l.base ? l.end : o)[-1].seq = 0;
+        l.oldest = in = o;
+        l.n = n;
+        first_[q] = std::max(first_[q], first);
+        if (n == 0)
+            held_ &= ~(1u << q);
+    }
+    capped_[q] = (l.n + kept ? std::max(in->nth, first) : l.count) + kCap;
+}
+
+// Drops q's oldest instructions every other pipe but S is ordered after (seq <= known: they join
+// the kept ones, of which the newest kKept stay).  (The cap is cap's work: what it dropped is
+// gone already.)
 inline void HazardChecker::forget(int q, uint64_t known)
 {
     List &l = acc_[q];
     // in locals: the records' stores could alias the list's fields
-    Insn *in = l.oldest;
+    Insn *const oldest = l.oldest, *const end = l.end;
+    const size_t slots = l.slots;
+    auto at = [=](size_t i) { // the i-th live one (i = n: the slot after the newest)
+        Insn *const p = oldest + i;
+        return p >= end ? p - slots : p;
+    };
     size_t n = l.n, kept = l.kept, dropped = 0;
     uint64_t first = first_[q];
-    if (n && in->nth < first) { // the cap took some: whole instructions, then maybe part of one
-        for (; n && in->nth + in->n <= first; n--, dropped++) {
-            kept = 0;
-            in = in + 1 == l.end ? l.base : in + 1;
-        }
-        for (uint64_t j = 0; n && in->nth + j < first; j++)
-            in->a[j].space = kDead;
+    // How many of the oldest every pipe but S is ordered after: seq grows along the list, so a
+    // halving search (prune runs seldom, and finds hundreds at a time).
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (at(mid)->seq <= known)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    const Insn *last = nullptr; // the newest of those every pipe but S is ordered after
-    const size_t before = n;
-    for (; n && in->seq <= known; n--) {
-        last = in;
-        in = in + 1 == l.end ? l.base : in + 1;
-    }
-    if (last) {
+    Insn *in = at(lo);
+    if (lo) {
+        const Insn *last = at(lo - 1); // the newest of them
         first = last->nth + last->n;
-        dropped += before - n;
-        kept += before - n;
+        dropped += lo;
+        kept += lo;
+        n -= lo;
     }
     if (q == DV_PIPE_S) // its own accesses never race with the scalar unit
         kept = 0;

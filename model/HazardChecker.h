@@ -6,6 +6,8 @@
 // with every instruction it issues (so wait_flag on S and pipe_barrier(ALL) order later work).
 // Two accesses from different pipes to overlapping bytes, at least one a write, with no
 // happens-before between them are a hazard.  Accesses are bounding byte ranges per operand.
+// A pipe's accesses race with later ones only while they are among its newest 4,096 (kCap),
+// counted when the later one is checked: the work stays bounded in kernels that never synchronise.
 #pragma once
 #include <algorithm>
 #include <array>
@@ -163,6 +165,7 @@ private:
     [[gnu::noinline, gnu::cold]] void collect(dv_pipe_t pipe, const Insn &rec);
     void report(dv_pipe_t pipe, const Insn &now);
     [[gnu::noinline]] void grow(int q);
+    [[gnu::noinline, gnu::cold]] void cap(int q);
     [[gnu::noinline]] void prune();
     void forget(int q, uint64_t known);
     [[gnu::noinline, gnu::cold]] bool scalar(const Insn &rec);
@@ -185,6 +188,14 @@ private:
         return a;
     }
     std::array<uint64_t, DV_PIPE_COUNT> issued_ = no_issue();
+    // The cap on what a pipe keeps: its newest kCap accesses (by nth), live or kept, whenever another
+    // pipe is checked against it, and no older one.  Defined by the pipe's own count, not by when
+    // prune runs, so prune may run as seldom as it likes (kPruneFloor) without changing a report.
+    // A pipe's count only grows when it executes, so execute applies the cap there (cap) once the
+    // count passes capped_[q]: the oldest access it keeps plus kCap (or less: cap then only moves it).
+    static constexpr uint64_t kCap = 4096;
+    static constexpr uint64_t kPruneFloor = 1024; // the fewest accesses between two prunes
+    uint64_t capped_[DV_PIPE_COUNT] = {};
     List acc_[DV_PIPE_COUNT];
     uint64_t first_[DV_PIPE_COUNT] = {};         // each pipe's first live access
     std::unique_ptr<Insn[]> own_[DV_PIPE_COUNT]; // its ring's storage, base - 1 .. base + room_
@@ -201,7 +212,7 @@ private:
     Sig recent_[DV_PIPE_COUNT][2] = {};
     uint64_t cut_[DV_PIPE_COUNT] = {}, cut0_[DV_PIPE_COUNT] = {};
     unsigned held_ = 0;                // the pipes whose list is not empty
-    uint64_t prune_order_ = 64; // order_ at which the live accesses reach the next prune's bound
+    uint64_t prune_order_ = kPruneFloor; // order_ at which the live accesses reach the next prune's bound
     std::vector<Hit> hits_;          // one instruction's races (execute; report empties it)
     std::vector<dv_hazard_t> found_; // what execute returns when it found hazards (report)
     const std::vector<dv_hazard_t> none_{}; // and when not
@@ -352,6 +363,8 @@ inline const std::vector<dv_hazard_t> &HazardChecker::execute(dv_pipe_t pipe, co
     mine.n++;
     order_ += static_cast<uint64_t>(n);
     mine.count += static_cast<uint64_t>(n);
+    if (__builtin_expect(mine.count > capped_[pipe], 0))
+        cap(pipe);
     const unsigned others = held_ & ~(1u << pipe);
     held_ |= 1u << pipe;
     if (__builtin_expect(pipe == DV_PIPE_S, 0)) { // the scalar unit's own access (ld_ub, st_gm, ...)

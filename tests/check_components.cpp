@@ -1812,6 +1812,37 @@ START_TEST(test_components_hazard_cap_splits_an_instruction)
 }
 END_TEST
 
+// The cap is a pipe's newest 4,096 accesses whenever another pipe is checked against it, however
+// seldom the checker prunes: MTE2 writes [0, 64), then `far` other ranges, with no flag between
+// them; V and then S read [0, 64).  With 4,095 more the write is among MTE2's newest 4,096 and
+// both race with it; with 4,096 more it is not, and neither does.
+START_TEST(test_components_hazard_cap_is_the_newest)
+{
+    for (uint64_t far = 4095; far <= 4096; far++) {
+        HazardChecker h;
+        Recorder rec;
+        h.reset(kAiv);
+        dv_range_t w = ub(0, 64, true);
+        rec.add(h.execute(DV_PIPE_MTE2, kNoClock, 0, 3, &w, 1));
+        for (uint64_t i = 1; i <= far; i++) {
+            dv_range_t x = ub(1 << 20 | 64 * i, (1 << 20 | 64 * i) + 64, true);
+            rec.add(h.execute(DV_PIPE_MTE2, kNoClock, i, 0, &x, 1));
+        }
+        ck_assert_uint_eq(rec.found.size(), 0);
+        dv_range_t r = ub(0, 64, false);
+        rec.add(h.execute(DV_PIPE_V, kNoClock, far + 1, 9, &r, 1));
+        rec.add(h.execute(DV_PIPE_S, kNoClock, far + 2, 10, &r, 1));
+        const size_t expect = far == 4095 ? 2 : 0;
+        ck_assert_uint_eq(rec.found.size(), expect);
+        for (size_t i = 0; i < expect; i++) {
+            ck_assert_int_eq(rec.found[i].kind, DV_HAZ_RAW);
+            ck_assert_uint_eq(rec.found[i].insn_first, 0);
+            ck_assert_uint_eq(rec.found[i].line_first, 3);
+        }
+    }
+}
+END_TEST
+
 // A long synchronised stream, then a race: MTE2 writes 127 ranges, V waiting for each (merging
 // MTE2's clock), so pruning forgets them and the checker reuses its space for later ones; then
 // MTE2 writes [0, 64) twice with no wait, and V reads [0, 64): it races with both writes, reported
@@ -2808,6 +2839,7 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(t, test_components_hazard_reports_once_in_order);
     tcase_add_test(t, test_components_hazard_pruning_keeps_races);
     tcase_add_test(t, test_components_hazard_cap_splits_an_instruction);
+    tcase_add_test(t, test_components_hazard_cap_is_the_newest);
     tcase_add_test(t, test_components_hazard_long_stream_then_race);
     tcase_add_test(t, test_components_hazard_race_across_the_wrap);
     tcase_add_test(t, test_components_hazard_race_past_the_two_newest);
