@@ -138,9 +138,7 @@ void HazardChecker::grow(int q)
 {
     List &l = acc_[q];
     const size_t slots = std::max<size_t>(2 * kKept, 4 * l.slots);
-    const Insn *in = l.oldest - l.kept;
-    if (in < l.base)
-        in += l.slots;
+    Insn *in = l.eldest();
     const size_t all = l.kept + l.n;
     if (slots <= room_[q] && in + all <= l.end) { // in place: from in to next, as they are
         l.end = l.base + slots;
@@ -154,7 +152,7 @@ void HazardChecker::grow(int q)
     base[-1].seq = 0;
     for (size_t i = 0; i < all; i++) { // a loop, not std::copy: its memmove took 5x the host instructions
         base[i] = *in;
-        in = in + 1 == l.end ? l.base : in + 1;
+        in = l.after(in);
     }
     own_[q] = std::move(own);
     room_[q] = room;
@@ -200,22 +198,16 @@ void HazardChecker::prune()
 void HazardChecker::cap(int q)
 {
     List &l = acc_[q];
-    auto step = [&l](Insn *in) { return in + 1 == l.end ? l.base : in + 1; };
     auto cut = [](Insn *in, uint64_t first) { // the accesses of in before first
         for (uint64_t j = 0; j < in->n && in->nth + j < first; j++)
             in->a[j].space = kDead;
     };
     const uint64_t first = l.count - kCap;
     size_t kept = l.kept;
-    Insn *in = l.oldest;
-    if (kept) {
-        in = l.oldest - kept;
-        if (in < l.base)
-            in += l.slots;
-        for (; kept && in->nth + in->n <= first; kept--)
-            in = step(in);
-        l.kept = kept;
-    }
+    Insn *in = l.eldest();
+    for (; kept && in->nth + in->n <= first; kept--)
+        in = l.after(in);
+    l.kept = kept;
     if (kept) {
         cut(in, first);
     } else {
@@ -223,7 +215,7 @@ void HazardChecker::cap(int q)
         size_t n = l.n;
         bool dropped = false;
         for (; n && o->nth + o->n <= first; n--, dropped = true)
-            o = step(o);
+            o = l.after(o);
         if (n)
             cut(o, first);
         if (dropped) // the free slot before oldest (no walk reads further back)

@@ -132,6 +132,12 @@ private:
         Insn *oldest = nullptr, *next = nullptr;
         size_t n = 0, slots = 0, kept = 0;
         uint64_t count = 0; // how many accesses the pipe executed
+        Insn *after(Insn *in) const { return in + 1 == end ? base : in + 1; } // the slot after in
+        Insn *eldest() const // the oldest kept one (oldest itself when none is kept)
+        {
+            Insn *const in = oldest - kept;
+            return in < base ? in + slots : in;
+        }
     };
     static_assert(sizeof(List) == 64, "List: a pipe's is one shift away");
     struct Hit {

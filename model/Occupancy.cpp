@@ -572,7 +572,7 @@ template <class Event> static void sort_by_time(Event *const e, const size_t n)
 // has reached the bound of Occupancy.h (no sort, no sweep), else swept.
 void Occupancy::fold(cycles_t upto)
 {
-    if (!series_ && !late_ && !folded_early_ && peak_ >= footprint_)
+    if (!series_ && static_cast<int64_t>(peak_) >= bound())
         fold_bounded(upto);
     else
         fold_sweep(upto);
@@ -696,7 +696,7 @@ __attribute__((noinline)) void Occupancy::sweep_level(const Event *b, const Even
     int64_t peak = static_cast<int64_t>(peak_);
     // A peak that reaches the bound of Occupancy.h (when it holds) is final: from there the
     // endpoints are only summed, a run at a time.
-    const int64_t bound = late_ || folded_early_ ? INT64_MAX : static_cast<int64_t>(footprint_);
+    const int64_t bound = this->bound();
     for (;;) {
         const cycles_t t = std::min(b->t, c->t);
         if (t >= upto)

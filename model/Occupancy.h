@@ -205,6 +205,8 @@ private:
     // of the last compaction or finish.
     bool late_ = false;
     uint64_t footprint_ = 0;
+    // The level's bound from those: the footprint while it holds, else none.
+    int64_t bound() const { return late_ || folded_early_ ? INT64_MAX : static_cast<int64_t>(footprint_); }
     // F over time: the last change (relative time tc_, F there fc_; level_ holds from tc_ on) and
     // the knots before it: every change point up to tc_ (grid_ == 0), or F at each multiple of
     // grid_ up to tc_.
