@@ -130,9 +130,10 @@ AiCore::AiCore(sc_core::sc_module_name name, const Params &p, CoreServices &chip
         entries += q_[q].reset(p.queue_depth[q]);
     pool_.reset(new Entry[entries]);
     pend_ = &pool_[0];
-    for (int q = 0, k = 1; q < DV_PIPE_COUNT; q++)
-        for (size_t i = 0; i <= q_[q].mask; i++)
-            q_[q].ring[i] = &pool_[k++];
+    spare_.reset(new Entry *[entries]);
+    spare_top_ = spare_.get();
+    for (size_t k = entries - 1; k > 0; k--) // (pool order from the top)
+        free_entry(&pool_[k]);
     no_queue_.depth = 1; // never full: it holds no entries
     queue_pipes_ = pipes_ & ~(1u << DV_PIPE_S);
     for (int q = 0; q < DV_PIPE_COUNT; q++)
@@ -528,7 +529,9 @@ int AiCore::begin_block(dv_stream_t *s, uint32_t block, uint32_t sub)
     ts_ = t_;
     queued_ = 0;
     for (int p = 0; p < DV_PIPE_COUNT; p++) {
-        q_[p].head = q_[p].count = 0;
+        while (!q_[p].empty()) // (what a failed block left)
+            free_entry(q_[p].pop());
+        q_[p].head = 0;
         cand_t_[p] = kNever;
         free_[p] = done_[p] = t_;
         busy_end_[p] = std::max(busy_end_[p], t_);
@@ -1219,7 +1222,8 @@ inline int AiCore::issue(cycles_t t, dv_error_t *err)
         invalidate(p);
     // The stream wrote the instruction into pend_: its entry joins the queue (in stays valid).
     Entry &e = *pend_;
-    pend_ = q_[p].push(pend_);
+    q_[p].push(pend_);
+    pend_ = *--spare_top_;
     queued_ |= 1u << p;
     e.enq = ts_;
     e.index = pending_index_;
@@ -1422,7 +1426,7 @@ inline void AiCore::finish_head(int p, cycles_t t, Ref node, uint32_t key)
 {
     const bool was_full = q_[p].full();
     path_.release(q_[p].front().node);
-    q_[p].pop();
+    free_entry(q_[p].pop());
     invalidate(p);
     if (q_[p].empty()) {
         queued_ &= ~(1u << p);
@@ -1496,7 +1500,7 @@ inline void AiCore::flag_end(int p, cycles_t t, Entry &e, Ref node)
 {
     const bool was_full = q_[p].full();
     path_.release(e.node);
-    q_[p].pop();
+    free_entry(q_[p].pop());
     invalidate(p);
     if (q_[p].empty()) {
         queued_ &= ~(1u << p);

@@ -140,14 +140,12 @@ private:
     };
     static_assert(std::is_trivially_default_constructible<Entry>::value, "the pool leaves entries uninitialised");
     struct Queue {
-        // Each slot of the ring holds a place in the core's pool (pool_), its own entry while the
-        // slot is out of use: an instruction is read from the stream straight into the spare entry
-        // pend_, and issuing it swaps pend_ with the place in the tail slot instead of copying it
-        // (every entry of the pool is in one slot or pend_, always).  The ring has a power of two of
-        // slots (at least depth), so that a place in it is a mask away.
+        // The ring holds the places in the core's pool (pool_) of the queued entries, from head; an
+        // entry in no queue and not pend_ is on the core's spare stack (spare_).  The ring has a
+        // power of two of slots (at least depth), so that a place in it is a mask away.
         std::unique_ptr<Entry *[]> ring;
         size_t depth = 0, mask = 0, head = 0, count = 0;
-        size_t reset(size_t d) // the ring's slots (the caller gives each its entry)
+        size_t reset(size_t d) // the ring's slots
         {
             size_t slots = 1;
             while (slots < d)
@@ -157,15 +155,13 @@ private:
         }
         Entry &front() { return *ring[head]; }
         const Entry &front() const { return *ring[head]; }
-        // e (filled) joins the queue; the returned entry, the tail slot's spare, takes its place.
-        Entry *push(Entry *e)
+        void push(Entry *e) { ring[(head + count++) & mask] = e; } // e (filled) joins the queue
+        Entry *pop() // the head leaves: its entry
         {
-            Entry *&slot = ring[(head + count++) & mask];
-            Entry *spare = slot;
-            slot = e;
-            return spare;
+            Entry *const e = ring[head];
+            head = (head + 1) & mask, count--;
+            return e;
         }
-        void pop() { head = (head + 1) & mask, count--; } // (its entry stays the slot's spare)
         bool full() const { return count == depth; }
         bool empty() const { return count == 0; }
     };
@@ -470,9 +466,17 @@ private:
     HazardChecker hz_;
     dv_stream_t *stream_ = nullptr;
     uint32_t block_ = 0, sub_ = 0;
-    // The entries of the queues' slots and of the pending instruction (pend_).  Entries are written
-    // before they are read: left uninitialised (pages a run never reaches cost nothing).
+    // The entries of the queued instructions, of the pending one (pend_) and the spare ones.  Entries
+    // are written before they are read: left uninitialised (pages a run never reaches cost nothing).
     std::unique_ptr<Entry[]> pool_;
+    // The spare entries (in no queue, not pend_), the last one freed on top: an instruction is read
+    // from the stream straight into pend_, which joins its queue as it is (no copy), and pend_ then
+    // takes the top.  Last in, first out, because an entry is over 500 bytes: a core that reuses the
+    // few it freed lately finds them in the host's caches, where cycling through its whole pool (some
+    // 200 entries, 24 to 48 cores run in turn) found them out of the caches.
+    std::unique_ptr<Entry *[]> spare_;
+    Entry **spare_top_ = nullptr; // one past the top
+    void free_entry(Entry *e) { *spare_top_++ = e; }
     Entry *pend_ = nullptr; // its insn: the instruction the scalar unit issues next (have_pending_)
     bool have_pending_ = false, stream_end_ = false;
     uint64_t next_index_ = 0, pending_index_ = 0;
