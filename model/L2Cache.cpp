@@ -19,12 +19,13 @@ L2Cache::L2Cache(sc_core::sc_module_name name, const Params &p)
     : sc_module(name), line_(p.line_bytes), ways_(p.ways), write_through_(p.write_through),
       sets_(p.size_bytes ? p.size_bytes / (p.line_bytes * p.ways) : 0),
       line_shift_(p.line_bytes && !(p.line_bytes & (p.line_bytes - 1)) ? (unsigned)__builtin_ctzll(p.line_bytes) : 64),
-      lay_(layout(p.ways)), ord_(order_of(p.ways))
+      head_(head_bytes(p.ways)), sig_(sig_at(p.ways)), ord_(order_of(p.ways))
 {
     // Zeroed on demand: a run touches only the sets its lines fall in.
-    if (sets_ > UINT64_MAX / lay_.bytes)
+    if (sets_ > UINT64_MAX / head_ || (p.ways && sets_ > UINT64_MAX / (kWayWords * p.ways)))
         throw std::bad_alloc();
-    sets_mem_.reset(sets_ * lay_.bytes);
+    heads_.reset(sets_ * head_);
+    ways_mem_.reset(sets_ * kWayWords * ways_);
     if (sets_)
         rotation(0);
     run_slots_.resize(kRunSlots);
@@ -67,35 +68,34 @@ const L2Cache::RunSlot &L2Cache::fill_run_slot(uint64_t run)
 static inline uint8_t sig_of(uint64_t tag) { return (uint8_t)tag; }
 
 template <uint64_t W>
-__attribute__((always_inline)) inline uint64_t L2Cache::find(const unsigned char *s, uint64_t tag, uint8_t sig) const
+__attribute__((always_inline)) inline uint64_t L2Cache::find(const unsigned char *h, const uint64_t *v, uint64_t tag,
+                                                             uint8_t sig) const
 {
     const uint64_t ways = W ? W : ways_;
-    const Layout lay = W ? layout(W) : lay_;
     // With a recency order every way is compared (an invalid one has tag 0, which no line's is).
-    const uint64_t valid = ways <= kOrderWays ? ways : field(s, kFill);
-    const uint64_t *tags = reinterpret_cast<const uint64_t *>(s + lay.tag);
+    const uint64_t valid = ways <= kOrderWays ? ways : field(h, kFill);
     if (ways > kOrderWays && valid <= kScanWays) { // a few valid ways: their tags themselves
         for (uint64_t w = 0; w < valid; w++)
-            if (tags[w] == tag)
+            if (way_tag(v, w) == tag)
                 return w;
         return ways;
     }
-    const unsigned char *sigs = s + lay.sig;
+    const unsigned char *bytes = h + (W ? sig_at(W) : sig_);
     for (uint64_t base = 0; base < valid; base += kSigChunk) {
         uint64_t m = 0;
 #if defined(__SSE2__)
         const __m128i key = _mm_shuffle_epi32(_mm_cvtsi32_si128((int)(sig * 0x01010101u)), 0);
-        const __m128i chunk = _mm_load_si128(reinterpret_cast<const __m128i *>(sigs + base));
+        const __m128i chunk = _mm_load_si128(reinterpret_cast<const __m128i *>(bytes + base));
         m = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(chunk, key));
 #else
         for (uint64_t k = 0; k < kSigChunk; k++)
-            m |= (uint64_t)(sigs[base + k] == sig) << k;
+            m |= (uint64_t)(bytes[base + k] == sig) << k;
 #endif
         if (valid - base < kSigChunk)
             m &= (1ull << (valid - base)) - 1;
         for (; m; m &= m - 1) {
             const uint64_t w = base + (uint64_t)__builtin_ctzll(m);
-            if (tags[w] == tag)
+            if (way_tag(v, w) == tag)
                 return w;
         }
         if (W && W <= kSigChunk) // one chunk holds every way
@@ -115,25 +115,22 @@ static inline uint64_t order_front(uint64_t order, uint64_t w)
     return (order & from << 4) | (order & ~from) << 4 | w;
 }
 
-// touch_runs' lookup of line tag - 1 in the set at s once its most recently used way did not hold
+// touch_runs' lookup of line tag - 1 in the set (h, v) once its most recently used way did not hold
 // it (see touch there): the line's way then records `use`.
 template <uint64_t W, bool D>
-__attribute__((always_inline)) inline void L2Cache::lookup(unsigned char *s, uint64_t tag, bool fresh, uint64_t at,
-                                                           uint64_t *seen, uint64_t use, uint64_t &misses,
-                                                           uint64_t &writebacks) const
+__attribute__((always_inline)) inline void L2Cache::lookup(unsigned char *h, uint64_t *v, uint64_t tag, bool fresh,
+                                                           uint64_t at, uint64_t *seen, uint64_t use,
+                                                           uint64_t &misses, uint64_t &writebacks) const
 {
     const uint64_t ways = W ? W : ways_;
-    const Layout lay = W ? layout(W) : lay_;
-    uint64_t *tags = reinterpret_cast<uint64_t *>(s + lay.tag);
-    unsigned char *const dirty = s + lay.dirty;
-    uint64_t *const used = reinterpret_cast<uint64_t *>(s + lay.used);
+    unsigned char *const dirty = h + kDirtyAt;
     const uint8_t sig = sig_of(tag);
     uint64_t w;
     if (ways <= kOrderWays) {
         // A line whose bit in its run's bitmap is clear was never allocated: a sure miss.
-        uint64_t &order = field(s, kOrder);
+        uint64_t &order = field(h, kOrder);
         const uint64_t o = order;
-        if (!fresh && (at == kMarked || seen[at / 64] >> at % 64 & 1) && (w = find<W>(s, tag, sig)) < ways) {
+        if (!fresh && (at == kMarked || seen[at / 64] >> at % 64 & 1) && (w = find<W>(h, v, tag, sig)) < ways) {
             // a hit: to the front of the order
             if (mru(o, ways) != w) {
                 const uint64_t init = (W ? order_of(W) : ord_).init;
@@ -141,30 +138,30 @@ __attribute__((always_inline)) inline void L2Cache::lookup(unsigned char *s, uin
             }
             if (D)
                 dirty[w] = 1;
-            used[w] = stamp(use, tag);
+            way_used(v, w) = stamp(use, tag);
             return;
         }
         // a miss: the last entry of the order (an invalid way while there is one) becomes the first
         w = victim(o, ways);
         order = rotate(o, ways, W ? order_of(W) : ord_);
     } else {
-        w = fresh ? ways : find<W>(s, tag, sig);
+        w = fresh ? ways : find<W>(h, v, tag, sig);
         if (w < ways) {
             if (D)
                 dirty[w] = 1;
-            used[w] = stamp(use, tag);
+            way_used(v, w) = stamp(use, tag);
             return;
         }
         // The least recently used way; an invalid one (never used), the lowest first, before any.
-        uint64_t &fill = field(s, kFill);
+        uint64_t &fill = field(h, kFill);
         if (fill < ways)
             w = fill++;
         else {
-            uint64_t oldest = used[0] + tags[0];
+            uint64_t oldest = way_used(v, 0) + way_tag(v, 0);
             w = 0;
-            for (uint64_t v = 1; v < ways; v++)
-                if (used[v] + tags[v] < oldest)
-                    oldest = used[v] + tags[v], w = v;
+            for (uint64_t u = 1; u < ways; u++)
+                if (way_used(v, u) + way_tag(v, u) < oldest)
+                    oldest = way_used(v, u) + way_tag(v, u), w = u;
         }
     }
     misses++;
@@ -174,48 +171,47 @@ __attribute__((always_inline)) inline void L2Cache::lookup(unsigned char *s, uin
     // dirty when written in write-back (write-allocate without a fill)
     writebacks += dirty[w];
     dirty[w] = D;
-    tags[w] = tag;
-    s[lay.sig + w] = sig;
-    used[w] = stamp(use, tag);
+    h[(W ? sig_at(W) : sig_) + w] = sig;
+    way_tag(v, w) = tag;
+    way_used(v, w) = stamp(use, tag);
 }
 
 // lookup out of line, for the loop over a tile's rows (whose lines mostly hit their most recently
 // used way: the loop keeps its state in registers, and passes the line's stamp, not its use).
 template <uint64_t W, bool D>
-__attribute__((noinline)) void L2Cache::lookup_cold(unsigned char *s, uint64_t tag, uint64_t at, uint64_t *seen,
-                                                    uint64_t st, Tally &t) const
+__attribute__((noinline)) void L2Cache::lookup_cold(unsigned char *h, uint64_t *v, uint64_t tag, uint64_t at,
+                                                    uint64_t *seen, uint64_t st, Tally &t) const
 {
-    lookup<W, D>(s, tag, false, at, seen, st + tag, t.misses, t.writebacks);
+    lookup<W, D>(h, v, tag, false, at, seen, st + tag, t.misses, t.writebacks);
 }
 
-// touch_rows' lookup of a line (tag: line + 1) in the set at s (at most kOrderWays ways) at its two
+// touch_rows' lookup of a line (tag: line + 1) in the set (h, v) (at most kOrderWays ways) at its two
 // most recently used ways, where a tile's rows that the cores sharing it read in turn mostly are
 // (the most recently used line, or the one before it when another tile's row took the set
 // meanwhile): a hit records the stamp `st` (stamp(use, tag)) and makes the line dirty when D, the
 // second moving to the front of the order (lookup's hit without the call); false when neither holds
 // the line.
 template <uint64_t W, bool D>
-__attribute__((always_inline)) inline bool L2Cache::hit_recent(unsigned char *s, uint64_t tag, uint64_t st) const
+__attribute__((always_inline)) inline bool L2Cache::hit_recent(unsigned char *h, uint64_t *v, uint64_t tag,
+                                                               uint64_t st) const
 {
     const uint64_t ways = W ? W : ways_;
-    const Layout lay = W ? layout(W) : lay_;
-    const uint64_t *const tags = reinterpret_cast<const uint64_t *>(s + lay.tag);
-    uint64_t &order = field(s, kOrder);
+    uint64_t &order = field(h, kOrder);
     const uint64_t o = order;
     uint64_t w = mru(o, ways);
-    if (tags[w] != tag) {
+    if (way_tag(v, w) != tag) {
         if (ways < 2)
             return false;
         w = (o >> 4 & 15) ^ (ways - 2); // the second entry (stored XOR Order::init, as the first)
-        if (tags[w] != tag)
+        if (way_tag(v, w) != tag)
             return false;
         // the first two entries swap places; each is stored XOR the other place's init entry
         const uint64_t x = (ways - 1) ^ (ways - 2);
         order = (o & ~0xffull) | ((o >> 4 & 15) ^ x) | ((o & 15) ^ x) << 4;
     }
     if (D)
-        s[lay.dirty + w] = 1;
-    reinterpret_cast<uint64_t *>(s + lay.used)[w] = st;
+        h[kDirtyAt + w] = 1;
+    way_used(v, w) = st;
     return true;
 }
 
@@ -223,11 +219,11 @@ __attribute__((always_inline)) inline bool L2Cache::hit_recent(unsigned char *s,
 template <uint64_t W, bool D>
 __attribute__((noinline)) L2Cache::Tally L2Cache::touch_rows(const GmRuns &runs)
 {
-    const Layout lay = W ? layout(W) : lay_;
-    const uint64_t ways = W ? W : ways_;
+    const uint64_t ways = W ? W : ways_, head = W ? head_bytes(W) : head_;
     const bool ordered = ways <= kOrderWays;
     const uint64_t line = line_, count = runs.count;
-    unsigned char *const mem = &sets_mem_[0];
+    unsigned char *const heads = &heads_[0];
+    uint64_t *const ways_mem = &ways_mem_[0];
     uint64_t uses = uses_;
     Walk k = walk_start();
     Tally cold; // the misses and write-backs of the lookups out of line
@@ -236,8 +232,8 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_rows(const GmRuns &runs)
     const uint64_t step = runs.stride / line, group_step = runs.group_stride / line;
     const uint64_t per = runs.group ? runs.group : count; // rows per group
     // The rows are taken in pieces that stay in one run of `sets` lines and do not wrap around the
-    // sets: a piece's rows are `step` sets apart, so its blocks are step_bytes apart.
-    const uint64_t sets = k.sets, step_bytes = step * lay.bytes;
+    // sets: a piece's rows are `step` sets apart, so are their headers and ways.
+    const uint64_t sets = k.sets, step_head = step * head, step_ways = step * kWayWords * ways;
     uint64_t group_line = runs.base / line;
     for (uint64_t left = count; left > 0; group_line += group_step) {
         uint64_t n = std::min(per, left), tag = group_line + 1;
@@ -247,7 +243,8 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_rows(const GmRuns &runs)
             const uint64_t set = set_in<true>(k, tag - 1, in_run);
             const uint64_t r = step ? std::min(n, (sets - 1 - std::max(in_run, set)) / step + 1) : n;
             n -= r;
-            unsigned char *s = mem + set * lay.bytes;
+            unsigned char *h = heads + set * head;
+            uint64_t *v = ways_mem + set * kWayWords * ways;
             uint64_t at = tag - 1 - k.first; // the row's place in its run's bitmap
             if (ordered && !(k.seen[at / 64] >> at % 64 & 1)) {
                 // The piece's first row was never allocated (a tile read or written for the first
@@ -260,13 +257,14 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_rows(const GmRuns &runs)
                     if (!(word & bit)) {
                         word |= bit;
                         cold.misses++;
-                        fresh_miss<W, D>(s, tag, stamp(uses, tag), cold.writebacks);
-                    } else if (!hit_recent<W, D>(s, tag, stamp(uses, tag)))
-                        lookup_cold<W, D>(s, tag, kMarked, k.seen, stamp(uses, tag), cold);
+                        fresh_miss<W, D>(h, v, tag, stamp(uses, tag), cold.writebacks);
+                    } else if (!hit_recent<W, D>(h, v, tag, stamp(uses, tag)))
+                        lookup_cold<W, D>(h, v, tag, kMarked, k.seen, stamp(uses, tag), cold);
                     if (uses == stop)
                         break;
                     tag += step;
-                    s += step_bytes;
+                    h += step_head;
+                    v += step_ways;
                     at += step;
                 }
                 if (n == 0)
@@ -279,12 +277,13 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_rows(const GmRuns &runs)
             uint64_t st = stamp(uses + 1, tag);
             uses += r;
             for (const uint64_t last = tag + (r - 1) * step;;) {
-                if (!(ordered && hit_recent<W, D>(s, tag, st)))
-                    lookup_cold<W, D>(s, tag, tag - 1 - k.first, k.seen, st, cold);
+                if (!(ordered && hit_recent<W, D>(h, v, tag, st)))
+                    lookup_cold<W, D>(h, v, tag, tag - 1 - k.first, k.seen, st, cold);
                 if (tag == last)
                     break;
                 tag += step;
-                s += step_bytes;
+                h += step_head;
+                v += step_ways;
                 st += 1 - step;
             }
             if (n == 0)
@@ -297,93 +296,92 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_rows(const GmRuns &runs)
     return Tally{count, cold.misses, cold.writebacks};
 }
 
-// Look up one line (tag: line + 1) in the set at s, which records `use` for it.  fresh: the line
+// Look up one line (tag: line + 1) in the set (h, v), which records `use` for it.  fresh: the line
 // was never allocated, a sure miss.  at: the line's place in its run's bitmap `seen`, whose bit is
 // tested before a full set's lookup and set on a miss; kMarked when the caller has set it already.
 template <uint64_t W, bool D>
-__attribute__((always_inline)) inline void L2Cache::touch(unsigned char *s, uint64_t tag, bool fresh, uint64_t at,
-                                                          uint64_t *seen, uint64_t use, uint64_t &misses,
-                                                          uint64_t &writebacks) const
+__attribute__((always_inline)) inline void L2Cache::touch(unsigned char *h, uint64_t *v, uint64_t tag, bool fresh,
+                                                          uint64_t at, uint64_t *seen, uint64_t use,
+                                                          uint64_t &misses, uint64_t &writebacks) const
 {
-    const Layout lay = W ? layout(W) : lay_;
     const uint64_t ways = W ? W : ways_;
     uint64_t w;
     // The most recently used way first: a line read again before its set is used for another (a
     // tile that the cores sharing it read in turn) hits there without a lookup.
-    if (ways <= kOrderWays && !fresh && reinterpret_cast<uint64_t *>(s + lay.tag)[w = mru(field(s, kOrder), ways)] == tag) {
+    if (ways <= kOrderWays && !fresh && way_tag(v, w = mru(field(h, kOrder), ways)) == tag) {
         if (D)
-            s[lay.dirty + w] = 1;
-        reinterpret_cast<uint64_t *>(s + lay.used)[w] = stamp(use, tag);
+            h[kDirtyAt + w] = 1;
+        way_used(v, w) = stamp(use, tag);
         return;
     }
-    lookup<W, D>(s, tag, fresh, at, seen, use, misses, writebacks);
+    lookup<W, D>(h, v, tag, fresh, at, seen, use, misses, writebacks);
 }
 
-// A line never allocated (tag: line + 1) into the set at s, which has a recency order: a sure miss,
-// which takes the last way of the order (an invalid one while there is one) and makes it the first -
-// lookup's miss without its search.  The way records the stamp `st`.
+// A line never allocated (tag: line + 1) into the set (h, v), which has a recency order: a sure
+// miss, which takes the last way of the order (an invalid one while there is one) and makes it the
+// first - lookup's miss without its search.  The way records the stamp `st`.
 template <uint64_t W, bool D>
-__attribute__((always_inline)) inline void L2Cache::fresh_miss(unsigned char *s, uint64_t tag, uint64_t st,
+__attribute__((always_inline)) inline void L2Cache::fresh_miss(unsigned char *h, uint64_t *v, uint64_t tag, uint64_t st,
                                                                uint64_t &writebacks) const
 {
     const uint64_t ways = W ? W : ways_;
-    const Layout lay = W ? layout(W) : lay_;
-    uint64_t &order = field(s, kOrder);
+    uint64_t &order = field(h, kOrder);
     const uint64_t o = order, w = victim(o, ways);
     order = rotate(o, ways, W ? order_of(W) : ord_);
-    writebacks += s[lay.dirty + w]; // (an invalid way is never dirty)
-    s[lay.dirty + w] = D;
-    reinterpret_cast<uint64_t *>(s + lay.tag)[w] = tag;
-    s[lay.sig + w] = sig_of(tag);
-    reinterpret_cast<uint64_t *>(s + lay.used)[w] = st;
+    writebacks += h[kDirtyAt + w]; // (an invalid way is never dirty)
+    h[kDirtyAt + w] = D;
+    h[(W ? sig_at(W) : sig_) + w] = sig_of(tag);
+    way_tag(v, w) = tag;
+    way_used(v, w) = st;
 }
 
-// n lines never allocated (tags tag .. tag + n - 1) into the n sets from the one at s, which have a
-// recency order: sure misses, each taking the last way of its set's order (an invalid one while
-// there is one), which becomes the first - lookup's miss without its search.
+// n lines never allocated (tags tag .. tag + n - 1) into the n sets from the one with header h and
+// ways v, which have a recency order: sure misses, each taking the last way of its set's order (an
+// invalid one while there is one), which becomes the first - lookup's miss without its search.
 template <uint64_t W, bool D>
-__attribute__((always_inline)) inline void L2Cache::fresh_lines(unsigned char *s, uint64_t tag, uint64_t n,
+__attribute__((always_inline)) inline void L2Cache::fresh_lines(unsigned char *h, uint64_t *v, uint64_t tag, uint64_t n,
                                                                 uint64_t &uses, uint64_t &writebacks) const
 {
-    const Layout lay = W ? layout(W) : lay_;
+    const uint64_t head = W ? head_bytes(W) : head_, words = kWayWords * (W ? W : ways_);
     // Line tag - 1 is used at tag + u: every line's stamp is u.
     const uint64_t u = stamp(uses + 1, tag), e = tag + n;
     uses += n;
-    const auto miss = [&](unsigned char *b, uint64_t line_tag) __attribute__((always_inline)) {
-        fresh_miss<W, D>(b, line_tag, u, writebacks);
+    const auto miss = [&](unsigned char *hb, uint64_t *vb, uint64_t line_tag) __attribute__((always_inline)) {
+        fresh_miss<W, D>(hb, vb, line_tag, u, writebacks);
     };
     // The n mod 4 first lines, then four lines a step (the compiler's unrolling does not survive
     // link-time optimisation), so that the loop needs no count of its own.
     switch (n % 4) {
     case 3:
-        miss(s, tag++);
-        s += lay.bytes;
+        miss(h, v, tag++);
+        h += head, v += words;
         [[fallthrough]];
     case 2:
-        miss(s, tag++);
-        s += lay.bytes;
+        miss(h, v, tag++);
+        h += head, v += words;
         [[fallthrough]];
     case 1:
-        miss(s, tag++);
-        s += lay.bytes;
+        miss(h, v, tag++);
+        h += head, v += words;
         break;
     default:
         break;
     }
-    for (; tag != e; tag += 4, s += 4 * lay.bytes) {
-        miss(s, tag);
-        miss(s + lay.bytes, tag + 1);
-        miss(s + 2 * lay.bytes, tag + 2);
-        miss(s + 3 * lay.bytes, tag + 3);
+    for (; tag != e; tag += 4, h += 4 * head, v += 4 * words) {
+        miss(h, v, tag);
+        miss(h + head, v + words, tag + 1);
+        miss(h + 2 * head, v + 2 * words, tag + 2);
+        miss(h + 3 * head, v + 3 * words, tag + 3);
     }
 }
 
 // fresh_lines out of line, with every register for its loop; returns the write-backs.
 template <uint64_t W, bool D>
-__attribute__((noinline)) uint64_t L2Cache::fresh_run(unsigned char *s, uint64_t tag, uint64_t n, uint64_t uses) const
+__attribute__((noinline)) uint64_t L2Cache::fresh_run(unsigned char *h, uint64_t *v, uint64_t tag, uint64_t n,
+                                                      uint64_t uses) const
 {
     uint64_t writebacks = 0;
-    fresh_lines<W, D>(s, tag, n, uses, writebacks);
+    fresh_lines<W, D>(h, v, tag, n, uses, writebacks);
     return writebacks;
 }
 
@@ -396,14 +394,15 @@ __attribute__((always_inline)) inline void L2Cache::touch_lines(uint64_t l, uint
                                                                 uint64_t set, Walk &k, uint64_t &uses,
                                                                 uint64_t &misses, uint64_t &writebacks)
 {
-    const uint64_t ways = W ? W : ways_;
-    const Layout lay = W ? layout(W) : lay_;
+    const uint64_t ways = W ? W : ways_, head = W ? head_bytes(W) : head_;
     const uint64_t sets = k.sets;
-    unsigned char *const mem = &sets_mem_[0];
+    unsigned char *const heads = &heads_[0];
+    uint64_t *const ways_mem = &ways_mem_[0];
     for (;;) {
         // lines l .. l + n - 1 take sets set .. set + n - 1
         const uint64_t n = std::min(last - l, std::min(sets - in_run, sets - set) - 1) + 1;
-        unsigned char *s = mem + set * lay.bytes;
+        unsigned char *h = heads + set * head;
+        uint64_t *v = ways_mem + set * kWayWords * ways;
         for (uint64_t tag = l + 1, end = l + 1 + n, pos = in_run; tag != end;) {
             const uint64_t bit = pos % 64, m = std::min<uint64_t>(end - tag, 64 - bit); // 1 .. 64
             const uint64_t mask = ~0ull >> (64 - m) << bit;
@@ -414,12 +413,13 @@ __attribute__((always_inline)) inline void L2Cache::touch_lines(uint64_t l, uint
             const uint64_t e = tag + m;
             if (fresh && ways <= kOrderWays) {
                 misses += m;
-                fresh_lines<W, D>(s, tag, m, uses, writebacks);
+                fresh_lines<W, D>(h, v, tag, m, uses, writebacks);
                 tag += m;
-                s += m * lay.bytes;
+                h += m * head;
+                v += m * kWayWords * ways;
             } else
-                for (; tag != e; tag++, s += lay.bytes)
-                    touch<W, D>(s, tag, fresh, kMarked, k.seen, ++uses, misses, writebacks);
+                for (; tag != e; tag++, h += head, v += kWayWords * ways)
+                    touch<W, D>(h, v, tag, fresh, kMarked, k.seen, ++uses, misses, writebacks);
         }
         l += n;
         if (l > last)
@@ -450,7 +450,8 @@ __attribute__((always_inline)) inline L2Cache::Tally L2Cache::touch_run(uint64_t
         const uint64_t mask = ~0ull >> (64 - n) << bit;
         if ((word & mask) == 0) {
             word |= mask;
-            const uint64_t writebacks = fresh_run<W, D>(&sets_mem_[0] + set * layout(W).bytes, l + 1, n, uses_);
+            const uint64_t writebacks = fresh_run<W, D>(&heads_[0] + set * head_bytes(W), &ways_mem_[0] + set * kWayWords * W,
+                                                        l + 1, n, uses_);
             uses_ += n;
             return Tally{n, n, writebacks};
         }
@@ -468,8 +469,8 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_run_any(uint64_t a, uint
     uint64_t in_run;
     const uint64_t set = set_in(k, l, in_run);
     if (l == last)
-        touch<W, D>(&sets_mem_[0] + set * (W ? layout(W) : lay_).bytes, l + 1, false, in_run, k.seen, ++uses, misses,
-                    writebacks);
+        touch<W, D>(&heads_[0] + set * (W ? head_bytes(W) : head_), &ways_mem_[0] + set * kWayWords * (W ? W : ways_), l + 1, false,
+                    in_run, k.seen, ++uses, misses, writebacks);
     else
         touch_lines<W, D>(l, last, in_run, set, k, uses, misses, writebacks);
     uses_ = uses;
@@ -491,10 +492,11 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
         // apart (a tile's rows of up to a line; rows of a group in distinct lines): their lines are
         // stepped from the first one, not found from an address per run.
         return touch_rows<W, D>(runs);
-    // Everything the loops read is copied to locals first: the stores into the sets' blocks could
+    // Everything the loops read is copied to locals first: the stores into the sets' state could
     // otherwise alias any member, and each would be read again per line.
-    const Layout lay = W ? layout(W) : lay_;
-    unsigned char *const mem = &sets_mem_[0];
+    const uint64_t ways = W ? W : ways_, head = W ? head_bytes(W) : head_;
+    unsigned char *const heads = &heads_[0];
+    uint64_t *const ways_mem = &ways_mem_[0];
     uint64_t uses = uses_, misses = 0, writebacks = 0, lines = 0;
     Walk k = walk_start();
     // the runs' addresses, as GmRuns::Cursor walks them
@@ -517,7 +519,8 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
         const uint64_t set = set_in(k, l, in_run);
         lines += last - l + 1;
         if (l == last) // a run within one line
-            touch<W, D>(mem + set * lay.bytes, l + 1, false, in_run, k.seen, ++uses, misses, writebacks);
+            touch<W, D>(heads + set * head, ways_mem + set * kWayWords * ways, l + 1, false, in_run, k.seen, ++uses, misses,
+                        writebacks);
         else
             touch_lines<W, D>(l, last, in_run, set, k, uses, misses, writebacks);
     }
@@ -528,12 +531,12 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
 
 bool L2Cache::probe(uint64_t line_addr, uint64_t set, bool write)
 {
-    unsigned char *s = set_at(set);
-    const uint64_t w = find<0>(s, line_addr + 1, sig_of(line_addr + 1));
+    unsigned char *h = head_at(set);
+    const uint64_t w = find<0>(h, ways_at(set), line_addr + 1, sig_of(line_addr + 1));
     if (w < ways_) {
         hits++;
         if (write && !write_through_)
-            s[lay_.dirty + w] = 1;
+            h[kDirtyAt + w] = 1;
         return true;
     }
     misses++;
@@ -640,17 +643,16 @@ uint64_t L2Cache::idle_write_back(uint64_t max_lines)
 {
     std::vector<std::pair<uint64_t, uint64_t>> dirty; // (last use, set x ways + way)
     for (uint64_t set = 0; set < sets_; set++) {
-        const unsigned char *s = set_at(set);
-        const uint64_t *used = reinterpret_cast<const uint64_t *>(s + lay_.used);
-        const uint64_t *tags = reinterpret_cast<const uint64_t *>(s + lay_.tag);
+        const unsigned char *bytes = head_at(set) + kDirtyAt;
+        const uint64_t *v = ways_at(set);
         for (uint64_t w = 0; w < ways_; w++)
-            if (s[lay_.dirty + w])
-                dirty.push_back({used[w] + tags[w], set * ways_ + w});
+            if (bytes[w])
+                dirty.push_back({way_used(v, w) + way_tag(v, w), set * ways_ + w});
     }
     const uint64_t n = std::min<uint64_t>(max_lines, dirty.size());
     std::nth_element(dirty.begin(), dirty.begin() + (ptrdiff_t)n, dirty.end()); // the n least recently used first
     for (uint64_t i = 0; i < n; i++)
-        set_at(dirty[i].second / ways_)[lay_.dirty + dirty[i].second % ways_] = 0;
+        head_at(dirty[i].second / ways_)[kDirtyAt + dirty[i].second % ways_] = 0;
     return n;
 }
 

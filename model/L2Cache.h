@@ -145,7 +145,7 @@ private:
 
     // The run of `sets` lines a walk over lines is in - its number, first line, rotation and bitmap
     // of lines allocated - held in locals while touch_runs walks, set_of's memo before and after
-    // (with sets_: the stores into the sets' blocks may alias any member, a local they cannot).
+    // (with sets_: the stores into the sets' state may alias any member, a local they cannot).
     struct Walk {
         uint64_t run, first, rot, *seen, sets;
     };
@@ -181,36 +181,49 @@ private:
     }
     __attribute__((noinline)) Walk walk_far(uint64_t l, uint64_t sets) { return walk_to(l, sets); }
 
-    // One set's state is a block of set_bytes bytes (set `s` at sets_mem_ + s x set_bytes), so that
-    // a lookup reaches one place:
-    //   fill  (u64)           with more than kOrderWays ways: valid ways, 0 .. fill - 1 (a way once
+    // One set's state is in two arrays, so that what every access reads first is dense: with the
+    // profiles' 192 MB of 16 ways (24,576 sets) the headers take 1.2 MB, which a host core's L2
+    // mostly holds, where one block of 320 bytes per set took 7.9 MB and a lookup missed the host's
+    // caches in three places (its set's order, its way's tag and its way's used).
+    // A set's header (head_bytes(ways) bytes, set s at heads_ + s x head_):
+    //   fill  (u64, kFill)    with more than kOrderWays ways: valid ways, 0 .. fill - 1 (a way once
     //                         used stays valid)
-    //   order (u64)           with at most kOrderWays ways: every way, from the most recently used
+    //   order (u64, kOrder)   with at most kOrderWays ways: every way, from the most recently used
     //                         (bits 0-3) to the least, 4-bit way numbers, so that the victim is read,
     //                         not searched for.  The invalid ways (tag 0) are the order's last entries
     //                         in the order they are to be taken (Order); the word holds the order XOR
-    //                         Order::init, so that a zeroed block is an empty set
-    //   dirty (u8 per way)    1 when the way's line is dirty (a byte, not a bit: a miss reads and
-    //                         sets its victim's without shifting), padded to a multiple of 16
-    //   sig   (u8 per way)    a byte of each valid way's tag (sig_of), padded to kSigChunk, from a
-    //                         16-byte boundary (blocks start on 64-byte ones)
-    //   tag   (u64 per way)   line address + 1; 0 = invalid
-    //   used  (u64 per way)   when each way was last used (0: never), less its tag: use - tag,
+    //                         Order::init, so that a zeroed header is an empty set.  fill and order
+    //                         are never both used: they are one word
+    //   (8 bytes unused)
+    //   dirty (u8 per way, at kDirtyAt)  1 when the way's line is dirty (a byte, not a bit: a miss
+    //                         reads and sets its victim's without shifting), padded to a multiple of 16
+    //   sig   (u8 per way, at sig_at(ways))  a byte of each valid way's tag (sig_of), padded to
+    //                         kSigChunk, on a 16-byte boundary (headers start on 16-byte ones)
+    // A set's ways (kWayWords x ways words, set s at ways_mem_ + s x kWayWords x ways_): each way's
+    // tag and used side by side (way_tag, way_used), so that a hit or a fill touches one host line
+    // of them:
+    //   tag   (u64)           line address + 1; 0 = invalid
+    //   used  (u64)           when the way was last used (0: never), less its tag: use - tag,
     //                         modulo 2^64 (stamp()), so that a run of lines never allocated, whose
     //                         uses and tags both count up by one, stores one value in all its ways;
     //                         idle_write_back orders the dirty lines of all sets by used + tag (a
     //                         DV_L2_DISABLE write can make a clean line dirty, so every line records
     //                         it), and it finds the victim of more than kOrderWays ways
-    struct Layout {
-        uint64_t dirty, sig, tag, used, bytes; // offsets in a set's block, and its size
-    };
-    static constexpr uint64_t kFill = 0, kOrder = 8;
-    static constexpr Layout layout(uint64_t ways)
+    // Both are Zeros: all-zero state is an empty set, and only the sets touched take host memory.
+    // (A header of 32 bytes - the dirty flags a bit of each way's signature byte - kept 0.8 MB, but
+    // reading and writing the flag there cost two host instructions more per fresh line.)
+    static constexpr uint64_t kFill = 0, kOrder = 0, kDirtyAt = 16, kWayWords = 2;
+    static constexpr uint64_t sig_at(uint64_t ways) { return kDirtyAt + (ways + 15) / 16 * 16; }
+    static constexpr uint64_t head_bytes(uint64_t ways)
     {
-        const uint64_t dirty = 16, sig = dirty + (ways + 15) / 16 * 16;
-        const uint64_t tag = (sig + (ways + kSigChunk - 1) / kSigChunk * kSigChunk + 63) / 64 * 64;
-        return Layout{dirty, sig, tag, tag + 8 * ways, (tag + 16 * ways + 63) / 64 * 64};
+        return sig_at(ways) + (ways + kSigChunk - 1) / kSigChunk * kSigChunk;
     }
+    // Way w's tag and used in a set's ways v.  (Words, not a struct of two: the compiler then
+    // addresses both from the way's offset instead of forming each way's address first.)
+    static uint64_t &way_tag(uint64_t *v, uint64_t w) { return v[kWayWords * w]; }
+    static uint64_t &way_used(uint64_t *v, uint64_t w) { return v[kWayWords * w + 1]; }
+    static uint64_t way_tag(const uint64_t *v, uint64_t w) { return v[kWayWords * w]; }
+    static uint64_t way_used(const uint64_t *v, uint64_t w) { return v[kWayWords * w + 1]; }
     // The recency order of a set of `ways` ways (at most kOrderWays).  An empty set's order is ways
     // - 1 .. 0 (init): its last entry, the victim, is way 0, and a miss moves the victim to the
     // front (the order rotates), so the invalid ways stay the order's last entries and are taken
@@ -237,7 +250,7 @@ private:
     }
     // The most recently used way of a set whose stored order is `stored`.
     static uint64_t mru(uint64_t stored, uint64_t ways) { return (stored & 15) ^ (ways - 1); }
-    // What a way's used records for a use of its line (tag: line + 1) at `use` (Layout: used).
+    // What a way's used records for a use of its line (tag: line + 1) at `use` (Way::used).
     static uint64_t stamp(uint64_t use, uint64_t tag) { return use - tag; }
     // Per-access tallies of touch_runs.
     struct Tally {
@@ -259,50 +272,51 @@ private:
     Tally touch_run(uint64_t a, uint64_t bytes);
     template <uint64_t W, bool D>
     Tally touch_run_any(uint64_t a, uint64_t bytes);
-    // A miss of a line never allocated (tag: line + 1) in the set at s (at most kOrderWays ways),
-    // whose way records the stamp `st` (stamp(use, tag)).
+    // A miss of a line never allocated (tag: line + 1) in the set with header h and ways v (at most
+    // kOrderWays ways), whose way records the stamp `st` (stamp(use, tag)).
     template <uint64_t W, bool D>
-    void fresh_miss(unsigned char *s, uint64_t tag, uint64_t st, uint64_t &writebacks) const;
+    void fresh_miss(unsigned char *h, uint64_t *v, uint64_t tag, uint64_t st, uint64_t &writebacks) const;
     // touch_runs' misses of n lines never allocated, tags tag .. tag + n - 1, in the n sets from the
-    // one at s (at most kOrderWays ways).
+    // one with header h and ways v (at most kOrderWays ways).
     template <uint64_t W, bool D>
-    void fresh_lines(unsigned char *s, uint64_t tag, uint64_t n, uint64_t &uses, uint64_t &writebacks) const;
+    void fresh_lines(unsigned char *h, uint64_t *v, uint64_t tag, uint64_t n, uint64_t &uses, uint64_t &writebacks) const;
     template <uint64_t W, bool D>
-    uint64_t fresh_run(unsigned char *s, uint64_t tag, uint64_t n, uint64_t uses) const;
+    uint64_t fresh_run(unsigned char *h, uint64_t *v, uint64_t tag, uint64_t n, uint64_t uses) const;
     // touch_runs' lookup of lines l .. last (l < last) from the set `set`, l's place in its run in_run.
     template <uint64_t W, bool D>
     void touch_lines(uint64_t l, uint64_t last, uint64_t in_run, uint64_t set, Walk &k, uint64_t &uses,
                      uint64_t &misses, uint64_t &writebacks);
-    // touch_runs' lookup of one line (tag: line + 1) in the set at s: its most recently used way,
-    // else lookup.
+    // touch_runs' lookup of one line (tag: line + 1) in the set with header h and ways v: its most
+    // recently used way, else lookup.
     template <uint64_t W, bool D>
-    void touch(unsigned char *s, uint64_t tag, bool fresh, uint64_t at, uint64_t *seen, uint64_t use,
+    void touch(unsigned char *h, uint64_t *v, uint64_t tag, bool fresh, uint64_t at, uint64_t *seen, uint64_t use,
                uint64_t &misses, uint64_t &writebacks) const;
-    // touch_runs' lookup of a line (tag: line + 1) in the set at s past its most recently used way:
+    // touch_runs' lookup of a line (tag: line + 1) in the set (h, v) past its most recently used way:
     // a hit moves its way to the front of the order; a miss takes a way (writing back a dirty
     // victim: writebacks) and sets the line's bit `at` of its run's bitmap `seen` (kMarked: the
     // caller did).  fresh: the line was never allocated (a sure miss).  The way records `use`.
     template <uint64_t W, bool D>
-    void lookup(unsigned char *s, uint64_t tag, bool fresh, uint64_t at, uint64_t *seen, uint64_t use,
+    void lookup(unsigned char *h, uint64_t *v, uint64_t tag, bool fresh, uint64_t at, uint64_t *seen, uint64_t use,
                 uint64_t &misses, uint64_t &writebacks) const;
     template <uint64_t W, bool D>
-    bool hit_recent(unsigned char *s, uint64_t tag, uint64_t st) const;
+    bool hit_recent(unsigned char *h, uint64_t *v, uint64_t tag, uint64_t st) const;
     template <uint64_t W, bool D>
-    void lookup_cold(unsigned char *s, uint64_t tag, uint64_t at, uint64_t *seen, uint64_t st, Tally &t) const;
+    void lookup_cold(unsigned char *h, uint64_t *v, uint64_t tag, uint64_t at, uint64_t *seen, uint64_t st, Tally &t) const;
     static constexpr uint64_t kMarked = ~0ull; // lookup: the line's bit is set already
     // A DV_L2_DISABLE access of one line: true on a hit (a write marks the line dirty in write-back).
     bool probe(uint64_t line_addr, uint64_t set, bool write);
-    // The way of the set at `s` holding tag (line address + 1), or ways: up to kScanWays valid
+    // The way of the set (h, v) holding tag (line address + 1), or ways: up to kScanWays valid
     // ways' tags are compared one by one, more by their signatures, kSigChunk at a time, and the
     // tags that match.  sig: the tag's signature (sig_of).
     template <uint64_t W>
-    uint64_t find(const unsigned char *s, uint64_t tag, uint8_t sig) const;
+    uint64_t find(const unsigned char *h, const uint64_t *v, uint64_t tag, uint8_t sig) const;
     // The moves of a DV_L2_DISABLE access (which does not allocate).
     GmResult transfer_bypass(cycles_t t, const GmRuns &runs, bool write, unsigned requester);
-    // A set's block and its fields.
-    unsigned char *set_at(uint64_t set) { return &sets_mem_[0] + set * lay_.bytes; }
-    static uint64_t &field(unsigned char *s, uint64_t off) { return *reinterpret_cast<uint64_t *>(s + off); }
-    static uint64_t field(const unsigned char *s, uint64_t off) { return *reinterpret_cast<const uint64_t *>(s + off); }
+    // A set's header and ways, and a header's words.
+    unsigned char *head_at(uint64_t set) { return &heads_[0] + set * head_; }
+    uint64_t *ways_at(uint64_t set) { return &ways_mem_[0] + set * kWayWords * ways_; }
+    static uint64_t &field(unsigned char *h, uint64_t off) { return *reinterpret_cast<uint64_t *>(h + off); }
+    static uint64_t field(const unsigned char *h, uint64_t off) { return *reinterpret_cast<const uint64_t *>(h + off); }
 
     static constexpr uint64_t kSigChunk = 16, kScanWays = 4, kOrderWays = 16;
 
@@ -313,13 +327,14 @@ private:
     const bool write_through_;   // l2.write_through: writes reach HBM at once, lines stay clean
     const uint64_t sets_;
     const unsigned line_shift_;          // log2(line_) when a power of two, else 64
-    const Layout lay_;
+    const uint64_t head_, sig_; // head_bytes(ways_), sig_at(ways_)
     const Order ord_; // order_of(ways_)
     // set_of: the last run of `sets` lines seen, its first line and its rotation; memo_seen_: its
     // bitmap (RunSlot::seen) when touch_runs left the memo, else null (rotation() set it)
     mutable uint64_t memo_run_ = 0, memo_first_ = 0, memo_rot_ = 0;
     mutable uint64_t *memo_seen_ = nullptr;
-    Zeros<unsigned char> sets_mem_; // the sets' blocks (Layout), zero: empty
+    Zeros<unsigned char> heads_; // the sets' headers (head_bytes), zero: empty
+    Zeros<uint64_t> ways_mem_;   // the sets' ways, zero: invalid
     uint64_t uses_ = 0;          // line uses so far (the clock of used)
     std::vector<RunSlot> run_slots_; // kRunSlots, by run mod kRunSlots
     std::unordered_map<uint64_t, std::unique_ptr<uint64_t[]>> seen_; // run -> its bitmap of lines allocated

@@ -661,6 +661,51 @@ START_TEST(test_components_l2_stamps_order_by_use)
 }
 END_TEST
 
+// A set's dirty flags, signatures and tags are kept apart (the set's header and its ways): one set
+// of 128 B lines, lines 255, 511, 767, ... (L0, L1, ...: tags 256, 512, ..., every signature the
+// same, so each lookup compares every way's tag), with 16 ways (a recency order), 24 and 64 (fill
+// and the oldest use; 64: four signature chunks).  L0 .. L(ways - 1) come in with the odd ones
+// written (dirty), and all hit when read again in order; a DV_L2_DISABLE write of L0 (a hit, its
+// last use kept) makes it dirty and the least recently used dirty line, the one idle_write_back(1)
+// writes back.  The ways new lines that follow evict L0 .. L(ways - 1) in order and write back the
+// odd ones (none for L0, cleaned); no dirty line is left.
+START_TEST(test_components_l2_split_state)
+{
+    for (uint64_t ways : {16, 24, 64}) {
+        Context context;
+        Hbm hbm("hbm", Hbm::Params{50, 8, 64, 0, 0});
+        L2Cache l2("l2", L2Cache::Params{ways * 128, 128, ways, false, 64, 64});
+        l2.hbm.bind(hbm);
+        auto move = [&](uint64_t n, bool write, dv_l2_mode_t mode = DV_L2_NORMAL) {
+            GmRuns r;
+            r.count = 1;
+            r.bytes = 128;
+            r.base = (256 * (n + 1) - 1) * 128;
+            r.mode = mode;
+            return l2.transfer(0, r, write, 0);
+        };
+        for (uint64_t n = 0; n < ways; n++)
+            move(n, n % 2 == 1);
+        ck_assert_uint_eq(l2.misses, ways);
+        for (uint64_t n = 0; n < ways; n++)
+            ck_assert_msg(!move(n, false).miss, "%llu ways: L%llu", (unsigned long long)ways, (unsigned long long)n);
+        ck_assert_uint_eq(l2.hits, ways);
+        move(0, true, DV_L2_DISABLE);
+        ck_assert_uint_eq(l2.hits, ways + 1);
+        ck_assert_uint_eq(l2.bypassed, 0);
+        ck_assert_uint_eq(l2.idle_write_back(1), 1);
+        for (uint64_t n = 0; n < ways; n++) { // L(ways + n) evicts Ln
+            ck_assert(move(ways + n, false).miss);
+            ck_assert_uint_eq(l2.writebacks, (n + 1) / 2);
+        }
+        ck_assert_uint_eq(l2.misses, 2 * ways);
+        ck_assert_uint_eq(l2.idle_write_back(~0ull), 0);
+        for (uint64_t n = 1; n < ways; n++) // every old line is out: a bypassing read misses
+            ck_assert(move(n, false, DV_L2_DISABLE).miss);
+    }
+}
+END_TEST
+
 // Write-back: a write allocates without a fill (no HBM bytes) and leaves the line dirty; L2, L4,
 // L6 fill the other ways (mru 1111 -> 1000), so L8 evicts way 0, the dirty L0: one write-back of
 // 128 B.  Misses 5, hits 0, HBM reads 4 lines (L2, L4, L6, L8), writes 1 line.
@@ -2869,6 +2914,9 @@ extern "C" Suite *dv_components_suite(void)
     TCase *stamps = tcase_create("l2_stamps");
     tcase_add_test(stamps, test_components_l2_stamps_order_by_use);
     suite_add_tcase(s, stamps);
+    TCase *split = tcase_create("l2_split_state");
+    tcase_add_test(split, test_components_l2_split_state);
+    suite_add_tcase(s, split);
     TCase *occ = tcase_create("occupancy_without_series");
     tcase_set_timeout(occ, 60);
     tcase_add_test(occ, test_components_occupancy_without_series);
