@@ -234,6 +234,7 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_rows(const GmRuns &runs)
     // The rows are taken in pieces that stay in one run of `sets` lines and do not wrap around the
     // sets: a piece's rows are `step` sets apart, so are their headers and ways.
     const uint64_t sets = k.sets, step_head = step * head, step_ways = step * kWayWords * ways;
+    const uint64_t ahead = kAheadRows * step_head;
     uint64_t group_line = runs.base / line;
     for (uint64_t left = count; left > 0; group_line += group_step) {
         uint64_t n = std::min(per, left), tag = group_line + 1;
@@ -277,6 +278,7 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_rows(const GmRuns &runs)
             uint64_t st = stamp(uses + 1, tag);
             uses += r;
             for (const uint64_t last = tag + (r - 1) * step;;) {
+                __builtin_prefetch(h + ahead); // a later row's header (kAheadRows); past the piece, harmless
                 if (!(ordered && hit_recent<W, D>(h, v, tag, st)))
                     lookup_cold<W, D>(h, v, tag, tag - 1 - k.first, k.seen, st, cold);
                 if (tag == last)
