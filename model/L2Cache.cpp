@@ -278,7 +278,9 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_rows(const GmRuns &runs)
             uint64_t st = stamp(uses + 1, tag);
             uses += r;
             for (const uint64_t last = tag + (r - 1) * step;;) {
-                __builtin_prefetch(h + ahead); // a later row's header (kAheadRows); past the piece, harmless
+                // a later row's header (kAheadRows); an address past the headers is harmless to a
+                // prefetch, and is formed as an integer (no pointer past its array)
+                __builtin_prefetch(reinterpret_cast<const void *>(reinterpret_cast<uintptr_t>(h) + ahead));
                 if (!(ordered && hit_recent<W, D>(h, v, tag, st)))
                     lookup_cold<W, D>(h, v, tag, tag - 1 - k.first, k.seen, st, cold);
                 if (tag == last)
