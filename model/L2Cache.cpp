@@ -80,7 +80,7 @@ __attribute__((always_inline)) inline uint64_t L2Cache::find(const unsigned char
                 return w;
         return ways;
     }
-    const unsigned char *bytes = h + (W ? sig_at(W) : sig_);
+    const unsigned char *bytes = h + sig_off<W>();
     for (uint64_t base = 0; base < valid; base += kSigChunk) {
         uint64_t m = 0;
 #if defined(__SSE2__)
@@ -171,7 +171,7 @@ __attribute__((always_inline)) inline void L2Cache::lookup(unsigned char *h, uin
     // dirty when written in write-back (write-allocate without a fill)
     writebacks += dirty[w];
     dirty[w] = D;
-    h[(W ? sig_at(W) : sig_) + w] = sig;
+    h[sig_off<W>() + w] = sig;
     way_tag(v, w) = tag;
     way_used(v, w) = stamp(use, tag);
 }
@@ -219,7 +219,7 @@ __attribute__((always_inline)) inline bool L2Cache::hit_recent(unsigned char *h,
 template <uint64_t W, bool D>
 __attribute__((noinline)) L2Cache::Tally L2Cache::touch_rows(const GmRuns &runs)
 {
-    const uint64_t ways = W ? W : ways_, head = W ? head_bytes(W) : head_;
+    const uint64_t ways = W ? W : ways_, head = head_size<W>();
     const bool ordered = ways <= kOrderWays;
     const uint64_t line = line_, count = runs.count;
     unsigned char *const heads = &heads_[0];
@@ -334,7 +334,7 @@ __attribute__((always_inline)) inline void L2Cache::fresh_miss(unsigned char *h,
     order = rotate(o, ways, W ? order_of(W) : ord_);
     writebacks += h[kDirtyAt + w]; // (an invalid way is never dirty)
     h[kDirtyAt + w] = D;
-    h[(W ? sig_at(W) : sig_) + w] = sig_of(tag);
+    h[sig_off<W>() + w] = sig_of(tag);
     way_tag(v, w) = tag;
     way_used(v, w) = st;
 }
@@ -346,7 +346,7 @@ template <uint64_t W, bool D>
 __attribute__((always_inline)) inline void L2Cache::fresh_lines(unsigned char *h, uint64_t *v, uint64_t tag, uint64_t n,
                                                                 uint64_t &uses, uint64_t &writebacks) const
 {
-    const uint64_t head = W ? head_bytes(W) : head_, words = kWayWords * (W ? W : ways_);
+    const uint64_t head = head_size<W>(), words = kWayWords * (W ? W : ways_);
     // Line tag - 1 is used at tag + u: every line's stamp is u.
     const uint64_t u = stamp(uses + 1, tag), e = tag + n;
     uses += n;
@@ -398,7 +398,7 @@ __attribute__((always_inline)) inline void L2Cache::touch_lines(uint64_t l, uint
                                                                 uint64_t set, Walk &k, uint64_t &uses,
                                                                 uint64_t &misses, uint64_t &writebacks)
 {
-    const uint64_t ways = W ? W : ways_, head = W ? head_bytes(W) : head_;
+    const uint64_t ways = W ? W : ways_, head = head_size<W>();
     const uint64_t sets = k.sets;
     unsigned char *const heads = &heads_[0];
     uint64_t *const ways_mem = &ways_mem_[0];
@@ -454,8 +454,7 @@ __attribute__((always_inline)) inline L2Cache::Tally L2Cache::touch_run(uint64_t
         const uint64_t mask = ~0ull >> (64 - n) << bit;
         if ((word & mask) == 0) {
             word |= mask;
-            const uint64_t writebacks = fresh_run<W, D>(&heads_[0] + set * head_bytes(W), &ways_mem_[0] + set * kWayWords * W,
-                                                        l + 1, n, uses_);
+            const uint64_t writebacks = fresh_run<W, D>(head_at<W>(set), ways_at<W>(set), l + 1, n, uses_);
             uses_ += n;
             return Tally{n, n, writebacks};
         }
@@ -473,8 +472,7 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_run_any(uint64_t a, uint
     uint64_t in_run;
     const uint64_t set = set_in(k, l, in_run);
     if (l == last)
-        touch<W, D>(&heads_[0] + set * (W ? head_bytes(W) : head_), &ways_mem_[0] + set * kWayWords * (W ? W : ways_), l + 1, false,
-                    in_run, k.seen, ++uses, misses, writebacks);
+        touch<W, D>(head_at<W>(set), ways_at<W>(set), l + 1, false, in_run, k.seen, ++uses, misses, writebacks);
     else
         touch_lines<W, D>(l, last, in_run, set, k, uses, misses, writebacks);
     uses_ = uses;
@@ -498,7 +496,7 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
         return touch_rows<W, D>(runs);
     // Everything the loops read is copied to locals first: the stores into the sets' state could
     // otherwise alias any member, and each would be read again per line.
-    const uint64_t ways = W ? W : ways_, head = W ? head_bytes(W) : head_;
+    const uint64_t ways = W ? W : ways_, head = head_size<W>();
     unsigned char *const heads = &heads_[0];
     uint64_t *const ways_mem = &ways_mem_[0];
     uint64_t uses = uses_, misses = 0, writebacks = 0, lines = 0;

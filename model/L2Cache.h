@@ -194,7 +194,7 @@ private:
     //                         in the order they are to be taken (Order); the word holds the order XOR
     //                         Order::init, so that a zeroed header is an empty set.  fill and order
     //                         are never both used: they are one word
-    //   (8 bytes unused)
+    //   (8 bytes of padding, so that the signatures below start on a 16-byte boundary)
     //   dirty (u8 per way, at kDirtyAt)  1 when the way's line is dirty (a byte, not a bit: a miss
     //                         reads and sets its victim's without shifting), padded to a multiple of 16
     //   sig   (u8 per way, at sig_at(ways))  a byte of each valid way's tag (sig_of), padded to
@@ -250,7 +250,7 @@ private:
     }
     // The most recently used way of a set whose stored order is `stored`.
     static uint64_t mru(uint64_t stored, uint64_t ways) { return (stored & 15) ^ (ways - 1); }
-    // What a way's used records for a use of its line (tag: line + 1) at `use` (Way::used).
+    // What a way's used records for a use of its line (tag: line + 1) at `use` (way_used).
     static uint64_t stamp(uint64_t use, uint64_t tag) { return use - tag; }
     // Per-access tallies of touch_runs.
     struct Tally {
@@ -312,9 +312,15 @@ private:
     uint64_t find(const unsigned char *h, const uint64_t *v, uint64_t tag, uint8_t sig) const;
     // The moves of a DV_L2_DISABLE access (which does not allocate).
     GmResult transfer_bypass(cycles_t t, const GmRuns &runs, bool write, unsigned requester);
-    // A set's header and ways, and a header's words.
-    unsigned char *head_at(uint64_t set) { return &heads_[0] + set * head_; }
-    uint64_t *ways_at(uint64_t set) { return &ways_mem_[0] + set * kWayWords * ways_; }
+    // A set's header and ways, and a header's words; W: the ways when known at compile time, else 0.
+    template <uint64_t W = 0>
+    uint64_t head_size() const { return W ? head_bytes(W) : head_; }
+    template <uint64_t W = 0>
+    unsigned char *head_at(uint64_t set) { return &heads_[0] + set * head_size<W>(); }
+    template <uint64_t W = 0>
+    uint64_t *ways_at(uint64_t set) { return &ways_mem_[0] + set * kWayWords * (W ? W : ways_); }
+    template <uint64_t W>
+    uint64_t sig_off() const { return W ? sig_at(W) : sig_; } // the signatures' offset in a header
     static uint64_t &field(unsigned char *h, uint64_t off) { return *reinterpret_cast<uint64_t *>(h + off); }
     static uint64_t field(const unsigned char *h, uint64_t off) { return *reinterpret_cast<const uint64_t *>(h + off); }
 
