@@ -219,7 +219,7 @@ void HazardChecker::cap(int q)
         if (n)
             cut(o, first);
         if (dropped) // the free slot before oldest (no walk reads further back)
-            (o == l.base ? l.end : o)[-1].seq = 0;
+            l.before(o)->seq = 0;
         l.oldest = in = o;
         l.n = n;
         first_[q] = std::max(first_[q], first);
@@ -266,7 +266,7 @@ inline void HazardChecker::forget(int q, uint64_t known)
         kept = 0;
     kept = std::min(kept, kKept);
     if (dropped && !kept) // the free slot before oldest (no walk reads further back)
-        (in == l.base ? l.end : in)[-1].seq = 0;
+        l.before(in)->seq = 0;
     l.oldest = in;
     l.n = n;
     l.kept = kept;
@@ -297,7 +297,7 @@ bool HazardChecker::scalar(const Insn &rec)
             continue;
         const Insn *in = l.next;
         for (size_t i = l.n + l.kept; i; i--) {
-            in = (in == l.base ? l.end : in) - 1;
+            in = l.before(in);
             if (in->seq <= known)
                 break;
             if (!shares(in->sig, rec.sig))

@@ -133,6 +133,8 @@ private:
         size_t n = 0, slots = 0, kept = 0;
         uint64_t count = 0; // how many accesses the pipe executed
         Insn *after(Insn *in) const { return in + 1 == end ? base : in + 1; } // the slot after in
+        Insn *before(Insn *in) const { return (in == base ? end : in) - 1; }  // and before it
+        const Insn *before(const Insn *in) const { return (in == base ? end : in) - 1; }
         Insn *eldest() const // the oldest kept one (oldest itself when none is kept)
         {
             Insn *const in = oldest - kept;
