@@ -68,7 +68,7 @@ const L2Cache::RunSlot &L2Cache::fill_run_slot(uint64_t run)
 static inline uint8_t sig_of(uint64_t tag) { return (uint8_t)tag; }
 
 template <uint64_t W>
-__attribute__((always_inline)) inline uint64_t L2Cache::find(const unsigned char *h, const uint64_t *v, uint64_t tag,
+__attribute__((always_inline)) inline uint64_t L2Cache::find(const unsigned char *h, Ways v, uint64_t tag,
                                                              uint8_t sig) const
 {
     const uint64_t ways = W ? W : ways_;
@@ -76,7 +76,7 @@ __attribute__((always_inline)) inline uint64_t L2Cache::find(const unsigned char
     const uint64_t valid = ways <= kOrderWays ? ways : field(h, kFill);
     if (ways > kOrderWays && valid <= kScanWays) { // a few valid ways: their tags themselves
         for (uint64_t w = 0; w < valid; w++)
-            if (way_tag(v, w) == tag)
+            if (v.tag(w) == tag)
                 return w;
         return ways;
     }
@@ -95,7 +95,7 @@ __attribute__((always_inline)) inline uint64_t L2Cache::find(const unsigned char
             m &= (1ull << (valid - base)) - 1;
         for (; m; m &= m - 1) {
             const uint64_t w = base + (uint64_t)__builtin_ctzll(m);
-            if (way_tag(v, w) == tag)
+            if (v.tag(w) == tag)
                 return w;
         }
         if (W && W <= kSigChunk) // one chunk holds every way
@@ -118,7 +118,7 @@ static inline uint64_t order_front(uint64_t order, uint64_t w)
 // touch_runs' lookup of line tag - 1 in the set (h, v) once its most recently used way did not hold
 // it (see touch there): the line's way then records `use`.
 template <uint64_t W, bool D>
-__attribute__((always_inline)) inline void L2Cache::lookup(unsigned char *h, uint64_t *v, uint64_t tag, bool fresh,
+__attribute__((always_inline)) inline void L2Cache::lookup(unsigned char *h, Ways v, uint64_t tag, bool fresh,
                                                            uint64_t at, uint64_t *seen, uint64_t use,
                                                            uint64_t &misses, uint64_t &writebacks) const
 {
@@ -138,7 +138,7 @@ __attribute__((always_inline)) inline void L2Cache::lookup(unsigned char *h, uin
             }
             if (D)
                 dirty[w] = 1;
-            way_used(v, w) = stamp(use, tag);
+            v.used(w) = stamp(use, tag);
             return;
         }
         // a miss: the last entry of the order (an invalid way while there is one) becomes the first
@@ -149,7 +149,7 @@ __attribute__((always_inline)) inline void L2Cache::lookup(unsigned char *h, uin
         if (w < ways) {
             if (D)
                 dirty[w] = 1;
-            way_used(v, w) = stamp(use, tag);
+            v.used(w) = stamp(use, tag);
             return;
         }
         // The least recently used way; an invalid one (never used), the lowest first, before any.
@@ -157,11 +157,11 @@ __attribute__((always_inline)) inline void L2Cache::lookup(unsigned char *h, uin
         if (fill < ways)
             w = fill++;
         else {
-            uint64_t oldest = way_used(v, 0) + way_tag(v, 0);
+            uint64_t oldest = v.used(0) + v.tag(0);
             w = 0;
             for (uint64_t u = 1; u < ways; u++)
-                if (way_used(v, u) + way_tag(v, u) < oldest)
-                    oldest = way_used(v, u) + way_tag(v, u), w = u;
+                if (v.used(u) + v.tag(u) < oldest)
+                    oldest = v.used(u) + v.tag(u), w = u;
         }
     }
     misses++;
@@ -172,14 +172,14 @@ __attribute__((always_inline)) inline void L2Cache::lookup(unsigned char *h, uin
     writebacks += dirty[w];
     dirty[w] = D;
     h[sig_off<W>() + w] = sig;
-    way_tag(v, w) = tag;
-    way_used(v, w) = stamp(use, tag);
+    v.tag(w) = tag;
+    v.used(w) = stamp(use, tag);
 }
 
 // lookup out of line, for the loop over a tile's rows (whose lines mostly hit their most recently
 // used way: the loop keeps its state in registers, and passes the line's stamp, not its use).
 template <uint64_t W, bool D>
-__attribute__((noinline)) void L2Cache::lookup_cold(unsigned char *h, uint64_t *v, uint64_t tag, uint64_t at,
+__attribute__((noinline)) void L2Cache::lookup_cold(unsigned char *h, Ways v, uint64_t tag, uint64_t at,
                                                     uint64_t *seen, uint64_t st, Tally &t) const
 {
     lookup<W, D>(h, v, tag, false, at, seen, st + tag, t.misses, t.writebacks);
@@ -192,18 +192,18 @@ __attribute__((noinline)) void L2Cache::lookup_cold(unsigned char *h, uint64_t *
 // second moving to the front of the order (lookup's hit without the call); false when neither holds
 // the line.
 template <uint64_t W, bool D>
-__attribute__((always_inline)) inline bool L2Cache::hit_recent(unsigned char *h, uint64_t *v, uint64_t tag,
+__attribute__((always_inline)) inline bool L2Cache::hit_recent(unsigned char *h, Ways v, uint64_t tag,
                                                                uint64_t st) const
 {
     const uint64_t ways = W ? W : ways_;
     uint64_t &order = field(h, kOrder);
     const uint64_t o = order;
     uint64_t w = mru(o, ways);
-    if (way_tag(v, w) != tag) {
+    if (v.tag(w) != tag) {
         if (ways < 2)
             return false;
         w = (o >> 4 & 15) ^ (ways - 2); // the second entry (stored XOR Order::init, as the first)
-        if (way_tag(v, w) != tag)
+        if (v.tag(w) != tag)
             return false;
         // the first two entries swap places; each is stored XOR the other place's init entry
         const uint64_t x = (ways - 1) ^ (ways - 2);
@@ -211,7 +211,7 @@ __attribute__((always_inline)) inline bool L2Cache::hit_recent(unsigned char *h,
     }
     if (D)
         h[kDirtyAt + w] = 1;
-    way_used(v, w) = st;
+    v.used(w) = st;
     return true;
 }
 
@@ -223,7 +223,7 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_rows(const GmRuns &runs)
     const bool ordered = ways <= kOrderWays;
     const uint64_t line = line_, count = runs.count;
     unsigned char *const heads = &heads_[0];
-    uint64_t *const ways_mem = &ways_mem_[0];
+    const Ways ways0 = ways_at(0);
     uint64_t uses = uses_;
     Walk k = walk_start();
     Tally cold; // the misses and write-backs of the lookups out of line
@@ -233,7 +233,7 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_rows(const GmRuns &runs)
     const uint64_t per = runs.group ? runs.group : count; // rows per group
     // The rows are taken in pieces that stay in one run of `sets` lines and do not wrap around the
     // sets: a piece's rows are `step` sets apart, so are their headers and ways.
-    const uint64_t sets = k.sets, step_head = step * head, step_ways = step * kWayWords * ways;
+    const uint64_t sets = k.sets, step_head = step * head;
     const uint64_t ahead = kAheadRows * step_head;
     uint64_t group_line = runs.base / line;
     for (uint64_t left = count; left > 0; group_line += group_step) {
@@ -245,7 +245,7 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_rows(const GmRuns &runs)
             const uint64_t r = step ? std::min(n, (sets - 1 - std::max(in_run, set)) / step + 1) : n;
             n -= r;
             unsigned char *h = heads + set * head;
-            uint64_t *v = ways_mem + set * kWayWords * ways;
+            Ways v = ways0 + set;
             uint64_t at = tag - 1 - k.first; // the row's place in its run's bitmap
             if (ordered && !(k.seen[at / 64] >> at % 64 & 1)) {
                 // The piece's first row was never allocated (a tile read or written for the first
@@ -265,7 +265,7 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_rows(const GmRuns &runs)
                         break;
                     tag += step;
                     h += step_head;
-                    v += step_ways;
+                    v += step;
                     at += step;
                 }
                 if (n == 0)
@@ -287,7 +287,7 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_rows(const GmRuns &runs)
                     break;
                 tag += step;
                 h += step_head;
-                v += step_ways;
+                v += step;
                 st += 1 - step;
             }
             if (n == 0)
@@ -304,7 +304,7 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_rows(const GmRuns &runs)
 // was never allocated, a sure miss.  at: the line's place in its run's bitmap `seen`, whose bit is
 // tested before a full set's lookup and set on a miss; kMarked when the caller has set it already.
 template <uint64_t W, bool D>
-__attribute__((always_inline)) inline void L2Cache::touch(unsigned char *h, uint64_t *v, uint64_t tag, bool fresh,
+__attribute__((always_inline)) inline void L2Cache::touch(unsigned char *h, Ways v, uint64_t tag, bool fresh,
                                                           uint64_t at, uint64_t *seen, uint64_t use,
                                                           uint64_t &misses, uint64_t &writebacks) const
 {
@@ -312,10 +312,10 @@ __attribute__((always_inline)) inline void L2Cache::touch(unsigned char *h, uint
     uint64_t w;
     // The most recently used way first: a line read again before its set is used for another (a
     // tile that the cores sharing it read in turn) hits there without a lookup.
-    if (ways <= kOrderWays && !fresh && way_tag(v, w = mru(field(h, kOrder), ways)) == tag) {
+    if (ways <= kOrderWays && !fresh && v.tag(w = mru(field(h, kOrder), ways)) == tag) {
         if (D)
             h[kDirtyAt + w] = 1;
-        way_used(v, w) = stamp(use, tag);
+        v.used(w) = stamp(use, tag);
         return;
     }
     lookup<W, D>(h, v, tag, fresh, at, seen, use, misses, writebacks);
@@ -325,7 +325,7 @@ __attribute__((always_inline)) inline void L2Cache::touch(unsigned char *h, uint
 // miss, which takes the last way of the order (an invalid one while there is one) and makes it the
 // first - lookup's miss without its search.  The way records the stamp `st`.
 template <uint64_t W, bool D>
-__attribute__((always_inline)) inline void L2Cache::fresh_miss(unsigned char *h, uint64_t *v, uint64_t tag, uint64_t st,
+__attribute__((always_inline)) inline void L2Cache::fresh_miss(unsigned char *h, Ways v, uint64_t tag, uint64_t st,
                                                                uint64_t &writebacks) const
 {
     const uint64_t ways = W ? W : ways_;
@@ -335,22 +335,22 @@ __attribute__((always_inline)) inline void L2Cache::fresh_miss(unsigned char *h,
     writebacks += h[kDirtyAt + w]; // (an invalid way is never dirty)
     h[kDirtyAt + w] = D;
     h[sig_off<W>() + w] = sig_of(tag);
-    way_tag(v, w) = tag;
-    way_used(v, w) = st;
+    v.tag(w) = tag;
+    v.used(w) = st;
 }
 
 // n lines never allocated (tags tag .. tag + n - 1) into the n sets from the one with header h and
 // ways v, which have a recency order: sure misses, each taking the last way of its set's order (an
 // invalid one while there is one), which becomes the first - lookup's miss without its search.
 template <uint64_t W, bool D>
-__attribute__((always_inline)) inline void L2Cache::fresh_lines(unsigned char *h, uint64_t *v, uint64_t tag, uint64_t n,
+__attribute__((always_inline)) inline void L2Cache::fresh_lines(unsigned char *h, Ways v, uint64_t tag, uint64_t n,
                                                                 uint64_t &uses, uint64_t &writebacks) const
 {
-    const uint64_t head = head_size<W>(), words = kWayWords * (W ? W : ways_);
+    const uint64_t head = head_size<W>();
     // Line tag - 1 is used at tag + u: every line's stamp is u.
     const uint64_t u = stamp(uses + 1, tag), e = tag + n;
     uses += n;
-    const auto miss = [&](unsigned char *hb, uint64_t *vb, uint64_t line_tag) __attribute__((always_inline)) {
+    const auto miss = [&](unsigned char *hb, Ways vb, uint64_t line_tag) __attribute__((always_inline)) {
         fresh_miss<W, D>(hb, vb, line_tag, u, writebacks);
     };
     // The n mod 4 first lines, then four lines a step (the compiler's unrolling does not survive
@@ -358,30 +358,30 @@ __attribute__((always_inline)) inline void L2Cache::fresh_lines(unsigned char *h
     switch (n % 4) {
     case 3:
         miss(h, v, tag++);
-        h += head, v += words;
+        h += head, v += 1;
         [[fallthrough]];
     case 2:
         miss(h, v, tag++);
-        h += head, v += words;
+        h += head, v += 1;
         [[fallthrough]];
     case 1:
         miss(h, v, tag++);
-        h += head, v += words;
+        h += head, v += 1;
         break;
     default:
         break;
     }
-    for (; tag != e; tag += 4, h += 4 * head, v += 4 * words) {
+    for (; tag != e; tag += 4, h += 4 * head, v += 4) {
         miss(h, v, tag);
-        miss(h + head, v + words, tag + 1);
-        miss(h + 2 * head, v + 2 * words, tag + 2);
-        miss(h + 3 * head, v + 3 * words, tag + 3);
+        miss(h + head, v + 1, tag + 1);
+        miss(h + 2 * head, v + 2, tag + 2);
+        miss(h + 3 * head, v + 3, tag + 3);
     }
 }
 
 // fresh_lines out of line, with every register for its loop; returns the write-backs.
 template <uint64_t W, bool D>
-__attribute__((noinline)) uint64_t L2Cache::fresh_run(unsigned char *h, uint64_t *v, uint64_t tag, uint64_t n,
+__attribute__((noinline)) uint64_t L2Cache::fresh_run(unsigned char *h, Ways v, uint64_t tag, uint64_t n,
                                                       uint64_t uses) const
 {
     uint64_t writebacks = 0;
@@ -401,12 +401,12 @@ __attribute__((always_inline)) inline void L2Cache::touch_lines(uint64_t l, uint
     const uint64_t ways = W ? W : ways_, head = head_size<W>();
     const uint64_t sets = k.sets;
     unsigned char *const heads = &heads_[0];
-    uint64_t *const ways_mem = &ways_mem_[0];
+    const Ways ways0 = ways_at(0);
     for (;;) {
         // lines l .. l + n - 1 take sets set .. set + n - 1
         const uint64_t n = std::min(last - l, std::min(sets - in_run, sets - set) - 1) + 1;
         unsigned char *h = heads + set * head;
-        uint64_t *v = ways_mem + set * kWayWords * ways;
+        Ways v = ways0 + set;
         for (uint64_t tag = l + 1, end = l + 1 + n, pos = in_run; tag != end;) {
             const uint64_t bit = pos % 64, m = std::min<uint64_t>(end - tag, 64 - bit); // 1 .. 64
             const uint64_t mask = ~0ull >> (64 - m) << bit;
@@ -420,9 +420,9 @@ __attribute__((always_inline)) inline void L2Cache::touch_lines(uint64_t l, uint
                 fresh_lines<W, D>(h, v, tag, m, uses, writebacks);
                 tag += m;
                 h += m * head;
-                v += m * kWayWords * ways;
+                v += m;
             } else
-                for (; tag != e; tag++, h += head, v += kWayWords * ways)
+                for (; tag != e; tag++, h += head, v += 1)
                     touch<W, D>(h, v, tag, fresh, kMarked, k.seen, ++uses, misses, writebacks);
         }
         l += n;
@@ -454,7 +454,7 @@ __attribute__((always_inline)) inline L2Cache::Tally L2Cache::touch_run(uint64_t
         const uint64_t mask = ~0ull >> (64 - n) << bit;
         if ((word & mask) == 0) {
             word |= mask;
-            const uint64_t writebacks = fresh_run<W, D>(head_at<W>(set), ways_at<W>(set), l + 1, n, uses_);
+            const uint64_t writebacks = fresh_run<W, D>(head_at<W>(set), ways_at(set), l + 1, n, uses_);
             uses_ += n;
             return Tally{n, n, writebacks};
         }
@@ -472,7 +472,7 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_run_any(uint64_t a, uint
     uint64_t in_run;
     const uint64_t set = set_in(k, l, in_run);
     if (l == last)
-        touch<W, D>(head_at<W>(set), ways_at<W>(set), l + 1, false, in_run, k.seen, ++uses, misses, writebacks);
+        touch<W, D>(head_at<W>(set), ways_at(set), l + 1, false, in_run, k.seen, ++uses, misses, writebacks);
     else
         touch_lines<W, D>(l, last, in_run, set, k, uses, misses, writebacks);
     uses_ = uses;
@@ -496,9 +496,9 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
         return touch_rows<W, D>(runs);
     // Everything the loops read is copied to locals first: the stores into the sets' state could
     // otherwise alias any member, and each would be read again per line.
-    const uint64_t ways = W ? W : ways_, head = head_size<W>();
+    const uint64_t head = head_size<W>();
     unsigned char *const heads = &heads_[0];
-    uint64_t *const ways_mem = &ways_mem_[0];
+    const Ways ways0 = ways_at(0);
     uint64_t uses = uses_, misses = 0, writebacks = 0, lines = 0;
     Walk k = walk_start();
     // the runs' addresses, as GmRuns::Cursor walks them
@@ -521,7 +521,7 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
         const uint64_t set = set_in(k, l, in_run);
         lines += last - l + 1;
         if (l == last) // a run within one line
-            touch<W, D>(heads + set * head, ways_mem + set * kWayWords * ways, l + 1, false, in_run, k.seen, ++uses, misses,
+            touch<W, D>(heads + set * head, ways0 + set, l + 1, false, in_run, k.seen, ++uses, misses,
                         writebacks);
         else
             touch_lines<W, D>(l, last, in_run, set, k, uses, misses, writebacks);
@@ -646,10 +646,10 @@ uint64_t L2Cache::idle_write_back(uint64_t max_lines)
     std::vector<std::pair<uint64_t, uint64_t>> dirty; // (last use, set x ways + way)
     for (uint64_t set = 0; set < sets_; set++) {
         const unsigned char *bytes = head_at(set) + kDirtyAt;
-        const uint64_t *v = ways_at(set);
+        const Ways v = ways_at(set);
         for (uint64_t w = 0; w < ways_; w++)
             if (bytes[w])
-                dirty.push_back({way_used(v, w) + way_tag(v, w), set * ways_ + w});
+                dirty.push_back({v.used(w) + v.tag(w), set * ways_ + w});
     }
     const uint64_t n = std::min<uint64_t>(max_lines, dirty.size());
     std::nth_element(dirty.begin(), dirty.begin() + (ptrdiff_t)n, dirty.end()); // the n least recently used first

@@ -706,6 +706,44 @@ START_TEST(test_components_l2_split_state)
 }
 END_TEST
 
+// The sets' ways are kept way by way, the same way of consecutive sets side by side (L2Cache.h): 3
+// sets of 4 ways of 128 B lines, and 8 sets of the profiles' 16 ways.  One stream of sets x ways new
+// lines (ways runs of `sets` lines, each taking every set once) fills every way of every set; the
+// same lines read as rows of 64 B (a tile's rows, one line apart) all hit.  A stream of `sets` lines
+// more (run `ways`) evicts run 0's lines, each its set's least recently used, and nothing else: read
+// a line at a time, runs 1 .. ways - 1 hit and run 0 misses.
+START_TEST(test_components_l2_way_major)
+{
+    for (uint64_t sets : {3, 8}) {
+        const uint64_t ways = sets == 3 ? 4 : 16, lines = sets * ways;
+        Context context;
+        Hbm hbm("hbm", Hbm::Params{50, 8, 64, 0, 0});
+        L2Cache l2("l2", L2Cache::Params{lines * 128, 128, ways, false, 64, 64});
+        l2.hbm.bind(hbm);
+        auto read = [&](uint64_t line, uint64_t count, uint64_t bytes) {
+            GmRuns r;
+            r.count = count;
+            r.bytes = bytes;
+            r.base = line * 128;
+            r.stride = 128;
+            return l2.transfer(0, r, false, 0);
+        };
+        read(0, 1, lines * 128);
+        ck_assert_uint_eq(l2.misses, lines);
+        ck_assert(!read(0, lines, 64).miss);
+        ck_assert_uint_eq(l2.hits, lines);
+        read(lines, 1, sets * 128);
+        ck_assert_uint_eq(l2.misses, lines + sets);
+        for (uint64_t l = sets; l < lines; l++)
+            ck_assert_msg(!read(l, 1, 128).miss, "%llu sets: line %llu", (unsigned long long)sets, (unsigned long long)l);
+        for (uint64_t l = 0; l < sets; l++)
+            ck_assert(read(l, 1, 128).miss);
+        ck_assert_uint_eq(l2.misses, lines + 2 * sets);
+        ck_assert_uint_eq(l2.hits, 2 * lines - sets);
+    }
+}
+END_TEST
+
 // Write-back: a write allocates without a fill (no HBM bytes) and leaves the line dirty; L2, L4,
 // L6 fill the other ways (mru 1111 -> 1000), so L8 evicts way 0, the dirty L0: one write-back of
 // 128 B.  Misses 5, hits 0, HBM reads 4 lines (L2, L4, L6, L8), writes 1 line.
@@ -2917,6 +2955,9 @@ extern "C" Suite *dv_components_suite(void)
     TCase *split = tcase_create("l2_split_state");
     tcase_add_test(split, test_components_l2_split_state);
     suite_add_tcase(s, split);
+    TCase *way_major = tcase_create("l2_way_major");
+    tcase_add_test(way_major, test_components_l2_way_major);
+    suite_add_tcase(s, way_major);
     TCase *occ = tcase_create("occupancy_without_series");
     tcase_set_timeout(occ, 60);
     tcase_add_test(occ, test_components_occupancy_without_series);
