@@ -693,7 +693,12 @@ int AiCore::run_block(cycles_t &until, dv_error_t *err)
 
 std::string AiCore::describe_pending()
 {
-    return "scalar unit " + describe_wait(DV_PIPE_S, Entry{pend_->insn, vs_, {}, 0, pending_index_, 0, {}, CriticalPath::kNone, 0, 0, 0, 0, {}});
+    Entry e{};
+    e.insn = pend_->insn;
+    e.vs = vs_;
+    e.index = pending_index_;
+    e.node = CriticalPath::kNone;
+    return "scalar unit " + describe_wait(DV_PIPE_S, e);
 }
 
 std::string AiCore::describe_wait(int p, const Entry &e)
