@@ -135,6 +135,7 @@ __attribute__((always_inline)) inline void L2Cache::lookup(unsigned char *h, Way
             if (mru(o, ways) != w) {
                 const uint64_t init = (W ? order_of(W) : ord_).init;
                 order = order_front(o ^ init, w) ^ init;
+                field(h, kMruTag) = tag;
             }
             if (D)
                 dirty[w] = 1;
@@ -144,6 +145,7 @@ __attribute__((always_inline)) inline void L2Cache::lookup(unsigned char *h, Way
         // a miss: the last entry of the order (an invalid way while there is one) becomes the first
         w = victim(o, ways);
         order = rotate(o, ways, W ? order_of(W) : ord_);
+        field(h, kMruTag) = tag;
     } else {
         w = fresh ? ways : find<W>(h, v, tag, sig);
         if (w < ways) {
@@ -199,7 +201,7 @@ __attribute__((always_inline)) inline bool L2Cache::hit_recent(unsigned char *h,
     uint64_t &order = field(h, kOrder);
     const uint64_t o = order;
     uint64_t w = mru(o, ways);
-    if (v.tag(w) != tag) {
+    if (field(h, kMruTag) != tag) {
         if (ways < 2)
             return false;
         w = (o >> 4 & 15) ^ (ways - 2); // the second entry (stored XOR Order::init, as the first)
@@ -208,6 +210,7 @@ __attribute__((always_inline)) inline bool L2Cache::hit_recent(unsigned char *h,
         // the first two entries swap places; each is stored XOR the other place's init entry
         const uint64_t x = (ways - 1) ^ (ways - 2);
         order = (o & ~0xffull) | ((o >> 4 & 15) ^ x) | ((o & 15) ^ x) << 4;
+        field(h, kMruTag) = tag;
     }
     if (D)
         h[kDirtyAt + w] = 1;
@@ -312,7 +315,8 @@ __attribute__((always_inline)) inline void L2Cache::touch(unsigned char *h, Ways
     uint64_t w;
     // The most recently used way first: a line read again before its set is used for another (a
     // tile that the cores sharing it read in turn) hits there without a lookup.
-    if (ways <= kOrderWays && !fresh && v.tag(w = mru(field(h, kOrder), ways)) == tag) {
+    if (ways <= kOrderWays && !fresh && field(h, kMruTag) == tag) {
+        w = mru(field(h, kOrder), ways);
         if (D)
             h[kDirtyAt + w] = 1;
         v.used(w) = stamp(use, tag);
@@ -332,6 +336,7 @@ __attribute__((always_inline)) inline void L2Cache::fresh_miss(unsigned char *h,
     uint64_t &order = field(h, kOrder);
     const uint64_t o = order, w = victim(o, ways);
     order = rotate(o, ways, W ? order_of(W) : ord_);
+    field(h, kMruTag) = tag;
     writebacks += h[kDirtyAt + w]; // (an invalid way is never dirty)
     h[kDirtyAt + w] = D;
     h[sig_off<W>() + w] = sig_of(tag);

@@ -194,7 +194,12 @@ private:
     //                         in the order they are to be taken (Order); the word holds the order XOR
     //                         Order::init, so that a zeroed header is an empty set.  fill and order
     //                         are never both used: they are one word
-    //   (8 bytes of padding, so that the signatures below start on a 16-byte boundary)
+    //   mru   (u64, kMruTag)  with a recency order: a copy of the tag of the most recently used way
+    //                         (0 in an empty set, as that way's), so that a line found there - most
+    //                         of a tile's rows - is found from the header alone (its way still
+    //                         records the use: a store, which the host does not wait for); without
+    //                         one, unused (either way the 8 bytes keep the signatures on a 16-byte
+    //                         boundary)
     //   dirty (u8 per way, at kDirtyAt)  1 when the way's line is dirty (a byte, not a bit: a miss
     //                         reads and sets its victim's without shifting), padded to a multiple of 16
     //   sig   (u8 per way, at sig_at(ways))  a byte of each valid way's tag (sig_of), padded to
@@ -215,7 +220,7 @@ private:
     // Both are Zeros: all-zero state is an empty set, and only the sets touched take host memory.
     // (A header of 32 bytes - the dirty flags a bit of each way's signature byte - kept 0.8 MB, but
     // reading and writing the flag there cost two host instructions more per fresh line.)
-    static constexpr uint64_t kFill = 0, kOrder = 0, kDirtyAt = 16, kWayWords = 2;
+    static constexpr uint64_t kFill = 0, kOrder = 0, kMruTag = 8, kDirtyAt = 16, kWayWords = 2;
     static constexpr uint64_t sig_at(uint64_t ways) { return kDirtyAt + (ways + 15) / 16 * 16; }
     static constexpr uint64_t head_bytes(uint64_t ways)
     {

@@ -744,6 +744,42 @@ START_TEST(test_components_l2_way_major)
 }
 END_TEST
 
+// A set's header holds a copy of its most recently used way's tag, and a line found there is
+// looked up from the header alone: the copy follows every change of that way.  One set of 3 ways of
+// 128 B lines (write-back), lines A .. F one at a time: A, B, C come in (C first in the order); A is
+// found past the first way (A first), then B is written (B first, dirty), then C (C first, dirty: had
+// the copy still said C, from before A moved, C's write would have taken the first way's hit and
+// marked B).  D evicts A (clean), E evicts B and F evicts C, the two dirty ones: 2 write-backs.
+START_TEST(test_components_l2_mru_copy)
+{
+    Context context;
+    Hbm hbm("hbm", Hbm::Params{50, 8, 64, 0, 0});
+    L2Cache l2("l2", L2Cache::Params{3 * 128, 128, 3, false, 64, 64});
+    l2.hbm.bind(hbm);
+    auto move = [&](uint64_t line, bool write) {
+        GmRuns r;
+        r.count = 1;
+        r.bytes = 128;
+        r.base = line * 128;
+        return l2.transfer(0, r, write, 0);
+    };
+    for (uint64_t l : {0, 1, 2}) // A, B, C
+        ck_assert(move(l, false).miss);
+    ck_assert(!move(0, false).miss);
+    ck_assert(!move(1, true).miss);
+    ck_assert(!move(2, true).miss);
+    ck_assert_uint_eq(l2.hits, 3);
+    ck_assert_uint_eq(l2.writebacks, 0);
+    ck_assert(move(3, false).miss); // D evicts A
+    ck_assert_uint_eq(l2.writebacks, 0);
+    ck_assert(move(4, false).miss); // E evicts B
+    ck_assert_uint_eq(l2.writebacks, 1);
+    ck_assert(move(5, false).miss); // F evicts C
+    ck_assert_uint_eq(l2.writebacks, 2);
+    ck_assert_uint_eq(l2.idle_write_back(~0ull), 0);
+}
+END_TEST
+
 // Write-back: a write allocates without a fill (no HBM bytes) and leaves the line dirty; L2, L4,
 // L6 fill the other ways (mru 1111 -> 1000), so L8 evicts way 0, the dirty L0: one write-back of
 // 128 B.  Misses 5, hits 0, HBM reads 4 lines (L2, L4, L6, L8), writes 1 line.
@@ -2958,6 +2994,9 @@ extern "C" Suite *dv_components_suite(void)
     TCase *way_major = tcase_create("l2_way_major");
     tcase_add_test(way_major, test_components_l2_way_major);
     suite_add_tcase(s, way_major);
+    TCase *mru_copy = tcase_create("l2_mru_copy");
+    tcase_add_test(mru_copy, test_components_l2_mru_copy);
+    suite_add_tcase(s, mru_copy);
     TCase *occ = tcase_create("occupancy_without_series");
     tcase_set_timeout(occ, 60);
     tcase_add_test(occ, test_components_occupancy_without_series);
