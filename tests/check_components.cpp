@@ -250,8 +250,8 @@ struct Memory {
     Context context; // destroyed last
     Hbm hbm;
     L2Cache l2;
-    explicit Memory(bool write_through, uint64_t size = 1024)
-        : hbm("hbm", Hbm::Params{50, 8, 64, 0, 0}), l2("l2", L2Cache::Params{size, 128, 4, write_through, 64, 64})
+    explicit Memory(bool write_through, uint64_t size = 1024, uint64_t ways = 4)
+        : hbm("hbm", Hbm::Params{50, 8, 64, 0, 0}), l2("l2", L2Cache::Params{size, 128, ways, write_through, 64, 64})
     {
         l2.hbm.bind(hbm);
     }
@@ -265,7 +265,11 @@ struct Memory {
     }
     GmResult access(uint64_t n, bool write, cycles_t t = 0)
     {
-        const uint64_t addr = (l2.sets() ? line(n % 2, n / 2) : n) * 128;
+        return at_line(l2.sets() ? line(n % 2, n / 2) : n, write, t);
+    }
+    GmResult at_line(uint64_t l, bool write, cycles_t t = 0) // line l itself
+    {
+        const uint64_t addr = l * 128;
         GmRuns r;
         r.count = 1;
         r.bytes = 128;
@@ -752,17 +756,9 @@ END_TEST
 // marked B).  D evicts A (clean), E evicts B and F evicts C, the two dirty ones: 2 write-backs.
 START_TEST(test_components_l2_mru_copy)
 {
-    Context context;
-    Hbm hbm("hbm", Hbm::Params{50, 8, 64, 0, 0});
-    L2Cache l2("l2", L2Cache::Params{3 * 128, 128, 3, false, 64, 64});
-    l2.hbm.bind(hbm);
-    auto move = [&](uint64_t line, bool write) {
-        GmRuns r;
-        r.count = 1;
-        r.bytes = 128;
-        r.base = line * 128;
-        return l2.transfer(0, r, write, 0);
-    };
+    Memory m(false, 3 * 128, 3);
+    L2Cache &l2 = m.l2;
+    auto move = [&](uint64_t line, bool write) { return m.at_line(line, write); };
     for (uint64_t l : {0, 1, 2}) // A, B, C
         ck_assert(move(l, false).miss);
     ck_assert(!move(0, false).miss);
@@ -2988,15 +2984,11 @@ extern "C" Suite *dv_components_suite(void)
     TCase *stamps = tcase_create("l2_stamps");
     tcase_add_test(stamps, test_components_l2_stamps_order_by_use);
     suite_add_tcase(s, stamps);
-    TCase *split = tcase_create("l2_split_state");
-    tcase_add_test(split, test_components_l2_split_state);
-    suite_add_tcase(s, split);
-    TCase *way_major = tcase_create("l2_way_major");
-    tcase_add_test(way_major, test_components_l2_way_major);
-    suite_add_tcase(s, way_major);
-    TCase *mru_copy = tcase_create("l2_mru_copy");
-    tcase_add_test(mru_copy, test_components_l2_mru_copy);
-    suite_add_tcase(s, mru_copy);
+    TCase *state = tcase_create("l2_state"); // how a set's state is laid out
+    tcase_add_test(state, test_components_l2_split_state);
+    tcase_add_test(state, test_components_l2_way_major);
+    tcase_add_test(state, test_components_l2_mru_copy);
+    suite_add_tcase(s, state);
     TCase *occ = tcase_create("occupancy_without_series");
     tcase_set_timeout(occ, 60);
     tcase_add_test(occ, test_components_occupancy_without_series);
