@@ -268,6 +268,14 @@ private:
     }
     // The most recently used way of a set whose stored order is `stored`.
     static uint64_t mru(uint64_t stored, uint64_t ways) { return (stored & 15) ^ (ways - 1); }
+    // A new stored order for the set with header h, whose first way now holds tag: every change of
+    // the first way goes through here (hit_recent spells out the same two stores), so that the
+    // header's copy of its tag (kMruTag) follows it.
+    static void lead(unsigned char *h, uint64_t stored, uint64_t tag)
+    {
+        field(h, kOrder) = stored;
+        field(h, kMruTag) = tag;
+    }
     // What a way's used records for a use of its line (tag: line + 1) at `use` (Ways::used).
     static uint64_t stamp(uint64_t use, uint64_t tag) { return use - tag; }
     // Per-access tallies of touch_runs.
