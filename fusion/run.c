@@ -313,6 +313,7 @@ static int run_group(const fz_exec_t *x, const dv_config_t *cfg, const dv_graph_
     int rc = dvk_kernel_create(cfg, &info, dv_fkernel_body, &f, sizeof f, &k, err);
     if (rc != DV_OK)
         return rc;
+    dvk_kernel_on_fibers(k);
     return x->exec(x, k, bufs, name, group, err);
 }
 

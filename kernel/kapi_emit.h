@@ -23,11 +23,18 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
+#include <ucontext.h>
 
 #include "isa_quick.h"
 
 #define DVK_HIDDEN __attribute__((visibility("hidden"))) /* (kapi.o exports dv/kapi.h's functions) */
+/* The buffer's room: DVK_BUF_INSNS instructions for a kernel function on a thread of its own, whose
+ * hand-off is a futex round trip (about 10 us on a virtual machine's host); DVK_FIBER_INSNS for one
+ * on a fiber (kernel/kapi.c), whose switch is a few hundred host instructions, so that what it
+ * writes is still in the host's caches when the model reads it (24 matmul blocks: 24 x 1024 slots
+ * of 200 bytes were 4.9 MB, more than a host core's L2). */
 #define DVK_BUF_INSNS 1024u
+#define DVK_FIBER_INSNS 64u
 
 typedef enum { DVK_CO_NEW, DVK_CO_SUSPENDED, DVK_CO_DONE, DVK_CO_FAILED } dvk_co_state_t;
 typedef enum { DVK_TURN_MODEL, DVK_TURN_KERNEL } dvk_co_turn_t;
@@ -46,18 +53,24 @@ struct dv_k {
     uint64_t loaded;                         /* bits of the last ld_ub, given by the model */
     uint32_t abandoned_loads;                /* loads the kernel made after its stream was closed */
     uint32_t unsynced;                       /* pipes with work since the scalar unit last waited for them */
-    /* coroutine */
+    /* coroutine: a thread of its own, or a fiber on the model's thread (fiber: kernel/kapi.c) */
     dvk_co_state_t state;
+    bool fiber;
     pthread_t thread;
     pthread_mutex_t mu;
     pthread_cond_t cv;
     dvk_co_turn_t turn;      /* who runs: the model (reading) or the kernel function (writing) */
+    ucontext_t model_uc, kern_uc; /* a fiber's: where each side goes on at its next switch */
+    void *stack;                  /* a fiber's stack (mmap), its guard page first */
+    const void *model_stack;      /* AddressSanitizer: the model's stack, the fiber's switches' target */
+    size_t model_stack_bytes;
     bool abandon;            /* the stream was closed before the kernel finished */
     dv_error_t err;
     /* instructions produced and not yet read; each is built in the next slot (wr), where it is read
-     * from, so the slot past a full buffer holds one built before the hand-off that empties it */
+     * from, so the slot past a full buffer (end) holds one built before the hand-off that empties it */
     dv_insn_t *wr;                /* the next slot: the kernel's */
-    dv_insn_t *wr_room;           /* wr below it: appended in place (buf + DVK_BUF_INSNS; buf once abandoned) */
+    dv_insn_t *wr_room;           /* wr below it: appended in place (end; buf once abandoned) */
+    dv_insn_t *end;               /* past the room: buf + DVK_BUF_INSNS, or + DVK_FIBER_INSNS on a fiber */
     const dv_insn_t *rd, *rd_end; /* the model's: the next to hand over, the end of what it was given */
     dv_insn_t buf[DVK_BUF_INSNS + 1];
 };

@@ -484,7 +484,10 @@ int dv_ops_plan(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_opvals_t
 int dv_ops_kernel(const dv_opdesc_t *op, const dv_config_t *cfg, const dv_op_plan_t *plan, dv_kernel_t **out,
                   dv_error_t *err)
 {
-    return dvk_kernel_create(cfg, &plan->info, op->kernel, plan->tiling, plan->tiling_bytes, out, err);
+    const int rc = dvk_kernel_create(cfg, &plan->info, op->kernel, plan->tiling, plan->tiling_bytes, out, err);
+    if (rc == DV_OK)
+        dvk_kernel_on_fibers(*out); /* (C functions of their stream and tiling alone) */
+    return rc;
 }
 
 /* ---------------------------------------------------------------- element access */

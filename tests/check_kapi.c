@@ -262,7 +262,9 @@ static void long_kernel(dv_k_t *k, const void *p)
         dvk_scalar(k, 1 + (int64_t)(i % 3));
 }
 
-START_TEST(test_kapi_long_block_streams_every_instruction)
+/* A block of 100,003 instructions crosses the buffer's end 97 times on a thread, 1,562 on a fiber
+ * (dvk_kernel_on_fibers): every instruction arrives, once, in order, either way. */
+static void long_block_streams(bool fibers)
 {
     dv_config_t cfg;
     dvt_config(&cfg, NULL, NULL);
@@ -271,6 +273,8 @@ START_TEST(test_kapi_long_block_streams_every_instruction)
     dv_kernel_t *k;
     dv_error_t err;
     ck_assert_int_eq(dvk_kernel_create(&cfg, &info, long_kernel, &n, sizeof n, &k, &err), DV_OK);
+    if (fibers)
+        dvk_kernel_on_fibers(k);
     dvt_run_t r;
     ck_assert_msg(run_kernel(&r, &cfg, k) == DV_OK, "%s", r.err.msg);
     ck_assert_uint_eq(r.cnt.instructions, 2 * n);
@@ -288,6 +292,12 @@ START_TEST(test_kapi_long_block_streams_every_instruction)
     ck_assert_int_eq(ran, 2);
     free_run(&r);
     dvk_kernel_destroy(k);
+}
+
+START_TEST(test_kapi_long_block_streams_every_instruction)
+{
+    long_block_streams(false);
+    long_block_streams(true);
 }
 END_TEST
 
@@ -324,23 +334,30 @@ static void error_kernel(dv_k_t *k, const void *pv)
         dvk_fail(k, "tiling %d is not supported", 42);
 }
 
+/* Each error the same on a thread and on a fiber (dvk_kernel_on_fibers), where the failing block's
+ * fiber is left where it failed and the others' (still suspended: case 4) run on to their end
+ * without emitting, as their threads do. */
 static void expect_error(int what, const char *const needles[])
 {
-    dv_config_t cfg;
-    dvt_config(&cfg, NULL, NULL);
-    dv_kernel_info_t info = {.name = "bad", .kind = DV_KIND_VECTOR, .blocks = 3};
-    errp_t p = {what};
-    dv_kernel_t *k;
-    dv_error_t err;
-    ck_assert_int_eq(dvk_kernel_create(&cfg, &info, error_kernel, &p, sizeof p, &k, &err), DV_OK);
-    dvt_run_t r;
-    ck_assert_int_ne(run_kernel(&r, &cfg, k), DV_OK);
-    ck_assert_str_eq(r.err.file, "kernel bad");
-    ck_assert_msg(strstr(r.err.msg, "block 1"), "%s", r.err.msg);
-    for (int i = 0; needles[i]; i++)
-        ck_assert_msg(strstr(r.err.msg, needles[i]), "'%s' not in: %s", needles[i], r.err.msg);
-    free_run(&r);
-    dvk_kernel_destroy(k);
+    for (int fibers = 0; fibers <= 1; fibers++) {
+        dv_config_t cfg;
+        dvt_config(&cfg, NULL, NULL);
+        dv_kernel_info_t info = {.name = "bad", .kind = DV_KIND_VECTOR, .blocks = 3};
+        errp_t p = {what};
+        dv_kernel_t *k;
+        dv_error_t err;
+        ck_assert_int_eq(dvk_kernel_create(&cfg, &info, error_kernel, &p, sizeof p, &k, &err), DV_OK);
+        if (fibers)
+            dvk_kernel_on_fibers(k);
+        dvt_run_t r;
+        ck_assert_int_ne(run_kernel(&r, &cfg, k), DV_OK);
+        ck_assert_str_eq(r.err.file, "kernel bad");
+        ck_assert_msg(strstr(r.err.msg, "block 1"), "%s", r.err.msg);
+        for (int i = 0; needles[i]; i++)
+            ck_assert_msg(strstr(r.err.msg, needles[i]), "'%s' not in: %s (fibers %d)", needles[i], r.err.msg, fibers);
+        free_run(&r);
+        dvk_kernel_destroy(k);
+    }
 }
 
 START_TEST(test_kapi_buffer_overflow_is_located)

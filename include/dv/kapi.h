@@ -164,6 +164,13 @@ void dvk_emit(dv_k_t *k, dv_op_t op, const dv_val_t *f, int nf);
 int dvk_kernel_create(const dv_config_t *cfg, const dv_kernel_info_t *info, dv_kernel_fn fn, const void *params,
                       size_t params_bytes, dv_kernel_t **out, dv_error_t *err);
 void dvk_kernel_destroy(dv_kernel_t *k);
+/* Run the kernel's functions on fibers on the model's own thread instead of a thread each: a
+ * switch costs far less than a thread's hand-off, so the model reads instructions from a smaller
+ * buffer that stays in the host's caches (the same instructions, the same results).  Only for a
+ * function that keeps no thread-local state (Ascend C's headers do) and whose failures
+ * (dvk_fail) need nothing undone on its stack: it is left there, not unwound.  The simulator's own
+ * operators (dvsim op, fusion) run so. */
+void dvk_kernel_on_fibers(dv_kernel_t *k);
 
 /* Which cores a kernel uses, found as CANN's compiler finds it, from what the code does: block 0
  * is generated (not run) once for the AIC and once for an AIV of a split chip, and *kind is
