@@ -34,7 +34,7 @@
  * writes is still in the host's caches when the model reads it (24 matmul blocks: 24 x 1024 slots
  * of 200 bytes were 4.9 MB, more than a host core's L2). */
 #define DVK_BUF_INSNS 1024u
-#define DVK_FIBER_INSNS 64u
+#define DVK_FIBER_INSNS 128u
 
 typedef enum { DVK_CO_NEW, DVK_CO_SUSPENDED, DVK_CO_DONE, DVK_CO_FAILED } dvk_co_state_t;
 typedef enum { DVK_TURN_MODEL, DVK_TURN_KERNEL } dvk_co_turn_t;

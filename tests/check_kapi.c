@@ -262,7 +262,7 @@ static void long_kernel(dv_k_t *k, const void *p)
         dvk_scalar(k, 1 + (int64_t)(i % 3));
 }
 
-/* A block of 100,003 instructions crosses the buffer's end 97 times on a thread, 1,562 on a fiber
+/* A block of 100,003 instructions crosses the buffer's end 97 times on a thread, 781 on a fiber
  * (dvk_kernel_on_fibers): every instruction arrives, once, in order, either way. */
 static void long_block_streams(bool fibers)
 {
