@@ -1141,8 +1141,12 @@ static void wide_compares_see_every_place(void)
             continue;
         memcpy(text, clean, len + 1);
         text[at] = 'q';
-        char want[96];
-        snprintf(want, sizeof want, "unknown mnemonic '%.*s'", (int)strcspn(text + at, " "), text + at);
+        /* the word copied out, not printed with %.*s: at -O1 with the sanitizers GCC takes text + at
+         * for possibly null there, and -Werror=format-truncation stopped make asan */
+        char word[64] = "", want[96];
+        const size_t n = strcspn(text + at, " ");
+        memcpy(word, text + at, n < sizeof word - 1 ? n : sizeof word - 1);
+        snprintf(want, sizeof want, "unknown mnemonic '%s'", word);
         const int line = line_at(text, text + at);
         write_temp_bytes(text, len, path, sizeof path);
         for (int file = 0; file < 2; file++) {
