@@ -109,8 +109,7 @@ static void fiber_switch(dv_k_t *k, ucontext_t *from, ucontext_t *to, const void
 /* Hand the turn to the other side and wait until it is ours again. */
 static void hand_off(dv_k_t *k, dvk_co_turn_t to)
 {
-    if (k->fiber) {
-        k->turn = to;
+    if (k->fiber) { /* (turn is the threads' condition: a fiber's switch is the turn) */
         if (to == DVK_TURN_KERNEL) {
             dv_k_t *const was = g_current; /* (a fiber runs within the model's turn) */
             g_current = k;
@@ -147,7 +146,6 @@ static void co_yield(dv_k_t *k)
 static void co_last_turn(dv_k_t *k)
 {
     if (k->fiber) { /* back to the model for good: the stream's close frees the stack */
-        k->turn = DVK_TURN_MODEL;
         fiber_switch(k, &k->kern_uc, &k->model_uc, k->model_stack, k->model_stack_bytes, true);
         abort(); /* (never resumed) */
     }

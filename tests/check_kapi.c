@@ -1,6 +1,7 @@
 /* tests/check_kapi.c - the C kernel API: kernels as lazily generated instruction streams, queues,
  * the scalar cost rule, record/replay equality, and kernel errors with their location. */
 #include <check.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -298,6 +299,40 @@ START_TEST(test_kapi_long_block_streams_every_instruction)
 {
     long_block_streams(false);
     long_block_streams(true);
+}
+END_TEST
+
+/* ---- where a kernel function runs: its own thread, or (dvk_kernel_on_fibers) the model's ---- */
+static pthread_t g_model_thread;
+static int g_blocks_on_model_thread;
+
+static void thread_kernel(dv_k_t *k, const void *p)
+{
+    (void)p;
+    g_blocks_on_model_thread += pthread_equal(pthread_self(), g_model_thread) != 0;
+    dvk_scalar(k, 1);
+}
+
+START_TEST(test_kapi_fibers_run_on_the_model_thread)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, NULL);
+    dv_kernel_info_t info = {.name = "where", .kind = DV_KIND_VECTOR, .blocks = 3};
+    g_model_thread = pthread_self();
+    for (int fibers = 0; fibers <= 1; fibers++) {
+        dv_kernel_t *k;
+        dv_error_t err;
+        ck_assert_int_eq(dvk_kernel_create(&cfg, &info, thread_kernel, NULL, 0, &k, &err), DV_OK);
+        if (fibers)
+            dvk_kernel_on_fibers(k);
+        g_blocks_on_model_thread = 0;
+        dvt_run_t r;
+        ck_assert_msg(run_kernel(&r, &cfg, k) == DV_OK, "%s", r.err.msg);
+        ck_assert_uint_eq(r.cnt.instructions, 3);
+        ck_assert_int_eq(g_blocks_on_model_thread, fibers ? 3 : 0);
+        free_run(&r);
+        dvk_kernel_destroy(k);
+    }
 }
 END_TEST
 
@@ -611,6 +646,7 @@ Suite *dv_kapi_suite(void)
     tcase_add_test(tc, test_kapi_record_replays_with_same_cycles_and_bytes);
     tcase_add_test(tc, test_kapi_bookkeeping_charged_as_one_scalar_instruction);
     tcase_add_test(tc, test_kapi_long_block_streams_every_instruction);
+    tcase_add_test(tc, test_kapi_fibers_run_on_the_model_thread);
     tcase_add_test(tc, test_kapi_mix_kernel_follows_aiv_per_core);
     tcase_add_test(tc, test_kapi_buffer_overflow_is_located);
     tcase_add_test(tc, test_kapi_event_ids_exhausted_is_located);
