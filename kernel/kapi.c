@@ -24,7 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #if defined(__SANITIZE_ADDRESS__)
 #define DVK_ASAN 1
@@ -82,29 +81,33 @@ static void ctx_switch(ucontext_t *from, const ucontext_t *to)
 #endif
 }
 
-/* A fiber's switch from `from` to `to`, whose stack (AddressSanitizer: the one it is told of) is
- * to_stack, to_bytes; last: the fiber ends, never to be resumed. */
-static void fiber_switch(dv_k_t *k, ucontext_t *from, ucontext_t *to, const void *to_stack, size_t to_bytes, bool last)
+#define STACK_GUARD 4096u /* below a fiber's stack: an overflow faults there */
+
+/* A fiber's switch: from the model into k's function (to_kernel) or back; last: the function ends,
+ * never to be resumed.  AddressSanitizer is told the stack switched to: the fiber's, or the model's,
+ * which the fiber learns at each switch into it. */
+static void fiber_switch(dv_k_t *k, bool to_kernel, bool last)
 {
 #ifdef DVK_ASAN
     void *fake = NULL;
-    __sanitizer_start_switch_fiber(last ? NULL : &fake, to_stack, to_bytes);
-#else
-    (void)to_stack, (void)to_bytes, (void)last;
-#endif
-    ctx_switch(from, to);
-#ifdef DVK_ASAN
-    /* back on from's stack: the fiber (at its switches to the model) learns the model's stack */
-    if (from == &k->kern_uc)
-        __sanitizer_finish_switch_fiber(fake, &k->model_stack, &k->model_stack_bytes);
+    if (to_kernel)
+        __sanitizer_start_switch_fiber(&fake, (char *)k->stack + STACK_GUARD, STACK_BYTES);
     else
-        __sanitizer_finish_switch_fiber(fake, NULL, NULL);
+        __sanitizer_start_switch_fiber(last ? NULL : &fake, k->model_stack, k->model_stack_bytes);
 #else
-    (void)k;
+    (void)last;
+#endif
+    if (to_kernel)
+        ctx_switch(&k->model_uc, &k->kern_uc);
+    else
+        ctx_switch(&k->kern_uc, &k->model_uc);
+#ifdef DVK_ASAN
+    if (to_kernel) /* back on the model's stack */
+        __sanitizer_finish_switch_fiber(fake, NULL, NULL);
+    else           /* back in the fiber, resumed by the model */
+        __sanitizer_finish_switch_fiber(fake, &k->model_stack, &k->model_stack_bytes);
 #endif
 }
-
-#define STACK_GUARD 4096u /* below a fiber's stack: an overflow faults there */
 
 /* Hand the turn to the other side and wait until it is ours again. */
 static void hand_off(dv_k_t *k, dvk_co_turn_t to)
@@ -113,10 +116,10 @@ static void hand_off(dv_k_t *k, dvk_co_turn_t to)
         if (to == DVK_TURN_KERNEL) {
             dv_k_t *const was = g_current; /* (a fiber runs within the model's turn) */
             g_current = k;
-            fiber_switch(k, &k->model_uc, &k->kern_uc, (char *)k->stack + STACK_GUARD, STACK_BYTES, false);
+            fiber_switch(k, true, false);
             g_current = was;
         } else
-            fiber_switch(k, &k->kern_uc, &k->model_uc, k->model_stack, k->model_stack_bytes, false);
+            fiber_switch(k, false, false);
         return;
     }
     pthread_mutex_lock(&k->mu);
@@ -146,7 +149,7 @@ static void co_yield(dv_k_t *k)
 static void co_last_turn(dv_k_t *k)
 {
     if (k->fiber) { /* back to the model for good: the stream's close frees the stack */
-        fiber_switch(k, &k->kern_uc, &k->model_uc, k->model_stack, k->model_stack_bytes, true);
+        fiber_switch(k, false, true);
         abort(); /* (never resumed) */
     }
     pthread_mutex_lock(&k->mu);
