@@ -238,6 +238,9 @@ size_t AiCore::deliver_cross_flag(unsigned id, cycles_t when, CriticalPath::Ref 
 {
     path_.retain(node);
     cross_[id].push_back(Arrival{when, node});
+    // The one readiness of this core's heads that another core changes (head_time's
+    // wait_cross_flag): marked here, so that run_block keeps its candidates across its waits.
+    invalidate_all();
     return cross_[id].size();
 }
 
@@ -594,7 +597,8 @@ int AiCore::run_block(cycles_t &until, dv_error_t *err)
         sync_after = sc_now + p_.sim.quantum_cycles;
         if (chip_.aborting())
             return DV_ERR_STATE;
-        invalidate_all(); // (after a cross-core wait: flags from other cores may have arrived)
+        // (the heads' candidates stand: only a cross-core flag changes them from outside, and its
+        // delivery marks them, deliver_cross_flag)
     }
 
     for (;;) {
@@ -686,7 +690,6 @@ int AiCore::run_block(cycles_t &until, dv_error_t *err)
             sync_after = sc_now + p_.sim.quantum_cycles;
             if (chip_.aborting())
                 return DV_ERR_STATE;
-            invalidate_all();
         }
     }
 }
