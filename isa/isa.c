@@ -184,6 +184,21 @@ __attribute__((constructor)) static void check_table_init(void)
     }
 }
 
+unsigned dv_pipe_spaces(dv_pipe_t p, bool written)
+{
+    unsigned m = 0;
+    for (int op = 0; op < DV_OP_COUNT; op++) {
+        const dv_op_spec_t *os = dv_op_spec((dv_op_t)op);
+        if (os->pipe != p)
+            continue;
+        const dv_form_spec_t *fs = dv_form_spec(os->form);
+        for (int i = 0; i < fs->nfields; i++)
+            if (fs->fields[i].kind == DV_FK_ADDR && !(written && fs->fields[i].space == DV_FS_SRC))
+                m |= 1u << field_space(os, &fs->fields[i]);
+    }
+    return m;
+}
+
 /* An instruction of op with every field at its default (the form's table). */
 static void insn_defaults(dv_insn_t *insn, dv_op_t op)
 {

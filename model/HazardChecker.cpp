@@ -6,9 +6,36 @@
 
 namespace dv {
 
+namespace {
+// apart[q]: the pipes whose instructions can never race with pipe q's, nor can the scalar unit's
+// (prune's bound leaves them out): neither writes a space the other touches (dv_pipe_spaces, from
+// the ISA's tables).  On a cube core MTE3 (L1, UB -> GM) is apart from M (L0A, L0B -> L0C) and from
+// MTE1 (L1 -> L0A, L0B, BT), so a kernel that never runs MTE3 - the matmuls, which write GM through
+// FixPipe - no longer keeps their accesses until the cap.
+struct Apart {
+    unsigned of[DV_PIPE_COUNT] = {};
+    Apart()
+    {
+        unsigned touch[DV_PIPE_COUNT], write[DV_PIPE_COUNT];
+        for (int p = 0; p < DV_PIPE_COUNT; p++) {
+            touch[p] = dv_pipe_spaces(static_cast<dv_pipe_t>(p), false);
+            write[p] = dv_pipe_spaces(static_cast<dv_pipe_t>(p), true);
+        }
+        auto apart = [&](int a, int b) { return !(write[a] & touch[b]) && !(write[b] & touch[a]); };
+        for (int q = 0; q < DV_PIPE_COUNT; q++)
+            for (int b = 0; b < DV_PIPE_COUNT; b++)
+                if (b != q && b != DV_PIPE_S && apart(q, b) && apart(q, DV_PIPE_S))
+                    of[q] |= 1u << b;
+    }
+};
+} // namespace
+
 void HazardChecker::reset(unsigned pipes)
 {
     pipes_ = pipes;
+    static const Apart apart; // (the ISA's tables, complete once main runs)
+    for (int q = 0; q < DV_PIPE_COUNT; q++)
+        apart_[q] = apart.of[q];
     epoch_ = stamps_ << 3 | 7; // seen_ is stale from here on: it holds no newer stamp
     for (int p = 0; p < DV_PIPE_COUNT; p++) {
         vc_[p].t.fill(0);
@@ -130,8 +157,9 @@ void HazardChecker::report(dv_pipe_t pipe, const Insn &now)
 // Growing fourfold copies a third of what doubling would; a ring is at most 4x its kept and live
 // instructions.  Its storage is allocated for kRoom slots at the least, and while its kept and live
 // instructions do not wrap around its end (as when none was forgotten yet: on a core with a pipe
-// that never runs nothing is forgotten but by the cap, and the rings grow with the block) it grows
-// in place, without a copy: on the matmul 2048^3 a cube core's rings grow 32, 128, 512, 2048, and
+// that never runs, the pipes not apart from it forget nothing but by the cap, and their rings grow
+// with the block) it grows in place, without a copy: on the matmul 2048^3 a cube core's rings grow
+// 32, 128, 512, 2048, and
 // the copies were 17,844 instructions, 0.6% of its host instructions.  Slots past those in use are
 // never written, so they take no memory (peak RSS matmul 2048^3 38.7 -> 36.2 MB, v.trace unchanged).
 void HazardChecker::grow(int q)
@@ -174,6 +202,8 @@ void HazardChecker::grow(int q)
 // each list keeps its newest kKept instructions forgotten this way in place, in the ring before
 // oldest (no copy), and the scalar unit's accesses are compared with them too (scalar): a race
 // with an instruction forgotten before those is missed.
+// Nor are the pipes apart from q (apart_) in the bound: none of their accesses, nor any of the
+// scalar unit's, can race with q's, so what is forgotten of q is nothing they could race with.
 void HazardChecker::prune()
 {
     uint64_t live = 0;
@@ -183,7 +213,7 @@ void HazardChecker::prune()
         List &l = acc_[q];
         // the least any other pipe that may execute later work knows of q
         uint64_t known = UINT64_MAX;
-        for (unsigned b = bound & ~(1u << q); b; b &= b - 1)
+        for (unsigned b = bound & ~(1u << q) & ~apart_[q]; b; b &= b - 1)
             known = std::min(known, vc_[__builtin_ctz(b)][q]);
         forget(q, known);
         live += l.count - first_[q];
@@ -285,7 +315,7 @@ bool HazardChecker::scalar(const Insn &rec)
     for (unsigned m = held_ & ~(1u << DV_PIPE_S); m; m &= m - 1) {
         const int q = __builtin_ctz(m);
         uint64_t known = UINT64_MAX;
-        for (unsigned b = bound & ~(1u << q); b; b &= b - 1)
+        for (unsigned b = bound & ~(1u << q) & ~apart_[q]; b; b &= b - 1)
             known = std::min(known, vc_[__builtin_ctz(b)][q]);
         forget(q, known);
     }

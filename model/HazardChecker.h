@@ -210,6 +210,7 @@ private:
     uint64_t capped_[DV_PIPE_COUNT] = {};
     List acc_[DV_PIPE_COUNT];
     uint64_t first_[DV_PIPE_COUNT] = {};         // each pipe's first live access
+    unsigned apart_[DV_PIPE_COUNT] = {};         // [q]: pipes that can never race with q (reset: Apart)
     std::unique_ptr<Insn[]> own_[DV_PIPE_COUNT]; // its ring's storage, base - 1 .. base + room_
     size_t room_[DV_PIPE_COUNT] = {};            // how many slots the storage holds (grow)
     static constexpr size_t kRoom = 2048;        // the least a ring's storage is allocated for

@@ -50,6 +50,25 @@ START_TEST(test_isa_pipes_valid)
 }
 END_TEST
 
+/* The spaces each pipe's ops address, from the table's rows (the hazard checker's pipes that cannot race,
+ * model/HazardChecker.cpp): a cube core's MTE3 and its M and MTE1 share no space one of them writes. */
+START_TEST(test_isa_pipe_spaces)
+{
+#define SP(s) (1u << DV_SPACE_##s)
+    ck_assert_uint_eq(dv_pipe_spaces(DV_PIPE_M, false), SP(L0A) | SP(L0B) | SP(L0C) | SP(BT));
+    ck_assert_uint_eq(dv_pipe_spaces(DV_PIPE_MTE1, false), SP(L1) | SP(L0A) | SP(L0B) | SP(BT));
+    ck_assert_uint_eq(dv_pipe_spaces(DV_PIPE_MTE1, true), SP(L0A) | SP(L0B) | SP(BT)); /* L1 only as a source */
+    ck_assert_uint_eq(dv_pipe_spaces(DV_PIPE_MTE3, false), SP(GM) | SP(L1) | SP(UB));
+    ck_assert_uint_eq(dv_pipe_spaces(DV_PIPE_MTE3, true), SP(GM));
+    ck_assert_uint_eq(dv_pipe_spaces(DV_PIPE_FIX, true), SP(GM) | SP(L1));
+    ck_assert_uint_eq(dv_pipe_spaces(DV_PIPE_S, false), SP(GM) | SP(UB));
+#undef SP
+    for (int p = 0; p < DV_PIPE_COUNT; p++) /* what a pipe writes it touches */
+        ck_assert_uint_eq(dv_pipe_spaces((dv_pipe_t)p, true) & ~dv_pipe_spaces((dv_pipe_t)p, false), 0);
+    ck_assert_uint_eq(dv_pipe_spaces(DV_PIPE_ALL, false), 0);
+}
+END_TEST
+
 /* Every cost class is one the model implements: a V-pipe instruction uses a vector class, the others a
  * non-vector class. */
 START_TEST(test_isa_cost_classes_valid)
@@ -562,6 +581,7 @@ Suite *dv_isa_suite(void)
     tcase_add_test(tc, test_isa_mnemonics_unique);
     tcase_add_test(tc, test_isa_table_names_unique);
     tcase_add_test(tc, test_isa_pipes_valid);
+    tcase_add_test(tc, test_isa_pipe_spaces);
     tcase_add_test(tc, test_isa_cost_classes_valid);
     tcase_add_test(tc, test_isa_forms_valid);
     tcase_add_test(tc, test_isa_dtype_sets_match_forms);

@@ -1031,6 +1031,15 @@ START_TEST(test_semantics_footprint_every_op_agrees)
             int na = dv_xfer_footprint(&in, &vs, a, &xa), nb = dv_footprint(&in, &vs, b);
             dv_xfer_shape(&in, &xb);
             expect_same_transfer(na, a, &xa, nb, b, &xb);
+            /* an instruction that passes the checks touches only spaces its pipe's ops address, and writes
+             * only in those that are not an op's source (dv_pipe_spaces: the hazard checker relies on it) */
+            if (os && dv_insn_check(&in, NULL) == DV_OK)
+                for (int k = 0; k < nb; k++) {
+                    ck_assert_msg(dv_pipe_spaces(os->pipe, false) >> b[k].space & 1, "%s touches %s", os->mnemonic,
+                                  dv_space_name((dv_space_t)b[k].space));
+                    ck_assert_msg(!b[k].write || (dv_pipe_spaces(os->pipe, true) >> b[k].space & 1), "%s writes %s",
+                                  os->mnemonic, dv_space_name((dv_space_t)b[k].space));
+                }
             dv_vgeom_t ga, gb;
             memset(&ga, 0xA5, sizeof ga);
             na = dv_vec_footprint(&in, &vs, a, &ga);

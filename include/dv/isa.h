@@ -172,6 +172,11 @@ const char *dv_pipe_ratio_name(dv_pipe_t p);            /* "scalar", "vec", "mac
 int dv_pipe_lookup(const char *name, size_t len);       /* -1 when unknown; "ALL" -> DV_PIPE_ALL */
 const char *dv_space_name(dv_space_t s);
 int dv_space_lookup(const char *name, size_t len);
+/* The spaces (bit 1 << dv_space_t) that the address fields of pipe p's ops name (dv_insn_check holds
+ * each field to its space, and every footprint range is one field's), or with `written` those of the
+ * fields that are not the op's source: an instruction reads and writes only there, and writes only in
+ * the second set.  0 for a pipe no op runs on (the sync ops, whose pipe is a field, have no address). */
+unsigned dv_pipe_spaces(dv_pipe_t p, bool written);
 const char *dv_dtype_name(dv_dtype_t t);
 int dv_dtype_lookup(const char *name, size_t len);
 unsigned dv_dtype_size(dv_dtype_t t);
