@@ -14,6 +14,11 @@ namespace {
 // FixPipe - no longer keeps their accesses until the cap.
 struct Apart {
     unsigned of[DV_PIPE_COUNT] = {};
+    static const Apart &table() // (made at first use: the ISA's tables are complete once main runs)
+    {
+        static const Apart a;
+        return a;
+    }
     Apart()
     {
         unsigned touch[DV_PIPE_COUNT], write[DV_PIPE_COUNT];
@@ -33,9 +38,6 @@ struct Apart {
 void HazardChecker::reset(unsigned pipes)
 {
     pipes_ = pipes;
-    static const Apart apart; // (the ISA's tables, complete once main runs)
-    for (int q = 0; q < DV_PIPE_COUNT; q++)
-        apart_[q] = apart.of[q];
     epoch_ = stamps_ << 3 | 7; // seen_ is stale from here on: it holds no newer stamp
     for (int p = 0; p < DV_PIPE_COUNT; p++) {
         vc_[p].t.fill(0);
@@ -159,9 +161,9 @@ void HazardChecker::report(dv_pipe_t pipe, const Insn &now)
 // instructions do not wrap around its end (as when none was forgotten yet: on a core with a pipe
 // that never runs, the pipes not apart from it forget nothing but by the cap, and their rings grow
 // with the block) it grows in place, without a copy: on the matmul 2048^3 a cube core's rings grow
-// 32, 128, 512, 2048, and
-// the copies were 17,844 instructions, 0.6% of its host instructions.  Slots past those in use are
-// never written, so they take no memory (peak RSS matmul 2048^3 38.7 -> 36.2 MB, v.trace unchanged).
+// 32, 128, 512, 2048, and the copies were 17,844 instructions, 0.6% of its host instructions.  Slots
+// past those in use are never written, so they take no memory (peak RSS matmul 2048^3 38.7 -> 36.2
+// MB, v.trace unchanged).
 void HazardChecker::grow(int q)
 {
     List &l = acc_[q];
@@ -202,20 +204,24 @@ void HazardChecker::grow(int q)
 // each list keeps its newest kKept instructions forgotten this way in place, in the ring before
 // oldest (no copy), and the scalar unit's accesses are compared with them too (scalar): a race
 // with an instruction forgotten before those is missed.
-// Nor are the pipes apart from q (apart_) in the bound: none of their accesses, nor any of the
+// Nor are the pipes apart from q (Apart) in the bound: none of their accesses, nor any of the
 // scalar unit's, can race with q's, so what is forgotten of q is nothing they could race with.
+uint64_t HazardChecker::known_by_others(int q) const
+{
+    const unsigned bound = pipes_ & ((1u << DV_PIPE_COUNT) - 1) & ~(1u << DV_PIPE_S);
+    uint64_t known = UINT64_MAX;
+    for (unsigned b = bound & ~(1u << q) & ~Apart::table().of[q]; b; b &= b - 1)
+        known = std::min(known, vc_[__builtin_ctz(b)][q]);
+    return known;
+}
+
 void HazardChecker::prune()
 {
     uint64_t live = 0;
-    const unsigned bound = pipes_ & ((1u << DV_PIPE_COUNT) - 1) & ~(1u << DV_PIPE_S);
     for (unsigned m = held_; m; m &= m - 1) {
         const int q = __builtin_ctz(m);
         List &l = acc_[q];
-        // the least any other pipe that may execute later work knows of q
-        uint64_t known = UINT64_MAX;
-        for (unsigned b = bound & ~(1u << q) & ~apart_[q]; b; b &= b - 1)
-            known = std::min(known, vc_[__builtin_ctz(b)][q]);
-        forget(q, known);
+        forget(q, known_by_others(q));
         live += l.count - first_[q];
     }
     prune_order_ = order_ + std::max<uint64_t>(kPruneFloor, live * 2) - live; // when the live ones reach twice as many
@@ -311,13 +317,9 @@ inline void HazardChecker::forget(int q, uint64_t known)
 // newest first.
 bool HazardChecker::scalar(const Insn &rec)
 {
-    const unsigned bound = pipes_ & ((1u << DV_PIPE_COUNT) - 1) & ~(1u << DV_PIPE_S);
     for (unsigned m = held_ & ~(1u << DV_PIPE_S); m; m &= m - 1) {
         const int q = __builtin_ctz(m);
-        uint64_t known = UINT64_MAX;
-        for (unsigned b = bound & ~(1u << q) & ~apart_[q]; b; b &= b - 1)
-            known = std::min(known, vc_[__builtin_ctz(b)][q]);
-        forget(q, known);
+        forget(q, known_by_others(q));
     }
     const VClock &me = vc_[DV_PIPE_S];
     for (int q = 0; q < DV_PIPE_COUNT; q++) {

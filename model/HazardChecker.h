@@ -175,6 +175,9 @@ private:
     [[gnu::noinline]] void grow(int q);
     [[gnu::noinline, gnu::cold]] void cap(int q);
     [[gnu::noinline]] void prune();
+    // The least that any other pipe that may execute later work and may race with q's accesses knows
+    // of q (prune's bound; the scalar unit is not in it).
+    uint64_t known_by_others(int q) const;
     void forget(int q, uint64_t known);
     [[gnu::noinline, gnu::cold]] bool scalar(const Insn &rec);
 
@@ -210,7 +213,6 @@ private:
     uint64_t capped_[DV_PIPE_COUNT] = {};
     List acc_[DV_PIPE_COUNT];
     uint64_t first_[DV_PIPE_COUNT] = {};         // each pipe's first live access
-    unsigned apart_[DV_PIPE_COUNT] = {};         // [q]: pipes that can never race with q (reset: Apart)
     std::unique_ptr<Insn[]> own_[DV_PIPE_COUNT]; // its ring's storage, base - 1 .. base + room_
     size_t room_[DV_PIPE_COUNT] = {};            // how many slots the storage holds (grow)
     static constexpr size_t kRoom = 2048;        // the least a ring's storage is allocated for
