@@ -19,7 +19,7 @@ L2Cache::L2Cache(sc_core::sc_module_name name, const Params &p)
     : sc_module(name), line_(p.line_bytes), ways_(p.ways), write_through_(p.write_through),
       sets_(p.size_bytes ? p.size_bytes / (p.line_bytes * p.ways) : 0),
       line_shift_(p.line_bytes && !(p.line_bytes & (p.line_bytes - 1)) ? (unsigned)__builtin_ctzll(p.line_bytes) : 64),
-      head_(head_bytes(p.ways)), sig_(sig_at(p.ways)), ord_(order_of(p.ways))
+      head_(head_bytes(p.ways)), key_(key_at(p.ways)), ord_(order_of(p.ways))
 {
     // Zeroed on demand: a run touches only the sets its lines fall in.
     if (sets_ > UINT64_MAX / head_ || (p.ways && sets_ > UINT64_MAX / (kWayWords * p.ways)))
@@ -62,14 +62,9 @@ const L2Cache::RunSlot &L2Cache::fill_run_slot(uint64_t run)
     return c;
 }
 
-// The signature of a tag: its low byte.  The lines of one set are mostly in different runs of
-// `sets` lines, each rotated by a hash (rotation()), so their low bytes differ as a hash's would;
-// a signature only narrows the tags compared, so its quality costs time, never a result.
-static inline uint8_t sig_of(uint64_t tag) { return (uint8_t)tag; }
-
 template <uint64_t W>
 __attribute__((always_inline)) inline uint64_t L2Cache::find(const unsigned char *h, Ways v, uint64_t tag,
-                                                             uint8_t sig) const
+                                                             uint64_t key) const
 {
     const uint64_t ways = W ? W : ways_;
     // With a recency order every way is compared (an invalid one has tag 0, which no line's is).
@@ -80,25 +75,29 @@ __attribute__((always_inline)) inline uint64_t L2Cache::find(const unsigned char
                 return w;
         return ways;
     }
-    const unsigned char *bytes = h + sig_off<W>();
-    for (uint64_t base = 0; base < valid; base += kSigChunk) {
+    // A key below kFar is the line's own (key_of): the way whose key matches holds it.
+    const uint16_t *const k = reinterpret_cast<const uint16_t *>(h + key_off<W>());
+    const bool far = key >= kFar;
+    for (uint64_t base = 0; base < valid; base += kKeyChunk) {
         uint64_t m = 0;
 #if defined(__SSE2__)
-        const __m128i key = _mm_shuffle_epi32(_mm_cvtsi32_si128((int)(sig * 0x01010101u)), 0);
-        const __m128i chunk = _mm_load_si128(reinterpret_cast<const __m128i *>(bytes + base));
-        m = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(chunk, key));
+        // kKeyChunk keys in two halves, their compares packed to a byte per way (0 or 0xff)
+        const __m128i want = _mm_set1_epi16(static_cast<short>(key));
+        const __m128i lo = _mm_load_si128(reinterpret_cast<const __m128i *>(k + base));
+        const __m128i hi = _mm_load_si128(reinterpret_cast<const __m128i *>(k + base + kKeyChunk / 2));
+        m = (uint32_t)_mm_movemask_epi8(_mm_packs_epi16(_mm_cmpeq_epi16(lo, want), _mm_cmpeq_epi16(hi, want)));
 #else
-        for (uint64_t k = 0; k < kSigChunk; k++)
-            m |= (uint64_t)(bytes[base + k] == sig) << k;
+        for (uint64_t j = 0; j < kKeyChunk; j++)
+            m |= (uint64_t)(k[base + j] == key) << j;
 #endif
-        if (valid - base < kSigChunk)
+        if (valid - base < kKeyChunk)
             m &= (1ull << (valid - base)) - 1;
         for (; m; m &= m - 1) {
             const uint64_t w = base + (uint64_t)__builtin_ctzll(m);
-            if (v.tag(w) == tag)
+            if (!far || v.tag(w) == tag)
                 return w;
         }
-        if (W && W <= kSigChunk) // one chunk holds every way
+        if (W && W <= kKeyChunk) // one chunk holds every way
             break;
     }
     return ways;
@@ -118,18 +117,17 @@ static inline uint64_t order_front(uint64_t order, uint64_t w)
 // touch_runs' lookup of line tag - 1 in the set (h, v) once its most recently used way did not hold
 // it (see touch there): the line's way then records `use`.
 template <uint64_t W, bool D>
-__attribute__((always_inline)) inline void L2Cache::lookup(unsigned char *h, Ways v, uint64_t tag, bool fresh,
-                                                           uint64_t at, uint64_t *seen, uint64_t use,
+__attribute__((always_inline)) inline void L2Cache::lookup(unsigned char *h, Ways v, uint64_t tag, uint64_t key,
+                                                           bool fresh, uint64_t at, uint64_t *seen, uint64_t use,
                                                            uint64_t &misses, uint64_t &writebacks) const
 {
     const uint64_t ways = W ? W : ways_;
     unsigned char *const dirty = h + kDirtyAt;
-    const uint8_t sig = sig_of(tag);
     uint64_t w;
     if (ways <= kOrderWays) {
         // A line whose bit in its run's bitmap is clear was never allocated: a sure miss.
         const uint64_t o = field(h, kOrder);
-        if (!fresh && (at == kMarked || seen[at / 64] >> at % 64 & 1) && (w = find<W>(h, v, tag, sig)) < ways) {
+        if (!fresh && (at == kMarked || seen[at / 64] >> at % 64 & 1) && (w = find<W>(h, v, tag, key)) < ways) {
             // a hit: to the front of the order
             if (mru(o, ways) != w) {
                 const uint64_t init = (W ? order_of(W) : ord_).init;
@@ -144,7 +142,7 @@ __attribute__((always_inline)) inline void L2Cache::lookup(unsigned char *h, Way
         w = victim(o, ways);
         lead(h, rotate(o, ways, W ? order_of(W) : ord_), tag);
     } else {
-        w = fresh ? ways : find<W>(h, v, tag, sig);
+        w = fresh ? ways : find<W>(h, v, tag, key);
         if (w < ways) {
             if (D)
                 dirty[w] = 1;
@@ -170,7 +168,7 @@ __attribute__((always_inline)) inline void L2Cache::lookup(unsigned char *h, Way
     // dirty when written in write-back (write-allocate without a fill)
     writebacks += dirty[w];
     dirty[w] = D;
-    h[sig_off<W>() + w] = sig;
+    keys<W>(h)[w] = static_cast<uint16_t>(key);
     v.tag(w) = tag;
     v.used(w) = stamp(use, tag);
 }
@@ -178,10 +176,10 @@ __attribute__((always_inline)) inline void L2Cache::lookup(unsigned char *h, Way
 // lookup out of line, for the loop over a tile's rows (whose lines mostly hit their most recently
 // used way: the loop keeps its state in registers, and passes the line's stamp, not its use).
 template <uint64_t W, bool D>
-__attribute__((noinline)) void L2Cache::lookup_cold(unsigned char *h, Ways v, uint64_t tag, uint64_t at,
-                                                    uint64_t *seen, uint64_t st, Tally &t) const
+__attribute__((noinline)) void L2Cache::lookup_cold(unsigned char *h, Ways v, uint64_t tag, uint64_t key,
+                                                    uint64_t at, uint64_t *seen, uint64_t st, Tally &t) const
 {
-    lookup<W, D>(h, v, tag, false, at, seen, st + tag, t.misses, t.writebacks);
+    lookup<W, D>(h, v, tag, key, false, at, seen, st + tag, t.misses, t.writebacks);
 }
 
 // touch_rows' lookup of a line (tag: line + 1) in the set (h, v) (at most kOrderWays ways) at its two
@@ -192,7 +190,7 @@ __attribute__((noinline)) void L2Cache::lookup_cold(unsigned char *h, Ways v, ui
 // the line.
 template <uint64_t W, bool D>
 __attribute__((always_inline)) inline bool L2Cache::hit_recent(unsigned char *h, Ways v, uint64_t tag,
-                                                               uint64_t st) const
+                                                               uint64_t key, uint64_t st) const
 {
     const uint64_t ways = W ? W : ways_;
     uint64_t &order = field(h, kOrder);
@@ -202,7 +200,7 @@ __attribute__((always_inline)) inline bool L2Cache::hit_recent(unsigned char *h,
         if (ways < 2)
             return false;
         w = (o >> 4 & 15) ^ (ways - 2); // the second entry (stored XOR Order::init, as the first)
-        if (v.tag(w) != tag)
+        if (keys<W>(h)[w] != key || (key >= kFar && v.tag(w) != tag))
             return false;
         // the first two entries swap places; each is stored XOR the other place's init entry
         const uint64_t x = (ways - 1) ^ (ways - 2);
@@ -260,9 +258,9 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_rows(const GmRuns &runs)
                     if (!(word & bit)) {
                         word |= bit;
                         cold.misses++;
-                        fresh_miss<W, D>(h, v, tag, stamp(uses, tag), cold.writebacks);
-                    } else if (!hit_recent<W, D>(h, v, tag, stamp(uses, tag)))
-                        lookup_cold<W, D>(h, v, tag, kMarked, k.seen, stamp(uses, tag), cold);
+                        fresh_miss<W, D>(h, v, tag, k.key, stamp(uses, tag), cold.writebacks);
+                    } else if (!hit_recent<W, D>(h, v, tag, k.key, stamp(uses, tag)))
+                        lookup_cold<W, D>(h, v, tag, k.key, kMarked, k.seen, stamp(uses, tag), cold);
                     if (uses == stop)
                         break;
                     tag += step;
@@ -283,8 +281,8 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_rows(const GmRuns &runs)
                 // a later row's header (kAheadRows); an address past the headers is harmless to a
                 // prefetch, and is formed as an integer (no pointer past its array)
                 __builtin_prefetch(reinterpret_cast<const void *>(reinterpret_cast<uintptr_t>(h) + ahead));
-                if (!(ordered && hit_recent<W, D>(h, v, tag, st)))
-                    lookup_cold<W, D>(h, v, tag, tag - 1 - k.first, k.seen, st, cold);
+                if (!(ordered && hit_recent<W, D>(h, v, tag, k.key, st)))
+                    lookup_cold<W, D>(h, v, tag, k.key, tag - 1 - k.first, k.seen, st, cold);
                 if (tag == last)
                     break;
                 tag += step;
@@ -306,8 +304,8 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_rows(const GmRuns &runs)
 // was never allocated, a sure miss.  at: the line's place in its run's bitmap `seen`, whose bit is
 // tested before a full set's lookup and set on a miss; kMarked when the caller has set it already.
 template <uint64_t W, bool D>
-__attribute__((always_inline)) inline void L2Cache::touch(unsigned char *h, Ways v, uint64_t tag, bool fresh,
-                                                          uint64_t at, uint64_t *seen, uint64_t use,
+__attribute__((always_inline)) inline void L2Cache::touch(unsigned char *h, Ways v, uint64_t tag, uint64_t key,
+                                                          bool fresh, uint64_t at, uint64_t *seen, uint64_t use,
                                                           uint64_t &misses, uint64_t &writebacks) const
 {
     const uint64_t ways = W ? W : ways_;
@@ -321,22 +319,22 @@ __attribute__((always_inline)) inline void L2Cache::touch(unsigned char *h, Ways
         v.used(w) = stamp(use, tag);
         return;
     }
-    lookup<W, D>(h, v, tag, fresh, at, seen, use, misses, writebacks);
+    lookup<W, D>(h, v, tag, key, fresh, at, seen, use, misses, writebacks);
 }
 
 // A line never allocated (tag: line + 1) into the set (h, v), which has a recency order: a sure
 // miss, which takes the last way of the order (an invalid one while there is one) and makes it the
 // first - lookup's miss without its search.  The way records the stamp `st`.
 template <uint64_t W, bool D>
-__attribute__((always_inline)) inline void L2Cache::fresh_miss(unsigned char *h, Ways v, uint64_t tag, uint64_t st,
-                                                               uint64_t &writebacks) const
+__attribute__((always_inline)) inline void L2Cache::fresh_miss(unsigned char *h, Ways v, uint64_t tag, uint64_t key,
+                                                               uint64_t st, uint64_t &writebacks) const
 {
     const uint64_t ways = W ? W : ways_;
     const uint64_t o = field(h, kOrder), w = victim(o, ways);
     lead(h, rotate(o, ways, W ? order_of(W) : ord_), tag);
     writebacks += h[kDirtyAt + w]; // (an invalid way is never dirty)
     h[kDirtyAt + w] = D;
-    h[sig_off<W>() + w] = sig_of(tag);
+    keys<W>(h)[w] = static_cast<uint16_t>(key);
     v.tag(w) = tag;
     v.used(w) = st;
 }
@@ -345,15 +343,15 @@ __attribute__((always_inline)) inline void L2Cache::fresh_miss(unsigned char *h,
 // ways v, which have a recency order: sure misses, each taking the last way of its set's order (an
 // invalid one while there is one), which becomes the first - lookup's miss without its search.
 template <uint64_t W, bool D>
-__attribute__((always_inline)) inline void L2Cache::fresh_lines(unsigned char *h, Ways v, uint64_t tag, uint64_t n,
-                                                                uint64_t &uses, uint64_t &writebacks) const
+__attribute__((always_inline)) inline void L2Cache::fresh_lines(unsigned char *h, Ways v, uint64_t tag, uint64_t key,
+                                                                uint64_t n, uint64_t &uses, uint64_t &writebacks) const
 {
     const uint64_t head = head_size<W>();
     // Line tag - 1 is used at tag + u: every line's stamp is u.
     const uint64_t u = stamp(uses + 1, tag), e = tag + n;
     uses += n;
     const auto miss = [&](unsigned char *hb, Ways vb, uint64_t line_tag) __attribute__((always_inline)) {
-        fresh_miss<W, D>(hb, vb, line_tag, u, writebacks);
+        fresh_miss<W, D>(hb, vb, line_tag, key, u, writebacks);
     };
     // The n mod 4 first lines, then four lines a step (the compiler's unrolling does not survive
     // link-time optimisation), so that the loop needs no count of its own.
@@ -383,11 +381,11 @@ __attribute__((always_inline)) inline void L2Cache::fresh_lines(unsigned char *h
 
 // fresh_lines out of line, with every register for its loop; returns the write-backs.
 template <uint64_t W, bool D>
-__attribute__((noinline)) uint64_t L2Cache::fresh_run(unsigned char *h, Ways v, uint64_t tag, uint64_t n,
-                                                      uint64_t uses) const
+__attribute__((noinline)) uint64_t L2Cache::fresh_run(unsigned char *h, Ways v, uint64_t tag, uint64_t key,
+                                                      uint64_t n, uint64_t uses) const
 {
     uint64_t writebacks = 0;
-    fresh_lines<W, D>(h, v, tag, n, uses, writebacks);
+    fresh_lines<W, D>(h, v, tag, key, n, uses, writebacks);
     return writebacks;
 }
 
@@ -419,13 +417,13 @@ __attribute__((always_inline)) inline void L2Cache::touch_lines(uint64_t l, uint
             const uint64_t e = tag + m;
             if (fresh && ways <= kOrderWays) {
                 misses += m;
-                fresh_lines<W, D>(h, v, tag, m, uses, writebacks);
+                fresh_lines<W, D>(h, v, tag, k.key, m, uses, writebacks);
                 tag += m;
                 h += m * head;
                 v += m;
             } else
                 for (; tag != e; tag++, h += head, v += 1)
-                    touch<W, D>(h, v, tag, fresh, kMarked, k.seen, ++uses, misses, writebacks);
+                    touch<W, D>(h, v, tag, k.key, fresh, kMarked, k.seen, ++uses, misses, writebacks);
         }
         l += n;
         if (l > last)
@@ -456,7 +454,7 @@ __attribute__((always_inline)) inline L2Cache::Tally L2Cache::touch_run(uint64_t
         const uint64_t mask = ~0ull >> (64 - n) << bit;
         if ((word & mask) == 0) {
             word |= mask;
-            const uint64_t writebacks = fresh_run<W, D>(head_at<W>(set), ways_at(set), l + 1, n, uses_);
+            const uint64_t writebacks = fresh_run<W, D>(head_at<W>(set), ways_at(set), l + 1, k.key, n, uses_);
             uses_ += n;
             return Tally{n, n, writebacks};
         }
@@ -474,7 +472,8 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_run_any(uint64_t a, uint
     uint64_t in_run;
     const uint64_t set = set_in(k, l, in_run);
     if (l == last)
-        touch<W, D>(head_at<W>(set), ways_at(set), l + 1, false, in_run, k.seen, ++uses, misses, writebacks);
+        touch<W, D>(head_at<W>(set), ways_at(set), l + 1, k.key, false, in_run, k.seen, ++uses, misses,
+                    writebacks);
     else
         touch_lines<W, D>(l, last, in_run, set, k, uses, misses, writebacks);
     uses_ = uses;
@@ -523,8 +522,8 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
         const uint64_t set = set_in(k, l, in_run);
         lines += last - l + 1;
         if (l == last) // a run within one line
-            touch<W, D>(heads + set * head, ways0 + set, l + 1, false, in_run, k.seen, ++uses, misses,
-                        writebacks);
+            touch<W, D>(heads + set * head, ways0 + set, l + 1, k.key, false, in_run, k.seen, ++uses,
+                        misses, writebacks);
         else
             touch_lines<W, D>(l, last, in_run, set, k, uses, misses, writebacks);
     }
@@ -536,7 +535,7 @@ __attribute__((noinline)) L2Cache::Tally L2Cache::touch_runs(const GmRuns &runs)
 bool L2Cache::probe(uint64_t line_addr, uint64_t set, bool write)
 {
     unsigned char *h = head_at(set);
-    const uint64_t w = find<0>(h, ways_at(set), line_addr + 1, sig_of(line_addr + 1));
+    const uint64_t w = find<0>(h, ways_at(set), line_addr + 1, key_of(line_addr / sets_));
     if (w < ways_) {
         hits++;
         if (write && !write_through_)

@@ -143,15 +143,17 @@ private:
     }
     const RunSlot &fill_run_slot(uint64_t run); // run's slot after a miss
 
-    // The run of `sets` lines a walk over lines is in - its number, first line, rotation and bitmap
-    // of lines allocated - held in locals while touch_runs walks, set_of's memo before and after
-    // (with sets_: the stores into the sets' state may alias any member, a local they cannot).
+    // The run of `sets` lines a walk over lines is in - its number, first line, rotation, bitmap of
+    // lines allocated and its key (key_of) - held in locals while touch_runs walks, set_of's
+    // memo before and after (with sets_: the stores into the sets' state may alias any member, a
+    // local they cannot).
     struct Walk {
-        uint64_t run, first, rot, *seen, sets;
+        uint64_t run, first, rot, *seen, sets, key;
     };
     Walk walk_start() // from the memo (its bitmap looked up when rotation() left it out)
     {
-        return Walk{memo_run_, memo_first_, memo_rot_, memo_seen_ ? memo_seen_ : run_slot(memo_run_).seen, sets_};
+        return Walk{memo_run_, memo_first_, memo_rot_, memo_seen_ ? memo_seen_ : run_slot(memo_run_).seen, sets_,
+                    key_of(memo_run_)};
     }
     void walk_end(const Walk &k)
     {
@@ -177,14 +179,15 @@ private:
     {
         const uint64_t run = l / sets;
         const RunSlot &c = run_slot(run);
-        return Walk{run, run * sets, c.rot, c.seen, sets};
+        return Walk{run, run * sets, c.rot, c.seen, sets, key_of(run)};
     }
     __attribute__((noinline)) Walk walk_far(uint64_t l, uint64_t sets) { return walk_to(l, sets); }
 
-    // One set's state is in two arrays, so that what every access reads first is dense: with the
-    // profiles' 192 MB of 16 ways (24,576 sets) the headers take 1.2 MB, which a host core's L2
-    // mostly holds, where one block of 320 bytes per set took 7.9 MB and a lookup missed the host's
-    // caches in three places (its set's order, its way's tag and its way's used).
+    // One set's state is in two arrays, so that what every access reads is dense: with the
+    // profiles' 192 MB of 16 ways (24,576 sets) the headers take 1.5 MB, one 64-byte host cache line
+    // each, where one block of 320 bytes per set took 7.9 MB and a lookup missed the host's caches in
+    // three places (its set's order, its way's tag and its way's used).  A lookup reads only the
+    // header: the header's keys tell its lines apart (key_of), and the ways are only written.
     // A set's header (head_bytes(ways) bytes, set s at heads_ + s x head_):
     //   fill  (u64, kFill)    with more than kOrderWays ways: valid ways, 0 .. fill - 1 (a way once
     //                         used stays valid)
@@ -198,12 +201,20 @@ private:
     //                         (0 in an empty set, as that way's), so that a line found there - most
     //                         of a tile's rows - is found from the header alone (its way still
     //                         records the use: a store, which the host does not wait for); without
-    //                         one, unused (either way the 8 bytes keep the signatures on a 16-byte
+    //                         one, unused (either way the 8 bytes keep the keys on a 16-byte
     //                         boundary)
     //   dirty (u8 per way, at kDirtyAt)  1 when the way's line is dirty (a byte, not a bit: a miss
     //                         reads and sets its victim's without shifting), padded to a multiple of 16
-    //   sig   (u8 per way, at sig_at(ways))  a byte of each valid way's tag (sig_of), padded to
-    //                         kSigChunk, on a 16-byte boundary (headers start on 16-byte ones)
+    //   key   (u16 per way, at key_at(ways))  each way's key_of(its line's run of `sets` lines); 0 for
+    //                         an invalid way; padded to kKeyChunk ways, on a 16-byte boundary (headers
+    //                         start on 16-byte ones).  The lines that share a set are all in different
+    //                         runs (a run's `sets` lines take every set once), so a key below kFar is
+    //                         the line itself and a way whose key matches holds it: only a far key (a
+    //                         run from kFar - 1 on: with the profiles' 192 MB, lines past 412 GB; in a
+    //                         small L2 most lines) is checked against the way's tag.  (With a byte of
+    //                         the tag instead, every hit past the most recently used way read the way's
+    //                         tag too: a host cache miss per row of a tile, ~12% of the 8192^3
+    //                         matmul's time.)
     // The sets' ways, way by way (way w of set s at ways_mem_ + (w x sets + s) x kWayWords): each
     // way's tag and used side by side (Ways), so that a hit or a fill touches one host line of them,
     // and the same way of consecutive sets side by side, so that a stream of lines never allocated,
@@ -218,13 +229,14 @@ private:
     //                         DV_L2_DISABLE write can make a clean line dirty, so every line records
     //                         it), and it finds the victim of more than kOrderWays ways
     // Both are Zeros: all-zero state is an empty set, and only the sets touched take host memory.
-    // (A header of 32 bytes - the dirty flags a bit of each way's signature byte - kept 0.8 MB, but
-    // reading and writing the flag there cost two host instructions more per fresh line.)
+    // (A header of 32 bytes - the dirty flags a bit of each way's byte of its tag, which was its key
+    // before key_of - kept 0.8 MB, but reading and writing the flag there cost two host instructions
+    // more per fresh line.)
     static constexpr uint64_t kFill = 0, kOrder = 0, kMruTag = 8, kDirtyAt = 16, kWayWords = 2;
-    static constexpr uint64_t sig_at(uint64_t ways) { return kDirtyAt + (ways + 15) / 16 * 16; }
+    static constexpr uint64_t key_at(uint64_t ways) { return kDirtyAt + (ways + 15) / 16 * 16; }
     static constexpr uint64_t head_bytes(uint64_t ways)
     {
-        return sig_at(ways) + (ways + kSigChunk - 1) / kSigChunk * kSigChunk;
+        return key_at(ways) + (ways + kKeyChunk - 1) / kKeyChunk * kKeyChunk * sizeof(uint16_t);
     }
     // One set's ways: way w's tag and used at p[w x stride] and p[w x stride + 1] (stride: kWayWords x
     // sets).  (Words, not a struct of two: the compiler then addresses both from the way's offset
@@ -278,6 +290,14 @@ private:
     }
     // What a way's used records for a use of its line (tag: line + 1) at `use` (Ways::used).
     static uint64_t stamp(uint64_t use, uint64_t tag) { return use - tag; }
+    // The key of the lines of run `run` (of `sets` lines) in their sets' headers: run + 1 (0 is an
+    // invalid way's) for the runs below kFar - 1, else kFar and the run's low 15 bits, which only
+    // narrow the ways whose tags are compared.
+    static constexpr uint64_t kFar = 0x8000;
+    static uint64_t key_of(uint64_t run) { return run < kFar - 1 ? run + 1 : kFar | (run & (kFar - 1)); }
+    // The keys of the header h (key_off<W>() into it).
+    template <uint64_t W>
+    uint16_t *keys(unsigned char *h) const { return reinterpret_cast<uint16_t *>(h + key_off<W>()); }
     // Per-access tallies of touch_runs.
     struct Tally {
         uint64_t lines = 0, misses = 0, writebacks = 0;
@@ -301,41 +321,43 @@ private:
     // A miss of a line never allocated (tag: line + 1) in the set with header h and ways v (at most
     // kOrderWays ways), whose way records the stamp `st` (stamp(use, tag)).
     template <uint64_t W, bool D>
-    void fresh_miss(unsigned char *h, Ways v, uint64_t tag, uint64_t st, uint64_t &writebacks) const;
-    // touch_runs' misses of n lines never allocated, tags tag .. tag + n - 1, in the n sets from the
-    // one with header h and ways v (at most kOrderWays ways).
+    void fresh_miss(unsigned char *h, Ways v, uint64_t tag, uint64_t key, uint64_t st, uint64_t &writebacks) const;
+    // touch_runs' misses of n lines never allocated, tags tag .. tag + n - 1 (all of one run, key
+    // `key`), in the n sets from the one with header h and ways v (at most kOrderWays ways).
     template <uint64_t W, bool D>
-    void fresh_lines(unsigned char *h, Ways v, uint64_t tag, uint64_t n, uint64_t &uses, uint64_t &writebacks) const;
+    void fresh_lines(unsigned char *h, Ways v, uint64_t tag, uint64_t key, uint64_t n, uint64_t &uses,
+                     uint64_t &writebacks) const;
     template <uint64_t W, bool D>
-    uint64_t fresh_run(unsigned char *h, Ways v, uint64_t tag, uint64_t n, uint64_t uses) const;
+    uint64_t fresh_run(unsigned char *h, Ways v, uint64_t tag, uint64_t key, uint64_t n, uint64_t uses) const;
     // touch_runs' lookup of lines l .. last (l < last) from the set `set`, l's place in its run in_run.
     template <uint64_t W, bool D>
     void touch_lines(uint64_t l, uint64_t last, uint64_t in_run, uint64_t set, Walk &k, uint64_t &uses,
                      uint64_t &misses, uint64_t &writebacks);
-    // touch_runs' lookup of one line (tag: line + 1) in the set with header h and ways v: its most
-    // recently used way, else lookup.
+    // touch_runs' lookup of one line (tag: line + 1, key `key`) in the set with header h and ways v:
+    // its most recently used way, else lookup.
     template <uint64_t W, bool D>
-    void touch(unsigned char *h, Ways v, uint64_t tag, bool fresh, uint64_t at, uint64_t *seen, uint64_t use,
-               uint64_t &misses, uint64_t &writebacks) const;
-    // touch_runs' lookup of a line (tag: line + 1) in the set (h, v) past its most recently used way:
+    void touch(unsigned char *h, Ways v, uint64_t tag, uint64_t key, bool fresh, uint64_t at, uint64_t *seen,
+               uint64_t use, uint64_t &misses, uint64_t &writebacks) const;
+    // touch_runs' lookup of a line (tag: line + 1, key `key`) in the set (h, v) past its most recently used way:
     // a hit moves its way to the front of the order; a miss takes a way (writing back a dirty
     // victim: writebacks) and sets the line's bit `at` of its run's bitmap `seen` (kMarked: the
     // caller did).  fresh: the line was never allocated (a sure miss).  The way records `use`.
     template <uint64_t W, bool D>
-    void lookup(unsigned char *h, Ways v, uint64_t tag, bool fresh, uint64_t at, uint64_t *seen, uint64_t use,
-                uint64_t &misses, uint64_t &writebacks) const;
+    void lookup(unsigned char *h, Ways v, uint64_t tag, uint64_t key, bool fresh, uint64_t at, uint64_t *seen,
+                uint64_t use, uint64_t &misses, uint64_t &writebacks) const;
     template <uint64_t W, bool D>
-    bool hit_recent(unsigned char *h, Ways v, uint64_t tag, uint64_t st) const;
+    bool hit_recent(unsigned char *h, Ways v, uint64_t tag, uint64_t key, uint64_t st) const;
     template <uint64_t W, bool D>
-    void lookup_cold(unsigned char *h, Ways v, uint64_t tag, uint64_t at, uint64_t *seen, uint64_t st, Tally &t) const;
+    void lookup_cold(unsigned char *h, Ways v, uint64_t tag, uint64_t key, uint64_t at, uint64_t *seen, uint64_t st,
+                     Tally &t) const;
     static constexpr uint64_t kMarked = ~0ull; // lookup: the line's bit is set already
     // A DV_L2_DISABLE access of one line: true on a hit (a write marks the line dirty in write-back).
     bool probe(uint64_t line_addr, uint64_t set, bool write);
-    // The way of the set (h, v) holding tag (line address + 1), or ways: up to kScanWays valid
-    // ways' tags are compared one by one, more by their signatures, kSigChunk at a time, and the
-    // tags that match.  sig: the tag's signature (sig_of).
+    // The way of the set (h, v) holding tag (line address + 1, key `key`), or ways: up to kScanWays
+    // valid ways' tags are compared one by one, more by their keys, kKeyChunk at a time (and the
+    // tags whose far key matches).
     template <uint64_t W>
-    uint64_t find(const unsigned char *h, Ways v, uint64_t tag, uint8_t sig) const;
+    uint64_t find(const unsigned char *h, Ways v, uint64_t tag, uint64_t key) const;
     // The moves of a DV_L2_DISABLE access (which does not allocate).
     GmResult transfer_bypass(cycles_t t, const GmRuns &runs, bool write, unsigned requester);
     // A set's header and ways, and a header's words; W: the ways when known at compile time, else 0.
@@ -345,11 +367,11 @@ private:
     unsigned char *head_at(uint64_t set) { return &heads_[0] + set * head_size<W>(); }
     Ways ways_at(uint64_t set) { return Ways{&ways_mem_[0] + set * kWayWords, kWayWords * sets_}; }
     template <uint64_t W>
-    uint64_t sig_off() const { return W ? sig_at(W) : sig_; } // the signatures' offset in a header
+    uint64_t key_off() const { return W ? key_at(W) : key_; } // the keys' offset in a header
     static uint64_t &field(unsigned char *h, uint64_t off) { return *reinterpret_cast<uint64_t *>(h + off); }
     static uint64_t field(const unsigned char *h, uint64_t off) { return *reinterpret_cast<const uint64_t *>(h + off); }
 
-    static constexpr uint64_t kSigChunk = 16, kScanWays = 4, kOrderWays = 16;
+    static constexpr uint64_t kKeyChunk = 16, kScanWays = 4, kOrderWays = 16;
     // How many rows ahead touch_rows asks the host to fetch a row's set header (__builtin_prefetch):
     // a tile's rows fall in sets far apart (a row pitch of lines), so each header is a host cache
     // miss that the host's own prefetchers do not foresee.  On the 8192^3 matmul 16 rows ran ~6%
@@ -363,7 +385,7 @@ private:
     const bool write_through_;   // l2.write_through: writes reach HBM at once, lines stay clean
     const uint64_t sets_;
     const unsigned line_shift_;          // log2(line_) when a power of two, else 64
-    const uint64_t head_, sig_; // head_bytes(ways_), sig_at(ways_)
+    const uint64_t head_, key_; // head_bytes(ways_), key_at(ways_)
     const Order ord_; // order_of(ways_)
     // set_of: the last run of `sets` lines seen, its first line and its rotation; memo_seen_: its
     // bitmap (RunSlot::seen) when touch_runs left the memo, else null (rotation() set it)

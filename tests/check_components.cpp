@@ -522,48 +522,52 @@ END_TEST
 // on its own.  Two L2s of 64 sets of 128 B lines (16, 4 and 1 ways), each with its own HBM, take
 // 4,000 random tiles - one of 6 bases per run of 64 lines, 1 .. 24 rows 0 .. 9 lines apart, in
 // groups or not, reads and writes - so that tiles read in turn share sets: every result and count is
-// the same, and so are the write-backs of an idle chip (which follow the lines' last uses).
+// the same, and so are the write-backs of an idle chip (which follow the lines' last uses).  Once
+// from run 0, once from run 32,764, so that the tiles' lines take both kinds of keys (L2Cache::key_of:
+// from run 32,767 on, far).
 START_TEST(test_components_l2_rows_match_lines)
 {
-    for (uint64_t ways : {16, 4, 1}) {
-        Context context;
-        Hbm hbm_a("hbm_a", Hbm::Params{50, 8, 64, 0, 0}), hbm_b("hbm_b", Hbm::Params{50, 8, 64, 0, 0});
-        L2Cache a("a", L2Cache::Params{64 * ways * 128, 128, ways, false, 64, 64});
-        L2Cache b("b", L2Cache::Params{64 * ways * 128, 128, ways, false, 64, 64});
-        a.hbm.bind(hbm_a);
-        b.hbm.bind(hbm_b);
-        uint64_t s = 88172645463325252ull;
-        auto rnd = [&s](uint64_t n) { s ^= s << 13, s ^= s >> 7, s ^= s << 17; return s % n; };
-        std::vector<uint64_t> list;
-        for (uint64_t i = 0, t = 0; i < 4000; i++, t += 40) {
-            GmRuns rows;
-            rows.count = 1 + rnd(24);
-            rows.bytes = 1 + rnd(100);
-            rows.base = (rnd(6) * 64 + rnd(64)) * 128 + rnd(128 - rows.bytes + 1);
-            rows.stride = rnd(10) * 128;
-            if (rnd(2)) {
-                rows.group = 1 + rnd(rows.count);
-                rows.group_stride = (rnd(8) * 64 + rnd(3)) * 128;
+    for (uint64_t first_run : {0, 32764}) {
+        for (uint64_t ways : {16, 4, 1}) {
+            Context context;
+            Hbm hbm_a("hbm_a", Hbm::Params{50, 8, 64, 0, 0}), hbm_b("hbm_b", Hbm::Params{50, 8, 64, 0, 0});
+            L2Cache a("a", L2Cache::Params{64 * ways * 128, 128, ways, false, 64, 64});
+            L2Cache b("b", L2Cache::Params{64 * ways * 128, 128, ways, false, 64, 64});
+            a.hbm.bind(hbm_a);
+            b.hbm.bind(hbm_b);
+            uint64_t s = 88172645463325252ull;
+            auto rnd = [&s](uint64_t n) { s ^= s << 13, s ^= s >> 7, s ^= s << 17; return s % n; };
+            std::vector<uint64_t> list;
+            for (uint64_t i = 0, t = 0; i < 4000; i++, t += 40) {
+                GmRuns rows;
+                rows.count = 1 + rnd(24);
+                rows.bytes = 1 + rnd(100);
+                rows.base = ((first_run + rnd(6)) * 64 + rnd(64)) * 128 + rnd(128 - rows.bytes + 1);
+                rows.stride = rnd(10) * 128;
+                if (rnd(2)) {
+                    rows.group = 1 + rnd(rows.count);
+                    rows.group_stride = (rnd(8) * 64 + rnd(3)) * 128;
+                }
+                const bool write = rnd(3) == 0;
+                list.clear();
+                GmRuns::Cursor cur(rows);
+                for (uint64_t r = 0; r < rows.count; r++)
+                    list.push_back(cur.next());
+                GmRuns split = rows;
+                split.list = list.data();
+                const GmResult x = a.transfer(t, rows, write, (unsigned)i % 8), y = b.transfer(t, split, write, (unsigned)i % 8);
+                ck_assert_uint_eq(x.done, y.done);
+                ck_assert_int_eq(x.miss, y.miss);
+                ck_assert_int_eq(x.hbm, y.hbm);
+                ck_assert_uint_eq(a.hits, b.hits);
+                ck_assert_uint_eq(a.misses, b.misses);
+                ck_assert_uint_eq(a.writebacks, b.writebacks);
+                if (i % 500 == 499)
+                    ck_assert_uint_eq(a.idle_write_back(40), b.idle_write_back(40));
             }
-            const bool write = rnd(3) == 0;
-            list.clear();
-            GmRuns::Cursor cur(rows);
-            for (uint64_t r = 0; r < rows.count; r++)
-                list.push_back(cur.next());
-            GmRuns split = rows;
-            split.list = list.data();
-            const GmResult x = a.transfer(t, rows, write, (unsigned)i % 8), y = b.transfer(t, split, write, (unsigned)i % 8);
-            ck_assert_uint_eq(x.done, y.done);
-            ck_assert_int_eq(x.miss, y.miss);
-            ck_assert_int_eq(x.hbm, y.hbm);
-            ck_assert_uint_eq(a.hits, b.hits);
-            ck_assert_uint_eq(a.misses, b.misses);
-            ck_assert_uint_eq(a.writebacks, b.writebacks);
-            if (i % 500 == 499)
-                ck_assert_uint_eq(a.idle_write_back(40), b.idle_write_back(40));
+            ck_assert_uint_gt(a.hits, 2000);
+            ck_assert_uint_eq(a.idle_write_back(~0ull), b.idle_write_back(~0ull));
         }
-        ck_assert_uint_gt(a.hits, 2000);
-        ck_assert_uint_eq(a.idle_write_back(~0ull), b.idle_write_back(~0ull));
     }
 }
 END_TEST
@@ -773,6 +777,47 @@ START_TEST(test_components_l2_mru_copy)
     ck_assert(move(5, false).miss); // F evicts C
     ck_assert_uint_eq(l2.writebacks, 2);
     ck_assert_uint_eq(l2.idle_write_back(~0ull), 0);
+}
+END_TEST
+
+// A set's header tells its lines apart by key (L2Cache::key_of: the line's run of `sets` lines + 1)
+// for the runs below 32,767; the others, far, have a key of their run's low 15 bits (and bit 15),
+// which their ways' tags confirm.  One set of 4 ways of 128 B (a run is one line): A = line 32,766
+// (the last run with a key of its own), P .. U = lines 32,767 + i x 32,768 for i = 0 .. 5 (far, all
+// with the same key).  Most to least recently used:
+//   P, Q, R, S m: S R Q P;  T m (P out): T S R Q;  A m (Q out): A T S R;  A h (by its key);
+//   rows P, Q (one transfer, 32,768 lines apart; both in L2 before): P m (R out: the second way, T,
+//   and S have P's key, not its tag): P A T S;  Q m (S out): Q P A T;
+//   rows T, U: T h (past the two most recent: Q, and P with its key): T Q P A;  U m (never in L2,
+//   A out): U T Q P;  single S m (P out), R m (Q out): R S U T;  T h.  Hits 3, misses 11.
+// Were a key taken for the line, P would hit at T and Q at P.
+START_TEST(test_components_l2_far_keys)
+{
+    Memory m(false, 4 * 128, 4);
+    const uint64_t A = 32766, far = 32768, P = 32767, Q = P + far, R = Q + far, S = R + far, T = S + far;
+    auto one = [&](uint64_t line) { return !m.at_line(line, false).miss; }; // a hit
+    auto rows = [&](uint64_t first) { // two rows, lines first and first + far
+        GmRuns r;
+        r.count = 2;
+        r.bytes = 128;
+        r.base = first * 128;
+        r.stride = far * 128;
+        m.l2.transfer(0, r, false, 0);
+    };
+    for (uint64_t l : {P, Q, R, S, T, A})
+        ck_assert(!one(l));
+    ck_assert(one(A));
+    rows(P);
+    ck_assert_uint_eq(m.l2.hits, 1);
+    ck_assert_uint_eq(m.l2.misses, 8);
+    rows(T);
+    ck_assert_uint_eq(m.l2.hits, 2);
+    ck_assert_uint_eq(m.l2.misses, 9);
+    ck_assert(!one(S));
+    ck_assert(!one(R));
+    ck_assert(one(T));
+    ck_assert_uint_eq(m.l2.hits, 3);
+    ck_assert_uint_eq(m.l2.misses, 11);
 }
 END_TEST
 
@@ -2988,6 +3033,7 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(state, test_components_l2_split_state);
     tcase_add_test(state, test_components_l2_way_major);
     tcase_add_test(state, test_components_l2_mru_copy);
+    tcase_add_test(state, test_components_l2_far_keys);
     suite_add_tcase(s, state);
     TCase *occ = tcase_create("occupancy_without_series");
     tcase_set_timeout(occ, 60);
