@@ -396,14 +396,35 @@ END_TEST
 struct RunsAndLines {
     uint64_t fresh, writebacks;
 };
+// Two L2s of 64 sets of `ways` ways of 128 B, each with its own HBM, for the tests that move the same
+// bytes in two ways and compare.
+struct TwoL2 {
+    Context context; // destroyed last
+    Hbm hbm_a, hbm_b;
+    L2Cache a, b;
+    explicit TwoL2(uint64_t ways)
+        : hbm_a("hbm_a", Hbm::Params{50, 8, 64, 0, 0}), hbm_b("hbm_b", Hbm::Params{50, 8, 64, 0, 0}),
+          a("a", L2Cache::Params{64 * ways * 128, 128, ways, false, 64, 64}),
+          b("b", L2Cache::Params{64 * ways * 128, 128, ways, false, 64, 64})
+    {
+        a.hbm.bind(hbm_a);
+        b.hbm.bind(hbm_b);
+    }
+    // x (from a) and y (from b) and the two L2s' counts are the same.
+    void agree(const GmResult &x, const GmResult &y) const
+    {
+        ck_assert_uint_eq(x.done, y.done);
+        ck_assert_int_eq(x.miss, y.miss);
+        ck_assert_int_eq(x.hbm, y.hbm);
+        ck_assert_uint_eq(a.hits, b.hits);
+        ck_assert_uint_eq(a.misses, b.misses);
+        ck_assert_uint_eq(a.writebacks, b.writebacks);
+    }
+};
 static RunsAndLines l2_runs_match_lines(uint64_t ways, uint64_t seed, uint64_t write_one_in, uint64_t idle_every)
 {
-    Context context;
-    Hbm hbm_a("hbm_a", Hbm::Params{50, 8, 64, 0, 0}), hbm_b("hbm_b", Hbm::Params{50, 8, 64, 0, 0});
-    L2Cache a("a", L2Cache::Params{64 * ways * 128, 128, ways, false, 64, 64});
-    L2Cache b("b", L2Cache::Params{64 * ways * 128, 128, ways, false, 64, 64});
-    a.hbm.bind(hbm_a);
-    b.hbm.bind(hbm_b);
+    TwoL2 two(ways);
+    L2Cache &a = two.a, &b = two.b;
     uint64_t s = seed;
     auto rnd = [&s](uint64_t n) { s ^= s << 13, s ^= s >> 7, s ^= s << 17; return s % n; };
     std::vector<uint64_t> list;
@@ -425,12 +446,7 @@ static RunsAndLines l2_runs_match_lines(uint64_t ways, uint64_t seed, uint64_t w
         const uint64_t misses = a.misses;
         const GmResult x = a.transfer(t, one, write, (unsigned)i % 8), y = b.transfer(t, split, write, (unsigned)i % 8);
         fresh += a.misses - misses == n && n > 1;
-        ck_assert_uint_eq(x.done, y.done);
-        ck_assert_int_eq(x.miss, y.miss);
-        ck_assert_int_eq(x.hbm, y.hbm);
-        ck_assert_uint_eq(a.hits, b.hits);
-        ck_assert_uint_eq(a.misses, b.misses);
-        ck_assert_uint_eq(a.writebacks, b.writebacks);
+        two.agree(x, y);
         if (idle_every && i % idle_every == idle_every - 1) {
             const uint64_t k = 1 + rnd(30);
             ck_assert_uint_eq(a.idle_write_back(k), b.idle_write_back(k));
@@ -529,12 +545,8 @@ START_TEST(test_components_l2_rows_match_lines)
 {
     for (uint64_t first_run : {0, 32764}) {
         for (uint64_t ways : {16, 4, 1}) {
-            Context context;
-            Hbm hbm_a("hbm_a", Hbm::Params{50, 8, 64, 0, 0}), hbm_b("hbm_b", Hbm::Params{50, 8, 64, 0, 0});
-            L2Cache a("a", L2Cache::Params{64 * ways * 128, 128, ways, false, 64, 64});
-            L2Cache b("b", L2Cache::Params{64 * ways * 128, 128, ways, false, 64, 64});
-            a.hbm.bind(hbm_a);
-            b.hbm.bind(hbm_b);
+            TwoL2 two(ways);
+            L2Cache &a = two.a, &b = two.b;
             uint64_t s = 88172645463325252ull;
             auto rnd = [&s](uint64_t n) { s ^= s << 13, s ^= s >> 7, s ^= s << 17; return s % n; };
             std::vector<uint64_t> list;
@@ -555,13 +567,7 @@ START_TEST(test_components_l2_rows_match_lines)
                     list.push_back(cur.next());
                 GmRuns split = rows;
                 split.list = list.data();
-                const GmResult x = a.transfer(t, rows, write, (unsigned)i % 8), y = b.transfer(t, split, write, (unsigned)i % 8);
-                ck_assert_uint_eq(x.done, y.done);
-                ck_assert_int_eq(x.miss, y.miss);
-                ck_assert_int_eq(x.hbm, y.hbm);
-                ck_assert_uint_eq(a.hits, b.hits);
-                ck_assert_uint_eq(a.misses, b.misses);
-                ck_assert_uint_eq(a.writebacks, b.writebacks);
+                two.agree(a.transfer(t, rows, write, (unsigned)i % 8), b.transfer(t, split, write, (unsigned)i % 8));
                 if (i % 500 == 499)
                     ck_assert_uint_eq(a.idle_write_back(40), b.idle_write_back(40));
             }
