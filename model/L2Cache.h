@@ -186,8 +186,9 @@ private:
     // One set's state is in two arrays, so that what every access reads is dense: with the
     // profiles' 192 MB of 16 ways (24,576 sets) the headers take 1.5 MB, one 64-byte host cache line
     // each, where one block of 320 bytes per set took 7.9 MB and a lookup missed the host's caches in
-    // three places (its set's order, its way's tag and its way's used).  A lookup reads only the
-    // header: the header's keys tell its lines apart (key_of), and the ways are only written.
+    // three places (its set's order, its way's tag and its way's used).  A lookup in a set of at most
+    // kOrderWays ways reads only the header, whose keys tell its lines apart (key_of), and only writes
+    // the ways; a far line's (key) or a wider set's (fill) also reads the ways' tags.
     // A set's header (head_bytes(ways) bytes, set s at heads_ + s x head_):
     //   fill  (u64, kFill)    with more than kOrderWays ways: valid ways, 0 .. fill - 1 (a way once
     //                         used stays valid)
