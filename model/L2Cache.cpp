@@ -76,7 +76,7 @@ __attribute__((always_inline)) inline uint64_t L2Cache::find(const unsigned char
         return ways;
     }
     // A key below kFar is the line's own (key_of): the way whose key matches holds it.
-    const uint16_t *const k = reinterpret_cast<const uint16_t *>(h + key_off<W>());
+    const uint16_t *const k = keys<W>(h);
     const bool far = key >= kFar;
     for (uint64_t base = 0; base < valid; base += kKeyChunk) {
         uint64_t m = 0;

@@ -299,6 +299,11 @@ private:
     // The keys of the header h (key_off<W>() into it).
     template <uint64_t W>
     uint16_t *keys(unsigned char *h) const { return reinterpret_cast<uint16_t *>(h + key_off<W>()); }
+    template <uint64_t W>
+    const uint16_t *keys(const unsigned char *h) const
+    {
+        return reinterpret_cast<const uint16_t *>(h + key_off<W>());
+    }
     // Per-access tallies of touch_runs.
     struct Tally {
         uint64_t lines = 0, misses = 0, writebacks = 0;
