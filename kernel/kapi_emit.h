@@ -30,7 +30,7 @@
 #define DVK_HIDDEN __attribute__((visibility("hidden"))) /* (kapi.o exports dv/kapi.h's functions) */
 /* The buffer's room: DVK_BUF_INSNS instructions for a kernel function on a thread of its own, whose
  * hand-off is a futex round trip (about 10 us on a virtual machine's host); DVK_FIBER_INSNS for one
- * on a fiber (kernel/kapi.c), whose switch is a few hundred host instructions, so that what it
+ * on a fiber (kernel/kapi.c), whose switch is a few dozen host instructions, so that what it
  * writes is still in the host's caches when the model reads it (24 matmul blocks: 24 x 1024 slots
  * of 200 bytes were 4.9 MB, more than a host core's L2). */
 #define DVK_BUF_INSNS 1024u
@@ -60,7 +60,8 @@ struct dv_k {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     dvk_co_turn_t turn;      /* who runs: the model (reading) or the kernel function (writing) */
-    ucontext_t model_uc, kern_uc; /* a fiber's: where each side goes on at its next switch */
+    ucontext_t model_uc, kern_uc; /* a fiber's: where each side goes on at its next switch (ucontext) */
+    void *model_sp, *kern_sp;     /* the same as saved stack pointers (kernel/kapi.c's own switch) */
     void *stack;                  /* a fiber's stack (mmap), its guard page first */
     const void *model_stack;      /* AddressSanitizer: the model's stack, the fiber's switches' target */
     size_t model_stack_bytes;
