@@ -1,6 +1,7 @@
 /* tests/check_kapi.c - the C kernel API: kernels as lazily generated instruction streams, queues,
  * the scalar cost rule, record/replay equality, and kernel errors with their location. */
 #include <check.h>
+#include <fenv.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -299,6 +300,80 @@ START_TEST(test_kapi_long_block_streams_every_instruction)
 {
     long_block_streams(false);
     long_block_streams(true);
+}
+END_TEST
+
+/* ---- a fiber's switch keeps each side's registers and floating-point rounding ---- */
+/* Twelve values live in registers across every instruction (and so across each of the 1,250
+ * switches of 10,000 instructions on a fiber), and an upward rounding mode set inside the kernel:
+ * each instruction's cycles come from them, so a register the switch lost changes the scalar
+ * unit's busy cycles, and the kernel counts the instructions that did not see its rounding. */
+typedef struct regp {
+    uint64_t n;
+    int *lost_rounding; /* instructions emitted while the kernel's rounding mode was not upward */
+} regp_t;
+
+static uint64_t reg_cycles(uint64_t a[12]) /* the next instruction's cycles, 1 .. 7, from all twelve */
+{
+    uint64_t h = 0;
+    for (int j = 0; j < 12; j++)
+        h = h * 31 + a[j];
+    return 1 + h % 7;
+}
+
+static void reg_step(uint64_t a[12], uint64_t i)
+{
+    for (int j = 0; j < 12; j++)
+        a[j] = a[j] * 6364136223846793005ull + (i ^ (uint64_t)j) + 1442695040888963407ull;
+}
+
+static void reg_kernel(dv_k_t *k, const void *pv)
+{
+    const regp_t *p = pv;
+    fesetround(FE_UPWARD);
+    uint64_t a0 = 1, a1 = 2, a2 = 3, a3 = 4, a4 = 5, a5 = 6, a6 = 7, a7 = 8, a8 = 9, a9 = 10, a10 = 11, a11 = 12;
+    for (uint64_t i = 0; i < p->n; i++) {
+        uint64_t a[12] = {a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11};
+        dvk_scalar(k, (int64_t)reg_cycles(a));
+        volatile double third = 1.0 / 3.0, down = -third; /* rounded up: -0.333...3 is above -1/3 */
+        *p->lost_rounding += fegetround() != FE_UPWARD || (float)down != -0x1.555554p-2f;
+        reg_step(a, i);
+        a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], a4 = a[4], a5 = a[5];
+        a6 = a[6], a7 = a[7], a8 = a[8], a9 = a[9], a10 = a[10], a11 = a[11];
+    }
+    fesetround(FE_TONEAREST);
+}
+
+START_TEST(test_kapi_fiber_switch_keeps_registers_and_rounding)
+{
+    dv_config_t cfg;
+    dvt_config(&cfg, NULL, NULL);
+    dv_kernel_info_t info = {.name = "regs", .kind = DV_KIND_VECTOR, .blocks = 2};
+    int lost = 0;
+    const regp_t p = {10000, &lost};
+    uint64_t a[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, busy = 0;
+    for (uint64_t i = 0; i < p.n; i++) {
+        busy += reg_cycles(a);
+        reg_step(a, i);
+    }
+    for (int fibers = 0; fibers <= 1; fibers++) {
+        dv_kernel_t *k;
+        dv_error_t err;
+        ck_assert_int_eq(dvk_kernel_create(&cfg, &info, reg_kernel, &p, sizeof p, &k, &err), DV_OK);
+        if (fibers)
+            dvk_kernel_on_fibers(k);
+        lost = 0;
+        dvt_run_t r;
+        ck_assert_msg(run_kernel(&r, &cfg, k) == DV_OK, "%s", r.err.msg);
+        ck_assert_int_eq(fegetround(), FE_TONEAREST); /* the model's own, kept across the switches */
+        ck_assert_int_eq(lost, 0);
+        for (uint32_t c = 0; c < r.cnt.ncores; c++)
+            if (r.cnt.cores[c].instructions)
+                ck_assert_uint_eq(r.cnt.cores[c].pipe_busy[DV_PIPE_S], busy);
+        ck_assert_uint_eq(r.cnt.instructions, 2 * p.n);
+        free_run(&r);
+        dvk_kernel_destroy(k);
+    }
 }
 END_TEST
 
@@ -646,6 +721,7 @@ Suite *dv_kapi_suite(void)
     tcase_add_test(tc, test_kapi_record_replays_with_same_cycles_and_bytes);
     tcase_add_test(tc, test_kapi_bookkeeping_charged_as_one_scalar_instruction);
     tcase_add_test(tc, test_kapi_long_block_streams_every_instruction);
+    tcase_add_test(tc, test_kapi_fiber_switch_keeps_registers_and_rounding);
     tcase_add_test(tc, test_kapi_fibers_run_on_the_model_thread);
     tcase_add_test(tc, test_kapi_mix_kernel_follows_aiv_per_core);
     tcase_add_test(tc, test_kapi_buffer_overflow_is_located);
