@@ -325,15 +325,52 @@ static void fiber_entry(void)
     co_run(k); /* (ends in co_last_turn's switch) */
 }
 
-/* A fiber for k's function: its stack (mmap, untouched pages take no memory) and its context. */
+/* Fiber stacks: mapped with their guard page, and kept when their stream closes for the next
+ * fibers (up to STACK_KEEP of them, for the process), so that a sweep, which opens dozens of streams
+ * a point, does not map, protect and unmap a stack for each and fault its pages in again. */
+#define STACK_KEEP 64u
+static pthread_mutex_t g_stacks_mu = PTHREAD_MUTEX_INITIALIZER;
+static void *g_stacks[STACK_KEEP];
+static unsigned g_nstacks;
+
+static void *stack_take(void)
+{
+    pthread_mutex_lock(&g_stacks_mu);
+    void *m = g_nstacks ? g_stacks[--g_nstacks] : NULL;
+    pthread_mutex_unlock(&g_stacks_mu);
+    if (m)
+        return m;
+    m = mmap(NULL, STACK_GUARD + STACK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return NULL;
+    if (mprotect(m, STACK_GUARD, PROT_NONE) != 0) {
+        munmap(m, STACK_GUARD + STACK_BYTES);
+        return NULL;
+    }
+    return m;
+}
+
+static void stack_give(void *m)
+{
+#ifdef DVK_ASAN /* the frames it left (not returned from) leave their redzones marked, for its next use */
+    __asan_unpoison_memory_region((char *)m + STACK_GUARD, STACK_BYTES);
+#endif
+    pthread_mutex_lock(&g_stacks_mu);
+    const bool kept = g_nstacks < STACK_KEEP;
+    if (kept)
+        g_stacks[g_nstacks++] = m;
+    pthread_mutex_unlock(&g_stacks_mu);
+    if (!kept)
+        munmap(m, STACK_GUARD + STACK_BYTES);
+}
+
+/* A fiber for k's function: its stack (untouched pages take no memory) and its context. */
 static bool fiber_start(dv_k_t *k)
 {
-    void *m = mmap(NULL, STACK_GUARD + STACK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED)
+    void *m = stack_take();
+    if (!m)
         return false;
     k->stack = m;
-    if (mprotect(m, STACK_GUARD, PROT_NONE) != 0)
-        return false;
 #ifdef DVK_OWN_SWITCH
     /* The stack as dvk_swap leaves it, for its first switch in to pop: the control words (this
      * thread's), six registers (zero), then the address it returns to, fiber_entry, entered as if
@@ -465,12 +502,8 @@ static void stream_close(dv_stream_t *s)
             k->wr_room = k->buf;
             hand_off(k, DVK_TURN_KERNEL);
         }
-        if (k->stack) {
-#ifdef DVK_ASAN /* the frames it left (not returned from) leave their redzones marked, for the next mmap there */
-            __asan_unpoison_memory_region((char *)k->stack + STACK_GUARD, STACK_BYTES);
-#endif
-            munmap(k->stack, STACK_GUARD + STACK_BYTES);
-        }
+        if (k->stack)
+            stack_give(k->stack);
     } else if (k->state != DVK_CO_NEW) {
         if (k->state == DVK_CO_SUSPENDED) { /* closed early: let the kernel thread end itself */
             pthread_mutex_lock(&k->mu);
@@ -492,9 +525,14 @@ static int kernel_open(dv_kernel_t *base, uint32_t block, uint32_t sub, dv_strea
     ckernel_t *ck = (ckernel_t *)base;
     if (block >= base->info.blocks || sub >= base->info.subs)
         return dv_error_set(err, DV_ERR_RANGE, ck->source, 0, 0, "no block %u sub-stream %u", block, sub);
-    dv_k_t *k = calloc(1, sizeof *k);
+    /* Its buffer's room as it runs, not cleared: a slot is read only once the kernel has built an
+     * instruction in it.  (A calloc of 205 KB, a thread's room also on a fiber, was half of a sweep's
+     * host instructions: dozens of streams a point.) */
+    const size_t room = ck->fibers ? DVK_FIBER_INSNS : DVK_BUF_INSNS;
+    dv_k_t *k = malloc(offsetof(dv_k_t, buf) + (room + 1) * sizeof(dv_insn_t));
     if (!k)
         return dv_error_set(err, DV_ERR_NOMEM, ck->source, 0, 0, "out of memory for block %u", block);
+    memset(k, 0, offsetof(dv_k_t, buf));
     pthread_mutex_init(&k->mu, NULL);
     pthread_cond_init(&k->cv, NULL);
     k->turn = DVK_TURN_MODEL;
@@ -509,7 +547,7 @@ static int kernel_open(dv_kernel_t *base, uint32_t block, uint32_t sub, dv_strea
         dv_topo_sub_name(sub, k->sub_name, sizeof k->sub_name);
     k->state = DVK_CO_NEW;
     k->fiber = ck->fibers;
-    k->end = k->buf + (k->fiber ? DVK_FIBER_INSNS : DVK_BUF_INSNS);
+    k->end = k->buf + room;
     k->wr = k->buf;
     k->wr_room = k->end;
     k->rd = k->rd_end = k->buf;

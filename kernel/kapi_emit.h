@@ -73,7 +73,9 @@ struct dv_k {
     dv_insn_t *wr_room;           /* wr below it: appended in place (end; buf once abandoned) */
     dv_insn_t *end;               /* past the room: buf + DVK_BUF_INSNS, or + DVK_FIBER_INSNS on a fiber */
     const dv_insn_t *rd, *rd_end; /* the model's: the next to hand over, the end of what it was given */
-    dv_insn_t buf[DVK_BUF_INSNS + 1];
+    /* the room and the slot past it: DVK_BUF_INSNS + 1 slots on a thread, DVK_FIBER_INSNS + 1 on a
+     * fiber (kernel_open allocates what the stream uses, uncleared: a sweep opens dozens a point) */
+    dv_insn_t buf[];
 };
 
 /* dvcc-built translation units ever registered (kernel/kapi.c): while there are none, no native
