@@ -2,13 +2,24 @@
 // (anonymous pages stay unmapped until first touched; calloc would clear small arrays at once).
 // For element types whose all-zero bytes are their initial state (integers, and the model's plain
 // structs of them).
+//
+// The pages come from zeros_take and go back to zeros_give (model/Zeros.cpp), which keep released
+// mappings for the next array of the same size instead of unmapping them: a sweep or a fusion study
+// builds a model per kernel, and on a virtual machine's host unmapping touched pages (a TLB
+// shootdown) and faulting them in again cost far more than clearing the pages that were written.
 #pragma once
+#include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <new>
-#include <sys/mman.h>
 
 namespace dv {
+
+// A zero-filled mapping of `bytes` (a kept one, its written pages cleared, or a new one); nullptr
+// when none can be had.  zeros_give takes it back (whatever was written in it).
+void *zeros_take(size_t bytes);
+void zeros_give(void *p, size_t bytes);
+// Tests: how many mappings are kept now.
+size_t zeros_kept();
 
 template <typename T> class Zeros {
 public:
@@ -19,24 +30,22 @@ public:
     void reset(uint64_t n)
     {
         release();
-        if (n > UINT64_MAX / sizeof(T))
+        if (n > (UINT64_MAX - 4096) / sizeof(T))
             throw std::bad_alloc();
         bytes_ = (n ? n : 1) * sizeof(T);
-        void *p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p == MAP_FAILED) {
-            p_ = nullptr;
+        p_ = static_cast<T *>(zeros_take(bytes_));
+        if (!p_)
             throw std::bad_alloc();
-        }
-        p_ = static_cast<T *>(p);
     }
     T &operator[](uint64_t i) { return p_[i]; }
     const T &operator[](uint64_t i) const { return p_[i]; }
+    const T *data() const { return p_; }
 
 private:
     void release()
     {
         if (p_)
-            munmap(p_, bytes_);
+            zeros_give(p_, bytes_);
         p_ = nullptr;
     }
     T *p_ = nullptr;

@@ -24,6 +24,7 @@
 #include "../model/L2Cache.h"
 #include "../model/Occupancy.h"
 #include "../model/VectorUnit.h"
+#include "../model/Zeros.h"
 
 #include "dv/trace.h"
 
@@ -797,6 +798,41 @@ END_TEST
 //   rows T, U: T h (past the two most recent: Q, and P with its key): T Q P A;  U m (never in L2,
 //   A out): U T Q P;  single S m (P out), R m (Q out): R S U T;  T h.  Hits 3, misses 11.
 // Were a key taken for the line, P would hit at T and Q at P.
+// A Zeros array reads as zero however its mapping was used before: on a host without swap a
+// released one is kept for the next array of its size and comes back with the pages it was written
+// in cleared (those only: mincore).
+START_TEST(test_components_zeros_reuse_reads_zero)
+{
+    const uint64_t n = 3 * 4096 + 7; // 12 pages and a piece
+    const uint64_t *first;
+    const size_t kept = dv::zeros_kept();
+    {
+        dv::Zeros<uint64_t> a;
+        a.reset(n);
+        first = a.data();
+        for (uint64_t i = 0; i < n; i += 1500) // every other page or so written, others untouched
+            a[i] = i + 1;
+        a[n - 1] = 42;
+    }
+    const bool reused = dv::zeros_kept() == kept + 1; // (not on a host with swap: unmapped there)
+    dv::Zeros<uint64_t> b;
+    b.reset(n);
+    if (reused)
+        ck_assert_ptr_eq(b.data(), first);
+    ck_assert_uint_eq(dv::zeros_kept(), kept);
+    for (uint64_t i = 0; i < n; i++)
+        ck_assert_uint_eq(b[i], 0);
+    b[5] = 1;
+    b.reset(n); // its own mapping back, cleared again
+    for (uint64_t i = 0; i < n; i++)
+        ck_assert_uint_eq(b[i], 0);
+    dv::Zeros<uint64_t> c; // another size: a mapping of its own
+    c.reset(2 * n);
+    ck_assert_ptr_ne(c.data(), b.data());
+    ck_assert_uint_eq(c[2 * n - 1], 0);
+}
+END_TEST
+
 START_TEST(test_components_l2_far_keys)
 {
     Memory m(false, 4 * 128, 4);
@@ -3040,6 +3076,7 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(state, test_components_l2_way_major);
     tcase_add_test(state, test_components_l2_mru_copy);
     tcase_add_test(state, test_components_l2_far_keys);
+    tcase_add_test(state, test_components_zeros_reuse_reads_zero);
     suite_add_tcase(s, state);
     TCase *occ = tcase_create("occupancy_without_series");
     tcase_set_timeout(occ, 60);
