@@ -2,6 +2,7 @@
  * maps the outcome to an exit code (0 ok, 1 input or simulation error, 2 usage, 3 hazards with
  * --fail-on-hazard, 4 --check mismatch). */
 #include <limits.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -655,6 +656,13 @@ int main(int argc, char **argv)
 {
     cli_t c;
     int rc;
+    /* Freed memory stays with the process for the next allocation, rather than going back to the
+     * system and being faulted in again: blocks up to 32 MB come from the heap (glibc's default
+     * maps each from 128 KB on, and unmaps it when freed), and the heap's free top is kept up to
+     * 256 MB.  A sweep builds a model per point: its page faults -30%, CPU -20%; 8192^3's peak RSS
+     * 86 -> 101 MB (what it freed is not returned), its page faults -18%. */
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
     memset(&c, 0, sizeof c);
     dv_sim_opts_default(&c.so);
     c.ops = calloc((size_t)argc, sizeof *c.ops);
