@@ -10,9 +10,10 @@
  *     so its buffer is large (DVK_BUF_INSNS).
  *   - a fiber on the model's own thread, for the simulator's own kernels (ops/, fusion/:
  *     dvk_kernel_on_fibers), which keep no state but their stream and their params.  A switch is a
- *     few dozen host instructions (below: no system call), so its buffer is small (DVK_FIBER_INSNS) and stays in the
- *     host's caches from the kernel's writes to the model's reads: the 8192^3 matmul took a fifth
- *     less wall-clock time than on threads with 1024-slot buffers.
+ *     few dozen host instructions and no system call on x86-64 (dvk_swap below), so its buffer is
+ *     small (DVK_FIBER_INSNS) and stays in the host's caches from the kernel's writes to the
+ *     model's reads: the 8192^3 matmul took a fifth less wall-clock time than on threads with
+ *     1024-slot buffers.
  * Both run the same function body in the same order: the instructions, and so the results, are the
  * same either way.  Under AddressSanitizer the fibers' switches are announced to it
  * (__sanitizer_start_switch_fiber), so that it knows which stack is in use. */
