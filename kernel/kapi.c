@@ -334,7 +334,7 @@ static pthread_mutex_t g_stacks_mu = PTHREAD_MUTEX_INITIALIZER;
 static void *g_stacks[STACK_KEEP];
 static unsigned g_nstacks;
 
-static void *stack_take(void)
+static __attribute__((noinline)) void *stack_take(void) /* (apart from getcontext's caller) */
 {
     pthread_mutex_lock(&g_stacks_mu);
     void *m = g_nstacks ? g_stacks[--g_nstacks] : NULL;
@@ -389,7 +389,7 @@ static bool fiber_start(dv_k_t *k)
 #else
     if (getcontext(&k->kern_uc) != 0)
         return false;
-    k->kern_uc.uc_stack.ss_sp = (char *)m + STACK_GUARD;
+    k->kern_uc.uc_stack.ss_sp = (char *)k->stack + STACK_GUARD; /* (k's, not a local: getcontext returns twice) */
     k->kern_uc.uc_stack.ss_size = STACK_BYTES;
     k->kern_uc.uc_link = NULL; /* (co_run never returns: it ends in a switch) */
     makecontext(&k->kern_uc, fiber_entry, 0);
