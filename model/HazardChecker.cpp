@@ -155,12 +155,13 @@ void HazardChecker::report(dv_pipe_t pipe, const Insn &now)
     hits_.clear();
 }
 
-// A full ring: four times as many slots (at least 2 kKept) below kRoom, twice as many from there,
-// the kept and live instructions first.  Growing fourfold copies a third of what doubling would.
-// But a ring cycles through all its slots, so each is written, and takes memory, however few are
-// in use: from kRoom on it only doubles, as a pipe at the cap (kCap accesses, 2 an instruction on
-// the 8192^3 matmul's MTE1) needs just past 2,048 slots (peak RSS there 87 -> 65 MB, minor page
-// faults 24,844 -> 19,214; with --json 107 -> 85 MB).  Its storage is allocated for kRoom slots at the least, and while its kept and live
+// A full ring: four times as many slots (at least 2 kKept) below kRoom, half as many again from
+// there, the kept and live instructions first.  Growing fourfold copies a third of what doubling
+// would.  But a ring cycles through all its slots, so each is written, and takes memory, however
+// few are in use: from kRoom on it grows by half, as a pipe at the cap (kCap accesses, 2 an
+// instruction on the 8192^3 matmul's MTE1 and MTE2) needs just past 2,048 slots (8192^3 --json:
+// fourfold, peak RSS 107 MB and 34,704 page faults; doubling 85 MB, 29,074; by half 101 -> 92 MB and
+// 23,890 -> 21,720 with dvsim's malloc settings).  Its storage is allocated for kRoom slots at the least, and while its kept and live
 // instructions do not wrap around its end (as when none was forgotten yet: on a core with a pipe
 // that never runs, the pipes not apart from it forget nothing but by the cap, and their rings grow
 // with the block) it grows in place, without a copy: on the matmul 2048^3 a cube core's rings grow
@@ -170,7 +171,7 @@ void HazardChecker::report(dv_pipe_t pipe, const Insn &now)
 void HazardChecker::grow(int q)
 {
     List &l = acc_[q];
-    const size_t slots = std::max<size_t>(2 * kKept, (l.slots < kRoom ? 4 : 2) * l.slots);
+    const size_t slots = std::max<size_t>(2 * kKept, l.slots < kRoom ? 4 * l.slots : l.slots + l.slots / 2);
     Insn *in = l.eldest();
     const size_t all = l.kept + l.n;
     if (slots <= room_[q] && in + all <= l.end) { // in place: from in to next, as they are
