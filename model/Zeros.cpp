@@ -1,6 +1,7 @@
 // model/Zeros.cpp - the mappings behind Zeros arrays, kept for reuse (model/Zeros.h).
 #include "Zeros.h"
 
+#include <cstdint>
 #include <cstring>
 #include <mutex>
 #include <sys/mman.h>
@@ -85,6 +86,8 @@ void clear_written(void *p, size_t bytes)
 
 void *zeros_take(size_t bytes)
 {
+    if (bytes > SIZE_MAX - page_size()) // (whole pages of it would not fit in a size_t)
+        return nullptr;
     const size_t len = whole_pages(bytes);
     Pool &pl = pool();
     void *p = nullptr;

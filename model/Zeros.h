@@ -30,7 +30,7 @@ public:
     void reset(uint64_t n)
     {
         release();
-        if (n > (UINT64_MAX - 4096) / sizeof(T))
+        if (n > UINT64_MAX / sizeof(T))
             throw std::bad_alloc();
         bytes_ = (n ? n : 1) * sizeof(T);
         p_ = static_cast<T *>(zeros_take(bytes_));
