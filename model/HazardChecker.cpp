@@ -160,14 +160,14 @@ void HazardChecker::report(dv_pipe_t pipe, const Insn &now)
 // would.  But a ring cycles through all its slots, so each is written, and takes memory, however
 // few are in use: from kRoom on it grows by half, as a pipe at the cap (kCap accesses, 2 an
 // instruction on the 8192^3 matmul's MTE1 and MTE2) needs just past 2,048 slots (8192^3 --json:
-// fourfold, peak RSS 107 MB and 34,704 page faults; doubling 85 MB, 29,074; by half 101 -> 92 MB and
-// 23,890 -> 21,720 with dvsim's malloc settings).  Its storage is allocated for kRoom slots at the least, and while its kept and live
-// instructions do not wrap around its end (as when none was forgotten yet: on a core with a pipe
-// that never runs, the pipes not apart from it forget nothing but by the cap, and their rings grow
-// with the block) it grows in place, without a copy: on the matmul 2048^3 a cube core's rings grow
-// 32, 128, 512, 2048, and the copies were 17,844 instructions, 0.6% of its host instructions.  Slots
-// past those in use are never written, so they take no memory (peak RSS matmul 2048^3 38.7 -> 36.2
-// MB, v.trace unchanged).
+// fourfold, peak RSS 107 MB and 34,704 page faults; doubling 85 MB, 29,074; by half 101 -> 92 MB
+// and 23,890 -> 21,720 with dvsim's malloc settings).  Its storage is allocated for kRoom slots at
+// the least, and while its kept and live instructions do not wrap around its end (as when none
+// was forgotten yet: on a core with a pipe that never runs, the pipes not apart from it forget
+// nothing but by the cap, and their rings grow with the block) it grows in place, without a copy:
+// on the matmul 2048^3 a cube core's rings grow 32, 128, 512, 2048, and the copies were 17,844
+// instructions, 0.6% of its host instructions.  Slots past those in use are never written, so they
+// take no memory (peak RSS matmul 2048^3 38.7 -> 36.2 MB, v.trace unchanged).
 void HazardChecker::grow(int q)
 {
     List &l = acc_[q];
