@@ -161,27 +161,19 @@ void HazardChecker::report(dv_pipe_t pipe, const Insn &now)
 // few are in use: from kRoom on it grows by half, as a pipe at the cap (kCap accesses, 2 an
 // instruction on the 8192^3 matmul's MTE1 and MTE2) needs just past 2,048 slots (8192^3 --json:
 // fourfold, peak RSS 107 MB and 34,704 page faults; doubling 85 MB, 29,074; by half 101 -> 92 MB
-// and 23,890 -> 21,720 with dvsim's malloc settings).  Its storage is allocated for kRoom slots at
-// the least, and while its kept and live instructions do not wrap around its end (as when none
-// was forgotten yet: on a core with a pipe that never runs, the pipes not apart from it forget
-// nothing but by the cap, and their rings grow with the block) it grows in place, without a copy:
-// on the matmul 2048^3 a cube core's rings grow 32, 128, 512, 2048, and the copies were 17,844
-// instructions, 0.6% of its host instructions.  Slots past those in use are never written, so they
-// take no memory (peak RSS matmul 2048^3 38.7 -> 36.2 MB, v.trace unchanged).
+// and 23,890 -> 21,720 with dvsim's malloc settings).  Its storage is allocated for its slots and
+// no more: slots past those in use take no memory in small pages, but dvsim's heap may be in 2 MB
+// pages (sim/main.c), where storage reserved for kRoom slots from the start (to grow in place, as
+// it did) is memory taken whole: the matmul 2048^3's 120 rings made its heap 54 MB, 12.6 MB of it
+// written (callgrind: the copies cost 2 host instructions per simulated one there, 1,317.8 ->
+// 1,319.8, and 0.1 on the vector trace).
 void HazardChecker::grow(int q)
 {
     List &l = acc_[q];
     const size_t slots = std::max<size_t>(2 * kKept, l.slots < kRoom ? 4 * l.slots : l.slots + l.slots / 2);
     Insn *in = l.eldest();
     const size_t all = l.kept + l.n;
-    if (slots <= room_[q] && in + all <= l.end) { // in place: from in to next, as they are
-        l.end = l.base + slots;
-        l.next = l.base + (in - l.base) + all; // (next was base when they end at the old end)
-        l.slots = slots;
-        return;
-    }
-    const size_t room = std::max(slots, kRoom);
-    std::unique_ptr<Insn[]> own(new Insn[room + 1]);
+    std::unique_ptr<Insn[]> own(new Insn[slots + 1]);
     Insn *const base = own.get() + 1;
     base[-1].seq = 0;
     for (size_t i = 0; i < all; i++) { // a loop, not std::copy: its memmove took 5x the host instructions
@@ -189,7 +181,6 @@ void HazardChecker::grow(int q)
         in = l.after(in);
     }
     own_[q] = std::move(own);
-    room_[q] = room;
     l.base = base;
     l.oldest = base + l.kept;
     l.end = base + slots;

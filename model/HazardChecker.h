@@ -213,9 +213,8 @@ private:
     uint64_t capped_[DV_PIPE_COUNT] = {};
     List acc_[DV_PIPE_COUNT];
     uint64_t first_[DV_PIPE_COUNT] = {};         // each pipe's first live access
-    std::unique_ptr<Insn[]> own_[DV_PIPE_COUNT]; // its ring's storage, base - 1 .. base + room_
-    size_t room_[DV_PIPE_COUNT] = {};            // how many slots the storage holds (grow)
-    static constexpr size_t kRoom = 2048;        // the least a ring's storage is allocated for
+    std::unique_ptr<Insn[]> own_[DV_PIPE_COUNT]; // its ring's storage, base - 1 .. end - 1
+    static constexpr size_t kRoom = 2048;        // grow: fourfold below, by half from here on
     // The buckets of each pipe's newest instruction with accesses (recent_[q][0]: those after seq
     // cut_, so cut_ + 1 is its seq) and of the two newest (recent_[q][1]: those after cut0_).  An
     // instruction ordered after cut_ + 1 on that pipe cannot race with any of its instructions, nor
