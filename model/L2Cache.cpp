@@ -21,11 +21,13 @@ L2Cache::L2Cache(sc_core::sc_module_name name, const Params &p)
       line_shift_(p.line_bytes && !(p.line_bytes & (p.line_bytes - 1)) ? (unsigned)__builtin_ctzll(p.line_bytes) : 64),
       head_(head_bytes(p.ways)), key_(key_at(p.ways)), ord_(order_of(p.ways))
 {
-    // Zeroed on demand: a run touches only the sets its lines fall in.
+    // Zeroed on demand: a run touches only the sets its lines fall in - in 2 MB pages where the
+    // host gives them (Pages::Dense), as a run of any size spreads its lines over all the sets
+    // (rotation) and so over most pages.
     if (sets_ > UINT64_MAX / head_ || (p.ways && sets_ > UINT64_MAX / (kWayWords * p.ways)))
         throw std::bad_alloc();
-    heads_.reset(sets_ * head_);
-    ways_mem_.reset(sets_ * kWayWords * ways_);
+    heads_.reset(sets_ * head_, Pages::Dense);
+    ways_mem_.reset(sets_ * kWayWords * ways_, Pages::Dense);
     if (sets_)
         rotation(0);
     run_slots_.resize(kRunSlots);

@@ -20,6 +20,7 @@ constexpr size_t kKeepBytes = size_t{1} << 30;
 struct Kept {
     void *p;
     size_t bytes; // the mapping's length: whole pages
+    Pages pages;
 };
 
 struct Pool {
@@ -82,9 +83,37 @@ void clear_written(void *p, size_t bytes)
         i = j;
     }
 }
+
+// A new mapping of len bytes (whole pages); Dense, at least one huge page long: on a huge page's
+// boundary (mapped with a huge page's room to spare, which is unmapped again) and advised for huge
+// pages (the host's THP setting decides; its refusal leaves small pages).
+void *map_zeros(size_t len, Pages pages)
+{
+    const size_t huge = size_t{2} << 20;
+#if defined(MADV_HUGEPAGE)
+    if (pages == Pages::Dense && len >= huge && len <= SIZE_MAX - huge) {
+        void *m = mmap(nullptr, len + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED)
+            return nullptr;
+        char *const base = static_cast<char *>(m);
+        char *const p = reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(base) + huge - 1) & ~uintptr_t{huge - 1});
+        if (p > base)
+            munmap(base, static_cast<size_t>(p - base));
+        if (p + len < base + len + huge)
+            munmap(p + len, static_cast<size_t>(base + len + huge - (p + len)));
+        (void)madvise(p, len, MADV_HUGEPAGE); // advice only
+        return p;
+    }
+#else
+    (void)huge;
+    (void)pages;
+#endif
+    void *p = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? nullptr : p;
+}
 } // namespace
 
-void *zeros_take(size_t bytes)
+void *zeros_take(size_t bytes, Pages pages)
 {
     if (bytes > SIZE_MAX - page_size()) // (whole pages of it would not fit in a size_t)
         return nullptr;
@@ -94,7 +123,7 @@ void *zeros_take(size_t bytes)
     {
         std::lock_guard<std::mutex> lock(pl.mu);
         for (size_t i = pl.kept.size(); i-- > 0;)
-            if (pl.kept[i].bytes == len) {
+            if (pl.kept[i].bytes == len && pl.kept[i].pages == pages) {
                 p = pl.kept[i].p;
                 pl.kept.erase(pl.kept.begin() + static_cast<std::ptrdiff_t>(i));
                 pl.bytes -= len;
@@ -105,18 +134,17 @@ void *zeros_take(size_t bytes)
         clear_written(p, len);
         return p;
     }
-    p = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    return p == MAP_FAILED ? nullptr : p;
+    return map_zeros(len, pages);
 }
 
-void zeros_give(void *p, size_t bytes)
+void zeros_give(void *p, size_t bytes, Pages pages)
 {
     const size_t len = whole_pages(bytes);
     Pool &pl = pool();
     {
         std::lock_guard<std::mutex> lock(pl.mu);
         if (keeping() && pl.kept.size() < kKeep && pl.bytes + len <= kKeepBytes) {
-            pl.kept.push_back(Kept{p, len});
+            pl.kept.push_back(Kept{p, len, pages});
             pl.bytes += len;
             return;
         }

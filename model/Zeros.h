@@ -14,10 +14,14 @@
 
 namespace dv {
 
+// How an array's pages will be written: Sparse, a few here and there (4 KB pages); Dense, most of
+// them by a run of any size (2 MB pages where the host gives them, madvise MADV_HUGEPAGE: one page
+// fault for 512 small ones, each of which costs ~10 us on the VMs this was measured on).
+enum class Pages : uint8_t { Sparse, Dense };
 // A zero-filled mapping of `bytes` (a kept one, its written pages cleared, or a new one); nullptr
 // when none can be had.  zeros_give takes it back (whatever was written in it).
-void *zeros_take(size_t bytes);
-void zeros_give(void *p, size_t bytes);
+void *zeros_take(size_t bytes, Pages pages = Pages::Sparse);
+void zeros_give(void *p, size_t bytes, Pages pages = Pages::Sparse);
 // Tests: how many mappings are kept now.
 size_t zeros_kept();
 
@@ -27,13 +31,14 @@ public:
     Zeros(const Zeros &) = delete;
     Zeros &operator=(const Zeros &) = delete;
     ~Zeros() { release(); }
-    void reset(uint64_t n)
+    void reset(uint64_t n, Pages pages = Pages::Sparse)
     {
         release();
         if (n > UINT64_MAX / sizeof(T))
             throw std::bad_alloc();
         bytes_ = (n ? n : 1) * sizeof(T);
-        p_ = static_cast<T *>(zeros_take(bytes_));
+        pages_ = pages;
+        p_ = static_cast<T *>(zeros_take(bytes_, pages));
         if (!p_)
             throw std::bad_alloc();
     }
@@ -45,11 +50,12 @@ private:
     void release()
     {
         if (p_)
-            zeros_give(p_, bytes_);
+            zeros_give(p_, bytes_, pages_);
         p_ = nullptr;
     }
     T *p_ = nullptr;
     uint64_t bytes_ = 0;
+    Pages pages_ = Pages::Sparse;
 };
 
 } // namespace dv

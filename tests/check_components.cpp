@@ -833,6 +833,44 @@ START_TEST(test_components_zeros_reuse_reads_zero)
 }
 END_TEST
 
+// A Dense array (2 MB pages where the host gives them) is a mapping of its own on a 2 MB boundary,
+// reads as zero, keeps what is written anywhere in it, and reads as zero again when its mapping
+// comes back (a huge page is in memory as a whole: clearing it must not leave a written byte); a
+// Sparse array of the same size never gets its mapping.
+START_TEST(test_components_zeros_dense_reuse_reads_zero)
+{
+    const uint64_t n = (5u << 20) / 8 + 3; // 5 MB and a piece: two whole huge pages and their edges
+    const size_t kept = dv::zeros_kept();
+    const uint64_t *first;
+    {
+        dv::Zeros<uint64_t> a;
+        a.reset(n, dv::Pages::Dense);
+        first = a.data();
+#if defined(__linux__)
+        ck_assert_uint_eq(reinterpret_cast<uintptr_t>(first) % (2u << 20), 0);
+#endif
+        for (uint64_t i = 0; i < n; i++)
+            ck_assert_uint_eq(a[i], 0);
+        for (uint64_t i = 0; i < n; i += 100000)
+            a[i] = i + 1;
+        a[n - 1] = 42;
+        for (uint64_t i = 0; i < n; i += 100000)
+            ck_assert_uint_eq(a[i], i + 1);
+        ck_assert_uint_eq(a[n - 1], 42);
+    }
+    const bool reused = dv::zeros_kept() == kept + 1; // (not on a host with swap: unmapped there)
+    dv::Zeros<uint64_t> sparse;
+    sparse.reset(n); // the same size, Sparse: not the Dense one kept
+    ck_assert_ptr_ne(sparse.data(), first);
+    dv::Zeros<uint64_t> b;
+    b.reset(n, dv::Pages::Dense);
+    if (reused)
+        ck_assert_ptr_eq(b.data(), first);
+    for (uint64_t i = 0; i < n; i++)
+        ck_assert_uint_eq(b[i], 0);
+}
+END_TEST
+
 START_TEST(test_components_l2_far_keys)
 {
     Memory m(false, 4 * 128, 4);
@@ -3077,6 +3115,7 @@ extern "C" Suite *dv_components_suite(void)
     tcase_add_test(state, test_components_l2_mru_copy);
     tcase_add_test(state, test_components_l2_far_keys);
     tcase_add_test(state, test_components_zeros_reuse_reads_zero);
+    tcase_add_test(state, test_components_zeros_dense_reuse_reads_zero);
     suite_add_tcase(s, state);
     TCase *occ = tcase_create("occupancy_without_series");
     tcase_set_timeout(occ, 60);
