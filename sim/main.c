@@ -79,7 +79,7 @@ static const char usage_text[] =
     "  --fail-on-hazard          exit with status 3 when hazards were found\n"
     "  --dump ARG=FILE           write argument ARG's final bytes to FILE (repeatable)\n"
     "  --quiet                   no text report\n"
-    "  --host-stats              print host seconds, instructions per second and peak RSS to stderr\n"
+    "  --host-stats              print host seconds, instructions/s, peak RSS and page faults to stderr\n"
     "\n"
     "op options (besides the run options; operator parameters are in dvsim op --list):\n"
     "  --check                   compare the outputs with the operator's plain-C reference\n"
@@ -382,9 +382,9 @@ static int cmd_run(cli_t *c)
         double secs = now_seconds() - t0;
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);
-        fprintf(stderr, "host_seconds=%.3f instructions=%llu insns_per_second=%.0f peak_rss_kb=%ld\n", secs,
-                (unsigned long long)sum.instructions, secs > 0 ? (double)sum.instructions / secs : 0.0,
-                (long)ru.ru_maxrss);
+        fprintf(stderr, "host_seconds=%.3f instructions=%llu insns_per_second=%.0f peak_rss_kb=%ld page_faults=%ld\n",
+                secs, (unsigned long long)sum.instructions, secs > 0 ? (double)sum.instructions / secs : 0.0,
+                (long)ru.ru_maxrss, (long)ru.ru_minflt + (long)ru.ru_majflt);
     }
     return c->fail_on_hazard && sum.hazards ? EXIT_HAZARD : EXIT_OK;
 }

@@ -477,6 +477,9 @@ START_TEST(test_cli_host_stats)
     ck_assert_str_eq(clit_out, "");
     ASSERT_ERR("insns_per_second=");
     ASSERT_ERR("peak_rss_kb=");
+    const char *faults = strstr(clit_err, "page_faults=");
+    ck_assert_ptr_nonnull(faults);
+    ck_assert_int_gt(atol(faults + strlen("page_faults=")), 0); /* a process touches pages to run at all */
 }
 END_TEST
 
