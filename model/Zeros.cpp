@@ -9,6 +9,8 @@
 #include <unistd.h>
 #include <vector>
 
+#include "dv/hostmem.h"
+
 namespace dv {
 
 namespace {
@@ -59,7 +61,7 @@ size_t whole_pages(size_t bytes)
     return (bytes + page - 1) / page * page;
 }
 
-constexpr size_t kHuge = size_t{2} << 20; // a transparent huge page (x86-64, arm64 with 4 KB pages)
+constexpr size_t kHuge = DV_HUGE_PAGE_BYTES;
 
 // A mapping's length for an array of `bytes` (zeros_take's bound): whole pages, and for a Dense
 // one of half a huge page or more, whole huge pages (the L2's set headers, 1.5 MB: 384 faults
@@ -98,11 +100,10 @@ void clear_written(void *p, size_t bytes)
 
 // A new mapping of len bytes (mapping_len); Dense, at least one huge page long: on a huge page's
 // boundary (mapped with a huge page's room to spare, which is unmapped again) and advised for huge
-// pages (the host's THP setting decides; its refusal leaves small pages).
+// pages (dv_advise_huge).
 void *map_zeros(size_t len, Pages pages)
 {
     const size_t huge = kHuge;
-#if defined(MADV_HUGEPAGE)
     if (pages == Pages::Dense && len >= huge) {
         void *m = mmap(nullptr, len + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (m == MAP_FAILED)
@@ -113,13 +114,9 @@ void *map_zeros(size_t len, Pages pages)
             munmap(base, static_cast<size_t>(p - base));
         if (p + len < base + len + huge)
             munmap(p + len, static_cast<size_t>(base + len + huge - (p + len)));
-        (void)madvise(p, len, MADV_HUGEPAGE); // advice only
+        dv_advise_huge(p, p + len);
         return p;
     }
-#else
-    (void)huge;
-    (void)pages;
-#endif
     void *p = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     return p == MAP_FAILED ? nullptr : p;
 }

@@ -1,14 +1,13 @@
 /* sim/main.c - the dvsim command line: turns arguments into dv_sim_opts_t, calls the driver and
  * maps the outcome to an exit code (0 ok, 1 input or simulation error, 2 usage, 3 hazards with
  * --fail-on-hazard, 4 --check mismatch). */
-#define _DEFAULT_SOURCE /* MADV_HUGEPAGE */
+#define _DEFAULT_SOURCE /* sbrk */
 #include <limits.h>
 #include <malloc.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -16,6 +15,7 @@
 #include "dv/config.h"
 #include "dv/fusion.h"
 #include "dv/graph.h"
+#include "dv/hostmem.h"
 #include "dv/micro.h"
 #include "dv/ops.h"
 #include "dv/plot.h"
@@ -665,9 +665,8 @@ static int cmd_profiles(void)
  * a model per point: its page faults -30%, CPU -20%; 8192^3's peak RSS 86 -> 101 MB (what it freed
  * is not returned), its page faults -18%.
  *
- * And the heap's first HUGE_HEAP_MB megabytes may be backed by transparent huge pages (madvise: the
- * host's THP setting decides, and "never" leaves them 4 KB pages): a page fault costs ~10 us on the
- * VMs this was measured on (a 2 MB page ~0.1 ms), and the heap is written densely - libsystemc's
+ * And the heap's first HUGE_HEAP_MB megabytes may be backed by transparent huge pages (dv/hostmem.h),
+ * as the heap is written densely - libsystemc's
  * initialisation clears a 3 MB scratch heap (sc_temp_heap, 768 faults), then come the model's cores,
  * queues, hazard rings and tables.  The heap is made here with that much room at its top (M_TOP_PAD,
  * address space only until written), which is advised; it grows by as much again each time later,
@@ -689,13 +688,12 @@ static void early_heap(int argc, char **argv, char **envp)
     (void)argc, (void)argv, (void)envp;
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
-#if defined(MADV_HUGEPAGE) && !defined(DV_SANITIZED_HEAP)
+#if !defined(DV_SANITIZED_HEAP)
     mallopt(M_TOP_PAD, HUGE_HEAP_MB << 20);
     char *const first = malloc(1), *const top = sbrk(0); /* the heap, made with the room at its top */
-    const uintptr_t huge = (uintptr_t)2 << 20;
-    const uintptr_t lo = ((uintptr_t)first + huge - 1) & ~(huge - 1), hi = (uintptr_t)top & ~(huge - 1);
-    if (first && top != (void *)-1 && hi > lo && hi - lo <= ((uintptr_t)HUGE_HEAP_MB << 20) + huge)
-        (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE); /* advice: a host without THP says no */
+    const size_t room = (uintptr_t)top - (uintptr_t)first; /* (wraps to a huge size when top is below) */
+    if (first && top != (void *)-1 && room <= ((size_t)HUGE_HEAP_MB << 20) + DV_HUGE_PAGE_BYTES)
+        dv_advise_huge(first, top);
     free(first);
 #endif
 }
