@@ -26,12 +26,9 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#if defined(__SANITIZE_ADDRESS__)
+#include "dv/hostmem.h" /* DV_ASAN */
+#ifdef DV_ASAN
 #define DVK_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define DVK_ASAN 1
-#endif
 #endif
 #ifdef DVK_ASAN
 #include <sanitizer/asan_interface.h>

@@ -103,17 +103,15 @@ void clear_written(void *p, size_t bytes)
 // pages (dv_advise_huge).
 void *map_zeros(size_t len, Pages pages)
 {
-    const size_t huge = kHuge;
-    if (pages == Pages::Dense && len >= huge) {
-        void *m = mmap(nullptr, len + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (pages == Pages::Dense && len >= kHuge) {
+        void *m = mmap(nullptr, len + kHuge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (m == MAP_FAILED)
             return nullptr;
         char *const base = static_cast<char *>(m);
-        char *const p = reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(base) + huge - 1) & ~uintptr_t{huge - 1});
+        char *const p = base + (kHuge - reinterpret_cast<uintptr_t>(base) % kHuge) % kHuge; // the boundary
         if (p > base)
             munmap(base, static_cast<size_t>(p - base));
-        if (p + len < base + len + huge)
-            munmap(p + len, static_cast<size_t>(base + len + huge - (p + len)));
+        munmap(p + len, static_cast<size_t>(base + kHuge - p)); // the rest of the room (p < base + kHuge)
         dv_advise_huge(p, p + len);
         return p;
     }

@@ -15,8 +15,7 @@
 namespace dv {
 
 // How an array's pages will be written: Sparse, a few here and there (4 KB pages); Dense, most of
-// them by a run of any size (2 MB pages where the host gives them, madvise MADV_HUGEPAGE: one page
-// fault for 512 small ones, each of which costs ~10 us on the VMs this was measured on).
+// them by a run of any size (huge pages where the host gives them: dv/hostmem.h).
 enum class Pages : uint8_t { Sparse, Dense };
 // A zero-filled mapping of `bytes` (a kept one, its written pages cleared, or a new one); nullptr
 // when none can be had.  zeros_give takes it back (whatever was written in it).

@@ -670,25 +670,17 @@ static int cmd_profiles(void)
  * initialisation clears a 3 MB scratch heap (sc_temp_heap, 768 faults), then come the model's cores,
  * queues, hazard rings and tables.  The heap is made here with that much room at its top (M_TOP_PAD,
  * address space only until written), which is advised; it grows by as much again each time later,
- * not advised.  Not under a sanitizer, whose allocator is its own.  Measured on such a VM (11
+ * not advised.  Not under AddressSanitizer, whose allocator is its own.  Measured on such a VM (11
  * alternating runs, median task-clock): `dvsim --version` 21.3 -> 11.9 ms (page faults 1,030 ->
  * 373), the 24-core matmul 2048^3 90.1 -> 44.9 ms (4,150 -> 1,181), the bench's vector trace 591 ->
  * 444 ms (7 runs; 7,539 -> 2,449); peak RSS 22.0 -> 33.4 MB and 35.4 -> 48.6 MB. */
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
-#define DV_SANITIZED_HEAP 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define DV_SANITIZED_HEAP 1
-#endif
 enum { HUGE_HEAP_MB = 128 };
 static void early_heap(int argc, char **argv, char **envp)
 {
     (void)argc, (void)argv, (void)envp;
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
-#if !defined(DV_SANITIZED_HEAP)
+#if !defined(DV_ASAN)
     mallopt(M_TOP_PAD, HUGE_HEAP_MB << 20);
     char *const first = malloc(1), *const top = sbrk(0); /* the heap, made with the room at its top */
     const size_t room = (uintptr_t)top - (uintptr_t)first; /* (wraps to a huge size when top is below) */

@@ -10,6 +10,17 @@
 extern "C" {
 #endif
 
+/* DV_ASAN: built under AddressSanitizer (gcc's or clang's), whose allocator and stack switches are
+ * its own: dvsim leaves its heap to it (sim/main.c), and announces the fibers' switches to it
+ * (kernel/kapi.c). */
+#if defined(__SANITIZE_ADDRESS__)
+#define DV_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define DV_ASAN 1
+#endif
+#endif
+
 /* A transparent huge page (x86-64, and arm64 with 4 KB pages). */
 #define DV_HUGE_PAGE_BYTES ((size_t)2 << 20)
 
